@@ -1,0 +1,203 @@
+package asmx
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Call is a decoded request: the operation, the binding it came in on, and its
+// parameters converted to their types. Parameters an operation does not take
+// stay at their zero values.
+type Call struct {
+	Op      *Operation
+	Binding Binding
+
+	// Values holds each parameter's text as received (trimmed for numeric
+	// types), aligned with Op.Params; Present says which were sent at all.
+	Values  []string
+	Present []bool
+
+	Key                             string
+	Address, City, Province, Postal string
+	Radius                          int // 0 to 255
+	Latitude, Longitude             float64
+	MaximumAtms                     int
+	InstitutionID                   int
+	CityID                          int
+}
+
+// Canonical is the call's identity for matching recordings: the operation and
+// every parameter but the key, in the document's order, numbers in canonical
+// form and strings trimmed. Two calls that ask the same question in different
+// bindings, with different whitespace, order or key, have the same Canonical.
+func (c *Call) Canonical() string {
+	var b strings.Builder
+	b.WriteString(c.Op.Name)
+	for _, p := range c.Op.Params {
+		if p.Name == ParamKey {
+			continue
+		}
+		b.WriteByte('&')
+		b.WriteString(p.Name)
+		b.WriteByte('=')
+		b.WriteString(c.Text(p.Name))
+	}
+	return b.String()
+}
+
+// Text returns a parameter's value as canonical text ("25", "44.6488", "Halifax").
+func (c *Call) Text(name string) string {
+	switch name {
+	case ParamKey:
+		return c.Key
+	case ParamAddress:
+		return strings.TrimSpace(c.Address)
+	case ParamCity:
+		return strings.TrimSpace(c.City)
+	case ParamProvince:
+		return strings.TrimSpace(c.Province)
+	case ParamPostalCode:
+		return strings.TrimSpace(c.Postal)
+	case ParamRadius:
+		return strconv.Itoa(c.Radius)
+	case ParamLatitude:
+		return FormatDouble(c.Latitude)
+	case ParamLongitude:
+		return FormatDouble(c.Longitude)
+	case ParamMaximumAtms:
+		return strconv.Itoa(c.MaximumAtms)
+	case ParamInstitutionID:
+		return strconv.Itoa(c.InstitutionID)
+	case ParamCityID:
+		return strconv.Itoa(c.CityID)
+	}
+	return ""
+}
+
+// Params returns the parameters but the key as name/value pairs in the
+// document's order, for journals and messages.
+func (c *Call) Params() [][2]string {
+	out := make([][2]string, 0, len(c.Op.Params))
+	for _, p := range c.Op.Params {
+		if p.Name == ParamKey {
+			continue
+		}
+		out = append(out, [2]string{p.Name, c.Text(p.Name)})
+	}
+	return out
+}
+
+// FormatDouble writes a double the way atmkit writes every number: shortest
+// round-trip form without an exponent.
+func FormatDouble(f float64) string {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// AppendDouble appends FormatDouble(f) to dst.
+func AppendDouble(dst []byte, f float64) []byte {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return strconv.AppendFloat(dst, f, 'g', -1, 64)
+	}
+	return strconv.AppendFloat(dst, f, 'f', -1, 64)
+}
+
+// set stores one parameter's text, converting it to its type. It reports a
+// conversion error as *Error in the binding's wording.
+func (c *Call) set(i int, text string) *Error {
+	p := c.Op.Params[i]
+	c.Present[i] = true
+	if p.Type != String {
+		text = strings.TrimSpace(text)
+	}
+	c.Values[i] = text
+	switch p.Name {
+	case ParamKey:
+		c.Key = text
+	case ParamAddress:
+		c.Address = text
+	case ParamCity:
+		c.City = text
+	case ParamProvince:
+		c.Province = text
+	case ParamPostalCode:
+		c.Postal = text
+	case ParamRadius:
+		n, err := strconv.ParseUint(strings.TrimPrefix(text, "+"), 10, 64)
+		if err != nil || n > 255 {
+			return convertError(c.Binding, p, text, "must be a whole number from 0 to 255")
+		}
+		c.Radius = int(n)
+	case ParamLatitude, ParamLongitude:
+		f, err := parseDouble(text, c.Binding)
+		limit := 90.0
+		if p.Name == ParamLongitude {
+			limit = 180
+		}
+		if err != nil {
+			return convertError(c.Binding, p, text, "must be a number")
+		}
+		if math.IsNaN(f) || f < -limit || f > limit {
+			return rangeError(c.Binding, p, text, limit)
+		}
+		if p.Name == ParamLatitude {
+			c.Latitude = f
+		} else {
+			c.Longitude = f
+		}
+	case ParamMaximumAtms, ParamInstitutionID, ParamCityID:
+		n, err := strconv.ParseInt(strings.TrimPrefix(text, "+"), 10, 32)
+		if err != nil {
+			return convertError(c.Binding, p, text, "must be a whole number from -2147483648 to 2147483647")
+		}
+		switch p.Name {
+		case ParamMaximumAtms:
+			c.MaximumAtms = int(n)
+		case ParamInstitutionID:
+			c.InstitutionID = int(n)
+		default:
+			c.CityID = int(n)
+		}
+	}
+	return nil
+}
+
+// parseDouble reads a double as XmlConvert (SOAP) or Double.Parse with the
+// invariant culture (GET/POST) would: INF/-INF/NaN in SOAP, no hex forms.
+func parseDouble(text string, b Binding) (float64, error) {
+	switch text {
+	case "INF":
+		return math.Inf(1), nil
+	case "-INF":
+		return math.Inf(-1), nil
+	}
+	if strings.ContainsAny(text, "xXpP_") || strings.EqualFold(text, "inf") || strings.EqualFold(text, "infinity") ||
+		strings.EqualFold(text, "+inf") || strings.EqualFold(text, "-inf") || strings.EqualFold(text, "nan") {
+		return 0, strconv.ErrSyntax
+	}
+	return strconv.ParseFloat(text, 64)
+}
+
+// newCall prepares an empty call of op in binding b.
+func newCall(op *Operation, b Binding) *Call {
+	return &Call{Op: op, Binding: b, Values: make([]string, len(op.Params)), Present: make([]bool, len(op.Params))}
+}
+
+// NewCall builds a call from name/value pairs (as a form or a recorded
+// request gives them), for callers outside this package that already hold
+// parameters, such as the cassette index. Missing parameters take their zero
+// values; unknown names are ignored.
+func NewCall(op *Operation, b Binding, values map[string]string) (*Call, *Error) {
+	c := newCall(op, b)
+	for i, p := range op.Params {
+		if v, ok := values[p.Name]; ok {
+			if err := c.set(i, v); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return c, nil
+}

@@ -1,0 +1,145 @@
+package asmx
+
+import (
+	"net/http"
+	"strconv"
+	"unicode/utf8"
+)
+
+const xmlDecl = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+
+// AppendSOAPResponse appends a whole SOAP response of binding b to dst: the
+// envelope, <Op>Response in namespace ns holding <Op>Result, whose content is
+// node, the XML result. node must be one element without namespace
+// declarations of its own for the service namespace; it is given xmlns=""
+// so that it stays in no namespace, as ASMX writes an XmlNode result.
+func AppendSOAPResponse(dst []byte, b Binding, ns, op string, node []byte) []byte {
+	dst = append(dst, xmlDecl...)
+	if b == SOAP12 {
+		dst = append(dst, `<soap:Envelope xmlns:soap="`+NamespaceSOAP12+`" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">`...)
+	} else {
+		dst = append(dst, `<soap:Envelope xmlns:soap="`+NamespaceSOAP11+`" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">`...)
+	}
+	dst = append(dst, "\n  <soap:Body>\n    <"...)
+	dst = append(dst, op...)
+	dst = append(dst, `Response xmlns="`...)
+	dst = AppendEscaped(dst, ns)
+	dst = append(dst, "\">\n      <"...)
+	dst = append(dst, op...)
+	dst = append(dst, "Result>"...)
+	dst = appendNoNamespace(dst, node)
+	dst = append(dst, "</"...)
+	dst = append(dst, op...)
+	dst = append(dst, "Result>\n    </"...)
+	dst = append(dst, op...)
+	return append(dst, "Response>\n  </soap:Body>\n</soap:Envelope>"...)
+}
+
+// appendNoNamespace appends node with xmlns="" added to its root element
+// unless the root declares a default namespace already.
+func appendNoNamespace(dst, node []byte) []byte {
+	start := 0
+	for start < len(node) && node[start] != '<' {
+		start++
+	}
+	if start == len(node) {
+		return append(dst, node...)
+	}
+	end := start + 1
+	for end < len(node) {
+		c := node[end]
+		if c == ' ' || c == '>' || c == '/' || c == '\n' || c == '\t' || c == '\r' {
+			break
+		}
+		end++
+	}
+	gt := end
+	for gt < len(node) && node[gt] != '>' {
+		gt++
+	}
+	if containsDefaultNS(node[end:gt]) {
+		return append(dst, node...)
+	}
+	dst = append(dst, node[:end]...)
+	dst = append(dst, ` xmlns=""`...)
+	return append(dst, node[end:]...)
+}
+
+func containsDefaultNS(attrs []byte) bool {
+	for i := 0; i+6 <= len(attrs); i++ {
+		if string(attrs[i:i+6]) == "xmlns=" && (i == 0 || attrs[i-1] == ' ' || attrs[i-1] == '\n' || attrs[i-1] == '\t') {
+			return true
+		}
+	}
+	return false
+}
+
+// AppendXMLDocument appends node as a whole XML document, the GET and POST
+// result: an XML declaration, then the node.
+func AppendXMLDocument(dst, node []byte) []byte {
+	dst = append(dst, xmlDecl...)
+	return append(dst, node...)
+}
+
+// ContentType is the success content type of binding b.
+func ContentType(b Binding) string {
+	if b == SOAP12 {
+		return ContentTypeSOAP12
+	}
+	return ContentTypeXML
+}
+
+// WriteBody writes a 200 response with b's content type and body.
+func WriteBody(w http.ResponseWriter, b Binding, body []byte) {
+	h := w.Header()
+	h["Content-Type"] = []string{ContentType(b)}
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(body)
+}
+
+// AppendEscaped appends s escaped as XML text or attribute content. Characters
+// XML 1.0 forbids are replaced by U+FFFD so the output is always well-formed.
+func AppendEscaped(dst []byte, s string) []byte {
+	last := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			var esc string
+			switch c {
+			case '<':
+				esc = "&lt;"
+			case '>':
+				esc = "&gt;"
+			case '&':
+				esc = "&amp;"
+			case '"':
+				esc = "&quot;"
+			case '\'':
+				esc = "&apos;"
+			case '\r':
+				esc = "&#xD;"
+			case '\t', '\n':
+			default:
+				if c < 0x20 {
+					esc = "\uFFFD"
+				}
+			}
+			if esc != "" {
+				dst = append(dst, s[last:i]...)
+				dst = append(dst, esc...)
+				last = i + 1
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size == 1) || r == 0xFFFE || r == 0xFFFF {
+			dst = append(dst, s[last:i]...)
+			dst = append(dst, "\uFFFD"...)
+			last = i + size
+		}
+		i += size
+	}
+	return append(dst, s[last:]...)
+}
