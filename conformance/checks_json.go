@@ -1,0 +1,226 @@
+package conformance
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/beevik/etree"
+)
+
+var integerRE = regexp.MustCompile(`^-?\d+$`)
+
+// jsonShape describes the document's JSON location object: field → kind.
+// Kinds: "int", "number", "string", "flag" (0 or 1), "hours" (0, 1 or 2),
+// "strings" (array of strings), or a nested object.
+var jsonShape = map[string]any{
+	"index":         "int",
+	"id":            "int",
+	"atmIdentifier": "string",
+	"institution":   map[string]any{"id": "int", "name": "string", "url": "string", "isAtlanticCreditUnion": "flag"},
+	"coordinates":   map[string]any{"latitude": "number", "longitude": "number"},
+	"address":       map[string]any{"streetAddress": "string", "city": "string", "province": "string", "postalCode": "string", "landmark": "string"},
+	"features":      map[string]any{"deposits": "flag", "hours": "hours", "driveThru": "flag", "pinChange": "flag", "voiceGuidance": "flag"},
+	"creditCards":   map[string]any{"visa": "flag", "plus": "flag", "mastercard": "flag", "cirrus": "flag"},
+	"languages":     "strings",
+}
+
+// shapeError returns "" when v has the kind, else what is wrong.
+func shapeError(v any, kind any, path string) string {
+	if obj, ok := kind.(map[string]any); ok {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return fmt.Sprintf("%s: expected an object, got %s", path, jsonText(v))
+		}
+		for _, k := range sortedKeys(obj) {
+			fv, ok := m[k]
+			if !ok {
+				return fmt.Sprintf("%s.%s: expected a field, got none", path, k)
+			}
+			if e := shapeError(fv, obj[k], path+"."+k); e != "" {
+				return e
+			}
+		}
+		return ""
+	}
+	switch kind {
+	case "string":
+		if _, ok := v.(string); !ok {
+			return fmt.Sprintf("%s: expected a string, got %s", path, jsonText(v))
+		}
+	case "strings":
+		arr, ok := v.([]any)
+		if !ok {
+			return fmt.Sprintf("%s: expected an array of strings, got %s", path, jsonText(v))
+		}
+		for i, e := range arr {
+			if _, ok := e.(string); !ok {
+				return fmt.Sprintf("%s[%d]: expected a string, got %s", path, i, jsonText(e))
+			}
+		}
+	case "number":
+		if _, ok := v.(json.Number); !ok {
+			return fmt.Sprintf("%s: expected a number, got %s", path, jsonText(v))
+		}
+	case "int", "flag", "hours":
+		n, ok := v.(json.Number)
+		if !ok || !integerRE.MatchString(n.String()) {
+			return fmt.Sprintf("%s: expected an integer, got %s", path, jsonText(v))
+		}
+		allowed := map[string][]string{"flag": {"0", "1"}, "hours": {"0", "1", "2"}}[kind.(string)]
+		if allowed != nil && !contains(allowed, n.String()) {
+			return fmt.Sprintf("%s: expected one of %s, got %s", path, strings.Join(allowed, ", "), n)
+		}
+	}
+	return ""
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	return sortedCopy(keys)
+}
+
+func contains(s []string, v string) bool {
+	for _, e := range s {
+		if e == v {
+			return true
+		}
+	}
+	return false
+}
+
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return truncate(string(b), 120)
+}
+
+func jsonChecks() []Check {
+	var cs []Check
+	for _, op := range Operations {
+		if !op.JSON {
+			continue
+		}
+		cs = append(cs, Check{
+			Name:        "json/" + op.Name + "/shape",
+			Group:       "the JSON binding",
+			Description: op.Name + " over json answers 200, declared text/xml, with count, coordinates and locations of the documented types",
+			Labels:      []string{"json", "documented"},
+			Run:         func(s *Session, _ Notef) error { return checkJSONShape(s, op.Name) },
+		}, Check{
+			Name:        "json/" + op.Name + "/matches-xml",
+			Group:       "the JSON binding",
+			Description: op.Name + " over json gives the same locations, values and order as the XML result",
+			Labels:      []string{"json", "get", "documented", "equivalence"},
+			Run:         func(s *Session, _ Notef) error { return checkJSONMatchesXML(s, op.Name) },
+		})
+	}
+	return cs
+}
+
+func checkJSONShape(s *Session, op string) error {
+	vals, err := s.values(op)
+	if err != nil {
+		return err
+	}
+	x, err := s.Do(Request{Binding: JSON, Op: op, Values: vals})
+	if err != nil {
+		return err
+	}
+	what := op + " over json"
+	if x.Status != 200 {
+		return fail(x, what+": status", "200", "%d with %s", x.Status, snippet(x.RespBody))
+	}
+	if err := checkContentType(x, what, ctTextXML); err != nil {
+		return err
+	}
+	m, err := decodeJSON(x.RespBody)
+	if err != nil {
+		return fail(x, what+": body", "a JSON result object", "%v in %s", err, snippet(x.RespBody))
+	}
+	top := map[string]any{"count": "int", "coordinates": map[string]any{"latitude": "number", "longitude": "number"}}
+	if e := shapeError(m, top, "result"); e != "" {
+		return fail(x, what+": result object", "the documented fields and types", "%s", e)
+	}
+	arr, ok := m["locations"].([]any)
+	if !ok {
+		return fail(x, what+": result.locations", "an array of location objects", "%s", jsonText(m["locations"]))
+	}
+	if c := m["count"].(json.Number).String(); c != fmt.Sprint(len(arr)) {
+		return fail(x, what+": count", fmt.Sprintf("the number of entries in locations, %d", len(arr)), "%s", c)
+	}
+	for i, l := range arr {
+		if e := shapeError(l, jsonShape, fmt.Sprintf("locations[%d]", i)); e != "" {
+			return fail(x, what+": location object", "the documented fields and types", "%s", e)
+		}
+		if idx := l.(map[string]any)["index"].(json.Number).String(); idx != fmt.Sprint(i) {
+			return fail(x, what+fmt.Sprintf(": locations[%d].index", i), fmt.Sprintf("%d (position in the array, from 0)", i), "%s", idx)
+		}
+	}
+	if op == opByCoords {
+		la, _ := jsonField(m, "coordinates.latitude")
+		lo, _ := jsonField(m, "coordinates.longitude")
+		if norm(la) != norm(vals[pLatitude]) || norm(lo) != norm(vals[pLongitude]) {
+			return fail(x, what+": coordinates", fmt.Sprintf("the search point %s,%s", vals[pLatitude], vals[pLongitude]), "%s,%s", la, lo)
+		}
+	}
+	return nil
+}
+
+func checkJSONMatchesXML(s *Session, op string) error {
+	f, err := s.Facts()
+	if err != nil {
+		return err
+	}
+	jx, jl, err := s.jsonQuery(op, f.Values(op))
+	if err != nil {
+		return err
+	}
+	r, err := s.result(HTTPGet, op)
+	if err != nil {
+		return err
+	}
+	xl := f.xmlLocations(r.Root)
+	if len(xl) != len(jl) {
+		return &Failure{What: op + ": JSON locations against XML location nodes", Expected: fmt.Sprintf("as many XML %s nodes as JSON locations (%d)", f.Location.Local, len(jl)), Got: fmt.Sprint(len(xl)), Exchanges: []*Exchange{jx, r.X}}
+	}
+	for i := range jl {
+		have := map[string]int{}
+		for _, l := range leaves(xl[i]) {
+			have[norm(l.Value)]++
+		}
+		for _, l := range jsonLeaves(jl[i], "", nil) {
+			if l.Path == "index" || strings.TrimSpace(l.Value) == "" {
+				continue
+			}
+			k := norm(l.Value)
+			if have[k] == 0 {
+				id, _ := jsonField(jl[i], "id")
+				return &Failure{
+					What:      fmt.Sprintf("%s: JSON locations[%d] (id %s) against XML location node %d", op, i, id, i+1),
+					Expected:  fmt.Sprintf("JSON %s = %q among the XML node's values", l.Path, l.Value),
+					Got:       fmt.Sprintf("no such value in %s", truncate(leafText(xl[i]), 400)),
+					Exchanges: []*Exchange{jx, r.X},
+				}
+			}
+			have[k]--
+		}
+	}
+	return nil
+}
+
+// leafText lists a node's values as path=value pairs.
+func leafText(e *etree.Element) string {
+	var parts []string
+	for _, l := range leaves(e) {
+		parts = append(parts, l.Path+"="+strconv.Quote(l.Value))
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,232 @@
+package conformance
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// distanceKm is the great-circle (haversine) distance in kilometres.
+func distanceKm(lat1, lon1, lat2, lon2 float64) float64 {
+	const r = 6371.0088
+	rad := math.Pi / 180
+	dlat, dlon := (lat2-lat1)*rad, (lon2-lon1)*rad
+	a := math.Sin(dlat/2)*math.Sin(dlat/2) + math.Cos(lat1*rad)*math.Cos(lat2*rad)*math.Sin(dlon/2)*math.Sin(dlon/2)
+	return 2 * r * math.Asin(math.Min(1, math.Sqrt(a)))
+}
+
+func semanticChecks() []Check {
+	return []Check{
+		{
+			Name:        "semantics/maximum",
+			Group:       "search semantics",
+			Description: "ReturnAtmSearchByAddressWithMaximum gives at most intMaximumAtms locations, the head of the same search without a maximum",
+			Labels:      []string{"get", "semantics"},
+			Run:         checkMaximum,
+		},
+		{
+			Name:        "semantics/radius",
+			Group:       "search semantics",
+			Description: "ReturnAtmSearchByCoordinates gives locations within bytRadius of the point, the ATM at the point included",
+			Labels:      []string{"json", "semantics"},
+			Run:         checkRadius,
+		},
+		{
+			Name:        "semantics/institution",
+			Group:       "search semantics",
+			Description: "ReturnAtmSearchByInstitution gives only, and some of, that institution's locations",
+			Labels:      []string{"get", "semantics"},
+			Run:         checkInstitution,
+		},
+		{
+			Name:        "semantics/city",
+			Group:       "search semantics",
+			Description: "ReturnAtmSearchByCity gives locations of one city only",
+			Labels:      []string{"get", "semantics"},
+			Run:         checkCity,
+		},
+		{
+			Name:        "semantics/all-atms",
+			Group:       "search semantics",
+			Description: "ReturnAllAtms lists each location once, and every location a search finds",
+			Labels:      []string{"get", "semantics"},
+			Run:         checkAllAtms,
+		},
+	}
+}
+
+func checkMaximum(s *Session, note Notef) error {
+	f, err := s.Facts()
+	if err != nil {
+		return err
+	}
+	lim, err := s.result(HTTPGet, opWithMaximum)
+	if err != nil {
+		return err
+	}
+	all, err := s.result(HTTPGet, opByAddress)
+	if err != nil {
+		return err
+	}
+	ll, al := f.xmlLocations(lim.Root), f.xmlLocations(all.Root)
+	want := min(f.Maximum, len(al))
+	if len(al) <= f.Maximum {
+		note("the search without a maximum found only %d locations; the maximum %d did not cut it", len(al), f.Maximum)
+	}
+	if len(ll) != want {
+		return &Failure{What: "ReturnAtmSearchByAddressWithMaximum: number of locations", Expected: fmt.Sprintf("%d (intMaximumAtms %d, %d without a maximum)", want, f.Maximum, len(al)), Got: strconv.Itoa(len(ll)), Exchanges: []*Exchange{lim.X, all.X}}
+	}
+	for i := range ll {
+		if d := diffElements(al[i], ll[i], ""); d != "" {
+			return &Failure{What: fmt.Sprintf("ReturnAtmSearchByAddressWithMaximum: location %d", i+1), Expected: "the same location node as the search without a maximum", Got: "they differ " + d, Exchanges: []*Exchange{lim.X, all.X}}
+		}
+	}
+	return nil
+}
+
+func checkRadius(s *Session, note Notef) error {
+	f, err := s.Facts()
+	if err != nil {
+		return err
+	}
+	x, jl, err := s.jsonQuery(opByCoords, f.Values(opByCoords))
+	if err != nil {
+		return err
+	}
+	lat0, _ := numeric(f.Latitude)
+	lon0, _ := numeric(f.Longitude)
+	unit := s.cfg.RadiusUnit
+	limit := float64(f.Radius)
+	if unit == Miles {
+		limit *= 1.609344
+	}
+	anchorID, _ := jsonField(f.Anchor, "id")
+	found, far := false, 0.0
+	for i, l := range jl {
+		la, _ := jsonField(l, "coordinates.latitude")
+		lo, _ := jsonField(l, "coordinates.longitude")
+		lat, ok1 := numeric(la)
+		lon, ok2 := numeric(lo)
+		if !ok1 || !ok2 {
+			return fail(x, fmt.Sprintf("ReturnAtmSearchByCoordinates: locations[%d].coordinates", i), "numbers", "%q, %q", la, lo)
+		}
+		d := distanceKm(lat0, lon0, lat, lon)
+		far = math.Max(far, d)
+		if id, _ := jsonField(l, "id"); id == anchorID {
+			found = true
+		}
+		if unit != UnknownUnit && d > limit*(1+1e-9)+1e-6 {
+			return fail(x, fmt.Sprintf("ReturnAtmSearchByCoordinates: locations[%d] distance from %s,%s", i, f.Latitude, f.Longitude), fmt.Sprintf("at most bytRadius %d %s (%.3f km)", f.Radius, unit, limit), "%.3f km at %s,%s", d, la, lo)
+		}
+	}
+	if unit == UnknownUnit {
+		note("radius unit unknown: %d locations for bytRadius %d, the farthest %.3f km (%.3f mi) away", len(jl), f.Radius, far, far/1.609344)
+	}
+	if !found {
+		return fail(x, "ReturnAtmSearchByCoordinates: the ATM at the search point", "location id "+anchorID+" among the results", "%d locations without it", len(jl))
+	}
+	return nil
+}
+
+func checkInstitution(s *Session, _ Notef) error {
+	f, err := s.Facts()
+	if err != nil {
+		return err
+	}
+	r, err := s.result(HTTPGet, opByInst)
+	if err != nil {
+		return err
+	}
+	locs := f.xmlLocations(r.Root)
+	anchorID, _ := jsonField(f.Anchor, "id")
+	found := false
+	for i, loc := range locs {
+		v, _ := xmlField(loc, f.Fields["institution.id"])
+		if norm(v) != norm(f.InstitutionID) {
+			return fail(r.X, fmt.Sprintf("ReturnAtmSearchByInstitution: location %d institution (%s)", i+1, f.Fields["institution.id"]), "intInstitutionID "+f.InstitutionID, "%q", v)
+		}
+		if id, _ := xmlField(loc, f.Fields["id"]); norm(id) == norm(anchorID) {
+			found = true
+		}
+	}
+	if !found {
+		return fail(r.X, "ReturnAtmSearchByInstitution: the institution's locations", "location id "+anchorID+" (of institution "+f.InstitutionID+") among the results", "%d locations without it", len(locs))
+	}
+	return nil
+}
+
+func checkCity(s *Session, note Notef) error {
+	f, err := s.Facts()
+	if err != nil {
+		return err
+	}
+	if len(f.CityIDs) == 0 {
+		return skip("%s", f.CityNote)
+	}
+	note("intCityID %v: %s", f.CityIDs, f.CityNote)
+	for _, id := range f.CityIDs {
+		x, err := s.Do(Request{Binding: HTTPGet, Op: opByCity, Values: map[string]string{pCityID: strconv.Itoa(id)}})
+		if err != nil {
+			return err
+		}
+		root, err := resultOf(x, "")
+		if err != nil {
+			return err
+		}
+		locs := f.xmlLocations(root)
+		if len(locs) == 0 {
+			return fail(x, fmt.Sprintf("ReturnAtmSearchByCity %d", id), "the city's locations", "none")
+		}
+		var city, prov string
+		for i, loc := range locs {
+			c, _ := xmlField(loc, f.Fields["address.city"])
+			p, _ := xmlField(loc, f.Fields["address.province"])
+			if i == 0 {
+				city, prov = c, p
+				continue
+			}
+			if c != city || p != prov {
+				return fail(x, fmt.Sprintf("ReturnAtmSearchByCity %d: location %d", id, i+1), fmt.Sprintf("city %q, %q like location 1", city, prov), "%q, %q", c, p)
+			}
+		}
+	}
+	return nil
+}
+
+func checkAllAtms(s *Session, _ Notef) error {
+	f, err := s.Facts()
+	if err != nil {
+		return err
+	}
+	all, err := s.result(HTTPGet, opAllAtms)
+	if err != nil {
+		return err
+	}
+	ids, err := idSet(f, all)
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if seen[id] {
+			return fail(all.X, "ReturnAllAtms: location ids", "each location once", "id %s twice", id[2:])
+		}
+		seen[id] = true
+	}
+	for _, op := range []string{opByCoords, opByAddress, opByInst} {
+		r, err := s.result(HTTPGet, op)
+		if err != nil {
+			return err
+		}
+		sub, err := idSet(f, r)
+		if err != nil {
+			return err
+		}
+		for _, id := range sub {
+			if !seen[id] {
+				return &Failure{What: op + ": location id " + id[2:], Expected: "a location ReturnAllAtms lists", Got: "an id ReturnAllAtms does not list", Exchanges: []*Exchange{r.X, all.X}}
+			}
+		}
+	}
+	return nil
+}

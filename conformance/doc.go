@@ -1,0 +1,20 @@
+// Package conformance is a Ginkgo suite that checks whether a deployment of
+// the ATM Location Lookup Service (or atmkit's mock) speaks the service's
+// interface document: envelopes and namespaces, SOAPAction, content types,
+// parameter order, faults, the equivalence of the bindings, the shape of the
+// JSON result and the search semantics.
+//
+// The suite knows nothing about the target beyond the interface document. It
+// builds requests and reads answers itself, with etree and net/http, and it
+// finds valid query values (coordinates, postal codes, institution and city
+// ids) in the target's own answers. The XML element names of results are not
+// in the document, so the suite never assumes them: it finds location nodes by
+// structure (the largest group of repeated sibling elements in ReturnAllAtms)
+// and matches them with the JSON binding by values.
+//
+// Every check is a plain function ([Check]) that returns an error, so it can
+// be run without Ginkgo (see [RunChecks]); the Ginkgo specs are thin wrappers
+// around them, labelled by binding (soap11, soap12, get, post, json) and by
+// kind (documented, asmx, semantics, wsdl). [Run] runs the specs in process,
+// as `atmkit conform` does.
+package conformance

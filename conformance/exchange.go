@@ -1,0 +1,217 @@
+package conformance
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/beevik/etree"
+)
+
+// Request is one call of an operation in one binding, built from the
+// interface document. The zero values of the overrides mean "as documented".
+type Request struct {
+	// Binding is the binding to call.
+	Binding Binding
+	// Op is the operation name; an unknown name is sent as-is.
+	Op string
+	// Values holds the parameters by name; they are sent in the document's
+	// order of Op's parameters, and parameters not given are left out.
+	Values map[string]string
+	// Namespace overrides the service namespace of the SOAP body element.
+	Namespace string
+	// Action overrides the SOAP 1.1 SOAPAction header value (sent as given,
+	// so include the quotes). Empty means the quoted {ns}/{Op}.
+	Action string
+	// EnvelopeNS overrides the SOAP envelope namespace.
+	EnvelopeNS string
+}
+
+func (r Request) cacheKey() string {
+	names := make([]string, 0, len(r.Values))
+	for k := range r.Values {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s|%s|%s|%s|%s", r.Binding, r.Op, r.Namespace, r.Action, r.EnvelopeNS)
+	for _, k := range names {
+		fmt.Fprintf(&b, "|%s=%s", k, r.Values[k])
+	}
+	return b.String()
+}
+
+// Exchange is one HTTP request the suite sent and the answer it got.
+type Exchange struct {
+	// Request is what the suite meant to send.
+	Request Request
+	// Method, URL, Header and Body are what went on the wire.
+	Method string
+	URL    string
+	Header http.Header
+	Body   []byte
+	// Status, RespHeader and RespBody are the answer.
+	Status     int
+	RespHeader http.Header
+	RespBody   []byte
+	// key is the session's key, replaced by $ATMKIT_KEY in curl lines.
+	key string
+}
+
+// ContentType is the answer's Content-Type header as sent.
+func (x *Exchange) ContentType() string { return x.RespHeader.Get("Content-Type") }
+
+// Curl returns a shell command that reproduces the request. The session's
+// service key is written as "$ATMKIT_KEY" so reports do not carry it.
+func (x *Exchange) Curl() string {
+	var b strings.Builder
+	b.WriteString("curl -sS -i")
+	if x.Method != http.MethodGet {
+		b.WriteString(" -X " + x.Method)
+	}
+	b.WriteString(" " + x.quote(x.URL, true))
+	names := make([]string, 0, len(x.Header))
+	for k := range x.Header {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		for _, v := range x.Header[k] {
+			b.WriteString(" -H " + x.quote(k+": "+v, false))
+		}
+	}
+	if len(x.Body) > 0 {
+		b.WriteString(" --data-binary " + x.quote(string(x.Body), x.Request.Binding == HTTPPost))
+	}
+	return b.String()
+}
+
+// quote single-quotes s for a POSIX shell, with the session key (URL-escaped
+// when escaped is true) replaced by a reference to $ATMKIT_KEY.
+func (x *Exchange) quote(s string, escaped bool) string {
+	q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+	key := x.key
+	if escaped {
+		key = url.QueryEscape(key)
+	}
+	if key == "" || !strings.Contains(s, key) {
+		return q(s)
+	}
+	parts := strings.Split(s, key)
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		out[i] = q(p)
+	}
+	return strings.Join(out, `"$ATMKIT_KEY"`)
+}
+
+// mediaType splits a content type into its media type and charset,
+// lower-cased; ok is false when it does not parse.
+func mediaType(ct string) (mt, charset string, ok bool) {
+	mt, params, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return "", "", false
+	}
+	return strings.ToLower(mt), strings.ToLower(params["charset"]), true
+}
+
+// build turns a Request into an HTTP request against base with the service
+// namespace ns and the key.
+func build(base, ns string, r Request) (*http.Request, []byte, error) {
+	op := operation(r.Op)
+	if r.Namespace != "" {
+		ns = r.Namespace
+	}
+	var pairs []string
+	for _, p := range op.Params {
+		if v, ok := r.Values[p]; ok {
+			pairs = append(pairs, url.QueryEscape(p)+"="+url.QueryEscape(v))
+		}
+	}
+	var (
+		method, target, ct string
+		body               []byte
+		hdr                = http.Header{}
+	)
+	switch r.Binding {
+	case SOAP11, SOAP12:
+		env := soap11EnvNS
+		ct = ctTextXML
+		if r.Binding == SOAP12 {
+			env, ct = soap12EnvNS, ctSOAP12
+		}
+		if r.EnvelopeNS != "" {
+			env = r.EnvelopeNS
+		}
+		doc := etree.NewDocument()
+		doc.CreateProcInst("xml", `version="1.0" encoding="utf-8"`)
+		e := doc.CreateElement("soap:Envelope")
+		e.CreateAttr("xmlns:xsi", "http://www.w3.org/2001/XMLSchema-instance")
+		e.CreateAttr("xmlns:xsd", xsdNS)
+		e.CreateAttr("xmlns:soap", env)
+		o := e.CreateElement("soap:Body").CreateElement(r.Op)
+		o.CreateAttr("xmlns", ns)
+		for _, p := range op.Params {
+			if v, ok := r.Values[p]; ok {
+				o.CreateElement(p).SetText(v)
+			}
+		}
+		b, err := doc.WriteToBytes()
+		if err != nil {
+			return nil, nil, fmt.Errorf("encoding %s envelope: %w", r.Binding, err)
+		}
+		method, target, body = http.MethodPost, base+servicePath, b
+		hdr.Set("Content-Type", ct)
+		if r.Binding == SOAP11 {
+			action := r.Action
+			if action == "" {
+				action = `"` + ns + "/" + r.Op + `"`
+			}
+			hdr.Set("SOAPAction", action)
+		}
+	case HTTPGet:
+		method, target = http.MethodGet, base+servicePath+"/"+r.Op
+		if len(pairs) > 0 {
+			target += "?" + strings.Join(pairs, "&")
+		}
+	case HTTPPost:
+		method, target, body = http.MethodPost, base+servicePath+"/"+r.Op, []byte(strings.Join(pairs, "&"))
+		hdr.Set("Content-Type", ctForm)
+	case JSON:
+		method, target = http.MethodGet, base+serviceV2Path+"/"+r.Op
+		if len(pairs) > 0 {
+			target += "?" + strings.Join(pairs, "&")
+		}
+		hdr.Set("Content-Type", ctJSONReq)
+	default:
+		return nil, nil, fmt.Errorf("unknown binding %q", r.Binding)
+	}
+	req, err := http.NewRequest(method, target, bytes.NewReader(body))
+	if err != nil {
+		return nil, nil, fmt.Errorf("building %s request for %s: %w", r.Binding, r.Op, err)
+	}
+	req.Header = hdr
+	if len(body) == 0 {
+		req.Body = http.NoBody
+	}
+	return req, body, nil
+}
+
+// readAll reads an answer's body with a cap, so a runaway target cannot
+// exhaust memory.
+func readAll(r io.Reader) ([]byte, error) {
+	const limit = 256 << 20
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > limit {
+		return nil, fmt.Errorf("answer larger than %d bytes", limit)
+	}
+	return b, nil
+}

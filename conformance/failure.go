@@ -1,0 +1,70 @@
+package conformance
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Failure is a conformance failure: what the document (or ASMX) expects,
+// what came instead, and the requests that reproduce it.
+type Failure struct {
+	// What names the property checked, e.g. "content type of ReturnAllAtms over soap11".
+	What string
+	// Expected and Got describe the expected and the actual value.
+	Expected string
+	Got      string
+	// Exchanges are the requests involved; each is printed as a curl line.
+	Exchanges []*Exchange
+}
+
+// Error formats the failure on several lines: what, expected, got, and a
+// curl line per request.
+func (f *Failure) Error() string {
+	var b strings.Builder
+	b.WriteString(f.What)
+	fmt.Fprintf(&b, "\n  expected: %s\n  got:      %s", f.Expected, truncate(f.Got, 600))
+	for _, x := range f.Exchanges {
+		if x != nil {
+			fmt.Fprintf(&b, "\n  reproduce: %s", x.Curl())
+		}
+	}
+	return b.String()
+}
+
+// fail builds a *Failure.
+func fail(x *Exchange, what, expected, gotFormat string, args ...any) error {
+	return &Failure{What: what, Expected: expected, Got: fmt.Sprintf(gotFormat, args...), Exchanges: []*Exchange{x}}
+}
+
+// also adds exchanges to a failure; other errors are returned unchanged.
+func also(err error, xs ...*Exchange) error {
+	var f *Failure
+	if errors.As(err, &f) {
+		f.Exchanges = append(f.Exchanges, xs...)
+	}
+	return err
+}
+
+// SkipError marks a check that does not apply to the target (no WSDL served,
+// no city id found); the specs report it as skipped.
+type SkipError struct{ Reason string }
+
+func (e *SkipError) Error() string { return "skipped: " + e.Reason }
+
+func skip(format string, args ...any) error {
+	return &SkipError{Reason: fmt.Sprintf(format, args...)}
+}
+
+// IsSkip reports whether err says the check does not apply.
+func IsSkip(err error) bool {
+	var s *SkipError
+	return errors.As(err, &s)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + fmt.Sprintf("… (%d bytes in all)", len(s))
+}

@@ -1,0 +1,259 @@
+package conformance
+
+import (
+	"errors"
+	"fmt"
+	"html"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/beevik/etree"
+)
+
+// RadiusUnit is the unit a deployment reads bytRadius in; the document does
+// not say, so the radius check takes it from the caller.
+type RadiusUnit string
+
+// Radius units.
+const (
+	Kilometres  RadiusUnit = "km"      // the default, and atmkit mock's reading
+	Miles       RadiusUnit = "mi"      // statute miles
+	UnknownUnit RadiusUnit = "unknown" // report distances, never fail on them
+)
+
+// ParseRadiusUnit parses "km", "mi" or "unknown"; "" gives Kilometres.
+func ParseRadiusUnit(s string) (RadiusUnit, error) {
+	switch u := RadiusUnit(strings.ToLower(strings.TrimSpace(s))); u {
+	case "":
+		return Kilometres, nil
+	case Kilometres, Miles, UnknownUnit:
+		return u, nil
+	}
+	return "", fmt.Errorf("radius unit %q: want km, mi or unknown", s)
+}
+
+// Config says which deployment to check and what the suite may not find out
+// by itself.
+type Config struct {
+	// Target is the service's base address, e.g. http://127.0.0.1:8080
+	// (a trailing /service/service.asmx is tolerated).
+	Target string
+	// Key is a service key the target accepts.
+	Key string
+	// Namespace is the service namespace; empty means take it from the
+	// target's WSDL, else from its help page or its SOAP answers.
+	Namespace string
+	// CityIDs are intCityID values to check; empty means find one by probing.
+	CityIDs []int
+	// RadiusUnit is the unit of bytRadius; empty means Kilometres.
+	RadiusUnit RadiusUnit
+	// Client sends the requests; nil means a client with a 30 s timeout.
+	Client *http.Client
+}
+
+// Session is a connection to one target: it sends requests, caches the
+// answers of identical requests, and discovers the namespace, the WSDL and
+// query values once. It is safe for concurrent use.
+type Session struct {
+	cfg    Config
+	base   string
+	client *http.Client
+
+	mu    sync.Mutex // guards cache
+	cache map[string]*Exchange
+
+	nsOnce sync.Once
+	ns     string
+	nsErr  error
+
+	wsdlOnce sync.Once
+	wsdl     *etree.Document
+	wsdlX    *Exchange
+	wsdlErr  error
+
+	factsOnce sync.Once
+	facts     *Facts
+	factsErr  error
+}
+
+// NewSession validates cfg and returns a session; it sends nothing yet.
+func NewSession(cfg Config) (*Session, error) {
+	if cfg.Target == "" {
+		return nil, errors.New("conformance: no target given")
+	}
+	u, err := url.Parse(cfg.Target)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("conformance: target %q is not an http(s) URL", cfg.Target)
+	}
+	if cfg.Key == "" {
+		return nil, errors.New("conformance: no service key given")
+	}
+	if cfg.RadiusUnit == "" {
+		cfg.RadiusUnit = Kilometres
+	}
+	if _, err := ParseRadiusUnit(string(cfg.RadiusUnit)); err != nil {
+		return nil, fmt.Errorf("conformance: %w", err)
+	}
+	base := strings.TrimRight(cfg.Target, "/")
+	base = strings.TrimSuffix(base, servicePath)
+	client := cfg.Client
+	if client == nil {
+		client = &http.Client{Timeout: 30 * time.Second}
+	}
+	return &Session{cfg: cfg, base: base, client: client, cache: map[string]*Exchange{}}, nil
+}
+
+// Config returns the session's configuration.
+func (s *Session) Config() Config { return s.cfg }
+
+// Do sends r (with the session's key unless r.Values sets strAtmServiceKey,
+// and the session's namespace unless r.Namespace is set) and returns the
+// exchange. Identical requests are sent once.
+func (s *Session) Do(r Request) (*Exchange, error) {
+	ns := r.Namespace
+	if ns == "" && (r.Binding == SOAP11 || r.Binding == SOAP12) {
+		var err error
+		if ns, err = s.Namespace(); err != nil {
+			return nil, err
+		}
+	}
+	return s.send(r, ns)
+}
+
+func (s *Session) send(r Request, ns string) (*Exchange, error) {
+	vals := map[string]string{pKey: s.cfg.Key}
+	for k, v := range r.Values {
+		vals[k] = v
+	}
+	r.Values = vals
+	r.Namespace = ns
+	key := r.cacheKey()
+	s.mu.Lock()
+	x, ok := s.cache[key]
+	s.mu.Unlock()
+	if ok {
+		return x, nil
+	}
+	req, body, err := build(s.base, ns, r)
+	if err != nil {
+		return nil, err
+	}
+	x = &Exchange{Request: r, Method: req.Method, URL: req.URL.String(), Header: req.Header.Clone(), Body: body, key: s.cfg.Key}
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s over %s: %w\n  reproduce: %s", r.Op, req.Method, r.Binding, err, x.Curl())
+	}
+	defer resp.Body.Close()
+	x.Status, x.RespHeader = resp.StatusCode, resp.Header
+	if x.RespBody, err = readAll(resp.Body); err != nil {
+		return nil, fmt.Errorf("reading %s answer over %s: %w\n  reproduce: %s", r.Op, r.Binding, err, x.Curl())
+	}
+	s.mu.Lock()
+	s.cache[key] = x
+	s.mu.Unlock()
+	return x, nil
+}
+
+// get fetches a path below the base address (documentation endpoints).
+func (s *Session) get(path string) (*Exchange, error) {
+	x := &Exchange{Method: http.MethodGet, URL: s.base + path, Header: http.Header{}}
+	resp, err := s.client.Get(x.URL)
+	if err != nil {
+		return nil, fmt.Errorf("GET %s: %w", path, err)
+	}
+	defer resp.Body.Close()
+	x.Status, x.RespHeader = resp.StatusCode, resp.Header
+	if x.RespBody, err = readAll(resp.Body); err != nil {
+		return nil, fmt.Errorf("reading GET %s: %w", path, err)
+	}
+	return x, nil
+}
+
+// WSDL returns the target's WSDL and the exchange that fetched it; a nil
+// document with a nil error means the target serves none.
+func (s *Session) WSDL() (*etree.Document, *Exchange, error) {
+	s.wsdlOnce.Do(func() {
+		x, err := s.get(servicePath + "?WSDL")
+		if err != nil {
+			s.wsdlErr = err
+			return
+		}
+		s.wsdlX = x
+		if x.Status != http.StatusOK {
+			return
+		}
+		doc, err := parseXML(x.RespBody)
+		if err != nil || nameOf(doc.Root()) != (qname{wsdlNS, "definitions"}) {
+			return
+		}
+		s.wsdl = doc
+	})
+	return s.wsdl, s.wsdlX, s.wsdlErr
+}
+
+// Namespace returns the service namespace: the configured one, else the
+// WSDL's targetNamespace, else the first candidate (from the help pages, the
+// HTTP GET result, or ASMX's tempuri.org default) that a SOAP 1.1 call of
+// ReturnProvinces answers in.
+func (s *Session) Namespace() (string, error) {
+	s.nsOnce.Do(func() { s.ns, s.nsErr = s.discoverNamespace() })
+	return s.ns, s.nsErr
+}
+
+var xmlnsRE = regexp.MustCompile(`xmlns(?::\w+)?="([^"]+)"`)
+
+func (s *Session) discoverNamespace() (string, error) {
+	if s.cfg.Namespace != "" {
+		return s.cfg.Namespace, nil
+	}
+	if doc, _, err := s.WSDL(); err == nil && doc != nil {
+		if tns := doc.Root().SelectAttrValue("targetNamespace", ""); tns != "" {
+			return tns, nil
+		}
+	}
+	var cands []string
+	seen := map[string]bool{}
+	add := func(ns string) {
+		if ns == "" || seen[ns] || strings.HasPrefix(ns, "http://www.w3.org/") || strings.HasPrefix(ns, "http://schemas.xmlsoap.org/") {
+			return
+		}
+		seen[ns] = true
+		cands = append(cands, ns)
+	}
+	for _, p := range []string{servicePath + "?op=" + opProvinces, servicePath} {
+		if x, err := s.get(p); err == nil && x.Status == http.StatusOK {
+			for _, m := range xmlnsRE.FindAllStringSubmatch(html.UnescapeString(string(x.RespBody)), -1) {
+				add(m[1])
+			}
+		}
+	}
+	if x, err := s.send(Request{Binding: HTTPGet, Op: opProvinces}, ""); err == nil && x.Status == http.StatusOK {
+		if doc, err := parseXML(x.RespBody); err == nil {
+			add(doc.Root().NamespaceURI())
+		}
+	}
+	add("http://tempuri.org/atmService")
+	add("http://tempuri.org/")
+	for _, ns := range cands {
+		x, err := s.send(Request{Binding: SOAP11, Op: opProvinces}, ns)
+		if err != nil || x.Status != http.StatusOK {
+			continue
+		}
+		doc, err := parseXML(x.RespBody)
+		if err != nil {
+			continue
+		}
+		if body := doc.Root().SelectElement("Body"); body != nil {
+			for _, k := range body.ChildElements() {
+				if k.Tag == opProvinces+"Response" {
+					return k.NamespaceURI(), nil
+				}
+			}
+		}
+	}
+	return "", fmt.Errorf("no service namespace: the target serves no WSDL and answered ReturnProvinces over SOAP 1.1 in none of %q; give it with --namespace", cands)
+}

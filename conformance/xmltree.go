@@ -1,0 +1,205 @@
+package conformance
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/beevik/etree"
+)
+
+// qname is an element's expanded name: namespace URI and local name.
+type qname struct{ Space, Local string }
+
+func (q qname) String() string {
+	if q.Space == "" {
+		return q.Local
+	}
+	return "{" + q.Space + "}" + q.Local
+}
+
+func nameOf(e *etree.Element) qname { return qname{e.NamespaceURI(), e.Tag} }
+
+// parseXML parses a document; it fails on a body that is not XML or has no root.
+func parseXML(b []byte) (*etree.Document, error) {
+	doc := etree.NewDocument()
+	if err := doc.ReadFromBytes(b); err != nil {
+		return nil, fmt.Errorf("parsing XML: %w", err)
+	}
+	if doc.Root() == nil {
+		return nil, fmt.Errorf("parsing XML: no root element")
+	}
+	return doc, nil
+}
+
+// attrs returns an element's attributes other than namespace declarations,
+// as name=value sorted by name; names are expanded.
+func attrs(e *etree.Element) []string {
+	var out []string
+	for _, a := range e.Attr {
+		if a.Space == "xmlns" || (a.Space == "" && a.Key == "xmlns") {
+			continue
+		}
+		n := a.Key
+		if a.Space != "" {
+			n = "{" + a.NamespaceURI() + "}" + a.Key
+			if a.Space == "xml" {
+				n = "xml:" + a.Key
+			}
+		}
+		out = append(out, n+"="+a.Value)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// textOf returns the trimmed character data directly inside e.
+func textOf(e *etree.Element) string {
+	var b strings.Builder
+	for _, t := range e.Child {
+		if cd, ok := t.(*etree.CharData); ok {
+			b.WriteString(cd.Data)
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// diffElements returns "" when a and b are the same tree (expanded names,
+// attributes, trimmed text, children in order; prefixes and indentation do
+// not matter), else a description of the first difference.
+func diffElements(a, b *etree.Element, path string) string {
+	if path == "" {
+		path = "/" + a.Tag
+	}
+	if na, nb := nameOf(a), nameOf(b); na != nb {
+		return fmt.Sprintf("at %s: element %s vs %s", path, na, nb)
+	}
+	if aa, ab := attrs(a), attrs(b); strings.Join(aa, "\x00") != strings.Join(ab, "\x00") {
+		return fmt.Sprintf("at %s: attributes %q vs %q", path, aa, ab)
+	}
+	ca, cb := a.ChildElements(), b.ChildElements()
+	if ta, tb := textOf(a), textOf(b); ta != tb {
+		return fmt.Sprintf("at %s: text %q vs %q", path, ta, tb)
+	}
+	for i := 0; i < len(ca) && i < len(cb); i++ {
+		if d := diffElements(ca[i], cb[i], fmt.Sprintf("%s/%s[%d]", path, ca[i].Tag, i+1)); d != "" {
+			return d
+		}
+	}
+	if len(ca) != len(cb) {
+		return fmt.Sprintf("at %s: %d child elements vs %d", path, len(ca), len(cb))
+	}
+	return ""
+}
+
+// leaf is one value inside a node: the text of an element without child
+// elements, or an attribute.
+type leaf struct {
+	Path  string // relative path of local names, "@name" for attributes
+	Value string
+}
+
+// leaves lists the values under e (its own attributes included), in
+// document order.
+func leaves(e *etree.Element) []leaf {
+	var out []leaf
+	var walk func(e *etree.Element, path string)
+	walk = func(e *etree.Element, path string) {
+		for _, a := range e.Attr {
+			if a.Space == "xmlns" || (a.Space == "" && a.Key == "xmlns") {
+				continue
+			}
+			out = append(out, leaf{strings.TrimPrefix(path+"/@"+a.Key, "/"), a.Value})
+		}
+		kids := e.ChildElements()
+		if len(kids) == 0 && path != "" {
+			out = append(out, leaf{path, textOf(e)})
+		}
+		for _, k := range kids {
+			walk(k, strings.TrimPrefix(path+"/"+k.Tag, "/"))
+		}
+	}
+	walk(e, "")
+	return out
+}
+
+// findAll returns the elements named q under (and including) root, not
+// descending into a match.
+func findAll(root *etree.Element, q qname) []*etree.Element {
+	var out []*etree.Element
+	var walk func(e *etree.Element)
+	walk = func(e *etree.Element) {
+		if nameOf(e) == q {
+			out = append(out, e)
+			return
+		}
+		for _, k := range e.ChildElements() {
+			walk(k)
+		}
+	}
+	walk(root)
+	return out
+}
+
+// largestGroup finds the largest group of sibling elements that share an
+// expanded name and have child elements or attributes of their own: in a list
+// result, the list's entries.
+func largestGroup(root *etree.Element) (qname, int) {
+	var best qname
+	n := 0
+	var walk func(e *etree.Element)
+	walk = func(e *etree.Element) {
+		counts := map[qname]int{}
+		for _, k := range e.ChildElements() {
+			if len(k.ChildElements()) == 0 && len(attrs(k)) == 0 {
+				continue
+			}
+			q := nameOf(k)
+			counts[q]++
+			if counts[q] > n {
+				best, n = q, counts[q]
+			}
+			walk(k)
+		}
+	}
+	walk(root)
+	return best, n
+}
+
+var numberRE = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
+
+// norm maps a value to a comparable form: numbers compare numerically,
+// true/false compare as 1/0, other text as itself.
+func norm(v string) string {
+	v = strings.TrimSpace(v)
+	switch strings.ToLower(v) {
+	case "true":
+		return "n:1"
+	case "false":
+		return "n:0"
+	}
+	if numberRE.MatchString(v) {
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			return "n:" + strconv.FormatFloat(f, 'g', -1, 64)
+		}
+	}
+	return "s:" + v
+}
+
+// numeric returns v as a float when it is a plain decimal number.
+func numeric(v string) (float64, bool) {
+	v = strings.TrimSpace(v)
+	if !numberRE.MatchString(v) {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	return f, err == nil
+}
+
+// resultNode is a checked XML result and the exchange it came in.
+type resultNode struct {
+	Root *etree.Element
+	X    *Exchange
+}
