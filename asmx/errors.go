@@ -320,3 +320,29 @@ func ErrBadQuery(b Binding, detail string) *Error {
 		"System.InvalidOperationException: Request format is invalid: "+detail+".",
 		"the parameters cannot be parsed: "+detail)
 }
+
+// KindNoRecording is the kind of a replay miss.
+const KindNoRecording = "NoRecording"
+
+// ErrNoRecording is a replaying server's answer to a call it has no recording
+// of: it names the operation, the parameters and the nearest recording.
+func ErrNoRecording(c *Call, nearest string) *Error {
+	var sb strings.Builder
+	sb.WriteString("No recorded interaction matches ")
+	sb.WriteString(c.Op.Name)
+	sb.WriteString("(")
+	for i, p := range c.Params() {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString(p[0] + "=" + strconv.Quote(p[1]))
+	}
+	sb.WriteString(")")
+	if nearest != "" {
+		sb.WriteString("; nearest recording: " + nearest)
+	}
+	msg := sb.String()
+	return &Error{Status: http.StatusInternalServerError, Code: Server, Kind: KindNoRecording,
+		Fault: "Server was unable to process request. ---> " + msg + ".", Text: "System.InvalidOperationException: " + msg + ".",
+		Message: msg}
+}

@@ -1,0 +1,5 @@
+package mockserver
+
+import "errors"
+
+func asErr(err error, target any) bool { return errors.As(err, target) }

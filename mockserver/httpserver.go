@@ -1,0 +1,62 @@
+package mockserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+)
+
+// Timeouts of the HTTP server that serves the mock. A stalled, half-sent
+// request loses its connection after ReadHeaderTimeout (headers) or
+// ReadTimeout (whole request); idle keep-alive connections close after IdleTimeout.
+const (
+	ReadHeaderTimeout = 5 * time.Second
+	ReadTimeout       = 30 * time.Second
+	WriteTimeout      = 2 * time.Minute
+	IdleTimeout       = 90 * time.Second
+	MaxHeaderBytes    = 64 << 10
+)
+
+// NewHTTPServer returns an http.Server for h with atmkit's timeouts and
+// header limit, so a hostile client cannot hold connections open.
+func NewHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: ReadHeaderTimeout,
+		ReadTimeout:       ReadTimeout,
+		WriteTimeout:      WriteTimeout,
+		IdleTimeout:       IdleTimeout,
+		MaxHeaderBytes:    MaxHeaderBytes,
+	}
+}
+
+// Serve serves h on ln until ctx is done, then shuts down gracefully: it stops
+// accepting, lets in-flight requests finish for up to grace, and returns nil.
+// A second cancellation is not possible through ctx; callers that want a
+// second signal to cut the wait short pass a shorter grace or close ln's server.
+func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration) error {
+	srv := NewHTTPServer(h)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		return fmt.Errorf("serve %s: %w", ln.Addr(), err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		_ = srv.Close()
+		return fmt.Errorf("shut down %s: %w", ln.Addr(), err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve %s: %w", ln.Addr(), err)
+	}
+	return nil
+}

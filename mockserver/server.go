@@ -1,0 +1,434 @@
+package mockserver
+
+import (
+	"bytes"
+	"crypto/subtle"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/fixtures"
+)
+
+// Server is the mock service's http.Handler. It is safe for concurrent use.
+type Server struct {
+	cfg  config
+	data *data
+	log  *slog.Logger
+
+	// fixed caches the whole response of the operations whose answer depends
+	// on nothing but the data set, per operation and binding.
+	fixed map[fixedKey]*fixedAnswer
+}
+
+type fixedKey struct {
+	op string
+	b  asmx.Binding
+}
+
+type fixedAnswer struct {
+	once sync.Once
+	body []byte
+}
+
+// New returns the mock service as an http.Handler (a *Server).
+func New(opts ...Option) (http.Handler, error) {
+	return NewServer(opts...)
+}
+
+// NewServer returns the mock service configured by opts.
+func NewServer(opts ...Option) (*Server, error) {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	ds := cfg.dataset
+	var err error
+	switch {
+	case ds != nil:
+		if err := ds.Validate(); err != nil {
+			return nil, fmt.Errorf("mock server data set: %w", err)
+		}
+	case cfg.datasetDir != "":
+		if ds, err = fixtures.Load(cfg.datasetDir); err != nil {
+			return nil, err
+		}
+	default:
+		if ds, err = fixtures.Default(); err != nil {
+			return nil, fmt.Errorf("embedded data set: %w", err)
+		}
+	}
+	logger := cfg.logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{cfg: cfg, data: newData(ds), log: logger, fixed: map[fixedKey]*fixedAnswer{}}
+	for _, op := range []string{asmx.OpReturnAllAtms, asmx.OpReturnInstitutions, asmx.OpReturnProvinces} {
+		for _, b := range asmx.XMLBindings {
+			s.fixed[fixedKey{op, b}] = &fixedAnswer{}
+		}
+	}
+	return s, nil
+}
+
+// Namespace is the service namespace the server answers in.
+func (s *Server) Namespace() string { return s.cfg.namespace }
+
+// Keys returns the accepted service keys; empty means any non-empty key.
+func (s *Server) Keys() []string { return append([]string(nil), s.cfg.keys...) }
+
+// Dataset returns the data set served. Do not modify it.
+func (s *Server) Dataset() *fixtures.Dataset { return s.data.ds }
+
+// exchange is what the server learns about one request while serving it; the
+// journal and the request log read it afterwards.
+type exchange struct {
+	start   time.Time
+	binding asmx.Binding // 0 until known
+	call    *asmx.Call   // nil unless the request decoded
+	err     *asmx.Error  // the error answered, if any
+}
+
+// ServeHTTP routes a request to its binding.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	ex := &exchange{start: time.Now()}
+	sw := &statusWriter{ResponseWriter: w}
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.log.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			if !sw.wrote {
+				s.writeError(sw, ex, ex.binding, asmx.ErrServer(ex.binding, fmt.Sprintf("internal error: %v", v)))
+			}
+		}
+		s.observe(r, ex, sw.status)
+	}()
+	s.route(sw, r, ex)
+}
+
+// route sends a request to its binding's handler.
+func (s *Server) route(w http.ResponseWriter, r *http.Request, ex *exchange) {
+	path := r.URL.Path
+	switch {
+	case path == "/__admin/health":
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"status":"ok"}`)
+	case hasPrefixFold(path, asmx.ServicePath):
+		rest := path[len(asmx.ServicePath):]
+		switch {
+		case rest == "" || rest == "/":
+			s.serveServiceRoot(w, r, ex)
+		case rest[0] == '/':
+			s.serveHTTPBinding(w, r, rest, ex)
+		default:
+			http.NotFound(w, r)
+		}
+	case hasPrefixFold(path, asmx.JSONPath):
+		rest := path[len(asmx.JSONPath):]
+		if rest == "" || rest[0] != '/' {
+			http.NotFound(w, r)
+			return
+		}
+		ex.binding = asmx.JSON
+		s.serveJSON(w, r, rest, ex)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+// observe runs after every request: the request log line.
+func (s *Server) observe(r *http.Request, ex *exchange, status int) {
+	if !s.log.Enabled(r.Context(), slog.LevelInfo) {
+		return
+	}
+	attrs := []slog.Attr{slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", status),
+		slog.Duration("duration", time.Since(ex.start))}
+	if ex.binding != 0 {
+		attrs = append(attrs, slog.String("binding", ex.binding.String()))
+	}
+	if ex.call != nil {
+		attrs = append(attrs, slog.String("operation", ex.call.Op.Name))
+	}
+	if ex.err != nil {
+		attrs = append(attrs, slog.String("error", ex.err.Message))
+	}
+	s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
+}
+
+// writeError answers with e in binding b's form and notes it in ex.
+func (s *Server) writeError(w http.ResponseWriter, ex *exchange, b asmx.Binding, e *asmx.Error) {
+	ex.err = e
+	asmx.WriteError(w, b, e)
+}
+
+// statusWriter remembers the status written.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	wrote  bool
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if !w.wrote {
+		w.status, w.wrote = code, true
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(p []byte) (int, error) {
+	if !w.wrote {
+		w.status, w.wrote = http.StatusOK, true
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+// Unwrap lets http.ResponseController reach the connection (for hijacking).
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// serveServiceRoot answers /service/service.asmx: SOAP on POST, the
+// documentation (WSDL, disco, help pages) on GET.
+func (s *Server) serveServiceRoot(w http.ResponseWriter, r *http.Request, ex *exchange) {
+	switch r.Method {
+	case http.MethodPost:
+	case http.MethodGet, http.MethodHead:
+		s.serveDocs(w, r)
+		return
+	default:
+		s.writeError(w, ex, 0, asmx.ErrMethodNotAllowed(0, r.Method))
+		return
+	}
+	ct := r.Header.Get("Content-Type")
+	b, action, hasAction := asmx.SOAPVersion(ct)
+	if b == 0 {
+		s.writeError(w, ex, 0, asmx.ErrUnsupportedMediaType(ct))
+		return
+	}
+	ex.binding = b
+	if b == asmx.SOAP11 {
+		action, hasAction = r.Header.Get("SOAPAction"), true
+	}
+	body, e := s.readBody(w, r, b)
+	if e != nil {
+		s.writeError(w, ex, b, e)
+		return
+	}
+	defer putBuffer(body)
+	call, e := asmx.DecodeSOAP(b, s.cfg.namespace, action, hasAction, body.Bytes())
+	if e != nil {
+		s.writeError(w, ex, b, e)
+		return
+	}
+	ex.call = call
+	s.answer(w, ex, call)
+}
+
+// serveHTTPBinding answers /service/service.asmx/<Op> over GET or POST.
+func (s *Server) serveHTTPBinding(w http.ResponseWriter, r *http.Request, rest string, ex *exchange) {
+	var values url.Values
+	switch r.Method {
+	case http.MethodGet:
+		ex.binding = asmx.HTTPGet
+		q, err := url.ParseQuery(r.URL.RawQuery)
+		if err != nil {
+			s.writeError(w, ex, asmx.HTTPGet, asmx.ErrBadQuery(asmx.HTTPGet, err.Error()))
+			return
+		}
+		values = q
+	case http.MethodPost:
+		ex.binding = asmx.HTTPPost
+		var e *asmx.Error
+		if values, e = s.readForm(w, r, asmx.HTTPPost, true); e != nil {
+			s.writeError(w, ex, asmx.HTTPPost, e)
+			return
+		}
+	default:
+		s.writeError(w, ex, 0, asmx.ErrMethodNotAllowed(0, r.Method))
+		return
+	}
+	op, name, ok := asmx.OperationFromPath(rest)
+	if !ok {
+		s.writeError(w, ex, ex.binding, asmx.ErrUnknownMethod(ex.binding, name))
+		return
+	}
+	call, e := asmx.DecodeValues(op, ex.binding, values)
+	if e != nil {
+		s.writeError(w, ex, ex.binding, e)
+		return
+	}
+	ex.call = call
+	s.answer(w, ex, call)
+}
+
+// serveJSON answers /service-v2.asmx/<Op>: parameters in the query string
+// (GET) or, for POST, the query string and a form-encoded body.
+func (s *Server) serveJSON(w http.ResponseWriter, r *http.Request, rest string, ex *exchange) {
+	var values url.Values
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		s.writeError(w, ex, asmx.JSON, asmx.ErrBadQuery(asmx.JSON, err.Error()))
+		return
+	}
+	switch r.Method {
+	case http.MethodGet:
+		values = q
+	case http.MethodPost:
+		var e *asmx.Error
+		if values, e = s.readForm(w, r, asmx.JSON, false); e != nil {
+			s.writeError(w, ex, asmx.JSON, e)
+			return
+		}
+		for k, v := range q {
+			if _, ok := values[k]; !ok {
+				values[k] = v
+			}
+		}
+	default:
+		s.writeError(w, ex, asmx.JSON, asmx.ErrMethodNotAllowed(asmx.JSON, r.Method))
+		return
+	}
+	op, name, ok := asmx.OperationFromPath(rest)
+	if !ok || !op.JSON {
+		s.writeError(w, ex, asmx.JSON, asmx.ErrUnknownMethod(asmx.JSON, name))
+		return
+	}
+	call, e := asmx.DecodeValues(op, asmx.JSON, values)
+	if e != nil {
+		s.writeError(w, ex, asmx.JSON, e)
+		return
+	}
+	ex.call = call
+	s.answer(w, ex, call)
+}
+
+var bufferPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func putBuffer(b *bytes.Buffer) {
+	if b.Cap() <= 1<<20 {
+		b.Reset()
+		bufferPool.Put(b)
+	}
+}
+
+// readBody reads the request body up to the configured cap.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request, b asmx.Binding) (*bytes.Buffer, *asmx.Error) {
+	if r.ContentLength > s.cfg.maxBodyBytes {
+		return nil, asmx.ErrTooLarge(b, s.cfg.maxBodyBytes)
+	}
+	buf := bufferPool.Get().(*bytes.Buffer)
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, s.cfg.maxBodyBytes))
+	if err != nil {
+		putBuffer(buf)
+		var mbe *http.MaxBytesError
+		if asErr(err, &mbe) {
+			return nil, asmx.ErrTooLarge(b, s.cfg.maxBodyBytes)
+		}
+		return nil, asmx.ErrMalformed("reading the body: " + err.Error())
+	}
+	return buf, nil
+}
+
+// readForm reads a form-encoded POST body. strict requires the form content
+// type (the HTTP POST binding); otherwise any content type is read as a form.
+func (s *Server) readForm(w http.ResponseWriter, r *http.Request, b asmx.Binding, strict bool) (url.Values, *asmx.Error) {
+	ct := r.Header.Get("Content-Type")
+	mt := strings.ToLower(strings.TrimSpace(strings.SplitN(ct, ";", 2)[0]))
+	if strict && mt != asmx.ContentTypeForm {
+		return nil, asmx.ErrBadForm(b, ct)
+	}
+	body, e := s.readBody(w, r, b)
+	if e != nil {
+		return nil, e
+	}
+	defer putBuffer(body)
+	values, err := url.ParseQuery(body.String())
+	if err != nil {
+		return nil, asmx.ErrBadQuery(b, err.Error())
+	}
+	return values, nil
+}
+
+// checkKey compares the call's key with every accepted key in constant time.
+func (s *Server) checkKey(c *asmx.Call) *asmx.Error {
+	if strings.TrimSpace(c.Key) == "" {
+		return asmx.ErrKeyMissing(c.Binding)
+	}
+	if len(s.cfg.keys) == 0 {
+		return nil
+	}
+	match := 0
+	for _, k := range s.cfg.keys {
+		match |= subtle.ConstantTimeCompare([]byte(c.Key), []byte(k))
+	}
+	if match != 1 {
+		return asmx.ErrKeyRejected(c.Binding)
+	}
+	return nil
+}
+
+// answer writes the result of a decoded call.
+func (s *Server) answer(w http.ResponseWriter, ex *exchange, c *asmx.Call) {
+	if e := s.checkKey(c); e != nil {
+		s.writeError(w, ex, c.Binding, e)
+		return
+	}
+	if s.cfg.replayer != nil {
+		if body, e, handled := s.replay(c); handled {
+			if e != nil {
+				s.writeError(w, ex, c.Binding, e)
+			} else {
+				asmx.WriteBody(w, c.Binding, body)
+			}
+			return
+		}
+	}
+	if f, ok := s.fixed[fixedKey{c.Op.Name, c.Binding}]; ok {
+		f.once.Do(func() { f.body = s.encode(nil, c) })
+		asmx.WriteBody(w, c.Binding, f.body)
+		return
+	}
+	bp := bodyPool.Get().(*[]byte)
+	out := s.encode((*bp)[:0], c)
+	asmx.WriteBody(w, c.Binding, out)
+	if cap(out) <= 4<<20 {
+		*bp = out[:0]
+		bodyPool.Put(bp)
+	}
+}
+
+// bodyPool recycles response buffers of the searches.
+var bodyPool = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+// encode appends the whole response body of c in its binding.
+func (s *Server) encode(dst []byte, c *asmx.Call) []byte {
+	if c.Binding == asmx.JSON {
+		return s.data.appendLocationsJSON(dst, s.data.locations(c))
+	}
+	var node []byte
+	switch c.Op.Name {
+	case asmx.OpReturnInstitutions:
+		node = s.data.appendInstitutionsXML(nil)
+	case asmx.OpReturnProvinces:
+		node = s.data.appendProvincesXML(nil)
+	default:
+		node = s.data.appendLocationsXML(nil, s.data.locations(c))
+	}
+	if c.Binding.IsSOAP() {
+		return asmx.AppendSOAPResponse(dst, c.Binding, s.cfg.namespace, c.Op.Name, node)
+	}
+	return asmx.AppendXMLDocument(dst, node)
+}
