@@ -1,0 +1,190 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/atmkit/atmkit/fixtures"
+)
+
+const fixturesUsage = `Usage: atmkit fixtures <subcommand> [flags]
+
+Subcommands:
+  generate   write a generated data set (provinces, institutions, cities, ATMs) to a directory
+  check      validate a data set directory; print its counts or every problem
+
+Run 'atmkit fixtures <subcommand> --help' for its flags.`
+
+const fixturesGenerateExamples = `  atmkit fixtures generate --out ./data
+  atmkit fixtures generate --seed 42 --atms 1000000 --out ./big
+  ATMKIT_SEED=7 atmkit fixtures generate --out ./data
+  atmkit serve --fixtures ./data`
+
+const fixturesCheckExamples = `  atmkit fixtures check ./data
+  atmkit fixtures check ./data || echo "fix the problems listed above"`
+
+// progressThreshold is the size from which generate reports progress.
+const progressThreshold = 100_000
+
+func (m *Main) runFixtures(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprintln(m.Stderr, fixturesUsage)
+		return usagef("fixtures: no subcommand given (generate or check)")
+	}
+	switch args[0] {
+	case "generate":
+		return m.runFixturesGenerate(ctx, args[1:])
+	case "check":
+		return m.runFixturesCheck(ctx, args[1:])
+	case "help", "-h", "-help", "--help":
+		fmt.Fprintln(m.Stdout, fixturesUsage)
+		return flag.ErrHelp
+	}
+	return usagef("fixtures: unknown subcommand %q (want generate or check)", args[0])
+}
+
+func (m *Main) runFixturesGenerate(ctx context.Context, args []string) error {
+	fs := newFlagSet("fixtures generate", "fixtures generate [--seed N] [--atms N] --out DIR", fixturesGenerateExamples, m.Stderr)
+	seed := fs.Uint64("seed", fixtures.DefaultSeed, "generator seed, not 0; the same seed and --atms give byte-identical files (the default makes the embedded data set)")
+	atms := fs.Int("atms", fixtures.DefaultATMs, fmt.Sprintf("number of ATMs, 1 to %d", fixtures.MaxATMs))
+	out := fs.String("out", "", "directory to write the data set to (created if needed; existing files are replaced)")
+	if err := m.parseFlags(fs, args, nil); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usagef("fixtures generate: unexpected argument %q", fs.Arg(0))
+	case *out == "":
+		return usagef("fixtures generate: --out DIR is required")
+	case *seed == 0:
+		return usagef("fixtures generate: --seed must not be 0")
+	case *atms < 1 || *atms > fixtures.MaxATMs:
+		return usagef("fixtures generate: --atms %d is out of range [1, %d]", *atms, fixtures.MaxATMs)
+	}
+
+	fmt.Fprintf(m.Stdout, "generating %d ATMs with seed %d\n", *atms, *seed)
+	start := time.Now()
+	opts := fixtures.GenerateOptions{Seed: *seed, ATMs: *atms}
+	if *atms >= progressThreshold {
+		next := 10
+		opts.Progress = func(done, total int) {
+			if pct := done * 100 / total; pct >= next && done < total {
+				fmt.Fprintf(m.Stderr, "atmkit: generated %d of %d ATMs (%d%%)\n", done, total, pct)
+				next = pct - pct%10 + 10
+			}
+		}
+	}
+	d, err := fixtures.GenerateContext(ctx, opts)
+	if err != nil {
+		return err
+	}
+	if *atms >= progressThreshold {
+		fmt.Fprintf(m.Stderr, "atmkit: generated %d ATMs in %s; writing %s\n", *atms, time.Since(start).Round(time.Millisecond), *out)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := fixtures.Save(*out, d); err != nil {
+		return err
+	}
+	m.printFixturesSummary(m.Stdout, *out, d)
+	fmt.Fprintf(m.Stdout, "done in %s\n", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// printFixturesSummary lists the files written and a few ids to try.
+func (m *Main) printFixturesSummary(w io.Writer, dir string, d *fixtures.Dataset) {
+	size := func(name string) string {
+		fi, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			return "?"
+		}
+		return fmt.Sprintf("%.1f MB", float64(fi.Size())/(1<<20))
+	}
+	fmt.Fprintf(w, "wrote %s (%d provinces)\n", filepath.Join(dir, fixtures.ProvincesFile), len(d.Provinces))
+	fmt.Fprintf(w, "wrote %s (%d institutions)\n", filepath.Join(dir, fixtures.InstitutionsFile), len(d.Institutions))
+	fmt.Fprintf(w, "wrote %s (%d cities)\n", filepath.Join(dir, fixtures.CitiesFile), len(d.Cities))
+	fmt.Fprintf(w, "wrote %s (%d ATMs, %s)\n", filepath.Join(dir, fixtures.ATMsFile), len(d.ATMs), size(fixtures.ATMsFile))
+
+	cities, insts := topCounts(d)
+	if len(cities) > 0 {
+		fmt.Fprint(w, "try: intCityID")
+		for i, c := range cities[:min(2, len(cities))] {
+			city, _ := d.City(c.id)
+			if i > 0 {
+				fmt.Fprint(w, " or")
+			}
+			fmt.Fprintf(w, " %d (%s, %s: %d ATMs)", c.id, city.Name, city.Province, c.n)
+		}
+		fmt.Fprintln(w)
+	}
+	if len(insts) > 0 {
+		in, _ := d.Institution(insts[0].id)
+		fmt.Fprintf(w, "     intInstitutionID %d (%s: %d ATMs)\n", in.ID, in.Name, insts[0].n)
+	}
+	fmt.Fprintf(w, "serve it: atmkit serve --fixtures %s\n", dir)
+}
+
+type idCount struct{ id, n int }
+
+// topCounts returns cities and institutions by ATM count, most first.
+func topCounts(d *fixtures.Dataset) (cities, insts []idCount) {
+	cm, im := map[int]int{}, map[int]int{}
+	for i := range d.ATMs {
+		cm[d.ATMs[i].CityID]++
+		im[d.ATMs[i].InstitutionID]++
+	}
+	sorted := func(m map[int]int) []idCount {
+		var s []idCount
+		for id, n := range m {
+			s = append(s, idCount{id, n})
+		}
+		slices.SortFunc(s, func(a, b idCount) int { return cmp.Or(b.n-a.n, a.id-b.id) })
+		return s
+	}
+	return sorted(cm), sorted(im)
+}
+
+// checkFailed is the error of a check that found problems: exit code 1,
+// with the problems already printed.
+type checkFailed struct{ msg string }
+
+func (e *checkFailed) Error() string { return e.msg }
+func (e *checkFailed) ExitCode() int { return exitFailure }
+
+func (m *Main) runFixturesCheck(ctx context.Context, args []string) error {
+	fs := newFlagSet("fixtures check", "fixtures check DIR", fixturesCheckExamples, m.Stderr)
+	if err := m.parseFlags(fs, args, nil); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usagef("fixtures check: want one data set directory, got %d arguments", fs.NArg())
+	}
+	dir := fs.Arg(0)
+	start := time.Now()
+	d, err := fixtures.Load(dir)
+	var verr *fixtures.ValidationError
+	switch {
+	case errors.As(err, &verr):
+		for _, p := range verr.Problems {
+			fmt.Fprintln(m.Stdout, p)
+		}
+		if more := verr.Total - len(verr.Problems); more > 0 {
+			fmt.Fprintf(m.Stdout, "... and %d more problems not listed\n", more)
+		}
+		return &checkFailed{msg: fmt.Sprintf("%s: %d problems", dir, verr.Total)}
+	case err != nil:
+		return err
+	}
+	fmt.Fprintf(m.Stdout, "%s: valid: %d provinces, %d institutions, %d cities, %d ATMs (checked in %s)\n",
+		dir, len(d.Provinces), len(d.Institutions), len(d.Cities), len(d.ATMs), time.Since(start).Round(time.Millisecond))
+	return nil
+}
