@@ -57,7 +57,7 @@ func resultOf(x *Exchange, ns string) (*etree.Element, error) {
 	if err := checkContentType(x, what, wantContentType(b)); err != nil {
 		return nil, err
 	}
-	doc, err := parseXML(x.RespBody)
+	doc, err := x.xml()
 	if err != nil {
 		return nil, fail(x, what+": body", "an XML document", "%v in %s", err, snippet(x.RespBody))
 	}

@@ -49,7 +49,11 @@ func TestConformance(t *testing.T) {
 	}
 	cfg.RadiusUnit = unit
 	if cfg.Target == "" {
-		srv := httptest.NewServer(newMock(t))
+		h, err := newMock()
+		if err != nil {
+			t.Fatalf("starting the mock: %v", err)
+		}
+		srv := httptest.NewServer(h)
 		defer srv.Close()
 		cfg.Target, cfg.Key = srv.URL, mockKey
 		t.Logf("no -target: checking the mock in process at %s", srv.URL)

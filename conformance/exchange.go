@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/beevik/etree"
 )
@@ -61,6 +62,16 @@ type Exchange struct {
 	RespBody   []byte
 	// key is the session's key, replaced by $ATMKIT_KEY in curl lines.
 	key string
+
+	docOnce sync.Once
+	doc     *etree.Document
+	docErr  error
+}
+
+// xml parses the answer's body once; the document must not be modified.
+func (x *Exchange) xml() (*etree.Document, error) {
+	x.docOnce.Do(func() { x.doc, x.docErr = parseXML(x.RespBody) })
+	return x.doc, x.docErr
 }
 
 // ContentType is the answer's Content-Type header as sent.

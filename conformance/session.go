@@ -247,10 +247,12 @@ func (s *Session) discoverNamespace() (string, error) {
 		if err != nil {
 			continue
 		}
+		// The answer's body element in the candidate namespace is enough:
+		// whether it is named as documented is the binding specs' business.
 		if body := doc.Root().SelectElement("Body"); body != nil {
 			for _, k := range body.ChildElements() {
-				if k.Tag == opProvinces+"Response" {
-					return k.NamespaceURI(), nil
+				if k.NamespaceURI() == ns {
+					return ns, nil
 				}
 			}
 		}

@@ -57,41 +57,64 @@ func attrs(e *etree.Element) []string {
 
 // textOf returns the trimmed character data directly inside e.
 func textOf(e *etree.Element) string {
+	var s string
 	var b strings.Builder
+	n := 0
 	for _, t := range e.Child {
 		if cd, ok := t.(*etree.CharData); ok {
+			if n++; n == 1 {
+				s = cd.Data
+				continue
+			}
+			if n == 2 {
+				b.WriteString(s)
+			}
 			b.WriteString(cd.Data)
 		}
 	}
-	return strings.TrimSpace(b.String())
+	if n > 1 {
+		s = b.String()
+	}
+	return strings.TrimSpace(s)
 }
 
 // diffElements returns "" when a and b are the same tree (expanded names,
 // attributes, trimmed text, children in order; prefixes and indentation do
 // not matter), else a description of the first difference.
-func diffElements(a, b *etree.Element, path string) string {
-	if path == "" {
-		path = "/" + a.Tag
+func diffElements(a, b *etree.Element, _ string) string {
+	where, what := diffTree(a, b)
+	if what == "" {
+		return ""
 	}
-	if na, nb := nameOf(a), nameOf(b); na != nb {
-		return fmt.Sprintf("at %s: element %s vs %s", path, na, nb)
+	return "at /" + strings.Join(where, "/") + ": " + what
+}
+
+// diffTree compares two trees; on a difference it returns the path to it
+// (built only then, so equal trees cost no formatting) and what differs.
+func diffTree(a, b *etree.Element) ([]string, string) {
+	here := []string{a.Tag}
+	if a.Tag != b.Tag || a.NamespaceURI() != b.NamespaceURI() {
+		return here, fmt.Sprintf("element %s vs %s", nameOf(a), nameOf(b))
 	}
-	if aa, ab := attrs(a), attrs(b); strings.Join(aa, "\x00") != strings.Join(ab, "\x00") {
-		return fmt.Sprintf("at %s: attributes %q vs %q", path, aa, ab)
+	if len(a.Attr) > 0 || len(b.Attr) > 0 {
+		if aa, ab := attrs(a), attrs(b); strings.Join(aa, "\x00") != strings.Join(ab, "\x00") {
+			return here, fmt.Sprintf("attributes %q vs %q", aa, ab)
+		}
+	}
+	if ta, tb := textOf(a), textOf(b); ta != tb {
+		return here, fmt.Sprintf("text %q vs %q", ta, tb)
 	}
 	ca, cb := a.ChildElements(), b.ChildElements()
-	if ta, tb := textOf(a), textOf(b); ta != tb {
-		return fmt.Sprintf("at %s: text %q vs %q", path, ta, tb)
-	}
 	for i := 0; i < len(ca) && i < len(cb); i++ {
-		if d := diffElements(ca[i], cb[i], fmt.Sprintf("%s/%s[%d]", path, ca[i].Tag, i+1)); d != "" {
-			return d
+		if where, what := diffTree(ca[i], cb[i]); what != "" {
+			where[0] = fmt.Sprintf("%s[%d]", where[0], i+1)
+			return append(here, where...), what
 		}
 	}
 	if len(ca) != len(cb) {
-		return fmt.Sprintf("at %s: %d child elements vs %d", path, len(ca), len(cb))
+		return here, fmt.Sprintf("%d child elements vs %d", len(ca), len(cb))
 	}
-	return ""
+	return nil, ""
 }
 
 // leaf is one value inside a node: the text of an element without child

@@ -1,0 +1,241 @@
+package conformance
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"path"
+	"strings"
+	"sync"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// checkAll runs the checks whose names match one of patterns (path.Match;
+// none: every check) against the server h and returns the outcomes.
+func checkAll(h http.Handler, cfg Config, patterns ...string) []Outcome {
+	srv := httptest.NewServer(h)
+	DeferCleanup(srv.Close)
+	cfg.Target = srv.URL
+	s, err := NewSession(cfg)
+	Expect(err).NotTo(HaveOccurred())
+	var cs []Check
+	for _, c := range Checks() {
+		ok := len(patterns) == 0
+		for _, p := range patterns {
+			m, _ := path.Match(p, c.Name)
+			ok = ok || m
+		}
+		if ok {
+			cs = append(cs, c)
+		}
+	}
+	Expect(cs).NotTo(BeEmpty(), "no check matches %q", patterns)
+	return RunChecks(s, cs)
+}
+
+// failed returns the outcomes that failed (not skipped), by check name.
+func failed(outs []Outcome) map[string]error {
+	m := map[string]error{}
+	for _, o := range outs {
+		if o.Err != nil && !IsSkip(o.Err) {
+			m[o.Check.Name] = o.Err
+		}
+	}
+	return m
+}
+
+func skipped(outs []Outcome) []string {
+	var s []string
+	for _, o := range outs {
+		if IsSkip(o.Err) {
+			s = append(s, o.Check.Name)
+		}
+	}
+	return s
+}
+
+const (
+	mockNS = "http://tempuri.org/atmService"
+	altNS  = "http://atm.example.org/atmService"
+	altKey = "alt-key"
+)
+
+// reference holds one mock shared by the self-tests and what a plain run
+// discovers about it, so deviating runs need not probe again.
+var reference struct {
+	once    sync.Once
+	mock    http.Handler
+	hasWSDL bool
+	cityIDs []int
+	err     error
+}
+
+func referenceMock() (http.Handler, bool, []int) {
+	reference.once.Do(func() {
+		if reference.mock, reference.err = newMock(); reference.err != nil {
+			return
+		}
+		srv := httptest.NewServer(reference.mock)
+		defer srv.Close()
+		s, err := NewSession(Config{Target: srv.URL, Key: mockKey, Namespace: mockNS})
+		if err != nil {
+			reference.err = err
+			return
+		}
+		doc, _, err := s.WSDL()
+		reference.hasWSDL = doc != nil && err == nil
+		f, err := s.Facts()
+		if err != nil {
+			reference.err = err
+			return
+		}
+		reference.cityIDs = f.CityIDs
+	})
+	Expect(reference.err).NotTo(HaveOccurred())
+	return reference.mock, reference.hasWSDL, reference.cityIDs
+}
+
+func findDeviation(name, ns, key string) deviation {
+	for _, d := range deviations(ns, key) {
+		if d.name == name {
+			return d
+		}
+	}
+	Fail("no deviation " + name)
+	return deviation{}
+}
+
+var _ = Describe("the suite itself", Label("selftest"), func() {
+	It("passes the mock, with every spec applicable", func() {
+		mock, hasWSDL, _ := referenceMock()
+		outs := checkAll(mock, Config{Key: mockKey})
+		Expect(failed(outs)).To(BeEmpty())
+		if !hasWSDL {
+			AddReportEntry("note", "the mock serves no WSDL yet: the WSDL specs skip")
+			for _, name := range skipped(outs) {
+				Expect(name).To(HavePrefix("wsdl/"))
+			}
+			return
+		}
+		Expect(skipped(outs)).To(BeEmpty())
+	})
+
+	It("passes a conformant server with other XML names and nesting, its own namespace and no WSDL, skipping only the WSDL specs", func() {
+		alt := newAltServer(altNS, altKey, false)
+		outs := checkAll(alt, Config{Key: altKey, Namespace: altNS})
+		Expect(failed(outs)).To(BeEmpty())
+		for _, name := range skipped(outs) {
+			Expect(name).To(HavePrefix("wsdl/"))
+		}
+		Expect(skipped(outs)).To(HaveLen(10))
+	})
+
+	It("finds the namespace of a target without WSDL in its help page", func() {
+		alt := newAltServer(altNS, altKey, false)
+		srv := httptest.NewServer(alt)
+		DeferCleanup(srv.Close)
+		s, err := NewSession(Config{Target: srv.URL + "/service/service.asmx", Key: altKey})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.Namespace()).To(Equal(altNS))
+		f, err := s.Facts()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(f.CityIDs).To(Equal([]int{7}), "the first intCityID with locations")
+		Expect(f.Fields).To(HaveKeyWithValue("id", "@Key"))
+		Expect(f.Fields).To(HaveKeyWithValue("institution.id", "Bank/Number"))
+	})
+
+	DescribeTable("fails a deviating mock and names the deviation",
+		func(name string) {
+			mock, hasWSDL, cities := referenceMock()
+			d := findDeviation(name, mockNS, mockKey)
+			upstream, cfg := mock, Config{Key: mockKey, Namespace: mockNS, CityIDs: cities}
+			if d.needsWSDL && !hasWSDL {
+				AddReportEntry("note", "the mock serves no WSDL: deviating the second conformant server's WSDL instead")
+				d = findDeviation(name, altNS, altKey)
+				upstream, cfg = newAltServer(altNS, altKey, true), Config{Key: altKey, Namespace: altNS}
+			}
+			// The checks that must catch it (running every check for each
+			// deviation would take most of the package's time budget; the
+			// full suite runs against the plain mock above).
+			outs := checkAll(deviate(upstream, d), cfg, d.catches...)
+			bad := failed(outs)
+			Expect(bad).NotTo(BeEmpty(), "the suite passed a server that breaks the interface")
+			for _, pat := range d.catches {
+				matched := 0
+				for _, o := range outs {
+					if ok, _ := path.Match(pat, o.Check.Name); ok {
+						matched++
+						Expect(bad).To(HaveKey(o.Check.Name), "check %s passed", o.Check.Name)
+						Expect(bad[o.Check.Name].Error()).To(ContainSubstring(d.says))
+						Expect(bad[o.Check.Name].Error()).To(ContainSubstring("reproduce: curl "))
+					}
+				}
+				Expect(matched).To(BeNumerically(">", 0), "no check matches %s", pat)
+			}
+			GinkgoWriter.Printf("%s: %d checks failed\n", d.name, len(bad))
+		},
+		func() []TableEntry {
+			var es []TableEntry
+			for _, d := range deviations(mockNS, mockKey) {
+				es = append(es, Entry(d.name, d.name))
+			}
+			return es
+		}(),
+	)
+
+	It("prints a curl line that reproduces the deviation", func() {
+		if _, err := exec.LookPath("curl"); err != nil {
+			Skip("curl is not installed")
+		}
+		mock, _, cities := referenceMock()
+		d := findDeviation("get-content-type", mockNS, mockKey)
+		outs := checkAll(deviate(mock, d), Config{Key: mockKey, Namespace: mockNS, CityIDs: cities}, "binding/get/*")
+		err := failed(outs)["binding/get/ReturnAtmSearchByCity"]
+		Expect(err).To(HaveOccurred())
+		msg := err.Error()
+		Expect(msg).To(ContainSubstring("expected: text/xml; charset=utf-8"))
+		Expect(msg).To(ContainSubstring(`got:      "application/xml"`))
+		_, line, ok := strings.Cut(msg, "reproduce: ")
+		Expect(ok).To(BeTrue())
+		Expect(line).To(ContainSubstring(`"$ATMKIT_KEY"`), "the key is not written into reports")
+		Expect(line).NotTo(ContainSubstring(mockKey))
+		cmd := exec.Command("sh", "-c", line)
+		cmd.Env = append(cmd.Environ(), "ATMKIT_KEY="+mockKey)
+		out, err := cmd.CombinedOutput()
+		Expect(err).NotTo(HaveOccurred(), string(out))
+		Expect(string(out)).To(MatchRegexp(`(?i)HTTP/1.1 200 OK\r?\n(.*\r?\n)*Content-Type: application/xml`))
+	})
+
+	It("reports distances instead of failing when the radius unit is unknown", func() {
+		mock, _, cities := referenceMock()
+		srv := httptest.NewServer(deviate(mock, findDeviation("radius-ignored", mockNS, mockKey)))
+		DeferCleanup(srv.Close)
+		for unit, passes := range map[RadiusUnit]bool{Kilometres: false, UnknownUnit: true} {
+			s, err := NewSession(Config{Target: srv.URL, Key: mockKey, Namespace: mockNS, CityIDs: cities, RadiusUnit: unit})
+			Expect(err).NotTo(HaveOccurred())
+			var notes []string
+			err = checkRadius(s, func(f string, a ...any) { notes = append(notes, f) })
+			if passes {
+				Expect(err).NotTo(HaveOccurred())
+				Expect(notes).To(ContainElement(ContainSubstring("radius unit unknown")))
+			} else {
+				Expect(err).To(MatchError(ContainSubstring("distance")))
+			}
+		}
+	})
+
+	It("refuses a configuration it cannot run", func() {
+		_, err := NewSession(Config{Key: "k"})
+		Expect(err).To(MatchError(ContainSubstring("no target")))
+		_, err = NewSession(Config{Target: "ftp://x", Key: "k"})
+		Expect(err).To(MatchError(ContainSubstring("not an http(s) URL")))
+		_, err = NewSession(Config{Target: "http://127.0.0.1:1"})
+		Expect(err).To(MatchError(ContainSubstring("no service key")))
+		_, err = ParseRadiusUnit("furlongs")
+		Expect(err).To(HaveOccurred())
+		_, err = Run(Config{Target: "http://127.0.0.1:1", Key: "k"}, RunOptions{LabelFilter: "soap11 &&"})
+		Expect(err).To(MatchError(ContainSubstring("label filter")))
+	})
+})
