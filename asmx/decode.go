@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 )
 
 // MaxDepth is the deepest element nesting a SOAP request may have.
@@ -237,7 +238,11 @@ func DecodeValues(op *Operation, b Binding, values url.Values) (*Call, *Error) {
 		if !ok {
 			return nil, ErrMissingParam(b, p.Name)
 		}
-		if e := c.set(i, strings.Join(vs, ",")); e != nil {
+		v := strings.Join(vs, ",")
+		if !utf8.ValidString(v) {
+			return nil, ErrBadQuery(b, "the value of "+p.Name+" is not valid UTF-8")
+		}
+		if e := c.set(i, v); e != nil {
 			return nil, e
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 )
 
@@ -18,6 +19,9 @@ const (
 	WriteTimeout      = 2 * time.Minute
 	IdleTimeout       = 90 * time.Second
 	MaxHeaderBytes    = 64 << 10
+	// MaxConns caps open connections; further clients wait in the accept
+	// queue until one closes.
+	MaxConns = 4096
 )
 
 // NewHTTPServer returns an http.Server for h with atmkit's timeouts and
@@ -40,7 +44,7 @@ func NewHTTPServer(h http.Handler) *http.Server {
 func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration) error {
 	srv := NewHTTPServer(h)
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(LimitListener(ln, MaxConns)) }()
 	select {
 	case err := <-errc:
 		if errors.Is(err, http.ErrServerClosed) {
@@ -59,4 +63,49 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 		return fmt.Errorf("serve %s: %w", ln.Addr(), err)
 	}
 	return nil
+}
+
+// LimitListener returns a listener that holds at most n connections open at
+// once: Accept waits while n are open.
+func LimitListener(ln net.Listener, n int) net.Listener {
+	return &limitListener{Listener: ln, sem: make(chan struct{}, n), done: make(chan struct{})}
+}
+
+type limitListener struct {
+	net.Listener
+	sem       chan struct{}
+	closeOnce sync.Once
+	done      chan struct{}
+}
+
+func (l *limitListener) Accept() (net.Conn, error) {
+	select {
+	case l.sem <- struct{}{}:
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		<-l.sem
+		return nil, err
+	}
+	return &limitConn{Conn: c, release: func() { <-l.sem }}, nil
+}
+
+func (l *limitListener) Close() error {
+	err := l.Listener.Close()
+	l.closeOnce.Do(func() { close(l.done) })
+	return err
+}
+
+type limitConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (c *limitConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
 }
