@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestHelperProcess is not a test: it runs atmkit's main in a child process
+// started by startAtmkit (the os/exec tests' pattern).
+func TestHelperProcess(t *testing.T) {
+	if os.Getenv("ATMKIT_HELPER_PROCESS") != "1" {
+		t.Skip("helper process only")
+	}
+	args := os.Args
+	for i, a := range args {
+		if a == "--" {
+			args = args[i+1:]
+			break
+		}
+	}
+	os.Args = append([]string{"atmkit"}, args...)
+	main()
+}
+
+// startAtmkit runs "atmkit args..." in a child process and returns it with
+// the base URL it printed on its startup line.
+func startAtmkit(t *testing.T, args ...string) (*exec.Cmd, string, *strings.Builder) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^TestHelperProcess$", "--"}, args...)...)
+	cmd.Env = append(os.Environ(), "ATMKIT_HELPER_PROCESS=1")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _, _ = cmd.Process.Wait() })
+	lines := bufio.NewScanner(out)
+	for lines.Scan() {
+		if _, url, ok := strings.Cut(lines.Text(), "listening on "); ok {
+			go func() { _, _ = io.Copy(io.Discard, out) }()
+			return cmd, strings.TrimSpace(url), &stderr
+		}
+	}
+	t.Fatalf("atmkit printed no startup line; stderr:\n%s", stderr.String())
+	return nil, "", nil
+}
+
+func TestSIGTERMLetsInFlightRequestsFinish(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cmd, base, stderr := startAtmkit(t, "serve", "--addr", "127.0.0.1:0", "--log-format", "json")
+			addr := strings.TrimPrefix(base, "http://")
+			form := "strAtmServiceKey=k&intCityID=1"
+			conn, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			// Send the headers and half the body: the request is in flight.
+			fmt.Fprintf(conn, "POST /service/service.asmx/ReturnAtmSearchByCity HTTP/1.1\r\nHost: %s\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n\r\n%s", addr, len(form), form[:10])
+			time.Sleep(200 * time.Millisecond)
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(300 * time.Millisecond)
+			// New connections are refused once shutdown has begun.
+			if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+				c.Close()
+				t.Errorf("a new connection was accepted after %s", sig)
+			}
+			if _, err := io.WriteString(conn, form[10:]); err != nil {
+				t.Fatalf("finish the request: %v", err)
+			}
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil {
+				t.Fatalf("in-flight request got no answer: %v; stderr:\n%s", err, stderr.String())
+			}
+			body, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != 200 || !strings.Contains(string(body), "<atmLocations>") {
+				t.Errorf("in-flight request: got %d %.200q, want 200 with locations", resp.StatusCode, body)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("exit after %s: got %v, want exit status 0; stderr:\n%s", sig, err, stderr.String())
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatalf("atmkit did not exit after %s", sig)
+			}
+		})
+	}
+}
+
