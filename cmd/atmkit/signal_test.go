@@ -105,4 +105,3 @@ func TestSIGTERMLetsInFlightRequestsFinish(t *testing.T) {
 		})
 	}
 }
-
