@@ -1,0 +1,106 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runFixturesCmd runs atmkit in process and returns its exit code and output.
+func runFixturesCmd(t *testing.T, env map[string]string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	m := &Main{Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return env[k] }}
+	code = m.Exit(m.Run(context.Background(), args))
+	return code, out.String(), errOut.String()
+}
+
+func TestFixturesGenerateAndCheck(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	code, out, errOut := runFixturesCmd(t, nil, "fixtures", "generate", "--seed", "42", "--atms", "300", "--out", dir)
+	if code != 0 {
+		t.Fatalf("generate: got exit %d, want 0; stderr %q", code, errOut)
+	}
+	for _, want := range []string{"seed 42", "atms.jsonl (300 ATMs", "60 cities", "try: intCityID 201 (Halifax, NS", "intInstitutionID"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("generate output %q: want it to contain %q", out, want)
+		}
+	}
+	first, err := os.ReadFile(filepath.Join(dir, "atms.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The same seed from the environment gives the same bytes.
+	dir2 := filepath.Join(t.TempDir(), "again")
+	if code, _, errOut := runFixturesCmd(t, map[string]string{"ATMKIT_SEED": "42", "ATMKIT_ATMS": "300"}, "fixtures", "generate", "--out", dir2); code != 0 {
+		t.Fatalf("generate with ATMKIT_SEED: got exit %d; stderr %q", code, errOut)
+	}
+	if second, _ := os.ReadFile(filepath.Join(dir2, "atms.jsonl")); !bytes.Equal(first, second) {
+		t.Error("same seed via ATMKIT_SEED: got different atms.jsonl, want the same bytes")
+	}
+
+	code, out, _ = runFixturesCmd(t, nil, "fixtures", "check", dir)
+	if code != 0 || !strings.Contains(out, "valid: 13 provinces, 24 institutions, 60 cities, 300 ATMs") {
+		t.Fatalf("check: got exit %d and %q, want 0 and the counts", code, out)
+	}
+
+	lines := strings.Split(string(first), "\n")
+	lines[4] = strings.Replace(lines[4], `"hours":`, `"hours":7,"x":`, 1)
+	os.WriteFile(filepath.Join(dir, "atms.jsonl"), []byte(strings.Join(lines, "\n")), 0o644)
+	code, out, errOut = runFixturesCmd(t, nil, "fixtures", "check", dir)
+	if code != 1 {
+		t.Errorf("check of a broken set: got exit %d, want 1", code)
+	}
+	for _, want := range []string{"atms.jsonl:5 (id 5): features.x: unknown field\n", "atms.jsonl:5 (id 5): features.hours: 7 is not 0, 1 or 2\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("check output %q: want it to contain %q", out, want)
+		}
+	}
+	if want := "2 problems"; !strings.Contains(errOut, want) {
+		t.Errorf("check stderr %q: want it to contain %q", errOut, want)
+	}
+}
+
+func TestFixturesProgress(t *testing.T) {
+	dir := t.TempDir()
+	code, _, errOut := runFixturesCmd(t, nil, "fixtures", "generate", "--seed", "5", "--atms", "100000", "--out", dir)
+	if code != 0 {
+		t.Fatalf("got exit %d, want 0; stderr %q", code, errOut)
+	}
+	if n := strings.Count(errOut, "% )"); n != 0 {
+		t.Fatalf("malformed progress: %q", errOut)
+	}
+	if n := strings.Count(errOut, "ATMs ("); n != 9 {
+		t.Errorf("got %d progress lines, want 9 (10%% to 90%%): %q", n, errOut)
+	}
+}
+
+func TestFixturesUsage(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		want string // in stdout+stderr
+	}{
+		{[]string{"fixtures"}, exitUsage, "no subcommand given"},
+		{[]string{"fixtures", "frobnicate"}, exitUsage, `unknown subcommand "frobnicate"`},
+		{[]string{"fixtures", "--help"}, exitOK, "Subcommands:"},
+		{[]string{"fixtures", "generate", "--help"}, exitOK, "--seed"},
+		{[]string{"fixtures", "check", "--help"}, exitOK, "fixtures check DIR"},
+		{[]string{"fixtures", "generate"}, exitUsage, "--out DIR is required"},
+		{[]string{"fixtures", "generate", "--seed", "0", "--out", "x"}, exitUsage, "--seed must not be 0"},
+		{[]string{"fixtures", "generate", "--atms", "0", "--out", "x"}, exitUsage, "--atms 0 is out of range"},
+		{[]string{"fixtures", "generate", "--out", "x", "extra"}, exitUsage, `unexpected argument "extra"`},
+		{[]string{"fixtures", "check"}, exitUsage, "want one data set directory"},
+		{[]string{"fixtures", "check", "/nonexistent/fixtures"}, exitFailure, "no such file or directory"},
+	}
+	for _, tt := range tests {
+		code, out, errOut := runFixturesCmd(t, nil, tt.args...)
+		if code != tt.code || !strings.Contains(out+errOut, tt.want) {
+			t.Errorf("atmkit %s: got exit %d and %q, want %d and %q", strings.Join(tt.args, " "), code, out+errOut, tt.code, tt.want)
+		}
+	}
+}
