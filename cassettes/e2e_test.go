@@ -1,0 +1,199 @@
+package cassettes_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/mockserver"
+)
+
+// queries are the questions the end-to-end test records and replays.
+func queries(ds *fixtures.Dataset) (xml, json []query) {
+	a := ds.ATMs[0]
+	lat := asmx.FormatDouble(a.Coordinates.Latitude)
+	lon := asmx.FormatDouble(a.Coordinates.Longitude)
+	coords := query{asmx.OpReturnAtmSearchByCoordinates, [][2]string{
+		{"strPostalCode", ""}, {"dblLatitude", lat}, {"dblLongitude", lon}, {"bytRadius", "25"}}}
+	addr := query{asmx.OpReturnAtmSearchByAddress, [][2]string{
+		{"strAddress", ""}, {"strCity", a.Address.City}, {"strProvince", a.Address.Province}, {"strPostalCode", ""}, {"bytRadius", "10"}}}
+	xml = []query{
+		{asmx.OpReturnProvinces, nil},
+		{asmx.OpReturnInstitutions, nil},
+		{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", strconv.Itoa(a.CityID)}}},
+		{asmx.OpReturnAtmSearchByInstitution, [][2]string{{"intInstitutionID", strconv.Itoa(a.InstitutionID)}}},
+		coords, addr,
+	}
+	return xml, []query{coords, addr}
+}
+
+// TestRecordReplayEndToEnd records a live stand-in through the recording
+// proxy in every binding, shuts the stand-in down, and replays the cassette
+// through a mock server in every binding.
+func TestRecordReplayEndToEnd(t *testing.T) {
+	up, ds := standIn(t)
+	path := filepath.Join(t.TempDir(), "atm")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	upURL, _ := url.Parse(up.URL)
+	proxy := httptest.NewServer(cassettes.NewProxy(upURL, rec, nil))
+	client := proxy.Client()
+
+	xmlQs, jsonQs := queries(ds)
+	direct := map[string][]string{} // query and binding → values straight from the stand-in
+	rawJSON := map[string]string{}
+	// Each XML question is recorded in one binding only (round robin), and
+	// asked later in all four.
+	for i, q := range xmlQs {
+		b := asmx.XMLBindings[i%4]
+		status, want := do(t, up.Client(), request(t, up.URL, b, q, testKey, false))
+		if status != 200 {
+			t.Fatalf("stand-in %s %s: status %d: %s", b, q, status, want)
+		}
+		status, got := do(t, client, request(t, proxy.URL, b, q, testKey, false))
+		if status != 200 || got != want {
+			t.Fatalf("proxy %s %s: status %d; the answer must come back unchanged\ngot  %q\nwant %q", b, q, status, got, want)
+		}
+		direct[q.String()] = values(t, b, want)
+	}
+	for _, q := range jsonQs {
+		status, body := do(t, client, request(t, proxy.URL, asmx.JSON, q, testKey, false))
+		if status != 200 {
+			t.Fatalf("proxy json %s: status %d: %s", q, status, body)
+		}
+		rawJSON[q.String()] = body
+	}
+	// A WSDL, a help page and an error go through and are recorded too.
+	for _, p := range []string{asmx.ServicePath + "?WSDL", asmx.ServicePath} {
+		if status, _ := do(t, client, mustGet(t, proxy.URL+p)); status != 200 {
+			t.Fatalf("GET %s through the proxy: status %d", p, status)
+		}
+	}
+	if status, _ := do(t, client, mustGet(t, proxy.URL+cassettes.HealthPath)); status != 200 {
+		t.Fatalf("health: status %d", status)
+	}
+	proxy.Close()
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	up.Close() // from here on, answers can only come from the cassette
+	if dump := os.Getenv("CASSETTES_DUMP"); dump != "" {
+		b, _ := os.ReadFile(path + ".yaml")
+		_ = os.WriteFile(dump, b, 0o644)
+	}
+
+	assertNoKey(t, path+".yaml")
+	entries, err := cassettes.List(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(entries), len(xmlQs)+len(jsonQs)+2; got != want {
+		t.Fatalf("cassette holds %d interactions, want %d", got, want)
+	}
+
+	idx, err := cassettes.LoadIndex([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault))
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay := httptest.NewServer(h)
+	defer replay.Close()
+	def, err := mockserver.New() // the default data set, to prove the answers differ from it
+	if err != nil {
+		t.Fatal(err)
+	}
+	defSrv := httptest.NewServer(def)
+	defer defSrv.Close()
+
+	for _, q := range xmlQs {
+		for _, b := range asmx.XMLBindings {
+			for _, variant := range []bool{false, true} {
+				status, body := do(t, replay.Client(), request(t, replay.URL, b, q, "any-other-key", variant))
+				if status != 200 {
+					t.Fatalf("replay %s %s (variant %v): status %d: %s", b, q, variant, status, body)
+				}
+				if got, want := values(t, b, body), direct[q.String()]; !slices.Equal(got, want) {
+					t.Errorf("replay %s %s: values differ from the recording\ngot  %q\nwant %q", b, q, got, want)
+				}
+			}
+			if ct := contentType(t, replay, request(t, replay.URL, b, q, "k", false)); ct != asmx.ContentType(b) {
+				t.Errorf("replay %s: content type %q, want %q", b, ct, asmx.ContentType(b))
+			}
+		}
+		_, fromDefault := do(t, defSrv.Client(), request(t, defSrv.URL, asmx.HTTPGet, q, "k", false))
+		if q.op != asmx.OpReturnProvinces && q.op != asmx.OpReturnInstitutions && slices.Equal(values(t, asmx.HTTPGet, fromDefault), direct[q.String()]) {
+			t.Errorf("%s: the default data set gives the same answer; the test proves nothing", q)
+		}
+	}
+	for _, q := range jsonQs {
+		status, body := do(t, replay.Client(), request(t, replay.URL, asmx.JSON, q, "k", true))
+		if status != 200 || body != rawJSON[q.String()] {
+			t.Errorf("replay json %s: status %d\ngot  %s\nwant %s", q, status, body, rawJSON[q.String()])
+		}
+	}
+
+	// A question never recorded: a fault naming it and the nearest recording.
+	miss := query{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", "99999"}}}
+	status, body := do(t, replay.Client(), request(t, replay.URL, asmx.SOAP11, miss, "k", false))
+	if status != 500 || !strings.Contains(body, "No recorded interaction matches ReturnAtmSearchByCity") ||
+		!strings.Contains(body, "intCityID=&quot;99999&quot;") || !strings.Contains(body, "nearest recording: ReturnAtmSearchByCity(intCityID=") {
+		t.Errorf("miss: status %d, body %s", status, body)
+	}
+	// With --on-miss fixtures the data set answers instead.
+	h2, _ := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFixtures))
+	rr := httptest.NewRecorder()
+	h2.ServeHTTP(rr, request(t, "http://x", asmx.HTTPGet, miss, "k", false))
+	if rr.Code != 200 {
+		t.Errorf("miss with fixtures: status %d: %s", rr.Code, rr.Body)
+	}
+}
+
+func mustGet(t testing.TB, u string) *http.Request {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, u, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return req
+}
+
+func contentType(t testing.TB, srv *httptest.Server, req *http.Request) string {
+	t.Helper()
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.Header.Get("Content-Type")
+}
+
+// assertNoKey fails if the file holds the test key in any encoding.
+func assertNoKey(t testing.TB, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, form := range []string{testKey, url.QueryEscape(testKey), "s3cr3t"} {
+		if strings.Contains(string(b), form) {
+			t.Fatalf("%s holds the service key (%q)", path, form)
+		}
+	}
+	if !strings.Contains(string(b), cassettes.Placeholder) {
+		t.Fatalf("%s holds no placeholder: was anything scrubbed?", path)
+	}
+}

@@ -1,0 +1,22 @@
+package cassettes
+
+import "errors"
+
+// Errors of this package. They are wrapped with the cassette's path or the
+// request's description; test for them with errors.Is.
+var (
+	// ErrCassetteNotFound: a mode that only replays found no cassette file.
+	ErrCassetteNotFound = errors.New("cassette not found")
+	// ErrInvalidCassette: the file is not a go-vcr cassette (not YAML, or not
+	// the expected structure).
+	ErrInvalidCassette = errors.New("invalid cassette")
+	// ErrUnsupportedFormat: the cassette is of another go-vcr format version than 2.
+	ErrUnsupportedFormat = errors.New("unsupported cassette format version (want 2)")
+	// ErrNoInteraction: nothing recorded matches a request, and the mode does
+	// not allow recording it.
+	ErrNoInteraction = errors.New("no recorded interaction matches the request")
+	// ErrInvalidMode: a Mode outside the documented constants.
+	ErrInvalidMode = errors.New("invalid recorder mode")
+	// ErrStopped: the Recorder was used after Stop.
+	ErrStopped = errors.New("recorder stopped")
+)

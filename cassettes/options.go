@@ -1,0 +1,141 @@
+package cassettes
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
+	"gopkg.in/dnaeon/go-vcr.v3/recorder"
+)
+
+// Mode says whether a Recorder records, replays, or both.
+type Mode int
+
+// Modes of a Recorder. The zero value is ModeRecordOnce.
+const (
+	// ModeRecordOnce replays when the cassette exists and records every
+	// request into a new cassette when it does not (go-vcr's default).
+	ModeRecordOnce Mode = iota
+	// ModeReplayOnly replays; a missing cassette is ErrCassetteNotFound and a
+	// request with no recording is ErrNoInteraction. Nothing touches the network.
+	ModeReplayOnly
+	// ModeRecordNew replays what the cassette holds and records the requests
+	// it does not, appending them to the cassette (go-vcr's
+	// ModeReplayWithNewEpisodes).
+	ModeRecordNew
+	// ModeRecordAll sends every request to the real server and records it,
+	// appending to an existing cassette; an identical request is recorded
+	// again only when its answer differs from every one recorded. This is
+	// the mode of atmkit record.
+	ModeRecordAll
+	// ModePassthrough neither records nor replays.
+	ModePassthrough
+)
+
+var modeNames = []string{"record-once", "replay-only", "record-new", "record-all", "passthrough"}
+
+// String is the mode's name: record-once, replay-only, record-new,
+// record-all or passthrough.
+func (m Mode) String() string {
+	if m >= 0 && int(m) < len(modeNames) {
+		return modeNames[m]
+	}
+	return fmt.Sprintf("mode(%d)", int(m))
+}
+
+// ParseMode reads a mode's name as String writes it.
+func ParseMode(s string) (Mode, error) {
+	for i, n := range modeNames {
+		if n == s {
+			return Mode(i), nil
+		}
+	}
+	return 0, fmt.Errorf("%w: %q (want one of record-once, replay-only, record-new, record-all, passthrough)", ErrInvalidMode, s)
+}
+
+func (m Mode) vcr() recorder.Mode {
+	switch m {
+	case ModeReplayOnly:
+		return recorder.ModeReplayOnly
+	case ModeRecordNew:
+		return recorder.ModeReplayWithNewEpisodes
+	case ModeRecordAll:
+		return recorder.ModeRecordOnly
+	case ModePassthrough:
+		return recorder.ModePassthrough
+	}
+	return recorder.ModeRecordOnce
+}
+
+// Stage is a point of the recording and replaying at which hooks run.
+type Stage int
+
+// Hook stages.
+const (
+	// AfterCapture hooks run on every interaction captured from the real
+	// server, before it is scrubbed and before duplicates are dropped.
+	AfterCapture Stage = iota
+	// BeforeSave hooks run once on each interaction that joins the cassette
+	// file (after duplicates are dropped); the scrubbing runs again after
+	// them, so a hook cannot put a key back.
+	BeforeSave
+	// BeforeReplay hooks run on a recorded interaction before its response
+	// is returned (go-vcr's BeforeResponseReplayHook: changes persist in
+	// memory for later replays).
+	BeforeReplay
+)
+
+// HookFunc inspects or changes an interaction. Setting DiscardOnSave in an
+// AfterCapture or BeforeSave hook keeps the interaction out of the file.
+type HookFunc func(i *cassette.Interaction) error
+
+type hook struct {
+	stage Stage
+	fn    HookFunc
+}
+
+// Option configures a Recorder.
+type Option func(*config)
+
+type config struct {
+	mode         Mode
+	transport    http.RoundTripper
+	saveInterval time.Duration
+	logger       *slog.Logger
+	hooks        []hook
+}
+
+// DefaultSaveInterval is how long a Recorder gathers new interactions before
+// it rewrites the cassette.
+const DefaultSaveInterval = 200 * time.Millisecond
+
+// WithMode sets the mode (default ModeRecordOnce).
+func WithMode(m Mode) Option { return func(c *config) { c.mode = m } }
+
+// WithTransport sets the transport that reaches the real server (default
+// http.DefaultTransport).
+func WithTransport(rt http.RoundTripper) Option { return func(c *config) { c.transport = rt } }
+
+// WithSaveInterval sets how long new interactions are gathered before the
+// cassette is rewritten (default DefaultSaveInterval). Zero saves after each
+// new interaction, before its response is returned. Stop always saves.
+func WithSaveInterval(d time.Duration) Option {
+	return func(c *config) {
+		if d >= 0 {
+			c.saveInterval = d
+		}
+	}
+}
+
+// WithLogger sets the logger for save errors and skipped requests (default: discard).
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// WithHook adds a hook at a stage. Hooks of a stage run in the order added.
+func WithHook(stage Stage, fn HookFunc) Option {
+	return func(c *config) { c.hooks = append(c.hooks, hook{stage, fn}) }
+}
+
+// timeAfter is time.After, named for the saver's debounce.
+func timeAfter(d time.Duration) <-chan time.Time { return time.After(d) }

@@ -1,0 +1,417 @@
+package cassettes
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
+	"gopkg.in/dnaeon/go-vcr.v3/recorder"
+)
+
+// Recorder is an http.RoundTripper over go-vcr's recorder with atmkit's
+// matcher and scrubbing preset. It is safe for concurrent use.
+//
+// Unlike go-vcr's own recorder it owns its locking, never changes the
+// options it is given, drops repeated identical answers, and writes the
+// cassette atomically while it records (see WithSaveInterval) and on Stop.
+type Recorder struct {
+	path      string
+	cfg       config
+	vcr       *recorder.Recorder
+	log       *slog.Logger
+	recording bool // the mode may record
+
+	mu       sync.Mutex // guards the fields below
+	list     []*cassette.Interaction
+	seen     map[string][]string // request key → digests of the answers kept
+	counts   map[string]int      // request key → interactions in go-vcr's in-memory cassette
+	served   map[string]int      // request key → replays so far
+	keyCache map[string]string   // recorded request → request key
+	dirty    uint64              // generation of list
+	saved    uint64              // generation last written
+	stopped  bool
+	stopErr  error
+
+	saveMu sync.Mutex // serializes writes of the file
+	kick   chan struct{}
+	done   chan struct{}
+	wg     sync.WaitGroup
+}
+
+// New returns a Recorder for the cassette at path (".yaml" is appended when
+// missing). In a mode that replays, the cassette is read now; its errors are
+// ErrCassetteNotFound, ErrInvalidCassette or ErrUnsupportedFormat, wrapped
+// with the path.
+func New(path string, opts ...Option) (*Recorder, error) {
+	cfg := config{mode: ModeRecordOnce, saveInterval: DefaultSaveInterval}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.mode < ModeRecordOnce || cfg.mode > ModePassthrough {
+		return nil, fmt.Errorf("%w: %d", ErrInvalidMode, int(cfg.mode))
+	}
+	if cfg.transport == nil {
+		cfg.transport = http.DefaultTransport
+	}
+	r := &Recorder{
+		path: FilePath(path), cfg: cfg, log: cfg.logger,
+		seen: map[string][]string{}, counts: map[string]int{}, served: map[string]int{}, keyCache: map[string]string{},
+		kick: make(chan struct{}, 1), done: make(chan struct{}),
+	}
+	if r.log == nil {
+		r.log = slog.New(slog.DiscardHandler)
+	}
+	_, err := os.Stat(r.path)
+	exists := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("cassette %s: %w", r.path, err)
+	}
+	if !exists && cfg.mode == ModeReplayOnly {
+		return nil, fmt.Errorf("%w: %s", ErrCassetteNotFound, r.path)
+	}
+	// go-vcr reads the cassette in these modes, and replays from it.
+	vcrLoads := exists && (cfg.mode == ModeReplayOnly || cfg.mode == ModeRecordNew || cfg.mode == ModeRecordOnce)
+	r.recording = cfg.mode == ModeRecordAll || cfg.mode == ModeRecordNew || (cfg.mode == ModeRecordOnce && !exists)
+	if exists && cfg.mode != ModePassthrough {
+		list, err := ReadFile(r.path)
+		if err != nil {
+			return nil, err
+		}
+		for _, i := range list {
+			k := recordedKey(&i.Request)
+			r.seen[k] = append(r.seen[k], answerDigest(&i.Response))
+			if vcrLoads {
+				r.counts[k]++
+			}
+		}
+		r.list = list
+	}
+	if r.recording && !exists {
+		r.dirty = 1 // a new cassette is written even when nothing is recorded
+	}
+
+	name := strings.TrimSuffix(r.path, ".yaml")
+	if !strings.HasSuffix(r.path, ".yaml") {
+		return nil, fmt.Errorf("%w: %s: go-vcr cassettes end in .yaml", ErrInvalidCassette, r.path)
+	}
+	// A fresh options value: go-vcr keeps and changes the one it is given.
+	vcr, err := recorder.NewWithOptions(&recorder.Options{
+		CassetteName:       name,
+		Mode:               cfg.mode.vcr(),
+		RealTransport:      &captureTransport{next: cfg.transport},
+		SkipRequestLatency: true,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrInvalidCassette, r.path, err)
+	}
+	vcr.SetMatcher(r.match)
+	vcr.SetReplayableInteractions(vcrLoads || cfg.mode == ModeRecordNew)
+	vcr.AddHook(r.afterCapture, recorder.AfterCaptureHook)
+	for _, h := range cfg.hooks {
+		if h.stage == BeforeReplay {
+			vcr.AddHook(recorder.HookFunc(h.fn), recorder.BeforeResponseReplayHook)
+		}
+	}
+	vcr.AddPassthrough(r.unrecordable)
+	r.vcr = vcr
+	if r.recording && cfg.saveInterval > 0 {
+		r.wg.Add(1)
+		go r.saver()
+	}
+	return r, nil
+}
+
+// Path is the cassette file.
+func (r *Recorder) Path() string { return r.path }
+
+// Mode is the recorder's mode.
+func (r *Recorder) Mode() Mode { return r.cfg.mode }
+
+// Recording reports whether the recorder may add interactions to the cassette.
+func (r *Recorder) Recording() bool { return r.recording }
+
+// Len is the number of interactions in the cassette, recorded ones included.
+func (r *Recorder) Len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.list)
+}
+
+// Client returns an *http.Client whose transport is r.
+func (r *Recorder) Client() *http.Client { return &http.Client{Transport: r} }
+
+// reqInfo travels with a request through go-vcr in its context.
+type reqInfo struct {
+	key  string // requestKey of the live request
+	body []byte
+
+	// matcher state for one lookup (go-vcr calls the matcher under its lock)
+	matched, target int
+	targeted        bool
+
+	// the real response, as the server sent it, when one was fetched
+	captured   bool
+	header     http.Header
+	respBody   []byte
+	respLength int64
+}
+
+type infoKey struct{}
+
+func infoFrom(ctx context.Context) *reqInfo {
+	ri, _ := ctx.Value(infoKey{}).(*reqInfo)
+	return ri
+}
+
+// RoundTrip replays or records req, as the mode says. A request with no
+// recording in a mode that does not record is ErrNoInteraction. When the real
+// server answered, its response is returned unchanged (the cassette holds
+// the scrubbed copy).
+func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	r.mu.Lock()
+	stopped := r.stopped
+	r.mu.Unlock()
+	if stopped {
+		return nil, fmt.Errorf("%w: %s", ErrStopped, r.path)
+	}
+	if r.cfg.mode == ModePassthrough {
+		return r.cfg.transport.RoundTrip(req)
+	}
+	body, err := readBody(req.Body)
+	if err != nil {
+		return nil, fmt.Errorf("read request body: %w", err)
+	}
+	info := &reqInfo{body: body}
+	info.key = requestKey(req.Method, req.URL.String(), req.Header, string(body))
+	out := req.Clone(context.WithValue(req.Context(), infoKey{}, info))
+	if body != nil {
+		out.Body = io.NopCloser(bytes.NewReader(body))
+		out.ContentLength = int64(len(body))
+		out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	}
+	resp, err := r.vcr.RoundTrip(out)
+	if err != nil {
+		desc := describeRequest(req.Method, req.URL.String(), req.Header, string(body))
+		if errors.Is(err, cassette.ErrInteractionNotFound) {
+			return nil, fmt.Errorf("%w: %s; cassette %s: %w", ErrNoInteraction, desc, r.path, err)
+		}
+		return nil, fmt.Errorf("cassette %s: %s: %w", r.path, desc, err)
+	}
+	if info.captured {
+		resp.Header = info.header
+		resp.Body = io.NopCloser(bytes.NewReader(info.respBody))
+		resp.ContentLength = info.respLength
+	} else {
+		resp.Header = resp.Header.Clone() // the cassette's map stays the cassette's
+	}
+	resp.Request = req
+	return resp, nil
+}
+
+// captureTransport keeps the real response for RoundTrip to return, before
+// the hooks scrub go-vcr's copy of it.
+type captureTransport struct{ next http.RoundTripper }
+
+func (t *captureTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.next.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	body, err := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if err != nil {
+		return nil, fmt.Errorf("read response body: %w", err)
+	}
+	if info := infoFrom(req.Context()); info != nil {
+		info.captured, info.header, info.respBody, info.respLength = true, resp.Header.Clone(), body, resp.ContentLength
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	return resp, nil
+}
+
+// unrecordable passes requests go-vcr cannot record (a query or form body
+// that does not parse) straight to the server, in the modes that record.
+func (r *Recorder) unrecordable(req *http.Request) bool {
+	if !r.recording {
+		return false
+	}
+	bad := false
+	if _, err := url.ParseQuery(req.URL.RawQuery); err != nil {
+		bad = true
+	}
+	if info := infoFrom(req.Context()); info != nil && strings.HasPrefix(strings.ToLower(req.Header.Get("Content-Type")), "application/x-www-form-urlencoded") {
+		if _, err := url.ParseQuery(string(info.body)); err != nil {
+			bad = true
+		}
+	}
+	if bad {
+		r.log.Warn("forwarded without recording: the query or form does not parse", "method", req.Method, "path", req.URL.Path)
+	}
+	return bad
+}
+
+// match is go-vcr's matcher. Requests match by requestKey; of the recorded
+// interactions with the request's key, the n-th request gets the n-th, and
+// once they are used up, the last again.
+func (r *Recorder) match(req *http.Request, rec cassette.Request) bool {
+	info := infoFrom(req.Context())
+	if info == nil {
+		return false
+	}
+	fp := rec.Method + " " + rec.URL + "\n" + headerValue(rec.Headers, "Content-Type") + "\n" + headerValue(rec.Headers, "SOAPAction") + "\n" + rec.Body
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	k, ok := r.keyCache[fp]
+	if !ok {
+		k = recordedKey(&rec)
+		r.keyCache[fp] = k
+	}
+	if k != info.key {
+		return false
+	}
+	if !info.targeted {
+		info.targeted = true
+		info.target = min(r.served[k], r.counts[k]-1)
+	}
+	if info.matched == info.target {
+		r.served[k]++
+		return true
+	}
+	info.matched++
+	return false
+}
+
+// afterCapture runs on every interaction go-vcr captures, before go-vcr
+// adds it to its in-memory cassette.
+func (r *Recorder) afterCapture(i *cassette.Interaction) error {
+	for _, h := range r.cfg.hooks {
+		if h.stage == AfterCapture {
+			if err := h.fn(i); err != nil {
+				return err
+			}
+		}
+	}
+	scrub(i, Placeholder)
+	i.Request.RemoteAddr = "" // the caller's address changes every run: noise in a review
+	k := recordedKey(&i.Request)
+	d := answerDigest(&i.Response)
+	r.mu.Lock()
+	r.counts[k]++
+	keep := !i.DiscardOnSave && !slices.Contains(r.seen[k], d)
+	if keep {
+		r.seen[k] = append(r.seen[k], d)
+	}
+	r.mu.Unlock()
+	if !keep {
+		return nil
+	}
+	cp := *i // go-vcr changes its own copy's ID later
+	for _, h := range r.cfg.hooks {
+		if h.stage == BeforeSave {
+			if err := h.fn(&cp); err != nil {
+				return err
+			}
+		}
+	}
+	if cp.DiscardOnSave {
+		return nil
+	}
+	scrub(&cp, Placeholder)
+	r.mu.Lock()
+	cp.ID = len(r.list)
+	r.list = append(r.list, &cp)
+	r.dirty++
+	r.mu.Unlock()
+	if r.cfg.saveInterval == 0 {
+		if err := r.Save(); err != nil {
+			r.log.Error("save cassette", "err", err)
+		}
+		return nil
+	}
+	select {
+	case r.kick <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+// saver rewrites the cassette after each burst of new interactions.
+func (r *Recorder) saver() {
+	defer r.wg.Done()
+	for {
+		select {
+		case <-r.done:
+			return
+		case <-r.kick:
+		}
+		select {
+		case <-r.done:
+			return
+		case <-timeAfter(r.cfg.saveInterval):
+		}
+		if err := r.Save(); err != nil {
+			r.log.Error("save cassette", "err", err)
+		}
+	}
+}
+
+// Save writes the cassette now if anything was recorded since the last
+// write. It is atomic: a crash leaves the previous complete file.
+func (r *Recorder) Save() error {
+	r.saveMu.Lock()
+	defer r.saveMu.Unlock()
+	r.mu.Lock()
+	gen := r.dirty
+	if gen == r.saved {
+		r.mu.Unlock()
+		return nil
+	}
+	list := slices.Clone(r.list)
+	r.mu.Unlock()
+	data, err := marshal(list)
+	if err != nil {
+		return fmt.Errorf("encode cassette %s: %w", r.path, err)
+	}
+	if err := writeAtomic(r.path, data); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	r.saved = gen
+	r.mu.Unlock()
+	return nil
+}
+
+// Stop ends recording and writes the cassette if anything is unsaved. It
+// is safe to call more than once; later calls return the first one's error.
+// Requests after Stop fail with ErrStopped.
+func (r *Recorder) Stop() error {
+	r.mu.Lock()
+	if r.stopped {
+		err := r.stopErr
+		r.mu.Unlock()
+		return err
+	}
+	r.stopped = true
+	r.mu.Unlock()
+	close(r.done)
+	r.wg.Wait()
+	var err error
+	if r.recording {
+		err = r.Save()
+	}
+	r.mu.Lock()
+	r.stopErr = err
+	r.mu.Unlock()
+	return err
+}

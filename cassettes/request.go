@@ -1,0 +1,221 @@
+package cassettes
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/xml"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/atmkit/atmkit/asmx"
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
+)
+
+// callOf decodes a request, live or recorded, with the asmx decoders: SOAP
+// by its content type, GET, POST and JSON by path, query and form. ok is
+// false for anything that is not a well-formed call of an operation (WSDL,
+// help pages, health checks, requests the service rejects).
+func callOf(method, rawURL string, h http.Header, body string) (c *asmx.Call, ok bool) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, false
+	}
+	path := u.Path
+	switch {
+	case hasPrefixFold(path, asmx.ServicePath):
+		rest := path[len(asmx.ServicePath):]
+		if rest == "" || rest == "/" {
+			if method != http.MethodPost {
+				return nil, false
+			}
+			return soapCall(h, body)
+		}
+		if rest[0] != '/' {
+			return nil, false
+		}
+		var values url.Values
+		b := asmx.HTTPGet
+		switch method {
+		case http.MethodGet:
+			values, err = url.ParseQuery(u.RawQuery)
+		case http.MethodPost:
+			b = asmx.HTTPPost
+			mt := strings.ToLower(strings.TrimSpace(strings.SplitN(headerValue(h, "Content-Type"), ";", 2)[0]))
+			if mt != asmx.ContentTypeForm {
+				return nil, false
+			}
+			values, err = url.ParseQuery(body)
+		default:
+			return nil, false
+		}
+		if err != nil {
+			return nil, false
+		}
+		op, _, found := asmx.OperationFromPath(rest)
+		if !found {
+			return nil, false
+		}
+		c, e := asmx.DecodeValues(op, b, values)
+		return c, e == nil
+	case hasPrefixFold(path, asmx.JSONPath):
+		rest := path[len(asmx.JSONPath):]
+		if rest == "" || rest[0] != '/' {
+			return nil, false
+		}
+		values, err := url.ParseQuery(u.RawQuery)
+		if err != nil {
+			return nil, false
+		}
+		switch method {
+		case http.MethodGet:
+		case http.MethodPost:
+			form, err := url.ParseQuery(body)
+			if err != nil {
+				return nil, false
+			}
+			for k, v := range values {
+				if _, dup := form[k]; !dup {
+					form[k] = v
+				}
+			}
+			values = form
+		default:
+			return nil, false
+		}
+		op, _, found := asmx.OperationFromPath(rest)
+		if !found || !op.JSON {
+			return nil, false
+		}
+		c, e := asmx.DecodeValues(op, asmx.JSON, values)
+		return c, e == nil
+	}
+	return nil, false
+}
+
+// soapCall decodes a SOAP request. The service namespace is not known in
+// advance: it is read from the body element (or the SOAPAction).
+func soapCall(h http.Header, body string) (*asmx.Call, bool) {
+	b, action, hasAction := asmx.SOAPVersion(headerValue(h, "Content-Type"))
+	if b == 0 {
+		return nil, false
+	}
+	if b == asmx.SOAP11 {
+		action, hasAction = headerValue(h, "SOAPAction"), true
+	}
+	ns := bodyNamespace(body)
+	if ns == "" && hasAction {
+		a := strings.Trim(strings.TrimSpace(action), `"`)
+		if i := strings.LastIndexByte(a, '/'); i > 0 {
+			ns = a[:i]
+		}
+	}
+	c, e := asmx.DecodeSOAP(b, ns, action, hasAction, []byte(body))
+	return c, e == nil
+}
+
+// bodyNamespace returns the namespace of the first element inside a SOAP
+// Body (the operation element), or "".
+func bodyNamespace(body string) string {
+	d := xml.NewDecoder(strings.NewReader(body))
+	depth := 0
+	inBody := false
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return ""
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			depth++
+			if depth == 2 && t.Name.Local == "Body" {
+				inBody = true
+			}
+			if depth == 3 && inBody {
+				return t.Name.Space
+			}
+		case xml.EndElement:
+			if depth == 2 {
+				inBody = false
+			}
+			depth--
+		}
+	}
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// requestKey is the identity of a request for recording and for the
+// Recorder's matcher: the binding and the call's canonical form for calls
+// (key, whitespace, prefixes and parameter order ignored), otherwise the
+// method, path, scrubbed query and a digest of the scrubbed body.
+func requestKey(method, rawURL string, h http.Header, body string) string {
+	if c, ok := callOf(method, rawURL, h, body); ok {
+		return c.Binding.String() + "|" + c.Canonical()
+	}
+	s := &scrubber{ph: Placeholder}
+	u, err := url.Parse(rawURL)
+	path, query := rawURL, ""
+	if err == nil {
+		path, query = u.EscapedPath(), s.query(u.RawQuery)
+	}
+	sum := sha256.Sum256([]byte(s.body(body, headerValue(h, "Content-Type"))))
+	return "raw|" + method + " " + strings.ToLower(path) + "?" + query + "|" + hex.EncodeToString(sum[:8])
+}
+
+// recordedKey is requestKey of a recorded interaction.
+func recordedKey(r *cassette.Request) string {
+	return requestKey(r.Method, r.URL, r.Headers, r.Body)
+}
+
+// answerDigest identifies a recorded answer: status and body.
+func answerDigest(r *cassette.Response) string {
+	sum := sha256.Sum256([]byte(r.Body))
+	return strconv.Itoa(r.Code) + ":" + hex.EncodeToString(sum[:])
+}
+
+// readBody reads and closes a request body, returning its bytes.
+func readBody(body io.ReadCloser) ([]byte, error) {
+	if body == nil || body == http.NoBody {
+		return nil, nil
+	}
+	defer body.Close()
+	var buf bytes.Buffer
+	_, err := buf.ReadFrom(body)
+	return buf.Bytes(), err
+}
+
+// describeRequest is a one-line, key-free description of a request for
+// errors and logs.
+func describeRequest(method, rawURL string, h http.Header, body string) string {
+	if c, ok := callOf(method, rawURL, h, body); ok {
+		return describeCall(c)
+	}
+	s := &scrubber{ph: Placeholder}
+	return method + " " + s.url(rawURL)
+}
+
+// describeCall writes Op(name="value", ...) [binding].
+func describeCall(c *asmx.Call) string {
+	var sb strings.Builder
+	sb.WriteString(c.Op.Name)
+	sb.WriteByte('(')
+	for i, p := range c.Params() {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString(p[0])
+		sb.WriteString("=")
+		sb.WriteString(quote(p[1]))
+	}
+	sb.WriteString(") in ")
+	sb.WriteString(c.Binding.String())
+	return sb.String()
+}
+
+func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }
