@@ -1,23 +1,57 @@
 package mockserver
 
 import (
-	"html/template"
 	"net/http"
-
-	"github.com/atmkit/atmkit/asmx"
+	"net/url"
+	"strings"
 )
 
-var indexPage = template.Must(template.New("index").Parse(`<!DOCTYPE html>
-<html><head><title>ATM Location Lookup Service</title></head>
-<body><h1>ATM Location Lookup Service</h1>
-<p>Namespace: <code>{{.NS}}</code></p>
-<p>The following operations are supported:</p>
-<ul>{{range .Ops}}<li><a href="?op={{.Name}}">{{.Name}}</a><br>{{.Summary}}</li>{{end}}</ul>
-</body></html>
-`))
+// docsRequest is what a GET of service.asmx asks for.
+type docsRequest int
 
-// serveDocs answers GET /service/service.asmx: the help page.
+const (
+	docsHelp  docsRequest = iota // the operation list, or one operation with ?op=
+	docsWSDL                     // ?WSDL, any case
+	docsDisco                    // ?disco, any case
+)
+
+// parseDocsQuery reads the query of a GET of service.asmx the way ASMX does:
+// a key wsdl or disco (any case, with or without a value) asks for that
+// document; otherwise op names the operation whose help page is wanted.
+func parseDocsQuery(raw string) (docsRequest, string, bool) {
+	op, hasOp := "", false
+	for _, part := range strings.Split(raw, "&") {
+		key, value, _ := strings.Cut(part, "=")
+		if k, err := url.QueryUnescape(key); err == nil {
+			key = k
+		}
+		switch {
+		case strings.EqualFold(key, "wsdl"):
+			return docsWSDL, "", false
+		case strings.EqualFold(key, "disco"):
+			return docsDisco, "", false
+		case strings.EqualFold(key, "op") && !hasOp:
+			if v, err := url.QueryUnescape(value); err == nil {
+				value = v
+			}
+			op, hasOp = value, true
+		}
+	}
+	return docsHelp, op, hasOp
+}
+
+// serveDocs answers GET and HEAD of /service/service.asmx: the WSDL, the
+// discovery document or the HTML help pages.
 func (s *Server) serveDocs(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	_ = indexPage.Execute(w, map[string]any{"NS": s.cfg.namespace, "Ops": asmx.Operations()})
+	kind, op, hasOp := parseDocsQuery(r.URL.RawQuery)
+	switch {
+	case kind == docsWSDL:
+		s.serveWSDL(w, r)
+	case kind == docsDisco:
+		s.serveDisco(w, r)
+	case hasOp:
+		s.serveOperationHelp(w, r, op)
+	default:
+		s.serveHelpIndex(w, r)
+	}
 }

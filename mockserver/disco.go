@@ -1,0 +1,36 @@
+package mockserver
+
+import (
+	"net/http"
+
+	"github.com/atmkit/atmkit/asmx"
+)
+
+// serveDisco answers GET service.asmx?disco: the DISCO discovery document
+// ASMX serves, pointing at the WSDL and at the two SOAP bindings.
+func (s *Server) serveDisco(w http.ResponseWriter, r *http.Request) {
+	writeDoc(w, asmx.ContentTypeXML, appendDisco(nil, s.cfg.namespace, serviceURL(r)))
+}
+
+// appendDisco appends the discovery document of the service at address in
+// namespace ns.
+func appendDisco(dst []byte, ns, address string) []byte {
+	addr := asmx.AppendEscaped(nil, address)
+	esns := asmx.AppendEscaped(nil, ns)
+	dst = append(dst, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"+
+		`<discovery xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns="http://schemas.xmlsoap.org/disco/">`+
+		"\n  <contractRef ref=\""...)
+	dst = append(dst, addr...)
+	dst = append(dst, `?wsdl" docRef="`...)
+	dst = append(dst, addr...)
+	dst = append(dst, `" xmlns="http://schemas.xmlsoap.org/disco/scl/" />`...)
+	for i, b := range []string{BindingSOAP11, BindingSOAP12} {
+		q := "q" + string(rune('1'+i))
+		dst = append(dst, "\n  <soap address=\""...)
+		dst = append(dst, addr...)
+		dst = append(dst, `" xmlns:`+q+`="`...)
+		dst = append(dst, esns...)
+		dst = append(dst, `" binding="`+q+":"+b+`" xmlns="http://schemas.xmlsoap.org/disco/soap/" />`...)
+	}
+	return append(dst, "\n</discovery>"...)
+}

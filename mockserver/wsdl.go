@@ -1,0 +1,293 @@
+package mockserver
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"strconv"
+	"sync"
+	"text/template"
+
+	"github.com/atmkit/atmkit/asmx"
+)
+
+// ServiceName is the service's name in the WSDL and the disco document. ASMX
+// names the bindings after it: AtmServiceSoap, AtmServiceSoap12,
+// AtmServiceHttpGet and AtmServiceHttpPost.
+const ServiceName = "AtmService"
+
+// Binding names of the WSDL, as ASMX derives them from the service name.
+const (
+	BindingSOAP11   = ServiceName + "Soap"
+	BindingSOAP12   = ServiceName + "Soap12"
+	BindingHTTPGet  = ServiceName + "HttpGet"
+	BindingHTTPPost = ServiceName + "HttpPost"
+)
+
+// addressMark stands for the service address while the WSDL is built. It
+// cannot occur in the escaped output otherwise: escaping turns NUL into
+// U+FFFD.
+const addressMark = "\x00address\x00"
+
+// wsdlTemplate is the WSDL 1.1 document in the shape ASMX writes it. Every
+// value goes through x, the XML escaper.
+var wsdlTemplate = template.Must(template.New("wsdl").Funcs(template.FuncMap{"x": xmlEscape}).Parse(
+	`<?xml version="1.0" encoding="utf-8"?>
+<wsdl:definitions xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:tm="http://microsoft.com/wsdl/mime/textMatching/" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:mime="http://schemas.xmlsoap.org/wsdl/mime/" xmlns:tns="{{x .NS}}" xmlns:s="http://www.w3.org/2001/XMLSchema" xmlns:soap12="http://schemas.xmlsoap.org/wsdl/soap12/" xmlns:http="http://schemas.xmlsoap.org/wsdl/http/" targetNamespace="{{x .NS}}" xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">
+  <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">ATM Location Lookup Service (atmkit mock).</wsdl:documentation>
+  <wsdl:types>
+    <s:schema elementFormDefault="qualified" targetNamespace="{{x .NS}}">
+{{- range .Ops}}
+      <s:element name="{{x .Name}}">
+        <s:complexType>
+          <s:sequence>
+{{- range .Params}}
+            <s:element minOccurs="{{.MinOccurs}}" maxOccurs="1" name="{{x .Name}}" type="s:{{x .XSD}}" />
+{{- end}}
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+      <s:element name="{{x .Name}}Response">
+        <s:complexType>
+          <s:sequence>
+            <s:element minOccurs="0" maxOccurs="1" name="{{x .Name}}Result">
+              <s:complexType>
+                <s:sequence>
+                  <s:any />
+                </s:sequence>
+              </s:complexType>
+            </s:element>
+          </s:sequence>
+        </s:complexType>
+      </s:element>
+{{- end}}
+    </s:schema>
+  </wsdl:types>
+{{- range .Ops}}
+  <wsdl:message name="{{x .Name}}SoapIn">
+    <wsdl:part name="parameters" element="tns:{{x .Name}}" />
+  </wsdl:message>
+  <wsdl:message name="{{x .Name}}SoapOut">
+    <wsdl:part name="parameters" element="tns:{{x .Name}}Response" />
+  </wsdl:message>
+{{- end}}
+{{- range $http := .HTTP}}
+{{- range $.Ops}}
+  <wsdl:message name="{{x .Name}}{{$http.Suffix}}In">
+{{- range .Params}}
+    <wsdl:part name="{{x .Name}}" type="s:string" />
+{{- end}}
+  </wsdl:message>
+  <wsdl:message name="{{x .Name}}{{$http.Suffix}}Out">
+    <wsdl:part name="Body" />
+  </wsdl:message>
+{{- end}}
+{{- end}}
+{{- range $pt := .PortTypes}}
+  <wsdl:portType name="{{$.Service}}{{$pt}}">
+{{- range $.Ops}}
+    <wsdl:operation name="{{x .Name}}">
+      <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">{{x .Summary}}</wsdl:documentation>
+      <wsdl:input message="tns:{{x .Name}}{{$pt}}In" />
+      <wsdl:output message="tns:{{x .Name}}{{$pt}}Out" />
+    </wsdl:operation>
+{{- end}}
+  </wsdl:portType>
+{{- end}}
+{{- range $soap := .SOAP}}
+  <wsdl:binding name="{{$.Service}}{{$soap.Suffix}}" type="tns:{{$.Service}}Soap">
+    <{{$soap.Prefix}}:binding transport="http://schemas.xmlsoap.org/soap/http" />
+{{- range $.Ops}}
+    <wsdl:operation name="{{x .Name}}">
+      <{{$soap.Prefix}}:operation soapAction="{{x .Action}}" style="document" />
+      <wsdl:input>
+        <{{$soap.Prefix}}:body use="literal" />
+      </wsdl:input>
+      <wsdl:output>
+        <{{$soap.Prefix}}:body use="literal" />
+      </wsdl:output>
+    </wsdl:operation>
+{{- end}}
+  </wsdl:binding>
+{{- end}}
+{{- range $http := .HTTP}}
+  <wsdl:binding name="{{$.Service}}{{$http.Suffix}}" type="tns:{{$.Service}}{{$http.Suffix}}">
+    <http:binding verb="{{$http.Verb}}" />
+{{- range $.Ops}}
+    <wsdl:operation name="{{x .Name}}">
+      <http:operation location="/{{x .Name}}" />
+      <wsdl:input>
+        {{$http.Input}}
+      </wsdl:input>
+      <wsdl:output>
+        <mime:mimeXml part="Body" />
+      </wsdl:output>
+    </wsdl:operation>
+{{- end}}
+  </wsdl:binding>
+{{- end}}
+  <wsdl:service name="{{.Service}}">
+    <wsdl:port name="{{.Service}}Soap" binding="tns:{{.Service}}Soap">
+      <soap:address location="{{.Address}}" />
+    </wsdl:port>
+    <wsdl:port name="{{.Service}}Soap12" binding="tns:{{.Service}}Soap12">
+      <soap12:address location="{{.Address}}" />
+    </wsdl:port>
+    <wsdl:port name="{{.Service}}HttpGet" binding="tns:{{.Service}}HttpGet">
+      <http:address location="{{.Address}}" />
+    </wsdl:port>
+    <wsdl:port name="{{.Service}}HttpPost" binding="tns:{{.Service}}HttpPost">
+      <http:address location="{{.Address}}" />
+    </wsdl:port>
+  </wsdl:service>
+</wsdl:definitions>
+`))
+
+type wsdlParam struct {
+	Name      string
+	XSD       string
+	MinOccurs int
+}
+
+type wsdlOp struct {
+	Name, Summary, Action string
+	Params                []wsdlParam
+}
+
+type wsdlSOAP struct{ Suffix, Prefix string }
+
+type wsdlHTTP struct{ Suffix, Verb, Input string }
+
+// wsdlDoc is the WSDL of one namespace, cut where the service address goes.
+type wsdlDoc struct {
+	parts [][]byte
+	size  int // length of the parts together
+}
+
+// maxCachedWSDL bounds the WSDL cache: one entry per namespace in use, and a
+// process rarely runs more than a few mock servers.
+const maxCachedWSDL = 16
+
+var wsdlCache struct {
+	mu   sync.Mutex // guards docs
+	docs map[string]*wsdlDoc
+}
+
+// wsdlFor returns the WSDL of namespace ns, built once per namespace.
+func wsdlFor(ns string) (*wsdlDoc, error) {
+	wsdlCache.mu.Lock()
+	d, ok := wsdlCache.docs[ns]
+	wsdlCache.mu.Unlock()
+	if ok {
+		return d, nil
+	}
+	d, err := buildWSDL(ns)
+	if err != nil {
+		return nil, err
+	}
+	wsdlCache.mu.Lock()
+	defer wsdlCache.mu.Unlock()
+	if wsdlCache.docs == nil {
+		wsdlCache.docs = map[string]*wsdlDoc{}
+	}
+	if prev, ok := wsdlCache.docs[ns]; ok {
+		return prev, nil
+	}
+	if len(wsdlCache.docs) < maxCachedWSDL {
+		wsdlCache.docs[ns] = d
+	}
+	return d, nil
+}
+
+// buildWSDL renders the WSDL of namespace ns with addressMark for the address.
+func buildWSDL(ns string) (*wsdlDoc, error) {
+	ops := []wsdlOp{}
+	for _, op := range asmx.Operations() {
+		o := wsdlOp{Name: op.Name, Summary: op.Summary, Action: asmx.SOAPAction(ns, op.Name)}
+		for _, p := range op.Params {
+			o.Params = append(o.Params, wsdlParam{Name: p.Name, XSD: p.Type.XSD(), MinOccurs: minOccurs(p.Type)})
+		}
+		ops = append(ops, o)
+	}
+	data := map[string]any{
+		"NS":        ns,
+		"Service":   ServiceName,
+		"Ops":       ops,
+		"PortTypes": []string{"Soap", "HttpGet", "HttpPost"},
+		"SOAP":      []wsdlSOAP{{"Soap", "soap"}, {"Soap12", "soap12"}},
+		"HTTP": []wsdlHTTP{
+			{"HttpGet", "GET", `<http:urlEncoded />`},
+			{"HttpPost", "POST", `<mime:content type="` + asmx.ContentTypeForm + `" />`},
+		},
+		"Address": addressMark,
+	}
+	var buf bytes.Buffer
+	if err := wsdlTemplate.Execute(&buf, data); err != nil {
+		return nil, fmt.Errorf("building the WSDL for namespace %q: %w", ns, err)
+	}
+	d := &wsdlDoc{parts: bytes.Split(buf.Bytes(), []byte(addressMark))}
+	for _, p := range d.parts {
+		d.size += len(p)
+	}
+	return d, nil
+}
+
+// minOccurs is 0 for reference types (strings may be null) and 1 for value
+// types, as ASMX declares them.
+func minOccurs(t asmx.ParamType) int {
+	if t == asmx.String {
+		return 0
+	}
+	return 1
+}
+
+// appendTo appends the WSDL with address (escaped) where the service is.
+func (d *wsdlDoc) appendTo(dst []byte, address string) []byte {
+	addr := asmx.AppendEscaped(nil, address)
+	for i, p := range d.parts {
+		if i > 0 {
+			dst = append(dst, addr...)
+		}
+		dst = append(dst, p...)
+	}
+	return dst
+}
+
+// serveWSDL answers GET service.asmx?WSDL.
+func (s *Server) serveWSDL(w http.ResponseWriter, r *http.Request) {
+	d, err := wsdlFor(s.cfg.namespace)
+	if err != nil {
+		s.log.Error("WSDL", "error", err)
+		http.Error(w, "the service description could not be built", http.StatusInternalServerError)
+		return
+	}
+	addr := serviceURL(r)
+	body := d.appendTo(make([]byte, 0, d.size+len(d.parts)*2*len(addr)), addr)
+	writeDoc(w, asmx.ContentTypeXML, body)
+}
+
+// writeDoc writes a 200 documentation response.
+func writeDoc(w http.ResponseWriter, ctype string, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", ctype)
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(body)
+}
+
+// serviceURL is the address the request came in on: scheme, Host header and
+// the service path.
+func serviceURL(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	host := r.Host
+	if host == "" {
+		host = "localhost"
+	}
+	return scheme + "://" + host + asmx.ServicePath
+}
+
+// xmlEscape escapes s for XML text and attribute values.
+func xmlEscape(s string) string { return string(asmx.AppendEscaped(nil, s)) }
