@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"flag"
-	"net/http/httptest"
 	"os"
 	"strconv"
 	"strings"
@@ -48,18 +47,15 @@ func TestConformance(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.RadiusUnit = unit
+	var s *Session
+	defer closeSharedMock()
 	if cfg.Target == "" {
-		h, err := newMock()
-		if err != nil {
+		var err error
+		if _, s, err = sharedMock(); err != nil {
 			t.Fatalf("starting the mock: %v", err)
 		}
-		srv := httptest.NewServer(h)
-		defer srv.Close()
-		cfg.Target, cfg.Key = srv.URL, mockKey
-		t.Logf("no -target: checking the mock in process at %s", srv.URL)
-	}
-	s, err := NewSession(cfg)
-	if err != nil {
+		t.Logf("no -target: checking the mock in process at %s", s.Config().Target)
+	} else if s, err = NewSession(cfg); err != nil {
 		t.Fatal(err)
 	}
 	declareSpecs(func() *Session { return s })

@@ -85,7 +85,7 @@ func (x *Exchange) Curl() string {
 	if x.Method != http.MethodGet {
 		b.WriteString(" -X " + x.Method)
 	}
-	b.WriteString(" " + x.quote(x.URL, true))
+	b.WriteString(" " + x.quote(x.URL))
 	names := make([]string, 0, len(x.Header))
 	for k := range x.Header {
 		names = append(names, k)
@@ -93,32 +93,30 @@ func (x *Exchange) Curl() string {
 	sort.Strings(names)
 	for _, k := range names {
 		for _, v := range x.Header[k] {
-			b.WriteString(" -H " + x.quote(k+": "+v, false))
+			b.WriteString(" -H " + x.quote(k+": "+v))
 		}
 	}
 	if len(x.Body) > 0 {
-		b.WriteString(" --data-binary " + x.quote(string(x.Body), x.Request.Binding == HTTPPost))
+		b.WriteString(" --data-binary " + x.quote(string(x.Body)))
 	}
 	return b.String()
 }
 
-// quote single-quotes s for a POSIX shell, with the session key (URL-escaped
-// when escaped is true) replaced by a reference to $ATMKIT_KEY.
-func (x *Exchange) quote(s string, escaped bool) string {
+// quote single-quotes s for a POSIX shell, with the session key, where it is
+// the value of strAtmServiceKey, replaced by a reference to $ATMKIT_KEY.
+func (x *Exchange) quote(s string) string {
 	q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-	key := x.key
-	if escaped {
-		key = url.QueryEscape(key)
+	if x.key != "" {
+		xmlKey := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(x.key)
+		for _, pre := range [][2]string{{pKey + "=", url.QueryEscape(x.key)}, {"<" + pKey + ">", xmlKey}} {
+			s = strings.ReplaceAll(s, pre[0]+pre[1], pre[0]+"\x00")
+		}
 	}
-	if key == "" || !strings.Contains(s, key) {
-		return q(s)
-	}
-	parts := strings.Split(s, key)
-	out := make([]string, len(parts))
+	parts := strings.Split(s, "\x00")
 	for i, p := range parts {
-		out[i] = q(p)
+		parts[i] = q(p)
 	}
-	return strings.Join(out, `"$ATMKIT_KEY"`)
+	return strings.Join(parts, `"$ATMKIT_KEY"`)
 }
 
 // mediaType splits a content type into its media type and charset,

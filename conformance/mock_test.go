@@ -3,6 +3,8 @@ package conformance
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"sync"
 
 	"github.com/atmkit/atmkit/mockserver"
 )
@@ -19,4 +21,34 @@ func newMock() (http.Handler, error) {
 		return nil, fmt.Errorf("mock server: %w", err)
 	}
 	return h, nil
+}
+
+// shared is the one mock of the test binary, served over loopback, and the
+// session that checked it (answers cached), shared by the bootstrap and the
+// self-tests so the 2,000-ATM answers are fetched and parsed once.
+var shared struct {
+	once    sync.Once
+	handler http.Handler
+	srv     *httptest.Server
+	session *Session
+	err     error
+}
+
+// sharedMock starts (once) the shared mock.
+func sharedMock() (http.Handler, *Session, error) {
+	shared.once.Do(func() {
+		if shared.handler, shared.err = newMock(); shared.err != nil {
+			return
+		}
+		shared.srv = httptest.NewServer(shared.handler)
+		shared.session, shared.err = NewSession(Config{Target: shared.srv.URL, Key: mockKey})
+	})
+	return shared.handler, shared.session, shared.err
+}
+
+// closeSharedMock stops the shared mock's listener, if it was started.
+func closeSharedMock() {
+	if shared.srv != nil {
+		shared.srv.Close()
+	}
 }
