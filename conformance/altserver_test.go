@@ -141,7 +141,7 @@ func (s *altServer) serveSOAP(w http.ResponseWriter, r *http.Request) {
 	}
 	fault := func(f altFault) { s.writeFault(w, env, f) }
 	if nameOf(doc.Root()) != (qname{env, "Envelope"}) {
-		fault(altFault{500, true, "envelope mismatch"})
+		s.writeFault(w, soap11EnvNS, altFault{500, true, "Possible SOAP version mismatch: Envelope namespace " + nameOf(doc.Root()).Space + " was unexpected."})
 		return
 	}
 	var call *etree.Element
@@ -194,7 +194,11 @@ func (s *altServer) writeFault(w http.ResponseWriter, env string, f altFault) {
 	e.CreateAttr("xmlns:soap", env)
 	fe := e.CreateElement("soap:Body").CreateElement("soap:Fault")
 	if env == soap11EnvNS {
-		fe.CreateElement("faultcode").SetText(map[bool]string{true: "soap:Client", false: "soap:Server"}[f.client])
+		code := map[bool]string{true: "soap:Client", false: "soap:Server"}[f.client]
+		if strings.HasPrefix(f.msg, "Possible SOAP version mismatch") {
+			code = "soap:VersionMismatch"
+		}
+		fe.CreateElement("faultcode").SetText(code)
 		fe.CreateElement("faultstring").SetText(f.msg)
 		fe.CreateElement("detail")
 		w.Header().Set("Content-Type", ctTextXML)

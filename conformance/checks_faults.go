@@ -56,7 +56,19 @@ func soapActionChecks() []Check {
 }
 
 func faultChecks() []Check {
-	var cs []Check
+	cs := []Check{{
+		Name:        "fault/soap11/version-mismatch",
+		Group:       "faults",
+		Description: "a SOAP 1.2 envelope sent as SOAP 1.1 (text/xml) is refused with a SOAP 1.1 VersionMismatch fault",
+		Labels:      []string{"soap11", "asmx", "faults"},
+		Run: func(s *Session, _ Notef) error {
+			x, err := s.Do(Request{Binding: SOAP11, Op: opProvinces, EnvelopeNS: soap12EnvNS})
+			if err != nil {
+				return err
+			}
+			return checkFault(x, "ReturnProvinces over soap11 in a SOAP 1.2 envelope", "VersionMismatch")
+		},
+	}}
 	all := []Binding{SOAP11, SOAP12, HTTPGet, HTTPPost, JSON}
 	for _, b := range all {
 		op := opProvinces

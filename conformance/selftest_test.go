@@ -44,12 +44,13 @@ func checkWith(h http.Handler, cfg Config, facts *Facts, patterns ...string) []O
 	return RunChecks(s, cs)
 }
 
-// failed returns the outcomes that failed (not skipped), by check name.
-func failed(outs []Outcome) map[string]error {
-	m := map[string]error{}
+// failed returns the messages of the outcomes that failed (not skipped), by
+// check name.
+func failed(outs []Outcome) map[string]string {
+	m := map[string]string{}
 	for _, o := range outs {
 		if o.Err != nil && !IsSkip(o.Err) {
-			m[o.Check.Name] = o.Err
+			m[o.Check.Name] = o.Err.Error()
 		}
 	}
 	return m
@@ -171,8 +172,8 @@ var _ = Describe("the suite itself", Label("selftest"), func() {
 					if ok, _ := path.Match(pat, o.Check.Name); ok {
 						matched++
 						Expect(bad).To(HaveKey(o.Check.Name), "check %s passed", o.Check.Name)
-						Expect(bad[o.Check.Name].Error()).To(ContainSubstring(d.says))
-						Expect(bad[o.Check.Name].Error()).To(ContainSubstring("reproduce: curl "))
+						Expect(bad[o.Check.Name]).To(ContainSubstring(d.says))
+						Expect(bad[o.Check.Name]).To(ContainSubstring("reproduce: curl "))
 					}
 				}
 				Expect(matched).To(BeNumerically(">", 0), "no check matches %s", pat)
@@ -195,9 +196,8 @@ var _ = Describe("the suite itself", Label("selftest"), func() {
 		mock, _, cities := referenceMock()
 		d := findDeviation("get-content-type", mockNS, mockKey)
 		outs := checkAll(deviate(mock, d), Config{Key: mockKey, Namespace: mockNS, CityIDs: cities}, "binding/get/*")
-		err := failed(outs)["binding/get/ReturnAtmSearchByCity"]
-		Expect(err).To(HaveOccurred())
-		msg := err.Error()
+		msg := failed(outs)["binding/get/ReturnAtmSearchByCity"]
+		Expect(msg).NotTo(BeEmpty())
 		Expect(msg).To(ContainSubstring("expected: text/xml; charset=utf-8"))
 		Expect(msg).To(ContainSubstring(`got:      "application/xml"`))
 		_, line, ok := strings.Cut(msg, "reproduce: ")
