@@ -1,0 +1,50 @@
+package cassettes_test
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/mockserver"
+)
+
+// TestMain doubles as the recorder subprocess of TestKillDuringRecording:
+// with CASSETTES_TEST_RECORD=upstream,path set, the test binary runs a
+// recording proxy, prints its address and serves until it is killed.
+func TestMain(m *testing.M) {
+	if spec := os.Getenv("CASSETTES_TEST_RECORD"); spec != "" {
+		os.Exit(runRecorderChild(spec))
+	}
+	os.Exit(m.Run())
+}
+
+func runRecorderChild(spec string) int {
+	var upstream, path string
+	if _, err := fmt.Sscanf(spec, "%s %s", &upstream, &path); err != nil {
+		fmt.Fprintln(os.Stderr, "bad CASSETTES_TEST_RECORD:", err)
+		return 2
+	}
+	up, err := url.Parse(upstream)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithSaveInterval(5*time.Millisecond))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Printf("http://%s\n", ln.Addr())
+	srv := mockserver.NewHTTPServer(cassettes.NewProxy(up, rec, nil))
+	_ = srv.Serve(ln)
+	return 0
+}

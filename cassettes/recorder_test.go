@@ -1,0 +1,191 @@
+package cassettes_test
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes"
+)
+
+// TestConcurrentRecording sends parallel requests, distinct and identical,
+// through the proxy while it records (run with -race).
+func TestConcurrentRecording(t *testing.T) {
+	up, _ := standIn(t)
+	path := filepath.Join(t.TempDir(), "parallel.yaml")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithSaveInterval(time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	upURL, _ := url.Parse(up.URL)
+	proxy := httptest.NewServer(cassettes.NewProxy(upURL, rec, nil))
+	defer proxy.Close()
+	const workers, each, distinct = 16, 25, 40
+	var wg sync.WaitGroup
+	var failed atomic.Int64
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for n := 0; n < each; n++ {
+				id := (w*each + n) % distinct
+				q := query{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", strconv.Itoa(id)}}}
+				resp, err := proxy.Client().Do(request(t, proxy.URL, asmx.HTTPGet, q, testKey, false))
+				if err != nil || resp.StatusCode != 200 {
+					failed.Add(1)
+					continue
+				}
+				resp.Body.Close()
+			}
+		}(w)
+	}
+	wg.Wait()
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Stop(); err != nil { // twice is fine
+		t.Fatal(err)
+	}
+	if failed.Load() > 0 {
+		t.Fatalf("%d requests failed", failed.Load())
+	}
+	list, err := cassettes.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The stand-in answers each question the same way every time: one
+	// interaction per distinct question.
+	if len(list) != distinct {
+		t.Fatalf("got %d interactions, want %d (one per distinct question and answer)", len(list), distinct)
+	}
+	assertNoKey(t, path)
+	if status, body := do(t, proxy.Client(), request(t, proxy.URL, asmx.HTTPGet, query{op: asmx.OpReturnProvinces}, testKey, false)); status != http.StatusBadGateway {
+		t.Fatalf("a request after Stop: status %d, want 502: %s", status, body)
+	}
+}
+
+// changing answers each call with a new count, to test sequences.
+func changing(t *testing.T) *httptest.Server {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", asmx.ContentTypeXML)
+		w.Header().Set("Set-Cookie", "sid="+testKey)
+		fmt.Fprintf(w, `<?xml version="1.0" encoding="utf-8"?>`+"\n<provinces><n>%d</n></provinces>", n.Add(1)/2)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestRecorderSequence: repeated identical requests are recorded once per
+// distinct answer and replayed in recorded order, then the last forever.
+func TestRecorderSequence(t *testing.T) {
+	srv := changing(t)
+	path := filepath.Join(t.TempDir(), "seq")
+	rec, err := cassettes.New(path) // ModeRecordOnce, no cassette yet: records
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := query{op: asmx.OpReturnProvinces}
+	var recorded []string
+	for i := 0; i < 5; i++ { // answers 0 1 1 2 2
+		_, body := do(t, rec.Client(), request(t, srv.URL, asmx.HTTPGet, q, testKey, false))
+		recorded = append(recorded, body)
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if n := mustLen(t, path); n != 3 {
+		t.Fatalf("recorded %d interactions, want 3 (one per distinct answer)", n)
+	}
+	assertNoKey(t, path+".yaml")
+
+	srv.Close()
+	rep, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeReplayOnly))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rep.Stop()
+	want := []string{recorded[0], recorded[1], recorded[3], recorded[3], recorded[3]}
+	for i, w := range want {
+		// Another key and SOAP-free GET in another parameter order: same question.
+		_, got := do(t, rep.Client(), request(t, srv.URL, asmx.HTTPGet, q, "other", i%2 == 0))
+		if got != w {
+			t.Fatalf("replay %d: got %q, want %q", i, got, w)
+		}
+	}
+	_, err = rep.Client().Do(request(t, srv.URL, asmx.HTTPGet, query{op: asmx.OpReturnInstitutions}, "k", false))
+	if !errors.Is(err, cassettes.ErrNoInteraction) {
+		t.Fatalf("unrecorded request: got %v, want ErrNoInteraction", err)
+	}
+}
+
+func mustLen(t *testing.T, path string) int {
+	t.Helper()
+	list, err := cassettes.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(list)
+}
+
+func TestErrors(t *testing.T) {
+	dir := t.TempDir()
+	_, err := cassettes.New(filepath.Join(dir, "missing"), cassettes.WithMode(cassettes.ModeReplayOnly))
+	if !errors.Is(err, cassettes.ErrCassetteNotFound) {
+		t.Errorf("missing cassette: got %v, want ErrCassetteNotFound", err)
+	}
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("version: 1\ninteractions: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cassettes.New(bad); !errors.Is(err, cassettes.ErrUnsupportedFormat) {
+		t.Errorf("version 1: got %v, want ErrUnsupportedFormat", err)
+	}
+	if err := os.WriteFile(bad, []byte("{{{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cassettes.LoadIndex([]string{bad}); !errors.Is(err, cassettes.ErrInvalidCassette) {
+		t.Errorf("not YAML: got %v, want ErrInvalidCassette", err)
+	}
+	if _, err := cassettes.New(bad, cassettes.WithMode(cassettes.Mode(42))); !errors.Is(err, cassettes.ErrInvalidMode) {
+		t.Errorf("mode 42: got %v, want ErrInvalidMode", err)
+	}
+	if _, err := cassettes.ParseMode("sometimes"); !errors.Is(err, cassettes.ErrInvalidMode) {
+		t.Errorf("ParseMode: got %v", err)
+	}
+}
+
+// TestRecordNewEpisodes: ModeRecordNew replays what it has and appends the rest.
+func TestRecordNewEpisodes(t *testing.T) {
+	up, _ := standIn(t)
+	path := filepath.Join(t.TempDir(), "new.yaml")
+	q1 := query{op: asmx.OpReturnProvinces}
+	q2 := query{op: asmx.OpReturnInstitutions}
+	for round, qs := range [][]query{{q1}, {q1, q2, q2}} {
+		rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordNew))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range qs {
+			if status, _ := do(t, rec.Client(), request(t, up.URL, asmx.SOAP12, q, testKey, false)); status != 200 {
+				t.Fatalf("round %d: status %d", round, status)
+			}
+		}
+		if err := rec.Stop(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := mustLen(t, path); n != 2 {
+		t.Fatalf("got %d interactions, want 2", n)
+	}
+}
