@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"fmt"
 	"log/slog"
 
 	"github.com/atmkit/atmkit/asmx"
@@ -23,10 +24,13 @@ type config struct {
 	logger       *slog.Logger
 	replayer     Replayer
 	onMiss       MissPolicy
+	journalSize  int     // requests the journal keeps; 0 keeps none
+	faults       []Fault // faults active from the start
+	adminToken   string  // bearer token the admin API requires; empty: none
 }
 
 func defaultConfig() config {
-	return config{namespace: asmx.DefaultNamespace, maxBodyBytes: DefaultMaxBodyBytes}
+	return config{namespace: asmx.DefaultNamespace, maxBodyBytes: DefaultMaxBodyBytes, journalSize: DefaultJournalSize}
 }
 
 // WithDataset serves ds instead of the embedded default data set. ds is
@@ -38,6 +42,20 @@ func WithDataset(ds *fixtures.Dataset) Option {
 // WithFixturesDir serves the data set in dir (as written by atmkit fixtures generate).
 func WithFixturesDir(dir string) Option {
 	return func(c *config) error { c.datasetDir = dir; return nil }
+}
+
+// WithGeneratedDataset serves a data set generated with seed (not 0) and
+// atms ATM locations, as atmkit fixtures generate makes it: the same seed and
+// size give the same data set.
+func WithGeneratedDataset(seed uint64, atms int) Option {
+	return func(c *config) error {
+		ds, err := fixtures.Generate(fixtures.GenerateOptions{Seed: seed, ATMs: atms})
+		if err != nil {
+			return fmt.Errorf("mock server data set: %w", err)
+		}
+		c.dataset, c.datasetDir = ds, ""
+		return nil
+	}
 }
 
 // WithKeys sets the accepted service keys. With none, any non-empty key is accepted.

@@ -2,9 +2,9 @@ package mockserver
 
 import (
 	"bytes"
+	"context"
 	"crypto/subtle"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -26,6 +26,9 @@ type Server struct {
 	// fixed caches the whole response of the operations whose answer depends
 	// on nothing but the data set, per operation and binding.
 	fixed map[fixedKey]*fixedAnswer
+
+	journal *journal  // the latest requests (journal.go)
+	faults  *faultSet // injected faults (faults.go)
 }
 
 type fixedKey struct {
@@ -71,7 +74,13 @@ func NewServer(opts ...Option) (*Server, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{cfg: cfg, data: newData(ds), log: logger, fixed: map[fixedKey]*fixedAnswer{}}
+	s := &Server{cfg: cfg, data: newData(ds), log: logger, fixed: map[fixedKey]*fixedAnswer{},
+		journal: newJournal(cfg.journalSize), faults: &faultSet{}}
+	for _, f := range cfg.faults {
+		if _, err := s.faults.add(f); err != nil {
+			return nil, fmt.Errorf("mock server fault: %w", err)
+		}
+	}
 	for _, op := range []string{asmx.OpReturnAllAtms, asmx.OpReturnInstitutions, asmx.OpReturnProvinces} {
 		for _, b := range asmx.XMLBindings {
 			s.fixed[fixedKey{op, b}] = &fixedAnswer{}
@@ -96,11 +105,15 @@ type exchange struct {
 	binding asmx.Binding // 0 until known
 	call    *asmx.Call   // nil unless the request decoded
 	err     *asmx.Error  // the error answered, if any
+
+	ctx   context.Context // the request's context, for injected delays
+	fault string          // the id of the injected fault applied, if any
+	note  string          // the journal's error kind when err is nil ("Canceled")
 }
 
 // ServeHTTP routes a request to its binding.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	ex := &exchange{start: time.Now()}
+	ex := &exchange{start: time.Now(), ctx: r.Context()}
 	sw := &statusWriter{ResponseWriter: w}
 	defer func() {
 		if v := recover(); v != nil {
@@ -121,9 +134,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *Server) route(w http.ResponseWriter, r *http.Request, ex *exchange) {
 	path := r.URL.Path
 	switch {
-	case path == "/__admin/health":
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, `{"status":"ok"}`)
+	case isAdminPath(path):
+		s.serveAdmin(w, r)
 	case hasPrefixFold(path, asmx.ServicePath):
 		rest := path[len(asmx.ServicePath):]
 		switch {
@@ -147,8 +159,11 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, ex *exchange) {
 	}
 }
 
-// observe runs after every request: the request log line.
+// observe runs after every request: the journal entry and the request log line.
 func (s *Server) observe(r *http.Request, ex *exchange, status int) {
+	if s.journal.enabled() && !isAdminPath(r.URL.Path) {
+		s.journal.add(entryOf(r.Method, r.URL.Path, ex, status, time.Since(ex.start)))
+	}
 	if !s.log.Enabled(r.Context(), slog.LevelInfo) {
 		return
 	}
@@ -162,6 +177,9 @@ func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 	}
 	if ex.err != nil {
 		attrs = append(attrs, slog.String("error", ex.err.Message))
+	}
+	if ex.fault != "" {
+		attrs = append(attrs, slog.String("fault", ex.fault))
 	}
 	s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
 }
@@ -382,6 +400,9 @@ func (s *Server) checkKey(c *asmx.Call) *asmx.Error {
 
 // answer writes the result of a decoded call.
 func (s *Server) answer(w http.ResponseWriter, ex *exchange, c *asmx.Call) {
+	if s.injectFault(w, ex, c) {
+		return
+	}
 	if e := s.checkKey(c); e != nil {
 		s.writeError(w, ex, c.Binding, e)
 		return

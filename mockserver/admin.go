@@ -1,0 +1,239 @@
+package mockserver
+
+import (
+	"bytes"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/atmkit/atmkit/asmx"
+)
+
+// adminPrefix is where the admin API lives. Its paths are matched exactly
+// (case-sensitive), unlike the service's.
+const adminPrefix = "/__admin"
+
+// maxAdminBody caps the body of an admin request.
+const maxAdminBody = 64 << 10
+
+// WithAdminToken makes the admin API require "Authorization: Bearer <token>"
+// on every endpoint but /__admin/health. Empty means no token is required.
+func WithAdminToken(token string) Option {
+	return func(c *config) error { c.adminToken = token; return nil }
+}
+
+func isAdminPath(path string) bool {
+	return path == adminPrefix || strings.HasPrefix(path, adminPrefix+"/")
+}
+
+// adminError is the admin API's error object, shaped like the JSON binding's.
+type adminError struct {
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+		Status  int    `json:"status"`
+	} `json:"error"`
+}
+
+// Kinds of admin API error, the "code" of its error object.
+const (
+	adminBadRequest       = "BadRequest"
+	adminUnauthorized     = "Unauthorized"
+	adminNotFound         = "NotFound"
+	adminMethodNotAllowed = "MethodNotAllowed"
+)
+
+func writeAdminJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil { // only plain data is written; a failure is a bug
+		status = http.StatusInternalServerError
+		buf.Reset()
+		buf.WriteString(`{"error":{"code":"ServerError","message":"encoding the answer failed","status":500}}` + "\n")
+	}
+	body := buf.Bytes()
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+func writeAdminError(w http.ResponseWriter, status int, code, format string, args ...any) {
+	var e adminError
+	e.Error.Code, e.Error.Message, e.Error.Status = code, fmt.Sprintf(format, args...), status
+	writeAdminJSON(w, status, e)
+}
+
+// authorized checks the bearer token in constant time.
+func (s *Server) authorized(r *http.Request) bool {
+	if s.cfg.adminToken == "" {
+		return true
+	}
+	auth := r.Header.Get("Authorization")
+	scheme, token, ok := strings.Cut(auth, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(token)), []byte(s.cfg.adminToken)) == 1
+}
+
+// serveAdmin answers the admin API under /__admin:
+//
+//	GET    /__admin/health               {"status":"ok"} (no token needed)
+//	GET    /__admin/requests             the journal (?operation=&binding=)
+//	DELETE /__admin/requests             empties the journal
+//	GET    /__admin/faults               the active faults
+//	POST   /__admin/faults               adds a fault, answers {"id":"f1",...}
+//	DELETE /__admin/faults[/{id}]        removes every fault, or one
+//	GET    /__admin/cities               the data set's cities
+//	GET    /__admin/institutions         the data set's institutions
+func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
+	path := strings.TrimSuffix(r.URL.Path, "/")
+	if path == adminPrefix+"/health" {
+		if !allowMethods(w, r, http.MethodGet, http.MethodHead) {
+			return
+		}
+		writeAdminJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+		return
+	}
+	if !s.authorized(r) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="atmkit admin"`)
+		writeAdminError(w, http.StatusUnauthorized, adminUnauthorized, "the admin API needs the header Authorization: Bearer <token>")
+		return
+	}
+	switch {
+	case path == adminPrefix+"/requests":
+		s.adminRequests(w, r)
+	case path == adminPrefix+"/faults":
+		s.adminFaults(w, r)
+	case strings.HasPrefix(path, adminPrefix+"/faults/"):
+		if !allowMethods(w, r, http.MethodDelete) {
+			return
+		}
+		id := strings.TrimPrefix(path, adminPrefix+"/faults/")
+		if !s.faults.remove(id) {
+			writeAdminError(w, http.StatusNotFound, adminNotFound, "no fault with id %q", id)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	case path == adminPrefix+"/cities":
+		if allowMethods(w, r, http.MethodGet, http.MethodHead) {
+			writeAdminJSON(w, http.StatusOK, map[string]any{"cities": nonNil(s.data.ds.Cities)})
+		}
+	case path == adminPrefix+"/institutions":
+		if allowMethods(w, r, http.MethodGet, http.MethodHead) {
+			writeAdminJSON(w, http.StatusOK, map[string]any{"institutions": nonNil(s.data.ds.Institutions)})
+		}
+	default:
+		writeAdminError(w, http.StatusNotFound, adminNotFound,
+			"no admin endpoint %s (see /__admin/health, requests, faults, cities, institutions)", r.URL.Path)
+	}
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// allowMethods answers 405 unless r's method is one of methods.
+func allowMethods(w http.ResponseWriter, r *http.Request, methods ...string) bool {
+	for _, m := range methods {
+		if r.Method == m {
+			return true
+		}
+	}
+	w.Header().Set("Allow", strings.Join(methods, ", "))
+	writeAdminError(w, http.StatusMethodNotAllowed, adminMethodNotAllowed, "method %s is not allowed here (allowed: %s)",
+		r.Method, strings.Join(methods, ", "))
+	return false
+}
+
+func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		q := r.URL.Query()
+		var f RequestFilter
+		if op := q.Get("operation"); op != "" {
+			o, ok := lookupOperation(op)
+			if !ok {
+				writeAdminError(w, http.StatusBadRequest, adminBadRequest, "unknown operation %q", op)
+				return
+			}
+			f.Operation = o.Name
+		}
+		if b := q.Get("binding"); b != "" {
+			var err error
+			if f.Binding, err = asmx.ParseBinding(strings.ToLower(b)); err != nil {
+				writeAdminError(w, http.StatusBadRequest, adminBadRequest, "%v", err)
+				return
+			}
+		}
+		writeAdminJSON(w, http.StatusOK, map[string]any{"requests": s.journal.list(f)})
+	case http.MethodDelete:
+		s.journal.reset()
+		w.WriteHeader(http.StatusNoContent)
+	default:
+		allowMethods(w, r, http.MethodGet, http.MethodHead, http.MethodDelete)
+	}
+}
+
+func (s *Server) adminFaults(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		writeAdminJSON(w, http.StatusOK, map[string]any{"faults": s.faults.list()})
+	case http.MethodPost:
+		f, err := decodeFault(w, r)
+		if err != nil {
+			writeAdminError(w, http.StatusBadRequest, adminBadRequest, "%v", err)
+			return
+		}
+		added, err := s.faults.add(f)
+		if err != nil {
+			writeAdminError(w, http.StatusBadRequest, adminBadRequest, "fault: %v", err)
+			return
+		}
+		w.Header().Set("Location", adminPrefix+"/faults/"+added.ID)
+		writeAdminJSON(w, http.StatusCreated, added)
+	case http.MethodDelete:
+		s.faults.clear()
+		w.WriteHeader(http.StatusNoContent)
+	default:
+		allowMethods(w, r, http.MethodGet, http.MethodHead, http.MethodPost, http.MethodDelete)
+	}
+}
+
+// decodeFault reads one fault object from an admin request body. An id in
+// the body is ignored: the server assigns ids.
+func decodeFault(w http.ResponseWriter, r *http.Request) (Fault, error) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxAdminBody))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return Fault{}, fmt.Errorf("the body is larger than %d bytes", maxAdminBody)
+		}
+		return Fault{}, fmt.Errorf("reading the body: %w", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(body)))
+	var f Fault
+	if err := dec.Decode(&f); err != nil {
+		if errors.Is(err, io.EOF) {
+			return Fault{}, errors.New(`the body is empty; want a fault object such as {"operation":"ReturnProvinces","delay":"400ms"}`)
+		}
+		return Fault{}, fmt.Errorf("the body is not a fault object: %w", err)
+	}
+	if dec.More() {
+		return Fault{}, errors.New("the body holds more than one JSON value")
+	}
+	f.ID = ""
+	return f, nil
+}

@@ -1,0 +1,224 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/atmkit/atmkit/asmx"
+)
+
+// adminResult is an admin API answer with its headers.
+type adminResult struct {
+	response
+	header http.Header
+}
+
+// admin sends an admin API request with an optional bearer token.
+func admin(t *testing.T, method, url, token, body string) adminResult {
+	t.Helper()
+	req := mustRequest(t, method, url, body)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return doAdmin(t, req)
+}
+
+func doAdmin(t *testing.T, req *http.Request) adminResult {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("read body: %v", err)
+	}
+	return adminResult{response{resp.StatusCode, resp.Header.Get("Content-Type"), string(body)}, resp.Header}
+}
+
+// adminChecks runs checks on an admin answer.
+func adminChecks(t *testing.T, r adminResult, checks ...check) {
+	t.Helper()
+	runChecks(t, r.response, checks...)
+}
+
+func wantHeader(t *testing.T, r adminResult, key, want string) {
+	t.Helper()
+	if got := r.header.Get(key); got != want {
+		t.Errorf("header %s: got %q, want %q", key, got, want)
+	}
+}
+
+// jsonBody decodes an admin answer's body into a generic value.
+func jsonBody(t *testing.T, r adminResult) map[string]any {
+	t.Helper()
+	var v map[string]any
+	if err := json.Unmarshal([]byte(r.body), &v); err != nil {
+		t.Fatalf("body is not a JSON object: %v: %q", err, r.body)
+	}
+	return v
+}
+
+func isJSON() check { return hasContentType("application/json; charset=utf-8") }
+
+func hasAdminError(status int, code string) check {
+	return func(r response) error {
+		if r.status != status {
+			return fmt.Errorf("status: got %d, want %d (body %q)", r.status, status, r.body)
+		}
+		var e adminError
+		if err := json.Unmarshal([]byte(r.body), &e); err != nil || e.Error.Code != code || e.Error.Status != status || e.Error.Message == "" {
+			return fmt.Errorf("body: got %q, want a JSON error with code %q", r.body, code)
+		}
+		return nil
+	}
+}
+
+func TestAdminAPI(t *testing.T) {
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	a := ts.URL + "/__admin"
+
+	adminChecks(t, admin(t, "GET", a+"/health", "", ""), hasStatus(200), isJSON(), bodyContains(`{"status":"ok"}`))
+
+	// Faults: add (both examples of the issue), list, remove one, clear.
+	r := admin(t, "POST", a+"/faults", "", `{"operation":"ReturnProvinces","binding":"soap12","delay":"400ms"}`)
+	adminChecks(t, r, hasStatus(201), isJSON(), bodyContains(`{"id":"f1","operation":"ReturnProvinces","binding":"soap12","delay":"400ms"}`))
+	r = admin(t, "POST", a+"/faults/", "", `{"operation":"ReturnInstitutions","status":503,"id":"mine"}`)
+	adminChecks(t, r, hasStatus(201), bodyContains(`{"id":"f2","operation":"ReturnInstitutions","status":503}`))
+	r = admin(t, "GET", a+"/faults", "", "")
+	adminChecks(t, r, hasStatus(200), isJSON())
+	if got := jsonBody(t, r)["faults"].([]any); len(got) != 2 {
+		t.Errorf("faults: got %v, want 2", got)
+	}
+
+	// The faults act on the service.
+	start := time.Now()
+	runChecks(t, call(t, ts.URL, asmx.SOAP12, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
+	if d := time.Since(start); d < 400*time.Millisecond {
+		t.Errorf("soap12 ReturnProvinces answered after %s, want at least 400ms", d)
+	}
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnInstitutions, paramsFor(asmx.OpReturnInstitutions, "k")), hasStatus(503))
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
+
+	adminChecks(t, admin(t, "DELETE", a+"/faults/f1", "", ""), hasStatus(204))
+	adminChecks(t, admin(t, "DELETE", a+"/faults/f1", "", ""), hasAdminError(404, adminNotFound))
+	adminChecks(t, admin(t, "DELETE", a+"/faults", "", ""), hasStatus(204))
+	adminChecks(t, admin(t, "GET", a+"/faults", "", ""), bodyContains(`{"faults":[]}`))
+
+	// The journal, filtered; admin requests are not in it.
+	r = admin(t, "GET", a+"/requests", "", "")
+	adminChecks(t, r, hasStatus(200), isJSON())
+	if got := jsonBody(t, r)["requests"].([]any); len(got) != 3 {
+		t.Fatalf("requests: got %d, want 3: %s", len(got), r.body)
+	}
+	r = admin(t, "GET", a+"/requests?operation=returnprovinces&binding=soap12", "", "")
+	reqs := jsonBody(t, r)["requests"].([]any)
+	if len(reqs) != 1 {
+		t.Fatalf("filtered requests: got %s, want 1", r.body)
+	}
+	e := reqs[0].(map[string]any)
+	if e["operation"] != "ReturnProvinces" || e["binding"] != "soap12" || e["status"] != 200.0 || e["fault"] != "f1" ||
+		e["params"].(map[string]any)["strAtmServiceKey"] != "****" || e["durationMs"].(float64) < 400 {
+		t.Errorf("entry: got %v", e)
+	}
+	r = admin(t, "GET", a+"/requests?binding=get", "", "")
+	if got := jsonBody(t, r)["requests"].([]any); len(got) != 2 {
+		t.Errorf("binding=get: got %d requests, want 2", len(got))
+	}
+	adminChecks(t, admin(t, "DELETE", a+"/requests", "", ""), hasStatus(204))
+	adminChecks(t, admin(t, "GET", a+"/requests", "", ""), bodyContains(`{"requests":[]}`))
+
+	// Reference lists.
+	r = admin(t, "GET", a+"/cities", "", "")
+	adminChecks(t, r, hasStatus(200), isJSON(), bodyContains(`{"id":10,"name":"Halifax","province":"NS","latitude":44.6488,"longitude":-63.5752}`))
+	if got := jsonBody(t, r)["cities"].([]any); len(got) != 3 {
+		t.Errorf("cities: got %d, want 3", len(got))
+	}
+	r = admin(t, "GET", a+"/institutions", "", "")
+	adminChecks(t, r, hasStatus(200), isJSON(), bodyContains(`"name":"Coastal Credit Union"`))
+	if got := jsonBody(t, r)["institutions"].([]any); len(got) != 2 {
+		t.Errorf("institutions: got %d, want 2", len(got))
+	}
+}
+
+func TestAdminBadInput(t *testing.T) {
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	a := ts.URL + "/__admin"
+	tests := []struct {
+		name, method, path, body string
+		checks                   []check
+	}{
+		{"empty body", "POST", "/faults", "", []check{hasAdminError(400, adminBadRequest), bodyContains("empty")}},
+		{"not JSON", "POST", "/faults", "delay=1s", []check{hasAdminError(400, adminBadRequest)}},
+		{"truncated", "POST", "/faults", `{"delay":"1s"`, []check{hasAdminError(400, adminBadRequest)}},
+		{"array", "POST", "/faults", `[{"delay":"1s"}]`, []check{hasAdminError(400, adminBadRequest)}},
+		{"two values", "POST", "/faults", `{"delay":"1s"} {"delay":"2s"}`, []check{hasAdminError(400, adminBadRequest), bodyContains("more than one")}},
+		{"unknown field", "POST", "/faults", `{"opration":"ReturnProvinces","delay":"1s"}`, []check{hasAdminError(400, adminBadRequest), bodyContains("opration")}},
+		{"unknown operation", "POST", "/faults", `{"operation":"ReturnMoney","status":500}`, []check{hasAdminError(400, adminBadRequest), bodyContains("ReturnMoney")}},
+		{"unknown binding", "POST", "/faults", `{"binding":"soap13","status":500}`, []check{hasAdminError(400, adminBadRequest), bodyContains("soap13")}},
+		{"delay not a duration", "POST", "/faults", `{"delay":"soon"}`, []check{hasAdminError(400, adminBadRequest), bodyContains("Go duration")}},
+		{"delay a number", "POST", "/faults", `{"delay":400}`, []check{hasAdminError(400, adminBadRequest)}},
+		{"no effect", "POST", "/faults", `{"operation":"ReturnProvinces"}`, []check{hasAdminError(400, adminBadRequest), bodyContains("at least one")}},
+		{"conflict", "POST", "/faults", `{"drop":true,"status":500}`, []check{hasAdminError(400, adminBadRequest)}},
+		{"bad status", "POST", "/faults", `{"status":42}`, []check{hasAdminError(400, adminBadRequest)}},
+		{"bad code", "POST", "/faults", `{"soapFault":{"code":"Nobody"}}`, []check{hasAdminError(400, adminBadRequest)}},
+		{"too large", "POST", "/faults", `{"soapFault":{"text":"` + strings.Repeat("x", maxAdminBody) + `"}}`, []check{hasAdminError(400, adminBadRequest), bodyContains("larger")}},
+		{"requests bad operation", "GET", "/requests?operation=Nope", "", []check{hasAdminError(400, adminBadRequest)}},
+		{"requests bad binding", "GET", "/requests?binding=smtp", "", []check{hasAdminError(400, adminBadRequest)}},
+		{"unknown endpoint", "GET", "/stubs", "", []check{hasAdminError(404, adminNotFound)}},
+		{"admin root", "GET", "", "", []check{hasAdminError(404, adminNotFound)}},
+		{"no such fault", "DELETE", "/faults/f99", "", []check{hasAdminError(404, adminNotFound)}},
+		{"put faults", "PUT", "/faults", `{}`, []check{hasAdminError(405, adminMethodNotAllowed)}},
+		{"post requests", "POST", "/requests", `{}`, []check{hasAdminError(405, adminMethodNotAllowed)}},
+		{"get one fault", "GET", "/faults/f1", "", []check{hasAdminError(405, adminMethodNotAllowed)}},
+		{"delete cities", "DELETE", "/cities", "", []check{hasAdminError(405, adminMethodNotAllowed)}},
+		{"post health", "POST", "/health", "", []check{hasAdminError(405, adminMethodNotAllowed)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			adminChecks(t, admin(t, tt.method, a+tt.path, "", tt.body), tt.checks...)
+		})
+	}
+	wantHeader(t, admin(t, "PUT", a+"/faults", "", `{}`), "Allow", "GET, HEAD, POST, DELETE")
+	if f := ts.Server.Faults(); len(f) != 0 {
+		t.Errorf("bad input added faults: %+v", f)
+	}
+}
+
+func TestAdminToken(t *testing.T) {
+	const token = "s3cret-token"
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithAdminToken(token))
+	a := ts.URL + "/__admin"
+	adminChecks(t, admin(t, "GET", a+"/health", "", ""), hasStatus(200))
+	for _, path := range []string{"/requests", "/faults", "/cities", "/institutions", "/nope"} {
+		r := admin(t, "GET", a+path, "", "")
+		adminChecks(t, r, hasAdminError(401, adminUnauthorized))
+		wantHeader(t, r, "WWW-Authenticate", `Bearer realm="atmkit admin"`)
+		adminChecks(t, admin(t, "GET", a+path, "wrong", ""), hasAdminError(401, adminUnauthorized))
+		adminChecks(t, admin(t, "GET", a+path, token+"x", ""), hasAdminError(401, adminUnauthorized))
+	}
+	adminChecks(t, admin(t, "POST", a+"/faults", "", `{"status":503}`), hasAdminError(401, adminUnauthorized))
+	adminChecks(t, admin(t, "DELETE", a+"/requests", "", ""), hasAdminError(401, adminUnauthorized))
+	if f := ts.Server.Faults(); len(f) != 0 {
+		t.Errorf("an unauthorized POST added faults: %+v", f)
+	}
+
+	basic := mustRequest(t, "GET", a+"/faults", "")
+	basic.SetBasicAuth("admin", token)
+	adminChecks(t, doAdmin(t, basic), hasAdminError(401, adminUnauthorized))
+
+	adminChecks(t, admin(t, "GET", a+"/requests", token, ""), hasStatus(200))
+	adminChecks(t, admin(t, "POST", a+"/faults", token, `{"status":503}`), hasStatus(201))
+	lower := mustRequest(t, "GET", a+"/faults", "")
+	lower.Header.Set("Authorization", "bearer "+token)
+	adminChecks(t, doAdmin(t, lower), hasStatus(200), bodyContains(`"status":503`))
+}

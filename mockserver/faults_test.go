@@ -1,0 +1,275 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"net/http"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/atmkit/atmkit/asmx"
+)
+
+func TestParseFault(t *testing.T) {
+	tests := []struct {
+		spec string
+		want Fault
+	}{
+		{"op=ReturnProvinces,binding=soap12,delay=300ms",
+			Fault{Operation: asmx.OpReturnProvinces, Binding: asmx.SOAP12, Delay: 300 * time.Millisecond}},
+		{"operation=returninstitutions, status=503, times=2",
+			Fault{Operation: asmx.OpReturnInstitutions, Status: 503, Times: 2}},
+		{"code=client,text=Bad things", Fault{SOAPFault: &SOAPFault{Code: "Client", Text: "Bad things"}}},
+		{"code=soap:Receiver", Fault{SOAPFault: &SOAPFault{Code: "Server", Text: defaultFaultText}}},
+		{"text=Boom,status=502", Fault{Status: 502, SOAPFault: &SOAPFault{Code: "Server", Text: "Boom"}}},
+		{"drop,binding=JSON", Fault{Drop: true, Binding: asmx.JSON}},
+		{"malformed=true,jitter=1s", Fault{Malformed: true, Jitter: time.Second}},
+		{`{"operation":"ReturnProvinces","binding":"soap12","delay":"400ms"}`,
+			Fault{Operation: asmx.OpReturnProvinces, Binding: asmx.SOAP12, Delay: 400 * time.Millisecond}},
+		{`{"operation":"ReturnInstitutions","status":503}`, Fault{Operation: asmx.OpReturnInstitutions, Status: 503}},
+		{`{"soapFault":{"code":"Sender","text":"no"},"times":1}`, Fault{SOAPFault: &SOAPFault{Code: "Client", Text: "no"}, Times: 1}},
+	}
+	for _, tt := range tests {
+		got, err := ParseFault(tt.spec)
+		if err != nil {
+			t.Errorf("ParseFault(%q): %v", tt.spec, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("ParseFault(%q): got %+v, want %+v", tt.spec, got, tt.want)
+		}
+	}
+}
+
+func TestParseFaultErrors(t *testing.T) {
+	for _, spec := range []string{
+		"",
+		"op=ReturnProvinces",
+		"op=NoSuchOp,delay=1s",
+		"binding=soap13,delay=1s",
+		"delay=fast",
+		"delay=-1s",
+		"status=abc",
+		"status=99",
+		"status=600",
+		"times=-1,status=500",
+		"drop,status=500",
+		"drop,code=Server",
+		"malformed,status=500",
+		"code=Nope",
+		"colour=red,delay=1s",
+		"drop=maybe",
+		`{"operation":"ReturnProvinces","delay":400}`,
+		`{"opration":"ReturnProvinces","delay":"1s"}`,
+		`{"delay":"1s"`,
+	} {
+		if f, err := ParseFault(spec); err == nil {
+			t.Errorf("ParseFault(%q): got %+v, want an error", spec, f)
+		}
+	}
+}
+
+func TestFaultJSONRoundTrip(t *testing.T) {
+	in := Fault{ID: "f9", Operation: asmx.OpReturnAllAtms, Binding: asmx.HTTPPost, Delay: 1500 * time.Millisecond,
+		Jitter: time.Millisecond, Status: 503, SOAPFault: &SOAPFault{Code: "Client", Text: "t"}, Times: 3}
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"id":"f9","operation":"ReturnAllAtms","binding":"post","delay":"1.5s","jitter":"1ms","status":503,"soapFault":{"code":"Client","text":"t"},"times":3}`
+	if string(b) != want {
+		t.Errorf("Marshal: got %s, want %s", b, want)
+	}
+	var out Fault
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(out, in) {
+		t.Errorf("round trip: got %+v, want %+v", out, in)
+	}
+}
+
+// TestFaultEffects checks each kind of fault in each binding it answers differently.
+func TestFaultEffects(t *testing.T) {
+	sf := &SOAPFault{Code: "Client", Text: "Injected <trouble>"}
+	tests := []struct {
+		name   string
+		fault  Fault
+		b      asmx.Binding
+		checks []check
+	}{
+		{"soap fault 1.1", Fault{SOAPFault: sf}, asmx.SOAP11, []check{hasStatus(500), hasContentType(asmx.ContentTypeSOAP11),
+			bodyContains("<faultcode>soap:Client</faultcode>"), bodyContains("<faultstring>Injected &lt;trouble&gt;</faultstring>")}},
+		{"soap fault 1.2", Fault{SOAPFault: sf}, asmx.SOAP12, []check{hasStatus(500), hasContentType(asmx.ContentTypeSOAP12),
+			bodyContains("<soap:Value>soap:Sender</soap:Value>"), bodyContains(`<soap:Text xml:lang="en">Injected &lt;trouble&gt;</soap:Text>`)}},
+		{"soap fault get", Fault{SOAPFault: sf}, asmx.HTTPGet, []check{hasStatus(500), hasContentType(asmx.ContentTypeText),
+			bodyContains("System.Web.Services.Protocols.SoapException: Injected <trouble>")}},
+		{"soap fault post, status", Fault{SOAPFault: &SOAPFault{Text: "x"}, Status: 503}, asmx.HTTPPost, []check{hasStatus(503),
+			bodyContains("SoapException: x")}},
+		{"soap fault json", Fault{SOAPFault: &SOAPFault{Code: "Server", Text: "down"}}, asmx.JSON, []check{hasStatus(500),
+			hasContentType(asmx.ContentTypeJSONError), bodyContains(`{"error":{"code":"ServerError","message":"down","status":500}}`)}},
+		{"status", Fault{Status: 503}, asmx.SOAP11, []check{hasStatus(503), hasContentType("text/html; charset=us-ascii"),
+			bodyContains("HTTP Error 503. Service Unavailable.")}},
+		{"status json", Fault{Status: 429}, asmx.JSON, []check{hasStatus(429), bodyContains("Too Many Requests")}},
+		{"delay only answers normally", Fault{Delay: time.Millisecond}, asmx.SOAP12, []check{hasStatus(200),
+			hasContentType(asmx.ContentTypeSOAP12), bodyContains("ReturnAtmSearchByCoordinatesResult")}},
+		{"malformed xml", Fault{Malformed: true}, asmx.HTTPGet, []check{hasStatus(200), hasContentType(asmx.ContentTypeXML), notWellFormedXML}},
+		{"malformed soap", Fault{Malformed: true}, asmx.SOAP11, []check{hasStatus(200), hasContentType(asmx.ContentTypeSOAP11), notWellFormedXML}},
+		{"malformed json", Fault{Malformed: true}, asmx.JSON, []check{hasStatus(200), notValidJSON}},
+	}
+	op := asmx.OpReturnAtmSearchByCoordinates
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ts := NewTestServer(t, WithDataset(smallDataset()), WithFault(tt.fault))
+			r := call(t, ts.URL, tt.b, op, paramsFor(op, "k"))
+			runChecks(t, r, tt.checks...)
+			if got := ts.Requests(); len(got) != 1 || got[0].Fault != "f1" || got[0].Status != r.status {
+				t.Errorf("journal: got %+v, want one entry with fault f1 and status %d", got, r.status)
+			}
+		})
+	}
+}
+
+func notWellFormedXML(r response) error {
+	dec := xml.NewDecoder(strings.NewReader(r.body))
+	for {
+		_, err := dec.Token()
+		if err == io.EOF {
+			return fmt.Errorf("body is well-formed XML: %.200q", r.body)
+		}
+		if err != nil {
+			return nil
+		}
+	}
+}
+
+func notValidJSON(r response) error {
+	if json.Valid([]byte(r.body)) {
+		return fmt.Errorf("body is valid JSON: %.200q", r.body)
+	}
+	return nil
+}
+
+func TestFaultDrop(t *testing.T) {
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithFault(Fault{Drop: true, Binding: asmx.HTTPGet, Times: 1}))
+	resp, err := http.Get(ts.URL + "/service/service.asmx/ReturnProvinces?strAtmServiceKey=k")
+	if err == nil {
+		resp.Body.Close()
+		t.Fatalf("got status %d, want the connection dropped", resp.StatusCode)
+	}
+	got := ts.Requests()
+	if len(got) != 1 || got[0].Status != 0 || got[0].Fault != "f1" {
+		t.Errorf("journal: got %+v, want one entry with status 0 and fault f1", got)
+	}
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
+}
+
+// TestFaultScope: a fault applies only to its operation and binding, the
+// oldest matching fault wins, and times counts down only when it applies.
+func TestFaultScope(t *testing.T) {
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	add := func(f Fault) string {
+		t.Helper()
+		got, err := ts.Server.AddFault(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got.ID
+	}
+	soap12 := add(Fault{Operation: asmx.OpReturnProvinces, Binding: asmx.SOAP12, Status: 501, Times: 1})
+	any1 := add(Fault{Status: 502, Times: 2})
+	prov := asmx.OpReturnProvinces
+	inst := asmx.OpReturnInstitutions
+	steps := []struct {
+		b      asmx.Binding
+		op     string
+		status int
+		fault  string
+	}{
+		{asmx.HTTPGet, prov, 502, any1},  // soap12 fault does not match GET
+		{asmx.SOAP12, prov, 501, soap12}, // oldest match wins, then removes itself
+		{asmx.SOAP12, inst, 502, any1},   // last of times=2
+		{asmx.SOAP12, prov, 200, ""},     // no faults left
+	}
+	for i, s := range steps {
+		r := call(t, ts.URL, s.b, s.op, paramsFor(s.op, "k"))
+		if r.status != s.status {
+			t.Errorf("step %d (%s %s): status: got %d, want %d", i+1, s.b, s.op, r.status, s.status)
+		}
+	}
+	for i, e := range ts.Requests() {
+		if e.Fault != steps[i].fault {
+			t.Errorf("step %d: journaled fault: got %q, want %q", i+1, e.Fault, steps[i].fault)
+		}
+	}
+	if f := ts.Server.Faults(); len(f) != 0 {
+		t.Errorf("faults left: %+v", f)
+	}
+}
+
+// TestFaultsBeforeKeyCheck: a fault answers even a call with a rejected key,
+// as an outage would; requests that do not decode are never faulted.
+func TestFaultsBeforeKeyCheck(t *testing.T) {
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithKeys("good"), WithFault(Fault{Status: 503}))
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "bad")), hasStatus(503))
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, nil), hasStatus(500),
+		bodyContains("Missing parameter: strAtmServiceKey."))
+}
+
+func TestFaultDelayIsAtLeast(t *testing.T) {
+	const delay = 150 * time.Millisecond
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithFault(Fault{Delay: delay, Jitter: 20 * time.Millisecond}))
+	start := time.Now()
+	runChecks(t, call(t, ts.URL, asmx.JSON, asmx.OpReturnAtmSearchByCoordinates, paramsFor(asmx.OpReturnAtmSearchByCoordinates, "k")), hasStatus(200))
+	if elapsed := time.Since(start); elapsed < delay {
+		t.Errorf("answered after %s, want at least %s", elapsed, delay)
+	}
+	if e := ts.Requests(); len(e) != 1 || e[0].Duration < delay {
+		t.Errorf("journal: got %+v, want a duration of at least %s", e, delay)
+	}
+}
+
+// TestFaultsConcurrent exercises faults, the journal and requests together
+// (run with -race).
+func TestFaultsConcurrent(t *testing.T) {
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithJournalSize(16))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 50 {
+			f, err := ts.Server.AddFault(Fault{Operation: asmx.OpReturnProvinces, Status: 503, Times: 1 + i%3})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			_ = ts.Server.Faults()
+			_ = ts.Requests()
+			if i%2 == 0 {
+				ts.Server.RemoveFault(f.ID)
+			}
+			if i%10 == 0 {
+				ts.Server.ResetRequests()
+			}
+		}
+	}()
+	client := &http.Client{}
+	for range 40 {
+		resp, err := client.Get(ts.URL + "/service/service.asmx/ReturnProvinces?strAtmServiceKey=k")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 && resp.StatusCode != 503 {
+			t.Errorf("status: got %d, want 200 or 503", resp.StatusCode)
+		}
+	}
+	<-done
+	if n := len(ts.Requests()); n > 16 {
+		t.Errorf("journal holds %d entries, want at most its size 16", n)
+	}
+}

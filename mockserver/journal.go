@@ -1,0 +1,210 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/atmkit/atmkit/asmx"
+)
+
+// DefaultJournalSize is how many requests the journal keeps unless
+// WithJournalSize says otherwise.
+const DefaultJournalSize = 1000
+
+// JournalEntry is one request the mock server received, as the journal keeps
+// it. Requests to the admin API are not journaled.
+type JournalEntry struct {
+	// Seq numbers the requests the server has journaled, from 1.
+	Seq uint64
+	// Time is when the request arrived.
+	Time time.Time
+	// Method and Path are the request's HTTP method and URL path.
+	Method, Path string
+	// Binding is the binding the request came in on; 0 when it could not be
+	// told (a 415, an unknown path).
+	Binding asmx.Binding
+	// Operation is the operation called; empty unless the request decoded.
+	Operation string
+	// Params holds the operation's parameters as canonical text ("25",
+	// "44.6488"), the service key masked (see MaskKey); nil unless the
+	// request decoded.
+	Params map[string]string
+	// Status is the HTTP status answered; 0 when no response was written
+	// (a dropped connection, a client that went away during a delay).
+	Status int
+	// Duration is how long the server took to answer.
+	Duration time.Duration
+	// Error is the kind of error answered (asmx.Kind* such as
+	// "InvalidParameter"), "Canceled" for a request abandoned during a
+	// delay, or empty.
+	Error string
+	// Fault is the id of the injected fault applied to the request, if any.
+	Fault string
+}
+
+// journalEntryJSON is JournalEntry as the admin API writes it.
+type journalEntryJSON struct {
+	Seq        uint64            `json:"seq"`
+	Time       time.Time         `json:"time"`
+	Method     string            `json:"method"`
+	Path       string            `json:"path"`
+	Binding    string            `json:"binding,omitempty"`
+	Operation  string            `json:"operation,omitempty"`
+	Params     map[string]string `json:"params,omitempty"`
+	Status     int               `json:"status"`
+	Duration   string            `json:"duration"`
+	DurationMS float64           `json:"durationMs"`
+	Error      string            `json:"error,omitempty"`
+	Fault      string            `json:"fault,omitempty"`
+}
+
+// MarshalJSON writes the entry as the admin API shows it: the binding by its
+// short name, the duration as Go text ("1.2ms") and in milliseconds.
+func (e JournalEntry) MarshalJSON() ([]byte, error) {
+	j := journalEntryJSON{
+		Seq: e.Seq, Time: e.Time, Method: e.Method, Path: e.Path, Operation: e.Operation,
+		Params: e.Params, Status: e.Status, Duration: e.Duration.String(),
+		DurationMS: float64(e.Duration) / float64(time.Millisecond), Error: e.Error, Fault: e.Fault,
+	}
+	if e.Binding != 0 {
+		j.Binding = e.Binding.String()
+	}
+	return json.Marshal(j)
+}
+
+// RequestFilter selects journal entries. Zero fields match everything.
+type RequestFilter struct {
+	// Operation matches the operation name, ignoring case.
+	Operation string
+	// Binding matches the binding.
+	Binding asmx.Binding
+}
+
+func (f RequestFilter) match(e *JournalEntry) bool {
+	if f.Operation != "" && !strings.EqualFold(f.Operation, e.Operation) {
+		return false
+	}
+	return f.Binding == 0 || f.Binding == e.Binding
+}
+
+// journal is a bounded ring buffer of the latest requests.
+type journal struct {
+	mu      sync.Mutex // guards entries, next, full and seq
+	entries []JournalEntry
+	next    int // where the next entry goes
+	full    bool
+	seq     uint64
+}
+
+// newJournal returns a journal of size entries; size 0 keeps nothing.
+func newJournal(size int) *journal {
+	return &journal{entries: make([]JournalEntry, size)}
+}
+
+// enabled reports whether the journal keeps anything.
+func (j *journal) enabled() bool { return len(j.entries) > 0 }
+
+// add appends e, dropping the oldest entry when the journal is full. The
+// journal owns e.Params from now on.
+func (j *journal) add(e JournalEntry) {
+	if len(j.entries) == 0 {
+		return
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.seq++
+	e.Seq = j.seq
+	j.entries[j.next] = e
+	j.next++
+	if j.next == len(j.entries) {
+		j.next, j.full = 0, true
+	}
+}
+
+// list returns copies of the entries f matches, oldest first.
+func (j *journal) list(f RequestFilter) []JournalEntry {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	out := []JournalEntry{}
+	visit := func(es []JournalEntry) {
+		for i := range es {
+			if f.match(&es[i]) {
+				e := es[i]
+				e.Params = maps.Clone(e.Params)
+				out = append(out, e)
+			}
+		}
+	}
+	if j.full {
+		visit(j.entries[j.next:])
+	}
+	visit(j.entries[:j.next])
+	return out
+}
+
+// reset empties the journal and returns how many entries it held. Sequence
+// numbers keep counting.
+func (j *journal) reset() int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	n := j.next
+	if j.full {
+		n = len(j.entries)
+	}
+	clear(j.entries)
+	j.next, j.full = 0, false
+	return n
+}
+
+// MaskKey hides a service key for journals and logs: its first two
+// characters and a fixed run of asterisks, so neither the key nor its length
+// shows. An empty key stays empty.
+func MaskKey(k string) string {
+	switch {
+	case k == "":
+		return ""
+	case len(k) <= 4:
+		return "****"
+	}
+	return k[:2] + "****"
+}
+
+// entryOf makes the journal entry of a finished exchange.
+func entryOf(method, path string, ex *exchange, status int, d time.Duration) JournalEntry {
+	e := JournalEntry{Time: ex.start, Method: method, Path: path, Binding: ex.binding, Status: status,
+		Duration: d, Fault: ex.fault, Error: ex.note}
+	if ex.err != nil {
+		e.Error = ex.err.Kind
+	}
+	if c := ex.call; c != nil {
+		e.Operation = c.Op.Name
+		e.Params = make(map[string]string, len(c.Op.Params))
+		e.Params[asmx.ParamKey] = MaskKey(c.Key)
+		for _, p := range c.Params() {
+			e.Params[p[0]] = p[1]
+		}
+	}
+	return e
+}
+
+// Requests returns copies of the journaled requests f matches, oldest first.
+func (s *Server) Requests(f RequestFilter) []JournalEntry { return s.journal.list(f) }
+
+// ResetRequests empties the journal.
+func (s *Server) ResetRequests() { s.journal.reset() }
+
+// WithJournalSize sets how many requests the journal keeps (default
+// DefaultJournalSize); the oldest are dropped first. 0 turns the journal off.
+func WithJournalSize(n int) Option {
+	return func(c *config) error {
+		if n < 0 {
+			return fmt.Errorf("journal size %d is negative", n)
+		}
+		c.journalSize = n
+		return nil
+	}
+}

@@ -1,0 +1,181 @@
+package mockserver
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/atmkit/atmkit/asmx"
+)
+
+// closeGrace is how long Close lets connections finish before it closes them.
+const closeGrace = 5 * time.Second
+
+// TestServer is the mock service listening on a loopback port, for the tests
+// of apps that call the service. Start one with NewTestServer in a test, or
+// StartTestServer elsewhere; point the app at URL; read what it sent with
+// Requests; inject failures with Server.AddFault or the admin API under
+// URL + "/__admin".
+//
+// Replaying cassettes: package cassettes implements Replayer, so pass
+// WithReplay(r, MissFixtures) with r loaded by package cassettes (this
+// package cannot import it: cassettes builds on mockserver).
+type TestServer struct {
+	// URL is the base URL, "http://127.0.0.1:<port>", without a trailing slash.
+	URL string
+	// Server is the mock service itself: its journal, faults and data set.
+	Server *Server
+
+	srv      *http.Server
+	cancel   context.CancelFunc // ends the requests' contexts, and so injected delays
+	inflight sync.WaitGroup     // requests being served
+	served   chan error         // the result of srv.Serve
+	done     chan struct{}      // closed when Close has finished
+
+	mu     sync.Mutex // guards closed
+	closed bool
+}
+
+// NewTestServer starts the mock service configured by opts on a loopback
+// port and closes it when the test and its subtests finish. It stops the test
+// with t.Fatal if the server cannot start.
+//
+//	func TestClient(t *testing.T) {
+//		ts := mockserver.NewTestServer(t, mockserver.WithKeys("test-key"))
+//		client := myapp.NewClient(ts.URL, "test-key")
+//		...
+//		if got := len(ts.Requests()); got != 1 {
+//			t.Errorf("requests: got %d, want 1", got)
+//		}
+//	}
+func NewTestServer(t testing.TB, opts ...Option) *TestServer {
+	t.Helper()
+	ts, err := StartTestServer(opts...)
+	if err != nil {
+		t.Fatalf("mockserver.NewTestServer: %v", err)
+	}
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+// StartTestServer starts the mock service configured by opts on a loopback
+// port. The caller must Close it. In a test, NewTestServer does both.
+func StartTestServer(opts ...Option) (*TestServer, error) {
+	s, err := NewServer(opts...)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		if ln, err = net.Listen("tcp6", "[::1]:0"); err != nil {
+			return nil, fmt.Errorf("mock test server: listen on a loopback port: %w", err)
+		}
+	}
+	base, cancel := context.WithCancel(context.Background())
+	ts := &TestServer{
+		URL:    "http://" + ln.Addr().String(),
+		Server: s,
+		cancel: cancel,
+		served: make(chan error, 1),
+		done:   make(chan struct{}),
+	}
+	ts.srv = NewHTTPServer(http.HandlerFunc(ts.serveHTTP))
+	ts.srv.BaseContext = func(net.Listener) context.Context { return base }
+	go func() { ts.served <- ts.srv.Serve(ln) }()
+	return ts, nil
+}
+
+// serveHTTP counts the request in flight and serves it; once Close has begun
+// it refuses new requests with 503. The answer is held back until the
+// request is journaled, so a client that has read a whole answer finds its
+// request in Requests at once.
+func (ts *TestServer) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	ts.mu.Lock()
+	if ts.closed {
+		ts.mu.Unlock()
+		w.Header().Set("Connection", "close")
+		http.Error(w, "mock test server closed", http.StatusServiceUnavailable)
+		return
+	}
+	ts.inflight.Add(1)
+	ts.mu.Unlock()
+	defer ts.inflight.Done()
+	hw := &heldResponse{w: w}
+	ts.Server.ServeHTTP(hw, r)
+	hw.release()
+}
+
+// heldResponse buffers a response until release. Hijacking reaches the
+// underlying writer through Unwrap; a hijacked response holds nothing.
+type heldResponse struct {
+	w      http.ResponseWriter
+	status int
+	buf    bytes.Buffer
+}
+
+func (h *heldResponse) Header() http.Header { return h.w.Header() }
+
+func (h *heldResponse) WriteHeader(code int) {
+	if h.status == 0 {
+		h.status = code
+	}
+}
+
+func (h *heldResponse) Write(p []byte) (int, error) {
+	if h.status == 0 {
+		h.status = http.StatusOK
+	}
+	return h.buf.Write(p)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (h *heldResponse) Unwrap() http.ResponseWriter { return h.w }
+
+// release writes the held response.
+func (h *heldResponse) release() {
+	if h.status == 0 {
+		return
+	}
+	h.w.WriteHeader(h.status)
+	_, _ = h.w.Write(h.buf.Bytes())
+}
+
+// ServiceURL is the URL of the four XML bindings, URL + "/service/service.asmx".
+func (ts *TestServer) ServiceURL() string { return ts.URL + asmx.ServicePath }
+
+// Requests returns copies of the journaled requests, oldest first. Filter
+// them with Server.Requests.
+func (ts *TestServer) Requests() []JournalEntry { return ts.Server.Requests(RequestFilter{}) }
+
+// Close shuts the server down and waits for the requests in flight to
+// finish. Injected delays end at once (their connections are dropped). It is
+// safe to call more than once, from any goroutine; every call returns once
+// the server has stopped.
+func (ts *TestServer) Close() {
+	ts.mu.Lock()
+	if ts.closed {
+		ts.mu.Unlock()
+		<-ts.done
+		return
+	}
+	ts.closed = true
+	ts.mu.Unlock()
+
+	ts.cancel()
+	ctx, cancel := context.WithTimeout(context.Background(), closeGrace)
+	defer cancel()
+	if err := ts.srv.Shutdown(ctx); err != nil {
+		_ = ts.srv.Close()
+	}
+	ts.inflight.Wait()
+	if err := <-ts.served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		ts.Server.log.Error("mock test server stopped", "error", err)
+	}
+	close(ts.done)
+}
