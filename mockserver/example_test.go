@@ -1,0 +1,112 @@
+package mockserver_test
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/mockserver"
+)
+
+// provinces is a downstream app's client call: ReturnProvinces over HTTP GET.
+func provinces(client *http.Client, baseURL, key string) ([]string, int, error) {
+	q := url.Values{"strAtmServiceKey": {key}}
+	resp, err := client.Get(baseURL + "/service/service.asmx/ReturnProvinces?" + q.Encode())
+	if err != nil {
+		return nil, 0, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		_, _ = io.Copy(io.Discard, resp.Body)
+		return nil, resp.StatusCode, fmt.Errorf("ReturnProvinces: status %d", resp.StatusCode)
+	}
+	var doc struct {
+		Provinces []struct {
+			Code string `xml:"code"`
+		} `xml:"province"`
+	}
+	if err := xml.NewDecoder(resp.Body).Decode(&doc); err != nil {
+		return nil, resp.StatusCode, err
+	}
+	codes := make([]string, len(doc.Provinces))
+	for i, p := range doc.Provinces {
+		codes[i] = p.Code
+	}
+	return codes, resp.StatusCode, nil
+}
+
+// A downstream app's test points its client at the test server and then
+// checks what the server received. In a test, use
+// mockserver.NewTestServer(t, ...), which also closes the server on
+// t.Cleanup; outside one, StartTestServer and Close.
+func ExampleStartTestServer() {
+	ts, err := mockserver.StartTestServer(mockserver.WithKeys("test-key"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer ts.Close()
+
+	codes, _, err := provinces(http.DefaultClient, ts.URL, "test-key")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("provinces:", len(codes), "first:", codes[0])
+
+	for _, r := range ts.Requests() {
+		fmt.Println(r.Binding, r.Operation, r.Status, r.Params[asmx.ParamKey])
+	}
+	// Output:
+	// provinces: 13 first: NB
+	// get ReturnProvinces 200 te****
+}
+
+// A fault makes the next call fail so the client's retry can be tested: here
+// one 503, then normal answers.
+func ExampleFault_retry() {
+	ts, err := mockserver.StartTestServer(
+		mockserver.WithGeneratedDataset(7, 100),
+		mockserver.WithFault(mockserver.Fault{Operation: asmx.OpReturnProvinces, Status: http.StatusServiceUnavailable, Times: 1}),
+	)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer ts.Close()
+
+	client := &http.Client{Timeout: 2 * time.Second}
+	for attempt := 1; attempt <= 3; attempt++ {
+		codes, status, err := provinces(client, ts.URL, "k")
+		fmt.Printf("attempt %d: status %d\n", attempt, status)
+		if err == nil {
+			fmt.Println("provinces:", len(codes))
+			break
+		}
+	}
+	for _, r := range ts.Server.Requests(mockserver.RequestFilter{Operation: asmx.OpReturnProvinces}) {
+		fmt.Printf("journal: %d fault=%q\n", r.Status, r.Fault)
+	}
+	// Output:
+	// attempt 1: status 503
+	// attempt 2: status 200
+	// provinces: 13
+	// journal: 503 fault="f1"
+	// journal: 200 fault=""
+}
+
+// Faults come as Go values or in the command line's text form.
+func ExampleParseFault() {
+	f, err := mockserver.ParseFault("op=ReturnProvinces,binding=soap12,delay=300ms,times=2")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(f.Operation, f.Binding, f.Delay, f.Times)
+	// Output:
+	// ReturnProvinces soap12 300ms 2
+}

@@ -1,0 +1,262 @@
+package mockserver
+
+import (
+	"context"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/atmkit/atmkit/asmx"
+)
+
+// provincesClient is the kind of client an app that depends on the service
+// writes: it calls ReturnProvinces over HTTP GET with its own per-attempt
+// timeout, and retries timeouts and 5xx answers a few times.
+type provincesClient struct {
+	base     string
+	key      string
+	http     *http.Client // its Timeout bounds one attempt
+	attempts int
+	backoff  time.Duration
+}
+
+// statusError is a non-200 answer.
+type statusError struct{ code int }
+
+func (e *statusError) Error() string { return fmt.Sprintf("status %d", e.code) }
+
+// Provinces returns the province codes, retrying as the client's policy says.
+func (c *provincesClient) Provinces(ctx context.Context) ([]string, error) {
+	var last error
+	for i := range c.attempts {
+		if i > 0 {
+			select {
+			case <-time.After(c.backoff):
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		codes, err := c.once(ctx)
+		if err == nil {
+			return codes, nil
+		}
+		last = err
+		var se *statusError
+		var ue *url.Error
+		retry := (errors.As(err, &se) && se.code >= 500) || (errors.As(err, &ue) && ue.Timeout())
+		if !retry {
+			return nil, err
+		}
+	}
+	return nil, fmt.Errorf("ReturnProvinces: %d attempts failed, the last: %w", c.attempts, last)
+}
+
+func (c *provincesClient) once(ctx context.Context) ([]string, error) {
+	q := url.Values{"strAtmServiceKey": {c.key}}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/service/service.asmx/ReturnProvinces?"+q.Encode(), nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		_, _ = io.Copy(io.Discard, resp.Body)
+		return nil, &statusError{resp.StatusCode}
+	}
+	var doc struct {
+		Provinces []struct {
+			Code string `xml:"code"`
+		} `xml:"province"`
+	}
+	if err := xml.NewDecoder(resp.Body).Decode(&doc); err != nil {
+		return nil, fmt.Errorf("ReturnProvinces: %w", err)
+	}
+	codes := make([]string, len(doc.Provinces))
+	for i, p := range doc.Provinces {
+		codes[i] = p.Code
+	}
+	return codes, nil
+}
+
+const clientTimeout = 300 * time.Millisecond
+
+func newProvincesClient(base string) *provincesClient {
+	return &provincesClient{base: base, key: "test-key", http: &http.Client{Timeout: clientTimeout}, attempts: 3, backoff: 10 * time.Millisecond}
+}
+
+// waitForRequests polls the journal until it holds n entries matching f: a
+// request the client gave up on is journaled when the server notices.
+func waitForRequests(t *testing.T, s *Server, f RequestFilter, n int) []JournalEntry {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got := s.Requests(f)
+		if len(got) >= n || time.Now().After(deadline) {
+			slices.SortFunc(got, func(a, b JournalEntry) int { return a.Time.Compare(b.Time) })
+			return got
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestDownstreamClientTimeoutAndRetry is what an app's own test looks like:
+// the first attempt outlasts the client's timeout, the second gets a 503, the
+// third succeeds; the journal shows all three.
+func TestDownstreamClientTimeoutAndRetry(t *testing.T) {
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithKeys("test-key"),
+		WithFault(Fault{Operation: asmx.OpReturnProvinces, Delay: time.Minute, Times: 1}),
+		WithFault(Fault{Operation: asmx.OpReturnProvinces, Status: http.StatusServiceUnavailable, Times: 1}))
+	client := newProvincesClient(ts.URL)
+
+	start := time.Now()
+	codes, err := client.Provinces(context.Background())
+	if err != nil {
+		t.Fatalf("Provinces: %v", err)
+	}
+	if elapsed := time.Since(start); elapsed < clientTimeout {
+		t.Errorf("the client returned after %s, want at least its timeout %s", elapsed, clientTimeout)
+	}
+	if want := []string{"NB", "NS", "PE", "NL", "ON"}; !slices.Equal(codes, want) {
+		t.Errorf("codes: got %q, want %q", codes, want)
+	}
+
+	got := waitForRequests(t, ts.Server, RequestFilter{Operation: asmx.OpReturnProvinces}, 3)
+	if len(got) != 3 {
+		t.Fatalf("journal: got %d ReturnProvinces requests, want 3: %+v", len(got), got)
+	}
+	want := []struct {
+		status      int
+		fault, kind string
+	}{
+		{0, "f1", noteCanceled},
+		{http.StatusServiceUnavailable, "f2", ""},
+		{http.StatusOK, "", ""},
+	}
+	for i, w := range want {
+		e := got[i]
+		if e.Status != w.status || e.Fault != w.fault || e.Error != w.kind {
+			t.Errorf("attempt %d: got status %d, fault %q, error %q; want %d, %q, %q", i+1, e.Status, e.Fault, e.Error, w.status, w.fault, w.kind)
+		}
+		if e.Binding != asmx.HTTPGet || e.Method != http.MethodGet {
+			t.Errorf("attempt %d: got %s %s, want GET in binding get", i+1, e.Method, e.Binding)
+		}
+		if k := e.Params[asmx.ParamKey]; k != "te****" {
+			t.Errorf("attempt %d: key in the journal: got %q, want %q", i+1, k, "te****")
+		}
+	}
+	if f := ts.Server.Faults(); len(f) != 0 {
+		t.Errorf("faults with times=1 left after applying: %+v", f)
+	}
+}
+
+// TestDownstreamClientGivesUp: a fault without times fails every attempt.
+func TestDownstreamClientGivesUp(t *testing.T) {
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	if _, err := ts.Server.AddFault(Fault{Operation: "returnprovinces", Binding: asmx.HTTPGet, Status: 502}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := newProvincesClient(ts.URL).Provinces(context.Background())
+	var se *statusError
+	if !errors.As(err, &se) || se.code != 502 {
+		t.Fatalf("Provinces: got error %v, want the last attempt's status 502", err)
+	}
+	if n := len(ts.Requests()); n != 3 {
+		t.Errorf("journal: got %d requests, want 3 attempts", n)
+	}
+	ts.Server.ClearFaults()
+	if _, err := newProvincesClient(ts.URL).Provinces(context.Background()); err != nil {
+		t.Errorf("after ClearFaults: %v", err)
+	}
+}
+
+func TestTestServerURLAndClose(t *testing.T) {
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	u, err := url.Parse(ts.URL)
+	if err != nil || u.Scheme != "http" || u.Hostname() != "127.0.0.1" || u.Path != "" {
+		t.Errorf("URL: got %q, want http://127.0.0.1:<port>", ts.URL)
+	}
+	if want := ts.URL + "/service/service.asmx"; ts.ServiceURL() != want {
+		t.Errorf("ServiceURL: got %q, want %q", ts.ServiceURL(), want)
+	}
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
+
+	// A request held by a long delay is in flight when Close begins; Close
+	// ends the delay and waits for the request to finish.
+	if _, err := ts.Server.AddFault(Fault{Delay: time.Hour, Times: 1}); err != nil {
+		t.Fatal(err)
+	}
+	errc := make(chan error, 1)
+	go func() {
+		resp, err := http.Get(ts.URL + "/service/service.asmx/ReturnProvinces?strAtmServiceKey=k")
+		if err == nil {
+			resp.Body.Close()
+		}
+		errc <- err
+	}()
+	waitInFlight(t, ts)
+	var wg sync.WaitGroup
+	for range 3 { // concurrent and repeated Close calls all return
+		wg.Go(ts.Close)
+	}
+	wg.Wait()
+	ts.Close()
+	if err := <-errc; err == nil {
+		t.Error("the delayed request succeeded; want its connection dropped by Close")
+	}
+	if _, err := http.Get(ts.URL + "/__admin/health"); err == nil {
+		t.Error("the server answers after Close")
+	}
+	if got := ts.Server.Requests(RequestFilter{}); len(got) != 2 || got[1].Error != noteCanceled {
+		t.Errorf("journal after Close: got %+v, want the delayed request noted %q", got, noteCanceled)
+	}
+}
+
+// waitInFlight waits until a request has taken the server's only fault (one
+// with times=1), so it is inside the fault's delay.
+func waitInFlight(t *testing.T, ts *TestServer) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for len(ts.Server.Faults()) != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no request took the fault within 10s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestStartTestServerBadOption(t *testing.T) {
+	for name, opt := range map[string]Option{
+		"generated seed 0":   WithGeneratedDataset(0, 10),
+		"fault needs effect": WithFault(Fault{Operation: asmx.OpReturnProvinces}),
+		"unknown operation":  WithFault(Fault{Operation: "Nope", Status: 500}),
+		"journal size":       WithJournalSize(-1),
+	} {
+		if ts, err := StartTestServer(opt); err == nil {
+			ts.Close()
+			t.Errorf("%s: StartTestServer succeeded, want an error", name)
+		}
+	}
+}
+
+func TestWithGeneratedDataset(t *testing.T) {
+	ts := NewTestServer(t, WithGeneratedDataset(42, 50))
+	if n := len(ts.Server.Dataset().ATMs); n != 50 {
+		t.Errorf("ATMs: got %d, want 50", n)
+	}
+	again := NewTestServer(t, WithGeneratedDataset(42, 50))
+	a := call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnAllAtms, paramsFor(asmx.OpReturnAllAtms, "k"))
+	b := call(t, again.URL, asmx.HTTPGet, asmx.OpReturnAllAtms, paramsFor(asmx.OpReturnAllAtms, "k"))
+	if a.status != 200 || a.body != b.body {
+		t.Errorf("the same seed served different data (status %d)", a.status)
+	}
+}
