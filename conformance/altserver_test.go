@@ -105,7 +105,7 @@ func (s *altServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			w.Header().Set("Content-Type", ctTextXML)
-			_, _ = w.Write(s.wsdlDoc())
+			_, _ = w.Write(s.wsdlDoc("http://" + r.Host))
 			return
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -432,7 +432,7 @@ func (a altATM) node() *etree.Element {
 }
 
 // wsdlDoc is a small WSDL 1.1 in ASMX's shape.
-func (s *altServer) wsdlDoc() []byte {
+func (s *altServer) wsdlDoc(base string) []byte {
 	doc := etree.NewDocument()
 	d := doc.CreateElement("wsdl:definitions")
 	d.CreateAttr("xmlns:wsdl", wsdlNS)
@@ -467,6 +467,14 @@ func (s *altServer) wsdlDoc() []byte {
 				o.CreateElement("soap:operation").CreateAttr("soapAction", s.ns+"/"+op.Name)
 			}
 		}
+	}
+	svc := d.CreateElement("wsdl:service")
+	svc.CreateAttr("name", "AltService")
+	for _, suffix := range []string{"Soap", "Soap12", "HttpGet", "HttpPost"} {
+		p := svc.CreateElement("wsdl:port")
+		p.CreateAttr("name", "AltService"+suffix)
+		p.CreateAttr("binding", "tns:AltService"+suffix)
+		p.CreateElement("soap:address").CreateAttr("location", base+servicePath)
 	}
 	b, _ := doc.WriteToBytes()
 	return b

@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/beevik/etree"
@@ -166,6 +167,41 @@ func wsdlChecks() []Check {
 			return nil
 		},
 	}}
+	cs = append(cs, Check{
+		Name:        "wsdl/addresses",
+		Group:       "the WSDL",
+		Description: "the WSDL's four ports point at /service/service.asmx (on the address asked, noted when not)",
+		Labels:      []string{"wsdl", "asmx"},
+		Run: func(s *Session, note Notef) error {
+			defs, x, err := s.wsdlOrSkip()
+			if err != nil {
+				return err
+			}
+			ports := 0
+			for _, svc := range children(defs, wsdlNS, "service") {
+				for _, port := range children(svc, wsdlNS, "port") {
+					for _, a := range port.ChildElements() {
+						loc := a.SelectAttrValue("location", "")
+						if a.Tag != "address" || loc == "" {
+							continue
+						}
+						ports++
+						u, err := url.Parse(loc)
+						if err != nil || u.Path != servicePath {
+							return fail(x, "WSDL port "+port.SelectAttrValue("name", "")+" address", "a location ending in "+servicePath, "%q", loc)
+						}
+						if base := strings.TrimSuffix(loc, servicePath); base != s.base {
+							note("port %s: location %s, not on the address asked (%s)", port.SelectAttrValue("name", ""), loc, s.base)
+						}
+					}
+				}
+			}
+			if ports < 4 {
+				return fail(x, "WSDL service ports", "four ports with an address (SOAP, SOAP 1.2, HttpGet, HttpPost)", "%d", ports)
+			}
+			return nil
+		},
+	})
 	for _, op := range Operations {
 		cs = append(cs, Check{
 			Name:        "wsdl/parameters/" + op.Name,
