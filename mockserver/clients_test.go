@@ -175,6 +175,9 @@ func runClient(t *testing.T, interp, script string, b asmx.Binding) ([]clientRes
 // checkSOAPRequests checks that the client spoke binding b for every operation.
 func checkSOAPRequests(t *testing.T, b asmx.Binding, reqs []soapRequest) {
 	t.Helper()
+	if len(reqs) > 0 {
+		t.Logf("first request: Content-Type %q, SOAPAction %q", reqs[0].ctype, reqs[0].action)
+	}
 	if len(reqs) != len(asmx.Operations()) {
 		t.Errorf("SOAP requests: got %d, want %d (one per operation)", len(reqs), len(asmx.Operations()))
 	}
