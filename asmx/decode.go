@@ -50,7 +50,10 @@ func DecodeSOAP(b Binding, ns, action string, hasAction bool, body []byte) (*Cal
 				break
 			}
 		}
-		if routed == nil {
+		// SOAP 1.1 routes by SOAPAction alone. SOAP 1.2's optional action
+		// parameter routes when it names an operation; otherwise ASMX falls
+		// back to the body element.
+		if routed == nil && b == SOAP11 {
 			return nil, ErrUnknownAction(b, a)
 		}
 	}

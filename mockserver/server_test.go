@@ -420,3 +420,15 @@ func TestHealth(t *testing.T) {
 	r := do(t, req)
 	runChecks(t, r, hasStatus(200), bodyContains(`"ok"`))
 }
+
+func TestSOAP12UnknownActionFallsBackToTheBodyElement(t *testing.T) {
+	srv := newTestServer(t)
+	req, err := http.NewRequest("POST", srv.URL+"/service/service.asmx",
+		strings.NewReader(soapEnvelope(asmx.SOAP12, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", `application/soap+xml; charset=utf-8; action="`+testNS+`/Wrong"`)
+	r := do(t, req)
+	runChecks(t, r, hasStatus(200), hasContentType(asmx.ContentTypeSOAP12), bodyContains("<ReturnProvincesResult>"))
+}
