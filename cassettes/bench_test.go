@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
@@ -49,10 +50,12 @@ func syntheticCassette(tb testing.TB, n int) string {
 
 func TestIndexLarge(t *testing.T) {
 	path := syntheticCassette(t, 10_000)
+	start := time.Now()
 	idx, err := cassettes.LoadIndex([]string{path})
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("indexed 10,000 interactions in %s", time.Since(start).Round(time.Millisecond))
 	if st := idx.Stats(); st.Calls != 10_000 || st.Answers != 10_000 || st.Skipped != 0 {
 		t.Fatalf("stats %+v", st)
 	}
