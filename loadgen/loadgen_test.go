@@ -1,0 +1,244 @@
+package loadgen
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+func startServer(t *testing.T, h http.Handler) *Server {
+	t.Helper()
+	s, err := StartServer(h)
+	if err != nil {
+		t.Fatalf("StartServer: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return s
+}
+
+var short = Options{Connections: 2, Duration: 300 * time.Millisecond}
+
+func TestRunCountsRequests(t *testing.T) {
+	body := bytes.Repeat([]byte("<x>atm</x>"), 1000)
+	s := startServer(t, NewCeiling(&Response{Status: 200, Header: http.Header{"Content-Type": {"text/xml; charset=utf-8"}}, Body: body}))
+	opts := short
+	opts.Warmup = 50 * time.Millisecond
+	opts.ExpectLength = int64(len(body))
+	res, err := Run(context.Background(), Request{Method: "POST", URL: s.URL + "/service/service.asmx", Body: []byte("<a/>")}, opts)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if res.Requests == 0 {
+		t.Fatalf("got 0 requests, want some")
+	}
+	if res.Errors != 0 {
+		t.Errorf("got %d errors (%s), want 0", res.Errors, res.FirstError)
+	}
+	if want := res.Requests * int64(len(body)); res.Bytes != want {
+		t.Errorf("got %d bytes, want %d", res.Bytes, want)
+	}
+	if got := res.Latency.Count(); got != uint64(res.Requests) {
+		t.Errorf("got %d latencies, want %d", got, res.Requests)
+	}
+	if res.P50() <= 0 || res.P99() < res.P50() || res.Latency.Max() < res.P99() {
+		t.Errorf("got p50 %v, p99 %v, max %v: want 0 < p50 <= p99 <= max", res.P50(), res.P99(), res.Latency.Max())
+	}
+	if res.RPS() <= 0 {
+		t.Errorf("got %v req/s, want > 0", res.RPS())
+	}
+}
+
+func TestRunResponseShapes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		h    http.HandlerFunc
+	}{
+		{"chunked", func(w http.ResponseWriter, r *http.Request) {
+			_, _ = w.Write([]byte("part one "))
+			w.(http.Flusher).Flush()
+			_, _ = w.Write([]byte("part two"))
+		}},
+		{"connection close", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Connection", "close")
+			_, _ = w.Write([]byte("bye"))
+		}},
+		{"no content", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := startServer(t, tc.h)
+			opts := short
+			if tc.name == "no content" {
+				opts.ExpectStatus = http.StatusNoContent
+			}
+			res, err := Run(context.Background(), Request{URL: s.URL + "/"}, opts)
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if res.Requests == 0 || res.Errors != 0 {
+				t.Errorf("got %d requests and %d errors (%s), want some and 0", res.Requests, res.Errors, res.FirstError)
+			}
+		})
+	}
+}
+
+func TestRunCountsWrongStatusAsErrors(t *testing.T) {
+	s := startServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "no", http.StatusInternalServerError)
+	}))
+	res, err := Run(context.Background(), Request{URL: s.URL + "/"}, short)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if res.Requests != 0 || res.Errors == 0 {
+		t.Errorf("got %d requests and %d errors, want 0 and some", res.Requests, res.Errors)
+	}
+	if !strings.Contains(res.FirstError, "status 500") {
+		t.Errorf("got first error %q, want it to name status 500", res.FirstError)
+	}
+}
+
+func TestRunCountsWrongLengthAsErrors(t *testing.T) {
+	s := startServer(t, NewCeiling(&Response{Body: []byte("short")}))
+	opts := short
+	opts.ExpectLength = 6
+	res, err := Run(context.Background(), Request{URL: s.URL + "/"}, opts)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if res.Requests != 0 || res.Errors == 0 {
+		t.Errorf("got %d requests and %d errors, want 0 and some", res.Requests, res.Errors)
+	}
+}
+
+func TestRunUnreachable(t *testing.T) {
+	s := startServer(t, http.NotFoundHandler())
+	url := s.URL
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), Request{URL: url + "/"}, short); err == nil {
+		t.Errorf("got no error for a closed port, want one")
+	}
+	for _, u := range []string{"https://example.org/", "://", "http:///x"} {
+		if _, err := Run(context.Background(), Request{URL: u}, short); err == nil {
+			t.Errorf("URL %q: got no error, want one", u)
+		}
+	}
+}
+
+func TestRunStopsWhenCancelled(t *testing.T) {
+	release := make(chan struct{})
+	s := startServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer close(release)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(100 * time.Millisecond); cancel() }()
+	opts := short
+	opts.Duration = time.Hour
+	res, err := Run(ctx, Request{URL: s.URL + "/"}, opts)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if res.Requests != 0 || res.Errors != 0 {
+		t.Errorf("got %d requests and %d errors, want none: interrupted requests are not counted", res.Requests, res.Errors)
+	}
+}
+
+func TestCeilingServesCapturedBytes(t *testing.T) {
+	mock := startServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("SOAPAction") != `"urn:x/Op"` {
+			http.Error(w, "no action", http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+		w.Header().Set("X-Extra", "1")
+		_, _ = w.Write([]byte(`<?xml version="1.0"?><r/>`))
+	}))
+	req := Request{Method: "POST", URL: mock.URL + "/service/service.asmx",
+		Header: http.Header{"SOAPAction": {`"urn:x/Op"`}, "Content-Type": {"text/xml; charset=utf-8"}}, Body: []byte("<e/>")}
+	want, err := Fetch(context.Background(), req)
+	if err != nil {
+		t.Fatalf("Fetch: %v", err)
+	}
+	if want.Status != 200 {
+		t.Fatalf("got status %d from the mock, want 200", want.Status)
+	}
+	ceiling := startServer(t, NewCeiling(want))
+	req.URL = ceiling.URL + "/service/service.asmx"
+	got, err := Fetch(context.Background(), req)
+	if err != nil {
+		t.Fatalf("Fetch: %v", err)
+	}
+	if got.Status != want.Status {
+		t.Errorf("got status %d, want %d", got.Status, want.Status)
+	}
+	if !bytes.Equal(got.Body, want.Body) {
+		t.Errorf("got body %q, want %q", got.Body, want.Body)
+	}
+	for _, k := range []string{"Content-Type", "Content-Length", "X-Extra"} {
+		if g, w := got.Header.Get(k), want.Header.Get(k); g != w {
+			t.Errorf("header %s: got %q, want %q", k, g, w)
+		}
+	}
+}
+
+func TestRequestWire(t *testing.T) {
+	tg, err := Request{Method: "POST", URL: "http://127.0.0.1:9/a?b=c",
+		Header: http.Header{"Content-Type": {"text/xml"}, "Content-Length": {"99"}}, Body: []byte("xyz")}.prepare()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "POST /a?b=c HTTP/1.1\r\nHost: 127.0.0.1:9\r\nContent-Type: text/xml\r\nContent-Length: 3\r\n\r\nxyz"
+	if string(tg.wire) != want || tg.addr != "127.0.0.1:9" {
+		t.Errorf("got %q to %s, want %q to 127.0.0.1:9", tg.wire, tg.addr, want)
+	}
+}
+
+func TestHistogram(t *testing.T) {
+	var h, a, b Histogram
+	for i := 1; i <= 10000; i++ {
+		d := time.Duration(i) * time.Microsecond
+		h.Record(d)
+		if i%2 == 0 {
+			a.Record(d)
+		} else {
+			b.Record(d)
+		}
+	}
+	a.Merge(&b)
+	for _, q := range []float64{0.5, 0.9, 0.99} {
+		exact := time.Duration(q*10000) * time.Microsecond
+		for _, hh := range []*Histogram{&h, &a} {
+			got := hh.Quantile(q)
+			if diff := float64(got-exact) / float64(exact); diff > 0.02 || diff < -0.02 {
+				t.Errorf("q%v: got %v, want %v within 2%%", q, got, exact)
+			}
+		}
+	}
+	if h.Max() != 10*time.Millisecond || a.Max() != h.Max() {
+		t.Errorf("got max %v and %v, want 10ms", h.Max(), a.Max())
+	}
+	if h.Count() != 10000 || a.Count() != 10000 {
+		t.Errorf("got counts %d and %d, want 10000", h.Count(), a.Count())
+	}
+	var empty Histogram
+	if empty.Quantile(0.5) != 0 || empty.Mean() != 0 {
+		t.Errorf("empty histogram: got non-zero quantile or mean")
+	}
+	for v := uint64(0); v < 1<<20; v += 997 {
+		if mid := bucketValue(bucketOf(v)); float64(mid) < float64(v)*0.98 || float64(mid) > float64(v)*1.02+1 {
+			t.Fatalf("value %d: bucket middle %d is off by more than 2%%", v, mid)
+		}
+	}
+}
