@@ -14,6 +14,17 @@ const xmlDecl = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
 // declarations of its own for the service namespace; it is given xmlns=""
 // so that it stays in no namespace, as ASMX writes an XmlNode result.
 func AppendSOAPResponse(dst []byte, b Binding, ns, op string, node []byte) []byte {
+	dst = AppendSOAPResponseHead(dst, b, ns, op)
+	dst = appendNoNamespace(dst, node)
+	return AppendSOAPResponseTail(dst, op)
+}
+
+// AppendSOAPResponseHead appends the part of a SOAP response that comes
+// before the result node: declaration, envelope, body, <Op>Response and
+// <Op>Result start tags. A caller that writes the result node itself (with
+// xmlns="" on its root) then finishes with AppendSOAPResponseTail; the
+// three together write what AppendSOAPResponse writes.
+func AppendSOAPResponseHead(dst []byte, b Binding, ns, op string) []byte {
 	dst = append(dst, xmlDecl...)
 	if b == SOAP12 {
 		dst = append(dst, `<soap:Envelope xmlns:soap="`+NamespaceSOAP12+`" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">`...)
@@ -26,8 +37,12 @@ func AppendSOAPResponse(dst []byte, b Binding, ns, op string, node []byte) []byt
 	dst = AppendEscaped(dst, ns)
 	dst = append(dst, "\">\n      <"...)
 	dst = append(dst, op...)
-	dst = append(dst, "Result>"...)
-	dst = appendNoNamespace(dst, node)
+	return append(dst, "Result>"...)
+}
+
+// AppendSOAPResponseTail appends the end of a SOAP response begun with
+// AppendSOAPResponseHead, after the result node.
+func AppendSOAPResponseTail(dst []byte, op string) []byte {
 	dst = append(dst, "</"...)
 	dst = append(dst, op...)
 	dst = append(dst, "Result>\n    </"...)
@@ -77,8 +92,13 @@ func containsDefaultNS(attrs []byte) bool {
 // AppendXMLDocument appends node as a whole XML document, the GET and POST
 // result: an XML declaration, then the node.
 func AppendXMLDocument(dst, node []byte) []byte {
-	dst = append(dst, xmlDecl...)
-	return append(dst, node...)
+	return append(AppendXMLDeclaration(dst), node...)
+}
+
+// AppendXMLDeclaration appends the XML declaration that starts every XML
+// response, for callers that write the node after it themselves.
+func AppendXMLDeclaration(dst []byte) []byte {
+	return append(dst, xmlDecl...)
 }
 
 // ContentType is the success content type of binding b.

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/fixtures"
@@ -16,14 +17,20 @@ const earthRadiusKm = 6371.0088
 const cellDegrees = 0.05
 
 // data is a data set with the indexes the operations need. It is immutable
-// after newData, so it is shared by every request without locking.
+// after newData (but for the encoding cache, which is safe for concurrent
+// use), so it is shared by every request without locking.
+//
+// ATMs are referred to by their position in ds.ATMs (int32, four bytes and
+// no pointer for the garbage collector to follow), which also keys the
+// encoding cache.
 type data struct {
 	ds *fixtures.Dataset
 
 	institutions  map[int]*fixtures.Institution
-	byInstitution map[int][]*fixtures.ATM // ordered by id
-	byCity        map[int][]*fixtures.ATM // ordered by id
-	grid          map[cell][]*fixtures.ATM
+	byID          []int32         // every ATM, ordered by id
+	byInstitution map[int][]int32 // ordered by id
+	byCity        map[int][]int32 // ordered by id
+	grid          grid
 
 	// Geocoding tables of the address searches, keys normalised by norm.
 	postal      map[string]fixtures.Coordinates // postal code → first ATM's point
@@ -31,6 +38,8 @@ type data struct {
 	cities      map[string][]*fixtures.City     // city name → cities
 	provinces   map[string]string               // code or name → code
 	provCentres map[string]fixtures.Coordinates // code → mean of its cities
+
+	frags *fragmentCache
 }
 
 type cell struct{ lat, lon int32 }
@@ -39,14 +48,60 @@ func cellOf(c fixtures.Coordinates) cell {
 	return cell{int32(math.Floor(c.Latitude / cellDegrees)), int32(math.Floor(c.Longitude / cellDegrees))}
 }
 
+// grid is the search index: the ATMs sorted by cell (row of latitude, then
+// column of longitude, then id), each with the sines and cosines the
+// distance needs, so a search reads memory in order and calls no
+// trigonometric function per ATM. rows holds each row's run, indexed by
+// row - minRow (latitudes span at most 3,601 rows of 0.05°); lonCell holds
+// each ATM's column, for finding a row's columns by binary search.
+type grid struct {
+	rows    []span
+	lonCell []int32
+	points  []point
+}
+
+// point is a position prepared for distances, and the ATM standing there.
+type point struct {
+	lat              float64 // degrees
+	sinHLat, cosHLat float64 // of half the latitude
+	sinHLon, cosHLon float64 // of half the longitude
+	cosLat           float64
+	atm              int32 // position in ds.ATMs
+}
+
+func newPoint(c fixtures.Coordinates, atm int32) point {
+	sLat, cLat := math.Sincos(c.Latitude * rad / 2)
+	sLon, cLon := math.Sincos(c.Longitude * rad / 2)
+	return point{lat: c.Latitude, sinHLat: sLat, cosHLat: cLat, sinHLon: sLon, cosHLon: cLon,
+		cosLat: math.Cos(c.Latitude * rad), atm: atm}
+}
+
+// hav is the haversine of the central angle between p and q: sin²(Δφ/2) +
+// cos φp cos φq sin²(Δλ/2), the half-angle sines taken by the difference
+// formula from the sines and cosines each point carries. Equal points give
+// exactly 0; it grows with the distance, so searches compare and sort by it.
+func (p *point) hav(q *point) float64 {
+	sdLat := q.sinHLat*p.cosHLat - q.cosHLat*p.sinHLat
+	sdLon := q.sinHLon*p.cosHLon - q.cosHLon*p.sinHLon
+	return sdLat*sdLat + p.cosLat*q.cosLat*sdLon*sdLon
+}
+
+// havKm turns a haversine into kilometres.
+func havKm(h float64) float64 {
+	return 2 * earthRadiusKm * math.Asin(math.Min(1, math.Sqrt(h)))
+}
+
+type span struct{ start, end int32 }
+
+const minRow = -1800 // row of latitude -90
+
 // newData indexes ds. ds must have passed fixtures validation.
 func newData(ds *fixtures.Dataset) *data {
 	d := &data{
 		ds:            ds,
 		institutions:  make(map[int]*fixtures.Institution, len(ds.Institutions)),
-		byInstitution: map[int][]*fixtures.ATM{},
-		byCity:        map[int][]*fixtures.ATM{},
-		grid:          map[cell][]*fixtures.ATM{},
+		byInstitution: map[int][]int32{},
+		byCity:        map[int][]int32{},
 		postal:        map[string]fixtures.Coordinates{},
 		street:        map[string]fixtures.Coordinates{},
 		cities:        map[string][]*fixtures.City{},
@@ -56,16 +111,19 @@ func newData(ds *fixtures.Dataset) *data {
 	for i := range ds.Institutions {
 		d.institutions[ds.Institutions[i].ID] = &ds.Institutions[i]
 	}
-	atms := make([]*fixtures.ATM, len(ds.ATMs))
-	for i := range ds.ATMs {
-		atms[i] = &ds.ATMs[i]
+	d.byID = make([]int32, len(ds.ATMs))
+	for i := range d.byID {
+		d.byID[i] = int32(i)
 	}
-	slices.SortStableFunc(atms, func(a, b *fixtures.ATM) int { return a.ID - b.ID })
-	for _, a := range atms {
-		d.byInstitution[a.InstitutionID] = append(d.byInstitution[a.InstitutionID], a)
-		d.byCity[a.CityID] = append(d.byCity[a.CityID], a)
-		c := cellOf(a.Coordinates)
-		d.grid[c] = append(d.grid[c], a)
+	// Data sets come in id order; the sort only guards the rest.
+	byID := func(a, b int32) int { return ds.ATMs[a].ID - ds.ATMs[b].ID }
+	if !slices.IsSortedFunc(d.byID, byID) {
+		slices.SortStableFunc(d.byID, byID)
+	}
+	for _, i := range d.byID {
+		a := &ds.ATMs[i]
+		d.byInstitution[a.InstitutionID] = append(d.byInstitution[a.InstitutionID], i)
+		d.byCity[a.CityID] = append(d.byCity[a.CityID], i)
 		if pc := normPostal(a.Address.PostalCode); pc != "" {
 			if _, ok := d.postal[pc]; !ok {
 				d.postal[pc] = a.Coordinates
@@ -78,6 +136,8 @@ func newData(ds *fixtures.Dataset) *data {
 			}
 		}
 	}
+	d.grid = newGrid(ds.ATMs, d.byID)
+	d.frags = newFragmentCache(len(ds.ATMs))
 	sums := map[string][3]float64{}
 	for i := range ds.Cities {
 		c := &ds.Cities[i]
@@ -93,6 +153,47 @@ func newData(ds *fixtures.Dataset) *data {
 		}
 	}
 	return d
+}
+
+// newGrid builds the search index of atms, taken in the order of byID.
+func newGrid(atms []fixtures.ATM, byID []int32) grid {
+	type entry struct {
+		c cell
+		i int32
+	}
+	es := make([]entry, len(byID))
+	for k, i := range byID {
+		es[k] = entry{cellOf(atms[i].Coordinates), i}
+	}
+	// Stable: within a cell the ATMs stay in id order.
+	slices.SortStableFunc(es, func(a, b entry) int {
+		if a.c.lat != b.c.lat {
+			return int(a.c.lat) - int(b.c.lat)
+		}
+		return int(a.c.lon) - int(b.c.lon)
+	})
+	g := grid{
+		rows:    make([]span, -2*minRow+1),
+		lonCell: make([]int32, len(es)),
+		points:  make([]point, len(es)),
+	}
+	start := 0
+	for k, e := range es {
+		g.lonCell[k], g.points[k] = e.c.lon, newPoint(atms[e.i].Coordinates, e.i)
+		if k+1 == len(es) || es[k+1].c.lat != e.c.lat {
+			g.rows[e.c.lat-minRow] = span{int32(start), int32(k + 1)}
+			start = k + 1
+		}
+	}
+	return g
+}
+
+// row returns the run of a row; empty outside the latitudes.
+func (g *grid) row(lat int32) span {
+	if i := lat - minRow; i >= 0 && int(i) < len(g.rows) {
+		return g.rows[i]
+	}
+	return span{}
 }
 
 // institution returns the institution of an ATM (validated to exist).
@@ -123,23 +224,28 @@ func normPostal(s string) string {
 	return b.String()
 }
 
+// rad converts degrees to radians.
+const rad = math.Pi / 180
+
 // haversine is the great-circle distance between two points in kilometres.
 func haversine(a, b fixtures.Coordinates) float64 {
-	const rad = math.Pi / 180
-	dLat := (b.Latitude - a.Latitude) * rad
-	dLon := (b.Longitude - a.Longitude) * rad
-	s := math.Sin(dLat/2)*math.Sin(dLat/2) +
-		math.Cos(a.Latitude*rad)*math.Cos(b.Latitude*rad)*math.Sin(dLon/2)*math.Sin(dLon/2)
-	return 2 * earthRadiusKm * math.Asin(math.Min(1, math.Sqrt(s)))
+	pa, pb := newPoint(a, 0), newPoint(b, 0)
+	return havKm(pa.hav(&pb))
 }
 
 type hit struct {
-	atm  *fixtures.ATM
-	dist float64
+	atm int32 // position in ds.ATMs
+	id  int
+	hav float64
 }
 
-// near returns the ATMs within radiusKm of p (inclusive), by distance then id.
-func (d *data) near(p fixtures.Coordinates, radiusKm float64) []*fixtures.ATM {
+// near returns the ATMs within radiusKm of p (inclusive), by distance then
+// id, as positions in ds.ATMs. It measures the distance to every ATM in the
+// grid cells that the circle's bounding box touches (those of its rows are
+// found by binary search), but skips at once those whose latitude alone puts
+// them out of reach. Distances are compared as haversines, which order
+// points as the distances in kilometres do.
+func (d *data) near(p fixtures.Coordinates, radiusKm float64) []int32 {
 	dLat := radiusKm / (earthRadiusKm * math.Pi / 180)
 	latLo, latHi := p.Latitude-dLat, p.Latitude+dLat
 	var lonLo, lonHi float64
@@ -153,65 +259,65 @@ func (d *data) near(p fixtures.Coordinates, radiusKm float64) []*fixtures.ATM {
 			lonLo, lonHi = -180, 180
 		}
 	}
-	lo := cellOf(fixtures.Coordinates{Latitude: latLo, Longitude: lonLo})
-	hi := cellOf(fixtures.Coordinates{Latitude: latHi, Longitude: lonHi})
-	var hits []hit
-	visit := func(c cell) {
-		for _, a := range d.grid[c] {
-			if dist := haversine(p, a.Coordinates); dist <= radiusKm {
-				hits = append(hits, hit{a, dist})
+	g := &d.grid
+	from := newPoint(p, 0)
+	// Within radiusKm ⇔ hav ≤ sin²(radiusKm / 2R).
+	maxHav := math.Sin(radiusKm / (2 * earthRadiusKm))
+	maxHav *= maxHav
+	// Two points are at least as far apart as their latitudes; the margin
+	// keeps borderline cases for the exact test.
+	maxDLat := dLat*(1+1e-9) + 1e-9
+	hp := hitPool.Get().(*[]hit)
+	defer func() {
+		if cap(*hp) <= 1<<16 {
+			hitPool.Put(hp)
+		}
+	}()
+	hits := (*hp)[:0]
+	visit := func(start, end int32) {
+		for k := start; k < end; k++ {
+			q := &g.points[k]
+			if math.Abs(q.lat-p.Latitude) > maxDLat {
+				continue
+			}
+			if h := from.hav(q); h <= maxHav {
+				hits = append(hits, hit{q.atm, d.ds.ATMs[q.atm].ID, h})
 			}
 		}
 	}
-	nLat, nLon := int64(hi.lat-lo.lat+1), int64(hi.lon-lo.lon+1)
-	if nLat*nLon > int64(len(d.grid)) {
-		// A box wider than the data: visit the occupied cells instead.
-		for c := range d.grid {
-			if c.lat >= lo.lat && c.lat <= hi.lat && inLonRange(c.lon, lo.lon, hi.lon) {
-				visit(c)
-			}
-		}
-	} else {
-		for la := lo.lat; la <= hi.lat; la++ {
-			for lon := lo.lon; lon <= hi.lon; lon++ {
-				visit(cell{la, lon})
-			}
-		}
-	}
-	// Longitudes wrapping the antimeridian.
 	if lonLo < -180 || lonHi > 180 {
-		hits = hits[:0]
-		for _, a := range d.ds.ATMs {
-			if dist := haversine(p, a.Coordinates); dist <= radiusKm {
-				hits = append(hits, hit{atmPtr(d, a.ID), dist})
-			}
+		// Longitudes wrapping the antimeridian: measure every ATM.
+		visit(0, int32(len(g.points)))
+	} else {
+		lo := cellOf(fixtures.Coordinates{Latitude: latLo, Longitude: lonLo})
+		hi := cellOf(fixtures.Coordinates{Latitude: latHi, Longitude: lonHi})
+		for la := lo.lat; la <= hi.lat; la++ {
+			r := g.row(la)
+			cols := g.lonCell[r.start:r.end]
+			from, _ := slices.BinarySearch(cols, lo.lon)
+			to, _ := slices.BinarySearch(cols, hi.lon+1)
+			visit(r.start+int32(from), r.start+int32(to))
 		}
 	}
 	slices.SortFunc(hits, func(a, b hit) int {
 		switch {
-		case a.dist < b.dist:
+		case a.hav < b.hav:
 			return -1
-		case a.dist > b.dist:
+		case a.hav > b.hav:
 			return 1
 		}
-		return a.atm.ID - b.atm.ID
+		return a.id - b.id
 	})
-	out := make([]*fixtures.ATM, len(hits))
-	for i, h := range hits {
-		out[i] = h.atm
+	out := make([]int32, len(hits))
+	for k, h := range hits {
+		out[k] = h.atm
 	}
+	*hp = hits[:0]
 	return out
 }
 
-func inLonRange(v, lo, hi int32) bool { return v >= lo && v <= hi }
-
-func atmPtr(d *data, id int) *fixtures.ATM {
-	i, ok := slices.BinarySearchFunc(d.ds.ATMs, id, func(a fixtures.ATM, id int) int { return a.ID - id })
-	if ok {
-		return &d.ds.ATMs[i]
-	}
-	return nil
-}
+// hitPool recycles the scratch slices of near.
+var hitPool = sync.Pool{New: func() any { h := make([]hit, 0, 256); return &h }}
 
 // geocode finds the point an address search searches around: a known postal
 // code first, then the street address with the city, then the city (in the
@@ -248,11 +354,7 @@ func (d *data) geocode(address, city, province, postal string) (fixtures.Coordin
 func (d *data) locations(c *asmx.Call) locationList {
 	switch c.Op.Name {
 	case asmx.OpReturnAllAtms:
-		atms := make([]*fixtures.ATM, len(d.ds.ATMs))
-		for i := range d.ds.ATMs {
-			atms[i] = &d.ds.ATMs[i]
-		}
-		return locationList{atms: atms}
+		return locationList{atms: d.byID}
 	case asmx.OpReturnAtmSearchByInstitution:
 		return locationList{atms: d.byInstitution[c.InstitutionID]}
 	case asmx.OpReturnAtmSearchByCity:

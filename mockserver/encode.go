@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -24,6 +25,17 @@ func (w *xmlWriter) open(depth int, name string) {
 	}
 	w.b = append(w.b, '<')
 	w.b = append(w.b, name...)
+	w.b = append(w.b, '>')
+}
+
+// openRoot opens the root element of a result node, with xmlns="" when it
+// goes inside a SOAP body (whose default namespace is the service's).
+func (w *xmlWriter) openRoot(name string, noNamespace bool) {
+	w.b = append(w.b, '<')
+	w.b = append(w.b, name...)
+	if noNamespace {
+		w.b = append(w.b, ` xmlns=""`...)
+	}
 	w.b = append(w.b, '>')
 }
 
@@ -85,16 +97,29 @@ func (w *xmlWriter) coordinates(depth int, name string, c fixtures.Coordinates) 
 
 // locationList is the result of ReturnAllAtms and the searches.
 type locationList struct {
-	atms []*fixtures.ATM
+	atms []int32 // positions in ds.ATMs
 	// point is the search point, written only when hasPoint.
 	point    fixtures.Coordinates
 	hasPoint bool
 }
 
+// Indentation of a location node in a location list (depth 2) and of its
+// fields (depth 3), as the head that comes before the index value.
+const (
+	locationHeadXML  = "\n    <" + xmlLocation + ">\n      <" + xmlIndex + ">"
+	locationHeadJSON = `{"index":`
+)
+
 // appendLocationsXML appends the XML result node of a location list.
+// noNamespace adds xmlns="" to the root, as a result inside a SOAP body
+// needs.
 func (d *data) appendLocationsXML(dst []byte, l locationList) []byte {
+	return d.appendLocationsNode(dst, l, false)
+}
+
+func (d *data) appendLocationsNode(dst []byte, l locationList, noNamespace bool) []byte {
 	w := xmlWriter{b: dst}
-	w.open(0, xmlLocationsRoot)
+	w.openRoot(xmlLocationsRoot, noNamespace)
 	w.int(1, xmlCount, len(l.atms))
 	if l.hasPoint {
 		w.coordinates(1, xmlSearchPoint, l.point)
@@ -103,8 +128,10 @@ func (d *data) appendLocationsXML(dst []byte, l locationList) []byte {
 		w.empty(1, xmlLocationList)
 	} else {
 		w.open(1, xmlLocationList)
-		for i, a := range l.atms {
-			d.appendLocationXML(&w, 2, i, a)
+		for k, i := range l.atms {
+			w.b = append(w.b, locationHeadXML...)
+			w.b = strconv.AppendInt(w.b, int64(k), 10)
+			w.b = d.appendFragment(w.b, i, false)
 		}
 		w.close(1, xmlLocationList)
 	}
@@ -112,11 +139,32 @@ func (d *data) appendLocationsXML(dst []byte, l locationList) []byte {
 	return w.b
 }
 
-func (d *data) appendLocationXML(w *xmlWriter, depth, index int, a *fixtures.ATM) {
+// appendFragment appends what follows the index value in the XML (or JSON)
+// of the ATM at position i: from the cache, or written now (and cached while
+// the cache's budget lasts).
+func (d *data) appendFragment(dst []byte, i int32, json bool) []byte {
+	if f := d.frags.get(i, json); f != nil {
+		return append(dst, f...)
+	}
+	start := len(dst)
+	a := &d.ds.ATMs[i]
+	if json {
+		dst = d.appendLocationTailJSON(dst, a)
+	} else {
+		w := xmlWriter{b: dst}
+		d.appendLocationTailXML(&w, 2, a)
+		dst = w.b
+	}
+	d.frags.put(i, json, dst[start:])
+	return dst
+}
+
+// appendLocationTailXML appends a location node after its index value: the
+// rest of the index element, the other fields and the end tag.
+func (d *data) appendLocationTailXML(w *xmlWriter, depth int, a *fixtures.ATM) {
 	in := d.institution(a.InstitutionID)
-	w.open(depth, xmlLocation)
+	w.leafEnd(xmlIndex)
 	f := depth + 1
-	w.int(f, xmlIndex, index)
 	w.int(f, xmlID, a.ID)
 	w.str(f, xmlATMIdentifier, a.ATMIdentifier)
 	w.open(f, xmlInstitution)
@@ -160,8 +208,12 @@ func (d *data) appendLocationXML(w *xmlWriter, depth, index int, a *fixtures.ATM
 
 // appendInstitutionsXML appends the ReturnInstitutions result node.
 func (d *data) appendInstitutionsXML(dst []byte) []byte {
+	return d.appendInstitutionsNode(dst, false)
+}
+
+func (d *data) appendInstitutionsNode(dst []byte, noNamespace bool) []byte {
 	w := xmlWriter{b: dst}
-	w.open(0, xmlInstitutionsRoot)
+	w.openRoot(xmlInstitutionsRoot, noNamespace)
 	for _, in := range d.ds.Institutions {
 		w.open(1, xmlInstitution)
 		w.int(2, xmlID, in.ID)
@@ -176,8 +228,12 @@ func (d *data) appendInstitutionsXML(dst []byte) []byte {
 
 // appendProvincesXML appends the ReturnProvinces result node.
 func (d *data) appendProvincesXML(dst []byte) []byte {
+	return d.appendProvincesNode(dst, false)
+}
+
+func (d *data) appendProvincesNode(dst []byte, noNamespace bool) []byte {
 	w := xmlWriter{b: dst}
-	w.open(0, xmlProvincesRoot)
+	w.openRoot(xmlProvincesRoot, noNamespace)
 	for _, p := range d.ds.Provinces {
 		w.open(1, xmlProvince)
 		w.str(2, xmlProvinceCode, p.Code)
@@ -196,63 +252,68 @@ func (d *data) appendLocationsJSON(b []byte, l locationList) []byte {
 	b = append(b, `,"coordinates":`...)
 	b = appendJSONCoordinates(b, l.point)
 	b = append(b, `,"locations":[`...)
-	for i, a := range l.atms {
-		if i > 0 {
+	for k, i := range l.atms {
+		if k > 0 {
 			b = append(b, ',')
 		}
-		in := d.institution(a.InstitutionID)
-		b = append(b, `{"index":`...)
-		b = strconv.AppendInt(b, int64(i), 10)
-		b = append(b, `,"id":`...)
-		b = strconv.AppendInt(b, int64(a.ID), 10)
-		b = append(b, `,"atmIdentifier":`...)
-		b = appendJSONString(b, a.ATMIdentifier)
-		b = append(b, `,"institution":{"id":`...)
-		b = strconv.AppendInt(b, int64(in.ID), 10)
-		b = append(b, `,"name":`...)
-		b = appendJSONString(b, in.Name)
-		b = append(b, `,"url":`...)
-		b = appendJSONString(b, in.URL)
-		b = append(b, `,"isAtlanticCreditUnion":`...)
-		b = strconv.AppendInt(b, int64(in.IsAtlanticCreditUnion), 10)
-		b = append(b, `},"coordinates":`...)
-		b = appendJSONCoordinates(b, a.Coordinates)
-		b = append(b, `,"address":{"streetAddress":`...)
-		b = appendJSONString(b, a.Address.StreetAddress)
-		b = append(b, `,"city":`...)
-		b = appendJSONString(b, a.Address.City)
-		b = append(b, `,"province":`...)
-		b = appendJSONString(b, a.Address.Province)
-		b = append(b, `,"postalCode":`...)
-		b = appendJSONString(b, a.Address.PostalCode)
-		b = append(b, `,"landmark":`...)
-		b = appendJSONString(b, a.Address.Landmark)
-		b = append(b, `},"features":{"deposits":`...)
-		b = strconv.AppendInt(b, int64(a.Features.Deposits), 10)
-		b = append(b, `,"hours":`...)
-		b = strconv.AppendInt(b, int64(a.Features.Hours), 10)
-		b = append(b, `,"driveThru":`...)
-		b = strconv.AppendInt(b, int64(a.Features.DriveThru), 10)
-		b = append(b, `,"pinChange":`...)
-		b = strconv.AppendInt(b, int64(a.Features.PinChange), 10)
-		b = append(b, `,"voiceGuidance":`...)
-		b = strconv.AppendInt(b, int64(a.Features.VoiceGuidance), 10)
-		b = append(b, `},"creditCards":{"visa":`...)
-		b = strconv.AppendInt(b, int64(a.CreditCards.Visa), 10)
-		b = append(b, `,"plus":`...)
-		b = strconv.AppendInt(b, int64(a.CreditCards.Plus), 10)
-		b = append(b, `,"mastercard":`...)
-		b = strconv.AppendInt(b, int64(a.CreditCards.Mastercard), 10)
-		b = append(b, `,"cirrus":`...)
-		b = strconv.AppendInt(b, int64(a.CreditCards.Cirrus), 10)
-		b = append(b, `},"languages":[`...)
-		for j, lang := range a.Languages {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, lang)
+		b = append(b, locationHeadJSON...)
+		b = strconv.AppendInt(b, int64(k), 10)
+		b = d.appendFragment(b, i, true)
+	}
+	return append(b, "]}"...)
+}
+
+// appendLocationTailJSON appends a location object after its index value.
+func (d *data) appendLocationTailJSON(b []byte, a *fixtures.ATM) []byte {
+	in := d.institution(a.InstitutionID)
+	b = append(b, `,"id":`...)
+	b = strconv.AppendInt(b, int64(a.ID), 10)
+	b = append(b, `,"atmIdentifier":`...)
+	b = appendJSONString(b, a.ATMIdentifier)
+	b = append(b, `,"institution":{"id":`...)
+	b = strconv.AppendInt(b, int64(in.ID), 10)
+	b = append(b, `,"name":`...)
+	b = appendJSONString(b, in.Name)
+	b = append(b, `,"url":`...)
+	b = appendJSONString(b, in.URL)
+	b = append(b, `,"isAtlanticCreditUnion":`...)
+	b = strconv.AppendInt(b, int64(in.IsAtlanticCreditUnion), 10)
+	b = append(b, `},"coordinates":`...)
+	b = appendJSONCoordinates(b, a.Coordinates)
+	b = append(b, `,"address":{"streetAddress":`...)
+	b = appendJSONString(b, a.Address.StreetAddress)
+	b = append(b, `,"city":`...)
+	b = appendJSONString(b, a.Address.City)
+	b = append(b, `,"province":`...)
+	b = appendJSONString(b, a.Address.Province)
+	b = append(b, `,"postalCode":`...)
+	b = appendJSONString(b, a.Address.PostalCode)
+	b = append(b, `,"landmark":`...)
+	b = appendJSONString(b, a.Address.Landmark)
+	b = append(b, `},"features":{"deposits":`...)
+	b = strconv.AppendInt(b, int64(a.Features.Deposits), 10)
+	b = append(b, `,"hours":`...)
+	b = strconv.AppendInt(b, int64(a.Features.Hours), 10)
+	b = append(b, `,"driveThru":`...)
+	b = strconv.AppendInt(b, int64(a.Features.DriveThru), 10)
+	b = append(b, `,"pinChange":`...)
+	b = strconv.AppendInt(b, int64(a.Features.PinChange), 10)
+	b = append(b, `,"voiceGuidance":`...)
+	b = strconv.AppendInt(b, int64(a.Features.VoiceGuidance), 10)
+	b = append(b, `},"creditCards":{"visa":`...)
+	b = strconv.AppendInt(b, int64(a.CreditCards.Visa), 10)
+	b = append(b, `,"plus":`...)
+	b = strconv.AppendInt(b, int64(a.CreditCards.Plus), 10)
+	b = append(b, `,"mastercard":`...)
+	b = strconv.AppendInt(b, int64(a.CreditCards.Mastercard), 10)
+	b = append(b, `,"cirrus":`...)
+	b = strconv.AppendInt(b, int64(a.CreditCards.Cirrus), 10)
+	b = append(b, `},"languages":[`...)
+	for j, lang := range a.Languages {
+		if j > 0 {
+			b = append(b, ',')
 		}
-		b = append(b, "]}"...)
+		b = appendJSONString(b, lang)
 	}
 	return append(b, "]}"...)
 }
@@ -318,4 +379,46 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	b = append(b, s[last:]...)
 	return append(b, '"')
+}
+
+// Typical sizes of a location in a list, for sizing buffers once.
+const (
+	xmlLocationSize  = 1200
+	jsonLocationSize = 700
+)
+
+// encodeResponse appends the whole response body of c in its binding. The
+// XML result is written in place, inside the SOAP envelope when there is
+// one, so the body is built in one buffer with no copy of the result.
+func (s *Server) encodeResponse(dst []byte, c *asmx.Call) []byte {
+	d := s.data
+	if c.Binding == asmx.JSON {
+		l := d.locations(c)
+		return d.appendLocationsJSON(slices.Grow(dst, 256+len(l.atms)*jsonLocationSize), l)
+	}
+	var l locationList
+	switch c.Op.Name {
+	case asmx.OpReturnInstitutions, asmx.OpReturnProvinces:
+	default:
+		l = d.locations(c)
+		dst = slices.Grow(dst, 1024+len(l.atms)*xmlLocationSize)
+	}
+	soap := c.Binding.IsSOAP()
+	if soap {
+		dst = asmx.AppendSOAPResponseHead(dst, c.Binding, s.cfg.namespace, c.Op.Name)
+	} else {
+		dst = asmx.AppendXMLDeclaration(dst)
+	}
+	switch c.Op.Name {
+	case asmx.OpReturnInstitutions:
+		dst = d.appendInstitutionsNode(dst, soap)
+	case asmx.OpReturnProvinces:
+		dst = d.appendProvincesNode(dst, soap)
+	default:
+		dst = d.appendLocationsNode(dst, l, soap)
+	}
+	if soap {
+		dst = asmx.AppendSOAPResponseTail(dst, c.Op.Name)
+	}
+	return dst
 }

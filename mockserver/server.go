@@ -434,22 +434,5 @@ func (s *Server) answer(w http.ResponseWriter, ex *exchange, c *asmx.Call) {
 // bodyPool recycles response buffers of the searches.
 var bodyPool = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
 
-// encode appends the whole response body of c in its binding.
-func (s *Server) encode(dst []byte, c *asmx.Call) []byte {
-	if c.Binding == asmx.JSON {
-		return s.data.appendLocationsJSON(dst, s.data.locations(c))
-	}
-	var node []byte
-	switch c.Op.Name {
-	case asmx.OpReturnInstitutions:
-		node = s.data.appendInstitutionsXML(nil)
-	case asmx.OpReturnProvinces:
-		node = s.data.appendProvincesXML(nil)
-	default:
-		node = s.data.appendLocationsXML(nil, s.data.locations(c))
-	}
-	if c.Binding.IsSOAP() {
-		return asmx.AppendSOAPResponse(dst, c.Binding, s.cfg.namespace, c.Op.Name, node)
-	}
-	return asmx.AppendXMLDocument(dst, node)
-}
+// encode appends the whole response body of c in its binding (encode.go).
+func (s *Server) encode(dst []byte, c *asmx.Call) []byte { return s.encodeResponse(dst, c) }
