@@ -37,6 +37,11 @@ func SOAPVersion(contentType string) (b Binding, action string, hasAction bool) 
 // content type's action parameter (SOAP 1.2), as sent; hasAction says whether
 // one was sent at all. Parameters are matched by name in any order, unknown
 // children are skipped, missing ones keep their zero values, as ASP.NET does.
+//
+// Requests in the plain shape clients send (ASCII, no entities, comments,
+// CDATA or DTD) that decode without error are read by a small scanner
+// (decode_fast.go); everything else, and every error, goes through
+// encoding/xml, so both give the same answers.
 func DecodeSOAP(b Binding, ns, action string, hasAction bool, body []byte) (*Call, *Error) {
 	var routed *Operation
 	if b == SOAP11 || hasAction {
@@ -57,19 +62,17 @@ func DecodeSOAP(b Binding, ns, action string, hasAction bool, body []byte) (*Cal
 			return nil, ErrUnknownAction(b, a)
 		}
 	}
+	if c, ok := decodeSOAPFast(b, ns, routed, body); ok {
+		return c, nil
+	}
+	return decodeSOAPStd(b, ns, routed, body)
+}
 
+// decodeSOAPStd reads body with encoding/xml.
+func decodeSOAPStd(b Binding, ns string, routed *Operation, body []byte) (*Call, *Error) {
+	d := newSOAPReader(b, ns, routed)
 	dec := xml.NewDecoder(bytes.NewReader(body))
 	dec.Strict = true
-	var (
-		call      *Call
-		depth     int
-		envNS     string
-		inBody    bool
-		seenBody  bool
-		param     = -1 // index of the parameter being read, at depth 4
-		paramText []byte
-		skipDepth int // >0: skipping an unknown element opened at that depth
-	)
 	for {
 		tok, err := dec.Token()
 		if err == io.EOF {
@@ -78,126 +81,182 @@ func DecodeSOAP(b Binding, ns, action string, hasAction bool, body []byte) (*Cal
 		if err != nil {
 			return nil, ErrMalformed(err.Error())
 		}
+		var e *Error
 		switch t := tok.(type) {
 		case xml.Directive:
-			return nil, ErrBadXML(b, "DTD is prohibited in this XML document.")
+			e = d.directive()
 		case xml.ProcInst:
-			if t.Target != "xml" || depth > 0 {
-				continue
-			}
-			if enc := procInstEncoding(t.Inst); enc != "" && !strings.EqualFold(enc, "utf-8") && !strings.EqualFold(enc, "us-ascii") {
-				return nil, ErrBadXML(b, "Only UTF-8 encoded requests are supported; the request declares "+enc+".")
-			}
+			e = d.procInst(t.Target, t.Inst)
 		case xml.StartElement:
-			depth++
-			if depth > MaxDepth {
-				return nil, ErrBadXML(b, "The XML nesting is deeper than the limit of 32 levels.")
-			}
-			if skipDepth > 0 {
-				continue
-			}
-			switch depth {
-			case 1:
-				if t.Name.Local != "Envelope" {
-					return nil, ErrBadXML(b, "The root element <"+t.Name.Local+" xmlns='"+t.Name.Space+"'> is not a SOAP Envelope.")
-				}
-				envNS = t.Name.Space
-				want := NamespaceSOAP11
-				if b == SOAP12 {
-					want = NamespaceSOAP12
-				}
-				if envNS != want {
-					return nil, ErrVersionMismatch(b, envNS)
-				}
-			case 2:
-				if t.Name.Space == envNS && t.Name.Local == "Body" {
-					if seenBody {
-						return nil, ErrBadXML(b, "The envelope has more than one Body.")
-					}
-					inBody, seenBody = true, true
-				} else {
-					skipDepth = depth // Header and anything else
-				}
-			case 3:
-				if !inBody {
-					continue
-				}
-				if call != nil {
-					skipDepth = depth // ASMX reads the first body element only
-					continue
-				}
-				op, ok := (*Operation)(nil), false
-				if t.Name.Space == ns {
-					op, ok = LookupOperation(t.Name.Local)
-				}
-				if routed != nil && (!ok || op != routed) {
-					return nil, ErrUnexpectedElement(b, t.Name.Local, t.Name.Space, routed.Name)
-				}
-				if !ok {
-					return nil, ErrUnknownElement(b, t.Name.Local, t.Name.Space)
-				}
-				call = newCall(op, b)
-			case 4:
-				if call == nil {
-					skipDepth = depth
-					continue
-				}
-				param = -1
-				if t.Name.Space == ns {
-					for i, p := range call.Op.Params {
-						if p.Name == t.Name.Local {
-							param = i
-							break
-						}
-					}
-				}
-				if param < 0 {
-					skipDepth = depth // unknown child: skipped, as XmlSerializer does
-					continue
-				}
-				paramText = paramText[:0]
-				if isNil(t.Attr) {
-					call.Present[param] = true
-					skipDepth = depth
-					param = -1
-				}
-			default:
-				if param >= 0 {
-					name := call.Op.Params[param].Name
-					return nil, ErrBadXML(b, "The parameter "+name+" holds an element <"+t.Name.Local+">; it must hold text only.")
-				}
-			}
+			e = d.start(t.Name.Space, t.Name.Local, func() bool { return isNil(t.Attr) })
 		case xml.CharData:
-			if param >= 0 && skipDepth == 0 && depth == 4 {
-				paramText = append(paramText, t...)
-			}
+			d.text(t)
 		case xml.EndElement:
-			if skipDepth == depth {
-				skipDepth = 0
-			}
-			if depth == 4 && param >= 0 {
-				if e := call.set(param, string(paramText)); e != nil {
-					return nil, e
-				}
-				param = -1
-			}
-			if depth == 2 {
-				inBody = false
-			}
-			depth--
+			e = d.end()
+		}
+		if e != nil {
+			return nil, e
 		}
 	}
-	if envNS == "" {
+	return d.finish()
+}
+
+// soapReader is the state of reading one SOAP request, fed the document's
+// tokens in order by either reader.
+type soapReader struct {
+	b      Binding
+	ns     string
+	routed *Operation // from the action, if any
+
+	call      *Call
+	depth     int
+	envNS     string
+	inBody    bool
+	seenBody  bool
+	param     int // index of the parameter being read, at depth 4; -1 if none
+	paramText []byte
+	skipDepth int // >0: skipping an unknown element opened at that depth
+}
+
+func newSOAPReader(b Binding, ns string, routed *Operation) *soapReader {
+	return &soapReader{b: b, ns: ns, routed: routed, param: -1}
+}
+
+func (d *soapReader) directive() *Error {
+	return ErrBadXML(d.b, "DTD is prohibited in this XML document.")
+}
+
+func (d *soapReader) procInst(target string, inst []byte) *Error {
+	if target != "xml" || d.depth > 0 {
+		return nil
+	}
+	if enc := procInstEncoding(inst); enc != "" && !strings.EqualFold(enc, "utf-8") && !strings.EqualFold(enc, "us-ascii") {
+		return ErrBadXML(d.b, "Only UTF-8 encoded requests are supported; the request declares "+enc+".")
+	}
+	return nil
+}
+
+// start handles a start tag; nilAttr reports whether it carries
+// xsi:nil="true" (asked only of parameters).
+func (d *soapReader) start(space, local string, nilAttr func() bool) *Error {
+	b := d.b
+	d.depth++
+	if d.depth > MaxDepth {
+		return ErrBadXML(b, "The XML nesting is deeper than the limit of 32 levels.")
+	}
+	if d.skipDepth > 0 {
+		return nil
+	}
+	switch d.depth {
+	case 1:
+		if local != "Envelope" {
+			return ErrBadXML(b, "The root element <"+local+" xmlns='"+space+"'> is not a SOAP Envelope.")
+		}
+		d.envNS = space
+		want := NamespaceSOAP11
+		if b == SOAP12 {
+			want = NamespaceSOAP12
+		}
+		if d.envNS != want {
+			return ErrVersionMismatch(b, d.envNS)
+		}
+	case 2:
+		if space == d.envNS && local == "Body" {
+			if d.seenBody {
+				return ErrBadXML(b, "The envelope has more than one Body.")
+			}
+			d.inBody, d.seenBody = true, true
+		} else {
+			d.skipDepth = d.depth // Header and anything else
+		}
+	case 3:
+		if !d.inBody {
+			return nil
+		}
+		if d.call != nil {
+			d.skipDepth = d.depth // ASMX reads the first body element only
+			return nil
+		}
+		op, ok := (*Operation)(nil), false
+		if space == d.ns {
+			op, ok = LookupOperation(local)
+		}
+		if d.routed != nil && (!ok || op != d.routed) {
+			return ErrUnexpectedElement(b, local, space, d.routed.Name)
+		}
+		if !ok {
+			return ErrUnknownElement(b, local, space)
+		}
+		d.call = newCall(op, b)
+	case 4:
+		if d.call == nil {
+			d.skipDepth = d.depth
+			return nil
+		}
+		d.param = -1
+		if space == d.ns {
+			for i, p := range d.call.Op.Params {
+				if p.Name == local {
+					d.param = i
+					break
+				}
+			}
+		}
+		if d.param < 0 {
+			d.skipDepth = d.depth // unknown child: skipped, as XmlSerializer does
+			return nil
+		}
+		d.paramText = d.paramText[:0]
+		if nilAttr() {
+			d.call.Present[d.param] = true
+			d.skipDepth = d.depth
+			d.param = -1
+		}
+	default:
+		if d.param >= 0 {
+			name := d.call.Op.Params[d.param].Name
+			return ErrBadXML(b, "The parameter "+name+" holds an element <"+local+">; it must hold text only.")
+		}
+	}
+	return nil
+}
+
+func (d *soapReader) text(t []byte) {
+	if d.param >= 0 && d.skipDepth == 0 && d.depth == 4 {
+		d.paramText = append(d.paramText, t...)
+	}
+}
+
+func (d *soapReader) end() *Error {
+	if d.skipDepth == d.depth {
+		d.skipDepth = 0
+	}
+	if d.depth == 4 && d.param >= 0 {
+		if e := d.call.set(d.param, string(d.paramText)); e != nil {
+			return e
+		}
+		d.param = -1
+	}
+	if d.depth == 2 {
+		d.inBody = false
+	}
+	d.depth--
+	return nil
+}
+
+// finish returns the call once the whole document is read.
+func (d *soapReader) finish() (*Call, *Error) {
+	if d.envNS == "" {
 		return nil, ErrMalformed("no root element")
 	}
-	if call == nil {
-		if routed != nil {
+	if d.call == nil {
+		if d.routed != nil {
 			// An empty Body with a valid action: the operation with no parameters.
-			return newCall(routed, b), nil
+			return newCall(d.routed, d.b), nil
 		}
-		return nil, ErrBadXML(b, "The SOAP Body holds no operation element.")
+		return nil, ErrBadXML(d.b, "The SOAP Body holds no operation element.")
 	}
-	return call, nil
+	return d.call, nil
 }
 
 func isNil(attrs []xml.Attr) bool {

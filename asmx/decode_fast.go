@@ -1,0 +1,343 @@
+package asmx
+
+import "bytes"
+
+// The fast SOAP reader: a scanner for the plain documents SOAP clients send,
+// feeding the same soapReader as encoding/xml does. It gives up (and
+// DecodeSOAP falls back to encoding/xml) on anything outside that plain
+// shape, and on every error of the request itself, so the answers, errors
+// above all, stay encoding/xml's. What it reads:
+//
+//   - bytes: printable ASCII, tab and line feed only; no '&' (so no entity
+//     or character reference), no carriage return (which XML would
+//     normalise), no "<!" (comment, CDATA, DTD), no "]]>";
+//   - an optional XML declaration at the very start, version 1.0, encoding
+//     utf-8 or none;
+//   - elements with ASCII names (at most one prefix), attributes in quotes
+//     after white space, namespace declarations, prefixes that are declared;
+//   - white space around the root element, nothing else.
+
+// decodeSOAPFast decodes body if it has the plain shape and decodes without
+// error; ok is false otherwise.
+func decodeSOAPFast(b Binding, ns string, routed *Operation, body []byte) (c *Call, ok bool) {
+	if !plainASCII(body) {
+		return nil, false
+	}
+	s := fastScanner{in: body, r: newSOAPReader(b, ns, routed)}
+	if !s.document() {
+		return nil, false
+	}
+	c, e := s.r.finish()
+	return c, e == nil
+}
+
+// plainASCII checks the byte-level conditions of the fast reader.
+func plainASCII(body []byte) bool {
+	for _, c := range body {
+		if (c < 0x20 && c != '\t' && c != '\n') || c > 0x7e || c == '&' {
+			return false
+		}
+	}
+	return bytes.Index(body, []byte("<!")) < 0 && bytes.Index(body, []byte("]]>")) < 0
+}
+
+// nsBinding is one namespace declaration in scope; prefix "" is the default.
+type nsBinding struct {
+	prefix string
+	uri    string
+	depth  int
+}
+
+type fastScanner struct {
+	in    []byte
+	pos   int
+	r     *soapReader
+	depth int
+	open  [][]byte // raw names of the open elements
+	ns    []nsBinding
+	attrs []fastAttr // scratch
+}
+
+type fastAttr struct {
+	prefix, local, value []byte
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' }
+
+func (s *fastScanner) skipSpace() {
+	for s.pos < len(s.in) && isSpace(s.in[s.pos]) {
+		s.pos++
+	}
+}
+
+// document reads the whole body; false means "not plain, or an error".
+func (s *fastScanner) document() bool {
+	if bytes.HasPrefix(s.in, []byte("<?")) {
+		if !s.declaration() {
+			return false
+		}
+	}
+	rootDone := false
+	for {
+		start := s.pos
+		for s.pos < len(s.in) && s.in[s.pos] != '<' {
+			s.pos++
+		}
+		if s.pos > start {
+			text := s.in[start:s.pos]
+			if s.depth == 0 {
+				if len(bytes.Trim(text, " \t\n")) > 0 {
+					return false // text outside the root
+				}
+			} else {
+				s.r.text(text)
+			}
+		}
+		if s.pos == len(s.in) {
+			return rootDone && s.depth == 0
+		}
+		s.pos++ // '<'
+		if s.pos == len(s.in) {
+			return false
+		}
+		switch s.in[s.pos] {
+		case '/':
+			s.pos++
+			if !s.endTag() {
+				return false
+			}
+			if s.depth == 0 {
+				rootDone = true
+			}
+		case '?':
+			return false // a processing instruction past the start
+		default:
+			if rootDone {
+				return false // a second root
+			}
+			if !s.startTag() {
+				return false
+			}
+			if s.depth == 0 {
+				rootDone = true // <Envelope/>
+			}
+		}
+	}
+}
+
+// declaration reads <?xml version="1.0"?> with an optional utf-8 encoding.
+func (s *fastScanner) declaration() bool {
+	end := bytes.Index(s.in, []byte("?>"))
+	if end < 0 {
+		return false
+	}
+	decl := string(s.in[:end+2])
+	switch decl {
+	case `<?xml version="1.0"?>`, `<?xml version="1.0" encoding="utf-8"?>`, `<?xml version="1.0" encoding="UTF-8"?>`,
+		`<?xml version='1.0'?>`, `<?xml version='1.0' encoding='utf-8'?>`, `<?xml version='1.0' encoding='UTF-8'?>`:
+	default:
+		return false
+	}
+	s.pos = end + 2
+	return true
+}
+
+// name reads an XML name of ASCII letters, digits, '_', '-' and '.', with at
+// most one ':' splitting prefix and local part.
+func (s *fastScanner) name() (raw, prefix, local []byte, ok bool) {
+	start, colon := s.pos, -1
+	for s.pos < len(s.in) {
+		c := s.in[s.pos]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		case (c >= '0' && c <= '9') || c == '-' || c == '.':
+			if s.pos == start || s.pos == colon+1 {
+				return nil, nil, nil, false
+			}
+		case c == ':':
+			if colon >= 0 || s.pos == start {
+				return nil, nil, nil, false
+			}
+			colon = s.pos
+		default:
+			goto done
+		}
+		s.pos++
+	}
+done:
+	raw = s.in[start:s.pos]
+	if len(raw) == 0 || colon == s.pos-1 {
+		return nil, nil, nil, false
+	}
+	if colon < 0 {
+		return raw, nil, raw, true
+	}
+	return raw, s.in[start:colon], s.in[colon+1 : s.pos], true
+}
+
+// lookup resolves a prefix ("" for the default namespace) among the
+// declarations in scope.
+func (s *fastScanner) lookup(prefix []byte) (string, bool) {
+	for i := len(s.ns) - 1; i >= 0; i-- {
+		if s.ns[i].prefix == string(prefix) {
+			return s.ns[i].uri, true
+		}
+	}
+	return "", len(prefix) == 0
+}
+
+// startTag reads a start tag after its '<'.
+func (s *fastScanner) startTag() bool {
+	raw, prefix, local, ok := s.name()
+	if !ok {
+		return false
+	}
+	s.attrs = s.attrs[:0]
+	selfClosing := false
+	for {
+		spaced := s.pos < len(s.in) && isSpace(s.in[s.pos])
+		s.skipSpace()
+		if s.pos >= len(s.in) {
+			return false
+		}
+		if c := s.in[s.pos]; c == '>' || c == '/' {
+			if c == '/' {
+				if s.pos+1 >= len(s.in) || s.in[s.pos+1] != '>' {
+					return false
+				}
+				selfClosing = true
+				s.pos++
+			}
+			s.pos++
+			break
+		}
+		if !spaced {
+			return false
+		}
+		_, ap, al, ok := s.name()
+		if !ok {
+			return false
+		}
+		s.skipSpace()
+		if s.pos >= len(s.in) || s.in[s.pos] != '=' {
+			return false
+		}
+		s.pos++
+		s.skipSpace()
+		if s.pos >= len(s.in) || (s.in[s.pos] != '"' && s.in[s.pos] != '\'') {
+			return false
+		}
+		q := s.in[s.pos]
+		s.pos++
+		end := bytes.IndexByte(s.in[s.pos:], q)
+		if end < 0 {
+			return false
+		}
+		v := s.in[s.pos : s.pos+end]
+		s.pos += end + 1
+		if bytes.ContainsAny(v, "<\t\n") {
+			return false
+		}
+		for _, a := range s.attrs {
+			if bytes.Equal(a.prefix, ap) && bytes.Equal(a.local, al) {
+				return false // duplicate attribute
+			}
+		}
+		s.attrs = append(s.attrs, fastAttr{ap, al, v})
+	}
+	depth := s.depth + 1
+	// Namespace declarations apply to the element itself.
+	for _, a := range s.attrs {
+		switch {
+		case a.prefix == nil && string(a.local) == "xmlns":
+			s.ns = append(s.ns, nsBinding{"", string(a.value), depth})
+		case string(a.prefix) == "xmlns":
+			if len(a.value) == 0 || string(a.local) == "xml" || string(a.local) == "xmlns" {
+				return false
+			}
+			s.ns = append(s.ns, nsBinding{string(a.local), string(a.value), depth})
+		}
+	}
+	if string(prefix) == "xml" || string(prefix) == "xmlns" {
+		return false
+	}
+	space, ok := s.lookup(prefix)
+	if !ok {
+		return false
+	}
+	nilAttr, nilOK := false, true
+	for _, a := range s.attrs {
+		if string(a.local) != "nil" || a.prefix == nil || string(a.prefix) == "xmlns" {
+			continue
+		}
+		uri, ok := s.lookup(a.prefix)
+		if !ok {
+			nilOK = false
+			break
+		}
+		if uri == "http://www.w3.org/2001/XMLSchema-instance" {
+			v := string(bytes.TrimSpace(a.value))
+			nilAttr = v == "true" || v == "1"
+			break
+		}
+	}
+	if !nilOK {
+		return false
+	}
+	s.depth = depth
+	s.open = append(s.open, raw)
+	if s.r.start(space, knownName(local), func() bool { return nilAttr }) != nil {
+		return false
+	}
+	if selfClosing {
+		return s.closeElement()
+	}
+	return true
+}
+
+// endTag reads an end tag after its "</".
+func (s *fastScanner) endTag() bool {
+	raw, _, _, ok := s.name()
+	if !ok || s.depth == 0 || !bytes.Equal(raw, s.open[len(s.open)-1]) {
+		return false
+	}
+	s.skipSpace()
+	if s.pos >= len(s.in) || s.in[s.pos] != '>' {
+		return false
+	}
+	s.pos++
+	return s.closeElement()
+}
+
+// closeElement ends the innermost element and the declarations it made.
+func (s *fastScanner) closeElement() bool {
+	if s.r.end() != nil {
+		return false
+	}
+	for len(s.ns) > 0 && s.ns[len(s.ns)-1].depth == s.depth {
+		s.ns = s.ns[:len(s.ns)-1]
+	}
+	s.open = s.open[:len(s.open)-1]
+	s.depth--
+	return true
+}
+
+// knownNames are the local names requests use, so reading them allocates
+// nothing.
+var knownNames = func() map[string]string {
+	m := map[string]string{"Envelope": "Envelope", "Body": "Body", "Header": "Header"}
+	for _, op := range operations {
+		m[op.Name] = op.Name
+		for _, p := range op.Params {
+			m[p.Name] = p.Name
+		}
+	}
+	return m
+}()
+
+func knownName(b []byte) string {
+	if s, ok := knownNames[string(b)]; ok {
+		return s
+	}
+	return string(b)
+}
