@@ -1,0 +1,334 @@
+package mockserver
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/fixtures"
+)
+
+// Benchmarks of the request path, the search index and result encoding.
+//
+//	go test -run '^$' -bench . -benchmem ./mockserver
+//	go test -run '^$' -bench 'Search/1M' -benchmem ./mockserver   # builds a 1,000,000-ATM set first
+//
+// The 1,000,000-ATM cases run only when the -bench pattern names "1M" or
+// ATMKIT_BENCH_1M is set, so that go test -bench . stays quick.
+
+// benchSearchPoint is Sydney, NS: 69 locations within 25 km in the
+// embedded data set, the default of atmkit bench.
+var benchSearchPoint = fixtures.Coordinates{Latitude: 46.1368, Longitude: -60.1942}
+
+func benchServer(b *testing.B, ds *fixtures.Dataset) *Server {
+	b.Helper()
+	if ds == nil {
+		var err error
+		if ds, err = fixtures.Default(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s, err := NewServer(WithDataset(ds), WithNamespace(testNS))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+// benchParams are the parameters of op in the document's order.
+func benchParams(op string) [][2]string {
+	var out [][2]string
+	o, _ := asmx.LookupOperation(op)
+	for _, p := range o.Params {
+		v := map[string]string{
+			asmx.ParamKey: "bench-key", asmx.ParamRadius: "25", asmx.ParamCity: "Sydney", asmx.ParamProvince: "NS",
+			asmx.ParamLatitude:  asmx.FormatDouble(benchSearchPoint.Latitude),
+			asmx.ParamLongitude: asmx.FormatDouble(benchSearchPoint.Longitude),
+		}[p.Name]
+		out = append(out, [2]string{p.Name, v})
+	}
+	return out
+}
+
+// benchRequest is a request of op in binding b, built once; reset rewinds
+// its body for the next iteration.
+type benchRequest struct {
+	req  *http.Request
+	body *bytes.Reader
+	raw  []byte
+}
+
+func newBenchRequest(b asmx.Binding, op string) *benchRequest {
+	params := benchParams(op)
+	q := url.Values{}
+	for _, p := range params {
+		q.Set(p[0], p[1])
+	}
+	br := &benchRequest{}
+	var req *http.Request
+	switch b {
+	case asmx.SOAP11, asmx.SOAP12:
+		br.raw = []byte(soapEnvelope(b, op, params))
+		req = httptest.NewRequest("POST", asmx.ServicePath, nil)
+		req.Header.Set("Content-Type", asmx.ContentType(b))
+		if b == asmx.SOAP11 {
+			req.Header.Set("SOAPAction", `"`+asmx.SOAPAction(testNS, op)+`"`)
+		}
+	case asmx.HTTPGet:
+		req = httptest.NewRequest("GET", asmx.ServicePath+"/"+op+"?"+q.Encode(), nil)
+	case asmx.HTTPPost:
+		br.raw = []byte(q.Encode())
+		req = httptest.NewRequest("POST", asmx.ServicePath+"/"+op, nil)
+		req.Header.Set("Content-Type", asmx.ContentTypeForm)
+	case asmx.JSON:
+		req = httptest.NewRequest("GET", asmx.JSONPath+"/"+op+"?"+q.Encode(), nil)
+	}
+	br.body = bytes.NewReader(br.raw)
+	req.ContentLength = int64(len(br.raw))
+	req.Body = io.NopCloser(br.body)
+	br.req = req
+	return br
+}
+
+func (br *benchRequest) reset() *http.Request {
+	br.body.Reset(br.raw)
+	return br.req
+}
+
+// discardWriter is a ResponseWriter that keeps nothing but the status and
+// the byte count, so the handler's own cost is what is measured.
+type discardWriter struct {
+	h      http.Header
+	status int
+	n      int
+}
+
+func (w *discardWriter) Header() http.Header { return w.h }
+func (w *discardWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+}
+func (w *discardWriter) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.status = 200
+	}
+	w.n += len(p)
+	return len(p), nil
+}
+
+func (w *discardWriter) reset() {
+	clear(w.h)
+	w.status, w.n = 0, 0
+}
+
+var benchOps = []struct {
+	name, op string
+	bindings []asmx.Binding
+}{
+	{"Coordinates", asmx.OpReturnAtmSearchByCoordinates, asmx.Bindings},
+	{"AllAtms", asmx.OpReturnAllAtms, asmx.XMLBindings},
+	{"Institutions", asmx.OpReturnInstitutions, asmx.XMLBindings},
+	{"Provinces", asmx.OpReturnProvinces, asmx.XMLBindings},
+}
+
+// BenchmarkHandler is each binding's request path through ServeHTTP, in
+// process: routing, decoding, search, encoding (fixed answers: cached).
+func BenchmarkHandler(b *testing.B) {
+	s := benchServer(b, nil)
+	for _, o := range benchOps {
+		for _, bd := range o.bindings {
+			b.Run(o.name+"/"+bd.String(), func(b *testing.B) {
+				br := newBenchRequest(bd, o.op)
+				w := &discardWriter{h: http.Header{}}
+				s.ServeHTTP(w, br.reset())
+				if w.status != 200 {
+					b.Fatalf("got status %d, want 200", w.status)
+				}
+				b.SetBytes(int64(w.n))
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					w.reset()
+					s.ServeHTTP(w, br.reset())
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkLoopback is the same request over a real loopback connection
+// with net/http's client and server, from as many goroutines as GOMAXPROCS.
+func BenchmarkLoopback(b *testing.B) {
+	s := benchServer(b, nil)
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	for _, o := range benchOps[:2] {
+		for _, bd := range o.bindings {
+			b.Run(o.name+"/"+bd.String(), func(b *testing.B) {
+				tmpl := newBenchRequest(bd, o.op)
+				client := srv.Client()
+				client.Transport.(*http.Transport).MaxIdleConnsPerHost = 64
+				b.ReportAllocs()
+				b.RunParallel(func(pb *testing.PB) {
+					for pb.Next() {
+						req, err := http.NewRequest(tmpl.req.Method, srv.URL+tmpl.req.URL.RequestURI(), bytes.NewReader(tmpl.raw))
+						if err != nil {
+							b.Error(err)
+							return
+						}
+						req.Header = tmpl.req.Header
+						resp, err := client.Do(req)
+						if err != nil {
+							b.Error(err)
+							return
+						}
+						_, _ = io.Copy(io.Discard, resp.Body)
+						resp.Body.Close()
+						if resp.StatusCode != 200 {
+							b.Errorf("got status %d, want 200", resp.StatusCode)
+							return
+						}
+					}
+				})
+			})
+		}
+	}
+}
+
+var (
+	bigOnce sync.Once
+	bigData *data
+	bigErr  error
+)
+
+// bigIndex is the index of a 1,000,000-ATM generated data set, made once per
+// test binary run.
+func bigIndex(b *testing.B) *data {
+	b.Helper()
+	bigOnce.Do(func() {
+		start := time.Now()
+		var ds *fixtures.Dataset
+		ds, bigErr = fixtures.Generate(fixtures.GenerateOptions{Seed: 1, ATMs: 1_000_000})
+		if bigErr == nil {
+			bigData = newData(ds)
+			b.Logf("generated and indexed 1,000,000 ATMs in %s", time.Since(start).Round(time.Millisecond))
+		}
+	})
+	if bigErr != nil {
+		b.Fatal(bigErr)
+	}
+	return bigData
+}
+
+// want1M reports whether the 1,000,000-ATM cases should run.
+func want1M() bool {
+	if os.Getenv("ATMKIT_BENCH_1M") != "" {
+		return true
+	}
+	f := flag.Lookup("test.bench")
+	return f != nil && strings.Contains(f.Value.String(), "1M")
+}
+
+// searchPlaces are where the search benchmarks look: Halifax, where the
+// generated ATMs are densest (a 10 km search finds a hundred times more at
+// 1M than at 10k), and Corner Brook, a town that stands alone, where a 10 km
+// search also grows with the data set but finds few at 10k. Result counts
+// are reported per case.
+var searchPlaces = []struct {
+	name string
+	p    fixtures.Coordinates
+}{
+	{"Halifax", fixtures.Coordinates{Latitude: 44.6488, Longitude: -63.5752}},
+	{"CornerBrook", fixtures.Coordinates{Latitude: 48.95, Longitude: -57.9522}},
+	// A point in the sea off Nova Scotia, 10 km from nothing: the index's
+	// own overhead.
+	{"Empty", fixtures.Coordinates{Latitude: 43.9, Longitude: -62.0}},
+}
+
+// BenchmarkSearch is a 10 km coordinate search in the index (no encoding),
+// at 10,000 and 1,000,000 ATMs, with its p99 latency (p99-ns) and results
+// per search (results).
+func BenchmarkSearch(b *testing.B) {
+	sizes := []struct {
+		name string
+		d    func(b *testing.B) *data
+	}{
+		{"10k", func(b *testing.B) *data {
+			ds, err := fixtures.Generate(fixtures.GenerateOptions{Seed: 1, ATMs: 10_000})
+			if err != nil {
+				b.Fatal(err)
+			}
+			return newData(ds)
+		}},
+		{"1M", bigIndex},
+	}
+	for _, size := range sizes {
+		b.Run(size.name, func(b *testing.B) {
+			if size.name == "1M" && !want1M() {
+				b.Skip("set ATMKIT_BENCH_1M=1 or name 1M in -bench to run")
+			}
+			d := size.d(b)
+			for _, pl := range searchPlaces {
+				b.Run(pl.name, func(b *testing.B) {
+					benchNear(b, d, pl.p, 10)
+				})
+			}
+		})
+	}
+}
+
+// benchNear runs d.near and reports the p99 of single searches.
+func benchNear(b *testing.B, d *data, p fixtures.Coordinates, km float64) {
+	b.ReportAllocs()
+	var lat []time.Duration
+	n := 0
+	for b.Loop() {
+		t0 := time.Now()
+		n = len(d.near(p, km))
+		lat = append(lat, time.Since(t0))
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)*99/100]), "p99-ns")
+	b.ReportMetric(float64(n), "results")
+}
+
+// BenchmarkEncode is result encoding alone: the 69 locations of the default
+// search, as the XML node and as the JSON object.
+func BenchmarkEncode(b *testing.B) {
+	s := benchServer(b, nil)
+	l := locationList{atms: s.data.near(benchSearchPoint, 25), point: benchSearchPoint, hasPoint: true}
+	if len(l.atms) == 0 {
+		b.Fatal("no locations")
+	}
+	for _, c := range []struct {
+		name string
+		enc  func([]byte) []byte
+	}{
+		{"XML", func(dst []byte) []byte { return s.data.appendLocationsXML(dst, l) }},
+		{"JSON", func(dst []byte) []byte { return s.data.appendLocationsJSON(dst, l) }},
+		{"SOAP11", func(dst []byte) []byte {
+			return asmx.AppendSOAPResponse(dst, asmx.SOAP11, testNS, asmx.OpReturnAtmSearchByCoordinates, s.data.appendLocationsXML(nil, l))
+		}},
+	} {
+		b.Run(fmt.Sprintf("%s/%d", c.name, len(l.atms)), func(b *testing.B) {
+			buf := c.enc(nil)
+			b.SetBytes(int64(len(buf)))
+			b.ReportAllocs()
+			for b.Loop() {
+				buf = c.enc(buf[:0])
+			}
+		})
+	}
+}
