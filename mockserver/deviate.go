@@ -1,0 +1,272 @@
+package mockserver
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/beevik/etree"
+)
+
+// ErrUnknownDeviation is returned by Deviate for a name it does not know.
+var ErrUnknownDeviation = errors.New("unknown deviation")
+
+// DeviationInfo names one way Deviate can break the interface.
+type DeviationInfo struct {
+	Name        string // as given to Deviate and atmkit serve --deviate
+	Description string // one line: what goes wrong on the wire
+}
+
+// Deviations lists every deviation Deviate knows, in a stable order.
+func Deviations() []DeviationInfo {
+	out := make([]DeviationInfo, len(deviationTable))
+	for i, d := range deviationTable {
+		out[i] = DeviationInfo{Name: d.name, Description: d.desc}
+	}
+	return out
+}
+
+// Deviate returns h wrapped so that it breaks the interface document in each
+// of the named ways (see Deviations), by rewriting requests on their way to h
+// or h's answers on their way back. It exists to prove that a conformance
+// check catches a deviation; never use it to serve real clients.
+//
+// With no names, Deviate returns h itself. Requests no named deviation
+// touches (other bindings, help pages, the admin API) pass through
+// unbuffered. Empty and repeated names are ignored; an unknown name is an
+// error wrapping ErrUnknownDeviation that lists the valid ones.
+//
+// If h has a Namespace() string method (a *Server has), answers are read
+// in that namespace, else in the one each SOAP request uses. If h has a
+// Keys() []string method, any-key-accepted substitutes the first key; with
+// none it substitutes a placeholder that a server accepting any key accepts.
+func Deviate(h http.Handler, names ...string) (http.Handler, error) {
+	dv := &deviator{h: h, key: "any-key"}
+	seen := map[string]bool{}
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		if n == "" || seen[n] {
+			continue
+		}
+		seen[n] = true
+		d := lookupDeviation(n)
+		if d == nil {
+			valid := make([]string, len(deviationTable))
+			for i, d := range deviationTable {
+				valid[i] = d.name
+			}
+			return nil, fmt.Errorf("%w %q (valid: %s)", ErrUnknownDeviation, n, strings.Join(valid, ", "))
+		}
+		dv.devs = append(dv.devs, d)
+	}
+	if len(dv.devs) == 0 {
+		return h, nil
+	}
+	if n, ok := h.(interface{ Namespace() string }); ok {
+		dv.ns = n.Namespace()
+	}
+	if k, ok := h.(interface{ Keys() []string }); ok {
+		if keys := k.Keys(); len(keys) > 0 {
+			dv.key = keys[0]
+		}
+	}
+	return dv, nil
+}
+
+func lookupDeviation(name string) *deviation {
+	for _, d := range deviationTable {
+		if d.name == name {
+			return d
+		}
+	}
+	return nil
+}
+
+// deviator is the handler Deviate returns. It holds no mutable state.
+type deviator struct {
+	h    http.Handler
+	ns   string // service namespace; "" reads it from each SOAP request
+	key  string // an accepted service key, for any-key-accepted
+	devs []*deviation
+}
+
+// wsdlBinding marks a request for the WSDL in devCall.binding.
+const wsdlBinding asmx.Binding = -1
+
+// peekLimit is how much of a request body the deviator reads to classify it;
+// a larger body passes through as it came (the server refuses it anyway).
+const peekLimit = DefaultMaxBodyBytes
+
+// devCall is one request as the deviations see it.
+type devCall struct {
+	r       *http.Request // a clone the deviations may change
+	binding asmx.Binding  // wsdlBinding for the WSDL
+	op      string        // operation name; "" if unknown
+	called  string        // the operation the client called, if a deviation changed op
+	ns      string        // service namespace
+	key     string        // an accepted key
+	body    []byte        // request body (POST only)
+}
+
+// devAnswer is an answer the deviations may rewrite.
+type devAnswer struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// deviation breaks the interface in one named way.
+type deviation struct {
+	name, desc string
+	bindings   []asmx.Binding // the requests it touches
+	request    func(c *devCall)
+	response   func(c *devCall, a *devAnswer)
+}
+
+func (d *deviation) applies(b asmx.Binding) bool {
+	for _, x := range d.bindings {
+		if x == b {
+			return true
+		}
+	}
+	return false
+}
+
+// ServeHTTP applies the deviations that touch the request's binding.
+func (dv *deviator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b, op := classifyPath(r)
+	if b == 0 || !dv.touches(b) {
+		dv.h.ServeHTTP(w, r)
+		return
+	}
+	c := &devCall{r: r.Clone(r.Context()), binding: b, op: op, ns: dv.ns, key: dv.key}
+	if r.Method == http.MethodPost && r.Body != nil {
+		head, err := io.ReadAll(io.LimitReader(r.Body, peekLimit+1))
+		if err != nil || len(head) > peekLimit {
+			// Unreadable or oversized: let the server answer it as it came.
+			c.r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(head), r.Body))
+			dv.h.ServeHTTP(w, c.r)
+			return
+		}
+		c.body = head
+		if b.IsSOAP() {
+			op, ns := soapOperation(head)
+			c.op = op
+			if c.ns == "" {
+				c.ns = ns
+			}
+		}
+	}
+	for _, d := range dv.devs {
+		if d.request != nil && d.applies(b) {
+			d.request(c)
+		}
+	}
+	if c.r.Method == http.MethodPost {
+		c.r.Body, c.r.ContentLength = io.NopCloser(bytes.NewReader(c.body)), int64(len(c.body))
+		c.r.Header.Del("Content-Length")
+	}
+	bw := &bufferedResponse{w: w, header: http.Header{}}
+	dv.h.ServeHTTP(bw, c.r)
+	if bw.status == 0 {
+		return // hijacked, or nothing written
+	}
+	a := &devAnswer{status: bw.status, header: bw.header, body: bw.buf.Bytes()}
+	for _, d := range dv.devs {
+		if d.response != nil && d.applies(b) {
+			d.response(c, a)
+		}
+	}
+	for k, v := range a.header {
+		w.Header()[k] = v
+	}
+	if w.Header().Get("Content-Length") != "" {
+		w.Header().Set("Content-Length", strconv.Itoa(len(a.body)))
+	}
+	w.WriteHeader(a.status)
+	_, _ = w.Write(a.body)
+}
+
+func (dv *deviator) touches(b asmx.Binding) bool {
+	for _, d := range dv.devs {
+		if d.applies(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// classifyPath tells a request's binding (0: none a deviation touches) and,
+// for GET, POST and JSON, its operation.
+func classifyPath(r *http.Request) (asmx.Binding, string) {
+	p := r.URL.Path
+	switch {
+	case strings.EqualFold(p, asmx.ServicePath) && r.Method == http.MethodGet:
+		for k := range r.URL.Query() {
+			if strings.EqualFold(k, "wsdl") {
+				return wsdlBinding, ""
+			}
+		}
+	case strings.EqualFold(p, asmx.ServicePath) && r.Method == http.MethodPost:
+		b, _, _ := asmx.SOAPVersion(r.Header.Get("Content-Type"))
+		return b, ""
+	case hasPrefixFold(p, asmx.ServicePath+"/"):
+		op := p[len(asmx.ServicePath)+1:]
+		if r.Method == http.MethodPost {
+			return asmx.HTTPPost, op
+		}
+		return asmx.HTTPGet, op
+	case hasPrefixFold(p, asmx.JSONPath+"/"):
+		return asmx.JSON, p[len(asmx.JSONPath)+1:]
+	}
+	return 0, ""
+}
+
+// soapOperation returns the local name and namespace of the first element
+// in a SOAP request's Body.
+func soapOperation(body []byte) (op, ns string) {
+	doc := etree.NewDocument()
+	if doc.ReadFromBytes(body) != nil || doc.Root() == nil {
+		return "", ""
+	}
+	for _, bd := range doc.Root().ChildElements() {
+		if bd.Tag == "Body" {
+			if kids := bd.ChildElements(); len(kids) > 0 {
+				return kids[0].Tag, kids[0].NamespaceURI()
+			}
+		}
+	}
+	return "", ""
+}
+
+// bufferedResponse holds a response so the deviations can rewrite it.
+// Hijacking reaches the underlying writer through Unwrap.
+type bufferedResponse struct {
+	w      http.ResponseWriter
+	header http.Header
+	status int
+	buf    bytes.Buffer
+}
+
+func (b *bufferedResponse) Header() http.Header { return b.header }
+
+func (b *bufferedResponse) WriteHeader(code int) {
+	if b.status == 0 {
+		b.status = code
+	}
+}
+
+func (b *bufferedResponse) Write(p []byte) (int, error) {
+	if b.status == 0 {
+		b.status = http.StatusOK
+	}
+	return b.buf.Write(p)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (b *bufferedResponse) Unwrap() http.ResponseWriter { return b.w }

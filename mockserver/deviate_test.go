@@ -1,0 +1,283 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/atmkit/atmkit/asmx"
+)
+
+// newDeviatingServer serves the small data set with the named deviations.
+func newDeviatingServer(t *testing.T, names []string, opts ...Option) *httptest.Server {
+	t.Helper()
+	h, err := New(append([]Option{WithDataset(smallDataset())}, opts...)...)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	if h, err = Deviate(h, names...); err != nil {
+		t.Fatalf("Deviate(%q): %v", names, err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// jsonCount checks a JSON answer's count against the number of its locations.
+func jsonCount(offBy int) check {
+	return func(r response) error {
+		var v struct {
+			Count     int               `json:"count"`
+			Locations []json.RawMessage `json:"locations"`
+		}
+		if err := json.Unmarshal([]byte(r.body), &v); err != nil {
+			return fmt.Errorf("JSON: %v", err)
+		}
+		if want := len(v.Locations) + offBy; v.Count != want || len(v.Locations) == 0 {
+			return fmt.Errorf("count: got %d, want %d (%d locations)", v.Count, want, len(v.Locations))
+		}
+		return nil
+	}
+}
+
+// bodyMatches checks the body against a regular expression.
+func bodyMatches(re string) check {
+	rx := regexp.MustCompile(re)
+	return func(r response) error {
+		if !rx.MatchString(r.body) {
+			return fmt.Errorf("body: got %.400q, want it to match %q", r.body, re)
+		}
+		return nil
+	}
+}
+
+func TestDeviationsChangeTheWire(t *testing.T) {
+	coords := paramsFor(asmx.OpReturnAtmSearchByCoordinates, "k")
+	type row struct {
+		name    string
+		deviate string
+		opts    []Option
+		b       asmx.Binding
+		op      string
+		params  [][2]string
+		raw     *rawRequest // sent instead of the call when set
+		checks  []check
+	}
+	rows := []row{
+		{name: "envelope 1.1", deviate: "soap11-envelope-ns", b: asmx.SOAP11, op: asmx.OpReturnProvinces, params: paramsFor(asmx.OpReturnProvinces, "k"),
+			checks: []check{hasStatus(200), bodyContains(`xmlns:soap="` + asmx.NamespaceSOAP12 + `"`), bodyLacks(asmx.NamespaceSOAP11)}},
+		{name: "envelope 1.2", deviate: "soap12-envelope-ns", b: asmx.SOAP12, op: asmx.OpReturnProvinces, params: paramsFor(asmx.OpReturnProvinces, "k"),
+			checks: []check{hasStatus(200), bodyContains(asmx.NamespaceSOAP11), bodyLacks(asmx.NamespaceSOAP12)}},
+		{name: "content type 1.1", deviate: "soap11-content-type", b: asmx.SOAP11, op: asmx.OpReturnInstitutions, params: paramsFor(asmx.OpReturnInstitutions, "k"),
+			checks: []check{hasStatus(200), hasContentType(asmx.ContentTypeSOAP12)}},
+		{name: "content type JSON", deviate: "json-content-type", b: asmx.JSON, op: asmx.OpReturnAtmSearchByCoordinates, params: coords,
+			checks: []check{hasStatus(200), hasContentType("application/json; charset=utf-8"), jsonCount(0)}},
+		{name: "renamed response", deviate: "renamed-response", b: asmx.SOAP12, op: asmx.OpReturnProvinces, params: paramsFor(asmx.OpReturnProvinces, "k"),
+			checks: []check{hasStatus(200), bodyContains("<ReturnProvincesReply "), bodyContains("</ReturnProvincesReply>"), bodyContains("<ReturnProvincesResult>")}},
+		{name: "renamed result", deviate: "renamed-result", b: asmx.SOAP11, op: asmx.OpReturnProvinces, params: paramsFor(asmx.OpReturnProvinces, "k"),
+			checks: []check{hasStatus(200), bodyContains("<ReturnProvincesReturn>"), bodyLacks("ReturnProvincesResult")}},
+		{name: "service namespace", deviate: "wrong-service-namespace", b: asmx.SOAP11, op: asmx.OpReturnProvinces, params: paramsFor(asmx.OpReturnProvinces, "k"),
+			checks: []check{hasStatus(200), bodyContains(`<ReturnProvincesResponse xmlns="http://example.invalid/atmService">`)}},
+		{name: "GET with envelope", deviate: "get-with-envelope", b: asmx.HTTPGet, op: asmx.OpReturnProvinces, params: paramsFor(asmx.OpReturnProvinces, "k"),
+			checks: []check{hasStatus(200), hasContentType(asmx.ContentTypeXML), bodyMatches(`^<\?xml[^>]*\?><soap:Envelope [^>]*><soap:Body><provinces>`)}},
+		{name: "JSON count", deviate: "json-count-off", b: asmx.JSON, op: asmx.OpReturnAtmSearchByCoordinates, params: coords,
+			checks: []check{hasStatus(200), hasContentType(asmx.ContentTypeXML), jsonCount(1)}},
+		{name: "JSON index", deviate: "json-index-from-1", b: asmx.JSON, op: asmx.OpReturnAtmSearchByCoordinates, params: coords,
+			checks: []check{hasStatus(200), bodyContains(`{"index":1,`), bodyLacks(`"index":0,`), jsonCount(0)}},
+		{name: "JSON value", deviate: "json-value-differs", b: asmx.JSON, op: asmx.OpReturnAtmSearchByCoordinates, params: coords,
+			checks: []check{hasStatus(200), bodyContains(`"atmIdentifier":"ATM-B-X"`)}},
+		{name: "fault status", deviate: "faults-with-status-200", opts: []Option{WithKeys("secret")},
+			b: asmx.SOAP11, op: asmx.OpReturnProvinces, params: paramsFor(asmx.OpReturnProvinces, "wrong"),
+			checks: []check{hasStatus(200), hasContentType(asmx.ContentTypeSOAP11), bodyContains("<soap:Fault>")}},
+		{name: "fault status unchanged for GET", deviate: "faults-with-status-200", opts: []Option{WithKeys("secret")},
+			b: asmx.HTTPGet, op: asmx.OpReturnProvinces, params: paramsFor(asmx.OpReturnProvinces, "wrong"),
+			checks: []check{hasStatus(500)}},
+		{name: "any key", deviate: "any-key-accepted", opts: []Option{WithKeys("secret")},
+			b: asmx.SOAP12, op: asmx.OpReturnProvinces, params: paramsFor(asmx.OpReturnProvinces, ""),
+			checks: []check{hasStatus(200), bodyContains("<province>")}},
+		{name: "any key over POST", deviate: "any-key-accepted", opts: []Option{WithKeys("secret")},
+			b: asmx.HTTPPost, op: asmx.OpReturnProvinces, params: paramsFor(asmx.OpReturnProvinces, "wrong"),
+			checks: []check{hasStatus(200)}},
+		{name: "SOAPAction", deviate: "soapaction-ignored",
+			raw:    &rawRequest{"POST", asmx.ServicePath, map[string]string{"Content-Type": asmx.ContentTypeSOAP11, "SOAPAction": `"` + testNS + `/ReturnProvinces"`}, env("1.1", coordsBody)},
+			checks: []check{hasStatus(200), bodyContains("<ReturnAtmSearchByCoordinatesResult>")}},
+		{name: "WSDL", deviate: "wsdl-parameters-out-of-order", raw: &rawRequest{"GET", asmx.ServicePath + "?WSDL", nil, ""},
+			checks: []check{hasStatus(200), bodyMatches(`<s:element name="ReturnAtmSearchByAddress">\s*<s:complexType>\s*<s:sequence>\s*<s:element [^>]*name="strAtmServiceKey"[^>]*/>\s*<s:element [^>]*name="strCity"[^>]*/>\s*<s:element [^>]*name="strAddress"`)}},
+		{name: "institution over SOAP", deviate: "institution-ignored", b: asmx.SOAP11, op: asmx.OpReturnAtmSearchByInstitution, params: paramsFor(asmx.OpReturnAtmSearchByInstitution, "k"),
+			checks: []check{hasStatus(200), bodyContains("<ReturnAtmSearchByInstitutionResult>"), bodyContains("<count>6</count>")}},
+		{name: "institution over GET", deviate: "institution-ignored", b: asmx.HTTPGet, op: asmx.OpReturnAtmSearchByInstitution, params: paramsFor(asmx.OpReturnAtmSearchByInstitution, "k"),
+			checks: []check{hasStatus(200), bodyContains("<count>6</count>")}},
+		{name: "two at once", deviate: "soap11-envelope-ns,soap11-content-type", b: asmx.SOAP11, op: asmx.OpReturnProvinces, params: paramsFor(asmx.OpReturnProvinces, "k"),
+			checks: []check{hasStatus(200), hasContentType(asmx.ContentTypeSOAP12), bodyLacks(asmx.NamespaceSOAP11)}},
+	}
+	for _, r := range rows {
+		t.Run(r.deviate+"/"+r.name, func(t *testing.T) {
+			srv := newDeviatingServer(t, strings.Split(r.deviate, ","), r.opts...)
+			var got response
+			if r.raw != nil {
+				got = sendRaw(t, srv.URL, *r.raw)
+			} else {
+				got = call(t, srv.URL, r.b, r.op, r.params)
+			}
+			runChecks(t, got, r.checks...)
+		})
+	}
+}
+
+func TestDeviationsChangeLocationLists(t *testing.T) {
+	plain := newTestServer(t)
+	for _, tc := range []struct {
+		deviate string
+		b       asmx.Binding
+		op      string
+		want    func(plain []int) []int
+	}{
+		{"post-drops-a-location", asmx.HTTPPost, asmx.OpReturnAllAtms, func(p []int) []int { return p[:len(p)-1] }},
+		{"soap12-reorders-locations", asmx.SOAP12, asmx.OpReturnAtmSearchByCity, func(p []int) []int {
+			q := slices.Clone(p)
+			slices.Reverse(q)
+			return q
+		}},
+		// The next two answer as the plain server does to a wider search.
+		{"radius-ignored", asmx.JSON, asmx.OpReturnAtmSearchByCoordinates, nil},
+		{"maximum-ignored", asmx.HTTPGet, asmx.OpReturnAtmSearchByAddressWithMaximum, nil},
+	} {
+		t.Run(tc.deviate, func(t *testing.T) {
+			params, wider, widerParams := paramsFor(tc.op, "k"), tc.op, [][2]string(nil)
+			switch tc.deviate {
+			case "radius-ignored":
+				coords := [][2]string{{"strAtmServiceKey", "k"}, {"strPostalCode", ""}, {"dblLatitude", "44.6488"}, {"dblLongitude", "-63.5752"}, {"bytRadius", "0"}}
+				params, widerParams = coords, slices.Clone(coords)
+				widerParams[4][1] = "255"
+			case "maximum-ignored":
+				wider, widerParams = asmx.OpReturnAtmSearchByAddress, paramsFor(asmx.OpReturnAtmSearchByAddress, "k")
+			}
+			srv := newDeviatingServer(t, []string{tc.deviate})
+			p := locationIDs(t, tc.b, tc.op, call(t, plain.URL, tc.b, tc.op, params))
+			got := locationIDs(t, tc.b, tc.op, call(t, srv.URL, tc.b, tc.op, params))
+			var want []int
+			if tc.want != nil {
+				want = tc.want(p)
+			} else {
+				want = locationIDs(t, tc.b, wider, call(t, plain.URL, tc.b, wider, widerParams))
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("location ids: got %v, want %v (plain %v)", got, want, p)
+			}
+			if slices.Equal(got, p) {
+				t.Errorf("location ids: got %v, the same as without the deviation", got)
+			}
+		})
+	}
+}
+
+// locationIDs returns the ids of the locations in an answer, in order. Unlike
+// ids it reads XML location nodes without checking their count.
+func locationIDs(t *testing.T, b asmx.Binding, op string, r response) []int {
+	t.Helper()
+	if b == asmx.JSON {
+		return ids(t, b, op, r)
+	}
+	if r.status != 200 {
+		t.Fatalf("%s %s: status %d: %s", b, op, r.status, r.body)
+	}
+	out := []int{}
+	for _, l := range resultNode(t, b, op, r.body).FindElements(".//location") {
+		id, err := strconv.Atoi(l.SelectElement("id").Text())
+		if err != nil {
+			t.Fatalf("%s %s: location id: %v", b, op, err)
+		}
+		out = append(out, id)
+	}
+	return out
+}
+
+// TestNoDeviationIsIdentical checks that Deviate with no names is the server
+// itself, and that requests a deviation does not touch get the same bytes.
+func TestNoDeviationIsIdentical(t *testing.T) {
+	h, err := New(WithDataset(smallDataset()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	same, err := Deviate(h)
+	if err != nil || same != h {
+		t.Fatalf("Deviate(h): got %v, %v, want h itself", same, err)
+	}
+	if same, err = Deviate(h, "", " "); err != nil || same != h {
+		t.Fatalf("Deviate(h, blank names): got %v, %v, want h itself", same, err)
+	}
+	plain := newTestServer(t)
+	for _, names := range [][]string{{"json-count-off"}, {"get-content-type"}, {"soap11-envelope-ns", "wsdl-parameters-out-of-order"}} {
+		srv := newDeviatingServer(t, names)
+		for _, b := range []asmx.Binding{asmx.SOAP12, asmx.HTTPPost} {
+			for _, op := range []string{asmx.OpReturnProvinces, asmx.OpReturnAtmSearchByCity} {
+				want := call(t, plain.URL, b, op, paramsFor(op, "k"))
+				got := call(t, srv.URL, b, op, paramsFor(op, "k"))
+				if got != want {
+					t.Errorf("%v %s %s: got %d %q %.200q, want the plain %d %q %.200q", names, b, op, got.status, got.ctype, got.body, want.status, want.ctype, want.body)
+				}
+			}
+		}
+	}
+	// A deviation that touches the binding but has nothing to change
+	// (content types of errors) leaves the bytes alone too.
+	srv := newDeviatingServer(t, []string{"soap11-content-type"}, WithKeys("secret"))
+	plainKeyed := newTestServer(t, WithKeys("secret"))
+	want := call(t, plainKeyed.URL, asmx.SOAP11, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "wrong"))
+	if got := call(t, srv.URL, asmx.SOAP11, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "wrong")); got != want {
+		t.Errorf("fault: got %d %q %.200q, want %d %q %.200q", got.status, got.ctype, got.body, want.status, want.ctype, want.body)
+	}
+}
+
+func TestDeviateRefusesUnknownNames(t *testing.T) {
+	h, err := New(WithDataset(smallDataset()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Deviate(h, "soap11-envelope-ns", "soap13-envelope-ns")
+	if !errors.Is(err, ErrUnknownDeviation) {
+		t.Fatalf("got %v, want ErrUnknownDeviation", err)
+	}
+	for _, want := range []string{`"soap13-envelope-ns"`, "valid: soap11-envelope-ns, ", "any-key-accepted"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error: got %q, want it to contain %q", err, want)
+		}
+	}
+}
+
+func TestDeviationsAreListed(t *testing.T) {
+	ds := Deviations()
+	if len(ds) < 12 {
+		t.Fatalf("got %d deviations, want at least 12", len(ds))
+	}
+	seen := map[string]bool{}
+	h := http.NotFoundHandler()
+	for _, d := range ds {
+		if seen[d.Name] || d.Description == "" || strings.ContainsAny(d.Name, " ,") || strings.Contains(d.Description, "\n") {
+			t.Errorf("deviation %q (%q): want a unique name without spaces or commas and a one-line description", d.Name, d.Description)
+		}
+		seen[d.Name] = true
+		if _, err := Deviate(h, d.Name); err != nil {
+			t.Errorf("Deviate(%q): %v", d.Name, err)
+		}
+	}
+}
+
+// TestDeviateKeepsAdminAndHelpPages checks that requests outside the
+// bindings pass through, whatever is deviated.
+func TestDeviateKeepsAdminAndHelpPages(t *testing.T) {
+	all := make([]string, 0, len(Deviations()))
+	for _, d := range Deviations() {
+		all = append(all, d.Name)
+	}
+	srv := newDeviatingServer(t, all)
+	runChecks(t, sendRaw(t, srv.URL, get("/__admin/health")), hasStatus(200), bodyContains(`"status":"ok"`))
+	runChecks(t, sendRaw(t, srv.URL, get(asmx.ServicePath)), hasStatus(200), bodyContains("ReturnAtmSearchByAddress"))
+}
