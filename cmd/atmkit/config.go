@@ -1,0 +1,158 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/atmkit/atmkit/mockserver"
+)
+
+// A config file (--config FILE) is YAML whose keys are a command's flag
+// names, with the same values the flags take:
+//
+//	addr: 127.0.0.1:9090
+//	key: [k1, k2]          # list flags take a list (or one value); "keys" also works
+//	log-format: json
+//	journal-size: 500
+//	fault:                 # "faults" also works; the JSON fields, or the --fault text
+//	  - {operation: ReturnProvinces, binding: soap12, delay: 300ms}
+//	  - op=ReturnInstitutions,status=503,times=1
+//
+// Underscores in keys are read as dashes (max_body is max-body). A setting
+// applies only when neither the command line nor an ATMKIT_* variable gave
+// the flag: flags > environment > config file > defaults.
+
+// configAliases maps plural config keys to their flag names.
+var configAliases = map[string]string{"keys": "key", "faults": "fault"}
+
+// applyConfig sets every flag of fs that path names and that was set neither
+// on the command line nor through the environment. envAliases are the extra
+// variable names of parseFlags.
+func (m *Main) applyConfig(fset *flag.FlagSet, path string, envAliases map[string]string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return usagef("%s: config file %s does not exist", fset.Name(), path)
+		}
+		return fmt.Errorf("read config file: %w", err)
+	}
+	var settings map[string]any
+	if err := yaml.Unmarshal(data, &settings); err != nil {
+		return usagef("%s: config file %s: %v", fset.Name(), path, err)
+	}
+	given := map[string]bool{}
+	fset.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	keys := make([]string, 0, len(settings))
+	for k := range settings {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	seen := map[string]string{}
+	for _, key := range keys {
+		name := strings.ReplaceAll(strings.TrimSpace(key), "_", "-")
+		if a, ok := configAliases[name]; ok {
+			name = a
+		}
+		f := fset.Lookup(name)
+		if f == nil || name == "config" {
+			return usagef("%s: config file %s: unknown setting %q", fset.Name(), path, key)
+		}
+		if prev, dup := seen[name]; dup {
+			return usagef("%s: config file %s: %q and %q set the same flag", fset.Name(), path, prev, key)
+		}
+		seen[name] = key
+		if given[name] || m.Getenv(envName(name)) != "" || (envAliases[name] != "" && m.Getenv(envAliases[name]) != "") {
+			continue
+		}
+		if err := setFromConfig(f, settings[key]); err != nil {
+			return usagef("%s: config file %s: %s: %v", fset.Name(), path, key, err)
+		}
+	}
+	return nil
+}
+
+// setFromConfig sets flag f from a YAML value: a list for repeatable flags,
+// a scalar for the others; a mapping (a fault) is passed on as JSON.
+func setFromConfig(f *flag.Flag, v any) error {
+	list, isList := v.([]any)
+	repeatable := false
+	switch f.Value.(type) {
+	case *listFlag, *faultFlag:
+		repeatable = true
+	}
+	if !isList {
+		list = []any{v}
+	} else if !repeatable {
+		return errors.New("a list, but the flag takes one value")
+	}
+	for _, item := range list {
+		var s string
+		switch x := item.(type) {
+		case nil:
+			continue
+		case string:
+			s = x
+		case map[string]any:
+			if _, ok := f.Value.(*faultFlag); !ok {
+				return errors.New("a mapping, but the flag takes a plain value")
+			}
+			b, err := json.Marshal(x)
+			if err != nil {
+				return err
+			}
+			s = string(b)
+		case []any:
+			return errors.New("a nested list")
+		default:
+			s = fmt.Sprint(x)
+		}
+		if err := f.Value.Set(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// faultFlag is the repeatable --fault flag: each value is a fault in
+// mockserver.ParseFault's text form or its JSON form. Several faults in one
+// value (as ATMKIT_FAULT holds them) are separated by ";".
+type faultFlag []mockserver.Fault
+
+func (l *faultFlag) String() string {
+	if l == nil {
+		return ""
+	}
+	parts := make([]string, len(*l))
+	for i, f := range *l {
+		b, _ := json.Marshal(f) // a Fault always marshals
+		parts[i] = string(b)
+	}
+	return strings.Join(parts, ";")
+}
+
+// Set adds the faults in v.
+func (l *faultFlag) Set(v string) error {
+	specs := []string{v}
+	if !strings.HasPrefix(strings.TrimSpace(v), "{") {
+		specs = strings.Split(v, ";")
+	}
+	for _, spec := range specs {
+		if strings.TrimSpace(spec) == "" {
+			continue
+		}
+		f, err := mockserver.ParseFault(spec)
+		if err != nil {
+			return err
+		}
+		*l = append(*l, f)
+	}
+	return nil
+}

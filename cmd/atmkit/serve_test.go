@@ -1,0 +1,331 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// lockedBuffer is an output stream shared by the server goroutine and the
+// test. It reports the base URL of the startup line on url.
+type lockedBuffer struct {
+	mu   sync.Mutex // guards b and sent
+	b    bytes.Buffer
+	sent bool
+	url  chan string
+}
+
+func newLockedBuffer() *lockedBuffer { return &lockedBuffer{url: make(chan string, 1)} }
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n, err := l.b.Write(p)
+	if !l.sent {
+		for line := range strings.Lines(l.b.String()) {
+			if _, u, ok := strings.Cut(line, "listening on "); ok && strings.HasSuffix(line, "\n") {
+				l.url <- strings.TrimSpace(u)
+				l.sent = true
+				break
+			}
+		}
+	}
+	return n, err
+}
+
+// waitFor waits up to 10s for s to appear in the stream and reports whether it did.
+func (l *lockedBuffer) waitFor(s string) bool {
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(l.String(), s) {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return true
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// startServe runs "atmkit serve --addr 127.0.0.1:0 args..." in process with
+// the environment env and returns the base URL it printed, its stdout and its
+// stderr. The server stops when the test ends.
+func startServe(t *testing.T, env map[string]string, args ...string) (base string, stdout, stderr *lockedBuffer) {
+	t.Helper()
+	stdout, stderr = newLockedBuffer(), newLockedBuffer()
+	m := &Main{Stdout: stdout, Stderr: stderr, Getenv: func(k string) string { return env[k] }}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("serve returned %v after cancel", err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Error("serve did not stop within 30s of cancel")
+		}
+	})
+	select {
+	case base = <-stdout.url:
+		return base, stdout, stderr
+	case err := <-done:
+		done <- err // for the cleanup
+		t.Fatalf("serve ended before listening: %v\nstderr: %s", err, stderr)
+	case <-time.After(30 * time.Second):
+		t.Fatalf("serve printed no startup line within 30s; stdout: %s", stdout)
+	}
+	return "", nil, nil
+}
+
+// runAtmkit runs atmkit in process to completion, or for at most 20s: a
+// command line that should fail but serves ends with exit code 0.
+func runAtmkit(env map[string]string, args ...string) (code int, stdout, stderr string) {
+	var out, errOut bytes.Buffer
+	m := &Main{Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return env[k] }}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	code = m.Exit(m.Run(ctx, args))
+	return code, out.String(), errOut.String()
+}
+
+// get sends a GET with an optional bearer token and returns status and body.
+func get(t *testing.T, url, token string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(body)
+}
+
+func wantStatus(t *testing.T, what string, got, want int, body string) {
+	t.Helper()
+	if got != want {
+		t.Errorf("%s: status got %d, want %d (body %.200q)", what, got, want, body)
+	}
+}
+
+const provincesPath = "/service/service.asmx/ReturnProvinces?strAtmServiceKey="
+
+func TestServeFaultFlags(t *testing.T) {
+	base, stdout, _ := startServe(t, nil,
+		"--fault", "op=ReturnProvinces,binding=get,status=503,times=1",
+		"--fault", `{"operation":"ReturnInstitutions","delay":"200ms"}`)
+	if !stdout.waitFor("faults:     2 active") {
+		t.Errorf("banner: got %q, want it to count 2 faults", stdout)
+	}
+	code, body := get(t, base+provincesPath+"k", "")
+	wantStatus(t, "first ReturnProvinces", code, 503, body)
+	code, body = get(t, base+provincesPath+"k", "")
+	wantStatus(t, "second ReturnProvinces", code, 200, body)
+	start := time.Now()
+	code, body = get(t, base+"/service/service.asmx/ReturnInstitutions?strAtmServiceKey=k", "")
+	wantStatus(t, "ReturnInstitutions", code, 200, body)
+	if d := time.Since(start); d < 200*time.Millisecond {
+		t.Errorf("ReturnInstitutions answered after %s, want at least 200ms", d)
+	}
+	code, body = get(t, base+"/__admin/faults", "")
+	wantStatus(t, "GET /__admin/faults", code, 200, body)
+	if want := `{"faults":[{"id":"f2","operation":"ReturnInstitutions","delay":"200ms"}]}`; strings.TrimSpace(body) != want {
+		t.Errorf("faults: got %s, want %s", body, want)
+	}
+}
+
+func TestServeAdminTokenAndJournalSize(t *testing.T) {
+	base, _, _ := startServe(t, nil, "--admin-token", "tok", "--journal-size", "2")
+	code, body := get(t, base+"/__admin/health", "")
+	wantStatus(t, "health without token", code, 200, body)
+	code, body = get(t, base+"/__admin/requests", "")
+	wantStatus(t, "requests without token", code, 401, body)
+	for range 3 {
+		get(t, base+provincesPath+"k", "")
+	}
+	code, body = get(t, base+"/__admin/requests?operation=ReturnProvinces", "tok")
+	wantStatus(t, "requests with token", code, 200, body)
+	var j struct {
+		Requests []struct {
+			Seq    int               `json:"seq"`
+			Params map[string]string `json:"params"`
+		} `json:"requests"`
+	}
+	if err := json.Unmarshal([]byte(body), &j); err != nil {
+		t.Fatalf("requests: %v: %s", err, body)
+	}
+	if len(j.Requests) != 2 || j.Requests[0].Seq != 2 || j.Requests[1].Seq != 3 {
+		t.Errorf("requests: got %s, want the last 2 of 3", body)
+	}
+}
+
+func TestServeLogLine(t *testing.T) {
+	base, _, stderr := startServe(t, nil, "--log-format", "json")
+	get(t, base+provincesPath+"k", "")
+	stderr.waitFor(`"operation":"ReturnProvinces"`)
+	for line := range strings.Lines(stderr.String()) {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Errorf("log line is not JSON: %q", line)
+			continue
+		}
+		if rec["operation"] != "ReturnProvinces" {
+			continue
+		}
+		if rec["binding"] != "get" || rec["status"] != 200.0 || rec["duration"] == nil || rec["msg"] != "request" {
+			t.Errorf("request log line: got %v, want binding, operation, status and duration", rec)
+		}
+		return
+	}
+	t.Errorf("no request log line for ReturnProvinces in %q", stderr)
+}
+
+// writeConfig writes a config file and returns its path.
+func writeConfig(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "atmkit.yaml")
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+const sampleConfig = `# atmkit serve settings
+namespace: http://config.example/atmService
+keys: [cfg-key, other-cfg-key]
+admin-token: cfg-token
+journal_size: 5
+log-format: json
+faults:
+  - {operation: ReturnInstitutions, status: 418}
+  - op=ReturnAllAtms,code=Client,text=from the config
+`
+
+// TestServeConfigPrecedence: flags > environment > config file > defaults.
+func TestServeConfigPrecedence(t *testing.T) {
+	cfg := writeConfig(t, sampleConfig)
+
+	t.Run("config over defaults", func(t *testing.T) {
+		base, stdout, stderr := startServe(t, nil, "--config", cfg)
+		if !stdout.waitFor("namespace:  http://config.example/atmService") {
+			t.Errorf("banner: got %q, want the config's namespace", stdout)
+		}
+		code, body := get(t, base+provincesPath+"cfg-key", "")
+		wantStatus(t, "config key", code, 200, body)
+		code, body = get(t, base+provincesPath+"other", "")
+		wantStatus(t, "key not in config", code, 500, body)
+		code, body = get(t, base+"/service/service.asmx/ReturnInstitutions?strAtmServiceKey=cfg-key", "")
+		wantStatus(t, "config fault", code, 418, body)
+		code, body = get(t, base+"/service/service.asmx/ReturnAllAtms?strAtmServiceKey=cfg-key", "")
+		wantStatus(t, "config fault in text form", code, 500, body)
+		if !strings.Contains(body, "from the config") {
+			t.Errorf("config fault text: got %.200q", body)
+		}
+		code, body = get(t, base+"/__admin/requests", "cfg-token")
+		wantStatus(t, "config admin token", code, 200, body)
+		if !stderr.waitFor(`"msg":"request"`) || !strings.HasPrefix(stderr.String(), "{") {
+			t.Errorf("log: got %.200q, want JSON lines (log-format from the config)", stderr)
+		}
+	})
+
+	t.Run("environment over config", func(t *testing.T) {
+		env := map[string]string{"ATMKIT_CONFIG": cfg, "ATMKIT_KEYS": "env-key", "ATMKIT_ADMIN_TOKEN": "env-token", "ATMKIT_FAULT": "op=ReturnInstitutions,status=502"}
+		base, _, _ := startServe(t, env)
+		code, body := get(t, base+provincesPath+"env-key", "")
+		wantStatus(t, "env key", code, 200, body)
+		code, body = get(t, base+provincesPath+"cfg-key", "")
+		wantStatus(t, "config key under env", code, 500, body)
+		code, body = get(t, base+"/service/service.asmx/ReturnInstitutions?strAtmServiceKey=env-key", "")
+		wantStatus(t, "env fault replaces the config's", code, 502, body)
+		code, body = get(t, base+"/__admin/faults", "cfg-token")
+		wantStatus(t, "config token under env", code, 401, body)
+		code, body = get(t, base+"/__admin/faults", "env-token")
+		wantStatus(t, "env token", code, 200, body)
+	})
+
+	t.Run("flags over environment", func(t *testing.T) {
+		env := map[string]string{"ATMKIT_KEYS": "env-key", "ATMKIT_ADMIN_TOKEN": "env-token"}
+		base, _, _ := startServe(t, env, "--config", cfg, "--key", "flag-key", "--admin-token", "flag-token", "--journal-size", "0")
+		code, body := get(t, base+provincesPath+"flag-key", "")
+		wantStatus(t, "flag key", code, 200, body)
+		code, body = get(t, base+provincesPath+"env-key", "")
+		wantStatus(t, "env key under a flag", code, 500, body)
+		code, body = get(t, base+"/__admin/requests", "env-token")
+		wantStatus(t, "env token under a flag", code, 401, body)
+		code, body = get(t, base+"/__admin/requests", "flag-token")
+		wantStatus(t, "flag token", code, 200, body)
+		if strings.TrimSpace(body) != `{"requests":[]}` {
+			t.Errorf("requests with --journal-size 0: got %s, want none", body)
+		}
+	})
+}
+
+func TestServeConfigErrors(t *testing.T) {
+	tests := []struct {
+		name, config string
+		args         []string
+		wantCode     int
+		wantErr      string
+	}{
+		{"unknown setting", "adress: 127.0.0.1:1\n", nil, exitUsage, `unknown setting "adress"`},
+		{"config in config", "config: other.yaml\n", nil, exitUsage, `unknown setting "config"`},
+		{"same flag twice", "key: a\nkeys: [b]\n", nil, exitUsage, "set the same flag"},
+		{"not YAML", "key: [a\n", nil, exitUsage, "config file"},
+		{"list for a plain flag", "namespace: [a, b]\n", nil, exitUsage, "takes one value"},
+		{"bad duration", "grace: soon\n", nil, exitUsage, "grace"},
+		{"bad fault", "fault:\n  - {operation: ReturnMoney, status: 500}\n", nil, exitUsage, "ReturnMoney"},
+		{"fault with unknown field", "fault:\n  - {operation: ReturnProvinces, stauts: 500}\n", nil, exitUsage, "stauts"},
+		{"missing file", "", []string{"--config", "no-such-file.yaml"}, exitUsage, "does not exist"},
+		{"bad fault flag", "", []string{"--fault", "op=ReturnProvinces"}, exitUsage, "at least one"},
+		{"bad fault flag field", "", []string{"--fault", "op=ReturnProvinces,delay=1s,color=red"}, exitUsage, "unknown field"},
+		{"negative journal", "", []string{"--journal-size", "-1"}, exitFailure, "negative"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := []string{"serve", "--addr", "127.0.0.1:0"}
+			if tt.config != "" {
+				args = append(args, "--config", writeConfig(t, tt.config))
+			}
+			code, _, stderr := runAtmkit(nil, append(args, tt.args...)...)
+			if code != tt.wantCode || !strings.Contains(stderr, tt.wantErr) {
+				t.Errorf("got exit %d and %q, want exit %d and an error containing %q", code, stderr, tt.wantCode, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestServeHelpListsNewFlags(t *testing.T) {
+	code, _, stderr := runAtmkit(nil, "serve", "--help")
+	if code != exitOK {
+		t.Errorf("serve --help: exit %d, want 0", code)
+	}
+	for _, want := range []string{"-config", "-admin-token", "-journal-size", "-fault", "--fault 'op=ReturnProvinces"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("serve --help: want %q in %q", want, stderr)
+		}
+	}
+}
