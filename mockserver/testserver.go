@@ -23,9 +23,13 @@ const closeGrace = 5 * time.Second
 // Requests; inject failures with Server.AddFault or the admin API under
 // URL + "/__admin".
 //
-// Replaying cassettes: package cassettes implements Replayer, so pass
-// WithReplay(r, MissFixtures) with r loaded by package cassettes (this
-// package cannot import it: cassettes builds on mockserver).
+// To answer from recorded cassettes, load them with package cassettes (which
+// builds on this package, so it cannot be imported here) and pass the index:
+//
+//	ix, err := cassettes.LoadIndex([]string{"testdata/cassettes"})
+//	...
+//	defer ix.Close()
+//	ts := mockserver.NewTestServer(t, mockserver.WithReplay(ix, mockserver.MissFixtures))
 type TestServer struct {
 	// URL is the base URL, "http://127.0.0.1:<port>", without a trailing slash.
 	URL string
