@@ -1,0 +1,72 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/atmkit/atmkit/mockserver"
+)
+
+// deviateUsage is the help text of atmkit serve --deviate.
+const deviateUsage = "break the interface on purpose in the named `ways` (comma-separated, repeatable; 'list' shows them), to prove a conformance run catches them"
+
+// deviationNames splits the values of --deviate (each may hold several
+// comma-separated names) and reports whether one of them asks for the list.
+func deviationNames(values []string) (names []string, list bool) {
+	seen := map[string]bool{}
+	for _, v := range values {
+		for _, n := range strings.Split(v, ",") {
+			switch n = strings.TrimSpace(n); n {
+			case "":
+			case "list", "help":
+				list = true
+			default:
+				if !seen[n] {
+					seen[n] = true
+					names = append(names, n)
+				}
+			}
+		}
+	}
+	return names, list
+}
+
+// listDeviations prints the deviations, name and description, and reports
+// true if --deviate asked for that list (serve then exits 0).
+func (m *Main) listDeviations(values []string) bool {
+	if _, list := deviationNames(values); !list {
+		return false
+	}
+	fmt.Fprintln(m.Stdout, "Deviations of atmkit serve --deviate NAME[,NAME] (each breaks the interface on purpose):")
+	tw := tabwriter.NewWriter(m.Stdout, 0, 0, 2, ' ', 0)
+	for _, d := range mockserver.Deviations() {
+		fmt.Fprintf(tw, "  %s\t%s\n", d.Name, d.Description)
+	}
+	_ = tw.Flush()
+	return true
+}
+
+// deviate wraps h with the deviations --deviate names; with none it returns h.
+// An unknown name is a usage error listing the valid ones.
+func (m *Main) deviate(h http.Handler, values []string) (http.Handler, error) {
+	names, _ := deviationNames(values)
+	dh, err := mockserver.Deviate(h, names...)
+	if errors.Is(err, mockserver.ErrUnknownDeviation) {
+		return nil, usagef("--deviate: %v", err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("--deviate: %w", err)
+	}
+	return dh, nil
+}
+
+// warnDeviations prints a loud line on stderr naming the active deviations.
+func (m *Main) warnDeviations(values []string) {
+	if names, _ := deviationNames(values); len(names) > 0 {
+		fmt.Fprintf(m.Stderr, "atmkit: WARNING: this mock BREAKS the interface on purpose (--deviate %s); never point real clients at it\n",
+			strings.Join(names, ","))
+	}
+}
