@@ -17,7 +17,9 @@ import (
 const serveExamples = `  atmkit serve
   atmkit serve --addr 127.0.0.1:9090 --key secret --key other
   ATMKIT_KEYS=k1,k2 atmkit serve --fixtures ./my-data
-  atmkit serve --namespace http://example.org/atmService`
+  atmkit serve --namespace http://example.org/atmService
+  atmkit serve --fault 'op=ReturnProvinces,binding=soap12,delay=300ms' --fault 'op=ReturnInstitutions,status=503,times=1'
+  atmkit serve --config atmkit.yaml --admin-token "$ATMKIT_ADMIN_TOKEN"`
 
 // serveFlags are the flags of atmkit serve.
 type serveFlags struct {
@@ -28,7 +30,21 @@ type serveFlags struct {
 	maxBody   int64
 	logFormat string
 	grace     time.Duration
+
+	config      string // --config: YAML file of settings (config.go)
+	adminToken  string
+	journalSize int
+	faults      faultFlag
+
+	replay   listFlag // --replay: cassette files or directories (cassette.go)
+	onMiss   string
+	upstream string
+
+	deviate listFlag // --deviate: break the interface on purpose (deviate.go)
 }
+
+// serveEnvAliases are the extra ATMKIT_* names of serve's flags.
+var serveEnvAliases = map[string]string{"key": "ATMKIT_KEYS"}
 
 func (f *serveFlags) register(m *Main) *flag.FlagSet {
 	fs := newFlagSet("serve", "serve [flags]", serveExamples, m.Stderr)
@@ -39,17 +55,33 @@ func (f *serveFlags) register(m *Main) *flag.FlagSet {
 	fs.Int64Var(&f.maxBody, "max-body", mockserver.DefaultMaxBodyBytes, "largest request body in bytes; larger ones get 413")
 	fs.StringVar(&f.logFormat, "log-format", "text", "log format on stderr: text or json")
 	fs.DurationVar(&f.grace, "grace", 10*time.Second, "how long in-flight requests may finish after SIGINT/SIGTERM")
+	fs.StringVar(&f.config, "config", "", "YAML file of settings keyed by flag name; flags and ATMKIT_* variables override it")
+	fs.StringVar(&f.adminToken, "admin-token", "", "bearer token the admin API (/__admin/*, but health) requires; empty: none")
+	fs.IntVar(&f.journalSize, "journal-size", mockserver.DefaultJournalSize, "requests the journal keeps for GET /__admin/requests (0: none)")
+	fs.Var(&f.faults, "fault", "fault to inject (repeatable), e.g. 'op=ReturnProvinces,binding=soap12,delay=300ms'")
+	fs.Var(&f.replay, "replay", "serve answers from this cassette file or directory (repeatable)")
+	fs.StringVar(&f.onMiss, "on-miss", "fault", "with --replay, a call with no recording gets: fault, fixtures (the data set answers) or upstream (forwarded and recorded)")
+	fs.StringVar(&f.upstream, "upstream", "", "with --on-miss upstream, the deployment to forward misses to")
+	fs.Var(&f.deviate, "deviate", deviateUsage)
 	return fs
 }
 
 func (m *Main) runServe(ctx context.Context, args []string) error {
 	var f serveFlags
 	w := f.register(m)
-	if err := m.parseFlags(w, args, map[string]string{"key": "ATMKIT_KEYS"}); err != nil {
+	if err := m.parseFlags(w, args, serveEnvAliases); err != nil {
 		return err
+	}
+	if f.config != "" {
+		if err := m.applyConfig(w, f.config, serveEnvAliases); err != nil {
+			return err
+		}
 	}
 	if w.NArg() > 0 {
 		return usagef("serve: unexpected argument %q", w.Arg(0))
+	}
+	if m.listDeviations(f.deviate) {
+		return nil
 	}
 	logger, err := m.newLogger(f.logFormat)
 	if err != nil {
@@ -60,11 +92,28 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 		mockserver.WithKeys(f.keys...),
 		mockserver.WithMaxBodyBytes(f.maxBody),
 		mockserver.WithLogger(logger),
+		mockserver.WithAdminToken(f.adminToken),
+		mockserver.WithJournalSize(f.journalSize),
+	}
+	for _, flt := range f.faults {
+		opts = append(opts, mockserver.WithFault(flt))
 	}
 	if f.fixtures != "" {
 		opts = append(opts, mockserver.WithFixturesDir(f.fixtures))
 	}
+	replayOpt, closeReplay, err := m.replayOption(f.replay, f.onMiss, f.upstream, f.namespace)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = closeReplay() }()
+	if replayOpt != nil {
+		opts = append(opts, replayOpt)
+	}
 	srv, err := mockserver.NewServer(opts...)
+	if err != nil {
+		return err
+	}
+	h, err := m.deviate(srv, f.deviate)
 	if err != nil {
 		return err
 	}
@@ -73,7 +122,8 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 		return fmt.Errorf("listen on %s: %w", f.addr, err)
 	}
 	m.printServeBanner(ln.Addr().String(), srv)
-	if err := mockserver.Serve(ctx, ln, srv, f.grace); err != nil {
+	m.warnDeviations(f.deviate)
+	if err := mockserver.Serve(ctx, ln, h, f.grace); err != nil {
 		return err
 	}
 	fmt.Fprintln(m.Stderr, "atmkit: stopped")
@@ -102,6 +152,10 @@ func (m *Main) printServeBanner(addr string, srv *mockserver.Server) {
 	}
 	fmt.Fprintf(m.Stdout, "  SOAP:       POST %s%s (SOAP 1.1 and 1.2)\n", base, asmx.ServicePath)
 	fmt.Fprintf(m.Stdout, "  JSON:       GET  %s%s/ReturnAtmSearchByCoordinates?...\n", base, asmx.JSONPath)
+	fmt.Fprintf(m.Stdout, "  admin:      %s/__admin/health (and requests, faults, cities, institutions)\n", base)
+	if n := len(srv.Faults()); n > 0 {
+		fmt.Fprintf(m.Stdout, "  faults:     %d active (GET %s/__admin/faults)\n", n, base)
+	}
 	q := url.Values{"strAtmServiceKey": {"KEY"}}
 	try := fmt.Sprintf("%s%s/ReturnProvinces?%s", base, asmx.ServicePath, q.Encode())
 	try = strings.Replace(try, "KEY", key, 1)
