@@ -1,6 +1,7 @@
 package cassettes
 
 import (
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -27,6 +28,12 @@ func NewProxy(upstream *url.URL, rt http.RoundTripper, logger *slog.Logger) http
 		},
 		Transport: rt,
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			// A *url.Error quotes the whole URL, query string and key
+			// included: keep only its cause, so no key reaches the log.
+			var ue *url.Error
+			if errors.As(err, &ue) {
+				err = ue.Err
+			}
 			logger.Error("proxy", "method", r.Method, "path", r.URL.Path, "err", err)
 			http.Error(w, "atmkit record: the upstream could not be reached or recorded: "+err.Error(), http.StatusBadGateway)
 		},
