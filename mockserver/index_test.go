@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
@@ -153,5 +154,20 @@ func TestEncodeResponseMatchesComposition(t *testing.T) {
 		if budget == 0 && s.data.frags.get(0, false) != nil {
 			t.Errorf("budget 0: a fragment was cached")
 		}
+	}
+}
+
+func TestNorm(t *testing.T) {
+	for _, s := range []string{"", "  ", "Main St", "  1234   Barrington\tSt \n", "ÉCOLE  Rue", "a\u00a0b", "MiXeD\vCase\f"} {
+		want := strings.ToLower(strings.Join(strings.Fields(s), " "))
+		if got := norm(s); got != want {
+			t.Errorf("norm(%q): got %q, want %q", s, got, want)
+		}
+		if got := string(appendNorm([]byte("x"), s)); got != "x"+want {
+			t.Errorf("appendNorm(%q): got %q, want %q", s, got, "x"+want)
+		}
+	}
+	if got := normPostal(" b3j-1a1 "); got != "B3J1A1" {
+		t.Errorf("normPostal: got %q, want B3J1A1", got)
 	}
 }
