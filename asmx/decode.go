@@ -49,12 +49,7 @@ func DecodeSOAP(b Binding, ns, action string, hasAction bool, body []byte) (*Cal
 		if len(a) >= 2 && a[0] == '"' && a[len(a)-1] == '"' {
 			a = a[1 : len(a)-1]
 		}
-		for _, op := range operations {
-			if a == SOAPAction(ns, op.Name) {
-				routed = op
-				break
-			}
-		}
+		routed = operationOfAction(ns, a)
 		// SOAP 1.1 routes by SOAPAction alone. SOAP 1.2's optional action
 		// parameter routes when it names an operation; otherwise ASMX falls
 		// back to the body element.
@@ -66,6 +61,26 @@ func DecodeSOAP(b Binding, ns, action string, hasAction bool, body []byte) (*Cal
 		return c, nil
 	}
 	return decodeSOAPStd(b, ns, routed, body)
+}
+
+// operationOfAction returns the operation whose SOAPAction(ns, op) is a,
+// or nil; it builds no strings.
+func operationOfAction(ns, a string) *Operation {
+	prefix := ns
+	if len(ns) == 0 || ns[len(ns)-1] != '/' {
+		if !strings.HasPrefix(a, ns) || len(a) <= len(ns) || a[len(ns)] != '/' {
+			return nil
+		}
+		prefix = a[:len(ns)+1]
+	}
+	if !strings.HasPrefix(a, prefix) {
+		return nil
+	}
+	op, ok := LookupOperation(a[len(prefix):])
+	if !ok {
+		return nil
+	}
+	return op
 }
 
 // decodeSOAPStd reads body with encoding/xml.

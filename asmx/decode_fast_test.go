@@ -83,3 +83,21 @@ func FuzzDecodeSOAPFast(f *testing.F) {
 		}
 	})
 }
+
+func TestOperationOfAction(t *testing.T) {
+	for _, n := range []string{ns, "urn:x", "http://example.org/svc/", ""} {
+		for _, op := range operations {
+			if got := operationOfAction(n, SOAPAction(n, op.Name)); got != op {
+				t.Errorf("ns %q, %s: got %v", n, op.Name, got)
+			}
+		}
+		for _, a := range []string{"", n, n + "/", n + "/Nope", n + "ReturnAllAtms/", "x" + SOAPAction(n, "ReturnAllAtms")} {
+			if a == SOAPAction(n, "ReturnAllAtms") {
+				continue
+			}
+			if got := operationOfAction(n, a); got != nil {
+				t.Errorf("ns %q, action %q: got %s, want none", n, a, got.Name)
+			}
+		}
+	}
+}

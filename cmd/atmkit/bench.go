@@ -59,7 +59,7 @@ func (f *benchFlags) register(m *Main) *flag.FlagSet {
 	fs.IntVar(&f.conns, "c", 32, "keep-alive connections, one request in flight on each")
 	fs.DurationVar(&f.duration, "d", 10*time.Second, "measured time per server (split over the rounds)")
 	fs.DurationVar(&f.warmup, "warmup", time.Second, "unmeasured warm-up per server before the rounds (WireMock gets at least 5s)")
-	fs.IntVar(&f.rounds, "rounds", 2, "rounds alternating the servers' order, so drift of a noisy machine hits all alike")
+	fs.IntVar(&f.rounds, "rounds", 0, "rounds alternating the servers' order, so drift of a noisy machine hits all alike (0: one per second of -d, 2 to 30)")
 	fs.StringVar(&f.target, "target", "", "base URL of a running service to measure instead of an in-process mock")
 	fs.BoolVar(&f.json, "json", false, "print the results as JSON")
 	fs.StringVar(&f.fixtures, "fixtures", "", "data set directory for the in-process mock (default: the embedded data set)")
@@ -137,14 +137,17 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 		return usagef("bench: -c must be at least 1")
 	case f.duration <= 0:
 		return usagef("bench: -d must be positive")
-	case f.rounds < 1:
-		return usagef("bench: --rounds must be at least 1")
+	case f.rounds < 0:
+		return usagef("bench: --rounds must not be negative")
 	case f.target != "" && (f.fixtures != "" || f.atms > 0):
 		return usagef("bench: --target measures a running service; --fixtures and --atms are for the in-process mock")
 	case f.fixtures != "" && f.atms > 0:
 		return usagef("bench: give --fixtures or --atms, not both")
 	}
 
+	if f.rounds == 0 {
+		f.rounds = min(max(int(f.duration/time.Second), 2), 30)
+	}
 	ds, dsName, err := m.benchDataset(f)
 	if err != nil {
 		return err

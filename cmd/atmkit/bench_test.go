@@ -116,6 +116,7 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"--binding", "carrier-pigeon"},
 		{"--op", "ReturnAllAtms", "--binding", "json"},
 		{"-c", "0"},
+		{"--rounds", "-1"},
 		{"--target", "http://127.0.0.1:1", "--atms", "10"},
 		{"--fixtures", "x", "--atms", "10"},
 		{"--param", "novalue"},
