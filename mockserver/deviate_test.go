@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -280,4 +281,39 @@ func TestDeviateKeepsAdminAndHelpPages(t *testing.T) {
 	srv := newDeviatingServer(t, all)
 	runChecks(t, sendRaw(t, srv.URL, get("/__admin/health")), hasStatus(200), bodyContains(`"status":"ok"`))
 	runChecks(t, sendRaw(t, srv.URL, get(asmx.ServicePath)), hasStatus(200), bodyContains("ReturnAtmSearchByAddress"))
+}
+
+// The mock answering SOAP 1.1 in the SOAP 1.2 envelope namespace, to check
+// that a conformance run catches it.
+func ExampleDeviate() {
+	h, err := New()
+	if err != nil {
+		panic(err)
+	}
+	broken, err := Deviate(h, "soap11-envelope-ns")
+	if err != nil {
+		panic(err)
+	}
+	srv := httptest.NewServer(broken)
+	defer srv.Close()
+	req, _ := http.NewRequest("POST", srv.URL+asmx.ServicePath, strings.NewReader(soapEnvelope(asmx.SOAP11, asmx.OpReturnProvinces, [][2]string{{asmx.ParamKey, "k"}})))
+	req.Header.Set("Content-Type", asmx.ContentTypeSOAP11)
+	req.Header.Set("SOAPAction", `"`+asmx.SOAPAction(asmx.DefaultNamespace, asmx.OpReturnProvinces)+`"`)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		panic(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	fmt.Println(resp.StatusCode, strings.Contains(string(body), asmx.NamespaceSOAP12))
+	// Output: 200 true
+}
+
+func ExampleDeviations() {
+	for _, d := range Deviations()[:2] {
+		fmt.Printf("%s: %s\n", d.Name, d.Description)
+	}
+	// Output:
+	// soap11-envelope-ns: SOAP 1.1 answers use the SOAP 1.2 envelope namespace
+	// soap12-envelope-ns: SOAP 1.2 answers use the SOAP 1.1 envelope namespace
 }
