@@ -241,23 +241,24 @@ func want1M() bool {
 	return f != nil && strings.Contains(f.Value.String(), "1M")
 }
 
-// searchPlaces are where the search benchmarks look: Halifax, where the
-// generated ATMs are densest (a 10 km search finds a hundred times more at
-// 1M than at 10k), and Corner Brook, a town that stands alone, where a 10 km
-// search also grows with the data set but finds few at 10k. Result counts
-// are reported per case.
+// searchPlaces are where the search benchmarks look, and how far: Halifax,
+// where the generated ATMs are densest (a 10 km search finds a hundred times
+// more at 1M than at 10k, as every place does: the generator scales every
+// city with the data set), Halifax within 1 km (at 1M about as many results
+// as 10 km at 10k: the comparable case), Corner Brook, a town on its own,
+// and a point at sea 10 km from anything (the index's own overhead).
 var searchPlaces = []struct {
 	name string
 	p    fixtures.Coordinates
+	km   float64
 }{
-	{"Halifax", fixtures.Coordinates{Latitude: 44.6488, Longitude: -63.5752}},
-	{"CornerBrook", fixtures.Coordinates{Latitude: 48.95, Longitude: -57.9522}},
-	// A point in the sea off Nova Scotia, 10 km from nothing: the index's
-	// own overhead.
-	{"Empty", fixtures.Coordinates{Latitude: 43.9, Longitude: -62.0}},
+	{"Halifax", fixtures.Coordinates{Latitude: 44.6488, Longitude: -63.5752}, 10},
+	{"Halifax1km", fixtures.Coordinates{Latitude: 44.6488, Longitude: -63.5752}, 1},
+	{"CornerBrook", fixtures.Coordinates{Latitude: 48.95, Longitude: -57.9522}, 10},
+	{"Empty", fixtures.Coordinates{Latitude: 43.9, Longitude: -62.0}, 10},
 }
 
-// BenchmarkSearch is a 10 km coordinate search in the index (no encoding),
+// BenchmarkSearch is a coordinate search in the index (no encoding),
 // at 10,000 and 1,000,000 ATMs, with its p99 latency (p99-ns) and results
 // per search (results).
 func BenchmarkSearch(b *testing.B) {
@@ -282,7 +283,7 @@ func BenchmarkSearch(b *testing.B) {
 			d := size.d(b)
 			for _, pl := range searchPlaces {
 				b.Run(pl.name, func(b *testing.B) {
-					benchNear(b, d, pl.p, 10)
+					benchNear(b, d, pl.p, pl.km)
 				})
 			}
 		})
