@@ -17,6 +17,13 @@ const MaxDepth = 32
 // text/xml, SOAP12 for application/soap+xml, 0 for anything else. For SOAP 1.2
 // it also returns the content type's optional action parameter.
 func SOAPVersion(contentType string) (b Binding, action string, hasAction bool) {
+	// SOAP 1.1 takes nothing from the parameters: tell it without parsing
+	// them (ParseMediaType allocates), by the media type as the fallback
+	// below reads it.
+	base, _, _ := strings.Cut(contentType, ";")
+	if equalFoldASCII(strings.TrimSpace(base), "text/xml") {
+		return SOAP11, "", false
+	}
 	mt, params, err := mime.ParseMediaType(contentType)
 	if err != nil {
 		// Tolerate a broken parameter list if the media type itself is clear.
@@ -30,6 +37,24 @@ func SOAPVersion(contentType string) (b Binding, action string, hasAction bool) 
 		return SOAP12, action, hasAction
 	}
 	return 0, "", false
+}
+
+// equalFoldASCII reports whether s equals the lower-case ASCII lower,
+// ignoring ASCII case only (as strings.ToLower then == would for lower).
+func equalFoldASCII(s, lower string) bool {
+	if len(s) != len(lower) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // DecodeSOAP decodes a SOAP request of binding b (SOAP11 or SOAP12) for the

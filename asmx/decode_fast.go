@@ -1,6 +1,9 @@
 package asmx
 
-import "bytes"
+import (
+	"bytes"
+	"sync"
+)
 
 // The fast SOAP reader: a scanner for the plain documents SOAP clients send,
 // feeding the same soapReader as encoding/xml does. It gives up (and
@@ -23,7 +26,10 @@ func decodeSOAPFast(b Binding, ns string, routed *Operation, body []byte) (c *Ca
 	if !plainASCII(body) {
 		return nil, false
 	}
-	s := fastScanner{in: body, r: newSOAPReader(b, ns, routed)}
+	s := scannerPool.Get().(*fastScanner)
+	defer s.release()
+	s.in = body
+	s.r = soapReader{b: b, ns: ns, routed: routed, param: -1, paramText: s.r.paramText[:0]}
 	if !s.document() {
 		return nil, false
 	}
@@ -31,31 +37,74 @@ func decodeSOAPFast(b Binding, ns string, routed *Operation, body []byte) (c *Ca
 	return c, e == nil
 }
 
-// plainASCII checks the byte-level conditions of the fast reader.
-func plainASCII(body []byte) bool {
-	for _, c := range body {
+// byteClass sorts the bytes for plainASCII: 0 plain, 1 never in a plain
+// document, 2 plain unless it starts "<!" ('!') or "]]>" (']').
+var byteClass = func() (t [256]uint8) {
+	for c := range 256 {
 		if (c < 0x20 && c != '\t' && c != '\n') || c > 0x7e || c == '&' {
-			return false
+			t[c] = 1
 		}
 	}
-	return bytes.Index(body, []byte("<!")) < 0 && bytes.Index(body, []byte("]]>")) < 0
+	t['!'], t[']'] = 2, 2
+	return t
+}()
+
+// plainASCII checks the byte-level conditions of the fast reader, in one
+// pass.
+func plainASCII(body []byte) bool {
+	for i, c := range body {
+		switch byteClass[c] {
+		case 0:
+		case 1:
+			return false
+		default:
+			if c == '!' && i > 0 && body[i-1] == '<' {
+				return false // "<!"
+			}
+			if c == ']' && i+2 < len(body) && body[i+1] == ']' && body[i+2] == '>' {
+				return false // "]]>"
+			}
+		}
+	}
+	return true
 }
 
-// nsBinding is one namespace declaration in scope; prefix "" is the default.
+// nsBinding is one namespace declaration in scope; prefix "" (nil) is the
+// default. Both slices point into the document.
 type nsBinding struct {
-	prefix string
-	uri    string
+	prefix []byte
+	uri    []byte
 	depth  int
 }
 
+// fastScanner is the state of reading one document. Scanners are pooled
+// (scannerPool) with the backing arrays of their stacks, so reading a usual
+// request allocates nothing but the call.
 type fastScanner struct {
 	in    []byte
 	pos   int
-	r     *soapReader
+	r     soapReader
 	depth int
 	open  [][]byte // raw names of the open elements
 	ns    []nsBinding
 	attrs []fastAttr // scratch
+}
+
+var scannerPool = sync.Pool{New: func() any {
+	return &fastScanner{open: make([][]byte, 0, 8), ns: make([]nsBinding, 0, 8), attrs: make([]fastAttr, 0, 8)}
+}}
+
+// release drops the scanner's references into the document and the call,
+// and returns it to the pool unless its buffers grew unusually large.
+func (s *fastScanner) release() {
+	if cap(s.open) > 64 || cap(s.ns) > 64 || cap(s.attrs) > 64 || cap(s.r.paramText) > 4<<10 {
+		return
+	}
+	clear(s.open[:cap(s.open)])
+	clear(s.ns[:cap(s.ns)])
+	clear(s.attrs[:cap(s.attrs)])
+	*s = fastScanner{open: s.open[:0], ns: s.ns[:0], attrs: s.attrs[:0], r: soapReader{paramText: s.r.paramText[:0]}}
+	scannerPool.Put(s)
 }
 
 type fastAttr struct {
@@ -131,8 +180,7 @@ func (s *fastScanner) declaration() bool {
 	if end < 0 {
 		return false
 	}
-	decl := string(s.in[:end+2])
-	switch decl {
+	switch string(s.in[:end+2]) {
 	case `<?xml version="1.0"?>`, `<?xml version="1.0" encoding="utf-8"?>`, `<?xml version="1.0" encoding="UTF-8"?>`,
 		`<?xml version='1.0'?>`, `<?xml version='1.0' encoding='utf-8'?>`, `<?xml version='1.0' encoding='UTF-8'?>`:
 	default:
@@ -175,15 +223,29 @@ done:
 	return raw, s.in[start:colon], s.in[colon+1 : s.pos], true
 }
 
-// lookup resolves a prefix ("" for the default namespace) among the
+// lookup resolves a prefix (empty for the default namespace) among the
 // declarations in scope.
-func (s *fastScanner) lookup(prefix []byte) (string, bool) {
+func (s *fastScanner) lookup(prefix []byte) ([]byte, bool) {
 	for i := len(s.ns) - 1; i >= 0; i-- {
-		if s.ns[i].prefix == string(prefix) {
+		if bytes.Equal(s.ns[i].prefix, prefix) {
 			return s.ns[i].uri, true
 		}
 	}
-	return "", len(prefix) == 0
+	return nil, len(prefix) == 0
+}
+
+// namespace returns uri as a string, without allocating for the namespaces
+// requests use: the service's and SOAP's.
+func (s *fastScanner) namespace(uri []byte) string {
+	switch string(uri) {
+	case s.r.ns:
+		return s.r.ns
+	case NamespaceSOAP11:
+		return NamespaceSOAP11
+	case NamespaceSOAP12:
+		return NamespaceSOAP12
+	}
+	return string(uri)
 }
 
 // startTag reads a start tag after its '<'.
@@ -250,12 +312,12 @@ func (s *fastScanner) startTag() bool {
 	for _, a := range s.attrs {
 		switch {
 		case a.prefix == nil && string(a.local) == "xmlns":
-			s.ns = append(s.ns, nsBinding{"", string(a.value), depth})
+			s.ns = append(s.ns, nsBinding{nil, a.value, depth})
 		case string(a.prefix) == "xmlns":
 			if len(a.value) == 0 || string(a.local) == "xml" || string(a.local) == "xmlns" {
 				return false
 			}
-			s.ns = append(s.ns, nsBinding{string(a.local), string(a.value), depth})
+			s.ns = append(s.ns, nsBinding{a.local, a.value, depth})
 		}
 	}
 	if string(prefix) == "xml" || string(prefix) == "xmlns" {
@@ -275,9 +337,9 @@ func (s *fastScanner) startTag() bool {
 			nilOK = false
 			break
 		}
-		if uri == "http://www.w3.org/2001/XMLSchema-instance" {
-			v := string(bytes.TrimSpace(a.value))
-			nilAttr = v == "true" || v == "1"
+		if string(uri) == "http://www.w3.org/2001/XMLSchema-instance" {
+			v := bytes.TrimSpace(a.value)
+			nilAttr = string(v) == "true" || string(v) == "1"
 			break
 		}
 	}
@@ -286,7 +348,7 @@ func (s *fastScanner) startTag() bool {
 	}
 	s.depth = depth
 	s.open = append(s.open, raw)
-	if s.r.start(space, knownName(local), func() bool { return nilAttr }) != nil {
+	if s.r.start(s.namespace(space), knownName(local), func() bool { return nilAttr }) != nil {
 		return false
 	}
 	if selfClosing {

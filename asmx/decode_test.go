@@ -203,3 +203,33 @@ func FuzzDecodeValues(f *testing.F) {
 		}
 	})
 }
+
+// TestSOAPVersion checks the binding told from content types, including
+// those SOAP 1.1's short cut reads without mime.ParseMediaType.
+func TestSOAPVersion(t *testing.T) {
+	tests := []struct {
+		ct        string
+		b         Binding
+		action    string
+		hasAction bool
+	}{
+		{"text/xml", SOAP11, "", false},
+		{"text/xml; charset=utf-8", SOAP11, "", false},
+		{" TEXT/XML ;charset=\"utf-8\"", SOAP11, "", false},
+		{"text/xml; charset", SOAP11, "", false}, // a broken parameter list
+		{"text/xml;;", SOAP11, "", false},
+		{"text/xmls", 0, "", false},
+		{"text/html", 0, "", false},
+		{"", 0, "", false},
+		{"application/soap+xml; charset=utf-8", SOAP12, "", false},
+		{`application/soap+xml; charset=utf-8; action="urn:a"`, SOAP12, "urn:a", true},
+		{"Application/SOAP+XML; action", SOAP12, "", false},
+		{"application/xml", 0, "", false},
+	}
+	for _, tc := range tests {
+		b, action, has := SOAPVersion(tc.ct)
+		if b != tc.b || action != tc.action || has != tc.hasAction {
+			t.Errorf("SOAPVersion(%q): got %v, %q, %v, want %v, %q, %v", tc.ct, b, action, has, tc.b, tc.action, tc.hasAction)
+		}
+	}
+}
