@@ -3,7 +3,6 @@ package mockserver
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -94,23 +93,44 @@ func (f RequestFilter) match(e *JournalEntry) bool {
 // journal is a bounded ring buffer of the latest requests.
 type journal struct {
 	mu      sync.Mutex // guards entries, next, full and seq
-	entries []JournalEntry
+	entries []journalRecord
 	next    int // where the next entry goes
 	full    bool
 	seq     uint64
 }
 
+// journalRecord is a journal entry as the journal keeps it: the entry
+// without its Params, which are made from call only when the entry is read,
+// so journaling a request costs no allocation. The call is not modified
+// after decoding, so the parameters read later are those the request sent.
+type journalRecord struct {
+	JournalEntry
+	call *asmx.Call // nil unless the request decoded
+}
+
+// entry returns the record as a JournalEntry of its own.
+func (r *journalRecord) entry() JournalEntry {
+	e := r.JournalEntry
+	if c := r.call; c != nil {
+		e.Params = make(map[string]string, len(c.Op.Params))
+		e.Params[asmx.ParamKey] = MaskKey(c.Key)
+		for _, p := range c.Params() {
+			e.Params[p[0]] = p[1]
+		}
+	}
+	return e
+}
+
 // newJournal returns a journal of size entries; size 0 keeps nothing.
 func newJournal(size int) *journal {
-	return &journal{entries: make([]JournalEntry, size)}
+	return &journal{entries: make([]journalRecord, size)}
 }
 
 // enabled reports whether the journal keeps anything.
 func (j *journal) enabled() bool { return len(j.entries) > 0 }
 
-// add appends e, dropping the oldest entry when the journal is full. The
-// journal owns e.Params from now on.
-func (j *journal) add(e JournalEntry) {
+// add appends e, dropping the oldest entry when the journal is full.
+func (j *journal) add(e journalRecord) {
 	if len(j.entries) == 0 {
 		return
 	}
@@ -130,12 +150,10 @@ func (j *journal) list(f RequestFilter) []JournalEntry {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	out := []JournalEntry{}
-	visit := func(es []JournalEntry) {
+	visit := func(es []journalRecord) {
 		for i := range es {
-			if f.match(&es[i]) {
-				e := es[i]
-				e.Params = maps.Clone(e.Params)
-				out = append(out, e)
+			if f.match(&es[i].JournalEntry) {
+				out = append(out, es[i].entry())
 			}
 		}
 	}
@@ -173,22 +191,17 @@ func MaskKey(k string) string {
 	return k[:2] + "****"
 }
 
-// entryOf makes the journal entry of a finished exchange.
-func entryOf(method, path string, ex *exchange, status int, d time.Duration) JournalEntry {
+// recordOf makes the journal record of a finished exchange.
+func recordOf(method, path string, ex *exchange, status int, d time.Duration) journalRecord {
 	e := JournalEntry{Time: ex.start, Method: method, Path: path, Binding: ex.binding, Status: status,
 		Duration: d, Fault: ex.fault, Error: ex.note}
 	if ex.err != nil {
 		e.Error = ex.err.Kind
 	}
-	if c := ex.call; c != nil {
-		e.Operation = c.Op.Name
-		e.Params = make(map[string]string, len(c.Op.Params))
-		e.Params[asmx.ParamKey] = MaskKey(c.Key)
-		for _, p := range c.Params() {
-			e.Params[p[0]] = p[1]
-		}
+	if ex.call != nil {
+		e.Operation = ex.call.Op.Name
 	}
-	return e
+	return journalRecord{JournalEntry: e, call: ex.call}
 }
 
 // Requests returns copies of the journaled requests f matches, oldest first.

@@ -162,7 +162,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, ex *exchange) {
 // observe runs after every request: the journal entry and the request log line.
 func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 	if s.journal.enabled() && !isAdminPath(r.URL.Path) {
-		s.journal.add(entryOf(r.Method, r.URL.Path, ex, status, time.Since(ex.start)))
+		s.journal.add(recordOf(r.Method, r.URL.Path, ex, status, time.Since(ex.start)))
 	}
 	if !s.log.Enabled(r.Context(), slog.LevelInfo) {
 		return
@@ -218,6 +218,10 @@ func hasPrefixFold(s, prefix string) bool {
 	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }
 
+// headerSOAPAction is the SOAPAction header's key in canonical form, so
+// reading it does not canonicalize (and allocate) on every request.
+var headerSOAPAction = http.CanonicalHeaderKey("SOAPAction")
+
 // serveServiceRoot answers /service/service.asmx: SOAP on POST, the
 // documentation (WSDL, disco, help pages) on GET.
 func (s *Server) serveServiceRoot(w http.ResponseWriter, r *http.Request, ex *exchange) {
@@ -238,7 +242,7 @@ func (s *Server) serveServiceRoot(w http.ResponseWriter, r *http.Request, ex *ex
 	}
 	ex.binding = b
 	if b == asmx.SOAP11 {
-		action, hasAction = r.Header.Get("SOAPAction"), true
+		action, hasAction = r.Header.Get(headerSOAPAction), true
 	}
 	body, e := s.readBody(w, r, b)
 	if e != nil {
