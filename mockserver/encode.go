@@ -118,6 +118,17 @@ func (d *data) appendLocationsXML(dst []byte, l locationList) []byte {
 }
 
 func (d *data) appendLocationsNode(dst []byte, l locationList, noNamespace bool) []byte {
+	dst = d.appendLocationsHead(dst, l, noNamespace)
+	dst = d.appendLocationItems(dst, l, 0, len(l.atms))
+	return d.appendLocationsTail(dst, l)
+}
+
+// appendLocationsHead, appendLocationItems and appendLocationsTail write a
+// location list's result node in parts (as appendLocationsNode does whole),
+// for writers that hand a long list on in pieces: the root, count and search
+// point and the list's start tag; the locations from position from to to;
+// the end tags.
+func (d *data) appendLocationsHead(dst []byte, l locationList, noNamespace bool) []byte {
 	w := xmlWriter{b: dst}
 	w.openRoot(xmlLocationsRoot, noNamespace)
 	w.int(1, xmlCount, len(l.atms))
@@ -128,11 +139,22 @@ func (d *data) appendLocationsNode(dst []byte, l locationList, noNamespace bool)
 		w.empty(1, xmlLocationList)
 	} else {
 		w.open(1, xmlLocationList)
-		for k, i := range l.atms {
-			w.b = append(w.b, locationHeadXML...)
-			w.b = strconv.AppendInt(w.b, int64(k), 10)
-			w.b = d.appendFragment(w.b, i, false)
-		}
+	}
+	return w.b
+}
+
+func (d *data) appendLocationItems(dst []byte, l locationList, from, to int) []byte {
+	for k := from; k < to; k++ {
+		dst = append(dst, locationHeadXML...)
+		dst = strconv.AppendInt(dst, int64(k), 10)
+		dst = d.appendFragment(dst, l.atms[k], false)
+	}
+	return dst
+}
+
+func (d *data) appendLocationsTail(dst []byte, l locationList) []byte {
+	w := xmlWriter{b: dst}
+	if len(l.atms) > 0 {
 		w.close(1, xmlLocationList)
 	}
 	w.close(0, xmlLocationsRoot)
@@ -396,29 +418,75 @@ func (s *Server) encodeResponse(dst []byte, c *asmx.Call) []byte {
 		l := d.locations(c)
 		return d.appendLocationsJSON(slices.Grow(dst, 256+len(l.atms)*jsonLocationSize), l)
 	}
-	var l locationList
-	switch c.Op.Name {
-	case asmx.OpReturnInstitutions, asmx.OpReturnProvinces:
-	default:
-		l = d.locations(c)
-		dst = slices.Grow(dst, 1024+len(l.atms)*xmlLocationSize)
-	}
 	soap := c.Binding.IsSOAP()
-	if soap {
-		dst = asmx.AppendSOAPResponseHead(dst, c.Binding, s.cfg.namespace, c.Op.Name)
-	} else {
-		dst = asmx.AppendXMLDeclaration(dst)
-	}
 	switch c.Op.Name {
 	case asmx.OpReturnInstitutions:
-		dst = d.appendInstitutionsNode(dst, soap)
+		dst = d.appendInstitutionsNode(s.appendResponseHead(dst, c), soap)
 	case asmx.OpReturnProvinces:
-		dst = d.appendProvincesNode(dst, soap)
+		dst = d.appendProvincesNode(s.appendResponseHead(dst, c), soap)
 	default:
-		dst = d.appendLocationsNode(dst, l, soap)
+		l := d.locations(c)
+		dst = slices.Grow(dst, 1024+len(l.atms)*xmlLocationSize)
+		dst = d.appendLocationsNode(s.appendResponseHead(dst, c), l, soap)
 	}
-	if soap {
-		dst = asmx.AppendSOAPResponseTail(dst, c.Op.Name)
+	return s.appendResponseTail(dst, c)
+}
+
+// appendResponseHead appends what comes before the result node of an XML
+// response: the SOAP envelope's start, or the XML declaration.
+func (s *Server) appendResponseHead(dst []byte, c *asmx.Call) []byte {
+	if c.Binding.IsSOAP() {
+		return asmx.AppendSOAPResponseHead(dst, c.Binding, s.cfg.namespace, c.Op.Name)
+	}
+	return asmx.AppendXMLDeclaration(dst)
+}
+
+// appendResponseTail appends what comes after the result node of an XML
+// response: the SOAP envelope's end, if any.
+func (s *Server) appendResponseTail(dst []byte, c *asmx.Call) []byte {
+	if c.Binding.IsSOAP() {
+		return asmx.AppendSOAPResponseTail(dst, c.Op.Name)
 	}
 	return dst
+}
+
+// streamChunk is about how many bytes encodeChunked gathers before handing
+// them on.
+const streamChunk = 256 << 10
+
+// encodeChunked encodes the response body of c, the very bytes
+// encodeResponse writes, and hands it to emit in pieces of about streamChunk
+// bytes from one pooled buffer, so that a body of any size (ReturnAllAtms
+// at a million ATMs is over a gigabyte) is never held whole. emit must not
+// keep the slice; an error from emit stops the encoding and is returned.
+func (s *Server) encodeChunked(c *asmx.Call, emit func([]byte) error) error {
+	bp := bodyPool.Get().(*[]byte)
+	buf := (*bp)[:0]
+	defer func() {
+		if cap(buf) <= 4<<20 {
+			*bp = buf[:0]
+			bodyPool.Put(bp)
+		}
+	}()
+	if c.Binding == asmx.JSON || c.Op.Name == asmx.OpReturnInstitutions || c.Op.Name == asmx.OpReturnProvinces {
+		buf = s.encodeResponse(buf, c)
+		return emit(buf)
+	}
+	d := s.data
+	l := d.locations(c)
+	buf = d.appendLocationsHead(s.appendResponseHead(buf, c), l, c.Binding.IsSOAP())
+	for k := 0; k < len(l.atms); {
+		// Whole batches of locations, then a look at the buffer's length.
+		to := min(k+64, len(l.atms))
+		buf = d.appendLocationItems(buf, l, k, to)
+		k = to
+		if len(buf) >= streamChunk {
+			if err := emit(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+	}
+	buf = s.appendResponseTail(d.appendLocationsTail(buf, l), c)
+	return emit(buf)
 }

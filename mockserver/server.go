@@ -9,8 +9,10 @@ import (
 	"net/http"
 	"net/url"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
@@ -24,8 +26,10 @@ type Server struct {
 	log  *slog.Logger
 
 	// fixed caches the whole response of the operations whose answer depends
-	// on nothing but the data set, per operation and binding.
-	fixed map[fixedKey]*fixedAnswer
+	// on nothing but the data set, per operation and binding, while
+	// fixedLeft lasts (writeFixed).
+	fixed     map[fixedKey]*fixedAnswer
+	fixedLeft atomic.Int64
 
 	journal *journal  // the latest requests (journal.go)
 	faults  *faultSet // injected faults (faults.go)
@@ -34,11 +38,6 @@ type Server struct {
 type fixedKey struct {
 	op string
 	b  asmx.Binding
-}
-
-type fixedAnswer struct {
-	once sync.Once
-	body []byte
 }
 
 // New returns the mock service as an http.Handler (a *Server).
@@ -76,6 +75,7 @@ func NewServer(opts ...Option) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, data: newData(ds), log: logger, fixed: map[fixedKey]*fixedAnswer{},
 		journal: newJournal(cfg.journalSize), faults: &faultSet{}}
+	s.fixedLeft.Store(fixedCacheBudget)
 	for _, f := range cfg.faults {
 		if _, err := s.faults.add(f); err != nil {
 			return nil, fmt.Errorf("mock server fault: %w", err)
@@ -422,8 +422,7 @@ func (s *Server) answer(w http.ResponseWriter, ex *exchange, c *asmx.Call) {
 		}
 	}
 	if f, ok := s.fixed[fixedKey{c.Op.Name, c.Binding}]; ok {
-		f.once.Do(func() { f.body = s.encode(nil, c) })
-		asmx.WriteBody(w, c.Binding, f.body)
+		s.writeFixed(w, f, c)
 		return
 	}
 	bp := bodyPool.Get().(*[]byte)
@@ -440,3 +439,65 @@ var bodyPool = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return 
 
 // encode appends the whole response body of c in its binding (encode.go).
 func (s *Server) encode(dst []byte, c *asmx.Call) []byte { return s.encodeResponse(dst, c) }
+
+// fixedCacheBudget caps the bytes the cached fixed answers hold together
+// (64 MiB). ReturnInstitutions and ReturnProvinces are a few kilobytes, and
+// ReturnAllAtms of the embedded data set about 2 MB per binding, so with the
+// usual data sets every fixed answer is cached; ReturnAllAtms of a
+// 1,000,000-ATM set is over a gigabyte per binding, and would break the
+// resident-memory target of such a set, so an answer that does not fit in
+// what is left is encoded afresh on each request, streamed in pieces.
+const fixedCacheBudget = 64 << 20
+
+// fixedAnswer is the response of an operation whose answer depends on
+// nothing but the data set (fixedKey), prepared on its first request.
+type fixedAnswer struct {
+	once   sync.Once
+	body   []byte   // the whole body; nil when it did not fit the budget
+	length []string // the Content-Length header value
+}
+
+// writeFixed answers c, an operation with a fixed answer f: from the cache,
+// or encoded again and streamed when the answer is not cached.
+func (s *Server) writeFixed(w http.ResponseWriter, f *fixedAnswer, c *asmx.Call) {
+	f.once.Do(func() { s.prepareFixed(f, c) })
+	if f.body != nil {
+		asmx.WriteBodyLength(w, c.Binding, f.body, f.length)
+		return
+	}
+	asmx.WriteHeaderLength(w, c.Binding, f.length)
+	_ = s.encodeChunked(c, func(p []byte) error {
+		_, err := w.Write(p)
+		return err // the client went away: stop encoding
+	})
+}
+
+// prepareFixed encodes the answer of c once, to learn its length, and keeps
+// it if it fits in what is left of the budget. A body that outgrows the
+// budget is dropped as it is encoded, so even then no more than the budget
+// is held at once.
+func (s *Server) prepareFixed(f *fixedAnswer, c *asmx.Call) {
+	var body []byte
+	size, keep := 0, true
+	_ = s.encodeChunked(c, func(p []byte) error {
+		size += len(p)
+		if keep && int64(size) > s.fixedLeft.Load() {
+			// Too large for what is left: count the rest, keep nothing.
+			keep, body = false, nil
+		}
+		if keep {
+			body = append(body, p...)
+		}
+		return nil
+	})
+	f.length = []string{strconv.Itoa(size)}
+	if !keep {
+		return
+	}
+	// The budget counts what is held: the buffer's capacity.
+	if held := int64(cap(body)); s.fixedLeft.Add(-held) >= 0 {
+		f.body = body
+	} else {
+		s.fixedLeft.Add(held) // another answer took the room meanwhile
+	}
+}
