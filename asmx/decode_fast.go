@@ -237,12 +237,14 @@ func (s *fastScanner) lookup(prefix []byte) ([]byte, bool) {
 // namespace returns uri as a string, without allocating for the namespaces
 // requests use: the service's and SOAP's.
 func (s *fastScanner) namespace(uri []byte) string {
-	switch string(uri) {
-	case s.r.ns:
+	// Comparisons, not a switch: a switch on string(uri) with a case that
+	// is not a constant builds the string.
+	switch {
+	case string(uri) == s.r.ns:
 		return s.r.ns
-	case NamespaceSOAP11:
+	case string(uri) == NamespaceSOAP11:
 		return NamespaceSOAP11
-	case NamespaceSOAP12:
+	case string(uri) == NamespaceSOAP12:
 		return NamespaceSOAP12
 	}
 	return string(uri)
