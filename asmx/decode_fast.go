@@ -69,12 +69,20 @@ func plainASCII(body []byte) bool {
 	return true
 }
 
-// nsBinding is one namespace declaration in scope; prefix "" (nil) is the
-// default. Both slices point into the document.
+// span is a part of the document, in[start:end]. The scanner's stacks hold
+// spans, not slices, so they hold no pointers: a pooled scanner needs no
+// clearing and keeps no document alive.
+type span struct{ start, end int }
+
+// empty reports whether the span is empty: an absent prefix (a prefix that
+// is present is never empty).
+func (sp span) empty() bool { return sp.end == sp.start }
+
+// nsBinding is one namespace declaration in scope; an empty prefix is the
+// default namespace.
 type nsBinding struct {
-	prefix []byte
-	uri    []byte
-	depth  int
+	prefix, uri span
+	depth       int
 }
 
 // fastScanner is the state of reading one document. Scanners are pooled
@@ -85,30 +93,32 @@ type fastScanner struct {
 	pos   int
 	r     soapReader
 	depth int
-	open  [][]byte // raw names of the open elements
+	open  []span // raw names of the open elements
 	ns    []nsBinding
 	attrs []fastAttr // scratch
 }
 
 var scannerPool = sync.Pool{New: func() any {
-	return &fastScanner{open: make([][]byte, 0, 8), ns: make([]nsBinding, 0, 8), attrs: make([]fastAttr, 0, 8)}
+	return &fastScanner{open: make([]span, 0, 8), ns: make([]nsBinding, 0, 8), attrs: make([]fastAttr, 0, 8)}
 }}
 
-// release drops the scanner's references into the document and the call,
+// release drops the scanner's references to the document and the call,
 // and returns it to the pool unless its buffers grew unusually large.
 func (s *fastScanner) release() {
 	if cap(s.open) > 64 || cap(s.ns) > 64 || cap(s.attrs) > 64 || cap(s.r.paramText) > 4<<10 {
 		return
 	}
-	clear(s.open[:cap(s.open)])
-	clear(s.ns[:cap(s.ns)])
-	clear(s.attrs[:cap(s.attrs)])
-	*s = fastScanner{open: s.open[:0], ns: s.ns[:0], attrs: s.attrs[:0], r: soapReader{paramText: s.r.paramText[:0]}}
+	s.in, s.pos, s.depth = nil, 0, 0
+	s.open, s.ns, s.attrs = s.open[:0], s.ns[:0], s.attrs[:0]
+	s.r = soapReader{paramText: s.r.paramText[:0]}
 	scannerPool.Put(s)
 }
 
+// at returns the bytes of sp.
+func (s *fastScanner) at(sp span) []byte { return s.in[sp.start:sp.end] }
+
 type fastAttr struct {
-	prefix, local, value []byte
+	prefix, local, value span
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' }
@@ -192,7 +202,7 @@ func (s *fastScanner) declaration() bool {
 
 // name reads an XML name of ASCII letters, digits, '_', '-' and '.', with at
 // most one ':' splitting prefix and local part.
-func (s *fastScanner) name() (raw, prefix, local []byte, ok bool) {
+func (s *fastScanner) name() (raw, prefix, local span, ok bool) {
 	start, colon := s.pos, -1
 	for s.pos < len(s.in) {
 		c := s.in[s.pos]
@@ -200,11 +210,11 @@ func (s *fastScanner) name() (raw, prefix, local []byte, ok bool) {
 		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
 		case (c >= '0' && c <= '9') || c == '-' || c == '.':
 			if s.pos == start || s.pos == colon+1 {
-				return nil, nil, nil, false
+				return span{}, span{}, span{}, false
 			}
 		case c == ':':
 			if colon >= 0 || s.pos == start {
-				return nil, nil, nil, false
+				return span{}, span{}, span{}, false
 			}
 			colon = s.pos
 		default:
@@ -213,25 +223,26 @@ func (s *fastScanner) name() (raw, prefix, local []byte, ok bool) {
 		s.pos++
 	}
 done:
-	raw = s.in[start:s.pos]
-	if len(raw) == 0 || colon == s.pos-1 {
-		return nil, nil, nil, false
+	raw = span{start, s.pos}
+	if raw.empty() || colon == s.pos-1 {
+		return span{}, span{}, span{}, false
 	}
 	if colon < 0 {
-		return raw, nil, raw, true
+		return raw, span{}, raw, true
 	}
-	return raw, s.in[start:colon], s.in[colon+1 : s.pos], true
+	return raw, span{start, colon}, span{colon + 1, s.pos}, true
 }
 
 // lookup resolves a prefix (empty for the default namespace) among the
 // declarations in scope.
-func (s *fastScanner) lookup(prefix []byte) ([]byte, bool) {
+func (s *fastScanner) lookup(prefix span) ([]byte, bool) {
+	p := s.at(prefix)
 	for i := len(s.ns) - 1; i >= 0; i-- {
-		if bytes.Equal(s.ns[i].prefix, prefix) {
-			return s.ns[i].uri, true
+		if bytes.Equal(s.at(s.ns[i].prefix), p) {
+			return s.at(s.ns[i].uri), true
 		}
 	}
-	return nil, len(prefix) == 0
+	return nil, prefix.empty()
 }
 
 // namespace returns uri as a string, without allocating for the namespaces
@@ -297,13 +308,13 @@ func (s *fastScanner) startTag() bool {
 		if end < 0 {
 			return false
 		}
-		v := s.in[s.pos : s.pos+end]
+		v := span{s.pos, s.pos + end}
 		s.pos += end + 1
-		if bytes.ContainsAny(v, "<\t\n") {
+		if bytes.ContainsAny(s.at(v), "<\t\n") {
 			return false
 		}
 		for _, a := range s.attrs {
-			if bytes.Equal(a.prefix, ap) && bytes.Equal(a.local, al) {
+			if bytes.Equal(s.at(a.prefix), s.at(ap)) && bytes.Equal(s.at(a.local), s.at(al)) {
 				return false // duplicate attribute
 			}
 		}
@@ -313,16 +324,16 @@ func (s *fastScanner) startTag() bool {
 	// Namespace declarations apply to the element itself.
 	for _, a := range s.attrs {
 		switch {
-		case a.prefix == nil && string(a.local) == "xmlns":
-			s.ns = append(s.ns, nsBinding{nil, a.value, depth})
-		case string(a.prefix) == "xmlns":
-			if len(a.value) == 0 || string(a.local) == "xml" || string(a.local) == "xmlns" {
+		case a.prefix.empty() && string(s.at(a.local)) == "xmlns":
+			s.ns = append(s.ns, nsBinding{span{}, a.value, depth})
+		case string(s.at(a.prefix)) == "xmlns":
+			if a.value.empty() || string(s.at(a.local)) == "xml" || string(s.at(a.local)) == "xmlns" {
 				return false
 			}
 			s.ns = append(s.ns, nsBinding{a.local, a.value, depth})
 		}
 	}
-	if string(prefix) == "xml" || string(prefix) == "xmlns" {
+	if p := s.at(prefix); string(p) == "xml" || string(p) == "xmlns" {
 		return false
 	}
 	space, ok := s.lookup(prefix)
@@ -331,7 +342,7 @@ func (s *fastScanner) startTag() bool {
 	}
 	nilAttr, nilOK := false, true
 	for _, a := range s.attrs {
-		if string(a.local) != "nil" || a.prefix == nil || string(a.prefix) == "xmlns" {
+		if string(s.at(a.local)) != "nil" || a.prefix.empty() || string(s.at(a.prefix)) == "xmlns" {
 			continue
 		}
 		uri, ok := s.lookup(a.prefix)
@@ -340,7 +351,7 @@ func (s *fastScanner) startTag() bool {
 			break
 		}
 		if string(uri) == "http://www.w3.org/2001/XMLSchema-instance" {
-			v := bytes.TrimSpace(a.value)
+			v := bytes.TrimSpace(s.at(a.value))
 			nilAttr = string(v) == "true" || string(v) == "1"
 			break
 		}
@@ -350,7 +361,7 @@ func (s *fastScanner) startTag() bool {
 	}
 	s.depth = depth
 	s.open = append(s.open, raw)
-	if s.r.start(s.namespace(space), knownName(local), func() bool { return nilAttr }) != nil {
+	if s.r.start(s.namespace(space), knownName(s.at(local)), func() bool { return nilAttr }) != nil {
 		return false
 	}
 	if selfClosing {
@@ -362,7 +373,7 @@ func (s *fastScanner) startTag() bool {
 // endTag reads an end tag after its "</".
 func (s *fastScanner) endTag() bool {
 	raw, _, _, ok := s.name()
-	if !ok || s.depth == 0 || !bytes.Equal(raw, s.open[len(s.open)-1]) {
+	if !ok || s.depth == 0 || !bytes.Equal(s.at(raw), s.at(s.open[len(s.open)-1])) {
 		return false
 	}
 	s.skipSpace()
