@@ -9,10 +9,29 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 )
+
+// syncBuffer is a strings.Builder safe to read while a child process writes it.
+type syncBuffer struct {
+	mu sync.Mutex // guards b
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
 
 // TestHelperProcess is not a test: it runs atmkit's main in a child process
 // started by startAtmkit (the os/exec tests' pattern).
@@ -33,12 +52,12 @@ func TestHelperProcess(t *testing.T) {
 
 // startAtmkit runs "atmkit args..." in a child process and returns it with
 // the base URL it printed on its startup line.
-func startAtmkit(t *testing.T, args ...string) (*exec.Cmd, string, *strings.Builder) {
+func startAtmkit(t *testing.T, args ...string) (*exec.Cmd, string, *syncBuffer) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^TestHelperProcess$", "--"}, args...)...)
 	cmd.Env = append(os.Environ(), "ATMKIT_HELPER_PROCESS=1")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +70,7 @@ func startAtmkit(t *testing.T, args ...string) (*exec.Cmd, string, *strings.Buil
 	for lines.Scan() {
 		if _, url, ok := strings.Cut(lines.Text(), "listening on "); ok {
 			go func() { _, _ = io.Copy(io.Discard, out) }()
-			return cmd, strings.TrimSpace(url), &stderr
+			return cmd, strings.TrimSpace(url), stderr
 		}
 	}
 	t.Fatalf("atmkit printed no startup line; stderr:\n%s", stderr.String())
