@@ -437,13 +437,13 @@ func (s *Server) injectFault(w http.ResponseWriter, ex *exchange, c *asmx.Call) 
 		case <-t.C:
 		case <-ex.ctx.Done():
 			ex.note = noteCanceled
-			dropConnection(w)
+			s.drop(w, ex)
 			return true
 		}
 	}
 	switch {
 	case f.Drop:
-		dropConnection(w)
+		s.drop(w, ex)
 	case f.Malformed:
 		s.writeMalformed(w, ex, c)
 	case f.SOAPFault != nil:
@@ -461,6 +461,14 @@ func jitter(max time.Duration) time.Duration {
 		return 0
 	}
 	return time.Duration(rand.Int64N(int64(max) + 1))
+}
+
+// drop journals the request, then closes its connection without an answer:
+// a client that sees the connection go can read the journal entry at once.
+func (s *Server) drop(w http.ResponseWriter, ex *exchange) {
+	s.observe(ex.req, ex, 0)
+	ex.observed = true
+	dropConnection(w)
 }
 
 // dropConnection closes the client's connection without an answer.

@@ -106,14 +106,16 @@ type exchange struct {
 	call    *asmx.Call   // nil unless the request decoded
 	err     *asmx.Error  // the error answered, if any
 
-	ctx   context.Context // the request's context, for injected delays
-	fault string          // the id of the injected fault applied, if any
-	note  string          // the journal's error kind when err is nil ("Canceled")
+	req      *http.Request   // the request, for an observation made early
+	ctx      context.Context // the request's context, for injected delays
+	fault    string          // the id of the injected fault applied, if any
+	note     string          // the journal's error kind when err is nil ("Canceled")
+	observed bool            // observe has run (before a dropped connection)
 }
 
 // ServeHTTP routes a request to its binding.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	ex := &exchange{start: time.Now(), ctx: r.Context()}
+	ex := &exchange{start: time.Now(), req: r, ctx: r.Context()}
 	sw := &statusWriter{ResponseWriter: w}
 	defer func() {
 		if v := recover(); v != nil {
@@ -125,7 +127,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				s.writeError(sw, ex, ex.binding, asmx.ErrServer(ex.binding, fmt.Sprintf("internal error: %v", v)))
 			}
 		}
-		s.observe(r, ex, sw.status)
+		if !ex.observed {
+			s.observe(r, ex, sw.status)
+		}
 	}()
 	s.route(sw, r, ex)
 }
