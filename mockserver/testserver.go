@@ -23,13 +23,10 @@ const closeGrace = 5 * time.Second
 // Requests; inject failures with Server.AddFault or the admin API under
 // URL + "/__admin".
 //
-// To answer from recorded cassettes, load them with package cassettes (which
-// builds on this package, so it cannot be imported here) and pass the index:
+// To answer from recorded cassettes, take the option from package cassettes
+// (which builds on this package, so it cannot be imported here):
 //
-//	ix, err := cassettes.LoadIndex([]string{"testdata/cassettes"})
-//	...
-//	defer ix.Close()
-//	ts := mockserver.NewTestServer(t, mockserver.WithReplay(ix, mockserver.MissFixtures))
+//	ts := mockserver.NewTestServer(t, cassettes.Replay(t, mockserver.MissFault, "testdata/cassettes"))
 type TestServer struct {
 	// URL is the base URL, "http://127.0.0.1:<port>", without a trailing slash.
 	URL string
