@@ -23,7 +23,10 @@ type altServer struct {
 	ns   string
 	key  string
 	wsdl bool
-	atms []altATM
+	// noAllAtms makes ReturnAllAtms an empty list, as a deployment that
+	// withholds the full list might answer.
+	noAllAtms bool
+	atms      []altATM
 }
 
 type altATM struct {
@@ -339,6 +342,9 @@ func (s *altServer) call(op string, v map[string]string) (*etree.Element, *altFa
 	case opAllAtms:
 		root := etree.NewElement("Terminals")
 		root.CreateAttr("xmlns", altDataNS)
+		if s.noAllAtms {
+			return root, nil
+		}
 		for _, a := range s.atms {
 			root.AddChild(a.node())
 		}

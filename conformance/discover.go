@@ -22,21 +22,94 @@ type Facts struct {
 	Fields map[string]string
 	// Anchor is one JSON location object; searches are made around it.
 	Anchor map[string]any
-	// Latitude and Longitude are the anchor's coordinates, as written in XML.
+	// AnchorKm is the anchor's distance from the search point in km: 0
+	// unless the search point was given.
+	AnchorKm float64
+	// Latitude and Longitude are the search point of the coordinate
+	// searches: given, else the anchor's coordinates as written in XML.
 	Latitude, Longitude string
-	// Address, City, Province and PostalCode are the anchor's address.
+	// Address, City, Province and PostalCode are the address of the address
+	// searches: each given, else the anchor's.
 	Address, City, Province, PostalCode string
-	// InstitutionID is the anchor's institution id.
+	// InstitutionID is the intInstitutionID searched: given, else the
+	// anchor's institution id.
 	InstitutionID string
-	// Radius is the bytRadius of the searches: the smallest tried that finds
-	// at least five locations around the anchor's address.
+	// Radius is the bytRadius of the searches: given, else the smallest tried
+	// that finds at least five locations around the address.
 	Radius int
-	// Maximum is the intMaximumAtms of ReturnAtmSearchByAddressWithMaximum.
+	// Maximum is the intMaximumAtms of ReturnAtmSearchByAddressWithMaximum:
+	// given, else 3.
 	Maximum int
 	// CityIDs are the intCityID values checked: given, or found by probing.
 	CityIDs []int
 	// CityNote says how CityIDs were found, or why there are none.
 	CityNote string
+	// Origin says where each query value came from, by parameter name
+	// (dblLatitude, strAddress, bytRadius, intCityID, …): "given", or how
+	// the suite found it.
+	Origin map[string]string
+}
+
+// queryParams are the parameters whose values the suite finds or is given,
+// in the order Describe and Summary list them.
+var queryParams = []string{pLatitude, pLongitude, pAddress, pCity, pProvince, pPostalCode, pInstitution, pRadius, pMaximum, pCityID}
+
+// value returns the value of a query parameter as a note shows it.
+func (f *Facts) value(param string) string {
+	switch param {
+	case pLatitude:
+		return f.Latitude
+	case pLongitude:
+		return f.Longitude
+	case pAddress:
+		return strconv.Quote(f.Address)
+	case pCity:
+		return strconv.Quote(f.City)
+	case pProvince:
+		return strconv.Quote(f.Province)
+	case pPostalCode:
+		return strconv.Quote(f.PostalCode)
+	case pInstitution:
+		return f.InstitutionID
+	case pRadius:
+		return strconv.Itoa(f.Radius)
+	case pMaximum:
+		return strconv.Itoa(f.Maximum)
+	case pCityID:
+		if len(f.CityIDs) == 0 {
+			return "none"
+		}
+		return strings.Trim(fmt.Sprint(f.CityIDs), "[]")
+	}
+	return "?"
+}
+
+// Describe lists the values of params (parameter names) and where they came
+// from, a run of values of the same origin naming it once, e.g.
+// `dblLatitude 44.6488, dblLongitude -63.5752 (given); bytRadius 10 (the
+// smallest of …)`.
+func (f *Facts) Describe(params ...string) string {
+	var b strings.Builder
+	for i, p := range params {
+		if i > 0 {
+			if f.Origin[p] == f.Origin[params[i-1]] {
+				b.WriteString(", ")
+			} else {
+				b.WriteString("; ")
+			}
+		}
+		fmt.Fprintf(&b, "%s %s", p, f.value(p))
+		if i == len(params)-1 || f.Origin[params[i+1]] != f.Origin[p] {
+			fmt.Fprintf(&b, " (%s)", f.Origin[p])
+		}
+	}
+	return b.String()
+}
+
+// Summary describes every query value and the anchor location.
+func (f *Facts) Summary() string {
+	id, _ := jsonField(f.Anchor, "id")
+	return fmt.Sprintf("%s; anchor location %s, %.3f km from the search point", f.Describe(queryParams...), id, f.AnchorKm)
 }
 
 // Values returns the parameters (without the key) the suite calls op with.
@@ -70,8 +143,18 @@ func (s *Session) Facts() (*Facts, error) {
 		if s.factsErr != nil {
 			s.factsErr = fmt.Errorf("discovering query values from the target's answers: %w", s.factsErr)
 		}
+		s.factsDone.Store(true)
 	})
 	return s.facts, s.factsErr
+}
+
+// discovered returns the facts if a check has already asked for them, else
+// nil: it never sends a request.
+func (s *Session) discovered() *Facts {
+	if !s.factsDone.Load() {
+		return nil
+	}
+	return s.facts
 }
 
 // decodeJSON parses a JSON result object, numbers kept as json.Number.
@@ -198,73 +281,64 @@ func (s *Session) jsonQuery(op string, vals map[string]string) (*Exchange, []map
 // keyFields are the JSON fields the semantic checks need to find in XML.
 var keyFields = []string{"id", "institution.id", "address.city", "address.province", "coordinates.latitude", "coordinates.longitude"}
 
+// Origins of query values that were not discovered in the target's answers.
+const (
+	originGiven   = "given"
+	originDefault = "the suite's default"
+)
+
 func (s *Session) discover() (*Facts, error) {
-	f := &Facts{Maximum: 3}
-	x, err := s.Do(Request{Binding: HTTPGet, Op: opAllAtms})
-	if err != nil {
+	cfg := s.cfg
+	f := &Facts{Maximum: 3, Origin: map[string]string{}}
+	if cfg.Latitude != nil && cfg.Longitude != nil {
+		f.Latitude, f.Longitude = formatFloat(*cfg.Latitude), formatFloat(*cfg.Longitude)
+		f.Origin[pLatitude], f.Origin[pLongitude] = originGiven, originGiven
+		if err := s.anchorNear(f); err != nil {
+			return nil, err
+		}
+	} else if err := s.anchorFromAllAtms(f); err != nil {
 		return nil, err
 	}
-	root, err := resultOf(x, "")
-	if err != nil {
-		return nil, err
+	anchorID, _ := jsonField(f.Anchor, "id")
+	ofAnchor := "of location " + anchorID
+	if f.Origin[pLatitude] == "" {
+		f.Origin[pLatitude], f.Origin[pLongitude] = ofAnchor+" in ReturnAllAtms", ofAnchor+" in ReturnAllAtms"
 	}
-	var n int
-	if f.Location, n = largestGroup(root); n < 2 {
-		return nil, fail(x, "ReturnAllAtms over get: location nodes", "a list of location nodes (repeated sibling elements)", "%d", n)
+	pick := func(param string, given *string, field string) string {
+		if given != nil {
+			f.Origin[param] = originGiven
+			return *given
+		}
+		f.Origin[param] = ofAnchor
+		v, _ := jsonField(f.Anchor, field)
+		return v
 	}
-	locs := f.xmlLocations(root)
+	f.Address = pick(pAddress, cfg.Address, "address.streetAddress")
+	f.City = pick(pCity, cfg.City, "address.city")
+	f.Province = pick(pProvince, cfg.Province, "address.province")
+	f.PostalCode = pick(pPostalCode, cfg.PostalCode, "address.postalCode")
+	if cfg.InstitutionID != nil {
+		f.InstitutionID, f.Origin[pInstitution] = strconv.Itoa(*cfg.InstitutionID), originGiven
+	} else {
+		f.InstitutionID = pick(pInstitution, nil, "institution.id")
+	}
+	f.Origin[pMaximum] = originDefault
+	if cfg.Maximum != nil {
+		f.Maximum, f.Origin[pMaximum] = *cfg.Maximum, originGiven
+	}
 
-	// The anchor: an XML location whose coordinates, asked of the JSON
-	// binding, find the same location.
-	var tried []string
-	for _, loc := range locs[:min(3, len(locs))] {
-		var nums []string
-		for _, l := range leaves(loc) {
-			if v, ok := numeric(l.Value); ok && strings.Contains(l.Value, ".") && v >= -180 && v <= 180 {
-				nums = append(nums, strings.TrimSpace(l.Value))
+	// The radius: given, or the smallest that finds at least five locations.
+	if cfg.Radius != nil {
+		f.Radius, f.Origin[pRadius] = *cfg.Radius, originGiven
+	} else {
+		f.Radius, f.Origin[pRadius] = 255, "none of 5, 10, 25, 50 and 100 found five locations around the address"
+		for _, r := range []int{5, 10, 25, 50, 100} {
+			vals := f.Values(opByAddress)
+			vals[pRadius] = strconv.Itoa(r)
+			if _, jl, err := s.jsonQuery(opByAddress, vals); err == nil && len(jl) >= 5 {
+				f.Radius, f.Origin[pRadius] = r, "the smallest of 5, 10, 25, 50 and 100 that finds five locations around the address"
+				break
 			}
-		}
-		for i := 0; i < len(nums) && f.Anchor == nil; i++ {
-			for j := 0; j < len(nums) && f.Anchor == nil; j++ {
-				if lat, _ := numeric(nums[i]); i == j || lat < -90 || lat > 90 {
-					continue
-				}
-				tried = append(tried, nums[i]+","+nums[j])
-				_, jl, err := s.jsonQuery(opByCoords, map[string]string{pPostalCode: "", pLatitude: nums[i], pLongitude: nums[j], pRadius: "1"})
-				if err != nil {
-					return nil, err
-				}
-				for _, l := range jl {
-					la, _ := jsonField(l, "coordinates.latitude")
-					lo, _ := jsonField(l, "coordinates.longitude")
-					if norm(la) == norm(nums[i]) && norm(lo) == norm(nums[j]) {
-						f.Anchor, f.Latitude, f.Longitude = l, nums[i], nums[j]
-						break
-					}
-				}
-			}
-		}
-		if f.Anchor != nil {
-			break
-		}
-	}
-	if f.Anchor == nil {
-		return nil, fmt.Errorf("no ATM of ReturnAllAtms found by the JSON binding at its own coordinates (tried latitude,longitude %q)", tried)
-	}
-	f.Address, _ = jsonField(f.Anchor, "address.streetAddress")
-	f.City, _ = jsonField(f.Anchor, "address.city")
-	f.Province, _ = jsonField(f.Anchor, "address.province")
-	f.PostalCode, _ = jsonField(f.Anchor, "address.postalCode")
-	f.InstitutionID, _ = jsonField(f.Anchor, "institution.id")
-
-	// The radius: the smallest that finds at least five locations.
-	f.Radius = 255
-	for _, r := range []int{5, 10, 25, 50, 100} {
-		vals := f.Values(opByAddress)
-		vals[pRadius] = strconv.Itoa(r)
-		if _, jl, err := s.jsonQuery(opByAddress, vals); err == nil && len(jl) >= 5 {
-			f.Radius = r
-			break
 		}
 	}
 
@@ -282,6 +356,13 @@ func (s *Session) discover() (*Facts, error) {
 	if err != nil {
 		return nil, err
 	}
+	if f.Location == (qname{}) {
+		// ReturnAllAtms was not read: the location node is the element of
+		// this result that occurs once per JSON location and carries its values.
+		if f.Location, err = locationNode(groot, jl); err != nil {
+			return nil, &Failure{What: "ReturnAtmSearchByCoordinates over get: location nodes", Expected: fmt.Sprintf("an element once per JSON location (%d) with its id, institution, city, province and coordinates", len(jl)), Got: err.Error(), Exchanges: []*Exchange{jx, gx}}
+		}
+	}
 	xl := f.xmlLocations(groot)
 	if len(xl) != len(jl) {
 		return nil, &Failure{What: "ReturnAtmSearchByCoordinates: JSON and XML location counts", Expected: fmt.Sprintf("%d XML %s nodes, as many as JSON locations", len(jl), f.Location), Got: strconv.Itoa(len(xl)), Exchanges: []*Exchange{jx, gx}}
@@ -291,8 +372,9 @@ func (s *Session) discover() (*Facts, error) {
 	}
 
 	// Cities: given, or the first id from 1 to 200 with locations.
-	if len(s.cfg.CityIDs) > 0 {
-		f.CityIDs, f.CityNote = s.cfg.CityIDs, "given"
+	defer func() { f.Origin[pCityID] = f.CityNote }()
+	if len(cfg.CityIDs) > 0 {
+		f.CityIDs, f.CityNote = cfg.CityIDs, originGiven
 		return f, nil
 	}
 	for id := 1; id <= 200; id++ {
@@ -307,6 +389,158 @@ func (s *Session) discover() (*Facts, error) {
 	}
 	f.CityNote = "no intCityID from 1 to 200 gave locations; give one with --city-id"
 	return f, nil
+}
+
+// formatFloat writes a coordinate as the shortest decimal that reads back
+// as the same float64.
+func formatFloat(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// anchorFromAllAtms learns the location node from ReturnAllAtms and takes as
+// anchor one of its first locations whose own coordinates, asked of the JSON
+// binding, find it.
+func (s *Session) anchorFromAllAtms(f *Facts) error {
+	x, err := s.Do(Request{Binding: HTTPGet, Op: opAllAtms})
+	if err != nil {
+		return err
+	}
+	root, err := resultOf(x, "")
+	if err != nil {
+		return err
+	}
+	var n int
+	if f.Location, n = largestGroup(root); n < 2 {
+		return fail(x, "ReturnAllAtms over get: location nodes", "a list of location nodes (repeated sibling elements)", "%d (to check a target that lists too few, give a search point with --latitude and --longitude)", n)
+	}
+	locs := f.xmlLocations(root)
+
+	var tried []string
+	for _, loc := range locs[:min(3, len(locs))] {
+		var nums []string
+		for _, l := range leaves(loc) {
+			if v, ok := numeric(l.Value); ok && strings.Contains(l.Value, ".") && v >= -180 && v <= 180 {
+				nums = append(nums, strings.TrimSpace(l.Value))
+			}
+		}
+		for i := 0; i < len(nums); i++ {
+			for j := 0; j < len(nums); j++ {
+				if lat, _ := numeric(nums[i]); i == j || lat < -90 || lat > 90 {
+					continue
+				}
+				tried = append(tried, nums[i]+","+nums[j])
+				_, jl, err := s.jsonQuery(opByCoords, map[string]string{pPostalCode: "", pLatitude: nums[i], pLongitude: nums[j], pRadius: "1"})
+				if err != nil {
+					return err
+				}
+				for _, l := range jl {
+					la, _ := jsonField(l, "coordinates.latitude")
+					lo, _ := jsonField(l, "coordinates.longitude")
+					if norm(la) == norm(nums[i]) && norm(lo) == norm(nums[j]) {
+						f.Anchor, f.Latitude, f.Longitude = l, nums[i], nums[j]
+						return nil
+					}
+				}
+			}
+		}
+	}
+	return fmt.Errorf("no ATM of ReturnAllAtms found by the JSON binding at its own coordinates (tried latitude,longitude %q); give a search point with --latitude and --longitude", tried)
+}
+
+// anchorRadii are the bytRadius values tried, in turn, to find the location
+// nearest to a given search point.
+var anchorRadii = []int{1, 2, 5, 10, 25, 50, 100, 255}
+
+// anchorNear takes as anchor the location nearest to the given search point:
+// the nearest of the first JSON coordinate search, with a growing radius,
+// that finds any.
+func (s *Session) anchorNear(f *Facts) error {
+	lat0, lon0 := *s.cfg.Latitude, *s.cfg.Longitude
+	for _, r := range anchorRadii {
+		_, jl, err := s.jsonQuery(opByCoords, map[string]string{pPostalCode: "", pLatitude: f.Latitude, pLongitude: f.Longitude, pRadius: strconv.Itoa(r)})
+		if err != nil {
+			return err
+		}
+		best, bestKm := -1, 0.0
+		for i, l := range jl {
+			la, _ := jsonField(l, "coordinates.latitude")
+			lo, _ := jsonField(l, "coordinates.longitude")
+			lat, ok1 := numeric(la)
+			lon, ok2 := numeric(lo)
+			if !ok1 || !ok2 {
+				continue
+			}
+			if d := distanceKm(lat0, lon0, lat, lon); best < 0 || d < bestKm {
+				best, bestKm = i, d
+			}
+		}
+		if best >= 0 {
+			f.Anchor, f.AnchorKm = jl[best], bestKm
+			return nil
+		}
+	}
+	return fmt.Errorf("no location with coordinates within bytRadius %d of the given point %s,%s over the JSON binding (tried bytRadius %v); give a point near the target's ATMs", anchorRadii[len(anchorRadii)-1], f.Latitude, f.Longitude, anchorRadii)
+}
+
+// locationNode finds the location node of an XML search result from the
+// JSON locations of the same search: the repeated sibling element (as in
+// ReturnAllAtms) when it occurs once per JSON location and carries the key
+// fields, else, among the element names that do, the one whose values cover
+// most of the first JSON location's, the innermost on a tie (a single
+// location is not a group, and its wrappers also occur once).
+func locationNode(root *etree.Element, jl []map[string]any) (qname, error) {
+	if len(jl) == 0 {
+		return qname{}, fmt.Errorf("no locations to find the XML location node by")
+	}
+	fits := func(q qname) bool {
+		xl := findAll(root, q)
+		if len(xl) != len(jl) {
+			return false
+		}
+		_, err := learnFields(jl, xl)
+		return err == nil
+	}
+	if q, n := largestGroup(root); n >= 2 && fits(q) {
+		return q, nil
+	}
+	var best qname
+	bestCover, bestDepth := -1, -1
+	seen := map[qname]bool{}
+	var walk func(e *etree.Element, depth int)
+	walk = func(e *etree.Element, depth int) {
+		q := nameOf(e)
+		if !seen[q] && (len(e.ChildElements()) > 0 || len(attrs(e)) > 0) {
+			seen[q] = true
+			if fits(q) {
+				if c := coverage(findAll(root, q)[0], jl[0]); c > bestCover || (c == bestCover && depth > bestDepth) {
+					best, bestCover, bestDepth = q, c, depth
+				}
+			}
+		}
+		for _, k := range e.ChildElements() {
+			walk(k, depth+1)
+		}
+	}
+	walk(root, 0)
+	if bestCover < 0 {
+		return qname{}, fmt.Errorf("no such element")
+	}
+	return best, nil
+}
+
+// coverage counts the values of a JSON location (but index and empty ones)
+// that are among the values of an XML node, each XML value used once.
+func coverage(e *etree.Element, loc map[string]any) int {
+	have := map[string]int{}
+	for _, l := range leaves(e) {
+		have[norm(l.Value)]++
+	}
+	n := 0
+	for _, l := range jsonLeaves(loc, "", nil) {
+		if k := norm(l.Value); l.Path != "index" && strings.TrimSpace(l.Value) != "" && have[k] > 0 {
+			have[k]--
+			n++
+		}
+	}
+	return n
 }
 
 // learnFields finds, for each key JSON field, the XML leaf path whose value

@@ -7,10 +7,12 @@
 // The suite knows nothing about the target beyond the interface document. It
 // builds requests and reads answers itself, with etree and net/http, and it
 // finds valid query values (coordinates, postal codes, institution and city
-// ids) in the target's own answers. The XML element names of results are not
-// in the document, so the suite never assumes them: it finds location nodes by
-// structure (the largest group of repeated sibling elements in ReturnAllAtms)
-// and matches them with the JSON binding by values.
+// ids) in the target's own answers, unless [Config] gives them. The XML
+// element names of results are not in the document, so the suite never
+// assumes them: it finds location nodes by structure (the largest group of
+// repeated sibling elements in ReturnAllAtms or, when a search point is
+// given, the element of a coordinate search that occurs once per JSON
+// location) and matches them with the JSON binding by values.
 //
 // Every check is a plain function ([Check]) that returns an error, so it can
 // be run without Ginkgo (see [RunChecks]); the Ginkgo specs are thin wrappers

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync/atomic"
 
 	"github.com/onsi/ginkgo/v2"
@@ -22,7 +23,8 @@ type RunOptions struct {
 	LabelFilter string
 	// Reporter configures Ginkgo's reporters (JUnitReport, JSONReport, verbosity).
 	Reporter types.ReporterConfig
-	// Out receives Ginkgo's console output; nil means standard output.
+	// Out receives Ginkgo's console output and the query values line; nil
+	// means standard output.
 	Out io.Writer
 }
 
@@ -35,7 +37,9 @@ type failRecorder struct{ failed atomic.Bool }
 func (f *failRecorder) Fail() { f.failed.Store(true) }
 
 // Run checks cfg's target with the Ginkgo suite, in process, and reports
-// whether every spec passed. An error means the suite could not run (a bad
+// whether every spec passed. After the specs it prints a line
+// "Query values: …" saying which values the searches used and where each
+// came from (given, or found in the target's answers), when any spec used them. An error means the suite could not run (a bad
 // configuration or label filter, or a second run in the same process).
 func Run(cfg Config, opts RunOptions) (bool, error) {
 	s, err := NewSession(cfg)
@@ -58,5 +62,12 @@ func Run(cfg Config, opts RunOptions) (bool, error) {
 	}
 	t := &failRecorder{}
 	passed := ginkgo.RunSpecs(t, "ATM Location Lookup Service conformance", suiteConfig, opts.Reporter)
+	if f := s.discovered(); f != nil {
+		out := opts.Out
+		if out == nil {
+			out = os.Stdout
+		}
+		fmt.Fprintf(out, "Query values: %s\n", f.Summary())
+	}
 	return passed && !t.failed.Load(), nil
 }

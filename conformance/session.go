@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/beevik/etree"
@@ -49,6 +50,28 @@ type Config struct {
 	Namespace string
 	// CityIDs are intCityID values to check; empty means find one by probing.
 	CityIDs []int
+	// Latitude and Longitude, given together, are the search point of
+	// ReturnAtmSearchByCoordinates. The anchor location is then the one
+	// nearest to the point, found with the JSON binding (a search with a
+	// growing radius), and discovery does not read ReturnAllAtms, so a target
+	// whose ReturnAllAtms is empty or huge can be checked. Nil means the
+	// coordinates of a location of ReturnAllAtms.
+	Latitude, Longitude *float64
+	// Address, City, Province and PostalCode are the strAddress, strCity,
+	// strProvince and strPostalCode of the address searches (the postal code
+	// also of ReturnAtmSearchByCoordinates). Each one given (non-nil, even
+	// empty) is used as it is; the others are the anchor location's.
+	Address, City, Province, PostalCode *string
+	// InstitutionID is the intInstitutionID of ReturnAtmSearchByInstitution;
+	// nil means the anchor location's institution.
+	InstitutionID *int
+	// Radius is the bytRadius (0 to 255) of the searches; nil means the
+	// smallest of 5, 10, 25, 50 and 100 that finds five locations around the
+	// address, else 255.
+	Radius *int
+	// Maximum is the intMaximumAtms of ReturnAtmSearchByAddressWithMaximum;
+	// nil means 3.
+	Maximum *int
 	// RadiusUnit is the unit of bytRadius; empty means Kilometres.
 	RadiusUnit RadiusUnit
 	// Client sends the requests; nil means a client with a 30 s timeout.
@@ -76,6 +99,7 @@ type Session struct {
 	wsdlErr  error
 
 	factsOnce sync.Once
+	factsDone atomic.Bool // set once facts and factsErr are
 	facts     *Facts
 	factsErr  error
 }
@@ -96,6 +120,9 @@ func NewSession(cfg Config) (*Session, error) {
 		cfg.RadiusUnit = Kilometres
 	}
 	if _, err := ParseRadiusUnit(string(cfg.RadiusUnit)); err != nil {
+		return nil, fmt.Errorf("conformance: %w", err)
+	}
+	if err := cfg.checkGiven(); err != nil {
 		return nil, fmt.Errorf("conformance: %w", err)
 	}
 	base := strings.TrimRight(cfg.Target, "/")
