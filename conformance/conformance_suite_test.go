@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -18,6 +19,53 @@ var (
 	cityIDsFlag   = flag.String("city-id", "", "comma-separated intCityID values (default: ATMKIT_CITY_ID, else probed)")
 	unitFlag      = flag.String("radius-unit", "", "unit of bytRadius: km, mi or unknown (default: ATMKIT_RADIUS_UNIT, else km)")
 )
+
+// valueFlagUsage says what each flag of ValueFlags gives.
+var valueFlagUsage = map[string]string{
+	"latitude":       "dblLatitude of the search point, with -longitude; the anchor is the location nearest to it, and ReturnAllAtms is not read to find it",
+	"longitude":      "dblLongitude of the search point, with -latitude",
+	"address":        "strAddress of the address searches",
+	"city":           "strCity of the address searches",
+	"province":       "strProvince of the address searches",
+	"postal-code":    "strPostalCode of the address and coordinate searches",
+	"institution-id": "intInstitutionID of ReturnAtmSearchByInstitution",
+	"radius":         "bytRadius (0 to 255) of the searches",
+	"maximum":        "intMaximumAtms of ReturnAtmSearchByAddressWithMaximum",
+}
+
+func init() {
+	for _, name := range ValueFlags {
+		flag.String(name, "", valueFlagUsage[name]+" (default: "+envName(name)+", else discovered)")
+	}
+}
+
+// envName is the ATMKIT_* variable mirroring a flag: postal-code → ATMKIT_POSTAL_CODE.
+func envName(name string) string {
+	return "ATMKIT_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+}
+
+// givenValues sets in cfg the query values given by the flags of ValueFlags:
+// a flag set on the command line (even to ""), else its ATMKIT_* variable
+// when not empty.
+func givenValues(cfg *Config) error {
+	set := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	for _, name := range ValueFlags {
+		v, from := flag.Lookup(name).Value.String(), "-"+name
+		if !set[name] {
+			if v, from = os.Getenv(envName(name)), envName(name); v == "" {
+				continue
+			}
+		}
+		if err := cfg.SetValue(name, v); err != nil {
+			return fmt.Errorf("%s: %w", from, err)
+		}
+	}
+	if (cfg.Latitude == nil) != (cfg.Longitude == nil) {
+		return fmt.Errorf("-latitude and -longitude (or ATMKIT_LATITUDE and ATMKIT_LONGITUDE) must be given together")
+	}
+	return nil
+}
 
 func flagOrEnv(v *string, env string) string {
 	if *v != "" {
@@ -47,6 +95,9 @@ func TestConformance(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.RadiusUnit = unit
+	if err := givenValues(&cfg); err != nil {
+		t.Fatal(err)
+	}
 	var s *Session
 	defer closeSharedMock()
 	if cfg.Target == "" {
@@ -55,9 +106,20 @@ func TestConformance(t *testing.T) {
 			t.Fatalf("starting the mock: %v", err)
 		}
 		t.Logf("no -target: checking the mock in process at %s", s.Config().Target)
+		if len(cfg.given()) > 0 {
+			// Given values apply to the mock too, in a session of its own
+			// (the shared one serves the self-tests).
+			cfg.Target, cfg.Key = s.Config().Target, mockKey
+			if s, err = NewSession(cfg); err != nil {
+				t.Fatal(err)
+			}
+		}
 	} else if s, err = NewSession(cfg); err != nil {
 		t.Fatal(err)
 	}
 	declareSpecs(func() *Session { return s })
 	RunSpecs(t, "ATM Location Lookup Service conformance")
+	if f := s.discovered(); f != nil {
+		t.Logf("query values: %s", f.Summary())
+	}
 }
