@@ -1,16 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"html"
 	"io"
 	"maps"
 	"net"
+	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"runtime/pprof"
@@ -20,6 +24,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/loadgen"
 	"github.com/atmkit/atmkit/mockserver"
@@ -30,6 +35,9 @@ const benchExamples = `  atmkit bench                                  # SOAP 1.
   atmkit bench --op ReturnAllAtms --binding get --json
   atmkit bench --atms 1000000 --op ReturnAtmSearchByCoordinates --param bytRadius=10
   atmkit bench --wiremock                        # also WireMock (npm install wiremock; Java 17)
+  atmkit bench --replay-scale                    # replay from cassettes of 10 and 10,000 interactions
+  atmkit bench --replay-sizes 10,1000,100000 --binding get -d 5s
+  atmkit bench --replay testdata/atm.yaml --op ReturnProvinces   # a mock replaying your cassette
   atmkit bench --target http://127.0.0.1:8080 --key demo-key`
 
 // benchFlags are the flags of atmkit bench.
@@ -50,6 +58,10 @@ type benchFlags struct {
 	wiremock    bool
 	wiremockJar string
 	cpuProfile  string
+
+	replayScale bool     // --replay-scale: mocks replaying cassettes of each size
+	replaySizes string   // --replay-sizes: "10,10000"
+	replay      listFlag // --replay: the mock replays these cassettes
 }
 
 func (f *benchFlags) register(m *Main) *flag.FlagSet {
@@ -71,6 +83,9 @@ func (f *benchFlags) register(m *Main) *flag.FlagSet {
 	fs.BoolVar(&f.wiremock, "wiremock", false, "also measure WireMock serving the same answer from a stub")
 	fs.StringVar(&f.wiremockJar, "wiremock-jar", "", "WireMock standalone jar (default: found in the npm package wiremock)")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured rounds (server and generator alike) to this file")
+	fs.BoolVar(&f.replayScale, "replay-scale", false, "measure mocks replaying cassettes of --replay-sizes interactions, recorded into a temporary directory, each holding the call among distinct others; each larger against the smallest (target 0.8)")
+	fs.StringVar(&f.replaySizes, "replay-sizes", "", "interactions per cassette of --replay-scale, comma-separated, the smallest the reference (default "+defaultReplaySizes+"; implies --replay-scale)")
+	fs.Var(&f.replay, "replay", "the in-process mock replays this cassette file or directory (repeatable; the call measured must be recorded in it)")
 	return fs
 }
 
@@ -94,9 +109,22 @@ type benchReport struct {
 	DurationSec   float64            `json:"durationSeconds"`
 	Rounds        int                `json:"rounds"`
 	CPUs          int                `json:"cpus"`
+	Cassettes     []benchCassette    `json:"cassettes,omitempty"`
 	Results       []benchResult      `json:"results"`
 	Ratios        map[string]float64 `json:"ratios"`
 	Targets       map[string]float64 `json:"targets"`
+}
+
+// benchCassette describes cassettes a mock replays: one recorded by
+// --replay-scale, or those given with --replay.
+type benchCassette struct {
+	Server       string  `json:"server"`
+	Path         string  `json:"path,omitempty"` // --replay only: the temporary ones are gone
+	Files        int     `json:"files"`
+	Interactions int     `json:"interactions"`
+	Calls        int     `json:"calls"`
+	Bytes        int64   `json:"bytes,omitempty"`
+	RecordSec    float64 `json:"recordSeconds,omitempty"`
 }
 
 // benchResult is one server's combined figures.
@@ -132,6 +160,13 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 	if b == asmx.JSON && !op.JSON {
 		return usagef("bench: %s has no JSON binding", op.Name)
 	}
+	var sizes []int
+	if f.replayScale || f.replaySizes != "" {
+		f.replayScale = true
+		if sizes, err = parseReplaySizes(f.replaySizes); err != nil {
+			return err
+		}
+	}
 	switch {
 	case f.conns < 1:
 		return usagef("bench: -c must be at least 1")
@@ -143,6 +178,10 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 		return usagef("bench: --target measures a running service; --fixtures and --atms are for the in-process mock")
 	case f.fixtures != "" && f.atms > 0:
 		return usagef("bench: give --fixtures or --atms, not both")
+	case f.replayScale && (f.target != "" || len(f.replay) > 0 || f.wiremock):
+		return usagef("bench: --replay-scale records its own cassettes for in-process mocks; not with --target, --replay or --wiremock")
+	case len(f.replay) > 0 && f.target != "":
+		return usagef("bench: --replay is for the in-process mock, not with --target")
 	}
 
 	if f.rounds == 0 {
@@ -166,28 +205,21 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 		}
 	}
 
-	// The service under test: a running one, or the mock in this process.
-	base := strings.TrimRight(f.target, "/")
-	if base == "" {
-		srv, err := mockserver.NewServer(mockserver.WithDataset(ds), mockserver.WithNamespace(f.namespace))
-		if err != nil {
-			return fmt.Errorf("bench: %w", err)
-		}
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return fmt.Errorf("bench: listen on loopback: %w", err)
-		}
-		mock := loadgen.Serve(ln, mockserver.NewHTTPServer(srv))
-		defer mock.Close()
-		base = mock.URL
-	}
+	// The servers under test: a running one, the mock in this process (on
+	// the data set or replaying cassettes), or mocks replaying cassettes of
+	// each size. want is the answer they give, which the ceiling repeats.
+	var cleanup benchCleanup
+	defer cleanup.run()
 	req := benchRequest(b, f.namespace, op.Name, params)
-	want, err := loadgen.Fetch(ctx, at(req, base))
-	if err != nil {
-		return fmt.Errorf("bench: %w", err)
+	var targets []*benchTarget
+	var want *loadgen.Response
+	if f.replayScale {
+		targets, want, err = m.benchReplayScale(ctx, f, ds, op, b, req, sizes, report, &cleanup)
+	} else {
+		targets, want, err = m.benchMock(ctx, f, ds, req, report, &cleanup)
 	}
-	if want.Status != 200 {
-		return fmt.Errorf("bench: the service answered %d, not 200: %.300s", want.Status, want.Body)
+	if err != nil {
+		return err
 	}
 	report.ResponseBytes = len(want.Body)
 	report.Locations = countLocations(want.Body)
@@ -196,20 +228,14 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("bench: ceiling: %w", err)
 	}
-	defer ceiling.Close()
-	targets := []*benchTarget{
-		{name: "mock", url: base, warmup: f.warmup},
-		{name: "ceiling", url: ceiling.URL, warmup: f.warmup},
-	}
-	if f.target != "" {
-		targets[0].name = "target"
-	}
+	cleanup.add(func() { _ = ceiling.Close() })
+	targets = append(targets, &benchTarget{name: "ceiling", url: ceiling.URL, warmup: f.warmup})
 	if f.wiremock {
 		wm, err := startWireMock(ctx, f.wiremockJar, m.Stderr)
 		if err != nil {
 			return fmt.Errorf("bench: %w", err)
 		}
-		defer wm.stop()
+		cleanup.add(wm.stop)
 		if err := wm.stub(ctx, b, f.namespace, op.Name, params, at(req, wm.url), want); err != nil {
 			return fmt.Errorf("bench: %w", err)
 		}
@@ -220,7 +246,160 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 		fmt.Fprintf(m.Stderr, "atmkit bench: %s %s, %d-byte response; %d connections, %s per server in %d rounds\n",
 			b, op.Name, len(want.Body), f.conns, f.duration, f.rounds)
 	}
-	opts := loadgen.Options{Connections: f.conns, ExpectLength: int64(len(want.Body))}
+	if err := m.benchMeasure(ctx, f, req, int64(len(want.Body)), targets); err != nil {
+		return err
+	}
+
+	rps := map[string]float64{}
+	for _, t := range targets {
+		r := loadgen.Combine(t.runs...)
+		rps[t.name] = r.RPS()
+		report.Results = append(report.Results, benchResult{
+			Server: t.name, URL: t.url, Requests: r.Requests, Errors: r.Errors, RPS: round1(r.RPS()),
+			P50ms: ms(r.P50()), P99ms: ms(r.P99()), MaxMs: ms(r.Latency.Max()), FirstError: r.FirstError,
+		})
+	}
+	if f.replayScale {
+		// Every larger cassette against the smallest (issue 6: at least
+		// 0.8), and each against the ceiling, for information.
+		small := targets[0].name
+		for _, t := range targets[:len(sizes)] {
+			if t.name != small && rps[small] > 0 {
+				report.Ratios[t.name+"/"+small] = round3(rps[t.name] / rps[small])
+				report.Targets[t.name+"/"+small] = replayScaleTarget
+			}
+			if rps["ceiling"] > 0 {
+				report.Ratios[t.name+"/ceiling"] = round3(rps[t.name] / rps["ceiling"])
+			}
+		}
+	} else {
+		name := targets[0].name
+		if rps["ceiling"] > 0 {
+			report.Ratios[name+"/ceiling"] = round3(rps[name] / rps["ceiling"])
+			if name != "replay" {
+				report.Targets[name+"/ceiling"] = ceilingTarget(op.Name)
+			}
+		}
+		if f.wiremock && rps["wiremock"] > 0 {
+			report.Ratios[name+"/wiremock"] = round3(rps[name] / rps["wiremock"])
+			report.Targets[name+"/wiremock"] = 4
+		}
+	}
+	if f.json {
+		enc := json.NewEncoder(m.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(report); err != nil {
+			return fmt.Errorf("bench: write report: %w", err)
+		}
+	} else {
+		report.print(m.Stdout)
+	}
+	for _, r := range report.Results {
+		if r.Errors > 0 {
+			return fmt.Errorf("bench: %s: %d errors, the first: %s", r.Server, r.Errors, r.FirstError)
+		}
+	}
+	return nil
+}
+
+// benchCleanup holds what atmkit bench closes when it ends: servers,
+// indexes, the temporary directory of its cassettes. run calls them last
+// first, so servers close before their files go.
+type benchCleanup []func()
+
+func (c *benchCleanup) add(fn func()) { *c = append(*c, fn) }
+
+func (c *benchCleanup) run() {
+	for i := len(*c) - 1; i >= 0; i-- {
+		(*c)[i]()
+	}
+	*c = nil
+}
+
+// benchMock starts the in-process mock (on the data set, or replaying
+// --replay cassettes), or takes the --target service, and fetches the
+// answer to req from it.
+func (m *Main) benchMock(ctx context.Context, f benchFlags, ds *fixtures.Dataset, req loadgen.Request, report *benchReport, cleanup *benchCleanup) ([]*benchTarget, *loadgen.Response, error) {
+	name, base := "target", strings.TrimRight(f.target, "/")
+	if base == "" {
+		name = "mock"
+		opts := []mockserver.Option{mockserver.WithDataset(ds), mockserver.WithNamespace(f.namespace)}
+		if len(f.replay) > 0 {
+			name = "replay"
+			idx, err := cassettes.LoadIndex(f.replay)
+			if err != nil {
+				return nil, nil, fmt.Errorf("bench: %w", err)
+			}
+			cleanup.add(func() { _ = idx.Close() })
+			st := idx.Stats()
+			if st.Calls == 0 {
+				return nil, nil, fmt.Errorf("bench: --replay %s: no call of the service in %d interactions of %d files",
+					strings.Join(f.replay, " "), st.Interactions, st.Files)
+			}
+			report.Cassettes = append(report.Cassettes, benchCassette{Server: name, Path: strings.Join(f.replay, " "),
+				Files: st.Files, Interactions: st.Interactions, Calls: st.Calls})
+			opts = append(opts, mockserver.WithReplay(idx, mockserver.MissFault))
+		}
+		mock, err := startBenchMock(opts...)
+		if err != nil {
+			return nil, nil, err
+		}
+		cleanup.add(func() { _ = mock.Close() })
+		base = mock.URL
+	}
+	want, err := benchFetch(ctx, name, at(req, base))
+	if err != nil {
+		return nil, nil, err
+	}
+	return []*benchTarget{{name: name, url: base, warmup: f.warmup}}, want, nil
+}
+
+// startBenchMock serves a mock server with opts on a loopback port, with the
+// timeouts atmkit serve has.
+func startBenchMock(opts ...mockserver.Option) (*loadgen.Server, error) {
+	srv, err := mockserver.NewServer(opts...)
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("bench: listen on loopback: %w", err)
+	}
+	return loadgen.Serve(ln, mockserver.NewHTTPServer(srv)), nil
+}
+
+// benchFetch sends req once to the server called name and returns its
+// answer, which must be a 200.
+func benchFetch(ctx context.Context, name string, req loadgen.Request) (*loadgen.Response, error) {
+	resp, err := loadgen.Fetch(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("bench: %s: %w", name, err)
+	}
+	if resp.Status != 200 {
+		hint := ""
+		if strings.HasPrefix(name, "replay") {
+			hint = " (the call measured, set by --op, --binding and --param, must be recorded in the cassette)"
+		}
+		return nil, fmt.Errorf("bench: the %s answered %d, not 200%s: %.600s", name, resp.Status, hint, faultText(resp.Body))
+	}
+	return resp, nil
+}
+
+var faultRE = regexp.MustCompile(`(?s)<faultstring>(.*?)</faultstring>|<soap:Text[^>]*>(.*?)</soap:Text>`)
+
+// faultText is the message of a SOAP fault, or else the whole answer.
+func faultText(body []byte) string {
+	m := faultRE.FindSubmatch(body)
+	if m == nil {
+		return string(body)
+	}
+	return html.UnescapeString(string(m[1]) + string(m[2]))
+}
+
+// benchMeasure warms up every target, then measures them in f.rounds
+// alternating rounds, appending each round's result to the target's runs.
+func (m *Main) benchMeasure(ctx context.Context, f benchFlags, req loadgen.Request, length int64, targets []*benchTarget) error {
+	opts := loadgen.Options{Connections: f.conns, ExpectLength: length}
 	for _, t := range targets {
 		if t.warmup <= 0 {
 			continue
@@ -252,39 +431,6 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 			if ctx.Err() != nil {
 				return fmt.Errorf("bench: %w", ctx.Err())
 			}
-		}
-	}
-
-	rps := map[string]float64{}
-	for _, t := range targets {
-		r := loadgen.Combine(t.runs...)
-		rps[t.name] = r.RPS()
-		report.Results = append(report.Results, benchResult{
-			Server: t.name, URL: t.url, Requests: r.Requests, Errors: r.Errors, RPS: round1(r.RPS()),
-			P50ms: ms(r.P50()), P99ms: ms(r.P99()), MaxMs: ms(r.Latency.Max()), FirstError: r.FirstError,
-		})
-	}
-	name := targets[0].name
-	if rps["ceiling"] > 0 {
-		report.Ratios[name+"/ceiling"] = round3(rps[name] / rps["ceiling"])
-		report.Targets[name+"/ceiling"] = ceilingTarget(op.Name)
-	}
-	if f.wiremock && rps["wiremock"] > 0 {
-		report.Ratios[name+"/wiremock"] = round3(rps[name] / rps["wiremock"])
-		report.Targets[name+"/wiremock"] = 4
-	}
-	if f.json {
-		enc := json.NewEncoder(m.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(report); err != nil {
-			return fmt.Errorf("bench: write report: %w", err)
-		}
-	} else {
-		report.print(m.Stdout)
-	}
-	for _, r := range report.Results {
-		if r.Errors > 0 {
-			return fmt.Errorf("bench: %s: %d errors, the first: %s", r.Server, r.Errors, r.FirstError)
 		}
 	}
 	return nil
@@ -330,21 +476,63 @@ func (r *benchReport) print(w io.Writer) {
 		fmt.Fprintf(w, ", %d locations", r.Locations)
 	}
 	fmt.Fprintf(w, "; data set: %s\n", r.DataSet)
+	for _, c := range r.Cassettes {
+		fmt.Fprintf(w, "cassette of %s: %d interactions, %d calls", c.Server, c.Interactions, c.Calls)
+		if c.Path != "" {
+			files := "files"
+			if c.Files == 1 {
+				files = "file"
+			}
+			fmt.Fprintf(w, " in %d %s (%s)", c.Files, files, c.Path)
+		}
+		if c.Bytes > 0 {
+			fmt.Fprintf(w, ", %s", formatBytes(c.Bytes))
+		}
+		if c.RecordSec > 0 {
+			fmt.Fprintf(w, ", recorded in %.1fs", c.RecordSec)
+		}
+		fmt.Fprintln(w)
+	}
 	fmt.Fprintf(w, "load: %d connections, %gs per server in %d rounds, generator in-process on %d CPUs\n\n",
 		r.Connections, r.DurationSec, r.Rounds, r.CPUs)
-	fmt.Fprintf(w, "%-9s %11s %9s %9s %10s %7s\n", "server", "req/s", "p50 ms", "p99 ms", "requests", "errors")
+	width := len("ceiling  ")
 	for _, res := range r.Results {
-		fmt.Fprintf(w, "%-9s %11.1f %9.3f %9.3f %10d %7d\n", res.Server, res.RPS, res.P50ms, res.P99ms, res.Requests, res.Errors)
+		width = max(width, len(res.Server))
+	}
+	fmt.Fprintf(w, "%-*s %11s %9s %9s %10s %7s\n", width, "server", "req/s", "p50 ms", "p99 ms", "requests", "errors")
+	for _, res := range r.Results {
+		fmt.Fprintf(w, "%-*s %11.1f %9.3f %9.3f %10d %7d\n", width, res.Server, res.RPS, res.P50ms, res.P99ms, res.Requests, res.Errors)
 	}
 	fmt.Fprintln(w)
+	width = 17
+	for k := range r.Ratios {
+		width = max(width, len(k)+1)
+	}
 	for _, k := range sortedKeys(r.Ratios) {
-		v, t := r.Ratios[k], r.Targets[k]
+		v := r.Ratios[k]
+		t, ok := r.Targets[k]
+		if !ok {
+			fmt.Fprintf(w, "%-*s %6.3f   (no target)\n", width, k+":", v)
+			continue
+		}
 		verdict := "meets"
 		if v < t {
 			verdict = "BELOW"
 		}
-		fmt.Fprintf(w, "%-17s %6.3f   (target >= %g: %s)\n", k+":", v, t, verdict)
+		fmt.Fprintf(w, "%-*s %6.3f   (target >= %g: %s)\n", width, k+":", v, t, verdict)
 	}
+}
+
+// formatBytes writes a size in B, KB or MB (powers of 1000, one decimal
+// above a kilobyte).
+func formatBytes(n int64) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n >= 1_000:
+		return fmt.Sprintf("%.1f KB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d B", n)
 }
 
 // benchDataset loads or makes the data set of the in-process mock; with
@@ -505,3 +693,223 @@ func round3(v float64) float64 { return float64(int64(v*1000+0.5)) / 1000 }
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 var errNoJar = errors.New("WireMock standalone jar not found")
+
+// Replay at scale (issue 6): a cassette of 10,000 interactions serves at
+// least replayScaleTarget of the throughput of one of 10.
+const (
+	defaultReplaySizes = "10,10000"
+	replayScaleTarget  = 0.8
+	// maxReplaySize bounds --replay-sizes: the fillers' grid has a million
+	// points, and a cassette holds about 1.8 KB per interaction.
+	maxReplaySize = 1_000_000
+)
+
+// parseReplaySizes reads --replay-sizes: at least two different counts of
+// interactions, returned smallest first.
+func parseReplaySizes(s string) ([]int, error) {
+	if s == "" {
+		s = defaultReplaySizes
+	}
+	var sizes []int
+	for _, part := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(part))
+		if err != nil || n < 1 || n > maxReplaySize {
+			return nil, usagef("bench: --replay-sizes %q: want counts of interactions from 1 to %d, comma-separated", s, maxReplaySize)
+		}
+		sizes = append(sizes, n)
+	}
+	slices.Sort(sizes)
+	sizes = slices.Compact(sizes)
+	if len(sizes) < 2 {
+		return nil, usagef("bench: --replay-sizes %q: want at least two different sizes", s)
+	}
+	return sizes, nil
+}
+
+// benchReplayScale records a cassette of each size into a temporary
+// directory, from a live in-process mock through a cassettes.Recorder, and
+// starts a mock replaying each (as atmkit serve --replay does, misses
+// answered with a fault). It returns one target per size, smallest first,
+// and their answer to req, which must be the same from every one.
+func (m *Main) benchReplayScale(ctx context.Context, f benchFlags, ds *fixtures.Dataset, op *asmx.Operation, b asmx.Binding,
+	req loadgen.Request, sizes []int, report *benchReport, cleanup *benchCleanup) ([]*benchTarget, *loadgen.Response, error) {
+	values := maps.Clone(report.Params)
+	values[asmx.ParamKey] = f.key
+	measured, e := asmx.NewCall(op, b, values)
+	if e != nil {
+		return nil, nil, fmt.Errorf("bench: the call measured: %s", e.Fault)
+	}
+	dir, err := os.MkdirTemp("", "atmkit-bench-replay-")
+	if err != nil {
+		return nil, nil, fmt.Errorf("bench: directory for the cassettes: %w", err)
+	}
+	cleanup.add(func() { _ = os.RemoveAll(dir) })
+
+	// The live mock the cassettes are recorded from; closed once they are.
+	live, err := startBenchMock(mockserver.WithDataset(ds), mockserver.WithNamespace(f.namespace))
+	if err != nil {
+		return nil, nil, err
+	}
+	defer live.Close()
+	progress := m.Stderr
+	if f.json {
+		progress = io.Discard
+	}
+
+	var targets []*benchTarget
+	var want *loadgen.Response
+	for _, n := range sizes {
+		name := fmt.Sprintf("replay-%d", n)
+		path := filepath.Join(dir, name+".yaml")
+		start := time.Now()
+		if err := recordReplayCassette(ctx, path, live.URL, n, req, measured.Canonical(), f.namespace, progress); err != nil {
+			return nil, nil, fmt.Errorf("bench: %w", err)
+		}
+		recorded := time.Since(start)
+		idx, err := cassettes.LoadIndex([]string{path})
+		if err != nil {
+			return nil, nil, fmt.Errorf("bench: %w", err)
+		}
+		cleanup.add(func() { _ = idx.Close() })
+		st := idx.Stats()
+		if st.Calls != n || st.Skipped > 0 {
+			return nil, nil, fmt.Errorf("bench: cassette of %d interactions: %d calls indexed, %d skipped %q", n, st.Calls, st.Skipped, st.Problems)
+		}
+		c := benchCassette{Server: name, Files: st.Files, Interactions: st.Interactions, Calls: st.Calls,
+			RecordSec: round1(recorded.Seconds())}
+		if fi, err := os.Stat(path); err == nil {
+			c.Bytes = fi.Size()
+		}
+		report.Cassettes = append(report.Cassettes, c)
+
+		srv, err := startBenchMock(mockserver.WithDataset(ds), mockserver.WithNamespace(f.namespace),
+			mockserver.WithReplay(idx, mockserver.MissFault))
+		if err != nil {
+			return nil, nil, err
+		}
+		cleanup.add(func() { _ = srv.Close() })
+		got, err := benchFetch(ctx, name, at(req, srv.URL))
+		if err != nil {
+			return nil, nil, err
+		}
+		if want == nil {
+			want = got
+		} else if !bytes.Equal(got.Body, want.Body) {
+			return nil, nil, fmt.Errorf("bench: %s and %s answer the call differently (%d and %d bytes)",
+				targets[0].name, name, len(want.Body), len(got.Body))
+		}
+		targets = append(targets, &benchTarget{name: name, url: srv.URL, warmup: f.warmup})
+	}
+	return targets, want, nil
+}
+
+// recordReplayCassette records a cassette of n interactions at path the way
+// atmkit record does: through a cassettes.Recorder (every answer recorded,
+// the key scrubbed, the file written atomically) whose transport reaches
+// the live mock at base. Halfway through it holds the call measured, req;
+// the others are distinct calls (fillers) in turn in the five bindings.
+// Progress goes to progress once recording has taken a second.
+func recordReplayCassette(ctx context.Context, path, base string, n int, req loadgen.Request, canonical, ns string, progress io.Writer) error {
+	tr := &http.Transport{MaxIdleConnsPerHost: 1, DisableCompression: true}
+	defer tr.CloseIdleConnections()
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithTransport(tr),
+		cassettes.WithSaveInterval(time.Hour)) // written once, by Stop
+	if err != nil {
+		return fmt.Errorf("record %s: %w", path, err)
+	}
+	client := rec.Client()
+	start, shown := time.Now(), time.Now()
+	fillers := newBenchFillers(canonical, ns)
+	for i := 0; i < n; i++ {
+		r := req
+		if i != n/2 {
+			r = fillers.next()
+		}
+		if err := recordOne(ctx, client, at(r, base)); err != nil {
+			_ = rec.Stop()
+			return fmt.Errorf("record %s: interaction %d: %w", path, i, err)
+		}
+		if now := time.Now(); now.Sub(shown) >= time.Second {
+			shown = now
+			fmt.Fprintf(progress, "atmkit bench: recording a cassette of %d interactions: %d done\n", n, i+1)
+		}
+	}
+	if time.Since(start) >= time.Second {
+		fmt.Fprintf(progress, "atmkit bench: writing the cassette of %d interactions\n", n)
+	}
+	if err := rec.Stop(); err != nil {
+		return fmt.Errorf("record %s: %w", path, err)
+	}
+	if got := rec.Len(); got != n {
+		return fmt.Errorf("record %s: %d interactions kept of %d sent", path, got, n)
+	}
+	if d := time.Since(start); d >= time.Second {
+		fmt.Fprintf(progress, "atmkit bench: recorded a cassette of %d interactions in %s\n", n, d.Round(100*time.Millisecond))
+	}
+	return nil
+}
+
+// recordOne sends req through client and reads the answer, which must be a 200.
+func recordOne(ctx context.Context, client *http.Client, req loadgen.Request) error {
+	hr, err := req.NewHTTPRequest()
+	if err != nil {
+		return err
+	}
+	resp, err := client.Do(hr.WithContext(ctx))
+	if err != nil {
+		return err
+	}
+	body, err := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if err != nil {
+		return fmt.Errorf("read the answer: %w", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s %s answered %d: %.300s", req.Method, req.URL, resp.StatusCode, body)
+	}
+	return nil
+}
+
+// benchFillers makes the other calls of a --replay-scale cassette:
+// coordinate searches within 1 km of points on a grid of a million (0.001°
+// apart) in the South Atlantic, far from any ATM of a data set of Canada, so
+// each has its own small answer (the point searched, no location). The
+// bindings take turns. A filler asking the very question measured is skipped.
+type benchFillers struct {
+	op       *asmx.Operation
+	ns       string
+	measured string // Canonical of the call measured
+	i        int
+	bindings []asmx.Binding
+}
+
+func newBenchFillers(measured, ns string) *benchFillers {
+	op, _ := asmx.LookupOperation(asmx.OpReturnAtmSearchByCoordinates)
+	return &benchFillers{op: op, ns: ns, measured: measured,
+		bindings: []asmx.Binding{asmx.SOAP11, asmx.SOAP12, asmx.HTTPGet, asmx.HTTPPost, asmx.JSON}}
+}
+
+// next returns the next filler's request, its URL a path.
+func (g *benchFillers) next() loadgen.Request {
+	for {
+		i := g.i
+		g.i++
+		lat, lon := 30_000+i/1000, 1_000+i%1000 // thousandths of a degree: 30°S to 31°S, 1°W to 2°W
+		values := map[string]string{
+			asmx.ParamKey:        "bench",
+			asmx.ParamPostalCode: "",
+			asmx.ParamLatitude:   fmt.Sprintf("-%d.%03d", lat/1000, lat%1000),
+			asmx.ParamLongitude:  fmt.Sprintf("-%d.%03d", lon/1000, lon%1000),
+			asmx.ParamRadius:     "1",
+		}
+		b := g.bindings[i%len(g.bindings)]
+		if c, e := asmx.NewCall(g.op, b, values); e == nil && c.Canonical() == g.measured {
+			continue
+		}
+		params := make([][2]string, len(g.op.Params))
+		for j, p := range g.op.Params {
+			params[j] = [2]string{p.Name, values[p.Name]}
+		}
+		return benchRequest(b, g.ns, g.op.Name, params)
+	}
+}

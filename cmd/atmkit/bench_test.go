@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -122,6 +123,15 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"--param", "novalue"},
 		{"--param", "intCityID=1"},
 		{"extra"},
+		{"--replay-scale", "--target", "http://127.0.0.1:1"},
+		{"--replay-scale", "--wiremock"},
+		{"--replay-scale", "--replay", "x.yaml"},
+		{"--replay-sizes", "10"},
+		{"--replay-sizes", "10,10"},
+		{"--replay-sizes", "0,10"},
+		{"--replay-sizes", "10,ten"},
+		{"--replay-sizes", "10,2000000"},
+		{"--replay", "x.yaml", "--target", "http://127.0.0.1:1"},
 	} {
 		_, _, err := runBenchCmd(t, args...)
 		var ue *usageError
@@ -183,6 +193,135 @@ func TestBenchWireMock(t *testing.T) {
 		}
 		if len(r.Results) != 3 || r.Results[2].Requests == 0 || r.Results[2].Errors != 0 {
 			t.Errorf("%s: got %+v, want WireMock measured without errors", b, r.Results)
+		}
+	}
+}
+
+// TestBenchReplayScale records cassettes of 10 and 200 interactions, replays
+// each from a mock and measures both against the ceiling. Only the shape of
+// the report is checked, not its figures.
+func TestBenchReplayScale(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // where the cassettes go, and must be gone from
+	stdout, stderr, err := runBenchCmd(t, "--replay-scale", "--replay-sizes", "200,10", "-d", "1s", "--rounds", "2", "--json")
+	if err != nil {
+		t.Fatalf("bench: %v\n%s", err, stderr)
+	}
+	var r benchReport
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, stdout)
+	}
+	if r.Locations < 10 {
+		t.Errorf("got %d locations, want the search's tens", r.Locations)
+	}
+	var servers []string
+	for _, res := range r.Results {
+		servers = append(servers, res.Server)
+		if res.Requests == 0 || res.Errors != 0 || res.RPS <= 0 {
+			t.Errorf("%s: got %d requests, %d errors (%s), want some and none", res.Server, res.Requests, res.Errors, res.FirstError)
+		}
+	}
+	if got := strings.Join(servers, " "); got != "replay-10 replay-200 ceiling" {
+		t.Fatalf("got servers %s, want replay-10 replay-200 ceiling", got)
+	}
+	if v, ok := r.Ratios["replay-200/replay-10"]; !ok || v <= 0 {
+		t.Errorf("got ratios %v, want replay-200/replay-10", r.Ratios)
+	}
+	if r.Targets["replay-200/replay-10"] != 0.8 {
+		t.Errorf("got targets %v, want replay-200/replay-10 at 0.8", r.Targets)
+	}
+	for _, k := range []string{"replay-10/ceiling", "replay-200/ceiling"} {
+		if _, ok := r.Ratios[k]; !ok {
+			t.Errorf("got ratios %v, want %s", r.Ratios, k)
+		}
+	}
+	if len(r.Cassettes) != 2 || r.Cassettes[0].Interactions != 10 || r.Cassettes[1].Calls != 200 || r.Cassettes[1].Bytes == 0 {
+		t.Errorf("got cassettes %+v, want 10 and 200 interactions", r.Cassettes)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("the temporary cassettes are left in %s: %v", tmp, left)
+	}
+}
+
+func TestBenchReplayScaleText(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	stdout, stderr, err := runBenchCmd(t, "--replay-sizes", "1,30", "--op", "ReturnProvinces", "--binding", "get")
+	if err != nil {
+		t.Fatalf("bench: %v\n%s", err, stderr)
+	}
+	for _, want := range []string{"cassette of replay-30: 30 interactions", "replay-1 ", "replay-30 ", "ceiling ",
+		"replay-30/replay-1:", "(target >= 0.8:", "replay-1/ceiling:", "(no target)"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
+// TestBenchReplay measures a mock replaying a cassette given with --replay,
+// and reports a call the cassette lacks by the nearest recording.
+func TestBenchReplay(t *testing.T) {
+	ds, err := fixtures.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	live, err := startBenchMock(mockserver.WithDataset(ds))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Close()
+	op, _ := asmx.LookupOperation(asmx.OpReturnProvinces)
+	path := filepath.Join(t.TempDir(), "mine.yaml")
+	req := benchRequest(asmx.SOAP12, asmx.DefaultNamespace, op.Name, [][2]string{{asmx.ParamKey, "k"}})
+	if err := recordReplayCassette(context.Background(), path, live.URL, 20, req, op.Name, asmx.DefaultNamespace, os.Stderr); err != nil {
+		t.Fatal(err)
+	}
+
+	// Recorded in SOAP 1.2, replayed in GET.
+	stdout, stderr, err := runBenchCmd(t, "--replay", path, "--op", op.Name, "--binding", "get", "--json")
+	if err != nil {
+		t.Fatalf("bench: %v\n%s", err, stderr)
+	}
+	var r benchReport
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Results) != 2 || r.Results[0].Server != "replay" || r.Results[0].Requests == 0 || r.Results[0].Errors != 0 {
+		t.Errorf("got %+v, want the replaying mock measured without errors", r.Results)
+	}
+	if _, ok := r.Ratios["replay/ceiling"]; !ok {
+		t.Errorf("got ratios %v, want replay/ceiling", r.Ratios)
+	}
+	if len(r.Cassettes) != 1 || r.Cassettes[0].Interactions != 20 {
+		t.Errorf("got cassettes %+v, want the one of 20 interactions", r.Cassettes)
+	}
+
+	_, _, err = runBenchCmd(t, "--replay", path, "--op", asmx.OpReturnInstitutions)
+	if err == nil || !strings.Contains(err.Error(), "must be recorded") || !strings.Contains(err.Error(), "No recorded interaction") {
+		t.Errorf("got %v, want the miss explained", err)
+	}
+}
+
+func TestBenchFillersDistinct(t *testing.T) {
+	op, _ := asmx.LookupOperation(asmx.OpReturnAtmSearchByCoordinates)
+	canonical := func(lat, lon string) string {
+		c, e := asmx.NewCall(op, asmx.SOAP11, map[string]string{asmx.ParamLatitude: lat, asmx.ParamLongitude: lon, asmx.ParamRadius: "1"})
+		if e != nil {
+			t.Fatal(e.Fault)
+		}
+		return c.Canonical()
+	}
+	// The measured call is the third filler's question, written otherwise.
+	g := newBenchFillers(canonical("-30.0", "-1.002"), asmx.DefaultNamespace)
+	seen := map[string]bool{}
+	for range 3000 {
+		req := g.next()
+		key := string(req.Body) + req.URL
+		if seen[key] {
+			t.Fatalf("filler repeated: %s %s", req.URL, req.Body)
+		}
+		seen[key] = true
+		if strings.Contains(key, "-1.002") && strings.Contains(key, "-30.000") {
+			t.Fatalf("the measured call came out as a filler: %s %s", req.URL, req.Body)
 		}
 	}
 }
