@@ -15,12 +15,47 @@ const conformExamples = `  atmkit conform --target http://127.0.0.1:8080 --key s
   atmkit conform --target https://atm.example.org --key "$KEY" --junit-report conform.xml
   atmkit conform --target http://127.0.0.1:8080 --key k --label-filter 'documented && !wsdl'
   atmkit conform --target http://127.0.0.1:8080 --key k --city-id 3 --city-id 17 --radius-unit mi
+  atmkit conform --target https://atm.example.org --key "$KEY" --latitude 44.6488 --longitude -63.5752 --radius 10 --institution-id 3
   ATMKIT_TARGET=http://127.0.0.1:8080 ATMKIT_KEY=k atmkit conform --json-report conform.json
 
 Labels: soap11 soap12 get post json (bindings), documented (what the interface
 document states), asmx (ASMX conventions beyond it), semantics (search
 results), wsdl (skipped when the target serves no WSDL), faults, keys,
-equivalence. Curl lines in failures read the key from $ATMKIT_KEY.`
+equivalence. Curl lines in failures read the key from $ATMKIT_KEY.
+
+Query values (search point, address, institution, radius, maximum, city ids)
+are found in the target's own answers unless given by the flags; the last
+line of the output says which were given and where the others came from.
+The anchor is a location of ReturnAllAtms that the JSON binding finds at its
+own coordinates or, with --latitude and --longitude, the location nearest to
+that point: then ReturnAllAtms is not read to find values, so a target whose
+list is empty or huge can be checked. Address parts not given are the
+anchor's: give all four to search around another address.`
+
+// valueUsage is the help text of each flag of conformance.ValueFlags.
+var valueUsage = map[string]string{
+	"latitude":       "dblLatitude of the search point in `degrees`, with --longitude (default: the anchor's)",
+	"longitude":      "dblLongitude of the search point in `degrees`, with --latitude",
+	"address":        "strAddress of the address searches: a `street` address (default: the anchor's)",
+	"city":           "strCity of the address searches: a city `name` (default: the anchor's)",
+	"province":       "strProvince of the address searches: a province `name` or code (default: the anchor's)",
+	"postal-code":    "strPostalCode of the address and coordinate searches: a postal `code` (default: the anchor's)",
+	"institution-id": "intInstitutionID `id` of ReturnAtmSearchByInstitution (default: the anchor's)",
+	"radius":         "bytRadius `n` of the searches, 0 to 255 (default: the smallest of 5, 10, 25, 50, 100 finding five locations)",
+	"maximum":        "intMaximumAtms `n` of ReturnAtmSearchByAddressWithMaximum (default: 3)",
+}
+
+// givenFlag is a flag that gives a query value; it records whether it was
+// set at all, so an empty value can be given too.
+type givenFlag struct {
+	value string
+	set   bool
+}
+
+func (g *givenFlag) String() string { return g.value }
+
+// Set records the value as given.
+func (g *givenFlag) Set(v string) error { g.value, g.set = v, true; return nil }
 
 // conformFlags are the flags of atmkit conform.
 type conformFlags struct {
@@ -32,6 +67,7 @@ type conformFlags struct {
 	labelFilter string
 	cityIDs     listFlag
 	radiusUnit  string
+	values      map[string]*givenFlag // by name, conformance.ValueFlags
 	verbose     bool
 	noColor     bool
 }
@@ -46,6 +82,11 @@ func (f *conformFlags) register(m *Main) *flag.FlagSet {
 	fs.StringVar(&f.labelFilter, "label-filter", "", "run only the specs whose labels match this Ginkgo label expression")
 	fs.Var(&f.cityIDs, "city-id", "intCityID to check (repeatable; default: the first of 1..200 with locations)")
 	fs.StringVar(&f.radiusUnit, "radius-unit", "km", "unit the target reads bytRadius in: km, mi, or unknown (report distances, never fail on them)")
+	f.values = map[string]*givenFlag{}
+	for _, name := range conformance.ValueFlags {
+		f.values[name] = &givenFlag{}
+		fs.Var(f.values[name], name, valueUsage[name])
+	}
 	fs.BoolVar(&f.verbose, "verbose", false, "print every spec, not only failures")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colours in the output (default when stdout is not a terminal)")
 	return fs
@@ -81,6 +122,16 @@ func (f *conformFlags) config() (conformance.Config, error) {
 			return conformance.Config{}, usagef("conform: --city-id %q is not an integer", s)
 		}
 		cfg.CityIDs = append(cfg.CityIDs, id)
+	}
+	for _, name := range conformance.ValueFlags {
+		if v := f.values[name]; v.set {
+			if err := cfg.SetValue(name, v.value); err != nil {
+				return conformance.Config{}, usagef("conform: --%s (or %s): %v", name, envName(name), err)
+			}
+		}
+	}
+	if (cfg.Latitude == nil) != (cfg.Longitude == nil) {
+		return conformance.Config{}, usagef("conform: --latitude and --longitude must be given together")
 	}
 	if _, err := types.ParseLabelFilter(f.labelFilter); err != nil {
 		return conformance.Config{}, usagef("conform: --label-filter: %v", err)

@@ -38,12 +38,19 @@ func TestConformHelperProcess(t *testing.T) {
 // returns its exit code and output.
 func runConformProcess(t *testing.T, args ...string) (int, string) {
 	t.Helper()
+	return runConformProcessEnv(t, nil, args...)
+}
+
+// runConformProcessEnv is runConformProcess with variables (NAME=value)
+// added to the child's environment.
+func runConformProcessEnv(t *testing.T, env []string, args ...string) (int, string) {
+	t.Helper()
 	raw, err := json.Marshal(args)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestConformHelperProcess$")
-	cmd.Env = append(os.Environ(), conformHelperEnv+"="+string(raw))
+	cmd.Env = append(append(os.Environ(), env...), conformHelperEnv+"="+string(raw))
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err = cmd.Run()
@@ -163,6 +170,59 @@ func TestConformFailsADeviatingTarget(t *testing.T) {
 	}
 }
 
+func TestConformGivenValues(t *testing.T) {
+	// Values from flags and from ATMKIT_* (the flag winning for --radius).
+	target := startMock(t, "k1", nil)
+	jsonReport := filepath.Join(t.TempDir(), "conform.json")
+	code, out := runConformProcessEnv(t, []string{"ATMKIT_MAXIMUM=2", "ATMKIT_RADIUS=50"},
+		"--target", target, "--key", "k1", "--json-report", jsonReport,
+		"--latitude", "44.6488", "--longitude", "-63.5752", "--institution-id", "3", "--radius", "7")
+	if code != 0 {
+		t.Fatalf("exit code %d, want 0; output:\n%s", code, out)
+	}
+	for _, want := range []string{
+		"SUCCESS!",
+		"Query values: dblLatitude 44.6488, dblLongitude -63.5752 (given); strAddress ",
+		"intInstitutionID 3 (given)",
+		"bytRadius 7, intMaximumAtms 2 (given)",
+		"(found by probing intCityID",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// The semantic specs note the values they used in the report.
+	b, err := os.ReadFile(jsonReport)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var report []struct {
+		SpecReports []struct {
+			LeafNodeText  string
+			ReportEntries []struct {
+				Value struct{ Representation string }
+			}
+		}
+	}
+	if err := json.Unmarshal(b, &report); err != nil || len(report) != 1 {
+		t.Fatalf("JSON report: %v", err)
+	}
+	notes := map[string]string{}
+	for _, r := range report[0].SpecReports {
+		for _, e := range r.ReportEntries {
+			notes[r.LeafNodeText] += e.Value.Representation + "\n"
+		}
+	}
+	for spec, want := range map[string]string{
+		"ReturnAtmSearchByCoordinates gives locations within bytRadius of the point, the nearest ATM included when within it": "dblLatitude 44.6488, dblLongitude -63.5752, bytRadius 7 (given)",
+		"ReturnAtmSearchByInstitution gives only, and some of, that institution's locations":                                  "intInstitutionID 3 (given)",
+	} {
+		if !strings.Contains(notes[spec], want) {
+			t.Errorf("the report's notes of %q lack %q; notes: %q", spec, want, notes)
+		}
+	}
+}
+
 func TestConformCommandLine(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -179,6 +239,17 @@ func TestConformCommandLine(t *testing.T) {
 		{"bad filter", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--label-filter", "soap11 &&"}, nil, exitUsage, "label-filter"},
 		{"extra argument", []string{"--target", "http://127.0.0.1:1", "--key", "k", "now"}, nil, exitUsage, "unexpected argument"},
 		{"target from env, key missing", nil, map[string]string{"ATMKIT_TARGET": "http://127.0.0.1:1"}, exitUsage, "--key is required"},
+		{"latitude out of range", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--latitude", "91", "--longitude", "0"}, nil, exitUsage, "--latitude (or ATMKIT_LATITUDE): 91 is not within -90..90"},
+		{"latitude not a number", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--latitude", "north", "--longitude", "0"}, nil, exitUsage, `--latitude (or ATMKIT_LATITUDE): "north" is not a number`},
+		{"longitude out of range", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--latitude", "44", "--longitude", "-180.5"}, nil, exitUsage, "--longitude (or ATMKIT_LONGITUDE): -180.5 is not within -180..180"},
+		{"latitude alone", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--latitude", "44"}, nil, exitUsage, "--latitude and --longitude must be given together"},
+		{"longitude alone from env", []string{"--target", "http://127.0.0.1:1", "--key", "k"}, map[string]string{"ATMKIT_LONGITUDE": "-63"}, exitUsage, "--latitude and --longitude must be given together"},
+		{"radius out of range", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--radius", "256"}, nil, exitUsage, "--radius (or ATMKIT_RADIUS): 256 is not within 0..255"},
+		{"radius negative", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--radius", "-1"}, nil, exitUsage, "--radius (or ATMKIT_RADIUS): -1 is not within 0..255"},
+		{"radius from env not an integer", []string{"--target", "http://127.0.0.1:1", "--key", "k"}, map[string]string{"ATMKIT_RADIUS": "ten"}, exitUsage, `--radius (or ATMKIT_RADIUS): "ten" is not a 32-bit integer`},
+		{"maximum negative", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--maximum", "-2"}, nil, exitUsage, "--maximum (or ATMKIT_MAXIMUM): -2 is not within"},
+		{"institution not an integer", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--institution-id", "RBC"}, nil, exitUsage, `--institution-id (or ATMKIT_INSTITUTION_ID): "RBC" is not a 32-bit integer`},
+		{"latitude from env out of range", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--longitude", "0"}, map[string]string{"ATMKIT_LATITUDE": "-90.01"}, exitUsage, "--latitude (or ATMKIT_LATITUDE): -90.01 is not within -90..90"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
