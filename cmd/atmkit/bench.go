@@ -36,7 +36,7 @@ const benchExamples = `  atmkit bench                                  # SOAP 1.
   atmkit bench --atms 1000000 --op ReturnAtmSearchByCoordinates --param bytRadius=10
   atmkit bench --wiremock                        # also WireMock (npm install wiremock; Java 17)
   atmkit bench --replay-scale                    # replay from cassettes of 10 and 10,000 interactions
-  atmkit bench --replay-sizes 10,1000,100000 --binding get -d 5s
+  atmkit bench --replay-sizes 10,1000,10000 --binding get -d 5s
   atmkit bench --replay testdata/atm.yaml --op ReturnProvinces   # a mock replaying your cassette
   atmkit bench --target http://127.0.0.1:8080 --key demo-key`
 
