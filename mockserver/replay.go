@@ -40,8 +40,10 @@ func WithReplay(r Replayer, miss MissPolicy) Option {
 	return func(c *config) error { c.replayer, c.onMiss = r, miss; return nil }
 }
 
-// replay answers c from the replayer; handled is false when the data set should answer.
-func (s *Server) replay(c *asmx.Call) (body []byte, e *asmx.Error, handled bool) {
+// replay answers c from the replayer; handled is false when the data set
+// should answer. An XML body is appended to dst; a JSON body is the
+// recorded one itself.
+func (s *Server) replay(dst []byte, c *asmx.Call) (body []byte, e *asmx.Error, handled bool) {
 	ans, ok, nearest := s.cfg.replayer.Replay(c)
 	if !ok {
 		if s.cfg.onMiss == MissFixtures {
@@ -59,8 +61,8 @@ func (s *Server) replay(c *asmx.Call) (body []byte, e *asmx.Error, handled bool)
 	case ans.Node == nil:
 		return nil, asmx.ErrNoRecording(c, "only a JSON recording of this call exists"), true
 	case c.Binding.IsSOAP():
-		return asmx.AppendSOAPResponse(nil, c.Binding, s.cfg.namespace, c.Op.Name, ans.Node), nil, true
+		return asmx.AppendSOAPResponse(dst, c.Binding, s.cfg.namespace, c.Op.Name, ans.Node), nil, true
 	default:
-		return asmx.AppendXMLDocument(nil, ans.Node), nil, true
+		return asmx.AppendXMLDocument(dst, ans.Node), nil, true
 	}
 }

@@ -416,11 +416,21 @@ func (s *Server) answer(w http.ResponseWriter, ex *exchange, c *asmx.Call) {
 		return
 	}
 	if s.cfg.replayer != nil {
-		if body, e, handled := s.replay(c); handled {
-			if e != nil {
-				s.writeError(w, ex, c.Binding, e)
+		bp := bodyPool.Get().(*[]byte)
+		body, e, handled := s.replay((*bp)[:0], c)
+		switch {
+		case !handled:
+			bodyPool.Put(bp)
+		case e != nil:
+			bodyPool.Put(bp)
+			s.writeError(w, ex, c.Binding, e)
+			return
+		default:
+			asmx.WriteBody(w, c.Binding, body)
+			if c.Binding != asmx.JSON { // an XML body was built in *bp
+				recycleBody(bp, body)
 			} else {
-				asmx.WriteBody(w, c.Binding, body)
+				bodyPool.Put(bp)
 			}
 			return
 		}
@@ -432,14 +442,20 @@ func (s *Server) answer(w http.ResponseWriter, ex *exchange, c *asmx.Call) {
 	bp := bodyPool.Get().(*[]byte)
 	out := s.encode((*bp)[:0], c)
 	asmx.WriteBody(w, c.Binding, out)
+	recycleBody(bp, out)
+}
+
+// bodyPool recycles response buffers of the searches and of replay.
+var bodyPool = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+// recycleBody returns out, a body built in *bp, to the pool, unless it grew
+// past 4 MiB (a rare huge answer is not worth keeping).
+func recycleBody(bp *[]byte, out []byte) {
 	if cap(out) <= 4<<20 {
 		*bp = out[:0]
 		bodyPool.Put(bp)
 	}
 }
-
-// bodyPool recycles response buffers of the searches.
-var bodyPool = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
 
 // encode appends the whole response body of c in its binding (encode.go).
 func (s *Server) encode(dst []byte, c *asmx.Call) []byte { return s.encodeResponse(dst, c) }
