@@ -1,6 +1,7 @@
 package cassettes
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -56,14 +57,50 @@ func ReadFile(path string) ([]*cassette.Interaction, error) {
 
 // marshal renders interactions as a go-vcr cassette.
 func marshal(list []*cassette.Interaction) ([]byte, error) {
-	if list == nil {
-		list = []*cassette.Interaction{}
+	items := make([][]byte, len(list))
+	for j, i := range list {
+		var err error
+		if items[j], err = marshalItem(i); err != nil {
+			return nil, err
+		}
 	}
-	data, err := yaml.Marshal(file{Version: cassette.CassetteFormatV2, Interactions: list})
+	return joinItems(items), nil
+}
+
+// itemsHead is what yaml.v3 writes before the items of a cassette's
+// interactions list.
+const itemsHead = "version: 2\ninteractions:\n"
+
+// marshalItem renders one interaction as an item of a cassette's
+// interactions list, indented as in the whole file: a block item is written
+// the same whatever its neighbours, so a cassette is its items joined, and a
+// recorder encodes each interaction once rather than on every save.
+func marshalItem(i *cassette.Interaction) ([]byte, error) {
+	data, err := yaml.Marshal(file{Version: cassette.CassetteFormatV2, Interactions: []*cassette.Interaction{i}})
 	if err != nil {
 		return nil, err
 	}
-	return append([]byte("---\n"), data...), nil
+	if !bytes.HasPrefix(data, []byte(itemsHead)) {
+		return nil, fmt.Errorf("encode interaction %d: unexpected YAML head %.40q", i.ID, data)
+	}
+	return data[len(itemsHead):], nil
+}
+
+// joinItems renders a cassette from its encoded interactions.
+func joinItems(items [][]byte) []byte {
+	if len(items) == 0 {
+		return []byte("---\nversion: 2\ninteractions: []\n")
+	}
+	n := len("---\n") + len(itemsHead)
+	for _, it := range items {
+		n += len(it)
+	}
+	out := make([]byte, 0, n)
+	out = append(out, "---\n"+itemsHead...)
+	for _, it := range items {
+		out = append(out, it...)
+	}
+	return out
 }
 
 // WriteFile writes interactions as a cassette, atomically: a temporary file

@@ -43,10 +43,11 @@ type Recorder struct {
 	stopped  bool
 	stopErr  error
 
-	saveMu sync.Mutex // serializes writes of the file
-	kick   chan struct{}
-	done   chan struct{}
-	wg     sync.WaitGroup
+	saveMu  sync.Mutex // serializes writes of the file
+	encoded [][]byte   // the YAML items of list's first interactions (under saveMu)
+	kick    chan struct{}
+	done    chan struct{}
+	wg      sync.WaitGroup
 }
 
 // New returns a Recorder for the cassette at path (".yaml" is appended when
@@ -379,11 +380,16 @@ func (r *Recorder) Save() error {
 	}
 	list := slices.Clone(r.list)
 	r.mu.Unlock()
-	data, err := marshal(list)
-	if err != nil {
-		return fmt.Errorf("encode cassette %s: %w", r.path, err)
+	// Interactions are final once listed, and the list only grows: each is
+	// encoded once, on the first save that sees it.
+	for _, i := range list[len(r.encoded):] {
+		item, err := marshalItem(i)
+		if err != nil {
+			return fmt.Errorf("encode cassette %s: %w", r.path, err)
+		}
+		r.encoded = append(r.encoded, item)
 	}
-	if err := writeAtomic(r.path, data); err != nil {
+	if err := writeAtomic(r.path, joinItems(r.encoded)); err != nil {
 		return err
 	}
 	r.mu.Lock()

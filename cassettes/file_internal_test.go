@@ -1,0 +1,60 @@
+package cassettes
+
+import (
+	"bytes"
+	"net/http"
+	"strings"
+	"testing"
+
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
+	"gopkg.in/yaml.v3"
+)
+
+// TestMarshalByItems: a cassette joined from interactions encoded one at a
+// time is byte for byte what yaml.v3 writes for the whole list, for bodies
+// that make the encoder fold, quote, or choose block styles.
+func TestMarshalByItems(t *testing.T) {
+	golden, err := ReadFile("testdata/golden.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bodies := []string{
+		"",
+		"plain",
+		strings.Repeat("a long line of words that the encoder may fold ", 12),
+		"<?xml version=\"1.0\"?>\n<a>\n  <b>x</b>\n</a>\n",
+		"  leading spaces\nand lines\n\n\nwith blank lines between",
+		"trailing spaces   \nsecond line\t\n",
+		"ünïcödé — “quotes” & <angles> 'single' \"double\" # hash: colon",
+		"- looks like a list\n? looks like a key\n: value",
+		"\x01 control \x7f characters",
+		strings.Repeat("x", 300),
+	}
+	list := append([]*cassette.Interaction(nil), golden...)
+	for j, b := range bodies {
+		list = append(list, &cassette.Interaction{
+			ID:       len(list),
+			Request:  cassette.Request{Method: "POST", URL: "http://upstream.example/service/service.asmx", Body: b, Headers: http.Header{"X-Body": {b}}},
+			Response: cassette.Response{Code: 200 + j, Body: b, Headers: http.Header{"Content-Type": {"text/xml; charset=utf-8"}}},
+		})
+	}
+	whole, err := yaml.Marshal(file{Version: cassette.CassetteFormatV2, Interactions: list})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := append([]byte("---\n"), whole...)
+	got, err := marshal(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("joined items differ from the whole list's encoding:\n%s\n----\n%s", got, want)
+	}
+	empty, err := yaml.Marshal(file{Version: cassette.CassetteFormatV2, Interactions: []*cassette.Interaction{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := marshal(nil); string(got) != "---\n"+string(empty) {
+		t.Errorf("empty cassette: got %q, want %q", got, "---\n"+string(empty))
+	}
+}
