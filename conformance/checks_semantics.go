@@ -113,11 +113,8 @@ func checkRadius(s *Session, note Notef) error {
 	note("%s; the nearest location, %s, is %.3f km from the point", f.Describe(pLatitude, pLongitude, pRadius), anchorID, f.AnchorKm)
 	found, far := false, 0.0
 	for i, l := range jl {
-		la, _ := jsonField(l, "coordinates.latitude")
-		lo, _ := jsonField(l, "coordinates.longitude")
-		lat, ok1 := numeric(la)
-		lon, ok2 := numeric(lo)
-		if !ok1 || !ok2 {
+		la, lo, lat, lon, ok := jsonCoordinates(l)
+		if !ok {
 			return fail(x, fmt.Sprintf("ReturnAtmSearchByCoordinates: locations[%d].coordinates", i), "numbers", "%q, %q", la, lo)
 		}
 		d := distanceKm(lat0, lon0, lat, lon)

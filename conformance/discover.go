@@ -217,6 +217,16 @@ func jsonLeaves(v any, path string, out []leaf) []leaf {
 	return out
 }
 
+// jsonCoordinates returns a JSON location's coordinates as written and as
+// numbers; ok is false unless both are numbers.
+func jsonCoordinates(l map[string]any) (la, lo string, lat, lon float64, ok bool) {
+	la, _ = jsonField(l, "coordinates.latitude")
+	lo, _ = jsonField(l, "coordinates.longitude")
+	lat, ok1 := numeric(la)
+	lon, ok2 := numeric(lo)
+	return la, lo, lat, lon, ok1 && ok2
+}
+
 // jsonField returns the leaf value at a dotted path of a JSON object.
 func jsonField(m map[string]any, path string) (string, bool) {
 	var v any = m
@@ -461,11 +471,8 @@ func (s *Session) anchorNear(f *Facts) error {
 		}
 		best, bestKm := -1, 0.0
 		for i, l := range jl {
-			la, _ := jsonField(l, "coordinates.latitude")
-			lo, _ := jsonField(l, "coordinates.longitude")
-			lat, ok1 := numeric(la)
-			lon, ok2 := numeric(lo)
-			if !ok1 || !ok2 {
+			_, _, lat, lon, ok := jsonCoordinates(l)
+			if !ok {
 				continue
 			}
 			if d := distanceKm(lat0, lon0, lat, lon); best < 0 || d < bestKm {
