@@ -1,0 +1,397 @@
+// Package refdeploy runs atmkit's reference ASMX deployment for tests: a small
+// ASP.NET web service written in C# the way most .NET teams write one
+// (testdata/typed: XmlSerializer classes with element names of its own, its
+// own data set, HTTP GET and POST enabled), hosted by Mono's
+// System.Web.Services (fastcgi-mono-server4) behind nginx on free loopback
+// ports. It is the real ASMX runtime the conformance suite, the mock and the
+// recorder are checked against.
+//
+// Nothing in it is shared with atmkit's packages: the service's names, data
+// and answers are its own. Tests that use it skip with a message when Mono
+// or nginx is missing, except under CI=true, where that fails the test.
+// .ci/install-mono.sh installs what it needs on Debian.
+package refdeploy
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// sites holds the deployment's ASP.NET applications, one directory each:
+// testdata/typed is served at the root, any other directory NAME at /NAME.
+//
+//go:embed testdata
+var sites embed.FS
+
+// Root is the name of the application served at the root: the typed service.
+const Root = "typed"
+
+// The reference deployment's fixed facts, as its C# source sets them.
+const (
+	// Namespace is the service namespace of the reference deployment.
+	Namespace = "http://atmref.example.org/atmService"
+	// Key is the one service key it accepts (web.config, ServiceKeys).
+	Key = "ref-key"
+	// ServicePath and JSONPath are the paths of the interface document.
+	ServicePath = "/service/service.asmx"
+	JSONPath    = "/service-v2.asmx"
+)
+
+// Programs the deployment needs, as Debian 12 installs them (packages
+// mono-devel, mono-fastcgi-server4, nginx-light).
+var programs = []string{"mono", "fastcgi-mono-server4", "nginx"}
+
+// Deployment is a running reference deployment.
+type Deployment struct {
+	// URL is the base address, e.g. http://127.0.0.1:41234; the service is
+	// at URL + ServicePath.
+	URL string
+
+	dir   string
+	procs []*exec.Cmd
+
+	stopOnce sync.Once
+}
+
+// Missing returns the programs the deployment needs that are not installed.
+func Missing() []string {
+	var out []string
+	for _, p := range programs {
+		if _, err := exec.LookPath(p); err != nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Require skips tb when Mono or nginx is missing, or fails it under CI=true,
+// where every test must run.
+func Require(tb testing.TB) {
+	tb.Helper()
+	missing := Missing()
+	if len(missing) == 0 {
+		return
+	}
+	msg := fmt.Sprintf("the reference ASMX deployment needs %s (Debian: apt-get install mono-devel mono-fastcgi-server4 nginx-light; see .ci/install-mono.sh)", strings.Join(missing, ", "))
+	if os.Getenv("CI") == "true" {
+		tb.Fatal(msg)
+	}
+	tb.Skip(msg)
+}
+
+// Start starts a deployment of its own for tb and stops it when tb ends.
+func Start(tb testing.TB) *Deployment {
+	tb.Helper()
+	Require(tb)
+	d, err := start()
+	if err != nil {
+		tb.Fatalf("reference deployment: %v", err)
+	}
+	tb.Cleanup(d.Stop)
+	return d
+}
+
+var shared struct {
+	once sync.Once
+	d    *Deployment
+	err  error
+}
+
+// Shared returns the deployment shared by the tests of one test binary,
+// starting it on first use. It stops when the test binary exits (its
+// processes die with it), or earlier with StopShared, which a TestMain may
+// call after m.Run.
+func Shared(tb testing.TB) *Deployment {
+	tb.Helper()
+	Require(tb)
+	shared.once.Do(func() { shared.d, shared.err = start() })
+	if shared.err != nil {
+		tb.Fatalf("reference deployment: %v", shared.err)
+	}
+	return shared.d
+}
+
+// StopShared stops the shared deployment, if one was started.
+func StopShared() {
+	if shared.d != nil {
+		shared.d.Stop()
+	}
+}
+
+// ServiceURL is the address of /service/service.asmx.
+func (d *Deployment) ServiceURL() string { return d.URL + ServicePath }
+
+// SiteURL is the base address of the application in testdata/NAME: URL for
+// the root application, URL/NAME for the others.
+func (d *Deployment) SiteURL(name string) string {
+	if name == Root {
+		return d.URL
+	}
+	return d.URL + "/" + name
+}
+
+// Stop ends the deployment's processes and removes its files. It is safe to
+// call more than once.
+func (d *Deployment) Stop() {
+	d.stopOnce.Do(func() {
+		for _, p := range d.procs {
+			if p.Process != nil {
+				_ = syscall.Kill(-p.Process.Pid, syscall.SIGKILL)
+				_ = p.Wait()
+			}
+		}
+		_ = os.RemoveAll(d.dir)
+	})
+}
+
+// Log returns what the deployment's processes wrote, for a failing test's
+// message.
+func (d *Deployment) Log() string {
+	var b strings.Builder
+	for _, name := range []string{"mono.log", "nginx-error.log"} {
+		data, err := os.ReadFile(filepath.Join(d.dir, name))
+		if err == nil && len(data) > 0 {
+			fmt.Fprintf(&b, "== %s\n%s\n", name, data)
+		}
+	}
+	return b.String()
+}
+
+// startTimeout bounds the wait for the first answer: Mono compiles the
+// service on its first request.
+const startTimeout = 90 * time.Second
+
+func start() (d *Deployment, err error) {
+	dir, err := os.MkdirTemp("", "atmkit-refdeploy-")
+	if err != nil {
+		return nil, fmt.Errorf("temporary directory: %w", err)
+	}
+	d = &Deployment{dir: dir}
+	defer func() {
+		if err != nil {
+			if log := d.Log(); log != "" {
+				err = fmt.Errorf("%w\n%s", err, log)
+			}
+			d.Stop()
+		}
+	}()
+	root := filepath.Join(dir, "sites")
+	names, err := copySites(root)
+	if err != nil {
+		return d, err
+	}
+	ports, err := freePorts(2)
+	if err != nil {
+		return d, err
+	}
+	httpPort, fcgiPort := ports[0], ports[1]
+	d.URL = fmt.Sprintf("http://127.0.0.1:%d", httpPort)
+
+	tmp := filepath.Join(dir, "tmp")
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		return d, fmt.Errorf("temporary directory: %w", err)
+	}
+	// Mono compiles the site into TMPDIR: one of its own per deployment,
+	// so test binaries running at once do not share it.
+	env := append(os.Environ(), "TMPDIR="+tmp, "MONO_ENV_OPTIONS=")
+	apps := make([]string, len(names))
+	for i, name := range names {
+		apps[i] = vpath(name) + ":" + filepath.Join(root, name)
+	}
+	mono := exec.Command("fastcgi-mono-server4", "/applications="+strings.Join(apps, ","), fmt.Sprintf("/socket=tcp:127.0.0.1:%d", fcgiPort))
+	mono.Env = env
+	if err := d.run(mono, "mono.log"); err != nil {
+		return d, err
+	}
+
+	conf := filepath.Join(dir, "nginx.conf")
+	if err := os.WriteFile(conf, []byte(nginxConf(dir, root, names, httpPort, fcgiPort)), 0o644); err != nil {
+		return d, fmt.Errorf("nginx configuration: %w", err)
+	}
+	nginx := exec.Command("nginx", "-p", dir, "-c", conf, "-e", filepath.Join(dir, "nginx-error.log"))
+	if err := d.run(nginx, "nginx.log"); err != nil {
+		return d, err
+	}
+	if err := d.wait(); err != nil {
+		return d, err
+	}
+	return d, nil
+}
+
+// run starts cmd in a process group of its own, killed with the test binary.
+func (d *Deployment) run(cmd *exec.Cmd, logName string) error {
+	log, err := os.Create(filepath.Join(d.dir, logName))
+	if err != nil {
+		return fmt.Errorf("log file: %w", err)
+	}
+	cmd.Stdout, cmd.Stderr = log, log
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		_ = log.Close()
+		return fmt.Errorf("start %s: %w", cmd.Path, err)
+	}
+	d.procs = append(d.procs, cmd)
+	go func() { _ = cmd.Wait(); _ = log.Close() }()
+	return nil
+}
+
+// wait returns once both services answer: the WSDL, and the JSON path
+// (each .asmx is compiled on its first request).
+func (d *Deployment) wait() error {
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	urls := []string{
+		d.URL + ServicePath + "?WSDL",
+		d.URL + JSONPath + "/ReturnAtmSearchByCoordinates?strAtmServiceKey=" + Key + "&strPostalCode=&dblLatitude=0&dblLongitude=0&bytRadius=0",
+	}
+	for _, u := range urls {
+		var last error
+		for {
+			if last = get(ctx, u); last == nil {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("no answer from %s within %s: %w", u, startTimeout, last)
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	}
+	return nil
+}
+
+func get(ctx context.Context, u string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("HTTP %d", resp.StatusCode)
+	}
+	return nil
+}
+
+// vpath is the virtual path an application is served at.
+func vpath(name string) string {
+	if name == Root {
+		return "/"
+	}
+	return "/" + name + "/"
+}
+
+// copySites writes the embedded applications to dir and returns their names,
+// the root one first.
+func copySites(dir string) ([]string, error) {
+	entries, err := sites.ReadDir("testdata")
+	if err != nil {
+		return nil, fmt.Errorf("sites: %w", err)
+	}
+	names := []string{Root}
+	for _, e := range entries {
+		if e.IsDir() && e.Name() != Root {
+			names = append(names, e.Name())
+		}
+	}
+	err = fs.WalkDir(sites, "testdata", func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(dir, strings.TrimPrefix(path, "testdata"))
+		if e.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		data, err := sites.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			return fmt.Errorf("copy site: %w", err)
+		}
+		return nil
+	})
+	return names, err
+}
+
+// freePorts returns n loopback ports that were free a moment ago.
+func freePorts(n int) ([]int, error) {
+	var lns []net.Listener
+	defer func() {
+		for _, ln := range lns {
+			_ = ln.Close()
+		}
+	}()
+	var ports []int
+	for i := 0; i < n; i++ {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, fmt.Errorf("free port: %w", err)
+		}
+		lns = append(lns, ln)
+		ports = append(ports, ln.Addr().(*net.TCPAddr).Port)
+	}
+	return ports, nil
+}
+
+// nginxConf is a one-process nginx that hands every request to Mono over
+// FastCGI, as ASMX-NOTES.md's recipe describes; its body limit is above
+// ASP.NET's 4096 KB so that ASP.NET's own limit answers.
+func nginxConf(dir, root string, names []string, httpPort, fcgiPort int) string {
+	tmp := func(name string) string { return filepath.Join(dir, "nginx-"+name) }
+	// One location per application (nginx picks the longest matching
+	// prefix); the script's file is the application's directory plus the
+	// path within it: sites/typed/service/service.asmx for the root
+	// application, sites/NAME/... for /NAME/....
+	var locations strings.Builder
+	for _, name := range names {
+		files := root
+		if name == Root {
+			files = filepath.Join(root, Root)
+		}
+		fmt.Fprintf(&locations, `    location %s {
+      include /etc/nginx/fastcgi_params;
+      fastcgi_param SCRIPT_FILENAME %s$fastcgi_script_name;
+      fastcgi_param PATH_INFO "";
+      fastcgi_pass 127.0.0.1:%d;
+    }
+`, vpath(name), files, fcgiPort)
+	}
+	return fmt.Sprintf(`master_process off;
+daemon off;
+worker_processes 1;
+pid %s;
+error_log %s;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path %s;
+  fastcgi_temp_path %s;
+  proxy_temp_path %s;
+  uwsgi_temp_path %s;
+  scgi_temp_path %s;
+  client_max_body_size 16m;
+  server {
+    listen 127.0.0.1:%d;
+%s  }
+}
+`, tmp("pid"), filepath.Join(dir, "nginx-error.log"), tmp("body"), tmp("fastcgi"), tmp("proxy"), tmp("uwsgi"), tmp("scgi"),
+		httpPort, locations.String())
+}
