@@ -126,6 +126,11 @@ func TestConformance(t *testing.T) {
 	} else if s, err = NewSession(cfg); err != nil {
 		t.Fatal(err)
 	}
+	// The preflight stops a run against a target that cannot be checked
+	// with one paragraph, before any spec.
+	if _, err := s.Preflight(); err != nil {
+		t.Fatal(err)
+	}
 	declareSpecs(func() *Session { return s })
 	RunSpecs(t, "ATM Location Lookup Service conformance")
 	if f := s.discovered(); f != nil {

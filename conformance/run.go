@@ -37,7 +37,9 @@ type failRecorder struct{ failed atomic.Bool }
 func (f *failRecorder) Fail() { f.failed.Store(true) }
 
 // Run checks cfg's target with the Ginkgo suite, in process, and reports
-// whether every spec passed. After the specs it prints a line
+// whether every spec passed. It first runs the preflight (see
+// Session.Preflight) and prints what it found; a target that cannot be
+// checked gives a *PreflightError and no spec runs. After the specs it prints a line
 // "Query values: …" saying which values the searches used and where each
 // came from (given, or found in the target's answers), when any spec used them. An error means the suite could not run (a bad
 // configuration or label filter, or a second run in the same process).
@@ -52,6 +54,16 @@ func Run(cfg Config, opts RunOptions) (bool, error) {
 	if !ran.CompareAndSwap(false, true) {
 		return false, ErrAlreadyRun
 	}
+	out := opts.Out
+	if out == nil {
+		out = os.Stdout
+	}
+	pre, err := s.Preflight()
+	if err != nil {
+		ran.Store(false) // Ginkgo did not run: the suite may still run once
+		return false, err
+	}
+	fmt.Fprintln(out, pre.Summary(s.base+servicePath))
 	declareSpecs(func() *Session { return s })
 	suiteConfig, _ := ginkgo.GinkgoConfiguration()
 	suiteConfig.LabelFilter = opts.LabelFilter
@@ -63,10 +75,6 @@ func Run(cfg Config, opts RunOptions) (bool, error) {
 	t := &failRecorder{}
 	passed := ginkgo.RunSpecs(t, "ATM Location Lookup Service conformance", suiteConfig, opts.Reporter)
 	if f := s.discovered(); f != nil {
-		out := opts.Out
-		if out == nil {
-			out = os.Stdout
-		}
 		fmt.Fprintf(out, "Query values: %s\n", f.Summary())
 	}
 	return passed && !t.failed.Load(), nil

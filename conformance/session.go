@@ -110,6 +110,8 @@ type Session struct {
 	factsDone atomic.Bool // set once facts and factsErr are
 	facts     *Facts
 	factsErr  error
+
+	pre atomic.Pointer[Preflight] // set by Preflight when it passes
 }
 
 // NewSession validates cfg and returns a session; it sends nothing yet.

@@ -37,10 +37,16 @@ func declareSpecs(session func() *Session) {
 }
 
 // runSpec runs one check inside a Ginkgo spec: notes become report entries,
-// a skip a skipped spec, an error a failure with the check's message.
+// a skip a skipped spec, an error a failure with the check's message. A
+// check that needs a binding the preflight found disabled fails with that
+// one cause, without a request.
 func runSpec(s *Session, c Check) {
 	if s == nil {
 		ginkgo.Fail("no target: the conformance session was not set up")
+		return
+	}
+	if p := s.pre.Load(); p.disables(c.Labels) {
+		ginkgo.Fail(fmt.Sprintf("[%s] %s", c.Name, maskKey(p.DisabledFailure(), s.cfg.Key)))
 		return
 	}
 	err := c.Run(s, func(format string, args ...any) {
