@@ -131,7 +131,8 @@ func TestConformance(t *testing.T) {
 	if _, err := s.Preflight(); err != nil {
 		t.Fatal(err)
 	}
-	declareSpecs(func() *Session { return s })
+	run := newSpecRun(s)
+	declareSpecs(func() *specRun { return run })
 	RunSpecs(t, "ATM Location Lookup Service conformance")
 	if f := s.discovered(); f != nil {
 		t.Logf("query values: %s", f.Summary())

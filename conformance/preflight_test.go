@@ -9,6 +9,7 @@ import (
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
 	. "github.com/onsi/gomega"
 )
 
@@ -119,5 +120,59 @@ var _ = Describe("the preflight", Label("selftest"), func() {
 		}
 		Expect(rest).NotTo(BeEmpty())
 		Expect(failed(RunChecks(s, rest))).To(BeEmpty())
+	})
+})
+
+var _ = Describe("the reports", Label("selftest"), func() {
+	It("group failures by cause: one text for every request that met it", func() {
+		s, err := NewSession(Config{Target: closedPort(), Key: leakKey})
+		Expect(err).NotTo(HaveOccurred())
+		_, e1 := s.Do(Request{Binding: HTTPGet, Op: opProvinces})
+		_, e2 := s.Do(Request{Binding: HTTPPost, Op: opAllAtms})
+		Expect(causeOf(e1)).To(HavePrefix("connection refused at 127.0.0.1:"))
+		Expect(causeOf(e1)).To(Equal(causeOf(e2)))
+		f1 := &Failure{What: "ReturnAllAtms over soap11: ReturnAllAtmsResult", Expected: "one XML result node"}
+		f2 := &Failure{What: "ReturnAtmSearchByAddressWithMaximum over soap12: ReturnAtmSearchByAddressWithMaximumResult", Expected: "one XML result node"}
+		Expect(causeOf(f1)).To(Equal("<Op>Result: expected one XML result node"))
+		Expect(causeOf(f2)).To(Equal(causeOf(f1)))
+	})
+
+	It("cite documentation sections, not atmkit's source, and hold no key", func() {
+		c := Checks()[0]
+		src := types.CodeLocation{FileName: "/build/atmkit/conformance/suite.go", LineNumber: 54, FullStackTrace: "goroutine 1\n/build/atmkit/conformance/suite.go:54"}
+		rep := types.Report{
+			SpecialSuiteFailureReasons: []string{"interrupted with key " + leakKey},
+			SpecReports: types.SpecReports{{
+				LeafNodeType:                types.NodeTypeIt,
+				LeafNodeText:                c.Description,
+				LeafNodeLocation:            src,
+				ContainerHierarchyLocations: []types.CodeLocation{src},
+				State:                       types.SpecStateFailed,
+				Failure: types.Failure{
+					Message: "GET http://h/?strAtmServiceKey=" + leakKey + ": EOF", Location: src, FailureNodeLocation: src,
+					AdditionalFailure: &types.AdditionalFailure{Failure: types.Failure{Message: leakKey, Location: src}},
+				},
+				CapturedStdOutErr: "key=" + leakKey,
+				ReportEntries:     types.ReportEntries{{Name: "note", Location: src, Value: types.WrapEntryValue("note " + leakKey)}},
+				SpecEvents:        types.SpecEvents{{CodeLocation: src, Message: leakKey}},
+			}},
+		}
+		clean := sanitizeReport(rep, leakKey)
+		text := fmt.Sprintf("%+v", clean)
+		expectNoKey(text, leakKey)
+		Expect(text).NotTo(ContainSubstring(".go"))
+		sr := clean.SpecReports[0]
+		Expect(sr.Failure.Location.String()).To(Equal(docSection(c.Name)))
+		Expect(sr.LeafNodeLocation.String()).To(Equal("README.md#binding-specs"))
+		Expect(sr.ReportEntries[0].Value.String()).To(Equal("note ****"))
+		// The original is left as it was.
+		Expect(rep.SpecReports[0].Failure.Message).To(ContainSubstring(leakKey))
+	})
+
+	It("map every check to a documentation section", func() {
+		for _, c := range Checks() {
+			Expect(docSection(c.Name)).To(HavePrefix("README.md#"), c.Name)
+			Expect(docSection(c.Name)).NotTo(Equal(docSuite), "check %s has no section of its own", c.Name)
+		}
 	})
 })
