@@ -229,6 +229,9 @@ func (r *reporter) afterSuite(rep types.Report) {
 	}
 
 	clean := sanitizeReport(rep, key)
+	// The report's "package" is the target checked, not the directory
+	// conform ran in.
+	clean.SuitePath = maskURL(r.run.session.base, key)
 	if r.junit != "" {
 		// Timelines only for the specs that failed: a passing spec's is noise.
 		conf := reporters.JunitReportConfig{OmitTimelinesForSpecState: types.SpecStatePassed | types.SpecStateSkipped | types.SpecStatePending}
