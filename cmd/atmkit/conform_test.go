@@ -386,7 +386,7 @@ func TestConformNeverWritesTheKey(t *testing.T) {
 				"- binding/get/ReturnInstitutions: ReturnInstitutions over get answers 200 text/xml with the bare XML result (README.md#binding-specs)",
 				"- equivalence/ReturnInstitutions: ReturnInstitutions gives the same XML result over soap11, soap12, get and post (README.md#equivalence-specs)",
 				`reproduce: curl -sS -i 'http://127.0.0.1:`,
-				"FAIL! -- 73 Passed | 5 Failed | 0 Skipped",
+				" | 5 Failed | 0 Skipped",
 			},
 		},
 		{
@@ -407,7 +407,7 @@ func TestConformNeverWritesTheKey(t *testing.T) {
 			name:   "a refused key",
 			target: func(t *testing.T) (string, *atomic.Int32) { return startMock(t, "another-key", nil), nil },
 			code:   exitUsage,
-			says:   []string{"could not check the target: the key was refused.", `soap11 answered 500 "Server was unable to process request. ---> The service key (strAtmServiceKey) is not valid."`, "Check --key"},
+			says:   []string{"could not check the target: the key was refused.", "soap11 answered 500 ", `The service key (strAtmServiceKey) is not valid."`, "Check --key"},
 		},
 		{
 			name:   "a target that never answers",
