@@ -193,7 +193,7 @@ func checkEquivalence(op string, rs map[Binding]*resultNode, note Notef) error {
 		return differ(s11, s12, d)
 	}
 	if d != "" {
-		return differ(get, s11, d)
+		return differ(s11, get, d)
 	}
 	return nil
 }
