@@ -261,8 +261,8 @@ func checkFaultIn(x *Exchange, b Binding, what string, codes ...string) error {
 //     or in the detailed form the exception's type names and stack trace);
 //   - the JSON path, an .asmx too: the same as GET, or, when ASP.NET's
 //     script handler serves it (a request declared application/json), HTTP
-//     500 with a JSON object holding Message, declared application/json and
-//     marked by the header jsonerror: true.
+//     500 with a JSON object holding Message, declared application/json (any
+//     charset) and marked by the header jsonerror: true.
 func checkServiceFault(x *Exchange, what string) error {
 	b := x.Request.Binding
 	switch b {
@@ -271,8 +271,8 @@ func checkServiceFault(x *Exchange, what string) error {
 			return fail(x, what+": status", "500 (ASMX's error status for GET, POST and the JSON path)", "%d with %s", x.Status, snippet(x.RespBody))
 		}
 		if b == JSON && strings.EqualFold(strings.TrimSpace(x.RespHeader.Get("jsonerror")), "true") {
-			if err := checkContentType(x, what+" (ASP.NET's script handler: jsonerror: true)", "application/json"); err != nil {
-				return err
+			if mt, _, _ := mediaType(x.ContentType()); mt != "application/json" {
+				return fail(x, what+": content type", "application/json (ASP.NET's script handler, which marks its errors jsonerror: true)", "%q", x.ContentType())
 			}
 			var m map[string]any
 			if err := json.Unmarshal(x.RespBody, &m); err != nil {

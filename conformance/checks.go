@@ -138,7 +138,7 @@ func bindingChecks() []Check {
 }
 
 // xmlResults calls op in the four XML bindings and returns the checked
-// results, in the order of XMLBindings.
+// results by binding.
 func (s *Session) xmlResults(op string) (map[Binding]*resultNode, error) {
 	out := map[Binding]*resultNode{}
 	for _, b := range XMLBindings {
