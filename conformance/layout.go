@@ -147,7 +147,7 @@ func localAttrs(e *etree.Element) []string {
 	var out []string
 	for _, a := range e.Attr {
 		if !isXMLNS(a) {
-			out = append(out, a.Key+"="+a.Value)
+			out = append(out, a.Key+"="+attrValue(e, a))
 		}
 	}
 	sort.Strings(out)

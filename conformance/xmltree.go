@@ -113,10 +113,23 @@ func attrs(e *etree.Element) []string {
 				n = "xml:" + a.Key
 			}
 		}
-		out = append(out, n+"="+a.Value)
+		out = append(out, n+"="+attrValue(e, a))
 	}
 	sort.Strings(out)
 	return out
+}
+
+// attrValue is an attribute's value, with the QName of an xsi:type resolved
+// ({namespace}local), since bindings may bind its prefix differently.
+func attrValue(e *etree.Element, a etree.Attr) string {
+	if a.Key != "type" || a.NamespaceURI() != xsiNS {
+		return a.Value
+	}
+	prefix, local, ok := strings.Cut(a.Value, ":")
+	if !ok {
+		prefix, local = "", a.Value
+	}
+	return qname{resolve(e, prefix), local}.String()
 }
 
 // textOf returns the trimmed character data directly inside e.
