@@ -415,8 +415,13 @@ func (s *Server) RemoveFault(id string) bool { return s.faults.remove(id) }
 // ClearFaults deactivates every fault.
 func (s *Server) ClearFaults() { s.faults.clear() }
 
-// noteCanceled is the journal's error for a request abandoned during a delay.
-const noteCanceled = "Canceled"
+// The journal's error kinds of requests answered without a response.
+const (
+	// noteCanceled: the client went away during an injected delay.
+	noteCanceled = "Canceled"
+	// noteDropped: a drop fault closed the connection.
+	noteDropped = "Dropped"
+)
 
 // injectFault applies the oldest fault matching c, if any. It reports whether
 // the request has been answered (or its connection dropped); false means the
@@ -443,6 +448,7 @@ func (s *Server) injectFault(w http.ResponseWriter, ex *exchange, c *asmx.Call) 
 	}
 	switch {
 	case f.Drop:
+		ex.note = noteDropped
 		s.drop(w, ex)
 	case f.Malformed:
 		s.writeMalformed(w, ex, c)

@@ -162,8 +162,8 @@ func TestFaultDrop(t *testing.T) {
 		t.Fatalf("got status %d, want the connection dropped", resp.StatusCode)
 	}
 	got := ts.Requests()
-	if len(got) != 1 || got[0].Status != 0 || got[0].Fault != "f1" {
-		t.Errorf("journal: got %+v, want one entry with status 0 and fault f1", got)
+	if len(got) != 1 || got[0].Status != 0 || got[0].Fault != "f1" || got[0].Error != noteDropped {
+		t.Errorf("journal: got %+v, want one entry with status 0, fault f1 and error %q", got, noteDropped)
 	}
 	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
 }

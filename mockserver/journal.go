@@ -39,8 +39,10 @@ type JournalEntry struct {
 	// Duration is how long the server took to answer.
 	Duration time.Duration
 	// Error is the kind of error answered (asmx.Kind* such as
-	// "InvalidParameter"), "Canceled" for a request abandoned during a
-	// delay, or empty.
+	// "InvalidParameter"); for a request answered with no response,
+	// "Dropped" (a drop fault closed the connection, Fault names it) or
+	// "Canceled" (the client went away during an injected delay, journaled
+	// when it went); otherwise empty.
 	Error string
 	// Fault is the id of the injected fault applied to the request, if any.
 	Fault string
