@@ -39,6 +39,8 @@ type IndexStats struct {
 	Calls        int // interactions indexed as calls of an operation
 	Answers      int // distinct answers indexed
 	Skipped      int // calls whose answer could not be read (see Problems)
+	// Empty lists the cassette files that hold no interactions.
+	Empty []string
 	// Problems describes the skipped calls, first ones only.
 	Problems []string
 }
@@ -104,6 +106,9 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 			return nil, err
 		}
 		ix.stats.Files++
+		if len(list) == 0 {
+			ix.stats.Empty = append(ix.stats.Empty, f)
+		}
 		for _, i := range list {
 			ix.stats.Interactions++
 			c, ok := callOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body)
@@ -179,6 +184,7 @@ func (ix *Index) Stats() IndexStats {
 	defer ix.mu.RUnlock()
 	s := ix.stats
 	s.Problems = append([]string(nil), s.Problems...)
+	s.Empty = append([]string(nil), s.Empty...)
 	return s
 }
 

@@ -302,7 +302,7 @@ func TestServeConfigErrors(t *testing.T) {
 		{"missing file", "", []string{"--config", "no-such-file.yaml"}, exitUsage, "does not exist"},
 		{"bad fault flag", "", []string{"--fault", "op=ReturnProvinces"}, exitUsage, "at least one"},
 		{"bad fault flag field", "", []string{"--fault", "op=ReturnProvinces,delay=1s,color=red"}, exitUsage, "unknown field"},
-		{"negative journal", "", []string{"--journal-size", "-1"}, exitFailure, "negative"},
+		{"negative journal", "", []string{"--journal-size", "-1"}, exitUsage, "--journal-size -1: must not be negative"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
