@@ -140,7 +140,8 @@ func (e *setError) Error() string { return e.err.Error() }
 
 // faultFlag is the repeatable --fault flag: each value is a fault in
 // mockserver.ParseFault's text form or its JSON form. Several faults in one
-// value (as ATMKIT_FAULT holds them) are separated by ";".
+// value (as ATMKIT_FAULT holds them) are separated by ";" (see
+// mockserver.ParseFaults; quoted values may hold ";" and ",").
 type faultFlag []mockserver.Fault
 
 func (l *faultFlag) String() string {
@@ -157,19 +158,10 @@ func (l *faultFlag) String() string {
 
 // Set adds the faults in v.
 func (l *faultFlag) Set(v string) error {
-	specs := []string{v}
-	if !strings.HasPrefix(strings.TrimSpace(v), "{") {
-		specs = strings.Split(v, ";")
+	faults, err := mockserver.ParseFaults(v)
+	if err != nil {
+		return err
 	}
-	for _, spec := range specs {
-		if strings.TrimSpace(spec) == "" {
-			continue
-		}
-		f, err := mockserver.ParseFault(spec)
-		if err != nil {
-			return err
-		}
-		*l = append(*l, f)
-	}
+	*l = append(*l, faults...)
 	return nil
 }
