@@ -244,3 +244,17 @@ func TestRecordOnceNothingRecorded(t *testing.T) {
 		t.Errorf("cassette: got %d interactions (%v), want 1", len(list), err)
 	}
 }
+
+// TestRecorderBadOptions: options that make no sense fail New.
+func TestRecorderBadOptions(t *testing.T) {
+	t.Parallel()
+	for name, opt := range map[string]cassettes.Option{
+		"negative save interval": cassettes.WithSaveInterval(-time.Second),
+		"unknown mode":           cassettes.WithMode(cassettes.Mode(42)),
+	} {
+		if rec, err := cassettes.New(filepath.Join(t.TempDir(), "c.yaml"), opt); err == nil {
+			rec.Stop()
+			t.Errorf("%s: New succeeded, want an error", name)
+		}
+	}
+}

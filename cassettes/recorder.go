@@ -64,6 +64,9 @@ func New(path string, opts ...Option) (*Recorder, error) {
 	if cfg.mode < ModeRecordOnce || cfg.mode > ModePassthrough {
 		return nil, fmt.Errorf("%w: %d", ErrInvalidMode, int(cfg.mode))
 	}
+	if cfg.saveInterval < 0 {
+		return nil, fmt.Errorf("cassette %s: save interval %s is negative", path, cfg.saveInterval)
+	}
 	if cfg.transport == nil {
 		cfg.transport = http.DefaultTransport
 	}
