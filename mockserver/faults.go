@@ -150,10 +150,13 @@ func parseFaultDuration(field, s string) (time.Duration, error) {
 //	op=ReturnProvinces,binding=soap12,delay=300ms
 //	operation=ReturnInstitutions,status=503,times=1
 //	code=Client,text=Bad request
+//	code=Client,text="Bad request, try again"
 //	drop   (or drop=true)   malformed   jitter=100ms
 //
-// code and text make a SOAP fault (text cannot hold a comma in this form).
-// A spec starting with "{" is read as the JSON form instead.
+// code and text make a SOAP fault. A value holding a comma or a semicolon
+// is written in double quotes; inside them a backslash takes the next
+// character as it is (\" for a quote, \\ for a backslash). A spec starting
+// with "{" is read as the JSON form instead.
 func ParseFault(spec string) (Fault, error) {
 	spec = strings.TrimSpace(spec)
 	var f Fault
@@ -163,14 +166,20 @@ func ParseFault(spec string) (Fault, error) {
 		}
 		return f, f.normalize()
 	}
-	for part := range strings.SplitSeq(spec, ",") {
+	parts, err := splitQuoted(spec, ',')
+	if err != nil {
+		return Fault{}, fmt.Errorf("fault %q: %w", spec, err)
+	}
+	for _, part := range parts {
 		part = strings.TrimSpace(part)
 		if part == "" {
 			continue
 		}
 		name, value, hasValue := strings.Cut(part, "=")
 		name, value = strings.ToLower(strings.TrimSpace(name)), strings.TrimSpace(value)
-		var err error
+		if value, err = unquote(value); err != nil {
+			return Fault{}, fmt.Errorf("fault %q: %s: %w", spec, name, err)
+		}
 		switch name {
 		case "op", "operation":
 			f.Operation = value
@@ -214,6 +223,77 @@ func ParseFault(spec string) (Fault, error) {
 		return Fault{}, fmt.Errorf("fault %q: %w", spec, err)
 	}
 	return f, nil
+}
+
+// ParseFaults reads faults separated by semicolons (as ATMKIT_FAULT holds
+// them), each in ParseFault's text or JSON form. A semicolon inside double
+// quotes (a quoted value, a JSON string) does not separate.
+func ParseFaults(specs string) ([]Fault, error) {
+	parts, err := splitQuoted(specs, ';')
+	if err != nil {
+		return nil, fmt.Errorf("faults %q: %w", specs, err)
+	}
+	var out []Fault
+	for _, p := range parts {
+		if strings.TrimSpace(p) == "" {
+			continue
+		}
+		f, err := ParseFault(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// splitQuoted splits s at every sep outside double quotes; inside them a
+// backslash escapes the next character. The parts keep their quotes.
+func splitQuoted(s string, sep byte) ([]string, error) {
+	var parts []string
+	start, quoted := 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case quoted && c == '\\':
+			i++ // the escaped character, whatever it is
+		case c == '"':
+			quoted = !quoted
+		case !quoted && c == sep:
+			parts = append(parts, s[start:i])
+			start = i + 1
+		}
+	}
+	if quoted {
+		return nil, errors.New("a double quote is not closed")
+	}
+	return append(parts, s[start:]), nil
+}
+
+// unquote returns a value in double quotes without them, its escapes
+// resolved; other values are returned as they are.
+func unquote(v string) (string, error) {
+	if !strings.HasPrefix(v, `"`) {
+		if strings.Contains(v, `"`) {
+			return "", fmt.Errorf("value %s: quote the whole value (\"...\")", v)
+		}
+		return v, nil
+	}
+	var sb strings.Builder
+	for i := 1; i < len(v); i++ {
+		switch c := v[i]; {
+		case c == '\\' && i+1 < len(v):
+			i++
+			sb.WriteByte(v[i])
+		case c == '"':
+			if i != len(v)-1 {
+				return "", fmt.Errorf("value %s: text after the closing quote", v)
+			}
+			return sb.String(), nil
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	return "", fmt.Errorf("value %s: no closing quote", v)
 }
 
 // normalize checks f and brings names to their canonical spelling.
@@ -415,8 +495,13 @@ func (s *Server) RemoveFault(id string) bool { return s.faults.remove(id) }
 // ClearFaults deactivates every fault.
 func (s *Server) ClearFaults() { s.faults.clear() }
 
-// noteCanceled is the journal's error for a request abandoned during a delay.
-const noteCanceled = "Canceled"
+// The journal's error kinds of requests answered without a response.
+const (
+	// noteCanceled: the client went away during an injected delay.
+	noteCanceled = "Canceled"
+	// noteDropped: a drop fault closed the connection.
+	noteDropped = "Dropped"
+)
 
 // injectFault applies the oldest fault matching c, if any. It reports whether
 // the request has been answered (or its connection dropped); false means the
@@ -443,6 +528,7 @@ func (s *Server) injectFault(w http.ResponseWriter, ex *exchange, c *asmx.Call) 
 	}
 	switch {
 	case f.Drop:
+		ex.note = noteDropped
 		s.drop(w, ex)
 	case f.Malformed:
 		s.writeMalformed(w, ex, c)

@@ -40,7 +40,7 @@ func TestJournalEntries(t *testing.T) {
 	if len(e.Params) != len(wantParams) {
 		t.Errorf("entry 1: params: got %v, want %v", e.Params, wantParams)
 	}
-	if e := got[1]; e.Binding != asmx.JSON || e.Status != 403 || e.Error != asmx.KindInvalidServiceKey || e.Params[asmx.ParamKey] != "wr****" {
+	if e := got[1]; e.Binding != asmx.JSON || e.Status != 403 || e.Error != asmx.KindInvalidServiceKey || e.Params[asmx.ParamKey] != "******" {
 		t.Errorf("entry 2: got %+v, want json, 403, %s, key masked", e, asmx.KindInvalidServiceKey)
 	}
 	if e := got[2]; e.Binding != 0 || e.Operation != "" || e.Params != nil || e.Status != 415 || e.Error != asmx.KindUnsupportedMediaType {
@@ -122,7 +122,7 @@ func TestJournalEntryJSON(t *testing.T) {
 }
 
 func TestMaskKey(t *testing.T) {
-	for k, want := range map[string]string{"": "", "a": "****", "abcd": "****", "abcde": "ab****", "a-very-long-key": "a-****"} {
+	for k, want := range map[string]string{"": "", "a": "******", "abcd": "******", "abcdefg": "******", "abcdefgh": "ab****", "a-very-long-key": "a-****"} {
 		if got := MaskKey(k); got != want {
 			t.Errorf("MaskKey(%q): got %q, want %q", k, got, want)
 		}

@@ -181,6 +181,8 @@ func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 	}
 	if ex.err != nil {
 		attrs = append(attrs, slog.String("error", ex.err.Message))
+	} else if ex.note != "" {
+		attrs = append(attrs, slog.String("error", ex.note))
 	}
 	if ex.fault != "" {
 		attrs = append(attrs, slog.String("fault", ex.fault))

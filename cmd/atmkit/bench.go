@@ -143,19 +143,35 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 	if err := m.parseFlags(fs, args, nil); err != nil {
 		return err
 	}
+	m.hideKeys(f.key)
 	if fs.NArg() > 0 {
-		return usagef("bench: unexpected argument %q", fs.Arg(0))
+		return cmdUsagef("bench", "unexpected argument %q", fs.Arg(0))
 	}
 	op, ok := asmx.LookupOperation(f.op)
 	if !ok {
-		return usagef("bench: unknown operation %q", f.op)
+		return m.badSetting(fs, "op", "not an operation of the service")
 	}
 	b, err := asmx.ParseBinding(f.binding)
 	if err != nil {
-		return usagef("bench: %v", err)
+		return m.badSetting(fs, "binding", "want soap11, soap12, get, post or json")
+	}
+	if err := m.firstBad(fs,
+		check{"c", when(f.conns < 1, "must be at least 1")},
+		check{"d", when(f.duration <= 0, "must be positive")},
+		check{"warmup", when(f.warmup < 0, "must not be negative")},
+		check{"rounds", when(f.rounds < 0 || f.rounds > 1000, "want 0 (one per second of -d) to 1000")},
+		check{"target", when(f.target != "", checkHTTPURL(f.target))},
+		check{"fixtures", when(f.fixtures != "", checkDir(f.fixtures))},
+		check{"atms", when(f.atms < 0 || f.atms > fixtures.MaxATMs, fmt.Sprintf("want 0 (no generated data set) to %d", fixtures.MaxATMs))},
+		check{"seed", when(f.seed == 0, "must not be 0")},
+		check{"key", when(strings.TrimSpace(f.key) == "", "an empty key")},
+		check{"namespace", when(mockserver.CheckNamespace(f.namespace) != nil,
+			"not an absolute URI; want one such as http://tempuri.org/atmService or urn:example:atm")},
+	); err != nil {
+		return err
 	}
 	if b == asmx.JSON && !op.JSON {
-		return usagef("bench: %s has no JSON binding", op.Name)
+		return cmdUsagef("bench", "%s has no JSON binding", op.Name)
 	}
 	var sizes []int
 	if f.replayScale || f.replaySizes != "" {
@@ -166,19 +182,19 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 	}
 	switch {
 	case f.conns < 1:
-		return usagef("bench: -c must be at least 1")
+		return cmdUsagef("bench", "-c must be at least 1")
 	case f.duration <= 0:
-		return usagef("bench: -d must be positive")
+		return cmdUsagef("bench", "-d must be positive")
 	case f.rounds < 0:
-		return usagef("bench: --rounds must not be negative")
+		return cmdUsagef("bench", "--rounds must not be negative")
 	case f.target != "" && (f.fixtures != "" || f.atms > 0):
-		return usagef("bench: --target measures a running service; --fixtures and --atms are for the in-process mock")
+		return cmdUsagef("bench", "--target measures a running service; --fixtures and --atms are for the in-process mock")
 	case f.fixtures != "" && f.atms > 0:
-		return usagef("bench: give --fixtures or --atms, not both")
+		return cmdUsagef("bench", "give --fixtures or --atms, not both")
 	case f.replayScale && (f.target != "" || len(f.replay) > 0 || f.wiremock):
-		return usagef("bench: --replay-scale records its own cassettes for in-process mocks; not with --target, --replay or --wiremock")
+		return cmdUsagef("bench", "--replay-scale records its own cassettes for in-process mocks; not with --target, --replay or --wiremock")
 	case len(f.replay) > 0 && f.target != "":
-		return usagef("bench: --replay is for the in-process mock, not with --target")
+		return cmdUsagef("bench", "--replay is for the in-process mock, not with --target")
 	}
 
 	if f.rounds == 0 {
@@ -597,10 +613,10 @@ func benchParams(op *asmx.Operation, ds *fixtures.Dataset, key string, overrides
 	for _, o := range overrides {
 		name, value, ok := strings.Cut(o, "=")
 		if !ok {
-			return nil, usagef("bench: --param %q: want name=value", o)
+			return nil, cmdUsagef("bench", "--param %q: want name=value", o)
 		}
 		if _, ok := op.Param(name); !ok {
-			return nil, usagef("bench: --param %q: %s takes no parameter %s", o, op.Name, name)
+			return nil, cmdUsagef("bench", "--param %q: %s takes no parameter %s", o, op.Name, name)
 		}
 		defaults[name] = value
 	}
