@@ -114,7 +114,7 @@ func (x *Exchange) Curl() string {
 func (x *Exchange) quote(s string) string {
 	q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 	if x.key != "" {
-		xmlKey := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(x.key)
+		xmlKey := xmlText(x.key)
 		for _, pre := range [][2]string{{pKey + "=", url.QueryEscape(x.key)}, {"<" + pKey + ">", xmlKey}} {
 			s = strings.ReplaceAll(s, pre[0]+pre[1], pre[0]+"\x00")
 		}
@@ -124,6 +124,17 @@ func (x *Exchange) quote(s string) string {
 		parts[i] = q(p)
 	}
 	return strings.Join(parts, `"$ATMKIT_KEY"`)
+}
+
+// xmlText is s escaped as build writes a parameter's text (etree's escaping).
+func xmlText(s string) string {
+	doc := etree.NewDocument()
+	doc.CreateElement("v").SetText(s)
+	out, err := doc.WriteToString()
+	if err != nil {
+		return s
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(out, "<v>"), "</v>")
 }
 
 // mediaType splits a content type into its media type and charset,

@@ -4,15 +4,20 @@
 // A key is shown only as its mask (Key): six characters whatever the key's
 // length, so neither the key nor its length shows. Text, URL and Error mask
 // the value of every strAtmServiceKey parameter they find (in a query
-// string, an XML element or a JSON member) and every literal occurrence of
-// the keys they are given.
+// string, an XML element or a JSON member) and every occurrence of the keys
+// they are given, raw or escaped as URLs, XML and JSON write them. Every
+// command, log, journal, cassette, report and error value of atmkit goes
+// through this package; there is no other masking rule.
 package redact
 
 import (
+	"encoding/json"
 	"errors"
+	"html"
 	"net/url"
 	"reflect"
 	"regexp"
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -20,9 +25,11 @@ import (
 // ParamName is the service key's parameter.
 const ParamName = "strAtmServiceKey"
 
-// MinLiteral is the shortest key that Text also masks wherever it appears
-// literally. A shorter one ("k", "test") would match ordinary words; it is
-// still masked where it is the value of a strAtmServiceKey parameter.
+// MinLiteral is the shortest key that Text masks wherever it appears
+// literally, even inside a longer word. A shorter one ("k", "test") is
+// masked only where it stands as a word of its own, so that it does not
+// mangle ordinary words, and always where it is the value of a
+// strAtmServiceKey parameter.
 const MinLiteral = 6
 
 // showFrom is the shortest key whose first two characters the mask shows.
@@ -88,21 +95,74 @@ func Text(s string, keys ...string) string {
 		})
 	}
 	for _, k := range keys {
-		if len(k) >= MinLiteral && strings.Contains(s, k) {
-			s = strings.ReplaceAll(s, k, Key(k))
-		}
-		// The key as it appears URL-encoded, in a quoted URL.
-		if q := url.QueryEscape(k); q != k && len(k) >= MinLiteral && strings.Contains(s, q) {
-			s = strings.ReplaceAll(s, q, Key(k))
-		}
+		s = maskLiteral(s, k)
 	}
 	return s
 }
 
-// isMask reports whether v is already a mask (or the cassettes' placeholder),
-// so masking twice changes nothing.
+// maskLiteral replaces every occurrence of key in s with its mask: the key
+// as it is and as URL query or path encoding, XML or HTML escaping and JSON
+// string escaping write it, longer forms first so an escaped form is masked
+// whole. A key shorter than MinLiteral is masked only where it is not part
+// of a longer word.
+func maskLiteral(s, key string) string {
+	if key == "" || s == "" {
+		return s
+	}
+	forms := []string{key, url.QueryEscape(key), url.PathEscape(key), html.EscapeString(key),
+		strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(key),
+		strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(key),
+		strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;").Replace(key)}
+	if b, err := json.Marshal(key); err == nil {
+		forms = append(forms, string(b[1:len(b)-1]))
+	}
+	sort.Slice(forms, func(i, j int) bool { return len(forms[i]) > len(forms[j]) })
+	mask, word := Key(key), utf8.RuneCountInString(key) < MinLiteral
+	for i, f := range forms {
+		if f == "" || (i > 0 && f == forms[i-1]) || !strings.Contains(s, f) {
+			continue
+		}
+		s = replace(s, f, mask, word)
+	}
+	return s
+}
+
+// replace replaces the occurrences of old in s with mask; with word set,
+// only those that are not inside a longer word.
+func replace(s, old, mask string, word bool) string {
+	if !word {
+		return strings.ReplaceAll(s, old, mask)
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, old)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		end := i + len(old)
+		whole := !(isWordByte(old[0]) && i > 0 && isWordByte(s[i-1])) &&
+			!(isWordByte(old[len(old)-1]) && end < len(s) && isWordByte(s[end]))
+		b.WriteString(s[:i])
+		if whole {
+			b.WriteString(mask)
+		} else {
+			b.WriteString(old[:1])
+			end = i + 1
+		}
+		s = s[end:]
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// isMask reports whether v is already a mask, the cassettes' placeholder or
+// a reference to $ATMKIT_KEY (as curl lines in reports write the key), so
+// masking twice changes nothing.
 func isMask(v string) bool {
-	return v == "REDACTED" || v == "******" || (len(v) >= 6 && strings.HasSuffix(v, "****") && utf8.RuneCountInString(v) == 6)
+	return v == "REDACTED" || strings.Contains(v, "$ATMKIT_KEY") || v == "******" || (len(v) >= 6 && strings.HasSuffix(v, "****") && utf8.RuneCountInString(v) == 6)
 }
 
 func containsFold(s, sub string) bool {

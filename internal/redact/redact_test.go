@@ -40,8 +40,12 @@ func TestText(t *testing.T) {
 		{"JSON", `{"strAtmServiceKey": "Leak-Key-1234"}`, nil, `{"strAtmServiceKey": "Le****"}`},
 		{"literal", "the key Leak-Key-1234 was refused", []string{key}, "the key Le**** was refused"},
 		{"literal, URL-escaped", "q=Leak+Key%2F1", []string{"Leak Key/1"}, "q=Le****"},
-		{"short literal left alone", "a test of the soap11 binding", []string{"test", "soap"}, "a test of the soap11 binding"},
+		{"short literal, as a word only", "a test of the soap11 binding", []string{"test", "soap"}, "a ****** of the soap11 binding"},
+		{"short literal in a URL", "GET /x?k=k1&v=bk1x", []string{"k1"}, "GET /x?k=******&v=bk1x"},
+		{"literal, XML-escaped", "<a>Leak&amp;Key&lt;1234</a>", []string{"Leak&Key<1234"}, "<a>Le****</a>"},
+		{"literal, JSON-escaped", `{"k":"Leak\"Key\u003c1234"}`, []string{`Leak"Key<1234`}, `{"k":"Le****"}`},
 		{"already masked", "?strAtmServiceKey=Le****&x=REDACTED", nil, "?strAtmServiceKey=Le****&x=REDACTED"},
+		{"shell reference", `<strAtmServiceKey>'"$ATMKIT_KEY"'</strAtmServiceKey> ?strAtmServiceKey=$ATMKIT_KEY`, nil, `<strAtmServiceKey>'"$ATMKIT_KEY"'</strAtmServiceKey> ?strAtmServiceKey=$ATMKIT_KEY`},
 		{"placeholder", "<strAtmServiceKey>REDACTED</strAtmServiceKey>", nil, "<strAtmServiceKey>REDACTED</strAtmServiceKey>"},
 		{"nothing", "no key here", []string{key}, "no key here"},
 	}
