@@ -392,96 +392,6 @@ func routeByElement(rt requestText) routeResult {
 	}
 }
 
-// decodeSOAPStd reads text with encoding/xml: the call of op, or the error
-// ASMX answers. guess is the version ASMX assumes until it has read the
-// envelope's namespace.
-func decodeSOAPStd(ns, ct string, guess Binding, op *Operation, text []byte) (*Call, *Error) {
-	if e := leadingError(text); e != nil {
-		return nil, ErrUnreadable(guess, e.message())
-	}
-	d := newSOAPReader(ns, ct, guess, op)
-	dec := xml.NewDecoder(bytes.NewReader(text))
-	dec.Strict = true
-	dec.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
-	// nextNode is the position .NET's reader reports for the node after
-	// the one just read: what XmlSerializer names in a conversion error.
-	nextNode := func() (int, int) {
-		off := int(dec.InputOffset())
-		rest := text[off:]
-		switch {
-		case bytes.HasPrefix(rest, []byte("</")):
-			off += 2
-		case bytes.HasPrefix(rest, []byte("<!--")):
-			off += 4
-		case bytes.HasPrefix(rest, []byte("<![CDATA[")):
-			off += 9
-		case bytes.HasPrefix(rest, []byte("<?")):
-			off += 2
-		case bytes.HasPrefix(rest, []byte("<")):
-			off++
-		}
-		return position(text, off)
-	}
-	for {
-		off := int(dec.InputOffset())
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, ErrUnreadable(d.helper(), xmlErrorOf(text, err, off).message())
-		}
-		if d.envDone {
-			// ASMX reads one node past the Envelope's end, and no more.
-			if trailingOK(tok) {
-				break
-			}
-			return nil, ErrUnreadable(d.helper(), "Data at the root level is invalid.")
-		}
-		var e *Error
-		switch t := tok.(type) {
-		case xml.Directive:
-			e = ErrUnreadable(d.helper(), errDTD.message())
-		case xml.ProcInst:
-			if t.Target == "xml" && d.depth > 0 {
-				e = ErrUnreadable(d.helper(), "Unexpected XML declaration.")
-			}
-		case xml.StartElement:
-			e = d.start(t.Name.Space, t.Name.Local, func(space, local string) (string, bool) {
-				for _, a := range t.Attr {
-					if a.Name.Space == space && a.Name.Local == local {
-						return a.Value, true
-					}
-				}
-				return "", false
-			})
-		case xml.CharData:
-			e = d.text(t)
-		case xml.EndElement:
-			e = d.end(nextNode)
-		}
-		if e != nil {
-			return nil, e
-		}
-	}
-	return d.finish()
-}
-
-// trailingOK reports whether the node after the Envelope's end is one
-// .NET's reader accepts there: white space, a comment or a processing
-// instruction.
-func trailingOK(tok xml.Token) bool {
-	switch t := tok.(type) {
-	case xml.CharData:
-		return len(bytes.Trim(t, " \t\r\n")) == 0
-	case xml.Comment:
-		return true
-	case xml.ProcInst:
-		return t.Target != "xml"
-	}
-	return false
-}
-
 // Stages of reading the envelope's children.
 const (
 	stageHead   = iota // before Header or Body
@@ -610,14 +520,6 @@ func (d *soapReader) start(space, local string, attr func(space, local string) (
 			return nil
 		}
 		d.paramText = d.paramText[:0]
-		if v, ok := attr("http://www.w3.org/2001/XMLSchema-instance", "nil"); ok && d.call.Op.Params[d.param].Type == String {
-			if v = strings.TrimSpace(v); v == "true" || v == "1" {
-				d.call.Present[d.param] = true
-				d.read |= 1 << d.param
-				d.skipDepth = d.depth
-				d.param = -1
-			}
-		}
 	default:
 		if d.param >= 0 { // ReadElementString reads text only
 			return ErrUnreadable(d.helper(), "'Element' is an invalid XmlNodeType.")

@@ -158,7 +158,25 @@ func TestDecodeSOAPRequest(t *testing.T) {
 			fault(415, SOAP11, Client, "")},
 		{"text/plain without an action: 415 in SOAP 1.2", with(soap12(env11(provinces)), func(r *SOAPRequest) { r.ContentType = "text/plain" }),
 			fault(415, SOAP12, Client, "")},
-		{"an element inside a parameter: 400", soap11(OpReturnAtmSearchByCoordinates, env11(strings.Replace(coords, ">k<", "><x>k</x><", 1))), fault(400, SOAP11, Client, "")},
+		{"an element after text in a parameter: 400", soap11(OpReturnAtmSearchByCoordinates, env11(strings.Replace(coords, ">k<", ">k<x/><", 1))), fault(400, SOAP11, Client, "")},
+		{"a comment in a parameter: 400", soap11(OpReturnAtmSearchByCoordinates, env11(strings.Replace(coords, ">k<", ">k<!-- c --><", 1))), fault(400, SOAP11, Client, "")},
+		{"a parameter holding an element: its text, then one level off", soap11(OpReturnAtmSearchByCoordinates, env11(strings.Replace(coords, ">k<", "><x>k</x><", 1))),
+			okCall(func(c *Call) string {
+				// ReadElementString takes the child's text and stops at
+				// its end tag: the parameter's own end tag then ends the
+				// operation element, and what follows is not read.
+				if c.Key != "k" || c.Postal != "" || c.Radius != 0 {
+					return "key " + quote(c.Key) + " postal " + quote(c.Postal)
+				}
+				return ""
+			})},
+		{"CDATA and character references in a parameter", soap11(OpReturnAtmSearchByCoordinates, env11(strings.Replace(coords, ">k<", ">k<![CDATA[<1>]]>&#50;<", 1))),
+			okCall(func(c *Call) string {
+				if c.Key != "k<1>2" {
+					return "key " + quote(c.Key)
+				}
+				return ""
+			})},
 		{"radius 256", soap11(OpReturnAtmSearchByCoordinates, env11(strings.Replace(coords, ">25<", ">256<", 1))),
 			fault(500, SOAP11, Client, "Server was unable to read request. ---> There is an error in XML document (1, "+itoa(strings.Index(env11(coords), "</ReturnAtmSearchByCoordinates>")+4)+"). ---> Value was either too large or too small for an unsigned byte.")},
 		{"latitude not a number", soap11(OpReturnAtmSearchByCoordinates, env11(strings.Replace(coords, ">44.5<", ">north<", 1))),
