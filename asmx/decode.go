@@ -609,8 +609,23 @@ func (d *soapReader) finish() (*Call, *Error) {
 // ASP.NET's NameValueCollection does; unknown names are ignored.
 func DecodeValues(op *Operation, b Binding, values url.Values) (*Call, *Error) {
 	c := newCall(op, b)
+	// Names that differ from a parameter's only in case count too; when
+	// every parameter is there by its own name and nothing else is, there
+	// are none to look for.
+	exact := len(values) == len(op.Params)
+	if exact {
+		for _, p := range op.Params {
+			if _, ok := values[p.Name]; !ok {
+				exact = false
+				break
+			}
+		}
+	}
 	for i, p := range op.Params {
-		vs, ok := lookupValues(values, p.Name)
+		vs, ok := values[p.Name]
+		if !exact {
+			vs, ok = lookupValues(values, p.Name)
+		}
 		if !ok {
 			return nil, ErrMissingParam(b, p.Name)
 		}
