@@ -347,3 +347,17 @@ func TestStalledRequestDoesNotHoldASlot(t *testing.T) {
 	r := call(t, "http://"+ln.Addr().String(), asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))
 	runChecks(t, r, hasStatus(200))
 }
+
+// TestDefaultBodyCap checks the default cap is ASP.NET's maxRequestLength
+// (4096 KB): a 1.4 MB request is served. (Refusals are checked with a small
+// cap in TestBadInput.)
+func TestDefaultBodyCap(t *testing.T) {
+	if DefaultMaxBodyBytes != 4096*1024 {
+		t.Errorf("got DefaultMaxBodyBytes %d, want %d", DefaultMaxBodyBytes, 4096*1024)
+	}
+	srv := newTestServer(t)
+	body := func(n int) string {
+		return env("1.1", strings.Replace(coordsBody, "<strPostalCode></strPostalCode>", "<strPostalCode>"+strings.Repeat("x", n)+"</strPostalCode>", 1))
+	}
+	runChecks(t, sendRaw(t, srv.URL, s11(coordsAction, body(1400<<10))), hasStatus(200))
+}
