@@ -37,7 +37,7 @@ func isAdminPath(path string) bool {
 	return path == adminPrefix || strings.HasPrefix(path, adminPrefix+"/")
 }
 
-// adminError is the admin API's error object, shaped like the JSON binding's.
+// adminError is the admin API's error object.
 type adminError struct {
 	Error struct {
 		Code    string `json:"code"`

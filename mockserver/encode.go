@@ -84,7 +84,7 @@ func (w *xmlWriter) int(depth int, name string, v int) {
 
 func (w *xmlWriter) float(depth int, name string, v float64) {
 	w.leafStart(depth, name)
-	w.b = asmx.AppendDouble(w.b, v)
+	w.b = asmx.AppendXMLDouble(w.b, v)
 	w.leafEnd(name)
 }
 
@@ -349,7 +349,7 @@ func appendJSONCoordinates(b []byte, c fixtures.Coordinates) []byte {
 }
 
 func appendJSONNumber(b []byte, f float64) []byte {
-	return asmx.AppendDouble(b, f) // coordinates are always finite (validated)
+	return asmx.AppendJSONDouble(b, f) // a searched point may be INF or NaN, as ASMX reads them
 }
 
 const hexDigits = "0123456789abcdef"
@@ -409,13 +409,30 @@ const (
 	jsonLocationSize = 700
 )
 
+// searchLocations answers a location-list operation. A coordinate search
+// around a point that is no place on Earth (a latitude beyond ±90, a
+// longitude beyond ±180, or not a finite number, all of which ASMX reads)
+// finds nothing, and the answer shows the point as given.
+func (d *data) searchLocations(c *asmx.Call) locationList {
+	if c.Op.Name == asmx.OpReturnAtmSearchByCoordinates && !onEarth(c.Latitude, c.Longitude) {
+		return locationList{point: fixtures.Coordinates{Latitude: c.Latitude, Longitude: c.Longitude}, hasPoint: true}
+	}
+	return d.locations(c)
+}
+
+// onEarth reports whether a latitude and longitude name a point on Earth.
+// The comparisons are false for NaN.
+func onEarth(lat, lon float64) bool {
+	return lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180
+}
+
 // encodeResponse appends the whole response body of c in its binding. The
 // XML result is written in place, inside the SOAP envelope when there is
 // one, so the body is built in one buffer with no copy of the result.
 func (s *Server) encodeResponse(dst []byte, c *asmx.Call) []byte {
 	d := s.data
 	if c.Binding == asmx.JSON {
-		l := d.locations(c)
+		l := d.searchLocations(c)
 		return d.appendLocationsJSON(slices.Grow(dst, 256+len(l.atms)*jsonLocationSize), l)
 	}
 	soap := c.Binding.IsSOAP()
@@ -425,7 +442,7 @@ func (s *Server) encodeResponse(dst []byte, c *asmx.Call) []byte {
 	case asmx.OpReturnProvinces:
 		dst = d.appendProvincesNode(s.appendResponseHead(dst, c), soap)
 	default:
-		l := d.locations(c)
+		l := d.searchLocations(c)
 		dst = slices.Grow(dst, 1024+len(l.atms)*xmlLocationSize)
 		dst = d.appendLocationsNode(s.appendResponseHead(dst, c), l, soap)
 	}
@@ -473,7 +490,7 @@ func (s *Server) encodeChunked(c *asmx.Call, emit func([]byte) error) error {
 		return emit(buf)
 	}
 	d := s.data
-	l := d.locations(c)
+	l := d.searchLocations(c)
 	buf = d.appendLocationsHead(s.appendResponseHead(buf, c), l, c.Binding.IsSOAP())
 	for k := 0; k < len(l.atms); {
 		// Whole batches of locations, then a look at the buffer's length.

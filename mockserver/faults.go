@@ -46,10 +46,11 @@ type Fault struct {
 	// Status is the HTTP status to answer with. Alone it answers with an
 	// HTTP.sys-style HTML error page, as IIS does for 503 and the like.
 	Status int
-	// SOAPFault answers with a SOAP fault in the call's binding form: a fault
-	// envelope of the request's SOAP version, ASMX's text form for HTTP GET
-	// and POST, the JSON error object for the JSON binding. HTTP 500 unless
-	// Status is set.
+	// SOAPFault answers as if the service threw a SoapException, in the
+	// call's binding form: a fault envelope of the request's SOAP version,
+	// ASMX's text/plain error for HTTP GET, POST and the JSON path (or the
+	// ASP.NET AJAX JSON error with WithJSONErrors). HTTP 500 unless Status
+	// is set.
 	SOAPFault *SOAPFault
 	// Drop closes the connection without answering.
 	Drop bool
@@ -71,8 +72,13 @@ type SOAPFault struct {
 	Text string `json:"text,omitempty"`
 }
 
-// defaultFaultText is the text of a SOAP fault given no text.
-const defaultFaultText = "Server was unable to process request. ---> Injected fault."
+// defaultFaultText is the text of a Server fault given no text, as ASMX
+// words an exception the service did not mean to throw;
+// defaultClientFaultText that of any other code.
+const (
+	defaultFaultText       = "Server was unable to process request. ---> Injected fault."
+	defaultClientFaultText = "Injected fault."
+)
 
 // faultJSON is the JSON form of a Fault (the admin API, --fault, the config file).
 type faultJSON struct {
@@ -331,7 +337,12 @@ func (f *Fault) normalize() error {
 		}
 		f.SOAPFault = &SOAPFault{Code: faultCodeName(code), Text: sf.Text}
 		if f.SOAPFault.Text == "" {
+			// ASMX writes "Server was unable to process request. ---> …"
+			// only with the Server code.
 			f.SOAPFault.Text = defaultFaultText
+			if code != asmx.Server {
+				f.SOAPFault.Text = defaultClientFaultText
+			}
 		}
 	}
 	return nil
@@ -370,15 +381,12 @@ func faultCodeName(c asmx.FaultCode) string {
 	return "Server"
 }
 
-// asmxError is the error a SOAP fault answers with in binding b's form.
+// asmxError is the error a SOAP fault answers with: the service throwing a
+// SoapException of the fault's code and text, which every binding shows in
+// its own form.
 func (f *Fault) asmxError() *asmx.Error {
 	code, _ := parseFaultCode(f.SOAPFault.Code)
-	text := f.SOAPFault.Text
-	e := &asmx.Error{Status: http.StatusInternalServerError, Code: code, Kind: asmx.KindServerError,
-		Fault: text, Text: "System.Web.Services.Protocols.SoapException: " + text, Message: text}
-	if code == asmx.Client {
-		e.Kind = asmx.KindMalformedRequest
-	}
+	e := asmx.ErrSoapException(code, f.SOAPFault.Text)
 	if f.Status != 0 {
 		e.Status = f.Status
 	}

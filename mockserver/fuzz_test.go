@@ -49,7 +49,7 @@ func FuzzServeHTTP(f *testing.F) {
 			req.Header["Content-Type"] = []string{ctype}
 		}
 		if action != "" {
-			req.Header["SOAPAction"] = []string{action}
+			req.Header.Set("SOAPAction", action)
 		}
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)

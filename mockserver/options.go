@@ -13,8 +13,9 @@ import (
 	"github.com/atmkit/atmkit/fixtures"
 )
 
-// DefaultMaxBodyBytes is the default cap on a request body (1 MiB).
-const DefaultMaxBodyBytes = 1 << 20
+// DefaultMaxBodyBytes is the default cap on a request body: 4096 KB,
+// ASP.NET's default maxRequestLength.
+const DefaultMaxBodyBytes = 4096 << 10
 
 // Option configures a mock server.
 type Option func(*config) error
@@ -33,6 +34,7 @@ type config struct {
 	journalSize  int     // requests the journal keeps; 0 keeps none
 	faults       []Fault // faults active from the start
 	adminToken   string  // bearer token the admin API requires; empty: none
+	errorForm    asmx.ErrorForm
 }
 
 func defaultConfig() config {
@@ -169,4 +171,39 @@ func WithMaxBodyBytes(n int64) Option {
 // WithLogger sets the logger for request and error logs (default: discard).
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) error { c.logger = l; return nil }
+}
+
+// WithDetailedErrors writes errors as ASP.NET shows them to a caller on the
+// server itself (or to every caller with customErrors Off): type names and
+// stack traces (Exception.ToString()). By default errors are in the form a
+// remote caller of a default deployment sees: the exceptions' messages only.
+func WithDetailedErrors(on bool) Option {
+	return func(c *config) error { c.errorForm.Detailed = on; return nil }
+}
+
+// JSON error forms, for WithJSONErrors.
+const (
+	// JSONErrorsASMX answers the JSON path's errors as ASMX's HTTP GET
+	// protocol does: HTTP 500, text/plain (the default).
+	JSONErrorsASMX = "asmx"
+	// JSONErrorsAjax answers them as ASP.NET AJAX script services do:
+	// HTTP 500, application/json {"Message","StackTrace","ExceptionType"}
+	// with a jsonerror: true header.
+	JSONErrorsAjax = "ajax"
+)
+
+// WithJSONErrors sets the form of the JSON path's errors: JSONErrorsASMX
+// (default) or JSONErrorsAjax.
+func WithJSONErrors(form string) Option {
+	return func(c *config) error {
+		switch form {
+		case "", JSONErrorsASMX:
+			c.errorForm.AjaxJSON = false
+		case JSONErrorsAjax:
+			c.errorForm.AjaxJSON = true
+		default:
+			return fmt.Errorf("JSON error form %q: want %s or %s", form, JSONErrorsASMX, JSONErrorsAjax)
+		}
+		return nil
+	}
 }

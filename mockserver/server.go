@@ -134,7 +134,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.route(sw, r, ex)
 }
 
-// route sends a request to its binding's handler.
+// route sends a request to its binding, as ASP.NET hands an .asmx request
+// to the first protocol that takes it: SOAP for a POST of the .asmx file
+// itself, the documentation for a GET of it, HTTP GET and POST for the
+// paths below it (/service.asmx/Op).
 func (s *Server) route(w http.ResponseWriter, r *http.Request, ex *exchange) {
 	path := r.URL.Path
 	switch {
@@ -143,10 +146,10 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, ex *exchange) {
 	case hasPrefixFold(path, asmx.ServicePath):
 		rest := path[len(asmx.ServicePath):]
 		switch {
-		case rest == "" || rest == "/":
+		case rest == "":
 			s.serveServiceRoot(w, r, ex)
 		case rest[0] == '/':
-			s.serveHTTPBinding(w, r, rest, ex)
+			s.serveHTTPBinding(w, r, rest, ex, false)
 		default:
 			http.NotFound(w, r)
 		}
@@ -156,8 +159,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, ex *exchange) {
 			http.NotFound(w, r)
 			return
 		}
-		ex.binding = asmx.JSON
-		s.serveJSON(w, r, rest, ex)
+		s.serveHTTPBinding(w, r, rest, ex, true)
 	default:
 		http.NotFound(w, r)
 	}
@@ -193,7 +195,7 @@ func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 // writeError answers with e in binding b's form and notes it in ex.
 func (s *Server) writeError(w http.ResponseWriter, ex *exchange, b asmx.Binding, e *asmx.Error) {
 	ex.err = e
-	asmx.WriteError(w, b, e)
+	asmx.WriteErrorForm(w, b, e, s.cfg.errorForm)
 }
 
 // statusWriter remembers the status written.
@@ -229,114 +231,84 @@ func hasPrefixFold(s, prefix string) bool {
 var headerSOAPAction = http.CanonicalHeaderKey("SOAPAction")
 
 // serveServiceRoot answers /service/service.asmx: SOAP on POST, the
-// documentation (WSDL, disco, help pages) on GET.
+// documentation (WSDL, disco, help pages) on GET; any other method is
+// refused with ASP.NET's 405 page, as ASMX's SOAP protocol refuses it.
 func (s *Server) serveServiceRoot(w http.ResponseWriter, r *http.Request, ex *exchange) {
 	switch r.Method {
 	case http.MethodPost:
-	case http.MethodGet, http.MethodHead:
+	case http.MethodGet:
 		s.serveDocs(w, r)
 		return
 	default:
-		s.writeError(w, ex, 0, asmx.ErrMethodNotAllowed(0, r.Method))
+		s.writeError(w, ex, 0, asmx.ErrMethodNotAllowed(r.Method))
 		return
 	}
 	ct := r.Header.Get("Content-Type")
-	b, action, hasAction := asmx.SOAPVersion(ct)
-	if b == 0 {
-		s.writeError(w, ex, 0, asmx.ErrUnsupportedMediaType(ct))
-		return
+	// The version and binding are ASMX's guess until the envelope is read.
+	guess := asmx.SOAP12
+	actions, hasAction := r.Header[headerSOAPAction]
+	if base, _, _ := strings.Cut(ct, ";"); hasAction && !strings.EqualFold(base, "application/soap+xml") {
+		guess = asmx.SOAP11
 	}
-	ex.binding = b
-	if b == asmx.SOAP11 {
-		action, hasAction = r.Header.Get(headerSOAPAction), true
-	}
-	body, e := s.readBody(w, r, b)
+	ex.binding = guess
+	body, e := s.readBody(w, r, guess)
 	if e != nil {
-		s.writeError(w, ex, b, e)
+		s.writeError(w, ex, guess, e)
 		return
 	}
 	defer putBuffer(body)
-	call, e := asmx.DecodeSOAP(b, s.cfg.namespace, action, hasAction, body.Bytes())
+	action := ""
+	if hasAction && len(actions) > 0 {
+		action = actions[0]
+	}
+	call, e := asmx.DecodeSOAPRequest(asmx.SOAPRequest{Namespace: s.cfg.namespace, ContentType: ct,
+		Action: action, HasAction: hasAction, Body: body.Bytes()})
+	if e != nil {
+		if e.Binding != 0 {
+			ex.binding = e.Binding
+		}
+		s.writeError(w, ex, ex.binding, e)
+		return
+	}
+	ex.binding = call.Binding
+	ex.call = call
+	s.answer(w, ex, call)
+}
+
+// serveHTTPBinding answers a path below an .asmx file, /service/service.asmx/Op
+// or /service-v2.asmx/Op (json), as ASMX's HTTP GET and POST protocols do:
+// the method name first (exactly, case included), then the parameters,
+// from the query string (GET) or a form-encoded body (POST) only. A path
+// with no method name, or any other method, is taken by no protocol:
+// ASP.NET's error page.
+func (s *Server) serveHTTPBinding(w http.ResponseWriter, r *http.Request, rest string, ex *exchange, json bool) {
+	b := asmx.HTTPGet
+	switch {
+	case json:
+		b = asmx.JSON
+	case r.Method == http.MethodPost:
+		b = asmx.HTTPPost
+	}
+	if len(rest) < 2 || (r.Method != http.MethodGet && r.Method != http.MethodPost) {
+		s.writeError(w, ex, b, asmx.ErrUnrecognizedRequest(r.Method, rest))
+		return
+	}
+	ex.binding = b
+	op, e := asmx.MethodFromPath(b, rest, json)
 	if e != nil {
 		s.writeError(w, ex, b, e)
 		return
 	}
-	ex.call = call
-	s.answer(w, ex, call)
-}
-
-// serveHTTPBinding answers /service/service.asmx/<Op> over GET or POST.
-func (s *Server) serveHTTPBinding(w http.ResponseWriter, r *http.Request, rest string, ex *exchange) {
 	var values url.Values
-	switch r.Method {
-	case http.MethodGet:
-		ex.binding = asmx.HTTPGet
-		q, err := url.ParseQuery(r.URL.RawQuery)
-		if err != nil {
-			s.writeError(w, ex, asmx.HTTPGet, asmx.ErrBadQuery(asmx.HTTPGet, err.Error()))
-			return
-		}
-		values = q
-	case http.MethodPost:
-		ex.binding = asmx.HTTPPost
-		var e *asmx.Error
-		if values, e = s.readForm(w, r, asmx.HTTPPost, true); e != nil {
-			s.writeError(w, ex, asmx.HTTPPost, e)
-			return
-		}
-	default:
-		s.writeError(w, ex, 0, asmx.ErrMethodNotAllowed(0, r.Method))
+	if r.Method == http.MethodGet {
+		values = asmx.ParseQuery(r.URL.RawQuery)
+	} else if values, e = s.readForm(w, r, b); e != nil {
+		s.writeError(w, ex, b, e)
 		return
 	}
-	op, name, ok := asmx.OperationFromPath(rest)
-	if !ok {
-		s.writeError(w, ex, ex.binding, asmx.ErrUnknownMethod(ex.binding, name))
-		return
-	}
-	call, e := asmx.DecodeValues(op, ex.binding, values)
+	call, e := asmx.DecodeValues(op, b, values)
 	if e != nil {
-		s.writeError(w, ex, ex.binding, e)
-		return
-	}
-	ex.call = call
-	s.answer(w, ex, call)
-}
-
-// serveJSON answers /service-v2.asmx/<Op>: parameters in the query string
-// (GET) or, for POST, the query string and a form-encoded body.
-func (s *Server) serveJSON(w http.ResponseWriter, r *http.Request, rest string, ex *exchange) {
-	var values url.Values
-	q, err := url.ParseQuery(r.URL.RawQuery)
-	if err != nil {
-		s.writeError(w, ex, asmx.JSON, asmx.ErrBadQuery(asmx.JSON, err.Error()))
-		return
-	}
-	switch r.Method {
-	case http.MethodGet:
-		values = q
-	case http.MethodPost:
-		var e *asmx.Error
-		if values, e = s.readForm(w, r, asmx.JSON, false); e != nil {
-			s.writeError(w, ex, asmx.JSON, e)
-			return
-		}
-		for k, v := range q {
-			if _, ok := values[k]; !ok {
-				values[k] = v
-			}
-		}
-	default:
-		s.writeError(w, ex, asmx.JSON, asmx.ErrMethodNotAllowed(asmx.JSON, r.Method))
-		return
-	}
-	op, name, ok := asmx.OperationFromPath(rest)
-	if !ok || !op.JSON {
-		s.writeError(w, ex, asmx.JSON, asmx.ErrUnknownMethod(asmx.JSON, name))
-		return
-	}
-	call, e := asmx.DecodeValues(op, asmx.JSON, values)
-	if e != nil {
-		s.writeError(w, ex, asmx.JSON, e)
+		s.writeError(w, ex, b, e)
 		return
 	}
 	ex.call = call
@@ -370,12 +342,11 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, b asmx.Binding
 	return buf, nil
 }
 
-// readForm reads a form-encoded POST body. strict requires the form content
-// type (the HTTP POST binding); otherwise any content type is read as a form.
-func (s *Server) readForm(w http.ResponseWriter, r *http.Request, b asmx.Binding, strict bool) (url.Values, *asmx.Error) {
+// readForm reads a form-encoded POST body; any other content type is
+// refused as ASMX's HtmlFormParameterReader refuses it.
+func (s *Server) readForm(w http.ResponseWriter, r *http.Request, b asmx.Binding) (url.Values, *asmx.Error) {
 	ct := r.Header.Get("Content-Type")
-	mt := strings.ToLower(strings.TrimSpace(strings.SplitN(ct, ";", 2)[0]))
-	if strict && mt != asmx.ContentTypeForm {
+	if base, _, _ := strings.Cut(ct, ";"); !strings.EqualFold(base, asmx.ContentTypeForm) {
 		return nil, asmx.ErrBadForm(b, ct)
 	}
 	body, e := s.readBody(w, r, b)
@@ -383,17 +354,13 @@ func (s *Server) readForm(w http.ResponseWriter, r *http.Request, b asmx.Binding
 		return nil, e
 	}
 	defer putBuffer(body)
-	values, err := url.ParseQuery(body.String())
-	if err != nil {
-		return nil, asmx.ErrBadQuery(b, err.Error())
-	}
-	return values, nil
+	return asmx.ParseQuery(body.String()), nil
 }
 
 // checkKey compares the call's key with every accepted key in constant time.
 func (s *Server) checkKey(c *asmx.Call) *asmx.Error {
 	if strings.TrimSpace(c.Key) == "" {
-		return asmx.ErrKeyMissing(c.Binding)
+		return asmx.ErrKeyMissing(c.Binding, c.Op)
 	}
 	if len(s.cfg.keys) == 0 {
 		return nil
@@ -403,7 +370,7 @@ func (s *Server) checkKey(c *asmx.Call) *asmx.Error {
 		match |= subtle.ConstantTimeCompare([]byte(c.Key), []byte(k))
 	}
 	if match != 1 {
-		return asmx.ErrKeyRejected(c.Binding)
+		return asmx.ErrKeyRejected(c.Binding, c.Op)
 	}
 	return nil
 }
@@ -415,6 +382,12 @@ func (s *Server) answer(w http.ResponseWriter, ex *exchange, c *asmx.Call) {
 	}
 	if e := s.checkKey(c); e != nil {
 		s.writeError(w, ex, c.Binding, e)
+		return
+	}
+	if len(c.MustUnderstand) > 0 {
+		// ASMX understands no header: it refuses the call once the
+		// operation has run, before writing the answer.
+		s.writeError(w, ex, c.Binding, asmx.ErrMustUnderstand(c.Binding, c.MustUnderstand[0]))
 		return
 	}
 	if s.cfg.replayer != nil {

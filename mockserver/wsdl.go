@@ -120,7 +120,7 @@ var wsdlTemplate = template.Must(template.New("wsdl").Funcs(template.FuncMap{"x"
         {{$http.Input}}
       </wsdl:input>
       <wsdl:output>
-        <mime:mimeXml part="Body" />
+        <mime:content part="Body" type="text/xml" />
       </wsdl:output>
     </wsdl:operation>
 {{- end}}

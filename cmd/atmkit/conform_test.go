@@ -285,9 +285,6 @@ func TestConformCommandLine(t *testing.T) {
 	}
 }
 
-// leakKey is the recognisable key the leak tests give conform.
-const leakKey = "Leak-Key-1234"
-
 // keyForms are the ways a key can be written into a text: as it is, URL-
 // encoded, XML-escaped.
 func keyForms(key string) []string {
@@ -329,17 +326,6 @@ func silentTarget(t *testing.T) (string, *atomic.Int32) {
 		}
 	}()
 	return "http://" + ln.Addr().String(), &n
-}
-
-func closedPort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	_ = ln.Close()
-	return "http://" + addr
 }
 
 // checkNoKey fails t when the key, in any form, is in the output or in a

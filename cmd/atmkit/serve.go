@@ -44,6 +44,9 @@ type serveFlags struct {
 	upstream string
 
 	deviate listFlag // --deviate: break the interface on purpose (deviate.go)
+
+	detailedErrors bool   // --detailed-errors: errors as a local caller sees them
+	jsonErrors     string // --json-errors: asmx or ajax
 }
 
 // serveEnvAliases are the extra ATMKIT_* names of serve's flags.
@@ -55,7 +58,7 @@ func (f *serveFlags) register(m *Main) *flag.FlagSet {
 	fs.StringVar(&f.namespace, "namespace", asmx.DefaultNamespace, "service namespace of the operations")
 	fs.StringVar(&f.fixtures, "fixtures", "", "data set directory (default: the embedded data set)")
 	fs.Var(&f.keys, "key", "accepted service key (repeatable; also ATMKIT_KEYS=k1,k2); none: any non-empty key")
-	fs.Int64Var(&f.maxBody, "max-body", mockserver.DefaultMaxBodyBytes, "largest request body in bytes; larger ones get 413")
+	fs.Int64Var(&f.maxBody, "max-body", mockserver.DefaultMaxBodyBytes, "largest request body in bytes (the default is ASP.NET's maxRequestLength, 4096 KB); larger ones get 413")
 	fs.StringVar(&f.logFormat, "log-format", "text", "log format on stderr: text or json")
 	fs.DurationVar(&f.grace, "grace", 10*time.Second, "how long in-flight requests may finish after SIGINT/SIGTERM")
 	fs.StringVar(&f.config, "config", "", "YAML file of settings keyed by flag name; flags and ATMKIT_* variables override it")
@@ -66,6 +69,8 @@ func (f *serveFlags) register(m *Main) *flag.FlagSet {
 	fs.StringVar(&f.onMiss, "on-miss", "fault", "with --replay, a call with no recording gets: fault, fixtures (the data set answers) or upstream (forwarded and recorded)")
 	fs.StringVar(&f.upstream, "upstream", "", "with --on-miss upstream, the deployment to forward misses to")
 	fs.Var(&f.deviate, "deviate", deviateUsage)
+	fs.BoolVar(&f.detailedErrors, "detailed-errors", false, "write errors as ASP.NET shows them on the server itself (customErrors Off): type names and stack traces; default: the remote form, messages only")
+	fs.StringVar(&f.jsonErrors, "json-errors", mockserver.JSONErrorsASMX, "form of the JSON path's errors: asmx (HTTP 500 text/plain, as ASMX's HTTP GET protocol) or ajax (ASP.NET AJAX's JSON error object)")
 	return fs
 }
 
@@ -100,10 +105,15 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 		mockserver.WithLogger(logger),
 		mockserver.WithAdminToken(f.adminToken),
 		mockserver.WithJournalSize(f.journalSize),
+		mockserver.WithDetailedErrors(f.detailedErrors),
 	}
 	if len(f.keys) > 0 {
 		opts = append(opts, mockserver.WithKeys(f.keys...))
 	}
+	if f.jsonErrors != mockserver.JSONErrorsASMX && f.jsonErrors != mockserver.JSONErrorsAjax {
+		return cmdUsagef("serve", "--json-errors %q: want %s or %s", f.jsonErrors, mockserver.JSONErrorsASMX, mockserver.JSONErrorsAjax)
+	}
+	opts = append(opts, mockserver.WithJSONErrors(f.jsonErrors))
 	for _, flt := range f.faults {
 		opts = append(opts, mockserver.WithFault(flt))
 	}
