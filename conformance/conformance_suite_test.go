@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -109,7 +108,6 @@ func TestConformance(t *testing.T) {
 		t.Fatal(err)
 	}
 	var s *Session
-	var skips []string
 	defer closeSharedMock()
 	if cfg.Target == "" {
 		var err error
@@ -117,7 +115,6 @@ func TestConformance(t *testing.T) {
 			t.Fatalf("starting the mock: %v", err)
 		}
 		t.Logf("no -target: checking the mock in process at %s", s.Config().Target)
-		skips = awaitingSpecs(s)
 		if len(cfg.given()) > 0 {
 			// Given values apply to the mock too, in a session of its own
 			// (the shared one serves the self-tests).
@@ -136,27 +133,8 @@ func TestConformance(t *testing.T) {
 	}
 	run := newSpecRun(s)
 	declareSpecs(func() *specRun { return run })
-	suiteConfig, reporterConfig := GinkgoConfiguration()
-	suiteConfig.SkipStrings = append(suiteConfig.SkipStrings, skips...)
-	RunSpecs(t, "ATM Location Lookup Service conformance", suiteConfig, reporterConfig)
+	RunSpecs(t, "ATM Location Lookup Service conformance")
 	if f := s.discovered(); f != nil {
 		t.Logf("query values: %s", f.Summary())
 	}
-}
-
-// awaitingSpecs returns Ginkgo skip patterns for the specs the in-process
-// mock fails while it predates ASMX's routing and fault forms (see
-// mockAwaitsASMXRouting; the self-tests report them), none once it answers
-// as ASMX does.
-func awaitingSpecs(s *Session) []string {
-	if !mockPredatesASMXRouting(s) {
-		return nil
-	}
-	var out []string
-	for _, c := range Checks() {
-		if _, ok := mockAwaitsASMXRouting[c.Name]; ok {
-			out = append(out, regexp.QuoteMeta(c.Description))
-		}
-	}
-	return out
 }

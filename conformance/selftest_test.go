@@ -109,56 +109,13 @@ func findDeviation(name string) deviation {
 	return deviation{}
 }
 
-// mockAwaitsASMXRouting lists the specs corrected against ASMX (issue 11
-// with 13.1-13.4) that a mock which does not yet answer as ASMX does fails,
-// and why. Such a mock is one that still refuses a SOAP 1.2 envelope sent as
-// text/xml with VersionMismatch (see mockPredatesASMXRouting); once the mock
-// answers as ASMX does, every spec must pass and this list is unused.
-var mockAwaitsASMXRouting = map[string]string{
-	"routing/soap12-envelope-as-text-xml":          "the mock refuses a SOAP 1.2 envelope sent as text/xml with VersionMismatch; ASMX answers it as SOAP 1.2",
-	"routing/soap11-envelope-as-soap12":            "the mock answers a SOAP 1.1 envelope sent as application/soap+xml with a fault; ASMX with 415 and no body",
-	"routing/unknown-envelope-namespace-as-soap12": "the mock answers an unknown envelope namespace sent as application/soap+xml with a SOAP 1.2 fault; ASMX with a SOAP 1.1 VersionMismatch",
-	"routing/soap11-without-soapaction":            "the mock refuses a SOAP 1.1 call without SOAPAction; ASMX routes it by its body element",
-	"routing/doctype":                              "the mock answers a DOCTYPE with a 500 fault; ASMX with 400 and no body",
-	"fault/soap11/wrong-key":                       "the mock pairs the Client code with \"Server was unable to process request. ---> …\", which ASMX writes only with Server",
-	"fault/soap11/empty-key":                       "as fault/soap11/wrong-key",
-	"fault/soap12/wrong-key":                       "as fault/soap11/wrong-key, with Sender",
-	"fault/soap12/empty-key":                       "as fault/soap12/wrong-key",
-	"fault/json/wrong-key":                         "the mock answers the JSON path's key errors with 403 and a JSON object of its own; ASMX with 500 text/plain",
-	"fault/json/empty-key":                         "as fault/json/wrong-key",
-}
-
-// mockPredatesASMXRouting reports whether the mock still refuses a SOAP 1.2
-// envelope sent as text/xml with VersionMismatch, as it did before it
-// learned ASMX's version detection.
-func mockPredatesASMXRouting(s *Session) bool {
-	x, err := s.Do(Request{Binding: SOAP11, Op: opProvinces, EnvelopeNS: soap12EnvNS})
-	return err == nil && x.Status == http.StatusInternalServerError && strings.Contains(string(x.RespBody), "VersionMismatch")
-}
-
-// mockFailed is failed for a run against the mock: while the mock predates
-// ASMX's routing and fault forms, the specs of mockAwaitsASMXRouting that
-// fail are reported, not counted.
-func mockFailed(s *Session, outs []Outcome) map[string]string {
-	bad := failed(outs)
-	if mockPredatesASMXRouting(s) {
-		for name, why := range mockAwaitsASMXRouting {
-			if _, ok := bad[name]; ok {
-				AddReportEntry("awaits the mock's ASMX routing and faults", name+": "+why)
-				delete(bad, name)
-			}
-		}
-	}
-	return bad
-}
-
 var _ = Describe("the suite itself", Label("selftest"), func() {
 	It("passes the mock, with every spec applicable", func() {
 		_, hasWSDL, _ := referenceMock()
 		_, s, err := sharedMock()
 		Expect(err).NotTo(HaveOccurred())
 		outs := RunChecks(s, Checks())
-		Expect(mockFailed(s, outs)).To(BeEmpty())
+		Expect(failed(outs)).To(BeEmpty())
 		if !hasWSDL {
 			AddReportEntry("note", "the mock serves no WSDL yet: the WSDL specs skip")
 			for _, name := range skipped(outs) {

@@ -35,7 +35,7 @@ func TestParseFault(t *testing.T) {
 		{`code=Client,text="Bad request, try again"`, Fault{SOAPFault: &SOAPFault{Code: "Client", Text: "Bad request, try again"}}},
 		{`text = "a; b, c" , status=503`, Fault{Status: 503, SOAPFault: &SOAPFault{Code: "Server", Text: "a; b, c"}}},
 		{`text="say \"no\", then \\ go"`, Fault{SOAPFault: &SOAPFault{Code: "Server", Text: `say "no", then \ go`}}},
-		{`text="",code=Client`, Fault{SOAPFault: &SOAPFault{Code: "Client", Text: defaultFaultText}}},
+		{`text="",code=Client`, Fault{SOAPFault: &SOAPFault{Code: "Client", Text: defaultClientFaultText}}},
 		{`op="ReturnProvinces",delay="1s"`, Fault{Operation: asmx.OpReturnProvinces, Delay: time.Second}},
 		{`text=C:\path,code=Client`, Fault{SOAPFault: &SOAPFault{Code: "Client", Text: `C:\path`}}},
 	}

