@@ -439,10 +439,7 @@ func (s *Server) answer(w http.ResponseWriter, ex *exchange, c *asmx.Call) {
 		s.writeFixed(w, f, c)
 		return
 	}
-	bp := bodyPool.Get().(*[]byte)
-	out := s.encode((*bp)[:0], c)
-	asmx.WriteBody(w, c.Binding, out)
-	recycleBody(bp, out)
+	s.writeAnswer(w, c)
 }
 
 // bodyPool recycles response buffers of the searches and of replay.
@@ -457,8 +454,8 @@ func recycleBody(bp *[]byte, out []byte) {
 	}
 }
 
-// encode appends the whole response body of c in its binding (encode.go).
-func (s *Server) encode(dst []byte, c *asmx.Call) []byte { return s.encodeResponse(dst, c) }
+// recycleBuffer returns *bp to the pool, unless it grew past 4 MiB.
+func recycleBuffer(bp *[]byte) { recycleBody(bp, *bp) }
 
 // fixedCacheBudget caps the bytes the cached fixed answers hold together
 // (64 MiB). ReturnInstitutions and ReturnProvinces are a few kilobytes, and
