@@ -33,7 +33,7 @@ type data struct {
 	slots         chan []hit      // the searches within a radius running at once, and their hits
 
 	// Geocoding tables of the address searches, keys normalised by norm.
-	postal      *keyIndex                       // by postal code (normPostal)
+	postal      *keyIndex                       // by postal code (appendNormPostal)
 	street      *keyIndex                       // by street|city
 	cities      map[string][]*fixtures.City     // city name → cities
 	provinces   map[string]string               // code or name → code
@@ -232,13 +232,6 @@ func (d *data) search(p fixtures.Coordinates, radiusKm float64, maximum int, sc 
 // maxSlotHits bounds the hits a slot keeps for the next search: 8 MiB, a
 // search of about 500,000 results.
 const maxSlotHits = 1 << 19
-
-// near returns the ATMs within radiusKm of p, by distance then id, in a
-// slice of its own.
-func (d *data) near(p fixtures.Coordinates, radiusKm float64) []int32 {
-	var sc scratch
-	return d.search(p, radiusKm, -1, &sc)
-}
 
 // scratch is what one request's search works in, recycled through
 // scratchPool: the hits of a k-nearest search, and the positions of the

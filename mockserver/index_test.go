@@ -27,6 +27,13 @@ func generated(t testing.TB, n int) *fixtures.Dataset {
 	return ds
 }
 
+// near returns the ATMs within radiusKm of p, by distance then id, in a
+// slice of its own.
+func (d *data) near(p fixtures.Coordinates, radiusKm float64) []int32 {
+	var sc scratch
+	return d.search(p, radiusKm, -1, &sc)
+}
+
 // bruteForce is the search's definition: every ATM within radiusKm by
 // haversine (the distance of each ATM worked out from scratch), by
 // distance then id.
