@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"net/http"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -269,20 +270,33 @@ func (d *data) appendProvincesNode(dst []byte, noNamespace bool) []byte {
 // appendLocationsJSON appends the JSON result object of a search, in the
 // document's field order.
 func (d *data) appendLocationsJSON(b []byte, l locationList) []byte {
+	b = d.appendLocationsHeadJSON(b, l)
+	b = d.appendLocationItemsJSON(b, l, 0, len(l.atms))
+	return append(b, "]}"...)
+}
+
+// appendLocationsHeadJSON and appendLocationItemsJSON write a JSON location
+// list in parts, as appendLocationsJSON does whole: the count, the search
+// point and the list's start; the locations from position from to to. The
+// end is "]}".
+func (d *data) appendLocationsHeadJSON(b []byte, l locationList) []byte {
 	b = append(b, `{"count":`...)
 	b = strconv.AppendInt(b, int64(len(l.atms)), 10)
 	b = append(b, `,"coordinates":`...)
 	b = appendJSONCoordinates(b, l.point)
-	b = append(b, `,"locations":[`...)
-	for k, i := range l.atms {
+	return append(b, `,"locations":[`...)
+}
+
+func (d *data) appendLocationItemsJSON(b []byte, l locationList, from, to int) []byte {
+	for k := from; k < to; k++ {
 		if k > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, locationHeadJSON...)
 		b = strconv.AppendInt(b, int64(k), 10)
-		b = d.appendFragment(b, i, true)
+		b = d.appendFragment(b, l.atms[k], true)
 	}
-	return append(b, "]}"...)
+	return b
 }
 
 // appendLocationTailJSON appends a location object after its index value.
@@ -409,21 +423,9 @@ const (
 	jsonLocationSize = 700
 )
 
-// searchLocations answers a location-list operation. A coordinate search
-// around a point that is no place on Earth (a latitude beyond ±90, a
-// longitude beyond ±180, or not a finite number, all of which ASMX reads)
-// finds nothing, and the answer shows the point as given.
-func (d *data) searchLocations(c *asmx.Call) locationList {
-	if c.Op.Name == asmx.OpReturnAtmSearchByCoordinates && !onEarth(c.Latitude, c.Longitude) {
-		return locationList{point: fixtures.Coordinates{Latitude: c.Latitude, Longitude: c.Longitude}, hasPoint: true}
-	}
-	return d.locations(c)
-}
-
-// onEarth reports whether a latitude and longitude name a point on Earth.
-// The comparisons are false for NaN.
-func onEarth(lat, lon float64) bool {
-	return lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180
+// isLocationList reports whether op answers a location list.
+func isLocationList(op string) bool {
+	return op != asmx.OpReturnInstitutions && op != asmx.OpReturnProvinces
 }
 
 // encodeResponse appends the whole response body of c in its binding. The
@@ -431,22 +433,58 @@ func onEarth(lat, lon float64) bool {
 // one, so the body is built in one buffer with no copy of the result.
 func (s *Server) encodeResponse(dst []byte, c *asmx.Call) []byte {
 	d := s.data
-	if c.Binding == asmx.JSON {
-		l := d.searchLocations(c)
-		return d.appendLocationsJSON(slices.Grow(dst, 256+len(l.atms)*jsonLocationSize), l)
-	}
-	soap := c.Binding.IsSOAP()
 	switch c.Op.Name {
 	case asmx.OpReturnInstitutions:
-		dst = d.appendInstitutionsNode(s.appendResponseHead(dst, c), soap)
+		dst = d.appendInstitutionsNode(s.appendResponseHead(dst, c), c.Binding.IsSOAP())
+		return s.appendResponseTail(dst, c)
 	case asmx.OpReturnProvinces:
-		dst = d.appendProvincesNode(s.appendResponseHead(dst, c), soap)
-	default:
-		l := d.searchLocations(c)
-		dst = slices.Grow(dst, 1024+len(l.atms)*xmlLocationSize)
-		dst = d.appendLocationsNode(s.appendResponseHead(dst, c), l, soap)
+		dst = d.appendProvincesNode(s.appendResponseHead(dst, c), c.Binding.IsSOAP())
+		return s.appendResponseTail(dst, c)
 	}
-	return s.appendResponseTail(dst, c)
+	sc := getScratch()
+	defer sc.release()
+	return s.appendList(dst, c, d.locations(c, sc))
+}
+
+// appendList appends the whole response body of c answered with l.
+func (s *Server) appendList(dst []byte, c *asmx.Call, l locationList) []byte {
+	dst = slices.Grow(dst, 1024+len(l.atms)*locationSize(c))
+	dst = s.appendListHead(dst, c, l)
+	dst = s.appendListItems(dst, c, l, 0, len(l.atms))
+	return s.appendListTail(dst, c, l)
+}
+
+// locationSize is the typical size of a location in c's answer.
+func locationSize(c *asmx.Call) int {
+	if c.Binding == asmx.JSON {
+		return jsonLocationSize
+	}
+	return xmlLocationSize
+}
+
+// appendListHead, appendListItems and appendListTail write the response
+// body of a location list in c's binding in parts: all that comes before
+// the first location; the locations from position from to to; all that
+// comes after the last.
+func (s *Server) appendListHead(dst []byte, c *asmx.Call, l locationList) []byte {
+	if c.Binding == asmx.JSON {
+		return s.data.appendLocationsHeadJSON(dst, l)
+	}
+	return s.data.appendLocationsHead(s.appendResponseHead(dst, c), l, c.Binding.IsSOAP())
+}
+
+func (s *Server) appendListItems(dst []byte, c *asmx.Call, l locationList, from, to int) []byte {
+	if c.Binding == asmx.JSON {
+		return s.data.appendLocationItemsJSON(dst, l, from, to)
+	}
+	return s.data.appendLocationItems(dst, l, from, to)
+}
+
+func (s *Server) appendListTail(dst []byte, c *asmx.Call, l locationList) []byte {
+	if c.Binding == asmx.JSON {
+		return append(dst, "]}"...)
+	}
+	return s.appendResponseTail(s.data.appendLocationsTail(dst, l), c)
 }
 
 // appendResponseHead appends what comes before the result node of an XML
@@ -467,9 +505,43 @@ func (s *Server) appendResponseTail(dst []byte, c *asmx.Call) []byte {
 	return dst
 }
 
-// streamChunk is about how many bytes encodeChunked gathers before handing
-// them on.
+// streamChunk is about how many bytes a response written in pieces gathers
+// before handing them on; a location list longer than that (typically) is
+// written in pieces.
 const streamChunk = 256 << 10
+
+// streams reports whether the answer l to c is long enough to be written in
+// pieces.
+func streams(c *asmx.Call, l locationList) bool {
+	return len(l.atms)*locationSize(c) > streamChunk
+}
+
+// writeAnswer writes the answer to c from the data set. A location list
+// long enough (over streamChunk, typically) is written in pieces from one
+// pooled buffer, with its Content-Length computed first, so that no answer
+// is held whole; any other is built whole in a pooled buffer.
+func (s *Server) writeAnswer(w http.ResponseWriter, c *asmx.Call) {
+	bp := bodyPool.Get().(*[]byte)
+	defer recycleBuffer(bp)
+	if !isLocationList(c.Op.Name) {
+		*bp = s.encodeResponse((*bp)[:0], c)
+		asmx.WriteBody(w, c.Binding, *bp)
+		return
+	}
+	sc := getScratch()
+	defer sc.release()
+	l := s.data.locations(c, sc)
+	if !streams(c, l) {
+		*bp = s.appendList((*bp)[:0], c, l)
+		asmx.WriteBody(w, c.Binding, *bp)
+		return
+	}
+	asmx.WriteHeaderLength(w, c.Binding, []string{strconv.Itoa(s.listLength(c, l, bp))})
+	_ = s.emitList(c, l, bp, func(p []byte) error {
+		_, err := w.Write(p)
+		return err // the client went away: stop encoding
+	})
+}
 
 // encodeChunked encodes the response body of c, the very bytes
 // encodeResponse writes, and hands it to emit in pieces of about streamChunk
@@ -478,32 +550,74 @@ const streamChunk = 256 << 10
 // keep the slice; an error from emit stops the encoding and is returned.
 func (s *Server) encodeChunked(c *asmx.Call, emit func([]byte) error) error {
 	bp := bodyPool.Get().(*[]byte)
-	buf := (*bp)[:0]
-	defer func() {
-		if cap(buf) <= 4<<20 {
-			*bp = buf[:0]
-			bodyPool.Put(bp)
-		}
-	}()
-	if c.Binding == asmx.JSON || c.Op.Name == asmx.OpReturnInstitutions || c.Op.Name == asmx.OpReturnProvinces {
-		buf = s.encodeResponse(buf, c)
-		return emit(buf)
+	defer recycleBuffer(bp)
+	if !isLocationList(c.Op.Name) {
+		*bp = s.encodeResponse((*bp)[:0], c)
+		return emit(*bp)
 	}
-	d := s.data
-	l := d.searchLocations(c)
-	buf = d.appendLocationsHead(s.appendResponseHead(buf, c), l, c.Binding.IsSOAP())
+	sc := getScratch()
+	defer sc.release()
+	return s.emitList(c, s.data.locations(c, sc), bp, emit)
+}
+
+// emitList encodes the response body of c answered with l, handing it to
+// emit in pieces built in *bp (see encodeChunked).
+func (s *Server) emitList(c *asmx.Call, l locationList, bp *[]byte, emit func([]byte) error) error {
+	buf := s.appendListHead((*bp)[:0], c, l)
 	for k := 0; k < len(l.atms); {
 		// Whole batches of locations, then a look at the buffer's length.
 		to := min(k+64, len(l.atms))
-		buf = d.appendLocationItems(buf, l, k, to)
+		buf = s.appendListItems(buf, c, l, k, to)
 		k = to
 		if len(buf) >= streamChunk {
 			if err := emit(buf); err != nil {
+				*bp = buf
 				return err
 			}
 			buf = buf[:0]
 		}
 	}
-	buf = s.appendResponseTail(d.appendLocationsTail(buf, l), c)
+	buf = s.appendListTail(buf, c, l)
+	*bp = buf
 	return emit(buf)
+}
+
+// listLength is the length of the response body of c answered with l,
+// computed without writing it: the head and tail are written into *bp, the
+// locations' lengths are known from the fragment cache (or their fragments
+// written into *bp once, to learn them).
+func (s *Server) listLength(c *asmx.Call, l locationList, bp *[]byte) int {
+	d := s.data
+	buf := s.appendListHead((*bp)[:0], c, l)
+	n := len(buf)
+	buf = s.appendListTail(buf[:0], c, l)
+	n += len(buf)
+	json := c.Binding == asmx.JSON
+	count := len(l.atms)
+	if json {
+		n += count * len(locationHeadJSON)
+		n += max(count-1, 0) // the commas between
+	} else {
+		n += count * len(locationHeadXML)
+	}
+	n += digitsUpTo(count)
+	for _, i := range l.atms {
+		f := d.frags.length(i, json)
+		if f == 0 {
+			buf = d.appendFragment(buf[:0], i, json)
+			f = len(buf)
+		}
+		n += f
+	}
+	*bp = buf
+	return n
+}
+
+// digitsUpTo is the number of decimal digits in the numbers 0 to n-1.
+func digitsUpTo(n int) int {
+	total := 0
+	for lo, hi, digits := 0, 10, 1; lo < n; lo, hi, digits = hi, hi*10, digits+1 {
+		total += (min(n, hi) - lo) * digits
+	}
+	return total
 }

@@ -414,10 +414,7 @@ func (s *Server) answer(w http.ResponseWriter, ex *exchange, c *asmx.Call) {
 		s.writeFixed(w, f, c)
 		return
 	}
-	bp := bodyPool.Get().(*[]byte)
-	out := s.encode((*bp)[:0], c)
-	asmx.WriteBody(w, c.Binding, out)
-	recycleBody(bp, out)
+	s.writeAnswer(w, c)
 }
 
 // bodyPool recycles response buffers of the searches and of replay.
@@ -432,8 +429,8 @@ func recycleBody(bp *[]byte, out []byte) {
 	}
 }
 
-// encode appends the whole response body of c in its binding (encode.go).
-func (s *Server) encode(dst []byte, c *asmx.Call) []byte { return s.encodeResponse(dst, c) }
+// recycleBuffer returns *bp to the pool, unless it grew past 4 MiB.
+func recycleBuffer(bp *[]byte) { recycleBody(bp, *bp) }
 
 // fixedCacheBudget caps the bytes the cached fixed answers hold together
 // (64 MiB). ReturnInstitutions and ReturnProvinces are a few kilobytes, and
@@ -467,27 +464,30 @@ func (s *Server) writeFixed(w http.ResponseWriter, f *fixedAnswer, c *asmx.Call)
 	})
 }
 
-// prepareFixed encodes the answer of c once, to learn its length, and keeps
-// it if it fits in what is left of the budget. A body that outgrows the
-// budget is dropped as it is encoded, so even then no more than the budget
-// is held at once.
+// prepareFixed learns the length of the answer of c, and keeps the answer
+// if it fits in what is left of the budget. The length of a location list
+// is summed from its locations' (listLength), so that one too long to keep
+// (ReturnAllAtms at a million ATMs, 1.1 GB) is not encoded only to be
+// thrown away; the other answers are a few kilobytes, encoded whole.
 func (s *Server) prepareFixed(f *fixedAnswer, c *asmx.Call) {
 	var body []byte
-	size, keep := 0, true
-	_ = s.encodeChunked(c, func(p []byte) error {
-		size += len(p)
-		if keep && int64(size) > s.fixedLeft.Load() {
-			// Too large for what is left: count the rest, keep nothing.
-			keep, body = false, nil
+	if isLocationList(c.Op.Name) {
+		sc := getScratch()
+		defer sc.release()
+		bp := bodyPool.Get().(*[]byte)
+		defer recycleBuffer(bp)
+		l := s.data.locations(c, sc)
+		n := s.listLength(c, l, bp)
+		f.length = []string{strconv.Itoa(n)}
+		if int64(n) > s.fixedLeft.Load() {
+			return // too large for what is left: streamed on each request
 		}
-		if keep {
-			body = append(body, p...)
-		}
-		return nil
-	})
-	f.length = []string{strconv.Itoa(size)}
-	if !keep {
-		return
+		body = s.appendListHead(make([]byte, 0, n), c, l)
+		body = s.appendListItems(body, c, l, 0, len(l.atms))
+		body = s.appendListTail(body, c, l)
+	} else {
+		body = s.encodeResponse(nil, c)
+		f.length = []string{strconv.Itoa(len(body))}
 	}
 	// The budget counts what is held: the buffer's capacity.
 	if held := int64(cap(body)); s.fixedLeft.Add(-held) >= 0 {

@@ -290,7 +290,7 @@ func TestHelpNamesOwnFlags(t *testing.T) {
 	}{
 		{[]string{"serve", "--help"}, "--admin-token from ATMKIT_ADMIN_TOKEN"},
 		{[]string{"record", "--help"}, "--log-format from ATMKIT_LOG_FORMAT"},
-		{[]string{"bench", "--help"}, "--replay-scale from ATMKIT_REPLAY_SCALE"},
+		{[]string{"bench", "--help"}, "--atms-scale from ATMKIT_ATMS_SCALE"},
 		{[]string{"fixtures", "generate", "--help"}, "--atms from ATMKIT_ATMS"},
 		{[]string{"cassette", "scrub", "--help"}, "--check from ATMKIT_CHECK"},
 		{[]string{"conform", "--help"}, "from ATMKIT_"},
