@@ -238,9 +238,13 @@ func (s *Session) unusable(answers map[Binding]*Exchange) error {
 		}
 	}
 	if refused && text != "" {
+		gateway := ""
+		if status == http.StatusUnauthorized || status == http.StatusForbidden {
+			gateway = fmt.Sprintf(" If a gateway in front of the service answers %d, give the header it needs with --header 'Name: value'.", status)
+		}
 		return &PreflightError{Cause: CauseKeyRefused, Message: maskKey(fmt.Sprintf(
-			"could not check the target: the key was refused. %s: the same answer as to a made-up key, over every binding (%s). Check --key (or ATMKIT_KEY): it must be a key this deployment accepts.",
-			text, strings.Join(got, ", ")), s.cfg.Key)}
+			"could not check the target: the key was refused. %s: the same answer as to a made-up key, over every binding (%s). Check --key (or ATMKIT_KEY): it must be a key this deployment accepts.%s",
+			text, strings.Join(got, ", "), gateway), s.cfg.Key)}
 	}
 	if x := answers[preflightBindings[0]]; sameStatus && status == http.StatusBadRequest && strings.Contains(string(x.RespBody), "HTTP request to an HTTPS server") {
 		return &PreflightError{Cause: CauseTLS, Message: fmt.Sprintf(

@@ -62,10 +62,10 @@ func (c Client) Load() (*ClientTLS, error) {
 		}
 		n, err := addPEM(roots, data)
 		if err != nil {
-			return nil, bad("ca-cert", "%s: %v", c.CAFile, err)
+			return nil, bad("ca-cert", "%v", err)
 		}
 		if n == 0 {
-			return nil, bad("ca-cert", "no PEM certificate (-----BEGIN CERTIFICATE-----) in %s", c.CAFile)
+			return nil, bad("ca-cert", "no PEM certificate (-----BEGIN CERTIFICATE-----) in it")
 		}
 		cfg.RootCAs = roots
 	}

@@ -142,11 +142,11 @@ func (s Server) Load() (*Serving, error) {
 	return sv, nil
 }
 
-// Describe is one line on the certificate served: its subject, the names
-// it is valid for, its issuer and when it expires.
+// Describe is one line on the certificate served: the names it is valid
+// for, its issuer and when it expires, and the client certificates asked for.
 func (sv *Serving) Describe() string {
 	c := sv.Cert
-	s := fmt.Sprintf("%s, for %s, issued by %s, valid until %s", c.Subject.CommonName, strings.Join(names(c), ", "),
+	s := fmt.Sprintf("for %s, issued by %s, valid until %s", strings.Join(names(c), ", "),
 		c.Issuer.CommonName, c.NotAfter.UTC().Format("2006-01-02"))
 	if sv.ClientCAs > 0 {
 		s += fmt.Sprintf("; client certificates required (from %d authorit%s)", sv.ClientCAs, plural(sv.ClientCAs, "y", "ies"))
@@ -179,17 +179,17 @@ func loadKeyPair(certFile, keyFile, certSetting, keySetting string) (tls.Certifi
 		return tls.Certificate{}, err
 	}
 	if !hasBlock(certPEM, func(t string) bool { return t == "CERTIFICATE" }) {
-		return tls.Certificate{}, bad(certSetting, "no PEM certificate (-----BEGIN CERTIFICATE-----) in %s", certFile)
+		return tls.Certificate{}, bad(certSetting, "no PEM certificate (-----BEGIN CERTIFICATE-----) in it")
 	}
 	if !hasBlock(keyPEM, func(t string) bool { return strings.HasSuffix(t, "PRIVATE KEY") }) {
-		return tls.Certificate{}, bad(keySetting, "no PEM private key (-----BEGIN PRIVATE KEY-----) in %s", keyFile)
+		return tls.Certificate{}, bad(keySetting, "no PEM private key (-----BEGIN PRIVATE KEY-----) in it")
 	}
 	cert, err := tls.X509KeyPair(certPEM, keyPEM)
 	if err != nil {
 		if strings.Contains(err.Error(), "does not match") {
-			return tls.Certificate{}, bad(keySetting, "the key in %s is not the key of the certificate in %s (--%s)", keyFile, certFile, certSetting)
+			return tls.Certificate{}, bad(keySetting, "not the key of the certificate of --%s", certSetting)
 		}
-		return tls.Certificate{}, bad(certSetting, "%s and %s: %v", certFile, keyFile, strings.TrimPrefix(err.Error(), "tls: "))
+		return tls.Certificate{}, bad(certSetting, "with the key of --%s: %v", keySetting, strings.TrimPrefix(err.Error(), "tls: "))
 	}
 	return cert, nil
 }
@@ -203,10 +203,10 @@ func loadPool(file, setting string) (*x509.CertPool, int, error) {
 	pool := x509.NewCertPool()
 	n, err := addPEM(pool, data)
 	if err != nil {
-		return nil, 0, bad(setting, "%s: %v", file, err)
+		return nil, 0, bad(setting, "%v", err)
 	}
 	if n == 0 {
-		return nil, 0, bad(setting, "no PEM certificate (-----BEGIN CERTIFICATE-----) in %s", file)
+		return nil, 0, bad(setting, "no PEM certificate (-----BEGIN CERTIFICATE-----) in it")
 	}
 	return pool, n, nil
 }
@@ -236,7 +236,7 @@ func readFile(file, setting string) ([]byte, error) {
 	data, err := os.ReadFile(file)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, bad(setting, "%s does not exist", file)
+		return nil, bad(setting, "the file does not exist")
 	case err != nil:
 		return nil, bad(setting, "%v", err)
 	}

@@ -223,11 +223,11 @@ func TestLoad(t *testing.T) {
 		{"key without cert", func() error { _, err := Server{KeyFile: key}.Load(); return err }, "tls-key", "needs --tls-cert FILE"},
 		{"self-signed and files", func() error { _, err := Server{SelfSigned: true, CertFile: cert, KeyFile: key}.Load(); return err }, "tls-self-signed", "cannot be combined"},
 		{"client CA without TLS", func() error { _, err := Server{ClientCAFile: p.caFile}.Load(); return err }, "tls-client-ca", "needs TLS"},
-		{"cert missing", func() error { _, err := Server{CertFile: missing, KeyFile: key}.Load(); return err }, "tls-cert", missing + " does not exist"},
+		{"cert missing", func() error { _, err := Server{CertFile: missing, KeyFile: key}.Load(); return err }, "tls-cert", "the file does not exist"},
 		{"key missing", func() error { _, err := Server{CertFile: cert, KeyFile: missing}.Load(); return err }, "tls-key", "does not exist"},
 		{"cert not PEM", func() error { _, err := Server{CertFile: garbage, KeyFile: key}.Load(); return err }, "tls-cert", "no PEM certificate"},
 		{"key not PEM", func() error { _, err := Server{CertFile: cert, KeyFile: garbage}.Load(); return err }, "tls-key", "no PEM private key"},
-		{"key of another certificate", func() error { _, err := Server{CertFile: cert, KeyFile: otherKey}.Load(); return err }, "tls-key", "is not the key of the certificate"},
+		{"key of another certificate", func() error { _, err := Server{CertFile: cert, KeyFile: otherKey}.Load(); return err }, "tls-key", "not the key of the certificate of --tls-cert"},
 		{"client CA not PEM", func() error {
 			_, err := Server{CertFile: cert, KeyFile: key, ClientCAFile: garbage}.Load()
 			return err
@@ -236,7 +236,7 @@ func TestLoad(t *testing.T) {
 		{"CA not PEM", func() error { _, err := Client{CAFile: garbage}.Load(); return err }, "ca-cert", "no PEM certificate"},
 		{"client cert without key", func() error { _, err := Client{CertFile: cert}.Load(); return err }, "client-cert", "needs --client-key FILE"},
 		{"client key without cert", func() error { _, err := Client{KeyFile: key}.Load(); return err }, "client-key", "needs --client-cert FILE"},
-		{"client key of another certificate", func() error { _, err := Client{CertFile: cert, KeyFile: otherKey}.Load(); return err }, "client-key", "is not the key"},
+		{"client key of another certificate", func() error { _, err := Client{CertFile: cert, KeyFile: otherKey}.Load(); return err }, "client-key", "not the key of the certificate of --client-cert"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
