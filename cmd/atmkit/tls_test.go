@@ -227,7 +227,7 @@ func TestTLSEndToEnd(t *testing.T) {
 		rec := startCmd(t, nil, "record", "--upstream", srv.base, "--cassette", cassette, "--addr", "127.0.0.1:0",
 			"--ca-cert", c.caFile, "--client-cert", c.clientCert, "--client-key", c.clientKey,
 			"--tls-self-signed", "--tls-ca-out", proxyCA)
-		if !strings.HasPrefix(rec.base, "https://") || !strings.Contains(rec.stdout.String(), "CA:         "+proxyCA) {
+		if !strings.HasPrefix(rec.base, "https://") || !rec.stdout.waitFor("CA:         "+proxyCA) {
 			t.Fatalf("record banner: got %q, want an https proxy and its CA %s", rec.stdout, proxyCA)
 		}
 		status, body, err := fetch(httpsClient(t, proxyCA, "", ""), rec.base+provincesPath+leakKey)
