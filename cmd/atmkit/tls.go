@@ -116,12 +116,16 @@ func (s *serving) writeCA(path string) error {
 		if err != nil {
 			return err
 		}
-		s.caFile, s.removeCA = f.Name(), true
-		if _, err := f.Write(pemData); err != nil {
-			_ = f.Close()
+		_, err = f.Write(pemData)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			_ = os.Remove(f.Name())
 			return err
 		}
-		return f.Close()
+		s.caFile, s.removeCA = f.Name(), true
+		return nil
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".atmkit-ca-*.tmp")
 	if err != nil {
