@@ -71,7 +71,12 @@ type indexConfig struct {
 	record    string
 	namespace string
 	transport http.RoundTripper
+	timeout   time.Duration
 }
+
+// DefaultUpstreamTimeout bounds a call forwarded to the upstream when
+// WithUpstreamTimeout does not set another bound.
+const DefaultUpstreamTimeout = time.Minute
 
 // WithUpstream forwards calls with no recording to the service at base
 // (e.g. https://atm.example.org), records each new episode into the
@@ -86,6 +91,12 @@ func WithUpstream(base, record, ns string) IndexOption {
 // (default http.DefaultTransport).
 func WithUpstreamTransport(rt http.RoundTripper) IndexOption {
 	return func(c *indexConfig) { c.transport = rt }
+}
+
+// WithUpstreamTimeout bounds each call forwarded to the upstream, from
+// sending it to the answer's last byte (default DefaultUpstreamTimeout).
+func WithUpstreamTimeout(d time.Duration) IndexOption {
+	return func(c *indexConfig) { c.timeout = d }
 }
 
 // LoadIndex reads the cassettes at paths (files, or directories of .yaml
@@ -277,9 +288,10 @@ func (ix *Index) Close() error {
 
 // upstream forwards misses and records them.
 type upstream struct {
-	base *url.URL
-	ns   string
-	rec  *Recorder
+	base    *url.URL
+	ns      string
+	rec     *Recorder
+	timeout time.Duration
 }
 
 func newUpstream(cfg indexConfig) (*upstream, error) {
@@ -299,15 +311,22 @@ func newUpstream(cfg indexConfig) (*upstream, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &upstream{base: u, ns: ns, rec: rec}, nil
+	timeout := cfg.timeout
+	if timeout <= 0 {
+		timeout = DefaultUpstreamTimeout
+	}
+	return &upstream{base: u, ns: ns, rec: rec, timeout: timeout}, nil
 }
 
 // fetch asks the upstream c in c's binding, records the episode and indexes it.
 func (up *upstream) fetch(ix *Index, c *asmx.Call) mockserver.ReplayAnswer {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), up.timeout)
 	defer cancel()
 	// Errors quote the request, key included: mask it.
 	fail := func(what string, err error) mockserver.ReplayAnswer {
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
+			return mockserver.ReplayAnswer{Error: asmx.ErrServer(c.Binding, fmt.Sprintf("%sno answer within %s", what, up.timeout))}
+		}
 		return mockserver.ReplayAnswer{Error: asmx.ErrServer(c.Binding, what+redact.Error(err, c.Key).Error())}
 	}
 	req, err := newRequest(ctx, up.base, up.ns, c)

@@ -1,10 +1,13 @@
 package cassettes_test
 
 import (
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
@@ -47,5 +50,32 @@ func TestUpstreamOnMiss(t *testing.T) {
 		if rr.Code != 200 || !slices.Equal(values(t, b, rr.Body.String()), values(t, asmx.SOAP11, direct)) {
 			t.Fatalf("%s after recording: status %d\n%s", b, rr.Code, rr.Body)
 		}
+	}
+}
+
+// TestUpstreamTimeout: a call forwarded to an upstream that does not answer
+// within WithUpstreamTimeout is answered with a Server fault saying so.
+func TestUpstreamTimeout(t *testing.T) {
+	release := make(chan struct{})
+	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer silent.Close()
+	defer close(release)
+	path := filepath.Join(t.TempDir(), "silent.yaml")
+	idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstream(silent.URL, path, ""), cassettes.WithUpstreamTimeout(200*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	h, _ := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault))
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	status, body := do(t, srv.Client(), request(t, srv.URL, asmx.SOAP11, query{asmx.OpReturnProvinces, nil}, testKey, false))
+	if want := "upstream: no answer within 200ms"; status != 500 || !strings.Contains(body, want) {
+		t.Errorf("got %d %q, want a Server fault saying %q", status, body, want)
 	}
 }

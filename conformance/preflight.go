@@ -159,7 +159,11 @@ func (s *Session) transportCause(te *TransportError) *PreflightError {
 		msg = fmt.Sprintf("no answer from %s within %s (--timeout): %s got no answer. Is the target overloaded, stuck, or behind a firewall that swallows the calls? If it is only slow, raise --timeout (ATMKIT_TIMEOUT).", svc, te.Timeout, te.What)
 	case TransportTLS:
 		cause = CauseTLS
-		msg = fmt.Sprintf("TLS failure with %s: %s. Check that the target speaks TLS on that port (https:// against a plain HTTP port fails so), and that its certificate is valid for the host and issued by an authority this machine trusts.", svc, innermost(te.Err))
+		if x := explainTLS(te.Err); x != nil {
+			msg = fmt.Sprintf("TLS failure with %s: %s.", svc, x)
+		} else {
+			msg = fmt.Sprintf("TLS failure with %s: %s. Check that the target speaks TLS on that port (https:// against a plain HTTP port fails so), and that its certificate is valid for the host and issued by an authority this machine trusts (--ca-cert FILE adds one).", svc, innermost(te.Err))
+		}
 	case TransportClosed:
 		cause = CauseClosed
 		msg = fmt.Sprintf("%s closed the connection without an answer to %s (%s). Is an HTTP server listening there, and does no proxy or firewall cut the calls?", svc, te.What, innermost(te.Err))
@@ -234,9 +238,18 @@ func (s *Session) unusable(answers map[Binding]*Exchange) error {
 		}
 	}
 	if refused && text != "" {
+		gateway := ""
+		if status == http.StatusUnauthorized || status == http.StatusForbidden {
+			gateway = fmt.Sprintf(" If a gateway in front of the service answers %d, give the header it needs with --header 'Name: value'.", status)
+		}
 		return &PreflightError{Cause: CauseKeyRefused, Message: maskKey(fmt.Sprintf(
-			"could not check the target: the key was refused. %s: the same answer as to a made-up key, over every binding (%s). Check --key (or ATMKIT_KEY): it must be a key this deployment accepts.",
-			text, strings.Join(got, ", ")), s.cfg.Key)}
+			"could not check the target: the key was refused. %s: the same answer as to a made-up key, over every binding (%s). Check --key (or ATMKIT_KEY): it must be a key this deployment accepts.%s",
+			text, strings.Join(got, ", "), gateway), s.cfg.Key)}
+	}
+	if x := answers[preflightBindings[0]]; sameStatus && status == http.StatusBadRequest && strings.Contains(string(x.RespBody), "HTTP request to an HTTPS server") {
+		return &PreflightError{Cause: CauseTLS, Message: fmt.Sprintf(
+			"could not check the target: %s speaks HTTPS at that port and answered every plain HTTP call with 400 %s; use https:// in --target.",
+			svc, answerText(x))}
 	}
 	if sameStatus && status != http.StatusInternalServerError {
 		x := answers[preflightBindings[0]]

@@ -75,7 +75,7 @@ var _ = Describe("the preflight", Label("selftest"), func() {
 			srv := httptest.NewTLSServer(http.NotFoundHandler())
 			DeferCleanup(srv.Close)
 			return srv.URL
-		}, leakKey, CauseTLS, "TLS failure with https://127.0.0.1:", "certificate"),
+		}, leakKey, CauseTLS, "TLS failure with https://127.0.0.1:", "an authority not trusted here", "--ca-cert FILE"),
 		Entry("an error status for everything", func() string {
 			return serve(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 				http.Error(w, "maintenance", http.StatusServiceUnavailable)

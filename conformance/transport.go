@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/atmkit/atmkit/internal/tlsconf"
 )
 
 // TransportKind says why a request got no HTTP answer.
@@ -94,6 +96,18 @@ func innermost(err error) string {
 	return err.Error()
 }
 
+// explainTLS is the explanation of a TLS failure: what failed and which
+// flag fixes it (tlsconf.Error); nil for other errors. A client made by
+// atmkit's command explains its failures itself, knowing whether it has a
+// client certificate; another client's are explained here.
+func explainTLS(err error) *tlsconf.Error {
+	var x *tlsconf.Error
+	if errors.As(err, &x) {
+		return x
+	}
+	return tlsconf.Explain(err, tlsconf.Hints{URLSetting: "target"})
+}
+
 // transportKind classifies an error of the HTTP client.
 func transportKind(err error) TransportKind {
 	var (
@@ -105,6 +119,7 @@ func transportKind(err error) TransportKind {
 		invalid  x509.CertificateInvalidError
 		header   tls.RecordHeaderError
 		alert    tls.AlertError
+		explain  *tlsconf.Error
 	)
 	switch {
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
@@ -113,7 +128,7 @@ func transportKind(err error) TransportKind {
 		return TransportRefused
 	case errors.As(err, &dnsErr):
 		return TransportNoHost
-	case errors.As(err, &verify), errors.As(err, &unknown), errors.As(err, &hostname), errors.As(err, &invalid),
+	case errors.As(err, &explain), errors.As(err, &verify), errors.As(err, &unknown), errors.As(err, &hostname), errors.As(err, &invalid),
 		errors.As(err, &header), errors.As(err, &alert),
 		strings.Contains(err.Error(), "tls: "), strings.Contains(err.Error(), "HTTP response to HTTPS client"):
 		return TransportTLS

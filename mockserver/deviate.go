@@ -270,3 +270,8 @@ func (b *bufferedResponse) Write(p []byte) (int, error) {
 
 // Unwrap lets http.ResponseController reach the connection.
 func (b *bufferedResponse) Unwrap() http.ResponseWriter { return b.w }
+
+// FlushError flushes nothing: the deviations rewrite the response whole.
+// (Without it, http.ResponseController.Flush would reach the connection
+// and send a 200 header before the held status.)
+func (b *bufferedResponse) FlushError() error { return nil }

@@ -110,3 +110,24 @@ func ExampleParseFault() {
 	// Output:
 	// ReturnProvinces soap12 300ms 2
 }
+
+// An app that must call the service over HTTPS is tested against a test
+// server with WithTLS: its URL is https, and ts.Client() trusts its
+// certificate (ts.CACertPEM() is the authority for clients of other kinds).
+func ExampleWithTLS() {
+	ts, err := mockserver.StartTestServer(mockserver.WithKeys("test-key"), mockserver.WithTLS())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer ts.Close()
+
+	codes, _, err := provinces(ts.Client(), ts.URL, "test-key")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	u, _ := url.Parse(ts.URL)
+	fmt.Println(u.Scheme, "provinces:", len(codes))
+	// Output: https provinces: 13
+}

@@ -2,8 +2,11 @@ package mockserver
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
+	"log"
+	"log/slog"
 	"net"
 	"net/http"
 	"sync"
@@ -42,9 +45,31 @@ func NewHTTPServer(h http.Handler) *http.Server {
 // A second cancellation is not possible through ctx; callers that want a
 // second signal to cut the wait short pass a shorter grace or close ln's server.
 func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration) error {
+	return ServeWith(ctx, ln, h, ServeOptions{Grace: grace})
+}
+
+// ServeOptions are the settings of ServeWith.
+type ServeOptions struct {
+	// Grace is how long in-flight requests may finish once ctx is done.
+	Grace time.Duration
+	// TLS serves HTTPS with this configuration; nil serves plain HTTP.
+	TLS *tls.Config
+	// Logger receives the HTTP server's own errors, such as a TLS
+	// handshake that failed (at level Warn); nil discards them.
+	Logger *slog.Logger
+}
+
+// ServeWith is Serve with TLS and a logger for the server's own errors.
+func ServeWith(ctx context.Context, ln net.Listener, h http.Handler, o ServeOptions) error {
 	srv := NewHTTPServer(h)
+	srv.ErrorLog = ErrorLog(o.Logger)
+	ln = LimitListener(ln, MaxConns)
+	if o.TLS != nil {
+		ln = tls.NewListener(ln, o.TLS)
+	}
+	grace := o.Grace
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(LimitListener(ln, MaxConns)) }()
+	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
 		if errors.Is(err, http.ErrServerClosed) {
@@ -63,6 +88,16 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 		return fmt.Errorf("serve %s: %w", ln.Addr(), err)
 	}
 	return nil
+}
+
+// ErrorLog is the standard logger an http.Server writes its own errors
+// to (a failed TLS handshake: "http: TLS handshake error from …"), as
+// records of l at level Warn; nil discards them.
+func ErrorLog(l *slog.Logger) *log.Logger {
+	if l == nil {
+		l = slog.New(slog.DiscardHandler)
+	}
+	return slog.NewLogLogger(l.Handler(), slog.LevelWarn)
 }
 
 // LimitListener returns a listener that holds at most n connections open at

@@ -35,6 +35,7 @@ type config struct {
 	faults       []Fault // faults active from the start
 	adminToken   string  // bearer token the admin API requires; empty: none
 	errorForm    asmx.ErrorForm
+	tls          bool // test servers serve HTTPS (WithTLS)
 }
 
 func defaultConfig() config {

@@ -195,6 +195,12 @@ func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 // writeError answers with e in binding b's form and notes it in ex.
 func (s *Server) writeError(w http.ResponseWriter, ex *exchange, b asmx.Binding, e *asmx.Error) {
 	ex.err = e
+	if e.Kind == asmx.KindRequestTooLarge && ex.req != nil {
+		// The client may still be sending: answer, then linger (linger.go).
+		unread := ex.req.ContentLength > s.cfg.maxBodyBytes
+		refuseBody(w, ex.req, unread, func() { asmx.WriteErrorForm(w, b, e, s.cfg.errorForm) })
+		return
+	}
 	asmx.WriteErrorForm(w, b, e, s.cfg.errorForm)
 }
 

@@ -3,6 +3,8 @@ package mockserver
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"net"
@@ -12,6 +14,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/tlsconf"
 )
 
 // closeGrace is how long Close lets connections finish before it closes them.
@@ -28,11 +31,14 @@ const closeGrace = 5 * time.Second
 //
 //	ts := mockserver.NewTestServer(t, cassettes.Replay(t, mockserver.MissFault, "testdata/cassettes"))
 type TestServer struct {
-	// URL is the base URL, "http://127.0.0.1:<port>", without a trailing slash.
+	// URL is the base URL, "http://127.0.0.1:<port>" (https with
+	// WithTLS), without a trailing slash.
 	URL string
 	// Server is the mock service itself: its journal, faults and data set.
 	Server *Server
 
+	client   *http.Client       // trusts the server's certificate
+	ca       *tlsconf.Authority // issued the server's certificate; nil without TLS
 	srv      *http.Server
 	cancel   context.CancelFunc // ends the requests' contexts, and so injected delays
 	inflight sync.WaitGroup     // requests being served
@@ -41,6 +47,16 @@ type TestServer struct {
 
 	mu     sync.Mutex // guards closed
 	closed bool
+}
+
+// WithTLS makes a test server (NewTestServer, StartTestServer) serve
+// HTTPS, as httptest.NewTLSServer does: its certificate, for 127.0.0.1,
+// ::1 and localhost, is issued by an authority made for the server alone;
+// TestServer.Client trusts it, and TestServer.CACertPEM is that authority
+// for clients of other kinds. NewServer and New take no notice of it: a
+// handler does not choose its transport.
+func WithTLS() Option {
+	return func(c *config) error { c.tls = true; return nil }
 }
 
 // NewTestServer starts the mock service configured by opts on a loopback
@@ -86,10 +102,47 @@ func StartTestServer(opts ...Option) (*TestServer, error) {
 		served: make(chan error, 1),
 		done:   make(chan struct{}),
 	}
+	var roots *x509.CertPool
+	if s.cfg.tls {
+		sv, err := tlsconf.Server{SelfSigned: true}.Load()
+		if err != nil {
+			_ = ln.Close()
+			cancel()
+			return nil, fmt.Errorf("mock test server: %w", err)
+		}
+		ln = tls.NewListener(ln, sv.Config)
+		ts.URL = "https://" + ln.Addr().String()
+		ts.ca, roots = sv.Authority, sv.Authority.Pool()
+	}
+	ts.client = tlsconf.TrustingClient(roots)
 	ts.srv = NewHTTPServer(http.HandlerFunc(ts.serveHTTP))
 	ts.srv.BaseContext = func(net.Listener) context.Context { return base }
+	ts.srv.ErrorLog = ErrorLog(s.log)
 	go func() { ts.served <- ts.srv.Serve(ln) }()
 	return ts, nil
+}
+
+// Client returns an HTTP client for the server, as httptest.Server.Client
+// does: with WithTLS it trusts the server's certificate (and no other);
+// it uses no proxy. Close closes its idle connections.
+func (ts *TestServer) Client() *http.Client { return ts.client }
+
+// CACertificate is the authority that issued the server's certificate
+// (WithTLS), for a certificate pool of a client's own; nil without TLS.
+func (ts *TestServer) CACertificate() *x509.Certificate {
+	if ts.ca == nil {
+		return nil
+	}
+	return ts.ca.Cert
+}
+
+// CACertPEM is CACertificate in PEM, the file a client of another kind
+// trusts (curl --cacert, an SSL_CERT_FILE); nil without TLS.
+func (ts *TestServer) CACertPEM() []byte {
+	if ts.ca == nil {
+		return nil
+	}
+	return ts.ca.CertPEM()
 }
 
 // serveHTTP counts the request in flight and serves it; once Close has begun
@@ -138,6 +191,11 @@ func (h *heldResponse) Write(p []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the connection.
 func (h *heldResponse) Unwrap() http.ResponseWriter { return h.w }
 
+// FlushError flushes nothing: the response is written whole by release.
+// (Without it, http.ResponseController.Flush would reach the connection
+// and send a 200 header before the held status.)
+func (h *heldResponse) FlushError() error { return nil }
+
 // release writes the held response.
 func (h *heldResponse) release() {
 	if h.status == 0 {
@@ -175,6 +233,7 @@ func (ts *TestServer) Close() {
 		_ = ts.srv.Close()
 	}
 	ts.inflight.Wait()
+	ts.client.CloseIdleConnections()
 	if err := <-ts.served; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		ts.Server.log.Error("mock test server stopped", "error", err)
 	}

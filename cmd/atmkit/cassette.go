@@ -180,6 +180,8 @@ func (m *Main) replayOption(fs *flag.FlagSet, f *serveFlags) (*replaySetup, erro
 			return nil, m.badSetting(fs, "on-miss", "needs --replay PATH")
 		case upstream != "":
 			return nil, m.badSetting(fs, "upstream", "needs --replay PATH and --on-miss upstream")
+		case m.firstSet(fs) != "":
+			return nil, m.badSetting(fs, m.firstSet(fs), "used only with --replay PATH --on-miss upstream")
 		}
 		return none, nil
 	}
@@ -198,8 +200,13 @@ func (m *Main) replayOption(fs *flag.FlagSet, f *serveFlags) (*replaySetup, erro
 		if p := checkHTTPURL(upstream); p != "" {
 			return nil, m.badSetting(fs, "upstream", p)
 		}
+		rt, err := m.reachTransport(fs, &f.reach, "upstream")
+		if err != nil {
+			return nil, err
+		}
 		target := recordTarget(paths[0])
-		opts = append(opts, cassettes.WithUpstream(upstream, target, f.namespace))
+		opts = append(opts, cassettes.WithUpstream(upstream, target, f.namespace),
+			cassettes.WithUpstreamTransport(rt), cassettes.WithUpstreamTimeout(f.reach.timeout))
 		if _, err := os.Stat(cassettes.FilePath(paths[0])); errors.Is(err, os.ErrNotExist) {
 			if _, err := os.Stat(paths[0]); errors.Is(err, os.ErrNotExist) {
 				load = paths[1:] // the first cassette is created by the upstream episodes
@@ -210,6 +217,9 @@ func (m *Main) replayOption(fs *flag.FlagSet, f *serveFlags) (*replaySetup, erro
 	}
 	if upstream != "" && onMiss != "upstream" {
 		return nil, m.badSetting(fs, "upstream", "used only with --on-miss upstream")
+	}
+	if n := m.firstSet(fs); n != "" && onMiss != "upstream" {
+		return nil, m.badSetting(fs, n, "used only with --on-miss upstream")
 	}
 	idx, err := cassettes.LoadIndex(load, opts...)
 	if errors.Is(err, cassettes.ErrCassetteNotFound) {

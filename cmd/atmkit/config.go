@@ -32,7 +32,7 @@ import (
 // the flag: flags > environment > config file > defaults.
 
 // configAliases maps plural config keys to their flag names.
-var configAliases = map[string]string{"keys": "key", "faults": "fault"}
+var configAliases = map[string]string{"keys": "key", "faults": "fault", "headers": "header"}
 
 // applyConfig sets every flag of fs that path names and that was set neither
 // on the command line nor through the environment. envAliases are the extra
@@ -96,7 +96,7 @@ func setFromConfig(f *flag.Flag, v any) error {
 	list, isList := v.([]any)
 	repeatable := false
 	switch f.Value.(type) {
-	case *listFlag, *faultFlag:
+	case *listFlag, *faultFlag, *headerFlag:
 		repeatable = true
 	}
 	if !isList {

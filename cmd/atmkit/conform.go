@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"flag"
+	"net/http"
 	"os"
 	"strconv"
 	"time"
@@ -18,6 +19,8 @@ const conformExamples = `  atmkit conform --target http://127.0.0.1:8080 --key s
   atmkit conform --target http://127.0.0.1:8080 --key k --city-id 3 --city-id 17 --radius-unit mi
   atmkit conform --target https://atm.example.org --key "$KEY" --latitude 44.6488 --longitude -63.5752 --radius 10 --institution-id 3
   ATMKIT_TARGET=http://127.0.0.1:8080 ATMKIT_KEY=k atmkit conform --json-report conform.json
+  atmkit conform --target https://atm.internal --key "$KEY" --ca-cert corp-ca.pem --client-cert me.pem --client-key me-key.pem
+  atmkit conform --target https://gateway.example.org/atm --key "$KEY" --header "Ocp-Apim-Subscription-Key: $SUB"
 
 Labels: soap11 soap12 get post json (bindings), documented (what the interface
 document states), asmx (ASMX conventions beyond it), semantics (search
@@ -33,6 +36,13 @@ disabled in web.config is a non-conformance: their specs fail as one group
 that says how to enable them; --label-filter '!get && !post' leaves them out.
 Failures are summarized grouped by cause, each spec with its section of the
 documentation.
+
+HTTPS: the system's authorities are trusted, and those of --ca-cert; a
+certificate problem (an unknown authority, another host name, an expired
+certificate, a client certificate required or refused) stops the preflight
+with one line naming it and the flag that fixes it. HTTPS_PROXY/HTTP_PROXY
+are used unless NO_PROXY names the target. --header values are sent with
+every request and appear in no output, report or curl line.
 
 Exit codes: 0: the target conforms (every spec run passed); 1: it does not
 conform; 2: could not check (a wrong command line, an unreachable target,
@@ -86,6 +96,7 @@ type conformFlags struct {
 	timeout     time.Duration
 	verbose     bool
 	noColor     bool
+	reach       reachFlags // --ca-cert, --client-cert, --header, …: how --target is reached (reach.go)
 }
 
 func (f *conformFlags) register(m *Main) *flag.FlagSet {
@@ -106,6 +117,7 @@ func (f *conformFlags) register(m *Main) *flag.FlagSet {
 	}
 	fs.BoolVar(&f.verbose, "verbose", false, "print every spec, not only failures")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colours in the output (default when stdout is not a terminal)")
+	f.reach.register(fs, "the target", false)
 	return fs
 }
 
@@ -187,6 +199,12 @@ func (m *Main) runConform(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	m.hideKeys(f.reach.secrets()...)
+	rt, err := m.reachTransport(fs, &f.reach, "target")
+	if err != nil {
+		return err
+	}
+	cfg.Client = &http.Client{Transport: rt}
 	rc := types.ReporterConfig{
 		JUnitReport: f.junitReport,
 		JSONReport:  f.jsonReport,

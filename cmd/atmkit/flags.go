@@ -59,7 +59,7 @@ func envName(flagName string) string {
 }
 
 // secretFlags are the flags whose values are shown only masked, in errors too.
-var secretFlags = map[string]bool{"key": true, "admin-token": true}
+var secretFlags = map[string]bool{"key": true, "admin-token": true, "header": true}
 
 // parseFlags applies ATMKIT_* variables for every flag not given on the command
 // line, after parsing it; the command line wins over the environment.

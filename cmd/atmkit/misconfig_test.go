@@ -289,7 +289,7 @@ func TestHelpNamesOwnFlags(t *testing.T) {
 		want string
 	}{
 		{[]string{"serve", "--help"}, "--admin-token from ATMKIT_ADMIN_TOKEN"},
-		{[]string{"record", "--help"}, "--log-format from ATMKIT_LOG_FORMAT"},
+		{[]string{"record", "--help"}, "--ca-cert from ATMKIT_CA_CERT"},
 		{[]string{"bench", "--help"}, "--atms-scale from ATMKIT_ATMS_SCALE"},
 		{[]string{"fixtures", "generate", "--help"}, "--atms from ATMKIT_ATMS"},
 		{[]string{"cassette", "scrub", "--help"}, "--check from ATMKIT_CHECK"},

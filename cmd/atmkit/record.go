@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -25,6 +26,8 @@ import (
 const recordExamples = `  atmkit record --upstream https://atm.example.org --cassette testdata/atm
   atmkit record --upstream http://10.0.0.5:8080 --cassette atm.yaml --addr 127.0.0.1:9090
   ATMKIT_UPSTREAM=https://atm.example.org ATMKIT_CASSETTE=atm atmkit record
+  atmkit record --upstream https://atm.internal --ca-cert corp-ca.pem --client-cert me.pem --client-key me-key.pem --cassette atm
+  atmkit record --upstream https://atm.example.org --cassette atm --tls-self-signed --addr 127.0.0.1:8443
 
 Point the app at the proxy's address instead of the service. Every request
 (SOAP 1.1/1.2, GET, POST, JSON, WSDL and help pages) goes to the upstream and
@@ -32,7 +35,12 @@ comes back unchanged; the cassette gets a scrubbed copy (strAtmServiceKey,
 Authorization, Cookie and Set-Cookie replaced by REDACTED). The cassette is
 rewritten atomically every --save-interval while recording and on Ctrl-C or
 SIGTERM; an existing cassette is appended to. Replay it with
-  atmkit serve --replay testdata/atm.yaml`
+  atmkit serve --replay testdata/atm.yaml
+
+The upstream is reached through HTTPS_PROXY/HTTP_PROXY unless NO_PROXY
+names it; --header values go to the upstream only, never to the cassette or
+the log. A certificate problem is one line saying what failed and which
+flag fixes it.`
 
 // recordFlags are the flags of atmkit record.
 type recordFlags struct {
@@ -43,6 +51,9 @@ type recordFlags struct {
 	progress     int
 	grace        time.Duration
 	logFormat    string
+
+	tls   listenTLSFlags // --tls-*: the proxy serves HTTPS (tls.go)
+	reach reachFlags     // --ca-cert, --header, --timeout, …: how --upstream is reached (reach.go)
 }
 
 func (f *recordFlags) register(m *Main) *flag.FlagSet {
@@ -54,6 +65,8 @@ func (f *recordFlags) register(m *Main) *flag.FlagSet {
 	fs.IntVar(&f.progress, "progress", 10, "print a progress line every N interactions recorded (0: never)")
 	fs.DurationVar(&f.grace, "grace", 10*time.Second, "how long in-flight requests may finish after SIGINT/SIGTERM (a second signal cuts it short)")
 	fs.StringVar(&f.logFormat, "log-format", "text", "log format on stderr: text or json")
+	f.tls.register(fs)
+	f.reach.register(fs, "the upstream", true)
 	return fs
 }
 
@@ -86,6 +99,16 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 	if err != nil {
 		return cmdUsagef("record", "--upstream: %v", err)
 	}
+	m.hideKeys(f.reach.secrets()...)
+	rt, err := m.reachTransport(fs, &f.reach, "upstream")
+	if err != nil {
+		return err
+	}
+	tl, err := m.setupListenTLS(fs, &f.tls, f.addr)
+	if err != nil {
+		return err
+	}
+	defer tl.close()
 	logger, err := m.newLogger(f.logFormat)
 	if err != nil {
 		return err
@@ -108,6 +131,7 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 		cassettes.WithMode(cassettes.ModeRecordAll),
 		cassettes.WithSaveInterval(f.saveInterval),
 		cassettes.WithLogger(logger),
+		cassettes.WithTransport(rt),
 		cassettes.WithHook(cassettes.BeforeSave, progress))
 	if err != nil {
 		return fmt.Errorf("record: %w", err)
@@ -118,15 +142,20 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 		_ = rec.Stop()
 		return fmt.Errorf("record: listen on %s: %w", f.addr, err)
 	}
-	base, _ := reachableURL(ln.Addr())
+	base, _ := reachableURL(ln.Addr(), tl.scheme())
 	fmt.Fprintf(m.Stdout, "atmkit: recording proxy listening on %s\n", base)
-	m.printReachable(ln.Addr())
+	m.printReachable(ln.Addr(), tl.scheme())
+	m.printTLS(tl)
 	fmt.Fprintf(m.Stdout, "  upstream:   %s\n", redact.URL(f.upstream))
 	fmt.Fprintf(m.Stdout, "  cassette:   %s (%d interactions already)\n", rec.Path(), before)
 	fmt.Fprintf(m.Stdout, "  health:     %s%s\n", base, cassettes.HealthPath)
 	fmt.Fprintln(m.Stdout, "  point your app at the proxy; Ctrl-C saves and stops")
 
 	srv := mockserver.NewHTTPServer(cassettes.NewProxy(up, rec, logger))
+	srv.ErrorLog = mockserver.ErrorLog(logger)
+	if cfg := tl.config(); cfg != nil {
+		ln = tls.NewListener(ln, cfg)
+	}
 	serveErr := serveUntilSignal(ctx, srv, ln, f.grace)
 	stopErr := rec.Stop()
 	if errors.Is(stopErr, cassettes.ErrNothingRecorded) {

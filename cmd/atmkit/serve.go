@@ -22,7 +22,10 @@ const serveExamples = `  atmkit serve
   atmkit serve --namespace http://example.org/atmService
   atmkit serve --fault 'op=ReturnProvinces,binding=soap12,delay=300ms' --fault 'op=ReturnInstitutions,status=503,times=1'
   atmkit serve --fault 'op=ReturnAllAtms,code=Client,text="Bad request, try again"'
-  atmkit serve --config atmkit.yaml --admin-token "$ATMKIT_ADMIN_TOKEN"`
+  atmkit serve --config atmkit.yaml --admin-token "$ATMKIT_ADMIN_TOKEN"
+  atmkit serve --addr 127.0.0.1:8443 --tls-self-signed --tls-ca-out ca.pem
+  atmkit serve --tls-cert server.pem --tls-key server-key.pem --tls-client-ca apps-ca.pem
+  atmkit serve --replay atm.yaml --on-miss upstream --upstream https://atm.internal --ca-cert corp-ca.pem --header 'X-Api-Key: ...'`
 
 // serveFlags are the flags of atmkit serve.
 type serveFlags struct {
@@ -47,6 +50,9 @@ type serveFlags struct {
 
 	detailedErrors bool   // --detailed-errors: errors as a local caller sees them
 	jsonErrors     string // --json-errors: asmx or ajax
+
+	tls   listenTLSFlags // --tls-*: serve HTTPS (tls.go)
+	reach reachFlags     // --ca-cert, --header, …: how --upstream is reached (reach.go)
 }
 
 // serveEnvAliases are the extra ATMKIT_* names of serve's flags.
@@ -71,6 +77,8 @@ func (f *serveFlags) register(m *Main) *flag.FlagSet {
 	fs.Var(&f.deviate, "deviate", deviateUsage)
 	fs.BoolVar(&f.detailedErrors, "detailed-errors", false, "write errors as ASP.NET shows them on the server itself (customErrors Off): type names and stack traces; default: the remote form, messages only")
 	fs.StringVar(&f.jsonErrors, "json-errors", mockserver.JSONErrorsASMX, "form of the JSON path's errors: asmx (HTTP 500 text/plain, as ASMX's HTTP GET protocol) or ajax (ASP.NET AJAX's JSON error object)")
+	f.tls.register(fs)
+	f.reach.register(fs, "the upstream (--on-miss upstream)", true)
 	return fs
 }
 
@@ -86,6 +94,7 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 		}
 	}
 	m.hideKeys(append([]string{f.adminToken}, f.keys...)...)
+	m.hideKeys(f.reach.secrets()...)
 	if w.NArg() > 0 {
 		return cmdUsagef("serve", "unexpected argument %q", w.Arg(0))
 	}
@@ -95,6 +104,11 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	if err := m.checkServeFlags(w, &f); err != nil {
 		return err
 	}
+	tl, err := m.setupListenTLS(w, &f.tls, f.addr)
+	if err != nil {
+		return err
+	}
+	defer tl.close()
 	logger, err := m.newLogger(f.logFormat)
 	if err != nil {
 		return err
@@ -140,10 +154,10 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", f.addr, err)
 	}
-	m.printServeBanner(ln.Addr(), srv, &f, replay)
+	m.printServeBanner(ln.Addr(), srv, &f, replay, tl)
 	m.warnOpenAdmin(ln.Addr(), f.adminToken)
 	m.warnDeviations(f.deviate)
-	if err := mockserver.Serve(ctx, ln, h, f.grace); err != nil {
+	if err := mockserver.ServeWith(ctx, ln, h, mockserver.ServeOptions{Grace: f.grace, TLS: tl.config(), Logger: logger}); err != nil {
 		return err
 	}
 	fmt.Fprintln(m.Stderr, "atmkit: stopped")
@@ -164,6 +178,7 @@ func (m *Main) checkServeFlags(fs *flag.FlagSet, f *serveFlags) error {
 		check{"log-format", checkLogFormat(f.logFormat)},
 		check{"grace", when(f.grace < 0, "must not be negative")},
 		check{"journal-size", when(f.journalSize < 0, "must not be negative (0 turns the journal off)")},
+		check{"timeout", when(f.reach.timeout <= 0, "must be positive, e.g. 30s")},
 		check{"admin-token", when(f.adminToken != strings.TrimSpace(f.adminToken) || strings.ContainsAny(f.adminToken, "\r\n"),
 			"white space at its ends or a line break; a bearer token cannot carry them")},
 	)
@@ -173,22 +188,22 @@ func (m *Main) checkServeFlags(fs *flag.FlagSet, f *serveFlags) error {
 // address itself, or 127.0.0.1 for one listening on every interface
 // (0.0.0.0, [::]), which cannot be pasted into a browser. every reports
 // the latter.
-func reachableURL(addr net.Addr) (base string, every bool) {
+func reachableURL(addr net.Addr, scheme string) (base string, every bool) {
 	tcp, ok := addr.(*net.TCPAddr)
 	if !ok {
-		return "http://" + addr.String(), false
+		return scheme + "://" + addr.String(), false
 	}
 	port := strconv.Itoa(tcp.Port)
 	if tcp.IP.IsUnspecified() {
-		return "http://" + net.JoinHostPort("127.0.0.1", port), true
+		return scheme + "://" + net.JoinHostPort("127.0.0.1", port), true
 	}
-	return "http://" + net.JoinHostPort(tcp.IP.String(), port), false
+	return scheme + "://" + net.JoinHostPort(tcp.IP.String(), port), false
 }
 
 // printReachable prints, for a server listening on every interface, the
 // URL other hosts use.
-func (m *Main) printReachable(addr net.Addr) {
-	if _, every := reachableURL(addr); !every {
+func (m *Main) printReachable(addr net.Addr, scheme string) {
+	if _, every := reachableURL(addr, scheme); !every {
 		return
 	}
 	host, err := os.Hostname()
@@ -196,7 +211,7 @@ func (m *Main) printReachable(addr net.Addr) {
 		host = "<this host's name>"
 	}
 	port := strconv.Itoa(addr.(*net.TCPAddr).Port)
-	fmt.Fprintf(m.Stdout, "  reachable:  on every interface; from other hosts: http://%s\n", net.JoinHostPort(host, port))
+	fmt.Fprintf(m.Stdout, "  reachable:  on every interface; from other hosts: %s://%s\n", scheme, net.JoinHostPort(host, port))
 }
 
 // warnOpenAdmin warns when the admin API is open to other hosts: a
@@ -214,10 +229,11 @@ func (m *Main) warnOpenAdmin(addr net.Addr, token string) {
 }
 
 // printServeBanner prints where the mock listens, what it serves and how to call it.
-func (m *Main) printServeBanner(addr net.Addr, srv *mockserver.Server, f *serveFlags, replay *replaySetup) {
-	base, _ := reachableURL(addr)
+func (m *Main) printServeBanner(addr net.Addr, srv *mockserver.Server, f *serveFlags, replay *replaySetup, tl *serving) {
+	base, _ := reachableURL(addr, tl.scheme())
 	fmt.Fprintf(m.Stdout, "atmkit: ATM Location Lookup Service mock listening on %s\n", base)
-	m.printReachable(addr)
+	m.printReachable(addr, tl.scheme())
+	m.printTLS(tl)
 	fmt.Fprintf(m.Stdout, "  namespace:  %s\n", srv.Namespace())
 	if replay.opt != nil {
 		st := replay.stats
@@ -252,13 +268,12 @@ func (m *Main) printServeBanner(addr net.Addr, srv *mockserver.Server, f *serveF
 	}
 	try := base + asmx.ServicePath + "/ReturnProvinces?strAtmServiceKey="
 	if len(keys) == 0 {
-		fmt.Fprintf(m.Stdout, "  try:        curl \"%sdemo-key\"\n", try)
+		m.printTry(tl, try+"demo-key", nil)
 		return
 	}
 	// The hint must work as printed: the key is not printed, so the user
 	// puts one of the accepted keys in ATMKIT_KEY (serve's own variable).
-	fmt.Fprintln(m.Stdout, "  try:        export ATMKIT_KEY='<one of the accepted keys>'")
-	fmt.Fprintf(m.Stdout, "              curl \"%s$ATMKIT_KEY\"\n", try)
+	m.printTry(tl, try+"$ATMKIT_KEY", []string{"ATMKIT_KEY='<one of the accepted keys>'"})
 }
 
 func (m *Main) newLogger(format string) (*slog.Logger, error) {

@@ -1,0 +1,231 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/atmkit/atmkit/conformance"
+	"github.com/atmkit/atmkit/internal/tlsconf"
+)
+
+// This file holds the flags of a client that reaches a deployment (conform
+// --target, record --upstream, serve --on-miss upstream, and a later cassette
+// verify): TLS trust and client certificates, extra headers for gateways,
+// the per-request timeout.
+
+// reachFlags are the flags of a client reaching a deployment.
+type reachFlags struct {
+	caCert, clientCert, clientKey string
+	insecure                      bool
+	headers                       headerFlag
+	timeout                       time.Duration // with ownTimeout, 0: the command has a --timeout of its own
+	ownTimeout                    bool
+}
+
+// reachNames are the flags register adds (timeout too, when asked).
+var reachNames = []string{"ca-cert", "client-cert", "client-key", "insecure-skip-verify", "header"}
+
+// register adds the flags to fs; what names the deployment ("the
+// upstream"). withTimeout adds --timeout (conform has its own).
+func (f *reachFlags) register(fs *flag.FlagSet, what string, withTimeout bool) {
+	fs.StringVar(&f.caCert, "ca-cert", "", "trust the authorities in this PEM `file` for "+what+", besides the system's (a private CA)")
+	fs.StringVar(&f.clientCert, "client-cert", "", "present this client certificate (PEM `file`) to "+what+", with --client-key")
+	fs.StringVar(&f.clientKey, "client-key", "", "the private key (PEM `file`) of --client-cert")
+	fs.BoolVar(&f.insecure, "insecure-skip-verify", false, "accept any certificate from "+what+" (no check at all; for throwaway test servers only)")
+	fs.Var(&f.headers, "header", "add this header to every request to "+what+", e.g. 'X-Api-Key: <key>' for a gateway (repeatable; one per line in ATMKIT_HEADER); never written to cassettes, reports or logs")
+	if f.ownTimeout = withTimeout; withTimeout {
+		fs.DurationVar(&f.timeout, "timeout", conformance.DefaultTimeout, "per-request `timeout` of calls to "+what+", from sending to the answer's last byte")
+	}
+}
+
+// firstSet is the first flag of reachFlags given at all (on the command
+// line, in the environment or the config file), or "".
+func (m *Main) firstSet(fs *flag.FlagSet) string {
+	origin := m.origins(fs)
+	for _, n := range reachNames {
+		if origin[n] != "" {
+			return n
+		}
+	}
+	return ""
+}
+
+// secrets are the values of the headers, masked wherever atmkit prints.
+func (f *reachFlags) secrets() []string {
+	var out []string
+	for _, vs := range f.headers.h {
+		for _, v := range vs {
+			out = append(out, v)
+			// The credential of an "Authorization: Bearer <token>".
+			if _, cred, ok := strings.Cut(v, " "); ok {
+				out = append(out, strings.TrimSpace(cred))
+			}
+		}
+	}
+	return out
+}
+
+// transport checks the flags and builds the transport that reaches the
+// deployment named by the flag urlFlag ("target", "upstream"): TLS as the
+// flags say, proxies from HTTPS_PROXY/NO_PROXY, the headers, the timeout
+// when it is positive. A TLS failure through it is one line naming the
+// flag that fixes it. --insecure-skip-verify is warned about on stderr.
+func (m *Main) reachTransport(fs *flag.FlagSet, f *reachFlags, urlFlag string) (http.RoundTripper, error) {
+	if f.ownTimeout && f.timeout <= 0 {
+		return nil, m.badSetting(fs, "timeout", "must be positive, e.g. 30s")
+	}
+	c := tlsconf.Client{CAFile: f.caCert, CertFile: f.clientCert, KeyFile: f.clientKey, InsecureSkipVerify: f.insecure, URLSetting: urlFlag}
+	ct, err := c.Load()
+	var se *tlsconf.SettingError
+	if errors.As(err, &se) {
+		return nil, m.badSetting(fs, se.Setting, se.Problem)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", fs.Name(), err)
+	}
+	for _, w := range ct.Warnings {
+		fmt.Fprintf(m.Stderr, "atmkit: WARNING: %s\n", w)
+	}
+	if f.insecure {
+		fmt.Fprintf(m.Stderr, "atmkit: WARNING: --insecure-skip-verify: the certificate of --%s is NOT CHECKED; anyone between here and it can read and change every call, the key included. Give its authority with --ca-cert FILE instead.\n", urlFlag)
+	}
+	var rt http.RoundTripper = ct.Transport()
+	if len(f.headers.h) > 0 {
+		rt = &headerTransport{next: rt, h: f.headers.h}
+	}
+	if f.timeout > 0 {
+		rt = &timeoutTransport{next: rt, d: f.timeout}
+	}
+	return rt, nil
+}
+
+// headerTransport adds headers to each request on its way out, on a copy:
+// the request the caller holds (and a recorder records) never has them.
+type headerTransport struct {
+	next http.RoundTripper
+	h    http.Header
+}
+
+// RoundTrip sends a copy of req with the headers set.
+func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	out := req.Clone(req.Context())
+	for k, vs := range t.h {
+		out.Header[k] = slices.Clone(vs)
+	}
+	return t.next.RoundTrip(out)
+}
+
+// CloseIdleConnections closes the idle connections of the transport below.
+func (t *headerTransport) CloseIdleConnections() { closeIdle(t.next) }
+
+// timeoutTransport bounds each request, from sending it to the answer's
+// last byte.
+type timeoutTransport struct {
+	next http.RoundTripper
+	d    time.Duration
+}
+
+// RoundTrip sends req with the timeout.
+func (t *timeoutTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx, cancel := context.WithTimeout(req.Context(), t.d)
+	resp, err := t.next.RoundTrip(req.WithContext(ctx))
+	if err != nil {
+		timedOut := ctx.Err() != nil && req.Context().Err() == nil
+		cancel()
+		if timedOut {
+			return nil, fmt.Errorf("no answer within %s (--timeout): %w", t.d, context.DeadlineExceeded)
+		}
+		return nil, err
+	}
+	resp.Body = &cancelBody{ReadCloser: resp.Body, cancel: cancel}
+	return resp, nil
+}
+
+// CloseIdleConnections closes the idle connections of the transport below.
+func (t *timeoutTransport) CloseIdleConnections() { closeIdle(t.next) }
+
+// cancelBody ends a request's timeout when its answer's body is closed.
+type cancelBody struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (b *cancelBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
+}
+
+func closeIdle(rt http.RoundTripper) {
+	if c, ok := rt.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
+}
+
+// headerFlag is the repeatable --header 'Name: value' flag. A value may
+// hold several headers, one per line (as ATMKIT_HEADER does). Its String
+// shows the names only: the values are credentials.
+type headerFlag struct {
+	h     http.Header
+	names []string
+}
+
+func (f *headerFlag) String() string {
+	if f == nil || len(f.names) == 0 {
+		return ""
+	}
+	return strings.Join(f.names, ": ******, ") + ": ******"
+}
+
+// framing are headers atmkit sets for each request itself.
+var framing = []string{"Host", "Content-Length", "Content-Type", "Transfer-Encoding", "Connection", "Soapaction", "Expect", "Te", "Trailer", "Upgrade", "Keep-Alive", "Proxy-Connection"}
+
+// Set adds the headers of v, one per line. Its errors name the header,
+// never its value.
+func (f *headerFlag) Set(v string) error {
+	for line := range strings.Lines(v) {
+		line = strings.TrimRight(line, "\r\n")
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		name, value, ok := strings.Cut(line, ":")
+		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+		switch {
+		case !ok || name == "":
+			return errors.New("want 'Name: value', such as 'X-Api-Key: <key>'")
+		case !isToken(name):
+			return fmt.Errorf("header name %q holds characters a header name cannot", name)
+		case strings.ContainsFunc(value, func(r rune) bool { return r < ' ' && r != '\t' || r == 0x7f }):
+			return fmt.Errorf("the value of header %s holds control characters", name)
+		}
+		canon := http.CanonicalHeaderKey(name)
+		if slices.Contains(framing, canon) {
+			return fmt.Errorf("header %s is set by atmkit for each request; it cannot be given", canon)
+		}
+		if f.h == nil {
+			f.h = http.Header{}
+		}
+		if _, seen := f.h[canon]; !seen {
+			f.names = append(f.names, canon)
+		}
+		f.h.Add(canon, value)
+	}
+	return nil
+}
+
+// isToken reports whether s is an HTTP token (RFC 9110), as header names are.
+func isToken(s string) bool {
+	for _, r := range s {
+		if r >= 0x7f || r <= ' ' || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r) {
+			return false
+		}
+	}
+	return s != ""
+}

@@ -1,0 +1,521 @@
+package main
+
+import (
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/atmkit/atmkit/internal/tlsconf"
+	"github.com/atmkit/atmkit/mockserver"
+)
+
+// gatewaySecret is the value of the header a gateway requires; like a key,
+// it may appear in no output, cassette, journal or report.
+const gatewaySecret = "Gateway-Secret-5678"
+
+// certs are the files of a private authority and the certificates the
+// end-to-end TLS tests serve and present, made in the test.
+type certs struct {
+	dir                         string
+	ca                          *tlsconf.Authority
+	caFile, otherCAFile         string
+	serverCert, serverKey       string // for 127.0.0.1, ::1, localhost
+	wrongNameCert, wrongNameKey string // for atm.example.org only
+	expiredCert, expiredKey     string // expired yesterday
+	clientCert, clientKey       string // a client certificate from ca
+	strangerCert, strangerKey   string // a client certificate from another authority
+	serverPair                  *tlsconf.KeyPair
+}
+
+func newCerts(t *testing.T) *certs {
+	t.Helper()
+	c := &certs{dir: t.TempDir()}
+	var err error
+	if c.ca, err = tlsconf.NewAuthority("atmkit test CA", time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	other, err := tlsconf.NewAuthority("another CA", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.caFile = c.write(t, "ca.pem", c.ca.CertPEM())
+	c.otherCAFile = c.write(t, "other-ca.pem", other.CertPEM())
+	pair := func(a *tlsconf.Authority, name string, l tlsconf.Leaf) (string, string, *tlsconf.KeyPair) {
+		kp, err := a.Issue(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.write(t, name+".pem", kp.CertPEM), c.write(t, name+"-key.pem", kp.KeyPEM), kp
+	}
+	c.serverCert, c.serverKey, c.serverPair = pair(c.ca, "server", tlsconf.Leaf{Hosts: tlsconf.LoopbackHosts})
+	c.wrongNameCert, c.wrongNameKey, _ = pair(c.ca, "wrong-name", tlsconf.Leaf{Hosts: []string{"atm.example.org"}})
+	c.expiredCert, c.expiredKey, _ = pair(c.ca, "expired", tlsconf.Leaf{Hosts: tlsconf.LoopbackHosts,
+		NotBefore: time.Now().Add(-48 * time.Hour), NotAfter: time.Now().Add(-24 * time.Hour)})
+	c.clientCert, c.clientKey, _ = pair(c.ca, "client", tlsconf.Leaf{Client: true, Name: "app"})
+	c.strangerCert, c.strangerKey, _ = pair(other, "stranger", tlsconf.Leaf{Client: true, Name: "stranger"})
+	return c
+}
+
+func (c *certs) write(t *testing.T, name string, data []byte) string {
+	t.Helper()
+	path := filepath.Join(c.dir, name)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// httpsClient is a client trusting caFile and presenting a client
+// certificate when cert is not empty.
+func httpsClient(t *testing.T, caFile, cert, key string) *http.Client {
+	t.Helper()
+	ct, err := tlsconf.Client{CAFile: caFile, CertFile: cert, KeyFile: key}.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &http.Client{Transport: ct.Transport(), Timeout: 30 * time.Second}
+	t.Cleanup(c.CloseIdleConnections)
+	return c
+}
+
+// fetch GETs url with c and returns the status and body; an error is
+// returned, not fatal.
+func fetch(c *http.Client, url string) (int, string, error) {
+	resp, err := c.Get(url)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), err
+}
+
+// gateway serves the mock over HTTPS (a certificate of c's authority)
+// behind a gate that answers 401 to a call without the gateway's header.
+func gateway(t *testing.T, c *certs, key string) string {
+	t.Helper()
+	h, err := mockserver.New(mockserver.WithKeys(key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Api-Key") != gatewaySecret {
+			http.Error(w, "gateway: missing or wrong X-Api-Key", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	srv.TLS = tlsconf.ServerConfig(c.serverPair.TLS, nil)
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// noSecret fails the test if the gateway's secret, or a key, is in s.
+func noSecret(t *testing.T, what, s string) {
+	t.Helper()
+	for _, secret := range []string{gatewaySecret, leakKey} {
+		if strings.Contains(s, secret) {
+			t.Errorf("%s holds %q: %.600q", what, secret, s)
+		}
+	}
+}
+
+// TestTLSEndToEnd: with a private authority and client certificates
+// required, serve, conform and record work from the command line, and each
+// certificate problem makes conform exit 2 with the line that names it.
+func TestTLSEndToEnd(t *testing.T) {
+	t.Parallel()
+	c := newCerts(t)
+	srv := startCmd(t, nil, "serve", "--addr", "127.0.0.1:0", "--key", leakKey,
+		"--tls-cert", c.serverCert, "--tls-key", c.serverKey, "--tls-client-ca", c.caFile)
+	if !strings.HasPrefix(srv.base, "https://127.0.0.1:") {
+		t.Fatalf("serve: listening on %q, want https://127.0.0.1:<port>", srv.base)
+	}
+	out := srv.stdout.String()
+	for _, want := range []string{"tls:        certificate for localhost, 127.0.0.1, ::1, issued by atmkit test CA",
+		"client certificates required (from 1 authority)", `--cert "$ATMKIT_CLIENT_CERT" --key "$ATMKIT_CLIENT_KEY"`,
+		"SOAP:       POST " + srv.base + "/service/service.asmx"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("serve banner: want %q in %q", want, out)
+		}
+	}
+
+	t.Run("a client with the certificates", func(t *testing.T) {
+		t.Parallel()
+		client := httpsClient(t, c.caFile, c.clientCert, c.clientKey)
+		status, body, err := fetch(client, srv.base+provincesPath+leakKey)
+		if err != nil || status != 200 {
+			t.Fatalf("ReturnProvinces: got %d, %v, want 200: %.300s", status, err, body)
+		}
+		_, wsdl, err := fetch(client, srv.base+"/service/service.asmx?WSDL")
+		if want := `location="` + srv.base + `/service/service.asmx"`; err != nil || !strings.Contains(wsdl, want) {
+			t.Errorf("WSDL: got %v, want %q in %.300q", err, want, wsdl)
+		}
+		_, help, err := fetch(client, srv.base+"/service/service.asmx")
+		if err != nil || strings.Contains(help, "http://127.0.0.1") {
+			t.Errorf("help page: got %v, and want no http:// address of the server in it", err)
+		}
+	})
+	t.Run("a client without a client certificate", func(t *testing.T) {
+		t.Parallel()
+		_, _, err := fetch(httpsClient(t, c.caFile, "", ""), srv.base+"/__admin/health")
+		if err == nil || !strings.Contains(err.Error(), "the server requires a client certificate and none was sent") {
+			t.Errorf("got %v, want the client certificate required", err)
+		}
+	})
+
+	t.Run("conform passes with --ca-cert and --client-cert", func(t *testing.T) {
+		t.Parallel()
+		report := filepath.Join(t.TempDir(), "conform.xml")
+		code, out := runConformProcess(t, "--target", srv.base, "--key", leakKey, "--ca-cert", c.caFile,
+			"--client-cert", c.clientCert, "--client-key", c.clientKey, "--junit-report", report)
+		if code != 0 {
+			t.Fatalf("conform: exit %d, want 0:\n%s", code, out)
+		}
+		if j := readJUnit(t, report); j.Tests == 0 || j.Failures != 0 {
+			t.Errorf("JUnit report: %d tests, %d failures, want some and none", j.Tests, j.Failures)
+		}
+		noSecret(t, "conform output", out)
+	})
+	for _, tt := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"no CA", []string{"--client-cert", c.clientCert, "--client-key", c.clientKey},
+			[]string{`TLS: the server's certificate (127.0.0.1) was issued by "atmkit test CA", an authority not trusted here; give that authority's certificate (PEM) with --ca-cert FILE`}},
+		{"another CA", []string{"--ca-cert", c.otherCAFile, "--client-cert", c.clientCert, "--client-key", c.clientKey},
+			[]string{"an authority not trusted here", "--ca-cert FILE"}},
+		{"no client certificate", []string{"--ca-cert", c.caFile},
+			[]string{"TLS: the server requires a client certificate and none was sent", "--client-cert FILE --client-key FILE"}},
+		{"a client certificate of another authority", []string{"--ca-cert", c.caFile, "--client-cert", c.strangerCert, "--client-key", c.strangerKey},
+			[]string{"the one of --client-cert is from another, so none was sent", "--client-cert FILE --client-key FILE"}},
+	} {
+		t.Run("conform exits 2: "+tt.name, func(t *testing.T) {
+			t.Parallel()
+			code, out := runConformProcess(t, append([]string{"--target", srv.base, "--key", leakKey}, tt.args...)...)
+			if code != exitUsage {
+				t.Errorf("exit %d, want %d:\n%s", code, exitUsage, out)
+			}
+			if want := "TLS failure with " + srv.base + "/service/service.asmx: "; !strings.Contains(out, want) {
+				t.Errorf("want %q in %q", want, out)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("want %q in %q", w, out)
+				}
+			}
+			if strings.Contains(out, "goroutine ") || strings.Contains(out, ".go:") {
+				t.Errorf("a stack trace in %q", out)
+			}
+			noSecret(t, "conform output", out)
+		})
+	}
+
+	t.Run("record through an HTTPS proxy from the HTTPS upstream", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		cassette, proxyCA := filepath.Join(dir, "atm.yaml"), filepath.Join(dir, "proxy-ca.pem")
+		rec := startCmd(t, nil, "record", "--upstream", srv.base, "--cassette", cassette, "--addr", "127.0.0.1:0",
+			"--ca-cert", c.caFile, "--client-cert", c.clientCert, "--client-key", c.clientKey,
+			"--tls-self-signed", "--tls-ca-out", proxyCA)
+		if !strings.HasPrefix(rec.base, "https://") || !rec.stdout.waitFor("CA:         "+proxyCA) {
+			t.Fatalf("record banner: got %q, want an https proxy and its CA %s", rec.stdout, proxyCA)
+		}
+		status, body, err := fetch(httpsClient(t, proxyCA, "", ""), rec.base+provincesPath+leakKey)
+		if err != nil || status != 200 {
+			t.Fatalf("ReturnProvinces through the proxy: got %d, %v, want 200: %.300s", status, err, body)
+		}
+		if code := rec.stop(); code != 0 {
+			t.Fatalf("record: exit %d, want 0; stderr: %s", code, rec.stderr)
+		}
+		b, err := os.ReadFile(cassette)
+		if err != nil || !strings.Contains(string(b), "Nova Scotia") {
+			t.Errorf("cassette: got %v, want the recorded provinces", err)
+		}
+		noSecret(t, "cassette", string(b))
+	})
+}
+
+// TestTLSServerCertificateProblems: conform against a deployment serving a
+// certificate for another name, or an expired one, exits 2 naming it; a
+// recording proxy answers 502 and logs the same line.
+func TestTLSServerCertificateProblems(t *testing.T) {
+	t.Parallel()
+	c := newCerts(t)
+	for _, tt := range []struct {
+		name, cert, key string
+		want            []string
+	}{
+		{"wrong name", c.wrongNameCert, c.wrongNameKey,
+			[]string{"TLS: the server's certificate is not valid for 127.0.0.1 (it is for atm.example.org); use a host name the certificate names in --"}},
+		{"expired", c.expiredCert, c.expiredKey,
+			[]string{"TLS: the server's certificate (127.0.0.1) expired on", "no flag fixes it"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := startCmd(t, nil, "serve", "--addr", "127.0.0.1:0", "--key", leakKey, "--tls-cert", tt.cert, "--tls-key", tt.key)
+			if tt.name == "expired" && !strings.Contains(srv.stderr.String(), "WARNING: the certificate of --tls-cert expired on") {
+				t.Errorf("serve: want a warning that the certificate expired in %q", srv.stderr)
+			}
+			code, out := runConformProcess(t, "--target", srv.base, "--key", leakKey, "--ca-cert", c.caFile)
+			if code != exitUsage {
+				t.Errorf("conform: exit %d, want %d:\n%s", code, exitUsage, out)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out, w+"target") && !strings.Contains(out, w) {
+					t.Errorf("conform: want %q in %q", w, out)
+				}
+			}
+
+			rec := startCmd(t, nil, "record", "--upstream", srv.base, "--cassette", filepath.Join(t.TempDir(), "c"), "--addr", "127.0.0.1:0", "--ca-cert", c.caFile)
+			status, body, err := fetch(http.DefaultClient, rec.base+provincesPath+leakKey)
+			if err != nil || status != http.StatusBadGateway || !strings.Contains(body, tt.want[0]) {
+				t.Errorf("through the proxy: got %d %q, %v, want 502 with %q", status, body, err, tt.want[0])
+			}
+			rec.stop()
+			if !strings.Contains(rec.stderr.String(), tt.want[0]) {
+				t.Errorf("record's log: want %q in %q", tt.want[0], rec.stderr)
+			}
+			noSecret(t, "record's log", rec.stderr.String())
+			noSecret(t, "the proxy's answer", body)
+		})
+	}
+}
+
+// TestGatewayHeader: --header reaches the deployment with every call of
+// conform, record and serve's upstream, and is written to no cassette,
+// report, journal or log.
+func TestGatewayHeader(t *testing.T) {
+	t.Parallel()
+	c := newCerts(t)
+	gw := gateway(t, c, leakKey)
+	header := "X-Api-Key: " + gatewaySecret
+
+	t.Run("conform", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		junit, jsonReport := filepath.Join(dir, "c.xml"), filepath.Join(dir, "c.json")
+		code, out := runConformProcess(t, "--target", gw, "--key", leakKey, "--ca-cert", c.caFile, "--header", header,
+			"--junit-report", junit, "--json-report", jsonReport, "--label-filter", "soap11 || get")
+		if code != 0 {
+			t.Fatalf("conform through the gateway: exit %d, want 0:\n%s", code, out)
+		}
+		noSecret(t, "conform output", out)
+		for _, f := range []string{junit, jsonReport} {
+			b, _ := os.ReadFile(f)
+			noSecret(t, f, string(b))
+		}
+		code, out = runConformProcess(t, "--target", gw, "--key", leakKey, "--ca-cert", c.caFile)
+		if code != exitUsage || !strings.Contains(out, `get answered 401 "gateway: missing or wrong X-Api-Key"`) || !strings.Contains(out, "--header 'Name: value'") {
+			t.Errorf("conform without the header: exit %d, want %d and the 401 named:\n%s", code, exitUsage, out)
+		}
+	})
+	t.Run("record", func(t *testing.T) {
+		t.Parallel()
+		cassette := filepath.Join(t.TempDir(), "gw.yaml")
+		rec := startCmd(t, map[string]string{"ATMKIT_HEADER": header}, "record", "--upstream", gw, "--cassette", cassette,
+			"--addr", "127.0.0.1:0", "--ca-cert", c.caFile, "--log-format", "json")
+		status, body, err := fetch(http.DefaultClient, rec.base+provincesPath+leakKey)
+		if err != nil || status != 200 {
+			t.Fatalf("through the proxy: got %d, %v, want 200: %.300s", status, err, body)
+		}
+		if code := rec.stop(); code != 0 {
+			t.Fatalf("record: exit %d; stderr: %s", code, rec.stderr)
+		}
+		b, err := os.ReadFile(cassette)
+		if err != nil {
+			t.Fatal(err)
+		}
+		noSecret(t, "cassette", string(b))
+		if strings.Contains(strings.ToLower(string(b)), "x-api-key") {
+			t.Errorf("cassette: the gateway's header is recorded: %s", b)
+		}
+		noSecret(t, "stdout", rec.stdout.String())
+		noSecret(t, "stderr", rec.stderr.String())
+	})
+	t.Run("serve --on-miss upstream", func(t *testing.T) {
+		t.Parallel()
+		cassette := filepath.Join(t.TempDir(), "grow.yaml")
+		config := writeConfig(t, "replay: "+cassette+"\non-miss: upstream\nupstream: "+gw+"\nca-cert: "+c.caFile+"\nheaders: ['"+header+"']\ntimeout: 20s\n")
+		srv := startCmd(t, nil, "serve", "--addr", "127.0.0.1:0", "--key", leakKey, "--config", config)
+		status, body := get(t, srv.base+provincesPath+leakKey, "")
+		if status != 200 || !strings.Contains(body, "Nova Scotia") {
+			t.Fatalf("a miss forwarded to the gateway: got %d %.300q, want 200 and the provinces", status, body)
+		}
+		_, journal := get(t, srv.base+"/__admin/requests", "")
+		srv.stop()
+		b, err := os.ReadFile(cassette)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for what, s := range map[string]string{"cassette": string(b), "journal": journal, "stdout": srv.stdout.String(), "stderr": srv.stderr.String()} {
+			noSecret(t, what, s)
+		}
+	})
+}
+
+// TestServeSelfSigned: --tls-self-signed (also from ATMKIT_TLS_SELF_SIGNED
+// or the config file) serves HTTPS; the banner names the authority's file,
+// its try line works as printed, and the file is removed at exit.
+func TestServeSelfSigned(t *testing.T) {
+	t.Parallel()
+	for name, how := range map[string]struct {
+		env  map[string]string
+		args []string
+	}{
+		"flag":        {nil, []string{"--tls-self-signed"}},
+		"variable":    {map[string]string{"ATMKIT_TLS_SELF_SIGNED": "true"}, nil},
+		"config file": {nil, []string{"--config", writeConfig(t, "tls-self-signed: true\n")}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			r := startCmd(t, how.env, append([]string{"serve", "--addr", "127.0.0.1:0"}, how.args...)...)
+			ca := bannerLine(t, r.stdout.String(), "CA:")
+			caFile := strings.Fields(ca)[0]
+			if !strings.Contains(ca, "removed when atmkit stops") || !strings.Contains(ca, "curl --cacert "+caFile) {
+				t.Errorf("banner: got CA line %q, want the file, that it is removed, and curl --cacert", ca)
+			}
+			try := bannerLine(t, r.stdout.String(), "try:")
+			u, opts, _ := strings.Cut(strings.TrimPrefix(try, `curl "`), `"`)
+			if strings.TrimSpace(opts) != "--cacert "+caFile {
+				t.Errorf("try line: got %q, want the URL and --cacert %s", try, caFile)
+			}
+			if status, body, err := fetch(httpsClient(t, caFile, "", ""), u); err != nil || status != 200 {
+				t.Errorf("the try line's URL: got %d, %v: %.200s", status, err, body)
+			}
+			if code := r.stop(); code != 0 {
+				t.Errorf("serve: exit %d", code)
+			}
+			if _, err := os.Stat(caFile); !os.IsNotExist(err) {
+				t.Errorf("CA file after exit: got %v, want it removed", err)
+			}
+		})
+	}
+}
+
+// TestInsecureSkipVerify: --insecure-skip-verify reaches a server whose
+// authority is not given, with a loud warning.
+func TestInsecureSkipVerify(t *testing.T) {
+	t.Parallel()
+	srv := mockserver.NewTestServer(t, mockserver.WithKeys(leakKey), mockserver.WithTLS())
+	code, out := runConformProcess(t, "--target", srv.URL, "--key", leakKey, "--insecure-skip-verify", "--label-filter", "get")
+	if code != 0 {
+		t.Errorf("conform: exit %d, want 0:\n%s", code, out)
+	}
+	if want := "atmkit: WARNING: --insecure-skip-verify: the certificate of --target is NOT CHECKED"; !strings.Contains(out, want) {
+		t.Errorf("want %q in %q", want, out)
+	}
+}
+
+// TestTLSMisconfiguration: every wrong TLS, header or timeout setting stops
+// the command at start with exit 2 and one line naming it, never showing a
+// header's value.
+func TestTLSMisconfiguration(t *testing.T) {
+	t.Parallel()
+	c := newCerts(t)
+	missing := filepath.Join(c.dir, "missing.pem")
+	empty := emptyCassette(t)
+	serve := func(args ...string) []string { return append([]string{"serve", "--addr", "127.0.0.1:0"}, args...) }
+	record := func(args ...string) []string {
+		return append([]string{"record", "--upstream", "https://127.0.0.1:1", "--cassette", filepath.Join(c.dir, "c"), "--addr", "127.0.0.1:0"}, args...)
+	}
+	conform := func(args ...string) []string {
+		return append([]string{"conform", "--target", "https://127.0.0.1:1", "--key", "k"}, args...)
+	}
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{"cert without key", serve("--tls-cert", c.serverCert), nil, "atmkit serve: --tls-cert " + c.serverCert + ": needs --tls-key FILE"},
+		{"key without cert", serve("--tls-key", c.serverKey), nil, "--tls-key " + c.serverKey + ": needs --tls-cert FILE"},
+		{"cert missing", serve("--tls-cert", missing, "--tls-key", c.serverKey), nil, "--tls-cert " + missing + ": the file does not exist"},
+		{"cert not PEM", serve("--tls-cert", c.serverKey, "--tls-key", c.serverKey), nil, "no PEM certificate (-----BEGIN CERTIFICATE-----) in it"},
+		{"key of another certificate", serve("--tls-cert", c.serverCert, "--tls-key", c.clientKey), nil, "--tls-key " + c.clientKey + ": not the key of the certificate of --tls-cert"},
+		{"client CA without TLS", serve("--tls-client-ca", c.caFile), nil, "--tls-client-ca " + c.caFile + ": needs TLS"},
+		{"self-signed and a certificate", serve("--tls-self-signed", "--tls-cert", c.serverCert, "--tls-key", c.serverKey), nil, "--tls-self-signed true: cannot be combined"},
+		{"CA out without self-signed", serve("--tls-ca-out", filepath.Join(c.dir, "x.pem")), nil, "needs --tls-self-signed"},
+		{"CA out in a missing directory", serve("--tls-self-signed", "--tls-ca-out", filepath.Join(missing, "x.pem")), nil, "--tls-ca-out " + filepath.Join(missing, "x.pem") + ": its directory"},
+		{"cert from a variable", serve(), map[string]string{"ATMKIT_TLS_CERT": missing, "ATMKIT_TLS_KEY": c.serverKey}, `ATMKIT_TLS_CERT="` + missing + `": the file does not exist (--tls-cert)`},
+		{"cert from the config file", serve("--config", writeConfig(t, "tls-cert: "+missing+"\ntls-key: "+c.serverKey+"\n")), nil, "tls-cert in config file "},
+		{"client CA missing (record)", record("--tls-self-signed", "--tls-client-ca", missing), nil, "atmkit record: --tls-client-ca " + missing + ": the file does not exist"},
+		{"CA missing (conform)", conform("--ca-cert", missing), nil, "atmkit conform: --ca-cert " + missing + ": the file does not exist"},
+		{"CA not PEM (record)", record("--ca-cert", c.serverKey), nil, "atmkit record: --ca-cert " + c.serverKey + ": no PEM certificate"},
+		{"client cert without key", conform("--client-cert", c.clientCert), nil, "--client-cert " + c.clientCert + ": needs --client-key FILE"},
+		{"client key of another certificate", conform("--client-cert", c.clientCert, "--client-key", c.serverKey), nil, "not the key of the certificate of --client-cert"},
+		{"header without a value", conform("--header", gatewaySecret), nil, "atmkit conform: --header Ga****: want 'Name: value'"},
+		{"header set by atmkit", record("--header", "Content-Type: "+gatewaySecret), nil, "header Content-Type is set by atmkit for each request"},
+		{"header name", conform("--header", "X Key: "+gatewaySecret), nil, `header name "X Key" holds characters`},
+		{"header from a variable", conform(), map[string]string{"ATMKIT_HEADER": "X-Api-Key " + gatewaySecret}, `ATMKIT_HEADER="X-****": want 'Name: value'`},
+		{"timeout of record", record("--timeout", "0s"), nil, "atmkit record: --timeout 0s: must be positive"},
+		{"timeout of serve", serve("--timeout", "-1s"), nil, "atmkit serve: --timeout -1s: must be positive"},
+		{"ca-cert without upstream", serve("--ca-cert", c.caFile), nil, "--ca-cert " + c.caFile + ": used only with --replay PATH --on-miss upstream"},
+		{"header without upstream", serve("--replay", empty, "--on-miss", "fixtures", "--header", "X-Api-Key: "+gatewaySecret), nil, "--header: used only with --on-miss upstream"},
+		{"CA of the upstream missing", serve("--replay", empty, "--on-miss", "upstream", "--upstream", "https://127.0.0.1:1", "--ca-cert", missing), nil, "--ca-cert " + missing + ": the file does not exist"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := runAtmkit(tt.env, tt.args...)
+			if code != exitUsage || !strings.Contains(stderr, tt.want) {
+				t.Errorf("got exit %d and %q, want exit %d and %q", code, stderr, exitUsage, tt.want)
+			}
+			if n := strings.Count(stderr, "\n"); n != 1 {
+				t.Errorf("got %d lines on stderr, want 1: %q", n, stderr)
+			}
+			noSecret(t, "stderr", stderr)
+			noSecret(t, "stdout", stdout)
+		})
+	}
+}
+
+// TestHeaderFlag: --header values are parsed one per line, and the flag's
+// String (which help and errors may print) shows names only.
+func TestHeaderFlag(t *testing.T) {
+	t.Parallel()
+	var f headerFlag
+	if err := f.Set("X-Api-Key: " + gatewaySecret + "\nx-tenant: blue\r\n\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Set("X-Tenant: green"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := f.h.Get("X-Api-Key"), gatewaySecret; got != want {
+		t.Errorf("X-Api-Key: got %q, want %q", got, want)
+	}
+	if got := f.h.Values("X-Tenant"); len(got) != 2 || got[0] != "blue" || got[1] != "green" {
+		t.Errorf("X-Tenant: got %q, want [blue green]", got)
+	}
+	if got, want := f.String(), "X-Api-Key: ******, X-Tenant: ******"; got != want {
+		t.Errorf("String: got %q, want %q", got, want)
+	}
+	var tr headerTransport
+	tr.h = f.h
+	tr.next = roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if r.Header.Get("X-Api-Key") != gatewaySecret {
+			t.Errorf("sent without the header: %v", r.Header)
+		}
+		return &http.Response{StatusCode: 200, Body: http.NoBody}, nil
+	})
+	req, _ := http.NewRequest(http.MethodGet, "https://x/", nil)
+	if _, err := tr.RoundTrip(req); err != nil {
+		t.Fatal(err)
+	}
+	if len(req.Header) != 0 {
+		t.Errorf("the caller's request got headers: %v", req.Header)
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -1,0 +1,147 @@
+package tlsconf
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"net/http"
+	"sync/atomic"
+	"time"
+)
+
+// Client says how a client reaches an HTTPS deployment. The zero value
+// trusts the system's authorities (SSL_CERT_FILE and SSL_CERT_DIR
+// included) and presents no certificate.
+type Client struct {
+	// CAFile holds authorities (PEM) trusted besides the system's
+	// (--ca-cert).
+	CAFile string
+	// CertFile and KeyFile are the client certificate and its key, PEM
+	// (--client-cert, --client-key).
+	CertFile, KeyFile string
+	// InsecureSkipVerify accepts any server certificate
+	// (--insecure-skip-verify).
+	InsecureSkipVerify bool
+	// URLSetting is the setting naming the server's URL ("target",
+	// "upstream"), for the advice on a certificate for another name.
+	URLSetting string
+}
+
+// ClientTLS is a client's TLS, ready to connect.
+type ClientTLS struct {
+	// Config is the configuration.
+	Config *tls.Config
+	// Warnings are problems the server will likely have that do not stop
+	// the client (its certificate expired).
+	Warnings []string
+	hints    Hints
+
+	// asked and withheld record, for Explain, that a server asked for a
+	// client certificate and that the configured one was not sent.
+	asked, withheld atomic.Bool
+}
+
+// Load checks c and makes its configuration. Wrong settings are
+// *SettingError values.
+func (c Client) Load() (*ClientTLS, error) {
+	switch {
+	case c.CertFile != "" && c.KeyFile == "":
+		return nil, bad("client-cert", "needs --client-key FILE, the certificate's private key")
+	case c.KeyFile != "" && c.CertFile == "":
+		return nil, bad("client-key", "needs --client-cert FILE, the certificate it is the key of")
+	}
+	cfg := &tls.Config{MinVersion: tls.VersionTLS12, InsecureSkipVerify: c.InsecureSkipVerify}
+	ct := &ClientTLS{Config: cfg, hints: Hints{URLSetting: c.URLSetting, ClientCert: c.CertFile != ""}}
+	if c.CAFile != "" {
+		data, err := readFile(c.CAFile, "ca-cert")
+		if err != nil {
+			return nil, err
+		}
+		roots, err := x509.SystemCertPool()
+		if err != nil {
+			roots = x509.NewCertPool()
+		}
+		n, err := addPEM(roots, data)
+		if err != nil {
+			return nil, bad("ca-cert", "%v", err)
+		}
+		if n == 0 {
+			return nil, bad("ca-cert", "no PEM certificate (-----BEGIN CERTIFICATE-----) in it")
+		}
+		cfg.RootCAs = roots
+	}
+	if c.CertFile != "" {
+		cert, err := loadKeyPair(c.CertFile, c.KeyFile, "client-cert", "client-key")
+		if err != nil {
+			return nil, err
+		}
+		cfg.Certificates = []tls.Certificate{cert}
+		if w := validity(cert.Leaf, time.Now()); w != "" {
+			ct.Warnings = append(ct.Warnings, "the certificate of --client-cert "+w+": servers will refuse it")
+		}
+	}
+	certs := cfg.Certificates
+	cfg.Certificates = nil
+	cfg.GetClientCertificate = func(cri *tls.CertificateRequestInfo) (*tls.Certificate, error) {
+		ct.asked.Store(true)
+		// crypto/tls's own choice: the first certificate an authority
+		// the server accepts issued; none otherwise.
+		for i := range certs {
+			if cri.SupportsCertificate(&certs[i]) == nil {
+				return &certs[i], nil
+			}
+		}
+		if len(certs) > 0 {
+			ct.withheld.Store(true)
+		}
+		return &tls.Certificate{}, nil
+	}
+	return ct, nil
+}
+
+// Transport is an HTTP transport with this configuration: a clone of
+// http.DefaultTransport, so proxies come from HTTPS_PROXY, HTTP_PROXY and
+// NO_PROXY, whose TLS failures are *Error values saying what failed and
+// which setting fixes it.
+func (ct *ClientTLS) Transport() http.RoundTripper {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.TLSClientConfig = ct.Config.Clone()
+	t.Proxy = http.ProxyFromEnvironment
+	return &explaining{next: t, ct: ct}
+}
+
+// Explain explains err as Explain does, with what this configuration
+// knows: whether a client certificate was configured, asked for and sent.
+func (ct *ClientTLS) Explain(err error) *Error {
+	h := ct.hints
+	h.ServerAsked, h.Withheld = ct.asked.Load(), ct.withheld.Load()
+	return Explain(err, h)
+}
+
+// explaining is a transport whose TLS failures are explained.
+type explaining struct {
+	next *http.Transport
+	ct   *ClientTLS
+}
+
+// RoundTrip sends req and explains a TLS failure.
+func (e *explaining) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := e.next.RoundTrip(req)
+	if err != nil {
+		if x := e.ct.Explain(err); x != nil {
+			return nil, x
+		}
+	}
+	return resp, err
+}
+
+// CloseIdleConnections closes the transport's idle connections.
+func (e *explaining) CloseIdleConnections() { e.next.CloseIdleConnections() }
+
+// TrustingClient is an HTTP client that trusts roots only (and no proxy):
+// the client of a test server whose certificate roots issued.
+func TrustingClient(roots *x509.CertPool) *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.Proxy = nil
+	t.TLSClientConfig = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
+	return &http.Client{Transport: t}
+}

@@ -1,0 +1,276 @@
+package tlsconf
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"time"
+)
+
+// SettingError is a setting whose value cannot be used: a file that does
+// not exist or holds no certificate, a key that does not match, a setting
+// that needs another.
+type SettingError struct {
+	// Setting is the flag's name without its dashes, e.g. "tls-cert".
+	Setting string
+	// Problem says what is wrong, without the value.
+	Problem string
+}
+
+func (e *SettingError) Error() string { return "--" + e.Setting + ": " + e.Problem }
+
+func bad(setting, format string, args ...any) error {
+	return &SettingError{Setting: setting, Problem: fmt.Sprintf(format, args...)}
+}
+
+// LoopbackHosts are the names a throwaway certificate is always valid for.
+var LoopbackHosts = []string{"127.0.0.1", "::1", "localhost"}
+
+// ServerConfig is the TLS configuration every atmkit server serves with:
+// cert, TLS 1.2 or later, HTTP/1.1 (the protocol of ASMX's clients, and
+// the one in which a connection can be dropped as a fault drops it) and,
+// when clientCAs is not nil, a client certificate required and verified
+// against clientCAs.
+func ServerConfig(cert tls.Certificate, clientCAs *x509.CertPool) *tls.Config {
+	cfg := &tls.Config{
+		Certificates: []tls.Certificate{cert},
+		MinVersion:   tls.VersionTLS12,
+		NextProtos:   []string{"http/1.1"},
+	}
+	if clientCAs != nil {
+		cfg.ClientCAs = clientCAs
+		cfg.ClientAuth = tls.RequireAndVerifyClientCert
+	}
+	return cfg
+}
+
+// Server says how a server serves TLS: with a certificate and key from PEM
+// files, or with a throwaway certificate issued at start. The zero value
+// serves plain HTTP.
+type Server struct {
+	// CertFile and KeyFile are the certificate (chain) and its private
+	// key, PEM (--tls-cert, --tls-key).
+	CertFile, KeyFile string
+	// ClientCAFile holds the authorities (PEM) whose client certificates
+	// the server requires (--tls-client-ca); empty: none is asked for.
+	ClientCAFile string
+	// SelfSigned issues a throwaway certificate from a throwaway authority
+	// for LoopbackHosts and Hosts (--tls-self-signed).
+	SelfSigned bool
+	// Hosts are further names of a throwaway certificate, such as the
+	// address the server listens on.
+	Hosts []string
+}
+
+// Enabled reports whether s serves TLS.
+func (s Server) Enabled() bool { return s.CertFile != "" || s.KeyFile != "" || s.SelfSigned }
+
+// Serving is a server's TLS, ready to serve.
+type Serving struct {
+	// Config is the configuration (ServerConfig).
+	Config *tls.Config
+	// Cert is the certificate served.
+	Cert *x509.Certificate
+	// Authority issued Cert when it is a throwaway one; nil otherwise.
+	Authority *Authority
+	// ClientCAs is how many authorities client certificates may come
+	// from; 0 when none is asked for.
+	ClientCAs int
+	// Warnings are problems clients will have that do not stop the server
+	// (a certificate expired or not yet valid).
+	Warnings []string
+}
+
+// Load checks s and makes its serving configuration; nil when s serves
+// plain HTTP. Wrong settings are *SettingError values.
+func (s Server) Load() (*Serving, error) {
+	switch {
+	case s.SelfSigned && (s.CertFile != "" || s.KeyFile != ""):
+		return nil, bad("tls-self-signed", "cannot be combined with --tls-cert and --tls-key: give a certificate or ask for a throwaway one")
+	case s.CertFile != "" && s.KeyFile == "":
+		return nil, bad("tls-cert", "needs --tls-key FILE, the certificate's private key")
+	case s.KeyFile != "" && s.CertFile == "":
+		return nil, bad("tls-key", "needs --tls-cert FILE, the certificate it is the key of")
+	case s.ClientCAFile != "" && !s.Enabled():
+		return nil, bad("tls-client-ca", "needs TLS: --tls-cert FILE --tls-key FILE, or --tls-self-signed")
+	case !s.Enabled():
+		return nil, nil
+	}
+	sv := &Serving{}
+	var cert tls.Certificate
+	if s.SelfSigned {
+		ca, err := NewAuthority("atmkit throwaway CA", 0)
+		if err != nil {
+			return nil, err
+		}
+		hosts := append([]string(nil), LoopbackHosts...)
+		for _, h := range s.Hosts {
+			if h != "" && !slices.Contains(hosts, h) {
+				hosts = append(hosts, h)
+			}
+		}
+		kp, err := ca.Issue(Leaf{Hosts: hosts})
+		if err != nil {
+			return nil, err
+		}
+		cert, sv.Authority = kp.TLS, ca
+	} else {
+		var err error
+		if cert, err = loadKeyPair(s.CertFile, s.KeyFile, "tls-cert", "tls-key"); err != nil {
+			return nil, err
+		}
+	}
+	sv.Cert = cert.Leaf
+	var clientCAs *x509.CertPool
+	if s.ClientCAFile != "" {
+		pool, n, err := loadPool(s.ClientCAFile, "tls-client-ca")
+		if err != nil {
+			return nil, err
+		}
+		clientCAs, sv.ClientCAs = pool, n
+	}
+	if w := validity(sv.Cert, time.Now()); w != "" {
+		sv.Warnings = append(sv.Warnings, "the certificate of --tls-cert "+w+": clients will refuse it")
+	}
+	sv.Config = ServerConfig(cert, clientCAs)
+	return sv, nil
+}
+
+// Describe is one line on the certificate served: the names it is valid
+// for, its issuer and when it expires, and the client certificates asked for.
+func (sv *Serving) Describe() string {
+	c := sv.Cert
+	s := fmt.Sprintf("for %s, issued by %s, valid until %s", strings.Join(names(c), ", "),
+		c.Issuer.CommonName, c.NotAfter.UTC().Format("2006-01-02"))
+	if sv.ClientCAs > 0 {
+		s += fmt.Sprintf("; client certificates required (from %d authorit%s)", sv.ClientCAs, plural(sv.ClientCAs, "y", "ies"))
+	}
+	return s
+}
+
+// validity says what is wrong with c's validity period at now, or "".
+func validity(c *x509.Certificate, now time.Time) string {
+	switch {
+	case c == nil:
+		return ""
+	case now.After(c.NotAfter):
+		return "expired on " + c.NotAfter.UTC().Format(time.RFC3339)
+	case now.Before(c.NotBefore):
+		return "is not valid before " + c.NotBefore.UTC().Format(time.RFC3339)
+	}
+	return ""
+}
+
+// loadKeyPair reads a certificate (chain) and its key from PEM files,
+// naming the setting of whichever is wrong.
+func loadKeyPair(certFile, keyFile, certSetting, keySetting string) (tls.Certificate, error) {
+	certPEM, err := readFile(certFile, certSetting)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	keyPEM, err := readFile(keyFile, keySetting)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	if !hasBlock(certPEM, func(t string) bool { return t == "CERTIFICATE" }) {
+		return tls.Certificate{}, bad(certSetting, "no PEM certificate (-----BEGIN CERTIFICATE-----) in it")
+	}
+	if !hasBlock(keyPEM, func(t string) bool { return strings.HasSuffix(t, "PRIVATE KEY") }) {
+		return tls.Certificate{}, bad(keySetting, "no PEM private key (-----BEGIN PRIVATE KEY-----) in it")
+	}
+	cert, err := tls.X509KeyPair(certPEM, keyPEM)
+	if err != nil {
+		if strings.Contains(err.Error(), "does not match") {
+			return tls.Certificate{}, bad(keySetting, "not the key of the certificate of --%s", certSetting)
+		}
+		return tls.Certificate{}, bad(certSetting, "with the key of --%s: %v", keySetting, strings.TrimPrefix(err.Error(), "tls: "))
+	}
+	return cert, nil
+}
+
+// loadPool reads the PEM certificates of file into a new pool.
+func loadPool(file, setting string) (*x509.CertPool, int, error) {
+	data, err := readFile(file, setting)
+	if err != nil {
+		return nil, 0, err
+	}
+	pool := x509.NewCertPool()
+	n, err := addPEM(pool, data)
+	if err != nil {
+		return nil, 0, bad(setting, "%v", err)
+	}
+	if n == 0 {
+		return nil, 0, bad(setting, "no PEM certificate (-----BEGIN CERTIFICATE-----) in it")
+	}
+	return pool, n, nil
+}
+
+// addPEM adds every certificate of data to pool and returns how many.
+func addPEM(pool *x509.CertPool, data []byte) (int, error) {
+	n := 0
+	for {
+		var b *pem.Block
+		b, data = pem.Decode(data)
+		if b == nil {
+			return n, nil
+		}
+		if b.Type != "CERTIFICATE" {
+			continue
+		}
+		c, err := x509.ParseCertificate(b.Bytes)
+		if err != nil {
+			return n, fmt.Errorf("certificate %d does not parse: %w", n+1, err)
+		}
+		pool.AddCert(c)
+		n++
+	}
+}
+
+func readFile(file, setting string) ([]byte, error) {
+	data, err := os.ReadFile(file)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, bad(setting, "the file does not exist")
+	case err != nil:
+		return nil, bad(setting, "%v", err)
+	}
+	return data, nil
+}
+
+func hasBlock(data []byte, typeOK func(string) bool) bool {
+	for {
+		var b *pem.Block
+		b, data = pem.Decode(data)
+		if b == nil {
+			return false
+		}
+		if typeOK(b.Type) {
+			return true
+		}
+	}
+}
+
+// names are the host names and addresses c is valid for.
+func names(c *x509.Certificate) []string {
+	out := append([]string(nil), c.DNSNames...)
+	for _, ip := range c.IPAddresses {
+		out = append(out, ip.String())
+	}
+	if len(out) == 0 {
+		return []string{"no host name (no subject alternative names)"}
+	}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

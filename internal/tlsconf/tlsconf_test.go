@@ -1,0 +1,306 @@
+package tlsconf
+
+import (
+	"crypto/tls"
+	"errors"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// pki is a private authority, another one, and certificates they issued,
+// made in the test and written to files.
+type pki struct {
+	dir           string
+	ca, other     *Authority
+	caFile        string // ca's certificate
+	otherFile     string // other's certificate
+	server        *KeyPair
+	client        *KeyPair // issued by ca
+	otherClient   *KeyPair // issued by other
+	expiredClient *KeyPair // issued by ca, expired
+}
+
+func newPKI(t *testing.T) *pki {
+	t.Helper()
+	p := &pki{dir: t.TempDir()}
+	var err error
+	if p.ca, err = NewAuthority("test CA", time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if p.other, err = NewAuthority("other CA", time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	p.caFile = p.write(t, "ca.pem", p.ca.CertPEM())
+	p.otherFile = p.write(t, "other.pem", p.other.CertPEM())
+	p.server = p.issue(t, p.ca, Leaf{Hosts: LoopbackHosts})
+	p.client = p.issue(t, p.ca, Leaf{Client: true, Name: "app"})
+	p.otherClient = p.issue(t, p.other, Leaf{Client: true, Name: "stranger"})
+	p.expiredClient = p.issue(t, p.ca, Leaf{Client: true, Name: "old app", NotBefore: time.Now().Add(-48 * time.Hour), NotAfter: time.Now().Add(-24 * time.Hour)})
+	return p
+}
+
+func (p *pki) issue(t *testing.T, a *Authority, l Leaf) *KeyPair {
+	t.Helper()
+	kp, err := a.Issue(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kp
+}
+
+func (p *pki) write(t *testing.T, name string, data []byte) string {
+	t.Helper()
+	path := filepath.Join(p.dir, name)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// files writes kp's certificate and key and returns their paths.
+func (p *pki) files(t *testing.T, name string, kp *KeyPair) (cert, key string) {
+	t.Helper()
+	return p.write(t, name+".pem", kp.CertPEM), p.write(t, name+"-key.pem", kp.KeyPEM)
+}
+
+// serveTLS starts an HTTPS server with cfg answering "ok".
+func serveTLS(t *testing.T, cfg *tls.Config) string {
+	t.Helper()
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, "ok")
+	}))
+	srv.TLS = cfg
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func call(t *testing.T, c Client, url string) error {
+	t.Helper()
+	ct, err := c.Load()
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	client := &http.Client{Transport: ct.Transport(), Timeout: 10 * time.Second}
+	defer client.CloseIdleConnections()
+	resp, err := client.Get(url)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err == nil && string(body) != "ok" {
+		t.Errorf("body: got %q, want %q", body, "ok")
+	}
+	return err
+}
+
+// TestExplain: every certificate problem comes back as one line saying
+// what failed and which setting fixes it.
+func TestExplain(t *testing.T) {
+	t.Parallel()
+	p := newPKI(t)
+	clientCert, clientKey := p.files(t, "client", p.client)
+	otherCert, otherKey := p.files(t, "stranger", p.otherClient)
+	oldCert, oldKey := p.files(t, "old", p.expiredClient)
+	wrongName := p.issue(t, p.ca, Leaf{Hosts: []string{"atm.example.org"}})
+	expired := p.issue(t, p.ca, Leaf{Hosts: LoopbackHosts, NotBefore: time.Now().Add(-48 * time.Hour), NotAfter: time.Now().Add(-24 * time.Hour)})
+	future := p.issue(t, p.ca, Leaf{Hosts: LoopbackHosts, NotBefore: time.Now().Add(24 * time.Hour), NotAfter: time.Now().Add(48 * time.Hour)})
+
+	plain := ServerConfig(p.server.TLS, nil)
+	mutual := ServerConfig(p.server.TLS, p.ca.Pool())
+	mutual12 := ServerConfig(p.server.TLS, p.ca.Pool())
+	mutual12.MaxVersion = tls.VersionTLS12
+	plainHTTP := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	t.Cleanup(plainHTTP.Close)
+
+	trusting := Client{CAFile: p.caFile, URLSetting: "target"}
+	withCert := trusting
+	withCert.CertFile, withCert.KeyFile = clientCert, clientKey
+	stranger := trusting
+	stranger.CertFile, stranger.KeyFile = otherCert, otherKey
+	old := trusting
+	old.CertFile, old.KeyFile = oldCert, oldKey
+
+	tests := []struct {
+		name   string
+		server *tls.Config
+		url    string // instead of a server
+		client Client
+		kind   Kind // "": no error
+		want   []string
+	}{
+		{"trusted", plain, "", trusting, "", nil},
+		{"unknown authority", plain, "", Client{URLSetting: "target"}, UnknownAuthority,
+			[]string{`TLS: the server's certificate (127.0.0.1) was issued by "test CA", an authority not trusted here`, "--ca-cert FILE"}},
+		{"another authority", plain, "", Client{CAFile: p.otherFile}, UnknownAuthority, []string{"--ca-cert FILE"}},
+		{"name mismatch", ServerConfig(wrongName.TLS, nil), "", trusting, NameMismatch,
+			[]string{"not valid for 127.0.0.1 (it is for atm.example.org)", "use a host name the certificate names in --target"}},
+		{"expired", ServerConfig(expired.TLS, nil), "", trusting, Expired,
+			[]string{"TLS: the server's certificate (127.0.0.1) expired on " + expired.Cert.NotAfter.UTC().Format(time.RFC3339), "--insecure-skip-verify only hides it"}},
+		{"not yet valid", ServerConfig(future.TLS, nil), "", trusting, Expired, []string{"is not valid before"}},
+		{"insecure accepts a wrong name", ServerConfig(wrongName.TLS, nil), "", Client{InsecureSkipVerify: true}, "", nil},
+		{"client certificate", mutual, "", withCert, "", nil},
+		{"client certificate required (TLS 1.3)", mutual, "", trusting, ClientCertRequired,
+			[]string{"the server requires a client certificate and none was sent (it said: certificate required)", "--client-cert FILE --client-key FILE"}},
+		{"client certificate required (TLS 1.2)", mutual12, "", trusting, ClientCertRequired,
+			[]string{"the server requires a client certificate and none was sent (it said: handshake failure)", "--client-cert FILE --client-key FILE"}},
+		{"client certificate of another authority (TLS 1.3)", mutual, "", stranger, ClientCertRefused,
+			[]string{"requires a client certificate from an authority it accepts, and the one of --client-cert is from another, so none was sent (it said: certificate required)"}},
+		{"client certificate of another authority (TLS 1.2)", mutual12, "", stranger, ClientCertRefused,
+			[]string{"the one of --client-cert is from another, so none was sent (it said: handshake failure)"}},
+		{"client certificate expired", mutual, "", old, ClientCertRefused, []string{"refused the client certificate of --client-cert: it expired"}},
+		{"plain HTTP server", nil, strings.Replace(plainHTTP.URL, "http://", "https://", 1), trusting, NotTLS,
+			[]string{"does not speak TLS at that address", "use http:// in --target"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			url := tt.url
+			if url == "" {
+				url = serveTLS(t, tt.server)
+			}
+			err := call(t, tt.client, url)
+			if tt.kind == "" {
+				if err != nil {
+					t.Fatalf("got %v, want no error", err)
+				}
+				return
+			}
+			var x *Error
+			if !errors.As(err, &x) {
+				t.Fatalf("got %v (%T), want a *tlsconf.Error", err, err)
+			}
+			if x.Kind != tt.kind {
+				t.Errorf("kind: got %q, want %q (%v)", x.Kind, tt.kind, x)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(x.Error(), w) {
+					t.Errorf("got %q, want %q in it", x.Error(), w)
+				}
+			}
+			t.Log(x)
+			if strings.Contains(x.Error(), "\n") {
+				t.Errorf("got %q, want one line", x.Error())
+			}
+		})
+	}
+}
+
+// TestExplainOther: errors that are no TLS failure are not explained.
+func TestExplainOther(t *testing.T) {
+	t.Parallel()
+	for _, err := range []error{nil, io.EOF, errors.New("dial tcp 127.0.0.1:1: connect: connection refused")} {
+		if x := Explain(err, Hints{}); x != nil {
+			t.Errorf("Explain(%v): got %q, want nil", err, x)
+		}
+	}
+}
+
+// TestLoad: wrong files and settings are setting errors naming the setting.
+func TestLoad(t *testing.T) {
+	t.Parallel()
+	p := newPKI(t)
+	cert, key := p.files(t, "server", p.server)
+	_, otherKey := p.files(t, "client", p.client)
+	missing := filepath.Join(p.dir, "missing.pem")
+	garbage := p.write(t, "garbage.pem", []byte("not a certificate\n"))
+	tests := []struct {
+		name    string
+		load    func() error
+		setting string
+		want    string
+	}{
+		{"cert without key", func() error { _, err := Server{CertFile: cert}.Load(); return err }, "tls-cert", "needs --tls-key FILE"},
+		{"key without cert", func() error { _, err := Server{KeyFile: key}.Load(); return err }, "tls-key", "needs --tls-cert FILE"},
+		{"self-signed and files", func() error { _, err := Server{SelfSigned: true, CertFile: cert, KeyFile: key}.Load(); return err }, "tls-self-signed", "cannot be combined"},
+		{"client CA without TLS", func() error { _, err := Server{ClientCAFile: p.caFile}.Load(); return err }, "tls-client-ca", "needs TLS"},
+		{"cert missing", func() error { _, err := Server{CertFile: missing, KeyFile: key}.Load(); return err }, "tls-cert", "the file does not exist"},
+		{"key missing", func() error { _, err := Server{CertFile: cert, KeyFile: missing}.Load(); return err }, "tls-key", "does not exist"},
+		{"cert not PEM", func() error { _, err := Server{CertFile: garbage, KeyFile: key}.Load(); return err }, "tls-cert", "no PEM certificate"},
+		{"key not PEM", func() error { _, err := Server{CertFile: cert, KeyFile: garbage}.Load(); return err }, "tls-key", "no PEM private key"},
+		{"key of another certificate", func() error { _, err := Server{CertFile: cert, KeyFile: otherKey}.Load(); return err }, "tls-key", "not the key of the certificate of --tls-cert"},
+		{"client CA not PEM", func() error {
+			_, err := Server{CertFile: cert, KeyFile: key, ClientCAFile: garbage}.Load()
+			return err
+		}, "tls-client-ca", "no PEM certificate"},
+		{"CA missing", func() error { _, err := Client{CAFile: missing}.Load(); return err }, "ca-cert", "does not exist"},
+		{"CA not PEM", func() error { _, err := Client{CAFile: garbage}.Load(); return err }, "ca-cert", "no PEM certificate"},
+		{"client cert without key", func() error { _, err := Client{CertFile: cert}.Load(); return err }, "client-cert", "needs --client-key FILE"},
+		{"client key without cert", func() error { _, err := Client{KeyFile: key}.Load(); return err }, "client-key", "needs --client-cert FILE"},
+		{"client key of another certificate", func() error { _, err := Client{CertFile: cert, KeyFile: otherKey}.Load(); return err }, "client-key", "not the key of the certificate of --client-cert"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			err := tt.load()
+			var se *SettingError
+			if !errors.As(err, &se) {
+				t.Fatalf("got %v, want a *SettingError", err)
+			}
+			if se.Setting != tt.setting || !strings.Contains(se.Problem, tt.want) {
+				t.Errorf("got %q: %q, want %q: %q", se.Setting, se.Problem, tt.setting, tt.want)
+			}
+		})
+	}
+}
+
+// TestSelfSigned: a throwaway certificate is valid for the loopback names
+// and the hosts given, and a client trusting its authority's PEM reaches
+// the server by each of them.
+func TestSelfSigned(t *testing.T) {
+	t.Parallel()
+	sv, err := Server{SelfSigned: true, Hosts: []string{"atm.test"}}.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sv.Authority == nil {
+		t.Fatal("got no authority, want the throwaway one")
+	}
+	got := strings.Join(names(sv.Cert), ",")
+	if want := "localhost,atm.test,127.0.0.1,::1"; got != want {
+		t.Errorf("names: got %q, want %q", got, want)
+	}
+	if d := sv.Describe(); !strings.Contains(d, "issued by atmkit throwaway CA") || strings.Contains(d, "client certificates") {
+		t.Errorf("Describe: got %q", d)
+	}
+	url := serveTLS(t, sv.Config)
+	caFile := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(caFile, sv.Authority.CertPEM(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{url, strings.Replace(url, "127.0.0.1", "localhost", 1)} {
+		if err := call(t, Client{CAFile: caFile}, u); err != nil {
+			t.Errorf("GET %s: got %v, want no error", u, err)
+		}
+	}
+	if sv.Config.NextProtos[0] != "http/1.1" || len(sv.Config.NextProtos) != 1 {
+		t.Errorf("NextProtos: got %q, want [http/1.1]", sv.Config.NextProtos)
+	}
+}
+
+// TestServeWarnsExpired: an expired certificate serves, with a warning.
+func TestServeWarnsExpired(t *testing.T) {
+	t.Parallel()
+	p := newPKI(t)
+	expired := p.issue(t, p.ca, Leaf{Hosts: LoopbackHosts, NotBefore: time.Now().Add(-48 * time.Hour), NotAfter: time.Now().Add(-24 * time.Hour)})
+	cert, key := p.files(t, "expired", expired)
+	sv, err := Server{CertFile: cert, KeyFile: key, ClientCAFile: p.caFile}.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sv.Warnings) != 1 || !strings.Contains(sv.Warnings[0], "the certificate of --tls-cert expired on") {
+		t.Errorf("warnings: got %q, want one saying the certificate expired", sv.Warnings)
+	}
+	if d := sv.Describe(); !strings.Contains(d, "client certificates required (from 1 authority)") {
+		t.Errorf("Describe: got %q, want the client certificates named", d)
+	}
+}

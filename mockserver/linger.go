@@ -1,0 +1,70 @@
+package mockserver
+
+import (
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Lingering close. A body over the cap is refused with 413 before the
+// client has sent all of it. A server that then closes the connection
+// while the client is still sending makes the client's TCP stack report a
+// reset and, often, throw the 413 it had already received away. So, as
+// nginx's lingering close does, the server answers, then reads and
+// discards the rest of the body (up to LingerBytes, for at most
+// LingerTime, each read waiting at most LingerIdle) and only then closes
+// the connection: the client finishes sending and reads the answer.
+const (
+	// LingerBytes is the most of a refused body that is read and
+	// discarded before the connection closes.
+	LingerBytes = 64 << 20
+	// LingerTime bounds the reading of a refused body.
+	LingerTime = 30 * time.Second
+	// LingerIdle bounds each wait for more of a refused body.
+	LingerIdle = 5 * time.Second
+)
+
+var lingerBuffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
+// refuseBody writes the answer to a request whose body is over the cap
+// (write writes it) and closes the connection gracefully: the answer goes
+// out first, then the rest of the body is read and discarded. unread says
+// the server has read none of the body: a client that waits for
+// "100 Continue" has then sent none, and is answered without it.
+func refuseBody(w http.ResponseWriter, r *http.Request, unread bool, write func()) {
+	w.Header().Set("Connection", "close")
+	if unread && strings.EqualFold(r.Header.Get("Expect"), "100-continue") {
+		write()
+		return
+	}
+	rc := http.NewResponseController(w)
+	// Reading on after answering needs full duplex in HTTP/1.x; where it
+	// is not possible (a response held until the handler returns) the
+	// body is read first and the answer follows.
+	_ = rc.EnableFullDuplex()
+	write()
+	_ = rc.Flush()
+	discardBody(r, rc)
+}
+
+// discardBody reads and discards the rest of r's body within the lingering
+// bounds, or until the request's context ends (the server shuts down).
+func discardBody(r *http.Request, rc *http.ResponseController) {
+	bp := lingerBuffers.Get().(*[]byte)
+	defer lingerBuffers.Put(bp)
+	buf := *bp
+	end := time.Now().Add(LingerTime)
+	for n := int64(0); n < LingerBytes && r.Context().Err() == nil; {
+		deadline := time.Now().Add(LingerIdle)
+		if deadline.After(end) {
+			deadline = end
+		}
+		_ = rc.SetReadDeadline(deadline)
+		k, err := r.Body.Read(buf[:min(int64(len(buf)), LingerBytes-n)])
+		n += int64(k)
+		if err != nil {
+			return
+		}
+	}
+}
