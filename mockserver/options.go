@@ -6,6 +6,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/shape"
 )
 
 // DefaultMaxBodyBytes is the default cap on a request body (1 MiB).
@@ -24,9 +25,10 @@ type config struct {
 	logger       *slog.Logger
 	replayer     Replayer
 	onMiss       MissPolicy
-	journalSize  int     // requests the journal keeps; 0 keeps none
-	faults       []Fault // faults active from the start
-	adminToken   string  // bearer token the admin API requires; empty: none
+	journalSize  int          // requests the journal keeps; 0 keeps none
+	faults       []Fault      // faults active from the start
+	adminToken   string       // bearer token the admin API requires; empty: none
+	shape        *shape.Shape // how results are written; nil: shape.Default()
 }
 
 func defaultConfig() config {
