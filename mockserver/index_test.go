@@ -93,21 +93,15 @@ func TestNearMatchesBruteForce(t *testing.T) {
 func head(ids []int) []int { return ids[:min(len(ids), 8)] }
 
 // encodeComposed is the response body composed the plain way: the result
-// node on its own, then wrapped.
+// node on its own (the GET document without its declaration), then wrapped.
 func encodeComposed(s *Server, c *asmx.Call) []byte {
 	d := s.data
 	if c.Binding == asmx.JSON {
 		return d.appendLocationsJSON(nil, d.locations(c))
 	}
-	var node []byte
-	switch c.Op.Name {
-	case asmx.OpReturnInstitutions:
-		node = d.legacyInstitutionsXML(nil)
-	case asmx.OpReturnProvinces:
-		node = d.legacyProvincesXML(nil)
-	default:
-		node = d.legacyLocationsXML(nil, d.locations(c))
-	}
+	get := *c
+	get.Binding = asmx.HTTPGet
+	node := bytes.TrimPrefix(s.encodeResponse(nil, &get), asmx.AppendXMLDeclaration(nil))
 	if c.Binding.IsSOAP() {
 		return asmx.AppendSOAPResponse(nil, c.Binding, s.cfg.namespace, c.Op.Name, node)
 	}
