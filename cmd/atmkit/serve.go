@@ -12,6 +12,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/mockserver"
+	"github.com/atmkit/atmkit/shape"
 )
 
 const serveExamples = `  atmkit serve
@@ -19,7 +20,8 @@ const serveExamples = `  atmkit serve
   ATMKIT_KEYS=k1,k2 atmkit serve --fixtures ./my-data
   atmkit serve --namespace http://example.org/atmService
   atmkit serve --fault 'op=ReturnProvinces,binding=soap12,delay=300ms' --fault 'op=ReturnInstitutions,status=503,times=1'
-  atmkit serve --config atmkit.yaml --admin-token "$ATMKIT_ADMIN_TOKEN"`
+  atmkit serve --config atmkit.yaml --admin-token "$ATMKIT_ADMIN_TOKEN"
+  atmkit serve --shape shape.yaml          # results as a deployment writes them (atmkit shape learn)`
 
 // serveFlags are the flags of atmkit serve.
 type serveFlags struct {
@@ -41,6 +43,8 @@ type serveFlags struct {
 	upstream string
 
 	deviate listFlag // --deviate: break the interface on purpose (deviate.go)
+
+	shape string // --shape: the result shape file (shape.go)
 }
 
 // serveEnvAliases are the extra ATMKIT_* names of serve's flags.
@@ -63,6 +67,7 @@ func (f *serveFlags) register(m *Main) *flag.FlagSet {
 	fs.StringVar(&f.onMiss, "on-miss", "fault", "with --replay, a call with no recording gets: fault, fixtures (the data set answers) or upstream (forwarded and recorded)")
 	fs.StringVar(&f.upstream, "upstream", "", "with --on-miss upstream, the deployment to forward misses to")
 	fs.Var(&f.deviate, "deviate", deviateUsage)
+	fs.StringVar(&f.shape, "shape", "", "result shape file: how results are written (atmkit shape learn makes one; default: the built-in shape)")
 	return fs
 }
 
@@ -101,6 +106,11 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	if f.fixtures != "" {
 		opts = append(opts, mockserver.WithFixturesDir(f.fixtures))
 	}
+	sh, err := loadShape("serve", f.shape)
+	if err != nil {
+		return err
+	}
+	opts = append(opts, mockserver.WithShape(sh))
 	replayOpt, closeReplay, err := m.replayOption(f.replay, f.onMiss, f.upstream, f.namespace)
 	if err != nil {
 		return err
@@ -136,6 +146,9 @@ func (m *Main) printServeBanner(addr string, srv *mockserver.Server) {
 	ds := srv.Dataset()
 	fmt.Fprintf(m.Stdout, "atmkit: ATM Location Lookup Service mock listening on %s\n", base)
 	fmt.Fprintf(m.Stdout, "  namespace:  %s\n", srv.Namespace())
+	if r := srv.Shape().Result(asmx.OpReturnAllAtms); r.Layout == shape.Typed || r.Root != shape.Default().Result(asmx.OpReturnAllAtms).Root {
+		fmt.Fprintf(m.Stdout, "  shape:      %s results (%s)\n", r.Layout, r.Root)
+	}
 	fmt.Fprintf(m.Stdout, "  data set:   %d ATMs, %d institutions, %d cities, %d provinces\n",
 		len(ds.ATMs), len(ds.Institutions), len(ds.Cities), len(ds.Provinces))
 	keys := srv.Keys()
