@@ -125,7 +125,9 @@ func wsdlChecks() []Check {
 		Name:        "wsdl/bindings",
 		Group:       "the WSDL",
 		Description: "the WSDL names its bindings <Service>Soap, Soap12, HttpGet and HttpPost, and SOAP 1.1 actions are {ns}/<Op>",
-		Labels:      []string{"wsdl", "asmx"},
+		// Labelled with the bindings it covers, so that a run narrowed to
+		// the bindings a deployment serves leaves it out.
+		Labels: []string{"wsdl", "asmx", "soap11", "soap12", "get", "post"},
 		Run: func(s *Session, _ Notef) error {
 			defs, x, err := s.wsdlOrSkip()
 			if err != nil {
@@ -171,7 +173,7 @@ func wsdlChecks() []Check {
 		Name:        "wsdl/addresses",
 		Group:       "the WSDL",
 		Description: "the WSDL's four ports point at /service/service.asmx (on the address asked, noted when not)",
-		Labels:      []string{"wsdl", "asmx"},
+		Labels:      []string{"wsdl", "asmx", "soap11", "soap12", "get", "post"},
 		Run: func(s *Session, note Notef) error {
 			defs, x, err := s.wsdlOrSkip()
 			if err != nil {

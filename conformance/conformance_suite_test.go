@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -18,6 +19,7 @@ var (
 	namespaceFlag = flag.String("namespace", "", "service namespace (default: ATMKIT_NAMESPACE, else discovered)")
 	cityIDsFlag   = flag.String("city-id", "", "comma-separated intCityID values (default: ATMKIT_CITY_ID, else probed)")
 	unitFlag      = flag.String("radius-unit", "", "unit of bytRadius: km, mi or unknown (default: ATMKIT_RADIUS_UNIT, else km)")
+	timeoutFlag   = flag.String("timeout", "", "per-request timeout, e.g. 10s (default: ATMKIT_TIMEOUT, else 30s); not go test's -timeout, which goes before -args")
 )
 
 // valueFlagUsage says what each flag of ValueFlags gives.
@@ -95,6 +97,13 @@ func TestConformance(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.RadiusUnit = unit
+	if v := flagOrEnv(timeoutFlag, "ATMKIT_TIMEOUT"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			t.Fatalf("-timeout (or ATMKIT_TIMEOUT) %q: want a positive duration such as 30s", v)
+		}
+		cfg.Timeout = d
+	}
 	if err := givenValues(&cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +126,13 @@ func TestConformance(t *testing.T) {
 	} else if s, err = NewSession(cfg); err != nil {
 		t.Fatal(err)
 	}
-	declareSpecs(func() *Session { return s })
+	// The preflight stops a run against a target that cannot be checked
+	// with one paragraph, before any spec.
+	if _, err := s.Preflight(); err != nil {
+		t.Fatal(err)
+	}
+	run := newSpecRun(s)
+	declareSpecs(func() *specRun { return run })
 	RunSpecs(t, "ATM Location Lookup Service conformance")
 	if f := s.discovered(); f != nil {
 		t.Logf("query values: %s", f.Summary())

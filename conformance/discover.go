@@ -358,11 +358,11 @@ func (s *Session) discover() (*Facts, error) {
 	if err != nil {
 		return nil, err
 	}
-	gx, err := s.Do(Request{Binding: HTTPGet, Op: opByCoords, Values: wide})
+	gx, err := s.Do(Request{Binding: s.discoveryBinding(), Op: opByCoords, Values: wide})
 	if err != nil {
 		return nil, err
 	}
-	groot, err := resultOf(gx, "")
+	groot, err := s.readResult(gx)
 	if err != nil {
 		return nil, err
 	}
@@ -388,11 +388,11 @@ func (s *Session) discover() (*Facts, error) {
 		return f, nil
 	}
 	for id := 1; id <= 200; id++ {
-		x, err := s.Do(Request{Binding: HTTPGet, Op: opByCity, Values: map[string]string{pCityID: strconv.Itoa(id)}})
+		x, err := s.Do(Request{Binding: s.discoveryBinding(), Op: opByCity, Values: map[string]string{pCityID: strconv.Itoa(id)}})
 		if err != nil {
 			return nil, err
 		}
-		if root, err := resultOf(x, ""); err == nil && len(f.xmlLocations(root)) > 0 {
+		if root, err := s.readResult(x); err == nil && len(f.xmlLocations(root)) > 0 {
 			f.CityIDs, f.CityNote = []int{id}, fmt.Sprintf("found by probing intCityID from 1 to %d", id)
 			return f, nil
 		}
@@ -409,11 +409,11 @@ func formatFloat(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) 
 // anchor one of its first locations whose own coordinates, asked of the JSON
 // binding, find it.
 func (s *Session) anchorFromAllAtms(f *Facts) error {
-	x, err := s.Do(Request{Binding: HTTPGet, Op: opAllAtms})
+	x, err := s.Do(Request{Binding: s.discoveryBinding(), Op: opAllAtms})
 	if err != nil {
 		return err
 	}
-	root, err := resultOf(x, "")
+	root, err := s.readResult(x)
 	if err != nil {
 		return err
 	}

@@ -21,9 +21,12 @@ type RunOptions struct {
 	// LabelFilter selects specs by label, in Ginkgo's syntax
 	// (e.g. "soap11 && !asmx"); empty runs every spec.
 	LabelFilter string
-	// Reporter configures Ginkgo's reporters (JUnitReport, JSONReport, verbosity).
+	// Reporter configures the reports: JUnitReport and JSONReport name the
+	// files to write, Verbose prints every spec, NoColor leaves out colours.
+	// Ginkgo's console reporter is not used: the console gets a line of
+	// progress, then the failures grouped by cause.
 	Reporter types.ReporterConfig
-	// Out receives Ginkgo's console output and the query values line; nil
+	// Out receives the console output and the query values line; nil
 	// means standard output.
 	Out io.Writer
 }
@@ -37,10 +40,21 @@ type failRecorder struct{ failed atomic.Bool }
 func (f *failRecorder) Fail() { f.failed.Store(true) }
 
 // Run checks cfg's target with the Ginkgo suite, in process, and reports
-// whether every spec passed. After the specs it prints a line
+// whether every spec passed.
+//
+// It first runs the preflight (see Session.Preflight) and prints what it
+// found; a target that cannot be checked (unreachable, silent, the wrong
+// path, a refused key) gives a *PreflightError and no spec runs. The console
+// then gets a mark per spec and, at the end, the failures grouped by cause,
+// each spec named with its documentation section, the counts, and a line
 // "Query values: …" saying which values the searches used and where each
-// came from (given, or found in the target's answers), when any spec used them. An error means the suite could not run (a bad
-// configuration or label filter, or a second run in the same process).
+// came from (given, or found in the target's answers), when any spec used
+// them. The JUnit and JSON reports cite documentation sections instead of
+// source lines. The key appears in none of this, nor in any error returned.
+//
+// An error means the target could not be checked: a bad configuration or
+// label filter, a failed preflight, a report that could not be written, or
+// a second run in the same process.
 func Run(cfg Config, opts RunOptions) (bool, error) {
 	s, err := NewSession(cfg)
 	if err != nil {
@@ -52,22 +66,44 @@ func Run(cfg Config, opts RunOptions) (bool, error) {
 	if !ran.CompareAndSwap(false, true) {
 		return false, ErrAlreadyRun
 	}
-	declareSpecs(func() *Session { return s })
+	out := opts.Out
+	if out == nil {
+		out = os.Stdout
+	}
+	pre, err := s.Preflight()
+	if err != nil {
+		ran.Store(false) // Ginkgo did not run: the suite may still run once
+		return false, err
+	}
+	fmt.Fprintln(out, pre.Summary(s.base+servicePath))
+
+	run := newSpecRun(s)
+	declareSpecs(func() *specRun { return run })
+	rep := &reporter{
+		out: out, run: run,
+		verbose: opts.Reporter.Verbose || opts.Reporter.VeryVerbose,
+		color:   !opts.Reporter.NoColor,
+		junit:   opts.Reporter.JUnitReport,
+		json:    opts.Reporter.JSONReport,
+	}
+	ginkgo.ReportAfterEach(rep.afterEach, types.NewCustomCodeLocation(docSuite))
+	ginkgo.ReportAfterSuite("conformance reports", rep.afterSuite, types.NewCustomCodeLocation(docSuite))
+
 	suiteConfig, _ := ginkgo.GinkgoConfiguration()
 	suiteConfig.LabelFilter = opts.LabelFilter
-	if opts.Out != nil {
-		saved := formatter.ColorableStdOut
-		formatter.ColorableStdOut = opts.Out
-		defer func() { formatter.ColorableStdOut = saved }()
-	}
+	// Ginkgo's console reporter writes source locations: silence it, and
+	// let the reporter above write the console output and the reports.
+	saved := formatter.ColorableStdOut
+	formatter.ColorableStdOut = io.Discard
+	defer func() { formatter.ColorableStdOut = saved }()
+	rc := types.ReporterConfig{NoColor: true, Succinct: true}
 	t := &failRecorder{}
-	passed := ginkgo.RunSpecs(t, "ATM Location Lookup Service conformance", suiteConfig, opts.Reporter)
+	passed := ginkgo.RunSpecs(t, "ATM Location Lookup Service conformance", suiteConfig, rc)
 	if f := s.discovered(); f != nil {
-		out := opts.Out
-		if out == nil {
-			out = os.Stdout
-		}
-		fmt.Fprintf(out, "Query values: %s\n", f.Summary())
+		fmt.Fprintf(out, "Query values: %s\n", maskKey(f.Summary(), s.cfg.Key))
+	}
+	if rep.err != nil {
+		return false, rep.err
 	}
 	return passed && !t.failed.Load(), nil
 }

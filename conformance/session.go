@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"html"
@@ -74,9 +75,16 @@ type Config struct {
 	Maximum *int
 	// RadiusUnit is the unit of bytRadius; empty means Kilometres.
 	RadiusUnit RadiusUnit
-	// Client sends the requests; nil means a client with a 30 s timeout.
+	// Timeout bounds each request, from sending it to the answer's last
+	// byte; 0 means DefaultTimeout. The preflight and every spec use it.
+	Timeout time.Duration
+	// Client sends the requests; nil means a plain http.Client. Each request
+	// carries its own deadline (Timeout) whatever the client's settings.
 	Client *http.Client
 }
+
+// DefaultTimeout is the per-request timeout when Config.Timeout is 0.
+const DefaultTimeout = 30 * time.Second
 
 // Session is a connection to one target: it sends requests, caches the
 // answers of identical requests, and discovers the namespace, the WSDL and
@@ -102,6 +110,8 @@ type Session struct {
 	factsDone atomic.Bool // set once facts and factsErr are
 	facts     *Facts
 	factsErr  error
+
+	pre atomic.Pointer[Preflight] // set by Preflight when it passes
 }
 
 // NewSession validates cfg and returns a session; it sends nothing yet.
@@ -116,6 +126,12 @@ func NewSession(cfg Config) (*Session, error) {
 	if cfg.Key == "" {
 		return nil, errors.New("conformance: no service key given")
 	}
+	if cfg.Timeout < 0 {
+		return nil, fmt.Errorf("conformance: timeout %s is negative", cfg.Timeout)
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = DefaultTimeout
+	}
 	if cfg.RadiusUnit == "" {
 		cfg.RadiusUnit = Kilometres
 	}
@@ -129,7 +145,7 @@ func NewSession(cfg Config) (*Session, error) {
 	base = strings.TrimSuffix(base, servicePath)
 	client := cfg.Client
 	if client == nil {
-		client = &http.Client{Timeout: 30 * time.Second}
+		client = &http.Client{}
 	}
 	return &Session{cfg: cfg, base: base, client: client, cache: map[string]*Exchange{}}, nil
 }
@@ -170,14 +186,8 @@ func (s *Session) send(r Request, ns string) (*Exchange, error) {
 		return nil, err
 	}
 	x = &Exchange{Request: r, Method: req.Method, URL: req.URL.String(), Header: req.Header.Clone(), Body: body, key: s.cfg.Key}
-	resp, err := s.client.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s over %s: %w\n  reproduce: %s", r.Op, req.Method, r.Binding, err, x.Curl())
-	}
-	defer resp.Body.Close()
-	x.Status, x.RespHeader = resp.StatusCode, resp.Header
-	if x.RespBody, err = readAll(resp.Body); err != nil {
-		return nil, fmt.Errorf("reading %s answer over %s: %w\n  reproduce: %s", r.Op, r.Binding, err, x.Curl())
+	if err := s.roundTrip(req, x, fmt.Sprintf("%s over %s", r.Op, r.Binding), x.Curl()); err != nil {
+		return nil, err
 	}
 	s.mu.Lock()
 	s.cache[key] = x
@@ -185,17 +195,38 @@ func (s *Session) send(r Request, ns string) (*Exchange, error) {
 	return x, nil
 }
 
+// roundTrip sends req with the session's timeout and fills in x's answer.
+// A request that gets no complete answer gives a *TransportError named
+// what, with the key masked in every part of it.
+func (s *Session) roundTrip(req *http.Request, x *Exchange, what, curl string) error {
+	ctx, cancel := context.WithTimeout(req.Context(), s.cfg.Timeout)
+	defer cancel()
+	resp, err := s.client.Do(req.WithContext(ctx))
+	if err == nil {
+		defer resp.Body.Close()
+		x.Status, x.RespHeader = resp.StatusCode, resp.Header
+		if x.RespBody, err = readAll(resp.Body); err != nil {
+			err = &url.Error{Op: "reading the answer of " + req.Method, URL: req.URL.String(), Err: err}
+		}
+	}
+	if err == nil {
+		return nil
+	}
+	return &TransportError{
+		What: what, Method: req.Method, URL: maskURL(req.URL.String(), s.cfg.Key),
+		Kind: transportKind(err), Timeout: s.cfg.Timeout, Err: maskError(err, s.cfg.Key), Curl: curl,
+	}
+}
+
 // get fetches a path below the base address (documentation endpoints).
 func (s *Session) get(path string) (*Exchange, error) {
 	x := &Exchange{Method: http.MethodGet, URL: s.base + path, Header: http.Header{}}
-	resp, err := s.client.Get(x.URL)
+	req, err := http.NewRequest(http.MethodGet, x.URL, http.NoBody)
 	if err != nil {
 		return nil, fmt.Errorf("GET %s: %w", path, err)
 	}
-	defer resp.Body.Close()
-	x.Status, x.RespHeader = resp.StatusCode, resp.Header
-	if x.RespBody, err = readAll(resp.Body); err != nil {
-		return nil, fmt.Errorf("reading GET %s: %w", path, err)
+	if err := s.roundTrip(req, x, "GET "+path, ""); err != nil {
+		return nil, err
 	}
 	return x, nil
 }

@@ -3,17 +3,18 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
 	"os"
 	"strconv"
+	"time"
 
 	"github.com/atmkit/atmkit/conformance"
 	"github.com/onsi/ginkgo/v2/types"
 )
 
 const conformExamples = `  atmkit conform --target http://127.0.0.1:8080 --key secret
-  atmkit conform --target https://atm.example.org --key "$KEY" --junit-report conform.xml
+  atmkit conform --target https://atm.example.org --key "$KEY" --junit-report conform.xml --timeout 10s
   atmkit conform --target http://127.0.0.1:8080 --key k --label-filter 'documented && !wsdl'
+  atmkit conform --target https://atm.example.org --key "$KEY" --label-filter '!get && !post'
   atmkit conform --target http://127.0.0.1:8080 --key k --city-id 3 --city-id 17 --radius-unit mi
   atmkit conform --target https://atm.example.org --key "$KEY" --latitude 44.6488 --longitude -63.5752 --radius 10 --institution-id 3
   ATMKIT_TARGET=http://127.0.0.1:8080 ATMKIT_KEY=k atmkit conform --json-report conform.json
@@ -21,7 +22,21 @@ const conformExamples = `  atmkit conform --target http://127.0.0.1:8080 --key s
 Labels: soap11 soap12 get post json (bindings), documented (what the interface
 document states), asmx (ASMX conventions beyond it), semantics (search
 results), wsdl (skipped when the target serves no WSDL), faults, keys,
-equivalence. Curl lines in failures read the key from $ATMKIT_KEY.
+equivalence. Curl lines in failures read the key from $ATMKIT_KEY; the key
+appears in no output or report (elsewhere it is masked as ****).
+
+Before the specs, a preflight calls ReturnProvinces once per binding (a
+coordinate search for JSON). A target that cannot be checked stops the run
+with one paragraph: connection refused, no answer within --timeout, TLS
+failure, 404 at the service path, or a refused key. HTTP GET and POST
+disabled in web.config is a non-conformance: their specs fail as one group
+that says how to enable them; --label-filter '!get && !post' leaves them out.
+Failures are summarized grouped by cause, each spec with its section of the
+documentation.
+
+Exit codes: 0: the target conforms (every spec run passed); 1: it does not
+conform; 2: could not check (a wrong command line, an unreachable target,
+no answer within --timeout, a TLS failure, a refused key).
 
 Query values (search point, address, institution, radius, maximum, city ids)
 are found in the target's own answers unless given by the flags; the last
@@ -68,6 +83,7 @@ type conformFlags struct {
 	cityIDs     listFlag
 	radiusUnit  string
 	values      map[string]*givenFlag // by name, conformance.ValueFlags
+	timeout     time.Duration
 	verbose     bool
 	noColor     bool
 }
@@ -81,6 +97,7 @@ func (f *conformFlags) register(m *Main) *flag.FlagSet {
 	fs.StringVar(&f.jsonReport, "json-report", "", "write Ginkgo's JSON report to this file")
 	fs.StringVar(&f.labelFilter, "label-filter", "", "run only the specs whose labels match this Ginkgo label expression")
 	fs.Var(&f.cityIDs, "city-id", "intCityID to check (repeatable; default: the first of 1..200 with locations)")
+	fs.DurationVar(&f.timeout, "timeout", conformance.DefaultTimeout, "per-request `timeout` of the preflight and every spec, e.g. 10s or 2m")
 	fs.StringVar(&f.radiusUnit, "radius-unit", "km", "unit the target reads bytRadius in: km, mi, or unknown (report distances, never fail on them)")
 	f.values = map[string]*givenFlag{}
 	for _, name := range conformance.ValueFlags {
@@ -93,7 +110,7 @@ func (f *conformFlags) register(m *Main) *flag.FlagSet {
 }
 
 // conformFailed is the error of a run in which some spec failed; it maps to
-// exit code 1. Ginkgo has already printed the failures.
+// exit code 1. The failures are already printed, grouped by cause.
 type conformFailed struct{}
 
 func (conformFailed) Error() string {
@@ -102,6 +119,18 @@ func (conformFailed) Error() string {
 
 // ExitCode is 1: the command ran and the target failed.
 func (conformFailed) ExitCode() int { return exitFailure }
+
+// couldNotCheck is the error of a run that could not check the target
+// (unreachable, no answer within --timeout, TLS, a refused key, a report
+// that could not be written): exit code 2, as for a usage error.
+type couldNotCheck struct{ err error }
+
+func (e couldNotCheck) Error() string { return "conform: " + e.err.Error() }
+
+func (e couldNotCheck) Unwrap() error { return e.err }
+
+// ExitCode is 2: nothing was found out about the target's conformance.
+func (couldNotCheck) ExitCode() int { return exitUsage }
 
 // config turns the flags into a conformance configuration.
 func (f *conformFlags) config() (conformance.Config, error) {
@@ -115,7 +144,10 @@ func (f *conformFlags) config() (conformance.Config, error) {
 	if err != nil {
 		return conformance.Config{}, usagef("conform: --radius-unit: %v", err)
 	}
-	cfg := conformance.Config{Target: f.target, Key: f.key, Namespace: f.namespace, RadiusUnit: unit}
+	if f.timeout <= 0 {
+		return conformance.Config{}, usagef("conform: --timeout (or ATMKIT_TIMEOUT) must be positive, e.g. 30s")
+	}
+	cfg := conformance.Config{Target: f.target, Key: f.key, Namespace: f.namespace, RadiusUnit: unit, Timeout: f.timeout}
 	for _, s := range f.cityIDs {
 		id, err := strconv.Atoi(s)
 		if err != nil {
@@ -163,7 +195,7 @@ func (m *Main) runConform(_ context.Context, args []string) error {
 	}
 	passed, err := conformance.Run(cfg, conformance.RunOptions{LabelFilter: f.labelFilter, Reporter: rc, Out: m.Stdout})
 	if err != nil {
-		return fmt.Errorf("conform: %w", err)
+		return couldNotCheck{err}
 	}
 	if !passed {
 		return conformFailed{}

@@ -6,14 +6,22 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"fmt"
+	"html"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
+	"github.com/atmkit/atmkit/internal/refdeploy"
 	"github.com/atmkit/atmkit/mockserver"
 )
 
@@ -65,9 +73,9 @@ func runConformProcessEnv(t *testing.T, env []string, args ...string) (int, stri
 	return 0, ""
 }
 
-func startMock(t *testing.T, key string, wrap func(http.Handler) http.Handler) string {
+func startMock(t *testing.T, key string, wrap func(http.Handler) http.Handler, opts ...mockserver.Option) string {
 	t.Helper()
-	h, err := mockserver.New(mockserver.WithKeys(key))
+	h, err := mockserver.New(append([]mockserver.Option{mockserver.WithKeys(key)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,10 +168,18 @@ func TestConformFailsADeviatingTarget(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit code %d, want 1; output:\n%s", code, out)
 	}
-	for _, want := range []string{"content type", "expected: text/xml; charset=utf-8", `got:      "application/xml"`, "reproduce: curl ", "FAIL!"} {
+	for _, want := range []string{
+		"content type", "expected: text/xml; charset=utf-8", `got:      "application/xml"`, "reproduce: curl ", "FAIL!",
+		// Grouped by cause, each spec with its documentation section.
+		"specs: content type: expected text/xml; charset=utf-8",
+		"- binding/get/ReturnAllAtms: ReturnAllAtms over get answers 200 text/xml with the bare XML result (README.md#binding-specs)",
+	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+	if strings.Contains(out, ".go:") {
+		t.Errorf("output names a source line:\n%s", out)
 	}
 	if j := readJUnit(t, junit); j.Failures == 0 {
 		t.Errorf("JUnit report counts no failures")
@@ -249,6 +265,10 @@ func TestConformCommandLine(t *testing.T) {
 		{"radius from env not an integer", []string{"--target", "http://127.0.0.1:1", "--key", "k"}, map[string]string{"ATMKIT_RADIUS": "ten"}, exitUsage, `--radius (or ATMKIT_RADIUS): "ten" is not a 32-bit integer`},
 		{"maximum negative", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--maximum", "-2"}, nil, exitUsage, "--maximum (or ATMKIT_MAXIMUM): -2 is not within"},
 		{"institution not an integer", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--institution-id", "RBC"}, nil, exitUsage, `--institution-id (or ATMKIT_INSTITUTION_ID): "RBC" is not a 32-bit integer`},
+		{"timeout zero", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--timeout", "0s"}, nil, exitUsage, "--timeout (or ATMKIT_TIMEOUT) must be positive"},
+		{"timeout not a duration", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--timeout", "soon"}, nil, exitUsage, "invalid value"},
+		{"timeout from env not a duration", []string{"--target", "http://127.0.0.1:1", "--key", "k"}, map[string]string{"ATMKIT_TIMEOUT": "30"}, exitUsage, `ATMKIT_TIMEOUT="30"`},
+		{"help names the exit codes and --timeout", []string{"--help"}, nil, exitOK, "2: could not check"},
 		{"latitude from env out of range", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--longitude", "0"}, map[string]string{"ATMKIT_LATITUDE": "-90.01"}, exitUsage, "--latitude (or ATMKIT_LATITUDE): -90.01 is not within -90..90"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -263,4 +283,307 @@ func TestConformCommandLine(t *testing.T) {
 			}
 		})
 	}
+}
+
+// leakKey is the recognisable key the leak tests give conform.
+const leakKey = "Leak-Key-1234"
+
+// keyForms are the ways a key can be written into a text: as it is, URL-
+// encoded, XML-escaped.
+func keyForms(key string) []string {
+	return []string{key, url.QueryEscape(key), html.EscapeString(key)}
+}
+
+// silentTarget accepts connections, reads what comes and never answers; it
+// counts the connections.
+func silentTarget(t *testing.T) (string, *atomic.Int32) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		n     atomic.Int32
+		mu    sync.Mutex
+		conns []net.Conn
+	)
+	t.Cleanup(func() {
+		_ = ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			_ = c.Close()
+		}
+	})
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			n.Add(1)
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+			go func() { _, _ = io.Copy(io.Discard, c) }()
+		}
+	}()
+	return "http://" + ln.Addr().String(), &n
+}
+
+func closedPort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	_ = ln.Close()
+	return "http://" + addr
+}
+
+// checkNoKey fails t when the key, in any form, is in the output or in a
+// report file that exists.
+func checkNoKey(t *testing.T, key, out string, files ...string) {
+	t.Helper()
+	texts := map[string]string{"output": out}
+	for _, f := range files {
+		if b, err := os.ReadFile(f); err == nil {
+			texts[filepath.Base(f)] = string(b)
+		}
+	}
+	for name, text := range texts {
+		for _, form := range keyForms(key) {
+			if n := strings.Count(text, form); n > 0 {
+				t.Errorf("%s holds the key (%q) %d times", name, form, n)
+			}
+		}
+		if strings.Contains(text, "suite.go") || strings.Contains(text, "/conformance/") {
+			t.Errorf("%s names atmkit's source", name)
+		}
+	}
+}
+
+func TestConformNeverWritesTheKey(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		target func(t *testing.T) (string, *atomic.Int32)
+		args   []string
+		code   int
+		says   []string
+		calls  int32 // connections the target must have seen; 0: not counted
+		report bool  // whether the reports are written
+	}{
+		{
+			name: "a deployment that drops one operation",
+			target: func(t *testing.T) (string, *atomic.Int32) {
+				return startMock(t, leakKey, nil, mockserver.WithFault(mockserver.Fault{Operation: "ReturnInstitutions", Drop: true})), nil
+			},
+			code: exitFailure, report: true,
+			says: []string{
+				"Preflight: http://127.0.0.1:",
+				"5 specs: the target closed the connection without an answer (EOF)",
+				"- binding/get/ReturnInstitutions: ReturnInstitutions over get answers 200 text/xml with the bare XML result (README.md#binding-specs)",
+				"- equivalence/ReturnInstitutions: ReturnInstitutions gives the same XML result over soap11, soap12, get and post (README.md#equivalence-specs)",
+				`reproduce: curl -sS -i 'http://127.0.0.1:`,
+				" | 5 Failed | 0 Skipped",
+			},
+		},
+		{
+			name: "a deployment that drops every call",
+			target: func(t *testing.T) (string, *atomic.Int32) {
+				return startMock(t, leakKey, nil, mockserver.WithFault(mockserver.Fault{Drop: true})), nil
+			},
+			code: exitUsage,
+			says: []string{"could not check the target: http://127.0.0.1:", "/service/service.asmx closed the connection without an answer to ReturnProvinces over get"},
+		},
+		{
+			name:   "a closed port",
+			target: func(t *testing.T) (string, *atomic.Int32) { return closedPort(t), nil },
+			code:   exitUsage,
+			says:   []string{"could not check the target: connection refused at http://127.0.0.1:", "Is the service running"},
+		},
+		{
+			name:   "a refused key",
+			target: func(t *testing.T) (string, *atomic.Int32) { return startMock(t, "another-key", nil), nil },
+			code:   exitUsage,
+			says:   []string{"could not check the target: the key was refused.", "soap11 answered 500 ", `The service key (strAtmServiceKey) is not valid."`, "Check --key"},
+		},
+		{
+			name:   "a target that never answers",
+			target: silentTarget,
+			args:   []string{"--timeout", "1s"},
+			code:   exitUsage, calls: 1,
+			says: []string{"could not check the target: no answer from http://127.0.0.1:", "within 1s (--timeout)", "raise --timeout"},
+		},
+		{
+			name: "TLS with a certificate of an unknown authority",
+			target: func(t *testing.T) (string, *atomic.Int32) {
+				h, err := mockserver.New(mockserver.WithKeys(leakKey))
+				if err != nil {
+					t.Fatal(err)
+				}
+				srv := httptest.NewTLSServer(h)
+				t.Cleanup(srv.Close)
+				return srv.URL, nil
+			},
+			code: exitUsage,
+			says: []string{"could not check the target: TLS failure with https://127.0.0.1:", "certificate signed by unknown authority"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			target, calls := tc.target(t)
+			dir := t.TempDir()
+			junit, jsonReport := filepath.Join(dir, "conform.xml"), filepath.Join(dir, "conform.json")
+			args := append([]string{"--target", target, "--key", leakKey, "--junit-report", junit, "--json-report", jsonReport}, tc.args...)
+			code, out := runConformProcess(t, args...)
+			if code != tc.code {
+				t.Fatalf("exit code %d, want %d; output:\n%s", code, tc.code, out)
+			}
+			for _, want := range tc.says {
+				if !strings.Contains(out, want) {
+					t.Errorf("output lacks %q:\n%s", want, out)
+				}
+			}
+			if tc.code == exitUsage {
+				// One paragraph: one line on stderr, nothing else.
+				if got := strings.TrimSpace(out); strings.Contains(got, "\n") || !strings.HasPrefix(got, "atmkit: conform: could not check the target: ") {
+					t.Errorf("got %q, want one paragraph", got)
+				}
+			}
+			for _, f := range []string{junit, jsonReport} {
+				if _, err := os.Stat(f); (err == nil) != tc.report {
+					t.Errorf("report %s written: %v, want %v", filepath.Base(f), err == nil, tc.report)
+				}
+			}
+			if tc.report {
+				if j := readJUnit(t, junit); j.Failures != 5 {
+					t.Errorf("got %d failures in the JUnit report, want 5", j.Failures)
+				}
+			}
+			checkNoKey(t, leakKey, out, junit, jsonReport)
+			if tc.calls > 0 {
+				if n := calls.Load(); n != tc.calls {
+					t.Errorf("the target saw %d connections, want %d (one request, one timeout)", n, tc.calls)
+				}
+			}
+		})
+	}
+}
+
+// protocolsRemoved answers HTTP GET and POST calls of /service/service.asmx
+// as ASMX does when web.config removes the HttpGet and HttpPost protocols:
+// HTTP 500 with ASP.NET's error page.
+func protocolsRemoved(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rest, ok := strings.CutPrefix(r.URL.Path, "/service/service.asmx/"); ok && rest != "" {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.WriteHeader(http.StatusInternalServerError)
+			fmt.Fprintf(w, "<html><head><title>Request format is unrecognized for URL unexpectedly ending in '/%s'.</title></head><body></body></html>", rest)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+func TestConformHTTPGetAndPostDisabled(t *testing.T) {
+	target := startMock(t, "k1", protocolsRemoved)
+	junit := filepath.Join(t.TempDir(), "conform.xml")
+	code, out := runConformProcess(t, "--target", target, "--key", "k1", "--junit-report", junit)
+	if code != exitFailure {
+		t.Fatalf("exit code %d, want 1; output:\n%s", code, out)
+	}
+	for _, want := range []string{
+		"get and post refused (protocols disabled?)",
+		"specs: HTTP GET and HTTP POST are disabled\n",
+		`<webServices><protocols><add name="HttpGet"/><add name="HttpPost"/></protocols></webServices>`,
+		"--label-filter '!get && !post'",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// One cause, one group: every failure is that of the disabled bindings.
+	if n := strings.Count(out, " specs: "); n != 1 {
+		t.Errorf("got %d groups of failures, want 1:\n%s", n, out)
+	}
+
+	// Narrowed to the bindings the deployment serves, it conforms.
+	code, out = runConformProcess(t, "--target", target, "--key", "k1", "--label-filter", "!get && !post")
+	if code != exitOK {
+		t.Fatalf("with --label-filter '!get && !post': exit code %d, want 0; output:\n%s", code, out)
+	}
+	if !strings.Contains(out, "SUCCESS!") {
+		t.Errorf("output lacks SUCCESS!:\n%s", out)
+	}
+}
+
+// TestConformReferenceDeployment runs conform against the reference ASMX
+// deployment on Mono with the HttpGet and HttpPost protocols removed from
+// its web.config (the JSON path, /service-v2.asmx, keeps HttpGet): the
+// disabled bindings fail as one group, and a wrong key is refused with the
+// deployment's own fault text. The key is written nowhere.
+func TestConformReferenceDeployment(t *testing.T) {
+	config, err := refdeploy.SiteFile(refdeploy.Root, "web.config")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, end := strings.Index(config, "<webServices>"), strings.Index(config, "</webServices>")
+	if start < 0 || end < 0 {
+		t.Fatalf("the deployment's web.config has no <webServices> element:\n%s", config)
+	}
+	// Mono's machine.config adds HttpGet and HttpPost; a web.config that
+	// removes them (and HttpPostLocalhost) is what .NET's default amounts to.
+	config = config[:start] + `<webServices>
+      <protocols>
+        <remove name="HttpGet"/>
+        <remove name="HttpPost"/>
+        <remove name="HttpPostLocalhost"/>
+      </protocols>
+    ` + config[end:]
+	config = strings.Replace(config, "</configuration>", `  <location path="service-v2.asmx">
+    <system.web>
+      <webServices>
+        <protocols>
+          <add name="HttpGet"/>
+        </protocols>
+      </webServices>
+    </system.web>
+  </location>
+</configuration>`, 1)
+	d := refdeploy.Start(t, refdeploy.WebConfig(refdeploy.Root, config))
+
+	t.Run("HTTP GET and POST disabled", func(t *testing.T) {
+		junit := filepath.Join(t.TempDir(), "conform.xml")
+		code, out := runConformProcess(t, "--target", d.URL, "--key", refdeploy.Key, "--junit-report", junit)
+		if code != exitFailure {
+			t.Fatalf("exit code %d, want 1; output:\n%s\n%s", code, out, d.Log())
+		}
+		for _, want := range []string{
+			"get and post refused (protocols disabled?)",
+			"specs: HTTP GET and HTTP POST are disabled\n",
+			"- binding/get/ReturnProvinces: ",
+			"- binding/post/ReturnAllAtms: ",
+			`ReturnProvinces over get and post answered 500 `,
+			`<add name="HttpGet"/><add name="HttpPost"/>`,
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("output lacks %q:\n%s", want, out)
+			}
+		}
+		checkNoKey(t, refdeploy.Key, out, junit)
+	})
+
+	t.Run("a refused key", func(t *testing.T) {
+		code, out := runConformProcess(t, "--target", d.URL, "--key", leakKey)
+		if code != exitUsage {
+			t.Fatalf("exit code %d, want 2; output:\n%s", code, out)
+		}
+		for _, want := range []string{"could not check the target: the key was refused.", `soap11 answered 500 "The service key (strAtmServiceKey) is not valid."`} {
+			if !strings.Contains(out, want) {
+				t.Errorf("output lacks %q:\n%s", want, out)
+			}
+		}
+		checkNoKey(t, leakKey, out)
+	})
 }

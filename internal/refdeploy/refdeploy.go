@@ -92,11 +92,41 @@ func Require(tb testing.TB) {
 	tb.Skip(msg)
 }
 
-// Start starts a deployment of its own for tb and stops it when tb ends.
-func Start(tb testing.TB) *Deployment {
+// Option changes a deployment's copy of its sites before it starts.
+type Option func(sitesDir string) error
+
+// WebConfig replaces the web.config of the application NAME (Root for the
+// typed service) with content, e.g. one with the HttpGet and HttpPost
+// protocols removed.
+func WebConfig(name, content string) Option {
+	return func(sitesDir string) error {
+		path := filepath.Join(sitesDir, name, "web.config")
+		if _, err := os.Stat(path); err != nil {
+			return fmt.Errorf("web.config of %s: %w", name, err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			return fmt.Errorf("web.config of %s: %w", name, err)
+		}
+		return nil
+	}
+}
+
+// SiteFile returns the file at path (e.g. "web.config") of the application
+// NAME as the deployment ships it, to be edited into an Option.
+func SiteFile(name, path string) (string, error) {
+	data, err := sites.ReadFile("testdata/" + name + "/" + path)
+	if err != nil {
+		return "", fmt.Errorf("site file: %w", err)
+	}
+	return string(data), nil
+}
+
+// Start starts a deployment of its own for tb, with opts applied to its
+// sites, and stops it when tb ends.
+func Start(tb testing.TB, opts ...Option) *Deployment {
 	tb.Helper()
 	Require(tb)
-	d, err := start()
+	d, err := start(opts...)
 	if err != nil {
 		tb.Fatalf("reference deployment: %v", err)
 	}
@@ -174,7 +204,7 @@ func (d *Deployment) Log() string {
 // service on its first request.
 const startTimeout = 90 * time.Second
 
-func start() (d *Deployment, err error) {
+func start(opts ...Option) (d *Deployment, err error) {
 	dir, err := os.MkdirTemp("", "atmkit-refdeploy-")
 	if err != nil {
 		return nil, fmt.Errorf("temporary directory: %w", err)
@@ -192,6 +222,11 @@ func start() (d *Deployment, err error) {
 	names, err := copySites(root)
 	if err != nil {
 		return d, err
+	}
+	for _, o := range opts {
+		if err := o(root); err != nil {
+			return d, err
+		}
 	}
 	ports, err := freePorts(2)
 	if err != nil {

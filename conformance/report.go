@@ -1,0 +1,356 @@
+package conformance
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/onsi/ginkgo/v2/reporters"
+	"github.com/onsi/ginkgo/v2/types"
+)
+
+// This file holds the reporter of Run: Ginkgo's console reporter is
+// silenced, and this one prints a line of progress, then the failures
+// grouped by cause, each spec named with its documentation section, and
+// writes the JUnit and JSON reports from a copy of Ginkgo's report whose code
+// locations are documentation sections and whose texts have the key masked.
+
+// reporter writes one run's console output and reports.
+type reporter struct {
+	out     io.Writer
+	run     *specRun
+	verbose bool
+	color   bool
+	junit   string // file names; empty: none
+	json    string
+
+	mu     sync.Mutex
+	column int   // progress marks on the current line
+	err    error // the first error writing a report
+}
+
+// ANSI colours, used unless NoColor.
+const (
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+	ansiBold   = "\x1b[1m"
+	ansiReset  = "\x1b[0m"
+)
+
+func (r *reporter) paint(color, s string) string {
+	if !r.color {
+		return s
+	}
+	return color + s + ansiReset
+}
+
+// filtered reports whether a spec was left out by the label filter (Ginkgo
+// reports it as skipped, without a message).
+func filtered(sr types.SpecReport) bool {
+	return sr.State == types.SpecStateSkipped && sr.Failure.Message == ""
+}
+
+// checkOf returns the check a spec ran, by its text.
+func checkOf(sr types.SpecReport) (Check, bool) {
+	c, ok := byDescription[sr.LeafNodeText]
+	return c, ok
+}
+
+// specName is a spec's check name and text, for the console.
+func specName(sr types.SpecReport) string {
+	if c, ok := checkOf(sr); ok {
+		return c.Name + ": " + sr.LeafNodeText
+	}
+	return strings.Join(append(slices.Clone(sr.ContainerHierarchyTexts), sr.LeafNodeText), " ")
+}
+
+// docOf returns the documentation section of a spec.
+func docOf(sr types.SpecReport) string {
+	if c, ok := checkOf(sr); ok {
+		return docSection(c.Name)
+	}
+	return docSuite
+}
+
+// afterEach prints a spec's outcome: a mark, or with verbose a line (and
+// the failure or the notes).
+func (r *reporter) afterEach(sr types.SpecReport) {
+	if sr.LeafNodeType != types.NodeTypeIt || filtered(sr) {
+		return
+	}
+	key := r.run.session.cfg.Key
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.verbose {
+		mark := r.paint(ansiGreen, "•")
+		switch {
+		case sr.State.Is(types.SpecStateFailureStates):
+			mark = r.paint(ansiRed, "F")
+		case sr.State == types.SpecStateSkipped:
+			mark = r.paint(ansiYellow, "S")
+		}
+		fmt.Fprint(r.out, mark)
+		if r.column++; r.column == 80 {
+			fmt.Fprintln(r.out)
+			r.column = 0
+		}
+		return
+	}
+	state := r.paint(ansiGreen, "ok  ")
+	switch {
+	case sr.State.Is(types.SpecStateFailureStates):
+		state = r.paint(ansiRed, "FAIL")
+	case sr.State == types.SpecStateSkipped:
+		state = r.paint(ansiYellow, "skip")
+	}
+	fmt.Fprintf(r.out, "%s %s (%.3fs)\n", state, specName(sr), sr.RunTime.Seconds())
+	switch {
+	case sr.State.Is(types.SpecStateFailureStates):
+		fmt.Fprintf(r.out, "%s\n     see %s\n", indent(maskKey(sr.Failure.Message, key), "     "), docOf(sr))
+	case sr.State == types.SpecStateSkipped:
+		fmt.Fprintf(r.out, "     %s\n", maskKey(sr.Failure.Message, key))
+	}
+	for _, e := range sr.ReportEntries {
+		fmt.Fprintf(r.out, "%s\n", indent(maskKey(e.Value.String(), key), "     note: "))
+	}
+}
+
+// group is the failed specs of one cause.
+type group struct {
+	cause string
+	specs []types.SpecReport
+}
+
+// groups returns the failed specs grouped by cause, the largest group
+// first (ties in the order of their first failure).
+func (r *reporter) groups(specs []types.SpecReport) []*group {
+	var gs []*group
+	byCause := map[string]*group{}
+	for _, sr := range specs {
+		if !sr.State.Is(types.SpecStateFailureStates) {
+			continue
+		}
+		cause := ""
+		if c, ok := checkOf(sr); ok {
+			cause, _ = r.run.cause(c.Name)
+		}
+		if cause == "" {
+			// Ginkgo's own failure (a timeout, an interrupt, a panic).
+			cause, _, _ = strings.Cut(strings.TrimSpace(sr.Failure.Message), "\n")
+			if cause == "" {
+				cause = sr.State.String()
+			}
+		}
+		g := byCause[cause]
+		if g == nil {
+			g = &group{cause: cause}
+			byCause[cause] = g
+			gs = append(gs, g)
+		}
+		g.specs = append(g.specs, sr)
+	}
+	slices.SortStableFunc(gs, func(a, b *group) int { return len(b.specs) - len(a.specs) })
+	return gs
+}
+
+// afterSuite prints the grouped summary and writes the reports.
+func (r *reporter) afterSuite(rep types.Report) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	key := r.run.session.cfg.Key
+	if r.column > 0 {
+		fmt.Fprintln(r.out)
+		r.column = 0
+	}
+	var specs []types.SpecReport
+	passed, failed, skipped, total := 0, 0, 0, 0
+	for _, sr := range rep.SpecReports {
+		if sr.LeafNodeType != types.NodeTypeIt {
+			continue
+		}
+		total++
+		if filtered(sr) {
+			continue
+		}
+		specs = append(specs, sr)
+		switch {
+		case sr.State.Is(types.SpecStateFailureStates):
+			failed++
+		case sr.State == types.SpecStateSkipped:
+			skipped++
+		default:
+			passed++
+		}
+	}
+	if !r.verbose {
+		header := false
+		for _, sr := range specs {
+			for _, e := range sr.ReportEntries {
+				if !header {
+					fmt.Fprintf(r.out, "\nNotes:\n")
+					header = true
+				}
+				c, _ := checkOf(sr)
+				fmt.Fprintf(r.out, "  %s: %s\n", c.Name, maskKey(e.Value.String(), key))
+			}
+		}
+	}
+	if gs := r.groups(specs); len(gs) > 0 {
+		fmt.Fprintf(r.out, "\n%s\n", r.paint(ansiBold, fmt.Sprintf("%d failed %s, by cause:", failed, plural(failed, "spec", "specs"))))
+		for _, g := range gs {
+			fmt.Fprintf(r.out, "\n  %s\n", r.paint(ansiRed, fmt.Sprintf("%d %s: %s", len(g.specs), plural(len(g.specs), "spec", "specs"), maskKey(g.cause, key))))
+			for _, sr := range g.specs {
+				fmt.Fprintf(r.out, "    - %s (%s)\n", specName(sr), docOf(sr))
+			}
+			fmt.Fprintf(r.out, "    The first of them in full:\n%s\n", indent(maskKey(g.specs[0].Failure.Message, key), "      "))
+		}
+	}
+	if !r.verbose && skipped > 0 {
+		fmt.Fprintln(r.out)
+		for _, sr := range specs {
+			if sr.State == types.SpecStateSkipped {
+				fmt.Fprintf(r.out, "  skipped %s: %s\n", specName(sr), maskKey(sr.Failure.Message, key))
+			}
+		}
+	}
+	fmt.Fprintf(r.out, "\nRan %d of %d specs in %.3f seconds\n", len(specs), total, rep.RunTime.Seconds())
+	verdict := r.paint(ansiGreen, "SUCCESS!")
+	if !rep.SuiteSucceeded {
+		verdict = r.paint(ansiRed, "FAIL!")
+	}
+	fmt.Fprintf(r.out, "%s -- %d Passed | %d Failed | %d Skipped\n", verdict, passed, failed, skipped)
+	for _, reason := range rep.SpecialSuiteFailureReasons {
+		fmt.Fprintf(r.out, "%s\n", maskKey(reason, key))
+	}
+
+	clean := sanitizeReport(rep, key)
+	// The report's "package" is the target checked, not the directory
+	// conform ran in.
+	clean.SuitePath = maskURL(r.run.session.base, key)
+	if r.junit != "" {
+		// Timelines only for the specs that failed: a passing spec's is noise.
+		conf := reporters.JunitReportConfig{OmitTimelinesForSpecState: types.SpecStatePassed | types.SpecStateSkipped | types.SpecStatePending}
+		r.write(r.junit, func(tmp string) error { return reporters.GenerateJUnitReportWithConfig(clean, tmp, conf) })
+	}
+	if r.json != "" {
+		r.write(r.json, func(tmp string) error { return reporters.GenerateJSONReport(clean, tmp) })
+	}
+}
+
+// write writes a report atomically: generated into a temporary file beside
+// dst, then renamed over it.
+func (r *reporter) write(dst string, generate func(tmp string) error) {
+	err := func() error {
+		dir := filepath.Dir(dst)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		f, err := os.CreateTemp(dir, "."+filepath.Base(dst)+".*.tmp")
+		if err != nil {
+			return err
+		}
+		tmp := f.Name()
+		_ = f.Close()
+		if err := generate(tmp); err != nil {
+			_ = os.Remove(tmp)
+			return err
+		}
+		if err := os.Chmod(tmp, 0o644); err != nil {
+			_ = os.Remove(tmp)
+			return err
+		}
+		if err := os.Rename(tmp, dst); err != nil {
+			_ = os.Remove(tmp)
+			return err
+		}
+		return nil
+	}()
+	if err != nil && r.err == nil {
+		r.err = fmt.Errorf("conformance: writing report %s: %w", dst, err)
+	}
+}
+
+// sanitizeReport returns a copy of rep fit to be kept and shared: every code
+// location is the documentation section of its spec (not a line of atmkit's
+// source on the build machine), progress reports (goroutine dumps) are
+// dropped, and the key is masked in every text.
+func sanitizeReport(rep types.Report, key string) types.Report {
+	m := func(s string) string { return maskKey(s, key) }
+	out := rep
+	out.SpecialSuiteFailureReasons = slices.Clone(rep.SpecialSuiteFailureReasons)
+	for i, s := range out.SpecialSuiteFailureReasons {
+		out.SpecialSuiteFailureReasons[i] = m(s)
+	}
+	out.SpecReports = make(types.SpecReports, len(rep.SpecReports))
+	for i, sr := range rep.SpecReports {
+		doc := types.NewCustomCodeLocation(docOf(sr))
+		suite := types.NewCustomCodeLocation(docSuite)
+		sr.ContainerHierarchyLocations = make([]types.CodeLocation, len(sr.ContainerHierarchyLocations))
+		for j := range sr.ContainerHierarchyLocations {
+			sr.ContainerHierarchyLocations[j] = suite
+		}
+		sr.LeafNodeLocation = doc
+		sr.Failure = sanitizeFailure(sr.Failure, doc, m)
+		sr.CapturedGinkgoWriterOutput = m(sr.CapturedGinkgoWriterOutput)
+		sr.CapturedStdOutErr = m(sr.CapturedStdOutErr)
+		sr.ProgressReports = nil
+		entries := make(types.ReportEntries, len(sr.ReportEntries))
+		for j, e := range sr.ReportEntries {
+			e.Location = doc
+			e.Value = types.WrapEntryValue(m(e.Value.String()))
+			entries[j] = e
+		}
+		sr.ReportEntries = entries
+		additional := make([]types.AdditionalFailure, len(sr.AdditionalFailures))
+		for j, a := range sr.AdditionalFailures {
+			a.Failure = sanitizeFailure(a.Failure, doc, m)
+			additional[j] = a
+		}
+		sr.AdditionalFailures = additional
+		events := make(types.SpecEvents, len(sr.SpecEvents))
+		for j, e := range sr.SpecEvents {
+			e.CodeLocation = doc
+			e.Message = m(e.Message)
+			events[j] = e
+		}
+		sr.SpecEvents = events
+		out.SpecReports[i] = sr
+	}
+	return out
+}
+
+func sanitizeFailure(f types.Failure, doc types.CodeLocation, m func(string) string) types.Failure {
+	if f.IsZero() {
+		return f
+	}
+	f.Message = m(f.Message)
+	f.ForwardedPanic = m(f.ForwardedPanic)
+	f.Location = doc
+	if f.FailureNodeLocation != (types.CodeLocation{}) {
+		f.FailureNodeLocation = doc
+	}
+	f.ProgressReport = types.ProgressReport{}
+	if f.AdditionalFailure != nil {
+		a := *f.AdditionalFailure
+		a.Failure = sanitizeFailure(a.Failure, doc, m)
+		f.AdditionalFailure = &a
+	}
+	return f
+}
+
+// indent prefixes every line of s.
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+prefix)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

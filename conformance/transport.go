@@ -1,0 +1,127 @@
+package conformance
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// TransportKind says why a request got no HTTP answer.
+type TransportKind string
+
+// Transport failures.
+const (
+	TransportRefused TransportKind = "refused" // nothing listens at the address
+	TransportTimeout TransportKind = "timeout" // no answer within the per-request timeout
+	TransportTLS     TransportKind = "tls"     // the TLS handshake failed, or one side does not speak TLS
+	TransportClosed  TransportKind = "closed"  // the connection was closed or reset without an answer
+	TransportNoHost  TransportKind = "dns"     // the host name does not resolve
+	TransportOther   TransportKind = "other"   // anything else the HTTP client reports
+)
+
+// TransportError is a request that got no (complete) HTTP answer: the
+// connection was refused, timed out, cut, or failed TLS. Neither its text
+// nor its fields hold the service key.
+type TransportError struct {
+	// What names the request, e.g. "ReturnProvinces over get".
+	What string
+	// Method and URL are the request's, the key masked in the URL.
+	Method, URL string
+	// Kind says what went wrong.
+	Kind TransportKind
+	// Timeout is the per-request timeout the request had.
+	Timeout time.Duration
+	// Err is the HTTP client's error, the key masked.
+	Err error
+	// Curl is a shell command that reproduces the request (the key read
+	// from $ATMKIT_KEY); empty for documentation pages.
+	Curl string
+}
+
+// Error says what failed and why, with the curl line.
+func (e *TransportError) Error() string {
+	s := fmt.Sprintf("%s: %s", e.What, e.Cause())
+	if e.Curl != "" {
+		s += "\n  reproduce: " + e.Curl
+	}
+	return s
+}
+
+// Unwrap returns the HTTP client's error (the key masked).
+func (e *TransportError) Unwrap() error { return e.Err }
+
+// Cause describes the failure without naming the request, so that the
+// failures of many requests with one cause read the same.
+func (e *TransportError) Cause() string {
+	host := e.URL
+	if u, err := url.Parse(e.URL); err == nil && u.Host != "" {
+		host = u.Host
+	}
+	switch e.Kind {
+	case TransportRefused:
+		return "connection refused at " + host
+	case TransportTimeout:
+		return fmt.Sprintf("no answer within %s (the per-request timeout, --timeout)", e.Timeout)
+	case TransportTLS:
+		return "TLS failure with " + host + ": " + innermost(e.Err)
+	case TransportClosed:
+		return "the target closed the connection without an answer (" + innermost(e.Err) + ")"
+	case TransportNoHost:
+		return "host " + strings.Split(host, ":")[0] + " not found"
+	}
+	return innermost(e.Err)
+}
+
+// innermost is the text of the innermost error below a *url.Error, which
+// repeats the method and the URL.
+func innermost(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) && ue.Err != nil {
+		err = ue.Err
+	}
+	if err == nil {
+		return "no error"
+	}
+	return err.Error()
+}
+
+// transportKind classifies an error of the HTTP client.
+func transportKind(err error) TransportKind {
+	var (
+		ne       net.Error
+		dnsErr   *net.DNSError
+		verify   *tls.CertificateVerificationError
+		unknown  x509.UnknownAuthorityError
+		hostname x509.HostnameError
+		invalid  x509.CertificateInvalidError
+		header   tls.RecordHeaderError
+		alert    tls.AlertError
+	)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
+		return TransportTimeout
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return TransportRefused
+	case errors.As(err, &dnsErr):
+		return TransportNoHost
+	case errors.As(err, &verify), errors.As(err, &unknown), errors.As(err, &hostname), errors.As(err, &invalid),
+		errors.As(err, &header), errors.As(err, &alert),
+		strings.Contains(err.Error(), "tls: "), strings.Contains(err.Error(), "HTTP response to HTTPS client"):
+		return TransportTLS
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE),
+		// net/http's error when a kept-alive connection it picks was closed
+		// by the server, a plain errors.New value.
+		strings.Contains(err.Error(), "server closed idle connection"):
+		return TransportClosed
+	}
+	return TransportOther
+}
