@@ -35,7 +35,8 @@ const benchExamples = `  atmkit bench                                  # SOAP 1.
   atmkit bench --replay-scale                    # replay from cassettes of 10 and 10,000 interactions
   atmkit bench --replay-sizes 10,1000,10000 --binding get -d 5s
   atmkit bench --replay testdata/atm.yaml --op ReturnProvinces   # a mock replaying your cassette
-  atmkit bench --target http://127.0.0.1:8080 --key demo-key`
+  atmkit bench --target http://127.0.0.1:8080 --key demo-key
+  atmkit bench --shape shape.yaml --binding get  # the mock serving a deployment's shape`
 
 // benchFlags are the flags of atmkit bench.
 type benchFlags struct {
@@ -59,6 +60,7 @@ type benchFlags struct {
 	replayScale bool     // --replay-scale: mocks replaying cassettes of each size
 	replaySizes string   // --replay-sizes: "10,10000"
 	replay      listFlag // --replay: the mock replays these cassettes
+	shape       string   // --shape: the in-process mock's result shape
 }
 
 func (f *benchFlags) register(m *Main) *flag.FlagSet {
@@ -82,6 +84,7 @@ func (f *benchFlags) register(m *Main) *flag.FlagSet {
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured rounds (server and generator alike) to this file")
 	fs.BoolVar(&f.replayScale, "replay-scale", false, "measure mocks replaying cassettes of --replay-sizes interactions, recorded into a temporary directory, each holding the call among distinct others; each larger against the smallest (target 0.8)")
 	fs.StringVar(&f.replaySizes, "replay-sizes", "", "interactions per cassette of --replay-scale, comma-separated, the smallest the reference (default "+defaultReplaySizes+"; implies --replay-scale)")
+	fs.StringVar(&f.shape, "shape", "", "result shape file of the in-process mock (default: the built-in shape)")
 	fs.Var(&f.replay, "replay", "the in-process mock replays this cassette file or directory (repeatable; the call measured must be recorded in it)")
 	return fs
 }
@@ -177,6 +180,8 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 		return usagef("bench: give --fixtures or --atms, not both")
 	case f.replayScale && (f.target != "" || len(f.replay) > 0 || f.wiremock):
 		return usagef("bench: --replay-scale records its own cassettes for in-process mocks; not with --target, --replay or --wiremock")
+	case f.shape != "" && f.target != "":
+		return usagef("bench: --shape is for the in-process mock, not with --target")
 	case len(f.replay) > 0 && f.target != "":
 		return usagef("bench: --replay is for the in-process mock, not with --target")
 	}
@@ -320,7 +325,11 @@ func (m *Main) benchMock(ctx context.Context, f benchFlags, ds *fixtures.Dataset
 	name, base := "target", strings.TrimRight(f.target, "/")
 	if base == "" {
 		name = "mock"
-		opts := []mockserver.Option{mockserver.WithDataset(ds), mockserver.WithNamespace(f.namespace)}
+		sh, err := loadShape("bench", f.shape)
+		if err != nil {
+			return nil, nil, err
+		}
+		opts := []mockserver.Option{mockserver.WithDataset(ds), mockserver.WithNamespace(f.namespace), mockserver.WithShape(sh)}
 		if len(f.replay) > 0 {
 			name = "replay"
 			idx, err := cassettes.LoadIndex(f.replay)

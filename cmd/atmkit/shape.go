@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/shape"
 	"github.com/atmkit/atmkit/shape/learn"
@@ -167,11 +168,18 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		return fmt.Errorf("shape learn: %w", err)
 	}
 	header := "Learned by atmkit shape learn from " + strings.Join(sources, ", ") + ".\n" +
-		"Review the guesses it printed; serve it with: atmkit serve --shape " + filepath.Base(f.out)
+		"Review the guesses it printed. Serve it with: atmkit serve --shape " + filepath.Base(f.out)
+	if rep.Namespace != "" {
+		header += "\n(the deployment's service namespace: " + rep.Namespace + ")"
+	}
 	if err := shape.WriteFile(f.out, sh, header); err != nil {
 		return fmt.Errorf("shape learn: %w", err)
 	}
-	fmt.Fprintf(m.Stdout, "\natmkit: learned from %s; wrote %s\n  serve it: atmkit serve --shape %s\n", strings.Join(sources, ", "), f.out, f.out)
+	serve := "atmkit serve --shape " + f.out
+	if rep.Namespace != "" && rep.Namespace != asmx.DefaultNamespace {
+		serve += " --namespace " + rep.Namespace
+	}
+	fmt.Fprintf(m.Stdout, "\natmkit: learned from %s; wrote %s\n  serve it: %s\n", strings.Join(sources, ", "), f.out, serve)
 	return nil
 }
 

@@ -35,6 +35,9 @@ type Report struct {
 	Omitted []string
 	// Notes are samples skipped and other remarks.
 	Notes []string
+	// Namespace is the deployment's service namespace, as the WSDL or the
+	// SOAP answers show it ("" when neither does): serve the shape in it.
+	Namespace string
 }
 
 // ErrNothingToLearn is returned when the input holds neither a WSDL nor
@@ -103,9 +106,8 @@ func Learn(in Input) (*shape.Shape, *Report, error) {
 	if err != nil {
 		return nil, l.report, err
 	}
-	for _, o := range shape.Summarize(sh).Omitted {
-		l.report.Omitted = append(l.report.Omitted, o)
-	}
+	l.report.Omitted = append(l.report.Omitted, shape.Summarize(sh).Omitted...)
+	l.report.Namespace = l.ns
 	return sh, l.report, nil
 }
 
