@@ -86,6 +86,7 @@ type conformFlags struct {
 	timeout     time.Duration
 	verbose     bool
 	noColor     bool
+	shape       string // --shape: results must have this shape (label shape)
 }
 
 func (f *conformFlags) register(m *Main) *flag.FlagSet {
@@ -106,6 +107,7 @@ func (f *conformFlags) register(m *Main) *flag.FlagSet {
 	}
 	fs.BoolVar(&f.verbose, "verbose", false, "print every spec, not only failures")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colours in the output (default when stdout is not a terminal)")
+	fs.StringVar(&f.shape, "shape", "", "also fail when a result differs from this shape file (specs labelled shape; see atmkit shape learn)")
 	return fs
 }
 
@@ -148,6 +150,11 @@ func (f *conformFlags) config() (conformance.Config, error) {
 		return conformance.Config{}, usagef("conform: --timeout (or ATMKIT_TIMEOUT) must be positive, e.g. 30s")
 	}
 	cfg := conformance.Config{Target: f.target, Key: f.key, Namespace: f.namespace, RadiusUnit: unit, Timeout: f.timeout}
+	sh, err := loadShape("conform", f.shape)
+	if err != nil {
+		return conformance.Config{}, err
+	}
+	cfg.Shape = sh
 	for _, s := range f.cityIDs {
 		id, err := strconv.Atoi(s)
 		if err != nil {
