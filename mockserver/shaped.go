@@ -544,9 +544,10 @@ func (l *leaf) appendValue(dst []byte, ctx *valueCtx) (out []byte, empty bool) {
 	return asmx.AppendEscaped(dst, s), false
 }
 
-// run appends what a program writes for ctx. When index is true, an index
-// value is not written: its offset in what run appended is returned
-// instead (-1 if there is none). lists writes the nested lists.
+// run appends what a program writes for ctx; hasPoint says whether the
+// result has a search point. When index is true, an index value is not
+// written: its offset in what run appended is returned instead (-1 if
+// there is none).
 func (e *shapeEncoder) run(dst []byte, ops []op, ctx *valueCtx, hasPoint bool, index bool) ([]byte, int) {
 	start, at := len(dst), -1
 	for i := 0; i < len(ops); i++ {

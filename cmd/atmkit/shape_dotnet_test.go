@@ -258,13 +258,45 @@ func TestDotNetClientReadsLearnedShape(t *testing.T) {
 		t.Errorf("the mock's journal: got %d %.300s, want SOAP 1.1 and SOAP 1.2 calls", status, body)
 	}
 
+	// The mock's WSDL describes the results as the reference deployment's
+	// does (the same types section), and a proxy generated from the mock's
+	// own WSDL is typed too.
+	if got, want := wsdlTypes(t, mock), wsdlTypes(t, d.URL); got != want {
+		t.Errorf("the mock's WSDL types:\n%s\nwant the reference deployment's:\n%s", got, want)
+	}
+	own := refdeploy.BuildClient(t, mock+asmx.ServicePath+"?WSDL", "testdata/dotnet/Client.cs")
+	got := runClient(t, own, mock+asmx.ServicePath, "soap12", calls[:1])
+	if g := documentForm(got[0]["op"].(string), got[0]["result"]); !reflect.DeepEqual(g, want[0]) {
+		t.Errorf("a proxy generated from the mock's WSDL read\n%v\nwant\n%v", g, want[0])
+	}
+
 	// 5. The same client reads nothing from the mock in its built-in shape
 	// (the bug a shape fixes): no error, just zeros and nulls.
 	plain, _ := startCommand(t, "serve", "--addr", "127.0.0.1:0", "--namespace", ns, "--fixtures", data, "--key", key)
-	got := runClient(t, exe, plain+asmx.ServicePath, "soap11", calls[:1])
+	got = runClient(t, exe, plain+asmx.ServicePath, "soap11", calls[:1])
 	if r, _ := got[0]["result"].(map[string]any); r == nil || r["Count"] != json.Number("0") || r["Atms"] != nil {
 		t.Errorf("the built-in shape: the client read %v, want Count 0 and no ATMs", got[0])
 	}
+}
+
+// wsdlTypes returns the <wsdl:types> section of the WSDL served at base.
+func wsdlTypes(t *testing.T, base string) string {
+	t.Helper()
+	resp, err := http.Get(base + asmx.ServicePath + "?WSDL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(body)
+	start, end := strings.Index(s, "<wsdl:types>"), strings.Index(s, "</wsdl:types>")
+	if start < 0 || end < start {
+		t.Fatalf("no <wsdl:types> in the WSDL at %s", base)
+	}
+	return s[start:end]
 }
 
 // mockCalls lists the calls the .NET client makes to the mock and what it
