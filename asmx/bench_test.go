@@ -1,7 +1,6 @@
 package asmx
 
 import (
-	"net/url"
 	"strings"
 	"testing"
 )
@@ -23,27 +22,25 @@ const benchEnvelope = `<?xml version="1.0" encoding="utf-8"?>
 
 // BenchmarkDecodeSOAP decodes a SOAP 1.1 and a SOAP 1.2 request.
 func BenchmarkDecodeSOAP(b *testing.B) {
-	body11 := []byte(benchEnvelope)
-	body12 := []byte(strings.Replace(benchEnvelope, NamespaceSOAP11, NamespaceSOAP12, 1))
-	action := `"` + SOAPAction(DefaultNamespace, OpReturnAtmSearchByCoordinates) + `"`
+	body12 := strings.Replace(benchEnvelope, NamespaceSOAP11, NamespaceSOAP12, 1)
 	for _, c := range []struct {
-		name      string
-		b         Binding
-		action    string
-		hasAction bool
-		body      []byte
+		name string
+		req  SOAPRequest
 	}{
-		{"soap11", SOAP11, action, true, body11},
-		{"soap12", SOAP12, "", false, body12},
+		{"soap11", soap11(OpReturnAtmSearchByCoordinates, benchEnvelope)},
+		{"soap12", soap12(body12)},
+		{"soap12-action", with(soap12(body12), func(r *SOAPRequest) {
+			r.ContentType += `; action="` + SOAPAction(DefaultNamespace, OpReturnAtmSearchByCoordinates) + `"`
+		})},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			if _, e := DecodeSOAP(c.b, DefaultNamespace, c.action, c.hasAction, c.body); e != nil {
-				b.Fatalf("got error %s", e.Fault)
+			if _, e := DecodeSOAPRequest(c.req); e != nil {
+				b.Fatalf("got error %s", e.Message)
 			}
-			b.SetBytes(int64(len(c.body)))
+			b.SetBytes(int64(len(c.req.Body)))
 			b.ReportAllocs()
 			for b.Loop() {
-				_, _ = DecodeSOAP(c.b, DefaultNamespace, c.action, c.hasAction, c.body)
+				_, _ = DecodeSOAPRequest(c.req)
 			}
 		})
 	}
@@ -56,12 +53,9 @@ func BenchmarkDecodeValues(b *testing.B) {
 	q := "strAtmServiceKey=bench-key&strPostalCode=&dblLatitude=46.1368&dblLongitude=-60.1942&bytRadius=25"
 	b.ReportAllocs()
 	for b.Loop() {
-		values, err := url.ParseQuery(q)
-		if err != nil {
-			b.Fatal(err)
-		}
+		values := ParseQuery(q)
 		if _, e := DecodeValues(op, HTTPGet, values); e != nil {
-			b.Fatal(e.Fault)
+			b.Fatal(e.Message)
 		}
 	}
 }

@@ -70,8 +70,11 @@ const (
 	ContentTypeForm = "application/x-www-form-urlencoded"
 	// ContentTypeText is the content type of GET/POST error messages.
 	ContentTypeText = "text/plain; charset=utf-8"
-	// ContentTypeJSONError is the content type of the JSON binding's errors.
+	// ContentTypeJSONError is the content type of ASP.NET AJAX's JSON
+	// errors, which the JSON path writes with --json-errors ajax.
 	ContentTypeJSONError = "application/json; charset=utf-8"
+	// ContentTypeHTML is the content type of ASP.NET's HTML error page.
+	ContentTypeHTML = "text/html; charset=utf-8"
 
 	// ServicePath is the path of the four XML bindings.
 	ServicePath = "/service/service.asmx"

@@ -25,6 +25,12 @@ type Call struct {
 	MaximumAtms                     int
 	InstitutionID                   int
 	CityID                          int
+
+	// MustUnderstand lists the SOAP headers the request marks
+	// mustUnderstand (local names): ASMX refuses the call with a
+	// MustUnderstand fault once the operation has run, as no header is
+	// understood.
+	MustUnderstand []string
 }
 
 // Canonical is the call's identity for matching recordings: the operation and
@@ -105,53 +111,47 @@ func AppendDouble(dst []byte, f float64) []byte {
 	return strconv.AppendFloat(dst, f, 'f', -1, 64)
 }
 
-// set stores one parameter's text, converting it to its type. It reports a
-// conversion error as *Error in the binding's wording.
-func (c *Call) set(i int, text string) *Error {
+// set stores one parameter's text, converting it to its type as ASMX
+// does: with XmlConvert for the SOAP bindings, with Convert (the invariant
+// culture) for the others (numbers.go). It returns the exception the
+// conversion throws, if any.
+func (c *Call) set(i int, text string) *Exception {
 	p := c.Op.Params[i]
 	c.Present[i] = true
+	soap := c.Binding.IsSOAP()
 	if p.Type != String {
-		text = strings.TrimSpace(text)
+		c.Values[i] = strings.TrimSpace(text)
+	} else {
+		c.Values[i] = text
 	}
-	c.Values[i] = text
-	switch p.Name {
-	case ParamKey:
-		c.Key = text
-	case ParamAddress:
-		c.Address = text
-	case ParamCity:
-		c.City = text
-	case ParamProvince:
-		c.Province = text
-	case ParamPostalCode:
-		c.Postal = text
-	case ParamRadius:
-		n, err := strconv.ParseUint(strings.TrimPrefix(text, "+"), 10, 64)
-		if err != nil || n > 255 {
-			return convertError(c.Binding, p, text, "must be a whole number from 0 to 255")
+	switch p.Type {
+	case String:
+		switch p.Name {
+		case ParamKey:
+			c.Key = text
+		case ParamAddress:
+			c.Address = text
+		case ParamCity:
+			c.City = text
+		case ParamProvince:
+			c.Province = text
+		case ParamPostalCode:
+			c.Postal = text
+		}
+	case UnsignedByte:
+		style := styleInteger
+		if soap {
+			style = styleXMLByte
+		}
+		n, fail := parseByte(text, style)
+		if fail != numOK {
+			return numberException(p.Type, fail, conversionFrames(p, soap))
 		}
 		c.Radius = int(n)
-	case ParamLatitude, ParamLongitude:
-		f, err := parseDouble(text, c.Binding)
-		limit := 90.0
-		if p.Name == ParamLongitude {
-			limit = 180
-		}
-		if err != nil {
-			return convertError(c.Binding, p, text, "must be a number")
-		}
-		if math.IsNaN(f) || f < -limit || f > limit {
-			return rangeError(c.Binding, p, text, limit)
-		}
-		if p.Name == ParamLatitude {
-			c.Latitude = f
-		} else {
-			c.Longitude = f
-		}
-	case ParamMaximumAtms, ParamInstitutionID, ParamCityID:
-		n, err := strconv.ParseInt(strings.TrimPrefix(text, "+"), 10, 32)
-		if err != nil {
-			return convertError(c.Binding, p, text, "must be a whole number from -2147483648 to 2147483647")
+	case Int:
+		n, fail := parseInt32(text, styleInteger)
+		if fail != numOK {
+			return numberException(p.Type, fail, conversionFrames(p, soap))
 		}
 		switch p.Name {
 		case ParamMaximumAtms:
@@ -161,24 +161,45 @@ func (c *Call) set(i int, text string) *Error {
 		default:
 			c.CityID = int(n)
 		}
+	case Double:
+		var f float64
+		var fail int
+		if soap {
+			f, fail = parseXMLDouble(text)
+		} else {
+			f, fail = parseDouble(text, styleConvDbl)
+		}
+		if fail != numOK {
+			return numberException(p.Type, fail, conversionFrames(p, soap))
+		}
+		if p.Name == ParamLatitude {
+			c.Latitude = f
+		} else {
+			c.Longitude = f
+		}
 	}
 	return nil
 }
 
-// parseDouble reads a double as XmlConvert (SOAP) or Double.Parse with the
-// invariant culture (GET/POST) would: INF/-INF/NaN in SOAP, no hex forms.
-func parseDouble(text string, b Binding) (float64, error) {
-	switch text {
-	case "INF":
-		return math.Inf(1), nil
-	case "-INF":
-		return math.Inf(-1), nil
+// conversionFrames are the frames between a number parser and ASMX's
+// reader, for the detailed form.
+func conversionFrames(p Param, soap bool) []string {
+	if soap {
+		switch p.Type {
+		case UnsignedByte:
+			return []string{"System.Xml.XmlConvert.ToByte(String s)"}
+		case Int:
+			return []string{"System.Xml.XmlConvert.ToInt32(String s)"}
+		}
+		return []string{"System.Xml.XmlConvert.ToDouble(String s)"}
 	}
-	if strings.ContainsAny(text, "xXpP_") || strings.EqualFold(text, "inf") || strings.EqualFold(text, "infinity") ||
-		strings.EqualFold(text, "+inf") || strings.EqualFold(text, "-inf") || strings.EqualFold(text, "nan") {
-		return 0, strconv.ErrSyntax
+	switch p.Type {
+	case UnsignedByte:
+		return []string{"System.String.System.IConvertible.ToByte(IFormatProvider provider)"}
+	case Int:
+		return []string{"System.Int32.Parse(String s, NumberStyles style, IFormatProvider provider)", "System.String.System.IConvertible.ToInt32(IFormatProvider provider)"}
 	}
-	return strconv.ParseFloat(text, 64)
+	return []string{"System.String.System.IConvertible.ToDouble(IFormatProvider provider)"}
 }
 
 // newCall prepares an empty call of op in binding b.
@@ -194,8 +215,8 @@ func NewCall(op *Operation, b Binding, values map[string]string) (*Call, *Error)
 	c := newCall(op, b)
 	for i, p := range op.Params {
 		if v, ok := values[p.Name]; ok {
-			if err := c.set(i, v); err != nil {
-				return nil, err
+			if x := c.set(i, v); x != nil {
+				return nil, errConvertValue(b, p, v, x)
 			}
 		}
 	}

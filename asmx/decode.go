@@ -6,16 +6,17 @@ import (
 	"io"
 	"mime"
 	"net/url"
+	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
-// MaxDepth is the deepest element nesting a SOAP request may have.
-const MaxDepth = 32
-
 // SOAPVersion tells the SOAP binding from a request's content type: SOAP11 for
 // text/xml, SOAP12 for application/soap+xml, 0 for anything else. For SOAP 1.2
-// it also returns the content type's optional action parameter.
+// it also returns the content type's optional action parameter. It is a
+// guess from the content type alone; DecodeSOAPRequest reads a request as
+// ASMX does (the envelope decides the version).
 func SOAPVersion(contentType string) (b Binding, action string, hasAction bool) {
 	// SOAP 1.1 takes nothing from the parameters: tell it without parsing
 	// them (ParseMediaType allocates), by the media type as the fallback
@@ -57,35 +58,143 @@ func equalFoldASCII(s, lower string) bool {
 	return true
 }
 
-// DecodeSOAP decodes a SOAP request of binding b (SOAP11 or SOAP12) for the
-// service namespace ns. action is the SOAPAction header (SOAP 1.1) or the
-// content type's action parameter (SOAP 1.2), as sent; hasAction says whether
-// one was sent at all. Parameters are matched by name in any order, unknown
-// children are skipped, missing ones keep their zero values, as ASP.NET does.
+// SOAPRequest is what ASMX reads of a SOAP call.
+type SOAPRequest struct {
+	// Namespace is the service namespace.
+	Namespace string
+	// ContentType is the Content-Type header as sent.
+	ContentType string
+	// Action is the SOAPAction header as sent; HasAction says whether the
+	// header was sent at all.
+	Action    string
+	HasAction bool
+	// Body is the request body.
+	Body []byte
+}
+
+// DecodeSOAPRequest reads a SOAP call as ASP.NET's SoapServerProtocol does:
 //
-// Requests in the plain shape clients send (ASCII, no entities, comments,
-// CDATA or DTD) that decode without error are read by a small scanner
-// (decode_fast.go); everything else, and every error, goes through
-// encoding/xml, so both give the same answers.
-func DecodeSOAP(b Binding, ns, action string, hasAction bool, body []byte) (*Call, *Error) {
-	var routed *Operation
-	if b == SOAP11 || hasAction {
-		a := strings.TrimSpace(action)
+//   - It guesses the version first: SOAP 1.2 when there is no SOAPAction
+//     header or the content type is application/soap+xml, else SOAP 1.1.
+//   - SOAP 1.1 routes by the SOAPAction header alone (unquoted,
+//     URL-decoded); SOAP 1.2 by the content type's action parameter, else
+//     by the body's first element. Errors up to here are answered in the
+//     guessed version (or the envelope's, once routing read it).
+//   - The envelope's namespace then decides the version: a SOAP 1.2
+//     envelope sent as text/xml is answered as SOAP 1.2; a SOAP 1.1
+//     envelope must come as text/xml (else 415); any other namespace is a
+//     VersionMismatch.
+//   - The body is read leniently, as XmlSerializer does: every element of
+//     the routed operation's name in the service namespace is read (a
+//     later one overwrites what an earlier one set), parameters are matched
+//     by name and namespace in any order, the first of a name wins,
+//     unknown elements are skipped and missing parameters keep their zero
+//     values.
+//
+// The text is read in the encoding the content type names (see
+// charset.go). Requests in the plain shape clients send are read by a
+// small scanner (decode_fast.go); everything else, and every error, goes
+// through encoding/xml, so both give the same answers.
+func DecodeSOAPRequest(r SOAPRequest) (*Call, *Error) { return decodeSOAP(r, true) }
+
+// decodeSOAP is DecodeSOAPRequest; fast says whether the fast reader may
+// answer (tests compare the two readers).
+func decodeSOAP(r SOAPRequest, fast bool) (*Call, *Error) {
+	guess := SOAP11
+	if !r.HasAction || matchesBase(r.ContentType, "application/soap+xml") {
+		guess = SOAP12
+	}
+	var op *Operation
+	var action string // SOAP 1.2's action parameter, URL-decoded
+	if guess == SOAP11 {
+		a := r.Action
 		if len(a) >= 2 && a[0] == '"' && a[len(a)-1] == '"' {
 			a = a[1 : len(a)-1]
 		}
-		routed = operationOfAction(ns, a)
-		// SOAP 1.1 routes by SOAPAction alone. SOAP 1.2's optional action
-		// parameter routes when it names an operation; otherwise ASMX falls
-		// back to the body element.
-		if routed == nil && b == SOAP11 {
-			return nil, ErrUnknownAction(b, a)
+		if op = operationOfAction(r.Namespace, a); op == nil {
+			a = URLDecode(a)
+			if op = operationOfAction(r.Namespace, a); op == nil {
+				return nil, ErrUnknownAction(a)
+			}
+		}
+	} else if a, ok := contentTypeParam(r.ContentType, "action"); ok && a != "" {
+		if op = operationOfAction(r.Namespace, a); op == nil {
+			action = URLDecode(a)
+			op = operationOfAction(r.Namespace, action)
 		}
 	}
-	if c, ok := decodeSOAPFast(b, ns, routed, body); ok {
-		return c, nil
+	if fast && fastReadable(r.ContentType) {
+		if c, ok := decodeSOAPFast(r.Namespace, r.ContentType, op, r.Body); ok {
+			return c, nil
+		}
 	}
-	return decodeSOAPStd(b, ns, routed, body)
+	text := soapText(r.ContentType, r.Body)
+	if op == nil {
+		rt := routeByElement(text)
+		version := SOAP12
+		if rt.rootRead {
+			switch rt.rootNS {
+			case NamespaceSOAP11:
+				version = SOAP11
+			case NamespaceSOAP12:
+			default:
+				return nil, ErrVersionMismatch(rt.rootNS)
+			}
+		}
+		switch {
+		case rt.err != nil:
+			return nil, ErrRoutingFailed(version, rt.err.exception())
+		case rt.missing != 0:
+			return nil, ErrRoutingFailed(version, missingElementException(rt.missing == missingEnvelope))
+		}
+		if rt.space == r.Namespace {
+			op, _ = LookupOperation(rt.local)
+		}
+		if op == nil {
+			if action != "" {
+				return nil, ErrActionNotRecognized(version, action)
+			}
+			return nil, ErrNoAction(version, rt.local, rt.space)
+		}
+	}
+	if !isSOAPContentType(r.ContentType) {
+		return nil, ErrUnsupportedMediaType(guess, r.ContentType)
+	}
+	if text.err != nil {
+		return nil, ErrUnreadable(guess, text.err.message())
+	}
+	return decodeSOAPStd(r.Namespace, r.ContentType, guess, op, text.text)
+}
+
+// DecodeSOAP decodes a SOAP request of binding b as the SOAP 1.1 or 1.2
+// content type would have it sent, for callers that know the binding but
+// not the request's headers (recorded requests). action is the SOAPAction
+// header (SOAP 1.1) or the content type's action parameter (SOAP 1.2), as
+// sent; hasAction says whether one was sent at all.
+func DecodeSOAP(b Binding, ns, action string, hasAction bool, body []byte) (*Call, *Error) {
+	r := SOAPRequest{Namespace: ns, ContentType: ContentTypeSOAP11, Action: action, HasAction: hasAction, Body: body}
+	if b == SOAP12 {
+		r.ContentType, r.Action, r.HasAction = ContentTypeSOAP12, "", false
+		if hasAction {
+			r.ContentType += `; action="` + action + `"`
+		}
+	}
+	return DecodeSOAPRequest(r)
+}
+
+// fastReadable reports whether a body of plain ASCII bytes reads the same
+// in ct's encoding as in UTF-8, and ct is a SOAP content type: the fast
+// reader's condition on the content type.
+func fastReadable(ct string) bool {
+	if !isSOAPContentType(ct) {
+		return false
+	}
+	name, ok := contentTypeParam(ct, "charset")
+	if !ok || name == "" || equalFoldASCII(name, "utf-8") {
+		return true
+	}
+	cs, known := lookupCharset(name)
+	return !known || cs.compatible // unknown: US-ASCII, or the reader's own detection
 }
 
 // operationOfAction returns the operation whose SOAPAction(ns, op) is a,
@@ -108,254 +217,463 @@ func operationOfAction(ns, a string) *Operation {
 	return op
 }
 
-// decodeSOAPStd reads body with encoding/xml.
-func decodeSOAPStd(b Binding, ns string, routed *Operation, body []byte) (*Call, *Error) {
-	d := newSOAPReader(b, ns, routed)
-	dec := xml.NewDecoder(bytes.NewReader(body))
-	dec.Strict = true
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, ErrMalformed(err.Error())
-		}
-		var e *Error
-		switch t := tok.(type) {
-		case xml.Directive:
-			e = d.directive()
-		case xml.ProcInst:
-			e = d.procInst(t.Target, t.Inst)
-		case xml.StartElement:
-			e = d.start(t.Name.Space, t.Name.Local, func() bool { return isNil(t.Attr) })
-		case xml.CharData:
-			d.text(t)
-		case xml.EndElement:
-			e = d.end()
-		}
-		if e != nil {
-			return nil, e
+// xmlError is an XmlException: its message and, if it has one, the
+// position .NET appends to it.
+type xmlError struct {
+	msg       string
+	line, col int
+	hasPos    bool
+	inner     *Exception
+}
+
+func (e *xmlError) message() string {
+	if !e.hasPos {
+		return e.msg
+	}
+	return e.msg + " Line " + strconv.Itoa(e.line) + ", position " + strconv.Itoa(e.col) + "."
+}
+
+func (e *xmlError) exception() *Exception {
+	return &Exception{Type: typeXML, Message: e.message(), Inner: e.inner, Stack: framesXMLReader}
+}
+
+// position returns the 1-based line and column of byte offset off in text,
+// as .NET's XML reader counts them: lines end at \n, \r\n or \r; columns
+// count UTF-16 code units.
+func position(text []byte, off int) (line, col int) {
+	if off > len(text) {
+		off = len(text)
+	}
+	line, start := 1, 0
+	for i := 0; i < off; i++ {
+		switch text[i] {
+		case '\n':
+			line, start = line+1, i+1
+		case '\r':
+			if i+1 < len(text) && text[i+1] == '\n' {
+				continue
+			}
+			line, start = line+1, i+1
 		}
 	}
-	return d.finish()
+	col = 1
+	for _, r := range string(text[start:off]) {
+		col += utf16.RuneLen(r)
+	}
+	return line, col
 }
+
+// xmlErrorOf turns an encoding/xml error into the XmlException .NET's
+// reader throws at the same point, as far as atmkit knows its texts.
+func xmlErrorOf(text []byte, err error, off int) *xmlError {
+	msg := err.Error()
+	if se, ok := err.(*xml.SyntaxError); ok {
+		msg = se.Msg
+	}
+	switch {
+	case strings.Contains(msg, "unexpected EOF"):
+		line, col := position(text, len(text))
+		return &xmlError{msg: "Unexpected end of file has occurred.", line: line, col: col, hasPos: true}
+	}
+	line, col := position(text, off)
+	return &xmlError{msg: upperFirst(msg) + ".", line: line, col: col, hasPos: true}
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// leadingError reports the XmlException of a document that has no root
+// element, or text before it, as .NET words them.
+func leadingError(text []byte) *xmlError {
+	i := 0
+	for i < len(text) {
+		switch {
+		case isXMLSpace(text[i]):
+			i++
+			continue
+		case text[i] == '<':
+			return nil
+		}
+		line, col := position(text, i)
+		return &xmlError{msg: "Data at the root level is invalid.", line: line, col: col, hasPos: true}
+	}
+	return &xmlError{msg: "Root element is missing."}
+}
+
+// errDTD is the XmlException of a DOCTYPE: DTDs are prohibited.
+var errDTD = &xmlError{msg: "DTD is prohibited in this XML document."}
+
+// Values of routeResult.missing.
+const (
+	missingEnvelope = 1
+	missingBody     = 2
+)
+
+// routeResult is what ASMX's GetRequestElement finds: the root's namespace
+// and the body's first element.
+type routeResult struct {
+	rootRead     bool
+	rootNS       string
+	space, local string
+	missing      int
+	err          *xmlError
+}
+
+// routeByElement finds the body's first element as ASMX's
+// SoapServerProtocolHelper.GetRequestElement does: the root must be an
+// Envelope (of any namespace); its children are skipped up to a Body of
+// the same namespace; the first content node in the Body names the
+// operation (an empty Body, or text, names none).
+func routeByElement(rt requestText) routeResult {
+	var res routeResult
+	if rt.err != nil {
+		res.err = rt.err
+		return res
+	}
+	text := rt.text
+	if e := leadingError(text); e != nil {
+		res.err = e
+		return res
+	}
+	dec := xml.NewDecoder(bytes.NewReader(text))
+	dec.Strict = true
+	dec.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
+	depth := 0
+	inBody := false
+	for {
+		off := int(dec.InputOffset())
+		tok, err := dec.Token()
+		if err == io.EOF {
+			if !res.rootRead {
+				res.err = &xmlError{msg: "Root element is missing."}
+			} else {
+				res.missing = missingBody
+			}
+			return res
+		}
+		if err != nil {
+			res.err = xmlErrorOf(text, err, off)
+			return res
+		}
+		switch t := tok.(type) {
+		case xml.Directive:
+			res.err = errDTD
+			return res
+		case xml.StartElement:
+			depth++
+			switch {
+			case inBody:
+				res.space, res.local = t.Name.Space, t.Name.Local
+				return res
+			case depth == 1:
+				res.rootRead, res.rootNS = true, t.Name.Space
+				if t.Name.Local != "Envelope" {
+					res.missing = missingEnvelope
+					return res
+				}
+			case depth == 2 && t.Name.Local == "Body" && t.Name.Space == res.rootNS:
+				inBody = true
+			}
+		case xml.EndElement:
+			if inBody { // an empty Body: the Body's end names no operation
+				res.space, res.local = t.Name.Space, t.Name.Local
+				return res
+			}
+			depth--
+		case xml.CharData:
+			if inBody && len(bytes.Trim(t, " \t\r\n")) > 0 {
+				return res // text names no operation
+			}
+		}
+	}
+}
+
+// Stages of reading the envelope's children.
+const (
+	stageHead   = iota // before Header or Body
+	stageHeader        // in or after the Header: the Body must come next
+	stageBody          // in the Body
+	stageAfter         // after the Body
+)
 
 // soapReader is the state of reading one SOAP request, fed the document's
 // tokens in order by either reader.
 type soapReader struct {
-	b      Binding
-	ns     string
-	routed *Operation // from the action, if any
+	ns    string
+	ct    string
+	guess Binding
+	op    *Operation // the routed operation; nil: the body's first element names it (fast reader only)
 
 	call      *Call
+	version   Binding // from the envelope's namespace; 0 until read
 	depth     int
 	envNS     string
-	inBody    bool
-	seenBody  bool
-	param     int // index of the parameter being read, at depth 4; -1 if none
+	stage     int
+	inHeader  bool
+	wrapper   bool   // in an element of the operation's name, at depth 3
+	read      uint16 // parameters read in the current wrapper element (bit i: Op.Params[i])
+	param     int    // index of the parameter being read, at depth 4; -1 if none
 	paramText []byte
-	skipDepth int // >0: skipping an unknown element opened at that depth
+	skipDepth int // >0: skipping an element opened at that depth
+	envDone   bool
+
+	mustUnderstand []string
 }
 
-func newSOAPReader(b Binding, ns string, routed *Operation) *soapReader {
-	return &soapReader{b: b, ns: ns, routed: routed, param: -1}
+func newSOAPReader(ns, ct string, guess Binding, op *Operation) *soapReader {
+	return &soapReader{ns: ns, ct: ct, guess: guess, op: op, param: -1}
 }
 
-func (d *soapReader) directive() *Error {
-	return ErrBadXML(d.b, "DTD is prohibited in this XML document.")
-}
-
-func (d *soapReader) procInst(target string, inst []byte) *Error {
-	if target != "xml" || d.depth > 0 {
-		return nil
+// helper is the version ASMX answers in at this point: the guess until the
+// envelope's namespace is read.
+func (d *soapReader) helper() Binding {
+	if d.version != 0 {
+		return d.version
 	}
-	if enc := procInstEncoding(inst); enc != "" && !strings.EqualFold(enc, "utf-8") && !strings.EqualFold(enc, "us-ascii") {
-		return ErrBadXML(d.b, "Only UTF-8 encoded requests are supported; the request declares "+enc+".")
-	}
-	return nil
+	return d.guess
 }
 
-// start handles a start tag; nilAttr reports whether it carries
-// xsi:nil="true" (asked only of parameters).
-func (d *soapReader) start(space, local string, nilAttr func() bool) *Error {
-	b := d.b
+// start handles a start tag; attr looks up one of its attributes.
+func (d *soapReader) start(space, local string, attr func(space, local string) (string, bool)) *Error {
 	d.depth++
-	if d.depth > MaxDepth {
-		return ErrBadXML(b, "The XML nesting is deeper than the limit of 32 levels.")
-	}
 	if d.skipDepth > 0 {
 		return nil
 	}
 	switch d.depth {
 	case 1:
-		if local != "Envelope" {
-			return ErrBadXML(b, "The root element <"+local+" xmlns='"+space+"'> is not a SOAP Envelope.")
-		}
 		d.envNS = space
-		want := NamespaceSOAP11
-		if b == SOAP12 {
-			want = NamespaceSOAP12
+		switch space {
+		case NamespaceSOAP11:
+			d.version = SOAP11
+			if !matchesBase(d.ct, "text/xml") {
+				return ErrUnsupportedMediaType(SOAP11, d.ct)
+			}
+		case NamespaceSOAP12:
+			d.version = SOAP12
+		default:
+			return ErrVersionMismatch(space)
 		}
-		if d.envNS != want {
-			return ErrVersionMismatch(b, d.envNS)
+		if local != "Envelope" {
+			return ErrMissingElement(d.version, true)
 		}
 	case 2:
-		if space == d.envNS && local == "Body" {
-			if d.seenBody {
-				return ErrBadXML(b, "The envelope has more than one Body.")
+		isHeader := space == d.envNS && local == "Header"
+		isBody := space == d.envNS && local == "Body"
+		switch {
+		case d.stage == stageHead && isHeader:
+			d.stage, d.inHeader = stageHeader, true
+		case (d.stage == stageHead || d.stage == stageHeader) && isBody:
+			d.stage = stageBody
+			if d.op != nil {
+				d.call = newCall(d.op, d.version)
 			}
-			d.inBody, d.seenBody = true, true
-		} else {
-			d.skipDepth = d.depth // Header and anything else
+		case d.stage == stageAfter:
+			d.skipDepth = d.depth
+		default:
+			return ErrMissingElement(d.version, false)
 		}
 	case 3:
-		if !d.inBody {
-			return nil
+		switch {
+		case d.inHeader:
+			if v, ok := attr(d.envNS, "mustUnderstand"); ok {
+				if v = strings.TrimSpace(v); v == "1" || v == "true" {
+					d.mustUnderstand = append(d.mustUnderstand, local)
+				}
+			}
+			d.skipDepth = d.depth
+		case d.stage == stageBody:
+			if d.op == nil { // the fast reader routing by the first element
+				op, ok := LookupOperation(local)
+				if !ok || space != d.ns {
+					return errRouting
+				}
+				d.op, d.call = op, newCall(op, d.version)
+			}
+			if space == d.ns && local == d.op.Name {
+				d.wrapper, d.read = true, 0
+			} else {
+				d.skipDepth = d.depth // XmlSerializer skips unknown nodes
+			}
+		default:
+			d.skipDepth = d.depth
 		}
-		if d.call != nil {
-			d.skipDepth = d.depth // ASMX reads the first body element only
-			return nil
-		}
-		op, ok := (*Operation)(nil), false
-		if space == d.ns {
-			op, ok = LookupOperation(local)
-		}
-		if d.routed != nil && (!ok || op != d.routed) {
-			return ErrUnexpectedElement(b, local, space, d.routed.Name)
-		}
-		if !ok {
-			return ErrUnknownElement(b, local, space)
-		}
-		d.call = newCall(op, b)
 	case 4:
-		if d.call == nil {
+		if !d.wrapper {
 			d.skipDepth = d.depth
 			return nil
 		}
 		d.param = -1
 		if space == d.ns {
 			for i, p := range d.call.Op.Params {
-				if p.Name == local {
+				if p.Name == local && d.read&(1<<i) == 0 {
 					d.param = i
 					break
 				}
 			}
 		}
 		if d.param < 0 {
-			d.skipDepth = d.depth // unknown child: skipped, as XmlSerializer does
+			d.skipDepth = d.depth // unknown, or read already: skipped
 			return nil
 		}
 		d.paramText = d.paramText[:0]
-		if nilAttr() {
-			d.call.Present[d.param] = true
-			d.skipDepth = d.depth
-			d.param = -1
-		}
 	default:
-		if d.param >= 0 {
-			name := d.call.Op.Params[d.param].Name
-			return ErrBadXML(b, "The parameter "+name+" holds an element <"+local+">; it must hold text only.")
+		if d.param >= 0 { // ReadElementString reads text only
+			return ErrUnreadable(d.helper(), "'Element' is an invalid XmlNodeType.")
 		}
 	}
 	return nil
 }
 
-func (d *soapReader) text(t []byte) {
-	if d.param >= 0 && d.skipDepth == 0 && d.depth == 4 {
+// errRouting stops the fast reader where the first body element names no
+// operation; DecodeSOAPRequest then answers as ASMX does.
+var errRouting = &Error{Message: "the body element names no operation"}
+
+// text handles character data.
+func (d *soapReader) text(t []byte) *Error {
+	switch {
+	case d.skipDepth > 0:
+	case d.param >= 0 && d.depth == 4:
 		d.paramText = append(d.paramText, t...)
+	case d.depth == 1 && d.stage < stageBody && len(bytes.Trim(t, " \t\r\n")) > 0:
+		return ErrMissingElement(d.version, false) // text where the Body must be
+	case d.op == nil && d.depth == 2 && d.stage == stageBody && len(bytes.Trim(t, " \t\r\n")) > 0:
+		return errRouting // text names no operation
 	}
-}
-
-func (d *soapReader) end() *Error {
-	if d.skipDepth == d.depth {
-		d.skipDepth = 0
-	}
-	if d.depth == 4 && d.param >= 0 {
-		if e := d.call.set(d.param, string(d.paramText)); e != nil {
-			return e
-		}
-		d.param = -1
-	}
-	if d.depth == 2 {
-		d.inBody = false
-	}
-	d.depth--
 	return nil
 }
 
-// finish returns the call once the whole document is read.
-func (d *soapReader) finish() (*Call, *Error) {
-	if d.envNS == "" {
-		return nil, ErrMalformed("no root element")
-	}
-	if d.call == nil {
-		if d.routed != nil {
-			// An empty Body with a valid action: the operation with no parameters.
-			return newCall(d.routed, d.b), nil
+// end handles an end tag; next gives the position of the node after it.
+func (d *soapReader) end(next func() (int, int)) *Error {
+	defer func() { d.depth-- }()
+	if d.skipDepth > 0 {
+		if d.skipDepth == d.depth {
+			d.skipDepth = 0
 		}
-		return nil, ErrBadXML(d.b, "The SOAP Body holds no operation element.")
+		return nil
+	}
+	switch d.depth {
+	case 4:
+		if d.param >= 0 {
+			i := d.param
+			d.param = -1
+			d.read |= 1 << i
+			value := string(d.paramText)
+			if x := d.call.set(i, value); x != nil {
+				if next == nil {
+					return errRouting // the fast reader leaves errors to encoding/xml
+				}
+				line, col := next()
+				return errConvertSOAP(d.version, d.call.Op, d.call.Op.Params[i], value, line, col, x)
+			}
+		}
+	case 3:
+		d.wrapper = false
+	case 2:
+		switch d.stage {
+		case stageHeader:
+			d.inHeader = false
+		case stageBody:
+			d.stage = stageAfter
+			if d.call == nil && d.op == nil {
+				return errRouting // an empty Body names no operation
+			}
+		}
+	case 1:
+		if d.stage < stageBody {
+			return ErrMissingElement(d.version, false)
+		}
+		d.envDone = true
+	}
+	return nil
+}
+
+// finish returns the call once the document is read.
+func (d *soapReader) finish() (*Call, *Error) {
+	if !d.envDone || d.call == nil {
+		return nil, ErrUnreadable(d.helper(), "Unexpected end of file has occurred.")
+	}
+	if len(d.mustUnderstand) > 0 {
+		d.call.MustUnderstand = d.mustUnderstand
 	}
 	return d.call, nil
 }
 
-func isNil(attrs []xml.Attr) bool {
-	for _, a := range attrs {
-		if a.Name.Local == "nil" && a.Name.Space == "http://www.w3.org/2001/XMLSchema-instance" {
-			return strings.TrimSpace(a.Value) == "true" || strings.TrimSpace(a.Value) == "1"
-		}
-	}
-	return false
-}
-
-func procInstEncoding(inst []byte) string {
-	s := string(inst)
-	i := strings.Index(s, "encoding=")
-	if i < 0 {
-		return ""
-	}
-	s = s[i+len("encoding="):]
-	if len(s) < 2 {
-		return ""
-	}
-	q := s[0]
-	if q != '"' && q != '\'' {
-		return ""
-	}
-	j := strings.IndexByte(s[1:], q)
-	if j < 0 {
-		return ""
-	}
-	return s[1 : j+1]
-}
-
 // DecodeValues decodes the parameters of a GET, POST or JSON call from
-// name/value pairs. Every parameter of the operation must be present, as ASMX
-// requires of these bindings; repeated names are joined with commas, as
-// ASP.NET's NameValueCollection does, and unknown names are ignored.
+// name/value pairs as ASMX's ValueCollectionParameterReader does: every
+// parameter of the operation must be present; names are compared ignoring
+// case, and the values of a repeated name are joined with commas, as
+// ASP.NET's NameValueCollection does; unknown names are ignored.
 func DecodeValues(op *Operation, b Binding, values url.Values) (*Call, *Error) {
 	c := newCall(op, b)
+	// Names that differ from a parameter's only in case count too; when
+	// every parameter is there by its own name and nothing else is, there
+	// are none to look for.
+	exact := len(values) == len(op.Params)
+	if exact {
+		for _, p := range op.Params {
+			if _, ok := values[p.Name]; !ok {
+				exact = false
+				break
+			}
+		}
+	}
 	for i, p := range op.Params {
 		vs, ok := values[p.Name]
+		if !exact {
+			vs, ok = lookupValues(values, p.Name)
+		}
 		if !ok {
 			return nil, ErrMissingParam(b, p.Name)
 		}
-		v := strings.Join(vs, ",")
-		if !utf8.ValidString(v) {
-			return nil, ErrBadQuery(b, "the value of "+p.Name+" is not valid UTF-8")
+		v := vs[0]
+		if len(vs) > 1 {
+			v = strings.Join(vs, ",")
 		}
-		if e := c.set(i, v); e != nil {
-			return nil, e
+		if !utf8.ValidString(v) {
+			v = strings.ToValidUTF8(v, "\uFFFD")
+		}
+		if x := c.set(i, v); x != nil {
+			return nil, errConvertValue(b, p, v, x)
 		}
 	}
 	return c, nil
 }
 
 // OperationFromPath finds the operation a GET/POST/JSON path names: the last
-// path segment after the .asmx file, matched ignoring case as IIS does.
-// ok is false for a path naming no operation; name is what it named.
+// path segment after the .asmx file, matched ignoring case. ok is false for
+// a path naming no operation; name is what it named. It is for readers of
+// recorded requests; a server resolves names as ASMX does with MethodFromPath.
 func OperationFromPath(rest string) (op *Operation, name string, ok bool) {
 	name = strings.TrimPrefix(rest, "/")
 	op, ok = lookupOperationFold(name)
 	return op, name, ok
+}
+
+// MethodFromPath finds the operation an HTTP GET or POST path names, as
+// ASMX's HttpServerProtocol does: pathInfo is the path after the .asmx file
+// ("/ReturnProvinces"); the name must match exactly. A name that matches
+// only ignoring case, or none, is an error in b's form. With jsonOnly, only
+// the operations of the JSON path count.
+func MethodFromPath(b Binding, pathInfo string, jsonOnly bool) (*Operation, *Error) {
+	name := strings.TrimPrefix(pathInfo, "/")
+	var fold *Operation
+	for _, op := range operations {
+		if jsonOnly && !op.JSON {
+			continue
+		}
+		if op.Name == name {
+			return op, nil
+		}
+		if fold == nil && strings.EqualFold(op.Name, name) {
+			fold = op
+		}
+	}
+	if fold != nil {
+		return nil, ErrMethodNameCase(b, name, fold.Name)
+	}
+	return nil, ErrUnknownMethod(b, name)
 }

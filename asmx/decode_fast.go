@@ -21,15 +21,16 @@ import (
 //   - white space around the root element, nothing else.
 
 // decodeSOAPFast decodes body if it has the plain shape and decodes without
-// error; ok is false otherwise.
-func decodeSOAPFast(b Binding, ns string, routed *Operation, body []byte) (c *Call, ok bool) {
+// error; ok is false otherwise. op is the routed operation, or nil to route
+// by the body's first element.
+func decodeSOAPFast(ns, ct string, op *Operation, body []byte) (c *Call, ok bool) {
 	if !plainASCII(body) {
 		return nil, false
 	}
 	s := scannerPool.Get().(*fastScanner)
 	defer s.release()
 	s.in = body
-	s.r = soapReader{b: b, ns: ns, routed: routed, param: -1, paramText: s.r.paramText[:0]}
+	s.r = soapReader{ns: ns, ct: ct, op: op, param: -1, paramText: s.r.paramText[:0]}
 	if !s.document() {
 		return nil, false
 	}
@@ -148,8 +149,8 @@ func (s *fastScanner) document() bool {
 				if len(bytes.Trim(text, " \t\n")) > 0 {
 					return false // text outside the root
 				}
-			} else {
-				s.r.text(text)
+			} else if s.r.text(text) != nil {
+				return false
 			}
 		}
 		if s.pos == len(s.in) {
@@ -340,34 +341,43 @@ func (s *fastScanner) startTag() bool {
 	if !ok {
 		return false
 	}
-	nilAttr, nilOK := false, true
-	for _, a := range s.attrs {
-		if string(s.at(a.local)) != "nil" || a.prefix.empty() || string(s.at(a.prefix)) == "xmlns" {
-			continue
-		}
-		uri, ok := s.lookup(a.prefix)
-		if !ok {
-			nilOK = false
-			break
-		}
-		if string(uri) == "http://www.w3.org/2001/XMLSchema-instance" {
-			v := bytes.TrimSpace(s.at(a.value))
-			nilAttr = string(v) == "true" || string(v) == "1"
-			break
-		}
-	}
-	if !nilOK {
-		return false
-	}
 	s.depth = depth
 	s.open = append(s.open, raw)
-	if s.r.start(s.namespace(space), knownName(s.at(local)), func() bool { return nilAttr }) != nil {
+	if s.r.start(s.namespace(space), knownName(s.at(local)), s.attr) != nil {
 		return false
 	}
 	if selfClosing {
 		return s.closeElement()
 	}
 	return true
+}
+
+// attr looks up an attribute of the element just read by namespace and
+// local name; prefixes that are not declared match nothing.
+func (s *fastScanner) attr(space, local string) (string, bool) {
+	for _, a := range s.attrs {
+		if string(s.at(a.local)) != local {
+			continue
+		}
+		var uri []byte
+		if !a.prefix.empty() {
+			p := string(s.at(a.prefix))
+			if p == "xmlns" {
+				continue
+			}
+			u, ok := s.lookup(a.prefix)
+			if !ok {
+				continue
+			}
+			uri = u
+		} else if local == "xmlns" {
+			continue
+		}
+		if string(uri) == space {
+			return string(s.at(a.value)), true
+		}
+	}
+	return "", false
 }
 
 // endTag reads an end tag after its "</".
@@ -386,7 +396,7 @@ func (s *fastScanner) endTag() bool {
 
 // closeElement ends the innermost element and the declarations it made.
 func (s *fastScanner) closeElement() bool {
-	if s.r.end() != nil {
+	if s.r.end(nil) != nil {
 		return false
 	}
 	for len(s.ns) > 0 && s.ns[len(s.ns)-1].depth == s.depth {

@@ -1,9 +1,12 @@
 package asmx
 
 import (
+	"math"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -17,80 +20,273 @@ func env12(body string) string {
 	return `<soap12:Envelope xmlns:soap12="` + NamespaceSOAP12 + `"><soap12:Body>` + body + `</soap12:Body></soap12:Envelope>`
 }
 
-func TestDecodeSOAP(t *testing.T) {
-	coords := `<ReturnAtmSearchByCoordinates xmlns="` + ns + `"><strAtmServiceKey>k</strAtmServiceKey><strPostalCode>B3J 1A1</strPostalCode><dblLatitude>44.5</dblLatitude><dblLongitude>-63.5</dblLongitude><bytRadius>25</bytRadius></ReturnAtmSearchByCoordinates>`
-	action := `"` + ns + `/ReturnAtmSearchByCoordinates"`
+// soap11 is a SOAP 1.1 request as a client sends it: text/xml and the
+// operation's SOAPAction.
+func soap11(op, body string) SOAPRequest {
+	return SOAPRequest{Namespace: ns, ContentType: ContentTypeSOAP11, Action: `"` + SOAPAction(ns, op) + `"`, HasAction: true, Body: []byte(body)}
+}
+
+// soap12 is a SOAP 1.2 request without an action: routed by its element.
+func soap12(body string) SOAPRequest {
+	return SOAPRequest{Namespace: ns, ContentType: ContentTypeSOAP12, Body: []byte(body)}
+}
+
+func with(r SOAPRequest, edit func(*SOAPRequest)) SOAPRequest { edit(&r); return r }
+
+const coords = `<ReturnAtmSearchByCoordinates xmlns="` + ns + `"><strAtmServiceKey>k</strAtmServiceKey><strPostalCode>B3J 1A1</strPostalCode><dblLatitude>44.5</dblLatitude><dblLongitude>-63.5</dblLongitude><bytRadius>25</bytRadius></ReturnAtmSearchByCoordinates>`
+
+// okCall checks a decoded call.
+func okCall(check func(c *Call) string) func(*Call, *Error) string {
+	return func(c *Call, e *Error) string {
+		if e != nil {
+			return "got error " + e.Kind + ": " + e.FaultString(ErrorForm{}) + " (" + e.Message + ")"
+		}
+		return check(c)
+	}
+}
+
+// fault checks an error: status, the version it is written in, the fault
+// code and the fault string (remote form; "" for an empty body).
+func fault(status int, b Binding, code FaultCode, text string) func(*Call, *Error) string {
+	return func(c *Call, e *Error) string {
+		if e == nil {
+			return "got a call, want an error"
+		}
+		got := e.FaultString(ErrorForm{})
+		if e.EmptyBody {
+			got = ""
+		}
+		if e.Status != status || e.Binding != b || e.Code != code || got != text {
+			return "got " + itoa(e.Status) + " " + e.Binding.String() + " code " + itoa(int(e.Code)) + " " + quote(got) +
+				", want " + itoa(status) + " " + b.String() + " code " + itoa(int(code)) + " " + quote(text)
+		}
+		return ""
+	}
+}
+
+func TestDecodeSOAPRequest(t *testing.T) {
+	byAddress := func(addr string) string {
+		return `<ReturnAtmSearchByAddress xmlns="` + ns + `"><strAtmServiceKey>k</strAtmServiceKey><strAddress>` + addr + `</strAddress></ReturnAtmSearchByAddress>`
+	}
+	provinces := `<ReturnProvinces xmlns="` + ns + `"><strAtmServiceKey>k</strAtmServiceKey></ReturnProvinces>`
 	tests := []struct {
-		name      string
-		b         Binding
-		action    string
-		hasAction bool
-		body      string
-		wantErr   string // Kind, or "" for success
-		status    int
-		check     func(*Call) string
+		name  string
+		req   SOAPRequest
+		check func(*Call, *Error) string
 	}{
-		{name: "soap11", b: SOAP11, action: action, body: env11(coords), check: func(c *Call) string {
-			if c.Key != "k" || c.Postal != "B3J 1A1" || c.Latitude != 44.5 || c.Longitude != -63.5 || c.Radius != 25 {
+		{"soap11", soap11(OpReturnAtmSearchByCoordinates, env11(coords)), okCall(func(c *Call) string {
+			if c.Binding != SOAP11 || c.Key != "k" || c.Postal != "B3J 1A1" || c.Latitude != 44.5 || c.Longitude != -63.5 || c.Radius != 25 {
 				return "values"
 			}
 			return ""
-		}},
-		{name: "soap12 routed by element", b: SOAP12, body: env12(coords), check: func(c *Call) string {
-			if c.Op.Name != OpReturnAtmSearchByCoordinates {
+		})},
+		{"soap12 routed by its element", soap12(env12(coords)), okCall(func(c *Call) string {
+			if c.Op.Name != OpReturnAtmSearchByCoordinates || c.Binding != SOAP12 {
+				return c.Op.Name + " " + c.Binding.String()
+			}
+			return ""
+		})},
+		{"a SOAP 1.2 envelope as text/xml is SOAP 1.2", soap11(OpReturnAtmSearchByCoordinates, env12(coords)), okCall(func(c *Call) string {
+			if c.Binding != SOAP12 {
+				return "binding " + c.Binding.String()
+			}
+			return ""
+		})},
+		{"a SOAP 1.1 envelope as application/soap+xml is 415", soap12(env11(coords)), fault(415, SOAP11, Client, "")},
+		{"SOAP 1.1 without SOAPAction is routed by its element", with(soap11(OpReturnProvinces, env11(provinces)), func(r *SOAPRequest) { r.HasAction, r.Action = false, "" }),
+			okCall(func(c *Call) string {
+				if c.Op.Name != OpReturnProvinces || c.Binding != SOAP11 || c.Key != "k" {
+					return c.Op.Name + " " + c.Binding.String()
+				}
+				return ""
+			})},
+		{"an unknown envelope namespace is a VersionMismatch in SOAP 1.1", soap12(strings.Replace(env12(coords), NamespaceSOAP12, "urn:x", 1)),
+			fault(500, SOAP11, VersionMismatch, "Possible SOAP version mismatch: Envelope namespace urn:x was unexpected. Expecting "+NamespaceSOAP11+".")},
+		{"no namespace at all is a VersionMismatch too", soap11(OpReturnProvinces, `<Envelope><Body>`+provinces+`</Body></Envelope>`),
+			fault(500, SOAP11, VersionMismatch, "Possible SOAP version mismatch: Envelope namespace  was unexpected. Expecting "+NamespaceSOAP11+".")},
+		{"no action and no operation element", with(soap11(OpReturnProvinces, env11(`<Foo xmlns="`+ns+`"/>`)), func(r *SOAPRequest) { r.HasAction = false }),
+			fault(500, SOAP11, Client, msgNoAction)},
+		{"no action and no operation element, SOAP 1.2", soap12(env12(`<Foo xmlns="` + ns + `"/>`)), fault(500, SOAP12, Client, msgNoAction)},
+		{"no action and an empty Body", soap12(env12(``)), fault(500, SOAP12, Client, msgNoAction)},
+		{"an operation element in another namespace is none", soap12(env12(strings.Replace(coords, ns, "urn:x", 1))), fault(500, SOAP12, Client, msgNoAction)},
+		{"a valid action reads another operation's element leniently", soap11(OpReturnProvinces, env11(coords)), okCall(func(c *Call) string {
+			if c.Op.Name != OpReturnProvinces || c.Key != "" {
+				return "read " + c.Op.Name + " key " + quote(c.Key)
+			}
+			return ""
+		})},
+		{"a valid action and an unknown element: empty parameters", soap11(OpReturnProvinces, env11(`<Foo xmlns="`+ns+`"><strAtmServiceKey>k</strAtmServiceKey></Foo>`)), okCall(func(c *Call) string {
+			if c.Key != "" {
+				return "key read from an unknown element"
+			}
+			return ""
+		})},
+		{"unknown SOAPAction", with(soap11(OpReturnProvinces, env11(provinces)), func(r *SOAPRequest) { r.Action = `"urn:nope"` }),
+			fault(500, SOAP11, Client, "Server did not recognize the value of HTTP Header SOAPAction: urn:nope.")},
+		{"empty SOAPAction", with(soap11(OpReturnProvinces, env11(provinces)), func(r *SOAPRequest) { r.Action = `""` }),
+			fault(500, SOAP11, Client, "Server did not recognize the value of HTTP Header SOAPAction: .")},
+		{"URL-encoded SOAPAction", with(soap11(OpReturnProvinces, env11(provinces)), func(r *SOAPRequest) { r.Action = url.QueryEscape(SOAPAction(ns, OpReturnProvinces)) }),
+			okCall(func(c *Call) string { return "" })},
+		{"unknown action parameter and element", with(soap12(env12(`<Foo xmlns="`+ns+`"/>`)), func(r *SOAPRequest) { r.ContentType += `; action="urn:x"` }),
+			fault(500, SOAP12, Client, "Unable to handle request. The action 'urn:x' was not recognized.")},
+		{"unknown action parameter, known element", with(soap12(env12(provinces)), func(r *SOAPRequest) { r.ContentType += `; action="urn:x"` }),
+			okCall(func(c *Call) string { return "" })},
+		{"action parameter routes", with(soap12(env12(`<Foo/>`)), func(r *SOAPRequest) {
+			r.ContentType += `; action="` + SOAPAction(ns, OpReturnProvinces) + `"`
+		}), okCall(func(c *Call) string {
+			if c.Op.Name != OpReturnProvinces {
 				return c.Op.Name
 			}
 			return ""
-		}},
-		{name: "prefixed params and order", b: SOAP11, action: action, body: env11(`<a:ReturnAtmSearchByCoordinates xmlns:a="` + ns + `"><a:bytRadius>7</a:bytRadius><a:strAtmServiceKey>k</a:strAtmServiceKey></a:ReturnAtmSearchByCoordinates>`),
-			check: func(c *Call) string {
-				if c.Radius != 7 || c.Latitude != 0 || c.Key != "k" {
-					return "values"
+		})},
+		{"malformed, routed by action: 400", soap11(OpReturnProvinces, `<soap:Envelope`), fault(400, SOAP11, Client, "")},
+		{"DOCTYPE, routed by action: 400", soap11(OpReturnProvinces, `<!DOCTYPE x [<!ENTITY a "b">]>`+env11(provinces)), fault(400, SOAP11, Client, "")},
+		{"DOCTYPE while routing by element", soap12(`<!DOCTYPE x []>` + env12(provinces)),
+			fault(500, SOAP12, Server, "Server was unable to process request. ---> DTD is prohibited in this XML document.")},
+		{"empty body while routing by element", soap12(``), fault(500, SOAP12, Server, "Server was unable to process request. ---> Root element is missing.")},
+		{"JSON while routing by element", with(soap12(`{"a":1}`), func(r *SOAPRequest) { r.ContentType = "application/json" }),
+			fault(500, SOAP12, Server, "Server was unable to process request. ---> Data at the root level is invalid. Line 1, position 1.")},
+		{"no Envelope while routing by element", soap12(`<soap:Foo xmlns:soap="` + NamespaceSOAP11 + `"><soap:Body>` + provinces + `</soap:Body></soap:Foo>`),
+			fault(500, SOAP11, Server, "Server was unable to process request. ---> Request format is invalid: Missing required soap:Envelope element.")},
+		{"no Envelope, routed by action", soap11(OpReturnProvinces, `<soap:Foo xmlns:soap="`+NamespaceSOAP11+`"><soap:Body>`+provinces+`</soap:Body></soap:Foo>`),
+			fault(500, SOAP11, Client, "Server was unable to read request. ---> Request format is invalid: Missing required soap:Envelope element.")},
+		{"no Body, routed by action", soap11(OpReturnProvinces, `<soap:Envelope xmlns:soap="`+NamespaceSOAP11+`"><soap:Header/></soap:Envelope>`),
+			fault(500, SOAP11, Client, "Server was unable to read request. ---> Request format is invalid: Missing required soap:Body element.")},
+		{"an element before the Body, routed by action", soap11(OpReturnProvinces, `<soap:Envelope xmlns:soap="`+NamespaceSOAP11+`"><x/><soap:Body>`+provinces+`</soap:Body></soap:Envelope>`),
+			fault(500, SOAP11, Client, "Server was unable to read request. ---> Request format is invalid: Missing required soap:Body element.")},
+		{"text/plain with an action: 415", with(soap11(OpReturnProvinces, env11(provinces)), func(r *SOAPRequest) { r.ContentType = "text/plain" }),
+			fault(415, SOAP11, Client, "")},
+		{"text/plain without an action: 415 in SOAP 1.2", with(soap12(env11(provinces)), func(r *SOAPRequest) { r.ContentType = "text/plain" }),
+			fault(415, SOAP12, Client, "")},
+		{"an element after text in a parameter: 400", soap11(OpReturnAtmSearchByCoordinates, env11(strings.Replace(coords, ">k<", ">k<x/><", 1))), fault(400, SOAP11, Client, "")},
+		{"a comment in a parameter: 400", soap11(OpReturnAtmSearchByCoordinates, env11(strings.Replace(coords, ">k<", ">k<!-- c --><", 1))), fault(400, SOAP11, Client, "")},
+		{"a parameter holding an element: its text, then one level off", soap11(OpReturnAtmSearchByCoordinates, env11(strings.Replace(coords, ">k<", "><x>k</x><", 1))),
+			okCall(func(c *Call) string {
+				// ReadElementString takes the child's text and stops at
+				// its end tag: the parameter's own end tag then ends the
+				// operation element, and what follows is not read.
+				if c.Key != "k" || c.Postal != "" || c.Radius != 0 {
+					return "key " + quote(c.Key) + " postal " + quote(c.Postal)
 				}
 				return ""
-			}},
-		{name: "param in other namespace is skipped", b: SOAP11, action: action, body: env11(`<ReturnAtmSearchByCoordinates xmlns="` + ns + `"><bytRadius xmlns="urn:other">7</bytRadius></ReturnAtmSearchByCoordinates>`),
-			check: func(c *Call) string {
-				if c.Radius != 0 {
-					return "radius read from the wrong namespace"
+			})},
+		{"CDATA and character references in a parameter", soap11(OpReturnAtmSearchByCoordinates, env11(strings.Replace(coords, ">k<", ">k<![CDATA[<1>]]>&#50;<", 1))),
+			okCall(func(c *Call) string {
+				if c.Key != "k<1>2" {
+					return "key " + quote(c.Key)
 				}
 				return ""
-			}},
-		{name: "unknown action", b: SOAP11, action: `"urn:nope"`, body: env11(coords), wantErr: KindUnknownAction, status: 500},
-		{name: "empty action", b: SOAP11, action: ``, body: env11(coords), wantErr: KindUnknownAction, status: 500},
-		{name: "action of another op", b: SOAP11, action: `"` + ns + `/ReturnProvinces"`, body: env11(coords), wantErr: KindUnknownOperation, status: 500},
-		{name: "wrong service namespace", b: SOAP12, body: env12(strings.Replace(coords, ns, "urn:x", 1)), wantErr: KindUnknownOperation, status: 500},
-		{name: "version mismatch", b: SOAP11, action: action, body: env12(coords), wantErr: KindVersionMismatch, status: 500},
-		{name: "malformed", b: SOAP11, action: action, body: `<soap:Envelope`, wantErr: KindMalformedRequest, status: 400},
-		{name: "doctype", b: SOAP11, action: action, body: `<!DOCTYPE x [<!ENTITY a "b">]>` + env11(coords), wantErr: KindMalformedRequest, status: 500},
-		{name: "radius overflow", b: SOAP11, action: action, body: env11(strings.Replace(coords, ">25<", ">256<", 1)), wantErr: KindInvalidParameter, status: 500},
-		{name: "latitude out of range", b: SOAP11, action: action, body: env11(strings.Replace(coords, ">44.5<", ">91<", 1)), wantErr: KindInvalidParameter, status: 500},
-		{name: "latitude not a number", b: SOAP11, action: action, body: env11(strings.Replace(coords, ">44.5<", ">north<", 1)), wantErr: KindInvalidParameter, status: 500},
-		{name: "element inside a parameter", b: SOAP11, action: action, body: env11(strings.Replace(coords, ">k<", "><x>k</x><", 1)), wantErr: KindMalformedRequest, status: 500},
-		{name: "too deep", b: SOAP11, action: action, body: env11(`<ReturnAtmSearchByCoordinates xmlns="` + ns + `"><x>` + strings.Repeat("<y>", 40) + strings.Repeat("</y>", 40) + `</x></ReturnAtmSearchByCoordinates>`), wantErr: KindMalformedRequest, status: 500},
-		{name: "invalid utf-8", b: SOAP11, action: action, body: env11(strings.Replace(coords, ">k<", ">\xff<", 1)), wantErr: KindMalformedRequest, status: 400},
+			})},
+		{"radius 256", soap11(OpReturnAtmSearchByCoordinates, env11(strings.Replace(coords, ">25<", ">256<", 1))),
+			fault(500, SOAP11, Client, "Server was unable to read request. ---> There is an error in XML document (1, "+itoa(strings.Index(env11(coords), "</ReturnAtmSearchByCoordinates>")+4)+"). ---> Value was either too large or too small for an unsigned byte.")},
+		{"latitude not a number", soap11(OpReturnAtmSearchByCoordinates, env11(strings.Replace(coords, ">44.5<", ">north<", 1))),
+			fault(500, SOAP11, Client, "Server was unable to read request. ---> There is an error in XML document (1, "+itoa(strings.Index(env11(coords), "<dblLongitude>")+3)+"). ---> Input string was not in a correct format.")},
+		{"a conversion error names the node after the parameter", soap11(OpReturnAtmSearchByCoordinates, "<?xml version=\"1.0\"?>\n<soap:Envelope xmlns:soap=\""+NamespaceSOAP11+"\">\n  <soap:Body>\n    <ReturnAtmSearchByCoordinates xmlns=\""+ns+"\">\n      <strAtmServiceKey>k</strAtmServiceKey>\n      <dblLatitude>abc</dblLatitude>\n    </ReturnAtmSearchByCoordinates>\n  </soap:Body>\n</soap:Envelope>"),
+			fault(500, SOAP11, Client, "Server was unable to read request. ---> There is an error in XML document (6, 37). ---> Input string was not in a correct format.")},
+		{"latitude 91 is read", soap11(OpReturnAtmSearchByCoordinates, env11(strings.Replace(coords, ">44.5<", ">91<", 1))), okCall(func(c *Call) string {
+			if c.Latitude != 91 {
+				return "latitude"
+			}
+			return ""
+		})},
+		{"INF, -INF and NaN are read", soap11(OpReturnAtmSearchByCoordinates, env11(strings.Replace(strings.Replace(coords, ">44.5<", "> INF <", 1), ">-63.5<", ">NaN<", 1))), okCall(func(c *Call) string {
+			if !math.IsInf(c.Latitude, 1) || !math.IsNaN(c.Longitude) {
+				return "values"
+			}
+			return ""
+		})},
+		{"the first of two equal parameters wins", soap11(OpReturnProvinces, env11(`<ReturnProvinces xmlns="`+ns+`"><strAtmServiceKey>a</strAtmServiceKey><strAtmServiceKey>b</strAtmServiceKey></ReturnProvinces>`)),
+			okCall(func(c *Call) string {
+				if c.Key != "a" {
+					return "key " + c.Key
+				}
+				return ""
+			})},
+		{"a second operation element is read too", soap11(OpReturnProvinces, env11(`<ReturnProvinces xmlns="`+ns+`"><strAtmServiceKey>a</strAtmServiceKey></ReturnProvinces><ReturnProvinces xmlns="`+ns+`"><strAtmServiceKey>b</strAtmServiceKey></ReturnProvinces>`)),
+			okCall(func(c *Call) string {
+				if c.Key != "b" {
+					return "key " + c.Key
+				}
+				return ""
+			})},
+		{"mustUnderstand headers are noted", soap11(OpReturnProvinces, `<soap:Envelope xmlns:soap="`+NamespaceSOAP11+`"><soap:Header><x:Auth xmlns:x="urn:x" soap:mustUnderstand="1"/><x:Other xmlns:x="urn:x"/></soap:Header><soap:Body>`+provinces+`</soap:Body></soap:Envelope>`),
+			okCall(func(c *Call) string {
+				if len(c.MustUnderstand) != 1 || c.MustUnderstand[0] != "Auth" {
+					return "mustUnderstand " + strings.Join(c.MustUnderstand, ",")
+				}
+				return ""
+			})},
+		{"white space and one more node after the Envelope", soap11(OpReturnProvinces, env11(provinces)+"\n<trailing/>"), okCall(func(c *Call) string { return "" })},
+		{"an element right after the Envelope: 400", soap11(OpReturnProvinces, env11(provinces)+"<trailing/>"), fault(400, SOAP11, Client, "")},
+		{"deep nesting in an unknown element", soap11(OpReturnAtmSearchByCoordinates, env11(`<ReturnAtmSearchByCoordinates xmlns="`+ns+`"><x>`+strings.Repeat("<y>", 100)+strings.Repeat("</y>", 100)+`</x><bytRadius>3</bytRadius></ReturnAtmSearchByCoordinates>`)),
+			okCall(func(c *Call) string {
+				if c.Radius != 3 {
+					return "radius"
+				}
+				return ""
+			})},
+		{"UTF-16 with its charset", with(soap11(OpReturnAtmSearchByAddress, env11(byAddress("Montréal"))), func(r *SOAPRequest) {
+			r.ContentType, r.Body = "text/xml; charset=utf-16", utf16LE(strings.Replace(string(r.Body), "utf-8", "utf-16", 1))
+		}), okCall(func(c *Call) string {
+			if c.Address != "Montréal" {
+				return "address " + quote(c.Address)
+			}
+			return ""
+		})},
+		{"UTF-16 with a byte order mark and text/xml", with(soap11(OpReturnAtmSearchByAddress, env11(byAddress("Montréal"))), func(r *SOAPRequest) {
+			r.ContentType, r.Body = "text/xml", append([]byte{0xFF, 0xFE}, utf16LE(string(r.Body))...)
+		}), okCall(func(c *Call) string {
+			if c.Address != "Montréal" {
+				return "address " + quote(c.Address)
+			}
+			return ""
+		})},
+		{"text/xml without a charset is US-ASCII", with(soap11(OpReturnAtmSearchByAddress, env11(byAddress("Montréal"))), func(r *SOAPRequest) { r.ContentType = "text/xml" }),
+			okCall(func(c *Call) string {
+				if c.Address != "Montr??al" {
+					return "address " + quote(c.Address)
+				}
+				return ""
+			})},
+		{"invalid UTF-8 in text/xml; charset=utf-8 is replaced", soap11(OpReturnAtmSearchByAddress, env11(byAddress("a\xffb"))), okCall(func(c *Call) string {
+			if c.Address != "a\uFFFDb" {
+				return "address " + quote(c.Address)
+			}
+			return ""
+		})},
+		{"invalid UTF-8 read by the XML reader: 400", with(soap12(env12(byAddress("a\xffb"))), func(r *SOAPRequest) { r.ContentType = "application/soap+xml" }), fault(400, SOAP12, Client, "")},
+		{"the declared encoding, SOAP 1.2", with(soap12(`<?xml version="1.0" encoding="iso-8859-1"?>`+env12(byAddress("caf\xe9"))), func(r *SOAPRequest) { r.ContentType = "application/soap+xml" }),
+			okCall(func(c *Call) string {
+				if c.Address != "café" {
+					return "address " + quote(c.Address)
+				}
+				return ""
+			})},
+		{"an unknown declared encoding while routing", with(soap12(`<?xml version="1.0" encoding="bogus"?>`+env12(provinces)), func(r *SOAPRequest) { r.ContentType = "application/soap+xml" }),
+			fault(500, SOAP12, Server, "Server was unable to process request. ---> System does not support 'bogus' encoding. Line 1, position 31.")},
+		{"the declared encoding is ignored when the content type names one", soap11(OpReturnProvinces, strings.Replace(env11(provinces), "utf-8", "bogus", 1)), okCall(func(c *Call) string { return "" })},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, e := DecodeSOAP(tt.b, ns, tt.action, tt.b == SOAP11 || tt.hasAction, []byte(tt.body))
-			if tt.wantErr != "" {
-				if e == nil {
-					t.Fatalf("got success, want error %s", tt.wantErr)
-				}
-				if e.Kind != tt.wantErr || e.Status != tt.status {
-					t.Fatalf("got %s/%d (%s), want %s/%d", e.Kind, e.Status, e.Fault, tt.wantErr, tt.status)
-				}
-				return
-			}
-			if e != nil {
-				t.Fatalf("got error %s: %s", e.Kind, e.Fault)
-			}
-			if msg := tt.check(c); msg != "" {
-				t.Errorf("check failed: %s: %+v", msg, c)
+			c, e := DecodeSOAPRequest(tt.req)
+			if msg := tt.check(c, e); msg != "" {
+				t.Error(msg)
 			}
 		})
 	}
 }
+
+func utf16LE(s string) []byte {
+	var b []byte
+	for _, u := range utf16.Encode([]rune(s)) {
+		b = append(b, byte(u), byte(u>>8))
+	}
+	return b
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func quote(s string) string { return `"` + s + `"` }
 
 func TestDecodeValues(t *testing.T) {
 	op, _ := LookupOperation(OpReturnAtmSearchByCoordinates)
@@ -100,13 +296,21 @@ func TestDecodeValues(t *testing.T) {
 		t.Fatalf("got %+v, %v", c, e)
 	}
 	for _, tt := range []struct {
-		name, param, value, wantText string
+		name, param, value string
+		want               string // the remote text; "" for success
 	}{
-		{"missing", "strPostalCode", "\x00delete", "System.InvalidOperationException: Missing parameter: strPostalCode."},
-		{"byte overflow", "bytRadius", "300", "System.ArgumentException: Cannot convert 300 to System.Byte.\r\nParameter name: bytRadius"},
-		{"negative byte", "bytRadius", "-1", "Cannot convert -1 to System.Byte"},
-		{"double", "dblLatitude", "abc", "Cannot convert abc to System.Double"},
-		{"out of range", "dblLongitude", "-181", "Parameter name: dblLongitude\r\nActual value was -181."},
+		{"missing", "strPostalCode", "\x00delete", "Missing parameter: strPostalCode.\r\n"},
+		{"byte overflow", "bytRadius", "300", "Cannot convert 300 to System.Byte.\r\nParameter name: type ---> Value was either too large or too small for an unsigned byte.\r\n"},
+		{"byte beyond Int32", "bytRadius", "99999999999", "Cannot convert 99999999999 to System.Byte.\r\nParameter name: type ---> Value was either too large or too small for an unsigned byte. ---> Value was either too large or too small for an Int32.\r\n"},
+		{"negative byte", "bytRadius", "-1", "Cannot convert -1 to System.Byte.\r\nParameter name: type ---> Value was either too large or too small for an unsigned byte.\r\n"},
+		{"signed byte", "bytRadius", "+5", ""},
+		{"double", "dblLatitude", "abc", "Cannot convert abc to System.Double.\r\nParameter name: type ---> Input string was not in a correct format.\r\n"},
+		{"HTML in the value", "dblLatitude", "<b>", "Cannot convert &lt;b&gt; to System.Double.\r\nParameter name: type ---> Input string was not in a correct format.\r\n"},
+		{"double overflow", "dblLatitude", "1e400", "Cannot convert 1e400 to System.Double.\r\nParameter name: type ---> Value was either too large or too small for a Double.\r\n"},
+		{"INF is XML's, not Convert's", "dblLatitude", "INF", "Cannot convert INF to System.Double.\r\nParameter name: type ---> Input string was not in a correct format.\r\n"},
+		{"Infinity", "dblLatitude", "Infinity", ""},
+		{"thousands separators", "dblLatitude", "1,000.5", ""},
+		{"out of range is no error", "dblLongitude", "-181", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			v := url.Values{}
@@ -118,27 +322,87 @@ func TestDecodeValues(t *testing.T) {
 			} else {
 				v.Set(tt.param, tt.value)
 			}
-			_, e := DecodeValues(op, HTTPPost, v)
-			if e == nil {
-				t.Fatal("got success, want an error")
-			}
-			if e.Status != 500 || !strings.Contains(e.Text, tt.wantText) {
-				t.Errorf("got %d %q, want 500 containing %q", e.Status, e.Text, tt.wantText)
-			}
-			_, je := DecodeValues(op, JSON, v)
-			if je == nil || je.Status != 400 || je.Param != tt.param {
-				t.Errorf("JSON: got %+v, want 400 naming %s", je, tt.param)
+			for _, b := range []Binding{HTTPGet, HTTPPost, JSON} {
+				_, e := DecodeValues(op, b, v)
+				if tt.want == "" {
+					if e != nil {
+						t.Errorf("%s: got %q, want success", b, e.PlainText(ErrorForm{}))
+					}
+					continue
+				}
+				if e == nil {
+					t.Fatalf("%s: got success, want an error", b)
+				}
+				if got := e.PlainText(ErrorForm{}); e.Status != 500 || got != tt.want || e.Param != tt.param {
+					t.Errorf("%s: got %d %q (%s), want 500 %q (%s)", b, e.Status, got, e.Param, tt.want, tt.param)
+				}
 			}
 		})
+	}
+}
+
+func TestDecodeValuesNamesIgnoreCase(t *testing.T) {
+	op, _ := LookupOperation(OpReturnProvinces)
+	c, e := DecodeValues(op, HTTPGet, ParseQuery("STRATMSERVICEKEY=k"))
+	if e != nil || c.Key != "k" {
+		t.Fatalf("got %+v, %v, want key k", c, e)
+	}
+	c, e = DecodeValues(op, HTTPGet, ParseQuery("strAtmServiceKey=a&STRATMSERVICEKEY=b"))
+	if e != nil || c.Key != "a,b" {
+		t.Fatalf("got %+v, %v, want key a,b", c, e)
+	}
+}
+
+func TestMethodFromPath(t *testing.T) {
+	for _, tt := range []struct {
+		path     string
+		jsonOnly bool
+		want     string // operation, or the remote text
+	}{
+		{"/ReturnProvinces", false, OpReturnProvinces},
+		{"/returnprovinces", false, "Invalid method name &#39;returnprovinces&#39;,  method names are case sensitive.   The method name &#39;ReturnProvinces&#39; with the same name but different casing was found.\r\nParameter name: methodName\r\n"},
+		{"/Nope", false, "Nope Web Service method name is not valid.\r\n"},
+		{"/ReturnProvinces/x", false, "ReturnProvinces/x Web Service method name is not valid.\r\n"},
+		{"/ReturnProvinces", true, "ReturnProvinces Web Service method name is not valid.\r\n"},
+		{"/ReturnAtmSearchByCoordinates", true, OpReturnAtmSearchByCoordinates},
+	} {
+		op, e := MethodFromPath(HTTPGet, tt.path, tt.jsonOnly)
+		got := ""
+		if e != nil {
+			got = e.PlainText(ErrorForm{})
+		} else {
+			got = op.Name
+		}
+		if got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.path, got, tt.want)
+		}
+	}
+}
+
+func TestParseQuery(t *testing.T) {
+	for _, tt := range []struct{ q, name, want string }{
+		{"a=1&b=2", "b", "2"},
+		{"a=%zz", "a", "%zz"},
+		{"a=%FF", "a", "\uFFFD"},
+		{"a=x;y=1", "a", "x;y=1"},
+		{"a=b+c%20d", "a", "b c d"},
+		{"a=%u00e9", "a", "é"},
+		{"a=1&a=2", "a", "1,2"},
+		{"novalue", "", "novalue"},
+	} {
+		vs := ParseQuery(tt.q)[tt.name]
+		if got := strings.Join(vs, ","); got != tt.want {
+			t.Errorf("ParseQuery(%q)[%q]: got %q, want %q", tt.q, tt.name, got, tt.want)
+		}
 	}
 }
 
 func TestCanonicalIgnoresKeyOrderAndForm(t *testing.T) {
 	op, _ := LookupOperation(OpReturnAtmSearchByCoordinates)
 	a, _ := DecodeValues(op, HTTPGet, url.Values{"strAtmServiceKey": {"k1"}, "strPostalCode": {" B3J "}, "dblLatitude": {"44.50"}, "dblLongitude": {"-63"}, "bytRadius": {"010"}})
-	b, e := DecodeSOAP(SOAP12, ns, "", false, []byte(env12(`<ReturnAtmSearchByCoordinates xmlns="`+ns+`"><bytRadius>10</bytRadius><dblLongitude>-63.0</dblLongitude><dblLatitude>4.45E1</dblLatitude><strPostalCode>B3J</strPostalCode><strAtmServiceKey>k2</strAtmServiceKey></ReturnAtmSearchByCoordinates>`)))
+	b, e := DecodeSOAPRequest(soap12(env12(`<ReturnAtmSearchByCoordinates xmlns="` + ns + `"><bytRadius>10</bytRadius><dblLongitude>-63.0</dblLongitude><dblLatitude>4.45E1</dblLatitude><strPostalCode>B3J</strPostalCode><strAtmServiceKey>k2</strAtmServiceKey></ReturnAtmSearchByCoordinates>`)))
 	if e != nil {
-		t.Fatal(e.Fault)
+		t.Fatal(e.Message)
 	}
 	if a.Canonical() != b.Canonical() {
 		t.Errorf("got %q and %q, want them equal", a.Canonical(), b.Canonical())
@@ -154,15 +418,15 @@ func TestAppendEscapedIsWellFormed(t *testing.T) {
 }
 
 func FuzzDecodeSOAP(f *testing.F) {
-	f.Add([]byte(env11(`<ReturnProvinces xmlns="`+ns+`"><strAtmServiceKey>k</strAtmServiceKey></ReturnProvinces>`)), true)
-	f.Add([]byte(env12(`<ReturnAtmSearchByCoordinates xmlns="`+ns+`"><bytRadius>10</bytRadius><dblLatitude>1e1</dblLatitude></ReturnAtmSearchByCoordinates>`)), false)
-	f.Add([]byte(`<!DOCTYPE a [<!ENTITY x "y">]><a>&x;</a>`), true)
-	f.Fuzz(func(t *testing.T, body []byte, v11 bool) {
-		b, action := SOAP12, ""
-		if v11 {
-			b, action = SOAP11, `"`+ns+`/ReturnAtmSearchByCoordinates"`
+	f.Add([]byte(env11(`<ReturnProvinces xmlns="`+ns+`"><strAtmServiceKey>k</strAtmServiceKey></ReturnProvinces>`)), true, "text/xml; charset=utf-8")
+	f.Add([]byte(env12(`<ReturnAtmSearchByCoordinates xmlns="`+ns+`"><bytRadius>10</bytRadius><dblLatitude>1e1</dblLatitude></ReturnAtmSearchByCoordinates>`)), false, "application/soap+xml")
+	f.Add([]byte(`<!DOCTYPE a [<!ENTITY x "y">]><a>&x;</a>`), true, "text/xml")
+	f.Fuzz(func(t *testing.T, body []byte, hasAction bool, ct string) {
+		r := SOAPRequest{Namespace: ns, ContentType: ct, HasAction: hasAction, Body: body}
+		if hasAction {
+			r.Action = `"` + ns + `/ReturnAtmSearchByCoordinates"`
 		}
-		c, e := DecodeSOAP(b, ns, action, v11, body)
+		c, e := DecodeSOAPRequest(r)
 		if (c == nil) == (e == nil) {
 			t.Fatalf("got call %v and error %v: want exactly one", c, e)
 		}
@@ -170,14 +434,15 @@ func FuzzDecodeSOAP(f *testing.F) {
 			if e.Status < 400 || e.Status > 599 {
 				t.Fatalf("error status %d", e.Status)
 			}
-			fault := AppendFault(nil, b, e)
-			if !utf8.Valid(fault) {
-				t.Fatalf("fault is not UTF-8: %q", fault)
+			for _, form := range []ErrorForm{{}, {Detailed: true}} {
+				if out := AppendFault(nil, SOAP12, e, form); !utf8.Valid(out) {
+					t.Fatalf("fault is not UTF-8: %q", out)
+				}
 			}
 			return
 		}
-		if c.Radius < 0 || c.Radius > 255 || c.Latitude < -90 || c.Latitude > 90 {
-			t.Fatalf("out of range values accepted: %+v", c)
+		if c.Radius < 0 || c.Radius > 255 || !c.Binding.IsSOAP() {
+			t.Fatalf("impossible values accepted: %+v", c)
 		}
 		_ = c.Canonical()
 	})
@@ -188,17 +453,17 @@ func FuzzDecodeValues(f *testing.F) {
 	f.Add("strAtmServiceKey=k&bytRadius=300&dblLatitude=NaN&dblLongitude=1&strPostalCode=%zz")
 	op, _ := LookupOperation(OpReturnAtmSearchByCoordinates)
 	f.Fuzz(func(t *testing.T, query string) {
-		values, err := url.ParseQuery(query)
-		if err != nil {
-			return
-		}
+		values := ParseQuery(query)
 		for _, b := range []Binding{HTTPGet, HTTPPost, JSON} {
 			c, e := DecodeValues(op, b, values)
 			if (c == nil) == (e == nil) {
 				t.Fatalf("got call %v and error %v: want exactly one", c, e)
 			}
-			if e == nil && (c.Radius > 255 || c.Radius < 0 || c.Longitude > 180 || c.Longitude < -180) {
-				t.Fatalf("out of range values accepted: %+v", c)
+			if e == nil && (c.Radius > 255 || c.Radius < 0 || !utf8.ValidString(c.Postal)) {
+				t.Fatalf("impossible values accepted: %+v", c)
+			}
+			if e != nil && !utf8.ValidString(e.PlainText(ErrorForm{Detailed: true})) {
+				t.Fatalf("error text is not UTF-8")
 			}
 		}
 	})

@@ -1,7 +1,6 @@
 package asmx
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -12,14 +11,16 @@ import (
 type FaultCode int
 
 // Fault codes. SOAP 1.1 writes them soap:Client, soap:Server,
-// soap:VersionMismatch; SOAP 1.2 soap:Sender, soap:Receiver, soap:VersionMismatch.
+// soap:VersionMismatch, soap:MustUnderstand; SOAP 1.2 soap:Sender,
+// soap:Receiver, soap:VersionMismatch, soap:MustUnderstand.
 const (
 	Client FaultCode = iota
 	Server
 	VersionMismatch
+	MustUnderstand
 )
 
-// Kinds of error, the "code" of the JSON binding's error object.
+// Kinds of error, as the journal and the request log name them.
 const (
 	KindMalformedRequest     = "MalformedRequest"
 	KindUnsupportedMediaType = "UnsupportedMediaType"
@@ -27,6 +28,7 @@ const (
 	KindUnknownOperation     = "UnknownOperation"
 	KindUnknownAction        = "UnknownSOAPAction"
 	KindVersionMismatch      = "VersionMismatch"
+	KindMustUnderstand       = "MustUnderstand"
 	KindMissingParameter     = "MissingParameter"
 	KindInvalidParameter     = "InvalidParameter"
 	KindMissingServiceKey    = "MissingServiceKey"
@@ -35,9 +37,10 @@ const (
 	KindServerError          = "ServerError"
 )
 
-// Error is a failed request, with everything each binding needs to report it
-// in its own form: a SOAP fault of the request's version, ASMX's plain text,
-// or the JSON error object.
+// Error is a failed request, with what each binding needs to report it in
+// its own form: a SOAP fault, ASMX's plain text for the HTTP GET and POST
+// protocols (the JSON path included), or ASP.NET's HTML error page for a
+// request no ASMX protocol takes.
 type Error struct {
 	// Status is the HTTP status.
 	Status int
@@ -47,42 +50,113 @@ type Error struct {
 	Kind string
 	// Param names the parameter at fault, if any.
 	Param string
-	// Fault is the SOAP faultstring / Reason text.
+	// Binding is the SOAP version the fault is written in, when it is not
+	// the request's: ASMX answers in the version it has established when
+	// the error happens (a VersionMismatch always in SOAP 1.1). 0 means the
+	// binding the error is written for.
+	Binding Binding
+	// Exception is the exception ASMX reports; the fault string and the
+	// GET/POST text are made from it (ServerProtocol.GenerateFaultString),
+	// in the remote or the detailed form. When it is nil, Fault and Text
+	// are used as they are.
+	Exception *Exception
+	// Fault is the SOAP faultstring / Reason text, when Exception is nil.
 	Fault string
-	// Text is the GET/POST body, in ASMX wording ("System.X: message").
+	// Text is the GET/POST body, when Exception is nil.
 	Text string
-	// Message is the plain message of the JSON binding.
+	// Message is a one-line description for logs and journals.
 	Message string
-	// EmptyBody is true where ASMX answers with a status and no body (400, 405, 415).
+	// EmptyBody is true where ASMX answers with a status and no body (400, 415).
 	EmptyBody bool
+	// Page is true for an error ASMX leaves to ASP.NET, which answers with
+	// its HTML error page.
+	Page bool
+	// HeaderFault is true for a SoapHeaderException: the fault has no
+	// detail element.
+	HeaderFault bool
 }
 
-// Error implements error with the plain message.
+// Error implements error with the one-line message.
 func (e *Error) Error() string { return e.Message }
 
-// WriteError writes e in the form of binding b. For b == 0 (a request whose
-// binding is unknown) only the status is written.
+// ErrorForm is how errors are written: the two forms of ASP.NET's custom
+// errors setting, and the JSON path's error form.
+type ErrorForm struct {
+	// Detailed writes what a caller on the server itself (or any caller,
+	// with customErrors Off) sees: type names and stack traces
+	// (Exception.ToString()). Otherwise errors are in the remote form of a
+	// default deployment (customErrors RemoteOnly): messages only.
+	Detailed bool
+	// AjaxJSON writes the JSON path's errors as ASP.NET AJAX script
+	// services do: HTTP 500, a {"Message","StackTrace","ExceptionType"}
+	// object, a jsonerror: true header. Otherwise they are ASMX's HTTP GET
+	// protocol's text/plain errors.
+	AjaxJSON bool
+}
+
+// FaultString is e's SOAP fault string in form f.
+func (e *Error) FaultString(f ErrorForm) string {
+	if e.Exception == nil {
+		return e.Fault
+	}
+	if f.Detailed {
+		return e.Exception.Detailed(false)
+	}
+	return e.Exception.Remote(false)
+}
+
+// PlainText is e's HTTP GET/POST error body in form f: the fault text,
+// HTML-encoded, and a line end.
+func (e *Error) PlainText(f ErrorForm) string {
+	if e.Exception == nil {
+		return e.Text
+	}
+	if f.Detailed {
+		return e.Exception.Detailed(true) + crlf
+	}
+	return e.Exception.Remote(true) + crlf
+}
+
+// WriteError writes e in the form of binding b, in the remote form. For
+// b == 0 (a request whose binding is unknown) only the status is written.
 func WriteError(w http.ResponseWriter, b Binding, e *Error) {
+	WriteErrorForm(w, b, e, ErrorForm{})
+}
+
+// WriteErrorForm writes e in the form of binding b and error form f.
+func WriteErrorForm(w http.ResponseWriter, b Binding, e *Error, f ErrorForm) {
 	h := w.Header()
-	if e.Status == http.StatusMethodNotAllowed {
-		h.Set("Allow", "GET, POST")
+	if e.Page {
+		body := errorPage(e, f.Detailed)
+		h.Set("Content-Type", ContentTypeHTML)
+		h.Set("Content-Length", strconv.Itoa(len(body)))
+		w.WriteHeader(e.Status)
+		_, _ = w.Write(body)
+		return
+	}
+	if b.IsSOAP() && e.Binding.IsSOAP() {
+		b = e.Binding
 	}
 	if e.EmptyBody || b == 0 {
+		if b.IsSOAP() {
+			h.Set("Content-Type", contentTypeOf(b))
+		}
 		h.Set("Content-Length", "0")
 		w.WriteHeader(e.Status)
 		return
 	}
 	var body []byte
-	switch b {
-	case SOAP11, SOAP12:
-		body = AppendFault(nil, b, e)
+	switch {
+	case b.IsSOAP():
+		body = AppendFault(nil, b, e, f)
 		h.Set("Content-Type", contentTypeOf(b))
-	case HTTPGet, HTTPPost:
-		body = []byte(e.Text)
-		h.Set("Content-Type", ContentTypeText)
-	case JSON:
-		body = appendJSONError(nil, e)
+	case b == JSON && f.AjaxJSON:
+		body = appendAjaxError(nil, e, f.Detailed)
 		h.Set("Content-Type", ContentTypeJSONError)
+		h.Set("jsonerror", "true")
+	default:
+		body = []byte(e.PlainText(f))
+		h.Set("Content-Type", ContentTypeText)
 	}
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(e.Status)
@@ -96,164 +170,358 @@ func contentTypeOf(b Binding) string {
 	return ContentTypeSOAP11
 }
 
-// AppendFault appends a SOAP fault envelope of b's version to dst.
-func AppendFault(dst []byte, b Binding, e *Error) []byte {
+// AppendFault appends a SOAP fault envelope of b's version to dst, as ASMX
+// writes one (Soap11/Soap12ServerProtocolHelper.WriteFault): a
+// VersionMismatch carries the Upgrade header listing the versions
+// supported, a header fault has no detail element.
+func AppendFault(dst []byte, b Binding, e *Error, f ErrorForm) []byte {
 	dst = append(dst, xmlDecl...)
+	env := NamespaceSOAP11
 	if b == SOAP12 {
-		dst = append(dst, `<soap:Envelope xmlns:soap="`+NamespaceSOAP12+`" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">`+"\n  <soap:Body>\n    <soap:Fault>\n      <soap:Code>\n        <soap:Value>"...)
-		switch e.Code {
-		case Server:
-			dst = append(dst, "soap:Receiver"...)
-		case VersionMismatch:
-			dst = append(dst, "soap:VersionMismatch"...)
-		default:
-			dst = append(dst, "soap:Sender"...)
-		}
+		env = NamespaceSOAP12
+	}
+	dst = append(dst, `<soap:Envelope xmlns:soap="`+env+`" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">`...)
+	if e.Code == VersionMismatch {
+		dst = append(dst, "\n  <soap:Header>\n    <soap12:Upgrade xmlns:soap12=\""+NamespaceSOAP12+"\">\n"+
+			"      <soap12:SupportedEnvelope qname=\"soap:Envelope\" xmlns:soap=\""+NamespaceSOAP11+"\" />\n"+
+			"      <soap12:SupportedEnvelope qname=\"soap12:Envelope\" xmlns:soap12=\""+NamespaceSOAP12+"\" />\n"+
+			"    </soap12:Upgrade>\n  </soap:Header>"...)
+	}
+	dst = append(dst, "\n  <soap:Body>\n    <soap:Fault>\n"...)
+	if b == SOAP12 {
+		dst = append(dst, "      <soap:Code>\n        <soap:Value>"...)
+		dst = append(dst, faultCodeText(b, e.Code)...)
 		dst = append(dst, "</soap:Value>\n      </soap:Code>\n      <soap:Reason>\n        <soap:Text xml:lang=\"en\">"...)
-		dst = AppendEscaped(dst, e.Fault)
-		return append(dst, "</soap:Text>\n      </soap:Reason>\n      <soap:Detail />\n    </soap:Fault>\n  </soap:Body>\n</soap:Envelope>"...)
+		dst = AppendEscaped(dst, e.FaultString(f))
+		dst = append(dst, "</soap:Text>\n      </soap:Reason>\n"...)
+		if !e.HeaderFault {
+			dst = append(dst, "      <soap:Detail />\n"...)
+		}
+	} else {
+		dst = append(dst, "      <faultcode>"...)
+		dst = append(dst, faultCodeText(b, e.Code)...)
+		dst = append(dst, "</faultcode>\n      <faultstring>"...)
+		dst = AppendEscaped(dst, e.FaultString(f))
+		dst = append(dst, "</faultstring>\n"...)
+		if !e.HeaderFault {
+			dst = append(dst, "      <detail />\n"...)
+		}
 	}
-	dst = append(dst, `<soap:Envelope xmlns:soap="`+NamespaceSOAP11+`" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">`+"\n  <soap:Body>\n    <soap:Fault>\n      <faultcode>"...)
-	switch e.Code {
+	return append(dst, "    </soap:Fault>\n  </soap:Body>\n</soap:Envelope>"...)
+}
+
+// faultCodeText is a fault code as b's version writes it.
+func faultCodeText(b Binding, c FaultCode) string {
+	switch c {
 	case Server:
-		dst = append(dst, "soap:Server"...)
+		if b == SOAP12 {
+			return "soap:Receiver"
+		}
+		return "soap:Server"
 	case VersionMismatch:
-		dst = append(dst, "soap:VersionMismatch"...)
-	default:
-		dst = append(dst, "soap:Client"...)
+		return "soap:VersionMismatch"
+	case MustUnderstand:
+		return "soap:MustUnderstand"
 	}
-	dst = append(dst, "</faultcode>\n      <faultstring>"...)
-	dst = AppendEscaped(dst, e.Fault)
-	return append(dst, "</faultstring>\n      <detail />\n    </soap:Fault>\n  </soap:Body>\n</soap:Envelope>"...)
-}
-
-// jsonError is the JSON binding's error object (see the README's decisions).
-type jsonError struct {
-	Error struct {
-		Code      string `json:"code"`
-		Message   string `json:"message"`
-		Parameter string `json:"parameter,omitempty"`
-		Status    int    `json:"status"`
-	} `json:"error"`
-}
-
-func appendJSONError(dst []byte, e *Error) []byte {
-	var je jsonError
-	je.Error.Code = e.Kind
-	je.Error.Message = e.Message
-	je.Error.Parameter = e.Param
-	je.Error.Status = e.Status
-	b, _ := json.Marshal(je) // cannot fail: strings and ints only
-	return append(dst, b...)
-}
-
-// jsonStatus is the HTTP status of the JSON binding for a caller's error of kind.
-func jsonStatus(kind string) int {
-	switch kind {
-	case KindMissingServiceKey, KindInvalidServiceKey:
-		return http.StatusForbidden
-	case KindUnknownOperation:
-		return http.StatusNotFound
-	case KindServerError:
-		return http.StatusInternalServerError
-	default:
-		return http.StatusBadRequest
+	if b == SOAP12 {
+		return "soap:Sender"
 	}
+	return "soap:Client"
 }
 
-// callerError builds a caller's error: HTTP 500 with a Client fault in the
-// XML bindings (as ASMX answers), a 4xx in the JSON binding.
-func callerError(b Binding, kind, param, fault, text, msg string) *Error {
-	status := http.StatusInternalServerError
-	if b == JSON {
-		status = jsonStatus(kind)
+// appendAjaxError appends ASP.NET AJAX's JSON error object
+// (RestHandler.WriteExceptionJsonString): with custom errors on, a fixed
+// message and empty stack trace and type; otherwise the exception's
+// message, stack trace and type.
+func appendAjaxError(dst []byte, e *Error, detailed bool) []byte {
+	msg, stack, typ := "There was an error processing the request.", "", ""
+	if detailed {
+		switch x := e.Exception; {
+		case x != nil:
+			msg, stack, typ = x.Message, x.StackTrace(), x.Type
+		default:
+			msg, typ = e.Text, typeException
+		}
 	}
-	return &Error{Status: status, Code: Client, Kind: kind, Param: param, Fault: fault, Text: text, Message: msg}
+	dst = append(dst, `{"Message":`...)
+	dst = appendJSString(dst, msg)
+	dst = append(dst, `,"StackTrace":`...)
+	dst = appendJSString(dst, stack)
+	dst = append(dst, `,"ExceptionType":`...)
+	dst = appendJSString(dst, typ)
+	return append(dst, '}')
 }
 
-// ErrMalformed is the answer to a body that is not well-formed XML: 400, empty body.
+// appendJSString appends s as JavaScriptSerializer writes a string: quotes,
+// backslashes and control characters escaped, and <, >, & and ' as \u
+// escapes.
+func appendJSString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case '"', '\\':
+			dst = append(dst, '\\', c)
+		case '\n':
+			dst = append(dst, `\n`...)
+		case '\r':
+			dst = append(dst, `\r`...)
+		case '\t':
+			dst = append(dst, `\t`...)
+		case '\b':
+			dst = append(dst, `\b`...)
+		case '\f':
+			dst = append(dst, `\f`...)
+		case '<', '>', '&', '\'':
+			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+		default:
+			if c < 0x20 {
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			} else {
+				dst = append(dst, c)
+			}
+		}
+	}
+	return append(dst, '"')
+}
+
+// errorPage is ASP.NET's HTML error page for an unhandled exception: with
+// custom errors on the generic "Runtime Error" page, otherwise the page
+// showing the exception.
+func errorPage(e *Error, detailed bool) []byte {
+	var b strings.Builder
+	b.WriteString("<!DOCTYPE html>\r\n<html>\r\n    <head>\r\n        <title>")
+	if detailed && e.Exception != nil {
+		b.WriteString(HTMLEncode(e.Exception.Message))
+		b.WriteString("</title>\r\n    </head>\r\n    <body bgcolor=\"white\">\r\n\r\n            <span><H1>Server Error in '/' Application.<hr width=100% size=1 color=silver></H1>\r\n\r\n            <h2> <i>")
+		b.WriteString(HTMLEncode(e.Exception.Message))
+		b.WriteString("</i> </h2></span>\r\n\r\n            <b> Exception Details: </b>")
+		b.WriteString(HTMLEncode(e.Exception.Type))
+		b.WriteString(": ")
+		b.WriteString(HTMLEncode(e.Exception.Message))
+		b.WriteString("<br><br>\r\n\r\n            <b>Stack Trace:</b> <br><br>\r\n\r\n            <table width=100% bgcolor=\"#ffffcc\">\r\n               <tr>\r\n                  <td>\r\n                      <code><pre>\r\n\r\n")
+		b.WriteString(HTMLEncode(e.Exception.Detailed(false)))
+		b.WriteString("\r\n</pre></code>\r\n\r\n                  </td>\r\n               </tr>\r\n            </table>\r\n\r\n    </body>\r\n</html>\r\n")
+		return []byte(b.String())
+	}
+	b.WriteString("Runtime Error</title>\r\n    </head>\r\n    <body bgcolor=\"white\">\r\n\r\n            <span><H1>Server Error in '/' Application.<hr width=100% size=1 color=silver></H1>\r\n\r\n            <h2> <i>Runtime Error</i> </h2></span>\r\n\r\n" +
+		"            <b>Description: </b>An application error occurred on the server. The current custom error settings for this application prevent the details of the application error from being viewed remotely (for security reasons). It could, however, be viewed by browsers running on the local server machine.\r\n" +
+		"            <br><br>\r\n\r\n    </body>\r\n</html>\r\n")
+	return []byte(b.String())
+}
+
+// Texts of System.Web.Services' resources, as .NET formats them.
+const (
+	msgUnableToRead    = "Server was unable to read request."
+	msgUnableToProcess = "Server was unable to process request."
+	msgNoAction        = "Unable to handle request without a valid action parameter. Please supply a valid soap action."
+	msgMissingEnvelope = "Request format is invalid: Missing required soap:Envelope element."
+	msgMissingBody     = "Request format is invalid: Missing required soap:Body element."
+	msgUnrecognized    = "Request format is unrecognized."
+)
+
+// soapException is a SoapException with the given message, inner exception
+// and stack.
+func soapException(msg string, inner *Exception, frames ...string) *Exception {
+	return &Exception{Type: typeSoapException, Message: msg, Inner: inner, Stack: frames}
+}
+
+// ErrMalformed is the answer to a request body that cannot be read at all
+// (the connection failed while reading it): 400, empty body.
 func ErrMalformed(detail string) *Error {
 	return &Error{Status: http.StatusBadRequest, Code: Client, Kind: KindMalformedRequest, EmptyBody: true,
-		Message: "the request is not well-formed XML: " + detail}
+		Message: "the request body cannot be read: " + detail}
 }
 
-// ErrUnsupportedMediaType is the answer to a SOAP request with a content type
-// that is neither text/xml nor application/soap+xml: 415, empty body.
-func ErrUnsupportedMediaType(ct string) *Error {
+// ErrUnsupportedMediaType is the answer to a SOAP request whose content type
+// is neither text/xml nor application/soap+xml, or a SOAP 1.1 envelope that
+// is not text/xml: a Client fault with the UnsupportedMediaType subcode,
+// which ASMX sends as HTTP 415 without a body, with the content type of
+// version b.
+func ErrUnsupportedMediaType(b Binding, ct string) *Error {
+	want := "text/xml"
+	if b == SOAP12 {
+		want = "application/soap+xml"
+	}
 	return &Error{Status: http.StatusUnsupportedMediaType, Code: Client, Kind: KindUnsupportedMediaType, EmptyBody: true,
-		Message: fmt.Sprintf("content type %q is neither text/xml nor application/soap+xml", ct)}
+		Binding: b, Message: fmt.Sprintf("content type %q: want %s", ct, want)}
 }
 
-// ErrMethodNotAllowed is the answer to a method other than GET and POST: 405, empty body.
-func ErrMethodNotAllowed(b Binding, method string) *Error {
-	e := &Error{Status: http.StatusMethodNotAllowed, Code: Client, Kind: KindMethodNotAllowed, EmptyBody: b != JSON,
-		Message: fmt.Sprintf("method %s is not allowed: use GET or POST", method)}
-	e.Text, e.Fault = e.Message, e.Message
-	return e
+// ErrUnreadable is the answer to a SOAP request whose XML cannot be read
+// (malformed, a DTD, bytes not in its encoding): a Client fault wrapping an
+// XmlException, which ASMX sends as HTTP 400 without a body.
+func ErrUnreadable(b Binding, detail string) *Error {
+	return &Error{Status: http.StatusBadRequest, Code: Client, Kind: KindMalformedRequest, EmptyBody: true, Binding: b,
+		Exception: soapException(msgUnableToRead, &Exception{Type: typeXML, Message: detail, Stack: framesXMLReader}, framesSOAPRead...),
+		Message:   "the request is not readable XML: " + detail}
 }
 
-// ErrTooLarge is the answer to a request body over the cap, in b's form, with status 413.
+// ErrMethodNotAllowed is the answer to a method other than POST on the SOAP
+// endpoint (GET serves the documentation): ASP.NET's error page with HTTP
+// 405.
+func ErrMethodNotAllowed(method string) *Error {
+	return &Error{Status: http.StatusMethodNotAllowed, Code: Client, Kind: KindMethodNotAllowed, Page: true,
+		Exception: &Exception{Type: typeHTTPException, Message: msgUnrecognized,
+			Stack: []string{"System.Web.Services.Protocols.WebServiceHandlerFactory.CoreGetHandler(Type type, HttpContext context, HttpRequest request, HttpResponse response)"}},
+		Message: fmt.Sprintf("method %s is not allowed: use POST (or GET for the documentation)", method)}
+}
+
+// ErrUnrecognizedRequest is the answer to a request for an operation's path
+// that no protocol takes (a method other than GET and POST): ASP.NET's
+// error page with HTTP 500. pathInfo is the path after the .asmx file.
+func ErrUnrecognizedRequest(method, pathInfo string) *Error {
+	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindMethodNotAllowed, Page: true,
+		Exception: &Exception{Type: typeInvalidOperation,
+			Message: "Request format is unrecognized for URL unexpectedly ending in '" + pathInfo + "'.",
+			Stack: []string{"System.Web.Services.Protocols.WebServiceHandlerFactory.CoreGetHandler(Type type, HttpContext context, HttpRequest request, HttpResponse response)",
+				"System.Web.Services.Protocols.WebServiceHandlerFactory.GetHandler(HttpContext context, String verb, String url, String filePath)"}},
+		Message: fmt.Sprintf("method %s is not taken by any ASMX protocol at %s", method, pathInfo)}
+}
+
+// ErrTooLarge is the answer to a request body over the cap (ASP.NET's
+// maxRequestLength), in b's form, with status 413.
 func ErrTooLarge(b Binding, limit int64) *Error {
-	msg := fmt.Sprintf("the request body exceeds the limit of %d bytes", limit)
-	return &Error{Status: http.StatusRequestEntityTooLarge, Code: Client, Kind: KindRequestTooLarge,
-		Fault:   "Server was unable to read request. ---> " + upperFirst(msg) + ".",
-		Text:    "System.Web.HttpException: Maximum request length exceeded (" + strconv.FormatInt(limit, 10) + " bytes).",
-		Message: msg}
+	x := &Exception{Type: typeHTTPException, Message: "Maximum request length exceeded.",
+		Stack: []string{"System.Web.HttpRequest.GetEntireRawContent()", "System.Web.HttpRequest.get_InputStream()"}}
+	if b.IsSOAP() {
+		x = soapException(msgUnableToRead, x)
+	}
+	return &Error{Status: http.StatusRequestEntityTooLarge, Code: Client, Kind: KindRequestTooLarge, Exception: x,
+		Message: fmt.Sprintf("the request body exceeds the limit of %d bytes", limit)}
 }
 
-// ErrUnknownAction is the SOAP fault for a SOAPAction that names no operation.
-func ErrUnknownAction(b Binding, action string) *Error {
-	return callerError(b, KindUnknownAction, "",
-		"Server did not recognize the value of HTTP Header SOAPAction: "+action+".", "",
-		fmt.Sprintf("unknown SOAPAction %q", action))
+// framesSOAPRoute are the frames of a routing error of helper b.
+func framesSOAPRoute(b Binding) []string {
+	helper := "System.Web.Services.Protocols.Soap11ServerProtocolHelper.RouteRequest()"
+	if b == SOAP12 {
+		helper = "System.Web.Services.Protocols.Soap12ServerProtocolHelper.RouteRequest()"
+	}
+	return concat([]string{helper, "System.Web.Services.Protocols.SoapServerProtocol.RouteRequest(SoapServerMessage message)"}, framesSOAPInit)
 }
 
-// ErrUnknownElement is the SOAP fault for a body element that names no operation.
-func ErrUnknownElement(b Binding, local, ns string) *Error {
-	return callerError(b, KindUnknownOperation, "",
-		fmt.Sprintf("The request element <%s xmlns='%s'> was not recognized.", local, ns), "",
-		fmt.Sprintf("unknown request element {%s}%s", ns, local))
+// ErrUnknownAction is the SOAP 1.1 fault for a SOAPAction that names no
+// operation (the action as ASMX looked it up: unquoted, URL-decoded).
+func ErrUnknownAction(action string) *Error {
+	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindUnknownAction, Binding: SOAP11,
+		Exception: soapException("Server did not recognize the value of HTTP Header SOAPAction: "+action+".", nil, framesSOAPRoute(SOAP11)...),
+		Message:   fmt.Sprintf("unknown SOAPAction %q", action)}
 }
 
-// ErrUnexpectedElement is the SOAP fault for a body element that is not the
-// operation the SOAPAction names.
-func ErrUnexpectedElement(b Binding, local, ns, op string) *Error {
-	return callerError(b, KindUnknownOperation, "",
-		fmt.Sprintf("Server was unable to read request. ---> There is an error in XML document. ---> <%s xmlns='%s'> was not expected.", local, ns), "",
-		fmt.Sprintf("request element {%s}%s does not match the SOAPAction's operation %s", ns, local, op))
+// ErrNoAction is the fault for a request with no action ASMX can route by
+// and a body element that is no operation, in version b.
+func ErrNoAction(b Binding, local, ns string) *Error {
+	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindUnknownOperation, Binding: b,
+		Exception: soapException(msgNoAction, nil, framesSOAPRoute(SOAP12)...),
+		Message:   fmt.Sprintf("no SOAPAction and the body element {%s}%s is no operation", ns, local)}
+}
+
+// ErrActionNotRecognized is the fault for a SOAP 1.2 action parameter that
+// names no operation, with a body element that is none either, in version b.
+func ErrActionNotRecognized(b Binding, action string) *Error {
+	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindUnknownAction, Binding: b,
+		Exception: soapException("Unable to handle request. The action '"+action+"' was not recognized.", nil, framesSOAPRoute(SOAP12)...),
+		Message:   fmt.Sprintf("unknown action %q", action)}
+}
+
+// ErrRoutingFailed is the Server fault for a request ASMX could not read
+// while looking for its body element (no action to route by): inner is the
+// XmlException or the missing element, in version b.
+func ErrRoutingFailed(b Binding, inner *Exception) *Error {
+	return &Error{Status: http.StatusInternalServerError, Code: Server, Kind: KindMalformedRequest, Binding: b,
+		Exception: soapException(msgUnableToProcess, inner),
+		Message:   "the request's body element cannot be found: " + inner.Message}
+}
+
+// ErrVersionMismatch is the fault for an envelope namespace that is neither
+// SOAP 1.1's nor SOAP 1.2's. ASMX answers it in SOAP 1.1.
+func ErrVersionMismatch(got string) *Error {
+	return &Error{Status: http.StatusInternalServerError, Code: VersionMismatch, Kind: KindVersionMismatch, Binding: SOAP11,
+		Exception: soapException(fmt.Sprintf("Possible SOAP version mismatch: Envelope namespace %s was unexpected. Expecting %s.", got, NamespaceSOAP11), nil, framesSOAPRead...),
+		Message:   fmt.Sprintf("envelope namespace %q is neither SOAP 1.1 nor SOAP 1.2", got)}
+}
+
+// ErrMissingElement is the Client fault for an envelope without the
+// Envelope or Body element ASMX expects where it reads the parameters.
+func ErrMissingElement(b Binding, missingEnvelope bool) *Error {
+	msg := msgMissingBody
+	if missingEnvelope {
+		msg = msgMissingEnvelope
+	}
+	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindMalformedRequest, Binding: b,
+		Exception: soapException(msgUnableToRead, &Exception{Type: typeInvalidOperation, Message: msg,
+			Stack: []string{"System.Web.Services.Protocols.SoapServerProtocol.ReadParameters()"}}, framesSOAPRead...),
+		Message: strings.ToLower(msg[:1]) + msg[1:]}
+}
+
+// missingElementException is the InvalidOperationException of a missing
+// Envelope or Body met while routing.
+func missingElementException(missingEnvelope bool) *Exception {
+	msg := msgMissingBody
+	if missingEnvelope {
+		msg = msgMissingEnvelope
+	}
+	return &Exception{Type: typeInvalidOperation, Message: msg,
+		Stack: concat([]string{"System.Web.Services.Protocols.SoapServerProtocolHelper.GetRequestElement()"}, framesSOAPRoute(SOAP12))}
+}
+
+// errConvertSOAP is the Client fault for a parameter value XmlSerializer
+// cannot convert: the error in the XML document at line and col (the
+// position of the node after the parameter), wrapping the conversion's.
+func errConvertSOAP(b Binding, op *Operation, p Param, value string, line, col int, inner *Exception) *Error {
+	read := "Microsoft.Xml.Serialization.GeneratedAssembly.XmlSerializationReader1.Read1_" + op.Name + "()"
+	inner.Stack = append(inner.Stack, read,
+		"Microsoft.Xml.Serialization.GeneratedAssembly.ArrayOfObjectSerializer.Deserialize(XmlSerializationReader reader)",
+		framesDeserialize[0])
+	doc := &Exception{Type: typeInvalidOperation, Message: fmt.Sprintf("There is an error in XML document (%d, %d).", line, col),
+		Inner: inner, Stack: framesDeserialize}
+	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindInvalidParameter, Param: p.Name, Binding: b,
+		Exception: soapException(msgUnableToRead, doc, framesSOAPRead...),
+		Message:   fmt.Sprintf("%s: cannot convert %q to %s: %s", p.Name, value, p.Type.XSD(), inner.Message)}
+}
+
+// ErrMustUnderstand is the fault for a SOAP header marked mustUnderstand
+// that the service does not understand (ASMX checks after the call).
+func ErrMustUnderstand(b Binding, header string) *Error {
+	return &Error{Status: http.StatusInternalServerError, Code: MustUnderstand, Kind: KindMustUnderstand, Binding: b, HeaderFault: true,
+		Exception: &Exception{Type: typeSoapHeaderException, Message: "SOAP header " + header + " was not understood.",
+			Stack: []string{"System.Web.Services.Protocols.SoapHeaderHandling.EnsureHeadersUnderstood(SoapHeaderCollection headers)",
+				"System.Web.Services.Protocols.SoapServerProtocol.WriteReturns(Object[] returnValues, Stream outputStream)",
+				"System.Web.Services.Protocols.WebServiceHandler.WriteReturns(Object[] returnValues)",
+				"System.Web.Services.Protocols.WebServiceHandler.Invoke()"}},
+		Message: fmt.Sprintf("SOAP header %s (mustUnderstand) was not understood", header)}
+}
+
+// httpInitFrames are the frames of the HTTP GET/POST protocol's method lookup.
+var httpInitFrames = []string{
+	"System.Web.Services.Protocols.HttpServerProtocol.Initialize()",
+	"System.Web.Services.Protocols.ServerProtocol.SetContext(Type type, HttpContext context, HttpRequest request, HttpResponse response)",
+	"System.Web.Services.Protocols.ServerProtocolFactory.Create(Type type, HttpContext context, HttpRequest request, HttpResponse response, Boolean& abortProcessing)",
 }
 
 // ErrUnknownMethod is the GET/POST/JSON answer to a path naming no operation.
 func ErrUnknownMethod(b Binding, name string) *Error {
-	return callerError(b, KindUnknownOperation, "", "",
-		"System.InvalidOperationException: "+name+" Web Service method name is not valid.",
-		fmt.Sprintf("%q is not an operation of this path", name))
+	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindUnknownOperation,
+		Exception: &Exception{Type: typeInvalidOperation, Message: name + " Web Service method name is not valid.", Stack: httpInitFrames},
+		Message:   fmt.Sprintf("%q is not an operation of this path", name)}
 }
 
-// ErrVersionMismatch is the fault for an envelope namespace that does not
-// match the content type's SOAP version.
-func ErrVersionMismatch(b Binding, got string) *Error {
-	want := NamespaceSOAP11
-	if b == SOAP12 {
-		want = NamespaceSOAP12
-	}
-	return &Error{Status: http.StatusInternalServerError, Code: VersionMismatch, Kind: KindVersionMismatch,
-		Fault:   fmt.Sprintf("Possible SOAP version mismatch: Envelope namespace %s was unexpected. Expecting %s.", got, want),
-		Message: fmt.Sprintf("envelope namespace %q does not match the content type (want %q)", got, want)}
+// ErrMethodNameCase is the GET/POST/JSON answer to a path naming an
+// operation in the wrong case: ASMX matches method names exactly.
+func ErrMethodNameCase(b Binding, name, real string) *Error {
+	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindUnknownOperation,
+		Exception: &Exception{Type: typeArgument, Stack: httpInitFrames, Message: argumentMessage(
+			"Invalid method name '"+name+"',  method names are case sensitive.   The method name '"+real+"' with the same name but different casing was found.", "methodName")},
+		Message: fmt.Sprintf("%q is not an operation of this path (method names are case sensitive: %s)", name, real)}
 }
 
-// ErrBadXML is a Client fault for XML that is well-formed but unusable
-// (a DTD, nesting too deep, a parameter holding elements).
-func ErrBadXML(b Binding, detail string) *Error {
-	return callerError(b, KindMalformedRequest, "",
-		"Server was unable to read request. ---> There is an error in XML document. ---> "+detail, "", detail)
-}
-
-// ErrBadForm is the POST answer to a body that is not form-encoded.
+// ErrBadForm is the POST answer to a body that is not form-encoded; ct is
+// the request's content type as sent.
 func ErrBadForm(b Binding, ct string) *Error {
-	return callerError(b, KindUnsupportedMediaType, "", "",
-		"System.InvalidOperationException: Request format is invalid: "+ct+".",
-		fmt.Sprintf("request format is invalid: %q (want %s)", ct, ContentTypeForm))
+	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindUnsupportedMediaType,
+		Exception: &Exception{Type: typeInvalidOperation, Message: "Request format is invalid: " + ct + ".",
+			Stack: []string{"System.Web.Services.Protocols.HttpServerProtocol.ReadParameters()", frameWebServiceHandlerCore}},
+		Message: fmt.Sprintf("request format is invalid: %q (want %s)", ct, ContentTypeForm)}
 }
 
 // ErrMissingParam is the GET/POST/JSON answer to a parameter that was not sent.
@@ -262,63 +530,69 @@ func ErrMissingParam(b Binding, name string) *Error {
 	if name == ParamKey {
 		kind = KindMissingServiceKey
 	}
-	return callerError(b, kind, name,
-		"Server was unable to process request. ---> Missing parameter: "+name+".",
-		"System.InvalidOperationException: Missing parameter: "+name+".",
-		"missing parameter: "+name)
+	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: kind, Param: name,
+		Exception: &Exception{Type: typeInvalidOperation, Message: "Missing parameter: " + name + ".", Stack: httpReaderFrames(b)},
+		Message:   "missing parameter: " + name}
 }
 
-// ErrKeyMissing is the answer to an empty service key.
-func ErrKeyMissing(b Binding) *Error {
-	return callerError(b, KindMissingServiceKey, ParamKey,
-		"Server was unable to process request. ---> The service key (strAtmServiceKey) is missing or empty.",
-		"System.ArgumentException: The service key (strAtmServiceKey) is missing or empty.\r\nParameter name: strAtmServiceKey",
-		"the service key (strAtmServiceKey) is missing or empty")
+// errConvertValue is the GET/POST/JSON answer to a value that does not
+// convert to its parameter's type (ScalarFormatter.FromString).
+func errConvertValue(b Binding, p Param, value string, inner *Exception) *Error {
+	inner.Stack = append(inner.Stack, "System.Convert.ChangeType(Object value, Type conversionType, IFormatProvider provider)",
+		"System.Web.Services.Protocols.ScalarFormatter.FromString(String value, Type type)")
+	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindInvalidParameter, Param: p.Name,
+		Exception: &Exception{Type: typeArgument, Message: argumentMessage("Cannot convert "+value+" to "+p.Type.DotNet()+".", "type"),
+			Inner: inner, Stack: concat([]string{"System.Web.Services.Protocols.ScalarFormatter.FromString(String value, Type type)"}, httpReaderFrames(b))},
+		Message: fmt.Sprintf("%s: cannot convert %q to %s: %s", p.Name, value, p.Type.XSD(), inner.Message)}
+}
+
+// The service's own errors. The service refuses a key by throwing a
+// SoapException with the Client code, so every binding shows its message
+// alone: a Client (SOAP 1.2: Sender) fault, and HTTP 500 with the message
+// for GET, POST and JSON.
+const (
+	msgKeyMissing  = "The service key (strAtmServiceKey) is missing or empty."
+	msgKeyRejected = "The service key (strAtmServiceKey) is not valid."
+)
+
+// ErrKeyMissing is the answer to a missing or empty service key in a call of op.
+func ErrKeyMissing(b Binding, op *Operation) *Error {
+	return serviceError(op, KindMissingServiceKey, msgKeyMissing)
 }
 
 // ErrKeyRejected is the answer to a service key the server does not accept.
-func ErrKeyRejected(b Binding) *Error {
-	return callerError(b, KindInvalidServiceKey, ParamKey,
-		"Server was unable to process request. ---> The service key (strAtmServiceKey) is not valid.",
-		"System.UnauthorizedAccessException: The service key (strAtmServiceKey) is not valid.",
-		"the service key (strAtmServiceKey) is not valid")
+func ErrKeyRejected(b Binding, op *Operation) *Error {
+	return serviceError(op, KindInvalidServiceKey, msgKeyRejected)
 }
 
-// ErrServer is the answer to a failure of the server itself (a recovered panic, a broken data set).
+func serviceError(op *Operation, kind, msg string) *Error {
+	frames := concat([]string{"AtmService.CheckKey(String strAtmServiceKey)"}, serviceFrames(op))
+	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: kind, Param: ParamKey,
+		Exception: soapException(msg, nil, frames...),
+		Message:   strings.ToLower(msg[:1]) + strings.TrimSuffix(msg[1:], ".")}
+}
+
+// ErrServer is the answer to a failure of the server itself (a recovered
+// panic, a broken data set): an exception the service did not mean to
+// throw, which ASMX wraps in a Server (SOAP 1.2: Receiver) fault.
 func ErrServer(b Binding, msg string) *Error {
-	return &Error{Status: http.StatusInternalServerError, Code: Server, Kind: KindServerError,
-		Fault:   "Server was unable to process request. ---> " + msg,
-		Text:    "System.Exception: " + msg,
-		Message: msg}
-}
-
-func convertError(b Binding, p Param, text, why string) *Error {
-	return callerError(b, KindInvalidParameter, p.Name,
-		fmt.Sprintf("Server was unable to read request. ---> There is an error in XML document. ---> Cannot convert %q to %s (%s): %s.", text, p.Type.XSD(), p.Name, why),
-		fmt.Sprintf("System.ArgumentException: Cannot convert %s to %s.\r\nParameter name: %s", text, p.Type.DotNet(), p.Name),
-		fmt.Sprintf("%s: cannot convert %q to %s: %s", p.Name, text, p.Type.XSD(), why))
-}
-
-func rangeError(b Binding, p Param, text string, limit float64) *Error {
-	l := strconv.FormatFloat(limit, 'f', -1, 64)
-	return callerError(b, KindInvalidParameter, p.Name,
-		fmt.Sprintf("Server was unable to process request. ---> %s: %s is out of range; it must be from -%s to %s.", p.Name, text, l, l),
-		fmt.Sprintf("System.ArgumentOutOfRangeException: Specified argument was out of the range of valid values.\r\nParameter name: %s\r\nActual value was %s.", p.Name, text),
-		fmt.Sprintf("%s: %s is out of range; it must be from -%s to %s", p.Name, text, l, l))
-}
-
-func upperFirst(s string) string {
-	if s == "" {
-		return s
+	x := &Exception{Type: typeException, Message: msg}
+	if b.IsSOAP() {
+		x = soapException(msgUnableToProcess, x)
 	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	return &Error{Status: http.StatusInternalServerError, Code: Server, Kind: KindServerError, Exception: x, Message: msg}
 }
 
-// ErrBadQuery is the answer to a query string or form body that cannot be parsed.
-func ErrBadQuery(b Binding, detail string) *Error {
-	return callerError(b, KindMalformedRequest, "", "",
-		"System.InvalidOperationException: Request format is invalid: "+detail+".",
-		"the parameters cannot be parsed: "+detail)
+// ErrSoapException is the answer to a SoapException the service throws
+// with code and message (an injected fault): a fault of that code with the
+// message alone in SOAP, HTTP 500 with the message in GET, POST and JSON.
+func ErrSoapException(code FaultCode, msg string) *Error {
+	kind := KindServerError
+	if code == Client {
+		kind = KindMalformedRequest
+	}
+	return &Error{Status: http.StatusInternalServerError, Code: code, Kind: kind,
+		Exception: soapException(msg, nil), Message: msg}
 }
 
 // KindNoRecording is the kind of a replay miss.
@@ -342,7 +616,9 @@ func ErrNoRecording(c *Call, nearest string) *Error {
 		sb.WriteString("; nearest recording: " + nearest)
 	}
 	msg := sb.String()
-	return &Error{Status: http.StatusInternalServerError, Code: Server, Kind: KindNoRecording,
-		Fault: "Server was unable to process request. ---> " + msg + ".", Text: "System.InvalidOperationException: " + msg + ".",
-		Message: msg}
+	x := &Exception{Type: typeInvalidOperation, Message: msg + "."}
+	if c.Binding.IsSOAP() {
+		x = soapException(msgUnableToProcess, x)
+	}
+	return &Error{Status: http.StatusInternalServerError, Code: Server, Kind: KindNoRecording, Exception: x, Message: msg}
 }

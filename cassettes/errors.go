@@ -19,4 +19,8 @@ var (
 	ErrInvalidMode = errors.New("invalid recorder mode")
 	// ErrStopped: the Recorder was used after Stop.
 	ErrStopped = errors.New("recorder stopped")
+	// ErrNothingRecorded: Stop found nothing to write into a cassette that
+	// did not exist, so it wrote no file (an empty cassette would make every
+	// later replay miss).
+	ErrNothingRecorded = errors.New("nothing recorded, no cassette written")
 )

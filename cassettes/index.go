@@ -3,6 +3,7 @@ package cassettes
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/mockserver"
 )
 
@@ -37,6 +39,8 @@ type IndexStats struct {
 	Calls        int // interactions indexed as calls of an operation
 	Answers      int // distinct answers indexed
 	Skipped      int // calls whose answer could not be read (see Problems)
+	// Empty lists the cassette files that hold no interactions.
+	Empty []string
 	// Problems describes the skipped calls, first ones only.
 	Problems []string
 }
@@ -102,6 +106,9 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 			return nil, err
 		}
 		ix.stats.Files++
+		if len(list) == 0 {
+			ix.stats.Empty = append(ix.stats.Empty, f)
+		}
 		for _, i := range list {
 			ix.stats.Interactions++
 			c, ok := callOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body)
@@ -177,6 +184,7 @@ func (ix *Index) Stats() IndexStats {
 	defer ix.mu.RUnlock()
 	s := ix.stats
 	s.Problems = append([]string(nil), s.Problems...)
+	s.Empty = append([]string(nil), s.Empty...)
 	return s
 }
 
@@ -255,12 +263,16 @@ func (ix *Index) nearest(c *asmx.Call) string {
 	return sb.String()
 }
 
-// Close writes the episodes recorded from the upstream, if any.
+// Close writes the episodes recorded from the upstream, if any; with none,
+// no file is written.
 func (ix *Index) Close() error {
 	if ix.up == nil {
 		return nil
 	}
-	return ix.up.rec.Stop()
+	if err := ix.up.rec.Stop(); err != nil && !errors.Is(err, ErrNothingRecorded) {
+		return err
+	}
+	return nil
 }
 
 // upstream forwards misses and records them.
@@ -294,18 +306,22 @@ func newUpstream(cfg indexConfig) (*upstream, error) {
 func (up *upstream) fetch(ix *Index, c *asmx.Call) mockserver.ReplayAnswer {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	// Errors quote the request, key included: mask it.
+	fail := func(what string, err error) mockserver.ReplayAnswer {
+		return mockserver.ReplayAnswer{Error: asmx.ErrServer(c.Binding, what+redact.Error(err, c.Key).Error())}
+	}
 	req, err := newRequest(ctx, up.base, up.ns, c)
 	if err != nil {
-		return mockserver.ReplayAnswer{Error: asmx.ErrServer(c.Binding, "building the upstream request: "+err.Error())}
+		return fail("building the upstream request: ", err)
 	}
 	resp, err := up.rec.RoundTrip(req)
 	if err != nil {
-		return mockserver.ReplayAnswer{Error: asmx.ErrServer(c.Binding, "upstream: "+err.Error())}
+		return fail("upstream: ", err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return mockserver.ReplayAnswer{Error: asmx.ErrServer(c.Binding, "upstream: "+err.Error())}
+		return fail("upstream: ", err)
 	}
 	ans, err := answerOf(c.Binding, c.Op.Name, resp.StatusCode, string(body))
 	if err != nil {

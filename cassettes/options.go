@@ -120,13 +120,10 @@ func WithTransport(rt http.RoundTripper) Option { return func(c *config) { c.tra
 
 // WithSaveInterval sets how long new interactions are gathered before the
 // cassette is rewritten (default DefaultSaveInterval). Zero saves after each
-// new interaction, before its response is returned. Stop always saves.
+// new interaction, before its response is returned. Stop always saves. A
+// negative interval makes New fail.
 func WithSaveInterval(d time.Duration) Option {
-	return func(c *config) {
-		if d >= 0 {
-			c.saveInterval = d
-		}
-	}
+	return func(c *config) { c.saveInterval = d }
 }
 
 // WithLogger sets the logger for save errors and skipped requests (default: discard).

@@ -1,12 +1,13 @@
 package cassettes
 
 import (
-	"errors"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+
+	"github.com/atmkit/atmkit/internal/redact"
 )
 
 // HealthPath answers 200 on every atmkit server, the recording proxy included.
@@ -28,12 +29,10 @@ func NewProxy(upstream *url.URL, rt http.RoundTripper, logger *slog.Logger) http
 		},
 		Transport: rt,
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
-			// A *url.Error quotes the whole URL, query string and key
-			// included: keep only its cause, so no key reaches the log.
-			var ue *url.Error
-			if errors.As(err, &ue) {
-				err = ue.Err
-			}
+			// An error may quote the request, its key included (a
+			// *url.Error holds the whole URL): mask it for the log and
+			// the answer.
+			err = redact.Error(err)
 			logger.Error("proxy", "method", r.Method, "path", r.URL.Path, "err", err)
 			http.Error(w, "atmkit record: the upstream could not be reached or recorded: "+err.Error(), http.StatusBadGateway)
 		},

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/atmkit/atmkit/internal/redact"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 	"gopkg.in/dnaeon/go-vcr.v3/recorder"
 )
@@ -31,6 +32,7 @@ type Recorder struct {
 	vcr       *recorder.Recorder
 	log       *slog.Logger
 	recording bool // the mode may record
+	created   bool // the cassette did not exist: Stop writes it only if something was recorded
 
 	mu       sync.Mutex // guards the fields below
 	list     []*cassette.Interaction
@@ -61,6 +63,9 @@ func New(path string, opts ...Option) (*Recorder, error) {
 	}
 	if cfg.mode < ModeRecordOnce || cfg.mode > ModePassthrough {
 		return nil, fmt.Errorf("%w: %d", ErrInvalidMode, int(cfg.mode))
+	}
+	if cfg.saveInterval < 0 {
+		return nil, fmt.Errorf("cassette %s: save interval %s is negative", path, cfg.saveInterval)
 	}
 	if cfg.transport == nil {
 		cfg.transport = http.DefaultTransport
@@ -98,8 +103,9 @@ func New(path string, opts ...Option) (*Recorder, error) {
 		}
 		r.list = list
 	}
-	if r.recording && !exists {
-		r.dirty = 1 // a new cassette is written even when nothing is recorded
+	r.created = r.recording && !exists
+	if exists && len(r.list) == 0 && (cfg.mode == ModeRecordOnce || cfg.mode == ModeReplayOnly) {
+		r.log.Warn("the cassette holds no interactions: every request will miss; delete it to record again", "cassette", r.path)
 	}
 
 	name := strings.TrimSuffix(r.path, ".yaml")
@@ -178,7 +184,10 @@ func infoFrom(ctx context.Context) *reqInfo {
 // RoundTrip replays or records req, as the mode says. A request with no
 // recording in a mode that does not record is ErrNoInteraction. When the real
 // server answered, its response is returned unchanged (the cassette holds
-// the scrubbed copy).
+// the scrubbed copy). The service key the request carries is masked in the
+// errors RoundTrip returns (a *url.Error found with errors.As has its URL
+// masked too); an http.Client using the recorder adds a *url.Error of its
+// own around them, with the URL the caller gave it.
 func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	r.mu.Lock()
 	stopped := r.stopped
@@ -187,11 +196,12 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, fmt.Errorf("%w: %s", ErrStopped, r.path)
 	}
 	if r.cfg.mode == ModePassthrough {
-		return r.cfg.transport.RoundTrip(req)
+		resp, err := r.cfg.transport.RoundTrip(req)
+		return resp, redact.Error(err)
 	}
 	body, err := readBody(req.Body)
 	if err != nil {
-		return nil, fmt.Errorf("read request body: %w", err)
+		return nil, redact.Error(fmt.Errorf("read request body: %w", err))
 	}
 	info := &reqInfo{body: body}
 	info.key = requestKey(req.Method, req.URL.String(), req.Header, string(body))
@@ -205,9 +215,17 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		desc := describeRequest(req.Method, req.URL.String(), req.Header, string(body))
 		if errors.Is(err, cassette.ErrInteractionNotFound) {
-			return nil, fmt.Errorf("%w: %s; cassette %s: %w", ErrNoInteraction, desc, r.path, err)
+			err = fmt.Errorf("%w: %s; cassette %s: %w", ErrNoInteraction, desc, r.path, err)
+		} else {
+			err = fmt.Errorf("cassette %s: %s: %w", r.path, desc, err)
 		}
-		return nil, fmt.Errorf("cassette %s: %s: %w", r.path, desc, err)
+		// The error may quote the request (a *url.Error of the transport
+		// holds its whole URL): mask the key it sent.
+		var key []string
+		if c, ok := callOf(req.Method, req.URL.String(), req.Header, string(body)); ok {
+			key = []string{c.Key}
+		}
+		return nil, redact.Error(err, key...)
 	}
 	if info.captured {
 		resp.Header = info.header
@@ -400,7 +418,9 @@ func (r *Recorder) Save() error {
 
 // Stop ends recording and writes the cassette if anything is unsaved. It
 // is safe to call more than once; later calls return the first one's error.
-// Requests after Stop fail with ErrStopped.
+// Requests after Stop fail with ErrStopped. A recorder that was to create
+// the cassette and recorded nothing writes no file and returns
+// ErrNothingRecorded: an empty cassette would make every later run miss.
 func (r *Recorder) Stop() error {
 	r.mu.Lock()
 	if r.stopped {
@@ -417,6 +437,9 @@ func (r *Recorder) Stop() error {
 		err = r.Save()
 	}
 	r.mu.Lock()
+	if err == nil && r.created && len(r.list) == 0 {
+		err = fmt.Errorf("%w: %s", ErrNothingRecorded, r.path)
+	}
 	r.stopErr = err
 	r.mu.Unlock()
 	return err

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,19 +16,42 @@ import (
 )
 
 // altServer is a second, independent implementation of the interface
-// document, written for the suite's own tests: its XML result nodes have
-// other names, other nesting (attributes, a search wrapper), their own
-// namespace, true/false flags, and it serves a WSDL only when asked. The
-// suite must pass it.
+// document, written for the suite's own tests: its XML results have other
+// names, other nesting (values in attributes, a search wrapper, nested
+// arrays with item names of their own), true/false flags, and it serves a
+// WSDL only when asked. It routes and refuses SOAP requests as ASMX does
+// (SoapServerProtocol), and lays its results out in one of ASMX's layouts
+// (see altLayout). The suite must pass it in every layout.
 type altServer struct {
 	ns   string
 	key  string
 	wsdl bool
+	// layout is how results are laid out; the zero value is altNode.
+	layout altLayout
 	// noAllAtms makes ReturnAllAtms an empty list, as a deployment that
 	// withholds the full list might answer.
 	noAllAtms bool
 	atms      []altATM
 }
+
+// altLayout is one of the layouts of an ASMX result, in variations the
+// reference ASMX deployments do not show.
+type altLayout int
+
+const (
+	// altNode: an XML node in a namespace of its own (altDataNS) inside
+	// <OpResult>, the node itself as the GET/POST root.
+	altNode altLayout = iota
+	// altTyped: typed content whose fields and items are in no namespace
+	// (XmlSerializer with unqualified elements), values in attributes,
+	// nested arrays with their own item names; the GET/POST root is named
+	// by the type, in the service namespace.
+	altTyped
+	// altDataSet: every result a DataSet: an inline xs:schema and a
+	// diffgr:diffgram of flat rows in no namespace, the languages a nested
+	// child table; the GET/POST root is DataSet in the service namespace.
+	altDataSet
+)
 
 type altATM struct {
 	ID, InstID, CityID, ACU              int
@@ -93,9 +117,11 @@ func init() {
 	}
 }
 
+// altFault is a refusal: its SOAP 1.1 code (Client, Server or
+// VersionMismatch; translated for SOAP 1.2) and text.
 type altFault struct {
 	status int
-	client bool
+	code   string
 	msg    string
 }
 
@@ -125,28 +151,36 @@ func (s *altServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// serveSOAP routes a SOAP request as ASMX does: a helper guessed from the
+// SOAPAction header and the content type routes it (by the action in SOAP
+// 1.1, else by the body element), and the envelope's namespace gives the
+// version of the answer.
 func (s *altServer) serveSOAP(w http.ResponseWriter, r *http.Request) {
 	mt, _, _ := mediaType(r.Header.Get("Content-Type"))
-	env := soap11EnvNS
-	switch mt {
-	case "text/xml":
-	case "application/soap+xml":
-		env = soap12EnvNS
-	default:
+	if mt != "text/xml" && mt != "application/soap+xml" {
 		w.WriteHeader(http.StatusUnsupportedMediaType)
 		return
 	}
 	body, _ := io.ReadAll(r.Body)
 	doc, err := parseXML(body)
-	if err != nil {
+	if err != nil || bytes.Contains(body, []byte("<!DOCTYPE")) {
+		w.Header().Set("Content-Type", ctTextXML)
 		w.WriteHeader(http.StatusBadRequest)
 		return
 	}
-	fault := func(f altFault) { s.writeFault(w, env, f) }
-	if nameOf(doc.Root()) != (qname{env, "Envelope"}) {
-		s.writeFault(w, soap11EnvNS, altFault{500, true, "Possible SOAP version mismatch: Envelope namespace " + nameOf(doc.Root()).Space + " was unexpected."})
+	var env string
+	switch envNS := doc.Root().NamespaceURI(); envNS {
+	case soap11EnvNS, soap12EnvNS:
+		env = envNS
+	default:
+		s.writeFault(w, soap11EnvNS, altFault{500, "VersionMismatch", "Possible SOAP version mismatch: Envelope namespace " + envNS + " was unexpected. Expecting " + soap11EnvNS + "."})
 		return
 	}
+	if env == soap11EnvNS && mt != "text/xml" {
+		w.WriteHeader(http.StatusUnsupportedMediaType)
+		return
+	}
+	fault := func(f altFault) { s.writeFault(w, env, f) }
 	var call *etree.Element
 	for _, b := range doc.Root().ChildElements() {
 		if nameOf(b) == (qname{env, "Body"}) && len(b.ChildElements()) > 0 {
@@ -154,38 +188,66 @@ func (s *altServer) serveSOAP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if call == nil {
-		fault(altFault{500, true, "no body"})
+		fault(altFault{500, "Client", "no body"})
 		return
 	}
-	op := call.Tag
-	if env == soap11EnvNS {
-		action := strings.Trim(r.Header.Get("SOAPAction"), `"`)
-		if !strings.HasPrefix(action, s.ns+"/") || altParams[strings.TrimPrefix(action, s.ns+"/")] == nil {
-			fault(altFault{500, true, "Server did not recognize the value of HTTP Header SOAPAction: " + action + "."})
+	action, hasAction := r.Header["Soapaction"]
+	var op string
+	if hasAction && mt == "text/xml" {
+		a := strings.Trim(action[0], `"`)
+		if op = strings.TrimPrefix(a, s.ns+"/"); !strings.HasPrefix(a, s.ns+"/") || altParams[op] == nil {
+			fault(altFault{500, "Client", "Server did not recognize the value of HTTP Header SOAPAction: " + a + "."})
 			return
 		}
-		op = strings.TrimPrefix(action, s.ns+"/")
-	}
-	if call.NamespaceURI() != s.ns || call.Tag != op || altParams[op] == nil {
-		fault(altFault{500, true, fmt.Sprintf("The request element <%s xmlns='%s'> was not recognized.", call.Tag, call.NamespaceURI())})
+	} else if op = call.Tag; call.NamespaceURI() != s.ns || altParams[op] == nil {
+		fault(altFault{500, "Client", "Unable to handle request without a valid action parameter. Please supply a valid soap action."})
 		return
 	}
+	// Parameters are read leniently: a body element other than the
+	// operation's leaves them all unset, and an unset one keeps its
+	// default (null, 0).
 	vals := map[string]string{}
-	for _, k := range call.ChildElements() {
-		vals[k.Tag] = textOf(k)
+	if call.Tag == op && call.NamespaceURI() == s.ns {
+		for _, k := range call.ChildElements() {
+			vals[k.Tag] = textOf(k)
+		}
+	}
+	for _, p := range altParams[op] {
+		if _, ok := vals[p]; !ok && paramTypes[p] != "string" {
+			vals[p] = "0"
+		}
+	}
+	if f := convert(op, vals); f != nil {
+		f.msg = "Server was unable to read request. ---> There is an error in XML document. ---> " + f.msg
+		fault(*f)
+		return
 	}
 	res, f := s.call(op, vals)
 	if f != nil {
 		fault(*f)
 		return
 	}
+	res = s.present(res)
 	out := etree.NewDocument()
 	out.CreateProcInst("xml", `version="1.0" encoding="utf-8"`)
 	e := out.CreateElement("soap:Envelope")
 	e.CreateAttr("xmlns:soap", env)
 	resp := e.CreateElement("soap:Body").CreateElement(op + "Response")
 	resp.CreateAttr("xmlns", s.ns)
-	resp.CreateElement(op + "Result").AddChild(res)
+	result := resp.CreateElement(op + "Result")
+	if s.layout == altNode {
+		result.AddChild(res)
+	} else {
+		// <OpResult> is the object: the type's attributes and children.
+		for _, a := range res.Attr {
+			if !isXMLNS(a) {
+				result.CreateAttr(a.FullKey(), a.Value)
+			}
+		}
+		for _, k := range res.ChildElements() {
+			result.AddChild(k)
+		}
+	}
 	b, _ := out.WriteToBytes()
 	w.Header().Set("Content-Type", wantContentType(map[string]Binding{soap11EnvNS: SOAP11, soap12EnvNS: SOAP12}[env]))
 	_, _ = w.Write(b)
@@ -197,16 +259,12 @@ func (s *altServer) writeFault(w http.ResponseWriter, env string, f altFault) {
 	e.CreateAttr("xmlns:soap", env)
 	fe := e.CreateElement("soap:Body").CreateElement("soap:Fault")
 	if env == soap11EnvNS {
-		code := map[bool]string{true: "soap:Client", false: "soap:Server"}[f.client]
-		if strings.HasPrefix(f.msg, "Possible SOAP version mismatch") {
-			code = "soap:VersionMismatch"
-		}
-		fe.CreateElement("faultcode").SetText(code)
+		fe.CreateElement("faultcode").SetText("soap:" + f.code)
 		fe.CreateElement("faultstring").SetText(f.msg)
 		fe.CreateElement("detail")
 		w.Header().Set("Content-Type", ctTextXML)
 	} else {
-		fe.CreateElement("soap:Code").CreateElement("soap:Value").SetText(map[bool]string{true: "soap:Sender", false: "soap:Receiver"}[f.client])
+		fe.CreateElement("soap:Code").CreateElement("soap:Value").SetText("soap:" + map[string]string{"Client": "Sender", "Server": "Receiver"}[f.code])
 		t := fe.CreateElement("soap:Reason").CreateElement("soap:Text")
 		t.CreateAttr("xml:lang", "en")
 		t.SetText(f.msg)
@@ -244,6 +302,10 @@ func (s *altServer) serveHTTP(w http.ResponseWriter, r *http.Request, op string)
 		}
 		vals[p] = q.Get(p)
 	}
+	if f := convert(op, vals); f != nil {
+		plain(f.msg)
+		return
+	}
 	res, f := s.call(op, vals)
 	if f != nil {
 		plain(f.msg)
@@ -251,7 +313,7 @@ func (s *altServer) serveHTTP(w http.ResponseWriter, r *http.Request, op string)
 	}
 	doc := etree.NewDocument()
 	doc.CreateProcInst("xml", `version="1.0" encoding="utf-8"`)
-	doc.SetRoot(res)
+	doc.SetRoot(s.present(res))
 	doc.Indent(2)
 	b, _ := doc.WriteToBytes()
 	w.Header().Set("Content-Type", ctTextXML)
@@ -264,14 +326,21 @@ func (s *altServer) serveJSON(w http.ResponseWriter, r *http.Request, op string)
 	for k := range q {
 		vals[k] = q.Get(k)
 	}
+	plain := func(msg string) {
+		w.Header().Set("Content-Type", ctTextPlain)
+		w.WriteHeader(http.StatusInternalServerError)
+		fmt.Fprint(w, msg)
+	}
 	if op != opByAddress && op != opByCoords {
-		w.WriteHeader(http.StatusNotFound)
+		plain(op + " Web Service method name is not valid.")
+		return
+	}
+	if f := convert(op, vals); f != nil {
+		plain(f.msg)
 		return
 	}
 	if vals[pKey] != s.key {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusUnauthorized)
-		fmt.Fprint(w, `{"error":"bad key"}`)
+		plain("The service key is not valid.")
 		return
 	}
 	lat, lon, found := s.searchPoint(op, vals)
@@ -333,9 +402,33 @@ func (s *altServer) searchPoint(op string, v map[string]string) (float64, float6
 	return lat, lon, out
 }
 
+// convert checks the operation's numeric parameters as ASMX converts them
+// (XmlConvert, ScalarFormatter): a value that does not convert is refused.
+func convert(op string, v map[string]string) *altFault {
+	for _, p := range altParams[op] {
+		val, ok := v[p]
+		if !ok {
+			continue
+		}
+		var err error
+		switch paramTypes[p] {
+		case "unsignedByte":
+			_, err = strconv.ParseUint(strings.TrimSpace(val), 10, 8)
+		case "int":
+			_, err = strconv.ParseInt(strings.TrimSpace(val), 10, 32)
+		case "double":
+			_, err = strconv.ParseFloat(strings.TrimSpace(val), 64)
+		}
+		if err != nil {
+			return &altFault{500, "Client", fmt.Sprintf("Cannot convert %s to %s.", val, paramTypes[p])}
+		}
+	}
+	return nil
+}
+
 func (s *altServer) call(op string, v map[string]string) (*etree.Element, *altFault) {
 	if v[pKey] != s.key {
-		return nil, &altFault{500, true, "The service key is not valid."}
+		return nil, &altFault{500, "Client", "The service key is not valid."}
 	}
 	atoi := func(p string) int { n, _ := strconv.Atoi(v[p]); return n }
 	switch op {
@@ -386,7 +479,7 @@ func (s *altServer) call(op string, v map[string]string) (*etree.Element, *altFa
 		}
 		return root, nil
 	}
-	return nil, &altFault{500, true, "unknown operation"}
+	return nil, &altFault{500, "Client", "unknown operation"}
 }
 
 func searchNode(lat, lon float64, out []altATM) *etree.Element {
@@ -484,4 +577,142 @@ func (s *altServer) wsdlDoc(base string) []byte {
 	}
 	b, _ := doc.WriteToBytes()
 	return b
+}
+
+// altTypes are the type names of the typed layout, by result node.
+var altTypes = map[string]string{"SearchResult": "TerminalSearch", "Terminals": "ArrayOfTerminal", "Banks": "ArrayOfBank", "Provinces": "ArrayOfRegion"}
+
+// present lays a result node out in the server's layout and returns the
+// GET/POST document's root; SOAP writes the node inside <OpResult>, or the
+// root's attributes and children as <OpResult>'s.
+func (s *altServer) present(node *etree.Element) *etree.Element {
+	switch s.layout {
+	case altTyped:
+		root := etree.NewElement(altTypes[node.Tag])
+		root.CreateAttr("xmlns:xsd", xsdNS)
+		root.CreateAttr("xmlns:xsi", xsiNS)
+		root.CreateAttr("xmlns", s.ns)
+		for _, a := range node.Attr {
+			if !isXMLNS(a) {
+				root.CreateAttr(a.FullKey(), a.Value)
+			}
+		}
+		for _, k := range node.ChildElements() {
+			k.CreateAttr("xmlns", "") // unqualified: the fields and items in no namespace
+			root.AddChild(k)
+		}
+		return root
+	case altDataSet:
+		return s.dataSet(node)
+	}
+	return node
+}
+
+// dataSet writes a result node as ASP.NET writes a DataSet: an inline
+// schema, then a diffgram of flat rows (a location's columns flattened, its
+// languages a nested child table).
+func (s *altServer) dataSet(node *etree.Element) *etree.Element {
+	data := etree.NewElement("NewDataSet")
+	data.CreateAttr("xmlns", "")
+	columns := map[string][]string{}
+	var tables []string
+	count := map[string]int{}
+	row := func(parent *etree.Element, table string) *etree.Element {
+		count[table]++
+		r := parent.CreateElement(table)
+		r.CreateAttr("diffgr:id", fmt.Sprintf("%s%d", table, count[table]))
+		r.CreateAttr("msdata:rowOrder", strconv.Itoa(count[table]-1))
+		if _, ok := columns[table]; !ok {
+			tables = append(tables, table)
+			columns[table] = nil
+		}
+		return r
+	}
+	col := func(r *etree.Element, table, name, value string) {
+		if !contains(columns[table], name) {
+			columns[table] = append(columns[table], name)
+		}
+		r.CreateElement(name).SetText(value)
+	}
+	terminal := func(t *etree.Element) {
+		r := row(data, "Terminal")
+		for _, l := range leaves(t) {
+			if !strings.HasPrefix(l.Path, "Langs/") {
+				col(r, "Terminal", strings.ReplaceAll(strings.TrimPrefix(strings.ReplaceAll(l.Path, "/@", "_"), "@"), "/", "_"), l.Value)
+			}
+		}
+		for _, lang := range t.FindElements("Langs/L") {
+			col(row(r, "Lang"), "Lang", "Code", textOf(lang))
+		}
+	}
+	switch node.Tag {
+	case "SearchResult":
+		r := row(data, "Search")
+		col(r, "Search", "Found", textOf(node.SelectElement("Found")))
+		o := node.SelectElement("Origin")
+		col(r, "Search", "OriginLat", o.SelectAttrValue("Lat", ""))
+		col(r, "Search", "OriginLng", o.SelectAttrValue("Lng", ""))
+		for _, t := range node.SelectElement("Terminals").ChildElements() {
+			terminal(t)
+		}
+	case "Terminals":
+		for _, t := range node.ChildElements() {
+			terminal(t)
+		}
+	case "Banks":
+		for _, b := range node.ChildElements() {
+			r := row(data, "Bank")
+			for _, k := range b.ChildElements() {
+				col(r, "Bank", k.Tag, textOf(k))
+			}
+		}
+	case "Provinces":
+		for _, p := range node.ChildElements() {
+			r := row(data, "Region")
+			col(r, "Region", "Abbreviation", p.SelectAttrValue("code", ""))
+			col(r, "Region", "Name", textOf(p))
+		}
+	}
+
+	root := etree.NewElement("DataSet")
+	root.CreateAttr("xmlns", s.ns)
+	schema := root.CreateElement("xs:schema")
+	schema.CreateAttr("id", "NewDataSet")
+	schema.CreateAttr("xmlns", "")
+	schema.CreateAttr("xmlns:xs", xsdNS)
+	schema.CreateAttr("xmlns:msdata", msdataNS)
+	ds := schema.CreateElement("xs:element")
+	ds.CreateAttr("name", "NewDataSet")
+	ds.CreateAttr("msdata:IsDataSet", "true")
+	choice := ds.CreateElement("xs:complexType").CreateElement("xs:choice")
+	choice.CreateAttr("minOccurs", "0")
+	choice.CreateAttr("maxOccurs", "unbounded")
+	for _, t := range tables {
+		if t == "Lang" {
+			continue
+		}
+		el := choice.CreateElement("xs:element")
+		el.CreateAttr("name", t)
+		seq := el.CreateElement("xs:complexType").CreateElement("xs:sequence")
+		for _, c := range columns[t] {
+			ce := seq.CreateElement("xs:element")
+			ce.CreateAttr("name", c)
+			ce.CreateAttr("type", "xs:string")
+			ce.CreateAttr("minOccurs", "0")
+		}
+		if t == "Terminal" {
+			lang := seq.CreateElement("xs:element")
+			lang.CreateAttr("name", "Lang")
+			lang.CreateAttr("minOccurs", "0")
+			lang.CreateAttr("maxOccurs", "unbounded")
+			ls := lang.CreateElement("xs:complexType").CreateElement("xs:sequence").CreateElement("xs:element")
+			ls.CreateAttr("name", "Code")
+			ls.CreateAttr("type", "xs:string")
+		}
+	}
+	dg := root.CreateElement("diffgr:diffgram")
+	dg.CreateAttr("xmlns:msdata", msdataNS)
+	dg.CreateAttr("xmlns:diffgr", diffgramNS)
+	dg.AddChild(data)
+	return root
 }

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -46,10 +47,20 @@ func snippet(b []byte) string {
 
 // resultOf checks a successful answer of an XML binding (status 200, the
 // binding's content type, the envelope of the request's SOAP version with
-// exactly <Op>Response in ns holding <Op>Result, or the bare result for GET
-// and POST) and returns the result node.
+// exactly <Op>Response in ns holding exactly <Op>Result, or a bare XML
+// document for GET and POST) and returns the result's wrapper: the
+// <Op>Result element in SOAP, the document's root in GET and POST. What the
+// wrapper holds (one node, typed fields or items, a DataSet) is the
+// deployment's choice; see layout.go.
 func resultOf(x *Exchange, ns string) (*etree.Element, error) {
-	b, op := x.Request.Binding, x.Request.Op
+	return resultIn(x, x.Request.Binding, ns)
+}
+
+// resultIn is resultOf for an answer expected in binding b, whatever the
+// request's binding was (a SOAP 1.2 envelope sent as text/xml is answered
+// as SOAP 1.2).
+func resultIn(x *Exchange, b Binding, ns string) (*etree.Element, error) {
+	op := x.Request.Op
 	what := fmt.Sprintf("%s over %s", op, b)
 	if x.Status != http.StatusOK {
 		return nil, fail(x, what+": status", "200", "%d with %s", x.Status, snippet(x.RespBody))
@@ -105,11 +116,7 @@ func resultOf(x *Exchange, ns string) (*etree.Element, error) {
 	if kids := resp.ChildElements(); len(kids) != 1 || nameOf(kids[0]) != want {
 		return nil, fail(x, what+": "+op+"Response", "exactly "+want.String(), "%s", names(kids))
 	}
-	kids := resp.ChildElements()[0].ChildElements()
-	if len(kids) != 1 {
-		return nil, fail(x, what+": "+op+"Result", "one XML result node", "%s", names(kids))
-	}
-	return kids[0], nil
+	return resp.ChildElements()[0], nil
 }
 
 func names(es []*etree.Element) string {
@@ -145,42 +152,35 @@ func qnameValue(e *etree.Element) qname {
 	return qname{resolve(e, prefix), local}
 }
 
-// checkFault checks that x is a refusal in the request's binding: a SOAP
-// fault of the request's SOAP version with HTTP 500 (400 or 500 in SOAP 1.2)
-// and the binding's content type; for GET and POST ASMX's 500 text/plain; for
-// JSON anything but 200. codes, when given, are the acceptable fault codes
-// (local names, e.g. "Client" or "Sender").
-func checkFault(x *Exchange, what string, codes ...string) error {
-	b := x.Request.Binding
-	switch b {
-	case JSON:
-		if x.Status == http.StatusOK {
-			return fail(x, what+": status", "an error status, not 200", "200 with %s", snippet(x.RespBody))
-		}
-		return nil
-	case HTTPGet, HTTPPost:
-		if x.Status != http.StatusInternalServerError {
-			return fail(x, what+": status", "500 (ASMX's error status for GET and POST)", "%d with %s", x.Status, snippet(x.RespBody))
-		}
-		return checkContentType(x, what, ctTextPlain)
-	}
-	if b == SOAP11 && x.Status != http.StatusInternalServerError {
-		return fail(x, what+": status", "500 with a SOAP 1.1 fault (SOAP 1.1 section 6.2)", "%d with %s", x.Status, snippet(x.RespBody))
-	}
-	if b == SOAP12 && x.Status != http.StatusInternalServerError && x.Status != http.StatusBadRequest {
-		return fail(x, what+": status", "500 (or 400) with a SOAP 1.2 fault", "%d with %s", x.Status, snippet(x.RespBody))
+// ASMX's texts and forms of a refusal.
+const (
+	// unableToProcess begins the text of every fault ASMX makes of an
+	// exception that is not a SoapException, always with the Server code
+	// (SoapServerProtocol.WriteException).
+	unableToProcess = "Server was unable to process request."
+	// soapExceptionType begins a fault text written in the detailed form
+	// (customErrors Off, or a caller on the server itself): e.ToString().
+	soapExceptionType = "System.Web.Services.Protocols.SoapException: "
+)
+
+// soapFault checks that x is a SOAP fault of binding b's version as ASMX
+// writes one (HTTP 500, the version's content type, Envelope/Body/Fault with
+// a code and a non-empty text) and returns its code and text.
+func soapFault(x *Exchange, b Binding, what string) (qname, string, error) {
+	if x.Status != http.StatusInternalServerError {
+		return qname{}, "", fail(x, what+": status", fmt.Sprintf("500 with a %s fault (ASMX answers every fault with a body as 500)", b), "%d with %s", x.Status, snippet(x.RespBody))
 	}
 	if err := checkContentType(x, what, wantContentType(b)); err != nil {
-		return err
+		return qname{}, "", err
 	}
 	doc, err := parseXML(x.RespBody)
 	if err != nil {
-		return fail(x, what+": body", "a SOAP fault", "%v in %s", err, snippet(x.RespBody))
+		return qname{}, "", fail(x, what+": body", "a SOAP fault", "%v in %s", err, snippet(x.RespBody))
 	}
 	env, _ := envelopeNS(b)
 	root := doc.Root()
 	if nameOf(root) != (qname{env, "Envelope"}) {
-		return fail(x, what+": envelope", qname{env, "Envelope"}.String(), "root element %s", nameOf(root))
+		return qname{}, "", fail(x, what+": envelope", qname{env, "Envelope"}.String(), "root element %s", nameOf(root))
 	}
 	var fault *etree.Element
 	for _, bd := range root.ChildElements() {
@@ -193,25 +193,44 @@ func checkFault(x *Exchange, what string, codes ...string) error {
 		}
 	}
 	if fault == nil {
-		return fail(x, what+": body", qname{env, "Fault"}.String()+" in the Body", "%s", snippet(x.RespBody))
+		return qname{}, "", fail(x, what+": body", qname{env, "Fault"}.String()+" in the Body", "%s", snippet(x.RespBody))
 	}
-	var code qname
 	if b == SOAP11 {
 		fc, fs := fault.SelectElement("faultcode"), fault.SelectElement("faultstring")
 		if fc == nil || fs == nil || textOf(fs) == "" {
-			return fail(x, what+": fault", "faultcode and a non-empty faultstring", "%s", snippet(x.RespBody))
+			return qname{}, "", fail(x, what+": fault", "faultcode and a non-empty faultstring", "%s", snippet(x.RespBody))
 		}
-		code = qnameValue(fc)
-	} else {
-		var cv *etree.Element
-		if c := fault.SelectElement("Code"); c != nil && nameOf(c).Space == env {
-			cv = c.SelectElement("Value")
-		}
-		r := fault.SelectElement("Reason")
-		if cv == nil || r == nil || r.SelectElement("Text") == nil {
-			return fail(x, what+": fault", "Code/Value and Reason/Text in "+env, "%s", snippet(x.RespBody))
-		}
-		code = qnameValue(cv)
+		return qnameValue(fc), textOf(fs), nil
+	}
+	var cv, txt *etree.Element
+	if c := fault.SelectElement("Code"); c != nil && nameOf(c).Space == env {
+		cv = c.SelectElement("Value")
+	}
+	if r := fault.SelectElement("Reason"); r != nil {
+		txt = r.SelectElement("Text")
+	}
+	if cv == nil || txt == nil || textOf(txt) == "" {
+		return qname{}, "", fail(x, what+": fault", "Code/Value and a non-empty Reason/Text in "+env, "%s", snippet(x.RespBody))
+	}
+	return qnameValue(cv), textOf(txt), nil
+}
+
+// checkFault checks that x is a SOAP fault of the request's version (see
+// soapFault) with one of codes (local names, e.g. "Client" or "Sender"; none
+// given: any code SOAP defines), or for GET and POST ASMX's 500 text/plain.
+func checkFault(x *Exchange, what string, codes ...string) error {
+	return checkFaultIn(x, x.Request.Binding, what, codes...)
+}
+
+// checkFaultIn is checkFault for a fault expected in binding b's form.
+func checkFaultIn(x *Exchange, b Binding, what string, codes ...string) error {
+	switch b {
+	case HTTPGet, HTTPPost, JSON:
+		return checkServiceFault(x, what)
+	}
+	code, _, err := soapFault(x, b, what)
+	if err != nil {
+		return err
 	}
 	valid := []string{"Client", "Server", "VersionMismatch", "MustUnderstand"}
 	if b == SOAP12 {
@@ -220,10 +239,66 @@ func checkFault(x *Exchange, what string, codes ...string) error {
 	if len(codes) > 0 {
 		valid = codes
 	}
+	env, _ := envelopeNS(b)
 	for _, c := range valid {
 		if code == (qname{env, c}) {
 			return nil
 		}
 	}
 	return fail(x, what+": fault code", fmt.Sprintf("one of %q in %s", valid, env), "%s", code)
+}
+
+// checkServiceFault checks a refusal by the service's own code (a key it does
+// not accept) or by ASMX reading the parameters (a value that does not
+// convert) in every form ASMX can give it:
+//   - SOAP: HTTP 500, a fault of the request's version with the Client or
+//     Server code (Sender or Receiver in SOAP 1.2), whatever the text (a
+//     SoapException the service throws keeps its own code and message), but
+//     the text "Server was unable to process request. ---> …" only with
+//     Server/Receiver: ASMX writes it for an exception that is not a
+//     SoapException, always with that code;
+//   - HTTP GET and POST: HTTP 500, text/plain; charset=utf-8 (the messages,
+//     or in the detailed form the exception's type names and stack trace);
+//   - the JSON path, an .asmx too: the same as GET, or, when ASP.NET's
+//     script handler serves it (a request declared application/json), HTTP
+//     500 with a JSON object holding Message, declared application/json (any
+//     charset) and marked by the header jsonerror: true.
+func checkServiceFault(x *Exchange, what string) error {
+	b := x.Request.Binding
+	switch b {
+	case HTTPGet, HTTPPost, JSON:
+		if x.Status != http.StatusInternalServerError {
+			return fail(x, what+": status", "500 (ASMX's error status for GET, POST and the JSON path)", "%d with %s", x.Status, snippet(x.RespBody))
+		}
+		if b == JSON && strings.EqualFold(strings.TrimSpace(x.RespHeader.Get("jsonerror")), "true") {
+			if mt, _, _ := mediaType(x.ContentType()); mt != "application/json" {
+				return fail(x, what+": content type", "application/json (ASP.NET's script handler, which marks its errors jsonerror: true)", "%q", x.ContentType())
+			}
+			var m map[string]any
+			if err := json.Unmarshal(x.RespBody, &m); err != nil {
+				return fail(x, what+": body", `a JSON object {"Message":…} (ASP.NET's script handler)`, "%v in %s", err, snippet(x.RespBody))
+			}
+			if _, ok := m["Message"].(string); !ok {
+				return fail(x, what+": body", `a JSON object {"Message":…} (ASP.NET's script handler)`, "%s", snippet(x.RespBody))
+			}
+			return nil
+		}
+		return checkContentType(x, what, ctTextPlain)
+	}
+	code, text, err := soapFault(x, b, what)
+	if err != nil {
+		return err
+	}
+	env, _ := envelopeNS(b)
+	client, server := qname{env, "Client"}, qname{env, "Server"}
+	if b == SOAP12 {
+		client, server = qname{env, "Sender"}, qname{env, "Receiver"}
+	}
+	if code != client && code != server {
+		return fail(x, what+": fault code", fmt.Sprintf("%s or %s (the code of a SoapException the service throws, or ASMX's)", client, server), "%s", code)
+	}
+	if code == client && strings.HasPrefix(strings.TrimPrefix(text, soapExceptionType), unableToProcess) {
+		return fail(x, what+": fault code and text", fmt.Sprintf("%q only with %s: ASMX writes it for an exception that is not a SoapException, always with that code; a SoapException of the service keeps its own code and message", unableToProcess+" ---> …", server.Local), "%s with %q", code.Local, truncate(text, 200))
+	}
+	return nil
 }

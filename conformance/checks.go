@@ -29,8 +29,10 @@ func Checks() []Check {
 	var cs []Check
 	cs = append(cs, bindingChecks()...)
 	cs = append(cs, equivalenceChecks()...)
+	cs = append(cs, namespaceChecks()...)
 	cs = append(cs, jsonChecks()...)
 	cs = append(cs, soapActionChecks()...)
+	cs = append(cs, routingChecks()...)
 	cs = append(cs, faultChecks()...)
 	cs = append(cs, semanticChecks()...)
 	cs = append(cs, wsdlChecks()...)
@@ -118,14 +120,36 @@ func bindingChecks() []Check {
 				Group:       "every operation in every binding",
 				Description: fmt.Sprintf("%s over %s %s", op.Name, b, desc),
 				Labels:      []string{string(b), "documented"},
-				Run: func(s *Session, _ Notef) error {
-					_, err := s.result(b, op.Name)
-					return err
+				Run: func(s *Session, note Notef) error {
+					r, err := s.result(b, op.Name)
+					if err != nil {
+						return err
+					}
+					if b == SOAP11 || b == SOAP12 {
+						note("<%s> holds %s", r.Root.Tag, describeContent(r.Root))
+					} else {
+						note("the document's root is %s, holding %s", nameOf(r.Root), describeContent(r.Root))
+					}
+					return nil
 				},
 			})
 		}
 	}
 	return cs
+}
+
+// xmlResults calls op in the four XML bindings and returns the checked
+// results by binding.
+func (s *Session) xmlResults(op string) (map[Binding]*resultNode, error) {
+	out := map[Binding]*resultNode{}
+	for _, b := range XMLBindings {
+		r, err := s.result(b, op)
+		if err != nil {
+			return nil, err
+		}
+		out[b] = r
+	}
+	return out, nil
 }
 
 func equivalenceChecks() []Check {
@@ -134,32 +158,116 @@ func equivalenceChecks() []Check {
 		cs = append(cs, Check{
 			Name:        "equivalence/" + op.Name,
 			Group:       "the same query in every binding",
-			Description: op.Name + " gives the same XML result over soap11, soap12, get and post",
+			Description: op.Name + " gives the same XML result over soap11, soap12, get and post, in any ASMX layout (a node, typed content, a DataSet)",
 			Labels:      []string{"soap11", "soap12", "get", "post", "documented", "equivalence"},
-			Run: func(s *Session, _ Notef) error {
-				ref, err := s.result(HTTPGet, op.Name)
+			Run: func(s *Session, note Notef) error {
+				rs, err := s.xmlResults(op.Name)
 				if err != nil {
 					return err
 				}
-				for _, b := range []Binding{SOAP11, SOAP12, HTTPPost} {
-					r, err := s.result(b, op.Name)
-					if err != nil {
-						return err
-					}
-					if d := diffElements(ref.Root, r.Root, ""); d != "" {
-						return &Failure{
-							What:      fmt.Sprintf("%s: result over %s against get", op.Name, b),
-							Expected:  "the same element tree in every binding",
-							Got:       "get vs " + string(b) + " differ " + d,
-							Exchanges: []*Exchange{ref.X, r.X},
-						}
-					}
-				}
-				return nil
+				return checkEquivalence(op.Name, rs, note)
 			},
 		})
 	}
 	return cs
+}
+
+// checkEquivalence compares the results of one query: the GET and POST
+// documents as they are, SOAP 1.2's <OpResult> content with SOAP 1.1's, and
+// SOAP 1.1's with the GET document in the layout they show.
+func checkEquivalence(op string, rs map[Binding]*resultNode, note Notef) error {
+	get, post, s11, s12 := rs[HTTPGet], rs[HTTPPost], rs[SOAP11], rs[SOAP12]
+	l, d := compareWithDocument(s11.Root, get.Root)
+	note("layout %s", l.desc)
+	differ := func(a, b *resultNode, d string) error {
+		return &Failure{
+			What:      fmt.Sprintf("%s: result over %s against %s", op, b.X.Request.Binding, a.X.Request.Binding),
+			Expected:  "the same result in every binding (layout " + l.desc + ")",
+			Got:       fmt.Sprintf("%s vs %s differ %s", a.X.Request.Binding, b.X.Request.Binding, d),
+			Exchanges: []*Exchange{a.X, b.X},
+		}
+	}
+	if d := diffElements(get.Root, post.Root); d != "" {
+		return differ(get, post, d)
+	}
+	if d := diffContent(s11.Root, s12.Root); d != "" {
+		return differ(s11, s12, d)
+	}
+	if d != "" {
+		return differ(s11, get, d)
+	}
+	return nil
+}
+
+func namespaceChecks() []Check {
+	var cs []Check
+	for _, op := range Operations {
+		cs = append(cs, Check{
+			Name:        "namespaces/" + op.Name,
+			Group:       "namespaces",
+			Description: op.Name + "'s result content is in the same namespace in every XML binding, and a typed GET/POST root is in the service namespace",
+			Labels:      []string{"soap11", "soap12", "get", "post", "documented", "namespaces"},
+			Run: func(s *Session, note Notef) error {
+				rs, err := s.xmlResults(op.Name)
+				if err != nil {
+					return err
+				}
+				ns, err := s.Namespace()
+				if err != nil {
+					return err
+				}
+				return checkNamespaces(op.Name, ns, rs, note)
+			},
+		})
+	}
+	return cs
+}
+
+// checkNamespaces checks what ASMX guarantees of a result's namespaces in
+// each layout (<OpResponse> and <OpResult> in the service namespace are the
+// binding specs' business): the content of <OpResult> in one namespace (or
+// set of them) for every XML binding, and a typed or DataSet GET/POST root
+// in the service namespace.
+func checkNamespaces(op, ns string, rs map[Binding]*resultNode, note Notef) error {
+	get, s11 := rs[HTTPGet], rs[SOAP11]
+	l := layoutOf(s11.Root, get.Root)
+	note("layout %s", l.desc)
+	if l.kind == layoutUnknown {
+		_, d := compareWithDocument(s11.Root, get.Root)
+		return &Failure{What: op + ": layout of the result over soap11 and get", Expected: "the same content over SOAP (inside <" + op + "Result>) and GET (as the node itself, or inside a root named by type)",
+			Got: l.desc + "; they differ " + d, Exchanges: []*Exchange{s11.X, get.X}}
+	}
+	ref := contentOf(s11.Root, l.kind, false)
+	note("the content is in %s", namespacesOf(ref))
+	for _, b := range []Binding{SOAP12, HTTPGet, HTTPPost} {
+		r := rs[b]
+		doc := b == HTTPGet || b == HTTPPost
+		kind := l.kind
+		if doc {
+			if bl := layoutOf(s11.Root, r.Root); bl.kind != l.kind {
+				return &Failure{What: fmt.Sprintf("%s: layout over %s", op, b), Expected: "the layout of soap11 and get: " + l.desc, Got: bl.desc, Exchanges: []*Exchange{s11.X, r.X}}
+			}
+			if kind != layoutNode && nameOf(r.Root).Space != ns {
+				return &Failure{
+					What:      fmt.Sprintf("%s over %s: namespace of the document's root %s", op, b, r.Root.Tag),
+					Expected:  fmt.Sprintf("the service namespace %s: ASMX writes a typed (or DataSet) root in it (layout %s)", ns, l.desc),
+					Got:       nsText(nameOf(r.Root).Space),
+					Exchanges: []*Exchange{r.X},
+				}
+			}
+		} else if !sameContentShape(s11.Root, r.Root) {
+			return &Failure{What: fmt.Sprintf("%s: layout over %s", op, b), Expected: "the content of soap11's <" + op + "Result>: " + describeContent(s11.Root), Got: describeContent(r.Root), Exchanges: []*Exchange{s11.X, r.X}}
+		}
+		if d := nsMismatch(ref, contentOf(r.Root, kind, doc), ""); d != "" {
+			return &Failure{
+				What:      fmt.Sprintf("%s: namespace of the result content over %s against soap11", op, b),
+				Expected:  fmt.Sprintf("the same namespaces in every XML binding (over soap11: %s; layout %s)", namespacesOf(ref), l.desc),
+				Got:       fmt.Sprintf("%s (soap11 vs %s)", d, b),
+				Exchanges: []*Exchange{s11.X, r.X},
+			}
+		}
+	}
+	return nil
 }
 
 // idSet lists the location ids of an XML result, by the learned id leaf.

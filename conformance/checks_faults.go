@@ -1,6 +1,10 @@
 package conformance
 
-import "fmt"
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+)
 
 // wrongKey is a key no deployment should accept.
 const wrongKey = "atmkit-conformance-not-a-key"
@@ -21,7 +25,7 @@ func soapActionChecks() []Check {
 	type row struct{ name, desc, action string }
 	rows := []row{
 		{"unknown", "an unknown SOAPAction is refused with a SOAP 1.1 Client fault", "ReturnNothing"},
-		{"other-operation", "another operation's SOAPAction is refused with a SOAP 1.1 fault", opInsts},
+		{"other-operation", "a body element other than the SOAPAction's operation is read leniently: that operation answers, with its fault for the key it did not get", opInsts},
 		{"empty", "an empty SOAPAction is refused with a SOAP 1.1 Client fault", ""},
 	}
 	var cs []Check
@@ -46,7 +50,11 @@ func soapActionChecks() []Check {
 				}
 				what := fmt.Sprintf("ReturnProvinces over soap11 with SOAPAction %s", action)
 				if r.name == "other-operation" {
-					return checkFault(x, what)
+					// ASMX routes by the action and reads the body leniently
+					// (soapEnvelopeProcessing is not strict by default): the
+					// parameters it does not find keep their defaults, so
+					// ReturnInstitutions runs without a key.
+					return checkServiceFault(x, what)
 				}
 				return checkFault(x, what, "Client")
 			},
@@ -55,20 +63,147 @@ func soapActionChecks() []Check {
 	return cs
 }
 
-func faultChecks() []Check {
-	cs := []Check{{
-		Name:        "fault/soap11/version-mismatch",
-		Group:       "faults",
-		Description: "a SOAP 1.2 envelope sent as SOAP 1.1 (text/xml) is refused with a SOAP 1.1 VersionMismatch fault",
-		Labels:      []string{"soap11", "asmx", "faults"},
-		Run: func(s *Session, _ Notef) error {
+// notAnEnvelopeNS is an envelope namespace of neither SOAP version.
+const notAnEnvelopeNS = "urn:atmkit:not-a-soap-envelope"
+
+// routingChecks check how ASMX picks the SOAP version and the operation
+// (SoapServerProtocol): it guesses a helper from the SOAPAction header and
+// the content type, routes with it, then takes the version from the
+// envelope's namespace.
+func routingChecks() []Check {
+	const group = "SOAP version and routing"
+	labels := []string{"soap11", "soap12", "asmx", "routing"}
+	return []Check{{
+		Name:        "routing/soap12-envelope-as-text-xml",
+		Group:       group,
+		Description: "a SOAP 1.2 envelope sent as text/xml with a SOAPAction is answered as SOAP 1.2 (200, application/soap+xml), the version being the envelope's",
+		Labels:      labels,
+		Run: func(s *Session, note Notef) error {
+			ns, err := s.Namespace()
+			if err != nil {
+				return err
+			}
 			x, err := s.Do(Request{Binding: SOAP11, Op: opProvinces, EnvelopeNS: soap12EnvNS})
 			if err != nil {
 				return err
 			}
-			return checkFault(x, "ReturnProvinces over soap11 in a SOAP 1.2 envelope", "VersionMismatch")
+			w, err := resultIn(x, SOAP12, ns)
+			if err != nil {
+				return err
+			}
+			ref, err := s.result(SOAP12, opProvinces)
+			if err != nil {
+				return err
+			}
+			if d := diffContent(ref.Root, w); d != "" {
+				return &Failure{What: "ReturnProvinces in a SOAP 1.2 envelope sent as text/xml", Expected: "the result of the same call sent as application/soap+xml", Got: "they differ " + d, Exchanges: []*Exchange{x, ref.X}}
+			}
+			return nil
+		},
+	}, {
+		Name:        "routing/soap11-envelope-as-soap12",
+		Group:       group,
+		Description: "a SOAP 1.1 envelope sent as application/soap+xml is refused with HTTP 415 and no body (a Client fault with the UnsupportedMediaType subcode, which ASMX writes without a body)",
+		Labels:      labels,
+		Run: func(s *Session, _ Notef) error {
+			x, err := s.Do(Request{Binding: SOAP12, Op: opProvinces, EnvelopeNS: soap11EnvNS})
+			if err != nil {
+				return err
+			}
+			return checkEmptyStatus(x, "ReturnProvinces in a SOAP 1.1 envelope sent as application/soap+xml", http.StatusUnsupportedMediaType)
+		},
+	}, {
+		Name:        "routing/unknown-envelope-namespace",
+		Group:       group,
+		Description: "an envelope namespace of neither SOAP version, sent as text/xml, is refused with a SOAP 1.1 VersionMismatch fault",
+		Labels:      labels,
+		Run: func(s *Session, _ Notef) error {
+			x, err := s.Do(Request{Binding: SOAP11, Op: opProvinces, EnvelopeNS: notAnEnvelopeNS})
+			if err != nil {
+				return err
+			}
+			return checkFaultIn(x, SOAP11, "ReturnProvinces in an envelope of namespace "+notAnEnvelopeNS, "VersionMismatch")
+		},
+	}, {
+		Name:        "routing/unknown-envelope-namespace-as-soap12",
+		Group:       group,
+		Description: "an envelope namespace of neither SOAP version, sent as application/soap+xml, is refused with a SOAP 1.1 VersionMismatch fault (ASMX answers an unknown version in 1.1 when it serves both)",
+		Labels:      labels,
+		Run: func(s *Session, _ Notef) error {
+			x, err := s.Do(Request{Binding: SOAP12, Op: opProvinces, EnvelopeNS: notAnEnvelopeNS})
+			if err != nil {
+				return err
+			}
+			return checkFaultIn(x, SOAP11, "ReturnProvinces in an envelope of namespace "+notAnEnvelopeNS+" sent as application/soap+xml", "VersionMismatch")
+		},
+	}, {
+		Name:        "routing/soap11-without-soapaction",
+		Group:       group,
+		Description: "a SOAP 1.1 call without a SOAPAction header is routed by its body element and answered as SOAP 1.1",
+		Labels:      labels,
+		Run: func(s *Session, _ Notef) error {
+			ns, err := s.Namespace()
+			if err != nil {
+				return err
+			}
+			x, err := s.Do(Request{Binding: SOAP11, Op: opProvinces, NoAction: true})
+			if err != nil {
+				return err
+			}
+			w, err := resultIn(x, SOAP11, ns)
+			if err != nil {
+				return err
+			}
+			ref, err := s.result(SOAP11, opProvinces)
+			if err != nil {
+				return err
+			}
+			if d := diffContent(ref.Root, w); d != "" {
+				return &Failure{What: "ReturnProvinces over soap11 without SOAPAction", Expected: "the result of the same call with its SOAPAction", Got: "they differ " + d, Exchanges: []*Exchange{x, ref.X}}
+			}
+			return nil
+		},
+	}, {
+		Name:        "routing/soap11-without-soapaction-unknown-element",
+		Group:       group,
+		Description: "a SOAP 1.1 call without a SOAPAction header whose body element is no operation is refused with a SOAP 1.1 Client fault",
+		Labels:      labels,
+		Run: func(s *Session, _ Notef) error {
+			x, err := s.Do(Request{Binding: SOAP11, Op: "ReturnNothing", NoAction: true})
+			if err != nil {
+				return err
+			}
+			return checkFault(x, "ReturnNothing over soap11 without SOAPAction", "Client")
+		},
+	}, {
+		Name:        "routing/doctype",
+		Group:       group,
+		Description: "a SOAP request with a DOCTYPE is unreadable to ASMX (DTDs are prohibited): HTTP 400 with no body",
+		Labels:      labels,
+		Run: func(s *Session, _ Notef) error {
+			x, err := s.Do(Request{Binding: SOAP11, Op: opProvinces, Prolog: "<!DOCTYPE soap:Envelope []>"})
+			if err != nil {
+				return err
+			}
+			return checkEmptyStatus(x, "ReturnProvinces over soap11 with a DOCTYPE", http.StatusBadRequest)
 		},
 	}}
+}
+
+// checkEmptyStatus checks that x was answered with status and no body, as
+// ASMX answers a SOAP fault whose status is not 500.
+func checkEmptyStatus(x *Exchange, what string, status int) error {
+	if x.Status != status {
+		return fail(x, what+": status", fmt.Sprintf("%d with no body", status), "%d with %s", x.Status, snippet(x.RespBody))
+	}
+	if len(bytes.TrimSpace(x.RespBody)) > 0 {
+		return fail(x, what+": body", fmt.Sprintf("none (ASMX writes no fault with a %d)", status), "%s", snippet(x.RespBody))
+	}
+	return nil
+}
+
+func faultChecks() []Check {
+	var cs []Check
 	all := []Binding{SOAP11, SOAP12, HTTPGet, HTTPPost, JSON}
 	for _, b := range all {
 		op := opProvinces
@@ -79,7 +214,7 @@ func faultChecks() []Check {
 			cs = append(cs, Check{
 				Name:        fmt.Sprintf("fault/%s/%s", b, k.name),
 				Group:       "faults",
-				Description: fmt.Sprintf("%s over %s with %s is refused in the binding's error form", op, b, map[string]string{"wrong-key": "a key the target does not accept", "empty-key": "an empty key"}[k.name]),
+				Description: fmt.Sprintf("%s over %s with %s is refused in a form ASMX gives the service's own errors", op, b, map[string]string{"wrong-key": "a key the target does not accept", "empty-key": "an empty key"}[k.name]),
 				Labels:      []string{string(b), "asmx", "faults", "keys"},
 				Run: func(s *Session, _ Notef) error {
 					vals := probeValues(op)
@@ -91,13 +226,28 @@ func faultChecks() []Check {
 					if err != nil {
 						return err
 					}
-					return checkFault(x, fmt.Sprintf("%s over %s with key %q", op, b, k.key))
+					return checkServiceFault(x, fmt.Sprintf("%s over %s with key %q", op, b, k.key))
 				},
 			})
 		}
 		if b == JSON {
 			continue
 		}
+		cs = append(cs, Check{
+			Name:        fmt.Sprintf("fault/%s/radius-out-of-range", b),
+			Group:       "faults",
+			Description: fmt.Sprintf("ReturnAtmSearchByCoordinates over %s with bytRadius 256 (not an unsignedByte) is refused in a form ASMX gives a value that does not convert", b),
+			Labels:      []string{string(b), "asmx", "faults", "validation"},
+			Run: func(s *Session, _ Notef) error {
+				vals := probeValues(opByCoords)
+				vals[pRadius] = "256"
+				x, err := s.Do(Request{Binding: b, Op: opByCoords, Values: vals})
+				if err != nil {
+					return err
+				}
+				return checkServiceFault(x, "ReturnAtmSearchByCoordinates over "+string(b)+" with bytRadius 256")
+			},
+		})
 		code := map[Binding]string{SOAP11: "Client", SOAP12: "Sender"}[b]
 		cs = append(cs, Check{
 			Name:        fmt.Sprintf("fault/%s/unknown-operation", b),

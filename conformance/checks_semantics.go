@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
+
+	"github.com/beevik/etree"
 )
 
 // distanceKm is the great-circle (haversine) distance in kilometres.
@@ -46,6 +49,13 @@ func semanticChecks() []Check {
 			Run:         checkCity,
 		},
 		{
+			Name:        "semantics/institutions",
+			Group:       "search semantics",
+			Description: "ReturnInstitutions lists the institution of a location: its id and name in one entry, wherever the values sit",
+			Labels:      []string{"get", "semantics"},
+			Run:         checkInstitutionList,
+		},
+		{
 			Name:        "semantics/all-atms",
 			Group:       "search semantics",
 			Description: "ReturnAllAtms lists each location once, and every location a search finds",
@@ -78,7 +88,7 @@ func checkMaximum(s *Session, note Notef) error {
 		return &Failure{What: "ReturnAtmSearchByAddressWithMaximum: number of locations", Expected: fmt.Sprintf("%d (intMaximumAtms %d, %d without a maximum)", want, f.Maximum, len(al)), Got: strconv.Itoa(len(ll)), Exchanges: []*Exchange{lim.X, all.X}}
 	}
 	for i := range ll {
-		if d := diffElements(al[i], ll[i], ""); d != "" {
+		if d := diffElements(al[i], ll[i]); d != "" {
 			return &Failure{What: fmt.Sprintf("ReturnAtmSearchByAddressWithMaximum: location %d", i+1), Expected: "the same location node as the search without a maximum", Got: "they differ " + d, Exchanges: []*Exchange{lim.X, all.X}}
 		}
 	}
@@ -247,4 +257,74 @@ func checkAllAtms(s *Session, _ Notef) error {
 		}
 	}
 	return nil
+}
+
+func checkInstitutionList(s *Session, note Notef) error {
+	f, err := s.Facts()
+	if err != nil {
+		return err
+	}
+	r, err := s.result(HTTPGet, opInsts)
+	if err != nil {
+		return err
+	}
+	anchorID, _ := jsonField(f.Anchor, "id")
+	id, _ := jsonField(f.Anchor, "institution.id")
+	name, _ := jsonField(f.Anchor, "institution.name")
+	want := []string{norm(id)}
+	if strings.TrimSpace(name) != "" {
+		want = append(want, norm(name))
+	}
+	// The innermost element whose values hold both: the list's entry, be it
+	// an item, a DataSet row or a node with the values in attributes.
+	var entry *etree.Element
+	var walk func(e *etree.Element)
+	walk = func(e *etree.Element) {
+		have := map[string]bool{}
+		for _, l := range leaves(e) {
+			have[norm(l.Value)] = true
+		}
+		for _, w := range want {
+			if !have[w] {
+				return
+			}
+		}
+		entry = e
+		for _, k := range dataKids(e) {
+			walk(k)
+		}
+	}
+	walk(r.Root)
+	if entry == nil || !isEntry(entry, want) {
+		return fail(r.X, "ReturnInstitutions: the institution of location "+anchorID, fmt.Sprintf("an entry with intInstitutionID %s and name %q (the location's institution over json)", id, name), "none among %s", truncate(leafText(r.Root), 400))
+	}
+	note("institution %s %q of location %s: entry %s", id, name, anchorID, nameOf(entry))
+	return nil
+}
+
+// isEntry reports whether e, whose values hold every one of want, is one
+// entry of a list rather than the list: no two of the children holding the
+// values are repeated siblings of one name.
+func isEntry(e *etree.Element, want []string) bool {
+	byTag := map[string]*etree.Element{}
+	for _, w := range want {
+		for _, k := range dataKids(e) {
+			held := false
+			for _, l := range leaves(k) {
+				if norm(l.Value) == w {
+					held = true
+					break
+				}
+			}
+			if !held {
+				continue
+			}
+			if other, ok := byTag[k.Tag]; ok && other != k {
+				return false
+			}
+			byTag[k.Tag] = k
+			break
+		}
+	}
+	return true
 }

@@ -172,7 +172,7 @@ func wsdlChecks() []Check {
 	cs = append(cs, Check{
 		Name:        "wsdl/addresses",
 		Group:       "the WSDL",
-		Description: "the WSDL's four ports point at /service/service.asmx (on the address asked, noted when not)",
+		Description: "the WSDL's four ports point at /service/service.asmx below a base address (the address asked, noted when not)",
 		Labels:      []string{"wsdl", "asmx", "soap11", "soap12", "get", "post"},
 		Run: func(s *Session, note Notef) error {
 			defs, x, err := s.wsdlOrSkip()
@@ -189,7 +189,7 @@ func wsdlChecks() []Check {
 						}
 						ports++
 						u, err := url.Parse(loc)
-						if err != nil || u.Path != servicePath {
+						if err != nil || !strings.HasSuffix(u.Path, servicePath) {
 							return fail(x, "WSDL port "+port.SelectAttrValue("name", "")+" address", "a location ending in "+servicePath, "%q", loc)
 						}
 						if base := strings.TrimSuffix(loc, servicePath); base != s.base {

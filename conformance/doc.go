@@ -14,9 +14,18 @@
 // given, the element of a coordinate search that occurs once per JSON
 // location) and matches them with the JSON binding by values.
 //
+// Every layout ASMX writes a result in conforms: a node inside <OpResult>
+// (the node itself the HTTP GET/POST root), typed content inside <OpResult>
+// (fields or items; the GET/POST root named by the type, in the service
+// namespace), or a DataSet (an inline schema and a diffgram). The specs
+// compare the bindings' results in the layout they show, and check ASMX's
+// behaviour (SOAP version and routing, fault forms) as Microsoft's .NET
+// reference source has it.
+//
 // Every check is a plain function ([Check]) that returns an error, so it can
 // be run without Ginkgo (see [RunChecks]); the Ginkgo specs are thin wrappers
 // around them, labelled by binding (soap11, soap12, get, post, json) and by
-// kind (documented, asmx, semantics, wsdl). [Run] runs the specs in process,
+// kind (documented, asmx, semantics, wsdl; finer: faults, keys, validation,
+// routing, equivalence, namespaces). [Run] runs the specs in process,
 // as `atmkit conform` does.
 package conformance

@@ -31,6 +31,13 @@ type Request struct {
 	Action string
 	// EnvelopeNS overrides the SOAP envelope namespace.
 	EnvelopeNS string
+	// ContentType overrides the SOAP request's content type.
+	ContentType string
+	// NoAction leaves the SOAPAction header out of a SOAP 1.1 request.
+	NoAction bool
+	// Prolog is written between a SOAP request's XML declaration and its
+	// envelope (e.g. a DOCTYPE).
+	Prolog string
 }
 
 func (r Request) cacheKey() string {
@@ -40,7 +47,7 @@ func (r Request) cacheKey() string {
 	}
 	sort.Strings(names)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s|%s|%s|%s|%s", r.Binding, r.Op, r.Namespace, r.Action, r.EnvelopeNS)
+	fmt.Fprintf(&b, "%s|%s|%s|%s|%s|%s|%t|%q", r.Binding, r.Op, r.Namespace, r.Action, r.EnvelopeNS, r.ContentType, r.NoAction, r.Prolog)
 	for _, k := range names {
 		fmt.Fprintf(&b, "|%s=%s", k, r.Values[k])
 	}
@@ -107,7 +114,7 @@ func (x *Exchange) Curl() string {
 func (x *Exchange) quote(s string) string {
 	q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 	if x.key != "" {
-		xmlKey := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(x.key)
+		xmlKey := xmlText(x.key)
 		for _, pre := range [][2]string{{pKey + "=", url.QueryEscape(x.key)}, {"<" + pKey + ">", xmlKey}} {
 			s = strings.ReplaceAll(s, pre[0]+pre[1], pre[0]+"\x00")
 		}
@@ -117,6 +124,17 @@ func (x *Exchange) quote(s string) string {
 		parts[i] = q(p)
 	}
 	return strings.Join(parts, `"$ATMKIT_KEY"`)
+}
+
+// xmlText is s escaped as build writes a parameter's text (etree's escaping).
+func xmlText(s string) string {
+	doc := etree.NewDocument()
+	doc.CreateElement("v").SetText(s)
+	out, err := doc.WriteToString()
+	if err != nil {
+		return s
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(out, "<v>"), "</v>")
 }
 
 // mediaType splits a content type into its media type and charset,
@@ -157,8 +175,14 @@ func build(base, ns string, r Request) (*http.Request, []byte, error) {
 		if r.EnvelopeNS != "" {
 			env = r.EnvelopeNS
 		}
+		if r.ContentType != "" {
+			ct = r.ContentType
+		}
 		doc := etree.NewDocument()
 		doc.CreateProcInst("xml", `version="1.0" encoding="utf-8"`)
+		if r.Prolog != "" {
+			doc.CreateDirective(strings.TrimSuffix(strings.TrimPrefix(r.Prolog, "<!"), ">"))
+		}
 		e := doc.CreateElement("soap:Envelope")
 		e.CreateAttr("xmlns:xsi", "http://www.w3.org/2001/XMLSchema-instance")
 		e.CreateAttr("xmlns:xsd", xsdNS)
@@ -176,7 +200,7 @@ func build(base, ns string, r Request) (*http.Request, []byte, error) {
 		}
 		method, target, body = http.MethodPost, base+servicePath, b
 		hdr.Set("Content-Type", ct)
-		if r.Binding == SOAP11 {
+		if r.Binding == SOAP11 && !r.NoAction {
 			action := r.Action
 			if action == "" {
 				action = `"` + ns + "/" + r.Op + `"`

@@ -97,27 +97,27 @@ var _ = Describe("the key mask", Label("selftest"), func() {
 		func(text, want string) {
 			Expect(maskKey(text, oddKey)).To(Equal(want))
 		},
-		Entry("raw", "key "+oddKey+" refused", "key **** refused"),
-		Entry("URL query", "strAtmServiceKey="+url.QueryEscape(oddKey)+"&x=1", "strAtmServiceKey=****&x=1"),
-		Entry("URL path", "/k/"+url.PathEscape(oddKey)+"/", "/k/****/"),
-		Entry("XML text", "<strAtmServiceKey>Le&amp;ak&lt;Key&gt;\"1234'+/</strAtmServiceKey>", "<strAtmServiceKey>****</strAtmServiceKey>"),
-		Entry("HTML", "Le&amp;ak&lt;Key&gt;&#34;1234&#39;+/", "****"),
-		Entry("JSON string", `{"k":"Le\u0026ak\u003cKey\u003e\"1234'+/"}`, `{"k":"****"}`),
+		Entry("raw", "key "+oddKey+" refused", "key Le**** refused"),
+		Entry("URL query", "strAtmServiceKey="+url.QueryEscape(oddKey)+"&x=1", "strAtmServiceKey=Le****&x=1"),
+		Entry("URL path", "/k/"+url.PathEscape(oddKey)+"/", "/k/Le****/"),
+		Entry("XML text", "<strAtmServiceKey>Le&amp;ak&lt;Key&gt;\"1234'+/</strAtmServiceKey>", "<strAtmServiceKey>Le****</strAtmServiceKey>"),
+		Entry("HTML", "Le&amp;ak&lt;Key&gt;&#34;1234&#39;+/", "Le****"),
+		Entry("JSON string", `{"k":"Le\u0026ak\u003cKey\u003e\"1234'+/"}`, `{"k":"Le****"}`),
 	)
 
 	It("has the same length whatever the key's", func() {
-		Expect(maskKey("a k1 b", "k1")).To(Equal("a **** b"))
-		Expect(maskKey("a "+strings.Repeat("x", 64)+" b", strings.Repeat("x", 64))).To(Equal("a **** b"))
+		Expect(maskKey("a k1 b", "k1")).To(Equal("a ****** b"))
+		Expect(maskKey("a "+strings.Repeat("x", 64)+" b", strings.Repeat("x", 64))).To(Equal("a xx**** b"))
 	})
 
 	It("leaves words that only contain a short key alone", func() {
-		Expect(maskKey("bk1x k1 k1x", "k1")).To(Equal("bk1x **** k1x"))
+		Expect(maskKey("bk1x k1 k1x", "k1")).To(Equal("bk1x ****** k1x"))
 		Expect(maskKey("anything", "")).To(Equal("anything"))
 	})
 
 	It("masks every strAtmServiceKey value of a URL, the other parameters kept", func() {
 		Expect(maskURL("http://h/service/service.asmx/ReturnAtmSearchByCity?strAtmServiceKey=made-up&intCityID=3", leakKey)).
-			To(Equal("http://h/service/service.asmx/ReturnAtmSearchByCity?strAtmServiceKey=****&intCityID=3"))
+			To(Equal("http://h/service/service.asmx/ReturnAtmSearchByCity?strAtmServiceKey=******&intCityID=3"))
 	})
 })
 
@@ -138,7 +138,7 @@ var _ = Describe("errors of a failing transport", Label("selftest"), func() {
 				expectNoKey(ue.URL, oddKey)
 				expectNoKey(ue.Error(), oddKey)
 				if b == HTTPGet {
-					Expect(ue.URL).To(ContainSubstring("strAtmServiceKey=****"))
+					Expect(ue.URL).To(ContainSubstring("strAtmServiceKey=Le****"))
 					Expect(err.Error()).To(ContainSubstring(`strAtmServiceKey='"$ATMKIT_KEY"`))
 				}
 			}

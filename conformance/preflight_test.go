@@ -164,7 +164,7 @@ var _ = Describe("the reports", Label("selftest"), func() {
 		sr := clean.SpecReports[0]
 		Expect(sr.Failure.Location.String()).To(Equal(docSection(c.Name)))
 		Expect(sr.LeafNodeLocation.String()).To(Equal("README.md#binding-specs"))
-		Expect(sr.ReportEntries[0].Value.String()).To(Equal("note ****"))
+		Expect(sr.ReportEntries[0].Value.String()).To(Equal("note Le****"))
 		// The original is left as it was.
 		Expect(rep.SpecReports[0].Failure.Message).To(ContainSubstring(leakKey))
 	})

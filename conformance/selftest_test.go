@@ -126,6 +126,24 @@ var _ = Describe("the suite itself", Label("selftest"), func() {
 		Expect(skipped(outs)).To(BeEmpty())
 	})
 
+	DescribeTable("passes a conformant server in each ASMX layout, with variations the reference deployments do not show",
+		func(l altLayout, saw string) {
+			alt := newAltServer(altNS, altKey, true)
+			alt.layout = l
+			outs := checkAll(alt, Config{Key: altKey})
+			Expect(failed(outs)).To(BeEmpty())
+			Expect(skipped(outs)).To(BeEmpty())
+			notes := notesOf(outs)
+			for _, op := range Operations {
+				Expect(notes["equivalence/"+op.Name]).To(HavePrefix("layout "+saw), "the layout %s's equivalence spec saw", op.Name)
+				Expect(notes["namespaces/"+op.Name]).To(HavePrefix("layout "+saw), "the layout %s's namespaces spec saw", op.Name)
+			}
+		},
+		Entry("a node in a namespace of its own, values in attributes", altNode, "node: "),
+		Entry("typed content in no namespace under a root in the service namespace, values in attributes, nested arrays with their own item names", altTyped, "typed: "),
+		Entry("DataSets: an inline schema, flat rows in no namespace, a nested child table", altDataSet, "DataSet: "),
+	)
+
 	It("passes a conformant server with other XML names and nesting, its own namespace and no WSDL, skipping only the WSDL specs", func() {
 		alt := newAltServer(altNS, altKey, false)
 		outs := checkAll(alt, Config{Key: altKey, Namespace: altNS})

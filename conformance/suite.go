@@ -19,6 +19,8 @@ import (
 var docSections = map[string]string{
 	"binding":     "README.md#binding-specs",
 	"equivalence": "README.md#equivalence-specs",
+	"namespaces":  "README.md#namespaces-specs",
+	"routing":     "README.md#routing-specs",
 	"json":        "README.md#json-specs",
 	"soapaction":  "README.md#soapaction-specs",
 	"fault":       "README.md#fault-specs",

@@ -34,12 +34,76 @@ func parseXML(b []byte) (*etree.Document, error) {
 	return doc, nil
 }
 
+// Namespaces of a DataSet result's bookkeeping: the diffgram wrapper and its
+// row attributes (diffgr:id, msdata:rowOrder), and xsi (xsi:nil, xsi:type).
+const (
+	diffgramNS = "urn:schemas-microsoft-com:xml-diffgram-v1"
+	msdataNS   = "urn:schemas-microsoft-com:xml-msdata"
+	xsiNS      = "http://www.w3.org/2001/XMLSchema-instance"
+)
+
+// isXMLNS reports whether a is a namespace declaration.
+func isXMLNS(a etree.Attr) bool { return a.Space == "xmlns" || (a.Space == "" && a.Key == "xmlns") }
+
+// isMetaAttr reports whether a carries no data of the result: a namespace
+// declaration, or a DataSet's or xsi's bookkeeping attribute.
+func isMetaAttr(a etree.Attr) bool {
+	if isXMLNS(a) {
+		return true
+	}
+	switch a.NamespaceURI() {
+	case diffgramNS, msdataNS, xsiNS:
+		return true
+	}
+	return false
+}
+
+// isMeta reports whether e carries no data of the result: a DataSet's
+// inline xs:schema, or a diffgram's record of earlier values and errors.
+func isMeta(e *etree.Element) bool {
+	switch nameOf(e) {
+	case qname{xsdNS, "schema"}, qname{diffgramNS, "before"}, qname{diffgramNS, "errors"}:
+		return true
+	}
+	return false
+}
+
+// dataKids returns e's child elements that carry data (see isMeta).
+func dataKids(e *etree.Element) []*etree.Element {
+	kids := e.ChildElements()
+	for i, k := range kids {
+		if isMeta(k) {
+			out := append([]*etree.Element(nil), kids[:i]...)
+			for _, k := range kids[i+1:] {
+				if !isMeta(k) {
+					out = append(out, k)
+				}
+			}
+			return out
+		}
+	}
+	return kids
+}
+
+// hasData reports whether e has child elements or attributes that carry data.
+func hasData(e *etree.Element) bool {
+	if len(dataKids(e)) > 0 {
+		return true
+	}
+	for _, a := range e.Attr {
+		if !isMetaAttr(a) {
+			return true
+		}
+	}
+	return false
+}
+
 // attrs returns an element's attributes other than namespace declarations,
 // as name=value sorted by name; names are expanded.
 func attrs(e *etree.Element) []string {
 	var out []string
 	for _, a := range e.Attr {
-		if a.Space == "xmlns" || (a.Space == "" && a.Key == "xmlns") {
+		if isXMLNS(a) {
 			continue
 		}
 		n := a.Key
@@ -49,10 +113,23 @@ func attrs(e *etree.Element) []string {
 				n = "xml:" + a.Key
 			}
 		}
-		out = append(out, n+"="+a.Value)
+		out = append(out, n+"="+attrValue(e, a))
 	}
 	sort.Strings(out)
 	return out
+}
+
+// attrValue is an attribute's value, with the QName of an xsi:type resolved
+// ({namespace}local), since bindings may bind its prefix differently.
+func attrValue(e *etree.Element, a etree.Attr) string {
+	if a.Key != "type" || a.NamespaceURI() != xsiNS {
+		return a.Value
+	}
+	prefix, local, ok := strings.Cut(a.Value, ":")
+	if !ok {
+		prefix, local = "", a.Value
+	}
+	return qname{resolve(e, prefix), local}.String()
 }
 
 // textOf returns the trimmed character data directly inside e.
@@ -81,21 +158,51 @@ func textOf(e *etree.Element) string {
 // diffElements returns "" when a and b are the same tree (expanded names,
 // attributes, trimmed text, children in order; prefixes and indentation do
 // not matter), else a description of the first difference.
-func diffElements(a, b *etree.Element, _ string) string {
-	where, what := diffTree(a, b)
+func diffElements(a, b *etree.Element) string {
+	return diffAt(diffTree(a, b))
+}
+
+// diffContent is diffElements for the content of two wrappers: their
+// attributes, text and children, whatever the wrappers are named (the
+// <OpResult> of SOAP and the root of a typed GET/POST result).
+func diffContent(a, b *etree.Element) string {
+	where, what := diffInside(a, b)
+	if what == "" {
+		return ""
+	}
+	return diffAt(append([]string{"(content)"}, where[1:]...), what)
+}
+
+func diffAt(where []string, what string) string {
 	if what == "" {
 		return ""
 	}
 	return "at /" + strings.Join(where, "/") + ": " + what
 }
 
+// nsText names a namespace URI in a message.
+func nsText(ns string) string {
+	if ns == "" {
+		return "no namespace"
+	}
+	return ns
+}
+
 // diffTree compares two trees; on a difference it returns the path to it
 // (built only then, so equal trees cost no formatting) and what differs.
 func diffTree(a, b *etree.Element) ([]string, string) {
-	here := []string{a.Tag}
-	if a.Tag != b.Tag || a.NamespaceURI() != b.NamespaceURI() {
-		return here, fmt.Sprintf("element %s vs %s", nameOf(a), nameOf(b))
+	if a.Tag != b.Tag {
+		return []string{a.Tag}, fmt.Sprintf("element %s vs %s", nameOf(a), nameOf(b))
 	}
+	if sa, sb := a.NamespaceURI(), b.NamespaceURI(); sa != sb {
+		return []string{a.Tag}, fmt.Sprintf("element %s in namespace %s vs %s", a.Tag, nsText(sa), nsText(sb))
+	}
+	return diffInside(a, b)
+}
+
+// diffInside compares the attributes, text and children of a and b.
+func diffInside(a, b *etree.Element) ([]string, string) {
+	here := []string{a.Tag}
 	if len(a.Attr) > 0 || len(b.Attr) > 0 {
 		if aa, ab := attrs(a), attrs(b); strings.Join(aa, "\x00") != strings.Join(ab, "\x00") {
 			return here, fmt.Sprintf("attributes %q vs %q", aa, ab)
@@ -125,18 +232,18 @@ type leaf struct {
 }
 
 // leaves lists the values under e (its own attributes included), in
-// document order.
+// document order; a DataSet's schema and bookkeeping are not values.
 func leaves(e *etree.Element) []leaf {
 	var out []leaf
 	var walk func(e *etree.Element, path string)
 	walk = func(e *etree.Element, path string) {
 		for _, a := range e.Attr {
-			if a.Space == "xmlns" || (a.Space == "" && a.Key == "xmlns") {
+			if isMetaAttr(a) {
 				continue
 			}
 			out = append(out, leaf{strings.TrimPrefix(path+"/@"+a.Key, "/"), a.Value})
 		}
-		kids := e.ChildElements()
+		kids := dataKids(e)
 		if len(kids) == 0 && path != "" {
 			out = append(out, leaf{path, textOf(e)})
 		}
@@ -149,7 +256,7 @@ func leaves(e *etree.Element) []leaf {
 }
 
 // findAll returns the elements named q under (and including) root, not
-// descending into a match.
+// descending into a match nor into a DataSet's schema.
 func findAll(root *etree.Element, q qname) []*etree.Element {
 	var out []*etree.Element
 	var walk func(e *etree.Element)
@@ -158,7 +265,7 @@ func findAll(root *etree.Element, q qname) []*etree.Element {
 			out = append(out, e)
 			return
 		}
-		for _, k := range e.ChildElements() {
+		for _, k := range dataKids(e) {
 			walk(k)
 		}
 	}
@@ -168,15 +275,15 @@ func findAll(root *etree.Element, q qname) []*etree.Element {
 
 // largestGroup finds the largest group of sibling elements that share an
 // expanded name and have child elements or attributes of their own: in a list
-// result, the list's entries.
+// result, the list's entries (a DataSet's rows; its schema is no list).
 func largestGroup(root *etree.Element) (qname, int) {
 	var best qname
 	n := 0
 	var walk func(e *etree.Element)
 	walk = func(e *etree.Element) {
 		counts := map[qname]int{}
-		for _, k := range e.ChildElements() {
-			if len(k.ChildElements()) == 0 && len(attrs(k)) == 0 {
+		for _, k := range dataKids(e) {
+			if !hasData(k) {
 				continue
 			}
 			q := nameOf(k)

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/atmkit/atmkit/internal/redact"
 )
 
 // Response is a captured HTTP response: what a Ceiling serves.
@@ -20,7 +22,8 @@ type Response struct {
 }
 
 // Fetch sends req once with a regular net/http client and captures the
-// response.
+// response. Its errors mask the service key of req (a *url.Error quotes
+// the whole URL).
 func Fetch(ctx context.Context, req Request) (*Response, error) {
 	hr, err := req.NewHTTPRequest()
 	if err != nil {
@@ -30,12 +33,12 @@ func Fetch(ctx context.Context, req Request) (*Response, error) {
 	defer client.CloseIdleConnections()
 	resp, err := client.Do(hr.WithContext(ctx))
 	if err != nil {
-		return nil, fmt.Errorf("fetch %s %s: %w", hr.Method, req.URL, err)
+		return nil, redact.Error(fmt.Errorf("fetch %s %s: %w", hr.Method, redact.URL(req.URL), err))
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return nil, fmt.Errorf("fetch %s %s: read body: %w", hr.Method, req.URL, err)
+		return nil, redact.Error(fmt.Errorf("fetch %s %s: read body: %w", hr.Method, redact.URL(req.URL), err))
 	}
 	return &Response{Status: resp.StatusCode, Header: resp.Header.Clone(), Body: body}, nil
 }

@@ -3,6 +3,7 @@ package loadgen
 import (
 	"bytes"
 	"context"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -239,6 +240,38 @@ func TestHistogram(t *testing.T) {
 	for v := uint64(0); v < 1<<20; v += 997 {
 		if mid := bucketValue(bucketOf(v)); float64(mid) < float64(v)*0.98 || float64(mid) > float64(v)*1.02+1 {
 			t.Fatalf("value %d: bucket middle %d is off by more than 2%%", v, mid)
+		}
+	}
+}
+
+// TestErrorsHideKey: Fetch and Run fail on a closed port and on a dropped
+// connection with errors that do not hold the request's key.
+func TestErrorsHideKey(t *testing.T) {
+	t.Parallel()
+	const key = "Leak-Key-1234"
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + ln.Addr().String()
+	ln.Close()
+	dropping := startServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, _, err := http.NewResponseController(w).Hijack()
+		if err == nil {
+			conn.Close()
+		}
+	}))
+	for name, base := range map[string]string{"closed port": closed, "drop": dropping.URL} {
+		req := Request{URL: base + "/service/service.asmx/ReturnProvinces?strAtmServiceKey=" + key}
+		_, err := Fetch(context.Background(), req)
+		if err == nil || strings.Contains(err.Error(), key) {
+			t.Errorf("%s: Fetch: got %v, want an error without the key", name, err)
+		}
+		if name == "closed port" {
+			_, err = Run(context.Background(), req, short)
+			if err == nil || strings.Contains(err.Error(), key) {
+				t.Errorf("%s: Run: got %v, want an error without the key", name, err)
+			}
 		}
 	}
 }

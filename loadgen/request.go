@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"sort"
 	"strconv"
+
+	"github.com/atmkit/atmkit/internal/redact"
 )
 
 // Request is one HTTP request to send repeatedly. URL is absolute
@@ -30,13 +32,13 @@ type target struct {
 func (r Request) prepare() (*target, error) {
 	u, err := url.Parse(r.URL)
 	if err != nil {
-		return nil, fmt.Errorf("request URL %q: %w", r.URL, err)
+		return nil, redact.Error(fmt.Errorf("request URL %q: %w", redact.URL(r.URL), err))
 	}
 	if u.Scheme != "http" {
-		return nil, fmt.Errorf("request URL %q: only http is supported", r.URL)
+		return nil, fmt.Errorf("request URL %q: only http is supported", redact.URL(r.URL))
 	}
 	if u.Host == "" {
-		return nil, fmt.Errorf("request URL %q: no host", r.URL)
+		return nil, fmt.Errorf("request URL %q: no host", redact.URL(r.URL))
 	}
 	addr := u.Host
 	if u.Port() == "" {
@@ -89,7 +91,7 @@ func (r Request) NewHTTPRequest() (*http.Request, error) {
 	}
 	req, err := http.NewRequest(method, r.URL, bytes.NewReader(r.Body))
 	if err != nil {
-		return nil, fmt.Errorf("build request %s %s: %w", method, r.URL, err)
+		return nil, redact.Error(fmt.Errorf("build request %s %s: %w", method, redact.URL(r.URL), err))
 	}
 	for k, vs := range r.Header {
 		for _, v := range vs {

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/atmkit/atmkit/internal/redact"
 )
 
 // Options set the shape of a run. Zero fields take the defaults noted.
@@ -118,7 +120,7 @@ func Run(ctx context.Context, req Request, opts Options) (Result, error) {
 	// rather than a run full of errors.
 	first, err := dial(t, opts.DialTimeout)
 	if err != nil {
-		return Result{}, fmt.Errorf("load %s: %w", req.URL, err)
+		return Result{}, fmt.Errorf("load %s: %w", redact.URL(req.URL), err)
 	}
 	start := time.Now()
 	r := &runner{

@@ -24,14 +24,20 @@ const maxAdminBody = 64 << 10
 // WithAdminToken makes the admin API require "Authorization: Bearer <token>"
 // on every endpoint but /__admin/health. Empty means no token is required.
 func WithAdminToken(token string) Option {
-	return func(c *config) error { c.adminToken = token; return nil }
+	return func(c *config) error {
+		if token != strings.TrimSpace(token) || strings.ContainsAny(token, "\r\n") {
+			return errors.New("mock server admin token: white space at its ends or a line break (a bearer token cannot carry them)")
+		}
+		c.adminToken = token
+		return nil
+	}
 }
 
 func isAdminPath(path string) bool {
 	return path == adminPrefix || strings.HasPrefix(path, adminPrefix+"/")
 }
 
-// adminError is the admin API's error object, shaped like the JSON binding's.
+// adminError is the admin API's error object.
 type adminError struct {
 	Error struct {
 		Code    string `json:"code"`

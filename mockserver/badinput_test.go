@@ -133,22 +133,12 @@ func plainText(text string) check {
 	}
 }
 
-func jsonError(code, param string) check {
+// errorPage checks ASP.NET's HTML error page, the answer to a request no
+// ASMX protocol takes.
+func errorPage() check {
 	return func(r response) error {
-		if r.ctype != asmx.ContentTypeJSONError {
-			return fmt.Errorf("content type: got %q, want %q", r.ctype, asmx.ContentTypeJSONError)
-		}
-		var v struct {
-			Error struct {
-				Code, Message, Parameter string
-				Status                   int
-			}
-		}
-		if err := json.Unmarshal([]byte(r.body), &v); err != nil {
-			return fmt.Errorf("JSON error does not parse: %v: %q", err, r.body)
-		}
-		if v.Error.Code != code || v.Error.Parameter != param || v.Error.Message == "" || v.Error.Status != r.status {
-			return fmt.Errorf("JSON error: got %+v, want code %q parameter %q and the status", v.Error, code, param)
+		if r.ctype != asmx.ContentTypeHTML || !strings.Contains(r.body, "<title>Runtime Error</title>") {
+			return fmt.Errorf("got %q %.200q, want ASP.NET's error page", r.ctype, r.body)
 		}
 		return nil
 	}
@@ -160,70 +150,82 @@ func TestBadInput(t *testing.T) {
 	laughs := `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>` + env("1.1", `<ReturnProvinces xmlns="`+testNS+`"><strAtmServiceKey>&lol2;</strAtmServiceKey></ReturnProvinces>`)
 	xxe := `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>` + env("1.1", `<ReturnProvinces xmlns="`+testNS+`"><strAtmServiceKey>&xxe;</strAtmServiceKey></ReturnProvinces>`)
 	deep := env("1.1", `<ReturnAtmSearchByCoordinates xmlns="`+testNS+`">`+strings.Repeat("<a>", 100)+strings.Repeat("</a>", 100)+`</ReturnAtmSearchByCoordinates>`)
+	provincesAction := `"` + testNS + `/ReturnProvinces"`
+	const keyMissing, keyRejected = "The service key (strAtmServiceKey) is missing or empty.", "The service key (strAtmServiceKey) is not valid."
 	tests := []struct {
 		name   string
 		req    rawRequest
 		checks []check
 	}{
 		// SOAP 1.1
-		{"soap11 not XML", s11(coordsAction, "this is not xml"), []check{hasStatus(400), emptyBody()}},
+		{"soap11 not XML", s11(coordsAction, "this is not xml"), []check{hasStatus(400), hasContentType(asmx.ContentTypeSOAP11), emptyBody()}},
 		{"soap11 truncated", s11(coordsAction, env("1.1", coordsBody)[:120]), []check{hasStatus(400), emptyBody()}},
 		{"soap11 empty body", s11(coordsAction, ""), []check{hasStatus(400), emptyBody()}},
-		{"soap wrong content type", rawRequest{"POST", "/service/service.asmx", map[string]string{"Content-Type": "application/json"}, env("1.1", coordsBody)}, []check{hasStatus(415), emptyBody()}},
+		{"soap wrong content type", rawRequest{"POST", "/service/service.asmx", map[string]string{"Content-Type": "application/json"}, env("1.1", coordsBody)}, []check{hasStatus(415), hasContentType(asmx.ContentTypeSOAP12), emptyBody()}},
 		{"soap no content type", rawRequest{"POST", "/service/service.asmx", nil, env("1.1", coordsBody)}, []check{hasStatus(415), emptyBody()}},
-		{"soap PUT", rawRequest{"PUT", "/service/service.asmx", map[string]string{"Content-Type": "text/xml"}, env("1.1", coordsBody)}, []check{hasStatus(405), emptyBody()}},
-		{"soap DELETE", rawRequest{"DELETE", "/service/service.asmx", nil, ""}, []check{hasStatus(405), emptyBody()}},
+		{"soap PUT", rawRequest{"PUT", "/service/service.asmx", map[string]string{"Content-Type": "text/xml"}, env("1.1", coordsBody)}, []check{hasStatus(405), errorPage()}},
+		{"soap DELETE", rawRequest{"DELETE", "/service/service.asmx", nil, ""}, []check{hasStatus(405), errorPage()}},
 		{"soap11 unknown action", s11(`"urn:nope"`, env("1.1", coordsBody)), []check{hasStatus(500), soapFault("1.1", "Client", "Server did not recognize the value of HTTP Header SOAPAction: urn:nope.")}},
-		{"soap11 missing action", s11("", env("1.1", coordsBody)), []check{hasStatus(500), soapFault("1.1", "Client", "SOAPAction: .")}},
-		{"soap11 action of another operation", s11(`"`+testNS+`/ReturnProvinces"`, env("1.1", coordsBody)), []check{hasStatus(500), soapFault("1.1", "Client", "was not expected")}},
-		{"soap11 with a 1.2 envelope", s11(coordsAction, env("1.2", coordsBody)), []check{hasStatus(500), soapFault("1.1", "VersionMismatch", "Possible SOAP version mismatch")}},
-		{"soap11 entity expansion", s11(`"`+testNS+`/ReturnProvinces"`, laughs), []check{hasStatus(500), soapFault("1.1", "Client", "DTD is prohibited")}},
-		{"soap11 external entity", s11(`"`+testNS+`/ReturnProvinces"`, xxe), []check{hasStatus(500), soapFault("1.1", "Client", "DTD is prohibited")}},
-		{"soap11 nesting 100 deep", s11(coordsAction, deep), []check{hasStatus(500), soapFault("1.1", "Client", "deeper than the limit")}},
-		{"soap11 invalid UTF-8", s11(coordsAction, env("1.1", strings.Replace(coordsBody, "good", "go\xffod", 1))), []check{hasStatus(400), emptyBody()}},
-		{"soap11 UTF-16 declared", s11(coordsAction, strings.Replace(env("1.1", coordsBody), "utf-8", "utf-16", 1)), []check{notStatus(200)}},
-		{"soap11 body over the cap", s11(coordsAction, env("1.1", strings.Replace(coordsBody, "<strPostalCode></strPostalCode>", "<strPostalCode>"+big+"</strPostalCode>", 1))), []check{hasStatus(413), soapFault("1.1", "Client", "exceeds the limit of 4096 bytes")}},
-		{"soap11 wrong key", s11(coordsAction, env("1.1", strings.Replace(coordsBody, ">good<", ">bad<", 1))), []check{hasStatus(500), soapFault("1.1", "Client", "(strAtmServiceKey) is not valid")}},
-		{"soap11 empty key", s11(coordsAction, env("1.1", strings.Replace(coordsBody, ">good<", "><", 1))), []check{hasStatus(500), soapFault("1.1", "Client", "(strAtmServiceKey) is missing or empty")}},
-		{"soap11 no parameters at all", s11(coordsAction, env("1.1", `<ReturnAtmSearchByCoordinates xmlns="`+testNS+`"/>`)), []check{hasStatus(500), soapFault("1.1", "Client", "strAtmServiceKey")}},
-		{"soap11 radius 256", s11(coordsAction, env("1.1", strings.Replace(coordsBody, ">5<", ">256<", 1))), []check{hasStatus(500), soapFault("1.1", "Client", "bytRadius")}},
-		{"soap11 radius not a number", s11(coordsAction, env("1.1", strings.Replace(coordsBody, ">5<", ">five<", 1))), []check{hasStatus(500), soapFault("1.1", "Client", "bytRadius")}},
-		{"soap11 latitude 91", s11(coordsAction, env("1.1", strings.Replace(coordsBody, ">44.6488<", ">91<", 1))), []check{hasStatus(500), soapFault("1.1", "Client", "dblLatitude")}},
-		{"soap11 institution id overflow", s11(`"`+testNS+`/ReturnAtmSearchByInstitution"`, env("1.1", `<ReturnAtmSearchByInstitution xmlns="`+testNS+`"><strAtmServiceKey>good</strAtmServiceKey><intInstitutionID>99999999999</intInstitutionID></ReturnAtmSearchByInstitution>`)), []check{hasStatus(500), soapFault("1.1", "Client", "intInstitutionID")}},
-		{"soap11 element inside a parameter", s11(coordsAction, env("1.1", strings.Replace(coordsBody, ">good<", "><b>good</b><", 1))), []check{hasStatus(500), soapFault("1.1", "Client", "must hold text only")}},
-		{"soap11 root is not an envelope", s11(coordsAction, `<html><body/></html>`), []check{hasStatus(500), soapFault("1.1", "Client", "not a SOAP Envelope")}},
+		{"soap11 empty action", s11(`""`, env("1.1", coordsBody)), []check{hasStatus(500), soapFault("1.1", "Client", "SOAPAction: .")}},
+		{"soap11 action of another operation reads leniently", s11(provincesAction, env("1.1", coordsBody)), []check{hasStatus(500), soapFault("1.1", "Client", keyMissing)}},
+		{"soap11 with a 1.2 envelope is SOAP 1.2", s11(coordsAction, env("1.2", coordsBody)), []check{hasStatus(200), hasContentType(asmx.ContentTypeSOAP12)}},
+		{"soap11 entity expansion", s11(provincesAction, laughs), []check{hasStatus(400), emptyBody()}},
+		{"soap11 external entity", s11(provincesAction, xxe), []check{hasStatus(400), emptyBody()}},
+		{"soap11 nesting 100 deep is skipped", s11(coordsAction, deep), []check{hasStatus(500), soapFault("1.1", "Client", keyMissing)}},
+		{"soap11 invalid UTF-8 is replaced", s11(coordsAction, env("1.1", strings.Replace(coordsBody, "good", "go\xffod", 1))), []check{hasStatus(500), soapFault("1.1", "Client", keyRejected)}},
+		{"soap11 declared UTF-16 is ignored", s11(coordsAction, strings.Replace(env("1.1", coordsBody), "utf-8", "utf-16", 1)), []check{hasStatus(200)}},
+		{"soap11 body over the cap", s11(coordsAction, env("1.1", strings.Replace(coordsBody, "<strPostalCode></strPostalCode>", "<strPostalCode>"+big+"</strPostalCode>", 1))), []check{hasStatus(413), soapFault("1.1", "Client", "Server was unable to read request. ---> Maximum request length exceeded.")}},
+		{"soap11 wrong key", s11(coordsAction, env("1.1", strings.Replace(coordsBody, ">good<", ">bad<", 1))), []check{hasStatus(500), soapFault("1.1", "Client", keyRejected)}},
+		{"soap11 empty key", s11(coordsAction, env("1.1", strings.Replace(coordsBody, ">good<", "><", 1))), []check{hasStatus(500), soapFault("1.1", "Client", keyMissing)}},
+		{"soap11 no parameters at all", s11(coordsAction, env("1.1", `<ReturnAtmSearchByCoordinates xmlns="`+testNS+`"/>`)), []check{hasStatus(500), soapFault("1.1", "Client", keyMissing)}},
+		{"soap11 radius 256", s11(coordsAction, env("1.1", strings.Replace(coordsBody, ">5<", ">256<", 1))), []check{hasStatus(500), soapFault("1.1", "Client", "Server was unable to read request. ---> There is an error in XML document (1, 359). ---> Value was either too large or too small for an unsigned byte.")}},
+		{"soap11 radius not a number", s11(coordsAction, env("1.1", strings.Replace(coordsBody, ">5<", ">five<", 1))), []check{hasStatus(500), soapFault("1.1", "Client", "---> Input string was not in a correct format.")}},
+		{"soap11 latitude 91 searches", s11(coordsAction, env("1.1", strings.Replace(coordsBody, ">44.6488<", ">91<", 1))), []check{hasStatus(200), bodyContains("<count>0</count>")}},
+		{"soap11 institution id overflow", s11(`"`+testNS+`/ReturnAtmSearchByInstitution"`, env("1.1", `<ReturnAtmSearchByInstitution xmlns="`+testNS+`"><strAtmServiceKey>good</strAtmServiceKey><intInstitutionID>99999999999</intInstitutionID></ReturnAtmSearchByInstitution>`)), []check{hasStatus(500), soapFault("1.1", "Client", "---> Value was either too large or too small for an Int32.")}},
+		{"soap11 element inside a parameter", s11(coordsAction, env("1.1", strings.Replace(coordsBody, ">good<", ">good<b/><", 1))), []check{hasStatus(400), emptyBody()}},
+		{"soap11 root without a namespace", s11(coordsAction, `<html><body/></html>`), []check{hasStatus(500), soapFault("1.1", "VersionMismatch", "Possible SOAP version mismatch: Envelope namespace  was unexpected.")}},
+		{"soap11 must understand", s11(coordsAction, `<soap:Envelope xmlns:soap="`+asmx.NamespaceSOAP11+`"><soap:Header><a:Auth xmlns:a="urn:a" soap:mustUnderstand="1"/></soap:Header><soap:Body>`+coordsBody+`</soap:Body></soap:Envelope>`), []check{hasStatus(500), soapFault("1.1", "MustUnderstand", "SOAP header Auth was not understood.")}},
+		{"soap11 without SOAPAction is routed by its element", rawRequest{"POST", "/service/service.asmx", map[string]string{"Content-Type": "text/xml; charset=utf-8"}, env("1.1", coordsBody)}, []check{hasStatus(200), hasContentType(asmx.ContentTypeSOAP11)}},
 		// SOAP 1.2
-		{"soap12 unknown element", s12(env("1.2", `<ReturnEverything xmlns="`+testNS+`"/>`)), []check{hasStatus(500), soapFault("1.2", "Sender", "The request element <ReturnEverything xmlns='"+testNS+"'> was not recognized.")}},
-		{"soap12 wrong service namespace", s12(env("1.2", strings.Replace(coordsBody, testNS, "http://example.org/other", 1))), []check{hasStatus(500), soapFault("1.2", "Sender", "was not recognized")}},
-		{"soap12 with a 1.1 envelope", s12(env("1.1", coordsBody)), []check{hasStatus(500), soapFault("1.2", "VersionMismatch", "Expecting "+asmx.NamespaceSOAP12)}},
-		{"soap12 action of another operation", rawRequest{"POST", "/service/service.asmx", map[string]string{"Content-Type": `application/soap+xml; charset=utf-8; action="` + testNS + `/ReturnProvinces"`}, env("1.2", coordsBody)}, []check{hasStatus(500), soapFault("1.2", "Sender", "was not expected")}},
-		{"soap12 wrong key", s12(env("1.2", strings.Replace(coordsBody, ">good<", ">nope<", 1))), []check{hasStatus(500), soapFault("1.2", "Sender", "is not valid")}},
-		{"soap12 longitude 200", s12(env("1.2", strings.Replace(coordsBody, ">-63.5752<", ">200<", 1))), []check{hasStatus(500), soapFault("1.2", "Sender", "dblLongitude")}},
-		{"soap12 not XML", s12("<<<"), []check{hasStatus(400), emptyBody()}},
+		{"soap12 unknown element", s12(env("1.2", `<ReturnEverything xmlns="`+testNS+`"/>`)), []check{hasStatus(500), soapFault("1.2", "Sender", "Unable to handle request without a valid action parameter. Please supply a valid soap action.")}},
+		{"soap12 wrong service namespace", s12(env("1.2", strings.Replace(coordsBody, testNS, "http://example.org/other", 1))), []check{hasStatus(500), soapFault("1.2", "Sender", "Unable to handle request without a valid action parameter.")}},
+		{"soap12 with a 1.1 envelope", s12(env("1.1", coordsBody)), []check{hasStatus(415), hasContentType(asmx.ContentTypeSOAP11), emptyBody()}},
+		{"soap12 unknown action", rawRequest{"POST", "/service/service.asmx", map[string]string{"Content-Type": `application/soap+xml; charset=utf-8; action="urn:nope"`}, env("1.2", `<ReturnEverything xmlns="`+testNS+`"/>`)}, []check{hasStatus(500), soapFault("1.2", "Sender", "Unable to handle request. The action 'urn:nope' was not recognized.")}},
+		{"soap12 action of another operation reads leniently", rawRequest{"POST", "/service/service.asmx", map[string]string{"Content-Type": `application/soap+xml; charset=utf-8; action="` + testNS + `/ReturnProvinces"`}, env("1.2", coordsBody)}, []check{hasStatus(500), soapFault("1.2", "Sender", keyMissing)}},
+		{"soap12 wrong key", s12(env("1.2", strings.Replace(coordsBody, ">good<", ">nope<", 1))), []check{hasStatus(500), soapFault("1.2", "Sender", keyRejected)}},
+		{"soap12 longitude 200 searches", s12(env("1.2", strings.Replace(coordsBody, ">-63.5752<", ">200<", 1))), []check{hasStatus(200), bodyContains("<count>0</count>")}},
+		{"soap12 not XML", s12("<<<"), []check{hasStatus(500), soapFault("1.2", "Receiver", "Server was unable to process request. ---> ")}},
+		{"soap12 DOCTYPE", s12(laughs), []check{hasStatus(500), soapFault("1.2", "Receiver", "Server was unable to process request. ---> DTD is prohibited in this XML document.")}},
 		// HTTP GET
-		{"get unknown method", get("/service/service.asmx/ReturnEverything?strAtmServiceKey=good"), []check{hasStatus(500), plainText("ReturnEverything Web Service method name is not valid.")}},
-		{"get missing parameter", get("/service/service.asmx/ReturnAtmSearchByAddress?strAtmServiceKey=good&strAddress=&strProvince=&strPostalCode=&bytRadius=5"), []check{hasStatus(500), plainText("System.InvalidOperationException: Missing parameter: strCity.")}},
-		{"get radius 300", get("/service/service.asmx/ReturnAtmSearchByCoordinates?" + strings.Replace(coordsQuery, "bytRadius=5", "bytRadius=300", 1)), []check{hasStatus(500), plainText("Cannot convert 300 to System.Byte.\r\nParameter name: bytRadius")}},
-		{"get wrong key", get("/service/service.asmx/ReturnProvinces?strAtmServiceKey=bad"), []check{hasStatus(500), plainText("System.UnauthorizedAccessException")}},
+		{"get unknown method", get("/service/service.asmx/ReturnEverything?strAtmServiceKey=good"), []check{hasStatus(500), plainText("ReturnEverything Web Service method name is not valid.\r\n")}},
+		{"get method name in the wrong case", get("/service/service.asmx/returnprovinces?strAtmServiceKey=good"), []check{hasStatus(500), plainText("Invalid method name &#39;returnprovinces&#39;,  method names are case sensitive.")}},
+		{"get missing parameter", get("/service/service.asmx/ReturnAtmSearchByAddress?strAtmServiceKey=good&strAddress=&strProvince=&strPostalCode=&bytRadius=5"), []check{hasStatus(500), plainText("Missing parameter: strCity.\r\n")}},
+		{"get radius 300", get("/service/service.asmx/ReturnAtmSearchByCoordinates?" + strings.Replace(coordsQuery, "bytRadius=5", "bytRadius=300", 1)), []check{hasStatus(500), plainText("Cannot convert 300 to System.Byte.\r\nParameter name: type ---> Value was either too large or too small for an unsigned byte.\r\n")}},
+		{"get wrong key", get("/service/service.asmx/ReturnProvinces?strAtmServiceKey=bad"), []check{hasStatus(500), plainText(keyRejected + "\r\n")}},
 		{"get no key", get("/service/service.asmx/ReturnProvinces"), []check{hasStatus(500), plainText("Missing parameter: strAtmServiceKey.")}},
-		{"get latitude NaN", get("/service/service.asmx/ReturnAtmSearchByCoordinates?" + strings.Replace(coordsQuery, "44.6488", "NaN", 1)), []check{hasStatus(500), plainText("dblLatitude")}},
-		{"get invalid UTF-8", get("/service/service.asmx/ReturnAtmSearchByCoordinates?" + strings.Replace(coordsQuery, "strPostalCode=", "strPostalCode=%FF", 1)), []check{hasStatus(500), plainText("not valid UTF-8")}},
-		{"get bad escape", get("/service/service.asmx/ReturnProvinces?strAtmServiceKey=%zz"), []check{hasStatus(500), plainText("Request format is invalid")}},
-		{"get PUT", rawRequest{"PUT", "/service/service.asmx/ReturnProvinces", nil, ""}, []check{hasStatus(405), emptyBody()}},
+		{"get key name in another case", get("/service/service.asmx/ReturnProvinces?STRATMSERVICEKEY=good"), []check{hasStatus(200)}},
+		{"get latitude NaN searches", get("/service/service.asmx/ReturnAtmSearchByCoordinates?" + strings.Replace(coordsQuery, "44.6488", "NaN", 1)), []check{hasStatus(200), bodyContains("<latitude>NaN</latitude>")}},
+		{"get invalid UTF-8 is replaced", get("/service/service.asmx/ReturnAtmSearchByCoordinates?" + strings.Replace(coordsQuery, "strPostalCode=", "strPostalCode=%FF", 1)), []check{hasStatus(200)}},
+		{"get bad escape stays", get("/service/service.asmx/ReturnProvinces?strAtmServiceKey=%zz"), []check{hasStatus(500), plainText(keyRejected)}},
+		{"get PUT", rawRequest{"PUT", "/service/service.asmx/ReturnProvinces", nil, ""}, []check{hasStatus(500), errorPage()}},
+		{"get without a method name", get("/service/service.asmx/?strAtmServiceKey=good"), []check{hasStatus(500), errorPage()}},
 		// HTTP POST
-		{"post not a form", postForm("/service/service.asmx/ReturnProvinces", "text/plain", "strAtmServiceKey=good"), []check{hasStatus(500), plainText("Request format is invalid: text/plain.")}},
+		{"post not a form", postForm("/service/service.asmx/ReturnProvinces", "text/plain", "strAtmServiceKey=good"), []check{hasStatus(500), plainText("Request format is invalid: text/plain.\r\n")}},
+		{"post unknown method before the content type", postForm("/service/service.asmx/Nope", "text/plain", "x"), []check{hasStatus(500), plainText("Nope Web Service method name is not valid.")}},
 		{"post missing parameter", postForm("/service/service.asmx/ReturnAtmSearchByCity", asmx.ContentTypeForm, "strAtmServiceKey=good"), []check{hasStatus(500), plainText("Missing parameter: intCityID.")}},
+		{"post parameters in the query are not read", postForm("/service/service.asmx/ReturnProvinces?strAtmServiceKey=good", asmx.ContentTypeForm, "x=1"), []check{hasStatus(500), plainText("Missing parameter: strAtmServiceKey.")}},
 		{"post city id 1.5", postForm("/service/service.asmx/ReturnAtmSearchByCity", asmx.ContentTypeForm, "strAtmServiceKey=good&intCityID=1.5"), []check{hasStatus(500), plainText("Cannot convert 1.5 to System.Int32.")}},
-		{"post body over the cap", postForm("/service/service.asmx/ReturnProvinces", asmx.ContentTypeForm, "strAtmServiceKey=good&x="+big), []check{hasStatus(413), plainText("Maximum request length exceeded")}},
-		{"post wrong key", postForm("/service/service.asmx/ReturnProvinces", asmx.ContentTypeForm, "strAtmServiceKey=wrong"), []check{hasStatus(500), plainText("is not valid")}},
-		// JSON
-		{"json operation not offered", get("/service-v2.asmx/ReturnProvinces?strAtmServiceKey=good"), []check{hasStatus(404), jsonError("UnknownOperation", "")}},
-		{"json missing parameter", get("/service-v2.asmx/ReturnAtmSearchByCoordinates?strAtmServiceKey=good"), []check{hasStatus(400), jsonError("MissingParameter", "strPostalCode")}},
-		{"json radius -1", get("/service-v2.asmx/ReturnAtmSearchByCoordinates?" + strings.Replace(coordsQuery, "bytRadius=5", "bytRadius=-1", 1)), []check{hasStatus(400), jsonError("InvalidParameter", "bytRadius")}},
-		{"json wrong key", get("/service-v2.asmx/ReturnAtmSearchByCoordinates?" + strings.Replace(coordsQuery, "good", "evil", 1)), []check{hasStatus(403), jsonError("InvalidServiceKey", "strAtmServiceKey")}},
-		{"json no key", get("/service-v2.asmx/ReturnAtmSearchByCoordinates?" + strings.Replace(coordsQuery, "strAtmServiceKey=good&", "", 1)), []check{hasStatus(403), jsonError("MissingServiceKey", "strAtmServiceKey")}},
-		{"json DELETE", rawRequest{"DELETE", "/service-v2.asmx/ReturnAtmSearchByCoordinates", nil, ""}, []check{hasStatus(405), jsonError("MethodNotAllowed", "")}},
-		{"json body over the cap", postForm("/service-v2.asmx/ReturnAtmSearchByCoordinates", asmx.ContentTypeForm, coordsQuery+"&x="+big), []check{hasStatus(413), jsonError("RequestTooLarge", "")}},
+		{"post body over the cap", postForm("/service/service.asmx/ReturnProvinces", asmx.ContentTypeForm, "strAtmServiceKey=good&x="+big), []check{hasStatus(413), plainText("Maximum request length exceeded.")}},
+		{"post wrong key", postForm("/service/service.asmx/ReturnProvinces", asmx.ContentTypeForm, "strAtmServiceKey=wrong"), []check{hasStatus(500), plainText(keyRejected)}},
+		// JSON: an .asmx like the other, answering as ASMX's HTTP GET protocol
+		{"json operation not offered", get("/service-v2.asmx/ReturnProvinces?strAtmServiceKey=good"), []check{hasStatus(500), plainText("ReturnProvinces Web Service method name is not valid.")}},
+		{"json missing parameter", get("/service-v2.asmx/ReturnAtmSearchByCoordinates?strAtmServiceKey=good"), []check{hasStatus(500), plainText("Missing parameter: strPostalCode.")}},
+		{"json radius -1", get("/service-v2.asmx/ReturnAtmSearchByCoordinates?" + strings.Replace(coordsQuery, "bytRadius=5", "bytRadius=-1", 1)), []check{hasStatus(500), plainText("Cannot convert -1 to System.Byte.")}},
+		{"json wrong key", get("/service-v2.asmx/ReturnAtmSearchByCoordinates?" + strings.Replace(coordsQuery, "good", "evil", 1)), []check{hasStatus(500), plainText(keyRejected)}},
+		{"json no key", get("/service-v2.asmx/ReturnAtmSearchByCoordinates?" + strings.Replace(coordsQuery, "strAtmServiceKey=good&", "", 1)), []check{hasStatus(500), plainText("Missing parameter: strAtmServiceKey.")}},
+		{"json latitude 91 searches", get("/service-v2.asmx/ReturnAtmSearchByCoordinates?" + strings.Replace(coordsQuery, "44.6488", "91", 1)), []check{hasStatus(200), bodyContains(`"count":0`)}},
+		{"json DELETE", rawRequest{"DELETE", "/service-v2.asmx/ReturnAtmSearchByCoordinates", nil, ""}, []check{hasStatus(500), errorPage()}},
+		{"json body over the cap", postForm("/service-v2.asmx/ReturnAtmSearchByCoordinates", asmx.ContentTypeForm, coordsQuery+"&x="+big), []check{hasStatus(413), plainText("Maximum request length exceeded.")}},
 	}
 	if len(tests) < 40 {
 		t.Fatalf("the table has %d rows, want at least 40", len(tests))
@@ -236,6 +238,56 @@ func TestBadInput(t *testing.T) {
 			runChecks(t, sendRaw(t, srv.URL, valid), hasStatus(200), hasContentType(asmx.ContentTypeSOAP11))
 		})
 	}
+}
+
+// TestErrorForms checks the detailed form (--detailed-errors) and the JSON
+// path's ASP.NET AJAX form (--json-errors ajax) of the same errors.
+func TestErrorForms(t *testing.T) {
+	detailed := newTestServer(t, WithKeys("good"), WithDetailedErrors(true))
+	ajax := newTestServer(t, WithKeys("good"), WithJSONErrors(JSONErrorsAjax))
+	ajaxDetailed := newTestServer(t, WithKeys("good"), WithJSONErrors(JSONErrorsAjax), WithDetailedErrors(true))
+	ajaxError := func(msg, typ string) check {
+		return func(r response) error {
+			var v struct{ Message, StackTrace, ExceptionType string }
+			if err := json.Unmarshal([]byte(r.body), &v); err != nil {
+				return fmt.Errorf("JSON error does not parse: %v: %q", err, r.body)
+			}
+			if r.ctype != asmx.ContentTypeJSONError || v.Message != msg || v.ExceptionType != typ || (typ == "") != (v.StackTrace == "") {
+				return fmt.Errorf("got %q %+v, want message %q type %q", r.ctype, v, msg, typ)
+			}
+			return nil
+		}
+	}
+	tests := []struct {
+		name   string
+		base   string
+		req    rawRequest
+		checks []check
+	}{
+		{"soap detailed", detailed.URL, s11(coordsAction, env("1.1", strings.Replace(coordsBody, ">5<", ">256<", 1))), []check{hasStatus(500), soapFault("1.1", "Client",
+			"System.Web.Services.Protocols.SoapException: Server was unable to read request. ---> System.InvalidOperationException: There is an error in XML document (1, 359). ---> System.OverflowException: Value was either too large or too small for an unsigned byte.\r\n   at System.Byte.Parse(")}},
+		{"soap key detailed", detailed.URL, s11(coordsAction, env("1.1", strings.Replace(coordsBody, ">good<", ">bad<", 1))), []check{hasStatus(500), soapFault("1.1", "Client",
+			"System.Web.Services.Protocols.SoapException: The service key (strAtmServiceKey) is not valid.\r\n   at AtmService.CheckKey(String strAtmServiceKey)\r\n   at AtmService.ReturnAtmSearchByCoordinates(String strAtmServiceKey, String strPostalCode, Double dblLatitude, Double dblLongitude, Byte bytRadius)")}},
+		{"get detailed", detailed.URL, get("/service/service.asmx/ReturnAtmSearchByAddress?strAtmServiceKey=good"), []check{hasStatus(500), plainText(
+			"System.InvalidOperationException: Missing parameter: strAddress.\r\n   at System.Web.Services.Protocols.ValueCollectionParameterReader.Read(NameValueCollection collection)\r\n   at System.Web.Services.Protocols.UrlParameterReader.Read(HttpRequest request)")}},
+		{"json ajax", ajax.URL, get("/service-v2.asmx/ReturnAtmSearchByCoordinates?strAtmServiceKey=good"), []check{hasStatus(500), ajaxError("There was an error processing the request.", "")}},
+		{"json ajax detailed", ajaxDetailed.URL, get("/service-v2.asmx/ReturnAtmSearchByCoordinates?strAtmServiceKey=good"), []check{hasStatus(500), ajaxError("Missing parameter: strPostalCode.", "System.InvalidOperationException")}},
+		{"json ajax leaves GET alone", ajax.URL, get("/service/service.asmx/ReturnProvinces?strAtmServiceKey=bad"), []check{hasStatus(500), plainText("The service key (strAtmServiceKey) is not valid.\r\n")}},
+		{"error page detailed", detailed.URL, rawRequest{"PUT", "/service/service.asmx/ReturnProvinces", nil, ""}, []check{hasStatus(500), bodyContains("System.InvalidOperationException: Request format is unrecognized for URL unexpectedly ending in &#39;/ReturnProvinces&#39;.")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { runChecks(t, sendRaw(t, tt.base, tt.req), tt.checks...) })
+	}
+	t.Run("jsonerror header", func(t *testing.T) {
+		resp, err := http.Get(ajax.URL + "/service-v2.asmx/ReturnAtmSearchByCoordinates?strAtmServiceKey=good")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if got := resp.Header.Get("jsonerror"); got != "true" {
+			t.Errorf("got jsonerror %q, want %q", got, "true")
+		}
+	})
 }
 
 // panickingReplayer fails on every call, to show panics become faults.
@@ -251,8 +303,8 @@ func TestPanicBecomesServerFault(t *testing.T) {
 	}{
 		{asmx.SOAP11, soapFault("1.1", "Server", "Server was unable to process request. ---> internal error: boom")},
 		{asmx.SOAP12, soapFault("1.2", "Receiver", "internal error: boom")},
-		{asmx.HTTPGet, plainText("System.Exception: internal error: boom")},
-		{asmx.JSON, jsonError("ServerError", "")},
+		{asmx.HTTPGet, plainText("internal error: boom\r\n")},
+		{asmx.JSON, plainText("internal error: boom\r\n")},
 	} {
 		op := asmx.OpReturnAtmSearchByCoordinates
 		runChecks(t, call(t, srv.URL, tc.b, op, paramsFor(op, "k")), hasStatus(500), tc.check)
@@ -294,4 +346,18 @@ func TestStalledRequestDoesNotHoldASlot(t *testing.T) {
 	// With one slot, a valid request now gets through.
 	r := call(t, "http://"+ln.Addr().String(), asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))
 	runChecks(t, r, hasStatus(200))
+}
+
+// TestDefaultBodyCap checks the default cap is ASP.NET's maxRequestLength
+// (4096 KB): a 1.4 MB request is served. (Refusals are checked with a small
+// cap in TestBadInput.)
+func TestDefaultBodyCap(t *testing.T) {
+	if DefaultMaxBodyBytes != 4096*1024 {
+		t.Errorf("got DefaultMaxBodyBytes %d, want %d", DefaultMaxBodyBytes, 4096*1024)
+	}
+	srv := newTestServer(t)
+	body := func(n int) string {
+		return env("1.1", strings.Replace(coordsBody, "<strPostalCode></strPostalCode>", "<strPostalCode>"+strings.Repeat("x", n)+"</strPostalCode>", 1))
+	}
+	runChecks(t, sendRaw(t, srv.URL, s11(coordsAction, body(1400<<10))), hasStatus(200))
 }

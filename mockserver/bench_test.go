@@ -70,7 +70,12 @@ type benchRequest struct {
 }
 
 func newBenchRequest(b asmx.Binding, op string) *benchRequest {
-	params := benchParams(op)
+	return newBenchRequestWith(b, op, benchParams(op))
+}
+
+// newBenchRequestWith is a request of op in binding b with params, in the
+// document's order.
+func newBenchRequestWith(b asmx.Binding, op string, params [][2]string) *benchRequest {
 	q := url.Values{}
 	for _, p := range params {
 		q.Set(p[0], p[1])
@@ -208,28 +213,31 @@ func BenchmarkLoopback(b *testing.B) {
 }
 
 var (
-	bigOnce sync.Once
-	bigData *data
-	bigErr  error
+	bigOnce   sync.Once
+	bigServer *Server
+	bigErr    error
 )
 
-// bigIndex is the index of a 1,000,000-ATM generated data set, made once per
-// test binary run.
-func bigIndex(b *testing.B) *data {
+// bigIndex is the index of a 1,000,000-ATM generated data set (seed 1),
+// made once per test binary run, as bigMock serves it.
+func bigIndex(b *testing.B) *data { return bigMock(b).data }
+
+// bigMock is a mock serving the 1,000,000-ATM generated data set.
+func bigMock(b *testing.B) *Server {
 	b.Helper()
 	bigOnce.Do(func() {
 		start := time.Now()
 		var ds *fixtures.Dataset
 		ds, bigErr = fixtures.Generate(fixtures.GenerateOptions{Seed: 1, ATMs: 1_000_000})
 		if bigErr == nil {
-			bigData = newData(ds)
+			bigServer, bigErr = NewServer(WithDataset(ds), WithNamespace(testNS))
 			b.Logf("generated and indexed 1,000,000 ATMs in %s", time.Since(start).Round(time.Millisecond))
 		}
 	})
 	if bigErr != nil {
 		b.Fatal(bigErr)
 	}
-	return bigData
+	return bigServer
 }
 
 // want1M reports whether the 1,000,000-ATM cases should run.
@@ -332,19 +340,137 @@ func sameNeighbourhoodIndex(b *testing.B) *data {
 	return newData(&ds)
 }
 
-// benchNear runs d.near and reports the p99 of single searches.
+// benchNear runs the search within km of p, and reports the p99 of single
+// searches and the cost per result.
 func benchNear(b *testing.B, d *data, p fixtures.Coordinates, km float64) {
 	b.ReportAllocs()
 	var lat []time.Duration
 	n := 0
+	sc := new(scratch) // as a request's, recycled
 	for b.Loop() {
 		t0 := time.Now()
-		n = len(d.near(p, km))
+		n = len(d.search(p, km, -1, sc))
 		lat = append(lat, time.Since(t0))
 	}
+	reportP99(b, lat)
+	b.ReportMetric(float64(n), "results")
+	if n > 0 {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/result")
+	}
+}
+
+// reportP99 reports the 99th percentile of single operations' latencies.
+func reportP99(b *testing.B, lat []time.Duration) {
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)*99/100]), "p99-ns")
-	b.ReportMetric(float64(n), "results")
+}
+
+// halifax is the centre of Halifax, where the generated ATMs are densest.
+var halifax = fixtures.Coordinates{Latitude: 44.6488, Longitude: -63.5752}
+
+// BenchmarkNearest is the 10-nearest search within 25 km of Halifax
+// (ReturnAtmSearchByAddressWithMaximum, intMaximumAtms 10) at 10,000 and
+// 1,000,000 ATMs: the search in the index alone (Index) and the whole SOAP
+// 1.1 request through ServeHTTP, geocoding a postal code known in both
+// data sets (Handler), with the p99 of single requests. Its cost does not
+// grow with the data set, nor with the 300,000 ATMs within 25 km at 1M.
+//
+//	go test -run '^$' -bench 'Nearest/(10k|1M)' -benchtime 2s ./mockserver
+func BenchmarkNearest(b *testing.B) {
+	small, err := fixtures.Generate(fixtures.GenerateOptions{Seed: 1, ATMs: 10_000})
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The same postal code at both sizes: the 1M set is made first.
+	var big *Server
+	if want1M() {
+		big = bigMock(b)
+	}
+	postal := halifaxPostalCode(b, small, big)
+	var smallServer *Server
+	sizes := []struct {
+		name string
+		s    func(b *testing.B) *Server
+	}{
+		{"10k", func(b *testing.B) *Server {
+			if smallServer == nil {
+				smallServer = benchServer(b, small)
+			}
+			return smallServer
+		}},
+		{"1M", bigMock},
+	}
+	for _, size := range sizes {
+		b.Run(size.name, func(b *testing.B) {
+			if size.name == "1M" && !want1M() {
+				b.Skip("set ATMKIT_BENCH_1M=1 or name 1M in -bench to run")
+			}
+			s := size.s(b)
+			b.Run("Index", func(b *testing.B) {
+				from := newPoint(halifax, 0, 0)
+				var hits []hit
+				var lat []time.Duration
+				b.ReportAllocs()
+				for b.Loop() {
+					t0 := time.Now()
+					hits = s.data.tree.nearest(&from, 25, 10, hits)
+					lat = append(lat, time.Since(t0))
+				}
+				if len(hits) != 10 {
+					b.Fatalf("got %d results, want 10", len(hits))
+				}
+				reportP99(b, lat)
+			})
+			b.Run("Handler", func(b *testing.B) {
+				params := benchParams(asmx.OpReturnAtmSearchByAddressWithMaximum)
+				for i, p := range params {
+					switch p[0] {
+					case asmx.ParamPostalCode:
+						params[i][1] = postal
+					case asmx.ParamMaximumAtms:
+						params[i][1] = "10"
+					case asmx.ParamCity, asmx.ParamProvince:
+						params[i][1] = ""
+					}
+				}
+				br := newBenchRequestWith(asmx.SOAP11, asmx.OpReturnAtmSearchByAddressWithMaximum, params)
+				w := &discardWriter{h: http.Header{}}
+				s.ServeHTTP(w, br.reset())
+				if w.status != 200 {
+					b.Fatalf("got status %d, want 200", w.status)
+				}
+				var lat []time.Duration
+				b.SetBytes(int64(w.n))
+				b.ReportAllocs()
+				for b.Loop() {
+					w.reset()
+					t0 := time.Now()
+					s.ServeHTTP(w, br.reset())
+					lat = append(lat, time.Since(t0))
+				}
+				reportP99(b, lat)
+			})
+		})
+	}
+}
+
+// halifaxPostalCode is the postal code of the first ATM in Halifax of
+// small (in id order) that big (if any) also knows, so that both sizes are
+// asked the same question.
+func halifaxPostalCode(b *testing.B, small *fixtures.Dataset, big *Server) string {
+	for _, a := range small.ATMs {
+		if a.Address.City != "Halifax" || a.Address.PostalCode == "" {
+			continue
+		}
+		if big != nil {
+			if _, ok := big.data.postal.find(appendNormPostal(nil, a.Address.PostalCode)); !ok {
+				continue
+			}
+		}
+		return a.Address.PostalCode
+	}
+	b.Fatal("no postal code of Halifax in the data sets")
+	return ""
 }
 
 // encodeLocations appends the XML result of a coordinate search in binding b.

@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -13,9 +14,6 @@ import (
 
 // earthRadiusKm is the mean Earth radius used for great-circle distances.
 const earthRadiusKm = 6371.0088
-
-// cellDegrees is the side of a search grid cell in degrees of latitude.
-const cellDegrees = 0.05
 
 // data is a data set with the indexes the operations need. It is immutable
 // after newData (but for the encoding cache, which is safe for concurrent
@@ -31,70 +29,18 @@ type data struct {
 	byID          []int32         // every ATM, ordered by id
 	byInstitution map[int][]int32 // ordered by id
 	byCity        map[int][]int32 // ordered by id
-	grid          grid
+	tree          *kdTree         // the searches' index (kdtree.go)
+	slots         chan []hit      // the searches within a radius running at once, and their hits
 
 	// Geocoding tables of the address searches, keys normalised by norm.
-	postal      map[string]fixtures.Coordinates // postal code → first ATM's point
-	street      map[string]fixtures.Coordinates // street|city → first ATM's point
+	postal      *keyIndex                       // by postal code (appendNormPostal)
+	street      *keyIndex                       // by street|city
 	cities      map[string][]*fixtures.City     // city name → cities
 	provinces   map[string]string               // code or name → code
 	provCentres map[string]fixtures.Coordinates // code → mean of its cities
 
 	frags *fragmentCache
 }
-
-type cell struct{ lat, lon int32 }
-
-func cellOf(c fixtures.Coordinates) cell {
-	return cell{int32(math.Floor(c.Latitude / cellDegrees)), int32(math.Floor(c.Longitude / cellDegrees))}
-}
-
-// grid is the search index: the ATMs sorted by cell (row of latitude, then
-// column of longitude, then id), each with the sines and cosines the
-// distance needs, so a search reads memory in order and calls no
-// trigonometric function per ATM. rows holds each row's run, indexed by
-// row - minRow (latitudes span at most 3,601 rows of 0.05°); lonCell holds
-// each ATM's column, for finding a row's columns by binary search.
-type grid struct {
-	rows    []span
-	lonCell []int32
-	points  []point
-}
-
-// point is a position prepared for distances, and the ATM standing there.
-type point struct {
-	lat              float64 // degrees
-	sinHLat, cosHLat float64 // of half the latitude
-	sinHLon, cosHLon float64 // of half the longitude
-	cosLat           float64
-	atm              int32 // position in ds.ATMs
-}
-
-func newPoint(c fixtures.Coordinates, atm int32) point {
-	sLat, cLat := math.Sincos(c.Latitude * rad / 2)
-	sLon, cLon := math.Sincos(c.Longitude * rad / 2)
-	return point{lat: c.Latitude, sinHLat: sLat, cosHLat: cLat, sinHLon: sLon, cosHLon: cLon,
-		cosLat: math.Cos(c.Latitude * rad), atm: atm}
-}
-
-// hav is the haversine of the central angle between p and q: sin²(Δφ/2) +
-// cos φp cos φq sin²(Δλ/2), the half-angle sines taken by the difference
-// formula from the sines and cosines each point carries. Equal points give
-// exactly 0; it grows with the distance, so searches compare and sort by it.
-func (p *point) hav(q *point) float64 {
-	sdLat := q.sinHLat*p.cosHLat - q.cosHLat*p.sinHLat
-	sdLon := q.sinHLon*p.cosHLon - q.cosHLon*p.sinHLon
-	return sdLat*sdLat + p.cosLat*q.cosLat*sdLon*sdLon
-}
-
-// havKm turns a haversine into kilometres.
-func havKm(h float64) float64 {
-	return 2 * earthRadiusKm * math.Asin(math.Min(1, math.Sqrt(h)))
-}
-
-type span struct{ start, end int32 }
-
-const minRow = -1800 // row of latitude -90
 
 // newData indexes ds. ds must have passed fixtures validation.
 func newData(ds *fixtures.Dataset) *data {
@@ -103,8 +49,6 @@ func newData(ds *fixtures.Dataset) *data {
 		institutions:  make(map[int]*fixtures.Institution, len(ds.Institutions)),
 		byInstitution: map[int][]int32{},
 		byCity:        map[int][]int32{},
-		postal:        map[string]fixtures.Coordinates{},
-		street:        map[string]fixtures.Coordinates{},
 		cities:        map[string][]*fixtures.City{},
 		provinces:     map[string]string{},
 		provCentres:   map[string]fixtures.Coordinates{},
@@ -121,37 +65,30 @@ func newData(ds *fixtures.Dataset) *data {
 	if !slices.IsSortedFunc(d.byID, byID) {
 		slices.SortStableFunc(d.byID, byID)
 	}
-	// The grid is built on the side: on two cores that halves the time a
+	// The tree is built on the side: on two cores that halves the time a
 	// million-ATM set takes to index.
-	gridDone := make(chan grid, 1)
-	go func() { gridDone <- newGrid(ds.ATMs, d.byID) }()
-	var key []byte
-	cityNorm := map[string]string{}
+	treeDone := make(chan *kdTree, 1)
+	go func() { treeDone <- newKDTree(ds.ATMs, d.byID) }()
 	for _, i := range d.byID {
 		a := &ds.ATMs[i]
 		d.byInstitution[a.InstitutionID] = append(d.byInstitution[a.InstitutionID], i)
 		d.byCity[a.CityID] = append(d.byCity[a.CityID], i)
-		key = appendNormPostal(key[:0], a.Address.PostalCode)
-		if len(key) > 0 {
-			if _, ok := d.postal[string(key)]; !ok {
-				d.postal[string(key)] = a.Coordinates
-			}
-		}
-		if a.Address.StreetAddress != "" {
-			cn, ok := cityNorm[a.Address.City]
-			if !ok {
-				cn = norm(a.Address.City)
-				cityNorm[a.Address.City] = cn
-			}
-			key = appendNorm(key[:0], a.Address.StreetAddress)
-			key = append(key, '|')
-			key = append(key, cn...)
-			if _, ok := d.street[string(key)]; !ok {
-				d.street[string(key)] = a.Coordinates
-			}
-		}
 	}
-	d.grid = <-gridDone
+	d.postal = newKeyIndex(d.byID, func(dst []byte, i int32) []byte {
+		return appendNormPostal(dst, ds.ATMs[i].Address.PostalCode)
+	})
+	d.street = newKeyIndex(d.byID, func(dst []byte, i int32) []byte {
+		a := &ds.ATMs[i]
+		if a.Address.StreetAddress == "" {
+			return dst
+		}
+		return appendStreetKey(dst, a.Address.StreetAddress, a.Address.City)
+	})
+	d.tree = <-treeDone
+	d.slots = make(chan []hit, runtime.GOMAXPROCS(0))
+	for range cap(d.slots) {
+		d.slots <- nil
+	}
 	d.frags = newFragmentCache(len(ds.ATMs))
 	sums := map[string][3]float64{}
 	for i := range ds.Cities {
@@ -168,47 +105,6 @@ func newData(ds *fixtures.Dataset) *data {
 		}
 	}
 	return d
-}
-
-// newGrid builds the search index of atms, taken in the order of byID.
-func newGrid(atms []fixtures.ATM, byID []int32) grid {
-	type entry struct {
-		c cell
-		i int32
-	}
-	es := make([]entry, len(byID))
-	for k, i := range byID {
-		es[k] = entry{cellOf(atms[i].Coordinates), i}
-	}
-	// Stable: within a cell the ATMs stay in id order.
-	slices.SortStableFunc(es, func(a, b entry) int {
-		if a.c.lat != b.c.lat {
-			return int(a.c.lat) - int(b.c.lat)
-		}
-		return int(a.c.lon) - int(b.c.lon)
-	})
-	g := grid{
-		rows:    make([]span, -2*minRow+1),
-		lonCell: make([]int32, len(es)),
-		points:  make([]point, len(es)),
-	}
-	start := 0
-	for k, e := range es {
-		g.lonCell[k], g.points[k] = e.c.lon, newPoint(atms[e.i].Coordinates, e.i)
-		if k+1 == len(es) || es[k+1].c.lat != e.c.lat {
-			g.rows[e.c.lat-minRow] = span{int32(start), int32(k + 1)}
-			start = k + 1
-		}
-	}
-	return g
-}
-
-// row returns the run of a row; empty outside the latitudes.
-func (g *grid) row(lat int32) span {
-	if i := lat - minRow; i >= 0 && int(i) < len(g.rows) {
-		return g.rows[i]
-	}
-	return span{}
 }
 
 // institution returns the institution of an ATM (validated to exist).
@@ -256,10 +152,16 @@ func appendNorm(dst []byte, s string) []byte {
 	return dst
 }
 
-// normPostal folds a postal code to upper case without spaces or dashes.
-func normPostal(s string) string { return string(appendNormPostal(nil, s)) }
+// appendStreetKey appends the key of the street geocoding table:
+// norm(street) + "|" + norm(city).
+func appendStreetKey(dst []byte, street, city string) []byte {
+	dst = appendNorm(dst, street)
+	dst = append(dst, '|')
+	return appendNorm(dst, city)
+}
 
-// appendNormPostal appends normPostal(s) to dst.
+// appendNormPostal appends s, a postal code, folded to upper case without
+// spaces or dashes, to dst.
 func appendNormPostal(dst []byte, s string) []byte {
 	for _, r := range s {
 		switch {
@@ -278,107 +180,113 @@ const rad = math.Pi / 180
 
 // haversine is the great-circle distance between two points in kilometres.
 func haversine(a, b fixtures.Coordinates) float64 {
-	pa, pb := newPoint(a, 0), newPoint(b, 0)
+	pa, pb := newPoint(a, 0, 0), newPoint(b, 0, 0)
 	return havKm(pa.hav(&pb))
 }
 
-type hit struct {
-	atm int32 // position in ds.ATMs
-	id  int
-	hav float64
+// havKm turns a haversine into kilometres.
+func havKm(h float64) float64 {
+	return 2 * earthRadiusKm * math.Asin(math.Min(1, math.Sqrt(h)))
 }
 
-// near returns the ATMs within radiusKm of p (inclusive), by distance then
-// id, as positions in ds.ATMs. It measures the distance to every ATM in the
-// grid cells that the circle's bounding box touches (those of its rows are
-// found by binary search), but skips at once those whose latitude alone puts
-// them out of reach. Distances are compared as haversines, which order
-// points as the distances in kilometres do.
-func (d *data) near(p fixtures.Coordinates, radiusKm float64) []int32 {
-	dLat := radiusKm / (earthRadiusKm * math.Pi / 180)
-	latLo, latHi := p.Latitude-dLat, p.Latitude+dLat
-	var lonLo, lonHi float64
-	cosLat := math.Min(math.Cos(latLo*math.Pi/180), math.Cos(latHi*math.Pi/180))
-	if latLo <= -90 || latHi >= 90 || cosLat <= 1e-6 {
-		lonLo, lonHi = -180, 180
-	} else {
-		dLon := dLat / cosLat
-		lonLo, lonHi = p.Longitude-dLon, p.Longitude+dLon
-		if dLon >= 180 {
-			lonLo, lonHi = -180, 180
-		}
+// maxHavOf is the haversine of radiusKm, sin²(radiusKm / 2R): the largest
+// within radiusKm, but for rounding.
+func maxHavOf(radiusKm float64) float64 {
+	h := math.Sin(math.Min(radiusKm/(2*earthRadiusKm), math.Pi/2))
+	return h * h
+}
+
+// nearestMaxK is the largest maximum the k-nearest search takes; a larger
+// one is the search within the radius, cut short, which is as fast then.
+const nearestMaxK = 1024
+
+// search returns the ATMs within radiusKm of p (inclusive), by distance then
+// id, as positions in ds.ATMs; with maximum ≥ 0, only the first maximum of
+// them. The slice is sc's: valid until sc is reused or released.
+//
+// A maximum up to nearestMaxK is the k-nearest search, in sc. Any other is
+// the search within the radius, whose hits (16 bytes a location, sorted)
+// are gathered in one of d.slots: no more such searches run at once than
+// there are processors to run them (they are all computation), so however
+// many requests are in flight, only that many answers' hits are held.
+func (d *data) search(p fixtures.Coordinates, radiusKm float64, maximum int, sc *scratch) []int32 {
+	from := newPoint(p, 0, 0)
+	if maximum >= 0 && maximum <= nearestMaxK {
+		sc.hits = d.tree.nearest(&from, radiusKm, maximum, sc.hits)
+		return sc.positions(sc.hits)
 	}
-	g := &d.grid
-	from := newPoint(p, 0)
-	// Within radiusKm ⇔ hav ≤ sin²(radiusKm / 2R).
-	maxHav := math.Sin(radiusKm / (2 * earthRadiusKm))
-	maxHav *= maxHav
-	// Two points are at least as far apart as their latitudes; the margin
-	// keeps borderline cases for the exact test.
-	maxDLat := dLat*(1+1e-9) + 1e-9
-	hp := hitPool.Get().(*[]hit)
-	defer func() {
-		if cap(*hp) <= 1<<16 {
-			hitPool.Put(hp)
-		}
-	}()
-	hits := (*hp)[:0]
-	visit := func(start, end int32) {
-		for k := start; k < end; k++ {
-			q := &g.points[k]
-			if math.Abs(q.lat-p.Latitude) > maxDLat {
-				continue
-			}
-			if h := from.hav(q); h <= maxHav {
-				hits = append(hits, hit{q.atm, d.ds.ATMs[q.atm].ID, h})
-			}
-		}
+	hits := <-d.slots
+	hits = d.tree.within(&from, radiusKm, hits[:0])
+	sortHits(hits)
+	if maximum >= 0 && len(hits) > maximum {
+		hits = hits[:maximum]
 	}
-	if lonLo < -180 || lonHi > 180 {
-		// Longitudes wrapping the antimeridian: measure every ATM.
-		visit(0, int32(len(g.points)))
-	} else {
-		lo := cellOf(fixtures.Coordinates{Latitude: latLo, Longitude: lonLo})
-		hi := cellOf(fixtures.Coordinates{Latitude: latHi, Longitude: lonHi})
-		for la := lo.lat; la <= hi.lat; la++ {
-			r := g.row(la)
-			cols := g.lonCell[r.start:r.end]
-			from, _ := slices.BinarySearch(cols, lo.lon)
-			to, _ := slices.BinarySearch(cols, hi.lon+1)
-			visit(r.start+int32(from), r.start+int32(to))
-		}
+	atms := sc.positions(hits)
+	if cap(hits) > maxSlotHits {
+		hits = nil // a rare huge answer's are not kept
 	}
-	slices.SortFunc(hits, func(a, b hit) int {
-		switch {
-		case a.hav < b.hav:
-			return -1
-		case a.hav > b.hav:
-			return 1
-		}
-		return a.id - b.id
-	})
-	out := make([]int32, len(hits))
+	d.slots <- hits[:0]
+	return atms
+}
+
+// maxSlotHits bounds the hits a slot keeps for the next search: 8 MiB, a
+// search of about 500,000 results.
+const maxSlotHits = 1 << 19
+
+// scratch is what one request's search works in, recycled through
+// scratchPool: the hits of a k-nearest search, and the positions of the
+// ATMs found (4 bytes a location, against the 1.1 KB each location's XML
+// takes, which is written in pieces).
+type scratch struct {
+	hits []hit
+	atms []int32
+}
+
+// positions sets sc.atms to the positions of the hits' ATMs, and returns it.
+func (sc *scratch) positions(hits []hit) []int32 {
+	atms := slices.Grow(sc.atms[:0], len(hits))[:len(hits)]
 	for k, h := range hits {
-		out[k] = h.atm
+		atms[k] = h.atm
 	}
-	*hp = hits[:0]
-	return out
+	sc.atms = atms
+	return atms
 }
 
-// hitPool recycles the scratch slices of near.
-var hitPool = sync.Pool{New: func() any { h := make([]hit, 0, 256); return &h }}
+// maxPooledHits bounds the scratch kept for reuse, 64 Ki hits and as many
+// positions (1.25 MiB): that of a longer answer is left to the garbage
+// collector, so that the pool holds little more than the requests in flight
+// need.
+const maxPooledHits = 1 << 16
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+func getScratch() *scratch { return scratchPool.Get().(*scratch) }
+
+// release returns sc to the pool; its slices must no longer be used.
+func (sc *scratch) release() {
+	if cap(sc.hits) > maxPooledHits {
+		sc.hits = nil
+	}
+	if cap(sc.atms) > maxPooledHits {
+		sc.atms = nil
+	}
+	sc.hits, sc.atms = sc.hits[:0], sc.atms[:0]
+	scratchPool.Put(sc)
+}
 
 // geocode finds the point an address search searches around: a known postal
 // code first, then the street address with the city, then the city (in the
 // province, if one is given), then the province. ok is false when nothing is
 // known.
 func (d *data) geocode(address, city, province, postal string) (fixtures.Coordinates, bool) {
-	if p, ok := d.postal[normPostal(postal)]; ok && strings.TrimSpace(postal) != "" {
-		return p, true
+	if strings.TrimSpace(postal) != "" {
+		if i, ok := d.postal.find(appendNormPostal(nil, postal)); ok {
+			return d.ds.ATMs[i].Coordinates, true
+		}
 	}
 	if address != "" && city != "" {
-		if p, ok := d.street[norm(address)+"|"+norm(city)]; ok {
-			return p, true
+		if i, ok := d.street.find(appendStreetKey(nil, address, city)); ok {
+			return d.ds.ATMs[i].Coordinates, true
 		}
 	}
 	code := d.provinces[norm(province)]
@@ -399,8 +307,8 @@ func (d *data) geocode(address, city, province, postal string) (fixtures.Coordin
 	return fixtures.Coordinates{}, false
 }
 
-// locations answers a location-list operation.
-func (d *data) locations(c *asmx.Call) locationList {
+// locations answers a location-list operation, searching in sc.
+func (d *data) locations(c *asmx.Call, sc *scratch) locationList {
 	switch c.Op.Name {
 	case asmx.OpReturnAllAtms:
 		return locationList{atms: d.byID}
@@ -410,23 +318,30 @@ func (d *data) locations(c *asmx.Call) locationList {
 		return locationList{atms: d.byCity[c.CityID]}
 	case asmx.OpReturnAtmSearchByCoordinates:
 		p := fixtures.Coordinates{Latitude: c.Latitude, Longitude: c.Longitude}
-		return locationList{atms: d.near(p, float64(c.Radius)), point: p, hasPoint: true}
+		if !onEarth(p.Latitude, p.Longitude) {
+			// A point that is no place on Earth (a latitude beyond ±90, a
+			// longitude beyond ±180, or not a finite number, all of which
+			// ASMX reads) finds nothing; the answer shows it as given.
+			return locationList{point: p, hasPoint: true}
+		}
+		return locationList{atms: d.search(p, float64(c.Radius), -1, sc), point: p, hasPoint: true}
 	case asmx.OpReturnAtmSearchByAddress, asmx.OpReturnAtmSearchByAddressWithMaximum:
 		p, ok := d.geocode(c.Address, c.City, c.Province, c.Postal)
 		l := locationList{point: p, hasPoint: true}
-		if ok {
-			l.atms = d.near(p, float64(c.Radius))
-		}
+		maximum := -1
 		if c.Op.Name == asmx.OpReturnAtmSearchByAddressWithMaximum {
-			max := c.MaximumAtms
-			if max < 0 {
-				max = 0
-			}
-			if len(l.atms) > max {
-				l.atms = l.atms[:max]
-			}
+			maximum = max(c.MaximumAtms, 0)
+		}
+		if ok {
+			l.atms = d.search(p, float64(c.Radius), maximum, sc)
 		}
 		return l
 	}
 	return locationList{}
+}
+
+// onEarth reports whether a latitude and longitude name a point on Earth.
+// The comparisons are false for NaN.
+func onEarth(lat, lon float64) bool {
+	return lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180
 }

@@ -126,6 +126,20 @@ var deviationTable = []*deviation{
 		}},
 	{name: "any-key-accepted", desc: "any strAtmServiceKey, even an empty or wrong one, is accepted",
 		bindings: asmx.Bindings, request: func(c *devCall) { setParam(c, asmx.ParamKey, c.key) }},
+	{name: "typed-get-root-no-namespace", desc: "results are typed (the node's children inside <OpResult>, in the service namespace), but the HTTP GET/POST root named by the type and its content are in no namespace",
+		bindings: asmx.XMLBindings, response: typedLayout(func(c *devCall, b asmx.Binding) string {
+			if b.IsSOAP() {
+				return c.ns
+			}
+			return ""
+		})},
+	{name: "typed-soap12-content-namespace", desc: "results are typed, in the service namespace, but SOAP 1.2 puts the content of <OpResult> in http://example.invalid/atmData",
+		bindings: asmx.XMLBindings, response: typedLayout(func(c *devCall, b asmx.Binding) string {
+			if b == asmx.SOAP12 {
+				return "http://example.invalid/atmData"
+			}
+			return c.ns
+		})},
 }
 
 var (
@@ -319,3 +333,47 @@ var (
 	institutionOpRE    = regexp.MustCompile(`(</?(?:[\w.-]+:)?)` + asmx.OpReturnAtmSearchByInstitution + `([\s/>])`)
 	institutionParamRE = regexp.MustCompile(`<((?:[\w.-]+:)?)` + asmx.ParamInstitutionID + `(\s[^>]*)?(/>|>[^<]*</[^>]*>)`)
 )
+
+// typedLayout rewrites a successful answer from the mock's node layout to a
+// typed one, as an XmlSerializer class or array is written: in SOAP the
+// result node's children become <OpResult>'s own, in HTTP GET and POST they
+// go under a root named after the type (the node's name, capitalized). ns
+// gives the namespace of that content (and of the GET/POST root) per binding.
+func typedLayout(ns func(c *devCall, b asmx.Binding) string) func(*devCall, *devAnswer) {
+	return func(c *devCall, a *devAnswer) {
+		rewriteXML(a, func(root *etree.Element) {
+			space := ns(c, c.binding)
+			if !c.binding.IsSOAP() {
+				typed := etree.NewElement(strings.ToUpper(root.Tag[:1]) + root.Tag[1:])
+				typed.CreateAttr("xmlns:xsd", "http://www.w3.org/2001/XMLSchema")
+				typed.CreateAttr("xmlns:xsi", "http://www.w3.org/2001/XMLSchema-instance")
+				if space != "" {
+					typed.CreateAttr("xmlns", space)
+				}
+				for _, k := range root.ChildElements() {
+					typed.AddChild(k)
+				}
+				doc := root.Parent()
+				doc.RemoveChild(root)
+				doc.AddChild(typed)
+				return
+			}
+			for _, body := range root.SelectElements("Body") {
+				for _, resp := range body.ChildElements() {
+					for _, result := range resp.ChildElements() {
+						nodes := result.ChildElements()
+						if len(nodes) != 1 {
+							continue
+						}
+						result.RemoveChild(nodes[0])
+						for _, k := range nodes[0].ChildElements() {
+							k.RemoveAttr("xmlns")
+							k.CreateAttr("xmlns", space)
+							result.AddChild(k)
+						}
+					}
+				}
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"net/http"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -17,28 +18,51 @@ type locationList struct {
 	hasPoint bool
 }
 
+// locationHeadJSON is what comes before the index value of a JSON location.
+const locationHeadJSON = `{"index":`
+
 // appendLocationsJSON appends the JSON result object of a search, in the
 // document's field order.
 func (d *data) appendLocationsJSON(b []byte, l locationList) []byte {
+	b = d.appendLocationsHeadJSON(b, l)
+	b = d.appendLocationItemsJSON(b, l, 0, len(l.atms))
+	return append(b, "]}"...)
+}
+
+// appendLocationsHeadJSON and appendLocationItemsJSON write a JSON location
+// list in parts, as appendLocationsJSON does whole: the count, the search
+// point and the list's start; the locations from position from to to. The
+// end is "]}".
+func (d *data) appendLocationsHeadJSON(b []byte, l locationList) []byte {
 	b = append(b, `{"count":`...)
 	b = strconv.AppendInt(b, int64(len(l.atms)), 10)
 	b = append(b, `,"coordinates":`...)
 	b = appendJSONCoordinates(b, l.point)
-	b = append(b, `,"locations":[`...)
-	for k, i := range l.atms {
+	return append(b, `,"locations":[`...)
+}
+
+func (d *data) appendLocationItemsJSON(b []byte, l locationList, from, to int) []byte {
+	for k := from; k < to; k++ {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		f := d.frags.get(jsonVariant, i)
-		if f == nil {
-			head := []byte(`{"index":`)
-			f = d.frags.put(jsonVariant, i, d.appendLocationTailJSON(head, &d.ds.ATMs[i]), len(head))
-		}
+		f := d.jsonFragment(l.atms[k])
 		b = append(b, f.b[:f.off]...)
 		b = strconv.AppendInt(b, int64(k), 10)
 		b = append(b, f.b[f.off:]...)
 	}
-	return append(b, "]}"...)
+	return b
+}
+
+// jsonFragment returns the JSON location object of the ATM at position i
+// without its index value: from the cache, or written now (and cached
+// while the cache's budget lasts).
+func (d *data) jsonFragment(i int32) *fragment {
+	if f := d.frags.get(jsonVariant, i); f != nil {
+		return f
+	}
+	b := append(make([]byte, 0, jsonLocationSize), locationHeadJSON...)
+	return d.frags.put(jsonVariant, i, d.appendLocationTailJSON(b, &d.ds.ATMs[i]), len(locationHeadJSON))
 }
 
 // appendLocationTailJSON appends a location object after its index value.
@@ -105,7 +129,7 @@ func appendJSONCoordinates(b []byte, c fixtures.Coordinates) []byte {
 }
 
 func appendJSONNumber(b []byte, f float64) []byte {
-	return asmx.AppendDouble(b, f) // coordinates are always finite (validated)
+	return asmx.AppendJSONDouble(b, f) // a searched point may be INF or NaN, as ASMX reads them
 }
 
 const hexDigits = "0123456789abcdef"
@@ -165,35 +189,75 @@ const (
 	jsonLocationSize = 700
 )
 
+// isLocationList reports whether op answers a location list.
+func isLocationList(op string) bool {
+	return op != asmx.OpReturnInstitutions && op != asmx.OpReturnProvinces
+}
+
 // encodeResponse appends the whole response body of c in its binding. The
 // XML result is written in place, inside the SOAP envelope when there is
 // one, so the body is built in one buffer with no copy of the result.
 func (s *Server) encodeResponse(dst []byte, c *asmx.Call) []byte {
 	d := s.data
-	if c.Binding == asmx.JSON {
-		l := d.locations(c)
-		return d.appendLocationsJSON(slices.Grow(dst, 256+len(l.atms)*jsonLocationSize), l)
-	}
 	rc := s.enc.code(c.Op.Name, c.Binding)
 	switch c.Op.Name {
 	case asmx.OpReturnInstitutions:
 		n := len(d.ds.Institutions)
 		dst = s.enc.appendHead(s.appendResponseHead(dst, c), rc, n, fixtures.Coordinates{}, false)
 		dst = s.enc.appendInstitutions(dst, d, rc.list)
-		dst = s.enc.appendTail(dst, rc, n, fixtures.Coordinates{}, false)
+		return s.appendResponseTail(s.enc.appendTail(dst, rc, n, fixtures.Coordinates{}, false), c)
 	case asmx.OpReturnProvinces:
 		n := len(d.ds.Provinces)
 		dst = s.enc.appendHead(s.appendResponseHead(dst, c), rc, n, fixtures.Coordinates{}, false)
 		dst = s.enc.appendProvinces(dst, d, rc.list)
-		dst = s.enc.appendTail(dst, rc, n, fixtures.Coordinates{}, false)
-	default:
-		l := d.locations(c)
-		dst = slices.Grow(dst, 1024+len(l.atms)*xmlLocationSize)
-		dst = s.enc.appendHead(s.appendResponseHead(dst, c), rc, len(l.atms), l.point, l.hasPoint)
-		dst = s.enc.appendLocations(dst, d, rc.list, l, 0, len(l.atms))
-		dst = s.enc.appendTail(dst, rc, len(l.atms), l.point, l.hasPoint)
+		return s.appendResponseTail(s.enc.appendTail(dst, rc, n, fixtures.Coordinates{}, false), c)
 	}
-	return s.appendResponseTail(dst, c)
+	sc := getScratch()
+	defer sc.release()
+	return s.appendList(dst, c, d.locations(c, sc))
+}
+
+// appendList appends the whole response body of c answered with l.
+func (s *Server) appendList(dst []byte, c *asmx.Call, l locationList) []byte {
+	dst = slices.Grow(dst, 1024+len(l.atms)*locationSize(c))
+	dst = s.appendListHead(dst, c, l)
+	dst = s.appendListItems(dst, c, l, 0, len(l.atms))
+	return s.appendListTail(dst, c, l)
+}
+
+// locationSize is the typical size of a location in c's answer.
+func locationSize(c *asmx.Call) int {
+	if c.Binding == asmx.JSON {
+		return jsonLocationSize
+	}
+	return xmlLocationSize
+}
+
+// appendListHead, appendListItems and appendListTail write the response
+// body of a location list in c's binding in parts: all that comes before
+// the first location; the locations from position from to to; all that
+// comes after the last.
+func (s *Server) appendListHead(dst []byte, c *asmx.Call, l locationList) []byte {
+	if c.Binding == asmx.JSON {
+		return s.data.appendLocationsHeadJSON(dst, l)
+	}
+	rc := s.enc.code(c.Op.Name, c.Binding)
+	return s.enc.appendHead(s.appendResponseHead(dst, c), rc, len(l.atms), l.point, l.hasPoint)
+}
+
+func (s *Server) appendListItems(dst []byte, c *asmx.Call, l locationList, from, to int) []byte {
+	if c.Binding == asmx.JSON {
+		return s.data.appendLocationItemsJSON(dst, l, from, to)
+	}
+	return s.enc.appendLocations(dst, s.data, s.enc.code(c.Op.Name, c.Binding).list, l, from, to)
+}
+
+func (s *Server) appendListTail(dst []byte, c *asmx.Call, l locationList) []byte {
+	if c.Binding == asmx.JSON {
+		return append(dst, "]}"...)
+	}
+	rc := s.enc.code(c.Op.Name, c.Binding)
+	return s.appendResponseTail(s.enc.appendTail(dst, rc, len(l.atms), l.point, l.hasPoint), c)
 }
 
 // appendResponseHead appends what comes before the result of an XML
@@ -215,9 +279,43 @@ func (s *Server) appendResponseTail(dst []byte, c *asmx.Call) []byte {
 	return dst
 }
 
-// streamChunk is about how many bytes encodeChunked gathers before handing
-// them on.
+// streamChunk is about how many bytes a response written in pieces gathers
+// before handing them on; a location list longer than that (typically) is
+// written in pieces.
 const streamChunk = 256 << 10
+
+// streams reports whether the answer l to c is long enough to be written in
+// pieces.
+func streams(c *asmx.Call, l locationList) bool {
+	return len(l.atms)*locationSize(c) > streamChunk
+}
+
+// writeAnswer writes the answer to c from the data set. A location list
+// long enough (over streamChunk, typically) is written in pieces from one
+// pooled buffer, with its Content-Length computed first, so that no answer
+// is held whole; any other is built whole in a pooled buffer.
+func (s *Server) writeAnswer(w http.ResponseWriter, c *asmx.Call) {
+	bp := bodyPool.Get().(*[]byte)
+	defer recycleBuffer(bp)
+	if !isLocationList(c.Op.Name) {
+		*bp = s.encodeResponse((*bp)[:0], c)
+		asmx.WriteBody(w, c.Binding, *bp)
+		return
+	}
+	sc := getScratch()
+	defer sc.release()
+	l := s.data.locations(c, sc)
+	if !streams(c, l) {
+		*bp = s.appendList((*bp)[:0], c, l)
+		asmx.WriteBody(w, c.Binding, *bp)
+		return
+	}
+	asmx.WriteHeaderLength(w, c.Binding, []string{strconv.Itoa(s.listLength(c, l, bp))})
+	_ = s.emitList(c, l, bp, func(p []byte) error {
+		_, err := w.Write(p)
+		return err // the client went away: stop encoding
+	})
+}
 
 // encodeChunked encodes the response body of c, the very bytes
 // encodeResponse writes, and hands it to emit in pieces of about streamChunk
@@ -226,33 +324,84 @@ const streamChunk = 256 << 10
 // keep the slice; an error from emit stops the encoding and is returned.
 func (s *Server) encodeChunked(c *asmx.Call, emit func([]byte) error) error {
 	bp := bodyPool.Get().(*[]byte)
-	buf := (*bp)[:0]
-	defer func() {
-		if cap(buf) <= 4<<20 {
-			*bp = buf[:0]
-			bodyPool.Put(bp)
-		}
-	}()
-	if c.Binding == asmx.JSON || c.Op.Name == asmx.OpReturnInstitutions || c.Op.Name == asmx.OpReturnProvinces {
-		buf = s.encodeResponse(buf, c)
-		return emit(buf)
+	defer recycleBuffer(bp)
+	if !isLocationList(c.Op.Name) {
+		*bp = s.encodeResponse((*bp)[:0], c)
+		return emit(*bp)
 	}
-	d := s.data
-	l := d.locations(c)
-	rc := s.enc.code(c.Op.Name, c.Binding)
-	buf = s.enc.appendHead(s.appendResponseHead(buf, c), rc, len(l.atms), l.point, l.hasPoint)
+	sc := getScratch()
+	defer sc.release()
+	return s.emitList(c, s.data.locations(c, sc), bp, emit)
+}
+
+// emitList encodes the response body of c answered with l, handing it to
+// emit in pieces built in *bp (see encodeChunked).
+func (s *Server) emitList(c *asmx.Call, l locationList, bp *[]byte, emit func([]byte) error) error {
+	buf := s.appendListHead((*bp)[:0], c, l)
 	for k := 0; k < len(l.atms); {
 		// Whole batches of locations, then a look at the buffer's length.
 		to := min(k+64, len(l.atms))
-		buf = s.enc.appendLocations(buf, d, rc.list, l, k, to)
+		buf = s.appendListItems(buf, c, l, k, to)
 		k = to
 		if len(buf) >= streamChunk {
 			if err := emit(buf); err != nil {
+				*bp = buf
 				return err
 			}
 			buf = buf[:0]
 		}
 	}
-	buf = s.appendResponseTail(s.enc.appendTail(buf, rc, len(l.atms), l.point, l.hasPoint), c)
+	buf = s.appendListTail(buf, c, l)
+	*bp = buf
 	return emit(buf)
+}
+
+// listLength is the length of the response body of c answered with l,
+// computed without writing it: the head and tail are written into *bp, the
+// locations' lengths are known from the fragment cache (or their fragments
+// written into *bp once, to learn them).
+func (s *Server) listLength(c *asmx.Call, l locationList, bp *[]byte) int {
+	d := s.data
+	buf := s.appendListHead((*bp)[:0], c, l)
+	n := len(buf)
+	buf = s.appendListTail(buf[:0], c, l)
+	n += len(buf)
+	count := len(l.atms)
+	variant, index := jsonVariant, true
+	if c.Binding == asmx.JSON {
+		n += max(count-1, 0) // the commas between
+	} else {
+		lc := s.enc.code(c.Op.Name, c.Binding).list
+		variant, index = lc.variant, lc.hasIndex
+	}
+	if index {
+		n += digitsUpTo(count)
+		if c.Binding != asmx.JSON {
+			if lc := s.enc.code(c.Op.Name, c.Binding).list; lc.index.fixed > 0 {
+				n += count * (lc.index.fixed + 1) // the point and the decimals
+			}
+		}
+	}
+	for _, i := range l.atms {
+		f := d.frags.length(variant, i)
+		if f == 0 {
+			if variant == jsonVariant {
+				f = len(d.jsonFragment(i).b)
+			} else {
+				f = len(s.enc.buildLocation(d, s.enc.code(c.Op.Name, c.Binding).list, i).b)
+			}
+		}
+		n += f
+	}
+	*bp = buf
+	return n
+}
+
+// digitsUpTo is the number of decimal digits in the numbers 0 to n-1.
+func digitsUpTo(n int) int {
+	total := 0
+	for lo, hi, digits := 0, 10, 1; lo < n; lo, hi, digits = hi, hi*10, digits+1 {
+		total += (min(n, hi) - lo) * digits
+	}
+	return total
 }

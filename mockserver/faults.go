@@ -46,10 +46,11 @@ type Fault struct {
 	// Status is the HTTP status to answer with. Alone it answers with an
 	// HTTP.sys-style HTML error page, as IIS does for 503 and the like.
 	Status int
-	// SOAPFault answers with a SOAP fault in the call's binding form: a fault
-	// envelope of the request's SOAP version, ASMX's text form for HTTP GET
-	// and POST, the JSON error object for the JSON binding. HTTP 500 unless
-	// Status is set.
+	// SOAPFault answers as if the service threw a SoapException, in the
+	// call's binding form: a fault envelope of the request's SOAP version,
+	// ASMX's text/plain error for HTTP GET, POST and the JSON path (or the
+	// ASP.NET AJAX JSON error with WithJSONErrors). HTTP 500 unless Status
+	// is set.
 	SOAPFault *SOAPFault
 	// Drop closes the connection without answering.
 	Drop bool
@@ -71,8 +72,13 @@ type SOAPFault struct {
 	Text string `json:"text,omitempty"`
 }
 
-// defaultFaultText is the text of a SOAP fault given no text.
-const defaultFaultText = "Server was unable to process request. ---> Injected fault."
+// defaultFaultText is the text of a Server fault given no text, as ASMX
+// words an exception the service did not mean to throw;
+// defaultClientFaultText that of any other code.
+const (
+	defaultFaultText       = "Server was unable to process request. ---> Injected fault."
+	defaultClientFaultText = "Injected fault."
+)
 
 // faultJSON is the JSON form of a Fault (the admin API, --fault, the config file).
 type faultJSON struct {
@@ -150,10 +156,13 @@ func parseFaultDuration(field, s string) (time.Duration, error) {
 //	op=ReturnProvinces,binding=soap12,delay=300ms
 //	operation=ReturnInstitutions,status=503,times=1
 //	code=Client,text=Bad request
+//	code=Client,text="Bad request, try again"
 //	drop   (or drop=true)   malformed   jitter=100ms
 //
-// code and text make a SOAP fault (text cannot hold a comma in this form).
-// A spec starting with "{" is read as the JSON form instead.
+// code and text make a SOAP fault. A value holding a comma or a semicolon
+// is written in double quotes; inside them a backslash takes the next
+// character as it is (\" for a quote, \\ for a backslash). A spec starting
+// with "{" is read as the JSON form instead.
 func ParseFault(spec string) (Fault, error) {
 	spec = strings.TrimSpace(spec)
 	var f Fault
@@ -163,14 +172,20 @@ func ParseFault(spec string) (Fault, error) {
 		}
 		return f, f.normalize()
 	}
-	for part := range strings.SplitSeq(spec, ",") {
+	parts, err := splitQuoted(spec, ',')
+	if err != nil {
+		return Fault{}, fmt.Errorf("fault %q: %w", spec, err)
+	}
+	for _, part := range parts {
 		part = strings.TrimSpace(part)
 		if part == "" {
 			continue
 		}
 		name, value, hasValue := strings.Cut(part, "=")
 		name, value = strings.ToLower(strings.TrimSpace(name)), strings.TrimSpace(value)
-		var err error
+		if value, err = unquote(value); err != nil {
+			return Fault{}, fmt.Errorf("fault %q: %s: %w", spec, name, err)
+		}
 		switch name {
 		case "op", "operation":
 			f.Operation = value
@@ -216,6 +231,77 @@ func ParseFault(spec string) (Fault, error) {
 	return f, nil
 }
 
+// ParseFaults reads faults separated by semicolons (as ATMKIT_FAULT holds
+// them), each in ParseFault's text or JSON form. A semicolon inside double
+// quotes (a quoted value, a JSON string) does not separate.
+func ParseFaults(specs string) ([]Fault, error) {
+	parts, err := splitQuoted(specs, ';')
+	if err != nil {
+		return nil, fmt.Errorf("faults %q: %w", specs, err)
+	}
+	var out []Fault
+	for _, p := range parts {
+		if strings.TrimSpace(p) == "" {
+			continue
+		}
+		f, err := ParseFault(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// splitQuoted splits s at every sep outside double quotes; inside them a
+// backslash escapes the next character. The parts keep their quotes.
+func splitQuoted(s string, sep byte) ([]string, error) {
+	var parts []string
+	start, quoted := 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case quoted && c == '\\':
+			i++ // the escaped character, whatever it is
+		case c == '"':
+			quoted = !quoted
+		case !quoted && c == sep:
+			parts = append(parts, s[start:i])
+			start = i + 1
+		}
+	}
+	if quoted {
+		return nil, errors.New("a double quote is not closed")
+	}
+	return append(parts, s[start:]), nil
+}
+
+// unquote returns a value in double quotes without them, its escapes
+// resolved; other values are returned as they are.
+func unquote(v string) (string, error) {
+	if !strings.HasPrefix(v, `"`) {
+		if strings.Contains(v, `"`) {
+			return "", fmt.Errorf("value %s: quote the whole value (\"...\")", v)
+		}
+		return v, nil
+	}
+	var sb strings.Builder
+	for i := 1; i < len(v); i++ {
+		switch c := v[i]; {
+		case c == '\\' && i+1 < len(v):
+			i++
+			sb.WriteByte(v[i])
+		case c == '"':
+			if i != len(v)-1 {
+				return "", fmt.Errorf("value %s: text after the closing quote", v)
+			}
+			return sb.String(), nil
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	return "", fmt.Errorf("value %s: no closing quote", v)
+}
+
 // normalize checks f and brings names to their canonical spelling.
 func (f *Fault) normalize() error {
 	if f.Operation != "" {
@@ -251,7 +337,12 @@ func (f *Fault) normalize() error {
 		}
 		f.SOAPFault = &SOAPFault{Code: faultCodeName(code), Text: sf.Text}
 		if f.SOAPFault.Text == "" {
+			// ASMX writes "Server was unable to process request. ---> …"
+			// only with the Server code.
 			f.SOAPFault.Text = defaultFaultText
+			if code != asmx.Server {
+				f.SOAPFault.Text = defaultClientFaultText
+			}
 		}
 	}
 	return nil
@@ -290,15 +381,12 @@ func faultCodeName(c asmx.FaultCode) string {
 	return "Server"
 }
 
-// asmxError is the error a SOAP fault answers with in binding b's form.
+// asmxError is the error a SOAP fault answers with: the service throwing a
+// SoapException of the fault's code and text, which every binding shows in
+// its own form.
 func (f *Fault) asmxError() *asmx.Error {
 	code, _ := parseFaultCode(f.SOAPFault.Code)
-	text := f.SOAPFault.Text
-	e := &asmx.Error{Status: http.StatusInternalServerError, Code: code, Kind: asmx.KindServerError,
-		Fault: text, Text: "System.Web.Services.Protocols.SoapException: " + text, Message: text}
-	if code == asmx.Client {
-		e.Kind = asmx.KindMalformedRequest
-	}
+	e := asmx.ErrSoapException(code, f.SOAPFault.Text)
 	if f.Status != 0 {
 		e.Status = f.Status
 	}
@@ -415,8 +503,13 @@ func (s *Server) RemoveFault(id string) bool { return s.faults.remove(id) }
 // ClearFaults deactivates every fault.
 func (s *Server) ClearFaults() { s.faults.clear() }
 
-// noteCanceled is the journal's error for a request abandoned during a delay.
-const noteCanceled = "Canceled"
+// The journal's error kinds of requests answered without a response.
+const (
+	// noteCanceled: the client went away during an injected delay.
+	noteCanceled = "Canceled"
+	// noteDropped: a drop fault closed the connection.
+	noteDropped = "Dropped"
+)
 
 // injectFault applies the oldest fault matching c, if any. It reports whether
 // the request has been answered (or its connection dropped); false means the
@@ -443,6 +536,7 @@ func (s *Server) injectFault(w http.ResponseWriter, ex *exchange, c *asmx.Call) 
 	}
 	switch {
 	case f.Drop:
+		ex.note = noteDropped
 		s.drop(w, ex)
 	case f.Malformed:
 		s.writeMalformed(w, ex, c)

@@ -32,6 +32,12 @@ func TestParseFault(t *testing.T) {
 			Fault{Operation: asmx.OpReturnProvinces, Binding: asmx.SOAP12, Delay: 400 * time.Millisecond}},
 		{`{"operation":"ReturnInstitutions","status":503}`, Fault{Operation: asmx.OpReturnInstitutions, Status: 503}},
 		{`{"soapFault":{"code":"Sender","text":"no"},"times":1}`, Fault{SOAPFault: &SOAPFault{Code: "Client", Text: "no"}, Times: 1}},
+		{`code=Client,text="Bad request, try again"`, Fault{SOAPFault: &SOAPFault{Code: "Client", Text: "Bad request, try again"}}},
+		{`text = "a; b, c" , status=503`, Fault{Status: 503, SOAPFault: &SOAPFault{Code: "Server", Text: "a; b, c"}}},
+		{`text="say \"no\", then \\ go"`, Fault{SOAPFault: &SOAPFault{Code: "Server", Text: `say "no", then \ go`}}},
+		{`text="",code=Client`, Fault{SOAPFault: &SOAPFault{Code: "Client", Text: defaultClientFaultText}}},
+		{`op="ReturnProvinces",delay="1s"`, Fault{Operation: asmx.OpReturnProvinces, Delay: time.Second}},
+		{`text=C:\path,code=Client`, Fault{SOAPFault: &SOAPFault{Code: "Client", Text: `C:\path`}}},
 	}
 	for _, tt := range tests {
 		got, err := ParseFault(tt.spec)
@@ -66,10 +72,32 @@ func TestParseFaultErrors(t *testing.T) {
 		`{"operation":"ReturnProvinces","delay":400}`,
 		`{"opration":"ReturnProvinces","delay":"1s"}`,
 		`{"delay":"1s"`,
+		`text="unclosed, code=Client`,
+		`text="a"b,code=Client`,
+		`text=a"b",code=Client`,
+		`text="ends with escape\",code=Client`,
 	} {
 		if f, err := ParseFault(spec); err == nil {
 			t.Errorf("ParseFault(%q): got %+v, want an error", spec, f)
 		}
+	}
+}
+
+func TestParseFaults(t *testing.T) {
+	got, err := ParseFaults(`op=ReturnProvinces,text="a; b";{"operation":"ReturnInstitutions","soapFault":{"text":"c; d"}}; ;drop`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Fault{
+		{Operation: asmx.OpReturnProvinces, SOAPFault: &SOAPFault{Code: "Server", Text: "a; b"}},
+		{Operation: asmx.OpReturnInstitutions, SOAPFault: &SOAPFault{Code: "Server", Text: "c; d"}},
+		{Drop: true},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+	if _, err := ParseFaults(`text="open;drop`); err == nil {
+		t.Error(`ParseFaults with an unclosed quote: got nil, want an error`)
 	}
 }
 
@@ -107,11 +135,11 @@ func TestFaultEffects(t *testing.T) {
 		{"soap fault 1.2", Fault{SOAPFault: sf}, asmx.SOAP12, []check{hasStatus(500), hasContentType(asmx.ContentTypeSOAP12),
 			bodyContains("<soap:Value>soap:Sender</soap:Value>"), bodyContains(`<soap:Text xml:lang="en">Injected &lt;trouble&gt;</soap:Text>`)}},
 		{"soap fault get", Fault{SOAPFault: sf}, asmx.HTTPGet, []check{hasStatus(500), hasContentType(asmx.ContentTypeText),
-			bodyContains("System.Web.Services.Protocols.SoapException: Injected <trouble>")}},
+			bodyContains("Injected &lt;trouble&gt;\r\n")}},
 		{"soap fault post, status", Fault{SOAPFault: &SOAPFault{Text: "x"}, Status: 503}, asmx.HTTPPost, []check{hasStatus(503),
-			bodyContains("SoapException: x")}},
+			bodyContains("x\r\n")}},
 		{"soap fault json", Fault{SOAPFault: &SOAPFault{Code: "Server", Text: "down"}}, asmx.JSON, []check{hasStatus(500),
-			hasContentType(asmx.ContentTypeJSONError), bodyContains(`{"error":{"code":"ServerError","message":"down","status":500}}`)}},
+			hasContentType(asmx.ContentTypeText), bodyContains("down\r\n")}},
 		{"status", Fault{Status: 503}, asmx.SOAP11, []check{hasStatus(503), hasContentType("text/html; charset=us-ascii"),
 			bodyContains("HTTP Error 503. Service Unavailable.")}},
 		{"status json", Fault{Status: 429}, asmx.JSON, []check{hasStatus(429), bodyContains("Too Many Requests")}},
@@ -162,8 +190,8 @@ func TestFaultDrop(t *testing.T) {
 		t.Fatalf("got status %d, want the connection dropped", resp.StatusCode)
 	}
 	got := ts.Requests()
-	if len(got) != 1 || got[0].Status != 0 || got[0].Fault != "f1" {
-		t.Errorf("journal: got %+v, want one entry with status 0 and fault f1", got)
+	if len(got) != 1 || got[0].Status != 0 || got[0].Fault != "f1" || got[0].Error != noteDropped {
+		t.Errorf("journal: got %+v, want one entry with status 0, fault f1 and error %q", got, noteDropped)
 	}
 	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
 }

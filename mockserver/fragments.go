@@ -4,10 +4,13 @@ import "sync/atomic"
 
 // fragmentBudget caps the bytes the fragment cache holds. An ATM's XML
 // location node is about 1.1 KB and its JSON object about 0.6 KB, so the
-// whole of the embedded data set fits many times over, and a 1,000,000-ATM
-// set keeps its most asked-for ATMs (the first ones asked for) cached while
-// the rest are written afresh each time.
-const fragmentBudget = 128 << 20
+// whole of the embedded data set fits many times over (as do 10,000 ATMs),
+// and a 1,000,000-ATM set keeps its most asked-for ATMs (the first ones
+// asked for, some 20,000) cached while the rest are written afresh each
+// time. What the cache holds stays resident, and the garbage collector lets
+// the heap grow to twice what stays (GOGC=100): at 128 MiB, a million-ATM
+// mock under long answers outgrew 1 GB.
+const fragmentBudget = 32 << 20
 
 // jsonVariant is the fragment cache variant of JSON location objects; the
 // XML location items of the shape served use 1 and up (one per way the
@@ -25,10 +28,13 @@ type fragment struct {
 
 // fragmentCache holds the encoded location items of each ATM per variant,
 // filled as ATMs are first written. Encoding a list is then mostly
-// copying. It is safe for concurrent use; the data set is immutable, so a
+// copying. It also keeps the length of every fragment written, cached or
+// not, so that the length of a long answer is known before it is written
+// in pieces. It is safe for concurrent use; the data set is immutable, so a
 // fragment never goes stale.
 type fragmentCache struct {
 	slots [][]atomic.Pointer[fragment] // by variant, then position in ds.ATMs
+	lens  [][]atomic.Uint32            // by variant, then position; 0 until written
 	left  atomic.Int64                 // bytes that may still be cached
 }
 
@@ -46,6 +52,7 @@ func newFragmentCache(n int) *fragmentCache {
 func (c *fragmentCache) grow(variants, n int) {
 	for len(c.slots) < variants {
 		c.slots = append(c.slots, make([]atomic.Pointer[fragment], n))
+		c.lens = append(c.lens, make([]atomic.Uint32, n))
 	}
 }
 
@@ -54,12 +61,20 @@ func (c *fragmentCache) get(variant int, i int32) *fragment {
 	return c.slots[variant][i].Load()
 }
 
-// put caches the fragment b (index at off) of the ATM at position i,
-// unless the budget is spent or another request cached it first, and
-// returns it. b must not be used by the caller afterwards.
+// length returns the length of the fragment of the ATM at position i (its
+// bytes, without the index), or 0 if it was never written.
+func (c *fragmentCache) length(variant int, i int32) int {
+	return int(c.lens[variant][i].Load())
+}
+
+// put records the length of the fragment b (index at off) of the ATM at
+// position i, caches it unless the budget is spent or another request
+// cached it first, and returns it. b must not be used by the caller
+// afterwards.
 func (c *fragmentCache) put(variant int, i int32, b []byte, off int) *fragment {
 	f := &fragment{b: b, off: off}
 	n := int64(len(b))
+	c.lens[variant][i].Store(uint32(n))
 	if c.left.Load() < n {
 		return f
 	}

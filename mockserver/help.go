@@ -33,7 +33,7 @@ table.params{border-collapse:collapse}
 {{- define "foot"}}
 </div></body></html>
 {{end}}
-{{- define "index"}}{{template "head" .Service}}
+{{- define "index"}}{{template "head" (printf "%s Web Service" .Service)}}
 <p>The following operations are supported. For a formal definition, please review the <a href="{{.Self}}?WSDL">Service Description</a>.</p>
 <ul id="operations">
 {{- range .Ops}}
@@ -42,7 +42,7 @@ table.params{border-collapse:collapse}
 </ul>
 <p>Namespace: <code id="namespace">{{.NS}}</code></p>
 {{- template "foot"}}{{end}}
-{{- define "operation"}}{{template "head" .Service}}
+{{- define "operation"}}{{template "head" (printf "%s Web Service" .Service)}}
 <p>Click <a href="{{.Self}}">here</a> for a complete list of operations.</p>
 <h2 id="operation">{{.Op.Name}}</h2>
 <p class="summary">{{.Op.Summary}}</p>

@@ -2,7 +2,11 @@ package mockserver
 
 import (
 	"bytes"
+	"io"
+	"math"
 	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -23,17 +27,41 @@ func generated(t testing.TB, n int) *fixtures.Dataset {
 	return ds
 }
 
-// nearBruteForce is the search's definition: every ATM within radiusKm,
-// by distance then id.
-func nearBruteForce(ds *fixtures.Dataset, p fixtures.Coordinates, radiusKm float64) []int {
+// near returns the ATMs within radiusKm of p, by distance then id, in a
+// slice of its own.
+func (d *data) near(p fixtures.Coordinates, radiusKm float64) []int32 {
+	var sc scratch
+	return d.search(p, radiusKm, -1, &sc)
+}
+
+// bruteForce is the search's definition: every ATM within radiusKm by
+// haversine (the distance of each ATM worked out from scratch), by
+// distance then id.
+type bruteForce struct {
+	ids    []int
+	points []point // newPoint of each ATM, as haversine makes it
+}
+
+func newBruteForce(ds *fixtures.Dataset) *bruteForce {
+	bf := &bruteForce{}
+	for _, a := range ds.ATMs {
+		bf.ids = append(bf.ids, a.ID)
+		bf.points = append(bf.points, newPoint(a.Coordinates, 0, 0))
+	}
+	return bf
+}
+
+// near returns the ids of the ATMs within radiusKm of p, by distance then id.
+func (bf *bruteForce) near(p fixtures.Coordinates, radiusKm float64) []int {
 	type hit struct {
 		id   int
 		dist float64
 	}
+	from := newPoint(p, 0, 0)
 	var hits []hit
-	for _, a := range ds.ATMs {
-		if d := haversine(p, a.Coordinates); d <= radiusKm {
-			hits = append(hits, hit{a.ID, d})
+	for k := range bf.points {
+		if d := havKm(from.hav(&bf.points[k])); d <= radiusKm { // haversine(p, a)
+			hits = append(hits, hit{bf.ids[k], d})
 		}
 	}
 	slices.SortFunc(hits, func(a, b hit) int {
@@ -55,6 +83,7 @@ func nearBruteForce(ds *fixtures.Dataset, p fixtures.Coordinates, radiusKm float
 func TestNearMatchesBruteForce(t *testing.T) {
 	ds := generated(t, 10_000)
 	d := newData(ds)
+	bf := newBruteForce(ds)
 	rng := rand.New(rand.NewPCG(1, 2))
 	var points []fixtures.Coordinates
 	for _, c := range ds.Cities {
@@ -78,7 +107,7 @@ func TestNearMatchesBruteForce(t *testing.T) {
 			for i, k := range got {
 				ids[i] = ds.ATMs[k].ID
 			}
-			want := nearBruteForce(ds, p, r)
+			want := bf.near(p, r)
 			if !slices.Equal(ids, want) {
 				t.Fatalf("near(%v, %v): got %d ids %v, want %d %v", p, r, len(ids), head(ids), len(want), head(want))
 			}
@@ -92,12 +121,146 @@ func TestNearMatchesBruteForce(t *testing.T) {
 
 func head(ids []int) []int { return ids[:min(len(ids), 8)] }
 
+// worldDataset is a data set of n ATMs all over the globe, most of them in
+// clusters around the poles, on both sides of the antimeridian (where
+// longitudes 180 and -180 are the same place) and at random places, some
+// of them sharing a position exactly (ties broken by id); ids go up in
+// steps of 3, so ranks and ids differ.
+func worldDataset(rng *rand.Rand, n int) *fixtures.Dataset {
+	randomPoint := func() fixtures.Coordinates {
+		return fixtures.Coordinates{Latitude: math.Asin(2*rng.Float64()-1) / rad, Longitude: 360*rng.Float64() - 180}
+	}
+	centres := []fixtures.Coordinates{
+		{Latitude: 90}, {Latitude: -90}, {Latitude: 89.95, Longitude: 179.9}, {Latitude: -89.99, Longitude: -45},
+		{Latitude: 10, Longitude: 180}, {Latitude: -45, Longitude: -179.999}, {Latitude: 60, Longitude: 179.99},
+		{Latitude: 0, Longitude: 0}, {Latitude: 44.6488, Longitude: -63.5752},
+	}
+	for range 6 {
+		centres = append(centres, randomPoint())
+	}
+	ds := &fixtures.Dataset{}
+	var shared fixtures.Coordinates
+	for i := range n {
+		var c fixtures.Coordinates
+		switch {
+		case i%10 == 0:
+			c = randomPoint()
+		case i%50 == 1:
+			c = shared // a run of ATMs at the same place
+		default:
+			// Within about 50 km of a centre, longitudes wrapped to ±180.
+			ctr := centres[rng.IntN(len(centres))]
+			c.Latitude = max(-90, min(90, ctr.Latitude+(rng.Float64()-0.5)*0.9))
+			c.Longitude = ctr.Longitude + (rng.Float64()-0.5)*0.9/math.Max(0.01, math.Cos(c.Latitude*rad))
+			c.Longitude = math.Mod(c.Longitude+540, 360) - 180
+			if rng.IntN(20) == 0 {
+				c.Longitude = float64(180 - 360*rng.IntN(2)) // exactly on the antimeridian
+			}
+		}
+		if i%200 == 0 {
+			shared = c
+		}
+		ds.ATMs = append(ds.ATMs, fixtures.ATM{ID: 3*i + 1, Coordinates: c})
+	}
+	return ds
+}
+
+// TestSearchMatchesBruteForce is the property test of the index: on random
+// points, radii and maxima, all over the globe, the search finds the same
+// ATMs in the same order (distance, then id) as the brute-force definition.
+func TestSearchMatchesBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	ds := worldDataset(rng, 6000)
+	d := newData(ds)
+	bf := newBruteForce(ds)
+	queries := []fixtures.Coordinates{{Latitude: 90}, {Latitude: -90}, {Latitude: 89.99, Longitude: 12},
+		{Latitude: 10, Longitude: 180}, {Latitude: 10, Longitude: -180}, {Latitude: -45, Longitude: 179.99},
+		{Latitude: 60, Longitude: -179.995}, {Latitude: 0, Longitude: 0}}
+	for range 150 {
+		// Near an ATM (so searches find something), or anywhere.
+		a := ds.ATMs[rng.IntN(len(ds.ATMs))].Coordinates
+		queries = append(queries, fixtures.Coordinates{Latitude: max(-90, min(90, a.Latitude+rng.NormFloat64()*0.1)),
+			Longitude: math.Mod(a.Longitude+rng.NormFloat64()*0.1+540, 360) - 180})
+		queries = append(queries, fixtures.Coordinates{Latitude: 180*rng.Float64() - 90, Longitude: 360*rng.Float64() - 180})
+	}
+	for i := 0; i < len(ds.ATMs); i += 301 {
+		queries = append(queries, ds.ATMs[i].Coordinates) // radius 0 finds those there
+	}
+	sc := new(scratch)
+	found, cut := 0, 0
+	for _, p := range queries {
+		for _, r := range []float64{0, float64(rng.IntN(10)), float64(rng.IntN(256)), 255, rng.Float64() * 60} {
+			want := bf.near(p, r)
+			for _, k := range []int{-1, 0, 1, 2, 10, rng.IntN(60), nearestMaxK, nearestMaxK + 1 + rng.IntN(500)} {
+				got := d.search(p, r, k, sc)
+				ids := make([]int, len(got))
+				for i, a := range got {
+					ids[i] = ds.ATMs[a].ID
+				}
+				w := want
+				if k >= 0 && len(w) > k {
+					w, cut = w[:k], cut+1
+				}
+				if !slices.Equal(ids, w) {
+					for i := range min(len(ids), len(w)) {
+						if ids[i] != w[i] {
+							a, b := ds.ATMs[(ids[i]-1)/3].Coordinates, ds.ATMs[(w[i]-1)/3].Coordinates
+							t.Logf("at %d: got %d %v %.17g, want %d %v %.17g", i, ids[i], a, haversine(p, a), w[i], b, haversine(p, b))
+							break
+						}
+					}
+					t.Fatalf("search(%v, %v km, max %d): got %d ids %v, want %d %v", p, r, k, len(ids), head(ids), len(w), head(w))
+				}
+				found += len(ids)
+			}
+		}
+	}
+	if found == 0 || cut == 0 {
+		t.Fatalf("found %d, cut short %d times: the test tests too little", found, cut)
+	}
+}
+
+// TestSearchVisitsOnlyNearbyNodes checks that a search across the
+// antimeridian or around a pole reads the points near it, not every point.
+func TestSearchVisitsOnlyNearbyNodes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	ds := worldDataset(rng, 20_000)
+	d := newData(ds)
+	for _, p := range []fixtures.Coordinates{{Latitude: 10, Longitude: 180}, {Latitude: 60, Longitude: -179.995}, {Latitude: 90}} {
+		from := newPoint(p, 0, 0)
+		v := from.vec()
+		maxHav := newRadius(25).outer
+		leaves := 0
+		var walk func(node, lo, hi int)
+		walk = func(node, lo, hi int) {
+			if d.tree.lowerBound(node, &v) > maxHav {
+				return
+			}
+			if hi-lo <= leafSize {
+				leaves++
+				return
+			}
+			mid := lo + (hi-lo)/2
+			walk(2*node+1, lo, mid)
+			walk(2*node+2, mid, hi)
+		}
+		walk(0, 0, len(d.tree.points))
+		hits := d.tree.within(&from, 25, nil)
+		if visited := leaves * leafSize; visited > max(4*len(hits), 40*leafSize) {
+			t.Errorf("search around %v: visits %d leaves (%d points) for %d hits among %d ATMs", p, leaves, visited, len(hits), len(ds.ATMs))
+		}
+		if len(hits) == 0 {
+			t.Errorf("search around %v: found nothing; the test tests nothing", p)
+		}
+	}
+}
+
 // encodeComposed is the response body composed the plain way: the result
 // node on its own (the GET document without its declaration), then wrapped.
 func encodeComposed(s *Server, c *asmx.Call) []byte {
 	d := s.data
 	if c.Binding == asmx.JSON {
-		return d.appendLocationsJSON(nil, d.locations(c))
+		return d.appendLocationsJSON(nil, d.locations(c, new(scratch)))
 	}
 	get := *c
 	get.Binding = asmx.HTTPGet
@@ -161,7 +324,102 @@ func TestNorm(t *testing.T) {
 			t.Errorf("appendNorm(%q): got %q, want %q", s, got, "x"+want)
 		}
 	}
-	if got := normPostal(" b3j-1a1 "); got != "B3J1A1" {
-		t.Errorf("normPostal: got %q, want B3J1A1", got)
+	if got := string(appendNormPostal(nil, " b3j-1a1 ")); got != "B3J1A1" {
+		t.Errorf("appendNormPostal: got %q, want B3J1A1", got)
+	}
+}
+
+// TestKeyIndexFindsFirstOfEachKey checks the geocoding tables' index with
+// a good hash and with one that makes every key of a length collide: each
+// key finds its first ATM, an unknown key nothing.
+func TestKeyIndexFindsFirstOfEachKey(t *testing.T) {
+	keys := []string{"b", "a", "", "bb", "a", "ab", "b", "ba", "ab", "c"} // by position in ds.ATMs
+	byID := []int32{9, 0, 1, 2, 3, 4, 5, 6, 7, 8}                         // ids: position 9 comes first
+	appendKey := func(dst []byte, i int32) []byte { return append(dst, keys[i]...) }
+	want := map[string]int32{"c": 9, "b": 0, "a": 1, "bb": 3, "ab": 5, "ba": 7}
+	for _, x := range []*keyIndex{
+		newKeyIndex(byID, appendKey),
+		newKeyIndexHash(byID, appendKey, func(b []byte) uint64 { return uint64(len(b)) }),
+	} {
+		for k, w := range want {
+			if got, ok := x.find([]byte(k)); !ok || got != w {
+				t.Errorf("find(%q): got %d, %v, want %d, true", k, got, ok, w)
+			}
+		}
+		for _, k := range []string{"", "d", "abc"} {
+			if got, ok := x.find([]byte(k)); ok {
+				t.Errorf("find(%q): got %d, want none", k, got)
+			}
+		}
+		if got := len(x.hashes); got != len(want) {
+			t.Errorf("entries: got %d, want %d, one per distinct key", got, len(want))
+		}
+	}
+}
+
+// TestLongAnswersAreStreamedWithTheirLength checks the answers long enough
+// to be written in pieces, over HTTP: each carries a Content-Length equal
+// to its length and is the very body composed whole, whether the
+// fragments' lengths are known or not yet, cached or not.
+func TestLongAnswersAreStreamedWithTheirLength(t *testing.T) {
+	ds := generated(t, 10_000)
+	halifax := [][2]string{{asmx.ParamLatitude, "44.6488"}, {asmx.ParamLongitude, "-63.5752"}, {asmx.ParamRadius, "10"},
+		{asmx.ParamCity, "Halifax"}, {asmx.ParamProvince, "NS"}, {asmx.ParamMaximumAtms, "2000"}, {asmx.ParamCityID, "201"}}
+	ops := []string{asmx.OpReturnAtmSearchByCoordinates, asmx.OpReturnAtmSearchByAddressWithMaximum,
+		asmx.OpReturnAtmSearchByCity}
+	for _, budget := range []int64{fragmentBudget, 0, 100_000} {
+		s, err := NewServer(WithDataset(ds), WithNamespace(testNS))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.data.frags.left.Store(budget)
+		srv := httptest.NewServer(s)
+		for _, name := range ops {
+			op, _ := asmx.LookupOperation(name)
+			values := map[string]string{asmx.ParamKey: "k"}
+			var params [][2]string
+			for _, p := range op.Params {
+				v := values[p.Name]
+				for _, h := range halifax {
+					if h[0] == p.Name {
+						v = h[1]
+					}
+				}
+				values[p.Name] = v
+				params = append(params, [2]string{p.Name, v})
+			}
+			for _, b := range asmx.Bindings {
+				if b == asmx.JSON && !op.JSON {
+					continue
+				}
+				c, e := asmx.NewCall(op, b, values)
+				if e != nil {
+					t.Fatal(e.Fault)
+				}
+				if l := s.data.locations(c, new(scratch)); !streams(c, l) {
+					t.Fatalf("%s %s: %d locations are not streamed; the test tests nothing", b, name, len(l.atms))
+				}
+				want := encodeComposed(s, c)
+				for range 2 { // the second time, every fragment's length is known
+					resp, err := http.DefaultClient.Do(callRequest(t, srv.URL, b, name, params))
+					if err != nil {
+						t.Fatal(err)
+					}
+					body, err := io.ReadAll(resp.Body)
+					resp.Body.Close()
+					if err != nil {
+						t.Fatalf("budget %d, %s %s: %v", budget, b, name, err)
+					}
+					if resp.ContentLength != int64(len(body)) || len(resp.TransferEncoding) > 0 {
+						t.Errorf("budget %d, %s %s: got Content-Length %d (transfer encoding %q) for %d bytes, want the length",
+							budget, b, name, resp.ContentLength, resp.TransferEncoding, len(body))
+					}
+					if !bytes.Equal(body, want) {
+						t.Fatalf("budget %d, %s %s: got %d bytes, want the %d composed whole", budget, b, name, len(body), len(want))
+					}
+				}
+			}
+		}
+		srv.Close()
 	}
 }

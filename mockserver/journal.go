@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/redact"
 )
 
 // DefaultJournalSize is how many requests the journal keeps unless
@@ -38,8 +39,10 @@ type JournalEntry struct {
 	// Duration is how long the server took to answer.
 	Duration time.Duration
 	// Error is the kind of error answered (asmx.Kind* such as
-	// "InvalidParameter"), "Canceled" for a request abandoned during a
-	// delay, or empty.
+	// "InvalidParameter"); for a request answered with no response,
+	// "Dropped" (a drop fault closed the connection, Fault names it) or
+	// "Canceled" (the client went away during an injected delay, journaled
+	// when it went); otherwise empty.
 	Error string
 	// Fault is the id of the injected fault applied to the request, if any.
 	Fault string
@@ -178,18 +181,11 @@ func (j *journal) reset() int {
 	return n
 }
 
-// MaskKey hides a service key for journals and logs: its first two
-// characters and a fixed run of asterisks, so neither the key nor its length
-// shows. An empty key stays empty.
-func MaskKey(k string) string {
-	switch {
-	case k == "":
-		return ""
-	case len(k) <= 4:
-		return "****"
-	}
-	return k[:2] + "****"
-}
+// MaskKey hides a service key for journals, logs and banners: atmkit's one
+// masking rule, six characters whatever the key's length. A key of eight
+// characters or more shows its first two ("te****"), a shorter one none
+// ("******"). An empty key stays empty.
+func MaskKey(k string) string { return redact.Key(k) }
 
 // recordOf makes the journal record of a finished exchange.
 func recordOf(method, path string, ex *exchange, status int, d time.Duration) journalRecord {

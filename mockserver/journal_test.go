@@ -14,8 +14,8 @@ func TestJournalEntries(t *testing.T) {
 	op := asmx.OpReturnAtmSearchByAddress
 	call(t, ts.URL, asmx.SOAP11, op, paramsFor(op, "secret-key"))
 	call(t, ts.URL, asmx.JSON, op, paramsFor(op, "wrong"))
-	// A 415: no binding, no operation.
-	req := mustRequest(t, "POST", ts.URL+"/service/service.asmx", "<x/>")
+	// A 415: no operation; the binding is the SOAP version ASMX assumed.
+	req := mustRequest(t, "POST", ts.URL+"/service/service.asmx", `<s:Envelope xmlns:s="`+asmx.NamespaceSOAP12+`"><s:Body><ReturnProvinces xmlns="`+asmx.DefaultNamespace+`"/></s:Body></s:Envelope>`)
 	req.Header.Set("Content-Type", "application/json")
 	do(t, req)
 	// Admin requests are not journaled.
@@ -40,11 +40,11 @@ func TestJournalEntries(t *testing.T) {
 	if len(e.Params) != len(wantParams) {
 		t.Errorf("entry 1: params: got %v, want %v", e.Params, wantParams)
 	}
-	if e := got[1]; e.Binding != asmx.JSON || e.Status != 403 || e.Error != asmx.KindInvalidServiceKey || e.Params[asmx.ParamKey] != "wr****" {
-		t.Errorf("entry 2: got %+v, want json, 403, %s, key masked", e, asmx.KindInvalidServiceKey)
+	if e := got[1]; e.Binding != asmx.JSON || e.Status != 500 || e.Error != asmx.KindInvalidServiceKey || e.Params[asmx.ParamKey] != "******" {
+		t.Errorf("entry 2: got %+v, want json, 500, %s, key masked", e, asmx.KindInvalidServiceKey)
 	}
-	if e := got[2]; e.Binding != 0 || e.Operation != "" || e.Params != nil || e.Status != 415 || e.Error != asmx.KindUnsupportedMediaType {
-		t.Errorf("entry 3: got %+v, want no binding or operation, 415", e)
+	if e := got[2]; e.Binding != asmx.SOAP12 || e.Operation != "" || e.Params != nil || e.Status != 415 || e.Error != asmx.KindUnsupportedMediaType {
+		t.Errorf("entry 3: got %+v, want soap12, no operation, 415", e)
 	}
 
 	// Filters.
@@ -122,7 +122,7 @@ func TestJournalEntryJSON(t *testing.T) {
 }
 
 func TestMaskKey(t *testing.T) {
-	for k, want := range map[string]string{"": "", "a": "****", "abcd": "****", "abcde": "ab****", "a-very-long-key": "a-****"} {
+	for k, want := range map[string]string{"": "", "a": "******", "abcd": "******", "abcdefg": "******", "abcdefgh": "ab****", "a-very-long-key": "a-****"} {
 		if got := MaskKey(k); got != want {
 			t.Errorf("MaskKey(%q): got %q, want %q", k, got, want)
 		}

@@ -1,16 +1,22 @@
 package mockserver
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
+	"net/url"
+	"os"
+	"strings"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/shape"
 )
 
-// DefaultMaxBodyBytes is the default cap on a request body (1 MiB).
-const DefaultMaxBodyBytes = 1 << 20
+// DefaultMaxBodyBytes is the default cap on a request body: 4096 KB,
+// ASP.NET's default maxRequestLength.
+const DefaultMaxBodyBytes = 4096 << 10
 
 // Option configures a mock server.
 type Option func(*config) error
@@ -19,15 +25,17 @@ type Option func(*config) error
 type config struct {
 	dataset      *fixtures.Dataset
 	datasetDir   string
+	datasetFrom  string // the option that chose the data set, for conflicts
 	keys         []string
 	namespace    string
 	maxBodyBytes int64
 	logger       *slog.Logger
 	replayer     Replayer
 	onMiss       MissPolicy
-	journalSize  int          // requests the journal keeps; 0 keeps none
-	faults       []Fault      // faults active from the start
-	adminToken   string       // bearer token the admin API requires; empty: none
+	journalSize  int     // requests the journal keeps; 0 keeps none
+	faults       []Fault // faults active from the start
+	adminToken   string  // bearer token the admin API requires; empty: none
+	errorForm    asmx.ErrorForm
 	shape        *shape.Shape // how results are written; nil: shape.Default()
 }
 
@@ -35,59 +43,129 @@ func defaultConfig() config {
 	return config{namespace: asmx.DefaultNamespace, maxBodyBytes: DefaultMaxBodyBytes, journalSize: DefaultJournalSize}
 }
 
-// WithDataset serves ds instead of the embedded default data set. ds is
-// validated and must not be modified afterwards.
-func WithDataset(ds *fixtures.Dataset) Option {
-	return func(c *config) error { c.dataset = ds; return nil }
+// The data set options (WithDataset, WithFixturesDir, WithGeneratedDataset)
+// exclude each other: a second one is an error naming both, so a forgotten
+// option never silently replaces another. With none, the embedded data set
+// is served.
+
+// setDataset records which option chose the data set; a second one is an error.
+func (c *config) setDataset(option string) error {
+	if c.datasetFrom != "" {
+		return fmt.Errorf("mock server data set: %s and %s both choose the data set; give one", c.datasetFrom, option)
+	}
+	c.datasetFrom = option
+	return nil
 }
 
-// WithFixturesDir serves the data set in dir (as written by atmkit fixtures generate).
+// WithDataset serves ds instead of the embedded default data set. ds is
+// validated and must not be modified afterwards. It cannot be combined with
+// WithFixturesDir or WithGeneratedDataset.
+func WithDataset(ds *fixtures.Dataset) Option {
+	return func(c *config) error {
+		if ds == nil {
+			return errors.New("mock server data set: WithDataset(nil)")
+		}
+		if err := c.setDataset("WithDataset"); err != nil {
+			return err
+		}
+		c.dataset = ds
+		return nil
+	}
+}
+
+// WithFixturesDir serves the data set in dir (as written by atmkit fixtures
+// generate). A dir that does not exist or is not a directory is an error at
+// once. It cannot be combined with WithDataset or WithGeneratedDataset.
 func WithFixturesDir(dir string) Option {
-	return func(c *config) error { c.datasetDir = dir; return nil }
+	return func(c *config) error {
+		if dir == "" {
+			return errors.New("mock server data set: WithFixturesDir(\"\"): want a directory")
+		}
+		st, err := os.Stat(dir)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("mock server data set: fixtures directory %s does not exist", dir)
+		case err != nil:
+			return fmt.Errorf("mock server data set: %w", err)
+		case !st.IsDir():
+			return fmt.Errorf("mock server data set: fixtures directory %s is not a directory", dir)
+		}
+		if err := c.setDataset(fmt.Sprintf("WithFixturesDir(%q)", dir)); err != nil {
+			return err
+		}
+		c.datasetDir = dir
+		return nil
+	}
 }
 
 // WithGeneratedDataset serves a data set generated with seed (not 0) and
 // atms ATM locations, as atmkit fixtures generate makes it: the same seed and
-// size give the same data set.
+// size give the same data set. It cannot be combined with WithDataset or
+// WithFixturesDir.
 func WithGeneratedDataset(seed uint64, atms int) Option {
 	return func(c *config) error {
+		if err := c.setDataset(fmt.Sprintf("WithGeneratedDataset(%d, %d)", seed, atms)); err != nil {
+			return err
+		}
 		ds, err := fixtures.Generate(fixtures.GenerateOptions{Seed: seed, ATMs: atms})
 		if err != nil {
 			return fmt.Errorf("mock server data set: %w", err)
 		}
-		c.dataset, c.datasetDir = ds, ""
+		c.dataset = ds
 		return nil
 	}
 }
 
-// WithKeys sets the accepted service keys. With none, any non-empty key is accepted.
+// WithKeys sets the accepted service keys; it may be given more than once,
+// adding keys. With none, any non-empty key is accepted. An empty key is an
+// error (it would be no key at all).
 func WithKeys(keys ...string) Option {
 	return func(c *config) error {
-		for _, k := range keys {
-			if k != "" {
-				c.keys = append(c.keys, k)
+		for i, k := range keys {
+			if strings.TrimSpace(k) == "" {
+				return fmt.Errorf("mock server keys: key %d of %d is empty", i+1, len(keys))
 			}
 		}
+		c.keys = append(c.keys, keys...)
 		return nil
 	}
 }
 
-// WithNamespace sets the service namespace (default http://tempuri.org/atmService).
+// WithNamespace sets the service namespace (default http://tempuri.org/atmService):
+// an absolute URI, such as http://example.org/atmService or urn:example:atm.
 func WithNamespace(ns string) Option {
 	return func(c *config) error {
-		if ns != "" {
-			c.namespace = ns
+		if err := CheckNamespace(ns); err != nil {
+			return err
 		}
+		c.namespace = ns
 		return nil
 	}
 }
 
-// WithMaxBodyBytes caps request bodies; larger ones get a 413 in the binding's form.
+// CheckNamespace reports whether ns can be a service namespace: an absolute
+// URI (a scheme, then something), without spaces.
+func CheckNamespace(ns string) error {
+	u, err := url.Parse(ns)
+	switch {
+	case ns == "":
+		return errors.New("namespace is empty: want an absolute URI such as http://tempuri.org/atmService")
+	case strings.ContainsAny(ns, " \t\r\n"):
+		return fmt.Errorf("namespace %q holds white space: want an absolute URI such as http://tempuri.org/atmService", ns)
+	case err != nil || !u.IsAbs() || (u.Opaque == "" && u.Host == "" && u.Path == ""):
+		return fmt.Errorf("namespace %q is not an absolute URI (want one such as http://tempuri.org/atmService)", ns)
+	}
+	return nil
+}
+
+// WithMaxBodyBytes caps request bodies (default DefaultMaxBodyBytes); larger
+// ones get a 413 in the binding's form. n must be positive.
 func WithMaxBodyBytes(n int64) Option {
 	return func(c *config) error {
-		if n > 0 {
-			c.maxBodyBytes = n
+		if n <= 0 {
+			return fmt.Errorf("mock server max body bytes %d: want a positive number", n)
 		}
+		c.maxBodyBytes = n
 		return nil
 	}
 }
@@ -95,4 +173,39 @@ func WithMaxBodyBytes(n int64) Option {
 // WithLogger sets the logger for request and error logs (default: discard).
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) error { c.logger = l; return nil }
+}
+
+// WithDetailedErrors writes errors as ASP.NET shows them to a caller on the
+// server itself (or to every caller with customErrors Off): type names and
+// stack traces (Exception.ToString()). By default errors are in the form a
+// remote caller of a default deployment sees: the exceptions' messages only.
+func WithDetailedErrors(on bool) Option {
+	return func(c *config) error { c.errorForm.Detailed = on; return nil }
+}
+
+// JSON error forms, for WithJSONErrors.
+const (
+	// JSONErrorsASMX answers the JSON path's errors as ASMX's HTTP GET
+	// protocol does: HTTP 500, text/plain (the default).
+	JSONErrorsASMX = "asmx"
+	// JSONErrorsAjax answers them as ASP.NET AJAX script services do:
+	// HTTP 500, application/json {"Message","StackTrace","ExceptionType"}
+	// with a jsonerror: true header.
+	JSONErrorsAjax = "ajax"
+)
+
+// WithJSONErrors sets the form of the JSON path's errors: JSONErrorsASMX
+// (default) or JSONErrorsAjax.
+func WithJSONErrors(form string) Option {
+	return func(c *config) error {
+		switch form {
+		case "", JSONErrorsASMX:
+			c.errorForm.AjaxJSON = false
+		case JSONErrorsAjax:
+			c.errorForm.AjaxJSON = true
+		default:
+			return fmt.Errorf("JSON error form %q: want %s or %s", form, JSONErrorsASMX, JSONErrorsAjax)
+		}
+		return nil
+	}
 }

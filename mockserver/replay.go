@@ -1,6 +1,9 @@
 package mockserver
 
 import (
+	"errors"
+	"fmt"
+
 	"github.com/atmkit/atmkit/asmx"
 )
 
@@ -35,9 +38,18 @@ const (
 )
 
 // WithReplay serves answers from r; calls it has no recording of are
-// answered as miss says.
+// answered as miss says. r must not be nil.
 func WithReplay(r Replayer, miss MissPolicy) Option {
-	return func(c *config) error { c.replayer, c.onMiss = r, miss; return nil }
+	return func(c *config) error {
+		switch {
+		case r == nil:
+			return errors.New("mock server replay: WithReplay(nil)")
+		case miss != MissFault && miss != MissFixtures:
+			return fmt.Errorf("mock server replay: unknown miss policy %d (want MissFault or MissFixtures)", int(miss))
+		}
+		c.replayer, c.onMiss = r, miss
+		return nil
+	}
 }
 
 // replay answers c from the replayer; handled is false when the data set

@@ -145,7 +145,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.route(sw, r, ex)
 }
 
-// route sends a request to its binding's handler.
+// route sends a request to its binding, as ASP.NET hands an .asmx request
+// to the first protocol that takes it: SOAP for a POST of the .asmx file
+// itself, the documentation for a GET of it, HTTP GET and POST for the
+// paths below it (/service.asmx/Op).
 func (s *Server) route(w http.ResponseWriter, r *http.Request, ex *exchange) {
 	path := r.URL.Path
 	switch {
@@ -154,10 +157,10 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, ex *exchange) {
 	case hasPrefixFold(path, asmx.ServicePath):
 		rest := path[len(asmx.ServicePath):]
 		switch {
-		case rest == "" || rest == "/":
+		case rest == "":
 			s.serveServiceRoot(w, r, ex)
 		case rest[0] == '/':
-			s.serveHTTPBinding(w, r, rest, ex)
+			s.serveHTTPBinding(w, r, rest, ex, false)
 		default:
 			http.NotFound(w, r)
 		}
@@ -167,8 +170,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, ex *exchange) {
 			http.NotFound(w, r)
 			return
 		}
-		ex.binding = asmx.JSON
-		s.serveJSON(w, r, rest, ex)
+		s.serveHTTPBinding(w, r, rest, ex, true)
 	default:
 		http.NotFound(w, r)
 	}
@@ -192,6 +194,8 @@ func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 	}
 	if ex.err != nil {
 		attrs = append(attrs, slog.String("error", ex.err.Message))
+	} else if ex.note != "" {
+		attrs = append(attrs, slog.String("error", ex.note))
 	}
 	if ex.fault != "" {
 		attrs = append(attrs, slog.String("fault", ex.fault))
@@ -202,7 +206,7 @@ func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 // writeError answers with e in binding b's form and notes it in ex.
 func (s *Server) writeError(w http.ResponseWriter, ex *exchange, b asmx.Binding, e *asmx.Error) {
 	ex.err = e
-	asmx.WriteError(w, b, e)
+	asmx.WriteErrorForm(w, b, e, s.cfg.errorForm)
 }
 
 // statusWriter remembers the status written.
@@ -238,114 +242,84 @@ func hasPrefixFold(s, prefix string) bool {
 var headerSOAPAction = http.CanonicalHeaderKey("SOAPAction")
 
 // serveServiceRoot answers /service/service.asmx: SOAP on POST, the
-// documentation (WSDL, disco, help pages) on GET.
+// documentation (WSDL, disco, help pages) on GET; any other method is
+// refused with ASP.NET's 405 page, as ASMX's SOAP protocol refuses it.
 func (s *Server) serveServiceRoot(w http.ResponseWriter, r *http.Request, ex *exchange) {
 	switch r.Method {
 	case http.MethodPost:
-	case http.MethodGet, http.MethodHead:
+	case http.MethodGet:
 		s.serveDocs(w, r)
 		return
 	default:
-		s.writeError(w, ex, 0, asmx.ErrMethodNotAllowed(0, r.Method))
+		s.writeError(w, ex, 0, asmx.ErrMethodNotAllowed(r.Method))
 		return
 	}
 	ct := r.Header.Get("Content-Type")
-	b, action, hasAction := asmx.SOAPVersion(ct)
-	if b == 0 {
-		s.writeError(w, ex, 0, asmx.ErrUnsupportedMediaType(ct))
-		return
+	// The version and binding are ASMX's guess until the envelope is read.
+	guess := asmx.SOAP12
+	actions, hasAction := r.Header[headerSOAPAction]
+	if base, _, _ := strings.Cut(ct, ";"); hasAction && !strings.EqualFold(base, "application/soap+xml") {
+		guess = asmx.SOAP11
 	}
-	ex.binding = b
-	if b == asmx.SOAP11 {
-		action, hasAction = r.Header.Get(headerSOAPAction), true
-	}
-	body, e := s.readBody(w, r, b)
+	ex.binding = guess
+	body, e := s.readBody(w, r, guess)
 	if e != nil {
-		s.writeError(w, ex, b, e)
+		s.writeError(w, ex, guess, e)
 		return
 	}
 	defer putBuffer(body)
-	call, e := asmx.DecodeSOAP(b, s.cfg.namespace, action, hasAction, body.Bytes())
+	action := ""
+	if hasAction && len(actions) > 0 {
+		action = actions[0]
+	}
+	call, e := asmx.DecodeSOAPRequest(asmx.SOAPRequest{Namespace: s.cfg.namespace, ContentType: ct,
+		Action: action, HasAction: hasAction, Body: body.Bytes()})
+	if e != nil {
+		if e.Binding != 0 {
+			ex.binding = e.Binding
+		}
+		s.writeError(w, ex, ex.binding, e)
+		return
+	}
+	ex.binding = call.Binding
+	ex.call = call
+	s.answer(w, ex, call)
+}
+
+// serveHTTPBinding answers a path below an .asmx file, /service/service.asmx/Op
+// or /service-v2.asmx/Op (json), as ASMX's HTTP GET and POST protocols do:
+// the method name first (exactly, case included), then the parameters,
+// from the query string (GET) or a form-encoded body (POST) only. A path
+// with no method name, or any other method, is taken by no protocol:
+// ASP.NET's error page.
+func (s *Server) serveHTTPBinding(w http.ResponseWriter, r *http.Request, rest string, ex *exchange, json bool) {
+	b := asmx.HTTPGet
+	switch {
+	case json:
+		b = asmx.JSON
+	case r.Method == http.MethodPost:
+		b = asmx.HTTPPost
+	}
+	if len(rest) < 2 || (r.Method != http.MethodGet && r.Method != http.MethodPost) {
+		s.writeError(w, ex, b, asmx.ErrUnrecognizedRequest(r.Method, rest))
+		return
+	}
+	ex.binding = b
+	op, e := asmx.MethodFromPath(b, rest, json)
 	if e != nil {
 		s.writeError(w, ex, b, e)
 		return
 	}
-	ex.call = call
-	s.answer(w, ex, call)
-}
-
-// serveHTTPBinding answers /service/service.asmx/<Op> over GET or POST.
-func (s *Server) serveHTTPBinding(w http.ResponseWriter, r *http.Request, rest string, ex *exchange) {
 	var values url.Values
-	switch r.Method {
-	case http.MethodGet:
-		ex.binding = asmx.HTTPGet
-		q, err := url.ParseQuery(r.URL.RawQuery)
-		if err != nil {
-			s.writeError(w, ex, asmx.HTTPGet, asmx.ErrBadQuery(asmx.HTTPGet, err.Error()))
-			return
-		}
-		values = q
-	case http.MethodPost:
-		ex.binding = asmx.HTTPPost
-		var e *asmx.Error
-		if values, e = s.readForm(w, r, asmx.HTTPPost, true); e != nil {
-			s.writeError(w, ex, asmx.HTTPPost, e)
-			return
-		}
-	default:
-		s.writeError(w, ex, 0, asmx.ErrMethodNotAllowed(0, r.Method))
+	if r.Method == http.MethodGet {
+		values = asmx.ParseQuery(r.URL.RawQuery)
+	} else if values, e = s.readForm(w, r, b); e != nil {
+		s.writeError(w, ex, b, e)
 		return
 	}
-	op, name, ok := asmx.OperationFromPath(rest)
-	if !ok {
-		s.writeError(w, ex, ex.binding, asmx.ErrUnknownMethod(ex.binding, name))
-		return
-	}
-	call, e := asmx.DecodeValues(op, ex.binding, values)
+	call, e := asmx.DecodeValues(op, b, values)
 	if e != nil {
-		s.writeError(w, ex, ex.binding, e)
-		return
-	}
-	ex.call = call
-	s.answer(w, ex, call)
-}
-
-// serveJSON answers /service-v2.asmx/<Op>: parameters in the query string
-// (GET) or, for POST, the query string and a form-encoded body.
-func (s *Server) serveJSON(w http.ResponseWriter, r *http.Request, rest string, ex *exchange) {
-	var values url.Values
-	q, err := url.ParseQuery(r.URL.RawQuery)
-	if err != nil {
-		s.writeError(w, ex, asmx.JSON, asmx.ErrBadQuery(asmx.JSON, err.Error()))
-		return
-	}
-	switch r.Method {
-	case http.MethodGet:
-		values = q
-	case http.MethodPost:
-		var e *asmx.Error
-		if values, e = s.readForm(w, r, asmx.JSON, false); e != nil {
-			s.writeError(w, ex, asmx.JSON, e)
-			return
-		}
-		for k, v := range q {
-			if _, ok := values[k]; !ok {
-				values[k] = v
-			}
-		}
-	default:
-		s.writeError(w, ex, asmx.JSON, asmx.ErrMethodNotAllowed(asmx.JSON, r.Method))
-		return
-	}
-	op, name, ok := asmx.OperationFromPath(rest)
-	if !ok || !op.JSON {
-		s.writeError(w, ex, asmx.JSON, asmx.ErrUnknownMethod(asmx.JSON, name))
-		return
-	}
-	call, e := asmx.DecodeValues(op, asmx.JSON, values)
-	if e != nil {
-		s.writeError(w, ex, asmx.JSON, e)
+		s.writeError(w, ex, b, e)
 		return
 	}
 	ex.call = call
@@ -379,12 +353,11 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, b asmx.Binding
 	return buf, nil
 }
 
-// readForm reads a form-encoded POST body. strict requires the form content
-// type (the HTTP POST binding); otherwise any content type is read as a form.
-func (s *Server) readForm(w http.ResponseWriter, r *http.Request, b asmx.Binding, strict bool) (url.Values, *asmx.Error) {
+// readForm reads a form-encoded POST body; any other content type is
+// refused as ASMX's HtmlFormParameterReader refuses it.
+func (s *Server) readForm(w http.ResponseWriter, r *http.Request, b asmx.Binding) (url.Values, *asmx.Error) {
 	ct := r.Header.Get("Content-Type")
-	mt := strings.ToLower(strings.TrimSpace(strings.SplitN(ct, ";", 2)[0]))
-	if strict && mt != asmx.ContentTypeForm {
+	if base, _, _ := strings.Cut(ct, ";"); !strings.EqualFold(base, asmx.ContentTypeForm) {
 		return nil, asmx.ErrBadForm(b, ct)
 	}
 	body, e := s.readBody(w, r, b)
@@ -392,17 +365,13 @@ func (s *Server) readForm(w http.ResponseWriter, r *http.Request, b asmx.Binding
 		return nil, e
 	}
 	defer putBuffer(body)
-	values, err := url.ParseQuery(body.String())
-	if err != nil {
-		return nil, asmx.ErrBadQuery(b, err.Error())
-	}
-	return values, nil
+	return asmx.ParseQuery(body.String()), nil
 }
 
 // checkKey compares the call's key with every accepted key in constant time.
 func (s *Server) checkKey(c *asmx.Call) *asmx.Error {
 	if strings.TrimSpace(c.Key) == "" {
-		return asmx.ErrKeyMissing(c.Binding)
+		return asmx.ErrKeyMissing(c.Binding, c.Op)
 	}
 	if len(s.cfg.keys) == 0 {
 		return nil
@@ -412,7 +381,7 @@ func (s *Server) checkKey(c *asmx.Call) *asmx.Error {
 		match |= subtle.ConstantTimeCompare([]byte(c.Key), []byte(k))
 	}
 	if match != 1 {
-		return asmx.ErrKeyRejected(c.Binding)
+		return asmx.ErrKeyRejected(c.Binding, c.Op)
 	}
 	return nil
 }
@@ -424,6 +393,12 @@ func (s *Server) answer(w http.ResponseWriter, ex *exchange, c *asmx.Call) {
 	}
 	if e := s.checkKey(c); e != nil {
 		s.writeError(w, ex, c.Binding, e)
+		return
+	}
+	if len(c.MustUnderstand) > 0 {
+		// ASMX understands no header: it refuses the call once the
+		// operation has run, before writing the answer.
+		s.writeError(w, ex, c.Binding, asmx.ErrMustUnderstand(c.Binding, c.MustUnderstand[0]))
 		return
 	}
 	if s.cfg.replayer != nil {
@@ -450,10 +425,7 @@ func (s *Server) answer(w http.ResponseWriter, ex *exchange, c *asmx.Call) {
 		s.writeFixed(w, f, c)
 		return
 	}
-	bp := bodyPool.Get().(*[]byte)
-	out := s.encode((*bp)[:0], c)
-	asmx.WriteBody(w, c.Binding, out)
-	recycleBody(bp, out)
+	s.writeAnswer(w, c)
 }
 
 // bodyPool recycles response buffers of the searches and of replay.
@@ -468,8 +440,8 @@ func recycleBody(bp *[]byte, out []byte) {
 	}
 }
 
-// encode appends the whole response body of c in its binding (encode.go).
-func (s *Server) encode(dst []byte, c *asmx.Call) []byte { return s.encodeResponse(dst, c) }
+// recycleBuffer returns *bp to the pool, unless it grew past 4 MiB.
+func recycleBuffer(bp *[]byte) { recycleBody(bp, *bp) }
 
 // fixedCacheBudget caps the bytes the cached fixed answers hold together
 // (64 MiB). ReturnInstitutions and ReturnProvinces are a few kilobytes, and
@@ -503,27 +475,30 @@ func (s *Server) writeFixed(w http.ResponseWriter, f *fixedAnswer, c *asmx.Call)
 	})
 }
 
-// prepareFixed encodes the answer of c once, to learn its length, and keeps
-// it if it fits in what is left of the budget. A body that outgrows the
-// budget is dropped as it is encoded, so even then no more than the budget
-// is held at once.
+// prepareFixed learns the length of the answer of c, and keeps the answer
+// if it fits in what is left of the budget. The length of a location list
+// is summed from its locations' (listLength), so that one too long to keep
+// (ReturnAllAtms at a million ATMs, 1.1 GB) is not encoded only to be
+// thrown away; the other answers are a few kilobytes, encoded whole.
 func (s *Server) prepareFixed(f *fixedAnswer, c *asmx.Call) {
 	var body []byte
-	size, keep := 0, true
-	_ = s.encodeChunked(c, func(p []byte) error {
-		size += len(p)
-		if keep && int64(size) > s.fixedLeft.Load() {
-			// Too large for what is left: count the rest, keep nothing.
-			keep, body = false, nil
+	if isLocationList(c.Op.Name) {
+		sc := getScratch()
+		defer sc.release()
+		bp := bodyPool.Get().(*[]byte)
+		defer recycleBuffer(bp)
+		l := s.data.locations(c, sc)
+		n := s.listLength(c, l, bp)
+		f.length = []string{strconv.Itoa(n)}
+		if int64(n) > s.fixedLeft.Load() {
+			return // too large for what is left: streamed on each request
 		}
-		if keep {
-			body = append(body, p...)
-		}
-		return nil
-	})
-	f.length = []string{strconv.Itoa(size)}
-	if !keep {
-		return
+		body = s.appendListHead(make([]byte, 0, n), c, l)
+		body = s.appendListItems(body, c, l, 0, len(l.atms))
+		body = s.appendListTail(body, c, l)
+	} else {
+		body = s.encodeResponse(nil, c)
+		f.length = []string{strconv.Itoa(len(body))}
 	}
 	// The budget counts what is held: the buffer's capacity.
 	if held := int64(cap(body)); s.fixedLeft.Add(-held) >= 0 {

@@ -67,6 +67,12 @@ func do(t *testing.T, req *http.Request) response {
 // call sends op with params in binding b.
 func call(t *testing.T, base string, b asmx.Binding, op string, params [][2]string) response {
 	t.Helper()
+	return do(t, callRequest(t, base, b, op, params))
+}
+
+// callRequest is the request of op with params in binding b.
+func callRequest(t *testing.T, base string, b asmx.Binding, op string, params [][2]string) *http.Request {
+	t.Helper()
 	form := url.Values{}
 	for _, p := range params {
 		form.Add(p[0], p[1])
@@ -97,7 +103,7 @@ func call(t *testing.T, base string, b asmx.Binding, op string, params [][2]stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	return do(t, req)
+	return req
 }
 
 // check is one assertion on a response.

@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -519,13 +520,16 @@ func (l *leaf) appendInt(dst []byte, n int) []byte {
 
 // appendFloat appends a number as l's format writes it.
 func (l *leaf) appendFloat(dst []byte, f float64) []byte {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return asmx.AppendXMLDouble(dst, f) // a searched point may be INF or NaN, as ASMX reads them
+	}
 	if l.fixed >= 0 {
 		return strconv.AppendFloat(dst, f, 'f', l.fixed, l.bits)
 	}
 	if l.bits == 32 {
 		return strconv.AppendFloat(dst, f, 'f', -1, 32)
 	}
-	return asmx.AppendDouble(dst, f)
+	return asmx.AppendXMLDouble(dst, f)
 }
 
 // appendValue appends l's value in ctx as element or attribute text.

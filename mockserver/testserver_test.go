@@ -8,7 +8,10 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -235,15 +238,59 @@ func waitInFlight(t *testing.T, ts *TestServer) {
 }
 
 func TestStartTestServerBadOption(t *testing.T) {
-	for name, opt := range map[string]Option{
-		"generated seed 0":   WithGeneratedDataset(0, 10),
-		"fault needs effect": WithFault(Fault{Operation: asmx.OpReturnProvinces}),
-		"unknown operation":  WithFault(Fault{Operation: "Nope", Status: 500}),
-		"journal size":       WithJournalSize(-1),
-	} {
-		if ts, err := StartTestServer(opt); err == nil {
-			ts.Close()
-			t.Errorf("%s: StartTestServer succeeded, want an error", name)
+	t.Parallel()
+	missing := filepath.Join(t.TempDir(), "no-such-dir")
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		opts    []Option
+		wantErr string
+	}{
+		{"generated seed 0", []Option{WithGeneratedDataset(0, 10)}, "seed"},
+		{"fault needs effect", []Option{WithFault(Fault{Operation: asmx.OpReturnProvinces})}, "at least one"},
+		{"unknown operation", []Option{WithFault(Fault{Operation: "Nope", Status: 500})}, "Nope"},
+		{"journal size", []Option{WithJournalSize(-1)}, "negative"},
+		{"empty key", []Option{WithKeys("good", "")}, "key 2 of 2 is empty"},
+		{"blank key", []Option{WithKeys(" ")}, "empty"},
+		{"namespace not a URI", []Option{WithNamespace("notaurl")}, `"notaurl" is not an absolute URI`},
+		{"namespace empty", []Option{WithNamespace("")}, "namespace is empty"},
+		{"namespace with a space", []Option{WithNamespace("http://x/a b")}, "white space"},
+		{"max body 0", []Option{WithMaxBodyBytes(0)}, "max body bytes 0"},
+		{"max body negative", []Option{WithMaxBodyBytes(-5)}, "max body bytes -5"},
+		{"fixtures dir missing", []Option{WithFixturesDir(missing)}, "does not exist"},
+		{"fixtures dir a file", []Option{WithFixturesDir(file)}, "not a directory"},
+		{"fixtures dir empty name", []Option{WithFixturesDir("")}, "want a directory"},
+		{"missing dir after a generated set", []Option{WithGeneratedDataset(42, 10), WithFixturesDir(missing)}, "does not exist"},
+		{"missing dir before a generated set", []Option{WithFixturesDir(missing), WithGeneratedDataset(42, 10)}, "does not exist"},
+		{"two data sets", []Option{WithDataset(smallDataset()), WithGeneratedDataset(42, 10)}, "WithDataset and WithGeneratedDataset(42, 10) both choose"},
+		{"nil data set", []Option{WithDataset(nil)}, "WithDataset(nil)"},
+		{"nil replayer", []Option{WithReplay(nil, MissFault)}, "WithReplay(nil)"},
+		{"unknown miss policy", []Option{WithReplay(panickingReplayer{}, MissPolicy(7))}, "miss policy 7"},
+		{"admin token with a line break", []Option{WithAdminToken("tok\nen")}, "line break"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ts, err := StartTestServer(tt.opts...)
+			if err == nil {
+				ts.Close()
+				t.Fatalf("StartTestServer succeeded, want an error containing %q", tt.wantErr)
+			}
+			if !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("got %q, want an error containing %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestNamespaceAccepted(t *testing.T) {
+	t.Parallel()
+	for _, ns := range []string{asmx.DefaultNamespace, "http://tempuri.org/", "urn:example:atm", "https://example.org/ns?v=2"} {
+		if err := CheckNamespace(ns); err != nil {
+			t.Errorf("CheckNamespace(%q): got %v, want nil", ns, err)
 		}
 	}
 }

@@ -129,7 +129,11 @@ var wsdlTemplate = template.Must(template.New("wsdl").Funcs(template.FuncMap{"x"
         {{$http.Input}}
       </wsdl:input>
       <wsdl:output>
+{{- if .Root}}
         <mime:mimeXml part="Body" />
+{{- else}}
+        <mime:content part="Body" type="text/xml" />
+{{- end}}
       </wsdl:output>
     </wsdl:operation>
 {{- end}}

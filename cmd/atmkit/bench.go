@@ -35,6 +35,8 @@ const benchExamples = `  atmkit bench                                  # SOAP 1.
   atmkit bench --replay-scale                    # replay from cassettes of 10 and 10,000 interactions
   atmkit bench --replay-sizes 10,1000,10000 --binding get -d 5s
   atmkit bench --replay testdata/atm.yaml --op ReturnProvinces   # a mock replaying your cassette
+  atmkit bench --atms-scale                      # 10 nearest to a Halifax postal code at 10,000 and 1,000,000 ATMs; peak RSS
+  atmkit bench --atms-sizes 10000,100000,1000000 --op ReturnAtmSearchByCoordinates --param bytRadius=5
   atmkit bench --target http://127.0.0.1:8080 --key demo-key
   atmkit bench --shape shape.yaml --binding get  # the mock serving a deployment's shape`
 
@@ -61,6 +63,9 @@ type benchFlags struct {
 	replaySizes string   // --replay-sizes: "10,10000"
 	replay      listFlag // --replay: the mock replays these cassettes
 	shape       string   // --shape: the in-process mock's result shape
+
+	atmsScale bool   // --atms-scale: atmkit serve processes on generated data sets of each size (bench_scale.go)
+	atmsSizes string // --atms-sizes: "10000,1000000"
 }
 
 func (f *benchFlags) register(m *Main) *flag.FlagSet {
@@ -86,6 +91,8 @@ func (f *benchFlags) register(m *Main) *flag.FlagSet {
 	fs.StringVar(&f.replaySizes, "replay-sizes", "", "interactions per cassette of --replay-scale, comma-separated, the smallest the reference (default "+defaultReplaySizes+"; implies --replay-scale)")
 	fs.StringVar(&f.shape, "shape", "", "result shape file of the in-process mock (default: the built-in shape)")
 	fs.Var(&f.replay, "replay", "the in-process mock replays this cassette file or directory (repeatable; the call measured must be recorded in it)")
+	fs.BoolVar(&f.atmsScale, "atms-scale", false, "measure atmkit serve processes serving generated data sets (--seed) of --atms-sizes ATMs side by side, each larger against the smallest (target 0.8), with each process's peak resident memory (VmHWM; target < 1 GB up to 1,000,000 ATMs); unless given, --op is "+asmx.OpReturnAtmSearchByAddressWithMaximum+" (intMaximumAtms 10, 25 km, a Halifax postal code every set knows) and -c is 16")
+	fs.StringVar(&f.atmsSizes, "atms-sizes", "", "ATMs per data set of --atms-scale, comma-separated, the smallest the reference (default "+defaultAtmsSizes+"; implies --atms-scale)")
 	return fs
 }
 
@@ -95,6 +102,13 @@ type benchTarget struct {
 	url    string // base URL
 	warmup time.Duration
 	runs   []loadgen.Result
+
+	length int64 // the length of its answer, when its own (--atms-scale)
+	// Of an atmkit serve process (--atms-scale): its process id, its data
+	// set's size and its resident memory once it listened.
+	pid       int
+	atms      int
+	rssLoaded int64
 }
 
 // benchReport is the outcome of atmkit bench; it is also the --json output.
@@ -113,6 +127,9 @@ type benchReport struct {
 	Results       []benchResult      `json:"results"`
 	Ratios        map[string]float64 `json:"ratios"`
 	Targets       map[string]float64 `json:"targets"`
+	// PeakRSSTargets bounds servers' peak resident memory, in MB
+	// (--atms-scale).
+	PeakRSSTargets map[string]float64 `json:"peakRssTargetsMB,omitempty"`
 }
 
 // benchCassette describes cassettes a mock replays: one recorded by
@@ -138,6 +155,15 @@ type benchResult struct {
 	P99ms      float64 `json:"p99Ms"`
 	MaxMs      float64 `json:"maxMs"`
 	FirstError string  `json:"firstError,omitempty"`
+
+	// Of an atmkit serve process (--atms-scale): its data set's size, its
+	// answer's length, and its resident memory in MB (10^6 bytes) once it
+	// listened, at the end, and at its peak (VmHWM).
+	ATMs          int     `json:"atms,omitempty"`
+	ResponseBytes int     `json:"responseBytes,omitempty"`
+	RSSLoadedMB   float64 `json:"rssLoadedMB,omitempty"`
+	RSSMB         float64 `json:"rssMB,omitempty"`
+	PeakRSSMB     float64 `json:"peakRssMB,omitempty"`
 }
 
 func (m *Main) runBench(ctx context.Context, args []string) error {
@@ -146,19 +172,37 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 	if err := m.parseFlags(fs, args, nil); err != nil {
 		return err
 	}
+	m.hideKeys(f.key)
 	if fs.NArg() > 0 {
-		return usagef("bench: unexpected argument %q", fs.Arg(0))
+		return cmdUsagef("bench", "unexpected argument %q", fs.Arg(0))
 	}
-	op, ok := asmx.LookupOperation(f.op)
-	if !ok {
-		return usagef("bench: unknown operation %q", f.op)
+	if _, ok := asmx.LookupOperation(f.op); !ok {
+		return m.badSetting(fs, "op", "not an operation of the service")
 	}
-	b, err := asmx.ParseBinding(f.binding)
+	if _, err := asmx.ParseBinding(f.binding); err != nil {
+		return m.badSetting(fs, "binding", "want soap11, soap12, get, post or json")
+	}
+	if err := m.firstBad(fs,
+		check{"c", when(f.conns < 1, "must be at least 1")},
+		check{"d", when(f.duration <= 0, "must be positive")},
+		check{"warmup", when(f.warmup < 0, "must not be negative")},
+		check{"rounds", when(f.rounds < 0 || f.rounds > 1000, "want 0 (one per second of -d) to 1000")},
+		check{"target", when(f.target != "", checkHTTPURL(f.target))},
+		check{"fixtures", when(f.fixtures != "", checkDir(f.fixtures))},
+		check{"atms", when(f.atms < 0 || f.atms > fixtures.MaxATMs, fmt.Sprintf("want 0 (no generated data set) to %d", fixtures.MaxATMs))},
+		check{"seed", when(f.seed == 0, "must not be 0")},
+		check{"key", when(strings.TrimSpace(f.key) == "", "an empty key")},
+		check{"namespace", when(mockserver.CheckNamespace(f.namespace) != nil,
+			"not an absolute URI; want one such as http://tempuri.org/atmService or urn:example:atm")},
+	); err != nil {
+		return err
+	}
+	if f.atmsScale || f.atmsSizes != "" {
+		return m.runBenchAtmsScale(ctx, fs, f)
+	}
+	op, b, err := f.operation()
 	if err != nil {
-		return usagef("bench: %v", err)
-	}
-	if b == asmx.JSON && !op.JSON {
-		return usagef("bench: %s has no JSON binding", op.Name)
+		return err
 	}
 	var sizes []int
 	if f.replayScale || f.replaySizes != "" {
@@ -168,44 +212,29 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 		}
 	}
 	switch {
-	case f.conns < 1:
-		return usagef("bench: -c must be at least 1")
-	case f.duration <= 0:
-		return usagef("bench: -d must be positive")
-	case f.rounds < 0:
-		return usagef("bench: --rounds must not be negative")
 	case f.target != "" && (f.fixtures != "" || f.atms > 0):
-		return usagef("bench: --target measures a running service; --fixtures and --atms are for the in-process mock")
+		return cmdUsagef("bench", "--target measures a running service; --fixtures and --atms are for the in-process mock")
 	case f.fixtures != "" && f.atms > 0:
-		return usagef("bench: give --fixtures or --atms, not both")
+		return cmdUsagef("bench", "give --fixtures or --atms, not both")
 	case f.replayScale && (f.target != "" || len(f.replay) > 0 || f.wiremock):
-		return usagef("bench: --replay-scale records its own cassettes for in-process mocks; not with --target, --replay or --wiremock")
+		return cmdUsagef("bench", "--replay-scale records its own cassettes for in-process mocks; not with --target, --replay or --wiremock")
 	case f.shape != "" && f.target != "":
-		return usagef("bench: --shape is for the in-process mock, not with --target")
+		return cmdUsagef("bench", "--shape is for the in-process mock, not with --target")
 	case len(f.replay) > 0 && f.target != "":
-		return usagef("bench: --replay is for the in-process mock, not with --target")
+		return cmdUsagef("bench", "--replay is for the in-process mock, not with --target")
 	}
-
-	if f.rounds == 0 {
-		f.rounds = min(max(int(f.duration/time.Second), 2), 30)
+	if err := f.checkLoad(); err != nil {
+		return err
 	}
 	ds, dsName, err := m.benchDataset(f)
 	if err != nil {
 		return err
 	}
-	params, err := benchParams(op, ds, f.key, f.params)
+	params, err := benchParams(op, benchDefaults(ds, benchCity, benchProvince, f.key), f.params)
 	if err != nil {
 		return err
 	}
-
-	report := &benchReport{Operation: op.Name, Binding: b.String(), Params: map[string]string{},
-		DataSet: dsName, Connections: f.conns, DurationSec: f.duration.Seconds(), Rounds: f.rounds,
-		CPUs: runtime.NumCPU(), Ratios: map[string]float64{}, Targets: map[string]float64{}}
-	for _, p := range params {
-		if p[0] != asmx.ParamKey {
-			report.Params[p[0]] = p[1]
-		}
-	}
+	report := newBenchReport(f, op, b, params, dsName)
 
 	// The servers under test: a running one, the mock in this process (on
 	// the data set or replaying cassettes), or mocks replaying cassettes of
@@ -256,10 +285,7 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 	for _, t := range targets {
 		r := loadgen.Combine(t.runs...)
 		rps[t.name] = r.RPS()
-		report.Results = append(report.Results, benchResult{
-			Server: t.name, URL: t.url, Requests: r.Requests, Errors: r.Errors, RPS: round1(r.RPS()),
-			P50ms: ms(r.P50()), P99ms: ms(r.P99()), MaxMs: ms(r.Latency.Max()), FirstError: r.FirstError,
-		})
+		report.Results = append(report.Results, resultOf(t, r))
 	}
 	if f.replayScale {
 		// Every larger cassette against the smallest (issue 6: at least
@@ -287,6 +313,66 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 			report.Targets[name+"/wiremock"] = 4
 		}
 	}
+	return m.writeBenchReport(f, report)
+}
+
+// operation looks up --op and --binding.
+func (f *benchFlags) operation() (*asmx.Operation, asmx.Binding, error) {
+	op, ok := asmx.LookupOperation(f.op)
+	if !ok {
+		return nil, 0, cmdUsagef("bench", "unknown operation %q", f.op)
+	}
+	b, err := asmx.ParseBinding(f.binding)
+	if err != nil {
+		return nil, 0, cmdUsagef("bench", "%v", err)
+	}
+	if b == asmx.JSON && !op.JSON {
+		return nil, 0, cmdUsagef("bench", "%s has no JSON binding", op.Name)
+	}
+	return op, b, nil
+}
+
+// checkLoad checks the load's flags and sets the default of --rounds.
+func (f *benchFlags) checkLoad() error {
+	switch {
+	case f.conns < 1:
+		return cmdUsagef("bench", "-c must be at least 1")
+	case f.duration <= 0:
+		return cmdUsagef("bench", "-d must be positive")
+	case f.rounds < 0:
+		return cmdUsagef("bench", "--rounds must not be negative")
+	}
+	if f.rounds == 0 {
+		f.rounds = min(max(int(f.duration/time.Second), 2), 30)
+	}
+	return nil
+}
+
+// newBenchReport starts the report of a run: what is measured, and how.
+func newBenchReport(f benchFlags, op *asmx.Operation, b asmx.Binding, params [][2]string, dataSet string) *benchReport {
+	report := &benchReport{Operation: op.Name, Binding: b.String(), Params: map[string]string{},
+		DataSet: dataSet, Connections: f.conns, DurationSec: f.duration.Seconds(), Rounds: f.rounds,
+		CPUs: runtime.NumCPU(), Ratios: map[string]float64{}, Targets: map[string]float64{},
+		PeakRSSTargets: map[string]float64{}}
+	for _, p := range params {
+		if p[0] != asmx.ParamKey {
+			report.Params[p[0]] = p[1]
+		}
+	}
+	return report
+}
+
+// resultOf is a target's combined figures r as reported.
+func resultOf(t *benchTarget, r loadgen.Result) benchResult {
+	return benchResult{
+		Server: t.name, URL: t.url, Requests: r.Requests, Errors: r.Errors, RPS: round1(r.RPS()),
+		P50ms: ms(r.P50()), P99ms: ms(r.P99()), MaxMs: ms(r.Latency.Max()), FirstError: r.FirstError,
+	}
+}
+
+// writeBenchReport prints the report (as JSON with --json), and fails if a
+// server answered with errors.
+func (m *Main) writeBenchReport(f benchFlags, report *benchReport) error {
 	if f.json {
 		enc := json.NewEncoder(m.Stdout)
 		enc.SetIndent("", "  ")
@@ -412,6 +498,9 @@ func (m *Main) benchMeasure(ctx context.Context, f benchFlags, req loadgen.Reque
 		}
 		o := opts
 		o.Duration = t.warmup
+		if t.length > 0 {
+			o.ExpectLength = t.length
+		}
 		if _, err := loadgen.Run(ctx, at(req, t.url), o); err != nil {
 			return fmt.Errorf("bench: warm up %s: %w", t.name, err)
 		}
@@ -429,7 +518,11 @@ func (m *Main) benchMeasure(ctx context.Context, f benchFlags, req loadgen.Reque
 		for i := range targets {
 			// Rotate the order each round so no server always goes first.
 			t := targets[(i+round)%len(targets)]
-			res, err := loadgen.Run(ctx, at(req, t.url), opts)
+			o := opts
+			if t.length > 0 {
+				o.ExpectLength = t.length
+			}
+			res, err := loadgen.Run(ctx, at(req, t.url), o)
 			if err != nil {
 				return fmt.Errorf("bench: %s: %w", t.name, err)
 			}
@@ -505,9 +598,18 @@ func (r *benchReport) print(w io.Writer) {
 	for _, res := range r.Results {
 		width = max(width, len(res.Server))
 	}
-	fmt.Fprintf(w, "%-*s %11s %9s %9s %10s %7s\n", width, "server", "req/s", "p50 ms", "p99 ms", "requests", "errors")
+	rss := slices.ContainsFunc(r.Results, func(res benchResult) bool { return res.PeakRSSMB > 0 })
+	fmt.Fprintf(w, "%-*s %11s %9s %9s %10s %7s", width, "server", "req/s", "p50 ms", "p99 ms", "requests", "errors")
+	if rss {
+		fmt.Fprintf(w, " %14s %12s", "RSS loaded MB", "peak RSS MB")
+	}
+	fmt.Fprintln(w)
 	for _, res := range r.Results {
-		fmt.Fprintf(w, "%-*s %11.1f %9.3f %9.3f %10d %7d\n", width, res.Server, res.RPS, res.P50ms, res.P99ms, res.Requests, res.Errors)
+		fmt.Fprintf(w, "%-*s %11.1f %9.3f %9.3f %10d %7d", width, res.Server, res.RPS, res.P50ms, res.P99ms, res.Requests, res.Errors)
+		if rss {
+			fmt.Fprintf(w, " %14.1f %12.1f", res.RSSLoadedMB, res.PeakRSSMB)
+		}
+		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w)
 	width = 17
@@ -526,6 +628,17 @@ func (r *benchReport) print(w io.Writer) {
 			verdict = "BELOW"
 		}
 		fmt.Fprintf(w, "%-*s %6.3f   (target >= %g: %s)\n", width, k+":", v, t, verdict)
+	}
+	for _, res := range r.Results {
+		t, ok := r.PeakRSSTargets[res.Server]
+		if !ok {
+			continue
+		}
+		verdict := "meets"
+		if res.PeakRSSMB >= t {
+			verdict = "ABOVE"
+		}
+		fmt.Fprintf(w, "%-*s %6.0f MB (target < %g MB: %s)\n", width, "peak RSS "+res.Server+":", res.PeakRSSMB, t, verdict)
 	}
 }
 
@@ -576,12 +689,12 @@ func (m *Main) benchDataset(f benchFlags) (*fixtures.Dataset, string, error) {
 // tens of locations within 25 km in the embedded data set (69).
 const benchCity, benchProvince = "Sydney", "NS"
 
-// benchParams returns the call's parameters in the document's order:
-// defaults around benchCity, then the --param overrides.
-func benchParams(op *asmx.Operation, ds *fixtures.Dataset, key string, overrides []string) ([][2]string, error) {
+// benchDefaults are the default values of every parameter: searches around
+// the city named (or ds's first), 25 km, the first institution.
+func benchDefaults(ds *fixtures.Dataset, cityName, province, key string) map[string]string {
 	city := ds.Cities[0]
 	for _, c := range ds.Cities {
-		if c.Name == benchCity && c.Province == benchProvince {
+		if c.Name == cityName && c.Province == province {
 			city = c
 			break
 		}
@@ -590,7 +703,7 @@ func benchParams(op *asmx.Operation, ds *fixtures.Dataset, key string, overrides
 	if len(ds.Institutions) > 0 {
 		inst = ds.Institutions[0].ID
 	}
-	defaults := map[string]string{
+	return map[string]string{
 		asmx.ParamKey:           key,
 		asmx.ParamAddress:       "",
 		asmx.ParamCity:          city.Name,
@@ -603,13 +716,18 @@ func benchParams(op *asmx.Operation, ds *fixtures.Dataset, key string, overrides
 		asmx.ParamInstitutionID: strconv.Itoa(inst),
 		asmx.ParamCityID:        strconv.Itoa(city.ID),
 	}
+}
+
+// benchParams returns the call's parameters in the document's order: the
+// defaults, then the --param overrides.
+func benchParams(op *asmx.Operation, defaults map[string]string, overrides []string) ([][2]string, error) {
 	for _, o := range overrides {
 		name, value, ok := strings.Cut(o, "=")
 		if !ok {
-			return nil, usagef("bench: --param %q: want name=value", o)
+			return nil, cmdUsagef("bench", "--param %q: want name=value", o)
 		}
 		if _, ok := op.Param(name); !ok {
-			return nil, usagef("bench: --param %q: %s takes no parameter %s", o, op.Name, name)
+			return nil, cmdUsagef("bench", "--param %q: %s takes no parameter %s", o, op.Name, name)
 		}
 		defaults[name] = value
 	}

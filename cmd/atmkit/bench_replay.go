@@ -41,14 +41,14 @@ func parseReplaySizes(s string) ([]int, error) {
 	for _, part := range strings.Split(s, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(part))
 		if err != nil || n < 1 || n > maxReplaySize {
-			return nil, usagef("bench: --replay-sizes %q: want counts of interactions from 1 to %d, comma-separated", s, maxReplaySize)
+			return nil, cmdUsagef("bench", "--replay-sizes %q: want counts of interactions from 1 to %d, comma-separated", s, maxReplaySize)
 		}
 		sizes = append(sizes, n)
 	}
 	slices.Sort(sizes)
 	sizes = slices.Compact(sizes)
 	if len(sizes) < 2 {
-		return nil, usagef("bench: --replay-sizes %q: want at least two different sizes", s)
+		return nil, cmdUsagef("bench", "--replay-sizes %q: want at least two different sizes", s)
 	}
 	return sizes, nil
 }

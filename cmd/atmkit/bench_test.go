@@ -5,9 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -132,6 +136,15 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"--replay-sizes", "10,ten"},
 		{"--replay-sizes", "10,2000000"},
 		{"--replay", "x.yaml", "--target", "http://127.0.0.1:1"},
+		{"--atms-scale", "--target", "http://127.0.0.1:1"},
+		{"--atms-scale", "--replay-scale"},
+		{"--atms-scale", "--atms", "10"},
+		{"--atms-scale", "--cpuprofile", "x.prof"},
+		{"--atms-sizes", "10"},
+		{"--atms-sizes", "10,0"},
+		{"--atms-sizes", "10,20000000"},
+		{"--atms-sizes", "10,100", "--op", "Nope"},
+		{"--atms-sizes", "10,100", "-d", "0s"},
 	} {
 		_, _, err := runBenchCmd(t, args...)
 		var ue *usageError
@@ -147,7 +160,7 @@ func TestBenchRequestsDecode(t *testing.T) {
 		t.Fatal(err)
 	}
 	op, _ := asmx.LookupOperation(asmx.OpReturnAtmSearchByCoordinates)
-	params, err := benchParams(op, ds, "k<&>", []string{"strPostalCode=B1P 1A1"})
+	params, err := benchParams(op, benchDefaults(ds, benchCity, benchProvince, "k<&>"), []string{"strPostalCode=B1P 1A1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,5 +336,129 @@ func TestBenchFillersDistinct(t *testing.T) {
 		if strings.Contains(key, "-1.002") && strings.Contains(key, "-30.000") {
 			t.Fatalf("the measured call came out as a filler: %s %s", req.URL, req.Body)
 		}
+	}
+}
+
+// TestBenchAtmsScale generates data sets of 200 and 2,000 ATMs, serves each
+// from an atmkit serve process (this test binary, see TestMain) and
+// measures the default question, the 10 nearest to a Halifax postal code,
+// on both. Only the shape of the report is checked, not its figures.
+func TestBenchAtmsScale(t *testing.T) {
+	t.Setenv(testMainVar, "1")
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // where the data sets go, and must be gone from
+	stdout, stderr, err := runBenchCmd(t, "--atms-sizes", "2000,200", "-d", "600ms", "--rounds", "2", "--json")
+	if err != nil {
+		t.Fatalf("bench: %v\n%s", err, stderr)
+	}
+	var r benchReport
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, stdout)
+	}
+	// Sets this small share no postal code: the search is around the city.
+	if r.Operation != asmx.OpReturnAtmSearchByAddressWithMaximum || r.Params[asmx.ParamMaximumAtms] != "10" ||
+		r.Params[asmx.ParamRadius] != "25" || r.Params[asmx.ParamCity] != "Halifax" {
+		t.Errorf("got %s %v, want the 10 nearest within 25 km of Halifax", r.Operation, r.Params)
+	}
+	if r.Locations != 10 {
+		t.Errorf("got %d locations, want 10", r.Locations)
+	}
+	var servers []string
+	for _, res := range r.Results {
+		servers = append(servers, res.Server)
+		if res.Requests == 0 || res.Errors != 0 || res.RPS <= 0 || res.ResponseBytes == 0 {
+			t.Errorf("%s: got %d requests, %d errors (%s), %d-byte answer, want some, none and some",
+				res.Server, res.Requests, res.Errors, res.FirstError, res.ResponseBytes)
+		}
+		if runtime.GOOS == "linux" && (res.PeakRSSMB <= 0 || res.RSSLoadedMB <= 0 || res.PeakRSSMB < res.RSSLoadedMB) {
+			t.Errorf("%s: got resident memory %v MB once loaded, peak %v MB, want both, the peak not less", res.Server, res.RSSLoadedMB, res.PeakRSSMB)
+		}
+	}
+	if got := strings.Join(servers, " "); got != "atms-200 atms-2000" {
+		t.Fatalf("got servers %s, want atms-200 atms-2000", got)
+	}
+	if v, ok := r.Ratios["atms-2000/atms-200"]; !ok || v <= 0 || r.Targets["atms-2000/atms-200"] != 0.8 {
+		t.Errorf("got ratios %v and targets %v, want atms-2000/atms-200 at 0.8", r.Ratios, r.Targets)
+	}
+	if runtime.GOOS == "linux" && (r.PeakRSSTargets["atms-2000"] != 1000 || r.PeakRSSTargets["atms-200"] != 1000) {
+		t.Errorf("got peak RSS targets %v, want 1000 MB for both", r.PeakRSSTargets)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("the temporary data sets are left in %s: %v", tmp, left)
+	}
+}
+
+// TestScaleSetsPostalCode checks the postal code --atms-scale searches
+// around: in Halifax, and known in every data set.
+func TestScaleSetsPostalCode(t *testing.T) {
+	dir := t.TempDir()
+	sizes := []int{1000, 20_000}
+	sets, err := generateScaleSets(context.Background(), dir, sizes, 1, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sets.place.ATMs) != 1 {
+		t.Fatalf("got %d ATMs to search around, want 1", len(sets.place.ATMs))
+	}
+	a := sets.place.ATMs[0]
+	if a.Address.City != "Halifax" || a.Address.PostalCode == "" {
+		t.Fatalf("got %+v, want an ATM in Halifax with a postal code", a.Address)
+	}
+	for _, n := range sizes {
+		ds, err := fixtures.Load(filepath.Join(dir, fmt.Sprintf("atms-%d", n)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ds.ATMs) != n {
+			t.Errorf("got %d ATMs, want %d", len(ds.ATMs), n)
+		}
+		if !slices.ContainsFunc(ds.ATMs, func(b fixtures.ATM) bool { return b.Address.PostalCode == a.Address.PostalCode }) {
+			t.Errorf("the set of %d ATMs does not know %s", n, a.Address.PostalCode)
+		}
+	}
+	d := scaleDefaults(sets.place, "k")
+	if d[asmx.ParamPostalCode] != a.Address.PostalCode || d[asmx.ParamCity] != "" || d[asmx.ParamMaximumAtms] != "10" {
+		t.Errorf("got defaults %v, want the postal code alone and at most 10", d)
+	}
+}
+
+func TestBenchAtmsScaleText(t *testing.T) {
+	t.Setenv(testMainVar, "1")
+	t.Setenv("TMPDIR", t.TempDir())
+	stdout, stderr, err := runBenchCmd(t, "--atms-sizes", "50,500", "--op", "ReturnAtmSearchByCoordinates", "--binding", "get")
+	if err != nil {
+		t.Fatalf("bench: %v\n%s", err, stderr)
+	}
+	want := []string{"get ReturnAtmSearchByCoordinates", "seed 1 (50, 500 ATMs)", "atms-50 ", "atms-500 ",
+		"atms-500/atms-50:", "(target >= 0.8:"}
+	if runtime.GOOS == "linux" {
+		want = append(want, "peak RSS MB", "peak RSS atms-500:", "(target < 1000 MB:")
+	}
+	for _, w := range want {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("output lacks %q:\n%s", w, stdout)
+		}
+	}
+	if strings.Contains(stdout, "ceiling") {
+		t.Errorf("output has a ceiling; the data sets' answers differ:\n%s", stdout)
+	}
+}
+
+func TestProcMemory(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		if _, _, err := procMemory(os.Getpid()); !errors.Is(err, errNoProc) {
+			t.Fatalf("got %v, want errNoProc", err)
+		}
+		return
+	}
+	rss, peak, err := procMemory(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rss <= 0 || peak < rss {
+		t.Errorf("got RSS %d, peak %d, want a positive RSS and a peak no less", rss, peak)
+	}
+	if _, _, err := procMemory(-1); err == nil {
+		t.Error("process -1: got no error, want one")
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/mockserver"
 )
 
@@ -32,7 +33,7 @@ const cassetteScrubExamples = `  atmkit cassette scrub testdata/atm.yaml
 func (m *Main) runCassette(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		fmt.Fprintln(m.Stderr, cassetteUsage)
-		return usagef("cassette: no subcommand given (list or scrub)")
+		return cmdUsagef("cassette", "no subcommand given (list or scrub)")
 	}
 	switch args[0] {
 	case "list":
@@ -43,7 +44,7 @@ func (m *Main) runCassette(ctx context.Context, args []string) error {
 		fmt.Fprintln(m.Stdout, cassetteUsage)
 		return flag.ErrHelp
 	}
-	return usagef("cassette: unknown subcommand %q (want list or scrub)", args[0])
+	return cmdUsagef("cassette", "unknown subcommand %q (want list or scrub)", args[0])
 }
 
 func (m *Main) runCassetteList(_ context.Context, args []string) error {
@@ -52,7 +53,7 @@ func (m *Main) runCassetteList(_ context.Context, args []string) error {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return usagef("cassette list: want at least one cassette file or directory")
+		return cmdUsagef("cassette list", "want at least one cassette file or directory")
 	}
 	files, err := cassettes.Files(fs.Args()...)
 	if err != nil {
@@ -107,7 +108,7 @@ func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return usagef("cassette scrub: want at least one cassette file or directory")
+		return cmdUsagef("cassette scrub", "want at least one cassette file or directory")
 	}
 	files, err := cassettes.Files(fs.Args()...)
 	if err != nil {
@@ -155,15 +156,32 @@ func dryScrub(path string) (n, interactions int, err error) {
 	return n, interactions, nil
 }
 
+// replaySetup is what atmkit serve's --replay, --on-miss and --upstream
+// flags make: the mock server's option (nil without --replay), what it
+// loaded and what a miss gets, for the banner, and close, which writes
+// episodes recorded from the upstream.
+type replaySetup struct {
+	opt    mockserver.Option
+	close  func() error
+	stats  cassettes.IndexStats
+	onMiss string
+}
+
 // replayOption builds the mock server's replay option from atmkit serve's
-// --replay, --on-miss and --upstream flags. close writes episodes recorded
-// from the upstream.
-func (m *Main) replayOption(paths []string, onMiss, upstream, namespace string) (opt mockserver.Option, close func() error, err error) {
+// --replay, --on-miss and --upstream flags. Cassettes with no answer to
+// replay are an error, unless misses are answered from the data set (a
+// warning then) or forwarded to an upstream.
+func (m *Main) replayOption(fs *flag.FlagSet, f *serveFlags) (*replaySetup, error) {
+	none := &replaySetup{close: func() error { return nil }}
+	paths, onMiss, upstream := f.replay, f.onMiss, f.upstream
 	if len(paths) == 0 {
-		if onMiss != "fault" && onMiss != "" || upstream != "" {
-			return nil, nil, usagef("serve: --on-miss and --upstream need --replay PATH")
+		switch {
+		case onMiss != "fault" && onMiss != "":
+			return nil, m.badSetting(fs, "on-miss", "needs --replay PATH")
+		case upstream != "":
+			return nil, m.badSetting(fs, "upstream", "needs --replay PATH and --on-miss upstream")
 		}
-		return nil, func() error { return nil }, nil
+		return none, nil
 	}
 	var policy mockserver.MissPolicy
 	var opts []cassettes.IndexOption
@@ -175,32 +193,54 @@ func (m *Main) replayOption(paths []string, onMiss, upstream, namespace string) 
 		policy = mockserver.MissFixtures
 	case "upstream":
 		if upstream == "" {
-			return nil, nil, usagef("serve: --on-miss upstream needs --upstream URL")
+			return nil, m.badSetting(fs, "on-miss", "needs --upstream URL")
+		}
+		if p := checkHTTPURL(upstream); p != "" {
+			return nil, m.badSetting(fs, "upstream", p)
 		}
 		target := recordTarget(paths[0])
-		opts = append(opts, cassettes.WithUpstream(upstream, target, namespace))
+		opts = append(opts, cassettes.WithUpstream(upstream, target, f.namespace))
 		if _, err := os.Stat(cassettes.FilePath(paths[0])); errors.Is(err, os.ErrNotExist) {
 			if _, err := os.Stat(paths[0]); errors.Is(err, os.ErrNotExist) {
 				load = paths[1:] // the first cassette is created by the upstream episodes
 			}
 		}
 	default:
-		return nil, nil, usagef("serve: --on-miss %q: want fault, fixtures or upstream", onMiss)
+		return nil, m.badSetting(fs, "on-miss", "want fault, fixtures or upstream")
 	}
 	if upstream != "" && onMiss != "upstream" {
-		return nil, nil, usagef("serve: --upstream is used only with --on-miss upstream")
+		return nil, m.badSetting(fs, "upstream", "used only with --on-miss upstream")
 	}
 	idx, err := cassettes.LoadIndex(load, opts...)
+	if errors.Is(err, cassettes.ErrCassetteNotFound) {
+		return nil, m.badSetting(fs, "replay", err.Error())
+	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("serve: %w", err)
+		return nil, fmt.Errorf("serve: %w", err)
 	}
 	st := idx.Stats()
-	fmt.Fprintf(m.Stdout, "atmkit: replaying %d answers to %d calls from %d cassettes (%d interactions); on a miss: %s\n",
-		st.Answers, st.Calls, st.Files, st.Interactions, missText(onMiss, upstream))
+	if st.Answers == 0 {
+		what := fmt.Sprintf("no answers to replay (%d cassette files, %d interactions, %d calls of an operation)", st.Files, st.Interactions, st.Calls)
+		if st.Files == 0 {
+			what = "no cassette files (*.yaml) to replay"
+		}
+		switch onMiss {
+		case "fixtures":
+			fmt.Fprintf(m.Stderr, "atmkit: WARNING: --replay %s: %s; every call is answered from the data set\n", strings.Join(paths, ", "), what)
+		case "upstream":
+			// The upstream's answers fill the cassette.
+		default:
+			_ = idx.Close()
+			return nil, m.badSetting(fs, "replay", what+"; record some with atmkit record, or answer misses with --on-miss fixtures")
+		}
+	}
 	for _, p := range st.Problems {
 		fmt.Fprintf(m.Stderr, "atmkit: skipped %s\n", p)
 	}
-	return mockserver.WithReplay(idx, policy), idx.Close, nil
+	for _, e := range st.Empty {
+		fmt.Fprintf(m.Stderr, "atmkit: WARNING: cassette %s holds no interactions\n", e)
+	}
+	return &replaySetup{opt: mockserver.WithReplay(idx, policy), close: idx.Close, stats: st, onMiss: missText(onMiss, upstream, recordTarget(paths[0]))}, nil
 }
 
 // recordTarget is the cassette new upstream episodes go to: the first
@@ -212,12 +252,13 @@ func recordTarget(first string) string {
 	return cassettes.FilePath(first)
 }
 
-func missText(onMiss, upstream string) string {
+// missText says what a call with no recording gets.
+func missText(onMiss, upstream, record string) string {
 	switch onMiss {
 	case "fixtures":
-		return "answer from the data set"
+		return "answered from the data set"
 	case "upstream":
-		return "forward to " + upstream + " and record"
+		return "forwarded to " + redact.URL(upstream) + " and recorded into " + record
 	}
-	return "fault naming the nearest recording"
+	return "a fault naming the nearest recording"
 }

@@ -12,6 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/mockserver"
 )
 
@@ -37,19 +38,19 @@ var configAliases = map[string]string{"keys": "key", "faults": "fault"}
 // on the command line nor through the environment. envAliases are the extra
 // variable names of parseFlags.
 func (m *Main) applyConfig(fset *flag.FlagSet, path string, envAliases map[string]string) error {
+	cmd := fset.Name()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return usagef("%s: config file %s does not exist", fset.Name(), path)
+			return m.badSetting(fset, "config", "the config file does not exist")
 		}
 		return fmt.Errorf("read config file: %w", err)
 	}
 	var settings map[string]any
 	if err := yaml.Unmarshal(data, &settings); err != nil {
-		return usagef("%s: config file %s: %v", fset.Name(), path, err)
+		return cmdUsagef(cmd, "config file %s: %v", path, err)
 	}
-	given := map[string]bool{}
-	fset.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	origin := m.origins(fset)
 	keys := make([]string, 0, len(settings))
 	for k := range settings {
 		keys = append(keys, k)
@@ -63,17 +64,27 @@ func (m *Main) applyConfig(fset *flag.FlagSet, path string, envAliases map[strin
 		}
 		f := fset.Lookup(name)
 		if f == nil || name == "config" {
-			return usagef("%s: config file %s: unknown setting %q", fset.Name(), path, key)
+			return cmdUsagef(cmd, "config file %s: unknown setting %q", path, key)
 		}
 		if prev, dup := seen[name]; dup {
-			return usagef("%s: config file %s: %q and %q set the same flag", fset.Name(), path, prev, key)
+			return cmdUsagef(cmd, "config file %s: %q and %q set the same flag", path, prev, key)
 		}
 		seen[name] = key
-		if given[name] || m.Getenv(envName(name)) != "" || (envAliases[name] != "" && m.Getenv(envAliases[name]) != "") {
+		if origin[name] != "" || m.Getenv(envName(name)) != "" || (envAliases[name] != "" && m.Getenv(envAliases[name]) != "") {
 			continue
 		}
+		origin[name] = fmt.Sprintf("%s in config file %s", key, path)
 		if err := setFromConfig(f, settings[key]); err != nil {
-			return usagef("%s: config file %s: %s: %v", fset.Name(), path, key, err)
+			v := fmt.Sprint(settings[key])
+			if secretFlags[name] {
+				v = redact.Key(v)
+			}
+			problem := err.Error()
+			var se *setError
+			if errors.As(err, &se) {
+				problem = valueProblem(f, se.err)
+			}
+			return cmdUsagef(cmd, "config file %s: %s: %s: %s (--%s)", path, key, quoteValue(v), problem, name)
 		}
 	}
 	return nil
@@ -115,15 +126,22 @@ func setFromConfig(f *flag.Flag, v any) error {
 			s = fmt.Sprint(x)
 		}
 		if err := f.Value.Set(s); err != nil {
-			return err
+			return &setError{err}
 		}
 	}
 	return nil
 }
 
+// setError is an error of a flag's Set, as opposed to a value of the wrong
+// YAML shape.
+type setError struct{ err error }
+
+func (e *setError) Error() string { return e.err.Error() }
+
 // faultFlag is the repeatable --fault flag: each value is a fault in
 // mockserver.ParseFault's text form or its JSON form. Several faults in one
-// value (as ATMKIT_FAULT holds them) are separated by ";".
+// value (as ATMKIT_FAULT holds them) are separated by ";" (see
+// mockserver.ParseFaults; quoted values may hold ";" and ",").
 type faultFlag []mockserver.Fault
 
 func (l *faultFlag) String() string {
@@ -140,19 +158,10 @@ func (l *faultFlag) String() string {
 
 // Set adds the faults in v.
 func (l *faultFlag) Set(v string) error {
-	specs := []string{v}
-	if !strings.HasPrefix(strings.TrimSpace(v), "{") {
-		specs = strings.Split(v, ";")
+	faults, err := mockserver.ParseFaults(v)
+	if err != nil {
+		return err
 	}
-	for _, spec := range specs {
-		if strings.TrimSpace(spec) == "" {
-			continue
-		}
-		f, err := mockserver.ParseFault(spec)
-		if err != nil {
-			return err
-		}
-		*l = append(*l, f)
-	}
+	*l = append(*l, faults...)
 	return nil
 }

@@ -137,17 +137,17 @@ func (couldNotCheck) ExitCode() int { return exitUsage }
 // config turns the flags into a conformance configuration.
 func (f *conformFlags) config() (conformance.Config, error) {
 	if f.target == "" {
-		return conformance.Config{}, usagef("conform: --target is required")
+		return conformance.Config{}, cmdUsagef("conform", "--target is required")
 	}
 	if f.key == "" {
-		return conformance.Config{}, usagef("conform: --key is required")
+		return conformance.Config{}, cmdUsagef("conform", "--key is required")
 	}
 	unit, err := conformance.ParseRadiusUnit(f.radiusUnit)
 	if err != nil {
-		return conformance.Config{}, usagef("conform: --radius-unit: %v", err)
+		return conformance.Config{}, cmdUsagef("conform", "--radius-unit: %v", err)
 	}
 	if f.timeout <= 0 {
-		return conformance.Config{}, usagef("conform: --timeout (or ATMKIT_TIMEOUT) must be positive, e.g. 30s")
+		return conformance.Config{}, cmdUsagef("conform", "--timeout (or ATMKIT_TIMEOUT) must be positive, e.g. 30s")
 	}
 	cfg := conformance.Config{Target: f.target, Key: f.key, Namespace: f.namespace, RadiusUnit: unit, Timeout: f.timeout}
 	sh, err := loadShape("conform", f.shape)
@@ -158,22 +158,22 @@ func (f *conformFlags) config() (conformance.Config, error) {
 	for _, s := range f.cityIDs {
 		id, err := strconv.Atoi(s)
 		if err != nil {
-			return conformance.Config{}, usagef("conform: --city-id %q is not an integer", s)
+			return conformance.Config{}, cmdUsagef("conform", "--city-id %q is not an integer", s)
 		}
 		cfg.CityIDs = append(cfg.CityIDs, id)
 	}
 	for _, name := range conformance.ValueFlags {
 		if v := f.values[name]; v.set {
 			if err := cfg.SetValue(name, v.value); err != nil {
-				return conformance.Config{}, usagef("conform: --%s (or %s): %v", name, envName(name), err)
+				return conformance.Config{}, cmdUsagef("conform", "--%s (or %s): %v", name, envName(name), err)
 			}
 		}
 	}
 	if (cfg.Latitude == nil) != (cfg.Longitude == nil) {
-		return conformance.Config{}, usagef("conform: --latitude and --longitude must be given together")
+		return conformance.Config{}, cmdUsagef("conform", "--latitude and --longitude must be given together")
 	}
 	if _, err := types.ParseLabelFilter(f.labelFilter); err != nil {
-		return conformance.Config{}, usagef("conform: --label-filter: %v", err)
+		return conformance.Config{}, cmdUsagef("conform", "--label-filter: %v", err)
 	}
 	return cfg, nil
 }
@@ -188,7 +188,7 @@ func (m *Main) runConform(_ context.Context, args []string) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("conform: unexpected argument %q", fs.Arg(0))
+		return cmdUsagef("conform", "unexpected argument %q", fs.Arg(0))
 	}
 	cfg, err := f.config()
 	if err != nil {

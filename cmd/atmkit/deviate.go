@@ -55,7 +55,7 @@ func (m *Main) deviate(h http.Handler, values []string) (http.Handler, error) {
 	names, _ := deviationNames(values)
 	dh, err := mockserver.Deviate(h, names...)
 	if errors.Is(err, mockserver.ErrUnknownDeviation) {
-		return nil, usagef("--deviate: %v", err)
+		return nil, cmdUsagef("serve", "--deviate: %v", err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("--deviate: %w", err)

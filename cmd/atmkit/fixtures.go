@@ -37,7 +37,7 @@ const progressThreshold = 100_000
 func (m *Main) runFixtures(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		fmt.Fprintln(m.Stderr, fixturesUsage)
-		return usagef("fixtures: no subcommand given (generate or check)")
+		return cmdUsagef("fixtures", "no subcommand given (generate or check)")
 	}
 	switch args[0] {
 	case "generate":
@@ -48,7 +48,7 @@ func (m *Main) runFixtures(ctx context.Context, args []string) error {
 		fmt.Fprintln(m.Stdout, fixturesUsage)
 		return flag.ErrHelp
 	}
-	return usagef("fixtures: unknown subcommand %q (want generate or check)", args[0])
+	return cmdUsagef("fixtures", "unknown subcommand %q (want generate or check)", args[0])
 }
 
 func (m *Main) runFixturesGenerate(ctx context.Context, args []string) error {
@@ -61,13 +61,13 @@ func (m *Main) runFixturesGenerate(ctx context.Context, args []string) error {
 	}
 	switch {
 	case fs.NArg() > 0:
-		return usagef("fixtures generate: unexpected argument %q", fs.Arg(0))
+		return cmdUsagef("fixtures generate", "unexpected argument %q", fs.Arg(0))
 	case *out == "":
-		return usagef("fixtures generate: --out DIR is required")
+		return cmdUsagef("fixtures generate", "--out DIR is required")
 	case *seed == 0:
-		return usagef("fixtures generate: --seed must not be 0")
+		return cmdUsagef("fixtures generate", "--seed must not be 0")
 	case *atms < 1 || *atms > fixtures.MaxATMs:
-		return usagef("fixtures generate: --atms %d is out of range [1, %d]", *atms, fixtures.MaxATMs)
+		return cmdUsagef("fixtures generate", "--atms %d is out of range [1, %d]", *atms, fixtures.MaxATMs)
 	}
 
 	fmt.Fprintf(m.Stdout, "generating %d ATMs with seed %d\n", *atms, *seed)
@@ -166,7 +166,7 @@ func (m *Main) runFixturesCheck(ctx context.Context, args []string) error {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return usagef("fixtures check: want one data set directory, got %d arguments", fs.NArg())
+		return cmdUsagef("fixtures check", "want one data set directory, got %d arguments", fs.NArg())
 	}
 	dir := fs.Arg(0)
 	start := time.Now()

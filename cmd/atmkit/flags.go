@@ -1,10 +1,19 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/url"
+	"os"
+	"regexp"
+	"strconv"
 	"strings"
+	"time"
+
+	"github.com/atmkit/atmkit/internal/redact"
 )
 
 // newFlagSet returns a flag set for a subcommand that prints usage (with the
@@ -14,8 +23,10 @@ func newFlagSet(name, synopsis, examples string, w io.Writer) *flag.FlagSet {
 	fs.SetOutput(w)
 	fs.Usage = func() {
 		fmt.Fprintf(w, "Usage: atmkit %s\n\n", synopsis)
-		fmt.Fprintln(w, "Flags (each also read from ATMKIT_<NAME>, e.g. --on-miss from ATMKIT_ON_MISS):")
-		fs.PrintDefaults()
+		if ex := envExample(fs); ex != "" {
+			fmt.Fprintf(w, "Flags (each also read from ATMKIT_<NAME>, e.g. --%s from %s):\n", ex, envName(ex))
+			fs.PrintDefaults()
+		}
 		if examples != "" {
 			fmt.Fprintf(w, "\nExamples:\n%s\n", strings.TrimRight(examples, "\n"))
 		}
@@ -23,27 +34,59 @@ func newFlagSet(name, synopsis, examples string, w io.Writer) *flag.FlagSet {
 	return fs
 }
 
+// envExample is the flag the usage text takes as its example of an ATMKIT_*
+// variable: the first with a dash in its name (it shows how dashes become
+// underscores), else the first; "" when the command has no flags.
+func envExample(fs *flag.FlagSet) string {
+	first, dashed := "", ""
+	fs.VisitAll(func(f *flag.Flag) {
+		if first == "" {
+			first = f.Name
+		}
+		if dashed == "" && strings.Contains(f.Name, "-") {
+			dashed = f.Name
+		}
+	})
+	if dashed != "" {
+		return dashed
+	}
+	return first
+}
+
 // envName is the ATMKIT_* variable mirroring a flag: --on-miss → ATMKIT_ON_MISS.
 func envName(flagName string) string {
 	return "ATMKIT_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
 }
 
+// secretFlags are the flags whose values are shown only masked, in errors too.
+var secretFlags = map[string]bool{"key": true, "admin-token": true}
+
 // parseFlags applies ATMKIT_* variables for every flag not given on the command
 // line, after parsing it; the command line wins over the environment.
 // Variables for list flags hold comma-separated values. A few flags have an
 // extra variable name in aliases (flag name → variable), such as key → ATMKIT_KEYS.
+//
+// A wrong command line is one line naming the problem and the command's
+// --help, not the whole usage text; a variable that does not parse names
+// the variable, what is wrong with its value and the flag it sets.
 func (m *Main) parseFlags(fs *flag.FlagSet, args []string, aliases map[string]string) error {
-	if err := fs.Parse(args); err != nil {
+	usage, out := fs.Usage, fs.Output()
+	fs.Usage = func() {}
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	fs.Usage = usage
+	fs.SetOutput(out)
+	if err != nil {
 		if err == flag.ErrHelp {
+			fs.Usage()
 			return err
 		}
-		return usagef("%s: %v", fs.Name(), err)
+		return cmdUsagef(fs.Name(), "%s", flagParseError(fs, err))
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	var err error
+	origin := m.origins(fs)
+	fs.Visit(func(f *flag.Flag) { origin[f.Name] = "--" + f.Name })
 	fs.VisitAll(func(f *flag.Flag) {
-		if set[f.Name] || err != nil {
+		if origin[f.Name] != "" || err != nil {
 			return
 		}
 		names := []string{envName(f.Name)}
@@ -55,16 +98,21 @@ func (m *Main) parseFlags(fs *flag.FlagSet, args []string, aliases map[string]st
 			if v == "" {
 				continue
 			}
+			origin[f.Name] = n
 			if lf, ok := f.Value.(*listFlag); ok {
 				for _, part := range strings.Split(v, ",") {
 					if part = strings.TrimSpace(part); part != "" {
 						_ = lf.Set(part)
 					}
 				}
-				continue
+				return
 			}
 			if e := f.Value.Set(v); e != nil {
-				err = usagef("%s=%q: %v", n, v, e)
+				shown := v
+				if secretFlags[f.Name] {
+					shown = redact.Key(v)
+				}
+				err = cmdUsagef(fs.Name(), "%s=%q: %s (--%s)", n, shown, valueProblem(f, e), f.Name)
 			}
 			return
 		}
@@ -72,10 +120,183 @@ func (m *Main) parseFlags(fs *flag.FlagSet, args []string, aliases map[string]st
 	return err
 }
 
+// origins returns where each flag of fs got its value: "--name" (the
+// command line), the ATMKIT_* variable, or the config file's key; a flag
+// missing from it has its default.
+func (m *Main) origins(fs *flag.FlagSet) map[string]string {
+	if m.origin == nil {
+		m.origin = map[*flag.FlagSet]map[string]string{}
+	}
+	if m.origin[fs] == nil {
+		m.origin[fs] = map[string]string{}
+	}
+	return m.origin[fs]
+}
+
+// badSetting is the usage error for a flag whose value is wrong, naming
+// where the value came from: the flag, its ATMKIT_* variable or its key in
+// the config file. The values of secret flags are masked.
+func (m *Main) badSetting(fs *flag.FlagSet, name, problem string) error {
+	src := m.origins(fs)[name]
+	if secretFlags[name] { // no value shown, not even masked
+		switch {
+		case strings.HasPrefix(src, "ATMKIT_"):
+			return cmdUsagef(fs.Name(), "%s: %s (--%s)", src, problem, name)
+		case strings.Contains(src, " in config file "):
+			return cmdUsagef(fs.Name(), "%s: %s (--%s)", src, problem, name)
+		}
+		return cmdUsagef(fs.Name(), "--%s: %s", name, problem)
+	}
+	v := fs.Lookup(name).Value.String()
+	switch {
+	case strings.HasPrefix(src, "ATMKIT_"):
+		return cmdUsagef(fs.Name(), "%s=%q: %s (--%s)", src, v, problem, name)
+	case strings.Contains(src, " in config file "):
+		return cmdUsagef(fs.Name(), "%s: %s: %s (--%s)", src, quoteValue(v), problem, name)
+	}
+	return cmdUsagef(fs.Name(), "--%s %s: %s", name, quoteValue(v), problem)
+}
+
+// quoteValue quotes v when it is empty or holds anything but plain characters.
+func quoteValue(v string) string {
+	if v != "" && !strings.ContainsAny(v, " \t\r\n\"'") {
+		return v
+	}
+	return strconv.Quote(v)
+}
+
+var (
+	errFlagValueRE = regexp.MustCompile(`^invalid (?:boolean )?value "((?:[^"\\]|\\.)*)" for (?:flag )?-(\S+): (.*)$`)
+	errFlagUnknown = "flag provided but not defined: -"
+	errFlagNoValue = "flag needs an argument: -"
+)
+
+// flagParseError rewrites an error of flag.FlagSet.Parse as one short line:
+// "unknown flag --foo", "--addr needs a value", `--max-body "abc": not an integer`.
+func flagParseError(fs *flag.FlagSet, err error) string {
+	msg := err.Error()
+	switch {
+	case strings.HasPrefix(msg, errFlagUnknown):
+		return "unknown flag --" + strings.TrimPrefix(msg, errFlagUnknown)
+	case strings.HasPrefix(msg, errFlagNoValue):
+		return "--" + strings.TrimPrefix(msg, errFlagNoValue) + " needs a value"
+	}
+	if sub := errFlagValueRE.FindStringSubmatch(msg); sub != nil {
+		if f := fs.Lookup(sub[2]); f != nil {
+			v, _ := strconv.Unquote(`"` + sub[1] + `"`)
+			if secretFlags[f.Name] {
+				v = redact.Key(v)
+			}
+			return fmt.Sprintf("--%s %s: %s", f.Name, quoteValue(v), valueProblem(f, errors.New(sub[3])))
+		}
+	}
+	return msg
+}
+
+// valueProblem says what is wrong with a value flag f could not take: by
+// the flag's type for the standard ones ("not an integer"), else the
+// error of its Set.
+func valueProblem(f *flag.Flag, err error) string {
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return err.Error()
+	}
+	if strings.Contains(err.Error(), "out of range") {
+		return "out of range"
+	}
+	switch g.Get().(type) {
+	case int, int64:
+		return "not an integer"
+	case uint, uint64:
+		return "not a whole number (0 or more)"
+	case float64:
+		return "not a number"
+	case bool:
+		return "not true or false"
+	case time.Duration:
+		return "not a duration (such as 500ms, 10s or 1m30s)"
+	}
+	return err.Error()
+}
+
 // listFlag is a repeatable string flag.
 type listFlag []string
 
-func (l *listFlag) String() string { return strings.Join(*l, ",") }
+func (l *listFlag) String() string {
+	if l == nil {
+		return ""
+	}
+	return strings.Join(*l, ",")
+}
 
 // Set appends one value.
 func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// checkAddr checks a listen address: host:port with a numeric port (0
+// picks a free one).
+func checkAddr(addr string) string {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "want host:port, such as 127.0.0.1:8080 (port 0 picks a free one)"
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return "the port must be a number from 0 to 65535"
+	}
+	return ""
+}
+
+// checkHTTPURL checks the base URL of a deployment.
+func checkHTTPURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "want an http or https URL, such as https://atm.example.org"
+	}
+	return ""
+}
+
+// checkDir checks a directory that must exist.
+func checkDir(dir string) string {
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return "the directory does not exist"
+	case err != nil:
+		return err.Error()
+	case !st.IsDir():
+		return "not a directory"
+	}
+	return ""
+}
+
+// checkLogFormat checks --log-format.
+func checkLogFormat(format string) string {
+	if format != "text" && format != "json" {
+		return "want text or json"
+	}
+	return ""
+}
+
+// check is one validation of a flag: the problem with its value, or "".
+type check struct {
+	name    string
+	problem string
+}
+
+// firstBad returns the usage error of the first failed check, naming where
+// its flag's value came from; nil when every check passed.
+func (m *Main) firstBad(fs *flag.FlagSet, checks ...check) error {
+	for _, c := range checks {
+		if c.problem != "" {
+			return m.badSetting(fs, c.name, c.problem)
+		}
+	}
+	return nil
+}
+
+// when returns problem if bad holds, else "".
+func when(bad bool, problem string) string {
+	if bad {
+		return problem
+	}
+	return ""
+}

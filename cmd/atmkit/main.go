@@ -38,6 +38,10 @@ type Main struct {
 	Stderr io.Writer
 	// Getenv reads the environment (os.Getenv by default), for ATMKIT_* variables.
 	Getenv func(string) string
+
+	// origin records where each flag got its value, per flag set
+	// (parseFlags, applyConfig), so errors can name the setting.
+	origin map[*flag.FlagSet]map[string]string
 }
 
 // NewMain returns a Main wired to the process's standard streams and environment.
@@ -45,13 +49,25 @@ func NewMain() *Main {
 	return &Main{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
 }
 
-// usageError marks a wrong command line; it maps to exit code 2.
-type usageError struct{ msg string }
+// usageError marks a wrong command line; it maps to exit code 2. cmd, when
+// set, is the command whose --help the message points to.
+type usageError struct{ cmd, msg string }
 
-func (e *usageError) Error() string { return e.msg }
+func (e *usageError) Error() string {
+	if e.cmd != "" {
+		return e.cmd + ": " + e.msg
+	}
+	return e.msg
+}
 
 func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// cmdUsagef is a usage error of command cmd ("serve", "fixtures generate"),
+// printed as one line that points to the command's --help.
+func cmdUsagef(cmd, format string, args ...any) error {
+	return &usageError{cmd: cmd, msg: fmt.Sprintf(format, args...)}
 }
 
 // Exit maps an error from Run to a process exit code and prints it.
@@ -60,6 +76,9 @@ func (m *Main) Exit(err error) int {
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return exitOK
+	case errors.As(err, &ue) && ue.cmd != "":
+		fmt.Fprintf(m.Stderr, "atmkit %s: %s; see atmkit %s --help\n", ue.cmd, ue.msg, ue.cmd)
+		return exitUsage
 	case errors.As(err, &ue):
 		fmt.Fprintf(m.Stderr, "atmkit: %s\nRun 'atmkit help' for usage.\n", ue.msg)
 		return exitUsage

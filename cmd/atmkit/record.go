@@ -10,12 +10,14 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/mockserver"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
@@ -63,17 +65,26 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 	}
 	switch {
 	case fs.NArg() > 0:
-		return usagef("record: unexpected argument %q", fs.Arg(0))
+		return cmdUsagef("record", "unexpected argument %q", fs.Arg(0))
 	case f.upstream == "":
-		return usagef("record: --upstream URL is required")
+		return cmdUsagef("record", "--upstream URL is required")
 	case f.cassette == "":
-		return usagef("record: --cassette PATH is required")
-	case f.saveInterval < 0:
-		return usagef("record: --save-interval must not be negative")
+		return cmdUsagef("record", "--cassette PATH is required")
+	}
+	if err := m.firstBad(fs,
+		check{"upstream", checkHTTPURL(f.upstream)},
+		check{"cassette", when(checkDir(filepath.Dir(f.cassette)) != "", "its directory "+filepath.Dir(f.cassette)+" does not exist")},
+		check{"addr", checkAddr(f.addr)},
+		check{"save-interval", when(f.saveInterval < 0, "must not be negative")},
+		check{"progress", when(f.progress < 0, "must not be negative (0: never)")},
+		check{"grace", when(f.grace < 0, "must not be negative")},
+		check{"log-format", checkLogFormat(f.logFormat)},
+	); err != nil {
+		return err
 	}
 	up, err := url.Parse(f.upstream)
-	if err != nil || (up.Scheme != "http" && up.Scheme != "https") || up.Host == "" {
-		return usagef("record: --upstream %q: want an http or https URL", f.upstream)
+	if err != nil {
+		return cmdUsagef("record", "--upstream: %v", err)
 	}
 	logger, err := m.newLogger(f.logFormat)
 	if err != nil {
@@ -107,9 +118,10 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 		_ = rec.Stop()
 		return fmt.Errorf("record: listen on %s: %w", f.addr, err)
 	}
-	base := "http://" + ln.Addr().String()
+	base, _ := reachableURL(ln.Addr())
 	fmt.Fprintf(m.Stdout, "atmkit: recording proxy listening on %s\n", base)
-	fmt.Fprintf(m.Stdout, "  upstream:   %s\n", up.Redacted())
+	m.printReachable(ln.Addr())
+	fmt.Fprintf(m.Stdout, "  upstream:   %s\n", redact.URL(f.upstream))
 	fmt.Fprintf(m.Stdout, "  cassette:   %s (%d interactions already)\n", rec.Path(), before)
 	fmt.Fprintf(m.Stdout, "  health:     %s%s\n", base, cassettes.HealthPath)
 	fmt.Fprintln(m.Stdout, "  point your app at the proxy; Ctrl-C saves and stops")
@@ -117,7 +129,13 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 	srv := mockserver.NewHTTPServer(cassettes.NewProxy(up, rec, logger))
 	serveErr := serveUntilSignal(ctx, srv, ln, f.grace)
 	stopErr := rec.Stop()
-	fmt.Fprintf(m.Stdout, "atmkit: saved %s: %d interactions (%d new)\n", rec.Path(), rec.Len(), rec.Len()-before)
+	if errors.Is(stopErr, cassettes.ErrNothingRecorded) {
+		// No request came through: no empty cassette, which would make
+		// every replay miss. Exit 1, so a script notices.
+		stopErr = fmt.Errorf("nothing recorded (no request came through the proxy), so no cassette was written to %s", rec.Path())
+	} else {
+		fmt.Fprintf(m.Stdout, "atmkit: saved %s: %d interactions (%d new)\n", rec.Path(), rec.Len(), rec.Len()-before)
+	}
 	if serveErr != nil {
 		return fmt.Errorf("record: %w", serveErr)
 	}

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/url"
+	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -20,6 +22,7 @@ const serveExamples = `  atmkit serve
   ATMKIT_KEYS=k1,k2 atmkit serve --fixtures ./my-data
   atmkit serve --namespace http://example.org/atmService
   atmkit serve --fault 'op=ReturnProvinces,binding=soap12,delay=300ms' --fault 'op=ReturnInstitutions,status=503,times=1'
+  atmkit serve --fault 'op=ReturnAllAtms,code=Client,text="Bad request, try again"'
   atmkit serve --config atmkit.yaml --admin-token "$ATMKIT_ADMIN_TOKEN"
   atmkit serve --shape shape.yaml          # results as a deployment writes them (atmkit shape learn)`
 
@@ -44,6 +47,9 @@ type serveFlags struct {
 
 	deviate listFlag // --deviate: break the interface on purpose (deviate.go)
 
+	detailedErrors bool   // --detailed-errors: errors as a local caller sees them
+	jsonErrors     string // --json-errors: asmx or ajax
+
 	shape string // --shape: the result shape file (shape.go)
 }
 
@@ -56,17 +62,19 @@ func (f *serveFlags) register(m *Main) *flag.FlagSet {
 	fs.StringVar(&f.namespace, "namespace", asmx.DefaultNamespace, "service namespace of the operations")
 	fs.StringVar(&f.fixtures, "fixtures", "", "data set directory (default: the embedded data set)")
 	fs.Var(&f.keys, "key", "accepted service key (repeatable; also ATMKIT_KEYS=k1,k2); none: any non-empty key")
-	fs.Int64Var(&f.maxBody, "max-body", mockserver.DefaultMaxBodyBytes, "largest request body in bytes; larger ones get 413")
+	fs.Int64Var(&f.maxBody, "max-body", mockserver.DefaultMaxBodyBytes, "largest request body in bytes (the default is ASP.NET's maxRequestLength, 4096 KB); larger ones get 413")
 	fs.StringVar(&f.logFormat, "log-format", "text", "log format on stderr: text or json")
 	fs.DurationVar(&f.grace, "grace", 10*time.Second, "how long in-flight requests may finish after SIGINT/SIGTERM")
 	fs.StringVar(&f.config, "config", "", "YAML file of settings keyed by flag name; flags and ATMKIT_* variables override it")
 	fs.StringVar(&f.adminToken, "admin-token", "", "bearer token the admin API (/__admin/*, but health) requires; empty: none")
 	fs.IntVar(&f.journalSize, "journal-size", mockserver.DefaultJournalSize, "requests the journal keeps for GET /__admin/requests (0: none)")
-	fs.Var(&f.faults, "fault", "fault to inject (repeatable), e.g. 'op=ReturnProvinces,binding=soap12,delay=300ms'")
+	fs.Var(&f.faults, "fault", "fault to inject (repeatable), e.g. 'op=ReturnProvinces,binding=soap12,delay=300ms' or 'code=Client,text=\"Bad request, try again\"' (double quotes around a value with a comma or semicolon; \\\" and \\\\ inside); or its JSON form")
 	fs.Var(&f.replay, "replay", "serve answers from this cassette file or directory (repeatable)")
 	fs.StringVar(&f.onMiss, "on-miss", "fault", "with --replay, a call with no recording gets: fault, fixtures (the data set answers) or upstream (forwarded and recorded)")
 	fs.StringVar(&f.upstream, "upstream", "", "with --on-miss upstream, the deployment to forward misses to")
 	fs.Var(&f.deviate, "deviate", deviateUsage)
+	fs.BoolVar(&f.detailedErrors, "detailed-errors", false, "write errors as ASP.NET shows them on the server itself (customErrors Off): type names and stack traces; default: the remote form, messages only")
+	fs.StringVar(&f.jsonErrors, "json-errors", mockserver.JSONErrorsASMX, "form of the JSON path's errors: asmx (HTTP 500 text/plain, as ASMX's HTTP GET protocol) or ajax (ASP.NET AJAX's JSON error object)")
 	fs.StringVar(&f.shape, "shape", "", "result shape file: how results are written (atmkit shape learn makes one; default: the built-in shape)")
 	return fs
 }
@@ -82,11 +90,15 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 			return err
 		}
 	}
+	m.hideKeys(append([]string{f.adminToken}, f.keys...)...)
 	if w.NArg() > 0 {
-		return usagef("serve: unexpected argument %q", w.Arg(0))
+		return cmdUsagef("serve", "unexpected argument %q", w.Arg(0))
 	}
 	if m.listDeviations(f.deviate) {
 		return nil
+	}
+	if err := m.checkServeFlags(w, &f); err != nil {
+		return err
 	}
 	logger, err := m.newLogger(f.logFormat)
 	if err != nil {
@@ -94,12 +106,19 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	}
 	opts := []mockserver.Option{
 		mockserver.WithNamespace(f.namespace),
-		mockserver.WithKeys(f.keys...),
 		mockserver.WithMaxBodyBytes(f.maxBody),
 		mockserver.WithLogger(logger),
 		mockserver.WithAdminToken(f.adminToken),
 		mockserver.WithJournalSize(f.journalSize),
+		mockserver.WithDetailedErrors(f.detailedErrors),
 	}
+	if len(f.keys) > 0 {
+		opts = append(opts, mockserver.WithKeys(f.keys...))
+	}
+	if f.jsonErrors != mockserver.JSONErrorsASMX && f.jsonErrors != mockserver.JSONErrorsAjax {
+		return cmdUsagef("serve", "--json-errors %q: want %s or %s", f.jsonErrors, mockserver.JSONErrorsASMX, mockserver.JSONErrorsAjax)
+	}
+	opts = append(opts, mockserver.WithJSONErrors(f.jsonErrors))
 	for _, flt := range f.faults {
 		opts = append(opts, mockserver.WithFault(flt))
 	}
@@ -111,13 +130,13 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	opts = append(opts, mockserver.WithShape(sh))
-	replayOpt, closeReplay, err := m.replayOption(f.replay, f.onMiss, f.upstream, f.namespace)
+	replay, err := m.replayOption(w, &f)
 	if err != nil {
 		return err
 	}
-	defer func() { _ = closeReplay() }()
-	if replayOpt != nil {
-		opts = append(opts, replayOpt)
+	defer func() { _ = replay.close() }()
+	if replay.opt != nil {
+		opts = append(opts, replay.opt)
 	}
 	srv, err := mockserver.NewServer(opts...)
 	if err != nil {
@@ -131,7 +150,8 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", f.addr, err)
 	}
-	m.printServeBanner(ln.Addr().String(), srv)
+	m.printServeBanner(ln.Addr(), srv, &f, replay)
+	m.warnOpenAdmin(ln.Addr(), f.adminToken)
 	m.warnDeviations(f.deviate)
 	if err := mockserver.Serve(ctx, ln, h, f.grace); err != nil {
 		return err
@@ -140,28 +160,102 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	return nil
 }
 
-// printServeBanner prints where the mock listens and how to call it.
-func (m *Main) printServeBanner(addr string, srv *mockserver.Server) {
-	base := "http://" + addr
-	ds := srv.Dataset()
+// checkServeFlags validates serve's settings, whatever set them, naming the
+// first wrong one.
+func (m *Main) checkServeFlags(fs *flag.FlagSet, f *serveFlags) error {
+	emptyKey := slices.ContainsFunc(f.keys, func(k string) bool { return strings.TrimSpace(k) == "" })
+	return m.firstBad(fs,
+		check{"addr", checkAddr(f.addr)},
+		check{"namespace", when(mockserver.CheckNamespace(f.namespace) != nil,
+			"not an absolute URI; want one such as http://tempuri.org/atmService or urn:example:atm")},
+		check{"key", when(emptyKey, "an empty key; give non-empty keys, or none to accept any non-empty key")},
+		check{"fixtures", when(f.fixtures != "", checkDir(f.fixtures))},
+		check{"max-body", when(f.maxBody < 1, "must be at least 1 (bytes)")},
+		check{"log-format", checkLogFormat(f.logFormat)},
+		check{"grace", when(f.grace < 0, "must not be negative")},
+		check{"journal-size", when(f.journalSize < 0, "must not be negative (0 turns the journal off)")},
+		check{"admin-token", when(f.adminToken != strings.TrimSpace(f.adminToken) || strings.ContainsAny(f.adminToken, "\r\n"),
+			"white space at its ends or a line break; a bearer token cannot carry them")},
+	)
+}
+
+// reachableURL is the base URL to print for a listening address: the
+// address itself, or 127.0.0.1 for one listening on every interface
+// (0.0.0.0, [::]), which cannot be pasted into a browser. every reports
+// the latter.
+func reachableURL(addr net.Addr) (base string, every bool) {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return "http://" + addr.String(), false
+	}
+	port := strconv.Itoa(tcp.Port)
+	if tcp.IP.IsUnspecified() {
+		return "http://" + net.JoinHostPort("127.0.0.1", port), true
+	}
+	return "http://" + net.JoinHostPort(tcp.IP.String(), port), false
+}
+
+// printReachable prints, for a server listening on every interface, the
+// URL other hosts use.
+func (m *Main) printReachable(addr net.Addr) {
+	if _, every := reachableURL(addr); !every {
+		return
+	}
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "<this host's name>"
+	}
+	port := strconv.Itoa(addr.(*net.TCPAddr).Port)
+	fmt.Fprintf(m.Stdout, "  reachable:  on every interface; from other hosts: http://%s\n", net.JoinHostPort(host, port))
+}
+
+// warnOpenAdmin warns when the admin API is open to other hosts: a
+// non-loopback address and no admin token.
+func (m *Main) warnOpenAdmin(addr net.Addr, token string) {
+	tcp, ok := addr.(*net.TCPAddr)
+	if token != "" || !ok || tcp.IP.IsLoopback() {
+		return
+	}
+	where := addr.String()
+	if tcp.IP.IsUnspecified() {
+		where = fmt.Sprintf("every interface (port %d)", tcp.Port)
+	}
+	fmt.Fprintf(m.Stderr, "atmkit: WARNING: listening on %s, reachable from other hosts, with no admin token: anyone who can reach the port can inject faults and read the journal (/__admin). Set --admin-token or ATMKIT_ADMIN_TOKEN, or listen on 127.0.0.1.\n", where)
+}
+
+// printServeBanner prints where the mock listens, what it serves and how to call it.
+func (m *Main) printServeBanner(addr net.Addr, srv *mockserver.Server, f *serveFlags, replay *replaySetup) {
+	base, _ := reachableURL(addr)
 	fmt.Fprintf(m.Stdout, "atmkit: ATM Location Lookup Service mock listening on %s\n", base)
+	m.printReachable(addr)
 	fmt.Fprintf(m.Stdout, "  namespace:  %s\n", srv.Namespace())
+	if replay.opt != nil {
+		st := replay.stats
+		fmt.Fprintf(m.Stdout, "  replay:     %d answers to %d calls from %d cassette files (%d interactions): %s\n",
+			st.Answers, st.Calls, st.Files, st.Interactions, strings.Join(f.replay, ", "))
+		fmt.Fprintf(m.Stdout, "  on a miss:  %s\n", replay.onMiss)
+	}
+	if replay.opt == nil || f.onMiss == "fixtures" {
+		ds := srv.Dataset()
+		from := "embedded"
+		if f.fixtures != "" {
+			from = f.fixtures
+		}
+		fmt.Fprintf(m.Stdout, "  data set:   %s: %d ATMs, %d institutions, %d cities, %d provinces\n",
+			from, len(ds.ATMs), len(ds.Institutions), len(ds.Cities), len(ds.Provinces))
+	}
 	if r := srv.Shape().Result(asmx.OpReturnAllAtms); r.Layout == shape.Typed || r.Root != shape.Default().Result(asmx.OpReturnAllAtms).Root {
 		fmt.Fprintf(m.Stdout, "  shape:      %s results (%s)\n", r.Layout, r.Root)
 	}
-	fmt.Fprintf(m.Stdout, "  data set:   %d ATMs, %d institutions, %d cities, %d provinces\n",
-		len(ds.ATMs), len(ds.Institutions), len(ds.Cities), len(ds.Provinces))
 	keys := srv.Keys()
-	key := "demo-key"
 	if len(keys) == 0 {
 		fmt.Fprintln(m.Stdout, "  keys:       any non-empty strAtmServiceKey is accepted")
 	} else {
 		masked := make([]string, len(keys))
 		for i, k := range keys {
-			masked[i] = maskKey(k)
+			masked[i] = mockserver.MaskKey(k)
 		}
 		fmt.Fprintf(m.Stdout, "  keys:       %d accepted (%s)\n", len(keys), strings.Join(masked, ", "))
-		key = "$ATMKIT_KEY"
 	}
 	fmt.Fprintf(m.Stdout, "  SOAP:       POST %s%s (SOAP 1.1 and 1.2)\n", base, asmx.ServicePath)
 	fmt.Fprintf(m.Stdout, "  JSON:       GET  %s%s/ReturnAtmSearchByCoordinates?...\n", base, asmx.JSONPath)
@@ -169,18 +263,15 @@ func (m *Main) printServeBanner(addr string, srv *mockserver.Server) {
 	if n := len(srv.Faults()); n > 0 {
 		fmt.Fprintf(m.Stdout, "  faults:     %d active (GET %s/__admin/faults)\n", n, base)
 	}
-	q := url.Values{"strAtmServiceKey": {"KEY"}}
-	try := fmt.Sprintf("%s%s/ReturnProvinces?%s", base, asmx.ServicePath, q.Encode())
-	try = strings.Replace(try, "KEY", key, 1)
-	fmt.Fprintf(m.Stdout, "  try:        curl \"%s\"\n", try)
-}
-
-// maskKey shows a key's first two characters only.
-func maskKey(k string) string {
-	if len(k) <= 2 {
-		return strings.Repeat("*", len(k))
+	try := base + asmx.ServicePath + "/ReturnProvinces?strAtmServiceKey="
+	if len(keys) == 0 {
+		fmt.Fprintf(m.Stdout, "  try:        curl \"%sdemo-key\"\n", try)
+		return
 	}
-	return k[:2] + strings.Repeat("*", len(k)-2)
+	// The hint must work as printed: the key is not printed, so the user
+	// puts one of the accepted keys in ATMKIT_KEY (serve's own variable).
+	fmt.Fprintln(m.Stdout, "  try:        export ATMKIT_KEY='<one of the accepted keys>'")
+	fmt.Fprintf(m.Stdout, "              curl \"%s$ATMKIT_KEY\"\n", try)
 }
 
 func (m *Main) newLogger(format string) (*slog.Logger, error) {

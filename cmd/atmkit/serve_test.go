@@ -302,7 +302,7 @@ func TestServeConfigErrors(t *testing.T) {
 		{"missing file", "", []string{"--config", "no-such-file.yaml"}, exitUsage, "does not exist"},
 		{"bad fault flag", "", []string{"--fault", "op=ReturnProvinces"}, exitUsage, "at least one"},
 		{"bad fault flag field", "", []string{"--fault", "op=ReturnProvinces,delay=1s,color=red"}, exitUsage, "unknown field"},
-		{"negative journal", "", []string{"--journal-size", "-1"}, exitFailure, "negative"},
+		{"negative journal", "", []string{"--journal-size", "-1"}, exitUsage, "--journal-size -1: must not be negative"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -328,4 +328,23 @@ func TestServeHelpListsNewFlags(t *testing.T) {
 			t.Errorf("serve --help: want %q in %q", want, stderr)
 		}
 	}
+}
+
+// TestServeFaultTextWithComma: a quoted fault text keeps its commas and
+// semicolons, from the flag and from ATMKIT_FAULT.
+func TestServeFaultTextWithComma(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"ATMKIT_FAULT": `op=ReturnInstitutions,code=Client,text="Env; with, separators";op=ReturnAllAtms,status=503`}
+	r := startCmd(t, env, "serve", "--addr", "127.0.0.1:0", "--fault", `op=ReturnProvinces,code=Client,text="Bad request, try again"`)
+	code, body := get(t, r.base+provincesPath+"k", "")
+	if code != 500 || !strings.Contains(body, "Bad request, try again") {
+		t.Errorf("flag fault: got %d %.300q, want 500 with the whole text", code, body)
+	}
+	r2 := startCmd(t, env, "serve", "--addr", "127.0.0.1:0")
+	code, body = get(t, r2.base+"/service/service.asmx/ReturnInstitutions?strAtmServiceKey=k", "")
+	if code != 500 || !strings.Contains(body, "Env; with, separators") {
+		t.Errorf("ATMKIT_FAULT fault: got %d %.300q, want 500 with the whole text", code, body)
+	}
+	code, body = get(t, r2.base+"/service/service.asmx/ReturnAllAtms?strAtmServiceKey=k", "")
+	wantStatus(t, "second ATMKIT_FAULT fault", code, 503, body)
 }

@@ -61,9 +61,16 @@ type Deployment struct {
 	URL string
 
 	dir   string
-	procs []*exec.Cmd
+	procs []*proc
 
 	stopOnce sync.Once
+}
+
+// proc is one of the deployment's processes; exited is closed once it has
+// been waited for (by the one goroutine that waits).
+type proc struct {
+	cmd    *exec.Cmd
+	exited chan struct{}
 }
 
 // Missing returns the programs the deployment needs that are not installed.
@@ -178,10 +185,8 @@ func (d *Deployment) SiteURL(name string) string {
 func (d *Deployment) Stop() {
 	d.stopOnce.Do(func() {
 		for _, p := range d.procs {
-			if p.Process != nil {
-				_ = syscall.Kill(-p.Process.Pid, syscall.SIGKILL)
-				_ = p.Wait()
-			}
+			_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+			<-p.exited
 		}
 		_ = os.RemoveAll(d.dir)
 	})
@@ -278,8 +283,13 @@ func (d *Deployment) run(cmd *exec.Cmd, logName string) error {
 		_ = log.Close()
 		return fmt.Errorf("start %s: %w", cmd.Path, err)
 	}
-	d.procs = append(d.procs, cmd)
-	go func() { _ = cmd.Wait(); _ = log.Close() }()
+	p := &proc{cmd: cmd, exited: make(chan struct{})}
+	d.procs = append(d.procs, p)
+	go func() {
+		_ = cmd.Wait()
+		_ = log.Close()
+		close(p.exited)
+	}()
 	return nil
 }
 

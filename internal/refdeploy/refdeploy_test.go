@@ -9,7 +9,9 @@ import (
 
 // TestDeploymentAnswersTyped checks that the deployment runs and answers as a
 // typed ASMX service does: the GET root is named by the type, in the service
-// namespace, and the JSON path writes the bare result object.
+// namespace, and the JSON path writes the bare result object; and that the
+// legacy site at /legacy answers in the other layouts: an XmlElement node
+// (the GET root itself, xs:any in the WSDL), a DataSet, attribute values.
 func TestDeploymentAnswersTyped(t *testing.T) {
 	d := Start(t)
 	rows := []struct {
@@ -22,6 +24,12 @@ func TestDeploymentAnswersTyped(t *testing.T) {
 		{ServicePath + "/ReturnProvinces?strAtmServiceKey=wrong", 500, "text/plain; charset=utf-8", "The service key (strAtmServiceKey) is not valid."},
 		{JSONPath + "/ReturnAtmSearchByCoordinates?strAtmServiceKey=" + Key + "&strPostalCode=&dblLatitude=44.6488&dblLongitude=-63.5752&bytRadius=5", 200, "text/xml; charset=utf-8", `{"count":`},
 		{ServicePath + "?WSDL", 200, "text/xml; charset=utf-8", `name="ArrayOfProvince"`},
+		{"/legacy" + ServicePath + "/ReturnAtmSearchByCity?strAtmServiceKey=legacy-key&intCityID=8", 200, "text/xml; charset=utf-8", "?>\n<TellerList>\n  <Found>5</Found>\n  <Teller seq=\"0\" ref=\"923\">"},
+		{"/legacy" + ServicePath + "/ReturnInstitutions?strAtmServiceKey=legacy-key", 200, "text/xml; charset=utf-8", `<DataSet xmlns="http://legacy.atmref.example.org/atmService">` + "\n  <xs:schema "},
+		{"/legacy" + ServicePath + "/ReturnProvinces?strAtmServiceKey=legacy-key", 200, "text/xml; charset=utf-8", `<Prov abbr="NB" capital="Fredericton">New Brunswick</Prov>`},
+		{"/legacy" + ServicePath + "/ReturnProvinces?strAtmServiceKey=wrong", 500, "text/plain; charset=utf-8", "Unknown service key."},
+		{"/legacy" + ServicePath + "?WSDL", 200, "text/xml; charset=utf-8", `<s:any />`},
+		{"/legacy" + JSONPath + "/ReturnAtmSearchByCoordinates?strAtmServiceKey=legacy-key&strPostalCode=&dblLatitude=46.413374&dblLongitude=-63.770972&bytRadius=1", 200, "text/xml; charset=utf-8", `{"count":`},
 	}
 	for _, r := range rows {
 		resp, err := http.Get(d.URL + r.path)

@@ -1,0 +1,276 @@
+package asmx
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/ianaindex"
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/encoding/unicode/utf32"
+)
+
+// A SOAP request's bytes become text as ASMX's SoapServerProtocol reads
+// them (RequestResponseUtils.GetEncoding2, then an XmlTextReader):
+//
+//   - a charset in the content type names the encoding; for a text/* type
+//     (text/xml) without a charset, or with one .NET does not know, it is
+//     US-ASCII (RFC 3023): every byte above 0x7F reads as '?';
+//   - a byte order mark overrides it (the StreamReader detects it);
+//   - the XML declaration's encoding is then ignored;
+//   - for an application/* type (application/soap+xml) without a known
+//     charset the XML reader detects the encoding itself: a byte order
+//     mark, UTF-16 or UTF-32 by the first bytes, else the declaration's
+//     encoding, else UTF-8, strictly (invalid bytes are an XML error).
+//
+// Decoding with a named encoding never fails: bytes that do not decode
+// become U+FFFD, as .NET's decoders replace them.
+
+// mediaBase is the content type's media type, before any parameter.
+func mediaBase(ct string) string {
+	base, _, _ := strings.Cut(ct, ";")
+	return base
+}
+
+// matchesBase reports whether ct's media type is want, ignoring case, as
+// ASMX's ContentType.MatchesBase does (no trimming).
+func matchesBase(ct, want string) bool { return strings.EqualFold(mediaBase(ct), want) }
+
+// isApplication reports whether ct's type is application/*.
+func isApplication(ct string) bool {
+	t, _, _ := strings.Cut(mediaBase(ct), "/")
+	return strings.EqualFold(t, "application")
+}
+
+// isSOAPContentType reports whether ct is text/xml or application/soap+xml.
+func isSOAPContentType(ct string) bool {
+	return matchesBase(ct, "text/xml") || matchesBase(ct, "application/soap+xml")
+}
+
+// contentTypeParam returns a content type parameter as ASMX's
+// ContentType.GetParameter reads it: the first parameter whose name starts
+// with name (ignoring case), its value trimmed of spaces, tabs and quotes.
+func contentTypeParam(ct, name string) (string, bool) {
+	i := strings.IndexByte(ct, ';')
+	if i < 0 {
+		return "", false
+	}
+	rest := ct[i+1:]
+	for {
+		p, next, more := rest, "", false
+		if j := strings.IndexByte(rest, ';'); j >= 0 {
+			p, next, more = rest[:j], rest[j+1:], true
+		}
+		p = strings.TrimLeft(p, " \t\r\n")
+		if len(p) >= len(name) && strings.EqualFold(p[:len(name)], name) {
+			if eq := strings.IndexByte(p[len(name):], '='); eq >= 0 {
+				return strings.Trim(p[len(name)+eq+1:], " '\"\t"), true
+			}
+		}
+		if !more {
+			return "", false
+		}
+		rest = next
+	}
+}
+
+// charset is a text encoding .NET knows by name.
+type charset struct {
+	enc   encoding.Encoding // nil for US-ASCII and UTF-8
+	ascii bool              // US-ASCII: bytes above 0x7F read as '?'
+	// compatible: a byte below 0x80 is that ASCII character, so a body of
+	// ASCII bytes reads the same in it (no decoding needed).
+	compatible bool
+	unicode    bool // UTF-16 or UTF-32
+}
+
+var (
+	charsetUTF8    = charset{compatible: true}
+	charsetASCII   = charset{ascii: true, compatible: true}
+	charsetUTF16LE = charset{enc: unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), unicode: true}
+	charsetUTF16BE = charset{enc: unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), unicode: true}
+	charsetUTF32LE = charset{enc: utf32.UTF32(utf32.LittleEndian, utf32.IgnoreBOM), unicode: true}
+	charsetUTF32BE = charset{enc: utf32.UTF32(utf32.BigEndian, utf32.IgnoreBOM), unicode: true}
+)
+
+// lookupCharset finds an encoding by the names Encoding.GetEncoding knows.
+func lookupCharset(name string) (charset, bool) {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "utf-8", "utf8", "unicode-1-1-utf-8", "unicode-2-0-utf-8", "x-unicode20utf8":
+		return charsetUTF8, true
+	case "us-ascii", "ascii", "us", "ansi_x3.4-1968", "ansi_x3.4-1986", "cp367", "csascii", "ibm367",
+		"iso-ir-6", "iso646-us", "iso_646.irv:1991":
+		return charsetASCII, true
+	case "utf-16", "utf-16le", "unicode", "ucs-2", "iso-10646-ucs-2", "unicode-1-1":
+		return charsetUTF16LE, true
+	case "utf-16be", "unicodefffe":
+		return charsetUTF16BE, true
+	case "utf-32", "utf-32le":
+		return charsetUTF32LE, true
+	case "utf-32be":
+		return charsetUTF32BE, true
+	}
+	enc, err := ianaindex.IANA.Encoding(name)
+	if err != nil || enc == nil {
+		return charset{}, false
+	}
+	n, _ := ianaindex.IANA.Name(enc)
+	n = strings.ToLower(n)
+	compatible := strings.HasPrefix(n, "iso-8859-") || strings.HasPrefix(n, "windows-125") || strings.HasPrefix(n, "koi8")
+	return charset{enc: enc, compatible: compatible}, true
+}
+
+// bomCharset detects a byte order mark as .NET's StreamReader does and
+// returns the encoding and the mark's length.
+func bomCharset(b []byte) (charset, int, bool) {
+	switch {
+	case bytes.HasPrefix(b, []byte{0xEF, 0xBB, 0xBF}):
+		return charsetUTF8, 3, true
+	case bytes.HasPrefix(b, []byte{0xFF, 0xFE, 0, 0}):
+		return charsetUTF32LE, 4, true
+	case bytes.HasPrefix(b, []byte{0xFF, 0xFE}):
+		return charsetUTF16LE, 2, true
+	case bytes.HasPrefix(b, []byte{0xFE, 0xFF}):
+		return charsetUTF16BE, 2, true
+	case bytes.HasPrefix(b, []byte{0, 0, 0xFE, 0xFF}):
+		return charsetUTF32BE, 4, true
+	}
+	return charset{}, 0, false
+}
+
+// decode turns b into UTF-8 text in cs, replacing what does not decode.
+func (cs charset) decode(b []byte) []byte {
+	switch {
+	case cs.ascii:
+		if isASCII(b) {
+			return b
+		}
+		out := make([]byte, len(b))
+		for i, c := range b {
+			if c >= 0x80 {
+				c = '?'
+			}
+			out[i] = c
+		}
+		return out
+	case cs.enc == nil: // UTF-8
+		if utf8.Valid(b) {
+			return b
+		}
+		return bytes.ToValidUTF8(b, []byte("\uFFFD"))
+	case cs.compatible && isASCII(b):
+		return b
+	}
+	out, err := cs.enc.NewDecoder().Bytes(b)
+	if err != nil { // x/text decoders replace rather than fail; be safe
+		return bytes.ToValidUTF8(b, []byte("\uFFFD"))
+	}
+	return out
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// requestText is a SOAP body as text, ready for the XML readers.
+type requestText struct {
+	text []byte
+	// strict is true when the text is the body's own UTF-8 bytes and
+	// invalid UTF-8 is an XML error (the XML reader detected UTF-8); false
+	// when a decoder produced the text (invalid bytes already replaced).
+	strict bool
+	// err is an XML error met while choosing the encoding (an unknown or
+	// impossible declared encoding).
+	err *xmlError
+}
+
+// soapText decodes a SOAP body as ASMX reads a request of content type ct.
+func soapText(ct string, body []byte) requestText {
+	cs, named := charset{}, false
+	if name, ok := contentTypeParam(ct, "charset"); ok && name != "" {
+		cs, named = lookupCharset(name)
+	}
+	if !named && !isApplication(ct) {
+		cs, named = charsetASCII, true // text/*: US-ASCII by default
+	}
+	if bom, n, ok := bomCharset(body); ok {
+		if named || bom.unicode {
+			return requestText{text: bom.decode(body[n:])}
+		}
+		return requestText{text: body[n:], strict: true} // the XML reader's UTF-8
+	}
+	if named {
+		return requestText{text: cs.decode(body)}
+	}
+	// The XML reader detects the encoding.
+	switch {
+	case bytes.HasPrefix(body, []byte{0, 0, 0, '<'}):
+		return requestText{text: charsetUTF32BE.decode(body)}
+	case bytes.HasPrefix(body, []byte{'<', 0, 0, 0}):
+		return requestText{text: charsetUTF32LE.decode(body)}
+	case bytes.HasPrefix(body, []byte{0, '<'}):
+		return requestText{text: charsetUTF16BE.decode(body)}
+	case bytes.HasPrefix(body, []byte{'<', 0}):
+		return requestText{text: charsetUTF16LE.decode(body)}
+	}
+	name, pos, ok := declaredEncoding(body)
+	if !ok {
+		return requestText{text: body, strict: true}
+	}
+	decl, known := lookupCharset(name)
+	switch {
+	case !known:
+		return requestText{text: body, strict: true, err: &xmlError{
+			msg: "System does not support '" + name + "' encoding.", line: 1, col: pos + 1, hasPos: true}}
+	case decl.unicode:
+		return requestText{text: body, strict: true, err: &xmlError{msg: "There is no Unicode byte order mark. Cannot switch to Unicode."}}
+	case decl == charsetUTF8:
+		return requestText{text: body, strict: true}
+	}
+	return requestText{text: decl.decode(body)}
+}
+
+// declaredEncoding reads the encoding of an XML declaration at the very
+// start of b, and the 0-based column of its value.
+func declaredEncoding(b []byte) (name string, col int, ok bool) {
+	if !bytes.HasPrefix(b, []byte("<?xml")) || len(b) < 6 || !isXMLSpace(b[5]) {
+		return "", 0, false
+	}
+	end := bytes.Index(b, []byte("?>"))
+	if end < 0 {
+		return "", 0, false
+	}
+	decl := b[:end]
+	i := bytes.Index(decl, []byte("encoding"))
+	if i < 0 {
+		return "", 0, false
+	}
+	j := i + len("encoding")
+	for j < len(decl) && isXMLSpace(decl[j]) {
+		j++
+	}
+	if j >= len(decl) || decl[j] != '=' {
+		return "", 0, false
+	}
+	j++
+	for j < len(decl) && isXMLSpace(decl[j]) {
+		j++
+	}
+	if j >= len(decl) || (decl[j] != '"' && decl[j] != '\'') {
+		return "", 0, false
+	}
+	q := decl[j]
+	k := bytes.IndexByte(decl[j+1:], q)
+	if k < 0 {
+		return "", 0, false
+	}
+	return string(decl[j+1 : j+1+k]), j + 1, true
+}
+
+func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -1,0 +1,347 @@
+package asmx
+
+import (
+	"bytes"
+	"encoding/xml"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// The standard reader: what ASMX's SoapServerProtocol.ReadParameters does
+// with an XmlTextReader and the serializer XmlSerializer generates for an
+// operation's parameters, step by step, over the document's nodes as
+// encoding/xml reads them. It is exact where the fast reader only takes the
+// plain shape, including XmlSerializer's quirks: a parameter is read with
+// XmlReader.ReadElementString, which takes the text of a child element and
+// leaves the reader inside the parameter, so that what follows is read one
+// level off; a comment inside a parameter is an error.
+
+// Kinds of node, as XmlReader.NodeType names them.
+const (
+	nodeElement = iota + 1
+	nodeEndElement
+	nodeText // Text or CDATA
+	nodeWhitespace
+	nodeComment
+	nodePI
+	nodeDTD
+	nodeEOF
+	nodeError
+)
+
+// node is one node of the document as an XmlTextReader reports it.
+type node struct {
+	kind         int
+	space, local string
+	attrs        []xml.Attr
+	empty        bool   // an element written <a/> (IsEmptyElement)
+	text         []byte // of text and white space
+	depth        int    // XmlReader.Depth: 0 for the root element and its end tag
+	off          int    // the node's first byte in the text
+	err          string // the XmlException of a nodeError
+}
+
+// nodeReader reads the nodes of a text one at a time.
+type nodeReader struct {
+	text  []byte
+	dec   *xml.Decoder
+	depth int
+	next  *node // a node read ahead
+	cur   node
+}
+
+func newNodeReader(text []byte) *nodeReader {
+	dec := xml.NewDecoder(bytes.NewReader(text))
+	dec.Strict = true
+	dec.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
+	return &nodeReader{text: text, dec: dec}
+}
+
+// read moves to the next node (XmlReader.Read) and returns it.
+func (r *nodeReader) read() *node {
+	if r.cur.kind == nodeEOF || r.cur.kind == nodeError {
+		return &r.cur
+	}
+	if r.next != nil {
+		r.cur, r.next = *r.next, nil
+		return &r.cur
+	}
+	off := int(r.dec.InputOffset())
+	tok, err := r.dec.Token()
+	switch {
+	case err == io.EOF:
+		r.cur = node{kind: nodeEOF, off: off}
+		return &r.cur
+	case err != nil:
+		r.cur = node{kind: nodeError, off: off, err: xmlErrorOf(r.text, err, off).message()}
+		return &r.cur
+	}
+	n := node{off: off, depth: r.depth}
+	switch t := tok.(type) {
+	case xml.StartElement:
+		n.kind, n.space, n.local, n.attrs = nodeElement, t.Name.Space, t.Name.Local, t.Attr
+		end := int(r.dec.InputOffset())
+		if end >= 2 && string(r.text[end-2:end]) == "/>" {
+			// An empty element is one node: drop the end encoding/xml adds.
+			n.empty = true
+			if _, err := r.dec.Token(); err != nil {
+				r.next = &node{kind: nodeError, off: end, err: xmlErrorOf(r.text, err, end).message()}
+			}
+		} else {
+			r.depth++
+		}
+	case xml.EndElement:
+		r.depth--
+		n.kind, n.space, n.local, n.depth = nodeEndElement, t.Name.Space, t.Name.Local, r.depth
+	case xml.CharData:
+		n.kind, n.text = nodeText, t
+		if len(bytes.Trim(t, " \t\r\n")) == 0 && !bytes.HasPrefix(r.text[off:], []byte("<![CDATA[")) {
+			n.kind = nodeWhitespace
+		}
+	case xml.Comment:
+		n.kind = nodeComment
+	case xml.ProcInst:
+		n.kind = nodePI
+		if t.Target == "xml" && off > 0 {
+			n.kind, n.err = nodeError, "Unexpected XML declaration."
+		}
+	case xml.Directive: // a DTD, prohibited
+		n.kind, n.err = nodeError, errDTD.message()
+	}
+	r.cur = n
+	return &r.cur
+}
+
+// moveToContent skips white space, comments and processing instructions
+// (XmlReader.MoveToContent).
+func (r *nodeReader) moveToContent() *node {
+	for r.cur.kind == nodeWhitespace || r.cur.kind == nodeComment || r.cur.kind == nodePI || r.cur.kind == 0 {
+		r.read()
+	}
+	return &r.cur
+}
+
+// skip moves past the current node and, for an element, its content
+// (XmlReader.Skip).
+func (r *nodeReader) skip() {
+	if r.cur.kind == nodeElement && !r.cur.empty {
+		d := r.cur.depth
+		for n := r.read(); !(n.kind == nodeEndElement && n.depth == d); n = r.read() {
+			if n.kind == nodeEOF || n.kind == nodeError {
+				return
+			}
+		}
+	}
+	r.read()
+}
+
+// failed reports whether the reader met an XML error (or the document's
+// end too early).
+func (r *nodeReader) failed() bool { return r.cur.kind == nodeError || r.cur.kind == nodeEOF }
+
+// position is the line and column .NET's reader reports for the current
+// node: that of its name for elements, of its content for the others.
+func (r *nodeReader) position() (int, int) {
+	off := r.cur.off
+	switch r.cur.kind {
+	case nodeElement:
+		off++
+	case nodeEndElement, nodePI:
+		off += 2
+	case nodeComment:
+		off += 4
+	case nodeText:
+		if bytes.HasPrefix(r.text[off:], []byte("<![CDATA[")) {
+			off += 9
+		}
+	}
+	return position(r.text, off)
+}
+
+// readElementString reads the current element as XmlReader's
+// ReadElementString does, with the reader's ReadString: the text up to the
+// first node that is not text, or, when the element starts with a child
+// element, that child's text. ok is false where it throws (the node it
+// stops at is not an end tag).
+func (r *nodeReader) readElementString() (string, bool) {
+	if r.cur.empty {
+		r.read()
+		return "", true
+	}
+	n := r.read()
+	if n.kind == nodeElement {
+		if n.empty {
+			return "", false
+		}
+		n = r.read()
+	}
+	var b []byte
+	for n.kind == nodeText || n.kind == nodeWhitespace {
+		b = append(b, n.text...)
+		n = r.read()
+	}
+	if n.kind != nodeEndElement {
+		return "", false
+	}
+	r.read()
+	return string(b), true
+}
+
+// decodeSOAPStd reads the parameters of op from text as ReadParameters
+// does. guess is the version ASMX assumes until it has read the envelope's
+// namespace; ct is the request's content type.
+func decodeSOAPStd(ns, ct string, guess Binding, op *Operation, text []byte) (*Call, *Error) {
+	if e := leadingError(text); e != nil {
+		return nil, ErrUnreadable(guess, e.message())
+	}
+	r := newNodeReader(text)
+	helper := guess
+	unreadable := func() *Error {
+		msg := r.cur.err
+		switch {
+		case r.cur.kind == nodeEOF:
+			msg = "Unexpected end of file has occurred."
+		case msg == "":
+			line, col := r.position()
+			msg = "'" + nodeKindName(r.cur.kind) + "' is an invalid XmlNodeType. Line " + strconv.Itoa(line) + ", position " + strconv.Itoa(col) + "."
+		}
+		return ErrUnreadable(helper, msg)
+	}
+	root := r.moveToContent()
+	if root.kind != nodeElement {
+		return nil, unreadable()
+	}
+	envNS := root.space
+	switch envNS {
+	case NamespaceSOAP11:
+		helper = SOAP11
+		if !matchesBase(ct, "text/xml") {
+			return nil, ErrUnsupportedMediaType(SOAP11, ct)
+		}
+	case NamespaceSOAP12:
+		helper = SOAP12
+	default:
+		return nil, ErrVersionMismatch(envNS)
+	}
+	if root.local != "Envelope" {
+		return nil, ErrMissingElement(helper, true)
+	}
+	if root.empty {
+		return nil, ErrMissingElement(helper, false)
+	}
+	r.read()
+	var mustUnderstand []string
+	if n := r.moveToContent(); n.kind == nodeElement && n.space == envNS && n.local == "Header" {
+		if n.empty {
+			r.read()
+		} else {
+			d := n.depth
+			r.read()
+			for n = r.moveToContent(); n.kind == nodeElement; n = r.moveToContent() {
+				for _, a := range n.attrs {
+					if a.Name.Space == envNS && a.Name.Local == "mustUnderstand" {
+						if v := strings.TrimSpace(a.Value); v == "1" || v == "true" {
+							mustUnderstand = append(mustUnderstand, n.local)
+						}
+					}
+				}
+				r.skip()
+			}
+			for !(r.cur.kind == nodeEndElement && r.cur.depth == d) && !r.failed() {
+				r.read()
+			}
+			r.read()
+		}
+	}
+	if r.failed() {
+		return nil, unreadable()
+	}
+	if n := r.moveToContent(); n.kind != nodeElement || n.space != envNS || n.local != "Body" {
+		if r.failed() {
+			return nil, unreadable()
+		}
+		return nil, ErrMissingElement(helper, false)
+	}
+	r.read() // ReadStartElement(Body)
+	c := newCall(op, helper)
+	// The serializer: every element of the operation's name in the Body
+	// (up to the first end tag it meets), and in each the parameters.
+	for n := r.moveToContent(); n.kind != nodeEndElement && !r.failed(); n = r.moveToContent() {
+		if n.kind != nodeElement || n.space != ns || n.local != op.Name {
+			r.skip()
+			continue
+		}
+		if n.empty {
+			r.skip()
+			continue
+		}
+		r.read()
+		var read uint16
+		for n := r.moveToContent(); n.kind != nodeEndElement && !r.failed(); n = r.moveToContent() {
+			i := -1
+			if n.kind == nodeElement && n.space == ns {
+				for k, p := range op.Params {
+					if p.Name == n.local && read&(1<<k) == 0 {
+						i = k
+						break
+					}
+				}
+			}
+			if i < 0 {
+				r.skip()
+				continue
+			}
+			value, ok := r.readElementString()
+			if !ok || r.failed() {
+				return nil, unreadable()
+			}
+			read |= 1 << i
+			if x := c.set(i, value); x != nil {
+				line, col := r.position()
+				return nil, errConvertSOAP(helper, op, op.Params[i], value, line, col, x)
+			}
+		}
+		if r.failed() {
+			return nil, unreadable()
+		}
+		r.read() // ReadEndElement
+	}
+	if r.failed() {
+		return nil, unreadable()
+	}
+	// ReadParameters reads on to the Envelope's end tag, and one node more.
+	for r.cur.depth > 0 || r.cur.kind != nodeEndElement {
+		if r.read(); r.failed() {
+			return nil, unreadable()
+		}
+	}
+	switch n := r.read(); n.kind {
+	case nodeElement:
+		return nil, ErrUnreadable(helper, "There are multiple root elements.")
+	case nodeText:
+		return nil, ErrUnreadable(helper, "Data at the root level is invalid.")
+	case nodeError:
+		return nil, unreadable()
+	}
+	if len(mustUnderstand) > 0 {
+		c.MustUnderstand = mustUnderstand
+	}
+	return c, nil
+}
+
+func nodeKindName(k int) string {
+	switch k {
+	case nodeElement:
+		return "Element"
+	case nodeEndElement:
+		return "EndElement"
+	case nodeText:
+		return "Text"
+	case nodeComment:
+		return "Comment"
+	case nodePI:
+		return "ProcessingInstruction"
+	}
+	return "None"
+}

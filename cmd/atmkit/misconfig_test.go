@@ -1,0 +1,306 @@
+package main
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// running is an atmkit command running in process until stop.
+type running struct {
+	base           string
+	stdout, stderr *lockedBuffer
+	stop           func() int // cancels the command and returns its exit code
+}
+
+// startCmd runs "atmkit args..." in process with the environment env until
+// it prints its "listening on" line, and stops it when the test ends.
+func startCmd(t *testing.T, env map[string]string, args ...string) *running {
+	t.Helper()
+	r := &running{stdout: newLockedBuffer(), stderr: newLockedBuffer()}
+	m := &Main{Stdout: r.stdout, Stderr: r.stderr, Getenv: func(k string) string { return env[k] }}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() { done <- m.Exit(m.Run(ctx, args)) }()
+	var once sync.Once
+	code := -1
+	r.stop = func() int {
+		once.Do(func() {
+			cancel()
+			select {
+			case code = <-done:
+			case <-time.After(30 * time.Second):
+				t.Errorf("atmkit %s did not stop within 30s of cancel", args[0])
+			}
+		})
+		return code
+	}
+	t.Cleanup(func() { r.stop() })
+	select {
+	case r.base = <-r.stdout.url:
+		if args[0] == "serve" && !r.stdout.waitFor("curl \"") { // the banner's last line
+			t.Fatalf("serve printed no whole banner within 10s: %s", r.stdout)
+		}
+		return r
+	case c := <-done:
+		once.Do(func() { code = c })
+		t.Fatalf("atmkit %s ended (exit %d) before listening\nstdout: %s\nstderr: %s", args[0], c, r.stdout, r.stderr)
+	case <-time.After(30 * time.Second):
+		t.Fatalf("atmkit %s printed no startup line within 30s; stdout: %s", args[0], r.stdout)
+	}
+	return nil
+}
+
+// emptyCassette writes a cassette file with no interactions.
+func emptyCassette(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "empty.yaml")
+	if err := os.WriteFile(path, []byte("---\nversion: 2\ninteractions: []\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestMisconfiguration: every wrong setting stops the command at start with
+// exit 2 and one line naming the setting, whether a flag, an ATMKIT_*
+// variable or a config file gave it.
+func TestMisconfiguration(t *testing.T) {
+	t.Parallel()
+	missing := filepath.Join(t.TempDir(), "no-such-dir")
+	emptyDir := t.TempDir()
+	empty := emptyCassette(t)
+	config := func(text string) string { return writeConfig(t, text) }
+	serve := func(args ...string) []string { return append([]string{"serve", "--addr", "127.0.0.1:0"}, args...) }
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{"unknown flag", []string{"serve", "--foo"}, nil, "atmkit serve: unknown flag --foo; see atmkit serve --help\n"},
+		{"unknown flag of a subcommand", []string{"fixtures", "generate", "--out", "x", "--bar=1"}, nil,
+			"atmkit fixtures generate: unknown flag --bar; see atmkit fixtures generate --help\n"},
+		{"flag without its value", []string{"serve", "--addr"}, nil, "atmkit serve: --addr needs a value; see atmkit serve --help\n"},
+		{"flag not an integer", serve("--max-body", "abc"), nil, "atmkit serve: --max-body abc: not an integer; see atmkit serve --help\n"},
+		{"flag not a boolean", []string{"cassette", "scrub", "--check=maybe", "x"}, nil, "--check maybe: not true or false"},
+		{"max body 0", serve("--max-body", "0"), nil, "--max-body 0: must be at least 1"},
+		{"max body negative", serve("--max-body", "-5"), nil, "--max-body -5: must be at least 1"},
+		{"max body from env not an integer", serve(), map[string]string{"ATMKIT_MAX_BODY": "abc"},
+			`atmkit serve: ATMKIT_MAX_BODY="abc": not an integer (--max-body); see atmkit serve --help` + "\n"},
+		{"max body from env 0", serve(), map[string]string{"ATMKIT_MAX_BODY": "0"}, `ATMKIT_MAX_BODY="0": must be at least 1 (bytes) (--max-body)`},
+		{"max body from config 0", serve("--config", config("max_body: 0\n")), nil, "max_body in config file "},
+		{"max body from config not an integer", serve("--config", config("max-body: lots\n")), nil, "max-body: lots: not an integer (--max-body)"},
+		{"grace negative", serve("--grace", "-1s"), nil, "--grace -1s: must not be negative"},
+		{"grace not a duration", serve("--grace", "soon"), nil, "--grace soon: not a duration"},
+		{"grace from env not a duration", serve(), map[string]string{"ATMKIT_GRACE": "10"}, `ATMKIT_GRACE="10": not a duration`},
+		{"namespace not a URI", serve("--namespace", "notaurl"), nil, "--namespace notaurl: not an absolute URI"},
+		{"namespace from config not a URI", serve("--config", config("namespace: atm\n")), nil, "namespace in config file "},
+		{"journal size negative", serve("--journal-size", "-1"), nil, "--journal-size -1: must not be negative"},
+		{"log format", serve("--log-format", "xml"), nil, "--log-format xml: want text or json"},
+		{"log format from env", serve(), map[string]string{"ATMKIT_LOG_FORMAT": "yaml"}, `ATMKIT_LOG_FORMAT="yaml": want text or json (--log-format)`},
+		{"empty key", serve("--key", ""), nil, "atmkit serve: --key: an empty key"},
+		{"empty key from config", serve("--config", config("keys: [good-key, '']\n")), nil, "keys in config file "},
+		{"addr without a port", serve("--addr", "localhost"), nil, "--addr localhost: want host:port"},
+		{"addr with a bad port", serve("--addr", "127.0.0.1:99999"), nil, "--addr 127.0.0.1:99999: the port must be a number"},
+		{"admin token with spaces", serve("--admin-token", " tok"), nil, "--admin-token: white space"},
+		{"fixtures directory missing", serve("--fixtures", missing), nil, "--fixtures " + missing + ": the directory does not exist"},
+		{"replay directory empty", serve("--replay", emptyDir), nil, "--replay " + emptyDir + ": no cassette files"},
+		{"replay cassette empty", serve("--replay", empty), nil, "--replay " + empty + ": no answers to replay (1 cassette files, 0 interactions"},
+		{"replay cassette missing", serve("--replay", missing), nil, "--replay " + missing + ": cassette not found"},
+		{"on-miss unknown", serve("--replay", empty, "--on-miss", "ignore"), nil, "--on-miss ignore: want fault, fixtures or upstream"},
+		{"on-miss without replay", serve("--on-miss", "fixtures"), nil, "--on-miss fixtures: needs --replay PATH"},
+		{"upstream not a URL", serve("--replay", empty, "--on-miss", "upstream", "--upstream", "atm.example.org"), nil,
+			"--upstream atm.example.org: want an http or https URL"},
+		{"record save interval", []string{"record", "--upstream", "http://x", "--cassette", filepath.Join(emptyDir, "c"), "--save-interval", "-1s"}, nil,
+			"atmkit record: --save-interval -1s: must not be negative"},
+		{"record progress", []string{"record", "--upstream", "http://x", "--cassette", filepath.Join(emptyDir, "c"), "--progress", "-1"}, nil,
+			"--progress -1: must not be negative"},
+		{"record upstream", []string{"record", "--upstream", "ftp://x", "--cassette", filepath.Join(emptyDir, "c")}, nil,
+			"--upstream ftp://x: want an http or https URL"},
+		{"record cassette directory missing", []string{"record", "--upstream", "http://x", "--cassette", filepath.Join(missing, "c")}, nil,
+			"--cassette " + filepath.Join(missing, "c") + ": its directory"},
+		{"bench connections", []string{"bench", "-c", "0"}, nil, "atmkit bench: --c 0: must be at least 1"},
+		{"bench connections from env", []string{"bench"}, map[string]string{"ATMKIT_C": "many"}, `ATMKIT_C="many": not an integer (--c)`},
+		{"bench empty key", []string{"bench", "--key", ""}, nil, "atmkit bench: --key: an empty key"},
+		{"bench namespace", []string{"bench", "--namespace", "x"}, nil, "--namespace x: not an absolute URI"},
+		{"bench fixtures missing", []string{"bench", "--fixtures", missing}, nil, "--fixtures " + missing + ": the directory does not exist"},
+		{"bench target", []string{"bench", "--target", "127.0.0.1:8080"}, nil, "--target 127.0.0.1:8080: want an http or https URL"},
+		{"bench operation", []string{"bench", "--op", "ReturnMoney"}, nil, "--op ReturnMoney: not an operation"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			code, _, stderr := runAtmkit(tt.env, tt.args...)
+			if code != exitUsage || !strings.Contains(stderr, tt.want) {
+				t.Errorf("got exit %d and %q, want exit %d and %q", code, stderr, exitUsage, tt.want)
+			}
+			if n := strings.Count(stderr, "\n"); n != 1 {
+				t.Errorf("got %d lines on stderr, want 1: %q", n, stderr)
+			}
+		})
+	}
+}
+
+// TestReplayEmptyWithFixturesWarns: with --on-miss fixtures, cassettes with
+// nothing to replay are a warning, and the data set answers.
+func TestReplayEmptyWithFixturesWarns(t *testing.T) {
+	t.Parallel()
+	empty := emptyCassette(t)
+	r := startCmd(t, nil, "serve", "--addr", "127.0.0.1:0", "--replay", empty, "--on-miss", "fixtures")
+	if !r.stderr.waitFor("every call is answered from the data set") || !strings.Contains(r.stderr.String(), "holds no interactions") {
+		t.Errorf("stderr: got %q, want warnings about the empty cassette", r.stderr)
+	}
+	code, body := get(t, r.base+provincesPath+"k", "")
+	wantStatus(t, "ReturnProvinces from the data set", code, 200, body)
+	out := r.stdout.String()
+	for _, want := range []string{"replay:     0 answers to 0 calls from 1 cassette files (0 interactions): " + empty, "on a miss:  answered from the data set", "data set:   embedded:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("banner: want %q in %q", want, out)
+		}
+	}
+}
+
+// TestServeBanner: the banner shows what is served (the data set only when
+// it answers), and its curl hint works as printed.
+func TestServeBanner(t *testing.T) {
+	t.Parallel()
+	t.Run("no keys: the hint's demo key works", func(t *testing.T) {
+		t.Parallel()
+		r := startCmd(t, nil, "serve", "--addr", "127.0.0.1:0")
+		hint := bannerLine(t, r.stdout.String(), "try:")
+		u := strings.Trim(strings.TrimPrefix(hint, "curl "), `"`)
+		code, body := get(t, u, "")
+		wantStatus(t, "the hint's URL", code, 200, body)
+	})
+	t.Run("keys: the hint says to export one, and then works", func(t *testing.T) {
+		t.Parallel()
+		r := startCmd(t, nil, "serve", "--addr", "127.0.0.1:0", "--key", "first-key-123", "--key", "k2")
+		out := r.stdout.String()
+		if want := "keys:       2 accepted (fi****, ******)"; !strings.Contains(out, want) {
+			t.Errorf("banner: want %q in %q", want, out)
+		}
+		if want := "export ATMKIT_KEY='<one of the accepted keys>'"; !strings.Contains(out, want) {
+			t.Errorf("banner: want %q in %q", want, out)
+		}
+		i := strings.Index(out, "curl \"")
+		if i < 0 {
+			t.Fatalf("banner: no curl line in %q", out)
+		}
+		line := strings.TrimSpace(strings.SplitN(out[i:], "\n", 2)[0])
+		u := os.Expand(strings.Trim(strings.TrimPrefix(line, "curl "), `"`), func(v string) string {
+			if v == "ATMKIT_KEY" {
+				return "k2"
+			}
+			return "$" + v
+		})
+		code, body := get(t, u, "")
+		wantStatus(t, "the hint's URL with the key exported", code, 200, body)
+	})
+	t.Run("fixtures directory named", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		if code, _, stderr := runAtmkit(nil, "fixtures", "generate", "--atms", "20", "--out", dir); code != 0 {
+			t.Fatalf("fixtures generate: exit %d: %s", code, stderr)
+		}
+		r := startCmd(t, nil, "serve", "--addr", "127.0.0.1:0", "--fixtures", dir)
+		if want := "data set:   " + dir + ": 20 ATMs"; !strings.Contains(r.stdout.String(), want) {
+			t.Errorf("banner: want %q in %q", want, r.stdout)
+		}
+	})
+}
+
+// bannerLine returns the text after label in the banner.
+func bannerLine(t *testing.T, out, label string) string {
+	t.Helper()
+	for line := range strings.Lines(out) {
+		if _, rest, ok := strings.Cut(line, label); ok {
+			return strings.TrimSpace(rest)
+		}
+	}
+	t.Fatalf("banner: no %q line in %q", label, out)
+	return ""
+}
+
+// TestServeOnEveryInterface: on 0.0.0.0 the banner prints a URL one can
+// paste, and without an admin token a warning says the admin API is open.
+func TestServeOnEveryInterface(t *testing.T) {
+	t.Parallel()
+	if ln, err := net.Listen("tcp", "0.0.0.0:0"); err != nil {
+		t.Skipf("cannot listen on every interface here: %v", err)
+	} else {
+		ln.Close()
+	}
+	for _, addr := range []string{"0.0.0.0:0", "[::]:0"} {
+		t.Run(addr, func(t *testing.T) {
+			t.Parallel()
+			if ln, err := net.Listen("tcp", addr); err != nil {
+				t.Skipf("cannot listen on %s here: %v", addr, err)
+			} else {
+				ln.Close()
+			}
+			r := startCmd(t, nil, "serve", "--addr", addr)
+			if !strings.HasPrefix(r.base, "http://127.0.0.1:") {
+				t.Errorf("banner URL: got %q, want http://127.0.0.1:PORT", r.base)
+			}
+			if strings.Contains(r.stdout.String(), "[::]") || strings.Contains(r.stdout.String(), "0.0.0.0") {
+				t.Errorf("banner: got %q, want no unspecified address", r.stdout)
+			}
+			if !strings.Contains(r.stdout.String(), "from other hosts: http://") {
+				t.Errorf("banner: got %q, want the URL for other hosts", r.stdout)
+			}
+			if !r.stderr.waitFor("anyone who can reach the port can inject faults") {
+				t.Errorf("stderr: got %q, want the open admin API warning", r.stderr)
+			}
+			code, body := get(t, r.base+"/__admin/health", "")
+			wantStatus(t, "health", code, 200, body)
+		})
+	}
+	t.Run("admin token silences the warning", func(t *testing.T) {
+		t.Parallel()
+		r := startCmd(t, map[string]string{"ATMKIT_ADMIN_TOKEN": "tok-123"}, "serve", "--addr", "0.0.0.0:0")
+		code, body := get(t, r.base+"/__admin/requests", "")
+		wantStatus(t, "requests without the token", code, http.StatusUnauthorized, body)
+		if strings.Contains(r.stderr.String(), "WARNING") {
+			t.Errorf("stderr: got %q, want no warning", r.stderr)
+		}
+	})
+	t.Run("loopback: no warning", func(t *testing.T) {
+		t.Parallel()
+		r := startCmd(t, nil, "serve", "--addr", "127.0.0.1:0")
+		get(t, r.base+"/__admin/health", "")
+		if strings.Contains(r.stderr.String(), "WARNING") {
+			t.Errorf("stderr: got %q, want no warning", r.stderr)
+		}
+	})
+}
+
+// TestHelpNamesOwnFlags: each command's help takes one of its own flags as
+// the example of an ATMKIT_* variable, and only serve mentions --on-miss.
+func TestHelpNamesOwnFlags(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--help"}, "--admin-token from ATMKIT_ADMIN_TOKEN"},
+		{[]string{"record", "--help"}, "--log-format from ATMKIT_LOG_FORMAT"},
+		{[]string{"bench", "--help"}, "--atms-scale from ATMKIT_ATMS_SCALE"},
+		{[]string{"fixtures", "generate", "--help"}, "--atms from ATMKIT_ATMS"},
+		{[]string{"cassette", "scrub", "--help"}, "--check from ATMKIT_CHECK"},
+		{[]string{"conform", "--help"}, "from ATMKIT_"},
+	} {
+		code, _, stderr := runAtmkit(nil, tt.args...)
+		if code != exitOK || !strings.Contains(stderr, tt.want) {
+			t.Errorf("%s: got exit %d, want 0 and %q in %q", tt.args, code, tt.want, stderr)
+		}
+		if tt.args[0] != "serve" && strings.Contains(stderr, "on-miss") {
+			t.Errorf("%s: the help mentions --on-miss, a flag of serve only", tt.args)
+		}
+	}
+}

@@ -1,0 +1,33 @@
+package main
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestServeErrorForms checks --detailed-errors and --json-errors (also as
+// ATMKIT_JSON_ERRORS), and that a JSON error form atmkit does not know is a
+// usage error.
+func TestServeErrorForms(t *testing.T) {
+	base, _, _ := startServe(t, map[string]string{"ATMKIT_JSON_ERRORS": "ajax"}, "--detailed-errors")
+	code, body := get(t, base+"/service/service.asmx/ReturnAtmSearchByCity?strAtmServiceKey=k", "")
+	wantStatus(t, "GET without intCityID", code, 500, body)
+	if want := "System.InvalidOperationException: Missing parameter: intCityID.\r\n   at "; !strings.HasPrefix(body, want) {
+		t.Errorf("GET without intCityID: got %q, want it to start %q", body, want)
+	}
+	resp, err := http.Get(base + "/service-v2.asmx/ReturnAtmSearchByCoordinates?strAtmServiceKey=k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 500 || resp.Header.Get("jsonerror") != "true" || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		t.Errorf("JSON error: got %d %q jsonerror=%q, want 500 application/json jsonerror=true",
+			resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("jsonerror"))
+	}
+
+	code, _, stderr := runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--json-errors", "xml")
+	if code != exitUsage || !strings.Contains(stderr, `--json-errors "xml"`) {
+		t.Errorf("--json-errors xml: got exit %d and %q, want exit %d naming the value", code, stderr, exitUsage)
+	}
+}

@@ -1,0 +1,232 @@
+// Package redact is atmkit's one rule for keeping service keys out of what
+// it prints and writes: logs, banners, journals, reports and error values.
+//
+// A key is shown only as its mask (Key): six characters whatever the key's
+// length, so neither the key nor its length shows. Text, URL and Error mask
+// the value of every strAtmServiceKey parameter they find (in a query
+// string, an XML element or a JSON member) and every occurrence of the keys
+// they are given, raw or escaped as URLs, XML and JSON write them. Every
+// command, log, journal, cassette, report and error value of atmkit goes
+// through this package; there is no other masking rule.
+package redact
+
+import (
+	"encoding/json"
+	"errors"
+	"html"
+	"net/url"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// ParamName is the service key's parameter.
+const ParamName = "strAtmServiceKey"
+
+// MinLiteral is the shortest key that Text masks wherever it appears
+// literally, even inside a longer word. A shorter one ("k", "test") is
+// masked only where it stands as a word of its own, so that it does not
+// mangle ordinary words, and always where it is the value of a
+// strAtmServiceKey parameter.
+const MinLiteral = 6
+
+// showFrom is the shortest key whose first two characters the mask shows.
+const showFrom = 8
+
+// Key masks a service key: the first two characters of a key of eight
+// characters or more and "****", otherwise "******". Every mask is six
+// characters long. An empty key stays empty.
+func Key(k string) string {
+	if k == "" {
+		return ""
+	}
+	if utf8.RuneCountInString(k) < showFrom {
+		return "******"
+	}
+	_, a := utf8.DecodeRuneInString(k)
+	_, b := utf8.DecodeRuneInString(k[a:])
+	return k[:a+b] + "****"
+}
+
+var (
+	// queryRE matches strAtmServiceKey=value in a query string or form body,
+	// also inside a quoted URL of an error message.
+	queryRE = regexp.MustCompile(`(?i)((?:^|[?&;\s"'])` + ParamName + `=)([^&;\s"'<>]*)`)
+	// xmlRE matches the content of a strAtmServiceKey element, any prefix.
+	xmlRE = regexp.MustCompile(`(?is)(<(?:[^\s<>/:="']+:)?` + ParamName + `(?:\s[^>]*)?>)([^<]*)`)
+	// jsonRE matches "strAtmServiceKey": "value".
+	jsonRE = regexp.MustCompile(`(?i)("` + ParamName + `"\s*:\s*")((?:[^"\\]|\\.)*)`)
+)
+
+// Text returns s with the value of every strAtmServiceKey parameter masked,
+// and every occurrence of keys (those of MinLiteral characters or more)
+// replaced by its mask.
+func Text(s string, keys ...string) string {
+	if s == "" {
+		return s
+	}
+	if containsFold(s, ParamName) {
+		s = queryRE.ReplaceAllStringFunc(s, func(m string) string {
+			sub := queryRE.FindStringSubmatch(m)
+			v, err := url.QueryUnescape(sub[2])
+			if err != nil {
+				v = sub[2]
+			}
+			if v == "" || isMask(v) {
+				return m
+			}
+			return sub[1] + Key(v)
+		})
+		s = xmlRE.ReplaceAllStringFunc(s, func(m string) string {
+			sub := xmlRE.FindStringSubmatch(m)
+			if strings.TrimSpace(sub[2]) == "" || isMask(sub[2]) {
+				return m
+			}
+			return sub[1] + Key(sub[2])
+		})
+		s = jsonRE.ReplaceAllStringFunc(s, func(m string) string {
+			sub := jsonRE.FindStringSubmatch(m)
+			if sub[2] == "" || isMask(sub[2]) {
+				return m
+			}
+			return sub[1] + Key(sub[2])
+		})
+	}
+	for _, k := range keys {
+		s = maskLiteral(s, k)
+	}
+	return s
+}
+
+// maskLiteral replaces every occurrence of key in s with its mask: the key
+// as it is and as URL query or path encoding, XML or HTML escaping and JSON
+// string escaping write it, longer forms first so an escaped form is masked
+// whole. A key shorter than MinLiteral is masked only where it is not part
+// of a longer word.
+func maskLiteral(s, key string) string {
+	if key == "" || s == "" {
+		return s
+	}
+	forms := []string{key, url.QueryEscape(key), url.PathEscape(key), html.EscapeString(key),
+		strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(key),
+		strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(key),
+		strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;").Replace(key)}
+	if b, err := json.Marshal(key); err == nil {
+		forms = append(forms, string(b[1:len(b)-1]))
+	}
+	sort.Slice(forms, func(i, j int) bool { return len(forms[i]) > len(forms[j]) })
+	mask, word := Key(key), utf8.RuneCountInString(key) < MinLiteral
+	for i, f := range forms {
+		if f == "" || (i > 0 && f == forms[i-1]) || !strings.Contains(s, f) {
+			continue
+		}
+		s = replace(s, f, mask, word)
+	}
+	return s
+}
+
+// replace replaces the occurrences of old in s with mask; with word set,
+// only those that are not inside a longer word.
+func replace(s, old, mask string, word bool) string {
+	if !word {
+		return strings.ReplaceAll(s, old, mask)
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, old)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		end := i + len(old)
+		whole := !(isWordByte(old[0]) && i > 0 && isWordByte(s[i-1])) &&
+			!(isWordByte(old[len(old)-1]) && end < len(s) && isWordByte(s[end]))
+		b.WriteString(s[:i])
+		if whole {
+			b.WriteString(mask)
+		} else {
+			b.WriteString(old[:1])
+			end = i + 1
+		}
+		s = s[end:]
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// isMask reports whether v is already a mask, the cassettes' placeholder or
+// a reference to $ATMKIT_KEY (as curl lines in reports write the key), so
+// masking twice changes nothing.
+func isMask(v string) bool {
+	return v == "REDACTED" || strings.Contains(v, "$ATMKIT_KEY") || v == "******" || (len(v) >= 6 && strings.HasSuffix(v, "****") && utf8.RuneCountInString(v) == 6)
+}
+
+func containsFold(s, sub string) bool {
+	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}
+
+// URL returns the URL raw with its password and the value of its
+// strAtmServiceKey query parameter masked. Text that does not parse as a
+// URL is masked as Text masks it.
+func URL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return Text(raw)
+	}
+	if _, has := u.User.Password(); has {
+		raw = u.Redacted()
+	}
+	return Text(raw)
+}
+
+// Error returns err with every key masked in its text (see Text). When
+// nothing needs masking it returns err itself. Otherwise the result's Error
+// holds the masked text; errors.Is sees through it to err's chain, and
+// errors.As finds the errors of that chain, a *url.Error with its URL and
+// cause masked.
+func Error(err error, keys ...string) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	masked := Text(msg, keys...)
+	var ue *url.Error
+	if masked == msg && !errors.As(err, &ue) {
+		return err
+	}
+	return &maskedError{msg: masked, err: err, keys: keys}
+}
+
+// maskedError is an error whose text has its keys masked.
+type maskedError struct {
+	msg  string
+	err  error
+	keys []string
+}
+
+func (e *maskedError) Error() string { return e.msg }
+
+// Is reports whether the masked error's chain holds target.
+func (e *maskedError) Is(target error) bool { return errors.Is(e.err, target) }
+
+// As finds target in the masked error's chain; a *url.Error is returned as
+// a copy with its URL and cause masked.
+func (e *maskedError) As(target any) bool {
+	if !errors.As(e.err, target) {
+		return false
+	}
+	// The value found may be the *url.Error itself, also when target is
+	// an interface it implements (interface{ Timeout() bool }).
+	v := reflect.ValueOf(target).Elem()
+	if ue, ok := v.Interface().(*url.Error); ok && ue != nil {
+		cp := *ue
+		cp.URL = URL(cp.URL)
+		cp.Err = Error(cp.Err, e.keys...)
+		v.Set(reflect.ValueOf(&cp))
+	}
+	return true
+}

@@ -1,0 +1,108 @@
+package redact
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+func TestKey(t *testing.T) {
+	t.Parallel()
+	for k, want := range map[string]string{
+		"": "", "a": "******", "abcd": "******", "abcdefg": "******", "abcdefgh": "ab****",
+		"Leak-Key-1234": "Le****", "éèabcdefg": "éè****",
+	} {
+		if got := Key(k); got != want {
+			t.Errorf("Key(%q): got %q, want %q", k, got, want)
+		}
+	}
+}
+
+func TestText(t *testing.T) {
+	t.Parallel()
+	const key = "Leak-Key-1234"
+	tests := []struct {
+		name, in string
+		keys     []string
+		want     string
+	}{
+		{"query", `Get "http://h/service/service.asmx/ReturnProvinces?strAtmServiceKey=Leak-Key-1234": EOF`, nil,
+			`Get "http://h/service/service.asmx/ReturnProvinces?strAtmServiceKey=Le****": EOF`},
+		{"query, later parameter, other case", `GET /x?a=1&STRATMSERVICEKEY=k&b=2`, nil, `GET /x?a=1&STRATMSERVICEKEY=******&b=2`},
+		{"query, escaped", `?strAtmServiceKey=Leak%2DKey%2D1234`, nil, `?strAtmServiceKey=Le****`},
+		{"form body", `strAtmServiceKey=short&intCityID=3`, nil, `strAtmServiceKey=******&intCityID=3`},
+		{"XML", `<soap:Body><strAtmServiceKey>Leak-Key-1234</strAtmServiceKey>`, nil, `<soap:Body><strAtmServiceKey>Le****</strAtmServiceKey>`},
+		{"XML, prefix and attribute", `<a:strAtmServiceKey x="1">k</a:strAtmServiceKey>`, nil, `<a:strAtmServiceKey x="1">******</a:strAtmServiceKey>`},
+		{"JSON", `{"strAtmServiceKey": "Leak-Key-1234"}`, nil, `{"strAtmServiceKey": "Le****"}`},
+		{"literal", "the key Leak-Key-1234 was refused", []string{key}, "the key Le**** was refused"},
+		{"literal, URL-escaped", "q=Leak+Key%2F1", []string{"Leak Key/1"}, "q=Le****"},
+		{"short literal, as a word only", "a test of the soap11 binding", []string{"test", "soap"}, "a ****** of the soap11 binding"},
+		{"short literal in a URL", "GET /x?k=k1&v=bk1x", []string{"k1"}, "GET /x?k=******&v=bk1x"},
+		{"literal, XML-escaped", "<a>Leak&amp;Key&lt;1234</a>", []string{"Leak&Key<1234"}, "<a>Le****</a>"},
+		{"literal, JSON-escaped", `{"k":"Leak\"Key\u003c1234"}`, []string{`Leak"Key<1234`}, `{"k":"Le****"}`},
+		{"already masked", "?strAtmServiceKey=Le****&x=REDACTED", nil, "?strAtmServiceKey=Le****&x=REDACTED"},
+		{"shell reference", `<strAtmServiceKey>'"$ATMKIT_KEY"'</strAtmServiceKey> ?strAtmServiceKey=$ATMKIT_KEY`, nil, `<strAtmServiceKey>'"$ATMKIT_KEY"'</strAtmServiceKey> ?strAtmServiceKey=$ATMKIT_KEY`},
+		{"placeholder", "<strAtmServiceKey>REDACTED</strAtmServiceKey>", nil, "<strAtmServiceKey>REDACTED</strAtmServiceKey>"},
+		{"nothing", "no key here", []string{key}, "no key here"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := Text(tt.in, tt.keys...); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestURL(t *testing.T) {
+	t.Parallel()
+	in := "https://user:pass@atm.example.org/service/service.asmx/ReturnProvinces?strAtmServiceKey=Leak-Key-1234"
+	want := "https://user:xxxxx@atm.example.org/service/service.asmx/ReturnProvinces?strAtmServiceKey=Le****"
+	if got := URL(in); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestError(t *testing.T) {
+	t.Parallel()
+	const key = "Leak-Key-1234"
+	sentinel := errors.New("sentinel")
+	ue := &url.Error{Op: "Get", URL: "http://127.0.0.1:1/x?strAtmServiceKey=" + key,
+		Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
+	err := fmt.Errorf("fetch: %w (%w)", ue, sentinel)
+
+	got := Error(err, key)
+	if strings.Contains(got.Error(), key) || !strings.Contains(got.Error(), "strAtmServiceKey=Le****") {
+		t.Errorf("Error(): got %q, want the key masked", got)
+	}
+	if !errors.Is(got, sentinel) {
+		t.Error("errors.Is(masked, sentinel): got false, want true")
+	}
+	var asURL *url.Error
+	if !errors.As(got, &asURL) || strings.Contains(asURL.Error(), key) {
+		t.Errorf("errors.As *url.Error: got %v, want the error with its URL masked", asURL)
+	}
+	var timeout interface{ Timeout() bool }
+	if !errors.As(got, &timeout) || strings.Contains(timeout.(error).Error(), key) {
+		t.Errorf("errors.As interface: got %v, want the *url.Error with its URL masked", timeout)
+	}
+	if ue.URL != "http://127.0.0.1:1/x?strAtmServiceKey="+key {
+		t.Errorf("the original *url.Error changed: %q", ue.URL)
+	}
+	var op *net.OpError
+	if !errors.As(got, &op) {
+		t.Error("errors.As *net.OpError: got false, want the cause")
+	}
+
+	if Error(nil, key) != nil {
+		t.Error("Error(nil): got an error, want nil")
+	}
+	if Error(io.EOF, key) != io.EOF {
+		t.Error("Error(io.EOF): want io.EOF itself when nothing is masked")
+	}
+}

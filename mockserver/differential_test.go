@@ -1,0 +1,402 @@
+package mockserver
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/refdeploy"
+	"github.com/beevik/etree"
+)
+
+// The differential test sends the same requests to the mock and to the
+// reference ASMX deployment (Mono's System.Web.Services hosting a typed
+// service, internal/refdeploy) and checks both against one table of what
+// ASP.NET ASMX on .NET answers, as its reference source has it: status,
+// content type, SOAP fault code and the first line of the error text. Result
+// bodies are not compared: the mock serves its own data as XML nodes, the
+// reference its own as typed classes.
+//
+// Where Mono answers otherwise than .NET, the row says what Mono answers and
+// why; the test holds Mono to that, and the mock to .NET.
+
+// outcome is the part of an answer the table compares.
+type outcome struct {
+	status int
+	ctype  string
+	code   string // the SOAP fault code as written ("soap:Client"), if the body is a fault
+	text   string // the first line of the fault string or the text body; "" for an empty body
+}
+
+func (o outcome) String() string {
+	return fmt.Sprintf("%d %q %s %q", o.status, o.ctype, o.code, o.text)
+}
+
+// matches compares got with the row's outcome. A row's text "*" stands for
+// any body (a result, or an HTML page).
+func (o outcome) matches(got outcome) bool {
+	if o.text == "*" {
+		got.text = "*"
+	}
+	return o == got
+}
+
+// diffRequest is one request of the table.
+type diffRequest struct {
+	method, path string
+	header       map[string]string
+	body         string
+}
+
+// monoDiff is Mono's answer where it is not .NET's, and why.
+type monoDiff struct {
+	want outcome
+	why  string
+}
+
+// Why Mono differs, for the rows that say so.
+const (
+	whyUnformatted = "Mono prints System.Web.Services' resource strings without formatting them ({0}, {1})"
+	whyPageType    = "Mono writes ASP.NET's error page as text/html without a charset"
+	whyScript      = "Mono hands an application/json request to an .asmx to its script (JSON) handler, which fails; .NET's ScriptHandlerFactory passes a request without a method path to the SOAP handler"
+)
+
+// Texts of .NET's answers, and Mono's unformatted ones.
+const (
+	ctXML       = "text/xml; charset=utf-8"
+	ctSOAP12    = "application/soap+xml; charset=utf-8"
+	ctText      = "text/plain; charset=utf-8"
+	ctHTML      = "text/html; charset=utf-8"
+	monoCTHTML  = "text/html"
+	keyMissing  = "The service key (strAtmServiceKey) is missing or empty."
+	keyRejected = "The service key (strAtmServiceKey) is not valid."
+	noAction    = "Unable to handle request without a valid action parameter. Please supply a valid soap action."
+	unableRead  = "Server was unable to read request. ---> "
+	unableProc  = "Server was unable to process request. ---> "
+	formatMsg   = "Input string was not in a correct format."
+)
+
+func TestDifferentialAgainstReference(t *testing.T) {
+	ref := refdeploy.Shared(t)
+	mock := newTestServer(t, WithNamespace(refdeploy.Namespace), WithKeys(refdeploy.Key))
+	ns, key := refdeploy.Namespace, refdeploy.Key
+
+	env := func(envNS, inner string) string {
+		return `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="` + envNS + `"><soap:Body>` + inner + `</soap:Body></soap:Envelope>`
+	}
+	env11 := func(inner string) string { return env(asmx.NamespaceSOAP11, inner) }
+	env12 := func(inner string) string { return env(asmx.NamespaceSOAP12, inner) }
+	action := func(op string) string { return `"` + ns + "/" + op + `"` }
+	soap := func(ct, soapAction, body string) diffRequest {
+		h := map[string]string{}
+		if ct != "" {
+			h["Content-Type"] = ct
+		}
+		if soapAction != "\x00" {
+			h["SOAPAction"] = soapAction
+		}
+		return diffRequest{"POST", "/service/service.asmx", h, body}
+	}
+	s11 := func(op, body string) diffRequest { return soap(ctXML, action(op), body) }
+	s12 := func(body string) diffRequest { return soap(ctSOAP12, "\x00", body) }
+	provinces := func(k string) string {
+		return `<ReturnProvinces xmlns="` + ns + `"><strAtmServiceKey>` + k + `</strAtmServiceKey></ReturnProvinces>`
+	}
+	coords := func(lat, lon, radius string) string {
+		return `<ReturnAtmSearchByCoordinates xmlns="` + ns + `"><strAtmServiceKey>` + key + `</strAtmServiceKey><strPostalCode></strPostalCode><dblLatitude>` +
+			lat + `</dblLatitude><dblLongitude>` + lon + `</dblLongitude><bytRadius>` + radius + `</bytRadius></ReturnAtmSearchByCoordinates>`
+	}
+	address := func(addr string) string {
+		return `<ReturnAtmSearchByAddress xmlns="` + ns + `"><strAtmServiceKey>` + key + `</strAtmServiceKey><strAddress>` + addr +
+			`</strAddress><strCity>Halifax</strCity><strProvince></strProvince><strPostalCode></strPostalCode><bytRadius>5</bytRadius></ReturnAtmSearchByAddress>`
+	}
+	// col is the column XmlSerializer names in a conversion error: that of
+	// the name of the node after the parameter's end tag.
+	col := func(body, endTag string) int {
+		i := strings.Index(body, endTag) + len(endTag)
+		switch {
+		case strings.HasPrefix(body[i:], "</"):
+			return i + 3
+		case strings.HasPrefix(body[i:], "<"):
+			return i + 2
+		}
+		return i + 1
+	}
+	convSOAP := func(body, endTag, inner string) string {
+		return fmt.Sprintf("%sThere is an error in XML document (1, %d). ---> %s", unableRead, col(body, endTag), inner)
+	}
+	get := func(path string) diffRequest { return diffRequest{"GET", path, nil, ""} }
+	post := func(path, ct, body string) diffRequest {
+		return diffRequest{"POST", path, map[string]string{"Content-Type": ct}, body}
+	}
+	svc := "/service/service.asmx/"
+	coordsQuery := func(lat, radius string) string {
+		return "ReturnAtmSearchByCoordinates?strAtmServiceKey=" + key + "&strPostalCode=&dblLatitude=" + lat + "&dblLongitude=-63.5&bytRadius=" + radius
+	}
+	v2 := "/service-v2.asmx/"
+	ok11, ok12 := outcome{200, ctXML, "", "*"}, outcome{200, ctSOAP12, "", "*"}
+	okXML := ok11
+	fault11 := func(code, text string) outcome { return outcome{500, ctXML, "soap:" + code, text} }
+	fault12 := func(code, text string) outcome { return outcome{500, ctSOAP12, "soap:" + code, text} }
+	plain := func(text string) outcome { return outcome{500, ctText, "", text} }
+	page := func(status int) outcome { return outcome{status, ctHTML, "", "*"} }
+	mono := func(o outcome, why string) *monoDiff { return &monoDiff{o, why} }
+	monoPage := func(status int) *monoDiff { return mono(outcome{status, monoCTHTML, "", "*"}, whyPageType) }
+
+	radius256 := env11(coords("44.6", "-63.5", "256"))
+	latABC := env11(coords("abc", "-63.5", "5"))
+	radiusMinus := env11(coords("44.6", "-63.5", "-1"))
+	radiusPlus := env11(coords("44.6", "-63.5", "+5"))
+	lat1e400 := env11(coords("1e400", "-63.5", "5"))
+	latComma := env11(coords("1,5", "-63.5", "5"))
+	radiusEmpty := env11(strings.Replace(coords("44.6", "-63.5", "5"), "<bytRadius>5</bytRadius>", "<bytRadius />", 1))
+	cityOverflow := env11(`<ReturnAtmSearchByCity xmlns="` + ns + `"><strAtmServiceKey>` + key + `</strAtmServiceKey><intCityID>99999999999</intCityID></ReturnAtmSearchByCity>`)
+	header := func(h string) string {
+		return `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="` + asmx.NamespaceSOAP11 + `"><soap:Header>` + h + `</soap:Header><soap:Body>` + provinces(key) + `</soap:Body></soap:Envelope>`
+	}
+	utf16le := func(s string) string {
+		var b []byte
+		for _, u := range utf16.Encode([]rune(s)) {
+			b = append(b, byte(u), byte(u>>8))
+		}
+		return string(b)
+	}
+	boundary := "----atmkit"
+	multipart := "--" + boundary + "\r\nContent-Disposition: form-data; name=\"strAtmServiceKey\"\r\n\r\n" + key + "\r\n--" + boundary + "--\r\n"
+
+	rows := []struct {
+		name string
+		req  diffRequest
+		want outcome
+		mono *monoDiff
+	}{
+		// SOAP: version and routing
+		{"soap11", s11("ReturnProvinces", env11(provinces(key))), ok11, nil},
+		{"soap12 routed by its element", s12(env12(provinces(key))), ok12, nil},
+		{"soap12 routed by its action parameter", soap(ctSOAP12+`; action="`+ns+`/ReturnProvinces"`, "\x00", env12(`<x/>`)), fault12("Sender", keyMissing), nil},
+		{"a 1.2 envelope as text/xml is answered as 1.2", s11("ReturnProvinces", env12(provinces(key))), ok12, nil},
+		{"a 1.1 envelope as application/soap+xml: 415", s12(env11(provinces(key))), outcome{415, ctXML, "", ""}, nil},
+		{"soap11 without SOAPAction is routed by its element", soap(ctXML, "\x00", env11(provinces(key))), ok11, nil},
+		{"unknown envelope namespace", s11("ReturnProvinces", env("urn:x", provinces(key))),
+			fault11("VersionMismatch", "Possible SOAP version mismatch: Envelope namespace urn:x was unexpected. Expecting "+asmx.NamespaceSOAP11+"."),
+			mono(fault11("VersionMismatch", "Possible SOAP version mismatch: Envelope namespace {0} was unexpected. Expecting {1}."), whyUnformatted)},
+		{"unknown envelope namespace, routed by element", s12(env("urn:x", provinces(key))),
+			fault11("VersionMismatch", "Possible SOAP version mismatch: Envelope namespace urn:x was unexpected. Expecting "+asmx.NamespaceSOAP11+"."),
+			mono(fault11("VersionMismatch", "Possible SOAP version mismatch: Envelope namespace {0} was unexpected. Expecting {1}."), whyUnformatted)},
+		{"an envelope in no namespace", s11("ReturnProvinces", `<Envelope><Body>`+provinces(key)+`</Body></Envelope>`),
+			fault11("VersionMismatch", "Possible SOAP version mismatch: Envelope namespace  was unexpected. Expecting "+asmx.NamespaceSOAP11+"."),
+			mono(fault11("VersionMismatch", "Possible SOAP version mismatch: Envelope namespace {0} was unexpected. Expecting {1}."), whyUnformatted)},
+		{"no action, no operation element (1.1 envelope)", soap(ctXML, "\x00", env11(`<Foo xmlns="`+ns+`"/>`)), fault11("Client", noAction), nil},
+		{"no action, no operation element (1.2 envelope)", s12(env12(`<Foo xmlns="` + ns + `"/>`)), fault12("Sender", noAction), nil},
+		{"no action, an empty Body", s12(env12(``)), fault12("Sender", noAction), nil},
+		{"no action, the operation in another namespace", s12(env12(strings.Replace(provinces(key), ns, "urn:other", 1))), fault12("Sender", noAction), nil},
+		{"valid action, unknown element: read leniently", s11("ReturnProvinces", env11(`<Foo xmlns="`+ns+`"><strAtmServiceKey>`+key+`</strAtmServiceKey></Foo>`)), fault11("Client", keyMissing), nil},
+		{"valid action, another operation's element: read leniently", s11("ReturnInstitutions", env11(provinces(key))), fault11("Client", keyMissing), nil},
+		{"valid action, parameters in another namespace", s11("ReturnProvinces", env11(`<ReturnProvinces xmlns="`+ns+`"><strAtmServiceKey xmlns="urn:other">`+key+`</strAtmServiceKey></ReturnProvinces>`)), fault11("Client", keyMissing), nil},
+		{"unknown SOAPAction", soap(ctXML, action("Nope"), env11(provinces(key))),
+			fault11("Client", "Server did not recognize the value of HTTP Header SOAPAction: "+ns+"/Nope."),
+			mono(fault11("Client", "Server did not recognize the value of HTTP Header {0}: {1}."), whyUnformatted)},
+		{"empty SOAPAction", soap(ctXML, `""`, env11(provinces(key))),
+			fault11("Client", "Server did not recognize the value of HTTP Header SOAPAction: ."),
+			mono(fault11("Client", "Server did not recognize the value of HTTP Header {0}: {1}."), whyUnformatted)},
+		{"URL-encoded SOAPAction", soap(ctXML, `"http%3A%2F%2Fatmref.example.org%2FatmService%2FReturnProvinces"`, env11(provinces(key))), ok11, nil},
+		{"unquoted SOAPAction", soap(ctXML, ns+"/ReturnProvinces", env11(provinces(key))), ok11, nil},
+		{"unknown action parameter, unknown element", soap(ctSOAP12+`; action="urn:x"`, "\x00", env12(`<Foo xmlns="`+ns+`"/>`)),
+			fault12("Sender", "Unable to handle request. The action 'urn:x' was not recognized."),
+			mono(fault12("Sender", "Unable to handle request. The action '{0}' was not recognized."), whyUnformatted)},
+		{"unknown action parameter, known element", soap(ctSOAP12+`; action="urn:x"`, "\x00", env12(provinces(key))), ok12, nil},
+		// SOAP: unreadable requests and content types
+		{"malformed, routed by action: 400", s11("ReturnProvinces", `<soap:Envelope`), outcome{400, ctXML, "", ""}, nil},
+		{"DOCTYPE, routed by action: 400", s11("ReturnProvinces", `<!DOCTYPE x []>`+env11(provinces(key))), outcome{400, ctXML, "", ""}, nil},
+		{"empty body, routed by action: 400", s11("ReturnProvinces", ``), outcome{400, ctXML, "", ""}, nil},
+		{"a parameter holding an element: its text", s11("ReturnProvinces", env11(provinces(`<b>`+key+`</b>`))), ok11, nil},
+		{"an element after text in a parameter: 400", s11("ReturnProvinces", env11(provinces(key+`<b/>`))), outcome{400, ctXML, "", ""}, nil},
+		{"a comment in a parameter: 400", s11("ReturnProvinces", env11(provinces(key+`<!-- c -->`))), outcome{400, ctXML, "", ""}, nil},
+		{"DOCTYPE while routing by element", s12(`<!DOCTYPE x []>` + env12(provinces(key))), fault12("Receiver", unableProc+"DTD is prohibited in this XML document."), nil},
+		{"empty body while routing by element", s12(``), fault12("Receiver", unableProc+"Root element is missing."), nil},
+		{"JSON while routing by element", soap("application/json", "\x00", `{"strAtmServiceKey":"x"}`),
+			fault12("Receiver", unableProc+"Data at the root level is invalid. Line 1, position 1."), mono(outcome{500, monoCTHTML, "", "*"}, whyScript)},
+		{"text/plain with an action: 415", soap("text/plain", action("ReturnProvinces"), env11(provinces(key))), outcome{415, ctXML, "", ""}, nil},
+		{"text/plain without an action: 415", soap("text/plain", "\x00", env11(provinces(key))), outcome{415, ctSOAP12, "", ""}, nil},
+		{"no content type: 415", soap("", "\x00", env11(provinces(key))), outcome{415, ctSOAP12, "", ""}, nil},
+		{"no Envelope, routed by action", s11("ReturnProvinces", `<soap:Foo xmlns:soap="`+asmx.NamespaceSOAP11+`"><soap:Body>`+provinces(key)+`</soap:Body></soap:Foo>`),
+			fault11("Client", unableRead+"Request format is invalid: Missing required soap:Envelope element."), nil},
+		{"no Envelope while routing by element", soap(ctXML, "\x00", `<soap:Foo xmlns:soap="`+asmx.NamespaceSOAP11+`"><soap:Body>`+provinces(key)+`</soap:Body></soap:Foo>`),
+			fault11("Server", unableProc+"Request format is invalid: Missing required soap:Envelope element."), nil},
+		{"no Body", s11("ReturnProvinces", `<soap:Envelope xmlns:soap="`+asmx.NamespaceSOAP11+`"><soap:Header/></soap:Envelope>`),
+			fault11("Client", unableRead+"Request format is invalid: Missing required soap:Body element."), nil},
+		{"an element before the Body", s11("ReturnProvinces", `<soap:Envelope xmlns:soap="`+asmx.NamespaceSOAP11+`"><x/><soap:Body>`+provinces(key)+`</soap:Body></soap:Envelope>`),
+			fault11("Client", unableRead+"Request format is invalid: Missing required soap:Body element."), nil},
+		{"white space and an element after the Envelope", s11("ReturnProvinces", env11(provinces(key))+"\n<x/>"), ok11, nil},
+		{"an element right after the Envelope: 400", s11("ReturnProvinces", env11(provinces(key))+"<x/>"), outcome{400, ctXML, "", ""}, nil},
+		{"PUT", diffRequest{"PUT", "/service/service.asmx", nil, ""}, page(405), monoPage(405)},
+		{"HEAD", diffRequest{"HEAD", "/service/service.asmx", nil, ""}, page(405), monoPage(405)},
+		// SOAP: parameters, as XmlSerializer converts them
+		{"radius 256", s11("ReturnAtmSearchByCoordinates", radius256),
+			fault11("Client", convSOAP(radius256, "</bytRadius>", "Value was either too large or too small for an unsigned byte.")), nil},
+		{"radius -1", s11("ReturnAtmSearchByCoordinates", radiusMinus), fault11("Client", convSOAP(radiusMinus, "</bytRadius>", formatMsg)), nil},
+		{"radius +5 (XmlConvert takes no sign)", s11("ReturnAtmSearchByCoordinates", radiusPlus), fault11("Client", convSOAP(radiusPlus, "</bytRadius>", formatMsg)), nil},
+		{"an empty radius", s11("ReturnAtmSearchByCoordinates", radiusEmpty), fault11("Client", convSOAP(radiusEmpty, "<bytRadius />", formatMsg)), nil},
+		{"latitude abc", s11("ReturnAtmSearchByCoordinates", latABC), fault11("Client", convSOAP(latABC, "</dblLatitude>", formatMsg)), nil},
+		{"latitude 1e400", s11("ReturnAtmSearchByCoordinates", lat1e400),
+			fault11("Client", convSOAP(lat1e400, "</dblLatitude>", "Value was either too large or too small for a Double.")), nil},
+		{"latitude 1,5", s11("ReturnAtmSearchByCoordinates", latComma), fault11("Client", convSOAP(latComma, "</dblLatitude>", formatMsg)), nil},
+		{"city id beyond Int32", s11("ReturnAtmSearchByCity", cityOverflow),
+			fault11("Client", convSOAP(cityOverflow, "</intCityID>", "Value was either too large or too small for an Int32.")), nil},
+		{"latitude 91 searches", s11("ReturnAtmSearchByCoordinates", env11(coords("91", "-63.5", "5"))), ok11, nil},
+		{"latitude INF", s11("ReturnAtmSearchByCoordinates", env11(coords("INF", "-63.5", "5"))), ok11, nil},
+		{"latitude Infinity", s11("ReturnAtmSearchByCoordinates", env11(coords("Infinity", "-63.5", "5"))), ok11, nil},
+		{"latitude NaN", s11("ReturnAtmSearchByCoordinates", env11(coords("NaN", "-63.5", "5"))), ok11, nil},
+		{"latitude with white space", s11("ReturnAtmSearchByCoordinates", env11(coords(" 44.6 ", "-63.5", "5"))), ok11, nil},
+		{"the first of two keys wins", s11("ReturnProvinces", env11(`<ReturnProvinces xmlns="`+ns+`"><strAtmServiceKey>bad</strAtmServiceKey><strAtmServiceKey>`+key+`</strAtmServiceKey></ReturnProvinces>`)),
+			fault11("Client", keyRejected), nil},
+		{"a second operation element is read too", s11("ReturnProvinces", env11(provinces("bad")+provinces(key))), ok11, nil},
+		{"a mustUnderstand header", soap(ctXML, action("ReturnProvinces"), header(`<a:Auth xmlns:a="urn:a" soap:mustUnderstand="1"/>`)),
+			fault11("MustUnderstand", "SOAP header Auth was not understood."),
+			mono(fault11("MustUnderstand", "SOAP header {0} was not understood."), whyUnformatted)},
+		{"a header without mustUnderstand", soap(ctXML, action("ReturnProvinces"), header(`<a:Auth xmlns:a="urn:a"/>`)), ok11, nil},
+		// SOAP: encodings
+		{"UTF-16 with its charset", soap("text/xml; charset=utf-16", action("ReturnAtmSearchByAddress"), utf16le(strings.Replace(env11(address("x")), "utf-8", "utf-16", 1))), ok11, nil},
+		{"UTF-16 with a byte order mark, text/xml", soap("text/xml", action("ReturnAtmSearchByAddress"), "\xff\xfe"+utf16le(env11(address("x")))), ok11, nil},
+		{"invalid UTF-8 named utf-8 is replaced", s11("ReturnAtmSearchByAddress", env11(address("a\xffb"))), ok11, nil},
+		{"invalid UTF-8 read by the XML reader: 400", soap("application/soap+xml", "\x00", env12(address("a\xffb"))), outcome{400, ctSOAP12, "", ""}, nil},
+		{"ISO-8859-1 declared", soap("application/soap+xml", "\x00", strings.Replace(env12(address("caf\xe9")), "utf-8", "iso-8859-1", 1)), ok12, nil},
+		{"UTF-8 bytes named utf-32: 400", soap("text/xml; charset=utf-32", action("ReturnProvinces"), env11(provinces(key))), outcome{400, ctXML, "", ""}, nil},
+		// SOAP: the service's own errors
+		{"wrong key", s11("ReturnProvinces", env11(provinces("bad"))), fault11("Client", keyRejected), nil},
+		{"empty key", s12(env12(provinces(""))), fault12("Sender", keyMissing), nil},
+		// HTTP GET and POST
+		{"get", get(svc + "ReturnProvinces?strAtmServiceKey=" + key), okXML, nil},
+		{"get, method name in another case", get(svc + "returnprovinces?strAtmServiceKey=" + key),
+			plain("Invalid method name &#39;returnprovinces&#39;,  method names are case sensitive.   The method name &#39;ReturnProvinces&#39; with the same name but different casing was found."),
+			mono(plain("Invalid method name &#39;{0}&#39;,  method names are case sensitive.   The method name &#39;{1}&#39; with the same name but different casing was found."), whyUnformatted)},
+		{"get, unknown method", get(svc + "Nope?strAtmServiceKey=" + key), plain("Nope Web Service method name is not valid."),
+			mono(plain("{0} Web Service method name is not valid."), whyUnformatted)},
+		{"get, missing parameter", get(svc + "ReturnAtmSearchByCity?strAtmServiceKey=" + key), plain("Missing parameter: intCityID."),
+			mono(plain("Missing parameter: {0}."), whyUnformatted)},
+		{"get, city id abc", get(svc + "ReturnAtmSearchByCity?strAtmServiceKey=" + key + "&intCityID=abc"), plain("Cannot convert abc to System.Int32."),
+			mono(plain("Cannot convert {0} to {1}."), whyUnformatted)},
+		{"get, radius 256", get(svc + coordsQuery("44.6", "256")), plain("Cannot convert 256 to System.Byte."), mono(plain("Cannot convert {0} to {1}."), whyUnformatted)},
+		{"get, latitude INF", get(svc + coordsQuery("INF", "5")), plain("Cannot convert INF to System.Double."), mono(plain("Cannot convert {0} to {1}."), whyUnformatted)},
+		{"get, latitude 91", get(svc + coordsQuery("91", "5")), okXML, nil},
+		{"get, latitude NaN", get(svc + coordsQuery("NaN", "5")), okXML, nil},
+		{"get, latitude Infinity", get(svc + coordsQuery("Infinity", "5")), okXML, nil},
+		{"get, latitude 1,000.5", get(svc + coordsQuery("1%2C000.5", "5")), okXML, nil},
+		{"get, radius +5", get(svc + coordsQuery("44.6", "%2B5")), okXML, nil},
+		{"get, wrong key", get(svc + "ReturnProvinces?strAtmServiceKey=bad"), plain(keyRejected), nil},
+		{"get, empty key", get(svc + "ReturnProvinces?strAtmServiceKey="), plain(keyMissing), nil},
+		{"get, no key", get(svc + "ReturnProvinces"), plain("Missing parameter: strAtmServiceKey."), mono(plain("Missing parameter: {0}."), whyUnformatted)},
+		{"get, parameter names in another case", get(svc + "ReturnProvinces?STRATMSERVICEKEY=" + key), okXML, nil},
+		{"get, a key that is not UTF-8", get(svc + "ReturnProvinces?strAtmServiceKey=%FF"), plain(keyRejected), nil},
+		{"get, a bad escape stays", get(svc + "ReturnProvinces?strAtmServiceKey=%zz"), plain(keyRejected), nil},
+		{"PUT below the .asmx", diffRequest{"PUT", svc + "ReturnProvinces", nil, ""}, page(500), monoPage(500)},
+		{"HEAD below the .asmx", diffRequest{"HEAD", svc + "ReturnProvinces?strAtmServiceKey=" + key, nil, ""}, page(500), monoPage(500)},
+		{"no method name", get(svc + "?strAtmServiceKey=" + key), page(500), monoPage(500)},
+		{"post", post(svc+"ReturnProvinces", asmx.ContentTypeForm, "strAtmServiceKey="+key), okXML, nil},
+		{"post, not a form", post(svc+"ReturnProvinces", "text/plain", "strAtmServiceKey="+key), plain("Request format is invalid: text/plain."),
+			mono(plain("Request format is invalid: {0}."), whyUnformatted)},
+		{"post, multipart", post(svc+"ReturnProvinces", "multipart/form-data; boundary="+boundary, multipart),
+			plain("Request format is invalid: multipart/form-data; boundary=" + boundary + "."), mono(plain("Request format is invalid: {0}."), whyUnformatted)},
+		{"post, unknown method before the content type", post(svc+"Nope", "text/plain", "x"), plain("Nope Web Service method name is not valid."),
+			mono(plain("{0} Web Service method name is not valid."), whyUnformatted)},
+		{"post, parameters in the query are not read", post(svc+"ReturnProvinces?strAtmServiceKey="+key, asmx.ContentTypeForm, "x=1"),
+			plain("Missing parameter: strAtmServiceKey."), mono(plain("Missing parameter: {0}."), whyUnformatted)},
+		{"post, wrong key", post(svc+"ReturnProvinces", asmx.ContentTypeForm, "strAtmServiceKey=bad"), plain(keyRejected), nil},
+		// The JSON path: an .asmx too
+		{"json", get(v2 + coordsQuery("44.6", "5")), okXML, nil},
+		{"json, an operation it does not offer", get(v2 + "ReturnProvinces?strAtmServiceKey=" + key), plain("ReturnProvinces Web Service method name is not valid."),
+			mono(plain("{0} Web Service method name is not valid."), whyUnformatted)},
+		{"json, method name in another case", get(v2 + "returnatmsearchbycoordinates?strAtmServiceKey=" + key),
+			plain("Invalid method name &#39;returnatmsearchbycoordinates&#39;,  method names are case sensitive.   The method name &#39;ReturnAtmSearchByCoordinates&#39; with the same name but different casing was found."),
+			mono(plain("Invalid method name &#39;{0}&#39;,  method names are case sensitive.   The method name &#39;{1}&#39; with the same name but different casing was found."), whyUnformatted)},
+		{"json, missing parameter", get(v2 + "ReturnAtmSearchByCoordinates?strAtmServiceKey=" + key), plain("Missing parameter: strPostalCode."),
+			mono(plain("Missing parameter: {0}."), whyUnformatted)},
+		{"json, latitude abc", get(v2 + coordsQuery("abc", "5")), plain("Cannot convert abc to System.Double."), mono(plain("Cannot convert {0} to {1}."), whyUnformatted)},
+		{"json, latitude 91", get(v2 + coordsQuery("91", "5")), okXML, nil},
+		{"json, wrong key", get(v2 + strings.Replace(coordsQuery("44.6", "5"), key, "bad", 1)), plain(keyRejected), nil},
+		{"json, POST with the parameters in the query", post(v2+coordsQuery("44.6", "5"), asmx.ContentTypeForm, ""),
+			plain("Missing parameter: strAtmServiceKey."), mono(plain("Missing parameter: {0}."), whyUnformatted)},
+		{"json, DELETE", diffRequest{"DELETE", v2 + "ReturnAtmSearchByCoordinates", nil, ""}, page(500), monoPage(500)},
+	}
+
+	monoRows := 0
+	for _, row := range rows {
+		t.Run(row.name, func(t *testing.T) {
+			got := send(t, mock.URL, row.req)
+			if !row.want.matches(got) {
+				t.Errorf("mock: got %s, want %s", got, row.want)
+			}
+			gotRef := send(t, ref.URL, row.req)
+			wantRef := row.want
+			if row.mono != nil {
+				wantRef = row.mono.want
+				monoRows++
+				t.Logf("Mono differs from .NET here: %s", row.mono.why)
+			}
+			if !wantRef.matches(gotRef) {
+				t.Errorf("reference (Mono): got %s, want %s", gotRef, wantRef)
+			}
+		})
+	}
+	t.Logf("%d requests; %d rows where Mono differs from .NET (marked and explained in the table)", len(rows), monoRows)
+}
+
+// send sends req to base and returns the outcome the table compares.
+func send(t *testing.T, base string, req diffRequest) outcome {
+	t.Helper()
+	r, err := http.NewRequest(req.method, base+req.path, strings.NewReader(req.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range req.header {
+		r.Header[http.CanonicalHeaderKey(k)] = []string{v}
+	}
+	resp, err := http.DefaultClient.Do(r)
+	if err != nil {
+		t.Fatalf("%s %s: %v", req.method, req.path, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := outcome{status: resp.StatusCode, ctype: resp.Header.Get("Content-Type")}
+	switch {
+	case len(body) == 0:
+	case resp.StatusCode == 200 || strings.HasPrefix(o.ctype, "text/html"):
+		o.text = "*"
+	case strings.HasPrefix(o.ctype, "text/plain"):
+		o.text, _, _ = strings.Cut(strings.ReplaceAll(string(body), "\r\n", "\n"), "\n")
+	default:
+		o.code, o.text = faultOf(body)
+	}
+	return o
+}
+
+// faultOf reads a SOAP fault's code and the first line of its text.
+func faultOf(body []byte) (code, text string) {
+	doc := etree.NewDocument()
+	if err := doc.ReadFromBytes(body); err != nil || doc.Root() == nil {
+		return "", "not XML: " + string(body)
+	}
+	f := doc.Root().FindElement("./Body/Fault")
+	if f == nil {
+		return "", "no fault: " + string(body)
+	}
+	for _, path := range []string{"./faultcode", "./Code/Value"} {
+		if e := f.FindElement(path); e != nil {
+			code = e.Text()
+		}
+	}
+	for _, path := range []string{"./faultstring", "./Reason/Text"} {
+		if e := f.FindElement(path); e != nil {
+			text = e.Text()
+		}
+	}
+	text, _, _ = strings.Cut(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	return code, text
+}

@@ -1,0 +1,441 @@
+package mockserver
+
+import (
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/atmkit/atmkit/fixtures"
+)
+
+// leafSize is the most points a leaf of the k-d tree holds.
+const leafSize = 16
+
+// havMargin is taken off every lower bound of the haversines within a node:
+// the points' unit vectors and the haversines are rounded apart (by a few
+// 1e-16), and a bound must never exceed a haversine the search computes. It
+// is the haversine of about 4 m, so it costs the pruning nothing.
+const havMargin = 1e-13
+
+// kdTree is the search index: a k-d tree of the ATMs' positions as unit
+// vectors in space, where the chord between two points measures their
+// great-circle distance whatever the latitude or longitude (the haversine
+// is a quarter of the chord's square), so the poles and the antimeridian
+// need no case of their own.
+//
+// It is built once, balanced, and stored implicitly: node i covers a run of
+// points, split in halves by its children 2i+1 and 2i+2 (the median along
+// the widest side of the node's box), down to leaves of at most leafSize
+// points. Each node keeps the box bounding its points; a search skips a
+// node whose box lies beyond the radius or beyond the k-th nearest point
+// found so far, so the k nearest cost about O(log n + k) however densely
+// the ATMs stand, and a search within a radius visits the nodes the circle
+// touches.
+type kdTree struct {
+	points []point // in tree order
+	boxes  []box   // by node
+}
+
+// box is an axis-aligned box in space: lo and hi of x, y and z.
+type box struct{ lo, hi [3]float64 }
+
+// point is a position prepared for distances, and the ATM standing there.
+type point struct {
+	sinHLat, cosHLat float64 // of half the latitude
+	sinHLon, cosHLon float64 // of half the longitude
+	cosLat           float64
+	atm              int32 // position in ds.ATMs
+	rank             int32 // position in id order: equal distances are ordered by it
+}
+
+func newPoint(c fixtures.Coordinates, atm, rank int32) point {
+	sLat, cLat := math.Sincos(c.Latitude * rad / 2)
+	sLon, cLon := math.Sincos(c.Longitude * rad / 2)
+	return point{sinHLat: sLat, cosHLat: cLat, sinHLon: sLon, cosHLon: cLon,
+		cosLat: math.Cos(c.Latitude * rad), atm: atm, rank: rank}
+}
+
+// hav is the haversine of the central angle between p and q: sin²(Δφ/2) +
+// cos φp cos φq sin²(Δλ/2), the half-angle sines taken by the difference
+// formula from the sines and cosines each point carries. Equal points give
+// exactly 0; it grows with the distance, so searches compare and sort by it.
+func (p *point) hav(q *point) float64 {
+	sdLat := q.sinHLat*p.cosHLat - q.cosHLat*p.sinHLat
+	sdLon := q.sinHLon*p.cosHLon - q.cosHLon*p.sinHLon
+	return sdLat*sdLat + p.cosLat*q.cosLat*sdLon*sdLon
+}
+
+// vec is p's unit vector, made from the sines and cosines hav uses, so that
+// a quarter of the squared chord between two vectors is their haversine up
+// to rounding. (The identity holds for any latitude and longitude, even
+// outside ±90° and ±180°.)
+func (p *point) vec() [3]float64 {
+	cosLon := p.cosHLon*p.cosHLon - p.sinHLon*p.sinHLon
+	sinLon := 2 * p.sinHLon * p.cosHLon
+	return [3]float64{p.cosLat * cosLon, p.cosLat * sinLon, 2 * p.sinHLat * p.cosHLat}
+}
+
+// hit is a point found by a search, with its haversine from the search
+// point.
+type hit struct {
+	hav  float64
+	rank int32 // point.rank
+	atm  int32 // point.atm
+}
+
+// Hits are ordered as the brute-force definition orders them: by distance
+// in kilometres (havKm), then id. Distances follow haversines, but for
+// rounding: two haversines a few units of the last place apart can give the
+// same distance, and then the id decides. So the distances are worked out
+// only when haversines are that close (tieRange of each other).
+const tieRange = 1e-14
+
+// before reports whether a comes before b.
+func (a hit) before(b hit) bool { return compareHits(a, b) < 0 }
+
+func compareHits(a, b hit) int {
+	switch {
+	case a.hav < b.hav:
+		if b.hav-a.hav > tieRange*b.hav {
+			return -1
+		}
+	case a.hav > b.hav:
+		if a.hav-b.hav > tieRange*a.hav {
+			return 1
+		}
+	default:
+		return int(a.rank - b.rank)
+	}
+	// So close that the distances decide.
+	if ka, kb := havKm(a.hav), havKm(b.hav); ka != kb {
+		if ka < kb {
+			return -1
+		}
+		return 1
+	}
+	return int(a.rank - b.rank)
+}
+
+// sortHits sorts hits by compareHits: by haversine then rank, which is
+// cheap, then again by compareHits each run of haversines close enough to
+// need their distances (rare).
+func sortHits(hits []hit) {
+	slices.SortFunc(hits, func(a, b hit) int {
+		switch {
+		case a.hav < b.hav:
+			return -1
+		case a.hav > b.hav:
+			return 1
+		}
+		return int(a.rank - b.rank)
+	})
+	for i := 1; i < len(hits); {
+		if hits[i].hav == hits[i-1].hav || hits[i].hav-hits[i-1].hav > tieRange*hits[i].hav {
+			i++
+			continue
+		}
+		// hits[i-1] and hits[i] are close: find the run they are in.
+		lo, hi := i-1, i+1
+		for lo > 0 && hits[lo].hav-hits[lo-1].hav <= tieRange*hits[lo].hav {
+			lo--
+		}
+		for hi < len(hits) && hits[hi].hav-hits[hi-1].hav <= tieRange*hits[hi].hav {
+			hi++
+		}
+		slices.SortFunc(hits[lo:hi], compareHits)
+		i = hi + 1
+	}
+}
+
+// radius holds the bounds on haversines of a search within km kilometres:
+// a point whose haversine is at most inner is within the radius, one over
+// outer is not, and for one in between the distance decides, as in the
+// brute-force definition.
+type radius struct {
+	km           float64
+	inner, outer float64
+}
+
+func newRadius(km float64) radius {
+	h := maxHavOf(km)
+	return radius{km: km, inner: h * (1 - 1e-9), outer: h*(1+1e-9) + 1e-300}
+}
+
+// holds reports whether a point of haversine h is within the radius.
+func (r *radius) holds(h float64) bool {
+	return h <= r.inner || h <= r.outer && havKm(h) <= r.km
+}
+
+// newKDTree indexes atms, taken in the order of byID (which gives the ranks).
+func newKDTree(atms []fixtures.ATM, byID []int32) *kdTree {
+	n := len(byID)
+	t := &kdTree{points: make([]point, n)}
+	for rank, i := range byID {
+		t.points[rank] = newPoint(atms[i].Coordinates, i, int32(rank))
+	}
+	if n == 0 {
+		return t
+	}
+	// The rightmost path holds the larger halves, so it reaches the deepest
+	// level and the highest node number.
+	last := 0
+	for s := n; s > leafSize; s -= s / 2 {
+		last = 2*last + 2
+	}
+	t.boxes = make([]box, last+1)
+	keys := make([]float64, n)
+	var wg sync.WaitGroup
+	t.build(0, 0, n, keys, 2, &wg)
+	wg.Wait()
+	return t
+}
+
+// build bounds node, which covers points[lo:hi], and splits it; the top
+// levels (par of them) build their halves side by side.
+func (t *kdTree) build(node, lo, hi int, keys []float64, par int, wg *sync.WaitGroup) {
+	ps := t.points[lo:hi]
+	b := box{lo: [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}, hi: [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}}
+	for k := range ps {
+		v := ps[k].vec()
+		for a := range 3 {
+			b.lo[a] = min(b.lo[a], v[a])
+			b.hi[a] = max(b.hi[a], v[a])
+		}
+	}
+	t.boxes[node] = b
+	if hi-lo <= leafSize {
+		return
+	}
+	axis := 0
+	for a := 1; a < 3; a++ {
+		if b.hi[a]-b.lo[a] > b.hi[axis]-b.lo[axis] {
+			axis = a
+		}
+	}
+	ks := keys[lo:hi]
+	for k := range ps {
+		ks[k] = ps[k].vec()[axis]
+	}
+	mid := (hi - lo) / 2
+	selectNth(ks, ps, mid)
+	if par > 0 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t.build(2*node+1, lo, lo+mid, keys, par-1, wg)
+		}()
+	} else {
+		t.build(2*node+1, lo, lo+mid, keys, 0, wg)
+	}
+	t.build(2*node+2, lo+mid, hi, keys, par-1, wg)
+}
+
+// selectNth reorders keys, and ps alike, so that keys[k] is the one a sort
+// would put there, none before it greater and none after it less
+// (quickselect, Hoare's partition around a median of three).
+func selectNth(keys []float64, ps []point, k int) {
+	swap := func(i, j int) {
+		keys[i], keys[j] = keys[j], keys[i]
+		ps[i], ps[j] = ps[j], ps[i]
+	}
+	lo, hi := 0, len(keys)-1
+	for hi > lo {
+		m := lo + (hi-lo)/2
+		if keys[m] < keys[lo] {
+			swap(lo, m)
+		}
+		if keys[hi] < keys[lo] {
+			swap(lo, hi)
+		}
+		if keys[hi] < keys[m] {
+			swap(m, hi)
+		}
+		pivot := keys[m]
+		i, j := lo, hi
+		for i <= j {
+			for keys[i] < pivot {
+				i++
+			}
+			for keys[j] > pivot {
+				j--
+			}
+			if i <= j {
+				swap(i, j)
+				i++
+				j--
+			}
+		}
+		// keys[lo:j+1] ≤ pivot ≤ keys[i:hi+1], and any between equal pivot.
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return
+		}
+	}
+}
+
+// lowerBound is at most the haversine between the point of unit vector v
+// and any point of node.
+func (t *kdTree) lowerBound(node int, v *[3]float64) float64 {
+	b := &t.boxes[node]
+	s := 0.0
+	for a := range 3 {
+		if d := b.lo[a] - v[a]; d > 0 {
+			s += d * d
+		} else if d := v[a] - b.hi[a]; d > 0 {
+			s += d * d
+		}
+	}
+	return s/4 - havMargin
+}
+
+// frame is a node waiting on a search's stack, with its lower bound.
+type frame struct {
+	node, lo, hi int
+	lb           float64
+}
+
+// maxDepth bounds the depth of the tree (2^60 points would not fit).
+const maxDepth = 64
+
+// within appends to hits every point within radiusKm of `from`, in no
+// particular order.
+func (t *kdTree) within(from *point, radiusKm float64, hits []hit) []hit {
+	if len(t.points) == 0 {
+		return hits
+	}
+	v := from.vec()
+	r := newRadius(radiusKm)
+	maxHav := r.outer
+	var stack [maxDepth]frame
+	sp := 0
+	if lb := t.lowerBound(0, &v); lb <= maxHav {
+		stack[0] = frame{0, 0, len(t.points), lb}
+		sp = 1
+	}
+	for sp > 0 {
+		sp--
+		f := stack[sp]
+		if f.hi-f.lo <= leafSize {
+			for k := f.lo; k < f.hi; k++ {
+				q := &t.points[k]
+				if h := from.hav(q); r.holds(h) {
+					hits = append(hits, hit{h, q.rank, q.atm})
+				}
+			}
+			continue
+		}
+		mid := f.lo + (f.hi-f.lo)/2
+		if c := 2*f.node + 1; t.lowerBound(c, &v) <= maxHav {
+			stack[sp] = frame{c, f.lo, mid, 0}
+			sp++
+		}
+		if c := 2*f.node + 2; t.lowerBound(c, &v) <= maxHav {
+			stack[sp] = frame{c, mid, f.hi, 0}
+			sp++
+		}
+	}
+	return hits
+}
+
+// nearest appends to hits[:0] the k points nearest to `from` (by distance,
+// then rank) within radiusKm, in that order. It searches
+// depth first, the nearer half first, keeping the best k found in a max-heap
+// (heap[0] the worst of them), and skips every node that cannot hold a
+// point better than the worst kept once k are.
+func (t *kdTree) nearest(from *point, radiusKm float64, k int, hits []hit) []hit {
+	heap := hits[:0]
+	if len(t.points) == 0 || k <= 0 {
+		return heap
+	}
+	v := from.vec()
+	r := newRadius(radiusKm)
+	// bound is the largest haversine a point may have to be kept: the
+	// radius's, then, once k are kept, the worst's (with room for a tie).
+	bound := r.outer
+	var stack [maxDepth]frame
+	sp := 0
+	if lb := t.lowerBound(0, &v); lb <= bound {
+		stack[0] = frame{0, 0, len(t.points), lb}
+		sp = 1
+	}
+	for sp > 0 {
+		sp--
+		f := stack[sp]
+		if f.lb > bound {
+			continue
+		}
+		if f.hi-f.lo <= leafSize {
+			for j := f.lo; j < f.hi; j++ {
+				q := &t.points[j]
+				h := hit{from.hav(q), q.rank, q.atm}
+				if h.hav > bound || !r.holds(h.hav) {
+					continue
+				}
+				if len(heap) < k {
+					heap = append(heap, h)
+					siftUp(heap, len(heap)-1)
+				} else if h.before(heap[0]) {
+					heap[0] = h
+					siftDown(heap, 0)
+				} else {
+					continue
+				}
+				if len(heap) == k {
+					bound = min(bound, heap[0].hav*(1+2*tieRange))
+				}
+			}
+			continue
+		}
+		mid := f.lo + (f.hi-f.lo)/2
+		near := frame{2*f.node + 1, f.lo, mid, 0}
+		far := frame{2*f.node + 2, mid, f.hi, 0}
+		near.lb, far.lb = t.lowerBound(near.node, &v), t.lowerBound(far.node, &v)
+		if far.lb < near.lb {
+			near, far = far, near
+		}
+		// The stack is last in, first out: the nearer half goes on top.
+		if far.lb <= bound {
+			stack[sp] = far
+			sp++
+		}
+		if near.lb <= bound {
+			stack[sp] = near
+			sp++
+		}
+	}
+	slices.SortFunc(heap, compareHits)
+	return heap
+}
+
+// siftUp and siftDown keep h a max-heap by hit.before.
+func siftUp(h []hit, i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h[p].before(h[i]) {
+			return
+		}
+		h[p], h[i] = h[i], h[p]
+		i = p
+	}
+}
+
+func siftDown(h []hit, i int) {
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			return
+		}
+		if c+1 < len(h) && h[c].before(h[c+1]) {
+			c++
+		}
+		if !h[i].before(h[c]) {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
+}
