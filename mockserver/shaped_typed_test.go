@@ -254,3 +254,34 @@ func TestTypedShapeOnMissFixtures(t *testing.T) {
 		t.Errorf("an unrecorded call: got %d %.200q, want 200 with an <AtmResult>", code, body)
 	}
 }
+
+// TestTypedShapeLongAnswers: answers long enough to be written in pieces
+// (with their length computed first) are whole and well-formed in a typed
+// shape too.
+func TestTypedShapeLongAnswers(t *testing.T) {
+	srv := typedServer(t, nil)
+	calls := []struct {
+		op     string
+		params []string
+	}{
+		{asmx.OpReturnAtmSearchByCoordinates, []string{asmx.ParamKey, "k", asmx.ParamPostalCode, "", asmx.ParamLatitude, "44.648834",
+			asmx.ParamLongitude, "-63.575815", asmx.ParamRadius, "100"}},
+		{asmx.OpReturnAllAtms, []string{asmx.ParamKey, "k"}},
+	}
+	for _, c := range calls {
+		for _, b := range asmx.XMLBindings {
+			code, body := send(t, srv.URL, b, c.op, c.params...)
+			if code != 200 {
+				t.Fatalf("%s over %s: status %d", c.op, b, code)
+			}
+			res := resultContent(t, b, c.op, body)
+			atms := res.FindElements("Atms/Atm")
+			if len(atms) < 300 || res.SelectElement("Count").Text() != fmt.Sprint(len(atms)) {
+				t.Errorf("%s over %s: %d ATMs, Count %s: want a long list, counted", c.op, b, len(atms), res.SelectElement("Count").Text())
+			}
+			if last := atms[len(atms)-1].SelectAttrValue("Index", ""); last != fmt.Sprint(len(atms)-1) {
+				t.Errorf("%s over %s: the last index is %s, want %d", c.op, b, last, len(atms)-1)
+			}
+		}
+	}
+}
