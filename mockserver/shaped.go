@@ -642,9 +642,11 @@ func (e *shapeEncoder) appendTail(dst []byte, rc *resultCode, n int, point fixtu
 // appendLocations appends the location items from position from to to of
 // list l, from the fragment cache.
 func (e *shapeEncoder) appendLocations(dst []byte, d *data, lc *listCode, l locationList, from, to int) []byte {
+	slots := d.frags.slots[lc.variant]
+	plain := lc.index.fixed < 0 // an index written as a plain integer
 	for k := from; k < to; k++ {
 		i := l.atms[k]
-		f := d.frags.get(lc.variant, i)
+		f := slots[i].Load()
 		if f == nil {
 			f = e.buildLocation(d, lc, i)
 		}
@@ -653,7 +655,11 @@ func (e *shapeEncoder) appendLocations(dst []byte, d *data, lc *listCode, l loca
 			continue
 		}
 		dst = append(dst, f.b[:f.off]...)
-		dst = lc.index.appendInt(dst, k)
+		if plain {
+			dst = strconv.AppendInt(dst, int64(k), 10)
+		} else {
+			dst = lc.index.appendInt(dst, k)
+		}
 		dst = append(dst, f.b[f.off:]...)
 	}
 	return dst
