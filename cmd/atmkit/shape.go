@@ -40,7 +40,7 @@ const shapeLearnExamples = `  atmkit shape learn --wsdl https://atm.example.org/
 func (m *Main) runShape(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		fmt.Fprintln(m.Stderr, shapeUsage)
-		return usagef("shape: no subcommand given (show or learn)")
+		return cmdUsagef("shape", "no subcommand given (show or learn)")
 	}
 	switch args[0] {
 	case "show":
@@ -51,7 +51,7 @@ func (m *Main) runShape(ctx context.Context, args []string) error {
 		fmt.Fprintln(m.Stdout, shapeUsage)
 		return flag.ErrHelp
 	}
-	return usagef("shape: unknown subcommand %q (want show or learn)", args[0])
+	return cmdUsagef("shape", "unknown subcommand %q (want show or learn)", args[0])
 }
 
 // loadShape reads --shape: nil (the built-in shape) when path is empty. A
@@ -62,7 +62,7 @@ func loadShape(cmd, path string) (*shape.Shape, error) {
 	}
 	sh, err := shape.Load(path)
 	if errors.Is(err, shape.ErrNotFound) || errors.Is(err, shape.ErrInvalid) {
-		return nil, usagef("%s: --shape: %v", cmd, err)
+		return nil, cmdUsagef(cmd, "--shape: %v", err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cmd, err)
@@ -77,7 +77,7 @@ func (m *Main) runShapeShow(args []string) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("shape show: unexpected argument %q", fs.Arg(0))
+		return cmdUsagef("shape show", "unexpected argument %q", fs.Arg(0))
 	}
 	sh, err := loadShape("shape show", *path)
 	if err != nil {
@@ -113,11 +113,11 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	}
 	switch {
 	case fs.NArg() > 0:
-		return usagef("shape learn: unexpected argument %q", fs.Arg(0))
+		return cmdUsagef("shape learn", "unexpected argument %q", fs.Arg(0))
 	case f.wsdl == "" && len(f.cassette) == 0:
-		return usagef("shape learn: give --wsdl, --cassette or both")
+		return cmdUsagef("shape learn", "give --wsdl, --cassette or both")
 	case f.out == "":
-		return usagef("shape learn: --out FILE is required")
+		return cmdUsagef("shape learn", "--out FILE is required")
 	}
 	var in learn.Input
 	var sources []string
@@ -132,7 +132,7 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	if len(f.cassette) > 0 {
 		files, err := cassettes.Files(f.cassette...)
 		if err != nil {
-			return usagef("shape learn: %v", err)
+			return cmdUsagef("shape learn", "%v", err)
 		}
 		n := 0
 		var recordedWSDL string
@@ -209,7 +209,7 @@ func readWSDL(ctx context.Context, src string, timeout time.Duration) (data []by
 	if perr != nil || (u.Scheme != "http" && u.Scheme != "https") {
 		data, err := os.ReadFile(src)
 		if err != nil {
-			return nil, "", usagef("shape learn: --wsdl: %v", err)
+			return nil, "", cmdUsagef("shape learn", "--wsdl: %v", err)
 		}
 		return data, filepath.Base(src), nil
 	}
@@ -223,7 +223,7 @@ func readWSDL(ctx context.Context, src string, timeout time.Duration) (data []by
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, "", usagef("shape learn: --wsdl: %v", err)
+		return nil, "", cmdUsagef("shape learn", "--wsdl: %v", err)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
