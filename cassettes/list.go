@@ -1,6 +1,10 @@
 package cassettes
 
-import "net/url"
+import (
+	"net/url"
+
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
+)
 
 // Entry describes one recorded interaction, as atmkit cassette list prints it.
 type Entry struct {
@@ -23,16 +27,21 @@ func List(path string) ([]Entry, error) {
 	}
 	out := make([]Entry, 0, len(list))
 	for _, i := range list {
-		e := Entry{ID: i.ID, Status: i.Response.Code}
-		if c, ok := callOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body); ok {
-			e.Binding, e.Operation, e.Params = c.Binding.String(), c.Op.Name, c.Params()
-		} else {
-			e.Operation = i.Request.Method + " " + i.Request.URL
-			if u, err := url.Parse(i.Request.URL); err == nil {
-				e.Operation = i.Request.Method + " " + u.RequestURI()
-			}
-		}
-		out = append(out, e)
+		out = append(out, entryOf(i))
 	}
 	return out, nil
+}
+
+// entryOf describes one interaction.
+func entryOf(i *cassette.Interaction) Entry {
+	e := Entry{ID: i.ID, Status: i.Response.Code}
+	if c, ok := callOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body); ok {
+		e.Binding, e.Operation, e.Params = c.Binding.String(), c.Op.Name, c.Params()
+	} else {
+		e.Operation = i.Request.Method + " " + i.Request.URL
+		if u, err := url.Parse(i.Request.URL); err == nil {
+			e.Operation = i.Request.Method + " " + u.RequestURI()
+		}
+	}
+	return e
 }

@@ -36,6 +36,7 @@ func Checks() []Check {
 	cs = append(cs, faultChecks()...)
 	cs = append(cs, semanticChecks()...)
 	cs = append(cs, wsdlChecks()...)
+	cs = append(cs, shapeChecks()...)
 	return cs
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync/atomic"
 
 	"github.com/onsi/ginkgo/v2"
@@ -32,6 +33,14 @@ type RunOptions struct {
 }
 
 var ran atomic.Bool
+
+// withoutShape narrows a label filter to leave out the shape specs.
+func withoutShape(filter string) string {
+	if strings.TrimSpace(filter) == "" {
+		return "!shape"
+	}
+	return "(" + filter + ") && !shape"
+}
 
 // failRecorder is the GinkgoTestingT of a run outside go test.
 type failRecorder struct{ failed atomic.Bool }
@@ -91,6 +100,10 @@ func Run(cfg Config, opts RunOptions) (bool, error) {
 
 	suiteConfig, _ := ginkgo.GinkgoConfiguration()
 	suiteConfig.LabelFilter = opts.LabelFilter
+	if cfg.Shape == nil {
+		// The shape specs need a shape: without one they are not run at all.
+		suiteConfig.LabelFilter = withoutShape(opts.LabelFilter)
+	}
 	// Ginkgo's console reporter writes source locations: silence it, and
 	// let the reporter above write the console output and the reports.
 	saved := formatter.ColorableStdOut

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/atmkit/atmkit/shape"
 	"github.com/beevik/etree"
 )
 
@@ -81,6 +82,10 @@ type Config struct {
 	// Client sends the requests; nil means a plain http.Client. Each request
 	// carries its own deadline (Timeout) whatever the client's settings.
 	Client *http.Client
+	// Shape, when given, is the shape the target's results must have: the
+	// specs labelled shape check every result against it (checks_shape.go).
+	// Without it they do not run.
+	Shape *shape.Shape
 }
 
 // DefaultTimeout is the per-request timeout when Config.Timeout is 0.

@@ -26,6 +26,7 @@ var docSections = map[string]string{
 	"fault":       "README.md#fault-specs",
 	"semantics":   "README.md#semantics-specs",
 	"wsdl":        "README.md#wsdl-specs",
+	"shape":       "README.md#shape-specs",
 }
 
 // docSuite is the section of the suite as a whole: where a check with no

@@ -332,7 +332,7 @@ func checkResults(t *testing.T, results []clientResult, base string, check func(
 			}
 			want := expectedNode(t, base, op.Name)
 			check(t, r, want)
-			if want.Tag == xmlLocationsRoot && locationCount(want) == 0 {
+			if want.Tag == "atmLocations" && locationCount(want) == 0 {
 				t.Errorf("the call finds no locations: the comparison would prove little")
 			}
 		})

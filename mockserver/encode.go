@@ -10,92 +10,6 @@ import (
 	"github.com/atmkit/atmkit/fixtures"
 )
 
-// xmlWriter appends an indented XML node (two spaces, as XmlSerializer writes).
-type xmlWriter struct{ b []byte }
-
-func (w *xmlWriter) indent(depth int) {
-	w.b = append(w.b, '\n')
-	for i := 0; i < depth; i++ {
-		w.b = append(w.b, ' ', ' ')
-	}
-}
-
-func (w *xmlWriter) open(depth int, name string) {
-	if depth > 0 {
-		w.indent(depth)
-	}
-	w.b = append(w.b, '<')
-	w.b = append(w.b, name...)
-	w.b = append(w.b, '>')
-}
-
-// openRoot opens the root element of a result node, with xmlns="" when it
-// goes inside a SOAP body (whose default namespace is the service's).
-func (w *xmlWriter) openRoot(name string, noNamespace bool) {
-	w.b = append(w.b, '<')
-	w.b = append(w.b, name...)
-	if noNamespace {
-		w.b = append(w.b, ` xmlns=""`...)
-	}
-	w.b = append(w.b, '>')
-}
-
-func (w *xmlWriter) close(depth int, name string) {
-	w.indent(depth)
-	w.b = append(w.b, '<', '/')
-	w.b = append(w.b, name...)
-	w.b = append(w.b, '>')
-}
-
-func (w *xmlWriter) empty(depth int, name string) {
-	w.indent(depth)
-	w.b = append(w.b, '<')
-	w.b = append(w.b, name...)
-	w.b = append(w.b, " />"...)
-}
-
-func (w *xmlWriter) leafStart(depth int, name string) {
-	w.indent(depth)
-	w.b = append(w.b, '<')
-	w.b = append(w.b, name...)
-	w.b = append(w.b, '>')
-}
-
-func (w *xmlWriter) leafEnd(name string) {
-	w.b = append(w.b, '<', '/')
-	w.b = append(w.b, name...)
-	w.b = append(w.b, '>')
-}
-
-func (w *xmlWriter) str(depth int, name, v string) {
-	if v == "" {
-		w.empty(depth, name)
-		return
-	}
-	w.leafStart(depth, name)
-	w.b = asmx.AppendEscaped(w.b, v)
-	w.leafEnd(name)
-}
-
-func (w *xmlWriter) int(depth int, name string, v int) {
-	w.leafStart(depth, name)
-	w.b = strconv.AppendInt(w.b, int64(v), 10)
-	w.leafEnd(name)
-}
-
-func (w *xmlWriter) float(depth int, name string, v float64) {
-	w.leafStart(depth, name)
-	w.b = asmx.AppendXMLDouble(w.b, v)
-	w.leafEnd(name)
-}
-
-func (w *xmlWriter) coordinates(depth int, name string, c fixtures.Coordinates) {
-	w.open(depth, name)
-	w.float(depth+1, xmlLatitude, c.Latitude)
-	w.float(depth+1, xmlLongitude, c.Longitude)
-	w.close(depth, name)
-}
-
 // locationList is the result of ReturnAllAtms and the searches.
 type locationList struct {
 	atms []int32 // positions in ds.ATMs
@@ -104,168 +18,8 @@ type locationList struct {
 	hasPoint bool
 }
 
-// Indentation of a location node in a location list (depth 2) and of its
-// fields (depth 3), as the head that comes before the index value.
-const (
-	locationHeadXML  = "\n    <" + xmlLocation + ">\n      <" + xmlIndex + ">"
-	locationHeadJSON = `{"index":`
-)
-
-// appendLocationsXML appends the XML result node of a location list.
-// noNamespace adds xmlns="" to the root, as a result inside a SOAP body
-// needs.
-func (d *data) appendLocationsXML(dst []byte, l locationList) []byte {
-	return d.appendLocationsNode(dst, l, false)
-}
-
-func (d *data) appendLocationsNode(dst []byte, l locationList, noNamespace bool) []byte {
-	dst = d.appendLocationsHead(dst, l, noNamespace)
-	dst = d.appendLocationItems(dst, l, 0, len(l.atms))
-	return d.appendLocationsTail(dst, l)
-}
-
-// appendLocationsHead, appendLocationItems and appendLocationsTail write a
-// location list's result node in parts (as appendLocationsNode does whole),
-// for writers that hand a long list on in pieces: the root, count and search
-// point and the list's start tag; the locations from position from to to;
-// the end tags.
-func (d *data) appendLocationsHead(dst []byte, l locationList, noNamespace bool) []byte {
-	w := xmlWriter{b: dst}
-	w.openRoot(xmlLocationsRoot, noNamespace)
-	w.int(1, xmlCount, len(l.atms))
-	if l.hasPoint {
-		w.coordinates(1, xmlSearchPoint, l.point)
-	}
-	if len(l.atms) == 0 {
-		w.empty(1, xmlLocationList)
-	} else {
-		w.open(1, xmlLocationList)
-	}
-	return w.b
-}
-
-func (d *data) appendLocationItems(dst []byte, l locationList, from, to int) []byte {
-	for k := from; k < to; k++ {
-		dst = append(dst, locationHeadXML...)
-		dst = strconv.AppendInt(dst, int64(k), 10)
-		dst = d.appendFragment(dst, l.atms[k], false)
-	}
-	return dst
-}
-
-func (d *data) appendLocationsTail(dst []byte, l locationList) []byte {
-	w := xmlWriter{b: dst}
-	if len(l.atms) > 0 {
-		w.close(1, xmlLocationList)
-	}
-	w.close(0, xmlLocationsRoot)
-	return w.b
-}
-
-// appendFragment appends what follows the index value in the XML (or JSON)
-// of the ATM at position i: from the cache, or written now (and cached while
-// the cache's budget lasts).
-func (d *data) appendFragment(dst []byte, i int32, json bool) []byte {
-	if f := d.frags.get(i, json); f != nil {
-		return append(dst, f...)
-	}
-	start := len(dst)
-	a := &d.ds.ATMs[i]
-	if json {
-		dst = d.appendLocationTailJSON(dst, a)
-	} else {
-		w := xmlWriter{b: dst}
-		d.appendLocationTailXML(&w, 2, a)
-		dst = w.b
-	}
-	d.frags.put(i, json, dst[start:])
-	return dst
-}
-
-// appendLocationTailXML appends a location node after its index value: the
-// rest of the index element, the other fields and the end tag.
-func (d *data) appendLocationTailXML(w *xmlWriter, depth int, a *fixtures.ATM) {
-	in := d.institution(a.InstitutionID)
-	w.leafEnd(xmlIndex)
-	f := depth + 1
-	w.int(f, xmlID, a.ID)
-	w.str(f, xmlATMIdentifier, a.ATMIdentifier)
-	w.open(f, xmlInstitution)
-	w.int(f+1, xmlID, in.ID)
-	w.str(f+1, xmlName, in.Name)
-	w.str(f+1, xmlURL, in.URL)
-	w.int(f+1, xmlIsAtlanticCU, in.IsAtlanticCreditUnion)
-	w.close(f, xmlInstitution)
-	w.coordinates(f, xmlCoordinates, a.Coordinates)
-	w.open(f, xmlAddress)
-	w.str(f+1, xmlStreetAddress, a.Address.StreetAddress)
-	w.str(f+1, xmlCity, a.Address.City)
-	w.str(f+1, xmlProvince, a.Address.Province)
-	w.str(f+1, xmlPostalCode, a.Address.PostalCode)
-	w.str(f+1, xmlLandmark, a.Address.Landmark)
-	w.close(f, xmlAddress)
-	w.open(f, xmlFeatures)
-	w.int(f+1, xmlDeposits, a.Features.Deposits)
-	w.int(f+1, xmlHours, a.Features.Hours)
-	w.int(f+1, xmlDriveThru, a.Features.DriveThru)
-	w.int(f+1, xmlPinChange, a.Features.PinChange)
-	w.int(f+1, xmlVoiceGuidance, a.Features.VoiceGuidance)
-	w.close(f, xmlFeatures)
-	w.open(f, xmlCreditCards)
-	w.int(f+1, xmlVisa, a.CreditCards.Visa)
-	w.int(f+1, xmlPlus, a.CreditCards.Plus)
-	w.int(f+1, xmlMastercard, a.CreditCards.Mastercard)
-	w.int(f+1, xmlCirrus, a.CreditCards.Cirrus)
-	w.close(f, xmlCreditCards)
-	if len(a.Languages) == 0 {
-		w.empty(f, xmlLanguages)
-	} else {
-		w.open(f, xmlLanguages)
-		for _, l := range a.Languages {
-			w.str(f+1, xmlLanguage, l)
-		}
-		w.close(f, xmlLanguages)
-	}
-	w.close(depth, xmlLocation)
-}
-
-// appendInstitutionsXML appends the ReturnInstitutions result node.
-func (d *data) appendInstitutionsXML(dst []byte) []byte {
-	return d.appendInstitutionsNode(dst, false)
-}
-
-func (d *data) appendInstitutionsNode(dst []byte, noNamespace bool) []byte {
-	w := xmlWriter{b: dst}
-	w.openRoot(xmlInstitutionsRoot, noNamespace)
-	for _, in := range d.ds.Institutions {
-		w.open(1, xmlInstitution)
-		w.int(2, xmlID, in.ID)
-		w.str(2, xmlName, in.Name)
-		w.str(2, xmlURL, in.URL)
-		w.int(2, xmlIsAtlanticCU, in.IsAtlanticCreditUnion)
-		w.close(1, xmlInstitution)
-	}
-	w.close(0, xmlInstitutionsRoot)
-	return w.b
-}
-
-// appendProvincesXML appends the ReturnProvinces result node.
-func (d *data) appendProvincesXML(dst []byte) []byte {
-	return d.appendProvincesNode(dst, false)
-}
-
-func (d *data) appendProvincesNode(dst []byte, noNamespace bool) []byte {
-	w := xmlWriter{b: dst}
-	w.openRoot(xmlProvincesRoot, noNamespace)
-	for _, p := range d.ds.Provinces {
-		w.open(1, xmlProvince)
-		w.str(2, xmlProvinceCode, p.Code)
-		w.str(2, xmlName, p.Name)
-		w.close(1, xmlProvince)
-	}
-	w.close(0, xmlProvincesRoot)
-	return w.b
-}
+// locationHeadJSON is what comes before the index value of a JSON location.
+const locationHeadJSON = `{"index":`
 
 // appendLocationsJSON appends the JSON result object of a search, in the
 // document's field order.
@@ -292,11 +46,23 @@ func (d *data) appendLocationItemsJSON(b []byte, l locationList, from, to int) [
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, locationHeadJSON...)
+		f := d.jsonFragment(l.atms[k])
+		b = append(b, f.b[:f.off]...)
 		b = strconv.AppendInt(b, int64(k), 10)
-		b = d.appendFragment(b, l.atms[k], true)
+		b = append(b, f.b[f.off:]...)
 	}
 	return b
+}
+
+// jsonFragment returns the JSON location object of the ATM at position i
+// without its index value: from the cache, or written now (and cached
+// while the cache's budget lasts).
+func (d *data) jsonFragment(i int32) *fragment {
+	if f := d.frags.get(jsonVariant, i); f != nil {
+		return f
+	}
+	b := append(make([]byte, 0, jsonLocationSize), locationHeadJSON...)
+	return d.frags.put(jsonVariant, i, d.appendLocationTailJSON(b, &d.ds.ATMs[i]), len(locationHeadJSON))
 }
 
 // appendLocationTailJSON appends a location object after its index value.
@@ -433,13 +199,18 @@ func isLocationList(op string) bool {
 // one, so the body is built in one buffer with no copy of the result.
 func (s *Server) encodeResponse(dst []byte, c *asmx.Call) []byte {
 	d := s.data
+	rc := s.enc.code(c.Op.Name, c.Binding)
 	switch c.Op.Name {
 	case asmx.OpReturnInstitutions:
-		dst = d.appendInstitutionsNode(s.appendResponseHead(dst, c), c.Binding.IsSOAP())
-		return s.appendResponseTail(dst, c)
+		n := len(d.ds.Institutions)
+		dst = s.enc.appendHead(s.appendResponseHead(dst, c), rc, n, fixtures.Coordinates{}, false)
+		dst = s.enc.appendInstitutions(dst, d, rc.list)
+		return s.appendResponseTail(s.enc.appendTail(dst, rc, n, fixtures.Coordinates{}, false), c)
 	case asmx.OpReturnProvinces:
-		dst = d.appendProvincesNode(s.appendResponseHead(dst, c), c.Binding.IsSOAP())
-		return s.appendResponseTail(dst, c)
+		n := len(d.ds.Provinces)
+		dst = s.enc.appendHead(s.appendResponseHead(dst, c), rc, n, fixtures.Coordinates{}, false)
+		dst = s.enc.appendProvinces(dst, d, rc.list)
+		return s.appendResponseTail(s.enc.appendTail(dst, rc, n, fixtures.Coordinates{}, false), c)
 	}
 	sc := getScratch()
 	defer sc.release()
@@ -470,25 +241,28 @@ func (s *Server) appendListHead(dst []byte, c *asmx.Call, l locationList) []byte
 	if c.Binding == asmx.JSON {
 		return s.data.appendLocationsHeadJSON(dst, l)
 	}
-	return s.data.appendLocationsHead(s.appendResponseHead(dst, c), l, c.Binding.IsSOAP())
+	rc := s.enc.code(c.Op.Name, c.Binding)
+	return s.enc.appendHead(s.appendResponseHead(dst, c), rc, len(l.atms), l.point, l.hasPoint)
 }
 
 func (s *Server) appendListItems(dst []byte, c *asmx.Call, l locationList, from, to int) []byte {
 	if c.Binding == asmx.JSON {
 		return s.data.appendLocationItemsJSON(dst, l, from, to)
 	}
-	return s.data.appendLocationItems(dst, l, from, to)
+	return s.enc.appendLocations(dst, s.data, s.enc.code(c.Op.Name, c.Binding).list, l, from, to)
 }
 
 func (s *Server) appendListTail(dst []byte, c *asmx.Call, l locationList) []byte {
 	if c.Binding == asmx.JSON {
 		return append(dst, "]}"...)
 	}
-	return s.appendResponseTail(s.data.appendLocationsTail(dst, l), c)
+	rc := s.enc.code(c.Op.Name, c.Binding)
+	return s.appendResponseTail(s.enc.appendTail(dst, rc, len(l.atms), l.point, l.hasPoint), c)
 }
 
-// appendResponseHead appends what comes before the result node of an XML
-// response: the SOAP envelope's start, or the XML declaration.
+// appendResponseHead appends what comes before the result of an XML
+// response: the SOAP envelope's start up to <OpResult>, or the XML
+// declaration.
 func (s *Server) appendResponseHead(dst []byte, c *asmx.Call) []byte {
 	if c.Binding.IsSOAP() {
 		return asmx.AppendSOAPResponseHead(dst, c.Binding, s.cfg.namespace, c.Op.Name)
@@ -496,8 +270,8 @@ func (s *Server) appendResponseHead(dst []byte, c *asmx.Call) []byte {
 	return asmx.AppendXMLDeclaration(dst)
 }
 
-// appendResponseTail appends what comes after the result node of an XML
-// response: the SOAP envelope's end, if any.
+// appendResponseTail appends what comes after the result of an XML
+// response: the SOAP envelope's end from </OpResult> on, if any.
 func (s *Server) appendResponseTail(dst []byte, c *asmx.Call) []byte {
 	if c.Binding.IsSOAP() {
 		return asmx.AppendSOAPResponseTail(dst, c.Op.Name)
@@ -592,20 +366,30 @@ func (s *Server) listLength(c *asmx.Call, l locationList, bp *[]byte) int {
 	n := len(buf)
 	buf = s.appendListTail(buf[:0], c, l)
 	n += len(buf)
-	json := c.Binding == asmx.JSON
 	count := len(l.atms)
-	if json {
-		n += count * len(locationHeadJSON)
+	variant, index := jsonVariant, true
+	if c.Binding == asmx.JSON {
 		n += max(count-1, 0) // the commas between
 	} else {
-		n += count * len(locationHeadXML)
+		lc := s.enc.code(c.Op.Name, c.Binding).list
+		variant, index = lc.variant, lc.hasIndex
 	}
-	n += digitsUpTo(count)
+	if index {
+		n += digitsUpTo(count)
+		if c.Binding != asmx.JSON {
+			if lc := s.enc.code(c.Op.Name, c.Binding).list; lc.index.fixed > 0 {
+				n += count * (lc.index.fixed + 1) // the point and the decimals
+			}
+		}
+	}
 	for _, i := range l.atms {
-		f := d.frags.length(i, json)
+		f := d.frags.length(variant, i)
 		if f == 0 {
-			buf = d.appendFragment(buf[:0], i, json)
-			f = len(buf)
+			if variant == jsonVariant {
+				f = len(d.jsonFragment(i).b)
+			} else {
+				f = len(s.enc.buildLocation(d, s.enc.code(c.Op.Name, c.Binding).list, i).b)
+			}
 		}
 		n += f
 	}

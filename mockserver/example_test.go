@@ -10,6 +10,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/mockserver"
+	"github.com/atmkit/atmkit/shape"
 )
 
 // provinces is a downstream app's client call: ReturnProvinces over HTTP GET.
@@ -130,4 +131,43 @@ func ExampleWithTLS() {
 	u, _ := url.Parse(ts.URL)
 	fmt.Println(u.Scheme, "provinces:", len(codes))
 	// Output: https provinces: 13
+}
+
+// A deployment whose results are typed XmlSerializer objects (learned with
+// atmkit shape learn) is served in its own shape: here ReturnProvinces is
+// an ArrayOfProvince of Province items with a ProvinceId atmkit generates.
+func ExampleWithShape() {
+	sh, err := shape.Load("testdata/shapes/typed.yaml")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ts, err := mockserver.StartTestServer(mockserver.WithShape(sh), mockserver.WithNamespace("http://atm.example.org/atmService"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer ts.Close()
+	resp, err := http.Get(ts.URL + "/service/service.asmx/ReturnProvinces?strAtmServiceKey=k")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer resp.Body.Close()
+	var doc struct {
+		XMLName   xml.Name
+		Provinces []struct {
+			ID   int    `xml:"ProvinceId"`
+			Code string `xml:"Code"`
+		} `xml:"Province"`
+	}
+	if err := xml.NewDecoder(resp.Body).Decode(&doc); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(doc.XMLName.Local, doc.XMLName.Space)
+	fmt.Println(doc.Provinces[0].ID, doc.Provinces[0].Code, doc.Provinces[1].ID, doc.Provinces[1].Code)
+	// Output:
+	// ArrayOfProvince http://atm.example.org/atmService
+	// 1 NB 2 NS
 }

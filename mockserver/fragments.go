@@ -12,65 +12,77 @@ import "sync/atomic"
 // mock under long answers outgrew 1 GB.
 const fragmentBudget = 32 << 20
 
-// fragmentCache holds the encoded XML and JSON of each ATM's location (what
-// follows the index value, which is the only part that depends on the
-// list), filled as ATMs are first written. Encoding a list is then mostly
+// jsonVariant is the fragment cache variant of JSON location objects; the
+// XML location items of the shape served use 1 and up (one per way the
+// items are written: a typed shape indents them differently inside SOAP
+// and in GET/POST).
+const jsonVariant = 0
+
+// fragment is an ATM's encoded location item without its index value,
+// which is the only part that depends on the list: b[:off], the index,
+// then b[off:]. off < 0: the item writes no index.
+type fragment struct {
+	b   []byte
+	off int
+}
+
+// fragmentCache holds the encoded location items of each ATM per variant,
+// filled as ATMs are first written. Encoding a list is then mostly
 // copying. It also keeps the length of every fragment written, cached or
 // not, so that the length of a long answer is known before it is written
 // in pieces. It is safe for concurrent use; the data set is immutable, so a
 // fragment never goes stale.
 type fragmentCache struct {
-	xml, json       []atomic.Pointer[[]byte] // by position in ds.ATMs
-	xmlLen, jsonLen []atomic.Uint32          // by position in ds.ATMs; 0 until written
-	left            atomic.Int64             // bytes that may still be cached
+	slots [][]atomic.Pointer[fragment] // by variant, then position in ds.ATMs
+	lens  [][]atomic.Uint32            // by variant, then position; 0 until written
+	left  atomic.Int64                 // bytes that may still be cached
 }
 
+// newFragmentCache returns a cache for n ATMs with the JSON variant and one
+// XML variant; grow adds variants.
 func newFragmentCache(n int) *fragmentCache {
-	c := &fragmentCache{xml: make([]atomic.Pointer[[]byte], n), json: make([]atomic.Pointer[[]byte], n),
-		xmlLen: make([]atomic.Uint32, n), jsonLen: make([]atomic.Uint32, n)}
+	c := &fragmentCache{}
+	c.grow(2, n)
 	c.left.Store(fragmentBudget)
 	return c
 }
 
-func (c *fragmentCache) slot(i int32, json bool) *atomic.Pointer[[]byte] {
-	if json {
-		return &c.json[i]
+// grow makes room for variants variants of n ATMs. It must be called
+// before the cache is used concurrently.
+func (c *fragmentCache) grow(variants, n int) {
+	for len(c.slots) < variants {
+		c.slots = append(c.slots, make([]atomic.Pointer[fragment], n))
+		c.lens = append(c.lens, make([]atomic.Uint32, n))
 	}
-	return &c.xml[i]
 }
 
 // get returns the cached fragment of the ATM at position i, or nil.
-func (c *fragmentCache) get(i int32, json bool) []byte {
-	if p := c.slot(i, json).Load(); p != nil {
-		return *p
-	}
-	return nil
+func (c *fragmentCache) get(variant int, i int32) *fragment {
+	return c.slots[variant][i].Load()
 }
 
-// length returns the length of the fragment of the ATM at position i, or 0
-// if it was never written.
-func (c *fragmentCache) length(i int32, json bool) int {
-	if json {
-		return int(c.jsonLen[i].Load())
-	}
-	return int(c.xmlLen[i].Load())
+// length returns the length of the fragment of the ATM at position i (its
+// bytes, without the index), or 0 if it was never written.
+func (c *fragmentCache) length(variant int, i int32) int {
+	return int(c.lens[variant][i].Load())
 }
 
-// put records the length of f, the fragment of the ATM at position i, and
-// caches a copy of it, unless the budget is spent or another request cached
-// it first.
-func (c *fragmentCache) put(i int32, json bool, f []byte) {
-	n := int64(len(f))
-	if json {
-		c.jsonLen[i].Store(uint32(n))
-	} else {
-		c.xmlLen[i].Store(uint32(n))
-	}
+// put records the length of the fragment b (index at off) of the ATM at
+// position i, caches it unless the budget is spent or another request
+// cached it first, and returns it. b must not be used by the caller
+// afterwards.
+func (c *fragmentCache) put(variant int, i int32, b []byte, off int) *fragment {
+	f := &fragment{b: b, off: off}
+	n := int64(len(b))
+	c.lens[variant][i].Store(uint32(n))
 	if c.left.Load() < n {
-		return
+		return f
 	}
-	b := append([]byte(nil), f...)
-	if c.slot(i, json).CompareAndSwap(nil, &b) {
+	if len(b) < cap(b) {
+		f.b = append([]byte(nil), b...) // hold no more than the bytes
+	}
+	if c.slots[variant][i].CompareAndSwap(nil, f) {
 		c.left.Add(-n)
 	}
+	return f
 }

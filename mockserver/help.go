@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/shape"
 )
 
 // The HTML help pages, in the shape of ASMX's DefaultWsdlHelpGenerator: the
@@ -133,7 +134,7 @@ func (s *Server) serveOperationHelp(w http.ResponseWriter, r *http.Request, name
 		"Self":    selfRef(r),
 		"Op":      op,
 		"Params":  params,
-		"Samples": samples(op, s.cfg.namespace, hostOf(r)),
+		"Samples": samples(op, s.cfg.namespace, hostOf(r), s.enc.shape.Result(op.Name)),
 	})
 }
 
@@ -178,21 +179,22 @@ func hostOf(r *http.Request) string {
 const sampleIntro = "The following is a sample %s request and response. The placeholders shown need to be replaced with actual values."
 
 // samples builds the sample requests and responses of op for every binding
-// it is offered in.
-func samples(op *asmx.Operation, ns, host string) []sample {
+// it is offered in; r is the shape of op's result (a node result is shown
+// as a placeholder, a typed one field by field).
+func samples(op *asmx.Operation, ns, host string, r *shape.Result) []sample {
 	out := []sample{
-		soapSample(op, asmx.SOAP11, ns, host),
-		soapSample(op, asmx.SOAP12, ns, host),
-		httpSample(op, asmx.HTTPGet, host),
-		httpSample(op, asmx.HTTPPost, host),
+		soapSample(op, asmx.SOAP11, ns, host, r),
+		soapSample(op, asmx.SOAP12, ns, host, r),
+		httpSample(op, asmx.HTTPGet, ns, host, r),
+		httpSample(op, asmx.HTTPPost, ns, host, r),
 	}
 	if op.JSON {
-		out = append(out, httpSample(op, asmx.JSON, host))
+		out = append(out, httpSample(op, asmx.JSON, ns, host, r))
 	}
 	return out
 }
 
-func soapSample(op *asmx.Operation, b asmx.Binding, ns, host string) sample {
+func soapSample(op *asmx.Operation, b asmx.Binding, ns, host string, r *shape.Result) sample {
 	title, env, ctype := "SOAP 1.1", asmx.NamespaceSOAP11, asmx.ContentTypeSOAP11
 	if b == asmx.SOAP12 {
 		title, env, ctype = "SOAP 1.2", asmx.NamespaceSOAP12, asmx.ContentTypeSOAP12
@@ -216,12 +218,18 @@ func soapSample(op *asmx.Operation, b asmx.Binding, ns, host string) sample {
 
 	var resp pieces
 	resp.t("HTTP/1.1 200 OK\nContent-Type: " + ctype + "\nContent-Length: ").v("length").
-		t("\n\n" + envOpen + "    <" + op.Name + `Response xmlns="` + ns + "\">\n      <" + op.Name + "Result>").
-		v("xml").t("</" + op.Name + "Result>\n    </" + op.Name + "Response>\n" + envClose)
+		t("\n\n" + envOpen + "    <" + op.Name + `Response xmlns="` + ns + "\">\n      <" + op.Name + "Result>")
+	if r != nil && r.Layout == shape.Typed {
+		appendTypedSample(&resp, r, ns, ns, soapResultDepth+1)
+		resp.t(indent(soapResultDepth))
+	} else {
+		resp.v("xml")
+	}
+	resp.t("</" + op.Name + "Result>\n    </" + op.Name + "Response>\n" + envClose)
 	return sample{ID: b.String(), Title: title, Intro: fmt.Sprintf(sampleIntro, title), Request: req, Response: resp}
 }
 
-func httpSample(op *asmx.Operation, b asmx.Binding, host string) sample {
+func httpSample(op *asmx.Operation, b asmx.Binding, ns, host string, r *shape.Result) sample {
 	var req pieces
 	query := func() {
 		for i, p := range op.Params {
@@ -254,6 +262,10 @@ func httpSample(op *asmx.Operation, b asmx.Binding, host string) sample {
 	if b == asmx.JSON {
 		resp.t(`{"count": `).v("int").t(`, "coordinates": {"latitude": `).v("double").t(`, "longitude": `).v("double").
 			t(`}, "locations": [`).v("location").t(", ...]}")
+	} else if r != nil && r.Layout == shape.Typed {
+		resp.t(`<?xml version="1.0" encoding="utf-8"?>` + "\n" + typedRootStart(r, ns))
+		appendTypedSample(&resp, r, ns, ns, 1)
+		resp.t("\n</" + r.Root + ">")
 	} else {
 		resp.t(`<?xml version="1.0" encoding="utf-8"?>` + "\n").v("xml")
 	}

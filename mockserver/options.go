@@ -11,6 +11,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/shape"
 )
 
 // DefaultMaxBodyBytes is the default cap on a request body: 4096 KB,
@@ -35,7 +36,8 @@ type config struct {
 	faults       []Fault // faults active from the start
 	adminToken   string  // bearer token the admin API requires; empty: none
 	errorForm    asmx.ErrorForm
-	tls          bool // test servers serve HTTPS (WithTLS)
+	tls          bool         // test servers serve HTTPS (WithTLS)
+	shape        *shape.Shape // how results are written; nil: shape.Default()
 }
 
 func defaultConfig() config {

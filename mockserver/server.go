@@ -17,6 +17,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/shape"
 )
 
 // Server is the mock service's http.Handler. It is safe for concurrent use.
@@ -33,6 +34,8 @@ type Server struct {
 
 	journal *journal  // the latest requests (journal.go)
 	faults  *faultSet // injected faults (faults.go)
+
+	enc *shapeEncoder // the XML result encoder, compiled from the shape (shaped.go)
 }
 
 type fixedKey struct {
@@ -76,6 +79,14 @@ func NewServer(opts ...Option) (*Server, error) {
 	s := &Server{cfg: cfg, data: newData(ds), log: logger, fixed: map[fixedKey]*fixedAnswer{},
 		journal: newJournal(cfg.journalSize), faults: &faultSet{}}
 	s.fixedLeft.Store(fixedCacheBudget)
+	sh := cfg.shape
+	if sh == nil {
+		sh = shape.Default()
+	}
+	if s.enc, err = compileShape(sh, cfg.namespace); err != nil {
+		return nil, fmt.Errorf("mock server shape: %w", err)
+	}
+	s.data.frags.grow(s.enc.variants, len(ds.ATMs))
 	for _, f := range cfg.faults {
 		if _, err := s.faults.add(f); err != nil {
 			return nil, fmt.Errorf("mock server fault: %w", err)

@@ -9,6 +9,7 @@ import (
 	"text/template"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/shape"
 )
 
 // ServiceName is the service's name in the WSDL and the disco document. ASMX
@@ -33,10 +34,10 @@ const addressMark = "\x00address\x00"
 // value goes through x, the XML escaper.
 var wsdlTemplate = template.Must(template.New("wsdl").Funcs(template.FuncMap{"x": xmlEscape}).Parse(
 	`<?xml version="1.0" encoding="utf-8"?>
-<wsdl:definitions xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:tm="http://microsoft.com/wsdl/mime/textMatching/" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:mime="http://schemas.xmlsoap.org/wsdl/mime/" xmlns:tns="{{x .NS}}" xmlns:s="http://www.w3.org/2001/XMLSchema" xmlns:soap12="http://schemas.xmlsoap.org/wsdl/soap12/" xmlns:http="http://schemas.xmlsoap.org/wsdl/http/" targetNamespace="{{x .NS}}" xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">
+<wsdl:definitions xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:tm="http://microsoft.com/wsdl/mime/textMatching/" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:mime="http://schemas.xmlsoap.org/wsdl/mime/" xmlns:tns="{{x .NS}}" xmlns:s="http://www.w3.org/2001/XMLSchema" xmlns:soap12="http://schemas.xmlsoap.org/wsdl/soap12/" xmlns:http="http://schemas.xmlsoap.org/wsdl/http/"{{.Prefixes}} targetNamespace="{{x .NS}}" xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">
   <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">ATM Location Lookup Service (atmkit mock).</wsdl:documentation>
   <wsdl:types>
-    <s:schema elementFormDefault="qualified" targetNamespace="{{x .NS}}">
+    <s:schema elementFormDefault="qualified" targetNamespace="{{x .NS}}">{{.Imports}}
 {{- range .Ops}}
       <s:element name="{{x .Name}}">
         <s:complexType>
@@ -50,6 +51,9 @@ var wsdlTemplate = template.Must(template.New("wsdl").Funcs(template.FuncMap{"x"
       <s:element name="{{x .Name}}Response">
         <s:complexType>
           <s:sequence>
+{{- if .ResultType}}
+            <s:element minOccurs="0" maxOccurs="1" name="{{x .Name}}Result" type="{{x .ResultType}}" />
+{{- else}}
             <s:element minOccurs="0" maxOccurs="1" name="{{x .Name}}Result">
               <s:complexType>
                 <s:sequence>
@@ -57,11 +61,12 @@ var wsdlTemplate = template.Must(template.New("wsdl").Funcs(template.FuncMap{"x"
                 </s:sequence>
               </s:complexType>
             </s:element>
+{{- end}}
           </s:sequence>
         </s:complexType>
-      </s:element>
-{{- end}}
-    </s:schema>
+      </s:element>{{.Types}}
+{{- end}}{{.Roots}}
+    </s:schema>{{.Others}}
   </wsdl:types>
 {{- range .Ops}}
   <wsdl:message name="{{x .Name}}SoapIn">
@@ -79,7 +84,11 @@ var wsdlTemplate = template.Must(template.New("wsdl").Funcs(template.FuncMap{"x"
 {{- end}}
   </wsdl:message>
   <wsdl:message name="{{x .Name}}{{$http.Suffix}}Out">
+{{- if .Root}}
+    <wsdl:part name="Body" element="{{x .Root}}" />
+{{- else}}
     <wsdl:part name="Body" />
+{{- end}}
   </wsdl:message>
 {{- end}}
 {{- end}}
@@ -120,7 +129,11 @@ var wsdlTemplate = template.Must(template.New("wsdl").Funcs(template.FuncMap{"x"
         {{$http.Input}}
       </wsdl:input>
       <wsdl:output>
+{{- if .Root}}
+        <mime:mimeXml part="Body" />
+{{- else}}
         <mime:content part="Body" type="text/xml" />
+{{- end}}
       </wsdl:output>
     </wsdl:operation>
 {{- end}}
@@ -152,6 +165,7 @@ type wsdlParam struct {
 type wsdlOp struct {
 	Name, Summary, Action string
 	Params                []wsdlParam
+	wsdlOpTypes           // the result's type, for a typed result (wsdl_shape.go)
 }
 
 type wsdlSOAP struct{ Suffix, Prefix string }
@@ -170,40 +184,50 @@ const maxCachedWSDL = 16
 
 var wsdlCache struct {
 	mu   sync.Mutex // guards docs
-	docs map[string]*wsdlDoc
+	docs map[wsdlKey]*wsdlDoc
 }
 
-// wsdlFor returns the WSDL of namespace ns, built once per namespace.
-func wsdlFor(ns string) (*wsdlDoc, error) {
+// wsdlKey is what a WSDL depends on: the namespace and the shape.
+type wsdlKey struct {
+	ns string
+	sh *shape.Shape
+}
+
+// wsdlFor returns the WSDL of namespace ns and shape sh, built once per
+// namespace and shape.
+func wsdlFor(ns string, sh *shape.Shape) (*wsdlDoc, error) {
+	key := wsdlKey{ns, sh}
 	wsdlCache.mu.Lock()
-	d, ok := wsdlCache.docs[ns]
+	d, ok := wsdlCache.docs[key]
 	wsdlCache.mu.Unlock()
 	if ok {
 		return d, nil
 	}
-	d, err := buildWSDL(ns)
+	d, err := buildWSDL(ns, sh)
 	if err != nil {
 		return nil, err
 	}
 	wsdlCache.mu.Lock()
 	defer wsdlCache.mu.Unlock()
 	if wsdlCache.docs == nil {
-		wsdlCache.docs = map[string]*wsdlDoc{}
+		wsdlCache.docs = map[wsdlKey]*wsdlDoc{}
 	}
-	if prev, ok := wsdlCache.docs[ns]; ok {
+	if prev, ok := wsdlCache.docs[key]; ok {
 		return prev, nil
 	}
 	if len(wsdlCache.docs) < maxCachedWSDL {
-		wsdlCache.docs[ns] = d
+		wsdlCache.docs[key] = d
 	}
 	return d, nil
 }
 
-// buildWSDL renders the WSDL of namespace ns with addressMark for the address.
-func buildWSDL(ns string) (*wsdlDoc, error) {
+// buildWSDL renders the WSDL of namespace ns and shape sh with addressMark
+// for the address.
+func buildWSDL(ns string, sh *shape.Shape) (*wsdlDoc, error) {
+	types := buildWSDLTypes(sh, ns)
 	ops := []wsdlOp{}
 	for _, op := range asmx.Operations() {
-		o := wsdlOp{Name: op.Name, Summary: op.Summary, Action: asmx.SOAPAction(ns, op.Name)}
+		o := wsdlOp{Name: op.Name, Summary: op.Summary, Action: asmx.SOAPAction(ns, op.Name), wsdlOpTypes: types.ops[op.Name]}
 		for _, p := range op.Params {
 			o.Params = append(o.Params, wsdlParam{Name: p.Name, XSD: p.Type.XSD(), MinOccurs: minOccurs(p.Type)})
 		}
@@ -219,7 +243,11 @@ func buildWSDL(ns string) (*wsdlDoc, error) {
 			{"HttpGet", "GET", `<http:urlEncoded />`},
 			{"HttpPost", "POST", `<mime:content type="` + asmx.ContentTypeForm + `" />`},
 		},
-		"Address": addressMark,
+		"Address":  addressMark,
+		"Roots":    types.roots,
+		"Imports":  types.imports,
+		"Others":   types.others,
+		"Prefixes": types.prefixes,
 	}
 	var buf bytes.Buffer
 	if err := wsdlTemplate.Execute(&buf, data); err != nil {
@@ -255,7 +283,7 @@ func (d *wsdlDoc) appendTo(dst []byte, address string) []byte {
 
 // serveWSDL answers GET service.asmx?WSDL.
 func (s *Server) serveWSDL(w http.ResponseWriter, r *http.Request) {
-	d, err := wsdlFor(s.cfg.namespace)
+	d, err := wsdlFor(s.cfg.namespace, s.enc.shape)
 	if err != nil {
 		s.log.Error("WSDL", "error", err)
 		http.Error(w, "the service description could not be built", http.StatusInternalServerError)

@@ -37,7 +37,8 @@ const benchExamples = `  atmkit bench                                  # SOAP 1.
   atmkit bench --replay testdata/atm.yaml --op ReturnProvinces   # a mock replaying your cassette
   atmkit bench --atms-scale                      # 10 nearest to a Halifax postal code at 10,000 and 1,000,000 ATMs; peak RSS
   atmkit bench --atms-sizes 10000,100000,1000000 --op ReturnAtmSearchByCoordinates --param bytRadius=5
-  atmkit bench --target http://127.0.0.1:8080 --key demo-key`
+  atmkit bench --target http://127.0.0.1:8080 --key demo-key
+  atmkit bench --shape shape.yaml --binding get  # the mock serving a deployment's shape`
 
 // benchFlags are the flags of atmkit bench.
 type benchFlags struct {
@@ -61,6 +62,7 @@ type benchFlags struct {
 	replayScale bool     // --replay-scale: mocks replaying cassettes of each size
 	replaySizes string   // --replay-sizes: "10,10000"
 	replay      listFlag // --replay: the mock replays these cassettes
+	shape       string   // --shape: the in-process mock's result shape
 
 	atmsScale bool   // --atms-scale: atmkit serve processes on generated data sets of each size (bench_scale.go)
 	atmsSizes string // --atms-sizes: "10000,1000000"
@@ -87,6 +89,7 @@ func (f *benchFlags) register(m *Main) *flag.FlagSet {
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured rounds (server and generator alike) to this file")
 	fs.BoolVar(&f.replayScale, "replay-scale", false, "measure mocks replaying cassettes of --replay-sizes interactions, recorded into a temporary directory, each holding the call among distinct others; each larger against the smallest (target 0.8)")
 	fs.StringVar(&f.replaySizes, "replay-sizes", "", "interactions per cassette of --replay-scale, comma-separated, the smallest the reference (default "+defaultReplaySizes+"; implies --replay-scale)")
+	fs.StringVar(&f.shape, "shape", "", "result shape file of the in-process mock (default: the built-in shape)")
 	fs.Var(&f.replay, "replay", "the in-process mock replays this cassette file or directory (repeatable; the call measured must be recorded in it)")
 	fs.BoolVar(&f.atmsScale, "atms-scale", false, "measure atmkit serve processes serving generated data sets (--seed) of --atms-sizes ATMs side by side, each larger against the smallest (target 0.8), with each process's peak resident memory (VmHWM; target < 1 GB up to 1,000,000 ATMs); unless given, --op is "+asmx.OpReturnAtmSearchByAddressWithMaximum+" (intMaximumAtms 10, 25 km, a Halifax postal code every set knows) and -c is 16")
 	fs.StringVar(&f.atmsSizes, "atms-sizes", "", "ATMs per data set of --atms-scale, comma-separated, the smallest the reference (default "+defaultAtmsSizes+"; implies --atms-scale)")
@@ -215,6 +218,8 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 		return cmdUsagef("bench", "give --fixtures or --atms, not both")
 	case f.replayScale && (f.target != "" || len(f.replay) > 0 || f.wiremock):
 		return cmdUsagef("bench", "--replay-scale records its own cassettes for in-process mocks; not with --target, --replay or --wiremock")
+	case f.shape != "" && f.target != "":
+		return cmdUsagef("bench", "--shape is for the in-process mock, not with --target")
 	case len(f.replay) > 0 && f.target != "":
 		return cmdUsagef("bench", "--replay is for the in-process mock, not with --target")
 	}
@@ -406,7 +411,11 @@ func (m *Main) benchMock(ctx context.Context, f benchFlags, ds *fixtures.Dataset
 	name, base := "target", strings.TrimRight(f.target, "/")
 	if base == "" {
 		name = "mock"
-		opts := []mockserver.Option{mockserver.WithDataset(ds), mockserver.WithNamespace(f.namespace)}
+		sh, err := loadShape("bench", f.shape)
+		if err != nil {
+			return nil, nil, err
+		}
+		opts := []mockserver.Option{mockserver.WithDataset(ds), mockserver.WithNamespace(f.namespace), mockserver.WithShape(sh)}
 		if len(f.replay) > 0 {
 			name = "replay"
 			idx, err := cassettes.LoadIndex(f.replay)

@@ -97,6 +97,7 @@ type conformFlags struct {
 	verbose     bool
 	noColor     bool
 	reach       reachFlags // --ca-cert, --client-cert, --header, …: how --target is reached (reach.go)
+	shape       string     // --shape: results must have this shape (label shape)
 }
 
 func (f *conformFlags) register(m *Main) *flag.FlagSet {
@@ -118,6 +119,7 @@ func (f *conformFlags) register(m *Main) *flag.FlagSet {
 	fs.BoolVar(&f.verbose, "verbose", false, "print every spec, not only failures")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colours in the output (default when stdout is not a terminal)")
 	f.reach.register(fs, "the target", false)
+	fs.StringVar(&f.shape, "shape", "", "also fail when a result differs from this shape file (specs labelled shape; see atmkit shape learn)")
 	return fs
 }
 
@@ -160,6 +162,11 @@ func (f *conformFlags) config() (conformance.Config, error) {
 		return conformance.Config{}, cmdUsagef("conform", "--timeout (or ATMKIT_TIMEOUT) must be positive, e.g. 30s")
 	}
 	cfg := conformance.Config{Target: f.target, Key: f.key, Namespace: f.namespace, RadiusUnit: unit, Timeout: f.timeout}
+	sh, err := loadShape("conform", f.shape)
+	if err != nil {
+		return conformance.Config{}, err
+	}
+	cfg.Shape = sh
 	for _, s := range f.cityIDs {
 		id, err := strconv.Atoi(s)
 		if err != nil {

@@ -25,6 +25,7 @@ import (
 
 	"github.com/atmkit/atmkit/internal/refdeploy"
 	"github.com/atmkit/atmkit/mockserver"
+	"github.com/atmkit/atmkit/shape"
 )
 
 // The conformance suite can run once per process (a Ginkgo rule), so the
@@ -579,4 +580,34 @@ func TestConformReferenceDeployment(t *testing.T) {
 		}
 		checkNoKey(t, leakKey, out)
 	})
+}
+
+// TestConformShape: with --shape, conform also fails a target whose results
+// differ from the shape; a typed target with that shape passes, the whole
+// suite and the shape specs.
+func TestConformShape(t *testing.T) {
+	const typed = "../../shape/testdata/typed.yaml"
+	sh, err := shape.Load(typed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := []struct {
+		name   string
+		target string
+		filter string
+		code   int
+		says   string
+	}{
+		{"a typed target, its shape", startMock(t, "k1", nil, mockserver.WithShape(sh)), "", 0, "SUCCESS!"},
+		{"the built-in shape's target, a typed shape", startMock(t, "k1", nil), "shape", 1, "result shape"},
+	}
+	for _, r := range rows {
+		code, out := runConformProcess(t, "--target", r.target, "--key", "k1", "--shape", typed, "--label-filter", r.filter)
+		if code != r.code || !strings.Contains(out, r.says) {
+			t.Errorf("%s: got exit %d, want %d with %q; output:\n%s", r.name, code, r.code, r.says, out)
+		}
+	}
+	if code, out := runConformProcess(t, "--target", rows[0].target, "--key", "k1", "--shape", "no-such-shape.yaml"); code != 2 || !strings.Contains(out, "no-such-shape.yaml") {
+		t.Errorf("a missing shape file: got exit %d, want 2 naming it; output:\n%s", code, out)
+	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/mockserver"
+	"github.com/atmkit/atmkit/shape"
 )
 
 const serveExamples = `  atmkit serve
@@ -25,7 +26,8 @@ const serveExamples = `  atmkit serve
   atmkit serve --config atmkit.yaml --admin-token "$ATMKIT_ADMIN_TOKEN"
   atmkit serve --addr 127.0.0.1:8443 --tls-self-signed --tls-ca-out ca.pem
   atmkit serve --tls-cert server.pem --tls-key server-key.pem --tls-client-ca apps-ca.pem
-  atmkit serve --replay atm.yaml --on-miss upstream --upstream https://atm.internal --ca-cert corp-ca.pem --header 'X-Api-Key: ...'`
+  atmkit serve --replay atm.yaml --on-miss upstream --upstream https://atm.internal --ca-cert corp-ca.pem --header 'X-Api-Key: ...'
+  atmkit serve --shape shape.yaml          # results as a deployment writes them (atmkit shape learn)`
 
 // serveFlags are the flags of atmkit serve.
 type serveFlags struct {
@@ -53,6 +55,7 @@ type serveFlags struct {
 
 	tls   listenTLSFlags // --tls-*: serve HTTPS (tls.go)
 	reach reachFlags     // --ca-cert, --header, …: how --upstream is reached (reach.go)
+	shape string         // --shape: the result shape file (shape.go)
 }
 
 // serveEnvAliases are the extra ATMKIT_* names of serve's flags.
@@ -79,6 +82,7 @@ func (f *serveFlags) register(m *Main) *flag.FlagSet {
 	fs.StringVar(&f.jsonErrors, "json-errors", mockserver.JSONErrorsASMX, "form of the JSON path's errors: asmx (HTTP 500 text/plain, as ASMX's HTTP GET protocol) or ajax (ASP.NET AJAX's JSON error object)")
 	f.tls.register(fs)
 	f.reach.register(fs, "the upstream (--on-miss upstream)", true)
+	fs.StringVar(&f.shape, "shape", "", "result shape file: how results are written (atmkit shape learn makes one; default: the built-in shape)")
 	return fs
 }
 
@@ -134,6 +138,11 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	if f.fixtures != "" {
 		opts = append(opts, mockserver.WithFixturesDir(f.fixtures))
 	}
+	sh, err := loadShape("serve", f.shape)
+	if err != nil {
+		return err
+	}
+	opts = append(opts, mockserver.WithShape(sh))
 	replay, err := m.replayOption(w, &f)
 	if err != nil {
 		return err
@@ -249,6 +258,9 @@ func (m *Main) printServeBanner(addr net.Addr, srv *mockserver.Server, f *serveF
 		}
 		fmt.Fprintf(m.Stdout, "  data set:   %s: %d ATMs, %d institutions, %d cities, %d provinces\n",
 			from, len(ds.ATMs), len(ds.Institutions), len(ds.Cities), len(ds.Provinces))
+	}
+	if r := srv.Shape().Result(asmx.OpReturnAllAtms); r.Layout == shape.Typed || r.Root != shape.Default().Result(asmx.OpReturnAllAtms).Root {
+		fmt.Fprintf(m.Stdout, "  shape:      %s results (%s)\n", r.Layout, r.Root)
 	}
 	keys := srv.Keys()
 	if len(keys) == 0 {

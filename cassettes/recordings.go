@@ -1,0 +1,50 @@
+package cassettes
+
+import (
+	"net/url"
+	"strings"
+)
+
+// Recording is one recorded interaction with its answer, for readers of
+// what a deployment answered (atmkit shape learn).
+type Recording struct {
+	Entry
+	// Method and URL are the request's.
+	Method, URL string
+	// ContentType and Body are the answer's.
+	ContentType string
+	Body        string
+}
+
+// IsWSDL reports whether the request fetched the service description
+// (GET service.asmx?WSDL).
+func (r Recording) IsWSDL() bool {
+	if r.Method != "GET" {
+		return false
+	}
+	u, err := url.Parse(r.URL)
+	if err != nil {
+		return false
+	}
+	for k := range u.Query() {
+		if strings.EqualFold(k, "wsdl") {
+			return true
+		}
+	}
+	return false
+}
+
+// Recordings reads the interactions of the cassette at path with their
+// answers, described as List describes them.
+func Recordings(path string) ([]Recording, error) {
+	list, err := ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Recording, len(list))
+	for k, i := range list {
+		out[k] = Recording{Entry: entryOf(i), Method: i.Request.Method, URL: i.Request.URL,
+			ContentType: headerValue(i.Response.Headers, "Content-Type"), Body: i.Response.Body}
+	}
+	return out, nil
+}

@@ -1,0 +1,250 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/shape"
+	"github.com/atmkit/atmkit/shape/learn"
+)
+
+const shapeUsage = `Usage: atmkit shape <subcommand> [flags]
+
+Subcommands:
+  show    print a shape file (default: the built-in shape), with its generated and omitted fields
+  learn   learn a deployment's result shape from its WSDL and/or recorded cassettes
+
+A shape says how a deployment writes the XML of its results (layout, element
+names, namespaces, value formats); atmkit serve --shape serves it.
+Run 'atmkit shape <subcommand> --help' for its flags.`
+
+const shapeShowExamples = `  atmkit shape show > my-shape.yaml         # start from the built-in shape
+  atmkit shape show --shape learned.yaml     # check a shape file and list what it generates`
+
+const shapeLearnExamples = `  atmkit shape learn --wsdl https://atm.example.org/service/service.asmx?WSDL --cassette rec.yaml --out shape.yaml
+  atmkit shape learn --wsdl service.wsdl --out shape.yaml
+  atmkit shape learn --cassette testdata/cassettes/ --out shape.yaml   # a recorded ?WSDL in it is used too
+  atmkit serve --shape shape.yaml`
+
+func (m *Main) runShape(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprintln(m.Stderr, shapeUsage)
+		return cmdUsagef("shape", "no subcommand given (show or learn)")
+	}
+	switch args[0] {
+	case "show":
+		return m.runShapeShow(args[1:])
+	case "learn":
+		return m.runShapeLearn(ctx, args[1:])
+	case "help", "-h", "-help", "--help":
+		fmt.Fprintln(m.Stdout, shapeUsage)
+		return flag.ErrHelp
+	}
+	return cmdUsagef("shape", "unknown subcommand %q (want show or learn)", args[0])
+}
+
+// loadShape reads --shape: nil (the built-in shape) when path is empty. A
+// missing or invalid file is a usage error naming the problem.
+func loadShape(cmd, path string) (*shape.Shape, error) {
+	if path == "" {
+		return nil, nil
+	}
+	sh, err := shape.Load(path)
+	if errors.Is(err, shape.ErrNotFound) || errors.Is(err, shape.ErrInvalid) {
+		return nil, cmdUsagef(cmd, "--shape: %v", err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cmd, err)
+	}
+	return sh, nil
+}
+
+func (m *Main) runShapeShow(args []string) error {
+	fs := newFlagSet("shape show", "shape show [--shape FILE]", shapeShowExamples, m.Stderr)
+	path := fs.String("shape", "", "shape file to show (default: the built-in shape)")
+	if err := m.parseFlags(fs, args, nil); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return cmdUsagef("shape show", "unexpected argument %q", fs.Arg(0))
+	}
+	sh, err := loadShape("shape show", *path)
+	if err != nil {
+		return err
+	}
+	header := "atmkit result shape: " + filepath.Base(*path)
+	if sh == nil {
+		sh = shape.Default()
+		header = "atmkit's built-in result shape: XML nodes in no namespace whose names mirror\n" +
+			"the JSON fields. Edit a copy and serve it with: atmkit serve --shape FILE"
+	}
+	_, err = m.Stdout.Write(shape.Marshal(sh, header))
+	return err
+}
+
+// shapeLearnFlags are the flags of atmkit shape learn.
+type shapeLearnFlags struct {
+	wsdl     string
+	cassette listFlag
+	out      string
+	timeout  time.Duration
+}
+
+func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
+	var f shapeLearnFlags
+	fs := newFlagSet("shape learn", "shape learn [--wsdl URL|FILE] [--cassette PATH]... --out FILE", shapeLearnExamples, m.Stderr)
+	fs.StringVar(&f.wsdl, "wsdl", "", "the deployment's WSDL: a URL (service.asmx, ?WSDL is added) or a file")
+	fs.Var(&f.cassette, "cassette", "cassette file or directory recorded from the deployment (repeatable)")
+	fs.StringVar(&f.out, "out", "", "shape file to write (required; written atomically)")
+	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "how long fetching the WSDL may take")
+	if err := m.parseFlags(fs, args, nil); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return cmdUsagef("shape learn", "unexpected argument %q", fs.Arg(0))
+	case f.wsdl == "" && len(f.cassette) == 0:
+		return cmdUsagef("shape learn", "give --wsdl, --cassette or both")
+	case f.out == "":
+		return cmdUsagef("shape learn", "--out FILE is required")
+	}
+	var in learn.Input
+	var sources []string
+	if f.wsdl != "" {
+		data, from, err := readWSDL(ctx, f.wsdl, f.timeout)
+		if err != nil {
+			return err
+		}
+		in.WSDL = data
+		sources = append(sources, "the WSDL "+from)
+	}
+	if len(f.cassette) > 0 {
+		files, err := cassettes.Files(f.cassette...)
+		if err != nil {
+			return cmdUsagef("shape learn", "%v", err)
+		}
+		n := 0
+		var recordedWSDL string
+		for _, file := range files {
+			recs, err := cassettes.Recordings(file)
+			if err != nil {
+				return fmt.Errorf("shape learn: %w", err)
+			}
+			for _, r := range recs {
+				where := fmt.Sprintf("%s#%d", filepath.Base(file), r.ID)
+				if r.IsWSDL() && r.Status == http.StatusOK && in.WSDL == nil {
+					in.WSDL, recordedWSDL = []byte(r.Body), where
+					continue
+				}
+				if r.Binding == "" {
+					continue
+				}
+				in.Samples = append(in.Samples, learn.Sample{Binding: r.Binding, Op: r.Operation, Query: fmt.Sprint(r.Params),
+					Status: r.Status, Body: []byte(r.Body), Where: where})
+				n++
+			}
+		}
+		sources = append(sources, fmt.Sprintf("%d recorded answers in %d cassettes", n, len(files)))
+		if recordedWSDL != "" {
+			sources = append(sources, "the WSDL recorded in "+recordedWSDL)
+		}
+	}
+	sh, rep, err := learn.Learn(in)
+	if rep != nil {
+		m.printLearnReport(m.Stdout, rep)
+	}
+	if err != nil {
+		return fmt.Errorf("shape learn: %w", err)
+	}
+	header := "Learned by atmkit shape learn from " + strings.Join(sources, ", ") + ".\n" +
+		"Review the guesses it printed. Serve it with: atmkit serve --shape " + filepath.Base(f.out)
+	if rep.Namespace != "" {
+		header += "\n(the deployment's service namespace: " + rep.Namespace + ")"
+	}
+	if err := shape.WriteFile(f.out, sh, header); err != nil {
+		return fmt.Errorf("shape learn: %w", err)
+	}
+	serve := "atmkit serve --shape " + f.out
+	if rep.Namespace != "" && rep.Namespace != asmx.DefaultNamespace {
+		serve += " --namespace " + rep.Namespace
+	}
+	fmt.Fprintf(m.Stdout, "\natmkit: learned from %s; wrote %s\n  serve it: %s\n", strings.Join(sources, ", "), f.out, serve)
+	return nil
+}
+
+// printLearnReport prints what the learner decided, section by section.
+func (m *Main) printLearnReport(w io.Writer, rep *learn.Report) {
+	section := func(title string, lines []string) {
+		if len(lines) == 0 {
+			return
+		}
+		fmt.Fprintf(w, "%s (%d):\n", title, len(lines))
+		for _, l := range lines {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+	section("Mapped", rep.Mapped)
+	section("Guessed (check these)", rep.Guessed)
+	section("Could not map (written with generated values)", rep.Unmapped)
+	section("Omitted (atmkit has them, the deployment does not)", rep.Omitted)
+	section("Notes", rep.Notes)
+}
+
+// readWSDL reads a WSDL from a file or fetches it from a URL (adding
+// ?WSDL to a service address without a query). from names the source
+// without credentials or query.
+func readWSDL(ctx context.Context, src string, timeout time.Duration) (data []byte, from string, err error) {
+	u, perr := url.Parse(src)
+	if perr != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		data, err := os.ReadFile(src)
+		if err != nil {
+			return nil, "", cmdUsagef("shape learn", "--wsdl: %v", err)
+		}
+		return data, filepath.Base(src), nil
+	}
+	if u.RawQuery == "" {
+		u.RawQuery = "WSDL"
+	}
+	clean := *u
+	clean.User, clean.RawQuery = nil, ""
+	from = clean.String()
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, "", cmdUsagef("shape learn", "--wsdl: %v", err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, "", fmt.Errorf("shape learn: fetch the WSDL at %s: %w", from, scrubURLError(err))
+	}
+	defer resp.Body.Close()
+	data, err = io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	if err != nil {
+		return nil, "", fmt.Errorf("shape learn: read the WSDL at %s: %w", from, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, "", fmt.Errorf("shape learn: the WSDL at %s: HTTP %d", from, resp.StatusCode)
+	}
+	return data, from, nil
+}
+
+// scrubURLError drops the URL (it may carry credentials) from a client error.
+func scrubURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/atmkit/atmkit/mockserver"
+	"github.com/atmkit/atmkit/shape"
+)
+
+const typedShapeFile = "../../shape/testdata/typed.yaml"
+
+func TestShapeShow(t *testing.T) {
+	code, out, errOut := runAtmkit(nil, "shape", "show")
+	if code != 0 {
+		t.Fatalf("shape show: exit %d: %s", code, errOut)
+	}
+	s, err := shape.Parse([]byte(out))
+	if err != nil {
+		t.Fatalf("shape show prints no valid shape: %v\n%s", err, out)
+	}
+	if got, want := string(shape.Marshal(s, "")), string(shape.Marshal(shape.Default(), "")); got != want {
+		t.Errorf("shape show: got\n%s\nwant the built-in shape\n%s", got, want)
+	}
+	code, out, _ = runAtmkit(nil, "shape", "show", "--shape", typedShapeFile)
+	if code != 0 || !strings.Contains(out, "#   ArrayOfProvince: ArrayOfProvince/Province/ProvinceId (int)") {
+		t.Errorf("shape show --shape: got exit %d, want 0 listing the generated ProvinceId:\n%s", code, out)
+	}
+
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	data, err := os.ReadFile(typedShapeFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := strings.Replace(string(data), "value: institution.name}", "value: institution.title}", 1)
+	if err := os.WriteFile(bad, []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows := []struct {
+		args []string
+		says []string
+	}{
+		{[]string{"shape", "show", "--shape", bad}, []string{"line 29", "Bank/Name.value", "institution.title"}},
+		{[]string{"shape", "show", "--shape", "missing.yaml"}, []string{"missing.yaml"}},
+		{[]string{"shape"}, []string{"no subcommand"}},
+		{[]string{"shape", "learn", "--out", "x.yaml"}, []string{"give --wsdl, --cassette or both"}},
+		{[]string{"shape", "learn", "--wsdl", "x.wsdl"}, []string{"--out FILE is required"}},
+		{[]string{"serve", "--shape", bad}, []string{"line 29"}},
+		{[]string{"bench", "--shape", typedShapeFile, "--target", "http://127.0.0.1:1"}, []string{"--shape is for the in-process mock"}},
+	}
+	for _, r := range rows {
+		code, _, errOut := runAtmkit(nil, r.args...)
+		if code != 2 {
+			t.Errorf("%v: got exit %d, want 2 (%s)", r.args, code, errOut)
+		}
+		for _, s := range r.says {
+			if !strings.Contains(errOut, s) {
+				t.Errorf("%v: got %q, want it to mention %q", r.args, errOut, s)
+			}
+		}
+	}
+}
+
+// TestShapeLearnFromWSDL learns from a served WSDL (a URL) and a file, and
+// the file written serves the same results as the shape it was learned
+// from.
+func TestShapeLearnFromWSDL(t *testing.T) {
+	sh, err := shape.Load(typedShapeFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := mockserver.New(mockserver.WithShape(sh), mockserver.WithNamespace("http://learn.example.org/atmService"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	out := filepath.Join(t.TempDir(), "learned.yaml")
+	code, stdout, errOut := runAtmkit(nil, "shape", "learn", "--wsdl", srv.URL+"/service/service.asmx", "--out", out)
+	if code != 0 {
+		t.Fatalf("shape learn: exit %d\n%s\n%s", code, stdout, errOut)
+	}
+	for _, want := range []string{"Guessed (check these)", "ArrayOfProvince/Province/ProvinceId (int)", "--namespace http://learn.example.org/atmService"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("shape learn printed no %q:\n%s", want, stdout)
+		}
+	}
+	learned, err := shape.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameMapping(learned, sh) {
+		t.Errorf("learned\n%s\nwant the served shape's mapping\n%s", shape.Marshal(learned, ""), shape.Marshal(sh, ""))
+	}
+	base, _, _ := startServe(t, nil, "--shape", out, "--namespace", "http://learn.example.org/atmService")
+	resp, err := http.Get(base + "/service/service.asmx/ReturnProvinces?strAtmServiceKey=k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body := make([]byte, 400)
+	n, _ := resp.Body.Read(body)
+	if !strings.Contains(string(body[:n]), "<ArrayOfProvince ") || !strings.Contains(string(body[:n]), "<ProvinceId>1</ProvinceId>") {
+		t.Errorf("serve --shape: got %q, want an ArrayOfProvince with generated ProvinceIds", body[:n])
+	}
+}
+
+// sameMapping compares where each value goes in two shapes, type names aside.
+func sameMapping(a, b *shape.Shape) bool {
+	flat := func(s *shape.Shape) string {
+		var lines []string
+		for _, op := range shape.Operations() {
+			r := s.Result(op)
+			var walk func(fs []*shape.Field, at string)
+			walk = func(fs []*shape.Field, at string) {
+				for _, f := range fs {
+					p := at + "/" + f.Name()
+					switch {
+					case f.List != "":
+						lines = append(lines, p+" "+f.List+" "+f.Item.Element)
+						walk(f.Item.Fields, p+"/"+f.Item.Element)
+					case len(f.Fields) > 0:
+						walk(f.Fields, p)
+					default:
+						lines = append(lines, p+" "+f.Value+" "+f.Type)
+					}
+				}
+			}
+			walk(r.Fields, op+" "+string(r.Layout)+" "+r.Root)
+		}
+		return strings.Join(lines, "\n")
+	}
+	return flat(a) == flat(b)
+}

@@ -1,0 +1,124 @@
+// A .NET client of the ATM Location Lookup Service, as an app team writes
+// one: it calls the service through a proxy that Mono's wsdl tool
+// generated from a deployment's WSDL (class AtmService in namespace Proxy)
+// and prints what the proxy read, as JSON built by reflection over the
+// proxy's own types, so that a test can compare it with the data served.
+//
+// Usage: mono client.exe SERVICE_URL soap11|soap12 < CALLS
+// Each line of CALLS is an operation name and its parameters, separated
+// by tabs: ReturnAtmSearchByCity<TAB>strAtmServiceKey=k<TAB>intCityID=11
+// Each call prints one line: {"op":"...","result":...} or {"op":"...","error":"..."}.
+using System;
+using System.Collections;
+using System.Collections.Generic;
+using System.Globalization;
+using System.Reflection;
+using System.Text;
+using System.Web.Services.Protocols;
+
+public static class Client
+{
+    public static int Main(string[] args)
+    {
+        if (args.Length != 2)
+        {
+            Console.Error.WriteLine("usage: client.exe SERVICE_URL soap11|soap12 < CALLS");
+            return 2;
+        }
+        var proxy = new Proxy.AtmService();
+        proxy.Url = args[0];
+        if (args[1] == "soap12")
+            proxy.SoapVersion = SoapProtocolVersion.Soap12;
+        string line;
+        while ((line = Console.In.ReadLine()) != null)
+        {
+            if (line.Trim().Length == 0)
+                continue;
+            string[] parts = line.Split('\t');
+            string op = parts[0];
+            var values = new Dictionary<string, string>();
+            for (int i = 1; i < parts.Length; i++)
+            {
+                int eq = parts[i].IndexOf('=');
+                values[parts[i].Substring(0, eq)] = parts[i].Substring(eq + 1);
+            }
+            var sb = new StringBuilder("{\"op\":").Append(Str(op));
+            try
+            {
+                MethodInfo m = proxy.GetType().GetMethod(op);
+                ParameterInfo[] ps = m.GetParameters();
+                var argv = new object[ps.Length];
+                for (int i = 0; i < ps.Length; i++)
+                    argv[i] = Convert.ChangeType(values[ps[i].Name], ps[i].ParameterType, CultureInfo.InvariantCulture);
+                object result = m.Invoke(proxy, argv);
+                sb.Append(",\"result\":");
+                Json(sb, result);
+            }
+            catch (Exception e)
+            {
+                Exception inner = e is TargetInvocationException && e.InnerException != null ? e.InnerException : e;
+                sb.Append(",\"error\":").Append(Str(inner.GetType().Name + ": " + inner.Message));
+            }
+            Console.Out.WriteLine(sb.Append('}').ToString());
+        }
+        return 0;
+    }
+
+    // Json writes what the proxy read: objects by their public properties
+    // and fields (as the proxy named them), arrays as lists.
+    static void Json(StringBuilder sb, object o)
+    {
+        if (o == null) { sb.Append("null"); return; }
+        if (o is string) { sb.Append(Str((string)o)); return; }
+        if (o is bool) { sb.Append((bool)o ? "true" : "false"); return; }
+        if (o is double) { sb.Append(((double)o).ToString("R", CultureInfo.InvariantCulture)); return; }
+        if (o is float) { sb.Append(((float)o).ToString("R", CultureInfo.InvariantCulture)); return; }
+        if (o is decimal) { sb.Append(((decimal)o).ToString(CultureInfo.InvariantCulture)); return; }
+        if (o is DateTime) { sb.Append(Str(((DateTime)o).ToString("s", CultureInfo.InvariantCulture))); return; }
+        if (o.GetType().IsPrimitive) { sb.Append(Convert.ToString(o, CultureInfo.InvariantCulture)); return; }
+        if (o is IEnumerable)
+        {
+            sb.Append('[');
+            bool first = true;
+            foreach (object x in (IEnumerable)o)
+            {
+                if (!first) sb.Append(',');
+                first = false;
+                Json(sb, x);
+            }
+            sb.Append(']');
+            return;
+        }
+        sb.Append('{');
+        bool firstField = true;
+        foreach (PropertyInfo p in o.GetType().GetProperties(BindingFlags.Public | BindingFlags.Instance))
+        {
+            if (p.GetIndexParameters().Length > 0)
+                continue;
+            if (!firstField) sb.Append(',');
+            firstField = false;
+            sb.Append(Str(p.Name)).Append(':');
+            Json(sb, p.GetValue(o, null));
+        }
+        foreach (FieldInfo f in o.GetType().GetFields(BindingFlags.Public | BindingFlags.Instance))
+        {
+            if (!firstField) sb.Append(',');
+            firstField = false;
+            sb.Append(Str(f.Name)).Append(':');
+            Json(sb, f.GetValue(o));
+        }
+        sb.Append('}');
+    }
+
+    static string Str(string s)
+    {
+        var b = new StringBuilder("\"");
+        foreach (char c in s)
+        {
+            if (c == '"' || c == '\\') b.Append('\\').Append(c);
+            else if (c < ' ') b.AppendFormat("\\u{0:x4}", (int)c);
+            else b.Append(c);
+        }
+        return b.Append('"').ToString();
+    }
+}

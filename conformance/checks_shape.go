@@ -1,0 +1,302 @@
+package conformance
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/atmkit/atmkit/shape"
+	"github.com/beevik/etree"
+)
+
+// The shape specs (label shape) run only when Config.Shape is given: they
+// fail when a result is not written as that shape says (layout, element
+// and attribute names, order, namespaces, list items, how flags and
+// numbers are written), a regression guard for a deployment whose shape
+// is known (atmkit shape learn). Elements the shape does not know fail as
+// well as required ones missing; strings, objects and lists may be left
+// out (XmlSerializer omits nulls), the search point where there is none.
+
+// errNoShape is the skip of the shape specs when no shape is given.
+var errNoShape = &SkipError{Reason: "no shape given (--shape FILE)"}
+
+// maxShapeDiffs bounds the differences one failure lists.
+const maxShapeDiffs = 8
+
+func shapeChecks() []Check {
+	var cs []Check
+	for _, op := range Operations {
+		for _, b := range XMLBindings {
+			cs = append(cs, Check{
+				Name:        fmt.Sprintf("shape/%s/%s", b, op.Name),
+				Group:       "results in the shape given (--shape)",
+				Description: fmt.Sprintf("%s over %s writes its result as the shape says", op.Name, b),
+				Labels:      []string{string(b), "shape"},
+				Run:         func(s *Session, note Notef) error { return checkShape(s, b, op.Name, note) },
+			})
+		}
+	}
+	return cs
+}
+
+func checkShape(s *Session, b Binding, op string, note Notef) error {
+	sh := s.cfg.Shape
+	if sh == nil {
+		return errNoShape
+	}
+	r := sh.Result(op)
+	if r == nil {
+		return skip("the shape has no result for %s", op)
+	}
+	ns, err := s.Namespace()
+	if err != nil {
+		return err
+	}
+	vals, err := s.values(op)
+	if err != nil {
+		// Any answer shows the shape: call with the key alone.
+		note("no query values (%v): %s is called with the key alone", err, op)
+		vals = nil
+	}
+	x, err := s.Do(Request{Binding: b, Op: op, Values: vals})
+	if err != nil {
+		return err
+	}
+	what := fmt.Sprintf("%s over %s", op, b)
+	if x.Status != 200 {
+		return fail(x, what+": status", "200 with a result to compare with the shape", "%d with %s", x.Status, snippet(x.RespBody))
+	}
+	doc, err := x.xml()
+	if err != nil {
+		return fail(x, what+": body", "an XML result", "%v in %s", err, snippet(x.RespBody))
+	}
+	content := r.ContentNamespace(ns)
+	var el *etree.Element // the element holding the result's fields
+	switch {
+	case b == SOAP11 || b == SOAP12:
+		res := soapResult(doc.Root(), ns, op)
+		if res == nil {
+			return fail(x, what+": envelope", "<"+op+"Response>/<"+op+"Result> in the service namespace", "%s", snippet(x.RespBody))
+		}
+		if r.Layout == shape.Typed {
+			el = res
+			break
+		}
+		kids := res.ChildElements()
+		want := qname{content, r.Root}
+		if len(kids) != 1 || nameOf(kids[0]) != want {
+			return fail(x, what+": "+op+"Result", "one node "+want.String()+" (layout node)", "%s", names(kids))
+		}
+		el = kids[0]
+	default:
+		el = doc.Root()
+		want := r.RootName(ns)
+		if got := nameOf(el); got != (qname{want.Space, want.Local}) {
+			return fail(x, what+": root", qname{want.Space, want.Local}.String()+" (layout "+string(r.Layout)+")", "%s", got)
+		}
+	}
+	c := &shapeCompare{service: ns, point: hasPoint(op)}
+	c.fields(el, r.Fields, content, r.Root)
+	if len(c.diffs) > 0 {
+		list := c.diffs
+		if len(list) > maxShapeDiffs {
+			list = append(list[:maxShapeDiffs:maxShapeDiffs], fmt.Sprintf("and %d more", len(c.diffs)-maxShapeDiffs))
+		}
+		return fail(x, what+": result shape", "the result as the shape says", "%s", strings.Join(list, "; "))
+	}
+	return nil
+}
+
+// soapResult returns <OpResult> of a SOAP answer, or nil.
+func soapResult(env *etree.Element, ns, op string) *etree.Element {
+	for _, body := range env.ChildElements() {
+		if body.Tag != "Body" {
+			continue
+		}
+		for _, resp := range body.ChildElements() {
+			if nameOf(resp) != (qname{ns, op + "Response"}) {
+				continue
+			}
+			for _, res := range resp.ChildElements() {
+				if nameOf(res) == (qname{ns, op + "Result"}) {
+					return res
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// hasPoint reports whether op's result has a search point.
+func hasPoint(op string) bool {
+	switch op {
+	case "ReturnAtmSearchByAddress", "ReturnAtmSearchByCoordinates", "ReturnAtmSearchByAddressWithMaximum":
+		return true
+	}
+	return false
+}
+
+// shapeCompare collects the differences between answers and a shape.
+type shapeCompare struct {
+	service string
+	point   bool
+	diffs   []string
+}
+
+func (c *shapeCompare) addf(format string, args ...any) {
+	if len(c.diffs) <= maxShapeDiffs {
+		c.diffs = append(c.diffs, fmt.Sprintf(format, args...))
+	}
+}
+
+// fields compares the attributes and children of el with fields, whose
+// elements are in namespace ns unless they say otherwise; at names el.
+func (c *shapeCompare) fields(el *etree.Element, fields []*shape.Field, ns, at string) {
+	known := map[string]bool{}
+	for _, f := range fields {
+		if f.Attribute == "" {
+			continue
+		}
+		known[f.Attribute] = true
+		a := el.SelectAttr(f.Attribute)
+		if a == nil || a.Space != "" {
+			if shape.IsValueType(f.Type) {
+				c.addf("%s: no attribute %s", at, f.Attribute)
+			}
+			continue
+		}
+		c.value(at+"/@"+f.Attribute, a.Value, f)
+	}
+	for _, a := range el.Attr {
+		if a.Space == "xmlns" || a.Space == "" && a.Key == "xmlns" || a.NamespaceURI() == "http://www.w3.org/2001/XMLSchema-instance" || known[a.Key] && a.Space == "" {
+			continue
+		}
+		c.addf("%s: attribute %s is not in the shape", at, a.FullKey())
+	}
+	kids := el.ChildElements()
+	i := 0
+	for _, f := range fields {
+		if f.Attribute != "" {
+			continue
+		}
+		fns := f.Namespace.Resolve(c.service, ns)
+		if f.List != "" && f.Element == "" {
+			// Items in el itself: as many as there are.
+			it := f.Item
+			ins := it.Namespace.Resolve(c.service, fns)
+			for i < len(kids) && nameOf(kids[i]) == (qname{ins, it.Element}) {
+				c.item(kids[i], it, ins, at+"/"+it.Element)
+				i++
+			}
+			continue
+		}
+		want := qname{fns, f.Element}
+		if i < len(kids) && nameOf(kids[i]) == want {
+			c.field(kids[i], f, fns, at+"/"+f.Element)
+			i++
+			continue
+		}
+		if !c.optional(f) {
+			got := "nothing"
+			if i < len(kids) {
+				got = nameOf(kids[i]).String()
+			}
+			c.addf("%s: %s expected, got %s", at, want, got)
+		}
+	}
+	for ; i < len(kids); i++ {
+		c.addf("%s: %s is not in the shape (or out of order)", at, nameOf(kids[i]))
+	}
+}
+
+// optional reports whether an answer may leave f out: objects, lists and
+// strings (XmlSerializer leaves out nulls), the search point where the
+// operation has none.
+func (c *shapeCompare) optional(f *shape.Field) bool {
+	return len(f.Fields) > 0 || f.List != "" || !shape.IsValueType(f.Type) || !c.point && pointOnly(f)
+}
+
+func pointOnly(f *shape.Field) bool {
+	if f.IsLeaf() {
+		return strings.HasPrefix(f.Value, "coordinates.")
+	}
+	if f.List != "" {
+		return false
+	}
+	for _, k := range f.Fields {
+		if !pointOnly(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// field compares one element with f.
+func (c *shapeCompare) field(el *etree.Element, f *shape.Field, ns, at string) {
+	switch {
+	case f.List != "":
+		it := f.Item
+		ins := it.Namespace.Resolve(c.service, ns)
+		for _, k := range el.ChildElements() {
+			if nameOf(k) != (qname{ins, it.Element}) {
+				c.addf("%s: %s in the list, want %s items", at, nameOf(k), qname{ins, it.Element})
+				continue
+			}
+			c.item(k, it, ins, at+"/"+it.Element)
+		}
+	case len(f.Fields) > 0:
+		c.fields(el, f.Fields, ns, at)
+	default:
+		if len(el.ChildElements()) > 0 {
+			c.addf("%s: holds elements, want a %s value", at, f.Type)
+			return
+		}
+		c.value(at, el.Text(), f)
+	}
+}
+
+// item compares a list item with it.
+func (c *shapeCompare) item(el *etree.Element, it *shape.Field, ns, at string) {
+	if len(it.Fields) == 0 {
+		c.value(at, el.Text(), it)
+		return
+	}
+	c.fields(el, it.Fields, ns, at)
+}
+
+// value checks that text is written as f's type and format say.
+func (c *shapeCompare) value(at, text string, f *shape.Field) {
+	t := strings.TrimSpace(text)
+	bad := false
+	switch {
+	case f.Type == "boolean":
+		words := []string{"true", "false"}
+		if f.EffectiveFormat() == shape.FormatOneZero {
+			words = []string{"1", "0"}
+		}
+		bad = !slices.Contains(words, t)
+		if bad {
+			c.addf("%s: %q, want %s", at, t, strings.Join(words, " or "))
+			return
+		}
+	case slices.Contains([]string{"int", "long", "short", "byte", "unsignedByte", "unsignedShort", "unsignedInt", "unsignedLong", "integer", "nonNegativeInteger"}, f.Type):
+		_, err := strconv.ParseInt(t, 10, 64)
+		bad = err != nil
+	case f.Type == "double" || f.Type == "float" || f.Type == "decimal":
+		if _, err := strconv.ParseFloat(t, 64); err != nil {
+			bad = true
+			break
+		}
+		if n, ok := shape.FixedDecimals(f.EffectiveFormat()); ok {
+			dot := strings.IndexByte(t, '.')
+			if n == 0 && dot >= 0 || n > 0 && (dot < 0 || len(t)-dot-1 != n) {
+				c.addf("%s: %q, want %d decimals (%s)", at, t, n, f.EffectiveFormat())
+				return
+			}
+		}
+	}
+	if bad {
+		c.addf("%s: %q is not a %s", at, t, f.Type)
+	}
+}

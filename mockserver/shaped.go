@@ -1,0 +1,696 @@
+package mockserver
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/shape"
+)
+
+// The XML encoder of results is compiled from a shape.Shape once, when the
+// server is made: each result becomes, per binding family (inside a SOAP
+// <OpResult>, or the whole GET/POST document), a flat program of byte
+// chunks (start and end tags with their indentation and namespace
+// declarations, all prepared) and value writers. Encoding runs the program;
+// nothing about the shape is looked up per request. Each location item is
+// cached whole per ATM (fragments.go), with the place its index goes.
+
+// valueID is a value of the data model an encoder writes.
+type valueID uint8
+
+const (
+	vGenerated valueID = iota
+	vCount
+	vPointLat
+	vPointLon
+	vIndex
+	vID
+	vATMIdentifier
+	vInstID
+	vInstName
+	vInstURL
+	vInstACU
+	vLat
+	vLon
+	vStreet
+	vCity
+	vProvince
+	vPostal
+	vLandmark
+	vDeposits
+	vHours
+	vDriveThru
+	vPinChange
+	vVoiceGuidance
+	vVisa
+	vPlus
+	vMastercard
+	vCirrus
+	vLanguage
+	vProvCode
+	vProvName
+)
+
+// valueIDs maps the values of each scope (shape.Values) to the encoder's.
+var valueIDs = map[shape.Scope]map[string]valueID{
+	shape.ScopeLocations: {"count": vCount, "coordinates.latitude": vPointLat, "coordinates.longitude": vPointLon},
+	shape.ScopeLocation: {
+		"index":                             vIndex,
+		"id":                                vID,
+		"atmIdentifier":                     vATMIdentifier,
+		"institution.id":                    vInstID,
+		"institution.name":                  vInstName,
+		"institution.url":                   vInstURL,
+		"institution.isAtlanticCreditUnion": vInstACU,
+		"coordinates.latitude":              vLat,
+		"coordinates.longitude":             vLon,
+		"address.streetAddress":             vStreet,
+		"address.city":                      vCity,
+		"address.province":                  vProvince,
+		"address.postalCode":                vPostal,
+		"address.landmark":                  vLandmark,
+		"features.deposits":                 vDeposits,
+		"features.hours":                    vHours,
+		"features.driveThru":                vDriveThru,
+		"features.pinChange":                vPinChange,
+		"features.voiceGuidance":            vVoiceGuidance,
+		"creditCards.visa":                  vVisa,
+		"creditCards.plus":                  vPlus,
+		"creditCards.mastercard":            vMastercard,
+		"creditCards.cirrus":                vCirrus,
+	},
+	shape.ScopeInstitution: {"id": vInstID, "name": vInstName, "url": vInstURL, "isAtlanticCreditUnion": vInstACU},
+	shape.ScopeProvince:    {"code": vProvCode, "name": vProvName},
+}
+
+// leaf is how one value is written.
+type leaf struct {
+	id    valueID
+	kind  shape.Kind
+	typ   string // XSD type
+	words bool   // a boolean written true/false (else 1/0)
+	fixed int    // decimals of a fixed format; -1: shortest
+	bits  int    // 32 for xs:float, else 64
+	name  string // the field's name, for generated strings
+}
+
+// valueCtx is what the values of one item (or result) are read from.
+type valueCtx struct {
+	atm   *fixtures.ATM
+	inst  *fixtures.Institution
+	prov  *fixtures.Province
+	lang  string
+	ord   int // 1-based position in its data set list, for generated values
+	count int
+	point fixtures.Coordinates
+}
+
+// opKind is the kind of one step of an encoding program.
+type opKind uint8
+
+const (
+	opBytes   opKind = iota // append b
+	opLeaf                  // a value in an element: b value close, or empty for an empty string
+	opAttr                  // a value as attribute text (the tags around it are opBytes)
+	opIfPoint               // skip the next skip steps when the result has no search point
+	opList                  // a list: wrapper, items, wrapper end
+)
+
+// op is one step of an encoding program.
+type op struct {
+	kind  opKind
+	b     []byte // opBytes: the bytes; opLeaf: the start tag with its indentation
+	close []byte // opLeaf: the end tag
+	empty []byte // opLeaf: the whole empty element (<Name />)
+	leaf  leaf
+	skip  int
+	list  *listCode
+}
+
+// listCode writes a list.
+type listCode struct {
+	open, close, empty []byte // the wrapper's tags; nil for a list without a wrapper
+	item               []op   // the program of one item
+	scope              shape.Scope
+	// For the location list: the fragment cache variant of its items, and
+	// how the index is written (hasIndex: the item writes one).
+	variant  int
+	index    leaf
+	hasIndex bool
+}
+
+// resultCode is a result compiled for one binding family: the program up
+// to the content list, the list, and the program after it.
+type resultCode struct {
+	head, tail []op
+	list       *listCode
+	typed      bool // typed SOAP content: the tail starts with the indentation of </OpResult>
+}
+
+// shapeEncoder is a shape compiled for a server's namespace.
+type shapeEncoder struct {
+	shape *shape.Shape
+	// soap and plain are the compiled results per operation: inside a SOAP
+	// <OpResult>, and as the GET/POST document after the XML declaration.
+	soap, plain map[string]*resultCode
+	// variants is the number of fragment cache variants the location items
+	// use (JSON is variant 0).
+	variants int
+}
+
+// Indentation depths: a SOAP response's <OpResult> is at depth 3, so the
+// fields of a typed result are at depth 4.
+const soapResultDepth = 3
+
+// compileShape compiles sh for service namespace ns.
+func compileShape(sh *shape.Shape, ns string) (*shapeEncoder, error) {
+	if err := sh.Validate(); err != nil {
+		return nil, err
+	}
+	e := &shapeEncoder{shape: sh, soap: map[string]*resultCode{}, plain: map[string]*resultCode{}, variants: 1}
+	variants := map[string]int{}
+	byResult := map[*shape.Result][2]*resultCode{}
+	for _, op := range shape.Operations() {
+		r := sh.Result(op)
+		if done, ok := byResult[r]; ok {
+			e.soap[op], e.plain[op] = done[0], done[1]
+			continue
+		}
+		var pair [2]*resultCode
+		for i, soap := range []bool{true, false} {
+			c := &compiler{ns: ns, variants: variants, next: &e.variants}
+			rc, err := c.result(r, soap)
+			if err != nil {
+				return nil, fmt.Errorf("compile shape result %s: %w", r.Name, err)
+			}
+			pair[i] = rc
+		}
+		byResult[r] = pair
+		e.soap[op], e.plain[op] = pair[0], pair[1]
+	}
+	return e, nil
+}
+
+// compiler holds the state of compiling one result for one binding family.
+type compiler struct {
+	ns       string
+	variants map[string]int // item variant key → fragment cache variant
+	next     *int           // variants in use
+	ops      []op
+}
+
+func (c *compiler) bytes(s string) {
+	if n := len(c.ops); n > 0 && c.ops[n-1].kind == opBytes {
+		c.ops[n-1].b = append(c.ops[n-1].b, s...)
+		return
+	}
+	c.ops = append(c.ops, op{kind: opBytes, b: []byte(s)})
+}
+
+func indent(depth int) string {
+	if depth < 0 {
+		return ""
+	}
+	return "\n" + strings.Repeat("  ", depth)
+}
+
+// xmlnsAttr is the default namespace declaration an element in ns needs
+// where the default namespace is inScope.
+func xmlnsAttr(ns, inScope string) string {
+	if ns == inScope {
+		return ""
+	}
+	return ` xmlns="` + string(asmx.AppendEscaped(nil, ns)) + `"`
+}
+
+// result compiles r: inside <OpResult> (soap) or as the GET/POST document.
+func (c *compiler) result(r *shape.Result, soap bool) (*resultCode, error) {
+	scope := shape.ScopeOf(r.Content())
+	contentNS := r.ContentNamespace(c.ns)
+	rc := &resultCode{}
+	switch {
+	case r.Layout == shape.Node:
+		// The node: right after <OpResult> (whose default namespace is the
+		// service's) or after the XML declaration (no default namespace).
+		inScope := ""
+		if soap {
+			inScope = c.ns
+		}
+		c.element(r.Root, contentNS, inScope, -1, r.Fields, scope, func(depth int) {
+			c.fields(r.Fields, scope, contentNS, depth, rc)
+		})
+	case soap:
+		rc.typed = true
+		c.fields(r.Fields, scope, c.ns, soapResultDepth+1, rc)
+		c.bytes(indent(soapResultDepth))
+	default:
+		// The typed GET/POST root: named by its type, in the service
+		// namespace, with the declarations XmlSerializer writes.
+		c.bytes("<" + r.Root + ` xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"` +
+			xmlnsAttr(c.ns, ""))
+		c.bytes(">")
+		c.fields(r.Fields, scope, c.ns, 1, rc)
+		c.bytes("\n</" + r.Root + ">")
+	}
+	if rc.list == nil {
+		return nil, fmt.Errorf("no %s list", r.Content())
+	}
+	// Split at the content list.
+	for i, o := range c.ops {
+		if o.kind == opList && o.list == rc.list {
+			rc.head, rc.tail = c.ops[:i], c.ops[i+1:]
+			break
+		}
+	}
+	return rc, nil
+}
+
+// element compiles an element with the given fields: its start tag (with
+// its attributes), body (written by body at depth+1) and end tag. depth -1
+// is a root written without indentation at depth 0.
+func (c *compiler) element(name, ns, inScope string, depth int, fields []*shape.Field, scope shape.Scope, body func(depth int)) {
+	at := depth
+	if depth < 0 {
+		at = 0
+	}
+	c.bytes(indent(depth) + "<" + name + xmlnsAttr(ns, inScope))
+	hasElements := false
+	for _, f := range fields {
+		if f.Attribute != "" {
+			c.bytes(" " + f.Attribute + `="`)
+			c.ops = append(c.ops, op{kind: opAttr, leaf: c.leaf(f, scope)})
+			c.bytes(`"`)
+		} else {
+			hasElements = true
+		}
+	}
+	if !hasElements {
+		c.bytes(" />")
+		return
+	}
+	c.bytes(">")
+	body(at + 1)
+	c.bytes(indent(at) + "</" + name + ">")
+}
+
+// fields compiles the element children of fields at depth, in namespace
+// inScope (the enclosing element's). rc receives the content list.
+func (c *compiler) fields(fields []*shape.Field, scope shape.Scope, inScope string, depth int, rc *resultCode) {
+	for _, f := range fields {
+		if f.Attribute != "" {
+			continue // written in the enclosing start tag
+		}
+		ns := f.Namespace.Resolve(c.ns, inScope)
+		switch {
+		case f.List != "":
+			c.list(f, scope, ns, inScope, depth, rc)
+		case len(f.Fields) > 0:
+			start := len(c.ops)
+			c.element(f.Element, ns, inScope, depth, f.Fields, scope, func(d int) {
+				c.fields(f.Fields, scope, ns, d, rc)
+			})
+			if scope == shape.ScopeLocations && onlyPoint(f) {
+				c.conditional(start)
+			}
+		default:
+			start := len(c.ops)
+			open := indent(depth) + "<" + f.Element + xmlnsAttr(ns, inScope)
+			c.ops = append(c.ops, op{kind: opLeaf, b: []byte(open + ">"), close: []byte("</" + f.Element + ">"),
+				empty: []byte(open + " />"), leaf: c.leaf(f, scope)})
+			if scope == shape.ScopeLocations && onlyPoint(f) {
+				c.conditional(start)
+			}
+		}
+	}
+}
+
+// conditional makes the steps from start on depend on the search point.
+func (c *compiler) conditional(start int) {
+	body := slices.Clone(c.ops[start:])
+	c.ops = append(c.ops[:start], op{kind: opIfPoint, skip: len(body)})
+	c.ops = append(c.ops, body...)
+}
+
+// onlyPoint reports whether every value under f is the search point's.
+func onlyPoint(f *shape.Field) bool {
+	if f.IsLeaf() {
+		return strings.HasPrefix(f.Value, "coordinates.")
+	}
+	if f.List != "" {
+		return false
+	}
+	for _, k := range f.Fields {
+		if !onlyPoint(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// list compiles a list: its wrapper's tags (none for an unwrapped list) and
+// the program of one item.
+func (c *compiler) list(f *shape.Field, scope shape.Scope, ns, inScope string, depth int, rc *resultCode) {
+	itemScope := shape.Lists(scope)[f.List]
+	lc := &listCode{scope: itemScope}
+	itemDepth, itemInScope := depth, inScope
+	if f.Element != "" {
+		open := indent(depth) + "<" + f.Element + xmlnsAttr(ns, inScope)
+		lc.open = []byte(open + ">")
+		lc.empty = []byte(open + " />")
+		lc.close = []byte(indent(depth) + "</" + f.Element + ">")
+		itemDepth, itemInScope = depth+1, ns
+	}
+	it := f.Item
+	itemNS := it.Namespace.Resolve(c.ns, ns)
+	ic := &compiler{ns: c.ns, variants: c.variants, next: c.next}
+	if itemScope == shape.ScopeLanguage {
+		open := indent(itemDepth) + "<" + it.Element + xmlnsAttr(itemNS, itemInScope)
+		ic.ops = append(ic.ops, op{kind: opLeaf, b: []byte(open + ">"), close: []byte("</" + it.Element + ">"),
+			empty: []byte(open + " />"), leaf: leaf{id: vLanguage, kind: shape.KindString, typ: it.Type, fixed: -1, bits: 64}})
+	} else {
+		ic.element(it.Element, itemNS, itemInScope, itemDepth, it.Fields, itemScope, func(d int) {
+			ic.fields(it.Fields, itemScope, itemNS, d, rc)
+		})
+	}
+	lc.item = ic.ops
+	if itemScope == shape.ScopeLocation {
+		for _, o := range allOps(lc.item) {
+			if (o.kind == opLeaf || o.kind == opAttr) && o.leaf.id == vIndex {
+				lc.index, lc.hasIndex = o.leaf, true
+			}
+		}
+		// Items written alike share their cached fragments.
+		key := fmt.Sprintf("%d|%s", itemDepth, itemInScope)
+		v, ok := c.variants[key]
+		if !ok {
+			v = *c.next
+			*c.next++
+			c.variants[key] = v
+		}
+		lc.variant = v
+	}
+	switch shape.Content(f.List) {
+	case shape.Locations, shape.Institutions, shape.Provinces:
+		rc.list = lc
+	}
+	c.ops = append(c.ops, op{kind: opList, list: lc})
+}
+
+// allOps lists the steps of a program and of the lists in it.
+func allOps(ops []op) []op {
+	var out []op
+	for _, o := range ops {
+		out = append(out, o)
+		if o.kind == opList && o.list != nil {
+			out = append(out, allOps(o.list.item)...)
+		}
+	}
+	return out
+}
+
+// leaf compiles how f's value is written.
+func (c *compiler) leaf(f *shape.Field, scope shape.Scope) leaf {
+	l := leaf{typ: f.Type, fixed: -1, bits: 64, name: f.Name()}
+	if f.Type == "float" {
+		l.bits = 32
+	}
+	format := f.EffectiveFormat()
+	l.words = format == shape.FormatTrueFalse
+	if n, ok := shape.FixedDecimals(format); ok {
+		l.fixed = n
+	}
+	if f.Generated {
+		l.id, l.kind = vGenerated, shape.KindString
+		return l
+	}
+	l.id = valueIDs[scope][f.Value]
+	if v, ok := shape.LookupValue(scope, f.Value); ok {
+		l.kind = v.Kind
+	}
+	return l
+}
+
+// value returns the value of l in ctx: an integer, a number or a string.
+func (l *leaf) value(ctx *valueCtx) (n int, f float64, s string) {
+	a, in, p := ctx.atm, ctx.inst, ctx.prov
+	switch l.id {
+	case vCount:
+		n = ctx.count
+	case vPointLat:
+		f = ctx.point.Latitude
+	case vPointLon:
+		f = ctx.point.Longitude
+	case vID:
+		n = a.ID
+	case vATMIdentifier:
+		s = a.ATMIdentifier
+	case vInstID:
+		n = in.ID
+	case vInstName:
+		s = in.Name
+	case vInstURL:
+		s = in.URL
+	case vInstACU:
+		n = in.IsAtlanticCreditUnion
+	case vLat:
+		f = a.Coordinates.Latitude
+	case vLon:
+		f = a.Coordinates.Longitude
+	case vStreet:
+		s = a.Address.StreetAddress
+	case vCity:
+		s = a.Address.City
+	case vProvince:
+		s = a.Address.Province
+	case vPostal:
+		s = a.Address.PostalCode
+	case vLandmark:
+		s = a.Address.Landmark
+	case vDeposits:
+		n = a.Features.Deposits
+	case vHours:
+		n = a.Features.Hours
+	case vDriveThru:
+		n = a.Features.DriveThru
+	case vPinChange:
+		n = a.Features.PinChange
+	case vVoiceGuidance:
+		n = a.Features.VoiceGuidance
+	case vVisa:
+		n = a.CreditCards.Visa
+	case vPlus:
+		n = a.CreditCards.Plus
+	case vMastercard:
+		n = a.CreditCards.Mastercard
+	case vCirrus:
+		n = a.CreditCards.Cirrus
+	case vLanguage:
+		s = ctx.lang
+	case vProvCode:
+		s = p.Code
+	case vProvName:
+		s = p.Name
+	case vGenerated:
+		s = shape.GeneratedValue(l.typ, l.name, ctx.ord)
+	}
+	return n, f, s
+}
+
+// appendInt appends an integer value as l's type and format write it.
+func (l *leaf) appendInt(dst []byte, n int) []byte {
+	switch {
+	case l.kind == shape.KindFlag && l.typ == "boolean":
+		if !l.words {
+			return strconv.AppendInt(dst, int64(n), 10)
+		}
+		if n != 0 {
+			return append(dst, "true"...)
+		}
+		return append(dst, "false"...)
+	case l.fixed >= 0:
+		return strconv.AppendFloat(dst, float64(n), 'f', l.fixed, 64)
+	}
+	return strconv.AppendInt(dst, int64(n), 10)
+}
+
+// appendFloat appends a number as l's format writes it.
+func (l *leaf) appendFloat(dst []byte, f float64) []byte {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return asmx.AppendXMLDouble(dst, f) // a searched point may be INF or NaN, as ASMX reads them
+	}
+	if l.fixed >= 0 {
+		return strconv.AppendFloat(dst, f, 'f', l.fixed, l.bits)
+	}
+	if l.bits == 32 {
+		return strconv.AppendFloat(dst, f, 'f', -1, 32)
+	}
+	return asmx.AppendXMLDouble(dst, f)
+}
+
+// appendValue appends l's value in ctx as element or attribute text.
+// empty reports an empty string (written as an empty element).
+func (l *leaf) appendValue(dst []byte, ctx *valueCtx) (out []byte, empty bool) {
+	n, f, s := l.value(ctx)
+	switch l.kind {
+	case shape.KindInt, shape.KindFlag:
+		return l.appendInt(dst, n), false
+	case shape.KindDouble:
+		return l.appendFloat(dst, f), false
+	}
+	if s == "" {
+		return dst, true
+	}
+	return asmx.AppendEscaped(dst, s), false
+}
+
+// run appends what a program writes for ctx; hasPoint says whether the
+// result has a search point. When index is true, an index value is not
+// written: its offset in what run appended is returned instead (-1 if
+// there is none).
+func (e *shapeEncoder) run(dst []byte, ops []op, ctx *valueCtx, hasPoint bool, index bool) ([]byte, int) {
+	start, at := len(dst), -1
+	for i := 0; i < len(ops); i++ {
+		o := &ops[i]
+		switch o.kind {
+		case opBytes:
+			dst = append(dst, o.b...)
+		case opIfPoint:
+			if !hasPoint {
+				i += o.skip
+			}
+		case opAttr:
+			if index && o.leaf.id == vIndex {
+				at = len(dst) - start
+				continue
+			}
+			dst, _ = o.leaf.appendValue(dst, ctx)
+		case opLeaf:
+			if index && o.leaf.id == vIndex {
+				dst = append(dst, o.b...)
+				at = len(dst) - start
+				dst = append(dst, o.close...)
+				continue
+			}
+			mark := len(dst)
+			dst = append(dst, o.b...)
+			var empty bool
+			dst, empty = o.leaf.appendValue(dst, ctx)
+			if empty {
+				dst = append(dst[:mark], o.empty...)
+			} else {
+				dst = append(dst, o.close...)
+			}
+		case opList:
+			dst = e.runLanguages(dst, o.list, ctx)
+		}
+	}
+	return dst, at
+}
+
+// runLanguages appends a location's language list.
+func (e *shapeEncoder) runLanguages(dst []byte, lc *listCode, ctx *valueCtx) []byte {
+	langs := ctx.atm.Languages
+	if len(langs) == 0 {
+		return append(dst, lc.empty...)
+	}
+	dst = append(dst, lc.open...)
+	item := ctx.lang
+	for _, l := range langs {
+		ctx.lang = l
+		dst, _ = e.run(dst, lc.item, ctx, false, false)
+	}
+	ctx.lang = item
+	return append(dst, lc.close...)
+}
+
+// code returns the compiled result of op for binding b.
+func (e *shapeEncoder) code(op string, b asmx.Binding) *resultCode {
+	if b.IsSOAP() {
+		return e.soap[op]
+	}
+	return e.plain[op]
+}
+
+// appendHead appends the content of a result up to its content list's
+// items: its leading fields, and the list's start tag (or its empty tag
+// when n is 0).
+func (e *shapeEncoder) appendHead(dst []byte, rc *resultCode, n int, point fixtures.Coordinates, hasPoint bool) []byte {
+	ctx := valueCtx{count: n, point: point}
+	dst, _ = e.run(dst, rc.head, &ctx, hasPoint, false)
+	if n == 0 {
+		return append(dst, rc.list.empty...)
+	}
+	return append(dst, rc.list.open...)
+}
+
+// appendTail appends the content of a result after its content list's
+// items: the list's end tag (when it had items) and the fields after it.
+func (e *shapeEncoder) appendTail(dst []byte, rc *resultCode, n int, point fixtures.Coordinates, hasPoint bool) []byte {
+	if n > 0 {
+		dst = append(dst, rc.list.close...)
+	}
+	ctx := valueCtx{count: n, point: point}
+	dst, _ = e.run(dst, rc.tail, &ctx, hasPoint, false)
+	return dst
+}
+
+// appendLocations appends the location items from position from to to of
+// list l, from the fragment cache.
+func (e *shapeEncoder) appendLocations(dst []byte, d *data, lc *listCode, l locationList, from, to int) []byte {
+	slots := d.frags.slots[lc.variant]
+	plain := lc.index.fixed < 0 // an index written as a plain integer
+	for k := from; k < to; k++ {
+		i := l.atms[k]
+		f := slots[i].Load()
+		if f == nil {
+			f = e.buildLocation(d, lc, i)
+		}
+		if f.off < 0 {
+			dst = append(dst, f.b...)
+			continue
+		}
+		dst = append(dst, f.b[:f.off]...)
+		if plain {
+			dst = strconv.AppendInt(dst, int64(k), 10)
+		} else {
+			dst = lc.index.appendInt(dst, k)
+		}
+		dst = append(dst, f.b[f.off:]...)
+	}
+	return dst
+}
+
+// buildLocation writes the location item of the ATM at position i without
+// its index, and caches it while the cache's budget lasts.
+func (e *shapeEncoder) buildLocation(d *data, lc *listCode, i int32) *fragment {
+	a := &d.ds.ATMs[i]
+	ctx := valueCtx{atm: a, inst: d.institution(a.InstitutionID), ord: int(i) + 1}
+	b, off := e.run(make([]byte, 0, xmlLocationSize), lc.item, &ctx, false, true)
+	if !lc.hasIndex {
+		off = -1
+	}
+	return d.frags.put(lc.variant, i, b, off)
+}
+
+// appendInstitutions appends the items of the institutions list.
+func (e *shapeEncoder) appendInstitutions(dst []byte, d *data, lc *listCode) []byte {
+	for k := range d.ds.Institutions {
+		ctx := valueCtx{inst: &d.ds.Institutions[k], ord: k + 1}
+		dst, _ = e.run(dst, lc.item, &ctx, false, false)
+	}
+	return dst
+}
+
+// appendProvinces appends the items of the provinces list.
+func (e *shapeEncoder) appendProvinces(dst []byte, d *data, lc *listCode) []byte {
+	for k := range d.ds.Provinces {
+		ctx := valueCtx{prov: &d.ds.Provinces[k], ord: k + 1}
+		dst, _ = e.run(dst, lc.item, &ctx, false, false)
+	}
+	return dst
+}

@@ -1,0 +1,33 @@
+package learn
+
+import (
+	"os"
+	"testing"
+
+	"github.com/atmkit/atmkit/shape"
+)
+
+// FuzzLearn: whatever the answers hold, the learner returns a valid shape
+// or an error; never a panic.
+func FuzzLearn(f *testing.F) {
+	for _, p := range []string{"testdata/reference/coords1-soap11.xml", "testdata/reference/provinces-get.xml", "testdata/reference/coords1-json.json"} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data, data)
+	}
+	f.Fuzz(func(t *testing.T, xmlBody, jsonBody []byte) {
+		in := Input{Samples: []Sample{
+			{Binding: SOAP11, Op: shape.OpReturnAtmSearchByCoordinates, Query: "q", Status: 200, Body: xmlBody, Where: "xml"},
+			{Binding: HTTPGet, Op: shape.OpReturnProvinces, Status: 200, Body: xmlBody, Where: "get"},
+			{Binding: JSON, Op: shape.OpReturnAtmSearchByCoordinates, Query: "q", Status: 200, Body: jsonBody, Where: "json"},
+		}}
+		s, _, err := Learn(in)
+		if err == nil {
+			if verr := s.Validate(); verr != nil {
+				t.Fatalf("Learn returned an invalid shape: %v", verr)
+			}
+		}
+	})
+}

@@ -1,0 +1,311 @@
+package learn_test
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/mockserver"
+	"github.com/atmkit/atmkit/shape"
+	"github.com/atmkit/atmkit/shape/learn"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden learned shape")
+
+// referenceSamples reads the answers recorded from the reference ASMX
+// deployment (Mono) in testdata/reference: NAME-BINDING.xml or .json;
+// answers named coordsN are searches by coordinates, one query per N.
+func referenceSamples(t *testing.T) []learn.Sample {
+	t.Helper()
+	files, err := filepath.Glob("testdata/reference/*-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops := map[string]string{"provinces": asmx.OpReturnProvinces, "institutions": asmx.OpReturnInstitutions, "allatms": asmx.OpReturnAllAtms}
+	var out []learn.Sample
+	for _, f := range files {
+		body, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := filepath.Base(f)
+		name := strings.TrimSuffix(base, filepath.Ext(base))
+		what, binding, _ := strings.Cut(name, "-")
+		op, query := ops[what], ""
+		if strings.HasPrefix(what, "coords") {
+			op, query = asmx.OpReturnAtmSearchByCoordinates, what
+		}
+		out = append(out, learn.Sample{Binding: binding, Op: op, Query: query, Status: 200, Body: body, Where: base})
+	}
+	return out
+}
+
+func referenceWSDL(t *testing.T) []byte {
+	t.Helper()
+	data, err := os.ReadFile("testdata/reference/wsdl.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// mappings lists what each value field of s holds, by path: the
+// structure and mapping of a shape without its type names.
+func mappings(s *shape.Shape) string {
+	var lines []string
+	for _, op := range shape.Operations() {
+		r := s.Result(op)
+		var walk func(fs []*shape.Field, at string)
+		walk = func(fs []*shape.Field, at string) {
+			for _, f := range fs {
+				p := at + "/" + f.Name()
+				if f.Attribute != "" {
+					p = at + "/@" + f.Attribute
+				}
+				switch {
+				case f.List != "":
+					lines = append(lines, fmt.Sprintf("%s %s list %s item %s", op, p, f.List, f.Item.Element))
+					walk(f.Item.Fields, p+"/"+f.Item.Element)
+				case len(f.Fields) > 0:
+					walk(f.Fields, p)
+				default:
+					what := f.Value
+					if f.Generated {
+						what = "generated"
+					}
+					lines = append(lines, fmt.Sprintf("%s %s %s", op, p, what))
+				}
+			}
+		}
+		lines = append(lines, fmt.Sprintf("%s %s root %s ns %s", op, r.Layout, r.Root, r.Namespace))
+		walk(r.Fields, r.Root)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestLearnReference learns the reference deployment's shape from its
+// WSDL and answers, from its answers alone and from its WSDL alone: all
+// three map every field alike, and the first is the golden file.
+func TestLearnReference(t *testing.T) {
+	both, rep, err := learn.Learn(learn.Input{WSDL: referenceWSDL(t), Samples: referenceSamples(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := "testdata/reference-learned.yaml"
+	got := shape.Marshal(both, "learned from the reference deployment's WSDL and answers")
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("got\n%s\nwant (%s)\n%s", got, golden, want)
+	}
+	report := strings.Join(rep.Mapped, "\n") + "\n--\n" + strings.Join(rep.Guessed, "\n") + "\n--\n" + strings.Join(rep.Unmapped, "\n")
+	for _, want := range []string{
+		"AtmResult/Atms/Atm/AtmId ← id (equal to the JSON answers' in",
+		"AtmResult/Atms/Atm/Languages/Code ← the languages list's item",
+		"ArrayOfProvince/Province/Code ← code (two-letter codes, 6 of them provinces of the recorded locations)",
+		"ArrayOfInstitution/Institution/Name ← name (equal to the JSON answers'",
+		"ArrayOfProvince/Province/ProvinceId (int): no value of atmkit's data matches it",
+	} {
+		if !strings.Contains(report, want) {
+			t.Errorf("the report lacks %q:\n%s", want, report)
+		}
+	}
+	for _, in := range []struct {
+		name string
+		in   learn.Input
+	}{
+		{"answers only", learn.Input{Samples: referenceSamples(t)}},
+		{"WSDL only", learn.Input{WSDL: referenceWSDL(t)}},
+	} {
+		s, _, err := learn.Learn(in.in)
+		if err != nil {
+			t.Errorf("%s: %v", in.name, err)
+			continue
+		}
+		if got, want := mappings(s), mappings(both); got != want {
+			t.Errorf("%s: got\n%s\nwant what WSDL and answers give\n%s", in.name, got, want)
+		}
+	}
+}
+
+// collect calls a server in every binding for a few queries and returns
+// its answers as samples.
+func collect(t *testing.T, base, ns string) []learn.Sample {
+	t.Helper()
+	searches := [][][2]string{
+		{{asmx.ParamPostalCode, ""}, {asmx.ParamLatitude, "44.648834"}, {asmx.ParamLongitude, "-63.575815"}, {asmx.ParamRadius, "1"}},
+		{{asmx.ParamPostalCode, ""}, {asmx.ParamLatitude, "46.0878"}, {asmx.ParamLongitude, "-64.7782"}, {asmx.ParamRadius, "2"}},
+		{{asmx.ParamPostalCode, ""}, {asmx.ParamLatitude, "46.2382"}, {asmx.ParamLongitude, "-63.1311"}, {asmx.ParamRadius, "2"}},
+	}
+	type call struct {
+		op     string
+		params [][2]string
+	}
+	var calls []call
+	for _, s := range searches {
+		calls = append(calls, call{asmx.OpReturnAtmSearchByCoordinates, s})
+	}
+	calls = append(calls, call{asmx.OpReturnProvinces, nil}, call{asmx.OpReturnInstitutions, nil})
+	var out []learn.Sample
+	for i, c := range calls {
+		for _, b := range []asmx.Binding{asmx.SOAP11, asmx.HTTPGet, asmx.JSON, asmx.SOAP12, asmx.HTTPPost} {
+			if b == asmx.JSON && c.op != asmx.OpReturnAtmSearchByCoordinates {
+				continue
+			}
+			status, body := send(t, base, ns, b, c.op, c.params)
+			out = append(out, learn.Sample{Binding: b.String(), Op: c.op, Query: fmt.Sprint(c.params), Status: status,
+				Body: body, Where: fmt.Sprintf("call %d over %s", i, b)})
+		}
+	}
+	return out
+}
+
+func send(t *testing.T, base, ns string, b asmx.Binding, op string, params [][2]string) (int, []byte) {
+	t.Helper()
+	params = append([][2]string{{asmx.ParamKey, "k"}}, params...)
+	form := url.Values{}
+	var soap strings.Builder
+	for _, p := range params {
+		form.Add(p[0], p[1])
+		fmt.Fprintf(&soap, "<%s>%s</%s>", p[0], p[1], p[0])
+	}
+	var req *http.Request
+	switch b {
+	case asmx.SOAP11, asmx.SOAP12:
+		env, ct := asmx.NamespaceSOAP11, "text/xml; charset=utf-8"
+		if b == asmx.SOAP12 {
+			env, ct = asmx.NamespaceSOAP12, asmx.ContentTypeSOAP12
+		}
+		body := `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="` + env + `"><soap:Body><` + op + ` xmlns="` + ns + `">` +
+			soap.String() + `</` + op + `></soap:Body></soap:Envelope>`
+		req, _ = http.NewRequest("POST", base+asmx.ServicePath, strings.NewReader(body))
+		req.Header.Set("Content-Type", ct)
+		if b == asmx.SOAP11 {
+			req.Header.Set("SOAPAction", `"`+ns+"/"+op+`"`)
+		}
+	case asmx.HTTPPost:
+		req, _ = http.NewRequest("POST", base+asmx.ServicePath+"/"+op, strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", asmx.ContentTypeForm)
+	case asmx.JSON:
+		req, _ = http.NewRequest("GET", base+asmx.JSONPath+"/"+op+"?"+form.Encode(), nil)
+	default:
+		req, _ = http.NewRequest("GET", base+asmx.ServicePath+"/"+op+"?"+form.Encode(), nil)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, body
+}
+
+func serve(t *testing.T, sh *shape.Shape, ns string) string {
+	t.Helper()
+	h, err := mockserver.New(mockserver.WithShape(sh), mockserver.WithNamespace(ns))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func wsdlOf(t *testing.T, base string) []byte {
+	t.Helper()
+	resp, err := http.Get(base + asmx.ServicePath + "?WSDL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestLearnRoundTrip serves a shape, learns it back from the answers (and
+// the WSDL), serves what was learned and compares the answers of both
+// byte for byte in every XML binding: the default shape, the reference's
+// typed one and an exotic node shape (attributes, flattened objects, 1/0
+// booleans, fixed decimals, unwrapped items, its own namespace, generated
+// fields).
+func TestLearnRoundTrip(t *testing.T) {
+	const ns = "http://example.org/roundtrip/atmService"
+	load := func(path string) *shape.Shape {
+		s, err := shape.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	rows := []struct {
+		name     string
+		shape    *shape.Shape
+		withWSDL bool
+	}{
+		{"default, answers only", shape.Default(), false},
+		{"default, WSDL and answers", shape.Default(), true},
+		{"typed, answers only", load("../testdata/typed.yaml"), false},
+		{"typed, WSDL and answers", load("../testdata/typed.yaml"), true},
+		{"exotic, answers only", load("testdata/exotic.yaml"), false},
+	}
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			orig := serve(t, r.shape, ns)
+			in := learn.Input{Samples: collect(t, orig, ns)}
+			if r.withWSDL {
+				in.WSDL = wsdlOf(t, orig)
+			}
+			learned, rep, err := learn.Learn(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again := serve(t, learned, ns)
+			want, got := collect(t, orig, ns), collect(t, again, ns)
+			for i := range want {
+				if string(got[i].Body) != string(want[i].Body) {
+					t.Fatalf("%s: the learned shape answers\n%s\nwant\n%s\nlearned:\n%s\nreport: %+v", want[i].Where, got[i].Body, want[i].Body,
+						shape.Marshal(learned, ""), rep)
+				}
+			}
+			if r.withWSDL && string(wsdlOf(t, again)) != strings.ReplaceAll(string(wsdlOf(t, orig)), orig, again) {
+				t.Errorf("the learned shape's WSDL differs:\n%s\nwant\n%s", wsdlOf(t, again), wsdlOf(t, orig))
+			}
+		})
+	}
+}
+
+func TestLearnErrors(t *testing.T) {
+	if _, _, err := learn.Learn(learn.Input{}); !errors.Is(err, learn.ErrNothingToLearn) {
+		t.Errorf("no input: got %v, want ErrNothingToLearn", err)
+	}
+	if _, _, err := learn.Learn(learn.Input{WSDL: []byte("<html>not a WSDL</html>")}); err == nil || !strings.Contains(err.Error(), "WSDL") {
+		t.Errorf("a bad WSDL: got %v, want an error about the WSDL", err)
+	}
+	s := learn.Sample{Binding: "soap11", Op: asmx.OpReturnProvinces, Status: 200, Body: []byte("<oops"), Where: "x#1"}
+	_, rep, err := learn.Learn(learn.Input{Samples: []learn.Sample{s}})
+	if !errors.Is(err, learn.ErrNothingToLearn) || rep == nil || len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "x#1") {
+		t.Errorf("an unreadable answer: got %v and %+v, want ErrNothingToLearn and a note naming x#1", err, rep)
+	}
+}

@@ -1,0 +1,174 @@
+package learn
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/beevik/etree"
+)
+
+// Bindings of samples, as atmkit names them.
+const (
+	SOAP11   = "soap11"
+	SOAP12   = "soap12"
+	HTTPGet  = "get"
+	HTTPPost = "post"
+	JSON     = "json"
+)
+
+// Sample is one recorded answer of the deployment.
+type Sample struct {
+	// Binding is soap11, soap12, get, post or json.
+	Binding string
+	// Op is the operation's name.
+	Op string
+	// Query identifies the call's parameters but the key (say their
+	// name=value pairs joined); XML and JSON answers with the same Op and
+	// Query answer the same query.
+	Query string
+	// Status is the HTTP status; only 200 answers are read.
+	Status int
+	// Body is the answer's body.
+	Body []byte
+	// Where names the sample in reports (a cassette and interaction).
+	Where string
+}
+
+func isSOAP(b string) bool { return b == SOAP11 || b == SOAP12 }
+
+// content is the result of one XML answer: the elements inside <OpResult>
+// (SOAP), or the document's root (GET/POST).
+type content struct {
+	sample *Sample
+	soap   bool
+	// kids are the children of <OpResult> (SOAP); root is the GET/POST root.
+	kids   []*etree.Element
+	result *etree.Element // <OpResult> (SOAP)
+	root   *etree.Element
+	// ns is the service namespace, as <OpResponse> shows it (SOAP).
+	ns string
+}
+
+// readContent parses an XML answer.
+func readContent(s *Sample) (*content, error) {
+	doc := etree.NewDocument()
+	if err := doc.ReadFromBytes(s.Body); err != nil {
+		return nil, fmt.Errorf("does not parse: %w", err)
+	}
+	root := doc.Root()
+	if root == nil {
+		return nil, fmt.Errorf("has no root element")
+	}
+	c := &content{sample: s, soap: isSOAP(s.Binding)}
+	if !c.soap {
+		c.root = root
+		return c, nil
+	}
+	var body *etree.Element
+	for _, k := range root.ChildElements() {
+		if k.Tag == "Body" {
+			body = k
+		}
+	}
+	if body == nil || len(body.ChildElements()) == 0 {
+		return nil, fmt.Errorf("has no SOAP Body")
+	}
+	resp := body.ChildElements()[0]
+	if resp.Tag == "Fault" {
+		return nil, fmt.Errorf("is a SOAP fault")
+	}
+	c.ns = resp.NamespaceURI()
+	var result *etree.Element
+	for _, k := range resp.ChildElements() {
+		if k.Tag == s.Op+"Result" {
+			result = k
+		}
+	}
+	if result == nil {
+		return nil, fmt.Errorf("has no <%sResult>", s.Op)
+	}
+	c.result, c.kids = result, result.ChildElements()
+	return c, nil
+}
+
+// hasTypedRoot reports whether a GET/POST root looks like XmlSerializer's
+// root of a typed result: the xsi and xsd declarations.
+func hasTypedRoot(root *etree.Element) bool {
+	xsi, xsd := false, false
+	for _, a := range root.Attr {
+		if a.Space == "xmlns" && a.Value == "http://www.w3.org/2001/XMLSchema-instance" {
+			xsi = true
+		}
+		if a.Space == "xmlns" && a.Value == nsXSD {
+			xsd = true
+		}
+	}
+	return xsi && xsd
+}
+
+// jsonAnswer is a JSON answer: the result's values and each location's,
+// by their path in the document's JSON form.
+type jsonAnswer struct {
+	top   map[string]string
+	items []jsonLocation
+}
+
+type jsonLocation struct {
+	values    map[string]string
+	languages []string
+}
+
+// readJSON reads a JSON search answer.
+func readJSON(body []byte) (*jsonAnswer, error) {
+	var doc map[string]any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("is not JSON: %w", err)
+	}
+	a := &jsonAnswer{top: map[string]string{}}
+	flatten(doc, "", a.top)
+	delete(a.top, "locations")
+	locs, _ := doc["locations"].([]any)
+	for _, l := range locs {
+		m, ok := l.(map[string]any)
+		if !ok {
+			continue
+		}
+		loc := jsonLocation{values: map[string]string{}}
+		flatten(m, "", loc.values)
+		if langs, ok := m["languages"].([]any); ok {
+			for _, x := range langs {
+				loc.languages = append(loc.languages, fmt.Sprint(x))
+			}
+		}
+		delete(loc.values, "languages")
+		a.items = append(a.items, loc)
+	}
+	return a, nil
+}
+
+// flatten writes the scalar values of m by their dotted paths.
+func flatten(m map[string]any, prefix string, out map[string]string) {
+	for k, v := range m {
+		p := k
+		if prefix != "" {
+			p = prefix + "." + k
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			flatten(x, p, out)
+		case []any:
+			out[p] = ""
+		case nil:
+			out[p] = ""
+		case string:
+			out[p] = x
+		case json.Number:
+			out[p] = x.String()
+		default:
+			out[p] = fmt.Sprint(x)
+		}
+	}
+}

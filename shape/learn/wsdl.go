@@ -1,0 +1,252 @@
+package learn
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/beevik/etree"
+)
+
+// Namespaces of a WSDL 1.1 document.
+const (
+	nsWSDL = "http://schemas.xmlsoap.org/wsdl/"
+	nsXSD  = "http://www.w3.org/2001/XMLSchema"
+)
+
+// wsdlInfo is what the learner reads from a WSDL.
+type wsdlInfo struct {
+	ns string // the target (service) namespace
+	// Per operation: the layout, the skeleton of a typed result (its
+	// fields as kids of a root node named by the GET/POST root), and the
+	// result's type name.
+	ops map[string]*wsdlResult
+}
+
+type wsdlResult struct {
+	node     bool   // the result is a node (xs:any)
+	typeName string // complexType name of a typed result
+	typeNS   string
+	root     string // the GET/POST root element named by the HTTP output message
+	skeleton *node  // typed: a node named root holding the fields
+}
+
+// schemaSet indexes the schemas of a WSDL by namespace.
+type schemaSet struct {
+	types    map[string]*etree.Element // "{ns}name" → complexType
+	elements map[string]*etree.Element // "{ns}name" → global element
+	forms    map[*etree.Element]string // schema element → its target namespace
+	qualify  map[*etree.Element]bool   // schema element → elementFormDefault qualified
+}
+
+func key(ns, name string) string { return "{" + ns + "}" + name }
+
+// readWSDL reads the result types of every operation from a WSDL document.
+func readWSDL(data []byte) (*wsdlInfo, error) {
+	doc := etree.NewDocument()
+	if err := doc.ReadFromBytes(data); err != nil {
+		return nil, fmt.Errorf("the WSDL does not parse: %w", err)
+	}
+	defs := doc.Root()
+	if defs == nil || defs.Tag != "definitions" || defs.NamespaceURI() != nsWSDL {
+		return nil, fmt.Errorf("not a WSDL 1.1 document (no wsdl:definitions root)")
+	}
+	info := &wsdlInfo{ns: defs.SelectAttrValue("targetNamespace", ""), ops: map[string]*wsdlResult{}}
+	set := &schemaSet{types: map[string]*etree.Element{}, elements: map[string]*etree.Element{},
+		forms: map[*etree.Element]string{}, qualify: map[*etree.Element]bool{}}
+	for _, types := range defs.SelectElements("types") {
+		for _, schema := range types.ChildElements() {
+			if schema.Tag != "schema" || schema.NamespaceURI() != nsXSD {
+				continue
+			}
+			tns := schema.SelectAttrValue("targetNamespace", "")
+			set.forms[schema] = tns
+			set.qualify[schema] = schema.SelectAttrValue("elementFormDefault", "") == "qualified"
+			for _, d := range schema.ChildElements() {
+				name := d.SelectAttrValue("name", "")
+				switch d.Tag {
+				case "complexType":
+					set.types[key(tns, name)] = d
+				case "element":
+					set.elements[key(tns, name)] = d
+				}
+			}
+		}
+	}
+	// GET (or POST) output messages name the root element of typed results.
+	roots := map[string]string{}
+	for _, m := range defs.SelectElements("message") {
+		name := m.SelectAttrValue("name", "")
+		for _, suffix := range []string{"HttpGetOut", "HttpPostOut"} {
+			op, ok := strings.CutSuffix(name, suffix)
+			if !ok {
+				continue
+			}
+			if p := m.SelectElement("part"); p != nil {
+				if el := p.SelectAttrValue("element", ""); el != "" {
+					_, local := splitQName(el)
+					if _, done := roots[op]; !done {
+						roots[op] = local
+					}
+				}
+			}
+		}
+	}
+	for k, resp := range set.elements {
+		op, ok := strings.CutSuffix(k[strings.IndexByte(k, '}')+1:], "Response")
+		if !ok {
+			continue
+		}
+		res := findResultElement(resp, op+"Result")
+		if res == nil {
+			continue
+		}
+		r := &wsdlResult{root: roots[op]}
+		if t := res.SelectAttrValue("type", ""); t != "" {
+			r.typeNS, r.typeName = resolveQName(res, t)
+			ct := set.types[key(r.typeNS, r.typeName)]
+			if ct == nil {
+				return nil, fmt.Errorf("the WSDL types %sResult as %s, which it does not define", op, t)
+			}
+			if r.root == "" {
+				r.root = r.typeName
+			}
+			sk := &node{name: r.root, ns: info.ns, typeName: r.typeName, fromWSDL: true}
+			if err := set.fill(sk, ct, map[string]bool{}); err != nil {
+				return nil, fmt.Errorf("%s's result type %s: %w", op, r.typeName, err)
+			}
+			r.skeleton = sk
+		} else {
+			r.node = true
+		}
+		info.ops[op] = r
+	}
+	return info, nil
+}
+
+// findResultElement finds the element declaration called name in a
+// response element's inline type.
+func findResultElement(resp *etree.Element, name string) *etree.Element {
+	for _, e := range resp.FindElements(".//element") {
+		if e.SelectAttrValue("name", "") == name {
+			return e
+		}
+	}
+	return nil
+}
+
+// splitQName splits prefix:local.
+func splitQName(q string) (prefix, local string) {
+	if i := strings.IndexByte(q, ':'); i >= 0 {
+		return q[:i], q[i+1:]
+	}
+	return "", q
+}
+
+// resolveQName resolves a QName written in an attribute of e.
+func resolveQName(e *etree.Element, q string) (ns, local string) {
+	prefix, local := splitQName(q)
+	for x := e; x != nil; x = x.Parent() {
+		for _, a := range x.Attr {
+			if (prefix == "" && a.Space == "" && a.Key == "xmlns") || (prefix != "" && a.Space == "xmlns" && a.Key == prefix) {
+				return a.Value, local
+			}
+		}
+	}
+	return "", local
+}
+
+// schemaOf returns the schema element a declaration is in.
+func schemaOf(e *etree.Element) *etree.Element {
+	for x := e; x != nil; x = x.Parent() {
+		if x.Tag == "schema" {
+			return x
+		}
+	}
+	return nil
+}
+
+// fill adds the fields of complexType ct to n: base type fields first
+// (complexContent extension), then the sequence, then attributes.
+// visiting guards against recursive types.
+func (s *schemaSet) fill(n *node, ct *etree.Element, visiting map[string]bool) error {
+	schema := schemaOf(ct)
+	tns := s.forms[schema]
+	name := key(tns, ct.SelectAttrValue("name", ""))
+	if visiting[name] {
+		return fmt.Errorf("type %s contains itself", ct.SelectAttrValue("name", ""))
+	}
+	visiting[name] = true
+	defer delete(visiting, name)
+	body := ct
+	if cc := ct.SelectElement("complexContent"); cc != nil {
+		if ext := cc.SelectElement("extension"); ext != nil {
+			bns, blocal := resolveQName(ext, ext.SelectAttrValue("base", ""))
+			if base := s.types[key(bns, blocal)]; base != nil {
+				if err := s.fill(n, base, visiting); err != nil {
+					return err
+				}
+			}
+			body = ext
+		}
+	}
+	for _, group := range body.ChildElements() {
+		switch group.Tag {
+		case "sequence", "all", "choice":
+			for _, el := range group.SelectElements("element") {
+				if err := s.addElement(n, el, schema, visiting); err != nil {
+					return err
+				}
+			}
+		case "attribute":
+			_, t := resolveQName(group, group.SelectAttrValue("type", "s:string"))
+			n.kids = append(n.kids, &node{name: group.SelectAttrValue("name", ""), attr: true, typ: t, fromWSDL: true})
+		}
+	}
+	return nil
+}
+
+// addElement adds the element declaration el (local, or a ref to a global
+// one) to n.
+func (s *schemaSet) addElement(n *node, el, schema *etree.Element, visiting map[string]bool) error {
+	decl := el
+	ns := ""
+	if s.qualify[schema] || el.SelectAttrValue("form", "") == "qualified" {
+		ns = s.forms[schema]
+	}
+	if el.SelectAttrValue("form", "") == "unqualified" {
+		ns = ""
+	}
+	if ref := el.SelectAttrValue("ref", ""); ref != "" {
+		rns, rlocal := resolveQName(el, ref)
+		decl = s.elements[key(rns, rlocal)]
+		if decl == nil {
+			return fmt.Errorf("element ref %s is not defined", ref)
+		}
+		ns = rns
+	}
+	k := &node{name: decl.SelectAttrValue("name", ""), ns: ns, fromWSDL: true,
+		repeated: el.SelectAttrValue("maxOccurs", "1") == "unbounded"}
+	t := decl.SelectAttrValue("type", "")
+	var ct *etree.Element
+	if t != "" {
+		tns, tlocal := resolveQName(decl, t)
+		if tns == nsXSD {
+			k.typ = tlocal
+		} else if ct = s.types[key(tns, tlocal)]; ct != nil {
+			k.typeName = tlocal
+		} else {
+			k.typ = "string" // a simple type of the deployment's own: its values are text
+		}
+	} else if inline := decl.SelectElement("complexType"); inline != nil {
+		ct = inline
+	} else {
+		k.typ = "string"
+	}
+	if ct != nil {
+		if err := s.fill(k, ct, visiting); err != nil {
+			return err
+		}
+	}
+	n.kids = append(n.kids, k)
+	return nil
+}

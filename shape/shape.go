@@ -1,0 +1,328 @@
+package shape
+
+import (
+	"encoding/xml"
+	"strings"
+)
+
+// Version is the shape file format this package reads and writes.
+const Version = 1
+
+// The eight operations of the interface document, in its order.
+const (
+	OpReturnAllAtms                       = "ReturnAllAtms"
+	OpReturnAtmSearchByAddress            = "ReturnAtmSearchByAddress"
+	OpReturnAtmSearchByCoordinates        = "ReturnAtmSearchByCoordinates"
+	OpReturnAtmSearchByAddressWithMaximum = "ReturnAtmSearchByAddressWithMaximum"
+	OpReturnAtmSearchByInstitution        = "ReturnAtmSearchByInstitution"
+	OpReturnAtmSearchByCity               = "ReturnAtmSearchByCity"
+	OpReturnInstitutions                  = "ReturnInstitutions"
+	OpReturnProvinces                     = "ReturnProvinces"
+)
+
+// Operations lists the eight operation names in the document's order.
+func Operations() []string {
+	return []string{OpReturnAllAtms, OpReturnAtmSearchByAddress, OpReturnAtmSearchByCoordinates,
+		OpReturnAtmSearchByAddressWithMaximum, OpReturnAtmSearchByInstitution, OpReturnAtmSearchByCity,
+		OpReturnInstitutions, OpReturnProvinces}
+}
+
+// ContentOf is the content an operation returns: Locations for
+// ReturnAllAtms and the five searches, Institutions and Provinces for the
+// two reference lists; "" for a name that is no operation.
+func ContentOf(op string) Content {
+	switch op {
+	case OpReturnInstitutions:
+		return Institutions
+	case OpReturnProvinces:
+		return Provinces
+	case OpReturnAllAtms, OpReturnAtmSearchByAddress, OpReturnAtmSearchByCoordinates,
+		OpReturnAtmSearchByAddressWithMaximum, OpReturnAtmSearchByInstitution, OpReturnAtmSearchByCity:
+		return Locations
+	}
+	return ""
+}
+
+// Layout is how a result sits in <OpResult>.
+type Layout string
+
+// Layouts.
+const (
+	// Node: the result is one XML element (an XmlNode result): the only
+	// child of <OpResult> in SOAP, the document's root in HTTP GET and POST.
+	Node Layout = "node"
+	// Typed: the result is an XmlSerializer object or array: <OpResult> is
+	// the object and its children are the fields (or the array's items); in
+	// HTTP GET and POST the root is named after the type (Result.Root), in
+	// the service namespace, with the xsi and xsd declarations.
+	Typed Layout = "typed"
+)
+
+// Namespace says which XML namespace a level is in: NoNamespace, Service
+// (the service namespace the server runs with), or a namespace URI. The
+// empty Namespace inherits the enclosing level's.
+type Namespace string
+
+// Namespace values with a meaning of their own.
+const (
+	// NoNamespace is the empty namespace (written xmlns="" inside the SOAP
+	// body, whose default namespace is the service's).
+	NoNamespace Namespace = "none"
+	// Service is the service namespace.
+	Service Namespace = "service"
+)
+
+// Resolve returns the namespace URI ns stands for: "" for NoNamespace, the
+// service namespace for Service, the URI itself otherwise. The empty
+// Namespace resolves to inherited.
+func (ns Namespace) Resolve(service, inherited string) string {
+	switch ns {
+	case "":
+		return inherited
+	case NoNamespace:
+		return ""
+	case Service:
+		return service
+	}
+	return string(ns)
+}
+
+// Content is what a result holds.
+type Content string
+
+// Contents of results, each named after the list it holds.
+const (
+	Locations    Content = "locations"    // ReturnAllAtms and the five searches
+	Institutions Content = "institutions" // ReturnInstitutions
+	Provinces    Content = "provinces"    // ReturnProvinces
+)
+
+// Shape is how a deployment writes the results of the eight operations.
+// Build one with Default, Parse or Load; it must not be modified once a
+// server uses it.
+type Shape struct {
+	// Results are the result descriptions, in the file's order.
+	Results []*Result
+	// Operations maps each operation name to the name of its Result.
+	Operations map[string]string
+}
+
+// Result describes one result type: an operation's answer.
+type Result struct {
+	// Name identifies the result in the shape file (its key under results).
+	Name string
+	// Layout is node or typed.
+	Layout Layout
+	// Namespace is the namespace of the result's content: the node (layout
+	// node) or the fields inside <OpResult> and the GET/POST root (typed).
+	// Fields inherit it. The empty Namespace is NoNamespace for a node and
+	// Service for a typed result.
+	Namespace Namespace
+	// Root is the root element's name in HTTP GET and POST: the node's name
+	// (node), or the type's root name such as AtmResult or ArrayOfProvince
+	// (typed; always in the service namespace, as ASMX writes it).
+	Root string
+	// Type is the result's complexType name in the WSDL (typed; default Root).
+	Type string
+	// Fields are the result's children, in order.
+	Fields []*Field
+
+	line int // line in the shape file, 0 when built in code
+}
+
+// Field is one level of a result: an element (a value, a container of
+// fields, or a list), an attribute holding a value, or a list whose items
+// sit directly in the enclosing element.
+type Field struct {
+	// Element is the element name; empty for an attribute, and for a list
+	// whose items are not wrapped in an element of their own.
+	Element string
+	// Attribute is the attribute name of a value written as an attribute
+	// of the enclosing element (XmlAttribute).
+	Attribute string
+	// Namespace of the element; empty inherits the enclosing level's.
+	// Attributes are in no namespace.
+	Namespace Namespace
+	// Type is the XSD type of a value (int, string, double, boolean, ...),
+	// or the complexType name of a container or list in the WSDL (default:
+	// the element name for a container, ArrayOf<item type> for a list).
+	Type string
+	// Value is the field of atmkit's data model the value comes from, as a
+	// path in the JSON form of the enclosing object: "id",
+	// "institution.name", "coordinates.latitude" (see Values). Empty for
+	// containers and lists, and for Generated values.
+	Value string
+	// Format says how the value is written: for xs:boolean "true/false"
+	// (the default) or "1/0"; for xs:double, xs:float and xs:decimal
+	// "shortest" (the default: the shortest text that reads back as the
+	// same double, as .NET's XmlConvert writes) or "fixed:N" (N decimals).
+	Format string
+	// Generated marks a field the deployment has and atmkit's data model
+	// does not (say a province's ProvinceId): it is written with a
+	// deterministic value of its Type (see GeneratedValue).
+	Generated bool
+	// Fields are a container's children, in order.
+	Fields []*Field
+	// List names the list this field holds: locations, institutions,
+	// provinces, or languages (see Lists).
+	List string
+	// Item is the list's item: an element with fields, or for languages
+	// an element holding the language code.
+	Item *Field
+
+	line  int            // line in the shape file, 0 when built in code
+	lines map[string]int // lines of the field's keys in the shape file
+}
+
+// lineOf is the line of the field's key in the shape file, else the field's.
+func (f *Field) lineOf(key string) int {
+	if n, ok := f.lines[key]; ok {
+		return n
+	}
+	return f.line
+}
+
+// Name is the field's element or attribute name, or "" for an unwrapped list.
+func (f *Field) Name() string {
+	if f.Attribute != "" {
+		return f.Attribute
+	}
+	return f.Element
+}
+
+// IsLeaf reports whether the field holds one value (from the model or generated).
+func (f *Field) IsLeaf() bool { return f.List == "" && len(f.Fields) == 0 }
+
+// Line is the field's line in the shape file it was read from (0 when built in code).
+func (f *Field) Line() int { return f.line }
+
+// Line is the result's line in the shape file it was read from (0 when built in code).
+func (r *Result) Line() int { return r.line }
+
+// Content is what the result holds, by the list it holds at its top level
+// (Locations, Institutions or Provinces); "" if it holds none.
+func (r *Result) Content() Content {
+	var found Content
+	walkFields(r.Fields, false, func(f *Field) bool {
+		switch Content(f.List) {
+		case Locations, Institutions, Provinces:
+			found = Content(f.List)
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// TypeName is the result's complexType name (Type, or Root).
+func (r *Result) TypeName() string {
+	if r.Type != "" {
+		return r.Type
+	}
+	return r.Root
+}
+
+// ContentNamespace is the namespace URI of the result's content: the node,
+// or the fields inside <OpResult>.
+func (r *Result) ContentNamespace(service string) string {
+	switch {
+	case r.Namespace != "":
+		return r.Namespace.Resolve(service, "")
+	case r.Layout == Typed:
+		return service
+	}
+	return ""
+}
+
+// RootName is the root element of the result in HTTP GET and POST: the
+// node (in its namespace), or the type's root in the service namespace.
+func (r *Result) RootName(service string) xml.Name {
+	if r.Layout == Typed {
+		return xml.Name{Space: service, Local: r.Root}
+	}
+	return xml.Name{Space: r.ContentNamespace(service), Local: r.Root}
+}
+
+// Result returns the description of op's result, or nil for an unknown operation.
+func (s *Shape) Result(op string) *Result {
+	name, ok := s.Operations[op]
+	if !ok {
+		return nil
+	}
+	return s.ResultNamed(name)
+}
+
+// ResultNamed returns the result description called name, or nil.
+func (s *Shape) ResultNamed(name string) *Result {
+	for _, r := range s.Results {
+		if r.Name == name {
+			return r
+		}
+	}
+	return nil
+}
+
+// Layout is the layout of op's result ("" for an unknown operation).
+func (s *Shape) Layout(op string) Layout {
+	if r := s.Result(op); r != nil {
+		return r.Layout
+	}
+	return ""
+}
+
+// Root is the GET/POST root element of op's result given the service
+// namespace: for a typed result its type's root name in the service
+// namespace (e.g. {ns}ArrayOfProvince), for a node the node's own name and
+// namespace. The zero Name for an unknown operation.
+func (s *Shape) Root(op, service string) xml.Name {
+	if r := s.Result(op); r != nil {
+		return r.RootName(service)
+	}
+	return xml.Name{}
+}
+
+// ContentNamespace is the namespace URI of the content of op's <OpResult>
+// given the service namespace: the node's, or the typed fields'. It is the
+// same in every XML binding.
+func (s *Shape) ContentNamespace(op, service string) string {
+	if r := s.Result(op); r != nil {
+		return r.ContentNamespace(service)
+	}
+	return ""
+}
+
+// walkFields calls f for every field below fields, depth first, in order;
+// into says whether to descend into list items too. f returns false to stop.
+func walkFields(fields []*Field, into bool, f func(*Field) bool) bool {
+	for _, x := range fields {
+		if !f(x) {
+			return false
+		}
+		if !walkFields(x.Fields, into, f) {
+			return false
+		}
+		if into && x.Item != nil {
+			if !f(x.Item) || !walkFields(x.Item.Fields, into, f) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// label names a field for messages: its element or attribute name, or the
+// list it holds.
+func (f *Field) label() string {
+	switch {
+	case f.Attribute != "":
+		return "@" + f.Attribute
+	case f.Element != "":
+		return f.Element
+	case f.List != "":
+		return "(" + f.List + " list)"
+	}
+	return "(field)"
+}
+
+// path joins labels for messages.
+func path(parts ...string) string { return strings.Join(parts, "/") }

@@ -1,0 +1,470 @@
+package shape
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Problem is one thing wrong with a shape: where it is (the line in the
+// shape file, when it was read from one, and the field) and what is wrong.
+type Problem struct {
+	Line  int    // 1-based line in the shape file; 0 when unknown
+	Field string // e.g. results.AtmResult/Atms/Atm/Bank/Name
+	Msg   string
+}
+
+func (p Problem) String() string {
+	var b strings.Builder
+	if p.Line > 0 {
+		fmt.Fprintf(&b, "line %d: ", p.Line)
+	}
+	if p.Field != "" {
+		b.WriteString(p.Field)
+		b.WriteString(": ")
+	}
+	b.WriteString(p.Msg)
+	return b.String()
+}
+
+// Error lists what is wrong with a shape. Errors from Parse, Load and
+// Validate are *Error.
+type Error struct {
+	// File is the shape file's name, if it was read from one.
+	File     string
+	Problems []Problem
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("invalid shape")
+	if e.File != "" {
+		b.WriteString(" ")
+		b.WriteString(e.File)
+	}
+	if len(e.Problems) == 1 {
+		b.WriteString(": ")
+		b.WriteString(e.Problems[0].String())
+		return b.String()
+	}
+	fmt.Fprintf(&b, " (%d problems):", len(e.Problems))
+	for _, p := range e.Problems {
+		b.WriteString("\n  ")
+		b.WriteString(p.String())
+	}
+	return b.String()
+}
+
+// ErrInvalid is wrapped by every *Error, for errors.Is.
+var ErrInvalid = errors.New("invalid shape")
+
+// Unwrap makes errors.Is(err, ErrInvalid) hold.
+func (e *Error) Unwrap() error { return ErrInvalid }
+
+// checker collects problems.
+type checker struct{ problems []Problem }
+
+func (c *checker) addf(line int, field, format string, args ...any) {
+	c.problems = append(c.problems, Problem{Line: line, Field: field, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (c *checker) err() error {
+	if len(c.problems) == 0 {
+		return nil
+	}
+	return &Error{Problems: c.problems}
+}
+
+// Validate reports everything wrong with s as an *Error: unknown values,
+// values whose type cannot hold them, lists in the wrong place, operations
+// without a result or with a result of the wrong content, complexTypes of
+// one name with different fields. nil means a server can serve s.
+func (s *Shape) Validate() error {
+	c := &checker{}
+	seen := map[string]bool{}
+	for _, r := range s.Results {
+		if r == nil {
+			c.addf(0, "results", "an empty result")
+			continue
+		}
+		where := "results." + r.Name
+		if r.Name == "" {
+			c.addf(r.line, "results", "a result without a name")
+		} else if seen[r.Name] {
+			c.addf(r.line, where, "a second result named %q", r.Name)
+		}
+		seen[r.Name] = true
+		c.checkResult(r, where)
+	}
+	ops := Operations()
+	for op, name := range s.Operations {
+		if !slices.Contains(ops, op) {
+			c.addf(0, "operations."+op, "no operation of the interface document is called %q (want one of %s)", op, strings.Join(ops, ", "))
+			continue
+		}
+		r := s.ResultNamed(name)
+		if r == nil {
+			c.addf(0, "operations."+op, "no result is called %q", name)
+			continue
+		}
+		if got, want := r.Content(), ContentOf(op); got != "" && got != want {
+			c.addf(r.line, "operations."+op, "%s returns %s, but result %q holds %s", op, want, name, got)
+		}
+	}
+	var missing []string
+	for _, op := range ops {
+		if _, ok := s.Operations[op]; !ok {
+			missing = append(missing, op)
+		}
+	}
+	if len(missing) > 0 {
+		c.addf(0, "operations", "no result for %s", strings.Join(missing, ", "))
+	}
+	c.checkTypes(s)
+	return c.err()
+}
+
+func (c *checker) checkResult(r *Result, where string) {
+	switch r.Layout {
+	case Node, Typed:
+	default:
+		c.addf(r.line, where+".layout", "layout %q: want node or typed", r.Layout)
+	}
+	c.checkNamespace(r.line, where+".namespace", r.Namespace)
+	if !isNCName(r.Root) {
+		c.addf(r.line, where+".root", "root %q is not an XML element name", r.Root)
+	}
+	if r.Type != "" && !isNCName(r.Type) {
+		c.addf(r.line, where+".type", "type %q is not an XML name", r.Type)
+	}
+	content := r.Content()
+	if content == "" {
+		c.addf(r.line, where, "holds no list of locations, institutions or provinces")
+		return
+	}
+	var lists []string
+	walkFields(r.Fields, false, func(f *Field) bool {
+		switch Content(f.List) {
+		case Locations, Institutions, Provinces:
+			lists = append(lists, f.List)
+		}
+		return true
+	})
+	if len(lists) > 1 {
+		c.addf(r.line, where, "holds %d lists (%s); a result holds one", len(lists), strings.Join(lists, ", "))
+	}
+	for _, f := range r.Fields {
+		if f.Attribute != "" && r.Layout == Typed {
+			c.addf(f.line, path(where, f.label()), "a typed result's own attributes are not supported: give it as an element")
+		}
+	}
+	c.checkFields(r.Fields, ScopeOf(content), where)
+}
+
+// checkFields checks the fields of one element in scope.
+func (c *checker) checkFields(fields []*Field, scope Scope, where string) {
+	attrs := map[string]bool{}
+	for _, f := range fields {
+		if f == nil {
+			c.addf(0, where, "an empty field")
+			continue
+		}
+		at := path(where, f.label())
+		c.checkField(f, scope, at)
+		if f.Attribute != "" {
+			if attrs[f.Attribute] {
+				c.addf(f.line, at, "a second attribute %q on the same element", f.Attribute)
+			}
+			attrs[f.Attribute] = true
+		}
+	}
+	if scope == ScopeLocation {
+		n := 0
+		walkFields(fields, false, func(f *Field) bool {
+			if f.Value == "index" {
+				n++
+			}
+			return true
+		})
+		if n > 1 {
+			c.addf(0, where, "index is written %d times; it may be written once per location", n)
+		}
+	}
+}
+
+func (c *checker) checkField(f *Field, scope Scope, at string) {
+	switch {
+	case f.Element != "" && f.Attribute != "":
+		c.addf(f.line, at, "both element %q and attribute %q: give one", f.Element, f.Attribute)
+	case f.Element == "" && f.Attribute == "" && f.List == "":
+		c.addf(f.line, at, "neither element nor attribute")
+	case f.Element != "" && !isNCName(f.Element):
+		c.addf(f.line, at, "element %q is not an XML element name", f.Element)
+	case f.Attribute != "" && !isNCName(f.Attribute):
+		c.addf(f.line, at, "attribute %q is not an XML attribute name", f.Attribute)
+	}
+	c.checkNamespace(f.lineOf("namespace"), at+".namespace", f.Namespace)
+	if f.Attribute != "" {
+		if !f.IsLeaf() {
+			c.addf(f.line, at, "an attribute holds one value, not fields or a list")
+		}
+		if f.Namespace != "" {
+			c.addf(f.line, at, "attributes are in no namespace; namespace is for elements")
+		}
+	}
+	switch {
+	case f.List != "":
+		c.checkList(f, scope, at)
+	case len(f.Fields) > 0:
+		if f.Value != "" || f.Generated || f.Format != "" {
+			c.addf(f.line, at, "a field with fields is a container: it has no value, format or generated")
+		}
+		if f.Type != "" && !isNCName(f.Type) {
+			c.addf(f.lineOf("type"), at+".type", "type %q is not an XML name", f.Type)
+		}
+		c.checkFields(f.Fields, scope, at)
+	default:
+		c.checkLeaf(f, scope, at)
+	}
+}
+
+func (c *checker) checkList(f *Field, scope Scope, at string) {
+	lists := Lists(scope)
+	itemScope, ok := lists[f.List]
+	if !ok {
+		var names []string
+		for n := range lists {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		if len(names) == 0 {
+			c.addf(f.lineOf("list"), at+".list", "a %s holds no lists, not %q", scope, f.List)
+		} else {
+			c.addf(f.lineOf("list"), at+".list", "a %s holds the list %s, not %q", scope, strings.Join(names, ", "), f.List)
+		}
+		return
+	}
+	if f.Value != "" || f.Generated || f.Format != "" || len(f.Fields) > 0 {
+		c.addf(f.line, at, "a list has an item, not a value, format, generated or fields")
+	}
+	if f.Type != "" && !isNCName(f.Type) {
+		c.addf(f.lineOf("type"), at+".type", "type %q is not an XML name", f.Type)
+	}
+	it := f.Item
+	if it == nil {
+		c.addf(f.lineOf("item"), at+".item", "the list has no item")
+		return
+	}
+	iat := path(at, it.label())
+	if it.Element == "" || it.Attribute != "" || it.List != "" {
+		c.addf(it.line, iat, "a list item is an element with a name (element: ...)")
+		return
+	}
+	if !isNCName(it.Element) {
+		c.addf(it.line, iat, "element %q is not an XML element name", it.Element)
+	}
+	c.checkNamespace(it.lineOf("namespace"), iat+".namespace", it.Namespace)
+	if itemScope == ScopeLanguage {
+		if len(it.Fields) > 0 || it.Value != "" || it.Generated {
+			c.addf(it.line, iat, "a language item holds the language code itself: no fields, value or generated")
+		}
+		if !slices.Contains(stringTypes, it.Type) {
+			c.addf(it.lineOf("type"), iat+".type", "type %q: a language code is a string (want one of %s)", it.Type, strings.Join(stringTypes, ", "))
+		}
+		return
+	}
+	if len(it.Fields) == 0 {
+		c.addf(it.line, iat, "a %s item is an element with fields", itemScope)
+		return
+	}
+	if it.Value != "" || it.Generated || it.Format != "" {
+		c.addf(it.line, iat, "a list item with fields has no value, format or generated")
+	}
+	if it.Type != "" && !isNCName(it.Type) {
+		c.addf(it.lineOf("type"), iat+".type", "type %q is not an XML name", it.Type)
+	}
+	c.checkFields(it.Fields, itemScope, iat)
+}
+
+func (c *checker) checkLeaf(f *Field, scope Scope, at string) {
+	if f.Type == "" {
+		c.addf(f.lineOf("type"), at+".type", "no type (an XSD type such as int, string, double or boolean)")
+		return
+	}
+	if !knownType(f.Type) {
+		c.addf(f.lineOf("type"), at+".type", "type %q is not a type atmkit writes (want one of %s)", f.Type,
+			strings.Join(slices.Concat(intTypes, decimalTypes, stringTypes, otherTypes), ", "))
+		return
+	}
+	switch {
+	case f.Generated && f.Value != "":
+		c.addf(f.line, at, "value %q and generated: a field is either atmkit's data or generated", f.Value)
+	case f.Generated:
+	case f.Value == "":
+		c.addf(f.lineOf("value"), at+".value", "no value: name the field of atmkit's data it holds (one of %s), or mark it generated: true", valueNames(scope))
+		return
+	default:
+		v, ok := LookupValue(scope, f.Value)
+		if !ok {
+			c.addf(f.lineOf("value"), at+".value", "%q is not a value of a %s (want one of %s)", f.Value, scope, valueNames(scope))
+			return
+		}
+		switch {
+		case v.Kind == KindInt && f.Type == "boolean":
+			c.addf(f.lineOf("type"), at+".type", "%s is a number, not a flag: it cannot be a boolean", f.Value)
+		case !typeFits(v.Kind, f.Type):
+			c.addf(f.lineOf("type"), at+".type", "type %q cannot hold %s (%s)", f.Type, f.Value, v.Kind)
+		}
+	}
+	if _, err := checkFormat(f.Type, f.Format); err != nil {
+		c.addf(f.lineOf("format"), at+".format", "%v", err)
+	}
+}
+
+func (c *checker) checkNamespace(line int, at string, ns Namespace) {
+	switch ns {
+	case "", NoNamespace, Service:
+		return
+	}
+	if strings.ContainsAny(string(ns), " \t\r\n<>\"") {
+		c.addf(line, at, "namespace %q: want none, service or a namespace URI", ns)
+	}
+}
+
+// checkTypes reports complexType names of the typed results used for
+// different structures: the WSDL describes each name once.
+func (c *checker) checkTypes(s *Shape) {
+	seen := map[string]string{} // type name → signature
+	where := map[string]string{}
+	for _, r := range s.Results {
+		if r == nil || r.Layout != Typed {
+			continue
+		}
+		EachType(r, func(name, sig, at string) {
+			if prev, ok := seen[name]; ok && prev != sig {
+				c.addf(0, at, "complexType %q has other fields here than at %s; give one of them another type name", name, where[name])
+				return
+			}
+			if _, ok := seen[name]; !ok {
+				seen[name], where[name] = sig, at
+			}
+		})
+	}
+}
+
+// EachType calls f for each complexType a typed result r uses (the result's
+// own, containers, lists and list items), with a signature of its XML
+// structure (equal signatures describe the same type) and where it is.
+func EachType(r *Result, f func(name, signature, where string)) {
+	root := &Field{Element: r.Root, Type: r.TypeName(), Fields: r.Fields}
+	var visit func(x *Field, at string)
+	visit = func(x *Field, at string) {
+		if x.List != "" && x.Item != nil {
+			f(ListTypeName(x), signature(x), at)
+			if x.Item.List == "" && len(x.Item.Fields) > 0 {
+				f(TypeNameOf(x.Item), signature(x.Item), path(at, x.Item.label()))
+				for _, k := range x.Item.Fields {
+					visit(k, path(at, x.Item.label(), k.label()))
+				}
+			}
+			return
+		}
+		if len(x.Fields) > 0 {
+			f(TypeNameOf(x), signature(x), at)
+			for _, k := range x.Fields {
+				visit(k, path(at, k.label()))
+			}
+		}
+	}
+	f(root.Type, signature(root), "results."+r.Name)
+	for _, k := range r.Fields {
+		visit(k, path("results."+r.Name, k.label()))
+	}
+}
+
+// TypeNameOf is the complexType name of a container or list item: its
+// Type, else its element name.
+func TypeNameOf(f *Field) string {
+	if f.Type != "" && len(f.Fields) > 0 {
+		return f.Type
+	}
+	if f.List != "" {
+		return ListTypeName(f)
+	}
+	return f.Element
+}
+
+// ListTypeName is the complexType name of a wrapped list: its Type, else
+// ArrayOf + the item's type (ArrayOfString for a list of strings), as
+// XmlSerializer names array types.
+func ListTypeName(f *Field) string {
+	if f.Type != "" {
+		return f.Type
+	}
+	if f.Item == nil {
+		return "ArrayOf"
+	}
+	if len(f.Item.Fields) == 0 {
+		return "ArrayOf" + upperFirst(f.Item.Type)
+	}
+	return "ArrayOf" + upperFirst(TypeNameOf(f.Item))
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// signature describes the XML structure of a container or list: names,
+// namespaces, types and occurrences, but not the model values.
+func signature(f *Field) string {
+	var b strings.Builder
+	var write func(x *Field)
+	write = func(x *Field) {
+		switch {
+		case x.Attribute != "":
+			fmt.Fprintf(&b, "@%s:%s;", x.Attribute, x.Type)
+		case x.List != "":
+			fmt.Fprintf(&b, "%s{%s}[", x.Element, x.Namespace)
+			if x.Item != nil {
+				write(x.Item)
+			}
+			b.WriteString("];")
+		case len(x.Fields) > 0:
+			fmt.Fprintf(&b, "%s{%s}:%s(", x.Element, x.Namespace, TypeNameOf(x))
+			for _, k := range x.Fields {
+				write(k)
+			}
+			b.WriteString(");")
+		default:
+			fmt.Fprintf(&b, "%s{%s}:%s;", x.Element, x.Namespace, x.Type)
+		}
+	}
+	if f.List != "" {
+		write(f)
+	} else {
+		for _, k := range f.Fields {
+			write(k)
+		}
+	}
+	return b.String()
+}
+
+// isNCName reports whether s is a plausible XML name without a prefix.
+func isNCName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r > 0x7f:
+		case i > 0 && (r == '-' || r == '.' || r >= '0' && r <= '9'):
+		default:
+			return false
+		}
+	}
+	return true
+}
