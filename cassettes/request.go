@@ -219,3 +219,10 @@ func describeCall(c *asmx.Call) string {
 }
 
 func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }
+
+// KeyRejected reports whether i is a recorded key rejection: a call of an
+// operation whose service key was recorded as RejectedPlaceholder.
+func KeyRejected(i *cassette.Interaction) bool {
+	c, ok := callOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body)
+	return ok && c.Key == RejectedPlaceholder
+}

@@ -16,6 +16,11 @@ import (
 // Placeholder replaces the service key and credential headers in cassettes.
 const Placeholder = "REDACTED"
 
+// RejectedPlaceholder replaces the service key of a recorded call whose key
+// the deployment refused: the mark of a key rejection in a cassette (see
+// KeyRejected). Like Placeholder, it tells nothing of the key.
+const RejectedPlaceholder = "REDACTED-REJECTED"
+
 // minSweepLen is the shortest key value that is also replaced wherever else
 // it appears literally (other headers, response bodies, …). Shorter values
 // would match ordinary text; they are still replaced where they are the key.

@@ -151,3 +151,17 @@ func readAll(req *http.Request) ([]byte, error) {
 		}
 	}
 }
+
+func TestKeyRejected(t *testing.T) {
+	get := func(key string) *cassette.Interaction {
+		i := &cassette.Interaction{}
+		i.Request.Method = "GET"
+		i.Request.URL = "http://h/service/service.asmx/ReturnProvinces?strAtmServiceKey=" + key
+		return i
+	}
+	for key, want := range map[string]bool{cassettes.RejectedPlaceholder: true, cassettes.Placeholder: false, "": false} {
+		if got := cassettes.KeyRejected(get(key)); got != want {
+			t.Errorf("KeyRejected(key %q): got %v, want %v", key, got, want)
+		}
+	}
+}
