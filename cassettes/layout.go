@@ -187,10 +187,14 @@ func (v *view) getRoot(op string, from, to asmx.Binding, result *xnode) (root *g
 			return nil, notNode("the recorded WSDL")
 		}
 	}
-	if oneNode {
+	switch {
+	case oneNode:
 		return nil, ""
+	case isDataSet(result.kids):
+		return nil, fmt.Sprintf("recorded over %s as a DataSet, whose %s root only the deployment shows; record its ?WSDL, or a call of %s over %s, into the cassettes to serve it over %s",
+			from, to, op, to, to)
 	}
-	return nil, fmt.Sprintf("recorded over %s as a typed result; pass --shape to serve it over %s", from, to)
+	return nil, fmt.Sprintf("recorded over %s as a typed result; pass --shape to serve it over %s (atmkit shape learn --cassette makes one)", from, to)
 }
 
 // wsdlRoots is what a recorded WSDL says of each operation's GET/POST

@@ -39,7 +39,8 @@ type ReplayAnswer struct {
 
 // KeyRejectionReplayer is a Replayer that holds recorded key rejections:
 // answers the recorded deployment gave to a service key it refused. The
-// server serves them only to callers whose key it rejects itself.
+// server serves them only to callers whose key it rejects itself (a key
+// not among WithKeys'; a missing key gets the server's own fault).
 type KeyRejectionReplayer interface {
 	Replayer
 	// ReplayKeyRejection returns the recorded key rejection of c's

@@ -403,7 +403,7 @@ func (s *Server) answer(w http.ResponseWriter, ex *exchange, c *asmx.Call) {
 		return
 	}
 	if e := s.checkKey(c); e != nil {
-		if s.replayer != nil && s.replayKeyRejection(w, ex, c) {
+		if e.Kind == asmx.KindInvalidServiceKey && s.replayer != nil && s.replayKeyRejection(w, ex, c) {
 			return
 		}
 		s.writeError(w, ex, c.Binding, e)
