@@ -126,13 +126,28 @@ func (s *Server) replayKeyRejection(w http.ResponseWriter, ex *exchange, c *asmx
 	return true
 }
 
+// Content-Type header values of replayed answers, shared by every response
+// (net/http only reads them; a capacity of one makes an append copy).
+var (
+	replayedXML    = []string{asmx.ContentTypeXML}[:1:1]
+	replayedSOAP12 = []string{asmx.ContentTypeSOAP12}[:1:1]
+	replayedText   = []string{asmx.ContentTypeText}[:1:1]
+)
+
 // writeReplayed writes a replayed answer as it is.
 func writeReplayed(w http.ResponseWriter, ex *exchange, ans ReplayAnswer) {
 	h := w.Header()
-	if ans.ContentType != "" {
-		h["Content-Type"] = []string{ans.ContentType}
-	} else {
+	switch ans.ContentType {
+	case asmx.ContentTypeXML:
+		h["Content-Type"] = replayedXML
+	case asmx.ContentTypeSOAP12:
+		h["Content-Type"] = replayedSOAP12
+	case asmx.ContentTypeText:
+		h["Content-Type"] = replayedText
+	case "":
 		h["Content-Type"] = nil // recorded without one: not sniffed either
+	default:
+		h["Content-Type"] = []string{ans.ContentType}
 	}
 	h["Content-Length"] = []string{strconv.Itoa(len(ans.Body))}
 	ex.note = ans.Kind
