@@ -107,7 +107,7 @@ func (e *entry) canonical() string {
 	return ""
 }
 
-// bindings lists the bindings e was recorded in.
+// bindings lists the bindings e was recorded in. The caller holds ix.mu.
 func (e *entry) bindings() []string {
 	var out []string
 	for b, l := range e.by {
@@ -317,12 +317,14 @@ func (v *view) Replay(ctx context.Context, c *asmx.Call) (mockserver.ReplayAnswe
 	fam := family(c.Binding)
 	ix.mu.RLock()
 	e := ix.entries[fam+canon]
-	var other *entry
+	var other []string // the bindings of the other family's recordings
 	if e == nil {
+		o := ix.entries["json|"+canon]
 		if fam == "json|" {
-			other = ix.entries["xml|"+canon]
-		} else {
-			other = ix.entries["json|"+canon]
+			o = ix.entries["xml|"+canon]
+		}
+		if o != nil {
+			other = o.bindings()
 		}
 	}
 	ix.mu.RUnlock()
@@ -340,7 +342,7 @@ func (v *view) Replay(ctx context.Context, c *asmx.Call) (mockserver.ReplayAnswe
 		return ix.up.fetch(ctx, ix, c), true, ""
 	}
 	if other != nil {
-		return mockserver.ReplayAnswer{Error: asmx.ErrCannotReplay(c, familyGap(other.bindings(), c.Binding))}, true, ""
+		return mockserver.ReplayAnswer{Error: asmx.ErrCannotReplay(c, familyGap(other, c.Binding))}, true, ""
 	}
 	if r := ix.rejection(c.Op.Name, canon); r != nil {
 		return mockserver.ReplayAnswer{}, false, "only a key rejection of it, recorded in " + r.where +
@@ -414,12 +416,16 @@ func (v *view) answer(e *entry, c *asmx.Call) (mockserver.ReplayAnswer, string) 
 	v.ix.mu.RLock()
 	k := int(min(n, uint64(e.count()-1)))
 	recorded, src := e.pick(c.Binding, k)
+	var from []string
+	if recorded == nil && src == nil {
+		from = e.bindings()
+	}
 	v.ix.mu.RUnlock()
 	switch {
 	case recorded != nil:
 		return recorded.answer(), ""
 	case src == nil:
-		return mockserver.ReplayAnswer{}, familyGap(e.bindings(), c.Binding)
+		return mockserver.ReplayAnswer{}, familyGap(from, c.Binding)
 	case src.status != http.StatusOK:
 		return mockserver.ReplayAnswer{Error: errorOf(src.binding, src.status, string(src.body))}, ""
 	}
