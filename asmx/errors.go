@@ -601,8 +601,24 @@ const KindNoRecording = "NoRecording"
 // ErrNoRecording is a replaying server's answer to a call it has no recording
 // of: it names the operation, the parameters and the nearest recording.
 func ErrNoRecording(c *Call, nearest string) *Error {
+	msg := "No recorded interaction matches " + describeCall(c)
+	if nearest != "" {
+		msg += "; nearest recording: " + nearest
+	}
+	return replayError(c, msg)
+}
+
+// ErrCannotReplay is a replaying server's answer to a call whose question
+// was recorded, but not in a form the server can answer in the call's
+// binding; reason says why and what fixes it ("recorded over soap11 as a
+// typed result; pass --shape to serve it over get").
+func ErrCannotReplay(c *Call, reason string) *Error {
+	return replayError(c, "Cannot replay "+describeCall(c)+" over "+c.Binding.String()+": "+reason)
+}
+
+// describeCall writes Op(name="value", ...), the key left out.
+func describeCall(c *Call) string {
 	var sb strings.Builder
-	sb.WriteString("No recorded interaction matches ")
 	sb.WriteString(c.Op.Name)
 	sb.WriteString("(")
 	for i, p := range c.Params() {
@@ -612,10 +628,11 @@ func ErrNoRecording(c *Call, nearest string) *Error {
 		sb.WriteString(p[0] + "=" + strconv.Quote(p[1]))
 	}
 	sb.WriteString(")")
-	if nearest != "" {
-		sb.WriteString("; nearest recording: " + nearest)
-	}
-	msg := sb.String()
+	return sb.String()
+}
+
+// replayError is a replay miss with the message msg.
+func replayError(c *Call, msg string) *Error {
 	x := &Exception{Type: typeInvalidOperation, Message: msg + "."}
 	if c.Binding.IsSOAP() {
 		x = soapException(msgUnableToProcess, x)

@@ -1,6 +1,7 @@
 package cassettes_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -56,7 +57,7 @@ func TestIndexLarge(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("indexed 10,000 interactions in %s", time.Since(start).Round(time.Millisecond))
-	if st := idx.Stats(); st.Calls != 10_000 || st.Answers != 10_000 || st.Skipped != 0 {
+	if st := idx.Stats(); st.Calls != 10_000 || st.Answers != 10_000 || st.KeyRejections != 0 {
 		t.Fatalf("stats %+v", st)
 	}
 	h, _ := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault))
@@ -102,7 +103,7 @@ func benchReplay(b *testing.B, n int) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, ok, _ := idx.Replay(calls[i%len(calls)]); !ok {
+		if _, ok, _ := idx.Replay(context.Background(), calls[i%len(calls)]); !ok {
 			b.Fatal("miss")
 		}
 	}

@@ -15,9 +15,16 @@
 //     values (the key, whitespace, prefixes and parameter order ignored);
 //     other requests by method and URL.
 //   - [Index] answers a mock server's calls from cassettes
-//     (mockserver.WithReplay): an interaction recorded in any XML binding
-//     answers the same question in all four XML bindings, JSON answers come
-//     from JSON recordings, and lookups are one map access.
+//     (mockserver.WithReplay): a call in the binding an answer was recorded
+//     in gets it byte for byte; an answer recorded in another XML binding is
+//     re-wrapped as ASMX writes the asked one (a typed result's GET/POST
+//     root taken from the recordings, the server's shape or a recorded
+//     WSDL); JSON answers come from JSON recordings; lookups are one map
+//     access.
+//
+// A Recorder marks the answers a deployment gave to a key it refused (see
+// [RejectedPlaceholder] for the rule); an Index serves them only to callers
+// whose key the replaying server rejects.
 //
 // Repeated identical requests are recorded once per distinct answer; replay
 // serves a question's answers in recorded order and then keeps serving the

@@ -50,6 +50,12 @@ func (q query) String() string { return fmt.Sprint(q.op, q.params) }
 // reversed parameter order, padded numbers.
 func request(t testing.TB, base string, b asmx.Binding, q query, key string, variant bool) *http.Request {
 	t.Helper()
+	return requestNS(t, base, asmx.DefaultNamespace, b, q, key, variant)
+}
+
+// requestNS is request to a service whose namespace is ns.
+func requestNS(t testing.TB, base, ns string, b asmx.Binding, q query, key string, variant bool) *http.Request {
+	t.Helper()
 	params := append([][2]string{{asmx.ParamKey, key}}, q.params...)
 	if variant {
 		rev := make([][2]string, len(params))
@@ -71,9 +77,9 @@ func request(t testing.TB, base string, b asmx.Binding, q query, key string, var
 		pre := ""
 		if variant {
 			pre = "tns:"
-			fmt.Fprintf(&body, `<tns:%s xmlns:tns=%q>`, q.op, asmx.DefaultNamespace)
+			fmt.Fprintf(&body, `<tns:%s xmlns:tns=%q>`, q.op, ns)
 		} else {
-			fmt.Fprintf(&body, `<%s xmlns=%q>`, q.op, asmx.DefaultNamespace)
+			fmt.Fprintf(&body, `<%s xmlns=%q>`, q.op, ns)
 		}
 		for _, p := range params {
 			v := string(asmx.AppendEscaped(nil, p[1]))
@@ -87,7 +93,7 @@ func request(t testing.TB, base string, b asmx.Binding, q query, key string, var
 		if err == nil {
 			req.Header.Set("Content-Type", ct)
 			if b == asmx.SOAP11 {
-				req.Header.Set("SOAPAction", `"`+asmx.SOAPAction(asmx.DefaultNamespace, q.op)+`"`)
+				req.Header.Set("SOAPAction", `"`+asmx.SOAPAction(ns, q.op)+`"`)
 			}
 		}
 	default:

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/internal/refdeploy"
 	"github.com/atmkit/atmkit/mockserver"
 )
 
@@ -19,7 +20,9 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv("CASSETTES_TEST_RECORD"); spec != "" {
 		os.Exit(runRecorderChild(spec))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	refdeploy.StopShared()
+	os.Exit(code)
 }
 
 func runRecorderChild(spec string) int {

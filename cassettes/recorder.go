@@ -36,6 +36,7 @@ type Recorder struct {
 
 	mu       sync.Mutex // guards the fields below
 	list     []*cassette.Interaction
+	keys     keyMarks            // which of list's calls are key rejections
 	seen     map[string][]string // request key → digests of the answers kept
 	counts   map[string]int      // request key → interactions in go-vcr's in-memory cassette
 	served   map[string]int      // request key → replays so far
@@ -47,6 +48,7 @@ type Recorder struct {
 
 	saveMu  sync.Mutex // serializes writes of the file
 	encoded [][]byte   // the YAML items of list's first interactions (under saveMu)
+	stale   []int      // items of list to encode again: their mark changed (under mu)
 	kick    chan struct{}
 	done    chan struct{}
 	wg      sync.WaitGroup
@@ -71,7 +73,7 @@ func New(path string, opts ...Option) (*Recorder, error) {
 		cfg.transport = http.DefaultTransport
 	}
 	r := &Recorder{
-		path: FilePath(path), cfg: cfg, log: cfg.logger,
+		path: FilePath(path), cfg: cfg, log: cfg.logger, keys: newKeyMarks(),
 		seen: map[string][]string{}, counts: map[string]int{}, served: map[string]int{}, keyCache: map[string]string{},
 		kick: make(chan struct{}, 1), done: make(chan struct{}),
 	}
@@ -102,6 +104,7 @@ func New(path string, opts ...Option) (*Recorder, error) {
 			}
 		}
 		r.list = list
+		r.keys.loaded(len(list))
 	}
 	r.created = r.recording && !exists
 	if exists && len(r.list) == 0 && (cfg.mode == ModeRecordOnce || cfg.mode == ModeReplayOnly) {
@@ -321,6 +324,7 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 			}
 		}
 	}
+	key := r.keys.hash(i) // before scrubbing: the key itself, salted and hashed
 	scrub(i, Placeholder)
 	i.Request.RemoteAddr = "" // the caller's address changes every run: noise in a review
 	k := recordedKey(&i.Request)
@@ -330,6 +334,9 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 	keep := !i.DiscardOnSave && !slices.Contains(r.seen[k], d)
 	if keep {
 		r.seen[k] = append(r.seen[k], d)
+	}
+	if i.Response.Code == http.StatusOK && r.keys.accepted(key) {
+		r.remark() // the key's earlier errors were no rejections; others' may be
 	}
 	r.mu.Unlock()
 	if !keep {
@@ -349,6 +356,10 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 	scrub(&cp, Placeholder)
 	r.mu.Lock()
 	cp.ID = len(r.list)
+	if r.keys.add(key, cp.Response.Code) {
+		markKey(&cp, RejectedPlaceholder)
+		r.log.Debug("recorded a key rejection", "request", describeRequest(cp.Request.Method, cp.Request.URL, cp.Request.Headers, cp.Request.Body))
+	}
 	r.list = append(r.list, &cp)
 	r.dirty++
 	r.mu.Unlock()
@@ -397,9 +408,23 @@ func (r *Recorder) Save() error {
 		return nil
 	}
 	list := slices.Clone(r.list)
+	stale := r.stale
+	r.stale = nil
 	r.mu.Unlock()
-	// Interactions are final once listed, and the list only grows: each is
-	// encoded once, on the first save that sees it.
+	// The list only grows, and a listed interaction changes only by being
+	// replaced (its key rejection mark, see remark): each is encoded once,
+	// on the first save that sees it, and again when replaced.
+	for _, j := range stale {
+		if j >= len(r.encoded) {
+			continue
+		}
+		item, err := marshalItem(list[j])
+		if err != nil {
+			r.restale(stale)
+			return fmt.Errorf("encode cassette %s: %w", r.path, err)
+		}
+		r.encoded[j] = item
+	}
 	for _, i := range list[len(r.encoded):] {
 		item, err := marshalItem(i)
 		if err != nil {
@@ -443,4 +468,32 @@ func (r *Recorder) Stop() error {
 	r.stopErr = err
 	r.mu.Unlock()
 	return err
+}
+
+// restale puts back marks not yet encoded after a failed save.
+func (r *Recorder) restale(stale []int) {
+	r.mu.Lock()
+	r.stale = append(r.stale, stale...)
+	r.mu.Unlock()
+}
+
+// remark brings every mark of the list up to date with what the keys have
+// been answered so far; a changed interaction is replaced by a copy (a
+// save may be encoding the old one) and encoded again on the next save.
+// The caller holds r.mu.
+func (r *Recorder) remark() {
+	for j, want := range r.keys.marks() {
+		if j >= len(r.list) {
+			break
+		}
+		cp := *r.list[j]
+		ph := Placeholder
+		if want {
+			ph = RejectedPlaceholder
+		}
+		markKey(&cp, ph)
+		r.list[j] = &cp
+		r.stale = append(r.stale, j)
+		r.dirty++
+	}
 }

@@ -26,7 +26,7 @@ func callOf(method, rawURL string, h http.Header, body string) (c *asmx.Call, ok
 	}
 	path := u.Path
 	switch {
-	case hasPrefixFold(path, asmx.ServicePath):
+	case cutBase(&path, asmx.ServicePath):
 		rest := path[len(asmx.ServicePath):]
 		if rest == "" || rest == "/" {
 			if method != http.MethodPost {
@@ -61,7 +61,7 @@ func callOf(method, rawURL string, h http.Header, body string) (c *asmx.Call, ok
 		}
 		c, e := asmx.DecodeValues(op, b, values)
 		return c, e == nil
-	case hasPrefixFold(path, asmx.JSONPath):
+	case cutBase(&path, asmx.JSONPath):
 		rest := path[len(asmx.JSONPath):]
 		if rest == "" || rest[0] != '/' {
 			return nil, false
@@ -148,6 +148,24 @@ func bodyNamespace(body string) string {
 
 func hasPrefixFold(s, prefix string) bool {
 	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// cutBase reports whether *path is below the service path p, at the root
+// or below a base path (a deployment in a virtual directory,
+// /atm/service/service.asmx, recorded with --upstream https://host/atm),
+// and leaves *path starting at p.
+func cutBase(path *string, p string) bool {
+	s := *path
+	for i := 0; i+len(p) <= len(s); i++ {
+		if s[i] != '/' || !hasPrefixFold(s[i:], p) {
+			continue
+		}
+		if rest := s[i+len(p):]; rest == "" || rest[0] == '/' {
+			*path = s[i:]
+			return true
+		}
+	}
+	return false
 }
 
 // requestKey is the identity of a request for recording and for the

@@ -18,7 +18,10 @@ const Placeholder = "REDACTED"
 
 // RejectedPlaceholder replaces the service key of a recorded call whose key
 // the deployment refused: the mark of a key rejection in a cassette (see
-// KeyRejected). Like Placeholder, it tells nothing of the key.
+// KeyRejected). Like Placeholder, it tells nothing of the key. A Recorder
+// marks an error answer (status other than 200) to a call whose key has had
+// no 200 answer in the recording while another key has, and keeps the
+// marks up to date as the recording goes on.
 const RejectedPlaceholder = "REDACTED-REJECTED"
 
 // minSweepLen is the shortest key value that is also replaced wherever else

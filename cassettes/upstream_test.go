@@ -1,6 +1,7 @@
 package cassettes_test
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -77,5 +78,41 @@ func TestUpstreamTimeout(t *testing.T) {
 	status, body := do(t, srv.Client(), request(t, srv.URL, asmx.SOAP11, query{asmx.OpReturnProvinces, nil}, testKey, false))
 	if want := "upstream: no answer within 200ms"; status != 500 || !strings.Contains(body, want) {
 		t.Errorf("got %d %q, want a Server fault saying %q", status, body, want)
+	}
+}
+
+// TestUpstreamEndsWithTheClient: a call forwarded to the upstream ends when
+// the client hangs up, long before the upstream timeout.
+func TestUpstreamEndsWithTheClient(t *testing.T) {
+	gone, release := make(chan struct{}), make(chan struct{})
+	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+			close(gone)
+		case <-release:
+		}
+	}))
+	defer silent.Close()
+	idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstream(silent.URL, filepath.Join(t.TempDir(), "gone.yaml"), ""),
+		cassettes.WithUpstreamTimeout(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	h, _ := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault))
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	defer close(release) // first: what still waits on the upstream ends
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	req := request(t, srv.URL, asmx.HTTPGet, query{asmx.OpReturnProvinces, nil}, testKey, false).WithContext(ctx)
+	if resp, err := srv.Client().Do(req); err == nil {
+		resp.Body.Close()
+		t.Fatalf("got an answer (%d), want the client's own timeout", resp.StatusCode)
+	}
+	select {
+	case <-gone:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the forwarded call still runs 10 s after the client hung up")
 	}
 }

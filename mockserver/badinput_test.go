@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -293,7 +294,9 @@ func TestErrorForms(t *testing.T) {
 // panickingReplayer fails on every call, to show panics become faults.
 type panickingReplayer struct{}
 
-func (panickingReplayer) Replay(*asmx.Call) (ReplayAnswer, bool, string) { panic("boom") }
+func (panickingReplayer) Replay(context.Context, *asmx.Call) (ReplayAnswer, bool, string) {
+	panic("boom")
+}
 
 func TestPanicBecomesServerFault(t *testing.T) {
 	srv := newTestServer(t, WithReplay(panickingReplayer{}, MissFault))

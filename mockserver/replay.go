@@ -1,29 +1,61 @@
 package mockserver
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"strconv"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/shape"
 )
 
 // Replayer answers calls from recordings; package cassettes implements it.
-// The mock server re-wraps a replayed XML result node in the envelope and
-// content type of whatever binding the call came in on.
 type Replayer interface {
-	// Replay returns the recorded answer to c. ok is false when nothing
-	// matches; nearest then describes the closest recording, for the error.
-	Replay(c *asmx.Call) (ans ReplayAnswer, ok bool, nearest string)
+	// Replay returns the recorded answer to c, written for c's binding.
+	// ok is false when nothing matches; nearest then describes the
+	// closest recording, for the error. ctx is the request's: work done
+	// for the answer (fetching it from an upstream) ends with it.
+	Replay(ctx context.Context, c *asmx.Call) (ans ReplayAnswer, ok bool, nearest string)
 }
 
-// ReplayAnswer is a recorded answer.
+// ReplayAnswer is a recorded answer, ready for the calling binding: the
+// recorded response itself when the call came in the binding it was
+// recorded in, or the recording re-wrapped for the call's binding.
 type ReplayAnswer struct {
-	// Node is the XML result node, for the four XML bindings.
-	Node []byte
-	// JSON is the JSON body, for the JSON binding.
-	JSON []byte
-	// Error is a recorded error, re-served in the calling binding's form.
+	// Status, ContentType and Body are written as they are.
+	Status      int
+	ContentType string
+	Body        []byte
+	// Kind is the journal's error kind of a recorded error answer ("" for
+	// a success).
+	Kind string
+	// Error, when set, is written in the calling binding's form instead of
+	// Body: a recorded error re-served in another binding, or the reason a
+	// recorded answer cannot be served in this one.
 	Error *asmx.Error
+}
+
+// KeyRejectionReplayer is a Replayer that holds recorded key rejections:
+// answers the recorded deployment gave to a service key it refused. The
+// server serves them only to callers whose key it rejects itself (a key
+// not among WithKeys'; a missing key gets the server's own fault).
+type KeyRejectionReplayer interface {
+	Replayer
+	// ReplayKeyRejection returns the recorded key rejection of c's
+	// operation in c's binding, as recorded; ok is false when there is none.
+	ReplayKeyRejection(c *asmx.Call) (ans ReplayAnswer, ok bool)
+}
+
+// ShapedReplayer is a Replayer that re-wraps recorded answers for other
+// bindings and can use the deployment's result shape for it (the GET/POST
+// root of a typed result recorded over SOAP). A server replays through
+// ForServer(sh, ns): sh is the shape it was given with WithShape, nil when
+// none was, and ns its service namespace.
+type ShapedReplayer interface {
+	Replayer
+	ForServer(sh *shape.Shape, namespace string) Replayer
 }
 
 // MissPolicy says what a replaying server does with a call it has no recording of.
@@ -52,29 +84,77 @@ func WithReplay(r Replayer, miss MissPolicy) Option {
 	}
 }
 
-// replay answers c from the replayer; handled is false when the data set
-// should answer. An XML body is appended to dst; a JSON body is the
-// recorded one itself.
-func (s *Server) replay(dst []byte, c *asmx.Call) (body []byte, e *asmx.Error, handled bool) {
-	ans, ok, nearest := s.cfg.replayer.Replay(c)
+// replayerFor is the replayer a server with cfg uses.
+func replayerFor(cfg *config) Replayer {
+	if sr, ok := cfg.replayer.(ShapedReplayer); ok {
+		return sr.ForServer(cfg.shape, cfg.namespace)
+	}
+	return cfg.replayer
+}
+
+// replay answers c from the replayer; it returns false when the data set
+// should answer.
+func (s *Server) replay(w http.ResponseWriter, ex *exchange, c *asmx.Call) bool {
+	ans, ok, nearest := s.replayer.Replay(ex.ctx, c)
 	if !ok {
 		if s.cfg.onMiss == MissFixtures {
-			return nil, nil, false
+			return false
 		}
-		return nil, asmx.ErrNoRecording(c, nearest), true
+		s.writeError(w, ex, c.Binding, asmx.ErrNoRecording(c, nearest))
+		return true
 	}
-	switch {
-	case ans.Error != nil:
-		return nil, ans.Error, true
-	case c.Binding == asmx.JSON && ans.JSON != nil:
-		return ans.JSON, nil, true
-	case c.Binding == asmx.JSON:
-		return nil, asmx.ErrNoRecording(c, "only XML recordings of this call exist; JSON answers come from JSON recordings"), true
-	case ans.Node == nil:
-		return nil, asmx.ErrNoRecording(c, "only a JSON recording of this call exists"), true
-	case c.Binding.IsSOAP():
-		return asmx.AppendSOAPResponse(dst, c.Binding, s.cfg.namespace, c.Op.Name, ans.Node), nil, true
+	if ans.Error != nil {
+		s.writeError(w, ex, c.Binding, ans.Error)
+		return true
+	}
+	writeReplayed(w, ex, ans)
+	return true
+}
+
+// replayKeyRejection answers a call whose key the server rejects with the
+// recorded key rejection of its operation in its binding, if there is one.
+func (s *Server) replayKeyRejection(w http.ResponseWriter, ex *exchange, c *asmx.Call) bool {
+	kr, ok := s.replayer.(KeyRejectionReplayer)
+	if !ok {
+		return false
+	}
+	ans, ok := kr.ReplayKeyRejection(c)
+	if !ok {
+		return false
+	}
+	writeReplayed(w, ex, ans)
+	return true
+}
+
+// Content-Type header values of replayed answers, shared by every response
+// (net/http only reads them; a capacity of one makes an append copy).
+var (
+	replayedXML    = []string{asmx.ContentTypeXML}[:1:1]
+	replayedSOAP12 = []string{asmx.ContentTypeSOAP12}[:1:1]
+	replayedText   = []string{asmx.ContentTypeText}[:1:1]
+)
+
+// writeReplayed writes a replayed answer as it is.
+func writeReplayed(w http.ResponseWriter, ex *exchange, ans ReplayAnswer) {
+	h := w.Header()
+	switch ans.ContentType {
+	case asmx.ContentTypeXML:
+		h["Content-Type"] = replayedXML
+	case asmx.ContentTypeSOAP12:
+		h["Content-Type"] = replayedSOAP12
+	case asmx.ContentTypeText:
+		h["Content-Type"] = replayedText
+	case "":
+		h["Content-Type"] = nil // recorded without one: not sniffed either
 	default:
-		return asmx.AppendXMLDocument(dst, ans.Node), nil, true
+		h["Content-Type"] = []string{ans.ContentType}
 	}
+	h["Content-Length"] = []string{strconv.Itoa(len(ans.Body))}
+	ex.note = ans.Kind
+	status := ans.Status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write(ans.Body)
 }

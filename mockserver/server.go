@@ -36,6 +36,8 @@ type Server struct {
 	faults  *faultSet // injected faults (faults.go)
 
 	enc *shapeEncoder // the XML result encoder, compiled from the shape (shaped.go)
+
+	replayer Replayer // answers from recordings (replay.go); nil without WithReplay
 }
 
 type fixedKey struct {
@@ -79,6 +81,9 @@ func NewServer(opts ...Option) (*Server, error) {
 	s := &Server{cfg: cfg, data: newData(ds), log: logger, fixed: map[fixedKey]*fixedAnswer{},
 		journal: newJournal(cfg.journalSize), faults: &faultSet{}}
 	s.fixedLeft.Store(fixedCacheBudget)
+	if cfg.replayer != nil {
+		s.replayer = replayerFor(&cfg)
+	}
 	sh := cfg.shape
 	if sh == nil {
 		sh = shape.Default()
@@ -398,6 +403,9 @@ func (s *Server) answer(w http.ResponseWriter, ex *exchange, c *asmx.Call) {
 		return
 	}
 	if e := s.checkKey(c); e != nil {
+		if e.Kind == asmx.KindInvalidServiceKey && s.replayer != nil && s.replayKeyRejection(w, ex, c) {
+			return
+		}
 		s.writeError(w, ex, c.Binding, e)
 		return
 	}
@@ -407,25 +415,8 @@ func (s *Server) answer(w http.ResponseWriter, ex *exchange, c *asmx.Call) {
 		s.writeError(w, ex, c.Binding, asmx.ErrMustUnderstand(c.Binding, c.MustUnderstand[0]))
 		return
 	}
-	if s.cfg.replayer != nil {
-		bp := bodyPool.Get().(*[]byte)
-		body, e, handled := s.replay((*bp)[:0], c)
-		switch {
-		case !handled:
-			bodyPool.Put(bp)
-		case e != nil:
-			bodyPool.Put(bp)
-			s.writeError(w, ex, c.Binding, e)
-			return
-		default:
-			asmx.WriteBody(w, c.Binding, body)
-			if c.Binding != asmx.JSON { // an XML body was built in *bp
-				recycleBody(bp, body)
-			} else {
-				bodyPool.Put(bp)
-			}
-			return
-		}
+	if s.replayer != nil && s.replay(w, ex, c) {
+		return
 	}
 	if f, ok := s.fixed[fixedKey{c.Op.Name, c.Binding}]; ok {
 		s.writeFixed(w, f, c)

@@ -164,6 +164,8 @@ type replaySetup struct {
 	opt    mockserver.Option
 	close  func() error
 	stats  cassettes.IndexStats
+	index  *cassettes.Index
+	gaps   []cassettes.Gap // what the mock cannot replay in some binding
 	onMiss string
 }
 
@@ -244,13 +246,11 @@ func (m *Main) replayOption(fs *flag.FlagSet, f *serveFlags) (*replaySetup, erro
 			return nil, m.badSetting(fs, "replay", what+"; record some with atmkit record, or answer misses with --on-miss fixtures")
 		}
 	}
-	for _, p := range st.Problems {
-		fmt.Fprintf(m.Stderr, "atmkit: skipped %s\n", p)
-	}
 	for _, e := range st.Empty {
 		fmt.Fprintf(m.Stderr, "atmkit: WARNING: cassette %s holds no interactions\n", e)
 	}
-	return &replaySetup{opt: mockserver.WithReplay(idx, policy), close: idx.Close, stats: st, onMiss: missText(onMiss, upstream, recordTarget(paths[0]))}, nil
+	return &replaySetup{opt: mockserver.WithReplay(idx, policy), close: idx.Close, stats: st, index: idx,
+		onMiss: missText(onMiss, upstream, recordTarget(paths[0]))}, nil
 }
 
 // recordTarget is the cassette new upstream episodes go to: the first

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
 )
@@ -150,6 +151,7 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	defer func() { _ = replay.close() }()
 	if replay.opt != nil {
 		opts = append(opts, replay.opt)
+		replay.gaps = replay.index.Gaps(sh, f.namespace)
 	}
 	srv, err := mockserver.NewServer(opts...)
 	if err != nil {
@@ -249,6 +251,10 @@ func (m *Main) printServeBanner(addr net.Addr, srv *mockserver.Server, f *serveF
 		fmt.Fprintf(m.Stdout, "  replay:     %d answers to %d calls from %d cassette files (%d interactions): %s\n",
 			st.Answers, st.Calls, st.Files, st.Interactions, strings.Join(f.replay, ", "))
 		fmt.Fprintf(m.Stdout, "  on a miss:  %s\n", replay.onMiss)
+		if st.KeyRejections > 0 {
+			fmt.Fprintf(m.Stdout, "  rejections: %d recorded key rejections, served only to keys this mock rejects\n", st.KeyRejections)
+		}
+		m.printReplayGaps(replay.gaps)
 	}
 	if replay.opt == nil || f.onMiss == "fixtures" {
 		ds := srv.Dataset()
@@ -286,6 +292,22 @@ func (m *Main) printServeBanner(addr net.Addr, srv *mockserver.Server, f *serveF
 	// The hint must work as printed: the key is not printed, so the user
 	// puts one of the accepted keys in ATMKIT_KEY (serve's own variable).
 	m.printTry(tl, try+"$ATMKIT_KEY", []string{"ATMKIT_KEY='<one of the accepted keys>'"})
+}
+
+// printReplayGaps lists, in the banner, the recorded calls the mock cannot
+// replay in some binding: per operation and binding, why and what fixes it.
+func (m *Main) printReplayGaps(gaps []cassettes.Gap) {
+	for i, g := range gaps {
+		label := "not served: "
+		if i > 0 {
+			label = "            "
+		}
+		calls := "1 recorded call"
+		if g.Calls != 1 {
+			calls = fmt.Sprintf("%d recorded calls", g.Calls)
+		}
+		fmt.Fprintf(m.Stdout, "  %s%s over %s (%s): %s\n", label, g.Operation, g.Binding, calls, g.Reason)
+	}
 }
 
 func (m *Main) newLogger(format string) (*slog.Logger, error) {

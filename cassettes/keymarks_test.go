@@ -1,0 +1,270 @@
+package cassettes_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/mockserver"
+)
+
+// marks returns, per interaction of the cassette at path, whether it is
+// marked as a key rejection.
+func marks(t *testing.T, path string) []bool {
+	t.Helper()
+	list, err := cassettes.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]bool, len(list))
+	for k, i := range list {
+		out[k] = cassettes.KeyRejected(i)
+	}
+	return out
+}
+
+// TestRecorderMarksKeyRejections: errors answered to a key that never got
+// a 200 while another key did are marked, in every binding, including
+// those recorded before the proof (the file is rewritten); and no answer
+// is marked while no key has been answered 200.
+func TestRecorderMarksKeyRejections(t *testing.T) {
+	up, _ := standIn(t) // accepts testKey only
+	path := filepath.Join(t.TempDir(), "keys.yaml")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithSaveInterval(0)) // saved on every capture
+	if err != nil {
+		t.Fatal(err)
+	}
+	provinces := query{op: asmx.OpReturnProvinces}
+	city := query{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", "1"}}}
+	steps := []struct {
+		b      asmx.Binding
+		q      query
+		key    string
+		status int
+		marks  []bool // of the file after the step
+	}{
+		{asmx.HTTPGet, provinces, "wrong-key-1", 500, []bool{false}},
+		{asmx.SOAP11, provinces, "wrong-key-1", 500, []bool{false, false}},
+		{asmx.HTTPGet, provinces, testKey, 200, []bool{true, true, false}},
+		{asmx.SOAP12, city, "wrong-key-2", 500, []bool{true, true, false, true}},
+		{asmx.JSON, query{asmx.OpReturnAtmSearchByCoordinates, [][2]string{{"strPostalCode", ""}, {"dblLatitude", "1"}, {"dblLongitude", "2"}, {"bytRadius", "3"}}},
+			"wrong-key-3", 500, []bool{true, true, false, true, true}},
+		{asmx.HTTPPost, city, testKey, 200, []bool{true, true, false, true, true, false}},
+	}
+	for k, s := range steps {
+		if status, body := do(t, rec.Client(), request(t, up.URL, s.b, s.q, s.key, false)); status != s.status {
+			t.Fatalf("step %d: %s over %s: status %d, want %d: %s", k, s.q, s.b, status, s.status, body)
+		}
+		if got := marks(t, path); !equalBools(got, s.marks) {
+			t.Errorf("after step %d: marks %v, want %v", k, got, s.marks)
+		}
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	assertNoKey(t, path)
+	raw := readFile(t, path)
+	if n := strings.Count(raw, cassettes.RejectedPlaceholder); n < 4 {
+		t.Errorf("the cassette holds %q %d times, want it in the 4 rejected requests", cassettes.RejectedPlaceholder, n)
+	}
+	for _, k := range []string{"wrong-key-1", "wrong-key-2", "wrong-key-3"} {
+		if strings.Contains(raw, k) {
+			t.Errorf("the cassette holds the key %q", k)
+		}
+	}
+}
+
+// TestRecorderUnmarksALaterAcceptedKey: an error to a second key is a
+// rejection until that key is answered 200; then it is unmarked.
+func TestRecorderUnmarksALaterAcceptedKey(t *testing.T) {
+	const second = "second-key-5150"
+	h, err := mockserver.New(mockserver.WithKeys(testKey, second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed atomic.Bool
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The second key's first call meets a passing failure.
+		if strings.Contains(r.URL.RawQuery, second) && failed.CompareAndSwap(false, true) {
+			http.Error(w, "Server is busy.", http.StatusServiceUnavailable)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer up.Close()
+	path := filepath.Join(t.TempDir(), "unmark.yaml")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithSaveInterval(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		q      query
+		key    string
+		status int
+		marks  []bool
+	}{
+		{query{op: asmx.OpReturnProvinces}, testKey, 200, []bool{false}},
+		{query{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", "1"}}}, second, 503, []bool{false, true}},
+		{query{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", "2"}}}, second, 200, []bool{false, false, false}},
+	}
+	for k, s := range steps {
+		if status, body := do(t, rec.Client(), request(t, up.URL, asmx.HTTPGet, s.q, s.key, false)); status != s.status {
+			t.Fatalf("step %d: status %d, want %d: %s", k, status, s.status, body)
+		}
+		if got := marks(t, path); !equalBools(got, s.marks) {
+			t.Errorf("after step %d: marks %v, want %v", k, got, s.marks)
+		}
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func equalBools(a, b []bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestReplayKeyRejections: a question recorded with a wrong key and then
+// the right one replays the right answer to accepted keys; the recorded
+// rejection answers only keys the mock rejects, as recorded, in its
+// binding (GET and POST alike), and the mock's own fault answers elsewhere
+// and a missing key.
+func TestReplayKeyRejections(t *testing.T) {
+	// The deployment words its rejection its own way, unlike the mock.
+	live, _ := standIn(t)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.RequestURI = ""
+		r.URL.Scheme, r.URL.Host = "http", strings.TrimPrefix(live.URL, "http://")
+		resp, err := live.Client().Transport.RoundTrip(r)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer resp.Body.Close()
+		body := strings.ReplaceAll(mustRead(t, resp), "The service key (strAtmServiceKey) is not valid.", "Unknown service key.")
+		w.Header().Set("Content-Type", resp.Header.Get("Content-Type"))
+		w.WriteHeader(resp.StatusCode)
+		_, _ = w.Write([]byte(body))
+	}))
+	defer up.Close()
+	path := filepath.Join(t.TempDir(), "rejected.yaml")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	provinces := query{op: asmx.OpReturnProvinces}
+	city := query{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", "7"}}}
+	type answer struct {
+		status int
+		ct     string
+		body   string
+	}
+	recorded := map[string]answer{}
+	for _, s := range []struct {
+		b   asmx.Binding
+		q   query
+		key string
+	}{
+		{asmx.HTTPGet, provinces, "wrong-key"},
+		{asmx.SOAP11, provinces, "wrong-key"},
+		{asmx.HTTPGet, provinces, testKey},
+		{asmx.SOAP11, provinces, testKey},
+		{asmx.HTTPGet, city, "wrong-key"}, // never asked with the right key
+	} {
+		resp, err := rec.Client().Do(request(t, up.URL, s.b, s.q, s.key, false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		recorded[s.b.String()+s.q.op+s.q.String()+(s.key)] = answer{resp.StatusCode, resp.Header.Get("Content-Type"), mustRead(t, resp)}
+		resp.Body.Close()
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := cassettes.LoadIndex([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := ix.Stats(); st.KeyRejections != 3 || st.Answers != 2 {
+		t.Fatalf("got %d key rejections and %d answers, want 3 and 2", st.KeyRejections, st.Answers)
+	}
+	rejectedGet := recorded["get"+provinces.op+provinces.String()+"wrong-key"]
+	rejectedSOAP := recorded["soap11"+provinces.op+provinces.String()+"wrong-key"]
+	rightGet := recorded["get"+provinces.op+provinces.String()+testKey]
+	rightSOAP := recorded["soap11"+provinces.op+provinces.String()+testKey]
+	if !strings.Contains(rejectedGet.body, "Unknown service key.") || !strings.Contains(rejectedSOAP.body, "Unknown service key.") {
+		t.Fatalf("the recorded rejections do not hold the deployment's words: %q, %q", rejectedGet.body, rejectedSOAP.body)
+	}
+
+	for _, keys := range [][]string{{"the-only-key"}, nil} {
+		h, err := mockserver.New(mockserver.WithReplay(ix, mockserver.MissFault), mockserver.WithKeys(keys...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(h)
+		defer srv.Close()
+		rows := []struct {
+			name  string
+			b     asmx.Binding
+			q     query
+			key   string
+			check func(a answer) bool
+		}{
+			{"an accepted key over get", asmx.HTTPGet, provinces, "the-only-key", func(a answer) bool { return a == rightGet }},
+			{"an accepted key over soap11", asmx.SOAP11, provinces, "the-only-key", func(a answer) bool { return a == rightSOAP }},
+			{"a rejected key over get", asmx.HTTPGet, provinces, "bad", func(a answer) bool { return a == rejectedGet }},
+			{"a rejected key over post", asmx.HTTPPost, provinces, "bad", func(a answer) bool { return a == rejectedGet }},
+			{"a rejected key over soap11", asmx.SOAP11, provinces, "bad", func(a answer) bool { return a == rejectedSOAP }},
+			{"a rejected key over soap12", asmx.SOAP12, provinces, "bad", func(a answer) bool {
+				return a.status == 500 && a.ct == asmx.ContentTypeSOAP12 && strings.Contains(a.body, asmx.NamespaceSOAP12)
+			}},
+			{"a missing key over get", asmx.HTTPGet, provinces, "", func(a answer) bool { return a.status == 500 && a != rejectedGet }},
+			{"an accepted key, a question recorded only with a wrong key", asmx.HTTPGet, city, "the-only-key", func(a answer) bool {
+				return a.status == 500 && strings.Contains(a.body, "only a key rejection of it")
+			}},
+		}
+		if keys == nil { // every non-empty key is accepted: a marked answer never answers
+			rows = append(rows[:2], struct {
+				name  string
+				b     asmx.Binding
+				q     query
+				key   string
+				check func(a answer) bool
+			}{"any key over get", asmx.HTTPGet, provinces, "bad", func(a answer) bool { return a == rightGet }})
+		}
+		for _, r := range rows {
+			resp, err := srv.Client().Do(request(t, srv.URL, r.b, r.q, r.key, false))
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := answer{resp.StatusCode, resp.Header.Get("Content-Type"), mustRead(t, resp)}
+			resp.Body.Close()
+			if !r.check(a) {
+				t.Errorf("keys %q, %s: got %d %q %.300q", keys, r.name, a.status, a.ct, a.body)
+			}
+		}
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

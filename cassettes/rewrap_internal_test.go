@@ -1,0 +1,200 @@
+package cassettes
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/atmkit/atmkit/asmx"
+)
+
+func TestParseXMLRejects(t *testing.T) {
+	for _, in := range []string{
+		"", "text", "<a>", "<a></b>", "<a/><b/>", "<!DOCTYPE a><a/>", "<a x=1/>", "<a x='1/>", "<a x/>",
+		"<a><![CDATA[x</a>", "<a><!-- </a>", "<?xml version='1.0'", "x<a/>", "<a/>x", "</a>", "<a><b></a></b>", "<>", "<a / >",
+	} {
+		if _, err := parseXML([]byte(in)); err == nil {
+			t.Errorf("parseXML(%q): got no error, want one", in)
+		}
+	}
+	doc, err := parseXML([]byte("\xef\xbb\xbf<?xml version=\"1.0\"?>\n<a  x = 'v>' y=\"&quot;\"><!--c--><b/>t<![CDATA[<>]]></a >\n"))
+	if err != nil {
+		t.Fatalf("parseXML: %v", err)
+	}
+	a := doc.root()
+	if got := string(a.bytes()); got != `<a  x = 'v>' y="&quot;"><!--c--><b/>t<![CDATA[<>]]></a >` {
+		t.Errorf("got the root's bytes %q", got)
+	}
+	if v, _ := a.attr("x"); v != "v>" || len(a.kids) != 4 {
+		t.Errorf("got x=%q and %d children, want v> and 4", v, len(a.kids))
+	}
+}
+
+const soapHead = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"><soap:Body><OpResponse xmlns="urn:svc"><OpResult>`
+const soapTail = `</OpResult></OpResponse></soap:Body></soap:Envelope>`
+
+// TestRewrapSOAPToGet: the content of <OpResult> under the GET/POST root,
+// with the declarations it relied on, indented as XmlSerializer indents.
+func TestRewrapSOAPToGet(t *testing.T) {
+	rows := []struct {
+		name    string
+		soap    string // the content of <OpResult>, or a whole answer
+		root    string // the typed root's name; "" for a node
+		want    string // the GET document after the declaration line
+		envelop bool   // soap is a whole answer
+	}{
+		{"a node in the service namespace", `<Node><x>1</x></Node>`, "", "<Node xmlns=\"urn:svc\">\n  <x>1</x>\n</Node>", false},
+		{"a node in no namespace", `<Node xmlns=""><x>1</x><y a="b" /></Node>`, "", "<Node>\n  <x>1</x>\n  <y a=\"b\" />\n</Node>", false},
+		{"a node using xsi", `<Node xmlns=""><x xsi:nil="true" /></Node>`, "",
+			"<Node xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">\n  <x xsi:nil=\"true\" />\n</Node>", false},
+		{"typed items", `<P><Id>1</Id><Name>A &amp; B</Name></P><P><Id>2</Id><Name /></P>`, "ArrayOfP",
+			"<ArrayOfP xmlns:xsd=\"http://www.w3.org/2001/XMLSchema\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xmlns=\"urn:svc\">\n  <P>\n    <Id>1</Id>\n    <Name>A &amp; B</Name>\n  </P>\n  <P>\n    <Id>2</Id>\n    <Name />\n  </P>\n</ArrayOfP>", false},
+		{"typed, empty", ``, "ArrayOfP",
+			"<ArrayOfP xmlns:xsd=\"http://www.w3.org/2001/XMLSchema\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xmlns=\"urn:svc\" />", false},
+		{"typed, a prefix the envelope declared, a QName value",
+			`<?xml version="1.0"?><s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/" xmlns:q="urn:q" xmlns:t="urn:t"><s:Body><OpResponse xmlns="urn:svc"><OpResult><q:Item xsi:type="t:Kind" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">v</q:Item></OpResult></OpResponse></s:Body></s:Envelope>`,
+			"R", "<R xmlns:xsd=\"http://www.w3.org/2001/XMLSchema\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xmlns=\"urn:svc\">\n  <q:Item xsi:type=\"t:Kind\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xmlns:q=\"urn:q\" xmlns:t=\"urn:t\">v</q:Item>\n</R>", true},
+		{"mixed content as recorded", `<Node xmlns="">a <b>x</b>  c</Node>`, "", "<Node>a <b>x</b>  c</Node>", false},
+		{"xml:space preserve as recorded", `<Node xmlns="" xml:space="preserve"><a>1</a> <b/></Node>`, "", "<Node xml:space=\"preserve\"><a>1</a> <b/></Node>", false},
+		{"an element without content", `<Node xmlns=""><a></a></Node>`, "", "<Node>\n  <a>\n  </a>\n</Node>", false},
+		{"a DataSet: its own root", `<xs:schema xmlns="" xmlns:xs="http://www.w3.org/2001/XMLSchema" id="R"/><d:diffgram xmlns:d="urn:d" />`, "DataSet",
+			"<DataSet xmlns=\"urn:svc\">\n  <xs:schema xmlns=\"\" xmlns:xs=\"http://www.w3.org/2001/XMLSchema\" id=\"R\"/>\n  <d:diffgram xmlns:d=\"urn:d\" />\n</DataSet>", false},
+	}
+	for _, r := range rows {
+		src := r.soap
+		if !r.envelop {
+			src = soapHead + r.soap + soapTail
+		}
+		doc, err := parseXML([]byte(src))
+		if err != nil {
+			t.Fatalf("%s: %v", r.name, err)
+		}
+		_, result, _, err := soapResult(doc, "Op")
+		if err != nil {
+			t.Fatalf("%s: %v", r.name, err)
+		}
+		var root *getRoot
+		if r.root != "" {
+			root = typedRoot(r.root, "urn:svc", result.kids)
+		}
+		got, err := getDocument(root, result.kids, scopeAt(result))
+		if err != nil {
+			t.Fatalf("%s: %v", r.name, err)
+		}
+		if want := xmlDeclaration + "\n" + r.want; string(got) != want {
+			t.Errorf("%s:\ngot  %q\nwant %q", r.name, got, want)
+		}
+		if _, err := parseXML(got); err != nil {
+			t.Errorf("%s: the GET document does not parse: %v", r.name, err)
+		}
+	}
+}
+
+// TestRewrapGetToSOAP: the root (a node) or its content (typed) in
+// <OpResult>, unindented, with the declarations it relied on.
+func TestRewrapGetToSOAP(t *testing.T) {
+	rows := []struct {
+		name  string
+		get   string
+		typed bool
+		want  string // the content of <OpResult>; "/" for an empty one
+	}{
+		{"a node in no namespace", "<Node>\n  <x>1</x>\n  <y>\n  </y>\n</Node>", false, `<Node xmlns=""><x>1</x><y></y></Node>`},
+		{"a node in the service namespace", "<Node xmlns=\"urn:svc\">\n  <x>1</x>\n</Node>", false, `<Node xmlns="urn:svc"><x>1</x></Node>`},
+		{"typed items", "<ArrayOfP xmlns:xsd=\"http://www.w3.org/2001/XMLSchema\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xmlns=\"urn:svc\">\n  <P>\n    <Id>1</Id>\n    <N xsi:nil=\"true\" />\n  </P>\n</ArrayOfP>", true,
+			`<P><Id>1</Id><N xsi:nil="true" /></P>`},
+		{"typed, a prefix of the root", "<R xmlns=\"urn:svc\" xmlns:q=\"urn:q\">\n  <q:A>1</q:A>\n</R>", true, `<q:A xmlns:q="urn:q">1</q:A>`},
+		{"typed in another namespace", "<R xmlns=\"urn:other\">\n  <A>1</A>\n</R>", true, `<A xmlns="urn:other">1</A>`},
+		{"typed, empty", "<ArrayOfP xmlns:xsd=\"http://www.w3.org/2001/XMLSchema\" xmlns=\"urn:svc\" />", true, "/"},
+		{"a string", "<string xmlns=\"urn:svc\">a  b</string>", true, `a  b`},
+	}
+	for _, r := range rows {
+		doc, err := parseXML([]byte(xmlDeclaration + "\n" + r.get))
+		if err != nil {
+			t.Fatalf("%s: %v", r.name, err)
+		}
+		root := doc.root()
+		content, from := []*xnode{root}, nsScope{}
+		if r.typed {
+			content, from = root.kids, scopeAt(root)
+		}
+		got := soapDocument(asmx.SOAP12, "urn:svc", "Op", content, from)
+		head := strings.Replace(soapHead, asmx.NamespaceSOAP11, asmx.NamespaceSOAP12, 1)
+		want := head + r.want + soapTail
+		if r.want == "/" {
+			want = strings.TrimSuffix(head, ">") + " />" + strings.TrimPrefix(soapTail, "</OpResult>")
+		}
+		if string(got) != want {
+			t.Errorf("%s:\ngot  %q\nwant %q", r.name, got, want)
+		}
+	}
+}
+
+// TestSwapEnvelope: the other SOAP version is the same document with the
+// envelope namespace swapped.
+func TestSwapEnvelope(t *testing.T) {
+	doc, err := parseXML([]byte(soapHead + `<A xmlns="">http://schemas.xmlsoap.org/soap/envelope/</A>` + soapTail))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := swapEnvelope(doc, asmx.SOAP12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(string(doc.src), `xmlns:soap="`+asmx.NamespaceSOAP11, `xmlns:soap="`+asmx.NamespaceSOAP12, 1)
+	if string(got) != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	if _, err := swapEnvelope(doc, asmx.SOAP11); err == nil {
+		t.Error("swapping a SOAP 1.1 answer to SOAP 1.1: got no error, want one")
+	}
+}
+
+// FuzzParseXML: the reader never panics, and what it reads writes back,
+// flat and indented, as XML that reads again with the same text.
+func FuzzParseXML(f *testing.F) {
+	f.Add([]byte(soapHead + `<P><Id>1</Id><N /></P>` + soapTail))
+	f.Add([]byte("<?xml version=\"1.0\"?>\n<a xmlns:q='u'>\n  <q:b x=\"1\">t</q:b>\n  <c><![CDATA[x]]></c><!-- c -->\n</a>"))
+	f.Add([]byte("<a xml:space=\"preserve\"> <b/> </a>"))
+	f.Add([]byte("<a><b></b>\n</a>"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		doc, err := parseXML(data)
+		if err != nil {
+			return
+		}
+		root := doc.root()
+		for _, indent := range []bool{false, true} {
+			w := &xmlWriter{indent: indent}
+			w.node(root, 0)
+			again, err := parseXML(w.dst)
+			if err != nil {
+				t.Fatalf("indent %v: %q wrote %q, which does not read: %v", indent, data, w.dst, err)
+			}
+			if a, b := textOf(root), textOf(again.root()); !bytes.Equal(a, b) {
+				t.Fatalf("indent %v: the text changed from %q to %q", indent, a, b)
+			}
+		}
+	})
+}
+
+// textOf is the character data of n's subtree but indentation.
+func textOf(n *xnode) []byte {
+	var out []byte
+	var walk func(n *xnode)
+	walk = func(n *xnode) {
+		for _, k := range n.kids {
+			switch {
+			case k.kind == xElem:
+				out = append(out, '<')
+				out = append(out, k.name...)
+				out = append(out, '>')
+				walk(k)
+			case k.kind == xText && isIndentation(k) && elementOnly(n.kids) && !preserves(n):
+			case k.kind == xText, k.kind == xCDATA:
+				out = append(out, k.bytes()...)
+			}
+		}
+	}
+	walk(n)
+	return out
+}
