@@ -216,7 +216,7 @@ func NewCall(op *Operation, b Binding, values map[string]string) (*Call, *Error)
 	for i, p := range op.Params {
 		if v, ok := values[p.Name]; ok {
 			if x := c.set(i, v); x != nil {
-				return nil, errConvertValue(b, p, v, x)
+				return nil, newConvertValueError(b, p, v, x)
 			}
 		}
 	}

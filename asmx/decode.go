@@ -114,7 +114,7 @@ func decodeSOAP(r SOAPRequest, fast bool) (*Call, *Error) {
 		if op = operationOfAction(r.Namespace, a); op == nil {
 			a = URLDecode(a)
 			if op = operationOfAction(r.Namespace, a); op == nil {
-				return nil, ErrUnknownAction(a)
+				return nil, NewUnknownActionError(a)
 			}
 		}
 	} else if a, ok := contentTypeParam(r.ContentType, "action"); ok && a != "" {
@@ -138,48 +138,32 @@ func decodeSOAP(r SOAPRequest, fast bool) (*Call, *Error) {
 				version = SOAP11
 			case NamespaceSOAP12:
 			default:
-				return nil, ErrVersionMismatch(rt.rootNS)
+				return nil, NewVersionMismatchError(rt.rootNS)
 			}
 		}
 		switch {
 		case rt.err != nil:
-			return nil, ErrRoutingFailed(version, rt.err.exception())
+			return nil, NewRoutingFailedError(version, rt.err.exception())
 		case rt.missing != 0:
-			return nil, ErrRoutingFailed(version, missingElementException(rt.missing == missingEnvelope))
+			return nil, NewRoutingFailedError(version, missingElementException(rt.missing == missingEnvelope))
 		}
 		if rt.space == r.Namespace {
 			op, _ = LookupOperation(rt.local)
 		}
 		if op == nil {
 			if action != "" {
-				return nil, ErrActionNotRecognized(version, action)
+				return nil, NewActionNotRecognizedError(version, action)
 			}
-			return nil, ErrNoAction(version, rt.local, rt.space)
+			return nil, NewNoActionError(version, rt.local, rt.space)
 		}
 	}
 	if !isSOAPContentType(r.ContentType) {
-		return nil, ErrUnsupportedMediaType(guess, r.ContentType)
+		return nil, NewUnsupportedMediaTypeError(guess, r.ContentType)
 	}
 	if text.err != nil {
-		return nil, ErrUnreadable(guess, text.err.message())
+		return nil, NewUnreadableError(guess, text.err.message())
 	}
 	return decodeSOAPStd(r.Namespace, r.ContentType, guess, op, text.text)
-}
-
-// DecodeSOAP decodes a SOAP request of binding b as the SOAP 1.1 or 1.2
-// content type would have it sent, for callers that know the binding but
-// not the request's headers (recorded requests). action is the SOAPAction
-// header (SOAP 1.1) or the content type's action parameter (SOAP 1.2), as
-// sent; hasAction says whether one was sent at all.
-func DecodeSOAP(b Binding, ns, action string, hasAction bool, body []byte) (*Call, *Error) {
-	r := SOAPRequest{Namespace: ns, ContentType: ContentTypeSOAP11, Action: action, HasAction: hasAction, Body: body}
-	if b == SOAP12 {
-		r.ContentType, r.Action, r.HasAction = ContentTypeSOAP12, "", false
-		if hasAction {
-			r.ContentType += `; action="` + action + `"`
-		}
-	}
-	return DecodeSOAPRequest(r)
 }
 
 // fastReadable reports whether a body of plain ASCII bytes reads the same
@@ -450,15 +434,15 @@ func (d *soapReader) start(space, local string, attr func(space, local string) (
 		case NamespaceSOAP11:
 			d.version = SOAP11
 			if !matchesBase(d.ct, "text/xml") {
-				return ErrUnsupportedMediaType(SOAP11, d.ct)
+				return NewUnsupportedMediaTypeError(SOAP11, d.ct)
 			}
 		case NamespaceSOAP12:
 			d.version = SOAP12
 		default:
-			return ErrVersionMismatch(space)
+			return NewVersionMismatchError(space)
 		}
 		if local != "Envelope" {
-			return ErrMissingElement(d.version, true)
+			return NewMissingElementError(d.version, true)
 		}
 	case 2:
 		isHeader := space == d.envNS && local == "Header"
@@ -474,7 +458,7 @@ func (d *soapReader) start(space, local string, attr func(space, local string) (
 		case d.stage == stageAfter:
 			d.skipDepth = d.depth
 		default:
-			return ErrMissingElement(d.version, false)
+			return NewMissingElementError(d.version, false)
 		}
 	case 3:
 		switch {
@@ -522,7 +506,7 @@ func (d *soapReader) start(space, local string, attr func(space, local string) (
 		d.paramText = d.paramText[:0]
 	default:
 		if d.param >= 0 { // ReadElementString reads text only
-			return ErrUnreadable(d.helper(), "'Element' is an invalid XmlNodeType.")
+			return NewUnreadableError(d.helper(), "'Element' is an invalid XmlNodeType.")
 		}
 	}
 	return nil
@@ -539,7 +523,7 @@ func (d *soapReader) text(t []byte) *Error {
 	case d.param >= 0 && d.depth == 4:
 		d.paramText = append(d.paramText, t...)
 	case d.depth == 1 && d.stage < stageBody && len(bytes.Trim(t, " \t\r\n")) > 0:
-		return ErrMissingElement(d.version, false) // text where the Body must be
+		return NewMissingElementError(d.version, false) // text where the Body must be
 	case d.op == nil && d.depth == 2 && d.stage == stageBody && len(bytes.Trim(t, " \t\r\n")) > 0:
 		return errRouting // text names no operation
 	}
@@ -567,7 +551,7 @@ func (d *soapReader) end(next func() (int, int)) *Error {
 					return errRouting // the fast reader leaves errors to encoding/xml
 				}
 				line, col := next()
-				return errConvertSOAP(d.version, d.call.Op, d.call.Op.Params[i], value, line, col, x)
+				return newConvertSOAPError(d.version, d.call.Op, d.call.Op.Params[i], value, line, col, x)
 			}
 		}
 	case 3:
@@ -584,7 +568,7 @@ func (d *soapReader) end(next func() (int, int)) *Error {
 		}
 	case 1:
 		if d.stage < stageBody {
-			return ErrMissingElement(d.version, false)
+			return NewMissingElementError(d.version, false)
 		}
 		d.envDone = true
 	}
@@ -594,7 +578,7 @@ func (d *soapReader) end(next func() (int, int)) *Error {
 // finish returns the call once the document is read.
 func (d *soapReader) finish() (*Call, *Error) {
 	if !d.envDone || d.call == nil {
-		return nil, ErrUnreadable(d.helper(), "Unexpected end of file has occurred.")
+		return nil, NewUnreadableError(d.helper(), "Unexpected end of file has occurred.")
 	}
 	if len(d.mustUnderstand) > 0 {
 		d.call.MustUnderstand = d.mustUnderstand
@@ -627,7 +611,7 @@ func DecodeValues(op *Operation, b Binding, values url.Values) (*Call, *Error) {
 			vs, ok = lookupValues(values, p.Name)
 		}
 		if !ok {
-			return nil, ErrMissingParam(b, p.Name)
+			return nil, NewMissingParamError(b, p.Name)
 		}
 		v := vs[0]
 		if len(vs) > 1 {
@@ -637,7 +621,7 @@ func DecodeValues(op *Operation, b Binding, values url.Values) (*Call, *Error) {
 			v = strings.ToValidUTF8(v, "\uFFFD")
 		}
 		if x := c.set(i, v); x != nil {
-			return nil, errConvertValue(b, p, v, x)
+			return nil, newConvertValueError(b, p, v, x)
 		}
 	}
 	return c, nil
@@ -673,7 +657,7 @@ func MethodFromPath(b Binding, pathInfo string, jsonOnly bool) (*Operation, *Err
 		}
 	}
 	if fold != nil {
-		return nil, ErrMethodNameCase(b, name, fold.Name)
+		return nil, NewMethodNameCaseError(b, name, fold.Name)
 	}
-	return nil, ErrUnknownMethod(b, name)
+	return nil, NewUnknownMethodError(b, name)
 }

@@ -7,7 +7,7 @@ import (
 
 // The fast SOAP reader: a scanner for the plain documents SOAP clients send,
 // feeding the same soapReader as encoding/xml does. It gives up (and
-// DecodeSOAP falls back to encoding/xml) on anything outside that plain
+// DecodeSOAPRequest falls back to encoding/xml) on anything outside that plain
 // shape, and on every error of the request itself, so the answers, errors
 // above all, stay encoding/xml's. What it reads:
 //

@@ -193,7 +193,7 @@ func (r *nodeReader) readElementString() (string, bool) {
 // namespace; ct is the request's content type.
 func decodeSOAPStd(ns, ct string, guess Binding, op *Operation, text []byte) (*Call, *Error) {
 	if e := leadingError(text); e != nil {
-		return nil, ErrUnreadable(guess, e.message())
+		return nil, NewUnreadableError(guess, e.message())
 	}
 	r := newNodeReader(text)
 	helper := guess
@@ -206,7 +206,7 @@ func decodeSOAPStd(ns, ct string, guess Binding, op *Operation, text []byte) (*C
 			line, col := r.position()
 			msg = "'" + nodeKindName(r.cur.kind) + "' is an invalid XmlNodeType. Line " + strconv.Itoa(line) + ", position " + strconv.Itoa(col) + "."
 		}
-		return ErrUnreadable(helper, msg)
+		return NewUnreadableError(helper, msg)
 	}
 	root := r.moveToContent()
 	if root.kind != nodeElement {
@@ -217,18 +217,18 @@ func decodeSOAPStd(ns, ct string, guess Binding, op *Operation, text []byte) (*C
 	case NamespaceSOAP11:
 		helper = SOAP11
 		if !matchesBase(ct, "text/xml") {
-			return nil, ErrUnsupportedMediaType(SOAP11, ct)
+			return nil, NewUnsupportedMediaTypeError(SOAP11, ct)
 		}
 	case NamespaceSOAP12:
 		helper = SOAP12
 	default:
-		return nil, ErrVersionMismatch(envNS)
+		return nil, NewVersionMismatchError(envNS)
 	}
 	if root.local != "Envelope" {
-		return nil, ErrMissingElement(helper, true)
+		return nil, NewMissingElementError(helper, true)
 	}
 	if root.empty {
-		return nil, ErrMissingElement(helper, false)
+		return nil, NewMissingElementError(helper, false)
 	}
 	r.read()
 	var mustUnderstand []string
@@ -261,7 +261,7 @@ func decodeSOAPStd(ns, ct string, guess Binding, op *Operation, text []byte) (*C
 		if r.failed() {
 			return nil, unreadable()
 		}
-		return nil, ErrMissingElement(helper, false)
+		return nil, NewMissingElementError(helper, false)
 	}
 	r.read() // ReadStartElement(Body)
 	c := newCall(op, helper)
@@ -299,7 +299,7 @@ func decodeSOAPStd(ns, ct string, guess Binding, op *Operation, text []byte) (*C
 			read |= 1 << i
 			if x := c.set(i, value); x != nil {
 				line, col := r.position()
-				return nil, errConvertSOAP(helper, op, op.Params[i], value, line, col, x)
+				return nil, newConvertSOAPError(helper, op, op.Params[i], value, line, col, x)
 			}
 		}
 		if r.failed() {
@@ -318,9 +318,9 @@ func decodeSOAPStd(ns, ct string, guess Binding, op *Operation, text []byte) (*C
 	}
 	switch n := r.read(); n.kind {
 	case nodeElement:
-		return nil, ErrUnreadable(helper, "There are multiple root elements.")
+		return nil, NewUnreadableError(helper, "There are multiple root elements.")
 	case nodeText:
-		return nil, ErrUnreadable(helper, "Data at the root level is invalid.")
+		return nil, NewUnreadableError(helper, "Data at the root level is invalid.")
 	case nodeError:
 		return nil, unreadable()
 	}

@@ -327,19 +327,19 @@ func soapException(msg string, inner *Exception, frames ...string) *Exception {
 	return &Exception{Type: typeSoapException, Message: msg, Inner: inner, Stack: frames}
 }
 
-// ErrMalformed is the answer to a request body that cannot be read at all
+// NewMalformedError is the answer to a request body that cannot be read at all
 // (the connection failed while reading it): 400, empty body.
-func ErrMalformed(detail string) *Error {
+func NewMalformedError(detail string) *Error {
 	return &Error{Status: http.StatusBadRequest, Code: Client, Kind: KindMalformedRequest, EmptyBody: true,
 		Message: "the request body cannot be read: " + detail}
 }
 
-// ErrUnsupportedMediaType is the answer to a SOAP request whose content type
+// NewUnsupportedMediaTypeError is the answer to a SOAP request whose content type
 // is neither text/xml nor application/soap+xml, or a SOAP 1.1 envelope that
 // is not text/xml: a Client fault with the UnsupportedMediaType subcode,
 // which ASMX sends as HTTP 415 without a body, with the content type of
 // version b.
-func ErrUnsupportedMediaType(b Binding, ct string) *Error {
+func NewUnsupportedMediaTypeError(b Binding, ct string) *Error {
 	want := "text/xml"
 	if b == SOAP12 {
 		want = "application/soap+xml"
@@ -348,29 +348,29 @@ func ErrUnsupportedMediaType(b Binding, ct string) *Error {
 		Binding: b, Message: fmt.Sprintf("content type %q: want %s", ct, want)}
 }
 
-// ErrUnreadable is the answer to a SOAP request whose XML cannot be read
+// NewUnreadableError is the answer to a SOAP request whose XML cannot be read
 // (malformed, a DTD, bytes not in its encoding): a Client fault wrapping an
 // XmlException, which ASMX sends as HTTP 400 without a body.
-func ErrUnreadable(b Binding, detail string) *Error {
+func NewUnreadableError(b Binding, detail string) *Error {
 	return &Error{Status: http.StatusBadRequest, Code: Client, Kind: KindMalformedRequest, EmptyBody: true, Binding: b,
 		Exception: soapException(msgUnableToRead, &Exception{Type: typeXML, Message: detail, Stack: framesXMLReader}, framesSOAPRead...),
 		Message:   "the request is not readable XML: " + detail}
 }
 
-// ErrMethodNotAllowed is the answer to a method other than POST on the SOAP
+// NewMethodNotAllowedError is the answer to a method other than POST on the SOAP
 // endpoint (GET serves the documentation): ASP.NET's error page with HTTP
 // 405.
-func ErrMethodNotAllowed(method string) *Error {
+func NewMethodNotAllowedError(method string) *Error {
 	return &Error{Status: http.StatusMethodNotAllowed, Code: Client, Kind: KindMethodNotAllowed, Page: true,
 		Exception: &Exception{Type: typeHTTPException, Message: msgUnrecognized,
 			Stack: []string{"System.Web.Services.Protocols.WebServiceHandlerFactory.CoreGetHandler(Type type, HttpContext context, HttpRequest request, HttpResponse response)"}},
 		Message: fmt.Sprintf("method %s is not allowed: use POST (or GET for the documentation)", method)}
 }
 
-// ErrUnrecognizedRequest is the answer to a request for an operation's path
+// NewUnrecognizedRequestError is the answer to a request for an operation's path
 // that no protocol takes (a method other than GET and POST): ASP.NET's
 // error page with HTTP 500. pathInfo is the path after the .asmx file.
-func ErrUnrecognizedRequest(method, pathInfo string) *Error {
+func NewUnrecognizedRequestError(method, pathInfo string) *Error {
 	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindMethodNotAllowed, Page: true,
 		Exception: &Exception{Type: typeInvalidOperation,
 			Message: "Request format is unrecognized for URL unexpectedly ending in '" + pathInfo + "'.",
@@ -379,9 +379,9 @@ func ErrUnrecognizedRequest(method, pathInfo string) *Error {
 		Message: fmt.Sprintf("method %s is not taken by any ASMX protocol at %s", method, pathInfo)}
 }
 
-// ErrTooLarge is the answer to a request body over the cap (ASP.NET's
+// NewTooLargeError is the answer to a request body over the cap (ASP.NET's
 // maxRequestLength), in b's form, with status 413.
-func ErrTooLarge(b Binding, limit int64) *Error {
+func NewTooLargeError(b Binding, limit int64) *Error {
 	x := &Exception{Type: typeHTTPException, Message: "Maximum request length exceeded.",
 		Stack: []string{"System.Web.HttpRequest.GetEntireRawContent()", "System.Web.HttpRequest.get_InputStream()"}}
 	if b.IsSOAP() {
@@ -400,50 +400,50 @@ func framesSOAPRoute(b Binding) []string {
 	return concat([]string{helper, "System.Web.Services.Protocols.SoapServerProtocol.RouteRequest(SoapServerMessage message)"}, framesSOAPInit)
 }
 
-// ErrUnknownAction is the SOAP 1.1 fault for a SOAPAction that names no
+// NewUnknownActionError is the SOAP 1.1 fault for a SOAPAction that names no
 // operation (the action as ASMX looked it up: unquoted, URL-decoded).
-func ErrUnknownAction(action string) *Error {
+func NewUnknownActionError(action string) *Error {
 	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindUnknownAction, Binding: SOAP11,
 		Exception: soapException("Server did not recognize the value of HTTP Header SOAPAction: "+action+".", nil, framesSOAPRoute(SOAP11)...),
 		Message:   fmt.Sprintf("unknown SOAPAction %q", action)}
 }
 
-// ErrNoAction is the fault for a request with no action ASMX can route by
+// NewNoActionError is the fault for a request with no action ASMX can route by
 // and a body element that is no operation, in version b.
-func ErrNoAction(b Binding, local, ns string) *Error {
+func NewNoActionError(b Binding, local, ns string) *Error {
 	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindUnknownOperation, Binding: b,
 		Exception: soapException(msgNoAction, nil, framesSOAPRoute(SOAP12)...),
 		Message:   fmt.Sprintf("no SOAPAction and the body element {%s}%s is no operation", ns, local)}
 }
 
-// ErrActionNotRecognized is the fault for a SOAP 1.2 action parameter that
+// NewActionNotRecognizedError is the fault for a SOAP 1.2 action parameter that
 // names no operation, with a body element that is none either, in version b.
-func ErrActionNotRecognized(b Binding, action string) *Error {
+func NewActionNotRecognizedError(b Binding, action string) *Error {
 	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindUnknownAction, Binding: b,
 		Exception: soapException("Unable to handle request. The action '"+action+"' was not recognized.", nil, framesSOAPRoute(SOAP12)...),
 		Message:   fmt.Sprintf("unknown action %q", action)}
 }
 
-// ErrRoutingFailed is the Server fault for a request ASMX could not read
+// NewRoutingFailedError is the Server fault for a request ASMX could not read
 // while looking for its body element (no action to route by): inner is the
 // XmlException or the missing element, in version b.
-func ErrRoutingFailed(b Binding, inner *Exception) *Error {
+func NewRoutingFailedError(b Binding, inner *Exception) *Error {
 	return &Error{Status: http.StatusInternalServerError, Code: Server, Kind: KindMalformedRequest, Binding: b,
 		Exception: soapException(msgUnableToProcess, inner),
 		Message:   "the request's body element cannot be found: " + inner.Message}
 }
 
-// ErrVersionMismatch is the fault for an envelope namespace that is neither
+// NewVersionMismatchError is the fault for an envelope namespace that is neither
 // SOAP 1.1's nor SOAP 1.2's. ASMX answers it in SOAP 1.1.
-func ErrVersionMismatch(got string) *Error {
+func NewVersionMismatchError(got string) *Error {
 	return &Error{Status: http.StatusInternalServerError, Code: VersionMismatch, Kind: KindVersionMismatch, Binding: SOAP11,
 		Exception: soapException(fmt.Sprintf("Possible SOAP version mismatch: Envelope namespace %s was unexpected. Expecting %s.", got, NamespaceSOAP11), nil, framesSOAPRead...),
 		Message:   fmt.Sprintf("envelope namespace %q is neither SOAP 1.1 nor SOAP 1.2", got)}
 }
 
-// ErrMissingElement is the Client fault for an envelope without the
+// NewMissingElementError is the Client fault for an envelope without the
 // Envelope or Body element ASMX expects where it reads the parameters.
-func ErrMissingElement(b Binding, missingEnvelope bool) *Error {
+func NewMissingElementError(b Binding, missingEnvelope bool) *Error {
 	msg := msgMissingBody
 	if missingEnvelope {
 		msg = msgMissingEnvelope
@@ -465,10 +465,10 @@ func missingElementException(missingEnvelope bool) *Exception {
 		Stack: concat([]string{"System.Web.Services.Protocols.SoapServerProtocolHelper.GetRequestElement()"}, framesSOAPRoute(SOAP12))}
 }
 
-// errConvertSOAP is the Client fault for a parameter value XmlSerializer
+// newConvertSOAPError is the Client fault for a parameter value XmlSerializer
 // cannot convert: the error in the XML document at line and col (the
 // position of the node after the parameter), wrapping the conversion's.
-func errConvertSOAP(b Binding, op *Operation, p Param, value string, line, col int, inner *Exception) *Error {
+func newConvertSOAPError(b Binding, op *Operation, p Param, value string, line, col int, inner *Exception) *Error {
 	read := "Microsoft.Xml.Serialization.GeneratedAssembly.XmlSerializationReader1.Read1_" + op.Name + "()"
 	inner.Stack = append(inner.Stack, read,
 		"Microsoft.Xml.Serialization.GeneratedAssembly.ArrayOfObjectSerializer.Deserialize(XmlSerializationReader reader)",
@@ -480,9 +480,9 @@ func errConvertSOAP(b Binding, op *Operation, p Param, value string, line, col i
 		Message:   fmt.Sprintf("%s: cannot convert %q to %s: %s", p.Name, value, p.Type.XSD(), inner.Message)}
 }
 
-// ErrMustUnderstand is the fault for a SOAP header marked mustUnderstand
+// NewMustUnderstandError is the fault for a SOAP header marked mustUnderstand
 // that the service does not understand (ASMX checks after the call).
-func ErrMustUnderstand(b Binding, header string) *Error {
+func NewMustUnderstandError(b Binding, header string) *Error {
 	return &Error{Status: http.StatusInternalServerError, Code: MustUnderstand, Kind: KindMustUnderstand, Binding: b, HeaderFault: true,
 		Exception: &Exception{Type: typeSoapHeaderException, Message: "SOAP header " + header + " was not understood.",
 			Stack: []string{"System.Web.Services.Protocols.SoapHeaderHandling.EnsureHeadersUnderstood(SoapHeaderCollection headers)",
@@ -499,33 +499,33 @@ var httpInitFrames = []string{
 	"System.Web.Services.Protocols.ServerProtocolFactory.Create(Type type, HttpContext context, HttpRequest request, HttpResponse response, Boolean& abortProcessing)",
 }
 
-// ErrUnknownMethod is the GET/POST/JSON answer to a path naming no operation.
-func ErrUnknownMethod(b Binding, name string) *Error {
+// NewUnknownMethodError is the GET/POST/JSON answer to a path naming no operation.
+func NewUnknownMethodError(b Binding, name string) *Error {
 	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindUnknownOperation,
 		Exception: &Exception{Type: typeInvalidOperation, Message: name + " Web Service method name is not valid.", Stack: httpInitFrames},
 		Message:   fmt.Sprintf("%q is not an operation of this path", name)}
 }
 
-// ErrMethodNameCase is the GET/POST/JSON answer to a path naming an
+// NewMethodNameCaseError is the GET/POST/JSON answer to a path naming an
 // operation in the wrong case: ASMX matches method names exactly.
-func ErrMethodNameCase(b Binding, name, real string) *Error {
+func NewMethodNameCaseError(b Binding, name, real string) *Error {
 	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindUnknownOperation,
 		Exception: &Exception{Type: typeArgument, Stack: httpInitFrames, Message: argumentMessage(
 			"Invalid method name '"+name+"',  method names are case sensitive.   The method name '"+real+"' with the same name but different casing was found.", "methodName")},
 		Message: fmt.Sprintf("%q is not an operation of this path (method names are case sensitive: %s)", name, real)}
 }
 
-// ErrBadForm is the POST answer to a body that is not form-encoded; ct is
+// NewBadFormError is the POST answer to a body that is not form-encoded; ct is
 // the request's content type as sent.
-func ErrBadForm(b Binding, ct string) *Error {
+func NewBadFormError(b Binding, ct string) *Error {
 	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindUnsupportedMediaType,
 		Exception: &Exception{Type: typeInvalidOperation, Message: "Request format is invalid: " + ct + ".",
 			Stack: []string{"System.Web.Services.Protocols.HttpServerProtocol.ReadParameters()", frameWebServiceHandlerCore}},
 		Message: fmt.Sprintf("request format is invalid: %q (want %s)", ct, ContentTypeForm)}
 }
 
-// ErrMissingParam is the GET/POST/JSON answer to a parameter that was not sent.
-func ErrMissingParam(b Binding, name string) *Error {
+// NewMissingParamError is the GET/POST/JSON answer to a parameter that was not sent.
+func NewMissingParamError(b Binding, name string) *Error {
 	kind := KindMissingParameter
 	if name == ParamKey {
 		kind = KindMissingServiceKey
@@ -535,9 +535,9 @@ func ErrMissingParam(b Binding, name string) *Error {
 		Message:   "missing parameter: " + name}
 }
 
-// errConvertValue is the GET/POST/JSON answer to a value that does not
+// newConvertValueError is the GET/POST/JSON answer to a value that does not
 // convert to its parameter's type (ScalarFormatter.FromString).
-func errConvertValue(b Binding, p Param, value string, inner *Exception) *Error {
+func newConvertValueError(b Binding, p Param, value string, inner *Exception) *Error {
 	inner.Stack = append(inner.Stack, "System.Convert.ChangeType(Object value, Type conversionType, IFormatProvider provider)",
 		"System.Web.Services.Protocols.ScalarFormatter.FromString(String value, Type type)")
 	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindInvalidParameter, Param: p.Name,
@@ -555,13 +555,13 @@ const (
 	msgKeyRejected = "The service key (strAtmServiceKey) is not valid."
 )
 
-// ErrKeyMissing is the answer to a missing or empty service key in a call of op.
-func ErrKeyMissing(b Binding, op *Operation) *Error {
+// NewKeyMissingError is the answer to a missing or empty service key in a call of op.
+func NewKeyMissingError(b Binding, op *Operation) *Error {
 	return serviceError(op, KindMissingServiceKey, msgKeyMissing)
 }
 
-// ErrKeyRejected is the answer to a service key the server does not accept.
-func ErrKeyRejected(b Binding, op *Operation) *Error {
+// NewKeyRejectedError is the answer to a service key the server does not accept.
+func NewKeyRejectedError(b Binding, op *Operation) *Error {
 	return serviceError(op, KindInvalidServiceKey, msgKeyRejected)
 }
 
@@ -572,10 +572,10 @@ func serviceError(op *Operation, kind, msg string) *Error {
 		Message:   strings.ToLower(msg[:1]) + strings.TrimSuffix(msg[1:], ".")}
 }
 
-// ErrServer is the answer to a failure of the server itself (a recovered
+// NewServerError is the answer to a failure of the server itself (a recovered
 // panic, a broken data set): an exception the service did not mean to
 // throw, which ASMX wraps in a Server (SOAP 1.2: Receiver) fault.
-func ErrServer(b Binding, msg string) *Error {
+func NewServerError(b Binding, msg string) *Error {
 	x := &Exception{Type: typeException, Message: msg}
 	if b.IsSOAP() {
 		x = soapException(msgUnableToProcess, x)
@@ -583,10 +583,10 @@ func ErrServer(b Binding, msg string) *Error {
 	return &Error{Status: http.StatusInternalServerError, Code: Server, Kind: KindServerError, Exception: x, Message: msg}
 }
 
-// ErrSoapException is the answer to a SoapException the service throws
+// NewSoapExceptionError is the answer to a SoapException the service throws
 // with code and message (an injected fault): a fault of that code with the
 // message alone in SOAP, HTTP 500 with the message in GET, POST and JSON.
-func ErrSoapException(code FaultCode, msg string) *Error {
+func NewSoapExceptionError(code FaultCode, msg string) *Error {
 	kind := KindServerError
 	if code == Client {
 		kind = KindMalformedRequest
@@ -598,9 +598,9 @@ func ErrSoapException(code FaultCode, msg string) *Error {
 // KindNoRecording is the kind of a replay miss.
 const KindNoRecording = "NoRecording"
 
-// ErrNoRecording is a replaying server's answer to a call it has no recording
+// NewNoRecordingError is a replaying server's answer to a call it has no recording
 // of: it names the operation, the parameters and the nearest recording.
-func ErrNoRecording(c *Call, nearest string) *Error {
+func NewNoRecordingError(c *Call, nearest string) *Error {
 	msg := "No recorded interaction matches " + describeCall(c)
 	if nearest != "" {
 		msg += "; nearest recording: " + nearest
@@ -608,11 +608,11 @@ func ErrNoRecording(c *Call, nearest string) *Error {
 	return replayError(c, msg)
 }
 
-// ErrCannotReplay is a replaying server's answer to a call whose question
+// NewCannotReplayError is a replaying server's answer to a call whose question
 // was recorded, but not in a form the server can answer in the call's
 // binding; reason says why and what fixes it ("recorded over soap11 as a
 // typed result; pass --shape to serve it over get").
-func ErrCannotReplay(c *Call, reason string) *Error {
+func NewCannotReplayError(c *Call, reason string) *Error {
 	return replayError(c, "Cannot replay "+describeCall(c)+" over "+c.Binding.String()+": "+reason)
 }
 

@@ -40,7 +40,7 @@ func TestHTMLEncode(t *testing.T) {
 // errors without a body.
 func TestWriteErrorForm(t *testing.T) {
 	op, _ := LookupOperation(OpReturnProvinces)
-	key := ErrKeyRejected(SOAP11, op)
+	key := NewKeyRejectedError(SOAP11, op)
 	for _, tt := range []struct {
 		name   string
 		b      Binding
@@ -76,18 +76,18 @@ func TestWriteErrorForm(t *testing.T) {
 			}
 			return ""
 		}},
-		{"version mismatch carries Upgrade", SOAP12, ErrVersionMismatch("urn:x"), ErrorForm{}, 500, ContentTypeSOAP11,
+		{"version mismatch carries Upgrade", SOAP12, NewVersionMismatchError("urn:x"), ErrorForm{}, 500, ContentTypeSOAP11,
 			contains("<soap12:Upgrade xmlns:soap12=", "<faultcode>soap:VersionMismatch</faultcode>")},
-		{"must understand has no detail", SOAP12, ErrMustUnderstand(SOAP12, "Auth"), ErrorForm{}, 500, ContentTypeSOAP12, func(body string, _ map[string][]string) string {
+		{"must understand has no detail", SOAP12, NewMustUnderstandError(SOAP12, "Auth"), ErrorForm{}, 500, ContentTypeSOAP12, func(body string, _ map[string][]string) string {
 			if !strings.Contains(body, "<soap:Value>soap:MustUnderstand</soap:Value>") || strings.Contains(body, "Detail") {
 				return "body " + body
 			}
 			return ""
 		}},
-		{"400 keeps its content type", SOAP11, ErrUnreadable(SOAP11, "x"), ErrorForm{}, 400, ContentTypeSOAP11, equals("")},
-		{"415 in the version established", SOAP11, ErrUnsupportedMediaType(SOAP12, "text/plain"), ErrorForm{}, 415, ContentTypeSOAP12, equals("")},
-		{"error page", HTTPGet, ErrUnrecognizedRequest("PUT", "/ReturnProvinces"), ErrorForm{}, 500, ContentTypeHTML, contains("<title>Runtime Error</title>")},
-		{"error page, detailed", HTTPGet, ErrUnrecognizedRequest("PUT", "/ReturnProvinces"), ErrorForm{Detailed: true}, 500, ContentTypeHTML,
+		{"400 keeps its content type", SOAP11, NewUnreadableError(SOAP11, "x"), ErrorForm{}, 400, ContentTypeSOAP11, equals("")},
+		{"415 in the version established", SOAP11, NewUnsupportedMediaTypeError(SOAP12, "text/plain"), ErrorForm{}, 415, ContentTypeSOAP12, equals("")},
+		{"error page", HTTPGet, NewUnrecognizedRequestError("PUT", "/ReturnProvinces"), ErrorForm{}, 500, ContentTypeHTML, contains("<title>Runtime Error</title>")},
+		{"error page, detailed", HTTPGet, NewUnrecognizedRequestError("PUT", "/ReturnProvinces"), ErrorForm{Detailed: true}, 500, ContentTypeHTML,
 			contains("<title>Request format is unrecognized for URL unexpectedly ending in &#39;/ReturnProvinces&#39;.</title>")},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

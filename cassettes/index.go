@@ -273,7 +273,7 @@ func (ix *Index) Stats() IndexStats {
 //
 // JSON answers come only from JSON recordings. A question recorded in a
 // form that cannot be re-wrapped for the call's binding gets an error that
-// says why and which flag fixes it (asmx.ErrCannotReplay). With no
+// says why and which flag fixes it (asmx.NewCannotReplayError). With no
 // recording of c, Replay forwards it to the upstream when one is set, and
 // otherwise returns ok false and the nearest recording (same operation,
 // most equal parameters).
@@ -336,13 +336,13 @@ func (v *view) Replay(ctx context.Context, c *asmx.Call) (mockserver.ReplayAnswe
 		case ix.up != nil:
 			return ix.up.fetch(ctx, ix, c), true, ""
 		}
-		return mockserver.ReplayAnswer{Error: asmx.ErrCannotReplay(c, gap)}, true, ""
+		return mockserver.ReplayAnswer{Error: asmx.NewCannotReplayError(c, gap)}, true, ""
 	}
 	if ix.up != nil {
 		return ix.up.fetch(ctx, ix, c), true, ""
 	}
 	if other != nil {
-		return mockserver.ReplayAnswer{Error: asmx.ErrCannotReplay(c, familyGap(other, c.Binding))}, true, ""
+		return mockserver.ReplayAnswer{Error: asmx.NewCannotReplayError(c, familyGap(other, c.Binding))}, true, ""
 	}
 	if r := ix.rejection(c.Op.Name, canon); r != nil {
 		return mockserver.ReplayAnswer{}, false, "only a key rejection of it, recorded in " + r.where +
@@ -626,9 +626,9 @@ func (up *upstream) fetch(ctx context.Context, ix *Index, c *asmx.Call) mockserv
 	// Errors quote the request, key included: mask it.
 	fail := func(what string, err error) mockserver.ReplayAnswer {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
-			return mockserver.ReplayAnswer{Error: asmx.ErrServer(c.Binding, fmt.Sprintf("%sno answer within %s", what, up.timeout))}
+			return mockserver.ReplayAnswer{Error: asmx.NewServerError(c.Binding, fmt.Sprintf("%sno answer within %s", what, up.timeout))}
 		}
-		return mockserver.ReplayAnswer{Error: asmx.ErrServer(c.Binding, what+redact.Error(err, c.Key).Error())}
+		return mockserver.ReplayAnswer{Error: asmx.NewServerError(c.Binding, what+redact.Error(err, c.Key).Error())}
 	}
 	req, err := newRequest(ctx, up.base, up.ns, c)
 	if err != nil {

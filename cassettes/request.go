@@ -113,7 +113,15 @@ func soapCall(h http.Header, body string) (*asmx.Call, bool) {
 			ns = a[:i]
 		}
 	}
-	c, e := asmx.DecodeSOAP(b, ns, action, hasAction, []byte(body))
+	// The request is read as sent with the binding's own content type.
+	r := asmx.SOAPRequest{Namespace: ns, ContentType: asmx.ContentTypeSOAP11, Action: action, HasAction: true, Body: []byte(body)}
+	if b == asmx.SOAP12 {
+		r.ContentType, r.Action, r.HasAction = asmx.ContentTypeSOAP12, "", false
+		if hasAction {
+			r.ContentType += `; action="` + action + `"`
+		}
+	}
+	c, e := asmx.DecodeSOAPRequest(r)
 	return c, e == nil
 }
 

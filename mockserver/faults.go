@@ -386,7 +386,7 @@ func faultCodeName(c asmx.FaultCode) string {
 // its own form.
 func (f *Fault) asmxError() *asmx.Error {
 	code, _ := parseFaultCode(f.SOAPFault.Code)
-	e := asmx.ErrSoapException(code, f.SOAPFault.Text)
+	e := asmx.NewSoapExceptionError(code, f.SOAPFault.Text)
 	if f.Status != 0 {
 		e.Status = f.Status
 	}

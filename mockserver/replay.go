@@ -100,7 +100,7 @@ func (s *Server) replay(w http.ResponseWriter, ex *exchange, c *asmx.Call) bool 
 		if s.cfg.onMiss == MissFixtures {
 			return false
 		}
-		s.writeError(w, ex, c.Binding, asmx.ErrNoRecording(c, nearest))
+		s.writeError(w, ex, c.Binding, asmx.NewNoRecordingError(c, nearest))
 		return true
 	}
 	if ans.Error != nil {

@@ -140,7 +140,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			s.log.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			if !sw.wrote {
-				s.writeError(sw, ex, ex.binding, asmx.ErrServer(ex.binding, fmt.Sprintf("internal error: %v", v)))
+				s.writeError(sw, ex, ex.binding, asmx.NewServerError(ex.binding, fmt.Sprintf("internal error: %v", v)))
 			}
 		}
 		if !ex.observed {
@@ -262,7 +262,7 @@ func (s *Server) serveServiceRoot(w http.ResponseWriter, r *http.Request, ex *ex
 		s.serveDocs(w, r)
 		return
 	default:
-		s.writeError(w, ex, 0, asmx.ErrMethodNotAllowed(r.Method))
+		s.writeError(w, ex, 0, asmx.NewMethodNotAllowedError(r.Method))
 		return
 	}
 	ct := r.Header.Get("Content-Type")
@@ -312,7 +312,7 @@ func (s *Server) serveHTTPBinding(w http.ResponseWriter, r *http.Request, rest s
 		b = asmx.HTTPPost
 	}
 	if len(rest) < 2 || (r.Method != http.MethodGet && r.Method != http.MethodPost) {
-		s.writeError(w, ex, b, asmx.ErrUnrecognizedRequest(r.Method, rest))
+		s.writeError(w, ex, b, asmx.NewUnrecognizedRequestError(r.Method, rest))
 		return
 	}
 	ex.binding = b
@@ -349,7 +349,7 @@ func putBuffer(b *bytes.Buffer) {
 // readBody reads the request body up to the configured cap.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request, b asmx.Binding) (*bytes.Buffer, *asmx.Error) {
 	if r.ContentLength > s.cfg.maxBodyBytes {
-		return nil, asmx.ErrTooLarge(b, s.cfg.maxBodyBytes)
+		return nil, asmx.NewTooLargeError(b, s.cfg.maxBodyBytes)
 	}
 	buf := bufferPool.Get().(*bytes.Buffer)
 	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, s.cfg.maxBodyBytes))
@@ -357,9 +357,9 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, b asmx.Binding
 		putBuffer(buf)
 		var mbe *http.MaxBytesError
 		if asErr(err, &mbe) {
-			return nil, asmx.ErrTooLarge(b, s.cfg.maxBodyBytes)
+			return nil, asmx.NewTooLargeError(b, s.cfg.maxBodyBytes)
 		}
-		return nil, asmx.ErrMalformed("reading the body: " + err.Error())
+		return nil, asmx.NewMalformedError("reading the body: " + err.Error())
 	}
 	return buf, nil
 }
@@ -369,7 +369,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, b asmx.Binding
 func (s *Server) readForm(w http.ResponseWriter, r *http.Request, b asmx.Binding) (url.Values, *asmx.Error) {
 	ct := r.Header.Get("Content-Type")
 	if base, _, _ := strings.Cut(ct, ";"); !strings.EqualFold(base, asmx.ContentTypeForm) {
-		return nil, asmx.ErrBadForm(b, ct)
+		return nil, asmx.NewBadFormError(b, ct)
 	}
 	body, e := s.readBody(w, r, b)
 	if e != nil {
@@ -382,7 +382,7 @@ func (s *Server) readForm(w http.ResponseWriter, r *http.Request, b asmx.Binding
 // checkKey compares the call's key with every accepted key in constant time.
 func (s *Server) checkKey(c *asmx.Call) *asmx.Error {
 	if strings.TrimSpace(c.Key) == "" {
-		return asmx.ErrKeyMissing(c.Binding, c.Op)
+		return asmx.NewKeyMissingError(c.Binding, c.Op)
 	}
 	if len(s.cfg.keys) == 0 {
 		return nil
@@ -392,7 +392,7 @@ func (s *Server) checkKey(c *asmx.Call) *asmx.Error {
 		match |= subtle.ConstantTimeCompare([]byte(c.Key), []byte(k))
 	}
 	if match != 1 {
-		return asmx.ErrKeyRejected(c.Binding, c.Op)
+		return asmx.NewKeyRejectedError(c.Binding, c.Op)
 	}
 	return nil
 }
@@ -412,7 +412,7 @@ func (s *Server) answer(w http.ResponseWriter, ex *exchange, c *asmx.Call) {
 	if len(c.MustUnderstand) > 0 {
 		// ASMX understands no header: it refuses the call once the
 		// operation has run, before writing the answer.
-		s.writeError(w, ex, c.Binding, asmx.ErrMustUnderstand(c.Binding, c.MustUnderstand[0]))
+		s.writeError(w, ex, c.Binding, asmx.NewMustUnderstandError(c.Binding, c.MustUnderstand[0]))
 		return
 	}
 	if s.replayer != nil && s.replay(w, ex, c) {

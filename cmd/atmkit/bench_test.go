@@ -166,7 +166,8 @@ func TestBenchRequestsDecode(t *testing.T) {
 	}
 	for _, b := range []asmx.Binding{asmx.SOAP11, asmx.SOAP12} {
 		req := benchRequest(b, asmx.DefaultNamespace, op.Name, params)
-		c, e := asmx.DecodeSOAP(b, asmx.DefaultNamespace, strings.Join(req.Header["SOAPAction"], ""), b == asmx.SOAP11, req.Body)
+		c, e := asmx.DecodeSOAPRequest(asmx.SOAPRequest{Namespace: asmx.DefaultNamespace, ContentType: req.Header["Content-Type"][0],
+			Action: strings.Join(req.Header["SOAPAction"], ""), HasAction: b == asmx.SOAP11, Body: req.Body})
 		if e != nil {
 			t.Fatalf("%s: %s", b, e.Fault)
 		}
