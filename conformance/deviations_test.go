@@ -3,13 +3,13 @@ package conformance
 import (
 	"net/http"
 
-	"github.com/atmkit/atmkit/mockserver"
+	"github.com/atmkit/atmkit/deviate"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
 
-// deviation is one of the ways mockserver.Deviate (atmkit serve --deviate)
+// deviation is one of the ways deviate.Wrap (atmkit serve --deviate)
 // breaks the interface, with what the suite must say about it.
 type deviation struct {
 	name string
@@ -21,10 +21,10 @@ type deviation struct {
 	says string
 }
 
-// deviate serves h with d applied by mockserver.Deviate. The checks share no
-// code with the mock; only the self-tests use it, to break a server.
-func deviate(h http.Handler, d deviation) http.Handler {
-	dh, err := mockserver.Deviate(h, d.name)
+// withDeviation serves h with d applied by deviate.Wrap. The checks share no
+// code with it or the mock; only the self-tests use them, to break a server.
+func withDeviation(h http.Handler, d deviation) http.Handler {
+	dh, err := deviate.Wrap(h, d.name)
 	Expect(err).NotTo(HaveOccurred())
 	return dh
 }
@@ -63,7 +63,7 @@ func deviations() []deviation {
 var _ = Describe("the deviations", Label("selftest"), func() {
 	It("cover every deviation the mock offers", func() {
 		var want, got []string
-		for _, d := range mockserver.Deviations() {
+		for _, d := range deviate.List() {
 			want = append(want, d.Name)
 		}
 		for _, d := range deviations() {

@@ -98,9 +98,9 @@ var _ = Describe("query values given instead of discovered", Label("selftest"), 
 	It("still fails a deviating mock with given values", func() {
 		mock, _, cities := referenceMock()
 		cfg := Config{Key: mockKey, Namespace: mockNS, CityIDs: cities, Latitude: new(halifaxLat), Longitude: new(halifaxLon), InstitutionID: new(3), Radius: new(7)}
-		bad := failed(checkAll(deviate(mock, findDeviation("radius-ignored")), cfg, "semantics/radius"))
+		bad := failed(checkAll(withDeviation(mock, findDeviation("radius-ignored")), cfg, "semantics/radius"))
 		Expect(bad).To(HaveKeyWithValue("semantics/radius", ContainSubstring("distance")))
-		bad = failed(checkAll(deviate(mock, findDeviation("institution-ignored")), cfg, "semantics/institution"))
+		bad = failed(checkAll(withDeviation(mock, findDeviation("institution-ignored")), cfg, "semantics/institution"))
 		Expect(bad).To(HaveKeyWithValue("semantics/institution", ContainSubstring("intInstitutionID 3")))
 	})
 

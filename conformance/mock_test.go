@@ -13,9 +13,9 @@ import (
 const mockKey = "conformance-key"
 
 // newMock returns the in-process target used when no -target is given: the
-// mock with its embedded default data set. This and mockserver.Deviate in
-// deviations_test.go are the package's only uses of mockserver; the checks
-// share no code with it.
+// mock with its embedded default data set. This is the package's only use
+// of mockserver (deviations_test.go breaks it with package deviate); the
+// checks share no code with either.
 func newMock() (http.Handler, error) {
 	h, err := mockserver.New(mockserver.WithKeys(mockKey))
 	if err != nil {

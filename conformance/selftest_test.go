@@ -192,7 +192,7 @@ var _ = Describe("the suite itself", Label("selftest"), func() {
 			// The checks that must catch it (running every check for each
 			// deviation would take most of the package's time budget; the
 			// full suite runs against the plain mock above).
-			outs := checkWith(deviate(upstream, d), cfg, facts, d.catches...)
+			outs := checkWith(withDeviation(upstream, d), cfg, facts, d.catches...)
 			bad := failed(outs)
 			Expect(bad).NotTo(BeEmpty(), "the suite passed a server that breaks the interface")
 			for _, pat := range d.catches {
@@ -224,7 +224,7 @@ var _ = Describe("the suite itself", Label("selftest"), func() {
 		}
 		mock, _, cities := referenceMock()
 		d := findDeviation("get-content-type")
-		outs := checkAll(deviate(mock, d), Config{Key: mockKey, Namespace: mockNS, CityIDs: cities}, "binding/get/*")
+		outs := checkAll(withDeviation(mock, d), Config{Key: mockKey, Namespace: mockNS, CityIDs: cities}, "binding/get/*")
 		msg := failed(outs)["binding/get/ReturnAtmSearchByCity"]
 		Expect(msg).NotTo(BeEmpty())
 		Expect(msg).To(ContainSubstring("expected: text/xml; charset=utf-8"))
@@ -242,7 +242,7 @@ var _ = Describe("the suite itself", Label("selftest"), func() {
 
 	It("reports distances instead of failing when the radius unit is unknown", func() {
 		mock, _, cities := referenceMock()
-		srv := httptest.NewServer(deviate(mock, findDeviation("radius-ignored")))
+		srv := httptest.NewServer(withDeviation(mock, findDeviation("radius-ignored")))
 		DeferCleanup(srv.Close)
 		for unit, passes := range map[RadiusUnit]bool{Kilometres: false, UnknownUnit: true} {
 			s, err := NewSession(Config{Target: srv.URL, Key: mockKey, Namespace: mockNS, CityIDs: cities, RadiusUnit: unit})

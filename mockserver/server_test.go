@@ -6,12 +6,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/beevik/etree"
 )
 
@@ -37,17 +37,7 @@ func newTestServer(t *testing.T, opts ...Option) *httptest.Server {
 
 // soapEnvelope builds a SOAP request body by hand, parameters in the given order.
 func soapEnvelope(b asmx.Binding, op string, params [][2]string) string {
-	env := asmx.NamespaceSOAP11
-	if b == asmx.SOAP12 {
-		env = asmx.NamespaceSOAP12
-	}
-	var sb strings.Builder
-	fmt.Fprintf(&sb, `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="%s"><soap:Body><%s xmlns="%s">`, env, op, testNS)
-	for _, p := range params {
-		fmt.Fprintf(&sb, "<%s>%s</%s>", p[0], p[1], p[0])
-	}
-	fmt.Fprintf(&sb, "</%s></soap:Body></soap:Envelope>", op)
-	return sb.String()
+	return mocktest.SOAPEnvelope(b, testNS, op, params)
 }
 
 func do(t *testing.T, req *http.Request) response {
@@ -73,33 +63,7 @@ func call(t *testing.T, base string, b asmx.Binding, op string, params [][2]stri
 // callRequest is the request of op with params in binding b.
 func callRequest(t *testing.T, base string, b asmx.Binding, op string, params [][2]string) *http.Request {
 	t.Helper()
-	form := url.Values{}
-	for _, p := range params {
-		form.Add(p[0], p[1])
-	}
-	var req *http.Request
-	var err error
-	switch b {
-	case asmx.SOAP11, asmx.SOAP12:
-		req, err = http.NewRequest("POST", base+"/service/service.asmx", strings.NewReader(soapEnvelope(b, op, params)))
-		if err == nil {
-			if b == asmx.SOAP11 {
-				req.Header.Set("Content-Type", "text/xml; charset=utf-8")
-				req.Header.Set("SOAPAction", `"`+testNS+"/"+op+`"`)
-			} else {
-				req.Header.Set("Content-Type", "application/soap+xml; charset=utf-8")
-			}
-		}
-	case asmx.HTTPGet:
-		req, err = http.NewRequest("GET", base+"/service/service.asmx/"+op+"?"+form.Encode(), nil)
-	case asmx.HTTPPost:
-		req, err = http.NewRequest("POST", base+"/service/service.asmx/"+op, strings.NewReader(form.Encode()))
-		if err == nil {
-			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		}
-	case asmx.JSON:
-		req, err = http.NewRequest("GET", base+"/service-v2.asmx/"+op+"?"+form.Encode(), nil)
-	}
+	req, err := mocktest.NewRequest(base, b, testNS, op, params)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,22 +119,7 @@ func runChecks(t *testing.T, r response, checks ...check) {
 }
 
 // paramsFor gives valid parameters for every operation, key first.
-func paramsFor(op, key string) [][2]string {
-	k := [2]string{"strAtmServiceKey", key}
-	switch op {
-	case asmx.OpReturnAtmSearchByAddress:
-		return [][2]string{k, {"strAddress", ""}, {"strCity", "Halifax"}, {"strProvince", "NS"}, {"strPostalCode", ""}, {"bytRadius", "15"}}
-	case asmx.OpReturnAtmSearchByCoordinates:
-		return [][2]string{k, {"strPostalCode", ""}, {"dblLatitude", "44.6488"}, {"dblLongitude", "-63.5752"}, {"bytRadius", "15"}}
-	case asmx.OpReturnAtmSearchByAddressWithMaximum:
-		return [][2]string{k, {"strAddress", ""}, {"strCity", "Halifax"}, {"strProvince", "NS"}, {"strPostalCode", ""}, {"bytRadius", "15"}, {"intMaximumAtms", "2"}}
-	case asmx.OpReturnAtmSearchByInstitution:
-		return [][2]string{k, {"intInstitutionID", "2"}}
-	case asmx.OpReturnAtmSearchByCity:
-		return [][2]string{k, {"intCityID", "10"}}
-	}
-	return [][2]string{k}
-}
+func paramsFor(op, key string) [][2]string { return mocktest.ParamsFor(op, key) }
 
 // resultNode extracts the XML result node from a response of binding b.
 func resultNode(t *testing.T, b asmx.Binding, op, body string) *etree.Element {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/deviate"
 	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
 	"github.com/beevik/etree"
@@ -224,7 +225,7 @@ func TestTypedShapeHelpPage(t *testing.T) {
 // location is an <Atm>.
 func TestTypedShapeDeviate(t *testing.T) {
 	srv := typedServer(t, func(h http.Handler) http.Handler {
-		d, err := mockserver.Deviate(h, "post-drops-a-location")
+		d, err := deviate.Wrap(h, "post-drops-a-location")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/atmkit/atmkit/mockserver"
+	"github.com/atmkit/atmkit/deviate"
 )
 
 // deviateUsage is the help text of atmkit serve --deviate.
@@ -42,7 +42,7 @@ func (m *Main) listDeviations(values []string) bool {
 	}
 	fmt.Fprintln(m.Stdout, "Deviations of atmkit serve --deviate NAME[,NAME] (each breaks the interface on purpose):")
 	tw := tabwriter.NewWriter(m.Stdout, 0, 0, 2, ' ', 0)
-	for _, d := range mockserver.Deviations() {
+	for _, d := range deviate.List() {
 		fmt.Fprintf(tw, "  %s\t%s\n", d.Name, d.Description)
 	}
 	_ = tw.Flush()
@@ -51,10 +51,10 @@ func (m *Main) listDeviations(values []string) bool {
 
 // deviate wraps h with the deviations --deviate names; with none it returns h.
 // An unknown name is a usage error listing the valid ones.
-func (m *Main) deviate(h http.Handler, values []string) (http.Handler, error) {
+func (m *Main) deviated(h http.Handler, values []string) (http.Handler, error) {
 	names, _ := deviationNames(values)
-	dh, err := mockserver.Deviate(h, names...)
-	if errors.Is(err, mockserver.ErrUnknownDeviation) {
+	dh, err := deviate.Wrap(h, names...)
+	if errors.Is(err, deviate.ErrUnknown) {
 		return nil, cmdUsagef("serve", "--deviate: %v", err)
 	}
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
-	"github.com/atmkit/atmkit/mockserver"
+	"github.com/atmkit/atmkit/deviate"
 )
 
 // TestConformFailsServeDeviate runs `atmkit serve --deviate` and `atmkit
@@ -75,7 +75,7 @@ func TestServeDeviateCommandLine(t *testing.T) {
 			}
 		})
 	}
-	if n := len(mockserver.Deviations()); n < 12 {
+	if n := len(deviate.List()); n < 12 {
 		t.Errorf("got %d deviations, want at least 12", n)
 	}
 }

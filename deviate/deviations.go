@@ -1,4 +1,4 @@
-package mockserver
+package deviate
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 	"github.com/beevik/etree"
 )
 
-// deviationTable is every deviation Deviate knows, in the order Deviations
+// deviationTable is every deviation Wrap knows, in the order List
 // lists them. Each one breaks a single rule of the interface document (or of
 // ASMX) and nothing else, so a conformance check that fails names it.
 var deviationTable = []*deviation{

@@ -1,10 +1,9 @@
-package mockserver
+package deviate
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -14,17 +13,20 @@ import (
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/mocktest"
+	"github.com/atmkit/atmkit/mockserver"
 )
 
 // newDeviatingServer serves the small data set with the named deviations.
-func newDeviatingServer(t *testing.T, names []string, opts ...Option) *httptest.Server {
+func newDeviatingServer(t *testing.T, names []string, opts ...mockserver.Option) *httptest.Server {
 	t.Helper()
-	h, err := New(append([]Option{WithDataset(smallDataset())}, opts...)...)
+	s, err := mockserver.New(append([]mockserver.Option{mockserver.WithDataset(mocktest.SmallDataset())}, opts...)...)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
-	if h, err = Deviate(h, names...); err != nil {
-		t.Fatalf("Deviate(%q): %v", names, err)
+	h, err := Wrap(s, names...)
+	if err != nil {
+		t.Fatalf("Wrap(%q): %v", names, err)
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
@@ -64,7 +66,7 @@ func TestDeviationsChangeTheWire(t *testing.T) {
 	type row struct {
 		name    string
 		deviate string
-		opts    []Option
+		opts    []mockserver.Option
 		b       asmx.Binding
 		op      string
 		params  [][2]string
@@ -94,16 +96,16 @@ func TestDeviationsChangeTheWire(t *testing.T) {
 			checks: []check{hasStatus(200), bodyContains(`{"index":1,`), bodyLacks(`"index":0,`), jsonCount(0)}},
 		{name: "JSON value", deviate: "json-value-differs", b: asmx.JSON, op: asmx.OpReturnAtmSearchByCoordinates, params: coords,
 			checks: []check{hasStatus(200), bodyContains(`"atmIdentifier":"ATM-B-X"`)}},
-		{name: "fault status", deviate: "faults-with-status-200", opts: []Option{WithKeys("secret")},
+		{name: "fault status", deviate: "faults-with-status-200", opts: []mockserver.Option{mockserver.WithKeys("secret")},
 			b: asmx.SOAP11, op: asmx.OpReturnProvinces, params: paramsFor(asmx.OpReturnProvinces, "wrong"),
 			checks: []check{hasStatus(200), hasContentType(asmx.ContentTypeSOAP11), bodyContains("<soap:Fault>")}},
-		{name: "fault status unchanged for GET", deviate: "faults-with-status-200", opts: []Option{WithKeys("secret")},
+		{name: "fault status unchanged for GET", deviate: "faults-with-status-200", opts: []mockserver.Option{mockserver.WithKeys("secret")},
 			b: asmx.HTTPGet, op: asmx.OpReturnProvinces, params: paramsFor(asmx.OpReturnProvinces, "wrong"),
 			checks: []check{hasStatus(500)}},
-		{name: "any key", deviate: "any-key-accepted", opts: []Option{WithKeys("secret")},
+		{name: "any key", deviate: "any-key-accepted", opts: []mockserver.Option{mockserver.WithKeys("secret")},
 			b: asmx.SOAP12, op: asmx.OpReturnProvinces, params: paramsFor(asmx.OpReturnProvinces, ""),
 			checks: []check{hasStatus(200), bodyContains("<province>")}},
-		{name: "any key over POST", deviate: "any-key-accepted", opts: []Option{WithKeys("secret")},
+		{name: "any key over POST", deviate: "any-key-accepted", opts: []mockserver.Option{mockserver.WithKeys("secret")},
 			b: asmx.HTTPPost, op: asmx.OpReturnProvinces, params: paramsFor(asmx.OpReturnProvinces, "wrong"),
 			checks: []check{hasStatus(200)}},
 		{name: "SOAPAction", deviate: "soapaction-ignored",
@@ -123,7 +125,7 @@ func TestDeviationsChangeTheWire(t *testing.T) {
 			checks: []check{hasStatus(200), bodyMatches(`<ReturnAtmSearchByCityResult><count xmlns="http://example.invalid/atmData">`), bodyLacks("<atmLocations")}},
 		{name: "typed GET root in the service namespace", deviate: "typed-soap12-content-namespace", b: asmx.HTTPPost, op: asmx.OpReturnAtmSearchByCity, params: paramsFor(asmx.OpReturnAtmSearchByCity, "k"),
 			checks: []check{hasStatus(200), bodyMatches(`<AtmLocations xmlns:xsd="[^"]+" xmlns:xsi="[^"]+" xmlns="` + testNS + `"><count>`)}},
-		{name: "typed faults untouched", deviate: "typed-soap12-content-namespace", opts: []Option{WithKeys("secret")},
+		{name: "typed faults untouched", deviate: "typed-soap12-content-namespace", opts: []mockserver.Option{mockserver.WithKeys("secret")},
 			b: asmx.SOAP12, op: asmx.OpReturnProvinces, params: paramsFor(asmx.OpReturnProvinces, "wrong"),
 			checks: []check{hasStatus(500), bodyContains("<soap:Fault>"), bodyLacks("example.invalid")}},
 		{name: "two at once", deviate: "soap11-envelope-ns,soap11-content-type", b: asmx.SOAP11, op: asmx.OpReturnProvinces, params: paramsFor(asmx.OpReturnProvinces, "k"),
@@ -195,7 +197,7 @@ func TestDeviationsChangeLocationLists(t *testing.T) {
 func locationIDs(t *testing.T, b asmx.Binding, op string, r response) []int {
 	t.Helper()
 	if b == asmx.JSON {
-		return ids(t, b, op, r)
+		return jsonIDs(t, op, r)
 	}
 	if r.status != 200 {
 		t.Fatalf("%s %s: status %d: %s", b, op, r.status, r.body)
@@ -211,19 +213,19 @@ func locationIDs(t *testing.T, b asmx.Binding, op string, r response) []int {
 	return out
 }
 
-// TestNoDeviationIsIdentical checks that Deviate with no names is the server
+// TestNoDeviationIsIdentical checks that Wrap with no names is the server
 // itself, and that requests a deviation does not touch get the same bytes.
 func TestNoDeviationIsIdentical(t *testing.T) {
-	h, err := New(WithDataset(smallDataset()))
+	h, err := mockserver.New(mockserver.WithDataset(mocktest.SmallDataset()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	same, err := Deviate(h)
-	if err != nil || same != h {
-		t.Fatalf("Deviate(h): got %v, %v, want h itself", same, err)
+	same, err := Wrap(h)
+	if err != nil || same != http.Handler(h) {
+		t.Fatalf("Wrap(h): got %v, %v, want h itself", same, err)
 	}
-	if same, err = Deviate(h, "", " "); err != nil || same != h {
-		t.Fatalf("Deviate(h, blank names): got %v, %v, want h itself", same, err)
+	if same, err = Wrap(h, "", " "); err != nil || same != http.Handler(h) {
+		t.Fatalf("Wrap(h, blank names): got %v, %v, want h itself", same, err)
 	}
 	plain := newTestServer(t)
 	for _, names := range [][]string{{"json-count-off"}, {"get-content-type"}, {"soap11-envelope-ns", "wsdl-parameters-out-of-order"}} {
@@ -240,22 +242,22 @@ func TestNoDeviationIsIdentical(t *testing.T) {
 	}
 	// A deviation that touches the binding but has nothing to change
 	// (content types of errors) leaves the bytes alone too.
-	srv := newDeviatingServer(t, []string{"soap11-content-type"}, WithKeys("secret"))
-	plainKeyed := newTestServer(t, WithKeys("secret"))
+	srv := newDeviatingServer(t, []string{"soap11-content-type"}, mockserver.WithKeys("secret"))
+	plainKeyed := newTestServer(t, mockserver.WithKeys("secret"))
 	want := call(t, plainKeyed.URL, asmx.SOAP11, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "wrong"))
 	if got := call(t, srv.URL, asmx.SOAP11, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "wrong")); got != want {
 		t.Errorf("fault: got %d %q %.200q, want %d %q %.200q", got.status, got.ctype, got.body, want.status, want.ctype, want.body)
 	}
 }
 
-func TestDeviateRefusesUnknownNames(t *testing.T) {
-	h, err := New(WithDataset(smallDataset()))
+func TestWrapRefusesUnknownNames(t *testing.T) {
+	h, err := mockserver.New(mockserver.WithDataset(mocktest.SmallDataset()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Deviate(h, "soap11-envelope-ns", "soap13-envelope-ns")
-	if !errors.Is(err, ErrUnknownDeviation) {
-		t.Fatalf("got %v, want ErrUnknownDeviation", err)
+	_, err = Wrap(h, "soap11-envelope-ns", "soap13-envelope-ns")
+	if !errors.Is(err, ErrUnknown) {
+		t.Fatalf("got %v, want ErrUnknown", err)
 	}
 	for _, want := range []string{`"soap13-envelope-ns"`, "valid: soap11-envelope-ns, ", "any-key-accepted"} {
 		if !strings.Contains(err.Error(), want) {
@@ -265,7 +267,7 @@ func TestDeviateRefusesUnknownNames(t *testing.T) {
 }
 
 func TestDeviationsAreListed(t *testing.T) {
-	ds := Deviations()
+	ds := List()
 	if len(ds) < 12 {
 		t.Fatalf("got %d deviations, want at least 12", len(ds))
 	}
@@ -276,55 +278,20 @@ func TestDeviationsAreListed(t *testing.T) {
 			t.Errorf("deviation %q (%q): want a unique name without spaces or commas and a one-line description", d.Name, d.Description)
 		}
 		seen[d.Name] = true
-		if _, err := Deviate(h, d.Name); err != nil {
-			t.Errorf("Deviate(%q): %v", d.Name, err)
+		if _, err := Wrap(h, d.Name); err != nil {
+			t.Errorf("Wrap(%q): %v", d.Name, err)
 		}
 	}
 }
 
-// TestDeviateKeepsAdminAndHelpPages checks that requests outside the
+// TestWrapKeepsAdminAndHelpPages checks that requests outside the
 // bindings pass through, whatever is deviated.
-func TestDeviateKeepsAdminAndHelpPages(t *testing.T) {
-	all := make([]string, 0, len(Deviations()))
-	for _, d := range Deviations() {
+func TestWrapKeepsAdminAndHelpPages(t *testing.T) {
+	all := make([]string, 0, len(List()))
+	for _, d := range List() {
 		all = append(all, d.Name)
 	}
 	srv := newDeviatingServer(t, all)
 	runChecks(t, sendRaw(t, srv.URL, get("/__admin/health")), hasStatus(200), bodyContains(`"status":"ok"`))
 	runChecks(t, sendRaw(t, srv.URL, get(asmx.ServicePath)), hasStatus(200), bodyContains("ReturnAtmSearchByAddress"))
-}
-
-// The mock answering SOAP 1.1 in the SOAP 1.2 envelope namespace, to check
-// that a conformance run catches it.
-func ExampleDeviate() {
-	h, err := New()
-	if err != nil {
-		panic(err)
-	}
-	broken, err := Deviate(h, "soap11-envelope-ns")
-	if err != nil {
-		panic(err)
-	}
-	srv := httptest.NewServer(broken)
-	defer srv.Close()
-	req, _ := http.NewRequest("POST", srv.URL+asmx.ServicePath, strings.NewReader(soapEnvelope(asmx.SOAP11, asmx.OpReturnProvinces, [][2]string{{asmx.ParamKey, "k"}})))
-	req.Header.Set("Content-Type", asmx.ContentTypeSOAP11)
-	req.Header.Set("SOAPAction", `"`+asmx.SOAPAction(asmx.DefaultNamespace, asmx.OpReturnProvinces)+`"`)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		panic(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	fmt.Println(resp.StatusCode, strings.Contains(string(body), asmx.NamespaceSOAP12))
-	// Output: 200 true
-}
-
-func ExampleDeviations() {
-	for _, d := range Deviations()[:2] {
-		fmt.Printf("%s: %s\n", d.Name, d.Description)
-	}
-	// Output:
-	// soap11-envelope-ns: SOAP 1.1 answers use the SOAP 1.2 envelope namespace
-	// soap12-envelope-ns: SOAP 1.2 answers use the SOAP 1.1 envelope namespace
 }

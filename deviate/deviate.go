@@ -1,4 +1,4 @@
-package mockserver
+package deviate
 
 import (
 	"bytes"
@@ -13,39 +13,39 @@ import (
 	"github.com/beevik/etree"
 )
 
-// ErrUnknownDeviation is returned by Deviate for a name it does not know.
-var ErrUnknownDeviation = errors.New("unknown deviation")
+// ErrUnknown is returned by Wrap for a name it does not know.
+var ErrUnknown = errors.New("unknown deviation")
 
-// DeviationInfo names one way Deviate can break the interface.
-type DeviationInfo struct {
-	Name        string // as given to Deviate and atmkit serve --deviate
+// Info names one way Wrap can break the interface.
+type Info struct {
+	Name        string // as given to Wrap and atmkit serve --deviate
 	Description string // one line: what goes wrong on the wire
 }
 
-// Deviations lists every deviation Deviate knows, in a stable order.
-func Deviations() []DeviationInfo {
-	out := make([]DeviationInfo, len(deviationTable))
+// List lists every deviation Wrap knows, in a stable order.
+func List() []Info {
+	out := make([]Info, len(deviationTable))
 	for i, d := range deviationTable {
-		out[i] = DeviationInfo{Name: d.name, Description: d.desc}
+		out[i] = Info{Name: d.name, Description: d.desc}
 	}
 	return out
 }
 
-// Deviate returns h wrapped so that it breaks the interface document in each
-// of the named ways (see Deviations), by rewriting requests on their way to h
+// Wrap returns h wrapped so that it breaks the interface document in each
+// of the named ways (see List), by rewriting requests on their way to h
 // or h's answers on their way back. It exists to prove that a conformance
 // check catches a deviation; never use it to serve real clients.
 //
-// With no names, Deviate returns h itself. Requests no named deviation
+// With no names, Wrap returns h itself. Requests no named deviation
 // touches (other bindings, help pages, the admin API) pass through
 // unbuffered. Empty and repeated names are ignored; an unknown name is an
-// error wrapping ErrUnknownDeviation that lists the valid ones.
+// error wrapping ErrUnknown that lists the valid ones.
 //
-// If h has a Namespace() string method (a *Server has), answers are read
+// If h has a Namespace() string method (a *mockserver.Server has), answers are read
 // in that namespace, else in the one each SOAP request uses. If h has a
 // Keys() []string method, any-key-accepted substitutes the first key; with
 // none it substitutes a placeholder that a server accepting any key accepts.
-func Deviate(h http.Handler, names ...string) (http.Handler, error) {
+func Wrap(h http.Handler, names ...string) (http.Handler, error) {
 	dv := &deviator{h: h, key: "any-key"}
 	seen := map[string]bool{}
 	for _, n := range names {
@@ -60,7 +60,7 @@ func Deviate(h http.Handler, names ...string) (http.Handler, error) {
 			for i, d := range deviationTable {
 				valid[i] = d.name
 			}
-			return nil, fmt.Errorf("%w %q (valid: %s)", ErrUnknownDeviation, n, strings.Join(valid, ", "))
+			return nil, fmt.Errorf("%w %q (valid: %s)", ErrUnknown, n, strings.Join(valid, ", "))
 		}
 		dv.devs = append(dv.devs, d)
 	}
@@ -87,7 +87,7 @@ func lookupDeviation(name string) *deviation {
 	return nil
 }
 
-// deviator is the handler Deviate returns. It holds no mutable state.
+// deviator is the handler Wrap returns. It holds no mutable state.
 type deviator struct {
 	h    http.Handler
 	ns   string // service namespace; "" reads it from each SOAP request
@@ -98,9 +98,10 @@ type deviator struct {
 // wsdlBinding marks a request for the WSDL in devCall.binding.
 const wsdlBinding asmx.Binding = -1
 
-// peekLimit is how much of a request body the deviator reads to classify it;
-// a larger body passes through as it came (the server refuses it anyway).
-const peekLimit = DefaultMaxBodyBytes
+// peekLimit is how much of a request body the deviator reads to classify it:
+// 4096 KB, ASP.NET's default maxRequestLength (and the mock's default cap).
+// A larger body passes through as it came (the server refuses it anyway).
+const peekLimit = 4096 << 10
 
 // devCall is one request as the deviations see it.
 type devCall struct {
@@ -275,3 +276,7 @@ func (b *bufferedResponse) Unwrap() http.ResponseWriter { return b.w }
 // (Without it, http.ResponseController.Flush would reach the connection
 // and send a 200 header before the held status.)
 func (b *bufferedResponse) FlushError() error { return nil }
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
