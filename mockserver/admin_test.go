@@ -189,7 +189,7 @@ func TestAdminBadInput(t *testing.T) {
 		})
 	}
 	wantHeader(t, admin(t, "PUT", a+"/faults", "", `{}`), "Allow", "GET, HEAD, POST, DELETE")
-	if f := ts.Server.Faults(); len(f) != 0 {
+	if f := ts.Faults(); len(f) != 0 {
 		t.Errorf("bad input added faults: %+v", f)
 	}
 }
@@ -208,7 +208,7 @@ func TestAdminToken(t *testing.T) {
 	}
 	adminChecks(t, admin(t, "POST", a+"/faults", "", `{"status":503}`), hasAdminError(401, adminUnauthorized))
 	adminChecks(t, admin(t, "DELETE", a+"/requests", "", ""), hasAdminError(401, adminUnauthorized))
-	if f := ts.Server.Faults(); len(f) != 0 {
+	if f := ts.Faults(); len(f) != 0 {
 		t.Errorf("an unauthorized POST added faults: %+v", f)
 	}
 

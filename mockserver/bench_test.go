@@ -39,7 +39,7 @@ func benchServer(b *testing.B, ds *fixtures.Dataset) *Server {
 			b.Fatal(err)
 		}
 	}
-	s, err := NewServer(WithDataset(ds), WithNamespace(testNS))
+	s, err := New(WithDataset(ds), WithNamespace(testNS))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -230,7 +230,7 @@ func bigMock(b *testing.B) *Server {
 		var ds *fixtures.Dataset
 		ds, bigErr = fixtures.Generate(fixtures.GenerateOptions{Seed: 1, ATMs: 1_000_000})
 		if bigErr == nil {
-			bigServer, bigErr = NewServer(WithDataset(ds), WithNamespace(testNS))
+			bigServer, bigErr = New(WithDataset(ds), WithNamespace(testNS))
 			b.Logf("generated and indexed 1,000,000 ATMs in %s", time.Since(start).Round(time.Millisecond))
 		}
 	})

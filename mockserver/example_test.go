@@ -59,7 +59,7 @@ func ExampleStartTestServer() {
 	}
 	fmt.Println("provinces:", len(codes), "first:", codes[0])
 
-	for _, r := range ts.Requests() {
+	for _, r := range ts.Journal(mockserver.RequestFilter{}) {
 		fmt.Println(r.Binding, r.Operation, r.Status, r.Params[asmx.ParamKey])
 	}
 	// Output:
@@ -89,7 +89,7 @@ func ExampleFault_retry() {
 			break
 		}
 	}
-	for _, r := range ts.Server.Requests(mockserver.RequestFilter{Operation: asmx.OpReturnProvinces}) {
+	for _, r := range ts.Journal(mockserver.RequestFilter{Operation: asmx.OpReturnProvinces}) {
 		fmt.Printf("journal: %d fault=%q\n", r.Status, r.Fault)
 	}
 	// Output:

@@ -155,7 +155,7 @@ func TestFaultEffects(t *testing.T) {
 			ts := NewTestServer(t, WithDataset(smallDataset()), WithFault(tt.fault))
 			r := call(t, ts.URL, tt.b, op, paramsFor(op, "k"))
 			runChecks(t, r, tt.checks...)
-			if got := ts.Requests(); len(got) != 1 || got[0].Fault != "f1" || got[0].Status != r.status {
+			if got := ts.Journal(RequestFilter{}); len(got) != 1 || got[0].Fault != "f1" || got[0].Status != r.status {
 				t.Errorf("journal: got %+v, want one entry with fault f1 and status %d", got, r.status)
 			}
 		})
@@ -189,7 +189,7 @@ func TestFaultDrop(t *testing.T) {
 		resp.Body.Close()
 		t.Fatalf("got status %d, want the connection dropped", resp.StatusCode)
 	}
-	got := ts.Requests()
+	got := ts.Journal(RequestFilter{})
 	if len(got) != 1 || got[0].Status != 0 || got[0].Fault != "f1" || got[0].Error != noteDropped {
 		t.Errorf("journal: got %+v, want one entry with status 0, fault f1 and error %q", got, noteDropped)
 	}
@@ -202,7 +202,7 @@ func TestFaultScope(t *testing.T) {
 	ts := NewTestServer(t, WithDataset(smallDataset()))
 	add := func(f Fault) string {
 		t.Helper()
-		got, err := ts.Server.AddFault(f)
+		got, err := ts.AddFault(f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -229,12 +229,12 @@ func TestFaultScope(t *testing.T) {
 			t.Errorf("step %d (%s %s): status: got %d, want %d", i+1, s.b, s.op, r.status, s.status)
 		}
 	}
-	for i, e := range ts.Requests() {
+	for i, e := range ts.Journal(RequestFilter{}) {
 		if e.Fault != steps[i].fault {
 			t.Errorf("step %d: journaled fault: got %q, want %q", i+1, e.Fault, steps[i].fault)
 		}
 	}
-	if f := ts.Server.Faults(); len(f) != 0 {
+	if f := ts.Faults(); len(f) != 0 {
 		t.Errorf("faults left: %+v", f)
 	}
 }
@@ -256,7 +256,7 @@ func TestFaultDelayIsAtLeast(t *testing.T) {
 	if elapsed := time.Since(start); elapsed < delay {
 		t.Errorf("answered after %s, want at least %s", elapsed, delay)
 	}
-	if e := ts.Requests(); len(e) != 1 || e[0].Duration < delay {
+	if e := ts.Journal(RequestFilter{}); len(e) != 1 || e[0].Duration < delay {
 		t.Errorf("journal: got %+v, want a duration of at least %s", e, delay)
 	}
 }
@@ -269,18 +269,18 @@ func TestFaultsConcurrent(t *testing.T) {
 	go func() {
 		defer close(done)
 		for i := range 50 {
-			f, err := ts.Server.AddFault(Fault{Operation: asmx.OpReturnProvinces, Status: 503, Times: 1 + i%3})
+			f, err := ts.AddFault(Fault{Operation: asmx.OpReturnProvinces, Status: 503, Times: 1 + i%3})
 			if err != nil {
 				t.Error(err)
 				return
 			}
-			_ = ts.Server.Faults()
-			_ = ts.Requests()
+			_ = ts.Faults()
+			_ = ts.Journal(RequestFilter{})
 			if i%2 == 0 {
-				ts.Server.RemoveFault(f.ID)
+				ts.RemoveFault(f.ID)
 			}
 			if i%10 == 0 {
-				ts.Server.ResetRequests()
+				ts.ResetJournal()
 			}
 		}
 	}()
@@ -297,7 +297,7 @@ func TestFaultsConcurrent(t *testing.T) {
 		}
 	}
 	<-done
-	if n := len(ts.Requests()); n > 16 {
+	if n := len(ts.Journal(RequestFilter{})); n > 16 {
 		t.Errorf("journal holds %d entries, want at most its size 16", n)
 	}
 }

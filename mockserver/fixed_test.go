@@ -34,11 +34,11 @@ func TestFixedAnswersUncached(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cached, err := NewServer(WithDataset(ds), WithNamespace(testNS))
+	cached, err := New(WithDataset(ds), WithNamespace(testNS))
 	if err != nil {
 		t.Fatal(err)
 	}
-	uncached, err := NewServer(WithDataset(ds), WithNamespace(testNS))
+	uncached, err := New(WithDataset(ds), WithNamespace(testNS))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestFixedAnswersUncached(t *testing.T) {
 // streams the one that does not fit: ReturnAllAtms of the embedded data set
 // (about 2 MB) with room for less than that.
 func TestFixedAnswersBudget(t *testing.T) {
-	s, err := NewServer(WithNamespace(testNS))
+	s, err := New(WithNamespace(testNS))
 	if err != nil {
 		t.Fatal(err)
 	}

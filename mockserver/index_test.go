@@ -276,7 +276,7 @@ func TestEncodeResponseMatchesComposition(t *testing.T) {
 	ds.ATMs[0].Address.Landmark = "café <&> \"quoted\" \u2028 \x01"
 	first := map[string][]byte{} // by binding and operation, from the first budget
 	for _, budget := range []int64{0, fragmentBudget, 900} {
-		s, err := NewServer(WithDataset(ds), WithNamespace(testNS))
+		s, err := New(WithDataset(ds), WithNamespace(testNS))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -368,7 +368,7 @@ func TestLongAnswersAreStreamedWithTheirLength(t *testing.T) {
 	ops := []string{asmx.OpReturnAtmSearchByCoordinates, asmx.OpReturnAtmSearchByAddressWithMaximum,
 		asmx.OpReturnAtmSearchByCity}
 	for _, budget := range []int64{fragmentBudget, 0, 100_000} {
-		s, err := NewServer(WithDataset(ds), WithNamespace(testNS))
+		s, err := New(WithDataset(ds), WithNamespace(testNS))
 		if err != nil {
 			t.Fatal(err)
 		}

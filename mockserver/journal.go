@@ -200,11 +200,12 @@ func recordOf(method, path string, ex *exchange, status int, d time.Duration) jo
 	return journalRecord{JournalEntry: e, call: ex.call}
 }
 
-// Requests returns copies of the journaled requests f matches, oldest first.
-func (s *Server) Requests(f RequestFilter) []JournalEntry { return s.journal.list(f) }
+// Journal returns copies of the journaled requests f matches, oldest
+// first; RequestFilter{} matches all of them.
+func (s *Server) Journal(f RequestFilter) []JournalEntry { return s.journal.list(f) }
 
-// ResetRequests empties the journal.
-func (s *Server) ResetRequests() { s.journal.reset() }
+// ResetJournal empties the journal. Sequence numbers keep counting.
+func (s *Server) ResetJournal() { s.journal.reset() }
 
 // WithJournalSize sets how many requests the journal keeps (default
 // DefaultJournalSize); the oldest are dropped first. 0 turns the journal off.

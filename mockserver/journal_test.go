@@ -21,7 +21,7 @@ func TestJournalEntries(t *testing.T) {
 	// Admin requests are not journaled.
 	do(t, mustRequest(t, "GET", ts.URL+"/__admin/requests", ""))
 
-	got := ts.Requests()
+	got := ts.Journal(RequestFilter{})
 	if len(got) != 3 {
 		t.Fatalf("journal: got %d entries, want 3: %+v", len(got), got)
 	}
@@ -48,29 +48,29 @@ func TestJournalEntries(t *testing.T) {
 	}
 
 	// Filters.
-	if n := len(ts.Server.Requests(RequestFilter{Binding: asmx.JSON})); n != 1 {
+	if n := len(ts.Journal(RequestFilter{Binding: asmx.JSON})); n != 1 {
 		t.Errorf("binding json: got %d entries, want 1", n)
 	}
-	if n := len(ts.Server.Requests(RequestFilter{Operation: strings.ToLower(op), Binding: asmx.SOAP11})); n != 1 {
+	if n := len(ts.Journal(RequestFilter{Operation: strings.ToLower(op), Binding: asmx.SOAP11})); n != 1 {
 		t.Errorf("operation and soap11: got %d entries, want 1", n)
 	}
-	if n := len(ts.Server.Requests(RequestFilter{Operation: asmx.OpReturnProvinces})); n != 0 {
+	if n := len(ts.Journal(RequestFilter{Operation: asmx.OpReturnProvinces})); n != 0 {
 		t.Errorf("ReturnProvinces: got %d entries, want 0", n)
 	}
 
 	// Copies: changing what Requests returned changes nothing inside.
 	got[0].Params["strCity"] = "changed"
 	got[0].Status = 999
-	if again := ts.Requests(); again[0].Params["strCity"] != "Halifax" || again[0].Status != 200 {
+	if again := ts.Journal(RequestFilter{}); again[0].Params["strCity"] != "Halifax" || again[0].Status != 200 {
 		t.Errorf("the journal changed through a returned entry: %+v", again[0])
 	}
 
-	ts.Server.ResetRequests()
-	if n := len(ts.Requests()); n != 0 {
+	ts.ResetJournal()
+	if n := len(ts.Journal(RequestFilter{})); n != 0 {
 		t.Errorf("after ResetRequests: %d entries, want 0", n)
 	}
 	call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "secret-key"))
-	if got := ts.Requests(); len(got) != 1 || got[0].Seq != 4 {
+	if got := ts.Journal(RequestFilter{}); len(got) != 1 || got[0].Seq != 4 {
 		t.Errorf("after reset: got %+v, want one entry with seq 4 (numbers keep counting)", got)
 	}
 }
@@ -89,7 +89,7 @@ func TestJournalRing(t *testing.T) {
 	for range 5 {
 		call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))
 	}
-	got := ts.Requests()
+	got := ts.Journal(RequestFilter{})
 	if len(got) != 3 {
 		t.Fatalf("got %d entries, want the journal's size 3", len(got))
 	}
@@ -101,7 +101,7 @@ func TestJournalRing(t *testing.T) {
 
 	off := NewTestServer(t, WithDataset(smallDataset()), WithJournalSize(0))
 	call(t, off.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))
-	if got := off.Requests(); len(got) != 0 {
+	if got := off.Journal(RequestFilter{}); len(got) != 0 {
 		t.Errorf("journal size 0: got %d entries, want none", len(got))
 	}
 }
@@ -126,5 +126,29 @@ func TestMaskKey(t *testing.T) {
 		if got := MaskKey(k); got != want {
 			t.Errorf("MaskKey(%q): got %q, want %q", k, got, want)
 		}
+	}
+}
+
+// TestDeprecatedJournalNames checks that the journal's old names read and
+// reset the same journal as Journal and ResetJournal.
+func TestDeprecatedJournalNames(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	op := asmx.OpReturnProvinces
+	call(t, ts.URL, asmx.SOAP11, op, paramsFor(op, "k"))
+	call(t, ts.URL, asmx.HTTPGet, op, paramsFor(op, "k"))
+	if got, want := len(ts.Requests()), 2; got != want {
+		t.Errorf("TestServer.Requests: got %d entries, want %d", got, want)
+	}
+	if got, want := len(ts.Server.Requests(RequestFilter{Binding: asmx.HTTPGet})), 1; got != want {
+		t.Errorf("Server.Requests(get): got %d entries, want %d", got, want)
+	}
+	ts.Server.ResetRequests()
+	if got := len(ts.Journal(RequestFilter{})); got != 0 {
+		t.Errorf("after ResetRequests: got %d entries, want 0", got)
+	}
+	s, err := NewServer(WithDataset(smallDataset()))
+	if err != nil || s == nil {
+		t.Fatalf("NewServer: got %v, %v, want a server", s, err)
 	}
 }

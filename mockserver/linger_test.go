@@ -124,7 +124,7 @@ func lingerTargets(t *testing.T) []lingerTarget {
 		}
 		out = append(out, lt)
 
-		srv, err := NewServer(WithDataset(smallDataset()), WithMaxBodyBytes(lingerCap))
+		srv, err := New(WithDataset(smallDataset()), WithMaxBodyBytes(lingerCap))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -45,13 +45,11 @@ type fixedKey struct {
 	b  asmx.Binding
 }
 
-// New returns the mock service as an http.Handler (a *Server).
-func New(opts ...Option) (http.Handler, error) {
-	return NewServer(opts...)
-}
-
-// NewServer returns the mock service configured by opts.
-func NewServer(opts ...Option) (*Server, error) {
+// New returns the mock service configured by opts, an http.Handler. It
+// does not listen: serve it with Serve or ServeWith, or start a
+// TestServer in a test. An option that cannot apply (an empty key, a
+// missing fixtures directory, two data sets) is an error.
+func New(opts ...Option) (*Server, error) {
 	cfg := defaultConfig()
 	for _, o := range opts {
 		if err := o(&cfg); err != nil {

@@ -31,6 +31,7 @@ func typedShape(t *testing.T) *shape.Shape {
 // typedServer serves the typed shape over HTTP, wrapped as wrap says.
 func typedServer(t *testing.T, wrap func(h http.Handler) http.Handler, opts ...mockserver.Option) *httptest.Server {
 	t.Helper()
+	var h http.Handler
 	h, err := mockserver.New(append([]mockserver.Option{mockserver.WithShape(typedShape(t)), mockserver.WithNamespace(typedNS)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)

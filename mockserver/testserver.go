@@ -23,8 +23,9 @@ const closeGrace = 5 * time.Second
 // TestServer is the mock service listening on a loopback port, for the tests
 // of apps that call the service. Start one with NewTestServer in a test, or
 // StartTestServer elsewhere; point the app at URL; read what it sent with
-// Requests; inject failures with Server.AddFault or the admin API under
-// URL + "/__admin".
+// Journal; inject failures with AddFault or the admin API under
+// URL + "/__admin". It embeds the *Server it serves, so every method of
+// Server (Journal, AddFault, Dataset, …) is a method of TestServer too.
 //
 // To answer from recorded cassettes, take the option from package cassettes
 // (which builds on this package, so it cannot be imported here):
@@ -35,7 +36,7 @@ type TestServer struct {
 	// WithTLS), without a trailing slash.
 	URL string
 	// Server is the mock service itself: its journal, faults and data set.
-	Server *Server
+	*Server
 
 	client   *http.Client       // trusts the server's certificate
 	ca       *tlsconf.Authority // issued the server's certificate; nil without TLS
@@ -67,7 +68,7 @@ func WithTLS() Option {
 //		ts := mockserver.NewTestServer(t, mockserver.WithKeys("test-key"))
 //		client := myapp.NewClient(ts.URL, "test-key")
 //		...
-//		if got := len(ts.Requests()); got != 1 {
+//		if got := len(ts.Journal(mockserver.RequestFilter{})); got != 1 {
 //			t.Errorf("requests: got %d, want 1", got)
 //		}
 //	}
@@ -84,7 +85,7 @@ func NewTestServer(t testing.TB, opts ...Option) *TestServer {
 // StartTestServer starts the mock service configured by opts on a loopback
 // port. The caller must Close it. In a test, NewTestServer does both.
 func StartTestServer(opts ...Option) (*TestServer, error) {
-	s, err := NewServer(opts...)
+	s, err := New(opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +149,7 @@ func (ts *TestServer) CACertPEM() []byte {
 // serveHTTP counts the request in flight and serves it; once Close has begun
 // it refuses new requests with 503. The answer is held back until the
 // request is journaled, so a client that has read a whole answer finds its
-// request in Requests at once.
+// request in the journal at once.
 func (ts *TestServer) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	ts.mu.Lock()
 	if ts.closed {
@@ -207,10 +208,6 @@ func (h *heldResponse) release() {
 
 // ServiceURL is the URL of the four XML bindings, URL + "/service/service.asmx".
 func (ts *TestServer) ServiceURL() string { return ts.URL + asmx.ServicePath }
-
-// Requests returns copies of the journaled requests, oldest first. Filter
-// them with Server.Requests.
-func (ts *TestServer) Requests() []JournalEntry { return ts.Server.Requests(RequestFilter{}) }
 
 // Close shuts the server down and waits for the requests in flight to
 // finish. Injected delays end at once (their connections are dropped). It is

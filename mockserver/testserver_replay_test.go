@@ -40,7 +40,7 @@ func TestNewTestServerReplay(t *testing.T) {
 	if code, _ := get(asmx.OpReturnInstitutions); code != 500 {
 		t.Errorf("unrecorded ReturnInstitutions: got status %d, want 500", code)
 	}
-	got := ts.Requests()
+	got := ts.Journal(mockserver.RequestFilter{})
 	if len(got) != 2 || got[0].Error != "" || got[1].Error != asmx.KindNoRecording {
 		t.Errorf("journal: got %+v, want a replayed call and a %s", got, asmx.KindNoRecording)
 	}

@@ -103,7 +103,7 @@ func waitForRequests(t *testing.T, s *Server, f RequestFilter, n int) []JournalE
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		got := s.Requests(f)
+		got := s.Journal(f)
 		if len(got) >= n || time.Now().After(deadline) {
 			slices.SortFunc(got, func(a, b JournalEntry) int { return a.Time.Compare(b.Time) })
 			return got
@@ -157,7 +157,7 @@ func TestDownstreamClientTimeoutAndRetry(t *testing.T) {
 			t.Errorf("attempt %d: key in the journal: got %q, want %q", i+1, k, "te****")
 		}
 	}
-	if f := ts.Server.Faults(); len(f) != 0 {
+	if f := ts.Faults(); len(f) != 0 {
 		t.Errorf("faults with times=1 left after applying: %+v", f)
 	}
 }
@@ -165,7 +165,7 @@ func TestDownstreamClientTimeoutAndRetry(t *testing.T) {
 // TestDownstreamClientGivesUp: a fault without times fails every attempt.
 func TestDownstreamClientGivesUp(t *testing.T) {
 	ts := NewTestServer(t, WithDataset(smallDataset()))
-	if _, err := ts.Server.AddFault(Fault{Operation: "returnprovinces", Binding: asmx.HTTPGet, Status: 502}); err != nil {
+	if _, err := ts.AddFault(Fault{Operation: "returnprovinces", Binding: asmx.HTTPGet, Status: 502}); err != nil {
 		t.Fatal(err)
 	}
 	_, err := newProvincesClient(ts.URL).Provinces(context.Background())
@@ -173,10 +173,10 @@ func TestDownstreamClientGivesUp(t *testing.T) {
 	if !errors.As(err, &se) || se.code != 502 {
 		t.Fatalf("Provinces: got error %v, want the last attempt's status 502", err)
 	}
-	if n := len(ts.Requests()); n != 3 {
+	if n := len(ts.Journal(RequestFilter{})); n != 3 {
 		t.Errorf("journal: got %d requests, want 3 attempts", n)
 	}
-	ts.Server.ClearFaults()
+	ts.ClearFaults()
 	if _, err := newProvincesClient(ts.URL).Provinces(context.Background()); err != nil {
 		t.Errorf("after ClearFaults: %v", err)
 	}
@@ -195,7 +195,7 @@ func TestTestServerURLAndClose(t *testing.T) {
 
 	// A request held by a long delay is in flight when Close begins; Close
 	// ends the delay and waits for the request to finish.
-	if _, err := ts.Server.AddFault(Fault{Delay: time.Hour, Times: 1}); err != nil {
+	if _, err := ts.AddFault(Fault{Delay: time.Hour, Times: 1}); err != nil {
 		t.Fatal(err)
 	}
 	errc := make(chan error, 1)
@@ -219,7 +219,7 @@ func TestTestServerURLAndClose(t *testing.T) {
 	if _, err := http.Get(ts.URL + "/__admin/health"); err == nil {
 		t.Error("the server answers after Close")
 	}
-	if got := ts.Server.Requests(RequestFilter{}); len(got) != 2 || got[1].Error != noteCanceled {
+	if got := ts.Journal(RequestFilter{}); len(got) != 2 || got[1].Error != noteCanceled {
 		t.Errorf("journal after Close: got %+v, want the delayed request noted %q", got, noteCanceled)
 	}
 }
@@ -229,7 +229,7 @@ func TestTestServerURLAndClose(t *testing.T) {
 func waitInFlight(t *testing.T, ts *TestServer) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
-	for len(ts.Server.Faults()) != 0 {
+	for len(ts.Faults()) != 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("no request took the fault within 10s")
 		}
@@ -297,7 +297,7 @@ func TestNamespaceAccepted(t *testing.T) {
 
 func TestWithGeneratedDataset(t *testing.T) {
 	ts := NewTestServer(t, WithGeneratedDataset(42, 50))
-	if n := len(ts.Server.Dataset().ATMs); n != 50 {
+	if n := len(ts.Dataset().ATMs); n != 50 {
 		t.Errorf("ATMs: got %d, want 50", n)
 	}
 	again := NewTestServer(t, WithGeneratedDataset(42, 50))

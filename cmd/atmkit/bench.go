@@ -449,7 +449,7 @@ func (m *Main) benchMock(ctx context.Context, f benchFlags, ds *fixtures.Dataset
 // startBenchMock serves a mock server with opts on a loopback port, with the
 // timeouts atmkit serve has.
 func startBenchMock(opts ...mockserver.Option) (*loadgen.Server, error) {
-	srv, err := mockserver.NewServer(opts...)
+	srv, err := mockserver.New(opts...)
 	if err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}

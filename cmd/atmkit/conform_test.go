@@ -78,6 +78,7 @@ func runConformProcessEnv(t *testing.T, env []string, args ...string) (int, stri
 
 func startMock(t *testing.T, key string, wrap func(http.Handler) http.Handler, opts ...mockserver.Option) string {
 	t.Helper()
+	var h http.Handler
 	h, err := mockserver.New(append([]mockserver.Option{mockserver.WithKeys(key)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)

@@ -153,7 +153,7 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 		opts = append(opts, replay.opt)
 		replay.gaps = replay.index.Gaps(sh, f.namespace)
 	}
-	srv, err := mockserver.NewServer(opts...)
+	srv, err := mockserver.New(opts...)
 	if err != nil {
 		return err
 	}
