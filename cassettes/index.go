@@ -122,36 +122,40 @@ func (e *entry) bindings() []string {
 type IndexOption func(*indexConfig)
 
 type indexConfig struct {
-	upstream  string
-	record    string
-	namespace string
+	upstream Upstream // URL empty: no upstream
+	// Set by the deprecated WithUpstreamTransport and WithUpstreamTimeout,
+	// in whatever order: they apply where upstream leaves them unset.
 	transport http.RoundTripper
 	timeout   time.Duration
 }
 
 // DefaultUpstreamTimeout bounds a call forwarded to the upstream when
-// WithUpstreamTimeout does not set another bound.
+// Upstream.Timeout does not set another bound.
 const DefaultUpstreamTimeout = time.Minute
 
-// WithUpstream forwards calls with no recording to the service at base
-// (e.g. https://atm.example.org), records each new episode into the
-// cassette at record (appended, scrubbed, written atomically), and answers
-// with it. ns is the service namespace used to write SOAP requests
-// (asmx.DefaultNamespace when empty). Close the Index to write the last episodes.
-func WithUpstream(base, record, ns string) IndexOption {
-	return func(c *indexConfig) { c.upstream, c.record, c.namespace = base, record, ns }
+// Upstream is the deployment an Index forwards calls with no recording to
+// (WithUpstream).
+type Upstream struct {
+	// URL is the deployment's base URL, e.g. https://atm.example.org.
+	URL string
+	// Record is the cassette each new episode is recorded into (appended,
+	// scrubbed, written atomically).
+	Record string
+	// Namespace is the service namespace used to write SOAP requests
+	// (asmx.DefaultNamespace when empty).
+	Namespace string
+	// Transport reaches the upstream (http.DefaultTransport when nil).
+	Transport http.RoundTripper
+	// Timeout bounds each forwarded call, from sending it to the answer's
+	// last byte (DefaultUpstreamTimeout when 0).
+	Timeout time.Duration
 }
 
-// WithUpstreamTransport sets the transport used to reach the upstream
-// (default http.DefaultTransport).
-func WithUpstreamTransport(rt http.RoundTripper) IndexOption {
-	return func(c *indexConfig) { c.transport = rt }
-}
-
-// WithUpstreamTimeout bounds each call forwarded to the upstream, from
-// sending it to the answer's last byte (default DefaultUpstreamTimeout).
-func WithUpstreamTimeout(d time.Duration) IndexOption {
-	return func(c *indexConfig) { c.timeout = d }
+// WithUpstream forwards calls with no recording to the deployment u names,
+// records each new episode into u.Record, and answers with it. Close the
+// Index to write the last episodes.
+func WithUpstream(u Upstream) IndexOption {
+	return func(c *indexConfig) { c.upstream = u }
 }
 
 // LoadIndex reads the cassettes at paths (files, or directories of .yaml
@@ -204,8 +208,14 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 			ix.add(c, r)
 		}
 	}
-	if cfg.upstream != "" {
-		if ix.up, err = newUpstream(cfg); err != nil {
+	if cfg.upstream.URL != "" {
+		if cfg.upstream.Transport == nil {
+			cfg.upstream.Transport = cfg.transport
+		}
+		if cfg.upstream.Timeout == 0 {
+			cfg.upstream.Timeout = cfg.timeout
+		}
+		if ix.up, err = newUpstream(cfg.upstream); err != nil {
 			return nil, err
 		}
 	}
@@ -591,24 +601,24 @@ type upstream struct {
 	timeout time.Duration
 }
 
-func newUpstream(cfg indexConfig) (*upstream, error) {
-	u, err := url.Parse(cfg.upstream)
+func newUpstream(cfg Upstream) (*upstream, error) {
+	u, err := url.Parse(cfg.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("upstream %q: want an http or https URL", cfg.upstream)
+		return nil, fmt.Errorf("upstream %q: want an http or https URL", cfg.URL)
 	}
-	ns := cfg.namespace
+	ns := cfg.Namespace
 	if ns == "" {
 		ns = asmx.DefaultNamespace
 	}
-	rt := cfg.transport
+	rt := cfg.Transport
 	if rt == nil {
 		rt = http.DefaultTransport
 	}
-	rec, err := New(cfg.record, WithMode(ModeRecordAll), WithTransport(rt))
+	rec, err := New(cfg.Record, WithMode(ModeRecordAll), WithTransport(rt))
 	if err != nil {
 		return nil, err
 	}
-	timeout := cfg.timeout
+	timeout := cfg.Timeout
 	if timeout <= 0 {
 		timeout = DefaultUpstreamTimeout
 	}

@@ -103,7 +103,7 @@ func TestUpstreamFailureHidesKey(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			path := filepath.Join(t.TempDir(), "up.yaml")
-			idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstream(up, path, ""), cassettes.WithUpstreamTransport(shortTransport()))
+			idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstream(cassettes.Upstream{URL: up, Record: path, Transport: shortTransport()}))
 			if err != nil {
 				t.Fatal(err)
 			}

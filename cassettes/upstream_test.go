@@ -21,7 +21,7 @@ import (
 func TestUpstreamOnMiss(t *testing.T) {
 	up, _ := standIn(t)
 	path := filepath.Join(t.TempDir(), "grow.yaml")
-	idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstream(up.URL, path, ""))
+	idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstream(cassettes.Upstream{URL: up.URL, Record: path}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestUpstreamOnMiss(t *testing.T) {
 }
 
 // TestUpstreamTimeout: a call forwarded to an upstream that does not answer
-// within WithUpstreamTimeout is answered with a Server fault saying so.
+// within Upstream.Timeout is answered with a Server fault saying so.
 func TestUpstreamTimeout(t *testing.T) {
 	release := make(chan struct{})
 	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -67,7 +67,7 @@ func TestUpstreamTimeout(t *testing.T) {
 	defer silent.Close()
 	defer close(release)
 	path := filepath.Join(t.TempDir(), "silent.yaml")
-	idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstream(silent.URL, path, ""), cassettes.WithUpstreamTimeout(200*time.Millisecond))
+	idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstream(cassettes.Upstream{URL: silent.URL, Record: path, Timeout: 200 * time.Millisecond}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,8 +93,9 @@ func TestUpstreamEndsWithTheClient(t *testing.T) {
 		}
 	}))
 	defer silent.Close()
-	idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstream(silent.URL, filepath.Join(t.TempDir(), "gone.yaml"), ""),
-		cassettes.WithUpstreamTimeout(time.Minute))
+	// (The deprecated WithUpstreamTimeout still sets the bound.)
+	idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstreamTimeout(time.Minute),
+		cassettes.WithUpstream(cassettes.Upstream{URL: silent.URL, Record: filepath.Join(t.TempDir(), "gone.yaml")}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -207,8 +207,8 @@ func (m *Main) replayOption(fs *flag.FlagSet, f *serveFlags) (*replaySetup, erro
 			return nil, err
 		}
 		target := recordTarget(paths[0])
-		opts = append(opts, cassettes.WithUpstream(upstream, target, f.namespace),
-			cassettes.WithUpstreamTransport(rt), cassettes.WithUpstreamTimeout(f.reach.timeout))
+		opts = append(opts, cassettes.WithUpstream(cassettes.Upstream{URL: upstream, Record: target,
+			Namespace: f.namespace, Transport: rt, Timeout: f.reach.timeout}))
 		if _, err := os.Stat(cassettes.FilePath(paths[0])); errors.Is(err, os.ErrNotExist) {
 			if _, err := os.Stat(paths[0]); errors.Is(err, os.ErrNotExist) {
 				load = paths[1:] // the first cassette is created by the upstream episodes
