@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/atmkit/atmkit/internal/serve"
 )
 
 // Lingering close. A body over the cap is refused with 413 before the
@@ -49,13 +51,15 @@ func refuseBody(w http.ResponseWriter, r *http.Request, unread bool, write func(
 }
 
 // discardBody reads and discards the rest of r's body within the lingering
-// bounds, or until the request's context ends (the server shuts down).
+// bounds, or until the request's context ends or its server begins to shut
+// down (serve.Stopping): then the connection closes without waiting.
 func discardBody(r *http.Request, rc *http.ResponseController) {
 	bp := lingerBuffers.Get().(*[]byte)
 	defer lingerBuffers.Put(bp)
 	buf := *bp
 	end := time.Now().Add(LingerTime)
-	for n := int64(0); n < LingerBytes && r.Context().Err() == nil; {
+	stopping := serve.Stopping(r.Context())
+	for n := int64(0); n < LingerBytes && r.Context().Err() == nil && !closed(stopping); {
 		deadline := time.Now().Add(LingerIdle)
 		if deadline.After(end) {
 			deadline = end
@@ -66,5 +70,15 @@ func discardBody(r *http.Request, rc *http.ResponseController) {
 		if err != nil {
 			return
 		}
+	}
+}
+
+// closed reports whether ch is closed; a nil channel never is.
+func closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
 	}
 }

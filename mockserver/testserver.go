@@ -2,8 +2,6 @@ package mockserver
 
 import (
 	"bytes"
-	"context"
-	"crypto/tls"
 	"crypto/x509"
 	"errors"
 	"fmt"
@@ -14,6 +12,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/serve"
 	"github.com/atmkit/atmkit/internal/tlsconf"
 )
 
@@ -40,11 +39,9 @@ type TestServer struct {
 
 	client   *http.Client       // trusts the server's certificate
 	ca       *tlsconf.Authority // issued the server's certificate; nil without TLS
-	srv      *http.Server
-	cancel   context.CancelFunc // ends the requests' contexts, and so injected delays
-	inflight sync.WaitGroup     // requests being served
-	served   chan error         // the result of srv.Serve
-	done     chan struct{}      // closed when Close has finished
+	srv      *serve.Server
+	inflight sync.WaitGroup // requests being served
+	done     chan struct{}  // closed when Close has finished
 
 	mu     sync.Mutex // guards closed
 	closed bool
@@ -95,31 +92,21 @@ func StartTestServer(opts ...Option) (*TestServer, error) {
 			return nil, fmt.Errorf("mock test server: listen on a loopback port: %w", err)
 		}
 	}
-	base, cancel := context.WithCancel(context.Background())
-	ts := &TestServer{
-		URL:    "http://" + ln.Addr().String(),
-		Server: s,
-		cancel: cancel,
-		served: make(chan error, 1),
-		done:   make(chan struct{}),
-	}
+	ts := &TestServer{Server: s, done: make(chan struct{})}
+	o := serve.Options{Grace: closeGrace, Logger: s.log}
 	var roots *x509.CertPool
 	if s.cfg.tls {
 		sv, err := tlsconf.Server{SelfSigned: true}.Load()
 		if err != nil {
 			_ = ln.Close()
-			cancel()
 			return nil, fmt.Errorf("mock test server: %w", err)
 		}
-		ln = tls.NewListener(ln, sv.Config)
-		ts.URL = "https://" + ln.Addr().String()
+		o.TLS = sv.Config
 		ts.ca, roots = sv.Authority, sv.Authority.Pool()
 	}
 	ts.client = tlsconf.TrustingClient(roots)
-	ts.srv = NewHTTPServer(http.HandlerFunc(ts.serveHTTP))
-	ts.srv.BaseContext = func(net.Listener) context.Context { return base }
-	ts.srv.ErrorLog = ErrorLog(s.log)
-	go func() { ts.served <- ts.srv.Serve(ln) }()
+	ts.srv = serve.Start(ln, http.HandlerFunc(ts.serveHTTP), o)
+	ts.URL = ts.srv.URL
 	return ts, nil
 }
 
@@ -223,16 +210,11 @@ func (ts *TestServer) Close() {
 	ts.closed = true
 	ts.mu.Unlock()
 
-	ts.cancel()
-	ctx, cancel := context.WithTimeout(context.Background(), closeGrace)
-	defer cancel()
-	if err := ts.srv.Shutdown(ctx); err != nil {
-		_ = ts.srv.Close()
+	ts.srv.CancelRequests()
+	if err := ts.srv.Shutdown(); err != nil && !errors.Is(err, serve.ErrGraceExpired) {
+		ts.log.Error("mock test server stopped", "error", err)
 	}
 	ts.inflight.Wait()
 	ts.client.CloseIdleConnections()
-	if err := <-ts.served; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		ts.Server.log.Error("mock test server stopped", "error", err)
-	}
 	close(ts.done)
 }

@@ -2,24 +2,19 @@ package main
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
 	"net"
-	"net/http"
 	"net/url"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/internal/redact"
-	"github.com/atmkit/atmkit/mockserver"
+	"github.com/atmkit/atmkit/internal/serve"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
@@ -151,12 +146,13 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 	fmt.Fprintf(m.Stdout, "  health:     %s%s\n", base, cassettes.HealthPath)
 	fmt.Fprintln(m.Stdout, "  point your app at the proxy; Ctrl-C saves and stops")
 
-	srv := mockserver.NewHTTPServer(cassettes.NewProxy(up, rec, logger))
-	srv.ErrorLog = mockserver.ErrorLog(logger)
-	if cfg := tl.config(); cfg != nil {
-		ln = tls.NewListener(ln, cfg)
+	abort, stop := serve.SecondSignal(ctx)
+	defer stop()
+	serveErr := serve.Run(ctx, ln, cassettes.NewProxy(up, rec, logger),
+		serve.Options{Grace: f.grace, Abort: abort, TLS: tl.config(), Logger: logger})
+	if errors.Is(serveErr, serve.ErrGraceExpired) {
+		serveErr = nil // what came back in time is recorded; the rest is not
 	}
-	serveErr := serveUntilSignal(ctx, srv, ln, f.grace)
 	stopErr := rec.Stop()
 	if errors.Is(stopErr, cassettes.ErrNothingRecorded) {
 		// No request came through: no empty cassette, which would make
@@ -170,40 +166,6 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 	}
 	if stopErr != nil {
 		return fmt.Errorf("record: %w", stopErr)
-	}
-	return nil
-}
-
-// serveUntilSignal serves on ln until ctx is done, then shuts down: in-flight
-// requests may finish for up to grace; a second SIGINT/SIGTERM cuts that short.
-func serveUntilSignal(ctx context.Context, srv *http.Server, ln net.Listener, grace time.Duration) error {
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		if errors.Is(err, http.ErrServerClosed) {
-			return nil
-		}
-		return fmt.Errorf("serve %s: %w", ln.Addr(), err)
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), grace)
-	defer cancel()
-	again := make(chan os.Signal, 1)
-	signal.Notify(again, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(again)
-	go func() {
-		select {
-		case <-again:
-			cancel()
-		case <-sctx.Done():
-		}
-	}()
-	if err := srv.Shutdown(sctx); err != nil {
-		_ = srv.Close()
-	}
-	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("serve %s: %w", ln.Addr(), err)
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/internal/serve"
 	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
 )
@@ -70,7 +71,7 @@ func (f *serveFlags) register(m *Main) *flag.FlagSet {
 	fs.Var(&f.keys, "key", "accepted service key (repeatable; also ATMKIT_KEYS=k1,k2); none: any non-empty key")
 	fs.Int64Var(&f.maxBody, "max-body", mockserver.DefaultMaxBodyBytes, "largest request body in bytes (the default is ASP.NET's maxRequestLength, 4096 KB); larger ones get 413")
 	fs.StringVar(&f.logFormat, "log-format", "text", "log format on stderr: text or json")
-	fs.DurationVar(&f.grace, "grace", 10*time.Second, "how long in-flight requests may finish after SIGINT/SIGTERM")
+	fs.DurationVar(&f.grace, "grace", 10*time.Second, "how long in-flight requests may finish after SIGINT/SIGTERM (a second signal cuts it short)")
 	fs.StringVar(&f.config, "config", "", "YAML file of settings keyed by flag name; flags and ATMKIT_* variables override it")
 	fs.StringVar(&f.adminToken, "admin-token", "", "bearer token the admin API (/__admin/*, but health) requires; empty: none")
 	fs.IntVar(&f.journalSize, "journal-size", mockserver.DefaultJournalSize, "requests the journal keeps for GET /__admin/requests (0: none)")
@@ -168,7 +169,9 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	m.printServeBanner(ln.Addr(), srv, &f, replay, tl)
 	m.warnOpenAdmin(ln.Addr(), f.adminToken)
 	m.warnDeviations(f.deviate)
-	if err := mockserver.ServeWith(ctx, ln, h, mockserver.ServeOptions{Grace: f.grace, TLS: tl.config(), Logger: logger}); err != nil {
+	abort, stop := serve.SecondSignal(ctx)
+	defer stop()
+	if err := mockserver.ServeWith(ctx, ln, h, mockserver.ServeOptions{Grace: f.grace, Abort: abort, TLS: tl.config(), Logger: logger}); err != nil {
 		return err
 	}
 	fmt.Fprintln(m.Stderr, "atmkit: stopped")

@@ -6,13 +6,18 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes"
 )
 
 // syncBuffer is a strings.Builder safe to read while a child process writes it.
@@ -120,6 +125,93 @@ func TestSIGTERMLetsInFlightRequestsFinish(t *testing.T) {
 				}
 			case <-time.After(30 * time.Second):
 				t.Fatalf("atmkit did not exit after %s", sig)
+			}
+		})
+	}
+}
+
+// TestSecondSignalEndsAtOnce: a second SIGINT or SIGTERM during the
+// graceful shutdown ends atmkit serve and atmkit record at once, whatever
+// is still in flight and however long --grace is; record still saves what
+// it recorded. (The request in flight waits two minutes, as does --grace:
+// an exit within 30 s can only be the second signal's.)
+func TestSecondSignalEndsAtOnce(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, "slow") {
+			select {
+			case <-r.Context().Done():
+			case <-release:
+			}
+		}
+		fmt.Fprint(w, "ok")
+	}))
+	t.Cleanup(upstream.Close)
+	t.Cleanup(func() { close(release) })
+	cassette := filepath.Join(t.TempDir(), "rec.yaml")
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		fast  string // a request answered at once, or ""
+		slow  string // a request still in flight at the signals
+		check func(t *testing.T)
+	}{
+		{name: "serve", args: []string{"serve", "--addr", "127.0.0.1:0", "--grace", "2m", "--fault", "op=ReturnProvinces,delay=2m"},
+			slow: asmx.ServicePath + "/ReturnProvinces?strAtmServiceKey=k"},
+		{name: "record", args: []string{"record", "--upstream", upstream.URL, "--cassette", cassette, "--addr", "127.0.0.1:0", "--grace", "2m"},
+			fast: "/fast", slow: "/slow",
+			check: func(t *testing.T) {
+				list, err := cassettes.ReadFile(cassette)
+				if err != nil || len(list) != 1 {
+					t.Errorf("cassette: got %d interactions (%v), want the 1 answered before the signals", len(list), err)
+				}
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			cmd, base, stderr := startAtmkit(t, tc.args...)
+			if tc.fast != "" {
+				resp, err := http.Get(base + tc.fast)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+			inFlight := make(chan error, 1)
+			go func() {
+				resp, err := http.Get(base + tc.slow)
+				if err == nil {
+					resp.Body.Close()
+				}
+				inFlight <- err
+			}()
+			time.Sleep(300 * time.Millisecond)
+			if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(300 * time.Millisecond)
+			if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("exit after a second signal: got %v, want exit status 0; stderr:\n%s", err, stderr.String())
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatalf("atmkit %s did not end on a second signal; stderr:\n%s", tc.name, stderr.String())
+			}
+			select {
+			case <-inFlight:
+			case <-time.After(10 * time.Second):
+				t.Errorf("the request in flight was not ended")
+			}
+			if tc.check != nil {
+				tc.check(t)
 			}
 		})
 	}

@@ -1,0 +1,270 @@
+// Package serve is atmkit's one HTTP server lifecycle, shared by atmkit
+// serve, atmkit record's proxy, the servers of atmkit bench and
+// mockserver's TestServer: listening with timeouts and a cap on open
+// connections, optional TLS, the server's own errors to a logger, and a
+// graceful shutdown that lets requests in flight finish within a grace
+// period unless an abort (a second SIGINT, say) ends it at once.
+//
+// A request's context carries the shutdown's start (Stopping), so work
+// that only tidies up, such as the lingering read of a refused body, ends
+// when the server begins to stop instead of holding the shutdown up.
+package serve
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Timeouts and limits of every server. A stalled, half-sent request loses
+// its connection after ReadHeaderTimeout (headers) or ReadTimeout (whole
+// request); idle keep-alive connections close after IdleTimeout.
+const (
+	ReadHeaderTimeout = 5 * time.Second
+	ReadTimeout       = 30 * time.Second
+	WriteTimeout      = 2 * time.Minute
+	IdleTimeout       = 90 * time.Second
+	MaxHeaderBytes    = 64 << 10
+	// MaxConns caps open connections; further clients wait in the accept
+	// queue until one closes.
+	MaxConns = 4096
+)
+
+// Options are the settings of Start and Run. The zero value serves plain
+// HTTP with no grace period.
+type Options struct {
+	// Grace is how long requests in flight may finish once the shutdown
+	// begins; then their connections are closed.
+	Grace time.Duration
+	// Abort, once closed during the shutdown, ends it at once: the
+	// connections are closed and their requests' contexts end.
+	Abort <-chan struct{}
+	// TLS serves HTTPS with this configuration; nil serves plain HTTP.
+	TLS *tls.Config
+	// Logger receives the HTTP server's own errors, such as a TLS
+	// handshake that failed (at level Warn); nil discards them.
+	Logger *slog.Logger
+	// MaxConns caps the connections open at once (0: MaxConns).
+	MaxConns int
+}
+
+// ErrGraceExpired is the error of a shutdown whose grace period ran out
+// before every request in flight had finished.
+var ErrGraceExpired = errors.New("requests still in flight when the grace period ended")
+
+// NewHTTPServer returns an http.Server for h with atmkit's timeouts and
+// header limit, so a hostile client cannot hold connections open.
+func NewHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: ReadHeaderTimeout,
+		ReadTimeout:       ReadTimeout,
+		WriteTimeout:      WriteTimeout,
+		IdleTimeout:       IdleTimeout,
+		MaxHeaderBytes:    MaxHeaderBytes,
+	}
+}
+
+// Server is a server started by Start.
+type Server struct {
+	// URL is the base URL, http://host:port or https://host:port, without
+	// a trailing slash.
+	URL string
+
+	srv      *http.Server
+	cancel   context.CancelFunc // ends every request's context
+	stopping chan struct{}      // closed when the shutdown begins (Stopping)
+	served   chan error         // the result of srv.Serve, sent once
+	grace    time.Duration
+	abort    <-chan struct{}
+
+	once sync.Once
+	done chan struct{} // closed when Shutdown has finished
+	err  error         // Shutdown's result, set before done is closed
+}
+
+type stoppingKey struct{}
+
+// Stopping returns a channel closed when the server serving the request
+// whose context is ctx begins to shut down; nil (never closed) for a
+// request not served by Start.
+func Stopping(ctx context.Context) <-chan struct{} {
+	ch, _ := ctx.Value(stoppingKey{}).(chan struct{})
+	return ch
+}
+
+// Start serves h on ln in a goroutine until Shutdown or Close. ln is
+// wrapped to hold at most o.MaxConns connections and, with o.TLS, to
+// speak TLS.
+func Start(ln net.Listener, h http.Handler, o Options) *Server {
+	n := o.MaxConns
+	if n <= 0 {
+		n = MaxConns
+	}
+	scheme := "http"
+	ln = LimitListener(ln, n)
+	if o.TLS != nil {
+		ln, scheme = tls.NewListener(ln, o.TLS), "https"
+	}
+	s := &Server{URL: scheme + "://" + ln.Addr().String(), srv: NewHTTPServer(h), stopping: make(chan struct{}),
+		served: make(chan error, 1), grace: o.Grace, abort: o.Abort, done: make(chan struct{})}
+	base, cancel := context.WithCancel(context.WithValue(context.Background(), stoppingKey{}, s.stopping))
+	s.cancel = cancel
+	s.srv.BaseContext = func(net.Listener) context.Context { return base }
+	s.srv.ErrorLog = ErrorLog(o.Logger)
+	go func() { s.served <- s.srv.Serve(ln) }()
+	return s
+}
+
+// Run serves h on ln until ctx is done, then shuts down gracefully (see
+// Shutdown) and returns. A server that fails before (its listener closed
+// under it) returns the error at once.
+func Run(ctx context.Context, ln net.Listener, h http.Handler, o Options) error {
+	s := Start(ln, h, o)
+	select {
+	case err := <-s.served:
+		s.cancel()
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		return fmt.Errorf("serve %s: %w", ln.Addr(), err)
+	case <-ctx.Done():
+	}
+	return s.Shutdown()
+}
+
+// CancelRequests ends the context of every request being served, so that
+// handlers waiting on it (an injected delay) return at once. The server
+// keeps serving.
+func (s *Server) CancelRequests() { s.cancel() }
+
+// Shutdown stops accepting connections and waits for the requests in
+// flight, for at most the grace period of Options, or until Options.Abort
+// is closed; then it closes the connections left. It returns
+// ErrGraceExpired (wrapped) when the grace period ran out, nil when every
+// request finished or the shutdown was aborted. It is safe to call more
+// than once; every call returns once the server has stopped.
+func (s *Server) Shutdown() error {
+	s.once.Do(func() {
+		defer close(s.done)
+		close(s.stopping)
+		ctx, cancel := context.WithTimeout(context.Background(), s.grace)
+		defer cancel()
+		go func() {
+			select {
+			case <-s.abort:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		err := s.srv.Shutdown(ctx)
+		aborted := err != nil && errors.Is(ctx.Err(), context.Canceled)
+		s.cancel()
+		if err != nil {
+			_ = s.srv.Close()
+		}
+		if serr := <-s.served; serr != nil && !errors.Is(serr, http.ErrServerClosed) {
+			s.err = fmt.Errorf("serve %s: %w", s.URL, serr)
+			return
+		}
+		if err != nil && !aborted {
+			s.err = fmt.Errorf("shut down %s: %w", s.URL, ErrGraceExpired)
+		}
+	})
+	<-s.done
+	return s.err
+}
+
+// Close is Shutdown, for use with defer.
+func (s *Server) Close() error { return s.Shutdown() }
+
+// ErrorLog is the standard logger an http.Server writes its own errors
+// to (a failed TLS handshake: "http: TLS handshake error from …"), as
+// records of l at level Warn; nil discards them.
+func ErrorLog(l *slog.Logger) *log.Logger {
+	if l == nil {
+		l = slog.New(slog.DiscardHandler)
+	}
+	return slog.NewLogLogger(l.Handler(), slog.LevelWarn)
+}
+
+// SecondSignal returns a channel closed when SIGINT or SIGTERM arrives
+// after ctx is done: the second signal of a command whose first one
+// cancelled ctx, for Options.Abort. Until ctx is done, signals are left to
+// whoever else handles them. stop releases the signals.
+func SecondSignal(ctx context.Context) (abort <-chan struct{}, stop func()) {
+	ch := make(chan struct{})
+	quit := make(chan struct{})
+	var once sync.Once
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-quit:
+			return
+		}
+		again := make(chan os.Signal, 1)
+		signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+		defer signal.Stop(again)
+		select {
+		case <-again:
+			close(ch)
+		case <-quit:
+		}
+	}()
+	return ch, func() { once.Do(func() { close(quit) }) }
+}
+
+// LimitListener returns a listener that holds at most n connections open at
+// once: Accept waits while n are open.
+func LimitListener(ln net.Listener, n int) net.Listener {
+	return &limitListener{Listener: ln, sem: make(chan struct{}, n), done: make(chan struct{})}
+}
+
+type limitListener struct {
+	net.Listener
+	sem       chan struct{}
+	closeOnce sync.Once
+	done      chan struct{}
+}
+
+func (l *limitListener) Accept() (net.Conn, error) {
+	select {
+	case l.sem <- struct{}{}:
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		<-l.sem
+		return nil, err
+	}
+	return &limitConn{Conn: c, release: func() { <-l.sem }}, nil
+}
+
+func (l *limitListener) Close() error {
+	err := l.Listener.Close()
+	l.closeOnce.Do(func() { close(l.done) })
+	return err
+}
+
+type limitConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (c *limitConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
+}

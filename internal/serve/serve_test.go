@@ -1,0 +1,183 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/atmkit/atmkit/internal/tlsconf"
+)
+
+func listen(t *testing.T) net.Listener {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ln
+}
+
+// slowHandler answers "done" once release is closed or its request's
+// context ends; started receives a value when a request arrives.
+func slowHandler(started chan<- struct{}, release <-chan struct{}) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		started <- struct{}{}
+		select {
+		case <-release:
+			_, _ = io.WriteString(w, "done")
+		case <-r.Context().Done():
+		}
+	})
+}
+
+// get sends a GET in the background; its result arrives on the channel.
+func get(client *http.Client, url string) <-chan error {
+	out := make(chan error, 1)
+	go func() {
+		resp, err := client.Get(url)
+		if err == nil {
+			var body []byte
+			body, err = io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err == nil && string(body) != "done" {
+				err = errors.New("body " + string(body))
+			}
+		}
+		out <- err
+	}()
+	return out
+}
+
+// TestRunShutsDownGracefully: once ctx is done, a request in flight
+// finishes and Run returns nil; new connections are refused.
+func TestRunShutsDownGracefully(t *testing.T) {
+	t.Parallel()
+	ln := listen(t)
+	started, release := make(chan struct{}, 1), make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := make(chan error, 1)
+	go func() { ran <- Run(ctx, ln, slowHandler(started, release), Options{Grace: time.Minute}) }()
+	answer := get(http.DefaultClient, "http://"+ln.Addr().String())
+	<-started
+	cancel()
+	time.Sleep(100 * time.Millisecond)
+	if c, err := net.DialTimeout("tcp", ln.Addr().String(), time.Second); err == nil {
+		c.Close()
+		t.Errorf("a new connection was accepted during the shutdown")
+	}
+	close(release)
+	if err := <-answer; err != nil {
+		t.Errorf("request in flight: got %v, want its answer", err)
+	}
+	if err := <-ran; err != nil {
+		t.Errorf("Run: got %v, want nil", err)
+	}
+}
+
+// TestShutdownEnds: the grace period running out and an abort both end a
+// shutdown with a request still in flight; only the first is an error.
+func TestShutdownEnds(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		grace time.Duration
+		abort bool
+		want  error
+	}{
+		{"grace expired", 50 * time.Millisecond, false, ErrGraceExpired},
+		{"aborted", time.Hour, true, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			started, release := make(chan struct{}, 1), make(chan struct{})
+			defer close(release)
+			abort := make(chan struct{})
+			s := Start(listen(t), slowHandler(started, release), Options{Grace: tc.grace, Abort: abort})
+			answer := get(http.DefaultClient, s.URL)
+			<-started
+			if tc.abort {
+				time.AfterFunc(50*time.Millisecond, func() { close(abort) })
+			}
+			err := s.Shutdown()
+			if !errors.Is(err, tc.want) || (tc.want == nil) != (err == nil) {
+				t.Errorf("Shutdown: got %v, want %v", err, tc.want)
+			}
+			if err := <-answer; err == nil {
+				t.Errorf("the request in flight was answered, want its connection closed")
+			}
+			if again := s.Close(); !errors.Is(again, tc.want) || (tc.want == nil) != (again == nil) {
+				t.Errorf("Close after Shutdown: got %v, want %v again", again, tc.want)
+			}
+		})
+	}
+}
+
+// TestStoppingAndCancelRequests: a request's context tells when the
+// shutdown begins, and CancelRequests ends the requests' contexts.
+func TestStoppingAndCancelRequests(t *testing.T) {
+	t.Parallel()
+	stopping, canceled := make(chan bool, 1), make(chan bool, 1)
+	s := Start(listen(t), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/cancel" {
+			<-r.Context().Done()
+			canceled <- true
+			return
+		}
+		select {
+		case <-Stopping(r.Context()):
+			stopping <- true
+		case <-time.After(time.Minute):
+			stopping <- false
+		}
+	}), Options{Grace: time.Minute})
+	go func() { _, _ = http.Get(s.URL + "/cancel") }()
+	time.Sleep(100 * time.Millisecond)
+	s.CancelRequests()
+	if !<-canceled {
+		t.Errorf("CancelRequests did not end the request's context")
+	}
+	go func() { _, _ = http.Get(s.URL + "/stopping") }()
+	time.Sleep(100 * time.Millisecond)
+	go func() { _ = s.Shutdown() }()
+	if !<-stopping {
+		t.Errorf("Stopping was not closed when the shutdown began")
+	}
+	if ch := Stopping(context.Background()); ch != nil {
+		t.Errorf("Stopping of another context: got %v, want nil", ch)
+	}
+}
+
+// TestStartTLSAndLimit: with TLS the URL is https and a trusting client
+// gets answers; MaxConns holds further connections back.
+func TestStartTLSAndLimit(t *testing.T) {
+	t.Parallel()
+	sv, err := tlsconf.Server{SelfSigned: true}.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	started, release := make(chan struct{}, 2), make(chan struct{})
+	s := Start(listen(t), slowHandler(started, release), Options{Grace: time.Minute, TLS: sv.Config, MaxConns: 1})
+	defer s.Close()
+	if !strings.HasPrefix(s.URL, "https://127.0.0.1:") {
+		t.Errorf("URL: got %q, want https://127.0.0.1:port", s.URL)
+	}
+	client := tlsconf.TrustingClient(sv.Authority.Pool())
+	first, second := get(client, s.URL), get(client, s.URL)
+	<-started
+	select {
+	case <-started:
+		t.Errorf("a second connection was served while MaxConns (1) was open")
+	case <-time.After(200 * time.Millisecond):
+	}
+	close(release)
+	for _, answer := range []<-chan error{first, second} {
+		if err := <-answer; err != nil {
+			t.Errorf("request: got %v, want its answer", err)
+		}
+	}
+}
