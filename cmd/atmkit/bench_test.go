@@ -5,18 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
-	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/internal/bench"
 	"github.com/atmkit/atmkit/mockserver"
 )
 
@@ -42,7 +38,7 @@ func TestBenchJSON(t *testing.T) {
 	if err != nil {
 		t.Fatalf("bench: %v\n%s", err, stderr)
 	}
-	var r benchReport
+	var r bench.Report
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, stdout)
 	}
@@ -103,7 +99,7 @@ func TestBenchTarget(t *testing.T) {
 	if err != nil {
 		t.Fatalf("bench: %v\n%s", err, stderr)
 	}
-	var r benchReport
+	var r bench.Report
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -154,63 +150,6 @@ func TestBenchUsageErrors(t *testing.T) {
 	}
 }
 
-func TestBenchRequestsDecode(t *testing.T) {
-	ds, err := fixtures.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	op, _ := asmx.LookupOperation(asmx.OpReturnAtmSearchByCoordinates)
-	params, err := benchParams(op, benchDefaults(ds, benchCity, benchProvince, "k<&>"), []string{"strPostalCode=B1P 1A1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, b := range []asmx.Binding{asmx.SOAP11, asmx.SOAP12} {
-		req := benchRequest(b, asmx.DefaultNamespace, op.Name, params)
-		c, e := asmx.DecodeSOAPRequest(asmx.SOAPRequest{Namespace: asmx.DefaultNamespace, ContentType: req.Header["Content-Type"][0],
-			Action: strings.Join(req.Header["SOAPAction"], ""), HasAction: b == asmx.SOAP11, Body: req.Body})
-		if e != nil {
-			t.Fatalf("%s: %s", b, e.Fault)
-		}
-		if c.Key != "k<&>" || c.Postal != "B1P 1A1" || c.Radius != 25 || c.Latitude != 46.1368 {
-			t.Errorf("%s: got %+v, want the bench parameters", b, c)
-		}
-	}
-}
-
-func TestXPathLiteral(t *testing.T) {
-	for in, want := range map[string]string{
-		`plain`:     `'plain'`,
-		`it's`:      `"it's"`,
-		`it's "so"`: `concat('it', "'", 's "so"')`,
-	} {
-		if got := xpathLiteral(in); got != want {
-			t.Errorf("xpathLiteral(%q): got %s, want %s", in, got, want)
-		}
-	}
-}
-
-// TestBenchWireMock runs WireMock; it needs Java and the npm package
-// wiremock (found from the working directory, or ATMKIT_WIREMOCK_JAR), and
-// takes a while, so it runs only with ATMKIT_TEST_WIREMOCK=1.
-func TestBenchWireMock(t *testing.T) {
-	if os.Getenv("ATMKIT_TEST_WIREMOCK") == "" {
-		t.Skip("set ATMKIT_TEST_WIREMOCK=1 to run WireMock")
-	}
-	for _, b := range []string{"soap11", "get"} {
-		stdout, stderr, err := runBenchCmd(t, "--wiremock", "--binding", b, "--json")
-		if err != nil {
-			t.Fatalf("bench: %v\n%s", err, stderr)
-		}
-		var r benchReport
-		if err := json.Unmarshal([]byte(stdout), &r); err != nil {
-			t.Fatal(err)
-		}
-		if len(r.Results) != 3 || r.Results[2].Requests == 0 || r.Results[2].Errors != 0 {
-			t.Errorf("%s: got %+v, want WireMock measured without errors", b, r.Results)
-		}
-	}
-}
-
 // TestBenchReplayScale records cassettes of 10 and 200 interactions, replays
 // each from a mock and measures both against the ceiling. Only the shape of
 // the report is checked, not its figures.
@@ -221,7 +160,7 @@ func TestBenchReplayScale(t *testing.T) {
 	if err != nil {
 		t.Fatalf("bench: %v\n%s", err, stderr)
 	}
-	var r benchReport
+	var r bench.Report
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, stdout)
 	}
@@ -271,75 +210,6 @@ func TestBenchReplayScaleText(t *testing.T) {
 	}
 }
 
-// TestBenchReplay measures a mock replaying a cassette given with --replay,
-// and reports a call the cassette lacks by the nearest recording.
-func TestBenchReplay(t *testing.T) {
-	ds, err := fixtures.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	live, err := startBenchMock(mockserver.WithDataset(ds))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer live.Close()
-	op, _ := asmx.LookupOperation(asmx.OpReturnProvinces)
-	path := filepath.Join(t.TempDir(), "mine.yaml")
-	req := benchRequest(asmx.SOAP12, asmx.DefaultNamespace, op.Name, [][2]string{{asmx.ParamKey, "k"}})
-	if err := recordReplayCassette(context.Background(), path, live.URL, 20, req, op.Name, asmx.DefaultNamespace, os.Stderr); err != nil {
-		t.Fatal(err)
-	}
-
-	// Recorded in SOAP 1.2, replayed in GET.
-	stdout, stderr, err := runBenchCmd(t, "--replay", path, "--op", op.Name, "--binding", "get", "--json")
-	if err != nil {
-		t.Fatalf("bench: %v\n%s", err, stderr)
-	}
-	var r benchReport
-	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
-		t.Fatal(err)
-	}
-	if len(r.Results) != 2 || r.Results[0].Server != "replay" || r.Results[0].Requests == 0 || r.Results[0].Errors != 0 {
-		t.Errorf("got %+v, want the replaying mock measured without errors", r.Results)
-	}
-	if _, ok := r.Ratios["replay/ceiling"]; !ok {
-		t.Errorf("got ratios %v, want replay/ceiling", r.Ratios)
-	}
-	if len(r.Cassettes) != 1 || r.Cassettes[0].Interactions != 20 {
-		t.Errorf("got cassettes %+v, want the one of 20 interactions", r.Cassettes)
-	}
-
-	_, _, err = runBenchCmd(t, "--replay", path, "--op", asmx.OpReturnInstitutions)
-	if err == nil || !strings.Contains(err.Error(), "must be recorded") || !strings.Contains(err.Error(), "No recorded interaction") {
-		t.Errorf("got %v, want the miss explained", err)
-	}
-}
-
-func TestBenchFillersDistinct(t *testing.T) {
-	op, _ := asmx.LookupOperation(asmx.OpReturnAtmSearchByCoordinates)
-	canonical := func(lat, lon string) string {
-		c, e := asmx.NewCall(op, asmx.SOAP11, map[string]string{asmx.ParamLatitude: lat, asmx.ParamLongitude: lon, asmx.ParamRadius: "1"})
-		if e != nil {
-			t.Fatal(e.Fault)
-		}
-		return c.Canonical()
-	}
-	// The measured call is the third filler's question, written otherwise.
-	g := newBenchFillers(canonical("-30.0", "-1.002"), asmx.DefaultNamespace)
-	seen := map[string]bool{}
-	for range 3000 {
-		req := g.next()
-		key := string(req.Body) + req.URL
-		if seen[key] {
-			t.Fatalf("filler repeated: %s %s", req.URL, req.Body)
-		}
-		seen[key] = true
-		if strings.Contains(key, "-1.002") && strings.Contains(key, "-30.000") {
-			t.Fatalf("the measured call came out as a filler: %s %s", req.URL, req.Body)
-		}
-	}
-}
-
 // TestBenchAtmsScale generates data sets of 200 and 2,000 ATMs, serves each
 // from an atmkit serve process (this test binary, see TestMain) and
 // measures the default question, the 10 nearest to a Halifax postal code,
@@ -352,7 +222,7 @@ func TestBenchAtmsScale(t *testing.T) {
 	if err != nil {
 		t.Fatalf("bench: %v\n%s", err, stderr)
 	}
-	var r benchReport
+	var r bench.Report
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, stdout)
 	}
@@ -389,40 +259,6 @@ func TestBenchAtmsScale(t *testing.T) {
 	}
 }
 
-// TestScaleSetsPostalCode checks the postal code --atms-scale searches
-// around: in Halifax, and known in every data set.
-func TestScaleSetsPostalCode(t *testing.T) {
-	dir := t.TempDir()
-	sizes := []int{1000, 20_000}
-	sets, err := generateScaleSets(context.Background(), dir, sizes, 1, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(sets.place.ATMs) != 1 {
-		t.Fatalf("got %d ATMs to search around, want 1", len(sets.place.ATMs))
-	}
-	a := sets.place.ATMs[0]
-	if a.Address.City != "Halifax" || a.Address.PostalCode == "" {
-		t.Fatalf("got %+v, want an ATM in Halifax with a postal code", a.Address)
-	}
-	for _, n := range sizes {
-		ds, err := fixtures.Load(filepath.Join(dir, fmt.Sprintf("atms-%d", n)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(ds.ATMs) != n {
-			t.Errorf("got %d ATMs, want %d", len(ds.ATMs), n)
-		}
-		if !slices.ContainsFunc(ds.ATMs, func(b fixtures.ATM) bool { return b.Address.PostalCode == a.Address.PostalCode }) {
-			t.Errorf("the set of %d ATMs does not know %s", n, a.Address.PostalCode)
-		}
-	}
-	d := scaleDefaults(sets.place, "k")
-	if d[asmx.ParamPostalCode] != a.Address.PostalCode || d[asmx.ParamCity] != "" || d[asmx.ParamMaximumAtms] != "10" {
-		t.Errorf("got defaults %v, want the postal code alone and at most 10", d)
-	}
-}
-
 func TestBenchAtmsScaleText(t *testing.T) {
 	t.Setenv(testMainVar, "1")
 	t.Setenv("TMPDIR", t.TempDir())
@@ -442,24 +278,5 @@ func TestBenchAtmsScaleText(t *testing.T) {
 	}
 	if strings.Contains(stdout, "ceiling") {
 		t.Errorf("output has a ceiling; the data sets' answers differ:\n%s", stdout)
-	}
-}
-
-func TestProcMemory(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		if _, _, err := procMemory(os.Getpid()); !errors.Is(err, errNoProc) {
-			t.Fatalf("got %v, want errNoProc", err)
-		}
-		return
-	}
-	rss, peak, err := procMemory(os.Getpid())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rss <= 0 || peak < rss {
-		t.Errorf("got RSS %d, peak %d, want a positive RSS and a peak no less", rss, peak)
-	}
-	if _, _, err := procMemory(-1); err == nil {
-		t.Error("process -1: got no error, want one")
 	}
 }

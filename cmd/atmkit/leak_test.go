@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/mockserver"
 )
 
@@ -92,7 +93,7 @@ func coordinates(key string) (string, [][2]string) {
 // timeout; it returns the status (0 when no answer came) and the body.
 func send(t *testing.T, base string, b asmx.Binding, op string, params [][2]string, timeout time.Duration) (int, string) {
 	t.Helper()
-	req, err := at(benchRequest(b, asmx.DefaultNamespace, op, params), base).NewHTTPRequest()
+	req, err := mocktest.NewRequest(base, b, asmx.DefaultNamespace, op, params)
 	if err != nil {
 		t.Fatal(err)
 	}

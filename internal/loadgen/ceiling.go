@@ -2,13 +2,10 @@ package loadgen
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/atmkit/atmkit/internal/redact"
@@ -85,59 +82,4 @@ func (c *Ceiling) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(c.status)
 	_, _ = w.Write(c.body)
-}
-
-// Server is a handler served on a loopback port, for benchmarks and tests.
-type Server struct {
-	// URL is the base URL, http://127.0.0.1:port, without a trailing slash.
-	URL string
-
-	srv  *http.Server
-	done chan error
-
-	mu     sync.Mutex // guards closed
-	closed bool
-}
-
-// StartServer serves h on a free loopback port with a plain net/http
-// server until Close.
-func StartServer(h http.Handler) (*Server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("listen on loopback: %w", err)
-	}
-	return Serve(ln, &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}), nil
-}
-
-// Serve serves srv on ln until Close; srv is the caller's, configured as it
-// likes (the mock's own server with its timeouts, for example).
-func Serve(ln net.Listener, srv *http.Server) *Server {
-	s := &Server{URL: "http://" + ln.Addr().String(), srv: srv, done: make(chan error, 1)}
-	go func() { s.done <- srv.Serve(ln) }()
-	return s
-}
-
-// Close stops the server and waits for its connections to end; it is safe
-// to call more than once.
-func (s *Server) Close() error {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return nil
-	}
-	s.closed = true
-	s.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	err := s.srv.Shutdown(ctx)
-	if err != nil {
-		_ = s.srv.Close()
-	}
-	if serr := <-s.done; serr != nil && !errors.Is(serr, http.ErrServerClosed) {
-		return fmt.Errorf("serve %s: %w", s.URL, serr)
-	}
-	if err != nil {
-		return fmt.Errorf("shut down %s: %w", s.URL, err)
-	}
-	return nil
 }

@@ -8,14 +8,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/atmkit/atmkit/internal/serve"
 )
 
-func startServer(t *testing.T, h http.Handler) *Server {
+func startServer(t *testing.T, h http.Handler) *serve.Server {
 	t.Helper()
-	s, err := StartServer(h)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatalf("StartServer: %v", err)
+		t.Fatal(err)
 	}
+	s := serve.Start(ln, h, serve.Options{Grace: 5 * time.Second})
 	t.Cleanup(func() {
 		if err := s.Close(); err != nil {
 			t.Errorf("Close: %v", err)

@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"bytes"
@@ -17,51 +17,53 @@ import (
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/fixtures"
-	"github.com/atmkit/atmkit/loadgen"
+	"github.com/atmkit/atmkit/internal/loadgen"
 	"github.com/atmkit/atmkit/mockserver"
 )
 
 // Replay at scale (issue 6): a cassette of 10,000 interactions serves at
-// least replayScaleTarget of the throughput of one of 10.
+// least replayScaleTarget of the throughput of one of 10. DefaultReplaySizes
+// are the sizes of ReplaySizes when it is empty.
 const (
-	defaultReplaySizes = "10,10000"
+	DefaultReplaySizes = "10,10000"
 	replayScaleTarget  = 0.8
 	// maxReplaySize bounds --replay-sizes: the fillers' grid has a million
 	// points, and a cassette holds about 1.8 KB per interaction.
 	maxReplaySize = 1_000_000
 )
 
-// parseReplaySizes reads --replay-sizes: at least two different counts of
-// interactions, returned smallest first.
-func parseReplaySizes(s string) ([]int, error) {
+// parseSizes reads a list of sizes (flag names it in errors): at least two
+// different numbers from 1 to most, comma-separated, returned smallest
+// first; def when s is empty. what says what they count.
+func parseSizes(flag, s, def, what string, most int) ([]int, error) {
 	if s == "" {
-		s = defaultReplaySizes
+		s = def
 	}
 	var sizes []int
 	for _, part := range strings.Split(s, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(part))
-		if err != nil || n < 1 || n > maxReplaySize {
-			return nil, cmdUsagef("bench", "--replay-sizes %q: want counts of interactions from 1 to %d, comma-separated", s, maxReplaySize)
+		if err != nil || n < 1 || n > most {
+			return nil, usagef("%s %q: want %s from 1 to %d, comma-separated", flag, s, what, most)
 		}
 		sizes = append(sizes, n)
 	}
 	slices.Sort(sizes)
 	sizes = slices.Compact(sizes)
 	if len(sizes) < 2 {
-		return nil, cmdUsagef("bench", "--replay-sizes %q: want at least two different sizes", s)
+		return nil, usagef("%s %q: want at least two different sizes", flag, s)
 	}
 	return sizes, nil
 }
 
-// benchReplayScale records a cassette of each size into a temporary
+// replayScale records a cassette of each size into a temporary
 // directory, from a live in-process mock through a cassettes.Recorder, and
 // starts a mock replaying each (as atmkit serve --replay does, misses
 // answered with a fault). It returns one target per size, smallest first,
 // and their answer to req, which must be the same from every one.
-func (m *Main) benchReplayScale(ctx context.Context, f benchFlags, ds *fixtures.Dataset, op *asmx.Operation, b asmx.Binding,
-	req loadgen.Request, sizes []int, report *benchReport, cleanup *benchCleanup) ([]*benchTarget, *loadgen.Response, error) {
+func replayScale(ctx context.Context, cfg Config, ds *fixtures.Dataset, op *asmx.Operation, b asmx.Binding,
+	req loadgen.Request, sizes []int, report *Report, cleanup *cleanups) ([]*target, *loadgen.Response, error) {
 	values := maps.Clone(report.Params)
-	values[asmx.ParamKey] = f.key
+	values[asmx.ParamKey] = cfg.Key
 	measured, e := asmx.NewCall(op, b, values)
 	if e != nil {
 		return nil, nil, fmt.Errorf("bench: the call measured: %s", e.Fault)
@@ -73,23 +75,19 @@ func (m *Main) benchReplayScale(ctx context.Context, f benchFlags, ds *fixtures.
 	cleanup.add(func() { _ = os.RemoveAll(dir) })
 
 	// The live mock the cassettes are recorded from; closed once they are.
-	live, err := startBenchMock(mockserver.WithDataset(ds), mockserver.WithNamespace(f.namespace))
+	live, err := startMock(mockserver.WithDataset(ds), mockserver.WithNamespace(cfg.Namespace))
 	if err != nil {
 		return nil, nil, err
 	}
 	defer live.Close()
-	progress := m.Stderr
-	if f.json {
-		progress = io.Discard
-	}
 
-	var targets []*benchTarget
+	var targets []*target
 	var want *loadgen.Response
 	for _, n := range sizes {
 		name := fmt.Sprintf("replay-%d", n)
 		path := filepath.Join(dir, name+".yaml")
 		start := time.Now()
-		if err := recordReplayCassette(ctx, path, live.URL, n, req, measured.Canonical(), f.namespace, progress); err != nil {
+		if err := recordReplayCassette(ctx, path, live.URL, n, req, measured.Canonical(), cfg.Namespace, cfg.Log); err != nil {
 			return nil, nil, fmt.Errorf("bench: %w", err)
 		}
 		recorded := time.Since(start)
@@ -102,20 +100,20 @@ func (m *Main) benchReplayScale(ctx context.Context, f benchFlags, ds *fixtures.
 		if st.Calls != n || st.Answers != n {
 			return nil, nil, fmt.Errorf("bench: cassette of %d interactions: %d calls indexed, %d answers", n, st.Calls, st.Answers)
 		}
-		c := benchCassette{Server: name, Files: st.Files, Interactions: st.Interactions, Calls: st.Calls,
+		c := Cassette{Server: name, Files: st.Files, Interactions: st.Interactions, Calls: st.Calls,
 			RecordSec: round1(recorded.Seconds())}
 		if fi, err := os.Stat(path); err == nil {
 			c.Bytes = fi.Size()
 		}
 		report.Cassettes = append(report.Cassettes, c)
 
-		srv, err := startBenchMock(mockserver.WithDataset(ds), mockserver.WithNamespace(f.namespace),
+		srv, err := startMock(mockserver.WithDataset(ds), mockserver.WithNamespace(cfg.Namespace),
 			mockserver.WithReplay(idx, mockserver.MissFault))
 		if err != nil {
 			return nil, nil, err
 		}
 		cleanup.add(func() { _ = srv.Close() })
-		got, err := benchFetch(ctx, name, at(req, srv.URL))
+		got, err := fetch(ctx, name, at(req, srv.URL))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -125,7 +123,7 @@ func (m *Main) benchReplayScale(ctx context.Context, f benchFlags, ds *fixtures.
 			return nil, nil, fmt.Errorf("bench: %s and %s answer the call differently (%d and %d bytes)",
 				targets[0].name, name, len(want.Body), len(got.Body))
 		}
-		targets = append(targets, &benchTarget{name: name, url: srv.URL, warmup: f.warmup})
+		targets = append(targets, &target{name: name, url: srv.URL, warmup: cfg.Warmup})
 	}
 	return targets, want, nil
 }
@@ -146,7 +144,7 @@ func recordReplayCassette(ctx context.Context, path, base string, n int, req loa
 	}
 	client := rec.Client()
 	start, shown := time.Now(), time.Now()
-	fillers := newBenchFillers(canonical, ns)
+	fillers := newFillers(canonical, ns)
 	for i := 0; i < n; i++ {
 		r := req
 		if i != n/2 {
@@ -197,12 +195,12 @@ func recordOne(ctx context.Context, client *http.Client, req loadgen.Request) er
 	return nil
 }
 
-// benchFillers makes the other calls of a --replay-scale cassette:
+// fillers makes the other calls of a --replay-scale cassette:
 // coordinate searches within 1 km of points on a grid of a million (0.001°
 // apart) in the South Atlantic, far from any ATM of a data set of Canada, so
 // each has its own small answer (the point searched, no location). The
 // bindings take turns. A filler asking the very question measured is skipped.
-type benchFillers struct {
+type fillers struct {
 	op       *asmx.Operation
 	ns       string
 	measured string // Canonical of the call measured
@@ -210,14 +208,14 @@ type benchFillers struct {
 	bindings []asmx.Binding
 }
 
-func newBenchFillers(measured, ns string) *benchFillers {
+func newFillers(measured, ns string) *fillers {
 	op, _ := asmx.LookupOperation(asmx.OpReturnAtmSearchByCoordinates)
-	return &benchFillers{op: op, ns: ns, measured: measured,
+	return &fillers{op: op, ns: ns, measured: measured,
 		bindings: []asmx.Binding{asmx.SOAP11, asmx.SOAP12, asmx.HTTPGet, asmx.HTTPPost, asmx.JSON}}
 }
 
 // next returns the next filler's request, its URL a path.
-func (g *benchFillers) next() loadgen.Request {
+func (g *fillers) next() loadgen.Request {
 	for {
 		i := g.i
 		g.i++
@@ -237,6 +235,6 @@ func (g *benchFillers) next() loadgen.Request {
 		for j, p := range g.op.Params {
 			params[j] = [2]string{p.Name, values[p.Name]}
 		}
-		return benchRequest(b, g.ns, g.op.Name, params)
+		return callRequest(b, g.ns, g.op.Name, params)
 	}
 }

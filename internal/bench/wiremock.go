@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"bytes"
@@ -16,13 +16,14 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
-	"github.com/atmkit/atmkit/loadgen"
+	"github.com/atmkit/atmkit/internal/loadgen"
 )
 
 // wireMock is a WireMock standalone process started by atmkit bench.
 type wireMock struct {
 	url  string
 	cmd  *exec.Cmd
+	dir  string // its root directory, removed by stop
 	done chan error
 }
 
@@ -54,14 +55,19 @@ func findWireMockJar() (string, error) {
 }
 
 // startWireMock runs WireMock on a free loopback port, without request
-// journal and request logging (both would only slow it down), and waits
-// until its admin API answers.
-func startWireMock(ctx context.Context, jar string, stderr io.Writer) (*wireMock, error) {
+// journal and request logging (both would only slow it down), in a
+// temporary directory of its own (its root: mappings/ and __files/), and
+// waits until its admin API answers. stop removes the directory.
+func startWireMock(ctx context.Context, jar string, log io.Writer) (*wireMock, error) {
 	if jar == "" {
 		var err error
 		if jar, err = findWireMockJar(); err != nil {
 			return nil, err
 		}
+	}
+	jar, err := filepath.Abs(jar)
+	if err != nil {
+		return nil, fmt.Errorf("wiremock: %w", err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -71,14 +77,20 @@ func startWireMock(ctx context.Context, jar string, stderr io.Writer) (*wireMock
 	if err := ln.Close(); err != nil {
 		return nil, fmt.Errorf("wiremock: pick a port: %w", err)
 	}
-	cmd := exec.Command("java", "-jar", jar, "--port", strconv.Itoa(port), "--bind-address", "127.0.0.1",
+	dir, err := os.MkdirTemp("", "atmkit-wiremock-")
+	if err != nil {
+		return nil, fmt.Errorf("wiremock: its directory: %w", err)
+	}
+	cmd := exec.Command("java", "-jar", jar, "--port", strconv.Itoa(port), "--bind-address", "127.0.0.1", "--root-dir", dir,
 		"--disable-banner", "--no-request-journal", "--disable-request-logging")
+	cmd.Dir = dir
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
+		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("wiremock: start java -jar %s: %w", jar, err)
 	}
-	wm := &wireMock{url: "http://127.0.0.1:" + strconv.Itoa(port), cmd: cmd, done: make(chan error, 1)}
+	wm := &wireMock{url: "http://127.0.0.1:" + strconv.Itoa(port), cmd: cmd, dir: dir, done: make(chan error, 1)}
 	go func() { wm.done <- cmd.Wait() }()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
@@ -86,13 +98,14 @@ func startWireMock(ctx context.Context, jar string, stderr io.Writer) (*wireMock
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == 200 {
-				fmt.Fprintf(stderr, "atmkit bench: WireMock (%s) listening on %s\n", filepath.Base(jar), wm.url)
+				fmt.Fprintf(log, "atmkit bench: WireMock (%s) listening on %s\n", filepath.Base(jar), wm.url)
 				return wm, nil
 			}
 		}
 		select {
 		case err := <-wm.done:
 			wm.done <- err
+			_ = os.RemoveAll(dir)
 			return nil, fmt.Errorf("wiremock exited (%v): %s", err, strings.TrimSpace(out.String()))
 		case <-ctx.Done():
 			wm.stop()
@@ -106,11 +119,12 @@ func startWireMock(ctx context.Context, jar string, stderr io.Writer) (*wireMock
 	}
 }
 
-// stop ends the WireMock process and waits for it.
+// stop ends the WireMock process, waits for it and removes its directory.
 func (wm *wireMock) stop() {
 	_ = wm.cmd.Process.Kill()
 	err := <-wm.done
 	wm.done <- err
+	_ = os.RemoveAll(wm.dir)
 }
 
 // stub registers a stub that matches the same call as the mock does (SOAP:

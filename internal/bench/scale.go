@@ -1,11 +1,10 @@
-package main
+package bench
 
 import (
 	"bufio"
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -20,15 +19,16 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/fixtures"
-	"github.com/atmkit/atmkit/loadgen"
+	"github.com/atmkit/atmkit/internal/loadgen"
 )
 
 // Data-set scale (issue 14): at 1,000,000 ATMs the 10 nearest ATMs within
 // 25 km of a Halifax postal code answer at least atmsScaleTarget of their
 // throughput at 10,000, and the serving process's peak resident memory
-// (VmHWM) under that load stays under atmsScaleRSSTargetMB.
+// (VmHWM) under that load stays under atmsScaleRSSTargetMB. DefaultAtmsSizes
+// are the sizes of AtmsSizes when it is empty.
 const (
-	defaultAtmsSizes = "10000,1000000"
+	DefaultAtmsSizes = "10000,1000000"
 	atmsScaleTarget  = 0.8
 	// atmsScaleRSSTargetMB applies to the servers of data sets of up to
 	// atmsScaleRSSUpTo ATMs.
@@ -44,117 +44,85 @@ const (
 // generated ATMs are densest.
 const scaleCity, scaleProvince = "Halifax", "NS"
 
-// parseAtmsSizes reads --atms-sizes: at least two different data set sizes,
-// returned smallest first.
-func parseAtmsSizes(s string) ([]int, error) {
-	if s == "" {
-		s = defaultAtmsSizes
-	}
-	var sizes []int
-	for _, part := range strings.Split(s, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(part))
-		if err != nil || n < 1 || n > fixtures.MaxATMs {
-			return nil, cmdUsagef("bench", "--atms-sizes %q: want numbers of ATMs from 1 to %d, comma-separated", s, fixtures.MaxATMs)
-		}
-		sizes = append(sizes, n)
-	}
-	slices.Sort(sizes)
-	sizes = slices.Compact(sizes)
-	if len(sizes) < 2 {
-		return nil, cmdUsagef("bench", "--atms-sizes %q: want at least two different sizes", s)
-	}
-	return sizes, nil
-}
-
-// flagGiven reports whether the flag was given on the command line or by
-// its ATMKIT_* variable.
-func (m *Main) flagGiven(fs *flag.FlagSet, name string) bool {
-	given := false
-	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
-	return given || m.Getenv(envName(name)) != ""
-}
-
-// runBenchAtmsScale is atmkit bench --atms-scale: it generates a data set
+// runAtmsScale is atmkit bench --atms-scale: it generates a data set
 // of each size (--seed) into a temporary directory, serves each from its
 // own atmkit serve process (as a user would run it, so that each process's
 // memory is its own), asks every one the same question in alternating
 // rounds, and reports each larger against the smallest, and each server's
 // resident memory after loading and at its peak.
-func (m *Main) runBenchAtmsScale(ctx context.Context, fs *flag.FlagSet, f benchFlags) error {
-	sizes, err := parseAtmsSizes(f.atmsSizes)
+func runAtmsScale(ctx context.Context, cfg Config) (*Report, error) {
+	sizes, err := parseSizes("--atms-sizes", cfg.AtmsSizes, DefaultAtmsSizes, "numbers of ATMs", fixtures.MaxATMs)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if !m.flagGiven(fs, "op") {
-		f.op = asmx.OpReturnAtmSearchByAddressWithMaximum
+	if cfg.Op == "" {
+		cfg.Op = asmx.OpReturnAtmSearchByAddressWithMaximum
 	}
-	if !m.flagGiven(fs, "c") {
-		f.conns = atmsScaleConns
+	if cfg.Connections == 0 {
+		cfg.Connections = atmsScaleConns
 	}
-	op, b, err := f.operation()
+	op, b, err := cfg.operation()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	switch {
-	case f.target != "" || len(f.replay) > 0 || f.replayScale || f.replaySizes != "" || f.wiremock:
-		return cmdUsagef("bench", "--atms-scale serves its own generated data sets; not with --target, --replay, --replay-scale or --wiremock")
-	case f.fixtures != "" || f.atms > 0:
-		return cmdUsagef("bench", "--atms-scale generates data sets of --atms-sizes ATMs; not with --fixtures or --atms")
-	case f.cpuProfile != "":
-		return cmdUsagef("bench", "--cpuprofile profiles this process; --atms-scale serves from processes of their own")
+	case cfg.Target != "" || len(cfg.Replay) > 0 || cfg.ReplayScale || cfg.ReplaySizes != "" || cfg.WireMock:
+		return nil, usagef("--atms-scale serves its own generated data sets; not with --target, --replay, --replay-scale or --wiremock")
+	case cfg.Fixtures != "" || cfg.ATMs > 0:
+		return nil, usagef("--atms-scale generates data sets of --atms-sizes ATMs; not with --fixtures or --atms")
+	case cfg.CPUProfile != "":
+		return nil, usagef("--cpuprofile profiles this process; --atms-scale serves from processes of their own")
 	}
-	if err := f.checkLoad(); err != nil {
-		return err
-	}
-	progress := m.Stderr
-	if f.json {
-		progress = io.Discard
+	if err := cfg.checkLoad(); err != nil {
+		return nil, err
 	}
 
-	var cleanup benchCleanup
+	var cleanup cleanups
 	defer cleanup.run()
 	dir, err := os.MkdirTemp("", "atmkit-bench-atms-")
 	if err != nil {
-		return fmt.Errorf("bench: directory for the data sets: %w", err)
+		return nil, fmt.Errorf("bench: directory for the data sets: %w", err)
 	}
 	cleanup.add(func() { _ = os.RemoveAll(dir) })
-	sets, err := generateScaleSets(ctx, dir, sizes, f.seed, progress)
+	sets, err := generateScaleSets(ctx, dir, sizes, cfg.Seed, cfg.Log)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	params, err := benchParams(op, scaleDefaults(sets.place, f.key), f.params)
+	params, err := callParams(op, scaleDefaults(sets.place, cfg.Key), cfg.Params)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	counts := make([]string, len(sizes))
 	for i, n := range sizes {
 		counts[i] = strconv.Itoa(n)
 	}
-	report := newBenchReport(f, op, b, params, fmt.Sprintf("generated, seed %d (%s ATMs)", f.seed, strings.Join(counts, ", ")))
-	req := benchRequest(b, f.namespace, op.Name, params)
+	report := newReport(cfg, op, b, params, fmt.Sprintf("generated, seed %d (%s ATMs)", cfg.Seed, strings.Join(counts, ", ")))
+	req := callRequest(b, cfg.Namespace, op.Name, params)
 
 	// One atmkit serve per data set; each is asked the question once to learn
 	// its answer's length.
-	exe, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("bench: find the atmkit executable: %w", err)
+	exe := cfg.Exe
+	if exe == "" {
+		if exe, err = os.Executable(); err != nil {
+			return nil, fmt.Errorf("bench: find the atmkit executable: %w", err)
+		}
 	}
-	var targets []*benchTarget
+	var targets []*target
 	var want *loadgen.Response
 	for _, n := range sizes {
 		name := fmt.Sprintf("atms-%d", n)
 		start := time.Now()
-		child, err := startServeChild(ctx, exe, filepath.Join(dir, name), f.namespace)
+		child, err := startServeChild(ctx, exe, filepath.Join(dir, name), cfg.Namespace)
 		if err != nil {
-			return fmt.Errorf("bench: %s: %w", name, err)
+			return nil, fmt.Errorf("bench: %s: %w", name, err)
 		}
 		cleanup.add(child.stop)
-		fmt.Fprintf(progress, "atmkit bench: %s serving after %s\n", name, time.Since(start).Round(100*time.Millisecond))
-		t := &benchTarget{name: name, url: child.url, warmup: f.warmup, pid: child.pid(), atms: n}
+		fmt.Fprintf(cfg.Log, "atmkit bench: %s serving after %s\n", name, time.Since(start).Round(100*time.Millisecond))
+		t := &target{name: name, url: child.url, warmup: cfg.Warmup, pid: child.pid(), atms: n}
 		t.rssLoaded, _, _ = procMemory(t.pid)
-		got, err := benchFetch(ctx, name, at(req, child.url))
+		got, err := fetch(ctx, name, at(req, child.url))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if want == nil {
 			want = got
@@ -165,12 +133,10 @@ func (m *Main) runBenchAtmsScale(ctx context.Context, fs *flag.FlagSet, f benchF
 	report.ResponseBytes = len(want.Body)
 	report.Locations = countLocations(want.Body)
 
-	if !f.json {
-		fmt.Fprintf(m.Stderr, "atmkit bench: %s %s; %d connections, %s per server in %d rounds\n",
-			b, op.Name, f.conns, f.duration, f.rounds)
-	}
-	if err := m.benchMeasure(ctx, f, req, int64(len(want.Body)), targets); err != nil {
-		return err
+	fmt.Fprintf(cfg.Log, "atmkit bench: %s %s; %d connections, %s per server in %d rounds\n",
+		b, op.Name, cfg.Connections, cfg.Duration, cfg.Rounds)
+	if err := measure(ctx, cfg, req, int64(len(want.Body)), targets); err != nil {
+		return nil, err
 	}
 
 	rps := map[string]float64{}
@@ -195,7 +161,7 @@ func (m *Main) runBenchAtmsScale(ctx context.Context, fs *flag.FlagSet, f benchF
 			report.Targets[t.name+"/"+small] = atmsScaleTarget
 		}
 	}
-	return m.writeBenchReport(f, report)
+	return report, nil
 }
 
 // scaleDefaults are the default values of the parameters of --atms-scale:
@@ -203,7 +169,7 @@ func (m *Main) runBenchAtmsScale(ctx context.Context, fs *flag.FlagSet, f benchF
 // alone (city and province empty) when every set knows one in Halifax, else
 // by the city (whose centre is the same in every set).
 func scaleDefaults(place *fixtures.Dataset, key string) map[string]string {
-	d := benchDefaults(place, scaleCity, scaleProvince, key)
+	d := defaultParams(place, scaleCity, scaleProvince, key)
 	d[asmx.ParamMaximumAtms] = "10"
 	if len(place.ATMs) > 0 {
 		d[asmx.ParamPostalCode] = place.ATMs[0].Address.PostalCode

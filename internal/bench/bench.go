@@ -1,0 +1,438 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"runtime/pprof"
+	"strings"
+	"time"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/internal/loadgen"
+	"github.com/atmkit/atmkit/internal/serve"
+	"github.com/atmkit/atmkit/mockserver"
+	"github.com/atmkit/atmkit/shape"
+)
+
+// Config is one run of atmkit bench: its flags, each checked on its own
+// by the command. Run checks how they combine.
+type Config struct {
+	Op      string // the operation called (default ReturnAtmSearchByCoordinates; with AtmsScale ReturnAtmSearchByAddressWithMaximum)
+	Binding string // the binding: soap11, soap12, get, post or json
+
+	Connections int           // keep-alive connections, one request in flight on each (default 32; with AtmsScale 16)
+	Duration    time.Duration // measured time per server, split over the rounds
+	Warmup      time.Duration // unmeasured warm-up per server before the rounds (WireMock gets at least 5 s)
+	Rounds      int           // rounds alternating the servers' order (0: one per second of Duration, 2 to 30)
+
+	Target    string       // base URL of a running service measured instead of an in-process mock
+	Fixtures  string       // data set directory of the in-process mock
+	ATMs      int          // or a data set of this many ATMs, generated with Seed
+	Seed      uint64       // the seed of a generated data set (ATMs, AtmsScale)
+	Key       string       // the service key sent
+	Namespace string       // the service namespace
+	Params    []string     // name=value overrides of the call's default parameters
+	Shape     *shape.Shape // the in-process mock's result shape (nil: the built-in one)
+
+	WireMock    bool   // also measure WireMock serving the same answer from a stub
+	WireMockJar string // WireMock's standalone jar (default: found in the npm package wiremock)
+	CPUProfile  string // write a CPU profile of the measured rounds to this file
+
+	Replay      []string // the in-process mock replays these cassette files or directories
+	ReplayScale bool     // measure mocks replaying cassettes of ReplaySizes interactions
+	ReplaySizes string   // "10,10000" (default DefaultReplaySizes); implies ReplayScale
+
+	AtmsScale bool   // measure atmkit serve processes on generated data sets of AtmsSizes ATMs
+	AtmsSizes string // "10000,1000000" (default DefaultAtmsSizes); implies AtmsScale
+	Exe       string // the atmkit executable AtmsScale starts (default os.Executable)
+
+	// Log receives progress lines; nil discards them.
+	Log io.Writer
+}
+
+// UsageError is the error of a Config whose settings do not combine (or a
+// value Run found wrong): the command line's fault.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+func usagef(format string, args ...any) error { return &UsageError{Msg: fmt.Sprintf(format, args...)} }
+
+// target is one server measured.
+type target struct {
+	name   string
+	url    string // base URL
+	warmup time.Duration
+	runs   []loadgen.Result
+
+	length int64 // the length of its answer, when its own (AtmsScale)
+	// Of an atmkit serve process (AtmsScale): its process id, its data
+	// set's size and its resident memory once it listened.
+	pid       int
+	atms      int
+	rssLoaded int64
+}
+
+// Run measures what cfg says and returns the report. A server that
+// answered with errors is in the report (Report.Err), not an error of Run.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if cfg.Log == nil {
+		cfg.Log = io.Discard
+	}
+	if cfg.AtmsScale || cfg.AtmsSizes != "" {
+		return runAtmsScale(ctx, cfg)
+	}
+	if cfg.Op == "" {
+		cfg.Op = asmx.OpReturnAtmSearchByCoordinates
+	}
+	if cfg.Connections == 0 {
+		cfg.Connections = 32
+	}
+	op, b, err := cfg.operation()
+	if err != nil {
+		return nil, err
+	}
+	var sizes []int
+	if cfg.ReplayScale || cfg.ReplaySizes != "" {
+		cfg.ReplayScale = true
+		if sizes, err = parseSizes("--replay-sizes", cfg.ReplaySizes, DefaultReplaySizes, "counts of interactions", maxReplaySize); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case cfg.Target != "" && (cfg.Fixtures != "" || cfg.ATMs > 0):
+		return nil, usagef("--target measures a running service; --fixtures and --atms are for the in-process mock")
+	case cfg.Fixtures != "" && cfg.ATMs > 0:
+		return nil, usagef("give --fixtures or --atms, not both")
+	case cfg.ReplayScale && (cfg.Target != "" || len(cfg.Replay) > 0 || cfg.WireMock):
+		return nil, usagef("--replay-scale records its own cassettes for in-process mocks; not with --target, --replay or --wiremock")
+	case cfg.Shape != nil && cfg.Target != "":
+		return nil, usagef("--shape is for the in-process mock, not with --target")
+	case len(cfg.Replay) > 0 && cfg.Target != "":
+		return nil, usagef("--replay is for the in-process mock, not with --target")
+	}
+	if err := cfg.checkLoad(); err != nil {
+		return nil, err
+	}
+	ds, dsName, err := cfg.dataset()
+	if err != nil {
+		return nil, err
+	}
+	params, err := callParams(op, defaultParams(ds, benchCity, benchProvince, cfg.Key), cfg.Params)
+	if err != nil {
+		return nil, err
+	}
+	report := newReport(cfg, op, b, params, dsName)
+
+	// The servers under test: a running one, the mock in this process (on
+	// the data set or replaying cassettes), or mocks replaying cassettes of
+	// each size. want is the answer they give, which the ceiling repeats.
+	var cleanup cleanups
+	defer cleanup.run()
+	req := callRequest(b, cfg.Namespace, op.Name, params)
+	var targets []*target
+	var want *loadgen.Response
+	if cfg.ReplayScale {
+		targets, want, err = replayScale(ctx, cfg, ds, op, b, req, sizes, report, &cleanup)
+	} else {
+		targets, want, err = mockTargets(ctx, cfg, ds, req, report, &cleanup)
+	}
+	if err != nil {
+		return nil, err
+	}
+	report.ResponseBytes = len(want.Body)
+	report.Locations = countLocations(want.Body)
+
+	ceiling, err := startServer(loadgen.NewCeiling(want))
+	if err != nil {
+		return nil, fmt.Errorf("bench: ceiling: %w", err)
+	}
+	cleanup.add(func() { _ = ceiling.Close() })
+	targets = append(targets, &target{name: "ceiling", url: ceiling.URL, warmup: cfg.Warmup})
+	if cfg.WireMock {
+		wm, err := startWireMock(ctx, cfg.WireMockJar, cfg.Log)
+		if err != nil {
+			return nil, fmt.Errorf("bench: %w", err)
+		}
+		cleanup.add(wm.stop)
+		if err := wm.stub(ctx, b, cfg.Namespace, op.Name, params, at(req, wm.url), want); err != nil {
+			return nil, fmt.Errorf("bench: %w", err)
+		}
+		targets = append(targets, &target{name: "wiremock", url: wm.url, warmup: max(cfg.Warmup, 5*time.Second)})
+	}
+
+	fmt.Fprintf(cfg.Log, "atmkit bench: %s %s, %d-byte response; %d connections, %s per server in %d rounds\n",
+		b, op.Name, len(want.Body), cfg.Connections, cfg.Duration, cfg.Rounds)
+	if err := measure(ctx, cfg, req, int64(len(want.Body)), targets); err != nil {
+		return nil, err
+	}
+
+	rps := map[string]float64{}
+	for _, t := range targets {
+		r := loadgen.Combine(t.runs...)
+		rps[t.name] = r.RPS()
+		report.Results = append(report.Results, resultOf(t, r))
+	}
+	if cfg.ReplayScale {
+		// Every larger cassette against the smallest (issue 6: at least
+		// 0.8), and each against the ceiling, for information.
+		small := targets[0].name
+		for _, t := range targets[:len(sizes)] {
+			if t.name != small && rps[small] > 0 {
+				report.Ratios[t.name+"/"+small] = round3(rps[t.name] / rps[small])
+				report.Targets[t.name+"/"+small] = replayScaleTarget
+			}
+			if rps["ceiling"] > 0 {
+				report.Ratios[t.name+"/ceiling"] = round3(rps[t.name] / rps["ceiling"])
+			}
+		}
+	} else {
+		name := targets[0].name
+		if rps["ceiling"] > 0 {
+			report.Ratios[name+"/ceiling"] = round3(rps[name] / rps["ceiling"])
+			if name != "replay" {
+				report.Targets[name+"/ceiling"] = ceilingTarget(op.Name)
+			}
+		}
+		if cfg.WireMock && rps["wiremock"] > 0 {
+			report.Ratios[name+"/wiremock"] = round3(rps[name] / rps["wiremock"])
+			report.Targets[name+"/wiremock"] = 4
+		}
+	}
+	return report, nil
+}
+
+// operation looks up Op and Binding.
+func (cfg *Config) operation() (*asmx.Operation, asmx.Binding, error) {
+	op, ok := asmx.LookupOperation(cfg.Op)
+	if !ok {
+		return nil, 0, usagef("unknown operation %q", cfg.Op)
+	}
+	b, err := asmx.ParseBinding(cfg.Binding)
+	if err != nil {
+		return nil, 0, usagef("%v", err)
+	}
+	if b == asmx.JSON && !op.JSON {
+		return nil, 0, usagef("%s has no JSON binding", op.Name)
+	}
+	return op, b, nil
+}
+
+// checkLoad checks the load's settings and sets the default of Rounds.
+func (cfg *Config) checkLoad() error {
+	switch {
+	case cfg.Connections < 1:
+		return usagef("-c must be at least 1")
+	case cfg.Duration <= 0:
+		return usagef("-d must be positive")
+	case cfg.Rounds < 0:
+		return usagef("--rounds must not be negative")
+	}
+	if cfg.Rounds == 0 {
+		cfg.Rounds = min(max(int(cfg.Duration/time.Second), 2), 30)
+	}
+	return nil
+}
+
+// dataset loads or makes the data set of the in-process mock; with a
+// Target it is the embedded set, used only to pick default parameters.
+func (cfg *Config) dataset() (*fixtures.Dataset, string, error) {
+	switch {
+	case cfg.Fixtures != "":
+		start := time.Now()
+		ds, err := fixtures.Load(cfg.Fixtures)
+		if err != nil {
+			return nil, "", fmt.Errorf("bench: %w", err)
+		}
+		fmt.Fprintf(cfg.Log, "atmkit bench: loaded %d ATMs in %s\n", len(ds.ATMs), time.Since(start).Round(time.Millisecond))
+		return ds, fmt.Sprintf("%s (%d ATMs)", cfg.Fixtures, len(ds.ATMs)), nil
+	case cfg.ATMs > 0:
+		ds, err := fixtures.Generate(fixtures.GenerateOptions{Seed: cfg.Seed, ATMs: cfg.ATMs})
+		if err != nil {
+			return nil, "", fmt.Errorf("bench: generate %d ATMs: %w", cfg.ATMs, err)
+		}
+		return ds, fmt.Sprintf("generated, seed %d (%d ATMs)", cfg.Seed, len(ds.ATMs)), nil
+	}
+	ds, err := fixtures.Default()
+	if err != nil {
+		return nil, "", fmt.Errorf("bench: embedded data set: %w", err)
+	}
+	if cfg.Target != "" {
+		return ds, "the target's", nil
+	}
+	return ds, fmt.Sprintf("embedded (%d ATMs)", len(ds.ATMs)), nil
+}
+
+// cleanups holds what a run closes when it ends: servers, indexes, the
+// temporary directories of its cassettes and data sets. run calls them
+// last first, so servers close before their files go.
+type cleanups []func()
+
+func (c *cleanups) add(fn func()) { *c = append(*c, fn) }
+
+func (c *cleanups) run() {
+	for i := len(*c) - 1; i >= 0; i-- {
+		(*c)[i]()
+	}
+	*c = nil
+}
+
+// mockTargets starts the in-process mock (on the data set, or replaying
+// the Replay cassettes), or takes the Target service, and fetches the
+// answer to req from it.
+func mockTargets(ctx context.Context, cfg Config, ds *fixtures.Dataset, req loadgen.Request, report *Report, cleanup *cleanups) ([]*target, *loadgen.Response, error) {
+	name, base := "target", strings.TrimRight(cfg.Target, "/")
+	if base == "" {
+		name = "mock"
+		opts := []mockserver.Option{mockserver.WithDataset(ds), mockserver.WithNamespace(cfg.Namespace), mockserver.WithShape(cfg.Shape)}
+		if len(cfg.Replay) > 0 {
+			name = "replay"
+			idx, err := cassettes.LoadIndex(cfg.Replay)
+			if err != nil {
+				return nil, nil, fmt.Errorf("bench: %w", err)
+			}
+			cleanup.add(func() { _ = idx.Close() })
+			st := idx.Stats()
+			if st.Calls == 0 {
+				return nil, nil, fmt.Errorf("bench: --replay %s: no call of the service in %d interactions of %d files",
+					strings.Join(cfg.Replay, " "), st.Interactions, st.Files)
+			}
+			report.Cassettes = append(report.Cassettes, Cassette{Server: name, Path: strings.Join(cfg.Replay, " "),
+				Files: st.Files, Interactions: st.Interactions, Calls: st.Calls})
+			opts = append(opts, mockserver.WithReplay(idx, mockserver.MissFault))
+		}
+		mock, err := startMock(opts...)
+		if err != nil {
+			return nil, nil, err
+		}
+		cleanup.add(func() { _ = mock.Close() })
+		base = mock.URL
+	}
+	want, err := fetch(ctx, name, at(req, base))
+	if err != nil {
+		return nil, nil, err
+	}
+	return []*target{{name: name, url: base, warmup: cfg.Warmup}}, want, nil
+}
+
+// startServer serves h on a loopback port with the one server lifecycle
+// (the timeouts atmkit serve has).
+func startServer(h http.Handler) (*serve.Server, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("listen on loopback: %w", err)
+	}
+	return serve.Start(ln, h, serve.Options{Grace: 5 * time.Second}), nil
+}
+
+// startMock serves a mock server with opts on a loopback port.
+func startMock(opts ...mockserver.Option) (*serve.Server, error) {
+	srv, err := mockserver.New(opts...)
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	s, err := startServer(srv)
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	return s, nil
+}
+
+// fetch sends req once to the server called name and returns its answer,
+// which must be a 200.
+func fetch(ctx context.Context, name string, req loadgen.Request) (*loadgen.Response, error) {
+	resp, err := loadgen.Fetch(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("bench: %s: %w", name, err)
+	}
+	if resp.Status != 200 {
+		hint := ""
+		if strings.HasPrefix(name, "replay") {
+			hint = " (the call measured, set by --op, --binding and --param, must be recorded in the cassette)"
+		}
+		return nil, fmt.Errorf("bench: the %s answered %d, not 200%s: %.600s", name, resp.Status, hint, faultText(resp.Body))
+	}
+	return resp, nil
+}
+
+// measure warms up every target, then measures them in cfg.Rounds
+// alternating rounds, appending each round's result to the target's runs.
+func measure(ctx context.Context, cfg Config, req loadgen.Request, length int64, targets []*target) error {
+	opts := loadgen.Options{Connections: cfg.Connections, ExpectLength: length}
+	for _, t := range targets {
+		if t.warmup <= 0 {
+			continue
+		}
+		o := opts
+		o.Duration = t.warmup
+		if t.length > 0 {
+			o.ExpectLength = t.length
+		}
+		if _, err := loadgen.Run(ctx, at(req, t.url), o); err != nil {
+			return fmt.Errorf("bench: warm up %s: %w", t.name, err)
+		}
+	}
+	if cfg.CPUProfile != "" {
+		stop, err := startCPUProfile(cfg.CPUProfile)
+		if err != nil {
+			return fmt.Errorf("bench: %w", err)
+		}
+		defer stop()
+	}
+	opts.Duration = cfg.Duration / time.Duration(cfg.Rounds)
+	opts.Warmup = 100 * time.Millisecond // opens the connections, uncounted
+	for round := 0; round < cfg.Rounds; round++ {
+		for i := range targets {
+			// Rotate the order each round so no server always goes first.
+			t := targets[(i+round)%len(targets)]
+			o := opts
+			if t.length > 0 {
+				o.ExpectLength = t.length
+			}
+			res, err := loadgen.Run(ctx, at(req, t.url), o)
+			if err != nil {
+				return fmt.Errorf("bench: %s: %w", t.name, err)
+			}
+			t.runs = append(t.runs, res)
+			if ctx.Err() != nil {
+				return fmt.Errorf("bench: %w", ctx.Err())
+			}
+		}
+	}
+	return nil
+}
+
+// startCPUProfile writes a CPU profile to file until stop is called.
+func startCPUProfile(file string) (stop func(), err error) {
+	out, err := os.Create(file)
+	if err != nil {
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(out); err != nil {
+		out.Close()
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		_ = out.Close()
+	}, nil
+}
+
+// ceilingTarget is issue 6's target ratio to the ceiling: fixed answers are
+// encoded once, so they must come closer.
+func ceilingTarget(op string) float64 {
+	switch op {
+	case asmx.OpReturnAllAtms, asmx.OpReturnInstitutions, asmx.OpReturnProvinces:
+		return 0.9
+	}
+	return 0.7
+}
+
+var errNoJar = errors.New("WireMock standalone jar not found")

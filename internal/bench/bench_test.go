@@ -1,0 +1,278 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/mockserver"
+)
+
+// short is a run too short to measure anything: the tests check the
+// report's shape, never its figures.
+func short(cfg Config) Config {
+	cfg.Duration, cfg.Connections, cfg.Rounds, cfg.Warmup = 300*time.Millisecond, 2, 1, 0
+	if cfg.Binding == "" {
+		cfg.Binding = "soap11"
+	}
+	if cfg.Key == "" {
+		cfg.Key = "bench-key"
+	}
+	if cfg.Namespace == "" {
+		cfg.Namespace = asmx.DefaultNamespace
+	}
+	if cfg.Seed == 0 {
+		cfg.Seed = 1
+	}
+	return cfg
+}
+
+func TestCallRequestsDecode(t *testing.T) {
+	t.Parallel()
+	ds, err := fixtures.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	op, _ := asmx.LookupOperation(asmx.OpReturnAtmSearchByCoordinates)
+	params, err := callParams(op, defaultParams(ds, benchCity, benchProvince, "k<&>"), []string{"strPostalCode=B1P 1A1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []asmx.Binding{asmx.SOAP11, asmx.SOAP12} {
+		req := callRequest(b, asmx.DefaultNamespace, op.Name, params)
+		c, e := asmx.DecodeSOAPRequest(asmx.SOAPRequest{Namespace: asmx.DefaultNamespace, ContentType: req.Header["Content-Type"][0],
+			Action: strings.Join(req.Header["SOAPAction"], ""), HasAction: b == asmx.SOAP11, Body: req.Body})
+		if e != nil {
+			t.Fatalf("%s: %s", b, e.Fault)
+		}
+		if c.Key != "k<&>" || c.Postal != "B1P 1A1" || c.Radius != 25 || c.Latitude != 46.1368 {
+			t.Errorf("%s: got %+v, want the bench parameters", b, c)
+		}
+	}
+}
+
+func TestXPathLiteral(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		`plain`:     `'plain'`,
+		`it's`:      `"it's"`,
+		`it's "so"`: `concat('it', "'", 's "so"')`,
+	} {
+		if got := xpathLiteral(in); got != want {
+			t.Errorf("xpathLiteral(%q): got %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestParseSizes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in   string
+		want []int
+		err  string
+	}{
+		{"", []int{10, 10000}, ""},
+		{"200, 10,200", []int{10, 200}, ""},
+		{"10", nil, `--replay-sizes "10": want at least two different sizes`},
+		{"10,ten", nil, `--replay-sizes "10,ten": want counts of interactions from 1 to 1000000, comma-separated`},
+		{"0,10", nil, "from 1 to"},
+	} {
+		got, err := parseSizes("--replay-sizes", tc.in, DefaultReplaySizes, "counts of interactions", maxReplaySize)
+		var ue *UsageError
+		switch {
+		case tc.err == "" && (err != nil || !slices.Equal(got, tc.want)):
+			t.Errorf("%q: got %v, %v, want %v", tc.in, got, err, tc.want)
+		case tc.err != "" && (!errors.As(err, &ue) || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%q: got %v, want a usage error with %q", tc.in, err, tc.err)
+		}
+	}
+}
+
+// TestReplay measures a mock replaying a cassette given with Replay, and
+// reports a call the cassette lacks by the nearest recording.
+func TestReplay(t *testing.T) {
+	t.Parallel()
+	ds, err := fixtures.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	live, err := startMock(mockserver.WithDataset(ds))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Close()
+	op, _ := asmx.LookupOperation(asmx.OpReturnProvinces)
+	path := filepath.Join(t.TempDir(), "mine.yaml")
+	req := callRequest(asmx.SOAP12, asmx.DefaultNamespace, op.Name, [][2]string{{asmx.ParamKey, "k"}})
+	if err := recordReplayCassette(context.Background(), path, live.URL, 20, req, op.Name, asmx.DefaultNamespace, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+
+	// Recorded in SOAP 1.2, replayed in GET.
+	r, err := Run(context.Background(), short(Config{Replay: []string{path}, Op: op.Name, Binding: "get"}))
+	if err != nil {
+		t.Fatalf("bench: %v", err)
+	}
+	if len(r.Results) != 2 || r.Results[0].Server != "replay" || r.Results[0].Requests == 0 || r.Results[0].Errors != 0 {
+		t.Errorf("got %+v, want the replaying mock measured without errors", r.Results)
+	}
+	if _, ok := r.Ratios["replay/ceiling"]; !ok {
+		t.Errorf("got ratios %v, want replay/ceiling", r.Ratios)
+	}
+	if len(r.Cassettes) != 1 || r.Cassettes[0].Interactions != 20 {
+		t.Errorf("got cassettes %+v, want the one of 20 interactions", r.Cassettes)
+	}
+
+	_, err = Run(context.Background(), short(Config{Replay: []string{path}, Op: asmx.OpReturnInstitutions}))
+	if err == nil || !strings.Contains(err.Error(), "must be recorded") || !strings.Contains(err.Error(), "No recorded interaction") {
+		t.Errorf("got %v, want the miss explained", err)
+	}
+}
+
+func TestFillersDistinct(t *testing.T) {
+	t.Parallel()
+	op, _ := asmx.LookupOperation(asmx.OpReturnAtmSearchByCoordinates)
+	canonical := func(lat, lon string) string {
+		c, e := asmx.NewCall(op, asmx.SOAP11, map[string]string{asmx.ParamLatitude: lat, asmx.ParamLongitude: lon, asmx.ParamRadius: "1"})
+		if e != nil {
+			t.Fatal(e.Fault)
+		}
+		return c.Canonical()
+	}
+	// The measured call is the third filler's question, written otherwise.
+	g := newFillers(canonical("-30.0", "-1.002"), asmx.DefaultNamespace)
+	seen := map[string]bool{}
+	for range 3000 {
+		req := g.next()
+		key := string(req.Body) + req.URL
+		if seen[key] {
+			t.Fatalf("filler repeated: %s %s", req.URL, req.Body)
+		}
+		seen[key] = true
+		if strings.Contains(key, "-1.002") && strings.Contains(key, "-30.000") {
+			t.Fatalf("the measured call came out as a filler: %s %s", req.URL, req.Body)
+		}
+	}
+}
+
+// TestScaleSetsPostalCode checks the postal code --atms-scale searches
+// around: in Halifax, and known in every data set.
+func TestScaleSetsPostalCode(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	sizes := []int{1000, 20_000}
+	sets, err := generateScaleSets(context.Background(), dir, sizes, 1, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sets.place.ATMs) != 1 {
+		t.Fatalf("got %d ATMs to search around, want 1", len(sets.place.ATMs))
+	}
+	a := sets.place.ATMs[0]
+	if a.Address.City != "Halifax" || a.Address.PostalCode == "" {
+		t.Fatalf("got %+v, want an ATM in Halifax with a postal code", a.Address)
+	}
+	for _, n := range sizes {
+		ds, err := fixtures.Load(filepath.Join(dir, fmt.Sprintf("atms-%d", n)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ds.ATMs) != n {
+			t.Errorf("got %d ATMs, want %d", len(ds.ATMs), n)
+		}
+		if !slices.ContainsFunc(ds.ATMs, func(b fixtures.ATM) bool { return b.Address.PostalCode == a.Address.PostalCode }) {
+			t.Errorf("the set of %d ATMs does not know %s", n, a.Address.PostalCode)
+		}
+	}
+	d := scaleDefaults(sets.place, "k")
+	if d[asmx.ParamPostalCode] != a.Address.PostalCode || d[asmx.ParamCity] != "" || d[asmx.ParamMaximumAtms] != "10" {
+		t.Errorf("got defaults %v, want the postal code alone and at most 10", d)
+	}
+}
+
+func TestProcMemory(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS != "linux" {
+		if _, _, err := procMemory(os.Getpid()); !errors.Is(err, errNoProc) {
+			t.Fatalf("got %v, want errNoProc", err)
+		}
+		return
+	}
+	rss, peak, err := procMemory(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rss <= 0 || peak < rss {
+		t.Errorf("got RSS %d, peak %d, want a positive RSS and a peak no less", rss, peak)
+	}
+	if _, _, err := procMemory(-1); err == nil {
+		t.Error("process -1: got no error, want one")
+	}
+}
+
+// TestWireMock measures WireMock beside the mock, in each kind of stub, and
+// checks that WireMock leaves nothing in the working directory (it runs in
+// a temporary one). It needs Java and the npm package wiremock (found from
+// the working directory, the global npm root or ATMKIT_WIREMOCK_JAR); it
+// skips without them, except under CI=true.
+func TestWireMock(t *testing.T) {
+	t.Parallel()
+	jar := os.Getenv("ATMKIT_WIREMOCK_JAR")
+	if jar == "" {
+		jar, _ = findWireMockJar()
+	}
+	_, javaErr := exec.LookPath("java")
+	if jar == "" || javaErr != nil {
+		msg := "WireMock needs Java and the npm package wiremock (npm install wiremock, or ATMKIT_WIREMOCK_JAR)"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := dirNames(t, wd)
+	for _, b := range []string{"soap11", "get"} {
+		t.Run(b, func(t *testing.T) {
+			t.Parallel()
+			r, err := Run(context.Background(), short(Config{WireMock: true, WireMockJar: jar, Binding: b}))
+			if err != nil {
+				t.Fatalf("bench: %v", err)
+			}
+			if len(r.Results) != 3 || r.Results[2].Requests == 0 || r.Results[2].Errors != 0 {
+				t.Errorf("%s: got %+v, want WireMock measured without errors", b, r.Results)
+			}
+		})
+	}
+	t.Cleanup(func() {
+		if after := dirNames(t, wd); !slices.Equal(after, before) {
+			t.Errorf("the working directory changed: got %v, want %v", after, before)
+		}
+	})
+}
+
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
+}

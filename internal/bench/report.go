@@ -1,0 +1,205 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/loadgen"
+)
+
+// Report is the outcome of a run; it is also atmkit bench --json's output.
+type Report struct {
+	Operation     string             `json:"operation"`
+	Binding       string             `json:"binding"`
+	Params        map[string]string  `json:"params"`
+	Locations     int                `json:"locations,omitempty"`
+	ResponseBytes int                `json:"responseBytes"`
+	DataSet       string             `json:"dataSet"`
+	Connections   int                `json:"connections"`
+	DurationSec   float64            `json:"durationSeconds"`
+	Rounds        int                `json:"rounds"`
+	CPUs          int                `json:"cpus"`
+	Cassettes     []Cassette         `json:"cassettes,omitempty"`
+	Results       []Result           `json:"results"`
+	Ratios        map[string]float64 `json:"ratios"`
+	Targets       map[string]float64 `json:"targets"`
+	// PeakRSSTargets bounds servers' peak resident memory, in MB
+	// (AtmsScale).
+	PeakRSSTargets map[string]float64 `json:"peakRssTargetsMB,omitempty"`
+}
+
+// Cassette describes cassettes a mock replays: one recorded by
+// ReplayScale, or those given with Replay.
+type Cassette struct {
+	Server       string  `json:"server"`
+	Path         string  `json:"path,omitempty"` // Replay only: the temporary ones are gone
+	Files        int     `json:"files"`
+	Interactions int     `json:"interactions"`
+	Calls        int     `json:"calls"`
+	Bytes        int64   `json:"bytes,omitempty"`
+	RecordSec    float64 `json:"recordSeconds,omitempty"`
+}
+
+// Result is one server's combined figures.
+type Result struct {
+	Server     string  `json:"server"`
+	URL        string  `json:"url"`
+	Requests   int64   `json:"requests"`
+	Errors     int64   `json:"errors"`
+	RPS        float64 `json:"requestsPerSecond"`
+	P50ms      float64 `json:"p50Ms"`
+	P99ms      float64 `json:"p99Ms"`
+	MaxMs      float64 `json:"maxMs"`
+	FirstError string  `json:"firstError,omitempty"`
+
+	// Of an atmkit serve process (AtmsScale): its data set's size, its
+	// answer's length, and its resident memory in MB (10^6 bytes) once it
+	// listened, at the end, and at its peak (VmHWM).
+	ATMs          int     `json:"atms,omitempty"`
+	ResponseBytes int     `json:"responseBytes,omitempty"`
+	RSSLoadedMB   float64 `json:"rssLoadedMB,omitempty"`
+	RSSMB         float64 `json:"rssMB,omitempty"`
+	PeakRSSMB     float64 `json:"peakRssMB,omitempty"`
+}
+
+// newReport starts the report of a run: what is measured, and how.
+func newReport(cfg Config, op *asmx.Operation, b asmx.Binding, params [][2]string, dataSet string) *Report {
+	report := &Report{Operation: op.Name, Binding: b.String(), Params: map[string]string{},
+		DataSet: dataSet, Connections: cfg.Connections, DurationSec: cfg.Duration.Seconds(), Rounds: cfg.Rounds,
+		CPUs: runtime.NumCPU(), Ratios: map[string]float64{}, Targets: map[string]float64{},
+		PeakRSSTargets: map[string]float64{}}
+	for _, p := range params {
+		if p[0] != asmx.ParamKey {
+			report.Params[p[0]] = p[1]
+		}
+	}
+	return report
+}
+
+// resultOf is a target's combined figures r as reported.
+func resultOf(t *target, r loadgen.Result) Result {
+	return Result{
+		Server: t.name, URL: t.url, Requests: r.Requests, Errors: r.Errors, RPS: round1(r.RPS()),
+		P50ms: ms(r.P50()), P99ms: ms(r.P99()), MaxMs: ms(r.Latency.Max()), FirstError: r.FirstError,
+	}
+}
+
+// Err is the error of a run in which a server answered with errors: the
+// first such server, how many and the first error; nil otherwise.
+func (r *Report) Err() error {
+	for _, res := range r.Results {
+		if res.Errors > 0 {
+			return fmt.Errorf("bench: %s: %d errors, the first: %s", res.Server, res.Errors, res.FirstError)
+		}
+	}
+	return nil
+}
+
+// Print writes the report as text: what was measured, a table of the
+// servers' figures, then each ratio and memory bound against its target.
+func (r *Report) Print(w io.Writer) {
+	fmt.Fprintf(w, "%s %s", r.Binding, r.Operation)
+	if len(r.Params) > 0 {
+		var ps []string
+		for _, p := range sortedKeys(r.Params) {
+			ps = append(ps, p+"="+r.Params[p])
+		}
+		fmt.Fprintf(w, " (%s)", strings.Join(ps, " "))
+	}
+	fmt.Fprintf(w, "\nresponse: %d bytes", r.ResponseBytes)
+	if r.Locations > 0 {
+		fmt.Fprintf(w, ", %d locations", r.Locations)
+	}
+	fmt.Fprintf(w, "; data set: %s\n", r.DataSet)
+	for _, c := range r.Cassettes {
+		fmt.Fprintf(w, "cassette of %s: %d interactions, %d calls", c.Server, c.Interactions, c.Calls)
+		if c.Path != "" {
+			files := "files"
+			if c.Files == 1 {
+				files = "file"
+			}
+			fmt.Fprintf(w, " in %d %s (%s)", c.Files, files, c.Path)
+		}
+		if c.Bytes > 0 {
+			fmt.Fprintf(w, ", %s", formatBytes(c.Bytes))
+		}
+		if c.RecordSec > 0 {
+			fmt.Fprintf(w, ", recorded in %.1fs", c.RecordSec)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "load: %d connections, %gs per server in %d rounds, generator in-process on %d CPUs\n\n",
+		r.Connections, r.DurationSec, r.Rounds, r.CPUs)
+	width := len("ceiling  ")
+	for _, res := range r.Results {
+		width = max(width, len(res.Server))
+	}
+	rss := slices.ContainsFunc(r.Results, func(res Result) bool { return res.PeakRSSMB > 0 })
+	fmt.Fprintf(w, "%-*s %11s %9s %9s %10s %7s", width, "server", "req/s", "p50 ms", "p99 ms", "requests", "errors")
+	if rss {
+		fmt.Fprintf(w, " %14s %12s", "RSS loaded MB", "peak RSS MB")
+	}
+	fmt.Fprintln(w)
+	for _, res := range r.Results {
+		fmt.Fprintf(w, "%-*s %11.1f %9.3f %9.3f %10d %7d", width, res.Server, res.RPS, res.P50ms, res.P99ms, res.Requests, res.Errors)
+		if rss {
+			fmt.Fprintf(w, " %14.1f %12.1f", res.RSSLoadedMB, res.PeakRSSMB)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w)
+	width = 17
+	for k := range r.Ratios {
+		width = max(width, len(k)+1)
+	}
+	for _, k := range sortedKeys(r.Ratios) {
+		v := r.Ratios[k]
+		t, ok := r.Targets[k]
+		if !ok {
+			fmt.Fprintf(w, "%-*s %6.3f   (no target)\n", width, k+":", v)
+			continue
+		}
+		verdict := "meets"
+		if v < t {
+			verdict = "BELOW"
+		}
+		fmt.Fprintf(w, "%-*s %6.3f   (target >= %g: %s)\n", width, k+":", v, t, verdict)
+	}
+	for _, res := range r.Results {
+		t, ok := r.PeakRSSTargets[res.Server]
+		if !ok {
+			continue
+		}
+		verdict := "meets"
+		if res.PeakRSSMB >= t {
+			verdict = "ABOVE"
+		}
+		fmt.Fprintf(w, "%-*s %6.0f MB (target < %g MB: %s)\n", width, "peak RSS "+res.Server+":", res.PeakRSSMB, t, verdict)
+	}
+}
+
+// formatBytes writes a size in B, KB or MB (powers of 1000, one decimal
+// above a kilobyte).
+func formatBytes(n int64) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n >= 1_000:
+		return fmt.Sprintf("%.1f KB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+func ms(d time.Duration) float64 { return round3(float64(d) / float64(time.Millisecond)) }
+
+func round1(v float64) float64 { return float64(int64(v*10+0.5)) / 10 }
+
+func round3(v float64) float64 { return float64(int64(v*1000+0.5)) / 1000 }
+
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
