@@ -13,6 +13,7 @@ import (
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/internal/bench"
+	"github.com/atmkit/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/mockserver"
 )
 
@@ -39,7 +40,7 @@ type benchFlags struct {
 
 func (f *benchFlags) register(m *Main) *flag.FlagSet {
 	c := &f.cfg
-	fs := newFlagSet("bench", "bench [flags]", benchExamples, m.Stderr)
+	fs := cli.NewFlagSet("bench", "bench [flags]", benchExamples, m.Stderr)
 	fs.StringVar(&c.Op, "op", asmx.OpReturnAtmSearchByCoordinates, "operation to call")
 	fs.StringVar(&c.Binding, "binding", "soap11", "binding: soap11, soap12, get, post or json")
 	fs.IntVar(&c.Connections, "c", 32, "keep-alive connections, one request in flight on each")
@@ -53,14 +54,14 @@ func (f *benchFlags) register(m *Main) *flag.FlagSet {
 	fs.Uint64Var(&c.Seed, "seed", 1, "seed of the data set generated with --atms")
 	fs.StringVar(&c.Key, "key", "bench-key", "service key sent")
 	fs.StringVar(&c.Namespace, "namespace", asmx.DefaultNamespace, "service namespace")
-	fs.Var((*listFlag)(&c.Params), "param", "parameter of the call as name=value, overriding the default (repeatable)")
+	fs.Var((*cli.List)(&c.Params), "param", "parameter of the call as name=value, overriding the default (repeatable)")
 	fs.BoolVar(&c.WireMock, "wiremock", false, "also measure WireMock serving the same answer from a stub (run in a temporary directory it removes)")
 	fs.StringVar(&c.WireMockJar, "wiremock-jar", "", "WireMock standalone jar (default: found in the npm package wiremock)")
 	fs.StringVar(&c.CPUProfile, "cpuprofile", "", "write a CPU profile of the measured rounds (server and generator alike) to this file")
 	fs.BoolVar(&c.ReplayScale, "replay-scale", false, "measure mocks replaying cassettes of --replay-sizes interactions, recorded into a temporary directory, each holding the call among distinct others; each larger against the smallest (target 0.8)")
 	fs.StringVar(&c.ReplaySizes, "replay-sizes", "", "interactions per cassette of --replay-scale, comma-separated, the smallest the reference (default "+bench.DefaultReplaySizes+"; implies --replay-scale)")
 	fs.StringVar(&f.shape, "shape", "", "result shape file of the in-process mock (default: the built-in shape)")
-	fs.Var((*listFlag)(&c.Replay), "replay", "the in-process mock replays this cassette file or directory (repeatable; the call measured must be recorded in it)")
+	fs.Var((*cli.List)(&c.Replay), "replay", "the in-process mock replays this cassette file or directory (repeatable; the call measured must be recorded in it)")
 	fs.BoolVar(&c.AtmsScale, "atms-scale", false, "measure atmkit serve processes serving generated data sets (--seed) of --atms-sizes ATMs side by side, each larger against the smallest (target 0.8), with each process's peak resident memory (VmHWM; target < 1 GB up to 1,000,000 ATMs); unless given, --op is "+asmx.OpReturnAtmSearchByAddressWithMaximum+" (intMaximumAtms 10, 25 km, a Halifax postal code every set knows) and -c is 16")
 	fs.StringVar(&c.AtmsSizes, "atms-sizes", "", "ATMs per data set of --atms-scale, comma-separated, the smallest the reference (default "+bench.DefaultAtmsSizes+"; implies --atms-scale)")
 	return fs
@@ -69,32 +70,32 @@ func (f *benchFlags) register(m *Main) *flag.FlagSet {
 func (m *Main) runBench(ctx context.Context, args []string) error {
 	var f benchFlags
 	fs := f.register(m)
-	if err := m.parseFlags(fs, args, nil); err != nil {
+	if err := m.Parse(fs, args, nil); err != nil {
 		return err
 	}
 	c := &f.cfg
-	m.hideKeys(c.Key)
+	m.HideKeys(c.Key)
 	if fs.NArg() > 0 {
-		return cmdUsagef("bench", "unexpected argument %q", fs.Arg(0))
+		return cli.Usagef("bench", "unexpected argument %q", fs.Arg(0))
 	}
 	if _, ok := asmx.LookupOperation(c.Op); !ok {
-		return m.badSetting(fs, "op", "not an operation of the service")
+		return m.BadSetting(fs, "op", "not an operation of the service")
 	}
 	if _, err := asmx.ParseBinding(c.Binding); err != nil {
-		return m.badSetting(fs, "binding", "want soap11, soap12, get, post or json")
+		return m.BadSetting(fs, "binding", "want soap11, soap12, get, post or json")
 	}
-	if err := m.firstBad(fs,
-		check{"c", when(c.Connections < 1, "must be at least 1")},
-		check{"d", when(c.Duration <= 0, "must be positive")},
-		check{"warmup", when(c.Warmup < 0, "must not be negative")},
-		check{"rounds", when(c.Rounds < 0 || c.Rounds > 1000, "want 0 (one per second of -d) to 1000")},
-		check{"target", when(c.Target != "", checkHTTPURL(c.Target))},
-		check{"fixtures", when(c.Fixtures != "", checkDir(c.Fixtures))},
-		check{"atms", when(c.ATMs < 0 || c.ATMs > fixtures.MaxATMs, fmt.Sprintf("want 0 (no generated data set) to %d", fixtures.MaxATMs))},
-		check{"seed", when(c.Seed == 0, "must not be 0")},
-		check{"key", when(strings.TrimSpace(c.Key) == "", "an empty key")},
-		check{"namespace", when(mockserver.CheckNamespace(c.Namespace) != nil,
-			"not an absolute URI; want one such as http://tempuri.org/atmService or urn:example:atm")},
+	if err := m.FirstBad(fs,
+		cli.Bad("c", cli.When(c.Connections < 1, "must be at least 1")),
+		cli.Bad("d", cli.When(c.Duration <= 0, "must be positive")),
+		cli.Bad("warmup", cli.When(c.Warmup < 0, "must not be negative")),
+		cli.Bad("rounds", cli.When(c.Rounds < 0 || c.Rounds > 1000, "want 0 (one per second of -d) to 1000")),
+		cli.Bad("target", cli.When(c.Target != "", cli.CheckHTTPURL(c.Target))),
+		cli.Bad("fixtures", cli.When(c.Fixtures != "", cli.CheckDir(c.Fixtures))),
+		cli.Bad("atms", cli.When(c.ATMs < 0 || c.ATMs > fixtures.MaxATMs, fmt.Sprintf("want 0 (no generated data set) to %d", fixtures.MaxATMs))),
+		cli.Bad("seed", cli.When(c.Seed == 0, "must not be 0")),
+		cli.Bad("key", cli.When(strings.TrimSpace(c.Key) == "", "an empty key")),
+		cli.Bad("namespace", cli.When(mockserver.CheckNamespace(c.Namespace) != nil,
+			"not an absolute URI; want one such as http://tempuri.org/atmService or urn:example:atm")),
 	); err != nil {
 		return err
 	}
@@ -115,7 +116,7 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 	report, err := bench.Run(ctx, *c)
 	var ue *bench.UsageError
 	if errors.As(err, &ue) {
-		return cmdUsagef("bench", "%s", ue.Msg)
+		return cli.Usagef("bench", "%s", ue.Msg)
 	}
 	if err != nil {
 		return err
@@ -137,5 +138,5 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 func (m *Main) flagGiven(fs *flag.FlagSet, name string) bool {
 	given := false
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
-	return given || m.Getenv(envName(name)) != ""
+	return given || m.Getenv(cli.EnvName(name)) != ""
 }

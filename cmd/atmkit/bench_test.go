@@ -13,6 +13,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/internal/bench"
+	"github.com/atmkit/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/mockserver"
 )
 
@@ -27,7 +28,7 @@ func runBenchCmd(t *testing.T, args ...string) (stdout, stderr string, err error
 		}
 		return ""
 	}
-	m := &Main{Stdout: &out, Stderr: &errb, Getenv: getenv}
+	m := &Main{cli.Env{Stdout: &out, Stderr: &errb, Getenv: getenv}}
 	args = append([]string{"bench", "-d", "300ms", "-c", "2", "--rounds", "1", "--warmup", "0"}, args...)
 	err = m.Run(context.Background(), args)
 	return out.String(), errb.String(), err
@@ -143,7 +144,7 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"--atms-sizes", "10,100", "-d", "0s"},
 	} {
 		_, _, err := runBenchCmd(t, args...)
-		var ue *usageError
+		var ue *cli.UsageError
 		if !errors.As(err, &ue) {
 			t.Errorf("%v: got %v, want a usage error", args, err)
 		}

@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/mockserver"
 )
@@ -33,7 +34,7 @@ const cassetteScrubExamples = `  atmkit cassette scrub testdata/atm.yaml
 func (m *Main) runCassette(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		fmt.Fprintln(m.Stderr, cassetteUsage)
-		return cmdUsagef("cassette", "no subcommand given (list or scrub)")
+		return cli.Usagef("cassette", "no subcommand given (list or scrub)")
 	}
 	switch args[0] {
 	case "list":
@@ -44,16 +45,16 @@ func (m *Main) runCassette(ctx context.Context, args []string) error {
 		fmt.Fprintln(m.Stdout, cassetteUsage)
 		return flag.ErrHelp
 	}
-	return cmdUsagef("cassette", "unknown subcommand %q (want list or scrub)", args[0])
+	return cli.Usagef("cassette", "unknown subcommand %q (want list or scrub)", args[0])
 }
 
 func (m *Main) runCassetteList(_ context.Context, args []string) error {
-	fs := newFlagSet("cassette list", "cassette list PATH...", cassetteListExamples, m.Stderr)
-	if err := m.parseFlags(fs, args, nil); err != nil {
+	fs := cli.NewFlagSet("cassette list", "cassette list PATH...", cassetteListExamples, m.Stderr)
+	if err := m.Parse(fs, args, nil); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return cmdUsagef("cassette list", "want at least one cassette file or directory")
+		return cli.Usagef("cassette list", "want at least one cassette file or directory")
 	}
 	files, err := cassettes.Files(fs.Args()...)
 	if err != nil {
@@ -102,13 +103,13 @@ func (e scrubFound) Error() string {
 func (scrubFound) ExitCode() int { return exitFailure }
 
 func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
-	fs := newFlagSet("cassette scrub", "cassette scrub [--check] PATH...", cassetteScrubExamples, m.Stderr)
+	fs := cli.NewFlagSet("cassette scrub", "cassette scrub [--check] PATH...", cassetteScrubExamples, m.Stderr)
 	check := fs.Bool("check", false, "only report; exit 1 if anything would be redacted")
-	if err := m.parseFlags(fs, args, nil); err != nil {
+	if err := m.Parse(fs, args, nil); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return cmdUsagef("cassette scrub", "want at least one cassette file or directory")
+		return cli.Usagef("cassette scrub", "want at least one cassette file or directory")
 	}
 	files, err := cassettes.Files(fs.Args()...)
 	if err != nil {
@@ -179,11 +180,11 @@ func (m *Main) replayOption(fs *flag.FlagSet, f *serveFlags) (*replaySetup, erro
 	if len(paths) == 0 {
 		switch {
 		case onMiss != "fault" && onMiss != "":
-			return nil, m.badSetting(fs, "on-miss", "needs --replay PATH")
+			return nil, m.BadSetting(fs, "on-miss", "needs --replay PATH")
 		case upstream != "":
-			return nil, m.badSetting(fs, "upstream", "needs --replay PATH and --on-miss upstream")
-		case m.firstSet(fs) != "":
-			return nil, m.badSetting(fs, m.firstSet(fs), "used only with --replay PATH --on-miss upstream")
+			return nil, m.BadSetting(fs, "upstream", "needs --replay PATH and --on-miss upstream")
+		case m.FirstReachSet(fs) != "":
+			return nil, m.BadSetting(fs, m.FirstReachSet(fs), "used only with --replay PATH --on-miss upstream")
 		}
 		return none, nil
 	}
@@ -197,35 +198,35 @@ func (m *Main) replayOption(fs *flag.FlagSet, f *serveFlags) (*replaySetup, erro
 		policy = mockserver.MissFixtures
 	case "upstream":
 		if upstream == "" {
-			return nil, m.badSetting(fs, "on-miss", "needs --upstream URL")
+			return nil, m.BadSetting(fs, "on-miss", "needs --upstream URL")
 		}
-		if p := checkHTTPURL(upstream); p != "" {
-			return nil, m.badSetting(fs, "upstream", p)
+		if p := cli.CheckHTTPURL(upstream); p != "" {
+			return nil, m.BadSetting(fs, "upstream", p)
 		}
-		rt, err := m.reachTransport(fs, &f.reach, "upstream")
+		rt, err := m.Transport(fs, &f.reach, "upstream")
 		if err != nil {
 			return nil, err
 		}
 		target := recordTarget(paths[0])
 		opts = append(opts, cassettes.WithUpstream(cassettes.Upstream{URL: upstream, Record: target,
-			Namespace: f.namespace, Transport: rt, Timeout: f.reach.timeout}))
+			Namespace: f.namespace, Transport: rt, Timeout: f.reach.Timeout}))
 		if _, err := os.Stat(cassettes.FilePath(paths[0])); errors.Is(err, os.ErrNotExist) {
 			if _, err := os.Stat(paths[0]); errors.Is(err, os.ErrNotExist) {
 				load = paths[1:] // the first cassette is created by the upstream episodes
 			}
 		}
 	default:
-		return nil, m.badSetting(fs, "on-miss", "want fault, fixtures or upstream")
+		return nil, m.BadSetting(fs, "on-miss", "want fault, fixtures or upstream")
 	}
 	if upstream != "" && onMiss != "upstream" {
-		return nil, m.badSetting(fs, "upstream", "used only with --on-miss upstream")
+		return nil, m.BadSetting(fs, "upstream", "used only with --on-miss upstream")
 	}
-	if n := m.firstSet(fs); n != "" && onMiss != "upstream" {
-		return nil, m.badSetting(fs, n, "used only with --on-miss upstream")
+	if n := m.FirstReachSet(fs); n != "" && onMiss != "upstream" {
+		return nil, m.BadSetting(fs, n, "used only with --on-miss upstream")
 	}
 	idx, err := cassettes.LoadIndex(load, opts...)
 	if errors.Is(err, cassettes.ErrCassetteNotFound) {
-		return nil, m.badSetting(fs, "replay", err.Error())
+		return nil, m.BadSetting(fs, "replay", err.Error())
 	}
 	if err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
@@ -243,7 +244,7 @@ func (m *Main) replayOption(fs *flag.FlagSet, f *serveFlags) (*replaySetup, erro
 			// The upstream's answers fill the cassette.
 		default:
 			_ = idx.Close()
-			return nil, m.badSetting(fs, "replay", what+"; record some with atmkit record, or answer misses with --on-miss fixtures")
+			return nil, m.BadSetting(fs, "replay", what+"; record some with atmkit record, or answer misses with --on-miss fixtures")
 		}
 	}
 	for _, e := range st.Empty {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/conformance"
+	"github.com/atmkit/atmkit/internal/cli"
 	"github.com/onsi/ginkgo/v2/types"
 )
 
@@ -90,18 +91,18 @@ type conformFlags struct {
 	junitReport string
 	jsonReport  string
 	labelFilter string
-	cityIDs     listFlag
+	cityIDs     cli.List
 	radiusUnit  string
 	values      map[string]*givenFlag // by name, conformance.ValueFlags
 	timeout     time.Duration
 	verbose     bool
 	noColor     bool
-	reach       reachFlags // --ca-cert, --client-cert, --header, …: how --target is reached (reach.go)
-	shape       string     // --shape: results must have this shape (label shape)
+	reach       cli.Reach // --ca-cert, --client-cert, --header, …: how --target is reached (reach.go)
+	shape       string    // --shape: results must have this shape (label shape)
 }
 
 func (f *conformFlags) register(m *Main) *flag.FlagSet {
-	fs := newFlagSet("conform", "conform --target URL --key K [flags]", conformExamples, m.Stderr)
+	fs := cli.NewFlagSet("conform", "conform --target URL --key K [flags]", conformExamples, m.Stderr)
 	fs.StringVar(&f.target, "target", "", "base URL of the deployment to check, e.g. http://127.0.0.1:8080 (required)")
 	fs.StringVar(&f.key, "key", "", "a service key the target accepts (required)")
 	fs.StringVar(&f.namespace, "namespace", "", "service namespace (default: from the target's WSDL, help page or SOAP answers)")
@@ -118,7 +119,7 @@ func (f *conformFlags) register(m *Main) *flag.FlagSet {
 	}
 	fs.BoolVar(&f.verbose, "verbose", false, "print every spec, not only failures")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colours in the output (default when stdout is not a terminal)")
-	f.reach.register(fs, "the target", false)
+	f.reach.Register(fs, "the target", false)
 	fs.StringVar(&f.shape, "shape", "", "also fail when a result differs from this shape file (specs labelled shape; see atmkit shape learn)")
 	return fs
 }
@@ -149,17 +150,17 @@ func (couldNotCheck) ExitCode() int { return exitUsage }
 // config turns the flags into a conformance configuration.
 func (f *conformFlags) config() (conformance.Config, error) {
 	if f.target == "" {
-		return conformance.Config{}, cmdUsagef("conform", "--target is required")
+		return conformance.Config{}, cli.Usagef("conform", "--target is required")
 	}
 	if f.key == "" {
-		return conformance.Config{}, cmdUsagef("conform", "--key is required")
+		return conformance.Config{}, cli.Usagef("conform", "--key is required")
 	}
 	unit, err := conformance.ParseRadiusUnit(f.radiusUnit)
 	if err != nil {
-		return conformance.Config{}, cmdUsagef("conform", "--radius-unit: %v", err)
+		return conformance.Config{}, cli.Usagef("conform", "--radius-unit: %v", err)
 	}
 	if f.timeout <= 0 {
-		return conformance.Config{}, cmdUsagef("conform", "--timeout (or ATMKIT_TIMEOUT) must be positive, e.g. 30s")
+		return conformance.Config{}, cli.Usagef("conform", "--timeout (or ATMKIT_TIMEOUT) must be positive, e.g. 30s")
 	}
 	cfg := conformance.Config{Target: f.target, Key: f.key, Namespace: f.namespace, RadiusUnit: unit, Timeout: f.timeout}
 	sh, err := loadShape("conform", f.shape)
@@ -170,22 +171,22 @@ func (f *conformFlags) config() (conformance.Config, error) {
 	for _, s := range f.cityIDs {
 		id, err := strconv.Atoi(s)
 		if err != nil {
-			return conformance.Config{}, cmdUsagef("conform", "--city-id %q is not an integer", s)
+			return conformance.Config{}, cli.Usagef("conform", "--city-id %q is not an integer", s)
 		}
 		cfg.CityIDs = append(cfg.CityIDs, id)
 	}
 	for _, name := range conformance.ValueFlags {
 		if v := f.values[name]; v.set {
 			if err := cfg.SetValue(name, v.value); err != nil {
-				return conformance.Config{}, cmdUsagef("conform", "--%s (or %s): %v", name, envName(name), err)
+				return conformance.Config{}, cli.Usagef("conform", "--%s (or %s): %v", name, cli.EnvName(name), err)
 			}
 		}
 	}
 	if (cfg.Latitude == nil) != (cfg.Longitude == nil) {
-		return conformance.Config{}, cmdUsagef("conform", "--latitude and --longitude must be given together")
+		return conformance.Config{}, cli.Usagef("conform", "--latitude and --longitude must be given together")
 	}
 	if _, err := types.ParseLabelFilter(f.labelFilter); err != nil {
-		return conformance.Config{}, cmdUsagef("conform", "--label-filter: %v", err)
+		return conformance.Config{}, cli.Usagef("conform", "--label-filter: %v", err)
 	}
 	return cfg, nil
 }
@@ -196,18 +197,18 @@ func (f *conformFlags) config() (conformance.Config, error) {
 func (m *Main) runConform(_ context.Context, args []string) error {
 	var f conformFlags
 	fs := f.register(m)
-	if err := m.parseFlags(fs, args, nil); err != nil {
+	if err := m.Parse(fs, args, nil); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return cmdUsagef("conform", "unexpected argument %q", fs.Arg(0))
+		return cli.Usagef("conform", "unexpected argument %q", fs.Arg(0))
 	}
 	cfg, err := f.config()
 	if err != nil {
 		return err
 	}
-	m.hideKeys(f.reach.secrets()...)
-	rt, err := m.reachTransport(fs, &f.reach, "target")
+	m.HideKeys(f.reach.Secrets()...)
+	rt, err := m.Transport(fs, &f.reach, "target")
 	if err != nil {
 		return err
 	}

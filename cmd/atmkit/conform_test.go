@@ -23,6 +23,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/atmkit/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/internal/refdeploy"
 	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
@@ -277,7 +278,7 @@ func TestConformCommandLine(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			m := &Main{Stdout: &stdout, Stderr: &stderr, Getenv: func(k string) string { return tc.env[k] }}
+			m := &Main{cli.Env{Stdout: &stdout, Stderr: &stderr, Getenv: func(k string) string { return tc.env[k] }}}
 			code := m.Exit(m.Run(context.Background(), append([]string{"conform"}, tc.args...)))
 			if code != tc.code {
 				t.Errorf("exit code %d, want %d; stderr:\n%s", code, tc.code, stderr.String())

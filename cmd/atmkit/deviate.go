@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/atmkit/atmkit/deviate"
+	"github.com/atmkit/atmkit/internal/cli"
 )
 
 // deviateUsage is the help text of atmkit serve --deviate.
@@ -55,7 +56,7 @@ func (m *Main) deviated(h http.Handler, values []string) (http.Handler, error) {
 	names, _ := deviationNames(values)
 	dh, err := deviate.Wrap(h, names...)
 	if errors.Is(err, deviate.ErrUnknown) {
-		return nil, cmdUsagef("serve", "--deviate: %v", err)
+		return nil, cli.Usagef("serve", "--deviate: %v", err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("--deviate: %w", err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/deviate"
+	"github.com/atmkit/atmkit/internal/cli"
 )
 
 // TestConformFailsServeDeviate runs `atmkit serve --deviate` and `atmkit
@@ -59,7 +60,7 @@ func TestServeDeviateCommandLine(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			m := &Main{Stdout: &stdout, Stderr: &stderr, Getenv: func(k string) string { return tc.env[k] }}
+			m := &Main{cli.Env{Stdout: &stdout, Stderr: &stderr, Getenv: func(k string) string { return tc.env[k] }}}
 			code := m.Exit(m.Run(context.Background(), append([]string{"serve"}, tc.args...)))
 			if code != tc.code {
 				t.Errorf("exit code %d, want %d; stderr:\n%s", code, tc.code, stderr.String())

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/internal/cli"
 )
 
 const fixturesUsage = `Usage: atmkit fixtures <subcommand> [flags]
@@ -37,7 +38,7 @@ const progressThreshold = 100_000
 func (m *Main) runFixtures(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		fmt.Fprintln(m.Stderr, fixturesUsage)
-		return cmdUsagef("fixtures", "no subcommand given (generate or check)")
+		return cli.Usagef("fixtures", "no subcommand given (generate or check)")
 	}
 	switch args[0] {
 	case "generate":
@@ -48,26 +49,26 @@ func (m *Main) runFixtures(ctx context.Context, args []string) error {
 		fmt.Fprintln(m.Stdout, fixturesUsage)
 		return flag.ErrHelp
 	}
-	return cmdUsagef("fixtures", "unknown subcommand %q (want generate or check)", args[0])
+	return cli.Usagef("fixtures", "unknown subcommand %q (want generate or check)", args[0])
 }
 
 func (m *Main) runFixturesGenerate(ctx context.Context, args []string) error {
-	fs := newFlagSet("fixtures generate", "fixtures generate [--seed N] [--atms N] --out DIR", fixturesGenerateExamples, m.Stderr)
+	fs := cli.NewFlagSet("fixtures generate", "fixtures generate [--seed N] [--atms N] --out DIR", fixturesGenerateExamples, m.Stderr)
 	seed := fs.Uint64("seed", fixtures.DefaultSeed, "generator seed, not 0; the same seed and --atms give byte-identical files (the default makes the embedded data set)")
 	atms := fs.Int("atms", fixtures.DefaultATMs, fmt.Sprintf("number of ATMs, 1 to %d", fixtures.MaxATMs))
 	out := fs.String("out", "", "directory to write the data set to (created if needed; existing files are replaced)")
-	if err := m.parseFlags(fs, args, nil); err != nil {
+	if err := m.Parse(fs, args, nil); err != nil {
 		return err
 	}
 	switch {
 	case fs.NArg() > 0:
-		return cmdUsagef("fixtures generate", "unexpected argument %q", fs.Arg(0))
+		return cli.Usagef("fixtures generate", "unexpected argument %q", fs.Arg(0))
 	case *out == "":
-		return cmdUsagef("fixtures generate", "--out DIR is required")
+		return cli.Usagef("fixtures generate", "--out DIR is required")
 	case *seed == 0:
-		return cmdUsagef("fixtures generate", "--seed must not be 0")
+		return cli.Usagef("fixtures generate", "--seed must not be 0")
 	case *atms < 1 || *atms > fixtures.MaxATMs:
-		return cmdUsagef("fixtures generate", "--atms %d is out of range [1, %d]", *atms, fixtures.MaxATMs)
+		return cli.Usagef("fixtures generate", "--atms %d is out of range [1, %d]", *atms, fixtures.MaxATMs)
 	}
 
 	fmt.Fprintf(m.Stdout, "generating %d ATMs with seed %d\n", *atms, *seed)
@@ -161,12 +162,12 @@ func (e *checkFailed) Error() string { return e.msg }
 func (e *checkFailed) ExitCode() int { return exitFailure }
 
 func (m *Main) runFixturesCheck(ctx context.Context, args []string) error {
-	fs := newFlagSet("fixtures check", "fixtures check DIR", fixturesCheckExamples, m.Stderr)
-	if err := m.parseFlags(fs, args, nil); err != nil {
+	fs := cli.NewFlagSet("fixtures check", "fixtures check DIR", fixturesCheckExamples, m.Stderr)
+	if err := m.Parse(fs, args, nil); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return cmdUsagef("fixtures check", "want one data set directory, got %d arguments", fs.NArg())
+		return cli.Usagef("fixtures check", "want one data set directory, got %d arguments", fs.NArg())
 	}
 	dir := fs.Arg(0)
 	start := time.Now()

@@ -7,13 +7,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/atmkit/atmkit/internal/cli"
 )
 
 // runFixturesCmd runs atmkit in process and returns its exit code and output.
 func runFixturesCmd(t *testing.T, env map[string]string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	m := &Main{Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return env[k] }}
+	m := &Main{cli.Env{Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return env[k] }}}
 	code = m.Exit(m.Run(context.Background(), args))
 	return code, out.String(), errOut.String()
 }

@@ -290,23 +290,3 @@ func TestCassetteCommandsNeverLeakKey(t *testing.T) {
 		noLeak(t, strings.Join(args[:2], " ")+" stderr", stderr)
 	}
 }
-
-// TestHideKeys: the output streams mask the keys a command was given, but
-// not keys too short to tell from ordinary words.
-func TestHideKeys(t *testing.T) {
-	t.Parallel()
-	var out, errOut bytes.Buffer
-	m := &Main{Stdout: &out, Stderr: &errOut}
-	m.hideKeys(leakKey, "k", "")
-	n, err := io.WriteString(m.Stdout, "key "+leakKey+", k, ok\n")
-	if err != nil || n != len("key "+leakKey+", k, ok\n") {
-		t.Errorf("write: got %d, %v; want the whole length, nil", n, err)
-	}
-	io.WriteString(m.Stderr, "no key here\n")
-	if got, want := out.String(), "key Le****, k, ok\n"; got != want {
-		t.Errorf("stdout: got %q, want %q", got, want)
-	}
-	if got, want := errOut.String(), "no key here\n"; got != want {
-		t.Errorf("stderr: got %q, want %q", got, want)
-	}
-}

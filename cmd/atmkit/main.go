@@ -11,6 +11,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/atmkit/atmkit/internal/cli"
 )
 
 // Exit codes of atmkit.
@@ -31,56 +33,29 @@ func main() {
 	os.Exit(m.Exit(m.Run(ctx, os.Args[1:])))
 }
 
-// Main is the atmkit program; Stdout and Stderr are where commands write, so
-// tests can run commands in process.
+// Main is the atmkit program. Its Env holds the streams commands write to
+// (Stdout, Stderr) and the environment they read (Getenv), so tests can run
+// commands in process.
 type Main struct {
-	Stdout io.Writer
-	Stderr io.Writer
-	// Getenv reads the environment (os.Getenv by default), for ATMKIT_* variables.
-	Getenv func(string) string
-
-	// origin records where each flag got its value, per flag set
-	// (parseFlags, applyConfig), so errors can name the setting.
-	origin map[*flag.FlagSet]map[string]string
+	cli.Env
 }
 
 // NewMain returns a Main wired to the process's standard streams and environment.
 func NewMain() *Main {
-	return &Main{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
-}
-
-// usageError marks a wrong command line; it maps to exit code 2. cmd, when
-// set, is the command whose --help the message points to.
-type usageError struct{ cmd, msg string }
-
-func (e *usageError) Error() string {
-	if e.cmd != "" {
-		return e.cmd + ": " + e.msg
-	}
-	return e.msg
-}
-
-func usagef(format string, args ...any) error {
-	return &usageError{msg: fmt.Sprintf(format, args...)}
-}
-
-// cmdUsagef is a usage error of command cmd ("serve", "fixtures generate"),
-// printed as one line that points to the command's --help.
-func cmdUsagef(cmd, format string, args ...any) error {
-	return &usageError{cmd: cmd, msg: fmt.Sprintf(format, args...)}
+	return &Main{cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}}
 }
 
 // Exit maps an error from Run to a process exit code and prints it.
 func (m *Main) Exit(err error) int {
-	var ue *usageError
+	var ue *cli.UsageError
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return exitOK
-	case errors.As(err, &ue) && ue.cmd != "":
-		fmt.Fprintf(m.Stderr, "atmkit %s: %s; see atmkit %s --help\n", ue.cmd, ue.msg, ue.cmd)
+	case errors.As(err, &ue) && ue.Cmd != "":
+		fmt.Fprintf(m.Stderr, "atmkit %s: %s; see atmkit %s --help\n", ue.Cmd, ue.Msg, ue.Cmd)
 		return exitUsage
 	case errors.As(err, &ue):
-		fmt.Fprintf(m.Stderr, "atmkit: %s\nRun 'atmkit help' for usage.\n", ue.msg)
+		fmt.Fprintf(m.Stderr, "atmkit: %s\nRun 'atmkit help' for usage.\n", ue.Msg)
 		return exitUsage
 	default:
 		var ec interface{ ExitCode() int }
@@ -119,7 +94,7 @@ func (m *Main) commands() []command {
 func (m *Main) Run(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		m.usage(m.Stderr)
-		return usagef("no command given")
+		return cli.Usagef("", "no command given")
 	}
 	name := args[0]
 	switch name {
@@ -135,7 +110,7 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 			return c.run(m, ctx, args[1:])
 		}
 	}
-	return usagef("unknown command %q", name)
+	return cli.Usagef("", "unknown command %q", name)
 }
 
 func (m *Main) usage(w io.Writer) {

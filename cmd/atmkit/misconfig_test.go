@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/atmkit/atmkit/internal/cli"
 )
 
 // running is an atmkit command running in process until stop.
@@ -24,7 +26,7 @@ type running struct {
 func startCmd(t *testing.T, env map[string]string, args ...string) *running {
 	t.Helper()
 	r := &running{stdout: newLockedBuffer(), stderr: newLockedBuffer()}
-	m := &Main{Stdout: r.stdout, Stderr: r.stderr, Getenv: func(k string) string { return env[k] }}
+	m := &Main{cli.Env{Stdout: r.stdout, Stderr: r.stderr, Getenv: func(k string) string { return env[k] }}}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
 	go func() { done <- m.Exit(m.Run(ctx, args)) }()

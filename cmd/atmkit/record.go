@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/internal/serve"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
@@ -47,12 +48,12 @@ type recordFlags struct {
 	grace        time.Duration
 	logFormat    string
 
-	tls   listenTLSFlags // --tls-*: the proxy serves HTTPS (tls.go)
-	reach reachFlags     // --ca-cert, --header, --timeout, …: how --upstream is reached (reach.go)
+	tls   cli.ListenTLSFlags // --tls-*: the proxy serves HTTPS (tls.go)
+	reach cli.Reach          // --ca-cert, --header, --timeout, …: how --upstream is reached (reach.go)
 }
 
 func (f *recordFlags) register(m *Main) *flag.FlagSet {
-	fs := newFlagSet("record", "record --upstream URL --cassette PATH [flags]", recordExamples, m.Stderr)
+	fs := cli.NewFlagSet("record", "record --upstream URL --cassette PATH [flags]", recordExamples, m.Stderr)
 	fs.StringVar(&f.upstream, "upstream", "", "base URL of the deployment to record, e.g. https://atm.example.org (required)")
 	fs.StringVar(&f.cassette, "cassette", "", "cassette file to write; .yaml is appended when missing (required)")
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address the recording proxy listens on (port 0 picks a free one)")
@@ -60,51 +61,51 @@ func (f *recordFlags) register(m *Main) *flag.FlagSet {
 	fs.IntVar(&f.progress, "progress", 10, "print a progress line every N interactions recorded (0: never)")
 	fs.DurationVar(&f.grace, "grace", 10*time.Second, "how long in-flight requests may finish after SIGINT/SIGTERM (a second signal cuts it short)")
 	fs.StringVar(&f.logFormat, "log-format", "text", "log format on stderr: text or json")
-	f.tls.register(fs)
-	f.reach.register(fs, "the upstream", true)
+	f.tls.Register(fs)
+	f.reach.Register(fs, "the upstream", true)
 	return fs
 }
 
 func (m *Main) runRecord(ctx context.Context, args []string) error {
 	var f recordFlags
 	fs := f.register(m)
-	if err := m.parseFlags(fs, args, nil); err != nil {
+	if err := m.Parse(fs, args, nil); err != nil {
 		return err
 	}
 	switch {
 	case fs.NArg() > 0:
-		return cmdUsagef("record", "unexpected argument %q", fs.Arg(0))
+		return cli.Usagef("record", "unexpected argument %q", fs.Arg(0))
 	case f.upstream == "":
-		return cmdUsagef("record", "--upstream URL is required")
+		return cli.Usagef("record", "--upstream URL is required")
 	case f.cassette == "":
-		return cmdUsagef("record", "--cassette PATH is required")
+		return cli.Usagef("record", "--cassette PATH is required")
 	}
-	if err := m.firstBad(fs,
-		check{"upstream", checkHTTPURL(f.upstream)},
-		check{"cassette", when(checkDir(filepath.Dir(f.cassette)) != "", "its directory "+filepath.Dir(f.cassette)+" does not exist")},
-		check{"addr", checkAddr(f.addr)},
-		check{"save-interval", when(f.saveInterval < 0, "must not be negative")},
-		check{"progress", when(f.progress < 0, "must not be negative (0: never)")},
-		check{"grace", when(f.grace < 0, "must not be negative")},
-		check{"log-format", checkLogFormat(f.logFormat)},
+	if err := m.FirstBad(fs,
+		cli.Bad("upstream", cli.CheckHTTPURL(f.upstream)),
+		cli.Bad("cassette", cli.When(cli.CheckDir(filepath.Dir(f.cassette)) != "", "its directory "+filepath.Dir(f.cassette)+" does not exist")),
+		cli.Bad("addr", cli.CheckAddr(f.addr)),
+		cli.Bad("save-interval", cli.When(f.saveInterval < 0, "must not be negative")),
+		cli.Bad("progress", cli.When(f.progress < 0, "must not be negative (0: never)")),
+		cli.Bad("grace", cli.When(f.grace < 0, "must not be negative")),
+		cli.Bad("log-format", cli.CheckLogFormat(f.logFormat)),
 	); err != nil {
 		return err
 	}
 	up, err := url.Parse(f.upstream)
 	if err != nil {
-		return cmdUsagef("record", "--upstream: %v", err)
+		return cli.Usagef("record", "--upstream: %v", err)
 	}
-	m.hideKeys(f.reach.secrets()...)
-	rt, err := m.reachTransport(fs, &f.reach, "upstream")
+	m.HideKeys(f.reach.Secrets()...)
+	rt, err := m.Transport(fs, &f.reach, "upstream")
 	if err != nil {
 		return err
 	}
-	tl, err := m.setupListenTLS(fs, &f.tls, f.addr)
+	tl, err := m.ListenTLS(fs, &f.tls, f.addr)
 	if err != nil {
 		return err
 	}
-	defer tl.close()
-	logger, err := m.newLogger(f.logFormat)
+	defer tl.Close()
+	logger, err := m.Logger(f.logFormat)
 	if err != nil {
 		return err
 	}
@@ -137,10 +138,7 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 		_ = rec.Stop()
 		return fmt.Errorf("record: listen on %s: %w", f.addr, err)
 	}
-	base, _ := reachableURL(ln.Addr(), tl.scheme())
-	fmt.Fprintf(m.Stdout, "atmkit: recording proxy listening on %s\n", base)
-	m.printReachable(ln.Addr(), tl.scheme())
-	m.printTLS(tl)
+	base := m.PrintListening("recording proxy", ln.Addr(), tl)
 	fmt.Fprintf(m.Stdout, "  upstream:   %s\n", redact.URL(f.upstream))
 	fmt.Fprintf(m.Stdout, "  cassette:   %s (%d interactions already)\n", rec.Path(), before)
 	fmt.Fprintf(m.Stdout, "  health:     %s%s\n", base, cassettes.HealthPath)
@@ -149,7 +147,7 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 	abort, stop := serve.SecondSignal(ctx)
 	defer stop()
 	serveErr := serve.Run(ctx, ln, cassettes.NewProxy(up, rec, logger),
-		serve.Options{Grace: f.grace, Abort: abort, TLS: tl.config(), Logger: logger})
+		serve.Options{Grace: f.grace, Abort: abort, TLS: tl.TLSConfig(), Logger: logger})
 	if errors.Is(serveErr, serve.ErrGraceExpired) {
 		serveErr = nil // what came back in time is recorded; the rest is not
 	}

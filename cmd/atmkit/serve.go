@@ -4,16 +4,14 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"log/slog"
 	"net"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/internal/serve"
 	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
@@ -36,7 +34,7 @@ type serveFlags struct {
 	addr      string
 	namespace string
 	fixtures  string
-	keys      listFlag
+	keys      cli.List
 	maxBody   int64
 	logFormat string
 	grace     time.Duration
@@ -44,27 +42,27 @@ type serveFlags struct {
 	config      string // --config: YAML file of settings (config.go)
 	adminToken  string
 	journalSize int
-	faults      faultFlag
+	faults      cli.Faults
 
-	replay   listFlag // --replay: cassette files or directories (cassette.go)
+	replay   cli.List // --replay: cassette files or directories (cassette.go)
 	onMiss   string
 	upstream string
 
-	deviate listFlag // --deviate: break the interface on purpose (deviate.go)
+	deviate cli.List // --deviate: break the interface on purpose (deviate.go)
 
 	detailedErrors bool   // --detailed-errors: errors as a local caller sees them
 	jsonErrors     string // --json-errors: asmx or ajax
 
-	tls   listenTLSFlags // --tls-*: serve HTTPS (tls.go)
-	reach reachFlags     // --ca-cert, --header, …: how --upstream is reached (reach.go)
-	shape string         // --shape: the result shape file (shape.go)
+	tls   cli.ListenTLSFlags // --tls-*: serve HTTPS (tls.go)
+	reach cli.Reach          // --ca-cert, --header, …: how --upstream is reached (reach.go)
+	shape string             // --shape: the result shape file (shape.go)
 }
 
 // serveEnvAliases are the extra ATMKIT_* names of serve's flags.
 var serveEnvAliases = map[string]string{"key": "ATMKIT_KEYS"}
 
 func (f *serveFlags) register(m *Main) *flag.FlagSet {
-	fs := newFlagSet("serve", "serve [flags]", serveExamples, m.Stderr)
+	fs := cli.NewFlagSet("serve", "serve [flags]", serveExamples, m.Stderr)
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
 	fs.StringVar(&f.namespace, "namespace", asmx.DefaultNamespace, "service namespace of the operations")
 	fs.StringVar(&f.fixtures, "fixtures", "", "data set directory (default: the embedded data set)")
@@ -82,8 +80,8 @@ func (f *serveFlags) register(m *Main) *flag.FlagSet {
 	fs.Var(&f.deviate, "deviate", deviateUsage)
 	fs.BoolVar(&f.detailedErrors, "detailed-errors", false, "write errors as ASP.NET shows them on the server itself (customErrors Off): type names and stack traces; default: the remote form, messages only")
 	fs.StringVar(&f.jsonErrors, "json-errors", mockserver.JSONErrorsASMX, "form of the JSON path's errors: asmx (HTTP 500 text/plain, as ASMX's HTTP GET protocol) or ajax (ASP.NET AJAX's JSON error object)")
-	f.tls.register(fs)
-	f.reach.register(fs, "the upstream (--on-miss upstream)", true)
+	f.tls.Register(fs)
+	f.reach.Register(fs, "the upstream (--on-miss upstream)", true)
 	fs.StringVar(&f.shape, "shape", "", "result shape file: how results are written (atmkit shape learn makes one; default: the built-in shape)")
 	return fs
 }
@@ -91,18 +89,18 @@ func (f *serveFlags) register(m *Main) *flag.FlagSet {
 func (m *Main) runServe(ctx context.Context, args []string) error {
 	var f serveFlags
 	w := f.register(m)
-	if err := m.parseFlags(w, args, serveEnvAliases); err != nil {
+	if err := m.Parse(w, args, serveEnvAliases); err != nil {
 		return err
 	}
 	if f.config != "" {
-		if err := m.applyConfig(w, f.config, serveEnvAliases); err != nil {
+		if err := m.ApplyConfig(w, f.config, serveEnvAliases); err != nil {
 			return err
 		}
 	}
-	m.hideKeys(append([]string{f.adminToken}, f.keys...)...)
-	m.hideKeys(f.reach.secrets()...)
+	m.HideKeys(append([]string{f.adminToken}, f.keys...)...)
+	m.HideKeys(f.reach.Secrets()...)
 	if w.NArg() > 0 {
-		return cmdUsagef("serve", "unexpected argument %q", w.Arg(0))
+		return cli.Usagef("serve", "unexpected argument %q", w.Arg(0))
 	}
 	if m.listDeviations(f.deviate) {
 		return nil
@@ -110,12 +108,12 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	if err := m.checkServeFlags(w, &f); err != nil {
 		return err
 	}
-	tl, err := m.setupListenTLS(w, &f.tls, f.addr)
+	tl, err := m.ListenTLS(w, &f.tls, f.addr)
 	if err != nil {
 		return err
 	}
-	defer tl.close()
-	logger, err := m.newLogger(f.logFormat)
+	defer tl.Close()
+	logger, err := m.Logger(f.logFormat)
 	if err != nil {
 		return err
 	}
@@ -131,7 +129,7 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 		opts = append(opts, mockserver.WithKeys(f.keys...))
 	}
 	if f.jsonErrors != mockserver.JSONErrorsASMX && f.jsonErrors != mockserver.JSONErrorsAjax {
-		return cmdUsagef("serve", "--json-errors %q: want %s or %s", f.jsonErrors, mockserver.JSONErrorsASMX, mockserver.JSONErrorsAjax)
+		return cli.Usagef("serve", "--json-errors %q: want %s or %s", f.jsonErrors, mockserver.JSONErrorsASMX, mockserver.JSONErrorsAjax)
 	}
 	opts = append(opts, mockserver.WithJSONErrors(f.jsonErrors))
 	for _, flt := range f.faults {
@@ -171,7 +169,7 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	m.warnDeviations(f.deviate)
 	abort, stop := serve.SecondSignal(ctx)
 	defer stop()
-	if err := mockserver.ServeWith(ctx, ln, h, mockserver.ServeOptions{Grace: f.grace, Abort: abort, TLS: tl.config(), Logger: logger}); err != nil {
+	if err := mockserver.ServeWith(ctx, ln, h, mockserver.ServeOptions{Grace: f.grace, Abort: abort, TLS: tl.TLSConfig(), Logger: logger}); err != nil {
 		return err
 	}
 	fmt.Fprintln(m.Stderr, "atmkit: stopped")
@@ -182,50 +180,20 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 // first wrong one.
 func (m *Main) checkServeFlags(fs *flag.FlagSet, f *serveFlags) error {
 	emptyKey := slices.ContainsFunc(f.keys, func(k string) bool { return strings.TrimSpace(k) == "" })
-	return m.firstBad(fs,
-		check{"addr", checkAddr(f.addr)},
-		check{"namespace", when(mockserver.CheckNamespace(f.namespace) != nil,
-			"not an absolute URI; want one such as http://tempuri.org/atmService or urn:example:atm")},
-		check{"key", when(emptyKey, "an empty key; give non-empty keys, or none to accept any non-empty key")},
-		check{"fixtures", when(f.fixtures != "", checkDir(f.fixtures))},
-		check{"max-body", when(f.maxBody < 1, "must be at least 1 (bytes)")},
-		check{"log-format", checkLogFormat(f.logFormat)},
-		check{"grace", when(f.grace < 0, "must not be negative")},
-		check{"journal-size", when(f.journalSize < 0, "must not be negative (0 turns the journal off)")},
-		check{"timeout", when(f.reach.timeout <= 0, "must be positive, e.g. 30s")},
-		check{"admin-token", when(f.adminToken != strings.TrimSpace(f.adminToken) || strings.ContainsAny(f.adminToken, "\r\n"),
-			"white space at its ends or a line break; a bearer token cannot carry them")},
+	return m.FirstBad(fs,
+		cli.Bad("addr", cli.CheckAddr(f.addr)),
+		cli.Bad("namespace", cli.When(mockserver.CheckNamespace(f.namespace) != nil,
+			"not an absolute URI; want one such as http://tempuri.org/atmService or urn:example:atm")),
+		cli.Bad("key", cli.When(emptyKey, "an empty key; give non-empty keys, or none to accept any non-empty key")),
+		cli.Bad("fixtures", cli.When(f.fixtures != "", cli.CheckDir(f.fixtures))),
+		cli.Bad("max-body", cli.When(f.maxBody < 1, "must be at least 1 (bytes)")),
+		cli.Bad("log-format", cli.CheckLogFormat(f.logFormat)),
+		cli.Bad("grace", cli.When(f.grace < 0, "must not be negative")),
+		cli.Bad("journal-size", cli.When(f.journalSize < 0, "must not be negative (0 turns the journal off)")),
+		cli.Bad("timeout", cli.When(f.reach.Timeout <= 0, "must be positive, e.g. 30s")),
+		cli.Bad("admin-token", cli.When(f.adminToken != strings.TrimSpace(f.adminToken) || strings.ContainsAny(f.adminToken, "\r\n"),
+			"white space at its ends or a line break; a bearer token cannot carry them")),
 	)
-}
-
-// reachableURL is the base URL to print for a listening address: the
-// address itself, or 127.0.0.1 for one listening on every interface
-// (0.0.0.0, [::]), which cannot be pasted into a browser. every reports
-// the latter.
-func reachableURL(addr net.Addr, scheme string) (base string, every bool) {
-	tcp, ok := addr.(*net.TCPAddr)
-	if !ok {
-		return scheme + "://" + addr.String(), false
-	}
-	port := strconv.Itoa(tcp.Port)
-	if tcp.IP.IsUnspecified() {
-		return scheme + "://" + net.JoinHostPort("127.0.0.1", port), true
-	}
-	return scheme + "://" + net.JoinHostPort(tcp.IP.String(), port), false
-}
-
-// printReachable prints, for a server listening on every interface, the
-// URL other hosts use.
-func (m *Main) printReachable(addr net.Addr, scheme string) {
-	if _, every := reachableURL(addr, scheme); !every {
-		return
-	}
-	host, err := os.Hostname()
-	if err != nil || host == "" {
-		host = "<this host's name>"
-	}
-	port := strconv.Itoa(addr.(*net.TCPAddr).Port)
-	fmt.Fprintf(m.Stdout, "  reachable:  on every interface; from other hosts: %s://%s\n", scheme, net.JoinHostPort(host, port))
 }
 
 // warnOpenAdmin warns when the admin API is open to other hosts: a
@@ -243,11 +211,8 @@ func (m *Main) warnOpenAdmin(addr net.Addr, token string) {
 }
 
 // printServeBanner prints where the mock listens, what it serves and how to call it.
-func (m *Main) printServeBanner(addr net.Addr, srv *mockserver.Server, f *serveFlags, replay *replaySetup, tl *serving) {
-	base, _ := reachableURL(addr, tl.scheme())
-	fmt.Fprintf(m.Stdout, "atmkit: ATM Location Lookup Service mock listening on %s\n", base)
-	m.printReachable(addr, tl.scheme())
-	m.printTLS(tl)
+func (m *Main) printServeBanner(addr net.Addr, srv *mockserver.Server, f *serveFlags, replay *replaySetup, tl *cli.Serving) {
+	base := m.PrintListening("ATM Location Lookup Service mock", addr, tl)
 	fmt.Fprintf(m.Stdout, "  namespace:  %s\n", srv.Namespace())
 	if replay.opt != nil {
 		st := replay.stats
@@ -289,12 +254,12 @@ func (m *Main) printServeBanner(addr net.Addr, srv *mockserver.Server, f *serveF
 	}
 	try := base + asmx.ServicePath + "/ReturnProvinces?strAtmServiceKey="
 	if len(keys) == 0 {
-		m.printTry(tl, try+"demo-key", nil)
+		m.PrintTry(tl, try+"demo-key", nil)
 		return
 	}
 	// The hint must work as printed: the key is not printed, so the user
 	// puts one of the accepted keys in ATMKIT_KEY (serve's own variable).
-	m.printTry(tl, try+"$ATMKIT_KEY", []string{"ATMKIT_KEY='<one of the accepted keys>'"})
+	m.PrintTry(tl, try+"$ATMKIT_KEY", []string{"ATMKIT_KEY='<one of the accepted keys>'"})
 }
 
 // printReplayGaps lists, in the banner, the recorded calls the mock cannot
@@ -311,14 +276,4 @@ func (m *Main) printReplayGaps(gaps []cassettes.Gap) {
 		}
 		fmt.Fprintf(m.Stdout, "  %s%s over %s (%s): %s\n", label, g.Operation, g.Binding, calls, g.Reason)
 	}
-}
-
-func (m *Main) newLogger(format string) (*slog.Logger, error) {
-	switch format {
-	case "text", "":
-		return slog.New(slog.NewTextHandler(m.Stderr, nil)), nil
-	case "json":
-		return slog.New(slog.NewJSONHandler(m.Stderr, nil)), nil
-	}
-	return nil, usagef("--log-format %q: want text or json", format)
 }

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/atmkit/atmkit/internal/cli"
 )
 
 // lockedBuffer is an output stream shared by the server goroutine and the
@@ -65,7 +67,7 @@ func (l *lockedBuffer) String() string {
 func startServe(t *testing.T, env map[string]string, args ...string) (base string, stdout, stderr *lockedBuffer) {
 	t.Helper()
 	stdout, stderr = newLockedBuffer(), newLockedBuffer()
-	m := &Main{Stdout: stdout, Stderr: stderr, Getenv: func(k string) string { return env[k] }}
+	m := &Main{cli.Env{Stdout: stdout, Stderr: stderr, Getenv: func(k string) string { return env[k] }}}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)) }()
@@ -96,7 +98,7 @@ func startServe(t *testing.T, env map[string]string, args ...string) (base strin
 // command line that should fail but serves ends with exit code 0.
 func runAtmkit(env map[string]string, args ...string) (code int, stdout, stderr string) {
 	var out, errOut bytes.Buffer
-	m := &Main{Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return env[k] }}
+	m := &Main{cli.Env{Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return env[k] }}}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	code = m.Exit(m.Run(ctx, args))

@@ -15,6 +15,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/shape"
 	"github.com/atmkit/atmkit/shape/learn"
 )
@@ -40,7 +41,7 @@ const shapeLearnExamples = `  atmkit shape learn --wsdl https://atm.example.org/
 func (m *Main) runShape(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		fmt.Fprintln(m.Stderr, shapeUsage)
-		return cmdUsagef("shape", "no subcommand given (show or learn)")
+		return cli.Usagef("shape", "no subcommand given (show or learn)")
 	}
 	switch args[0] {
 	case "show":
@@ -51,7 +52,7 @@ func (m *Main) runShape(ctx context.Context, args []string) error {
 		fmt.Fprintln(m.Stdout, shapeUsage)
 		return flag.ErrHelp
 	}
-	return cmdUsagef("shape", "unknown subcommand %q (want show or learn)", args[0])
+	return cli.Usagef("shape", "unknown subcommand %q (want show or learn)", args[0])
 }
 
 // loadShape reads --shape: nil (the built-in shape) when path is empty. A
@@ -62,7 +63,7 @@ func loadShape(cmd, path string) (*shape.Shape, error) {
 	}
 	sh, err := shape.Load(path)
 	if errors.Is(err, shape.ErrNotFound) || errors.Is(err, shape.ErrInvalid) {
-		return nil, cmdUsagef(cmd, "--shape: %v", err)
+		return nil, cli.Usagef(cmd, "--shape: %v", err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cmd, err)
@@ -71,13 +72,13 @@ func loadShape(cmd, path string) (*shape.Shape, error) {
 }
 
 func (m *Main) runShapeShow(args []string) error {
-	fs := newFlagSet("shape show", "shape show [--shape FILE]", shapeShowExamples, m.Stderr)
+	fs := cli.NewFlagSet("shape show", "shape show [--shape FILE]", shapeShowExamples, m.Stderr)
 	path := fs.String("shape", "", "shape file to show (default: the built-in shape)")
-	if err := m.parseFlags(fs, args, nil); err != nil {
+	if err := m.Parse(fs, args, nil); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return cmdUsagef("shape show", "unexpected argument %q", fs.Arg(0))
+		return cli.Usagef("shape show", "unexpected argument %q", fs.Arg(0))
 	}
 	sh, err := loadShape("shape show", *path)
 	if err != nil {
@@ -96,28 +97,28 @@ func (m *Main) runShapeShow(args []string) error {
 // shapeLearnFlags are the flags of atmkit shape learn.
 type shapeLearnFlags struct {
 	wsdl     string
-	cassette listFlag
+	cassette cli.List
 	out      string
 	timeout  time.Duration
 }
 
 func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	var f shapeLearnFlags
-	fs := newFlagSet("shape learn", "shape learn [--wsdl URL|FILE] [--cassette PATH]... --out FILE", shapeLearnExamples, m.Stderr)
+	fs := cli.NewFlagSet("shape learn", "shape learn [--wsdl URL|FILE] [--cassette PATH]... --out FILE", shapeLearnExamples, m.Stderr)
 	fs.StringVar(&f.wsdl, "wsdl", "", "the deployment's WSDL: a URL (service.asmx, ?WSDL is added) or a file")
 	fs.Var(&f.cassette, "cassette", "cassette file or directory recorded from the deployment (repeatable)")
 	fs.StringVar(&f.out, "out", "", "shape file to write (required; written atomically)")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "how long fetching the WSDL may take")
-	if err := m.parseFlags(fs, args, nil); err != nil {
+	if err := m.Parse(fs, args, nil); err != nil {
 		return err
 	}
 	switch {
 	case fs.NArg() > 0:
-		return cmdUsagef("shape learn", "unexpected argument %q", fs.Arg(0))
+		return cli.Usagef("shape learn", "unexpected argument %q", fs.Arg(0))
 	case f.wsdl == "" && len(f.cassette) == 0:
-		return cmdUsagef("shape learn", "give --wsdl, --cassette or both")
+		return cli.Usagef("shape learn", "give --wsdl, --cassette or both")
 	case f.out == "":
-		return cmdUsagef("shape learn", "--out FILE is required")
+		return cli.Usagef("shape learn", "--out FILE is required")
 	}
 	var in learn.Input
 	var sources []string
@@ -132,7 +133,7 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	if len(f.cassette) > 0 {
 		files, err := cassettes.Files(f.cassette...)
 		if err != nil {
-			return cmdUsagef("shape learn", "%v", err)
+			return cli.Usagef("shape learn", "%v", err)
 		}
 		n := 0
 		var recordedWSDL string
@@ -209,7 +210,7 @@ func readWSDL(ctx context.Context, src string, timeout time.Duration) (data []by
 	if perr != nil || (u.Scheme != "http" && u.Scheme != "https") {
 		data, err := os.ReadFile(src)
 		if err != nil {
-			return nil, "", cmdUsagef("shape learn", "--wsdl: %v", err)
+			return nil, "", cli.Usagef("shape learn", "--wsdl: %v", err)
 		}
 		return data, filepath.Base(src), nil
 	}
@@ -223,7 +224,7 @@ func readWSDL(ctx context.Context, src string, timeout time.Duration) (data []by
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, "", cmdUsagef("shape learn", "--wsdl: %v", err)
+		return nil, "", cli.Usagef("shape learn", "--wsdl: %v", err)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/internal/refdeploy"
 	"github.com/atmkit/atmkit/shape"
 )
@@ -101,7 +102,7 @@ func callService(t *testing.T, base, ns string, b asmx.Binding, op, key string, 
 func startCommand(t *testing.T, args ...string) (base string, stop func() string) {
 	t.Helper()
 	stdout, stderr := newLockedBuffer(), newLockedBuffer()
-	m := &Main{Stdout: stdout, Stderr: stderr, Getenv: func(string) string { return "" }}
+	m := &Main{cli.Env{Stdout: stdout, Stderr: stderr, Getenv: func(string) string { return "" }}}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx, args) }()

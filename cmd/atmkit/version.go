@@ -5,14 +5,16 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+
+	"github.com/atmkit/atmkit/internal/cli"
 )
 
 // version is set at build time with -ldflags "-X main.version=v1.2.3".
 var version = ""
 
 func (m *Main) runVersion(ctx context.Context, args []string) error {
-	fs := newFlagSet("version", "version", "  atmkit version", m.Stderr)
-	if err := m.parseFlags(fs, args, nil); err != nil {
+	fs := cli.NewFlagSet("version", "version", "  atmkit version", m.Stderr)
+	if err := m.Parse(fs, args, nil); err != nil {
 		return err
 	}
 	v := version

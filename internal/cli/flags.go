@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -16,15 +16,15 @@ import (
 	"github.com/atmkit/atmkit/internal/redact"
 )
 
-// newFlagSet returns a flag set for a subcommand that prints usage (with the
+// NewFlagSet returns a flag set for a subcommand that prints usage (with the
 // examples) to w and returns errors instead of exiting.
-func newFlagSet(name, synopsis, examples string, w io.Writer) *flag.FlagSet {
+func NewFlagSet(name, synopsis, examples string, w io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(w)
 	fs.Usage = func() {
 		fmt.Fprintf(w, "Usage: atmkit %s\n\n", synopsis)
 		if ex := envExample(fs); ex != "" {
-			fmt.Fprintf(w, "Flags (each also read from ATMKIT_<NAME>, e.g. --%s from %s):\n", ex, envName(ex))
+			fmt.Fprintf(w, "Flags (each also read from ATMKIT_<NAME>, e.g. --%s from %s):\n", ex, EnvName(ex))
 			fs.PrintDefaults()
 		}
 		if examples != "" {
@@ -53,15 +53,15 @@ func envExample(fs *flag.FlagSet) string {
 	return first
 }
 
-// envName is the ATMKIT_* variable mirroring a flag: --on-miss → ATMKIT_ON_MISS.
-func envName(flagName string) string {
+// EnvName is the ATMKIT_* variable mirroring a flag: --on-miss → ATMKIT_ON_MISS.
+func EnvName(flagName string) string {
 	return "ATMKIT_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
 }
 
 // secretFlags are the flags whose values are shown only masked, in errors too.
 var secretFlags = map[string]bool{"key": true, "admin-token": true, "header": true}
 
-// parseFlags applies ATMKIT_* variables for every flag not given on the command
+// Parse parses args into fs and applies ATMKIT_* variables for every flag not given on the command
 // line, after parsing it; the command line wins over the environment.
 // Variables for list flags hold comma-separated values. A few flags have an
 // extra variable name in aliases (flag name → variable), such as key → ATMKIT_KEYS.
@@ -69,7 +69,7 @@ var secretFlags = map[string]bool{"key": true, "admin-token": true, "header": tr
 // A wrong command line is one line naming the problem and the command's
 // --help, not the whole usage text; a variable that does not parse names
 // the variable, what is wrong with its value and the flag it sets.
-func (m *Main) parseFlags(fs *flag.FlagSet, args []string, aliases map[string]string) error {
+func (e *Env) Parse(fs *flag.FlagSet, args []string, aliases map[string]string) error {
 	usage, out := fs.Usage, fs.Output()
 	fs.Usage = func() {}
 	fs.SetOutput(io.Discard)
@@ -81,25 +81,25 @@ func (m *Main) parseFlags(fs *flag.FlagSet, args []string, aliases map[string]st
 			fs.Usage()
 			return err
 		}
-		return cmdUsagef(fs.Name(), "%s", flagParseError(fs, err))
+		return Usagef(fs.Name(), "%s", flagParseError(fs, err))
 	}
-	origin := m.origins(fs)
+	origin := e.origins(fs)
 	fs.Visit(func(f *flag.Flag) { origin[f.Name] = "--" + f.Name })
 	fs.VisitAll(func(f *flag.Flag) {
 		if origin[f.Name] != "" || err != nil {
 			return
 		}
-		names := []string{envName(f.Name)}
+		names := []string{EnvName(f.Name)}
 		if a, ok := aliases[f.Name]; ok {
 			names = append(names, a)
 		}
 		for _, n := range names {
-			v := m.Getenv(n)
+			v := e.Getenv(n)
 			if v == "" {
 				continue
 			}
 			origin[f.Name] = n
-			if lf, ok := f.Value.(*listFlag); ok {
+			if lf, ok := f.Value.(*List); ok {
 				for _, part := range strings.Split(v, ",") {
 					if part = strings.TrimSpace(part); part != "" {
 						_ = lf.Set(part)
@@ -112,7 +112,7 @@ func (m *Main) parseFlags(fs *flag.FlagSet, args []string, aliases map[string]st
 				if secretFlags[f.Name] {
 					shown = redact.Key(v)
 				}
-				err = cmdUsagef(fs.Name(), "%s=%q: %s (--%s)", n, shown, valueProblem(f, e), f.Name)
+				err = Usagef(fs.Name(), "%s=%q: %s (--%s)", n, shown, valueProblem(f, e), f.Name)
 			}
 			return
 		}
@@ -123,38 +123,38 @@ func (m *Main) parseFlags(fs *flag.FlagSet, args []string, aliases map[string]st
 // origins returns where each flag of fs got its value: "--name" (the
 // command line), the ATMKIT_* variable, or the config file's key; a flag
 // missing from it has its default.
-func (m *Main) origins(fs *flag.FlagSet) map[string]string {
-	if m.origin == nil {
-		m.origin = map[*flag.FlagSet]map[string]string{}
+func (e *Env) origins(fs *flag.FlagSet) map[string]string {
+	if e.origin == nil {
+		e.origin = map[*flag.FlagSet]map[string]string{}
 	}
-	if m.origin[fs] == nil {
-		m.origin[fs] = map[string]string{}
+	if e.origin[fs] == nil {
+		e.origin[fs] = map[string]string{}
 	}
-	return m.origin[fs]
+	return e.origin[fs]
 }
 
-// badSetting is the usage error for a flag whose value is wrong, naming
+// BadSetting is the usage error for a flag whose value is wrong, naming
 // where the value came from: the flag, its ATMKIT_* variable or its key in
 // the config file. The values of secret flags are masked.
-func (m *Main) badSetting(fs *flag.FlagSet, name, problem string) error {
-	src := m.origins(fs)[name]
+func (e *Env) BadSetting(fs *flag.FlagSet, name, problem string) error {
+	src := e.origins(fs)[name]
 	if secretFlags[name] { // no value shown, not even masked
 		switch {
 		case strings.HasPrefix(src, "ATMKIT_"):
-			return cmdUsagef(fs.Name(), "%s: %s (--%s)", src, problem, name)
+			return Usagef(fs.Name(), "%s: %s (--%s)", src, problem, name)
 		case strings.Contains(src, " in config file "):
-			return cmdUsagef(fs.Name(), "%s: %s (--%s)", src, problem, name)
+			return Usagef(fs.Name(), "%s: %s (--%s)", src, problem, name)
 		}
-		return cmdUsagef(fs.Name(), "--%s: %s", name, problem)
+		return Usagef(fs.Name(), "--%s: %s", name, problem)
 	}
 	v := fs.Lookup(name).Value.String()
 	switch {
 	case strings.HasPrefix(src, "ATMKIT_"):
-		return cmdUsagef(fs.Name(), "%s=%q: %s (--%s)", src, v, problem, name)
+		return Usagef(fs.Name(), "%s=%q: %s (--%s)", src, v, problem, name)
 	case strings.Contains(src, " in config file "):
-		return cmdUsagef(fs.Name(), "%s: %s: %s (--%s)", src, quoteValue(v), problem, name)
+		return Usagef(fs.Name(), "%s: %s: %s (--%s)", src, quoteValue(v), problem, name)
 	}
-	return cmdUsagef(fs.Name(), "--%s %s: %s", name, quoteValue(v), problem)
+	return Usagef(fs.Name(), "--%s %s: %s", name, quoteValue(v), problem)
 }
 
 // quoteValue quotes v when it is empty or holds anything but plain characters.
@@ -219,10 +219,10 @@ func valueProblem(f *flag.Flag, err error) string {
 	return err.Error()
 }
 
-// listFlag is a repeatable string flag.
-type listFlag []string
+// List is a repeatable string flag.
+type List []string
 
-func (l *listFlag) String() string {
+func (l *List) String() string {
 	if l == nil {
 		return ""
 	}
@@ -230,11 +230,11 @@ func (l *listFlag) String() string {
 }
 
 // Set appends one value.
-func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+func (l *List) Set(v string) error { *l = append(*l, v); return nil }
 
-// checkAddr checks a listen address: host:port with a numeric port (0
+// CheckAddr checks a listen address: host:port with a numeric port (0
 // picks a free one).
-func checkAddr(addr string) string {
+func CheckAddr(addr string) string {
 	_, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return "want host:port, such as 127.0.0.1:8080 (port 0 picks a free one)"
@@ -245,8 +245,8 @@ func checkAddr(addr string) string {
 	return ""
 }
 
-// checkHTTPURL checks the base URL of a deployment.
-func checkHTTPURL(s string) string {
+// CheckHTTPURL checks the base URL of a deployment.
+func CheckHTTPURL(s string) string {
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return "want an http or https URL, such as https://atm.example.org"
@@ -254,8 +254,8 @@ func checkHTTPURL(s string) string {
 	return ""
 }
 
-// checkDir checks a directory that must exist.
-func checkDir(dir string) string {
+// CheckDir checks a directory that must exist.
+func CheckDir(dir string) string {
 	st, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -268,33 +268,35 @@ func checkDir(dir string) string {
 	return ""
 }
 
-// checkLogFormat checks --log-format.
-func checkLogFormat(format string) string {
+// CheckLogFormat checks --log-format.
+func CheckLogFormat(format string) string {
 	if format != "text" && format != "json" {
 		return "want text or json"
 	}
 	return ""
 }
 
-// check is one validation of a flag: the problem with its value, or "".
-type check struct {
-	name    string
-	problem string
-}
+// Check is one validation of a flag: its name and the problem with its
+// value, "" when there is none.
+type Check struct{ Name, Problem string }
 
-// firstBad returns the usage error of the first failed check, naming where
+// Bad is the check of flag name: problem is what is wrong with its value,
+// "" when nothing is.
+func Bad(name, problem string) Check { return Check{name, problem} }
+
+// FirstBad returns the usage error of the first failed check, naming where
 // its flag's value came from; nil when every check passed.
-func (m *Main) firstBad(fs *flag.FlagSet, checks ...check) error {
+func (e *Env) FirstBad(fs *flag.FlagSet, checks ...Check) error {
 	for _, c := range checks {
-		if c.problem != "" {
-			return m.badSetting(fs, c.name, c.problem)
+		if c.Problem != "" {
+			return e.BadSetting(fs, c.Name, c.Problem)
 		}
 	}
 	return nil
 }
 
-// when returns problem if bad holds, else "".
-func when(bad bool, problem string) string {
+// When returns problem if bad holds, else "".
+func When(bad bool, problem string) string {
 	if bad {
 		return problem
 	}

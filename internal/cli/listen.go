@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"crypto/tls"
@@ -8,22 +8,22 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/atmkit/atmkit/internal/tlsconf"
 )
 
-// This file holds the flags of a server's TLS, the same for serve and
-// record's listener. The clients' are in reach.go.
-
-// listenTLSFlags are the flags of a listener's TLS.
-type listenTLSFlags struct {
+// ListenTLSFlags are the flags of a listener's TLS, the same for atmkit
+// serve and record's proxy.
+type ListenTLSFlags struct {
 	cert, key, clientCA string
 	selfSigned          bool
 	caOut               string
 }
 
-func (f *listenTLSFlags) register(fs *flag.FlagSet) {
+// Register adds the flags to fs.
+func (f *ListenTLSFlags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.cert, "tls-cert", "", "serve HTTPS with this certificate (PEM `file`; a chain: the server's first), with --tls-key")
 	fs.StringVar(&f.key, "tls-key", "", "the private key (PEM `file`) of --tls-cert")
 	fs.StringVar(&f.clientCA, "tls-client-ca", "", "require client certificates issued by an authority of this PEM `file` (mutual TLS); needs --tls-cert or --tls-self-signed")
@@ -31,47 +31,47 @@ func (f *listenTLSFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.caOut, "tls-ca-out", "", "with --tls-self-signed, write the throwaway authority's certificate (PEM) to this `file` (default: a new file in the temporary directory, removed on exit)")
 }
 
-// serving is a listener's TLS once set up.
-type serving struct {
+// Serving is a listener's TLS once set up.
+type Serving struct {
 	*tlsconf.Serving        // nil: plain HTTP
 	caFile           string // --tls-self-signed: the authority's certificate
 	clientCA         string // --tls-client-ca
 	removeCA         bool   // caFile is atmkit's own temporary file
 }
 
-// scheme is the URL scheme served: http or https.
-func (s *serving) scheme() string {
+// Scheme is the URL scheme served: http or https.
+func (s *Serving) Scheme() string {
 	if s.Serving == nil {
 		return "http"
 	}
 	return "https"
 }
 
-// config is the TLS configuration to serve with; nil for plain HTTP.
-func (s *serving) config() *tls.Config {
+// TLSConfig is the TLS configuration to serve with; nil for plain HTTP.
+func (s *Serving) TLSConfig() *tls.Config {
 	if s.Serving == nil {
 		return nil
 	}
 	return s.Config
 }
 
-// close removes a temporary CA file.
-func (s *serving) close() {
+// Close removes a temporary CA file.
+func (s *Serving) Close() {
 	if s.removeCA {
 		_ = os.Remove(s.caFile)
 	}
 }
 
-// setupListenTLS checks the TLS flags and sets up the listener's TLS; a
+// ListenTLS checks the TLS flags and sets up the listener's TLS; a
 // throwaway authority's certificate is written out. addr is the listen
 // address: its host joins the throwaway certificate's names.
-func (m *Main) setupListenTLS(fs *flag.FlagSet, f *listenTLSFlags, addr string) (*serving, error) {
+func (e *Env) ListenTLS(fs *flag.FlagSet, f *ListenTLSFlags, addr string) (*Serving, error) {
 	if f.caOut != "" && !f.selfSigned {
-		return nil, m.badSetting(fs, "tls-ca-out", "needs --tls-self-signed")
+		return nil, e.BadSetting(fs, "tls-ca-out", "needs --tls-self-signed")
 	}
 	if f.caOut != "" {
-		if p := checkDir(filepath.Dir(f.caOut)); p != "" {
-			return nil, m.badSetting(fs, "tls-ca-out", "its directory "+filepath.Dir(f.caOut)+": "+p)
+		if p := CheckDir(filepath.Dir(f.caOut)); p != "" {
+			return nil, e.BadSetting(fs, "tls-ca-out", "its directory "+filepath.Dir(f.caOut)+": "+p)
 		}
 	}
 	cfg := tlsconf.Server{CertFile: f.cert, KeyFile: f.key, ClientCAFile: f.clientCA, SelfSigned: f.selfSigned}
@@ -87,17 +87,17 @@ func (m *Main) setupListenTLS(fs *flag.FlagSet, f *listenTLSFlags, addr string) 
 	sv, err := cfg.Load()
 	var se *tlsconf.SettingError
 	if errors.As(err, &se) {
-		return nil, m.badSetting(fs, se.Setting, se.Problem)
+		return nil, e.BadSetting(fs, se.Setting, se.Problem)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", fs.Name(), err)
 	}
-	s := &serving{Serving: sv, clientCA: f.clientCA}
+	s := &Serving{Serving: sv, clientCA: f.clientCA}
 	if sv == nil {
 		return s, nil
 	}
 	for _, w := range sv.Warnings {
-		fmt.Fprintf(m.Stderr, "atmkit: WARNING: %s\n", w)
+		fmt.Fprintf(e.Stderr, "atmkit: WARNING: %s\n", w)
 	}
 	if sv.Authority != nil {
 		if err := s.writeCA(f.caOut); err != nil {
@@ -109,7 +109,7 @@ func (m *Main) setupListenTLS(fs *flag.FlagSet, f *listenTLSFlags, addr string) 
 
 // writeCA writes the throwaway authority's certificate to path, atomically,
 // or to a new temporary file when path is empty.
-func (s *serving) writeCA(path string) error {
+func (s *Serving) writeCA(path string) error {
 	pemData := s.Authority.CertPEM()
 	if path == "" {
 		f, err := os.CreateTemp("", "atmkit-ca-*.pem")
@@ -149,19 +149,19 @@ func (s *serving) writeCA(path string) error {
 	return nil
 }
 
-// printTLS prints the banner's lines on the certificate served and how to
+// PrintTLS prints the banner's lines on the certificate served and how to
 // trust it.
-func (m *Main) printTLS(s *serving) {
+func (e *Env) PrintTLS(s *Serving) {
 	if s.Serving == nil {
 		return
 	}
-	fmt.Fprintf(m.Stdout, "  tls:        certificate %s\n", s.Describe())
+	fmt.Fprintf(e.Stdout, "  tls:        certificate %s\n", s.Describe())
 	if s.caFile != "" {
 		when := "kept"
 		if s.removeCA {
 			when = "removed when atmkit stops"
 		}
-		fmt.Fprintf(m.Stdout, "  CA:         %s (the throwaway authority's certificate, %s): trust it with curl --cacert %s, atmkit --ca-cert %s\n",
+		fmt.Fprintf(e.Stdout, "  CA:         %s (the throwaway authority's certificate, %s): trust it with curl --cacert %s, atmkit --ca-cert %s\n",
 			s.caFile, when, s.caFile, s.caFile)
 	}
 }
@@ -170,7 +170,7 @@ func (m *Main) printTLS(s *serving) {
 // export first and the curl options: the throwaway authority, and a client
 // certificate (read from the variables conform and record read it from)
 // when one is required.
-func (s *serving) curlSetup() (exports []string, opts string) {
+func (s *Serving) curlSetup() (exports []string, opts string) {
 	if s.Serving == nil {
 		return nil, ""
 	}
@@ -184,15 +184,49 @@ func (s *serving) curlSetup() (exports []string, opts string) {
 	return exports, opts
 }
 
-// printTry prints the banner's try line: a curl command that works as
+// PrintTry prints the banner's try line: a curl command that works as
 // printed once the variables it names are exported.
-func (m *Main) printTry(s *serving, url string, exports []string) {
+func (e *Env) PrintTry(s *Serving, url string, exports []string) {
 	more, opts := s.curlSetup()
 	exports = append(exports, more...)
 	prefix := "  try:        "
 	if len(exports) > 0 {
-		fmt.Fprintf(m.Stdout, "%sexport %s\n", prefix, strings.Join(exports, " "))
+		fmt.Fprintf(e.Stdout, "%sexport %s\n", prefix, strings.Join(exports, " "))
 		prefix = "              "
 	}
-	fmt.Fprintf(m.Stdout, "%scurl \"%s\"%s\n", prefix, url, opts)
+	fmt.Fprintf(e.Stdout, "%scurl \"%s\"%s\n", prefix, url, opts)
+}
+
+// ReachableURL is the base URL to print for a listening address: the
+// address itself, or 127.0.0.1 for one listening on every interface
+// (0.0.0.0, [::]), which cannot be pasted into a browser. every reports
+// the latter.
+func ReachableURL(addr net.Addr, scheme string) (base string, every bool) {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return scheme + "://" + addr.String(), false
+	}
+	port := strconv.Itoa(tcp.Port)
+	if tcp.IP.IsUnspecified() {
+		return scheme + "://" + net.JoinHostPort("127.0.0.1", port), true
+	}
+	return scheme + "://" + net.JoinHostPort(tcp.IP.String(), port), false
+}
+
+// PrintListening prints a banner's first lines: what listens where (its
+// URL), for one listening on every interface the URL other hosts use, and
+// the certificate served. It returns the base URL.
+func (e *Env) PrintListening(what string, addr net.Addr, s *Serving) string {
+	base, every := ReachableURL(addr, s.Scheme())
+	fmt.Fprintf(e.Stdout, "atmkit: %s listening on %s\n", what, base)
+	if every {
+		host, err := os.Hostname()
+		if err != nil || host == "" {
+			host = "<this host's name>"
+		}
+		port := strconv.Itoa(addr.(*net.TCPAddr).Port)
+		fmt.Fprintf(e.Stdout, "  reachable:  on every interface; from other hosts: %s://%s\n", s.Scheme(), net.JoinHostPort(host, port))
+	}
+	e.PrintTLS(s)
+	return base
 }

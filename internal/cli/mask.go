@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"io"
@@ -7,12 +7,12 @@ import (
 	"github.com/atmkit/atmkit/internal/redact"
 )
 
-// hideKeys makes the command's output streams mask the given keys wherever
+// HideKeys makes the command's output streams mask the given keys wherever
 // they appear literally (keys of redact.MinLiteral characters or more; a
 // shorter one would match ordinary words). Each source of output masks
 // keys itself; this is the last line of defence, so that no key a command
 // was given reaches its stdout or stderr whatever prints it.
-func (m *Main) hideKeys(keys ...string) {
+func (e *Env) HideKeys(keys ...string) {
 	var ks []string
 	for _, k := range keys {
 		if len(k) >= redact.MinLiteral {
@@ -22,8 +22,8 @@ func (m *Main) hideKeys(keys ...string) {
 	if len(ks) == 0 {
 		return
 	}
-	m.Stdout = &maskWriter{w: m.Stdout, keys: ks}
-	m.Stderr = &maskWriter{w: m.Stderr, keys: ks}
+	e.Stdout = &maskWriter{w: e.Stdout, keys: ks}
+	e.Stderr = &maskWriter{w: e.Stderr, keys: ks}
 }
 
 // maskWriter replaces keys by their masks in every write. A single write is

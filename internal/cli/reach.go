@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -15,40 +15,36 @@ import (
 	"github.com/atmkit/atmkit/internal/tlsconf"
 )
 
-// This file holds the flags of a client that reaches a deployment (conform
-// --target, record --upstream, serve --on-miss upstream, and a later cassette
-// verify): TLS trust and client certificates, extra headers for gateways,
-// the per-request timeout.
-
-// reachFlags are the flags of a client reaching a deployment.
-type reachFlags struct {
+// Reach are the flags of a client reaching a deployment: TLS trust and
+// client certificates, extra headers for gateways, the per-request timeout.
+type Reach struct {
 	caCert, clientCert, clientKey string
 	insecure                      bool
-	headers                       headerFlag
-	timeout                       time.Duration // with ownTimeout, 0: the command has a --timeout of its own
+	headers                       Headers
+	Timeout                       time.Duration // --timeout; 0 when the command has a --timeout of its own
 	ownTimeout                    bool
 }
 
 // reachNames are the flags register adds (timeout too, when asked).
 var reachNames = []string{"ca-cert", "client-cert", "client-key", "insecure-skip-verify", "header"}
 
-// register adds the flags to fs; what names the deployment ("the
+// Register adds the flags to fs; what names the deployment ("the
 // upstream"). withTimeout adds --timeout (conform has its own).
-func (f *reachFlags) register(fs *flag.FlagSet, what string, withTimeout bool) {
+func (f *Reach) Register(fs *flag.FlagSet, what string, withTimeout bool) {
 	fs.StringVar(&f.caCert, "ca-cert", "", "trust the authorities in this PEM `file` for "+what+", besides the system's (a private CA)")
 	fs.StringVar(&f.clientCert, "client-cert", "", "present this client certificate (PEM `file`) to "+what+", with --client-key")
 	fs.StringVar(&f.clientKey, "client-key", "", "the private key (PEM `file`) of --client-cert")
 	fs.BoolVar(&f.insecure, "insecure-skip-verify", false, "accept any certificate from "+what+" (no check at all; for throwaway test servers only)")
 	fs.Var(&f.headers, "header", "add this header to every request to "+what+", e.g. 'X-Api-Key: <key>' for a gateway (repeatable; one per line in ATMKIT_HEADER); never written to cassettes, reports or logs")
 	if f.ownTimeout = withTimeout; withTimeout {
-		fs.DurationVar(&f.timeout, "timeout", conformance.DefaultTimeout, "per-request `timeout` of calls to "+what+", from sending to the answer's last byte")
+		fs.DurationVar(&f.Timeout, "timeout", conformance.DefaultTimeout, "per-request `timeout` of calls to "+what+", from sending to the answer's last byte")
 	}
 }
 
-// firstSet is the first flag of reachFlags given at all (on the command
+// FirstReachSet is the first flag of Reach given at all (on the command
 // line, in the environment or the config file), or "".
-func (m *Main) firstSet(fs *flag.FlagSet) string {
-	origin := m.origins(fs)
+func (e *Env) FirstReachSet(fs *flag.FlagSet) string {
+	origin := e.origins(fs)
 	for _, n := range reachNames {
 		if origin[n] != "" {
 			return n
@@ -57,8 +53,8 @@ func (m *Main) firstSet(fs *flag.FlagSet) string {
 	return ""
 }
 
-// secrets are the values of the headers, masked wherever atmkit prints.
-func (f *reachFlags) secrets() []string {
+// Secrets are the values of the headers, masked wherever atmkit prints.
+func (f *Reach) Secrets() []string {
 	var out []string
 	for _, vs := range f.headers.h {
 		for _, v := range vs {
@@ -72,36 +68,36 @@ func (f *reachFlags) secrets() []string {
 	return out
 }
 
-// transport checks the flags and builds the transport that reaches the
+// Transport checks the flags and builds the transport that reaches the
 // deployment named by the flag urlFlag ("target", "upstream"): TLS as the
 // flags say, proxies from HTTPS_PROXY/NO_PROXY, the headers, the timeout
 // when it is positive. A TLS failure through it is one line naming the
 // flag that fixes it. --insecure-skip-verify is warned about on stderr.
-func (m *Main) reachTransport(fs *flag.FlagSet, f *reachFlags, urlFlag string) (http.RoundTripper, error) {
-	if f.ownTimeout && f.timeout <= 0 {
-		return nil, m.badSetting(fs, "timeout", "must be positive, e.g. 30s")
+func (e *Env) Transport(fs *flag.FlagSet, f *Reach, urlFlag string) (http.RoundTripper, error) {
+	if f.ownTimeout && f.Timeout <= 0 {
+		return nil, e.BadSetting(fs, "timeout", "must be positive, e.g. 30s")
 	}
 	c := tlsconf.Client{CAFile: f.caCert, CertFile: f.clientCert, KeyFile: f.clientKey, InsecureSkipVerify: f.insecure, URLSetting: urlFlag}
 	ct, err := c.Load()
 	var se *tlsconf.SettingError
 	if errors.As(err, &se) {
-		return nil, m.badSetting(fs, se.Setting, se.Problem)
+		return nil, e.BadSetting(fs, se.Setting, se.Problem)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", fs.Name(), err)
 	}
 	for _, w := range ct.Warnings {
-		fmt.Fprintf(m.Stderr, "atmkit: WARNING: %s\n", w)
+		fmt.Fprintf(e.Stderr, "atmkit: WARNING: %s\n", w)
 	}
 	if f.insecure {
-		fmt.Fprintf(m.Stderr, "atmkit: WARNING: --insecure-skip-verify: the certificate of --%s is NOT CHECKED; anyone between here and it can read and change every call, the key included. Give its authority with --ca-cert FILE instead.\n", urlFlag)
+		fmt.Fprintf(e.Stderr, "atmkit: WARNING: --insecure-skip-verify: the certificate of --%s is NOT CHECKED; anyone between here and it can read and change every call, the key included. Give its authority with --ca-cert FILE instead.\n", urlFlag)
 	}
 	var rt http.RoundTripper = ct.Transport()
 	if len(f.headers.h) > 0 {
 		rt = &headerTransport{next: rt, h: f.headers.h}
 	}
-	if f.timeout > 0 {
-		rt = &timeoutTransport{next: rt, d: f.timeout}
+	if f.Timeout > 0 {
+		rt = &timeoutTransport{next: rt, d: f.Timeout}
 	}
 	return rt, nil
 }
@@ -169,15 +165,15 @@ func closeIdle(rt http.RoundTripper) {
 	}
 }
 
-// headerFlag is the repeatable --header 'Name: value' flag. A value may
+// Headers is the repeatable --header 'Name: value' flag. A value may
 // hold several headers, one per line (as ATMKIT_HEADER does). Its String
 // shows the names only: the values are credentials.
-type headerFlag struct {
+type Headers struct {
 	h     http.Header
 	names []string
 }
 
-func (f *headerFlag) String() string {
+func (f *Headers) String() string {
 	if f == nil || len(f.names) == 0 {
 		return ""
 	}
@@ -189,7 +185,7 @@ var framing = []string{"Host", "Content-Length", "Content-Type", "Transfer-Encod
 
 // Set adds the headers of v, one per line. Its errors name the header,
 // never its value.
-func (f *headerFlag) Set(v string) error {
+func (f *Headers) Set(v string) error {
 	for line := range strings.Lines(v) {
 		line = strings.TrimRight(line, "\r\n")
 		if strings.TrimSpace(line) == "" {

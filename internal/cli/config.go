@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -34,23 +34,23 @@ import (
 // configAliases maps plural config keys to their flag names.
 var configAliases = map[string]string{"keys": "key", "faults": "fault", "headers": "header"}
 
-// applyConfig sets every flag of fs that path names and that was set neither
+// ApplyConfig sets every flag of fs that path names and that was set neither
 // on the command line nor through the environment. envAliases are the extra
-// variable names of parseFlags.
-func (m *Main) applyConfig(fset *flag.FlagSet, path string, envAliases map[string]string) error {
+// variable names of Parse.
+func (e *Env) ApplyConfig(fset *flag.FlagSet, path string, envAliases map[string]string) error {
 	cmd := fset.Name()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return m.badSetting(fset, "config", "the config file does not exist")
+			return e.BadSetting(fset, "config", "the config file does not exist")
 		}
 		return fmt.Errorf("read config file: %w", err)
 	}
 	var settings map[string]any
 	if err := yaml.Unmarshal(data, &settings); err != nil {
-		return cmdUsagef(cmd, "config file %s: %v", path, err)
+		return Usagef(cmd, "config file %s: %v", path, err)
 	}
-	origin := m.origins(fset)
+	origin := e.origins(fset)
 	keys := make([]string, 0, len(settings))
 	for k := range settings {
 		keys = append(keys, k)
@@ -64,13 +64,13 @@ func (m *Main) applyConfig(fset *flag.FlagSet, path string, envAliases map[strin
 		}
 		f := fset.Lookup(name)
 		if f == nil || name == "config" {
-			return cmdUsagef(cmd, "config file %s: unknown setting %q", path, key)
+			return Usagef(cmd, "config file %s: unknown setting %q", path, key)
 		}
 		if prev, dup := seen[name]; dup {
-			return cmdUsagef(cmd, "config file %s: %q and %q set the same flag", path, prev, key)
+			return Usagef(cmd, "config file %s: %q and %q set the same flag", path, prev, key)
 		}
 		seen[name] = key
-		if origin[name] != "" || m.Getenv(envName(name)) != "" || (envAliases[name] != "" && m.Getenv(envAliases[name]) != "") {
+		if origin[name] != "" || e.Getenv(EnvName(name)) != "" || (envAliases[name] != "" && e.Getenv(envAliases[name]) != "") {
 			continue
 		}
 		origin[name] = fmt.Sprintf("%s in config file %s", key, path)
@@ -84,7 +84,7 @@ func (m *Main) applyConfig(fset *flag.FlagSet, path string, envAliases map[strin
 			if errors.As(err, &se) {
 				problem = valueProblem(f, se.err)
 			}
-			return cmdUsagef(cmd, "config file %s: %s: %s: %s (--%s)", path, key, quoteValue(v), problem, name)
+			return Usagef(cmd, "config file %s: %s: %s: %s (--%s)", path, key, quoteValue(v), problem, name)
 		}
 	}
 	return nil
@@ -96,7 +96,7 @@ func setFromConfig(f *flag.Flag, v any) error {
 	list, isList := v.([]any)
 	repeatable := false
 	switch f.Value.(type) {
-	case *listFlag, *faultFlag, *headerFlag:
+	case *List, *Faults, *Headers:
 		repeatable = true
 	}
 	if !isList {
@@ -112,7 +112,7 @@ func setFromConfig(f *flag.Flag, v any) error {
 		case string:
 			s = x
 		case map[string]any:
-			if _, ok := f.Value.(*faultFlag); !ok {
+			if _, ok := f.Value.(*Faults); !ok {
 				return errors.New("a mapping, but the flag takes a plain value")
 			}
 			b, err := json.Marshal(x)
@@ -138,13 +138,13 @@ type setError struct{ err error }
 
 func (e *setError) Error() string { return e.err.Error() }
 
-// faultFlag is the repeatable --fault flag: each value is a fault in
+// Faults is the repeatable --fault flag: each value is a fault in
 // mockserver.ParseFault's text form or its JSON form. Several faults in one
 // value (as ATMKIT_FAULT holds them) are separated by ";" (see
 // mockserver.ParseFaults; quoted values may hold ";" and ",").
-type faultFlag []mockserver.Fault
+type Faults []mockserver.Fault
 
-func (l *faultFlag) String() string {
+func (l *Faults) String() string {
 	if l == nil {
 		return ""
 	}
@@ -157,7 +157,7 @@ func (l *faultFlag) String() string {
 }
 
 // Set adds the faults in v.
-func (l *faultFlag) Set(v string) error {
+func (l *Faults) Set(v string) error {
 	faults, err := mockserver.ParseFaults(v)
 	if err != nil {
 		return err

@@ -1,0 +1,74 @@
+package cli
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"testing"
+)
+
+const (
+	secret  = "Gateway-Secret-5678" // a --header value
+	leakKey = "Leak-Key-1234"       // a key given to a command
+)
+
+// TestHeaderFlag: --header values are parsed one per line, and the flag's
+// String (which help and errors may print) shows names only.
+func TestHeaderFlag(t *testing.T) {
+	t.Parallel()
+	var f Headers
+	if err := f.Set("X-Api-Key: " + secret + "\nx-tenant: blue\r\n\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Set("X-Tenant: green"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := f.h.Get("X-Api-Key"), secret; got != want {
+		t.Errorf("X-Api-Key: got %q, want %q", got, want)
+	}
+	if got := f.h.Values("X-Tenant"); len(got) != 2 || got[0] != "blue" || got[1] != "green" {
+		t.Errorf("X-Tenant: got %q, want [blue green]", got)
+	}
+	if got, want := f.String(), "X-Api-Key: ******, X-Tenant: ******"; got != want {
+		t.Errorf("String: got %q, want %q", got, want)
+	}
+	var tr headerTransport
+	tr.h = f.h
+	tr.next = roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if r.Header.Get("X-Api-Key") != secret {
+			t.Errorf("sent without the header: %v", r.Header)
+		}
+		return &http.Response{StatusCode: 200, Body: http.NoBody}, nil
+	})
+	req, _ := http.NewRequest(http.MethodGet, "https://x/", nil)
+	if _, err := tr.RoundTrip(req); err != nil {
+		t.Fatal(err)
+	}
+	if len(req.Header) != 0 {
+		t.Errorf("the caller's request got headers: %v", req.Header)
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// TestHideKeys: the output streams mask the keys a command was given, but
+// not keys too short to tell from ordinary words.
+func TestHideKeys(t *testing.T) {
+	t.Parallel()
+	var out, errOut bytes.Buffer
+	m := &Env{Stdout: &out, Stderr: &errOut}
+	m.HideKeys(leakKey, "k", "")
+	n, err := io.WriteString(m.Stdout, "key "+leakKey+", k, ok\n")
+	if err != nil || n != len("key "+leakKey+", k, ok\n") {
+		t.Errorf("write: got %d, %v; want the whole length, nil", n, err)
+	}
+	io.WriteString(m.Stderr, "no key here\n")
+	if got, want := out.String(), "key Le****, k, ok\n"; got != want {
+		t.Errorf("stdout: got %q, want %q", got, want)
+	}
+	if got, want := errOut.String(), "no key here\n"; got != want {
+		t.Errorf("stderr: got %q, want %q", got, want)
+	}
+}
