@@ -204,3 +204,24 @@ func TestLimiterSchedule(t *testing.T) {
 		t.Error("a rate of 0 must not limit")
 	}
 }
+
+// FuzzCompareAnswers: comparing any two bodies never panics, and a body
+// compared with itself never differs.
+func FuzzCompareAnswers(f *testing.F) {
+	for _, seed := range [][3]string{
+		{"application/soap+xml; charset=utf-8", xmlAnswer(locations).Body, xmlAnswer(strings.Replace(locations, "Truro", "Sydney", 1)).Body},
+		{"text/xml; charset=utf-8", `{"count":1,"locations":[{"id":1,"landmark":null}]}`, `{"count":"1","locations":[]}`},
+		{"text/xml; charset=utf-8", wsdl("http://a/service/service.asmx", "s:int"), wsdl("http://b/service/service.asmx", "s:string")},
+		{"text/plain; charset=utf-8", "System.Exception: a\r\n   at X()", "System.Exception: b"},
+		{"text/html", "<html><body>help</body></html>", "<html/>"},
+		{"text/xml", `<a xmlns:x="urn:x"><b x:t="1"/><b/><c>1</c><b/></a>`, `<a><c>x</c><b/><b/></a>`},
+	} {
+		f.Add(seed[0], seed[1], seed[2])
+	}
+	f.Fuzz(func(t *testing.T, ct, rec, live string) {
+		_ = compareAnswers(answer(200, ct, rec), answer(200, ct, live), false, 5)
+		if self := compareAnswers(answer(200, ct, rec), answer(200, ct, rec), false, 5); self.structureN+self.valueN != 0 {
+			t.Errorf("a body compared with itself differs: %q", self.diffs())
+		}
+	})
+}

@@ -794,9 +794,11 @@ func (t *treeCmp) absent(path string, run []*vnode, recorded bool) {
 func (t *treeCmp) compareJSONValues(path string, r, l *vnode) {
 	switch {
 	case r.kind == vObject && l.kind == vObject:
+		used := make([]bool, len(l.kids))
 		for _, rk := range r.kids {
-			for _, lk := range l.kids {
-				if lk.name == rk.name {
+			for n, lk := range l.kids {
+				if !used[n] && lk.name == rk.name {
+					used[n] = true
 					t.compareValues(t.childPath(path, rk.name), rk, lk)
 					break
 				}
