@@ -63,39 +63,67 @@ func (v *verifier) send(ctx context.Context, i *cassette.Interaction, key string
 		}
 		h[ck] = vs
 	}
-	rctx, cancel := context.WithTimeout(ctx, v.timeout)
-	defer cancel()
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(rctx, rq.Method, target, rd)
-	if err != nil {
+	if _, err := http.NewRequest(rq.Method, target, nil); err != nil {
 		return nil, redact.Error(fmt.Errorf("recorded request %s: %w", describeRequest(rq.Method, rq.URL, rq.Headers, rq.Body), err), v.secrets()...)
 	}
-	req.Header = h
-	resp, err := v.rt.RoundTrip(req)
-	if err == nil {
-		defer resp.Body.Close()
-		var b []byte
-		b, err = io.ReadAll(io.LimitReader(resp.Body, maxLiveBody))
-		if err == nil {
-			return &cassette.Interaction{
-				Request: cassette.Request{Proto: req.Proto, ProtoMajor: req.ProtoMajor, ProtoMinor: req.ProtoMinor,
-					ContentLength: req.ContentLength, Host: req.URL.Host, Body: body, Headers: h,
-					URL: target, Method: rq.Method},
-				Response: cassette.Response{Status: resp.Status, Code: resp.StatusCode, Proto: resp.Proto,
-					ProtoMajor: resp.ProtoMajor, ProtoMinor: resp.ProtoMinor, TransferEncoding: resp.TransferEncoding,
-					Trailer: resp.Trailer, ContentLength: resp.ContentLength, Uncompressed: resp.Uncompressed,
-					Body: string(b), Headers: resp.Header},
-			}, nil
+	var (
+		resp *http.Response
+		b    []byte
+		rctx context.Context
+	)
+	// A connection closed without an answer (a keep-alive connection the
+	// server dropped as the request went out, a balancer's reset) is tried
+	// once more: every call of the service only reads.
+	for attempt := 0; ; attempt++ {
+		resp, b, rctx, err = v.roundTrip(ctx, rq.Method, target, h, body)
+		if err == nil || attempt > 0 || ctx.Err() != nil || errors.Is(rctx.Err(), context.DeadlineExceeded) || !dropped(err) {
+			break
 		}
+	}
+	if err == nil {
+		return &cassette.Interaction{
+			Request: cassette.Request{Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+				ContentLength: int64(len(body)), Body: body, Headers: h, URL: target, Method: rq.Method},
+			Response: cassette.Response{Status: resp.Status, Code: resp.StatusCode, Proto: resp.Proto,
+				ProtoMajor: resp.ProtoMajor, ProtoMinor: resp.ProtoMinor, TransferEncoding: resp.TransferEncoding,
+				Trailer: resp.Trailer, ContentLength: resp.ContentLength, Uncompressed: resp.Uncompressed,
+				Body: string(b), Headers: resp.Header},
+		}, nil
 	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
 	what := describeRequest(rq.Method, rq.URL, rq.Headers, rq.Body)
 	return nil, redact.Error(fmt.Errorf("%w: %s", ErrNoAnswer, failure(rctx, err, v.timeout, redact.URL(target), what)), v.secrets()...)
+}
+
+// roundTrip sends one request with the per-request timeout and reads the
+// whole answer; rctx is the request's context (done on return), whose
+// error tells a timeout.
+func (v *verifier) roundTrip(ctx context.Context, method, target string, h http.Header, body string) (*http.Response, []byte, context.Context, error) {
+	rctx, cancel := context.WithTimeout(ctx, v.timeout)
+	defer cancel()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(rctx, method, target, rd)
+	if err != nil {
+		return nil, nil, rctx, err
+	}
+	req.Header = h.Clone()
+	resp, err := v.rt.RoundTrip(req)
+	if err != nil {
+		return nil, nil, rctx, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxLiveBody))
+	return resp, b, rctx, err
+}
+
+// dropped reports whether err is a connection closed without an answer.
+func dropped(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET)
 }
 
 // secrets are the values masked in Verify's errors.
@@ -121,7 +149,7 @@ func failure(rctx context.Context, err error, timeout time.Duration, target, wha
 		return fmt.Sprintf("connection refused at %s: nothing listens at that address and port", host)
 	case errors.As(err, &dns):
 		return fmt.Sprintf("%s: host %s not found (%s)", host, dns.Name, dns.Err)
-	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET):
+	case dropped(err):
 		return fmt.Sprintf("%s closed the connection without an answer (%s)", target, what)
 	}
 	return fmt.Sprintf("%s could not be called (%s): %v", target, what, innermostError(err))

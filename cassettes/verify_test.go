@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -94,24 +95,22 @@ func markRejections(t testing.TB, path string) {
 func editor(t testing.TB, base string, edit func(r *http.Request, contentType string, body []byte) []byte) string {
 	t.Helper()
 	up, _ := url.Parse(base)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		out := r.Clone(r.Context())
-		out.URL.Scheme, out.URL.Host, out.RequestURI, out.Host = up.Scheme, up.Host, "", ""
-		resp, err := http.DefaultTransport.RoundTrip(out)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadGateway)
-			return
-		}
-		defer resp.Body.Close()
-		body, _ := io.ReadAll(resp.Body)
-		body = edit(r, resp.Header.Get("Content-Type"), body)
-		for k, vs := range resp.Header {
-			w.Header()[k] = vs
-		}
-		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-		w.WriteHeader(resp.StatusCode)
-		_, _ = w.Write(body)
-	}))
+	rp := &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(up) },
+		ModifyResponse: func(resp *http.Response) error {
+			body, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err != nil {
+				return err
+			}
+			body = edit(resp.Request, resp.Header.Get("Content-Type"), body)
+			resp.Body = io.NopCloser(bytes.NewReader(body))
+			resp.ContentLength = int64(len(body))
+			resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
+			return nil
+		},
+	}
+	srv := httptest.NewServer(rp)
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
@@ -477,19 +476,53 @@ func TestVerifyRate(t *testing.T) {
 // httputilForward sends r on to base and copies the answer back.
 func httputilForward(w http.ResponseWriter, r *http.Request, base string) {
 	up, _ := url.Parse(base)
-	out := r.Clone(r.Context())
-	out.URL.Scheme, out.URL.Host, out.RequestURI, out.Host = up.Scheme, up.Host, "", ""
-	resp, err := http.DefaultTransport.RoundTrip(out)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadGateway)
-		return
+	(&httputil.ReverseProxy{Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(up) }}).ServeHTTP(w, r)
+}
+
+// TestVerifyRetriesADroppedConnection: a connection closed without an
+// answer is tried once more; closed twice, the run stops.
+func TestVerifyRetriesADroppedConnection(t *testing.T) {
+	up, ds := standIn(t)
+	path := recordDeployment(t, up.URL, ds)
+	for _, tc := range []struct {
+		name  string
+		drops int // of each request's attempts
+	}{{"dropped once", 1}, {"dropped twice", 2}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			seen := map[string]int{}
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				b, _ := io.ReadAll(r.Body)
+				r.Body = io.NopCloser(bytes.NewReader(b))
+				k := r.URL.String() + string(b)
+				mu.Lock()
+				seen[k]++
+				n := seen[k]
+				mu.Unlock()
+				if n <= tc.drops {
+					conn, _, err := http.NewResponseController(w).Hijack()
+					if err == nil {
+						conn.Close()
+					}
+					return
+				}
+				httputilForward(w, r, up.URL)
+			}))
+			defer srv.Close()
+			r, err := verify(t, path, srv.URL, cassettes.VerifyOptions{})
+			switch tc.drops {
+			case 1:
+				if err != nil {
+					t.Fatal(err)
+				}
+				allSame(t, r)
+			default:
+				if !errors.Is(err, cassettes.ErrNoAnswer) || !strings.Contains(err.Error(), "closed the connection without an answer") {
+					t.Errorf("got %v, want ErrNoAnswer: closed the connection without an answer", err)
+				}
+			}
+		})
 	}
-	defer resp.Body.Close()
-	for k, vs := range resp.Header {
-		w.Header()[k] = vs
-	}
-	w.WriteHeader(resp.StatusCode)
-	_, _ = io.Copy(w, resp.Body)
 }
 
 // TestVerifyOrderAndOnResult: with several workers, results come in

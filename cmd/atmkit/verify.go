@@ -126,6 +126,9 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 	if err != nil {
 		return cmdUsagef("cassette verify", "%v", err)
 	}
+	if len(files) == 0 {
+		return cmdUsagef("cassette verify", "no cassette files (*.yaml) in %s", strings.Join(fs.Args(), ", "))
+	}
 	p := &verifyPrinter{m: m, quiet: f.quiet, head: fmt.Sprintf("atmkit: verifying %s against %s (%s, %s, values %s)",
 		plural(len(files), "cassette"), redact.URL(f.upstream), plural(f.concurrency, "request")+" at a time",
 		rateText(f.rate), map[string]string{"compare": "compared", "ignore": "ignored"}[f.values])}

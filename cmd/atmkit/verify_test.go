@@ -3,9 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -217,6 +217,26 @@ func TestCassetteVerify(t *testing.T) {
 	}
 }
 
+// TestCassetteVerifyHeaderNeverShown: a gateway header reaches the
+// upstream; an upstream that echoes it shows it masked, in the output and
+// the JUnit report.
+func TestCassetteVerifyHeaderNeverShown(t *testing.T) {
+	t.Parallel()
+	path := recordCassette(t, startMock(t, leakKey, nil), asmx.DefaultNamespace, leakKey, verifyCalls[:1])
+	const gatewayKey = "Gateway-Secret-31337"
+	echo := startMock(t, leakKey, editing(func(r *http.Request, _ string, body []byte) []byte {
+		return bytes.ReplaceAll(body, []byte("Nova Scotia"), []byte("Nova Scotia "+r.Header.Get("X-Api-Key")))
+	}))
+	junit := filepath.Join(t.TempDir(), "verify.xml")
+	code, stdout, stderr := runAtmkit(nil, "cassette", "verify", "--upstream", echo, "--key", leakKey,
+		"--header", "X-Api-Key: "+gatewayKey, "--junit-report", junit, path)
+	if code != exitFailure || !strings.Contains(stdout, `recorded "Nova Scotia", live "Nova Scotia REDACTED"`) {
+		t.Fatalf("got exit %d, want 1 and the echoed header masked:\n%s%s", code, stdout, stderr)
+	}
+	checkNoKey(t, gatewayKey, stdout+stderr, junit)
+	checkNoKey(t, leakKey, stdout+stderr, junit)
+}
+
 // TestCassetteVerifyCouldNotCheck: a refused key, a closed port and a
 // silent upstream exit 2 with one line, without the key.
 func TestCassetteVerifyCouldNotCheck(t *testing.T) {
@@ -288,6 +308,7 @@ func TestCassetteVerifyCommandLine(t *testing.T) {
 		{[]string{"--upstream", "http://127.0.0.1:1", "--key", "k", "--timeout", "0s", path}, "--timeout 0s: must be positive"},
 		{[]string{"--upstream", "http://127.0.0.1:1", path}, "--key (or ATMKIT_KEY) is required: 3 recorded calls carry a scrubbed key"},
 		{[]string{"--upstream", "http://127.0.0.1:1", "--key", "k", "no/such.yaml"}, "cassette not found: no/such.yaml"},
+		{[]string{"--upstream", "http://127.0.0.1:1", "--key", "k", t.TempDir()}, "no cassette files (*.yaml) in "},
 		{[]string{"--upstream", "http://127.0.0.1:1", "--key", "k", "--junit-report", "no/such/dir/r.xml", path}, "its directory no/such/dir does not exist"},
 		{[]string{"--upstream", "https://127.0.0.1:1", "--key", "k", "--ca-cert", "missing-ca.pem", path}, "--ca-cert missing-ca.pem: "},
 	} {
@@ -296,8 +317,9 @@ func TestCassetteVerifyCommandLine(t *testing.T) {
 			t.Errorf("%q: got exit %d, stderr %q; want 2 and one line holding %q (stdout %q)", tc.args, code, stderr, tc.want, stdout)
 		}
 	}
-	if code, stdout, _ := runAtmkit(nil, "cassette", "verify", "--help"); code != exitOK && !strings.Contains(stdout, "Exit codes") {
-		t.Errorf("--help: exit %d", code)
+	code, stdout, stderr := runAtmkit(nil, "cassette", "verify", "--help")
+	if code != exitOK || !strings.Contains(stdout+stderr, "Exit codes: 0 nothing drifted") || !strings.Contains(stdout+stderr, "ATMKIT_") {
+		t.Errorf("--help: exit %d:\n%s%s", code, stdout, stderr)
 	}
 }
 
@@ -325,19 +347,5 @@ func TestCassetteVerifyReferenceDeployment(t *testing.T) {
 // forwardTo is a handler that sends every request on to base.
 func forwardTo(base string) http.Handler {
 	up, _ := url.Parse(base)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		out := r.Clone(r.Context())
-		out.URL.Scheme, out.URL.Host, out.RequestURI = up.Scheme, up.Host, ""
-		resp, err := http.DefaultTransport.RoundTrip(out)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadGateway)
-			return
-		}
-		defer resp.Body.Close()
-		for k, vs := range resp.Header {
-			w.Header()[k] = vs
-		}
-		w.WriteHeader(resp.StatusCode)
-		_, _ = io.Copy(w, resp.Body)
-	})
+	return &httputil.ReverseProxy{Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(up) }}
 }
