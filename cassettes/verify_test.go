@@ -26,8 +26,8 @@ import (
 	"github.com/beevik/etree"
 )
 
-// wrongKey is the key the recorded key rejection was sent with.
-const wrongKey = "not-a-key-of-the-deployment"
+// rejectedKey is the key the recorded key rejection was sent with.
+const rejectedKey = "not-a-key-of-the-deployment"
 
 // recordDeployment records calls of base into a new cassette through the
 // recording proxy: every XML question in the four XML bindings, the JSON
@@ -58,7 +58,7 @@ func recordDeployment(t testing.TB, base string, ds *fixtures.Dataset) string {
 	for _, p := range []string{asmx.ServicePath + "?WSDL", asmx.ServicePath} {
 		do(t, proxy.Client(), mustGet(t, proxy.URL+p))
 	}
-	if status, _ := do(t, proxy.Client(), request(t, proxy.URL, asmx.SOAP12, xmlQs[0], wrongKey, false)); status != 500 {
+	if status, _ := do(t, proxy.Client(), request(t, proxy.URL, asmx.SOAP12, xmlQs[0], rejectedKey, false)); status != 500 {
 		t.Fatalf("a wrong key: status %d, want 500", status)
 	}
 	proxy.Close()

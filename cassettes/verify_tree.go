@@ -45,12 +45,10 @@ type vnode struct {
 // vattr is an XML attribute (namespace declarations left out).
 type vattr struct{ name, space, value string }
 
-// Namespaces whose documents and attributes get special treatment.
+// Namespaces whose documents and attributes get special treatment (nsWSDL
+// is in layout.go, nsXSI and nsXSD in xmlraw.go).
 const (
-	nsWSDL     = "http://schemas.xmlsoap.org/wsdl/"
-	nsXSD      = "http://www.w3.org/2001/XMLSchema"
 	nsDisco    = "http://schemas.xmlsoap.org/disco/"
-	nsXSI      = "http://www.w3.org/2001/XMLSchema-instance"
 	nsDiffgram = "urn:schemas-microsoft-com:xml-diffgram-v1"
 	nsMSData   = "urn:schemas-microsoft-com:xml-msdata"
 )
