@@ -1,6 +1,7 @@
 package cassettes_test
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"net/url"
@@ -10,7 +11,7 @@ import (
 
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/internal/refdeploy"
-	"github.com/atmkit/atmkit/mockserver"
+	"github.com/atmkit/atmkit/internal/serve"
 )
 
 // TestMain doubles as the recorder subprocess of TestKillDuringRecording:
@@ -47,7 +48,7 @@ func runRecorderChild(spec string) int {
 		return 1
 	}
 	fmt.Printf("http://%s\n", ln.Addr())
-	srv := mockserver.NewHTTPServer(cassettes.NewProxy(up, rec, nil))
-	_ = srv.Serve(ln)
+	// Served until the test kills the process.
+	_ = serve.Run(context.Background(), ln, cassettes.NewProxy(up, rec, nil), serve.Options{})
 	return 0
 }
