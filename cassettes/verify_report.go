@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // junitSuites is a JUnit XML report as CI systems read it.
@@ -174,4 +175,31 @@ func (r *VerifyReport) Update() (files []string, replaced int, err error) {
 		replaced += len(byFile[f])
 	}
 	return files, replaced, nil
+}
+
+// WriteText writes the result as atmkit cassette verify prints it: a line
+// "  #ID name: summary", each difference shown below it, how many value
+// differences were left out, and the note of a result that is not the same.
+func (r VerifyResult) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "  #%d %s: %s\n", r.ID, r.Name(), r.Summary())
+	for _, d := range r.Differences {
+		b.WriteString("      " + d.String() + "\n")
+	}
+	if more := r.ValueCount - countValues(r.Differences); more > 0 {
+		fmt.Fprintf(&b, "      … and %s more\n", plural(more, "value difference"))
+	}
+	if r.Note != "" && r.Verdict != Same {
+		b.WriteString("      (" + r.Note + ")\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Summary counts the results: "12 interactions in 2 cassettes: 10 same, 1
+// values drifted, 1 structure drifted (1.2s)".
+func (r *VerifyReport) Summary() string {
+	return fmt.Sprintf("%s in %s: %d same, %d values drifted, %d structure drifted (%s)",
+		plural(len(r.Results), "interaction"), plural(len(r.Files), "cassette"), r.Count(Same),
+		r.Count(ValuesDrifted), r.Count(StructureDrifted), r.Duration.Round(time.Millisecond))
 }

@@ -5,13 +5,13 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/deviate"
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
 	"github.com/beevik/etree"
@@ -47,44 +47,12 @@ func typedServer(t *testing.T, wrap func(h http.Handler) http.Handler, opts ...m
 // send calls op in binding b with params (name=value pairs, key first).
 func send(t *testing.T, base string, b asmx.Binding, op string, params ...string) (int, string) {
 	t.Helper()
-	form := url.Values{}
-	var soap strings.Builder
+	var pairs [][2]string
 	for i := 0; i+1 < len(params); i += 2 {
-		form.Add(params[i], params[i+1])
-		fmt.Fprintf(&soap, "<%s>%s</%s>", params[i], params[i+1], params[i])
+		pairs = append(pairs, [2]string{params[i], params[i+1]})
 	}
-	var req *http.Request
-	switch b {
-	case asmx.SOAP11, asmx.SOAP12:
-		env, ct := asmx.NamespaceSOAP11, "text/xml; charset=utf-8"
-		if b == asmx.SOAP12 {
-			env, ct = asmx.NamespaceSOAP12, asmx.ContentTypeSOAP12
-		}
-		body := `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="` + env + `"><soap:Body><` + op + ` xmlns="` + typedNS + `">` +
-			soap.String() + `</` + op + `></soap:Body></soap:Envelope>`
-		req, _ = http.NewRequest("POST", base+asmx.ServicePath, strings.NewReader(body))
-		req.Header.Set("Content-Type", ct)
-		if b == asmx.SOAP11 {
-			req.Header.Set("SOAPAction", `"`+typedNS+"/"+op+`"`)
-		}
-	case asmx.HTTPPost:
-		req, _ = http.NewRequest("POST", base+asmx.ServicePath+"/"+op, strings.NewReader(form.Encode()))
-		req.Header.Set("Content-Type", asmx.ContentTypeForm)
-	case asmx.JSON:
-		req, _ = http.NewRequest("GET", base+asmx.JSONPath+"/"+op+"?"+form.Encode(), nil)
-	default:
-		req, _ = http.NewRequest("GET", base+asmx.ServicePath+"/"+op+"?"+form.Encode(), nil)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, string(body)
+	status, body := mocktest.Call(t, base, typedNS, b, op, pairs)
+	return status, string(body)
 }
 
 var searchParams = []string{asmx.ParamKey, "k", asmx.ParamPostalCode, "", asmx.ParamLatitude, "44.648834",

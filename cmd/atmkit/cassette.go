@@ -33,22 +33,10 @@ const cassetteScrubExamples = `  atmkit cassette scrub testdata/atm.yaml
   atmkit cassette scrub --check testdata/     # in CI: exit 1 if any key is left`
 
 func (m *Main) runCassette(ctx context.Context, args []string) error {
-	if len(args) == 0 {
-		fmt.Fprintln(m.Stderr, cassetteUsage)
-		return cli.Usagef("cassette", "no subcommand given (list, scrub or verify)")
-	}
-	switch args[0] {
-	case "list":
-		return m.runCassetteList(ctx, args[1:])
-	case "scrub":
-		return m.runCassetteScrub(ctx, args[1:])
-	case "verify":
-		return m.runCassetteVerify(ctx, args[1:])
-	case "help", "-h", "-help", "--help":
-		fmt.Fprintln(m.Stdout, cassetteUsage)
-		return flag.ErrHelp
-	}
-	return cli.Usagef("cassette", "unknown subcommand %q (want list, scrub or verify)", args[0])
+	return m.Dispatch(ctx, "cassette", cassetteUsage, args,
+		cli.Sub{Name: "list", Run: m.runCassetteList},
+		cli.Sub{Name: "scrub", Run: m.runCassetteScrub},
+		cli.Sub{Name: "verify", Run: m.runCassetteVerify})
 }
 
 func (m *Main) runCassetteList(_ context.Context, args []string) error {
@@ -97,14 +85,6 @@ func quoteParam(s string) string {
 	return fmt.Sprintf("%q", s)
 }
 
-// scrubFound is the error of scrub --check when keys are left: exit code 1.
-type scrubFound struct{ n int }
-
-func (e scrubFound) Error() string {
-	return fmt.Sprintf("cassette scrub: %d values to redact (run without --check to redact them)", e.n)
-}
-func (scrubFound) ExitCode() int { return exitFailure }
-
 func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
 	fs := cli.NewFlagSet("cassette scrub", "cassette scrub [--check] PATH...", cassetteScrubExamples, m.Stderr)
 	check := fs.Bool("check", false, "only report; exit 1 if anything would be redacted")
@@ -140,7 +120,7 @@ func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
 		}
 	}
 	if *check && total > 0 {
-		return scrubFound{total}
+		return cli.Exitf(exitFailure, "cassette scrub: %d values to redact (run without --check to redact them)", total)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"net/http"
 	"os"
 	"strconv"
@@ -124,29 +125,6 @@ func (f *conformFlags) register(m *Main) *flag.FlagSet {
 	return fs
 }
 
-// conformFailed is the error of a run in which some spec failed; it maps to
-// exit code 1. The failures are already printed, grouped by cause.
-type conformFailed struct{}
-
-func (conformFailed) Error() string {
-	return "conform: the target does not conform (see the failures above)"
-}
-
-// ExitCode is 1: the command ran and the target failed.
-func (conformFailed) ExitCode() int { return exitFailure }
-
-// couldNotCheck is the error of a run that could not check the target
-// (unreachable, no answer within --timeout, TLS, a refused key, a report
-// that could not be written): exit code 2, as for a usage error.
-type couldNotCheck struct{ err error }
-
-func (e couldNotCheck) Error() string { return "conform: " + e.err.Error() }
-
-func (e couldNotCheck) Unwrap() error { return e.err }
-
-// ExitCode is 2: nothing was found out about the target's conformance.
-func (couldNotCheck) ExitCode() int { return exitUsage }
-
 // config turns the flags into a conformance configuration.
 func (f *conformFlags) config() (conformance.Config, error) {
 	if f.target == "" {
@@ -220,11 +198,11 @@ func (m *Main) runConform(_ context.Context, args []string) error {
 		NoColor:     f.noColor || !isTerminal(m.Stdout),
 	}
 	passed, err := conformance.Run(cfg, conformance.RunOptions{LabelFilter: f.labelFilter, Reporter: rc, Out: m.Stdout})
-	if err != nil {
-		return couldNotCheck{err}
+	if err != nil { // unreachable, no answer within --timeout, TLS, a refused key, a report not written
+		return &cli.ExitError{Code: exitUsage, Err: fmt.Errorf("conform: %w", err)}
 	}
-	if !passed {
-		return conformFailed{}
+	if !passed { // the failures are printed above, grouped by cause
+		return cli.Exitf(exitFailure, "conform: the target does not conform (see the failures above)")
 	}
 	return nil
 }

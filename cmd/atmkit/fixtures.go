@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -36,20 +35,9 @@ const fixturesCheckExamples = `  atmkit fixtures check ./data
 const progressThreshold = 100_000
 
 func (m *Main) runFixtures(ctx context.Context, args []string) error {
-	if len(args) == 0 {
-		fmt.Fprintln(m.Stderr, fixturesUsage)
-		return cli.Usagef("fixtures", "no subcommand given (generate or check)")
-	}
-	switch args[0] {
-	case "generate":
-		return m.runFixturesGenerate(ctx, args[1:])
-	case "check":
-		return m.runFixturesCheck(ctx, args[1:])
-	case "help", "-h", "-help", "--help":
-		fmt.Fprintln(m.Stdout, fixturesUsage)
-		return flag.ErrHelp
-	}
-	return cli.Usagef("fixtures", "unknown subcommand %q (want generate or check)", args[0])
+	return m.Dispatch(ctx, "fixtures", fixturesUsage, args,
+		cli.Sub{Name: "generate", Run: m.runFixturesGenerate},
+		cli.Sub{Name: "check", Run: m.runFixturesCheck})
 }
 
 func (m *Main) runFixturesGenerate(ctx context.Context, args []string) error {
@@ -154,13 +142,6 @@ func topCounts(d *fixtures.Dataset) (cities, insts []idCount) {
 	return sorted(cm), sorted(im)
 }
 
-// checkFailed is the error of a check that found problems: exit code 1,
-// with the problems already printed.
-type checkFailed struct{ msg string }
-
-func (e *checkFailed) Error() string { return e.msg }
-func (e *checkFailed) ExitCode() int { return exitFailure }
-
 func (m *Main) runFixturesCheck(ctx context.Context, args []string) error {
 	fs := cli.NewFlagSet("fixtures check", "fixtures check DIR", fixturesCheckExamples, m.Stderr)
 	if err := m.Parse(fs, args, nil); err != nil {
@@ -181,7 +162,7 @@ func (m *Main) runFixturesCheck(ctx context.Context, args []string) error {
 		if more := verr.Total - len(verr.Problems); more > 0 {
 			fmt.Fprintf(m.Stdout, "... and %d more problems not listed\n", more)
 		}
-		return &checkFailed{msg: fmt.Sprintf("%s: %d problems", dir, verr.Total)}
+		return cli.Exitf(exitFailure, "%s: %d problems", dir, verr.Total)
 	case err != nil:
 		return err
 	}

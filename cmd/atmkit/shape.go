@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -39,20 +38,9 @@ const shapeLearnExamples = `  atmkit shape learn --wsdl https://atm.example.org/
   atmkit serve --shape shape.yaml`
 
 func (m *Main) runShape(ctx context.Context, args []string) error {
-	if len(args) == 0 {
-		fmt.Fprintln(m.Stderr, shapeUsage)
-		return cli.Usagef("shape", "no subcommand given (show or learn)")
-	}
-	switch args[0] {
-	case "show":
-		return m.runShapeShow(args[1:])
-	case "learn":
-		return m.runShapeLearn(ctx, args[1:])
-	case "help", "-h", "-help", "--help":
-		fmt.Fprintln(m.Stdout, shapeUsage)
-		return flag.ErrHelp
-	}
-	return cli.Usagef("shape", "unknown subcommand %q (want show or learn)", args[0])
+	return m.Dispatch(ctx, "shape", shapeUsage, args,
+		cli.Sub{Name: "show", Run: m.runShapeShow},
+		cli.Sub{Name: "learn", Run: m.runShapeLearn})
 }
 
 // loadShape reads --shape: nil (the built-in shape) when path is empty. A
@@ -71,7 +59,7 @@ func loadShape(cmd, path string) (*shape.Shape, error) {
 	return sh, nil
 }
 
-func (m *Main) runShapeShow(args []string) error {
+func (m *Main) runShapeShow(_ context.Context, args []string) error {
 	fs := cli.NewFlagSet("shape show", "shape show [--shape FILE]", shapeShowExamples, m.Stderr)
 	path := fs.String("shape", "", "shape file to show (default: the built-in shape)")
 	if err := m.Parse(fs, args, nil); err != nil {

@@ -5,10 +5,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -20,6 +18,7 @@ import (
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/internal/refdeploy"
 	"github.com/atmkit/atmkit/shape"
 )
@@ -55,45 +54,7 @@ var refCalls = []refCall{
 // deployment or a proxy in front of one) and returns status and body.
 func callService(t *testing.T, base, ns string, b asmx.Binding, op, key string, params [][2]string) (int, []byte) {
 	t.Helper()
-	params = append([][2]string{{asmx.ParamKey, key}}, params...)
-	form := url.Values{}
-	var soap strings.Builder
-	for _, p := range params {
-		form.Add(p[0], p[1])
-		fmt.Fprintf(&soap, "<%s>%s</%s>", p[0], p[1], p[0])
-	}
-	var req *http.Request
-	switch b {
-	case asmx.SOAP11, asmx.SOAP12:
-		env, ct := asmx.NamespaceSOAP11, "text/xml; charset=utf-8"
-		if b == asmx.SOAP12 {
-			env, ct = asmx.NamespaceSOAP12, asmx.ContentTypeSOAP12
-		}
-		body := `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="` + env + `"><soap:Body><` + op +
-			` xmlns="` + ns + `">` + soap.String() + `</` + op + `></soap:Body></soap:Envelope>`
-		req, _ = http.NewRequest("POST", base+asmx.ServicePath, strings.NewReader(body))
-		req.Header.Set("Content-Type", ct)
-		if b == asmx.SOAP11 {
-			req.Header.Set("SOAPAction", `"`+ns+"/"+op+`"`)
-		}
-	case asmx.HTTPPost:
-		req, _ = http.NewRequest("POST", base+asmx.ServicePath+"/"+op, strings.NewReader(form.Encode()))
-		req.Header.Set("Content-Type", asmx.ContentTypeForm)
-	case asmx.JSON:
-		req, _ = http.NewRequest("GET", base+asmx.JSONPath+"/"+op+"?"+form.Encode(), nil)
-	default:
-		req, _ = http.NewRequest("GET", base+asmx.ServicePath+"/"+op+"?"+form.Encode(), nil)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s over %s: %v", op, b, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, body
+	return mocktest.Call(t, base, ns, b, op, append([][2]string{{asmx.ParamKey, key}}, params...))
 }
 
 // startCommand runs an atmkit command that listens ("... listening on

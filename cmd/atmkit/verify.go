@@ -5,9 +5,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/internal/cli"
@@ -76,26 +76,6 @@ func (f *verifyFlags) register(m *Main) *flag.FlagSet {
 	return fs
 }
 
-// verifyDrifted is the error of a run in which something drifted: exit 1.
-type verifyDrifted struct{ n, of int }
-
-func (e verifyDrifted) Error() string {
-	return fmt.Sprintf("cassette verify: %d of %d interactions drifted (see above); --update rewrites the cassettes with the new answers", e.n, e.of)
-}
-
-// ExitCode is 1: the deployment no longer answers as recorded.
-func (verifyDrifted) ExitCode() int { return exitFailure }
-
-// verifyNotChecked is the error of a run that could not check the
-// deployment (unreachable, no answer within --timeout, TLS, a refused
-// key, a cassette that cannot be read): exit 2.
-type verifyNotChecked struct{ msg string }
-
-func (e verifyNotChecked) Error() string { return "cassette verify: could not check: " + e.msg }
-
-// ExitCode is 2: nothing was found out about drift.
-func (verifyNotChecked) ExitCode() int { return exitUsage }
-
 func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 	var f verifyFlags
 	fs := f.register(m)
@@ -130,7 +110,7 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 	if len(files) == 0 {
 		return cli.Usagef("cassette verify", "no cassette files (*.yaml) in %s", strings.Join(fs.Args(), ", "))
 	}
-	p := &verifyPrinter{m: m, quiet: f.quiet, head: fmt.Sprintf("atmkit: verifying %s against %s (%s, %s, values %s)",
+	p := &verifyPrinter{w: m.Stdout, quiet: f.quiet, head: fmt.Sprintf("atmkit: verifying %s against %s (%s, %s, values %s)",
 		plural(len(files), "cassette"), redact.URL(f.upstream), plural(f.concurrency, "request")+" at a time",
 		rateText(f.rate), map[string]string{"compare": "compared", "ignore": "ignored"}[f.values])}
 	report, err := cassettes.Verify(ctx, files, cassettes.VerifyOptions{
@@ -151,11 +131,11 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 	case errors.Is(err, cassettes.ErrCassetteNotFound):
 		return cli.Usagef("cassette verify", "%v", err)
 	case report == nil && err != nil:
-		return verifyNotChecked{redact.Text(err.Error(), f.key)}
+		return notChecked(redact.Text(err.Error(), f.key))
 	}
 	if f.junitReport != "" {
 		if jerr := report.WriteJUnitFile(f.junitReport); jerr != nil {
-			return verifyNotChecked{jerr.Error()}
+			return notChecked(jerr.Error())
 		}
 	}
 	if err != nil {
@@ -166,9 +146,10 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 		if n := report.Count(cassettes.ValuesDrifted) + report.Count(cassettes.StructureDrifted); n > 0 {
 			msg += fmt.Sprintf(" (%d interactions drifted before the run stopped)", n)
 		}
-		return verifyNotChecked{redact.Text(msg, f.key)}
+		return notChecked(redact.Text(msg, f.key))
 	}
-	p.summary(report)
+	p.heading()
+	fmt.Fprintf(m.Stdout, "atmkit: %s\n", report.Summary())
 	drifted := report.Count(cassettes.ValuesDrifted) + report.Count(cassettes.StructureDrifted)
 	if drifted == 0 {
 		return nil
@@ -184,7 +165,15 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 		fmt.Fprintf(m.Stdout, "atmkit: replaced %s with the deployment's, in %s\n", plural(n, "recorded answer"), plural(len(updated), "cassette"))
 		return nil
 	}
-	return verifyDrifted{drifted, len(report.Results)}
+	return cli.Exitf(exitFailure, "cassette verify: %d of %d interactions drifted (see above); --update rewrites the cassettes with the new answers",
+		drifted, len(report.Results))
+}
+
+// notChecked is the error of a run that could not check the deployment
+// (unreachable, no answer within --timeout, TLS, a refused key, a cassette
+// that cannot be read): exit 2, nothing was found out about drift.
+func notChecked(msg string) error {
+	return cli.Exitf(exitUsage, "cassette verify: could not check: %s", msg)
 }
 
 // verifyPrinter prints the results of a run as they come, in cassette
@@ -192,7 +181,7 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 // differences below it. The heading of the run waits for the first line,
 // so a run that cannot check prints only its error.
 type verifyPrinter struct {
-	m     *Main
+	w     io.Writer
 	quiet bool
 	head  string
 	file  string
@@ -202,46 +191,19 @@ func (p *verifyPrinter) print(r cassettes.VerifyResult) {
 	if r.Verdict == cassettes.NotChecked || (p.quiet && r.Verdict == cassettes.Same) {
 		return
 	}
-	var b strings.Builder
-	if p.head != "" {
-		b.WriteString(p.head + "\n")
-		p.head = ""
-	}
+	p.heading()
 	if r.File != p.file {
 		p.file = r.File
-		b.WriteString(r.File + ":\n")
+		fmt.Fprintf(p.w, "%s:\n", r.File)
 	}
-	fmt.Fprintf(&b, "  #%d %s: %s\n", r.ID, r.Name(), r.Summary())
-	for _, d := range r.Differences {
-		b.WriteString("      " + d.String() + "\n")
-	}
-	if more := r.ValueCount - countValues(r.Differences); more > 0 {
-		fmt.Fprintf(&b, "      … and %s more\n", plural(more, "value difference"))
-	}
-	if r.Note != "" && r.Verdict != cassettes.Same {
-		b.WriteString("      (" + r.Note + ")\n")
-	}
-	fmt.Fprint(p.m.Stdout, b.String())
+	_ = r.WriteText(p.w)
 }
 
-// summary prints the counts of a run.
-func (p *verifyPrinter) summary(r *cassettes.VerifyReport) {
+func (p *verifyPrinter) heading() {
 	if p.head != "" {
-		fmt.Fprintln(p.m.Stdout, p.head)
+		fmt.Fprintln(p.w, p.head)
+		p.head = ""
 	}
-	fmt.Fprintf(p.m.Stdout, "atmkit: %s in %s: %d same, %d values drifted, %d structure drifted (%s)\n",
-		plural(len(r.Results), "interaction"), plural(len(r.Files), "cassette"), r.Count(cassettes.Same),
-		r.Count(cassettes.ValuesDrifted), r.Count(cassettes.StructureDrifted), r.Duration.Round(time.Millisecond))
-}
-
-func countValues(ds []cassettes.Difference) int {
-	n := 0
-	for _, d := range ds {
-		if !d.Change.Structural() {
-			n++
-		}
-	}
-	return n
 }
 
 func rateText(rate float64) string {

@@ -7,10 +7,12 @@
 package cli
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 )
 
 // Env is what a command reads and writes: its output streams and its
@@ -58,4 +60,64 @@ func (e *Env) Logger(format string) (*slog.Logger, error) {
 // Warnf prints a warning line on Stderr: "atmkit: WARNING: " and the text.
 func (e *Env) Warnf(format string, args ...any) {
 	fmt.Fprintf(e.Stderr, "atmkit: WARNING: "+format+"\n", args...)
+}
+
+// ExitError is the error of a command that ran and ends with an exit code
+// of its own: 1 when it found a failure (a target that does not conform,
+// drift, problems in a data set), 2 when it could not check at all.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string { return e.Err.Error() }
+
+// Unwrap is the error behind the exit code.
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// ExitCode is the process's exit code.
+func (e *ExitError) ExitCode() int { return e.Code }
+
+// Exitf returns an ExitError with code and the formatted message.
+func Exitf(code int, format string, args ...any) error {
+	return &ExitError{Code: code, Err: fmt.Errorf(format, args...)}
+}
+
+// Sub is one subcommand of a command group (atmkit cassette list).
+type Sub struct {
+	Name string
+	Run  func(ctx context.Context, args []string) error
+}
+
+// Dispatch runs the subcommand of group cmd that args[0] names. With no
+// subcommand, or an unknown one, it is a usage error; "help" prints usage.
+func (e *Env) Dispatch(ctx context.Context, cmd, usage string, args []string, subs ...Sub) error {
+	names := make([]string, len(subs))
+	for i, s := range subs {
+		names[i] = s.Name
+	}
+	want := strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	if len(args) == 0 {
+		fmt.Fprintln(e.Stderr, usage)
+		return Usagef(cmd, "no subcommand given (%s)", want)
+	}
+	for _, s := range subs {
+		if s.Name == args[0] {
+			return s.Run(ctx, args[1:])
+		}
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		fmt.Fprintln(e.Stdout, usage)
+		return flag.ErrHelp
+	}
+	return Usagef(cmd, "unknown subcommand %q (want %s)", args[0], want)
+}
+
+// NoArgs is a usage error naming the first argument left in fs, if any.
+func NoArgs(fs *flag.FlagSet) error {
+	if fs.NArg() > 0 {
+		return Usagef(fs.Name(), "unexpected argument %q", fs.Arg(0))
+	}
+	return nil
 }

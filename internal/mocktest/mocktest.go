@@ -1,13 +1,16 @@
-// Package mocktest holds what the tests of the mock server and of the
-// handlers that wrap it (package deviate) share: a small hand-made data set
-// and the requests a client sends in each binding. It is for tests only.
+// Package mocktest holds what atmkit's tests share to talk to a service
+// (the mock, the handlers that wrap it, a reference deployment, a proxy):
+// a small hand-made data set and the calls a client sends in each binding.
+// It is for tests only.
 package mocktest
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
+	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/fixtures"
@@ -104,10 +107,10 @@ func NewRequest(base string, b asmx.Binding, ns, op string, params [][2]string) 
 			return nil, err
 		}
 		if b == asmx.SOAP11 {
-			req.Header.Set("Content-Type", "text/xml; charset=utf-8")
+			req.Header.Set("Content-Type", asmx.ContentTypeSOAP11)
 			req.Header.Set("SOAPAction", `"`+ns+"/"+op+`"`)
 		} else {
-			req.Header.Set("Content-Type", "application/soap+xml; charset=utf-8")
+			req.Header.Set("Content-Type", asmx.ContentTypeSOAP12)
 		}
 		return req, nil
 	case asmx.HTTPGet:
@@ -117,10 +120,31 @@ func NewRequest(base string, b asmx.Binding, ns, op string, params [][2]string) 
 		if err != nil {
 			return nil, err
 		}
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Content-Type", asmx.ContentTypeForm)
 		return req, nil
 	case asmx.JSON:
 		return http.NewRequest("GET", base+asmx.JSONPath+"/"+op+"?"+form.Encode(), nil)
 	}
 	return nil, fmt.Errorf("binding %v: unknown", b)
+}
+
+// Call sends op with params in binding b to the service at base (the mock,
+// a reference deployment or a proxy in front of either) in namespace ns,
+// as NewRequest builds it, and returns the answer's status and body.
+func Call(tb testing.TB, base, ns string, b asmx.Binding, op string, params [][2]string) (int, []byte) {
+	tb.Helper()
+	req, err := NewRequest(base, b, ns, op, params)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		tb.Fatalf("%s over %s: %v", op, b, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		tb.Fatalf("%s over %s: read the answer: %v", op, b, err)
+	}
+	return resp.StatusCode, body
 }

@@ -7,13 +7,13 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
 	"github.com/atmkit/atmkit/shape/learn"
@@ -178,45 +178,7 @@ func collect(t *testing.T, base, ns string) []learn.Sample {
 
 func send(t *testing.T, base, ns string, b asmx.Binding, op string, params [][2]string) (int, []byte) {
 	t.Helper()
-	params = append([][2]string{{asmx.ParamKey, "k"}}, params...)
-	form := url.Values{}
-	var soap strings.Builder
-	for _, p := range params {
-		form.Add(p[0], p[1])
-		fmt.Fprintf(&soap, "<%s>%s</%s>", p[0], p[1], p[0])
-	}
-	var req *http.Request
-	switch b {
-	case asmx.SOAP11, asmx.SOAP12:
-		env, ct := asmx.NamespaceSOAP11, "text/xml; charset=utf-8"
-		if b == asmx.SOAP12 {
-			env, ct = asmx.NamespaceSOAP12, asmx.ContentTypeSOAP12
-		}
-		body := `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="` + env + `"><soap:Body><` + op + ` xmlns="` + ns + `">` +
-			soap.String() + `</` + op + `></soap:Body></soap:Envelope>`
-		req, _ = http.NewRequest("POST", base+asmx.ServicePath, strings.NewReader(body))
-		req.Header.Set("Content-Type", ct)
-		if b == asmx.SOAP11 {
-			req.Header.Set("SOAPAction", `"`+ns+"/"+op+`"`)
-		}
-	case asmx.HTTPPost:
-		req, _ = http.NewRequest("POST", base+asmx.ServicePath+"/"+op, strings.NewReader(form.Encode()))
-		req.Header.Set("Content-Type", asmx.ContentTypeForm)
-	case asmx.JSON:
-		req, _ = http.NewRequest("GET", base+asmx.JSONPath+"/"+op+"?"+form.Encode(), nil)
-	default:
-		req, _ = http.NewRequest("GET", base+asmx.ServicePath+"/"+op+"?"+form.Encode(), nil)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, body
+	return mocktest.Call(t, base, ns, b, op, append([][2]string{{asmx.ParamKey, "k"}}, params...))
 }
 
 func serve(t *testing.T, sh *shape.Shape, ns string) string {
