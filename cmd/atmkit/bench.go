@@ -17,19 +17,6 @@ import (
 	"github.com/atmkit/atmkit/mockserver"
 )
 
-const benchExamples = `  atmkit bench                                  # SOAP 1.1 coordinate search, 32 connections, 10 s
-  atmkit bench --binding json -d 5s
-  atmkit bench --op ReturnAllAtms --binding get --json
-  atmkit bench --atms 1000000 --op ReturnAtmSearchByCoordinates --param bytRadius=10
-  atmkit bench --wiremock                        # also WireMock (npm install wiremock; Java 17)
-  atmkit bench --replay-scale                    # replay from cassettes of 10 and 10,000 interactions
-  atmkit bench --replay-sizes 10,1000,10000 --binding get -d 5s
-  atmkit bench --replay testdata/atm.yaml --op ReturnProvinces   # a mock replaying your cassette
-  atmkit bench --atms-scale                      # 10 nearest to a Halifax postal code at 10,000 and 1,000,000 ATMs; peak RSS
-  atmkit bench --atms-sizes 10000,100000,1000000 --op ReturnAtmSearchByCoordinates --param bytRadius=5
-  atmkit bench --target http://127.0.0.1:8080 --key demo-key
-  atmkit bench --shape shape.yaml --binding get  # the mock serving a deployment's shape`
-
 // benchFlags are the flags of atmkit bench: a bench.Config, and how it is
 // printed.
 type benchFlags struct {
@@ -40,7 +27,7 @@ type benchFlags struct {
 
 func (f *benchFlags) register(m *Main) *flag.FlagSet {
 	c := &f.cfg
-	fs := cli.NewFlagSet("bench", "bench [flags]", benchExamples, m.Stderr)
+	fs := cli.NewFlagSet("bench", "bench [flags]", helpText("bench"), m.Stderr)
 	fs.StringVar(&c.Op, "op", asmx.OpReturnAtmSearchByCoordinates, "operation to call")
 	fs.StringVar(&c.Binding, "binding", "soap11", "binding: soap11, soap12, get, post or json")
 	fs.IntVar(&c.Connections, "c", 32, "keep-alive connections, one request in flight on each")

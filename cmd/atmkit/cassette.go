@@ -16,31 +16,15 @@ import (
 	"github.com/atmkit/atmkit/mockserver"
 )
 
-const cassetteUsage = `Usage: atmkit cassette <subcommand> [flags] PATH...
-
-Subcommands:
-  list    print each interaction of cassettes: id, binding, operation, parameters, status
-  scrub   replace service keys and credential headers in cassettes made elsewhere
-  verify  check that a live deployment still answers as the cassettes say
-
-PATH is a cassette file (.yaml may be left out) or a directory of them.
-Run 'atmkit cassette <subcommand> --help' for its flags.`
-
-const cassetteListExamples = `  atmkit cassette list testdata/atm.yaml
-  atmkit cassette list testdata/cassettes/`
-
-const cassetteScrubExamples = `  atmkit cassette scrub testdata/atm.yaml
-  atmkit cassette scrub --check testdata/     # in CI: exit 1 if any key is left`
-
 func (m *Main) runCassette(ctx context.Context, args []string) error {
-	return m.Dispatch(ctx, "cassette", cassetteUsage, args,
+	return m.Dispatch(ctx, "cassette", helpText("cassette"), args,
 		cli.Sub{Name: "list", Run: m.runCassetteList},
 		cli.Sub{Name: "scrub", Run: m.runCassetteScrub},
 		cli.Sub{Name: "verify", Run: m.runCassetteVerify})
 }
 
 func (m *Main) runCassetteList(_ context.Context, args []string) error {
-	fs := cli.NewFlagSet("cassette list", "cassette list PATH...", cassetteListExamples, m.Stderr)
+	fs := cli.NewFlagSet("cassette list", "cassette list PATH...", helpText("cassette-list"), m.Stderr)
 	if err := m.Parse(fs, args, nil); err != nil {
 		return err
 	}
@@ -86,7 +70,7 @@ func quoteParam(s string) string {
 }
 
 func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
-	fs := cli.NewFlagSet("cassette scrub", "cassette scrub [--check] PATH...", cassetteScrubExamples, m.Stderr)
+	fs := cli.NewFlagSet("cassette scrub", "cassette scrub [--check] PATH...", helpText("cassette-scrub"), m.Stderr)
 	check := fs.Bool("check", false, "only report; exit 1 if anything would be redacted")
 	if err := m.Parse(fs, args, nil); err != nil {
 		return err

@@ -14,51 +14,6 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 )
 
-const conformExamples = `  atmkit conform --target http://127.0.0.1:8080 --key secret
-  atmkit conform --target https://atm.example.org --key "$KEY" --junit-report conform.xml --timeout 10s
-  atmkit conform --target http://127.0.0.1:8080 --key k --label-filter 'documented && !wsdl'
-  atmkit conform --target https://atm.example.org --key "$KEY" --label-filter '!get && !post'
-  atmkit conform --target http://127.0.0.1:8080 --key k --city-id 3 --city-id 17 --radius-unit mi
-  atmkit conform --target https://atm.example.org --key "$KEY" --latitude 44.6488 --longitude -63.5752 --radius 10 --institution-id 3
-  ATMKIT_TARGET=http://127.0.0.1:8080 ATMKIT_KEY=k atmkit conform --json-report conform.json
-  atmkit conform --target https://atm.internal --key "$KEY" --ca-cert corp-ca.pem --client-cert me.pem --client-key me-key.pem
-  atmkit conform --target https://gateway.example.org/atm --key "$KEY" --header "Ocp-Apim-Subscription-Key: $SUB"
-
-Labels: soap11 soap12 get post json (bindings), documented (what the interface
-document states), asmx (ASMX conventions beyond it), semantics (search
-results), wsdl (skipped when the target serves no WSDL), faults, keys,
-equivalence. Curl lines in failures read the key from $ATMKIT_KEY; the key
-appears in no output or report (elsewhere it is masked as ****).
-
-Before the specs, a preflight calls ReturnProvinces once per binding (a
-coordinate search for JSON). A target that cannot be checked stops the run
-with one paragraph: connection refused, no answer within --timeout, TLS
-failure, 404 at the service path, or a refused key. HTTP GET and POST
-disabled in web.config is a non-conformance: their specs fail as one group
-that says how to enable them; --label-filter '!get && !post' leaves them out.
-Failures are summarized grouped by cause, each spec with its section of the
-documentation.
-
-HTTPS: the system's authorities are trusted, and those of --ca-cert; a
-certificate problem (an unknown authority, another host name, an expired
-certificate, a client certificate required or refused) stops the preflight
-with one line naming it and the flag that fixes it. HTTPS_PROXY/HTTP_PROXY
-are used unless NO_PROXY names the target. --header values are sent with
-every request and appear in no output, report or curl line.
-
-Exit codes: 0: the target conforms (every spec run passed); 1: it does not
-conform; 2: could not check (a wrong command line, an unreachable target,
-no answer within --timeout, a TLS failure, a refused key).
-
-Query values (search point, address, institution, radius, maximum, city ids)
-are found in the target's own answers unless given by the flags; the last
-line of the output says which were given and where the others came from.
-The anchor is a location of ReturnAllAtms that the JSON binding finds at its
-own coordinates or, with --latitude and --longitude, the location nearest to
-that point: then ReturnAllAtms is not read to find values, so a target whose
-list is empty or huge can be checked. Address parts not given are the
-anchor's: give all four to search around another address.`
-
 // valueUsage is the help text of each flag of conformance.ValueFlags.
 var valueUsage = map[string]string{
 	"latitude":       "dblLatitude of the search point in `degrees`, with --longitude (default: the anchor's)",
@@ -103,7 +58,7 @@ type conformFlags struct {
 }
 
 func (f *conformFlags) register(m *Main) *flag.FlagSet {
-	fs := cli.NewFlagSet("conform", "conform --target URL --key K [flags]", conformExamples, m.Stderr)
+	fs := cli.NewFlagSet("conform", "conform --target URL --key K [flags]", helpText("conform"), m.Stderr)
 	fs.StringVar(&f.target, "target", "", "base URL of the deployment to check, e.g. http://127.0.0.1:8080 (required)")
 	fs.StringVar(&f.key, "key", "", "a service key the target accepts (required)")
 	fs.StringVar(&f.namespace, "namespace", "", "service namespace (default: from the target's WSDL, help page or SOAP answers)")

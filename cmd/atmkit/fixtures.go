@@ -15,33 +15,17 @@ import (
 	"github.com/atmkit/atmkit/internal/cli"
 )
 
-const fixturesUsage = `Usage: atmkit fixtures <subcommand> [flags]
-
-Subcommands:
-  generate   write a generated data set (provinces, institutions, cities, ATMs) to a directory
-  check      validate a data set directory; print its counts or every problem
-
-Run 'atmkit fixtures <subcommand> --help' for its flags.`
-
-const fixturesGenerateExamples = `  atmkit fixtures generate --out ./data
-  atmkit fixtures generate --seed 42 --atms 1000000 --out ./big
-  ATMKIT_SEED=7 atmkit fixtures generate --out ./data
-  atmkit serve --fixtures ./data`
-
-const fixturesCheckExamples = `  atmkit fixtures check ./data
-  atmkit fixtures check ./data || echo "fix the problems listed above"`
-
 // progressThreshold is the size from which generate reports progress.
 const progressThreshold = 100_000
 
 func (m *Main) runFixtures(ctx context.Context, args []string) error {
-	return m.Dispatch(ctx, "fixtures", fixturesUsage, args,
+	return m.Dispatch(ctx, "fixtures", helpText("fixtures"), args,
 		cli.Sub{Name: "generate", Run: m.runFixturesGenerate},
 		cli.Sub{Name: "check", Run: m.runFixturesCheck})
 }
 
 func (m *Main) runFixturesGenerate(ctx context.Context, args []string) error {
-	fs := cli.NewFlagSet("fixtures generate", "fixtures generate [--seed N] [--atms N] --out DIR", fixturesGenerateExamples, m.Stderr)
+	fs := cli.NewFlagSet("fixtures generate", "fixtures generate [--seed N] [--atms N] --out DIR", helpText("fixtures-generate"), m.Stderr)
 	seed := fs.Uint64("seed", fixtures.DefaultSeed, "generator seed, not 0; the same seed and --atms give byte-identical files (the default makes the embedded data set)")
 	atms := fs.Int("atms", fixtures.DefaultATMs, fmt.Sprintf("number of ATMs, 1 to %d", fixtures.MaxATMs))
 	out := fs.String("out", "", "directory to write the data set to (created if needed; existing files are replaced)")
@@ -143,7 +127,7 @@ func topCounts(d *fixtures.Dataset) (cities, insts []idCount) {
 }
 
 func (m *Main) runFixturesCheck(ctx context.Context, args []string) error {
-	fs := cli.NewFlagSet("fixtures check", "fixtures check DIR", fixturesCheckExamples, m.Stderr)
+	fs := cli.NewFlagSet("fixtures check", "fixtures check DIR", helpText("fixtures-check"), m.Stderr)
 	if err := m.Parse(fs, args, nil); err != nil {
 		return err
 	}

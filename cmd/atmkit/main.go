@@ -97,9 +97,9 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		return cli.Usagef("", "no command given")
 	}
 	name := args[0]
-	switch name {
-	case "help", "-h", "-help", "--help":
-		if len(args) > 1 {
+	switch {
+	case isHelp(name):
+		if len(args) > 1 && !isHelp(args[1]) {
 			return m.Run(ctx, []string{args[1], "--help"})
 		}
 		m.usage(m.Stdout)
@@ -126,4 +126,13 @@ func (m *Main) usage(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'atmkit <command> --help' for a command's flags. Every flag can also be set")
 	fmt.Fprintln(w, "with an ATMKIT_* environment variable (--fixtures: ATMKIT_FIXTURES).")
+}
+
+// isHelp reports whether arg asks for help: help, -h, -help or --help.
+func isHelp(arg string) bool {
+	switch arg {
+	case "help", "-h", "-help", "--help":
+		return true
+	}
+	return false
 }

@@ -1,8 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"os"
+	"strings"
 	"testing"
+
+	"github.com/atmkit/atmkit/internal/cli"
 )
 
 // testMainVar, set to 1 in its environment, makes the test binary run
@@ -19,4 +24,38 @@ func TestMain(m *testing.M) {
 		return
 	}
 	os.Exit(m.Run())
+}
+
+// TestHelpTexts: every command's --help ends with its examples (help/NAME.txt),
+// every command group's lists its subcommands, and asking for help about
+// help prints atmkit's usage.
+func TestHelpTexts(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--help"}, "\nExamples:\n  atmkit serve\n"},
+		{[]string{"record", "--help"}, "\nExamples:\n  atmkit record --upstream"},
+		{[]string{"conform", "--help"}, "\nExamples:\n  atmkit conform --target"},
+		{[]string{"bench", "--help"}, "\nExamples:\n  atmkit bench "},
+		{[]string{"version", "--help"}, "\nExamples:\n  atmkit version\n"},
+		{[]string{"cassette", "list", "--help"}, "\nExamples:\n  atmkit cassette list "},
+		{[]string{"cassette", "scrub", "--help"}, "\nExamples:\n  atmkit cassette scrub "},
+		{[]string{"cassette", "verify", "--help"}, "\nExamples:\n  atmkit cassette verify "},
+		{[]string{"fixtures", "generate", "--help"}, "\nExamples:\n  atmkit fixtures generate "},
+		{[]string{"fixtures", "check", "--help"}, "\nExamples:\n  atmkit fixtures check "},
+		{[]string{"shape", "show", "--help"}, "\nExamples:\n  atmkit shape show"},
+		{[]string{"shape", "learn", "--help"}, "\nExamples:\n  atmkit shape learn "},
+		{[]string{"cassette", "help"}, "Subcommands:\n  list "},
+		{[]string{"fixtures", "help"}, "Subcommands:\n  generate "},
+		{[]string{"shape", "help"}, "Subcommands:\n  show "},
+		{[]string{"help", "--help"}, "Usage:\n  atmkit <command> [flags]"},
+	} {
+		var out bytes.Buffer
+		m := &Main{cli.Env{Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }}}
+		if code := m.Exit(m.Run(context.Background(), tc.args)); code != exitOK || !strings.Contains(out.String(), tc.want) {
+			t.Errorf("atmkit %s: got exit %d and %q, want exit 0 and %q", strings.Join(tc.args, " "), code, out.String(), tc.want)
+		}
+	}
 }

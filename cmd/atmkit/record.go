@@ -19,25 +19,6 @@ import (
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
-const recordExamples = `  atmkit record --upstream https://atm.example.org --cassette testdata/atm
-  atmkit record --upstream http://10.0.0.5:8080 --cassette atm.yaml --addr 127.0.0.1:9090
-  ATMKIT_UPSTREAM=https://atm.example.org ATMKIT_CASSETTE=atm atmkit record
-  atmkit record --upstream https://atm.internal --ca-cert corp-ca.pem --client-cert me.pem --client-key me-key.pem --cassette atm
-  atmkit record --upstream https://atm.example.org --cassette atm --tls-self-signed --addr 127.0.0.1:8443
-
-Point the app at the proxy's address instead of the service. Every request
-(SOAP 1.1/1.2, GET, POST, JSON, WSDL and help pages) goes to the upstream and
-comes back unchanged; the cassette gets a scrubbed copy (strAtmServiceKey,
-Authorization, Cookie and Set-Cookie replaced by REDACTED). The cassette is
-rewritten atomically every --save-interval while recording and on Ctrl-C or
-SIGTERM; an existing cassette is appended to. Replay it with
-  atmkit serve --replay testdata/atm.yaml
-
-The upstream is reached through HTTPS_PROXY/HTTP_PROXY unless NO_PROXY
-names it; --header values go to the upstream only, never to the cassette or
-the log. A certificate problem is one line saying what failed and which
-flag fixes it.`
-
 // recordFlags are the flags of atmkit record.
 type recordFlags struct {
 	upstream     string
@@ -53,7 +34,7 @@ type recordFlags struct {
 }
 
 func (f *recordFlags) register(m *Main) *flag.FlagSet {
-	fs := cli.NewFlagSet("record", "record --upstream URL --cassette PATH [flags]", recordExamples, m.Stderr)
+	fs := cli.NewFlagSet("record", "record --upstream URL --cassette PATH [flags]", helpText("record"), m.Stderr)
 	fs.StringVar(&f.upstream, "upstream", "", "base URL of the deployment to record, e.g. https://atm.example.org (required)")
 	fs.StringVar(&f.cassette, "cassette", "", "cassette file to write; .yaml is appended when missing (required)")
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address the recording proxy listens on (port 0 picks a free one)")

@@ -17,18 +17,6 @@ import (
 	"github.com/atmkit/atmkit/shape"
 )
 
-const serveExamples = `  atmkit serve
-  atmkit serve --addr 127.0.0.1:9090 --key secret --key other
-  ATMKIT_KEYS=k1,k2 atmkit serve --fixtures ./my-data
-  atmkit serve --namespace http://example.org/atmService
-  atmkit serve --fault 'op=ReturnProvinces,binding=soap12,delay=300ms' --fault 'op=ReturnInstitutions,status=503,times=1'
-  atmkit serve --fault 'op=ReturnAllAtms,code=Client,text="Bad request, try again"'
-  atmkit serve --config atmkit.yaml --admin-token "$ATMKIT_ADMIN_TOKEN"
-  atmkit serve --addr 127.0.0.1:8443 --tls-self-signed --tls-ca-out ca.pem
-  atmkit serve --tls-cert server.pem --tls-key server-key.pem --tls-client-ca apps-ca.pem
-  atmkit serve --replay atm.yaml --on-miss upstream --upstream https://atm.internal --ca-cert corp-ca.pem --header 'X-Api-Key: ...'
-  atmkit serve --shape shape.yaml          # results as a deployment writes them (atmkit shape learn)`
-
 // serveFlags are the flags of atmkit serve.
 type serveFlags struct {
 	addr      string
@@ -62,7 +50,7 @@ type serveFlags struct {
 var serveEnvAliases = map[string]string{"key": "ATMKIT_KEYS"}
 
 func (f *serveFlags) register(m *Main) *flag.FlagSet {
-	fs := cli.NewFlagSet("serve", "serve [flags]", serveExamples, m.Stderr)
+	fs := cli.NewFlagSet("serve", "serve [flags]", helpText("serve"), m.Stderr)
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
 	fs.StringVar(&f.namespace, "namespace", asmx.DefaultNamespace, "service namespace of the operations")
 	fs.StringVar(&f.fixtures, "fixtures", "", "data set directory (default: the embedded data set)")

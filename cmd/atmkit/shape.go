@@ -19,26 +19,8 @@ import (
 	"github.com/atmkit/atmkit/shape/learn"
 )
 
-const shapeUsage = `Usage: atmkit shape <subcommand> [flags]
-
-Subcommands:
-  show    print a shape file (default: the built-in shape), with its generated and omitted fields
-  learn   learn a deployment's result shape from its WSDL and/or recorded cassettes
-
-A shape says how a deployment writes the XML of its results (layout, element
-names, namespaces, value formats); atmkit serve --shape serves it.
-Run 'atmkit shape <subcommand> --help' for its flags.`
-
-const shapeShowExamples = `  atmkit shape show > my-shape.yaml         # start from the built-in shape
-  atmkit shape show --shape learned.yaml     # check a shape file and list what it generates`
-
-const shapeLearnExamples = `  atmkit shape learn --wsdl https://atm.example.org/service/service.asmx?WSDL --cassette rec.yaml --out shape.yaml
-  atmkit shape learn --wsdl service.wsdl --out shape.yaml
-  atmkit shape learn --cassette testdata/cassettes/ --out shape.yaml   # a recorded ?WSDL in it is used too
-  atmkit serve --shape shape.yaml`
-
 func (m *Main) runShape(ctx context.Context, args []string) error {
-	return m.Dispatch(ctx, "shape", shapeUsage, args,
+	return m.Dispatch(ctx, "shape", helpText("shape"), args,
 		cli.Sub{Name: "show", Run: m.runShapeShow},
 		cli.Sub{Name: "learn", Run: m.runShapeLearn})
 }
@@ -60,7 +42,7 @@ func loadShape(cmd, path string) (*shape.Shape, error) {
 }
 
 func (m *Main) runShapeShow(_ context.Context, args []string) error {
-	fs := cli.NewFlagSet("shape show", "shape show [--shape FILE]", shapeShowExamples, m.Stderr)
+	fs := cli.NewFlagSet("shape show", "shape show [--shape FILE]", helpText("shape-show"), m.Stderr)
 	path := fs.String("shape", "", "shape file to show (default: the built-in shape)")
 	if err := m.Parse(fs, args, nil); err != nil {
 		return err
@@ -92,7 +74,7 @@ type shapeLearnFlags struct {
 
 func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	var f shapeLearnFlags
-	fs := cli.NewFlagSet("shape learn", "shape learn [--wsdl URL|FILE] [--cassette PATH]... --out FILE", shapeLearnExamples, m.Stderr)
+	fs := cli.NewFlagSet("shape learn", "shape learn [--wsdl URL|FILE] [--cassette PATH]... --out FILE", helpText("shape-learn"), m.Stderr)
 	fs.StringVar(&f.wsdl, "wsdl", "", "the deployment's WSDL: a URL (service.asmx, ?WSDL is added) or a file")
 	fs.Var(&f.cassette, "cassette", "cassette file or directory recorded from the deployment (repeatable)")
 	fs.StringVar(&f.out, "out", "", "shape file to write (required; written atomically)")

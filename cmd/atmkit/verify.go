@@ -14,39 +14,6 @@ import (
 	"github.com/atmkit/atmkit/internal/redact"
 )
 
-const cassetteVerifyExamples = `  atmkit cassette verify --upstream https://atm.example.org --key "$KEY" testdata/atm.yaml
-  ATMKIT_KEY="$KEY" atmkit cassette verify --upstream https://atm.example.org --values ignore --junit-report verify.xml testdata/cassettes/
-  atmkit cassette verify --upstream https://atm.example.org --key "$KEY" --concurrency 4 --rate 10 testdata/cassettes/
-  atmkit cassette verify --upstream https://atm.example.org --key "$KEY" --update testdata/atm.yaml
-  atmkit cassette verify --upstream https://atm.internal --key "$KEY" --ca-cert corp-ca.pem --header "X-Api-Key: $GATEWAY_KEY" testdata/
-
-Every recorded request (calls in the binding they were recorded in, WSDL
-and help pages too) is sent again to --upstream, below its path from the
-service path on, with --key in place of the scrubbed key; a recorded key
-rejection is sent with a made-up key and compared with that recording.
-Each answer is compared with the recording: status, content type, then the
-structure (envelope, wrapper and result names and namespaces, the element
-tree and its order, types; JSON members and types), then the values. A list
-that grows or shrinks, an empty list, an element left out of some items is
-data, not structure. A WSDL's attributes are structure (the host of its
-address aside); an HTML help page is compared by status and content type
-only; a text answer (an ASMX error) by its first line.
-
-One line per interaction: same, values drifted (how many, and the first
---max-differences), or structure drifted (the path and what changed:
-renamed, added, removed, moved, namespace, type). --quiet prints only the
-drifted ones. --update rewrites the cassettes with the new answers after
-showing the differences (atomically, scrubbed; requests and the mark of key
-rejections stay as recorded) and exits 0.
-
-Live systems: --concurrency requests at a time (default 1), at most --rate
-requests a second (0: no limit), each start 1/rate after the one before.
-The key and --header values appear in no output, report or cassette.
-
-Exit codes: 0 nothing drifted (or --update rewrote what did); 1 something
-drifted; 2 could not check: a wrong command line, an unreachable upstream,
-no answer within --timeout, a TLS failure, a refused key.`
-
 // verifyFlags are the flags of atmkit cassette verify.
 type verifyFlags struct {
 	upstream    string
@@ -62,7 +29,7 @@ type verifyFlags struct {
 }
 
 func (f *verifyFlags) register(m *Main) *flag.FlagSet {
-	fs := cli.NewFlagSet("cassette verify", "cassette verify --upstream URL --key K [flags] PATH...", cassetteVerifyExamples, m.Stderr)
+	fs := cli.NewFlagSet("cassette verify", "cassette verify --upstream URL --key K [flags] PATH...", helpText("cassette-verify"), m.Stderr)
 	fs.StringVar(&f.upstream, "upstream", "", "base URL of the live deployment to check, e.g. https://atm.example.org (required)")
 	fs.StringVar(&f.key, "key", "", "a service key the deployment accepts, in place of the cassettes' scrubbed one (required when they hold calls)")
 	fs.StringVar(&f.values, "values", "compare", "compare the values too (compare), or the structure only (ignore: data changes, shape should not)")

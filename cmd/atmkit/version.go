@@ -13,7 +13,7 @@ import (
 var version = ""
 
 func (m *Main) runVersion(ctx context.Context, args []string) error {
-	fs := cli.NewFlagSet("version", "version", "  atmkit version", m.Stderr)
+	fs := cli.NewFlagSet("version", "version", helpText("version"), m.Stderr)
 	if err := m.Parse(fs, args, nil); err != nil {
 		return err
 	}
