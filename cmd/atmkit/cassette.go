@@ -20,6 +20,7 @@ const cassetteUsage = `Usage: atmkit cassette <subcommand> [flags] PATH...
 Subcommands:
   list    print each interaction of cassettes: id, binding, operation, parameters, status
   scrub   replace service keys and credential headers in cassettes made elsewhere
+  verify  check that a live deployment still answers as the cassettes say
 
 PATH is a cassette file (.yaml may be left out) or a directory of them.
 Run 'atmkit cassette <subcommand> --help' for its flags.`
@@ -33,18 +34,20 @@ const cassetteScrubExamples = `  atmkit cassette scrub testdata/atm.yaml
 func (m *Main) runCassette(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		fmt.Fprintln(m.Stderr, cassetteUsage)
-		return cmdUsagef("cassette", "no subcommand given (list or scrub)")
+		return cmdUsagef("cassette", "no subcommand given (list, scrub or verify)")
 	}
 	switch args[0] {
 	case "list":
 		return m.runCassetteList(ctx, args[1:])
 	case "scrub":
 		return m.runCassetteScrub(ctx, args[1:])
+	case "verify":
+		return m.runCassetteVerify(ctx, args[1:])
 	case "help", "-h", "-help", "--help":
 		fmt.Fprintln(m.Stdout, cassetteUsage)
 		return flag.ErrHelp
 	}
-	return cmdUsagef("cassette", "unknown subcommand %q (want list or scrub)", args[0])
+	return cmdUsagef("cassette", "unknown subcommand %q (want list, scrub or verify)", args[0])
 }
 
 func (m *Main) runCassetteList(_ context.Context, args []string) error {

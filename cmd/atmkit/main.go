@@ -107,7 +107,7 @@ func (m *Main) commands() []command {
 		{"serve", "serve the mock service from fixtures or cassettes", (*Main).runServe},
 		{"fixtures", "generate or check data sets (fixtures generate|check)", (*Main).runFixtures},
 		{"record", "record a live deployment into a cassette through a proxy", (*Main).runRecord},
-		{"cassette", "list or scrub cassettes (cassette list|scrub)", (*Main).runCassette},
+		{"cassette", "list, scrub or verify cassettes (cassette list|scrub|verify)", (*Main).runCassette},
 		{"shape", "show or learn result shapes (shape show|learn)", (*Main).runShape},
 		{"conform", "run the conformance suite against a target URL", (*Main).runConform},
 		{"bench", "measure the mock's throughput against a bare ceiling server", (*Main).runBench},

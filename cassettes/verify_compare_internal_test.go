@@ -1,0 +1,227 @@
+package cassettes
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
+)
+
+const soap12Env = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body><OpResponse xmlns="urn:atm"><OpResult>%s</OpResult></OpResponse></soap:Body></soap:Envelope>`
+
+func answer(code int, ct, body string) *cassette.Response {
+	return &cassette.Response{Code: code, Headers: http.Header{"Content-Type": {ct}}, Body: body}
+}
+
+func xmlAnswer(result string) *cassette.Response {
+	return answer(200, "application/soap+xml; charset=utf-8", strings.Replace(soap12Env, "%s", result, 1))
+}
+
+func jsonAnswer(body string) *cassette.Response {
+	return answer(200, "application/json; charset=utf-8", body)
+}
+
+const locations = `<locs xmlns=""><count>2</count><location id="1"><city>Halifax</city><lat>44.6</lat><open>true</open></location><location id="2"><city>Truro</city><lat>45.3</lat><open>false</open><landmark>Mall</landmark></location></locs>`
+
+// hasDiffs wants exactly these differences, as String writes them.
+func hasDiffs(want ...string) func(*testing.T, *comparison) {
+	return func(t *testing.T, c *comparison) {
+		t.Helper()
+		var got []string
+		for _, d := range c.diffs() {
+			got = append(got, d.String())
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+}
+
+// counts wants these numbers of structure and value differences.
+func counts(structure, values int) func(*testing.T, *comparison) {
+	return func(t *testing.T, c *comparison) {
+		t.Helper()
+		if c.structureN != structure || c.valueN != values {
+			t.Errorf("got %d structure and %d value differences, want %d and %d: %q", c.structureN, c.valueN, structure, values, c.diffs())
+		}
+	}
+}
+
+func hasNote(want string) func(*testing.T, *comparison) {
+	return func(t *testing.T, c *comparison) {
+		t.Helper()
+		if !strings.Contains(c.note, want) {
+			t.Errorf("got note %q, want one holding %q", c.note, want)
+		}
+	}
+}
+
+const resultPath = "/Envelope/Body/OpResponse/OpResult"
+
+func TestCompareAnswers(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		rec, live    *cassette.Response
+		ignoreValues bool
+		checks       []func(*testing.T, *comparison)
+	}{
+		{"same, other prefixes and indentation", xmlAnswer(locations),
+			answer(200, "application/soap+xml;charset=UTF-8", strings.NewReplacer("soap:", "s:", "xmlns:soap", "xmlns:s", "<location ", "\n  <location ").Replace(strings.Replace(soap12Env, "%s", locations, 1))),
+			false, []func(*testing.T, *comparison){counts(0, 0)}},
+		{"status", xmlAnswer(locations), answer(500, "text/plain; charset=utf-8", "System.Exception: boom\n   at X.Y()"), false,
+			[]func(*testing.T, *comparison){hasDiffs(`status: recorded 200, live 500 "System.Exception: boom"`)}},
+		{"content type", xmlAnswer(locations), answer(200, "text/xml; charset=utf-8", xmlAnswer(locations).Body), false,
+			[]func(*testing.T, *comparison){hasDiffs(`content type: recorded "application/soap+xml; charset=utf-8", live "text/xml; charset=utf-8"`)}},
+		{"result renamed", xmlAnswer(locations), answer(200, "application/soap+xml; charset=utf-8", strings.ReplaceAll(xmlAnswer(locations).Body, "OpResult>", "OpReturn>")), false,
+			[]func(*testing.T, *comparison){hasDiffs("/Envelope/Body/OpResponse: OpResult renamed to OpReturn")}},
+		{"envelope namespace", xmlAnswer(locations), answer(200, "application/soap+xml; charset=utf-8", strings.Replace(xmlAnswer(locations).Body, "2003/05/soap-envelope", "2003/05/soap-envelope-x", 1)), false,
+			[]func(*testing.T, *comparison){hasDiffs(`/Envelope: namespace changed from "http://www.w3.org/2003/05/soap-envelope" to "http://www.w3.org/2003/05/soap-envelope-x"`)}},
+		{"result content namespace", xmlAnswer(locations), xmlAnswer(strings.Replace(locations, `xmlns=""`, `xmlns="urn:atm"`, 1)), false,
+			[]func(*testing.T, *comparison){hasDiffs(resultPath + `/locs: namespace changed from "" to "urn:atm"`)}},
+		{"element removed from every item", xmlAnswer(locations), xmlAnswer(strings.ReplaceAll(strings.ReplaceAll(locations, "<city>Halifax</city>", ""), "<city>Truro</city>", "")), false,
+			[]func(*testing.T, *comparison){hasDiffs(resultPath + "/locs/location: city removed")}},
+		{"optional element missing from some items", xmlAnswer(locations), xmlAnswer(strings.Replace(locations, "<landmark>Mall</landmark>", "", 1)), false,
+			[]func(*testing.T, *comparison){counts(0, 1), hasDiffs(resultPath + `/locs/location[2]/landmark: recorded "Mall", live absent`)}},
+		{"element added", xmlAnswer(locations), xmlAnswer(strings.ReplaceAll(locations, "</lat>", "</lat><lon>1</lon>")), false,
+			[]func(*testing.T, *comparison){hasDiffs(resultPath + "/locs/location: lon added")}},
+		{"order changed", xmlAnswer(locations), xmlAnswer(strings.NewReplacer("<city>Halifax</city><lat>44.6</lat>", "<lat>44.6</lat><city>Halifax</city>", "<city>Truro</city><lat>45.3</lat>", "<lat>45.3</lat><city>Truro</city>").Replace(locations)), false,
+			[]func(*testing.T, *comparison){hasDiffs(resultPath + "/locs/location: city moved (another order of elements)")}},
+		{"number became text", xmlAnswer(locations), xmlAnswer(strings.NewReplacer("44.6", "44,6", "45.3", "45,3").Replace(locations)), false,
+			[]func(*testing.T, *comparison){counts(1, 2), hasDiffs(resultPath+"/locs/location/lat: type changed from number to text",
+				resultPath+`/locs/location[1]/lat: recorded "44.6", live "44,6"`, resultPath+`/locs/location[2]/lat: recorded "45.3", live "45,3"`)}},
+		{"boolean became number", xmlAnswer(locations), xmlAnswer(strings.NewReplacer(">true<", ">1<", ">false<", ">0<").Replace(locations)), true,
+			[]func(*testing.T, *comparison){hasDiffs(resultPath + "/locs/location/open: type changed from boolean to number")}},
+		{"text became elements", xmlAnswer(locations), xmlAnswer(strings.Replace(strings.Replace(locations, "<city>Halifax</city>", "<city><name>Halifax</name></city>", 1), "<city>Truro</city>", "<city><name>Truro</name></city>", 1)), true,
+			[]func(*testing.T, *comparison){hasDiffs(resultPath + "/locs/location/city: type changed from text to element")}},
+		{"attribute renamed", xmlAnswer(locations), xmlAnswer(strings.NewReplacer(`id="1"`, `key="1"`, `id="2"`, `key="2"`).Replace(locations)), true,
+			[]func(*testing.T, *comparison){hasDiffs(resultPath+"/locs/location: attribute id removed", resultPath+"/locs/location: attribute key added")}},
+		{"values: text, attribute, count", xmlAnswer(locations), xmlAnswer(strings.NewReplacer("Truro", "Sydney", `id="1"`, `id="7"`).Replace(locations)), false,
+			[]func(*testing.T, *comparison){hasDiffs(resultPath+`/locs/location[1]/@id: recorded "1", live "7"`, resultPath+`/locs/location[2]/city: recorded "Truro", live "Sydney"`)}},
+		{"an item dropped is a change of values", xmlAnswer(locations), xmlAnswer(strings.Replace(strings.Replace(locations, `<location id="2"><city>Truro</city><lat>45.3</lat><open>false</open><landmark>Mall</landmark></location>`, "", 1), "<count>2</count>", "<count>1</count>", 1)), false,
+			[]func(*testing.T, *comparison){counts(0, 2), hasDiffs(resultPath+`/locs/count: recorded "2", live "1"`, resultPath+"/locs/location: 2 recorded, 1 live")}},
+		{"an item dropped, values ignored", xmlAnswer(locations), xmlAnswer(strings.Replace(locations, `<location id="2"><city>Truro</city><lat>45.3</lat><open>false</open><landmark>Mall</landmark></location>`, "", 1)), true,
+			[]func(*testing.T, *comparison){counts(0, 0)}},
+		{"an empty list says nothing of structure", xmlAnswer(locations), xmlAnswer(`<locs xmlns=""><count>0</count></locs>`), false,
+			[]func(*testing.T, *comparison){counts(0, 2), hasDiffs(resultPath+`/locs/count: recorded "2", live "0"`, resultPath+"/locs/location: 2 recorded, 0 live")}},
+		{"a single element missing from the only item", xmlAnswer(locations), xmlAnswer(strings.Replace(locations, "<count>2</count>", "", 1)), false,
+			[]func(*testing.T, *comparison){counts(1, 0), hasDiffs(resultPath + "/locs: count removed")}},
+		{"a leaf renamed in every item", xmlAnswer(locations), xmlAnswer(strings.ReplaceAll(locations, "city>", "town>")), false,
+			[]func(*testing.T, *comparison){counts(1, 0), hasDiffs(resultPath + "/locs/location: city renamed to town")}},
+		{"numbers written differently", xmlAnswer(locations), xmlAnswer(strings.Replace(locations, "44.6", "44.60", 1)), false,
+			[]func(*testing.T, *comparison){counts(0, 0)}},
+		{"JSON same, other member order", jsonAnswer(`{"a":1,"b":{"c":"x"}}`), jsonAnswer(`{"b":{"c":"x"},"a":1.0}`), false,
+			[]func(*testing.T, *comparison){counts(0, 0)}},
+		{"JSON member renamed", jsonAnswer(`{"count":1,"items":[{"id":1,"city":"Halifax"}]}`), jsonAnswer(`{"count":1,"items":[{"id":1,"town":"Halifax"}]}`), false,
+			[]func(*testing.T, *comparison){hasDiffs("$.items[*]: city renamed to town")}},
+		{"JSON type changed", jsonAnswer(`{"count":1,"items":[{"id":1}]}`), jsonAnswer(`{"count":"1","items":[{"id":1}]}`), false,
+			[]func(*testing.T, *comparison){hasDiffs("$.count: type changed from number to string")}},
+		{"JSON null is any type", jsonAnswer(`{"landmark":"Mall"}`), jsonAnswer(`{"landmark":null}`), false,
+			[]func(*testing.T, *comparison){counts(0, 1), hasDiffs(`$.landmark: recorded "Mall", live null`)}},
+		{"JSON values and count", jsonAnswer(`{"items":[{"id":1},{"id":2}]}`), jsonAnswer(`{"items":[{"id":3}]}`), false,
+			[]func(*testing.T, *comparison){hasDiffs("$.items: 2 items recorded, 1 live", "$.items[0].id: recorded 1, live 3")}},
+		{"JSON became text", jsonAnswer(`{"a":1}`), answer(200, "application/json; charset=utf-8", "oops"), false,
+			[]func(*testing.T, *comparison){hasDiffs("body: recorded JSON, live text")}},
+		{"text answers: first line", answer(500, "text/plain; charset=utf-8", "System.InvalidOperationException: Missing parameter: a.\r\n   at A.B()"),
+			answer(500, "text/plain; charset=utf-8", "System.InvalidOperationException: Missing parameter: b.\r\n   at C.D()"), false,
+			[]func(*testing.T, *comparison){hasDiffs(`text: recorded "System.InvalidOperationException: Missing parameter: a.", live "System.InvalidOperationException: Missing parameter: b."`), hasNote("first line")}},
+		{"HTML pages: not their text", answer(200, "text/html; charset=utf-8", "<html><body>a</body></html>"), answer(200, "text/html; charset=utf-8", "<html><body>b</body></html>"), false,
+			[]func(*testing.T, *comparison){counts(0, 0), hasNote("HTML")}},
+		{"WSDL: host of the address ignored", answer(200, "text/xml; charset=utf-8", wsdl("http://a.example/service/service.asmx", "s:int")),
+			answer(200, "text/xml; charset=utf-8", wsdl("https://b.example:8443/service/service.asmx", "s:int")), false,
+			[]func(*testing.T, *comparison){counts(0, 0)}},
+		{"WSDL: a type changed is structure", answer(200, "text/xml; charset=utf-8", wsdl("http://a.example/service/service.asmx", "s:int")),
+			answer(200, "text/xml; charset=utf-8", wsdl("http://a.example/service/service.asmx", "s:string")), true,
+			[]func(*testing.T, *comparison){hasDiffs(`/definitions/types/schema/element[@name='Op']/complexType/sequence/element[@name='intCityID']/@type: recorded "s:int", live "s:string"`)}},
+		{"WSDL: a parameter renamed", answer(200, "text/xml; charset=utf-8", wsdl("http://a.example/service/service.asmx", "s:int")),
+			answer(200, "text/xml; charset=utf-8", strings.Replace(wsdl("http://a.example/service/service.asmx", "s:int"), `name="intCityID"`, `name="cityId"`, 1)), true,
+			[]func(*testing.T, *comparison){hasDiffs(`/definitions/types/schema/element[@name='Op']/complexType/sequence: element[@name='intCityID'] renamed to element[@name='cityId']`)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := compareAnswers(tc.rec, tc.live, tc.ignoreValues, 10)
+			for _, check := range tc.checks {
+				check(t, c)
+			}
+		})
+	}
+}
+
+func wsdl(location, typ string) string {
+	return `<?xml version="1.0" encoding="utf-8"?>
+<wsdl:definitions xmlns:s="http://www.w3.org/2001/XMLSchema" xmlns:soap12="http://schemas.xmlsoap.org/wsdl/soap12/" xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" targetNamespace="urn:atm">
+  <wsdl:types><s:schema elementFormDefault="qualified" targetNamespace="urn:atm">
+    <s:element name="Op"><s:complexType><s:sequence>
+      <s:element minOccurs="0" maxOccurs="1" name="strAtmServiceKey" type="s:string" />
+      <s:element minOccurs="1" maxOccurs="1" name="intCityID" type="` + typ + `" />
+    </s:sequence></s:complexType></s:element>
+  </s:schema></wsdl:types>
+  <wsdl:service name="Svc"><wsdl:port name="SvcSoap12" binding="tns:SvcSoap12"><soap12:address location="` + location + `" /></wsdl:port></wsdl:service>
+</wsdl:definitions>`
+}
+
+// TestLimiterSchedule: the limiter spaces starts by its interval, from any
+// number of callers, and a late caller does not let later ones catch up.
+func TestLimiterSchedule(t *testing.T) {
+	var (
+		mu     sync.Mutex
+		clock  = time.Unix(1000, 0)
+		starts []time.Time
+	)
+	l := newLimiter(4) // 250ms apart
+	l.now = func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+	l.sleep = func(_ context.Context, d time.Duration) error {
+		mu.Lock()
+		defer mu.Unlock()
+		starts = append(starts, clock.Add(d))
+		return nil
+	}
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Add(1)
+		go func() { defer wg.Done(); _ = l.wait(context.Background()) }()
+	}
+	wg.Wait()
+	mu.Lock()
+	clock = clock.Add(time.Hour) // idle for an hour: no credit for it
+	mu.Unlock()
+	for range 3 {
+		_ = l.wait(context.Background())
+	}
+	slices.SortFunc(starts, func(a, b time.Time) int { return a.Compare(b) })
+	for k := 1; k < len(starts); k++ {
+		if gap := starts[k].Sub(starts[k-1]); gap < 250*time.Millisecond {
+			t.Errorf("start %d: got %s after the one before, want at least 250ms", k, gap)
+		}
+	}
+	if got, want := starts[19].Sub(starts[0]), 19*250*time.Millisecond; got != want {
+		t.Errorf("20 starts spread over %s, want %s", got, want)
+	}
+	if newLimiter(0) != nil {
+		t.Error("a rate of 0 must not limit")
+	}
+}
+
+// FuzzCompareAnswers: comparing any two bodies never panics, and a body
+// compared with itself never differs.
+func FuzzCompareAnswers(f *testing.F) {
+	for _, seed := range [][3]string{
+		{"application/soap+xml; charset=utf-8", xmlAnswer(locations).Body, xmlAnswer(strings.Replace(locations, "Truro", "Sydney", 1)).Body},
+		{"text/xml; charset=utf-8", `{"count":1,"locations":[{"id":1,"landmark":null}]}`, `{"count":"1","locations":[]}`},
+		{"text/xml; charset=utf-8", wsdl("http://a/service/service.asmx", "s:int"), wsdl("http://b/service/service.asmx", "s:string")},
+		{"text/plain; charset=utf-8", "System.Exception: a\r\n   at X()", "System.Exception: b"},
+		{"text/html", "<html><body>help</body></html>", "<html/>"},
+		{"text/xml", `<a xmlns:x="urn:x"><b x:t="1"/><b/><c>1</c><b/></a>`, `<a><c>x</c><b/><b/></a>`},
+	} {
+		f.Add(seed[0], seed[1], seed[2])
+	}
+	f.Fuzz(func(t *testing.T, ct, rec, live string) {
+		_ = compareAnswers(answer(200, ct, rec), answer(200, ct, live), false, 5)
+		if self := compareAnswers(answer(200, ct, rec), answer(200, ct, rec), false, 5); self.structureN+self.valueN != 0 {
+			t.Errorf("a body compared with itself differs: %q", self.diffs())
+		}
+	})
+}

@@ -1,0 +1,558 @@
+package cassettes_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/fixtures"
+	"github.com/beevik/etree"
+)
+
+// rejectedKey is the key the recorded key rejection was sent with.
+const rejectedKey = "not-a-key-of-the-deployment"
+
+// recordDeployment records calls of base into a new cassette through the
+// recording proxy: every XML question in the four XML bindings, the JSON
+// ones, the WSDL, the help page, and a call with a wrong key, marked as a
+// key rejection. It returns the cassette's path.
+func recordDeployment(t testing.TB, base string, ds *fixtures.Dataset) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "atm.yaml")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	up, _ := url.Parse(base)
+	proxy := httptest.NewServer(cassettes.NewProxy(up, rec, nil))
+	xmlQs, jsonQs := queries(ds)
+	for _, q := range xmlQs {
+		for _, b := range asmx.XMLBindings {
+			if status, body := do(t, proxy.Client(), request(t, proxy.URL, b, q, testKey, false)); status != 200 {
+				t.Fatalf("record %s %s: status %d: %s", b, q, status, body)
+			}
+		}
+	}
+	for _, q := range jsonQs {
+		if status, body := do(t, proxy.Client(), request(t, proxy.URL, asmx.JSON, q, testKey, false)); status != 200 {
+			t.Fatalf("record json %s: status %d: %s", q, status, body)
+		}
+	}
+	for _, p := range []string{asmx.ServicePath + "?WSDL", asmx.ServicePath} {
+		do(t, proxy.Client(), mustGet(t, proxy.URL+p))
+	}
+	if status, _ := do(t, proxy.Client(), request(t, proxy.URL, asmx.SOAP12, xmlQs[0], rejectedKey, false)); status != 500 {
+		t.Fatalf("a wrong key: status %d, want 500", status)
+	}
+	proxy.Close()
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	markRejections(t, path)
+	return path
+}
+
+// markRejections marks the recorded calls answered 500 as key rejections,
+// as the recorder marks them.
+func markRejections(t testing.TB, path string) {
+	t.Helper()
+	list, err := cassettes.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range list {
+		if i.Response.Code == 500 && !cassettes.KeyRejected(i) {
+			i.Request.Body = strings.Replace(i.Request.Body, "strAtmServiceKey>"+cassettes.Placeholder+"<", "strAtmServiceKey>"+cassettes.RejectedPlaceholder+"<", 1)
+			if !cassettes.KeyRejected(i) {
+				t.Fatalf("interaction %d: could not mark it as a key rejection", i.ID)
+			}
+		}
+	}
+	if err := cassettes.WriteFile(path, list); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// editor is a proxy in front of a deployment that edits its answers: the
+// drifted deployment of the tests.
+func editor(t testing.TB, base string, edit func(r *http.Request, contentType string, body []byte) []byte) string {
+	t.Helper()
+	up, _ := url.Parse(base)
+	rp := &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(up) },
+		ModifyResponse: func(resp *http.Response) error {
+			body, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err != nil {
+				return err
+			}
+			body = edit(resp.Request, resp.Header.Get("Content-Type"), body)
+			resp.Body = io.NopCloser(bytes.NewReader(body))
+			resp.ContentLength = int64(len(body))
+			resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
+			return nil
+		},
+	}
+	srv := httptest.NewServer(rp)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// dropLastLocation removes the last location of SOAP 1.2 answers.
+func dropLastLocation(_ *http.Request, ct string, body []byte) []byte {
+	if !strings.HasPrefix(ct, asmx.ContentTypeSOAP12[:len("application/soap+xml")]) {
+		return body
+	}
+	doc := etree.NewDocument()
+	if doc.ReadFromBytes(body) != nil {
+		return body
+	}
+	locs := doc.FindElements("//locations/location")
+	if len(locs) == 0 {
+		return body
+	}
+	last := locs[len(locs)-1]
+	last.Parent().RemoveChild(last)
+	out, _ := doc.WriteToBytes()
+	return out
+}
+
+// shiftLatitude moves the first location of JSON answers 0.001° north.
+func shiftLatitude(r *http.Request, _ string, body []byte) []byte {
+	if !strings.HasPrefix(r.URL.Path, asmx.JSONPath) {
+		return body
+	}
+	var v map[string]any
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.UseNumber()
+	if d.Decode(&v) != nil {
+		return body
+	}
+	locs, _ := v["locations"].([]any)
+	if len(locs) == 0 {
+		return body
+	}
+	coords := locs[0].(map[string]any)["coordinates"].(map[string]any)
+	lat, _ := coords["latitude"].(json.Number).Float64()
+	coords["latitude"] = lat + 0.001
+	out, _ := json.Marshal(v)
+	return out
+}
+
+// renameResult renames the result element of SOAP answers of ReturnAtmSearchByCity.
+func renameResult(_ *http.Request, _ string, body []byte) []byte {
+	return bytes.ReplaceAll(body, []byte("ReturnAtmSearchByCityResult>"), []byte("ReturnAtmSearchByCityReturn>"))
+}
+
+func verify(t testing.TB, path, upstream string, opts cassettes.VerifyOptions) (*cassettes.VerifyReport, error) {
+	t.Helper()
+	opts.Upstream = upstream
+	if opts.Key == "" {
+		opts.Key = testKey
+	}
+	return cassettes.Verify(context.Background(), []string{path}, opts)
+}
+
+// lines writes the report's drifted results as the command prints them.
+func lines(r *cassettes.VerifyReport) string {
+	var b strings.Builder
+	for _, res := range r.Results {
+		b.WriteString("#" + strconv.Itoa(res.ID) + " " + res.Name() + ": " + res.Summary() + "\n")
+		for _, d := range res.Differences {
+			b.WriteString("    " + d.String() + "\n")
+		}
+		if res.Note != "" {
+			b.WriteString("    note: " + res.Note + "\n")
+		}
+	}
+	return b.String()
+}
+
+func TestVerifyUnchanged(t *testing.T) {
+	up, ds := standIn(t)
+	path := recordDeployment(t, up.URL, ds)
+	for _, conc := range []int{1, 4} {
+		r, err := verify(t, path, up.URL, cassettes.VerifyOptions{Concurrency: conc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Drifted() || r.Count(cassettes.Same) != len(r.Results) {
+			t.Errorf("concurrency %d: an unchanged deployment drifted:\n%s", conc, lines(r))
+		}
+	}
+}
+
+// check is one expectation of a verify report.
+type check func(t *testing.T, r *cassettes.VerifyReport)
+
+// drifted wants the interactions of binding and operation to have
+// drifted with verdict v, each with a difference whose text holds want.
+func drifted(binding, op string, v cassettes.Verdict, want string) check {
+	return func(t *testing.T, r *cassettes.VerifyReport) {
+		t.Helper()
+		n := 0
+		for _, res := range r.Results {
+			if res.Binding != binding || res.Operation != op || res.KeyRejection {
+				continue
+			}
+			n++
+			var texts []string
+			for _, d := range res.Differences {
+				texts = append(texts, d.String())
+			}
+			if res.Verdict != v || !strings.Contains(strings.Join(texts, "\n"), want) {
+				t.Errorf("#%d %s: got %q %q; want %s with a difference holding %q", res.ID, res.Name(), res.Summary(), texts, v, want)
+			}
+		}
+		if n == 0 {
+			t.Errorf("no %s %s interaction in the report", binding, op)
+		}
+	}
+}
+
+// onlyIn wants every interaction but those of the bindings and operations
+// named ("soap12 ReturnAtmSearchByCity", or a binding alone) to be the same.
+func onlyIn(names ...string) check {
+	return func(t *testing.T, r *cassettes.VerifyReport) {
+		t.Helper()
+		for _, res := range r.Results {
+			if slices.Contains(names, res.Binding) || slices.Contains(names, res.Binding+" "+res.Operation) {
+				continue
+			}
+			if res.Verdict != cassettes.Same {
+				t.Errorf("#%d %s: got %q, want %q", res.ID, res.Name(), res.Summary(), "same")
+			}
+		}
+	}
+}
+
+// allSame wants every interaction to be the same.
+func allSame(t *testing.T, r *cassettes.VerifyReport) {
+	t.Helper()
+	if got := r.Count(cassettes.Same); got != len(r.Results) {
+		t.Errorf("got %d interactions the same, want all %d:\n%s", got, len(r.Results), lines(r))
+	}
+}
+
+func TestVerifyDrift(t *testing.T) {
+	up, ds := standIn(t)
+	path := recordDeployment(t, up.URL, ds)
+	for _, tc := range []struct {
+		name   string
+		edit   func(*http.Request, string, []byte) []byte
+		ignore bool
+		checks []check
+	}{
+		{"location dropped from SOAP 1.2", dropLastLocation, false, []check{
+			drifted("soap12", asmx.OpReturnAtmSearchByCity, cassettes.ValuesDrifted,
+				"/Envelope/Body/ReturnAtmSearchByCityResponse/ReturnAtmSearchByCityResult/atmLocations/locations/location: 4 recorded, 3 live"),
+			drifted("soap12", asmx.OpReturnAtmSearchByCoordinates, cassettes.ValuesDrifted, "/locations/location: "),
+			onlyIn("soap12"),
+		}},
+		{"location dropped, values ignored", dropLastLocation, true, []check{allSame}},
+		{"JSON latitude shifted", shiftLatitude, false, []check{
+			drifted("json", asmx.OpReturnAtmSearchByCoordinates, cassettes.ValuesDrifted, "$.locations[0].coordinates.latitude: recorded 44.709777, live 44.710777"),
+			drifted("json", asmx.OpReturnAtmSearchByAddress, cassettes.ValuesDrifted, "$.locations[0].coordinates.latitude: recorded "),
+			onlyIn("json"),
+		}},
+		{"JSON latitude shifted, values ignored", shiftLatitude, true, []check{allSame}},
+		{"result element renamed", renameResult, false, []check{
+			drifted("soap11", asmx.OpReturnAtmSearchByCity, cassettes.StructureDrifted,
+				"/Envelope/Body/ReturnAtmSearchByCityResponse: ReturnAtmSearchByCityResult renamed to ReturnAtmSearchByCityReturn"),
+			drifted("soap12", asmx.OpReturnAtmSearchByCity, cassettes.StructureDrifted, "renamed to ReturnAtmSearchByCityReturn"),
+			onlyIn("soap11 ReturnAtmSearchByCity", "soap12 ReturnAtmSearchByCity"),
+		}},
+		{"result element renamed, values ignored", renameResult, true, []check{
+			drifted("soap12", asmx.OpReturnAtmSearchByCity, cassettes.StructureDrifted, "renamed to ReturnAtmSearchByCityReturn"),
+			onlyIn("soap11 ReturnAtmSearchByCity", "soap12 ReturnAtmSearchByCity"),
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := verify(t, path, editor(t, up.URL, tc.edit), cassettes.VerifyOptions{IgnoreValues: tc.ignore})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range tc.checks {
+				c(t, r)
+			}
+		})
+	}
+}
+
+// TestVerifyCouldNotCheck: a refused key, a closed port and a silent
+// upstream stop the run with an error naming why, and no key in it.
+func TestVerifyCouldNotCheck(t *testing.T) {
+	up, ds := standIn(t)
+	path := recordDeployment(t, up.URL, ds)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + ln.Addr().String()
+	ln.Close()
+	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		<-r.Context().Done()
+	}))
+	defer silent.Close()
+	for _, tc := range []struct {
+		name     string
+		upstream string
+		key      string
+		sentinel error
+		want     string
+	}{
+		{"refused key", up.URL, "Refused-Key-777", cassettes.ErrKeyRefused, "as it answers a made-up key"},
+		{"closed port", closed, testKey, cassettes.ErrNoAnswer, "connection refused at " + closed},
+		{"silent upstream", silent.URL, testKey, cassettes.ErrNoAnswer, "no answer from " + silent.URL + "/service/service.asmx within 200ms"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := verify(t, path, tc.upstream, cassettes.VerifyOptions{Key: tc.key, Timeout: 200 * time.Millisecond, Concurrency: 4})
+			if !errors.Is(err, tc.sentinel) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got error %v, want %v holding %q", err, tc.sentinel, tc.want)
+			}
+			if strings.Contains(err.Error(), tc.key) {
+				t.Errorf("the error holds the key: %v", err)
+			}
+			if got := r.Count(cassettes.NotChecked); got != len(r.Results) {
+				t.Errorf("got %d interactions not checked, want all %d:\n%s", got, len(r.Results), lines(r))
+			}
+		})
+	}
+}
+
+// TestVerifyUpdate: --update's API rewrites the drifted answers; the
+// cassette then verifies as the same, holds no key, and its key
+// rejection stays marked.
+func TestVerifyUpdate(t *testing.T) {
+	up, ds := standIn(t)
+	path := recordDeployment(t, up.URL, ds)
+	before, err := cassettes.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drift := editor(t, up.URL, renameResult)
+	r, err := verify(t, path, drift, cassettes.VerifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, n, err := r.Update()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 1 || n != 2 {
+		t.Errorf("got %d answers replaced in %q, want 2 in one file", n, files)
+	}
+	assertNoKey(t, path)
+	after, err := cassettes.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after) != len(before) {
+		t.Fatalf("got %d interactions after the update, want %d", len(after), len(before))
+	}
+	for k := range after {
+		if after[k].Request.Body != before[k].Request.Body || after[k].Request.URL != before[k].Request.URL {
+			t.Errorf("interaction %d: the request changed", k)
+		}
+		if cassettes.KeyRejected(after[k]) != cassettes.KeyRejected(before[k]) {
+			t.Errorf("interaction %d: key rejection mark lost or added", k)
+		}
+	}
+	again, err := verify(t, path, drift, cassettes.VerifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	allSame(t, again)
+	if r, err = verify(t, path, up.URL, cassettes.VerifyOptions{}); err != nil || !r.Drifted() {
+		t.Errorf("the updated cassette against the old deployment: drifted %v, err %v; want drift", r != nil && r.Drifted(), err)
+	}
+}
+
+// TestVerifyKeyNeverWritten: an upstream that echoes the key in its
+// answers and headers: the report, its JUnit form and the updated
+// cassette hold no key.
+func TestVerifyKeyNeverWritten(t *testing.T) {
+	up, ds := standIn(t)
+	path := recordDeployment(t, up.URL, ds)
+	echo := editor(t, up.URL, func(_ *http.Request, _ string, body []byte) []byte {
+		return bytes.ReplaceAll(body, []byte("Dartmouth"), []byte("Dartmouth "+testKey))
+	})
+	r, err := verify(t, path, echo, cassettes.VerifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(lines(r), `live "Dartmouth REDACTED"`) {
+		t.Errorf("the report does not show the echoed key as REDACTED:\n%s", lines(r))
+	}
+	var junit bytes.Buffer
+	if err := r.WriteJUnit(&junit); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := r.Update(); err != nil {
+		t.Fatal(err)
+	}
+	cassette, _ := os.ReadFile(path)
+	for name, text := range map[string]string{"report": lines(r), "JUnit": junit.String(), "cassette": string(cassette)} {
+		for _, form := range []string{testKey, url.QueryEscape(testKey)} {
+			if strings.Contains(text, form) {
+				t.Errorf("%s holds the key (%q)", name, form)
+			}
+		}
+	}
+}
+
+// TestVerifyRate: with a rate, the upstream never sees more requests in
+// half a second than the rate allows, twice over, plus the concurrency
+// (requests held up on their way may arrive together): a generous bound
+// no slow machine breaks, which a run without the limit (every request
+// within a few milliseconds) breaks at once. The limiter's exact schedule
+// is TestLimiterSchedule's.
+func TestVerifyRate(t *testing.T) {
+	up, ds := standIn(t)
+	path := recordDeployment(t, up.URL, ds)
+	list, err := cassettes.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	three := slices.Concat(list, list, list) // the same interactions, three times
+	if err := cassettes.WriteFile(path, three); err != nil {
+		t.Fatal(err)
+	}
+	var (
+		mu      sync.Mutex
+		arrived []time.Time
+	)
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		arrived = append(arrived, time.Now())
+		mu.Unlock()
+		httputilForward(w, r, up.URL)
+	}))
+	defer front.Close()
+	const rate, conc, window = 50, 4, 500 * time.Millisecond
+	r, err := verify(t, path, front.URL, cassettes.VerifyOptions{Rate: rate, Concurrency: conc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	allSame(t, r)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(arrived) != len(three) {
+		t.Fatalf("the upstream saw %d requests, want %d", len(arrived), len(three))
+	}
+	most := 2*rate*int(window/time.Millisecond)/1000 + conc
+	if most >= len(arrived) {
+		t.Fatalf("the test proves nothing: %d requests, at most %d allowed in a window", len(arrived), most)
+	}
+	for i := range arrived {
+		n := 0
+		for j := i; j < len(arrived) && arrived[j].Sub(arrived[i]) < window; j++ {
+			n++
+		}
+		if n > most {
+			t.Fatalf("%d requests within %s from request %d, want at most %d", n, window, i, most)
+		}
+	}
+}
+
+// httputilForward sends r on to base and copies the answer back.
+func httputilForward(w http.ResponseWriter, r *http.Request, base string) {
+	up, _ := url.Parse(base)
+	(&httputil.ReverseProxy{Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(up) }}).ServeHTTP(w, r)
+}
+
+// TestVerifyRetriesADroppedConnection: a connection closed without an
+// answer is tried once more; closed twice, the run stops.
+func TestVerifyRetriesADroppedConnection(t *testing.T) {
+	up, ds := standIn(t)
+	path := recordDeployment(t, up.URL, ds)
+	for _, tc := range []struct {
+		name  string
+		drops int // of each request's attempts
+	}{{"dropped once", 1}, {"dropped twice", 2}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			seen := map[string]int{}
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				b, _ := io.ReadAll(r.Body)
+				r.Body = io.NopCloser(bytes.NewReader(b))
+				k := r.URL.String() + string(b)
+				mu.Lock()
+				seen[k]++
+				n := seen[k]
+				mu.Unlock()
+				if n <= tc.drops {
+					conn, _, err := http.NewResponseController(w).Hijack()
+					if err == nil {
+						conn.Close()
+					}
+					return
+				}
+				httputilForward(w, r, up.URL)
+			}))
+			defer srv.Close()
+			r, err := verify(t, path, srv.URL, cassettes.VerifyOptions{})
+			switch tc.drops {
+			case 1:
+				if err != nil {
+					t.Fatal(err)
+				}
+				allSame(t, r)
+			default:
+				if !errors.Is(err, cassettes.ErrNoAnswer) || !strings.Contains(err.Error(), "closed the connection without an answer") {
+					t.Errorf("got %v, want ErrNoAnswer: closed the connection without an answer", err)
+				}
+			}
+		})
+	}
+}
+
+// TestVerifyOrderAndOnResult: with several workers, results come in
+// cassette order, each once, to OnResult and in the report.
+func TestVerifyOrderAndOnResult(t *testing.T) {
+	up, ds := standIn(t)
+	path := recordDeployment(t, up.URL, ds)
+	var seen []int
+	r, err := verify(t, path, up.URL, cassettes.VerifyOptions{Concurrency: 8, OnResult: func(res cassettes.VerifyResult) {
+		seen = append(seen, res.ID)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []int
+	for k, res := range r.Results {
+		if res.ID != k {
+			t.Errorf("result %d: got ID %d, want %d", k, res.ID, k)
+		}
+		want = append(want, k)
+	}
+	if !slices.Equal(seen, want) {
+		t.Errorf("OnResult saw %v, want %v", seen, want)
+	}
+}
+
+// TestVerifyNeedsKey: recorded calls need a key.
+func TestVerifyNeedsKey(t *testing.T) {
+	_, err := cassettes.Verify(context.Background(), []string{"testdata/golden.yaml"}, cassettes.VerifyOptions{Upstream: "http://127.0.0.1:1"})
+	if !errors.Is(err, cassettes.ErrNoKey) {
+		t.Errorf("got %v, want ErrNoKey", err)
+	}
+}

@@ -1,0 +1,827 @@
+package cassettes
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/beevik/etree"
+)
+
+// This file compares two answers as trees: XML elements or JSON values.
+// Structure is compared on shapes, where the items of a list (same-named
+// sibling elements in a row, the items of a JSON array) are merged into
+// one, so a list that grows or shrinks is a change of values, not of
+// structure. Values are compared item by item.
+
+// vkind is what a tree node is.
+type vkind int
+
+const (
+	vElement vkind = iota // an XML element
+	vObject
+	vArray
+	vString
+	vNumber
+	vBool
+	vNull
+)
+
+// vnode is an answer's XML element or JSON value.
+type vnode struct {
+	name  string // XML: local name; JSON: member name ("" for items and the root)
+	space string // XML: namespace URI
+	kind  vkind
+	text  string // XML: the element's own text, trimmed; JSON: a scalar as written (strings unquoted)
+	attrs []vattr
+	kids  []*vnode
+}
+
+// vattr is an XML attribute (namespace declarations left out).
+type vattr struct{ name, space, value string }
+
+// Namespaces whose documents and attributes get special treatment (nsWSDL
+// is in layout.go, nsXSI and nsXSD in xmlraw.go).
+const (
+	nsDisco    = "http://schemas.xmlsoap.org/disco/"
+	nsDiffgram = "urn:schemas-microsoft-com:xml-diffgram-v1"
+	nsMSData   = "urn:schemas-microsoft-com:xml-msdata"
+)
+
+// xmlTree parses an XML body.
+func xmlTree(body string) (*vnode, error) {
+	doc := etree.NewDocument()
+	if err := doc.ReadFromString(body); err != nil {
+		return nil, err
+	}
+	if doc.Root() == nil {
+		return nil, errors.New("no root element")
+	}
+	return fromElement(doc.Root()), nil
+}
+
+func fromElement(e *etree.Element) *vnode {
+	n := &vnode{name: e.Tag, space: e.NamespaceURI(), kind: vElement}
+	for _, a := range e.Attr {
+		if a.Space == "xmlns" || (a.Space == "" && a.Key == "xmlns") {
+			continue
+		}
+		n.attrs = append(n.attrs, vattr{name: a.Key, space: a.NamespaceURI(), value: a.Value})
+	}
+	var text strings.Builder
+	for _, c := range e.Child {
+		switch t := c.(type) {
+		case *etree.Element:
+			n.kids = append(n.kids, fromElement(t))
+		case *etree.CharData:
+			text.WriteString(t.Data)
+		}
+	}
+	n.text = strings.TrimSpace(text.String())
+	return n
+}
+
+// jsonTree parses a JSON body, keeping the order of members.
+func jsonTree(body string) (*vnode, error) {
+	dec := json.NewDecoder(strings.NewReader(body))
+	dec.UseNumber()
+	n, err := readJSON(dec, "")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("data after the JSON value")
+	}
+	return n, nil
+}
+
+func readJSON(dec *json.Decoder, name string) (*vnode, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	n := &vnode{name: name}
+	switch t := tok.(type) {
+	case json.Delim:
+		n.kind = vArray
+		if t == '{' {
+			n.kind = vObject
+		}
+		for dec.More() {
+			key := ""
+			if n.kind == vObject {
+				k, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				key, _ = k.(string)
+			}
+			kid, err := readJSON(dec, key)
+			if err != nil {
+				return nil, err
+			}
+			n.kids = append(n.kids, kid)
+		}
+		if _, err := dec.Token(); err != nil { // the closing delimiter
+			return nil, err
+		}
+	case string:
+		n.kind, n.text = vString, t
+	case json.Number:
+		n.kind, n.text = vNumber, t.String()
+	case bool:
+		n.kind, n.text = vBool, strconv.FormatBool(t)
+	case nil:
+		n.kind, n.text = vNull, "null"
+	}
+	return n, nil
+}
+
+// typeOf is a node's type: for XML "element" (it has child elements),
+// "empty", "number", "boolean" or "text"; for JSON its kind.
+func typeOf(n *vnode) string {
+	switch n.kind {
+	case vObject:
+		return "object"
+	case vArray:
+		return "array"
+	case vString:
+		return "string"
+	case vNumber:
+		return "number"
+	case vBool:
+		return "boolean"
+	case vNull:
+		return "null"
+	}
+	switch {
+	case len(n.kids) > 0:
+		return "element"
+	case n.text == "" && slices.ContainsFunc(n.attrs, func(a vattr) bool { return !bookkeeping(a) }):
+		return "element" // values in attributes
+	case n.text == "":
+		return "empty"
+	case n.text == "true" || n.text == "false":
+		return "boolean"
+	case isNumber(n.text):
+		return "number"
+	}
+	return "text"
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil && !strings.ContainsAny(s, "xXnNiI_") // no hex, NaN, Inf or digit separators
+}
+
+// numEqual reports whether a and b are the same number written differently.
+func numEqual(a, b string) bool {
+	if !isNumber(a) || !isNumber(b) {
+		return false
+	}
+	x, _ := strconv.ParseFloat(a, 64)
+	y, _ := strconv.ParseFloat(b, 64)
+	return x == y
+}
+
+// unknownType is a merged type whose items disagree.
+const unknownType = "mixed"
+
+// mergeType is the type of a list whose items have types a and b.
+func mergeType(a, b string, isJSON bool) string {
+	switch {
+	case a == b:
+		return a
+	case a == "empty" || a == "null":
+		return b
+	case b == "empty" || b == "null":
+		return a
+	case isJSON:
+		return unknownType
+	case a == "element" || b == "element":
+		return "element"
+	}
+	return "text" // numbers, booleans and text mixed
+}
+
+// typeChanged reports whether a value recorded as type r and now of type
+// l changed its type. An empty value or null says nothing; text can hold
+// digits, so text becoming a number is no change, but a number becoming
+// text is (a decimal comma, a unit).
+func typeChanged(r, l string, isJSON bool) bool {
+	switch {
+	case r == l, r == "empty", l == "empty", r == "null", l == "null", r == unknownType, l == unknownType:
+		return false
+	case isJSON:
+		return true
+	case r == "text":
+		return l == "element"
+	}
+	return true
+}
+
+func isLeafType(t string) bool { return t != "element" && t != "object" && t != "array" }
+
+// vshape is the structure of a node: for a list, of all its items merged.
+type vshape struct {
+	name, space string
+	key         string // aligns shapes: the name (with @name in a WSDL or schema)
+	typ         string
+	attrs       []vattr // value varies when the items disagree
+	kids        []*vshape
+	n           int // nodes merged into the shape (the items of a list)
+	seen        int // of the parent's n nodes, how many have this child
+}
+
+// optional reports whether kid, a child shape of parent, is missing from
+// some of parent's items (an element XmlSerializer leaves out when null).
+func optional(kid, parent *vshape) bool { return kid.seen < parent.n }
+
+// repeated reports whether a shape is a list: more items than parents.
+func repeated(s *vshape) bool { return s.n > s.seen }
+
+// varies marks an attribute whose value differs between merged items.
+const varies = "\x00varies"
+
+// treeCmp compares two trees of one kind.
+type treeCmp struct {
+	c           *comparison
+	json        bool
+	descriptive bool // a WSDL, schema or discovery document: no lists; attributes are structure
+	// gone holds the shape paths of elements reported removed or added, so
+	// the values they take along are not reported again.
+	gone map[string]bool
+}
+
+// structural reports a Removed or Added child of the shape at path.
+func (t *treeCmp) structural(path string, d Difference) {
+	t.c.add(d)
+	t.markGone(path, d.Recorded+d.Live)
+}
+
+// markGone notes that the child key of the shape at path is reported as
+// removed, added or renamed.
+func (t *treeCmp) markGone(path, key string) {
+	if t.gone == nil {
+		t.gone = map[string]bool{}
+	}
+	t.gone[t.childPath(path, key)] = true
+}
+
+// itemIndex matches the item numbers of a value path ("location[2]").
+var itemIndex = regexp.MustCompile(`\[[0-9]+\]`)
+
+// compareTrees compares a recorded tree with a live one: their structure,
+// then (unless ignored) their values.
+func (c *comparison) compareTrees(r, l *vnode, isJSON bool) {
+	t := &treeCmp{c: c, json: isJSON, descriptive: !isJSON && isDescriptive(r)}
+	rs, ls := t.shapeOf(r), t.shapeOf(l)
+	path := "$"
+	if !isJSON {
+		path = "/" + rs.key
+		switch {
+		case rs.key != ls.key:
+			c.add(Difference{Path: "/", Change: Renamed, Recorded: rs.key, Live: ls.key})
+		case rs.space != ls.space:
+			c.add(Difference{Path: path, Change: NamespaceChanged, Recorded: rs.space, Live: ls.space})
+		}
+	}
+	t.compareShape(path, rs, ls, nsMoves{rs.space: ls.space})
+	if !c.ignoreValues {
+		t.compareValues(path, r, l)
+	}
+}
+
+// isDescriptive reports whether the root is a WSDL, an XML schema or a
+// discovery document, whose attributes are names and types.
+func isDescriptive(root *vnode) bool {
+	switch {
+	case root.space == nsWSDL && root.name == "definitions",
+		root.space == nsXSD && root.name == "schema",
+		root.space == nsDisco && root.name == "discovery":
+		return true
+	}
+	return false
+}
+
+// keyOf is how a node is aligned with its counterpart and written in paths.
+func (t *treeCmp) keyOf(n *vnode) string {
+	if t.descriptive {
+		for _, a := range n.attrs {
+			if a.name == "name" && a.space == "" {
+				return n.name + "[@name='" + a.value + "']"
+			}
+		}
+	}
+	return n.name
+}
+
+// runs groups XML siblings: each run holds same-named elements in a row
+// (the items of a list). In a WSDL or schema each element is its own run.
+func (t *treeCmp) runs(kids []*vnode) [][]*vnode {
+	var out [][]*vnode
+	for _, k := range kids {
+		if n := len(out); n > 0 && !t.descriptive && !t.json {
+			last := out[n-1][0]
+			if last.name == k.name && last.space == k.space {
+				out[n-1] = append(out[n-1], k)
+				continue
+			}
+		}
+		out = append(out, []*vnode{k})
+	}
+	return out
+}
+
+func (t *treeCmp) shapeOf(n *vnode) *vshape {
+	s := &vshape{name: n.name, space: n.space, key: t.keyOf(n), typ: typeOf(n), attrs: append([]vattr(nil), n.attrs...), n: 1, seen: 1}
+	switch n.kind {
+	case vArray:
+		var item *vshape
+		for _, k := range n.kids {
+			item = t.merge(item, t.shapeOf(k))
+		}
+		if item != nil {
+			item.key, item.seen = "[*]", 1
+			s.kids = []*vshape{item}
+		}
+	case vObject:
+		for _, k := range n.kids {
+			s.kids = append(s.kids, t.shapeOf(k))
+		}
+	case vElement:
+		for _, run := range t.runs(n.kids) {
+			var m *vshape
+			for _, k := range run {
+				m = t.merge(m, t.shapeOf(k))
+			}
+			m.seen = 1
+			s.kids = append(s.kids, m)
+		}
+	}
+	return s
+}
+
+// merge merges shape b into a (nil: b) and returns it.
+func (t *treeCmp) merge(a, b *vshape) *vshape {
+	if a == nil {
+		return b
+	}
+	a.typ = mergeType(a.typ, b.typ, t.json)
+	a.n += b.n
+	for _, ba := range b.attrs {
+		if k := findAttr(a.attrs, ba); k >= 0 {
+			if a.attrs[k].value != ba.value {
+				a.attrs[k].value = varies
+			}
+		} else {
+			a.attrs = append(a.attrs, ba)
+		}
+	}
+	pos := -1
+	for _, bk := range b.kids {
+		k := -1
+		for n, ak := range a.kids {
+			if ak.key == bk.key && ak.space == bk.space {
+				k = n
+				break
+			}
+		}
+		if k >= 0 {
+			seen := a.kids[k].seen + bk.seen
+			a.kids[k] = t.merge(a.kids[k], bk)
+			a.kids[k].seen = seen
+			pos = k
+			continue
+		}
+		pos++
+		a.kids = append(a.kids[:pos], append([]*vshape{bk}, a.kids[pos:]...)...)
+	}
+	return a
+}
+
+func findAttr(attrs []vattr, a vattr) int {
+	for k, x := range attrs {
+		if x.name == a.name && x.space == a.space {
+			return k
+		}
+	}
+	return -1
+}
+
+// attrLabel writes an attribute's name as paths show it.
+func attrLabel(a vattr) string {
+	switch a.space {
+	case "":
+		return a.name
+	case nsXSI:
+		return "xsi:" + a.name
+	}
+	return "{" + a.space + "}" + a.name
+}
+
+// bookkeeping reports whether an attribute says nothing of a result's
+// structure: a DataSet's row bookkeeping (diffgr:, msdata:) and xsi
+// attributes but xsi:type. Their values are still compared.
+func bookkeeping(a vattr) bool {
+	switch a.space {
+	case nsDiffgram, nsMSData:
+		return true
+	case nsXSI:
+		return a.name != "type"
+	}
+	return false
+}
+
+// structuralValue reports whether an attribute's value is structure: every
+// attribute of a WSDL or schema, and xsi:type.
+func (t *treeCmp) structuralValue(a vattr) bool {
+	return t.descriptive || (a.space == nsXSI && a.name == "type")
+}
+
+// sameAttrValue compares attribute values; in a WSDL or discovery
+// document an absolute URL (soap:address location) is compared by path
+// and query only, as it names the host the document was fetched from.
+func (t *treeCmp) sameAttrValue(a, b string) bool {
+	if a == b {
+		return true
+	}
+	if t.descriptive {
+		ua, ea := url.Parse(a)
+		ub, eb := url.Parse(b)
+		if ea == nil && eb == nil && ua.Host != "" && ub.Host != "" {
+			return strings.EqualFold(ua.Path, ub.Path) && ua.RawQuery == ub.RawQuery
+		}
+	}
+	return false
+}
+
+func (t *treeCmp) childPath(path, key string) string {
+	switch {
+	case !t.json:
+		return path + "/" + key
+	case strings.HasPrefix(key, "["):
+		return path + key
+	}
+	return path + "." + key
+}
+
+// nsMoves are the namespace changes reported above a shape: an element
+// below that moved from the same namespace to the same other one is part
+// of that change, not one of its own.
+type nsMoves map[string]string
+
+// namespace reports a namespace change of an aligned pair at path unless
+// a parent's change covers it, and returns the moves for below.
+func (t *treeCmp) namespace(path string, r, l *vshape, ns nsMoves) nsMoves {
+	if r.space == l.space {
+		return ns
+	}
+	if to, ok := ns[r.space]; ok && to == l.space {
+		return ns
+	}
+	t.c.add(Difference{Path: path, Change: NamespaceChanged, Recorded: r.space, Live: l.space})
+	out := nsMoves{r.space: l.space}
+	for k, v := range ns {
+		if k != r.space {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// compareShape compares the structure below two aligned shapes.
+func (t *treeCmp) compareShape(path string, r, l *vshape, ns nsMoves) {
+	if typeChanged(r.typ, l.typ, t.json) {
+		t.c.add(Difference{Path: path, Change: TypeChanged, Recorded: r.typ, Live: l.typ})
+		if isLeafType(r.typ) != isLeafType(l.typ) || t.json {
+			return
+		}
+	}
+	if r.typ == "empty" || l.typ == "empty" || r.typ == "null" || l.typ == "null" {
+		return // nothing to compare below
+	}
+	for _, ra := range r.attrs {
+		if bookkeeping(ra) {
+			continue
+		}
+		k := findAttr(l.attrs, ra)
+		switch {
+		case k < 0:
+			t.c.add(Difference{Path: path, Change: AttributeRemoved, Recorded: attrLabel(ra)})
+		case t.descriptive && ra.name == "name" && ra.space == "":
+			// part of the key: a change is a rename, reported above
+		case t.structuralValue(ra) && ra.value != varies && l.attrs[k].value != varies && !t.sameAttrValue(ra.value, l.attrs[k].value):
+			t.c.add(Difference{Path: path + "/@" + attrLabel(ra), Change: AttributeChanged, Recorded: quote(ra.value), Live: quote(l.attrs[k].value)})
+		}
+	}
+	for _, la := range l.attrs {
+		if !bookkeeping(la) && findAttr(r.attrs, la) < 0 {
+			t.c.add(Difference{Path: path, Change: AttributeAdded, Live: attrLabel(la)})
+		}
+	}
+	if t.json && r.typ == "object" {
+		t.compareMembers(path, r, l, ns)
+		return
+	}
+	t.compareSequence(path, r, l, ns)
+}
+
+// missing reports whether a child shape absent from the other side says
+// nothing of structure: it is missing from some items of its parent
+// (optional, as XmlSerializer leaves out nulls), or it is a list, which
+// the other side may have empty.
+func missing(kid, parent *vshape) bool { return optional(kid, parent) || repeated(kid) }
+
+// compareMembers compares the members of two JSON objects, whose order
+// means nothing: by name; what is left is renamed in pairs, then added or
+// removed.
+func (t *treeCmp) compareMembers(path string, r, l *vshape, ns nsMoves) {
+	used := make([]bool, len(l.kids))
+	var removed []*vshape
+	for _, rk := range r.kids {
+		k := -1
+		for n, lk := range l.kids {
+			if !used[n] && lk.key == rk.key {
+				k = n
+				break
+			}
+		}
+		if k < 0 {
+			removed = append(removed, rk)
+			continue
+		}
+		used[k] = true
+		t.compareShape(t.childPath(path, rk.key), rk, l.kids[k], ns)
+	}
+	var added []*vshape
+	for n, lk := range l.kids {
+		if !used[n] {
+			added = append(added, lk)
+		}
+	}
+	t.gap(path, r, l, removed, added, ns)
+}
+
+// gap reports the unmatched children of one place: those that may be
+// missing are left alone; the others pair up as renamed (and are compared
+// below), the rest are removed or added.
+func (t *treeCmp) gap(path string, r, l *vshape, removed, added []*vshape, ns nsMoves) {
+	removed = slices.DeleteFunc(removed, func(s *vshape) bool { return missing(s, r) })
+	added = slices.DeleteFunc(added, func(s *vshape) bool { return missing(s, l) })
+	n := min(len(removed), len(added))
+	for k := range n {
+		t.c.add(Difference{Path: path, Change: Renamed, Recorded: removed[k].key, Live: added[k].key})
+		t.markGone(path, removed[k].key)
+		t.markGone(path, added[k].key)
+		t.compareShape(t.childPath(path, added[k].key), removed[k], added[k], ns)
+	}
+	for _, s := range removed[n:] {
+		t.structural(path, Difference{Path: path, Change: Removed, Recorded: s.key})
+	}
+	for _, s := range added[n:] {
+		t.structural(path, Difference{Path: path, Change: Added, Live: s.key})
+	}
+}
+
+// compareSequence compares ordered children: aligned by a longest common
+// subsequence of their keys; an element missing from one place and found
+// at another moved; what is left in each gap between aligned ones goes to
+// gap.
+func (t *treeCmp) compareSequence(path string, rp, lp *vshape, ns nsMoves) {
+	r, l := rp.kids, lp.kids
+	pairs := lcs(r, l)
+	pairs = append(pairs, [2]int{len(r), len(l)})
+	type gapped struct{ removed, added []*vshape }
+	var gaps []gapped
+	var elsewhereR, elsewhereL []*vshape // found at another place in the other list
+	ri, li := 0, 0
+	for _, p := range pairs {
+		var g gapped
+		for _, s := range r[ri:p[0]] {
+			if indexKey(l, s.key) >= 0 {
+				elsewhereR = append(elsewhereR, s)
+			} else {
+				g.removed = append(g.removed, s)
+			}
+		}
+		for _, s := range l[li:p[1]] {
+			if indexKey(r, s.key) >= 0 {
+				elsewhereL = append(elsewhereL, s)
+			} else {
+				g.added = append(g.added, s)
+			}
+		}
+		gaps = append(gaps, g)
+		if p[0] < len(r) {
+			rs, ls := r[p[0]], l[p[1]]
+			cp := t.childPath(path, rs.key)
+			t.compareShape(cp, rs, ls, t.namespace(cp, rs, ls, ns))
+		}
+		ri, li = p[0]+1, p[1]+1
+	}
+	used := make([]bool, len(elsewhereL))
+	for _, rs := range elsewhereR {
+		k := slices.IndexFunc(elsewhereL, func(ls *vshape) bool { return ls.key == rs.key })
+		for k >= 0 && used[k] {
+			next := slices.IndexFunc(elsewhereL[k+1:], func(ls *vshape) bool { return ls.key == rs.key })
+			if next < 0 {
+				k = -1
+				break
+			}
+			k += next + 1
+		}
+		if k < 0 {
+			if !missing(rs, rp) {
+				t.structural(path, Difference{Path: path, Change: Removed, Recorded: rs.key})
+			}
+			continue
+		}
+		used[k] = true
+		t.c.add(Difference{Path: path, Change: Moved, Recorded: rs.key, Live: rs.key})
+		cp := t.childPath(path, rs.key)
+		t.compareShape(cp, rs, elsewhereL[k], t.namespace(cp, rs, elsewhereL[k], ns))
+	}
+	for k, ls := range elsewhereL {
+		if !used[k] && !missing(ls, lp) {
+			t.structural(path, Difference{Path: path, Change: Added, Live: ls.key})
+		}
+	}
+	for _, g := range gaps {
+		t.gap(path, rp, lp, g.removed, g.added, ns)
+	}
+}
+
+func indexKey(list []*vshape, key string) int {
+	for k, s := range list {
+		if s.key == key {
+			return k
+		}
+	}
+	return -1
+}
+
+// lcs aligns two lists of shapes by key: the index pairs of a longest
+// common subsequence. Very long lists are aligned greedily.
+func lcs(r, l []*vshape) [][2]int {
+	if len(r)*len(l) > 1<<18 {
+		var out [][2]int
+		j := 0
+		for i, s := range r {
+			for k := j; k < len(l); k++ {
+				if l[k].key == s.key {
+					out = append(out, [2]int{i, k})
+					j = k + 1
+					break
+				}
+			}
+		}
+		return out
+	}
+	// dp[i][j]: LCS length of r[i:] and l[j:].
+	dp := make([][]int, len(r)+1)
+	for i := range dp {
+		dp[i] = make([]int, len(l)+1)
+	}
+	for i := len(r) - 1; i >= 0; i-- {
+		for j := len(l) - 1; j >= 0; j-- {
+			if r[i].key == l[j].key {
+				dp[i][j] = dp[i+1][j+1] + 1
+			} else {
+				dp[i][j] = max(dp[i+1][j], dp[i][j+1])
+			}
+		}
+	}
+	var out [][2]int
+	for i, j := 0, 0; i < len(r) && j < len(l); {
+		switch {
+		case r[i].key == l[j].key:
+			out = append(out, [2]int{i, j})
+			i++
+			j++
+		case dp[i+1][j] >= dp[i][j+1]:
+			i++
+		default:
+			j++
+		}
+	}
+	return out
+}
+
+// compareValues compares the values of two aligned nodes and below: texts,
+// attributes and JSON scalars, list items one by one.
+func (t *treeCmp) compareValues(path string, r, l *vnode) {
+	for _, ra := range r.attrs {
+		if t.structuralValue(ra) {
+			continue
+		}
+		if k := findAttr(l.attrs, ra); k >= 0 && ra.value != l.attrs[k].value && !numEqual(ra.value, l.attrs[k].value) {
+			t.c.add(Difference{Path: path + "/@" + attrLabel(ra), Change: ValueChanged, Recorded: quote(clip(ra.value)), Live: quote(clip(l.attrs[k].value))})
+		}
+	}
+	switch {
+	case t.json:
+		t.compareJSONValues(path, r, l)
+		return
+	case (len(r.kids) > 0) != (len(l.kids) > 0) && r.text == "" && l.text == "":
+		return // an empty element against one with children: structure's to say
+	case r.text != l.text && !numEqual(r.text, l.text):
+		t.c.add(Difference{Path: path, Change: ValueChanged, Recorded: quote(clip(r.text)), Live: quote(clip(l.text))})
+	}
+	lruns := map[string][][]*vnode{}
+	for _, run := range t.runs(l.kids) {
+		k := t.keyOf(run[0])
+		lruns[k] = append(lruns[k], run)
+	}
+	seen := map[string]int{}
+	for _, rrun := range t.runs(r.kids) {
+		key := t.keyOf(rrun[0])
+		occ := seen[key]
+		seen[key]++
+		if occ >= len(lruns[key]) {
+			t.absent(path+"/"+key, rrun, true)
+			continue
+		}
+		lrun := lruns[key][occ]
+		if len(rrun) != len(lrun) {
+			t.c.add(Difference{Path: path + "/" + key, Change: CountChanged, Recorded: strconv.Itoa(len(rrun)), Live: strconv.Itoa(len(lrun))})
+		}
+		many := len(rrun) > 1 || len(lrun) > 1
+		for k := range min(len(rrun), len(lrun)) {
+			cp := path + "/" + key
+			if many {
+				cp += "[" + strconv.Itoa(k+1) + "]"
+			}
+			t.compareValues(cp, rrun[k], lrun[k])
+		}
+	}
+	for key, runs := range lruns {
+		for _, lrun := range runs[min(seen[key], len(runs)):] {
+			t.absent(path+"/"+key, lrun, false)
+		}
+	}
+}
+
+// absent reports the values of a run of elements one side lacks: how many
+// items a list had, or the text of a single element (an empty list, a
+// null left out). A missing element with children is structure's to say.
+func (t *treeCmp) absent(path string, run []*vnode, recorded bool) {
+	if t.gone[itemIndex.ReplaceAllString(path, "")] {
+		return // reported as removed or added
+	}
+	var d Difference
+	switch {
+	case len(run) > 1:
+		d = Difference{Path: path, Change: CountChanged, Recorded: strconv.Itoa(len(run)), Live: "0"}
+	case len(run[0].kids) == 0 && run[0].text != "":
+		d = Difference{Path: path, Change: ValueChanged, Recorded: quote(clip(run[0].text)), Live: "absent"}
+	default:
+		return
+	}
+	if !recorded {
+		d.Recorded, d.Live = d.Live, d.Recorded
+	}
+	t.c.add(d)
+}
+
+func (t *treeCmp) compareJSONValues(path string, r, l *vnode) {
+	switch {
+	case r.kind == vObject && l.kind == vObject:
+		used := make([]bool, len(l.kids))
+		for _, rk := range r.kids {
+			for n, lk := range l.kids {
+				if !used[n] && lk.name == rk.name {
+					used[n] = true
+					t.compareValues(t.childPath(path, rk.name), rk, lk)
+					break
+				}
+			}
+		}
+	case r.kind == vArray && l.kind == vArray:
+		if len(r.kids) != len(l.kids) {
+			t.c.add(Difference{Path: path, Change: CountChanged, Recorded: plural(len(r.kids), "item"), Live: strconv.Itoa(len(l.kids))})
+		}
+		for k := range min(len(r.kids), len(l.kids)) {
+			t.compareValues(path+"["+strconv.Itoa(k)+"]", r.kids[k], l.kids[k])
+		}
+	case r.kind >= vString && l.kind >= vString: // scalars
+		same := r.kind == l.kind && (r.text == l.text || (r.kind == vNumber && numEqual(r.text, l.text)))
+		if !same && (r.kind == l.kind || r.kind == vNull || l.kind == vNull) {
+			t.c.add(Difference{Path: path, Change: ValueChanged, Recorded: jsonLiteral(r), Live: jsonLiteral(l)})
+		}
+	}
+}
+
+// jsonLiteral writes a JSON scalar as JSON does.
+func jsonLiteral(n *vnode) string {
+	if n.kind == vString {
+		b, _ := json.Marshal(clip(n.text))
+		return string(b)
+	}
+	return n.text
+}

@@ -1,0 +1,351 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/internal/refdeploy"
+	"github.com/atmkit/atmkit/mockserver"
+	"github.com/beevik/etree"
+)
+
+// recordCassette records calls of the deployment at base through the
+// recording proxy: each call in every binding it has, the WSDL, the help
+// page, and the first call with a wrong key, marked as a key rejection.
+func recordCassette(t *testing.T, base, ns, key string, calls []refCall) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "atm.yaml")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	up, _ := url.Parse(base)
+	proxy := httptest.NewServer(cassettes.NewProxy(up, rec, nil))
+	for _, c := range calls {
+		op, _ := asmx.LookupOperation(c.op)
+		bindings := asmx.XMLBindings
+		if op.JSON {
+			bindings = append(bindings[:len(bindings):len(bindings)], asmx.JSON)
+		}
+		for _, b := range bindings {
+			if status, body := callService(t, proxy.URL, ns, b, c.op, key, c.params); status != 200 {
+				t.Fatalf("record %s over %s: status %d: %s", c.op, b, status, body)
+			}
+		}
+	}
+	for _, p := range []string{asmx.ServicePath + "?WSDL", asmx.ServicePath} {
+		resp, err := http.Get(proxy.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	if status, _ := callService(t, proxy.URL, ns, asmx.SOAP12, calls[0].op, "Made-Up-Key-1", calls[0].params); status != 500 {
+		t.Fatalf("a wrong key: status %d, want 500", status)
+	}
+	proxy.Close()
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	// Mark the rejection as the recorder marks it.
+	list, err := cassettes.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range list {
+		if i.Response.Code == 500 && !cassettes.KeyRejected(i) {
+			i.Request.Body = strings.Replace(i.Request.Body, ">"+cassettes.Placeholder+"<", ">"+cassettes.RejectedPlaceholder+"<", 1)
+		}
+	}
+	if err := cassettes.WriteFile(path, list); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// verifyCalls are the calls recorded from the mock.
+var verifyCalls = []refCall{
+	{asmx.OpReturnProvinces, nil},
+	{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", "1"}}},
+	{asmx.OpReturnAtmSearchByCoordinates, [][2]string{{"strPostalCode", ""}, {"dblLatitude", "44.6488"}, {"dblLongitude", "-63.5752"}, {"bytRadius", "2"}}},
+	{asmx.OpReturnAtmSearchByAddress, [][2]string{{"strAddress", ""}, {"strCity", "Halifax"}, {"strProvince", "NS"}, {"strPostalCode", ""}, {"bytRadius", "1"}}},
+}
+
+// editing puts a proxy that edits answers in front of h: a drifted
+// deployment of the test's own making.
+func editing(edit func(r *http.Request, contentType string, body []byte) []byte) func(http.Handler) http.Handler {
+	return func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			rr := httptest.NewRecorder()
+			h.ServeHTTP(rr, r)
+			body := edit(r, rr.Header().Get("Content-Type"), rr.Body.Bytes())
+			for k, vs := range rr.Header() {
+				w.Header()[k] = vs
+			}
+			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+			w.WriteHeader(rr.Code)
+			_, _ = w.Write(body)
+		})
+	}
+}
+
+// soap12DropsLocation removes the last location of SOAP 1.2 answers.
+func soap12DropsLocation(_ *http.Request, ct string, body []byte) []byte {
+	if !strings.HasPrefix(ct, "application/soap+xml") {
+		return body
+	}
+	doc := etree.NewDocument()
+	if doc.ReadFromBytes(body) != nil {
+		return body
+	}
+	locs := doc.FindElements("//location")
+	if len(locs) == 0 {
+		return body
+	}
+	last := locs[len(locs)-1]
+	last.Parent().RemoveChild(last)
+	out, _ := doc.WriteToBytes()
+	return out
+}
+
+// jsonShiftsLongitude moves the first location of JSON answers 0.01° east.
+func jsonShiftsLongitude(r *http.Request, _ string, body []byte) []byte {
+	if !strings.HasPrefix(r.URL.Path, asmx.JSONPath) {
+		return body
+	}
+	var v map[string]any
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.UseNumber()
+	if d.Decode(&v) != nil {
+		return body
+	}
+	locs, _ := v["locations"].([]any)
+	if len(locs) == 0 {
+		return body
+	}
+	c := locs[0].(map[string]any)["coordinates"].(map[string]any)
+	lon, _ := c["longitude"].(json.Number).Float64()
+	c["longitude"] = lon + 0.01
+	out, _ := json.Marshal(v)
+	return out
+}
+
+func deviating(names ...string) func(http.Handler) http.Handler {
+	return func(h http.Handler) http.Handler {
+		d, err := mockserver.Deviate(h, names...)
+		if err != nil {
+			panic(err)
+		}
+		return d
+	}
+}
+
+// TestCassetteVerify: against the deployment recorded, verify exits 0;
+// against one that drifted (a proxy of the test that edits answers, or a
+// deviation of the mock) it exits 1 naming the operation, the binding and
+// the difference; --values ignore passes changes of data. The key is in no
+// output or report.
+func TestCassetteVerify(t *testing.T) {
+	t.Parallel()
+	path := recordCassette(t, startMock(t, leakKey, nil), asmx.DefaultNamespace, leakKey, verifyCalls)
+	for _, tc := range []struct {
+		name string
+		wrap func(http.Handler) http.Handler
+		args []string
+		code int
+		want []string
+	}{
+		{"unchanged", nil, nil, exitOK, []string{
+			"  #1 soap12 ReturnProvinces(): same\n",
+			"GET /service/service.asmx?WSDL: same\n",
+			"[key rejection]: same\n",
+			" 0 values drifted, 0 structure drifted"}},
+		{"SOAP 1.2 drops a location", editing(soap12DropsLocation), nil, exitFailure, []string{
+			"soap12 ReturnAtmSearchByCoordinates(strPostalCode=\"\", dblLatitude=44.6488, dblLongitude=-63.5752, bytRadius=2): values drifted: ",
+			"/Envelope/Body/ReturnAtmSearchByCoordinatesResponse/ReturnAtmSearchByCoordinatesResult/atmLocations/locations/location: ",
+			" recorded, ",
+			"interactions drifted (see above)"}},
+		{"SOAP 1.2 drops a location, values ignored", editing(soap12DropsLocation), []string{"--values", "ignore"}, exitOK, []string{"0 values drifted, 0 structure drifted"}},
+		{"JSON value shifted", editing(jsonShiftsLongitude), nil, exitFailure, []string{
+			"json ReturnAtmSearchByCoordinates(",
+			"$.locations[0].coordinates.longitude: recorded -63.",
+			"0 structure drifted"}},
+		{"result element renamed", deviating("renamed-result"), []string{"--values", "ignore", "--quiet"}, exitFailure, []string{
+			"soap11 ReturnProvinces(): structure drifted: 1 change\n      /Envelope/Body/ReturnProvincesResponse: ReturnProvincesResult renamed to ReturnProvincesReturn\n",
+			"soap12 ReturnAtmSearchByCity(intCityID=1): structure drifted"}},
+		{"SOAP 1.2 envelope namespace", deviating("soap12-envelope-ns"), nil, exitFailure, []string{
+			`/Envelope: namespace changed from "http://www.w3.org/2003/05/soap-envelope" to "http://schemas.xmlsoap.org/soap/envelope/"`}},
+		{"content type", deviating("soap12-content-type"), nil, exitFailure, []string{
+			`content type: recorded "application/soap+xml; charset=utf-8", live "text/xml; charset=utf-8"`}},
+		{"WSDL parameters reordered", deviating("wsdl-parameters-out-of-order"), nil, exitFailure, []string{
+			"GET /service/service.asmx?WSDL: structure drifted",
+			"moved (another order of elements)"}},
+		{"any key accepted", deviating("any-key-accepted"), nil, exitFailure, []string{
+			"soap12 ReturnProvinces() [key rejection]: structure drifted: 1 change\n      status: recorded 500, live 200 <Envelope>\n"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			junit := filepath.Join(t.TempDir(), "verify.xml")
+			args := append([]string{"cassette", "verify", "--upstream", startMock(t, leakKey, tc.wrap), "--junit-report", junit}, tc.args...)
+			code, stdout, stderr := runAtmkit(map[string]string{"ATMKIT_KEY": leakKey}, append(args, path)...)
+			out := stdout + stderr
+			if code != tc.code {
+				t.Fatalf("got exit code %d, want %d:\n%s", code, tc.code, out)
+			}
+			for _, want := range tc.want {
+				if !strings.Contains(out, want) {
+					t.Errorf("output lacks %q:\n%s", want, out)
+				}
+			}
+			j := readJUnit(t, junit)
+			if j.Tests != 16+2+3 || (j.Failures > 0) != (tc.code == exitFailure) {
+				t.Errorf("JUnit: got %d tests, %d failures; want 21 tests, failures only on drift", j.Tests, j.Failures)
+			}
+			checkNoKey(t, leakKey, out, junit)
+		})
+	}
+}
+
+// TestCassetteVerifyHeaderNeverShown: a gateway header reaches the
+// upstream; an upstream that echoes it shows it masked, in the output and
+// the JUnit report.
+func TestCassetteVerifyHeaderNeverShown(t *testing.T) {
+	t.Parallel()
+	path := recordCassette(t, startMock(t, leakKey, nil), asmx.DefaultNamespace, leakKey, verifyCalls[:1])
+	const gatewayKey = "Gateway-Secret-31337"
+	echo := startMock(t, leakKey, editing(func(r *http.Request, _ string, body []byte) []byte {
+		return bytes.ReplaceAll(body, []byte("Nova Scotia"), []byte("Nova Scotia "+r.Header.Get("X-Api-Key")))
+	}))
+	junit := filepath.Join(t.TempDir(), "verify.xml")
+	code, stdout, stderr := runAtmkit(nil, "cassette", "verify", "--upstream", echo, "--key", leakKey,
+		"--header", "X-Api-Key: "+gatewayKey, "--junit-report", junit, path)
+	if code != exitFailure || !strings.Contains(stdout, `recorded "Nova Scotia", live "Nova Scotia REDACTED"`) {
+		t.Fatalf("got exit %d, want 1 and the echoed header masked:\n%s%s", code, stdout, stderr)
+	}
+	checkNoKey(t, gatewayKey, stdout+stderr, junit)
+	checkNoKey(t, leakKey, stdout+stderr, junit)
+}
+
+// TestCassetteVerifyCouldNotCheck: a refused key, a closed port and a
+// silent upstream exit 2 with one line, without the key.
+func TestCassetteVerifyCouldNotCheck(t *testing.T) {
+	t.Parallel()
+	target := startMock(t, leakKey, nil)
+	path := recordCassette(t, target, asmx.DefaultNamespace, leakKey, verifyCalls[:2])
+	silent, _ := silentTarget(t)
+	closed := closedPort(t)
+	for _, tc := range []struct {
+		name, upstream, key, want string
+	}{
+		{"refused key", target, "Other-Key-5678", "could not check: the deployment refuses the key: soap11 ReturnProvinces() answered 500 \"The service key (strAtmServiceKey) is not valid.\", as it answers a made-up key. Check --key (or ATMKIT_KEY)"},
+		{"closed port", closed, leakKey, "could not check: no answer from the deployment: connection refused at " + closed},
+		{"silent upstream", silent, leakKey, "could not check: no answer from the deployment: no answer from " + silent + "/service/service.asmx within 300ms (ReturnProvinces() in soap11)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := runAtmkit(nil, "cassette", "verify", "--upstream", tc.upstream, "--key", tc.key, "--timeout", "300ms", "--concurrency", "3", path)
+			if code != exitUsage {
+				t.Fatalf("got exit code %d, want 2:\n%s%s", code, stdout, stderr)
+			}
+			if stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tc.want) {
+				t.Errorf("got stdout %q and stderr %q; want one line holding %q", stdout, stderr, tc.want)
+			}
+			checkNoKey(t, tc.key, stdout+stderr)
+		})
+	}
+}
+
+// TestCassetteVerifyUpdate: --update shows the differences, rewrites the
+// drifted answers and exits 0; the cassette then verifies, holds no key,
+// and its key rejection stays marked.
+func TestCassetteVerifyUpdate(t *testing.T) {
+	t.Parallel()
+	path := recordCassette(t, startMock(t, leakKey, nil), asmx.DefaultNamespace, leakKey, verifyCalls[:2])
+	drifted := startMock(t, leakKey, deviating("renamed-result"))
+	args := []string{"cassette", "verify", "--upstream", drifted, "--key", leakKey}
+	code, stdout, stderr := runAtmkit(nil, append(args, "--update", path)...)
+	if code != exitOK || !strings.Contains(stdout, "ReturnProvincesResult renamed to ReturnProvincesReturn") ||
+		!strings.Contains(stdout, "atmkit: updated "+path+"\n") || !strings.Contains(stdout, "replaced 4 recorded answers") {
+		t.Fatalf("--update: exit %d:\n%s%s", code, stdout, stderr)
+	}
+	if code, stdout, stderr = runAtmkit(nil, append(args, path)...); code != exitOK {
+		t.Errorf("after --update: exit %d, want 0:\n%s%s", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkNoKey(t, leakKey, stdout+stderr, path)
+	if !strings.Contains(string(b), cassettes.RejectedPlaceholder) {
+		t.Error("the updated cassette lost the mark of its key rejection")
+	}
+}
+
+func TestCassetteVerifyCommandLine(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join("..", "..", "cassettes", "testdata", "golden.yaml")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--key", "k", path}, "atmkit cassette verify: --upstream URL is required; see atmkit cassette verify --help"},
+		{[]string{"--upstream", "http://127.0.0.1:1", "--key", "k"}, "want at least one cassette file or directory"},
+		{[]string{"--upstream", "ftp://x", "--key", "k", path}, "--upstream ftp://x: want an http or https URL"},
+		{[]string{"--upstream", "http://127.0.0.1:1", "--key", "k", "--values", "some", path}, "--values some: want compare or ignore"},
+		{[]string{"--upstream", "http://127.0.0.1:1", "--key", "k", "--concurrency", "0", path}, "--concurrency 0: must be at least 1"},
+		{[]string{"--upstream", "http://127.0.0.1:1", "--key", "k", "--rate", "-2", path}, "--rate -2: must not be negative"},
+		{[]string{"--upstream", "http://127.0.0.1:1", "--key", "k", "--timeout", "0s", path}, "--timeout 0s: must be positive"},
+		{[]string{"--upstream", "http://127.0.0.1:1", path}, "--key (or ATMKIT_KEY) is required: 3 recorded calls carry a scrubbed key"},
+		{[]string{"--upstream", "http://127.0.0.1:1", "--key", "k", "no/such.yaml"}, "cassette not found: no/such.yaml"},
+		{[]string{"--upstream", "http://127.0.0.1:1", "--key", "k", t.TempDir()}, "no cassette files (*.yaml) in "},
+		{[]string{"--upstream", "http://127.0.0.1:1", "--key", "k", "--junit-report", "no/such/dir/r.xml", path}, "its directory no/such/dir does not exist"},
+		{[]string{"--upstream", "https://127.0.0.1:1", "--key", "k", "--ca-cert", "missing-ca.pem", path}, "--ca-cert missing-ca.pem: "},
+	} {
+		code, stdout, stderr := runAtmkit(nil, append([]string{"cassette", "verify"}, tc.args...)...)
+		if code != exitUsage || !strings.Contains(stderr, tc.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%q: got exit %d, stderr %q; want 2 and one line holding %q (stdout %q)", tc.args, code, stderr, tc.want, stdout)
+		}
+	}
+	code, stdout, stderr := runAtmkit(nil, "cassette", "verify", "--help")
+	if code != exitOK || !strings.Contains(stdout+stderr, "Exit codes: 0 nothing drifted") || !strings.Contains(stdout+stderr, "ATMKIT_") {
+		t.Errorf("--help: exit %d:\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestCassetteVerifyReferenceDeployment records the reference ASMX
+// deployment on Mono in every binding and verifies it: nothing drifted;
+// then through a proxy that renames its result elements: drifted.
+func TestCassetteVerifyReferenceDeployment(t *testing.T) {
+	d := refdeploy.Shared(t)
+	path := recordCassette(t, d.URL, refdeploy.Namespace, refdeploy.Key, refCalls)
+	code, stdout, stderr := runAtmkit(map[string]string{"ATMKIT_KEY": refdeploy.Key}, "cassette", "verify", "--upstream", d.URL, "--concurrency", "2", path)
+	if code != exitOK || !strings.Contains(stdout, "[key rejection]: same") {
+		t.Fatalf("against the deployment recorded: exit %d, want 0:\n%s%s\n%s", code, stdout, stderr, d.Log())
+	}
+	renamed := httptest.NewServer(editing(func(_ *http.Request, _ string, body []byte) []byte {
+		return bytes.ReplaceAll(body, []byte("ReturnAtmSearchByCityResult>"), []byte("ReturnAtmSearchByCityReturn>"))
+	})(forwardTo(d.URL)))
+	defer renamed.Close()
+	code, stdout, stderr = runAtmkit(map[string]string{"ATMKIT_KEY": refdeploy.Key}, "cassette", "verify", "--upstream", renamed.URL, "--quiet", path)
+	if code != exitFailure || !strings.Contains(stdout, "soap12 ReturnAtmSearchByCity(intCityID=21): structure drifted: 1 change\n      /Envelope/Body/ReturnAtmSearchByCityResponse: ReturnAtmSearchByCityResult renamed to ReturnAtmSearchByCityReturn") {
+		t.Errorf("against a renamed result: exit %d, want 1 naming the change:\n%s%s", code, stdout, stderr)
+	}
+	checkNoKey(t, refdeploy.Key, stdout+stderr, path)
+}
+
+// forwardTo is a handler that sends every request on to base.
+func forwardTo(base string) http.Handler {
+	up, _ := url.Parse(base)
+	return &httputil.ReverseProxy{Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(up) }}
+}
