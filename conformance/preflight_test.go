@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -163,16 +165,25 @@ var _ = Describe("the reports", Label("selftest"), func() {
 		Expect(text).NotTo(ContainSubstring(".go"))
 		sr := clean.SpecReports[0]
 		Expect(sr.Failure.Location.String()).To(Equal(docSection(c.Name)))
-		Expect(sr.LeafNodeLocation.String()).To(Equal("README.md#binding-specs"))
+		Expect(sr.LeafNodeLocation.String()).To(Equal("docs/conformance.md#binding-specs"))
 		Expect(sr.ReportEntries[0].Value.String()).To(Equal("note Le****"))
 		// The original is left as it was.
 		Expect(rep.SpecReports[0].Failure.Message).To(ContainSubstring(leakKey))
 	})
 
 	It("map every check to a documentation section", func() {
+		anchors := docAnchors("../docs/conformance.md")
+		Expect(anchors).NotTo(BeEmpty())
+		_, err := os.Stat(filepath.Join("..", docSuite))
+		Expect(err).NotTo(HaveOccurred(), "the suite's page %s", docSuite)
 		for _, c := range Checks() {
-			Expect(docSection(c.Name)).To(HavePrefix("README.md#"), c.Name)
-			Expect(docSection(c.Name)).NotTo(Equal(docSuite), "check %s has no section of its own", c.Name)
+			section := docSection(c.Name)
+			Expect(section).To(HavePrefix("docs/conformance.md#"), c.Name)
+			Expect(section).NotTo(Equal(docSuite), "check %s has no section of its own", c.Name)
+			Expect(anchors).To(HaveKey(strings.TrimPrefix(section, "docs/conformance.md#")), "check %s cites %s, a heading the page does not have", c.Name, section)
+		}
+		for kind, section := range docSections {
+			Expect(anchors).To(HaveKey(strings.TrimPrefix(section, "docs/conformance.md#")), "kind %s cites %s, a heading the page does not have", kind, section)
 		}
 	})
 })

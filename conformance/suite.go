@@ -17,21 +17,21 @@ import (
 // documentation files: failures cite these sections, never a line of
 // atmkit's source.
 var docSections = map[string]string{
-	"binding":     "README.md#binding-specs",
-	"equivalence": "README.md#equivalence-specs",
-	"namespaces":  "README.md#namespaces-specs",
-	"routing":     "README.md#routing-specs",
-	"json":        "README.md#json-specs",
-	"soapaction":  "README.md#soapaction-specs",
-	"fault":       "README.md#fault-specs",
-	"semantics":   "README.md#semantics-specs",
-	"wsdl":        "README.md#wsdl-specs",
-	"shape":       "README.md#shape-specs",
+	"binding":     "docs/conformance.md#binding-specs",
+	"equivalence": "docs/conformance.md#equivalence-specs",
+	"namespaces":  "docs/conformance.md#namespaces-specs",
+	"routing":     "docs/conformance.md#routing-specs",
+	"json":        "docs/conformance.md#json-specs",
+	"soapaction":  "docs/conformance.md#soapaction-specs",
+	"fault":       "docs/conformance.md#fault-specs",
+	"semantics":   "docs/conformance.md#semantics-specs",
+	"wsdl":        "docs/conformance.md#wsdl-specs",
+	"shape":       "docs/conformance.md#shape-specs",
 }
 
 // docSuite is the section of the suite as a whole: where a check with no
 // section of its own, and the containers, point.
-const docSuite = "README.md#conformance-suite"
+const docSuite = "docs/conformance.md"
 
 // docSection returns the documentation section of the check named name.
 func docSection(name string) string {

@@ -177,7 +177,7 @@ func TestConformFailsADeviatingTarget(t *testing.T) {
 		"content type", "expected: text/xml; charset=utf-8", `got:      "application/xml"`, "reproduce: curl ", "FAIL!",
 		// Grouped by cause, each spec with its documentation section.
 		"specs: content type: expected text/xml; charset=utf-8",
-		"- binding/get/ReturnAllAtms: ReturnAllAtms over get answers 200 text/xml with the bare XML result (README.md#binding-specs)",
+		"- binding/get/ReturnAllAtms: ReturnAllAtms over get answers 200 text/xml with the bare XML result (docs/conformance.md#binding-specs)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -374,7 +374,7 @@ func TestConformNeverWritesTheKey(t *testing.T) {
 			says: []string{
 				"Preflight: http://127.0.0.1:",
 				" specs: the target closed the connection without an answer (EOF)",
-				"- binding/get/ReturnInstitutions: ReturnInstitutions over get answers 200 text/xml with the bare XML result (README.md#binding-specs)",
+				"- binding/get/ReturnInstitutions: ReturnInstitutions over get answers 200 text/xml with the bare XML result (docs/conformance.md#binding-specs)",
 				"- equivalence/ReturnInstitutions: ReturnInstitutions gives the same XML result over soap11, soap12, get and post",
 				`reproduce: curl -sS -i `,
 				" Failed | 0 Skipped",
