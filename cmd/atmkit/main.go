@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -15,11 +14,11 @@ import (
 	"github.com/atmkit/atmkit/internal/cli"
 )
 
-// Exit codes of atmkit.
+// Exit codes of atmkit (see cli.Env.Exit).
 const (
-	exitOK      = 0 // success, or an explicit --help
-	exitFailure = 1 // the command ran and failed (a failing conformance run, a server error)
-	exitUsage   = 2 // the command line was wrong
+	exitOK      = cli.ExitOK
+	exitFailure = cli.ExitFailure
+	exitUsage   = cli.ExitUsage
 )
 
 func main() {
@@ -43,31 +42,6 @@ type Main struct {
 // NewMain returns a Main wired to the process's standard streams and environment.
 func NewMain() *Main {
 	return &Main{cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}}
-}
-
-// Exit maps an error from Run to a process exit code and prints it.
-func (m *Main) Exit(err error) int {
-	var ue *cli.UsageError
-	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp):
-		return exitOK
-	case errors.As(err, &ue) && ue.Cmd != "":
-		fmt.Fprintf(m.Stderr, "atmkit %s: %s; see atmkit %s --help\n", ue.Cmd, ue.Msg, ue.Cmd)
-		return exitUsage
-	case errors.As(err, &ue):
-		fmt.Fprintf(m.Stderr, "atmkit: %s\nRun 'atmkit help' for usage.\n", ue.Msg)
-		return exitUsage
-	default:
-		var ec interface{ ExitCode() int }
-		if errors.As(err, &ec) {
-			if msg := err.Error(); msg != "" {
-				fmt.Fprintf(m.Stderr, "atmkit: %s\n", msg)
-			}
-			return ec.ExitCode()
-		}
-		fmt.Fprintf(m.Stderr, "atmkit: %s\n", err)
-		return exitFailure
-	}
 }
 
 // command is one atmkit subcommand.
@@ -97,9 +71,8 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		return cli.Usagef("", "no command given")
 	}
 	name := args[0]
-	switch {
-	case isHelp(name):
-		if len(args) > 1 && !isHelp(args[1]) {
+	if cli.IsHelp(name) {
+		if len(args) > 1 && !cli.IsHelp(args[1]) {
 			return m.Run(ctx, []string{args[1], "--help"})
 		}
 		m.usage(m.Stdout)
@@ -126,13 +99,4 @@ func (m *Main) usage(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'atmkit <command> --help' for a command's flags. Every flag can also be set")
 	fmt.Fprintln(w, "with an ATMKIT_* environment variable (--fixtures: ATMKIT_FIXTURES).")
-}
-
-// isHelp reports whether arg asks for help: help, -h, -help or --help.
-func isHelp(arg string) bool {
-	switch arg {
-	case "help", "-h", "-help", "--help":
-		return true
-	}
-	return false
 }

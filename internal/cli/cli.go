@@ -8,11 +8,19 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"strings"
+)
+
+// Exit codes of atmkit.
+const (
+	ExitOK      = 0 // success, or an explicit --help
+	ExitFailure = 1 // the command ran and failed (a failing conformance run, a server error)
+	ExitUsage   = 2 // the command line was wrong
 )
 
 // Env is what a command reads and writes: its output streams and its
@@ -106,12 +114,47 @@ func (e *Env) Dispatch(ctx context.Context, cmd, usage string, args []string, su
 			return s.Run(ctx, args[1:])
 		}
 	}
-	switch args[0] {
-	case "help", "-h", "-help", "--help":
+	if IsHelp(args[0]) {
 		fmt.Fprintln(e.Stdout, usage)
 		return flag.ErrHelp
 	}
 	return Usagef(cmd, "unknown subcommand %q (want %s)", args[0], want)
+}
+
+// IsHelp reports whether arg asks for help: help, -h, -help or --help.
+func IsHelp(arg string) bool {
+	switch arg {
+	case "help", "-h", "-help", "--help":
+		return true
+	}
+	return false
+}
+
+// Exit maps the error a command returned to the process's exit code and
+// prints it on Stderr: none and an explicit --help are ExitOK, a usage
+// error is ExitUsage (one line pointing to the command's --help), an error
+// with an ExitCode method has that code, any other is ExitFailure.
+func (e *Env) Exit(err error) int {
+	var ue *UsageError
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return ExitOK
+	case errors.As(err, &ue) && ue.Cmd != "":
+		fmt.Fprintf(e.Stderr, "atmkit %s: %s; see atmkit %s --help\n", ue.Cmd, ue.Msg, ue.Cmd)
+		return ExitUsage
+	case errors.As(err, &ue):
+		fmt.Fprintf(e.Stderr, "atmkit: %s\nRun 'atmkit help' for usage.\n", ue.Msg)
+		return ExitUsage
+	}
+	var ec interface{ ExitCode() int }
+	if errors.As(err, &ec) {
+		if msg := err.Error(); msg != "" {
+			fmt.Fprintf(e.Stderr, "atmkit: %s\n", msg)
+		}
+		return ec.ExitCode()
+	}
+	fmt.Fprintf(e.Stderr, "atmkit: %s\n", err)
+	return ExitFailure
 }
 
 // NoArgs is a usage error naming the first argument left in fs, if any.
