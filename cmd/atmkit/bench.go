@@ -62,8 +62,8 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 	}
 	c := &f.cfg
 	m.HideKeys(c.Key)
-	if fs.NArg() > 0 {
-		return cli.Usagef("bench", "unexpected argument %q", fs.Arg(0))
+	if err := cli.NoArgs(fs); err != nil {
+		return err
 	}
 	if _, ok := asmx.LookupOperation(c.Op); !ok {
 		return m.BadSetting(fs, "op", "not an operation of the service")

@@ -130,11 +130,8 @@ func (f *conformFlags) config() (conformance.Config, error) {
 func (m *Main) runConform(_ context.Context, args []string) error {
 	var f conformFlags
 	fs := f.register(m)
-	if err := m.Parse(fs, args, nil); err != nil {
+	if err := m.ParseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return cli.Usagef("conform", "unexpected argument %q", fs.Arg(0))
 	}
 	cfg, err := f.config()
 	if err != nil {

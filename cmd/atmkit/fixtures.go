@@ -29,12 +29,10 @@ func (m *Main) runFixturesGenerate(ctx context.Context, args []string) error {
 	seed := fs.Uint64("seed", fixtures.DefaultSeed, "generator seed, not 0; the same seed and --atms give byte-identical files (the default makes the embedded data set)")
 	atms := fs.Int("atms", fixtures.DefaultATMs, fmt.Sprintf("number of ATMs, 1 to %d", fixtures.MaxATMs))
 	out := fs.String("out", "", "directory to write the data set to (created if needed; existing files are replaced)")
-	if err := m.Parse(fs, args, nil); err != nil {
+	if err := m.ParseNoArgs(fs, args); err != nil {
 		return err
 	}
 	switch {
-	case fs.NArg() > 0:
-		return cli.Usagef("fixtures generate", "unexpected argument %q", fs.Arg(0))
 	case *out == "":
 		return cli.Usagef("fixtures generate", "--out DIR is required")
 	case *seed == 0:

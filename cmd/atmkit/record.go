@@ -50,12 +50,10 @@ func (f *recordFlags) register(m *Main) *flag.FlagSet {
 func (m *Main) runRecord(ctx context.Context, args []string) error {
 	var f recordFlags
 	fs := f.register(m)
-	if err := m.Parse(fs, args, nil); err != nil {
+	if err := m.ParseNoArgs(fs, args); err != nil {
 		return err
 	}
 	switch {
-	case fs.NArg() > 0:
-		return cli.Usagef("record", "unexpected argument %q", fs.Arg(0))
 	case f.upstream == "":
 		return cli.Usagef("record", "--upstream URL is required")
 	case f.cassette == "":

@@ -87,8 +87,8 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	}
 	m.HideKeys(append([]string{f.adminToken}, f.keys...)...)
 	m.HideKeys(f.reach.Secrets()...)
-	if w.NArg() > 0 {
-		return cli.Usagef("serve", "unexpected argument %q", w.Arg(0))
+	if err := cli.NoArgs(w); err != nil {
+		return err
 	}
 	if m.listDeviations(f.deviate) {
 		return nil

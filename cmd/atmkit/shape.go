@@ -44,11 +44,8 @@ func loadShape(cmd, path string) (*shape.Shape, error) {
 func (m *Main) runShapeShow(_ context.Context, args []string) error {
 	fs := cli.NewFlagSet("shape show", "shape show [--shape FILE]", helpText("shape-show"), m.Stderr)
 	path := fs.String("shape", "", "shape file to show (default: the built-in shape)")
-	if err := m.Parse(fs, args, nil); err != nil {
+	if err := m.ParseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return cli.Usagef("shape show", "unexpected argument %q", fs.Arg(0))
 	}
 	sh, err := loadShape("shape show", *path)
 	if err != nil {
@@ -79,12 +76,10 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	fs.Var(&f.cassette, "cassette", "cassette file or directory recorded from the deployment (repeatable)")
 	fs.StringVar(&f.out, "out", "", "shape file to write (required; written atomically)")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "how long fetching the WSDL may take")
-	if err := m.Parse(fs, args, nil); err != nil {
+	if err := m.ParseNoArgs(fs, args); err != nil {
 		return err
 	}
 	switch {
-	case fs.NArg() > 0:
-		return cli.Usagef("shape learn", "unexpected argument %q", fs.Arg(0))
 	case f.wsdl == "" && len(f.cassette) == 0:
 		return cli.Usagef("shape learn", "give --wsdl, --cassette or both")
 	case f.out == "":

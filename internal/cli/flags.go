@@ -120,6 +120,15 @@ func (e *Env) Parse(fs *flag.FlagSet, args []string, aliases map[string]string) 
 	return err
 }
 
+// ParseNoArgs is Parse, without aliases, for a command that takes no
+// arguments: one left after the flags is a usage error naming it.
+func (e *Env) ParseNoArgs(fs *flag.FlagSet, args []string) error {
+	if err := e.Parse(fs, args, nil); err != nil {
+		return err
+	}
+	return NoArgs(fs)
+}
+
 // origins returns where each flag of fs got its value: "--name" (the
 // command line), the ATMKIT_* variable, or the config file's key; a flag
 // missing from it has its default.
