@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/internal/cli"
@@ -31,42 +30,10 @@ func (m *Main) runCassetteList(_ context.Context, args []string) error {
 	if fs.NArg() == 0 {
 		return cli.Usagef("cassette list", "want at least one cassette file or directory")
 	}
-	files, err := cassettes.Files(fs.Args()...)
-	if err != nil {
+	if err := cassettes.WriteList(m.Stdout, fs.Args()...); err != nil {
 		return fmt.Errorf("cassette list: %w", err)
 	}
-	tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
-	for _, f := range files {
-		entries, err := cassettes.List(f)
-		if err != nil {
-			return fmt.Errorf("cassette list: %w", err)
-		}
-		fmt.Fprintf(tw, "# %s: %d interactions\n", f, len(entries))
-		fmt.Fprintln(tw, "ID\tBINDING\tOPERATION\tPARAMETERS\tSTATUS")
-		for _, e := range entries {
-			b := e.Binding
-			if b == "" {
-				b = "-"
-			}
-			params := make([]string, len(e.Params))
-			for i, p := range e.Params {
-				params[i] = p[0] + "=" + quoteParam(p[1])
-			}
-			ps := strings.Join(params, " ")
-			if ps == "" {
-				ps = "-"
-			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\n", e.ID, b, e.Operation, ps, e.Status)
-		}
-	}
-	return tw.Flush()
-}
-
-func quoteParam(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\"") {
-		return s
-	}
-	return fmt.Sprintf("%q", s)
+	return nil
 }
 
 func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
@@ -86,7 +53,7 @@ func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
 	for _, f := range files {
 		var n, inter int
 		if *check {
-			n, inter, err = dryScrub(f)
+			n, inter, err = cassettes.CountScrub(f)
 		} else {
 			n, inter, err = cassettes.ScrubFile(f)
 		}
@@ -107,21 +74,6 @@ func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
 		return cli.Exitf(exitFailure, "cassette scrub: %d values to redact (run without --check to redact them)", total)
 	}
 	return nil
-}
-
-// dryScrub counts what ScrubFile would replace without writing.
-func dryScrub(path string) (n, interactions int, err error) {
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		return 0, 0, err
-	}
-	for _, i := range list {
-		if k := cassettes.Scrub(i); k > 0 {
-			n += k
-			interactions++
-		}
-	}
-	return n, interactions, nil
 }
 
 // replaySetup is what atmkit serve's --replay, --on-miss and --upstream
