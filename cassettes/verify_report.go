@@ -196,6 +196,45 @@ func (r VerifyResult) WriteText(w io.Writer) error {
 	return err
 }
 
+// VerifyPrinter prints the results of a Verify run as they come, in
+// cassette order, as atmkit cassette verify does: a heading per cassette
+// file, then each result as WriteText writes it. Set its Print as
+// VerifyOptions.OnResult. Results not checked are left out: the run's
+// error says why.
+type VerifyPrinter struct {
+	// W receives the text.
+	W io.Writer
+	// Quiet leaves out the results that are the same.
+	Quiet bool
+	// Heading, when set, is printed once, before the first line, so that a
+	// run that cannot check prints only its error.
+	Heading string
+
+	file string // the cassette file of the last result printed
+}
+
+// Print prints one result, after the heading and the name of its cassette
+// file when they have not been printed yet.
+func (p *VerifyPrinter) Print(r VerifyResult) {
+	if r.Verdict == NotChecked || (p.Quiet && r.Verdict == Same) {
+		return
+	}
+	p.PrintHeading()
+	if r.File != p.file {
+		p.file = r.File
+		fmt.Fprintf(p.W, "%s:\n", r.File)
+	}
+	_ = r.WriteText(p.W)
+}
+
+// PrintHeading prints the heading if it has not been printed yet.
+func (p *VerifyPrinter) PrintHeading() {
+	if p.Heading != "" {
+		fmt.Fprintln(p.W, p.Heading)
+		p.Heading = ""
+	}
+}
+
 // Summary counts the results: "12 interactions in 2 cassettes: 10 same, 1
 // values drifted, 1 structure drifted (1.2s)".
 func (r *VerifyReport) Summary() string {

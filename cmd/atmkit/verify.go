@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 
@@ -77,7 +76,7 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 	if len(files) == 0 {
 		return cli.Usagef("cassette verify", "no cassette files (*.yaml) in %s", strings.Join(fs.Args(), ", "))
 	}
-	p := &verifyPrinter{w: m.Stdout, quiet: f.quiet, head: fmt.Sprintf("atmkit: verifying %s against %s (%s, %s, values %s)",
+	p := &cassettes.VerifyPrinter{W: m.Stdout, Quiet: f.quiet, Heading: fmt.Sprintf("atmkit: verifying %s against %s (%s, %s, values %s)",
 		plural(len(files), "cassette"), redact.URL(f.upstream), plural(f.concurrency, "request")+" at a time",
 		rateText(f.rate), map[string]string{"compare": "compared", "ignore": "ignored"}[f.values])}
 	report, err := cassettes.Verify(ctx, files, cassettes.VerifyOptions{
@@ -90,7 +89,7 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 		Rate:           f.rate,
 		IgnoreValues:   f.values == "ignore",
 		MaxDifferences: f.maxDiffs,
-		OnResult:       p.print,
+		OnResult:       p.Print,
 	})
 	switch {
 	case errors.Is(err, cassettes.ErrNoKey):
@@ -115,7 +114,7 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 		}
 		return notChecked(redact.Text(msg, f.key))
 	}
-	p.heading()
+	p.PrintHeading()
 	fmt.Fprintf(m.Stdout, "atmkit: %s\n", report.Summary())
 	drifted := report.Count(cassettes.ValuesDrifted) + report.Count(cassettes.StructureDrifted)
 	if drifted == 0 {
@@ -141,36 +140,6 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 // that cannot be read): exit 2, nothing was found out about drift.
 func notChecked(msg string) error {
 	return cli.Exitf(exitUsage, "cassette verify: could not check: %s", msg)
-}
-
-// verifyPrinter prints the results of a run as they come, in cassette
-// order: a heading per cassette file, a line per interaction and its
-// differences below it. The heading of the run waits for the first line,
-// so a run that cannot check prints only its error.
-type verifyPrinter struct {
-	w     io.Writer
-	quiet bool
-	head  string
-	file  string
-}
-
-func (p *verifyPrinter) print(r cassettes.VerifyResult) {
-	if r.Verdict == cassettes.NotChecked || (p.quiet && r.Verdict == cassettes.Same) {
-		return
-	}
-	p.heading()
-	if r.File != p.file {
-		p.file = r.File
-		fmt.Fprintf(p.w, "%s:\n", r.File)
-	}
-	_ = r.WriteText(p.w)
-}
-
-func (p *verifyPrinter) heading() {
-	if p.head != "" {
-		fmt.Fprintln(p.w, p.head)
-		p.head = ""
-	}
 }
 
 func rateText(rate float64) string {
