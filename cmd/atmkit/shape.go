@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +12,7 @@ import (
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/internal/learnfrom"
 	"github.com/atmkit/atmkit/shape"
 	"github.com/atmkit/atmkit/shape/learn"
 )
@@ -100,26 +98,9 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		if err != nil {
 			return cli.Usagef("shape learn", "%v", err)
 		}
-		n := 0
-		var recordedWSDL string
-		for _, file := range files {
-			recs, err := cassettes.Recordings(file)
-			if err != nil {
-				return fmt.Errorf("shape learn: %w", err)
-			}
-			for _, r := range recs {
-				where := fmt.Sprintf("%s#%d", filepath.Base(file), r.ID)
-				if r.IsWSDL() && r.Status == http.StatusOK && in.WSDL == nil {
-					in.WSDL, recordedWSDL = []byte(r.Body), where
-					continue
-				}
-				if r.Binding == "" {
-					continue
-				}
-				in.Samples = append(in.Samples, learn.Sample{Binding: r.Binding, Op: r.Operation, Query: fmt.Sprint(r.Params),
-					Status: r.Status, Body: []byte(r.Body), Where: where})
-				n++
-			}
+		n, recordedWSDL, err := learnfrom.Cassettes(&in, files)
+		if err != nil {
+			return fmt.Errorf("shape learn: %w", err)
 		}
 		sources = append(sources, fmt.Sprintf("%d recorded answers in %d cassettes", n, len(files)))
 		if recordedWSDL != "" {
@@ -128,7 +109,7 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	}
 	sh, rep, err := learn.Learn(in)
 	if rep != nil {
-		m.printLearnReport(m.Stdout, rep)
+		_ = rep.WriteText(m.Stdout)
 	}
 	if err != nil {
 		return fmt.Errorf("shape learn: %w", err)
@@ -149,68 +130,18 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	return nil
 }
 
-// printLearnReport prints what the learner decided, section by section.
-func (m *Main) printLearnReport(w io.Writer, rep *learn.Report) {
-	section := func(title string, lines []string) {
-		if len(lines) == 0 {
-			return
-		}
-		fmt.Fprintf(w, "%s (%d):\n", title, len(lines))
-		for _, l := range lines {
-			fmt.Fprintf(w, "  %s\n", l)
-		}
-	}
-	section("Mapped", rep.Mapped)
-	section("Guessed (check these)", rep.Guessed)
-	section("Could not map (written with generated values)", rep.Unmapped)
-	section("Omitted (atmkit has them, the deployment does not)", rep.Omitted)
-	section("Notes", rep.Notes)
-}
-
-// readWSDL reads a WSDL from a file or fetches it from a URL (adding
-// ?WSDL to a service address without a query). from names the source
-// without credentials or query.
+// readWSDL reads --wsdl: a file, or a URL learnfrom.WSDL fetches. from
+// names the source without credentials or query.
 func readWSDL(ctx context.Context, src string, timeout time.Duration) (data []byte, from string, err error) {
-	u, perr := url.Parse(src)
-	if perr != nil || (u.Scheme != "http" && u.Scheme != "https") {
+	if !learnfrom.IsURL(src) {
 		data, err := os.ReadFile(src)
 		if err != nil {
 			return nil, "", cli.Usagef("shape learn", "--wsdl: %v", err)
 		}
 		return data, filepath.Base(src), nil
 	}
-	if u.RawQuery == "" {
-		u.RawQuery = "WSDL"
-	}
-	clean := *u
-	clean.User, clean.RawQuery = nil, ""
-	from = clean.String()
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return nil, "", cli.Usagef("shape learn", "--wsdl: %v", err)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, "", fmt.Errorf("shape learn: fetch the WSDL at %s: %w", from, scrubURLError(err))
-	}
-	defer resp.Body.Close()
-	data, err = io.ReadAll(io.LimitReader(resp.Body, 16<<20))
-	if err != nil {
-		return nil, "", fmt.Errorf("shape learn: read the WSDL at %s: %w", from, err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, "", fmt.Errorf("shape learn: the WSDL at %s: HTTP %d", from, resp.StatusCode)
+	if data, from, err = learnfrom.WSDL(ctx, src, timeout); err != nil {
+		return nil, "", fmt.Errorf("shape learn: %w", err)
 	}
 	return data, from, nil
-}
-
-// scrubURLError drops the URL (it may carry credentials) from a client error.
-func scrubURLError(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err
-	}
-	return err
 }

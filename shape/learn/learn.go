@@ -3,6 +3,7 @@ package learn
 import (
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"slices"
 	"strconv"
@@ -38,6 +39,28 @@ type Report struct {
 	// Namespace is the deployment's service namespace, as the WSDL or the
 	// SOAP answers show it ("" when neither does): serve the shape in it.
 	Namespace string
+}
+
+// WriteText writes the report as atmkit shape learn prints it: a section
+// per list that is not empty, its title and count, then a line per entry.
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	section := func(title string, lines []string) {
+		if len(lines) == 0 {
+			return
+		}
+		fmt.Fprintf(&b, "%s (%d):\n", title, len(lines))
+		for _, l := range lines {
+			fmt.Fprintf(&b, "  %s\n", l)
+		}
+	}
+	section("Mapped", r.Mapped)
+	section("Guessed (check these)", r.Guessed)
+	section("Could not map (written with generated values)", r.Unmapped)
+	section("Omitted (atmkit has them, the deployment does not)", r.Omitted)
+	section("Notes", r.Notes)
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // ErrNothingToLearn is returned when the input holds neither a WSDL nor

@@ -1,0 +1,100 @@
+// Package learnfrom gathers what atmkit shape learn learns from into a
+// learn.Input: a deployment's WSDL fetched from its URL, and the answers
+// and WSDL recorded in cassettes. Package learn itself reads only bytes.
+package learnfrom
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"time"
+
+	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/shape/learn"
+)
+
+// maxWSDL is the largest WSDL read, in bytes.
+const maxWSDL = 16 << 20
+
+// IsURL reports whether src is an http or https URL, which WSDL fetches;
+// anything else names a file.
+func IsURL(src string) bool {
+	u, err := url.Parse(src)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https")
+}
+
+// WSDL fetches a deployment's WSDL from rawURL within timeout, adding
+// ?WSDL to a service address without a query. from names the source
+// without credentials or query; errors name it the same way.
+func WSDL(ctx context.Context, rawURL string, timeout time.Duration) (data []byte, from string, err error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, "", fmt.Errorf("the WSDL's URL: %w", err)
+	}
+	if u.RawQuery == "" {
+		u.RawQuery = "WSDL"
+	}
+	clean := *u
+	clean.User, clean.RawQuery = nil, ""
+	from = clean.String()
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, "", fmt.Errorf("fetch the WSDL at %s: %w", from, scrubURLError(err))
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, "", fmt.Errorf("fetch the WSDL at %s: %w", from, scrubURLError(err))
+	}
+	defer resp.Body.Close()
+	data, err = io.ReadAll(io.LimitReader(resp.Body, maxWSDL))
+	if err != nil {
+		return nil, "", fmt.Errorf("read the WSDL at %s: %w", from, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, "", fmt.Errorf("the WSDL at %s: HTTP %d", from, resp.StatusCode)
+	}
+	return data, from, nil
+}
+
+// scrubURLError drops the URL (it may carry credentials) from a client error.
+func scrubURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+// Cassettes adds the answers to calls recorded in the cassette files to
+// in.Samples, each named "FILE#ID" (the file's base name), and the first
+// WSDL recorded with a 200 answer to in.WSDL when it has none. It returns
+// how many answers it added and where the WSDL it took was recorded (""
+// when it took none).
+func Cassettes(in *learn.Input, files []string) (answers int, wsdlAt string, err error) {
+	for _, file := range files {
+		recs, err := cassettes.Recordings(file)
+		if err != nil {
+			return answers, wsdlAt, err
+		}
+		for _, r := range recs {
+			where := fmt.Sprintf("%s#%d", filepath.Base(file), r.ID)
+			if r.IsWSDL() && r.Status == http.StatusOK && in.WSDL == nil {
+				in.WSDL, wsdlAt = []byte(r.Body), where
+				continue
+			}
+			if r.Binding == "" {
+				continue
+			}
+			in.Samples = append(in.Samples, learn.Sample{Binding: r.Binding, Op: r.Operation, Query: fmt.Sprint(r.Params),
+				Status: r.Status, Body: []byte(r.Body), Where: where})
+			answers++
+		}
+	}
+	return answers, wsdlAt, nil
+}
