@@ -1,14 +1,12 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"time"
 
 	"github.com/atmkit/atmkit/fixtures"
@@ -85,43 +83,23 @@ func (m *Main) printFixturesSummary(w io.Writer, dir string, d *fixtures.Dataset
 	fmt.Fprintf(w, "wrote %s (%d cities)\n", filepath.Join(dir, fixtures.CitiesFile), len(d.Cities))
 	fmt.Fprintf(w, "wrote %s (%d ATMs, %s)\n", filepath.Join(dir, fixtures.ATMsFile), len(d.ATMs), size(fixtures.ATMsFile))
 
-	cities, insts := topCounts(d)
+	cities, insts := d.Tallies()
 	if len(cities) > 0 {
 		fmt.Fprint(w, "try: intCityID")
 		for i, c := range cities[:min(2, len(cities))] {
-			city, _ := d.City(c.id)
+			city, _ := d.City(c.ID)
 			if i > 0 {
 				fmt.Fprint(w, " or")
 			}
-			fmt.Fprintf(w, " %d (%s, %s: %d ATMs)", c.id, city.Name, city.Province, c.n)
+			fmt.Fprintf(w, " %d (%s, %s: %d ATMs)", c.ID, city.Name, city.Province, c.ATMs)
 		}
 		fmt.Fprintln(w)
 	}
 	if len(insts) > 0 {
-		in, _ := d.Institution(insts[0].id)
-		fmt.Fprintf(w, "     intInstitutionID %d (%s: %d ATMs)\n", in.ID, in.Name, insts[0].n)
+		in, _ := d.Institution(insts[0].ID)
+		fmt.Fprintf(w, "     intInstitutionID %d (%s: %d ATMs)\n", in.ID, in.Name, insts[0].ATMs)
 	}
 	fmt.Fprintf(w, "serve it: atmkit serve --fixtures %s\n", dir)
-}
-
-type idCount struct{ id, n int }
-
-// topCounts returns cities and institutions by ATM count, most first.
-func topCounts(d *fixtures.Dataset) (cities, insts []idCount) {
-	cm, im := map[int]int{}, map[int]int{}
-	for i := range d.ATMs {
-		cm[d.ATMs[i].CityID]++
-		im[d.ATMs[i].InstitutionID]++
-	}
-	sorted := func(m map[int]int) []idCount {
-		var s []idCount
-		for id, n := range m {
-			s = append(s, idCount{id, n})
-		}
-		slices.SortFunc(s, func(a, b idCount) int { return cmp.Or(b.n-a.n, a.id-b.id) })
-		return s
-	}
-	return sorted(cm), sorted(im)
 }
 
 func (m *Main) runFixturesCheck(ctx context.Context, args []string) error {
