@@ -87,10 +87,10 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 		return err
 	}
 	// --op and -c left to their defaults are the mode's own (--atms-scale has others).
-	if !m.flagGiven(fs, "op") {
+	if !m.Given(fs, "op") {
 		c.Op = ""
 	}
-	if !m.flagGiven(fs, "c") {
+	if !m.Given(fs, "c") {
 		c.Connections = 0
 	}
 	var err error
@@ -118,12 +118,4 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 		report.Print(m.Stdout)
 	}
 	return report.Err()
-}
-
-// flagGiven reports whether the flag was given on the command line or by
-// its ATMKIT_* variable.
-func (m *Main) flagGiven(fs *flag.FlagSet, name string) bool {
-	given := false
-	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
-	return given || m.Getenv(cli.EnvName(name)) != ""
 }

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"net/http"
-	"os"
 	"strconv"
 	"time"
 
@@ -27,18 +26,6 @@ var valueUsage = map[string]string{
 	"maximum":        "intMaximumAtms `n` of ReturnAtmSearchByAddressWithMaximum (default: 3)",
 }
 
-// givenFlag is a flag that gives a query value; it records whether it was
-// set at all, so an empty value can be given too.
-type givenFlag struct {
-	value string
-	set   bool
-}
-
-func (g *givenFlag) String() string { return g.value }
-
-// Set records the value as given.
-func (g *givenFlag) Set(v string) error { g.value, g.set = v, true; return nil }
-
 // conformFlags are the flags of atmkit conform.
 type conformFlags struct {
 	target      string
@@ -49,7 +36,6 @@ type conformFlags struct {
 	labelFilter string
 	cityIDs     cli.List
 	radiusUnit  string
-	values      map[string]*givenFlag // by name, conformance.ValueFlags
 	timeout     time.Duration
 	verbose     bool
 	noColor     bool
@@ -68,10 +54,8 @@ func (f *conformFlags) register(m *Main) *flag.FlagSet {
 	fs.Var(&f.cityIDs, "city-id", "intCityID to check (repeatable; default: the first of 1..200 with locations)")
 	fs.DurationVar(&f.timeout, "timeout", conformance.DefaultTimeout, "per-request `timeout` of the preflight and every spec, e.g. 10s or 2m")
 	fs.StringVar(&f.radiusUnit, "radius-unit", "km", "unit the target reads bytRadius in: km, mi, or unknown (report distances, never fail on them)")
-	f.values = map[string]*givenFlag{}
 	for _, name := range conformance.ValueFlags {
-		f.values[name] = &givenFlag{}
-		fs.Var(f.values[name], name, valueUsage[name])
+		fs.String(name, "", valueUsage[name]) // read in config, when given
 	}
 	fs.BoolVar(&f.verbose, "verbose", false, "print every spec, not only failures")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colours in the output (default when stdout is not a terminal)")
@@ -80,8 +64,8 @@ func (f *conformFlags) register(m *Main) *flag.FlagSet {
 	return fs
 }
 
-// config turns the flags into a conformance configuration.
-func (f *conformFlags) config() (conformance.Config, error) {
+// config turns the flags of fs into a conformance configuration.
+func (f *conformFlags) config(m *Main, fs *flag.FlagSet) (conformance.Config, error) {
 	if f.target == "" {
 		return conformance.Config{}, cli.Usagef("conform", "--target is required")
 	}
@@ -109,8 +93,8 @@ func (f *conformFlags) config() (conformance.Config, error) {
 		cfg.CityIDs = append(cfg.CityIDs, id)
 	}
 	for _, name := range conformance.ValueFlags {
-		if v := f.values[name]; v.set {
-			if err := cfg.SetValue(name, v.value); err != nil {
+		if m.Given(fs, name) {
+			if err := cfg.SetValue(name, fs.Lookup(name).Value.String()); err != nil {
 				return conformance.Config{}, cli.Usagef("conform", "--%s (or %s): %v", name, cli.EnvName(name), err)
 			}
 		}
@@ -133,7 +117,7 @@ func (m *Main) runConform(_ context.Context, args []string) error {
 	if err := m.ParseNoArgs(fs, args); err != nil {
 		return err
 	}
-	cfg, err := f.config()
+	cfg, err := f.config(m, fs)
 	if err != nil {
 		return err
 	}
@@ -147,7 +131,7 @@ func (m *Main) runConform(_ context.Context, args []string) error {
 		JUnitReport: f.junitReport,
 		JSONReport:  f.jsonReport,
 		Verbose:     f.verbose,
-		NoColor:     f.noColor || !isTerminal(m.Stdout),
+		NoColor:     f.noColor || !cli.IsTerminal(m.Stdout),
 	}
 	passed, err := conformance.Run(cfg, conformance.RunOptions{LabelFilter: f.labelFilter, Reporter: rc, Out: m.Stdout})
 	if err != nil { // unreachable, no answer within --timeout, TLS, a refused key, a report not written
@@ -157,14 +141,4 @@ func (m *Main) runConform(_ context.Context, args []string) error {
 		return cli.Exitf(exitFailure, "conform: the target does not conform (see the failures above)")
 	}
 	return nil
-}
-
-// isTerminal reports whether w is a character device (a terminal).
-func isTerminal(w any) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -129,6 +129,13 @@ func (e *Env) ParseNoArgs(fs *flag.FlagSet, args []string) error {
 	return NoArgs(fs)
 }
 
+// Given reports whether flag name of fs got its value from the command
+// line (even an empty one), an ATMKIT_* variable or a config file, rather
+// than keeping its default.
+func (e *Env) Given(fs *flag.FlagSet, name string) bool {
+	return e.origins(fs)[name] != ""
+}
+
 // origins returns where each flag of fs got its value: "--name" (the
 // command line), the ATMKIT_* variable, or the config file's key; a flag
 // missing from it has its default.
