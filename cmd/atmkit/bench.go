@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -108,14 +107,10 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if f.json {
-		enc := json.NewEncoder(m.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(report); err != nil {
-			return fmt.Errorf("bench: write report: %w", err)
-		}
-	} else {
+	if !f.json {
 		report.Print(m.Stdout)
+	} else if err := report.WriteJSON(m.Stdout); err != nil {
+		return fmt.Errorf("bench: write report: %w", err)
 	}
 	return report.Err()
 }

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -99,6 +100,13 @@ func (r *Report) Err() error {
 		}
 	}
 	return nil
+}
+
+// WriteJSON writes the report as indented JSON, atmkit bench --json's output.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
 }
 
 // Print writes the report as text: what was measured, a table of the
