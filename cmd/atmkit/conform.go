@@ -80,7 +80,7 @@ func (f *conformFlags) config(m *Main, fs *flag.FlagSet) (conformance.Config, er
 		return conformance.Config{}, cli.Usagef("conform", "--timeout (or ATMKIT_TIMEOUT) must be positive, e.g. 30s")
 	}
 	cfg := conformance.Config{Target: f.target, Key: f.key, Namespace: f.namespace, RadiusUnit: unit, Timeout: f.timeout}
-	sh, err := loadShape("conform", f.shape)
+	sh, err := cli.LoadShape("conform", f.shape)
 	if err != nil {
 		return conformance.Config{}, err
 	}

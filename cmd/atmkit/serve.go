@@ -126,7 +126,7 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	if f.fixtures != "" {
 		opts = append(opts, mockserver.WithFixturesDir(f.fixtures))
 	}
-	sh, err := loadShape("serve", f.shape)
+	sh, err := cli.LoadShape("serve", f.shape)
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -23,29 +22,13 @@ func (m *Main) runShape(ctx context.Context, args []string) error {
 		cli.Sub{Name: "learn", Run: m.runShapeLearn})
 }
 
-// loadShape reads --shape: nil (the built-in shape) when path is empty. A
-// missing or invalid file is a usage error naming the problem.
-func loadShape(cmd, path string) (*shape.Shape, error) {
-	if path == "" {
-		return nil, nil
-	}
-	sh, err := shape.Load(path)
-	if errors.Is(err, shape.ErrNotFound) || errors.Is(err, shape.ErrInvalid) {
-		return nil, cli.Usagef(cmd, "--shape: %v", err)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", cmd, err)
-	}
-	return sh, nil
-}
-
 func (m *Main) runShapeShow(_ context.Context, args []string) error {
 	fs := cli.NewFlagSet("shape show", "shape show [--shape FILE]", helpText("shape-show"), m.Stderr)
 	path := fs.String("shape", "", "shape file to show (default: the built-in shape)")
 	if err := m.ParseNoArgs(fs, args); err != nil {
 		return err
 	}
-	sh, err := loadShape("shape show", *path)
+	sh, err := cli.LoadShape("shape show", *path)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/internal/redact"
+	"github.com/atmkit/atmkit/shape"
 )
 
 // NewFlagSet returns a flag set for a subcommand that prints usage (with the
@@ -290,6 +291,23 @@ func CheckLogFormat(format string) string {
 		return "want text or json"
 	}
 	return ""
+}
+
+// LoadShape reads the result shape file --shape names: nil (the built-in
+// shape) when path is empty. A missing or invalid file is a usage error of
+// command cmd naming the problem.
+func LoadShape(cmd, path string) (*shape.Shape, error) {
+	if path == "" {
+		return nil, nil
+	}
+	sh, err := shape.Load(path)
+	if errors.Is(err, shape.ErrNotFound) || errors.Is(err, shape.ErrInvalid) {
+		return nil, Usagef(cmd, "--shape: %v", err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cmd, err)
+	}
+	return sh, nil
 }
 
 // Check is one validation of a flag: its name and the problem with its
