@@ -26,11 +26,9 @@ type recordFlags struct {
 	addr         string
 	saveInterval time.Duration
 	progress     int
-	grace        time.Duration
-	logFormat    string
 
-	tls   cli.ListenTLSFlags // --tls-*: the proxy serves HTTPS (tls.go)
-	reach cli.Reach          // --ca-cert, --header, --timeout, …: how --upstream is reached (reach.go)
+	srv   cli.ServerFlags // --tls-* (the proxy serves HTTPS), --grace, --log-format
+	reach cli.Reach       // --ca-cert, --header, --timeout, …: how --upstream is reached (reach.go)
 }
 
 func (f *recordFlags) register(m *Main) *flag.FlagSet {
@@ -40,9 +38,7 @@ func (f *recordFlags) register(m *Main) *flag.FlagSet {
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address the recording proxy listens on (port 0 picks a free one)")
 	fs.DurationVar(&f.saveInterval, "save-interval", cassettes.DefaultSaveInterval, "gather new interactions this long before rewriting the cassette (0: after each one)")
 	fs.IntVar(&f.progress, "progress", 10, "print a progress line every N interactions recorded (0: never)")
-	fs.DurationVar(&f.grace, "grace", 10*time.Second, "how long in-flight requests may finish after SIGINT/SIGTERM (a second signal cuts it short)")
-	fs.StringVar(&f.logFormat, "log-format", "text", "log format on stderr: text or json")
-	f.tls.Register(fs)
+	f.srv.Register(fs)
 	f.reach.Register(fs, "the upstream", true)
 	return fs
 }
@@ -65,8 +61,8 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 		cli.Bad("addr", cli.CheckAddr(f.addr)),
 		cli.Bad("save-interval", cli.When(f.saveInterval < 0, "must not be negative")),
 		cli.Bad("progress", cli.When(f.progress < 0, "must not be negative (0: never)")),
-		cli.Bad("grace", cli.When(f.grace < 0, "must not be negative")),
-		cli.Bad("log-format", cli.CheckLogFormat(f.logFormat)),
+		cli.Bad("grace", cli.When(f.srv.Grace < 0, "must not be negative")),
+		cli.Bad("log-format", cli.CheckLogFormat(f.srv.LogFormat)),
 	); err != nil {
 		return err
 	}
@@ -79,12 +75,12 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	tl, err := m.ListenTLS(fs, &f.tls, f.addr)
+	tl, err := m.ListenTLS(fs, &f.srv.TLS, f.addr)
 	if err != nil {
 		return err
 	}
 	defer tl.Close()
-	logger, err := m.Logger(f.logFormat)
+	logger, err := m.Logger(f.srv.LogFormat)
 	if err != nil {
 		return err
 	}
@@ -123,10 +119,7 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 	fmt.Fprintf(m.Stdout, "  health:     %s%s\n", base, cassettes.HealthPath)
 	fmt.Fprintln(m.Stdout, "  point your app at the proxy; Ctrl-C saves and stops")
 
-	abort, stop := serve.SecondSignal(ctx)
-	defer stop()
-	serveErr := serve.Run(ctx, ln, cassettes.NewProxy(up, rec, logger),
-		serve.Options{Grace: f.grace, Abort: abort, TLS: tl.TLSConfig(), Logger: logger})
+	serveErr := f.srv.Serve(ctx, ln, cassettes.NewProxy(up, rec, logger), tl, logger)
 	if errors.Is(serveErr, serve.ErrGraceExpired) {
 		serveErr = nil // what came back in time is recorded; the rest is not
 	}

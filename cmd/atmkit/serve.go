@@ -7,12 +7,10 @@ import (
 	"net"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/internal/cli"
-	"github.com/atmkit/atmkit/internal/serve"
 	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
 )
@@ -24,8 +22,6 @@ type serveFlags struct {
 	fixtures  string
 	keys      cli.List
 	maxBody   int64
-	logFormat string
-	grace     time.Duration
 
 	config      string // --config: YAML file of settings (config.go)
 	adminToken  string
@@ -41,9 +37,9 @@ type serveFlags struct {
 	detailedErrors bool   // --detailed-errors: errors as a local caller sees them
 	jsonErrors     string // --json-errors: asmx or ajax
 
-	tls   cli.ListenTLSFlags // --tls-*: serve HTTPS (tls.go)
-	reach cli.Reach          // --ca-cert, --header, …: how --upstream is reached (reach.go)
-	shape string             // --shape: the result shape file (shape.go)
+	srv   cli.ServerFlags // --tls-*, --grace, --log-format
+	reach cli.Reach       // --ca-cert, --header, …: how --upstream is reached (reach.go)
+	shape string          // --shape: the result shape file (shape.go)
 }
 
 // serveEnvAliases are the extra ATMKIT_* names of serve's flags.
@@ -56,8 +52,6 @@ func (f *serveFlags) register(m *Main) *flag.FlagSet {
 	fs.StringVar(&f.fixtures, "fixtures", "", "data set directory (default: the embedded data set)")
 	fs.Var(&f.keys, "key", "accepted service key (repeatable; also ATMKIT_KEYS=k1,k2); none: any non-empty key")
 	fs.Int64Var(&f.maxBody, "max-body", mockserver.DefaultMaxBodyBytes, "largest request body in bytes (the default is ASP.NET's maxRequestLength, 4096 KB); larger ones get 413")
-	fs.StringVar(&f.logFormat, "log-format", "text", "log format on stderr: text or json")
-	fs.DurationVar(&f.grace, "grace", 10*time.Second, "how long in-flight requests may finish after SIGINT/SIGTERM (a second signal cuts it short)")
 	fs.StringVar(&f.config, "config", "", "YAML file of settings keyed by flag name; flags and ATMKIT_* variables override it")
 	fs.StringVar(&f.adminToken, "admin-token", "", "bearer token the admin API (/__admin/*, but health) requires; empty: none")
 	fs.IntVar(&f.journalSize, "journal-size", mockserver.DefaultJournalSize, "requests the journal keeps for GET /__admin/requests (0: none)")
@@ -68,7 +62,7 @@ func (f *serveFlags) register(m *Main) *flag.FlagSet {
 	fs.Var(&f.deviate, "deviate", deviateUsage)
 	fs.BoolVar(&f.detailedErrors, "detailed-errors", false, "write errors as ASP.NET shows them on the server itself (customErrors Off): type names and stack traces; default: the remote form, messages only")
 	fs.StringVar(&f.jsonErrors, "json-errors", mockserver.JSONErrorsASMX, "form of the JSON path's errors: asmx (HTTP 500 text/plain, as ASMX's HTTP GET protocol) or ajax (ASP.NET AJAX's JSON error object)")
-	f.tls.Register(fs)
+	f.srv.Register(fs)
 	f.reach.Register(fs, "the upstream (--on-miss upstream)", true)
 	fs.StringVar(&f.shape, "shape", "", "result shape file: how results are written (atmkit shape learn makes one; default: the built-in shape)")
 	return fs
@@ -96,12 +90,12 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	if err := m.checkServeFlags(w, &f); err != nil {
 		return err
 	}
-	tl, err := m.ListenTLS(w, &f.tls, f.addr)
+	tl, err := m.ListenTLS(w, &f.srv.TLS, f.addr)
 	if err != nil {
 		return err
 	}
 	defer tl.Close()
-	logger, err := m.Logger(f.logFormat)
+	logger, err := m.Logger(f.srv.LogFormat)
 	if err != nil {
 		return err
 	}
@@ -155,9 +149,7 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	m.printServeBanner(ln.Addr(), srv, &f, replay, tl)
 	m.warnOpenAdmin(ln.Addr(), f.adminToken)
 	m.warnDeviations(f.deviate)
-	abort, stop := serve.SecondSignal(ctx)
-	defer stop()
-	if err := mockserver.ServeWith(ctx, ln, h, mockserver.ServeOptions{Grace: f.grace, Abort: abort, TLS: tl.TLSConfig(), Logger: logger}); err != nil {
+	if err := f.srv.Serve(ctx, ln, h, tl, logger); err != nil {
 		return err
 	}
 	fmt.Fprintln(m.Stderr, "atmkit: stopped")
@@ -175,8 +167,8 @@ func (m *Main) checkServeFlags(fs *flag.FlagSet, f *serveFlags) error {
 		cli.Bad("key", cli.When(emptyKey, "an empty key; give non-empty keys, or none to accept any non-empty key")),
 		cli.Bad("fixtures", cli.When(f.fixtures != "", cli.CheckDir(f.fixtures))),
 		cli.Bad("max-body", cli.When(f.maxBody < 1, "must be at least 1 (bytes)")),
-		cli.Bad("log-format", cli.CheckLogFormat(f.logFormat)),
-		cli.Bad("grace", cli.When(f.grace < 0, "must not be negative")),
+		cli.Bad("log-format", cli.CheckLogFormat(f.srv.LogFormat)),
+		cli.Bad("grace", cli.When(f.srv.Grace < 0, "must not be negative")),
 		cli.Bad("journal-size", cli.When(f.journalSize < 0, "must not be negative (0 turns the journal off)")),
 		cli.Bad("timeout", cli.When(f.reach.Timeout <= 0, "must be positive, e.g. 30s")),
 		cli.Bad("admin-token", cli.When(f.adminToken != strings.TrimSpace(f.adminToken) || strings.ContainsAny(f.adminToken, "\r\n"),

@@ -1,16 +1,21 @@
 package cli
 
 import (
+	"context"
 	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/atmkit/atmkit/internal/serve"
 	"github.com/atmkit/atmkit/internal/tlsconf"
 )
 
@@ -29,6 +34,31 @@ func (f *ListenTLSFlags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.clientCA, "tls-client-ca", "", "require client certificates issued by an authority of this PEM `file` (mutual TLS); needs --tls-cert or --tls-self-signed")
 	fs.BoolVar(&f.selfSigned, "tls-self-signed", false, "serve HTTPS with a throwaway certificate for 127.0.0.1, ::1 and localhost (and the --addr host); the authority that issued it is written to a file named at start")
 	fs.StringVar(&f.caOut, "tls-ca-out", "", "with --tls-self-signed, write the throwaway authority's certificate (PEM) to this `file` (default: a new file in the temporary directory, removed on exit)")
+}
+
+// ServerFlags are the flags of a command that runs a server (atmkit serve,
+// record's proxy), besides its address: its TLS, how long requests in
+// flight may finish after a signal, and the log format.
+type ServerFlags struct {
+	TLS       ListenTLSFlags
+	Grace     time.Duration // --grace
+	LogFormat string        // --log-format: text or json
+}
+
+// Register adds the flags to fs.
+func (f *ServerFlags) Register(fs *flag.FlagSet) {
+	f.TLS.Register(fs)
+	fs.DurationVar(&f.Grace, "grace", 10*time.Second, "how long in-flight requests may finish after SIGINT/SIGTERM (a second signal cuts it short)")
+	fs.StringVar(&f.LogFormat, "log-format", "text", "log format on stderr: text or json")
+}
+
+// Serve serves h on ln, with the TLS of s, until ctx is done; then it shuts
+// down gracefully within --grace, which a second SIGINT or SIGTERM cuts
+// short (see serve.Run).
+func (f *ServerFlags) Serve(ctx context.Context, ln net.Listener, h http.Handler, s *Serving, logger *slog.Logger) error {
+	abort, stop := serve.SecondSignal(ctx)
+	defer stop()
+	return serve.Run(ctx, ln, h, serve.Options{Grace: f.Grace, Abort: abort, TLS: s.TLSConfig(), Logger: logger})
 }
 
 // Serving is a listener's TLS once set up.
