@@ -267,6 +267,12 @@ type Gap struct {
 	Reason string
 }
 
+// String describes the gap in one line, as atmkit serve's banner lists it:
+// "ReturnProvinces over get (2 recorded calls): recorded over soap11 …".
+func (g Gap) String() string {
+	return fmt.Sprintf("%s over %s (%s): %s", g.Operation, g.Binding, plural(g.Calls, "recorded call"), g.Reason)
+}
+
 // gapKey groups gaps: an operation, the binding it cannot be answered in,
 // and the binding re-wrapped for it (0 for a family gap).
 type gapKey struct {

@@ -250,10 +250,6 @@ func (m *Main) printReplayGaps(gaps []cassettes.Gap) {
 		if i > 0 {
 			label = "            "
 		}
-		calls := "1 recorded call"
-		if g.Calls != 1 {
-			calls = fmt.Sprintf("%d recorded calls", g.Calls)
-		}
-		fmt.Fprintf(m.Stdout, "  %s%s over %s (%s): %s\n", label, g.Operation, g.Binding, calls, g.Reason)
+		fmt.Fprintf(m.Stdout, "  %s%s\n", label, g)
 	}
 }
