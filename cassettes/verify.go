@@ -80,6 +80,22 @@ type VerifyOptions struct {
 	OnResult func(VerifyResult)
 }
 
+// Describe says what Verify does with o over n cassette files, as atmkit
+// cassette verify's heading: "2 cassettes against https://atm.example.org
+// (4 requests at a time, at most 10 a second, values compared)", the URL's
+// password and key masked.
+func (o VerifyOptions) Describe(n int) string {
+	rate, values := "no rate limit", "compared"
+	if o.Rate > 0 {
+		rate = fmt.Sprintf("at most %g a second", o.Rate)
+	}
+	if o.IgnoreValues {
+		values = "ignored"
+	}
+	return fmt.Sprintf("%s against %s (%s at a time, %s, values %s)",
+		plural(n, "cassette"), redact.URL(o.Upstream), plural(max(1, o.Concurrency), "request"), rate, values)
+}
+
 // Verdict is what Verify found for one interaction.
 type Verdict int
 

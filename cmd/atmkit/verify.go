@@ -76,10 +76,7 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 	if len(files) == 0 {
 		return cli.Usagef("cassette verify", "no cassette files (*.yaml) in %s", strings.Join(fs.Args(), ", "))
 	}
-	p := &cassettes.VerifyPrinter{W: m.Stdout, Quiet: f.quiet, Heading: fmt.Sprintf("atmkit: verifying %s against %s (%s, %s, values %s)",
-		plural(len(files), "cassette"), redact.URL(f.upstream), plural(f.concurrency, "request")+" at a time",
-		rateText(f.rate), map[string]string{"compare": "compared", "ignore": "ignored"}[f.values])}
-	report, err := cassettes.Verify(ctx, files, cassettes.VerifyOptions{
+	opts := cassettes.VerifyOptions{
 		Upstream:       f.upstream,
 		Key:            f.key,
 		Secrets:        f.reach.Secrets(),
@@ -89,8 +86,10 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 		Rate:           f.rate,
 		IgnoreValues:   f.values == "ignore",
 		MaxDifferences: f.maxDiffs,
-		OnResult:       p.Print,
-	})
+	}
+	p := &cassettes.VerifyPrinter{W: m.Stdout, Quiet: f.quiet, Heading: "atmkit: verifying " + opts.Describe(len(files))}
+	opts.OnResult = p.Print
+	report, err := cassettes.Verify(ctx, files, opts)
 	switch {
 	case errors.Is(err, cassettes.ErrNoKey):
 		return cli.Usagef("cassette verify", "--key (or ATMKIT_KEY) is required: %v", strings.TrimPrefix(err.Error(), cassettes.ErrNoKey.Error()+": "))
@@ -140,13 +139,6 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 // that cannot be read): exit 2, nothing was found out about drift.
 func notChecked(msg string) error {
 	return cli.Exitf(exitUsage, "cassette verify: could not check: %s", msg)
-}
-
-func rateText(rate float64) string {
-	if rate <= 0 {
-		return "no rate limit"
-	}
-	return fmt.Sprintf("at most %g a second", rate)
 }
 
 func plural(n int, what string) string {
