@@ -75,15 +75,11 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	tl, err := m.ListenTLS(fs, &f.srv.TLS, f.addr)
+	tl, logger, err := m.ServerSetup(fs, &f.srv, f.addr)
 	if err != nil {
 		return err
 	}
 	defer tl.Close()
-	logger, err := m.Logger(f.srv.LogFormat)
-	if err != nil {
-		return err
-	}
 
 	var (
 		recorded atomic.Int64

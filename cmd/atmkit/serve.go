@@ -90,15 +90,11 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	if err := m.checkServeFlags(w, &f); err != nil {
 		return err
 	}
-	tl, err := m.ListenTLS(w, &f.srv.TLS, f.addr)
+	tl, logger, err := m.ServerSetup(w, &f.srv, f.addr)
 	if err != nil {
 		return err
 	}
 	defer tl.Close()
-	logger, err := m.Logger(f.srv.LogFormat)
-	if err != nil {
-		return err
-	}
 	opts := []mockserver.Option{
 		mockserver.WithNamespace(f.namespace),
 		mockserver.WithMaxBodyBytes(f.maxBody),

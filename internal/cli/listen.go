@@ -52,6 +52,22 @@ func (f *ServerFlags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.LogFormat, "log-format", "text", "log format on stderr: text or json")
 }
 
+// ServerSetup sets up what the flags of f ask of a server listening on
+// addr: its TLS (see ListenTLS; Close the Serving when done) and its
+// logger.
+func (e *Env) ServerSetup(fs *flag.FlagSet, f *ServerFlags, addr string) (*Serving, *slog.Logger, error) {
+	s, err := e.ListenTLS(fs, &f.TLS, addr)
+	if err != nil {
+		return nil, nil, err
+	}
+	logger, err := e.Logger(f.LogFormat)
+	if err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	return s, logger, nil
+}
+
 // Serve serves h on ln, with the TLS of s, until ctx is done; then it shuts
 // down gracefully within --grace, which a second SIGINT or SIGTERM cuts
 // short (see serve.Run).
