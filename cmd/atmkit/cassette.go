@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/internal/banner"
 	"github.com/atmkit/atmkit/internal/cli"
-	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/mockserver"
 )
 
@@ -77,16 +77,13 @@ func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
 }
 
 // replaySetup is what atmkit serve's --replay, --on-miss and --upstream
-// flags make: the mock server's option (nil without --replay), what it
-// loaded and what a miss gets, for the banner, and close, which writes
-// episodes recorded from the upstream.
+// flags make: the index of the cassettes (nil without --replay; Close
+// writes the episodes recorded from the upstream), what a miss gets, and
+// what the banner shows of them.
 type replaySetup struct {
-	opt    mockserver.Option
-	close  func() error
-	stats  cassettes.IndexStats
 	index  *cassettes.Index
-	gaps   []cassettes.Gap // what the mock cannot replay in some binding
-	onMiss string
+	policy mockserver.MissPolicy
+	banner banner.Replay
 }
 
 // replayOption builds the mock server's replay option from atmkit serve's
@@ -94,7 +91,6 @@ type replaySetup struct {
 // replay are an error, unless misses are answered from the data set (a
 // warning then) or forwarded to an upstream.
 func (m *Main) replayOption(fs *flag.FlagSet, f *serveFlags) (*replaySetup, error) {
-	none := &replaySetup{close: func() error { return nil }}
 	paths, onMiss, upstream := f.replay, f.onMiss, f.upstream
 	if len(paths) == 0 {
 		switch {
@@ -105,7 +101,7 @@ func (m *Main) replayOption(fs *flag.FlagSet, f *serveFlags) (*replaySetup, erro
 		case m.FirstReachSet(fs) != "":
 			return nil, m.BadSetting(fs, m.FirstReachSet(fs), "used only with --replay PATH --on-miss upstream")
 		}
-		return none, nil
+		return &replaySetup{}, nil
 	}
 	var policy mockserver.MissPolicy
 	var opts []cassettes.IndexOption
@@ -169,8 +165,8 @@ func (m *Main) replayOption(fs *flag.FlagSet, f *serveFlags) (*replaySetup, erro
 	for _, e := range st.Empty {
 		fmt.Fprintf(m.Stderr, "atmkit: WARNING: cassette %s holds no interactions\n", e)
 	}
-	return &replaySetup{opt: mockserver.WithReplay(idx, policy), close: idx.Close, stats: st, index: idx,
-		onMiss: missText(onMiss, upstream, recordTarget(paths[0]))}, nil
+	return &replaySetup{index: idx, policy: policy, banner: banner.Replay{Paths: paths, Stats: st,
+		OnMiss: onMiss, Upstream: upstream, Record: recordTarget(paths[0])}}, nil
 }
 
 // recordTarget is the cassette new upstream episodes go to: the first
@@ -180,15 +176,4 @@ func recordTarget(first string) string {
 		return filepath.Join(first, "upstream.yaml")
 	}
 	return cassettes.FilePath(first)
-}
-
-// missText says what a call with no recording gets.
-func missText(onMiss, upstream, record string) string {
-	switch onMiss {
-	case "fixtures":
-		return "answered from the data set"
-	case "upstream":
-		return "forwarded to " + redact.URL(upstream) + " and recorded into " + record
-	}
-	return "a fault naming the nearest recording"
 }

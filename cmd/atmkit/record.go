@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/internal/banner"
 	"github.com/atmkit/atmkit/internal/cli"
-	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/internal/serve"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
@@ -109,11 +109,7 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 		_ = rec.Stop()
 		return fmt.Errorf("record: listen on %s: %w", f.addr, err)
 	}
-	base := m.PrintListening("recording proxy", ln.Addr(), tl)
-	fmt.Fprintf(m.Stdout, "  upstream:   %s\n", redact.URL(f.upstream))
-	fmt.Fprintf(m.Stdout, "  cassette:   %s (%d interactions already)\n", rec.Path(), before)
-	fmt.Fprintf(m.Stdout, "  health:     %s%s\n", base, cassettes.HealthPath)
-	fmt.Fprintln(m.Stdout, "  point your app at the proxy; Ctrl-C saves and stops")
+	banner.Proxy{Upstream: f.upstream, Cassette: rec.Path(), Already: before}.Print(&m.Env, ln.Addr(), tl)
 
 	serveErr := f.srv.Serve(ctx, ln, cassettes.NewProxy(up, rec, logger), tl, logger)
 	if errors.Is(serveErr, serve.ErrGraceExpired) {

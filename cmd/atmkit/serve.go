@@ -9,10 +9,9 @@ import (
 	"strings"
 
 	"github.com/atmkit/atmkit/asmx"
-	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/internal/banner"
 	"github.com/atmkit/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/mockserver"
-	"github.com/atmkit/atmkit/shape"
 )
 
 // serveFlags are the flags of atmkit serve.
@@ -125,10 +124,12 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer func() { _ = replay.close() }()
-	if replay.opt != nil {
-		opts = append(opts, replay.opt)
-		replay.gaps = replay.index.Gaps(sh, f.namespace)
+	b := banner.Mock{Fixtures: f.fixtures}
+	if replay.index != nil {
+		defer func() { _ = replay.index.Close() }()
+		opts = append(opts, mockserver.WithReplay(replay.index, replay.policy))
+		replay.banner.Gaps = replay.index.Gaps(sh, f.namespace)
+		b.Replay = &replay.banner
 	}
 	srv, err := mockserver.New(opts...)
 	if err != nil {
@@ -142,8 +143,9 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", f.addr, err)
 	}
-	m.printServeBanner(ln.Addr(), srv, &f, replay, tl)
-	m.warnOpenAdmin(ln.Addr(), f.adminToken)
+	b.Server = srv
+	b.Print(&m.Env, ln.Addr(), tl)
+	banner.WarnOpenAdmin(m.Stderr, ln.Addr(), f.adminToken)
 	m.warnDeviations(f.deviate)
 	if err := f.srv.Serve(ctx, ln, h, tl, logger); err != nil {
 		return err
@@ -170,82 +172,4 @@ func (m *Main) checkServeFlags(fs *flag.FlagSet, f *serveFlags) error {
 		cli.Bad("admin-token", cli.When(f.adminToken != strings.TrimSpace(f.adminToken) || strings.ContainsAny(f.adminToken, "\r\n"),
 			"white space at its ends or a line break; a bearer token cannot carry them")),
 	)
-}
-
-// warnOpenAdmin warns when the admin API is open to other hosts: a
-// non-loopback address and no admin token.
-func (m *Main) warnOpenAdmin(addr net.Addr, token string) {
-	tcp, ok := addr.(*net.TCPAddr)
-	if token != "" || !ok || tcp.IP.IsLoopback() {
-		return
-	}
-	where := addr.String()
-	if tcp.IP.IsUnspecified() {
-		where = fmt.Sprintf("every interface (port %d)", tcp.Port)
-	}
-	fmt.Fprintf(m.Stderr, "atmkit: WARNING: listening on %s, reachable from other hosts, with no admin token: anyone who can reach the port can inject faults and read the journal (/__admin). Set --admin-token or ATMKIT_ADMIN_TOKEN, or listen on 127.0.0.1.\n", where)
-}
-
-// printServeBanner prints where the mock listens, what it serves and how to call it.
-func (m *Main) printServeBanner(addr net.Addr, srv *mockserver.Server, f *serveFlags, replay *replaySetup, tl *cli.Serving) {
-	base := m.PrintListening("ATM Location Lookup Service mock", addr, tl)
-	fmt.Fprintf(m.Stdout, "  namespace:  %s\n", srv.Namespace())
-	if replay.opt != nil {
-		st := replay.stats
-		fmt.Fprintf(m.Stdout, "  replay:     %d answers to %d calls from %d cassette files (%d interactions): %s\n",
-			st.Answers, st.Calls, st.Files, st.Interactions, strings.Join(f.replay, ", "))
-		fmt.Fprintf(m.Stdout, "  on a miss:  %s\n", replay.onMiss)
-		if st.KeyRejections > 0 {
-			fmt.Fprintf(m.Stdout, "  rejections: %d recorded key rejections, served only to keys this mock rejects\n", st.KeyRejections)
-		}
-		m.printReplayGaps(replay.gaps)
-	}
-	if replay.opt == nil || f.onMiss == "fixtures" {
-		ds := srv.Dataset()
-		from := "embedded"
-		if f.fixtures != "" {
-			from = f.fixtures
-		}
-		fmt.Fprintf(m.Stdout, "  data set:   %s: %d ATMs, %d institutions, %d cities, %d provinces\n",
-			from, len(ds.ATMs), len(ds.Institutions), len(ds.Cities), len(ds.Provinces))
-	}
-	if r := srv.Shape().Result(asmx.OpReturnAllAtms); r.Layout == shape.Typed || r.Root != shape.Default().Result(asmx.OpReturnAllAtms).Root {
-		fmt.Fprintf(m.Stdout, "  shape:      %s results (%s)\n", r.Layout, r.Root)
-	}
-	keys := srv.Keys()
-	if len(keys) == 0 {
-		fmt.Fprintln(m.Stdout, "  keys:       any non-empty strAtmServiceKey is accepted")
-	} else {
-		masked := make([]string, len(keys))
-		for i, k := range keys {
-			masked[i] = mockserver.MaskKey(k)
-		}
-		fmt.Fprintf(m.Stdout, "  keys:       %d accepted (%s)\n", len(keys), strings.Join(masked, ", "))
-	}
-	fmt.Fprintf(m.Stdout, "  SOAP:       POST %s%s (SOAP 1.1 and 1.2)\n", base, asmx.ServicePath)
-	fmt.Fprintf(m.Stdout, "  JSON:       GET  %s%s/ReturnAtmSearchByCoordinates?...\n", base, asmx.JSONPath)
-	fmt.Fprintf(m.Stdout, "  admin:      %s/__admin/health (and requests, faults, cities, institutions)\n", base)
-	if n := len(srv.Faults()); n > 0 {
-		fmt.Fprintf(m.Stdout, "  faults:     %d active (GET %s/__admin/faults)\n", n, base)
-	}
-	try := base + asmx.ServicePath + "/ReturnProvinces?strAtmServiceKey="
-	if len(keys) == 0 {
-		m.PrintTry(tl, try+"demo-key", nil)
-		return
-	}
-	// The hint must work as printed: the key is not printed, so the user
-	// puts one of the accepted keys in ATMKIT_KEY (serve's own variable).
-	m.PrintTry(tl, try+"$ATMKIT_KEY", []string{"ATMKIT_KEY='<one of the accepted keys>'"})
-}
-
-// printReplayGaps lists, in the banner, the recorded calls the mock cannot
-// replay in some binding: per operation and binding, why and what fixes it.
-func (m *Main) printReplayGaps(gaps []cassettes.Gap) {
-	for i, g := range gaps {
-		label := "not served: "
-		if i > 0 {
-			label = "            "
-		}
-		fmt.Fprintf(m.Stdout, "  %s%s\n", label, g)
-	}
 }
