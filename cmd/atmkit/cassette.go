@@ -2,17 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/atmkit/atmkit/cassettes"
-	"github.com/atmkit/atmkit/internal/banner"
 	"github.com/atmkit/atmkit/internal/cli"
-	"github.com/atmkit/atmkit/mockserver"
 )
 
 func (m *Main) runCassette(ctx context.Context, args []string) error {
@@ -74,106 +67,4 @@ func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
 		return cli.Exitf(exitFailure, "cassette scrub: %d values to redact (run without --check to redact them)", total)
 	}
 	return nil
-}
-
-// replaySetup is what atmkit serve's --replay, --on-miss and --upstream
-// flags make: the index of the cassettes (nil without --replay; Close
-// writes the episodes recorded from the upstream), what a miss gets, and
-// what the banner shows of them.
-type replaySetup struct {
-	index  *cassettes.Index
-	policy mockserver.MissPolicy
-	banner banner.Replay
-}
-
-// replayOption builds the mock server's replay option from atmkit serve's
-// --replay, --on-miss and --upstream flags. Cassettes with no answer to
-// replay are an error, unless misses are answered from the data set (a
-// warning then) or forwarded to an upstream.
-func (m *Main) replayOption(fs *flag.FlagSet, f *serveFlags) (*replaySetup, error) {
-	paths, onMiss, upstream := f.replay, f.onMiss, f.upstream
-	if len(paths) == 0 {
-		switch {
-		case onMiss != "fault" && onMiss != "":
-			return nil, m.BadSetting(fs, "on-miss", "needs --replay PATH")
-		case upstream != "":
-			return nil, m.BadSetting(fs, "upstream", "needs --replay PATH and --on-miss upstream")
-		case m.FirstReachSet(fs) != "":
-			return nil, m.BadSetting(fs, m.FirstReachSet(fs), "used only with --replay PATH --on-miss upstream")
-		}
-		return &replaySetup{}, nil
-	}
-	var policy mockserver.MissPolicy
-	var opts []cassettes.IndexOption
-	load := paths
-	switch onMiss {
-	case "fault", "":
-		policy = mockserver.MissFault
-	case "fixtures":
-		policy = mockserver.MissFixtures
-	case "upstream":
-		if upstream == "" {
-			return nil, m.BadSetting(fs, "on-miss", "needs --upstream URL")
-		}
-		if p := cli.CheckHTTPURL(upstream); p != "" {
-			return nil, m.BadSetting(fs, "upstream", p)
-		}
-		rt, err := m.Transport(fs, &f.reach, "upstream")
-		if err != nil {
-			return nil, err
-		}
-		target := recordTarget(paths[0])
-		opts = append(opts, cassettes.WithUpstream(cassettes.Upstream{URL: upstream, Record: target,
-			Namespace: f.namespace, Transport: rt, Timeout: f.reach.Timeout}))
-		if _, err := os.Stat(cassettes.FilePath(paths[0])); errors.Is(err, os.ErrNotExist) {
-			if _, err := os.Stat(paths[0]); errors.Is(err, os.ErrNotExist) {
-				load = paths[1:] // the first cassette is created by the upstream episodes
-			}
-		}
-	default:
-		return nil, m.BadSetting(fs, "on-miss", "want fault, fixtures or upstream")
-	}
-	if upstream != "" && onMiss != "upstream" {
-		return nil, m.BadSetting(fs, "upstream", "used only with --on-miss upstream")
-	}
-	if n := m.FirstReachSet(fs); n != "" && onMiss != "upstream" {
-		return nil, m.BadSetting(fs, n, "used only with --on-miss upstream")
-	}
-	idx, err := cassettes.LoadIndex(load, opts...)
-	if errors.Is(err, cassettes.ErrCassetteNotFound) {
-		return nil, m.BadSetting(fs, "replay", err.Error())
-	}
-	if err != nil {
-		return nil, fmt.Errorf("serve: %w", err)
-	}
-	st := idx.Stats()
-	if st.Answers == 0 {
-		what := fmt.Sprintf("no answers to replay (%d cassette files, %d interactions, %d calls of an operation)", st.Files, st.Interactions, st.Calls)
-		if st.Files == 0 {
-			what = "no cassette files (*.yaml) to replay"
-		}
-		switch onMiss {
-		case "fixtures":
-			fmt.Fprintf(m.Stderr, "atmkit: WARNING: --replay %s: %s; every call is answered from the data set\n", strings.Join(paths, ", "), what)
-		case "upstream":
-			// The upstream's answers fill the cassette.
-		default:
-			_ = idx.Close()
-			return nil, m.BadSetting(fs, "replay", what+"; record some with atmkit record, or answer misses with --on-miss fixtures")
-		}
-	}
-	for _, e := range st.Empty {
-		fmt.Fprintf(m.Stderr, "atmkit: WARNING: cassette %s holds no interactions\n", e)
-	}
-	return &replaySetup{index: idx, policy: policy, banner: banner.Replay{Paths: paths, Stats: st,
-		OnMiss: onMiss, Upstream: upstream, Record: recordTarget(paths[0])}}, nil
-}
-
-// recordTarget is the cassette new upstream episodes go to: the first
-// --replay file, or upstream.yaml in the first --replay directory.
-func recordTarget(first string) string {
-	if st, err := os.Stat(first); err == nil && st.IsDir() {
-		return filepath.Join(first, "upstream.yaml")
-	}
-	return cassettes.FilePath(first)
 }

@@ -27,7 +27,7 @@ type serveFlags struct {
 	journalSize int
 	faults      cli.Faults
 
-	replay   cli.List // --replay: cassette files or directories (cassette.go)
+	replay   cli.List // --replay: cassette files or directories (replay.go)
 	onMiss   string
 	upstream string
 
@@ -38,7 +38,7 @@ type serveFlags struct {
 
 	srv   cli.ServerFlags // --tls-*, --grace, --log-format
 	reach cli.Reach       // --ca-cert, --header, …: how --upstream is reached (reach.go)
-	shape string          // --shape: the result shape file (shape.go)
+	shape string          // --shape: the result shape file (cli.LoadShape)
 }
 
 // serveEnvAliases are the extra ATMKIT_* names of serve's flags.
@@ -120,7 +120,7 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	opts = append(opts, mockserver.WithShape(sh))
-	replay, err := m.replayOption(w, &f)
+	replay, err := m.loadReplay(w, &f)
 	if err != nil {
 		return err
 	}
