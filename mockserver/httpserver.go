@@ -55,7 +55,7 @@ type ServeOptions struct {
 // flight may finish for up to o.Grace, unless o.Abort is closed first. It
 // returns nil once stopped, or an error when the listener failed or the
 // grace period ran out with requests still in flight. atmkit serve runs
-// the mock this way.
+// the mock with this same lifecycle.
 func ServeWith(ctx context.Context, ln net.Listener, h http.Handler, o ServeOptions) error {
 	return serve.Run(ctx, ln, h, serve.Options{Grace: o.Grace, Abort: o.Abort, TLS: o.TLS, Logger: o.Logger})
 }
