@@ -1,35 +1,81 @@
 // Package cassettes records a deployment of the ATM Location Lookup Service
-// into go-vcr v3 cassettes and replays them.
+// into go-vcr v3 cassettes, replays them, and checks that a deployment still
+// answers as they say.
 //
 // A cassette is go-vcr's YAML file (format version 2), readable in a pull
 // request. Every interaction that reaches the file has been scrubbed: the
 // service key (strAtmServiceKey) in SOAP 1.1 and 1.2 bodies, query strings,
 // form bodies and the JSON path, and the Authorization, Proxy-Authorization,
-// Cookie and Set-Cookie headers are replaced by [Placeholder].
+// Cookie and Set-Cookie headers are replaced by [Placeholder]. Scrubbing runs
+// after every hook, so a hook cannot put a key back. Cassettes are written
+// atomically (a temporary file in the same directory, fsync, rename), so a
+// crash leaves the previous complete cassette.
 //
-// Two consumers share the matcher and the scrubbing:
+// # Recording
 //
-//   - [Recorder] is an http.RoundTripper over go-vcr's recorder for a Go
-//     test's own client: it records, replays, or both, as its [Mode] says.
-//     Requests to the service are matched by binding, operation and parameter
-//     values (the key, whitespace, prefixes and parameter order ignored);
-//     other requests by method and URL.
-//   - [Index] answers a mock server's calls from cassettes
-//     (mockserver.WithReplay): a call in the binding an answer was recorded
-//     in gets it byte for byte; an answer recorded in another XML binding is
-//     re-wrapped as ASMX writes the asked one (a typed result's GET/POST
-//     root taken from the recordings, the server's shape or a recorded
-//     WSDL); JSON answers come from JSON recordings; lookups are one map
-//     access.
-//
-// A Recorder marks the answers a deployment gave to a key it refused (see
-// [RejectedPlaceholder] for the rule); an Index serves them only to callers
-// whose key the replaying server rejects.
+//   - [Recorder] is an http.RoundTripper over go-vcr's recorder, for a Go
+//     test's own client ([Recorder.Client]): it records, replays, or both, as
+//     its [Mode] says ([ModeRecordOnce] by default: replay when the cassette
+//     exists, else record). Requests to the service are matched by binding,
+//     operation and parameter values (the key, whitespace, prefixes and
+//     parameter order ignored); other requests by method and URL. Options:
+//     [WithMode], [WithTransport], [WithSaveInterval], [WithLogger],
+//     [WithHook]. A recorder that was to create its cassette and saw no call
+//     writes no file, and Stop returns [ErrNothingRecorded].
+//   - [NewProxy] is the recording proxy of `atmkit record`: a reverse proxy
+//     to a deployment whose transport is a Recorder in [ModeRecordAll], so
+//     every binding, the WSDL and the help pages are recorded as an app
+//     calls them through it.
 //
 // Repeated identical requests are recorded once per distinct answer; replay
 // serves a question's answers in recorded order and then keeps serving the
-// last one.
+// last one. A Recorder marks the answers a deployment gave to a key it
+// refused (see [RejectedPlaceholder] for the rule; [KeyRejected] tells them).
 //
-// Cassettes are written atomically (a temporary file in the same directory,
-// fsync, rename), so a crash leaves the previous complete cassette.
+// # Replaying
+//
+// [Index] answers a mock server's calls from cassettes: load it with
+// [LoadIndex] and give it to mockserver.WithReplay, or, in a test, take the
+// option [Replay] gives, which loads and fails the test on a bad cassette:
+//
+//	ts := mockserver.NewTestServer(t, cassettes.Replay(t, mockserver.MissFault, "testdata/cassettes"))
+//
+// A call in the binding an answer was recorded in gets it byte for byte; an
+// answer recorded in another XML binding is re-wrapped as ASMX writes the
+// asked one (a typed result's GET/POST root taken from the recordings, the
+// server's shape or a recorded WSDL); JSON answers come from JSON
+// recordings. [Index.Gaps] lists what cannot be served in some binding. A
+// lookup is one map access, whatever the cassettes' size. Recorded key
+// rejections answer only callers whose key the replaying server rejects.
+//
+// With [WithUpstream], calls with no recording go to a live deployment
+// ([Upstream]: its URL, the cassette new episodes are recorded into, the
+// namespace, transport and per-call timeout, [DefaultUpstreamTimeout] by
+// default); [Index.Close] writes the last episodes.
+//
+// # Verifying
+//
+// [Verify] re-sends every recorded call to a live deployment and compares
+// the answers with the recordings: status, content type, then the structure
+// of the XML or JSON (renamed, added, removed, moved elements, namespaces,
+// types) and the values, each result a [VerifyResult] with a [Verdict] and
+// its [Difference]s. It is `atmkit cassette verify` without the command
+// line. Drift is no error ([VerifyReport.Drifted]); an error means the
+// deployment could not be checked.
+//
+// # Files
+//
+// [Files] expands paths (files, or directories of .yaml files); [ReadFile]
+// and [WriteFile] read and write a cassette (WriteFile scrubs and writes
+// atomically); [List] and [Recordings] describe what a cassette holds;
+// [Scrub] and [ScrubFile] scrub interactions written by other tools.
+//
+// # Errors
+//
+// The errors of this package ([ErrCassetteNotFound], [ErrInvalidCassette],
+// [ErrUnsupportedFormat], [ErrNoInteraction], [ErrInvalidMode], [ErrStopped],
+// [ErrNothingRecorded]; Verify's [ErrNoKey], [ErrKeyRefused], [ErrNoAnswer])
+// are wrapped with the cassette's path or the request's description; test for
+// them with errors.Is. A service key a request carries is masked in every
+// error text.
 package cassettes

@@ -3,7 +3,9 @@ package cassettes_test
 import (
 	"fmt"
 	"io"
+	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,4 +78,55 @@ func ExampleList() {
 	// 0 soap12 ReturnAtmSearchByCity [[intCityID 202]] 200
 	// 1 json ReturnAtmSearchByCoordinates [[strPostalCode ] [dblLatitude 44.709777] [dblLongitude -63.571423] [bytRadius 1]] 200
 	// 2 get ReturnProvinces [] 200
+}
+
+// The recording proxy of atmkit record: an app calls the deployment through
+// it, in any binding, and every exchange lands in the cassette, scrubbed.
+func ExampleNewProxy() {
+	live, _ := mockserver.New() // stands in for the real deployment here
+	upstream := httptest.NewServer(live)
+	defer upstream.Close()
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "session")
+
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	u, _ := url.Parse(upstream.URL)
+	proxy := httptest.NewServer(cassettes.NewProxy(u, rec, nil))
+	defer proxy.Close()
+
+	body := `<?xml version="1.0" encoding="utf-8"?>
+<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>
+<ReturnProvinces xmlns="http://tempuri.org/atmService"><strAtmServiceKey>my-secret-key</strAtmServiceKey></ReturnProvinces>
+</soap:Body></soap:Envelope>`
+	req, _ := http.NewRequest(http.MethodPost, proxy.URL+"/service/service.asmx", strings.NewReader(body))
+	req.Header.Set("Content-Type", "text/xml; charset=utf-8")
+	req.Header.Set("SOAPAction", `"http://tempuri.org/atmService/ReturnProvinces"`)
+	resp, err := proxy.Client().Do(req)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	fmt.Println("answer:", resp.StatusCode)
+	if err := rec.Stop(); err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	entries, _ := cassettes.List(path)
+	for _, e := range entries {
+		fmt.Println(e.Binding, e.Operation, e.Status)
+	}
+	b, _ := os.ReadFile(path + ".yaml")
+	fmt.Println("key in cassette:", strings.Contains(string(b), "my-secret-key"))
+	// Output:
+	// answer: 200
+	// soap11 ReturnProvinces 200
+	// key in cassette: false
 }

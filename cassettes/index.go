@@ -131,7 +131,7 @@ type indexConfig struct {
 
 // DefaultUpstreamTimeout bounds a call forwarded to the upstream when
 // Upstream.Timeout does not set another bound.
-const DefaultUpstreamTimeout = time.Minute
+const DefaultUpstreamTimeout = 30 * time.Second
 
 // Upstream is the deployment an Index forwards calls with no recording to
 // (WithUpstream).

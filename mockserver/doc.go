@@ -1,9 +1,123 @@
-// Package mockserver is a mock of the ATM Location Lookup Service: an
-// http.Handler that answers all eight operations in all five bindings from a
-// fixtures.Dataset, faithful to the wire format of the ASP.NET .asmx service
-// (see package asmx), with the search semantics written in the README.
+// Package mockserver is a mock of the ATM Location Lookup Service, the
+// ASP.NET .asmx web service: an http.Handler that answers all eight
+// operations in all five bindings (SOAP 1.1, SOAP 1.2, HTTP GET and HTTP POST
+// on /service/service.asmx, and the JSON path /service-v2.asmx) from a data
+// set of ATM locations, faithful to the service's wire format down to
+// content types, namespaces and faults (package asmx holds the protocol).
+// It also serves the WSDL (?WSDL), the DISCO document (?disco), the help
+// pages and an admin API under /__admin.
 //
-//	h, err := mockserver.New(mockserver.WithKeys("secret"))
-//	if err != nil { ... }
-//	http.ListenAndServe("127.0.0.1:8080", h)
+// It is the CI stub of apps that call the service: a Go test starts a
+// TestServer, points its client at it, then reads what the client sent from
+// the journal and injects failures with faults. Apps in other languages run
+// `atmkit serve`, which is this package behind a command line.
+//
+// # Lifecycle
+//
+// New builds the mock from options and returns a *Server, an http.Handler
+// safe for concurrent use; it does not listen. There are three ways to run
+// one:
+//
+//   - In a Go test, NewTestServer(t, opts...) starts it on a loopback port
+//     and closes it when the test ends; a wrong option fails the test.
+//     TestServer embeds the *Server, so ts.Journal, ts.AddFault, ts.Dataset
+//     and the rest are methods of the test server, and ts.URL is its base
+//     URL ("http://127.0.0.1:<port>", no trailing slash).
+//   - Elsewhere, StartTestServer(opts...) does the same and returns an
+//     error instead; Close it (Close is safe to call twice, waits for the
+//     requests in flight and ends injected delays at once).
+//   - To serve the handler on a listener of your own, ServeWith (or Serve)
+//     runs it with the timeouts and limits of `atmkit serve`
+//     (ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout,
+//     MaxHeaderBytes, MaxConns, lingering close of refused bodies), TLS
+//     when asked, and a graceful shutdown when its context ends: requests in
+//     flight may finish within ServeOptions.Grace, and closing
+//     ServeOptions.Abort (on a second signal, say) ends it at once. Prefer
+//     it to http.ListenAndServe, which has no timeouts.
+//
+// # Options
+//
+// Every Option is checked when New runs, and one that cannot apply is an
+// error naming it: an empty key, a namespace that is not an absolute URI, a
+// body cap of 0 or less, a fixtures directory that does not exist, a nil
+// data set or replayer, a negative journal size, a fault that does nothing.
+//
+//   - Keys: WithKeys sets the accepted service keys (none: any non-empty key
+//     is accepted). A missing or refused key is answered as the service
+//     answers it, in the call's binding.
+//   - Data: WithDataset, WithFixturesDir (a directory written by `atmkit
+//     fixtures generate`) or WithGeneratedDataset(seed, atms); without one,
+//     the embedded default data set (package fixtures). The three exclude
+//     each other: a second data set option is an error naming both, so one
+//     can never silently hide another.
+//   - Wire: WithNamespace (default http://tempuri.org/atmService), WithShape
+//     (the XML result shape, below), WithMaxBodyBytes (default
+//     DefaultMaxBodyBytes, ASP.NET's 4096 KB; larger bodies get a 413 in the
+//     binding's form), WithDetailedErrors and WithJSONErrors (how errors are
+//     written: the remote caller's form and ASMX's text/plain JSON path
+//     errors by default).
+//   - Behaviour: WithFault (faults active from the start), WithReplay
+//     (answer from recordings), WithJournalSize, WithAdminToken (the admin
+//     API's bearer token), WithLogger (a *slog.Logger for the request and
+//     error log; discarded by default).
+//   - Transport: WithTLS, for test servers only (below).
+//
+// # Journal
+//
+// Every request except the admin API's is journaled as a JournalEntry:
+// binding, operation, parameters as canonical text with the service key
+// masked (MaskKey), status, duration, the kind of error answered and the
+// fault applied. Server.Journal(RequestFilter{...}) returns copies, oldest
+// first, filtered by operation (ignoring case) and binding; ResetJournal
+// empties it. The journal keeps the last DefaultJournalSize requests unless
+// WithJournalSize says otherwise. The admin API serves the same journal at
+// GET /__admin/requests.
+//
+// # Faults
+//
+// A Fault makes the calls it matches (by operation and binding) slow or
+// fail: a delay with jitter, an HTTP status, a SOAP fault written in the
+// call's binding form, a dropped connection or a malformed body, for a
+// number of calls (Times) or until removed. Add them with WithFault,
+// Server.AddFault or the admin API (POST /__admin/faults); ParseFault and
+// ParseFaults read the command line's text form
+// ("op=ReturnProvinces,status=503,times=1"). When several match, the oldest
+// applies, so faults with Times 1 added in turn play out in order.
+//
+// # Replay
+//
+// WithReplay(r, miss) answers calls from recordings: r is a Replayer, in
+// practice a *cassettes.Index (package cassettes builds on this one, so the
+// test option that loads cassettes is cassettes.Replay). A call with no
+// recording gets a fault naming it and the nearest recording (MissFault), or
+// an answer from the data set (MissFixtures). A Replayer that is also a
+// ShapedReplayer re-wraps answers recorded in one binding for another, with
+// the server's shape; a KeyRejectionReplayer serves recorded key rejections
+// to callers whose key the server rejects.
+//
+// # Shapes
+//
+// The interface document does not name the XML result elements, and real
+// deployments write them differently (typed XmlSerializer results are the
+// common case). WithShape(sh) serves a shape (package shape; loaded with
+// shape.Load, or learned from a deployment's WSDL and answers with package
+// shape/learn): its layout, element names, namespaces and value formats, in
+// the four XML bindings, the help pages' samples and the WSDL, whose types
+// then describe it, so a client generated from the mock's WSDL is typed as
+// one generated from the deployment's. The encoder is compiled from the
+// shape once, in New. Without WithShape the server writes shape.Default().
+//
+// # TLS
+//
+// WithTLS makes a test server serve HTTPS, as httptest.NewTLSServer does:
+// its certificate (127.0.0.1, ::1, localhost) is issued by an authority made
+// for that server alone; TestServer.Client trusts it, and
+// TestServer.CACertificate and CACertPEM hand it to clients of other kinds.
+// New takes no notice of WithTLS (a handler does not choose its transport):
+// give ServeWith a ServeOptions.TLS instead.
+//
+// # Deliberate deviations
+//
+// To test how a client or a conformance run reacts to a mock that breaks
+// the interface, wrap a Server with package deviate.
 package mockserver

@@ -1,10 +1,13 @@
 package mockserver_test
 
 import (
+	"context"
 	"encoding/xml"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"time"
 
@@ -170,4 +173,65 @@ func ExampleWithShape() {
 	// Output:
 	// ArrayOfProvince http://atm.example.org/atmService
 	// 1 NB 2 NS
+}
+
+// An app that mounts the mock in a server of its own serves it with
+// ServeWith: the timeouts and connection cap of atmkit serve, and a graceful
+// shutdown when the context ends.
+func ExampleServeWith() {
+	srv, err := mockserver.New(mockserver.WithKeys("test-key"), mockserver.WithGeneratedDataset(7, 100))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- mockserver.ServeWith(ctx, ln, srv, mockserver.ServeOptions{Grace: 5 * time.Second}) }()
+
+	client := &http.Client{Timeout: 5 * time.Second}
+	codes, status, err := provinces(client, "http://"+ln.Addr().String(), "test-key")
+	fmt.Println(status, len(codes), err)
+	_, status, _ = provinces(client, "http://"+ln.Addr().String(), "wrong-key")
+	fmt.Println("wrong key:", status)
+
+	stop() // in a program: signal.NotifyContext(ctx, os.Interrupt)
+	fmt.Println("stopped:", <-done)
+	for _, r := range srv.Journal(mockserver.RequestFilter{}) {
+		fmt.Println(r.Operation, r.Status, r.Error, r.Params[asmx.ParamKey])
+	}
+	// Output:
+	// 200 13 <nil>
+	// wrong key: 500
+	// stopped: <nil>
+	// ReturnProvinces 200  te****
+	// ReturnProvinces 500 InvalidServiceKey wr****
+}
+
+// The journal narrows to one operation and binding with a RequestFilter.
+func ExampleServer_Journal() {
+	srv, err := mockserver.New()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, target := range []string{
+		"/service/service.asmx/ReturnProvinces?strAtmServiceKey=key-one",
+		"/service/service.asmx/ReturnInstitutions?strAtmServiceKey=key-one",
+		"/service/service.asmx/ReturnAtmSearchByCity?strAtmServiceKey=key-one&intCityID=202",
+	} {
+		srv.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, target, nil))
+	}
+	for _, r := range srv.Journal(mockserver.RequestFilter{Binding: asmx.HTTPGet, Operation: "returnatmsearchbycity"}) {
+		fmt.Println(r.Seq, r.Operation, r.Status)
+	}
+	srv.ResetJournal()
+	fmt.Println(len(srv.Journal(mockserver.RequestFilter{})))
+	// Output:
+	// 3 ReturnAtmSearchByCity 200
+	// 0
 }
