@@ -17,7 +17,9 @@ import (
 	"github.com/atmkit/atmkit/mockserver"
 )
 
-// runBenchCmd runs atmkit bench in process with short settings.
+// runBenchCmd runs atmkit bench in process with short settings (--warmup 0:
+// no warm-up before the rounds nor in them): the tests check the reports'
+// shape, not their figures, so rounds of 100 ms do.
 func runBenchCmd(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
 	var out, errb bytes.Buffer
@@ -29,12 +31,13 @@ func runBenchCmd(t *testing.T, args ...string) (stdout, stderr string, err error
 		return ""
 	}
 	m := &Main{cli.Env{Stdout: &out, Stderr: &errb, Getenv: getenv}}
-	args = append([]string{"bench", "-d", "300ms", "-c", "2", "--rounds", "1", "--warmup", "0"}, args...)
+	args = append([]string{"bench", "-d", "100ms", "-c", "2", "--rounds", "1", "--warmup", "0"}, args...)
 	err = m.Run(context.Background(), args)
 	return out.String(), errb.String(), err
 }
 
 func TestBenchJSON(t *testing.T) {
+	t.Parallel()
 	stdout, stderr, err := runBenchCmd(t, "--json")
 	if err != nil {
 		t.Fatalf("bench: %v\n%s", err, stderr)
@@ -66,6 +69,7 @@ func TestBenchJSON(t *testing.T) {
 }
 
 func TestBenchEveryBindingAndFixedAnswers(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"--binding", "soap12"},
 		{"--binding", "get"},
@@ -76,6 +80,7 @@ func TestBenchEveryBindingAndFixedAnswers(t *testing.T) {
 		{"--atms", "500", "--op", "ReturnAtmSearchByCity"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			t.Parallel()
 			stdout, stderr, err := runBenchCmd(t, args...)
 			if err != nil {
 				t.Fatalf("bench: %v\n%s", err, stderr)
@@ -90,6 +95,7 @@ func TestBenchEveryBindingAndFixedAnswers(t *testing.T) {
 }
 
 func TestBenchTarget(t *testing.T) {
+	t.Parallel()
 	h, err := mockserver.New()
 	if err != nil {
 		t.Fatal(err)
@@ -113,6 +119,7 @@ func TestBenchTarget(t *testing.T) {
 }
 
 func TestBenchUsageErrors(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"--op", "Nope"},
 		{"--binding", "carrier-pigeon"},
@@ -157,7 +164,7 @@ func TestBenchUsageErrors(t *testing.T) {
 func TestBenchReplayScale(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp) // where the cassettes go, and must be gone from
-	stdout, stderr, err := runBenchCmd(t, "--replay-scale", "--replay-sizes", "200,10", "-d", "1s", "--rounds", "2", "--json")
+	stdout, stderr, err := runBenchCmd(t, "--replay-scale", "--replay-sizes", "200,10", "-d", "200ms", "--rounds", "2", "--json")
 	if err != nil {
 		t.Fatalf("bench: %v\n%s", err, stderr)
 	}
@@ -219,7 +226,7 @@ func TestBenchAtmsScale(t *testing.T) {
 	t.Setenv(testMainVar, "1")
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp) // where the data sets go, and must be gone from
-	stdout, stderr, err := runBenchCmd(t, "--atms-sizes", "2000,200", "-d", "600ms", "--rounds", "2", "--json")
+	stdout, stderr, err := runBenchCmd(t, "--atms-sizes", "2000,200", "-d", "200ms", "--rounds", "2", "--json")
 	if err != nil {
 		t.Fatalf("bench: %v\n%s", err, stderr)
 	}
