@@ -23,6 +23,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/internal/refdeploy"
 	"github.com/atmkit/atmkit/mockserver"
@@ -77,10 +78,59 @@ func runConformProcessEnv(t *testing.T, env []string, args ...string) (int, stri
 	return 0, ""
 }
 
+// smallDataset is the data set of the mocks the conform and verify tests
+// start: 200 generated ATMs, enough for every spec to find what it looks
+// for, with answers a tenth the size of the embedded set's. These tests
+// check what the commands report; the conformance package checks the mock
+// with its embedded set.
+var smallDataset = sync.OnceValues(func() (*fixtures.Dataset, error) {
+	return fixtures.Generate(fixtures.GenerateOptions{Seed: 1, ATMs: 200})
+})
+
+// smallFixtures holds smallDataset saved as a data set directory, for
+// atmkit serve --fixtures; TestMain removes it.
+var smallFixtures struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// smallFixturesDir returns the directory of smallFixtures, saving it on
+// first use.
+func smallFixturesDir(t *testing.T) string {
+	t.Helper()
+	smallFixtures.once.Do(func() {
+		ds, err := smallDataset()
+		if err != nil {
+			smallFixtures.err = err
+			return
+		}
+		if smallFixtures.dir, smallFixtures.err = os.MkdirTemp("", "atmkit-test-fixtures-"); smallFixtures.err == nil {
+			smallFixtures.err = fixtures.Save(smallFixtures.dir, ds)
+		}
+	})
+	if smallFixtures.err != nil {
+		t.Fatalf("small data set: %v", smallFixtures.err)
+	}
+	return smallFixtures.dir
+}
+
+// withSmallDataset is the option that serves smallDataset.
+func withSmallDataset(t *testing.T) mockserver.Option {
+	t.Helper()
+	ds, err := smallDataset()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mockserver.WithDataset(ds)
+}
+
+// startMock serves the mock on smallDataset, accepting key, wrapped as wrap
+// says, until t ends.
 func startMock(t *testing.T, key string, wrap func(http.Handler) http.Handler, opts ...mockserver.Option) string {
 	t.Helper()
 	var h http.Handler
-	h, err := mockserver.New(append([]mockserver.Option{mockserver.WithKeys(key)}, opts...)...)
+	h, err := mockserver.New(append([]mockserver.Option{withSmallDataset(t), mockserver.WithKeys(key)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -403,14 +453,14 @@ func TestConformNeverWritesTheKey(t *testing.T) {
 		{
 			name:   "a target that never answers",
 			target: silentTarget,
-			args:   []string{"--timeout", "1s"},
+			args:   []string{"--timeout", "200ms"},
 			code:   exitUsage, calls: 1,
-			says: []string{"could not check the target: no answer from http://127.0.0.1:", "within 1s (--timeout)", "raise --timeout"},
+			says: []string{"could not check the target: no answer from http://127.0.0.1:", "within 200ms (--timeout)", "raise --timeout"},
 		},
 		{
 			name: "TLS with a certificate of an unknown authority",
 			target: func(t *testing.T) (string, *atomic.Int32) {
-				h, err := mockserver.New(mockserver.WithKeys(leakKey))
+				h, err := mockserver.New(withSmallDataset(t), mockserver.WithKeys(leakKey))
 				if err != nil {
 					t.Fatal(err)
 				}

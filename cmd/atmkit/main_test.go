@@ -23,7 +23,11 @@ func TestMain(m *testing.M) {
 		main()
 		return
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if smallFixtures.dir != "" {
+		_ = os.RemoveAll(smallFixtures.dir)
+	}
+	os.Exit(code)
 }
 
 // TestHelpTexts: every command's --help ends with its examples (help/NAME.txt),
