@@ -169,6 +169,7 @@ func readJUnit(t *testing.T, file string) junitSuites {
 }
 
 func TestConformPassesTheMock(t *testing.T) {
+	t.Parallel()
 	target := startMock(t, "k1", nil)
 	dir := t.TempDir()
 	junit, jsonReport := filepath.Join(dir, "conform.xml"), filepath.Join(dir, "conform.json")
@@ -201,6 +202,7 @@ func TestConformPassesTheMock(t *testing.T) {
 }
 
 func TestConformFailsADeviatingTarget(t *testing.T) {
+	t.Parallel()
 	// The mock, answering HTTP GET with the wrong content type.
 	target := startMock(t, "k1", func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -242,6 +244,7 @@ func TestConformFailsADeviatingTarget(t *testing.T) {
 }
 
 func TestConformGivenValues(t *testing.T) {
+	t.Parallel()
 	// Values from flags and from ATMKIT_* (the flag winning for --radius).
 	target := startMock(t, "k1", nil)
 	jsonReport := filepath.Join(t.TempDir(), "conform.json")
@@ -295,6 +298,7 @@ func TestConformGivenValues(t *testing.T) {
 }
 
 func TestConformCommandLine(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -406,6 +410,7 @@ func checkNoKey(t *testing.T, key, out string, files ...string) {
 }
 
 func TestConformNeverWritesTheKey(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		target func(t *testing.T) (string, *atomic.Int32)
@@ -473,6 +478,7 @@ func TestConformNeverWritesTheKey(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			target, calls := tc.target(t)
 			dir := t.TempDir()
 			junit, jsonReport := filepath.Join(dir, "conform.xml"), filepath.Join(dir, "conform.json")
@@ -533,6 +539,7 @@ func protocolsRemoved(h http.Handler) http.Handler {
 }
 
 func TestConformHTTPGetAndPostDisabled(t *testing.T) {
+	t.Parallel()
 	target := startMock(t, "k1", protocolsRemoved)
 	junit := filepath.Join(t.TempDir(), "conform.xml")
 	code, out := runConformProcess(t, "--target", target, "--key", "k1", "--junit-report", junit)
@@ -570,6 +577,7 @@ func TestConformHTTPGetAndPostDisabled(t *testing.T) {
 // disabled bindings fail as one group, and a wrong key is refused with the
 // deployment's own fault text. The key is written nowhere.
 func TestConformReferenceDeployment(t *testing.T) {
+	t.Parallel()
 	config, err := refdeploy.SiteFile(refdeploy.Root, "web.config")
 	if err != nil {
 		t.Fatal(err)
@@ -638,6 +646,7 @@ func TestConformReferenceDeployment(t *testing.T) {
 // differ from the shape; a typed target with that shape passes, the whole
 // suite and the shape specs.
 func TestConformShape(t *testing.T) {
+	t.Parallel()
 	const typed = "../../shape/testdata/typed.yaml"
 	sh, err := shape.Load(typed)
 	if err != nil {

@@ -25,6 +25,7 @@ import (
 // --shape. With --on-miss fixtures and the shape, a call never recorded is
 // answered in the deployment's shape, like the recorded ones.
 func TestReplayTypedDeployment(t *testing.T) {
+	t.Parallel()
 	d := refdeploy.Shared(t)
 	dir := t.TempDir()
 	ns := refdeploy.Namespace

@@ -136,6 +136,7 @@ func clientLine(op, key string, params [][2]string) string {
 }
 
 func TestDotNetClientReadsLearnedShape(t *testing.T) {
+	t.Parallel()
 	d := refdeploy.Shared(t)
 	refdeploy.RequireClient(t)
 	dir := t.TempDir()

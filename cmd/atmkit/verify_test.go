@@ -327,6 +327,7 @@ func TestCassetteVerifyCommandLine(t *testing.T) {
 // deployment on Mono in every binding and verifies it: nothing drifted;
 // then through a proxy that renames its result elements: drifted.
 func TestCassetteVerifyReferenceDeployment(t *testing.T) {
+	t.Parallel()
 	d := refdeploy.Shared(t)
 	path := recordCassette(t, d.URL, refdeploy.Namespace, refdeploy.Key, refCalls)
 	code, stdout, stderr := runAtmkit(map[string]string{"ATMKIT_KEY": refdeploy.Key}, "cassette", "verify", "--upstream", d.URL, "--concurrency", "2", path)
