@@ -89,9 +89,9 @@ func failingUpstreams(t *testing.T) map[string]string {
 var leakQuery = query{asmx.OpReturnAtmSearchByCoordinates, [][2]string{
 	{"strPostalCode", ""}, {"dblLatitude", "44.6"}, {"dblLongitude", "-63.5"}, {"bytRadius", "5"}}}
 
-// shortTransport gives up on an upstream that does not answer within 200ms.
+// shortTransport gives up on an upstream that does not answer within 50ms.
 func shortTransport() http.RoundTripper {
-	return &http.Transport{ResponseHeaderTimeout: 200 * time.Millisecond}
+	return &http.Transport{ResponseHeaderTimeout: 50 * time.Millisecond}
 }
 
 // TestUpstreamFailureHidesKey: a replaying server forwarding misses to an

@@ -15,6 +15,7 @@ import (
 // An unreachable upstream must not put the key of the failed request in the
 // log or the answer: net/http's *url.Error quotes the whole URL.
 func TestProxyErrorDoesNotLogTheKey(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -186,6 +186,7 @@ func lines(r *cassettes.VerifyReport) string {
 }
 
 func TestVerifyUnchanged(t *testing.T) {
+	t.Parallel()
 	up, ds := standIn(t)
 	path := recordDeployment(t, up.URL, ds)
 	for _, conc := range []int{1, 4} {
@@ -252,6 +253,7 @@ func allSame(t *testing.T, r *cassettes.VerifyReport) {
 }
 
 func TestVerifyDrift(t *testing.T) {
+	t.Parallel()
 	up, ds := standIn(t)
 	path := recordDeployment(t, up.URL, ds)
 	for _, tc := range []struct {
@@ -299,6 +301,7 @@ func TestVerifyDrift(t *testing.T) {
 // TestVerifyCouldNotCheck: a refused key, a closed port and a silent
 // upstream stop the run with an error naming why, and no key in it.
 func TestVerifyCouldNotCheck(t *testing.T) {
+	t.Parallel()
 	up, ds := standIn(t)
 	path := recordDeployment(t, up.URL, ds)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -342,6 +345,7 @@ func TestVerifyCouldNotCheck(t *testing.T) {
 // cassette then verifies as the same, holds no key, and its key
 // rejection stays marked.
 func TestVerifyUpdate(t *testing.T) {
+	t.Parallel()
 	up, ds := standIn(t)
 	path := recordDeployment(t, up.URL, ds)
 	before, err := cassettes.ReadFile(path)
@@ -390,6 +394,7 @@ func TestVerifyUpdate(t *testing.T) {
 // answers and headers: the report, its JUnit form and the updated
 // cassette hold no key.
 func TestVerifyKeyNeverWritten(t *testing.T) {
+	t.Parallel()
 	up, ds := standIn(t)
 	path := recordDeployment(t, up.URL, ds)
 	echo := editor(t, up.URL, func(_ *http.Request, _ string, body []byte) []byte {
@@ -420,12 +425,13 @@ func TestVerifyKeyNeverWritten(t *testing.T) {
 }
 
 // TestVerifyRate: with a rate, the upstream never sees more requests in
-// half a second than the rate allows, twice over, plus the concurrency
+// a quarter second than the rate allows, twice over, plus the concurrency
 // (requests held up on their way may arrive together): a generous bound
 // no slow machine breaks, which a run without the limit (every request
 // within a few milliseconds) breaks at once. The limiter's exact schedule
 // is TestLimiterSchedule's.
 func TestVerifyRate(t *testing.T) {
+	t.Parallel()
 	up, ds := standIn(t)
 	path := recordDeployment(t, up.URL, ds)
 	list, err := cassettes.ReadFile(path)
@@ -447,7 +453,7 @@ func TestVerifyRate(t *testing.T) {
 		httputilForward(w, r, up.URL)
 	}))
 	defer front.Close()
-	const rate, conc, window = 50, 4, 500 * time.Millisecond
+	const rate, conc, window = 100, 4, 250 * time.Millisecond
 	r, err := verify(t, path, front.URL, cassettes.VerifyOptions{Rate: rate, Concurrency: conc})
 	if err != nil {
 		t.Fatal(err)
@@ -482,6 +488,7 @@ func httputilForward(w http.ResponseWriter, r *http.Request, base string) {
 // TestVerifyRetriesADroppedConnection: a connection closed without an
 // answer is tried once more; closed twice, the run stops.
 func TestVerifyRetriesADroppedConnection(t *testing.T) {
+	t.Parallel()
 	up, ds := standIn(t)
 	path := recordDeployment(t, up.URL, ds)
 	for _, tc := range []struct {
@@ -528,6 +535,7 @@ func TestVerifyRetriesADroppedConnection(t *testing.T) {
 // TestVerifyOrderAndOnResult: with several workers, results come in
 // cassette order, each once, to OnResult and in the report.
 func TestVerifyOrderAndOnResult(t *testing.T) {
+	t.Parallel()
 	up, ds := standIn(t)
 	path := recordDeployment(t, up.URL, ds)
 	var seen []int
@@ -551,6 +559,7 @@ func TestVerifyOrderAndOnResult(t *testing.T) {
 
 // TestVerifyNeedsKey: recorded calls need a key.
 func TestVerifyNeedsKey(t *testing.T) {
+	t.Parallel()
 	_, err := cassettes.Verify(context.Background(), []string{"testdata/golden.yaml"}, cassettes.VerifyOptions{Upstream: "http://127.0.0.1:1"})
 	if !errors.Is(err, cassettes.ErrNoKey) {
 		t.Errorf("got %v, want ErrNoKey", err)
