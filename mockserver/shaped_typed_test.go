@@ -80,6 +80,7 @@ func resultContent(t *testing.T, b asmx.Binding, op, body string) *etree.Element
 // root is named by the type in the service namespace, flags are booleans,
 // the index an attribute, a field atmkit has no data for is generated.
 func TestTypedShapeAnswers(t *testing.T) {
+	t.Parallel()
 	srv := typedServer(t, nil)
 	for _, b := range asmx.XMLBindings {
 		code, body := send(t, srv.URL, b, asmx.OpReturnAtmSearchByCoordinates, searchParams...)
@@ -139,6 +140,7 @@ func TestTypedShapeAnswers(t *testing.T) {
 // TestTypedShapeWSDL: the WSDL describes the typed results with
 // complexTypes, as ASMX does, so proxies generated from it are typed.
 func TestTypedShapeWSDL(t *testing.T) {
+	t.Parallel()
 	srv := typedServer(t, nil)
 	resp, err := http.Get(srv.URL + asmx.ServicePath + "?WSDL")
 	if err != nil {
@@ -171,6 +173,7 @@ func TestTypedShapeWSDL(t *testing.T) {
 
 // TestTypedShapeHelpPage: the help page's samples show the typed fields.
 func TestTypedShapeHelpPage(t *testing.T) {
+	t.Parallel()
 	srv := typedServer(t, nil)
 	resp, err := http.Get(srv.URL + asmx.ServicePath + "?op=ReturnAtmSearchByCoordinates")
 	if err != nil {
@@ -193,6 +196,7 @@ func TestTypedShapeHelpPage(t *testing.T) {
 // TestTypedShapeDeviate: --deviate works on a typed shape: the dropped
 // location is an <Atm>.
 func TestTypedShapeDeviate(t *testing.T) {
+	t.Parallel()
 	srv := typedServer(t, func(h http.Handler) http.Handler {
 		d, err := deviate.Wrap(h, "post-drops-a-location")
 		if err != nil {
@@ -213,6 +217,7 @@ func TestTypedShapeDeviate(t *testing.T) {
 // TestTypedShapeOnMissFixtures: a replaying server answers what it has no
 // recording of from the data set, in the shape.
 func TestTypedShapeOnMissFixtures(t *testing.T) {
+	t.Parallel()
 	ix, err := cassettes.LoadIndex([]string{"../cassettes/testdata/golden.yaml"})
 	if err != nil {
 		t.Fatal(err)
@@ -229,6 +234,7 @@ func TestTypedShapeOnMissFixtures(t *testing.T) {
 // (with their length computed first) are whole and well-formed in a typed
 // shape too.
 func TestTypedShapeLongAnswers(t *testing.T) {
+	t.Parallel()
 	srv := typedServer(t, nil)
 	calls := []struct {
 		op     string
