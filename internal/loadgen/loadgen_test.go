@@ -27,7 +27,7 @@ func startServer(t *testing.T, h http.Handler) *serve.Server {
 	return s
 }
 
-var short = Options{Connections: 2, Duration: 300 * time.Millisecond}
+var short = Options{Connections: 2, Duration: 100 * time.Millisecond}
 
 func TestRunCountsRequests(t *testing.T) {
 	body := bytes.Repeat([]byte("<x>atm</x>"), 1000)
