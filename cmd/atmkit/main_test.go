@@ -3,7 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"os"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -22,6 +25,16 @@ func TestMain(m *testing.M) {
 		os.Args = append([]string{"atmkit"}, os.Args[1:]...)
 		main()
 		return
+	}
+	// Most of these tests wait rather than compute: on child processes,
+	// servers starting and shutting down, clients giving up. Unless
+	// -parallel is given, up to four per CPU run at once, not one. (Not in
+	// the conform helper process, where Ginkgo refuses a -parallel.)
+	flag.Parse()
+	parallelGiven := false
+	flag.Visit(func(f *flag.Flag) { parallelGiven = parallelGiven || f.Name == "test.parallel" })
+	if !parallelGiven && os.Getenv(conformHelperEnv) == "" {
+		_ = flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
 	}
 	code := m.Run()
 	if smallFixtures.dir != "" {
