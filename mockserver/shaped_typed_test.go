@@ -12,6 +12,7 @@ import (
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/deviate"
 	"github.com/atmkit/atmkit/internal/mocktest"
+	"github.com/atmkit/atmkit/internal/refdeploy"
 	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
 	"github.com/beevik/etree"
@@ -142,13 +143,7 @@ func TestTypedShapeAnswers(t *testing.T) {
 func TestTypedShapeWSDL(t *testing.T) {
 	t.Parallel()
 	srv := typedServer(t, nil)
-	resp, err := http.Get(srv.URL + asmx.ServicePath + "?WSDL")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	wsdl := string(body)
+	wsdl := string(refdeploy.WSDL(t, srv.URL))
 	for _, want := range []string{
 		`<s:element minOccurs="0" maxOccurs="1" name="ReturnAllAtmsResult" type="tns:AtmResult" />`,
 		`<s:complexType name="ArrayOfProvince">`,
@@ -236,28 +231,20 @@ func TestTypedShapeOnMissFixtures(t *testing.T) {
 func TestTypedShapeLongAnswers(t *testing.T) {
 	t.Parallel()
 	srv := typedServer(t, nil)
-	calls := []struct {
-		op     string
-		params []string
-	}{
-		{asmx.OpReturnAtmSearchByCoordinates, []string{asmx.ParamKey, "k", asmx.ParamPostalCode, "", asmx.ParamLatitude, "44.648834",
-			asmx.ParamLongitude, "-63.575815", asmx.ParamRadius, "100"}},
-		{asmx.OpReturnAllAtms, []string{asmx.ParamKey, "k"}},
+	calls := []refdeploy.Call{
+		{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{asmx.ParamPostalCode, ""}, {asmx.ParamLatitude, "44.648834"},
+			{asmx.ParamLongitude, "-63.575815"}, {asmx.ParamRadius, "100"}}},
+		{Op: asmx.OpReturnAllAtms},
 	}
-	for _, c := range calls {
-		for _, b := range asmx.XMLBindings {
-			code, body := send(t, srv.URL, b, c.op, c.params...)
-			if code != 200 {
-				t.Fatalf("%s over %s: status %d", c.op, b, code)
-			}
-			res := resultContent(t, b, c.op, body)
-			atms := res.FindElements("Atms/Atm")
-			if len(atms) < 300 || res.SelectElement("Count").Text() != fmt.Sprint(len(atms)) {
-				t.Errorf("%s over %s: %d ATMs, Count %s: want a long list, counted", c.op, b, len(atms), res.SelectElement("Count").Text())
-			}
-			if last := atms[len(atms)-1].SelectAttrValue("Index", ""); last != fmt.Sprint(len(atms)-1) {
-				t.Errorf("%s over %s: the last index is %s, want %d", c.op, b, last, len(atms)-1)
-			}
+	for _, a := range refdeploy.Collect(t, srv.URL, typedNS, "k", calls, asmx.XMLBindings...) {
+		c, b := a.Call, a.Binding
+		res := resultContent(t, b, c.Op, string(a.Body))
+		atms := res.FindElements("Atms/Atm")
+		if len(atms) < 300 || res.SelectElement("Count").Text() != fmt.Sprint(len(atms)) {
+			t.Errorf("%s over %s: %d ATMs, Count %s: want a long list, counted", c.Op, b, len(atms), res.SelectElement("Count").Text())
+		}
+		if last := atms[len(atms)-1].SelectAttrValue("Index", ""); last != fmt.Sprint(len(atms)-1) {
+			t.Errorf("%s over %s: the last index is %s, want %d", c.Op, b, last, len(atms)-1)
 		}
 	}
 }

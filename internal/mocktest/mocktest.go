@@ -133,6 +133,13 @@ func NewRequest(base string, b asmx.Binding, ns, op string, params [][2]string) 
 // as NewRequest builds it, and returns the answer's status and body.
 func Call(tb testing.TB, base, ns string, b asmx.Binding, op string, params [][2]string) (int, []byte) {
 	tb.Helper()
+	status, _, body := Send(tb, base, ns, b, op, params)
+	return status, body
+}
+
+// Send is Call that returns the answer's content type too.
+func Send(tb testing.TB, base, ns string, b asmx.Binding, op string, params [][2]string) (status int, contentType string, body []byte) {
+	tb.Helper()
 	req, err := NewRequest(base, b, ns, op, params)
 	if err != nil {
 		tb.Fatal(err)
@@ -142,9 +149,9 @@ func Call(tb testing.TB, base, ns string, b asmx.Binding, op string, params [][2
 		tb.Fatalf("%s over %s: %v", op, b, err)
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
+	body, err = io.ReadAll(resp.Body)
 	if err != nil {
 		tb.Fatalf("%s over %s: read the answer: %v", op, b, err)
 	}
-	return resp.StatusCode, body
+	return resp.StatusCode, resp.Header.Get("Content-Type"), body
 }
