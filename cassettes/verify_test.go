@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -23,6 +22,7 @@ import (
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/beevik/etree"
 )
 
@@ -304,12 +304,7 @@ func TestVerifyCouldNotCheck(t *testing.T) {
 	t.Parallel()
 	up, ds := standIn(t)
 	path := recordDeployment(t, up.URL, ds)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	closed := "http://" + ln.Addr().String()
-	ln.Close()
+	closed := mocktest.ClosedPort(t)
 	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		<-r.Context().Done()

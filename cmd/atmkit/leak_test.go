@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -52,16 +51,11 @@ func noLeakInDir(t *testing.T, dir string) {
 	})
 }
 
-// closedPort returns the base URL of a loopback port nothing listens on.
+// closedPort returns the base URL of a loopback port that refuses
+// connections while t runs.
 func closedPort(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	u := "http://" + ln.Addr().String()
-	ln.Close()
-	return u
+	return mocktest.ClosedPort(t)
 }
 
 // dropper returns the base URL of a mock that drops every call.

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/internal/serve"
 )
 
@@ -252,12 +253,7 @@ func TestHistogram(t *testing.T) {
 func TestErrorsHideKey(t *testing.T) {
 	t.Parallel()
 	const key = "Leak-Key-1234"
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	closed := "http://" + ln.Addr().String()
-	ln.Close()
+	closed := mocktest.ClosedPort(t)
 	dropping := startServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		conn, _, err := http.NewResponseController(w).Hijack()
 		if err == nil {

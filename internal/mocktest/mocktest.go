@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
@@ -154,4 +155,26 @@ func Send(tb testing.TB, base, ns string, b asmx.Binding, op string, params [][2
 		tb.Fatalf("%s over %s: read the answer: %v", op, b, err)
 	}
 	return resp.StatusCode, resp.Header.Get("Content-Type"), body
+}
+
+// ClosedPort returns the base URL (http://127.0.0.1:PORT) of a loopback
+// port that refuses connections until tb ends. A socket bound to the port,
+// but not listening, holds it: a port closed after listening may be handed
+// to another server of the test binary (tests run in parallel), which
+// would then answer.
+func ClosedPort(tb testing.TB) string {
+	tb.Helper()
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		tb.Fatalf("closed port: %v", err)
+	}
+	tb.Cleanup(func() { _ = syscall.Close(fd) })
+	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		tb.Fatalf("closed port: bind: %v", err)
+	}
+	sa, err := syscall.Getsockname(fd)
+	if err != nil {
+		tb.Fatalf("closed port: %v", err)
+	}
+	return fmt.Sprintf("http://127.0.0.1:%d", sa.(*syscall.SockaddrInet4).Port)
 }
