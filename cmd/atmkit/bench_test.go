@@ -158,12 +158,39 @@ func TestBenchUsageErrors(t *testing.T) {
 	}
 }
 
-// TestBenchReplayScale records cassettes of 10 and 200 interactions, replays
-// each from a mock and measures both against the ceiling. Only the shape of
-// the report is checked, not its figures.
-func TestBenchReplayScale(t *testing.T) {
+// TestBenchScale runs the scale benchmarks in parallel, in an environment
+// of their own: TMPDIR, where their cassettes and data sets go and must be
+// gone from at the end, and the variable that makes atms-scale's atmkit
+// serve processes (this test binary) run atmkit's main (see TestMain). Only
+// the shape of the reports is checked, not their figures.
+func TestBenchScale(t *testing.T) {
 	tmp := t.TempDir()
-	t.Setenv("TMPDIR", tmp) // where the cassettes go, and must be gone from
+	t.Setenv("TMPDIR", tmp)
+	t.Setenv(testMainVar, "1")
+	t.Cleanup(func() { // after the parallel subtests
+		if left, _ := os.ReadDir(tmp); len(left) > 0 {
+			t.Errorf("the temporary cassettes or data sets are left in %s: %v", tmp, left)
+		}
+	})
+	for _, tc := range []struct {
+		name string
+		run  func(t *testing.T)
+	}{
+		{"replay", benchReplayScale},
+		{"replay text", benchReplayScaleText},
+		{"atms", benchAtmsScale},
+		{"atms text", benchAtmsScaleText},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tc.run(t)
+		})
+	}
+}
+
+// benchReplayScale records cassettes of 10 and 200 interactions, replays
+// each from a mock and measures both against the ceiling.
+func benchReplayScale(t *testing.T) {
 	stdout, stderr, err := runBenchCmd(t, "--replay-scale", "--replay-sizes", "200,10", "-d", "200ms", "--rounds", "2", "--json")
 	if err != nil {
 		t.Fatalf("bench: %v\n%s", err, stderr)
@@ -199,13 +226,9 @@ func TestBenchReplayScale(t *testing.T) {
 	if len(r.Cassettes) != 2 || r.Cassettes[0].Interactions != 10 || r.Cassettes[1].Calls != 200 || r.Cassettes[1].Bytes == 0 {
 		t.Errorf("got cassettes %+v, want 10 and 200 interactions", r.Cassettes)
 	}
-	if left, _ := os.ReadDir(tmp); len(left) > 0 {
-		t.Errorf("the temporary cassettes are left in %s: %v", tmp, left)
-	}
 }
 
-func TestBenchReplayScaleText(t *testing.T) {
-	t.Setenv("TMPDIR", t.TempDir())
+func benchReplayScaleText(t *testing.T) {
 	stdout, stderr, err := runBenchCmd(t, "--replay-sizes", "1,30", "--op", "ReturnProvinces", "--binding", "get")
 	if err != nil {
 		t.Fatalf("bench: %v\n%s", err, stderr)
@@ -218,14 +241,10 @@ func TestBenchReplayScaleText(t *testing.T) {
 	}
 }
 
-// TestBenchAtmsScale generates data sets of 200 and 2,000 ATMs, serves each
-// from an atmkit serve process (this test binary, see TestMain) and
-// measures the default question, the 10 nearest to a Halifax postal code,
-// on both. Only the shape of the report is checked, not its figures.
-func TestBenchAtmsScale(t *testing.T) {
-	t.Setenv(testMainVar, "1")
-	tmp := t.TempDir()
-	t.Setenv("TMPDIR", tmp) // where the data sets go, and must be gone from
+// benchAtmsScale generates data sets of 200 and 2,000 ATMs, serves each
+// from an atmkit serve process and measures the default question, the 10
+// nearest to a Halifax postal code, on both.
+func benchAtmsScale(t *testing.T) {
 	stdout, stderr, err := runBenchCmd(t, "--atms-sizes", "2000,200", "-d", "200ms", "--rounds", "2", "--json")
 	if err != nil {
 		t.Fatalf("bench: %v\n%s", err, stderr)
@@ -262,14 +281,9 @@ func TestBenchAtmsScale(t *testing.T) {
 	if runtime.GOOS == "linux" && (r.PeakRSSTargets["atms-2000"] != 1000 || r.PeakRSSTargets["atms-200"] != 1000) {
 		t.Errorf("got peak RSS targets %v, want 1000 MB for both", r.PeakRSSTargets)
 	}
-	if left, _ := os.ReadDir(tmp); len(left) > 0 {
-		t.Errorf("the temporary data sets are left in %s: %v", tmp, left)
-	}
 }
 
-func TestBenchAtmsScaleText(t *testing.T) {
-	t.Setenv(testMainVar, "1")
-	t.Setenv("TMPDIR", t.TempDir())
+func benchAtmsScaleText(t *testing.T) {
 	stdout, stderr, err := runBenchCmd(t, "--atms-sizes", "50,500", "--op", "ReturnAtmSearchByCoordinates", "--binding", "get")
 	if err != nil {
 		t.Fatalf("bench: %v\n%s", err, stderr)
