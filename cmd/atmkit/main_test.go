@@ -3,14 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
-	"runtime"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/atmkit/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/internal/mocktest"
 )
 
 // testMainVar, set to 1 in its environment, makes the test binary run
@@ -27,14 +25,10 @@ func TestMain(m *testing.M) {
 		return
 	}
 	// Most of these tests wait rather than compute: on child processes,
-	// servers starting and shutting down, clients giving up. Unless
-	// -parallel is given, up to four per CPU run at once, not one. (Not in
-	// the conform helper process, where Ginkgo refuses a -parallel.)
-	flag.Parse()
-	parallelGiven := false
-	flag.Visit(func(f *flag.Flag) { parallelGiven = parallelGiven || f.Name == "test.parallel" })
-	if !parallelGiven && os.Getenv(conformHelperEnv) == "" {
-		_ = flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+	// servers starting and shutting down, clients giving up. (Not in the
+	// conform helper process, where Ginkgo refuses a -parallel.)
+	if os.Getenv(conformHelperEnv) == "" {
+		mocktest.MoreParallel(4)
 	}
 	code := m.Run()
 	if smallFixtures.dir != "" {

@@ -5,10 +5,13 @@
 package mocktest
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -177,4 +180,18 @@ func ClosedPort(tb testing.TB) string {
 		tb.Fatalf("closed port: %v", err)
 	}
 	return fmt.Sprintf("http://127.0.0.1:%d", sa.(*syscall.SockaddrInet4).Port)
+}
+
+// MoreParallel lets up to perCPU parallel tests per CPU run at once, unless
+// the command line gives -parallel (whose default is one per CPU): for a
+// test binary whose tests wait much of the time, on child processes,
+// servers shutting down or clients giving up. TestMain calls it before
+// m.Run.
+func MoreParallel(perCPU int) {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		_ = flag.Set("test.parallel", strconv.Itoa(perCPU*runtime.GOMAXPROCS(0)))
+	}
 }
