@@ -314,15 +314,16 @@ func TestVerifyCouldNotCheck(t *testing.T) {
 		name     string
 		upstream string
 		key      string
+		timeout  time.Duration // short only where nothing answers
 		sentinel error
 		want     string
 	}{
-		{"refused key", up.URL, "Refused-Key-777", cassettes.ErrKeyRefused, "as it answers a made-up key"},
-		{"closed port", closed, testKey, cassettes.ErrNoAnswer, "connection refused at " + closed},
-		{"silent upstream", silent.URL, testKey, cassettes.ErrNoAnswer, "no answer from " + silent.URL + "/service/service.asmx within 200ms"},
+		{"refused key", up.URL, "Refused-Key-777", 10 * time.Second, cassettes.ErrKeyRefused, "as it answers a made-up key"},
+		{"closed port", closed, testKey, 10 * time.Second, cassettes.ErrNoAnswer, "connection refused at " + closed},
+		{"silent upstream", silent.URL, testKey, 200 * time.Millisecond, cassettes.ErrNoAnswer, "no answer from " + silent.URL + "/service/service.asmx within 200ms"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := verify(t, path, tc.upstream, cassettes.VerifyOptions{Key: tc.key, Timeout: 200 * time.Millisecond, Concurrency: 4})
+			r, err := verify(t, path, tc.upstream, cassettes.VerifyOptions{Key: tc.key, Timeout: tc.timeout, Concurrency: 4})
 			if !errors.Is(err, tc.sentinel) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("got error %v, want %v holding %q", err, tc.sentinel, tc.want)
 			}

@@ -10,12 +10,19 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/internal/bench"
 	"github.com/atmkit/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/mockserver"
 )
+
+// benchD is a -d of ms milliseconds (longer under the race detector).
+func benchD(ms int) string {
+	return mocktest.LoadWindow(time.Duration(ms) * time.Millisecond).String()
+}
 
 // runBenchCmd runs atmkit bench in process with short settings (--warmup 0:
 // no warm-up before the rounds nor in them): the tests check the reports'
@@ -31,7 +38,7 @@ func runBenchCmd(t *testing.T, args ...string) (stdout, stderr string, err error
 		return ""
 	}
 	m := &Main{cli.Env{Stdout: &out, Stderr: &errb, Getenv: getenv}}
-	args = append([]string{"bench", "-d", "100ms", "-c", "2", "--rounds", "1", "--warmup", "0"}, args...)
+	args = append([]string{"bench", "-d", benchD(100), "-c", "2", "--rounds", "1", "--warmup", "0"}, args...)
 	err = m.Run(context.Background(), args)
 	return out.String(), errb.String(), err
 }
@@ -191,7 +198,7 @@ func TestBenchScale(t *testing.T) {
 // benchReplayScale records cassettes of 10 and 200 interactions, replays
 // each from a mock and measures both against the ceiling.
 func benchReplayScale(t *testing.T) {
-	stdout, stderr, err := runBenchCmd(t, "--replay-scale", "--replay-sizes", "200,10", "-d", "200ms", "--rounds", "2", "--json")
+	stdout, stderr, err := runBenchCmd(t, "--replay-scale", "--replay-sizes", "200,10", "-d", benchD(200), "--rounds", "2", "--json")
 	if err != nil {
 		t.Fatalf("bench: %v\n%s", err, stderr)
 	}
@@ -245,7 +252,7 @@ func benchReplayScaleText(t *testing.T) {
 // from an atmkit serve process and measures the default question, the 10
 // nearest to a Halifax postal code, on both.
 func benchAtmsScale(t *testing.T) {
-	stdout, stderr, err := runBenchCmd(t, "--atms-sizes", "2000,200", "-d", "200ms", "--rounds", "2", "--json")
+	stdout, stderr, err := runBenchCmd(t, "--atms-sizes", "2000,200", "-d", benchD(200), "--rounds", "2", "--json")
 	if err != nil {
 		t.Fatalf("bench: %v\n%s", err, stderr)
 	}

@@ -28,7 +28,7 @@ func startServer(t *testing.T, h http.Handler) *serve.Server {
 	return s
 }
 
-var short = Options{Connections: 2, Duration: 100 * time.Millisecond}
+var short = Options{Connections: 2, Duration: mocktest.LoadWindow(100 * time.Millisecond)}
 
 func TestRunCountsRequests(t *testing.T) {
 	t.Parallel()

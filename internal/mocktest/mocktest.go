@@ -15,6 +15,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/fixtures"
@@ -194,4 +195,14 @@ func MoreParallel(perCPU int) {
 	if !given {
 		_ = flag.Set("test.parallel", strconv.Itoa(perCPU*runtime.GOMAXPROCS(0)))
 	}
+}
+
+// LoadWindow is d, or five times d under the race detector: how long a
+// test's load run measures, long enough to count requests however slowly
+// a loaded machine answers.
+func LoadWindow(d time.Duration) time.Duration {
+	if Race {
+		return 5 * d
+	}
+	return d
 }
