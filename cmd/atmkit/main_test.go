@@ -9,6 +9,7 @@ import (
 
 	"github.com/atmkit/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/internal/mocktest"
+	"github.com/atmkit/atmkit/internal/refdeploy"
 )
 
 // testMainVar, set to 1 in its environment, makes the test binary run
@@ -31,6 +32,7 @@ func TestMain(m *testing.M) {
 		mocktest.MoreParallel(4)
 	}
 	code := m.Run()
+	refdeploy.StopShared()
 	if smallFixtures.dir != "" {
 		_ = os.RemoveAll(smallFixtures.dir)
 	}
