@@ -50,6 +50,7 @@ func syntheticCassette(tb testing.TB, n int) string {
 }
 
 func TestIndexLarge(t *testing.T) {
+	t.Parallel()
 	path := syntheticCassette(t, 10_000)
 	start := time.Now()
 	idx, err := cassettes.LoadIndex([]string{path})

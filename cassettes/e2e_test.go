@@ -40,6 +40,7 @@ func queries(ds *fixtures.Dataset) (xml, json []query) {
 // proxy in every binding, shuts the stand-in down, and replays the cassette
 // through a mock server in every binding.
 func TestRecordReplayEndToEnd(t *testing.T) {
+	t.Parallel()
 	up, ds := standIn(t)
 	path := filepath.Join(t.TempDir(), "atm")
 	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))

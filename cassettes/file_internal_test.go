@@ -14,6 +14,7 @@ import (
 // time is byte for byte what yaml.v3 writes for the whole list, for bodies
 // that make the encoder fold, quote, or choose block styles.
 func TestMarshalByItems(t *testing.T) {
+	t.Parallel()
 	golden, err := ReadFile("testdata/golden.yaml")
 	if err != nil {
 		t.Fatal(err)

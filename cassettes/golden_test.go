@@ -32,6 +32,7 @@ func normalize(i *cassette.Interaction) error {
 // cassette with the committed golden file: the format a reviewer reads in a
 // pull request stays stable. Run with -update to rewrite it.
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	up, _ := standIn(t)
 	path := filepath.Join(t.TempDir(), "golden.yaml")
 	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithHook(cassettes.BeforeSave, normalize))

@@ -34,6 +34,7 @@ func marks(t *testing.T, path string) []bool {
 // those recorded before the proof (the file is rewritten); and no answer
 // is marked while no key has been answered 200.
 func TestRecorderMarksKeyRejections(t *testing.T) {
+	t.Parallel()
 	up, _ := standIn(t) // accepts testKey only
 	path := filepath.Join(t.TempDir(), "keys.yaml")
 	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithSaveInterval(0)) // saved on every capture
@@ -83,6 +84,7 @@ func TestRecorderMarksKeyRejections(t *testing.T) {
 // TestRecorderUnmarksALaterAcceptedKey: an error to a second key is a
 // rejection until that key is answered 200; then it is unmarked.
 func TestRecorderUnmarksALaterAcceptedKey(t *testing.T) {
+	t.Parallel()
 	const second = "second-key-5150"
 	h, err := mockserver.New(mockserver.WithKeys(testKey, second))
 	if err != nil {
@@ -144,6 +146,7 @@ func equalBools(a, b []bool) bool {
 // binding (GET and POST alike), and the mock's own fault answers elsewhere
 // and a missing key.
 func TestReplayKeyRejections(t *testing.T) {
+	t.Parallel()
 	// The deployment words its rejection its own way, unlike the mock.
 	live, _ := standIn(t)
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -19,6 +19,7 @@ import (
 // while requests are in flight, and loads what is left: always a complete,
 // valid, scrubbed cassette.
 func TestKillDuringRecording(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs a subprocess")
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -17,19 +16,15 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/mockserver"
 )
 
-// closedURL returns the base URL of a loopback port nothing listens on.
+// closedURL returns the base URL of a loopback port that refuses
+// connections while t runs.
 func closedURL(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	u := "http://" + ln.Addr().String()
-	ln.Close()
-	return u
+	return mocktest.ClosedPort(t)
 }
 
 // droppingURL returns the base URL of a mock that drops every connection.
@@ -89,9 +84,9 @@ func failingUpstreams(t *testing.T) map[string]string {
 var leakQuery = query{asmx.OpReturnAtmSearchByCoordinates, [][2]string{
 	{"strPostalCode", ""}, {"dblLatitude", "44.6"}, {"dblLongitude", "-63.5"}, {"bytRadius", "5"}}}
 
-// shortTransport gives up on an upstream that does not answer within 200ms.
+// shortTransport gives up on an upstream that does not answer within 50ms.
 func shortTransport() http.RoundTripper {
-	return &http.Transport{ResponseHeaderTimeout: 200 * time.Millisecond}
+	return &http.Transport{ResponseHeaderTimeout: 50 * time.Millisecond}
 }
 
 // TestUpstreamFailureHidesKey: a replaying server forwarding misses to an

@@ -10,17 +10,22 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/internal/refdeploy"
 	"github.com/atmkit/atmkit/internal/serve"
 )
 
 // TestMain doubles as the recorder subprocess of TestKillDuringRecording:
 // with CASSETTES_TEST_RECORD=upstream,path set, the test binary runs a
-// recording proxy, prints its address and serves until it is killed.
+// recording proxy, prints its address and serves until it is killed. It
+// lets more tests run at once than one per CPU: many of them wait (on
+// upstreams that never answer, a rate limit, a killed recorder) while
+// others compute.
 func TestMain(m *testing.M) {
 	if spec := os.Getenv("CASSETTES_TEST_RECORD"); spec != "" {
 		os.Exit(runRecorderChild(spec))
 	}
+	mocktest.MoreParallel(4)
 	code := m.Run()
 	refdeploy.StopShared()
 	os.Exit(code)

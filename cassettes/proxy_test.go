@@ -4,23 +4,20 @@ import (
 	"bytes"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/atmkit/atmkit/internal/mocktest"
 )
 
 // An unreachable upstream must not put the key of the failed request in the
 // log or the answer: net/http's *url.Error quotes the whole URL.
 func TestProxyErrorDoesNotLogTheKey(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dead := "http://" + ln.Addr().String()
-	ln.Close() // nothing listens there now
+	t.Parallel()
+	dead := mocktest.ClosedPort(t) // nothing listens there
 	up, _ := url.Parse(dead)
 	var logs bytes.Buffer
 	proxy := httptest.NewServer(NewProxy(up, http.DefaultTransport, slog.New(slog.NewTextHandler(&logs, nil))))

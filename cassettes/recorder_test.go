@@ -21,6 +21,7 @@ import (
 // TestConcurrentRecording sends parallel requests, distinct and identical,
 // through the proxy while it records (run with -race).
 func TestConcurrentRecording(t *testing.T) {
+	t.Parallel()
 	up, _ := standIn(t)
 	path := filepath.Join(t.TempDir(), "parallel.yaml")
 	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithSaveInterval(time.Millisecond))
@@ -89,6 +90,7 @@ func changing(t *testing.T) *httptest.Server {
 // TestRecorderSequence: repeated identical requests are recorded once per
 // distinct answer and replayed in recorded order, then the last forever.
 func TestRecorderSequence(t *testing.T) {
+	t.Parallel()
 	srv := changing(t)
 	path := filepath.Join(t.TempDir(), "seq")
 	rec, err := cassettes.New(path) // ModeRecordOnce, no cassette yet: records
@@ -139,6 +141,7 @@ func mustLen(t *testing.T, path string) int {
 }
 
 func TestErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	_, err := cassettes.New(filepath.Join(dir, "missing"), cassettes.WithMode(cassettes.ModeReplayOnly))
 	if !errors.Is(err, cassettes.ErrCassetteNotFound) {
@@ -167,6 +170,7 @@ func TestErrors(t *testing.T) {
 
 // TestRecordNewEpisodes: ModeRecordNew replays what it has and appends the rest.
 func TestRecordNewEpisodes(t *testing.T) {
+	t.Parallel()
 	up, _ := standIn(t)
 	path := filepath.Join(t.TempDir(), "new.yaml")
 	q1 := query{op: asmx.OpReturnProvinces}

@@ -70,6 +70,7 @@ const (
 // rewrites the trimmed copies in testdata that TestReferenceCassettes
 // replays where Mono is missing.
 func TestReferenceRecordReplay(t *testing.T) {
+	t.Parallel()
 	d := refdeploy.Shared(t)
 	for _, site := range refSites {
 		t.Run(site.name, func(t *testing.T) {
@@ -107,6 +108,7 @@ func TestReferenceRecordReplay(t *testing.T) {
 // deployment in testdata (rewritten by TestReferenceRecordReplay -update),
 // with the shape learned from the whole deployment.
 func TestReferenceCassettes(t *testing.T) {
+	t.Parallel()
 	sh, err := shape.Load(filepath.Join("..", "shape", "learn", "testdata", "reference-learned.yaml"))
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestParseXMLRejects(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{
 		"", "text", "<a>", "<a></b>", "<a/><b/>", "<!DOCTYPE a><a/>", "<a x=1/>", "<a x='1/>", "<a x/>",
 		"<a><![CDATA[x</a>", "<a><!-- </a>", "<?xml version='1.0'", "x<a/>", "<a/>x", "</a>", "<a><b></a></b>", "<>", "<a / >",
@@ -36,6 +37,7 @@ const soapTail = `</OpResult></OpResponse></soap:Body></soap:Envelope>`
 // TestRewrapSOAPToGet: the content of <OpResult> under the GET/POST root,
 // with the declarations it relied on, indented as XmlSerializer indents.
 func TestRewrapSOAPToGet(t *testing.T) {
+	t.Parallel()
 	rows := []struct {
 		name    string
 		soap    string // the content of <OpResult>, or a whole answer
@@ -93,6 +95,7 @@ func TestRewrapSOAPToGet(t *testing.T) {
 // TestRewrapGetToSOAP: the root (a node) or its content (typed) in
 // <OpResult>, unindented, with the declarations it relied on.
 func TestRewrapGetToSOAP(t *testing.T) {
+	t.Parallel()
 	rows := []struct {
 		name  string
 		get   string
@@ -133,6 +136,7 @@ func TestRewrapGetToSOAP(t *testing.T) {
 // TestSwapEnvelope: the other SOAP version is the same document with the
 // envelope namespace swapped.
 func TestSwapEnvelope(t *testing.T) {
+	t.Parallel()
 	doc, err := parseXML([]byte(soapHead + `<A xmlns="">http://schemas.xmlsoap.org/soap/envelope/</A>` + soapTail))
 	if err != nil {
 		t.Fatal(err)

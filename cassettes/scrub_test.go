@@ -57,6 +57,7 @@ func leaks(i *cassette.Interaction, key string) []string {
 }
 
 func TestScrub(t *testing.T) {
+	t.Parallel()
 	enc := url.QueryEscape(testKey)
 	tests := []struct {
 		name string
@@ -153,6 +154,7 @@ func readAll(req *http.Request) ([]byte, error) {
 }
 
 func TestKeyRejected(t *testing.T) {
+	t.Parallel()
 	get := func(key string) *cassette.Interaction {
 		i := &cassette.Interaction{}
 		i.Request.Method = "GET"

@@ -16,6 +16,7 @@ import (
 // TestReplayOption: a test server started with cassettes.Replay answers the
 // recorded call in every XML binding and faults on a call never recorded.
 func TestReplayOption(t *testing.T) {
+	t.Parallel()
 	ts := mockserver.NewTestServer(t, cassettes.Replay(t, mockserver.MissFault, "testdata/golden.yaml"))
 	recorded := query{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", "202"}}}
 	for _, b := range []asmx.Binding{asmx.SOAP11, asmx.SOAP12, asmx.HTTPGet, asmx.HTTPPost} {
@@ -47,6 +48,7 @@ func (f *fatalTB) Fatalf(format string, args ...any) {
 // TestReplayOptionFailsTheTest: a missing cassette, or a file holding no
 // call of the service, fails the test with the path in the message.
 func TestReplayOptionFailsTheTest(t *testing.T) {
+	t.Parallel()
 	for _, path := range []string{"testdata/no-such-cassette.yaml", "testdata/fuzz"} {
 		tb := &fatalTB{TB: t}
 		var wg sync.WaitGroup

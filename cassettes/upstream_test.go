@@ -19,6 +19,7 @@ import (
 // recording of, records the episode into the cassette, and answers it;
 // after the upstream is gone the episode still answers, in every XML binding.
 func TestUpstreamOnMiss(t *testing.T) {
+	t.Parallel()
 	up, _ := standIn(t)
 	path := filepath.Join(t.TempDir(), "grow.yaml")
 	idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstream(cassettes.Upstream{URL: up.URL, Record: path}))
@@ -57,6 +58,7 @@ func TestUpstreamOnMiss(t *testing.T) {
 // TestUpstreamTimeout: a call forwarded to an upstream that does not answer
 // within Upstream.Timeout is answered with a Server fault saying so.
 func TestUpstreamTimeout(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
@@ -84,6 +86,7 @@ func TestUpstreamTimeout(t *testing.T) {
 // TestUpstreamEndsWithTheClient: a call forwarded to the upstream ends when
 // the client hangs up, long before the upstream timeout.
 func TestUpstreamEndsWithTheClient(t *testing.T) {
+	t.Parallel()
 	gone, release := make(chan struct{}), make(chan struct{})
 	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {

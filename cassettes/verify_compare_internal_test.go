@@ -64,6 +64,7 @@ func hasNote(want string) func(*testing.T, *comparison) {
 const resultPath = "/Envelope/Body/OpResponse/OpResult"
 
 func TestCompareAnswers(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name         string
 		rec, live    *cassette.Response
@@ -166,6 +167,7 @@ func wsdl(location, typ string) string {
 // TestLimiterSchedule: the limiter spaces starts by its interval, from any
 // number of callers, and a late caller does not let later ones catch up.
 func TestLimiterSchedule(t *testing.T) {
+	t.Parallel()
 	var (
 		mu     sync.Mutex
 		clock  = time.Unix(1000, 0)

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -23,6 +22,7 @@ import (
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/beevik/etree"
 )
 
@@ -186,6 +186,7 @@ func lines(r *cassettes.VerifyReport) string {
 }
 
 func TestVerifyUnchanged(t *testing.T) {
+	t.Parallel()
 	up, ds := standIn(t)
 	path := recordDeployment(t, up.URL, ds)
 	for _, conc := range []int{1, 4} {
@@ -252,6 +253,7 @@ func allSame(t *testing.T, r *cassettes.VerifyReport) {
 }
 
 func TestVerifyDrift(t *testing.T) {
+	t.Parallel()
 	up, ds := standIn(t)
 	path := recordDeployment(t, up.URL, ds)
 	for _, tc := range []struct {
@@ -299,14 +301,10 @@ func TestVerifyDrift(t *testing.T) {
 // TestVerifyCouldNotCheck: a refused key, a closed port and a silent
 // upstream stop the run with an error naming why, and no key in it.
 func TestVerifyCouldNotCheck(t *testing.T) {
+	t.Parallel()
 	up, ds := standIn(t)
 	path := recordDeployment(t, up.URL, ds)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	closed := "http://" + ln.Addr().String()
-	ln.Close()
+	closed := mocktest.ClosedPort(t)
 	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		<-r.Context().Done()
@@ -316,15 +314,16 @@ func TestVerifyCouldNotCheck(t *testing.T) {
 		name     string
 		upstream string
 		key      string
+		timeout  time.Duration // short only where nothing answers
 		sentinel error
 		want     string
 	}{
-		{"refused key", up.URL, "Refused-Key-777", cassettes.ErrKeyRefused, "as it answers a made-up key"},
-		{"closed port", closed, testKey, cassettes.ErrNoAnswer, "connection refused at " + closed},
-		{"silent upstream", silent.URL, testKey, cassettes.ErrNoAnswer, "no answer from " + silent.URL + "/service/service.asmx within 200ms"},
+		{"refused key", up.URL, "Refused-Key-777", 10 * time.Second, cassettes.ErrKeyRefused, "as it answers a made-up key"},
+		{"closed port", closed, testKey, 10 * time.Second, cassettes.ErrNoAnswer, "connection refused at " + closed},
+		{"silent upstream", silent.URL, testKey, 200 * time.Millisecond, cassettes.ErrNoAnswer, "no answer from " + silent.URL + "/service/service.asmx within 200ms"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := verify(t, path, tc.upstream, cassettes.VerifyOptions{Key: tc.key, Timeout: 200 * time.Millisecond, Concurrency: 4})
+			r, err := verify(t, path, tc.upstream, cassettes.VerifyOptions{Key: tc.key, Timeout: tc.timeout, Concurrency: 4})
 			if !errors.Is(err, tc.sentinel) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("got error %v, want %v holding %q", err, tc.sentinel, tc.want)
 			}
@@ -342,6 +341,7 @@ func TestVerifyCouldNotCheck(t *testing.T) {
 // cassette then verifies as the same, holds no key, and its key
 // rejection stays marked.
 func TestVerifyUpdate(t *testing.T) {
+	t.Parallel()
 	up, ds := standIn(t)
 	path := recordDeployment(t, up.URL, ds)
 	before, err := cassettes.ReadFile(path)
@@ -390,6 +390,7 @@ func TestVerifyUpdate(t *testing.T) {
 // answers and headers: the report, its JUnit form and the updated
 // cassette hold no key.
 func TestVerifyKeyNeverWritten(t *testing.T) {
+	t.Parallel()
 	up, ds := standIn(t)
 	path := recordDeployment(t, up.URL, ds)
 	echo := editor(t, up.URL, func(_ *http.Request, _ string, body []byte) []byte {
@@ -420,12 +421,13 @@ func TestVerifyKeyNeverWritten(t *testing.T) {
 }
 
 // TestVerifyRate: with a rate, the upstream never sees more requests in
-// half a second than the rate allows, twice over, plus the concurrency
+// a quarter second than the rate allows, twice over, plus the concurrency
 // (requests held up on their way may arrive together): a generous bound
 // no slow machine breaks, which a run without the limit (every request
 // within a few milliseconds) breaks at once. The limiter's exact schedule
 // is TestLimiterSchedule's.
 func TestVerifyRate(t *testing.T) {
+	t.Parallel()
 	up, ds := standIn(t)
 	path := recordDeployment(t, up.URL, ds)
 	list, err := cassettes.ReadFile(path)
@@ -447,7 +449,7 @@ func TestVerifyRate(t *testing.T) {
 		httputilForward(w, r, up.URL)
 	}))
 	defer front.Close()
-	const rate, conc, window = 50, 4, 500 * time.Millisecond
+	const rate, conc, window = 100, 4, 250 * time.Millisecond
 	r, err := verify(t, path, front.URL, cassettes.VerifyOptions{Rate: rate, Concurrency: conc})
 	if err != nil {
 		t.Fatal(err)
@@ -482,6 +484,7 @@ func httputilForward(w http.ResponseWriter, r *http.Request, base string) {
 // TestVerifyRetriesADroppedConnection: a connection closed without an
 // answer is tried once more; closed twice, the run stops.
 func TestVerifyRetriesADroppedConnection(t *testing.T) {
+	t.Parallel()
 	up, ds := standIn(t)
 	path := recordDeployment(t, up.URL, ds)
 	for _, tc := range []struct {
@@ -528,6 +531,7 @@ func TestVerifyRetriesADroppedConnection(t *testing.T) {
 // TestVerifyOrderAndOnResult: with several workers, results come in
 // cassette order, each once, to OnResult and in the report.
 func TestVerifyOrderAndOnResult(t *testing.T) {
+	t.Parallel()
 	up, ds := standIn(t)
 	path := recordDeployment(t, up.URL, ds)
 	var seen []int
@@ -551,6 +555,7 @@ func TestVerifyOrderAndOnResult(t *testing.T) {
 
 // TestVerifyNeedsKey: recorded calls need a key.
 func TestVerifyNeedsKey(t *testing.T) {
+	t.Parallel()
 	_, err := cassettes.Verify(context.Background(), []string{"testdata/golden.yaml"}, cassettes.VerifyOptions{Upstream: "http://127.0.0.1:1"})
 	if !errors.Is(err, cassettes.ErrNoKey) {
 		t.Errorf("got %v, want ErrNoKey", err)

@@ -147,13 +147,13 @@ var _ = Describe("errors of a failing transport", Label("selftest"), func() {
 
 	It("say a request had no answer within the timeout", func() {
 		target, _ := silentTarget()
-		s, err := NewSession(Config{Target: target, Key: leakKey, Timeout: 300 * time.Millisecond})
+		s, err := NewSession(Config{Target: target, Key: leakKey, Timeout: 100 * time.Millisecond})
 		Expect(err).NotTo(HaveOccurred())
 		_, err = s.Do(Request{Binding: HTTPGet, Op: opProvinces})
 		var te *TransportError
 		Expect(errors.As(err, &te)).To(BeTrue())
 		Expect(te.Kind).To(Equal(TransportTimeout))
-		Expect(err).To(MatchError(ContainSubstring("no answer within 300ms")))
+		Expect(err).To(MatchError(ContainSubstring("no answer within 100ms")))
 		expectNoKey(err.Error(), leakKey)
 	})
 })

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"sync"
 
+	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/mockserver"
 )
 
@@ -13,11 +14,34 @@ import (
 const mockKey = "conformance-key"
 
 // newMock returns the in-process target used when no -target is given: the
-// mock with its embedded default data set. This is the package's only use
-// of mockserver (deviations_test.go breaks it with package deviate); the
-// checks share no code with either.
+// mock with its embedded default data set. The test bootstrap (this file,
+// and shape_test.go for a mock in a shape) is the package's only use of
+// mockserver (deviations_test.go breaks it with package deviate); the checks
+// share no code with either.
 func newMock() (http.Handler, error) {
 	h, err := mockserver.New(mockserver.WithKeys(mockKey))
+	if err != nil {
+		return nil, fmt.Errorf("mock server: %w", err)
+	}
+	return h, nil
+}
+
+// selfTestDataset is the data set of the self-tests' mocks: 300 generated
+// ATMs, with every kind of location the specs look for (five around
+// Halifax, institutions with and without locations there), in answers a
+// seventh the size of the embedded set's. The self-tests check the suite,
+// not the mock's data; the bootstrap checks the mock with its embedded set.
+var selfTestDataset = sync.OnceValues(func() (*fixtures.Dataset, error) {
+	return fixtures.Generate(fixtures.GenerateOptions{Seed: 1, ATMs: 300})
+})
+
+// newSelfTestMock returns the mock on selfTestDataset with opts.
+func newSelfTestMock(opts ...mockserver.Option) (http.Handler, error) {
+	ds, err := selfTestDataset()
+	if err != nil {
+		return nil, fmt.Errorf("self-test data set: %w", err)
+	}
+	h, err := mockserver.New(append([]mockserver.Option{mockserver.WithDataset(ds), mockserver.WithKeys(mockKey)}, opts...)...)
 	if err != nil {
 		return nil, fmt.Errorf("mock server: %w", err)
 	}
@@ -47,9 +71,13 @@ func sharedMock() (http.Handler, *Session, error) {
 	return shared.handler, shared.session, shared.err
 }
 
-// closeSharedMock stops the shared mock's listener, if it was started.
+// closeSharedMock stops the listeners of the shared mock and of the
+// self-tests' reference mock, if they were started.
 func closeSharedMock() {
 	if shared.srv != nil {
 		shared.srv.Close()
+	}
+	if reference.srv != nil {
+		reference.srv.Close()
 	}
 }

@@ -87,11 +87,11 @@ var _ = Describe("the preflight", Label("selftest"), func() {
 
 	It("gives up on a silent target after its first request's timeout", func() {
 		target, conns := silentTarget()
-		_, _, err := preflightOf(target, leakKey, 300*time.Millisecond)
+		_, _, err := preflightOf(target, leakKey, 100*time.Millisecond)
 		var pe *PreflightError
 		Expect(errors.As(err, &pe)).To(BeTrue(), "%v", err)
 		Expect(pe.Cause).To(Equal(CauseTimeout))
-		Expect(pe.Message).To(ContainSubstring("no answer from " + target + "/service/service.asmx within 300ms (--timeout)"))
+		Expect(pe.Message).To(ContainSubstring("no answer from " + target + "/service/service.asmx within 100ms (--timeout)"))
 		Expect(pe.Message).To(ContainSubstring("raise --timeout"))
 		// One request, one timeout: not one per discovery call.
 		Expect(conns.Load()).To(Equal(int32(1)))

@@ -72,11 +72,13 @@ const (
 	altKey = "alt-key"
 )
 
-// reference holds one mock shared by the self-tests and what a plain run
-// discovers about it, so deviating runs need not probe again.
+// reference holds one mock shared by the self-tests (on selfTestDataset)
+// and what a plain run discovers about it, so deviating runs need not probe
+// again.
 var reference struct {
 	once    sync.Once
 	mock    http.Handler
+	srv     *httptest.Server
 	hasWSDL bool
 	cityIDs []int
 	facts   *Facts
@@ -85,8 +87,12 @@ var reference struct {
 
 func referenceMock() (http.Handler, bool, []int) {
 	reference.once.Do(func() {
+		if reference.mock, reference.err = newSelfTestMock(); reference.err != nil {
+			return
+		}
+		reference.srv = httptest.NewServer(reference.mock)
 		var s *Session
-		if reference.mock, s, reference.err = sharedMock(); reference.err != nil {
+		if s, reference.err = NewSession(Config{Target: reference.srv.URL, Key: mockKey}); reference.err != nil {
 			return
 		}
 		doc, _, err := s.WSDL()

@@ -11,9 +11,10 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-// shaped serves the mock writing its results in sh (its self-test target).
+// shaped serves the mock writing its results in sh (its self-test target),
+// on the data set of the reference mock.
 func shaped(sh *shape.Shape) http.Handler {
-	h, err := mockserver.New(mockserver.WithKeys(mockKey), mockserver.WithShape(sh))
+	h, err := newSelfTestMock(mockserver.WithShape(sh))
 	Expect(err).NotTo(HaveOccurred())
 	return h
 }

@@ -84,6 +84,7 @@ func hasAdminError(status int, code string) check {
 }
 
 func TestAdminAPI(t *testing.T) {
+	t.Parallel()
 	ts := NewTestServer(t, WithDataset(smallDataset()))
 	a := ts.URL + "/__admin"
 
@@ -151,6 +152,7 @@ func TestAdminAPI(t *testing.T) {
 }
 
 func TestAdminBadInput(t *testing.T) {
+	t.Parallel()
 	ts := NewTestServer(t, WithDataset(smallDataset()))
 	a := ts.URL + "/__admin"
 	tests := []struct {
@@ -195,6 +197,7 @@ func TestAdminBadInput(t *testing.T) {
 }
 
 func TestAdminToken(t *testing.T) {
+	t.Parallel()
 	const token = "s3cret-token"
 	ts := NewTestServer(t, WithDataset(smallDataset()), WithAdminToken(token))
 	a := ts.URL + "/__admin"

@@ -146,6 +146,7 @@ func errorPage() check {
 }
 
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t, WithKeys("good"), WithMaxBodyBytes(4096))
 	big := strings.Repeat("x", 5000)
 	laughs := `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>` + env("1.1", `<ReturnProvinces xmlns="`+testNS+`"><strAtmServiceKey>&lol2;</strAtmServiceKey></ReturnProvinces>`)
@@ -244,6 +245,7 @@ func TestBadInput(t *testing.T) {
 // TestErrorForms checks the detailed form (--detailed-errors) and the JSON
 // path's ASP.NET AJAX form (--json-errors ajax) of the same errors.
 func TestErrorForms(t *testing.T) {
+	t.Parallel()
 	detailed := newTestServer(t, WithKeys("good"), WithDetailedErrors(true))
 	ajax := newTestServer(t, WithKeys("good"), WithJSONErrors(JSONErrorsAjax))
 	ajaxDetailed := newTestServer(t, WithKeys("good"), WithJSONErrors(JSONErrorsAjax), WithDetailedErrors(true))
@@ -299,6 +301,7 @@ func (panickingReplayer) Replay(context.Context, *asmx.Call) (ReplayAnswer, bool
 }
 
 func TestPanicBecomesServerFault(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t, WithReplay(panickingReplayer{}, MissFault))
 	for _, tc := range []struct {
 		b     asmx.Binding
@@ -315,6 +318,7 @@ func TestPanicBecomesServerFault(t *testing.T) {
 }
 
 func TestStalledRequestDoesNotHoldASlot(t *testing.T) {
+	t.Parallel()
 	h, err := New(WithDataset(smallDataset()))
 	if err != nil {
 		t.Fatal(err)
@@ -355,6 +359,7 @@ func TestStalledRequestDoesNotHoldASlot(t *testing.T) {
 // (4096 KB): a 1.4 MB request is served. (Refusals are checked with a small
 // cap in TestBadInput.)
 func TestDefaultBodyCap(t *testing.T) {
+	t.Parallel()
 	if DefaultMaxBodyBytes != 4096*1024 {
 		t.Errorf("got DefaultMaxBodyBytes %d, want %d", DefaultMaxBodyBytes, 4096*1024)
 	}

@@ -93,6 +93,7 @@ func browse(t *testing.T, ctx context.Context, what string, steps ...chromedp.Ac
 }
 
 func TestHelpPagesInChromium(t *testing.T) {
+	t.Parallel()
 	exe, missing := chromiumPath()
 	requireClient(t, missing)
 	srv := newTestServer(t)

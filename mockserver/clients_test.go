@@ -256,6 +256,7 @@ func jsonLeaves(v any, path string, out *[]string) {
 func locationCount(e *etree.Element) int { return len(e.FindElements(".//location")) }
 
 func TestZeepEveryOperation(t *testing.T) {
+	t.Parallel()
 	python, missing := zeepPython()
 	requireClient(t, missing)
 	for _, b := range []asmx.Binding{asmx.SOAP11, asmx.SOAP12} {
@@ -280,6 +281,7 @@ func TestZeepEveryOperation(t *testing.T) {
 }
 
 func TestNodeSoapEveryOperation(t *testing.T) {
+	t.Parallel()
 	node, missing := nodeSoap()
 	requireClient(t, missing)
 	for _, b := range []asmx.Binding{asmx.SOAP11, asmx.SOAP12} {

@@ -81,6 +81,7 @@ const (
 )
 
 func TestDifferentialAgainstReference(t *testing.T) {
+	t.Parallel()
 	ref := refdeploy.Shared(t)
 	mock := newTestServer(t, WithNamespace(refdeploy.Namespace), WithKeys(refdeploy.Key))
 	ns, key := refdeploy.Namespace, refdeploy.Key

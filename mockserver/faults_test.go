@@ -15,6 +15,7 @@ import (
 )
 
 func TestParseFault(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		spec string
 		want Fault
@@ -52,6 +53,7 @@ func TestParseFault(t *testing.T) {
 }
 
 func TestParseFaultErrors(t *testing.T) {
+	t.Parallel()
 	for _, spec := range []string{
 		"",
 		"op=ReturnProvinces",
@@ -84,6 +86,7 @@ func TestParseFaultErrors(t *testing.T) {
 }
 
 func TestParseFaults(t *testing.T) {
+	t.Parallel()
 	got, err := ParseFaults(`op=ReturnProvinces,text="a; b";{"operation":"ReturnInstitutions","soapFault":{"text":"c; d"}}; ;drop`)
 	if err != nil {
 		t.Fatal(err)
@@ -102,6 +105,7 @@ func TestParseFaults(t *testing.T) {
 }
 
 func TestFaultJSONRoundTrip(t *testing.T) {
+	t.Parallel()
 	in := Fault{ID: "f9", Operation: asmx.OpReturnAllAtms, Binding: asmx.HTTPPost, Delay: 1500 * time.Millisecond,
 		Jitter: time.Millisecond, Status: 503, SOAPFault: &SOAPFault{Code: "Client", Text: "t"}, Times: 3}
 	b, err := json.Marshal(in)
@@ -123,6 +127,7 @@ func TestFaultJSONRoundTrip(t *testing.T) {
 
 // TestFaultEffects checks each kind of fault in each binding it answers differently.
 func TestFaultEffects(t *testing.T) {
+	t.Parallel()
 	sf := &SOAPFault{Code: "Client", Text: "Injected <trouble>"}
 	tests := []struct {
 		name   string
@@ -183,6 +188,7 @@ func notValidJSON(r response) error {
 }
 
 func TestFaultDrop(t *testing.T) {
+	t.Parallel()
 	ts := NewTestServer(t, WithDataset(smallDataset()), WithFault(Fault{Drop: true, Binding: asmx.HTTPGet, Times: 1}))
 	resp, err := http.Get(ts.URL + "/service/service.asmx/ReturnProvinces?strAtmServiceKey=k")
 	if err == nil {
@@ -199,6 +205,7 @@ func TestFaultDrop(t *testing.T) {
 // TestFaultScope: a fault applies only to its operation and binding, the
 // oldest matching fault wins, and times counts down only when it applies.
 func TestFaultScope(t *testing.T) {
+	t.Parallel()
 	ts := NewTestServer(t, WithDataset(smallDataset()))
 	add := func(f Fault) string {
 		t.Helper()
@@ -242,6 +249,7 @@ func TestFaultScope(t *testing.T) {
 // TestFaultsBeforeKeyCheck: a fault answers even a call with a rejected key,
 // as an outage would; requests that do not decode are never faulted.
 func TestFaultsBeforeKeyCheck(t *testing.T) {
+	t.Parallel()
 	ts := NewTestServer(t, WithDataset(smallDataset()), WithKeys("good"), WithFault(Fault{Status: 503}))
 	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "bad")), hasStatus(503))
 	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, nil), hasStatus(500),
@@ -249,6 +257,7 @@ func TestFaultsBeforeKeyCheck(t *testing.T) {
 }
 
 func TestFaultDelayIsAtLeast(t *testing.T) {
+	t.Parallel()
 	const delay = 150 * time.Millisecond
 	ts := NewTestServer(t, WithDataset(smallDataset()), WithFault(Fault{Delay: delay, Jitter: 20 * time.Millisecond}))
 	start := time.Now()
@@ -264,6 +273,7 @@ func TestFaultDelayIsAtLeast(t *testing.T) {
 // TestFaultsConcurrent exercises faults, the journal and requests together
 // (run with -race).
 func TestFaultsConcurrent(t *testing.T) {
+	t.Parallel()
 	ts := NewTestServer(t, WithDataset(smallDataset()), WithJournalSize(16))
 	done := make(chan struct{})
 	go func() {

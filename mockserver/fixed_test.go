@@ -30,6 +30,7 @@ func serveFixed(t *testing.T, s *Server, b asmx.Binding, op string) *httptest.Re
 // cache's budget, encoded and streamed on every request, is byte for byte
 // the cached answer, in every XML binding.
 func TestFixedAnswersUncached(t *testing.T) {
+	t.Parallel()
 	ds, err := fixtures.Default()
 	if err != nil {
 		t.Fatal(err)
@@ -84,6 +85,7 @@ func TestFixedAnswersUncached(t *testing.T) {
 // streams the one that does not fit: ReturnAllAtms of the embedded data set
 // (about 2 MB) with room for less than that.
 func TestFixedAnswersBudget(t *testing.T) {
+	t.Parallel()
 	s, err := New(WithNamespace(testNS))
 	if err != nil {
 		t.Fatal(err)

@@ -81,6 +81,7 @@ func (bf *bruteForce) near(p fixtures.Coordinates, radiusKm float64) []int {
 }
 
 func TestNearMatchesBruteForce(t *testing.T) {
+	t.Parallel()
 	ds := generated(t, 10_000)
 	d := newData(ds)
 	bf := newBruteForce(ds)
@@ -169,6 +170,7 @@ func worldDataset(rng *rand.Rand, n int) *fixtures.Dataset {
 // points, radii and maxima, all over the globe, the search finds the same
 // ATMs in the same order (distance, then id) as the brute-force definition.
 func TestSearchMatchesBruteForce(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	ds := worldDataset(rng, 6000)
 	d := newData(ds)
@@ -223,6 +225,7 @@ func TestSearchMatchesBruteForce(t *testing.T) {
 // TestSearchVisitsOnlyNearbyNodes checks that a search across the
 // antimeridian or around a pole reads the points near it, not every point.
 func TestSearchVisitsOnlyNearbyNodes(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 6))
 	ds := worldDataset(rng, 20_000)
 	d := newData(ds)
@@ -272,6 +275,7 @@ func encodeComposed(s *Server, c *asmx.Call) []byte {
 }
 
 func TestEncodeResponseMatchesComposition(t *testing.T) {
+	t.Parallel()
 	ds := smallDataset()
 	ds.ATMs[0].Address.Landmark = "café <&> \"quoted\" \u2028 \x01"
 	first := map[string][]byte{} // by binding and operation, from the first budget
@@ -315,6 +319,7 @@ func TestEncodeResponseMatchesComposition(t *testing.T) {
 }
 
 func TestNorm(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"", "  ", "Main St", "  1234   Barrington\tSt \n", "ÉCOLE  Rue", "a\u00a0b", "MiXeD\vCase\f"} {
 		want := strings.ToLower(strings.Join(strings.Fields(s), " "))
 		if got := norm(s); got != want {
@@ -333,6 +338,7 @@ func TestNorm(t *testing.T) {
 // a good hash and with one that makes every key of a length collide: each
 // key finds its first ATM, an unknown key nothing.
 func TestKeyIndexFindsFirstOfEachKey(t *testing.T) {
+	t.Parallel()
 	keys := []string{"b", "a", "", "bb", "a", "ab", "b", "ba", "ab", "c"} // by position in ds.ATMs
 	byID := []int32{9, 0, 1, 2, 3, 4, 5, 6, 7, 8}                         // ids: position 9 comes first
 	appendKey := func(dst []byte, i int32) []byte { return append(dst, keys[i]...) }
@@ -362,6 +368,7 @@ func TestKeyIndexFindsFirstOfEachKey(t *testing.T) {
 // to its length and is the very body composed whole, whether the
 // fragments' lengths are known or not yet, cached or not.
 func TestLongAnswersAreStreamedWithTheirLength(t *testing.T) {
+	t.Parallel()
 	ds := generated(t, 10_000)
 	halifax := [][2]string{{asmx.ParamLatitude, "44.6488"}, {asmx.ParamLongitude, "-63.5752"}, {asmx.ParamRadius, "10"},
 		{asmx.ParamCity, "Halifax"}, {asmx.ParamProvince, "NS"}, {asmx.ParamMaximumAtms, "2000"}, {asmx.ParamCityID, "201"}}

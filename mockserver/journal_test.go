@@ -10,6 +10,7 @@ import (
 )
 
 func TestJournalEntries(t *testing.T) {
+	t.Parallel()
 	ts := NewTestServer(t, WithDataset(smallDataset()), WithKeys("secret-key"))
 	op := asmx.OpReturnAtmSearchByAddress
 	call(t, ts.URL, asmx.SOAP11, op, paramsFor(op, "secret-key"))
@@ -85,6 +86,7 @@ func mustRequest(t *testing.T, method, url, body string) *http.Request {
 }
 
 func TestJournalRing(t *testing.T) {
+	t.Parallel()
 	ts := NewTestServer(t, WithDataset(smallDataset()), WithJournalSize(3))
 	for range 5 {
 		call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))
@@ -107,6 +109,7 @@ func TestJournalRing(t *testing.T) {
 }
 
 func TestJournalEntryJSON(t *testing.T) {
+	t.Parallel()
 	e := JournalEntry{Seq: 7, Method: "GET", Path: "/p", Binding: asmx.HTTPGet, Operation: "ReturnProvinces",
 		Params: map[string]string{"strAtmServiceKey": "ab****"}, Status: 200, Duration: 1500000, Fault: "f2"}
 	b, err := json.Marshal(e)
@@ -122,6 +125,7 @@ func TestJournalEntryJSON(t *testing.T) {
 }
 
 func TestMaskKey(t *testing.T) {
+	t.Parallel()
 	for k, want := range map[string]string{"": "", "a": "******", "abcd": "******", "abcdefg": "******", "abcdefgh": "ab****", "a-very-long-key": "a-****"} {
 		if got := MaskKey(k); got != want {
 			t.Errorf("MaskKey(%q): got %q, want %q", k, got, want)

@@ -178,6 +178,7 @@ func canonical(e *etree.Element) string {
 }
 
 func TestEveryOperationEveryBinding(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t)
 	for _, op := range asmx.Operations() {
 		var want string
@@ -210,6 +211,7 @@ func TestEveryOperationEveryBinding(t *testing.T) {
 }
 
 func TestSOAP12NeverUsesSOAP11Namespace(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t)
 	r := call(t, srv.URL, asmx.SOAP12, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))
 	if strings.Contains(r.body, asmx.NamespaceSOAP11) {
@@ -272,6 +274,7 @@ func ids(t *testing.T, b asmx.Binding, op string, r response) []int {
 }
 
 func TestSearchSemantics(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t)
 	k := [2]string{"strAtmServiceKey", "k"}
 	coords := func(lat, lon, radius string) [][2]string {
@@ -318,6 +321,7 @@ func TestSearchSemantics(t *testing.T) {
 }
 
 func TestJSONCarriesSearchPointAndAllFields(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t)
 	r := call(t, srv.URL, asmx.JSON, asmx.OpReturnAtmSearchByAddress,
 		[][2]string{{"strAtmServiceKey", "k"}, {"strAddress", ""}, {"strCity", "Moncton"}, {"strProvince", ""}, {"strPostalCode", ""}, {"bytRadius", "1"}})
@@ -329,6 +333,7 @@ func TestJSONCarriesSearchPointAndAllFields(t *testing.T) {
 }
 
 func TestSOAPParametersByNameInAnyOrder(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t)
 	for _, b := range []asmx.Binding{asmx.SOAP11, asmx.SOAP12} {
 		// Reversed order, an unknown child, and bytRadius missing (so 0).
@@ -341,6 +346,7 @@ func TestSOAPParametersByNameInAnyOrder(t *testing.T) {
 }
 
 func TestKeys(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t, WithKeys("alpha", "beta"))
 	open := newTestServer(t)
 	for _, b := range asmx.Bindings {
@@ -357,6 +363,7 @@ func TestKeys(t *testing.T) {
 }
 
 func TestFixedAnswersAreStable(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t)
 	for _, op := range []string{asmx.OpReturnAllAtms, asmx.OpReturnInstitutions, asmx.OpReturnProvinces} {
 		a := call(t, srv.URL, asmx.SOAP12, op, paramsFor(op, "k"))
@@ -370,6 +377,7 @@ func TestFixedAnswersAreStable(t *testing.T) {
 }
 
 func TestHealth(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t)
 	req, _ := http.NewRequest("GET", srv.URL+"/__admin/health", nil)
 	r := do(t, req)
@@ -377,6 +385,7 @@ func TestHealth(t *testing.T) {
 }
 
 func TestSOAP12UnknownActionFallsBackToTheBodyElement(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t)
 	req, err := http.NewRequest("POST", srv.URL+"/service/service.asmx",
 		strings.NewReader(soapEnvelope(asmx.SOAP12, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))))

@@ -37,6 +37,7 @@ var goldenCalls = []struct {
 // every operation and binding before it was retired. Do not -update them
 // unless the default shape is meant to change.
 func TestDefaultShapeGolden(t *testing.T) {
+	t.Parallel()
 	h, err := New(WithNamespace(testNS))
 	if err != nil {
 		t.Fatal(err)

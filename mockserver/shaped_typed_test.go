@@ -12,6 +12,7 @@ import (
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/deviate"
 	"github.com/atmkit/atmkit/internal/mocktest"
+	"github.com/atmkit/atmkit/internal/refdeploy"
 	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
 	"github.com/beevik/etree"
@@ -80,6 +81,7 @@ func resultContent(t *testing.T, b asmx.Binding, op, body string) *etree.Element
 // root is named by the type in the service namespace, flags are booleans,
 // the index an attribute, a field atmkit has no data for is generated.
 func TestTypedShapeAnswers(t *testing.T) {
+	t.Parallel()
 	srv := typedServer(t, nil)
 	for _, b := range asmx.XMLBindings {
 		code, body := send(t, srv.URL, b, asmx.OpReturnAtmSearchByCoordinates, searchParams...)
@@ -139,14 +141,9 @@ func TestTypedShapeAnswers(t *testing.T) {
 // TestTypedShapeWSDL: the WSDL describes the typed results with
 // complexTypes, as ASMX does, so proxies generated from it are typed.
 func TestTypedShapeWSDL(t *testing.T) {
+	t.Parallel()
 	srv := typedServer(t, nil)
-	resp, err := http.Get(srv.URL + asmx.ServicePath + "?WSDL")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	wsdl := string(body)
+	wsdl := string(refdeploy.WSDL(t, srv.URL))
 	for _, want := range []string{
 		`<s:element minOccurs="0" maxOccurs="1" name="ReturnAllAtmsResult" type="tns:AtmResult" />`,
 		`<s:complexType name="ArrayOfProvince">`,
@@ -171,6 +168,7 @@ func TestTypedShapeWSDL(t *testing.T) {
 
 // TestTypedShapeHelpPage: the help page's samples show the typed fields.
 func TestTypedShapeHelpPage(t *testing.T) {
+	t.Parallel()
 	srv := typedServer(t, nil)
 	resp, err := http.Get(srv.URL + asmx.ServicePath + "?op=ReturnAtmSearchByCoordinates")
 	if err != nil {
@@ -193,6 +191,7 @@ func TestTypedShapeHelpPage(t *testing.T) {
 // TestTypedShapeDeviate: --deviate works on a typed shape: the dropped
 // location is an <Atm>.
 func TestTypedShapeDeviate(t *testing.T) {
+	t.Parallel()
 	srv := typedServer(t, func(h http.Handler) http.Handler {
 		d, err := deviate.Wrap(h, "post-drops-a-location")
 		if err != nil {
@@ -213,6 +212,7 @@ func TestTypedShapeDeviate(t *testing.T) {
 // TestTypedShapeOnMissFixtures: a replaying server answers what it has no
 // recording of from the data set, in the shape.
 func TestTypedShapeOnMissFixtures(t *testing.T) {
+	t.Parallel()
 	ix, err := cassettes.LoadIndex([]string{"../cassettes/testdata/golden.yaml"})
 	if err != nil {
 		t.Fatal(err)
@@ -229,29 +229,22 @@ func TestTypedShapeOnMissFixtures(t *testing.T) {
 // (with their length computed first) are whole and well-formed in a typed
 // shape too.
 func TestTypedShapeLongAnswers(t *testing.T) {
+	t.Parallel()
 	srv := typedServer(t, nil)
-	calls := []struct {
-		op     string
-		params []string
-	}{
-		{asmx.OpReturnAtmSearchByCoordinates, []string{asmx.ParamKey, "k", asmx.ParamPostalCode, "", asmx.ParamLatitude, "44.648834",
-			asmx.ParamLongitude, "-63.575815", asmx.ParamRadius, "100"}},
-		{asmx.OpReturnAllAtms, []string{asmx.ParamKey, "k"}},
+	calls := []refdeploy.Call{
+		{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{asmx.ParamPostalCode, ""}, {asmx.ParamLatitude, "44.648834"},
+			{asmx.ParamLongitude, "-63.575815"}, {asmx.ParamRadius, "100"}}},
+		{Op: asmx.OpReturnAllAtms},
 	}
-	for _, c := range calls {
-		for _, b := range asmx.XMLBindings {
-			code, body := send(t, srv.URL, b, c.op, c.params...)
-			if code != 200 {
-				t.Fatalf("%s over %s: status %d", c.op, b, code)
-			}
-			res := resultContent(t, b, c.op, body)
-			atms := res.FindElements("Atms/Atm")
-			if len(atms) < 300 || res.SelectElement("Count").Text() != fmt.Sprint(len(atms)) {
-				t.Errorf("%s over %s: %d ATMs, Count %s: want a long list, counted", c.op, b, len(atms), res.SelectElement("Count").Text())
-			}
-			if last := atms[len(atms)-1].SelectAttrValue("Index", ""); last != fmt.Sprint(len(atms)-1) {
-				t.Errorf("%s over %s: the last index is %s, want %d", c.op, b, last, len(atms)-1)
-			}
+	for _, a := range refdeploy.Collect(t, srv.URL, typedNS, "k", calls, asmx.XMLBindings...) {
+		c, b := a.Call, a.Binding
+		res := resultContent(t, b, c.Op, string(a.Body))
+		atms := res.FindElements("Atms/Atm")
+		if len(atms) < 300 || res.SelectElement("Count").Text() != fmt.Sprint(len(atms)) {
+			t.Errorf("%s over %s: %d ATMs, Count %s: want a long list, counted", c.Op, b, len(atms), res.SelectElement("Count").Text())
+		}
+		if last := atms[len(atms)-1].SelectAttrValue("Index", ""); last != fmt.Sprint(len(atms)-1) {
+			t.Errorf("%s over %s: the last index is %s, want %d", c.Op, b, last, len(atms)-1)
 		}
 	}
 }

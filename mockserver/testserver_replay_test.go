@@ -14,6 +14,7 @@ import (
 // TestNewTestServerReplay: a test server answers from cassettes loaded with
 // package cassettes, and journals the misses.
 func TestNewTestServerReplay(t *testing.T) {
+	t.Parallel()
 	ix, err := cassettes.LoadIndex([]string{"../cassettes/testdata/golden.yaml"})
 	if err != nil {
 		t.Fatalf("LoadIndex: %v", err)

@@ -116,6 +116,7 @@ func waitForRequests(t *testing.T, s *Server, f RequestFilter, n int) []JournalE
 // the first attempt outlasts the client's timeout, the second gets a 503, the
 // third succeeds; the journal shows all three.
 func TestDownstreamClientTimeoutAndRetry(t *testing.T) {
+	t.Parallel()
 	ts := NewTestServer(t, WithDataset(smallDataset()), WithKeys("test-key"),
 		WithFault(Fault{Operation: asmx.OpReturnProvinces, Delay: time.Minute, Times: 1}),
 		WithFault(Fault{Operation: asmx.OpReturnProvinces, Status: http.StatusServiceUnavailable, Times: 1}))
@@ -164,6 +165,7 @@ func TestDownstreamClientTimeoutAndRetry(t *testing.T) {
 
 // TestDownstreamClientGivesUp: a fault without times fails every attempt.
 func TestDownstreamClientGivesUp(t *testing.T) {
+	t.Parallel()
 	ts := NewTestServer(t, WithDataset(smallDataset()))
 	if _, err := ts.AddFault(Fault{Operation: "returnprovinces", Binding: asmx.HTTPGet, Status: 502}); err != nil {
 		t.Fatal(err)
@@ -183,6 +185,7 @@ func TestDownstreamClientGivesUp(t *testing.T) {
 }
 
 func TestTestServerURLAndClose(t *testing.T) {
+	t.Parallel()
 	ts := NewTestServer(t, WithDataset(smallDataset()))
 	u, err := url.Parse(ts.URL)
 	if err != nil || u.Scheme != "http" || u.Hostname() != "127.0.0.1" || u.Path != "" {
@@ -296,6 +299,7 @@ func TestNamespaceAccepted(t *testing.T) {
 }
 
 func TestWithGeneratedDataset(t *testing.T) {
+	t.Parallel()
 	ts := NewTestServer(t, WithGeneratedDataset(42, 50))
 	if n := len(ts.Dataset().ATMs); n != 50 {
 		t.Errorf("ATMs: got %d, want 50", n)

@@ -49,6 +49,7 @@ var wireSamples = []struct {
 // TestWireSamples serves each sample's call over real HTTP (the mock accepts
 // the key demo-key only) and compares the answer with its golden file.
 func TestWireSamples(t *testing.T) {
+	t.Parallel()
 	servers := map[string]*httptest.Server{}
 	server := func(shapeFile, ns string) *httptest.Server {
 		if srv := servers[shapeFile]; srv != nil {

@@ -80,6 +80,7 @@ func xmlOne(e *etree.Element, ns, tag string) *etree.Element {
 type wsdlCheck func(root *etree.Element) error
 
 func TestWSDL(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t)
 	root := fetchWSDL(t, srv.URL, "WSDL")
 	address := srv.URL + "/service/service.asmx"
@@ -302,6 +303,7 @@ func checkWSDLOperation(t *testing.T, root, schema *etree.Element, op *asmx.Oper
 }
 
 func TestWSDLQueryAnyCase(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t)
 	for _, q := range []string{"WSDL", "wsdl", "Wsdl", "wSdL", "wsdl=", "WSDL&op=ReturnAllAtms"} {
 		t.Run(q, func(t *testing.T) {
@@ -314,6 +316,7 @@ func TestWSDLQueryAnyCase(t *testing.T) {
 }
 
 func TestWSDLNamespaceAndHostAreEscaped(t *testing.T) {
+	t.Parallel()
 	ns := `urn:x?a=1&b="<odd>"'`
 	srv := newTestServer(t, WithNamespace(ns))
 	root := fetchWSDL(t, srv.URL, "wsdl")
@@ -344,6 +347,7 @@ func TestWSDLNamespaceAndHostAreEscaped(t *testing.T) {
 }
 
 func TestDisco(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t)
 	for _, q := range []string{"disco", "DISCO"} {
 		r := docGet(t, srv.URL+"/service/service.asmx?"+q)
@@ -376,6 +380,7 @@ func TestDisco(t *testing.T) {
 }
 
 func TestHelpPages(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t)
 	page := func(query string) response {
 		u := srv.URL + "/service/service.asmx"

@@ -10,14 +10,23 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/internal/bench"
 	"github.com/atmkit/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/mockserver"
 )
 
-// runBenchCmd runs atmkit bench in process with short settings.
+// benchD is a -d of ms milliseconds (longer under the race detector).
+func benchD(ms int) string {
+	return mocktest.LoadWindow(time.Duration(ms) * time.Millisecond).String()
+}
+
+// runBenchCmd runs atmkit bench in process with short settings (--warmup 0:
+// no warm-up before the rounds nor in them): the tests check the reports'
+// shape, not their figures, so rounds of 100 ms do.
 func runBenchCmd(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
 	var out, errb bytes.Buffer
@@ -29,12 +38,13 @@ func runBenchCmd(t *testing.T, args ...string) (stdout, stderr string, err error
 		return ""
 	}
 	m := &Main{cli.Env{Stdout: &out, Stderr: &errb, Getenv: getenv}}
-	args = append([]string{"bench", "-d", "300ms", "-c", "2", "--rounds", "1", "--warmup", "0"}, args...)
+	args = append([]string{"bench", "-d", benchD(100), "-c", "2", "--rounds", "1", "--warmup", "0"}, args...)
 	err = m.Run(context.Background(), args)
 	return out.String(), errb.String(), err
 }
 
 func TestBenchJSON(t *testing.T) {
+	t.Parallel()
 	stdout, stderr, err := runBenchCmd(t, "--json")
 	if err != nil {
 		t.Fatalf("bench: %v\n%s", err, stderr)
@@ -66,6 +76,7 @@ func TestBenchJSON(t *testing.T) {
 }
 
 func TestBenchEveryBindingAndFixedAnswers(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"--binding", "soap12"},
 		{"--binding", "get"},
@@ -76,6 +87,7 @@ func TestBenchEveryBindingAndFixedAnswers(t *testing.T) {
 		{"--atms", "500", "--op", "ReturnAtmSearchByCity"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			t.Parallel()
 			stdout, stderr, err := runBenchCmd(t, args...)
 			if err != nil {
 				t.Fatalf("bench: %v\n%s", err, stderr)
@@ -90,6 +102,7 @@ func TestBenchEveryBindingAndFixedAnswers(t *testing.T) {
 }
 
 func TestBenchTarget(t *testing.T) {
+	t.Parallel()
 	h, err := mockserver.New()
 	if err != nil {
 		t.Fatal(err)
@@ -113,6 +126,7 @@ func TestBenchTarget(t *testing.T) {
 }
 
 func TestBenchUsageErrors(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"--op", "Nope"},
 		{"--binding", "carrier-pigeon"},
@@ -151,13 +165,40 @@ func TestBenchUsageErrors(t *testing.T) {
 	}
 }
 
-// TestBenchReplayScale records cassettes of 10 and 200 interactions, replays
-// each from a mock and measures both against the ceiling. Only the shape of
-// the report is checked, not its figures.
-func TestBenchReplayScale(t *testing.T) {
+// TestBenchScale runs the scale benchmarks in parallel, in an environment
+// of their own: TMPDIR, where their cassettes and data sets go and must be
+// gone from at the end, and the variable that makes atms-scale's atmkit
+// serve processes (this test binary) run atmkit's main (see TestMain). Only
+// the shape of the reports is checked, not their figures.
+func TestBenchScale(t *testing.T) {
 	tmp := t.TempDir()
-	t.Setenv("TMPDIR", tmp) // where the cassettes go, and must be gone from
-	stdout, stderr, err := runBenchCmd(t, "--replay-scale", "--replay-sizes", "200,10", "-d", "1s", "--rounds", "2", "--json")
+	t.Setenv("TMPDIR", tmp)
+	t.Setenv(testMainVar, "1")
+	t.Cleanup(func() { // after the parallel subtests
+		if left, _ := os.ReadDir(tmp); len(left) > 0 {
+			t.Errorf("the temporary cassettes or data sets are left in %s: %v", tmp, left)
+		}
+	})
+	for _, tc := range []struct {
+		name string
+		run  func(t *testing.T)
+	}{
+		{"replay", benchReplayScale},
+		{"replay text", benchReplayScaleText},
+		{"atms", benchAtmsScale},
+		{"atms text", benchAtmsScaleText},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tc.run(t)
+		})
+	}
+}
+
+// benchReplayScale records cassettes of 10 and 200 interactions, replays
+// each from a mock and measures both against the ceiling.
+func benchReplayScale(t *testing.T) {
+	stdout, stderr, err := runBenchCmd(t, "--replay-scale", "--replay-sizes", "200,10", "-d", benchD(200), "--rounds", "2", "--json")
 	if err != nil {
 		t.Fatalf("bench: %v\n%s", err, stderr)
 	}
@@ -192,13 +233,9 @@ func TestBenchReplayScale(t *testing.T) {
 	if len(r.Cassettes) != 2 || r.Cassettes[0].Interactions != 10 || r.Cassettes[1].Calls != 200 || r.Cassettes[1].Bytes == 0 {
 		t.Errorf("got cassettes %+v, want 10 and 200 interactions", r.Cassettes)
 	}
-	if left, _ := os.ReadDir(tmp); len(left) > 0 {
-		t.Errorf("the temporary cassettes are left in %s: %v", tmp, left)
-	}
 }
 
-func TestBenchReplayScaleText(t *testing.T) {
-	t.Setenv("TMPDIR", t.TempDir())
+func benchReplayScaleText(t *testing.T) {
 	stdout, stderr, err := runBenchCmd(t, "--replay-sizes", "1,30", "--op", "ReturnProvinces", "--binding", "get")
 	if err != nil {
 		t.Fatalf("bench: %v\n%s", err, stderr)
@@ -211,15 +248,11 @@ func TestBenchReplayScaleText(t *testing.T) {
 	}
 }
 
-// TestBenchAtmsScale generates data sets of 200 and 2,000 ATMs, serves each
-// from an atmkit serve process (this test binary, see TestMain) and
-// measures the default question, the 10 nearest to a Halifax postal code,
-// on both. Only the shape of the report is checked, not its figures.
-func TestBenchAtmsScale(t *testing.T) {
-	t.Setenv(testMainVar, "1")
-	tmp := t.TempDir()
-	t.Setenv("TMPDIR", tmp) // where the data sets go, and must be gone from
-	stdout, stderr, err := runBenchCmd(t, "--atms-sizes", "2000,200", "-d", "600ms", "--rounds", "2", "--json")
+// benchAtmsScale generates data sets of 200 and 2,000 ATMs, serves each
+// from an atmkit serve process and measures the default question, the 10
+// nearest to a Halifax postal code, on both.
+func benchAtmsScale(t *testing.T) {
+	stdout, stderr, err := runBenchCmd(t, "--atms-sizes", "2000,200", "-d", benchD(200), "--rounds", "2", "--json")
 	if err != nil {
 		t.Fatalf("bench: %v\n%s", err, stderr)
 	}
@@ -255,14 +288,9 @@ func TestBenchAtmsScale(t *testing.T) {
 	if runtime.GOOS == "linux" && (r.PeakRSSTargets["atms-2000"] != 1000 || r.PeakRSSTargets["atms-200"] != 1000) {
 		t.Errorf("got peak RSS targets %v, want 1000 MB for both", r.PeakRSSTargets)
 	}
-	if left, _ := os.ReadDir(tmp); len(left) > 0 {
-		t.Errorf("the temporary data sets are left in %s: %v", tmp, left)
-	}
 }
 
-func TestBenchAtmsScaleText(t *testing.T) {
-	t.Setenv(testMainVar, "1")
-	t.Setenv("TMPDIR", t.TempDir())
+func benchAtmsScaleText(t *testing.T) {
 	stdout, stderr, err := runBenchCmd(t, "--atms-sizes", "50,500", "--op", "ReturnAtmSearchByCoordinates", "--binding", "get")
 	if err != nil {
 		t.Fatalf("bench: %v\n%s", err, stderr)

@@ -23,6 +23,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/internal/refdeploy"
 	"github.com/atmkit/atmkit/mockserver"
@@ -77,10 +78,59 @@ func runConformProcessEnv(t *testing.T, env []string, args ...string) (int, stri
 	return 0, ""
 }
 
+// smallDataset is the data set of the mocks the conform and verify tests
+// start: 200 generated ATMs, enough for every spec to find what it looks
+// for, with answers a tenth the size of the embedded set's. These tests
+// check what the commands report; the conformance package checks the mock
+// with its embedded set.
+var smallDataset = sync.OnceValues(func() (*fixtures.Dataset, error) {
+	return fixtures.Generate(fixtures.GenerateOptions{Seed: 1, ATMs: 200})
+})
+
+// smallFixtures holds smallDataset saved as a data set directory, for
+// atmkit serve --fixtures; TestMain removes it.
+var smallFixtures struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// smallFixturesDir returns the directory of smallFixtures, saving it on
+// first use.
+func smallFixturesDir(t *testing.T) string {
+	t.Helper()
+	smallFixtures.once.Do(func() {
+		ds, err := smallDataset()
+		if err != nil {
+			smallFixtures.err = err
+			return
+		}
+		if smallFixtures.dir, smallFixtures.err = os.MkdirTemp("", "atmkit-test-fixtures-"); smallFixtures.err == nil {
+			smallFixtures.err = fixtures.Save(smallFixtures.dir, ds)
+		}
+	})
+	if smallFixtures.err != nil {
+		t.Fatalf("small data set: %v", smallFixtures.err)
+	}
+	return smallFixtures.dir
+}
+
+// withSmallDataset is the option that serves smallDataset.
+func withSmallDataset(t *testing.T) mockserver.Option {
+	t.Helper()
+	ds, err := smallDataset()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mockserver.WithDataset(ds)
+}
+
+// startMock serves the mock on smallDataset, accepting key, wrapped as wrap
+// says, until t ends.
 func startMock(t *testing.T, key string, wrap func(http.Handler) http.Handler, opts ...mockserver.Option) string {
 	t.Helper()
 	var h http.Handler
-	h, err := mockserver.New(append([]mockserver.Option{mockserver.WithKeys(key)}, opts...)...)
+	h, err := mockserver.New(append([]mockserver.Option{withSmallDataset(t), mockserver.WithKeys(key)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,6 +169,7 @@ func readJUnit(t *testing.T, file string) junitSuites {
 }
 
 func TestConformPassesTheMock(t *testing.T) {
+	t.Parallel()
 	target := startMock(t, "k1", nil)
 	dir := t.TempDir()
 	junit, jsonReport := filepath.Join(dir, "conform.xml"), filepath.Join(dir, "conform.json")
@@ -151,6 +202,7 @@ func TestConformPassesTheMock(t *testing.T) {
 }
 
 func TestConformFailsADeviatingTarget(t *testing.T) {
+	t.Parallel()
 	// The mock, answering HTTP GET with the wrong content type.
 	target := startMock(t, "k1", func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -192,6 +244,7 @@ func TestConformFailsADeviatingTarget(t *testing.T) {
 }
 
 func TestConformGivenValues(t *testing.T) {
+	t.Parallel()
 	// Values from flags and from ATMKIT_* (the flag winning for --radius).
 	target := startMock(t, "k1", nil)
 	jsonReport := filepath.Join(t.TempDir(), "conform.json")
@@ -245,6 +298,7 @@ func TestConformGivenValues(t *testing.T) {
 }
 
 func TestConformCommandLine(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -356,6 +410,7 @@ func checkNoKey(t *testing.T, key, out string, files ...string) {
 }
 
 func TestConformNeverWritesTheKey(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		target func(t *testing.T) (string, *atomic.Int32)
@@ -403,14 +458,14 @@ func TestConformNeverWritesTheKey(t *testing.T) {
 		{
 			name:   "a target that never answers",
 			target: silentTarget,
-			args:   []string{"--timeout", "1s"},
+			args:   []string{"--timeout", "200ms"},
 			code:   exitUsage, calls: 1,
-			says: []string{"could not check the target: no answer from http://127.0.0.1:", "within 1s (--timeout)", "raise --timeout"},
+			says: []string{"could not check the target: no answer from http://127.0.0.1:", "within 200ms (--timeout)", "raise --timeout"},
 		},
 		{
 			name: "TLS with a certificate of an unknown authority",
 			target: func(t *testing.T) (string, *atomic.Int32) {
-				h, err := mockserver.New(mockserver.WithKeys(leakKey))
+				h, err := mockserver.New(withSmallDataset(t), mockserver.WithKeys(leakKey))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -423,6 +478,7 @@ func TestConformNeverWritesTheKey(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			target, calls := tc.target(t)
 			dir := t.TempDir()
 			junit, jsonReport := filepath.Join(dir, "conform.xml"), filepath.Join(dir, "conform.json")
@@ -483,6 +539,7 @@ func protocolsRemoved(h http.Handler) http.Handler {
 }
 
 func TestConformHTTPGetAndPostDisabled(t *testing.T) {
+	t.Parallel()
 	target := startMock(t, "k1", protocolsRemoved)
 	junit := filepath.Join(t.TempDir(), "conform.xml")
 	code, out := runConformProcess(t, "--target", target, "--key", "k1", "--junit-report", junit)
@@ -520,6 +577,7 @@ func TestConformHTTPGetAndPostDisabled(t *testing.T) {
 // disabled bindings fail as one group, and a wrong key is refused with the
 // deployment's own fault text. The key is written nowhere.
 func TestConformReferenceDeployment(t *testing.T) {
+	t.Parallel()
 	config, err := refdeploy.SiteFile(refdeploy.Root, "web.config")
 	if err != nil {
 		t.Fatal(err)
@@ -588,6 +646,7 @@ func TestConformReferenceDeployment(t *testing.T) {
 // differ from the shape; a typed target with that shape passes, the whole
 // suite and the shape specs.
 func TestConformShape(t *testing.T) {
+	t.Parallel()
 	const typed = "../../shape/testdata/typed.yaml"
 	sh, err := shape.Load(typed)
 	if err != nil {

@@ -16,7 +16,8 @@ import (
 // conform` against it, each in a child process: the run fails and names the
 // failing SOAP 1.1 specs and the envelope namespace.
 func TestConformFailsServeDeviate(t *testing.T) {
-	_, base, stderr := startAtmkit(t, "serve", "--addr", "127.0.0.1:0", "--key", "k1", "--deviate", "soap11-envelope-ns")
+	t.Parallel()
+	_, base, stderr := startAtmkit(t, "serve", "--addr", "127.0.0.1:0", "--key", "k1", "--fixtures", smallFixturesDir(t), "--deviate", "soap11-envelope-ns")
 	code, out := runConformProcess(t, "--target", base, "--key", "k1", "--label-filter", "soap11 && documented")
 	if code != 1 {
 		t.Fatalf("exit code %d, want 1; output:\n%s", code, out)
@@ -43,6 +44,7 @@ func TestConformFailsServeDeviate(t *testing.T) {
 }
 
 func TestServeDeviateCommandLine(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		args []string

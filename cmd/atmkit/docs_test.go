@@ -472,6 +472,7 @@ func (h *helps) check(c atmkitCall) string {
 // value, as used), flags come before arguments, and a command that takes
 // no arguments is given none.
 func TestDocsCommands(t *testing.T) {
+	t.Parallel()
 	h := &helps{t: t, cache: map[string]*helpInfo{}}
 	calls := docCalls(userDocs(t))
 	if len(calls) < 50 {
@@ -497,6 +498,7 @@ func TestDocsCommands(t *testing.T) {
 // TestDocsCheckerCatchesMistakes makes sure the command checker fails
 // where it should: a test of the docs that passes everything proves nothing.
 func TestDocsCheckerCatchesMistakes(t *testing.T) {
+	t.Parallel()
 	h := &helps{t: t, cache: map[string]*helpInfo{}}
 	for _, c := range []struct {
 		line string
@@ -552,6 +554,7 @@ var otherTools = map[string]string{
 // variable mirroring one, or a variable a command's --help names, such as
 // ATMKIT_KEYS).
 func TestDocsFlagsAndVariables(t *testing.T) {
+	t.Parallel()
 	h := &helps{t: t, cache: map[string]*helpInfo{}}
 	flags, vars := map[string]bool{}, map[string]bool{}
 	for _, hi := range h.all() {
@@ -586,6 +589,7 @@ func TestDocsFlagsAndVariables(t *testing.T) {
 // the file's body (after its header lines, for an .http file) is compact
 // JSON, shown indented by two spaces. CRLF line ends count as LF.
 func TestDocsSamples(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for _, d := range userDocs(t) {
 		blocks, _ := d.parse()
@@ -713,6 +717,7 @@ func isElision(l string) bool {
 
 // TestDocsSampleMatcher checks matchSample on small cases.
 func TestDocsSampleMatcher(t *testing.T) {
+	t.Parallel()
 	file := []string{"<a>", "  <b>1</b>", "  <b>2</b>", "  <b>3</b>", "</a>"}
 	for _, c := range []struct {
 		block   []string
@@ -743,6 +748,7 @@ var linkRE = regexp.MustCompile(`\]\(([^)\s]+)\)`)
 // it), and an anchor names a heading of the page it points to. The README
 // links every docs page.
 func TestDocsLinks(t *testing.T) {
+	t.Parallel()
 	docs := append(userDocs(t), readDoc(t, filepath.Join(repoRoot, "CHANGELOG.md")))
 	root, err := filepath.Abs(repoRoot)
 	if err != nil {
@@ -847,6 +853,7 @@ func slug(heading string) string {
 // TestReadmeFrontPage checks what the README must be: a front page of at
 // most 300 lines that shows the two commands a newcomer needs.
 func TestReadmeFrontPage(t *testing.T) {
+	t.Parallel()
 	d := readDoc(t, filepath.Join(repoRoot, "README.md"))
 	if n := len(d.lines); n > 301 { // a final newline makes an empty last element
 		t.Errorf("README.md has %d lines, want at most 300", n-1)
@@ -871,6 +878,7 @@ var deviationRowRE = regexp.MustCompile("^\\| `([a-z0-9-]+)` \\|")
 // TestDocsDeviations checks that the table of deviations in the
 // conformance docs names exactly those `atmkit serve --deviate list` lists.
 func TestDocsDeviations(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	m := &Main{cli.Env{Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }}}
 	if code := m.Exit(m.Run(context.Background(), []string{"serve", "--deviate", "list"})); code != exitOK {

@@ -21,6 +21,7 @@ func runFixturesCmd(t *testing.T, env map[string]string, args ...string) (code i
 }
 
 func TestFixturesGenerateAndCheck(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "data")
 	code, out, errOut := runFixturesCmd(t, nil, "fixtures", "generate", "--seed", "42", "--atms", "300", "--out", dir)
 	if code != 0 {
@@ -68,6 +69,7 @@ func TestFixturesGenerateAndCheck(t *testing.T) {
 }
 
 func TestFixturesProgress(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	code, _, errOut := runFixturesCmd(t, nil, "fixtures", "generate", "--seed", "5", "--atms", "100000", "--out", dir)
 	if code != 0 {
@@ -82,6 +84,7 @@ func TestFixturesProgress(t *testing.T) {
 }
 
 func TestFixturesUsage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args []string
 		code int

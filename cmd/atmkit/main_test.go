@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/atmkit/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/internal/mocktest"
+	"github.com/atmkit/atmkit/internal/refdeploy"
 )
 
 // testMainVar, set to 1 in its environment, makes the test binary run
@@ -23,7 +25,18 @@ func TestMain(m *testing.M) {
 		main()
 		return
 	}
-	os.Exit(m.Run())
+	// Most of these tests wait rather than compute: on child processes,
+	// servers starting and shutting down, clients giving up. (Not in the
+	// conform helper process, where Ginkgo refuses a -parallel.)
+	if os.Getenv(conformHelperEnv) == "" {
+		mocktest.MoreParallel(4)
+	}
+	code := m.Run()
+	refdeploy.StopShared()
+	if smallFixtures.dir != "" {
+		_ = os.RemoveAll(smallFixtures.dir)
+	}
+	os.Exit(code)
 }
 
 // TestHelpTexts: every command's --help ends with its examples (help/NAME.txt),

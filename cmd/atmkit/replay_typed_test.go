@@ -25,6 +25,7 @@ import (
 // --shape. With --on-miss fixtures and the shape, a call never recorded is
 // answered in the deployment's shape, like the recorded ones.
 func TestReplayTypedDeployment(t *testing.T) {
+	t.Parallel()
 	d := refdeploy.Shared(t)
 	dir := t.TempDir()
 	ns := refdeploy.Namespace
@@ -34,28 +35,13 @@ func TestReplayTypedDeployment(t *testing.T) {
 	if status, body := callService(t, proxy, ns, asmx.HTTPGet, asmx.OpReturnProvinces, "a-wrong-key", nil); status != 500 {
 		t.Fatalf("a wrong key: status %d, want 500: %s", status, body)
 	}
-	type answer struct {
-		status int
-		body   []byte
+	recorded := refdeploy.Collect(t, proxy, ns, refdeploy.Key, refdeploy.Calls)
+	direct := map[string]refdeploy.Answer{}
+	name := func(c refdeploy.Call, b asmx.Binding) string { return fmt.Sprint(c, b) }
+	for _, a := range recorded {
+		direct[name(a.Call, a.Binding)] = a
 	}
-	direct := map[string]answer{}
-	name := func(c refCall, b asmx.Binding) string { return fmt.Sprint(c.op, c.params, b) }
-	for _, c := range refCalls {
-		op, _ := asmx.LookupOperation(c.op)
-		for _, b := range asmx.Bindings {
-			if b == asmx.JSON && !op.JSON {
-				continue
-			}
-			status, body := callService(t, proxy, ns, b, c.op, refdeploy.Key, c.params)
-			if status != 200 {
-				t.Fatalf("recording %s over %s: status %d: %.300s", c.op, b, status, body)
-			}
-			direct[name(c, b)] = answer{status, body}
-		}
-	}
-	if status, _ := get(t, proxy+asmx.ServicePath+"?WSDL", ""); status != 200 {
-		t.Fatalf("the WSDL: status %d", status)
-	}
+	refdeploy.WSDL(t, proxy)
 	stopRecording()
 	whole := cassettePath + ".yaml"
 
@@ -72,8 +58,8 @@ func TestReplayTypedDeployment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	unrecorded := refCall{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", fmt.Sprint(ds.ATMs[0].CityID)}}}
-	recordedCity := refCall{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", "21"}}}
+	unrecorded := refdeploy.Call{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", fmt.Sprint(ds.ATMs[0].CityID)}}}
+	recordedCity := refdeploy.Call{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", "21"}}}
 
 	const key = "replay-key"
 	noJSON := func(b asmx.Binding) string {
@@ -105,28 +91,22 @@ func TestReplayTypedDeployment(t *testing.T) {
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			base, stop := startCommand(t, append([]string{"serve", "--addr", "127.0.0.1:0", "--namespace", ns, "--key", key}, sc.args...)...)
-			for _, c := range refCalls {
-				op, _ := asmx.LookupOperation(c.op)
-				for _, b := range asmx.Bindings {
-					if b == asmx.JSON && !op.JSON {
-						continue
-					}
-					status, body := callService(t, base, ns, b, c.op, key, c.params)
-					want, gap := direct[name(c, b)], sc.gap(b)
-					switch {
-					case gap == "" && (status != want.status || !bytes.Equal(body, want.body)):
-						t.Errorf("%s%v over %s: got %d\n%s\nwant the recorded %d\n%s", c.op, c.params, b, status, body, want.status, want.body)
-					case gap != "" && (status != 500 || !bytes.Contains(body, []byte(gap))):
-						t.Errorf("%s%v over %s: got %d %.300s, want a fault saying %q", c.op, c.params, b, status, body, gap)
-					}
+			for _, want := range recorded {
+				c, b := want.Call, want.Binding
+				status, body := callService(t, base, ns, b, c.Op, key, c.Params)
+				switch gap := sc.gap(b); {
+				case gap == "" && (status != want.Status || !bytes.Equal(body, want.Body)):
+					t.Errorf("%s over %s: got %d\n%s\nwant the recorded %d\n%s", c, b, status, body, want.Status, want.Body)
+				case gap != "" && (status != 500 || !bytes.Contains(body, []byte(gap))):
+					t.Errorf("%s over %s: got %d %.300s, want a fault saying %q", c, b, status, body, gap)
 				}
 			}
 			if slices.Contains(sc.args, "fixtures") {
 				// Generated data in the deployment's shape: the recorded
 				// answer's elements, over GET and SOAP.
 				for _, b := range []asmx.Binding{asmx.HTTPGet, asmx.SOAP11} {
-					status, body := callService(t, base, ns, b, unrecorded.op, key, unrecorded.params)
-					got, want := elementPaths(t, body), elementPaths(t, direct[name(recordedCity, b)].body)
+					status, body := callService(t, base, ns, b, unrecorded.Op, key, unrecorded.Params)
+					got, want := elementPaths(t, body), elementPaths(t, direct[name(recordedCity, b)].Body)
 					if status != 200 || len(want) < 10 || !slices.Equal(got, want) {
 						t.Errorf("an unrecorded call over %s: got %d with elements\n%q\nwant those of the recorded answer\n%q", b, status, got, want)
 					}

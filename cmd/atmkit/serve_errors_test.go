@@ -10,6 +10,7 @@ import (
 // ATMKIT_JSON_ERRORS), and that a JSON error form atmkit does not know is a
 // usage error.
 func TestServeErrorForms(t *testing.T) {
+	t.Parallel()
 	base, _, _ := startServe(t, map[string]string{"ATMKIT_JSON_ERRORS": "ajax"}, "--detailed-errors")
 	code, body := get(t, base+"/service/service.asmx/ReturnAtmSearchByCity?strAtmServiceKey=k", "")
 	wantStatus(t, "GET without intCityID", code, 500, body)

@@ -137,6 +137,7 @@ func wantStatus(t *testing.T, what string, got, want int, body string) {
 const provincesPath = "/service/service.asmx/ReturnProvinces?strAtmServiceKey="
 
 func TestServeFaultFlags(t *testing.T) {
+	t.Parallel()
 	base, stdout, _ := startServe(t, nil,
 		"--fault", "op=ReturnProvinces,binding=get,status=503,times=1",
 		"--fault", `{"operation":"ReturnInstitutions","delay":"200ms"}`)
@@ -161,6 +162,7 @@ func TestServeFaultFlags(t *testing.T) {
 }
 
 func TestServeAdminTokenAndJournalSize(t *testing.T) {
+	t.Parallel()
 	base, _, _ := startServe(t, nil, "--admin-token", "tok", "--journal-size", "2")
 	code, body := get(t, base+"/__admin/health", "")
 	wantStatus(t, "health without token", code, 200, body)
@@ -186,6 +188,7 @@ func TestServeAdminTokenAndJournalSize(t *testing.T) {
 }
 
 func TestServeLogLine(t *testing.T) {
+	t.Parallel()
 	base, _, stderr := startServe(t, nil, "--log-format", "json")
 	get(t, base+provincesPath+"k", "")
 	stderr.waitFor(`"operation":"ReturnProvinces"`)
@@ -229,6 +232,7 @@ faults:
 
 // TestServeConfigPrecedence: flags > environment > config file > defaults.
 func TestServeConfigPrecedence(t *testing.T) {
+	t.Parallel()
 	cfg := writeConfig(t, sampleConfig)
 
 	t.Run("config over defaults", func(t *testing.T) {
@@ -287,6 +291,7 @@ func TestServeConfigPrecedence(t *testing.T) {
 }
 
 func TestServeConfigErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, config string
 		args         []string
@@ -321,6 +326,7 @@ func TestServeConfigErrors(t *testing.T) {
 }
 
 func TestServeHelpListsNewFlags(t *testing.T) {
+	t.Parallel()
 	code, _, stderr := runAtmkit(nil, "serve", "--help")
 	if code != exitOK {
 		t.Errorf("serve --help: exit %d, want 0", code)

@@ -5,8 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -30,25 +28,6 @@ import (
 // .NET client whose proxy Mono's wsdl tool generated from the reference
 // deployment's WSDL read the mock's answers, over SOAP 1.1 and 1.2. What it
 // reads must be the mock's data in full.
-
-// refCall is a call recorded from the reference deployment.
-type refCall struct {
-	op     string
-	params [][2]string // but the key, in the document's order
-}
-
-// refCalls calls every operation with values the reference's data answers.
-var refCalls = []refCall{
-	{asmx.OpReturnAllAtms, nil},
-	{asmx.OpReturnAtmSearchByAddress, [][2]string{{"strAddress", ""}, {"strCity", "Halifax"}, {"strProvince", "NS"}, {"strPostalCode", ""}, {"bytRadius", "5"}}},
-	{asmx.OpReturnAtmSearchByCoordinates, [][2]string{{"strPostalCode", ""}, {"dblLatitude", "44.6488"}, {"dblLongitude", "-63.5752"}, {"bytRadius", "3"}}},
-	{asmx.OpReturnAtmSearchByCoordinates, [][2]string{{"strPostalCode", ""}, {"dblLatitude", "46.0878"}, {"dblLongitude", "-64.7782"}, {"bytRadius", "5"}}},
-	{asmx.OpReturnAtmSearchByAddressWithMaximum, [][2]string{{"strAddress", ""}, {"strCity", "Moncton"}, {"strProvince", "NB"}, {"strPostalCode", ""}, {"bytRadius", "10"}, {"intMaximumAtms", "3"}}},
-	{asmx.OpReturnAtmSearchByInstitution, [][2]string{{"intInstitutionID", "300"}}},
-	{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", "21"}}},
-	{asmx.OpReturnInstitutions, nil},
-	{asmx.OpReturnProvinces, nil},
-}
 
 // callService sends one call in binding b to the service at base (a
 // deployment or a proxy in front of one) and returns status and body.
@@ -136,6 +115,7 @@ func clientLine(op, key string, params [][2]string) string {
 }
 
 func TestDotNetClientReadsLearnedShape(t *testing.T) {
+	t.Parallel()
 	d := refdeploy.Shared(t)
 	refdeploy.RequireClient(t)
 	dir := t.TempDir()
@@ -144,21 +124,8 @@ func TestDotNetClientReadsLearnedShape(t *testing.T) {
 	// 1. Record every operation in every binding (and the WSDL).
 	cassette := filepath.Join(dir, "reference")
 	proxy, stopRecording := startCommand(t, "record", "--upstream", d.URL, "--cassette", cassette, "--addr", "127.0.0.1:0", "--progress", "0")
-	for _, c := range refCalls {
-		for _, b := range asmx.Bindings {
-			if op, _ := asmx.LookupOperation(c.op); b == asmx.JSON && !op.JSON {
-				continue
-			}
-			if status, body := callService(t, proxy, ns, b, c.op, refdeploy.Key, c.params); status != 200 {
-				t.Fatalf("recording %s over %s: status %d: %.300s", c.op, b, status, body)
-			}
-		}
-	}
-	if resp, err := http.Get(proxy + asmx.ServicePath + "?WSDL"); err != nil {
-		t.Fatal(err)
-	} else {
-		resp.Body.Close()
-	}
+	refdeploy.Collect(t, proxy, ns, refdeploy.Key, refdeploy.Calls)
+	refdeploy.WSDL(t, proxy)
 	stopRecording()
 
 	// 2. Learn the shape from the WSDL and the recording, and from the
@@ -244,16 +211,7 @@ func TestDotNetClientReadsLearnedShape(t *testing.T) {
 // wsdlTypes returns the <wsdl:types> section of the WSDL served at base.
 func wsdlTypes(t *testing.T, base string) string {
 	t.Helper()
-	resp, err := http.Get(base + asmx.ServicePath + "?WSDL")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(body)
+	s := string(refdeploy.WSDL(t, base))
 	start, end := strings.Index(s, "<wsdl:types>"), strings.Index(s, "</wsdl:types>")
 	if start < 0 || end < start {
 		t.Fatalf("no <wsdl:types> in the WSDL at %s", base)

@@ -15,6 +15,7 @@ import (
 const typedShapeFile = "../../shape/testdata/typed.yaml"
 
 func TestShapeShow(t *testing.T) {
+	t.Parallel()
 	code, out, errOut := runAtmkit(nil, "shape", "show")
 	if code != 0 {
 		t.Fatalf("shape show: exit %d: %s", code, errOut)
@@ -69,6 +70,7 @@ func TestShapeShow(t *testing.T) {
 // the file written serves the same results as the shape it was learned
 // from.
 func TestShapeLearnFromWSDL(t *testing.T) {
+	t.Parallel()
 	sh, err := shape.Load(typedShapeFile)
 	if err != nil {
 		t.Fatal(err)

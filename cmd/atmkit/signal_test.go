@@ -83,8 +83,10 @@ func startAtmkit(t *testing.T, args ...string) (*exec.Cmd, string, *syncBuffer) 
 }
 
 func TestSIGTERMLetsInFlightRequestsFinish(t *testing.T) {
+	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
 			cmd, base, stderr := startAtmkit(t, "serve", "--addr", "127.0.0.1:0", "--log-format", "json")
 			addr := strings.TrimPrefix(base, "http://")
 			form := "strAtmServiceKey=k&intCityID=1"

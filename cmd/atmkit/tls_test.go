@@ -100,7 +100,7 @@ func fetch(c *http.Client, url string) (int, string, error) {
 // behind a gate that answers 401 to a call without the gateway's header.
 func gateway(t *testing.T, c *certs, key string) string {
 	t.Helper()
-	h, err := mockserver.New(mockserver.WithKeys(key))
+	h, err := mockserver.New(withSmallDataset(t), mockserver.WithKeys(key))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func noSecret(t *testing.T, what, s string) {
 func TestTLSEndToEnd(t *testing.T) {
 	t.Parallel()
 	c := newCerts(t)
-	srv := startCmd(t, nil, "serve", "--addr", "127.0.0.1:0", "--key", leakKey,
+	srv := startCmd(t, nil, "serve", "--addr", "127.0.0.1:0", "--key", leakKey, "--fixtures", smallFixturesDir(t),
 		"--tls-cert", c.serverCert, "--tls-key", c.serverKey, "--tls-client-ca", c.caFile)
 	if !strings.HasPrefix(srv.base, "https://127.0.0.1:") {
 		t.Fatalf("serve: listening on %q, want https://127.0.0.1:<port>", srv.base)
@@ -406,7 +406,7 @@ func TestServeSelfSigned(t *testing.T) {
 // authority is not given, with a loud warning.
 func TestInsecureSkipVerify(t *testing.T) {
 	t.Parallel()
-	srv := mockserver.NewTestServer(t, mockserver.WithKeys(leakKey), mockserver.WithTLS())
+	srv := mockserver.NewTestServer(t, withSmallDataset(t), mockserver.WithKeys(leakKey), mockserver.WithTLS())
 	code, out := runConformProcess(t, "--target", srv.URL, "--key", leakKey, "--insecure-skip-verify", "--label-filter", "get")
 	if code != 0 {
 		t.Errorf("conform: exit %d, want 0:\n%s", code, out)

@@ -23,7 +23,7 @@ import (
 // recordCassette records calls of the deployment at base through the
 // recording proxy: each call in every binding it has, the WSDL, the help
 // page, and the first call with a wrong key, marked as a key rejection.
-func recordCassette(t *testing.T, base, ns, key string, calls []refCall) string {
+func recordCassette(t *testing.T, base, ns, key string, calls []refdeploy.Call) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "atm.yaml")
 	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
@@ -32,26 +32,14 @@ func recordCassette(t *testing.T, base, ns, key string, calls []refCall) string 
 	}
 	up, _ := url.Parse(base)
 	proxy := httptest.NewServer(cassettes.NewProxy(up, rec, nil))
-	for _, c := range calls {
-		op, _ := asmx.LookupOperation(c.op)
-		bindings := asmx.XMLBindings
-		if op.JSON {
-			bindings = append(bindings[:len(bindings):len(bindings)], asmx.JSON)
-		}
-		for _, b := range bindings {
-			if status, body := callService(t, proxy.URL, ns, b, c.op, key, c.params); status != 200 {
-				t.Fatalf("record %s over %s: status %d: %s", c.op, b, status, body)
-			}
-		}
+	refdeploy.Collect(t, proxy.URL, ns, key, calls)
+	refdeploy.WSDL(t, proxy.URL)
+	resp, err := http.Get(proxy.URL + asmx.ServicePath) // the help page
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, p := range []string{asmx.ServicePath + "?WSDL", asmx.ServicePath} {
-		resp, err := http.Get(proxy.URL + p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-	}
-	if status, _ := callService(t, proxy.URL, ns, asmx.SOAP12, calls[0].op, "Made-Up-Key-1", calls[0].params); status != 500 {
+	resp.Body.Close()
+	if status, _ := callService(t, proxy.URL, ns, asmx.SOAP12, calls[0].Op, "Made-Up-Key-1", calls[0].Params); status != 500 {
 		t.Fatalf("a wrong key: status %d, want 500", status)
 	}
 	proxy.Close()
@@ -75,11 +63,11 @@ func recordCassette(t *testing.T, base, ns, key string, calls []refCall) string 
 }
 
 // verifyCalls are the calls recorded from the mock.
-var verifyCalls = []refCall{
-	{asmx.OpReturnProvinces, nil},
-	{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", "1"}}},
-	{asmx.OpReturnAtmSearchByCoordinates, [][2]string{{"strPostalCode", ""}, {"dblLatitude", "44.6488"}, {"dblLongitude", "-63.5752"}, {"bytRadius", "2"}}},
-	{asmx.OpReturnAtmSearchByAddress, [][2]string{{"strAddress", ""}, {"strCity", "Halifax"}, {"strProvince", "NS"}, {"strPostalCode", ""}, {"bytRadius", "1"}}},
+var verifyCalls = []refdeploy.Call{
+	{Op: asmx.OpReturnProvinces},
+	{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", "1"}}},
+	{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{"strPostalCode", ""}, {"dblLatitude", "44.6488"}, {"dblLongitude", "-63.5752"}, {"bytRadius", "2"}}},
+	{Op: asmx.OpReturnAtmSearchByAddress, Params: [][2]string{{"strAddress", ""}, {"strCity", "Halifax"}, {"strProvince", "NS"}, {"strPostalCode", ""}, {"bytRadius", "1"}}},
 }
 
 // editing puts a proxy that edits answers in front of h: a drifted
@@ -327,8 +315,9 @@ func TestCassetteVerifyCommandLine(t *testing.T) {
 // deployment on Mono in every binding and verifies it: nothing drifted;
 // then through a proxy that renames its result elements: drifted.
 func TestCassetteVerifyReferenceDeployment(t *testing.T) {
+	t.Parallel()
 	d := refdeploy.Shared(t)
-	path := recordCassette(t, d.URL, refdeploy.Namespace, refdeploy.Key, refCalls)
+	path := recordCassette(t, d.URL, refdeploy.Namespace, refdeploy.Key, refdeploy.Calls)
 	code, stdout, stderr := runAtmkit(map[string]string{"ATMKIT_KEY": refdeploy.Key}, "cassette", "verify", "--upstream", d.URL, "--concurrency", "2", path)
 	if code != exitOK || !strings.Contains(stdout, "[key rejection]: same") {
 		t.Fatalf("against the deployment recorded: exit %d, want 0:\n%s%s\n%s", code, stdout, stderr, d.Log())

@@ -29,7 +29,7 @@ type Config struct {
 
 	Connections int           // keep-alive connections, one request in flight on each (default 32; with AtmsScale 16)
 	Duration    time.Duration // measured time per server, split over the rounds
-	Warmup      time.Duration // unmeasured warm-up per server before the rounds (WireMock gets at least 5 s)
+	Warmup      time.Duration // unmeasured warm-up per server before the rounds (WireMock gets at least 5 s), and up to 100 ms of it before each round (0: none)
 	Rounds      int           // rounds alternating the servers' order (0: one per second of Duration, 2 to 30)
 
 	Target    string       // base URL of a running service measured instead of an in-process mock
@@ -387,12 +387,12 @@ func measure(ctx context.Context, cfg Config, req loadgen.Request, length int64,
 		defer stop()
 	}
 	opts.Duration = cfg.Duration / time.Duration(cfg.Rounds)
-	opts.Warmup = 100 * time.Millisecond // opens the connections, uncounted
 	for round := 0; round < cfg.Rounds; round++ {
 		for i := range targets {
 			// Rotate the order each round so no server always goes first.
 			t := targets[(i+round)%len(targets)]
 			o := opts
+			o.Warmup = min(roundWarmup, t.warmup)
 			if t.length > 0 {
 				o.ExpectLength = t.length
 			}
@@ -408,6 +408,11 @@ func measure(ctx context.Context, cfg Config, req loadgen.Request, length int64,
 	}
 	return nil
 }
+
+// roundWarmup is the longest unmeasured start of each round, which opens
+// the round's connections; a server's warm-up shorter than that (0 with
+// --warmup 0) is its round's start too.
+const roundWarmup = 100 * time.Millisecond
 
 // startCPUProfile writes a CPU profile to file until stop is called.
 func startCPUProfile(file string) (stop func(), err error) {

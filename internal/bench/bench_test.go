@@ -16,13 +16,14 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/mockserver"
 )
 
 // short is a run too short to measure anything: the tests check the
 // report's shape, never its figures.
 func short(cfg Config) Config {
-	cfg.Duration, cfg.Connections, cfg.Rounds, cfg.Warmup = 300*time.Millisecond, 2, 1, 0
+	cfg.Duration, cfg.Connections, cfg.Rounds, cfg.Warmup = mocktest.LoadWindow(100*time.Millisecond), 2, 1, 0
 	if cfg.Binding == "" {
 		cfg.Binding = "soap11"
 	}

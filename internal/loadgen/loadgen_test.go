@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/internal/serve"
 )
 
@@ -27,9 +28,10 @@ func startServer(t *testing.T, h http.Handler) *serve.Server {
 	return s
 }
 
-var short = Options{Connections: 2, Duration: 300 * time.Millisecond}
+var short = Options{Connections: 2, Duration: mocktest.LoadWindow(100 * time.Millisecond)}
 
 func TestRunCountsRequests(t *testing.T) {
+	t.Parallel()
 	body := bytes.Repeat([]byte("<x>atm</x>"), 1000)
 	s := startServer(t, NewCeiling(&Response{Status: 200, Header: http.Header{"Content-Type": {"text/xml; charset=utf-8"}}, Body: body}))
 	opts := short
@@ -60,6 +62,7 @@ func TestRunCountsRequests(t *testing.T) {
 }
 
 func TestRunResponseShapes(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		h    http.HandlerFunc
@@ -76,6 +79,7 @@ func TestRunResponseShapes(t *testing.T) {
 		{"no content", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			s := startServer(t, tc.h)
 			opts := short
 			if tc.name == "no content" {
@@ -93,6 +97,7 @@ func TestRunResponseShapes(t *testing.T) {
 }
 
 func TestRunCountsWrongStatusAsErrors(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no", http.StatusInternalServerError)
 	}))
@@ -109,6 +114,7 @@ func TestRunCountsWrongStatusAsErrors(t *testing.T) {
 }
 
 func TestRunCountsWrongLengthAsErrors(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, NewCeiling(&Response{Body: []byte("short")}))
 	opts := short
 	opts.ExpectLength = 6
@@ -122,11 +128,8 @@ func TestRunCountsWrongLengthAsErrors(t *testing.T) {
 }
 
 func TestRunUnreachable(t *testing.T) {
-	s := startServer(t, http.NotFoundHandler())
-	url := s.URL
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	url := mocktest.ClosedPort(t)
 	if _, err := Run(context.Background(), Request{URL: url + "/"}, short); err == nil {
 		t.Errorf("got no error for a closed port, want one")
 	}
@@ -138,6 +141,7 @@ func TestRunUnreachable(t *testing.T) {
 }
 
 func TestRunStopsWhenCancelled(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	s := startServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
@@ -160,6 +164,7 @@ func TestRunStopsWhenCancelled(t *testing.T) {
 }
 
 func TestCeilingServesCapturedBytes(t *testing.T) {
+	t.Parallel()
 	mock := startServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("SOAPAction") != `"urn:x/Op"` {
 			http.Error(w, "no action", http.StatusBadRequest)
@@ -198,6 +203,7 @@ func TestCeilingServesCapturedBytes(t *testing.T) {
 }
 
 func TestRequestWire(t *testing.T) {
+	t.Parallel()
 	tg, err := Request{Method: "POST", URL: "http://127.0.0.1:9/a?b=c",
 		Header: http.Header{"Content-Type": {"text/xml"}, "Content-Length": {"99"}}, Body: []byte("xyz")}.prepare()
 	if err != nil {
@@ -210,6 +216,7 @@ func TestRequestWire(t *testing.T) {
 }
 
 func TestHistogram(t *testing.T) {
+	t.Parallel()
 	var h, a, b Histogram
 	for i := 1; i <= 10000; i++ {
 		d := time.Duration(i) * time.Microsecond
@@ -252,12 +259,7 @@ func TestHistogram(t *testing.T) {
 func TestErrorsHideKey(t *testing.T) {
 	t.Parallel()
 	const key = "Leak-Key-1234"
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	closed := "http://" + ln.Addr().String()
-	ln.Close()
+	closed := mocktest.ClosedPort(t)
 	dropping := startServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		conn, _, err := http.NewResponseController(w).Hijack()
 		if err == nil {

@@ -5,12 +5,17 @@
 package mocktest
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/fixtures"
@@ -133,6 +138,13 @@ func NewRequest(base string, b asmx.Binding, ns, op string, params [][2]string) 
 // as NewRequest builds it, and returns the answer's status and body.
 func Call(tb testing.TB, base, ns string, b asmx.Binding, op string, params [][2]string) (int, []byte) {
 	tb.Helper()
+	status, _, body := Send(tb, base, ns, b, op, params)
+	return status, body
+}
+
+// Send is Call that returns the answer's content type too.
+func Send(tb testing.TB, base, ns string, b asmx.Binding, op string, params [][2]string) (status int, contentType string, body []byte) {
+	tb.Helper()
 	req, err := NewRequest(base, b, ns, op, params)
 	if err != nil {
 		tb.Fatal(err)
@@ -142,9 +154,55 @@ func Call(tb testing.TB, base, ns string, b asmx.Binding, op string, params [][2
 		tb.Fatalf("%s over %s: %v", op, b, err)
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
+	body, err = io.ReadAll(resp.Body)
 	if err != nil {
 		tb.Fatalf("%s over %s: read the answer: %v", op, b, err)
 	}
-	return resp.StatusCode, body
+	return resp.StatusCode, resp.Header.Get("Content-Type"), body
+}
+
+// ClosedPort returns the base URL (http://127.0.0.1:PORT) of a loopback
+// port that refuses connections until tb ends. A socket bound to the port,
+// but not listening, holds it: a port closed after listening may be handed
+// to another server of the test binary (tests run in parallel), which
+// would then answer.
+func ClosedPort(tb testing.TB) string {
+	tb.Helper()
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		tb.Fatalf("closed port: %v", err)
+	}
+	tb.Cleanup(func() { _ = syscall.Close(fd) })
+	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		tb.Fatalf("closed port: bind: %v", err)
+	}
+	sa, err := syscall.Getsockname(fd)
+	if err != nil {
+		tb.Fatalf("closed port: %v", err)
+	}
+	return fmt.Sprintf("http://127.0.0.1:%d", sa.(*syscall.SockaddrInet4).Port)
+}
+
+// MoreParallel lets up to perCPU parallel tests per CPU run at once, unless
+// the command line gives -parallel (whose default is one per CPU): for a
+// test binary whose tests wait much of the time, on child processes,
+// servers shutting down or clients giving up. TestMain calls it before
+// m.Run.
+func MoreParallel(perCPU int) {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		_ = flag.Set("test.parallel", strconv.Itoa(perCPU*runtime.GOMAXPROCS(0)))
+	}
+}
+
+// LoadWindow is d, or five times d under the race detector: how long a
+// test's load run measures, long enough to count requests however slowly
+// a loaded machine answers.
+func LoadWindow(d time.Duration) time.Duration {
+	if Race {
+		return 5 * d
+	}
+	return d
 }

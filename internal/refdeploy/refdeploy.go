@@ -6,9 +6,11 @@
 // ports. It is the real ASMX runtime the conformance suite, the mock and the
 // recorder are checked against.
 //
-// Nothing in it is shared with atmkit's packages: the service's names, data
-// and answers are its own. Tests that use it skip with a message when Mono
-// or nginx is missing, except under CI=true, where that fails the test.
+// The deployment shares nothing with atmkit's packages: the service's
+// names, data and answers are its own. Collect and WSDL call a service (the
+// deployment, the mock, a recording proxy) as atmkit's tests do. Tests that
+// use the deployment skip with a message when Mono or nginx is missing,
+// except under CI=true, where that fails the test.
 // .ci/install-mono.sh installs what it needs on Debian.
 package refdeploy
 

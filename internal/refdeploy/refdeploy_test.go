@@ -1,10 +1,17 @@
 package refdeploy
 
 import (
+	"bytes"
+	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/mockserver"
 )
 
 // TestDeploymentAnswersTyped checks that the deployment runs and answers as a
@@ -48,4 +55,75 @@ func TestDeploymentAnswersTyped(t *testing.T) {
 			t.Errorf("GET %s: got %.300q, want it to contain %q", r.path, body, r.inBody)
 		}
 	}
+	// Calls are answered in every binding, and every search finds locations.
+	for _, a := range Collect(t, d.URL, Namespace, Key, Calls) {
+		if bytes.Contains(a.Body, []byte("<Count>0</Count>")) || bytes.Contains(a.Body, []byte(`"count":0`)) {
+			t.Errorf("%s over %s: no location found: %.300s", a.Call, a.Binding, a.Body)
+		}
+	}
+}
+
+// TestCollect: Collect asks each call in every binding its operation has,
+// in order, or in the bindings given; WSDL reads the WSDL.
+func TestCollect(t *testing.T) {
+	t.Parallel()
+	const ns, key = "http://collect.example.org/atmService", "collect-key"
+	h, err := mockserver.New(mockserver.WithNamespace(ns), mockserver.WithKeys(key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	calls := []Call{
+		{Op: asmx.OpReturnProvinces},
+		{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", "1"}}},
+		{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{"strPostalCode", ""}, {"dblLatitude", "44.6488"}, {"dblLongitude", "-63.5752"}, {"bytRadius", "5"}}},
+	}
+	var got []string
+	for _, a := range Collect(t, srv.URL, ns, key, calls) {
+		got = append(got, a.Call.Op+" "+a.Binding.String())
+		if a.Status != 200 || a.ContentType == "" || len(a.Body) == 0 {
+			t.Errorf("%s over %s: got %d %q and %d bytes, want 200, a content type and a body", a.Call, a.Binding, a.Status, a.ContentType, len(a.Body))
+		}
+	}
+	want := []string{
+		"ReturnProvinces soap11", "ReturnProvinces soap12", "ReturnProvinces get", "ReturnProvinces post",
+		"ReturnAtmSearchByCity soap11", "ReturnAtmSearchByCity soap12", "ReturnAtmSearchByCity get", "ReturnAtmSearchByCity post",
+		"ReturnAtmSearchByCoordinates soap11", "ReturnAtmSearchByCoordinates soap12", "ReturnAtmSearchByCoordinates get",
+		"ReturnAtmSearchByCoordinates post", "ReturnAtmSearchByCoordinates json",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got the answers\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if as := Collect(t, srv.URL, ns, key, calls[2:], asmx.HTTPGet, asmx.JSON); len(as) != 2 || as[0].Binding != asmx.HTTPGet || as[1].Binding != asmx.JSON {
+		t.Errorf("in GET and JSON: got %d answers, want one in each", len(as))
+	}
+	if wsdl := WSDL(t, srv.URL); !bytes.Contains(wsdl, []byte(`targetNamespace="`+ns+`"`)) {
+		t.Errorf("WSDL: got %.300q, want the service's", wsdl)
+	}
+	// An answer other than 200 fails the test, naming the call.
+	f := &fatalRecorder{TB: t}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		Collect(f, srv.URL, ns, "another-key", calls[:1])
+	}()
+	<-done
+	if want := "ReturnProvinces[] over soap11: status 500: "; !strings.HasPrefix(f.msg, want) {
+		t.Errorf("a refused key: got %q, want the test failed with %q", f.msg, want)
+	}
+}
+
+// fatalRecorder is a testing.TB whose Fatalf records its message and ends
+// the goroutine, as a test's would.
+type fatalRecorder struct {
+	testing.TB
+	msg string
+}
+
+func (f *fatalRecorder) Helper() {}
+
+func (f *fatalRecorder) Fatalf(format string, args ...any) {
+	f.msg = fmt.Sprintf(format, args...)
+	runtime.Goexit()
 }

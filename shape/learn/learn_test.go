@@ -4,8 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -13,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
-	"github.com/atmkit/atmkit/internal/mocktest"
+	"github.com/atmkit/atmkit/internal/refdeploy"
 	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
 	"github.com/atmkit/atmkit/shape/learn"
@@ -144,41 +142,26 @@ func TestLearnReference(t *testing.T) {
 	}
 }
 
-// collect calls a server in every binding for a few queries and returns
+// roundTripCalls are the calls TestLearnRoundTrip learns from: three
+// searches by coordinates, the provinces and the institutions.
+var roundTripCalls = []refdeploy.Call{
+	{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{asmx.ParamPostalCode, ""}, {asmx.ParamLatitude, "44.648834"}, {asmx.ParamLongitude, "-63.575815"}, {asmx.ParamRadius, "1"}}},
+	{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{asmx.ParamPostalCode, ""}, {asmx.ParamLatitude, "46.0878"}, {asmx.ParamLongitude, "-64.7782"}, {asmx.ParamRadius, "2"}}},
+	{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{asmx.ParamPostalCode, ""}, {asmx.ParamLatitude, "46.2382"}, {asmx.ParamLongitude, "-63.1311"}, {asmx.ParamRadius, "2"}}},
+	{Op: asmx.OpReturnProvinces},
+	{Op: asmx.OpReturnInstitutions},
+}
+
+// collect calls a server with roundTripCalls in every binding and returns
 // its answers as samples.
 func collect(t *testing.T, base, ns string) []learn.Sample {
 	t.Helper()
-	searches := [][][2]string{
-		{{asmx.ParamPostalCode, ""}, {asmx.ParamLatitude, "44.648834"}, {asmx.ParamLongitude, "-63.575815"}, {asmx.ParamRadius, "1"}},
-		{{asmx.ParamPostalCode, ""}, {asmx.ParamLatitude, "46.0878"}, {asmx.ParamLongitude, "-64.7782"}, {asmx.ParamRadius, "2"}},
-		{{asmx.ParamPostalCode, ""}, {asmx.ParamLatitude, "46.2382"}, {asmx.ParamLongitude, "-63.1311"}, {asmx.ParamRadius, "2"}},
-	}
-	type call struct {
-		op     string
-		params [][2]string
-	}
-	var calls []call
-	for _, s := range searches {
-		calls = append(calls, call{asmx.OpReturnAtmSearchByCoordinates, s})
-	}
-	calls = append(calls, call{asmx.OpReturnProvinces, nil}, call{asmx.OpReturnInstitutions, nil})
 	var out []learn.Sample
-	for i, c := range calls {
-		for _, b := range []asmx.Binding{asmx.SOAP11, asmx.HTTPGet, asmx.JSON, asmx.SOAP12, asmx.HTTPPost} {
-			if b == asmx.JSON && c.op != asmx.OpReturnAtmSearchByCoordinates {
-				continue
-			}
-			status, body := send(t, base, ns, b, c.op, c.params)
-			out = append(out, learn.Sample{Binding: b.String(), Op: c.op, Query: fmt.Sprint(c.params), Status: status,
-				Body: body, Where: fmt.Sprintf("call %d over %s", i, b)})
-		}
+	for _, a := range refdeploy.Collect(t, base, ns, "k", roundTripCalls) {
+		out = append(out, learn.Sample{Binding: a.Binding.String(), Op: a.Call.Op, Query: fmt.Sprint(a.Call.Params), Status: a.Status,
+			Body: a.Body, Where: fmt.Sprintf("%s over %s", a.Call, a.Binding)})
 	}
 	return out
-}
-
-func send(t *testing.T, base, ns string, b asmx.Binding, op string, params [][2]string) (int, []byte) {
-	t.Helper()
-	return mocktest.Call(t, base, ns, b, op, append([][2]string{{asmx.ParamKey, "k"}}, params...))
 }
 
 func serve(t *testing.T, sh *shape.Shape, ns string) string {
@@ -190,20 +173,6 @@ func serve(t *testing.T, sh *shape.Shape, ns string) string {
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv.URL
-}
-
-func wsdlOf(t *testing.T, base string) []byte {
-	t.Helper()
-	resp, err := http.Get(base + asmx.ServicePath + "?WSDL")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
 }
 
 // TestLearnRoundTrip serves a shape, learns it back from the answers (and
@@ -237,7 +206,7 @@ func TestLearnRoundTrip(t *testing.T) {
 			orig := serve(t, r.shape, ns)
 			in := learn.Input{Samples: collect(t, orig, ns)}
 			if r.withWSDL {
-				in.WSDL = wsdlOf(t, orig)
+				in.WSDL = refdeploy.WSDL(t, orig)
 			}
 			learned, rep, err := learn.Learn(in)
 			if err != nil {
@@ -251,8 +220,8 @@ func TestLearnRoundTrip(t *testing.T) {
 						shape.Marshal(learned, ""), rep)
 				}
 			}
-			if r.withWSDL && string(wsdlOf(t, again)) != strings.ReplaceAll(string(wsdlOf(t, orig)), orig, again) {
-				t.Errorf("the learned shape's WSDL differs:\n%s\nwant\n%s", wsdlOf(t, again), wsdlOf(t, orig))
+			if r.withWSDL && string(refdeploy.WSDL(t, again)) != strings.ReplaceAll(string(refdeploy.WSDL(t, orig)), orig, again) {
+				t.Errorf("the learned shape's WSDL differs:\n%s\nwant\n%s", refdeploy.WSDL(t, again), refdeploy.WSDL(t, orig))
 			}
 		})
 	}

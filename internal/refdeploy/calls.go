@@ -1,0 +1,97 @@
+package refdeploy
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"testing"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/mocktest"
+)
+
+// Call is one question to the service: an operation and its parameters but
+// the key, in the document's order.
+type Call struct {
+	Op     string
+	Params [][2]string
+}
+
+// String names the call in a test's messages: the operation and its
+// parameters.
+func (c Call) String() string { return fmt.Sprint(c.Op, c.Params) }
+
+// Calls ask the typed site (Root) every operation with values its data
+// answers with locations (two searches by coordinates, one of them around
+// a city with few ATMs).
+var Calls = []Call{
+	{asmx.OpReturnAllAtms, nil},
+	{asmx.OpReturnAtmSearchByAddress, [][2]string{{"strAddress", ""}, {"strCity", "Halifax"}, {"strProvince", "NS"}, {"strPostalCode", ""}, {"bytRadius", "5"}}},
+	{asmx.OpReturnAtmSearchByCoordinates, [][2]string{{"strPostalCode", ""}, {"dblLatitude", "44.6488"}, {"dblLongitude", "-63.5752"}, {"bytRadius", "3"}}},
+	{asmx.OpReturnAtmSearchByCoordinates, [][2]string{{"strPostalCode", ""}, {"dblLatitude", "46.0878"}, {"dblLongitude", "-64.7782"}, {"bytRadius", "5"}}},
+	{asmx.OpReturnAtmSearchByAddressWithMaximum, [][2]string{{"strAddress", ""}, {"strCity", "Moncton"}, {"strProvince", "NB"}, {"strPostalCode", ""}, {"bytRadius", "10"}, {"intMaximumAtms", "3"}}},
+	{asmx.OpReturnAtmSearchByInstitution, [][2]string{{"intInstitutionID", "300"}}},
+	{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", "21"}}},
+	{asmx.OpReturnInstitutions, nil},
+	{asmx.OpReturnProvinces, nil},
+}
+
+// Answer is what a service answered to a call in one binding.
+type Answer struct {
+	Call        Call
+	Binding     asmx.Binding
+	Status      int
+	ContentType string
+	Body        []byte
+}
+
+// Collect sends each of calls with key to the service at base in namespace
+// ns (a reference deployment, the mock, or a recording proxy in front of
+// either), in every binding of bindings that its operation has (none given:
+// every binding, the JSON path only for the operations the document gives
+// one), one call after another, as a client generated from the WSDL sends
+// them. It returns the answers in that order, and fails tb when a call gets
+// no answer or one other than 200.
+func Collect(tb testing.TB, base, ns, key string, calls []Call, bindings ...asmx.Binding) []Answer {
+	tb.Helper()
+	if len(bindings) == 0 {
+		bindings = asmx.Bindings
+	}
+	var out []Answer
+	for _, c := range calls {
+		op, ok := asmx.LookupOperation(c.Op)
+		if !ok {
+			tb.Fatalf("collect: no operation %s", c.Op)
+		}
+		for _, b := range bindings {
+			if b == asmx.JSON && !op.JSON {
+				continue
+			}
+			status, ct, body := mocktest.Send(tb, base, ns, b, c.Op, append([][2]string{{asmx.ParamKey, key}}, c.Params...))
+			if status != http.StatusOK {
+				tb.Fatalf("%s over %s: status %d: %.300s", c, b, status, body)
+			}
+			out = append(out, Answer{Call: c, Binding: b, Status: status, ContentType: ct, Body: body})
+		}
+	}
+	return out
+}
+
+// WSDL returns the WSDL the service at base serves (base + ServicePath +
+// "?WSDL"), failing tb unless it answers 200.
+func WSDL(tb testing.TB, base string) []byte {
+	tb.Helper()
+	resp, err := http.Get(base + asmx.ServicePath + "?WSDL")
+	if err != nil {
+		tb.Fatalf("the WSDL: %v", err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		tb.Fatalf("the WSDL: %v", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		tb.Fatalf("the WSDL: status %d: %.300s", resp.StatusCode, body)
+	}
+	return body
+}
