@@ -31,7 +31,7 @@ func (f *benchFlags) register(m *Main) *flag.FlagSet {
 	fs.StringVar(&c.Binding, "binding", "soap11", "binding: soap11, soap12, get, post or json")
 	fs.IntVar(&c.Connections, "c", 32, "keep-alive connections, one request in flight on each")
 	fs.DurationVar(&c.Duration, "d", 10*time.Second, "measured time per server (split over the rounds)")
-	fs.DurationVar(&c.Warmup, "warmup", time.Second, "unmeasured warm-up per server before the rounds (WireMock gets at least 5s)")
+	fs.DurationVar(&c.Warmup, "warmup", time.Second, "unmeasured warm-up per server before the rounds, and up to 100ms of it at the start of each round; 0: none (WireMock gets at least 5s)")
 	fs.IntVar(&c.Rounds, "rounds", 0, "rounds alternating the servers' order, so drift of a noisy machine hits all alike (0: one per second of -d, 2 to 30)")
 	fs.StringVar(&c.Target, "target", "", "base URL of a running service to measure instead of an in-process mock")
 	fs.BoolVar(&f.json, "json", false, "print the results as JSON")
