@@ -224,12 +224,19 @@ func TestProcMemory(t *testing.T) {
 
 // TestWireMock measures WireMock beside the mock, in each kind of stub, and
 // checks that WireMock leaves nothing in the working directory (it runs in
-// a temporary one). It needs Java and the npm package wiremock (found from
-// the working directory, the global npm root or ATMKIT_WIREMOCK_JAR); it
-// skips without them, except under CI=true.
+// a temporary one). It needs Java and the npm package wiremock (found in
+// testdata/wiremock, where .ci/install-wiremock.sh puts it, from the working
+// directory, the global npm root or ATMKIT_WIREMOCK_JAR); it skips without
+// them, except under CI=true.
 func TestWireMock(t *testing.T) {
 	t.Parallel()
 	jar := os.Getenv("ATMKIT_WIREMOCK_JAR")
+	if jar == "" {
+		// .ci/install-wiremock.sh installs it here, from the lock file.
+		if m, _ := filepath.Glob("testdata/wiremock/node_modules/wiremock/build/wiremock-standalone-*.jar"); len(m) > 0 {
+			jar, _ = filepath.Abs(m[len(m)-1])
+		}
+	}
 	if jar == "" {
 		jar, _ = findWireMockJar()
 	}
