@@ -3,7 +3,6 @@ package cassettes_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -23,7 +22,6 @@ import (
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/internal/mocktest"
-	"github.com/beevik/etree"
 )
 
 // rejectedKey is the key the recorded key rejection was sent with.
@@ -113,47 +111,6 @@ func editor(t testing.TB, base string, edit func(r *http.Request, contentType st
 	srv := httptest.NewServer(rp)
 	t.Cleanup(srv.Close)
 	return srv.URL
-}
-
-// dropLastLocation removes the last location of SOAP 1.2 answers.
-func dropLastLocation(_ *http.Request, ct string, body []byte) []byte {
-	if !strings.HasPrefix(ct, asmx.ContentTypeSOAP12[:len("application/soap+xml")]) {
-		return body
-	}
-	doc := etree.NewDocument()
-	if doc.ReadFromBytes(body) != nil {
-		return body
-	}
-	locs := doc.FindElements("//locations/location")
-	if len(locs) == 0 {
-		return body
-	}
-	last := locs[len(locs)-1]
-	last.Parent().RemoveChild(last)
-	out, _ := doc.WriteToBytes()
-	return out
-}
-
-// shiftLatitude moves the first location of JSON answers 0.001° north.
-func shiftLatitude(r *http.Request, _ string, body []byte) []byte {
-	if !strings.HasPrefix(r.URL.Path, asmx.JSONPath) {
-		return body
-	}
-	var v map[string]any
-	d := json.NewDecoder(bytes.NewReader(body))
-	d.UseNumber()
-	if d.Decode(&v) != nil {
-		return body
-	}
-	locs, _ := v["locations"].([]any)
-	if len(locs) == 0 {
-		return body
-	}
-	coords := locs[0].(map[string]any)["coordinates"].(map[string]any)
-	lat, _ := coords["latitude"].(json.Number).Float64()
-	coords["latitude"] = lat + 0.001
-	out, _ := json.Marshal(v)
-	return out
 }
 
 // renameResult renames the result element of SOAP answers of ReturnAtmSearchByCity.
@@ -262,19 +219,19 @@ func TestVerifyDrift(t *testing.T) {
 		ignore bool
 		checks []check
 	}{
-		{"location dropped from SOAP 1.2", dropLastLocation, false, []check{
+		{"location dropped from SOAP 1.2", mocktest.SOAP12DropsLastLocation, false, []check{
 			drifted("soap12", asmx.OpReturnAtmSearchByCity, cassettes.ValuesDrifted,
 				"/Envelope/Body/ReturnAtmSearchByCityResponse/ReturnAtmSearchByCityResult/atmLocations/locations/location: 4 recorded, 3 live"),
 			drifted("soap12", asmx.OpReturnAtmSearchByCoordinates, cassettes.ValuesDrifted, "/locations/location: "),
 			onlyIn("soap12"),
 		}},
-		{"location dropped, values ignored", dropLastLocation, true, []check{allSame}},
-		{"JSON latitude shifted", shiftLatitude, false, []check{
+		{"location dropped, values ignored", mocktest.SOAP12DropsLastLocation, true, []check{allSame}},
+		{"JSON latitude shifted", mocktest.JSONShiftsFirstLocation("latitude", 0.001), false, []check{
 			drifted("json", asmx.OpReturnAtmSearchByCoordinates, cassettes.ValuesDrifted, "$.locations[0].coordinates.latitude: recorded 44.709777, live 44.710777"),
 			drifted("json", asmx.OpReturnAtmSearchByAddress, cassettes.ValuesDrifted, "$.locations[0].coordinates.latitude: recorded "),
 			onlyIn("json"),
 		}},
-		{"JSON latitude shifted, values ignored", shiftLatitude, true, []check{allSame}},
+		{"JSON latitude shifted, values ignored", mocktest.JSONShiftsFirstLocation("latitude", 0.001), true, []check{allSame}},
 		{"result element renamed", renameResult, false, []check{
 			drifted("soap11", asmx.OpReturnAtmSearchByCity, cassettes.StructureDrifted,
 				"/Envelope/Body/ReturnAtmSearchByCityResponse: ReturnAtmSearchByCityResult renamed to ReturnAtmSearchByCityReturn"),

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -16,8 +15,8 @@ import (
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/deviate"
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/internal/refdeploy"
-	"github.com/beevik/etree"
 )
 
 // recordCassette records calls of the deployment at base through the
@@ -88,47 +87,6 @@ func editing(edit func(r *http.Request, contentType string, body []byte) []byte)
 	}
 }
 
-// soap12DropsLocation removes the last location of SOAP 1.2 answers.
-func soap12DropsLocation(_ *http.Request, ct string, body []byte) []byte {
-	if !strings.HasPrefix(ct, "application/soap+xml") {
-		return body
-	}
-	doc := etree.NewDocument()
-	if doc.ReadFromBytes(body) != nil {
-		return body
-	}
-	locs := doc.FindElements("//location")
-	if len(locs) == 0 {
-		return body
-	}
-	last := locs[len(locs)-1]
-	last.Parent().RemoveChild(last)
-	out, _ := doc.WriteToBytes()
-	return out
-}
-
-// jsonShiftsLongitude moves the first location of JSON answers 0.01° east.
-func jsonShiftsLongitude(r *http.Request, _ string, body []byte) []byte {
-	if !strings.HasPrefix(r.URL.Path, asmx.JSONPath) {
-		return body
-	}
-	var v map[string]any
-	d := json.NewDecoder(bytes.NewReader(body))
-	d.UseNumber()
-	if d.Decode(&v) != nil {
-		return body
-	}
-	locs, _ := v["locations"].([]any)
-	if len(locs) == 0 {
-		return body
-	}
-	c := locs[0].(map[string]any)["coordinates"].(map[string]any)
-	lon, _ := c["longitude"].(json.Number).Float64()
-	c["longitude"] = lon + 0.01
-	out, _ := json.Marshal(v)
-	return out
-}
-
 func deviating(names ...string) func(http.Handler) http.Handler {
 	return func(h http.Handler) http.Handler {
 		d, err := deviate.Wrap(h, names...)
@@ -159,13 +117,13 @@ func TestCassetteVerify(t *testing.T) {
 			"GET /service/service.asmx?WSDL: same\n",
 			"[key rejection]: same\n",
 			" 0 values drifted, 0 structure drifted"}},
-		{"SOAP 1.2 drops a location", editing(soap12DropsLocation), nil, exitFailure, []string{
+		{"SOAP 1.2 drops a location", editing(mocktest.SOAP12DropsLastLocation), nil, exitFailure, []string{
 			"soap12 ReturnAtmSearchByCoordinates(strPostalCode=\"\", dblLatitude=44.6488, dblLongitude=-63.5752, bytRadius=2): values drifted: ",
 			"/Envelope/Body/ReturnAtmSearchByCoordinatesResponse/ReturnAtmSearchByCoordinatesResult/atmLocations/locations/location: ",
 			" recorded, ",
 			"interactions drifted (see above)"}},
-		{"SOAP 1.2 drops a location, values ignored", editing(soap12DropsLocation), []string{"--values", "ignore"}, exitOK, []string{"0 values drifted, 0 structure drifted"}},
-		{"JSON value shifted", editing(jsonShiftsLongitude), nil, exitFailure, []string{
+		{"SOAP 1.2 drops a location, values ignored", editing(mocktest.SOAP12DropsLastLocation), []string{"--values", "ignore"}, exitOK, []string{"0 values drifted, 0 structure drifted"}},
+		{"JSON value shifted", editing(mocktest.JSONShiftsFirstLocation("longitude", 0.01)), nil, exitFailure, []string{
 			"json ReturnAtmSearchByCoordinates(",
 			"$.locations[0].coordinates.longitude: recorded -63.",
 			"0 structure drifted"}},
