@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs WireMock standalone (the npm package wiremock, from the lock file)
-# for internal/bench's TestWireMock, which runs atmkit bench --wiremock.
+# for cmd/atmkit/internal/bench's TestWireMock, which runs atmkit bench --wiremock.
 # WireMock needs Java: the machine's JRE (openjdk-17) is used; installed
 # from Debian only when no java is on PATH. Idempotent.
 set -euo pipefail
@@ -14,7 +14,7 @@ if ! command -v java >/dev/null; then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq default-jre-headless >/dev/null
 fi
 
-cd internal/bench/testdata/wiremock
+cd cmd/atmkit/internal/bench/testdata/wiremock
 if [ ! -d node_modules/wiremock ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
-	"github.com/atmkit/atmkit/internal/bench"
-	"github.com/atmkit/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/bench"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/mockserver"
 )

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/atmkit/atmkit/cassettes"
-	"github.com/atmkit/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 )
 
 func (m *Main) runCassette(ctx context.Context, args []string) error {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/conformance"
-	"github.com/atmkit/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/onsi/ginkgo/v2/types"
 )
 

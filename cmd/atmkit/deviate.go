@@ -8,7 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/atmkit/atmkit/deviate"
-	"github.com/atmkit/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 )
 
 // deviateUsage is the help text of atmkit serve --deviate.

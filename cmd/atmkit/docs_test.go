@@ -17,7 +17,7 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/atmkit/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 )
 
 // The tests in this file keep the documentation honest: README.md and

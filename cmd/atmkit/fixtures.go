@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/fixtures"
-	"github.com/atmkit/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 )
 
 // progressThreshold is the size from which generate reports progress.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/atmkit/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 )
 
 // runFixturesCmd runs atmkit in process and returns its exit code and output.

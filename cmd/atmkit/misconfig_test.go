@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/atmkit/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 )
 
 // running is an atmkit command running in process until stop.

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/cassettes"
-	"github.com/atmkit/atmkit/internal/banner"
-	"github.com/atmkit/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/banner"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/internal/serve"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/atmkit/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 )
 
 // lockedBuffer is an output stream shared by the server goroutine and the

@@ -10,8 +10,8 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
-	"github.com/atmkit/atmkit/internal/cli"
-	"github.com/atmkit/atmkit/internal/learnfrom"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/learnfrom"
 	"github.com/atmkit/atmkit/shape"
 	"github.com/atmkit/atmkit/shape/learn"
 )

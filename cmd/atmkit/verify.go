@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/atmkit/atmkit/cassettes"
-	"github.com/atmkit/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/internal/redact"
 )
 

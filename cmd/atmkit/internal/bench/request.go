@@ -9,7 +9,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/fixtures"
-	"github.com/atmkit/atmkit/internal/loadgen"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/loadgen"
 )
 
 // benchCity is the city the default searches look around: Sydney, NS has

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
-	"github.com/atmkit/atmkit/internal/loadgen"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/loadgen"
 )
 
 // Report is the outcome of a run; it is also atmkit bench --json's output.

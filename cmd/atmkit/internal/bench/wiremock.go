@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
-	"github.com/atmkit/atmkit/internal/loadgen"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/loadgen"
 )
 
 // wireMock is a WireMock standalone process started by atmkit bench.
