@@ -13,14 +13,13 @@ import (
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
-	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/mockserver"
 )
 
 // newDeviatingServer serves the small data set with the named deviations.
 func newDeviatingServer(t *testing.T, names []string, opts ...mockserver.Option) *httptest.Server {
 	t.Helper()
-	s, err := mockserver.New(append([]mockserver.Option{mockserver.WithDataset(mocktest.SmallDataset())}, opts...)...)
+	s, err := mockserver.New(append([]mockserver.Option{mockserver.WithDataset(smallDataset())}, opts...)...)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
@@ -216,7 +215,7 @@ func locationIDs(t *testing.T, b asmx.Binding, op string, r response) []int {
 // TestNoDeviationIsIdentical checks that Wrap with no names is the server
 // itself, and that requests a deviation does not touch get the same bytes.
 func TestNoDeviationIsIdentical(t *testing.T) {
-	h, err := mockserver.New(mockserver.WithDataset(mocktest.SmallDataset()))
+	h, err := mockserver.New(mockserver.WithDataset(smallDataset()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +250,7 @@ func TestNoDeviationIsIdentical(t *testing.T) {
 }
 
 func TestWrapRefusesUnknownNames(t *testing.T) {
-	h, err := mockserver.New(mockserver.WithDataset(mocktest.SmallDataset()))
+	h, err := mockserver.New(mockserver.WithDataset(smallDataset()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/mockserver"
 	"github.com/beevik/etree"
@@ -27,10 +28,21 @@ type response struct {
 	body   string
 }
 
+// smallDataset is a hand-made data set whose distances are easy to reason
+// about (mocktest.SmallDataset), read with fixtures' own loader: a fresh
+// copy each call.
+func smallDataset() *fixtures.Dataset {
+	ds, err := fixtures.LoadFS(mocktest.SmallDataset())
+	if err != nil {
+		panic(fmt.Sprintf("the small data set: %v", err))
+	}
+	return ds
+}
+
 // newTestServer serves the mock on the small data set, without deviations.
 func newTestServer(t *testing.T, opts ...mockserver.Option) *httptest.Server {
 	t.Helper()
-	h, err := mockserver.New(append([]mockserver.Option{mockserver.WithDataset(mocktest.SmallDataset())}, opts...)...)
+	h, err := mockserver.New(append([]mockserver.Option{mockserver.WithDataset(smallDataset())}, opts...)...)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
@@ -58,7 +70,7 @@ func do(t *testing.T, req *http.Request) response {
 // call sends op with params in binding b.
 func call(t *testing.T, base string, b asmx.Binding, op string, params [][2]string) response {
 	t.Helper()
-	req, err := mocktest.NewRequest(base, b, testNS, op, params)
+	req, err := mocktest.NewRequest(base, testNS, b.String(), op, params)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func newTestServer(t *testing.T, opts ...Option) *httptest.Server {
 
 // soapEnvelope builds a SOAP request body by hand, parameters in the given order.
 func soapEnvelope(b asmx.Binding, op string, params [][2]string) string {
-	return mocktest.SOAPEnvelope(b, testNS, op, params)
+	return mocktest.SOAPEnvelope(testNS, b.String(), op, params)
 }
 
 func do(t *testing.T, req *http.Request) response {
@@ -63,7 +63,7 @@ func call(t *testing.T, base string, b asmx.Binding, op string, params [][2]stri
 // callRequest is the request of op with params in binding b.
 func callRequest(t *testing.T, base string, b asmx.Binding, op string, params [][2]string) *http.Request {
 	t.Helper()
-	req, err := mocktest.NewRequest(base, b, testNS, op, params)
+	req, err := mocktest.NewRequest(base, testNS, b.String(), op, params)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,7 +87,7 @@ func coordinates(key string) (string, [][2]string) {
 // timeout; it returns the status (0 when no answer came) and the body.
 func send(t *testing.T, base string, b asmx.Binding, op string, params [][2]string, timeout time.Duration) (int, string) {
 	t.Helper()
-	req, err := mocktest.NewRequest(base, b, asmx.DefaultNamespace, op, params)
+	req, err := mocktest.NewRequest(base, asmx.DefaultNamespace, b.String(), op, params)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ import (
 // deployment or a proxy in front of one) and returns status and body.
 func callService(t *testing.T, base, ns string, b asmx.Binding, op, key string, params [][2]string) (int, []byte) {
 	t.Helper()
-	return mocktest.Call(t, base, ns, b, op, append([][2]string{{asmx.ParamKey, key}}, params...))
+	return mocktest.Call(t, base, ns, b.String(), op, append([][2]string{{asmx.ParamKey, key}}, params...))
 }
 
 // startCommand runs an atmkit command that listens ("... listening on

@@ -7,8 +7,6 @@ import (
 	"strings"
 
 	"github.com/beevik/etree"
-
-	"github.com/atmkit/atmkit/asmx"
 )
 
 // An Edit changes an answer on its way to the client, to make a drifted
@@ -19,7 +17,7 @@ type Edit func(r *http.Request, ct string, body []byte) []byte
 // SOAP12DropsLastLocation removes the last <location> of SOAP 1.2 answers
 // (the mock's default shape) and leaves every other answer as it is.
 func SOAP12DropsLastLocation(_ *http.Request, ct string, body []byte) []byte {
-	if !strings.HasPrefix(ct, asmx.ContentTypeSOAP12[:len("application/soap+xml")]) {
+	if !strings.HasPrefix(ct, "application/soap+xml") {
 		return body
 	}
 	doc := etree.NewDocument()
@@ -40,7 +38,7 @@ func SOAP12DropsLastLocation(_ *http.Request, ct string, body []byte) []byte {
 // member ("latitude" or "longitude") of the first location of JSON answers.
 func JSONShiftsFirstLocation(member string, by float64) Edit {
 	return func(r *http.Request, _ string, body []byte) []byte {
-		if !strings.HasPrefix(r.URL.Path, asmx.JSONPath) {
+		if !strings.HasPrefix(r.URL.Path, jsonPath) {
 			return body
 		}
 		var v map[string]any

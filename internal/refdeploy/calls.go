@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"testing"
 
-	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/internal/mocktest"
 )
+
+// keyParam is the document's name of the service key parameter.
+const keyParam = "strAtmServiceKey"
 
 // Call is one question to the service: an operation and its parameters but
 // the key, in the document's order.
@@ -25,21 +28,22 @@ func (c Call) String() string { return fmt.Sprint(c.Op, c.Params) }
 // answers with locations (two searches by coordinates, one of them around
 // a city with few ATMs).
 var Calls = []Call{
-	{asmx.OpReturnAllAtms, nil},
-	{asmx.OpReturnAtmSearchByAddress, [][2]string{{"strAddress", ""}, {"strCity", "Halifax"}, {"strProvince", "NS"}, {"strPostalCode", ""}, {"bytRadius", "5"}}},
-	{asmx.OpReturnAtmSearchByCoordinates, [][2]string{{"strPostalCode", ""}, {"dblLatitude", "44.6488"}, {"dblLongitude", "-63.5752"}, {"bytRadius", "3"}}},
-	{asmx.OpReturnAtmSearchByCoordinates, [][2]string{{"strPostalCode", ""}, {"dblLatitude", "46.0878"}, {"dblLongitude", "-64.7782"}, {"bytRadius", "5"}}},
-	{asmx.OpReturnAtmSearchByAddressWithMaximum, [][2]string{{"strAddress", ""}, {"strCity", "Moncton"}, {"strProvince", "NB"}, {"strPostalCode", ""}, {"bytRadius", "10"}, {"intMaximumAtms", "3"}}},
-	{asmx.OpReturnAtmSearchByInstitution, [][2]string{{"intInstitutionID", "300"}}},
-	{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", "21"}}},
-	{asmx.OpReturnInstitutions, nil},
-	{asmx.OpReturnProvinces, nil},
+	{"ReturnAllAtms", nil},
+	{"ReturnAtmSearchByAddress", [][2]string{{"strAddress", ""}, {"strCity", "Halifax"}, {"strProvince", "NS"}, {"strPostalCode", ""}, {"bytRadius", "5"}}},
+	{"ReturnAtmSearchByCoordinates", [][2]string{{"strPostalCode", ""}, {"dblLatitude", "44.6488"}, {"dblLongitude", "-63.5752"}, {"bytRadius", "3"}}},
+	{"ReturnAtmSearchByCoordinates", [][2]string{{"strPostalCode", ""}, {"dblLatitude", "46.0878"}, {"dblLongitude", "-64.7782"}, {"bytRadius", "5"}}},
+	{"ReturnAtmSearchByAddressWithMaximum", [][2]string{{"strAddress", ""}, {"strCity", "Moncton"}, {"strProvince", "NB"}, {"strPostalCode", ""}, {"bytRadius", "10"}, {"intMaximumAtms", "3"}}},
+	{"ReturnAtmSearchByInstitution", [][2]string{{"intInstitutionID", "300"}}},
+	{"ReturnAtmSearchByCity", [][2]string{{"intCityID", "21"}}},
+	{"ReturnInstitutions", nil},
+	{"ReturnProvinces", nil},
 }
 
 // Answer is what a service answered to a call in one binding.
 type Answer struct {
-	Call        Call
-	Binding     asmx.Binding
+	Call Call
+	// Binding is the binding's name: soap11, soap12, get, post or json.
+	Binding     string
 	Status      int
 	ContentType string
 	Body        []byte
@@ -47,27 +51,20 @@ type Answer struct {
 
 // Collect sends each of calls with key to the service at base in namespace
 // ns (a reference deployment, the mock, or a recording proxy in front of
-// either), in every binding of bindings that its operation has (none given:
-// every binding, the JSON path only for the operations the document gives
-// one), one call after another, as a client generated from the WSDL sends
+// either), in every binding the document offers its operation in
+// (mocktest.BindingsOf), or in those of them named in bindings if any are
+// given, one call after another, as a client generated from the WSDL sends
 // them. It returns the answers in that order, and fails tb when a call gets
 // no answer or one other than 200.
-func Collect(tb testing.TB, base, ns, key string, calls []Call, bindings ...asmx.Binding) []Answer {
+func Collect(tb testing.TB, base, ns, key string, calls []Call, bindings ...string) []Answer {
 	tb.Helper()
-	if len(bindings) == 0 {
-		bindings = asmx.Bindings
-	}
 	var out []Answer
 	for _, c := range calls {
-		op, ok := asmx.LookupOperation(c.Op)
-		if !ok {
-			tb.Fatalf("collect: no operation %s", c.Op)
-		}
-		for _, b := range bindings {
-			if b == asmx.JSON && !op.JSON {
+		for _, b := range mocktest.BindingsOf(c.Op) {
+			if len(bindings) > 0 && !slices.Contains(bindings, b) {
 				continue
 			}
-			status, ct, body := mocktest.Send(tb, base, ns, b, c.Op, append([][2]string{{asmx.ParamKey, key}}, c.Params...))
+			status, ct, body := mocktest.Send(tb, base, ns, b, c.Op, append([][2]string{{keyParam, key}}, c.Params...))
 			if status != http.StatusOK {
 				tb.Fatalf("%s over %s: status %d: %.300s", c, b, status, body)
 			}
@@ -81,7 +78,7 @@ func Collect(tb testing.TB, base, ns, key string, calls []Call, bindings ...asmx
 // "?WSDL"), failing tb unless it answers 200.
 func WSDL(tb testing.TB, base string) []byte {
 	tb.Helper()
-	resp, err := http.Get(base + asmx.ServicePath + "?WSDL")
+	resp, err := http.Get(base + ServicePath + "?WSDL")
 	if err != nil {
 		tb.Fatalf("the WSDL: %v", err)
 	}

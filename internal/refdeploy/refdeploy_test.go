@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/mockserver"
 )
 
@@ -75,13 +74,13 @@ func TestCollect(t *testing.T) {
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	calls := []Call{
-		{Op: asmx.OpReturnProvinces},
-		{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", "1"}}},
-		{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{"strPostalCode", ""}, {"dblLatitude", "44.6488"}, {"dblLongitude", "-63.5752"}, {"bytRadius", "5"}}},
+		{Op: "ReturnProvinces"},
+		{Op: "ReturnAtmSearchByCity", Params: [][2]string{{"intCityID", "1"}}},
+		{Op: "ReturnAtmSearchByCoordinates", Params: [][2]string{{"strPostalCode", ""}, {"dblLatitude", "44.6488"}, {"dblLongitude", "-63.5752"}, {"bytRadius", "5"}}},
 	}
 	var got []string
 	for _, a := range Collect(t, srv.URL, ns, key, calls) {
-		got = append(got, a.Call.Op+" "+a.Binding.String())
+		got = append(got, a.Call.Op+" "+a.Binding)
 		if a.Status != 200 || a.ContentType == "" || len(a.Body) == 0 {
 			t.Errorf("%s over %s: got %d %q and %d bytes, want 200, a content type and a body", a.Call, a.Binding, a.Status, a.ContentType, len(a.Body))
 		}
@@ -95,7 +94,7 @@ func TestCollect(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got the answers\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if as := Collect(t, srv.URL, ns, key, calls[2:], asmx.HTTPGet, asmx.JSON); len(as) != 2 || as[0].Binding != asmx.HTTPGet || as[1].Binding != asmx.JSON {
+	if as := Collect(t, srv.URL, ns, key, calls[2:], "get", "json"); len(as) != 2 || as[0].Binding != "get" || as[1].Binding != "json" {
 		t.Errorf("in GET and JSON: got %d answers, want one in each", len(as))
 	}
 	if wsdl := WSDL(t, srv.URL); !bytes.Contains(wsdl, []byte(`targetNamespace="`+ns+`"`)) {

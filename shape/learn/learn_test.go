@@ -158,7 +158,7 @@ func collect(t *testing.T, base, ns string) []learn.Sample {
 	t.Helper()
 	var out []learn.Sample
 	for _, a := range refdeploy.Collect(t, base, ns, "k", roundTripCalls) {
-		out = append(out, learn.Sample{Binding: a.Binding.String(), Op: a.Call.Op, Query: fmt.Sprint(a.Call.Params), Status: a.Status,
+		out = append(out, learn.Sample{Binding: a.Binding, Op: a.Call.Op, Query: fmt.Sprint(a.Call.Params), Status: a.Status,
 			Body: a.Body, Where: fmt.Sprintf("%s over %s", a.Call, a.Binding)})
 	}
 	return out
