@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/atmkit/atmkit/shape"
 	"github.com/beevik/etree"
 )
 
@@ -169,6 +170,46 @@ func flatten(m map[string]any, prefix string, out map[string]string) {
 			out[p] = x.String()
 		default:
 			out[p] = fmt.Sprint(x)
+		}
+	}
+}
+
+// readSamples parses the answers; those that cannot be read are noted.
+func (l *learner) readSamples() {
+	for i := range l.in.Samples {
+		s := &l.in.Samples[i]
+		if shape.ContentOf(s.Op) == "" {
+			continue
+		}
+		if s.Status != 200 {
+			continue
+		}
+		if s.Binding == JSON {
+			a, err := readJSON(s.Body)
+			if err != nil {
+				l.note("skipped %s (%s %s): the answer %v", s.Where, s.Binding, s.Op, err)
+				continue
+			}
+			l.jsons[s.Op+"\x00"+s.Query] = a
+			continue
+		}
+		c, err := readContent(s)
+		if err != nil {
+			l.note("skipped %s (%s %s): the answer %v", s.Where, s.Binding, s.Op, err)
+			continue
+		}
+		if c.soap && l.ns == "" {
+			l.ns = c.ns
+		}
+		l.contents[s.Op] = append(l.contents[s.Op], c)
+	}
+	if l.ns == "" {
+		for _, cs := range l.contents {
+			for _, c := range cs {
+				if !c.soap && hasTypedRoot(c.root) && l.ns == "" {
+					l.ns = c.root.NamespaceURI()
+				}
+			}
 		}
 	}
 }

@@ -1,9 +1,16 @@
 package learn
 
+// This file holds the skeleton of a result (its elements and attributes)
+// and builds one from the answers; wsdl.go builds one from the schema.
+
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/atmkit/atmkit/shape"
+	"github.com/beevik/etree"
 )
 
 // node is one element or attribute of a deployment's result, as the WSDL
@@ -115,4 +122,106 @@ func decimals(t string) int {
 		return -1
 	}
 	return len(t) - i - 1
+}
+
+// skeletonFromAnswers builds a group's skeleton from its answers: every
+// element and attribute seen, in the order first seen; elements repeated
+// in one parent are lists.
+func (l *learner) skeletonFromAnswers(g *group) {
+	var insts []*etree.Element
+	for _, c := range g.contents {
+		insts = append(insts, resultElement(c, g.layout))
+	}
+	name, sure := "", false
+	for _, c := range g.contents {
+		if !c.soap {
+			name, sure = c.root.Tag, true
+			break
+		}
+	}
+	if g.layout == shape.Node && name == "" {
+		name, sure = insts[0].Tag, true
+	}
+	g.root = &node{name: name, ns: insts[0].NamespaceURI()}
+	if g.layout == shape.Typed {
+		g.root.ns = l.ns
+	}
+	g.rootSure = sure
+	merge(g.root, insts)
+}
+
+// merge adds to n what its instances show: their attributes and child
+// elements, in the order first seen; a child seen twice in one instance is
+// repeated (a list's item); a leaf's type is inferred from its texts.
+func merge(n *node, insts []*etree.Element) {
+	children := map[string][]*etree.Element{}
+	var order []string
+	repeated := map[string]bool{}
+	attrTexts := map[*node][]string{}
+	for _, el := range insts {
+		n.seen++
+		for _, a := range el.Attr {
+			if a.Space == "xmlns" || a.Key == "xmlns" || a.Space == "xsi" {
+				continue
+			}
+			k := n.child(a.Key, true)
+			if k == nil {
+				k = &node{name: a.Key, attr: true}
+				n.kids = append(n.kids, k)
+			}
+			attrTexts[k] = append(attrTexts[k], a.Value)
+		}
+		counts := map[string]int{}
+		prev := ""
+		for _, c := range el.ChildElements() {
+			if _, ok := children[c.Tag]; !ok {
+				// After the element that came before it here, so that
+				// fields some answers leave out keep their place.
+				at := 0
+				if prev != "" {
+					at = slices.Index(order, prev) + 1
+				}
+				order = slices.Insert(order, at, c.Tag)
+			}
+			children[c.Tag] = append(children[c.Tag], c)
+			if counts[c.Tag]++; counts[c.Tag] > 1 {
+				repeated[c.Tag] = true
+			}
+			prev = c.Tag
+		}
+	}
+	for k, texts := range attrTexts {
+		k.typ = inferType(texts)
+	}
+	for _, name := range order {
+		k := n.child(name, false)
+		if k == nil {
+			k = &node{name: name, ns: children[name][0].NamespaceURI()}
+			n.kids = append(n.kids, k)
+		}
+		k.repeated = k.repeated || repeated[name]
+		complex := false
+		var texts []string
+		for _, c := range children[name] {
+			if len(c.ChildElements()) > 0 || !onlyNamespaces(c) {
+				complex = true
+			}
+			texts = append(texts, c.Text())
+		}
+		if complex {
+			k.typ = ""
+			merge(k, children[name])
+		} else if len(k.kids) == 0 {
+			k.typ = inferType(texts)
+		}
+	}
+}
+
+func onlyNamespaces(e *etree.Element) bool {
+	for _, a := range e.Attr {
+		if a.Space != "xmlns" && a.Key != "xmlns" {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,224 @@
+package learn
+
+// This file turns the mapped groups into a shape: results, fields and
+// lists, namespaces relative to the enclosing element, formats the answers
+// used.
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/atmkit/atmkit/shape"
+)
+
+// relNS writes namespace uri relative to the service namespace and the
+// enclosing one: "" when it inherits, service, none or the URI.
+func (l *learner) relNS(uri, enclosing string) shape.Namespace {
+	switch {
+	case uri == enclosing:
+		return ""
+	case uri == l.ns:
+		return shape.Service
+	case uri == "":
+		return shape.NoNamespace
+	}
+	return shape.Namespace(uri)
+}
+
+// build turns the groups into a shape.
+func (l *learner) build() (*shape.Shape, error) {
+	sh := &shape.Shape{Operations: map[string]string{}}
+	names := map[string]bool{}
+	for _, g := range l.groups {
+		r := &shape.Result{Layout: g.layout}
+		contentNS := g.root.ns
+		if g.layout == shape.Typed {
+			contentNS = l.ns
+			if len(g.root.kids) > 0 && !g.root.kids[0].attr {
+				contentNS = g.root.kids[0].ns
+			}
+		}
+		switch {
+		case g.layout == shape.Typed && contentNS == l.ns:
+			r.Namespace = shape.Service
+		default:
+			r.Namespace = l.relNS(contentNS, "\x00")
+		}
+		r.Root = g.root.name
+		if !g.rootSure || r.Root == "" {
+			r.Root = l.guessRoot(g)
+		}
+		if g.typeName != "" && g.typeName != r.Root {
+			r.Type = g.typeName
+		}
+		r.Name = r.Root
+		for i := 2; names[r.Name]; i++ {
+			r.Name = r.Root + strconv.Itoa(i)
+		}
+		names[r.Name] = true
+		r.Fields = l.fields(g.root, contentNS, r.Name, r.Root)
+		sh.Results = append(sh.Results, r)
+		for _, op := range g.ops {
+			sh.Operations[op] = r.Name
+		}
+	}
+	if err := sh.Validate(); err != nil {
+		return nil, fmt.Errorf("the learned shape is not valid (a bug in atmkit's learner, please report it): %w", err)
+	}
+	return sh, nil
+}
+
+// guessRoot names the GET/POST root of a typed result nothing showed: as
+// XmlSerializer names array types (ArrayOfX), else after the list's item.
+func (l *learner) guessRoot(g *group) string {
+	name := "Result"
+	switch {
+	case g.item != nil && len(g.root.kids) == 1 && g.root.kids[0] == g.item:
+		name = "ArrayOf" + g.item.name
+	case g.item != nil:
+		name = g.item.name + "Result"
+	}
+	l.guess("%s: the GET/POST root is %s: no WSDL and no GET or POST answer names it (set root: in the file if it differs)", strings.Join(g.ops, ", "), name)
+	return name
+}
+
+// fields converts the kids of n (in namespace ns) to shape fields,
+// reporting each decision under at.
+func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
+	var out []*shape.Field
+	kids := slices.Clone(n.kids)
+	slices.SortStableFunc(kids, func(a, b *node) int {
+		switch {
+		case a.attr && !b.attr:
+			return -1
+		case b.attr && !a.attr:
+			return 1
+		}
+		return 0
+	})
+	for _, k := range kids {
+		kat := at + "/" + k.label()
+		switch {
+		case k.attr || k.isLeaf() && !k.repeated:
+			out = append(out, l.leaf(k, ns, result, kat))
+		case k.repeated && k.list != "":
+			// An unwrapped list: the items sit in n itself.
+			out = append(out, &shape.Field{List: k.list, Item: l.item(k, ns, result, kat)})
+			l.mapped(k, result, kat, "the "+k.list+" list's item")
+		case k.repeated:
+			l.report.Unmapped = append(l.report.Unmapped, fmt.Sprintf("%s: %s: a list atmkit has no data for; left out", result, kat))
+		case k.wrappedItem() != nil && k.wrappedItem().list != "":
+			it := k.wrappedItem()
+			f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns), List: it.list, Item: l.item(it, k.ns, result, kat+"/"+it.label())}
+			if k.typeName != "" && k.typeName != shape.ListTypeName(f) {
+				f.Type = k.typeName
+			}
+			out = append(out, f)
+			l.mapped(it, result, kat+"/"+it.label(), "the "+it.list+" list's item")
+		case k.wrappedItem() != nil:
+			l.report.Unmapped = append(l.report.Unmapped, fmt.Sprintf("%s: %s: a list atmkit has no data for; left out", result, kat))
+		default:
+			fs := l.fields(k, k.ns, result, kat)
+			if len(fs) == 0 {
+				l.report.Unmapped = append(l.report.Unmapped, fmt.Sprintf("%s: %s: holds nothing atmkit writes; left out", result, kat))
+				continue
+			}
+			f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns), Fields: fs}
+			if k.typeName != "" && k.typeName != k.name {
+				f.Type = k.typeName
+			}
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// item converts a list's item.
+func (l *learner) item(k *node, ns, result, at string) *shape.Field {
+	f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns)}
+	if k.isLeaf() {
+		f.Type = k.typ
+		if !slices.Contains([]string{"string", "anyURI", "token", "normalizedString"}, f.Type) {
+			f.Type = "string"
+		}
+		return f
+	}
+	f.Fields = l.fields(k, k.ns, result, at)
+	if k.typeName != "" && k.typeName != k.name {
+		f.Type = k.typeName
+	}
+	return f
+}
+
+// leaf converts a value: mapped, or generated.
+func (l *learner) leaf(k *node, ns, result, at string) *shape.Field {
+	f := &shape.Field{Type: k.typ}
+	if k.attr {
+		f.Attribute = k.name
+	} else {
+		f.Element, f.Namespace = k.name, l.relNS(k.ns, ns)
+	}
+	if k.value == "" {
+		f.Generated = true
+		l.report.Unmapped = append(l.report.Unmapped, fmt.Sprintf("%s: %s (%s): no value of atmkit's data matches it; written with generated values", result, at, f.Type))
+		return f
+	}
+	f.Value = k.value
+	scope := scopeOfValue(k.value)
+	if v, ok := shape.LookupValue(scope, k.value); ok {
+		switch {
+		case v.Kind == shape.KindString:
+			if !k.fromWSDL || f.Type == "" {
+				f.Type = "string"
+			}
+		case v.Kind == shape.KindFlag && f.Type == "double":
+			f.Type = "int"
+		}
+	}
+	f.Format = formatOf(f.Type, k.texts)
+	l.mapped(k, result, at, k.value)
+	return f
+}
+
+// scopeOfValue is a scope where value exists (the kind is the same in all).
+func scopeOfValue(value string) shape.Scope {
+	for _, s := range []shape.Scope{shape.ScopeLocation, shape.ScopeLocations, shape.ScopeInstitution, shape.ScopeProvince} {
+		if _, ok := shape.LookupValue(s, value); ok {
+			return s
+		}
+	}
+	return shape.ScopeLocation
+}
+
+// formatOf tells how the answers wrote a value of type t: 1/0 booleans, a
+// fixed number of decimals.
+func formatOf(t string, texts []string) string {
+	switch t {
+	case "boolean":
+		for _, x := range texts {
+			if x == "1" || x == "0" {
+				return shape.FormatOneZero
+			}
+		}
+	case "double", "decimal", "float":
+		if len(texts) == 0 {
+			return ""
+		}
+		d := decimals(texts[0])
+		padded := false
+		for _, x := range texts {
+			if decimals(x) != d || d <= 0 {
+				return ""
+			}
+			if strings.HasSuffix(x, "0") {
+				padded = true
+			}
+		}
+		if padded {
+			return "fixed:" + strconv.Itoa(d)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,160 @@
+package learn
+
+// This file decides each operation's layout (typed or node) from the WSDL
+// or the answers, and gathers the operations of one result type into a
+// group with its answers.
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/atmkit/atmkit/shape"
+	"github.com/beevik/etree"
+)
+
+// group is one result type: the operations that return it and its skeleton.
+type group struct {
+	content  shape.Content
+	layout   shape.Layout
+	ops      []string
+	root     *node // the node (layout node), or the GET/POST root holding the fields (typed)
+	rootSure bool  // the root's name is known (WSDL, or a GET/POST answer)
+	typeName string
+	item     *node // the content list's item
+	from     string
+	// answers: per operation, the XML contents.
+	contents []*content
+}
+
+// resultElement is the element of an answer whose children are the
+// result's fields (typed: <OpResult> or the GET/POST root) or that is the
+// node (layout node); nil if the answer does not have that layout.
+func resultElement(c *content, layout shape.Layout) *etree.Element {
+	if layout == shape.Typed {
+		if c.soap {
+			return c.result
+		}
+		return c.root
+	}
+	if c.soap {
+		if len(c.kids) != 1 {
+			return nil
+		}
+		return c.kids[0]
+	}
+	return c.root
+}
+
+// layoutOf tells an operation's layout from its answers, with the reason.
+func (l *learner) layoutOf(op string) (shape.Layout, string, bool) {
+	var soapOne, soapMany, typedRoot, plainRoot []*content
+	for _, c := range l.contents[op] {
+		switch {
+		case c.soap && len(c.kids) == 1:
+			soapOne = append(soapOne, c)
+		case c.soap:
+			soapMany = append(soapMany, c)
+		case hasTypedRoot(c.root):
+			typedRoot = append(typedRoot, c)
+		default:
+			plainRoot = append(plainRoot, c)
+		}
+	}
+	switch {
+	case len(soapMany) > 0:
+		return shape.Typed, fmt.Sprintf("<%sResult> holds %d elements in %s", op, len(soapMany[0].kids), soapMany[0].sample.Where), true
+	case len(typedRoot) > 0:
+		return shape.Typed, fmt.Sprintf("the GET/POST root <%s> carries XmlSerializer's xsi/xsd declarations (%s)", typedRoot[0].root.Tag, typedRoot[0].sample.Where), true
+	case len(soapOne) > 0 && len(plainRoot) > 0:
+		if soapOne[0].kids[0].Tag == plainRoot[0].root.Tag {
+			return shape.Node, fmt.Sprintf("<%sResult> holds one <%s>, the GET/POST root too", op, plainRoot[0].root.Tag), true
+		}
+		return shape.Typed, fmt.Sprintf("<%sResult> holds <%s> but the GET/POST root is <%s>", op, soapOne[0].kids[0].Tag, plainRoot[0].root.Tag), true
+	case len(soapOne) > 0:
+		return shape.Node, fmt.Sprintf("<%sResult> always holds one element (a typed result with one field would look the same)", op), false
+	case len(plainRoot) > 0:
+		return shape.Node, "the GET/POST root has no xsi/xsd declarations (no SOAP answer to compare)", false
+	}
+	return "", "", false
+}
+
+// makeGroups decides each operation's layout and gathers operations of
+// one result type, with their skeletons.
+func (l *learner) makeGroups() error {
+	byKey := map[string]*group{}
+	var unknown []string
+	for _, op := range shape.Operations() {
+		content := shape.ContentOf(op)
+		var k string
+		var g *group
+		if l.info != nil && l.info.ops[op] != nil {
+			r := l.info.ops[op]
+			if r.node {
+				k = "node " + string(content)
+			} else {
+				k = "type " + r.typeNS + " " + r.typeName
+			}
+			if g = byKey[k]; g == nil {
+				g = &group{content: content, from: "the WSDL"}
+				if r.node {
+					g.layout = shape.Node
+				} else {
+					g.layout, g.root, g.rootSure, g.typeName = shape.Typed, r.skeleton, true, r.typeName
+				}
+				byKey[k] = g
+				l.groups = append(l.groups, g)
+			}
+		} else {
+			layout, why, sure := l.layoutOf(op)
+			if layout == "" {
+				unknown = append(unknown, op)
+				continue
+			}
+			k = string(layout) + " " + string(content)
+			if g = byKey[k]; g == nil {
+				g = &group{content: content, layout: layout, from: "the answers"}
+				byKey[k] = g
+				l.groups = append(l.groups, g)
+			}
+			if sure {
+				l.report.Mapped = append(l.report.Mapped, fmt.Sprintf("%s: layout %s: %s", op, layout, why))
+			} else {
+				l.guess("%s: layout %s: %s", op, layout, why)
+			}
+		}
+		g.ops = append(g.ops, op)
+		for _, c := range l.contents[op] {
+			if resultElement(c, g.layout) != nil {
+				g.contents = append(g.contents, c)
+			} else {
+				l.note("skipped %s (%s %s): its result is not laid out as a %s result", c.sample.Where, c.sample.Binding, op, g.layout)
+			}
+		}
+	}
+	// Skeletons from the answers where the WSDL gave none.
+	for _, g := range l.groups {
+		if g.root != nil {
+			continue
+		}
+		if len(g.contents) == 0 {
+			return fmt.Errorf("%s: the WSDL says the result is an XML node and no answer shows its elements: record answers of it", strings.Join(g.ops, ", "))
+		}
+		l.skeletonFromAnswers(g)
+	}
+	// Operations nobody says anything about share the result of their content.
+	for _, op := range unknown {
+		var found *group
+		for _, g := range l.groups {
+			if g.content == shape.ContentOf(op) {
+				found = g
+				break
+			}
+		}
+		if found == nil {
+			return fmt.Errorf("%s: no WSDL and no answer of it or of an operation returning %s: record answers of it", op, shape.ContentOf(op))
+		}
+		found.ops = append(found.ops, op)
+		l.guess("%s: no WSDL and no answer: it returns %s, so it gets the result of %s", op, found.content, found.ops[0])
+	}
+	return nil
+}

@@ -1,0 +1,127 @@
+package learn
+
+// This file finds a result's content list (the element repeated for each
+// location, institution or province) and reads an answer into records:
+// the result's own and one per item of the list.
+
+import (
+	"strings"
+
+	"github.com/beevik/etree"
+)
+
+// findList marks the content list of a group: the repeated element with
+// the most values below it (locations), or the one repeated element
+// (institutions, provinces).
+func (l *learner) findList(g *group) {
+	var best *node
+	bestLeaves := -1
+	var visit func(n *node)
+	visit = func(n *node) {
+		for _, k := range n.kids {
+			if k.attr {
+				continue
+			}
+			if k.repeated && !k.isLeaf() {
+				leaves := 0
+				k.walk("", func(x *node, _ string) {
+					if x.isLeaf() {
+						leaves++
+					}
+				})
+				if leaves > bestLeaves {
+					best, bestLeaves = k, leaves
+				}
+				continue
+			}
+			visit(k)
+		}
+	}
+	visit(g.root)
+	if best == nil {
+		// No answer held two items: the complex element with the most values.
+		var visit2 func(n *node)
+		visit2 = func(n *node) {
+			for _, k := range n.kids {
+				if k.isLeaf() || k.attr {
+					continue
+				}
+				if it := k.wrappedItem(); it == nil && len(k.kids) > 0 {
+					leaves := 0
+					k.walk("", func(x *node, _ string) {
+						if x.isLeaf() {
+							leaves++
+						}
+					})
+					if leaves > bestLeaves && leaves >= 2 {
+						best, bestLeaves = k, leaves
+					}
+				}
+				visit2(k)
+			}
+		}
+		visit2(g.root)
+		if best != nil {
+			best.repeated = true
+			l.guess("%s: <%s> is taken for the %s list's item: no answer held two of them", strings.Join(g.ops, ", "), best.name, g.content)
+		}
+	}
+	if best == nil {
+		return
+	}
+	best.list = string(g.content)
+	if !best.guessed {
+		best.evidence = "a repeated element"
+		if best.fromWSDL {
+			best.evidence = "maxOccurs unbounded in the WSDL"
+		}
+	}
+	g.item = best
+}
+
+// instances collects records of a group's answers: per answer, the
+// result's record and one per content list item.
+func (l *learner) instances(g *group, c *content) (record, []record) {
+	el := resultElement(c, g.layout)
+	top := record{}
+	var items []*etree.Element
+	collect(g.root, el, top, g.item, &items)
+	var recs []record
+	for _, it := range items {
+		r := record{}
+		collect(g.item, it, r, nil, nil)
+		recs = append(recs, r)
+	}
+	return top, recs
+}
+
+// collect fills rec with the texts of el, an instance of n; instances of
+// stop (the content list's item) go to items instead.
+func collect(n *node, el *etree.Element, rec record, stop *node, items *[]*etree.Element) {
+	for _, k := range n.kids {
+		if k.attr {
+			if a := el.SelectAttr(k.name); a != nil {
+				rec[k] = append(rec[k], a.Value)
+				k.texts = append(k.texts, a.Value)
+			}
+		}
+	}
+	for _, c := range el.ChildElements() {
+		k := n.child(c.Tag, false)
+		if k == nil {
+			continue
+		}
+		switch {
+		case k == stop:
+			*items = append(*items, c)
+		case k.isLeaf():
+			t := c.Text()
+			rec[k] = append(rec[k], t)
+			k.texts = append(k.texts, t)
+		case k.repeated && k.list != "":
+			// Another content list (a deployment nesting lists): not read.
+		default:
+			collect(k, c, rec, stop, items)
+		}
+	}
+}
