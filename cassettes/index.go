@@ -123,10 +123,6 @@ type IndexOption func(*indexConfig)
 
 type indexConfig struct {
 	upstream Upstream // URL empty: no upstream
-	// Set by the deprecated WithUpstreamTransport and WithUpstreamTimeout,
-	// in whatever order: they apply where upstream leaves them unset.
-	transport http.RoundTripper
-	timeout   time.Duration
 }
 
 // DefaultUpstreamTimeout bounds a call forwarded to the upstream when
@@ -209,12 +205,6 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 		}
 	}
 	if cfg.upstream.URL != "" {
-		if cfg.upstream.Transport == nil {
-			cfg.upstream.Transport = cfg.transport
-		}
-		if cfg.upstream.Timeout == 0 {
-			cfg.upstream.Timeout = cfg.timeout
-		}
 		if ix.up, err = newUpstream(cfg.upstream); err != nil {
 			return nil, err
 		}
