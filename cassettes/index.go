@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
@@ -186,13 +187,13 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 				}
 				continue
 			}
-			c, ok := callOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body)
+			c, ok := recorded.CallOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body)
 			if !ok {
 				continue
 			}
 			ix.stats.Calls++
 			r := &rendition{binding: c.Binding, status: i.Response.Code, body: []byte(i.Response.Body),
-				contentType: headerValue(i.Response.Headers, "Content-Type"), where: where, canonical: c.Canonical()}
+				contentType: recorded.HeaderValue(i.Response.Headers, "Content-Type"), where: where, canonical: c.Canonical()}
 			if r.status != http.StatusOK {
 				r.kind = errorOf(r.binding, r.status, i.Response.Body).Kind
 			}
@@ -559,7 +560,7 @@ func (ix *Index) nearest(c *asmx.Call) string {
 		if j > 0 {
 			sb.WriteString(", ")
 		}
-		sb.WriteString(p[0] + "=" + quote(p[1]))
+		sb.WriteString(p[0] + "=" + recorded.Quote(p[1]))
 		if j < len(params) && params[j][1] != p[1] {
 			diff = append(diff, p[0])
 		}

@@ -3,10 +3,10 @@ package cassettes
 import (
 	"fmt"
 	"io"
-	"net/url"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
@@ -39,14 +39,7 @@ func List(path string) ([]Entry, error) {
 // entryOf describes one interaction.
 func entryOf(i *cassette.Interaction) Entry {
 	e := Entry{ID: i.ID, Status: i.Response.Code}
-	if c, ok := callOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body); ok {
-		e.Binding, e.Operation, e.Params = c.Binding.String(), c.Op.Name, c.Params()
-	} else {
-		e.Operation = i.Request.Method + " " + i.Request.URL
-		if u, err := url.Parse(i.Request.URL); err == nil {
-			e.Operation = i.Request.Method + " " + u.RequestURI()
-		}
-	}
+	e.Binding, e.Operation, e.Params = recorded.Identify(i)
 	return e
 }
 

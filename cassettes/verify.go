@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"github.com/atmkit/atmkit/internal/redact"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
@@ -170,7 +171,7 @@ func (r VerifyResult) Name() string {
 			b.WriteString(p[0])
 			b.WriteByte('=')
 			if p[1] == "" || strings.ContainsAny(p[1], " ,()\"") {
-				b.WriteString(quote(p[1]))
+				b.WriteString(recorded.Quote(p[1]))
 			} else {
 				b.WriteString(p[1])
 			}
@@ -292,7 +293,7 @@ func Verify(ctx context.Context, paths []string, opts VerifyOptions) (*VerifyRep
 		}
 		for pos, i := range list {
 			jobs = append(jobs, job{file: f, i: i, n: len(jobs), pos: pos})
-			if c, ok := callOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body); ok && c.Key == Placeholder {
+			if c, ok := recorded.CallOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body); ok && c.Key == Placeholder {
 				needKey++
 			}
 		}
@@ -360,7 +361,7 @@ func (v *verifier) run(ctx context.Context, jobs []job, results []VerifyResult) 
 	defer cancel()
 	first := 0
 	for k, j := range jobs {
-		if c, ok := callOf(j.i.Request.Method, j.i.Request.URL, j.i.Request.Headers, j.i.Request.Body); ok && c.Key == Placeholder && j.i.Response.Code < 300 {
+		if c, ok := recorded.CallOf(j.i.Request.Method, j.i.Request.URL, j.i.Request.Headers, j.i.Request.Body); ok && c.Key == Placeholder && j.i.Response.Code < 300 {
 			first = k
 			break
 		}
@@ -556,31 +557,9 @@ func (v *verifier) scrub(live *cassette.Interaction, ph string) {
 	if !named {
 		live.Response.Body = ""
 	}
-	scrub(live, ph)
+	recorded.Scrub(live, ph)
 	if !named {
 		live.Response.Body = body
 	}
-	v.sweep(&live.Response, ph)
-}
-
-// sweep replaces every literal occurrence of the key, the wrong key and
-// the secrets in an answer by ph, whatever the answer echoes.
-func (v *verifier) sweep(r *cassette.Response, ph string) {
-	s := &scrubber{ph: ph}
-	for _, k := range append([]string{v.opts.Key, v.wrongKey}, v.opts.Secrets...) {
-		if k != "" {
-			s.note(k)
-		}
-	}
-	for _, form := range s.forms() {
-		r.Body = s.sweep(r.Body, form)
-		for _, h := range []http.Header{r.Headers, r.Trailer} {
-			for _, vs := range h {
-				for j := range vs {
-					vs[j] = s.sweep(vs[j], form)
-				}
-			}
-		}
-	}
-	r.Headers = s.headers(r.Headers)
+	recorded.Sweep(&live.Response, ph, append([]string{v.opts.Key, v.wrongKey}, v.opts.Secrets...)...)
 }

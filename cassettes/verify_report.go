@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 )
 
 // junitSuites is a JUnit XML report as CI systems read it.
@@ -121,7 +123,7 @@ func (r *VerifyReport) WriteJUnitFile(path string) error {
 	if err := r.WriteJUnit(&b); err != nil {
 		return fmt.Errorf("JUnit report %s: %w", path, err)
 	}
-	if err := writeAtomic(path, b.Bytes()); err != nil {
+	if err := recorded.WriteAtomic(path, b.Bytes()); err != nil {
 		return fmt.Errorf("JUnit report: %w", err)
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"github.com/beevik/etree"
 )
 
@@ -517,7 +518,7 @@ func (t *treeCmp) compareShape(path string, r, l *vshape, ns nsMoves) {
 		case t.descriptive && ra.name == "name" && ra.space == "":
 			// part of the key: a change is a rename, reported above
 		case t.structuralValue(ra) && ra.value != varies && l.attrs[k].value != varies && !t.sameAttrValue(ra.value, l.attrs[k].value):
-			t.c.add(Difference{Path: path + "/@" + attrLabel(ra), Change: AttributeChanged, Recorded: quote(ra.value), Live: quote(l.attrs[k].value)})
+			t.c.add(Difference{Path: path + "/@" + attrLabel(ra), Change: AttributeChanged, Recorded: recorded.Quote(ra.value), Live: recorded.Quote(l.attrs[k].value)})
 		}
 	}
 	for _, la := range l.attrs {
@@ -721,7 +722,7 @@ func (t *treeCmp) compareValues(path string, r, l *vnode) {
 			continue
 		}
 		if k := findAttr(l.attrs, ra); k >= 0 && ra.value != l.attrs[k].value && !numEqual(ra.value, l.attrs[k].value) {
-			t.c.add(Difference{Path: path + "/@" + attrLabel(ra), Change: ValueChanged, Recorded: quote(clip(ra.value)), Live: quote(clip(l.attrs[k].value))})
+			t.c.add(Difference{Path: path + "/@" + attrLabel(ra), Change: ValueChanged, Recorded: recorded.Quote(clip(ra.value)), Live: recorded.Quote(clip(l.attrs[k].value))})
 		}
 	}
 	switch {
@@ -731,7 +732,7 @@ func (t *treeCmp) compareValues(path string, r, l *vnode) {
 	case (len(r.kids) > 0) != (len(l.kids) > 0) && r.text == "" && l.text == "":
 		return // an empty element against one with children: structure's to say
 	case r.text != l.text && !numEqual(r.text, l.text):
-		t.c.add(Difference{Path: path, Change: ValueChanged, Recorded: quote(clip(r.text)), Live: quote(clip(l.text))})
+		t.c.add(Difference{Path: path, Change: ValueChanged, Recorded: recorded.Quote(clip(r.text)), Live: recorded.Quote(clip(l.text))})
 	}
 	lruns := map[string][][]*vnode{}
 	for _, run := range t.runs(l.kids) {
@@ -770,7 +771,7 @@ func (t *treeCmp) compareValues(path string, r, l *vnode) {
 // absent reports the values of a run of elements one side lacks: how many
 // items a list had, or the text of a single element (an empty list, a
 // null left out). A missing element with children is structure's to say.
-func (t *treeCmp) absent(path string, run []*vnode, recorded bool) {
+func (t *treeCmp) absent(path string, run []*vnode, inRecording bool) {
 	if t.gone[itemIndex.ReplaceAllString(path, "")] {
 		return // reported as removed or added
 	}
@@ -779,11 +780,11 @@ func (t *treeCmp) absent(path string, run []*vnode, recorded bool) {
 	case len(run) > 1:
 		d = Difference{Path: path, Change: CountChanged, Recorded: strconv.Itoa(len(run)), Live: "0"}
 	case len(run[0].kids) == 0 && run[0].text != "":
-		d = Difference{Path: path, Change: ValueChanged, Recorded: quote(clip(run[0].text)), Live: "absent"}
+		d = Difference{Path: path, Change: ValueChanged, Recorded: recorded.Quote(clip(run[0].text)), Live: "absent"}
 	default:
 		return
 	}
-	if !recorded {
+	if !inRecording {
 		d.Recorded, d.Live = d.Live, d.Recorded
 	}
 	t.c.add(d)
