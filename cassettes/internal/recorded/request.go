@@ -234,6 +234,14 @@ func describeCall(c *asmx.Call) string {
 // Quote writes s in double quotes, its quotes escaped, for messages.
 func Quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }
 
+// Plural writes n and what, with an s for any n but 1: "1 call", "2 calls".
+func Plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
 // KeyRejected reports whether i is a recorded key rejection: a call of an
 // operation whose service key was recorded as RejectedPlaceholder.
 func KeyRejected(i *cassette.Interaction) bool {

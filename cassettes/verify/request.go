@@ -1,4 +1,4 @@
-package cassettes
+package verify
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/internal/tlsconf"
@@ -21,12 +22,12 @@ import (
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
-// maxLiveBody bounds the answer Verify reads to one request.
+// maxLiveBody bounds the answer Run reads to one request.
 const maxLiveBody = 256 << 20
 
-// notResent are recorded request headers Verify does not send again: the
+// notResent are recorded request headers Run does not send again: the
 // framing net/http sets itself, hop-by-hop headers, and the credentials a
-// cassette holds only as Placeholder (a gateway gets its own from the
+// cassette holds only as cassettes.Placeholder (a gateway gets its own from the
 // transport's headers).
 var notResent = []string{"Content-Length", "Transfer-Encoding", "Connection", "Host", "Accept-Encoding",
 	"Keep-Alive", "Proxy-Connection", "Te", "Trailer", "Upgrade",
@@ -37,9 +38,9 @@ var notResent = []string{"Content-Length", "Transfer-Encoding", "Connection", "H
 // scrubbed. A request with no answer is ErrNoAnswer, its text key-free.
 func (v *verifier) send(ctx context.Context, i *cassette.Interaction, key string) (*cassette.Interaction, error) {
 	rq := &i.Request
-	ph := Placeholder
-	if KeyRejected(i) {
-		ph = RejectedPlaceholder
+	ph := cassettes.Placeholder
+	if cassettes.KeyRejected(i) {
+		ph = cassettes.RejectedPlaceholder
 	}
 	target, err := rebase(v.base, rq.URL)
 	if err != nil {
@@ -126,7 +127,7 @@ func dropped(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET)
 }
 
-// secrets are the values masked in Verify's errors.
+// secrets are the values masked in Run's errors.
 func (v *verifier) secrets() []string {
 	return append([]string{v.opts.Key}, v.opts.Secrets...)
 }
