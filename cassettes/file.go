@@ -32,18 +32,6 @@ func Files(paths ...string) ([]string, error) { return recorded.Files(paths...) 
 // atomically when anything was replaced. It returns the number of values
 // replaced and of interactions that held any.
 func ScrubFile(path string) (replaced, interactions int, err error) {
-	return scrubFile(path, true)
-}
-
-// CountScrub counts what ScrubFile would replace in the cassette at path,
-// without writing: the number of values and of interactions that hold any.
-func CountScrub(path string) (replaced, interactions int, err error) {
-	return scrubFile(path, false)
-}
-
-// scrubFile scrubs the cassette at path and, if write is set and anything
-// was replaced, rewrites it.
-func scrubFile(path string, write bool) (replaced, interactions int, err error) {
 	list, err := ReadFile(path)
 	if err != nil {
 		return 0, 0, err
@@ -54,7 +42,7 @@ func scrubFile(path string, write bool) (replaced, interactions int, err error) 
 			interactions++
 		}
 	}
-	if replaced == 0 || !write {
+	if replaced == 0 {
 		return replaced, interactions, nil
 	}
 	return replaced, interactions, WriteFile(path, list)
