@@ -83,22 +83,6 @@ type Options struct {
 	OnResult func(Result)
 }
 
-// Describe says what Run does with o over n cassette files, as atmkit
-// cassette verify's heading: "2 cassettes against https://atm.example.org
-// (4 requests at a time, at most 10 a second, values compared)", the URL's
-// password and key masked.
-func (o Options) Describe(n int) string {
-	rate, values := "no rate limit", "compared"
-	if o.Rate > 0 {
-		rate = fmt.Sprintf("at most %g a second", o.Rate)
-	}
-	if o.IgnoreValues {
-		values = "ignored"
-	}
-	return fmt.Sprintf("%s against %s (%s at a time, %s, values %s)",
-		recorded.Plural(n, "cassette"), redact.URL(o.Upstream), recorded.Plural(max(1, o.Concurrency), "request"), rate, values)
-}
-
 // entryOf describes one interaction as cassettes.List does.
 func entryOf(i *cassette.Interaction) cassettes.Entry {
 	e := cassettes.Entry{ID: i.ID, Status: i.Response.Code}

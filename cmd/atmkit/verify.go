@@ -88,7 +88,7 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 		IgnoreValues:   f.values == "ignore",
 		MaxDifferences: f.maxDiffs,
 	}
-	p := &verify.Printer{W: m.Stdout, Quiet: f.quiet, Heading: "atmkit: verifying " + opts.Describe(len(files))}
+	p := &verify.Printer{W: m.Stdout, Quiet: f.quiet, Heading: "atmkit: verifying " + describe(opts, len(files))}
 	opts.OnResult = p.Print
 	report, err := verify.Run(ctx, files, opts)
 	switch {
@@ -133,6 +133,21 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 	}
 	return cli.Exitf(exitFailure, "cassette verify: %d of %d interactions drifted (see above); --update rewrites the cassettes with the new answers",
 		drifted, len(report.Results))
+}
+
+// describe says what verify.Run does with o over n cassette files: "2
+// cassettes against https://atm.example.org (4 requests at a time, at most
+// 10 a second, values compared)", the URL's password and key masked.
+func describe(o verify.Options, n int) string {
+	rate, values := "no rate limit", "compared"
+	if o.Rate > 0 {
+		rate = fmt.Sprintf("at most %g a second", o.Rate)
+	}
+	if o.IgnoreValues {
+		values = "ignored"
+	}
+	return fmt.Sprintf("%s against %s (%s at a time, %s, values %s)",
+		plural(n, "cassette"), redact.URL(o.Upstream), plural(max(1, o.Concurrency), "request"), rate, values)
 }
 
 // notChecked is the error of a run that could not check the deployment
