@@ -7,8 +7,8 @@
 // moved elements, namespaces, types) and the values. Each call goes in the
 // binding it was recorded in, with [Options].Key in place of the scrubbed
 // key (cassettes.Placeholder); a recorded key rejection is re-sent with a
-// wrong key. Each interaction gets a [Result] with a [Verdict] and its
-// [Difference]s. It is `atmkit cassette verify` without the command line.
+// wrong key. Each interaction gets a [Result]: a [Verdict] and each
+// [Difference]. It is `atmkit cassette verify` without the command line.
 //
 // Drift is no error ([Report.Drifted]); an error means the deployment
 // could not be checked: [ErrNoKey], [ErrKeyRefused], [ErrNoAnswer], or a
