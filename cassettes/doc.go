@@ -1,6 +1,6 @@
 // Package cassettes records a deployment of the ATM Location Lookup Service
-// into go-vcr v3 cassettes, replays them, and checks that a deployment still
-// answers as they say.
+// into go-vcr v3 cassettes, replays them, and scrubs them. Package
+// cassettes/verify checks that a deployment still answers as they say.
 //
 // A cassette is go-vcr's YAML file (format version 2), readable in a pull
 // request. Every interaction that reaches the file has been scrubbed: the
@@ -53,29 +53,18 @@
 // namespace, transport and per-call timeout, [DefaultUpstreamTimeout] by
 // default); [Index.Close] writes the last episodes.
 //
-// # Verifying
-//
-// [Verify] re-sends every recorded call to a live deployment and compares
-// the answers with the recordings: status, content type, then the structure
-// of the XML or JSON (renamed, added, removed, moved elements, namespaces,
-// types) and the values, each result a [VerifyResult] with a [Verdict] and
-// its [Difference]s. It is `atmkit cassette verify` without the command
-// line. Drift is no error ([VerifyReport.Drifted]); an error means the
-// deployment could not be checked.
-//
 // # Files
 //
 // [Files] expands paths (files, or directories of .yaml files); [ReadFile]
-// and [WriteFile] read and write a cassette (WriteFile scrubs and writes
-// atomically); [List] and [Recordings] describe what a cassette holds;
-// [Scrub] and [ScrubFile] scrub interactions written by other tools.
+// and [WriteFile] read and write a cassette (WriteFile writes atomically);
+// [List] and [Recordings] describe what a cassette holds; [Scrub] and
+// [ScrubFile] scrub interactions written by other tools.
 //
 // # Errors
 //
 // The errors of this package ([ErrCassetteNotFound], [ErrInvalidCassette],
 // [ErrUnsupportedFormat], [ErrNoInteraction], [ErrInvalidMode], [ErrStopped],
-// [ErrNothingRecorded]; Verify's [ErrNoKey], [ErrKeyRefused], [ErrNoAnswer])
-// are wrapped with the cassette's path or the request's description; test for
-// them with errors.Is. A service key a request carries is masked in every
-// error text.
+// [ErrNothingRecorded]) are wrapped with the cassette's path or the
+// request's description; test for them with errors.Is. A service key a
+// request carries is masked in every error text.
 package cassettes

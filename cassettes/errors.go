@@ -1,17 +1,21 @@
 package cassettes
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/atmkit/atmkit/cassettes/internal/recorded"
+)
 
 // Errors of this package. They are wrapped with the cassette's path or the
 // request's description; test for them with errors.Is.
 var (
 	// ErrCassetteNotFound: a mode that only replays found no cassette file.
-	ErrCassetteNotFound = errors.New("cassette not found")
+	ErrCassetteNotFound = recorded.ErrCassetteNotFound
 	// ErrInvalidCassette: the file is not a go-vcr cassette (not YAML, or not
 	// the expected structure).
-	ErrInvalidCassette = errors.New("invalid cassette")
+	ErrInvalidCassette = recorded.ErrInvalidCassette
 	// ErrUnsupportedFormat: the cassette is of another go-vcr format version than 2.
-	ErrUnsupportedFormat = errors.New("unsupported cassette format version (want 2)")
+	ErrUnsupportedFormat = recorded.ErrUnsupportedFormat
 	// ErrNoInteraction: nothing recorded matches a request, and the mode does
 	// not allow recording it.
 	ErrNoInteraction = errors.New("no recorded interaction matches the request")

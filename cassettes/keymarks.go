@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"net/http"
 
+	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
@@ -55,7 +56,7 @@ func (k *keyMarks) loaded(n int) {
 // hash returns the salted hash of the key i's request sends, or "" when
 // the request is no call of an operation.
 func (k *keyMarks) hash(i *cassette.Interaction) string {
-	c, ok := callOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body)
+	c, ok := recorded.CallOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body)
 	if !ok {
 		return ""
 	}
@@ -105,22 +106,4 @@ func (k *keyMarks) marks() map[int]bool {
 		}
 	}
 	return changed
-}
-
-// markKey sets the key placeholder of a scrubbed interaction's request to
-// ph (Placeholder or RejectedPlaceholder), wherever the key is sent.
-func markKey(i *cassette.Interaction, ph string) {
-	s := &scrubber{ph: ph}
-	rq := &i.Request
-	rq.URL = s.url(rq.URL)
-	rq.RequestURI = s.url(rq.RequestURI)
-	if len(rq.Form) > 0 {
-		rq.Form = s.values(rq.Form)
-	}
-	old := rq.Body
-	rq.Body = s.body(rq.Body, headerValue(rq.Headers, "Content-Type"))
-	if rq.Body != old {
-		rq.Headers = rq.Headers.Clone() // the map may be shared with the copy replaced
-		fixLength(&rq.ContentLength, rq.Headers, len(rq.Body))
-	}
 }

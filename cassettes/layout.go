@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"github.com/atmkit/atmkit/shape"
 	"github.com/beevik/etree"
 )
@@ -270,7 +271,7 @@ type Gap struct {
 // String describes the gap in one line, as atmkit serve's banner lists it:
 // "ReturnProvinces over get (2 recorded calls): recorded over soap11 …".
 func (g Gap) String() string {
-	return fmt.Sprintf("%s over %s (%s): %s", g.Operation, g.Binding, plural(g.Calls, "recorded call"), g.Reason)
+	return fmt.Sprintf("%s over %s (%s): %s", g.Operation, g.Binding, recorded.Plural(g.Calls, "recorded call"), g.Reason)
 }
 
 // gapKey groups gaps: an operation, the binding it cannot be answered in,

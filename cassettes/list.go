@@ -1,12 +1,7 @@
 package cassettes
 
 import (
-	"fmt"
-	"io"
-	"net/url"
-	"strings"
-	"text/tabwriter"
-
+	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
@@ -39,59 +34,6 @@ func List(path string) ([]Entry, error) {
 // entryOf describes one interaction.
 func entryOf(i *cassette.Interaction) Entry {
 	e := Entry{ID: i.ID, Status: i.Response.Code}
-	if c, ok := callOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body); ok {
-		e.Binding, e.Operation, e.Params = c.Binding.String(), c.Op.Name, c.Params()
-	} else {
-		e.Operation = i.Request.Method + " " + i.Request.URL
-		if u, err := url.Parse(i.Request.URL); err == nil {
-			e.Operation = i.Request.Method + " " + u.RequestURI()
-		}
-	}
+	e.Binding, e.Operation, e.Params = recorded.Identify(i)
 	return e
-}
-
-// WriteList writes the interactions of the cassettes at paths (files, or
-// directories of .yaml files) as a table, as atmkit cassette list prints
-// it: per file a heading "# FILE: N interactions", then a row per
-// interaction with its ID, binding ("-" for no call), operation,
-// parameters (name=value, the key left out) and status.
-func WriteList(w io.Writer, paths ...string) error {
-	files, err := Files(paths...)
-	if err != nil {
-		return err
-	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	for _, f := range files {
-		entries, err := List(f)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(tw, "# %s: %d interactions\n", f, len(entries))
-		fmt.Fprintln(tw, "ID\tBINDING\tOPERATION\tPARAMETERS\tSTATUS")
-		for _, e := range entries {
-			b := e.Binding
-			if b == "" {
-				b = "-"
-			}
-			params := make([]string, len(e.Params))
-			for i, p := range e.Params {
-				params[i] = p[0] + "=" + listValue(p[1])
-			}
-			ps := strings.Join(params, " ")
-			if ps == "" {
-				ps = "-"
-			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\n", e.ID, b, e.Operation, ps, e.Status)
-		}
-	}
-	return tw.Flush()
-}
-
-// listValue is a parameter's value in WriteList's table: as is, or quoted
-// when it is empty or holds blanks or quotes.
-func listValue(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\"") {
-		return s
-	}
-	return fmt.Sprintf("%q", s)
 }

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"github.com/atmkit/atmkit/internal/redact"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 	"gopkg.in/dnaeon/go-vcr.v3/recorder"
@@ -97,8 +98,8 @@ func New(path string, opts ...Option) (*Recorder, error) {
 			return nil, err
 		}
 		for _, i := range list {
-			k := recordedKey(&i.Request)
-			r.seen[k] = append(r.seen[k], answerDigest(&i.Response))
+			k := recorded.RecordedKey(&i.Request)
+			r.seen[k] = append(r.seen[k], recorded.AnswerDigest(&i.Response))
 			if vcrLoads {
 				r.counts[k]++
 			}
@@ -207,7 +208,7 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, redact.Error(fmt.Errorf("read request body: %w", err))
 	}
 	info := &reqInfo{body: body}
-	info.key = requestKey(req.Method, req.URL.String(), req.Header, string(body))
+	info.key = recorded.RequestKey(req.Method, req.URL.String(), req.Header, string(body))
 	out := req.Clone(context.WithValue(req.Context(), infoKey{}, info))
 	if body != nil {
 		out.Body = io.NopCloser(bytes.NewReader(body))
@@ -216,7 +217,7 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	resp, err := r.vcr.RoundTrip(out)
 	if err != nil {
-		desc := describeRequest(req.Method, req.URL.String(), req.Header, string(body))
+		desc := recorded.DescribeRequest(req.Method, req.URL.String(), req.Header, string(body))
 		if errors.Is(err, cassette.ErrInteractionNotFound) {
 			err = fmt.Errorf("%w: %s; cassette %s: %w", ErrNoInteraction, desc, r.path, err)
 		} else {
@@ -225,7 +226,7 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		// The error may quote the request (a *url.Error of the transport
 		// holds its whole URL): mask the key it sent.
 		var key []string
-		if c, ok := callOf(req.Method, req.URL.String(), req.Header, string(body)); ok {
+		if c, ok := recorded.CallOf(req.Method, req.URL.String(), req.Header, string(body)); ok {
 			key = []string{c.Key}
 		}
 		return nil, redact.Error(err, key...)
@@ -239,6 +240,17 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	resp.Request = req
 	return resp, nil
+}
+
+// readBody reads and closes a request body, returning its bytes.
+func readBody(body io.ReadCloser) ([]byte, error) {
+	if body == nil || body == http.NoBody {
+		return nil, nil
+	}
+	defer body.Close()
+	var buf bytes.Buffer
+	_, err := buf.ReadFrom(body)
+	return buf.Bytes(), err
 }
 
 // captureTransport keeps the real response for RoundTrip to return, before
@@ -291,12 +303,12 @@ func (r *Recorder) match(req *http.Request, rec cassette.Request) bool {
 	if info == nil {
 		return false
 	}
-	fp := rec.Method + " " + rec.URL + "\n" + headerValue(rec.Headers, "Content-Type") + "\n" + headerValue(rec.Headers, "SOAPAction") + "\n" + rec.Body
+	fp := rec.Method + " " + rec.URL + "\n" + recorded.HeaderValue(rec.Headers, "Content-Type") + "\n" + recorded.HeaderValue(rec.Headers, "SOAPAction") + "\n" + rec.Body
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	k, ok := r.keyCache[fp]
 	if !ok {
-		k = recordedKey(&rec)
+		k = recorded.RecordedKey(&rec)
 		r.keyCache[fp] = k
 	}
 	if k != info.key {
@@ -325,10 +337,10 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 		}
 	}
 	key := r.keys.hash(i) // before scrubbing: the key itself, salted and hashed
-	scrub(i, Placeholder)
+	recorded.Scrub(i, Placeholder)
 	i.Request.RemoteAddr = "" // the caller's address changes every run: noise in a review
-	k := recordedKey(&i.Request)
-	d := answerDigest(&i.Response)
+	k := recorded.RecordedKey(&i.Request)
+	d := recorded.AnswerDigest(&i.Response)
 	r.mu.Lock()
 	r.counts[k]++
 	keep := !i.DiscardOnSave && !slices.Contains(r.seen[k], d)
@@ -353,12 +365,12 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 	if cp.DiscardOnSave {
 		return nil
 	}
-	scrub(&cp, Placeholder)
+	recorded.Scrub(&cp, Placeholder)
 	r.mu.Lock()
 	cp.ID = len(r.list)
 	if r.keys.add(key, cp.Response.Code) {
-		markKey(&cp, RejectedPlaceholder)
-		r.log.Debug("recorded a key rejection", "request", describeRequest(cp.Request.Method, cp.Request.URL, cp.Request.Headers, cp.Request.Body))
+		recorded.MarkKey(&cp, RejectedPlaceholder)
+		r.log.Debug("recorded a key rejection", "request", recorded.DescribeRequest(cp.Request.Method, cp.Request.URL, cp.Request.Headers, cp.Request.Body))
 	}
 	r.list = append(r.list, &cp)
 	r.dirty++
@@ -418,7 +430,7 @@ func (r *Recorder) Save() error {
 		if j >= len(r.encoded) {
 			continue
 		}
-		item, err := marshalItem(list[j])
+		item, err := recorded.MarshalItem(list[j])
 		if err != nil {
 			r.restale(stale)
 			return fmt.Errorf("encode cassette %s: %w", r.path, err)
@@ -426,13 +438,13 @@ func (r *Recorder) Save() error {
 		r.encoded[j] = item
 	}
 	for _, i := range list[len(r.encoded):] {
-		item, err := marshalItem(i)
+		item, err := recorded.MarshalItem(i)
 		if err != nil {
 			return fmt.Errorf("encode cassette %s: %w", r.path, err)
 		}
 		r.encoded = append(r.encoded, item)
 	}
-	if err := writeAtomic(r.path, joinItems(r.encoded)); err != nil {
+	if err := recorded.WriteAtomic(r.path, recorded.JoinItems(r.encoded)); err != nil {
 		return err
 	}
 	r.mu.Lock()
@@ -491,7 +503,7 @@ func (r *Recorder) remark() {
 		if want {
 			ph = RejectedPlaceholder
 		}
-		markKey(&cp, ph)
+		recorded.MarkKey(&cp, ph)
 		r.list[j] = &cp
 		r.stale = append(r.stale, j)
 		r.dirty++

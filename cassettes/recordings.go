@@ -1,6 +1,7 @@
 package cassettes
 
 import (
+	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"net/url"
 	"strings"
 )
@@ -44,7 +45,7 @@ func Recordings(path string) ([]Recording, error) {
 	out := make([]Recording, len(list))
 	for k, i := range list {
 		out[k] = Recording{Entry: entryOf(i), Method: i.Request.Method, URL: i.Request.URL,
-			ContentType: headerValue(i.Response.Headers, "Content-Type"), Body: i.Response.Body}
+			ContentType: recorded.HeaderValue(i.Response.Headers, "Content-Type"), Body: i.Response.Body}
 	}
 	return out, nil
 }

@@ -96,9 +96,8 @@ func TestUpstreamEndsWithTheClient(t *testing.T) {
 		}
 	}))
 	defer silent.Close()
-	// (The deprecated WithUpstreamTimeout still sets the bound.)
-	idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstreamTimeout(time.Minute),
-		cassettes.WithUpstream(cassettes.Upstream{URL: silent.URL, Record: filepath.Join(t.TempDir(), "gone.yaml")}))
+	idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstream(cassettes.Upstream{URL: silent.URL,
+		Record: filepath.Join(t.TempDir(), "gone.yaml"), Timeout: time.Minute}))
 	if err != nil {
 		t.Fatal(err)
 	}

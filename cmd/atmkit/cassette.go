@@ -1,8 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
 
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
@@ -23,10 +27,42 @@ func (m *Main) runCassetteList(_ context.Context, args []string) error {
 	if fs.NArg() == 0 {
 		return cli.Usagef("cassette list", "want at least one cassette file or directory")
 	}
-	if err := cassettes.WriteList(m.Stdout, fs.Args()...); err != nil {
+	if err := writeList(m.Stdout, fs.Args()...); err != nil {
 		return fmt.Errorf("cassette list: %w", err)
 	}
 	return nil
+}
+
+// writeList writes the interactions of the cassettes at paths as a table:
+// per file a heading "# FILE: N interactions", then a row per interaction
+// with its ID, binding ("-" for no call), operation, parameters
+// (name=value, the key left out; a value quoted when it is empty or holds
+// blanks or quotes) and status.
+func writeList(w io.Writer, paths ...string) error {
+	files, err := cassettes.Files(paths...)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, f := range files {
+		entries, err := cassettes.List(f)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(tw, "# %s: %d interactions\n", f, len(entries))
+		fmt.Fprintln(tw, "ID\tBINDING\tOPERATION\tPARAMETERS\tSTATUS")
+		for _, e := range entries {
+			b, ps := cmp.Or(e.Binding, "-"), make([]string, len(e.Params))
+			for i, p := range e.Params {
+				ps[i] = p[0] + "=" + p[1]
+				if p[1] == "" || strings.ContainsAny(p[1], " \t\"") {
+					ps[i] = fmt.Sprintf("%s=%q", p[0], p[1])
+				}
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\n", e.ID, b, e.Operation, cmp.Or(strings.Join(ps, " "), "-"), e.Status)
+		}
+	}
+	return tw.Flush()
 }
 
 func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
@@ -44,12 +80,7 @@ func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
 	}
 	total := 0
 	for _, f := range files {
-		var n, inter int
-		if *check {
-			n, inter, err = cassettes.CountScrub(f)
-		} else {
-			n, inter, err = cassettes.ScrubFile(f)
-		}
+		n, inter, err := scrubCount(f, *check)
 		if err != nil {
 			return fmt.Errorf("cassette scrub: %w", err)
 		}
@@ -67,4 +98,19 @@ func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
 		return cli.Exitf(exitFailure, "cassette scrub: %d values to redact (run without --check to redact them)", total)
 	}
 	return nil
+}
+
+// scrubCount scrubs the cassette at path as cassettes.ScrubFile does, or
+// with check only counts what it would replace, writing nothing.
+func scrubCount(path string, check bool) (replaced, interactions int, err error) {
+	if !check {
+		return cassettes.ScrubFile(path)
+	}
+	list, err := cassettes.ReadFile(path)
+	for _, i := range list {
+		if n := cassettes.Scrub(i); n > 0 {
+			replaced, interactions = replaced+n, interactions+1
+		}
+	}
+	return replaced, interactions, err
 }

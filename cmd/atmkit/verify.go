@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/cassettes/verify"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/internal/redact"
 )
@@ -36,7 +37,7 @@ func (f *verifyFlags) register(m *Main) *flag.FlagSet {
 	fs.BoolVar(&f.update, "update", false, "rewrite the cassettes with the new answers of what drifted, after showing the differences")
 	fs.IntVar(&f.concurrency, "concurrency", 1, "how many requests may be in flight at once")
 	fs.Float64Var(&f.rate, "rate", 0, "at most this many requests a `second`, evenly spaced (0: no limit)")
-	fs.IntVar(&f.maxDiffs, "max-differences", cassettes.DefaultMaxDifferences, "value differences shown per interaction (all are counted)")
+	fs.IntVar(&f.maxDiffs, "max-differences", verify.DefaultMaxDifferences, "value differences shown per interaction (all are counted)")
 	fs.BoolVar(&f.quiet, "quiet", false, "print only the interactions that drifted, and the summary")
 	f.reach.Register(fs, "the upstream", true)
 	return fs
@@ -76,7 +77,7 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 	if len(files) == 0 {
 		return cli.Usagef("cassette verify", "no cassette files (*.yaml) in %s", strings.Join(fs.Args(), ", "))
 	}
-	opts := cassettes.VerifyOptions{
+	opts := verify.Options{
 		Upstream:       f.upstream,
 		Key:            f.key,
 		Secrets:        f.reach.Secrets(),
@@ -87,12 +88,12 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 		IgnoreValues:   f.values == "ignore",
 		MaxDifferences: f.maxDiffs,
 	}
-	p := &cassettes.VerifyPrinter{W: m.Stdout, Quiet: f.quiet, Heading: "atmkit: verifying " + opts.Describe(len(files))}
+	p := &verify.Printer{W: m.Stdout, Quiet: f.quiet, Heading: "atmkit: verifying " + describe(opts, len(files))}
 	opts.OnResult = p.Print
-	report, err := cassettes.Verify(ctx, files, opts)
+	report, err := verify.Run(ctx, files, opts)
 	switch {
-	case errors.Is(err, cassettes.ErrNoKey):
-		return cli.Usagef("cassette verify", "--key (or ATMKIT_KEY) is required: %v", strings.TrimPrefix(err.Error(), cassettes.ErrNoKey.Error()+": "))
+	case errors.Is(err, verify.ErrNoKey):
+		return cli.Usagef("cassette verify", "--key (or ATMKIT_KEY) is required: %v", strings.TrimPrefix(err.Error(), verify.ErrNoKey.Error()+": "))
 	case errors.Is(err, cassettes.ErrCassetteNotFound):
 		return cli.Usagef("cassette verify", "%v", err)
 	case report == nil && err != nil:
@@ -105,17 +106,17 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 	}
 	if err != nil {
 		msg := err.Error()
-		if errors.Is(err, cassettes.ErrKeyRefused) {
+		if errors.Is(err, verify.ErrKeyRefused) {
 			msg += ". Check --key (or ATMKIT_KEY): it must be a key this deployment accepts"
 		}
-		if n := report.Count(cassettes.ValuesDrifted) + report.Count(cassettes.StructureDrifted); n > 0 {
+		if n := report.Count(verify.ValuesDrifted) + report.Count(verify.StructureDrifted); n > 0 {
 			msg += fmt.Sprintf(" (%d interactions drifted before the run stopped)", n)
 		}
 		return notChecked(redact.Text(msg, f.key))
 	}
 	p.PrintHeading()
 	fmt.Fprintf(m.Stdout, "atmkit: %s\n", report.Summary())
-	drifted := report.Count(cassettes.ValuesDrifted) + report.Count(cassettes.StructureDrifted)
+	drifted := report.Count(verify.ValuesDrifted) + report.Count(verify.StructureDrifted)
 	if drifted == 0 {
 		return nil
 	}
@@ -132,6 +133,21 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 	}
 	return cli.Exitf(exitFailure, "cassette verify: %d of %d interactions drifted (see above); --update rewrites the cassettes with the new answers",
 		drifted, len(report.Results))
+}
+
+// describe says what verify.Run does with o over n cassette files: "2
+// cassettes against https://atm.example.org (4 requests at a time, at most
+// 10 a second, values compared)", the URL's password and key masked.
+func describe(o verify.Options, n int) string {
+	rate, values := "no rate limit", "compared"
+	if o.Rate > 0 {
+		rate = fmt.Sprintf("at most %g a second", o.Rate)
+	}
+	if o.IgnoreValues {
+		values = "ignored"
+	}
+	return fmt.Sprintf("%s against %s (%s at a time, %s, values %s)",
+		plural(n, "cassette"), redact.URL(o.Upstream), plural(max(1, o.Concurrency), "request"), rate, values)
 }
 
 // notChecked is the error of a run that could not check the deployment

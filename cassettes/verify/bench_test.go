@@ -1,4 +1,4 @@
-package cassettes_test
+package verify_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/cassettes/verify"
 )
 
 // recordMany records n distinct coordinate searches of the deployment at
@@ -29,7 +30,7 @@ func recordMany(tb testing.TB, base string, n int) string {
 	for k := range n {
 		q := query{asmx.OpReturnAtmSearchByCoordinates, [][2]string{{"strPostalCode", ""},
 			{"dblLatitude", fmt.Sprintf("44.%04d", 6000+k)}, {"dblLongitude", "-63.5752"}, {"bytRadius", "5"}}}
-		if status, body := do(tb, proxy.Client(), request(tb, proxy.URL, bindings[k%len(bindings)], q, testKey, false)); status != 200 {
+		if status, body := do(tb, proxy.Client(), request(tb, proxy.URL, bindings[k%len(bindings)], q, testKey)); status != 200 {
 			tb.Fatalf("record %d: status %d: %s", k, status, body)
 		}
 	}
@@ -59,10 +60,10 @@ func BenchmarkVerify(b *testing.B) {
 		for _, conc := range []int{1, 4} {
 			b.Run(fmt.Sprintf("interactions=1000/latency=%s/concurrency=%d", latency.name, conc), func(b *testing.B) {
 				for b.Loop() {
-					r, err := cassettes.Verify(context.Background(), []string{path}, cassettes.VerifyOptions{
+					r, err := verify.Run(context.Background(), []string{path}, verify.Options{
 						Upstream: latency.url, Key: testKey, Concurrency: conc})
-					if err != nil || r.Count(cassettes.Same) != 1000 {
-						b.Fatalf("err %v, %d same", err, r.Count(cassettes.Same))
+					if err != nil || r.Count(verify.Same) != 1000 {
+						b.Fatalf("err %v, %d same", err, r.Count(verify.Same))
 					}
 				}
 			})

@@ -1,231 +1,17 @@
-package cassettes
+package verify
 
 import (
-	"encoding/json"
-	"errors"
-	"io"
 	"net/url"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
-	"github.com/beevik/etree"
+	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 )
 
-// This file compares two answers as trees: XML elements or JSON values.
-// Structure is compared on shapes, where the items of a list (same-named
-// sibling elements in a row, the items of a JSON array) are merged into
-// one, so a list that grows or shrinks is a change of values, not of
-// structure. Values are compared item by item.
-
-// vkind is what a tree node is.
-type vkind int
-
-const (
-	vElement vkind = iota // an XML element
-	vObject
-	vArray
-	vString
-	vNumber
-	vBool
-	vNull
-)
-
-// vnode is an answer's XML element or JSON value.
-type vnode struct {
-	name  string // XML: local name; JSON: member name ("" for items and the root)
-	space string // XML: namespace URI
-	kind  vkind
-	text  string // XML: the element's own text, trimmed; JSON: a scalar as written (strings unquoted)
-	attrs []vattr
-	kids  []*vnode
-}
-
-// vattr is an XML attribute (namespace declarations left out).
-type vattr struct{ name, space, value string }
-
-// Namespaces whose documents and attributes get special treatment (nsWSDL
-// is in layout.go, nsXSI and nsXSD in xmlraw.go).
-const (
-	nsDisco    = "http://schemas.xmlsoap.org/disco/"
-	nsDiffgram = "urn:schemas-microsoft-com:xml-diffgram-v1"
-	nsMSData   = "urn:schemas-microsoft-com:xml-msdata"
-)
-
-// xmlTree parses an XML body.
-func xmlTree(body string) (*vnode, error) {
-	doc := etree.NewDocument()
-	if err := doc.ReadFromString(body); err != nil {
-		return nil, err
-	}
-	if doc.Root() == nil {
-		return nil, errors.New("no root element")
-	}
-	return fromElement(doc.Root()), nil
-}
-
-func fromElement(e *etree.Element) *vnode {
-	n := &vnode{name: e.Tag, space: e.NamespaceURI(), kind: vElement}
-	for _, a := range e.Attr {
-		if a.Space == "xmlns" || (a.Space == "" && a.Key == "xmlns") {
-			continue
-		}
-		n.attrs = append(n.attrs, vattr{name: a.Key, space: a.NamespaceURI(), value: a.Value})
-	}
-	var text strings.Builder
-	for _, c := range e.Child {
-		switch t := c.(type) {
-		case *etree.Element:
-			n.kids = append(n.kids, fromElement(t))
-		case *etree.CharData:
-			text.WriteString(t.Data)
-		}
-	}
-	n.text = strings.TrimSpace(text.String())
-	return n
-}
-
-// jsonTree parses a JSON body, keeping the order of members.
-func jsonTree(body string) (*vnode, error) {
-	dec := json.NewDecoder(strings.NewReader(body))
-	dec.UseNumber()
-	n, err := readJSON(dec, "")
-	if err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("data after the JSON value")
-	}
-	return n, nil
-}
-
-func readJSON(dec *json.Decoder, name string) (*vnode, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	n := &vnode{name: name}
-	switch t := tok.(type) {
-	case json.Delim:
-		n.kind = vArray
-		if t == '{' {
-			n.kind = vObject
-		}
-		for dec.More() {
-			key := ""
-			if n.kind == vObject {
-				k, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				key, _ = k.(string)
-			}
-			kid, err := readJSON(dec, key)
-			if err != nil {
-				return nil, err
-			}
-			n.kids = append(n.kids, kid)
-		}
-		if _, err := dec.Token(); err != nil { // the closing delimiter
-			return nil, err
-		}
-	case string:
-		n.kind, n.text = vString, t
-	case json.Number:
-		n.kind, n.text = vNumber, t.String()
-	case bool:
-		n.kind, n.text = vBool, strconv.FormatBool(t)
-	case nil:
-		n.kind, n.text = vNull, "null"
-	}
-	return n, nil
-}
-
-// typeOf is a node's type: for XML "element" (it has child elements),
-// "empty", "number", "boolean" or "text"; for JSON its kind.
-func typeOf(n *vnode) string {
-	switch n.kind {
-	case vObject:
-		return "object"
-	case vArray:
-		return "array"
-	case vString:
-		return "string"
-	case vNumber:
-		return "number"
-	case vBool:
-		return "boolean"
-	case vNull:
-		return "null"
-	}
-	switch {
-	case len(n.kids) > 0:
-		return "element"
-	case n.text == "" && slices.ContainsFunc(n.attrs, func(a vattr) bool { return !bookkeeping(a) }):
-		return "element" // values in attributes
-	case n.text == "":
-		return "empty"
-	case n.text == "true" || n.text == "false":
-		return "boolean"
-	case isNumber(n.text):
-		return "number"
-	}
-	return "text"
-}
-
-func isNumber(s string) bool {
-	_, err := strconv.ParseFloat(s, 64)
-	return err == nil && !strings.ContainsAny(s, "xXnNiI_") // no hex, NaN, Inf or digit separators
-}
-
-// numEqual reports whether a and b are the same number written differently.
-func numEqual(a, b string) bool {
-	if !isNumber(a) || !isNumber(b) {
-		return false
-	}
-	x, _ := strconv.ParseFloat(a, 64)
-	y, _ := strconv.ParseFloat(b, 64)
-	return x == y
-}
-
-// unknownType is a merged type whose items disagree.
-const unknownType = "mixed"
-
-// mergeType is the type of a list whose items have types a and b.
-func mergeType(a, b string, isJSON bool) string {
-	switch {
-	case a == b:
-		return a
-	case a == "empty" || a == "null":
-		return b
-	case b == "empty" || b == "null":
-		return a
-	case isJSON:
-		return unknownType
-	case a == "element" || b == "element":
-		return "element"
-	}
-	return "text" // numbers, booleans and text mixed
-}
-
-// typeChanged reports whether a value recorded as type r and now of type
-// l changed its type. An empty value or null says nothing; text can hold
-// digits, so text becoming a number is no change, but a number becoming
-// text is (a decimal comma, a unit).
-func typeChanged(r, l string, isJSON bool) bool {
-	switch {
-	case r == l, r == "empty", l == "empty", r == "null", l == "null", r == unknownType, l == unknownType:
-		return false
-	case isJSON:
-		return true
-	case r == "text":
-		return l == "element"
-	}
-	return true
-}
-
-func isLeafType(t string) bool { return t != "element" && t != "object" && t != "array" }
+// The structure of two trees is compared on their shapes: each node's
+// name, namespace, type and attributes, the items of a list merged into
+// one. A child is aligned with its counterpart by key, in order, so that a
+// rename, an addition, a removal or a move is reported where it happened.
 
 // vshape is the structure of a node: for a list, of all its items merged.
 type vshape struct {
@@ -272,9 +58,6 @@ func (t *treeCmp) markGone(path, key string) {
 	}
 	t.gone[t.childPath(path, key)] = true
 }
-
-// itemIndex matches the item numbers of a value path ("location[2]").
-var itemIndex = regexp.MustCompile(`\[[0-9]+\]`)
 
 // compareTrees compares a recorded tree with a live one: their structure,
 // then (unless ignored) their values.
@@ -517,7 +300,7 @@ func (t *treeCmp) compareShape(path string, r, l *vshape, ns nsMoves) {
 		case t.descriptive && ra.name == "name" && ra.space == "":
 			// part of the key: a change is a rename, reported above
 		case t.structuralValue(ra) && ra.value != varies && l.attrs[k].value != varies && !t.sameAttrValue(ra.value, l.attrs[k].value):
-			t.c.add(Difference{Path: path + "/@" + attrLabel(ra), Change: AttributeChanged, Recorded: quote(ra.value), Live: quote(l.attrs[k].value)})
+			t.c.add(Difference{Path: path + "/@" + attrLabel(ra), Change: AttributeChanged, Recorded: recorded.Quote(ra.value), Live: recorded.Quote(l.attrs[k].value)})
 		}
 	}
 	for _, la := range l.attrs {
@@ -711,117 +494,4 @@ func lcs(r, l []*vshape) [][2]int {
 		}
 	}
 	return out
-}
-
-// compareValues compares the values of two aligned nodes and below: texts,
-// attributes and JSON scalars, list items one by one.
-func (t *treeCmp) compareValues(path string, r, l *vnode) {
-	for _, ra := range r.attrs {
-		if t.structuralValue(ra) {
-			continue
-		}
-		if k := findAttr(l.attrs, ra); k >= 0 && ra.value != l.attrs[k].value && !numEqual(ra.value, l.attrs[k].value) {
-			t.c.add(Difference{Path: path + "/@" + attrLabel(ra), Change: ValueChanged, Recorded: quote(clip(ra.value)), Live: quote(clip(l.attrs[k].value))})
-		}
-	}
-	switch {
-	case t.json:
-		t.compareJSONValues(path, r, l)
-		return
-	case (len(r.kids) > 0) != (len(l.kids) > 0) && r.text == "" && l.text == "":
-		return // an empty element against one with children: structure's to say
-	case r.text != l.text && !numEqual(r.text, l.text):
-		t.c.add(Difference{Path: path, Change: ValueChanged, Recorded: quote(clip(r.text)), Live: quote(clip(l.text))})
-	}
-	lruns := map[string][][]*vnode{}
-	for _, run := range t.runs(l.kids) {
-		k := t.keyOf(run[0])
-		lruns[k] = append(lruns[k], run)
-	}
-	seen := map[string]int{}
-	for _, rrun := range t.runs(r.kids) {
-		key := t.keyOf(rrun[0])
-		occ := seen[key]
-		seen[key]++
-		if occ >= len(lruns[key]) {
-			t.absent(path+"/"+key, rrun, true)
-			continue
-		}
-		lrun := lruns[key][occ]
-		if len(rrun) != len(lrun) {
-			t.c.add(Difference{Path: path + "/" + key, Change: CountChanged, Recorded: strconv.Itoa(len(rrun)), Live: strconv.Itoa(len(lrun))})
-		}
-		many := len(rrun) > 1 || len(lrun) > 1
-		for k := range min(len(rrun), len(lrun)) {
-			cp := path + "/" + key
-			if many {
-				cp += "[" + strconv.Itoa(k+1) + "]"
-			}
-			t.compareValues(cp, rrun[k], lrun[k])
-		}
-	}
-	for key, runs := range lruns {
-		for _, lrun := range runs[min(seen[key], len(runs)):] {
-			t.absent(path+"/"+key, lrun, false)
-		}
-	}
-}
-
-// absent reports the values of a run of elements one side lacks: how many
-// items a list had, or the text of a single element (an empty list, a
-// null left out). A missing element with children is structure's to say.
-func (t *treeCmp) absent(path string, run []*vnode, recorded bool) {
-	if t.gone[itemIndex.ReplaceAllString(path, "")] {
-		return // reported as removed or added
-	}
-	var d Difference
-	switch {
-	case len(run) > 1:
-		d = Difference{Path: path, Change: CountChanged, Recorded: strconv.Itoa(len(run)), Live: "0"}
-	case len(run[0].kids) == 0 && run[0].text != "":
-		d = Difference{Path: path, Change: ValueChanged, Recorded: quote(clip(run[0].text)), Live: "absent"}
-	default:
-		return
-	}
-	if !recorded {
-		d.Recorded, d.Live = d.Live, d.Recorded
-	}
-	t.c.add(d)
-}
-
-func (t *treeCmp) compareJSONValues(path string, r, l *vnode) {
-	switch {
-	case r.kind == vObject && l.kind == vObject:
-		used := make([]bool, len(l.kids))
-		for _, rk := range r.kids {
-			for n, lk := range l.kids {
-				if !used[n] && lk.name == rk.name {
-					used[n] = true
-					t.compareValues(t.childPath(path, rk.name), rk, lk)
-					break
-				}
-			}
-		}
-	case r.kind == vArray && l.kind == vArray:
-		if len(r.kids) != len(l.kids) {
-			t.c.add(Difference{Path: path, Change: CountChanged, Recorded: plural(len(r.kids), "item"), Live: strconv.Itoa(len(l.kids))})
-		}
-		for k := range min(len(r.kids), len(l.kids)) {
-			t.compareValues(path+"["+strconv.Itoa(k)+"]", r.kids[k], l.kids[k])
-		}
-	case r.kind >= vString && l.kind >= vString: // scalars
-		same := r.kind == l.kind && (r.text == l.text || (r.kind == vNumber && numEqual(r.text, l.text)))
-		if !same && (r.kind == l.kind || r.kind == vNull || l.kind == vNull) {
-			t.c.add(Difference{Path: path, Change: ValueChanged, Recorded: jsonLiteral(r), Live: jsonLiteral(l)})
-		}
-	}
-}
-
-// jsonLiteral writes a JSON scalar as JSON does.
-func jsonLiteral(n *vnode) string {
-	if n.kind == vString {
-		b, _ := json.Marshal(clip(n.text))
-		return string(b)
-	}
-	return n.text
 }

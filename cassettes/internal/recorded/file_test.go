@@ -1,4 +1,4 @@
-package cassettes
+package recorded
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 // that make the encoder fold, quote, or choose block styles.
 func TestMarshalByItems(t *testing.T) {
 	t.Parallel()
-	golden, err := ReadFile("testdata/golden.yaml")
+	golden, err := ReadFile("../../testdata/golden.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,11 @@
-package cassettes
+package verify
 
 import (
 	"fmt"
 	"mime"
 	"strings"
 
+	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
@@ -151,7 +152,7 @@ func compareAnswers(rec, live *cassette.Response, ignoreValues bool, max int) *c
 		c.add(Difference{Change: StatusChanged, Recorded: fmt.Sprint(rec.Code), Live: fmt.Sprintf("%d %s", live.Code, answerText(live))})
 		return c // another answer altogether: its body is not comparable
 	}
-	rct, lct := headerValue(rec.Headers, "Content-Type"), headerValue(live.Headers, "Content-Type")
+	rct, lct := recorded.HeaderValue(rec.Headers, "Content-Type"), recorded.HeaderValue(live.Headers, "Content-Type")
 	if !sameMediaType(rct, lct) {
 		c.add(Difference{Change: ContentTypeChanged, Recorded: rct, Live: lct})
 	}
@@ -170,7 +171,7 @@ func compareAnswers(rec, live *cassette.Response, ignoreValues bool, max int) *c
 			c.note = "a text answer: its first line is compared (an error's message; not its stack trace)"
 		}
 		if r != l {
-			c.add(Difference{Path: "text", Change: ValueChanged, Recorded: quote(clip(r)), Live: quote(clip(l))})
+			c.add(Difference{Path: "text", Change: ValueChanged, Recorded: recorded.Quote(clip(r)), Live: recorded.Quote(clip(l))})
 		}
 	case kindXML, kindJSON:
 		c.compareTrees(rt, lt, rk == kindJSON)

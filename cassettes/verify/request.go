@@ -1,8 +1,7 @@
-package cassettes
+package verify
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,18 +14,20 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/internal/tlsconf"
 	"github.com/beevik/etree"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
-// maxLiveBody bounds the answer Verify reads to one request.
+// maxLiveBody bounds the answer Run reads to one request.
 const maxLiveBody = 256 << 20
 
-// notResent are recorded request headers Verify does not send again: the
+// notResent are recorded request headers Run does not send again: the
 // framing net/http sets itself, hop-by-hop headers, and the credentials a
-// cassette holds only as Placeholder (a gateway gets its own from the
+// cassette holds only as cassettes.Placeholder (a gateway gets its own from the
 // transport's headers).
 var notResent = []string{"Content-Length", "Transfer-Encoding", "Connection", "Host", "Accept-Encoding",
 	"Keep-Alive", "Proxy-Connection", "Te", "Trailer", "Upgrade",
@@ -37,16 +38,16 @@ var notResent = []string{"Content-Length", "Transfer-Encoding", "Connection", "H
 // scrubbed. A request with no answer is ErrNoAnswer, its text key-free.
 func (v *verifier) send(ctx context.Context, i *cassette.Interaction, key string) (*cassette.Interaction, error) {
 	rq := &i.Request
-	ph := Placeholder
-	if KeyRejected(i) {
-		ph = RejectedPlaceholder
+	ph := cassettes.Placeholder
+	if cassettes.KeyRejected(i) {
+		ph = cassettes.RejectedPlaceholder
 	}
 	target, err := rebase(v.base, rq.URL)
 	if err != nil {
 		return nil, fmt.Errorf("recorded URL %q: %w", redact.URL(rq.URL), err)
 	}
-	target = withKeyURL(target, ph, key)
-	body := withKeyBody(rq.Body, headerValue(rq.Headers, "Content-Type"), ph, key)
+	target = recorded.PutKeyURL(target, ph, key)
+	body := recorded.PutKeyBody(rq.Body, recorded.HeaderValue(rq.Headers, "Content-Type"), ph, key)
 	h := http.Header{}
 	for k, vs := range rq.Headers {
 		ck := http.CanonicalHeaderKey(k)
@@ -54,7 +55,7 @@ func (v *verifier) send(ctx context.Context, i *cassette.Interaction, key string
 			continue
 		}
 		vs = slices.Clone(vs)
-		if isKeyName(k) {
+		if recorded.IsKeyName(k) {
 			for n := range vs {
 				if vs[n] == ph {
 					vs[n] = key
@@ -64,7 +65,7 @@ func (v *verifier) send(ctx context.Context, i *cassette.Interaction, key string
 		h[ck] = vs
 	}
 	if _, err := http.NewRequest(rq.Method, target, nil); err != nil {
-		return nil, redact.Error(fmt.Errorf("recorded request %s: %w", describeRequest(rq.Method, rq.URL, rq.Headers, rq.Body), err), v.secrets()...)
+		return nil, redact.Error(fmt.Errorf("recorded request %s: %w", recorded.DescribeRequest(rq.Method, rq.URL, rq.Headers, rq.Body), err), v.secrets()...)
 	}
 	var (
 		resp *http.Response
@@ -93,7 +94,7 @@ func (v *verifier) send(ctx context.Context, i *cassette.Interaction, key string
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	what := describeRequest(rq.Method, rq.URL, rq.Headers, rq.Body)
+	what := recorded.DescribeRequest(rq.Method, rq.URL, rq.Headers, rq.Body)
 	return nil, redact.Error(fmt.Errorf("%w: %s", ErrNoAnswer, failure(rctx, err, v.timeout, redact.URL(target), what)), v.secrets()...)
 }
 
@@ -126,7 +127,7 @@ func dropped(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET)
 }
 
-// secrets are the values masked in Verify's errors.
+// secrets are the values masked in Run's errors.
 func (v *verifier) secrets() []string {
 	return append([]string{v.opts.Key}, v.opts.Secrets...)
 }
@@ -202,65 +203,6 @@ func rebase(base *url.URL, recorded string) (string, error) {
 	return out, nil
 }
 
-// withKeyURL puts key in place of ph as the value of strAtmServiceKey in
-// the query of a URL.
-func withKeyURL(u, ph, key string) string {
-	q := strings.IndexByte(u, '?')
-	if q < 0 {
-		return u
-	}
-	return u[:q+1] + withKeyQuery(u[q+1:], ph, key)
-}
-
-// withKeyQuery puts key in place of ph as the value of strAtmServiceKey in
-// a query string or form body, keeping everything else as it is.
-func withKeyQuery(raw, ph, key string) string {
-	parts := strings.Split(raw, "&")
-	for n, p := range parts {
-		name, val, ok := strings.Cut(p, "=")
-		if !ok || !isKeyName(name) {
-			continue
-		}
-		if dv, err := url.QueryUnescape(val); err == nil && dv == ph {
-			parts[n] = name + "=" + url.QueryEscape(key)
-		}
-	}
-	return strings.Join(parts, "&")
-}
-
-// withKeyBody puts key in place of ph as the service key of a recorded
-// request body: a strAtmServiceKey element of XML, the key of a form
-// body, a "strAtmServiceKey" member of JSON.
-func withKeyBody(b, contentType, ph, key string) string {
-	if b == "" || !strings.Contains(b, ph) {
-		return b
-	}
-	if strings.Contains(b, "<") {
-		b = xmlKeyRE.ReplaceAllStringFunc(b, func(m string) string {
-			sub := xmlKeyRE.FindStringSubmatch(m)
-			if strings.TrimSpace(sub[2]) != ph {
-				return m
-			}
-			return sub[1] + string(asmx.AppendEscaped(nil, key)) + sub[3]
-		})
-	}
-	mt := strings.ToLower(strings.TrimSpace(strings.SplitN(contentType, ";", 2)[0]))
-	if !strings.Contains(mt, "xml") && strings.Contains(b, "=") {
-		b = withKeyQuery(b, ph, key)
-	}
-	if strings.Contains(b, `"`) {
-		b = jsonKeyRE.ReplaceAllStringFunc(b, func(m string) string {
-			sub := jsonKeyRE.FindStringSubmatch(m)
-			if sub[2] != ph {
-				return m
-			}
-			j, _ := json.Marshal(key)
-			return sub[1] + string(j)
-		})
-	}
-	return b
-}
-
 // answerText is a short description of an answer for messages: the fault
 // string of a SOAP fault, the first line of a text, the root of other XML.
 func answerText(r *cassette.Response) string {
@@ -273,13 +215,13 @@ func answerText(r *cassette.Response) string {
 		if doc.ReadFromString(body) == nil && doc.Root() != nil {
 			for _, path := range []string{"//faultstring", "//Reason/Text", "//title"} {
 				if e := doc.FindElement(path); e != nil {
-					return clip(quote(firstLine(e.Text())))
+					return clip(recorded.Quote(firstLine(e.Text())))
 				}
 			}
 			return "<" + doc.Root().Tag + ">"
 		}
 	}
-	return clip(quote(firstLine(body)))
+	return clip(recorded.Quote(firstLine(body)))
 }
 
 func firstLine(s string) string {

@@ -1,4 +1,4 @@
-package cassettes_test
+package verify_test
 
 import (
 	"bytes"
@@ -20,6 +20,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/cassettes/verify"
 	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/internal/mocktest"
 )
@@ -43,20 +44,20 @@ func recordDeployment(t testing.TB, base string, ds *fixtures.Dataset) string {
 	xmlQs, jsonQs := queries(ds)
 	for _, q := range xmlQs {
 		for _, b := range asmx.XMLBindings {
-			if status, body := do(t, proxy.Client(), request(t, proxy.URL, b, q, testKey, false)); status != 200 {
+			if status, body := do(t, proxy.Client(), request(t, proxy.URL, b, q, testKey)); status != 200 {
 				t.Fatalf("record %s %s: status %d: %s", b, q, status, body)
 			}
 		}
 	}
 	for _, q := range jsonQs {
-		if status, body := do(t, proxy.Client(), request(t, proxy.URL, asmx.JSON, q, testKey, false)); status != 200 {
+		if status, body := do(t, proxy.Client(), request(t, proxy.URL, asmx.JSON, q, testKey)); status != 200 {
 			t.Fatalf("record json %s: status %d: %s", q, status, body)
 		}
 	}
 	for _, p := range []string{asmx.ServicePath + "?WSDL", asmx.ServicePath} {
 		do(t, proxy.Client(), mustGet(t, proxy.URL+p))
 	}
-	if status, _ := do(t, proxy.Client(), request(t, proxy.URL, asmx.SOAP12, xmlQs[0], rejectedKey, false)); status != 500 {
+	if status, _ := do(t, proxy.Client(), request(t, proxy.URL, asmx.SOAP12, xmlQs[0], rejectedKey)); status != 500 {
 		t.Fatalf("a wrong key: status %d, want 500", status)
 	}
 	proxy.Close()
@@ -118,17 +119,19 @@ func renameResult(_ *http.Request, _ string, body []byte) []byte {
 	return bytes.ReplaceAll(body, []byte("ReturnAtmSearchByCityResult>"), []byte("ReturnAtmSearchByCityReturn>"))
 }
 
-func verify(t testing.TB, path, upstream string, opts cassettes.VerifyOptions) (*cassettes.VerifyReport, error) {
+// run verifies the cassette at path against upstream, with testKey unless
+// opts has a key.
+func run(t testing.TB, path, upstream string, opts verify.Options) (*verify.Report, error) {
 	t.Helper()
 	opts.Upstream = upstream
 	if opts.Key == "" {
 		opts.Key = testKey
 	}
-	return cassettes.Verify(context.Background(), []string{path}, opts)
+	return verify.Run(context.Background(), []string{path}, opts)
 }
 
 // lines writes the report's drifted results as the command prints them.
-func lines(r *cassettes.VerifyReport) string {
+func lines(r *verify.Report) string {
 	var b strings.Builder
 	for _, res := range r.Results {
 		b.WriteString("#" + strconv.Itoa(res.ID) + " " + res.Name() + ": " + res.Summary() + "\n")
@@ -147,23 +150,23 @@ func TestVerifyUnchanged(t *testing.T) {
 	up, ds := standIn(t)
 	path := recordDeployment(t, up.URL, ds)
 	for _, conc := range []int{1, 4} {
-		r, err := verify(t, path, up.URL, cassettes.VerifyOptions{Concurrency: conc})
+		r, err := run(t, path, up.URL, verify.Options{Concurrency: conc})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Drifted() || r.Count(cassettes.Same) != len(r.Results) {
+		if r.Drifted() || r.Count(verify.Same) != len(r.Results) {
 			t.Errorf("concurrency %d: an unchanged deployment drifted:\n%s", conc, lines(r))
 		}
 	}
 }
 
 // check is one expectation of a verify report.
-type check func(t *testing.T, r *cassettes.VerifyReport)
+type check func(t *testing.T, r *verify.Report)
 
 // drifted wants the interactions of binding and operation to have
 // drifted with verdict v, each with a difference whose text holds want.
-func drifted(binding, op string, v cassettes.Verdict, want string) check {
-	return func(t *testing.T, r *cassettes.VerifyReport) {
+func drifted(binding, op string, v verify.Verdict, want string) check {
+	return func(t *testing.T, r *verify.Report) {
 		t.Helper()
 		n := 0
 		for _, res := range r.Results {
@@ -188,13 +191,13 @@ func drifted(binding, op string, v cassettes.Verdict, want string) check {
 // onlyIn wants every interaction but those of the bindings and operations
 // named ("soap12 ReturnAtmSearchByCity", or a binding alone) to be the same.
 func onlyIn(names ...string) check {
-	return func(t *testing.T, r *cassettes.VerifyReport) {
+	return func(t *testing.T, r *verify.Report) {
 		t.Helper()
 		for _, res := range r.Results {
 			if slices.Contains(names, res.Binding) || slices.Contains(names, res.Binding+" "+res.Operation) {
 				continue
 			}
-			if res.Verdict != cassettes.Same {
+			if res.Verdict != verify.Same {
 				t.Errorf("#%d %s: got %q, want %q", res.ID, res.Name(), res.Summary(), "same")
 			}
 		}
@@ -202,9 +205,9 @@ func onlyIn(names ...string) check {
 }
 
 // allSame wants every interaction to be the same.
-func allSame(t *testing.T, r *cassettes.VerifyReport) {
+func allSame(t *testing.T, r *verify.Report) {
 	t.Helper()
-	if got := r.Count(cassettes.Same); got != len(r.Results) {
+	if got := r.Count(verify.Same); got != len(r.Results) {
 		t.Errorf("got %d interactions the same, want all %d:\n%s", got, len(r.Results), lines(r))
 	}
 }
@@ -220,31 +223,31 @@ func TestVerifyDrift(t *testing.T) {
 		checks []check
 	}{
 		{"location dropped from SOAP 1.2", mocktest.SOAP12DropsLastLocation, false, []check{
-			drifted("soap12", asmx.OpReturnAtmSearchByCity, cassettes.ValuesDrifted,
+			drifted("soap12", asmx.OpReturnAtmSearchByCity, verify.ValuesDrifted,
 				"/Envelope/Body/ReturnAtmSearchByCityResponse/ReturnAtmSearchByCityResult/atmLocations/locations/location: 4 recorded, 3 live"),
-			drifted("soap12", asmx.OpReturnAtmSearchByCoordinates, cassettes.ValuesDrifted, "/locations/location: "),
+			drifted("soap12", asmx.OpReturnAtmSearchByCoordinates, verify.ValuesDrifted, "/locations/location: "),
 			onlyIn("soap12"),
 		}},
 		{"location dropped, values ignored", mocktest.SOAP12DropsLastLocation, true, []check{allSame}},
 		{"JSON latitude shifted", mocktest.JSONShiftsFirstLocation("latitude", 0.001), false, []check{
-			drifted("json", asmx.OpReturnAtmSearchByCoordinates, cassettes.ValuesDrifted, "$.locations[0].coordinates.latitude: recorded 44.709777, live 44.710777"),
-			drifted("json", asmx.OpReturnAtmSearchByAddress, cassettes.ValuesDrifted, "$.locations[0].coordinates.latitude: recorded "),
+			drifted("json", asmx.OpReturnAtmSearchByCoordinates, verify.ValuesDrifted, "$.locations[0].coordinates.latitude: recorded 44.709777, live 44.710777"),
+			drifted("json", asmx.OpReturnAtmSearchByAddress, verify.ValuesDrifted, "$.locations[0].coordinates.latitude: recorded "),
 			onlyIn("json"),
 		}},
 		{"JSON latitude shifted, values ignored", mocktest.JSONShiftsFirstLocation("latitude", 0.001), true, []check{allSame}},
 		{"result element renamed", renameResult, false, []check{
-			drifted("soap11", asmx.OpReturnAtmSearchByCity, cassettes.StructureDrifted,
+			drifted("soap11", asmx.OpReturnAtmSearchByCity, verify.StructureDrifted,
 				"/Envelope/Body/ReturnAtmSearchByCityResponse: ReturnAtmSearchByCityResult renamed to ReturnAtmSearchByCityReturn"),
-			drifted("soap12", asmx.OpReturnAtmSearchByCity, cassettes.StructureDrifted, "renamed to ReturnAtmSearchByCityReturn"),
+			drifted("soap12", asmx.OpReturnAtmSearchByCity, verify.StructureDrifted, "renamed to ReturnAtmSearchByCityReturn"),
 			onlyIn("soap11 ReturnAtmSearchByCity", "soap12 ReturnAtmSearchByCity"),
 		}},
 		{"result element renamed, values ignored", renameResult, true, []check{
-			drifted("soap12", asmx.OpReturnAtmSearchByCity, cassettes.StructureDrifted, "renamed to ReturnAtmSearchByCityReturn"),
+			drifted("soap12", asmx.OpReturnAtmSearchByCity, verify.StructureDrifted, "renamed to ReturnAtmSearchByCityReturn"),
 			onlyIn("soap11 ReturnAtmSearchByCity", "soap12 ReturnAtmSearchByCity"),
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := verify(t, path, editor(t, up.URL, tc.edit), cassettes.VerifyOptions{IgnoreValues: tc.ignore})
+			r, err := run(t, path, editor(t, up.URL, tc.edit), verify.Options{IgnoreValues: tc.ignore})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -275,19 +278,19 @@ func TestVerifyCouldNotCheck(t *testing.T) {
 		sentinel error
 		want     string
 	}{
-		{"refused key", up.URL, "Refused-Key-777", 10 * time.Second, cassettes.ErrKeyRefused, "as it answers a made-up key"},
-		{"closed port", closed, testKey, 10 * time.Second, cassettes.ErrNoAnswer, "connection refused at " + closed},
-		{"silent upstream", silent.URL, testKey, 200 * time.Millisecond, cassettes.ErrNoAnswer, "no answer from " + silent.URL + "/service/service.asmx within 200ms"},
+		{"refused key", up.URL, "Refused-Key-777", 10 * time.Second, verify.ErrKeyRefused, "as it answers a made-up key"},
+		{"closed port", closed, testKey, 10 * time.Second, verify.ErrNoAnswer, "connection refused at " + closed},
+		{"silent upstream", silent.URL, testKey, 200 * time.Millisecond, verify.ErrNoAnswer, "no answer from " + silent.URL + "/service/service.asmx within 200ms"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := verify(t, path, tc.upstream, cassettes.VerifyOptions{Key: tc.key, Timeout: tc.timeout, Concurrency: 4})
+			r, err := run(t, path, tc.upstream, verify.Options{Key: tc.key, Timeout: tc.timeout, Concurrency: 4})
 			if !errors.Is(err, tc.sentinel) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("got error %v, want %v holding %q", err, tc.sentinel, tc.want)
 			}
 			if strings.Contains(err.Error(), tc.key) {
 				t.Errorf("the error holds the key: %v", err)
 			}
-			if got := r.Count(cassettes.NotChecked); got != len(r.Results) {
+			if got := r.Count(verify.NotChecked); got != len(r.Results) {
 				t.Errorf("got %d interactions not checked, want all %d:\n%s", got, len(r.Results), lines(r))
 			}
 		})
@@ -306,7 +309,7 @@ func TestVerifyUpdate(t *testing.T) {
 		t.Fatal(err)
 	}
 	drift := editor(t, up.URL, renameResult)
-	r, err := verify(t, path, drift, cassettes.VerifyOptions{})
+	r, err := run(t, path, drift, verify.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,12 +336,12 @@ func TestVerifyUpdate(t *testing.T) {
 			t.Errorf("interaction %d: key rejection mark lost or added", k)
 		}
 	}
-	again, err := verify(t, path, drift, cassettes.VerifyOptions{})
+	again, err := run(t, path, drift, verify.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	allSame(t, again)
-	if r, err = verify(t, path, up.URL, cassettes.VerifyOptions{}); err != nil || !r.Drifted() {
+	if r, err = run(t, path, up.URL, verify.Options{}); err != nil || !r.Drifted() {
 		t.Errorf("the updated cassette against the old deployment: drifted %v, err %v; want drift", r != nil && r.Drifted(), err)
 	}
 }
@@ -353,7 +356,7 @@ func TestVerifyKeyNeverWritten(t *testing.T) {
 	echo := editor(t, up.URL, func(_ *http.Request, _ string, body []byte) []byte {
 		return bytes.ReplaceAll(body, []byte("Dartmouth"), []byte("Dartmouth "+testKey))
 	})
-	r, err := verify(t, path, echo, cassettes.VerifyOptions{})
+	r, err := run(t, path, echo, verify.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -407,7 +410,7 @@ func TestVerifyRate(t *testing.T) {
 	}))
 	defer front.Close()
 	const rate, conc, window = 100, 4, 250 * time.Millisecond
-	r, err := verify(t, path, front.URL, cassettes.VerifyOptions{Rate: rate, Concurrency: conc})
+	r, err := run(t, path, front.URL, verify.Options{Rate: rate, Concurrency: conc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -469,7 +472,7 @@ func TestVerifyRetriesADroppedConnection(t *testing.T) {
 				httputilForward(w, r, up.URL)
 			}))
 			defer srv.Close()
-			r, err := verify(t, path, srv.URL, cassettes.VerifyOptions{})
+			r, err := run(t, path, srv.URL, verify.Options{})
 			switch tc.drops {
 			case 1:
 				if err != nil {
@@ -477,7 +480,7 @@ func TestVerifyRetriesADroppedConnection(t *testing.T) {
 				}
 				allSame(t, r)
 			default:
-				if !errors.Is(err, cassettes.ErrNoAnswer) || !strings.Contains(err.Error(), "closed the connection without an answer") {
+				if !errors.Is(err, verify.ErrNoAnswer) || !strings.Contains(err.Error(), "closed the connection without an answer") {
 					t.Errorf("got %v, want ErrNoAnswer: closed the connection without an answer", err)
 				}
 			}
@@ -492,7 +495,7 @@ func TestVerifyOrderAndOnResult(t *testing.T) {
 	up, ds := standIn(t)
 	path := recordDeployment(t, up.URL, ds)
 	var seen []int
-	r, err := verify(t, path, up.URL, cassettes.VerifyOptions{Concurrency: 8, OnResult: func(res cassettes.VerifyResult) {
+	r, err := run(t, path, up.URL, verify.Options{Concurrency: 8, OnResult: func(res verify.Result) {
 		seen = append(seen, res.ID)
 	}})
 	if err != nil {
@@ -513,8 +516,8 @@ func TestVerifyOrderAndOnResult(t *testing.T) {
 // TestVerifyNeedsKey: recorded calls need a key.
 func TestVerifyNeedsKey(t *testing.T) {
 	t.Parallel()
-	_, err := cassettes.Verify(context.Background(), []string{"testdata/golden.yaml"}, cassettes.VerifyOptions{Upstream: "http://127.0.0.1:1"})
-	if !errors.Is(err, cassettes.ErrNoKey) {
+	_, err := verify.Run(context.Background(), []string{"../testdata/golden.yaml"}, verify.Options{Upstream: "http://127.0.0.1:1"})
+	if !errors.Is(err, verify.ErrNoKey) {
 		t.Errorf("got %v, want ErrNoKey", err)
 	}
 }

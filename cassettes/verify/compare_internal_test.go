@@ -1,4 +1,4 @@
-package cassettes
+package verify
 
 import (
 	"context"

@@ -1,27 +1,28 @@
-package cassettes_test
+package verify_test
 
 import (
 	"context"
 	"fmt"
 	"net/http/httptest"
 
-	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/cassettes/verify"
 	"github.com/atmkit/atmkit/deviate"
 	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/mockserver"
 )
 
-// Verify re-sends what a cassette recorded to a live deployment and says
+// Run re-sends what a cassette recorded to a live deployment and says
 // what no longer answers as recorded. Here a mock with the recorded data
-// stands in for a deployment that has since renamed its result elements.
-func ExampleVerify() {
+// stands in for a deployment that has since renamed its result elements;
+// the cassette is package cassettes' golden file.
+func ExampleRun() {
 	ds, _ := fixtures.Generate(fixtures.GenerateOptions{Seed: 7, ATMs: 50})
 	h, _ := mockserver.New(mockserver.WithDataset(ds), mockserver.WithKeys("my-secret-key"))
 	drifted, _ := deviate.Wrap(h, "renamed-result")
 	srv := httptest.NewServer(drifted)
 	defer srv.Close()
 
-	report, err := cassettes.Verify(context.Background(), []string{"testdata/golden.yaml"}, cassettes.VerifyOptions{
+	report, err := verify.Run(context.Background(), []string{"../testdata/golden.yaml"}, verify.Options{
 		Upstream:     srv.URL,
 		Key:          "my-secret-key", // replaces the cassette's REDACTED
 		IgnoreValues: true,            // structure only: data changes, shape should not

@@ -1,4 +1,4 @@
-package cassettes
+package verify
 
 import (
 	"context"
@@ -12,15 +12,17 @@ import (
 	"sync"
 	"time"
 
+	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"github.com/atmkit/atmkit/internal/redact"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
-// Errors of Verify. They are wrapped with what happened; test for them with
+// Errors of Run. They are wrapped with what happened; test for them with
 // errors.Is.
 var (
 	// ErrNoKey: an interaction to verify carries a scrubbed service key and
-	// VerifyOptions.Key is empty.
+	// Options.Key is empty.
 	ErrNoKey = errors.New("a service key is needed")
 	// ErrKeyRefused: the deployment answers the given key as it answers a
 	// made-up one, so no answer can be compared.
@@ -31,36 +33,37 @@ var (
 	ErrNoAnswer = errors.New("no answer from the deployment")
 )
 
-// DefaultVerifyTimeout bounds each request of Verify unless
-// VerifyOptions.Timeout says otherwise.
-const DefaultVerifyTimeout = 30 * time.Second
+// DefaultTimeout bounds each request of Run unless
+// Options.Timeout says otherwise.
+const DefaultTimeout = 30 * time.Second
 
-// DefaultMaxDifferences is how many value differences a VerifyResult keeps
-// unless VerifyOptions.MaxDifferences says otherwise (all are counted).
+// DefaultMaxDifferences is how many value differences a Result keeps
+// unless Options.MaxDifferences says otherwise (all are counted).
 const DefaultMaxDifferences = 5
 
-// VerifyOptions configure Verify. Only Upstream is required (and Key, when
+// Options configure Run. Only Upstream is required (and Key, when
 // the cassettes hold calls of the service).
-type VerifyOptions struct {
+type Options struct {
 	// Upstream is the base URL of the live deployment, such as
 	// https://atm.example.org. Each recorded request goes to the same path
 	// below it (from the service path on) as it went to when recorded.
 	Upstream string
-	// Key replaces the scrubbed service key (Placeholder) of every recorded
-	// call. It never appears in a report, an error or an updated cassette.
+	// Key replaces the scrubbed service key (cassettes.Placeholder) of
+	// every recorded call. It never appears in a report, an error or an
+	// updated cassette.
 	Key string
 	// WrongKey is sent instead of the key of recorded key rejections
-	// (RejectedPlaceholder); default: a made-up key.
+	// (cassettes.RejectedPlaceholder); default: a made-up key.
 	WrongKey string
 	// Secrets are more values never to show or write (the values of gateway
 	// headers the Transport adds): they are masked in errors and replaced
-	// by Placeholder in answers.
+	// by cassettes.Placeholder in answers.
 	Secrets []string
 	// Transport reaches the deployment (default http.DefaultTransport).
 	// Redirects are not followed: a recorded redirect is compared as one.
 	Transport http.RoundTripper
 	// Timeout bounds each request, from sending it to the answer's last
-	// byte (default DefaultVerifyTimeout).
+	// byte (default DefaultTimeout).
 	Timeout time.Duration
 	// Concurrency is how many requests may be in flight at once (default 1).
 	Concurrency int
@@ -77,169 +80,14 @@ type VerifyOptions struct {
 	// OnResult, when set, is called with each result in cassette order as
 	// soon as it and every result before it are known. Calls are
 	// serialized; OnResult must not block for long.
-	OnResult func(VerifyResult)
+	OnResult func(Result)
 }
 
-// Describe says what Verify does with o over n cassette files, as atmkit
-// cassette verify's heading: "2 cassettes against https://atm.example.org
-// (4 requests at a time, at most 10 a second, values compared)", the URL's
-// password and key masked.
-func (o VerifyOptions) Describe(n int) string {
-	rate, values := "no rate limit", "compared"
-	if o.Rate > 0 {
-		rate = fmt.Sprintf("at most %g a second", o.Rate)
-	}
-	if o.IgnoreValues {
-		values = "ignored"
-	}
-	return fmt.Sprintf("%s against %s (%s at a time, %s, values %s)",
-		plural(n, "cassette"), redact.URL(o.Upstream), plural(max(1, o.Concurrency), "request"), rate, values)
-}
-
-// Verdict is what Verify found for one interaction.
-type Verdict int
-
-// Verdicts, from best to worst.
-const (
-	// Same: the deployment answers as the cassette says.
-	Same Verdict = iota
-	// ValuesDrifted: the same structure, other values (data changed).
-	ValuesDrifted
-	// StructureDrifted: another status, content type, element or member
-	// name, namespace, order or type.
-	StructureDrifted
-	// NotChecked: no answer to compare (the request failed or was not sent).
-	NotChecked
-)
-
-var verdictNames = []string{"same", "values drifted", "structure drifted", "not checked"}
-
-// String is the verdict as reports write it: "same", "values drifted",
-// "structure drifted" or "not checked".
-func (v Verdict) String() string {
-	if v >= 0 && int(v) < len(verdictNames) {
-		return verdictNames[v]
-	}
-	return fmt.Sprintf("verdict(%d)", int(v))
-}
-
-// VerifyResult is what Verify found for one recorded interaction.
-type VerifyResult struct {
-	// File is the cassette file; Entry describes the interaction in it
-	// (its ID, binding, operation, parameters and recorded status).
-	File string
-	Entry
-	// KeyRejection says the interaction is a recorded key rejection: it was
-	// re-sent with a wrong key.
-	KeyRejection bool
-	Verdict      Verdict
-	// Differences are the structure differences (all of them), then the
-	// first value differences (at most MaxDifferences).
-	Differences []Difference
-	// StructureCount and ValueCount count the differences of each kind.
-	StructureCount, ValueCount int
-	// Note says what was not compared and why (the body of an HTML help
-	// page, the stack trace of an error text), or "".
-	Note string
-	// Err says why the interaction was not checked.
-	Err error
-	// Live is the deployment's answer, scrubbed as a cassette holds it,
-	// when it drifted (for VerifyReport.Update); nil otherwise.
-	Live *cassette.Response
-	// Duration is how long the request took.
-	Duration time.Duration
-
-	pos     int              // the interaction's index in File
-	request cassette.Request // as recorded, for Update to find it again
-}
-
-// Name describes the interaction in one line: binding, operation and
-// parameters of a call ("soap12 ReturnAtmSearchByCity(intCityID=202)"),
-// or the method and path of another request; a key rejection says so.
-func (r VerifyResult) Name() string {
-	var b strings.Builder
-	if r.Binding != "" {
-		b.WriteString(r.Binding)
-		b.WriteByte(' ')
-		b.WriteString(r.Operation)
-		b.WriteByte('(')
-		for k, p := range r.Params {
-			if k > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(p[0])
-			b.WriteByte('=')
-			if p[1] == "" || strings.ContainsAny(p[1], " ,()\"") {
-				b.WriteString(quote(p[1]))
-			} else {
-				b.WriteString(p[1])
-			}
-		}
-		b.WriteByte(')')
-	} else {
-		b.WriteString(r.Operation)
-	}
-	if r.KeyRejection {
-		b.WriteString(" [key rejection]")
-	}
-	return b.String()
-}
-
-// Summary is the verdict with its counts: "same", "values drifted: 3
-// differences", "structure drifted: 1 change", "not checked: <why>".
-func (r VerifyResult) Summary() string {
-	switch r.Verdict {
-	case ValuesDrifted:
-		return fmt.Sprintf("values drifted: %s", plural(r.ValueCount, "difference"))
-	case StructureDrifted:
-		s := fmt.Sprintf("structure drifted: %s", plural(r.StructureCount, "change"))
-		if r.ValueCount > 0 {
-			s += fmt.Sprintf(" (and %s)", plural(r.ValueCount, "value difference"))
-		}
-		return s
-	case NotChecked:
-		if r.Err != nil {
-			return "not checked: " + r.Err.Error()
-		}
-	}
-	return r.Verdict.String()
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
-
-// VerifyReport is the outcome of Verify: one result per recorded
-// interaction, in the order of the files and of the interactions in each.
-type VerifyReport struct {
-	// Upstream is the deployment checked, its password and key masked.
-	Upstream string
-	// Files are the cassette files read.
-	Files   []string
-	Results []VerifyResult
-	// IgnoreValues says only the structure was compared.
-	IgnoreValues bool
-	// Duration is how long the whole run took.
-	Duration time.Duration
-}
-
-// Count is the number of results with verdict v.
-func (r *VerifyReport) Count(v Verdict) int {
-	n := 0
-	for _, res := range r.Results {
-		if res.Verdict == v {
-			n++
-		}
-	}
-	return n
-}
-
-// Drifted reports whether any interaction drifted, in structure or values.
-func (r *VerifyReport) Drifted() bool {
-	return r.Count(ValuesDrifted)+r.Count(StructureDrifted) > 0
+// entryOf describes one interaction as cassettes.List does.
+func entryOf(i *cassette.Interaction) cassettes.Entry {
+	e := cassettes.Entry{ID: i.ID, Status: i.Response.Code}
+	e.Binding, e.Operation, e.Params = recorded.Identify(i)
+	return e
 }
 
 // job is one recorded interaction to verify.
@@ -250,7 +98,7 @@ type job struct {
 	pos  int // index in the file
 }
 
-// Verify re-sends every interaction recorded in the cassettes at paths
+// Run re-sends every interaction recorded in the cassettes at paths
 // (files, or directories of them) to the live deployment at
 // opts.Upstream and compares each answer with the recording: status,
 // content type, the element tree of XML answers (envelope, wrapper and
@@ -264,8 +112,8 @@ type job struct {
 // (ErrNoKey), the key refused (ErrKeyRefused), or a request that got no
 // answer (ErrNoAnswer; the run stops there and the interactions not sent
 // are NotChecked), or a cassette that cannot be read. Drift is no error:
-// see VerifyReport.Drifted.
-func Verify(ctx context.Context, paths []string, opts VerifyOptions) (*VerifyReport, error) {
+// see Report.Drifted.
+func Run(ctx context.Context, paths []string, opts Options) (*Report, error) {
 	base, err := url.Parse(opts.Upstream)
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
 		return nil, fmt.Errorf("verify: upstream %q: want an http or https URL", redact.URL(opts.Upstream))
@@ -278,21 +126,21 @@ func Verify(ctx context.Context, paths []string, opts VerifyOptions) (*VerifyRep
 	case opts.Timeout < 0:
 		return nil, fmt.Errorf("verify: timeout %s is negative", opts.Timeout)
 	}
-	files, err := Files(paths...)
+	files, err := cassettes.Files(paths...)
 	if err != nil {
 		return nil, err
 	}
-	report := &VerifyReport{Upstream: redact.URL(opts.Upstream), Files: files, IgnoreValues: opts.IgnoreValues}
+	report := &Report{Upstream: redact.URL(opts.Upstream), Files: files, IgnoreValues: opts.IgnoreValues}
 	var jobs []job
 	needKey := 0
 	for _, f := range files {
-		list, err := ReadFile(f)
+		list, err := cassettes.ReadFile(f)
 		if err != nil {
 			return nil, err
 		}
 		for pos, i := range list {
 			jobs = append(jobs, job{file: f, i: i, n: len(jobs), pos: pos})
-			if c, ok := callOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body); ok && c.Key == Placeholder {
+			if c, ok := recorded.CallOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body); ok && c.Key == cassettes.Placeholder {
 				needKey++
 			}
 		}
@@ -301,9 +149,9 @@ func Verify(ctx context.Context, paths []string, opts VerifyOptions) (*VerifyRep
 		return nil, fmt.Errorf("%w: %d recorded calls carry a scrubbed key", ErrNoKey, needKey)
 	}
 	v := newVerifier(base, opts)
-	report.Results = make([]VerifyResult, len(jobs))
+	report.Results = make([]Result, len(jobs))
 	for _, j := range jobs {
-		report.Results[j.n] = VerifyResult{File: j.file, Entry: entryOf(j.i), KeyRejection: KeyRejected(j.i), Verdict: NotChecked,
+		report.Results[j.n] = Result{File: j.file, Entry: entryOf(j.i), KeyRejection: cassettes.KeyRejected(j.i), Verdict: NotChecked,
 			pos: j.pos, request: cassette.Request{URL: j.i.Request.URL, Body: j.i.Request.Body}}
 	}
 	start := time.Now()
@@ -312,10 +160,10 @@ func Verify(ctx context.Context, paths []string, opts VerifyOptions) (*VerifyRep
 	return report, err
 }
 
-// verifier runs one Verify.
+// verifier runs one Run.
 type verifier struct {
 	base     *url.URL
-	opts     VerifyOptions
+	opts     Options
 	rt       http.RoundTripper
 	timeout  time.Duration
 	wrongKey string
@@ -328,14 +176,14 @@ type verifier struct {
 	next    int        // first result not yet given to OnResult
 }
 
-func newVerifier(base *url.URL, opts VerifyOptions) *verifier {
+func newVerifier(base *url.URL, opts Options) *verifier {
 	v := &verifier{base: base, opts: opts, rt: opts.Transport, timeout: opts.Timeout, wrongKey: opts.WrongKey,
 		limit: newLimiter(opts.Rate), max: opts.MaxDifferences}
 	if v.rt == nil {
 		v.rt = http.DefaultTransport
 	}
 	if v.timeout == 0 {
-		v.timeout = DefaultVerifyTimeout
+		v.timeout = DefaultTimeout
 	}
 	if v.max <= 0 {
 		v.max = DefaultMaxDifferences
@@ -351,7 +199,7 @@ func newVerifier(base *url.URL, opts VerifyOptions) *verifier {
 // run verifies jobs, storing each result in results: first one call (the
 // preflight, which also tells whether the key is refused), then the rest by
 // opts.Concurrency workers.
-func (v *verifier) run(ctx context.Context, jobs []job, results []VerifyResult) error {
+func (v *verifier) run(ctx context.Context, jobs []job, results []Result) error {
 	v.done = make([]bool, len(jobs))
 	if len(jobs) == 0 {
 		return nil
@@ -360,7 +208,7 @@ func (v *verifier) run(ctx context.Context, jobs []job, results []VerifyResult) 
 	defer cancel()
 	first := 0
 	for k, j := range jobs {
-		if c, ok := callOf(j.i.Request.Method, j.i.Request.URL, j.i.Request.Headers, j.i.Request.Body); ok && c.Key == Placeholder && j.i.Response.Code < 300 {
+		if c, ok := recorded.CallOf(j.i.Request.Method, j.i.Request.URL, j.i.Request.Headers, j.i.Request.Body); ok && c.Key == cassettes.Placeholder && j.i.Response.Code < 300 {
 			first = k
 			break
 		}
@@ -406,7 +254,7 @@ feed:
 
 // verifyOne verifies one job unless the run stopped; a request that got no
 // answer stops the run.
-func (v *verifier) verifyOne(ctx context.Context, cancel context.CancelFunc, j job, results []VerifyResult) {
+func (v *verifier) verifyOne(ctx context.Context, cancel context.CancelFunc, j job, results []Result) {
 	if ctx.Err() != nil {
 		return
 	}
@@ -443,7 +291,7 @@ func (v *verifier) stop(err error) bool {
 
 // store records a result and hands every result now known in order to
 // OnResult.
-func (v *verifier) store(n int, res VerifyResult, results []VerifyResult) {
+func (v *verifier) store(n int, res Result, results []Result) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	results[n] = res
@@ -458,7 +306,7 @@ func (v *verifier) store(n int, res VerifyResult, results []VerifyResult) {
 
 // finish marks the results of the interactions not sent and hands them to
 // OnResult.
-func (v *verifier) finish(results []VerifyResult) {
+func (v *verifier) finish(results []Result) {
 	v.mu.Lock()
 	why := v.stopErr
 	v.mu.Unlock()
@@ -481,7 +329,7 @@ func (v *verifier) finish(results []VerifyResult) {
 // preflight verifies the first call with the key. A call recorded with a
 // success that now gets an error is sent again with a made-up key: the
 // same answer to both means the key is refused.
-func (v *verifier) preflight(ctx context.Context, j job, results []VerifyResult) error {
+func (v *verifier) preflight(ctx context.Context, j job, results []Result) error {
 	if err := v.limit.wait(ctx); err != nil {
 		return err
 	}
@@ -502,7 +350,7 @@ func (v *verifier) preflight(ctx context.Context, j job, results []VerifyResult)
 			v.store(j.n, res, results)
 			return err
 		}
-		v.scrub(wrong, Placeholder)
+		v.scrub(wrong, cassettes.Placeholder)
 		if wrong.Response.Code == live.Response.Code && wrong.Response.Body == live.Response.Body {
 			res.Verdict, res.Err = NotChecked, fmt.Errorf("%w: %s answered %d %s, as it answers a made-up key",
 				ErrKeyRefused, res.Name(), live.Response.Code, answerText(&live.Response))
@@ -516,10 +364,10 @@ func (v *verifier) preflight(ctx context.Context, j job, results []VerifyResult)
 
 // check sends j's request and compares the answer with the recording,
 // filling res. It returns the live interaction, scrubbed.
-func (v *verifier) check(ctx context.Context, j job, res *VerifyResult) (*cassette.Interaction, error) {
-	ph, key := Placeholder, v.opts.Key
+func (v *verifier) check(ctx context.Context, j job, res *Result) (*cassette.Interaction, error) {
+	ph, key := cassettes.Placeholder, v.opts.Key
 	if res.KeyRejection {
-		ph, key = RejectedPlaceholder, v.wrongKey
+		ph, key = cassettes.RejectedPlaceholder, v.wrongKey
 	}
 	start := time.Now()
 	live, err := v.send(ctx, j.i, key)
@@ -556,31 +404,9 @@ func (v *verifier) scrub(live *cassette.Interaction, ph string) {
 	if !named {
 		live.Response.Body = ""
 	}
-	scrub(live, ph)
+	recorded.Scrub(live, ph)
 	if !named {
 		live.Response.Body = body
 	}
-	v.sweep(&live.Response, ph)
-}
-
-// sweep replaces every literal occurrence of the key, the wrong key and
-// the secrets in an answer by ph, whatever the answer echoes.
-func (v *verifier) sweep(r *cassette.Response, ph string) {
-	s := &scrubber{ph: ph}
-	for _, k := range append([]string{v.opts.Key, v.wrongKey}, v.opts.Secrets...) {
-		if k != "" {
-			s.note(k)
-		}
-	}
-	for _, form := range s.forms() {
-		r.Body = s.sweep(r.Body, form)
-		for _, h := range []http.Header{r.Headers, r.Trailer} {
-			for _, vs := range h {
-				for j := range vs {
-					vs[j] = s.sweep(vs[j], form)
-				}
-			}
-		}
-	}
-	r.Headers = s.headers(r.Headers)
+	recorded.Sweep(&live.Response, ph, append([]string{v.opts.Key, v.wrongKey}, v.opts.Secrets...)...)
 }

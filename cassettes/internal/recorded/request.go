@@ -1,11 +1,9 @@
-package cassettes
+package recorded
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/xml"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -15,11 +13,11 @@ import (
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
-// callOf decodes a request, live or recorded, with the asmx decoders: SOAP
+// CallOf decodes a request, live or recorded, with the asmx decoders: SOAP
 // by its content type, GET, POST and JSON by path, query and form. ok is
 // false for anything that is not a well-formed call of an operation (WSDL,
 // help pages, health checks, requests the service rejects).
-func callOf(method, rawURL string, h http.Header, body string) (c *asmx.Call, ok bool) {
+func CallOf(method, rawURL string, h http.Header, body string) (c *asmx.Call, ok bool) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, false
@@ -44,7 +42,7 @@ func callOf(method, rawURL string, h http.Header, body string) (c *asmx.Call, ok
 			values, err = url.ParseQuery(u.RawQuery)
 		case http.MethodPost:
 			b = asmx.HTTPPost
-			mt := strings.ToLower(strings.TrimSpace(strings.SplitN(headerValue(h, "Content-Type"), ";", 2)[0]))
+			mt := strings.ToLower(strings.TrimSpace(strings.SplitN(HeaderValue(h, "Content-Type"), ";", 2)[0]))
 			if mt != asmx.ContentTypeForm {
 				return nil, false
 			}
@@ -99,12 +97,12 @@ func callOf(method, rawURL string, h http.Header, body string) (c *asmx.Call, ok
 // soapCall decodes a SOAP request. The service namespace is not known in
 // advance: it is read from the body element (or the SOAPAction).
 func soapCall(h http.Header, body string) (*asmx.Call, bool) {
-	b, action, hasAction := asmx.SOAPVersion(headerValue(h, "Content-Type"))
+	b, action, hasAction := asmx.SOAPVersion(HeaderValue(h, "Content-Type"))
 	if b == 0 {
 		return nil, false
 	}
 	if b == asmx.SOAP11 {
-		action, hasAction = headerValue(h, "SOAPAction"), true
+		action, hasAction = HeaderValue(h, "SOAPAction"), true
 	}
 	ns := bodyNamespace(body)
 	if ns == "" && hasAction {
@@ -176,12 +174,12 @@ func cutBase(path *string, p string) bool {
 	return false
 }
 
-// requestKey is the identity of a request for recording and for the
+// RequestKey is the identity of a request for recording and for the
 // Recorder's matcher: the binding and the call's canonical form for calls
 // (key, whitespace, prefixes and parameter order ignored), otherwise the
 // method, path, scrubbed query and a digest of the scrubbed body.
-func requestKey(method, rawURL string, h http.Header, body string) string {
-	if c, ok := callOf(method, rawURL, h, body); ok {
+func RequestKey(method, rawURL string, h http.Header, body string) string {
+	if c, ok := CallOf(method, rawURL, h, body); ok {
 		return c.Binding.String() + "|" + c.Canonical()
 	}
 	s := &scrubber{ph: Placeholder}
@@ -190,36 +188,25 @@ func requestKey(method, rawURL string, h http.Header, body string) string {
 	if err == nil {
 		path, query = u.EscapedPath(), s.query(u.RawQuery)
 	}
-	sum := sha256.Sum256([]byte(s.body(body, headerValue(h, "Content-Type"))))
+	sum := sha256.Sum256([]byte(s.body(body, HeaderValue(h, "Content-Type"))))
 	return "raw|" + method + " " + strings.ToLower(path) + "?" + query + "|" + hex.EncodeToString(sum[:8])
 }
 
-// recordedKey is requestKey of a recorded interaction.
-func recordedKey(r *cassette.Request) string {
-	return requestKey(r.Method, r.URL, r.Headers, r.Body)
+// RecordedKey is RequestKey of a recorded interaction.
+func RecordedKey(r *cassette.Request) string {
+	return RequestKey(r.Method, r.URL, r.Headers, r.Body)
 }
 
-// answerDigest identifies a recorded answer: status and body.
-func answerDigest(r *cassette.Response) string {
+// AnswerDigest identifies a recorded answer: status and body.
+func AnswerDigest(r *cassette.Response) string {
 	sum := sha256.Sum256([]byte(r.Body))
 	return strconv.Itoa(r.Code) + ":" + hex.EncodeToString(sum[:])
 }
 
-// readBody reads and closes a request body, returning its bytes.
-func readBody(body io.ReadCloser) ([]byte, error) {
-	if body == nil || body == http.NoBody {
-		return nil, nil
-	}
-	defer body.Close()
-	var buf bytes.Buffer
-	_, err := buf.ReadFrom(body)
-	return buf.Bytes(), err
-}
-
-// describeRequest is a one-line, key-free description of a request for
+// DescribeRequest is a one-line, key-free description of a request for
 // errors and logs.
-func describeRequest(method, rawURL string, h http.Header, body string) string {
-	if c, ok := callOf(method, rawURL, h, body); ok {
+func DescribeRequest(method, rawURL string, h http.Header, body string) string {
+	if c, ok := CallOf(method, rawURL, h, body); ok {
 		return describeCall(c)
 	}
 	s := &scrubber{ph: Placeholder}
@@ -237,18 +224,41 @@ func describeCall(c *asmx.Call) string {
 		}
 		sb.WriteString(p[0])
 		sb.WriteString("=")
-		sb.WriteString(quote(p[1]))
+		sb.WriteString(Quote(p[1]))
 	}
 	sb.WriteString(") in ")
 	sb.WriteString(c.Binding.String())
 	return sb.String()
 }
 
-func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }
+// Quote writes s in double quotes, its quotes escaped, for messages.
+func Quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }
+
+// Plural writes n and what, with an s for any n but 1: "1 call", "2 calls".
+func Plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
 
 // KeyRejected reports whether i is a recorded key rejection: a call of an
 // operation whose service key was recorded as RejectedPlaceholder.
 func KeyRejected(i *cassette.Interaction) bool {
-	c, ok := callOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body)
+	c, ok := CallOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body)
 	return ok && c.Key == RejectedPlaceholder
+}
+
+// Identify describes the request of i as cassettes.Entry does: the
+// binding, operation and parameters (the key left out) of a call, or no
+// binding and the method and request URI of another request.
+func Identify(i *cassette.Interaction) (binding, operation string, params [][2]string) {
+	if c, ok := CallOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body); ok {
+		return c.Binding.String(), c.Op.Name, c.Params()
+	}
+	operation = i.Request.Method + " " + i.Request.URL
+	if u, err := url.Parse(i.Request.URL); err == nil {
+		operation = i.Request.Method + " " + u.RequestURI()
+	}
+	return "", operation, nil
 }

@@ -1,0 +1,355 @@
+package recorded
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/atmkit/atmkit/asmx"
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
+)
+
+// Placeholder replaces the service key and credential headers in cassettes.
+const Placeholder = "REDACTED"
+
+// RejectedPlaceholder replaces the service key of a recorded call whose key
+// the deployment refused: the mark of a key rejection in a cassette (see
+// KeyRejected). Like Placeholder, it tells nothing of the key. A Recorder
+// marks an error answer (status other than 200) to a call whose key has had
+// no 200 answer in the recording while another key has, and keeps the
+// marks up to date as the recording goes on.
+const RejectedPlaceholder = "REDACTED-REJECTED"
+
+// minSweepLen is the shortest key value that is also replaced wherever else
+// it appears literally (other headers, response bodies, …). Shorter values
+// would match ordinary text; they are still replaced where they are the key.
+const minSweepLen = 4
+
+// secretHeaders are the request and response headers whose values are
+// replaced whatever they hold.
+var secretHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"}
+
+var (
+	// xmlKeyRE matches a strAtmServiceKey element with any prefix and
+	// attributes, and its content up to the matching end tag (CDATA and
+	// entities included).
+	xmlKeyRE = regexp.MustCompile(`(?is)(<(?:[^\s<>/:="']+:)?strAtmServiceKey(?:\s(?:[^>"']|"[^"]*"|'[^']*')*)?>)(.*?)(</(?:[^\s<>/:="']+:)?strAtmServiceKey\s*>)`)
+	// xmlOpenKeyRE matches a start tag whose end tag is missing (a torn or
+	// malformed body): its text up to the next tag.
+	xmlOpenKeyRE = regexp.MustCompile(`(?is)(<(?:[^\s<>/:="']+:)?strAtmServiceKey(?:\s(?:[^>"']|"[^"]*"|'[^']*')*)?>)([^<]*)`)
+	// jsonKeyRE matches "strAtmServiceKey": "value" in a JSON body.
+	jsonKeyRE = regexp.MustCompile(`(?i)("strAtmServiceKey"\s*:\s*)"((?:[^"\\]|\\.)*)"`)
+)
+
+// scrubber collects the key values it replaces, so that their other literal
+// occurrences can be swept afterwards.
+type scrubber struct {
+	ph    string
+	n     int
+	found map[string]bool
+}
+
+func (s *scrubber) note(v string) {
+	if v == "" || v == s.ph {
+		return
+	}
+	if s.found == nil {
+		s.found = map[string]bool{}
+	}
+	s.found[v] = true
+}
+
+// Scrub replaces the service key and the credential headers of one
+// interaction by ph (Placeholder, or RejectedPlaceholder for a key
+// rejection), in place, sweeps every other literal occurrence of the key
+// values it found, and returns how many values it replaced. It is
+// idempotent.
+func Scrub(i *cassette.Interaction, ph string) int {
+	s := &scrubber{ph: ph}
+	rq, rs := &i.Request, &i.Response
+	rq.URL = s.url(rq.URL)
+	rq.RequestURI = s.url(rq.RequestURI)
+	if len(rq.Form) > 0 {
+		rq.Form = s.values(rq.Form)
+	}
+	oldBody := rq.Body
+	rq.Body = s.body(rq.Body, HeaderValue(rq.Headers, "Content-Type"))
+	rq.Headers = s.headers(rq.Headers)
+	rs.Headers = s.headers(rs.Headers)
+	rq.Trailer = s.headers(rq.Trailer)
+	rs.Trailer = s.headers(rs.Trailer)
+	oldResp := rs.Body
+	rs.Body = s.body(rs.Body, HeaderValue(rs.Headers, "Content-Type"))
+
+	// Sweep every other literal occurrence of the values found.
+	for _, form := range s.forms() {
+		rq.URL = s.sweep(rq.URL, form)
+		rq.RequestURI = s.sweep(rq.RequestURI, form)
+		rq.Body = s.sweep(rq.Body, form)
+		rq.Host = s.sweep(rq.Host, form)
+		rs.Body = s.sweep(rs.Body, form)
+		for _, vs := range rq.Form {
+			for j := range vs {
+				vs[j] = s.sweep(vs[j], form)
+			}
+		}
+		for _, h := range []http.Header{rq.Headers, rs.Headers, rq.Trailer, rs.Trailer} {
+			for _, vs := range h {
+				for j := range vs {
+					vs[j] = s.sweep(vs[j], form)
+				}
+			}
+		}
+	}
+	if rq.Body != oldBody {
+		fixLength(&rq.ContentLength, rq.Headers, len(rq.Body))
+	}
+	if rs.Body != oldResp {
+		fixLength(&rs.ContentLength, rs.Headers, len(rs.Body))
+	}
+	return s.n
+}
+
+// fixLength keeps a recorded length consistent with a body that changed size.
+func fixLength(n *int64, h http.Header, size int) {
+	if *n >= 0 {
+		*n = int64(size)
+	}
+	for k := range h {
+		if strings.EqualFold(k, "Content-Length") {
+			h[k] = []string{strconv.Itoa(size)}
+		}
+	}
+}
+
+// forms returns the found values in every encoding they may appear in:
+// raw, URL-encoded, XML-escaped, JSON-escaped. Short ones are left out.
+func (s *scrubber) forms() []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(v string) {
+		if len(v) >= minSweepLen && v != s.ph && !strings.Contains(s.ph, v) && !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	for v := range s.found {
+		add(v)
+		add(url.QueryEscape(v))
+		add(url.PathEscape(v))
+		add(string(asmx.AppendEscaped(nil, v)))
+		var b strings.Builder
+		_ = xml.EscapeText(&b, []byte(v))
+		add(b.String())
+		if j, err := json.Marshal(v); err == nil {
+			add(string(j[1 : len(j)-1]))
+		}
+	}
+	return out
+}
+
+// sweep replaces every occurrence of v in text. If a replacement forms v
+// again around the placeholder, later rounds remove it outright, so v never
+// survives.
+func (s *scrubber) sweep(text, v string) string {
+	for round := 0; strings.Contains(text, v); round++ {
+		s.n += strings.Count(text, v)
+		repl := s.ph
+		if round > 2 {
+			repl = ""
+		}
+		text = strings.ReplaceAll(text, v, repl)
+	}
+	return text
+}
+
+// url scrubs the query string of a URL or request URI, keeping its raw form.
+func (s *scrubber) url(u string) string {
+	q := strings.IndexByte(u, '?')
+	if q < 0 {
+		return u
+	}
+	end := len(u)
+	if h := strings.IndexByte(u[q:], '#'); h >= 0 {
+		end = q + h
+	}
+	return u[:q+1] + s.query(u[q+1:end]) + u[end:]
+}
+
+// query scrubs name=value pairs joined by & (a query string or a form
+// body), matching the key's name ignoring case and URL encoding.
+func (s *scrubber) query(raw string) string {
+	if raw == "" {
+		return raw
+	}
+	parts := strings.Split(raw, "&")
+	changed := false
+	for j, p := range parts {
+		name, val, ok := strings.Cut(p, "=")
+		if !ok || !IsKeyName(name) {
+			continue
+		}
+		s.note(val)
+		if dv, err := url.QueryUnescape(val); err == nil {
+			s.note(dv)
+		}
+		if val != s.ph {
+			parts[j] = name + "=" + s.ph
+			s.n++
+			changed = true
+		}
+	}
+	if !changed {
+		return raw
+	}
+	return strings.Join(parts, "&")
+}
+
+// IsKeyName reports whether a raw (possibly URL-encoded) parameter name is
+// strAtmServiceKey, ignoring case as ASP.NET does.
+func IsKeyName(raw string) bool {
+	name := raw
+	if dn, err := url.QueryUnescape(raw); err == nil {
+		name = dn
+	}
+	return strings.EqualFold(strings.TrimSpace(name), asmx.ParamKey)
+}
+
+func (s *scrubber) values(v url.Values) url.Values {
+	out := make(url.Values, len(v))
+	for k, vs := range v {
+		vs = append([]string(nil), vs...)
+		if IsKeyName(k) {
+			for j := range vs {
+				s.note(vs[j])
+				if vs[j] != s.ph {
+					vs[j] = s.ph
+					s.n++
+				}
+			}
+		}
+		out[k] = vs
+	}
+	return out
+}
+
+// headers returns a copy of h with the credential headers replaced.
+func (s *scrubber) headers(h http.Header) http.Header {
+	if h == nil {
+		return nil
+	}
+	out := make(http.Header, len(h))
+	for k, vs := range h {
+		vs = append([]string(nil), vs...)
+		for _, name := range secretHeaders {
+			if strings.EqualFold(k, name) {
+				for j := range vs {
+					if vs[j] != s.ph {
+						vs[j] = s.ph
+						s.n++
+					}
+				}
+			}
+		}
+		if IsKeyName(k) { // a header named like the parameter
+			for j := range vs {
+				s.note(vs[j])
+				if vs[j] != s.ph {
+					vs[j] = s.ph
+					s.n++
+				}
+			}
+		}
+		out[k] = vs
+	}
+	return out
+}
+
+// body scrubs a request or response body: key elements of any XML, the
+// key of a form body, and "strAtmServiceKey" members of JSON.
+func (s *scrubber) body(b, contentType string) string {
+	if b == "" {
+		return b
+	}
+	if strings.Contains(b, "<") {
+		b = s.xml(b)
+	}
+	mt := strings.ToLower(strings.TrimSpace(strings.SplitN(contentType, ";", 2)[0]))
+	if !strings.Contains(mt, "xml") && strings.Contains(b, "=") {
+		b = s.query(b)
+	}
+	if strings.Contains(b, `"`) {
+		b = jsonKeyRE.ReplaceAllStringFunc(b, func(m string) string {
+			sub := jsonKeyRE.FindStringSubmatch(m)
+			s.note(sub[2])
+			var v string
+			if err := json.Unmarshal([]byte(`"`+sub[2]+`"`), &v); err == nil {
+				s.note(v)
+			}
+			if sub[2] == s.ph {
+				return m
+			}
+			s.n++
+			return sub[1] + `"` + s.ph + `"`
+		})
+	}
+	return b
+}
+
+func (s *scrubber) xml(b string) string {
+	b = xmlKeyRE.ReplaceAllStringFunc(b, func(m string) string {
+		sub := xmlKeyRE.FindStringSubmatch(m)
+		s.noteXML(sub[2])
+		if sub[2] == s.ph {
+			return m
+		}
+		s.n++
+		return sub[1] + s.ph + sub[3]
+	})
+	return xmlOpenKeyRE.ReplaceAllStringFunc(b, func(m string) string {
+		sub := xmlOpenKeyRE.FindStringSubmatch(m)
+		if sub[2] == s.ph || strings.TrimSpace(sub[2]) == "" {
+			return m
+		}
+		s.noteXML(sub[2])
+		s.n++
+		return sub[1] + s.ph
+	})
+}
+
+// noteXML notes an element's raw content and its text once unescaped.
+func (s *scrubber) noteXML(raw string) {
+	s.note(raw)
+	s.note(strings.TrimSpace(raw))
+	d := xml.NewDecoder(strings.NewReader("<x>" + raw + "</x>"))
+	var text strings.Builder
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			break
+		}
+		if cd, ok := tok.(xml.CharData); ok {
+			text.Write(cd)
+		}
+	}
+	s.note(text.String())
+	s.note(strings.TrimSpace(text.String()))
+}
+
+// HeaderValue is h.Get with the name matched ignoring case, for headers
+// read from YAML that may not be in canonical form.
+func HeaderValue(h http.Header, name string) string {
+	if v := h.Get(name); v != "" {
+		return v
+	}
+	for k, vs := range h {
+		if strings.EqualFold(k, name) && len(vs) > 0 {
+			return vs[0]
+		}
+	}
+	return ""
+}

@@ -1,0 +1,45 @@
+package verify
+
+import (
+	"fmt"
+
+	"github.com/atmkit/atmkit/cassettes"
+)
+
+// Update rewrites every cassette in which an interaction drifted with the
+// deployment's answers in place of the recorded ones (requests, and the
+// mark of key rejections, stay as recorded), atomically and scrubbed like
+// every cassette. It returns the files rewritten and how many answers were
+// replaced. A cassette whose interactions changed since Run read it is
+// left alone with an error.
+func (r *Report) Update() (files []string, replaced int, err error) {
+	byFile := map[string][]Result{}
+	var order []string
+	for _, res := range r.Results {
+		if res.Live == nil {
+			continue
+		}
+		if byFile[res.File] == nil {
+			order = append(order, res.File)
+		}
+		byFile[res.File] = append(byFile[res.File], res)
+	}
+	for _, f := range order {
+		list, err := cassettes.ReadFile(f)
+		if err != nil {
+			return files, replaced, fmt.Errorf("update: %w", err)
+		}
+		for _, res := range byFile[f] {
+			if res.pos >= len(list) || list[res.pos].Request.Body != res.request.Body || list[res.pos].Request.URL != res.request.URL {
+				return files, replaced, fmt.Errorf("update %s: the cassette changed since it was verified; verify it again", f)
+			}
+			list[res.pos].Response = *res.Live
+		}
+		if err := cassettes.WriteFile(f, list); err != nil {
+			return files, replaced, fmt.Errorf("update: %w", err)
+		}
+		files = append(files, f)
+		replaced += len(byFile[f])
+	}
+	return files, replaced, nil
+}
