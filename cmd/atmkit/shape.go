@@ -102,6 +102,12 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	if rep.Namespace != "" {
 		header += "\n(the deployment's service namespace: " + rep.Namespace + ")"
 	}
+	if len(rep.NotSeen) > 0 {
+		header += "\n\nNot seen, kept as atmkit writes them by default (record the calls named, learn again):"
+		for _, l := range rep.NotSeen {
+			header += "\n  " + l
+		}
+	}
 	if err := shape.WriteFile(f.out, sh, header); err != nil {
 		return fmt.Errorf("shape learn: %w", err)
 	}
