@@ -85,7 +85,7 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		if err != nil {
 			return fmt.Errorf("shape learn: %w", err)
 		}
-		sources = append(sources, fmt.Sprintf("%d recorded answers in %d cassettes", n, len(files)))
+		sources = append(sources, plural(n, "recorded answer")+" in "+plural(len(files), "cassette"))
 		if recordedWSDL != "" {
 			sources = append(sources, "the WSDL recorded in "+recordedWSDL)
 		}
