@@ -305,6 +305,14 @@ func TestLearnKeepsWhatItDidNotSee(t *testing.T) {
 		if o := strings.Join(rep.Omitted, "\n"); strings.Contains(o, "coordinates") {
 			t.Errorf("the report omits what it did not see:\n%s", o)
 		}
+		// With the WSDL, its SearchPoint is the deployment's own.
+		withWSDL, _, err := learn.Learn(learn.Input{WSDL: referenceWSDL(t), Samples: in.Samples})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := mappings(withWSDL); !strings.Contains(got, "ReturnAtmSearchByCoordinates AtmResult/SearchPoint/Latitude coordinates.latitude") {
+			t.Errorf("with the WSDL, the learned shape lacks the deployment's SearchPoint:\n%s", got)
+		}
 		// Served, the kept search point is written where the default shape writes it.
 		base := serve(t, learned, ns)
 		a := collectCalls(t, base, ns, roundTripCalls[:1])
