@@ -15,9 +15,10 @@ import (
 
 // This file holds the reporter of Run: Ginkgo's console reporter is
 // silenced, and this one prints a line of progress, then the failures
-// grouped by cause, each spec named with its documentation section, and
-// writes the JUnit and JSON reports from a copy of Ginkgo's report whose code
-// locations are documentation sections and whose texts have the key masked.
+// grouped by cause, each spec named with its documentation section, the
+// counts and the verdict last, and writes the JUnit and JSON reports from a
+// copy of Ginkgo's report whose code locations are documentation sections,
+// whose texts have the key masked and whose skipped specs all say why.
 
 // reporter writes one run's console output and reports.
 type reporter struct {
@@ -27,6 +28,7 @@ type reporter struct {
 	color   bool
 	junit   string // file names; empty: none
 	json    string
+	filter  string // the label filter given, for the reason of the specs it leaves out
 
 	mu     sync.Mutex
 	column int   // progress marks on the current line
@@ -53,6 +55,35 @@ func (r *reporter) paint(color, s string) string {
 // reports it as skipped, without a message).
 func filtered(sr types.SpecReport) bool {
 	return sr.State == types.SpecStateSkipped && sr.Failure.Message == ""
+}
+
+// Why specs were skipped, as the console's count and the reports' skip
+// messages say it.
+const (
+	needShape   = "need --shape FILE"
+	leftOut     = "left out by --label-filter"
+	notApplying = "did not apply to the target"
+)
+
+// skipReason says why a skipped spec did not run: one of the reasons
+// above. The specs labelled shape are left out when no shape is given.
+func (r *reporter) skipReason(sr types.SpecReport) string {
+	switch {
+	case !filtered(sr):
+		return notApplying
+	case r.run.session.cfg.Shape == nil && slices.Contains(sr.Labels(), "shape"):
+		return needShape
+	}
+	return leftOut
+}
+
+// filteredMessage is the skip message the reports give a spec the filter
+// left out (Ginkgo gives none).
+func (r *reporter) filteredMessage(sr types.SpecReport) string {
+	if r.skipReason(sr) == needShape {
+		return "needs --shape FILE: the specs labelled shape check results against a shape file and run only with one"
+	}
+	return fmt.Sprintf("left out by --label-filter %q", r.filter)
 }
 
 // checkOf returns the check a spec ran, by its text.
@@ -167,38 +198,38 @@ func (r *reporter) afterSuite(rep types.Report) {
 		fmt.Fprintln(r.out)
 		r.column = 0
 	}
+	// One count, told the same everywhere: every spec passed, failed or
+	// was skipped (left out by the filter, or not applying to the target),
+	// and the reports' skip messages give the reasons the console counts.
 	var specs []types.SpecReport
 	passed, failed, skipped, total := 0, 0, 0, 0
+	reasons := map[string]int{}
+	notes, noted := 0, 0
 	for _, sr := range rep.SpecReports {
 		if sr.LeafNodeType != types.NodeTypeIt {
 			continue
 		}
 		total++
-		if filtered(sr) {
-			continue
-		}
-		specs = append(specs, sr)
 		switch {
 		case sr.State.Is(types.SpecStateFailureStates):
 			failed++
 		case sr.State == types.SpecStateSkipped:
 			skipped++
+			reasons[r.skipReason(sr)]++
 		default:
 			passed++
 		}
-	}
-	if !r.verbose {
-		header := false
-		for _, sr := range specs {
-			for _, e := range sr.ReportEntries {
-				if !header {
-					fmt.Fprintf(r.out, "\nNotes:\n")
-					header = true
-				}
-				c, _ := checkOf(sr)
-				fmt.Fprintf(r.out, "  %s: %s\n", c.Name, maskKey(e.Value.String(), key))
-			}
+		if filtered(sr) {
+			continue
 		}
+		specs = append(specs, sr)
+		if len(sr.ReportEntries) > 0 {
+			notes, noted = notes+len(sr.ReportEntries), noted+1
+		}
+	}
+	if !r.verbose && notes > 0 {
+		fmt.Fprintf(r.out, "\n%d %s on %d %s (--verbose prints them; the JUnit and JSON reports hold them)\n",
+			notes, plural(notes, "note", "notes"), noted, plural(noted, "spec", "specs"))
 	}
 	if gs := r.groups(specs); len(gs) > 0 {
 		fmt.Fprintf(r.out, "\n%s\n", r.paint(ansiBold, fmt.Sprintf("%d failed %s, by cause:", failed, plural(failed, "spec", "specs"))))
@@ -210,7 +241,7 @@ func (r *reporter) afterSuite(rep types.Report) {
 			fmt.Fprintf(r.out, "    The first of them in full:\n%s\n", indent(maskKey(g.specs[0].Failure.Message, key), "      "))
 		}
 	}
-	if !r.verbose && skipped > 0 {
+	if !r.verbose && reasons[notApplying] > 0 {
 		fmt.Fprintln(r.out)
 		for _, sr := range specs {
 			if sr.State == types.SpecStateSkipped {
@@ -218,17 +249,30 @@ func (r *reporter) afterSuite(rep types.Report) {
 			}
 		}
 	}
-	fmt.Fprintf(r.out, "\nRan %d of %d specs in %.3f seconds\n", len(specs), total, rep.RunTime.Seconds())
+	for _, reason := range rep.SpecialSuiteFailureReasons {
+		fmt.Fprintf(r.out, "\n%s\n", maskKey(reason, key))
+	}
+	if f := r.run.session.discovered(); f != nil {
+		fmt.Fprintf(r.out, "\nQuery values: %s\n", maskKey(f.Summary(), key))
+	}
+	fmt.Fprintf(r.out, "\nRan %d of %d specs in %.3f seconds\n", passed+failed, total, rep.RunTime.Seconds())
 	verdict := r.paint(ansiGreen, "SUCCESS!")
 	if !rep.SuiteSucceeded {
 		verdict = r.paint(ansiRed, "FAIL!")
 	}
-	fmt.Fprintf(r.out, "%s -- %d Passed | %d Failed | %d Skipped\n", verdict, passed, failed, skipped)
-	for _, reason := range rep.SpecialSuiteFailureReasons {
-		fmt.Fprintf(r.out, "%s\n", maskKey(reason, key))
+	why := ""
+	if skipped > 0 {
+		var parts []string
+		for _, reason := range []string{needShape, leftOut, notApplying} {
+			if n := reasons[reason]; n > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", n, reason))
+			}
+		}
+		why = ": " + strings.Join(parts, ", ")
 	}
+	fmt.Fprintf(r.out, "%s -- %d Passed | %d Failed | %d Skipped%s\n", verdict, passed, failed, skipped, why)
 
-	clean := sanitizeReport(rep, key)
+	clean := sanitizeReport(rep, key, r.filteredMessage)
 	// The report's "package" is the target checked, not the directory
 	// conform ran in.
 	clean.SuitePath = maskURL(r.run.session.base, key)
@@ -278,8 +322,9 @@ func (r *reporter) write(dst string, generate func(tmp string) error) {
 // sanitizeReport returns a copy of rep fit to be kept and shared: every code
 // location is the documentation section of its spec (not a line of atmkit's
 // source on the build machine), progress reports (goroutine dumps) are
-// dropped, and the key is masked in every text.
-func sanitizeReport(rep types.Report, key string) types.Report {
+// dropped, the key is masked in every text, and a spec the label filter
+// left out gets the skip message leftOut gives it.
+func sanitizeReport(rep types.Report, key string, leftOut func(types.SpecReport) string) types.Report {
 	m := func(s string) string { return maskKey(s, key) }
 	out := rep
 	out.SpecialSuiteFailureReasons = slices.Clone(rep.SpecialSuiteFailureReasons)
@@ -295,6 +340,9 @@ func sanitizeReport(rep types.Report, key string) types.Report {
 			sr.ContainerHierarchyLocations[j] = suite
 		}
 		sr.LeafNodeLocation = doc
+		if sr.LeafNodeType == types.NodeTypeIt && filtered(sr) {
+			sr.Failure.Message = leftOut(sr)
+		}
 		sr.Failure = sanitizeFailure(sr.Failure, doc, m)
 		sr.CapturedGinkgoWriterOutput = m(sr.CapturedGinkgoWriterOutput)
 		sr.CapturedStdOutErr = m(sr.CapturedStdOutErr)

@@ -54,12 +54,17 @@ func (f *failRecorder) Fail() { f.failed.Store(true) }
 // It first runs the preflight (see Session.Preflight) and prints what it
 // found; a target that cannot be checked (unreachable, silent, the wrong
 // path, a refused key) gives a *PreflightError and no spec runs. The console
-// then gets a mark per spec and, at the end, the failures grouped by cause,
-// each spec named with its documentation section, the counts, and a line
+// then gets a mark per spec (a line, and the spec's notes, with Verbose)
+// and, at the end, the number of notes (without Verbose), the failures
+// grouped by cause, each spec named with its documentation section, a line
 // "Query values: …" saying which values the searches used and where each
 // came from (given, or found in the target's answers), when any spec used
-// them. The JUnit and JSON reports cite documentation sections instead of
-// source lines. The key appears in none of this, nor in any error returned.
+// them, and last the counts and the verdict. Every spec is counted as
+// passed, failed or skipped, with the reasons for the skipped (the specs
+// labelled shape need Config.Shape); the JUnit and JSON reports count the
+// same and give each skipped spec its reason. They cite documentation
+// sections instead of source lines and hold every spec's notes. The key
+// appears in none of this, nor in any error returned.
 //
 // An error means the target could not be checked: a bad configuration or
 // label filter, a failed preflight, a report that could not be written, or
@@ -94,6 +99,7 @@ func Run(cfg Config, opts RunOptions) (bool, error) {
 		color:   !opts.Reporter.NoColor,
 		junit:   opts.Reporter.JUnitReport,
 		json:    opts.Reporter.JSONReport,
+		filter:  opts.LabelFilter,
 	}
 	ginkgo.ReportAfterEach(rep.afterEach, types.NewCustomCodeLocation(docSuite))
 	ginkgo.ReportAfterSuite("conformance reports", rep.afterSuite, types.NewCustomCodeLocation(docSuite))
@@ -112,9 +118,6 @@ func Run(cfg Config, opts RunOptions) (bool, error) {
 	rc := types.ReporterConfig{NoColor: true, Succinct: true}
 	t := &failRecorder{}
 	passed := ginkgo.RunSpecs(t, "ATM Location Lookup Service conformance", suiteConfig, rc)
-	if f := s.discovered(); f != nil {
-		fmt.Fprintf(out, "Query values: %s\n", maskKey(f.Summary(), s.cfg.Key))
-	}
 	if rep.err != nil {
 		return false, rep.err
 	}

@@ -53,7 +53,7 @@ type ValueInfo struct {
 	Path string
 	Kind Kind
 	// Optional values are not always there: the search point is written
-	// only by the searches that have one.
+	// only by the searches that have one (WritesSearchPoint).
 	Optional bool
 }
 
@@ -85,6 +85,17 @@ func Values(scope Scope) []ValueInfo {
 		return []ValueInfo{{"code", KindString, false}, {"name", KindString, false}}
 	}
 	return nil
+}
+
+// WritesSearchPoint reports whether op's result has a search point (the
+// optional coordinates of a locations result): the searches by address
+// and by coordinates.
+func WritesSearchPoint(op string) bool {
+	switch op {
+	case OpReturnAtmSearchByAddress, OpReturnAtmSearchByCoordinates, OpReturnAtmSearchByAddressWithMaximum:
+		return true
+	}
+	return false
 }
 
 // Lists names the lists of scope and the scope of their items.

@@ -342,8 +342,7 @@ func Marshal(s *Shape, header string) []byte {
 		if header == "" {
 			break
 		}
-		b.WriteString("# ")
-		b.WriteString(line)
+		b.WriteString(strings.TrimRight("# "+line, " "))
 		b.WriteString("\n")
 	}
 	sum := Summarize(s)

@@ -147,10 +147,13 @@ type junitSuites struct {
 	Tests    int `xml:"tests,attr"`
 	Failures int `xml:"failures,attr"`
 	Suites   []struct {
-		Cases []struct {
+		Skipped int `xml:"skipped,attr"`
+		Cases   []struct {
 			Name    string    `xml:"name,attr"`
 			Failure *struct{} `xml:"failure"`
-			Skipped *struct{} `xml:"skipped"`
+			Skipped *struct {
+				Message string `xml:"message,attr"`
+			} `xml:"skipped"`
 		} `xml:"testcase"`
 	} `xml:"testsuite"`
 }
@@ -195,10 +198,45 @@ func TestConformPassesTheMock(t *testing.T) {
 	if cases < 70 {
 		t.Errorf("JUnit report has %d test cases, want one per spec (over 70)", cases)
 	}
+	// The console and the JUnit report count alike, and say why specs were
+	// skipped (the shape specs, without --shape); the verdict comes last.
+	counts := regexp.MustCompile(`\nRan (\d+) of (\d+) specs in [0-9.]+ seconds\nSUCCESS! -- (\d+) Passed \| 0 Failed \| (\d+) Skipped: (\d+) need --shape FILE\n$`).FindStringSubmatch(out)
+	if counts == nil {
+		t.Fatalf("the output does not end with the counts and the verdict, the skipped specs' reason given:\n%s", out)
+	}
+	ran, total, passed, skipped, needShape := atoi(t, counts[1]), atoi(t, counts[2]), atoi(t, counts[3]), atoi(t, counts[4]), atoi(t, counts[5])
+	if ran != passed || ran+skipped != total || needShape != skipped || skipped == 0 {
+		t.Errorf("console: ran %d of %d, %d passed, %d skipped (%d need --shape): the counts do not add up", ran, total, passed, skipped, needShape)
+	}
+	junitSkipped := 0
+	for _, s := range j.Suites {
+		junitSkipped += s.Skipped
+		for _, c := range s.Cases {
+			if c.Skipped != nil && !strings.Contains(c.Skipped.Message, "needs --shape FILE") {
+				t.Errorf("JUnit: %s is skipped with %q, want the reason: needs --shape FILE", c.Name, c.Skipped.Message)
+			}
+		}
+	}
+	if j.Tests != total || junitSkipped != skipped || j.Failures != 0 {
+		t.Errorf("JUnit: %d tests, %d skipped, %d failures; console: %d specs, %d skipped, 0 failed", j.Tests, junitSkipped, j.Failures, total, skipped)
+	}
+	// The specs' notes are in the reports and behind --verbose, counted here.
+	if strings.Contains(out, "Notes:") || !regexp.MustCompile(`\n\d+ notes on \d+ specs \(--verbose prints them`).MatchString(out) {
+		t.Errorf("the output lists the notes instead of counting them:\n%s", out)
+	}
 	var report []map[string]any
 	if b, err := os.ReadFile(jsonReport); err != nil || json.Unmarshal(b, &report) != nil || len(report) != 1 {
 		t.Errorf("JSON report missing or invalid: %v", err)
 	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 func TestConformFailsADeviatingTarget(t *testing.T) {
@@ -257,8 +295,7 @@ func TestConformGivenValues(t *testing.T) {
 	for _, want := range []string{
 		"SUCCESS!",
 		"Query values: dblLatitude 44.6488, dblLongitude -63.5752 (given); strAddress ",
-		"intInstitutionID 3 (given)",
-		"bytRadius 7, intMaximumAtms 2 (given)",
+		"intInstitutionID 3, bytRadius 7, intMaximumAtms 2 (given)",
 		"(found by probing intCityID",
 	} {
 		if !strings.Contains(out, want) {
@@ -432,7 +469,7 @@ func TestConformNeverWritesTheKey(t *testing.T) {
 				"- binding/get/ReturnInstitutions: ReturnInstitutions over get answers 200 text/xml with the bare XML result (docs/conformance.md#binding-specs)",
 				"- equivalence/ReturnInstitutions: ReturnInstitutions gives the same XML result over soap11, soap12, get and post",
 				`reproduce: curl -sS -i `,
-				" Failed | 0 Skipped",
+				" Failed | 32 Skipped: 32 need --shape FILE",
 			},
 		},
 		{

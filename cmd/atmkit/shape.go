@@ -85,7 +85,7 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		if err != nil {
 			return fmt.Errorf("shape learn: %w", err)
 		}
-		sources = append(sources, fmt.Sprintf("%d recorded answers in %d cassettes", n, len(files)))
+		sources = append(sources, plural(n, "recorded answer")+" in "+plural(len(files), "cassette"))
 		if recordedWSDL != "" {
 			sources = append(sources, "the WSDL recorded in "+recordedWSDL)
 		}
@@ -101,6 +101,12 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		"Review the guesses it printed. Serve it with: atmkit serve --shape " + filepath.Base(f.out)
 	if rep.Namespace != "" {
 		header += "\n(the deployment's service namespace: " + rep.Namespace + ")"
+	}
+	if len(rep.NotSeen) > 0 {
+		header += "\n\nNot seen, kept as atmkit writes them by default (record the calls named, learn again):"
+		for _, l := range rep.NotSeen {
+			header += "\n  " + l
+		}
 	}
 	if err := shape.WriteFile(f.out, sh, header); err != nil {
 		return fmt.Errorf("shape learn: %w", err)

@@ -27,11 +27,24 @@ func (l *learner) relNS(uri, enclosing string) shape.Namespace {
 	return shape.Namespace(uri)
 }
 
-// build turns the groups into a shape.
-func (l *learner) build() (*shape.Shape, error) {
+// build turns the groups into a shape, in the groups' order; settle
+// completes it and Learn validates it.
+func (l *learner) build() *shape.Shape {
 	sh := &shape.Shape{Operations: map[string]string{}}
 	names := map[string]bool{}
 	for _, g := range l.groups {
+		if g.def != nil {
+			r := g.def
+			for i := 2; names[r.Name]; i++ {
+				r.Name = r.Root + strconv.Itoa(i)
+			}
+			names[r.Name] = true
+			sh.Results = append(sh.Results, r)
+			for _, op := range g.ops {
+				sh.Operations[op] = r.Name
+			}
+			continue
+		}
 		r := &shape.Result{Layout: g.layout}
 		contentNS := g.root.ns
 		if g.layout == shape.Typed {
@@ -64,10 +77,7 @@ func (l *learner) build() (*shape.Shape, error) {
 			sh.Operations[op] = r.Name
 		}
 	}
-	if err := sh.Validate(); err != nil {
-		return nil, fmt.Errorf("the learned shape is not valid (a bug in atmkit's learner, please report it): %w", err)
-	}
-	return sh, nil
+	return sh
 }
 
 // guessRoot names the GET/POST root of a typed result nothing showed: as

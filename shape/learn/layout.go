@@ -24,6 +24,11 @@ type group struct {
 	from     string
 	// answers: per operation, the XML contents.
 	contents []*content
+	// items counts the content list's items in each answer (instances).
+	items map[*content]int
+	// def is the built-in shape's result, kept for a result nothing read
+	// shows (keepDefault); the other steps skip such a group.
+	def *shape.Result
 }
 
 // resultElement is the element of an answer whose children are the
@@ -131,17 +136,20 @@ func (l *learner) makeGroups() error {
 			}
 		}
 	}
-	// Skeletons from the answers where the WSDL gave none.
+	// Skeletons from the answers where the WSDL gave none; a node no
+	// answer shows is not seen.
 	for _, g := range l.groups {
 		if g.root != nil {
 			continue
 		}
 		if len(g.contents) == 0 {
-			return fmt.Errorf("%s: the WSDL says the result is an XML node and no answer shows its elements: record answers of it", strings.Join(g.ops, ", "))
+			l.keepDefault(g, "the WSDL says it is an XML node and no answer shows its elements")
+			continue
 		}
 		l.skeletonFromAnswers(g)
 	}
-	// Operations nobody says anything about share the result of their content.
+	// Operations nobody says anything about share the result of their
+	// content; a content nobody says anything about is not seen.
 	for _, op := range unknown {
 		var found *group
 		for _, g := range l.groups {
@@ -151,10 +159,27 @@ func (l *learner) makeGroups() error {
 			}
 		}
 		if found == nil {
-			return fmt.Errorf("%s: no WSDL and no answer of it or of an operation returning %s: record answers of it", op, shape.ContentOf(op))
+			found = &group{content: shape.ContentOf(op), layout: shape.Node, ops: []string{op}, from: "atmkit's built-in shape"}
+			l.groups = append(l.groups, found)
+			continue
 		}
 		found.ops = append(found.ops, op)
-		l.guess("%s: no WSDL and no answer: it returns %s, so it gets the result of %s", op, found.content, found.ops[0])
+		if found.def == nil {
+			l.guess("%s: no WSDL and no answer: it returns %s, so it gets the result of %s", op, found.content, found.ops[0])
+		}
+	}
+	for _, g := range l.groups {
+		if g.from == "atmkit's built-in shape" {
+			l.keepDefault(g, "no WSDL and no answer")
+		}
 	}
 	return nil
+}
+
+// keepDefault gives g, a result nothing read shows, the built-in shape's
+// result of its content, and reports it with the calls to record.
+func (l *learner) keepDefault(g *group, why string) {
+	g.def = defaultResult(g.content)
+	l.report.NotSeen = append(l.report.NotSeen, fmt.Sprintf("%s: the whole result: not seen (%s): record an XML answer (SOAP or GET/POST) of %s to decide; kept meanwhile as atmkit writes it by default: the built-in shape's <%s> node in no namespace",
+		strings.Join(g.ops, ", "), why, orList(g.ops), g.def.Root))
 }

@@ -2,6 +2,8 @@ package learn
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 
 	"github.com/atmkit/atmkit/shape"
 )
@@ -24,8 +26,9 @@ var ErrNothingToLearn = errors.New("nothing to learn from: give a WSDL or record
 // its steps in order, each in a file of its own: readSamples (samples.go),
 // makeGroups (layout.go, its skeletons from wsdl.go or skeleton.go),
 // findList (list.go), the match step of each content (contents.go, on
-// match.go's matcher), build (build.go). Each step writes what it decided
-// to the report (report.go).
+// match.go's matcher), build (build.go), settle (evidence.go: omit what
+// was seen absent, keep what was not seen). Each step writes what it
+// decided to the report (report.go).
 type learner struct {
 	in       Input
 	info     *wsdlInfo
@@ -37,7 +40,10 @@ type learner struct {
 }
 
 // Learn learns a shape from in. The shape is valid; the report lists what
-// was mapped, guessed, left unmapped and omitted.
+// was mapped, guessed, left unmapped and omitted, and what was not seen.
+// A value of atmkit's model is omitted only when what was read would have
+// shown it (answers that carry it, or the WSDL's type) and did not; a
+// value nothing read could show is kept as atmkit writes it by default.
 func Learn(in Input) (*shape.Shape, *Report, error) {
 	l := &learner{in: in, report: &Report{}, contents: map[string][]*content{}, jsons: map[string]*jsonAnswer{}}
 	if len(in.WSDL) > 0 {
@@ -54,15 +60,16 @@ func Learn(in Input) (*shape.Shape, *Report, error) {
 	if err := l.makeGroups(); err != nil {
 		return nil, l.report, err
 	}
-	for _, g := range l.groups {
+	learned := slices.DeleteFunc(slices.Clone(l.groups), func(g *group) bool { return g.def != nil })
+	for _, g := range learned {
 		l.findList(g)
 	}
-	for _, g := range l.groups {
+	for _, g := range learned {
 		if g.content == shape.Locations {
 			l.matchLocations(g)
 		}
 	}
-	for _, g := range l.groups {
+	for _, g := range learned {
 		switch g.content {
 		case shape.Institutions:
 			l.matchInstitutions(g)
@@ -70,11 +77,11 @@ func Learn(in Input) (*shape.Shape, *Report, error) {
 			l.matchProvinces(g)
 		}
 	}
-	sh, err := l.build()
-	if err != nil {
-		return nil, l.report, err
+	sh := l.build()
+	l.settle(sh)
+	if err := sh.Validate(); err != nil {
+		return nil, l.report, fmt.Errorf("the learned shape is not valid (a bug in atmkit's learner, please report it): %w", err)
 	}
-	l.report.Omitted = append(l.report.Omitted, shape.Summarize(sh).Omitted...)
 	l.report.Namespace = l.ns
 	return sh, l.report, nil
 }

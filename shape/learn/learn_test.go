@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -156,8 +158,15 @@ var roundTripCalls = []refdeploy.Call{
 // its answers as samples.
 func collect(t *testing.T, base, ns string) []learn.Sample {
 	t.Helper()
+	return collectCalls(t, base, ns, roundTripCalls)
+}
+
+// collectCalls calls a server with calls in every binding and returns its
+// answers as samples.
+func collectCalls(t *testing.T, base, ns string, calls []refdeploy.Call) []learn.Sample {
+	t.Helper()
 	var out []learn.Sample
-	for _, a := range refdeploy.Collect(t, base, ns, "k", roundTripCalls) {
+	for _, a := range refdeploy.Collect(t, base, ns, "k", calls) {
 		out = append(out, learn.Sample{Binding: a.Binding, Op: a.Call.Op, Query: fmt.Sprint(a.Call.Params), Status: a.Status,
 			Body: a.Body, Where: fmt.Sprintf("%s over %s", a.Call, a.Binding)})
 	}
@@ -239,4 +248,146 @@ func TestLearnErrors(t *testing.T) {
 	if !errors.Is(err, learn.ErrNothingToLearn) || rep == nil || len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "x#1") {
 		t.Errorf("an unreadable answer: got %v and %+v, want ErrNothingToLearn and a note naming x#1", err, rep)
 	}
+}
+
+// resultField finds the field of op's result whose element is name, at
+// any level (not inside lists), or nil.
+func resultField(s *shape.Shape, op, name string) *shape.Field {
+	var find func(fs []*shape.Field) *shape.Field
+	find = func(fs []*shape.Field) *shape.Field {
+		for _, f := range fs {
+			if f.Element == name {
+				return f
+			}
+			if f.List == "" {
+				if x := find(f.Fields); x != nil {
+					return x
+				}
+			}
+		}
+		return nil
+	}
+	return find(s.Result(op).Fields)
+}
+
+// TestLearnKeepsWhatItDidNotSee learns from partial recordings: a value no
+// answer read could show is kept as atmkit writes it by default and
+// reported with the calls to record; a value answers that would carry it
+// were read without is omitted.
+func TestLearnKeepsWhatItDidNotSee(t *testing.T) {
+	const ns = "http://example.org/partial/atmService"
+	t.Run("no XML search with a search point", func(t *testing.T) {
+		// The reference deployment's recording without its XML searches by
+		// coordinates (their JSON answers stay): no answer read writes a
+		// search point.
+		var in learn.Input
+		for _, s := range referenceSamples(t) {
+			if s.Op != asmx.OpReturnAtmSearchByCoordinates || s.Binding == learn.JSON {
+				in.Samples = append(in.Samples, s)
+			}
+		}
+		learned, rep, err := learn.Learn(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := mappings(learned)
+		for _, want := range []string{
+			"ReturnAtmSearchByCoordinates AtmResult/coordinates/latitude coordinates.latitude",
+			"ReturnAtmSearchByCoordinates AtmResult/coordinates/longitude coordinates.longitude",
+		} {
+			if !strings.Contains(got, want) {
+				t.Errorf("the learned shape lacks %q:\n%s", want, got)
+			}
+		}
+		if len(rep.NotSeen) != 1 || !strings.Contains(rep.NotSeen[0], "coordinates.latitude, coordinates.longitude: not seen: record an XML answer (SOAP or GET/POST) of ReturnAtmSearchByAddress, ReturnAtmSearchByCoordinates or ReturnAtmSearchByAddressWithMaximum to decide") {
+			t.Errorf("got not seen %q, want one line naming the searches to record", rep.NotSeen)
+		}
+		if o := strings.Join(rep.Omitted, "\n"); strings.Contains(o, "coordinates") {
+			t.Errorf("the report omits what it did not see:\n%s", o)
+		}
+		// With the WSDL, its SearchPoint is the deployment's own.
+		withWSDL, _, err := learn.Learn(learn.Input{WSDL: referenceWSDL(t), Samples: in.Samples})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := mappings(withWSDL); !strings.Contains(got, "ReturnAtmSearchByCoordinates AtmResult/SearchPoint/Latitude coordinates.latitude") {
+			t.Errorf("with the WSDL, the learned shape lacks the deployment's SearchPoint:\n%s", got)
+		}
+		// Served, the kept search point is written where the default shape writes it.
+		base := serve(t, learned, ns)
+		a := collectCalls(t, base, ns, roundTripCalls[:1])
+		for _, s := range a {
+			if s.Binding == learn.JSON {
+				continue
+			}
+			if !regexp.MustCompile(`</Count>\s*<coordinates>\s*<latitude>44.648834</latitude>`).Match(s.Body) {
+				t.Errorf("%s: the served answer has no search point after <Count>:\n%.600s", s.Where, s.Body)
+			}
+		}
+	})
+	t.Run("a search point the deployment does not write", func(t *testing.T) {
+		typed, err := shape.Load("../testdata/typed.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := typed.Result(asmx.OpReturnAtmSearchByCoordinates)
+		r.Fields = slices.DeleteFunc(r.Fields, func(f *shape.Field) bool { return f.Element == "SearchPoint" })
+		learned, rep, err := learn.Learn(learn.Input{Samples: collect(t, serve(t, typed, ns), ns)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f := resultField(learned, asmx.OpReturnAtmSearchByCoordinates, "coordinates"); f != nil {
+			t.Errorf("the learned shape keeps a search point the answers showed absent")
+		}
+		o := strings.Join(rep.Omitted, "\n")
+		if !strings.Contains(o, "AtmResult: locations result coordinates.latitude: no field holds it in the 12 answers read") {
+			t.Errorf("the report does not omit the search point on the evidence of 12 answers (3 searches in 4 XML bindings):\n%s", o)
+		}
+		if len(rep.NotSeen) != 0 {
+			t.Errorf("got not seen %q, want none", rep.NotSeen)
+		}
+	})
+	t.Run("no location listed", func(t *testing.T) {
+		// Searches that find nothing, in a shape whose empty result shows no
+		// list (its items are not wrapped): the locations list is kept whole.
+		exotic, err := shape.Load("testdata/exotic.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Without its search point, which the learner would take for the item.
+		r := exotic.Result(asmx.OpReturnAllAtms)
+		r.Fields = slices.DeleteFunc(r.Fields, func(f *shape.Field) bool { return f.Element == "Origin" })
+		// No ReturnInstitutions either: its whole result is kept.
+		nowhere := []refdeploy.Call{
+			{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{asmx.ParamPostalCode, ""}, {asmx.ParamLatitude, "10"}, {asmx.ParamLongitude, "10"}, {asmx.ParamRadius, "1"}}},
+			{Op: asmx.OpReturnProvinces},
+		}
+		learned, rep, err := learn.Learn(learn.Input{Samples: collectCalls(t, serve(t, exotic, ns), ns, nowhere)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := mappings(learned)
+		for _, want := range []string{
+			"ReturnAllAtms AtmList/Total count",
+			"ReturnAllAtms AtmList/locations list locations item location",
+			"ReturnAllAtms AtmList/locations/location/institution/name institution.name",
+			"ReturnAllAtms AtmList/locations/location/languages list languages item language",
+			"ReturnInstitutions node root institutions ns none",
+			"ReturnInstitutions institutions/ list institutions item institution",
+			"ReturnInstitutions institutions//institution/name name",
+		} {
+			if !strings.Contains(got, want) {
+				t.Errorf("the learned shape lacks %q:\n%s", want, got)
+			}
+		}
+		notSeen := strings.Join(rep.NotSeen, "\n")
+		for _, want := range []string{
+			"ReturnInstitutions: the whole result: not seen (no WSDL and no answer): record an XML answer (SOAP or GET/POST) of ReturnInstitutions to decide",
+			"the locations list and its items' values: not seen: record an XML answer of ReturnAtmSearchByCoordinates (or another operation of this result) that lists at least one location to decide",
+		} {
+			if !strings.Contains(notSeen, want) {
+				t.Errorf("the report's not seen lacks %q:\n%s", want, notSeen)
+			}
+		}
+	})
 }

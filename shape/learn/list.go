@@ -80,7 +80,8 @@ func (l *learner) findList(g *group) {
 }
 
 // instances collects records of a group's answers: per answer, the
-// result's record and one per content list item.
+// result's record and one per content list item, whose number it keeps
+// in g.items.
 func (l *learner) instances(g *group, c *content) (record, []record) {
 	el := resultElement(c, g.layout)
 	top := record{}
@@ -92,6 +93,10 @@ func (l *learner) instances(g *group, c *content) (record, []record) {
 		collect(g.item, it, r, nil, nil)
 		recs = append(recs, r)
 	}
+	if g.items == nil {
+		g.items = map[*content]int{}
+	}
+	g.items[c] = len(recs)
 	return top, recs
 }
 

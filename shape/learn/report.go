@@ -19,8 +19,15 @@ type Report struct {
 	// Unmapped are the deployment's fields no value of atmkit's model
 	// matches; the shape writes them with generated values.
 	Unmapped []string
-	// Omitted are values of atmkit's model the deployment does not write.
+	// Omitted are values of atmkit's model the deployment does not write:
+	// answers that would carry them (or the WSDL's type) were read without
+	// them. Each line says what was read.
 	Omitted []string
+	// NotSeen are values of atmkit's model nothing read could show (no
+	// answer that would carry them, no WSDL type): the shape keeps them as
+	// atmkit writes them by default (the built-in shape's names), and each
+	// line names the calls to record to decide.
+	NotSeen []string
 	// Notes are samples skipped and other remarks.
 	Notes []string
 	// Namespace is the deployment's service namespace, as the WSDL or the
@@ -45,6 +52,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	section("Guessed (check these)", r.Guessed)
 	section("Could not map (written with generated values)", r.Unmapped)
 	section("Omitted (atmkit has them, the deployment does not)", r.Omitted)
+	section("Not seen (kept as atmkit writes them by default; record the calls named to decide)", r.NotSeen)
 	section("Notes", r.Notes)
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// goSample is a Go code block of the docs.
+type goSample struct {
+	where string // "docs/testing.md:42"
+	src   string
+}
+
+// goSamples returns every ```go block of README.md and docs/*.md.
+func goSamples(t *testing.T) []goSample {
+	t.Helper()
+	var out []goSample
+	for _, d := range userDocs(t) {
+		blocks, _ := d.parse()
+		for _, b := range blocks {
+			if b.lang == "go" {
+				out = append(out, goSample{where: fmt.Sprintf("%s:%d", d.path, b.line), src: strings.Join(b.lines, "\n") + "\n"})
+			}
+		}
+	}
+	return out
+}
+
+// fileLineRE finds a sample file's position in go vet's output.
+var fileLineRE = regexp.MustCompile(`s\d+/sample(?:_test)?\.go:(\d+):\d+:`)
+
+var packageClauseRE = regexp.MustCompile(`(?m)^package ([A-Za-z_][A-Za-z0-9_]*)\s*$`)
+
+// sampleFile turns a sample into a Go file and names it: a sample with a
+// package clause is a file as it is; one without is a test file but its
+// first line (as a user copies it after their own package clause), so it
+// gets "package sample_test". A file of a _test package, or that imports
+// testing, is a _test.go file.
+func sampleFile(src string) (name, file string) {
+	pkg := "sample_test"
+	if m := packageClauseRE.FindStringSubmatch(src); m != nil {
+		pkg = m[1]
+	} else {
+		src = "package sample_test\n\n" + src
+	}
+	if strings.HasSuffix(pkg, "_test") || strings.Contains(src, `"testing"`) {
+		return "sample_test.go", src
+	}
+	return "sample.go", src
+}
+
+// gofmtDiff says how src differs from its gofmt form, or "".
+func gofmtDiff(src string) string {
+	got, err := format.Source([]byte(src))
+	if err != nil {
+		return fmt.Sprintf("does not parse: %v", err)
+	}
+	if string(got) == src {
+		return ""
+	}
+	a, b := strings.Split(src, "\n"), strings.Split(string(got), "\n")
+	for i := range a {
+		if i >= len(b) || a[i] != b[i] {
+			want := ""
+			if i < len(b) {
+				want = b[i]
+			}
+			return fmt.Sprintf("not gofmt-clean: line %d is %q, gofmt writes %q", i+1, a[i], want)
+		}
+	}
+	return "not gofmt-clean"
+}
+
+// TestDocsGoSamples compiles every Go sample of README.md and docs/*.md as
+// a user who copies it would: each in a package of a fresh module that
+// requires github.com/atmkit/atmkit, replaced by this repository (no
+// network: the module cache holds atmkit's requirements, as after go test
+// ./... here), type-checked by go vet, and checks that each is gofmt-clean.
+// A canary sample with a type error makes sure the compile step fails
+// where it should.
+func TestDocsGoSamples(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("compiles the docs' samples with the go command")
+	}
+	samples := goSamples(t)
+	if len(samples) < 5 {
+		t.Fatalf("found %d Go samples in the docs, want more: is the parser broken?", len(samples))
+	}
+	root, err := filepath.Abs(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	goMod := "module example.com/docsamples\n\ngo 1.26\n\nrequire github.com/atmkit/atmkit v0.0.0\n\nreplace github.com/atmkit/atmkit => " + root + "\n"
+	write := func(name, content string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", goMod)
+	write("go.sum", string(sum))
+	where := map[string]string{} // package directory → sample
+	added := map[string]int{}    // package directory → lines the wrapping added
+	for i, s := range samples {
+		if msg := gofmtDiff(s.src); msg != "" {
+			t.Errorf("%s: the Go sample is %s", s.where, msg)
+		}
+		pkg := fmt.Sprintf("s%02d", i+1)
+		name, file := sampleFile(s.src)
+		write(filepath.Join(pkg, name), file)
+		where[pkg], added[pkg] = s.where, strings.Count(file, "\n")-strings.Count(s.src, "\n")
+	}
+	// The canary: it must fail to compile, and only it.
+	write(filepath.Join("canary", "sample_test.go"), "package sample_test\n\nimport \"github.com/atmkit/atmkit/mockserver\"\n\nvar _ int = mockserver.NoSuchName\n")
+
+	goCmd := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(goCmd); err != nil {
+		if goCmd, err = exec.LookPath("go"); err != nil {
+			t.Skip("no go command to compile the samples with")
+		}
+	}
+	cmd := exec.Command(goCmd, "vet", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod "+os.Getenv("GOFLAGS"), "GOPROXY=off", "GOSUMDB=off", "GOWORK=off", "GOTOOLCHAIN=local")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err = cmd.Run()
+	text := out.String()
+	if err == nil {
+		t.Fatalf("go vet passed the canary, a sample that does not compile:\n%s", text)
+	}
+	if strings.Contains(text, "module lookup disabled") || strings.Contains(text, "GOPROXY=off") {
+		t.Fatalf("the samples' module needs a module that is not in the module cache (run go mod download in the repository):\n%s", text)
+	}
+	if !strings.Contains(text, "NoSuchName") {
+		t.Errorf("go vet did not name the canary's error:\n%s", text)
+	}
+	// Every other error names a sample's directory: say which sample it is.
+	failed := false
+	for _, line := range strings.Split(text, "\n") {
+		for pkg, w := range where {
+			if strings.Contains(line, pkg+string(filepath.Separator)) || strings.HasSuffix(line, "/"+pkg) {
+				// "s04/sample_test.go:16:5: …" → "line 14 of the sample: …"
+				line = fileLineRE.ReplaceAllStringFunc(line, func(m string) string {
+					n, _ := strconv.Atoi(fileLineRE.FindStringSubmatch(m)[1])
+					return fmt.Sprintf("line %d of the sample:", n-added[pkg])
+				})
+				t.Errorf("%s: the Go sample does not compile: %s", w, line)
+				failed = true
+			}
+		}
+	}
+	if !failed {
+		// Errors other than the canary's that name no sample.
+		for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
+			if !strings.Contains(line, "canary") && !strings.HasPrefix(line, "#") && strings.TrimSpace(line) != "" {
+				t.Errorf("go vet of the samples: %s", line)
+			}
+		}
+	}
+}
+
+// TestDocsGoSampleHelpers checks the wrapping and the gofmt check on small
+// cases.
+func TestDocsGoSampleHelpers(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		src, name, first string
+	}{
+		{"import \"testing\"\n\nfunc TestX(t *testing.T) {}\n", "sample_test.go", "package sample_test"},
+		{"package main\n\nfunc main() {}\n", "sample.go", "package main"},
+		{"package app_test\n\nfunc f() {}\n", "sample_test.go", "package app_test"},
+	} {
+		name, file := sampleFile(c.src)
+		if name != c.name || !strings.HasPrefix(file, c.first+"\n") {
+			t.Errorf("%q: got %s starting %q, want %s starting %q", c.src, name, strings.SplitN(file, "\n", 2)[0], c.name, c.first)
+		}
+	}
+	if msg := gofmtDiff("import \"testing\"\n\nfunc TestX(t *testing.T) {\n\tt.Log(1)\n}\n"); msg != "" {
+		t.Errorf("a gofmt-clean sample: got %q", msg)
+	}
+	if msg := gofmtDiff("func f() {\n  x := 1   // aligned\n\t_ = x\n}\n"); !strings.Contains(msg, "not gofmt-clean: line 2") {
+		t.Errorf("a sample gofmt rewrites: got %q", msg)
+	}
+}
