@@ -113,7 +113,7 @@ func TestMisconfiguration(t *testing.T) {
 		{"admin token with spaces", serve("--admin-token", " tok"), nil, "--admin-token: white space"},
 		{"fixtures directory missing", serve("--fixtures", missing), nil, "--fixtures " + missing + ": the directory does not exist"},
 		{"replay directory empty", serve("--replay", emptyDir), nil, "--replay " + emptyDir + ": no cassette files"},
-		{"replay cassette empty", serve("--replay", empty), nil, "--replay " + empty + ": no answers to replay (1 cassette files, 0 interactions"},
+		{"replay cassette empty", serve("--replay", empty), nil, "--replay " + empty + ": no answers to replay (1 cassette file, 0 interactions, 0 calls of an operation)"},
 		{"replay cassette missing", serve("--replay", missing), nil, "--replay " + missing + ": cassette not found"},
 		{"on-miss unknown", serve("--replay", empty, "--on-miss", "ignore"), nil, "--on-miss ignore: want fault, fixtures or upstream"},
 		{"on-miss without replay", serve("--on-miss", "fixtures"), nil, "--on-miss fixtures: needs --replay PATH"},
