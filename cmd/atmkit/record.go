@@ -5,11 +5,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"net"
+	"io"
 	"net/url"
+	"os"
 	"path/filepath"
 	"sync"
-	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/atmkit/atmkit/cassettes"
@@ -34,10 +35,10 @@ type recordFlags struct {
 func (f *recordFlags) register(m *Main) *flag.FlagSet {
 	fs := cli.NewFlagSet("record", "record --upstream URL --cassette PATH [flags]", helpText("record"), m.Stderr)
 	fs.StringVar(&f.upstream, "upstream", "", "base URL of the deployment to record, e.g. https://atm.example.org (required)")
-	fs.StringVar(&f.cassette, "cassette", "", "cassette file to write; .yaml is appended when missing (required)")
+	fs.StringVar(&f.cassette, "cassette", "", "cassette file to write; .yaml is appended when missing, and a missing directory is made (required)")
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address the recording proxy listens on (port 0 picks a free one)")
 	fs.DurationVar(&f.saveInterval, "save-interval", cassettes.DefaultSaveInterval, "gather new interactions this long before rewriting the cassette (0: after each one)")
-	fs.IntVar(&f.progress, "progress", 10, "print a progress line every N interactions recorded (0: never)")
+	fs.IntVar(&f.progress, "progress", 20, "print each of the first N interactions recorded as it is recorded (operation, binding, status), then a count at most once a second (0: neither)")
 	f.srv.Register(fs)
 	f.reach.Register(fs, "the upstream", true)
 	return fs
@@ -57,7 +58,7 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 	}
 	if err := m.FirstBad(fs,
 		cli.Bad("upstream", cli.CheckHTTPURL(f.upstream)),
-		cli.Bad("cassette", cli.When(cli.CheckDir(filepath.Dir(f.cassette)) != "", "its directory "+filepath.Dir(f.cassette)+" does not exist")),
+		cli.Bad("cassette", checkCassetteDir(f.cassette)),
 		cli.Bad("addr", cli.CheckAddr(f.addr)),
 		cli.Bad("save-interval", cli.When(f.saveInterval < 0, "must not be negative")),
 		cli.Bad("progress", cli.When(f.progress < 0, "must not be negative (0: never)")),
@@ -81,34 +82,27 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 	}
 	defer tl.Close()
 
-	var (
-		recorded atomic.Int64
-		outMu    sync.Mutex
-	)
-	progress := func(*cassette.Interaction) error {
-		n := recorded.Add(1)
-		if f.progress > 0 && n%int64(f.progress) == 0 {
-			outMu.Lock()
-			fmt.Fprintf(m.Stderr, "atmkit: recorded %d new interactions\n", n)
-			outMu.Unlock()
-		}
-		return nil
+	ln, err := m.Listen(fs, f.addr)
+	if err != nil {
+		return err
 	}
+	// The cassette's directory is made, as fixtures generate makes --out.
+	if err := os.MkdirAll(filepath.Dir(f.cassette), 0o755); err != nil {
+		_ = ln.Close()
+		return m.BadSetting(fs, "cassette", "cannot make its directory: "+pathProblem(err))
+	}
+	p := &recordProgress{w: m.Stderr, first: f.progress}
 	rec, err := cassettes.New(f.cassette,
 		cassettes.WithMode(cassettes.ModeRecordAll),
 		cassettes.WithSaveInterval(f.saveInterval),
 		cassettes.WithLogger(logger),
 		cassettes.WithTransport(rt),
-		cassettes.WithHook(cassettes.BeforeSave, progress))
+		cassettes.WithHook(cassettes.BeforeSave, p.recorded))
 	if err != nil {
+		_ = ln.Close()
 		return fmt.Errorf("record: %w", err)
 	}
 	before := rec.Len()
-	ln, err := net.Listen("tcp", f.addr)
-	if err != nil {
-		_ = rec.Stop()
-		return fmt.Errorf("record: listen on %s: %w", f.addr, err)
-	}
 	banner.Proxy{Upstream: f.upstream, Cassette: rec.Path(), Already: before}.Print(&m.Env, ln.Addr(), tl)
 
 	serveErr := f.srv.Serve(ctx, ln, cassettes.NewProxy(up, rec, logger), tl, logger)
@@ -121,13 +115,78 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 		// every replay miss. Exit 1, so a script notices.
 		stopErr = fmt.Errorf("nothing recorded (no request came through the proxy), so no cassette was written to %s", rec.Path())
 	} else {
-		fmt.Fprintf(m.Stdout, "atmkit: saved %s: %d interactions (%d new)\n", rec.Path(), rec.Len(), rec.Len()-before)
+		fmt.Fprintf(m.Stdout, "atmkit: saved %s: %s (%d new)\n", rec.Path(), plural(rec.Len(), "interaction"), rec.Len()-before)
 	}
 	if serveErr != nil {
 		return fmt.Errorf("record: %w", serveErr)
 	}
 	if stopErr != nil {
 		return fmt.Errorf("record: %w", stopErr)
+	}
+	return nil
+}
+
+// checkCassetteDir checks that the directory of the cassette at path is a
+// directory, or can be made: the nearest part of it that exists is one.
+func checkCassetteDir(path string) string {
+	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
+		st, err := os.Stat(dir)
+		switch {
+		case err == nil && st.IsDir():
+			return ""
+		case err == nil:
+			return dir + " is not a directory"
+		case !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
+			return pathProblem(err)
+		}
+		if parent := filepath.Dir(dir); parent == dir {
+			return ""
+		}
+	}
+}
+
+// pathProblem is the text of a file system error without its operation.
+func pathProblem(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Path + ": " + pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// recordProgress prints what atmkit record records, on stderr: each of the
+// first interactions as it is recorded (operation, binding and status;
+// never the key: the interaction is scrubbed), then how many so far, at
+// most once a second.
+type recordProgress struct {
+	w     io.Writer
+	first int // interactions printed one by one; 0: nothing is printed
+
+	mu   sync.Mutex // guards n and last, and orders the lines
+	n    int        // interactions recorded
+	last time.Time  // when the last count was printed
+}
+
+// recorded is a BeforeSave hook: i is scrubbed, and about to be kept.
+func (p *recordProgress) recorded(i *cassette.Interaction) error {
+	if p.first <= 0 {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.n++
+	e := cassettes.EntryOf(i)
+	what := e.Operation
+	if e.Binding != "" {
+		what += " over " + e.Binding
+	}
+	switch {
+	case p.n <= p.first:
+		fmt.Fprintf(p.w, "atmkit: recorded #%d %s: %d\n", p.n, what, e.Status)
+		p.last = time.Now()
+	case time.Since(p.last) >= time.Second:
+		fmt.Fprintf(p.w, "atmkit: recorded %d interactions so far (the last: %s: %d)\n", p.n, what, e.Status)
+		p.last = time.Now()
 	}
 	return nil
 }
