@@ -161,7 +161,7 @@ func TestReplayEmptyWithFixturesWarns(t *testing.T) {
 	code, body := get(t, r.base+provincesPath+"k", "")
 	wantStatus(t, "ReturnProvinces from the data set", code, 200, body)
 	out := r.stdout.String()
-	for _, want := range []string{"replay:     0 answers to 0 calls from 1 cassette files (0 interactions): " + empty, "on a miss:  answered from the data set", "data set:   embedded:"} {
+	for _, want := range []string{"replay:     0 answers to 0 recorded calls, matched by operation and parameters (1 cassette file, 0 interactions: " + empty + ")", "on a miss:  answered from the data set", "data set:   embedded:"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("banner: want %q in %q", want, out)
 		}

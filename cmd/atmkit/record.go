@@ -5,19 +5,15 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
 	"path/filepath"
-	"sync"
-	"syscall"
 	"time"
 
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/banner"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/internal/serve"
-	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
 // recordFlags are the flags of atmkit record.
@@ -58,7 +54,7 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 	}
 	if err := m.FirstBad(fs,
 		cli.Bad("upstream", cli.CheckHTTPURL(f.upstream)),
-		cli.Bad("cassette", checkCassetteDir(f.cassette)),
+		cli.Bad("cassette", cli.CheckMakeDir(filepath.Dir(f.cassette))),
 		cli.Bad("addr", cli.CheckAddr(f.addr)),
 		cli.Bad("save-interval", cli.When(f.saveInterval < 0, "must not be negative")),
 		cli.Bad("progress", cli.When(f.progress < 0, "must not be negative (0: never)")),
@@ -89,15 +85,15 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 	// The cassette's directory is made, as fixtures generate makes --out.
 	if err := os.MkdirAll(filepath.Dir(f.cassette), 0o755); err != nil {
 		_ = ln.Close()
-		return m.BadSetting(fs, "cassette", "cannot make its directory: "+pathProblem(err))
+		return m.BadSetting(fs, "cassette", "cannot make its directory: "+err.Error())
 	}
-	p := &recordProgress{w: m.Stderr, first: f.progress}
+	p := &banner.Progress{W: m.Stderr, First: f.progress}
 	rec, err := cassettes.New(f.cassette,
 		cassettes.WithMode(cassettes.ModeRecordAll),
 		cassettes.WithSaveInterval(f.saveInterval),
 		cassettes.WithLogger(logger),
 		cassettes.WithTransport(rt),
-		cassettes.WithHook(cassettes.BeforeSave, p.recorded))
+		cassettes.WithHook(cassettes.BeforeSave, p.Recorded))
 	if err != nil {
 		_ = ln.Close()
 		return fmt.Errorf("record: %w", err)
@@ -122,71 +118,6 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 	}
 	if stopErr != nil {
 		return fmt.Errorf("record: %w", stopErr)
-	}
-	return nil
-}
-
-// checkCassetteDir checks that the directory of the cassette at path is a
-// directory, or can be made: the nearest part of it that exists is one.
-func checkCassetteDir(path string) string {
-	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
-		st, err := os.Stat(dir)
-		switch {
-		case err == nil && st.IsDir():
-			return ""
-		case err == nil:
-			return dir + " is not a directory"
-		case !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
-			return pathProblem(err)
-		}
-		if parent := filepath.Dir(dir); parent == dir {
-			return ""
-		}
-	}
-}
-
-// pathProblem is the text of a file system error without its operation.
-func pathProblem(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Path + ": " + pe.Err.Error()
-	}
-	return err.Error()
-}
-
-// recordProgress prints what atmkit record records, on stderr: each of the
-// first interactions as it is recorded (operation, binding and status;
-// never the key: the interaction is scrubbed), then how many so far, at
-// most once a second.
-type recordProgress struct {
-	w     io.Writer
-	first int // interactions printed one by one; 0: nothing is printed
-
-	mu   sync.Mutex // guards n and last, and orders the lines
-	n    int        // interactions recorded
-	last time.Time  // when the last count was printed
-}
-
-// recorded is a BeforeSave hook: i is scrubbed, and about to be kept.
-func (p *recordProgress) recorded(i *cassette.Interaction) error {
-	if p.first <= 0 {
-		return nil
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.n++
-	e := cassettes.EntryOf(i)
-	what := e.Operation
-	if e.Binding != "" {
-		what += " over " + e.Binding
-	}
-	switch {
-	case p.n <= p.first:
-		fmt.Fprintf(p.w, "atmkit: recorded #%d %s: %d\n", p.n, what, e.Status)
-		p.last = time.Now()
-	case time.Since(p.last) >= time.Second:
-		fmt.Fprintf(p.w, "atmkit: recorded %d interactions so far (the last: %s: %d)\n", p.n, what, e.Status)
-		p.last = time.Now()
 	}
 	return nil
 }

@@ -1,8 +1,9 @@
-// Package banner writes what atmkit's servers print when they start: the
-// mock's banner (atmkit serve: what it serves, its endpoints, a command to
-// try), the recording proxy's (atmkit record), and the warning of an
-// admin API open to other hosts. The first lines, where a server listens
-// and the certificate it serves, are cli.Env's.
+// Package banner writes what atmkit's servers tell their user: the mock's
+// banner (atmkit serve: what it serves, its endpoints, a command to try),
+// the recording proxy's (atmkit record) and the lines it prints as it
+// records (Progress), and the warning of an admin API open to other hosts.
+// The first lines, where a server listens and the certificate it serves,
+// are cli.Env's.
 package banner
 
 import (

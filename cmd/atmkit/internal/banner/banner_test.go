@@ -128,3 +128,47 @@ func TestProxyCassetteLine(t *testing.T) {
 		}
 	}
 }
+
+// TestProgress: the first interactions are printed one by one (operation
+// and binding, or the request of another, and status; not the key), the
+// next only as a count; none with First 0.
+func TestProgress(t *testing.T) {
+	t.Parallel()
+	list, err := cassettes.ReadFile(filepath.Join("..", "..", "..", "..", "cassettes", "testdata", "golden.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wsdl := *list[2]
+	wsdl.Request.Method, wsdl.Request.URL = "GET", "http://upstream.example/service/service.asmx?WSDL"
+	list = append(list, &wsdl)
+	var out bytes.Buffer
+	p := &Progress{W: &out, First: 2}
+	for _, i := range list {
+		if err := p.Recorded(i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := "atmkit: recorded #1 ReturnAtmSearchByCity over soap12: 200\n" +
+		"atmkit: recorded #2 ReturnAtmSearchByCoordinates over json: 200\n"
+	if got := out.String(); !strings.HasPrefix(got, want) || strings.Contains(got, "#3") || strings.Contains(got, "#4") || strings.Contains(got, "REDACTED") {
+		t.Errorf("got\n%s\nwant\n%s(and at most a count after)", got, want)
+	}
+
+	out.Reset()
+	p = &Progress{W: &out, First: 20}
+	for _, i := range list {
+		_ = p.Recorded(i)
+	}
+	if want := want + "atmkit: recorded #3 ReturnProvinces over get: 200\n" + "atmkit: recorded #4 GET /service/service.asmx?WSDL: 200\n"; out.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
+	}
+
+	out.Reset()
+	p = &Progress{W: &out}
+	for _, i := range list {
+		_ = p.Recorded(i)
+	}
+	if out.Len() != 0 {
+		t.Errorf("with First 0: got %q, want nothing", out.String())
+	}
+}
