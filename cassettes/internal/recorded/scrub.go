@@ -29,9 +29,9 @@ const RejectedPlaceholder = "REDACTED-REJECTED"
 // (only MarkKey turns one into another). The longest comes first.
 var placeholders = []string{RejectedPlaceholder, Placeholder}
 
-// IsPlaceholder reports whether v is one of atmkit's placeholders
+// isPlaceholder reports whether v is one of atmkit's placeholders
 // (Placeholder, RejectedPlaceholder): an already redacted value.
-func IsPlaceholder(v string) bool {
+func isPlaceholder(v string) bool {
 	for _, ph := range placeholders {
 		if v == ph {
 			return true
@@ -88,11 +88,11 @@ func (s *scrubber) done(v string) bool {
 	if s.mark {
 		return v == s.ph
 	}
-	return IsPlaceholder(v)
+	return isPlaceholder(v)
 }
 
 func (s *scrubber) note(v string) {
-	if v == "" || IsPlaceholder(v) {
+	if v == "" || isPlaceholder(v) {
 		return
 	}
 	if s.found == nil {
@@ -172,7 +172,7 @@ func (s *scrubber) forms() []string {
 	seen := map[string]bool{}
 	var out []string
 	add := func(v string) {
-		if len(v) >= minSweepLen && !IsPlaceholder(v) && !seen[v] {
+		if len(v) >= minSweepLen && !isPlaceholder(v) && !seen[v] {
 			seen[v] = true
 			out = append(out, v)
 		}
