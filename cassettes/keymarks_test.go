@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -270,4 +271,119 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestScrubKeepsKeyRejections: atmkit's placeholders are already
+// redacted. Scrubbing a cassette with key rejections (recorded in every
+// binding, or the reference deployment's) replaces nothing and leaves the
+// file byte for byte; scrubbing one that also holds a credential replaces
+// only that, keeps every mark, and the cassette replays as before: the
+// right answer to accepted keys, the rejection to rejected ones.
+func TestScrubKeepsKeyRejections(t *testing.T) {
+	t.Parallel()
+	up, _ := standIn(t) // accepts testKey only
+	recordedPath := filepath.Join(t.TempDir(), "rejections.yaml")
+	rec, err := cassettes.New(recordedPath, cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	provinces := query{op: asmx.OpReturnProvinces}
+	coords := query{asmx.OpReturnAtmSearchByCoordinates, [][2]string{{"strPostalCode", ""}, {"dblLatitude", "1"}, {"dblLongitude", "2"}, {"bytRadius", "3"}}}
+	for _, s := range []struct {
+		b   asmx.Binding
+		q   query
+		key string
+	}{
+		{asmx.HTTPGet, provinces, testKey},
+		{asmx.SOAP11, provinces, "wrong-key-1"},
+		{asmx.SOAP12, provinces, "wrong-key-1"},
+		{asmx.HTTPGet, provinces, "wrong-key-1"},
+		{asmx.HTTPPost, provinces, "wrong-key-2"},
+		{asmx.JSON, coords, "wrong-key-2"},
+		{asmx.SOAP11, provinces, testKey},
+	} {
+		if status, body := do(t, rec.Client(), request(t, up.URL, s.b, s.q, s.key, false)); (status == 200) != (s.key == testKey) {
+			t.Fatalf("%s over %s: status %d: %s", s.q, s.b, status, body)
+		}
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := marks(t, recordedPath), []bool{false, true, true, true, true, true, false}; !equalBools(got, want) {
+		t.Fatalf("recorded marks %v, want %v", got, want)
+	}
+
+	for name, src := range map[string]string{
+		"recorded in every binding": recordedPath,
+		"reference typed":           filepath.Join("testdata", "reference-typed.yaml"),
+		"reference legacy":          filepath.Join("testdata", "reference-legacy.yaml"),
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "copy.yaml")
+			before := readFile(t, src)
+			if err := os.WriteFile(path, []byte(before), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			wantMarks := marks(t, path)
+			if !slices.Contains(wantMarks, true) {
+				t.Fatalf("%s holds no key rejection", src)
+			}
+			list, err := cassettes.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, i := range list {
+				rejection := cassettes.KeyRejected(i)
+				if n := cassettes.Scrub(i); n != 0 {
+					t.Errorf("interaction %d (key rejection %v): Scrub replaced %d values, want 0", i.ID, rejection, n)
+				}
+			}
+			n, inter, err := cassettes.ScrubFile(path)
+			if err != nil || n != 0 || inter != 0 {
+				t.Errorf("ScrubFile: got %d values in %d interactions (%v), want 0 in 0", n, inter, err)
+			}
+			if after := readFile(t, path); after != before {
+				t.Errorf("ScrubFile changed the cassette")
+			}
+		})
+	}
+
+	// A credential beside the marks: only it is replaced.
+	path := filepath.Join(t.TempDir(), "cookie.yaml")
+	list, err := cassettes.ReadFile(recordedPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list[1].Response.Headers = http.Header{"Set-Cookie": {"session=0123456789"}}
+	if err := cassettes.WriteFile(path, list); err != nil {
+		t.Fatal(err)
+	}
+	if n, inter, err := cassettes.ScrubFile(path); err != nil || n != 1 || inter != 1 {
+		t.Fatalf("ScrubFile: got %d values in %d interactions (%v), want 1 in 1", n, inter, err)
+	}
+	if got, want := marks(t, path), marks(t, recordedPath); !equalBools(got, want) {
+		t.Errorf("marks after scrubbing: %v, want %v", got, want)
+	}
+	if raw := readFile(t, path); strings.Contains(raw, "0123456789") || strings.Count(raw, cassettes.RejectedPlaceholder) != strings.Count(readFile(t, recordedPath), cassettes.RejectedPlaceholder) {
+		t.Errorf("after scrubbing: the cookie survives or marks changed:\n%s", raw)
+	}
+	ix, err := cassettes.LoadIndex([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	h, err := mockserver.New(mockserver.WithReplay(ix, mockserver.MissFault), mockserver.WithKeys("the-only-key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	for _, b := range []asmx.Binding{asmx.SOAP11, asmx.SOAP12, asmx.HTTPGet, asmx.HTTPPost} {
+		if status, body := do(t, srv.Client(), request(t, srv.URL, b, provinces, "the-only-key", false)); status != 200 {
+			t.Errorf("an accepted key over %s after scrubbing: got %d, want 200: %.200s", b, status, body)
+		}
+		if status, _ := do(t, srv.Client(), request(t, srv.URL, b, provinces, "bad", false)); status != 500 {
+			t.Errorf("a rejected key over %s after scrubbing: got %d, want the recorded 500", b, status)
+		}
+	}
 }

@@ -16,6 +16,8 @@ type Entry struct {
 	// Params are the parameters but the key, in the document's order.
 	Params [][2]string
 	Status int
+	// KeyRejection reports a recorded key rejection (see KeyRejected).
+	KeyRejection bool
 }
 
 // List describes the interactions of the cassette at path.
@@ -26,14 +28,16 @@ func List(path string) ([]Entry, error) {
 	}
 	out := make([]Entry, 0, len(list))
 	for _, i := range list {
-		out = append(out, entryOf(i))
+		out = append(out, EntryOf(i))
 	}
 	return out, nil
 }
 
-// entryOf describes one interaction.
-func entryOf(i *cassette.Interaction) Entry {
-	e := Entry{ID: i.ID, Status: i.Response.Code}
+// EntryOf describes one interaction as List does (atmkit record prints
+// what it records with it). The parameters of a call leave the key out;
+// the request URI of another request is as i holds it: scrub i first.
+func EntryOf(i *cassette.Interaction) Entry {
+	e := Entry{ID: i.ID, Status: i.Response.Code, KeyRejection: recorded.KeyRejected(i)}
 	e.Binding, e.Operation, e.Params = recorded.Identify(i)
 	return e
 }

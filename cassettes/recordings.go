@@ -44,7 +44,7 @@ func Recordings(path string) ([]Recording, error) {
 	}
 	out := make([]Recording, len(list))
 	for k, i := range list {
-		out[k] = Recording{Entry: entryOf(i), Method: i.Request.Method, URL: i.Request.URL,
+		out[k] = Recording{Entry: EntryOf(i), Method: i.Request.Method, URL: i.Request.URL,
 			ContentType: recorded.HeaderValue(i.Response.Headers, "Content-Type"), Body: i.Response.Body}
 	}
 	return out, nil

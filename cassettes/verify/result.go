@@ -40,13 +40,12 @@ func (v Verdict) String() string {
 // Result is what Run found for one recorded interaction.
 type Result struct {
 	// File is the cassette file; Entry describes the interaction in it
-	// (its ID, binding, operation, parameters and recorded status).
+	// (its ID, binding, operation, parameters and recorded status, and
+	// whether it is a recorded key rejection, which is re-sent with a
+	// wrong key).
 	File string
 	cassettes.Entry
-	// KeyRejection says the interaction is a recorded key rejection: it was
-	// re-sent with a wrong key.
-	KeyRejection bool
-	Verdict      Verdict
+	Verdict Verdict
 	// Differences are the structure differences (all of them), then the
 	// first value differences (at most MaxDifferences).
 	Differences []Difference

@@ -83,13 +83,6 @@ type Options struct {
 	OnResult func(Result)
 }
 
-// entryOf describes one interaction as cassettes.List does.
-func entryOf(i *cassette.Interaction) cassettes.Entry {
-	e := cassettes.Entry{ID: i.ID, Status: i.Response.Code}
-	e.Binding, e.Operation, e.Params = recorded.Identify(i)
-	return e
-}
-
 // job is one recorded interaction to verify.
 type job struct {
 	file string
@@ -151,7 +144,7 @@ func Run(ctx context.Context, paths []string, opts Options) (*Report, error) {
 	v := newVerifier(base, opts)
 	report.Results = make([]Result, len(jobs))
 	for _, j := range jobs {
-		report.Results[j.n] = Result{File: j.file, Entry: entryOf(j.i), KeyRejection: cassettes.KeyRejected(j.i), Verdict: NotChecked,
+		report.Results[j.n] = Result{File: j.file, Entry: cassettes.EntryOf(j.i), Verdict: NotChecked,
 			pos: j.pos, request: cassette.Request{URL: j.i.Request.URL, Body: j.i.Request.Body}}
 	}
 	start := time.Now()

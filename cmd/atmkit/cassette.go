@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -37,7 +38,8 @@ func (m *Main) runCassetteList(_ context.Context, args []string) error {
 // per file a heading "# FILE: N interactions", then a row per interaction
 // with its ID, binding ("-" for no call), operation, parameters
 // (name=value, the key left out; a value quoted when it is empty or holds
-// blanks or quotes) and status.
+// blanks or quotes) and status, followed by "[key rejection]" for a
+// recorded key rejection, as verify words it.
 func writeList(w io.Writer, paths ...string) error {
 	files, err := cassettes.Files(paths...)
 	if err != nil {
@@ -49,7 +51,7 @@ func writeList(w io.Writer, paths ...string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(tw, "# %s: %d interactions\n", f, len(entries))
+		fmt.Fprintf(tw, "# %s: %s\n", f, plural(len(entries), "interaction"))
 		fmt.Fprintln(tw, "ID\tBINDING\tOPERATION\tPARAMETERS\tSTATUS")
 		for _, e := range entries {
 			b, ps := cmp.Or(e.Binding, "-"), make([]string, len(e.Params))
@@ -59,7 +61,11 @@ func writeList(w io.Writer, paths ...string) error {
 					ps[i] = fmt.Sprintf("%s=%q", p[0], p[1])
 				}
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\n", e.ID, b, e.Operation, cmp.Or(strings.Join(ps, " "), "-"), e.Status)
+			status := strconv.Itoa(e.Status)
+			if e.KeyRejection {
+				status += " [key rejection]"
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", e.ID, b, e.Operation, cmp.Or(strings.Join(ps, " "), "-"), status)
 		}
 	}
 	return tw.Flush()
@@ -89,13 +95,13 @@ func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
 		case n == 0:
 			fmt.Fprintf(m.Stdout, "%s: clean, unchanged\n", f)
 		case *check:
-			fmt.Fprintf(m.Stdout, "%s: %d values to redact in %d interactions\n", f, n, inter)
+			fmt.Fprintf(m.Stdout, "%s: %s to redact in %s\n", f, plural(n, "value"), plural(inter, "interaction"))
 		default:
-			fmt.Fprintf(m.Stdout, "%s: replaced %d values in %d interactions with %s\n", f, n, inter, cassettes.Placeholder)
+			fmt.Fprintf(m.Stdout, "%s: replaced %s in %s with %s\n", f, plural(n, "value"), plural(inter, "interaction"), cassettes.Placeholder)
 		}
 	}
 	if *check && total > 0 {
-		return cli.Exitf(exitFailure, "cassette scrub: %d values to redact (run without --check to redact them)", total)
+		return cli.Exitf(exitFailure, "cassette scrub: %s to redact (run without --check to redact them)", plural(total, "value"))
 	}
 	return nil
 }

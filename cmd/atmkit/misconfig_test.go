@@ -113,7 +113,7 @@ func TestMisconfiguration(t *testing.T) {
 		{"admin token with spaces", serve("--admin-token", " tok"), nil, "--admin-token: white space"},
 		{"fixtures directory missing", serve("--fixtures", missing), nil, "--fixtures " + missing + ": the directory does not exist"},
 		{"replay directory empty", serve("--replay", emptyDir), nil, "--replay " + emptyDir + ": no cassette files"},
-		{"replay cassette empty", serve("--replay", empty), nil, "--replay " + empty + ": no answers to replay (1 cassette files, 0 interactions"},
+		{"replay cassette empty", serve("--replay", empty), nil, "--replay " + empty + ": no answers to replay (1 cassette file, 0 interactions, 0 calls of an operation)"},
 		{"replay cassette missing", serve("--replay", missing), nil, "--replay " + missing + ": cassette not found"},
 		{"on-miss unknown", serve("--replay", empty, "--on-miss", "ignore"), nil, "--on-miss ignore: want fault, fixtures or upstream"},
 		{"on-miss without replay", serve("--on-miss", "fixtures"), nil, "--on-miss fixtures: needs --replay PATH"},
@@ -125,8 +125,8 @@ func TestMisconfiguration(t *testing.T) {
 			"--progress -1: must not be negative"},
 		{"record upstream", []string{"record", "--upstream", "ftp://x", "--cassette", filepath.Join(emptyDir, "c")}, nil,
 			"--upstream ftp://x: want an http or https URL"},
-		{"record cassette directory missing", []string{"record", "--upstream", "http://x", "--cassette", filepath.Join(missing, "c")}, nil,
-			"--cassette " + filepath.Join(missing, "c") + ": its directory"},
+		{"record cassette directory a file", []string{"record", "--upstream", "http://x", "--cassette", filepath.Join(empty, "testdata", "c")}, nil,
+			"--cassette " + filepath.Join(empty, "testdata", "c") + ": " + empty + " is not a directory"},
 		{"bench connections", []string{"bench", "-c", "0"}, nil, "atmkit bench: --c 0: must be at least 1"},
 		{"bench connections from env", []string{"bench"}, map[string]string{"ATMKIT_C": "many"}, `ATMKIT_C="many": not an integer (--c)`},
 		{"bench empty key", []string{"bench", "--key", ""}, nil, "atmkit bench: --key: an empty key"},
@@ -161,7 +161,7 @@ func TestReplayEmptyWithFixturesWarns(t *testing.T) {
 	code, body := get(t, r.base+provincesPath+"k", "")
 	wantStatus(t, "ReturnProvinces from the data set", code, 200, body)
 	out := r.stdout.String()
-	for _, want := range []string{"replay:     0 answers to 0 calls from 1 cassette files (0 interactions): " + empty, "on a miss:  answered from the data set", "data set:   embedded:"} {
+	for _, want := range []string{"replay:     0 answers to 0 recorded calls, matched by operation and parameters (1 cassette file, 0 interactions: " + empty + ")", "on a miss:  answered from the data set", "data set:   embedded:"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("banner: want %q in %q", want, out)
 		}

@@ -5,18 +5,15 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"net"
 	"net/url"
+	"os"
 	"path/filepath"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/banner"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/internal/serve"
-	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
 // recordFlags are the flags of atmkit record.
@@ -34,10 +31,10 @@ type recordFlags struct {
 func (f *recordFlags) register(m *Main) *flag.FlagSet {
 	fs := cli.NewFlagSet("record", "record --upstream URL --cassette PATH [flags]", helpText("record"), m.Stderr)
 	fs.StringVar(&f.upstream, "upstream", "", "base URL of the deployment to record, e.g. https://atm.example.org (required)")
-	fs.StringVar(&f.cassette, "cassette", "", "cassette file to write; .yaml is appended when missing (required)")
+	fs.StringVar(&f.cassette, "cassette", "", "cassette file to write; .yaml is appended when missing, and a missing directory is made (required)")
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address the recording proxy listens on (port 0 picks a free one)")
 	fs.DurationVar(&f.saveInterval, "save-interval", cassettes.DefaultSaveInterval, "gather new interactions this long before rewriting the cassette (0: after each one)")
-	fs.IntVar(&f.progress, "progress", 10, "print a progress line every N interactions recorded (0: never)")
+	fs.IntVar(&f.progress, "progress", 20, "print each of the first N interactions recorded as it is recorded (operation, binding, status), then a count at most once a second (0: neither)")
 	f.srv.Register(fs)
 	f.reach.Register(fs, "the upstream", true)
 	return fs
@@ -57,7 +54,7 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 	}
 	if err := m.FirstBad(fs,
 		cli.Bad("upstream", cli.CheckHTTPURL(f.upstream)),
-		cli.Bad("cassette", cli.When(cli.CheckDir(filepath.Dir(f.cassette)) != "", "its directory "+filepath.Dir(f.cassette)+" does not exist")),
+		cli.Bad("cassette", cli.CheckMakeDir(filepath.Dir(f.cassette))),
 		cli.Bad("addr", cli.CheckAddr(f.addr)),
 		cli.Bad("save-interval", cli.When(f.saveInterval < 0, "must not be negative")),
 		cli.Bad("progress", cli.When(f.progress < 0, "must not be negative (0: never)")),
@@ -81,34 +78,27 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 	}
 	defer tl.Close()
 
-	var (
-		recorded atomic.Int64
-		outMu    sync.Mutex
-	)
-	progress := func(*cassette.Interaction) error {
-		n := recorded.Add(1)
-		if f.progress > 0 && n%int64(f.progress) == 0 {
-			outMu.Lock()
-			fmt.Fprintf(m.Stderr, "atmkit: recorded %d new interactions\n", n)
-			outMu.Unlock()
-		}
-		return nil
+	ln, err := m.Listen(fs, f.addr)
+	if err != nil {
+		return err
 	}
+	// The cassette's directory is made, as fixtures generate makes --out.
+	if err := os.MkdirAll(filepath.Dir(f.cassette), 0o755); err != nil {
+		_ = ln.Close()
+		return m.BadSetting(fs, "cassette", "cannot make its directory: "+err.Error())
+	}
+	p := &banner.Progress{W: m.Stderr, First: f.progress}
 	rec, err := cassettes.New(f.cassette,
 		cassettes.WithMode(cassettes.ModeRecordAll),
 		cassettes.WithSaveInterval(f.saveInterval),
 		cassettes.WithLogger(logger),
 		cassettes.WithTransport(rt),
-		cassettes.WithHook(cassettes.BeforeSave, progress))
+		cassettes.WithHook(cassettes.BeforeSave, p.Recorded))
 	if err != nil {
+		_ = ln.Close()
 		return fmt.Errorf("record: %w", err)
 	}
 	before := rec.Len()
-	ln, err := net.Listen("tcp", f.addr)
-	if err != nil {
-		_ = rec.Stop()
-		return fmt.Errorf("record: listen on %s: %w", f.addr, err)
-	}
 	banner.Proxy{Upstream: f.upstream, Cassette: rec.Path(), Already: before}.Print(&m.Env, ln.Addr(), tl)
 
 	serveErr := f.srv.Serve(ctx, ln, cassettes.NewProxy(up, rec, logger), tl, logger)
@@ -121,7 +111,7 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 		// every replay miss. Exit 1, so a script notices.
 		stopErr = fmt.Errorf("nothing recorded (no request came through the proxy), so no cassette was written to %s", rec.Path())
 	} else {
-		fmt.Fprintf(m.Stdout, "atmkit: saved %s: %d interactions (%d new)\n", rec.Path(), rec.Len(), rec.Len()-before)
+		fmt.Fprintf(m.Stdout, "atmkit: saved %s: %s (%d new)\n", rec.Path(), plural(rec.Len(), "interaction"), rec.Len()-before)
 	}
 	if serveErr != nil {
 		return fmt.Errorf("record: %w", serveErr)

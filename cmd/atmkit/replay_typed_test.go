@@ -77,14 +77,14 @@ func TestReplayTypedDeployment(t *testing.T) {
 		banner []string
 	}{
 		{"the whole cassette", []string{"--replay", whole}, func(asmx.Binding) string { return "" },
-			[]string{"rejections: 1 recorded key rejections"}},
+			[]string{"rejections: 1 recorded key rejection, served to calls whose key this mock rejects (not one of --key)\n"}},
 		{"SOAP 1.1 alone", []string{"--replay", soap11}, func(b asmx.Binding) string {
 			if b.IsSOAP() || b == asmx.JSON {
 				return noJSON(b)
 			}
 			return "recorded over soap11 as a typed result; pass --shape to serve it over " + b.String()
-		}, []string{"not served: ReturnAllAtms over get (1 recorded call): recorded over soap11 as a typed result; pass --shape to serve it over get",
-			"ReturnProvinces over post (1 recorded call)"}},
+		}, []string{"not served: ReturnAllAtms over get and post (1 recorded call): recorded over soap11 as a typed result; pass --shape to serve it over get or post",
+			"ReturnProvinces over get and post (1 recorded call)"}},
 		{"SOAP 1.1 alone, the learned shape", []string{"--replay", soap11, "--shape", learned}, noJSON,
 			[]string{"shape:      typed results (AtmResult)"}},
 		{"SOAP 1.1 alone, the learned shape, fixtures on a miss", []string{"--replay", soap11, "--shape", learned, "--on-miss", "fixtures"}, noJSON, nil},

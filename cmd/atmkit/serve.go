@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"net"
 	"slices"
 	"strings"
 
@@ -139,9 +138,9 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", f.addr)
+	ln, err := m.Listen(w, f.addr)
 	if err != nil {
-		return fmt.Errorf("listen on %s: %w", f.addr, err)
+		return err
 	}
 	b.Server = srv
 	b.Print(&m.Env, ln.Addr(), tl)

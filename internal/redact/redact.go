@@ -158,11 +158,12 @@ func isWordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
-// isMask reports whether v is already a mask, the cassettes' placeholder or
-// a reference to $ATMKIT_KEY (as curl lines in reports write the key), so
+// isMask reports whether v is already a mask, one of the cassettes'
+// placeholders (REDACTED, and REDACTED-REJECTED for a key rejection) or a
+// reference to $ATMKIT_KEY (as curl lines in reports write the key), so
 // masking twice changes nothing.
 func isMask(v string) bool {
-	return v == "REDACTED" || strings.Contains(v, "$ATMKIT_KEY") || v == "******" || (len(v) >= 6 && strings.HasSuffix(v, "****") && utf8.RuneCountInString(v) == 6)
+	return v == "REDACTED" || v == "REDACTED-REJECTED" || strings.Contains(v, "$ATMKIT_KEY") || v == "******" || (len(v) >= 6 && strings.HasSuffix(v, "****") && utf8.RuneCountInString(v) == 6)
 }
 
 func containsFold(s, sub string) bool {

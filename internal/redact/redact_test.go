@@ -47,6 +47,7 @@ func TestText(t *testing.T) {
 		{"already masked", "?strAtmServiceKey=Le****&x=REDACTED", nil, "?strAtmServiceKey=Le****&x=REDACTED"},
 		{"shell reference", `<strAtmServiceKey>'"$ATMKIT_KEY"'</strAtmServiceKey> ?strAtmServiceKey=$ATMKIT_KEY`, nil, `<strAtmServiceKey>'"$ATMKIT_KEY"'</strAtmServiceKey> ?strAtmServiceKey=$ATMKIT_KEY`},
 		{"placeholder", "<strAtmServiceKey>REDACTED</strAtmServiceKey>", nil, "<strAtmServiceKey>REDACTED</strAtmServiceKey>"},
+		{"key rejection's placeholder", "<strAtmServiceKey>REDACTED-REJECTED</strAtmServiceKey> ?strAtmServiceKey=REDACTED-REJECTED", nil, "<strAtmServiceKey>REDACTED-REJECTED</strAtmServiceKey> ?strAtmServiceKey=REDACTED-REJECTED"},
 		{"nothing", "no key here", []string{key}, "no key here"},
 	}
 	for _, tt := range tests {

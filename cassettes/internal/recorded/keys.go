@@ -13,7 +13,7 @@ import (
 // MarkKey sets the key placeholder of a scrubbed interaction's request to
 // ph (Placeholder or RejectedPlaceholder), wherever the key is sent.
 func MarkKey(i *cassette.Interaction, ph string) {
-	s := &scrubber{ph: ph}
+	s := &scrubber{ph: ph, mark: true}
 	rq := &i.Request
 	rq.URL = s.url(rq.URL)
 	rq.RequestURI = s.url(rq.RequestURI)

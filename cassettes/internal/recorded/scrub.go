@@ -24,6 +24,32 @@ const Placeholder = "REDACTED"
 // marks up to date as the recording goes on.
 const RejectedPlaceholder = "REDACTED-REJECTED"
 
+// placeholders are every value atmkit writes in place of a key: a value
+// that is one of them is already redacted, and is kept as it is by Scrub
+// (only MarkKey turns one into another). The longest comes first.
+var placeholders = []string{RejectedPlaceholder, Placeholder}
+
+// isPlaceholder reports whether v is one of atmkit's placeholders
+// (Placeholder, RejectedPlaceholder): an already redacted value.
+func isPlaceholder(v string) bool {
+	for _, ph := range placeholders {
+		if v == ph {
+			return true
+		}
+	}
+	return false
+}
+
+// inPlaceholder reports whether v is part of one of atmkit's placeholders.
+func inPlaceholder(v string) bool {
+	for _, ph := range placeholders {
+		if strings.Contains(ph, v) {
+			return true
+		}
+	}
+	return false
+}
+
 // minSweepLen is the shortest key value that is also replaced wherever else
 // it appears literally (other headers, response bodies, …). Shorter values
 // would match ordinary text; they are still replaced where they are the key.
@@ -51,10 +77,22 @@ type scrubber struct {
 	ph    string
 	n     int
 	found map[string]bool
+	// mark: the scrubber turns one placeholder into another (MarkKey), so
+	// only ph counts as done; otherwise every placeholder does.
+	mark bool
+}
+
+// done reports whether v, a key's value or a credential header's, needs no
+// replacing: it is a placeholder already (ph itself, when marking).
+func (s *scrubber) done(v string) bool {
+	if s.mark {
+		return v == s.ph
+	}
+	return isPlaceholder(v)
 }
 
 func (s *scrubber) note(v string) {
-	if v == "" || v == s.ph {
+	if v == "" || isPlaceholder(v) {
 		return
 	}
 	if s.found == nil {
@@ -66,7 +104,9 @@ func (s *scrubber) note(v string) {
 // Scrub replaces the service key and the credential headers of one
 // interaction by ph (Placeholder, or RejectedPlaceholder for a key
 // rejection), in place, sweeps every other literal occurrence of the key
-// values it found, and returns how many values it replaced. It is
+// values it found, and returns how many values it replaced. A value that is
+// one of atmkit's placeholders already is kept, whichever ph is: Scrub
+// never undoes a key rejection's mark (MarkKey changes marks). It is
 // idempotent.
 func Scrub(i *cassette.Interaction, ph string) int {
 	s := &scrubber{ph: ph}
@@ -132,7 +172,7 @@ func (s *scrubber) forms() []string {
 	seen := map[string]bool{}
 	var out []string
 	add := func(v string) {
-		if len(v) >= minSweepLen && v != s.ph && !strings.Contains(s.ph, v) && !seen[v] {
+		if len(v) >= minSweepLen && !isPlaceholder(v) && !seen[v] {
 			seen[v] = true
 			out = append(out, v)
 		}
@@ -154,8 +194,12 @@ func (s *scrubber) forms() []string {
 
 // sweep replaces every occurrence of v in text. If a replacement forms v
 // again around the placeholder, later rounds remove it outright, so v never
-// survives.
+// survives. A v that is part of a placeholder is replaced only outside the
+// placeholders in text, which stay as they are.
 func (s *scrubber) sweep(text, v string) string {
+	if inPlaceholder(v) {
+		return s.sweepAround(text, v)
+	}
 	for round := 0; strings.Contains(text, v); round++ {
 		s.n += strings.Count(text, v)
 		repl := s.ph
@@ -165,6 +209,35 @@ func (s *scrubber) sweep(text, v string) string {
 		text = strings.ReplaceAll(text, v, repl)
 	}
 	return text
+}
+
+// sweepAround replaces every occurrence of v in text outside atmkit's
+// placeholders. v is part of a placeholder, so no replacement forms v
+// again outside one.
+func (s *scrubber) sweepAround(text, v string) string {
+	if !strings.Contains(text, v) {
+		return text
+	}
+	var b strings.Builder
+next:
+	for len(text) > 0 {
+		for _, ph := range placeholders {
+			if strings.HasPrefix(text, ph) {
+				b.WriteString(ph)
+				text = text[len(ph):]
+				continue next
+			}
+		}
+		if strings.HasPrefix(text, v) {
+			b.WriteString(s.ph)
+			s.n++
+			text = text[len(v):]
+			continue
+		}
+		b.WriteByte(text[0])
+		text = text[1:]
+	}
+	return b.String()
 }
 
 // url scrubs the query string of a URL or request URI, keeping its raw form.
@@ -197,7 +270,7 @@ func (s *scrubber) query(raw string) string {
 		if dv, err := url.QueryUnescape(val); err == nil {
 			s.note(dv)
 		}
-		if val != s.ph {
+		if !s.done(val) {
 			parts[j] = name + "=" + s.ph
 			s.n++
 			changed = true
@@ -226,7 +299,7 @@ func (s *scrubber) values(v url.Values) url.Values {
 		if IsKeyName(k) {
 			for j := range vs {
 				s.note(vs[j])
-				if vs[j] != s.ph {
+				if !s.done(vs[j]) {
 					vs[j] = s.ph
 					s.n++
 				}
@@ -248,7 +321,7 @@ func (s *scrubber) headers(h http.Header) http.Header {
 		for _, name := range secretHeaders {
 			if strings.EqualFold(k, name) {
 				for j := range vs {
-					if vs[j] != s.ph {
+					if !s.done(vs[j]) {
 						vs[j] = s.ph
 						s.n++
 					}
@@ -258,7 +331,7 @@ func (s *scrubber) headers(h http.Header) http.Header {
 		if IsKeyName(k) { // a header named like the parameter
 			for j := range vs {
 				s.note(vs[j])
-				if vs[j] != s.ph {
+				if !s.done(vs[j]) {
 					vs[j] = s.ph
 					s.n++
 				}
@@ -290,7 +363,7 @@ func (s *scrubber) body(b, contentType string) string {
 			if err := json.Unmarshal([]byte(`"`+sub[2]+`"`), &v); err == nil {
 				s.note(v)
 			}
-			if sub[2] == s.ph {
+			if s.done(sub[2]) {
 				return m
 			}
 			s.n++
@@ -304,7 +377,7 @@ func (s *scrubber) xml(b string) string {
 	b = xmlKeyRE.ReplaceAllStringFunc(b, func(m string) string {
 		sub := xmlKeyRE.FindStringSubmatch(m)
 		s.noteXML(sub[2])
-		if sub[2] == s.ph {
+		if s.done(sub[2]) {
 			return m
 		}
 		s.n++
@@ -312,7 +385,7 @@ func (s *scrubber) xml(b string) string {
 	})
 	return xmlOpenKeyRE.ReplaceAllStringFunc(b, func(m string) string {
 		sub := xmlOpenKeyRE.FindStringSubmatch(m)
-		if sub[2] == s.ph || strings.TrimSpace(sub[2]) == "" {
+		if s.done(sub[2]) || strings.TrimSpace(sub[2]) == "" {
 			return m
 		}
 		s.noteXML(sub[2])

@@ -1,14 +1,16 @@
-// Package banner writes what atmkit's servers print when they start: the
-// mock's banner (atmkit serve: what it serves, its endpoints, a command to
-// try), the recording proxy's (atmkit record), and the warning of an
-// admin API open to other hosts. The first lines, where a server listens
-// and the certificate it serves, are cli.Env's.
+// Package banner writes what atmkit's servers tell their user: the mock's
+// banner (atmkit serve: what it serves, its endpoints, a command to try),
+// the recording proxy's (atmkit record) and the lines it prints as it
+// records (Progress), and the warning of an admin API open to other hosts.
+// The first lines, where a server listens and the certificate it serves,
+// are cli.Env's.
 package banner
 
 import (
 	"fmt"
 	"io"
 	"net"
+	"regexp"
 	"strings"
 
 	"github.com/atmkit/atmkit/asmx"
@@ -46,14 +48,12 @@ func (b Mock) Print(e *cli.Env, addr net.Addr, s *cli.Serving) {
 	base := e.PrintListening("ATM Location Lookup Service mock", addr, s)
 	fmt.Fprintf(w, "  namespace:  %s\n", srv.Namespace())
 	if r := b.Replay; r != nil {
-		st := r.Stats
-		fmt.Fprintf(w, "  replay:     %d answers to %d calls from %d cassette files (%d interactions): %s\n",
-			st.Answers, st.Calls, st.Files, st.Interactions, strings.Join(r.Paths, ", "))
+		fmt.Fprintf(w, "  replay:     %s\n", r.replayText())
 		fmt.Fprintf(w, "  on a miss:  %s\n", r.missText())
-		if st.KeyRejections > 0 {
-			fmt.Fprintf(w, "  rejections: %d recorded key rejections, served only to keys this mock rejects\n", st.KeyRejections)
+		if n := r.Stats.KeyRejections; n > 0 {
+			fmt.Fprintf(w, "  rejections: %s\n", rejectionsText(n, len(srv.Keys()) > 0))
 		}
-		for i, g := range r.Gaps {
+		for i, g := range gapLines(r.Gaps) {
 			label := "not served: "
 			if i > 0 {
 				label = "            "
@@ -99,6 +99,82 @@ func (b Mock) Print(e *cli.Env, addr net.Addr, s *cli.Serving) {
 	e.PrintTry(s, try+"$ATMKIT_KEY", []string{"ATMKIT_KEY='<one of the accepted keys>'"})
 }
 
+// replayText says what is replayed: the answers recorded to calls (key
+// rejections apart), from how many interactions in how many files.
+func (r *Replay) replayText() string {
+	st := r.Stats
+	return fmt.Sprintf("%s to %s, matched by operation and parameters (%s, %s: %s)",
+		plural(st.Answers, "answer"), plural(st.Calls-st.KeyRejections, "recorded call"),
+		plural(st.Files, "cassette file"), plural(st.Interactions, "interaction"), strings.Join(r.Paths, ", "))
+}
+
+// rejectionsText says what becomes of n recorded key rejections on a mock
+// that accepts only the keys it was given (keys), or every key.
+func rejectionsText(n int, keys bool) string {
+	what := plural(n, "recorded key rejection")
+	if keys {
+		return what + ", served to calls whose key this mock rejects (not one of --key)"
+	}
+	them := "it"
+	if n != 1 {
+		them = "them"
+	}
+	return what + ", never served: this mock accepts every key; pass --key with the keys to accept, and calls with other keys get " + them
+}
+
+// bindingWord matches a binding's name as a word, in a gap's reason.
+func bindingWord(b string) *regexp.Regexp {
+	return regexp.MustCompile(`\b` + regexp.QuoteMeta(b) + `\b`)
+}
+
+// gapLines describes gaps one line each, as cassettes.Gap.String does,
+// but gaps of one operation that differ only in their binding (one JSON
+// recording is not served in any of the four XML bindings) share a line:
+// "Op over soap11, soap12, get and post (1 recorded call): ...; record it
+// over soap11, soap12, get or post".
+func gapLines(gaps []cassettes.Gap) []string {
+	type group struct {
+		op, reason string // the reason with \x00 for the binding
+		calls      int
+		bindings   []string
+	}
+	var groups []*group
+next:
+	for _, g := range gaps {
+		b := g.Binding.String()
+		reason := bindingWord(b).ReplaceAllLiteralString(g.Reason, "\x00")
+		for _, gr := range groups {
+			if gr.op == g.Operation && gr.calls == g.Calls && gr.reason == reason {
+				gr.bindings = append(gr.bindings, b)
+				continue next
+			}
+		}
+		groups = append(groups, &group{op: g.Operation, reason: reason, calls: g.Calls, bindings: []string{b}})
+	}
+	lines := make([]string, len(groups))
+	for i, gr := range groups {
+		lines[i] = fmt.Sprintf("%s over %s (%s): %s", gr.op, list(gr.bindings, "and"), plural(gr.calls, "recorded call"),
+			strings.ReplaceAll(gr.reason, "\x00", list(gr.bindings, "or")))
+	}
+	return lines
+}
+
+// list joins words as a sentence does: "a", "a and b", "a, b and c".
+func list(words []string, conj string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
+}
+
+// plural writes n and what, with an s for any n but 1: "1 call", "2 calls".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
 // missText says what a call with no recording gets.
 func (r *Replay) missText() string {
 	switch r.OnMiss {
@@ -121,7 +197,11 @@ type Proxy struct {
 func (b Proxy) Print(e *cli.Env, addr net.Addr, s *cli.Serving) {
 	base := e.PrintListening("recording proxy", addr, s)
 	fmt.Fprintf(e.Stdout, "  upstream:   %s\n", redact.URL(b.Upstream))
-	fmt.Fprintf(e.Stdout, "  cassette:   %s (%d interactions already)\n", b.Cassette, b.Already)
+	if b.Already == 0 {
+		fmt.Fprintf(e.Stdout, "  cassette:   %s (nothing recorded yet)\n", b.Cassette)
+	} else {
+		fmt.Fprintf(e.Stdout, "  cassette:   %s (%s already, appended to)\n", b.Cassette, plural(b.Already, "interaction"))
+	}
 	fmt.Fprintf(e.Stdout, "  health:     %s%s\n", base, cassettes.HealthPath)
 	fmt.Fprintln(e.Stdout, "  point your app at the proxy; Ctrl-C saves and stops")
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -70,5 +72,27 @@ func TestHideKeys(t *testing.T) {
 	}
 	if got, want := errOut.String(), "no key here\n"; got != want {
 		t.Errorf("stderr: got %q, want %q", got, want)
+	}
+}
+
+// TestCheckMakeDir: a directory that exists, or whose nearest existing
+// part is a directory, can be made; one under a file cannot.
+func TestCheckMakeDir(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		dir:                                  "",
+		filepath.Join(dir, "a", "b", "c"):    "",
+		"testdata":                           "",
+		file:                                 file + " is not a directory",
+		filepath.Join(file, "testdata", "x"): file + " is not a directory",
+	} {
+		if got := CheckMakeDir(path); got != want {
+			t.Errorf("%s: got %q, want %q", path, got, want)
+		}
 	}
 }

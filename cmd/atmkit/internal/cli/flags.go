@@ -8,9 +8,11 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/atmkit/atmkit/internal/redact"
@@ -283,6 +285,25 @@ func CheckDir(dir string) string {
 		return "not a directory"
 	}
 	return ""
+}
+
+// CheckMakeDir checks a directory that exists or can be made: the nearest
+// part of it that exists is a directory.
+func CheckMakeDir(dir string) string {
+	for ; ; dir = filepath.Dir(dir) {
+		st, err := os.Stat(dir)
+		switch {
+		case err == nil && st.IsDir():
+			return ""
+		case err == nil:
+			return dir + " is not a directory"
+		case !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
+			return err.Error()
+		}
+		if filepath.Dir(dir) == dir {
+			return ""
+		}
+	}
 }
 
 // CheckLogFormat checks --log-format.

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/atmkit/atmkit/internal/serve"
@@ -66,6 +67,27 @@ func (e *Env) ServerSetup(fs *flag.FlagSet, f *ServerFlags, addr string) (*Servi
 		return nil, nil, err
 	}
 	return s, logger, nil
+}
+
+// Listen listens on TCP address addr, the value of fs's --addr. That it
+// cannot (the address is in use, or not this host's, or a port it may not
+// open) is a wrong setting: one line naming --addr, exit 2. atmkit serve
+// and record both default to 127.0.0.1:8080, so the one can stand in the
+// other's way.
+func (e *Env) Listen(fs *flag.FlagSet, addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err == nil {
+		return ln, nil
+	}
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, e.BadSetting(fs, "addr", "address already in use (serve and record both default to 127.0.0.1:8080): pick another port, or 0 for a free one")
+	}
+	problem := err.Error()
+	var se *os.SyscallError
+	if errors.As(err, &se) {
+		problem = se.Error() // "bind: permission denied", without the address again
+	}
+	return nil, e.BadSetting(fs, "addr", "cannot listen: "+problem)
 }
 
 // Serve serves h on ln, with the TLS of s, until ctx is done; then it shuts

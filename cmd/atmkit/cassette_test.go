@@ -1,0 +1,127 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// goldenCassette copies cassettes/testdata/golden.yaml to a new file with
+// the first n of its placeholders (n < 0: all) put back as leakKey: a
+// cassette made elsewhere, not scrubbed.
+func goldenCassette(t *testing.T, n int) string {
+	t.Helper()
+	golden, err := os.ReadFile(filepath.Join("..", "..", "cassettes", "testdata", "golden.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "atm.yaml")
+	if err := os.WriteFile(path, []byte(strings.Replace(string(golden), "REDACTED", leakKey, n)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestCassetteList: the table, its heading in the singular and plural, a
+// key rejection marked with verify's words.
+func TestCassetteList(t *testing.T) {
+	t.Parallel()
+	code, stdout, stderr := runAtmkit(nil, "cassette", "list", filepath.Join("..", "..", "cassettes", "testdata", "golden.yaml"))
+	want := "# " + filepath.Join("..", "..", "cassettes", "testdata", "golden.yaml") + ": 3 interactions\n" +
+		"ID  BINDING  OPERATION                     PARAMETERS                                                                  STATUS\n" +
+		"0   soap12   ReturnAtmSearchByCity         intCityID=202                                                               200\n" +
+		"1   json     ReturnAtmSearchByCoordinates  strPostalCode=\"\" dblLatitude=44.709777 dblLongitude=-63.571423 bytRadius=1  200\n" +
+		"2   get      ReturnProvinces               -                                                                           200\n"
+	if code != exitOK || stdout != want {
+		t.Errorf("exit %d, got\n%s\nwant\n%s\nstderr: %s", code, stdout, want, stderr)
+	}
+
+	reference := filepath.Join("..", "..", "cassettes", "testdata", "reference-typed.yaml")
+	code, stdout, stderr = runAtmkit(nil, "cassette", "list", reference)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(stdout, "\n")
+	for _, want := range []struct {
+		n    int
+		line string
+	}{
+		{0, "# " + reference + ": 16 interactions"},
+		{2, "0   get      ReturnProvinces                 -                                                                       500 [key rejection]"},
+		{3, "1   soap11   ReturnProvinces                 -                                                                       500 [key rejection]"},
+		{4, "2   soap11   ReturnAtmSearchByCoordinates    strPostalCode=\"\" dblLatitude=44.6488 dblLongitude=-63.5752 bytRadius=3  200"},
+	} {
+		if len(lines) <= want.n || lines[want.n] != want.line {
+			t.Errorf("line %d: want %q in\n%s", want.n, want.line, stdout)
+		}
+	}
+	if n := strings.Count(stdout, "[key rejection]"); n != 2 {
+		t.Errorf("got %d key rejections, want 2:\n%s", n, stdout)
+	}
+
+	one := filepath.Join(t.TempDir(), "one.yaml")
+	golden, err := os.ReadFile(filepath.Join("..", "..", "cassettes", "testdata", "golden.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first interaction alone: its lines up to the second "- id:".
+	text := string(golden)
+	first := strings.Index(text, "    - id: 1\n")
+	if first < 0 {
+		t.Fatal("golden.yaml: no second interaction")
+	}
+	if err := os.WriteFile(one, []byte(text[:first]), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := runAtmkit(nil, "cassette", "list", one); code != exitOK || !strings.HasPrefix(stdout, "# "+one+": 1 interaction\n") {
+		t.Errorf("exit %d, got %q, want the heading in the singular; stderr: %s", code, stdout, stderr)
+	}
+}
+
+// TestCassetteScrubCounts: what scrub --check and scrub print, in the
+// singular and the plural, and the exit codes; a scrubbed cassette is
+// clean.
+func TestCassetteScrubCounts(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		leaks  int
+		counts string // "N values in M interactions"
+		total  string
+	}{
+		{"one value", 1, "1 value to redact in 1 interaction", "1 value"},
+		{"every value", -1, "9 values to redact in 3 interactions", "9 values"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			path := goldenCassette(t, tc.leaks)
+			code, stdout, stderr := runAtmkit(nil, "cassette", "scrub", "--check", path)
+			if want := path + ": " + tc.counts + "\n"; code != exitFailure || stdout != want {
+				t.Errorf("--check: exit %d, got %q, want exit 1 and %q", code, stdout, want)
+			}
+			if want := "atmkit: cassette scrub: " + tc.total + " to redact (run without --check to redact them)\n"; stderr != want {
+				t.Errorf("--check: stderr %q, want %q", stderr, want)
+			}
+			code, stdout, stderr = runAtmkit(nil, "cassette", "scrub", path)
+			replaced := strings.Replace(strings.Replace(tc.counts, " to redact in ", " in ", 1), tc.total, "replaced "+tc.total, 1)
+			if want := path + ": " + replaced + " with REDACTED\n"; code != exitOK || stdout != want || stderr != "" {
+				t.Errorf("scrub: exit %d, got %q, want %q; stderr %q", code, stdout, want, stderr)
+			}
+			code, stdout, _ = runAtmkit(nil, "cassette", "scrub", "--check", path)
+			if want := path + ": clean, unchanged\n"; code != exitOK || stdout != want {
+				t.Errorf("--check after scrub: exit %d, got %q, want %q", code, stdout, want)
+			}
+			noLeak(t, "the scrubbed cassette", readText(t, path))
+		})
+	}
+}
+
+func readText(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -1,0 +1,174 @@
+package banner
+
+import (
+	"bytes"
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/mockserver"
+)
+
+// printMock prints the banner of a mock with keys (none: any key) that
+// replays r, and returns it.
+func printMock(t *testing.T, r *Replay, keys ...string) string {
+	t.Helper()
+	var opts []mockserver.Option
+	if len(keys) > 0 {
+		opts = append(opts, mockserver.WithKeys(keys...))
+	}
+	srv, err := mockserver.New(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	Mock{Server: srv, Replay: r}.Print(&cli.Env{Stdout: &out}, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}, &cli.Serving{})
+	return out.String()
+}
+
+// TestMockReplayLines: the replay lines read right in the singular and
+// the plural, say what is replayed, and what becomes of recorded key
+// rejections on a mock that accepts every key (suggesting --key) or only
+// some.
+func TestMockReplayLines(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		stats   cassettes.IndexStats
+		paths   []string
+		keys    []string
+		want    []string
+		notWant []string
+	}{
+		{"one of each", cassettes.IndexStats{Files: 1, Interactions: 1, Calls: 1, Answers: 1}, []string{"atm.yaml"}, nil,
+			[]string{"  replay:     1 answer to 1 recorded call, matched by operation and parameters (1 cassette file, 1 interaction: atm.yaml)\n"},
+			[]string{"rejections:"}},
+		{"several, key rejections, any key accepted", cassettes.IndexStats{Files: 2, Interactions: 7, Calls: 6, Answers: 3, KeyRejections: 2}, []string{"a.yaml", "more/"}, nil,
+			[]string{
+				"  replay:     3 answers to 4 recorded calls, matched by operation and parameters (2 cassette files, 7 interactions: a.yaml, more/)\n",
+				"  rejections: 2 recorded key rejections, never served: this mock accepts every key; pass --key with the keys to accept, and calls with other keys get them\n",
+			}, nil},
+		{"one key rejection, any key accepted", cassettes.IndexStats{Files: 1, Interactions: 2, Calls: 2, Answers: 1, KeyRejections: 1}, []string{"atm.yaml"}, nil,
+			[]string{
+				"  replay:     1 answer to 1 recorded call, matched by operation and parameters (1 cassette file, 2 interactions: atm.yaml)\n",
+				"  rejections: 1 recorded key rejection, never served: this mock accepts every key; pass --key with the keys to accept, and calls with other keys get it\n",
+			}, nil},
+		{"one key rejection, --key", cassettes.IndexStats{Files: 1, Interactions: 2, Calls: 2, Answers: 1, KeyRejections: 1}, []string{"atm.yaml"}, []string{"the-only-key"},
+			[]string{"  rejections: 1 recorded key rejection, served to calls whose key this mock rejects (not one of --key)\n"},
+			[]string{"never served"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			out := printMock(t, &Replay{Paths: tt.paths, Stats: tt.stats}, tt.keys...)
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("banner lacks %q:\n%s", w, out)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(out, w) {
+					t.Errorf("banner holds %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
+
+// TestMockGapLines: what one JSON recording cannot serve in the four XML
+// bindings is one line; gaps that differ in more than their binding stay
+// apart, each with its own plural.
+func TestMockGapLines(t *testing.T) {
+	t.Parallel()
+	ix, err := cassettes.LoadIndex([]string{filepath.Join("..", "..", "..", "..", "cassettes", "testdata", "golden.yaml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	gaps := ix.Gaps(nil, asmx.DefaultNamespace)
+	if len(gaps) != 4 {
+		t.Fatalf("golden.yaml: got %d gaps, want its JSON recording's 4: %v", len(gaps), gaps)
+	}
+	typed := func(b asmx.Binding, calls int) cassettes.Gap {
+		return cassettes.Gap{Operation: asmx.OpReturnProvinces, Binding: b, Calls: calls,
+			Reason: "recorded over soap11 as a typed result; pass --shape to serve it over " + b.String() + " (atmkit shape learn --cassette makes one)"}
+	}
+	gaps = append(gaps, typed(asmx.HTTPGet, 2), typed(asmx.HTTPPost, 2), cassettes.Gap{Operation: asmx.OpReturnAllAtms, Binding: asmx.HTTPGet, Calls: 1,
+		Reason: "the answer recorded over soap11 (atm.yaml#3) cannot be re-wrapped: the result is empty"})
+	out := printMock(t, &Replay{Paths: []string{"atm.yaml"}, Stats: ix.Stats(), Gaps: gaps})
+	want := "" +
+		"  not served: ReturnAtmSearchByCoordinates over soap11, soap12, get and post (1 recorded call): recorded over json only, and XML answers come only from XML recordings; record it over soap11, soap12, get or post\n" +
+		"              ReturnProvinces over get and post (2 recorded calls): recorded over soap11 as a typed result; pass --shape to serve it over get or post (atmkit shape learn --cassette makes one)\n" +
+		"              ReturnAllAtms over get (1 recorded call): the answer recorded over soap11 (atm.yaml#3) cannot be re-wrapped: the result is empty\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("banner lacks\n%s\nin\n%s", want, out)
+	}
+	if n := strings.Count(out, "not served:"); n != 1 {
+		t.Errorf("got %d lines labelled not served, want 1:\n%s", n, out)
+	}
+}
+
+// TestProxyCassetteLine: the recording proxy's banner says whether the
+// cassette holds anything yet, in the singular and the plural.
+func TestProxyCassetteLine(t *testing.T) {
+	t.Parallel()
+	for already, want := range map[int]string{
+		0: "  cassette:   atm.yaml (nothing recorded yet)\n",
+		1: "  cassette:   atm.yaml (1 interaction already, appended to)\n",
+		5: "  cassette:   atm.yaml (5 interactions already, appended to)\n",
+	} {
+		var out bytes.Buffer
+		Proxy{Upstream: "https://atm.example.org", Cassette: "atm.yaml", Already: already}.Print(&cli.Env{Stdout: &out}, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}, &cli.Serving{})
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("%d already: banner lacks %q:\n%s", already, want, out.String())
+		}
+	}
+}
+
+// TestProgress: the first interactions are printed one by one (operation
+// and binding, or the request of another, and status; not the key), the
+// next only as a count; none with First 0.
+func TestProgress(t *testing.T) {
+	t.Parallel()
+	list, err := cassettes.ReadFile(filepath.Join("..", "..", "..", "..", "cassettes", "testdata", "golden.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wsdl := *list[2]
+	wsdl.Request.Method, wsdl.Request.URL = "GET", "http://upstream.example/service/service.asmx?WSDL"
+	list = append(list, &wsdl)
+	var out bytes.Buffer
+	p := &Progress{W: &out, First: 2}
+	for _, i := range list {
+		if err := p.Recorded(i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := "atmkit: recorded #1 ReturnAtmSearchByCity over soap12: 200\n" +
+		"atmkit: recorded #2 ReturnAtmSearchByCoordinates over json: 200\n"
+	if got := out.String(); !strings.HasPrefix(got, want) || strings.Contains(got, "#3") || strings.Contains(got, "#4") || strings.Contains(got, "REDACTED") {
+		t.Errorf("got\n%s\nwant\n%s(and at most a count after)", got, want)
+	}
+
+	out.Reset()
+	p = &Progress{W: &out, First: 20}
+	for _, i := range list {
+		_ = p.Recorded(i)
+	}
+	if want := want + "atmkit: recorded #3 ReturnProvinces over get: 200\n" + "atmkit: recorded #4 GET /service/service.asmx?WSDL: 200\n"; out.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
+	}
+
+	out.Reset()
+	p = &Progress{W: &out}
+	for _, i := range list {
+		_ = p.Recorded(i)
+	}
+	if out.Len() != 0 {
+		t.Errorf("with First 0: got %q, want nothing", out.String())
+	}
+}

@@ -1,0 +1,49 @@
+package banner
+
+import (
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/atmkit/atmkit/cassettes"
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
+)
+
+// Progress prints what atmkit record records: each of the First
+// interactions as it is recorded (operation, binding and status; never the
+// key), then how many so far, at most once a second. Its Recorded method is
+// a cassettes.BeforeSave hook.
+type Progress struct {
+	W     io.Writer
+	First int // interactions printed one by one; 0: nothing is printed
+
+	mu   sync.Mutex // guards n and last, and orders the lines
+	n    int        // interactions recorded
+	last time.Time  // when the last line was printed
+}
+
+// Recorded prints i, recorded (a BeforeSave hook: i is scrubbed, and about
+// to be kept), or counts it.
+func (p *Progress) Recorded(i *cassette.Interaction) error {
+	if p.First <= 0 {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.n++
+	e := cassettes.EntryOf(i)
+	what := e.Operation
+	if e.Binding != "" {
+		what += " over " + e.Binding
+	}
+	switch {
+	case p.n <= p.First:
+		fmt.Fprintf(p.W, "atmkit: recorded #%d %s: %d\n", p.n, what, e.Status)
+		p.last = time.Now()
+	case time.Since(p.last) >= time.Second:
+		fmt.Fprintf(p.W, "atmkit: recorded %d interactions so far (the last: %s: %d)\n", p.n, what, e.Status)
+		p.last = time.Now()
+	}
+	return nil
+}
