@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/atmkit/atmkit/internal/wire"
 )
 
 // FaultCode says whose fault an error is, as SOAP names it.
@@ -244,46 +246,12 @@ func appendAjaxError(dst []byte, e *Error, detailed bool) []byte {
 		}
 	}
 	dst = append(dst, `{"Message":`...)
-	dst = appendJSString(dst, msg)
+	dst = wire.AjaxJSON.AppendString(dst, msg)
 	dst = append(dst, `,"StackTrace":`...)
-	dst = appendJSString(dst, stack)
+	dst = wire.AjaxJSON.AppendString(dst, stack)
 	dst = append(dst, `,"ExceptionType":`...)
-	dst = appendJSString(dst, typ)
+	dst = wire.AjaxJSON.AppendString(dst, typ)
 	return append(dst, '}')
-}
-
-// appendJSString appends s as JavaScriptSerializer writes a string: quotes,
-// backslashes and control characters escaped, and <, >, & and ' as \u
-// escapes.
-func appendJSString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch c {
-		case '"', '\\':
-			dst = append(dst, '\\', c)
-		case '\n':
-			dst = append(dst, `\n`...)
-		case '\r':
-			dst = append(dst, `\r`...)
-		case '\t':
-			dst = append(dst, `\t`...)
-		case '\b':
-			dst = append(dst, `\b`...)
-		case '\f':
-			dst = append(dst, `\f`...)
-		case '<', '>', '&', '\'':
-			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-		default:
-			if c < 0x20 {
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			} else {
-				dst = append(dst, c)
-			}
-		}
-	}
-	return append(dst, '"')
 }
 
 // errorPage is ASP.NET's HTML error page for an unhandled exception: with

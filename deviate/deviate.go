@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/wire"
 	"github.com/beevik/etree"
 )
 
@@ -216,13 +217,13 @@ func classifyPath(r *http.Request) (asmx.Binding, string) {
 	case strings.EqualFold(p, asmx.ServicePath) && r.Method == http.MethodPost:
 		b, _, _ := asmx.SOAPVersion(r.Header.Get("Content-Type"))
 		return b, ""
-	case hasPrefixFold(p, asmx.ServicePath+"/"):
+	case wire.HasPrefixFold(p, asmx.ServicePath+"/"):
 		op := p[len(asmx.ServicePath)+1:]
 		if r.Method == http.MethodPost {
 			return asmx.HTTPPost, op
 		}
 		return asmx.HTTPGet, op
-	case hasPrefixFold(p, asmx.JSONPath+"/"):
+	case wire.HasPrefixFold(p, asmx.JSONPath+"/"):
 		return asmx.JSON, p[len(asmx.JSONPath)+1:]
 	}
 	return 0, ""
@@ -276,7 +277,3 @@ func (b *bufferedResponse) Unwrap() http.ResponseWriter { return b.w }
 // (Without it, http.ResponseController.Flush would reach the connection
 // and send a 200 header before the held status.)
 func (b *bufferedResponse) FlushError() error { return nil }
-
-func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
-}

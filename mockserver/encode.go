@@ -4,10 +4,10 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/internal/wire"
 )
 
 // locationList is the result of ReturnAllAtms and the searches.
@@ -71,27 +71,27 @@ func (d *data) appendLocationTailJSON(b []byte, a *fixtures.ATM) []byte {
 	b = append(b, `,"id":`...)
 	b = strconv.AppendInt(b, int64(a.ID), 10)
 	b = append(b, `,"atmIdentifier":`...)
-	b = appendJSONString(b, a.ATMIdentifier)
+	b = wire.ResultJSON.AppendString(b, a.ATMIdentifier)
 	b = append(b, `,"institution":{"id":`...)
 	b = strconv.AppendInt(b, int64(in.ID), 10)
 	b = append(b, `,"name":`...)
-	b = appendJSONString(b, in.Name)
+	b = wire.ResultJSON.AppendString(b, in.Name)
 	b = append(b, `,"url":`...)
-	b = appendJSONString(b, in.URL)
+	b = wire.ResultJSON.AppendString(b, in.URL)
 	b = append(b, `,"isAtlanticCreditUnion":`...)
 	b = strconv.AppendInt(b, int64(in.IsAtlanticCreditUnion), 10)
 	b = append(b, `},"coordinates":`...)
 	b = appendJSONCoordinates(b, a.Coordinates)
 	b = append(b, `,"address":{"streetAddress":`...)
-	b = appendJSONString(b, a.Address.StreetAddress)
+	b = wire.ResultJSON.AppendString(b, a.Address.StreetAddress)
 	b = append(b, `,"city":`...)
-	b = appendJSONString(b, a.Address.City)
+	b = wire.ResultJSON.AppendString(b, a.Address.City)
 	b = append(b, `,"province":`...)
-	b = appendJSONString(b, a.Address.Province)
+	b = wire.ResultJSON.AppendString(b, a.Address.Province)
 	b = append(b, `,"postalCode":`...)
-	b = appendJSONString(b, a.Address.PostalCode)
+	b = wire.ResultJSON.AppendString(b, a.Address.PostalCode)
 	b = append(b, `,"landmark":`...)
-	b = appendJSONString(b, a.Address.Landmark)
+	b = wire.ResultJSON.AppendString(b, a.Address.Landmark)
 	b = append(b, `},"features":{"deposits":`...)
 	b = strconv.AppendInt(b, int64(a.Features.Deposits), 10)
 	b = append(b, `,"hours":`...)
@@ -115,7 +115,7 @@ func (d *data) appendLocationTailJSON(b []byte, a *fixtures.ATM) []byte {
 		if j > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, lang)
+		b = wire.ResultJSON.AppendString(b, lang)
 	}
 	return append(b, "]}"...)
 }
@@ -130,57 +130,6 @@ func appendJSONCoordinates(b []byte, c fixtures.Coordinates) []byte {
 
 func appendJSONNumber(b []byte, f float64) []byte {
 	return asmx.AppendJSONDouble(b, f) // a searched point may be INF or NaN, as ASMX reads them
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString appends s as a JSON string; invalid UTF-8 becomes U+FFFD.
-func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	last := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[last:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			last = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[last:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			last = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[last:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			last = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[last:]...)
-	return append(b, '"')
 }
 
 // Typical sizes of a location in a list, for sizing buffers once.

@@ -132,4 +132,3 @@ func TestMaskKey(t *testing.T) {
 		}
 	}
 }
-

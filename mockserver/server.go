@@ -17,6 +17,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/internal/wire"
 	"github.com/atmkit/atmkit/shape"
 )
 
@@ -157,7 +158,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, ex *exchange) {
 	switch {
 	case isAdminPath(path):
 		s.serveAdmin(w, r)
-	case hasPrefixFold(path, asmx.ServicePath):
+	case wire.HasPrefixFold(path, asmx.ServicePath):
 		rest := path[len(asmx.ServicePath):]
 		switch {
 		case rest == "":
@@ -167,7 +168,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, ex *exchange) {
 		default:
 			http.NotFound(w, r)
 		}
-	case hasPrefixFold(path, asmx.JSONPath):
+	case wire.HasPrefixFold(path, asmx.JSONPath):
 		rest := path[len(asmx.JSONPath):]
 		if rest == "" || rest[0] != '/' {
 			http.NotFound(w, r)
@@ -241,10 +242,6 @@ func (w *statusWriter) Write(p []byte) (int, error) {
 
 // Unwrap lets http.ResponseController reach the connection (for hijacking).
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
-}
 
 // headerSOAPAction is the SOAPAction header's key in canonical form, so
 // reading it does not canonicalize (and allocate) on every request.
