@@ -1,6 +1,10 @@
 package asmx
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/atmkit/atmkit/internal/opnames"
+)
 
 // ParamType is the SOAP type of a parameter.
 type ParamType int
@@ -76,14 +80,14 @@ type Operation struct {
 
 // Operation names.
 const (
-	OpReturnAllAtms                       = "ReturnAllAtms"
-	OpReturnAtmSearchByAddress            = "ReturnAtmSearchByAddress"
-	OpReturnAtmSearchByCoordinates        = "ReturnAtmSearchByCoordinates"
-	OpReturnAtmSearchByAddressWithMaximum = "ReturnAtmSearchByAddressWithMaximum"
-	OpReturnAtmSearchByInstitution        = "ReturnAtmSearchByInstitution"
-	OpReturnAtmSearchByCity               = "ReturnAtmSearchByCity"
-	OpReturnInstitutions                  = "ReturnInstitutions"
-	OpReturnProvinces                     = "ReturnProvinces"
+	OpReturnAllAtms                       = opnames.ReturnAllAtms
+	OpReturnAtmSearchByAddress            = opnames.ReturnAtmSearchByAddress
+	OpReturnAtmSearchByCoordinates        = opnames.ReturnAtmSearchByCoordinates
+	OpReturnAtmSearchByAddressWithMaximum = opnames.ReturnAtmSearchByAddressWithMaximum
+	OpReturnAtmSearchByInstitution        = opnames.ReturnAtmSearchByInstitution
+	OpReturnAtmSearchByCity               = opnames.ReturnAtmSearchByCity
+	OpReturnInstitutions                  = opnames.ReturnInstitutions
+	OpReturnProvinces                     = opnames.ReturnProvinces
 )
 
 var (

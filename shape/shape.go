@@ -3,6 +3,8 @@ package shape
 import (
 	"encoding/xml"
 	"strings"
+
+	"github.com/atmkit/atmkit/internal/opnames"
 )
 
 // Version is the shape file format this package reads and writes.
@@ -10,22 +12,18 @@ const Version = 1
 
 // The eight operations of the interface document, in its order.
 const (
-	OpReturnAllAtms                       = "ReturnAllAtms"
-	OpReturnAtmSearchByAddress            = "ReturnAtmSearchByAddress"
-	OpReturnAtmSearchByCoordinates        = "ReturnAtmSearchByCoordinates"
-	OpReturnAtmSearchByAddressWithMaximum = "ReturnAtmSearchByAddressWithMaximum"
-	OpReturnAtmSearchByInstitution        = "ReturnAtmSearchByInstitution"
-	OpReturnAtmSearchByCity               = "ReturnAtmSearchByCity"
-	OpReturnInstitutions                  = "ReturnInstitutions"
-	OpReturnProvinces                     = "ReturnProvinces"
+	OpReturnAllAtms                       = opnames.ReturnAllAtms
+	OpReturnAtmSearchByAddress            = opnames.ReturnAtmSearchByAddress
+	OpReturnAtmSearchByCoordinates        = opnames.ReturnAtmSearchByCoordinates
+	OpReturnAtmSearchByAddressWithMaximum = opnames.ReturnAtmSearchByAddressWithMaximum
+	OpReturnAtmSearchByInstitution        = opnames.ReturnAtmSearchByInstitution
+	OpReturnAtmSearchByCity               = opnames.ReturnAtmSearchByCity
+	OpReturnInstitutions                  = opnames.ReturnInstitutions
+	OpReturnProvinces                     = opnames.ReturnProvinces
 )
 
 // Operations lists the eight operation names in the document's order.
-func Operations() []string {
-	return []string{OpReturnAllAtms, OpReturnAtmSearchByAddress, OpReturnAtmSearchByCoordinates,
-		OpReturnAtmSearchByAddressWithMaximum, OpReturnAtmSearchByInstitution, OpReturnAtmSearchByCity,
-		OpReturnInstitutions, OpReturnProvinces}
-}
+func Operations() []string { return opnames.All() }
 
 // ContentOf is the content an operation returns: Locations for
 // ReturnAllAtms and the five searches, Institutions and Provinces for the
