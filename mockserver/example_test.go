@@ -103,18 +103,6 @@ func ExampleFault_retry() {
 	// journal: 200 fault=""
 }
 
-// Faults come as Go values or in the command line's text form.
-func ExampleParseFault() {
-	f, err := mockserver.ParseFault("op=ReturnProvinces,binding=soap12,delay=300ms,times=2")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println(f.Operation, f.Binding, f.Delay, f.Times)
-	// Output:
-	// ReturnProvinces soap12 300ms 2
-}
-
 // An app that must call the service over HTTPS is tested against a test
 // server with WithTLS: its URL is https, and ts.Client() trusts its
 // certificate (ts.CACertPEM() is the authority for clients of other kinds).
