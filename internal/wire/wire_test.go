@@ -73,3 +73,16 @@ func TestFileJSONIsEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckNamespace(t *testing.T) {
+	for _, ns := range []string{"http://tempuri.org/atmService", "http://tempuri.org/", "urn:example:atm", "https://example.org/ns?v=2"} {
+		if err := CheckNamespace(ns); err != nil {
+			t.Errorf("CheckNamespace(%q): got %v, want nil", ns, err)
+		}
+	}
+	for _, ns := range []string{"", "tempuri.org/atmService", "http://tempuri.org/atm service", "http:", "/relative"} {
+		if err := CheckNamespace(ns); err == nil {
+			t.Errorf("CheckNamespace(%q): got nil, want an error", ns)
+		}
+	}
+}
