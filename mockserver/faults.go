@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/httpbuf"
 )
 
 // Fault is a failure the mock server injects into the calls it matches, so a
@@ -454,40 +455,18 @@ func writeStatusPage(w http.ResponseWriter, status int) {
 
 // writeMalformed answers 200 with the first half of the normal answer's body.
 func (s *Server) writeMalformed(w http.ResponseWriter, ex *exchange, c *asmx.Call) {
-	bw := &bufferWriter{h: http.Header{}}
+	bw := httpbuf.New(w)
 	s.answer(bw, ex, c)
-	body := bw.buf.Bytes()
+	body := bw.Body.Bytes()
 	body = body[:len(body)/2]
 	if len(body) == 0 {
 		body = []byte("<")
 	}
 	h := w.Header()
-	h.Set("Content-Type", bw.h.Get("Content-Type"))
+	h.Set("Content-Type", bw.Header().Get("Content-Type"))
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(body)
-}
-
-// bufferWriter is an http.ResponseWriter that keeps the response in memory.
-type bufferWriter struct {
-	h      http.Header
-	status int
-	buf    bytes.Buffer
-}
-
-func (b *bufferWriter) Header() http.Header { return b.h }
-
-func (b *bufferWriter) WriteHeader(code int) {
-	if b.status == 0 {
-		b.status = code
-	}
-}
-
-func (b *bufferWriter) Write(p []byte) (int, error) {
-	if b.status == 0 {
-		b.status = http.StatusOK
-	}
-	return b.buf.Write(p)
 }
 
 // WithFault activates f from the start, as if added with AddFault. Faults are
