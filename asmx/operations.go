@@ -31,8 +31,8 @@ func (t ParamType) XSD() string {
 	}
 }
 
-// DotNet is the .NET type name ASMX uses in its error texts, e.g. "System.Byte".
-func (t ParamType) DotNet() string {
+// dotNet is the .NET type name ASMX uses in its error texts, e.g. "System.Byte".
+func (t ParamType) dotNet() string {
 	switch t {
 	case UnsignedByte:
 		return "System.Byte"
