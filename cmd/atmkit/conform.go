@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/atmkit/atmkit/conformance"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/conformance"
 	"github.com/onsi/ginkgo/v2/types"
 )
 
