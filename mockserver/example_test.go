@@ -2,6 +2,7 @@ package mockserver_test
 
 import (
 	"context"
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -101,6 +102,24 @@ func ExampleFault_retry() {
 	// provinces: 13
 	// journal: 503 fault="f1"
 	// journal: 200 fault=""
+}
+
+// A fault read from a file or a flag, in the JSON form the admin API
+// takes, is checked before there is a server to add it to: Check returns
+// it as a server stores it, or why a server would refuse it.
+func ExampleFault_Check() {
+	var f mockserver.Fault
+	if err := json.Unmarshal([]byte(`{"operation":"returnprovinces","binding":"soap12","soapFault":{"code":"Sender"}}`), &f); err != nil {
+		fmt.Println(err)
+		return
+	}
+	f, err := f.Check()
+	fmt.Println(f.Operation, f.Binding, f.SOAPFault.Code, f.SOAPFault.Text, err)
+	_, err = mockserver.Fault{Operation: "ReturnProvinces"}.Check()
+	fmt.Println(err)
+	// Output:
+	// ReturnProvinces soap12 Client Injected fault. <nil>
+	// a fault needs at least one of delay, jitter, status, soapFault, drop or malformed
 }
 
 // An app that must call the service over HTTPS is tested against a test
