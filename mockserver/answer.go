@@ -54,9 +54,9 @@ const (
 )
 
 // answer is the answer to one call: its list, and the writer of its
-// operation and binding.
+// operation and binding. It travels by value: through the interface, a
+// pointer to it would escape to the heap on every request.
 type answer struct {
-	c    *asmx.Call
 	w    answerWriter
 	kind listKind
 	n    int // the list's items
@@ -72,7 +72,7 @@ func isLocationList(op string) bool {
 // answerOf is the answer to c; a location list is searched in sc, which
 // may be nil for the other operations.
 func (s *Server) answerOf(c *asmx.Call, sc *scratch) answer {
-	a := answer{c: c, w: s.writerFor(c)}
+	a := answer{w: s.writerFor(c)}
 	switch c.Op.Name {
 	case asmx.OpReturnInstitutions:
 		a.kind, a.n = institutionItems, len(s.data.ds.Institutions)
