@@ -476,17 +476,14 @@ func halifaxPostalCode(b *testing.B, small *fixtures.Dataset, big *Server) strin
 // encodeLocations appends the XML result of a coordinate search in binding
 // b, without the SOAP envelope or the XML declaration.
 func encodeLocations(s *Server, dst []byte, b asmx.Binding, a answer) []byte {
-	w := s.writers[benchOp(asmx.OpReturnAtmSearchByCoordinates)][b].(*xmlWriter)
+	w := s.writers[coordinatesOp][b].(*xmlWriter)
 	dst = w.resultHead(dst, a)
 	dst = w.items(dst, a, 0, a.n)
 	return w.resultTail(dst, a)
 }
 
-// benchOp is the operation named name.
-func benchOp(name string) *asmx.Operation {
-	op, _ := asmx.LookupOperation(name)
-	return op
-}
+// coordinatesOp is ReturnAtmSearchByCoordinates.
+var coordinatesOp, _ = asmx.LookupOperation(asmx.OpReturnAtmSearchByCoordinates)
 
 // BenchmarkEncode is result encoding alone: the 69 locations of the default
 // search, as the XML node and as the JSON object.
