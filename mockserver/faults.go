@@ -151,9 +151,10 @@ func parseFaultDuration(field, s string) (time.Duration, error) {
 	return d, nil
 }
 
-// Check returns f as AddFault and WithFault store it, but for its id: the
-// operation and the SOAP fault's code in their canonical spelling, a SOAP
-// fault's default text filled in. An error says why they would refuse it.
+// Check returns f as AddFault and WithFault would store it (but for the id
+// they give it): the operation and the SOAP fault's code in their canonical
+// spelling, a SOAP fault's default text filled in. An error says why they
+// would refuse it.
 // It is for code that reads faults before there is a server to add them
 // to, as atmkit serve reads its --fault values.
 func (f Fault) Check() (Fault, error) {
