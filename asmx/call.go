@@ -103,8 +103,8 @@ func FormatDouble(f float64) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
-// AppendDouble appends FormatDouble(f) to dst.
-func AppendDouble(dst []byte, f float64) []byte {
+// appendDouble appends FormatDouble(f) to dst.
+func appendDouble(dst []byte, f float64) []byte {
 	if math.IsInf(f, 0) || math.IsNaN(f) {
 		return strconv.AppendFloat(dst, f, 'g', -1, 64)
 	}

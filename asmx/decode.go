@@ -112,14 +112,14 @@ func decodeSOAP(r SOAPRequest, fast bool) (*Call, *Error) {
 			a = a[1 : len(a)-1]
 		}
 		if op = operationOfAction(r.Namespace, a); op == nil {
-			a = URLDecode(a)
+			a = urlDecode(a)
 			if op = operationOfAction(r.Namespace, a); op == nil {
-				return nil, NewUnknownActionError(a)
+				return nil, newUnknownActionError(a)
 			}
 		}
 	} else if a, ok := contentTypeParam(r.ContentType, "action"); ok && a != "" {
 		if op = operationOfAction(r.Namespace, a); op == nil {
-			action = URLDecode(a)
+			action = urlDecode(a)
 			op = operationOfAction(r.Namespace, action)
 		}
 	}
@@ -138,30 +138,30 @@ func decodeSOAP(r SOAPRequest, fast bool) (*Call, *Error) {
 				version = SOAP11
 			case NamespaceSOAP12:
 			default:
-				return nil, NewVersionMismatchError(rt.rootNS)
+				return nil, newVersionMismatchError(rt.rootNS)
 			}
 		}
 		switch {
 		case rt.err != nil:
-			return nil, NewRoutingFailedError(version, rt.err.exception())
+			return nil, newRoutingFailedError(version, rt.err.exception())
 		case rt.missing != 0:
-			return nil, NewRoutingFailedError(version, missingElementException(rt.missing == missingEnvelope))
+			return nil, newRoutingFailedError(version, missingElementException(rt.missing == missingEnvelope))
 		}
 		if rt.space == r.Namespace {
 			op, _ = LookupOperation(rt.local)
 		}
 		if op == nil {
 			if action != "" {
-				return nil, NewActionNotRecognizedError(version, action)
+				return nil, newActionNotRecognizedError(version, action)
 			}
-			return nil, NewNoActionError(version, rt.local, rt.space)
+			return nil, newNoActionError(version, rt.local, rt.space)
 		}
 	}
 	if !isSOAPContentType(r.ContentType) {
-		return nil, NewUnsupportedMediaTypeError(guess, r.ContentType)
+		return nil, newUnsupportedMediaTypeError(guess, r.ContentType)
 	}
 	if text.err != nil {
-		return nil, NewUnreadableError(guess, text.err.message())
+		return nil, newUnreadableError(guess, text.err.message())
 	}
 	return decodeSOAPStd(r.Namespace, r.ContentType, guess, op, text.text)
 }
@@ -434,15 +434,15 @@ func (d *soapReader) start(space, local string, attr func(space, local string) (
 		case NamespaceSOAP11:
 			d.version = SOAP11
 			if !matchesBase(d.ct, "text/xml") {
-				return NewUnsupportedMediaTypeError(SOAP11, d.ct)
+				return newUnsupportedMediaTypeError(SOAP11, d.ct)
 			}
 		case NamespaceSOAP12:
 			d.version = SOAP12
 		default:
-			return NewVersionMismatchError(space)
+			return newVersionMismatchError(space)
 		}
 		if local != "Envelope" {
-			return NewMissingElementError(d.version, true)
+			return newMissingElementError(d.version, true)
 		}
 	case 2:
 		isHeader := space == d.envNS && local == "Header"
@@ -458,7 +458,7 @@ func (d *soapReader) start(space, local string, attr func(space, local string) (
 		case d.stage == stageAfter:
 			d.skipDepth = d.depth
 		default:
-			return NewMissingElementError(d.version, false)
+			return newMissingElementError(d.version, false)
 		}
 	case 3:
 		switch {
@@ -506,7 +506,7 @@ func (d *soapReader) start(space, local string, attr func(space, local string) (
 		d.paramText = d.paramText[:0]
 	default:
 		if d.param >= 0 { // ReadElementString reads text only
-			return NewUnreadableError(d.helper(), "'Element' is an invalid XmlNodeType.")
+			return newUnreadableError(d.helper(), "'Element' is an invalid XmlNodeType.")
 		}
 	}
 	return nil
@@ -523,7 +523,7 @@ func (d *soapReader) text(t []byte) *Error {
 	case d.param >= 0 && d.depth == 4:
 		d.paramText = append(d.paramText, t...)
 	case d.depth == 1 && d.stage < stageBody && len(bytes.Trim(t, " \t\r\n")) > 0:
-		return NewMissingElementError(d.version, false) // text where the Body must be
+		return newMissingElementError(d.version, false) // text where the Body must be
 	case d.op == nil && d.depth == 2 && d.stage == stageBody && len(bytes.Trim(t, " \t\r\n")) > 0:
 		return errRouting // text names no operation
 	}
@@ -568,7 +568,7 @@ func (d *soapReader) end(next func() (int, int)) *Error {
 		}
 	case 1:
 		if d.stage < stageBody {
-			return NewMissingElementError(d.version, false)
+			return newMissingElementError(d.version, false)
 		}
 		d.envDone = true
 	}
@@ -578,7 +578,7 @@ func (d *soapReader) end(next func() (int, int)) *Error {
 // finish returns the call once the document is read.
 func (d *soapReader) finish() (*Call, *Error) {
 	if !d.envDone || d.call == nil {
-		return nil, NewUnreadableError(d.helper(), "Unexpected end of file has occurred.")
+		return nil, newUnreadableError(d.helper(), "Unexpected end of file has occurred.")
 	}
 	if len(d.mustUnderstand) > 0 {
 		d.call.MustUnderstand = d.mustUnderstand
@@ -611,7 +611,7 @@ func DecodeValues(op *Operation, b Binding, values url.Values) (*Call, *Error) {
 			vs, ok = lookupValues(values, p.Name)
 		}
 		if !ok {
-			return nil, NewMissingParamError(b, p.Name)
+			return nil, newMissingParamError(b, p.Name)
 		}
 		v := vs[0]
 		if len(vs) > 1 {
@@ -657,7 +657,7 @@ func MethodFromPath(b Binding, pathInfo string, jsonOnly bool) (*Operation, *Err
 		}
 	}
 	if fold != nil {
-		return nil, NewMethodNameCaseError(b, name, fold.Name)
+		return nil, newMethodNameCaseError(b, name, fold.Name)
 	}
-	return nil, NewUnknownMethodError(b, name)
+	return nil, newUnknownMethodError(b, name)
 }

@@ -193,7 +193,7 @@ func (r *nodeReader) readElementString() (string, bool) {
 // namespace; ct is the request's content type.
 func decodeSOAPStd(ns, ct string, guess Binding, op *Operation, text []byte) (*Call, *Error) {
 	if e := leadingError(text); e != nil {
-		return nil, NewUnreadableError(guess, e.message())
+		return nil, newUnreadableError(guess, e.message())
 	}
 	r := newNodeReader(text)
 	helper := guess
@@ -206,7 +206,7 @@ func decodeSOAPStd(ns, ct string, guess Binding, op *Operation, text []byte) (*C
 			line, col := r.position()
 			msg = "'" + nodeKindName(r.cur.kind) + "' is an invalid XmlNodeType. Line " + strconv.Itoa(line) + ", position " + strconv.Itoa(col) + "."
 		}
-		return NewUnreadableError(helper, msg)
+		return newUnreadableError(helper, msg)
 	}
 	root := r.moveToContent()
 	if root.kind != nodeElement {
@@ -217,18 +217,18 @@ func decodeSOAPStd(ns, ct string, guess Binding, op *Operation, text []byte) (*C
 	case NamespaceSOAP11:
 		helper = SOAP11
 		if !matchesBase(ct, "text/xml") {
-			return nil, NewUnsupportedMediaTypeError(SOAP11, ct)
+			return nil, newUnsupportedMediaTypeError(SOAP11, ct)
 		}
 	case NamespaceSOAP12:
 		helper = SOAP12
 	default:
-		return nil, NewVersionMismatchError(envNS)
+		return nil, newVersionMismatchError(envNS)
 	}
 	if root.local != "Envelope" {
-		return nil, NewMissingElementError(helper, true)
+		return nil, newMissingElementError(helper, true)
 	}
 	if root.empty {
-		return nil, NewMissingElementError(helper, false)
+		return nil, newMissingElementError(helper, false)
 	}
 	r.read()
 	var mustUnderstand []string
@@ -261,7 +261,7 @@ func decodeSOAPStd(ns, ct string, guess Binding, op *Operation, text []byte) (*C
 		if r.failed() {
 			return nil, unreadable()
 		}
-		return nil, NewMissingElementError(helper, false)
+		return nil, newMissingElementError(helper, false)
 	}
 	r.read() // ReadStartElement(Body)
 	c := newCall(op, helper)
@@ -318,9 +318,9 @@ func decodeSOAPStd(ns, ct string, guess Binding, op *Operation, text []byte) (*C
 	}
 	switch n := r.read(); n.kind {
 	case nodeElement:
-		return nil, NewUnreadableError(helper, "There are multiple root elements.")
+		return nil, newUnreadableError(helper, "There are multiple root elements.")
 	case nodeText:
-		return nil, NewUnreadableError(helper, "Data at the root level is invalid.")
+		return nil, newUnreadableError(helper, "Data at the root level is invalid.")
 	case nodeError:
 		return nil, unreadable()
 	}

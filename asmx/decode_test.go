@@ -39,7 +39,7 @@ const coords = `<ReturnAtmSearchByCoordinates xmlns="` + ns + `"><strAtmServiceK
 func okCall(check func(c *Call) string) func(*Call, *Error) string {
 	return func(c *Call, e *Error) string {
 		if e != nil {
-			return "got error " + e.Kind + ": " + e.FaultString(ErrorForm{}) + " (" + e.Message + ")"
+			return "got error " + e.Kind + ": " + e.faultString(ErrorForm{}) + " (" + e.Message + ")"
 		}
 		return check(c)
 	}
@@ -52,7 +52,7 @@ func fault(status int, b Binding, code FaultCode, text string) func(*Call, *Erro
 		if e == nil {
 			return "got a call, want an error"
 		}
-		got := e.FaultString(ErrorForm{})
+		got := e.faultString(ErrorForm{})
 		if e.EmptyBody {
 			got = ""
 		}
@@ -326,14 +326,14 @@ func TestDecodeValues(t *testing.T) {
 				_, e := DecodeValues(op, b, v)
 				if tt.want == "" {
 					if e != nil {
-						t.Errorf("%s: got %q, want success", b, e.PlainText(ErrorForm{}))
+						t.Errorf("%s: got %q, want success", b, e.plainText(ErrorForm{}))
 					}
 					continue
 				}
 				if e == nil {
 					t.Fatalf("%s: got success, want an error", b)
 				}
-				if got := e.PlainText(ErrorForm{}); e.Status != 500 || got != tt.want || e.Param != tt.param {
+				if got := e.plainText(ErrorForm{}); e.Status != 500 || got != tt.want || e.Param != tt.param {
 					t.Errorf("%s: got %d %q (%s), want 500 %q (%s)", b, e.Status, got, e.Param, tt.want, tt.param)
 				}
 			}
@@ -369,7 +369,7 @@ func TestMethodFromPath(t *testing.T) {
 		op, e := MethodFromPath(HTTPGet, tt.path, tt.jsonOnly)
 		got := ""
 		if e != nil {
-			got = e.PlainText(ErrorForm{})
+			got = e.plainText(ErrorForm{})
 		} else {
 			got = op.Name
 		}
@@ -435,7 +435,7 @@ func FuzzDecodeSOAP(f *testing.F) {
 				t.Fatalf("error status %d", e.Status)
 			}
 			for _, form := range []ErrorForm{{}, {Detailed: true}} {
-				if out := AppendFault(nil, SOAP12, e, form); !utf8.Valid(out) {
+				if out := appendFault(nil, SOAP12, e, form); !utf8.Valid(out) {
 					t.Fatalf("fault is not UTF-8: %q", out)
 				}
 			}
@@ -462,7 +462,7 @@ func FuzzDecodeValues(f *testing.F) {
 			if e == nil && (c.Radius > 255 || c.Radius < 0 || !utf8.ValidString(c.Postal)) {
 				t.Fatalf("impossible values accepted: %+v", c)
 			}
-			if e != nil && !utf8.ValidString(e.PlainText(ErrorForm{Detailed: true})) {
+			if e != nil && !utf8.ValidString(e.plainText(ErrorForm{Detailed: true})) {
 				t.Fatalf("error text is not UTF-8")
 			}
 		}

@@ -1,8 +1,6 @@
 package asmx
 
 import (
-	"net/http"
-	"strconv"
 	"unicode/utf8"
 )
 
@@ -107,41 +105,6 @@ func ContentType(b Binding) string {
 		return ContentTypeSOAP12
 	}
 	return ContentTypeXML
-}
-
-// Content-Type header values of the success responses, shared by every
-// response: net/http only reads them, and their capacity of one makes an
-// append by a later handler copy rather than write into them.
-var (
-	headerXML    = []string{ContentTypeXML}[:1:1]
-	headerSOAP12 = []string{ContentTypeSOAP12}[:1:1]
-)
-
-// WriteBody writes a 200 response with b's content type and body.
-func WriteBody(w http.ResponseWriter, b Binding, body []byte) {
-	WriteBodyLength(w, b, body, []string{strconv.Itoa(len(body))})
-}
-
-// WriteBodyLength is WriteBody with the Content-Length header value given:
-// contentLength must be []string{strconv.Itoa(len(body))}, kept by a caller
-// that writes the same body many times. It must not be modified afterwards.
-func WriteBodyLength(w http.ResponseWriter, b Binding, body []byte, contentLength []string) {
-	WriteHeaderLength(w, b, contentLength)
-	_, _ = w.Write(body)
-}
-
-// WriteHeaderLength writes the header of a 200 response with b's content
-// type and the Content-Length header value given (as WriteBodyLength takes
-// it), for a caller that then writes the body itself, in pieces.
-func WriteHeaderLength(w http.ResponseWriter, b Binding, contentLength []string) {
-	h := w.Header()
-	if b == SOAP12 {
-		h["Content-Type"] = headerSOAP12
-	} else {
-		h["Content-Type"] = headerXML
-	}
-	h["Content-Length"] = contentLength
-	w.WriteHeader(http.StatusOK)
 }
 
 // AppendEscaped appends s escaped as XML text or attribute content. Characters

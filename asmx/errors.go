@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/atmkit/atmkit/internal/wire"
 )
 
 // FaultCode says whose fault an error is, as SOAP names it.
@@ -88,39 +90,33 @@ type ErrorForm struct {
 	// default deployment (customErrors RemoteOnly): messages only.
 	Detailed bool
 	// AjaxJSON writes the JSON path's errors as ASP.NET AJAX script
-	// services do: HTTP 500, a {"Message","StackTrace","ExceptionType"}
+	// services do: HTTP 500, a {"Message","stackTrace","ExceptionType"}
 	// object, a jsonerror: true header. Otherwise they are ASMX's HTTP GET
 	// protocol's text/plain errors.
 	AjaxJSON bool
 }
 
-// FaultString is e's SOAP fault string in form f.
-func (e *Error) FaultString(f ErrorForm) string {
+// faultString is e's SOAP fault string in form f.
+func (e *Error) faultString(f ErrorForm) string {
 	if e.Exception == nil {
 		return e.Fault
 	}
 	if f.Detailed {
-		return e.Exception.Detailed(false)
+		return e.Exception.detailedText(false)
 	}
-	return e.Exception.Remote(false)
+	return e.Exception.remoteText(false)
 }
 
-// PlainText is e's HTTP GET/POST error body in form f: the fault text,
+// plainText is e's HTTP GET/POST error body in form f: the fault text,
 // HTML-encoded, and a line end.
-func (e *Error) PlainText(f ErrorForm) string {
+func (e *Error) plainText(f ErrorForm) string {
 	if e.Exception == nil {
 		return e.Text
 	}
 	if f.Detailed {
-		return e.Exception.Detailed(true) + crlf
+		return e.Exception.detailedText(true) + crlf
 	}
-	return e.Exception.Remote(true) + crlf
-}
-
-// WriteError writes e in the form of binding b, in the remote form. For
-// b == 0 (a request whose binding is unknown) only the status is written.
-func WriteError(w http.ResponseWriter, b Binding, e *Error) {
-	WriteErrorForm(w, b, e, ErrorForm{})
+	return e.Exception.remoteText(true) + crlf
 }
 
 // WriteErrorForm writes e in the form of binding b and error form f.
@@ -148,14 +144,14 @@ func WriteErrorForm(w http.ResponseWriter, b Binding, e *Error, f ErrorForm) {
 	var body []byte
 	switch {
 	case b.IsSOAP():
-		body = AppendFault(nil, b, e, f)
+		body = appendFault(nil, b, e, f)
 		h.Set("Content-Type", contentTypeOf(b))
 	case b == JSON && f.AjaxJSON:
 		body = appendAjaxError(nil, e, f.Detailed)
 		h.Set("Content-Type", ContentTypeJSONError)
 		h.Set("jsonerror", "true")
 	default:
-		body = []byte(e.PlainText(f))
+		body = []byte(e.plainText(f))
 		h.Set("Content-Type", ContentTypeText)
 	}
 	h.Set("Content-Length", strconv.Itoa(len(body)))
@@ -170,11 +166,11 @@ func contentTypeOf(b Binding) string {
 	return ContentTypeSOAP11
 }
 
-// AppendFault appends a SOAP fault envelope of b's version to dst, as ASMX
+// appendFault appends a SOAP fault envelope of b's version to dst, as ASMX
 // writes one (Soap11/Soap12ServerProtocolHelper.WriteFault): a
 // VersionMismatch carries the Upgrade header listing the versions
 // supported, a header fault has no detail element.
-func AppendFault(dst []byte, b Binding, e *Error, f ErrorForm) []byte {
+func appendFault(dst []byte, b Binding, e *Error, f ErrorForm) []byte {
 	dst = append(dst, xmlDecl...)
 	env := NamespaceSOAP11
 	if b == SOAP12 {
@@ -192,7 +188,7 @@ func AppendFault(dst []byte, b Binding, e *Error, f ErrorForm) []byte {
 		dst = append(dst, "      <soap:Code>\n        <soap:Value>"...)
 		dst = append(dst, faultCodeText(b, e.Code)...)
 		dst = append(dst, "</soap:Value>\n      </soap:Code>\n      <soap:Reason>\n        <soap:Text xml:lang=\"en\">"...)
-		dst = AppendEscaped(dst, e.FaultString(f))
+		dst = AppendEscaped(dst, e.faultString(f))
 		dst = append(dst, "</soap:Text>\n      </soap:Reason>\n"...)
 		if !e.HeaderFault {
 			dst = append(dst, "      <soap:Detail />\n"...)
@@ -201,7 +197,7 @@ func AppendFault(dst []byte, b Binding, e *Error, f ErrorForm) []byte {
 		dst = append(dst, "      <faultcode>"...)
 		dst = append(dst, faultCodeText(b, e.Code)...)
 		dst = append(dst, "</faultcode>\n      <faultstring>"...)
-		dst = AppendEscaped(dst, e.FaultString(f))
+		dst = AppendEscaped(dst, e.faultString(f))
 		dst = append(dst, "</faultstring>\n"...)
 		if !e.HeaderFault {
 			dst = append(dst, "      <detail />\n"...)
@@ -238,52 +234,18 @@ func appendAjaxError(dst []byte, e *Error, detailed bool) []byte {
 	if detailed {
 		switch x := e.Exception; {
 		case x != nil:
-			msg, stack, typ = x.Message, x.StackTrace(), x.Type
+			msg, stack, typ = x.Message, x.stackTrace(), x.Type
 		default:
 			msg, typ = e.Text, typeException
 		}
 	}
 	dst = append(dst, `{"Message":`...)
-	dst = appendJSString(dst, msg)
-	dst = append(dst, `,"StackTrace":`...)
-	dst = appendJSString(dst, stack)
+	dst = wire.AjaxJSON.AppendString(dst, msg)
+	dst = append(dst, `,"stackTrace":`...)
+	dst = wire.AjaxJSON.AppendString(dst, stack)
 	dst = append(dst, `,"ExceptionType":`...)
-	dst = appendJSString(dst, typ)
+	dst = wire.AjaxJSON.AppendString(dst, typ)
 	return append(dst, '}')
-}
-
-// appendJSString appends s as JavaScriptSerializer writes a string: quotes,
-// backslashes and control characters escaped, and <, >, & and ' as \u
-// escapes.
-func appendJSString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch c {
-		case '"', '\\':
-			dst = append(dst, '\\', c)
-		case '\n':
-			dst = append(dst, `\n`...)
-		case '\r':
-			dst = append(dst, `\r`...)
-		case '\t':
-			dst = append(dst, `\t`...)
-		case '\b':
-			dst = append(dst, `\b`...)
-		case '\f':
-			dst = append(dst, `\f`...)
-		case '<', '>', '&', '\'':
-			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-		default:
-			if c < 0x20 {
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			} else {
-				dst = append(dst, c)
-			}
-		}
-	}
-	return append(dst, '"')
 }
 
 // errorPage is ASP.NET's HTML error page for an unhandled exception: with
@@ -293,15 +255,15 @@ func errorPage(e *Error, detailed bool) []byte {
 	var b strings.Builder
 	b.WriteString("<!DOCTYPE html>\r\n<html>\r\n    <head>\r\n        <title>")
 	if detailed && e.Exception != nil {
-		b.WriteString(HTMLEncode(e.Exception.Message))
+		b.WriteString(htmlEncode(e.Exception.Message))
 		b.WriteString("</title>\r\n    </head>\r\n    <body bgcolor=\"white\">\r\n\r\n            <span><H1>Server Error in '/' Application.<hr width=100% size=1 color=silver></H1>\r\n\r\n            <h2> <i>")
-		b.WriteString(HTMLEncode(e.Exception.Message))
+		b.WriteString(htmlEncode(e.Exception.Message))
 		b.WriteString("</i> </h2></span>\r\n\r\n            <b> Exception Details: </b>")
-		b.WriteString(HTMLEncode(e.Exception.Type))
+		b.WriteString(htmlEncode(e.Exception.Type))
 		b.WriteString(": ")
-		b.WriteString(HTMLEncode(e.Exception.Message))
+		b.WriteString(htmlEncode(e.Exception.Message))
 		b.WriteString("<br><br>\r\n\r\n            <b>Stack Trace:</b> <br><br>\r\n\r\n            <table width=100% bgcolor=\"#ffffcc\">\r\n               <tr>\r\n                  <td>\r\n                      <code><pre>\r\n\r\n")
-		b.WriteString(HTMLEncode(e.Exception.Detailed(false)))
+		b.WriteString(htmlEncode(e.Exception.detailedText(false)))
 		b.WriteString("\r\n</pre></code>\r\n\r\n                  </td>\r\n               </tr>\r\n            </table>\r\n\r\n    </body>\r\n</html>\r\n")
 		return []byte(b.String())
 	}
@@ -334,12 +296,12 @@ func NewMalformedError(detail string) *Error {
 		Message: "the request body cannot be read: " + detail}
 }
 
-// NewUnsupportedMediaTypeError is the answer to a SOAP request whose content type
+// newUnsupportedMediaTypeError is the answer to a SOAP request whose content type
 // is neither text/xml nor application/soap+xml, or a SOAP 1.1 envelope that
 // is not text/xml: a Client fault with the UnsupportedMediaType subcode,
 // which ASMX sends as HTTP 415 without a body, with the content type of
 // version b.
-func NewUnsupportedMediaTypeError(b Binding, ct string) *Error {
+func newUnsupportedMediaTypeError(b Binding, ct string) *Error {
 	want := "text/xml"
 	if b == SOAP12 {
 		want = "application/soap+xml"
@@ -348,10 +310,10 @@ func NewUnsupportedMediaTypeError(b Binding, ct string) *Error {
 		Binding: b, Message: fmt.Sprintf("content type %q: want %s", ct, want)}
 }
 
-// NewUnreadableError is the answer to a SOAP request whose XML cannot be read
+// newUnreadableError is the answer to a SOAP request whose XML cannot be read
 // (malformed, a DTD, bytes not in its encoding): a Client fault wrapping an
 // XmlException, which ASMX sends as HTTP 400 without a body.
-func NewUnreadableError(b Binding, detail string) *Error {
+func newUnreadableError(b Binding, detail string) *Error {
 	return &Error{Status: http.StatusBadRequest, Code: Client, Kind: KindMalformedRequest, EmptyBody: true, Binding: b,
 		Exception: soapException(msgUnableToRead, &Exception{Type: typeXML, Message: detail, Stack: framesXMLReader}, framesSOAPRead...),
 		Message:   "the request is not readable XML: " + detail}
@@ -400,50 +362,50 @@ func framesSOAPRoute(b Binding) []string {
 	return concat([]string{helper, "System.Web.Services.Protocols.SoapServerProtocol.RouteRequest(SoapServerMessage message)"}, framesSOAPInit)
 }
 
-// NewUnknownActionError is the SOAP 1.1 fault for a SOAPAction that names no
+// newUnknownActionError is the SOAP 1.1 fault for a SOAPAction that names no
 // operation (the action as ASMX looked it up: unquoted, URL-decoded).
-func NewUnknownActionError(action string) *Error {
+func newUnknownActionError(action string) *Error {
 	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindUnknownAction, Binding: SOAP11,
 		Exception: soapException("Server did not recognize the value of HTTP Header SOAPAction: "+action+".", nil, framesSOAPRoute(SOAP11)...),
 		Message:   fmt.Sprintf("unknown SOAPAction %q", action)}
 }
 
-// NewNoActionError is the fault for a request with no action ASMX can route by
+// newNoActionError is the fault for a request with no action ASMX can route by
 // and a body element that is no operation, in version b.
-func NewNoActionError(b Binding, local, ns string) *Error {
+func newNoActionError(b Binding, local, ns string) *Error {
 	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindUnknownOperation, Binding: b,
 		Exception: soapException(msgNoAction, nil, framesSOAPRoute(SOAP12)...),
 		Message:   fmt.Sprintf("no SOAPAction and the body element {%s}%s is no operation", ns, local)}
 }
 
-// NewActionNotRecognizedError is the fault for a SOAP 1.2 action parameter that
+// newActionNotRecognizedError is the fault for a SOAP 1.2 action parameter that
 // names no operation, with a body element that is none either, in version b.
-func NewActionNotRecognizedError(b Binding, action string) *Error {
+func newActionNotRecognizedError(b Binding, action string) *Error {
 	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindUnknownAction, Binding: b,
 		Exception: soapException("Unable to handle request. The action '"+action+"' was not recognized.", nil, framesSOAPRoute(SOAP12)...),
 		Message:   fmt.Sprintf("unknown action %q", action)}
 }
 
-// NewRoutingFailedError is the Server fault for a request ASMX could not read
+// newRoutingFailedError is the Server fault for a request ASMX could not read
 // while looking for its body element (no action to route by): inner is the
 // XmlException or the missing element, in version b.
-func NewRoutingFailedError(b Binding, inner *Exception) *Error {
+func newRoutingFailedError(b Binding, inner *Exception) *Error {
 	return &Error{Status: http.StatusInternalServerError, Code: Server, Kind: KindMalformedRequest, Binding: b,
 		Exception: soapException(msgUnableToProcess, inner),
 		Message:   "the request's body element cannot be found: " + inner.Message}
 }
 
-// NewVersionMismatchError is the fault for an envelope namespace that is neither
+// newVersionMismatchError is the fault for an envelope namespace that is neither
 // SOAP 1.1's nor SOAP 1.2's. ASMX answers it in SOAP 1.1.
-func NewVersionMismatchError(got string) *Error {
+func newVersionMismatchError(got string) *Error {
 	return &Error{Status: http.StatusInternalServerError, Code: VersionMismatch, Kind: KindVersionMismatch, Binding: SOAP11,
 		Exception: soapException(fmt.Sprintf("Possible SOAP version mismatch: Envelope namespace %s was unexpected. Expecting %s.", got, NamespaceSOAP11), nil, framesSOAPRead...),
 		Message:   fmt.Sprintf("envelope namespace %q is neither SOAP 1.1 nor SOAP 1.2", got)}
 }
 
-// NewMissingElementError is the Client fault for an envelope without the
+// newMissingElementError is the Client fault for an envelope without the
 // Envelope or Body element ASMX expects where it reads the parameters.
-func NewMissingElementError(b Binding, missingEnvelope bool) *Error {
+func newMissingElementError(b Binding, missingEnvelope bool) *Error {
 	msg := msgMissingBody
 	if missingEnvelope {
 		msg = msgMissingEnvelope
@@ -499,16 +461,16 @@ var httpInitFrames = []string{
 	"System.Web.Services.Protocols.ServerProtocolFactory.Create(Type type, HttpContext context, HttpRequest request, HttpResponse response, Boolean& abortProcessing)",
 }
 
-// NewUnknownMethodError is the GET/POST/JSON answer to a path naming no operation.
-func NewUnknownMethodError(b Binding, name string) *Error {
+// newUnknownMethodError is the GET/POST/JSON answer to a path naming no operation.
+func newUnknownMethodError(b Binding, name string) *Error {
 	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindUnknownOperation,
 		Exception: &Exception{Type: typeInvalidOperation, Message: name + " Web Service method name is not valid.", Stack: httpInitFrames},
 		Message:   fmt.Sprintf("%q is not an operation of this path", name)}
 }
 
-// NewMethodNameCaseError is the GET/POST/JSON answer to a path naming an
+// newMethodNameCaseError is the GET/POST/JSON answer to a path naming an
 // operation in the wrong case: ASMX matches method names exactly.
-func NewMethodNameCaseError(b Binding, name, real string) *Error {
+func newMethodNameCaseError(b Binding, name, real string) *Error {
 	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindUnknownOperation,
 		Exception: &Exception{Type: typeArgument, Stack: httpInitFrames, Message: argumentMessage(
 			"Invalid method name '"+name+"',  method names are case sensitive.   The method name '"+real+"' with the same name but different casing was found.", "methodName")},
@@ -524,8 +486,8 @@ func NewBadFormError(b Binding, ct string) *Error {
 		Message: fmt.Sprintf("request format is invalid: %q (want %s)", ct, ContentTypeForm)}
 }
 
-// NewMissingParamError is the GET/POST/JSON answer to a parameter that was not sent.
-func NewMissingParamError(b Binding, name string) *Error {
+// newMissingParamError is the GET/POST/JSON answer to a parameter that was not sent.
+func newMissingParamError(b Binding, name string) *Error {
 	kind := KindMissingParameter
 	if name == ParamKey {
 		kind = KindMissingServiceKey
@@ -541,7 +503,7 @@ func newConvertValueError(b Binding, p Param, value string, inner *Exception) *E
 	inner.Stack = append(inner.Stack, "System.Convert.ChangeType(Object value, Type conversionType, IFormatProvider provider)",
 		"System.Web.Services.Protocols.ScalarFormatter.FromString(String value, Type type)")
 	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindInvalidParameter, Param: p.Name,
-		Exception: &Exception{Type: typeArgument, Message: argumentMessage("Cannot convert "+value+" to "+p.Type.DotNet()+".", "type"),
+		Exception: &Exception{Type: typeArgument, Message: argumentMessage("Cannot convert "+value+" to "+p.Type.dotNet()+".", "type"),
 			Inner: inner, Stack: concat([]string{"System.Web.Services.Protocols.ScalarFormatter.FromString(String value, Type type)"}, httpReaderFrames(b))},
 		Message: fmt.Sprintf("%s: cannot convert %q to %s: %s", p.Name, value, p.Type.XSD(), inner.Message)}
 }

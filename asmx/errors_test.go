@@ -17,12 +17,12 @@ func TestExceptionForms(t *testing.T) {
 		got  string
 		want string
 	}{
-		{"remote", x.Remote(false), "Outer. ---> Cannot convert <x> to System.Byte.\r\nParameter name: type ---> SoapException"},
-		{"remote, HTML", x.Remote(true), "Outer. ---> Cannot convert &lt;x&gt; to System.Byte.\r\nParameter name: type ---> SoapException"},
-		{"detailed", x.Detailed(false), "System.Web.Services.Protocols.SoapException: Outer. ---> System.ArgumentException: Cannot convert <x> to System.Byte.\r\n" +
+		{"remote", x.remoteText(false), "Outer. ---> Cannot convert <x> to System.Byte.\r\nParameter name: type ---> SoapException"},
+		{"remote, HTML", x.remoteText(true), "Outer. ---> Cannot convert &lt;x&gt; to System.Byte.\r\nParameter name: type ---> SoapException"},
+		{"detailed", x.detailedText(false), "System.Web.Services.Protocols.SoapException: Outer. ---> System.ArgumentException: Cannot convert <x> to System.Byte.\r\n" +
 			"Parameter name: type ---> System.FormatException\r\n   --- End of inner exception stack trace ---\r\n   at C.D(String s)\r\n   at E.F()\r\n" +
 			"   --- End of inner exception stack trace ---\r\n   at A.B()"},
-		{"detailed, HTML", x.Inner.Inner.Detailed(true), "System.FormatException"},
+		{"detailed, HTML", x.Inner.Inner.detailedText(true), "System.FormatException"},
 	} {
 		if tt.got != tt.want {
 			t.Errorf("%s: got %q, want %q", tt.name, tt.got, tt.want)
@@ -31,7 +31,7 @@ func TestExceptionForms(t *testing.T) {
 }
 
 func TestHTMLEncode(t *testing.T) {
-	if got, want := HTMLEncode(`a<b>&"'é€`), "a&lt;b&gt;&amp;&quot;&#39;&#233;€"; got != want {
+	if got, want := htmlEncode(`a<b>&"'é€`), "a&lt;b&gt;&amp;&quot;&#39;&#233;€"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
@@ -61,7 +61,7 @@ func TestWriteErrorForm(t *testing.T) {
 			if err := json.Unmarshal([]byte(body), &v); err != nil {
 				return err.Error()
 			}
-			if v["Message"] != "There was an error processing the request." || v["StackTrace"] != "" || v["ExceptionType"] != "" || len(h["Jsonerror"]) != 1 {
+			if v["Message"] != "There was an error processing the request." || v["stackTrace"] != "" || v["ExceptionType"] != "" || len(h["Jsonerror"]) != 1 {
 				return "body " + body
 			}
 			return ""
@@ -71,12 +71,12 @@ func TestWriteErrorForm(t *testing.T) {
 			if err := json.Unmarshal([]byte(body), &v); err != nil {
 				return err.Error()
 			}
-			if v["Message"] != msgKeyRejected || !strings.HasPrefix(v["StackTrace"], "   at AtmService.CheckKey") || v["ExceptionType"] != typeSoapException {
+			if v["Message"] != msgKeyRejected || !strings.HasPrefix(v["stackTrace"], "   at AtmService.CheckKey") || v["ExceptionType"] != typeSoapException {
 				return "body " + body
 			}
 			return ""
 		}},
-		{"version mismatch carries Upgrade", SOAP12, NewVersionMismatchError("urn:x"), ErrorForm{}, 500, ContentTypeSOAP11,
+		{"version mismatch carries Upgrade", SOAP12, newVersionMismatchError("urn:x"), ErrorForm{}, 500, ContentTypeSOAP11,
 			contains("<soap12:Upgrade xmlns:soap12=", "<faultcode>soap:VersionMismatch</faultcode>")},
 		{"must understand has no detail", SOAP12, NewMustUnderstandError(SOAP12, "Auth"), ErrorForm{}, 500, ContentTypeSOAP12, func(body string, _ map[string][]string) string {
 			if !strings.Contains(body, "<soap:Value>soap:MustUnderstand</soap:Value>") || strings.Contains(body, "Detail") {
@@ -84,8 +84,8 @@ func TestWriteErrorForm(t *testing.T) {
 			}
 			return ""
 		}},
-		{"400 keeps its content type", SOAP11, NewUnreadableError(SOAP11, "x"), ErrorForm{}, 400, ContentTypeSOAP11, equals("")},
-		{"415 in the version established", SOAP11, NewUnsupportedMediaTypeError(SOAP12, "text/plain"), ErrorForm{}, 415, ContentTypeSOAP12, equals("")},
+		{"400 keeps its content type", SOAP11, newUnreadableError(SOAP11, "x"), ErrorForm{}, 400, ContentTypeSOAP11, equals("")},
+		{"415 in the version established", SOAP11, newUnsupportedMediaTypeError(SOAP12, "text/plain"), ErrorForm{}, 415, ContentTypeSOAP12, equals("")},
 		{"error page", HTTPGet, NewUnrecognizedRequestError("PUT", "/ReturnProvinces"), ErrorForm{}, 500, ContentTypeHTML, contains("<title>Runtime Error</title>")},
 		{"error page, detailed", HTTPGet, NewUnrecognizedRequestError("PUT", "/ReturnProvinces"), ErrorForm{Detailed: true}, 500, ContentTypeHTML,
 			contains("<title>Request format is unrecognized for URL unexpectedly ending in &#39;/ReturnProvinces&#39;.</title>")},

@@ -39,17 +39,17 @@ const (
 	frameWebServiceHandlerCore = "System.Web.Services.Protocols.WebServiceHandler.CoreProcessRequest()"
 )
 
-// Remote is the text GenerateFaultString gives a remote caller of a default
-// deployment (customErrors RemoteOnly, or On): the messages of the chain
-// joined by " ---> ", no type names, no stack traces. An empty message is
+// remoteText is the text GenerateFaultString gives a remote caller of a
+// default deployment (customErrors RemoteOnly, or On): the messages of the
+// chain joined by " ---> ", no type names, no stack traces. An empty message is
 // replaced by the outer exception's short type name, as .NET does. html
 // encodes each message as the HTTP GET and POST protocols do.
-func (x *Exception) Remote(html bool) string {
+func (x *Exception) remoteText(html bool) string {
 	var b strings.Builder
 	for in := x; in != nil; in = in.Inner {
 		text := in.Message
 		if html {
-			text = HTMLEncode(text)
+			text = htmlEncode(text)
 		}
 		if text == "" {
 			text = shortType(x.Type)
@@ -62,10 +62,10 @@ func (x *Exception) Remote(html bool) string {
 	return b.String()
 }
 
-// Detailed is the text a caller on the server itself (or any caller with
-// customErrors Off) gets: Exception.ToString() for SOAP faults, the same
+// detailedText is the text a caller on the server itself (or any caller
+// with customErrors Off) gets: Exception.ToString() for SOAP faults, the same
 // layout with HTML-encoded messages for HTTP GET and POST.
-func (x *Exception) Detailed(html bool) string {
+func (x *Exception) detailedText(html bool) string {
 	var b strings.Builder
 	x.writeDetailed(&b, html)
 	return b.String()
@@ -76,7 +76,7 @@ func (x *Exception) writeDetailed(b *strings.Builder, html bool) {
 	if x.Message != "" {
 		b.WriteString(": ")
 		if html {
-			b.WriteString(HTMLEncode(x.Message))
+			b.WriteString(htmlEncode(x.Message))
 		} else {
 			b.WriteString(x.Message)
 		}
@@ -88,13 +88,13 @@ func (x *Exception) writeDetailed(b *strings.Builder, html bool) {
 	}
 	if len(x.Stack) > 0 {
 		b.WriteString(crlf)
-		b.WriteString(x.StackTrace())
+		b.WriteString(x.stackTrace())
 	}
 }
 
-// StackTrace is the exception's own stack trace as .NET's
+// stackTrace is the exception's own stack trace as .NET's
 // Exception.StackTrace writes it: "   at {frame}" lines.
-func (x *Exception) StackTrace() string {
+func (x *Exception) stackTrace() string {
 	var b strings.Builder
 	for i, f := range x.Stack {
 		if i > 0 {
@@ -114,10 +114,10 @@ func shortType(full string) string {
 	return full
 }
 
-// HTMLEncode encodes s as ASP.NET's HttpUtility.HtmlEncode does: <, >, &,
+// htmlEncode encodes s as ASP.NET's HttpUtility.HtmlEncode does: <, >, &,
 // " and ' as entities, and the characters from U+00A0 to U+00FF as numeric
 // references.
-func HTMLEncode(s string) string {
+func htmlEncode(s string) string {
 	if !needsHTMLEncode(s) {
 		return s
 	}
@@ -231,7 +231,7 @@ func serviceFrames(op *Operation) []string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(shortType(p.Type.DotNet()))
+		b.WriteString(shortType(p.Type.dotNet()))
 		b.WriteByte(' ')
 		b.WriteString(p.Name)
 	}

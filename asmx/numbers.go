@@ -229,32 +229,3 @@ func parseXMLDouble(s string) (float64, int) {
 	}
 	return f, fail
 }
-
-// AppendXMLDouble appends f as XmlConvert.ToString writes a double:
-// shortest round-trip form, INF, -INF and NaN.
-func AppendXMLDouble(dst []byte, f float64) []byte {
-	switch {
-	case math.IsInf(f, 1):
-		return append(dst, "INF"...)
-	case math.IsInf(f, -1):
-		return append(dst, "-INF"...)
-	case math.IsNaN(f):
-		return append(dst, "NaN"...)
-	}
-	return AppendDouble(dst, f)
-}
-
-// AppendJSONDouble appends f as .NET's JSON writers write a double
-// (Double.ToString("r")): shortest round-trip form, and Infinity,
-// -Infinity and NaN for the values JSON has no number for.
-func AppendJSONDouble(dst []byte, f float64) []byte {
-	switch {
-	case math.IsInf(f, 1):
-		return append(dst, "Infinity"...)
-	case math.IsInf(f, -1):
-		return append(dst, "-Infinity"...)
-	case math.IsNaN(f):
-		return append(dst, "NaN"...)
-	}
-	return AppendDouble(dst, f)
-}

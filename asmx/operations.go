@@ -1,6 +1,10 @@
 package asmx
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/atmkit/atmkit/internal/opnames"
+)
 
 // ParamType is the SOAP type of a parameter.
 type ParamType int
@@ -27,8 +31,8 @@ func (t ParamType) XSD() string {
 	}
 }
 
-// DotNet is the .NET type name ASMX uses in its error texts, e.g. "System.Byte".
-func (t ParamType) DotNet() string {
+// dotNet is the .NET type name ASMX uses in its error texts, e.g. "System.Byte".
+func (t ParamType) dotNet() string {
 	switch t {
 	case UnsignedByte:
 		return "System.Byte"
@@ -76,14 +80,14 @@ type Operation struct {
 
 // Operation names.
 const (
-	OpReturnAllAtms                       = "ReturnAllAtms"
-	OpReturnAtmSearchByAddress            = "ReturnAtmSearchByAddress"
-	OpReturnAtmSearchByCoordinates        = "ReturnAtmSearchByCoordinates"
-	OpReturnAtmSearchByAddressWithMaximum = "ReturnAtmSearchByAddressWithMaximum"
-	OpReturnAtmSearchByInstitution        = "ReturnAtmSearchByInstitution"
-	OpReturnAtmSearchByCity               = "ReturnAtmSearchByCity"
-	OpReturnInstitutions                  = "ReturnInstitutions"
-	OpReturnProvinces                     = "ReturnProvinces"
+	OpReturnAllAtms                       = opnames.ReturnAllAtms
+	OpReturnAtmSearchByAddress            = opnames.ReturnAtmSearchByAddress
+	OpReturnAtmSearchByCoordinates        = opnames.ReturnAtmSearchByCoordinates
+	OpReturnAtmSearchByAddressWithMaximum = opnames.ReturnAtmSearchByAddressWithMaximum
+	OpReturnAtmSearchByInstitution        = opnames.ReturnAtmSearchByInstitution
+	OpReturnAtmSearchByCity               = opnames.ReturnAtmSearchByCity
+	OpReturnInstitutions                  = opnames.ReturnInstitutions
+	OpReturnProvinces                     = opnames.ReturnProvinces
 )
 
 var (

@@ -36,13 +36,13 @@ func parseQuery(v url.Values, s string) {
 		if !found {
 			name, value = "", pair
 		}
-		k := URLDecode(name)
-		v[k] = append(v[k], URLDecode(value))
+		k := urlDecode(name)
+		v[k] = append(v[k], urlDecode(value))
 	}
 }
 
-// URLDecode decodes s as ASP.NET's HttpUtility.UrlDecode does with UTF-8.
-func URLDecode(s string) string {
+// urlDecode decodes s as ASP.NET's HttpUtility.UrlDecode does with UTF-8.
+func urlDecode(s string) string {
 	if strings.IndexByte(s, '%') < 0 && strings.IndexByte(s, '+') < 0 {
 		if utf8.ValidString(s) {
 			return s

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/httpbuf"
+	"github.com/atmkit/atmkit/internal/wire"
 	"github.com/beevik/etree"
 )
 
@@ -172,12 +174,12 @@ func (dv *deviator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.r.Body, c.r.ContentLength = io.NopCloser(bytes.NewReader(c.body)), int64(len(c.body))
 		c.r.Header.Del("Content-Length")
 	}
-	bw := &bufferedResponse{w: w, header: http.Header{}}
+	bw := httpbuf.New(w)
 	dv.h.ServeHTTP(bw, c.r)
-	if bw.status == 0 {
+	if bw.Status == 0 {
 		return // hijacked, or nothing written
 	}
-	a := &devAnswer{status: bw.status, header: bw.header, body: bw.buf.Bytes()}
+	a := &devAnswer{status: bw.Status, header: bw.Header(), body: bw.Body.Bytes()}
 	for _, d := range dv.devs {
 		if d.response != nil && d.applies(b) {
 			d.response(c, a)
@@ -216,13 +218,13 @@ func classifyPath(r *http.Request) (asmx.Binding, string) {
 	case strings.EqualFold(p, asmx.ServicePath) && r.Method == http.MethodPost:
 		b, _, _ := asmx.SOAPVersion(r.Header.Get("Content-Type"))
 		return b, ""
-	case hasPrefixFold(p, asmx.ServicePath+"/"):
+	case wire.HasPrefixFold(p, asmx.ServicePath+"/"):
 		op := p[len(asmx.ServicePath)+1:]
 		if r.Method == http.MethodPost {
 			return asmx.HTTPPost, op
 		}
 		return asmx.HTTPGet, op
-	case hasPrefixFold(p, asmx.JSONPath+"/"):
+	case wire.HasPrefixFold(p, asmx.JSONPath+"/"):
 		return asmx.JSON, p[len(asmx.JSONPath)+1:]
 	}
 	return 0, ""
@@ -243,40 +245,4 @@ func soapOperation(body []byte) (op, ns string) {
 		}
 	}
 	return "", ""
-}
-
-// bufferedResponse holds a response so the deviations can rewrite it.
-// Hijacking reaches the underlying writer through Unwrap.
-type bufferedResponse struct {
-	w      http.ResponseWriter
-	header http.Header
-	status int
-	buf    bytes.Buffer
-}
-
-func (b *bufferedResponse) Header() http.Header { return b.header }
-
-func (b *bufferedResponse) WriteHeader(code int) {
-	if b.status == 0 {
-		b.status = code
-	}
-}
-
-func (b *bufferedResponse) Write(p []byte) (int, error) {
-	if b.status == 0 {
-		b.status = http.StatusOK
-	}
-	return b.buf.Write(p)
-}
-
-// Unwrap lets http.ResponseController reach the connection.
-func (b *bufferedResponse) Unwrap() http.ResponseWriter { return b.w }
-
-// FlushError flushes nothing: the deviations rewrite the response whole.
-// (Without it, http.ResponseController.Flush would reach the connection
-// and send a 200 header before the held status.)
-func (b *bufferedResponse) FlushError() error { return nil }
-
-func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/serve"
 	"github.com/beevik/etree"
 )
 
@@ -327,10 +328,10 @@ func TestStalledRequestDoesNotHoldASlot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := NewHTTPServer(h)
+	srv := serve.NewHTTPServer(h)
 	srv.ReadHeaderTimeout = 200 * time.Millisecond
 	srv.ReadTimeout = 300 * time.Millisecond
-	go func() { _ = srv.Serve(LimitListener(ln, 1)) }()
+	go func() { _ = srv.Serve(serve.LimitListener(ln, 1)) }()
 	t.Cleanup(func() { _ = srv.Close() })
 
 	// A client sends half a request line and stalls: the server must drop it.

@@ -473,13 +473,17 @@ func halifaxPostalCode(b *testing.B, small *fixtures.Dataset, big *Server) strin
 	return ""
 }
 
-// encodeLocations appends the XML result of a coordinate search in binding b.
-func encodeLocations(s *Server, dst []byte, b asmx.Binding, l locationList) []byte {
-	rc := s.enc.code(asmx.OpReturnAtmSearchByCoordinates, b)
-	dst = s.enc.appendHead(dst, rc, len(l.atms), l.point, l.hasPoint)
-	dst = s.enc.appendLocations(dst, s.data, rc.list, l, 0, len(l.atms))
-	return s.enc.appendTail(dst, rc, len(l.atms), l.point, l.hasPoint)
+// encodeLocations appends the XML result of a coordinate search in binding
+// b, without the SOAP envelope or the XML declaration.
+func encodeLocations(s *Server, dst []byte, b asmx.Binding, a answer) []byte {
+	w := s.writers[coordinatesOp][b].(*xmlWriter)
+	dst = w.resultHead(dst, a)
+	dst = w.items(dst, a, 0, a.n)
+	return w.resultTail(dst, a)
 }
+
+// coordinatesOp is ReturnAtmSearchByCoordinates.
+var coordinatesOp, _ = asmx.LookupOperation(asmx.OpReturnAtmSearchByCoordinates)
 
 // BenchmarkEncode is result encoding alone: the 69 locations of the default
 // search, as the XML node and as the JSON object.
@@ -489,15 +493,17 @@ func BenchmarkEncode(b *testing.B) {
 	if len(l.atms) == 0 {
 		b.Fatal("no locations")
 	}
+	a := answer{kind: locationItems, n: len(l.atms), locationList: l}
+	js := jsonWriter{d: s.data}
 	for _, c := range []struct {
 		name string
 		enc  func([]byte) []byte
 	}{
-		{"XML", func(dst []byte) []byte { return encodeLocations(s, dst, asmx.HTTPGet, l) }},
-		{"JSON", func(dst []byte) []byte { return s.data.appendLocationsJSON(dst, l) }},
+		{"XML", func(dst []byte) []byte { return encodeLocations(s, dst, asmx.HTTPGet, a) }},
+		{"JSON", func(dst []byte) []byte { return js.tail(js.items(js.head(dst, a), a, 0, a.n), a) }},
 		{"SOAP11", func(dst []byte) []byte {
 			dst = asmx.AppendSOAPResponseHead(dst, asmx.SOAP11, testNS, asmx.OpReturnAtmSearchByCoordinates)
-			dst = encodeLocations(s, dst, asmx.SOAP11, l)
+			dst = encodeLocations(s, dst, asmx.SOAP11, a)
 			return asmx.AppendSOAPResponseTail(dst, asmx.OpReturnAtmSearchByCoordinates)
 		}},
 	} {

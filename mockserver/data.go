@@ -307,6 +307,14 @@ func (d *data) geocode(address, city, province, postal string) (fixtures.Coordin
 	return fixtures.Coordinates{}, false
 }
 
+// locationList is the result of ReturnAllAtms and the searches.
+type locationList struct {
+	atms []int32 // positions in ds.ATMs
+	// point is the search point, written only when hasPoint.
+	point    fixtures.Coordinates
+	hasPoint bool
+}
+
 // locations answers a location-list operation, searching in sc.
 func (d *data) locations(c *asmx.Call, sc *scratch) locationList {
 	switch c.Op.Name {

@@ -79,10 +79,10 @@
 // fail: a delay with jitter, an HTTP status, a SOAP fault written in the
 // call's binding form, a dropped connection or a malformed body, for a
 // number of calls (Times) or until removed. Add them with WithFault,
-// Server.AddFault or the admin API (POST /__admin/faults); ParseFault and
-// ParseFaults read the command line's text form
-// ("op=ReturnProvinces,status=503,times=1"). When several match, the oldest
-// applies, so faults with Times 1 added in turn play out in order.
+// Server.AddFault or the admin API (POST /__admin/faults), whose JSON form
+// a Fault reads and writes; Fault.Check says what a server would store or
+// refuse. When several match, the oldest applies, so faults with Times 1
+// added in turn play out in order.
 //
 // # Replay
 //

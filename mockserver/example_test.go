@@ -2,6 +2,7 @@ package mockserver_test
 
 import (
 	"context"
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -103,16 +104,22 @@ func ExampleFault_retry() {
 	// journal: 200 fault=""
 }
 
-// Faults come as Go values or in the command line's text form.
-func ExampleParseFault() {
-	f, err := mockserver.ParseFault("op=ReturnProvinces,binding=soap12,delay=300ms,times=2")
-	if err != nil {
+// A fault read from a file or a flag, in the JSON form the admin API
+// takes, is checked before there is a server to add it to: Check returns
+// it as a server stores it, or why a server would refuse it.
+func ExampleFault_Check() {
+	var f mockserver.Fault
+	if err := json.Unmarshal([]byte(`{"operation":"returnprovinces","binding":"soap12","soapFault":{"code":"Sender"}}`), &f); err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(f.Operation, f.Binding, f.Delay, f.Times)
+	f, err := f.Check()
+	fmt.Println(f.Operation, f.Binding, f.SOAPFault.Code, f.SOAPFault.Text, err)
+	_, err = mockserver.Fault{Operation: "ReturnProvinces"}.Check()
+	fmt.Println(err)
 	// Output:
-	// ReturnProvinces soap12 300ms 2
+	// ReturnProvinces soap12 Client Injected fault. <nil>
+	// a fault needs at least one of delay, jitter, status, soapFault, drop or malformed
 }
 
 // An app that must call the service over HTTPS is tested against a test

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/httpbuf"
 )
 
 // Fault is a failure the mock server injects into the calls it matches, so a
@@ -150,156 +151,18 @@ func parseFaultDuration(field, s string) (time.Duration, error) {
 	return d, nil
 }
 
-// ParseFault reads a fault from the command line's form, comma-separated
-// name=value pairs:
-//
-//	op=ReturnProvinces,binding=soap12,delay=300ms
-//	operation=ReturnInstitutions,status=503,times=1
-//	code=Client,text=Bad request
-//	code=Client,text="Bad request, try again"
-//	drop   (or drop=true)   malformed   jitter=100ms
-//
-// code and text make a SOAP fault. A value holding a comma or a semicolon
-// is written in double quotes; inside them a backslash takes the next
-// character as it is (\" for a quote, \\ for a backslash). A spec starting
-// with "{" is read as the JSON form instead.
-func ParseFault(spec string) (Fault, error) {
-	spec = strings.TrimSpace(spec)
-	var f Fault
-	if strings.HasPrefix(spec, "{") {
-		if err := json.Unmarshal([]byte(spec), &f); err != nil {
-			return Fault{}, err
-		}
-		return f, f.normalize()
-	}
-	parts, err := splitQuoted(spec, ',')
-	if err != nil {
-		return Fault{}, fmt.Errorf("fault %q: %w", spec, err)
-	}
-	for _, part := range parts {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		name, value, hasValue := strings.Cut(part, "=")
-		name, value = strings.ToLower(strings.TrimSpace(name)), strings.TrimSpace(value)
-		if value, err = unquote(value); err != nil {
-			return Fault{}, fmt.Errorf("fault %q: %s: %w", spec, name, err)
-		}
-		switch name {
-		case "op", "operation":
-			f.Operation = value
-		case "binding":
-			f.Binding, err = asmx.ParseBinding(strings.ToLower(value))
-		case "delay":
-			f.Delay, err = parseFaultDuration("delay", value)
-		case "jitter":
-			f.Jitter, err = parseFaultDuration("jitter", value)
-		case "status":
-			f.Status, err = strconv.Atoi(value)
-		case "times":
-			f.Times, err = strconv.Atoi(value)
-		case "code", "text", "soapfault.code", "soapfault.text":
-			if f.SOAPFault == nil {
-				f.SOAPFault = &SOAPFault{}
-			}
-			if strings.HasSuffix(name, "code") {
-				f.SOAPFault.Code = value
-			} else {
-				f.SOAPFault.Text = value
-			}
-		case "drop", "malformed":
-			b := true
-			if hasValue {
-				b, err = strconv.ParseBool(value)
-			}
-			if name == "drop" {
-				f.Drop = b
-			} else {
-				f.Malformed = b
-			}
-		default:
-			return Fault{}, fmt.Errorf("fault %q: unknown field %q (want op, binding, delay, jitter, status, code, text, drop, malformed or times)", spec, name)
-		}
-		if err != nil {
-			return Fault{}, fmt.Errorf("fault %q: %s: %w", spec, name, err)
-		}
-	}
+// Check returns f as AddFault and WithFault would store it (but for the id
+// they give it): the operation and the SOAP fault's code in their canonical
+// spelling, a SOAP fault's default text filled in. An error says why they
+// would refuse it.
+// It is for code that reads faults before there is a server to add them
+// to, as atmkit serve reads its --fault values.
+func (f Fault) Check() (Fault, error) {
+	f = cloneFault(&f)
 	if err := f.normalize(); err != nil {
-		return Fault{}, fmt.Errorf("fault %q: %w", spec, err)
+		return Fault{}, err
 	}
 	return f, nil
-}
-
-// ParseFaults reads faults separated by semicolons (as ATMKIT_FAULT holds
-// them), each in ParseFault's text or JSON form. A semicolon inside double
-// quotes (a quoted value, a JSON string) does not separate.
-func ParseFaults(specs string) ([]Fault, error) {
-	parts, err := splitQuoted(specs, ';')
-	if err != nil {
-		return nil, fmt.Errorf("faults %q: %w", specs, err)
-	}
-	var out []Fault
-	for _, p := range parts {
-		if strings.TrimSpace(p) == "" {
-			continue
-		}
-		f, err := ParseFault(p)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	return out, nil
-}
-
-// splitQuoted splits s at every sep outside double quotes; inside them a
-// backslash escapes the next character. The parts keep their quotes.
-func splitQuoted(s string, sep byte) ([]string, error) {
-	var parts []string
-	start, quoted := 0, false
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case quoted && c == '\\':
-			i++ // the escaped character, whatever it is
-		case c == '"':
-			quoted = !quoted
-		case !quoted && c == sep:
-			parts = append(parts, s[start:i])
-			start = i + 1
-		}
-	}
-	if quoted {
-		return nil, errors.New("a double quote is not closed")
-	}
-	return append(parts, s[start:]), nil
-}
-
-// unquote returns a value in double quotes without them, its escapes
-// resolved; other values are returned as they are.
-func unquote(v string) (string, error) {
-	if !strings.HasPrefix(v, `"`) {
-		if strings.Contains(v, `"`) {
-			return "", fmt.Errorf("value %s: quote the whole value (\"...\")", v)
-		}
-		return v, nil
-	}
-	var sb strings.Builder
-	for i := 1; i < len(v); i++ {
-		switch c := v[i]; {
-		case c == '\\' && i+1 < len(v):
-			i++
-			sb.WriteByte(v[i])
-		case c == '"':
-			if i != len(v)-1 {
-				return "", fmt.Errorf("value %s: text after the closing quote", v)
-			}
-			return sb.String(), nil
-		default:
-			sb.WriteByte(c)
-		}
-	}
-	return "", fmt.Errorf("value %s: no closing quote", v)
 }
 
 // normalize checks f and brings names to their canonical spelling.
@@ -593,40 +456,18 @@ func writeStatusPage(w http.ResponseWriter, status int) {
 
 // writeMalformed answers 200 with the first half of the normal answer's body.
 func (s *Server) writeMalformed(w http.ResponseWriter, ex *exchange, c *asmx.Call) {
-	bw := &bufferWriter{h: http.Header{}}
+	bw := httpbuf.New(w)
 	s.answer(bw, ex, c)
-	body := bw.buf.Bytes()
+	body := bw.Body.Bytes()
 	body = body[:len(body)/2]
 	if len(body) == 0 {
 		body = []byte("<")
 	}
 	h := w.Header()
-	h.Set("Content-Type", bw.h.Get("Content-Type"))
+	h.Set("Content-Type", bw.Header().Get("Content-Type"))
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(body)
-}
-
-// bufferWriter is an http.ResponseWriter that keeps the response in memory.
-type bufferWriter struct {
-	h      http.Header
-	status int
-	buf    bytes.Buffer
-}
-
-func (b *bufferWriter) Header() http.Header { return b.h }
-
-func (b *bufferWriter) WriteHeader(code int) {
-	if b.status == 0 {
-		b.status = code
-	}
-}
-
-func (b *bufferWriter) Write(p []byte) (int, error) {
-	if b.status == 0 {
-		b.status = http.StatusOK
-	}
-	return b.buf.Write(p)
 }
 
 // WithFault activates f from the start, as if added with AddFault. Faults are

@@ -14,96 +14,6 @@ import (
 	"github.com/atmkit/atmkit/asmx"
 )
 
-func TestParseFault(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		spec string
-		want Fault
-	}{
-		{"op=ReturnProvinces,binding=soap12,delay=300ms",
-			Fault{Operation: asmx.OpReturnProvinces, Binding: asmx.SOAP12, Delay: 300 * time.Millisecond}},
-		{"operation=returninstitutions, status=503, times=2",
-			Fault{Operation: asmx.OpReturnInstitutions, Status: 503, Times: 2}},
-		{"code=client,text=Bad things", Fault{SOAPFault: &SOAPFault{Code: "Client", Text: "Bad things"}}},
-		{"code=soap:Receiver", Fault{SOAPFault: &SOAPFault{Code: "Server", Text: defaultFaultText}}},
-		{"text=Boom,status=502", Fault{Status: 502, SOAPFault: &SOAPFault{Code: "Server", Text: "Boom"}}},
-		{"drop,binding=JSON", Fault{Drop: true, Binding: asmx.JSON}},
-		{"malformed=true,jitter=1s", Fault{Malformed: true, Jitter: time.Second}},
-		{`{"operation":"ReturnProvinces","binding":"soap12","delay":"400ms"}`,
-			Fault{Operation: asmx.OpReturnProvinces, Binding: asmx.SOAP12, Delay: 400 * time.Millisecond}},
-		{`{"operation":"ReturnInstitutions","status":503}`, Fault{Operation: asmx.OpReturnInstitutions, Status: 503}},
-		{`{"soapFault":{"code":"Sender","text":"no"},"times":1}`, Fault{SOAPFault: &SOAPFault{Code: "Client", Text: "no"}, Times: 1}},
-		{`code=Client,text="Bad request, try again"`, Fault{SOAPFault: &SOAPFault{Code: "Client", Text: "Bad request, try again"}}},
-		{`text = "a; b, c" , status=503`, Fault{Status: 503, SOAPFault: &SOAPFault{Code: "Server", Text: "a; b, c"}}},
-		{`text="say \"no\", then \\ go"`, Fault{SOAPFault: &SOAPFault{Code: "Server", Text: `say "no", then \ go`}}},
-		{`text="",code=Client`, Fault{SOAPFault: &SOAPFault{Code: "Client", Text: defaultClientFaultText}}},
-		{`op="ReturnProvinces",delay="1s"`, Fault{Operation: asmx.OpReturnProvinces, Delay: time.Second}},
-		{`text=C:\path,code=Client`, Fault{SOAPFault: &SOAPFault{Code: "Client", Text: `C:\path`}}},
-	}
-	for _, tt := range tests {
-		got, err := ParseFault(tt.spec)
-		if err != nil {
-			t.Errorf("ParseFault(%q): %v", tt.spec, err)
-			continue
-		}
-		if !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("ParseFault(%q): got %+v, want %+v", tt.spec, got, tt.want)
-		}
-	}
-}
-
-func TestParseFaultErrors(t *testing.T) {
-	t.Parallel()
-	for _, spec := range []string{
-		"",
-		"op=ReturnProvinces",
-		"op=NoSuchOp,delay=1s",
-		"binding=soap13,delay=1s",
-		"delay=fast",
-		"delay=-1s",
-		"status=abc",
-		"status=99",
-		"status=600",
-		"times=-1,status=500",
-		"drop,status=500",
-		"drop,code=Server",
-		"malformed,status=500",
-		"code=Nope",
-		"colour=red,delay=1s",
-		"drop=maybe",
-		`{"operation":"ReturnProvinces","delay":400}`,
-		`{"opration":"ReturnProvinces","delay":"1s"}`,
-		`{"delay":"1s"`,
-		`text="unclosed, code=Client`,
-		`text="a"b,code=Client`,
-		`text=a"b",code=Client`,
-		`text="ends with escape\",code=Client`,
-	} {
-		if f, err := ParseFault(spec); err == nil {
-			t.Errorf("ParseFault(%q): got %+v, want an error", spec, f)
-		}
-	}
-}
-
-func TestParseFaults(t *testing.T) {
-	t.Parallel()
-	got, err := ParseFaults(`op=ReturnProvinces,text="a; b";{"operation":"ReturnInstitutions","soapFault":{"text":"c; d"}}; ;drop`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []Fault{
-		{Operation: asmx.OpReturnProvinces, SOAPFault: &SOAPFault{Code: "Server", Text: "a; b"}},
-		{Operation: asmx.OpReturnInstitutions, SOAPFault: &SOAPFault{Code: "Server", Text: "c; d"}},
-		{Drop: true},
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got %+v, want %+v", got, want)
-	}
-	if _, err := ParseFaults(`text="open;drop`); err == nil {
-		t.Error(`ParseFaults with an unclosed quote: got nil, want an error`)
-	}
-}
-
 func TestFaultJSONRoundTrip(t *testing.T) {
 	t.Parallel()
 	in := Fault{ID: "f9", Operation: asmx.OpReturnAllAtms, Binding: asmx.HTTPPost, Delay: 1500 * time.Millisecond,
@@ -122,6 +32,35 @@ func TestFaultJSONRoundTrip(t *testing.T) {
 	}
 	if !reflect.DeepEqual(out, in) {
 		t.Errorf("round trip: got %+v, want %+v", out, in)
+	}
+}
+
+// TestFaultCheck: Check returns a fault as a server stores it, without
+// changing the caller's, and refuses what AddFault refuses.
+func TestFaultCheck(t *testing.T) {
+	t.Parallel()
+	in := Fault{Operation: "returnprovinces", SOAPFault: &SOAPFault{Code: "soap:Sender"}, Times: 1}
+	got, err := in.Check()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Fault{Operation: asmx.OpReturnProvinces, SOAPFault: &SOAPFault{Code: "Client", Text: defaultClientFaultText}, Times: 1}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Check: got %+v, want %+v", got, want)
+	}
+	if in.Operation != "returnprovinces" || in.SOAPFault.Code != "soap:Sender" || in.SOAPFault.Text != "" {
+		t.Errorf("Check changed the caller's fault: %+v %+v", in, *in.SOAPFault)
+	}
+	s, err := New(WithDataset(smallDataset()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []Fault{{}, {Operation: "Nope", Drop: true}, {Drop: true, Status: 500}, {Delay: -time.Second}} {
+		_, checkErr := bad.Check()
+		_, addErr := s.AddFault(bad)
+		if checkErr == nil || addErr == nil || checkErr.Error() != addErr.Error() {
+			t.Errorf("%+v: Check: %v; AddFault: %v; want the same error", bad, checkErr, addErr)
+		}
 	}
 }
 

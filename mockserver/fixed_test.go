@@ -52,7 +52,7 @@ func TestFixedAnswersUncached(t *testing.T) {
 			if e != nil {
 				t.Fatal(e.Fault)
 			}
-			if whole := cached.encodeResponse(nil, c); !bytes.Equal(want.Body.Bytes(), whole) {
+			if whole := cached.appendResponse(nil, c); !bytes.Equal(want.Body.Bytes(), whole) {
 				t.Errorf("%s %s: the cached body (%d bytes) differs from the body encoded whole (%d bytes)",
 					b, op, want.Body.Len(), len(whole))
 			}

@@ -1,13 +1,10 @@
 package mockserver
 
 import (
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"reflect"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/atmkit/atmkit/asmx"
 )
@@ -71,42 +68,6 @@ func FuzzServeHTTP(f *testing.F) {
 					t.Fatalf("200 with content type %q for %s %s", ct, method, target)
 				}
 			}
-		}
-	})
-}
-
-// FuzzParseFault reads fault specs in the text and JSON forms, alone and
-// several separated by semicolons. Whatever the input, it must not panic,
-// and a fault it reads must come back the same from its JSON form.
-func FuzzParseFault(f *testing.F) {
-	for _, s := range []string{
-		"op=ReturnProvinces,binding=soap12,delay=300ms",
-		"operation=ReturnInstitutions,status=503,times=1",
-		`code=Client,text="Bad request, try again"`,
-		`text="say \"no\"; then \\ go",status=502`,
-		"drop",
-		"malformed=true,jitter=1s",
-		`{"operation":"ReturnProvinces","binding":"soap12","delay":"400ms"}`,
-		`op=ReturnProvinces,status=503;{"soapFault":{"code":"Sender","text":"a; b"}}`,
-	} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, spec string) {
-		_, _ = ParseFaults(spec)
-		got, err := ParseFault(spec)
-		if err != nil || !utf8.ValidString(spec) { // JSON writes invalid UTF-8 as U+FFFD
-			return
-		}
-		b, err := json.Marshal(got)
-		if err != nil {
-			t.Fatalf("marshal %+v: %v", got, err)
-		}
-		back, err := ParseFault(string(b))
-		if err != nil {
-			t.Fatalf("ParseFault(%q) read %+v, whose JSON %s does not parse: %v", spec, got, b, err)
-		}
-		if !reflect.DeepEqual(back, got) {
-			t.Fatalf("ParseFault(%q): got %+v, and %+v from its JSON %s", spec, got, back, b)
 		}
 	})
 }

@@ -261,13 +261,14 @@ func TestSearchVisitsOnlyNearbyNodes(t *testing.T) {
 // encodeComposed is the response body composed the plain way: the result
 // node on its own (the GET document without its declaration), then wrapped.
 func encodeComposed(s *Server, c *asmx.Call) []byte {
-	d := s.data
 	if c.Binding == asmx.JSON {
-		return d.appendLocationsJSON(nil, d.locations(c, new(scratch)))
+		a := s.answerOf(c, new(scratch))
+		w := jsonWriter{d: s.data}
+		return w.tail(w.items(w.head(nil, a), a, 0, a.n), a)
 	}
 	get := *c
 	get.Binding = asmx.HTTPGet
-	node := bytes.TrimPrefix(s.encodeResponse(nil, &get), asmx.AppendXMLDeclaration(nil))
+	node := bytes.TrimPrefix(s.appendResponse(nil, &get), asmx.AppendXMLDeclaration(nil))
 	if c.Binding.IsSOAP() {
 		return asmx.AppendSOAPResponse(nil, c.Binding, s.cfg.namespace, c.Op.Name, node)
 	}
@@ -299,7 +300,7 @@ func TestEncodeResponseMatchesComposition(t *testing.T) {
 				}
 				// Twice: the second time from the cache, as far as it goes.
 				for range 2 {
-					got, want := s.encodeResponse([]byte("prefix"), c), append([]byte("prefix"), encodeComposed(s, c)...)
+					got, want := s.appendResponse([]byte("prefix"), c), append([]byte("prefix"), encodeComposed(s, c)...)
 					if !bytes.Equal(got, want) {
 						t.Fatalf("budget %d, %s %s: got\n%s\nwant\n%s", budget, b, op.Name, got, want)
 					}
@@ -403,8 +404,8 @@ func TestLongAnswersAreStreamedWithTheirLength(t *testing.T) {
 				if e != nil {
 					t.Fatal(e.Fault)
 				}
-				if l := s.data.locations(c, new(scratch)); !streams(c, l) {
-					t.Fatalf("%s %s: %d locations are not streamed; the test tests nothing", b, name, len(l.atms))
+				if a := s.answerOf(c, new(scratch)); !a.streams() {
+					t.Fatalf("%s %s: %d locations are not streamed; the test tests nothing", b, name, a.n)
 				}
 				want := encodeComposed(s, c)
 				for range 2 { // the second time, every fragment's length is known

@@ -59,7 +59,7 @@ func TestJournalEntries(t *testing.T) {
 		t.Errorf("ReturnProvinces: got %d entries, want 0", n)
 	}
 
-	// Copies: changing what Requests returned changes nothing inside.
+	// Copies: changing what Journal returned changes nothing inside.
 	got[0].Params["strCity"] = "changed"
 	got[0].Status = 999
 	if again := ts.Journal(RequestFilter{}); again[0].Params["strCity"] != "Halifax" || again[0].Status != 200 {
@@ -68,7 +68,7 @@ func TestJournalEntries(t *testing.T) {
 
 	ts.ResetJournal()
 	if n := len(ts.Journal(RequestFilter{})); n != 0 {
-		t.Errorf("after ResetRequests: %d entries, want 0", n)
+		t.Errorf("after ResetJournal: %d entries, want 0", n)
 	}
 	call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "secret-key"))
 	if got := ts.Journal(RequestFilter{}); len(got) != 1 || got[0].Seq != 4 {
@@ -130,29 +130,5 @@ func TestMaskKey(t *testing.T) {
 		if got := MaskKey(k); got != want {
 			t.Errorf("MaskKey(%q): got %q, want %q", k, got, want)
 		}
-	}
-}
-
-// TestDeprecatedJournalNames checks that the journal's old names read and
-// reset the same journal as Journal and ResetJournal.
-func TestDeprecatedJournalNames(t *testing.T) {
-	t.Parallel()
-	ts := NewTestServer(t, WithDataset(smallDataset()))
-	op := asmx.OpReturnProvinces
-	call(t, ts.URL, asmx.SOAP11, op, paramsFor(op, "k"))
-	call(t, ts.URL, asmx.HTTPGet, op, paramsFor(op, "k"))
-	if got, want := len(ts.Requests()), 2; got != want {
-		t.Errorf("TestServer.Requests: got %d entries, want %d", got, want)
-	}
-	if got, want := len(ts.Server.Requests(RequestFilter{Binding: asmx.HTTPGet})), 1; got != want {
-		t.Errorf("Server.Requests(get): got %d entries, want %d", got, want)
-	}
-	ts.Server.ResetRequests()
-	if got := len(ts.Journal(RequestFilter{})); got != 0 {
-		t.Errorf("after ResetRequests: got %d entries, want 0", got)
-	}
-	s, err := NewServer(WithDataset(smallDataset()))
-	if err != nil || s == nil {
-		t.Fatalf("NewServer: got %v, %v, want a server", s, err)
 	}
 }

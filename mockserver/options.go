@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"net/url"
 	"os"
 	"strings"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/internal/wire"
 	"github.com/atmkit/atmkit/shape"
 )
 
@@ -136,27 +136,12 @@ func WithKeys(keys ...string) Option {
 // an absolute URI, such as http://example.org/atmService or urn:example:atm.
 func WithNamespace(ns string) Option {
 	return func(c *config) error {
-		if err := CheckNamespace(ns); err != nil {
+		if err := wire.CheckNamespace(ns); err != nil {
 			return err
 		}
 		c.namespace = ns
 		return nil
 	}
-}
-
-// CheckNamespace reports whether ns can be a service namespace: an absolute
-// URI (a scheme, then something), without spaces.
-func CheckNamespace(ns string) error {
-	u, err := url.Parse(ns)
-	switch {
-	case ns == "":
-		return errors.New("namespace is empty: want an absolute URI such as http://tempuri.org/atmService")
-	case strings.ContainsAny(ns, " \t\r\n"):
-		return fmt.Errorf("namespace %q holds white space: want an absolute URI such as http://tempuri.org/atmService", ns)
-	case err != nil || !u.IsAbs() || (u.Opaque == "" && u.Host == "" && u.Path == ""):
-		return fmt.Errorf("namespace %q is not an absolute URI (want one such as http://tempuri.org/atmService)", ns)
-	}
-	return nil
 }
 
 // WithMaxBodyBytes caps request bodies (default DefaultMaxBodyBytes); larger

@@ -126,24 +126,16 @@ func (s *Server) replayKeyRejection(w http.ResponseWriter, ex *exchange, c *asmx
 	return true
 }
 
-// Content-Type header values of replayed answers, shared by every response
-// (net/http only reads them; a capacity of one makes an append copy).
-var (
-	replayedXML    = []string{asmx.ContentTypeXML}[:1:1]
-	replayedSOAP12 = []string{asmx.ContentTypeSOAP12}[:1:1]
-	replayedText   = []string{asmx.ContentTypeText}[:1:1]
-)
-
 // writeReplayed writes a replayed answer as it is.
 func writeReplayed(w http.ResponseWriter, ex *exchange, ans ReplayAnswer) {
 	h := w.Header()
 	switch ans.ContentType {
 	case asmx.ContentTypeXML:
-		h["Content-Type"] = replayedXML
+		h["Content-Type"] = headerXML
 	case asmx.ContentTypeSOAP12:
-		h["Content-Type"] = replayedSOAP12
+		h["Content-Type"] = headerSOAP12
 	case asmx.ContentTypeText:
-		h["Content-Type"] = replayedText
+		h["Content-Type"] = headerText
 	case "":
 		h["Content-Type"] = nil // recorded without one: not sniffed either
 	default:

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/internal/wire"
 	"github.com/atmkit/atmkit/shape"
 )
 
@@ -35,14 +35,10 @@ type Server struct {
 	journal *journal  // the latest requests (journal.go)
 	faults  *faultSet // injected faults (faults.go)
 
-	enc *shapeEncoder // the XML result encoder, compiled from the shape (shaped.go)
+	enc     *shapeEncoder                       // the shape compiled for the XML bindings (shape_compile.go)
+	writers map[*asmx.Operation]*bindingWriters // each operation's answer writers (answer.go)
 
 	replayer Replayer // answers from recordings (replay.go); nil without WithReplay
-}
-
-type fixedKey struct {
-	op string
-	b  asmx.Binding
 }
 
 // New returns the mock service configured by opts, an http.Handler. It
@@ -90,6 +86,7 @@ func New(opts ...Option) (*Server, error) {
 		return nil, fmt.Errorf("mock server shape: %w", err)
 	}
 	s.data.frags.grow(s.enc.variants, len(ds.ATMs))
+	s.writers = s.newWriters()
 	for _, f := range cfg.faults {
 		if _, err := s.faults.add(f); err != nil {
 			return nil, fmt.Errorf("mock server fault: %w", err)
@@ -157,7 +154,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, ex *exchange) {
 	switch {
 	case isAdminPath(path):
 		s.serveAdmin(w, r)
-	case hasPrefixFold(path, asmx.ServicePath):
+	case wire.HasPrefixFold(path, asmx.ServicePath):
 		rest := path[len(asmx.ServicePath):]
 		switch {
 		case rest == "":
@@ -167,7 +164,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, ex *exchange) {
 		default:
 			http.NotFound(w, r)
 		}
-	case hasPrefixFold(path, asmx.JSONPath):
+	case wire.HasPrefixFold(path, asmx.JSONPath):
 		rest := path[len(asmx.JSONPath):]
 		if rest == "" || rest[0] != '/' {
 			http.NotFound(w, r)
@@ -241,10 +238,6 @@ func (w *statusWriter) Write(p []byte) (int, error) {
 
 // Unwrap lets http.ResponseController reach the connection (for hijacking).
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
-}
 
 // headerSOAPAction is the SOAPAction header's key in canonical form, so
 // reading it does not canonicalize (and allocate) on every request.
@@ -395,7 +388,9 @@ func (s *Server) checkKey(c *asmx.Call) *asmx.Error {
 	return nil
 }
 
-// answer writes the result of a decoded call.
+// answer answers a decoded call: with an injected fault, an error, a
+// recording, or the answer from the data set, written by the writer of its
+// operation and binding (answer.go).
 func (s *Server) answer(w http.ResponseWriter, ex *exchange, c *asmx.Call) {
 	if s.injectFault(w, ex, c) {
 		return
@@ -421,84 +416,4 @@ func (s *Server) answer(w http.ResponseWriter, ex *exchange, c *asmx.Call) {
 		return
 	}
 	s.writeAnswer(w, c)
-}
-
-// bodyPool recycles response buffers of the searches and of replay.
-var bodyPool = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
-
-// recycleBody returns out, a body built in *bp, to the pool, unless it grew
-// past 4 MiB (a rare huge answer is not worth keeping).
-func recycleBody(bp *[]byte, out []byte) {
-	if cap(out) <= 4<<20 {
-		*bp = out[:0]
-		bodyPool.Put(bp)
-	}
-}
-
-// recycleBuffer returns *bp to the pool, unless it grew past 4 MiB.
-func recycleBuffer(bp *[]byte) { recycleBody(bp, *bp) }
-
-// fixedCacheBudget caps the bytes the cached fixed answers hold together
-// (64 MiB). ReturnInstitutions and ReturnProvinces are a few kilobytes, and
-// ReturnAllAtms of the embedded data set about 2 MB per binding, so with the
-// usual data sets every fixed answer is cached; ReturnAllAtms of a
-// 1,000,000-ATM set is over a gigabyte per binding, and would break the
-// resident-memory target of such a set, so an answer that does not fit in
-// what is left is encoded afresh on each request, streamed in pieces.
-const fixedCacheBudget = 64 << 20
-
-// fixedAnswer is the response of an operation whose answer depends on
-// nothing but the data set (fixedKey), prepared on its first request.
-type fixedAnswer struct {
-	once   sync.Once
-	body   []byte   // the whole body; nil when it did not fit the budget
-	length []string // the Content-Length header value
-}
-
-// writeFixed answers c, an operation with a fixed answer f: from the cache,
-// or encoded again and streamed when the answer is not cached.
-func (s *Server) writeFixed(w http.ResponseWriter, f *fixedAnswer, c *asmx.Call) {
-	f.once.Do(func() { s.prepareFixed(f, c) })
-	if f.body != nil {
-		asmx.WriteBodyLength(w, c.Binding, f.body, f.length)
-		return
-	}
-	asmx.WriteHeaderLength(w, c.Binding, f.length)
-	_ = s.encodeChunked(c, func(p []byte) error {
-		_, err := w.Write(p)
-		return err // the client went away: stop encoding
-	})
-}
-
-// prepareFixed learns the length of the answer of c, and keeps the answer
-// if it fits in what is left of the budget. The length of a location list
-// is summed from its locations' (listLength), so that one too long to keep
-// (ReturnAllAtms at a million ATMs, 1.1 GB) is not encoded only to be
-// thrown away; the other answers are a few kilobytes, encoded whole.
-func (s *Server) prepareFixed(f *fixedAnswer, c *asmx.Call) {
-	var body []byte
-	if isLocationList(c.Op.Name) {
-		sc := getScratch()
-		defer sc.release()
-		bp := bodyPool.Get().(*[]byte)
-		defer recycleBuffer(bp)
-		l := s.data.locations(c, sc)
-		n := s.listLength(c, l, bp)
-		f.length = []string{strconv.Itoa(n)}
-		if int64(n) > s.fixedLeft.Load() {
-			return // too large for what is left: streamed on each request
-		}
-		body = s.appendListHead(make([]byte, 0, n), c, l)
-		body = s.appendListItems(body, c, l, 0, len(l.atms))
-		body = s.appendListTail(body, c, l)
-	} else {
-		body = s.encodeResponse(nil, c)
-		f.length = []string{strconv.Itoa(len(body))}
-	}
-	// The budget counts what is held: the buffer's capacity.
-	if held := int64(cap(body)); s.fixedLeft.Add(-held) >= 0 {
-		f.body = body
-	} else {
-		s.fixedLeft.Add(held) // another answer took the room meanwhile
-	}
 }

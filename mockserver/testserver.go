@@ -155,6 +155,12 @@ func (ts *TestServer) serveHTTP(w http.ResponseWriter, r *http.Request) {
 
 // heldResponse buffers a response until release. Hijacking reaches the
 // underlying writer through Unwrap; a hijacked response holds nothing.
+//
+// It is not internal/httpbuf's Response, which holds a response so that it
+// can be rewritten: this one only holds the response back until the
+// request is journaled, so its header is the underlying writer's, and an
+// answer that must reach the client as it is written (streamed in pieces)
+// is to be let through here.
 type heldResponse struct {
 	w      http.ResponseWriter
 	status int

@@ -292,8 +292,8 @@ func TestStartTestServerBadOption(t *testing.T) {
 func TestNamespaceAccepted(t *testing.T) {
 	t.Parallel()
 	for _, ns := range []string{asmx.DefaultNamespace, "http://tempuri.org/", "urn:example:atm", "https://example.org/ns?v=2"} {
-		if err := CheckNamespace(ns); err != nil {
-			t.Errorf("CheckNamespace(%q): got %v, want nil", ns, err)
+		if _, err := New(WithDataset(smallDataset()), WithNamespace(ns)); err != nil {
+			t.Errorf("WithNamespace(%q): got %v, want nil", ns, err)
 		}
 	}
 }

@@ -3,6 +3,8 @@ package shape
 import (
 	"encoding/xml"
 	"strings"
+
+	"github.com/atmkit/atmkit/internal/opnames"
 )
 
 // Version is the shape file format this package reads and writes.
@@ -10,22 +12,18 @@ const Version = 1
 
 // The eight operations of the interface document, in its order.
 const (
-	OpReturnAllAtms                       = "ReturnAllAtms"
-	OpReturnAtmSearchByAddress            = "ReturnAtmSearchByAddress"
-	OpReturnAtmSearchByCoordinates        = "ReturnAtmSearchByCoordinates"
-	OpReturnAtmSearchByAddressWithMaximum = "ReturnAtmSearchByAddressWithMaximum"
-	OpReturnAtmSearchByInstitution        = "ReturnAtmSearchByInstitution"
-	OpReturnAtmSearchByCity               = "ReturnAtmSearchByCity"
-	OpReturnInstitutions                  = "ReturnInstitutions"
-	OpReturnProvinces                     = "ReturnProvinces"
+	OpReturnAllAtms                       = opnames.ReturnAllAtms
+	OpReturnAtmSearchByAddress            = opnames.ReturnAtmSearchByAddress
+	OpReturnAtmSearchByCoordinates        = opnames.ReturnAtmSearchByCoordinates
+	OpReturnAtmSearchByAddressWithMaximum = opnames.ReturnAtmSearchByAddressWithMaximum
+	OpReturnAtmSearchByInstitution        = opnames.ReturnAtmSearchByInstitution
+	OpReturnAtmSearchByCity               = opnames.ReturnAtmSearchByCity
+	OpReturnInstitutions                  = opnames.ReturnInstitutions
+	OpReturnProvinces                     = opnames.ReturnProvinces
 )
 
 // Operations lists the eight operation names in the document's order.
-func Operations() []string {
-	return []string{OpReturnAllAtms, OpReturnAtmSearchByAddress, OpReturnAtmSearchByCoordinates,
-		OpReturnAtmSearchByAddressWithMaximum, OpReturnAtmSearchByInstitution, OpReturnAtmSearchByCity,
-		OpReturnInstitutions, OpReturnProvinces}
-}
+func Operations() []string { return opnames.All() }
 
 // ContentOf is the content an operation returns: Locations for
 // ReturnAllAtms and the five searches, Institutions and Provinces for the
@@ -193,12 +191,6 @@ func (f *Field) Name() string {
 // IsLeaf reports whether the field holds one value (from the model or generated).
 func (f *Field) IsLeaf() bool { return f.List == "" && len(f.Fields) == 0 }
 
-// Line is the field's line in the shape file it was read from (0 when built in code).
-func (f *Field) Line() int { return f.line }
-
-// Line is the result's line in the shape file it was read from (0 when built in code).
-func (r *Result) Line() int { return r.line }
-
 // Content is what the result holds, by the list it holds at its top level
 // (Locations, Institutions or Provinces); "" if it holds none.
 func (r *Result) Content() Content {
@@ -249,11 +241,11 @@ func (s *Shape) Result(op string) *Result {
 	if !ok {
 		return nil
 	}
-	return s.ResultNamed(name)
+	return s.resultNamed(name)
 }
 
-// ResultNamed returns the result description called name, or nil.
-func (s *Shape) ResultNamed(name string) *Result {
+// resultNamed returns the result description called name, or nil.
+func (s *Shape) resultNamed(name string) *Result {
 	for _, r := range s.Results {
 		if r.Name == name {
 			return r

@@ -103,7 +103,7 @@ func (s *Shape) Validate() error {
 			c.addf(0, "operations."+op, "no operation of the interface document is called %q (want one of %s)", op, strings.Join(ops, ", "))
 			continue
 		}
-		r := s.ResultNamed(name)
+		r := s.resultNamed(name)
 		if r == nil {
 			c.addf(0, "operations."+op, "no result is called %q", name)
 			continue
@@ -341,7 +341,7 @@ func (c *checker) checkTypes(s *Shape) {
 		if r == nil || r.Layout != Typed {
 			continue
 		}
-		EachType(r, func(name, sig, at string) {
+		eachType(r, func(name, sig, at string) {
 			if prev, ok := seen[name]; ok && prev != sig {
 				c.addf(0, at, "complexType %q has other fields here than at %s; give one of them another type name", name, where[name])
 				return
@@ -353,10 +353,10 @@ func (c *checker) checkTypes(s *Shape) {
 	}
 }
 
-// EachType calls f for each complexType a typed result r uses (the result's
+// eachType calls f for each complexType a typed result r uses (the result's
 // own, containers, lists and list items), with a signature of its XML
 // structure (equal signatures describe the same type) and where it is.
-func EachType(r *Result, f func(name, signature, where string)) {
+func eachType(r *Result, f func(name, signature, where string)) {
 	root := &Field{Element: r.Root, Type: r.TypeName(), Fields: r.Fields}
 	var visit func(x *Field, at string)
 	visit = func(x *Field, at string) {

@@ -170,8 +170,8 @@ func typeFits(k Kind, t string) bool {
 	return false
 }
 
-// DefaultType is the XSD type a value of kind k gets when a shape names none.
-func DefaultType(k Kind) string {
+// defaultType is the XSD type a value of kind k gets when a shape names none.
+func defaultType(k Kind) string {
 	switch k {
 	case KindDouble:
 		return "double"

@@ -328,7 +328,7 @@ func completeFields(fields []*Field, scope Scope) {
 			completeFields(f.Fields, scope)
 		case f.Type == "" && f.Value != "":
 			if v, ok := LookupValue(scope, f.Value); ok {
-				f.Type = DefaultType(v.Kind)
+				f.Type = defaultType(v.Kind)
 			}
 		}
 	}

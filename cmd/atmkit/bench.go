@@ -13,7 +13,7 @@ import (
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/bench"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/fixtures"
-	"github.com/atmkit/atmkit/mockserver"
+	"github.com/atmkit/atmkit/internal/wire"
 )
 
 // benchFlags are the flags of atmkit bench: a bench.Config, and how it is
@@ -80,7 +80,7 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 		cli.Bad("atms", cli.When(c.ATMs < 0 || c.ATMs > fixtures.MaxATMs, fmt.Sprintf("want 0 (no generated data set) to %d", fixtures.MaxATMs))),
 		cli.Bad("seed", cli.When(c.Seed == 0, "must not be 0")),
 		cli.Bad("key", cli.When(strings.TrimSpace(c.Key) == "", "an empty key")),
-		cli.Bad("namespace", cli.When(mockserver.CheckNamespace(c.Namespace) != nil,
+		cli.Bad("namespace", cli.When(wire.CheckNamespace(c.Namespace) != nil,
 			"not an absolute URI; want one such as http://tempuri.org/atmService or urn:example:atm")),
 	); err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/banner"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/internal/wire"
 	"github.com/atmkit/atmkit/mockserver"
 )
 
@@ -159,7 +160,7 @@ func (m *Main) checkServeFlags(fs *flag.FlagSet, f *serveFlags) error {
 	emptyKey := slices.ContainsFunc(f.keys, func(k string) bool { return strings.TrimSpace(k) == "" })
 	return m.FirstBad(fs,
 		cli.Bad("addr", cli.CheckAddr(f.addr)),
-		cli.Bad("namespace", cli.When(mockserver.CheckNamespace(f.namespace) != nil,
+		cli.Bad("namespace", cli.When(wire.CheckNamespace(f.namespace) != nil,
 			"not an absolute URI; want one such as http://tempuri.org/atmService or urn:example:atm")),
 		cli.Bad("key", cli.When(emptyKey, "an empty key; give non-empty keys, or none to accept any non-empty key")),
 		cli.Bad("fixtures", cli.When(f.fixtures != "", cli.CheckDir(f.fixtures))),

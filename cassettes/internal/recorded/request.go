@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/wire"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
@@ -152,10 +153,6 @@ func bodyNamespace(body string) string {
 	}
 }
 
-func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
-}
-
 // cutBase reports whether *path is below the service path p, at the root
 // or below a base path (a deployment in a virtual directory,
 // /atm/service/service.asmx, recorded with --upstream https://host/atm),
@@ -163,7 +160,7 @@ func hasPrefixFold(s, prefix string) bool {
 func cutBase(path *string, p string) bool {
 	s := *path
 	for i := 0; i+len(p) <= len(s); i++ {
-		if s[i] != '/' || !hasPrefixFold(s[i:], p) {
+		if s[i] != '/' || !wire.HasPrefixFold(s[i:], p) {
 			continue
 		}
 		if rest := s[i+len(p):]; rest == "" || rest[0] == '/' {

@@ -13,7 +13,6 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/atmkit/atmkit/internal/redact"
-	"github.com/atmkit/atmkit/mockserver"
 )
 
 // A config file (--config FILE) is YAML whose keys are a command's flag
@@ -137,31 +136,3 @@ func setFromConfig(f *flag.Flag, v any) error {
 type setError struct{ err error }
 
 func (e *setError) Error() string { return e.err.Error() }
-
-// Faults is the repeatable --fault flag: each value is a fault in
-// mockserver.ParseFault's text form or its JSON form. Several faults in one
-// value (as ATMKIT_FAULT holds them) are separated by ";" (see
-// mockserver.ParseFaults; quoted values may hold ";" and ",").
-type Faults []mockserver.Fault
-
-func (l *Faults) String() string {
-	if l == nil {
-		return ""
-	}
-	parts := make([]string, len(*l))
-	for i, f := range *l {
-		b, _ := json.Marshal(f) // a Fault always marshals
-		parts[i] = string(b)
-	}
-	return strings.Join(parts, ";")
-}
-
-// Set adds the faults in v.
-func (l *Faults) Set(v string) error {
-	faults, err := mockserver.ParseFaults(v)
-	if err != nil {
-		return err
-	}
-	*l = append(*l, faults...)
-	return nil
-}

@@ -2,9 +2,7 @@ package mockserver
 
 import (
 	"fmt"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/atmkit/atmkit/asmx"
@@ -17,8 +15,9 @@ import (
 // <OpResult>, or the whole GET/POST document), a flat program of byte
 // chunks (start and end tags with their indentation and namespace
 // declarations, all prepared) and value writers. Encoding runs the program;
-// nothing about the shape is looked up per request. Each location item is
-// cached whole per ATM (fragments.go), with the place its index goes.
+// nothing about the shape is looked up per request. The programs run in
+// answer_xml.go; each location item is cached whole per ATM (fragments.go),
+// with the place its index goes.
 
 // valueID is a value of the data model an encoder writes.
 type valueID uint8
@@ -435,262 +434,10 @@ func (c *compiler) leaf(f *shape.Field, scope shape.Scope) leaf {
 	return l
 }
 
-// value returns the value of l in ctx: an integer, a number or a string.
-func (l *leaf) value(ctx *valueCtx) (n int, f float64, s string) {
-	a, in, p := ctx.atm, ctx.inst, ctx.prov
-	switch l.id {
-	case vCount:
-		n = ctx.count
-	case vPointLat:
-		f = ctx.point.Latitude
-	case vPointLon:
-		f = ctx.point.Longitude
-	case vID:
-		n = a.ID
-	case vATMIdentifier:
-		s = a.ATMIdentifier
-	case vInstID:
-		n = in.ID
-	case vInstName:
-		s = in.Name
-	case vInstURL:
-		s = in.URL
-	case vInstACU:
-		n = in.IsAtlanticCreditUnion
-	case vLat:
-		f = a.Coordinates.Latitude
-	case vLon:
-		f = a.Coordinates.Longitude
-	case vStreet:
-		s = a.Address.StreetAddress
-	case vCity:
-		s = a.Address.City
-	case vProvince:
-		s = a.Address.Province
-	case vPostal:
-		s = a.Address.PostalCode
-	case vLandmark:
-		s = a.Address.Landmark
-	case vDeposits:
-		n = a.Features.Deposits
-	case vHours:
-		n = a.Features.Hours
-	case vDriveThru:
-		n = a.Features.DriveThru
-	case vPinChange:
-		n = a.Features.PinChange
-	case vVoiceGuidance:
-		n = a.Features.VoiceGuidance
-	case vVisa:
-		n = a.CreditCards.Visa
-	case vPlus:
-		n = a.CreditCards.Plus
-	case vMastercard:
-		n = a.CreditCards.Mastercard
-	case vCirrus:
-		n = a.CreditCards.Cirrus
-	case vLanguage:
-		s = ctx.lang
-	case vProvCode:
-		s = p.Code
-	case vProvName:
-		s = p.Name
-	case vGenerated:
-		s = shape.GeneratedValue(l.typ, l.name, ctx.ord)
-	}
-	return n, f, s
-}
-
-// appendInt appends an integer value as l's type and format write it.
-func (l *leaf) appendInt(dst []byte, n int) []byte {
-	switch {
-	case l.kind == shape.KindFlag && l.typ == "boolean":
-		if !l.words {
-			return strconv.AppendInt(dst, int64(n), 10)
-		}
-		if n != 0 {
-			return append(dst, "true"...)
-		}
-		return append(dst, "false"...)
-	case l.fixed >= 0:
-		return strconv.AppendFloat(dst, float64(n), 'f', l.fixed, 64)
-	}
-	return strconv.AppendInt(dst, int64(n), 10)
-}
-
-// appendFloat appends a number as l's format writes it.
-func (l *leaf) appendFloat(dst []byte, f float64) []byte {
-	if math.IsInf(f, 0) || math.IsNaN(f) {
-		return asmx.AppendXMLDouble(dst, f) // a searched point may be INF or NaN, as ASMX reads them
-	}
-	if l.fixed >= 0 {
-		return strconv.AppendFloat(dst, f, 'f', l.fixed, l.bits)
-	}
-	if l.bits == 32 {
-		return strconv.AppendFloat(dst, f, 'f', -1, 32)
-	}
-	return asmx.AppendXMLDouble(dst, f)
-}
-
-// appendValue appends l's value in ctx as element or attribute text.
-// empty reports an empty string (written as an empty element).
-func (l *leaf) appendValue(dst []byte, ctx *valueCtx) (out []byte, empty bool) {
-	n, f, s := l.value(ctx)
-	switch l.kind {
-	case shape.KindInt, shape.KindFlag:
-		return l.appendInt(dst, n), false
-	case shape.KindDouble:
-		return l.appendFloat(dst, f), false
-	}
-	if s == "" {
-		return dst, true
-	}
-	return asmx.AppendEscaped(dst, s), false
-}
-
-// run appends what a program writes for ctx; hasPoint says whether the
-// result has a search point. When index is true, an index value is not
-// written: its offset in what run appended is returned instead (-1 if
-// there is none).
-func (e *shapeEncoder) run(dst []byte, ops []op, ctx *valueCtx, hasPoint bool, index bool) ([]byte, int) {
-	start, at := len(dst), -1
-	for i := 0; i < len(ops); i++ {
-		o := &ops[i]
-		switch o.kind {
-		case opBytes:
-			dst = append(dst, o.b...)
-		case opIfPoint:
-			if !hasPoint {
-				i += o.skip
-			}
-		case opAttr:
-			if index && o.leaf.id == vIndex {
-				at = len(dst) - start
-				continue
-			}
-			dst, _ = o.leaf.appendValue(dst, ctx)
-		case opLeaf:
-			if index && o.leaf.id == vIndex {
-				dst = append(dst, o.b...)
-				at = len(dst) - start
-				dst = append(dst, o.close...)
-				continue
-			}
-			mark := len(dst)
-			dst = append(dst, o.b...)
-			var empty bool
-			dst, empty = o.leaf.appendValue(dst, ctx)
-			if empty {
-				dst = append(dst[:mark], o.empty...)
-			} else {
-				dst = append(dst, o.close...)
-			}
-		case opList:
-			dst = e.runLanguages(dst, o.list, ctx)
-		}
-	}
-	return dst, at
-}
-
-// runLanguages appends a location's language list.
-func (e *shapeEncoder) runLanguages(dst []byte, lc *listCode, ctx *valueCtx) []byte {
-	langs := ctx.atm.Languages
-	if len(langs) == 0 {
-		return append(dst, lc.empty...)
-	}
-	dst = append(dst, lc.open...)
-	item := ctx.lang
-	for _, l := range langs {
-		ctx.lang = l
-		dst, _ = e.run(dst, lc.item, ctx, false, false)
-	}
-	ctx.lang = item
-	return append(dst, lc.close...)
-}
-
 // code returns the compiled result of op for binding b.
 func (e *shapeEncoder) code(op string, b asmx.Binding) *resultCode {
 	if b.IsSOAP() {
 		return e.soap[op]
 	}
 	return e.plain[op]
-}
-
-// appendHead appends the content of a result up to its content list's
-// items: its leading fields, and the list's start tag (or its empty tag
-// when n is 0).
-func (e *shapeEncoder) appendHead(dst []byte, rc *resultCode, n int, point fixtures.Coordinates, hasPoint bool) []byte {
-	ctx := valueCtx{count: n, point: point}
-	dst, _ = e.run(dst, rc.head, &ctx, hasPoint, false)
-	if n == 0 {
-		return append(dst, rc.list.empty...)
-	}
-	return append(dst, rc.list.open...)
-}
-
-// appendTail appends the content of a result after its content list's
-// items: the list's end tag (when it had items) and the fields after it.
-func (e *shapeEncoder) appendTail(dst []byte, rc *resultCode, n int, point fixtures.Coordinates, hasPoint bool) []byte {
-	if n > 0 {
-		dst = append(dst, rc.list.close...)
-	}
-	ctx := valueCtx{count: n, point: point}
-	dst, _ = e.run(dst, rc.tail, &ctx, hasPoint, false)
-	return dst
-}
-
-// appendLocations appends the location items from position from to to of
-// list l, from the fragment cache.
-func (e *shapeEncoder) appendLocations(dst []byte, d *data, lc *listCode, l locationList, from, to int) []byte {
-	slots := d.frags.slots[lc.variant]
-	plain := lc.index.fixed < 0 // an index written as a plain integer
-	for k := from; k < to; k++ {
-		i := l.atms[k]
-		f := slots[i].Load()
-		if f == nil {
-			f = e.buildLocation(d, lc, i)
-		}
-		if f.off < 0 {
-			dst = append(dst, f.b...)
-			continue
-		}
-		dst = append(dst, f.b[:f.off]...)
-		if plain {
-			dst = strconv.AppendInt(dst, int64(k), 10)
-		} else {
-			dst = lc.index.appendInt(dst, k)
-		}
-		dst = append(dst, f.b[f.off:]...)
-	}
-	return dst
-}
-
-// buildLocation writes the location item of the ATM at position i without
-// its index, and caches it while the cache's budget lasts.
-func (e *shapeEncoder) buildLocation(d *data, lc *listCode, i int32) *fragment {
-	a := &d.ds.ATMs[i]
-	ctx := valueCtx{atm: a, inst: d.institution(a.InstitutionID), ord: int(i) + 1}
-	b, off := e.run(make([]byte, 0, xmlLocationSize), lc.item, &ctx, false, true)
-	if !lc.hasIndex {
-		off = -1
-	}
-	return d.frags.put(lc.variant, i, b, off)
-}
-
-// appendInstitutions appends the items of the institutions list.
-func (e *shapeEncoder) appendInstitutions(dst []byte, d *data, lc *listCode) []byte {
-	for k := range d.ds.Institutions {
-		ctx := valueCtx{inst: &d.ds.Institutions[k], ord: k + 1}
-		dst, _ = e.run(dst, lc.item, &ctx, false, false)
-	}
-	return dst
-}
-
-// appendProvinces appends the items of the provinces list.
-func (e *shapeEncoder) appendProvinces(dst []byte, d *data, lc *listCode) []byte {
-	for k := range d.ds.Provinces {
-		ctx := valueCtx{prov: &d.ds.Provinces[k], ord: k + 1}
-		dst, _ = e.run(dst, lc.item, &ctx, false, false)
-	}
-	return dst
 }

@@ -1,0 +1,249 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/atmkit/atmkit/mockserver"
+)
+
+// Faults is the repeatable --fault flag: each value is a fault in the text
+// form parseFault reads, or its JSON form. Several faults in one value (as
+// ATMKIT_FAULT holds them) are separated by ";" (see parseFaults; quoted
+// values may hold ";" and ",").
+type Faults []mockserver.Fault
+
+func (l *Faults) String() string {
+	if l == nil {
+		return ""
+	}
+	parts := make([]string, len(*l))
+	for i, f := range *l {
+		b, _ := json.Marshal(f) // a Fault always marshals
+		parts[i] = string(b)
+	}
+	return strings.Join(parts, ";")
+}
+
+// Set adds the faults in v.
+func (l *Faults) Set(v string) error {
+	faults, err := parseFaults(v)
+	if err != nil {
+		return err
+	}
+	*l = append(*l, faults...)
+	return nil
+}
+
+// valueKind is the JSON type a value of the text form is written as.
+type valueKind int
+
+const (
+	textValue valueKind = iota // a JSON string
+	intValue                   // a JSON number, read as an integer
+	flagValue                  // a JSON boolean; the name alone means true
+)
+
+// faultField is one name of the text form: the member of mockserver.Fault's
+// JSON form it sets, as a dotted path through nested objects
+// ("soapFault.code"), and the kind of its value.
+type faultField struct {
+	path string
+	kind valueKind
+}
+
+// faultFields maps the names of the text form, in lower case, to the JSON
+// form's members. A field the JSON form gains is one line here.
+var faultFields = map[string]faultField{
+	"op":             {"operation", textValue},
+	"operation":      {"operation", textValue},
+	"binding":        {"binding", textValue},
+	"delay":          {"delay", textValue},
+	"jitter":         {"jitter", textValue},
+	"status":         {"status", intValue},
+	"times":          {"times", intValue},
+	"code":           {"soapFault.code", textValue},
+	"text":           {"soapFault.text", textValue},
+	"soapfault.code": {"soapFault.code", textValue},
+	"soapfault.text": {"soapFault.text", textValue},
+	"drop":           {"drop", flagValue},
+	"malformed":      {"malformed", flagValue},
+}
+
+// faultFieldNames lists the text form's names for the unknown-field error.
+const faultFieldNames = "op, binding, delay, jitter, status, code, text, drop, malformed or times"
+
+// parseFault reads a fault from the command line's text form,
+// comma-separated name=value pairs:
+//
+//	op=ReturnProvinces,binding=soap12,delay=300ms
+//	operation=ReturnInstitutions,status=503,times=1
+//	code=Client,text=Bad request
+//	code=Client,text="Bad request, try again"
+//	drop   (or drop=true)   malformed   jitter=100ms
+//
+// code and text make a SOAP fault. A value holding a comma or a semicolon
+// is written in double quotes; inside them a backslash takes the next
+// character as it is (\" for a quote, \\ for a backslash). A spec starting
+// with "{" is read as the JSON form instead.
+//
+// The text form is a notation for the JSON form: the pairs become a JSON
+// object (a dotted name, a nested one), which mockserver.Fault reads and
+// checks as the admin API and the config file's faults are read. The fault
+// is returned as a server stores it (mockserver.Fault.Check).
+func parseFault(spec string) (mockserver.Fault, error) {
+	spec = strings.TrimSpace(spec)
+	var f mockserver.Fault
+	if strings.HasPrefix(spec, "{") {
+		if err := json.Unmarshal([]byte(spec), &f); err != nil {
+			return mockserver.Fault{}, err
+		}
+		return f.Check()
+	}
+	obj, err := faultObject(spec)
+	if err != nil {
+		return mockserver.Fault{}, fmt.Errorf("fault %q: %w", spec, err)
+	}
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return mockserver.Fault{}, fmt.Errorf("fault %q: %w", spec, err)
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		return mockserver.Fault{}, fmt.Errorf("fault %q: %w", spec, err)
+	}
+	if f, err = f.Check(); err != nil {
+		return mockserver.Fault{}, fmt.Errorf("fault %q: %w", spec, err)
+	}
+	return f, nil
+}
+
+// faultObject turns the name=value pairs of spec into the JSON form's object.
+func faultObject(spec string) (map[string]any, error) {
+	parts, err := splitQuoted(spec, ',')
+	if err != nil {
+		return nil, err
+	}
+	obj := map[string]any{}
+	for _, part := range parts {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		name, text, hasValue := strings.Cut(part, "=")
+		name, text = strings.ToLower(strings.TrimSpace(name)), strings.TrimSpace(text)
+		field, ok := faultFields[name]
+		if !ok {
+			return nil, fmt.Errorf("unknown field %q (want %s)", name, faultFieldNames)
+		}
+		if text, err = unquote(text); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		var v any = text
+		switch field.kind {
+		case intValue:
+			v, err = strconv.Atoi(text)
+		case flagValue:
+			v = true
+			if hasValue {
+				v, err = strconv.ParseBool(text)
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		setPath(obj, field.path, v)
+	}
+	return obj, nil
+}
+
+// setPath sets the member at a dotted path of obj to v, making the objects
+// on the way.
+func setPath(obj map[string]any, path string, v any) {
+	for {
+		name, rest, nested := strings.Cut(path, ".")
+		if !nested {
+			obj[name] = v
+			return
+		}
+		inner, ok := obj[name].(map[string]any)
+		if !ok {
+			inner = map[string]any{}
+			obj[name] = inner
+		}
+		obj, path = inner, rest
+	}
+}
+
+// parseFaults reads faults separated by semicolons (as ATMKIT_FAULT holds
+// them), each in parseFault's text or JSON form. A semicolon inside double
+// quotes (a quoted value, a JSON string) does not separate.
+func parseFaults(specs string) ([]mockserver.Fault, error) {
+	parts, err := splitQuoted(specs, ';')
+	if err != nil {
+		return nil, fmt.Errorf("faults %q: %w", specs, err)
+	}
+	var out []mockserver.Fault
+	for _, p := range parts {
+		if strings.TrimSpace(p) == "" {
+			continue
+		}
+		f, err := parseFault(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// splitQuoted splits s at every sep outside double quotes; inside them a
+// backslash escapes the next character. The parts keep their quotes.
+func splitQuoted(s string, sep byte) ([]string, error) {
+	var parts []string
+	start, quoted := 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case quoted && c == '\\':
+			i++ // the escaped character, whatever it is
+		case c == '"':
+			quoted = !quoted
+		case !quoted && c == sep:
+			parts = append(parts, s[start:i])
+			start = i + 1
+		}
+	}
+	if quoted {
+		return nil, errors.New("a double quote is not closed")
+	}
+	return append(parts, s[start:]), nil
+}
+
+// unquote returns a value in double quotes without them, its escapes
+// resolved; other values are returned as they are.
+func unquote(v string) (string, error) {
+	if !strings.HasPrefix(v, `"`) {
+		if strings.Contains(v, `"`) {
+			return "", fmt.Errorf("value %s: quote the whole value (\"...\")", v)
+		}
+		return v, nil
+	}
+	var sb strings.Builder
+	for i := 1; i < len(v); i++ {
+		switch c := v[i]; {
+		case c == '\\' && i+1 < len(v):
+			i++
+			sb.WriteByte(v[i])
+		case c == '"':
+			if i != len(v)-1 {
+				return "", fmt.Errorf("value %s: text after the closing quote", v)
+			}
+			return sb.String(), nil
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	return "", fmt.Errorf("value %s: no closing quote", v)
+}

@@ -1,0 +1,144 @@
+package cli
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/mockserver"
+)
+
+// The texts a SOAP fault given none gets: Server's, and the other codes'.
+const (
+	serverFaultText = "Server was unable to process request. ---> Injected fault."
+	clientFaultText = "Injected fault."
+)
+
+func TestParseFault(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		spec string
+		want mockserver.Fault
+	}{
+		{"op=ReturnProvinces,binding=soap12,delay=300ms",
+			mockserver.Fault{Operation: asmx.OpReturnProvinces, Binding: asmx.SOAP12, Delay: 300 * time.Millisecond}},
+		{"operation=returninstitutions, status=503, times=2",
+			mockserver.Fault{Operation: asmx.OpReturnInstitutions, Status: 503, Times: 2}},
+		{"code=client,text=Bad things", mockserver.Fault{SOAPFault: &mockserver.SOAPFault{Code: "Client", Text: "Bad things"}}},
+		{"code=soap:Receiver", mockserver.Fault{SOAPFault: &mockserver.SOAPFault{Code: "Server", Text: serverFaultText}}},
+		{"text=Boom,status=502", mockserver.Fault{Status: 502, SOAPFault: &mockserver.SOAPFault{Code: "Server", Text: "Boom"}}},
+		{"drop,binding=JSON", mockserver.Fault{Drop: true, Binding: asmx.JSON}},
+		{"malformed=true,jitter=1s", mockserver.Fault{Malformed: true, Jitter: time.Second}},
+		{`{"operation":"ReturnProvinces","binding":"soap12","delay":"400ms"}`,
+			mockserver.Fault{Operation: asmx.OpReturnProvinces, Binding: asmx.SOAP12, Delay: 400 * time.Millisecond}},
+		{`{"operation":"ReturnInstitutions","status":503}`, mockserver.Fault{Operation: asmx.OpReturnInstitutions, Status: 503}},
+		{`{"soapFault":{"code":"Sender","text":"no"},"times":1}`, mockserver.Fault{SOAPFault: &mockserver.SOAPFault{Code: "Client", Text: "no"}, Times: 1}},
+		{`code=Client,text="Bad request, try again"`, mockserver.Fault{SOAPFault: &mockserver.SOAPFault{Code: "Client", Text: "Bad request, try again"}}},
+		{`text = "a; b, c" , status=503`, mockserver.Fault{Status: 503, SOAPFault: &mockserver.SOAPFault{Code: "Server", Text: "a; b, c"}}},
+		{`text="say \"no\", then \\ go"`, mockserver.Fault{SOAPFault: &mockserver.SOAPFault{Code: "Server", Text: `say "no", then \ go`}}},
+		{`text="",code=Client`, mockserver.Fault{SOAPFault: &mockserver.SOAPFault{Code: "Client", Text: clientFaultText}}},
+		{`op="ReturnProvinces",delay="1s"`, mockserver.Fault{Operation: asmx.OpReturnProvinces, Delay: time.Second}},
+		{`text=C:\path,code=Client`, mockserver.Fault{SOAPFault: &mockserver.SOAPFault{Code: "Client", Text: `C:\path`}}},
+	}
+	for _, tt := range tests {
+		got, err := parseFault(tt.spec)
+		if err != nil {
+			t.Errorf("parseFault(%q): %v", tt.spec, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("parseFault(%q): got %+v, want %+v", tt.spec, got, tt.want)
+		}
+	}
+}
+
+func TestParseFaultErrors(t *testing.T) {
+	t.Parallel()
+	for _, spec := range []string{
+		"",
+		"op=ReturnProvinces",
+		"op=NoSuchOp,delay=1s",
+		"binding=soap13,delay=1s",
+		"delay=fast",
+		"delay=-1s",
+		"status=abc",
+		"status=99",
+		"status=600",
+		"times=-1,status=500",
+		"drop,status=500",
+		"drop,code=Server",
+		"malformed,status=500",
+		"code=Nope",
+		"colour=red,delay=1s",
+		"drop=maybe",
+		`{"operation":"ReturnProvinces","delay":400}`,
+		`{"opration":"ReturnProvinces","delay":"1s"}`,
+		`{"delay":"1s"`,
+		`text="unclosed, code=Client`,
+		`text="a"b,code=Client`,
+		`text=a"b",code=Client`,
+		`text="ends with escape\",code=Client`,
+	} {
+		if f, err := parseFault(spec); err == nil {
+			t.Errorf("parseFault(%q): got %+v, want an error", spec, f)
+		}
+	}
+}
+
+func TestParseFaults(t *testing.T) {
+	t.Parallel()
+	got, err := parseFaults(`op=ReturnProvinces,text="a; b";{"operation":"ReturnInstitutions","soapFault":{"text":"c; d"}}; ;drop`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []mockserver.Fault{
+		{Operation: asmx.OpReturnProvinces, SOAPFault: &mockserver.SOAPFault{Code: "Server", Text: "a; b"}},
+		{Operation: asmx.OpReturnInstitutions, SOAPFault: &mockserver.SOAPFault{Code: "Server", Text: "c; d"}},
+		{Drop: true},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+	if _, err := parseFaults(`text="open;drop`); err == nil {
+		t.Error(`parseFaults with an unclosed quote: got nil, want an error`)
+	}
+}
+
+// FuzzParseFault reads fault specs in the text and JSON forms, alone and
+// several separated by semicolons. Whatever the input, it must not panic,
+// and a fault it reads must come back the same from its JSON form.
+func FuzzParseFault(f *testing.F) {
+	for _, s := range []string{
+		"op=ReturnProvinces,binding=soap12,delay=300ms",
+		"operation=ReturnInstitutions,status=503,times=1",
+		`code=Client,text="Bad request, try again"`,
+		`text="say \"no\"; then \\ go",status=502`,
+		"drop",
+		"malformed=true,jitter=1s",
+		`{"operation":"ReturnProvinces","binding":"soap12","delay":"400ms"}`,
+		`op=ReturnProvinces,status=503;{"soapFault":{"code":"Sender","text":"a; b"}}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, spec string) {
+		_, _ = parseFaults(spec)
+		got, err := parseFault(spec)
+		if err != nil || !utf8.ValidString(spec) { // JSON writes invalid UTF-8 as U+FFFD
+			return
+		}
+		b, err := json.Marshal(got)
+		if err != nil {
+			t.Fatalf("marshal %+v: %v", got, err)
+		}
+		back, err := parseFault(string(b))
+		if err != nil {
+			t.Fatalf("parseFault(%q) read %+v, whose JSON %s does not parse: %v", spec, got, b, err)
+		}
+		if !reflect.DeepEqual(back, got) {
+			t.Fatalf("parseFault(%q): got %+v, and %+v from its JSON %s", spec, got, back, b)
+		}
+	})
+}
