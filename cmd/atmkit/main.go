@@ -60,7 +60,8 @@ func (m *Main) commands() []command {
 		{"shape", "show or learn result shapes (shape show|learn)", (*Main).runShape},
 		{"conform", "run the conformance suite against a target URL", (*Main).runConform},
 		{"bench", "measure the mock's throughput against a bare ceiling server", (*Main).runBench},
-		{"version", "print atmkit's version", (*Main).runVersion},
+		{"health", "check that a mock answers its health endpoint (exit 0: healthy)", (*Main).runHealth},
+		{"version", "print atmkit's version, commit and build date", (*Main).runVersion},
 	}
 }
 
