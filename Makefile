@@ -19,7 +19,7 @@ DATE       ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 IMAGE_ARCH ?= $(shell $(GO) env GOARCH)
 
 LDFLAGS := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
-CONTEXT := build/image
+CONTEXT    ?= build/image
 
 .PHONY: build image snapshot clean
 
