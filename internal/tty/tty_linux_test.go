@@ -39,7 +39,10 @@ func TestIsTerminal(t *testing.T) {
 		{"a nil file", (*os.File)(nil), false},
 	} {
 		if got := IsTerminal(tc.w); got != tc.want {
-			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
+			t.Errorf("%s: IsTerminal got %v, want %v", tc.name, got, tc.want)
+		}
+		if got := Colors(tc.w); got != tc.want {
+			t.Errorf("%s: Colors got %v, want %v", tc.name, got, tc.want)
 		}
 	}
 	// The master side of a new pseudo-terminal is a terminal.
@@ -49,7 +52,7 @@ func TestIsTerminal(t *testing.T) {
 		return
 	}
 	defer ptmx.Close()
-	if !IsTerminal(ptmx) {
-		t.Error("/dev/ptmx: got false, want true")
+	if !IsTerminal(ptmx) || !Colors(ptmx) {
+		t.Errorf("/dev/ptmx: IsTerminal %v, Colors %v; want true, true", IsTerminal(ptmx), Colors(ptmx))
 	}
 }
