@@ -250,7 +250,10 @@ func TestImage(t *testing.T) {
 	})
 
 	t.Run("serves", func(t *testing.T) {
-		c := runContainer(t, "serve", "-p", "127.0.0.1::8080", "-e", "ATMKIT_KEYS="+imageKey, tag)
+		// The options docs/ci.md gives GitHub Actions: they tune the image's
+		// own exec-form health check (no --health-cmd: it would need a shell).
+		c := runContainer(t, "serve", "-p", "127.0.0.1::8080", "-e", "ATMKIT_KEYS="+imageKey,
+			"--health-interval", "1s", "--health-timeout", "3s", "--health-retries", "30", tag)
 		c.waitHealthy()
 		base := c.url()
 		if top := mustDocker(t, "top", c.name, "-o", "pid,uid,comm"); !strings.Contains(top, "65532") {
@@ -340,4 +343,158 @@ func TestImage(t *testing.T) {
 		replay.stop("atmkit: stopped")
 		replay.assertKeyNotLogged()
 	})
+
+	t.Run("compose file of docs/ci.md", func(t *testing.T) {
+		compose, err := exec.LookPath("docker-compose")
+		if err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatal("no docker-compose on PATH (CI=true: .ci/install-docker.sh installs it)")
+			}
+			t.Skip("no docker-compose on PATH; install it (Debian: docker-compose) to run the compose file of docs/ci.md")
+		}
+		// The file as the docs show it, with this test's image for the mock
+		// and, for the app, the image again running atmkit conform against
+		// the mock by its service name.
+		doc, err := os.ReadFile(filepath.Join(repoRoot, "docs", "ci", "compose.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := editLines(t, string(doc),
+			"image: atmkit/atmkit:latest", "image: "+tag,
+			"build: .", "image: "+tag,
+			`command: ["npm", "test"]`, `command: ["conform", "--target", "http://atmkit:8080", "--key", "ci-key"]`)
+		dir := t.TempDir()
+		path := filepath.Join(dir, "compose.yaml")
+		if err := os.WriteFile(path, []byte(file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		project := fmt.Sprintf("atmkit-test-%d", os.Getpid())
+		run := func(args ...string) (string, error) {
+			cmd := exec.Command(compose, append([]string{"-p", project, "-f", path}, args...)...)
+			cmd.Dir = dir
+			out, err := cmd.CombinedOutput()
+			return string(out), err
+		}
+		t.Cleanup(func() { _, _ = run("down", "--volumes", "--remove-orphans") })
+		// up waits for the mock's health check (depends_on: service_healthy),
+		// runs the app, stops the mock when the app ends, and exits with the
+		// app's code.
+		out, err := run("up", "--exit-code-from", "app")
+		if err != nil {
+			t.Fatalf("docker-compose up --exit-code-from app: %v\n%s", err, out)
+		}
+		for _, want := range []string{"ATM Location Lookup Service mock listening", "app_1 exited with code 0"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("docker-compose up: want %q in its output:\n%s", want, out)
+			}
+		}
+		if strings.Contains(out, "ci-key") {
+			t.Errorf("the output of the mock or of atmkit conform shows the key:\n%s", out)
+		}
+	})
+
+	t.Run("Node Testcontainers snippet of docs/ci.md", func(t *testing.T) {
+		src := filepath.Join(repoRoot, "docs", "ci", "node")
+		modules, err := filepath.Abs(filepath.Join(src, "node_modules"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, errNode := exec.LookPath("node")
+		if _, err := os.Stat(filepath.Join(modules, "testcontainers")); err != nil || errNode != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatal("node or docs/ci/node/node_modules missing (CI=true: .ci/install-docker.sh runs npm ci there)")
+			}
+			t.Skip("node or docs/ci/node/node_modules missing; run .ci/install-docker.sh to install Testcontainers for Node")
+		}
+		doc, err := os.ReadFile(filepath.Join(src, "atmkit.test.mjs"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := strings.Replace(string(doc), `"atmkit/atmkit:latest"`, `"`+tag+`"`, 1)
+		if file == string(doc) {
+			t.Fatal(`docs/ci/node/atmkit.test.mjs no longer names "atmkit/atmkit:latest": update this test`)
+		}
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "atmkit.test.mjs"), []byte(file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(modules, filepath.Join(dir, "node_modules")); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("node", "--test", "atmkit.test.mjs")
+		cmd.Dir = dir
+		// Its reaper (Ryuk) is an image from a registry, which cannot be
+		// pulled here; the snippet stops its container itself.
+		cmd.Env = append(os.Environ(), "TESTCONTAINERS_RYUK_DISABLED=true")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "# pass 1") {
+			t.Errorf("node --test atmkit.test.mjs: %v, want 1 test passed:\n%s", err, out)
+		}
+	})
+
+	t.Run("Go Testcontainers snippet of docs/ci.md", func(t *testing.T) {
+		// A module of its own (docs/ci/go), run offline: its modules must be
+		// in the cache already (.ci/install-docker.sh downloads them).
+		src := filepath.Join(repoRoot, "docs", "ci", "go")
+		dir := t.TempDir()
+		for _, name := range []string{"go.mod", "go.sum", "atmkit_test.go"} {
+			b, err := os.ReadFile(filepath.Join(src, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if name == "atmkit_test.go" {
+				edited := strings.Replace(string(b), `"atmkit/atmkit:latest"`, `"`+tag+`"`, 1)
+				if edited == string(b) {
+					t.Fatal(`docs/ci/go/atmkit_test.go no longer names "atmkit/atmkit:latest": update this test`)
+				}
+				b = []byte(edited)
+			}
+			if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		env := append(os.Environ(), "GOPROXY=off", "GOFLAGS=-mod=readonly -buildvcs=false", "TESTCONTAINERS_RYUK_DISABLED=true")
+		// Inside a container (as CI machines may be), Testcontainers takes
+		// the default gateway for the Docker host; the ports are published
+		// on this machine's loopback interface.
+		if os.Getenv("TESTCONTAINERS_HOST_OVERRIDE") == "" && (os.Getenv("DOCKER_HOST") == "" || strings.HasPrefix(os.Getenv("DOCKER_HOST"), "unix://")) {
+			env = append(env, "TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1")
+		}
+		list := exec.Command("go", "list", "-deps", "-test", "./...")
+		list.Dir, list.Env = dir, env
+		if out, err := list.CombinedOutput(); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("the modules of docs/ci/go are not in the module cache (CI=true: .ci/install-docker.sh downloads them): %v\n%s", err, out)
+			}
+			t.Skipf("the modules of docs/ci/go are not in the module cache; run (cd docs/ci/go && go mod download): %v", err)
+		}
+		cmd := exec.Command("go", "test", "-count=1", "-v", "./...")
+		cmd.Dir, cmd.Env = dir, env
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "--- PASS: TestProvinces") {
+			t.Errorf("go test in docs/ci/go: %v, want TestProvinces to pass:\n%s", err, out)
+		}
+	})
+}
+
+// editLines returns s with each line that is old (indentation aside)
+// replaced by new, keeping the indentation: pairs of old and new. A line
+// not found fails the test: the docs' file changed under it.
+func editLines(t *testing.T, s string, pairs ...string) string {
+	t.Helper()
+	lines := strings.Split(s, "\n")
+	for i := 0; i+1 < len(pairs); i += 2 {
+		found := false
+		for j, l := range lines {
+			if strings.TrimSpace(l) == pairs[i] {
+				lines[j] = l[:len(l)-len(strings.TrimLeft(l, " "))] + pairs[i+1]
+				found = true
+				break
+			}
+		}
+		if !found {
+			t.Fatalf("no line %q in the docs' file: update this test", pairs[i])
+		}
+	}
+	return strings.Join(lines, "\n")
 }
