@@ -7,8 +7,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/atmkit/atmkit/deviate"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/deviate"
 )
 
 // deviateUsage is the help text of atmkit serve --deviate.

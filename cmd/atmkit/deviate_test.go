@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
-	"github.com/atmkit/atmkit/deviate"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/deviate"
 )
 
 // TestConformFailsServeDeviate runs `atmkit serve --deviate` and `atmkit

@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/fixtures"
 )
 
 // progressThreshold is the size from which generate reports progress.

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
-	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/internal/refdeploy"
 	"github.com/atmkit/atmkit/shape"

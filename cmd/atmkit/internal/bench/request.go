@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/atmkit/atmkit/asmx"
-	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/loadgen"
+	"github.com/atmkit/atmkit/fixtures"
 )
 
 // benchCity is the city the default searches look around: Sydney, NS has

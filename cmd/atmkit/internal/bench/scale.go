@@ -18,8 +18,8 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
-	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/loadgen"
+	"github.com/atmkit/atmkit/fixtures"
 )
 
 // Data-set scale (issue 14): at 1,000,000 ATMs the 10 nearest ATMs within
