@@ -6,9 +6,11 @@
 # BuildKit-only syntax is used: the legacy builder builds it too.
 FROM scratch
 
-# The platform whose binary is copied; BuildKit sets it, the legacy builder
-# takes it from --build-arg (make image passes it).
-ARG TARGETPLATFORM=linux/amd64
+# The platform whose binary is copied: BuildKit sets it (GoReleaser), the
+# legacy builder takes it from --build-arg (make image passes it). No
+# default: BuildKit would take a default for a value set by hand and copy
+# that platform's binary into every image.
+ARG TARGETPLATFORM
 ARG VERSION=dev
 ARG COMMIT=unknown
 ARG DATE=unknown
