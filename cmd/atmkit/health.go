@@ -32,7 +32,7 @@ type healthFlags struct {
 
 func (f *healthFlags) register(m *Main) *flag.FlagSet {
 	fs := cli.NewFlagSet("health", "health [--url URL] [flags]", helpText("health"), m.Stderr)
-	fs.StringVar(&f.url, "url", healthDefaultURL(m.Getenv), "base URL of the mock to check (default: "+defaultHealthURL+", or the port of ATMKIT_ADDR when it is set)")
+	fs.StringVar(&f.url, "url", healthDefaultURL(m.Getenv), "base URL of the mock to check; where ATMKIT_ADDR is set (as in the image), the default is its port on 127.0.0.1")
 	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "how long to wait for the answer")
 	f.reach.Register(fs, "the mock", false)
 	return fs
