@@ -87,6 +87,13 @@ func buildImage(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Read here, the files make and docker read become part of what go
+	// test's cache keys this test's result on.
+	for _, f := range []string{"Makefile", "Dockerfile", ".dockerignore", "image/root/etc/passwd", "image/root/etc/group"} {
+		if _, err := os.ReadFile(filepath.Join(root, f)); err != nil {
+			t.Fatalf("the image's sources: %v", err)
+		}
+	}
 	tag := fmt.Sprintf("atmkit:test-%d", os.Getpid())
 	cmd := exec.Command("make", "image", "IMAGE="+tag, "CONTEXT="+filepath.Join(t.TempDir(), "context"))
 	cmd.Dir = root
