@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/atmkit/atmkit/internal/atomicfile"
 	"github.com/onsi/ginkgo/v2/reporters"
 	"github.com/onsi/ginkgo/v2/types"
 )
@@ -308,11 +309,7 @@ func (r *reporter) write(dst string, generate func(tmp string) error) {
 			_ = os.Remove(tmp)
 			return err
 		}
-		if err := os.Rename(tmp, dst); err != nil {
-			_ = os.Remove(tmp)
-			return err
-		}
-		return nil
+		return atomicfile.Replace(tmp, dst)
 	}()
 	if err != nil && r.err == nil {
 		r.err = fmt.Errorf("conformance: writing report %s: %w", dst, err)

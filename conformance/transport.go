@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/atmkit/atmkit/internal/neterr"
 	"github.com/atmkit/atmkit/internal/tlsconf"
 )
 
@@ -124,7 +125,7 @@ func transportKind(err error) TransportKind {
 	switch {
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
 		return TransportTimeout
-	case errors.Is(err, syscall.ECONNREFUSED):
+	case neterr.Refused(err):
 		return TransportRefused
 	case errors.As(err, &dnsErr):
 		return TransportNoHost
@@ -132,7 +133,7 @@ func transportKind(err error) TransportKind {
 		errors.As(err, &header), errors.As(err, &alert),
 		strings.Contains(err.Error(), "tls: "), strings.Contains(err.Error(), "HTTP response to HTTPS client"):
 		return TransportTLS
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE),
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), neterr.Reset(err), errors.Is(err, syscall.EPIPE),
 		// net/http's error when a kept-alive connection it picks was closed
 		// by the server, a plain errors.New value.
 		strings.Contains(err.Error(), "server closed idle connection"):

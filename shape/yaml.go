@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/atmkit/atmkit/internal/atomicfile"
 	"gopkg.in/yaml.v3"
 )
 
@@ -476,29 +476,8 @@ func yamlString(s string) string {
 // WriteFile writes s to path atomically (a temporary file in the same
 // directory, then renamed), so a reader never sees half a file.
 func WriteFile(path string, s *Shape, header string) error {
-	data := Marshal(s, header)
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("write shape %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename there is nothing to remove
-	if _, err := tmp.Write(data); err != nil {
-		_ = tmp.Close()
-		return fmt.Errorf("write shape %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		_ = tmp.Close()
-		return fmt.Errorf("write shape %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write shape %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("write shape %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write shape %s: %w", path, err)
+	if err := atomicfile.Write(path, Marshal(s, header), 0o644); err != nil {
+		return fmt.Errorf("write shape: %w", err)
 	}
 	return nil
 }

@@ -10,12 +10,12 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
+	"github.com/atmkit/atmkit/internal/neterr"
 	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/internal/tlsconf"
 	"github.com/beevik/etree"
@@ -124,7 +124,7 @@ func (v *verifier) roundTrip(ctx context.Context, method, target string, h http.
 
 // dropped reports whether err is a connection closed without an answer.
 func dropped(err error) bool {
-	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET)
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || neterr.Reset(err)
 }
 
 // secrets are the values masked in Run's errors.
@@ -146,7 +146,7 @@ func failure(rctx context.Context, err error, timeout time.Duration, target, wha
 		return fmt.Sprintf("no answer from %s within %s (%s)", target, timeout, what)
 	case errors.As(err, &te):
 		return fmt.Sprintf("TLS failure with %s: %s", host, te.Error())
-	case errors.Is(err, syscall.ECONNREFUSED):
+	case neterr.Refused(err):
 		return fmt.Sprintf("connection refused at %s: nothing listens at that address and port", host)
 	case errors.As(err, &dns):
 		return fmt.Sprintf("%s: host %s not found (%s)", host, dns.Name, dns.Err)

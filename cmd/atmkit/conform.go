@@ -10,6 +10,7 @@ import (
 
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/conformance"
+	"github.com/atmkit/atmkit/internal/tty"
 	"github.com/onsi/ginkgo/v2/types"
 )
 
@@ -131,7 +132,7 @@ func (m *Main) runConform(_ context.Context, args []string) error {
 		JUnitReport: f.junitReport,
 		JSONReport:  f.jsonReport,
 		Verbose:     f.verbose,
-		NoColor:     f.noColor || !cli.IsTerminal(m.Stdout),
+		NoColor:     f.noColor || !tty.Colors(m.Stdout),
 	}
 	passed, err := conformance.Run(cfg, conformance.RunOptions{LabelFilter: f.labelFilter, Reporter: rc, Out: m.Stdout})
 	if err != nil { // unreachable, no answer within --timeout, TLS, a refused key, a report not written

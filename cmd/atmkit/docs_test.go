@@ -542,11 +542,17 @@ var (
 )
 
 // otherTools are the flags of other programs the docs show, which are not
-// atmkit's: curl's, npm's.
+// atmkit's: curl's, docker's, node's, kubectl's, goreleaser's.
 var otherTools = map[string]string{
 	"help":   "every command",
 	"foo":    "the docs' example of a mistyped flag",
 	"cacert": "curl", "cert": "curl", "data": "curl",
+	"rm": "docker run", "user": "docker run",
+	"health-cmd": "docker run", "health-interval": "docker run", "health-timeout": "docker run", "health-retries": "docker run",
+	"exit-code-from": "docker compose up",
+	"test":           "node --test",
+	"from-literal":   "kubectl create secret",
+	"snapshot":       "goreleaser release", "clean": "goreleaser release", "skip": "goreleaser release",
 }
 
 // TestDocsFlagsAndVariables checks every --flag and ATMKIT_* variable the

@@ -8,10 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/internal/stopsignal"
 )
 
 // Exit codes of atmkit (see cli.Env.Exit).
@@ -22,12 +21,10 @@ const (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// SIGINT or SIGTERM (Ctrl-C, Ctrl-Break or closing the console on
+	// Windows) cancels ctx; a second one ends the process at once.
+	ctx, stop := stopsignal.NotifyContext(context.Background())
 	defer stop()
-	// After the first signal, restore the default handling so that a second
-	// SIGINT or SIGTERM ends the process at once instead of waiting for the
-	// graceful shutdown.
-	go func() { <-ctx.Done(); stop() }()
 	m := NewMain()
 	os.Exit(m.Exit(m.Run(ctx, os.Args[1:])))
 }
@@ -60,7 +57,8 @@ func (m *Main) commands() []command {
 		{"shape", "show or learn result shapes (shape show|learn)", (*Main).runShape},
 		{"conform", "run the conformance suite against a target URL", (*Main).runConform},
 		{"bench", "measure the mock's throughput against a bare ceiling server", (*Main).runBench},
-		{"version", "print atmkit's version", (*Main).runVersion},
+		{"health", "check that a mock answers its health endpoint (exit 0: healthy)", (*Main).runHealth},
+		{"version", "print atmkit's version, commit and build date", (*Main).runVersion},
 	}
 }
 

@@ -22,8 +22,9 @@ import (
 	"os"
 	"os/signal"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/atmkit/atmkit/internal/stopsignal"
 )
 
 // Timeouts and limits of every server. A stalled, half-sent request loses
@@ -213,7 +214,7 @@ func SecondSignal(ctx context.Context) (abort <-chan struct{}, stop func()) {
 			return
 		}
 		again := make(chan os.Signal, 1)
-		signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+		stopsignal.Notify(again)
 		defer signal.Stop(again)
 		select {
 		case <-again:

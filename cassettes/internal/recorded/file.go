@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/atmkit/atmkit/internal/atomicfile"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 	"gopkg.in/yaml.v3"
 )
@@ -119,43 +120,14 @@ func WriteFile(path string, list []*cassette.Interaction) error {
 	return WriteAtomic(path, data)
 }
 
-// WriteAtomic writes data to path atomically: a temporary file in the same
-// directory, synced, then renamed over path.
+// WriteAtomic writes data to path atomically (internal/atomicfile), making
+// its directory first.
 func WriteAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("write cassette: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write cassette: %w", err)
-	}
-	name := tmp.Name()
-	fail := func(err error) error {
-		_ = tmp.Close()
-		_ = os.Remove(name)
+	if err := atomicfile.Write(path, data, 0o644); err != nil {
 		return fmt.Errorf("write cassette %s: %w", path, err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		_ = os.Remove(name)
-		return fmt.Errorf("write cassette %s: %w", path, err)
-	}
-	if err := os.Rename(name, path); err != nil {
-		_ = os.Remove(name)
-		return fmt.Errorf("write cassette %s: %w", path, err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync() // make the rename durable; not every platform supports it
-		_ = d.Close()
 	}
 	return nil
 }

@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"strings"
 )
 
@@ -64,16 +63,6 @@ func (e *Env) Logger(format string) (*slog.Logger, error) {
 		return slog.New(slog.NewJSONHandler(e.Stderr, nil)), nil
 	}
 	return nil, Usagef("", "--log-format %q: want text or json", format)
-}
-
-// IsTerminal reports whether w is a character device (a terminal).
-func IsTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // Warnf prints a warning line on Stderr: "atmkit: WARNING: " and the text.

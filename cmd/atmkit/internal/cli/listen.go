@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/atmkit/atmkit/internal/atomicfile"
 	"github.com/atmkit/atmkit/internal/serve"
 	"github.com/atmkit/atmkit/internal/tlsconf"
 )
@@ -195,22 +196,7 @@ func (s *Serving) writeCA(path string) error {
 		s.caFile, s.removeCA = f.Name(), true
 		return nil
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".atmkit-ca-*.tmp")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(pemData)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644) // a certificate, no secret
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		_ = os.Remove(tmp.Name())
+	if err := atomicfile.Write(path, pemData, 0o644); err != nil { // a certificate, no secret
 		return err
 	}
 	s.caFile = path

@@ -1,0 +1,45 @@
+# Builds atmkit with Go alone, and its container image with Go and Docker.
+#
+#   make build      bin/atmkit for this machine, stamped with version, commit, date
+#   make image      the container image $(IMAGE) from the working tree
+#   make snapshot   the release archives of the six platforms (GoReleaser, offline)
+#   make clean      removes bin/, build/ and dist/
+#
+# IMAGE=name:tag names the image (default atmkit:dev); IMAGE_ARCH=arm64 builds
+# it for another architecture. Version, commit and date come from git (or
+# VERSION=, COMMIT=, DATE=): `go build` alone cannot stamp them where
+# GOFLAGS=-buildvcs=false.
+
+IMAGE      ?= atmkit:dev
+GO         ?= go
+DOCKER     ?= docker
+VERSION    ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT     ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+DATE       ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+IMAGE_ARCH ?= $(shell $(GO) env GOARCH)
+
+LDFLAGS := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
+CONTEXT    ?= build/image
+
+.PHONY: build image snapshot clean
+
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/atmkit ./cmd/atmkit
+
+# The build context is assembled as GoReleaser assembles its own: the
+# Dockerfile, image/ and the binary at linux/<arch>/atmkit.
+image:
+	rm -rf $(CONTEXT)
+	mkdir -p $(CONTEXT)/linux/$(IMAGE_ARCH)
+	CGO_ENABLED=0 GOOS=linux GOARCH=$(IMAGE_ARCH) $(GO) build -trimpath -ldflags '$(LDFLAGS)' \
+		-o $(CONTEXT)/linux/$(IMAGE_ARCH)/atmkit ./cmd/atmkit
+	cp -R Dockerfile .dockerignore image $(CONTEXT)/
+	$(DOCKER) build --build-arg TARGETPLATFORM=linux/$(IMAGE_ARCH) \
+		--build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) --build-arg DATE=$(DATE) \
+		-t $(IMAGE) $(CONTEXT)
+
+snapshot:
+	goreleaser release --snapshot --clean --skip=docker
+
+clean:
+	rm -rf bin build dist

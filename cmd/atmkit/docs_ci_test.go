@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+// k8sObject is the part of a Kubernetes object the test reads.
+type k8sObject struct {
+	Kind     string
+	Metadata struct{ Name string }
+	Data     map[string]string // ConfigMap
+	Spec     struct {
+		Template struct {
+			Metadata struct{ Labels map[string]string }
+			Spec     struct {
+				SecurityContext struct {
+					RunAsUser int `yaml:"runAsUser"`
+				} `yaml:"securityContext"`
+				Containers []struct {
+					Image string
+					Args  []string
+					Env   []struct{ Name string }
+					Ports []struct {
+						ContainerPort int `yaml:"containerPort"`
+					}
+					ReadinessProbe struct {
+						HTTPGet struct {
+							Path string
+							Port int
+						} `yaml:"httpGet"`
+					} `yaml:"readinessProbe"`
+					LivenessProbe struct {
+						Exec struct{ Command []string }
+					} `yaml:"livenessProbe"`
+					VolumeMounts []struct {
+						Name      string
+						MountPath string `yaml:"mountPath"`
+					} `yaml:"volumeMounts"`
+				}
+				Volumes []struct {
+					Name      string
+					ConfigMap struct{ Name string } `yaml:"configMap"`
+				}
+			}
+		}
+		Ports []struct {
+			Port       int
+			TargetPort int `yaml:"targetPort"`
+		}
+	}
+	raw map[string]any // the whole object, for what the fields above leave out
+}
+
+// TestDocsKubernetes checks the Kubernetes example of docs/ci.md, which
+// no cluster runs here: the Deployment's probes and ports are the image's,
+// its --config names the ConfigMap's file where the volume mounts it, the
+// Service selects the pods, and atmkit serve runs with the ConfigMap's
+// settings and the Deployment's arguments.
+func TestDocsKubernetes(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(filepath.Join(repoRoot, "docs", "ci", "kubernetes.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs := map[string]*k8sObject{}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var o k8sObject
+		var node yaml.Node
+		if err := dec.Decode(&node); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatalf("docs/ci/kubernetes.yaml: %v", err)
+		}
+		if err := node.Decode(&o); err != nil {
+			t.Fatal(err)
+		}
+		if err := node.Decode(&o.raw); err != nil {
+			t.Fatal(err)
+		}
+		objs[o.Kind] = &o
+	}
+	cm, dep, svc := objs["ConfigMap"], objs["Deployment"], objs["Service"]
+	if cm == nil || dep == nil || svc == nil {
+		t.Fatalf("docs/ci/kubernetes.yaml: want a ConfigMap, a Deployment and a Service, got %v", slices.Collect(maps.Keys(objs)))
+	}
+	pod := dep.Spec.Template.Spec
+	if len(pod.Containers) != 1 {
+		t.Fatalf("want one container, got %d", len(pod.Containers))
+	}
+	c := pod.Containers[0]
+	if got := c.ReadinessProbe.HTTPGet; got.Path != "/__admin/health" || got.Port != 8080 {
+		t.Errorf("readiness probe: got GET %s on %d, want GET /__admin/health on 8080", got.Path, got.Port)
+	}
+	if got := c.LivenessProbe.Exec.Command; !slices.Equal(got, []string{"/atmkit", "health"}) {
+		t.Errorf("liveness probe: got %q, want [/atmkit health] (exec form: the image has no shell)", got)
+	}
+	if len(c.Ports) != 1 || c.Ports[0].ContainerPort != 8080 || len(svc.Spec.Ports) != 1 || svc.Spec.Ports[0].TargetPort != 8080 {
+		t.Errorf("ports: want the container's and the Service's target port 8080 (the image's ATMKIT_ADDR)")
+	}
+	if pod.SecurityContext.RunAsUser != 65532 {
+		t.Errorf("runAsUser: got %d, want 65532 (the image's user)", pod.SecurityContext.RunAsUser)
+	}
+	if !slices.ContainsFunc(c.Env, func(e struct{ Name string }) bool { return e.Name == "ATMKIT_KEYS" }) {
+		t.Error("the keys should come from a Secret through ATMKIT_KEYS")
+	}
+	selector, _ := svc.raw["spec"].(map[string]any)["selector"].(map[string]any)
+	for k, v := range dep.Spec.Template.Metadata.Labels {
+		if selector[k] != v {
+			t.Errorf("the Service's selector %v does not select the pods' labels %v", selector, dep.Spec.Template.Metadata.Labels)
+		}
+	}
+
+	// --config names the ConfigMap's key where the volume mounts it.
+	i := slices.Index(c.Args, "--config")
+	if len(c.Args) == 0 || c.Args[0] != "serve" || i < 0 || i+1 >= len(c.Args) {
+		t.Fatalf("args: got %q, want serve --config FILE", c.Args)
+	}
+	configPath := c.Args[i+1]
+	mounted := false
+	for _, vm := range c.VolumeMounts {
+		for _, v := range pod.Volumes {
+			if v.Name == vm.Name && v.ConfigMap.Name == cm.Metadata.Name {
+				if _, ok := cm.Data[strings.TrimPrefix(configPath, vm.MountPath+"/")]; ok && strings.HasPrefix(configPath, vm.MountPath+"/") {
+					mounted = true
+				}
+			}
+		}
+	}
+	if !mounted {
+		t.Fatalf("--config %s is no key of the ConfigMap %s where a volume mounts it", configPath, cm.Metadata.Name)
+	}
+
+	// atmkit serve with the Deployment's arguments and the ConfigMap's file.
+	file := filepath.Join(t.TempDir(), filepath.Base(configPath))
+	if err := os.WriteFile(file, []byte(cm.Data[filepath.Base(configPath)]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := slices.Clone(c.Args)
+	args[i+1] = file
+	_, base, stderr := startAtmkit(t, append(args, "--addr", "127.0.0.1:0", "--key", "ci-key")...)
+	if code, out, errOut := runAtmkit(nil, "health", "--url", base); code != 0 {
+		t.Errorf("atmkit health: exit %d\n%s%s\nserve's stderr:\n%s", code, out, errOut, stderr.String())
+	}
+	if status, body := get(t, base+"/__admin/faults", ""); status != 200 || !strings.Contains(body, `"operation":"ReturnInstitutions"`) {
+		t.Errorf("GET /__admin/faults: got %d %s, want the ConfigMap's fault", status, body)
+	}
+}

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/atmkit/atmkit/internal/mocktest"
+	"github.com/atmkit/atmkit/mockserver"
+)
+
+// TestHealth runs atmkit health against real servers: a mock (with and
+// without an admin token, over HTTP and HTTPS), a port nobody listens on,
+// and servers that are not atmkit mocks.
+func TestHealth(t *testing.T) {
+	t.Parallel()
+	mock := mockserver.NewTestServer(t)
+	guarded := mockserver.NewTestServer(t, mockserver.WithAdminToken("admin-secret"))
+	tlsMock := mockserver.NewTestServer(t, mockserver.WithTLS())
+	caFile := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(caFile, tlsMock.CACertPEM(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	notMock := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte("<html>hello</html>"))
+	}))
+	t.Cleanup(notMock.Close)
+	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "starting", http.StatusServiceUnavailable)
+	}))
+	t.Cleanup(failing.Close)
+	mockPort := mustURL(t, mock.URL).Port()
+
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		args []string
+		code int
+		out  string // in stdout (code 0) or stderr
+	}{
+		{"a mock", nil, []string{"--url", mock.URL}, 0, "/__admin/health: ok"},
+		{"a mock, URL with a slash", nil, []string{"--url", mock.URL + "/"}, 0, mock.URL + "/__admin/health: ok"},
+		{"a mock with an admin token", nil, []string{"--url", guarded.URL}, 0, ": ok"},
+		{"ATMKIT_URL", map[string]string{"ATMKIT_URL": mock.URL}, nil, 0, ": ok"},
+		{"the port of ATMKIT_ADDR", map[string]string{"ATMKIT_ADDR": "0.0.0.0:" + mockPort}, nil, 0, "http://127.0.0.1:" + mockPort + "/__admin/health: ok"},
+		{"HTTPS with its authority", nil, []string{"--url", tlsMock.URL, "--ca-cert", caFile}, 0, ": ok"},
+		{"HTTPS, authority unknown", nil, []string{"--url", tlsMock.URL}, 1, "certificate"},
+		{"nothing listening", nil, []string{"--url", mocktest.ClosedPort(t)}, 1, "connection refused"},
+		{"not a mock", nil, []string{"--url", notMock.URL}, 1, "not an atmkit mock"},
+		{"503", nil, []string{"--url", failing.URL}, 1, "answered 503 Service Unavailable, want 200 OK"},
+		{"not an HTTP URL", nil, []string{"--url", "ftp://127.0.0.1:21"}, 2, "--url ftp://127.0.0.1:21: want an http or https URL"},
+		{"timeout 0", nil, []string{"--url", mock.URL, "--timeout", "0s"}, 2, "--timeout 0s: must be positive"},
+		{"an argument", nil, []string{mock.URL}, 2, "unexpected argument"},
+		{"an unknown flag", nil, []string{"--port", "8080"}, 2, "unknown flag --port"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			code, out, errOut := runAtmkit(tc.env, append([]string{"health"}, tc.args...)...)
+			if code != tc.code {
+				t.Fatalf("exit code: got %d, want %d\nstdout: %s\nstderr: %s", code, tc.code, out, errOut)
+			}
+			got := errOut
+			if code == 0 {
+				got = out
+			}
+			if !strings.Contains(got, tc.out) {
+				t.Errorf("got %q, want it to contain %q", got, tc.out)
+			}
+		})
+	}
+}
+
+func TestHealthDefaultURL(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ addr, want string }{
+		{"", "http://127.0.0.1:8080"},
+		{"0.0.0.0:9090", "http://127.0.0.1:9090"},
+		{":9091", "http://127.0.0.1:9091"},
+		{"[::]:9092", "http://[::1]:9092"},
+		{"10.0.0.7:9093", "http://10.0.0.7:9093"},
+		{"127.0.0.1:0", "http://127.0.0.1:8080"}, // a free port: nothing to guess
+		{"no-port", "http://127.0.0.1:8080"},
+	} {
+		got := healthDefaultURL(func(k string) string {
+			if k == "ATMKIT_ADDR" {
+				return tc.addr
+			}
+			return ""
+		})
+		if got != tc.want {
+			t.Errorf("ATMKIT_ADDR=%q: got %q, want %q", tc.addr, got, tc.want)
+		}
+	}
+}
+
+func mustURL(t *testing.T, s string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}

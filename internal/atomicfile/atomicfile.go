@@ -1,0 +1,79 @@
+// Package atomicfile replaces files atomically: the new content is
+// written to a temporary file in the target's directory, synced, given its
+// mode, and renamed over the target, so a reader sees the old file or the
+// new one, never half of one, and a crash leaves no half-written file.
+//
+// What differs by operating system lives in files of their own: making
+// the rename durable (dir_unix.go, dir_windows.go). The rename itself is
+// os.Rename, which replaces an existing file on every system atmkit is
+// built for (on Windows, MoveFileEx with MOVEFILE_REPLACE_EXISTING).
+package atomicfile
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// Write replaces the file at path with data, atomically, with mode perm.
+// The directory must exist.
+func Write(path string, data []byte, perm os.FileMode) error {
+	return WriteFunc(path, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteFunc replaces the file at path with what write writes (buffered),
+// atomically, with mode perm. When write fails, the target is left as it
+// was and the temporary file is removed. The directory must exist.
+func WriteFunc(path string, perm os.FileMode, write func(io.Writer) error) error {
+	dir := filepath.Dir(path)
+	// A dot file, which atmkit's directory readers (cassettes, data sets)
+	// skip while it exists.
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	name := tmp.Name()
+	fail := func(err error) error {
+		_ = tmp.Close()
+		_ = os.Remove(name)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	bw := bufio.NewWriterSize(tmp, 256<<10)
+	if err := write(bw); err != nil {
+		return fail(err)
+	}
+	if err := bw.Flush(); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Chmod(perm); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
+		_ = os.Remove(name)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return Replace(name, path)
+}
+
+// Replace renames the file tmp over path and makes the rename durable
+// where the system allows it; on failure tmp is removed. tmp must be in
+// path's directory (a rename across file systems is not atomic), written
+// and closed: for content a library writes to a file name of its own.
+func Replace(tmp, path string) error {
+	if err := os.Rename(tmp, path); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := syncDir(filepath.Dir(path)); err != nil {
+		return fmt.Errorf("write %s: sync its directory: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,118 @@
+package atomicfile
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func TestWriteReplacesTheFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rec.yaml")
+	if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(path, []byte("new content"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil || string(got) != "new content" {
+		t.Fatalf("got %q, %v; want %q", got, err, "new content")
+	}
+	if runtime.GOOS != "windows" { // Windows has no Unix modes
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm() != 0o644 {
+			t.Errorf("mode: got %v, want %v", st.Mode().Perm(), os.FileMode(0o644))
+		}
+	}
+	assertOnly(t, dir, "rec.yaml")
+}
+
+func TestWriteFuncFailureLeavesTheFileAlone(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "atms.json")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("boom")
+	err := WriteFunc(path, 0o644, func(w io.Writer) error {
+		_, _ = io.WriteString(w, "half")
+		return boom
+	})
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), path) {
+		t.Errorf("got %v, want the write's error wrapped with the path", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "old" {
+		t.Errorf("the file: got %q, want the old content", got)
+	}
+	assertOnly(t, dir, "atms.json")
+}
+
+func TestWriteNewFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "shape.yaml")
+	if err := Write(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(path); err != nil || st.Size() != 0 {
+		t.Errorf("got %v, %v; want an empty file", st, err)
+	}
+}
+
+func TestWriteMissingDirectory(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "no-such-dir", "rec.yaml")
+	err := Write(path, []byte("x"), 0o644)
+	if !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), path) {
+		t.Errorf("got %v, want a not-exist error naming %s", err, path)
+	}
+}
+
+func TestReplace(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "report.xml")
+	tmp := filepath.Join(dir, ".report.xml.1.tmp")
+	for _, content := range []string{"first", "second"} {
+		if err := os.WriteFile(tmp, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := Replace(tmp, path); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(path); string(got) != content {
+			t.Errorf("got %q, want %q", got, content)
+		}
+	}
+	assertOnly(t, dir, "report.xml")
+	// A failed rename removes the temporary file.
+	if err := os.WriteFile(tmp, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Replace(tmp, filepath.Join(dir, "missing", "report.xml")); err == nil {
+		t.Error("a rename into a missing directory succeeded")
+	}
+	assertOnly(t, dir, "report.xml")
+}
+
+// assertOnly checks that dir holds exactly the named files: no temporary
+// file was left behind.
+func assertOnly(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range ents {
+		got = append(got, e.Name())
+	}
+	if strings.Join(got, ",") != strings.Join(names, ",") {
+		t.Errorf("%s holds %q, want %q", dir, got, names)
+	}
+}

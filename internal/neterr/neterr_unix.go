@@ -1,0 +1,10 @@
+//go:build !windows
+
+package neterr
+
+import "syscall"
+
+var (
+	refused = []error{syscall.ECONNREFUSED}
+	reset   = []error{syscall.ECONNRESET}
+)

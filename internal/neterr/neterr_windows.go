@@ -1,0 +1,16 @@
+package neterr
+
+import "syscall"
+
+// Winsock's error numbers, which Windows sockets fail with. Go's
+// syscall.ECONNREFUSED and ECONNRESET on Windows are numbers of its own
+// that no socket returns.
+const (
+	wsaECONNRESET   syscall.Errno = 10054
+	wsaECONNREFUSED syscall.Errno = 10061
+)
+
+var (
+	refused = []error{wsaECONNREFUSED, syscall.ECONNREFUSED}
+	reset   = []error{wsaECONNRESET, syscall.ECONNRESET}
+)

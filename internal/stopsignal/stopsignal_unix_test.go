@@ -1,0 +1,59 @@
+//go:build !windows
+
+package stopsignal
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestNotifyContext sends the process each stop signal and checks that
+// the context ends. Signals are process-wide, so the subtests run one
+// after the other; a channel of its own keeps each signal from ending the
+// test binary should it arrive after stop.
+func TestNotifyContext(t *testing.T) {
+	guard := make(chan os.Signal, 4)
+	signal.Notify(guard, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(guard)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			ctx, stop := NotifyContext(context.Background())
+			defer stop()
+			if err := syscall.Kill(os.Getpid(), sig); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-ctx.Done():
+			case <-time.After(time.Minute):
+				t.Fatalf("%s: the context did not end", sig)
+			}
+		})
+	}
+}
+
+func TestNotify(t *testing.T) {
+	c := make(chan os.Signal, 1)
+	Notify(c)
+	defer signal.Stop(c)
+	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case got := <-c:
+		if got != syscall.SIGTERM {
+			t.Errorf("got %v, want SIGTERM", got)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("SIGTERM was not relayed")
+	}
+}
+
+func TestSignalsAreInterruptAndTerm(t *testing.T) {
+	if len(Signals) != 2 || Signals[0] != os.Interrupt || Signals[1] != syscall.SIGTERM {
+		t.Errorf("got %v, want [interrupt terminated]", Signals)
+	}
+}
