@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"time"
 
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/banner"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/fixtures"
 )
@@ -64,42 +62,9 @@ func (m *Main) runFixturesGenerate(ctx context.Context, args []string) error {
 	if err := fixtures.Save(*out, d); err != nil {
 		return err
 	}
-	m.printFixturesSummary(m.Stdout, *out, d)
+	banner.FixturesSummary(m.Stdout, *out, d)
 	fmt.Fprintf(m.Stdout, "done in %s\n", time.Since(start).Round(time.Millisecond))
 	return nil
-}
-
-// printFixturesSummary lists the files written and a few ids to try.
-func (m *Main) printFixturesSummary(w io.Writer, dir string, d *fixtures.Dataset) {
-	size := func(name string) string {
-		fi, err := os.Stat(filepath.Join(dir, name))
-		if err != nil {
-			return "?"
-		}
-		return fmt.Sprintf("%.1f MB", float64(fi.Size())/(1<<20))
-	}
-	fmt.Fprintf(w, "wrote %s (%d provinces)\n", filepath.Join(dir, fixtures.ProvincesFile), len(d.Provinces))
-	fmt.Fprintf(w, "wrote %s (%d institutions)\n", filepath.Join(dir, fixtures.InstitutionsFile), len(d.Institutions))
-	fmt.Fprintf(w, "wrote %s (%d cities)\n", filepath.Join(dir, fixtures.CitiesFile), len(d.Cities))
-	fmt.Fprintf(w, "wrote %s (%d ATMs, %s)\n", filepath.Join(dir, fixtures.ATMsFile), len(d.ATMs), size(fixtures.ATMsFile))
-
-	cities, insts := d.Tallies()
-	if len(cities) > 0 {
-		fmt.Fprint(w, "try: intCityID")
-		for i, c := range cities[:min(2, len(cities))] {
-			city, _ := d.City(c.ID)
-			if i > 0 {
-				fmt.Fprint(w, " or")
-			}
-			fmt.Fprintf(w, " %d (%s, %s: %d ATMs)", c.ID, city.Name, city.Province, c.ATMs)
-		}
-		fmt.Fprintln(w)
-	}
-	if len(insts) > 0 {
-		in, _ := d.Institution(insts[0].ID)
-		fmt.Fprintf(w, "     intInstitutionID %d (%s: %d ATMs)\n", in.ID, in.Name, insts[0].ATMs)
-	}
-	fmt.Fprintf(w, "serve it: atmkit serve --fixtures %s\n", dir)
 }
 
 func (m *Main) runFixturesCheck(ctx context.Context, args []string) error {

@@ -74,29 +74,6 @@ func TestHealth(t *testing.T) {
 	}
 }
 
-func TestHealthDefaultURL(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct{ addr, want string }{
-		{"", "http://127.0.0.1:8080"},
-		{"0.0.0.0:9090", "http://127.0.0.1:9090"},
-		{":9091", "http://127.0.0.1:9091"},
-		{"[::]:9092", "http://[::1]:9092"},
-		{"10.0.0.7:9093", "http://10.0.0.7:9093"},
-		{"127.0.0.1:0", "http://127.0.0.1:8080"}, // a free port: nothing to guess
-		{"no-port", "http://127.0.0.1:8080"},
-	} {
-		got := healthDefaultURL(func(k string) string {
-			if k == "ATMKIT_ADDR" {
-				return tc.addr
-			}
-			return ""
-		})
-		if got != tc.want {
-			t.Errorf("ATMKIT_ADDR=%q: got %q, want %q", tc.addr, got, tc.want)
-		}
-	}
-}
-
 func mustURL(t *testing.T, s string) *url.URL {
 	t.Helper()
 	u, err := url.Parse(s)

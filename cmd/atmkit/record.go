@@ -111,7 +111,7 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 		// every replay miss. Exit 1, so a script notices.
 		stopErr = fmt.Errorf("nothing recorded (no request came through the proxy), so no cassette was written to %s", rec.Path())
 	} else {
-		fmt.Fprintf(m.Stdout, "atmkit: saved %s: %s (%d new)\n", rec.Path(), plural(rec.Len(), "interaction"), rec.Len()-before)
+		fmt.Fprintf(m.Stdout, "atmkit: saved %s: %s (%d new)\n", rec.Path(), banner.Plural(rec.Len(), "interaction"), rec.Len()-before)
 	}
 	if serveErr != nil {
 		return fmt.Errorf("record: %w", serveErr)

@@ -86,7 +86,7 @@ func (m *Main) loadReplay(fs *flag.FlagSet, f *serveFlags) (*replaySetup, error)
 	}
 	st := idx.Stats()
 	if st.Answers == 0 {
-		what := fmt.Sprintf("no answers to replay (%s, %s, %s of an operation)", plural(st.Files, "cassette file"), plural(st.Interactions, "interaction"), plural(st.Calls, "call"))
+		what := fmt.Sprintf("no answers to replay (%s, %s, %s of an operation)", banner.Plural(st.Files, "cassette file"), banner.Plural(st.Interactions, "interaction"), banner.Plural(st.Calls, "call"))
 		if st.Files == 0 {
 			what = "no cassette files (*.yaml) to replay"
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/banner"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/learnfrom"
 	"github.com/atmkit/atmkit/shape"
@@ -85,7 +86,7 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		if err != nil {
 			return fmt.Errorf("shape learn: %w", err)
 		}
-		sources = append(sources, plural(n, "recorded answer")+" in "+plural(len(files), "cassette"))
+		sources = append(sources, banner.Plural(n, "recorded answer")+" in "+banner.Plural(len(files), "cassette"))
 		if recordedWSDL != "" {
 			sources = append(sources, "the WSDL recorded in "+recordedWSDL)
 		}

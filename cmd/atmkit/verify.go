@@ -10,6 +10,7 @@ import (
 
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cassettes/verify"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/banner"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/internal/redact"
 )
@@ -88,7 +89,7 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 		IgnoreValues:   f.values == "ignore",
 		MaxDifferences: f.maxDiffs,
 	}
-	p := &verify.Printer{W: m.Stdout, Quiet: f.quiet, Heading: "atmkit: verifying " + describe(opts, len(files))}
+	p := &verify.Printer{W: m.Stdout, Quiet: f.quiet, Heading: "atmkit: verifying " + banner.VerifyHeading(opts, len(files))}
 	opts.OnResult = p.Print
 	report, err := verify.Run(ctx, files, opts)
 	switch {
@@ -128,26 +129,11 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 		if err != nil {
 			return fmt.Errorf("cassette verify: %w", err)
 		}
-		fmt.Fprintf(m.Stdout, "atmkit: replaced %s with the deployment's, in %s\n", plural(n, "recorded answer"), plural(len(updated), "cassette"))
+		fmt.Fprintf(m.Stdout, "atmkit: replaced %s with the deployment's, in %s\n", banner.Plural(n, "recorded answer"), banner.Plural(len(updated), "cassette"))
 		return nil
 	}
 	return cli.Exitf(exitFailure, "cassette verify: %d of %d interactions drifted (see above); --update rewrites the cassettes with the new answers",
 		drifted, len(report.Results))
-}
-
-// describe says what verify.Run does with o over n cassette files: "2
-// cassettes against https://atm.example.org (4 requests at a time, at most
-// 10 a second, values compared)", the URL's password and key masked.
-func describe(o verify.Options, n int) string {
-	rate, values := "no rate limit", "compared"
-	if o.Rate > 0 {
-		rate = fmt.Sprintf("at most %g a second", o.Rate)
-	}
-	if o.IgnoreValues {
-		values = "ignored"
-	}
-	return fmt.Sprintf("%s against %s (%s at a time, %s, values %s)",
-		plural(n, "cassette"), redact.URL(o.Upstream), plural(max(1, o.Concurrency), "request"), rate, values)
 }
 
 // notChecked is the error of a run that could not check the deployment
@@ -155,11 +141,4 @@ func describe(o verify.Options, n int) string {
 // that cannot be read): exit 2, nothing was found out about drift.
 func notChecked(msg string) error {
 	return cli.Exitf(exitUsage, "cassette verify: could not check: %s", msg)
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }

@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"io"
-	"runtime"
 	"runtime/debug"
 
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/buildinfo"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 )
 
@@ -22,81 +20,12 @@ var (
 	date    = "" // when the binary was built (RFC 3339)
 )
 
-// buildDesc is what atmkit version prints.
-type buildDesc struct {
-	version   string
-	commit    string // "" when unknown
-	modified  bool   // the working tree had changes the commit does not hold
-	when      string // the build date, or the commit's time
-	whenLabel string // "built" or "committed"
-	goVersion string
-	platform  string
-}
-
-// describeBuild combines the stamps the linker set with the build
-// information Go records: the stamps win; without them a go build from a
-// clone names the commit and its time (vcs.revision, vcs.time), a go
-// install …@v1.2.3 names its version and no commit.
-func describeBuild(stampVersion, stampCommit, stampDate string, bi *debug.BuildInfo) buildDesc {
-	d := buildDesc{
-		version:   stampVersion,
-		commit:    stampCommit,
-		goVersion: runtime.Version(),
-		platform:  runtime.GOOS + "/" + runtime.GOARCH,
-	}
-	if stampDate != "" {
-		d.when, d.whenLabel = stampDate, "built"
-	}
-	if bi != nil {
-		d.goVersion = bi.GoVersion
-		if d.version == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-			d.version = bi.Main.Version
-		}
-		if d.commit == "" {
-			for _, s := range bi.Settings {
-				switch s.Key {
-				case "vcs.revision":
-					d.commit = s.Value
-				case "vcs.time":
-					if d.when == "" {
-						d.when, d.whenLabel = s.Value, "committed"
-					}
-				case "vcs.modified":
-					d.modified = s.Value == "true"
-				}
-			}
-		}
-	}
-	if d.version == "" {
-		d.version = "devel"
-	}
-	return d
-}
-
-// write prints the description: the version on the first line, then the
-// commit, the date and the Go toolchain, one per line.
-func (d buildDesc) write(w io.Writer) {
-	fmt.Fprintf(w, "atmkit %s\n", d.version)
-	switch {
-	case d.commit == "":
-		fmt.Fprintln(w, "commit     unknown (built without VCS stamps; `make build` stamps it)")
-	case d.modified:
-		fmt.Fprintf(w, "commit     %s (with uncommitted changes)\n", d.commit)
-	default:
-		fmt.Fprintf(w, "commit     %s\n", d.commit)
-	}
-	if d.when != "" {
-		fmt.Fprintf(w, "%-10s %s\n", d.whenLabel, d.when)
-	}
-	fmt.Fprintf(w, "go         %s %s\n", d.goVersion, d.platform)
-}
-
 func (m *Main) runVersion(ctx context.Context, args []string) error {
 	fs := cli.NewFlagSet("version", "version", helpText("version"), m.Stderr)
 	if err := m.ParseNoArgs(fs, args); err != nil {
 		return err
 	}
 	bi, _ := debug.ReadBuildInfo()
-	describeBuild(version, commit, date, bi).write(m.Stdout)
+	buildinfo.Describe(version, commit, date, bi).Write(m.Stdout)
 	return nil
 }

@@ -1,4 +1,4 @@
-// Package banner writes what atmkit's servers tell their user: the mock's
+// Package banner writes what atmkit tells its user beside results: the mock's
 // banner (atmkit serve: what it serves, its endpoints, a command to try),
 // the recording proxy's (atmkit record) and the lines it prints as it
 // records (Progress), and the warning of an admin API open to other hosts.

@@ -1,0 +1,106 @@
+package banner
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/cassettes/verify"
+	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/internal/redact"
+)
+
+// Plural writes n and what, with an s for any n but 1: "1 call", "2 calls".
+func Plural(n int, what string) string { return plural(n, what) }
+
+// CassetteList writes the interactions of the cassettes at paths as a table:
+// per file a heading "# FILE: N interactions", then a row per interaction
+// with its ID, binding ("-" for no call), operation, parameters
+// (name=value, the key left out; a value quoted when it is empty or holds
+// blanks or quotes) and status, followed by "[key rejection]" for a
+// recorded key rejection, as verify words it.
+func CassetteList(w io.Writer, paths ...string) error {
+	files, err := cassettes.Files(paths...)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, f := range files {
+		entries, err := cassettes.List(f)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(tw, "# %s: %s\n", f, plural(len(entries), "interaction"))
+		fmt.Fprintln(tw, "ID\tBINDING\tOPERATION\tPARAMETERS\tSTATUS")
+		for _, e := range entries {
+			b, ps := cmp.Or(e.Binding, "-"), make([]string, len(e.Params))
+			for i, p := range e.Params {
+				ps[i] = p[0] + "=" + p[1]
+				if p[1] == "" || strings.ContainsAny(p[1], " \t\"") {
+					ps[i] = fmt.Sprintf("%s=%q", p[0], p[1])
+				}
+			}
+			status := strconv.Itoa(e.Status)
+			if e.KeyRejection {
+				status += " [key rejection]"
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", e.ID, b, e.Operation, cmp.Or(strings.Join(ps, " "), "-"), status)
+		}
+	}
+	return tw.Flush()
+}
+
+// FixturesSummary lists the files of the data set d written to dir and a
+// few ids to try.
+func FixturesSummary(w io.Writer, dir string, d *fixtures.Dataset) {
+	size := func(name string) string {
+		fi, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			return "?"
+		}
+		return fmt.Sprintf("%.1f MB", float64(fi.Size())/(1<<20))
+	}
+	fmt.Fprintf(w, "wrote %s (%d provinces)\n", filepath.Join(dir, fixtures.ProvincesFile), len(d.Provinces))
+	fmt.Fprintf(w, "wrote %s (%d institutions)\n", filepath.Join(dir, fixtures.InstitutionsFile), len(d.Institutions))
+	fmt.Fprintf(w, "wrote %s (%d cities)\n", filepath.Join(dir, fixtures.CitiesFile), len(d.Cities))
+	fmt.Fprintf(w, "wrote %s (%d ATMs, %s)\n", filepath.Join(dir, fixtures.ATMsFile), len(d.ATMs), size(fixtures.ATMsFile))
+
+	cities, insts := d.Tallies()
+	if len(cities) > 0 {
+		fmt.Fprint(w, "try: intCityID")
+		for i, c := range cities[:min(2, len(cities))] {
+			city, _ := d.City(c.ID)
+			if i > 0 {
+				fmt.Fprint(w, " or")
+			}
+			fmt.Fprintf(w, " %d (%s, %s: %d ATMs)", c.ID, city.Name, city.Province, c.ATMs)
+		}
+		fmt.Fprintln(w)
+	}
+	if len(insts) > 0 {
+		in, _ := d.Institution(insts[0].ID)
+		fmt.Fprintf(w, "     intInstitutionID %d (%s: %d ATMs)\n", in.ID, in.Name, insts[0].ATMs)
+	}
+	fmt.Fprintf(w, "serve it: atmkit serve --fixtures %s\n", dir)
+}
+
+// VerifyHeading says what verify.Run does with o over n cassette files: "2
+// cassettes against https://atm.example.org (4 requests at a time, at most
+// 10 a second, values compared)", the URL's password and key masked.
+func VerifyHeading(o verify.Options, n int) string {
+	rate, values := "no rate limit", "compared"
+	if o.Rate > 0 {
+		rate = fmt.Sprintf("at most %g a second", o.Rate)
+	}
+	if o.IgnoreValues {
+		values = "ignored"
+	}
+	return fmt.Sprintf("%s against %s (%s at a time, %s, values %s)",
+		plural(n, "cassette"), redact.URL(o.Upstream), plural(max(1, o.Concurrency), "request"), rate, values)
+}

@@ -1,0 +1,73 @@
+// Package health checks that an atmkit mock answers its health endpoint:
+// what atmkit health, the image's HEALTHCHECK and exec probes run.
+package health
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+)
+
+// Path is the mock's health endpoint, which needs no admin token.
+const Path = "/__admin/health"
+
+// defaultURL is where atmkit health looks by default: atmkit serve's
+// default port on the loopback interface.
+const defaultURL = "http://127.0.0.1:8080"
+
+// DefaultURL is the URL atmkit health checks without --url: atmkit
+// serve's default, or, where ATMKIT_ADDR sets serve's address (as in the
+// container image), that address, on the loopback interface when it names
+// every interface.
+func DefaultURL(getenv func(string) string) string {
+	addr := getenv("ATMKIT_ADDR")
+	if addr == "" {
+		return defaultURL
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil || port == "" || port == "0" {
+		return defaultURL
+	}
+	switch host {
+	case "", "0.0.0.0":
+		host = "127.0.0.1"
+	case "::":
+		host = "::1"
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
+
+// Check GETs the health endpoint at target: nil when it answers 200
+// with {"status":"ok"}.
+func Check(ctx context.Context, c *http.Client, target string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := c.Do(req)
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err // the URL is in the caller's message already
+	}
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 4096))
+	if err != nil {
+		return fmt.Errorf("read the answer: %w", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("answered %s, want 200 OK", resp.Status)
+	}
+	var st struct{ Status string }
+	if err := json.Unmarshal(body, &st); err != nil || st.Status != "ok" {
+		return fmt.Errorf(`answered %.80q, want {"status":"ok"}: not an atmkit mock`, body)
+	}
+	return nil
+}
