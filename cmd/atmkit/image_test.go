@@ -313,7 +313,7 @@ func TestImage(t *testing.T) {
 		if status != http.StatusOK {
 			t.Fatalf("a call through the recorder: got %d %.300s, want 200", status, recorded)
 		}
-		rec.stop("atmkit: saved cassettes/atm.yaml: 1 interactions")
+		rec.stop("atmkit: saved cassettes/atm.yaml: 1 interaction")
 		rec.assertKeyNotLogged()
 		upstream.stop("atmkit: stopped")
 		upstream.assertKeyNotLogged()
