@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -55,6 +56,10 @@ type IndexStats struct {
 	WSDL string
 	// Empty lists the cassette files that hold no interactions.
 	Empty []string
+	// Namespaces are the service namespaces the recorded SOAP calls were
+	// sent in, sorted: the namespace of the deployment they were recorded
+	// from when there is one.
+	Namespaces []string
 }
 
 // entry holds the answers recorded for one question: per binding, the
@@ -158,6 +163,11 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 				continue
 			}
 			ix.stats.Calls++
+			if c.Binding.IsSOAP() {
+				if ns := recorded.SOAPNamespace(i.Request.Headers, i.Request.Body); ns != "" && !slices.Contains(ix.stats.Namespaces, ns) {
+					ix.stats.Namespaces = append(ix.stats.Namespaces, ns)
+				}
+			}
 			r := &rendition{binding: c.Binding, status: i.Response.Code, body: []byte(i.Response.Body),
 				contentType: recorded.HeaderValue(i.Response.Headers, "Content-Type"), where: where, canonical: c.Canonical()}
 			if r.status != http.StatusOK {
@@ -171,7 +181,11 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 			ix.add(c, r)
 		}
 	}
+	slices.Sort(ix.stats.Namespaces)
 	if cfg.upstream.URL != "" {
+		if cfg.upstream.Namespace == "" && len(ix.stats.Namespaces) == 1 {
+			cfg.upstream.Namespace = ix.stats.Namespaces[0]
+		}
 		if ix.up, err = newUpstream(cfg.upstream); err != nil {
 			return nil, err
 		}

@@ -28,8 +28,9 @@ type Upstream struct {
 	// Record is the cassette each new episode is recorded into (appended,
 	// scrubbed, written atomically).
 	Record string
-	// Namespace is the service namespace used to write SOAP requests
-	// (asmx.DefaultNamespace when empty).
+	// Namespace is the service namespace used to write SOAP requests.
+	// When empty: the namespace of the SOAP calls the cassettes recorded,
+	// when they agree on one, else asmx.DefaultNamespace.
 	Namespace string
 	// Transport reaches the upstream (http.DefaultTransport when nil).
 	Transport http.RoundTripper

@@ -61,8 +61,12 @@ func (m *Main) loadReplay(fs *flag.FlagSet, f *serveFlags) (*replaySetup, error)
 			return nil, err
 		}
 		target := recordTarget(paths[0])
+		ns := f.namespace // given, or the cassettes' own (LoadIndex)
+		if !m.Given(fs, "namespace") {
+			ns = ""
+		}
 		opts = append(opts, cassettes.WithUpstream(cassettes.Upstream{URL: upstream, Record: target,
-			Namespace: f.namespace, Transport: rt, Timeout: f.reach.Timeout}))
+			Namespace: ns, Transport: rt, Timeout: f.reach.Timeout}))
 		if _, err := os.Stat(cassettes.FilePath(paths[0])); errors.Is(err, os.ErrNotExist) {
 			if _, err := os.Stat(paths[0]); errors.Is(err, os.ErrNotExist) {
 				load = paths[1:] // the first cassette is created by the upstream episodes
@@ -98,6 +102,16 @@ func (m *Main) loadReplay(fs *flag.FlagSet, f *serveFlags) (*replaySetup, error)
 		default:
 			_ = idx.Close()
 			return nil, m.BadSetting(fs, "replay", what+"; record some with atmkit record, or answer misses with --on-miss fixtures")
+		}
+	}
+	if !m.Given(fs, "namespace") && len(st.Namespaces) > 0 {
+		// Serve in the namespace the calls were recorded in: the
+		// deployment's SOAPActions are then this mock's too.
+		if len(st.Namespaces) == 1 {
+			f.namespace = st.Namespaces[0]
+		} else {
+			fmt.Fprintf(m.Stderr, "atmkit: WARNING: --replay: the cassettes hold SOAP calls in %d namespaces (%s); serving %s: pass --namespace to choose\n",
+				len(st.Namespaces), strings.Join(st.Namespaces, ", "), f.namespace)
 		}
 	}
 	for _, e := range st.Empty {

@@ -47,7 +47,7 @@ var serveEnvAliases = map[string]string{"key": "ATMKIT_KEYS"}
 func (f *serveFlags) register(m *Main) *flag.FlagSet {
 	fs := cli.NewFlagSet("serve", "serve [flags]", helpText("serve"), m.Stderr)
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
-	fs.StringVar(&f.namespace, "namespace", asmx.DefaultNamespace, "service namespace of the operations")
+	fs.StringVar(&f.namespace, "namespace", asmx.DefaultNamespace, "service namespace of the operations (with --replay, default: the one the cassettes recorded)")
 	fs.StringVar(&f.fixtures, "fixtures", "", "data set directory (default: the embedded data set)")
 	fs.Var(&f.keys, "key", "accepted service key (repeatable; also ATMKIT_KEYS=k1,k2); none: any non-empty key")
 	fs.Int64Var(&f.maxBody, "max-body", mockserver.DefaultMaxBodyBytes, "largest request body in bytes (the default is ASP.NET's maxRequestLength, 4096 KB); larger ones get 413")
@@ -94,6 +94,13 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	defer tl.Close()
+	replay, err := m.loadReplay(w, &f) // may take --namespace from the cassettes
+	if err != nil {
+		return err
+	}
+	if replay.index != nil {
+		defer func() { _ = replay.index.Close() }()
+	}
 	opts := []mockserver.Option{
 		mockserver.WithNamespace(f.namespace),
 		mockserver.WithMaxBodyBytes(f.maxBody),
@@ -120,13 +127,8 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	opts = append(opts, mockserver.WithShape(sh))
-	replay, err := m.loadReplay(w, &f)
-	if err != nil {
-		return err
-	}
 	b := banner.Mock{Fixtures: f.fixtures}
 	if replay.index != nil {
-		defer func() { _ = replay.index.Close() }()
 		opts = append(opts, mockserver.WithReplay(replay.index, replay.policy))
 		replay.banner.Gaps = replay.index.Gaps(sh, f.namespace)
 		b.Replay = &replay.banner

@@ -105,13 +105,7 @@ func soapCall(h http.Header, body string) (*asmx.Call, bool) {
 	if b == asmx.SOAP11 {
 		action, hasAction = HeaderValue(h, "SOAPAction"), true
 	}
-	ns := bodyNamespace(body)
-	if ns == "" && hasAction {
-		a := strings.Trim(strings.TrimSpace(action), `"`)
-		if i := strings.LastIndexByte(a, '/'); i > 0 {
-			ns = a[:i]
-		}
-	}
+	ns := soapNamespace(body, action, hasAction)
 	// The request is read as sent with the binding's own content type.
 	r := asmx.SOAPRequest{Namespace: ns, ContentType: asmx.ContentTypeSOAP11, Action: action, HasAction: true, Body: []byte(body)}
 	if b == asmx.SOAP12 {
@@ -122,6 +116,32 @@ func soapCall(h http.Header, body string) (*asmx.Call, bool) {
 	}
 	c, e := asmx.DecodeSOAPRequest(r)
 	return c, e == nil
+}
+
+// SOAPNamespace is the service namespace a recorded SOAP request was sent
+// in: its operation element's, else its action's (SOAPAction, or the
+// action parameter of a SOAP 1.2 content type); "" for a request that is
+// no SOAP call.
+func SOAPNamespace(h http.Header, body string) string {
+	b, action, hasAction := asmx.SOAPVersion(HeaderValue(h, "Content-Type"))
+	if b == 0 {
+		return ""
+	}
+	if b == asmx.SOAP11 {
+		action, hasAction = HeaderValue(h, "SOAPAction"), true
+	}
+	return soapNamespace(body, action, hasAction)
+}
+
+func soapNamespace(body, action string, hasAction bool) string {
+	ns := bodyNamespace(body)
+	if ns == "" && hasAction {
+		a := strings.Trim(strings.TrimSpace(action), `"`)
+		if i := strings.LastIndexByte(a, '/'); i > 0 {
+			ns = a[:i]
+		}
+	}
+	return ns
 }
 
 // bodyNamespace returns the namespace of the first element inside a SOAP
