@@ -119,7 +119,7 @@ func ExampleFault_Check() {
 	fmt.Println(err)
 	// Output:
 	// ReturnProvinces soap12 Client Injected fault. <nil>
-	// a fault needs at least one of delay, jitter, status, soapFault, drop or malformed
+	// a fault needs at least one of delay, jitter, delayDistribution, status, soapFault, drop, malformed, dribble, reset or garbage
 }
 
 // An app that must call the service over HTTPS is tested against a test
