@@ -322,3 +322,21 @@ func TestFaultProbabilityReproducible(t *testing.T) {
 		t.Errorf("statuses %v: want some of each of 503, 504 and 200", count)
 	}
 }
+
+// TestFaultDribbleStreamedAnswer: an answer long enough to be written in
+// pieces (ReturnAllAtms of thousands of ATMs) is dribbled intact, its
+// pieces cut into the dribble's chunks.
+func TestFaultDribbleStreamedAnswer(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithGeneratedDataset(3, 4000))
+	want := call(t, ts.URL, asmx.SOAP11, asmx.OpReturnAllAtms, paramsFor(asmx.OpReturnAllAtms, "k"))
+	if len(want.body) <= streamChunk {
+		t.Fatalf("the answer is %d bytes, want more than %d (written in pieces)", len(want.body), streamChunk)
+	}
+	if _, err := ts.AddFault(Fault{Dribble: &Dribble{Chunks: 7, Duration: 100 * time.Millisecond}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := call(t, ts.URL, asmx.SOAP11, asmx.OpReturnAllAtms, paramsFor(asmx.OpReturnAllAtms, "k")); got != want {
+		t.Errorf("dribbled: %d %d bytes, want the normal answer's %d %d bytes", got.status, len(got.body), want.status, len(want.body))
+	}
+}
