@@ -76,13 +76,19 @@
 // # Faults
 //
 // A Fault makes the calls it matches (by operation and binding) slow or
-// fail: a delay with jitter, an HTTP status, a SOAP fault written in the
-// call's binding form, a dropped connection or a malformed body, for a
-// number of calls (Times) or until removed. Add them with WithFault,
-// Server.AddFault or the admin API (POST /__admin/faults), whose JSON form
-// a Fault reads and writes; Fault.Check says what a server would store or
-// refuse. When several match, the oldest applies, so faults with Times 1
-// added in turn play out in order.
+// fail: a delay with jitter or drawn from a log-normal or uniform
+// distribution, an HTTP status, a SOAP fault written in the call's binding
+// form, a dropped connection, a malformed body, a body dribbled over a
+// duration, a connection reset in the middle of the answer, or garbage
+// instead of an answer; for every call or a reproducible share of them
+// (Probability, Seed), past the first Skip calls, for a number of calls
+// (Times) or until removed. Operation "WSDL" faults fetches of the service
+// description instead. Add them with WithFault, Server.AddFault or the admin
+// API (POST /__admin/faults), whose JSON form a Fault reads and writes;
+// Fault.Check says what a server would store or refuse. Each fault counts
+// the calls it matches, and the oldest that selects a call applies, so
+// faults with Times 1 added in turn play out in order. The journal names
+// the fault and its kind of each call a fault answered.
 //
 // # Replay
 //

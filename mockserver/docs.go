@@ -41,14 +41,20 @@ func parseDocsQuery(raw string) (docsRequest, string, bool) {
 }
 
 // serveDocs answers GET and HEAD of /service/service.asmx: the WSDL, the
-// discovery document or the HTML help pages.
-func (s *Server) serveDocs(w http.ResponseWriter, r *http.Request) {
+// discovery document or the HTML help pages. A fault on operation WSDL
+// applies to the first two, never to the help pages.
+func (s *Server) serveDocs(w http.ResponseWriter, r *http.Request, ex *exchange) {
 	kind, op, hasOp := parseDocsQuery(r.URL.RawQuery)
 	switch {
-	case kind == docsWSDL:
-		s.serveWSDL(w, r)
-	case kind == docsDisco:
-		s.serveDisco(w, r)
+	case kind == docsWSDL || kind == docsDisco:
+		serve := s.serveWSDL
+		if kind == docsDisco {
+			serve = s.serveDisco
+		}
+		if s.faults.active.Load() != 0 && s.injectFault(w, ex, opWSDL, 0, func(w http.ResponseWriter) { serve(w, r) }) {
+			return
+		}
+		serve(w, r)
 	case hasOp:
 		s.serveOperationHelp(w, r, op)
 	default:

@@ -104,6 +104,44 @@ func ExampleFault_retry() {
 	// journal: 200 fault=""
 }
 
+// A flaky service, reproducibly: a fault with a probability fails about
+// that share of the calls, and which ones depends only on its seed and the
+// call's number, so every run fails the same calls. A client that retries
+// up to twice gets every answer.
+func ExampleFault_probability() {
+	ts, err := mockserver.StartTestServer(mockserver.WithFault(mockserver.Fault{
+		Operation: "ReturnProvinces", Status: 503, Probability: 0.3, Seed: 42,
+	}))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer ts.Close()
+	url := ts.URL + "/service/service.asmx/ReturnProvinces?strAtmServiceKey=k"
+	for range 8 {
+		for attempt := 0; attempt < 3; attempt++ {
+			resp, err := http.Get(url)
+			if err != nil {
+				fmt.Println(err)
+				return
+			}
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				break
+			}
+		}
+	}
+	var failed []uint64
+	for _, e := range ts.Journal(mockserver.RequestFilter{}) {
+		if e.FaultKind == "status" {
+			failed = append(failed, e.Seq)
+		}
+	}
+	fmt.Println("calls:", len(ts.Journal(mockserver.RequestFilter{})), "failed:", failed)
+	// Output:
+	// calls: 11 failed: [1 5 6]
+}
+
 // A fault read from a file or a flag, in the JSON form the admin API
 // takes, is checked before there is a server to add it to: Check returns
 // it as a server stores it, or why a server would refuse it.
@@ -119,7 +157,7 @@ func ExampleFault_Check() {
 	fmt.Println(err)
 	// Output:
 	// ReturnProvinces soap12 Client Injected fault. <nil>
-	// a fault needs at least one of delay, jitter, status, soapFault, drop or malformed
+	// a fault needs at least one of delay, jitter, delayDistribution, status, soapFault, drop, malformed, dribble, reset or garbage
 }
 
 // An app that must call the service over HTTPS is tested against a test

@@ -5,45 +5,59 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"net/http"
+	"math"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
-	"github.com/atmkit/atmkit/internal/httpbuf"
 )
 
 // Fault is a failure the mock server injects into the calls it matches, so a
 // client can test its timeouts, retries and error handling. A fault applies
-// after the request decoded, before the service key is checked; requests that
-// fail to decode and requests for the documentation are never faulted.
+// after the request decoded, before the service key is checked; requests
+// that fail to decode are never faulted, and of the documentation only the
+// service description is, by a fault whose Operation is "WSDL".
 //
-// When several faults match a call, the oldest applies. A fault with Times
-// set counts down each time it applies and removes itself at zero, so faults
-// added one after the other with Times 1 play out in order.
+// Which fault applies: each fault counts every call that matches its
+// Operation and Binding. The oldest fault that selects a call applies; a
+// fault passes over the first Skip calls it counts, and, with a
+// Probability, the calls its draw passes over; such a call falls through to
+// the younger faults, and with none, is answered normally. A fault with
+// Times set counts down each time it applies and removes itself at zero, so
+// faults added one after the other with Times 1 play out in order.
 //
-// A fault delays the answer by Delay plus a random part of Jitter, then does
-// at most one of: Drop, Malformed, SOAPFault (with Status, if set, as its
-// HTTP status), or Status alone. A fault with only a delay answers normally
-// after it.
+// A fault delays the answer by Delay plus a random part of Jitter plus a
+// draw of DelayDistribution, then does at most one of: Garbage, Reset,
+// Drop, Malformed, SOAPFault (with Status, if set, as its HTTP status), or
+// Status alone; Dribble paces the body of the answer it gives (the normal
+// one, a status page, a SOAP fault or a malformed body). A fault with only
+// a delay answers normally after it.
+//
+// Reproducible runs: whether the k-th call a fault counts gets it depends
+// only on Seed and k, and so do that call's delay draws (Jitter and
+// DelayDistribution) and its Garbage bytes: a restarted mock with the same
+// faults, called in the same order, fails the same calls in the same way.
 type Fault struct {
 	// ID identifies the fault; the server assigns it ("f1", "f2", ...).
 	ID string
 	// Operation is the operation the fault applies to; empty means every
-	// operation. Matched ignoring case and stored with the document's spelling.
+	// operation. Matched ignoring case and stored with the document's
+	// spelling. "WSDL" matches fetches of the service description
+	// (?WSDL in any case, and ?disco) instead, and nothing else; help
+	// pages are never faulted.
 	Operation string
 	// Binding is the binding the fault applies to; 0 means every binding.
+	// A WSDL fault has none.
 	Binding asmx.Binding
 	// Delay holds the answer back this long. The delay ends early when the
 	// client goes away or the server closes.
 	Delay time.Duration
 	// Jitter adds a random extra delay from 0 to Jitter.
 	Jitter time.Duration
+	// DelayDistribution adds a random extra delay drawn from a log-normal
+	// or a uniform distribution (WireMock's delayDistribution).
+	DelayDistribution *DelayDistribution
 	// Status is the HTTP status to answer with. Alone it answers with an
 	// HTTP.sys-style HTML error page, as IIS does for 503 and the like.
 	Status int
@@ -58,8 +72,27 @@ type Fault struct {
 	// Malformed answers 200 with the normal body cut in half, so the body is
 	// neither well-formed XML nor valid JSON.
 	Malformed bool
+	// Dribble sends the header at once and the body in chunks spread over
+	// a duration; the body arrives intact.
+	Dribble *Dribble
+	// Reset sends the status line, the header and the first bytes of the
+	// body, then resets the connection (a TCP RST).
+	Reset *Reset
+	// Garbage sends random bytes instead of an HTTP answer, then closes
+	// the connection.
+	Garbage bool
+	// Probability is the chance, more than 0 and at most 1, that a call
+	// the fault counts gets it; 0 means 1.
+	Probability float64
+	// Seed seeds the fault's draws: which calls get it, their delays,
+	// their garbage. 0 means 1.
+	Seed int64
+	// Skip lets the first Skip calls the fault counts pass; with Times it
+	// makes a window (Skip 2, Times 1: the third call only).
+	Skip int
 	// Times is how many calls the fault applies to before it removes
 	// itself; 0 means until it is removed. Listings show how many remain.
+	// Only the calls that got the fault count.
 	Times int
 }
 
@@ -73,6 +106,40 @@ type SOAPFault struct {
 	Text string `json:"text,omitempty"`
 }
 
+// DelayDistribution is a random delay a Fault adds to its Delay, drawn
+// anew for each call it applies to.
+type DelayDistribution struct {
+	// Type is "lognormal" (Median and Sigma: Median*exp(Sigma*N), N a
+	// standard normal draw, so half the draws are below Median) or
+	// "uniform" (Lower and Upper: any delay between them, both included).
+	Type string
+	// Median and Sigma are the log-normal distribution's median and the
+	// standard deviation of its logarithm (more than 0; 0.5 puts two
+	// draws in three within a factor 1.65 of the median).
+	Median time.Duration
+	Sigma  float64
+	// Lower and Upper bound the uniform distribution.
+	Lower, Upper time.Duration
+}
+
+// Dribble paces an answer's body: the header goes at once, the body in
+// Chunks chunks of about the same size, the i-th sent Duration*i/Chunks
+// after the header, so the body is complete Duration after the header.
+type Dribble struct {
+	// Chunks is how many chunks the body is cut into, 1 or more.
+	Chunks int
+	// Duration is the time from the header to the body's last chunk.
+	Duration time.Duration
+}
+
+// Reset is a connection reset in the middle of an answer.
+type Reset struct {
+	// AfterBytes is how many bytes of the body go out before the reset;
+	// 0 resets before the body's first byte. The body is never complete:
+	// of a body of AfterBytes bytes or fewer, all but the last byte go.
+	AfterBytes int `json:"afterBytes"`
+}
+
 // defaultFaultText is the text of a Server fault given no text, as ASMX
 // words an exception the service did not mean to throw;
 // defaultClientFaultText that of any other code.
@@ -81,40 +148,97 @@ const (
 	defaultClientFaultText = "Injected fault."
 )
 
+// opWSDL is the Operation of faults on fetches of the service description.
+const opWSDL = "WSDL"
+
+// The distributions of DelayDistribution.Type.
+const (
+	distLogNormal = "lognormal"
+	distUniform   = "uniform"
+)
+
 // faultJSON is the JSON form of a Fault (the admin API, --fault, the config file).
 type faultJSON struct {
-	ID        string     `json:"id,omitempty"`
-	Operation string     `json:"operation,omitempty"`
-	Binding   string     `json:"binding,omitempty"`
-	Delay     string     `json:"delay,omitempty"`
-	Jitter    string     `json:"jitter,omitempty"`
-	Status    int        `json:"status,omitempty"`
-	SOAPFault *SOAPFault `json:"soapFault,omitempty"`
-	Drop      bool       `json:"drop,omitempty"`
-	Malformed bool       `json:"malformed,omitempty"`
-	Times     int        `json:"times,omitempty"`
+	ID                string                 `json:"id,omitempty"`
+	Operation         string                 `json:"operation,omitempty"`
+	Binding           string                 `json:"binding,omitempty"`
+	Delay             string                 `json:"delay,omitempty"`
+	Jitter            string                 `json:"jitter,omitempty"`
+	DelayDistribution *delayDistributionJSON `json:"delayDistribution,omitempty"`
+	Status            int                    `json:"status,omitempty"`
+	SOAPFault         *SOAPFault             `json:"soapFault,omitempty"`
+	Drop              bool                   `json:"drop,omitempty"`
+	Malformed         bool                   `json:"malformed,omitempty"`
+	Dribble           *dribbleJSON           `json:"dribble,omitempty"`
+	Reset             *Reset                 `json:"reset,omitempty"`
+	Garbage           bool                   `json:"garbage,omitempty"`
+	Probability       *float64               `json:"probability,omitempty"`
+	Seed              int64                  `json:"seed,omitempty"`
+	Skip              int                    `json:"skip,omitempty"`
+	Times             int                    `json:"times,omitempty"`
+}
+
+// delayDistributionJSON is the JSON form of a DelayDistribution, WireMock's
+// names with durations as Go text.
+type delayDistributionJSON struct {
+	Type   string  `json:"type"`
+	Median string  `json:"median,omitempty"`
+	Sigma  float64 `json:"sigma,omitempty"`
+	Lower  string  `json:"lower,omitempty"`
+	Upper  string  `json:"upper,omitempty"`
+}
+
+// dribbleJSON is the JSON form of a Dribble.
+type dribbleJSON struct {
+	Chunks   int    `json:"chunks"`
+	Duration string `json:"duration"`
 }
 
 // MarshalJSON writes the fault as the admin API lists it: the binding by its
-// short name ("soap12"), durations as Go text ("400ms").
+// short name ("soap12"), durations as Go text ("400ms"); a field at its
+// default is left out, but a distribution's and a dribble's fields are
+// always written.
 func (f Fault) MarshalJSON() ([]byte, error) {
 	j := faultJSON{ID: f.ID, Operation: f.Operation, Status: f.Status, SOAPFault: f.SOAPFault,
-		Drop: f.Drop, Malformed: f.Malformed, Times: f.Times}
+		Drop: f.Drop, Malformed: f.Malformed, Reset: f.Reset, Garbage: f.Garbage, Seed: f.Seed,
+		Skip: f.Skip, Times: f.Times}
 	if f.Binding != 0 {
 		j.Binding = f.Binding.String()
 	}
-	if f.Delay != 0 {
-		j.Delay = f.Delay.String()
+	j.Delay, j.Jitter = durationText(f.Delay), durationText(f.Jitter)
+	if d := f.DelayDistribution; d != nil {
+		j.DelayDistribution = &delayDistributionJSON{Type: d.Type, Sigma: d.Sigma,
+			Median: durationText(d.Median), Lower: durationText(d.Lower), Upper: durationText(d.Upper)}
+		switch d.Type {
+		case distLogNormal:
+			j.DelayDistribution.Median = d.Median.String()
+		case distUniform:
+			j.DelayDistribution.Lower, j.DelayDistribution.Upper = d.Lower.String(), d.Upper.String()
+		}
 	}
-	if f.Jitter != 0 {
-		j.Jitter = f.Jitter.String()
+	if d := f.Dribble; d != nil {
+		j.Dribble = &dribbleJSON{Chunks: d.Chunks, Duration: d.Duration.String()}
+	}
+	if f.Probability != 0 {
+		p := f.Probability
+		j.Probability = &p
 	}
 	return json.Marshal(j)
 }
 
+// durationText is d as Go text, or "" for 0 (left out of the JSON form).
+func durationText(d time.Duration) string {
+	if d == 0 {
+		return ""
+	}
+	return d.String()
+}
+
 // UnmarshalJSON reads a fault such as
 // {"operation":"ReturnProvinces","binding":"soap12","delay":"400ms"}.
-// Unknown fields are an error, so a misspelt field does not pass silently.
+// Unknown fields are an error, so a misspelt field does not pass silently;
+// so is an explicit "probability": 0, which a Fault could not tell from
+// the default.
 func (f *Fault) UnmarshalJSON(data []byte) error {
 	var j faultJSON
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -123,7 +247,8 @@ func (f *Fault) UnmarshalJSON(data []byte) error {
 		return fmt.Errorf("fault: %w", err)
 	}
 	out := Fault{ID: j.ID, Operation: j.Operation, Status: j.Status, SOAPFault: j.SOAPFault,
-		Drop: j.Drop, Malformed: j.Malformed, Times: j.Times}
+		Drop: j.Drop, Malformed: j.Malformed, Reset: j.Reset, Garbage: j.Garbage, Seed: j.Seed,
+		Skip: j.Skip, Times: j.Times}
 	var err error
 	if j.Binding != "" {
 		if out.Binding, err = asmx.ParseBinding(strings.ToLower(j.Binding)); err != nil {
@@ -135,6 +260,31 @@ func (f *Fault) UnmarshalJSON(data []byte) error {
 	}
 	if out.Jitter, err = parseFaultDuration("jitter", j.Jitter); err != nil {
 		return err
+	}
+	if d := j.DelayDistribution; d != nil {
+		dd := &DelayDistribution{Type: d.Type, Sigma: d.Sigma}
+		if dd.Median, err = parseFaultDuration("delayDistribution median", d.Median); err != nil {
+			return err
+		}
+		if dd.Lower, err = parseFaultDuration("delayDistribution lower", d.Lower); err != nil {
+			return err
+		}
+		if dd.Upper, err = parseFaultDuration("delayDistribution upper", d.Upper); err != nil {
+			return err
+		}
+		out.DelayDistribution = dd
+	}
+	if d := j.Dribble; d != nil {
+		out.Dribble = &Dribble{Chunks: d.Chunks}
+		if out.Dribble.Duration, err = parseFaultDuration("dribble duration", d.Duration); err != nil {
+			return err
+		}
+	}
+	if p := j.Probability; p != nil {
+		if *p == 0 {
+			return fmt.Errorf("fault %s", probabilityError(0))
+		}
+		out.Probability = *p
 	}
 	*f = out
 	return nil
@@ -151,10 +301,15 @@ func parseFaultDuration(field, s string) (time.Duration, error) {
 	return d, nil
 }
 
+// probabilityError is the refusal of a probability outside (0, 1].
+func probabilityError(p float64) string {
+	return fmt.Sprintf("probability %v: want more than 0 and at most 1", p)
+}
+
 // Check returns f as AddFault and WithFault would store it (but for the id
-// they give it): the operation and the SOAP fault's code in their canonical
-// spelling, a SOAP fault's default text filled in. An error says why they
-// would refuse it.
+// they give it): the operation, a distribution's type and the SOAP fault's
+// code in their canonical spelling, a SOAP fault's default text filled in.
+// An error says why they would refuse it, in one line naming the field.
 // It is for code that reads faults before there is a server to add them
 // to, as atmkit serve reads its --fault values.
 func (f Fault) Check() (Fault, error) {
@@ -165,9 +320,13 @@ func (f Fault) Check() (Fault, error) {
 	return f, nil
 }
 
-// normalize checks f and brings names to their canonical spelling.
+// normalize checks f and brings names to their canonical spelling. Each
+// refusal is one line naming the field (as the JSON form spells it).
 func (f *Fault) normalize() error {
-	if f.Operation != "" {
+	switch {
+	case strings.EqualFold(f.Operation, opWSDL):
+		f.Operation = opWSDL
+	case f.Operation != "":
 		op, ok := lookupOperation(f.Operation)
 		if !ok {
 			return fmt.Errorf("unknown operation %q", f.Operation)
@@ -184,14 +343,33 @@ func (f *Fault) normalize() error {
 		return fmt.Errorf("jitter %s is negative", f.Jitter)
 	case f.Times < 0:
 		return fmt.Errorf("times %d is negative", f.Times)
+	case f.Skip < 0:
+		return fmt.Errorf("skip %d is negative", f.Skip)
+	case math.IsNaN(f.Probability) || f.Probability < 0 || f.Probability > 1:
+		return errors.New(probabilityError(f.Probability))
 	case f.Status != 0 && (f.Status < 200 || f.Status > 599):
 		return fmt.Errorf("status %d: want 200 to 599", f.Status)
-	case f.Drop && (f.Malformed || f.Status != 0 || f.SOAPFault != nil):
-		return errors.New("drop cannot be combined with status, soapFault or malformed")
-	case f.Malformed && (f.Status != 0 || f.SOAPFault != nil):
-		return errors.New("malformed cannot be combined with status or soapFault")
-	case f.Delay == 0 && f.Jitter == 0 && f.Status == 0 && f.SOAPFault == nil && !f.Drop && !f.Malformed:
-		return errors.New("a fault needs at least one of delay, jitter, status, soapFault, drop or malformed")
+	}
+	if err := f.DelayDistribution.check(); err != nil {
+		return err
+	}
+	if d := f.Dribble; d != nil {
+		switch {
+		case d.Chunks < 1:
+			return fmt.Errorf("dribble chunks %d: want 1 or more", d.Chunks)
+		case d.Duration < 0:
+			return fmt.Errorf("dribble duration %s is negative", d.Duration)
+		}
+	}
+	if r := f.Reset; r != nil && r.AfterBytes < 0 {
+		return fmt.Errorf("reset afterBytes %d is negative", r.AfterBytes)
+	}
+	if err := f.checkCombination(); err != nil {
+		return err
+	}
+	if f.Delay == 0 && f.Jitter == 0 && f.DelayDistribution == nil && f.Status == 0 && f.SOAPFault == nil &&
+		!f.Drop && !f.Malformed && f.Dribble == nil && f.Reset == nil && !f.Garbage {
+		return errors.New("a fault needs at least one of delay, jitter, delayDistribution, status, soapFault, drop, malformed, dribble, reset or garbage")
 	}
 	if sf := f.SOAPFault; sf != nil {
 		code, ok := parseFaultCode(sf.Code)
@@ -209,6 +387,112 @@ func (f *Fault) normalize() error {
 		}
 	}
 	return nil
+}
+
+// checkCombination refuses the fields that cannot work together, naming
+// the first field that cannot.
+func (f *Fault) checkCombination() error {
+	answers := []struct {
+		name string
+		set  bool
+	}{
+		{"status", f.Status != 0}, {"soapFault", f.SOAPFault != nil}, {"drop", f.Drop},
+		{"malformed", f.Malformed}, {"dribble", f.Dribble != nil},
+	}
+	for _, whole := range []struct {
+		name string
+		set  bool
+	}{{"garbage", f.Garbage}, {"reset", f.Reset != nil}} {
+		if !whole.set {
+			continue
+		}
+		for _, a := range answers {
+			if a.set {
+				return fmt.Errorf("%s cannot be combined with %s", whole.name, a.name)
+			}
+		}
+	}
+	switch {
+	case f.Garbage && f.Reset != nil:
+		return errors.New("garbage cannot be combined with reset")
+	case f.Drop && (f.Malformed || f.Status != 0 || f.SOAPFault != nil):
+		return errors.New("drop cannot be combined with status, soapFault or malformed")
+	case f.Drop && f.Dribble != nil:
+		return errors.New("dribble cannot be combined with drop")
+	case f.Malformed && (f.Status != 0 || f.SOAPFault != nil):
+		return errors.New("malformed cannot be combined with status or soapFault")
+	case f.Operation == opWSDL && f.SOAPFault != nil:
+		return errors.New("soapFault cannot be given with operation WSDL: the service description is no call, and has no SOAP fault")
+	case f.Operation == opWSDL && f.Binding != 0:
+		return errors.New("binding cannot be given with operation WSDL: the service description is fetched in no binding")
+	}
+	if d := f.Dribble; d != nil {
+		if most := satAdd(f.Delay, f.Jitter, f.DelayDistribution.typical(), d.Duration); most > WriteTimeout {
+			return fmt.Errorf("dribble duration %s: with the delay (up to %s) it exceeds the server's write timeout %s", d.Duration,
+				satAdd(f.Delay, f.Jitter, f.DelayDistribution.typical()), WriteTimeout)
+		}
+	}
+	return nil
+}
+
+// check refuses a distribution that cannot be drawn from and spells its
+// type in lower case; a nil distribution is fine.
+func (d *DelayDistribution) check() error {
+	if d == nil {
+		return nil
+	}
+	d.Type = strings.ToLower(strings.TrimSpace(d.Type))
+	switch d.Type {
+	case distLogNormal:
+		switch {
+		case d.Median < 0:
+			return fmt.Errorf("delayDistribution median %s is negative", d.Median)
+		case !(d.Sigma > 0) || math.IsInf(d.Sigma, 0):
+			return fmt.Errorf("delayDistribution sigma %v: want a number more than 0", d.Sigma)
+		case d.Lower != 0 || d.Upper != 0:
+			return errors.New("delayDistribution lower and upper: fields of the uniform distribution, not of lognormal")
+		}
+	case distUniform:
+		switch {
+		case d.Lower < 0:
+			return fmt.Errorf("delayDistribution lower %s is negative", d.Lower)
+		case d.Upper < d.Lower:
+			return fmt.Errorf("delayDistribution lower %s is above upper %s", d.Lower, d.Upper)
+		case d.Median != 0 || d.Sigma != 0:
+			return errors.New("delayDistribution median and sigma: fields of the lognormal distribution, not of uniform")
+		}
+	case "":
+		return errors.New("delayDistribution type missing: want lognormal or uniform")
+	default:
+		return fmt.Errorf("delayDistribution type %q: want lognormal or uniform", d.Type)
+	}
+	return nil
+}
+
+// typical is the delay the write-timeout check counts for d: a uniform
+// distribution's upper bound, a log-normal one's median (its draws have no
+// upper bound; a longer one is cut to fit, see Fault.delay).
+func (d *DelayDistribution) typical() time.Duration {
+	switch {
+	case d == nil:
+		return 0
+	case d.Type == distUniform:
+		return d.Upper
+	}
+	return d.Median
+}
+
+// satAdd adds durations, stopping at the largest Duration rather than
+// overflowing.
+func satAdd(ds ...time.Duration) time.Duration {
+	var sum time.Duration
+	for _, d := range ds {
+		if d > math.MaxInt64-sum {
+			return math.MaxInt64
+		}
+		sum += d
+	}
+	return sum
 }
 
 func lookupOperation(name string) (*asmx.Operation, bool) {
@@ -256,8 +540,49 @@ func (f *Fault) asmxError() *asmx.Error {
 	return e
 }
 
+// matches reports whether the fault counts a call of op in binding b; op
+// is opWSDL for a fetch of the service description, which only a WSDL
+// fault matches.
 func (f *Fault) matches(op string, b asmx.Binding) bool {
-	return (f.Operation == "" || f.Operation == op) && (f.Binding == 0 || f.Binding == b)
+	if f.Operation == "" {
+		return op != opWSDL && (f.Binding == 0 || f.Binding == b)
+	}
+	return f.Operation == op && (f.Binding == 0 || f.Binding == b)
+}
+
+// The kinds of faults, as the journal names them (JournalEntry.FaultKind).
+const (
+	kindDelay     = "delay"
+	kindStatus    = "status"
+	kindSOAPFault = "soapFault"
+	kindDrop      = "drop"
+	kindMalformed = "malformed"
+	kindDribble   = "dribble"
+	kindReset     = "reset"
+	kindGarbage   = "garbage"
+)
+
+// kind is what the fault does to a call, as the journal names it: what it
+// answers with (garbage, reset, drop, malformed, soapFault, status), else
+// dribble, else delay.
+func (f *Fault) kind() string {
+	switch {
+	case f.Garbage:
+		return kindGarbage
+	case f.Reset != nil:
+		return kindReset
+	case f.Drop:
+		return kindDrop
+	case f.Malformed:
+		return kindMalformed
+	case f.SOAPFault != nil:
+		return kindSOAPFault
+	case f.Status != 0:
+		return kindStatus
+	case f.Dribble != nil:
+		return kindDribble
+	}
+	return kindDelay
 }
 
 func cloneFault(f *Fault) Fault {
@@ -266,208 +591,19 @@ func cloneFault(f *Fault) Fault {
 		sf := *f.SOAPFault
 		out.SOAPFault = &sf
 	}
-	return out
-}
-
-// faultSet holds the active faults in the order they were added.
-type faultSet struct {
-	mu     sync.Mutex // guards faults and nextID
-	faults []*Fault
-	nextID int
-
-	// active mirrors len(faults), so the common case of no faults costs
-	// no lock; it is written with mu held.
-	active atomic.Int64
-}
-
-// add checks f, gives it an id and activates it.
-func (fs *faultSet) add(f Fault) (Fault, error) {
-	f = cloneFault(&f)
-	if err := f.normalize(); err != nil {
-		return Fault{}, err
+	if f.DelayDistribution != nil {
+		d := *f.DelayDistribution
+		out.DelayDistribution = &d
 	}
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
-	fs.nextID++
-	f.ID = "f" + strconv.Itoa(fs.nextID)
-	fs.faults = append(fs.faults, &f)
-	fs.active.Store(int64(len(fs.faults)))
-	return cloneFault(&f), nil
-}
-
-// take returns the oldest fault matching a call, counting it down.
-func (fs *faultSet) take(op string, b asmx.Binding) (Fault, bool) {
-	if fs.active.Load() == 0 {
-		return Fault{}, false
+	if f.Dribble != nil {
+		d := *f.Dribble
+		out.Dribble = &d
 	}
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
-	for i, f := range fs.faults {
-		if !f.matches(op, b) {
-			continue
-		}
-		out := cloneFault(f)
-		if f.Times > 0 {
-			f.Times--
-			if f.Times == 0 {
-				fs.faults = slices.Delete(fs.faults, i, i+1)
-				fs.active.Store(int64(len(fs.faults)))
-			}
-		}
-		return out, true
-	}
-	return Fault{}, false
-}
-
-// list returns copies of the active faults, oldest first.
-func (fs *faultSet) list() []Fault {
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
-	out := make([]Fault, len(fs.faults))
-	for i, f := range fs.faults {
-		out[i] = cloneFault(f)
+	if f.Reset != nil {
+		r := *f.Reset
+		out.Reset = &r
 	}
 	return out
-}
-
-// remove deletes the fault with id; it reports whether there was one.
-func (fs *faultSet) remove(id string) bool {
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
-	for i, f := range fs.faults {
-		if f.ID == id {
-			fs.faults = slices.Delete(fs.faults, i, i+1)
-			fs.active.Store(int64(len(fs.faults)))
-			return true
-		}
-	}
-	return false
-}
-
-// clear deletes every fault and returns how many there were.
-func (fs *faultSet) clear() int {
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
-	n := len(fs.faults)
-	fs.faults = nil
-	fs.active.Store(0)
-	return n
-}
-
-// AddFault activates f and returns it as stored, with its id.
-func (s *Server) AddFault(f Fault) (Fault, error) { return s.faults.add(f) }
-
-// Faults returns copies of the active faults, oldest first.
-func (s *Server) Faults() []Fault { return s.faults.list() }
-
-// RemoveFault deactivates the fault with id; it reports whether there was one.
-func (s *Server) RemoveFault(id string) bool { return s.faults.remove(id) }
-
-// ClearFaults deactivates every fault.
-func (s *Server) ClearFaults() { s.faults.clear() }
-
-// The journal's error kinds of requests answered without a response.
-const (
-	// noteCanceled: the client went away during an injected delay.
-	noteCanceled = "Canceled"
-	// noteDropped: a drop fault closed the connection.
-	noteDropped = "Dropped"
-)
-
-// injectFault applies the oldest fault matching c, if any. It reports whether
-// the request has been answered (or its connection dropped); false means the
-// call is to be answered normally.
-func (s *Server) injectFault(w http.ResponseWriter, ex *exchange, c *asmx.Call) bool {
-	if ex.fault != "" { // the normal answer inside a malformed fault
-		return false
-	}
-	f, ok := s.faults.take(c.Op.Name, c.Binding)
-	if !ok {
-		return false
-	}
-	ex.fault = f.ID
-	if d := f.Delay + jitter(f.Jitter); d > 0 {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-ex.ctx.Done():
-			ex.note = noteCanceled
-			s.drop(w, ex)
-			return true
-		}
-	}
-	switch {
-	case f.Drop:
-		ex.note = noteDropped
-		s.drop(w, ex)
-	case f.Malformed:
-		s.writeMalformed(w, ex, c)
-	case f.SOAPFault != nil:
-		s.writeError(w, ex, c.Binding, f.asmxError())
-	case f.Status != 0:
-		writeStatusPage(w, f.Status)
-	default:
-		return false
-	}
-	return true
-}
-
-func jitter(max time.Duration) time.Duration {
-	if max <= 0 {
-		return 0
-	}
-	return time.Duration(rand.Int64N(int64(max) + 1))
-}
-
-// drop journals the request, then closes its connection without an answer:
-// a client that sees the connection go can read the journal entry at once.
-func (s *Server) drop(w http.ResponseWriter, ex *exchange) {
-	s.observe(ex.req, ex, 0)
-	ex.observed = true
-	dropConnection(w)
-}
-
-// dropConnection closes the client's connection without an answer.
-func dropConnection(w http.ResponseWriter) {
-	conn, _, err := http.NewResponseController(w).Hijack()
-	if err != nil {
-		// Not hijackable (HTTP/2, a recorder): abort the response instead.
-		panic(http.ErrAbortHandler)
-	}
-	_ = conn.Close()
-}
-
-// writeStatusPage answers with status and the HTML page HTTP.sys writes for it.
-func writeStatusPage(w http.ResponseWriter, status int) {
-	text := http.StatusText(status)
-	if text == "" {
-		text = "Error"
-	}
-	body := fmt.Sprintf("<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 4.01//EN\"\"http://www.w3.org/TR/html4/strict.dtd\">\r\n"+
-		"<HTML><HEAD><TITLE>%s</TITLE>\r\n<META HTTP-EQUIV=\"Content-Type\" Content=\"text/html; charset=us-ascii\"></HEAD>\r\n"+
-		"<BODY><h2>%s</h2>\r\n<hr><p>HTTP Error %d. %s.</p>\r\n</BODY></HTML>\r\n", text, text, status, text)
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=us-ascii")
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(status)
-	_, _ = w.Write([]byte(body))
-}
-
-// writeMalformed answers 200 with the first half of the normal answer's body.
-func (s *Server) writeMalformed(w http.ResponseWriter, ex *exchange, c *asmx.Call) {
-	bw := httpbuf.New(w)
-	s.answer(bw, ex, c)
-	body := bw.Body.Bytes()
-	body = body[:len(body)/2]
-	if len(body) == 0 {
-		body = []byte("<")
-	}
-	h := w.Header()
-	h.Set("Content-Type", bw.Header().Get("Content-Type"))
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(body)
 }
 
 // WithFault activates f from the start, as if added with AddFault. Faults are

@@ -250,3 +250,158 @@ func TestFaultsConcurrent(t *testing.T) {
 		t.Errorf("journal holds %d entries, want at most its size 16", n)
 	}
 }
+
+// refusedFaults are faults in their JSON form that cannot work, each with
+// the one line that says why (as Check, AddFault, the admin API and
+// atmkit serve --fault say it).
+var refusedFaults = []struct{ json, why string }{
+	{`{"status":503,"probability":0}`, "probability 0: want more than 0 and at most 1"},
+	{`{"status":503,"probability":1.5}`, "probability 1.5: want more than 0 and at most 1"},
+	{`{"status":503,"probability":-0.25}`, "probability -0.25: want more than 0 and at most 1"},
+	{`{"status":503,"skip":-1}`, "skip -1 is negative"},
+	{`{"delayDistribution":{"type":"lognormal","median":"80ms","sigma":0}}`, "delayDistribution sigma 0: want a number more than 0"},
+	{`{"delayDistribution":{"type":"lognormal","median":"80ms","sigma":-0.5}}`, "delayDistribution sigma -0.5: want a number more than 0"},
+	{`{"delayDistribution":{"type":"lognormal","median":"-1s","sigma":0.5}}`, "delayDistribution median -1s is negative"},
+	{`{"delayDistribution":{"type":"lognormal","median":"80ms","sigma":0.5,"upper":"1s"}}`, "delayDistribution lower and upper: fields of the uniform distribution, not of lognormal"},
+	{`{"delayDistribution":{"type":"uniform","lower":"200ms","upper":"100ms"}}`, "delayDistribution lower 200ms is above upper 100ms"},
+	{`{"delayDistribution":{"type":"uniform","lower":"-1ms","upper":"100ms"}}`, "delayDistribution lower -1ms is negative"},
+	{`{"delayDistribution":{"type":"uniform","upper":"100ms","sigma":1}}`, "delayDistribution median and sigma: fields of the lognormal distribution, not of uniform"},
+	{`{"delayDistribution":{"type":"normal","median":"80ms"}}`, `delayDistribution type "normal": want lognormal or uniform`},
+	{`{"delayDistribution":{"median":"80ms","sigma":1}}`, "delayDistribution type missing: want lognormal or uniform"},
+	{`{"dribble":{"chunks":0,"duration":"1s"}}`, "dribble chunks 0: want 1 or more"},
+	{`{"dribble":{"chunks":5,"duration":"-1s"}}`, "dribble duration -1s is negative"},
+	{`{"dribble":{"chunks":5,"duration":"1m1s"},"delay":"59s","jitter":"1s"}`, "dribble duration 1m1s: with the delay (up to 1m0s) it exceeds the server's write timeout 2m0s"},
+	{`{"dribble":{"chunks":5,"duration":"1m"},"delayDistribution":{"type":"uniform","lower":"1s","upper":"61s"}}`, "dribble duration 1m0s: with the delay (up to 1m1s) it exceeds the server's write timeout 2m0s"},
+	{`{"reset":{"afterBytes":-1}}`, "reset afterBytes -1 is negative"},
+	{`{"garbage":true,"status":503}`, "garbage cannot be combined with status"},
+	{`{"garbage":true,"soapFault":{}}`, "garbage cannot be combined with soapFault"},
+	{`{"garbage":true,"drop":true}`, "garbage cannot be combined with drop"},
+	{`{"garbage":true,"malformed":true}`, "garbage cannot be combined with malformed"},
+	{`{"garbage":true,"dribble":{"chunks":2,"duration":"1s"}}`, "garbage cannot be combined with dribble"},
+	{`{"reset":{"afterBytes":5},"status":503}`, "reset cannot be combined with status"},
+	{`{"reset":{"afterBytes":5},"soapFault":{"code":"Client"}}`, "reset cannot be combined with soapFault"},
+	{`{"reset":{"afterBytes":5},"drop":true}`, "reset cannot be combined with drop"},
+	{`{"reset":{"afterBytes":5},"malformed":true}`, "reset cannot be combined with malformed"},
+	{`{"reset":{"afterBytes":5},"dribble":{"chunks":2,"duration":"1s"}}`, "reset cannot be combined with dribble"},
+	{`{"garbage":true,"reset":{"afterBytes":0}}`, "garbage cannot be combined with reset"},
+	{`{"drop":true,"dribble":{"chunks":2,"duration":"1s"}}`, "dribble cannot be combined with drop"},
+	{`{"operation":"WSDL","soapFault":{"text":"x"}}`, "soapFault cannot be given with operation WSDL"},
+	{`{"operation":"wsdl","binding":"soap11","status":503}`, "binding cannot be given with operation WSDL"},
+	{`{"probability":0.5,"seed":3,"skip":1,"times":2}`, "a fault needs at least one of delay, jitter, delayDistribution, status, soapFault, drop, malformed, dribble, reset or garbage"},
+}
+
+// TestFaultRefusals: every fault that cannot work is refused with one
+// line naming the field, by Check and AddFault alike, and by the admin
+// API with a 400 saying the same.
+func TestFaultRefusals(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	for _, tt := range refusedFaults {
+		var err error
+		var f Fault
+		if err = json.Unmarshal([]byte(tt.json), &f); err == nil {
+			if _, err = f.Check(); err != nil {
+				_, addErr := ts.AddFault(f)
+				if addErr == nil || addErr.Error() != err.Error() {
+					t.Errorf("%s: AddFault: %v, want %v as Check says", tt.json, addErr, err)
+				}
+			}
+		}
+		if err == nil || !strings.Contains(err.Error(), tt.why) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: got %v, want one line with %q", tt.json, err, tt.why)
+		}
+		r := admin(t, "POST", ts.URL+"/__admin/faults", "", tt.json)
+		adminChecks(t, r, hasAdminError(400, adminBadRequest), bodyContains(jsonText(tt.why)))
+	}
+	if fs := ts.Faults(); len(fs) != 0 {
+		t.Errorf("faults added: %+v", fs)
+	}
+}
+
+// jsonText is s as it appears inside a JSON string.
+func jsonText(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b[1 : len(b)-1])
+}
+
+// TestFaultJSONEveryField: a fault with every field reads from its JSON
+// form, and the admin API lists every field back, the times left
+// counting down.
+func TestFaultJSONEveryField(t *testing.T) {
+	t.Parallel()
+	for _, in := range []string{
+		`{"id":"f1","operation":"ReturnProvinces","binding":"soap12","delay":"10ms","jitter":"5ms","delayDistribution":{"type":"lognormal","median":"80ms","sigma":0.5},"status":503,"dribble":{"chunks":5,"duration":"1s"},"probability":0.25,"seed":7,"skip":2,"times":3}`,
+		`{"id":"f1","delayDistribution":{"type":"uniform","lower":"0s","upper":"150ms"},"reset":{"afterBytes":0},"probability":1,"seed":-4}`,
+		`{"id":"f1","operation":"WSDL","garbage":true}`,
+		`{"id":"f1","operation":"ReturnAllAtms","malformed":true,"dribble":{"chunks":1,"duration":"0s"}}`,
+	} {
+		var f Fault
+		if err := json.Unmarshal([]byte(in), &f); err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		b, err := json.Marshal(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(b) != in {
+			t.Errorf("round trip:\n got %s\nwant %s", b, in)
+		}
+		ts := NewTestServer(t, WithDataset(smallDataset()))
+		adminChecks(t, admin(t, "POST", ts.URL+"/__admin/faults", "", in), hasStatus(201), bodyContains(in[len(`{"id":"f1",`):]))
+		adminChecks(t, admin(t, "GET", ts.URL+"/__admin/faults", "", ""), bodyContains(`{"faults":[`+in+`]}`))
+	}
+	want := Fault{Operation: asmx.OpReturnProvinces, DelayDistribution: &DelayDistribution{Type: distUniform, Upper: time.Second},
+		Dribble: &Dribble{Chunks: 2}, Probability: 0.5, Seed: 3, Skip: 1, Times: 2}
+	var got Fault
+	if err := json.Unmarshal([]byte(`{"operation":"ReturnProvinces","delayDistribution":{"type":"uniform","upper":"1s"},"dribble":{"chunks":2,"duration":"0s"},"probability":0.5,"seed":3,"skip":1,"times":2}`), &got); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithFault(Fault{Operation: asmx.OpReturnProvinces, Status: 503, Skip: 1, Times: 2}))
+	for range 2 {
+		call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))
+	}
+	adminChecks(t, admin(t, "GET", ts.URL+"/__admin/faults", "", ""), bodyContains(`"skip":1,"times":1}`))
+}
+
+// FuzzFaultJSON reads any bytes as a fault's JSON form: it must not panic,
+// and a fault that reads and checks must come back the same from the JSON
+// it writes, and check the same.
+func FuzzFaultJSON(f *testing.F) {
+	for _, s := range []string{
+		`{"operation":"ReturnProvinces","binding":"soap12","delay":"400ms"}`,
+		`{"soapFault":{"code":"Sender","text":"a; b"},"times":1}`,
+		`{"delayDistribution":{"type":"lognormal","median":"80ms","sigma":0.5},"probability":0.3,"seed":42}`,
+		`{"delayDistribution":{"type":"uniform","lower":"50ms","upper":"150ms"},"skip":2,"times":1,"status":503}`,
+		`{"dribble":{"chunks":5,"duration":"1s"},"malformed":true}`,
+		`{"reset":{"afterBytes":0}}`,
+		`{"operation":"WSDL","garbage":true,"probability":0.5}`,
+		`{"probability":0,"status":500}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data string) {
+		var in Fault
+		if json.Unmarshal([]byte(data), &in) != nil {
+			return
+		}
+		checked, err := in.Check()
+		if err != nil {
+			return
+		}
+		b, err := json.Marshal(checked)
+		if err != nil {
+			t.Fatalf("marshal %+v: %v", checked, err)
+		}
+		var back Fault
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatalf("%s read as %+v, whose JSON %s does not read: %v", data, checked, b, err)
+		}
+		again, err := back.Check()
+		if err != nil || !reflect.DeepEqual(again, checked) {
+			t.Fatalf("%s: checked %+v; from its JSON %s: %+v, %v", data, checked, b, again, err)
+		}
+	})
+}

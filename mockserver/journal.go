@@ -42,10 +42,14 @@ type JournalEntry struct {
 	// "InvalidParameter"); for a request answered with no response,
 	// "Dropped" (a drop fault closed the connection, Fault names it) or
 	// "Canceled" (the client went away during an injected delay, journaled
-	// when it went); otherwise empty.
+	// when it went); for a reset fault's call, "Reset" (with the status it
+	// began to answer); otherwise empty.
 	Error string
 	// Fault is the id of the injected fault applied to the request, if any.
 	Fault string
+	// FaultKind is what that fault did: delay, status, soapFault, drop,
+	// malformed, dribble, reset or garbage.
+	FaultKind string
 }
 
 // journalEntryJSON is JournalEntry as the admin API writes it.
@@ -62,6 +66,7 @@ type journalEntryJSON struct {
 	DurationMS float64           `json:"durationMs"`
 	Error      string            `json:"error,omitempty"`
 	Fault      string            `json:"fault,omitempty"`
+	FaultKind  string            `json:"faultKind,omitempty"`
 }
 
 // MarshalJSON writes the entry as the admin API shows it: the binding by its
@@ -71,6 +76,7 @@ func (e JournalEntry) MarshalJSON() ([]byte, error) {
 		Seq: e.Seq, Time: e.Time, Method: e.Method, Path: e.Path, Operation: e.Operation,
 		Params: e.Params, Status: e.Status, Duration: e.Duration.String(),
 		DurationMS: float64(e.Duration) / float64(time.Millisecond), Error: e.Error, Fault: e.Fault,
+		FaultKind: e.FaultKind,
 	}
 	if e.Binding != 0 {
 		j.Binding = e.Binding.String()
@@ -190,7 +196,7 @@ func MaskKey(k string) string { return redact.Key(k) }
 // recordOf makes the journal record of a finished exchange.
 func recordOf(method, path string, ex *exchange, status int, d time.Duration) journalRecord {
 	e := JournalEntry{Time: ex.start, Method: method, Path: path, Binding: ex.binding, Status: status,
-		Duration: d, Fault: ex.fault, Error: ex.note}
+		Duration: d, Fault: ex.fault, FaultKind: ex.faultKind, Error: ex.note}
 	if ex.err != nil {
 		e.Error = ex.err.Kind
 	}

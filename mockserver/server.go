@@ -117,11 +117,12 @@ type exchange struct {
 	call    *asmx.Call   // nil unless the request decoded
 	err     *asmx.Error  // the error answered, if any
 
-	req      *http.Request   // the request, for an observation made early
-	ctx      context.Context // the request's context, for injected delays
-	fault    string          // the id of the injected fault applied, if any
-	note     string          // the journal's error kind when err is nil ("Canceled")
-	observed bool            // observe has run (before a dropped connection)
+	req       *http.Request   // the request, for an observation made early
+	ctx       context.Context // the request's context, for injected delays
+	fault     string          // the id of the injected fault applied, if any
+	faultKind string          // what that fault did ("delay", "reset", …)
+	note      string          // the journal's error kind when err is nil ("Canceled")
+	observed  bool            // observe has run (before a dropped connection)
 }
 
 // ServeHTTP routes a request to its binding.
@@ -198,7 +199,7 @@ func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 		attrs = append(attrs, slog.String("error", ex.note))
 	}
 	if ex.fault != "" {
-		attrs = append(attrs, slog.String("fault", ex.fault))
+		attrs = append(attrs, slog.String("fault", ex.fault), slog.String("faultKind", ex.faultKind))
 	}
 	s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
 }
@@ -250,7 +251,7 @@ func (s *Server) serveServiceRoot(w http.ResponseWriter, r *http.Request, ex *ex
 	switch r.Method {
 	case http.MethodPost:
 	case http.MethodGet:
-		s.serveDocs(w, r)
+		s.serveDocs(w, r, ex)
 		return
 	default:
 		s.writeError(w, ex, 0, asmx.NewMethodNotAllowedError(r.Method))
@@ -392,7 +393,8 @@ func (s *Server) checkKey(c *asmx.Call) *asmx.Error {
 // recording, or the answer from the data set, written by the writer of its
 // operation and binding (answer.go).
 func (s *Server) answer(w http.ResponseWriter, ex *exchange, c *asmx.Call) {
-	if s.injectFault(w, ex, c) {
+	if s.faults.active.Load() != 0 &&
+		s.injectFault(w, ex, c.Op.Name, c.Binding, func(w http.ResponseWriter) { s.answer(w, ex, c) }) {
 		return
 	}
 	if e := s.checkKey(c); e != nil {

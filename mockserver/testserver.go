@@ -136,7 +136,8 @@ func (ts *TestServer) CACertPEM() []byte {
 // serveHTTP counts the request in flight and serves it; once Close has begun
 // it refuses new requests with 503. The answer is held back until the
 // request is journaled, so a client that has read a whole answer finds its
-// request in the journal at once.
+// request in the journal at once; a dribbled answer goes through as it is
+// written, and is journaled before its last chunk.
 func (ts *TestServer) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	ts.mu.Lock()
 	if ts.closed {
@@ -159,12 +160,14 @@ func (ts *TestServer) serveHTTP(w http.ResponseWriter, r *http.Request) {
 // It is not internal/httpbuf's Response, which holds a response so that it
 // can be rewritten: this one only holds the response back until the
 // request is journaled, so its header is the underlying writer's, and an
-// answer that must reach the client as it is written (streamed in pieces)
-// is to be let through here.
+// answer that must reach the client as it is written (a dribbled one) is
+// let through: letThrough, which the dribble calls (streamThrough), sends
+// what is held and passes the rest on as it comes.
 type heldResponse struct {
-	w      http.ResponseWriter
-	status int
-	buf    bytes.Buffer
+	w       http.ResponseWriter
+	status  int
+	buf     bytes.Buffer
+	through bool // letThrough has run: writes and flushes go through
 }
 
 func (h *heldResponse) Header() http.Header { return h.w.Header() }
@@ -172,12 +175,18 @@ func (h *heldResponse) Header() http.Header { return h.w.Header() }
 func (h *heldResponse) WriteHeader(code int) {
 	if h.status == 0 {
 		h.status = code
+		if h.through {
+			h.w.WriteHeader(code)
+		}
 	}
 }
 
 func (h *heldResponse) Write(p []byte) (int, error) {
 	if h.status == 0 {
-		h.status = http.StatusOK
+		h.WriteHeader(http.StatusOK)
+	}
+	if h.through {
+		return h.w.Write(p)
 	}
 	return h.buf.Write(p)
 }
@@ -185,14 +194,29 @@ func (h *heldResponse) Write(p []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the connection.
 func (h *heldResponse) Unwrap() http.ResponseWriter { return h.w }
 
-// FlushError flushes nothing: the response is written whole by release.
-// (Without it, http.ResponseController.Flush would reach the connection
-// and send a 200 header before the held status.)
-func (h *heldResponse) FlushError() error { return nil }
+// FlushError flushes nothing while the response is held: it is written
+// whole by release. (Without it, http.ResponseController.Flush would reach
+// the connection and send a 200 header before the held status.) Once let
+// through, it flushes.
+func (h *heldResponse) FlushError() error {
+	if h.through {
+		return http.NewResponseController(h.w).Flush()
+	}
+	return nil
+}
 
-// release writes the held response.
+// letThrough writes what is held, and lets all that follows through.
+func (h *heldResponse) letThrough() {
+	if h.through {
+		return
+	}
+	h.release()
+	h.through = true
+}
+
+// release writes the held response; once let through, nothing is held.
 func (h *heldResponse) release() {
-	if h.status == 0 {
+	if h.status == 0 || h.through {
 		return
 	}
 	h.w.WriteHeader(h.status)

@@ -54,7 +54,9 @@ func (f *serveFlags) register(m *Main) *flag.FlagSet {
 	fs.StringVar(&f.config, "config", "", "YAML file of settings keyed by flag name; flags and ATMKIT_* variables override it")
 	fs.StringVar(&f.adminToken, "admin-token", "", "bearer token the admin API (/__admin/*, but health) requires; empty: none")
 	fs.IntVar(&f.journalSize, "journal-size", mockserver.DefaultJournalSize, "requests the journal keeps for GET /__admin/requests (0: none)")
-	fs.Var(&f.faults, "fault", "fault to inject (repeatable), e.g. 'op=ReturnProvinces,binding=soap12,delay=300ms' or 'code=Client,text=\"Bad request, try again\"' (double quotes around a value with a comma or semicolon; \\\" and \\\\ inside); or its JSON form")
+	fs.Var(&f.faults, "fault", "fault to inject (repeatable), e.g. 'op=ReturnProvinces,binding=soap12,delay=300ms' or 'code=Client,text=\"Bad request, try again\"' (double quotes around a value with a comma or semicolon; \\\" and \\\\ inside); or its JSON form. "+
+		"Fields: op, binding, delay, jitter, delayDistribution.{type,median,sigma,lower,upper}, status, code, text, drop, malformed, "+
+		"dribble.{chunks,duration}, reset[.afterBytes], garbage, probability, seed, skip, times; op=WSDL faults ?WSDL and ?disco fetches")
 	fs.Var(&f.replay, "replay", "serve answers from this cassette file or directory (repeatable)")
 	fs.StringVar(&f.onMiss, "on-miss", "fault", "with --replay, a call with no recording gets: fault, fixtures (the data set answers) or upstream (forwarded and recorded)")
 	fs.StringVar(&f.upstream, "upstream", "", "with --on-miss upstream, the deployment to forward misses to")

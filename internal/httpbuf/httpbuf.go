@@ -1,5 +1,5 @@
 // Package httpbuf holds a handler's response in memory, so that it can be
-// rewritten before it is sent: cut short by a malformed-answer fault
+// rewritten before it is sent: cut short by a malformed-answer or reset fault
 // (mockserver), or changed by a deviation (deviate). It imports only the
 // standard library.
 //
@@ -23,8 +23,14 @@ type Response struct {
 	// Status is the status written (200 once the body is written without
 	// one); 0 until then.
 	Status int
-	// Body is the body written.
+	// Body is the body written (its first Max bytes, with Max set).
 	Body bytes.Buffer
+	// Max, if more than 0, is the most of the body kept in Body; the rest
+	// is counted in Length and dropped, so a response cut short (a reset
+	// fault's) is not held whole.
+	Max int
+	// Length is how many bytes of body were written, kept or not.
+	Length int
 
 	w      http.ResponseWriter
 	header http.Header
@@ -45,10 +51,15 @@ func (r *Response) WriteHeader(code int) {
 	}
 }
 
-// Write adds p to the body.
+// Write adds p to the body, up to Max.
 func (r *Response) Write(p []byte) (int, error) {
 	if r.Status == 0 {
 		r.Status = http.StatusOK
+	}
+	r.Length += len(p)
+	if keep := r.Max - r.Body.Len(); r.Max > 0 && len(p) > keep {
+		_, _ = r.Body.Write(p[:max(keep, 0)])
+		return len(p), nil
 	}
 	return r.Body.Write(p)
 }

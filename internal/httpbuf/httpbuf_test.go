@@ -65,3 +65,18 @@ func TestResponseHijack(t *testing.T) {
 		t.Errorf("status after hijacking: got %d, want 0", r.Status)
 	}
 }
+
+// TestResponseMax: with Max, the body keeps its first Max bytes and
+// Length counts them all.
+func TestResponseMax(t *testing.T) {
+	r := New(httptest.NewRecorder())
+	r.Max = 4
+	for _, s := range []string{"ab", "cdef", "gh"} {
+		if n, err := io.WriteString(r, s); n != len(s) || err != nil {
+			t.Errorf("Write(%q): got %d, %v, want %d, nil", s, n, err, len(s))
+		}
+	}
+	if r.Body.String() != "abcd" || r.Length != 8 {
+		t.Errorf("got body %q and length %d, want \"abcd\" and 8", r.Body.String(), r.Length)
+	}
+}

@@ -264,6 +264,11 @@ type limitConn struct {
 	release func()
 }
 
+// NetConn returns the connection under the limit's count, as
+// tls.Conn.NetConn does, for code that needs the TCP connection itself
+// (a reset fault sets SO_LINGER on it).
+func (c *limitConn) NetConn() net.Conn { return c.Conn }
+
 func (c *limitConn) Close() error {
 	err := c.Conn.Close()
 	c.once.Do(c.release)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -42,9 +43,11 @@ func (l *Faults) Set(v string) error {
 type valueKind int
 
 const (
-	textValue valueKind = iota // a JSON string
-	intValue                   // a JSON number, read as an integer
-	flagValue                  // a JSON boolean; the name alone means true
+	textValue   valueKind = iota // a JSON string
+	intValue                     // a JSON number, read as an integer
+	numberValue                  // a JSON number, read as a finite float
+	flagValue                    // a JSON boolean; the name alone means true
+	objectValue                  // a JSON object, empty unless dotted names fill it; the name alone
 )
 
 // faultField is one name of the text form: the member of mockserver.Fault's
@@ -58,23 +61,37 @@ type faultField struct {
 // faultFields maps the names of the text form, in lower case, to the JSON
 // form's members. A field the JSON form gains is one line here.
 var faultFields = map[string]faultField{
-	"op":             {"operation", textValue},
-	"operation":      {"operation", textValue},
-	"binding":        {"binding", textValue},
-	"delay":          {"delay", textValue},
-	"jitter":         {"jitter", textValue},
-	"status":         {"status", intValue},
-	"times":          {"times", intValue},
-	"code":           {"soapFault.code", textValue},
-	"text":           {"soapFault.text", textValue},
-	"soapfault.code": {"soapFault.code", textValue},
-	"soapfault.text": {"soapFault.text", textValue},
-	"drop":           {"drop", flagValue},
-	"malformed":      {"malformed", flagValue},
+	"op":                       {"operation", textValue},
+	"operation":                {"operation", textValue},
+	"binding":                  {"binding", textValue},
+	"delay":                    {"delay", textValue},
+	"jitter":                   {"jitter", textValue},
+	"delaydistribution.type":   {"delayDistribution.type", textValue},
+	"delaydistribution.median": {"delayDistribution.median", textValue},
+	"delaydistribution.sigma":  {"delayDistribution.sigma", numberValue},
+	"delaydistribution.lower":  {"delayDistribution.lower", textValue},
+	"delaydistribution.upper":  {"delayDistribution.upper", textValue},
+	"status":                   {"status", intValue},
+	"times":                    {"times", intValue},
+	"code":                     {"soapFault.code", textValue},
+	"text":                     {"soapFault.text", textValue},
+	"soapfault.code":           {"soapFault.code", textValue},
+	"soapfault.text":           {"soapFault.text", textValue},
+	"drop":                     {"drop", flagValue},
+	"malformed":                {"malformed", flagValue},
+	"dribble.chunks":           {"dribble.chunks", intValue},
+	"dribble.duration":         {"dribble.duration", textValue},
+	"reset":                    {"reset", objectValue},
+	"reset.afterbytes":         {"reset.afterBytes", intValue},
+	"garbage":                  {"garbage", flagValue},
+	"probability":              {"probability", numberValue},
+	"seed":                     {"seed", intValue},
+	"skip":                     {"skip", intValue},
 }
 
 // faultFieldNames lists the text form's names for the unknown-field error.
-const faultFieldNames = "op, binding, delay, jitter, status, code, text, drop, malformed or times"
+const faultFieldNames = "op, binding, delay, jitter, delayDistribution.type, .median, .sigma, .lower, .upper, status, code, text, " +
+	"drop, malformed, dribble.chunks, .duration, reset, reset.afterBytes, garbage, probability, seed, skip or times"
 
 // parseFault reads a fault from the command line's text form,
 // comma-separated name=value pairs:
@@ -83,9 +100,15 @@ const faultFieldNames = "op, binding, delay, jitter, status, code, text, drop, m
 //	operation=ReturnInstitutions,status=503,times=1
 //	code=Client,text=Bad request
 //	code=Client,text="Bad request, try again"
-//	drop   (or drop=true)   malformed   jitter=100ms
+//	drop   (or drop=true)   malformed   jitter=100ms   garbage
+//	op=ReturnProvinces,status=503,probability=0.3,seed=42
+//	delayDistribution.type=lognormal,delayDistribution.median=80ms,delayDistribution.sigma=0.5
+//	dribble.chunks=5,dribble.duration=1s   reset.afterBytes=100   reset
+//	op=WSDL,status=503,skip=2,times=1
 //
-// code and text make a SOAP fault. A value holding a comma or a semicolon
+// code and text make a SOAP fault; names are matched ignoring case, and a
+// dotted name sets a member of a nested object (reset alone is
+// reset.afterBytes=0). A value holding a comma or a semicolon
 // is written in double quotes; inside them a backslash takes the next
 // character as it is (\" for a quote, \\ for a backslash). A spec starting
 // with "{" is read as the JSON form instead.
@@ -144,7 +167,21 @@ func faultObject(spec string) (map[string]any, error) {
 		var v any = text
 		switch field.kind {
 		case intValue:
-			v, err = strconv.Atoi(text)
+			v, err = strconv.ParseInt(text, 10, 64)
+		case numberValue:
+			var n float64
+			if n, err = strconv.ParseFloat(text, 64); err == nil && (math.IsNaN(n) || math.IsInf(n, 0)) {
+				err = fmt.Errorf("%s is not a finite number", text)
+			}
+			v = n
+		case objectValue:
+			if hasValue {
+				return nil, fmt.Errorf("%s takes no value (set its fields: %s.<field>=...)", name, name)
+			}
+			if _, ok := obj[field.path].(map[string]any); !ok {
+				obj[field.path] = map[string]any{}
+			}
+			continue
 		case flagValue:
 			v = true
 			if hasValue {

@@ -42,6 +42,22 @@ func TestParseFault(t *testing.T) {
 		{`text="",code=Client`, mockserver.Fault{SOAPFault: &mockserver.SOAPFault{Code: "Client", Text: clientFaultText}}},
 		{`op="ReturnProvinces",delay="1s"`, mockserver.Fault{Operation: asmx.OpReturnProvinces, Delay: time.Second}},
 		{`text=C:\path,code=Client`, mockserver.Fault{SOAPFault: &mockserver.SOAPFault{Code: "Client", Text: `C:\path`}}},
+		{"op=ReturnProvinces,status=503,probability=0.3,seed=42",
+			mockserver.Fault{Operation: asmx.OpReturnProvinces, Status: 503, Probability: 0.3, Seed: 42}},
+		{"status=503,skip=2,times=1,seed=-9", mockserver.Fault{Status: 503, Skip: 2, Times: 1, Seed: -9}},
+		{"delayDistribution.type=lognormal,delayDistribution.median=80ms,delayDistribution.sigma=0.5",
+			mockserver.Fault{DelayDistribution: &mockserver.DelayDistribution{Type: "lognormal", Median: 80 * time.Millisecond, Sigma: 0.5}}},
+		{"DELAYDISTRIBUTION.TYPE=Uniform,delaydistribution.lower=50ms,delayDistribution.upper=150ms,delay=1s",
+			mockserver.Fault{Delay: time.Second, DelayDistribution: &mockserver.DelayDistribution{Type: "uniform", Lower: 50 * time.Millisecond, Upper: 150 * time.Millisecond}}},
+		{"dribble.chunks=5,dribble.duration=1s", mockserver.Fault{Dribble: &mockserver.Dribble{Chunks: 5, Duration: time.Second}}},
+		{"dribble.chunks=2,status=503", mockserver.Fault{Status: 503, Dribble: &mockserver.Dribble{Chunks: 2}}},
+		{"reset.afterBytes=0", mockserver.Fault{Reset: &mockserver.Reset{}}},
+		{"reset", mockserver.Fault{Reset: &mockserver.Reset{}}},
+		{"reset.afterBytes=100,reset", mockserver.Fault{Reset: &mockserver.Reset{AfterBytes: 100}}},
+		{"garbage,probability=1", mockserver.Fault{Garbage: true, Probability: 1}},
+		{"op=wsdl,status=503", mockserver.Fault{Operation: "WSDL", Status: 503}},
+		{`{"operation":"WSDL","reset":{"afterBytes":7},"probability":0.5,"seed":3}`,
+			mockserver.Fault{Operation: "WSDL", Reset: &mockserver.Reset{AfterBytes: 7}, Probability: 0.5, Seed: 3}},
 	}
 	for _, tt := range tests {
 		got, err := parseFault(tt.spec)
@@ -81,6 +97,13 @@ func TestParseFaultErrors(t *testing.T) {
 		`text="a"b,code=Client`,
 		`text=a"b",code=Client`,
 		`text="ends with escape\",code=Client`,
+		"probability=half,status=500",
+		"probability=NaN,status=500",
+		"delayDistribution.sigma=inf,delayDistribution.type=lognormal",
+		"reset=true",
+		"dribble=5",
+		"seed=1.5,status=500",
+		"dribble.chunk=5",
 	} {
 		if f, err := parseFault(spec); err == nil {
 			t.Errorf("parseFault(%q): got %+v, want an error", spec, f)
@@ -120,6 +143,13 @@ func FuzzParseFault(f *testing.F) {
 		"malformed=true,jitter=1s",
 		`{"operation":"ReturnProvinces","binding":"soap12","delay":"400ms"}`,
 		`op=ReturnProvinces,status=503;{"soapFault":{"code":"Sender","text":"a; b"}}`,
+		"op=ReturnProvinces,status=503,probability=0.3,seed=42,skip=1",
+		"delayDistribution.type=lognormal,delayDistribution.median=80ms,delayDistribution.sigma=0.5",
+		"delayDistribution.type=uniform,delayDistribution.lower=50ms,delayDistribution.upper=150ms",
+		"dribble.chunks=5,dribble.duration=1s,malformed",
+		"reset.afterBytes=10",
+		"op=WSDL,garbage",
+		`{"delayDistribution":{"type":"uniform","upper":"1s"},"dribble":{"chunks":2,"duration":"0s"},"probability":0.5}`,
 	} {
 		f.Add(s)
 	}

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// refusedSpecs are --fault values that cannot work, each with the one line
+// that says why, naming the field.
+var refusedSpecs = []struct{ spec, why string }{
+	{"status=503,probability=0", "probability 0: want more than 0 and at most 1"},
+	{"status=503,probability=1.5", "probability 1.5: want more than 0 and at most 1"},
+	{"status=503,probability=-1", "probability -1: want more than 0 and at most 1"},
+	{"delayDistribution.type=lognormal,delayDistribution.median=80ms,delayDistribution.sigma=0", "delayDistribution sigma 0: want a number more than 0"},
+	{"delayDistribution.type=lognormal,delayDistribution.median=80ms", "delayDistribution sigma 0: want a number more than 0"},
+	{"delayDistribution.type=uniform,delayDistribution.lower=2s,delayDistribution.upper=1s", "delayDistribution lower 2s is above upper 1s"},
+	{"delayDistribution.type=gamma", `delayDistribution type "gamma": want lognormal or uniform`},
+	{"dribble.chunks=0,dribble.duration=1s", "dribble chunks 0: want 1 or more"},
+	{"dribble.duration=1s", "dribble chunks 0: want 1 or more"},
+	{"dribble.chunks=2,dribble.duration=1m30s,delay=31s", "dribble duration 1m30s: with the delay (up to 31s) it exceeds the server's write timeout 2m0s"},
+	{"reset.afterBytes=-1", "reset afterBytes -1 is negative"},
+	{"garbage,status=503", "garbage cannot be combined with status"},
+	{"garbage,code=Client", "garbage cannot be combined with soapFault"},
+	{"garbage,drop", "garbage cannot be combined with drop"},
+	{"garbage,malformed", "garbage cannot be combined with malformed"},
+	{"garbage,dribble.chunks=2", "garbage cannot be combined with dribble"},
+	{"reset,status=503", "reset cannot be combined with status"},
+	{"reset,text=oops", "reset cannot be combined with soapFault"},
+	{"reset,drop", "reset cannot be combined with drop"},
+	{"reset,malformed", "reset cannot be combined with malformed"},
+	{"reset,dribble.chunks=2", "reset cannot be combined with dribble"},
+	{"garbage,reset.afterBytes=3", "garbage cannot be combined with reset"},
+	{"drop,dribble.chunks=2", "dribble cannot be combined with drop"},
+	{"op=WSDL,code=Client", "soapFault cannot be given with operation WSDL"},
+	{"op=WSDL,binding=soap12,status=503", "binding cannot be given with operation WSDL"},
+	{"skip=-2,status=503", "skip -2 is negative"},
+}
+
+// TestServeFaultRefusals: atmkit serve refuses each fault that cannot work
+// at start, with exit 2 and one line naming the field; so does a config
+// file's fault. (The admin API's 400 says the same: mockserver's
+// TestFaultRefusals.)
+func TestServeFaultRefusals(t *testing.T) {
+	t.Parallel()
+	for _, tt := range refusedSpecs {
+		code, _, stderr := runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--fault", tt.spec)
+		if code != exitUsage || !strings.Contains(stderr, tt.why) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("--fault %q: got exit %d and %q, want exit %d and one line with %q", tt.spec, code, stderr, exitUsage, tt.why)
+		}
+	}
+	cfg := writeConfig(t, "faults:\n  - {operation: ReturnProvinces, garbage: true, reset: {afterBytes: 1}}\n")
+	code, _, stderr := runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--config", cfg)
+	if want := "garbage cannot be combined with reset"; code != exitUsage || !strings.Contains(stderr, want) {
+		t.Errorf("config fault: got exit %d and %q, want exit %d and %q", code, stderr, exitUsage, want)
+	}
+}
+
+// TestServeResilienceFaults: the faults for retry and timeout tests,
+// given on the command line and through the admin API of atmkit serve, as a Go client sees them; the journal names each
+// fault's kind.
+func TestServeResilienceFaults(t *testing.T) {
+	t.Parallel()
+	base, _, _ := startServe(t, nil,
+		"--fault", "op=ReturnAtmSearchByCity,status=503,skip=1,times=1",
+		"--fault", "op=ReturnInstitutions,dribble.chunks=3,dribble.duration=300ms",
+		"--fault", "op=WSDL,status=503",
+		"--fault", "op=ReturnProvinces,reset.afterBytes=10,times=1",
+		"--fault", "op=ReturnAllAtms,garbage,times=1")
+	req, err := http.NewRequest(http.MethodPost, base+"/__admin/faults",
+		strings.NewReader(`{"operation":"ReturnAtmSearchByInstitution","delayDistribution":{"type":"uniform","lower":"100ms","upper":"120ms"},"times":1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("POST /__admin/faults: %d, want 201", resp.StatusCode)
+	}
+	svc := base + "/service/service.asmx/"
+
+	code, body := get(t, base+"/service/service.asmx?wsdl", "")
+	wantStatus(t, "WSDL", code, 503, body)
+	code, body = get(t, base+"/service/service.asmx", "")
+	wantStatus(t, "help page", code, 200, body)
+
+	resp, err = http.Get(svc + "ReturnProvinces?strAtmServiceKey=k")
+	if err != nil {
+		t.Fatalf("reset: %v, want a 200 then a reset", err)
+	}
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || len(b) != 10 || !errors.Is(err, syscall.ECONNRESET) {
+		t.Errorf("reset: got %d, %d bytes, %v; want 200, 10 bytes, connection reset by peer", resp.StatusCode, len(b), err)
+	}
+
+	if resp, err := http.Get(svc + "ReturnAllAtms?strAtmServiceKey=k"); err == nil {
+		resp.Body.Close()
+		t.Errorf("garbage: got status %d, want a protocol error", resp.StatusCode)
+	} else if !strings.Contains(err.Error(), "malformed HTTP") {
+		t.Errorf("garbage: got %v, want a malformed HTTP response", err)
+	}
+
+	start := time.Now()
+	code, body = get(t, svc+"ReturnInstitutions?strAtmServiceKey=k", "")
+	wantStatus(t, "dribble", code, 200, body)
+	if d := time.Since(start); d < 300*time.Millisecond || !strings.Contains(body, "</") {
+		t.Errorf("dribble: whole after %s: %.80q; want the whole answer after at least 300ms", d, body)
+	}
+
+	var statuses []int
+	for range 3 {
+		code, _ := get(t, svc+"ReturnAtmSearchByCity?strAtmServiceKey=k&intCityID=101", "")
+		statuses = append(statuses, code)
+	}
+	if statuses[0] != 200 || statuses[1] != 503 || statuses[2] != 200 {
+		t.Errorf("skip 1, times 1: statuses %v, want [200 503 200]", statuses)
+	}
+
+	start = time.Now()
+	code, body = get(t, svc+"ReturnAtmSearchByInstitution?strAtmServiceKey=k&intInstitutionID=1", "")
+	if d := time.Since(start); d < 100*time.Millisecond || code == 0 {
+		t.Errorf("uniform delay: answered %d after %s, want at least 100ms", code, d)
+	}
+
+	code, body = get(t, base+"/__admin/requests", "")
+	wantStatus(t, "journal", code, 200, body)
+	var j struct {
+		Requests []struct {
+			Path      string `json:"path"`
+			Status    int    `json:"status"`
+			Error     string `json:"error"`
+			Fault     string `json:"fault"`
+			FaultKind string `json:"faultKind"`
+		} `json:"requests"`
+	}
+	if err := json.Unmarshal([]byte(body), &j); err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]string{}
+	for _, r := range j.Requests {
+		if r.Fault != "" {
+			kinds[r.Path[strings.LastIndex(r.Path, "/")+1:]+" "+r.Error] = r.Fault + " " + r.FaultKind
+		}
+	}
+	want := map[string]string{
+		"service.asmx ":                 "f3 status",
+		"ReturnProvinces Reset":         "f4 reset",
+		"ReturnAllAtms ":                "f5 garbage",
+		"ReturnInstitutions ":           "f2 dribble",
+		"ReturnAtmSearchByCity ":        "f1 status",
+		"ReturnAtmSearchByInstitution ": "f6 delay",
+	}
+	for k, v := range want {
+		if kinds[k] != v {
+			t.Errorf("journal: %s: got fault %q, want %q (all: %v)", k, kinds[k], v, kinds)
+		}
+	}
+}
+
+// TestServeResilienceFaultsConfig: the config file takes the new fields,
+// nested objects as YAML mappings, and the admin API lists them back.
+func TestServeResilienceFaultsConfig(t *testing.T) {
+	t.Parallel()
+	cfg := writeConfig(t, "faults:\n"+
+		"  - {operation: ReturnInstitutions, dribble: {chunks: 3, duration: 300ms}, probability: 0.5, seed: 9}\n"+
+		"  - operation: WSDL\n    reset: {afterBytes: 0}\n    skip: 1\n"+
+		"  - op=ReturnProvinces,delayDistribution.type=lognormal,delayDistribution.median=80ms,delayDistribution.sigma=0.5\n")
+	base, _, _ := startServe(t, nil, "--config", cfg)
+	code, body := get(t, base+"/__admin/faults", "")
+	wantStatus(t, "GET /__admin/faults", code, 200, body)
+	want := `{"faults":[` +
+		`{"id":"f1","operation":"ReturnInstitutions","dribble":{"chunks":3,"duration":"300ms"},"probability":0.5,"seed":9},` +
+		`{"id":"f2","operation":"WSDL","reset":{"afterBytes":0},"skip":1},` +
+		`{"id":"f3","operation":"ReturnProvinces","delayDistribution":{"type":"lognormal","median":"80ms","sigma":0.5}}]}`
+	if strings.TrimSpace(body) != want {
+		t.Errorf("faults:\n got %s\nwant %s", body, want)
+	}
+}

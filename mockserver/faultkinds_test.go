@@ -1,0 +1,342 @@
+package mockserver
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/atmkit/atmkit/asmx"
+)
+
+// Over real sockets, only what cannot flake on a busy machine: what a
+// client receives, and lower bounds of time.
+
+// provincesURL is a GET of ReturnProvinces on ts.
+func provincesURL(ts *TestServer) string {
+	return ts.URL + "/service/service.asmx/ReturnProvinces?strAtmServiceKey=k"
+}
+
+// lastEntry is the journal's latest entry.
+func lastEntry(t *testing.T, ts *TestServer) JournalEntry {
+	t.Helper()
+	es := ts.Journal(RequestFilter{})
+	if len(es) == 0 {
+		t.Fatal("the journal is empty")
+	}
+	return es[len(es)-1]
+}
+
+// TestFaultDribble: a dribbled answer arrives intact (the same bytes as
+// the normal answer), not before the dribble's duration, in the normal
+// answer, a status page and a SOAP fault alike; the journal names the
+// fault and holds the call once the client has the whole body.
+func TestFaultDribble(t *testing.T) {
+	t.Parallel()
+	const dur = 300 * time.Millisecond
+	for _, tt := range []struct {
+		name   string
+		fault  Fault
+		status int
+		kind   string
+	}{
+		{"normal answer", Fault{}, 200, kindDribble},
+		{"status page", Fault{Status: 503}, 503, kindStatus},
+		{"soap fault", Fault{SOAPFault: &SOAPFault{Text: "slow and wrong"}}, 500, kindSOAPFault},
+		{"one chunk", Fault{}, 200, kindDribble},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ts := NewTestServer(t, WithDataset(smallDataset()))
+			want := call(t, ts.URL, asmx.SOAP12, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))
+			ts.ResetJournal()
+			f := tt.fault
+			f.Dribble = &Dribble{Chunks: 5, Duration: dur}
+			if tt.name == "one chunk" {
+				f.Dribble.Chunks = 1
+			}
+			if _, err := ts.AddFault(f); err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			got := call(t, ts.URL, asmx.SOAP12, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))
+			elapsed := time.Since(start)
+			if tt.status == 200 && got != want {
+				t.Errorf("dribbled answer: got %d %q %.200q, want the normal answer %d %q %.200q", got.status, got.ctype, got.body, want.status, want.ctype, want.body)
+			}
+			if got.status != tt.status {
+				t.Errorf("status: got %d, want %d", got.status, tt.status)
+			}
+			if elapsed < dur {
+				t.Errorf("the whole answer arrived after %s, want at least the dribble's %s", elapsed, dur)
+			}
+			e := lastEntry(t, ts)
+			if e.Fault != "f1" || e.FaultKind != tt.kind || e.Status != tt.status {
+				t.Errorf("journal: got fault %q kind %q status %d, want f1, %s, %d", e.Fault, e.FaultKind, e.Status, tt.kind, tt.status)
+			}
+		})
+	}
+}
+
+// TestFaultDribbleStreams: a dribbled answer is not held back by the
+// test server: its header arrives while the body is still on its way
+// (a minute of dribble), and the journal holds the call only once the
+// last chunk is about to go, or, here, once the client went away.
+func TestFaultDribbleStreams(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithFault(Fault{Dribble: &Dribble{Chunks: 2, Duration: time.Minute}}))
+	client := &http.Client{Timeout: 50 * time.Second} // held back, the answer would come after a minute
+	resp, err := client.Get(provincesURL(ts))
+	if err != nil {
+		t.Fatalf("%v, want the header before the dribbled body", err)
+	}
+	if resp.StatusCode != 200 {
+		t.Errorf("status %d, want 200", resp.StatusCode)
+	}
+	if es := ts.Journal(RequestFilter{}); len(es) != 0 {
+		t.Errorf("journal %+v before the last chunk, want none", es)
+	}
+	resp.Body.Close()
+	ts.Close() // ends the dribble at once
+	if e := lastEntry(t, ts); e.Status != 200 || e.Error != noteCanceled || e.FaultKind != kindDribble {
+		t.Errorf("journal %+v, want status 200, error Canceled, kind dribble", e)
+	}
+}
+
+// TestFaultReset: the client gets the status line, the header and
+// afterBytes bytes of the body, then a connection reset; the journal
+// shows the status begun and the error Reset.
+func TestFaultReset(t *testing.T) {
+	t.Parallel()
+	for _, after := range []int{0, 10, 1 << 20} {
+		ts := NewTestServer(t, WithDataset(smallDataset()))
+		whole := call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")).body
+		if _, err := ts.AddFault(Fault{Reset: &Reset{AfterBytes: after}}); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.Get(provincesURL(ts))
+		if err != nil {
+			t.Fatalf("afterBytes %d: %v, want a 200 then a reset", after, err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		wantBytes := min(after, len(whole)-1)
+		if resp.StatusCode != 200 || resp.ContentLength != int64(len(whole)) {
+			t.Errorf("afterBytes %d: status %d, length %d; want 200 and the whole answer's length %d", after, resp.StatusCode, resp.ContentLength, len(whole))
+		}
+		if !errors.Is(err, syscall.ECONNRESET) {
+			t.Errorf("afterBytes %d: reading the body: %v, want connection reset by peer", after, err)
+		}
+		if string(body) != whole[:wantBytes] {
+			t.Errorf("afterBytes %d: got %d bytes of body, want the first %d", after, len(body), wantBytes)
+		}
+		e := lastEntry(t, ts)
+		if e.Status != 200 || e.Error != noteReset || e.Fault != "f1" || e.FaultKind != kindReset {
+			t.Errorf("afterBytes %d: journal %+v, want status 200, error Reset, fault f1 of kind reset", after, e)
+		}
+	}
+}
+
+// TestFaultResetTLS: over HTTPS the reset cuts the TLS stream: the
+// client sees the reset, not a clean end.
+func TestFaultResetTLS(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithTLS(), WithFault(Fault{Reset: &Reset{AfterBytes: 5}}))
+	resp, err := ts.Client().Get(provincesURL(ts))
+	if err != nil {
+		t.Fatalf("%v, want a 200 then a reset", err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || len(body) != 5 || !errors.Is(err, syscall.ECONNRESET) {
+		t.Errorf("got %d, %d bytes, %v; want 200, 5 bytes, connection reset by peer", resp.StatusCode, len(body), err)
+	}
+}
+
+// TestFaultGarbage: a client gets bytes that are no HTTP answer, the
+// same bytes from a restarted mock, then the connection closes.
+func TestFaultGarbage(t *testing.T) {
+	t.Parallel()
+	raw := func() []byte {
+		ts := NewTestServer(t, WithDataset(smallDataset()), WithFault(Fault{Garbage: true, Seed: 77}))
+		conn, err := net.Dial("tcp", strings.TrimPrefix(ts.URL, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		if _, err := io.WriteString(conn, "GET /service/service.asmx/ReturnProvinces?strAtmServiceKey=k HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(conn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := lastEntry(t, ts)
+		if e.Status != 0 || e.FaultKind != kindGarbage || e.Fault != "f1" {
+			t.Errorf("journal %+v, want status 0 and fault f1 of kind garbage", e)
+		}
+		return b
+	}
+	a, b := raw(), raw()
+	if len(a) != garbageLength || string(a) != string(b) {
+		t.Errorf("got %d and %d bytes, equal %v; want the same %d bytes from each mock", len(a), len(b), string(a) == string(b), garbageLength)
+	}
+	if _, err := http.ReadResponse(bufio.NewReader(strings.NewReader(string(a))), nil); err == nil {
+		t.Error("the garbage reads as an HTTP response")
+	}
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithFault(Fault{Garbage: true}))
+	resp, err := http.Get(provincesURL(ts))
+	if err == nil {
+		resp.Body.Close()
+		t.Fatalf("got status %d, want a protocol error", resp.StatusCode)
+	}
+	if !strings.Contains(err.Error(), "malformed HTTP") {
+		t.Errorf("got %v, want a malformed HTTP response", err)
+	}
+}
+
+// TestFaultWSDL: a WSDL fault fails fetches of the WSDL (any case) and of
+// the discovery document while calls and help pages pass; faults of every
+// operation leave the WSDL alone.
+func TestFaultWSDL(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithFault(Fault{Status: 500}), WithFault(Fault{Operation: "wsdl", Status: 503}))
+	if fs := ts.Faults(); fs[1].Operation != "WSDL" {
+		t.Errorf("operation stored as %q, want WSDL", fs[1].Operation)
+	}
+	get := func(path string) int {
+		t.Helper()
+		resp, err := http.Get(ts.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for _, tt := range []struct {
+		path   string
+		status int
+		fault  string
+	}{
+		{"/service/service.asmx?WSDL", 503, "f2"},
+		{"/service/service.asmx?wsdl", 503, "f2"},
+		{"/service/service.asmx?disco", 503, "f2"},
+		{"/service/service.asmx", 200, ""},
+		{"/service/service.asmx?op=ReturnProvinces", 200, ""},
+		{"/service/service.asmx/ReturnProvinces?strAtmServiceKey=k", 500, "f1"},
+	} {
+		if got := get(tt.path); got != tt.status {
+			t.Errorf("GET %s: status %d, want %d", tt.path, got, tt.status)
+		}
+		if e := lastEntry(t, ts); e.Fault != tt.fault {
+			t.Errorf("GET %s: journaled fault %q, want %q", tt.path, e.Fault, tt.fault)
+		}
+	}
+	ts.ClearFaults()
+	if _, err := ts.AddFault(Fault{Operation: "WSDL", Dribble: &Dribble{Chunks: 3}}); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Get(ts.URL + "/service/service.asmx?WSDL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != 200 || !strings.HasSuffix(strings.TrimSpace(string(b)), "</wsdl:definitions>") {
+		t.Errorf("dribbled WSDL: %d, %v, %.80q…; want the whole WSDL", resp.StatusCode, err, b)
+	}
+	if e := lastEntry(t, ts); e.FaultKind != kindDribble {
+		t.Errorf("journaled kind %q, want dribble", e.FaultKind)
+	}
+}
+
+// TestFaultSkipWindow: skip 2, times 1 fails the third call only.
+func TestFaultSkipWindow(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithFault(Fault{Operation: asmx.OpReturnProvinces, Status: 503, Skip: 2, Times: 1}))
+	var got []int
+	for range 5 {
+		got = append(got, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")).status)
+	}
+	if want := []int{200, 200, 503, 200, 200}; !equalInts(got, want) {
+		t.Errorf("statuses: got %v, want %v", got, want)
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestFaultProbabilityReproducible: a mock restarted with the same faults
+// fails the same calls; which calls is what the sampler says; a call the
+// probability passes over falls through to a younger fault.
+func TestFaultProbabilityReproducible(t *testing.T) {
+	t.Parallel()
+	flaky := Fault{Operation: asmx.OpReturnProvinces, Status: 503, Probability: 0.3, Seed: 42}
+	slow := Fault{Operation: asmx.OpReturnProvinces, Status: 504, Probability: 0.5, Seed: 8}
+	run := func() []int {
+		ts := NewTestServer(t, WithDataset(smallDataset()), WithFault(flaky), WithFault(slow))
+		var out []int
+		for range 40 {
+			out = append(out, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")).status)
+		}
+		return out
+	}
+	a, b := run(), run()
+	if !equalInts(a, b) {
+		t.Errorf("two runs: %v and %v, want the same", a, b)
+	}
+	var want []int
+	for k := uint64(1); k <= 40; k++ {
+		switch {
+		case flaky.selects(k):
+			want = append(want, 503)
+		case slow.selects(k):
+			want = append(want, 504)
+		default:
+			want = append(want, 200)
+		}
+	}
+	if !equalInts(a, want) {
+		t.Errorf("statuses: got %v, want %v", a, want)
+	}
+	count := map[int]int{}
+	for _, s := range a {
+		count[s]++
+	}
+	if count[503] == 0 || count[504] == 0 || count[200] == 0 {
+		t.Errorf("statuses %v: want some of each of 503, 504 and 200", count)
+	}
+}
+
+// TestFaultDribbleStreamedAnswer: an answer long enough to be written in
+// pieces (ReturnAllAtms of thousands of ATMs) is dribbled intact, its
+// pieces cut into the dribble's chunks.
+func TestFaultDribbleStreamedAnswer(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithGeneratedDataset(3, 4000))
+	want := call(t, ts.URL, asmx.SOAP11, asmx.OpReturnAllAtms, paramsFor(asmx.OpReturnAllAtms, "k"))
+	if len(want.body) <= streamChunk {
+		t.Fatalf("the answer is %d bytes, want more than %d (written in pieces)", len(want.body), streamChunk)
+	}
+	if _, err := ts.AddFault(Fault{Dribble: &Dribble{Chunks: 7, Duration: 100 * time.Millisecond}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := call(t, ts.URL, asmx.SOAP11, asmx.OpReturnAllAtms, paramsFor(asmx.OpReturnAllAtms, "k")); got != want {
+		t.Errorf("dribbled: %d %d bytes, want the normal answer's %d %d bytes", got.status, len(got.body), want.status, len(want.body))
+	}
+}
