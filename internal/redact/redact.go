@@ -136,6 +136,10 @@ func Values(s string) []string {
 	return out
 }
 
+// Placeholder replaces the value of a credential header (IsCredentialHeader)
+// whole, and the service key in cassettes.
+const Placeholder = "REDACTED"
+
 // credentialHeaders are the request and response headers whose values are
 // replaced whole wherever atmkit keeps headers: cassettes and the mock's
 // journal.
@@ -229,7 +233,7 @@ func isWordByte(c byte) bool {
 // reference to $ATMKIT_KEY (as curl lines in reports write the key), so
 // masking twice changes nothing.
 func isMask(v string) bool {
-	return v == "REDACTED" || v == "REDACTED-REJECTED" || strings.Contains(v, "$ATMKIT_KEY") || v == "******" || (len(v) >= 6 && strings.HasSuffix(v, "****") && utf8.RuneCountInString(v) == 6)
+	return v == Placeholder || v == Placeholder+"-REJECTED" || strings.Contains(v, "$ATMKIT_KEY") || v == "******" || (len(v) >= 6 && strings.HasSuffix(v, "****") && utf8.RuneCountInString(v) == 6)
 }
 
 func containsFold(s, sub string) bool {

@@ -15,7 +15,7 @@ import (
 )
 
 // Placeholder replaces the service key and credential headers in cassettes.
-const Placeholder = "REDACTED"
+const Placeholder = redact.Placeholder
 
 // RejectedPlaceholder replaces the service key of a recorded call whose key
 // the deployment refused: the mark of a key rejection in a cassette (see
