@@ -70,21 +70,29 @@ type fewFields struct {
 }
 
 // keepFields keeps the fields of h in room bytes; it reports whether
-// some did not fit.
+// some did not fit. It goes over h once, in the common case.
 func keepFields(h http.Header, room int) (fewFields, bool) {
 	var f fewFields
-	if headerBytes(h) > room {
+	n := 0
+	if len(h) <= len(f.names) {
+		for name, vs := range h {
+			f.names[f.n], f.vals[f.n] = name, vs
+			f.n++
+			for _, v := range vs {
+				n += len(name) + len(v)
+			}
+		}
+	} else {
+		n = headerBytes(h)
+	}
+	switch {
+	case n > room:
 		var cut bool
+		f = fewFields{}
 		f.more, cut = fitHeader(h, room)
 		return f, cut
-	}
-	if len(h) > len(f.names) {
+	case len(h) > len(f.names):
 		f.more = h.Clone()
-		return f, false
-	}
-	for name, vs := range h {
-		f.names[f.n], f.vals[f.n] = name, vs
-		f.n++
 	}
 	return f, false
 }
@@ -142,8 +150,16 @@ func (ex *exchange) keepBody(b []byte, limit int) {
 	if limit <= 0 {
 		return
 	}
-	ex.body = make([]byte, min(len(b), bodyRoom(limit, requestHead(ex.req))))
+	ex.body = make([]byte, min(len(b), bodyRoom(limit, ex.requestHead())))
 	copy(ex.body, b)
+}
+
+// requestHead is requestHead(ex.req), counted once.
+func (ex *exchange) requestHead() int {
+	if ex.head == 0 {
+		ex.head = requestHead(ex.req) + 1
+	}
+	return ex.head - 1
 }
 
 // fromData notes that the answer written to w next is the data set's
@@ -182,7 +198,7 @@ func keepCall(rec *journalRecord, r *http.Request, ex *exchange, status, limit i
 	if k.reqHead == nil {
 		k.reqHead = http.Header{}
 	}
-	if head := requestHead(r); head > half {
+	if head := ex.requestHead(); head > half {
 		room := half
 		cut := func(s string, bit uint8) string {
 			if len(s) > room {

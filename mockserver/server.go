@@ -131,6 +131,7 @@ type exchange struct {
 	bodySize int64
 	body     []byte
 	fromSet  bool // the answer is the data set's, written to sw (fromData)
+	head     int  // requestHead of req plus 1; 0 until counted
 }
 
 // ServeHTTP routes a request to its binding.
