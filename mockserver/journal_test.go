@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
@@ -396,4 +397,38 @@ func TestJournalCutQueryKeepsNoStartOfAKey(t *testing.T) {
 	if masked == 0 {
 		t.Error("no cut fell inside the key: the test missed its point")
 	}
+}
+
+// TestJournalReadWhileServing reads the journal in full while calls come
+// in and push entries out (run it with -race): every entry read is whole
+// and masked.
+func TestJournalReadWhileServing(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithKeys("race-key-1"), WithJournalSize(8), WithJournalBodyMax(512))
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Go(func() {
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				for _, e := range ts.Journal(RequestFilter{}) {
+					if e.Request.Header == nil || strings.Contains(e.Request.Body+e.Query, "race-key-1") {
+						t.Errorf("entry %d: got %+v, want it whole and masked", e.Seq, e)
+						return
+					}
+				}
+			}
+		})
+	}
+	for i := range 60 {
+		b := asmx.Bindings[i%len(asmx.Bindings)]
+		op := asmx.OpReturnAtmSearchByAddress
+		call(t, ts.URL, b, op, paramsFor(op, "race-key-1"))
+	}
+	close(done)
+	wg.Wait()
 }
