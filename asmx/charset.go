@@ -77,6 +77,7 @@ func contentTypeParam(ct, name string) (string, bool) {
 
 // charset is a text encoding .NET knows by name.
 type charset struct {
+	name  string            // its name, lower case ("utf-16le")
 	enc   encoding.Encoding // nil for US-ASCII and UTF-8
 	ascii bool              // US-ASCII: bytes above 0x7F read as '?'
 	// compatible: a byte below 0x80 is that ASCII character, so a body of
@@ -86,12 +87,12 @@ type charset struct {
 }
 
 var (
-	charsetUTF8    = charset{compatible: true}
-	charsetASCII   = charset{ascii: true, compatible: true}
-	charsetUTF16LE = charset{enc: unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), unicode: true}
-	charsetUTF16BE = charset{enc: unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), unicode: true}
-	charsetUTF32LE = charset{enc: utf32.UTF32(utf32.LittleEndian, utf32.IgnoreBOM), unicode: true}
-	charsetUTF32BE = charset{enc: utf32.UTF32(utf32.BigEndian, utf32.IgnoreBOM), unicode: true}
+	charsetUTF8    = charset{name: "utf-8", compatible: true}
+	charsetASCII   = charset{name: "us-ascii", ascii: true, compatible: true}
+	charsetUTF16LE = charset{name: "utf-16le", enc: unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), unicode: true}
+	charsetUTF16BE = charset{name: "utf-16be", enc: unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), unicode: true}
+	charsetUTF32LE = charset{name: "utf-32le", enc: utf32.UTF32(utf32.LittleEndian, utf32.IgnoreBOM), unicode: true}
+	charsetUTF32BE = charset{name: "utf-32be", enc: utf32.UTF32(utf32.BigEndian, utf32.IgnoreBOM), unicode: true}
 )
 
 // lookupCharset finds an encoding by the names Encoding.GetEncoding knows.
@@ -118,7 +119,11 @@ func lookupCharset(name string) (charset, bool) {
 	n, _ := ianaindex.IANA.Name(enc)
 	n = strings.ToLower(n)
 	compatible := strings.HasPrefix(n, "iso-8859-") || strings.HasPrefix(n, "windows-125") || strings.HasPrefix(n, "koi8")
-	return charset{enc: enc, compatible: compatible}, true
+	display := n
+	if m, err := ianaindex.MIME.Name(enc); err == nil && m != "" {
+		display = strings.ToLower(m)
+	}
+	return charset{name: display, enc: enc, compatible: compatible}, true
 }
 
 // bomCharset detects a byte order mark as .NET's StreamReader does and
@@ -181,6 +186,9 @@ func isASCII(b []byte) bool {
 // requestText is a SOAP body as text, ready for the XML readers.
 type requestText struct {
 	text []byte
+	// from names the encoding the text was decoded from; empty when the
+	// text is the body's own bytes, read as UTF-8.
+	from string
 	// strict is true when the text is the body's own UTF-8 bytes and
 	// invalid UTF-8 is an XML error (the XML reader detected UTF-8); false
 	// when a decoder produced the text (invalid bytes already replaced).
@@ -201,23 +209,23 @@ func soapText(ct string, body []byte) requestText {
 	}
 	if bom, n, ok := bomCharset(body); ok {
 		if named || bom.unicode {
-			return requestText{text: bom.decode(body[n:])}
+			return requestText{text: bom.decode(body[n:]), from: bom.name}
 		}
 		return requestText{text: body[n:], strict: true} // the XML reader's UTF-8
 	}
 	if named {
-		return requestText{text: cs.decode(body)}
+		return requestText{text: cs.decode(body), from: cs.name}
 	}
 	// The XML reader detects the encoding.
 	switch {
 	case bytes.HasPrefix(body, []byte{0, 0, 0, '<'}):
-		return requestText{text: charsetUTF32BE.decode(body)}
+		return requestText{text: charsetUTF32BE.decode(body), from: charsetUTF32BE.name}
 	case bytes.HasPrefix(body, []byte{'<', 0, 0, 0}):
-		return requestText{text: charsetUTF32LE.decode(body)}
+		return requestText{text: charsetUTF32LE.decode(body), from: charsetUTF32LE.name}
 	case bytes.HasPrefix(body, []byte{0, '<'}):
-		return requestText{text: charsetUTF16BE.decode(body)}
+		return requestText{text: charsetUTF16BE.decode(body), from: charsetUTF16BE.name}
 	case bytes.HasPrefix(body, []byte{'<', 0}):
-		return requestText{text: charsetUTF16LE.decode(body)}
+		return requestText{text: charsetUTF16LE.decode(body), from: charsetUTF16LE.name}
 	}
 	name, pos, ok := declaredEncoding(body)
 	if !ok {
@@ -233,7 +241,17 @@ func soapText(ct string, body []byte) requestText {
 	case decl == charsetUTF8:
 		return requestText{text: body, strict: true}
 	}
-	return requestText{text: decl.decode(body)}
+	return requestText{text: decl.decode(body), from: decl.name}
+}
+
+// SOAPText returns the body of a SOAP request of content type ct as the
+// UTF-8 text ASMX reads (see above), and the name of the encoding it was
+// decoded from ("utf-16le", "iso-8859-1"); the name is empty when the text
+// is the body's own bytes. Bytes that do not decode become U+FFFD (or '?'
+// in US-ASCII), except in a body read as UTF-8, which is returned as it is.
+func SOAPText(ct string, body []byte) (text []byte, charset string) {
+	t := soapText(ct, body)
+	return t.text, t.from
 }
 
 // declaredEncoding reads the encoding of an XML declaration at the very

@@ -498,3 +498,29 @@ func TestSOAPVersion(t *testing.T) {
 		}
 	}
 }
+
+func TestSOAPText(t *testing.T) {
+	t.Parallel()
+	const xml = `<a>Montréal</a>`
+	tests := []struct {
+		name, ct   string
+		body       []byte
+		text, from string
+	}{
+		{"UTF-8 read as it is", "application/soap+xml", []byte(xml), xml, ""},
+		{"charset utf-16", "text/xml; charset=utf-16", utf16LE(xml), xml, "utf-16le"},
+		{"UTF-16 without a charset, detected", "application/soap+xml", utf16LE(xml), xml, "utf-16le"},
+		{"byte order mark", "text/xml", append([]byte{0xFF, 0xFE}, utf16LE(xml)...), xml, "utf-16le"},
+		{"text/xml without a charset: US-ASCII", "text/xml", []byte(xml), "<a>Montr??al</a>", "us-ascii"},
+		{"charset iso-8859-1", "text/xml; charset=iso-8859-1", []byte("<a>Montr\xe9al</a>"), xml, "iso-8859-1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			text, from := SOAPText(tt.ct, tt.body)
+			if string(text) != tt.text || from != tt.from {
+				t.Errorf("got %q from %q, want %q from %q", text, from, tt.text, tt.from)
+			}
+		})
+	}
+}

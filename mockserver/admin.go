@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -94,7 +95,8 @@ func (s *Server) authorized(r *http.Request) bool {
 // serveAdmin answers the admin API under /__admin:
 //
 //	GET    /__admin/health               {"status":"ok"} (no token needed)
-//	GET    /__admin/requests             the journal (?operation=&binding=)
+//	GET    /__admin/requests             the journal (?operation=&binding=&status=&since=&limit=&summary=)
+//	GET    /__admin/requests/{seq}       one entry of the journal
 //	DELETE /__admin/requests             empties the journal
 //	GET    /__admin/faults               the active faults
 //	POST   /__admin/faults               adds a fault, answers {"id":"f1",...}
@@ -118,6 +120,8 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case path == adminPrefix+"/requests":
 		s.adminRequests(w, r)
+	case strings.HasPrefix(path, adminPrefix+"/requests/"):
+		s.adminRequest(w, r, strings.TrimPrefix(path, adminPrefix+"/requests/"))
 	case path == adminPrefix+"/faults":
 		s.adminFaults(w, r)
 	case strings.HasPrefix(path, adminPrefix+"/faults/"):
@@ -168,29 +172,84 @@ func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 		q := r.URL.Query()
-		var f RequestFilter
-		if op := q.Get("operation"); op != "" {
-			o, ok := lookupOperation(op)
-			if !ok {
-				writeAdminError(w, http.StatusBadRequest, adminBadRequest, "unknown operation %q", op)
-				return
-			}
-			f.Operation = o.Name
+		f, err := requestFilter(q)
+		if err != nil {
+			writeAdminError(w, http.StatusBadRequest, adminBadRequest, "%v", err)
+			return
 		}
-		if b := q.Get("binding"); b != "" {
-			var err error
-			if f.Binding, err = asmx.ParseBinding(strings.ToLower(b)); err != nil {
-				writeAdminError(w, http.StatusBadRequest, adminBadRequest, "%v", err)
+		summary := false
+		if v := q.Get("summary"); v != "" {
+			if summary, err = strconv.ParseBool(v); err != nil {
+				writeAdminError(w, http.StatusBadRequest, adminBadRequest, "summary %q: want true or false", v)
 				return
 			}
 		}
-		writeAdminJSON(w, http.StatusOK, map[string]any{"requests": s.journal.list(f)})
+		writeAdminJSON(w, http.StatusOK, map[string]any{"requests": s.journal.list(f, !summary)})
 	case http.MethodDelete:
 		s.journal.reset()
 		w.WriteHeader(http.StatusNoContent)
 	default:
 		allowMethods(w, r, http.MethodGet, http.MethodHead, http.MethodDelete)
 	}
+}
+
+// requestFilter reads the journal's filter from the admin API's query:
+// operation, binding, status, since and limit.
+func requestFilter(q url.Values) (RequestFilter, error) {
+	var f RequestFilter
+	if op := q.Get("operation"); op != "" {
+		o, ok := lookupOperation(op)
+		if !ok {
+			return f, fmt.Errorf("unknown operation %q", op)
+		}
+		f.Operation = o.Name
+	}
+	if b := q.Get("binding"); b != "" {
+		var err error
+		if f.Binding, err = asmx.ParseBinding(strings.ToLower(b)); err != nil {
+			return f, err
+		}
+	}
+	if v := q.Get("status"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 100 || n > 599 {
+			return f, fmt.Errorf("status %q: want an HTTP status, 100 to 599", v)
+		}
+		f.Status = n
+	}
+	if v := q.Get("since"); v != "" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return f, fmt.Errorf("since %q: want an entry's seq (0 or more)", v)
+		}
+		f.Since = n
+	}
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return f, fmt.Errorf("limit %q: want a number of entries, 1 or more", v)
+		}
+		f.Limit = n
+	}
+	return f, nil
+}
+
+// adminRequest answers GET /__admin/requests/{seq}: one entry, in full.
+func (s *Server) adminRequest(w http.ResponseWriter, r *http.Request, seq string) {
+	if !allowMethods(w, r, http.MethodGet, http.MethodHead) {
+		return
+	}
+	n, err := strconv.ParseUint(seq, 10, 64)
+	if err != nil || n == 0 {
+		writeAdminError(w, http.StatusNotFound, adminNotFound, "no journal entry %q (want its seq, 1 or more)", seq)
+		return
+	}
+	e, ok := s.journal.one(n)
+	if !ok {
+		writeAdminError(w, http.StatusNotFound, adminNotFound, "no journal entry %d (dropped, reset or not yet made)", n)
+		return
+	}
+	writeAdminJSON(w, http.StatusOK, e)
 }
 
 func (s *Server) adminFaults(w http.ResponseWriter, r *http.Request) {

@@ -57,7 +57,8 @@
 //     written: the remote caller's form and ASMX's text/plain JSON path
 //     errors by default).
 //   - Behaviour: WithFault (faults active from the start), WithReplay
-//     (answer from recordings), WithJournalSize, WithAdminToken (the admin
+//     (answer from recordings), WithJournalSize, WithJournalBodyMax (what
+//     the journal keeps of each request and answer), WithAdminToken (the admin
 //     API's bearer token), WithLogger (a *slog.Logger for the request and
 //     error log; discarded by default).
 //   - Transport: WithTLS, for test servers only (below).
@@ -67,11 +68,15 @@
 // Every request except the admin API's is journaled as a JournalEntry:
 // binding, operation, parameters as canonical text with the service key
 // masked (MaskKey), status, duration, the kind of error answered and the
-// fault applied. Server.Journal(RequestFilter{...}) returns copies, oldest
-// first, filtered by operation (ignoring case) and binding; ResetJournal
-// empties it. The journal keeps the last DefaultJournalSize requests unless
-// WithJournalSize says otherwise. The admin API serves the same journal at
-// GET /__admin/requests.
+// fault applied, and what was sent and answered: the query, the request's
+// header fields and body, the answer's header fields and first bytes
+// (JournalMessage), each side within WithJournalBodyMax bytes (default
+// DefaultJournalBodyMax), the keys masked in every form before a body is
+// cut. Server.Journal(RequestFilter{...}) returns copies, oldest first,
+// filtered by operation (ignoring case), binding, status and sequence
+// number; ResetJournal empties it. The journal keeps the last
+// DefaultJournalSize requests unless WithJournalSize says otherwise. The
+// admin API serves the same journal at GET /__admin/requests.
 //
 // # Faults
 //

@@ -3,6 +3,7 @@ package mockserver
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -14,6 +15,10 @@ import (
 // DefaultJournalSize is how many requests the journal keeps unless
 // WithJournalSize says otherwise.
 const DefaultJournalSize = 1000
+
+// DefaultJournalBodyMax is how many bytes the journal keeps of each request
+// and of each answer unless WithJournalBodyMax says otherwise: 16 KB.
+const DefaultJournalBodyMax = 16 << 10
 
 // JournalEntry is one request the mock server received, as the journal keeps
 // it. Requests to the admin API are not journaled.
@@ -50,6 +55,45 @@ type JournalEntry struct {
 	// FaultKind is what that fault did: delay, status, soapFault, drop,
 	// malformed, dribble, reset or garbage.
 	FaultKind string
+
+	// Query is the URL's query string as sent, keys masked. It, Request
+	// and Response are empty when the journal keeps no bodies
+	// (WithJournalBodyMax(0)).
+	Query string
+	// Request is the request's header fields (Host included) and body.
+	Request JournalMessage
+	// Response is the answer's header fields, as the mock set them, and
+	// first bytes; empty when no answer was written (Status 0).
+	Response JournalMessage
+}
+
+// JournalMessage is a request or an answer as the journal keeps it: its
+// header fields and its body's first bytes, bounded by
+// WithJournalBodyMax, with the service keys masked (see MaskKey) wherever
+// they appear, before the body is cut.
+type JournalMessage struct {
+	// Header holds the header fields. Authorization, Proxy-Authorization,
+	// Cookie and Set-Cookie read REDACTED, as cassettes write them; a
+	// field named strAtmServiceKey holds the key's mask.
+	Header http.Header `json:"headers"`
+	// Body is the body's first bytes as UTF-8 text. A body in another
+	// encoding (UTF-16, a charset of the content type) is decoded as the
+	// mock read it, and Charset names the encoding.
+	Body string `json:"body"`
+	// Size is the body's length in bytes as sent; -1 when the mock did
+	// not read it (a body it refused unread, or one on a path that takes
+	// none).
+	Size int64 `json:"size"`
+	// Cut reports that the body is cut: Body holds its first bytes only,
+	// Size says how long it was.
+	Cut bool `json:"cut,omitempty"`
+	// HeaderCut reports that the head was over half the limit: Header
+	// holds the fields that fitted (in the order of their names), and the
+	// request's path or query may be cut too.
+	HeaderCut bool `json:"headerCut,omitempty"`
+	// Charset names the encoding Body was decoded from ("utf-16le");
+	// empty for a body read as UTF-8.
+	Charset string `json:"charset,omitempty"`
 }
 
 // journalEntryJSON is JournalEntry as the admin API writes it.
@@ -67,6 +111,10 @@ type journalEntryJSON struct {
 	Error      string            `json:"error,omitempty"`
 	Fault      string            `json:"fault,omitempty"`
 	FaultKind  string            `json:"faultKind,omitempty"`
+
+	Query    string          `json:"query,omitempty"`
+	Request  *JournalMessage `json:"request,omitempty"`
+	Response *JournalMessage `json:"response,omitempty"`
 }
 
 // MarshalJSON writes the entry as the admin API shows it: the binding by its
@@ -81,6 +129,13 @@ func (e JournalEntry) MarshalJSON() ([]byte, error) {
 	if e.Binding != 0 {
 		j.Binding = e.Binding.String()
 	}
+	j.Query = e.Query
+	if e.Request.Header != nil {
+		j.Request = &e.Request
+	}
+	if e.Response.Header != nil {
+		j.Response = &e.Response
+	}
 	return json.Marshal(j)
 }
 
@@ -90,10 +145,20 @@ type RequestFilter struct {
 	Operation string
 	// Binding matches the binding.
 	Binding asmx.Binding
+	// Status matches the HTTP status answered.
+	Status int
+	// Since matches the entries numbered after it (Seq > Since): what is
+	// new since the last entry read.
+	Since uint64
+	// Limit keeps the newest Limit of the entries matched; 0 keeps all.
+	Limit int
 }
 
 func (f RequestFilter) match(e *JournalEntry) bool {
 	if f.Operation != "" && !strings.EqualFold(f.Operation, e.Operation) {
+		return false
+	}
+	if f.Status != 0 && f.Status != e.Status || e.Seq <= f.Since {
 		return false
 	}
 	return f.Binding == 0 || f.Binding == e.Binding
@@ -106,33 +171,73 @@ type journal struct {
 	next    int // where the next entry goes
 	full    bool
 	seq     uint64
+
+	// bodyMax is what the journal keeps of each request and each answer,
+	// in bytes (journal_keep.go); 0: no headers or bodies.
+	bodyMax int
+	// keys are the configured service keys, masked wherever they appear.
+	keys []string
+	// encode returns the first n bytes of the data set's answer to a call
+	// (Server.firstBytes), for an answer the journal did not copy.
+	encode func(c *asmx.Call, n int) []byte
 }
 
 // journalRecord is a journal entry as the journal keeps it: the entry
 // without its Params, which are made from call only when the entry is read,
 // so journaling a request costs no allocation. The call is not modified
 // after decoding, so the parameters read later are those the request sent.
+//
+// The request and the answer are kept as they came (kept) until the entry
+// is first read in full; they are then masked and cut (journal_show.go),
+// and the result (shown) replaces them, so that each is masked once and the
+// keys they held are no longer kept.
 type journalRecord struct {
 	JournalEntry
-	call *asmx.Call // nil unless the request decoded
+	call  *asmx.Call // nil unless the request decoded
+	kept  keptCall   // as sent; empty once shown, or without bodies
+	shown *shownCall // masked; nil until first read in full
 }
 
-// entry returns the record as a JournalEntry of its own.
-func (r *journalRecord) entry() JournalEntry {
+// entry returns the record as a JournalEntry of its own; full adds the
+// query, the request and the answer, which must have been shown.
+func (r *journalRecord) entry(full bool, keys []string) JournalEntry {
 	e := r.JournalEntry
 	if c := r.call; c != nil {
 		e.Params = make(map[string]string, len(c.Op.Params))
 		e.Params[asmx.ParamKey] = MaskKey(c.Key)
+		ks := r.callKeys(keys)
 		for _, p := range c.Params() {
-			e.Params[p[0]] = p[1]
+			e.Params[p[0]] = redact.Text(p[1], ks...)
 		}
+	}
+	if sh := r.shown; sh != nil {
+		e.Path = sh.path
+		if full {
+			e.Query = sh.query
+			e.Request, e.Response = sh.req.clone(), sh.resp.clone()
+		}
+	} else {
+		e.Path = redact.Text(e.Path, r.callKeys(keys)...)
 	}
 	return e
 }
 
-// newJournal returns a journal of size entries; size 0 keeps nothing.
-func newJournal(size int) *journal {
-	return &journal{entries: make([]journalRecord, size)}
+// callKeys are the keys masked in an entry: the configured ones and the
+// call's own.
+func (r *journalRecord) callKeys(keys []string) []string {
+	if r.call == nil || r.call.Key == "" {
+		return keys
+	}
+	return append(keys[:len(keys):len(keys)], r.call.Key)
+}
+
+// newJournal returns a journal of size entries, keeping bodyMax bytes of
+// each request and answer and masking keys; size 0 keeps nothing.
+func newJournal(size, bodyMax int, keys []string) *journal {
+	if size == 0 {
+		bodyMax = 0
+	}
+	return &journal{entries: make([]journalRecord, size), bodyMax: bodyMax, keys: keys}
 }
 
 // enabled reports whether the journal keeps anything.
@@ -154,22 +259,64 @@ func (j *journal) add(e journalRecord) {
 	}
 }
 
-// list returns copies of the entries f matches, oldest first.
-func (j *journal) list(f RequestFilter) []JournalEntry {
+// list returns copies of the entries f matches, oldest first; full adds
+// each call's query, request and answer, masking those not yet shown.
+// The masking runs outside the lock, so requests are not held up by a
+// reader.
+func (j *journal) list(f RequestFilter, full bool) []JournalEntry {
+	return j.read(f.match, f.Limit, full)
+}
+
+// one returns entry seq in full, if the journal holds it.
+func (j *journal) one(seq uint64) (JournalEntry, bool) {
+	es := j.read(func(e *JournalEntry) bool { return e.Seq == seq }, 0, true)
+	if len(es) == 0 {
+		return JournalEntry{}, false
+	}
+	return es[0], true
+}
+
+// read returns copies of the entries match takes, oldest first, the newest
+// limit of them if limit is positive; full: see list.
+func (j *journal) read(match func(*JournalEntry) bool, limit int, full bool) []JournalEntry {
 	j.mu.Lock()
-	defer j.mu.Unlock()
-	out := []JournalEntry{}
-	visit := func(es []journalRecord) {
-		for i := range es {
-			if f.match(&es[i].JournalEntry) {
-				out = append(out, es[i].entry())
+	var recs []journalRecord
+	var slots []int
+	visit := func(from, to int) {
+		for i := from; i < to; i++ {
+			if match(&j.entries[i].JournalEntry) {
+				recs, slots = append(recs, j.entries[i]), append(slots, i)
 			}
 		}
 	}
 	if j.full {
-		visit(j.entries[j.next:])
+		visit(j.next, len(j.entries))
 	}
-	visit(j.entries[:j.next])
+	visit(0, j.next)
+	j.mu.Unlock()
+
+	if limit > 0 && len(recs) > limit {
+		recs, slots = recs[len(recs)-limit:], slots[len(slots)-limit:]
+	}
+	var fresh []int // records shown here for the first time
+	out := make([]JournalEntry, len(recs))
+	for i := range recs {
+		r := &recs[i]
+		if full && r.shown == nil && j.bodyMax > 0 {
+			r.shown = j.show(r)
+			fresh = append(fresh, i)
+		}
+		out[i] = r.entry(full, j.keys)
+	}
+	if len(fresh) > 0 {
+		j.mu.Lock()
+		for _, i := range fresh {
+			if slot := &j.entries[slots[i]]; slot.Seq == recs[i].Seq && slot.shown == nil {
+				slot.shown, slot.kept = recs[i].shown, keptCall{}
+			}
+		}
+		j.mu.Unlock()
+	}
 	return out
 }
 
@@ -184,6 +331,23 @@ func (j *journal) reset() int {
 	}
 	clear(j.entries)
 	j.next, j.full = 0, false
+	return n
+}
+
+// held sums the bytes the journal holds of requests and answers: paths,
+// queries, header fields and bodies, as kept or as shown.
+func (j *journal) held() int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	n := 0
+	for i := range j.entries {
+		r := &j.entries[i]
+		if r.shown != nil {
+			n += r.shown.held()
+		} else {
+			n += r.kept.held(r.Path)
+		}
+	}
 	return n
 }
 
@@ -207,8 +371,9 @@ func recordOf(method, path string, ex *exchange, status int, d time.Duration) jo
 }
 
 // Journal returns copies of the journaled requests f matches, oldest
-// first; RequestFilter{} matches all of them.
-func (s *Server) Journal(f RequestFilter) []JournalEntry { return s.journal.list(f) }
+// first, each with its request and answer (keys masked); RequestFilter{}
+// matches all of them.
+func (s *Server) Journal(f RequestFilter) []JournalEntry { return s.journal.list(f, true) }
 
 // ResetJournal empties the journal. Sequence numbers keep counting.
 func (s *Server) ResetJournal() { s.journal.reset() }
@@ -221,6 +386,22 @@ func WithJournalSize(n int) Option {
 			return fmt.Errorf("journal size %d is negative", n)
 		}
 		c.journalSize = n
+		return nil
+	}
+}
+
+// WithJournalBodyMax sets how many bytes the journal keeps of each request
+// and of each answer (default DefaultJournalBodyMax): the path, query and
+// header fields (up to half of it; beyond, the fields that fit, marked
+// HeaderCut) and the body's first bytes (the rest cut, marked Cut). The
+// journal's requests and answers thus hold at most twice n bytes per entry.
+// 0 keeps no headers or bodies; n must not be negative.
+func WithJournalBodyMax(n int) Option {
+	return func(c *config) error {
+		if n < 0 {
+			return fmt.Errorf("journal body max %d is negative", n)
+		}
+		c.journalBodyMax = n
 		return nil
 	}
 }

@@ -2,8 +2,12 @@ package mockserver
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
@@ -131,4 +135,300 @@ func TestMaskKey(t *testing.T) {
 			t.Errorf("MaskKey(%q): got %q, want %q", k, got, want)
 		}
 	}
+}
+
+// TestJournalKeepsWhatWasSent reads back the request and the answer of
+// calls of every kind of answer: the answer's first bytes are those the
+// client got, its length theirs, and a body longer than the limit is cut
+// and marked.
+func TestJournalKeepsWhatWasSent(t *testing.T) {
+	t.Parallel()
+	const max = 4096
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithKeys("secret-key"), WithJournalBodyMax(max),
+		WithFault(Fault{Operation: asmx.OpReturnInstitutions, Status: 503}),
+		WithFault(Fault{Operation: asmx.OpReturnAtmSearchByCity, Malformed: true}))
+	padded := provincesEnvelope("secret-key", "<!--"+strings.Repeat("padding ", 1500)+"-->")
+	tests := []struct {
+		name string
+		req  *http.Request
+		// sent is the request body as the journal shows it whole.
+		sent string
+	}{
+		{"fixed answer", callRequest(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "secret-key")), ""},
+		{"streamed answer", callRequest(t, ts.URL, asmx.SOAP11, asmx.OpReturnAllAtms, paramsFor(asmx.OpReturnAllAtms, "secret-key")),
+			soapEnvelope(asmx.SOAP11, asmx.OpReturnAllAtms, paramsFor(asmx.OpReturnAllAtms, "se****"))},
+		{"search", callRequest(t, ts.URL, asmx.JSON, asmx.OpReturnAtmSearchByAddress, paramsFor(asmx.OpReturnAtmSearchByAddress, "secret-key")), ""},
+		{"error", callRequest(t, ts.URL, asmx.SOAP12, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "")),
+			soapEnvelope(asmx.SOAP12, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, ""))},
+		{"status fault", callRequest(t, ts.URL, asmx.HTTPPost, asmx.OpReturnInstitutions, paramsFor(asmx.OpReturnInstitutions, "secret-key")),
+			"strAtmServiceKey=se****"},
+		{"malformed fault", callRequest(t, ts.URL, asmx.SOAP11, asmx.OpReturnAtmSearchByCity, paramsFor(asmx.OpReturnAtmSearchByCity, "secret-key")), ""},
+		{"request over the limit", provincesRequest(t, ts.URL, asmx.ContentTypeSOAP11, padded), strings.Replace(padded, "secret-key", "se****", 1)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var body []byte
+			if tt.req.Body != nil {
+				body, _ = io.ReadAll(tt.req.Body)
+				tt.req.Body = io.NopCloser(strings.NewReader(string(body)))
+			}
+			r := do(t, tt.req)
+			status, got := r.status, r.body
+			e := ts.Journal(RequestFilter{Limit: 1})[0]
+			if e.Status != status {
+				t.Errorf("status: got %d, want %d", e.Status, status)
+			}
+			resp := e.Response
+			if resp.Size != int64(len(got)) || !strings.HasPrefix(got, resp.Body) || resp.Cut != (len(resp.Body) < len(got)) {
+				t.Errorf("answer: got %d bytes of %d, cut %v, want the first bytes of the %d the client got", len(resp.Body), resp.Size, resp.Cut, len(got))
+			}
+			if resp.Cut && (len(resp.Body) < max/2 || len(resp.Body)+headerBytes(resp.Header) > max) {
+				t.Errorf("answer cut at %d bytes (head %d), want it within %d and above %d", len(resp.Body), headerBytes(resp.Header), max, max/2)
+			}
+			if resp.Header.Get("Content-Length") != strconv.Itoa(len(got)) {
+				t.Errorf("answer's Content-Length: got %q, want %d", resp.Header.Get("Content-Length"), len(got))
+			}
+			req := e.Request
+			if req.Size != int64(len(body)) && !(len(body) == 0 && req.Size == 0) {
+				t.Errorf("request size: got %d, want %d", req.Size, len(body))
+			}
+			if tt.sent != "" && (!strings.HasPrefix(tt.sent, req.Body) || req.Cut != (len(req.Body) < len(tt.sent))) {
+				t.Errorf("request body: got %q (cut %v), want the start of %.200q", req.Body, req.Cut, tt.sent)
+			}
+		})
+	}
+	if e := ts.Journal(RequestFilter{Limit: 1})[0]; !e.Request.Cut || e.Request.Size != int64(len(padded)) {
+		t.Errorf("request over the limit: got cut %v, size %d, want cut, %d", e.Request.Cut, e.Request.Size, len(padded))
+	}
+}
+
+// TestJournalCutKeepsNoStartOfAKey cuts a body at every byte of a key
+// that straddles the limit: no start of the key survives the cut.
+func TestJournalCutKeepsNoStartOfAKey(t *testing.T) {
+	t.Parallel()
+	const key, limit = "Zq-Leak-Key-4711", 1024
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithKeys(key), WithJournalBodyMax(limit))
+	// The room for the body: what the journal keeps of one with no key.
+	do(t, provincesRequest(t, ts.URL, asmx.ContentTypeSOAP11, strings.Repeat("x", 2*limit)))
+	room := len(ts.Journal(RequestFilter{Limit: 1})[0].Request.Body)
+	raw := provincesEnvelope(key, "<note>")
+	prefix := strings.Index(raw, "<note>") + len("<note>") // before the key in the note
+	cuts := 0
+	for pad := room - prefix - len(key) - 4; pad < room-prefix+4; pad++ {
+		note := strings.Repeat("x", max(pad, 0)) + key + "</note>" + strings.Repeat(" ", limit)
+		do(t, provincesRequest(t, ts.URL, asmx.ContentTypeSOAP11, provincesEnvelope(key, "<note>"+note)))
+		e := ts.Journal(RequestFilter{Limit: 1})[0]
+		if !e.Request.Cut {
+			t.Fatalf("pad %d: body of %d bytes not cut at %d", pad, e.Request.Size, limit)
+		}
+		b := e.Request.Body
+		if strings.Contains(b, key) {
+			t.Errorf("pad %d: the key survives: %q", pad, b[max(0, len(b)-60):])
+		}
+		for n := 1; n < len(key); n++ {
+			if strings.HasSuffix(b, key[:n]) {
+				t.Errorf("pad %d: the body ends with %q, the start of the key", pad, key[:n])
+			}
+		}
+		if strings.HasSuffix(b, "Zq****") {
+			cuts++
+		}
+	}
+	if cuts == 0 {
+		t.Error("no cut fell inside the key: the test missed its point")
+	}
+}
+
+// TestJournalMemoryIsBounded fills a journal with calls whose bodies and
+// headers are all larger than the limit: what it holds of requests and
+// answers stays within its size times twice the limit, before and after
+// the entries are read.
+func TestJournalMemoryIsBounded(t *testing.T) {
+	t.Parallel()
+	const size, max = 20, 2048
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithJournalSize(size), WithJournalBodyMax(max),
+		WithFault(Fault{Operation: asmx.OpReturnProvinces, Binding: asmx.SOAP12, Malformed: true}))
+	big := strings.Repeat("y", 3*max)
+	for i := range 3 * size {
+		var req *http.Request
+		switch i % 4 {
+		case 0: // a large request and a large answer, copied
+			req = provincesRequest(t, ts.URL, asmx.ContentTypeSOAP11, provincesEnvelope("k", "<!--"+big+"-->"))
+		case 1: // a large answer encoded again when read
+			req = callRequest(t, ts.URL, asmx.HTTPGet, asmx.OpReturnAllAtms, paramsFor(asmx.OpReturnAllAtms, "k"))
+		case 2: // a large head: path, query and header fields
+			req = mustRequest(t, "GET", ts.URL+asmx.ServicePath+"/ReturnProvinces/"+big+"?strAtmServiceKey=k&x="+big, "")
+			req.Header.Set("X-Big", big)
+			req.Header.Set("X-Other", big[:max/3])
+		case 3: // a large form body, answered in pieces by a fault (malformed)
+			req = callRequest(t, ts.URL, asmx.SOAP12, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))
+		}
+		do(t, req)
+	}
+	bound := size * 2 * max
+	held := ts.journal.held()
+	if held > bound || held < bound/4 {
+		t.Errorf("kept: the journal holds %d bytes, want at most %d (and more than a quarter of it, or the test filled nothing)", held, bound)
+	}
+	es := ts.Journal(RequestFilter{})
+	if len(es) != size {
+		t.Fatalf("got %d entries, want %d", len(es), size)
+	}
+	if held := ts.journal.held(); held > bound || held < bound/4 {
+		t.Errorf("shown: the journal holds %d bytes, want at most %d", held, bound)
+	}
+	var cut, headCut int
+	for _, e := range es {
+		if e.Request.Cut || e.Response.Cut {
+			cut++
+		}
+		if e.Request.HeaderCut {
+			headCut++
+		}
+	}
+	if cut == 0 || headCut == 0 {
+		t.Errorf("got %d entries with a body cut and %d with a head cut, want some of each", cut, headCut)
+	}
+}
+
+func TestJournalWithoutBodies(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithJournalBodyMax(0))
+	call(t, ts.URL, asmx.SOAP11, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))
+	e := ts.Journal(RequestFilter{})[0]
+	if e.Request.Header != nil || e.Response.Header != nil || e.Query != "" || e.Operation != asmx.OpReturnProvinces {
+		t.Errorf("got %+v, want the call without its request and answer", e)
+	}
+	if b, _ := json.Marshal(e); strings.Contains(string(b), `"request"`) {
+		t.Errorf("JSON: got %s, want no request", b)
+	}
+	if ts.journal.held() != 0 {
+		t.Errorf("held: got %d bytes, want 0", ts.journal.held())
+	}
+	if _, err := New(WithJournalBodyMax(-1)); err == nil {
+		t.Error("WithJournalBodyMax(-1): got no error")
+	}
+}
+
+// TestJournalAdminReads reads the journal through the admin API as a page
+// does: filtered, what is new since a seq, the newest few, summaries, and
+// one entry in full.
+func TestJournalAdminReads(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithKeys("good-key"))
+	call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "good-key"))
+	call(t, ts.URL, asmx.SOAP11, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "bad-key"))
+	call(t, ts.URL, asmx.SOAP12, asmx.OpReturnInstitutions, paramsFor(asmx.OpReturnInstitutions, "good-key"))
+	call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnInstitutions, paramsFor(asmx.OpReturnInstitutions, "good-key"))
+	read := func(query string) []map[string]any {
+		t.Helper()
+		var got struct {
+			Requests []map[string]any `json:"requests"`
+		}
+		if err := json.Unmarshal([]byte(adminGet(t, ts.URL+"/__admin/requests"+query)), &got); err != nil {
+			t.Fatal(err)
+		}
+		return got.Requests
+	}
+	seqs := func(es []map[string]any) string {
+		var out []string
+		for _, e := range es {
+			out = append(out, fmt.Sprint(e["seq"]))
+		}
+		return strings.Join(out, ",")
+	}
+	for query, want := range map[string]string{
+		"":                                   "1,2,3,4",
+		"?status=500":                        "2",
+		"?status=200&binding=get":            "1,4",
+		"?operation=returninstitutions":      "3,4",
+		"?since=2":                           "3,4",
+		"?limit=2":                           "3,4",
+		"?since=1&limit=1&status=200":        "4",
+		"?since=4":                           "",
+		"?operation=ReturnProvinces&limit=1": "2",
+	} {
+		if got := seqs(read(query)); got != want {
+			t.Errorf("requests%s: got seqs %q, want %q", query, got, want)
+		}
+	}
+	for _, e := range read("?summary=true") {
+		if _, ok := e["request"]; ok {
+			t.Errorf("summary: got %v, want no request", e)
+		}
+	}
+	for _, e := range read("") {
+		if _, ok := e["response"].(map[string]any)["body"]; !ok {
+			t.Errorf("in full: got %v, want the response's body", e)
+		}
+	}
+	var one map[string]any
+	if err := json.Unmarshal([]byte(adminGet(t, ts.URL+"/__admin/requests/2")), &one); err != nil {
+		t.Fatal(err)
+	}
+	req, _ := one["request"].(map[string]any)
+	if one["seq"] != float64(2) || one["status"] != float64(500) || !strings.Contains(fmt.Sprint(req["body"]), "<strAtmServiceKey>******</strAtmServiceKey>") {
+		t.Errorf("entry 2: got %v, want the SOAP call with its key masked", one)
+	}
+}
+
+// TestJournalCutQueryKeepsNoStartOfAKey cuts a long query at every byte
+// of a key in it: no start of the key survives.
+func TestJournalCutQueryKeepsNoStartOfAKey(t *testing.T) {
+	t.Parallel()
+	const key = "Zq-Leak-Key-4711"
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithKeys(key), WithJournalBodyMax(256))
+	masked := 0
+	for pad := range 128 {
+		do(t, mustRequest(t, "GET", ts.URL+asmx.ServicePath+"/ReturnProvinces?x="+strings.Repeat("x", pad)+"&y="+key+"&z="+strings.Repeat("z", 200), ""))
+		e := ts.Journal(RequestFilter{Limit: 1})[0]
+		if !e.Request.HeaderCut {
+			t.Fatalf("pad %d: query of %d bytes not cut", pad, len(e.Query))
+		}
+		for n := 1; n <= len(key); n++ {
+			if strings.HasSuffix(e.Query, key[:n]) || strings.Contains(e.Query, key) {
+				t.Errorf("pad %d: the query keeps %q of the key: %q", pad, key[:n], e.Query)
+			}
+		}
+		if strings.HasSuffix(e.Query, "Zq****") {
+			masked++
+		}
+	}
+	if masked == 0 {
+		t.Error("no cut fell inside the key: the test missed its point")
+	}
+}
+
+// TestJournalReadWhileServing reads the journal in full while calls come
+// in and push entries out (run it with -race): every entry read is whole
+// and masked.
+func TestJournalReadWhileServing(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithKeys("race-key-1"), WithJournalSize(8), WithJournalBodyMax(512))
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Go(func() {
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				for _, e := range ts.Journal(RequestFilter{}) {
+					if e.Request.Header == nil || strings.Contains(e.Request.Body+e.Query, "race-key-1") {
+						t.Errorf("entry %d: got %+v, want it whole and masked", e.Seq, e)
+						return
+					}
+				}
+			}
+		})
+	}
+	for i := range 60 {
+		b := asmx.Bindings[i%len(asmx.Bindings)]
+		op := asmx.OpReturnAtmSearchByAddress
+		call(t, ts.URL, b, op, paramsFor(op, "race-key-1"))
+	}
+	close(done)
+	wg.Wait()
 }

@@ -23,25 +23,27 @@ type Option func(*config) error
 
 // config is what the options set.
 type config struct {
-	dataset      *fixtures.Dataset
-	datasetDir   string
-	datasetFrom  string // the option that chose the data set, for conflicts
-	keys         []string
-	namespace    string
-	maxBodyBytes int64
-	logger       *slog.Logger
-	replayer     Replayer
-	onMiss       MissPolicy
-	journalSize  int     // requests the journal keeps; 0 keeps none
-	faults       []Fault // faults active from the start
-	adminToken   string  // bearer token the admin API requires; empty: none
-	errorForm    asmx.ErrorForm
-	tls          bool         // test servers serve HTTPS (WithTLS)
-	shape        *shape.Shape // how results are written; nil: shape.Default()
+	dataset        *fixtures.Dataset
+	datasetDir     string
+	datasetFrom    string // the option that chose the data set, for conflicts
+	keys           []string
+	namespace      string
+	maxBodyBytes   int64
+	logger         *slog.Logger
+	replayer       Replayer
+	onMiss         MissPolicy
+	journalSize    int     // requests the journal keeps; 0 keeps none
+	journalBodyMax int     // bytes the journal keeps of each request and answer
+	faults         []Fault // faults active from the start
+	adminToken     string  // bearer token the admin API requires; empty: none
+	errorForm      asmx.ErrorForm
+	tls            bool         // test servers serve HTTPS (WithTLS)
+	shape          *shape.Shape // how results are written; nil: shape.Default()
 }
 
 func defaultConfig() config {
-	return config{namespace: asmx.DefaultNamespace, maxBodyBytes: DefaultMaxBodyBytes, journalSize: DefaultJournalSize}
+	return config{namespace: asmx.DefaultNamespace, maxBodyBytes: DefaultMaxBodyBytes, journalSize: DefaultJournalSize,
+		journalBodyMax: DefaultJournalBodyMax}
 }
 
 // The data set options (WithDataset, WithFixturesDir, WithGeneratedDataset)

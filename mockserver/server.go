@@ -73,7 +73,8 @@ func New(opts ...Option) (*Server, error) {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{cfg: cfg, data: newData(ds), log: logger, fixed: map[fixedKey]*fixedAnswer{},
-		journal: newJournal(cfg.journalSize), faults: &faultSet{}}
+		journal: newJournal(cfg.journalSize, cfg.journalBodyMax, cfg.keys), faults: &faultSet{}}
+	s.journal.encode = s.firstBytes
 	s.fixedLeft.Store(fixedCacheBudget)
 	if cfg.replayer != nil {
 		s.replayer = replayerFor(&cfg)
@@ -123,12 +124,25 @@ type exchange struct {
 	faultKind string          // what that fault did ("delay", "reset", …)
 	note      string          // the journal's error kind when err is nil ("Canceled")
 	observed  bool            // observe has run (before a dropped connection)
+
+	// For the journal (journal_keep.go): the answer's writer, and the
+	// request body's length and first bytes once read.
+	sw       *statusWriter
+	bodyRead bool
+	bodySize int64
+	body     []byte
+	fromSet  bool // the answer is the data set's, written to sw (fromData)
+	head     int  // requestHead of req plus 1; 0 until counted
 }
 
 // ServeHTTP routes a request to its binding.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ex := &exchange{start: time.Now(), req: r, ctx: r.Context()}
-	sw := &statusWriter{ResponseWriter: w}
+	sw := &statusWriter{ResponseWriter: w, keep: s.journal.bodyMax}
+	if isAdminPath(r.URL.Path) {
+		sw.keep = 0 // not journaled
+	}
+	ex.sw = sw
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {
@@ -180,7 +194,11 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, ex *exchange) {
 // observe runs after every request: the journal entry and the request log line.
 func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 	if s.journal.enabled() && !isAdminPath(r.URL.Path) {
-		s.journal.add(recordOf(r.Method, r.URL.Path, ex, status, time.Since(ex.start)))
+		rec := recordOf(r.Method, r.URL.Path, ex, status, time.Since(ex.start))
+		if s.journal.bodyMax > 0 {
+			keepCall(&rec, r, ex, status, s.journal.bodyMax)
+		}
+		s.journal.add(rec)
 	}
 	if !s.log.Enabled(r.Context(), slog.LevelInfo) {
 		return
@@ -216,11 +234,18 @@ func (s *Server) writeError(w http.ResponseWriter, ex *exchange, b asmx.Binding,
 	asmx.WriteErrorForm(w, b, e, s.cfg.errorForm)
 }
 
-// statusWriter remembers the status written.
+// statusWriter remembers the status written, the body's length and, for
+// the journal, its first bytes (keepFirst, journal_keep.go).
 type statusWriter struct {
 	http.ResponseWriter
 	status int
 	wrote  bool
+
+	keep    int    // the journal's bodyMax; 0: keep nothing
+	keeping bool   // first and room are set
+	room    int    // how much of the body the journal keeps
+	first   []byte // the body's first bytes
+	size    int64  // the body's bytes written
 }
 
 func (w *statusWriter) WriteHeader(code int) {
@@ -234,7 +259,12 @@ func (w *statusWriter) Write(p []byte) (int, error) {
 	if !w.wrote {
 		w.status, w.wrote = http.StatusOK, true
 	}
-	return w.ResponseWriter.Write(p)
+	n, err := w.ResponseWriter.Write(p)
+	w.size += int64(n)
+	if w.keep > 0 {
+		w.keepFirst(p[:n])
+	}
+	return n, err
 }
 
 // Unwrap lets http.ResponseController reach the connection (for hijacking).
@@ -271,6 +301,7 @@ func (s *Server) serveServiceRoot(w http.ResponseWriter, r *http.Request, ex *ex
 		return
 	}
 	defer putBuffer(body)
+	ex.keepBody(body.Bytes(), s.journal.bodyMax)
 	action := ""
 	if hasAction && len(actions) > 0 {
 		action = actions[0]
@@ -316,7 +347,7 @@ func (s *Server) serveHTTPBinding(w http.ResponseWriter, r *http.Request, rest s
 	var values url.Values
 	if r.Method == http.MethodGet {
 		values = asmx.ParseQuery(r.URL.RawQuery)
-	} else if values, e = s.readForm(w, r, b); e != nil {
+	} else if values, e = s.readForm(w, r, b, ex); e != nil {
 		s.writeError(w, ex, b, e)
 		return
 	}
@@ -358,7 +389,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, b asmx.Binding
 
 // readForm reads a form-encoded POST body; any other content type is
 // refused as ASMX's HtmlFormParameterReader refuses it.
-func (s *Server) readForm(w http.ResponseWriter, r *http.Request, b asmx.Binding) (url.Values, *asmx.Error) {
+func (s *Server) readForm(w http.ResponseWriter, r *http.Request, b asmx.Binding, ex *exchange) (url.Values, *asmx.Error) {
 	ct := r.Header.Get("Content-Type")
 	if base, _, _ := strings.Cut(ct, ";"); !strings.EqualFold(base, asmx.ContentTypeForm) {
 		return nil, asmx.NewBadFormError(b, ct)
@@ -368,6 +399,7 @@ func (s *Server) readForm(w http.ResponseWriter, r *http.Request, b asmx.Binding
 		return nil, e
 	}
 	defer putBuffer(body)
+	ex.keepBody(body.Bytes(), s.journal.bodyMax)
 	return asmx.ParseQuery(body.String()), nil
 }
 
@@ -413,6 +445,7 @@ func (s *Server) answer(w http.ResponseWriter, ex *exchange, c *asmx.Call) {
 	if s.replayer != nil && s.replay(w, ex, c) {
 		return
 	}
+	ex.fromData(w)
 	if f, ok := s.fixed[fixedKey{c.Op.Name, c.Binding}]; ok {
 		s.writeFixed(w, f, c)
 		return

@@ -25,6 +25,7 @@ type serveFlags struct {
 	config      string // --config: YAML file of settings (config.go)
 	adminToken  string
 	journalSize int
+	journalBody int // --journal-body-max
 	faults      cli.Faults
 
 	replay   cli.List // --replay: cassette files or directories (replay.go)
@@ -54,6 +55,7 @@ func (f *serveFlags) register(m *Main) *flag.FlagSet {
 	fs.StringVar(&f.config, "config", "", "YAML file of settings keyed by flag name; flags and ATMKIT_* variables override it")
 	fs.StringVar(&f.adminToken, "admin-token", "", "bearer token the admin API (/__admin/*, but health) requires; empty: none")
 	fs.IntVar(&f.journalSize, "journal-size", mockserver.DefaultJournalSize, "requests the journal keeps for GET /__admin/requests (0: none)")
+	fs.IntVar(&f.journalBody, "journal-body-max", mockserver.DefaultJournalBodyMax, "bytes the journal keeps of each request and each answer: headers (up to half) and the body's first bytes, the rest cut and marked (0: no headers or bodies)")
 	fs.Var(&f.faults, "fault", "fault to inject (repeatable), e.g. 'op=ReturnProvinces,binding=soap12,delay=300ms' or 'code=Client,text=\"Bad request, try again\"' (double quotes around a value with a comma or semicolon; \\\" and \\\\ inside); or its JSON form. "+
 		"Fields: op, binding, delay, jitter, delayDistribution.{type,median,sigma,lower,upper}, status, code, text, drop, malformed, "+
 		"dribble.{chunks,duration}, reset[.afterBytes], garbage, probability, seed, skip, times; op=WSDL faults ?WSDL and ?disco fetches")
@@ -109,6 +111,7 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 		mockserver.WithLogger(logger),
 		mockserver.WithAdminToken(f.adminToken),
 		mockserver.WithJournalSize(f.journalSize),
+		mockserver.WithJournalBodyMax(f.journalBody),
 		mockserver.WithDetailedErrors(f.detailedErrors),
 	}
 	if len(f.keys) > 0 {
@@ -172,6 +175,7 @@ func (m *Main) checkServeFlags(fs *flag.FlagSet, f *serveFlags) error {
 		cli.Bad("log-format", cli.CheckLogFormat(f.srv.LogFormat)),
 		cli.Bad("grace", cli.When(f.srv.Grace < 0, "must not be negative")),
 		cli.Bad("journal-size", cli.When(f.journalSize < 0, "must not be negative (0 turns the journal off)")),
+		cli.Bad("journal-body-max", cli.When(f.journalBody < 0, "must not be negative (0 keeps no headers or bodies)")),
 		cli.Bad("timeout", cli.When(f.reach.Timeout <= 0, "must be positive, e.g. 30s")),
 		cli.Bad("admin-token", cli.When(f.adminToken != strings.TrimSpace(f.adminToken) || strings.ContainsAny(f.adminToken, "\r\n"),
 			"white space at its ends or a line break; a bearer token cannot carry them")),

@@ -187,6 +187,51 @@ func TestServeAdminTokenAndJournalSize(t *testing.T) {
 	}
 }
 
+// TestServeJournalBodyMax sets --journal-body-max by flag, environment
+// and config file: the journal cuts the answer at it and keeps the key out.
+func TestServeJournalBodyMax(t *testing.T) {
+	t.Parallel()
+	cfg := writeConfig(t, "journal-body-max: 600\n")
+	for _, tt := range []struct {
+		name string
+		env  map[string]string
+		args []string
+	}{
+		{"flag", nil, []string{"--journal-body-max", "600"}},
+		{"env", map[string]string{"ATMKIT_JOURNAL_BODY_MAX": "600"}, nil},
+		{"config", nil, []string{"--config", cfg}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			base, _, _ := startServe(t, tt.env, tt.args...)
+			code, answer := get(t, base+"/service/service.asmx/ReturnInstitutions?strAtmServiceKey=journal-key-1", "")
+			wantStatus(t, "ReturnInstitutions", code, 200, answer)
+			code, body := get(t, base+"/__admin/requests", "")
+			wantStatus(t, "requests", code, 200, body)
+			var j struct {
+				Requests []struct {
+					Query    string `json:"query"`
+					Response struct {
+						Body string `json:"body"`
+						Size int    `json:"size"`
+						Cut  bool   `json:"cut"`
+					} `json:"response"`
+				} `json:"requests"`
+			}
+			if err := json.Unmarshal([]byte(body), &j); err != nil || len(j.Requests) != 1 {
+				t.Fatalf("requests: %v: %s", err, body)
+			}
+			r := j.Requests[0]
+			if !r.Response.Cut || r.Response.Size != len(answer) || len(r.Response.Body) > 600 || !strings.HasPrefix(answer, r.Response.Body) {
+				t.Errorf("answer: got %d bytes of %d (cut %v), want the first of %d, at most 600", len(r.Response.Body), r.Response.Size, r.Response.Cut, len(answer))
+			}
+			if r.Query != "strAtmServiceKey=jo****" || strings.Contains(body, "journal-key-1") {
+				t.Errorf("query: got %q, want the key masked (and nowhere in %s)", r.Query, body)
+			}
+		})
+	}
+}
+
 func TestServeLogLine(t *testing.T) {
 	t.Parallel()
 	base, _, stderr := startServe(t, nil, "--log-format", "json")

@@ -17,7 +17,7 @@ import (
 	"net/url"
 	"reflect"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -100,6 +100,63 @@ func Text(s string, keys ...string) string {
 	return s
 }
 
+// Values returns the values of the strAtmServiceKey parameters Text finds
+// in s (a query string or form body, XML elements, JSON members), each as
+// written and, where that differs, decoded and trimmed, so that their
+// other occurrences can be masked too (Text(s, Values(s)...)). Values that
+// are masks already are left out.
+func Values(s string) []string {
+	if !containsFold(s, ParamName) {
+		return nil
+	}
+	var out []string
+	add := func(vs ...string) {
+		for _, v := range vs {
+			if v != "" && !isMask(v) && !slices.Contains(out, v) {
+				out = append(out, v)
+			}
+		}
+	}
+	for _, sub := range queryRE.FindAllStringSubmatch(s, -1) {
+		add(sub[2])
+		if v, err := url.QueryUnescape(sub[2]); err == nil {
+			add(v)
+		}
+	}
+	for _, sub := range xmlRE.FindAllStringSubmatch(s, -1) {
+		add(sub[2], strings.TrimSpace(sub[2]), strings.TrimSpace(html.UnescapeString(sub[2])))
+	}
+	for _, sub := range jsonRE.FindAllStringSubmatch(s, -1) {
+		add(sub[2])
+		var v string
+		if json.Unmarshal([]byte(`"`+sub[2]+`"`), &v) == nil {
+			add(v)
+		}
+	}
+	return out
+}
+
+// Placeholder replaces the value of a credential header (IsCredentialHeader)
+// whole, and the service key in cassettes.
+const Placeholder = "REDACTED"
+
+// credentialHeaders are the request and response headers whose values are
+// replaced whole wherever atmkit keeps headers: cassettes and the mock's
+// journal.
+var credentialHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"}
+
+// IsCredentialHeader reports whether a header of this name (any case)
+// carries credentials (Authorization, Proxy-Authorization, Cookie,
+// Set-Cookie): its value is replaced whole, never shown or kept.
+func IsCredentialHeader(name string) bool {
+	for _, h := range credentialHeaders {
+		if strings.EqualFold(name, h) {
+			return true
+		}
+	}
+	return false
+}
+
 // maskLiteral replaces every occurrence of key in s with its mask: the key
 // as it is and as URL query or path encoding, XML or HTML escaping and JSON
 // string escaping write it, longer forms first so an escaped form is masked
@@ -109,6 +166,21 @@ func maskLiteral(s, key string) string {
 	if key == "" || s == "" {
 		return s
 	}
+	forms := Forms(key)
+	mask, word := Key(key), utf8.RuneCountInString(key) < MinLiteral
+	for _, f := range forms {
+		if f == "" || !strings.Contains(s, f) {
+			continue
+		}
+		s = replace(s, f, mask, word)
+	}
+	return s
+}
+
+// Forms returns key as Text finds it literally: as it is and as URL query
+// or path encoding, XML or HTML escaping and JSON string escaping write it,
+// longest first, each once.
+func Forms(key string) []string {
 	forms := []string{key, url.QueryEscape(key), url.PathEscape(key), html.EscapeString(key),
 		strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(key),
 		strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(key),
@@ -116,15 +188,13 @@ func maskLiteral(s, key string) string {
 	if b, err := json.Marshal(key); err == nil {
 		forms = append(forms, string(b[1:len(b)-1]))
 	}
-	sort.Slice(forms, func(i, j int) bool { return len(forms[i]) > len(forms[j]) })
-	mask, word := Key(key), utf8.RuneCountInString(key) < MinLiteral
-	for i, f := range forms {
-		if f == "" || (i > 0 && f == forms[i-1]) || !strings.Contains(s, f) {
-			continue
+	slices.SortFunc(forms, func(a, b string) int {
+		if len(a) != len(b) {
+			return len(b) - len(a)
 		}
-		s = replace(s, f, mask, word)
-	}
-	return s
+		return strings.Compare(a, b)
+	})
+	return slices.Compact(forms)
 }
 
 // replace replaces the occurrences of old in s with mask; with word set,
@@ -163,7 +233,7 @@ func isWordByte(c byte) bool {
 // reference to $ATMKIT_KEY (as curl lines in reports write the key), so
 // masking twice changes nothing.
 func isMask(v string) bool {
-	return v == "REDACTED" || v == "REDACTED-REJECTED" || strings.Contains(v, "$ATMKIT_KEY") || v == "******" || (len(v) >= 6 && strings.HasSuffix(v, "****") && utf8.RuneCountInString(v) == 6)
+	return v == Placeholder || v == Placeholder+"-REJECTED" || strings.Contains(v, "$ATMKIT_KEY") || v == "******" || (len(v) >= 6 && strings.HasSuffix(v, "****") && utf8.RuneCountInString(v) == 6)
 }
 
 func containsFold(s, sub string) bool {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -105,5 +106,56 @@ func TestError(t *testing.T) {
 	}
 	if Error(io.EOF, key) != io.EOF {
 		t.Error("Error(io.EOF): want io.EOF itself when nothing is masked")
+	}
+}
+
+func TestValues(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, in string
+		want     []string
+	}{
+		{"none", "no parameter here", nil},
+		{"query", "a=1&strAtmServiceKey=Leak%2DKey&b=2", []string{"Leak%2DKey", "Leak-Key"}},
+		{"XML, escaped and spaced", "<strAtmServiceKey> a&amp;b </strAtmServiceKey>", []string{" a&amp;b ", "a&amp;b", "a&b"}},
+		{"JSON", `{"strAtmServiceKey":"a\"b"}`, []string{`a\"b`, `a"b`}},
+		{"two keys, a mask left out", "<strAtmServiceKey>one-key</strAtmServiceKey><strAtmServiceKey>Le****</strAtmServiceKey>?strAtmServiceKey=two", []string{"two", "one-key"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := Values(tt.in)
+			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestForms(t *testing.T) {
+	t.Parallel()
+	got := Forms(`a&b"c d`)
+	for _, want := range []string{`a&b"c d`, "a%26b%22c+d", "a&amp;b&#34;c d", "a&amp;b&quot;c d", `a\u0026b\"c d`} {
+		if !slices.Contains(got, want) {
+			t.Errorf("Forms: got %q, want it to hold %q", got, want)
+		}
+	}
+	for i := 1; i < len(got); i++ {
+		if len(got[i]) > len(got[i-1]) || got[i] == got[i-1] {
+			t.Errorf("Forms: got %q, want each once, longest first", got)
+		}
+	}
+	if got := Forms("plain-key"); len(got) != 1 {
+		t.Errorf("Forms(plain-key): got %q, want one form", got)
+	}
+}
+
+func TestIsCredentialHeader(t *testing.T) {
+	t.Parallel()
+	for name, want := range map[string]bool{"Authorization": true, "cookie": true, "SET-COOKIE": true,
+		"Proxy-Authorization": true, "Content-Type": false, "SOAPAction": false} {
+		if got := IsCredentialHeader(name); got != want {
+			t.Errorf("IsCredentialHeader(%q): got %v, want %v", name, got, want)
+		}
 	}
 }

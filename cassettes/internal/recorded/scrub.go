@@ -10,11 +10,12 @@ import (
 	"strings"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/redact"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
 // Placeholder replaces the service key and credential headers in cassettes.
-const Placeholder = "REDACTED"
+const Placeholder = redact.Placeholder
 
 // RejectedPlaceholder replaces the service key of a recorded call whose key
 // the deployment refused: the mark of a key rejection in a cassette (see
@@ -54,10 +55,6 @@ func inPlaceholder(v string) bool {
 // it appears literally (other headers, response bodies, …). Shorter values
 // would match ordinary text; they are still replaced where they are the key.
 const minSweepLen = 4
-
-// secretHeaders are the request and response headers whose values are
-// replaced whatever they hold.
-var secretHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"}
 
 var (
 	// xmlKeyRE matches a strAtmServiceKey element with any prefix and
@@ -318,13 +315,11 @@ func (s *scrubber) headers(h http.Header) http.Header {
 	out := make(http.Header, len(h))
 	for k, vs := range h {
 		vs = append([]string(nil), vs...)
-		for _, name := range secretHeaders {
-			if strings.EqualFold(k, name) {
-				for j := range vs {
-					if !s.done(vs[j]) {
-						vs[j] = s.ph
-						s.n++
-					}
+		if redact.IsCredentialHeader(k) { // replaced whatever they hold
+			for j := range vs {
+				if !s.done(vs[j]) {
+					vs[j] = s.ph
+					s.n++
 				}
 			}
 		}

@@ -1,0 +1,351 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"html"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/atmkit/atmkit/asmx"
+)
+
+// The service keys of the masking tests: a plain one, one that every
+// encoding writes differently, and one the mock is not configured with.
+const (
+	plainKey  = "Leak-Key-4711"
+	escapeKey = `Leak&Key<4711 "x"/+`
+	otherKey  = "Other-Key-0815"
+)
+
+// keyForms are the ways a text can hold k literally: as it is,
+// percent-encoded, XML-escaped and JSON-escaped.
+func keyForms(k string) []string {
+	j, _ := json.Marshal(k)
+	return []string{k, url.QueryEscape(k), url.PathEscape(k), html.EscapeString(k),
+		strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(k), string(j[1 : len(j)-1])}
+}
+
+// leaks returns the forms of keys that s holds.
+func leaks(s string, keys ...string) []string {
+	var out []string
+	for _, k := range keys {
+		for _, f := range keyForms(k) {
+			if strings.Contains(s, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// utf16LE encodes s as UTF-16, little-endian.
+func utf16LE(s string) string {
+	var b []byte
+	for _, u := range utf16.Encode([]rune(s)) {
+		b = append(b, byte(u), byte(u>>8))
+	}
+	return string(b)
+}
+
+// xmlEscaped writes v as the text of an element.
+func xmlEscaped(v string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(v)
+}
+
+// provincesRequest is a SOAP request of ReturnProvinces with the key
+// written in body as the caller wrote it.
+func provincesRequest(t *testing.T, base, ctype, body string) *http.Request {
+	t.Helper()
+	req := mustRequest(t, "POST", base+asmx.ServicePath, body)
+	req.Header.Set("Content-Type", ctype)
+	req.Header.Set("SOAPAction", `"`+testNS+`/ReturnProvinces"`)
+	return req
+}
+
+func provincesEnvelope(key string, extra string) string {
+	return `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="` + asmx.NamespaceSOAP11 +
+		`"><soap:Body><ReturnProvinces xmlns="` + testNS + `"><strAtmServiceKey>` + key +
+		`</strAtmServiceKey>` + extra + `</ReturnProvinces></soap:Body></soap:Envelope>`
+}
+
+// adminGet reads an admin endpoint's body.
+func adminGet(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: got %d, want 200: %s", url, resp.StatusCode, b)
+	}
+	return string(b)
+}
+
+// jsonStrings returns every string of a JSON text, keys of objects included.
+func jsonStrings(t *testing.T, text string) []string {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(text), &v); err != nil {
+		t.Fatalf("admin API answer is not JSON: %v: %s", err, text)
+	}
+	var out []string
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case string:
+			out = append(out, v)
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		case map[string]any:
+			for k, x := range v {
+				out = append(out, k)
+				walk(x)
+			}
+		}
+	}
+	walk(v)
+	return out
+}
+
+// TestJournalMasksKeysInEveryForm sends the key in every form a request
+// can carry it, over loopback, and reads each call back through the admin
+// API: no form of any key appears in its answer, while the rest of the
+// request does.
+func TestJournalMasksKeysInEveryForm(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithKeys(plainKey, escapeKey))
+	provinces := paramsFor(asmx.OpReturnProvinces, plainKey)
+	escaped := paramsFor(asmx.OpReturnProvinces, escapeKey)
+	address := paramsFor(asmx.OpReturnAtmSearchByAddress, escapeKey)
+	tests := []struct {
+		name string
+		req  func() *http.Request
+		// shown is a text the journal shows of the request: it is there,
+		// only the key is not.
+		shown string
+	}{
+		{"GET query", func() *http.Request { return callRequest(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, escaped) }, "strAtmServiceKey=Le****"},
+		{"GET query, every byte percent-encoded", func() *http.Request {
+			var q strings.Builder
+			for _, c := range []byte(plainKey) {
+				fmt.Fprintf(&q, "%%%02X", c)
+			}
+			return mustRequest(t, "GET", ts.URL+asmx.ServicePath+"/ReturnProvinces?strAtmServiceKey="+q.String(), "")
+		}, "strAtmServiceKey=Le****"},
+		{"GET query, the name percent-encoded", func() *http.Request {
+			return mustRequest(t, "GET", ts.URL+asmx.ServicePath+"/ReturnProvinces?%73trAtmServiceKey="+url.QueryEscape(escapeKey), "")
+		}, "%73trAtmServiceKey=Le****"},
+		{"JSON path query", func() *http.Request {
+			return callRequest(t, ts.URL, asmx.JSON, asmx.OpReturnAtmSearchByAddress, address)
+		}, "strCity=Halifax"},
+		{"POST form", func() *http.Request { return callRequest(t, ts.URL, asmx.HTTPPost, asmx.OpReturnProvinces, escaped) }, "strAtmServiceKey=Le****"},
+		{"SOAP 1.1", func() *http.Request { return callRequest(t, ts.URL, asmx.SOAP11, asmx.OpReturnProvinces, provinces) }, "<strAtmServiceKey>Le****</strAtmServiceKey>"},
+		{"SOAP 1.2", func() *http.Request { return callRequest(t, ts.URL, asmx.SOAP12, asmx.OpReturnProvinces, provinces) }, "<ReturnProvinces"},
+		{"SOAP, XML-escaped key", func() *http.Request {
+			return provincesRequest(t, ts.URL, asmx.ContentTypeSOAP11, provincesEnvelope(xmlEscaped(escapeKey), ""))
+		}, "<strAtmServiceKey>Le****</strAtmServiceKey>"},
+		{"SOAP, key as character references", func() *http.Request {
+			return provincesRequest(t, ts.URL, asmx.ContentTypeSOAP11, provincesEnvelope("&#76;eak-Key-4711", "<!-- "+plainKey+" -->"))
+		}, "<!-- Le**** -->"},
+		{"SOAP in UTF-16, charset", func() *http.Request {
+			return provincesRequest(t, ts.URL, "text/xml; charset=utf-16", utf16LE(strings.Replace(provincesEnvelope(xmlEscaped(escapeKey), ""), "utf-8", "utf-16", 1)))
+		}, "<strAtmServiceKey>Le****</strAtmServiceKey>"},
+		{"SOAP in UTF-16, byte order mark", func() *http.Request {
+			return provincesRequest(t, ts.URL, "text/xml", "\xff\xfe"+utf16LE(provincesEnvelope(plainKey, "")))
+		}, "<soap:Body>"},
+		{"SOAP 1.2 in UTF-16, detected", func() *http.Request {
+			req := provincesRequest(t, ts.URL, "application/soap+xml", utf16LE(strings.Replace(strings.Replace(provincesEnvelope(plainKey, ""),
+				`<?xml version="1.0" encoding="utf-8"?>`, "", 1), asmx.NamespaceSOAP11, asmx.NamespaceSOAP12, 1)))
+			req.Header.Del("SOAPAction")
+			return req
+		}, "<ReturnProvinces"},
+		{"form in UTF-16, no charset", func() *http.Request {
+			req := mustRequest(t, "POST", ts.URL+asmx.ServicePath+"/ReturnProvinces", utf16LE("strAtmServiceKey="+plainKey))
+			req.Header.Set("Content-Type", asmx.ContentTypeForm)
+			return req
+		}, "strAtmServiceKey=Le****"},
+		{"key elsewhere in the body", func() *http.Request {
+			return provincesRequest(t, ts.URL, asmx.ContentTypeSOAP11, provincesEnvelope(plainKey, "<note>"+plainKey+" "+url.QueryEscape(escapeKey)+"</note>"))
+		}, "<note>Le**** Le****</note>"},
+		{"a key the mock does not accept", func() *http.Request {
+			return callRequest(t, ts.URL, asmx.SOAP11, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, otherKey))
+		}, "<strAtmServiceKey>Ot****</strAtmServiceKey>"},
+		{"a second key element, its value elsewhere", func() *http.Request {
+			return provincesRequest(t, ts.URL, asmx.ContentTypeSOAP11, provincesEnvelope(plainKey, "<strAtmServiceKey>"+otherKey+"</strAtmServiceKey><note>"+otherKey+"</note>"))
+		}, "<note>Ot****</note>"},
+		{"key in the path", func() *http.Request {
+			return mustRequest(t, "GET", ts.URL+asmx.ServicePath+"/"+url.PathEscape(escapeKey)+"?strAtmServiceKey="+otherKey, "")
+		}, ""},
+		{"credential and key headers", func() *http.Request {
+			req := callRequest(t, ts.URL, asmx.SOAP11, asmx.OpReturnProvinces, provinces)
+			req.Header.Set("Authorization", "Bearer "+otherKey)
+			req.Header.Set("Cookie", "session=s3cr3t-cookie")
+			req.Header.Set("X-Api-Key", plainKey)
+			req.Header.Set("strAtmServiceKey", otherKey)
+			req.Header.Set("Referer", "http://app.example/?strAtmServiceKey="+otherKey)
+			return req
+		}, "REDACTED"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			do(t, tt.req())
+			// The newest entry is this call's: the subtests run one by one.
+			es := ts.Journal(RequestFilter{Limit: 1})
+			if len(es) != 1 {
+				t.Fatalf("journal: got %d entries, want 1", len(es))
+			}
+			e := es[0]
+			one := adminGet(t, ts.URL+"/__admin/requests/"+strconv.FormatUint(e.Seq, 10))
+			all := adminGet(t, ts.URL+"/__admin/requests?limit=1")
+			for _, text := range []string{one, all} {
+				if got := leaks(text, plainKey, escapeKey, otherKey, "s3cr3t-cookie"); got != nil {
+					t.Errorf("admin API answer holds %q: %s", got, text)
+				}
+				for _, s := range jsonStrings(t, text) {
+					if got := leaks(s, plainKey, escapeKey, otherKey, "s3cr3t-cookie"); got != nil {
+						t.Errorf("admin API string %q holds %q", s, got)
+					}
+				}
+			}
+			if e.Request.Header == nil || e.Response.Header == nil {
+				t.Fatalf("entry: got request %+v, response %+v, want both kept", e.Request, e.Response)
+			}
+			shown := e.Path + "?" + e.Query + "\n" + e.Request.Body + fmt.Sprint(e.Request.Header)
+			if !strings.Contains(shown, tt.shown) {
+				t.Errorf("journal: got %q, want it to show %q", shown, tt.shown)
+			}
+		})
+	}
+}
+
+// TestJournalHeaders checks the credential headers read as cassettes write
+// them, and the rest as sent.
+func TestJournalHeaders(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	req := callRequest(t, ts.URL, asmx.SOAP11, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, plainKey))
+	req.Header.Set("Authorization", "Basic dXNlcjpwYXNz")
+	req.Header.Set("Proxy-Authorization", "Basic cHJveHk6cGFzcw==")
+	req.Header.Add("Cookie", "a=1")
+	req.Header.Add("Cookie", "b=2")
+	req.Header.Set("X-Trace", "t-1")
+	do(t, req)
+	e := ts.Journal(RequestFilter{})[0]
+	h := e.Request.Header
+	for name, want := range map[string][]string{
+		"Authorization": {"REDACTED"}, "Proxy-Authorization": {"REDACTED"}, "Cookie": {"REDACTED", "REDACTED"},
+		"X-Trace": {"t-1"}, "Soapaction": {`"` + testNS + `/ReturnProvinces"`}, "Content-Type": {asmx.ContentTypeSOAP11},
+		"Host": {strings.TrimPrefix(ts.URL, "http://")},
+	} {
+		if fmt.Sprint(h[name]) != fmt.Sprint(want) {
+			t.Errorf("request header %s: got %q, want %q", name, h[name], want)
+		}
+	}
+	if got := e.Response.Header.Get("Content-Type"); got != asmx.ContentTypeSOAP11 {
+		t.Errorf("answer's Content-Type: got %q, want %q", got, asmx.ContentTypeSOAP11)
+	}
+}
+
+// FuzzJournalMask sends whatever body (or query) with a configured key
+// written into it in any form, in UTF-16 or not, through the handler with
+// a journal keeping few bytes, and reads the call back: the key is in none
+// of the journal's texts, in none of its forms, and a body shown cut does
+// not end with the start of one.
+func FuzzJournalMask(f *testing.F) {
+	f.Add(provincesEnvelope("{k}", "<note>{q} {x} {j}</note>"), "Leak-Key-4711", uint8(0), uint16(300))
+	f.Add(provincesEnvelope("{x}", ""), `Leak&Key<4711 "x"`, uint8(1), uint16(64))
+	f.Add("strAtmServiceKey={q}&strCity={k}", "form-key-99", uint8(2), uint16(40))
+	f.Add("strAtmServiceKey={q}&x={k}{k}", "query/key?1", uint8(3), uint16(1000))
+	f.Add(provincesEnvelope("{k}", ""), "utf16-key-1", uint8(4), uint16(200))
+	f.Add(`{"strAtmServiceKey":"{j}"}`, `json"key\1`, uint8(5), uint16(30))
+	f.Fuzz(func(t *testing.T, tmpl, key string, mode uint8, max uint16) {
+		if len(key) < 6 || len(key) > 64 || strings.ContainsAny(key, "*") || strings.ContainsFunc(key, func(r rune) bool {
+			return r < 0x20 || r >= 0x7f
+		}) {
+			return // a key of printable ASCII, masked wherever it appears (redact.MinLiteral)
+		}
+		s, err := New(WithDataset(smallDataset()), WithKeys(key), WithJournalBodyMax(int(max%2048)+16))
+		if err != nil {
+			t.Fatal(err)
+		}
+		j, _ := json.Marshal(key)
+		body := strings.NewReplacer("{k}", key, "{q}", url.QueryEscape(key), "{x}", xmlEscaped(key),
+			"{j}", string(j[1:len(j)-1])).Replace(tmpl)
+		req, err := http.NewRequest("POST", "http://mock"+asmx.ServicePath, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch mode % 6 {
+		case 0:
+			req.Header.Set("Content-Type", asmx.ContentTypeSOAP11)
+			req.Header.Set("SOAPAction", `"`+testNS+`/ReturnProvinces"`)
+		case 1:
+			req.Header.Set("Content-Type", asmx.ContentTypeSOAP12)
+		case 2:
+			req.URL.Path += "/ReturnProvinces"
+			req.Header.Set("Content-Type", asmx.ContentTypeForm)
+		case 3:
+			req.Method, req.URL.Path, req.URL.RawQuery = "GET", asmx.ServicePath+"/ReturnProvinces", body
+			body = ""
+		case 4:
+			req.Header.Set("Content-Type", "text/xml; charset=utf-16")
+			body = utf16LE(body)
+		case 5:
+			req.Header.Set("Content-Type", "application/json")
+		}
+		req.Body, req.ContentLength = io.NopCloser(strings.NewReader(body)), int64(len(body))
+		s.ServeHTTP(discardResponse{h: http.Header{}}, req)
+		es := s.Journal(RequestFilter{})
+		if len(es) != 1 {
+			t.Fatalf("journal: got %d entries, want 1", len(es))
+		}
+		e := es[0]
+		texts := []string{e.Path, e.Query, e.Request.Body, e.Response.Body}
+		for _, v := range e.Params {
+			texts = append(texts, v)
+		}
+		for _, h := range []http.Header{e.Request.Header, e.Response.Header} {
+			for k, vs := range h {
+				texts = append(texts, k)
+				texts = append(texts, vs...)
+			}
+		}
+		for _, text := range texts {
+			if got := leaks(text, key); got != nil {
+				t.Fatalf("journal text %q holds %q", text, got)
+			}
+		}
+		for _, m := range []JournalMessage{e.Request, e.Response} {
+			if !m.Cut {
+				continue
+			}
+			for _, f := range keyForms(key) {
+				for n := 1; n < len(f); n++ {
+					if strings.HasSuffix(m.Body, f[:n]) {
+						t.Fatalf("body shown cut ends with %q, the start of %q: %q", f[:n], f, m.Body)
+					}
+				}
+			}
+		}
+	})
+}
+
+// discardResponse is a ResponseWriter that keeps nothing.
+type discardResponse struct{ h http.Header }
+
+func (w discardResponse) Header() http.Header         { return w.h }
+func (w discardResponse) WriteHeader(int)             {}
+func (w discardResponse) Write(p []byte) (int, error) { return len(p), nil }
