@@ -431,3 +431,52 @@ func TestLongAnswersAreStreamedWithTheirLength(t *testing.T) {
 		srv.Close()
 	}
 }
+
+// TestSortByHavSortsAsSortFunc checks the search's own sort against the
+// library's, on lists of every length up to a few hundred, with repeated
+// haversines, in random, sorted and reversed order, and with no depth
+// left (heapsort).
+func TestSortByHavSortsAsSortFunc(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	byHavRank := func(a, b hit) int {
+		if c := cmpFloat(a.hav, b.hav); c != 0 {
+			return c
+		}
+		return int(a.rank - b.rank)
+	}
+	for n := 0; n < 300; n += 1 + n/10 {
+		for _, order := range []string{"random", "sorted", "reversed", "heap"} {
+			hits := make([]hit, n)
+			for i, r := range rng.Perm(n) {
+				hits[i] = hit{hav: float64(rng.IntN(n/3+1)) / 7, rank: int32(r), atm: int32(r)}
+			}
+			switch order {
+			case "sorted":
+				slices.SortFunc(hits, byHavRank)
+			case "reversed":
+				slices.SortFunc(hits, byHavRank)
+				slices.Reverse(hits)
+			}
+			want := slices.Clone(hits)
+			slices.SortFunc(want, byHavRank)
+			depth := 2 * 64
+			if order == "heap" {
+				depth = 0
+			}
+			sortByHav(hits, depth)
+			if !slices.Equal(hits, want) {
+				t.Fatalf("%d hits, %s: got %v, want %v", n, order, hits, want)
+			}
+		}
+	}
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
