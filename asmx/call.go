@@ -202,9 +202,27 @@ func conversionFrames(p Param, soap bool) []string {
 	return []string{"System.String.System.IConvertible.ToDouble(IFormatProvider provider)"}
 }
 
-// newCall prepares an empty call of op in binding b.
+// maxParams is the most parameters an operation takes.
+const maxParams = 7
+
+// callWithParams is a call and the arrays its Values and Present use,
+// allocated at once.
+type callWithParams struct {
+	c       Call
+	values  [maxParams]string
+	present [maxParams]bool
+}
+
+// newCall prepares an empty call of op in binding b: one allocation, its
+// Values and Present slices included (at capacity, so an append copies).
 func newCall(op *Operation, b Binding) *Call {
-	return &Call{Op: op, Binding: b, Values: make([]string, len(op.Params)), Present: make([]bool, len(op.Params))}
+	n := len(op.Params)
+	if n > maxParams {
+		return &Call{Op: op, Binding: b, Values: make([]string, n), Present: make([]bool, n)}
+	}
+	cw := &callWithParams{c: Call{Op: op, Binding: b}}
+	cw.c.Values, cw.c.Present = cw.values[:n:n], cw.present[:n:n]
+	return &cw.c
 }
 
 // NewCall builds a call from name/value pairs (as a form or a recorded

@@ -401,7 +401,15 @@ type soapReader struct {
 	wrapper   bool   // in an element of the operation's name, at depth 3
 	read      uint16 // parameters read in the current wrapper element (bit i: Op.Params[i])
 	param     int    // index of the parameter being read, at depth 4; -1 if none
-	paramText []byte
+	paramText []byte // its text; with deferSet, every parameter's text, one after another
+
+	// deferSet (the fast reader) sets the parameters once the document is
+	// read (finish), from one string of all their texts: pending lists
+	// them in the order read, and textStart is where the current one's
+	// text starts in paramText.
+	deferSet  bool
+	pending   []pendingParam
+	textStart int
 	skipDepth int // >0: skipping an element opened at that depth
 	envDone   bool
 
@@ -503,7 +511,11 @@ func (d *soapReader) start(space, local string, attr func(space, local string) (
 			d.skipDepth = d.depth // unknown, or read already: skipped
 			return nil
 		}
-		d.paramText = d.paramText[:0]
+		if d.deferSet {
+			d.textStart = len(d.paramText)
+		} else {
+			d.paramText = d.paramText[:0]
+		}
 	default:
 		if d.param >= 0 { // ReadElementString reads text only
 			return newUnreadableError(d.helper(), "'Element' is an invalid XmlNodeType.")
@@ -516,15 +528,25 @@ func (d *soapReader) start(space, local string, attr func(space, local string) (
 // operation; DecodeSOAPRequest then answers as ASMX does.
 var errRouting = &Error{Message: "the body element names no operation"}
 
+// xmlSpace reports whether t is XML white space only (space, tab, CR, LF).
+func xmlSpace(t []byte) bool {
+	for _, c := range t {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return false
+		}
+	}
+	return true
+}
+
 // text handles character data.
 func (d *soapReader) text(t []byte) *Error {
 	switch {
 	case d.skipDepth > 0:
 	case d.param >= 0 && d.depth == 4:
 		d.paramText = append(d.paramText, t...)
-	case d.depth == 1 && d.stage < stageBody && len(bytes.Trim(t, " \t\r\n")) > 0:
+	case d.depth == 1 && d.stage < stageBody && !xmlSpace(t):
 		return newMissingElementError(d.version, false) // text where the Body must be
-	case d.op == nil && d.depth == 2 && d.stage == stageBody && len(bytes.Trim(t, " \t\r\n")) > 0:
+	case d.op == nil && d.depth == 2 && d.stage == stageBody && !xmlSpace(t):
 		return errRouting // text names no operation
 	}
 	return nil
@@ -545,6 +567,10 @@ func (d *soapReader) end(next func() (int, int)) *Error {
 			i := d.param
 			d.param = -1
 			d.read |= 1 << i
+			if d.deferSet {
+				d.pending = append(d.pending, pendingParam{i, d.textStart, len(d.paramText)})
+				return nil
+			}
 			value := string(d.paramText)
 			if x := d.call.set(i, value); x != nil {
 				if next == nil {
@@ -580,11 +606,23 @@ func (d *soapReader) finish() (*Call, *Error) {
 	if !d.envDone || d.call == nil {
 		return nil, newUnreadableError(d.helper(), "Unexpected end of file has occurred.")
 	}
+	if len(d.pending) > 0 {
+		texts := string(d.paramText) // one string for every parameter's text
+		for _, p := range d.pending {
+			if x := d.call.set(p.i, texts[p.start:p.end]); x != nil {
+				return nil, errRouting // the fast reader leaves errors to encoding/xml
+			}
+		}
+	}
 	if len(d.mustUnderstand) > 0 {
 		d.call.MustUnderstand = d.mustUnderstand
 	}
 	return d.call, nil
 }
+
+// pendingParam is a parameter read but not yet set (soapReader.deferSet):
+// its index and its text, paramText[start:end].
+type pendingParam struct{ i, start, end int }
 
 // DecodeValues decodes the parameters of a GET, POST or JSON call from
 // name/value pairs as ASMX's ValueCollectionParameterReader does: every
@@ -625,6 +663,87 @@ func DecodeValues(op *Operation, b Binding, values url.Values) (*Call, *Error) {
 		}
 	}
 	return c, nil
+}
+
+// DecodeQuery decodes the parameters of a GET, POST or JSON call from a
+// query string or a form-encoded body, as DecodeValues(op, b,
+// ParseQuery(query)) does: the same call or the same error. A query whose
+// names are the parameters' own (or unknown), at most 16 of them, is
+// read without building the map.
+func DecodeQuery(op *Operation, b Binding, query string) (*Call, *Error) {
+	if c, e, ok := decodeQueryFast(op, b, query); ok {
+		return c, e
+	}
+	return DecodeValues(op, b, ParseQuery(query))
+}
+
+// queryPair is a name and its value, URL-decoded, as a query gives them.
+type queryPair struct{ name, value string }
+
+// decodeQueryFast is DecodeQuery without the map; ok is false when the
+// query has a name that matches a parameter's only ignoring case (whose
+// values NameValueCollection joins with the parameter's), or more than 16
+// pairs of parameters.
+func decodeQueryFast(op *Operation, b Binding, s string) (c *Call, e *Error, ok bool) {
+	var pairs [16]queryPair
+	n := 0
+	for len(s) > 0 {
+		pair := s
+		if i := strings.IndexByte(s, '&'); i >= 0 {
+			pair, s = s[:i], s[i+1:]
+		} else {
+			s = ""
+		}
+		// A pair without '=' has an empty name, and a trailing '&' adds
+		// one: no parameter's, so ignored as DecodeValues ignores it.
+		name, value, found := strings.Cut(pair, "=")
+		if !found {
+			continue
+		}
+		name = urlDecode(name)
+		known := false
+		for _, p := range op.Params {
+			if len(p.Name) == len(name) && strings.EqualFold(p.Name, name) {
+				if p.Name != name {
+					return nil, nil, false
+				}
+				known = true
+				break
+			}
+		}
+		if !known {
+			continue
+		}
+		if n == len(pairs) {
+			return nil, nil, false
+		}
+		pairs[n] = queryPair{name, urlDecode(value)}
+		n++
+	}
+	c = newCall(op, b)
+	for i, p := range op.Params {
+		v, found, joined := "", false, false
+		for _, q := range pairs[:n] {
+			if q.name != p.Name {
+				continue
+			}
+			if found {
+				v, joined = v+","+q.value, true // a repeated name: ASP.NET joins its values
+			} else {
+				v, found = q.value, true
+			}
+		}
+		if !found {
+			return nil, newMissingParamError(b, p.Name), true
+		}
+		if joined && !utf8.ValidString(v) {
+			v = strings.ToValidUTF8(v, "\uFFFD")
+		}
+		if x := c.set(i, v); x != nil {
+			return nil, newConvertValueError(b, p, v, x), true
+		}
+	}
+	return c, nil, true
 }
 
 // OperationFromPath finds the operation a GET/POST/JSON path names: the last

@@ -23,14 +23,15 @@ import (
 // decodeSOAPFast decodes body if it has the plain shape and decodes without
 // error; ok is false otherwise. op is the routed operation, or nil to route
 // by the body's first element.
+//
+// The byte-level conditions are checked as the bytes are read, each byte
+// once, by whatever reads it: the text between tags (plainText), names
+// (nameClass), attribute values (plainValue), the white space in tags.
 func decodeSOAPFast(ns, ct string, op *Operation, body []byte) (c *Call, ok bool) {
-	if !plainASCII(body) {
-		return nil, false
-	}
 	s := scannerPool.Get().(*fastScanner)
 	defer s.release()
 	s.in = body
-	s.r = soapReader{ns: ns, ct: ct, op: op, param: -1, paramText: s.r.paramText[:0]}
+	s.r = soapReader{ns: ns, ct: ct, op: op, param: -1, paramText: s.r.paramText[:0], deferSet: true, pending: s.r.pending[:0]}
 	if !s.document() {
 		return nil, false
 	}
@@ -38,33 +39,74 @@ func decodeSOAPFast(ns, ct string, op *Operation, body []byte) (c *Call, ok bool
 	return c, e == nil
 }
 
-// byteClass sorts the bytes for plainASCII: 0 plain, 1 never in a plain
-// document, 2 plain unless it starts "<!" ('!') or "]]>" (']').
+// byteClass sorts the bytes for the plain shape: 0 plain, 1 never in a
+// plain document, 2 plain unless it starts "]]>" (']'). ('!' is plain: it
+// can only follow '<' in a name, where nameClass refuses it.)
 var byteClass = func() (t [256]uint8) {
 	for c := range 256 {
 		if (c < 0x20 && c != '\t' && c != '\n') || c > 0x7e || c == '&' {
 			t[c] = 1
 		}
 	}
-	t['!'], t[']'] = 2, 2
+	t[']'] = 2
 	return t
 }()
 
-// plainASCII checks the byte-level conditions of the fast reader, in one
-// pass.
-func plainASCII(body []byte) bool {
-	for i, c := range body {
+// plainText reports whether text, the characters between two tags, has
+// only plain bytes and no "]]>".
+func plainText(text []byte) bool {
+	for i, c := range text {
 		switch byteClass[c] {
 		case 0:
 		case 1:
 			return false
 		default:
-			if c == '!' && i > 0 && body[i-1] == '<' {
-				return false // "<!"
+			if i+2 < len(text) && text[i+1] == ']' && text[i+2] == '>' {
+				return false
 			}
-			if c == ']' && i+2 < len(body) && body[i+1] == ']' && body[i+2] == '>' {
-				return false // "]]>"
-			}
+		}
+	}
+	return true
+}
+
+// plainValue reports whether an attribute value (its quotes excluded) is
+// plain and has nothing XML would change: no '<', no tab or line feed
+// (which attribute values read as spaces), no ']' (so no "]]>").
+func plainValue(v []byte) bool {
+	for _, c := range v {
+		if byteClass[c] != 0 || c == '<' || c == '\t' || c == '\n' {
+			return false
+		}
+	}
+	return true
+}
+
+// Namespaces of XML Schema, which requests declare.
+const (
+	namespaceXSI = "http://www.w3.org/2001/XMLSchema-instance"
+	namespaceXSD = "http://www.w3.org/2001/XMLSchema"
+)
+
+// knownNamespace reports whether an attribute value is one of the
+// namespaces requests declare but the service's, all of them plain, so
+// that plainValue need not go over it.
+func knownNamespace(v []byte) bool {
+	switch len(v) {
+	case len(NamespaceSOAP11):
+		return string(v) == NamespaceSOAP11 || string(v) == namespaceXSI
+	case len(NamespaceSOAP12):
+		return string(v) == NamespaceSOAP12
+	case len(namespaceXSD):
+		return string(v) == namespaceXSD
+	}
+	return false
+}
+
+// onlySpace reports whether b is white space only (space, tab, line feed).
+func onlySpace(b []byte) bool {
+	for _, c := range b {
+		if !isSpace(c) {
+			return false
 		}
 	}
 	return true
@@ -106,12 +148,12 @@ var scannerPool = sync.Pool{New: func() any {
 // release drops the scanner's references to the document and the call,
 // and returns it to the pool unless its buffers grew unusually large.
 func (s *fastScanner) release() {
-	if cap(s.open) > 64 || cap(s.ns) > 64 || cap(s.attrs) > 64 || cap(s.r.paramText) > 4<<10 {
+	if cap(s.open) > 64 || cap(s.ns) > 64 || cap(s.attrs) > 64 || cap(s.r.paramText) > 4<<10 || cap(s.r.pending) > 64 {
 		return
 	}
 	s.in, s.pos, s.depth = nil, 0, 0
 	s.open, s.ns, s.attrs = s.open[:0], s.ns[:0], s.attrs[:0]
-	s.r = soapReader{paramText: s.r.paramText[:0]}
+	s.r = soapReader{paramText: s.r.paramText[:0], pending: s.r.pending[:0]}
 	scannerPool.Put(s)
 }
 
@@ -140,16 +182,18 @@ func (s *fastScanner) document() bool {
 	rootDone := false
 	for {
 		start := s.pos
-		for s.pos < len(s.in) && s.in[s.pos] != '<' {
-			s.pos++
+		if i := bytes.IndexByte(s.in[s.pos:], '<'); i >= 0 {
+			s.pos += i
+		} else {
+			s.pos = len(s.in)
 		}
 		if s.pos > start {
 			text := s.in[start:s.pos]
 			if s.depth == 0 {
-				if len(bytes.Trim(text, " \t\n")) > 0 {
+				if !onlySpace(text) {
 					return false // text outside the root
 				}
-			} else if s.r.text(text) != nil {
+			} else if !plainText(text) || s.r.text(text) != nil {
 				return false
 			}
 		}
@@ -201,37 +245,54 @@ func (s *fastScanner) declaration() bool {
 	return true
 }
 
+// nameClass sorts the bytes of names: 0 none, 1 a letter or '_' (may
+// start a name), 2 a digit, '-' or '.' (may not), 3 ':'.
+var nameClass = func() (t [256]uint8) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = 1, 1
+	}
+	t['_'] = 1
+	for c := '0'; c <= '9'; c++ {
+		t[c] = 2
+	}
+	t['-'], t['.'], t[':'] = 2, 2, 3
+	return t
+}()
+
 // name reads an XML name of ASCII letters, digits, '_', '-' and '.', with at
 // most one ':' splitting prefix and local part.
 func (s *fastScanner) name() (raw, prefix, local span, ok bool) {
-	start, colon := s.pos, -1
-	for s.pos < len(s.in) {
-		c := s.in[s.pos]
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
-		case (c >= '0' && c <= '9') || c == '-' || c == '.':
-			if s.pos == start || s.pos == colon+1 {
-				return span{}, span{}, span{}, false
-			}
-		case c == ':':
-			if colon >= 0 || s.pos == start {
-				return span{}, span{}, span{}, false
-			}
-			colon = s.pos
-		default:
-			goto done
+	in := s.in
+	start, colon, i := s.pos, -1, s.pos
+	for {
+		// Letters and '_' are the most of every name: a loop of their own.
+		for i < len(in) && nameClass[in[i]] == 1 {
+			i++
 		}
-		s.pos++
+		if i == len(in) {
+			break
+		}
+		c := nameClass[in[i]]
+		if c == 0 {
+			break
+		}
+		if i == start || i == colon+1 || c == 3 && colon >= 0 {
+			return span{}, span{}, span{}, false // a digit, '-', '.' or ':' first, or a second ':'
+		}
+		if c == 3 {
+			colon = i
+		}
+		i++
 	}
-done:
-	raw = span{start, s.pos}
-	if raw.empty() || colon == s.pos-1 {
+	s.pos = i
+	raw = span{start, i}
+	if raw.empty() || colon == i-1 {
 		return span{}, span{}, span{}, false
 	}
 	if colon < 0 {
 		return raw, span{}, raw, true
 	}
-	return raw, span{start, colon}, span{colon + 1, s.pos}, true
+	return raw, span{start, colon}, span{colon + 1, i}, true
 }
 
 // lookup resolves a prefix (empty for the default namespace) among the
@@ -311,7 +372,7 @@ func (s *fastScanner) startTag() bool {
 		}
 		v := span{s.pos, s.pos + end}
 		s.pos += end + 1
-		if bytes.ContainsAny(s.at(v), "<\t\n") {
+		if val := s.at(v); !knownNamespace(val) && !plainValue(val) {
 			return false
 		}
 		for _, a := range s.attrs {
@@ -343,7 +404,7 @@ func (s *fastScanner) startTag() bool {
 	}
 	s.depth = depth
 	s.open = append(s.open, raw)
-	if s.r.start(s.namespace(space), knownName(s.at(local)), s.attr) != nil {
+	if s.r.start(s.namespace(space), s.localName(s.at(local)), s.attr) != nil {
 		return false
 	}
 	if selfClosing {
@@ -380,12 +441,18 @@ func (s *fastScanner) attr(space, local string) (string, bool) {
 	return "", false
 }
 
-// endTag reads an end tag after its "</".
+// endTag reads an end tag after its "</": the open element's name, as
+// its start tag spelt it, then '>' after optional white space.
 func (s *fastScanner) endTag() bool {
-	raw, _, _, ok := s.name()
-	if !ok || s.depth == 0 || !bytes.Equal(s.at(raw), s.at(s.open[len(s.open)-1])) {
+	if s.depth == 0 {
 		return false
 	}
+	open := s.at(s.open[len(s.open)-1])
+	end := s.pos + len(open)
+	if end > len(s.in) || !bytes.Equal(s.in[s.pos:end], open) || end < len(s.in) && nameClass[s.in[end]] != 0 {
+		return false
+	}
+	s.pos = end
 	s.skipSpace()
 	if s.pos >= len(s.in) || s.in[s.pos] != '>' {
 		return false
@@ -419,6 +486,43 @@ var knownNames = func() map[string]string {
 	}
 	return m
 }()
+
+// localName returns the local name of the element being opened as a
+// string, without allocating for the names a request is made of: the
+// reader's state says which it may be. A skipped element's name is never
+// read (soapReader.start), so it is not made.
+func (s *fastScanner) localName(b []byte) string {
+	r := &s.r
+	if r.skipDepth > 0 {
+		return ""
+	}
+	switch r.depth + 1 {
+	case 1:
+		if string(b) == "Envelope" {
+			return "Envelope"
+		}
+	case 2:
+		switch string(b) {
+		case "Body":
+			return "Body"
+		case "Header":
+			return "Header"
+		}
+	case 3:
+		if r.op != nil && string(b) == r.op.Name {
+			return r.op.Name
+		}
+	case 4:
+		if r.call != nil {
+			for _, p := range r.call.Op.Params {
+				if string(b) == p.Name {
+					return p.Name
+				}
+			}
+		}
+	}
+	return knownName(b)
+}
 
 func knownName(b []byte) string {
 	if s, ok := knownNames[string(b)]; ok {

@@ -3,6 +3,7 @@ package asmx
 import (
 	"math"
 	"net/url"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -451,11 +452,16 @@ func FuzzDecodeSOAP(f *testing.F) {
 func FuzzDecodeValues(f *testing.F) {
 	f.Add("strAtmServiceKey=k&strPostalCode=&dblLatitude=44.6&dblLongitude=-63.5&bytRadius=25")
 	f.Add("strAtmServiceKey=k&bytRadius=300&dblLatitude=NaN&dblLongitude=1&strPostalCode=%zz")
+	f.Add("STRATMSERVICEKEY=k&strAtmServiceKey=j&strPostalCode=&dblLatitude=1&dblLongitude=2&bytRadius=3&")
+	f.Add("strAtmServiceKey=k&strAtmServiceKey=%E2%82&x&=y&str%50ostalCode=a+b&dblLatitude=1&dblLongitude=2&bytRadius=3")
 	op, _ := LookupOperation(OpReturnAtmSearchByCoordinates)
 	f.Fuzz(func(t *testing.T, query string) {
 		values := ParseQuery(query)
 		for _, b := range []Binding{HTTPGet, HTTPPost, JSON} {
 			c, e := DecodeValues(op, b, values)
+			if qc, qe := DecodeQuery(op, b, query); !reflect.DeepEqual(qc, c) || !reflect.DeepEqual(qe, e) {
+				t.Fatalf("DecodeQuery(%q): got %+v, %+v; DecodeValues(ParseQuery) gives %+v, %+v", query, qc, qe, c, e)
+			}
 			if (c == nil) == (e == nil) {
 				t.Fatalf("got call %v and error %v: want exactly one", c, e)
 			}

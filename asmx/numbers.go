@@ -168,7 +168,11 @@ func parseDouble(s string, style numberStyle) (float64, int) {
 		}
 		return 0, numFormat
 	}
-	f, err := strconv.ParseFloat(num, 64)
+	f, exact := shortDecimal(num)
+	var err error
+	if !exact {
+		f, err = strconv.ParseFloat(num, 64)
+	}
 	if err != nil && math.IsInf(f, 0) {
 		return 0, numOverflow
 	}
@@ -177,6 +181,49 @@ func parseDouble(s string, style numberStyle) (float64, int) {
 	}
 	return f, numOK
 }
+
+// shortDecimal reads num, as scanNumber returns it, when it is a short
+// decimal: an optional sign, then at most 15 digits in all with an optional
+// point among them, no exponent (as "46.1368" or "-60.1942"). Its digits
+// then make an integer below 2^53 and its point a power of ten up to 1e15,
+// both exact in a float64, so their quotient is the correctly rounded
+// value strconv.ParseFloat returns, for less work. ok is false for any
+// other form, which ParseFloat reads.
+func shortDecimal(num string) (f float64, ok bool) {
+	i, neg := 0, false
+	if i < len(num) && (num[i] == '+' || num[i] == '-') {
+		neg = num[i] == '-'
+		i++
+	}
+	var m uint64
+	digits, frac, point := 0, 0, false
+	for ; i < len(num); i++ {
+		c := num[i]
+		switch {
+		case c >= '0' && c <= '9':
+			m = m*10 + uint64(c-'0')
+			digits++
+			if point {
+				frac++
+			}
+		case c == '.' && !point:
+			point = true
+		default:
+			return 0, false
+		}
+	}
+	if digits == 0 || digits > 15 {
+		return 0, false
+	}
+	f = float64(m) / pow10[frac]
+	if neg {
+		f = -f
+	}
+	return f, true
+}
+
+// pow10 are the powers of ten shortDecimal divides by, each exact.
+var pow10 = [16]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
 
 // numberException is the exception a failed parse of a value of type typ
 // throws; frames are the callers' frames, innermost first.
