@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"unsafe"
 
 	"github.com/atmkit/atmkit/asmx"
 )
@@ -198,7 +199,7 @@ func (s *Server) writeAnswer(w http.ResponseWriter, c *asmx.Call) {
 		writeBody(w, c.Binding, *bp)
 		return
 	}
-	writeHeaderLength(w, c.Binding, []string{strconv.Itoa(bodyLength(a, bp))})
+	writeHeaderLength(w, c.Binding, contentLength(bodyLength(a, bp)))
 	_ = emitBody(a, bp, writeTo(w))
 }
 
@@ -259,7 +260,21 @@ var (
 
 // writeBody writes a 200 response with b's content type and body.
 func writeBody(w http.ResponseWriter, b asmx.Binding, body []byte) {
-	writeBodyLength(w, b, body, []string{strconv.Itoa(len(body))})
+	writeBodyLength(w, b, body, contentLength(len(body)))
+}
+
+// contentLength is the Content-Length header value of a body of n bytes,
+// []string{strconv.Itoa(n)} made in one allocation: the slice's array and
+// the digits its string points to are one object. (The journal keeps the
+// slice: net/http and the journal only read it.)
+func contentLength(n int) []string {
+	v := new(struct {
+		s [1]string
+		b [20]byte
+	})
+	d := strconv.AppendInt(v.b[:0], int64(n), 10)
+	v.s[0] = unsafe.String(&d[0], len(d)) // d is never written again
+	return v.s[:]
 }
 
 // writeBodyLength is writeBody with the Content-Length header value given:
@@ -284,6 +299,32 @@ func writeHeaderLength(w http.ResponseWriter, b asmx.Binding, contentLength []st
 	h["Content-Length"] = contentLength
 	w.WriteHeader(http.StatusOK)
 }
+
+// appendIndex appends k, a position in a list (0 or more), as
+// strconv.AppendInt does, the first 10,000 from a table of digit pairs:
+// every item of a location list writes its position.
+func appendIndex(dst []byte, k int) []byte {
+	switch {
+	case k < 0 || k >= 10000:
+		return strconv.AppendInt(dst, int64(k), 10)
+	case k < 10:
+		return append(dst, byte('0'+k))
+	case k < 100:
+		return append(dst, digitPairs[2*k], digitPairs[2*k+1])
+	case k < 1000:
+		lo := k % 100
+		return append(dst, byte('0'+k/100), digitPairs[2*lo], digitPairs[2*lo+1])
+	}
+	hi, lo := k/100, k%100
+	return append(dst, digitPairs[2*hi], digitPairs[2*hi+1], digitPairs[2*lo], digitPairs[2*lo+1])
+}
+
+// digitPairs are the numbers 00 to 99, two digits each.
+const digitPairs = "0001020304050607080910111213141516171819" +
+	"2021222324252627282930313233343536373839" +
+	"4041424344454647484950515253545556575859" +
+	"6061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"
 
 // digitsUpTo is the number of decimal digits in the numbers 0 to n-1.
 func digitsUpTo(n int) int {

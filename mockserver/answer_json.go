@@ -42,7 +42,7 @@ func (w jsonWriter) items(dst []byte, a answer, from, to int) []byte {
 		}
 		f := w.d.jsonFragment(a.atms[k])
 		dst = append(dst, f.b[:f.off]...)
-		dst = strconv.AppendInt(dst, int64(k), 10)
+		dst = appendIndex(dst, k)
 		dst = append(dst, f.b[f.off:]...)
 	}
 	return dst

@@ -20,10 +20,16 @@ type xmlWriter struct {
 	b  asmx.Binding
 	ns string // the service namespace
 	op string // the operation's name
+
+	soapHead []byte // the SOAP envelope up to <OpResult>, written once
 }
 
 func newXMLWriter(d *data, rc *resultCode, b asmx.Binding, ns, op string) *xmlWriter {
-	return &xmlWriter{d: d, rc: rc, b: b, ns: ns, op: op}
+	w := &xmlWriter{d: d, rc: rc, b: b, ns: ns, op: op}
+	if b.IsSOAP() {
+		w.soapHead = asmx.AppendSOAPResponseHead(nil, b, ns, op)
+	}
+	return w
 }
 
 // xmlLocationSize is the typical size of a location item.
@@ -33,7 +39,7 @@ const xmlLocationSize = 1200
 // declaration, then the result up to its list's items.
 func (w *xmlWriter) head(dst []byte, a answer) []byte {
 	if w.b.IsSOAP() {
-		dst = asmx.AppendSOAPResponseHead(dst, w.b, w.ns, w.op)
+		dst = append(dst, w.soapHead...)
 	} else {
 		dst = asmx.AppendXMLDeclaration(dst)
 	}
@@ -104,7 +110,7 @@ func (w *xmlWriter) items(dst []byte, a answer, from, to int) []byte {
 		}
 		dst = append(dst, f.b[:f.off]...)
 		if plain {
-			dst = strconv.AppendInt(dst, int64(k), 10)
+			dst = appendIndex(dst, k)
 		} else {
 			dst = lc.index.appendInt(dst, k)
 		}

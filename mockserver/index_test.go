@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -479,4 +480,20 @@ func cmpFloat(a, b float64) int {
 		return 1
 	}
 	return 0
+}
+
+// TestAppendIndexWritesAsStrconv: the positions written from the table of
+// digit pairs are strconv's digits.
+func TestAppendIndexWritesAsStrconv(t *testing.T) {
+	for _, k := range append([]int{-1, 99999, 1 << 40}, func() []int {
+		var ks []int
+		for k := range 12000 {
+			ks = append(ks, k)
+		}
+		return ks
+	}()...) {
+		if got, want := string(appendIndex([]byte("x"), k)), "x"+strconv.Itoa(k); got != want {
+			t.Fatalf("got %q, want %q", got, want)
+		}
+	}
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -133,12 +132,15 @@ type exchange struct {
 	body     []byte
 	fromSet  bool // the answer is the data set's, written to sw (fromData)
 	head     int  // requestHead of req plus 1; 0 until counted
+
+	writer statusWriter // what sw points to: one allocation for both
 }
 
 // ServeHTTP routes a request to its binding.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ex := &exchange{start: time.Now(), req: r, ctx: r.Context()}
-	sw := &statusWriter{ResponseWriter: w, keep: s.journal.bodyMax}
+	sw := &ex.writer
+	sw.ResponseWriter, sw.keep = w, s.journal.bodyMax
 	if isAdminPath(r.URL.Path) {
 		sw.keep = 0 // not journaled
 	}
@@ -270,6 +272,15 @@ func (w *statusWriter) Write(p []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the connection (for hijacking).
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
+// headerValue is h.Get(key) for a key in canonical form, without
+// canonicalizing it again.
+func headerValue(h http.Header, key string) string {
+	if vs := h[key]; len(vs) > 0 {
+		return vs[0]
+	}
+	return ""
+}
+
 // headerSOAPAction is the SOAPAction header's key in canonical form, so
 // reading it does not canonicalize (and allocate) on every request.
 var headerSOAPAction = http.CanonicalHeaderKey("SOAPAction")
@@ -287,7 +298,7 @@ func (s *Server) serveServiceRoot(w http.ResponseWriter, r *http.Request, ex *ex
 		s.writeError(w, ex, 0, asmx.NewMethodNotAllowedError(r.Method))
 		return
 	}
-	ct := r.Header.Get("Content-Type")
+	ct := headerValue(r.Header, "Content-Type")
 	// The version and binding are ASMX's guess until the envelope is read.
 	guess := asmx.SOAP12
 	actions, hasAction := r.Header[headerSOAPAction]
@@ -344,14 +355,14 @@ func (s *Server) serveHTTPBinding(w http.ResponseWriter, r *http.Request, rest s
 		s.writeError(w, ex, b, e)
 		return
 	}
-	var values url.Values
-	if r.Method == http.MethodGet {
-		values = asmx.ParseQuery(r.URL.RawQuery)
-	} else if values, e = s.readForm(w, r, b, ex); e != nil {
-		s.writeError(w, ex, b, e)
-		return
+	query := r.URL.RawQuery
+	if r.Method != http.MethodGet {
+		if query, e = s.readForm(w, r, b, ex); e != nil {
+			s.writeError(w, ex, b, e)
+			return
+		}
 	}
-	call, e := asmx.DecodeValues(op, b, values)
+	call, e := asmx.DecodeQuery(op, b, query)
 	if e != nil {
 		s.writeError(w, ex, b, e)
 		return
@@ -375,7 +386,20 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, b asmx.Binding
 		return nil, asmx.NewTooLargeError(b, s.cfg.maxBodyBytes)
 	}
 	buf := bufferPool.Get().(*bytes.Buffer)
-	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, s.cfg.maxBodyBytes))
+	body := r.Body
+	if n := r.ContentLength; n >= 0 {
+		// net/http's body reads no more than the Content-Length, which is
+		// within the cap: no reader to allocate to enforce it.
+		buf.Grow(int(n))
+	} else {
+		body = http.MaxBytesReader(w, body, s.cfg.maxBodyBytes)
+	}
+	_, err := buf.ReadFrom(body)
+	if err == nil && int64(buf.Len()) > s.cfg.maxBodyBytes {
+		// A body longer than its Content-Length said (a request made by
+		// hand, not one net/http read).
+		err = &http.MaxBytesError{Limit: s.cfg.maxBodyBytes}
+	}
 	if err != nil {
 		putBuffer(buf)
 		var mbe *http.MaxBytesError
@@ -387,20 +411,20 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, b asmx.Binding
 	return buf, nil
 }
 
-// readForm reads a form-encoded POST body; any other content type is
-// refused as ASMX's HtmlFormParameterReader refuses it.
-func (s *Server) readForm(w http.ResponseWriter, r *http.Request, b asmx.Binding, ex *exchange) (url.Values, *asmx.Error) {
-	ct := r.Header.Get("Content-Type")
+// readForm reads a form-encoded POST body, as text; any other content
+// type is refused as ASMX's HtmlFormParameterReader refuses it.
+func (s *Server) readForm(w http.ResponseWriter, r *http.Request, b asmx.Binding, ex *exchange) (string, *asmx.Error) {
+	ct := headerValue(r.Header, "Content-Type")
 	if base, _, _ := strings.Cut(ct, ";"); !strings.EqualFold(base, asmx.ContentTypeForm) {
-		return nil, asmx.NewBadFormError(b, ct)
+		return "", asmx.NewBadFormError(b, ct)
 	}
 	body, e := s.readBody(w, r, b)
 	if e != nil {
-		return nil, e
+		return "", e
 	}
 	defer putBuffer(body)
 	ex.keepBody(body.Bytes(), s.journal.bodyMax)
-	return asmx.ParseQuery(body.String()), nil
+	return body.String(), nil
 }
 
 // checkKey compares the call's key with every accepted key in constant time.
