@@ -32,6 +32,11 @@ func decodeSOAPFast(ns, ct string, op *Operation, body []byte) (c *Call, ok bool
 	defer s.release()
 	s.in = body
 	s.r = soapReader{ns: ns, ct: ct, op: op, param: -1, paramText: s.r.paramText[:0], deferSet: true, pending: s.r.pending[:0]}
+	if c, ok := s.usual(op); ok {
+		return c, true
+	}
+	s.pos = 0
+	s.r = soapReader{ns: ns, ct: ct, op: op, param: -1, paramText: s.r.paramText[:0], deferSet: true, pending: s.r.pending[:0]}
 	if !s.document() {
 		return nil, false
 	}

@@ -54,6 +54,47 @@ func TestDecodeSOAPFastTakesPlainShapes(t *testing.T) {
 	}
 }
 
+// usualShapes are the plain shapes the usual request's reader takes (the
+// others are the general scanner's).
+var usualShapes = map[string]bool{"wsdl client soap11": true, "wsdl client soap12": true,
+	"soap12 with an action parameter": true, "compact": true, "text/xml without a charset": true, "prefixed": true}
+
+// decodeUsual reads body as the usual request only.
+func decodeUsual(ns, ct string, op *Operation, body []byte) (*Call, bool) {
+	s := &fastScanner{in: body}
+	s.r = soapReader{ns: ns, ct: ct, op: op, param: -1, deferSet: true}
+	return s.usual(op)
+}
+
+func TestDecodeSOAPUsualTakesWhatClientsSend(t *testing.T) {
+	jaxws := `<?xml version='1.0' encoding='UTF-8'?><S:Envelope xmlns:S="` + NamespaceSOAP11 + `"><S:Body><ns2:ReturnAtmSearchByCoordinates xmlns:ns2="` + ns +
+		`"><ns2:strAtmServiceKey>k</ns2:strAtmServiceKey><ns2:strPostalCode></ns2:strPostalCode><ns2:dblLatitude>44.5</ns2:dblLatitude>` +
+		`<ns2:dblLongitude>-63.5</ns2:dblLongitude><ns2:bytRadius>10</ns2:bytRadius></ns2:ReturnAtmSearchByCoordinates></S:Body></S:Envelope>`
+	shapes := append(plainShapes, struct {
+		name string
+		req  SOAPRequest
+	}{"jax-ws", soap11(OpReturnAtmSearchByCoordinates, jaxws)})
+	usualShapes["jax-ws"] = true
+	for _, tc := range shapes {
+		t.Run(tc.name, func(t *testing.T) {
+			c, ok := decodeUsual(tc.req.Namespace, tc.req.ContentType, routedOp(tc.req), tc.req.Body)
+			if ok != usualShapes[tc.name] {
+				t.Fatalf("usual reader took it: %v, want %v", ok, usualShapes[tc.name])
+			}
+			if !ok {
+				return
+			}
+			std, e := decodeSOAP(tc.req, false)
+			if e != nil {
+				t.Fatalf("encoding/xml: %s", e.Message)
+			}
+			if !reflect.DeepEqual(c, std) {
+				t.Errorf("got %+v, want %+v", c, std)
+			}
+		})
+	}
+}
+
 // routedOp is the operation a request's action names, as DecodeSOAPRequest
 // routes it before reading, or nil.
 func routedOp(r SOAPRequest) *Operation {
@@ -76,6 +117,15 @@ func FuzzDecodeSOAPFast(f *testing.F) {
 		r := soap12(string(body))
 		if v11 {
 			r = soap11(OpReturnAtmSearchByCoordinates, string(body))
+		}
+		if c, ok := decodeUsual(r.Namespace, r.ContentType, routedOp(r), body); ok {
+			std, e := decodeSOAP(r, false)
+			if e != nil {
+				t.Fatalf("usual reader took a request encoding/xml refuses (%s): %q", e.Message, body)
+			}
+			if !reflect.DeepEqual(c, std) {
+				t.Fatalf("usual reader: %+v\nencoding/xml: %+v\nfor %q", c, std, body)
+			}
 		}
 		fast, ok := decodeSOAPFast(r.Namespace, r.ContentType, routedOp(r), body)
 		if !ok {
