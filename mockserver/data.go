@@ -217,11 +217,11 @@ func (d *data) search(p fixtures.Coordinates, radiusKm float64, maximum int, sc 
 	}
 	hits := <-d.slots
 	hits = d.tree.within(&from, radiusKm, hits[:0])
-	sortHits(hits)
-	if maximum >= 0 && len(hits) > maximum {
-		hits = hits[:maximum]
+	sorted := sortWithin(hits, newRadius(radiusKm).outer, sc)
+	if maximum >= 0 && len(sorted) > maximum {
+		sorted = sorted[:maximum]
 	}
-	atms := sc.positions(hits)
+	atms := sc.positions(sorted)
 	if cap(hits) > maxSlotHits {
 		hits = nil // a rare huge answer's are not kept
 	}
@@ -240,6 +240,11 @@ const maxSlotHits = 1 << 19
 type scratch struct {
 	hits []hit
 	atms []int32
+
+	// sortWithin's buckets: where each starts and the next free place in
+	// each, and the hits sorted.
+	starts, next []int32
+	sorted       []hit
 }
 
 // positions sets sc.atms to the positions of the hits' ATMs, and returns it.

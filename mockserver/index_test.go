@@ -497,3 +497,39 @@ func TestAppendIndexWritesAsStrconv(t *testing.T) {
 		}
 	}
 }
+
+// TestSortWithinSortsAsSortHits: sorting by buckets gives sortHits's
+// order, with haversines spread evenly, crowded in one bucket, equal, a
+// few units of the last place apart, and at the radius itself.
+func TestSortWithinSortsAsSortHits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	sc := &scratch{}
+	const maxHav = 4e-6
+	for _, n := range []int{0, 1, 12, 13, 69, 100, 1000, bucketSortMax, bucketSortMax + 1} {
+		for _, spread := range []string{"even", "crowded", "ties", "edge"} {
+			hits := make([]hit, n)
+			for i, r := range rng.Perm(n) {
+				h := rng.Float64() * maxHav
+				switch spread {
+				case "crowded":
+					h = maxHav/2 + rng.Float64()*1e-12
+				case "ties":
+					h = float64(rng.IntN(5)) * maxHav / 4
+					for range rng.IntN(3) * rng.IntN(20) {
+						h = math.Nextafter(h, 1)
+					}
+				case "edge":
+					if rng.IntN(2) == 0 {
+						h = maxHav
+					}
+				}
+				hits[i] = hit{hav: min(h, maxHav), rank: int32(r), atm: int32(i)}
+			}
+			want := slices.Clone(hits)
+			sortHits(want)
+			if got := sortWithin(hits, maxHav, sc); !slices.Equal(got, want) {
+				t.Fatalf("%d hits, %s: got %v, want %v", n, spread, got, want)
+			}
+		}
+	}
+}

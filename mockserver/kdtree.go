@@ -122,8 +122,14 @@ func compareHits(a, b hit) int {
 // need their distances (rare).
 func sortHits(hits []hit) {
 	sortByHav(hits, 2*bits.Len(uint(len(hits))))
+	fixTies(hits)
+}
+
+// fixTies sorts by compareHits the runs of hits, sorted by haversine then
+// rank, whose haversines are close enough to need their distances.
+func fixTies(hits []hit) {
 	for i := 1; i < len(hits); {
-		if hits[i].hav == hits[i-1].hav || hits[i].hav-hits[i-1].hav > tieRange*hits[i].hav {
+		if h, prev := hits[i].hav, hits[i-1].hav; h == prev || h-prev > tieRange*h {
 			i++
 			continue
 		}
@@ -138,6 +144,70 @@ func sortHits(hits []hit) {
 		slices.SortFunc(hits[lo:hi], compareHits)
 		i = hi + 1
 	}
+}
+
+// bucketSortMax is the most hits sortWithin sorts by buckets; more are
+// sorted in place (sortHits), so that a huge answer's hits are not held
+// twice.
+const bucketSortMax = 1 << 12
+
+// sortWithin sorts the hits of a search within a radius, whose haversines
+// are at most maxHav, as sortHits does, and returns them sorted: in sc's
+// scratch when there are up to bucketSortMax of them, else hits itself.
+//
+// The hits go to as many buckets as there are hits, by distance (the
+// square root of the haversine, which grows as the distance does), each
+// bucket then sorted on its own: the buckets follow the distances' order,
+// so the buckets sorted one by one are the hits sorted. Hits spread over
+// the circle, or around a town at its centre, fall a few to a bucket, so
+// the sort costs a few passes over the hits; a crowded bucket (ATMs at
+// one spot) is sorted by sortByHav.
+func sortWithin(hits []hit, maxHav float64, sc *scratch) []hit {
+	n := len(hits)
+	if n <= 12 || n > bucketSortMax || !(maxHav > 0) || math.IsInf(maxHav, 0) {
+		sortHits(hits)
+		return hits
+	}
+	inv, scale := 1/maxHav, float64(n)
+	bucket := func(h float64) int { return min(int(math.Sqrt(h*inv)*scale), n-1) }
+	starts := slices.Grow(sc.starts[:0], n+1)[:n+1]
+	clear(starts)
+	for i := range hits {
+		h := hits[i].hav
+		if !(h >= 0) {
+			sortHits(hits)
+			return hits
+		}
+		starts[bucket(h)+1]++
+	}
+	for b := 1; b <= n; b++ {
+		starts[b] += starts[b-1]
+	}
+	sorted := slices.Grow(sc.sorted[:0], n)[:n]
+	next := slices.Grow(sc.next[:0], n)[:n]
+	copy(next, starts[:n])
+	for _, h := range hits {
+		b := bucket(h.hav)
+		sorted[next[b]] = h
+		next[b]++
+	}
+	for b := 0; b < n; b++ {
+		lo, hi := starts[b], starts[b+1]
+		switch {
+		case hi-lo < 2:
+		case hi-lo <= 12:
+			for i := lo + 1; i < hi; i++ {
+				for j := i; j > lo && hitLess(&sorted[j], &sorted[j-1]); j-- {
+					sorted[j], sorted[j-1] = sorted[j-1], sorted[j]
+				}
+			}
+		default:
+			sortByHav(sorted[lo:hi], 2*bits.Len(uint(hi-lo)))
+		}
+	}
+	fixTies(sorted)
+	sc.starts, sc.next, sc.sorted = starts, next, sorted
+	return sorted
 }
 
 // hitLess orders hits by haversine, then rank: the order sortHits takes
