@@ -687,6 +687,9 @@ type queryPair struct{ name, value string }
 func decodeQueryFast(op *Operation, b Binding, s string) (c *Call, e *Error, ok bool) {
 	var pairs [16]queryPair
 	n := 0
+	// A query of plain characters (no escape, no '+', ASCII only) needs no
+	// decoding: its names and values are its own substrings.
+	plain := plainQuery(s)
 	for len(s) > 0 {
 		pair := s
 		if i := strings.IndexByte(s, '&'); i >= 0 {
@@ -700,15 +703,17 @@ func decodeQueryFast(op *Operation, b Binding, s string) (c *Call, e *Error, ok 
 		if !found {
 			continue
 		}
-		name = urlDecode(name)
+		if !plain {
+			name = urlDecode(name)
+		}
 		known := false
 		for _, p := range op.Params {
-			if len(p.Name) == len(name) && strings.EqualFold(p.Name, name) {
-				if p.Name != name {
-					return nil, nil, false
-				}
+			if p.Name == name {
 				known = true
 				break
+			}
+			if len(p.Name) == len(name) && strings.EqualFold(p.Name, name) {
+				return nil, nil, false
 			}
 		}
 		if !known {
@@ -717,7 +722,10 @@ func decodeQueryFast(op *Operation, b Binding, s string) (c *Call, e *Error, ok 
 		if n == len(pairs) {
 			return nil, nil, false
 		}
-		pairs[n] = queryPair{name, urlDecode(value)}
+		if !plain {
+			value = urlDecode(value)
+		}
+		pairs[n] = queryPair{name, value}
 		n++
 	}
 	c = newCall(op, b)
@@ -744,6 +752,17 @@ func decodeQueryFast(op *Operation, b Binding, s string) (c *Call, e *Error, ok 
 		}
 	}
 	return c, nil, true
+}
+
+// plainQuery reports whether s has no byte urlDecode would change: no
+// '%', no '+', nothing beyond ASCII.
+func plainQuery(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '%' || c == '+' || c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // OperationFromPath finds the operation a GET/POST/JSON path names: the last
