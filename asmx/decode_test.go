@@ -449,6 +449,22 @@ func FuzzDecodeSOAP(f *testing.F) {
 	})
 }
 
+// sameCall reports whether two calls are equal, as reflect.DeepEqual
+// would but for a NaN coordinate, which equals a NaN.
+func sameCall(a, b *Call) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	x, y := *a, *b
+	if math.IsNaN(x.Latitude) && math.IsNaN(y.Latitude) {
+		x.Latitude, y.Latitude = 0, 0
+	}
+	if math.IsNaN(x.Longitude) && math.IsNaN(y.Longitude) {
+		x.Longitude, y.Longitude = 0, 0
+	}
+	return reflect.DeepEqual(x, y)
+}
+
 func FuzzDecodeValues(f *testing.F) {
 	f.Add("strAtmServiceKey=k&strPostalCode=&dblLatitude=44.6&dblLongitude=-63.5&bytRadius=25")
 	f.Add("strAtmServiceKey=k&bytRadius=300&dblLatitude=NaN&dblLongitude=1&strPostalCode=%zz")
@@ -459,7 +475,7 @@ func FuzzDecodeValues(f *testing.F) {
 		values := ParseQuery(query)
 		for _, b := range []Binding{HTTPGet, HTTPPost, JSON} {
 			c, e := DecodeValues(op, b, values)
-			if qc, qe := DecodeQuery(op, b, query); !reflect.DeepEqual(qc, c) || !reflect.DeepEqual(qe, e) {
+			if qc, qe := DecodeQuery(op, b, query); !sameCall(qc, c) || !reflect.DeepEqual(qe, e) {
 				t.Fatalf("DecodeQuery(%q): got %+v, %+v; DecodeValues(ParseQuery) gives %+v, %+v", query, qc, qe, c, e)
 			}
 			if (c == nil) == (e == nil) {
