@@ -16,6 +16,7 @@ import (
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/internal/adminwarn"
 	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
@@ -208,14 +209,9 @@ func (b Proxy) Print(e *cli.Env, addr net.Addr, s *cli.Serving) {
 
 // WarnOpenAdmin warns on w when the mock's admin API is open to other
 // hosts: it listens on addr, not a loopback address, with no admin token.
+// The admin page shows the same warning.
 func WarnOpenAdmin(w io.Writer, addr net.Addr, token string) {
-	tcp, ok := addr.(*net.TCPAddr)
-	if token != "" || !ok || tcp.IP.IsLoopback() {
-		return
+	if text := adminwarn.Text(addr, token); text != "" {
+		fmt.Fprintf(w, "atmkit: WARNING: %s\n", text)
 	}
-	where := addr.String()
-	if tcp.IP.IsUnspecified() {
-		where = fmt.Sprintf("every interface (port %d)", tcp.Port)
-	}
-	fmt.Fprintf(w, "atmkit: WARNING: listening on %s, reachable from other hosts, with no admin token: anyone who can reach the port can inject faults and read the journal (/__admin). Set --admin-token or ATMKIT_ADMIN_TOKEN, or listen on 127.0.0.1.\n", where)
 }
