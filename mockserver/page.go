@@ -46,9 +46,9 @@ type pageFile struct {
 var pageFiles = sync.OnceValue(func() map[string]*pageFile {
 	files := map[string]*pageFile{}
 	for url, f := range map[string]struct{ name, ct string }{
-		pagePath:                      {"index.html", "text/html; charset=utf-8"},
-		adminPrefix + "/page.js":      {"page.js", "text/javascript; charset=utf-8"},
-		adminPrefix + "/page.css":     {"page.css", "text/css; charset=utf-8"},
+		pagePath:                     {"index.html", "text/html; charset=utf-8"},
+		adminPrefix + "/page.js":     {"page.js", "text/javascript; charset=utf-8"},
+		adminPrefix + "/page.css":    {"page.css", "text/css; charset=utf-8"},
 		adminPrefix + "/favicon.svg": {"favicon.svg", "image/svg+xml"},
 	} {
 		body, err := pageFS.ReadFile(path.Join("page", f.name))
