@@ -79,7 +79,10 @@
 
   // --- opening: the token --------------------------------------------
 
+  // askToken forgets the token kept, stops polling and asks for it.
   function askToken(message) {
+    stop();
+    sessionStorage.removeItem(tokenKey);
     $('app').hidden = true;
     $('forget').hidden = true;
     $('login').hidden = false;
@@ -101,11 +104,7 @@
     open();
   });
 
-  $('forget').addEventListener('click', () => {
-    sessionStorage.removeItem(tokenKey);
-    stop();
-    askToken('');
-  });
+  $('forget').addEventListener('click', () => askToken(''));
 
   // open reads the mock's settings, then shows the page and starts polling.
   async function open() {
@@ -113,13 +112,10 @@
       info = await call('info');
     } catch (e) {
       if (e instanceof Unauthorized) {
-        const had = sessionStorage.getItem(tokenKey) !== null;
-        sessionStorage.removeItem(tokenKey);
-        askToken(had ? 'The mock refused that token.' : '');
+        askToken(sessionStorage.getItem(tokenKey) !== null ? 'The mock refused that token.' : '');
         return;
       }
-      setState('The mock does not answer (' + e.message + '); trying again.');
-      timer = setTimeout(open, retryEvery);
+      notAnswering();
       return;
     }
     $('login').hidden = true;
@@ -137,6 +133,14 @@
     }
     loadData();
     restart();
+  }
+
+  // notAnswering says the mock does not answer and opens the page anew
+  // in a while: a mock started again has a journal of its own.
+  function notAnswering() {
+    setState('The mock does not answer (stopped?); trying again every few seconds.');
+    stop();
+    timer = setTimeout(open, retryEvery);
   }
 
   function fillOptions(select, names) {
@@ -166,7 +170,13 @@
   }
 
   document.addEventListener('visibilitychange', () => {
-    if (!document.hidden && !$('app').hidden) schedule(0);
+    if ($('app').hidden) return;
+    if (document.hidden) {
+      stop();
+      setState('Paused while this tab is hidden.');
+    } else {
+      schedule(0);
+    }
   });
 
   function filterQuery() {
@@ -195,28 +205,30 @@
     q.set('summary', 'true');
     q.set('since', String(lastSeq));
     q.set('limit', String(lastSeq === 0 ? firstLimit : pollLimit));
-    let next = pollEvery;
     try {
       const [reqs, faults] = await Promise.all([call('requests?' + q.toString()), call('faults')]);
+      if (!$('login').hidden) { // forgotten meanwhile
+        polling = false;
+        return;
+      }
       if (gen === generation) addCalls(reqs.requests || []);
       showFaults(faults.faults || []);
       setState(info.journalSize > 0 ? 'Live: new calls appear as they come.' : 'The journal is off (--journal-size 0): no calls are kept.');
     } catch (e) {
+      polling = false;
       if (e instanceof Unauthorized) {
-        polling = false;
-        sessionStorage.removeItem(tokenKey);
         askToken('The mock refused the token.');
         return;
       }
-      if (e.status === 400) {
-        setState('Filter: ' + e.message);
-      } else {
-        next = retryEvery;
-        setState('The mock does not answer (stopped?); trying again every few seconds.');
+      if (!$('login').hidden) return; // the token was refused meanwhile
+      if (e.status !== 400) {
+        notAnswering();
+        return;
       }
+      setState('Filter: ' + e.message);
     }
     polling = false;
-    if (!document.hidden) schedule(next);
+    if (!document.hidden && $('login').hidden) schedule(pollEvery);
   }
 
   // --- the calls ---------------------------------------------------------
@@ -377,7 +389,7 @@
     if (m.charset) note += ', decoded from ' + m.charset;
     box.append(el('h4', null, 'Body (' + note + ')'));
     if (m.body) {
-      const pretty = prettyBody(m.body, contentType(m.headers), m.cut);
+      const pretty = prettyBody(m.body, contentType(m.headers));
       box.append(el('pre', { class: 'body' }, pretty));
     } else {
       box.append(el('p', { class: 'hint' }, 'empty'));
@@ -400,15 +412,49 @@
 
   // --- pretty-printing ----------------------------------------------------
 
-  function prettyBody(body, ct, cut) {
+  function prettyBody(body, ct) {
     const t = body.trim();
-    if (ct.includes('json') || (!ct.includes('html') && (t.startsWith('{') || t.startsWith('[')))) {
-      try { return JSON.stringify(JSON.parse(t), null, 2); } catch (e) { /* cut or not JSON: as it is */ }
-      return body;
-    }
+    if (ct.includes('json') || (!ct.includes('html') && (t.startsWith('{') || t.startsWith('[')))) return prettyJSON(t);
     if (ct.includes('html')) return body;
     if (ct.includes('xml') || t.startsWith('<')) return prettyXML(t);
     return body;
+  }
+
+  // prettyJSON indents JSON text as JSON.stringify(v, null, 2) writes it.
+  // It works on cut text too: it only follows strings and brackets.
+  function prettyJSON(s) {
+    let out = '';
+    let depth = 0;
+    let inString = false;
+    let escaped = false;
+    const nl = () => '\n' + '  '.repeat(depth);
+    for (let i = 0; i < s.length; i++) {
+      const c = s[i];
+      if (inString) {
+        out += c;
+        if (escaped) escaped = false;
+        else if (c === '\\') escaped = true;
+        else if (c === '"') inString = false;
+        continue;
+      }
+      switch (c) {
+        case '"': inString = true; out += c; break;
+        case ' ': case '\n': case '\r': case '\t': break;
+        case '{': case '[': {
+          let j = i + 1;
+          while (j < s.length && ' \n\r\t'.includes(s[j])) j++;
+          if (s[j] === (c === '{' ? '}' : ']')) { out += c + s[j]; i = j; break; }
+          depth++;
+          out += c + nl();
+          break;
+        }
+        case '}': case ']': depth = Math.max(0, depth - 1); out += nl() + c; break;
+        case ',': out += ',' + nl(); break;
+        case ':': out += ': '; break;
+        default: out += c;
+      }
+    }
+    return out;
   }
 
   // prettyXML indents XML text, one element a line, an element holding
@@ -566,7 +612,8 @@
     }
     try {
       const added = await call('faults', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(obj) });
-      form.reset();
+      // The form has an input named reset, which hides form.reset.
+      HTMLFormElement.prototype.reset.call(form);
       setText('faults-status', 'Added ' + added.id + ': ' + faultText(added) + '.');
     } catch (e) {
       if (e instanceof Unauthorized) { askToken('The mock refused the token.'); return; }
