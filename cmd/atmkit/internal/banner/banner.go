@@ -86,7 +86,8 @@ func (b Mock) Print(e *cli.Env, addr net.Addr, s *cli.Serving) {
 	}
 	fmt.Fprintf(w, "  SOAP:       POST %s%s (SOAP 1.1 and 1.2)\n", base, asmx.ServicePath)
 	fmt.Fprintf(w, "  JSON:       GET  %s%s/ReturnAtmSearchByCoordinates?...\n", base, asmx.JSONPath)
-	fmt.Fprintf(w, "  admin:      %s/__admin/health (and requests, faults, cities, institutions)\n", base)
+	fmt.Fprintf(w, "  admin page: %s/__admin/ (calls, faults and data, live in a browser)\n", base)
+	fmt.Fprintf(w, "  admin API:  %s/__admin/health (and requests, faults, cities, institutions, info)\n", base)
 	if n := len(srv.Faults()); n > 0 {
 		fmt.Fprintf(w, "  faults:     %d active (GET %s/__admin/faults)\n", n, base)
 	}
