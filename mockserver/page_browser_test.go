@@ -113,6 +113,8 @@ func TestAdminPageInChromium(t *testing.T) {
 	if open := browserValue(t, ctx, "read the button", chromedp.Text(`#login button[type="submit"]`)); open != "Open" {
 		t.Errorf("the token form's button: got %q, want Open", open)
 	}
+	browse(t, ctx, "give a wrong token", chromedp.SendKeys(`#login input[name="token"]`, "not-the-token"), chromedp.Click(`#login button[type="submit"]`))
+	waitUntil(t, ctx, "the wrong token refused", `document.getElementById('login-error').textContent === 'The mock refused that token.'`)
 	browse(t, ctx, "give the token", chromedp.SendKeys(`#login input[name="token"]`, token), chromedp.Click(`#login button[type="submit"]`),
 		chromedp.WaitVisible(`#app`))
 	waitUntil(t, ctx, "the page goes live", `document.getElementById('state').textContent.startsWith('Live')`)
@@ -238,6 +240,7 @@ func TestAdminPageInChromium(t *testing.T) {
 	}
 	browse(t, ctx, "remove the fault", chromedp.Click(`#faults li button`))
 	waitUntil(t, ctx, "the fault gone", `document.querySelectorAll('#faults li').length === 0`)
+	waitUntil(t, ctx, "the focus kept", `document.activeElement === document.querySelector('#fault-details summary')`)
 	if n := len(s.Faults()); n != 0 {
 		t.Errorf("faults after Remove: got %d, want 0", n)
 	}

@@ -108,6 +108,7 @@
 
   // open reads the mock's settings, then shows the page and starts polling.
   async function open() {
+    stop();
     try {
       info = await call('info');
     } catch (e) {
@@ -228,7 +229,8 @@
       setState('Filter: ' + e.message);
     }
     polling = false;
-    if (!document.hidden && $('login').hidden) schedule(pollEvery);
+    // The filters changed meanwhile: read the list anew at once.
+    if (!document.hidden && $('login').hidden) schedule(gen === generation ? pollEvery : 0);
   }
 
   // --- the calls ---------------------------------------------------------
@@ -261,9 +263,9 @@
   // data-operation, data-binding, data-status and, when a fault answered
   // it, data-fault (the fault's id).
   function callRow(e) {
-    const open = el('button', { type: 'button', class: 'open', 'aria-label': 'Open call ' + e.seq + ' at ' + timeText(e.time) },
+    const button = el('button', { type: 'button', class: 'open', 'aria-label': 'Open call ' + e.seq + ' at ' + timeText(e.time) },
       timeText(e.time));
-    open.addEventListener('click', () => openCall(e.seq));
+    button.addEventListener('click', () => openCall(e.seq));
     const status = e.status >= 400 || e.status === 0 ? 'bad' : '';
     const row = el('tr', {
       'data-seq': e.seq,
@@ -273,7 +275,7 @@
       'data-fault': e.fault || undefined,
       class: (e.fault ? 'faulted ' : '') + (e.seq === openSeq ? 'opened' : ''),
     },
-    el('td', null, open),
+    el('td', null, button),
     el('td', { class: e.operation ? '' : 'path' }, callName(e)),
     el('td', null, e.binding || ''),
     el('td', { class: 'status ' + status }, statusText(e)),
@@ -561,7 +563,11 @@
       if (e instanceof Unauthorized) { askToken('The mock refused the token.'); return; }
       setText('faults-status', e.status === 404 ? id + ' was gone already (its times ran out, or it was removed).' : 'Removing ' + id + ': ' + e.message);
     }
-    refreshFaults();
+    await refreshFaults();
+    // The button is gone: the next fault's, or the form's, takes the focus.
+    if (document.activeElement === document.body || document.activeElement === button) {
+      ($('faults').querySelector('button') || $('fault-details').querySelector('summary')).focus();
+    }
   }
 
   // faultObject turns the form into the admin API's JSON form: a dotted
