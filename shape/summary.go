@@ -55,7 +55,7 @@ func Summarize(s *Shape) Summary {
 		}
 		if r.Layout == Dataset && r.DataSet != nil {
 			for _, t := range r.DataSet.Tables {
-				scope := RowScope(t, content)
+				scope := r.DataSet.RowScope(t, content)
 				if scope == ScopeLanguage {
 					lists[ScopeLanguage] = true
 				}

@@ -118,16 +118,23 @@ func (c *checker) checkTable(d *DataSet, t *Table, result Content, at string) {
 	switch t.Rows {
 	case RowsOne, RowsNone, string(Locations), string(Institutions), string(Provinces):
 	case "languages":
-		if result != Locations {
+		r := d.ParentOf(t)
+		switch {
+		case result != Locations:
 			c.addf(t.line, at+".rows", "rows: languages is a location's languages: only in a DataSet of locations")
-		} else if !d.relatedTo(t, d.ContentTable()) {
-			c.addf(t.line, at+".rows", "a table of languages is the child of the locations table (%s) in a relation: relations: [{parent: %s, child: %s, ...}]",
+		case r == nil || d.TableNamed(r.Parent) == nil || d.RowScope(d.TableNamed(r.Parent), result) != ScopeLocation:
+			c.addf(t.line, at+".rows", "a table of languages is the child, in a relation, of the locations table (%s) or of a table of one row per location: relations: [{parent: %s, child: %s, ...}]",
 				d.ContentTable().Name, d.ContentTable().Name, t.Name)
 		}
 	case "":
 		c.addf(t.line, at+".rows", "missing: say which list fills the table (one, none, locations, institutions, provinces or languages)")
 	default:
 		c.addf(t.line, at+".rows", "rows %q: want one, none, locations, institutions, provinces or languages", t.Rows)
+	}
+	if r := d.ParentOf(t); r != nil {
+		if p := d.TableNamed(r.Parent); p != nil && p.Rows == "languages" {
+			c.addf(t.line, at, "a table related to a table of languages is not supported: a language's row holds its code")
+		}
 	}
 	switch t.Changes {
 	case "", ChangesInserted:
@@ -137,7 +144,7 @@ func (c *checker) checkTable(d *DataSet, t *Table, result Content, at string) {
 	if len(t.Columns) == 0 {
 		c.addf(t.line, at+".columns", "a table has at least one column")
 	}
-	scope := RowScope(t, result)
+	scope := d.RowScope(t, result)
 	seen := map[string]bool{}
 	for i, col := range t.Columns {
 		if col == nil {
@@ -293,17 +300,4 @@ func (c *checker) checkRelations(d *DataSet, where string) {
 			x = d.TableNamed(r.Parent)
 		}
 	}
-}
-
-// relatedTo reports whether t is the child of parent in a relation of d.
-func (d *DataSet) relatedTo(t, parent *Table) bool {
-	if parent == nil {
-		return false
-	}
-	for _, r := range d.Relations {
-		if r.Child == t.Name && r.Parent == parent.Name {
-			return true
-		}
-	}
-	return false
 }
