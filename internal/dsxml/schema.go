@@ -18,7 +18,7 @@ func Schema(d *shape.DataSet, service string) (*Node, error) {
 	if d.Schema != "" {
 		return ParseNode([]byte(d.Schema))
 	}
-	g := &gen{d: d, ns: d.Namespace.Resolve(service, ""), marks: marksOf(d)}
+	g := &gen{d: d, ns: d.Namespace.Resolve(service, ""), marks: marksOf(d), done: map[*shape.Table]bool{}}
 	return g.schema(), nil
 }
 
@@ -65,6 +65,9 @@ type gen struct {
 	dsElement *Node
 	uniques   []*Node
 	keyrefs   []*Node
+	// done are the tables written: a table nested in two (which .NET
+	// refuses) is written once.
+	done map[*shape.Table]bool
 }
 
 // schema builds the xs:schema element (XmlTreeGen.SchemaTree).
@@ -170,9 +173,10 @@ func (g *gen) table(t *shape.Table) *Node {
 			typ.add(n)
 		}
 	}
+	g.done[t] = true
 	for _, r := range d.NestedChildren(t) {
 		child := d.TableNamed(r.Child)
-		if child == nil {
+		if child == nil || g.done[child] {
 			continue
 		}
 		nt := g.table(child)
