@@ -22,27 +22,36 @@ import (
 // Schema(d) with the schema read to know whether d says it all. Column
 // values are not the schema's to say: the DataSet's columns have none.
 func ReadSchema(root *etree.Element) (*shape.DataSet, error) {
-	d, _, err := ReadSchemaOrdinals(root)
+	d, _, err := ReadSchemaInfo(root)
 	return d, err
 }
 
-// ReadSchemaOrdinals is ReadSchema, and the ordinals the schema writes of
-// element columns (msdata:Ordinal, written when a table has both element
-// and attribute or hidden columns): with columns the schema leaves out
-// (auto-generated keys), they place the columns found elsewhere.
-func ReadSchemaOrdinals(root *etree.Element) (*shape.DataSet, map[*shape.Column]int, error) {
+// SchemaInfo is what a schema says beyond the DataSet ReadSchema makes of
+// it, for placing what it leaves out (auto-generated keys and relations).
+type SchemaInfo struct {
+	// Ordinals are the ordinals the schema writes of element columns
+	// (msdata:Ordinal, written when a table has both element and
+	// attribute or hidden columns).
+	Ordinals map[*shape.Column]int
+	// NestedIn is the table each nested table's element is declared in.
+	NestedIn map[*shape.Table]*shape.Table
+}
+
+// ReadSchemaInfo is ReadSchema, and what else the schema says.
+func ReadSchemaInfo(root *etree.Element) (*shape.DataSet, *SchemaInfo, error) {
 	d, r, err := readSchema(root)
 	if err != nil {
 		return nil, nil, err
 	}
-	return d, r.ordinals, nil
+	return d, &SchemaInfo{Ordinals: r.ordinals, NestedIn: r.nestedIn}, nil
 }
 
 func readSchema(root *etree.Element) (*shape.DataSet, *reader, error) {
 	if root == nil || root.Tag != "schema" || root.NamespaceURI() != NSXSD {
 		return nil, nil, errors.New("not an xs:schema element")
 	}
-	r := &reader{root: root, tns: root.SelectAttrValue("targetNamespace", ""), ordinals: map[*shape.Column]int{}}
+	r := &reader{root: root, tns: root.SelectAttrValue("targetNamespace", ""), ordinals: map[*shape.Column]int{},
+		nestedIn: map[*shape.Table]*shape.Table{}}
 	var dsEl *etree.Element
 	for _, e := range xsKids(root, "element") {
 		if msdata(e, "IsDataSet") == "true" {
@@ -136,6 +145,7 @@ type reader struct {
 	d         *shape.DataSet
 	relations []*shape.Relation
 	ordinals  map[*shape.Column]int
+	nestedIn  map[*shape.Table]*shape.Table
 }
 
 // table reads a table's element (and its nested tables') into r.d.
@@ -151,6 +161,9 @@ func (r *reader) table(e *etree.Element, parent *shape.Table, depth int) error {
 		return fmt.Errorf("a second table named %s", t.Name)
 	}
 	r.d.Tables = append(r.d.Tables, t)
+	if parent != nil {
+		r.nestedIn[t] = parent
+	}
 	ct := xsKid(e, "complexType")
 	if ct == nil {
 		if typ := e.SelectAttrValue("type", ""); typ != "" {

@@ -51,6 +51,9 @@ func (l *learner) weigh(g *group) []*sighting {
 	wsdl := g.from == "the WSDL" && g.layout == shape.Typed
 	var out []*sighting
 	for _, v := range shape.Values(top) {
+		if v.Derived {
+			continue // nothing is omitted when a result does not write it
+		}
 		ops := g.ops
 		if v.Optional {
 			ops = slices.DeleteFunc(slices.Clone(g.ops), func(op string) bool { return !shape.WritesSearchPoint(op) })
@@ -123,6 +126,15 @@ func (l *learner) settle(sh *shape.Shape) {
 				unseen = append(unseen, s)
 			}
 		}
+		if r.Layout == shape.Dataset {
+			// A DataSet's columns are its schema's: nothing is added; a
+			// value no row could show is reported.
+			for _, s := range unseen {
+				l.report.NotSeen = append(l.report.NotSeen, fmt.Sprintf("%s: %s %s: not seen: record %s to decide which column holds it; its columns are written with generated values meanwhile",
+					r.Name, s.scope, s.value, s.record))
+			}
+			continue
+		}
 		l.keep(r, g.content, unseen)
 	}
 }
@@ -169,6 +181,22 @@ func heldValues(r *shape.Result) map[shape.Scope]map[string]bool {
 		}
 	}
 	visit(r.Fields, shape.ScopeOf(r.Content()))
+	if r.Layout == shape.Dataset && r.DataSet != nil {
+		for _, t := range r.DataSet.Tables {
+			scope := r.DataSet.RowScope(t, r.Content())
+			if held[scope] == nil {
+				held[scope] = map[string]bool{}
+			}
+			if scope == shape.ScopeLanguage {
+				held[shape.ScopeLocation][languages] = true
+			}
+			for _, c := range t.Columns {
+				if c.Value != "" {
+					held[scope][c.Value] = true
+				}
+			}
+		}
+	}
 	return held
 }
 

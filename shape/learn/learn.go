@@ -26,8 +26,9 @@ var ErrNothingToLearn = errors.New("nothing to learn from: give a WSDL or record
 // its steps in order, each in a file of its own: readSamples (samples.go),
 // makeGroups (layout.go, its skeletons from wsdl.go or skeleton.go),
 // findList (list.go), the match step of each content (contents.go, on
-// match.go's matcher), build (build.go), settle (evidence.go: omit what
-// was seen absent, keep what was not seen). Each step writes what it
+// match.go's matcher) or, for DataSets, learnDataSet (dataset.go), build
+// (build.go), settle (evidence.go: omit what was seen absent, keep what
+// was not seen). Each step writes what it
 // decided to the report (report.go).
 type learner struct {
 	in       Input
@@ -61,6 +62,12 @@ func Learn(in Input) (*shape.Shape, *Report, error) {
 		return nil, l.report, err
 	}
 	learned := slices.DeleteFunc(slices.Clone(l.groups), func(g *group) bool { return g.def != nil })
+	for _, g := range learned {
+		if g.layout == shape.Dataset {
+			l.learnDataSet(g)
+		}
+	}
+	learned = slices.DeleteFunc(learned, func(g *group) bool { return g.layout == shape.Dataset })
 	for _, g := range learned {
 		l.findList(g)
 	}

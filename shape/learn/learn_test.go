@@ -22,15 +22,23 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden learned shape")
 
 // referenceSamples reads the answers recorded from the reference ASMX
-// deployment (Mono) in testdata/reference: NAME-BINDING.xml or .json;
-// answers named coordsN are searches by coordinates, one query per N.
-func referenceSamples(t *testing.T) []learn.Sample {
+// deployment's typed site (Mono) in testdata/reference.
+func referenceSamples(t *testing.T) []learn.Sample { return siteSamples(t, "reference") }
+
+// siteSamples reads the answers recorded from a site of the reference
+// ASMX deployment (Mono) in testdata/SITE: NAME-BINDING.xml or .json,
+// NAME saying the call (coordsN: a search by coordinates, one query per
+// N; the others name their operation, one query each).
+func siteSamples(t *testing.T, site string) []learn.Sample {
 	t.Helper()
-	files, err := filepath.Glob("testdata/reference/*-*")
+	files, err := filepath.Glob(filepath.Join("testdata", site, "*-*"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ops := map[string]string{"provinces": asmx.OpReturnProvinces, "institutions": asmx.OpReturnInstitutions, "allatms": asmx.OpReturnAllAtms}
+	ops := map[string]string{"provinces": asmx.OpReturnProvinces, "institutions": asmx.OpReturnInstitutions, "allatms": asmx.OpReturnAllAtms,
+		"address": asmx.OpReturnAtmSearchByAddress, "maximum": asmx.OpReturnAtmSearchByAddressWithMaximum,
+		"institution": asmx.OpReturnAtmSearchByInstitution, "institutionnone": asmx.OpReturnAtmSearchByInstitution,
+		"city": asmx.OpReturnAtmSearchByCity}
 	var out []learn.Sample
 	for _, f := range files {
 		body, err := os.ReadFile(f)
@@ -40,18 +48,23 @@ func referenceSamples(t *testing.T) []learn.Sample {
 		base := filepath.Base(f)
 		name := strings.TrimSuffix(base, filepath.Ext(base))
 		what, binding, _ := strings.Cut(name, "-")
-		op, query := ops[what], ""
+		op, query := ops[what], what
 		if strings.HasPrefix(what, "coords") {
-			op, query = asmx.OpReturnAtmSearchByCoordinates, what
+			op = asmx.OpReturnAtmSearchByCoordinates
+		}
+		if op == "" {
+			t.Fatalf("%s: no operation is called %s", f, what)
 		}
 		out = append(out, learn.Sample{Binding: binding, Op: op, Query: query, Status: 200, Body: body, Where: base})
 	}
 	return out
 }
 
-func referenceWSDL(t *testing.T) []byte {
+func referenceWSDL(t *testing.T) []byte { return siteWSDL(t, "reference") }
+
+func siteWSDL(t *testing.T, site string) []byte {
 	t.Helper()
-	data, err := os.ReadFile("testdata/reference/wsdl.xml")
+	data, err := os.ReadFile(filepath.Join("testdata", site, "wsdl.xml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,6 +101,21 @@ func mappings(s *shape.Shape) string {
 		}
 		lines = append(lines, fmt.Sprintf("%s %s root %s ns %s", op, r.Layout, r.Root, r.Namespace))
 		walk(r.Fields, r.Root)
+		if d := r.DataSet; d != nil {
+			for _, t := range d.Tables {
+				lines = append(lines, fmt.Sprintf("%s %s/%s rows %s", op, d.Name, t.Name, t.Rows))
+				for _, c := range t.Columns {
+					what := c.Value
+					switch {
+					case c.Generated:
+						what = "generated"
+					case d.IsKey(t, c):
+						what = "key"
+					}
+					lines = append(lines, fmt.Sprintf("%s %s/%s/%s %s", op, d.Name, t.Name, c.Name, what))
+				}
+			}
+		}
 	}
 	return strings.Join(lines, "\n")
 }
@@ -390,4 +418,76 @@ func TestLearnKeepsWhatItDidNotSee(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestLearnLayoutSites learns the reference deployment's DataSet site and
+// attribute-valued site from their WSDL and answers (recorded from Mono in
+// testdata/dataset and testdata/attrs): each gives the golden shape
+// (testdata/SITE-learned.yaml), which maps every value as the site's own
+// shape does (shape/testdata/SITE.yaml), with nothing omitted; the answers
+// alone map every value alike; the attrs site's WSDL alone gives its
+// structure, and the DataSet site's WSDL alone is refused, naming each
+// operation to record.
+func TestLearnLayoutSites(t *testing.T) {
+	for _, site := range []string{"dataset", "attrs"} {
+		t.Run(site, func(t *testing.T) {
+			both, rep, err := learn.Learn(learn.Input{WSDL: siteWSDL(t, site), Samples: siteSamples(t, site)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", site+"-learned.yaml")
+			got := shape.Marshal(both, "learned from the reference deployment's "+site+" site's WSDL and answers")
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(want) {
+				t.Errorf("got\n%s\nwant (%s)\n%s", got, golden, want)
+			}
+			own, err := shape.Load(filepath.Join("..", "testdata", site+".yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if mappings(both) != mappings(own) {
+				t.Errorf("the learned shape maps\n%s\nthe site's own shape\n%s", mappings(both), mappings(own))
+			}
+			if len(rep.Omitted) > 0 || len(rep.NotSeen) > 0 {
+				t.Errorf("the report omits %q and did not see %q, where the site writes every value", rep.Omitted, rep.NotSeen)
+			}
+			alone, _, err := learn.Learn(learn.Input{Samples: siteSamples(t, site)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if mappings(alone) != mappings(both) {
+				t.Errorf("from the answers alone:\n%s\nwant\n%s", mappings(alone), mappings(both))
+			}
+			wsdlOnly, _, err := learn.Learn(learn.Input{WSDL: siteWSDL(t, site)})
+			var nr *learn.DataSetsNotRecordedError
+			switch {
+			case site == "dataset" && (!errors.As(err, &nr) || len(nr.Operations) != 8 || !strings.Contains(err.Error(), "ReturnAllAtms, ReturnAtmSearchByAddress")):
+				t.Errorf("the DataSet site's WSDL alone: got %v, want an error naming the 8 operations to record", err)
+			case site == "attrs" && err != nil:
+				t.Errorf("the attrs site's WSDL alone: %v", err)
+			case site == "attrs" && structureOf(wsdlOnly) != structureOf(both):
+				t.Errorf("the attrs site's WSDL alone gives\n%s\nwant the structure of\n%s", structureOf(wsdlOnly), structureOf(both))
+			}
+		})
+	}
+}
+
+// structureOf describes a shape's XML structure without its values.
+func structureOf(s *shape.Shape) string {
+	var lines []string
+	for _, line := range strings.Split(mappings(s), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && !strings.HasPrefix(f[1], "typed") && !strings.HasPrefix(f[1], "node") {
+			line = f[0] + " " + f[1]
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
 }

@@ -105,7 +105,7 @@ func (l *learner) instances(g *group, c *content) (record, []record) {
 func collect(n *node, el *etree.Element, rec record, stop *node, items *[]*etree.Element) {
 	for _, k := range n.kids {
 		if k.attr {
-			if a := el.SelectAttr(k.name); a != nil {
+			if a := attrOf(el, k); a != nil {
 				rec[k] = append(rec[k], a.Value)
 				k.texts = append(k.texts, a.Value)
 			}

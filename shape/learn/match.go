@@ -269,7 +269,7 @@ var synonyms = map[string][]string{
 	"plus":                  {"plus"},
 	"mastercard":            {"mastercard", "mc"},
 	"cirrus":                {"cirrus"},
-	"languages":             {"languages", "language", "langs"},
+	"languages":             {"languages", "language", "langs", "lang", "tongues"},
 	"name":                  {"name", "title", "displayname"},
 	"url":                   {"url", "website", "web", "uri", "link", "homepage"},
 	"isAtlanticCreditUnion": {"isatlanticcreditunion", "atlanticcreditunion", "atlanticcu", "isatlantic"},

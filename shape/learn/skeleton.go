@@ -21,6 +21,7 @@ type node struct {
 	attr     bool
 	typ      string // XSD simple type of a value; "" for complex elements
 	typeName string // complexType name, when the WSDL gives one
+	typeNS   string // the complexType's namespace, when the WSDL gives one
 	kids     []*node
 	repeated bool // occurs many times in its parent (maxOccurs unbounded, or seen so)
 	fromWSDL bool // typ comes from the schema (else it is inferred from values)
@@ -52,6 +53,17 @@ func (n *node) child(name string, attr bool) *node {
 	for _, k := range n.kids {
 		if k.name == name && k.attr == attr {
 			return k
+		}
+	}
+	return nil
+}
+
+// attrOf returns el's attribute of k's name and namespace, or nil.
+func attrOf(el *etree.Element, k *node) *etree.Attr {
+	for i := range el.Attr {
+		a := &el.Attr[i]
+		if a.Key == k.name && a.Space != "xmlns" && a.NamespaceURI() == k.ns {
+			return a
 		}
 	}
 	return nil
@@ -161,12 +173,12 @@ func merge(n *node, insts []*etree.Element) {
 	for _, el := range insts {
 		n.seen++
 		for _, a := range el.Attr {
-			if a.Space == "xmlns" || a.Key == "xmlns" || a.Space == "xsi" {
+			if a.Space == "xmlns" || a.Space == "" && a.Key == "xmlns" || a.NamespaceURI() == nsXSI {
 				continue
 			}
 			k := n.child(a.Key, true)
 			if k == nil {
-				k = &node{name: a.Key, attr: true}
+				k = &node{name: a.Key, ns: a.NamespaceURI(), attr: true}
 				n.kids = append(n.kids, k)
 			}
 			attrTexts[k] = append(attrTexts[k], a.Value)
