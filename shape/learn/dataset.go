@@ -530,7 +530,7 @@ func (l *learner) mapColumns(g *group, d *shape.DataSet, answers []*dsAnswer) {
 		return
 	}
 	leafOf := func(t *shape.Table, c *shape.Column) *node {
-		n := &node{name: c.Name, attr: c.MappingOf() == shape.MappingAttribute, typ: c.Type, fromWSDL: true}
+		n := &node{name: c.Name, attr: c.MappingOf() == shape.MappingAttribute, typ: c.Type, fromWSDL: true, anyText: true}
 		g.ds.cols[c] = n
 		return n
 	}

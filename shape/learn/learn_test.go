@@ -238,6 +238,23 @@ func TestLearnRoundTrip(t *testing.T) {
 		{"typed, WSDL and answers", load("../testdata/typed.yaml"), true},
 		{"exotic, answers only", load("testdata/exotic.yaml"), false},
 	}
+	// The reference deployment's DataSet and attribute-valued sites, and
+	// deployments unlike them with the variations ASMX allows.
+	for _, f := range []string{"../testdata/dataset.yaml", "../testdata/attrs.yaml", "testdata/variants/dataset-flat.yaml",
+		"testdata/variants/dataset-nested.yaml", "testdata/variants/typed-variant.yaml"} {
+		name := strings.TrimSuffix(filepath.Base(f), ".yaml")
+		rows = append(rows,
+			struct {
+				name     string
+				shape    *shape.Shape
+				withWSDL bool
+			}{name + ", answers only", load(f), false},
+			struct {
+				name     string
+				shape    *shape.Shape
+				withWSDL bool
+			}{name + ", WSDL and answers", load(f), true})
+	}
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {
 			orig := serve(t, r.shape, ns)

@@ -73,6 +73,9 @@ func sameValue(k shape.Kind, xmlText, jsonText string) bool {
 // inferred from texts) can hold a model value of kind k.
 func fits(n *node, k shape.Kind) bool {
 	t := n.typ
+	if n.anyText && t == "string" {
+		return true
+	}
 	ints := []string{"int", "long", "short", "byte", "unsignedByte", "unsignedShort", "unsignedInt", "unsignedLong", "integer"}
 	nums := []string{"double", "decimal", "float"}
 	strs := []string{"string", "anyURI", "token", "normalizedString"}

@@ -25,6 +25,9 @@ type node struct {
 	kids     []*node
 	repeated bool // occurs many times in its parent (maxOccurs unbounded, or seen so)
 	fromWSDL bool // typ comes from the schema (else it is inferred from values)
+	// anyText: a string that may hold a value of any kind (a DataSet's
+	// string column: ReadXml types every column it infers so).
+	anyText bool
 
 	// What the answers held, for inferring types and formats.
 	texts []string
