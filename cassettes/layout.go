@@ -23,7 +23,8 @@ import (
 //  1. the deployment's own answers to the operation in both families: a
 //     node when the GET/POST root is the element <OpResult> holds, typed
 //     otherwise, and then the recorded root is the root to write;
-//  2. the result shape the server was given (--shape);
+//  2. the result shape the server was given (--shape): a typed result's
+//     root or a DataSet's (DataSet, or a typed DataSet's own);
 //  3. a WSDL the cassettes hold (atmkit record records ?WSDL fetches): the
 //     HTTP GET/POST output message names the root of a typed result and no
 //     element for a node;
@@ -133,7 +134,7 @@ func (v *view) isTyped(op string, root *xnode) bool {
 	}
 	if v.sh != nil {
 		if r := v.sh.Result(op); r != nil {
-			return r.Layout == shape.Typed
+			return r.Layout == shape.Typed || r.Layout == shape.Dataset
 		}
 	}
 	if w := v.ix.wsdl; w != nil {
@@ -168,7 +169,7 @@ func (v *view) getRoot(op string, from, to asmx.Binding, result *xnode) (root *g
 	if v.sh != nil {
 		if r := v.sh.Result(op); r != nil {
 			switch {
-			case r.Layout == shape.Typed:
+			case r.Layout == shape.Typed || r.Layout == shape.Dataset:
 				name := r.RootName(ns)
 				return typedRoot(name.Local, name.Space, result.kids), ""
 			case oneNode:

@@ -3,6 +3,7 @@ package dsxml
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -427,4 +428,43 @@ func msdata(e *etree.Element, name string) string {
 		return a.Value
 	}
 	return ""
+}
+
+// Canonical describes a schema (or any element) by structure, to compare
+// two: every element by namespace URI and local name, its attributes but
+// namespace declarations by namespace URI, local name and value, sorted,
+// its children in order. Prefixes and whitespace do not count.
+func Canonical(e *etree.Element) string {
+	var b strings.Builder
+	var walk func(e *etree.Element, depth int)
+	walk = func(e *etree.Element, depth int) {
+		var attrs []string
+		for _, a := range e.Attr {
+			if a.Space == "xmlns" || a.Space == "" && a.Key == "xmlns" {
+				continue
+			}
+			attrs = append(attrs, "{"+a.NamespaceURI()+"}"+a.Key+"="+a.Value)
+		}
+		slices.Sort(attrs)
+		fmt.Fprintf(&b, "%s{%s}%s %s\n", strings.Repeat(" ", depth), e.NamespaceURI(), e.Tag, strings.Join(attrs, " "))
+		for _, k := range e.ChildElements() {
+			walk(k, depth+1)
+		}
+	}
+	walk(e, 0)
+	return b.String()
+}
+
+// SchemaElement returns the schema of d, as Schema builds it, as a parsed
+// element (to compare it with Canonical).
+func SchemaElement(d *shape.DataSet, service string) (*etree.Element, error) {
+	n, err := Schema(d, service)
+	if err != nil {
+		return nil, err
+	}
+	doc := etree.NewDocument()
+	if err := doc.ReadFromBytes(Append(nil, n, -1, false)); err != nil {
+		return nil, fmt.Errorf("the schema written does not parse: %w", err)
+	}
+	return doc.Root(), nil
 }

@@ -68,8 +68,8 @@ func (l *learner) learnDataSet(g *group) {
 				d = nil
 				continue
 			}
-			schema, canon = s, canonical(s)
-		} else if canonical(s) != canon {
+			schema, canon = s, dsxml.Canonical(s)
+		} else if dsxml.Canonical(s) != canon {
 			l.note("skipped %s (%s %s): its DataSet's schema differs from the one of %s", c.sample.Where, c.sample.Binding, c.sample.Op, g.contents[0].sample.Where)
 			continue
 		}
@@ -106,12 +106,8 @@ func (l *learner) learnDataSet(g *group) {
 	l.mapColumns(g, d, answers)
 	// The schema atmkit writes for what was learned, against the
 	// deployment's: kept as written where they differ.
-	if mine, err := dsxml.Schema(d, l.ns); err == nil {
-		text := dsxml.Append(nil, mine, -1, false)
-		doc := etree.NewDocument()
-		if doc.ReadFromBytes(text) == nil && canonical(doc.Root()) == canon {
-			return
-		}
+	if mine, err := dsxml.SchemaElement(d, l.ns); err == nil && dsxml.Canonical(mine) == canon {
+		return
 	}
 	n, err := dsxml.ParseNode(elementText(schema))
 	if err != nil {
@@ -127,29 +123,6 @@ func elementText(e *etree.Element) []byte {
 	doc.SetRoot(e.Copy())
 	b, _ := doc.WriteToBytes()
 	return b
-}
-
-// canonical describes a schema by structure: names by namespace, every
-// attribute but namespace declarations with its value, children in order.
-func canonical(e *etree.Element) string {
-	var b strings.Builder
-	var walk func(e *etree.Element, depth int)
-	walk = func(e *etree.Element, depth int) {
-		var attrs []string
-		for _, a := range e.Attr {
-			if a.Space == "xmlns" || a.Space == "" && a.Key == "xmlns" {
-				continue
-			}
-			attrs = append(attrs, "{"+a.NamespaceURI()+"}"+a.Key+"="+a.Value)
-		}
-		slices.Sort(attrs)
-		fmt.Fprintf(&b, "%s{%s}%s %s\n", strings.Repeat(" ", depth), e.NamespaceURI(), e.Tag, strings.Join(attrs, " "))
-		for _, k := range e.ChildElements() {
-			walk(k, depth+1)
-		}
-	}
-	walk(e, 0)
-	return b.String()
 }
 
 // readRows reads the rows of a diffgram: its DataSet element's children,
