@@ -93,6 +93,17 @@ func soapContent(s *sample, op string) ([]*xnode, bool) {
 	return result.elements(), true
 }
 
+// soapResultHasAttrs reports whether <OpResult> of a SOAP sample carries
+// attributes: a typed result's own.
+func soapResultHasAttrs(s *sample, op string) bool {
+	doc := s.parsed()
+	if doc == nil {
+		return false
+	}
+	_, result, fault, err := soapResult(doc, op)
+	return err == nil && !fault && hasDataAttrs(result)
+}
+
 // sameName reports whether two elements have the same name and namespace.
 func sameName(a, b *xnode) bool { return a.local() == b.local() && a.space() == b.space() }
 
@@ -130,7 +141,7 @@ func (v *view) serviceNS(hint string) string {
 func (v *view) isTyped(op string, root *xnode) bool {
 	soap, _ := v.ix.sampleOf(op)
 	if els, ok := soapContent(soap, op); ok && soap != nil {
-		return len(els) != 1 || !sameName(els[0], root)
+		return len(els) != 1 || !sameName(els[0], root) || soapResultHasAttrs(soap, op)
 	}
 	if v.sh != nil {
 		if r := v.sh.Result(op); r != nil {
@@ -152,7 +163,7 @@ func (v *view) isTyped(op string, root *xnode) bool {
 // element is the root). gap says why there is none.
 func (v *view) getRoot(op string, from, to asmx.Binding, result *xnode) (root *getRoot, gap string) {
 	els := result.elements()
-	oneNode := len(els) == 1 && elementOnly(result.kids)
+	oneNode := len(els) == 1 && elementOnly(result.kids) && !hasDataAttrs(result)
 	notNode := func(says string) string {
 		return fmt.Sprintf("recorded over %s as %d elements, but %s says %s returns a node; pass a --shape that describes it to serve it over %s",
 			from, len(els), says, op, to)
