@@ -48,9 +48,11 @@ type dsCursor struct {
 	langs int64
 }
 
-func (w *dsWriter) state(a answer) *dsState {
+// init makes st the state of writing a, from its first rows.
+func (st *dsState) init(w *dsWriter, a answer) {
 	n := len(w.code.tables)
-	return &dsState{rows: make([]int64, n), next: make([]int64, n), hasPoint: a.hasPoint}
+	st.rows, st.next = make([]int64, n), make([]int64, n)
+	st.hasPoint = a.hasPoint
 }
 
 // empty reports whether every table of a's DataSet is empty: the
@@ -71,23 +73,25 @@ func (w *dsWriter) head(dst []byte, a answer) []byte {
 		return append(dst, w.code.empty...)
 	}
 	dst = append(dst, w.code.open...)
-	st := w.state(a)
+	var st dsState
+	st.init(w, a)
 	for _, dt := range w.code.top {
 		if dt == w.code.content {
 			break
 		}
-		dst = w.topRows(dst, a, dt, st)
+		dst = w.topRows(dst, a, dt, &st)
 	}
 	return dst
 }
 
 func (w *dsWriter) tail(dst []byte, a answer) []byte {
 	if !w.empty(a) {
-		st := w.state(a)
+		var st dsState
+		st.init(w, a)
 		after := false
 		for _, dt := range w.code.top {
 			if after {
-				dst = w.topRows(dst, a, dt, st)
+				dst = w.topRows(dst, a, dt, &st)
 			}
 			after = after || dt == w.code.content
 		}
@@ -235,11 +239,12 @@ func (w *dsWriter) row(dst []byte, dt *dsTable, ctx *valueCtx, st *dsState) []by
 func (w *dsWriter) items(dst []byte, a answer, from, to int) []byte {
 	content := w.code.content
 	if a.kind != locationItems {
-		st := w.state(a)
+		var st dsState
+		st.init(w, a)
 		for k := from; k < to; k++ {
 			ctx := w.itemCtx(a, k)
 			st.rows[content.index] = int64(k)
-			dst = w.row(dst, content, &ctx, st)
+			dst = w.row(dst, content, &ctx, &st)
 		}
 		return dst
 	}
@@ -289,8 +294,8 @@ func (w *dsWriter) langsBefore(a answer, from int) int64 {
 func (w *dsWriter) buildRow(a answer, i int32) *fragment {
 	atm := &w.d.ds.ATMs[i]
 	ctx := valueCtx{atm: atm, inst: w.d.institution(atm.InstitutionID), ord: int(i) + 1}
-	st := w.state(a)
-	st.template = true
+	st := &dsState{template: true}
+	st.init(w, a)
 	b := w.row(make([]byte, 0, xmlLocationSize), w.code.content, &ctx, st)
 	return w.d.frags.putHoles(w.code.variant, i, b, st.holes)
 }
