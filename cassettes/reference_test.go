@@ -103,7 +103,7 @@ func TestReferenceRecordReplay(t *testing.T) {
 						c.q, c.b, c.status, c.ct, c.body, direct[k].status, direct[k].ct, direct[k].body)
 				}
 			}
-			replayMatrix(t, site, path, learnShape(t, path, site.name != refdeploy.Legacy.Name))
+			replayMatrix(t, site, path, learnShape(t, path))
 			if *update {
 				trimmed := filterCassette(t, path, "trimmed", func(e cassettes.Entry, i *cassette.Interaction) bool {
 					return isWSDL(e) || cassettes.KeyRejected(i) || slicesContains(site.trim, e.Operation)
@@ -280,15 +280,9 @@ func filterCassette(t *testing.T, path, name string, keep func(cassettes.Entry, 
 }
 
 // learnShape learns the shape of the deployment recorded at path as atmkit
-// shape learn --cassette does: from its recorded WSDL and answers. With
-// want false it returns nil (the legacy site's node results, and its
-// provinces in an element's text, leave too little to learn from a
-// cassette of one call per operation).
-func learnShape(t *testing.T, path string, want bool) *shape.Shape {
+// shape learn --cassette does: from its recorded WSDL and answers.
+func learnShape(t *testing.T, path string) *shape.Shape {
 	t.Helper()
-	if !want {
-		return nil
-	}
 	recs, err := cassettes.Recordings(path)
 	if err != nil {
 		t.Fatal(err)

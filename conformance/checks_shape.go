@@ -181,6 +181,14 @@ func (c *shapeCompare) fields(el *etree.Element, fields []*shape.Field, ns, at s
 	kids := el.ChildElements()
 	i := 0
 	for _, f := range fields {
+		if f.Text {
+			if len(kids) > 0 {
+				c.addf("%s: holds elements, want text", at)
+			} else if t := el.Text(); t != "" || shape.IsValueType(f.Type) {
+				c.value(at+"/text()", t, f)
+			}
+			continue
+		}
 		if f.Attribute != "" {
 			continue
 		}

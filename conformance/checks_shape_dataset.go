@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/atmkit/atmkit/internal/dsxml"
+	"github.com/atmkit/atmkit/shape/dsxml"
 	"github.com/atmkit/atmkit/shape"
 	"github.com/beevik/etree"
 )

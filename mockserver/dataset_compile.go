@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/atmkit/atmkit/internal/dsxml"
+	"github.com/atmkit/atmkit/shape/dsxml"
 	"github.com/atmkit/atmkit/shape"
 )
 

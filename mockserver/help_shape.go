@@ -18,7 +18,7 @@ func appendTypedSample(p *pieces, r *shape.Result, ns, inScope string, depth int
 
 func sampleFields(p *pieces, fields []*shape.Field, service, fieldNS, inScope string, depth int) {
 	for _, f := range fields {
-		if f.Attribute != "" {
+		if f.Attribute != "" || f.Text {
 			continue
 		}
 		ns := f.Namespace.Resolve(service, fieldNS)
@@ -56,6 +56,10 @@ func sampleElement(p *pieces, f *shape.Field, fields []*shape.Field, service, ns
 	p.t(indent(depth) + "<" + f.Element)
 	sampleAttributes(p, fields)
 	p.t(xmlnsAttr(ns, inScope))
+	if i := slices.IndexFunc(fields, func(a *shape.Field) bool { return a.Text }); i >= 0 {
+		p.t(">").v(fields[i].Type).t("</" + f.Element + ">")
+		return
+	}
 	if !slices.ContainsFunc(fields, func(a *shape.Field) bool { return a.Attribute == "" }) {
 		p.t(" />")
 		return

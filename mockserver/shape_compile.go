@@ -361,6 +361,11 @@ func (c *compiler) element(name, ns, inScope string, depth int, fields []*shape.
 	c.bytes(indent(depth) + "<" + name)
 	c.attributes(fields, scope, at)
 	c.bytes(xmlnsAttr(ns, inScope))
+	if i := slices.IndexFunc(fields, func(f *shape.Field) bool { return f.Text }); i >= 0 {
+		// Text beside the attributes; none (an empty string) closes the tag.
+		c.ops = append(c.ops, op{kind: opLeaf, b: []byte(">"), close: []byte("</" + name + ">"), empty: []byte(" />"), leaf: c.leaf(fields[i], scope)})
+		return
+	}
 	hasElements := slices.ContainsFunc(fields, func(f *shape.Field) bool { return f.Attribute == "" })
 	if !hasElements {
 		c.bytes(" />")
@@ -377,8 +382,8 @@ func (c *compiler) element(name, ns, inScope string, depth int, fields []*shape.
 // content list.
 func (c *compiler) fields(fields []*shape.Field, scope shape.Scope, inherit, inScope string, depth int, rc *resultCode) {
 	for _, f := range fields {
-		if f.Attribute != "" {
-			continue // written in the enclosing start tag
+		if f.Attribute != "" || f.Text {
+			continue // written in the enclosing start tag, or as its text
 		}
 		ns := f.Namespace.Resolve(c.ns, inherit)
 		switch {

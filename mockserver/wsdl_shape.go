@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/atmkit/atmkit/internal/dsxml"
+	"github.com/atmkit/atmkit/shape/dsxml"
 	"github.com/atmkit/atmkit/shape"
 )
 
@@ -208,6 +208,19 @@ func (w *typesWriter) complexType(name, typeNS string, fields []*shape.Field, fi
 	s := w.schema(typeNS)
 	b := w.item(s)
 	b.WriteString("\n      <s:complexType name=\"" + xmlEscape(name) + "\">")
+	if i := slices.IndexFunc(fields, func(f *shape.Field) bool { return f.Text }); i >= 0 {
+		// Text beside attributes: simple content.
+		b.WriteString("\n        <s:simpleContent>\n          <s:extension base=\"s:" + xmlEscape(fields[i].Type) + "\">")
+		var ab strings.Builder
+		for _, f := range fields {
+			if f.Attribute != "" {
+				w.attribute(s, &ab, f)
+			}
+		}
+		b.WriteString(strings.ReplaceAll(ab.String(), "\n        ", "\n            "))
+		b.WriteString("\n          </s:extension>\n        </s:simpleContent>\n      </s:complexType>")
+		return
+	}
 	elements := slices.ContainsFunc(fields, func(f *shape.Field) bool { return f.Attribute == "" })
 	if elements {
 		b.WriteString("\n        <s:sequence>")

@@ -151,6 +151,10 @@ type Field struct {
 	// Attribute is the attribute name of a value written as an attribute
 	// of the enclosing element (XmlAttribute).
 	Attribute string
+	// Text marks a value written as the enclosing element's text
+	// (XmlText), beside its attributes: <Prov abbr="NB">New Brunswick</Prov>.
+	// The element then has no element children.
+	Text bool
 	// Namespace of the element; empty inherits the enclosing level's (the
 	// enclosing element's type namespace). An attribute is in no namespace
 	// unless it says one (an XmlAttribute with a Namespace), and then has
@@ -363,6 +367,8 @@ func (f *Field) label() string {
 		return f.Element
 	case f.List != "":
 		return "(" + f.List + " list)"
+	case f.Text:
+		return "(text)"
 	}
 	return "(field)"
 }

@@ -175,12 +175,28 @@ func (c *checker) checkResult(r *Result, where string) {
 	if len(lists) > 1 {
 		c.addf(r.line, where, "holds %d lists (%s); a result holds one", len(lists), strings.Join(lists, ", "))
 	}
+	for _, f := range r.Fields {
+		if f != nil && f.Text {
+			c.addf(f.line, path(where, f.label()), "a result holds its list: its text cannot be a value")
+		}
+	}
 	c.checkFields(r.Fields, ScopeOf(content), where)
 }
 
 // checkFields checks the fields of one element in scope.
 func (c *checker) checkFields(fields []*Field, scope Scope, where string) {
 	attrs := map[string]bool{}
+	texts, elements := 0, 0
+	for _, f := range fields {
+		if f != nil && f.Text {
+			texts++
+		} else if f != nil && f.Attribute == "" {
+			elements++
+		}
+	}
+	if texts > 1 || texts == 1 && elements > 0 {
+		c.addf(0, where, "an element with text (text: true) has one text field and attributes, no element children")
+	}
 	for _, f := range fields {
 		if f == nil {
 			c.addf(0, where, "an empty field")
@@ -211,6 +227,9 @@ func (c *checker) checkFields(fields []*Field, scope Scope, where string) {
 
 func (c *checker) checkField(f *Field, scope Scope, at string) {
 	switch {
+	case f.Text && (f.Element != "" || f.Attribute != "" || f.List != "" || len(f.Fields) > 0 || f.Namespace != ""):
+		c.addf(f.line, at, "a text field is the enclosing element's text: no element, attribute, namespace, list or fields")
+	case f.Text:
 	case f.Element != "" && f.Attribute != "":
 		c.addf(f.line, at, "both element %q and attribute %q: give one", f.Element, f.Attribute)
 	case f.Element == "" && f.Attribute == "" && f.List == "":
@@ -461,6 +480,8 @@ func signature(f *Field) string {
 	var write func(x *Field)
 	write = func(x *Field) {
 		switch {
+		case x.Text:
+			fmt.Fprintf(&b, "#text:%s;", x.Type)
 		case x.Attribute != "":
 			fmt.Fprintf(&b, "@%s{%s}:%s;", x.Attribute, x.Namespace, x.Type)
 		case x.List != "":

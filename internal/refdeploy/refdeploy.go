@@ -244,7 +244,19 @@ func (d *Deployment) Log() string {
 // service on its first request.
 const startTimeout = 90 * time.Second
 
-func start(opts ...Option) (d *Deployment, err error) {
+// start starts a deployment; when a port it picked was taken meanwhile by
+// another process (another deployment starting at the same moment: the
+// ports are free when picked, not reserved), it tries again with others.
+func start(opts ...Option) (*Deployment, error) {
+	for try := 1; ; try++ {
+		d, err := startOnce(opts...)
+		if err == nil || try == 3 || !strings.Contains(err.Error(), "Address already in use") && !strings.Contains(err.Error(), "Address in use") {
+			return d, err
+		}
+	}
+}
+
+func startOnce(opts ...Option) (d *Deployment, err error) {
 	dir, err := os.MkdirTemp("", "atmkit-refdeploy-")
 	if err != nil {
 		return nil, fmt.Errorf("temporary directory: %w", err)

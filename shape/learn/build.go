@@ -163,7 +163,7 @@ func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
 	for _, k := range kids {
 		kat := at + "/" + k.label()
 		switch {
-		case k.attr || k.isLeaf() && !k.repeated:
+		case k.attr || k.text || k.isLeaf() && !k.repeated:
 			out = append(out, l.leaf(k, ns, result, kat))
 		case k.repeated && k.list != "":
 			// An unwrapped list: the items sit in n itself.
@@ -229,12 +229,15 @@ func (l *learner) item(k *node, ns, enclosing, result, at string) *shape.Field {
 // leaf converts a value: mapped, or generated.
 func (l *learner) leaf(k *node, ns, result, at string) *shape.Field {
 	f := &shape.Field{Type: k.typ}
-	if k.attr {
+	switch {
+	case k.text:
+		f.Text = true
+	case k.attr:
 		f.Attribute = k.name
 		if k.ns != "" {
 			f.Namespace = shape.Namespace(k.ns)
 		}
-	} else {
+	default:
 		f.Element, f.Namespace = k.name, l.relNS(k.ns, ns)
 	}
 	if k.value == "" {

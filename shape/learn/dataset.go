@@ -13,8 +13,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/atmkit/atmkit/internal/dsxml"
 	"github.com/atmkit/atmkit/shape"
+	"github.com/atmkit/atmkit/shape/dsxml"
 	"github.com/beevik/etree"
 )
 

@@ -19,6 +19,7 @@ type node struct {
 	name     string
 	ns       string // namespace URI of the element ("" for attributes)
 	attr     bool
+	text     bool   // the enclosing element's text (XmlText), beside its attributes
 	typ      string // XSD simple type of a value; "" for complex elements
 	typeName string // complexType name, when the WSDL gives one
 	typeNS   string // the complexType's namespace, when the WSDL gives one
@@ -45,8 +46,11 @@ func (n *node) isLeaf() bool { return len(n.kids) == 0 && n.typ != "" }
 
 // label is the node's name for reports (@ for attributes).
 func (n *node) label() string {
-	if n.attr {
+	switch {
+	case n.attr:
 		return "@" + n.name
+	case n.text:
+		return "text()"
 	}
 	return n.name
 }
@@ -55,6 +59,16 @@ func (n *node) label() string {
 func (n *node) child(name string, attr bool) *node {
 	for _, k := range n.kids {
 		if k.name == name && k.attr == attr {
+			return k
+		}
+	}
+	return nil
+}
+
+// textKid returns n's text kid, or nil.
+func (n *node) textKid() *node {
+	for _, k := range n.kids {
+		if k.text {
 			return k
 		}
 	}
@@ -215,17 +229,27 @@ func merge(n *node, insts []*etree.Element) {
 			n.kids = append(n.kids, k)
 		}
 		k.repeated = k.repeated || repeated[name]
-		complex := false
+		complex, elements := false, false
 		var texts []string
 		for _, c := range children[name] {
 			if len(c.ChildElements()) > 0 || !onlyNamespaces(c) {
 				complex = true
 			}
+			elements = elements || len(c.ChildElements()) > 0
 			texts = append(texts, c.Text())
 		}
 		if complex {
 			k.typ = ""
 			merge(k, children[name])
+			if !elements && slices.ContainsFunc(texts, func(t string) bool { return strings.TrimSpace(t) != "" }) {
+				// Attributes and text: an XmlText member beside them.
+				t := k.textKid()
+				if t == nil {
+					t = &node{text: true}
+					k.kids = append(k.kids, t)
+				}
+				t.typ = inferType(texts)
+			}
 		} else if len(k.kids) == 0 {
 			k.typ = inferType(texts)
 		}

@@ -229,6 +229,14 @@ func (s *schemaSet) fill(n *node, ct *etree.Element, visiting map[string]bool) e
 	visiting[name] = true
 	defer delete(visiting, name)
 	body := ct
+	if sc := ct.SelectElement("simpleContent"); sc != nil {
+		if ext := sc.SelectElement("extension"); ext != nil {
+			// Text (XmlText) beside attributes.
+			_, t := resolveQName(ext, ext.SelectAttrValue("base", "s:string"))
+			n.kids = append(n.kids, &node{text: true, typ: t, fromWSDL: true})
+			body = ext
+		}
+	}
 	if cc := ct.SelectElement("complexContent"); cc != nil {
 		if ext := cc.SelectElement("extension"); ext != nil {
 			bns, blocal := resolveQName(ext, ext.SelectAttrValue("base", ""))
