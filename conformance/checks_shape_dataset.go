@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/atmkit/atmkit/shape/dsxml"
 	"github.com/atmkit/atmkit/shape"
+	"github.com/atmkit/atmkit/shape/dsxml"
 	"github.com/beevik/etree"
 )
 

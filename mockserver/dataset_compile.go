@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/atmkit/atmkit/shape/dsxml"
 	"github.com/atmkit/atmkit/shape"
+	"github.com/atmkit/atmkit/shape/dsxml"
 )
 
 // A DataSet result (shape layout dataset) is written as .NET's

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/atmkit/atmkit/shape/dsxml"
 	"github.com/atmkit/atmkit/shape"
+	"github.com/atmkit/atmkit/shape/dsxml"
 )
 
 // The WSDL's description of typed results, as ASMX writes it for
