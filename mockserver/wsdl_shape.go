@@ -74,7 +74,8 @@ func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
 	w.service = &schemaDoc{ns: ns, prefix: "tns", globals: map[string]bool{}}
 	w.schemas[ns] = w.service
 	out := wsdlTypes{ops: map[string]wsdlOpTypes{}}
-	var roots strings.Builder
+	var roots, imports strings.Builder
+	var typedImports []string
 	rootDone := map[string]bool{}
 	for _, op := range shape.Operations() {
 		r := sh.Result(op)
@@ -82,10 +83,18 @@ func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
 		case r == nil || r.Layout == shape.Node:
 			out.ops[op] = wsdlOpTypes{}
 		case r.Layout == shape.Dataset:
-			out.ops[op] = wsdlOpTypes{ResultInline: dataSetType(r.DataSet, 12), Root: "tns:" + r.Root}
+			d := r.DataSet
+			out.ops[op] = wsdlOpTypes{ResultInline: dataSetType(d, ns, 12), Root: "tns:" + r.Root}
 			if !rootDone[r.Root] {
 				rootDone[r.Root] = true
-				roots.WriteString("\n      <s:element name=\"" + xmlEscape(r.Root) + "\" nillable=\"true\">" + dataSetType(r.DataSet, 6) + "\n      </s:element>")
+				roots.WriteString("\n      <s:element name=\"" + xmlEscape(r.Root) + "\" nillable=\"true\">" + dataSetType(d, ns, 6) + "\n      </s:element>")
+			}
+			if dns := d.Namespace.Resolve(ns, ""); d.WSDL == shape.WSDLTyped && !slices.Contains(typedImports, dns) {
+				// Its namespace, and its schema served at ?schema=Name, as
+				// .NET imports them.
+				typedImports = append(typedImports, dns)
+				imports.WriteString("\n      <s:import namespace=\"" + xmlEscape(dns) + "\" />")
+				imports.WriteString("\n      <s:import schemaLocation=\"" + addressMark + "?schema=" + xmlEscape(d.Name) + "\" namespace=\"" + xmlEscape(dns) + "\" />")
 			}
 		default:
 			w.service.items = nil
@@ -105,7 +114,7 @@ func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
 		}
 	}
 	out.roots = roots.String()
-	var imports, others, prefixes strings.Builder
+	var others, prefixes strings.Builder
 	for _, imp := range w.service.imports {
 		imports.WriteString("\n      <s:import namespace=\"" + xmlEscape(imp) + "\" />")
 	}
@@ -126,9 +135,17 @@ func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
 
 // dataSetType is the inline complexType that declares a DataSet result,
 // at the indentation of depth spaces: .NET's (a reference to xs:schema and
-// an xs:any) or Mono's (two lax xs:any), as the DataSet says.
-func dataSetType(d *shape.DataSet, depth int) string {
+// an xs:any) or Mono's (two lax xs:any), as the DataSet says; for a typed
+// DataSet an xs:any in its namespace.
+func dataSetType(d *shape.DataSet, service string, depth int) string {
 	pad := "\n" + strings.Repeat(" ", depth)
+	if d != nil && d.WSDL == shape.WSDLTyped {
+		return pad + "  <s:complexType>" +
+			pad + "    <s:sequence>" +
+			pad + "      <s:any namespace=\"" + xmlEscape(d.Namespace.Resolve(service, "")) + "\" />" +
+			pad + "    </s:sequence>" +
+			pad + "  </s:complexType>"
+	}
 	if d != nil && d.WSDL == shape.WSDLLaxAny {
 		return pad + "  <s:complexType>" +
 			pad + "    <s:sequence maxOccurs=\"unbounded\">" +

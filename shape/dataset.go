@@ -34,7 +34,9 @@ type DataSet struct {
 	CaseSensitive bool
 	// WSDL is how the WSDL declares the result: WSDLSchemaAny (.NET's
 	// default, "" means it) or WSDLLaxAny (Mono's, and .NET's with the
-	// system.data.dataset WSDL_VERSION 2.0 setting).
+	// system.data.dataset WSDL_VERSION 2.0 setting) for an untyped DataSet,
+	// WSDLTyped for a typed one (its GET/POST root is then its class's
+	// name, Result.Root).
 	WSDL string
 	// Tables are the DataSet's tables, in its order.
 	Tables []*Table
@@ -59,6 +61,10 @@ const (
 	// 2.0): a repeated sequence of two lax xs:any, in the XSD and the
 	// diffgram namespaces.
 	WSDLLaxAny = "lax-any"
+	// WSDLTyped is a typed DataSet's (a class generated from an XSD): an
+	// xs:any in the DataSet's namespace, whose schema the WSDL imports from
+	// service.asmx?schema=Name, where the service serves it.
+	WSDLTyped = "typed"
 )
 
 // Table is one DataTable of a DataSet.

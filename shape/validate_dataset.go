@@ -28,8 +28,12 @@ func (c *checker) checkDataSet(d *DataSet, where string) {
 	}
 	switch d.WSDL {
 	case "", WSDLSchemaAny, WSDLLaxAny:
+	case WSDLTyped:
+		if d.Namespace == "" || d.Namespace == NoNamespace {
+			c.addf(d.line, where+".namespace", "a typed DataSet is in a namespace of its own (its schema's target namespace)")
+		}
 	default:
-		c.addf(d.line, where+".wsdl", "wsdl %q: want %s (.NET's) or %s (Mono's)", d.WSDL, WSDLSchemaAny, WSDLLaxAny)
+		c.addf(d.line, where+".wsdl", "wsdl %q: want %s (.NET's), %s (Mono's) or %s (a typed DataSet)", d.WSDL, WSDLSchemaAny, WSDLLaxAny, WSDLTyped)
 	}
 	if d.Schema != "" {
 		if err := checkSchemaText(d.Schema); err != nil {

@@ -101,6 +101,17 @@ func (l *learner) learnDataSet(g *group) {
 			}
 		}
 	}
+	typedNS := d.Namespace != "" && d.Namespace != shape.NoNamespace
+	switch {
+	case d.WSDL == shape.WSDLTyped && !typedNS:
+		// A typed DataSet's schema has a namespace of its own; without
+		// it, .NET's form.
+		d.WSDL = ""
+	case d.WSDL == "" && typedNS && ds.root != "DataSet":
+		// Without a WSDL: a root named after a class of its own is a
+		// typed DataSet's (an untyped one's is DataSet).
+		d.WSDL = shape.WSDLTyped
+	}
 	l.keysFromRows(d, answers, info)
 	l.roles(g, d, answers)
 	l.mapColumns(g, d, answers)

@@ -508,3 +508,46 @@ func structureOf(s *shape.Shape) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// TestLearnTypedDataSet learns a typed DataSet (a class generated from an
+// XSD, answered by Mono in testdata/typedds; its WSDL declares an xs:any
+// in the DataSet's namespace): the WSDL and answers, and the answers alone
+// (a GET root named after the class), give the golden shape
+// (testdata/typedds-learned.yaml) with the typed WSDL form; the WSDL
+// alone is refused, naming the operation to record.
+func TestLearnTypedDataSet(t *testing.T) {
+	both, _, err := learn.Learn(learn.Input{WSDL: siteWSDL(t, "typedds"), Samples: siteSamples(t, "typedds")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "typedds-learned.yaml")
+	got := shape.Marshal(both, "learned from a typed DataSet's WSDL and answers (ReturnProvinces only)")
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("got\n%s\nwant (%s)\n%s", got, golden, want)
+	}
+	r := both.Result(asmx.OpReturnProvinces)
+	if r.Layout != shape.Dataset || r.Root != "RegionSet" || r.DataSet.WSDL != shape.WSDLTyped {
+		t.Errorf("ReturnProvinces: layout %s, root %s, WSDL form %q; want a typed DataSet RegionSet", r.Layout, r.Root, r.DataSet.WSDL)
+	}
+	alone, _, err := learn.Learn(learn.Input{Samples: siteSamples(t, "typedds")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(shape.Marshal(alone, "")); got != string(shape.Marshal(both, "")) {
+		t.Errorf("from the answers alone:\n%s\nwant\n%s", got, shape.Marshal(both, ""))
+	}
+	_, _, err = learn.Learn(learn.Input{WSDL: siteWSDL(t, "typedds")})
+	var nr *learn.DataSetsNotRecordedError
+	if !errors.As(err, &nr) || len(nr.Operations) != 1 || nr.Operations[0] != asmx.OpReturnProvinces {
+		t.Errorf("the WSDL alone: got %v, want an error naming ReturnProvinces", err)
+	}
+}

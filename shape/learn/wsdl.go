@@ -29,7 +29,7 @@ type wsdlInfo struct {
 type wsdlResult struct {
 	node     bool   // the result is a node (xs:any)
 	dataset  bool   // the result is a DataSet (an inline schema and a diffgram)
-	dsForm   string // how the WSDL declares the DataSet (shape.WSDLSchemaAny or WSDLLaxAny)
+	dsForm   string // how the WSDL declares the DataSet (shape.WSDLSchemaAny, WSDLLaxAny or WSDLTyped)
 	typeName string // complexType name of a typed result
 	typeNS   string
 	root     string // the GET/POST root element named by the HTTP output message
@@ -136,8 +136,9 @@ func readWSDL(data []byte) (*wsdlInfo, error) {
 
 // dataSetForm tells whether a result element's inline type declares a
 // DataSet, as .NET does (a reference to xs:schema and an xs:any) or as
-// Mono does (two lax xs:any, in the XSD and diffgram namespaces), and
-// which; "" for another type.
+// Mono does (two lax xs:any, in the XSD and diffgram namespaces), or a
+// typed DataSet (one xs:any in its namespace), and which; "" for another
+// type.
 func dataSetForm(res *etree.Element) string {
 	ct := res.SelectElement("complexType")
 	if ct == nil {
@@ -148,6 +149,7 @@ func dataSetForm(res *etree.Element) string {
 		return ""
 	}
 	var refSchema, anyAny, anyXSD, anyDiffgram bool
+	anyOther := 0
 	for _, k := range seq.ChildElements() {
 		switch k.Tag {
 		case "element":
@@ -162,6 +164,9 @@ func dataSetForm(res *etree.Element) string {
 				anyXSD = true
 			case nsDiffgram:
 				anyDiffgram = true
+			case "##any", "##other", "##local", "##targetNamespace":
+			default:
+				anyOther++
 			}
 		}
 	}
@@ -170,6 +175,9 @@ func dataSetForm(res *etree.Element) string {
 		return shape.WSDLSchemaAny
 	case anyXSD && anyDiffgram:
 		return shape.WSDLLaxAny
+	case anyOther == 1 && len(seq.ChildElements()) == 1:
+		// A typed DataSet: an xs:any in its schema's namespace.
+		return shape.WSDLTyped
 	}
 	return ""
 }
