@@ -242,6 +242,9 @@ func (l *learner) leaf(k *node, ns, result, at string) *shape.Field {
 	}
 	if k.value == "" {
 		f.Generated = true
+		if allBlank(k.texts) {
+			l.blank[f] = at
+		}
 		l.report.Unmapped = append(l.report.Unmapped, fmt.Sprintf("%s: %s (%s): no value of atmkit's data matches it; written with generated values", result, at, f.Type))
 		return f
 	}

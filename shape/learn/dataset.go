@@ -621,6 +621,9 @@ func (l *learner) mapColumns(g *group, d *shape.DataSet, answers []*dsAnswer) {
 					continue
 				}
 				c.Generated = true
+				if allBlank(n.texts) {
+					l.blank[c] = at
+				}
 				l.report.Unmapped = append(l.report.Unmapped, fmt.Sprintf("%s: %s (%s): no value of atmkit's data matches it; written with generated values", d.Name, at, c.Type))
 				continue
 			}

@@ -38,6 +38,10 @@ type learner struct {
 	contents map[string][]*content  // by operation
 	jsons    map[string]*jsonAnswer // by operation and query
 	groups   []*group
+	// blank are the generated fields and columns (*shape.Field,
+	// *shape.Column) whose every value read was empty, by their path for
+	// reports: one of them may hold a value no other field holds.
+	blank map[any]string
 }
 
 // Learn learns a shape from in. The shape is valid; the report lists what
@@ -46,7 +50,7 @@ type learner struct {
 // shown it (answers that carry it, or the WSDL's type) and did not; a
 // value nothing read could show is kept as atmkit writes it by default.
 func Learn(in Input) (*shape.Shape, *Report, error) {
-	l := &learner{in: in, report: &Report{}, contents: map[string][]*content{}, jsons: map[string]*jsonAnswer{}}
+	l := &learner{in: in, report: &Report{}, contents: map[string][]*content{}, jsons: map[string]*jsonAnswer{}, blank: map[any]string{}}
 	if len(in.WSDL) > 0 {
 		info, err := readWSDL(in.WSDL)
 		if err != nil {

@@ -392,6 +392,60 @@ func TestLearnKeepsWhatItDidNotSee(t *testing.T) {
 			t.Errorf("got not seen %q, want none", rep.NotSeen)
 		}
 	})
+	t.Run("a field empty in every answer read", func(t *testing.T) {
+		// A location's institution URL in an element no name tells, in
+		// answers of an institution that has none: the element may hold it,
+		// so the URL is not omitted, and the element stays generated.
+		typed, err := shape.Load("../testdata/typed.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		bankOf := func(sh *shape.Shape) *shape.Field {
+			for _, f := range sh.Result(asmx.OpReturnAtmSearchByInstitution).Fields {
+				if f.List == "locations" && f.Item != nil {
+					for _, k := range f.Item.Fields {
+						if k.Element == "Bank" {
+							return k
+						}
+					}
+				}
+			}
+			t.Fatal("no Bank in the locations' items")
+			return nil
+		}
+		bank := func(sh *shape.Shape) []*shape.Field { return bankOf(sh).Fields }
+		field := func(fs []*shape.Field, name string) *shape.Field {
+			for _, f := range fs {
+				if f.Element == name {
+					return f
+				}
+			}
+			return nil
+		}
+		url := field(bank(typed), "Url")
+		if url == nil || url.Value != "institution.url" {
+			t.Fatalf("typed.yaml: no Url holding a location's institution.url")
+		}
+		url.Element = "Zq"
+		bankOf(typed).Type = "AtmBank" // no longer the institutions' Institution
+		calls := []refdeploy.Call{{Op: asmx.OpReturnAtmSearchByInstitution, Params: [][2]string{{asmx.ParamInstitutionID, "24"}}}}
+		learned, rep, err := learn.Learn(learn.Input{Samples: collectCalls(t, serve(t, typed, ns), ns, calls)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := strings.Join(rep.Omitted, "\n"); strings.Contains(o, "institution.url") {
+			t.Errorf("the report omits a URL an empty field may hold:\n%s", o)
+		}
+		if n := strings.Join(rep.NotSeen, "\n"); !strings.Contains(n, "location institution.url: not decided: AtmResult/Atms/Atm/Bank/Zq") {
+			t.Errorf("the report does not say the URL is undecided:\n%s", n)
+		}
+		if f := field(bank(learned), "Zq"); f == nil || !f.Generated {
+			t.Errorf("the empty field: %+v, want it generated", f)
+		}
+		if f := field(bank(learned), "url"); f != nil {
+			t.Errorf("the URL is added as atmkit writes it: %+v", f)
+		}
+	})
 	t.Run("no location listed", func(t *testing.T) {
 		// Searches that find nothing, in a shape whose empty result shows no
 		// list (its items are not wrapped): the locations list is kept whole.
