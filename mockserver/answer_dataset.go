@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/shape"
 )
 
 // dsWriter writes the answers of one operation whose result is a DataSet
@@ -122,6 +123,7 @@ func (w *dsWriter) itemCtx(a answer, k int) valueCtx {
 // the rows belonging to each item.
 func (w *dsWriter) topRows(dst []byte, a answer, dt *dsTable, st *dsState) []byte {
 	switch {
+	case dt.t.Rows == shape.RowsNone:
 	case dt.perItem:
 		for k := 0; k < a.n; k++ {
 			ctx := w.itemCtx(a, k)

@@ -218,7 +218,7 @@ func (c *compiler) dsRow(code *dsCode, dt *dsTable, depth int) {
 	}
 	for _, r := range d.NestedChildren(t) {
 		for _, child := range code.tables {
-			if child.t.Name == r.Child {
+			if child.t.Name == r.Child && child.t.Rows != shape.RowsNone {
 				ops = append(ops, dsOp{kind: dsRows, child: child})
 			}
 		}

@@ -26,7 +26,8 @@ var ErrNothingToLearn = errors.New("nothing to learn from: give a WSDL or record
 // its steps in order, each in a file of its own: readSamples (samples.go),
 // makeGroups (layout.go, its skeletons from wsdl.go or skeleton.go),
 // findList (list.go), the match step of each content (contents.go, on
-// match.go's matcher) or, for DataSets, learnDataSet (dataset.go), build
+// match.go's matcher) or, for DataSets, learnDataSet (dataset.go, its
+// tables' rows decided in dataset_roles.go), build
 // (build.go), settle (evidence.go: omit what was seen absent, keep what
 // was not seen). Each step writes what it
 // decided to the report (report.go).

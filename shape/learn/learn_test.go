@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/internal/refdeploy"
 	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
@@ -603,5 +604,49 @@ func TestLearnTypedDataSet(t *testing.T) {
 	var nr *learn.DataSetsNotRecordedError
 	if !errors.As(err, &nr) || len(nr.Operations) != 1 || nr.Operations[0] != asmx.OpReturnProvinces {
 		t.Errorf("the WSDL alone: got %v, want an error naming ReturnProvinces", err)
+	}
+}
+
+// TestLearnRowsWithoutData learns the legacy site's DataSet (Mono's
+// answers in testdata/legacy): its nested Branch table holds rows atmkit
+// has no data for, several per Lender row. The learned shape writes one
+// row of generated values per Lender row, so that the mock's answers have
+// the deployment's structure, and the report says so.
+func TestLearnRowsWithoutData(t *testing.T) {
+	learned, rep, err := learn.Learn(learn.Input{WSDL: siteWSDL(t, "legacy"), Samples: siteSamples(t, "legacy")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := learned.Result(asmx.OpReturnInstitutions).DataSet
+	branch := d.TableNamed("Branch")
+	if branch == nil || branch.Rows != shape.RowsOne {
+		t.Fatalf("Branch: %+v, want one row per Lender row", branch)
+	}
+	for _, c := range branch.Columns {
+		if !d.IsKey(branch, c) && !c.Generated {
+			t.Errorf("Branch/%s: %+v, want generated values", c.Name, c)
+		}
+	}
+	if u := strings.Join(rep.Unmapped, "\n"); !strings.Contains(u, "Registry/Branch: rows of a list atmkit has no data for; written as one row of generated values per Lender row") {
+		t.Errorf("the report does not say how Branch is written:\n%s", u)
+	}
+	const ns = "http://legacy.atmref.example.org/atmService"
+	base := serve(t, learned, ns)
+	for _, a := range refdeploy.Collect(t, base, ns, "k", []refdeploy.Call{{Op: asmx.OpReturnInstitutions}}, "soap11", "get") {
+		recorded, err := os.ReadFile(filepath.Join("testdata", "legacy", "institutions-"+a.Binding+".xml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := mocktest.Structure(recorded)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := mocktest.Structure(a.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("over %s: the structure differs from the deployment's:\n%s\nwant\n%s", a.Binding, got, want)
+		}
 	}
 }

@@ -39,7 +39,10 @@ func sameValue(k shape.Kind, xmlText, jsonText string) bool {
 	x := strings.TrimSpace(xmlText)
 	switch k {
 	case shape.KindString:
-		return xmlText == jsonText
+		// An empty XmlElement node Mono writes indented holds the line
+		// break and indentation of its end tag (<Site>, then </Site> on a
+		// line of its own): an empty value.
+		return xmlText == jsonText || jsonText == "" && isIndentation(xmlText)
 	case shape.KindFlag:
 		switch x {
 		case "true":
@@ -67,6 +70,11 @@ func sameValue(k shape.Kind, xmlText, jsonText string) bool {
 		}
 	}
 	return false
+}
+
+// isIndentation reports whether s is a line break and indentation only.
+func isIndentation(s string) bool {
+	return strings.Contains(s, "\n") && strings.Trim(s, " \t\r\n") == ""
 }
 
 // fits reports whether a leaf of XSD type t (as the WSDL says, or as
