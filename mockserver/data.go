@@ -240,6 +240,9 @@ const maxSlotHits = 1 << 19
 type scratch struct {
 	hits []hit
 	atms []int32
+	// ds carries a DataSet answer's numbering from one batch of its
+	// items to the next (answer_dataset.go).
+	ds dsCursor
 }
 
 // positions sets sc.atms to the positions of the hits' ATMs, and returns it.

@@ -115,7 +115,8 @@
 //
 // The interface document does not name the XML result elements, and real
 // deployments write them differently (typed XmlSerializer results are the
-// common case). WithShape(sh) serves a shape (package shape; loaded with
+// common case; DataSets and attribute values on every level are others).
+// WithShape(sh) serves a shape (package shape; loaded with
 // shape.Load, or learned from a deployment's WSDL and answers with package
 // shape/learn): its layout, element names, namespaces and value formats, in
 // the four XML bindings, the help pages' samples and the WSDL, whose types
