@@ -23,7 +23,8 @@ import (
 //  1. the deployment's own answers to the operation in both families: a
 //     node when the GET/POST root is the element <OpResult> holds, typed
 //     otherwise, and then the recorded root is the root to write;
-//  2. the result shape the server was given (--shape);
+//  2. the result shape the server was given (--shape): a typed result's
+//     root or a DataSet's (DataSet, or a typed DataSet's own);
 //  3. a WSDL the cassettes hold (atmkit record records ?WSDL fetches): the
 //     HTTP GET/POST output message names the root of a typed result and no
 //     element for a node;
@@ -92,6 +93,17 @@ func soapContent(s *sample, op string) ([]*xnode, bool) {
 	return result.elements(), true
 }
 
+// soapResultHasAttrs reports whether <OpResult> of a SOAP sample carries
+// attributes: a typed result's own.
+func soapResultHasAttrs(s *sample, op string) bool {
+	doc := s.parsed()
+	if doc == nil {
+		return false
+	}
+	_, result, fault, err := soapResult(doc, op)
+	return err == nil && !fault && hasDataAttrs(result)
+}
+
 // sameName reports whether two elements have the same name and namespace.
 func sameName(a, b *xnode) bool { return a.local() == b.local() && a.space() == b.space() }
 
@@ -129,11 +141,11 @@ func (v *view) serviceNS(hint string) string {
 func (v *view) isTyped(op string, root *xnode) bool {
 	soap, _ := v.ix.sampleOf(op)
 	if els, ok := soapContent(soap, op); ok && soap != nil {
-		return len(els) != 1 || !sameName(els[0], root)
+		return len(els) != 1 || !sameName(els[0], root) || soapResultHasAttrs(soap, op)
 	}
 	if v.sh != nil {
 		if r := v.sh.Result(op); r != nil {
-			return r.Layout == shape.Typed
+			return r.Layout == shape.Typed || r.Layout == shape.Dataset
 		}
 	}
 	if w := v.ix.wsdl; w != nil {
@@ -151,7 +163,7 @@ func (v *view) isTyped(op string, root *xnode) bool {
 // element is the root). gap says why there is none.
 func (v *view) getRoot(op string, from, to asmx.Binding, result *xnode) (root *getRoot, gap string) {
 	els := result.elements()
-	oneNode := len(els) == 1 && elementOnly(result.kids)
+	oneNode := len(els) == 1 && elementOnly(result.kids) && !hasDataAttrs(result)
 	notNode := func(says string) string {
 		return fmt.Sprintf("recorded over %s as %d elements, but %s says %s returns a node; pass a --shape that describes it to serve it over %s",
 			from, len(els), says, op, to)
@@ -168,7 +180,7 @@ func (v *view) getRoot(op string, from, to asmx.Binding, result *xnode) (root *g
 	if v.sh != nil {
 		if r := v.sh.Result(op); r != nil {
 			switch {
-			case r.Layout == shape.Typed:
+			case r.Layout == shape.Typed || r.Layout == shape.Dataset:
 				name := r.RootName(ns)
 				return typedRoot(name.Local, name.Space, result.kids), ""
 			case oneNode:

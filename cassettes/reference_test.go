@@ -20,10 +20,11 @@ import (
 )
 
 // A cassette recorded from the reference ASMX deployment (a typed service on
-// Mono, and a legacy site of XmlElement nodes, a DataSet and attribute
-// values) replays every interaction in its own binding byte for byte, in
-// the other SOAP version without flags, and over HTTP GET/POST with the
-// shape learned from the cassette or from the WSDL the cassette holds.
+// Mono, a legacy site of XmlElement nodes, a DataSet and attribute values, a
+// site of DataSets and one of attribute-valued typed results) replays every
+// interaction in its own binding byte for byte, in the other SOAP version
+// without flags, and over HTTP GET/POST with the shape learned from the
+// cassette or from the WSDL the cassette holds.
 
 // refSite is a site of the reference deployment and the calls recorded from it.
 type refSite struct {
@@ -46,7 +47,7 @@ var refSites = []refSite{
 		{asmx.OpReturnInstitutions, nil},
 		{asmx.OpReturnProvinces, nil},
 	}, []string{asmx.OpReturnAtmSearchByCoordinates, asmx.OpReturnInstitutions, asmx.OpReturnProvinces}},
-	{"legacy", "http://legacy.atmref.example.org/atmService", "legacy-key", []query{
+	{refdeploy.Legacy.Name, refdeploy.Legacy.Namespace, refdeploy.Legacy.Key, []query{
 		{asmx.OpReturnAllAtms, nil},
 		{asmx.OpReturnAtmSearchByAddress, [][2]string{{"strAddress", ""}, {"strCity", "Summerside"}, {"strProvince", "PE"}, {"strPostalCode", ""}, {"bytRadius", "5"}}},
 		{asmx.OpReturnAtmSearchByCoordinates, [][2]string{{"strPostalCode", ""}, {"dblLatitude", "46.413374"}, {"dblLongitude", "-63.770972"}, {"bytRadius", "1"}}},
@@ -56,6 +57,21 @@ var refSites = []refSite{
 		{asmx.OpReturnInstitutions, nil},
 		{asmx.OpReturnProvinces, nil},
 	}, []string{asmx.OpReturnAtmSearchByCoordinates, asmx.OpReturnInstitutions, asmx.OpReturnProvinces}},
+	{refdeploy.DataSets.Name, refdeploy.DataSets.Namespace, refdeploy.DataSets.Key, typedCalls(), []string{asmx.OpReturnAtmSearchByCoordinates, asmx.OpReturnInstitutions, asmx.OpReturnProvinces}},
+	{refdeploy.Attrs.Name, refdeploy.Attrs.Namespace, refdeploy.Attrs.Key, typedCalls(), []string{asmx.OpReturnAtmSearchByCoordinates, asmx.OpReturnInstitutions, asmx.OpReturnProvinces}},
+}
+
+// typedCalls are the calls of the typed site's data: the dataset and attrs
+// sites hold the same.
+func typedCalls() []query {
+	var out []query
+	for _, c := range refdeploy.Calls {
+		if c.Op == asmx.OpReturnAtmSearchByCoordinates && len(out) > 0 && out[len(out)-1].op == c.Op {
+			continue // one search by coordinates, as the other sites record
+		}
+		out = append(out, query{c.Op, c.Params})
+	}
+	return out
 }
 
 // The key the replaying mock accepts, and one it rejects.
@@ -87,7 +103,7 @@ func TestReferenceRecordReplay(t *testing.T) {
 						c.q, c.b, c.status, c.ct, c.body, direct[k].status, direct[k].ct, direct[k].body)
 				}
 			}
-			replayMatrix(t, site, path, learnShape(t, path, site.name == refdeploy.Root))
+			replayMatrix(t, site, path, learnShape(t, path))
 			if *update {
 				trimmed := filterCassette(t, path, "trimmed", func(e cassettes.Entry, i *cassette.Interaction) bool {
 					return isWSDL(e) || cassettes.KeyRejected(i) || slicesContains(site.trim, e.Operation)
@@ -109,15 +125,16 @@ func TestReferenceRecordReplay(t *testing.T) {
 // with the shape learned from the whole deployment.
 func TestReferenceCassettes(t *testing.T) {
 	t.Parallel()
-	sh, err := shape.Load(filepath.Join("..", "shape", "learn", "testdata", "reference-learned.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	learned := map[string]string{refdeploy.Root: "reference-learned.yaml", refdeploy.DataSets.Name: "dataset-learned.yaml",
+		refdeploy.Attrs.Name: "attrs-learned.yaml"}
 	for _, site := range refSites {
 		t.Run(site.name, func(t *testing.T) {
 			var s *shape.Shape
-			if site.name == refdeploy.Root {
-				s = sh
+			if f, ok := learned[site.name]; ok {
+				var err error
+				if s, err = shape.Load(filepath.Join("..", "shape", "learn", "testdata", f)); err != nil {
+					t.Fatal(err)
+				}
 			}
 			replayMatrix(t, site, filepath.Join("testdata", "reference-"+site.name+".yaml"), s)
 		})
@@ -263,14 +280,9 @@ func filterCassette(t *testing.T, path, name string, keep func(cassettes.Entry, 
 }
 
 // learnShape learns the shape of the deployment recorded at path as atmkit
-// shape learn --cassette does: from its recorded WSDL and answers. With
-// want false it returns nil (the legacy site's node results leave too
-// little to learn from a cassette of one call per operation).
-func learnShape(t *testing.T, path string, want bool) *shape.Shape {
+// shape learn --cassette does: from its recorded WSDL and answers.
+func learnShape(t *testing.T, path string) *shape.Shape {
 	t.Helper()
-	if !want {
-		return nil
-	}
 	recs, err := cassettes.Recordings(path)
 	if err != nil {
 		t.Fatal(err)
@@ -354,7 +366,7 @@ func replayMatrix(t *testing.T, site refSite, path string, sh *shape.Shape) {
 				return ""
 			case b == asmx.JSON:
 				return "JSON answers come only from JSON recordings"
-			case q.op == asmx.OpReturnInstitutions && site.name != refdeploy.Root:
+			case strings.Contains(want[fmt.Sprint(q, asmx.SOAP11)].body, "<diffgr:diffgram"):
 				return "as a DataSet"
 			case typedOver(q):
 				return "as a typed result; pass --shape to serve it over " + b.String()

@@ -173,10 +173,11 @@ func (v *view) rewrapBody(op string, src *rendition, b asmx.Binding) ([]byte, st
 		root := doc.root()
 		content, from := []*xnode{root}, nsScope{}
 		hint := ""
+		var attrs []byte
 		if v.isTyped(op, root) {
-			content, from, hint = root.kids, scopeAt(root), root.space()
+			content, from, hint, attrs = root.kids, scopeAt(root), root.space(), dataAttrs(root)
 		}
-		return soapDocument(b, v.serviceNS(hint), op, content, from), ""
+		return soapDocument(b, v.serviceNS(hint), op, attrs, content, from), ""
 	}
 	_, result, fault, err := soapResult(doc, op)
 	switch {
@@ -195,7 +196,11 @@ func (v *view) rewrapBody(op string, src *rendition, b asmx.Binding) ([]byte, st
 	if gap != "" {
 		return nil, gap
 	}
-	body, err := getDocument(root, result.kids, scopeAt(result))
+	var attrs []byte
+	if root != nil {
+		attrs = dataAttrs(result)
+	}
+	body, err := getDocument(root, attrs, result.kids, scopeAt(result))
 	if err != nil {
 		return nil, fmt.Sprintf("the answer recorded over %s (%s) cannot be re-wrapped: %v", src.binding, src.where, err)
 	}

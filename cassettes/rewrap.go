@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/atmkit/atmkit/asmx"
 )
@@ -89,8 +90,9 @@ func soapScope(b asmx.Binding, ns string) nsScope {
 }
 
 // soapDocument writes content, moved out of scope from, as ASMX's answer
-// to op in SOAP binding b with service namespace ns.
-func soapDocument(b asmx.Binding, ns, op string, content []*xnode, from nsScope) []byte {
+// to op in SOAP binding b with service namespace ns; attrs (a typed
+// result's own attributes, as dataAttrs writes them) go on <OpResult>.
+func soapDocument(b asmx.Binding, ns, op string, attrs []byte, content []*xnode, from nsScope) []byte {
 	env := asmx.NamespaceSOAP11
 	if b == asmx.SOAP12 {
 		env = asmx.NamespaceSOAP12
@@ -105,6 +107,7 @@ func soapDocument(b asmx.Binding, ns, op string, content []*xnode, from nsScope)
 	w.dst = append(w.dst, `"><`...)
 	w.dst = append(w.dst, op...)
 	w.dst = append(w.dst, "Result"...)
+	w.dst = append(w.dst, attrs...)
 	switch {
 	case !hasNonText(content) && elementOnly(content):
 		w.dst = append(w.dst, " />"...)
@@ -155,9 +158,13 @@ func movedTags(content []*xnode, from, to nsScope, dropEmptyDefault bool) map[*x
 
 // getRoot is the root of a typed result's HTTP GET/POST document.
 type getRoot struct {
-	tag   []byte  // the start tag, e.g. <ArrayOfProvince xmlns:xsd=… xmlns:xsi=… xmlns="ns">
-	name  string  // its qualified name, for the end tag
-	scope nsScope // what it declares
+	// head and tail are its start tag, e.g. <ArrayOfProvince xmlns:xsd=…
+	// xmlns:xsi=… and xmlns="ns">: the result's own attributes go
+	// between them, as XmlSerializer writes them (the default namespace
+	// declaration last).
+	head, tail []byte
+	name       string  // its qualified name, for the end tag
+	scope      nsScope // what it declares
 }
 
 // typedRoot is the root ASMX writes for a typed result named local in the
@@ -166,28 +173,76 @@ type getRoot struct {
 // xs:schema), which writes its own root and declares nothing else.
 func typedRoot(local, ns string, content []*xnode) *getRoot {
 	r := &getRoot{name: local, scope: nsScope{"": ns}}
-	tag := []byte("<" + local)
+	r.head = []byte("<" + local)
 	if !isDataSet(content) {
-		tag = append(tag, ` xmlns:xsd="`+nsXSD+`" xmlns:xsi="`+nsXSI+`"`...)
+		r.head = append(r.head, ` xmlns:xsd="`+nsXSD+`" xmlns:xsi="`+nsXSI+`"`...)
 		r.scope["xsd"], r.scope["xsi"] = nsXSD, nsXSI
 	}
 	if ns != "" {
-		tag = append(tag, ` xmlns="`...)
-		tag = append(tag, escapeAttr(ns)...)
-		tag = append(tag, '"')
+		r.tail = append(r.tail, ` xmlns="`...)
+		r.tail = append(r.tail, escapeAttr(ns)...)
+		r.tail = append(r.tail, '"')
 	}
-	r.tag = append(tag, '>')
+	r.tail = append(r.tail, '>')
 	return r
 }
 
 // recordedRoot takes the root of a recorded GET/POST answer as the root to
-// write: its start tag as recorded.
+// write: its name and namespace declarations as recorded (the default one
+// last), without the attributes of the answer it was recorded with.
 func recordedRoot(root *xnode) *getRoot {
-	tag := root.startTag()
-	if root.empty {
-		tag = append(bytes.TrimRight(tag[:len(tag)-2], " \t\r\n"), '>')
+	r := &getRoot{name: root.name, scope: scopeAt(root), head: []byte("<" + root.name)}
+	var def []byte
+	for _, a := range root.attrs {
+		p, decl := declPrefix(a.name)
+		switch {
+		case decl && p == "":
+			def = append(def, ' ')
+			def = append(def, root.src[a.start:a.end]...)
+		case decl:
+			r.head = append(r.head, ' ')
+			r.head = append(r.head, root.src[a.start:a.end]...)
+		}
 	}
-	return &getRoot{tag: tag, name: root.name, scope: scopeAt(root)}
+	r.tail = append(def, '>')
+	return r
+}
+
+// dataAttrs writes the attributes of n that are no namespace declaration,
+// as recorded, and the declarations of the prefixes they use that n makes:
+// a typed result's own attributes, which <OpResult> and the GET/POST root
+// carry alike.
+func dataAttrs(n *xnode) []byte {
+	var out []byte
+	used := map[string]bool{}
+	for _, a := range n.attrs {
+		if _, decl := declPrefix(a.name); decl {
+			continue
+		}
+		out = append(out, ' ')
+		out = append(out, n.src[a.start:a.end]...)
+		if p, _, ok := strings.Cut(a.name, ":"); ok {
+			used[p] = true
+		}
+	}
+	for _, a := range n.attrs {
+		if p, decl := declPrefix(a.name); decl && p != "" && used[p] && p != "xsi" && p != "xsd" {
+			out = append(out, ' ')
+			out = append(out, n.src[a.start:a.end]...)
+		}
+	}
+	return out
+}
+
+// hasDataAttrs reports whether n has attributes other than namespace
+// declarations: a typed result's, never a node's wrapper.
+func hasDataAttrs(n *xnode) bool {
+	for _, a := range n.attrs {
+		if _, decl := declPrefix(a.name); !decl {
+			return true
+		}
+	}
+	return false
 }
 
 // isDataSet reports whether a result's content is a DataSet's: an inline
@@ -202,9 +257,10 @@ func isDataSet(content []*xnode) bool {
 }
 
 // getDocument writes content, moved out of scope from, as ASMX's HTTP
-// GET/POST answer: under root, or, when root is nil, content's one element
-// is the root (a node result).
-func getDocument(root *getRoot, content []*xnode, from nsScope) ([]byte, error) {
+// GET/POST answer: under root, with attrs (the result's own attributes)
+// on it, or, when root is nil, content's one element is the root (a node
+// result).
+func getDocument(root *getRoot, attrs []byte, content []*xnode, from nsScope) ([]byte, error) {
 	w := &xmlWriter{indent: true}
 	w.dst = append(w.dst, xmlDeclaration+"\n"...)
 	if root == nil {
@@ -227,12 +283,13 @@ func getDocument(root *getRoot, content []*xnode, from nsScope) ([]byte, error) 
 		return w.dst, nil
 	}
 	w.tags = movedTags(content, from, root.scope, false)
+	w.dst = append(w.dst, root.head...)
+	w.dst = append(w.dst, attrs...)
+	w.dst = append(w.dst, root.tail...)
 	if !hasNonText(content) && elementOnly(content) {
-		w.dst = append(w.dst, bytes.TrimSuffix(root.tag, []byte(">"))...)
-		w.dst = append(w.dst, " />"...)
+		w.dst = append(bytes.TrimSuffix(w.dst, []byte(">")), " />"...)
 		return w.dst, nil
 	}
-	w.dst = append(w.dst, root.tag...)
 	w.content(content, 1)
 	if elementOnly(content) {
 		w.newline(0)

@@ -71,6 +71,9 @@ func checkShape(s *Session, b Binding, op string, note Notef) error {
 	if err != nil {
 		return fail(x, what+": body", "an XML result", "%v in %s", err, snippet(x.RespBody))
 	}
+	if r.Layout == shape.Dataset {
+		return checkDataSetShape(x, what, r, ns, doc, b == SOAP11 || b == SOAP12, op)
+	}
 	content := r.ContentNamespace(ns)
 	var el *etree.Element // the element holding the result's fields
 	switch {
@@ -153,23 +156,24 @@ func (c *shapeCompare) addf(format string, args ...any) {
 // fields compares the attributes and children of el with fields, whose
 // elements are in namespace ns unless they say otherwise; at names el.
 func (c *shapeCompare) fields(el *etree.Element, fields []*shape.Field, ns, at string) {
-	known := map[string]bool{}
+	known := map[qname]bool{}
 	for _, f := range fields {
 		if f.Attribute == "" {
 			continue
 		}
-		known[f.Attribute] = true
-		a := el.SelectAttr(f.Attribute)
-		if a == nil || a.Space != "" {
+		want := qname{f.Namespace.Resolve("", ""), f.Attribute}
+		known[want] = true
+		a := attrNamed(el, want)
+		if a == nil {
 			if shape.IsValueType(f.Type) {
-				c.addf("%s: no attribute %s", at, f.Attribute)
+				c.addf("%s: no attribute %s", at, want)
 			}
 			continue
 		}
 		c.value(at+"/@"+f.Attribute, a.Value, f)
 	}
 	for _, a := range el.Attr {
-		if a.Space == "xmlns" || a.Space == "" && a.Key == "xmlns" || a.NamespaceURI() == "http://www.w3.org/2001/XMLSchema-instance" || known[a.Key] && a.Space == "" {
+		if a.Space == "xmlns" || a.Space == "" && a.Key == "xmlns" || a.NamespaceURI() == "http://www.w3.org/2001/XMLSchema-instance" || known[qname{a.NamespaceURI(), a.Key}] {
 			continue
 		}
 		c.addf("%s: attribute %s is not in the shape", at, a.FullKey())
@@ -177,6 +181,14 @@ func (c *shapeCompare) fields(el *etree.Element, fields []*shape.Field, ns, at s
 	kids := el.ChildElements()
 	i := 0
 	for _, f := range fields {
+		if f.Text {
+			if len(kids) > 0 {
+				c.addf("%s: holds elements, want text", at)
+			} else if t := el.Text(); t != "" || shape.IsValueType(f.Type) {
+				c.value(at+"/text()", t, f)
+			}
+			continue
+		}
 		if f.Attribute != "" {
 			continue
 		}
@@ -184,7 +196,7 @@ func (c *shapeCompare) fields(el *etree.Element, fields []*shape.Field, ns, at s
 		if f.List != "" && f.Element == "" {
 			// Items in el itself: as many as there are.
 			it := f.Item
-			ins := it.Namespace.Resolve(c.service, fns)
+			ins := it.Namespace.Resolve(c.service, ns)
 			for i < len(kids) && nameOf(kids[i]) == (qname{ins, it.Element}) {
 				c.item(kids[i], it, ins, at+"/"+it.Element)
 				i++
@@ -246,7 +258,7 @@ func (c *shapeCompare) field(el *etree.Element, f *shape.Field, ns, at string) {
 			c.item(k, it, ins, at+"/"+it.Element)
 		}
 	case len(f.Fields) > 0:
-		c.fields(el, f.Fields, ns, at)
+		c.fields(el, f.Fields, f.ChildNamespace(c.service, ns), at)
 	default:
 		if len(el.ChildElements()) > 0 {
 			c.addf("%s: holds elements, want a %s value", at, f.Type)
@@ -262,7 +274,19 @@ func (c *shapeCompare) item(el *etree.Element, it *shape.Field, ns, at string) {
 		c.value(at, el.Text(), it)
 		return
 	}
-	c.fields(el, it.Fields, ns, at)
+	c.fields(el, it.Fields, it.ChildNamespace(c.service, ns), at)
+}
+
+// attrNamed returns el's attribute named n (namespace URI and local
+// name), or nil.
+func attrNamed(el *etree.Element, n qname) *etree.Attr {
+	for i := range el.Attr {
+		a := &el.Attr[i]
+		if a.Key == n.Local && a.Space != "xmlns" && !(a.Space == "" && a.Key == "xmlns") && a.NamespaceURI() == n.Space {
+			return a
+		}
+	}
+	return nil
 }
 
 // value checks that text is written as f's type and format say.

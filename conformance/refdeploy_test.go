@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/internal/refdeploy"
+	"github.com/atmkit/atmkit/shape"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -25,14 +26,6 @@ func TestMain(m *testing.M) {
 	refdeploy.StopShared()
 	os.Exit(code)
 }
-
-// The legacy reference site (internal/refdeploy/testdata/legacy), served at
-// /legacy of the reference deployment: its C# source fixes these.
-const (
-	legacySite = "legacy"
-	legacyNS   = "http://legacy.atmref.example.org/atmService"
-	legacyKey  = "legacy-key"
-)
 
 // monoDiffers lists, by site, the specs that must fail on the reference
 // deployment because Mono's ASMX differs from Microsoft .NET's (whose
@@ -47,8 +40,10 @@ const (
 // namespace from the WSDL before any help page; and it compares XML by
 // tree, not by bytes.
 var monoDiffers = map[string]map[string]string{
-	refdeploy.Root: {},
-	legacySite:     {},
+	refdeploy.Root:          {},
+	refdeploy.Legacy.Name:   {},
+	refdeploy.DataSets.Name: {},
+	refdeploy.Attrs.Name:    {},
 }
 
 // warmUp waits until a site of the reference deployment answers on both
@@ -103,7 +98,36 @@ var _ = Describe("the reference ASMX deployments on Mono", Label("selftest", "re
 		Entry("the typed site: XmlSerializer classes and arrays in the service namespace, GET roots named by type",
 			refdeploy.Root, refdeploy.Key, refdeploy.Namespace, map[string]string{"*": "typed: "}),
 		Entry("the legacy site: XmlElement nodes in no namespace, a DataSet with a nested child table, values in attributes",
-			legacySite, legacyKey, legacyNS, map[string]string{"*": "node: ", opInsts: "DataSet: ", opProvinces: "typed: "}),
+			refdeploy.Legacy.Name, refdeploy.Legacy.Key, refdeploy.Legacy.Namespace, map[string]string{"*": "node: ", opInsts: "DataSet: ", opProvinces: "typed: "}),
+		Entry("the dataset site: a DataSet from every operation, nested tables by a hidden key, one in a namespace of its own",
+			refdeploy.DataSets.Name, refdeploy.DataSets.Key, refdeploy.DataSets.Namespace, map[string]string{"*": "DataSet: "}),
+		Entry("the attrs site: typed results with values in attributes on every level, levels in namespaces of their own",
+			refdeploy.Attrs.Name, refdeploy.Attrs.Key, refdeploy.Attrs.Namespace, map[string]string{"*": "typed: "}),
+	)
+
+	DescribeTable("pass the shape specs of the shape learned from them",
+		func(site refdeploy.Site, learned string) {
+			sh, err := shape.Load(learned)
+			Expect(err).NotTo(HaveOccurred())
+			d := refdeploy.Shared(GinkgoTB())
+			base := d.SiteURL(site.Name)
+			warmUp(base, site.Key)
+			s, err := NewSession(Config{Target: base, Key: site.Key, Shape: sh})
+			Expect(err).NotTo(HaveOccurred())
+			outs := RunChecks(s, Checks())
+			Expect(failed(outs)).To(BeEmpty())
+			Expect(skipped(outs)).To(BeEmpty())
+			n := 0
+			for _, o := range outs {
+				if strings.HasPrefix(o.Check.Name, "shape/") && o.Err == nil {
+					n++
+				}
+			}
+			Expect(n).To(Equal(len(Operations) * len(XMLBindings)))
+		},
+		Entry("the typed site", refdeploy.Typed, "../shape/learn/testdata/reference-learned.yaml"),
+		Entry("the dataset site", refdeploy.DataSets, "../shape/learn/testdata/dataset-learned.yaml"),
+		Entry("the attrs site", refdeploy.Attrs, "../shape/learn/testdata/attrs-learned.yaml"),
 	)
 
 	It("fails the typed site's answers when a proxy moves its GET roots out of the service namespace", func() {

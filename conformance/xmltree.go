@@ -277,24 +277,43 @@ func findAll(root *etree.Element, q qname) []*etree.Element {
 // expanded name and have child elements or attributes of their own: in a list
 // result, the list's entries (a DataSet's rows; its schema is no list).
 func largestGroup(root *etree.Element) (qname, int) {
-	var best qname
-	n := 0
+	var best, single qname
+	n, bestLeaves := 0, -1
 	var walk func(e *etree.Element)
 	walk = func(e *etree.Element) {
 		counts := map[qname]int{}
+		var order []*etree.Element
 		for _, k := range dataKids(e) {
 			if !hasData(k) {
 				continue
 			}
 			q := nameOf(k)
+			if counts[q] == 0 {
+				order = append(order, k)
+			}
 			counts[q]++
-			if counts[q] > n {
-				best, n = q, counts[q]
+			if single == (qname{}) {
+				single = q
 			}
 			walk(k)
 		}
+		// The repeated element whose items hold the most values (a DataSet
+		// lists a location's languages as rows too), then the most items.
+		for _, k := range order {
+			q := nameOf(k)
+			c := counts[q]
+			if c < 2 {
+				continue
+			}
+			if l := len(leaves(k)); l > bestLeaves || l == bestLeaves && c > n {
+				best, n, bestLeaves = q, c, l
+			}
+		}
 	}
 	walk(root)
+	if n == 0 && single != (qname{}) {
+		return single, 1
+	}
 	return best, n
 }
 

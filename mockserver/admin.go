@@ -103,7 +103,13 @@ func (s *Server) authorized(r *http.Request) bool {
 //	DELETE /__admin/faults[/{id}]        removes every fault, or one
 //	GET    /__admin/cities               the data set's cities
 //	GET    /__admin/institutions         the data set's institutions
+//	GET    /__admin/info                 what the admin page shows of the mock
+//
+// and the admin page (page.go) at /__admin/, whose files need no token.
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
+	if servePage(w, r) {
+		return
+	}
 	path := strings.TrimSuffix(r.URL.Path, "/")
 	if path == adminPrefix+"/health" {
 		if !allowMethods(w, r, http.MethodGet, http.MethodHead) {
@@ -142,9 +148,11 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		if allowMethods(w, r, http.MethodGet, http.MethodHead) {
 			writeAdminJSON(w, http.StatusOK, map[string]any{"institutions": nonNil(s.data.ds.Institutions)})
 		}
+	case path == adminPrefix+"/info":
+		s.adminInfo(w, r)
 	default:
 		writeAdminError(w, http.StatusNotFound, adminNotFound,
-			"no admin endpoint %s (see /__admin/health, requests, faults, cities, institutions)", r.URL.Path)
+			"no admin endpoint %s (see /__admin/health, requests, faults, cities, institutions, info; the page is at %s)", r.URL.Path, pagePath)
 	}
 }
 

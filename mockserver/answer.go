@@ -63,6 +63,9 @@ type answer struct {
 	n    int // the list's items
 	// For a location list: the ATMs and the search point.
 	locationList
+	// sc is the request's scratch (nil for the reference lists), where a
+	// writer may carry state from one batch of items to the next.
+	sc *scratch
 }
 
 // isLocationList reports whether op answers a location list.
@@ -73,7 +76,7 @@ func isLocationList(op string) bool {
 // answerOf is the answer to c; a location list is searched in sc, which
 // may be nil for the other operations.
 func (s *Server) answerOf(c *asmx.Call, sc *scratch) answer {
-	a := answer{w: s.writerFor(c)}
+	a := answer{w: s.writerFor(c), sc: sc}
 	switch c.Op.Name {
 	case asmx.OpReturnInstitutions:
 		a.kind, a.n = institutionItems, len(s.data.ds.Institutions)
@@ -102,6 +105,10 @@ func (s *Server) newWriters() map[*asmx.Operation]*bindingWriters {
 	for _, op := range asmx.Operations() {
 		ws := &bindingWriters{}
 		for _, b := range asmx.XMLBindings {
+			if dc := s.enc.dataSet(op.Name, b); dc != nil {
+				ws[b] = &dsWriter{d: s.data, code: dc, b: b, ns: s.cfg.namespace, op: op.Name}
+				continue
+			}
 			ws[b] = newXMLWriter(s.data, s.enc.code(op.Name, b), b, s.cfg.namespace, op.Name)
 		}
 		if op.JSON {

@@ -40,6 +40,9 @@ const xmlLocationSize = 1200
 func (w *xmlWriter) head(dst []byte, a answer) []byte {
 	if w.b.IsSOAP() {
 		dst = append(dst, w.soapHead...)
+		if w.rc.rootAttrs {
+			dst = dst[:len(dst)-1] // the result's attributes go in <OpResult>
+		}
 	} else {
 		dst = asmx.AppendXMLDeclaration(dst)
 	}

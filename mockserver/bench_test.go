@@ -17,6 +17,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/shape"
 )
 
 // Benchmarks of the request path, the search index and result encoding.
@@ -515,5 +516,42 @@ func BenchmarkEncode(b *testing.B) {
 				buf = c.enc(buf[:0])
 			}
 		})
+	}
+}
+
+// BenchmarkEncodeShapes is the encoding of a whole answer of the default
+// search (69 locations) in the layouts of the reference deployment's
+// sites: typed results with attributes, and a DataSet (its schema, and
+// each row with its nested languages, cached per ATM with holes for its
+// numbers). Compare with BenchmarkEncode, the built-in shape's node.
+//
+//	go test -run '^$' -bench EncodeShapes -benchmem ./mockserver
+func BenchmarkEncodeShapes(b *testing.B) {
+	ds, err := fixtures.Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, site := range []string{"attrs", "dataset"} {
+		sh, err := shape.Load("../shape/testdata/" + site + ".yaml")
+		if err != nil {
+			b.Fatal(err)
+		}
+		s, err := New(WithDataset(ds), WithNamespace(testNS), WithShape(sh))
+		if err != nil {
+			b.Fatal(err)
+		}
+		l := locationList{atms: s.data.near(benchSearchPoint, 25), point: benchSearchPoint, hasPoint: true}
+		for _, bd := range []asmx.Binding{asmx.SOAP11, asmx.HTTPGet} {
+			w := s.writers[coordinatesOp][bd]
+			a := answer{w: w, kind: locationItems, n: len(l.atms), locationList: l, sc: &scratch{}}
+			b.Run(fmt.Sprintf("%s/%s/%d", site, bd, a.n), func(b *testing.B) {
+				buf := appendBody(nil, a)
+				b.SetBytes(int64(len(buf)))
+				b.ReportAllocs()
+				for b.Loop() {
+					buf = appendBody(buf[:0], a)
+				}
+			})
+		}
 	}
 }

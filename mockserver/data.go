@@ -245,6 +245,10 @@ type scratch struct {
 	// each, and the hits sorted.
 	starts, next []int32
 	sorted       []hit
+
+	// ds carries a DataSet answer's numbering from one batch of its
+	// items to the next (answer_dataset.go).
+	ds dsCursor
 }
 
 // positions sets sc.atms to the positions of the hits' ATMs, and returns it.

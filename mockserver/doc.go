@@ -5,7 +5,11 @@
 // set of ATM locations, faithful to the service's wire format down to
 // content types, namespaces and faults (package asmx holds the protocol).
 // It also serves the WSDL (?WSDL), the DISCO document (?disco), the help
-// pages and an admin API under /__admin.
+// pages, an admin API under /__admin and, at /__admin/, the admin page: the
+// journal live in a browser, the active faults with a form to add one, and
+// the data set's cities and institutions (its files embedded, served
+// without the admin token; the page asks for the token and sends it as a
+// bearer header).
 //
 // It is the CI stub of apps that call the service: a Go test starts a
 // TestServer, points its client at it, then reads what the client sent from
@@ -76,7 +80,8 @@
 // filtered by operation (ignoring case), binding, status and sequence
 // number; ResetJournal empties it. The journal keeps the last
 // DefaultJournalSize requests unless WithJournalSize says otherwise. The
-// admin API serves the same journal at GET /__admin/requests.
+// admin API serves the same journal at GET /__admin/requests, and the admin
+// page shows it as calls come.
 //
 // # Faults
 //
@@ -110,7 +115,8 @@
 //
 // The interface document does not name the XML result elements, and real
 // deployments write them differently (typed XmlSerializer results are the
-// common case). WithShape(sh) serves a shape (package shape; loaded with
+// common case; DataSets and attribute values on every level are others).
+// WithShape(sh) serves a shape (package shape; loaded with
 // shape.Load, or learned from a deployment's WSDL and answers with package
 // shape/learn): its layout, element names, namespaces and value formats, in
 // the four XML bindings, the help pages' samples and the WSDL, whose types

@@ -24,6 +24,9 @@ const jsonVariant = 0
 type fragment struct {
 	b   []byte
 	off int
+	// holes are the numbers of a DataSet's location row (answer_dataset.go)
+	// that depend on the row's place, in order; off is -1 then.
+	holes []dsHole
 }
 
 // fragmentCache holds the encoded location items of each ATM per variant,
@@ -65,6 +68,23 @@ func (c *fragmentCache) get(variant int, i int32) *fragment {
 // bytes, without the index), or 0 if it was never written.
 func (c *fragmentCache) length(variant int, i int32) int {
 	return int(c.lens[variant][i].Load())
+}
+
+// putHoles caches b, a DataSet's location row with holes, as put does.
+func (c *fragmentCache) putHoles(variant int, i int32, b []byte, holes []dsHole) *fragment {
+	f := &fragment{b: b, off: -1, holes: holes}
+	n := int64(len(b))
+	c.lens[variant][i].Store(uint32(n))
+	if c.left.Load() < n {
+		return f
+	}
+	if len(b) < cap(b) {
+		f.b = append([]byte(nil), b...)
+	}
+	if c.slots[variant][i].CompareAndSwap(nil, f) {
+		c.left.Add(-n)
+	}
+	return f
 }
 
 // put records the length of the fragment b (index at off) of the ATM at

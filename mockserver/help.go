@@ -218,11 +218,18 @@ func soapSample(op *asmx.Operation, b asmx.Binding, ns, host string, r *shape.Re
 
 	var resp pieces
 	resp.t("HTTP/1.1 200 OK\nContent-Type: " + ctype + "\nContent-Length: ").v("length").
-		t("\n\n" + envOpen + "    <" + op.Name + `Response xmlns="` + ns + "\">\n      <" + op.Name + "Result>")
-	if r != nil && r.Layout == shape.Typed {
+		t("\n\n" + envOpen + "    <" + op.Name + `Response xmlns="` + ns + "\">\n      <" + op.Name + "Result")
+	switch {
+	case r != nil && r.Layout == shape.Typed:
+		sampleAttributes(&resp, r.Fields)
+		resp.t(">")
 		appendTypedSample(&resp, r, ns, ns, soapResultDepth+1)
 		resp.t(indent(soapResultDepth))
-	} else {
+	case r != nil && r.Layout == shape.Dataset:
+		// As ASMX's help page shows a DataSet: its schema, then the data.
+		resp.t(">" + indent(soapResultDepth+1) + "<xsd:schema>").v("schema").t("</xsd:schema>").v("xml")
+	default:
+		resp.t(">")
 		resp.v("xml")
 	}
 	resp.t("</" + op.Name + "Result>\n    </" + op.Name + "Response>\n" + envClose)
@@ -263,9 +270,14 @@ func httpSample(op *asmx.Operation, b asmx.Binding, ns, host string, r *shape.Re
 		resp.t(`{"count": `).v("int").t(`, "coordinates": {"latitude": `).v("double").t(`, "longitude": `).v("double").
 			t(`}, "locations": [`).v("location").t(", ...]}")
 	} else if r != nil && r.Layout == shape.Typed {
-		resp.t(`<?xml version="1.0" encoding="utf-8"?>` + "\n" + typedRootStart(r, ns))
+		resp.t(`<?xml version="1.0" encoding="utf-8"?>` + "\n<" + r.Root)
+		sampleAttributes(&resp, r.Fields)
+		resp.t(` xmlns="` + strings.TrimSpace(xmlEscape(ns)) + `">`)
 		appendTypedSample(&resp, r, ns, ns, 1)
 		resp.t("\n</" + r.Root + ">")
+	} else if r != nil && r.Layout == shape.Dataset {
+		resp.t(`<?xml version="1.0" encoding="utf-8"?>` + "\n<" + r.Root + ` xmlns="` + strings.TrimSpace(xmlEscape(ns)) + `">` +
+			"\n  <schema xmlns=\"http://www.w3.org/2001/XMLSchema\">").v("schema").t("</schema>").v("xml").t("</" + r.Root + ">")
 	} else {
 		resp.t(`<?xml version="1.0" encoding="utf-8"?>` + "\n").v("xml")
 	}

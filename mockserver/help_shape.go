@@ -1,7 +1,7 @@
 package mockserver
 
 import (
-	"strings"
+	"slices"
 
 	"github.com/atmkit/atmkit/shape"
 )
@@ -18,7 +18,7 @@ func appendTypedSample(p *pieces, r *shape.Result, ns, inScope string, depth int
 
 func sampleFields(p *pieces, fields []*shape.Field, service, fieldNS, inScope string, depth int) {
 	for _, f := range fields {
-		if f.Attribute != "" {
+		if f.Attribute != "" || f.Text {
 			continue
 		}
 		ns := f.Namespace.Resolve(service, fieldNS)
@@ -37,13 +37,13 @@ func sampleFields(p *pieces, fields []*shape.Field, service, fieldNS, inScope st
 					p.t(indent(itemDepth) + "<" + it.Element + xmlnsAttr(itemNS, itemScope) + ">").v(it.Type).t("</" + it.Element + ">")
 					continue
 				}
-				sampleElement(p, it.Element, it.Fields, service, itemNS, itemScope, itemDepth)
+				sampleElement(p, it, it.Fields, service, itemNS, itemScope, itemDepth)
 			}
 			if f.Element != "" {
 				p.t(indent(depth) + "</" + f.Element + ">")
 			}
 		case len(f.Fields) > 0:
-			sampleElement(p, f.Element, f.Fields, service, ns, inScope, depth)
+			sampleElement(p, f, f.Fields, service, ns, inScope, depth)
 		default:
 			p.t(indent(depth) + "<" + f.Element + xmlnsAttr(ns, inScope) + ">").v(f.Type).t("</" + f.Element + ">")
 		}
@@ -52,27 +52,29 @@ func sampleFields(p *pieces, fields []*shape.Field, service, fieldNS, inScope st
 
 // sampleElement appends an element with fields: its attributes with their
 // types as placeholders, then its elements.
-func sampleElement(p *pieces, name string, fields []*shape.Field, service, ns, inScope string, depth int) {
-	p.t(indent(depth) + "<" + name + xmlnsAttr(ns, inScope))
-	elements := false
-	for _, a := range fields {
-		if a.Attribute == "" {
-			elements = true
-			continue
-		}
-		p.t(" " + a.Attribute + `="`).v(a.Type).t(`"`)
+func sampleElement(p *pieces, f *shape.Field, fields []*shape.Field, service, ns, inScope string, depth int) {
+	p.t(indent(depth) + "<" + f.Element)
+	sampleAttributes(p, fields)
+	p.t(xmlnsAttr(ns, inScope))
+	if i := slices.IndexFunc(fields, func(a *shape.Field) bool { return a.Text }); i >= 0 {
+		p.t(">").v(fields[i].Type).t("</" + f.Element + ">")
+		return
 	}
-	if !elements {
+	if !slices.ContainsFunc(fields, func(a *shape.Field) bool { return a.Attribute == "" }) {
 		p.t(" />")
 		return
 	}
 	p.t(">")
-	sampleFields(p, fields, service, ns, ns, depth+1)
-	p.t(indent(depth) + "</" + name + ">")
+	sampleFields(p, fields, service, f.ChildNamespace(service, ns), ns, depth+1)
+	p.t(indent(depth) + "</" + f.Element + ">")
 }
 
-// typedRootStart is the start tag of a typed result's GET/POST root as the
-// help page shows it.
-func typedRootStart(r *shape.Result, ns string) string {
-	return "<" + r.Root + ` xmlns="` + strings.TrimSpace(xmlEscape(ns)) + `">`
+// sampleAttributes appends the attributes among fields with their types
+// as placeholders.
+func sampleAttributes(p *pieces, fields []*shape.Field) {
+	for _, a := range fields {
+		if a.Attribute != "" {
+			p.t(" " + a.Attribute + `="`).v(a.Type).t(`"`)
+		}
+	}
 }

@@ -83,8 +83,11 @@ var valueIDs = map[shape.Scope]map[string]valueID{
 		"creditCards.mastercard":            vMastercard,
 		"creditCards.cirrus":                vCirrus,
 	},
-	shape.ScopeInstitution: {"id": vInstID, "name": vInstName, "url": vInstURL, "isAtlanticCreditUnion": vInstACU},
-	shape.ScopeProvince:    {"code": vProvCode, "name": vProvName},
+	shape.ScopeInstitution:  {"id": vInstID, "name": vInstName, "url": vInstURL, "isAtlanticCreditUnion": vInstACU},
+	shape.ScopeProvince:     {"code": vProvCode, "name": vProvName},
+	shape.ScopeInstitutions: {"count": vCount},
+	shape.ScopeProvinces:    {"count": vCount},
+	shape.ScopeLanguage:     {"language": vLanguage},
 }
 
 // leaf is how one value is written.
@@ -149,6 +152,9 @@ type resultCode struct {
 	head, tail []op
 	list       *listCode
 	typed      bool // typed SOAP content: the tail starts with the indentation of </OpResult>
+	// rootAttrs: the typed SOAP content starts with attributes of
+	// <OpResult> and the > that ends its start tag.
+	rootAttrs bool
 }
 
 // shapeEncoder is a shape compiled for a server's namespace.
@@ -157,6 +163,9 @@ type shapeEncoder struct {
 	// soap and plain are the compiled results per operation: inside a SOAP
 	// <OpResult>, and as the GET/POST document after the XML declaration.
 	soap, plain map[string]*resultCode
+	// dsSOAP and dsPlain are the same for the operations whose result is a
+	// DataSet (dataset_compile.go).
+	dsSOAP, dsPlain map[string]*dsCode
 	// variants is the number of fragment cache variants the location items
 	// use (JSON is variant 0).
 	variants int
@@ -171,11 +180,30 @@ func compileShape(sh *shape.Shape, ns string) (*shapeEncoder, error) {
 	if err := sh.Validate(); err != nil {
 		return nil, err
 	}
-	e := &shapeEncoder{shape: sh, soap: map[string]*resultCode{}, plain: map[string]*resultCode{}, variants: 1}
+	e := &shapeEncoder{shape: sh, soap: map[string]*resultCode{}, plain: map[string]*resultCode{},
+		dsSOAP: map[string]*dsCode{}, dsPlain: map[string]*dsCode{}, variants: 1}
 	variants := map[string]int{}
 	byResult := map[*shape.Result][2]*resultCode{}
+	byDataSet := map[*shape.Result][2]*dsCode{}
 	for _, op := range shape.Operations() {
 		r := sh.Result(op)
+		if r.Layout == shape.Dataset {
+			pair, ok := byDataSet[r]
+			for i, soap := range []bool{true, false} {
+				if ok {
+					break
+				}
+				c := &compiler{ns: ns, variants: variants, next: &e.variants}
+				dc, err := c.dataSet(r, soap)
+				if err != nil {
+					return nil, fmt.Errorf("compile shape result %s: %w", r.Name, err)
+				}
+				pair[i] = dc
+			}
+			byDataSet[r] = pair
+			e.dsSOAP[op], e.dsPlain[op] = pair[0], pair[1]
+			continue
+		}
 		if done, ok := byResult[r]; ok {
 			e.soap[op], e.plain[op] = done[0], done[1]
 			continue
@@ -211,6 +239,16 @@ func (c *compiler) bytes(s string) {
 	c.ops = append(c.ops, op{kind: opBytes, b: []byte(s)})
 }
 
+// cut ends the bytes written so far, so that what follows starts a step
+// of its own (which conditional may skip), and returns that step's index.
+func (c *compiler) cut() int {
+	n := len(c.ops)
+	if n > 0 && c.ops[n-1].kind == opBytes {
+		c.ops = append(c.ops, op{kind: opBytes})
+	}
+	return n
+}
+
 func indent(depth int) string {
 	if depth < 0 {
 		return ""
@@ -241,19 +279,25 @@ func (c *compiler) result(r *shape.Result, soap bool) (*resultCode, error) {
 			inScope = c.ns
 		}
 		c.element(r.Root, contentNS, inScope, -1, r.Fields, scope, func(depth int) {
-			c.fields(r.Fields, scope, contentNS, depth, rc)
+			c.fields(r.Fields, scope, contentNS, contentNS, depth, rc)
 		})
 	case soap:
 		rc.typed = true
-		c.fields(r.Fields, scope, c.ns, soapResultDepth+1, rc)
+		// The result's own attributes are <OpResult>'s.
+		if c.attributes(r.Fields, scope, soapResultDepth) {
+			rc.rootAttrs = true
+			c.bytes(">")
+		}
+		c.fields(r.Fields, scope, contentNS, c.ns, soapResultDepth+1, rc)
 		c.bytes(indent(soapResultDepth))
 	default:
 		// The typed GET/POST root: named by its type, in the service
-		// namespace, with the declarations XmlSerializer writes.
-		c.bytes("<" + r.Root + ` xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"` +
-			xmlnsAttr(c.ns, ""))
-		c.bytes(">")
-		c.fields(r.Fields, scope, c.ns, 1, rc)
+		// namespace, with the declarations XmlSerializer writes, then the
+		// result's own attributes, then the pending default namespace.
+		c.bytes("<" + r.Root + ` xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"`)
+		c.attributes(r.Fields, scope, 0)
+		c.bytes(xmlnsAttr(c.ns, "") + ">")
+		c.fields(r.Fields, scope, contentNS, c.ns, 1, rc)
 		c.bytes("\n</" + r.Root + ">")
 	}
 	if rc.list == nil {
@@ -269,6 +313,43 @@ func (c *compiler) result(r *shape.Result, soap bool) (*resultCode, error) {
 	return rc, nil
 }
 
+// attributes compiles the attributes among fields, of an element at
+// depth, and reports whether there were any. An attribute in a namespace
+// gets a prefix of its own, declared after it, as XmlTextWriter writes one
+// it makes up: d<level>p<n>.
+func (c *compiler) attributes(fields []*shape.Field, scope shape.Scope, depth int) bool {
+	var prefixes map[string]string
+	any := false
+	for _, f := range fields {
+		if f.Attribute == "" {
+			continue
+		}
+		any = true
+		ns := f.Namespace.Resolve(c.ns, "")
+		if ns == "" {
+			c.bytes(" " + f.Attribute + `="`)
+			c.ops = append(c.ops, op{kind: opAttr, leaf: c.leaf(f, scope)})
+			c.bytes(`"`)
+			continue
+		}
+		if prefixes == nil {
+			prefixes = map[string]string{}
+		}
+		prefix, declared := prefixes[ns]
+		if !declared {
+			prefix = fmt.Sprintf("d%dp%d", max(depth, 0)+1, len(prefixes)+1)
+			prefixes[ns] = prefix
+		}
+		c.bytes(" " + prefix + ":" + f.Attribute + `="`)
+		c.ops = append(c.ops, op{kind: opAttr, leaf: c.leaf(f, scope)})
+		c.bytes(`"`)
+		if !declared {
+			c.bytes(" xmlns:" + prefix + `="` + string(asmx.AppendEscaped(nil, ns)) + `"`)
+		}
+	}
+	return any
+}
+
 // element compiles an element with the given fields: its start tag (with
 // its attributes), body (written by body at depth+1) and end tag. depth -1
 // is a root written without indentation at depth 0.
@@ -277,17 +358,15 @@ func (c *compiler) element(name, ns, inScope string, depth int, fields []*shape.
 	if depth < 0 {
 		at = 0
 	}
-	c.bytes(indent(depth) + "<" + name + xmlnsAttr(ns, inScope))
-	hasElements := false
-	for _, f := range fields {
-		if f.Attribute != "" {
-			c.bytes(" " + f.Attribute + `="`)
-			c.ops = append(c.ops, op{kind: opAttr, leaf: c.leaf(f, scope)})
-			c.bytes(`"`)
-		} else {
-			hasElements = true
-		}
+	c.bytes(indent(depth) + "<" + name)
+	c.attributes(fields, scope, at)
+	c.bytes(xmlnsAttr(ns, inScope))
+	if i := slices.IndexFunc(fields, func(f *shape.Field) bool { return f.Text }); i >= 0 {
+		// Text beside the attributes; none (an empty string) closes the tag.
+		c.ops = append(c.ops, op{kind: opLeaf, b: []byte(">"), close: []byte("</" + name + ">"), empty: []byte(" />"), leaf: c.leaf(fields[i], scope)})
+		return
 	}
+	hasElements := slices.ContainsFunc(fields, func(f *shape.Field) bool { return f.Attribute == "" })
 	if !hasElements {
 		c.bytes(" />")
 		return
@@ -297,27 +376,29 @@ func (c *compiler) element(name, ns, inScope string, depth int, fields []*shape.
 	c.bytes(indent(at) + "</" + name + ">")
 }
 
-// fields compiles the element children of fields at depth, in namespace
-// inScope (the enclosing element's). rc receives the content list.
-func (c *compiler) fields(fields []*shape.Field, scope shape.Scope, inScope string, depth int, rc *resultCode) {
+// fields compiles the element children of fields at depth: their elements
+// are in namespace inherit unless they say otherwise, and the default
+// namespace in scope is inScope (the enclosing element's). rc receives the
+// content list.
+func (c *compiler) fields(fields []*shape.Field, scope shape.Scope, inherit, inScope string, depth int, rc *resultCode) {
 	for _, f := range fields {
-		if f.Attribute != "" {
-			continue // written in the enclosing start tag
+		if f.Attribute != "" || f.Text {
+			continue // written in the enclosing start tag, or as its text
 		}
-		ns := f.Namespace.Resolve(c.ns, inScope)
+		ns := f.Namespace.Resolve(c.ns, inherit)
 		switch {
 		case f.List != "":
-			c.list(f, scope, ns, inScope, depth, rc)
+			c.list(f, scope, ns, inherit, inScope, depth, rc)
 		case len(f.Fields) > 0:
-			start := len(c.ops)
+			start := c.cut()
 			c.element(f.Element, ns, inScope, depth, f.Fields, scope, func(d int) {
-				c.fields(f.Fields, scope, ns, d, rc)
+				c.fields(f.Fields, scope, f.ChildNamespace(c.ns, ns), ns, d, rc)
 			})
 			if scope == shape.ScopeLocations && onlyPoint(f) {
 				c.conditional(start)
 			}
 		default:
-			start := len(c.ops)
+			start := c.cut()
 			open := indent(depth) + "<" + f.Element + xmlnsAttr(ns, inScope)
 			c.ops = append(c.ops, op{kind: opLeaf, b: []byte(open + ">"), close: []byte("</" + f.Element + ">"),
 				empty: []byte(open + " />"), leaf: c.leaf(f, scope)})
@@ -352,20 +433,21 @@ func onlyPoint(f *shape.Field) bool {
 }
 
 // list compiles a list: its wrapper's tags (none for an unwrapped list) and
-// the program of one item.
-func (c *compiler) list(f *shape.Field, scope shape.Scope, ns, inScope string, depth int, rc *resultCode) {
+// the program of one item. ns is the list element's namespace; an
+// unwrapped list's items inherit inherit, a wrapped list's items ns.
+func (c *compiler) list(f *shape.Field, scope shape.Scope, ns, inherit, inScope string, depth int, rc *resultCode) {
 	itemScope := shape.Lists(scope)[f.List]
 	lc := &listCode{scope: itemScope}
-	itemDepth, itemInScope := depth, inScope
+	itemDepth, itemInScope, itemInherit := depth, inScope, inherit
 	if f.Element != "" {
 		open := indent(depth) + "<" + f.Element + xmlnsAttr(ns, inScope)
 		lc.open = []byte(open + ">")
 		lc.empty = []byte(open + " />")
 		lc.close = []byte(indent(depth) + "</" + f.Element + ">")
-		itemDepth, itemInScope = depth+1, ns
+		itemDepth, itemInScope, itemInherit = depth+1, ns, ns
 	}
 	it := f.Item
-	itemNS := it.Namespace.Resolve(c.ns, ns)
+	itemNS := it.Namespace.Resolve(c.ns, itemInherit)
 	ic := &compiler{ns: c.ns, variants: c.variants, next: c.next}
 	if itemScope == shape.ScopeLanguage {
 		open := indent(itemDepth) + "<" + it.Element + xmlnsAttr(itemNS, itemInScope)
@@ -373,7 +455,7 @@ func (c *compiler) list(f *shape.Field, scope shape.Scope, ns, inScope string, d
 			empty: []byte(open + " />"), leaf: leaf{id: vLanguage, kind: shape.KindString, typ: it.Type, fixed: -1, bits: 64}})
 	} else {
 		ic.element(it.Element, itemNS, itemInScope, itemDepth, it.Fields, itemScope, func(d int) {
-			ic.fields(it.Fields, itemScope, itemNS, d, rc)
+			ic.fields(it.Fields, itemScope, it.ChildNamespace(c.ns, itemNS), itemNS, d, rc)
 		})
 	}
 	lc.item = ic.ops
@@ -432,6 +514,15 @@ func (c *compiler) leaf(f *shape.Field, scope shape.Scope) leaf {
 		l.kind = v.Kind
 	}
 	return l
+}
+
+// dataSet returns the compiled DataSet result of op for binding b, or nil
+// when op's result is no DataSet.
+func (e *shapeEncoder) dataSet(op string, b asmx.Binding) *dsCode {
+	if b.IsSOAP() {
+		return e.dsSOAP[op]
+	}
+	return e.dsPlain[op]
 }
 
 // code returns the compiled result of op for binding b.

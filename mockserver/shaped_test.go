@@ -10,7 +10,7 @@ import (
 	"github.com/atmkit/atmkit/asmx"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files of the default shape's answers")
+var update = flag.Bool("update", false, "rewrite the golden files of the default shape's answers, and docs/admin-page.png (TestAdminPageInChromium)")
 
 // goldenCalls are the calls whose answers over the embedded data set are
 // kept in testdata/default-shape: what atmkit served before results were

@@ -38,6 +38,11 @@ var wireSamples = []struct {
 	// The reference deployment's learned shape, as the docs on result shapes show it.
 	{file: "provinces-get-learned-shape.http", binding: asmx.HTTPGet, op: asmx.OpReturnProvinces, params: [][2]string{{asmx.ParamKey, "demo-key"}},
 		shape: filepath.Join("..", "shape", "learn", "testdata", "reference-learned.yaml"), namespace: "http://atmref.example.org/atmService"},
+	// The dataset and attrs sites' learned shapes: a DataSet, root attributes.
+	{file: "provinces-get-dataset-shape.http", binding: asmx.HTTPGet, op: asmx.OpReturnProvinces, params: [][2]string{{asmx.ParamKey, "demo-key"}},
+		shape: filepath.Join("..", "shape", "learn", "testdata", "dataset-learned.yaml"), namespace: "http://dataset.atmref.example.org/atmService"},
+	{file: "institutions-get-attrs-shape.http", binding: asmx.HTTPGet, op: asmx.OpReturnInstitutions, params: [][2]string{{asmx.ParamKey, "demo-key"}},
+		shape: filepath.Join("..", "shape", "learn", "testdata", "attrs-learned.yaml"), namespace: "http://attrs.atmref.example.org/atmService"},
 	// Errors, each in its binding's form.
 	{file: "key-refused-soap11.http", binding: asmx.SOAP11, op: asmx.OpReturnProvinces, params: [][2]string{{asmx.ParamKey, "wrong-key"}}},
 	{file: "key-refused-soap12.http", binding: asmx.SOAP12, op: asmx.OpReturnProvinces, params: [][2]string{{asmx.ParamKey, "wrong-key"}}},

@@ -53,6 +53,9 @@ var wsdlTemplate = template.Must(template.New("wsdl").Funcs(template.FuncMap{"x"
           <s:sequence>
 {{- if .ResultType}}
             <s:element minOccurs="0" maxOccurs="1" name="{{x .Name}}Result" type="{{x .ResultType}}" />
+{{- else if .ResultInline}}
+            <s:element minOccurs="0" maxOccurs="1" name="{{x .Name}}Result">{{.ResultInline}}
+            </s:element>
 {{- else}}
             <s:element minOccurs="0" maxOccurs="1" name="{{x .Name}}Result">
               <s:complexType>

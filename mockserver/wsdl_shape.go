@@ -2,21 +2,33 @@ package mockserver
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/atmkit/atmkit/shape"
+	"github.com/atmkit/atmkit/shape/dsxml"
 )
 
 // The WSDL's description of typed results, as ASMX writes it for
-// XmlSerializer classes: <OpResult> typed tns:T, a complexType per class
-// (a sequence of elements, then attributes), ArrayOfX types for wrapped
-// lists with their items minOccurs 0 and maxOccurs unbounded, value types
-// minOccurs 1, and a global element per GET/POST root (<s:element
-// name="ArrayOfProvince" nillable="true" type="tns:ArrayOfProvince" />)
-// that the HTTP GET and POST output messages name. A node result keeps
-// the sequence holding xs:any. Types are in the service schema; elements
-// in no namespace are unqualified, elements in another namespace refer to
-// global elements of a schema of that namespace.
+// XmlSerializer classes (XmlSchemaExporter): <OpResult> typed by the
+// result's class, a complexType per class and namespace (a sequence of
+// elements, then attributes), ArrayOfX types for wrapped lists with their
+// items minOccurs 0 and maxOccurs unbounded, value types minOccurs 1, and a
+// global element per GET/POST root (<s:element name="ArrayOfProvince"
+// nillable="true" type="tns:ArrayOfProvince" />) that the HTTP GET and POST
+// output messages name. A node result keeps the sequence holding xs:any; a
+// DataSet result has the inline type .NET (or Mono) declares for a DataSet,
+// and the global DataSet element.
+//
+// Every namespace has a schema of its own: the service's first, then the
+// others in the order something is first declared in them, prefixed s1,
+// s2, ... on the definitions element. A complexType is declared in its
+// type namespace's schema; an element of a type declared in the type's
+// namespace is local (form="unqualified" when in no namespace), one in
+// another namespace refers to a global element of that namespace's schema.
+// Exporting is depth first, as .NET's is: a type is declared where it is
+// first used, before the types its fields use. A schema imports each
+// namespace it refers to, in the order of first reference.
 
 // wsdlTypes is what the WSDL template writes for a shape.
 type wsdlTypes struct {
@@ -24,55 +36,96 @@ type wsdlTypes struct {
 	roots    string // the global root elements, after the last operation
 	imports  string // <s:import> of the other namespaces, at the service schema's start
 	others   string // schemas of the other namespaces
-	prefixes string // xmlns:qN declarations of the other namespaces, on the definitions element
+	prefixes string // xmlns:sN declarations of the other namespaces, on the definitions element
 }
 
 // wsdlOpTypes is an operation's part of the description.
 type wsdlOpTypes struct {
-	ResultType string // the <OpResult> element's type (tns:AtmResult); "" for a node (xs:any)
-	Types      string // the complexTypes first used by this operation
-	Root       string // the GET/POST root element (tns:AtmResult); "" for a node
+	ResultType string // the <OpResult> element's type (tns:AtmResult); "" for a node or a DataSet
+	// ResultInline is the <OpResult> element's inline complexType (a
+	// DataSet's), indented for its place; "" for the others.
+	ResultInline string
+	Types        string // the declarations first made by this operation, in the service schema
+	Root         string // the GET/POST root element (tns:AtmResult); "" for a node
+}
+
+// schemaDoc is one schema of the description: its declarations in order,
+// each built in place (a type is declared before the types it uses), and
+// the namespaces it imports.
+type schemaDoc struct {
+	ns      string
+	prefix  string
+	items   []*strings.Builder
+	imports []string
+	globals map[string]bool // global elements and attributes declared, by kind and name
 }
 
 // typesWriter builds the description.
 type typesWriter struct {
-	ns      string            // service namespace
-	done    map[string]bool   // complexTypes written
-	others  map[string]string // namespace → prefix
-	globals map[string][]string
-	order   []string // other namespaces in first use
-	b       *strings.Builder
+	ns      string          // service namespace
+	done    map[string]bool // complexTypes declared, by namespace and name
+	schemas map[string]*schemaDoc
+	order   []*schemaDoc // the other namespaces' schemas, in order of creation
+	service *schemaDoc
 }
 
 func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
-	w := &typesWriter{ns: ns, done: map[string]bool{}, others: map[string]string{}, globals: map[string][]string{}}
+	w := &typesWriter{ns: ns, done: map[string]bool{}, schemas: map[string]*schemaDoc{}}
+	w.service = &schemaDoc{ns: ns, prefix: "tns", globals: map[string]bool{}}
+	w.schemas[ns] = w.service
 	out := wsdlTypes{ops: map[string]wsdlOpTypes{}}
-	var roots strings.Builder
+	var roots, imports strings.Builder
+	var typedImports []string
 	rootDone := map[string]bool{}
 	for _, op := range shape.Operations() {
 		r := sh.Result(op)
-		if r == nil || r.Layout != shape.Typed {
+		switch {
+		case r == nil || r.Layout == shape.Node:
 			out.ops[op] = wsdlOpTypes{}
-			continue
-		}
-		var b strings.Builder
-		w.b = &b
-		w.resultType(r)
-		out.ops[op] = wsdlOpTypes{ResultType: "tns:" + r.TypeName(), Types: b.String(), Root: "tns:" + r.Root}
-		if !rootDone[r.Root] {
-			rootDone[r.Root] = true
-			roots.WriteString("\n      <s:element name=\"" + xmlEscape(r.Root) + "\" nillable=\"true\" type=\"tns:" + xmlEscape(r.TypeName()) + "\" />")
+		case r.Layout == shape.Dataset:
+			d := r.DataSet
+			out.ops[op] = wsdlOpTypes{ResultInline: dataSetType(d, ns, 12), Root: "tns:" + r.Root}
+			if !rootDone[r.Root] {
+				rootDone[r.Root] = true
+				roots.WriteString("\n      <s:element name=\"" + xmlEscape(r.Root) + "\" nillable=\"true\">" + dataSetType(d, ns, 6) + "\n      </s:element>")
+			}
+			if dns := d.Namespace.Resolve(ns, ""); d.WSDL == shape.WSDLTyped && !slices.Contains(typedImports, dns) {
+				// Its namespace, and its schema served at ?schema=Name, as
+				// .NET imports them.
+				typedImports = append(typedImports, dns)
+				imports.WriteString("\n      <s:import namespace=\"" + xmlEscape(dns) + "\" />")
+				imports.WriteString("\n      <s:import schemaLocation=\"" + addressMark + "?schema=" + xmlEscape(d.Name) + "\" namespace=\"" + xmlEscape(dns) + "\" />")
+			}
+		default:
+			w.service.items = nil
+			typeNS := r.ResultTypeNamespace(ns)
+			array := len(r.Fields) == 1 && r.Fields[0].List != "" && r.Fields[0].Element == ""
+			w.complexType(r.TypeName(), typeNS, r.Fields, r.ContentNamespace(ns), array)
+			ref := w.typeRef(w.service, r.TypeName(), typeNS)
+			var b strings.Builder
+			for _, it := range w.service.items {
+				b.WriteString(it.String())
+			}
+			out.ops[op] = wsdlOpTypes{ResultType: ref, Types: b.String(), Root: "tns:" + r.Root}
+			if !rootDone[r.Root] {
+				rootDone[r.Root] = true
+				roots.WriteString("\n      <s:element name=\"" + xmlEscape(r.Root) + "\" nillable=\"true\" type=\"" + xmlEscape(ref) + "\" />")
+			}
 		}
 	}
 	out.roots = roots.String()
-	var imports, others, prefixes strings.Builder
-	for _, other := range w.order {
-		imports.WriteString("\n      <s:import namespace=\"" + xmlEscape(other) + "\" />")
-		prefixes.WriteString(" xmlns:" + w.others[other] + "=\"" + xmlEscape(other) + "\"")
-		others.WriteString("\n    <s:schema elementFormDefault=\"qualified\" targetNamespace=\"" + xmlEscape(other) + "\">")
-		others.WriteString("\n      <s:import namespace=\"" + xmlEscape(ns) + "\" />")
-		for _, g := range w.globals[other] {
-			others.WriteString(g)
+	var others, prefixes strings.Builder
+	for _, imp := range w.service.imports {
+		imports.WriteString("\n      <s:import namespace=\"" + xmlEscape(imp) + "\" />")
+	}
+	for _, s := range w.order {
+		prefixes.WriteString(" xmlns:" + s.prefix + "=\"" + xmlEscape(s.ns) + "\"")
+		others.WriteString("\n    <s:schema elementFormDefault=\"qualified\" targetNamespace=\"" + xmlEscape(s.ns) + "\">")
+		for _, imp := range s.imports {
+			others.WriteString("\n      <s:import namespace=\"" + xmlEscape(imp) + "\" />")
+		}
+		for _, it := range s.items {
+			others.WriteString(it.String())
 		}
 		others.WriteString("\n    </s:schema>")
 	}
@@ -80,95 +133,192 @@ func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
 	return out
 }
 
-// resultType writes the complexType of a typed result and the types it uses.
-func (w *typesWriter) resultType(r *shape.Result) {
-	contentNS := r.ContentNamespace(w.ns)
-	array := len(r.Fields) == 1 && r.Fields[0].List != "" && r.Fields[0].Element == ""
-	w.complexType(r.TypeName(), r.Fields, contentNS, array)
+// dataSetType is the inline complexType that declares a DataSet result,
+// at the indentation of depth spaces: .NET's (a reference to xs:schema and
+// an xs:any) or Mono's (two lax xs:any), as the DataSet says; for a typed
+// DataSet an xs:any in its namespace.
+func dataSetType(d *shape.DataSet, service string, depth int) string {
+	pad := "\n" + strings.Repeat(" ", depth)
+	if d != nil && d.WSDL == shape.WSDLTyped {
+		return pad + "  <s:complexType>" +
+			pad + "    <s:sequence>" +
+			pad + "      <s:any namespace=\"" + xmlEscape(d.Namespace.Resolve(service, "")) + "\" />" +
+			pad + "    </s:sequence>" +
+			pad + "  </s:complexType>"
+	}
+	if d != nil && d.WSDL == shape.WSDLLaxAny {
+		return pad + "  <s:complexType>" +
+			pad + "    <s:sequence maxOccurs=\"unbounded\">" +
+			pad + "      <s:any minOccurs=\"0\" namespace=\"" + dsxml.NSXSD + "\" processContents=\"lax\" />" +
+			pad + "      <s:any minOccurs=\"0\" namespace=\"" + dsxml.NSDiffgram + "\" processContents=\"lax\" />" +
+			pad + "    </s:sequence>" +
+			pad + "  </s:complexType>"
+	}
+	return pad + "  <s:complexType>" +
+		pad + "    <s:sequence>" +
+		pad + "      <s:element ref=\"s:schema\" />" +
+		pad + "      <s:any />" +
+		pad + "    </s:sequence>" +
+		pad + "  </s:complexType>"
 }
 
-// complexType writes type name (unless written already) with the given
-// fields, whose elements are in namespace fieldNS unless they say
-// otherwise; array marks an ArrayOfX type (its items are nillable), then
-// the types its fields use.
-func (w *typesWriter) complexType(name string, fields []*shape.Field, fieldNS string, array bool) {
-	if w.done[name] {
+// schema returns the schema of namespace ns, creating it (and its prefix)
+// on first use.
+func (w *typesWriter) schema(ns string) *schemaDoc {
+	if s, ok := w.schemas[ns]; ok {
+		return s
+	}
+	s := &schemaDoc{ns: ns, prefix: "s" + strconv.Itoa(len(w.order)+1), globals: map[string]bool{}}
+	w.schemas[ns] = s
+	w.order = append(w.order, s)
+	return s
+}
+
+// item starts a declaration in schema s and returns its builder.
+func (w *typesWriter) item(s *schemaDoc) *strings.Builder {
+	b := &strings.Builder{}
+	s.items = append(s.items, b)
+	return b
+}
+
+// refer records that schema from refers to namespace ns and returns the
+// prefix to write names of ns with.
+func (w *typesWriter) refer(from *schemaDoc, ns string) string {
+	if ns == from.ns {
+		return from.prefix
+	}
+	to := w.schema(ns)
+	if !slices.Contains(from.imports, ns) {
+		from.imports = append(from.imports, ns)
+	}
+	return to.prefix
+}
+
+// typeRef is the QName schema from writes for complexType name in ns.
+func (w *typesWriter) typeRef(from *schemaDoc, name, ns string) string {
+	return w.refer(from, ns) + ":" + name
+}
+
+// typeNamespace is the namespace the WSDL declares a container's or list
+// item's complexType in: its TypeNamespace, else its element's namespace,
+// else (an element in no namespace) the enclosing type's.
+func (w *typesWriter) typeNamespace(f *shape.Field, elementNS, enclosing string) string {
+	if f.TypeNamespace != "" {
+		return f.TypeNamespace.Resolve(w.ns, elementNS)
+	}
+	if elementNS == "" {
+		return enclosing
+	}
+	return elementNS
+}
+
+// complexType declares type name of namespace typeNS (unless declared
+// already) with the given fields, whose elements are in namespace fieldNS
+// unless they say otherwise; array marks an ArrayOfX type (its items are
+// nillable). The types its fields use follow it, depth first.
+func (w *typesWriter) complexType(name, typeNS string, fields []*shape.Field, fieldNS string, array bool) {
+	key := typeNS + "\x00" + name
+	if w.done[key] {
 		return
 	}
-	w.done[name] = true
-	b := w.b
+	w.done[key] = true
+	s := w.schema(typeNS)
+	b := w.item(s)
 	b.WriteString("\n      <s:complexType name=\"" + xmlEscape(name) + "\">")
+	if i := slices.IndexFunc(fields, func(f *shape.Field) bool { return f.Text }); i >= 0 {
+		// Text beside attributes: simple content.
+		b.WriteString("\n        <s:simpleContent>\n          <s:extension base=\"s:" + xmlEscape(fields[i].Type) + "\">")
+		var ab strings.Builder
+		for _, f := range fields {
+			if f.Attribute != "" {
+				w.attribute(s, &ab, f)
+			}
+		}
+		b.WriteString(strings.ReplaceAll(ab.String(), "\n        ", "\n            "))
+		b.WriteString("\n          </s:extension>\n        </s:simpleContent>\n      </s:complexType>")
+		return
+	}
 	elements := slices.ContainsFunc(fields, func(f *shape.Field) bool { return f.Attribute == "" })
 	if elements {
 		b.WriteString("\n        <s:sequence>")
 		for _, f := range fields {
 			if f.Attribute == "" {
-				w.element(f, fieldNS, array)
+				w.element(s, b, f, fieldNS, array)
 			}
 		}
 		b.WriteString("\n        </s:sequence>")
 	}
 	for _, f := range fields {
 		if f.Attribute != "" {
-			use := ""
-			if shape.IsValueType(f.Type) {
-				use = ` use="required"`
-			}
-			b.WriteString("\n        <s:attribute name=\"" + xmlEscape(f.Attribute) + "\" type=\"s:" + xmlEscape(f.Type) + "\"" + use + " />")
+			w.attribute(s, b, f)
 		}
 	}
 	b.WriteString("\n      </s:complexType>")
-	// The types the fields use, in order.
-	for _, f := range fields {
-		ns := f.Namespace.Resolve(w.ns, fieldNS)
-		switch {
-		case f.List != "" && f.Element != "":
-			it := f.Item
-			// ArrayOfX holds the items; the item's own type follows it.
-			w.complexType(shape.ListTypeName(f), []*shape.Field{{Element: it.Element, Namespace: it.Namespace,
-				Type: it.Type, Fields: it.Fields}}, ns, true)
-		case f.List != "":
-			if it := f.Item; len(it.Fields) > 0 {
-				w.complexType(shape.TypeNameOf(it), it.Fields, it.Namespace.Resolve(w.ns, ns), false)
-			}
-		case len(f.Fields) > 0:
-			w.complexType(shape.TypeNameOf(f), f.Fields, ns, false)
-		}
-	}
 }
 
-// element writes one element of a sequence. inArray: f is an ArrayOfX's
-// item (or the items of an array result).
-func (w *typesWriter) element(f *shape.Field, fieldNS string, inArray bool) {
+// attribute declares an attribute of a complexType of schema s: local,
+// or a reference to a global attribute of its namespace's schema.
+func (w *typesWriter) attribute(s *schemaDoc, b *strings.Builder, f *shape.Field) {
+	use := ""
+	if shape.IsValueType(f.Type) {
+		use = ` use="required"`
+	}
+	ns := f.Namespace.Resolve(w.ns, "")
+	if ns == "" {
+		b.WriteString("\n        <s:attribute name=\"" + xmlEscape(f.Attribute) + "\" type=\"s:" + xmlEscape(f.Type) + "\"" + use + " />")
+		return
+	}
+	prefix := w.refer(s, ns)
+	other := w.schema(ns)
+	if k := "attribute " + f.Attribute; !other.globals[k] {
+		other.globals[k] = true
+		w.item(other).WriteString("\n      <s:attribute name=\"" + xmlEscape(f.Attribute) + "\" type=\"s:" + xmlEscape(f.Type) + "\" />")
+	}
+	b.WriteString("\n        <s:attribute ref=\"" + prefix + ":" + xmlEscape(f.Attribute) + "\"" + use + " />")
+}
+
+// element declares one element of a sequence of schema s, whose fields
+// are in namespace fieldNS unless they say otherwise, and then the types
+// it uses. inArray: f is an ArrayOfX's item (or the items of an array
+// result).
+func (w *typesWriter) element(s *schemaDoc, b *strings.Builder, f *shape.Field, fieldNS string, inArray bool) {
 	ns := f.Namespace.Resolve(w.ns, fieldNS)
 	occurs := `minOccurs="0" maxOccurs="1"`
 	nillable := ""
-	var typ string
 	switch {
 	case f.List != "" && f.Element == "":
 		// Items directly in the enclosing element.
 		it := f.Item
 		ns = it.Namespace.Resolve(w.ns, fieldNS)
 		occurs = `minOccurs="0" maxOccurs="unbounded"`
-		if len(it.Fields) > 0 {
-			typ = "tns:" + shape.TypeNameOf(it)
-		} else {
-			typ = "s:" + it.Type
-		}
 		if inArray {
 			nillable = ` nillable="true"`
 		}
-		w.write(it.Element, ns, occurs, nillable, typ)
-		return
+		if len(it.Fields) > 0 {
+			typeNS := w.typeNamespace(it, ns, s.ns)
+			w.declare(s, b, it.Element, ns, occurs, nillable, w.typeRef(w.schemaFor(s, ns), shape.TypeNameOf(it), typeNS))
+			w.complexType(shape.TypeNameOf(it), typeNS, it.Fields, it.ChildNamespace(w.ns, ns), false)
+			return
+		}
+		w.declare(s, b, it.Element, ns, occurs, nillable, "s:"+it.Type)
 	case f.List != "":
-		typ = "tns:" + shape.ListTypeName(f)
+		arrayNS := ns
+		if arrayNS == "" {
+			arrayNS = s.ns
+		}
+		name := shape.ListTypeName(f)
+		w.declare(s, b, f.Element, ns, occurs, nillable, w.typeRef(w.schemaFor(s, ns), name, arrayNS))
+		it := f.Item
+		w.complexType(name, arrayNS, []*shape.Field{{Element: it.Element, Namespace: it.Namespace, TypeNamespace: it.TypeNamespace,
+			Type: it.Type, Fields: it.Fields}}, ns, true)
 	case len(f.Fields) > 0:
-		typ = "tns:" + shape.TypeNameOf(f)
 		if inArray {
 			occurs, nillable = `minOccurs="0" maxOccurs="unbounded"`, ` nillable="true"`
 		}
+		typeNS := w.typeNamespace(f, ns, s.ns)
+		w.declare(s, b, f.Element, ns, occurs, nillable, w.typeRef(w.schemaFor(s, ns), shape.TypeNameOf(f), typeNS))
+		w.complexType(shape.TypeNameOf(f), typeNS, f.Fields, f.ChildNamespace(w.ns, ns), false)
 	default:
-		typ = "s:" + f.Type
 		switch {
 		case inArray:
 			occurs = `minOccurs="0" maxOccurs="unbounded"`
@@ -178,33 +328,35 @@ func (w *typesWriter) element(f *shape.Field, fieldNS string, inArray bool) {
 		case shape.IsValueType(f.Type):
 			occurs = `minOccurs="1" maxOccurs="1"`
 		}
+		w.declare(s, b, f.Element, ns, occurs, nillable, "s:"+f.Type)
 	}
-	w.write(f.Element, ns, occurs, nillable, typ)
 }
 
-// write writes an element declaration of the service schema: local
-// (qualified), unqualified (no namespace), or a reference to a global
-// element of another namespace's schema.
-func (w *typesWriter) write(name, ns, occurs, nillable, typ string) {
+// schemaFor is the schema an element of namespace ns is declared in, seen
+// from schema s: s itself for its own namespace or none, else ns's.
+func (w *typesWriter) schemaFor(s *schemaDoc, ns string) *schemaDoc {
+	if ns == s.ns || ns == "" {
+		return s
+	}
+	return w.schema(ns)
+}
+
+// declare writes an element declaration of a complexType of schema s:
+// local (qualified), unqualified (no namespace), or a reference to a
+// global element of another namespace's schema, declared there.
+func (w *typesWriter) declare(s *schemaDoc, b *strings.Builder, name, ns, occurs, nillable, typ string) {
 	switch ns {
-	case w.ns:
-		w.b.WriteString("\n          <s:element " + occurs + " name=\"" + xmlEscape(name) + "\"" + nillable + " type=\"" + xmlEscape(typ) + "\" />")
+	case s.ns:
+		b.WriteString("\n          <s:element " + occurs + " name=\"" + xmlEscape(name) + "\"" + nillable + " type=\"" + xmlEscape(typ) + "\" />")
 	case "":
-		w.b.WriteString("\n          <s:element " + occurs + " form=\"unqualified\" name=\"" + xmlEscape(name) + "\"" + nillable + " type=\"" + xmlEscape(typ) + "\" />")
+		b.WriteString("\n          <s:element " + occurs + " form=\"unqualified\" name=\"" + xmlEscape(name) + "\"" + nillable + " type=\"" + xmlEscape(typ) + "\" />")
 	default:
-		prefix, ok := w.others[ns]
-		if !ok {
-			prefix = "q" + string(rune('1'+len(w.others)))
-			if len(w.others) >= 9 {
-				prefix = "q" + strings.Repeat("x", len(w.others))
-			}
-			w.others[ns] = prefix
-			w.order = append(w.order, ns)
+		prefix := w.refer(s, ns)
+		other := w.schema(ns)
+		if k := "element " + name + " " + typ; !other.globals[k] {
+			other.globals[k] = true
+			w.item(other).WriteString("\n      <s:element name=\"" + xmlEscape(name) + "\"" + nillable + " type=\"" + xmlEscape(typ) + "\" />")
 		}
-		global := "\n      <s:element name=\"" + xmlEscape(name) + "\"" + nillable + " type=\"" + xmlEscape(typ) + "\" />"
-		if !slices.Contains(w.globals[ns], global) {
-			w.globals[ns] = append(w.globals[ns], global)
-		}
-		w.b.WriteString("\n          <s:element " + occurs + " ref=\"" + prefix + ":" + xmlEscape(name) + "\" />")
+		b.WriteString("\n          <s:element " + occurs + " ref=\"" + prefix + ":" + xmlEscape(name) + "\" />")
 	}
 }

@@ -54,6 +54,11 @@ const (
 	// HTTP GET and POST the root is named after the type (Result.Root), in
 	// the service namespace, with the xsi and xsd declarations.
 	Typed Layout = "typed"
+	// Dataset: the result is a System.Data.DataSet: <OpResult> holds its
+	// inline xs:schema and its diffgr:diffgram; in HTTP GET and POST they
+	// sit under a root named by the type (DataSet), in the service
+	// namespace. Result.DataSet describes its tables.
+	Dataset Layout = "dataset"
 )
 
 // Namespace says which XML namespace a level is in: NoNamespace, Service
@@ -109,7 +114,7 @@ type Shape struct {
 type Result struct {
 	// Name identifies the result in the shape file (its key under results).
 	Name string
-	// Layout is node or typed.
+	// Layout is node, typed or dataset.
 	Layout Layout
 	// Namespace is the namespace of the result's content: the node (layout
 	// node) or the fields inside <OpResult> and the GET/POST root (typed).
@@ -118,12 +123,20 @@ type Result struct {
 	Namespace Namespace
 	// Root is the root element's name in HTTP GET and POST: the node's name
 	// (node), or the type's root name such as AtmResult or ArrayOfProvince
-	// (typed; always in the service namespace, as ASMX writes it).
+	// (typed; always in the service namespace, as ASMX writes it), or
+	// DataSet (dataset).
 	Root string
 	// Type is the result's complexType name in the WSDL (typed; default Root).
 	Type string
-	// Fields are the result's children, in order.
+	// TypeNamespace is the namespace of the result's complexType in the WSDL
+	// (typed; default: the content's namespace, Namespace).
+	TypeNamespace Namespace
+	// Fields are the result's children, in order (node and typed). The
+	// fields of a typed result that are attributes are written on
+	// <OpResult> in SOAP and on the GET/POST root.
 	Fields []*Field
+	// DataSet describes a dataset result's tables (layout dataset only).
+	DataSet *DataSet
 
 	line int // line in the shape file, 0 when built in code
 }
@@ -138,9 +151,20 @@ type Field struct {
 	// Attribute is the attribute name of a value written as an attribute
 	// of the enclosing element (XmlAttribute).
 	Attribute string
-	// Namespace of the element; empty inherits the enclosing level's.
-	// Attributes are in no namespace.
+	// Text marks a value written as the enclosing element's text
+	// (XmlText), beside its attributes: <Prov abbr="NB">New Brunswick</Prov>.
+	// The element then has no element children.
+	Text bool
+	// Namespace of the element; empty inherits the enclosing level's (the
+	// enclosing element's type namespace). An attribute is in no namespace
+	// unless it says one (an XmlAttribute with a Namespace), and then has
+	// a prefix of the writer's choosing.
 	Namespace Namespace
+	// TypeNamespace is the namespace of a container's or list item's
+	// complexType (XmlType's Namespace): its element children inherit it,
+	// and the WSDL declares the type in that namespace's schema. Default:
+	// the element's own namespace.
+	TypeNamespace Namespace
 	// Type is the XSD type of a value (int, string, double, boolean, ...),
 	// or the complexType name of a container or list in the WSDL (default:
 	// the element name for a container, ArrayOf<item type> for a list).
@@ -194,6 +218,15 @@ func (f *Field) IsLeaf() bool { return f.List == "" && len(f.Fields) == 0 }
 // Content is what the result holds, by the list it holds at its top level
 // (Locations, Institutions or Provinces); "" if it holds none.
 func (r *Result) Content() Content {
+	if r.Layout == Dataset {
+		if r.DataSet == nil {
+			return ""
+		}
+		if t := r.DataSet.ContentTable(); t != nil {
+			return Content(t.Rows)
+		}
+		return ""
+	}
 	var found Content
 	walkFields(r.Fields, false, func(f *Field) bool {
 		switch Content(f.List) {
@@ -215,9 +248,12 @@ func (r *Result) TypeName() string {
 }
 
 // ContentNamespace is the namespace URI of the result's content: the node,
-// or the fields inside <OpResult>.
+// or the fields inside <OpResult>; for a DataSet, the namespace of its
+// data (its tables' rows).
 func (r *Result) ContentNamespace(service string) string {
 	switch {
+	case r.Layout == Dataset && r.DataSet != nil:
+		return r.DataSet.Namespace.Resolve(service, "")
 	case r.Namespace != "":
 		return r.Namespace.Resolve(service, "")
 	case r.Layout == Typed:
@@ -226,10 +262,20 @@ func (r *Result) ContentNamespace(service string) string {
 	return ""
 }
 
+// ResultTypeNamespace is the namespace URI of a typed result's complexType:
+// TypeNamespace, else the content's namespace.
+func (r *Result) ResultTypeNamespace(service string) string {
+	if r.TypeNamespace != "" {
+		return r.TypeNamespace.Resolve(service, "")
+	}
+	return r.ContentNamespace(service)
+}
+
 // RootName is the root element of the result in HTTP GET and POST: the
-// node (in its namespace), or the type's root in the service namespace.
+// node (in its namespace), or the type's root in the service namespace
+// (typed and dataset).
 func (r *Result) RootName(service string) xml.Name {
-	if r.Layout == Typed {
+	if r.Layout == Typed || r.Layout == Dataset {
 		return xml.Name{Space: service, Local: r.Root}
 	}
 	return xml.Name{Space: r.ContentNamespace(service), Local: r.Root}
@@ -274,8 +320,8 @@ func (s *Shape) Root(op, service string) xml.Name {
 }
 
 // ContentNamespace is the namespace URI of the content of op's <OpResult>
-// given the service namespace: the node's, or the typed fields'. It is the
-// same in every XML binding.
+// given the service namespace: the node's, or the typed fields', or a
+// DataSet's data. It is the same in every XML binding.
 func (s *Shape) ContentNamespace(op, service string) string {
 	if r := s.Result(op); r != nil {
 		return r.ContentNamespace(service)
@@ -302,6 +348,15 @@ func walkFields(fields []*Field, into bool, f func(*Field) bool) bool {
 	return true
 }
 
+// ChildNamespace is the namespace f's element children inherit, given its
+// own element namespace ns: its TypeNamespace, else ns.
+func (f *Field) ChildNamespace(service, ns string) string {
+	if f.TypeNamespace != "" {
+		return f.TypeNamespace.Resolve(service, ns)
+	}
+	return ns
+}
+
 // label names a field for messages: its element or attribute name, or the
 // list it holds.
 func (f *Field) label() string {
@@ -312,6 +367,8 @@ func (f *Field) label() string {
 		return f.Element
 	case f.List != "":
 		return "(" + f.List + " list)"
+	case f.Text:
+		return "(text)"
 	}
 	return "(field)"
 }

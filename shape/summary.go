@@ -53,7 +53,27 @@ func Summarize(s *Shape) Summary {
 				}
 			}
 		}
-		visit(r.Fields, ScopeOf(content), r.Root)
+		if r.Layout == Dataset && r.DataSet != nil {
+			for _, t := range r.DataSet.Tables {
+				scope := r.DataSet.RowScope(t, content)
+				if scope == ScopeLanguage {
+					lists[ScopeLanguage] = true
+				}
+				for _, c := range t.Columns {
+					switch {
+					case c.Generated:
+						sum.Generated = append(sum.Generated, fmt.Sprintf("%s: %s/%s/%s (%s)", r.Name, r.DataSet.Name, t.Name, c.Name, c.Type))
+					case c.Value != "":
+						if mapped[scope] == nil {
+							mapped[scope] = map[string]bool{}
+						}
+						mapped[scope][c.Value] = true
+					}
+				}
+			}
+		} else {
+			visit(r.Fields, ScopeOf(content), r.Root)
+		}
 		scopes := []Scope{ScopeOf(content)}
 		switch content {
 		case Locations:
@@ -65,7 +85,7 @@ func Summarize(s *Shape) Summary {
 		}
 		for _, sc := range scopes {
 			for _, v := range Values(sc) {
-				if !mapped[sc][v.Path] {
+				if !mapped[sc][v.Path] && !v.Derived {
 					sum.Omitted = append(sum.Omitted, fmt.Sprintf("%s: %s %s", r.Name, sc, v.Path))
 				}
 			}

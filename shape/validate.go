@@ -127,16 +127,37 @@ func (s *Shape) Validate() error {
 
 func (c *checker) checkResult(r *Result, where string) {
 	switch r.Layout {
-	case Node, Typed:
+	case Node, Typed, Dataset:
 	default:
-		c.addf(r.line, where+".layout", "layout %q: want node or typed", r.Layout)
+		c.addf(r.line, where+".layout", "layout %q: want node, typed or dataset", r.Layout)
 	}
 	c.checkNamespace(r.line, where+".namespace", r.Namespace)
+	c.checkNamespace(r.line, where+".typeNamespace", r.TypeNamespace)
 	if !isNCName(r.Root) {
 		c.addf(r.line, where+".root", "root %q is not an XML element name", r.Root)
 	}
 	if r.Type != "" && !isNCName(r.Type) {
 		c.addf(r.line, where+".type", "type %q is not an XML name", r.Type)
+	}
+	if r.Layout == Dataset {
+		if len(r.Fields) > 0 {
+			c.addf(r.line, where+".fields", "a dataset result has tables (dataset:), not fields")
+		}
+		if r.Namespace != "" || r.Type != "" || r.TypeNamespace != "" {
+			c.addf(r.line, where, "a dataset result has no namespace, type or typeNamespace: its DataSet (dataset:) says its namespace")
+		}
+		if r.DataSet == nil {
+			c.addf(r.line, where+".dataset", "missing: a dataset result describes its DataSet (dataset:)")
+			return
+		}
+		c.checkDataSet(r.DataSet, where+".dataset")
+		return
+	}
+	if r.DataSet != nil {
+		c.addf(r.DataSet.line, where+".dataset", "only a result of layout dataset has a dataset")
+	}
+	if r.TypeNamespace != "" && r.Layout != Typed {
+		c.addf(r.line, where+".typeNamespace", "only a typed result has a type namespace")
 	}
 	content := r.Content()
 	if content == "" {
@@ -155,8 +176,8 @@ func (c *checker) checkResult(r *Result, where string) {
 		c.addf(r.line, where, "holds %d lists (%s); a result holds one", len(lists), strings.Join(lists, ", "))
 	}
 	for _, f := range r.Fields {
-		if f.Attribute != "" && r.Layout == Typed {
-			c.addf(f.line, path(where, f.label()), "a typed result's own attributes are not supported: give it as an element")
+		if f != nil && f.Text {
+			c.addf(f.line, path(where, f.label()), "a result holds its list: its text cannot be a value")
 		}
 	}
 	c.checkFields(r.Fields, ScopeOf(content), where)
@@ -165,6 +186,17 @@ func (c *checker) checkResult(r *Result, where string) {
 // checkFields checks the fields of one element in scope.
 func (c *checker) checkFields(fields []*Field, scope Scope, where string) {
 	attrs := map[string]bool{}
+	texts, elements := 0, 0
+	for _, f := range fields {
+		if f != nil && f.Text {
+			texts++
+		} else if f != nil && f.Attribute == "" {
+			elements++
+		}
+	}
+	if texts > 1 || texts == 1 && elements > 0 {
+		c.addf(0, where, "an element with text (text: true) has one text field and attributes, no element children")
+	}
 	for _, f := range fields {
 		if f == nil {
 			c.addf(0, where, "an empty field")
@@ -195,6 +227,9 @@ func (c *checker) checkFields(fields []*Field, scope Scope, where string) {
 
 func (c *checker) checkField(f *Field, scope Scope, at string) {
 	switch {
+	case f.Text && (f.Element != "" || f.Attribute != "" || f.List != "" || len(f.Fields) > 0 || f.Namespace != ""):
+		c.addf(f.line, at, "a text field is the enclosing element's text: no element, attribute, namespace, list or fields")
+	case f.Text:
 	case f.Element != "" && f.Attribute != "":
 		c.addf(f.line, at, "both element %q and attribute %q: give one", f.Element, f.Attribute)
 	case f.Element == "" && f.Attribute == "" && f.List == "":
@@ -205,13 +240,17 @@ func (c *checker) checkField(f *Field, scope Scope, at string) {
 		c.addf(f.line, at, "attribute %q is not an XML attribute name", f.Attribute)
 	}
 	c.checkNamespace(f.lineOf("namespace"), at+".namespace", f.Namespace)
+	c.checkNamespace(f.lineOf("typeNamespace"), at+".typeNamespace", f.TypeNamespace)
 	if f.Attribute != "" {
 		if !f.IsLeaf() {
 			c.addf(f.line, at, "an attribute holds one value, not fields or a list")
 		}
-		if f.Namespace != "" {
-			c.addf(f.line, at, "attributes are in no namespace; namespace is for elements")
+		if f.Namespace == Service {
+			c.addf(f.lineOf("namespace"), at+".namespace", "an attribute is in no namespace or in a namespace URI, not service")
 		}
+	}
+	if f.TypeNamespace != "" && (len(f.Fields) == 0 || f.List != "") {
+		c.addf(f.lineOf("typeNamespace"), at+".typeNamespace", "only an element with fields has a type namespace")
 	}
 	switch {
 	case f.List != "":
@@ -265,9 +304,10 @@ func (c *checker) checkList(f *Field, scope Scope, at string) {
 		c.addf(it.line, iat, "element %q is not an XML element name", it.Element)
 	}
 	c.checkNamespace(it.lineOf("namespace"), iat+".namespace", it.Namespace)
+	c.checkNamespace(it.lineOf("typeNamespace"), iat+".typeNamespace", it.TypeNamespace)
 	if itemScope == ScopeLanguage {
-		if len(it.Fields) > 0 || it.Value != "" || it.Generated {
-			c.addf(it.line, iat, "a language item holds the language code itself: no fields, value or generated")
+		if len(it.Fields) > 0 || it.Value != "" || it.Generated || it.TypeNamespace != "" {
+			c.addf(it.line, iat, "a language item holds the language code itself: no fields, value, generated or typeNamespace")
 		}
 		if !slices.Contains(stringTypes, it.Type) {
 			c.addf(it.lineOf("type"), iat+".type", "type %q: a language code is a string (want one of %s)", it.Type, strings.Join(stringTypes, ", "))
@@ -333,53 +373,68 @@ func (c *checker) checkNamespace(line int, at string, ns Namespace) {
 }
 
 // checkTypes reports complexType names of the typed results used for
-// different structures: the WSDL describes each name once.
+// different structures in one namespace: the WSDL describes each name
+// once per namespace.
 func (c *checker) checkTypes(s *Shape) {
-	seen := map[string]string{} // type name → signature
+	seen := map[string]string{} // type namespace and name → signature
 	where := map[string]string{}
 	for _, r := range s.Results {
 		if r == nil || r.Layout != Typed {
 			continue
 		}
-		eachType(r, func(name, sig, at string) {
-			if prev, ok := seen[name]; ok && prev != sig {
-				c.addf(0, at, "complexType %q has other fields here than at %s; give one of them another type name", name, where[name])
+		eachType(r, symbolicService, func(name, ns, sig, at string) {
+			k := ns + "\x00" + name
+			if prev, ok := seen[k]; ok && prev != sig {
+				c.addf(0, at, "complexType %q has other fields here than at %s; give one of them another type name", name, where[k])
 				return
 			}
-			if _, ok := seen[name]; !ok {
-				seen[name], where[name] = sig, at
+			if _, ok := seen[k]; !ok {
+				seen[k], where[k] = sig, at
 			}
 		})
 	}
 }
 
+// symbolicService stands for the service namespace where it is not known.
+const symbolicService = "\x00service"
+
 // eachType calls f for each complexType a typed result r uses (the result's
-// own, containers, lists and list items), with a signature of its XML
-// structure (equal signatures describe the same type) and where it is.
-func eachType(r *Result, f func(name, signature, where string)) {
+// own, containers, lists and list items), with its namespace given the
+// service namespace, a signature of its XML structure (equal signatures
+// describe the same type) and where it is.
+func eachType(r *Result, service string, f func(name, ns, signature, where string)) {
 	root := &Field{Element: r.Root, Type: r.TypeName(), Fields: r.Fields}
-	var visit func(x *Field, at string)
-	visit = func(x *Field, at string) {
+	var visit func(x *Field, inScope, at string)
+	visit = func(x *Field, inScope, at string) {
+		ns := x.Namespace.Resolve(service, inScope)
 		if x.List != "" && x.Item != nil {
-			f(ListTypeName(x), signature(x), at)
+			itemNS := x.Item.Namespace.Resolve(service, ns)
+			if x.Element != "" {
+				f(ListTypeName(x), ns, signature(x), at)
+			} else {
+				itemNS = x.Item.Namespace.Resolve(service, inScope)
+			}
 			if x.Item.List == "" && len(x.Item.Fields) > 0 {
-				f(TypeNameOf(x.Item), signature(x.Item), path(at, x.Item.label()))
+				typeNS := x.Item.ChildNamespace(service, itemNS)
+				f(TypeNameOf(x.Item), typeNS, signature(x.Item), path(at, x.Item.label()))
 				for _, k := range x.Item.Fields {
-					visit(k, path(at, x.Item.label(), k.label()))
+					visit(k, typeNS, path(at, x.Item.label(), k.label()))
 				}
 			}
 			return
 		}
 		if len(x.Fields) > 0 {
-			f(TypeNameOf(x), signature(x), at)
+			typeNS := x.ChildNamespace(service, ns)
+			f(TypeNameOf(x), typeNS, signature(x), at)
 			for _, k := range x.Fields {
-				visit(k, path(at, k.label()))
+				visit(k, typeNS, path(at, k.label()))
 			}
 		}
 	}
-	f(root.Type, signature(root), "results."+r.Name)
+	f(root.Type, r.ResultTypeNamespace(service), signature(root), "results."+r.Name)
+	content := r.ContentNamespace(service)
 	for _, k := range r.Fields {
-		visit(k, path("results."+r.Name, k.label()))
+		visit(k, content, path("results."+r.Name, k.label()))
 	}
 }
 
@@ -425,8 +480,10 @@ func signature(f *Field) string {
 	var write func(x *Field)
 	write = func(x *Field) {
 		switch {
+		case x.Text:
+			fmt.Fprintf(&b, "#text:%s;", x.Type)
 		case x.Attribute != "":
-			fmt.Fprintf(&b, "@%s:%s;", x.Attribute, x.Type)
+			fmt.Fprintf(&b, "@%s{%s}:%s;", x.Attribute, x.Namespace, x.Type)
 		case x.List != "":
 			fmt.Fprintf(&b, "%s{%s}[", x.Element, x.Namespace)
 			if x.Item != nil {
@@ -434,7 +491,7 @@ func signature(f *Field) string {
 			}
 			b.WriteString("];")
 		case len(x.Fields) > 0:
-			fmt.Fprintf(&b, "%s{%s}:%s(", x.Element, x.Namespace, TypeNameOf(x))
+			fmt.Fprintf(&b, "%s{%s}:%s{%s}(", x.Element, x.Namespace, TypeNameOf(x), x.TypeNamespace)
 			for _, k := range x.Fields {
 				write(k)
 			}

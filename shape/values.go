@@ -55,6 +55,9 @@ type ValueInfo struct {
 	// Optional values are not always there: the search point is written
 	// only by the searches that have one (WritesSearchPoint).
 	Optional bool
+	// Derived values follow from the others (a list's count): a result
+	// that writes none of them omits nothing.
+	Derived bool
 }
 
 // Values lists the values of scope in the JSON order of the interface
@@ -62,27 +65,31 @@ type ValueInfo struct {
 func Values(scope Scope) []ValueInfo {
 	switch scope {
 	case ScopeLocations:
-		return []ValueInfo{{"count", KindInt, false}, {"coordinates.latitude", KindDouble, true}, {"coordinates.longitude", KindDouble, true}}
+		return []ValueInfo{{"count", KindInt, false, false}, {"coordinates.latitude", KindDouble, true, false}, {"coordinates.longitude", KindDouble, true, false}}
 	case ScopeLocation:
 		return []ValueInfo{
-			{"index", KindInt, false}, {"id", KindInt, false}, {"atmIdentifier", KindString, false},
-			{"institution.id", KindInt, false}, {"institution.name", KindString, false},
-			{"institution.url", KindString, false}, {"institution.isAtlanticCreditUnion", KindFlag, false},
-			{"coordinates.latitude", KindDouble, false}, {"coordinates.longitude", KindDouble, false},
-			{"address.streetAddress", KindString, false}, {"address.city", KindString, false},
-			{"address.province", KindString, false}, {"address.postalCode", KindString, false},
-			{"address.landmark", KindString, false},
-			{"features.deposits", KindFlag, false}, {"features.hours", KindInt, false},
-			{"features.driveThru", KindFlag, false}, {"features.pinChange", KindFlag, false},
-			{"features.voiceGuidance", KindFlag, false},
-			{"creditCards.visa", KindFlag, false}, {"creditCards.plus", KindFlag, false},
-			{"creditCards.mastercard", KindFlag, false}, {"creditCards.cirrus", KindFlag, false},
+			{"index", KindInt, false, false}, {"id", KindInt, false, false}, {"atmIdentifier", KindString, false, false},
+			{"institution.id", KindInt, false, false}, {"institution.name", KindString, false, false},
+			{"institution.url", KindString, false, false}, {"institution.isAtlanticCreditUnion", KindFlag, false, false},
+			{"coordinates.latitude", KindDouble, false, false}, {"coordinates.longitude", KindDouble, false, false},
+			{"address.streetAddress", KindString, false, false}, {"address.city", KindString, false, false},
+			{"address.province", KindString, false, false}, {"address.postalCode", KindString, false, false},
+			{"address.landmark", KindString, false, false},
+			{"features.deposits", KindFlag, false, false}, {"features.hours", KindInt, false, false},
+			{"features.driveThru", KindFlag, false, false}, {"features.pinChange", KindFlag, false, false},
+			{"features.voiceGuidance", KindFlag, false, false},
+			{"creditCards.visa", KindFlag, false, false}, {"creditCards.plus", KindFlag, false, false},
+			{"creditCards.mastercard", KindFlag, false, false}, {"creditCards.cirrus", KindFlag, false, false},
 		}
+	case ScopeInstitutions, ScopeProvinces:
+		return []ValueInfo{{Path: "count", Kind: KindInt, Derived: true}}
+	case ScopeLanguage:
+		return []ValueInfo{{Path: "language", Kind: KindString}}
 	case ScopeInstitution:
-		return []ValueInfo{{"id", KindInt, false}, {"name", KindString, false}, {"url", KindString, false},
-			{"isAtlanticCreditUnion", KindFlag, false}}
+		return []ValueInfo{{"id", KindInt, false, false}, {"name", KindString, false, false}, {"url", KindString, false, false},
+			{"isAtlanticCreditUnion", KindFlag, false, false}}
 	case ScopeProvince:
-		return []ValueInfo{{"code", KindString, false}, {"name", KindString, false}}
+		return []ValueInfo{{"code", KindString, false, false}, {"name", KindString, false, false}}
 	}
 	return nil
 }

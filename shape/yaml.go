@@ -206,24 +206,31 @@ func (p *parser) shape(n *yaml.Node) *Shape {
 func (p *parser) result(name string, n *yaml.Node, line int) *Result {
 	where := "results." + name
 	r := &Result{Name: name, line: line}
-	m := p.pairs(n, where, "layout", "namespace", "root", "type", "fields")
+	m := p.pairs(n, where, "layout", "namespace", "root", "type", "typeNamespace", "fields", "dataset")
 	if m == nil {
 		return r
 	}
 	r.Layout = Layout(p.scalar(m["layout"], where+".layout"))
 	if m["layout"] == nil {
-		p.addf(n.Line, where+".layout", "missing (want node or typed)")
+		p.addf(n.Line, where+".layout", "missing (want node, typed or dataset)")
 	}
 	r.Namespace = Namespace(p.scalar(m["namespace"], where+".namespace"))
 	r.Root = p.scalar(m["root"], where+".root")
-	if m["root"] == nil {
+	switch {
+	case m["root"] == nil && r.Layout == Dataset:
+		r.Root = "DataSet"
+	case m["root"] == nil:
 		p.addf(n.Line, where+".root", "missing: the GET/POST root element (typed: the type's root, e.g. ArrayOfProvince; node: the node's name)")
 	}
 	r.Type = p.scalar(m["type"], where+".type")
+	r.TypeNamespace = Namespace(p.scalar(m["typeNamespace"], where+".typeNamespace"))
 	if fs, ok := m["fields"]; ok {
 		r.Fields = p.fields(fs, where)
-	} else {
+	} else if r.Layout != Dataset {
 		p.addf(n.Line, where+".fields", "missing")
+	}
+	if ds, ok := m["dataset"]; ok {
+		r.DataSet = p.dataSet(ds, where+".dataset")
 	}
 	return r
 }
@@ -240,7 +247,7 @@ func (p *parser) fields(n *yaml.Node, where string) []*Field {
 	return out
 }
 
-var fieldKeys = []string{"element", "attribute", "namespace", "type", "value", "format", "generated", "fields", "list", "item"}
+var fieldKeys = []string{"element", "attribute", "text", "namespace", "typeNamespace", "type", "value", "format", "generated", "fields", "list", "item"}
 
 func (p *parser) field(n *yaml.Node, where string) *Field {
 	f := &Field{line: n.Line}
@@ -262,19 +269,13 @@ func (p *parser) field(n *yaml.Node, where string) *Field {
 		where = where + " (" + name + ")"
 	}
 	f.Namespace = Namespace(p.scalar(m["namespace"], where+".namespace"))
+	f.TypeNamespace = Namespace(p.scalar(m["typeNamespace"], where+".typeNamespace"))
 	f.Type = p.scalar(m["type"], where+".type")
 	f.Value = p.scalar(m["value"], where+".value")
 	f.Format = p.scalar(m["format"], where+".format")
 	f.List = p.scalar(m["list"], where+".list")
-	if g, ok := m["generated"]; ok {
-		switch v := p.scalar(g, where+".generated"); v {
-		case "true":
-			f.Generated = true
-		case "false":
-		default:
-			p.addf(g.Line, where+".generated", "%q: want true or false", v)
-		}
-	}
+	f.Generated = p.boolean(m["generated"], where+".generated")
+	f.Text = p.boolean(m["text"], where+".text")
 	if fs, ok := m["fields"]; ok {
 		f.Fields = p.fields(fs, where)
 	}
@@ -282,6 +283,62 @@ func (p *parser) field(n *yaml.Node, where string) *Field {
 		f.Item = p.field(it, where+".item")
 	}
 	return f
+}
+
+// boolean reads an optional true or false.
+func (p *parser) boolean(n *yaml.Node, where string) bool {
+	if n == nil {
+		return false
+	}
+	switch v := p.scalar(n, where); v {
+	case "true":
+		return true
+	case "false":
+	default:
+		p.addf(n.Line, where, "%q: want true or false", v)
+	}
+	return false
+}
+
+// integer reads an optional integer.
+func (p *parser) integer(n *yaml.Node, where string) int64 {
+	if n == nil {
+		return 0
+	}
+	v := p.scalar(n, where)
+	i, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		p.addf(n.Line, where, "%q: want an integer", v)
+	}
+	return i
+}
+
+// names reads a list of names: [a, b].
+func (p *parser) names(n *yaml.Node, where string) []string {
+	if n == nil {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		p.addf(n.Line, where, "want a list of names ([A, B]), got %s", kindName(n))
+		return nil
+	}
+	var out []string
+	for _, k := range n.Content {
+		out = append(out, p.scalar(k, where))
+	}
+	return out
+}
+
+// list returns the items of a sequence node, reporting anything else.
+func (p *parser) list(n *yaml.Node, where string) []*yaml.Node {
+	if n == nil {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		p.addf(n.Line, where, "want a list (lines starting with -), got %s", kindName(n))
+		return nil
+	}
+	return n.Content
 }
 
 // complete fills in what a shape file may leave out: the types of values
@@ -372,6 +429,13 @@ func Marshal(s *Shape, header string) []byte {
 		if r.Type != "" && r.Type != r.Root {
 			fmt.Fprintf(&b, "    type: %s\n", yamlString(r.Type))
 		}
+		if r.TypeNamespace != "" {
+			fmt.Fprintf(&b, "    typeNamespace: %s\n", yamlString(string(r.TypeNamespace)))
+		}
+		if r.Layout == Dataset && r.DataSet != nil {
+			writeDataSet(&b, r.DataSet)
+			continue
+		}
 		b.WriteString("    fields:\n")
 		writeFields(&b, r.Fields, 6)
 	}
@@ -421,6 +485,9 @@ func writeBlockField(b *bytes.Buffer, f *Field, indent int) {
 	if f.Type != "" {
 		line("type: %s", yamlString(f.Type))
 	}
+	if f.TypeNamespace != "" {
+		line("typeNamespace: %s", yamlString(string(f.TypeNamespace)))
+	}
 	if f.List != "" {
 		line("list: %s", yamlString(f.List))
 		if f.Item != nil {
@@ -448,7 +515,11 @@ func flowField(f *Field) string {
 	}
 	add("element", f.Element)
 	add("attribute", f.Attribute)
+	if f.Text {
+		parts = append(parts, "text: true")
+	}
 	add("namespace", string(f.Namespace))
+	add("typeNamespace", string(f.TypeNamespace))
 	add("type", f.Type)
 	add("value", f.Value)
 	add("format", f.Format)

@@ -53,7 +53,7 @@ func (f *serveFlags) register(m *Main) *flag.FlagSet {
 	fs.Var(&f.keys, "key", "accepted service key (repeatable; also ATMKIT_KEYS=k1,k2); none: any non-empty key")
 	fs.Int64Var(&f.maxBody, "max-body", mockserver.DefaultMaxBodyBytes, "largest request body in bytes (the default is ASP.NET's maxRequestLength, 4096 KB); larger ones get 413")
 	fs.StringVar(&f.config, "config", "", "YAML file of settings keyed by flag name; flags and ATMKIT_* variables override it")
-	fs.StringVar(&f.adminToken, "admin-token", "", "bearer token the admin API (/__admin/*, but health) requires; empty: none")
+	fs.StringVar(&f.adminToken, "admin-token", "", "bearer token the admin API (/__admin/*, but health and the admin page's own files) requires; the admin page (/__admin/) asks for it; empty: none")
 	fs.IntVar(&f.journalSize, "journal-size", mockserver.DefaultJournalSize, "requests the journal keeps for GET /__admin/requests (0: none)")
 	fs.IntVar(&f.journalBody, "journal-body-max", mockserver.DefaultJournalBodyMax, "bytes the journal keeps of each request and each answer: headers (up to half) and the body's first bytes, the rest cut and marked (0: no headers or bodies)")
 	fs.Var(&f.faults, "fault", "fault to inject (repeatable), e.g. 'op=ReturnProvinces,binding=soap12,delay=300ms' or 'code=Client,text=\"Bad request, try again\"' (double quotes around a value with a comma or semicolon; \\\" and \\\\ inside); or its JSON form. "+

@@ -187,6 +187,30 @@ func TestServeAdminTokenAndJournalSize(t *testing.T) {
 	}
 }
 
+// TestServeAdminPage: the banner names the admin page, and the page is
+// served at that URL without the token, while the admin API still wants
+// it; GET /__admin/info tells the page a token is needed.
+func TestServeAdminPage(t *testing.T) {
+	t.Parallel()
+	base, stdout, _ := startServe(t, nil, "--admin-token", "tok")
+	want := "  admin page: " + base + "/__admin/ ("
+	if !stdout.waitFor(want) {
+		t.Fatalf("the banner lacks %q:\n%s", want, stdout)
+	}
+	code, body := get(t, base+"/__admin/", "")
+	wantStatus(t, "the page without token", code, 200, body)
+	if !strings.Contains(body, `<input id="token" name="token" type="password"`) {
+		t.Errorf("the page has no token input:\n%.400s", body)
+	}
+	code, body = get(t, base+"/__admin/info", "")
+	wantStatus(t, "info without token", code, 401, body)
+	code, body = get(t, base+"/__admin/info", "tok")
+	wantStatus(t, "info with token", code, 200, body)
+	if !strings.Contains(body, `"adminToken":true`) || strings.Contains(body, "warning") {
+		t.Errorf("info on 127.0.0.1 with a token: got %s, want adminToken true and no warning", body)
+	}
+}
+
 // TestServeJournalBodyMax sets --journal-body-max by flag, environment
 // and config file: the journal cuts the answer at it and keeps the key out.
 func TestServeJournalBodyMax(t *testing.T) {

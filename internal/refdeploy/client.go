@@ -53,7 +53,7 @@ func BuildClient(tb testing.TB, wsdlURL string, sources ...string) string {
 	}
 	run("wsdl", "-nologo", "-n:Proxy", "-out:"+proxy, wsdlURL)
 	exe := filepath.Join(dir, "client.exe")
-	args := []string{"-nologo", "-out:" + exe, "-r:System.Web.Services", "-r:System.Xml", proxy}
+	args := []string{"-nologo", "-out:" + exe, "-r:System.Web.Services", "-r:System.Xml", "-r:System.Data", proxy}
 	for _, s := range sources {
 		abs, err := filepath.Abs(s)
 		if err != nil {

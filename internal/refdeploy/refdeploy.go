@@ -42,6 +42,38 @@ var sites embed.FS
 // Root is the name of the application served at the root: the typed service.
 const Root = "typed"
 
+// Site is one application of the reference deployment: a service of the
+// interface document, written as a .NET team might, in a layout of its own.
+type Site struct {
+	// Name is its directory in testdata, served at /Name (Root: at /).
+	Name string
+	// Namespace is its service namespace; Key the one key it accepts.
+	Namespace, Key string
+	// DataSetOp names an operation answering a DataSet, which the
+	// deployment calls once before any test does (see warm); "" when it
+	// returns none.
+	DataSetOp string
+}
+
+// The sites of the reference deployment, as their C# sources set them.
+// The data and searches of every site are the typed site's, so Calls asks
+// each of them the same questions.
+var (
+	// Typed returns XmlSerializer classes with element names of its own.
+	Typed = Site{Root, Namespace, Key, ""}
+	// Legacy returns XmlElement nodes in no namespace, a DataSet with a
+	// nested table (ReturnInstitutions) and attribute values.
+	Legacy = Site{"legacy", "http://legacy.atmref.example.org/atmService", "legacy-key", "ReturnInstitutions"}
+	// DataSets returns an untyped DataSet from every operation: nested
+	// languages by a hidden key, a namespace of its own, rows left inserted.
+	DataSets = Site{"dataset", "http://dataset.atmref.example.org/atmService", "dataset-key", "ReturnProvinces"}
+	// Attrs returns typed results with values in attributes on every level,
+	// the root's included, and levels in namespaces of their own.
+	Attrs = Site{"attrs", "http://attrs.atmref.example.org/atmService", "attrs-key", ""}
+	// Sites are all of them.
+	Sites = []Site{Typed, Legacy, DataSets, Attrs}
+)
+
 // The reference deployment's fixed facts, as its C# source sets them.
 const (
 	// Namespace is the service namespace of the reference deployment.
@@ -212,7 +244,19 @@ func (d *Deployment) Log() string {
 // service on its first request.
 const startTimeout = 90 * time.Second
 
-func start(opts ...Option) (d *Deployment, err error) {
+// start starts a deployment; when a port it picked was taken meanwhile by
+// another process (another deployment starting at the same moment: the
+// ports are free when picked, not reserved), it tries again with others.
+func start(opts ...Option) (*Deployment, error) {
+	for try := 1; ; try++ {
+		d, err := startOnce(opts...)
+		if err == nil || try == 3 || !strings.Contains(err.Error(), "Address already in use") && !strings.Contains(err.Error(), "Address in use") {
+			return d, err
+		}
+	}
+}
+
+func startOnce(opts ...Option) (d *Deployment, err error) {
 	dir, err := os.MkdirTemp("", "atmkit-refdeploy-")
 	if err != nil {
 		return nil, fmt.Errorf("temporary directory: %w", err)
@@ -271,34 +315,45 @@ func start(opts ...Option) (d *Deployment, err error) {
 	if err := d.wait(); err != nil {
 		return d, err
 	}
-	if slices.Contains(names, "legacy") {
-		d.warmDataSet()
+	var wg sync.WaitGroup
+	for _, site := range Sites {
+		if site.Name != Root && slices.Contains(names, site.Name) {
+			wg.Go(func() { d.warm(site) })
+		}
 	}
+	wg.Wait()
 	return d, nil
 }
 
-// warmDataSet writes the legacy site's DataSet once before any test calls
-// it. Mono's System.Data has a race in its first DataSet serializations:
-// two written at once in a fresh process may show msdata:DisplayExpression=""
-// on a table of one of them and not of the other (about one deployment in
-// six, seen with GET and POST calls and a WSDL request in parallel; never
-// after a first serialization has finished, in 400 parallel calls). .NET
-// writes the attribute only when a table has a DisplayExpression. The call
-// goes over SOAP 1.1, which no web.config option of the tests disables; its
-// answer does not matter.
-func (d *Deployment) warmDataSet() {
-	const env = `<?xml version="1.0" encoding="utf-8"?>
-<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>` +
-		`<ReturnInstitutions xmlns="http://legacy.atmref.example.org/atmService"><strAtmServiceKey>legacy-key</strAtmServiceKey></ReturnInstitutions>` +
-		`</soap:Body></soap:Envelope>`
+// warm makes a site ready before any test calls it, each site in its own
+// AppDomain of the one Mono process: its first request compiles it (10 to
+// 20 seconds), here a request of its WSDL; and a site returning DataSets
+// writes one. Mono's System.Data has a race in the first DataSet
+// serializations of an AppDomain: two written at once may show
+// msdata:DisplayExpression="" on a table of one of them and not of the
+// other (about one deployment in six, seen with GET and POST calls and a
+// WSDL request in parallel on the legacy site; never after a first
+// serialization has finished, in 400 parallel calls). .NET writes the
+// attribute only when a table has a DisplayExpression. The call goes over
+// SOAP 1.1, which no web.config option of the tests disables; its answer
+// does not matter.
+func (d *Deployment) warm(site Site) {
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.SiteURL("legacy")+ServicePath, strings.NewReader(env))
+	_ = get(ctx, d.SiteURL(site.Name)+ServicePath+"?WSDL")
+	if site.DataSetOp == "" {
+		return
+	}
+	env := `<?xml version="1.0" encoding="utf-8"?>
+<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>` +
+		`<` + site.DataSetOp + ` xmlns="` + site.Namespace + `"><strAtmServiceKey>` + site.Key + `</strAtmServiceKey></` + site.DataSetOp + `>` +
+		`</soap:Body></soap:Envelope>`
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.SiteURL(site.Name)+ServicePath, strings.NewReader(env))
 	if err != nil {
 		return
 	}
 	req.Header.Set("Content-Type", "text/xml; charset=utf-8")
-	req.Header.Set("SOAPAction", `"http://legacy.atmref.example.org/atmService/ReturnInstitutions"`)
+	req.Header.Set("SOAPAction", `"`+site.Namespace+"/"+site.DataSetOp+`"`)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return
@@ -306,6 +361,9 @@ func (d *Deployment) warmDataSet() {
 	_, _ = io.Copy(io.Discard, resp.Body)
 	_ = resp.Body.Close()
 }
+
+// URL is the site's base address in deployment d: d.SiteURL(s.Name).
+func (s Site) URL(d *Deployment) string { return d.SiteURL(s.Name) }
 
 // run starts cmd in a process group of its own, killed with the test binary.
 func (d *Deployment) run(cmd *exec.Cmd, logName string) error {

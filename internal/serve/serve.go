@@ -104,6 +104,17 @@ func Stopping(ctx context.Context) <-chan struct{} {
 	return ch
 }
 
+type listenAddrKey struct{}
+
+// ListenAddr returns the address of the listener that accepted the request
+// whose context is ctx (0.0.0.0:8080 for a server on every interface,
+// where the connection's own address would be the one it reached); nil
+// for a request not served by Start.
+func ListenAddr(ctx context.Context) net.Addr {
+	a, _ := ctx.Value(listenAddrKey{}).(net.Addr)
+	return a
+}
+
 // Start serves h on ln in a goroutine until Shutdown or Close. ln is
 // wrapped to hold at most o.MaxConns connections and, with o.TLS, to
 // speak TLS.
@@ -121,7 +132,7 @@ func Start(ln net.Listener, h http.Handler, o Options) *Server {
 		served: make(chan error, 1), grace: o.Grace, abort: o.Abort, done: make(chan struct{})}
 	base, cancel := context.WithCancel(context.WithValue(context.Background(), stoppingKey{}, s.stopping))
 	s.cancel = cancel
-	s.srv.BaseContext = func(net.Listener) context.Context { return base }
+	s.srv.BaseContext = func(l net.Listener) context.Context { return context.WithValue(base, listenAddrKey{}, l.Addr()) }
 	s.srv.ErrorLog = ErrorLog(o.Logger)
 	go func() { s.served <- s.srv.Serve(ln) }()
 	return s

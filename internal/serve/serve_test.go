@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -179,5 +180,38 @@ func TestStartTLSAndLimit(t *testing.T) {
 		if err := <-answer; err != nil {
 			t.Errorf("request: got %v, want its answer", err)
 		}
+	}
+}
+
+// TestListenAddr: a request's context names the listener's address, the
+// one listened on, not the one the connection reached.
+func TestListenAddr(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", ":0") // every interface
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ln.Addr().String()
+	s := Start(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if a := ListenAddr(r.Context()); a != nil {
+			_, _ = io.WriteString(w, a.String())
+		}
+	}), Options{Grace: time.Second})
+	defer s.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+	resp, err := http.Get("http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(port)) + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	got, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want {
+		t.Errorf("ListenAddr: got %q, want %q", got, want)
+	}
+	if a := ListenAddr(context.Background()); a != nil {
+		t.Errorf("ListenAddr of another context: got %v, want nil", a)
 	}
 }

@@ -27,6 +27,42 @@ func (l *learner) relNS(uri, enclosing string) shape.Namespace {
 	return shape.Namespace(uri)
 }
 
+// absNS writes namespace uri on its own: service, none or the URI.
+func (l *learner) absNS(uri string) shape.Namespace {
+	switch uri {
+	case l.ns:
+		return shape.Service
+	case "":
+		return shape.NoNamespace
+	}
+	return shape.Namespace(uri)
+}
+
+// typeNamespace is the TypeNamespace of a container or list item k whose
+// element is in elementNS inside a type of namespace enclosing: its type's
+// namespace as the WSDL gives it, when not the one atmkit takes by
+// default (the element's, or for an element in no namespace the
+// enclosing type's); "" otherwise.
+func (l *learner) typeNamespace(k *node, elementNS, enclosing string) shape.Namespace {
+	def := elementNS
+	if def == "" {
+		def = enclosing
+	}
+	if k.typeNS == "" || k.typeNS == def {
+		return ""
+	}
+	return l.absNS(k.typeNS)
+}
+
+// childNS is the namespace k's element children inherit: its type's,
+// when its TypeNamespace says one, else its element's.
+func (l *learner) childNS(k *node, tn shape.Namespace) string {
+	if tn != "" {
+		return tn.Resolve(l.ns, k.ns)
+	}
+	return k.ns
+}
+
 // build turns the groups into a shape, in the groups' order; settle
 // completes it and Learn validates it.
 func (l *learner) build() *shape.Shape {
@@ -37,6 +73,19 @@ func (l *learner) build() *shape.Shape {
 			r := g.def
 			for i := 2; names[r.Name]; i++ {
 				r.Name = r.Root + strconv.Itoa(i)
+			}
+			names[r.Name] = true
+			sh.Results = append(sh.Results, r)
+			for _, op := range g.ops {
+				sh.Operations[op] = r.Name
+			}
+			continue
+		}
+		if g.layout == shape.Dataset {
+			r := l.dataSetResult(g)
+			r.Name = r.DataSet.Name
+			for i := 2; names[r.Name]; i++ {
+				r.Name = r.DataSet.Name + strconv.Itoa(i)
 			}
 			names[r.Name] = true
 			sh.Results = append(sh.Results, r)
@@ -71,6 +120,9 @@ func (l *learner) build() *shape.Shape {
 			r.Name = r.Root + strconv.Itoa(i)
 		}
 		names[r.Name] = true
+		if g.layout == shape.Typed && g.root.typeNS != "" && g.root.typeNS != contentNS {
+			r.TypeNamespace = l.absNS(g.root.typeNS)
+		}
 		r.Fields = l.fields(g.root, contentNS, r.Name, r.Root)
 		sh.Results = append(sh.Results, r)
 		for _, op := range g.ops {
@@ -111,17 +163,17 @@ func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
 	for _, k := range kids {
 		kat := at + "/" + k.label()
 		switch {
-		case k.attr || k.isLeaf() && !k.repeated:
+		case k.attr || k.text || k.isLeaf() && !k.repeated:
 			out = append(out, l.leaf(k, ns, result, kat))
 		case k.repeated && k.list != "":
 			// An unwrapped list: the items sit in n itself.
-			out = append(out, &shape.Field{List: k.list, Item: l.item(k, ns, result, kat)})
+			out = append(out, &shape.Field{List: k.list, Item: l.item(k, ns, l.typeNSOf(n, ns), result, kat)})
 			l.mapped(k, result, kat, "the "+k.list+" list's item")
 		case k.repeated:
 			l.report.Unmapped = append(l.report.Unmapped, fmt.Sprintf("%s: %s: a list atmkit has no data for; left out", result, kat))
 		case k.wrappedItem() != nil && k.wrappedItem().list != "":
 			it := k.wrappedItem()
-			f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns), List: it.list, Item: l.item(it, k.ns, result, kat+"/"+it.label())}
+			f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns), List: it.list, Item: l.item(it, k.ns, l.typeNSOf(k, ns), result, kat+"/"+it.label())}
 			if k.typeName != "" && k.typeName != shape.ListTypeName(f) {
 				f.Type = k.typeName
 			}
@@ -130,12 +182,13 @@ func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
 		case k.wrappedItem() != nil:
 			l.report.Unmapped = append(l.report.Unmapped, fmt.Sprintf("%s: %s: a list atmkit has no data for; left out", result, kat))
 		default:
-			fs := l.fields(k, k.ns, result, kat)
+			tn := l.typeNamespace(k, k.ns, l.typeNSOf(n, ns))
+			fs := l.fields(k, l.childNS(k, tn), result, kat)
 			if len(fs) == 0 {
 				l.report.Unmapped = append(l.report.Unmapped, fmt.Sprintf("%s: %s: holds nothing atmkit writes; left out", result, kat))
 				continue
 			}
-			f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns), Fields: fs}
+			f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns), TypeNamespace: tn, Fields: fs}
 			if k.typeName != "" && k.typeName != k.name {
 				f.Type = k.typeName
 			}
@@ -145,8 +198,18 @@ func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
 	return out
 }
 
-// item converts a list's item.
-func (l *learner) item(k *node, ns, result, at string) *shape.Field {
+// typeNSOf is the namespace of n's type as the WSDL says (n a container,
+// list or result whose elements are in ns), else ns.
+func (l *learner) typeNSOf(n *node, ns string) string {
+	if n.typeNS != "" {
+		return n.typeNS
+	}
+	return ns
+}
+
+// item converts a list's item, whose element inherits ns, inside a type
+// of namespace enclosing.
+func (l *learner) item(k *node, ns, enclosing, result, at string) *shape.Field {
 	f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns)}
 	if k.isLeaf() {
 		f.Type = k.typ
@@ -155,7 +218,8 @@ func (l *learner) item(k *node, ns, result, at string) *shape.Field {
 		}
 		return f
 	}
-	f.Fields = l.fields(k, k.ns, result, at)
+	f.TypeNamespace = l.typeNamespace(k, k.ns, enclosing)
+	f.Fields = l.fields(k, l.childNS(k, f.TypeNamespace), result, at)
 	if k.typeName != "" && k.typeName != k.name {
 		f.Type = k.typeName
 	}
@@ -165,13 +229,22 @@ func (l *learner) item(k *node, ns, result, at string) *shape.Field {
 // leaf converts a value: mapped, or generated.
 func (l *learner) leaf(k *node, ns, result, at string) *shape.Field {
 	f := &shape.Field{Type: k.typ}
-	if k.attr {
+	switch {
+	case k.text:
+		f.Text = true
+	case k.attr:
 		f.Attribute = k.name
-	} else {
+		if k.ns != "" {
+			f.Namespace = shape.Namespace(k.ns)
+		}
+	default:
 		f.Element, f.Namespace = k.name, l.relNS(k.ns, ns)
 	}
 	if k.value == "" {
 		f.Generated = true
+		if allBlank(k.texts) {
+			l.blank[f] = at
+		}
 		l.report.Unmapped = append(l.report.Unmapped, fmt.Sprintf("%s: %s (%s): no value of atmkit's data matches it; written with generated values", result, at, f.Type))
 		return f
 	}

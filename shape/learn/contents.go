@@ -8,6 +8,7 @@ package learn
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/atmkit/atmkit/shape"
@@ -90,9 +91,18 @@ func (l *learner) matchInstitutions(g *group) {
 		_, rs := l.instances(g, c)
 		recs = append(recs, rs...)
 	}
+	pairs := l.institutionPairs(leaves, recs)
+	l.matchCount(g, shape.ScopeInstitutions)
+	matchScope(leaves, shape.ScopeInstitution, pairs, typeNames(g.item), false)
+	l.sameTypeAsLocations(g, leaves, "institution.")
+	matchScope(leaves, shape.ScopeInstitution, nil, typeNames(g.item), true)
+}
+
+// institutionPairs pairs records of institutions with the institutions
+// the JSON answers show, joined by the leaf holding their ids: the one
+// whose joined institutions' names and addresses appear in the records.
+func (l *learner) institutionPairs(leaves []leafAt, recs []record) []pair {
 	known := l.jsonInstitutions()
-	// The leaf holding ids the JSON answers know joins the two: the one
-	// whose joined institutions' names and addresses appear in the items.
 	var join *node
 	best := 0
 	for _, lf := range leaves {
@@ -126,9 +136,7 @@ func (l *learner) matchInstitutions(g *group) {
 			}
 		}
 	}
-	matchScope(leaves, shape.ScopeInstitution, pairs, typeNames(g.item), false)
-	l.sameTypeAsLocations(g, leaves, "institution.")
-	matchScope(leaves, shape.ScopeInstitution, nil, typeNames(g.item), true)
+	return pairs
 }
 
 // sameTypeAsLocations maps the leaves of a reference list's item like the
@@ -190,18 +198,9 @@ func sameNames(a, b *node) bool {
 
 var provinceCode = regexp.MustCompile(`^[A-Z]{2}$`)
 
-// matchProvinces maps the provinces list's items. There is no JSON form of
-// ReturnProvinces: the code is the leaf of two capital letters (the more
-// so when the locations' provinces are among them), the name a leaf of
-// words; then by name.
-func (l *learner) matchProvinces(g *group) {
-	if g.item == nil {
-		return
-	}
-	leaves := scopeLeaves(g.item, "")
-	for _, c := range g.contents {
-		l.instances(g, c) // the leaves' texts
-	}
+// mapProvinces maps a province's code and name among leaves, by their
+// texts (which the answers read have filled).
+func (l *learner) mapProvinces(leaves []leafAt) {
 	seen := map[string]bool{}
 	for _, j := range l.jsons {
 		for _, it := range j.items {
@@ -256,5 +255,33 @@ func (l *learner) matchProvinces(g *group) {
 		name.value = "name"
 		name.evidence, name.guessed = "values are words (province names), no JSON form to compare", true
 	}
+}
+
+// matchProvinces maps the provinces list's items. There is no JSON form of
+// ReturnProvinces: the code is the leaf of two capital letters (the more
+// so when the locations' provinces are among them), the name a leaf of
+// words; then by name.
+func (l *learner) matchProvinces(g *group) {
+	if g.item == nil {
+		return
+	}
+	leaves := scopeLeaves(g.item, "")
+	for _, c := range g.contents {
+		l.instances(g, c) // the leaves' texts
+	}
+	l.mapProvinces(leaves)
 	matchScope(leaves, shape.ScopeProvince, nil, typeNames(g.item), true)
+	l.matchCount(g, shape.ScopeProvinces)
+}
+
+// matchCount maps the result's own leaves of a reference list (say a
+// count attribute on its root) on its values: the number of items each
+// answer lists.
+func (l *learner) matchCount(g *group, scope shape.Scope) {
+	var pairs []pair
+	for _, c := range g.contents {
+		top, items := l.instances(g, c)
+		pairs = append(pairs, pair{rec: top, values: map[string]string{"count": strconv.Itoa(len(items))}})
+	}
+	matchScope(scopeLeaves(g.root, ""), scope, pairs, typeNames(g.root), false)
 }

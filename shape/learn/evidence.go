@@ -51,6 +51,9 @@ func (l *learner) weigh(g *group) []*sighting {
 	wsdl := g.from == "the WSDL" && g.layout == shape.Typed
 	var out []*sighting
 	for _, v := range shape.Values(top) {
+		if v.Derived {
+			continue // nothing is omitted when a result does not write it
+		}
 		ops := g.ops
 		if v.Optional {
 			ops = slices.DeleteFunc(slices.Clone(g.ops), func(op string) bool { return !shape.WritesSearchPoint(op) })
@@ -113,18 +116,85 @@ func (l *learner) settle(sh *shape.Shape) {
 		}
 		r := sh.Results[i]
 		held := heldValues(r)
+		blank := l.blankFields(r)
 		var unseen []*sighting
 		for _, s := range l.weigh(g) {
 			switch {
 			case held[s.scope][s.value]:
+			case s.seen() && len(blank[s.scope]) > 0 && isString(s):
+				// Not evidence of absence: a field always empty in what
+				// was read may hold it.
+				l.report.NotSeen = append(l.report.NotSeen, fmt.Sprintf("%s: %s %s: not decided: %s, empty in every answer read, may hold it; record %s where it is not empty to decide; written with generated values meanwhile",
+					r.Name, s.scope, s.value, strings.Join(blank[s.scope], " or "), s.record))
 			case s.seen():
 				l.report.Omitted = append(l.report.Omitted, fmt.Sprintf("%s: %s %s: %s", r.Name, s.scope, s.value, s.absence()))
 			default:
 				unseen = append(unseen, s)
 			}
 		}
+		if r.Layout == shape.Dataset {
+			// A DataSet's columns are its schema's: nothing is added; a
+			// value no row could show is reported.
+			for _, s := range unseen {
+				l.report.NotSeen = append(l.report.NotSeen, fmt.Sprintf("%s: %s %s: not seen: record %s to decide which column holds it; its columns are written with generated values meanwhile",
+					r.Name, s.scope, s.value, s.record))
+			}
+			continue
+		}
 		l.keep(r, g.content, unseen)
 	}
+}
+
+// isString reports whether the sighting is of a string value, which an
+// empty field may hold (a number or a flag is never written empty).
+func isString(s *sighting) bool {
+	v, ok := shape.LookupValue(s.scope, s.value)
+	return ok && v.Kind == shape.KindString
+}
+
+// allBlank reports whether values were read and all were empty.
+func allBlank(texts []string) bool {
+	for _, t := range texts {
+		if strings.TrimSpace(t) != "" {
+			return false
+		}
+	}
+	return len(texts) > 0
+}
+
+// blankFields lists, by scope, the paths of r's generated fields and
+// columns whose every value read was empty (learner.blank).
+func (l *learner) blankFields(r *shape.Result) map[shape.Scope][]string {
+	out := map[shape.Scope][]string{}
+	var visit func(fields []*shape.Field, scope shape.Scope)
+	visit = func(fields []*shape.Field, scope shape.Scope) {
+		for _, f := range fields {
+			switch {
+			case f.List != "":
+				if sc, ok := shape.Lists(scope)[f.List]; ok && f.Item != nil {
+					visit(f.Item.Fields, sc)
+				}
+			case len(f.Fields) > 0:
+				visit(f.Fields, scope)
+			default:
+				if at, ok := l.blank[f]; ok {
+					out[scope] = append(out[scope], at)
+				}
+			}
+		}
+	}
+	visit(r.Fields, shape.ScopeOf(r.Content()))
+	if r.Layout == shape.Dataset && r.DataSet != nil {
+		for _, t := range r.DataSet.Tables {
+			scope := r.DataSet.RowScope(t, r.Content())
+			for _, c := range t.Columns {
+				if at, ok := l.blank[c]; ok {
+					out[scope] = append(out[scope], at)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // absence says why a seen value is taken for omitted.
@@ -169,6 +239,22 @@ func heldValues(r *shape.Result) map[shape.Scope]map[string]bool {
 		}
 	}
 	visit(r.Fields, shape.ScopeOf(r.Content()))
+	if r.Layout == shape.Dataset && r.DataSet != nil {
+		for _, t := range r.DataSet.Tables {
+			scope := r.DataSet.RowScope(t, r.Content())
+			if held[scope] == nil {
+				held[scope] = map[string]bool{}
+			}
+			if scope == shape.ScopeLanguage {
+				held[shape.ScopeLocation][languages] = true
+			}
+			for _, c := range t.Columns {
+				if c.Value != "" {
+					held[scope][c.Value] = true
+				}
+			}
+		}
+	}
 	return held
 }
 

@@ -29,12 +29,23 @@ type group struct {
 	// def is the built-in shape's result, kept for a result nothing read
 	// shows (keepDefault); the other steps skip such a group.
 	def *shape.Result
+	// ds is what was learned of a DataSet result (layout dataset).
+	ds *dsLearned
+	// dsForm is how the WSDL declares a DataSet result ("" unknown).
+	dsForm string
 }
 
 // resultElement is the element of an answer whose children are the
 // result's fields (typed: <OpResult> or the GET/POST root) or that is the
 // node (layout node); nil if the answer does not have that layout.
 func resultElement(c *content, layout shape.Layout) *etree.Element {
+	if layout == shape.Dataset {
+		_, diffgram := dataSetParts(c)
+		return diffgram
+	}
+	if isDataSet(c) {
+		return nil
+	}
 	if layout == shape.Typed {
 		if c.soap {
 			return c.result
@@ -55,6 +66,8 @@ func (l *learner) layoutOf(op string) (shape.Layout, string, bool) {
 	var soapOne, soapMany, typedRoot, plainRoot []*content
 	for _, c := range l.contents[op] {
 		switch {
+		case isDataSet(c):
+			return shape.Dataset, fmt.Sprintf("<%sResult> holds an inline xs:schema and a diffgr:diffgram in %s", op, c.sample.Where), true
 		case c.soap && len(c.kids) == 1:
 			soapOne = append(soapOne, c)
 		case c.soap:
@@ -87,12 +100,34 @@ func (l *learner) layoutOf(op string) (shape.Layout, string, bool) {
 // one result type, with their skeletons.
 func (l *learner) makeGroups() error {
 	byKey := map[string]*group{}
-	var unknown []string
+	var unknown, unrecorded []string
 	for _, op := range shape.Operations() {
 		content := shape.ContentOf(op)
 		var k string
 		var g *group
-		if l.info != nil && l.info.ops[op] != nil {
+		wsdlDataSet := l.info != nil && l.info.ops[op] != nil && l.info.ops[op].dataset
+		if layout, _, _ := l.layoutOf(op); layout == shape.Dataset || wsdlDataSet {
+			// A DataSet: one result per DataSet its answers show.
+			name := l.dataSetName(op)
+			if name == "" {
+				unrecorded = append(unrecorded, op)
+				continue
+			}
+			k = "dataset " + string(content) + " " + name
+			if g = byKey[k]; g == nil {
+				g = &group{content: content, layout: shape.Dataset, from: "the answers"}
+				if wsdlDataSet {
+					g.dsForm = l.info.ops[op].dsForm
+				}
+				byKey[k] = g
+				l.groups = append(l.groups, g)
+			}
+			if wsdlDataSet {
+				l.report.Mapped = append(l.report.Mapped, fmt.Sprintf("%s: layout dataset: the WSDL declares a DataSet, and its answers hold DataSet %s", op, name))
+			} else {
+				l.report.Mapped = append(l.report.Mapped, fmt.Sprintf("%s: layout dataset: its answers hold DataSet %s (an inline xs:schema and a diffgr:diffgram)", op, name))
+			}
+		} else if l.info != nil && l.info.ops[op] != nil {
 			r := l.info.ops[op]
 			if r.node {
 				k = "node " + string(content)
@@ -136,10 +171,31 @@ func (l *learner) makeGroups() error {
 			}
 		}
 	}
+	// DataSets the WSDL declares and no answer shows: the result of
+	// another operation of their content, else nothing to learn them from.
+	var missing []string
+	for _, op := range unrecorded {
+		var found *group
+		for _, g := range l.groups {
+			if g.layout == shape.Dataset && g.content == shape.ContentOf(op) {
+				found = g
+				break
+			}
+		}
+		if found == nil {
+			missing = append(missing, op)
+			continue
+		}
+		found.ops = append(found.ops, op)
+		l.guess("%s: the WSDL says it returns a DataSet, and no answer shows which: it gets the one %s returns (%s)", op, found.ops[0], found.content)
+	}
+	if len(missing) > 0 {
+		return &DataSetsNotRecordedError{Operations: missing}
+	}
 	// Skeletons from the answers where the WSDL gave none; a node no
 	// answer shows is not seen.
 	for _, g := range l.groups {
-		if g.root != nil {
+		if g.root != nil || g.layout == shape.Dataset {
 			continue
 		}
 		if len(g.contents) == 0 {
@@ -174,6 +230,36 @@ func (l *learner) makeGroups() error {
 		}
 	}
 	return nil
+}
+
+// dataSetName is the name of the DataSet op's answers hold (the first
+// one's), or "" when none is recorded.
+func (l *learner) dataSetName(op string) string {
+	for _, c := range l.contents[op] {
+		if schema, _ := dataSetParts(c); schema != nil {
+			if name := schema.SelectAttrValue("id", ""); name != "" {
+				return name
+			}
+			return "(unnamed)"
+		}
+	}
+	return ""
+}
+
+// DataSetsNotRecordedError is Learn's error when the WSDL says operations
+// return DataSets and no answer of them was read: a DataSet's tables,
+// columns and relations are in its answers alone (its inline schema).
+type DataSetsNotRecordedError struct {
+	// Operations are the operations to record, in the document's order.
+	Operations []string
+}
+
+func (e *DataSetsNotRecordedError) Error() string {
+	if len(e.Operations) == 1 {
+		return fmt.Sprintf("the WSDL says %s returns a DataSet, whose tables only its answers show: record an answer of it (any XML binding) with atmkit record, and learn from the cassette", e.Operations[0])
+	}
+	ops := strings.Join(e.Operations[:len(e.Operations)-1], ", ") + " and " + e.Operations[len(e.Operations)-1]
+	return fmt.Sprintf("the WSDL says %s return DataSets, whose tables only their answers show: record an answer of each (any XML binding) with atmkit record, and learn from the cassette", ops)
 }
 
 // keepDefault gives g, a result nothing read shows, the built-in shape's

@@ -26,8 +26,10 @@ var ErrNothingToLearn = errors.New("nothing to learn from: give a WSDL or record
 // its steps in order, each in a file of its own: readSamples (samples.go),
 // makeGroups (layout.go, its skeletons from wsdl.go or skeleton.go),
 // findList (list.go), the match step of each content (contents.go, on
-// match.go's matcher), build (build.go), settle (evidence.go: omit what
-// was seen absent, keep what was not seen). Each step writes what it
+// match.go's matcher) or, for DataSets, learnDataSet (dataset.go, its
+// tables' rows decided in dataset_roles.go), build
+// (build.go), settle (evidence.go: omit what was seen absent, keep what
+// was not seen). Each step writes what it
 // decided to the report (report.go).
 type learner struct {
 	in       Input
@@ -37,6 +39,10 @@ type learner struct {
 	contents map[string][]*content  // by operation
 	jsons    map[string]*jsonAnswer // by operation and query
 	groups   []*group
+	// blank are the generated fields and columns (*shape.Field,
+	// *shape.Column) whose every value read was empty, by their path for
+	// reports: one of them may hold a value no other field holds.
+	blank map[any]string
 }
 
 // Learn learns a shape from in. The shape is valid; the report lists what
@@ -45,7 +51,7 @@ type learner struct {
 // shown it (answers that carry it, or the WSDL's type) and did not; a
 // value nothing read could show is kept as atmkit writes it by default.
 func Learn(in Input) (*shape.Shape, *Report, error) {
-	l := &learner{in: in, report: &Report{}, contents: map[string][]*content{}, jsons: map[string]*jsonAnswer{}}
+	l := &learner{in: in, report: &Report{}, contents: map[string][]*content{}, jsons: map[string]*jsonAnswer{}, blank: map[any]string{}}
 	if len(in.WSDL) > 0 {
 		info, err := readWSDL(in.WSDL)
 		if err != nil {
@@ -61,6 +67,12 @@ func Learn(in Input) (*shape.Shape, *Report, error) {
 		return nil, l.report, err
 	}
 	learned := slices.DeleteFunc(slices.Clone(l.groups), func(g *group) bool { return g.def != nil })
+	for _, g := range learned {
+		if g.layout == shape.Dataset {
+			l.learnDataSet(g)
+		}
+	}
+	learned = slices.DeleteFunc(learned, func(g *group) bool { return g.layout == shape.Dataset })
 	for _, g := range learned {
 		l.findList(g)
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/internal/refdeploy"
 	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
@@ -22,15 +23,23 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden learned shape")
 
 // referenceSamples reads the answers recorded from the reference ASMX
-// deployment (Mono) in testdata/reference: NAME-BINDING.xml or .json;
-// answers named coordsN are searches by coordinates, one query per N.
-func referenceSamples(t *testing.T) []learn.Sample {
+// deployment's typed site (Mono) in testdata/reference.
+func referenceSamples(t *testing.T) []learn.Sample { return siteSamples(t, "reference") }
+
+// siteSamples reads the answers recorded from a site of the reference
+// ASMX deployment (Mono) in testdata/SITE: NAME-BINDING.xml or .json,
+// NAME saying the call (coordsN: a search by coordinates, one query per
+// N; the others name their operation, one query each).
+func siteSamples(t *testing.T, site string) []learn.Sample {
 	t.Helper()
-	files, err := filepath.Glob("testdata/reference/*-*")
+	files, err := filepath.Glob(filepath.Join("testdata", site, "*-*"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ops := map[string]string{"provinces": asmx.OpReturnProvinces, "institutions": asmx.OpReturnInstitutions, "allatms": asmx.OpReturnAllAtms}
+	ops := map[string]string{"provinces": asmx.OpReturnProvinces, "institutions": asmx.OpReturnInstitutions, "allatms": asmx.OpReturnAllAtms,
+		"address": asmx.OpReturnAtmSearchByAddress, "maximum": asmx.OpReturnAtmSearchByAddressWithMaximum,
+		"institution": asmx.OpReturnAtmSearchByInstitution, "institutionnone": asmx.OpReturnAtmSearchByInstitution,
+		"city": asmx.OpReturnAtmSearchByCity}
 	var out []learn.Sample
 	for _, f := range files {
 		body, err := os.ReadFile(f)
@@ -40,18 +49,23 @@ func referenceSamples(t *testing.T) []learn.Sample {
 		base := filepath.Base(f)
 		name := strings.TrimSuffix(base, filepath.Ext(base))
 		what, binding, _ := strings.Cut(name, "-")
-		op, query := ops[what], ""
+		op, query := ops[what], what
 		if strings.HasPrefix(what, "coords") {
-			op, query = asmx.OpReturnAtmSearchByCoordinates, what
+			op = asmx.OpReturnAtmSearchByCoordinates
+		}
+		if op == "" {
+			t.Fatalf("%s: no operation is called %s", f, what)
 		}
 		out = append(out, learn.Sample{Binding: binding, Op: op, Query: query, Status: 200, Body: body, Where: base})
 	}
 	return out
 }
 
-func referenceWSDL(t *testing.T) []byte {
+func referenceWSDL(t *testing.T) []byte { return siteWSDL(t, "reference") }
+
+func siteWSDL(t *testing.T, site string) []byte {
 	t.Helper()
-	data, err := os.ReadFile("testdata/reference/wsdl.xml")
+	data, err := os.ReadFile(filepath.Join("testdata", site, "wsdl.xml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,6 +102,21 @@ func mappings(s *shape.Shape) string {
 		}
 		lines = append(lines, fmt.Sprintf("%s %s root %s ns %s", op, r.Layout, r.Root, r.Namespace))
 		walk(r.Fields, r.Root)
+		if d := r.DataSet; d != nil {
+			for _, t := range d.Tables {
+				lines = append(lines, fmt.Sprintf("%s %s/%s rows %s", op, d.Name, t.Name, t.Rows))
+				for _, c := range t.Columns {
+					what := c.Value
+					switch {
+					case c.Generated:
+						what = "generated"
+					case d.IsKey(t, c):
+						what = "key"
+					}
+					lines = append(lines, fmt.Sprintf("%s %s/%s/%s %s", op, d.Name, t.Name, c.Name, what))
+				}
+			}
+		}
 	}
 	return strings.Join(lines, "\n")
 }
@@ -209,6 +238,23 @@ func TestLearnRoundTrip(t *testing.T) {
 		{"typed, answers only", load("../testdata/typed.yaml"), false},
 		{"typed, WSDL and answers", load("../testdata/typed.yaml"), true},
 		{"exotic, answers only", load("testdata/exotic.yaml"), false},
+	}
+	// The reference deployment's DataSet and attribute-valued sites, and
+	// deployments unlike them with the variations ASMX allows.
+	for _, f := range []string{"../testdata/dataset.yaml", "../testdata/attrs.yaml", "testdata/variants/dataset-flat.yaml",
+		"testdata/variants/dataset-nested.yaml", "testdata/variants/typed-variant.yaml"} {
+		name := strings.TrimSuffix(filepath.Base(f), ".yaml")
+		rows = append(rows,
+			struct {
+				name     string
+				shape    *shape.Shape
+				withWSDL bool
+			}{name + ", answers only", load(f), false},
+			struct {
+				name     string
+				shape    *shape.Shape
+				withWSDL bool
+			}{name + ", WSDL and answers", load(f), true})
 	}
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {
@@ -347,6 +393,60 @@ func TestLearnKeepsWhatItDidNotSee(t *testing.T) {
 			t.Errorf("got not seen %q, want none", rep.NotSeen)
 		}
 	})
+	t.Run("a field empty in every answer read", func(t *testing.T) {
+		// A location's institution URL in an element no name tells, in
+		// answers of an institution that has none: the element may hold it,
+		// so the URL is not omitted, and the element stays generated.
+		typed, err := shape.Load("../testdata/typed.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		bankOf := func(sh *shape.Shape) *shape.Field {
+			for _, f := range sh.Result(asmx.OpReturnAtmSearchByInstitution).Fields {
+				if f.List == "locations" && f.Item != nil {
+					for _, k := range f.Item.Fields {
+						if k.Element == "Bank" {
+							return k
+						}
+					}
+				}
+			}
+			t.Fatal("no Bank in the locations' items")
+			return nil
+		}
+		bank := func(sh *shape.Shape) []*shape.Field { return bankOf(sh).Fields }
+		field := func(fs []*shape.Field, name string) *shape.Field {
+			for _, f := range fs {
+				if f.Element == name {
+					return f
+				}
+			}
+			return nil
+		}
+		url := field(bank(typed), "Url")
+		if url == nil || url.Value != "institution.url" {
+			t.Fatalf("typed.yaml: no Url holding a location's institution.url")
+		}
+		url.Element = "Zq"
+		bankOf(typed).Type = "AtmBank" // no longer the institutions' Institution
+		calls := []refdeploy.Call{{Op: asmx.OpReturnAtmSearchByInstitution, Params: [][2]string{{asmx.ParamInstitutionID, "24"}}}}
+		learned, rep, err := learn.Learn(learn.Input{Samples: collectCalls(t, serve(t, typed, ns), ns, calls)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := strings.Join(rep.Omitted, "\n"); strings.Contains(o, "institution.url") {
+			t.Errorf("the report omits a URL an empty field may hold:\n%s", o)
+		}
+		if n := strings.Join(rep.NotSeen, "\n"); !strings.Contains(n, "location institution.url: not decided: AtmResult/Atms/Atm/Bank/Zq") {
+			t.Errorf("the report does not say the URL is undecided:\n%s", n)
+		}
+		if f := field(bank(learned), "Zq"); f == nil || !f.Generated {
+			t.Errorf("the empty field: %+v, want it generated", f)
+		}
+		if f := field(bank(learned), "url"); f != nil {
+			t.Errorf("the URL is added as atmkit writes it: %+v", f)
+		}
+	})
 	t.Run("no location listed", func(t *testing.T) {
 		// Searches that find nothing, in a shape whose empty result shows no
 		// list (its items are not wrapped): the locations list is kept whole.
@@ -390,4 +490,163 @@ func TestLearnKeepsWhatItDidNotSee(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestLearnLayoutSites learns the reference deployment's DataSet site and
+// attribute-valued site from their WSDL and answers (recorded from Mono in
+// testdata/dataset and testdata/attrs): each gives the golden shape
+// (testdata/SITE-learned.yaml), which maps every value as the site's own
+// shape does (shape/testdata/SITE.yaml), with nothing omitted; the answers
+// alone map every value alike; the attrs site's WSDL alone gives its
+// structure, and the DataSet site's WSDL alone is refused, naming each
+// operation to record.
+func TestLearnLayoutSites(t *testing.T) {
+	for _, site := range []string{"dataset", "attrs"} {
+		t.Run(site, func(t *testing.T) {
+			both, rep, err := learn.Learn(learn.Input{WSDL: siteWSDL(t, site), Samples: siteSamples(t, site)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", site+"-learned.yaml")
+			got := shape.Marshal(both, "learned from the reference deployment's "+site+" site's WSDL and answers")
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(want) {
+				t.Errorf("got\n%s\nwant (%s)\n%s", got, golden, want)
+			}
+			own, err := shape.Load(filepath.Join("..", "testdata", site+".yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if mappings(both) != mappings(own) {
+				t.Errorf("the learned shape maps\n%s\nthe site's own shape\n%s", mappings(both), mappings(own))
+			}
+			if len(rep.Omitted) > 0 || len(rep.NotSeen) > 0 {
+				t.Errorf("the report omits %q and did not see %q, where the site writes every value", rep.Omitted, rep.NotSeen)
+			}
+			alone, _, err := learn.Learn(learn.Input{Samples: siteSamples(t, site)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if mappings(alone) != mappings(both) {
+				t.Errorf("from the answers alone:\n%s\nwant\n%s", mappings(alone), mappings(both))
+			}
+			wsdlOnly, _, err := learn.Learn(learn.Input{WSDL: siteWSDL(t, site)})
+			var nr *learn.DataSetsNotRecordedError
+			switch {
+			case site == "dataset" && (!errors.As(err, &nr) || len(nr.Operations) != 8 || !strings.Contains(err.Error(), "ReturnAllAtms, ReturnAtmSearchByAddress")):
+				t.Errorf("the DataSet site's WSDL alone: got %v, want an error naming the 8 operations to record", err)
+			case site == "attrs" && err != nil:
+				t.Errorf("the attrs site's WSDL alone: %v", err)
+			case site == "attrs" && structureOf(wsdlOnly) != structureOf(both):
+				t.Errorf("the attrs site's WSDL alone gives\n%s\nwant the structure of\n%s", structureOf(wsdlOnly), structureOf(both))
+			}
+		})
+	}
+}
+
+// structureOf describes a shape's XML structure without its values.
+func structureOf(s *shape.Shape) string {
+	var lines []string
+	for _, line := range strings.Split(mappings(s), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && !strings.HasPrefix(f[1], "typed") && !strings.HasPrefix(f[1], "node") {
+			line = f[0] + " " + f[1]
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestLearnTypedDataSet learns a typed DataSet (a class generated from an
+// XSD, answered by Mono in testdata/typedds; its WSDL declares an xs:any
+// in the DataSet's namespace): the WSDL and answers, and the answers alone
+// (a GET root named after the class), give the golden shape
+// (testdata/typedds-learned.yaml) with the typed WSDL form; the WSDL
+// alone is refused, naming the operation to record.
+func TestLearnTypedDataSet(t *testing.T) {
+	both, _, err := learn.Learn(learn.Input{WSDL: siteWSDL(t, "typedds"), Samples: siteSamples(t, "typedds")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "typedds-learned.yaml")
+	got := shape.Marshal(both, "learned from a typed DataSet's WSDL and answers (ReturnProvinces only)")
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("got\n%s\nwant (%s)\n%s", got, golden, want)
+	}
+	r := both.Result(asmx.OpReturnProvinces)
+	if r.Layout != shape.Dataset || r.Root != "RegionSet" || r.DataSet.WSDL != shape.WSDLTyped {
+		t.Errorf("ReturnProvinces: layout %s, root %s, WSDL form %q; want a typed DataSet RegionSet", r.Layout, r.Root, r.DataSet.WSDL)
+	}
+	alone, _, err := learn.Learn(learn.Input{Samples: siteSamples(t, "typedds")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(shape.Marshal(alone, "")); got != string(shape.Marshal(both, "")) {
+		t.Errorf("from the answers alone:\n%s\nwant\n%s", got, shape.Marshal(both, ""))
+	}
+	_, _, err = learn.Learn(learn.Input{WSDL: siteWSDL(t, "typedds")})
+	var nr *learn.DataSetsNotRecordedError
+	if !errors.As(err, &nr) || len(nr.Operations) != 1 || nr.Operations[0] != asmx.OpReturnProvinces {
+		t.Errorf("the WSDL alone: got %v, want an error naming ReturnProvinces", err)
+	}
+}
+
+// TestLearnRowsWithoutData learns the legacy site's DataSet (Mono's
+// answers in testdata/legacy): its nested Branch table holds rows atmkit
+// has no data for, several per Lender row. The learned shape writes one
+// row of generated values per Lender row, so that the mock's answers have
+// the deployment's structure, and the report says so.
+func TestLearnRowsWithoutData(t *testing.T) {
+	learned, rep, err := learn.Learn(learn.Input{WSDL: siteWSDL(t, "legacy"), Samples: siteSamples(t, "legacy")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := learned.Result(asmx.OpReturnInstitutions).DataSet
+	branch := d.TableNamed("Branch")
+	if branch == nil || branch.Rows != shape.RowsOne {
+		t.Fatalf("Branch: %+v, want one row per Lender row", branch)
+	}
+	for _, c := range branch.Columns {
+		if !d.IsKey(branch, c) && !c.Generated {
+			t.Errorf("Branch/%s: %+v, want generated values", c.Name, c)
+		}
+	}
+	if u := strings.Join(rep.Unmapped, "\n"); !strings.Contains(u, "Registry/Branch: rows of a list atmkit has no data for; written as one row of generated values per Lender row") {
+		t.Errorf("the report does not say how Branch is written:\n%s", u)
+	}
+	const ns = "http://legacy.atmref.example.org/atmService"
+	base := serve(t, learned, ns)
+	for _, a := range refdeploy.Collect(t, base, ns, "k", []refdeploy.Call{{Op: asmx.OpReturnInstitutions}}, "soap11", "get") {
+		recorded, err := os.ReadFile(filepath.Join("testdata", "legacy", "institutions-"+a.Binding+".xml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := mocktest.Structure(recorded)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := mocktest.Structure(a.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("over %s: the structure differs from the deployment's:\n%s\nwant\n%s", a.Binding, got, want)
+		}
+	}
 }

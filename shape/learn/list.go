@@ -104,16 +104,21 @@ func (l *learner) instances(g *group, c *content) (record, []record) {
 // stop (the content list's item) go to items instead.
 func collect(n *node, el *etree.Element, rec record, stop *node, items *[]*etree.Element) {
 	for _, k := range n.kids {
-		if k.attr {
-			if a := el.SelectAttr(k.name); a != nil {
+		switch {
+		case k.attr:
+			if a := attrOf(el, k); a != nil {
 				rec[k] = append(rec[k], a.Value)
 				k.texts = append(k.texts, a.Value)
 			}
+		case k.text:
+			t := el.Text()
+			rec[k] = append(rec[k], t)
+			k.texts = append(k.texts, t)
 		}
 	}
 	for _, c := range el.ChildElements() {
 		k := n.child(c.Tag, false)
-		if k == nil {
+		if k == nil || k.text {
 			continue
 		}
 		switch {

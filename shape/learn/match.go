@@ -39,7 +39,10 @@ func sameValue(k shape.Kind, xmlText, jsonText string) bool {
 	x := strings.TrimSpace(xmlText)
 	switch k {
 	case shape.KindString:
-		return xmlText == jsonText
+		// An empty XmlElement node Mono writes indented holds the line
+		// break and indentation of its end tag (<Site>, then </Site> on a
+		// line of its own): an empty value.
+		return xmlText == jsonText || jsonText == "" && isIndentation(xmlText)
 	case shape.KindFlag:
 		switch x {
 		case "true":
@@ -69,10 +72,18 @@ func sameValue(k shape.Kind, xmlText, jsonText string) bool {
 	return false
 }
 
+// isIndentation reports whether s is a line break and indentation only.
+func isIndentation(s string) bool {
+	return strings.Contains(s, "\n") && strings.Trim(s, " \t\r\n") == ""
+}
+
 // fits reports whether a leaf of XSD type t (as the WSDL says, or as
 // inferred from texts) can hold a model value of kind k.
 func fits(n *node, k shape.Kind) bool {
 	t := n.typ
+	if n.anyText && t == "string" {
+		return true
+	}
 	ints := []string{"int", "long", "short", "byte", "unsignedByte", "unsignedShort", "unsignedInt", "unsignedLong", "integer"}
 	nums := []string{"double", "decimal", "float"}
 	strs := []string{"string", "anyURI", "token", "normalizedString"}
@@ -269,7 +280,7 @@ var synonyms = map[string][]string{
 	"plus":                  {"plus"},
 	"mastercard":            {"mastercard", "mc"},
 	"cirrus":                {"cirrus"},
-	"languages":             {"languages", "language", "langs"},
+	"languages":             {"languages", "language", "langs", "lang", "tongues"},
 	"name":                  {"name", "title", "displayname"},
 	"url":                   {"url", "website", "web", "uri", "link", "homepage"},
 	"isAtlanticCreditUnion": {"isatlanticcreditunion", "atlanticcreditunion", "atlanticcu", "isatlantic"},

@@ -25,8 +25,10 @@ type Report struct {
 	Omitted []string
 	// NotSeen are values of atmkit's model nothing read could show (no
 	// answer that would carry them, no WSDL type): the shape keeps them as
-	// atmkit writes them by default (the built-in shape's names), and each
-	// line names the calls to record to decide.
+	// atmkit writes them by default (the built-in shape's names); and
+	// string values that fields always empty in what was read may hold
+	// (those stay generated). Each line names the calls to record to
+	// decide.
 	NotSeen []string
 	// Notes are samples skipped and other remarks.
 	Notes []string
@@ -52,7 +54,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	section("Guessed (check these)", r.Guessed)
 	section("Could not map (written with generated values)", r.Unmapped)
 	section("Omitted (atmkit has them, the deployment does not)", r.Omitted)
-	section("Not seen (kept as atmkit writes them by default; record the calls named to decide)", r.NotSeen)
+	section("Not seen (kept as atmkit writes them by default, or as the line says; record the calls named to decide)", r.NotSeen)
 	section("Notes", r.Notes)
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -93,6 +93,27 @@ func readContent(s *Sample) (*content, error) {
 	return c, nil
 }
 
+// dataSetParts returns the inline schema and the diffgram of a DataSet
+// answer: <OpResult>'s (SOAP) or the GET/POST root's first two elements,
+// xs:schema then diffgr:diffgram; nil ones for another answer.
+func dataSetParts(c *content) (schema, diffgram *etree.Element) {
+	kids := c.kids
+	if !c.soap {
+		kids = c.root.ChildElements()
+	}
+	if len(kids) < 2 || kids[0].Tag != "schema" || kids[0].NamespaceURI() != nsXSD ||
+		kids[1].Tag != "diffgram" || kids[1].NamespaceURI() != nsDiffgram {
+		return nil, nil
+	}
+	return kids[0], kids[1]
+}
+
+// isDataSet reports whether c is a DataSet answer.
+func isDataSet(c *content) bool {
+	s, _ := dataSetParts(c)
+	return s != nil
+}
+
 // hasTypedRoot reports whether a GET/POST root looks like XmlSerializer's
 // root of a typed result: the xsi and xsd declarations.
 func hasTypedRoot(root *etree.Element) bool {
@@ -206,7 +227,7 @@ func (l *learner) readSamples() {
 	if l.ns == "" {
 		for _, cs := range l.contents {
 			for _, c := range cs {
-				if !c.soap && hasTypedRoot(c.root) && l.ns == "" {
+				if !c.soap && (hasTypedRoot(c.root) || isDataSet(c)) && l.ns == "" {
 					l.ns = c.root.NamespaceURI()
 				}
 			}

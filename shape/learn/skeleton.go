@@ -19,11 +19,16 @@ type node struct {
 	name     string
 	ns       string // namespace URI of the element ("" for attributes)
 	attr     bool
+	text     bool   // the enclosing element's text (XmlText), beside its attributes
 	typ      string // XSD simple type of a value; "" for complex elements
 	typeName string // complexType name, when the WSDL gives one
+	typeNS   string // the complexType's namespace, when the WSDL gives one
 	kids     []*node
 	repeated bool // occurs many times in its parent (maxOccurs unbounded, or seen so)
 	fromWSDL bool // typ comes from the schema (else it is inferred from values)
+	// anyText: a string that may hold a value of any kind (a DataSet's
+	// string column: ReadXml types every column it infers so).
+	anyText bool
 
 	// What the answers held, for inferring types and formats.
 	texts []string
@@ -41,8 +46,11 @@ func (n *node) isLeaf() bool { return len(n.kids) == 0 && n.typ != "" }
 
 // label is the node's name for reports (@ for attributes).
 func (n *node) label() string {
-	if n.attr {
+	switch {
+	case n.attr:
 		return "@" + n.name
+	case n.text:
+		return "text()"
 	}
 	return n.name
 }
@@ -52,6 +60,27 @@ func (n *node) child(name string, attr bool) *node {
 	for _, k := range n.kids {
 		if k.name == name && k.attr == attr {
 			return k
+		}
+	}
+	return nil
+}
+
+// textKid returns n's text kid, or nil.
+func (n *node) textKid() *node {
+	for _, k := range n.kids {
+		if k.text {
+			return k
+		}
+	}
+	return nil
+}
+
+// attrOf returns el's attribute of k's name and namespace, or nil.
+func attrOf(el *etree.Element, k *node) *etree.Attr {
+	for i := range el.Attr {
+		a := &el.Attr[i]
+		if a.Key == k.name && a.Space != "xmlns" && a.NamespaceURI() == k.ns {
+			return a
 		}
 	}
 	return nil
@@ -161,12 +190,12 @@ func merge(n *node, insts []*etree.Element) {
 	for _, el := range insts {
 		n.seen++
 		for _, a := range el.Attr {
-			if a.Space == "xmlns" || a.Key == "xmlns" || a.Space == "xsi" {
+			if a.Space == "xmlns" || a.Space == "" && a.Key == "xmlns" || a.NamespaceURI() == nsXSI {
 				continue
 			}
 			k := n.child(a.Key, true)
 			if k == nil {
-				k = &node{name: a.Key, attr: true}
+				k = &node{name: a.Key, ns: a.NamespaceURI(), attr: true}
 				n.kids = append(n.kids, k)
 			}
 			attrTexts[k] = append(attrTexts[k], a.Value)
@@ -200,17 +229,27 @@ func merge(n *node, insts []*etree.Element) {
 			n.kids = append(n.kids, k)
 		}
 		k.repeated = k.repeated || repeated[name]
-		complex := false
+		complex, elements := false, false
 		var texts []string
 		for _, c := range children[name] {
 			if len(c.ChildElements()) > 0 || !onlyNamespaces(c) {
 				complex = true
 			}
+			elements = elements || len(c.ChildElements()) > 0
 			texts = append(texts, c.Text())
 		}
 		if complex {
 			k.typ = ""
 			merge(k, children[name])
+			if !elements && slices.ContainsFunc(texts, func(t string) bool { return strings.TrimSpace(t) != "" }) {
+				// Attributes and text: an XmlText member beside them.
+				t := k.textKid()
+				if t == nil {
+					t = &node{text: true}
+					k.kids = append(k.kids, t)
+				}
+				t.typ = inferType(texts)
+			}
 		} else if len(k.kids) == 0 {
 			k.typ = inferType(texts)
 		}

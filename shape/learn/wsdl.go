@@ -4,13 +4,17 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/atmkit/atmkit/shape"
 	"github.com/beevik/etree"
 )
 
 // Namespaces of a WSDL 1.1 document.
 const (
-	nsWSDL = "http://schemas.xmlsoap.org/wsdl/"
-	nsXSD  = "http://www.w3.org/2001/XMLSchema"
+	nsWSDL     = "http://schemas.xmlsoap.org/wsdl/"
+	nsXSD      = "http://www.w3.org/2001/XMLSchema"
+	nsDiffgram = "urn:schemas-microsoft-com:xml-diffgram-v1"
+	nsMSData   = "urn:schemas-microsoft-com:xml-msdata"
+	nsXSI      = "http://www.w3.org/2001/XMLSchema-instance"
 )
 
 // wsdlInfo is what the learner reads from a WSDL.
@@ -24,6 +28,8 @@ type wsdlInfo struct {
 
 type wsdlResult struct {
 	node     bool   // the result is a node (xs:any)
+	dataset  bool   // the result is a DataSet (an inline schema and a diffgram)
+	dsForm   string // how the WSDL declares the DataSet (shape.WSDLSchemaAny, WSDLLaxAny or WSDLTyped)
 	typeName string // complexType name of a typed result
 	typeNS   string
 	root     string // the GET/POST root element named by the HTTP output message
@@ -32,10 +38,11 @@ type wsdlResult struct {
 
 // schemaSet indexes the schemas of a WSDL by namespace.
 type schemaSet struct {
-	types    map[string]*etree.Element // "{ns}name" → complexType
-	elements map[string]*etree.Element // "{ns}name" → global element
-	forms    map[*etree.Element]string // schema element → its target namespace
-	qualify  map[*etree.Element]bool   // schema element → elementFormDefault qualified
+	types      map[string]*etree.Element // "{ns}name" → complexType
+	elements   map[string]*etree.Element // "{ns}name" → global element
+	attributes map[string]*etree.Element // "{ns}name" → global attribute
+	forms      map[*etree.Element]string // schema element → its target namespace
+	qualify    map[*etree.Element]bool   // schema element → elementFormDefault qualified
 }
 
 func key(ns, name string) string { return "{" + ns + "}" + name }
@@ -51,7 +58,7 @@ func readWSDL(data []byte) (*wsdlInfo, error) {
 		return nil, fmt.Errorf("not a WSDL 1.1 document (no wsdl:definitions root)")
 	}
 	info := &wsdlInfo{ns: defs.SelectAttrValue("targetNamespace", ""), ops: map[string]*wsdlResult{}}
-	set := &schemaSet{types: map[string]*etree.Element{}, elements: map[string]*etree.Element{},
+	set := &schemaSet{types: map[string]*etree.Element{}, elements: map[string]*etree.Element{}, attributes: map[string]*etree.Element{},
 		forms: map[*etree.Element]string{}, qualify: map[*etree.Element]bool{}}
 	for _, types := range defs.SelectElements("types") {
 		for _, schema := range types.ChildElements() {
@@ -68,6 +75,8 @@ func readWSDL(data []byte) (*wsdlInfo, error) {
 					set.types[key(tns, name)] = d
 				case "element":
 					set.elements[key(tns, name)] = d
+				case "attribute":
+					set.attributes[key(tns, name)] = d
 				}
 			}
 		}
@@ -110,17 +119,67 @@ func readWSDL(data []byte) (*wsdlInfo, error) {
 			if r.root == "" {
 				r.root = r.typeName
 			}
-			sk := &node{name: r.root, ns: info.ns, typeName: r.typeName, fromWSDL: true}
+			sk := &node{name: r.root, ns: info.ns, typeName: r.typeName, typeNS: r.typeNS, fromWSDL: true}
 			if err := set.fill(sk, ct, map[string]bool{}); err != nil {
 				return nil, fmt.Errorf("%s's result type %s: %w", op, r.typeName, err)
 			}
 			r.skeleton = sk
+		} else if form := dataSetForm(res); form != "" {
+			r.dataset, r.dsForm = true, form
 		} else {
 			r.node = true
 		}
 		info.ops[op] = r
 	}
 	return info, nil
+}
+
+// dataSetForm tells whether a result element's inline type declares a
+// DataSet, as .NET does (a reference to xs:schema and an xs:any) or as
+// Mono does (two lax xs:any, in the XSD and diffgram namespaces), or a
+// typed DataSet (one xs:any in its namespace), and which; "" for another
+// type.
+func dataSetForm(res *etree.Element) string {
+	ct := res.SelectElement("complexType")
+	if ct == nil {
+		return ""
+	}
+	seq := ct.SelectElement("sequence")
+	if seq == nil {
+		return ""
+	}
+	var refSchema, anyAny, anyXSD, anyDiffgram bool
+	anyOther := 0
+	for _, k := range seq.ChildElements() {
+		switch k.Tag {
+		case "element":
+			if ns, local := resolveQName(k, k.SelectAttrValue("ref", "")); ns == nsXSD && local == "schema" {
+				refSchema = true
+			}
+		case "any":
+			switch k.SelectAttrValue("namespace", "") {
+			case "":
+				anyAny = true
+			case nsXSD:
+				anyXSD = true
+			case nsDiffgram:
+				anyDiffgram = true
+			case "##any", "##other", "##local", "##targetNamespace":
+			default:
+				anyOther++
+			}
+		}
+	}
+	switch {
+	case refSchema && anyAny:
+		return shape.WSDLSchemaAny
+	case anyXSD && anyDiffgram:
+		return shape.WSDLLaxAny
+	case anyOther == 1 && len(seq.ChildElements()) == 1:
+		// A typed DataSet: an xs:any in its schema's namespace.
+		return shape.WSDLTyped
+	}
+	return ""
 }
 
 // findResultElement finds the element declaration called name in a
@@ -178,6 +237,14 @@ func (s *schemaSet) fill(n *node, ct *etree.Element, visiting map[string]bool) e
 	visiting[name] = true
 	defer delete(visiting, name)
 	body := ct
+	if sc := ct.SelectElement("simpleContent"); sc != nil {
+		if ext := sc.SelectElement("extension"); ext != nil {
+			// Text (XmlText) beside attributes.
+			_, t := resolveQName(ext, ext.SelectAttrValue("base", "s:string"))
+			n.kids = append(n.kids, &node{text: true, typ: t, fromWSDL: true})
+			body = ext
+		}
+	}
 	if cc := ct.SelectElement("complexContent"); cc != nil {
 		if ext := cc.SelectElement("extension"); ext != nil {
 			bns, blocal := resolveQName(ext, ext.SelectAttrValue("base", ""))
@@ -198,8 +265,16 @@ func (s *schemaSet) fill(n *node, ct *etree.Element, visiting map[string]bool) e
 				}
 			}
 		case "attribute":
-			_, t := resolveQName(group, group.SelectAttrValue("type", "s:string"))
-			n.kids = append(n.kids, &node{name: group.SelectAttrValue("name", ""), attr: true, typ: t, fromWSDL: true})
+			decl, ns := group, ""
+			if ref := group.SelectAttrValue("ref", ""); ref != "" {
+				rns, rlocal := resolveQName(group, ref)
+				if decl = s.attributes[key(rns, rlocal)]; decl == nil {
+					return fmt.Errorf("attribute ref %s is not defined", ref)
+				}
+				ns = rns
+			}
+			_, t := resolveQName(decl, decl.SelectAttrValue("type", "s:string"))
+			n.kids = append(n.kids, &node{name: decl.SelectAttrValue("name", ""), ns: ns, attr: true, typ: t, fromWSDL: true})
 		}
 	}
 	return nil
@@ -233,7 +308,7 @@ func (s *schemaSet) addElement(n *node, el, schema *etree.Element, visiting map[
 		if tns == nsXSD {
 			k.typ = tlocal
 		} else if ct = s.types[key(tns, tlocal)]; ct != nil {
-			k.typeName = tlocal
+			k.typeName, k.typeNS = tlocal, tns
 		} else {
 			k.typ = "string" // a simple type of the deployment's own: its values are text
 		}

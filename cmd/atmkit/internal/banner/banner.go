@@ -16,6 +16,7 @@ import (
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/internal/adminwarn"
 	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
@@ -85,7 +86,8 @@ func (b Mock) Print(e *cli.Env, addr net.Addr, s *cli.Serving) {
 	}
 	fmt.Fprintf(w, "  SOAP:       POST %s%s (SOAP 1.1 and 1.2)\n", base, asmx.ServicePath)
 	fmt.Fprintf(w, "  JSON:       GET  %s%s/ReturnAtmSearchByCoordinates?...\n", base, asmx.JSONPath)
-	fmt.Fprintf(w, "  admin:      %s/__admin/health (and requests, faults, cities, institutions)\n", base)
+	fmt.Fprintf(w, "  admin page: %s/__admin/ (calls, faults and data, live in a browser)\n", base)
+	fmt.Fprintf(w, "  admin API:  %s/__admin/health (and requests, faults, cities, institutions, info)\n", base)
 	if n := len(srv.Faults()); n > 0 {
 		fmt.Fprintf(w, "  faults:     %d active (GET %s/__admin/faults)\n", n, base)
 	}
@@ -208,14 +210,9 @@ func (b Proxy) Print(e *cli.Env, addr net.Addr, s *cli.Serving) {
 
 // WarnOpenAdmin warns on w when the mock's admin API is open to other
 // hosts: it listens on addr, not a loopback address, with no admin token.
+// The admin page shows the same warning.
 func WarnOpenAdmin(w io.Writer, addr net.Addr, token string) {
-	tcp, ok := addr.(*net.TCPAddr)
-	if token != "" || !ok || tcp.IP.IsLoopback() {
-		return
+	if text := adminwarn.Text(addr, token); text != "" {
+		fmt.Fprintf(w, "atmkit: WARNING: %s\n", text)
 	}
-	where := addr.String()
-	if tcp.IP.IsUnspecified() {
-		where = fmt.Sprintf("every interface (port %d)", tcp.Port)
-	}
-	fmt.Fprintf(w, "atmkit: WARNING: listening on %s, reachable from other hosts, with no admin token: anyone who can reach the port can inject faults and read the journal (/__admin). Set --admin-token or ATMKIT_ADMIN_TOKEN, or listen on 127.0.0.1.\n", where)
 }

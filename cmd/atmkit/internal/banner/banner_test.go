@@ -172,3 +172,38 @@ func TestProgress(t *testing.T) {
 		t.Errorf("with First 0: got %q, want nothing", out.String())
 	}
 }
+
+// TestMockAdminLines: the banner names the admin page and the admin API.
+func TestMockAdminLines(t *testing.T) {
+	t.Parallel()
+	out := printMock(t, nil)
+	for _, want := range []string{
+		"  admin page: http://127.0.0.1:8080/__admin/ (calls, faults and data, live in a browser)\n",
+		"  admin API:  http://127.0.0.1:8080/__admin/health (and requests, faults, cities, institutions, info)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("banner lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestWarnOpenAdmin: the warning is printed on every interface without a
+// token, not on loopback nor with a token.
+func TestWarnOpenAdmin(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		addr  *net.TCPAddr
+		token string
+		want  string
+	}{
+		{&net.TCPAddr{IP: net.IPv4zero, Port: 8080}, "", "atmkit: WARNING: listening on every interface (port 8080), reachable from other hosts, with no admin token: anyone who can reach the port can inject faults and read the journal (/__admin). Set --admin-token or ATMKIT_ADMIN_TOKEN, or listen on 127.0.0.1.\n"},
+		{&net.TCPAddr{IP: net.IPv4zero, Port: 8080}, "tok", ""},
+		{&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}, "", ""},
+	} {
+		var out bytes.Buffer
+		WarnOpenAdmin(&out, c.addr, c.token)
+		if out.String() != c.want {
+			t.Errorf("WarnOpenAdmin(%v, %q): got %q, want %q", c.addr, c.token, out.String(), c.want)
+		}
+	}
+}

@@ -1,8 +1,13 @@
 // A .NET client of the ATM Location Lookup Service, as an app team writes
 // one: it calls the service through a proxy that Mono's wsdl tool
-// generated from a deployment's WSDL (class AtmService in namespace Proxy)
+// generated from a deployment's WSDL (its SOAP client class in namespace Proxy)
 // and prints what the proxy read, as JSON built by reflection over the
 // proxy's own types, so that a test can compare it with the data served.
+//
+// A DataSet result is printed as what the client reads of it: its name and
+// namespace, each table with its columns (name, .NET type, mapping) and
+// rows (their values, and the rows of their child tables by relation, as
+// indexes in the child table), and its relations.
 //
 // Usage: mono client.exe SERVICE_URL soap11|soap12 < CALLS
 // Each line of CALLS is an operation name and its parameters, separated
@@ -11,6 +16,7 @@
 using System;
 using System.Collections;
 using System.Collections.Generic;
+using System.Data;
 using System.Globalization;
 using System.Reflection;
 using System.Text;
@@ -25,7 +31,17 @@ public static class Client
             Console.Error.WriteLine("usage: client.exe SERVICE_URL soap11|soap12 < CALLS");
             return 2;
         }
-        var proxy = new Proxy.AtmService();
+        // The proxy class is named after the deployment's service: the one
+        // SOAP client class the wsdl tool generated.
+        SoapHttpClientProtocol proxy = null;
+        foreach (Type t in typeof(Client).Assembly.GetTypes())
+            if (t.Namespace == "Proxy" && typeof(SoapHttpClientProtocol).IsAssignableFrom(t))
+                proxy = (SoapHttpClientProtocol)Activator.CreateInstance(t);
+        if (proxy == null)
+        {
+            Console.Error.WriteLine("no SOAP client class in the proxy");
+            return 2;
+        }
         proxy.Url = args[0];
         if (args[1] == "soap12")
             proxy.SoapVersion = SoapProtocolVersion.Soap12;
@@ -76,6 +92,8 @@ public static class Client
         if (o is decimal) { sb.Append(((decimal)o).ToString(CultureInfo.InvariantCulture)); return; }
         if (o is DateTime) { sb.Append(Str(((DateTime)o).ToString("s", CultureInfo.InvariantCulture))); return; }
         if (o.GetType().IsPrimitive) { sb.Append(Convert.ToString(o, CultureInfo.InvariantCulture)); return; }
+        if (o is DBNull) { sb.Append("null"); return; }
+        if (o is DataSet) { DataSetJson(sb, (DataSet)o); return; }
         if (o is IEnumerable)
         {
             sb.Append('[');
@@ -108,6 +126,62 @@ public static class Client
             Json(sb, f.GetValue(o));
         }
         sb.Append('}');
+    }
+
+    static void DataSetJson(StringBuilder sb, DataSet ds)
+    {
+        sb.Append("{\"dataSetName\":").Append(Str(ds.DataSetName)).Append(",\"namespace\":").Append(Str(ds.Namespace)).Append(",\"tables\":[");
+        for (int t = 0; t < ds.Tables.Count; t++)
+        {
+            DataTable table = ds.Tables[t];
+            if (t > 0) sb.Append(',');
+            sb.Append("{\"name\":").Append(Str(table.TableName)).Append(",\"columns\":[");
+            for (int c = 0; c < table.Columns.Count; c++)
+            {
+                DataColumn col = table.Columns[c];
+                if (c > 0) sb.Append(',');
+                sb.Append("{\"name\":").Append(Str(col.ColumnName)).Append(",\"type\":").Append(Str(col.DataType.Name))
+                  .Append(",\"mapping\":").Append(Str(col.ColumnMapping.ToString())).Append('}');
+            }
+            sb.Append("],\"rows\":[");
+            for (int r = 0; r < table.Rows.Count; r++)
+            {
+                DataRow row = table.Rows[r];
+                if (r > 0) sb.Append(',');
+                sb.Append("{\"values\":{");
+                for (int c = 0; c < table.Columns.Count; c++)
+                {
+                    if (c > 0) sb.Append(',');
+                    sb.Append(Str(table.Columns[c].ColumnName)).Append(':');
+                    Json(sb, row[c]);
+                }
+                sb.Append("},\"children\":{");
+                for (int k = 0; k < table.ChildRelations.Count; k++)
+                {
+                    DataRelation rel = table.ChildRelations[k];
+                    if (k > 0) sb.Append(',');
+                    sb.Append(Str(rel.RelationName)).Append(":[");
+                    DataRow[] kids = row.GetChildRows(rel);
+                    for (int i = 0; i < kids.Length; i++)
+                    {
+                        if (i > 0) sb.Append(',');
+                        sb.Append(rel.ChildTable.Rows.IndexOf(kids[i]));
+                    }
+                    sb.Append(']');
+                }
+                sb.Append("}}");
+            }
+            sb.Append("]}");
+        }
+        sb.Append("],\"relations\":[");
+        for (int k = 0; k < ds.Relations.Count; k++)
+        {
+            DataRelation rel = ds.Relations[k];
+            if (k > 0) sb.Append(',');
+            sb.Append("{\"name\":").Append(Str(rel.RelationName)).Append(",\"parent\":").Append(Str(rel.ParentTable.TableName))
+              .Append(",\"child\":").Append(Str(rel.ChildTable.TableName)).Append(",\"nested\":").Append(rel.Nested ? "true" : "false").Append('}');
+        }
+        sb.Append("]}");
     }
 
     static string Str(string s)

@@ -1,0 +1,418 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/internal/mocktest"
+	"github.com/atmkit/atmkit/internal/refdeploy"
+	"github.com/atmkit/atmkit/shape"
+)
+
+// The learn-then-serve workflow for the two layouts beside the typed one:
+// a deployment answering DataSets (the reference deployment's dataset
+// site) and one answering typed results with values in attributes on every
+// level (the attrs site), and the legacy site's mix (XmlElement nodes with
+// values in attributes and text, a DataSet with a nested table of rows
+// atmkit has no data for). Per site: record every operation in every binding
+// and the WSDL with atmkit record; learn the shape with atmkit shape learn
+// (the WSDL alone is refused for DataSets, naming each operation to
+// record); serve generated data with atmkit serve --shape; every answer of
+// the mock, in the four XML bindings, has the structure of the
+// deployment's answer to the same operation (every element and attribute
+// by namespace and name, a DataSet's schema whole), and its WSDL the
+// deployment's types; atmkit conform --shape passes the deployment and the
+// mock; and (but for the legacy site's XmlElement results) a .NET client
+// whose proxy Mono's wsdl tool generated from the deployment's WSDL reads
+// the mock's data in full: for DataSets every
+// table, column and relation, as many rows as the mock's data set holds
+// for the query.
+func TestLayoutsLearnedServedRead(t *testing.T) {
+	t.Parallel()
+	d := refdeploy.Shared(t)
+	refdeploy.RequireClient(t)
+	// A generated data set, served by the mocks of both sites.
+	data := filepath.Join(t.TempDir(), "data")
+	if code, out, errOut := runAtmkit(nil, "fixtures", "generate", "--seed", "7", "--atms", "400", "--out", data); code != 0 {
+		t.Fatalf("fixtures generate: exit %d\n%s\n%s", code, out, errOut)
+	}
+	ds, err := fixtures.Load(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, site := range []refdeploy.Site{refdeploy.DataSets, refdeploy.Attrs, refdeploy.Legacy} {
+		t.Run(site.Name, func(t *testing.T) {
+			t.Parallel()
+			learnServeRead(t, d, site, data, ds)
+		})
+	}
+}
+
+func learnServeRead(t *testing.T, d *refdeploy.Deployment, site refdeploy.Site, data string, ds *fixtures.Dataset) {
+	dir := t.TempDir()
+	base, ns := d.SiteURL(site.Name), site.Namespace
+
+	// 1. Record every operation in every binding, and the WSDL.
+	cassette := filepath.Join(dir, "rec")
+	proxy, stopRecording := startCommand(t, "record", "--upstream", base, "--cassette", cassette, "--addr", "127.0.0.1:0", "--progress", "0")
+	deployment := refdeploy.Collect(t, proxy, ns, site.Key, siteCalls(site))
+	refdeploy.WSDL(t, proxy)
+	stopRecording()
+
+	// 2. Learn: from the WSDL alone (DataSets: refused), from the WSDL and
+	// the recording, and from the recording alone (its recorded WSDL).
+	wsdlURL := base + asmx.ServicePath
+	alone := filepath.Join(dir, "wsdl-alone.yaml")
+	code, out, errOut := runAtmkit(nil, "shape", "learn", "--wsdl", wsdlURL, "--out", alone)
+	_, statErr := os.Stat(alone)
+	switch {
+	case site == refdeploy.DataSets && (code != 1 || statErr == nil || !strings.Contains(errOut, "ReturnAllAtms, ReturnAtmSearchByAddress") ||
+		!strings.Contains(errOut, "ReturnInstitutions and ReturnProvinces return DataSets")):
+		t.Errorf("shape learn --wsdl alone: exit %d, file written: %v, stderr %q; want exit 1, no file, the operations to record named", code, statErr == nil, errOut)
+	case site == refdeploy.Legacy && (code != 1 || statErr == nil || !strings.Contains(errOut, "ReturnInstitutions")):
+		t.Errorf("shape learn --wsdl alone: exit %d, file written: %v, stderr %q; want exit 1, no file, ReturnInstitutions named", code, statErr == nil, errOut)
+	case site == refdeploy.Attrs && code != 0:
+		t.Errorf("shape learn --wsdl alone: exit %d\n%s\n%s", code, out, errOut)
+	}
+	learned := filepath.Join(dir, "learned.yaml")
+	if code, out, errOut := runAtmkit(nil, "shape", "learn", "--wsdl", wsdlURL, "--cassette", cassette+".yaml", "--out", learned); code != 0 {
+		t.Fatalf("shape learn: exit %d\n%s\n%s", code, out, errOut)
+	} else if strings.Contains(out, "Omitted") {
+		t.Errorf("shape learn reports omissions the site does not make:\n%s", out)
+	}
+	fromCassette := filepath.Join(dir, "cassette.yaml")
+	if code, out, errOut := runAtmkit(nil, "shape", "learn", "--cassette", cassette+".yaml", "--out", fromCassette); code != 0 {
+		t.Fatalf("shape learn --cassette: exit %d\n%s\n%s", code, out, errOut)
+	}
+	sh, errA := shape.Load(learned)
+	other, errB := shape.Load(fromCassette)
+	if errA != nil || errB != nil {
+		t.Fatalf("the learned shapes do not load: %v, %v", errA, errB)
+	}
+	if !bytes.Equal(shape.Marshal(sh, ""), shape.Marshal(other, "")) {
+		t.Errorf("learned from the cassette alone:\n%s\nwant what the WSDL and the cassette gave:\n%s", shape.Marshal(other, ""), shape.Marshal(sh, ""))
+	}
+
+	// 3. Serve generated data in the learned shape.
+	const key = "mock-key"
+	mock, _ := startCommand(t, "serve", "--addr", "127.0.0.1:0", "--shape", learned, "--namespace", ns, "--fixtures", data, "--key", key)
+
+	// 4. Every answer has the deployment's structure, in every XML binding.
+	queries := mockQueries(ds)
+	pairs := map[string]bool{}
+	for _, a := range deployment {
+		if a.Binding == "json" {
+			continue
+		}
+		want, err := mocktest.Structure(a.Body)
+		if err != nil {
+			t.Fatalf("%s over %s: the deployment's answer: %v", a.Call, a.Binding, err)
+		}
+		status, body := mocktest.Call(t, mock, ns, a.Binding, a.Call.Op, append([][2]string{{asmx.ParamKey, key}}, queries[a.Call.Op]...))
+		if status != 200 {
+			t.Fatalf("%s over %s: the mock: %d %.300s", a.Call.Op, a.Binding, status, body)
+		}
+		got, err := mocktest.Structure(body)
+		if err != nil {
+			t.Fatalf("%s over %s: the mock's answer: %v", a.Call.Op, a.Binding, err)
+		}
+		if got != want {
+			t.Errorf("%s over %s: the mock's answer has another structure than the deployment's:\n%s\nwant\n%s", a.Call.Op, a.Binding, got, want)
+		}
+		pairs[a.Call.Op+" "+a.Binding] = true
+	}
+	if len(pairs) != 32 {
+		t.Errorf("compared %d operation-binding pairs, want 32", len(pairs))
+	}
+	gotTypes, err := mocktest.WSDLTypes(refdeploy.WSDL(t, mock))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantTypes, err := mocktest.WSDLTypes(refdeploy.WSDL(t, base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gotTypes != wantTypes {
+		t.Errorf("the mock's WSDL types:\n%s\nwant the deployment's:\n%s", gotTypes, wantTypes)
+	}
+
+	// 5. conform --shape passes the deployment and the mock.
+	for _, target := range []struct{ url, key string }{{base, site.Key}, {mock, key}} {
+		if code, out := runConformProcess(t, "--target", target.url, "--key", target.key, "--shape", learned, "--no-color"); code != 0 {
+			t.Errorf("conform --shape against %s: exit %d\n%s", target.url, code, tail(out, 3000))
+		}
+	}
+
+	// 6. A .NET client, its proxy generated from the deployment's WSDL,
+	// reads the mock's answers in full (not the legacy site's: its proxy
+	// returns XmlElement nodes).
+	if site == refdeploy.Legacy {
+		return
+	}
+	exe := refdeploy.BuildClient(t, wsdlURL+"?WSDL", "testdata/dotnet/Client.cs")
+	calls, want := mockCalls(t, mock, ns, key, ds)
+	for _, w := range want {
+		if list, ok := w.([]any); ok {
+			for _, x := range list {
+				delete(x.(map[string]any), "provinceId") // the typed site's own: generated here
+			}
+		}
+	}
+	for _, soap := range []string{"soap11", "soap12"} {
+		got := runClient(t, exe, mock+asmx.ServicePath, soap, calls)
+		for i := range calls {
+			if e, ok := got[i]["error"]; ok {
+				t.Errorf("%s, %s: the client failed: %v", soap, calls[i], e)
+				continue
+			}
+			op := got[i]["op"].(string)
+			read, err := readThrough(sh.Result(op), got[i]["result"])
+			if err != nil {
+				t.Errorf("%s, %s: %v", soap, calls[i], err)
+				continue
+			}
+			if !reflect.DeepEqual(read, want[i]) {
+				t.Errorf("%s, %s: the client read\n%v\nwant\n%v", soap, calls[i], read, want[i])
+			}
+		}
+	}
+}
+
+// siteCalls are the calls that find locations in a site's data: the typed
+// site's (refdeploy.Calls), but for the legacy site, which has data of its
+// own.
+func siteCalls(site refdeploy.Site) []refdeploy.Call {
+	if site != refdeploy.Legacy {
+		return refdeploy.Calls
+	}
+	return []refdeploy.Call{
+		{Op: asmx.OpReturnAllAtms},
+		{Op: asmx.OpReturnAtmSearchByAddress, Params: [][2]string{{asmx.ParamAddress, ""}, {asmx.ParamCity, "Saint John"}, {asmx.ParamProvince, "NB"},
+			{asmx.ParamPostalCode, ""}, {asmx.ParamRadius, "5"}}},
+		{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{asmx.ParamPostalCode, ""}, {asmx.ParamLatitude, "45.309129"},
+			{asmx.ParamLongitude, "-66.071714"}, {asmx.ParamRadius, "3"}}},
+		{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{asmx.ParamPostalCode, ""}, {asmx.ParamLatitude, "46.143036"},
+			{asmx.ParamLongitude, "-60.179701"}, {asmx.ParamRadius, "5"}}},
+		{Op: asmx.OpReturnAtmSearchByAddressWithMaximum, Params: [][2]string{{asmx.ParamAddress, ""}, {asmx.ParamCity, "Saint John"}, {asmx.ParamProvince, "NB"},
+			{asmx.ParamPostalCode, ""}, {asmx.ParamRadius, "10"}, {asmx.ParamMaximumAtms, "3"}}},
+		{Op: asmx.OpReturnAtmSearchByInstitution, Params: [][2]string{{asmx.ParamInstitutionID, "9"}}},
+		{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{asmx.ParamCityID, "3"}}},
+		{Op: asmx.OpReturnInstitutions},
+		{Op: asmx.OpReturnProvinces},
+	}
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "..." + s[len(s)-n:]
+}
+
+// mockQueries are the mock's calls standing for each operation: values of
+// its data set that find several locations.
+func mockQueries(ds *fixtures.Dataset) map[string][][2]string {
+	a := ds.ATMs[len(ds.ATMs)/2]
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	address := [][2]string{{asmx.ParamAddress, a.Address.StreetAddress}, {asmx.ParamCity, a.Address.City}, {asmx.ParamProvince, a.Address.Province},
+		{asmx.ParamPostalCode, ""}, {asmx.ParamRadius, "20"}}
+	return map[string][][2]string{
+		asmx.OpReturnAtmSearchByAddress: address,
+		asmx.OpReturnAtmSearchByCoordinates: {{asmx.ParamPostalCode, ""}, {asmx.ParamLatitude, f(a.Coordinates.Latitude)},
+			{asmx.ParamLongitude, f(a.Coordinates.Longitude)}, {asmx.ParamRadius, "20"}},
+		asmx.OpReturnAtmSearchByAddressWithMaximum: append(slices.Clone(address), [2]string{asmx.ParamMaximumAtms, "3"}),
+		asmx.OpReturnAtmSearchByInstitution:        {{asmx.ParamInstitutionID, strconv.Itoa(a.InstitutionID)}},
+		asmx.OpReturnAtmSearchByCity:               {{asmx.ParamCityID, strconv.Itoa(a.CityID)}},
+	}
+}
+
+// readThrough converts what the .NET client read through a proxy of the
+// deployment's own types (printed by testdata/dotnet/Client.cs) into the
+// document's JSON form, following the shape r: each value of atmkit's
+// model where the shape says the deployment writes it. A DataSet's tables,
+// columns and relations must be the shape's.
+func readThrough(r *shape.Result, v any) (any, error) {
+	v = normalizeJSON(v)
+	if r.Layout == shape.Dataset {
+		return readDataSet(r, v)
+	}
+	content := r.Content()
+	top := map[string]any{}
+	var items []any
+	var walk func(fields []*shape.Field, obj any, into map[string]any)
+	walk = func(fields []*shape.Field, obj any, into map[string]any) {
+		m, _ := obj.(map[string]any)
+		for _, f := range fields {
+			switch {
+			case f.List != "":
+				name := f.Element
+				if name == "" {
+					name = f.Item.Element
+				}
+				var list []any
+				if m == nil {
+					list, _ = obj.([]any) // an array result is the list itself
+				} else {
+					list, _ = m[name].([]any)
+				}
+				if f.List == "languages" {
+					langs := []any{}
+					for _, l := range list {
+						langs = append(langs, l)
+					}
+					into["languages"] = langs
+					continue
+				}
+				for _, x := range list {
+					item := map[string]any{}
+					walk(f.Item.Fields, x, item)
+					items = append(items, item)
+				}
+			case len(f.Fields) > 0:
+				if m != nil && m[f.Name()] != nil {
+					walk(f.Fields, m[f.Name()], into)
+				}
+			case f.Value != "" && m != nil:
+				setValue(into, f.Value, m[f.Name()])
+			}
+		}
+	}
+	walk(r.Fields, v, top)
+	return documentOf(content, top, items), nil
+}
+
+// readDataSet converts what the client read of a DataSet.
+func readDataSet(r *shape.Result, v any) (any, error) {
+	d := r.DataSet
+	m, _ := v.(map[string]any)
+	tables, _ := m["tables"].([]any)
+	if len(tables) != len(d.Tables) {
+		return nil, fmt.Errorf("the client read %d tables, the shape's DataSet has %d", len(tables), len(d.Tables))
+	}
+	byName := map[string]map[string]any{}
+	netTypes := map[string]string{"int": "Int32", "string": "String", "double": "Double", "boolean": "Boolean", "short": "Int16",
+		"unsignedByte": "Byte", "long": "Int64", "dateTime": "DateTime"}
+	for i, t := range d.Tables {
+		tm := tables[i].(map[string]any)
+		if tm["name"] != t.Name {
+			return nil, fmt.Errorf("table %d is %v, want %s", i, tm["name"], t.Name)
+		}
+		cols, _ := tm["columns"].([]any)
+		if len(cols) != len(t.Columns) {
+			return nil, fmt.Errorf("table %s: %d columns, want %d", t.Name, len(cols), len(t.Columns))
+		}
+		for k, c := range t.Columns {
+			cm := cols[k].(map[string]any)
+			mapping := map[string]string{shape.MappingElement: "Element", shape.MappingAttribute: "Attribute", shape.MappingHidden: "Hidden"}[c.MappingOf()]
+			if cm["name"] != c.Name || cm["mapping"] != mapping || netTypes[c.Type] != "" && cm["type"] != netTypes[c.Type] {
+				return nil, fmt.Errorf("table %s: column %d is %v, want %s %s %s", t.Name, k, cm, c.Name, mapping, netTypes[c.Type])
+			}
+		}
+		byName[t.Name] = tm
+	}
+	rels, _ := m["relations"].([]any)
+	if len(rels) != len(d.Relations) {
+		return nil, fmt.Errorf("the client read %d relations, want %d", len(rels), len(d.Relations))
+	}
+	for i, rel := range d.Relations {
+		rm := rels[i].(map[string]any)
+		if rm["name"] != rel.Name || rm["parent"] != rel.Parent || rm["child"] != rel.Child || rm["nested"] != map[bool]string{true: "1", false: "0"}[rel.Nested] {
+			return nil, fmt.Errorf("relation %d is %v, want %+v", i, rm, rel)
+		}
+	}
+	rowsOf := func(t *shape.Table) []any { rs, _ := byName[t.Name]["rows"].([]any); return rs }
+	content := r.Content()
+	ct := d.ContentTable()
+	top := map[string]any{}
+	var items []any
+	for _, t := range d.Tables {
+		if t.Rows == shape.RowsOne && d.ParentOf(t) == nil && len(rowsOf(t)) == 1 {
+			values := rowsOf(t)[0].(map[string]any)["values"].(map[string]any)
+			for _, c := range t.Columns {
+				if c.Value != "" {
+					setValue(top, c.Value, values[c.Name])
+				}
+			}
+		}
+	}
+	for _, row := range rowsOf(ct) {
+		rm := row.(map[string]any)
+		item := map[string]any{}
+		values := rm["values"].(map[string]any)
+		for _, c := range ct.Columns {
+			if c.Value != "" {
+				setValue(item, c.Value, values[c.Name])
+			}
+		}
+		// The rows of its child tables, through the relations.
+		children, _ := rm["children"].(map[string]any)
+		for _, rel := range d.Relations {
+			if rel.Parent != ct.Name {
+				continue
+			}
+			child := d.TableNamed(rel.Child)
+			idx, _ := children[rel.Name].([]any)
+			if child.Rows == "languages" {
+				langs := []any{}
+				for _, i := range idx {
+					n, _ := strconv.Atoi(fmt.Sprint(i))
+					cv := rowsOf(child)[n].(map[string]any)["values"].(map[string]any)
+					for _, c := range child.Columns {
+						if c.Value == "language" {
+							langs = append(langs, cv[c.Name])
+						}
+					}
+				}
+				item["languages"] = langs
+			}
+		}
+		items = append(items, item)
+	}
+	return documentOf(content, top, items), nil
+}
+
+// setValue sets the model value at path in m (nested maps for dotted
+// paths); a string the client read as null is the empty string.
+func setValue(m map[string]any, path string, v any) {
+	parts := strings.Split(path, ".")
+	for _, p := range parts[:len(parts)-1] {
+		next, ok := m[p].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			m[p] = next
+		}
+		m = next
+	}
+	if v == nil {
+		v = ""
+	}
+	m[parts[len(parts)-1]] = v
+}
+
+// documentOf assembles the document's JSON form of a result read: a
+// locations result, or the institutions or provinces list.
+func documentOf(content shape.Content, top map[string]any, items []any) any {
+	if content != shape.Locations {
+		if items == nil {
+			items = []any{}
+		}
+		return items
+	}
+	doc := map[string]any{"count": top["count"], "coordinates": nil, "locations": items}
+	if c, ok := top["coordinates"].(map[string]any); ok && c["latitude"] != "" {
+		doc["coordinates"] = c
+	}
+	if items == nil {
+		doc["locations"] = []any(nil)
+	}
+	return doc
+}

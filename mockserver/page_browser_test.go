@@ -1,0 +1,384 @@
+package mockserver
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"maps"
+	"net"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/atomicfile"
+	"github.com/atmkit/atmkit/internal/serve"
+)
+
+// pageWait is how long the page test waits for a condition: generous, as
+// the machines running it are shared; nothing is asserted of how long a
+// step took.
+const pageWait = 90 * time.Second
+
+// watchProblems makes every document of the tab note its script errors
+// and the Content-Security-Policy violations in window.__problems (the
+// tool's script is not subject to the page's policy).
+func watchProblems(t *testing.T, ctx context.Context) {
+	t.Helper()
+	const script = `window.__problems = [];
+addEventListener('securitypolicyviolation', (e) => window.__problems.push('CSP ' + e.violatedDirective + ' ' + e.blockedURI));
+addEventListener('error', (e) => window.__problems.push('error ' + e.message));
+addEventListener('unhandledrejection', (e) => window.__problems.push('rejection ' + e.reason));`
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: script}); err != nil {
+		t.Fatalf("watch the page: %v", err)
+	}
+}
+
+// noProblems fails the test with the script errors and CSP violations the
+// page had.
+func noProblems(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if p := browserValue(t, ctx, "read the problems", chromedp.Evaluate[[]string](`window.__problems || []`)); len(p) > 0 {
+		t.Errorf("the page had problems: %q", p)
+	}
+}
+
+// waitUntil waits for a JavaScript condition to hold on the page.
+func waitUntil(t *testing.T, ctx context.Context, what, condition string) {
+	t.Helper()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](condition, chromedp.WithPollingTimeout(pageWait),
+		chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+		state, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('state') ? document.getElementById('state').textContent : ''`))
+		t.Fatalf("%s: %v (the page's state: %q)", what, err, state)
+	}
+}
+
+// js quotes s as a JavaScript string.
+func js(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// pageText is everything the page holds: its HTML, the values of its
+// inputs, its storage but the tab's token, and the text it shows.
+const pageText = `document.documentElement.outerHTML + '\n' +
+	[...document.querySelectorAll('input, select, textarea')].map((e) => e.name + '=' + e.value).join('\n') + '\n' +
+	document.body.innerText + '\n' + JSON.stringify(localStorage)`
+
+// TestAdminPageInChromium drives the admin page in headless Chromium: it
+// asks for the token and keeps it for the tab; calls appear without a
+// reload, newest first, with the test hooks; a call opened shows its
+// request and answer pretty-printed, the key masked in the whole page; a
+// fault added with the form answers the next call, which the list marks,
+// and is removed with its button; what the journal holds is shown as
+// text (a request with <script> runs nothing); the server shuts down with
+// the page open. With -update it writes docs/admin-page.png.
+func TestAdminPageInChromium(t *testing.T) {
+	t.Parallel()
+	exe, missing := chromiumPath()
+	requireClient(t, missing)
+	const (
+		token = "page-admin-token-7f3a"
+		key   = "page-service-key-5521"
+	)
+	s, err := New(WithAdminToken(token), WithKeys(key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := serve.Start(ln, s, serve.Options{Grace: time.Minute})
+	t.Cleanup(func() { _ = srv.Close() })
+	base := srv.URL
+	ctx := newBrowser(t, exe)
+	watchProblems(t, ctx)
+
+	// Opening: the page asks for the token, then keeps it for this tab.
+	browse(t, ctx, "open the page", chromedp.Navigate(base+"/__admin/"), chromedp.WaitVisible(`#login input[name="token"]`))
+	if open := browserValue(t, ctx, "read the button", chromedp.Text(`#login button[type="submit"]`)); open != "Open" {
+		t.Errorf("the token form's button: got %q, want Open", open)
+	}
+	browse(t, ctx, "give a wrong token", chromedp.SendKeys(`#login input[name="token"]`, "not-the-token"), chromedp.Click(`#login button[type="submit"]`))
+	waitUntil(t, ctx, "the wrong token refused", `document.getElementById('login-error').textContent === 'The mock refused that token.'`)
+	browse(t, ctx, "give the token", chromedp.SendKeys(`#login input[name="token"]`, token), chromedp.Click(`#login button[type="submit"]`),
+		chromedp.WaitVisible(`#app`))
+	waitUntil(t, ctx, "the page goes live", `document.getElementById('state').textContent.startsWith('Live')`)
+	if got := browserValue(t, ctx, "read the storage", chromedp.Evaluate[[]string](
+		`[sessionStorage.getItem('atmkit.adminToken') || '', String(localStorage.length)]`)); got[0] != token || got[1] != "0" {
+		t.Errorf("the token: got sessionStorage %q and %s localStorage items, want it in sessionStorage only", got[0], got[1])
+	}
+	waitUntil(t, ctx, "the data set", `document.querySelectorAll('#cities tr').length > 0 && document.querySelectorAll('#institutions tr').length > 0`)
+	ds := s.Dataset()
+	if n := browserValue(t, ctx, "count cities", chromedp.Evaluate[int](`document.querySelectorAll('#cities tr').length`)); n != len(ds.Cities) {
+		t.Errorf("cities listed: got %d, want %d", n, len(ds.Cities))
+	}
+	c := ds.Cities[0]
+	if row := browserValue(t, ctx, "read a city", chromedp.Text(`#cities tr`)); !strings.Contains(row, strconv.Itoa(c.ID)) || !strings.Contains(row, c.Name) {
+		t.Errorf("first city row: got %q, want its id %d and name %q", row, c.ID, c.Name)
+	}
+
+	// Three calls appear without a reload, newest first.
+	send := func(b asmx.Binding, op string) int {
+		t.Helper()
+		return call(t, base, b, op, paramsFor(op, key)).status
+	}
+	calls := []struct {
+		b  asmx.Binding
+		op string
+	}{{asmx.SOAP11, asmx.OpReturnProvinces}, {asmx.HTTPGet, asmx.OpReturnInstitutions}, {asmx.JSON, asmx.OpReturnAtmSearchByCoordinates}}
+	for _, c := range calls {
+		if st := send(c.b, c.op); st != http.StatusOK {
+			t.Fatalf("%s over %s: got %d, want 200", c.op, c.b, st)
+		}
+	}
+	waitUntil(t, ctx, "three calls listed", `document.querySelectorAll('#call-rows tr').length === 3`)
+	rows := browserValue(t, ctx, "read the rows", chromedp.Evaluate[[]map[string]string](
+		`[...document.querySelectorAll('#call-rows tr')].map((r) => Object.assign({}, r.dataset))`))
+	for i, r := range rows {
+		want := calls[len(calls)-1-i]
+		if r["operation"] != want.op || r["binding"] != want.b.String() || r["status"] != "200" || r["fault"] != "" {
+			t.Errorf("row %d: got %v, want operation %s, binding %s, status 200, no fault", i, r, want.op, want.b)
+		}
+	}
+
+	// A filter: only the calls of one operation.
+	setFilter := func(id, v string) {
+		t.Helper()
+		browserValue(t, ctx, "set a filter", chromedp.Evaluate[bool](fmt.Sprintf(
+			`(() => { const e = document.getElementById(%s); e.value = %s; e.dispatchEvent(new Event('change', {bubbles: true})); return true; })()`, js(id), js(v))))
+	}
+	setFilter("filter-operation", asmx.OpReturnInstitutions)
+	waitUntil(t, ctx, "the filtered list", `(() => { const r = document.querySelectorAll('#call-rows tr'); return r.length === 1 && r[0].dataset.operation === 'ReturnInstitutions'; })()`)
+	setFilter("filter-operation", "")
+	waitUntil(t, ctx, "the list unfiltered", `document.querySelectorAll('#call-rows tr').length === 3`)
+
+	// Open the SOAP call from the keyboard: its request and answer, XML
+	// indented, headers included; the key masked in the whole page.
+	browse(t, ctx, "open the SOAP call", chromedp.Focus(`#call-rows tr[data-binding="soap11"] button`), chromedp.KeyEvent("\r"))
+	waitUntil(t, ctx, "the SOAP call opened", `document.querySelectorAll('#call-request pre.body, #call-answer pre.body').length === 2`)
+	req := browserValue(t, ctx, "read the request", chromedp.Text(`#call-request`))
+	ans := browserValue(t, ctx, "read the answer", chromedp.Text(`#call-answer`))
+	for _, want := range []string{"POST /service/service.asmx", "Content-Type: text/xml; charset=utf-8", "Soapaction: ",
+		"\n  <soap:Body>\n    <ReturnProvinces", "<strAtmServiceKey>" + MaskKey(key) + "</strAtmServiceKey>"} {
+		if !strings.Contains(req, want) {
+			t.Errorf("the request shown lacks %q:\n%s", want, req)
+		}
+	}
+	for _, want := range []string{"HTTP 200", "Content-Type: text/xml; charset=utf-8", "\n  <soap:Body>\n    <ReturnProvincesResponse"} {
+		if !strings.Contains(ans, want) {
+			t.Errorf("the answer shown lacks %q:\n%s", want, ans)
+		}
+	}
+	if got := browserValue(t, ctx, "read the focus", chromedp.Evaluate[string](`document.activeElement.id`)); got != "call-title" {
+		t.Errorf("focus after opening a call: got #%s, want #call-title", got)
+	}
+	// The JSON call: its answer formatted.
+	browse(t, ctx, "open the JSON call", chromedp.Click(`#call-rows tr[data-binding="json"] button`))
+	waitUntil(t, ctx, "the JSON call opened", `document.getElementById('call-title').textContent.includes('over json') && document.querySelector('#call-answer pre.body') !== null`)
+	if body := browserValue(t, ctx, "read the JSON answer", chromedp.Text(`#call-answer pre.body`)); !strings.HasPrefix(body, "{\n  \"") {
+		t.Errorf("the JSON answer is not formatted: %.200q", body)
+	}
+	browse(t, ctx, "reopen the SOAP call", chromedp.Click(`#call-rows tr[data-binding="soap11"] button`))
+	waitUntil(t, ctx, "the SOAP call reopened", `document.getElementById('call-title').textContent.includes('over soap11') && document.querySelector('#call-answer pre.body') !== null`)
+	whole := browserValue(t, ctx, "read the whole page", chromedp.Evaluate[string](pageText))
+	for _, secret := range []string{key, token, url.QueryEscape(key)} {
+		if strings.Contains(whole, secret) {
+			t.Errorf("the page shows %q", secret)
+		}
+	}
+	if !strings.Contains(whole, MaskKey(key)) {
+		t.Errorf("the page does not show the key's mask %q", MaskKey(key))
+	}
+
+	// Add a fault with the form; the next call gets it and the list marks it.
+	browse(t, ctx, "fill the fault form",
+		chromedp.Click(`#fault-details summary`),
+		chromedp.WaitVisible(`#fault-form select[name="operation"]`),
+		chromedp.SetValue(`#fault-form select[name="operation"]`, asmx.OpReturnProvinces),
+		chromedp.SendKeys(`#fault-form input[name="status"]`, "503"),
+		chromedp.SendKeys(`#fault-form input[name="times"]`, "2"),
+		chromedp.SendKeys(`#fault-form input[name="delay"]`, "1ms"))
+	if b := browserValue(t, ctx, "read the submit button", chromedp.Text(`#fault-form button[type="submit"]`)); b != "Add fault" {
+		t.Errorf("the fault form's button: got %q, want Add fault", b)
+	}
+	browse(t, ctx, "add the fault", chromedp.Click(`#fault-form button[type="submit"]`))
+	waitUntil(t, ctx, "the fault listed", `document.querySelectorAll('#faults li').length === 1`)
+	faults := s.Faults()
+	if len(faults) != 1 || faults[0].Operation != asmx.OpReturnProvinces || faults[0].Status != 503 || faults[0].Times != 2 || faults[0].Delay != time.Millisecond {
+		t.Fatalf("faults after the form: got %+v, want one on ReturnProvinces, status 503, times 2, delay 1ms", faults)
+	}
+	id := faults[0].ID
+	if got := browserValue(t, ctx, "read the form after adding", chromedp.Evaluate[string](
+		`document.getElementById('fault-error').textContent + '|' + document.querySelector('#fault-form input[name="status"]').value + '|' + document.getElementById('faults-status').textContent`)); got != "||Added "+id+": operation=ReturnProvinces, delay=1ms, status=503." {
+		t.Errorf("after Add fault: got error|status input|message %q, want no error, the form emptied and the fault named", got)
+	}
+	if st := send(asmx.SOAP11, asmx.OpReturnProvinces); st != http.StatusServiceUnavailable {
+		t.Errorf("the call after the fault: got %d, want 503", st)
+	}
+	waitUntil(t, ctx, "the faulted call marked", fmt.Sprintf(`(() => { const r = document.querySelector('#call-rows tr'); return r !== null && r.dataset.fault === %s && r.dataset.status === '503'; })()`, js(id)))
+	waitUntil(t, ctx, "the fault's remaining times", `document.querySelector('#faults li').textContent.includes('1 call left')`)
+	screenshotPage(t, ctx)
+
+	// Remove it with its button; the next call is answered normally.
+	if b := browserValue(t, ctx, "read the remove button", chromedp.Text(`#faults li button`)); b != "Remove" {
+		t.Errorf("the fault's button: got %q, want Remove", b)
+	}
+	browse(t, ctx, "remove the fault", chromedp.Click(`#faults li button`))
+	waitUntil(t, ctx, "the fault gone", `document.querySelectorAll('#faults li').length === 0`)
+	waitUntil(t, ctx, "the focus kept", `document.activeElement === document.querySelector('#fault-details summary')`)
+	if n := len(s.Faults()); n != 0 {
+		t.Errorf("faults after Remove: got %d, want 0", n)
+	}
+	if st := send(asmx.SOAP11, asmx.OpReturnProvinces); st != http.StatusOK {
+		t.Errorf("the call after Remove: got %d, want 200", st)
+	}
+	waitUntil(t, ctx, "the call after Remove", `(() => { const r = document.querySelector('#call-rows tr'); return r.dataset.status === '200' && !('fault' in r.dataset); })()`)
+
+	// What the journal holds is shown as text: markup in a path and a body
+	// runs nothing and makes no element.
+	const xss = `<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2"><b>bold</b>`
+	markup := mustRequest(t, http.MethodPost, base+"/service/service.asmx", xss)
+	markup.Header.Set("Content-Type", "text/xml; charset=utf-8")
+	do(t, markup)
+	do(t, mustRequest(t, http.MethodGet, base+"/"+url.PathEscape(`<img src=x onerror="window.__xss=3">`), ""))
+	waitUntil(t, ctx, "the markup calls listed", `document.querySelectorAll('#call-rows tr').length === 7`)
+	browse(t, ctx, "open the markup body", chromedp.Click(`#call-rows tr:nth-child(2) button`))
+	waitUntil(t, ctx, "the markup call opened", `document.querySelector('#call-request pre.body') !== null`)
+	if body := browserValue(t, ctx, "read the markup body", chromedp.Text(`#call-request pre.body`)); !strings.Contains(body, "<script>window.__xss = 1</script>") {
+		t.Errorf("the body with markup is not shown as text: %q", body)
+	}
+	list := browserValue(t, ctx, "read the list", chromedp.Text(`#call-rows`))
+	if !strings.Contains(list, `/<img src=x onerror="window.__xss=3">`) {
+		t.Errorf("the path with markup is not shown as text:\n%s", list)
+	}
+	if got := browserValue(t, ctx, "look for injected markup", chromedp.Evaluate[string](
+		`[typeof window.__xss, document.images.length, document.scripts.length, document.querySelectorAll('main b').length].join(' ')`)); got != "undefined 0 1 0" {
+		t.Errorf("markup from the journal: got window.__xss, images, scripts, <b> = %q, want \"undefined 0 1 0\"", got)
+	}
+	noProblems(t, ctx)
+
+	// Another tab has no token: it asks again.
+	tab, cancelTab := chromedp.NewContext(ctx)
+	defer cancelTab()
+	browse(t, tab, "open a second tab", chromedp.Navigate(base+"/__admin/"), chromedp.WaitVisible(`#login input[name="token"]`))
+
+	// The server stops with the page open: no request of the page holds
+	// the shutdown up, and the page says the mock does not answer.
+	if err := srv.Shutdown(); err != nil {
+		t.Errorf("shut down with the page open: %v", err)
+	}
+	waitUntil(t, ctx, "the page notices", `document.getElementById('state').textContent.includes('does not answer')`)
+}
+
+// TestAdminPageWarnsInChromium: a mock on every interface without an
+// admin token opens the page at once and shows the warning serve prints.
+func TestAdminPageWarnsInChromium(t *testing.T) {
+	t.Parallel()
+	exe, missing := chromiumPath()
+	requireClient(t, missing)
+	s, err := New(WithDataset(smallDataset()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", ":0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := serve.Start(ln, s, serve.Options{Grace: time.Second})
+	t.Cleanup(func() { _ = srv.Close() })
+	base := "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(ln.Addr().(*net.TCPAddr).Port))
+	ctx := newBrowser(t, exe)
+	watchProblems(t, ctx)
+	browse(t, ctx, "open the page", chromedp.Navigate(base+"/__admin/"), chromedp.WaitVisible(`#app`), chromedp.WaitVisible(`#warning`))
+	w := browserValue(t, ctx, "read the warning", chromedp.Text(`#warning`))
+	if !strings.Contains(w, "reachable from other hosts, with no admin token") || !strings.Contains(w, "--admin-token") {
+		t.Errorf("the warning: got %q", w)
+	}
+	if v := browserValue(t, ctx, "look for the token form", chromedp.Evaluate[bool](`document.getElementById('login').hidden`)); !v {
+		t.Error("a mock without a token: the page asks for one")
+	}
+	noProblems(t, ctx)
+}
+
+// screenshotPage writes the page as docs/admin-page.png with -update.
+func screenshotPage(t *testing.T, ctx context.Context) {
+	t.Helper()
+	screenshot(t, ctx, "admin-page")
+	if !*update {
+		return
+	}
+	// From the top, the fault form folded, so the data set shows too.
+	browserValue(t, ctx, "arrange the page", chromedp.Evaluate[bool](
+		`document.getElementById('fault-details').open = false; document.activeElement.blur(); window.scrollTo(0, 0); true`))
+	shot := browserValue(t, ctx, "take the screenshot", chromedp.CaptureScreenshot())
+	small, err := smallPNG(shot)
+	if err != nil {
+		t.Fatalf("the screenshot: %v", err)
+	}
+	path := filepath.Join("..", "docs", "admin-page.png")
+	if err := atomicfile.Write(path, small, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %s (%d bytes; %d as taken)", path, len(small), len(shot))
+}
+
+// smallPNG re-encodes a screenshot in the 256 colours it uses most, which
+// a page of flat colours and text loses nothing visible to, at about a
+// third of the size.
+func smallPNG(shot []byte) ([]byte, error) {
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		return nil, err
+	}
+	b := img.Bounds()
+	rgba := func(x, y int) color.RGBA {
+		r, g, bl, _ := img.At(x, y).RGBA()
+		return color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), 0xff}
+	}
+	counts := map[color.RGBA]int{}
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			counts[rgba(x, y)]++
+		}
+	}
+	colors := slices.Collect(maps.Keys(counts))
+	key := func(c color.RGBA) int { return int(c.R)<<16 | int(c.G)<<8 | int(c.B) }
+	slices.SortFunc(colors, func(a, c color.RGBA) int { return cmp.Or(counts[c]-counts[a], key(a)-key(c)) })
+	var palette color.Palette
+	for _, c := range colors[:min(256, len(colors))] {
+		palette = append(palette, c)
+	}
+	out := image.NewPaletted(b, palette)
+	index := map[color.RGBA]uint8{}
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			c := rgba(x, y)
+			i, ok := index[c]
+			if !ok {
+				i = uint8(palette.Index(c))
+				index[c] = i
+			}
+			out.SetColorIndex(x, y, i)
+		}
+	}
+	var buf bytes.Buffer
+	if err := (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(&buf, out); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

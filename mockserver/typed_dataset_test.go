@@ -1,0 +1,139 @@
+package mockserver_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/beevik/etree"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/mocktest"
+	"github.com/atmkit/atmkit/internal/refdeploy"
+	"github.com/atmkit/atmkit/mockserver"
+	"github.com/atmkit/atmkit/shape"
+)
+
+// TestTypedDataSet serves the shape learned from a typed DataSet's answers
+// (Mono's, in shape/learn/testdata/typedds) and compares with them: the
+// answers' structure over SOAP and GET/POST, the WSDL's declarations of
+// the result (an xs:any in the DataSet's namespace, which the service
+// schema imports from ?schema=RegionSet) and the schema served there; any
+// other schema id is ASMX's error.
+func TestTypedDataSet(t *testing.T) {
+	sh, err := shape.Load(filepath.Join("..", "shape", "learn", "testdata", "typedds-learned.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ns = "http://typedds.atmref.example.org/atmService"
+	h, err := mockserver.New(mockserver.WithShape(sh), mockserver.WithNamespace(ns))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	dir := filepath.Join("..", "shape", "learn", "testdata", "typedds")
+	read := func(name string) []byte {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for recorded, bindings := range map[string][]string{"provinces-soap11.xml": {"soap11", "soap12"}, "provinces-get.xml": {"get", "post"}} {
+		want, err := mocktest.Structure(read(recorded))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range bindings {
+			status, body := mocktest.Call(t, srv.URL, ns, b, asmx.OpReturnProvinces, [][2]string{{asmx.ParamKey, "k"}})
+			if status != 200 {
+				t.Fatalf("over %s: %d %.300s", b, status, body)
+			}
+			got, err := mocktest.Structure(body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b == "soap12" {
+				got = strings.ReplaceAll(got, asmx.NamespaceSOAP12, asmx.NamespaceSOAP11)
+			}
+			if got != want {
+				t.Errorf("over %s: the structure differs from the deployment's:\n%s\nwant\n%s", b, got, want)
+			}
+		}
+	}
+
+	// The WSDL: the service schema's imports, the result's declaration and
+	// the GET/POST root's, as the deployment's.
+	const recordedAddress = "http://127.0.0.1:18090/typedds/service/service.asmx"
+	decls := func(wsdl []byte, address string) string {
+		t.Helper()
+		doc := etree.NewDocument()
+		if err := doc.ReadFromBytes(wsdl); err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for _, s := range doc.FindElements("//types/schema") {
+			if s.SelectAttrValue("targetNamespace", "") != ns {
+				continue
+			}
+			for _, e := range s.ChildElements() {
+				name := e.SelectAttrValue("name", "")
+				if e.Tag == "import" || name == "ReturnProvincesResponse" || name == "RegionSet" {
+					mocktest.Canonical(&b, e, 0, true)
+				}
+			}
+		}
+		return strings.ReplaceAll(b.String(), address, "ADDRESS")
+	}
+	want := decls(read("wsdl.xml"), recordedAddress)
+	got := decls(refdeploy.WSDL(t, srv.URL), srv.URL+asmx.ServicePath)
+	if !strings.Contains(want, "schemaLocation=ADDRESS?schema=RegionSet") || !strings.Contains(want, "RegionSet.xsd") {
+		t.Fatalf("the recorded WSDL's declarations, read:\n%s", want)
+	}
+	if got != want {
+		t.Errorf("the WSDL declares\n%s\nwant\n%s", got, want)
+	}
+
+	get := func(query string) (int, string, []byte) {
+		t.Helper()
+		resp, err := http.Get(srv.URL + asmx.ServicePath + query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.StatusCode, resp.Header.Get("Content-Type"), body
+	}
+	status, ctype, body := get("?schema=RegionSet")
+	if status != 200 || ctype != asmx.ContentTypeXML {
+		t.Fatalf("?schema=RegionSet: %d %s %.300s", status, ctype, body)
+	}
+	schemaOf := func(b []byte) string {
+		t.Helper()
+		doc := etree.NewDocument()
+		if err := doc.ReadFromBytes(b); err != nil {
+			t.Fatal(err)
+		}
+		var s strings.Builder
+		mocktest.Canonical(&s, doc.Root(), 0, true)
+		return s.String()
+	}
+	if got, want := schemaOf(body), schemaOf(read("RegionSet.xsd")); got != want || !strings.Contains(want, "RegionKey") {
+		t.Errorf("?schema=RegionSet serves\n%s\nwant\n%s", got, want)
+	}
+	for _, q := range []string{"?schema=Nope", "?wsdl&SCHEMA=x", "?schema="} {
+		status, ctype, body := get(q)
+		if status != 500 || ctype != asmx.ContentTypeText || string(body) != "Schema not found.\n" {
+			t.Errorf("%s: %d %s %q; want ASMX's 500 Schema not found.", q, status, ctype, body)
+		}
+	}
+}

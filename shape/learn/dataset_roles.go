@@ -1,0 +1,232 @@
+package learn
+
+// This file decides which list fills each table of a DataSet: the content
+// table (its rows counted against the JSON answers' items), the tables of
+// one row per parent row, a location's languages, and the tables of rows
+// atmkit has no data for.
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/atmkit/atmkit/shape"
+)
+
+// roles decides which list fills each table: the content table (its rows
+// are the answers' locations, institutions or provinces), tables of one
+// row (the result's own values, or one per parent row), tables of a
+// location's languages, and tables of no rows.
+func (l *learner) roles(g *group, d *shape.DataSet, answers []*dsAnswer) {
+	// The content table: a table of no parent whose row counts are the
+	// JSON answers' (locations), else the one with the most rows, then
+	// the most columns.
+	var best *shape.Table
+	bestScore := [3]int{-1, -1, -1}
+	for _, t := range d.Tables {
+		if d.ParentOf(t) != nil {
+			continue
+		}
+		agree, rows := 0, 0
+		for _, a := range answers {
+			n := len(a.rows[t])
+			rows += n
+			if a.json != nil && n == len(a.json.items) {
+				agree++
+			} else if a.json != nil {
+				agree = -1 << 20
+			}
+		}
+		score := [3]int{agree, rows, len(t.Columns)}
+		if slices.Compare(score[:], bestScore[:]) > 0 {
+			best, bestScore = t, score
+		}
+	}
+	if best == nil {
+		return
+	}
+	best.Rows = string(g.content)
+	why := fmt.Sprintf("%d rows in the %d answers read", bestScore[1], len(answers))
+	if bestScore[0] > 0 {
+		why = fmt.Sprintf("as many rows as the JSON answers' %s in %d compared", g.content, bestScore[0])
+	}
+	l.report.Mapped = append(l.report.Mapped, fmt.Sprintf("%s: %s/%s ← the %s list (%s)", d.Name, d.Name, best.Name, g.content, why))
+	g.ds.items = bestScore[1]
+	g.items = map[*content]int{}
+	for _, a := range answers {
+		g.items[a.c] = len(a.rows[best])
+	}
+	for _, t := range d.Tables {
+		if t == best {
+			continue
+		}
+		if t.Rows = l.roleOf(g, d, t, best, answers); t.Rows == shape.RowsNone && rowsIn(answers, t) > 0 {
+			rel := d.ParentOf(t)
+			switch {
+			case rel == nil:
+				t.Rows, g.ds.fillers[t] = shape.RowsOne, true
+				l.report.Unmapped = append(l.report.Unmapped, fmt.Sprintf("%s: %s/%s: rows of a list atmkit has no data for; written as one row of generated values", d.Name, d.Name, t.Name))
+			case belongsTo(d, d.TableNamed(rel.Parent), best):
+				t.Rows, g.ds.fillers[t] = shape.RowsOne, true
+				l.report.Unmapped = append(l.report.Unmapped, fmt.Sprintf("%s: %s/%s: rows of a list atmkit has no data for; written as one row of generated values per %s row", d.Name, d.Name, t.Name, rel.Parent))
+			default:
+				l.report.Unmapped = append(l.report.Unmapped, fmt.Sprintf("%s: %s/%s: rows of a list atmkit has no data for; the table is written empty", d.Name, d.Name, t.Name))
+			}
+		}
+		changes := true
+		for _, a := range answers {
+			for _, r := range a.rows[t] {
+				changes = changes && r.inserted
+			}
+		}
+		if changes && rowsIn(answers, t) > 0 {
+			t.Changes = shape.ChangesInserted
+		}
+	}
+	changes := true
+	for _, a := range answers {
+		for _, r := range a.rows[best] {
+			changes = changes && r.inserted
+		}
+	}
+	if changes && rowsIn(answers, best) > 0 {
+		best.Changes = shape.ChangesInserted
+	}
+}
+
+func rowsIn(answers []*dsAnswer, t *shape.Table) int {
+	n := 0
+	for _, a := range answers {
+		n += len(a.rows[t])
+	}
+	return n
+}
+
+// roleOf decides the rows of table t, other than the content table.
+func (l *learner) roleOf(g *group, d *shape.DataSet, t, content *shape.Table, answers []*dsAnswer) string {
+	rel := d.ParentOf(t)
+	if rel == nil {
+		// Of the result itself: one row in every answer.
+		n := rowsIn(answers, t)
+		if n == 0 {
+			return shape.RowsNone
+		}
+		for _, a := range answers {
+			if len(a.rows[t]) != 1 {
+				return shape.RowsNone
+			}
+		}
+		l.report.Mapped = append(l.report.Mapped, fmt.Sprintf("%s: %s/%s ← one row of the result's own values (one row in each of the %d answers)", d.Name, d.Name, t.Name, len(answers)))
+		return shape.RowsOne
+	}
+	parent := d.TableNamed(rel.Parent)
+	if parent == nil || !belongsTo(d, parent, content) {
+		return shape.RowsNone
+	}
+	// Rows per parent row.
+	one, compared, equal := true, 0, true
+	for _, a := range answers {
+		for _, pr := range a.rows[parent] {
+			kids := childRows(d, a, t, pr)
+			if len(kids) != 1 {
+				one = false
+			}
+		}
+		if parent != content || g.content != shape.Locations || a.json == nil || len(a.rows[content]) != len(a.json.items) {
+			continue
+		}
+		col := languageColumn(d, t)
+		if col == nil {
+			equal = false
+			continue
+		}
+		for i, pr := range a.rows[content] {
+			var got []string
+			for _, k := range childRows(d, a, t, pr) {
+				got = append(got, k.elems[col.Name]+k.attrs[col.Name])
+			}
+			compared++
+			if !slices.Equal(got, a.json.items[i].languages) && len(got)+len(a.json.items[i].languages) > 0 {
+				equal = false
+			}
+		}
+	}
+	switch {
+	case compared > 0 && equal:
+		l.report.Mapped = append(l.report.Mapped, fmt.Sprintf("%s: %s/%s ← a location's languages (equal to the JSON answers' language lists in %d of %d compared)", d.Name, d.Name, t.Name, compared, compared))
+		if col := languageColumn(d, t); col != nil {
+			col.Value = "language"
+		}
+		return "languages"
+	case one && rowsIn(answers, t) > 0:
+		l.report.Mapped = append(l.report.Mapped, fmt.Sprintf("%s: %s/%s ← one row per %s row (as many as its parent's in the answers read)", d.Name, d.Name, t.Name, parent.Name))
+		return shape.RowsOne
+	case compared == 0 && parent == content && g.content == shape.Locations && languageColumn(d, t) != nil &&
+		(nameMatch(t.Name, "languages") > 0 || nameMatch(languageColumn(d, t).Name, "languages") > 0):
+		l.guess("%s: %s/%s ← a location's languages (by its name; no JSON answer to compare)", d.Name, d.Name, t.Name)
+		languageColumn(d, t).Value = "language"
+		return "languages"
+	}
+	return shape.RowsNone
+}
+
+// belongsTo reports whether t is content or a table whose rows belong to
+// content's, one row each.
+func belongsTo(d *shape.DataSet, t, content *shape.Table) bool {
+	for range len(d.Tables) {
+		if t == content {
+			return true
+		}
+		r := d.ParentOf(t)
+		if r == nil {
+			return false
+		}
+		if t = d.TableNamed(r.Parent); t == nil {
+			return false
+		}
+	}
+	return false
+}
+
+// languageColumn is the one column of t that is no key, if t has one.
+func languageColumn(d *shape.DataSet, t *shape.Table) *shape.Column {
+	var found *shape.Column
+	for _, c := range t.Columns {
+		if c.MappingOf() == shape.MappingHidden || d.IsKey(t, c) {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = c
+	}
+	if found == nil || !slices.Contains([]string{"string", "anyURI"}, found.Type) {
+		return nil
+	}
+	return found
+}
+
+// childRows are the rows of t that belong to parent row pr: nested in it,
+// or with the related columns' values of pr.
+func childRows(d *shape.DataSet, a *dsAnswer, t *shape.Table, pr *dsRow) []*dsRow {
+	rel := d.ParentOf(t)
+	var out []*dsRow
+	for _, r := range a.rows[t] {
+		switch {
+		case rel.Nested && r.parent != nil:
+			if r.parent == pr {
+				out = append(out, r)
+			}
+		default:
+			match := len(rel.ChildColumns) > 0
+			for i, cc := range rel.ChildColumns {
+				if i >= len(rel.ParentColumns) || valueOf(r, cc) != valueOf(pr, rel.ParentColumns[i]) || valueOf(r, cc) == "" {
+					match = false
+				}
+			}
+			if match {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}

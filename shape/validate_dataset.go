@@ -1,0 +1,307 @@
+package shape
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// nsXSD is the XML Schema namespace.
+const nsXSD = "http://www.w3.org/2001/XMLSchema"
+
+// cultureName is the form of a culture name (en-US, fr-CA, zh-Hans-CN).
+var cultureName = regexp.MustCompile(`^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$`)
+
+// checkDataSet checks a dataset result's DataSet.
+func (c *checker) checkDataSet(d *DataSet, where string) {
+	if !isNCName(d.Name) {
+		c.addf(d.line, where+".name", "name %q is not an XML element name (the DataSetName)", d.Name)
+	}
+	c.checkNamespace(d.line, where+".namespace", d.Namespace)
+	if d.Locale != "" && d.Locale != LocaleInvariant && !cultureName.MatchString(d.Locale) {
+		c.addf(d.line, where+".locale", "locale %q: want %s or a culture name such as en-US (leave it out for the current culture)", d.Locale, LocaleInvariant)
+	}
+	switch d.WSDL {
+	case "", WSDLSchemaAny, WSDLLaxAny:
+	case WSDLTyped:
+		if d.Namespace == "" || d.Namespace == NoNamespace {
+			c.addf(d.line, where+".namespace", "a typed DataSet is in a namespace of its own (its schema's target namespace)")
+		}
+	default:
+		c.addf(d.line, where+".wsdl", "wsdl %q: want %s (.NET's), %s (Mono's) or %s (a typed DataSet)", d.WSDL, WSDLSchemaAny, WSDLLaxAny, WSDLTyped)
+	}
+	if d.Schema != "" {
+		if err := checkSchemaText(d.Schema); err != nil {
+			c.addf(d.line, where+".schema", "%v", err)
+		}
+	}
+	if len(d.Tables) == 0 {
+		c.addf(d.line, where+".tables", "a DataSet has at least one table")
+		return
+	}
+	names := map[string]bool{}
+	var content []string
+	for i, t := range d.Tables {
+		if t == nil {
+			c.addf(d.line, where+".tables", "an empty table")
+			continue
+		}
+		at := fmt.Sprintf("%s.tables[%d] (%s)", where, i, t.Name)
+		if !isNCName(t.Name) {
+			c.addf(t.line, at, "table %q is not an XML element name", t.Name)
+		} else if names[t.Name] {
+			c.addf(t.line, at, "a second table named %q", t.Name)
+		}
+		names[t.Name] = true
+		switch Content(t.Rows) {
+		case Locations, Institutions, Provinces:
+			content = append(content, t.Rows)
+		}
+	}
+	if len(content) != 1 {
+		c.addf(d.line, where+".tables", "%d tables hold the result's list (%s); exactly one table has rows: locations, institutions or provinces",
+			len(content), strings.Join(content, ", "))
+	}
+	result := Content("")
+	if len(content) > 0 {
+		result = Content(content[0])
+	}
+	c.checkRelations(d, where)
+	for i, t := range d.Tables {
+		if t != nil {
+			c.checkTable(d, t, result, fmt.Sprintf("%s.tables[%d] (%s)", where, i, t.Name))
+		}
+	}
+}
+
+// checkSchemaText checks that s is one xs:schema element.
+func checkSchemaText(s string) error {
+	dec := xml.NewDecoder(bytes.NewReader([]byte(s)))
+	depth, roots := 0, 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			if depth == 0 && roots == 1 && errors.Is(err, io.EOF) {
+				return nil
+			}
+			if roots == 0 && errors.Is(err, io.EOF) {
+				return fmt.Errorf("the schema is empty: give the xs:schema element, or leave schema out")
+			}
+			return fmt.Errorf("the schema is not XML: %v", err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if depth == 0 {
+				roots++
+				if t.Name.Space != nsXSD || t.Name.Local != "schema" {
+					return fmt.Errorf("the schema's root is <%s>, not xs:schema", t.Name.Local)
+				}
+			}
+			depth++
+		case xml.EndElement:
+			depth--
+		case xml.CharData:
+			if depth == 0 && len(bytes.TrimSpace(t)) > 0 {
+				return fmt.Errorf("the schema has text outside its xs:schema element")
+			}
+		}
+		if roots > 1 {
+			return fmt.Errorf("the schema holds more than one element: give one xs:schema")
+		}
+	}
+}
+
+// checkTable checks a table and its columns; result is the content of the
+// DataSet's result.
+func (c *checker) checkTable(d *DataSet, t *Table, result Content, at string) {
+	switch t.Rows {
+	case RowsOne, RowsNone, string(Locations), string(Institutions), string(Provinces):
+	case "languages":
+		r := d.ParentOf(t)
+		switch {
+		case result != Locations:
+			c.addf(t.line, at+".rows", "rows: languages is a location's languages: only in a DataSet of locations")
+		case r == nil || d.TableNamed(r.Parent) == nil || d.RowScope(d.TableNamed(r.Parent), result) != ScopeLocation:
+			c.addf(t.line, at+".rows", "a table of languages is the child, in a relation, of the locations table (%s) or of a table of one row per location: relations: [{parent: %s, child: %s, ...}]",
+				d.ContentTable().Name, d.ContentTable().Name, t.Name)
+		}
+	case "":
+		c.addf(t.line, at+".rows", "missing: say which list fills the table (one, none, locations, institutions, provinces or languages)")
+	default:
+		c.addf(t.line, at+".rows", "rows %q: want one, none, locations, institutions, provinces or languages", t.Rows)
+	}
+	if r := d.ParentOf(t); r != nil {
+		if p := d.TableNamed(r.Parent); p != nil && p.Rows == "languages" {
+			c.addf(t.line, at, "a table related to a table of languages is not supported: a language's row holds its code")
+		}
+	}
+	switch t.Changes {
+	case "", ChangesInserted:
+	default:
+		c.addf(t.line, at+".changes", "changes %q: want %s, or leave it out for unchanged rows", t.Changes, ChangesInserted)
+	}
+	if len(t.Columns) == 0 {
+		c.addf(t.line, at+".columns", "a table has at least one column")
+	}
+	scope := d.RowScope(t, result)
+	seen := map[string]bool{}
+	for i, col := range t.Columns {
+		if col == nil {
+			c.addf(t.line, at+".columns", "an empty column")
+			continue
+		}
+		cat := fmt.Sprintf("%s.columns[%d] (%s)", at, i, col.Name)
+		if !isNCName(col.Name) {
+			c.addf(col.line, cat, "column %q is not an XML name", col.Name)
+		} else if seen[col.Name] {
+			c.addf(col.line, cat, "a second column named %q", col.Name)
+		}
+		seen[col.Name] = true
+		c.checkColumn(d, t, col, scope, cat)
+	}
+	for i, u := range t.Unique {
+		uat := fmt.Sprintf("%s.unique[%d]", at, i)
+		if u == nil || u.Name == "" {
+			c.addf(t.line, uat, "a unique constraint has a name")
+			continue
+		}
+		if len(u.Columns) == 0 {
+			c.addf(t.line, uat, "a unique constraint has columns")
+		}
+		for _, name := range u.Columns {
+			if t.ColumnNamed(name) == nil {
+				c.addf(t.line, uat, "no column %q in table %s", name, t.Name)
+			}
+		}
+	}
+}
+
+// checkColumn checks one column, whose values are read in scope.
+func (c *checker) checkColumn(d *DataSet, t *Table, col *Column, scope Scope, at string) {
+	switch col.Mapping {
+	case "", MappingElement, MappingAttribute, MappingHidden:
+	default:
+		c.addf(col.line, at+".mapping", "mapping %q: want element, attribute or hidden", col.Mapping)
+	}
+	if col.Type == "" {
+		c.addf(col.line, at+".type", "no type (the XSD type of its DataType: int, string, double, boolean, ...)")
+		return
+	}
+	if !knownType(col.Type) {
+		c.addf(col.line, at+".type", "type %q is not a type atmkit writes (want one of %s)", col.Type,
+			strings.Join(slices.Concat(intTypes, decimalTypes, stringTypes, otherTypes), ", "))
+		return
+	}
+	if col.AutoIncrement && !slices.Contains(intTypes, col.Type) {
+		c.addf(col.line, at+".autoIncrement", "an auto-increment column is an integer, not %s", col.Type)
+	}
+	if (col.Seed != 0 || col.Step != 0) && !col.AutoIncrement {
+		c.addf(col.line, at, "seed and step are an auto-increment column's")
+	}
+	if col.OmitEmpty && !slices.Contains(stringTypes, col.Type) {
+		c.addf(col.line, at+".omitEmpty", "omitEmpty is for strings: an empty string is written as nothing")
+	}
+	if _, err := checkFormat(col.Type, col.Format); err != nil {
+		c.addf(col.line, at+".format", "%v", err)
+	}
+	key := d.IsKey(t, col)
+	switch {
+	case key && (col.Value != "" || col.Generated):
+		c.addf(col.line, at, "a key column (auto-increment, or a relation's child column holding its parent's key) has no value or generated")
+	case key, t.Rows == RowsNone:
+	case col.Generated && col.Value != "":
+		c.addf(col.line, at, "value %q and generated: a column is either atmkit's data or generated", col.Value)
+	case col.Generated:
+	case col.Value == "":
+		c.addf(col.line, at+".value", "no value: name the value of atmkit's data it holds (one of %s), or mark it generated: true", valueNames(scope))
+	default:
+		v, ok := LookupValue(scope, col.Value)
+		switch {
+		case !ok:
+			c.addf(col.line, at+".value", "%q is not a value of a %s (want one of %s)", col.Value, scope, valueNames(scope))
+		case v.Kind == KindInt && col.Type == "boolean":
+			c.addf(col.line, at+".type", "%s is a number, not a flag: it cannot be a boolean", col.Value)
+		case !typeFits(v.Kind, col.Type):
+			c.addf(col.line, at+".type", "type %q cannot hold %s (%s)", col.Type, col.Value, v.Kind)
+		}
+	}
+}
+
+// checkRelations checks the relations between d's tables.
+func (c *checker) checkRelations(d *DataSet, where string) {
+	names := map[string]bool{}
+	nested := map[string]int{}
+	for i, r := range d.Relations {
+		at := fmt.Sprintf("%s.relations[%d]", where, i)
+		if r == nil || r.Name == "" {
+			c.addf(d.line, at, "a relation has a name")
+			continue
+		}
+		at += " (" + r.Name + ")"
+		if names[r.Name] {
+			c.addf(d.line, at, "a second relation named %q", r.Name)
+		}
+		names[r.Name] = true
+		p, ch := d.TableNamed(r.Parent), d.TableNamed(r.Child)
+		if p == nil {
+			c.addf(d.line, at+".parent", "no table %q", r.Parent)
+		}
+		if ch == nil {
+			c.addf(d.line, at+".child", "no table %q", r.Child)
+		}
+		if r.Parent == r.Child && r.Parent != "" {
+			c.addf(d.line, at, "a table related to itself is not supported")
+		}
+		if len(r.ParentColumns) == 0 || len(r.ParentColumns) != len(r.ChildColumns) {
+			c.addf(d.line, at, "parentColumns and childColumns name the related columns in pairs")
+		}
+		if p == nil || ch == nil {
+			continue
+		}
+		for k, name := range r.ParentColumns {
+			pc := p.ColumnNamed(name)
+			if pc == nil {
+				c.addf(d.line, at+".parentColumns", "no column %q in table %s", name, p.Name)
+				continue
+			}
+			if k < len(r.ChildColumns) {
+				cc := ch.ColumnNamed(r.ChildColumns[k])
+				if cc == nil {
+					c.addf(d.line, at+".childColumns", "no column %q in table %s", r.ChildColumns[k], ch.Name)
+				} else if cc.Type != pc.Type {
+					c.addf(d.line, at, "column %s.%s is %s, %s.%s is %s: related columns have one type", p.Name, pc.Name, pc.Type, ch.Name, cc.Name, cc.Type)
+				}
+			}
+		}
+		if !r.NoConstraint && p.UniqueOn(r.ParentColumns) == nil {
+			c.addf(d.line, at, "a relation with constraints refers to a unique constraint on its parent columns: add unique: [{name: Constraint1, columns: [%s]}] to table %s, or say constraint: false",
+				strings.Join(r.ParentColumns, ", "), p.Name)
+		}
+		if r.Nested {
+			if nested[r.Child]++; nested[r.Child] > 1 {
+				c.addf(d.line, at, "table %s is nested in two tables: a row has one nested parent", r.Child)
+			}
+		}
+	}
+	// No cycle of nesting.
+	for _, t := range d.Tables {
+		seen := map[string]bool{}
+		for x := t; x != nil; {
+			if seen[x.Name] {
+				c.addf(d.line, where+".relations", "nested relations make a cycle through table %s", t.Name)
+				break
+			}
+			seen[x.Name] = true
+			r := d.NestedParent(x)
+			if r == nil {
+				break
+			}
+			x = d.TableNamed(r.Parent)
+		}
+	}
+}
