@@ -32,6 +32,9 @@ func decodeSOAPFast(ns, ct string, op *Operation, body []byte) (c *Call, ok bool
 	defer s.release()
 	s.in = body
 	s.r = soapReader{ns: ns, ct: ct, op: op, param: -1, paramText: s.r.paramText[:0], deferSet: true, pending: s.r.pending[:0]}
+	if c, ok := s.fromSkeleton(op); ok {
+		return c, true
+	}
 	if c, ok := s.usual(op); ok {
 		return c, true
 	}

@@ -101,6 +101,8 @@ func (s *fastScanner) usual(op *Operation) (c *Call, ok bool) {
 	// The parameters, each once, in the service namespace.
 	r := &s.r
 	var read uint16
+	var vals [maxParams]usualValue
+	nv := 0
 	for !selfClosing {
 		if !s.skipSpaceTo('<') {
 			return nil, false
@@ -121,12 +123,18 @@ func (s *fastScanner) usual(op *Operation) (c *Call, ok bool) {
 			return nil, false
 		}
 		read |= 1 << i
+		if nv == len(vals) {
+			return nil, false
+		}
+		vals[nv] = usualValue{int8(i), -1, -1}
+		nv++
 		start := len(r.paramText)
 		if in[s.pos-2] != '/' {
 			end := bytes.IndexByte(in[s.pos:], '<')
 			if end < 0 || !plainText(in[s.pos:s.pos+end]) {
 				return nil, false
 			}
+			vals[nv-1].start, vals[nv-1].end = s.pos, s.pos+end
 			r.paramText = append(r.paramText, in[s.pos:s.pos+end]...)
 			s.pos += end + 1
 			if s.pos >= len(in) || in[s.pos] != '/' {
@@ -156,7 +164,11 @@ func (s *fastScanner) usual(op *Operation) (c *Call, ok bool) {
 	r.call = newCall(op, version)
 	r.envDone = true
 	c, e := r.finish()
-	return c, e == nil
+	if e != nil {
+		return nil, false
+	}
+	s.learnSkeleton(op, version, vals[:nv])
+	return c, true
 }
 
 // skipSpaceTo skips white space up to a '<' and past it; false if
