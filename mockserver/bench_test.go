@@ -265,6 +265,7 @@ var searchPlaces = []struct {
 	{"Halifax1km", fixtures.Coordinates{Latitude: 44.6488, Longitude: -63.5752}, 1},
 	{"CornerBrook", fixtures.Coordinates{Latitude: 48.95, Longitude: -57.9522}, 10},
 	{"Empty", fixtures.Coordinates{Latitude: 43.9, Longitude: -62.0}, 10},
+	{"Sydney25km", benchSearchPoint, 25}, // atmkit bench's default call
 }
 
 // BenchmarkSearch is a coordinate search in the index (no encoding),

@@ -70,8 +70,8 @@ func TestBenchJSON(t *testing.T) {
 	if _, ok := r.Ratios["mock/ceiling"]; !ok {
 		t.Errorf("got ratios %v, want mock/ceiling", r.Ratios)
 	}
-	if r.Targets["mock/ceiling"] != 0.7 {
-		t.Errorf("got target %v, want 0.7", r.Targets["mock/ceiling"])
+	if r.Targets["mock/ceiling"] != 0.9 {
+		t.Errorf("got target %v, want 0.9", r.Targets["mock/ceiling"])
 	}
 }
 
