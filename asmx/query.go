@@ -111,3 +111,144 @@ func lookupValues(v url.Values, name string) ([]string, bool) {
 	}
 	return vs, ok
 }
+
+// DecodeValues decodes the parameters of a GET, POST or JSON call from
+// name/value pairs as ASMX's ValueCollectionParameterReader does: every
+// parameter of the operation must be present; names are compared ignoring
+// case, and the values of a repeated name are joined with commas, as
+// ASP.NET's NameValueCollection does; unknown names are ignored.
+func DecodeValues(op *Operation, b Binding, values url.Values) (*Call, *Error) {
+	c := newCall(op, b)
+	// Names that differ from a parameter's only in case count too; when
+	// every parameter is there by its own name and nothing else is, there
+	// are none to look for.
+	exact := len(values) == len(op.Params)
+	if exact {
+		for _, p := range op.Params {
+			if _, ok := values[p.Name]; !ok {
+				exact = false
+				break
+			}
+		}
+	}
+	for i, p := range op.Params {
+		vs, ok := values[p.Name]
+		if !exact {
+			vs, ok = lookupValues(values, p.Name)
+		}
+		if !ok {
+			return nil, newMissingParamError(b, p.Name)
+		}
+		v := vs[0]
+		if len(vs) > 1 {
+			v = strings.Join(vs, ",")
+		}
+		if !utf8.ValidString(v) {
+			v = strings.ToValidUTF8(v, "\uFFFD")
+		}
+		if x := c.set(i, v); x != nil {
+			return nil, newConvertValueError(b, p, v, x)
+		}
+	}
+	return c, nil
+}
+
+// DecodeQuery decodes the parameters of a GET, POST or JSON call from a
+// query string or a form-encoded body, as DecodeValues(op, b,
+// ParseQuery(query)) does: the same call or the same error. A query whose
+// names are the parameters' own (or unknown), at most 16 of them, is
+// read without building the map.
+func DecodeQuery(op *Operation, b Binding, query string) (*Call, *Error) {
+	if c, e, ok := decodeQueryFast(op, b, query); ok {
+		return c, e
+	}
+	return DecodeValues(op, b, ParseQuery(query))
+}
+
+// queryPair is a name and its value, URL-decoded, as a query gives them.
+type queryPair struct{ name, value string }
+
+// decodeQueryFast is DecodeQuery without the map; ok is false when the
+// query has a name that matches a parameter's only ignoring case (whose
+// values NameValueCollection joins with the parameter's), or more than 16
+// pairs of parameters.
+func decodeQueryFast(op *Operation, b Binding, s string) (c *Call, e *Error, ok bool) {
+	var pairs [16]queryPair
+	n := 0
+	// A query of plain characters (no escape, no '+', ASCII only) needs no
+	// decoding: its names and values are its own substrings.
+	plain := plainQuery(s)
+	for len(s) > 0 {
+		pair := s
+		if i := strings.IndexByte(s, '&'); i >= 0 {
+			pair, s = s[:i], s[i+1:]
+		} else {
+			s = ""
+		}
+		// A pair without '=' has an empty name, and a trailing '&' adds
+		// one: no parameter's, so ignored as DecodeValues ignores it.
+		name, value, found := strings.Cut(pair, "=")
+		if !found {
+			continue
+		}
+		if !plain {
+			name = urlDecode(name)
+		}
+		known := false
+		for _, p := range op.Params {
+			if p.Name == name {
+				known = true
+				break
+			}
+			if len(p.Name) == len(name) && strings.EqualFold(p.Name, name) {
+				return nil, nil, false
+			}
+		}
+		if !known {
+			continue
+		}
+		if n == len(pairs) {
+			return nil, nil, false
+		}
+		if !plain {
+			value = urlDecode(value)
+		}
+		pairs[n] = queryPair{name, value}
+		n++
+	}
+	c = newCall(op, b)
+	for i, p := range op.Params {
+		v, found, joined := "", false, false
+		for _, q := range pairs[:n] {
+			if q.name != p.Name {
+				continue
+			}
+			if found {
+				v, joined = v+","+q.value, true // a repeated name: ASP.NET joins its values
+			} else {
+				v, found = q.value, true
+			}
+		}
+		if !found {
+			return nil, newMissingParamError(b, p.Name), true
+		}
+		if joined && !utf8.ValidString(v) {
+			v = strings.ToValidUTF8(v, "\uFFFD")
+		}
+		if x := c.set(i, v); x != nil {
+			return nil, newConvertValueError(b, p, v, x), true
+		}
+	}
+	return c, nil, true
+}
+
+// plainQuery reports whether s has no byte urlDecode would change: no
+// '%', no '+', nothing beyond ASCII.
+func plainQuery(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '%' || c == '+' || c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
