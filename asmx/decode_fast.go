@@ -455,18 +455,7 @@ func (s *fastScanner) endTag() bool {
 	if s.depth == 0 {
 		return false
 	}
-	open := s.at(s.open[len(s.open)-1])
-	end := s.pos + len(open)
-	if end > len(s.in) || !bytes.Equal(s.in[s.pos:end], open) || end < len(s.in) && nameClass[s.in[end]] != 0 {
-		return false
-	}
-	s.pos = end
-	s.skipSpace()
-	if s.pos >= len(s.in) || s.in[s.pos] != '>' {
-		return false
-	}
-	s.pos++
-	return s.closeElement()
+	return s.endOf(s.open[len(s.open)-1]) && s.closeElement()
 }
 
 // closeElement ends the innermost element and the declarations it made.
