@@ -446,7 +446,7 @@ func copySites(dir string) ([]string, error) {
 	}
 	names := []string{Root}
 	for _, e := range entries {
-		if e.IsDir() && e.Name() != Root {
+		if e.IsDir() && e.Name() != Root && e.Name() != sharedDir {
 			names = append(names, e.Name())
 		}
 	}
@@ -454,21 +454,45 @@ func copySites(dir string) ([]string, error) {
 		if err != nil {
 			return err
 		}
-		dst := filepath.Join(dir, strings.TrimPrefix(path, "testdata"))
+		rel := strings.TrimPrefix(path, "testdata/")
 		if e.IsDir() {
-			return os.MkdirAll(dst, 0o755)
+			if rel == sharedDir {
+				return nil
+			}
+			return os.MkdirAll(filepath.Join(dir, strings.TrimPrefix(path, "testdata")), 0o755)
 		}
 		data, err := sites.ReadFile(path)
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(dst, data, 0o644); err != nil {
-			return fmt.Errorf("copy site: %w", err)
+		dsts := []string{filepath.Join(dir, strings.TrimPrefix(path, "testdata"))}
+		if shared, ok := strings.CutPrefix(rel, sharedDir+"/"); ok {
+			dsts = nil
+			for _, site := range sharedStoreSites {
+				dsts = append(dsts, filepath.Join(dir, site, "App_Code", shared))
+			}
+		}
+		for _, dst := range dsts {
+			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				return fmt.Errorf("copy site: %w", err)
+			}
+			if err := os.WriteFile(dst, data, 0o644); err != nil {
+				return fmt.Errorf("copy site: %w", err)
+			}
 		}
 		return nil
 	})
 	return names, err
 }
+
+// sharedDir holds the sources several sites compile, each its own copy:
+// the store of sharedStoreSites. It is no site itself.
+const sharedDir = "shared"
+
+// sharedStoreSites are the sites whose App_Code gets the files of
+// sharedDir (the typed site's data and searches in a namespace of their
+// own, AtmStore).
+var sharedStoreSites = []string{Attrs.Name, DataSets.Name}
 
 // freePorts returns n loopback ports that were free a moment ago.
 func freePorts(n int) ([]int, error) {

@@ -5,6 +5,7 @@
 using System.Collections.Generic;
 using System.Web;
 using System.Web.Services;
+using AtmStore;
 
 namespace AtmAttrs
 {

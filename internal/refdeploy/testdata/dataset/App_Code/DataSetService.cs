@@ -21,6 +21,7 @@ using System.Data;
 using System.Globalization;
 using System.Linq;
 using System.Web.Services;
+using AtmStore;
 
 namespace AtmSets
 {

@@ -1,6 +1,8 @@
-// The dataset site's store: the same ATMs, institutions, provinces and
-// cities as the typed site, and the same searches. Nothing here is shared
-// with atmkit.
+// The store of the attrs and dataset sites: the same ATMs, institutions,
+// provinces and cities as the typed site, and the same searches. refdeploy
+// copies it into the App_Code of each of those sites (sharedStoreSites);
+// each site reads its own key from its own web.config. Nothing here is
+// shared with atmkit.
 using System;
 using System.Collections.Generic;
 using System.Configuration;
@@ -9,7 +11,7 @@ using System.Linq;
 using System.Text;
 using System.Web.Services.Protocols;
 
-namespace AtmSets
+namespace AtmStore
 {
     // Institution and Province are the store's rows of the two reference
     // lists.
