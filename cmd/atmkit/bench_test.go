@@ -75,6 +75,34 @@ func TestBenchJSON(t *testing.T) {
 	}
 }
 
+func TestBenchRatiosByRound(t *testing.T) {
+	t.Parallel()
+	stdout, stderr, err := runBenchCmd(t, "--json", "--rounds", "3")
+	if err != nil {
+		t.Fatalf("bench: %v\n%s", err, stderr)
+	}
+	var r bench.Report
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, stdout)
+	}
+	rs := r.RoundRatios["mock/ceiling"]
+	if len(rs) != 3 {
+		t.Fatalf("got round ratios %v, want 3", r.RoundRatios)
+	}
+	for _, v := range rs {
+		if v <= 0 {
+			t.Errorf("got round ratios %v, want every one positive", rs)
+		}
+	}
+	text, stderr, err := runBenchCmd(t, "--rounds", "3")
+	if err != nil {
+		t.Fatalf("bench: %v\n%s", err, stderr)
+	}
+	if !strings.Contains(text, "by round: ") || !strings.Contains(text, "of 3") {
+		t.Errorf("the report shows no ratios by round:\n%s", text)
+	}
+}
+
 func TestBenchEveryBindingAndFixedAnswers(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{

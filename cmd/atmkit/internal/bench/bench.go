@@ -206,6 +206,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			report.Targets[name+"/wiremock"] = wireMockTarget
 		}
 	}
+	report.addRoundRatios(targets)
 	return report, nil
 }
 

@@ -29,7 +29,11 @@ type Report struct {
 	Cassettes     []Cassette         `json:"cassettes,omitempty"`
 	Results       []Result           `json:"results"`
 	Ratios        map[string]float64 `json:"ratios"`
-	Targets       map[string]float64 `json:"targets"`
+	// RoundRatios are each ratio's values round by round (the two servers
+	// of a round measured one right after the other): their spread is the
+	// machine's noise.
+	RoundRatios map[string][]float64 `json:"roundRatios,omitempty"`
+	Targets     map[string]float64   `json:"targets"`
 	// PeakRSSTargets bounds servers' peak resident memory, in MB
 	// (AtmsScale).
 	PeakRSSTargets map[string]float64 `json:"peakRssTargetsMB,omitempty"`
@@ -67,6 +71,33 @@ type Result struct {
 	RSSLoadedMB   float64 `json:"rssLoadedMB,omitempty"`
 	RSSMB         float64 `json:"rssMB,omitempty"`
 	PeakRSSMB     float64 `json:"peakRssMB,omitempty"`
+}
+
+// addRoundRatios sets RoundRatios for every ratio between two of targets.
+func (r *Report) addRoundRatios(targets []*target) {
+	byName := map[string]*target{}
+	for _, t := range targets {
+		byName[t.name] = t
+	}
+	for k := range r.Ratios {
+		a, b, _ := strings.Cut(k, "/")
+		ta, tb := byName[a], byName[b]
+		if ta == nil || tb == nil {
+			continue
+		}
+		var rs []float64
+		for i := range min(len(ta.runs), len(tb.runs)) {
+			if d := tb.runs[i].RPS(); d > 0 {
+				rs = append(rs, round3(ta.runs[i].RPS()/d))
+			}
+		}
+		if len(rs) > 0 {
+			if r.RoundRatios == nil {
+				r.RoundRatios = map[string][]float64{}
+			}
+			r.RoundRatios[k] = rs
+		}
+	}
 }
 
 // newReport starts the report of a run: what is measured, and how.
@@ -168,16 +199,19 @@ func (r *Report) Print(w io.Writer) {
 	}
 	for _, k := range sortedKeys(r.Ratios) {
 		v := r.Ratios[k]
-		t, ok := r.Targets[k]
-		if !ok {
+		if t, ok := r.Targets[k]; ok {
+			verdict := "meets"
+			if v < t {
+				verdict = "BELOW"
+			}
+			fmt.Fprintf(w, "%-*s %6.3f   (target >= %g: %s)\n", width, k+":", v, t, verdict)
+		} else {
 			fmt.Fprintf(w, "%-*s %6.3f   (no target)\n", width, k+":", v)
-			continue
 		}
-		verdict := "meets"
-		if v < t {
-			verdict = "BELOW"
+		if rs := r.RoundRatios[k]; len(rs) > 1 {
+			sorted := slices.Sorted(slices.Values(rs))
+			fmt.Fprintf(w, "%-*s by round: %.3f to %.3f, median %.3f of %d\n", width, "", sorted[0], sorted[len(sorted)-1], median(sorted), len(sorted))
 		}
-		fmt.Fprintf(w, "%-*s %6.3f   (target >= %g: %s)\n", width, k+":", v, t, verdict)
 	}
 	for _, res := range r.Results {
 		t, ok := r.PeakRSSTargets[res.Server]
@@ -209,5 +243,15 @@ func ms(d time.Duration) float64 { return round3(float64(d) / float64(time.Milli
 func round1(v float64) float64 { return float64(int64(v*10+0.5)) / 10 }
 
 func round3(v float64) float64 { return float64(int64(v*1000+0.5)) / 1000 }
+
+// median is the middle of sorted values (the mean of the two middle ones
+// for an even count).
+func median(sorted []float64) float64 {
+	n := len(sorted)
+	if n%2 == 1 {
+		return sorted[n/2]
+	}
+	return (sorted[n/2-1] + sorted[n/2]) / 2
+}
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

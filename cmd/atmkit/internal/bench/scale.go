@@ -161,6 +161,7 @@ func runAtmsScale(ctx context.Context, cfg Config) (*Report, error) {
 			report.Targets[t.name+"/"+small] = atmsScaleTarget
 		}
 	}
+	report.addRoundRatios(targets)
 	return report, nil
 }
 
