@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
@@ -281,5 +282,28 @@ func TestOversizedBodyExpectContinue(t *testing.T) {
 		if err := chk(r); err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// A Content-Length within the cap is no reason to hold that much memory
+// before the bytes come: a client that declares 4 MB and sends a few bytes
+// costs a few bytes, not 4 MB.
+func TestReadBodyMakesRoomAsBytesCome(t *testing.T) {
+	s, err := New(WithNamespace(testNS))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := httptest.NewRequest("POST", asmx.ServicePath, strings.NewReader("<a/>"))
+	r.ContentLength = 4_000_000 // declared, never sent
+	buf, e := s.readBody(httptest.NewRecorder(), r, asmx.SOAP11)
+	if e != nil {
+		t.Fatalf("got error %s", e.Message)
+	}
+	defer putBuffer(buf)
+	if buf.String() != "<a/>" {
+		t.Errorf("got body %q, want <a/>", buf.String())
+	}
+	if buf.Cap() > bodyGrowAtOnce+4096 {
+		t.Errorf("holds %d bytes of room for a 4-byte body", buf.Cap())
 	}
 }

@@ -389,8 +389,11 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, b asmx.Binding
 	body := r.Body
 	if n := r.ContentLength; n >= 0 {
 		// net/http's body reads no more than the Content-Length, which is
-		// within the cap: no reader to allocate to enforce it.
-		buf.Grow(int(n))
+		// within the cap: no reader to allocate to enforce it. Room is
+		// made for a usual body at once, for a longer one as its bytes
+		// come: a Content-Length alone (a client that then sends nothing)
+		// must not hold the cap's worth of memory.
+		buf.Grow(int(min(n, bodyGrowAtOnce)))
 	} else {
 		body = http.MaxBytesReader(w, body, s.cfg.maxBodyBytes)
 	}
@@ -410,6 +413,10 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, b asmx.Binding
 	}
 	return buf, nil
 }
+
+// bodyGrowAtOnce is the most room readBody makes for a body before its
+// bytes arrive.
+const bodyGrowAtOnce = 64 << 10
 
 // readForm reads a form-encoded POST body, as text; any other content
 // type is refused as ASMX's HtmlFormParameterReader refuses it.
