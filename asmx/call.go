@@ -103,14 +103,6 @@ func FormatDouble(f float64) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
-// appendDouble appends FormatDouble(f) to dst.
-func appendDouble(dst []byte, f float64) []byte {
-	if math.IsInf(f, 0) || math.IsNaN(f) {
-		return strconv.AppendFloat(dst, f, 'g', -1, 64)
-	}
-	return strconv.AppendFloat(dst, f, 'f', -1, 64)
-}
-
 // set stores one parameter's text, converting it to its type as ASMX
 // does: with XmlConvert for the SOAP bindings, with Convert (the invariant
 // culture) for the others (numbers.go). It returns the exception the

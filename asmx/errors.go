@@ -90,7 +90,7 @@ type ErrorForm struct {
 	// default deployment (customErrors RemoteOnly): messages only.
 	Detailed bool
 	// AjaxJSON writes the JSON path's errors as ASP.NET AJAX script
-	// services do: HTTP 500, a {"Message","stackTrace","ExceptionType"}
+	// services do: HTTP 500, a {"Message","StackTrace","ExceptionType"}
 	// object, a jsonerror: true header. Otherwise they are ASMX's HTTP GET
 	// protocol's text/plain errors.
 	AjaxJSON bool
@@ -241,7 +241,7 @@ func appendAjaxError(dst []byte, e *Error, detailed bool) []byte {
 	}
 	dst = append(dst, `{"Message":`...)
 	dst = wire.AjaxJSON.AppendString(dst, msg)
-	dst = append(dst, `,"stackTrace":`...)
+	dst = append(dst, `,"StackTrace":`...)
 	dst = wire.AjaxJSON.AppendString(dst, stack)
 	dst = append(dst, `,"ExceptionType":`...)
 	dst = wire.AjaxJSON.AppendString(dst, typ)

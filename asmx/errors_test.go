@@ -61,7 +61,7 @@ func TestWriteErrorForm(t *testing.T) {
 			if err := json.Unmarshal([]byte(body), &v); err != nil {
 				return err.Error()
 			}
-			if v["Message"] != "There was an error processing the request." || v["stackTrace"] != "" || v["ExceptionType"] != "" || len(h["Jsonerror"]) != 1 {
+			if v["Message"] != "There was an error processing the request." || v["StackTrace"] != "" || v["ExceptionType"] != "" || len(h["Jsonerror"]) != 1 {
 				return "body " + body
 			}
 			return ""
@@ -71,7 +71,7 @@ func TestWriteErrorForm(t *testing.T) {
 			if err := json.Unmarshal([]byte(body), &v); err != nil {
 				return err.Error()
 			}
-			if v["Message"] != msgKeyRejected || !strings.HasPrefix(v["stackTrace"], "   at AtmService.CheckKey") || v["ExceptionType"] != typeSoapException {
+			if v["Message"] != msgKeyRejected || !strings.HasPrefix(v["StackTrace"], "   at AtmService.CheckKey") || v["ExceptionType"] != typeSoapException {
 				return "body " + body
 			}
 			return ""
