@@ -91,7 +91,10 @@ func (c *provincesClient) once(ctx context.Context) ([]string, error) {
 	return codes, nil
 }
 
-const clientTimeout = 300 * time.Millisecond
+// clientTimeout is the client's timeout per attempt: long enough that on
+// a loaded machine only the attempt a fault delays by a minute reaches it
+// (at 300 ms, a plain answer once took longer under CI).
+const clientTimeout = 2 * time.Second
 
 func newProvincesClient(base string) *provincesClient {
 	return &provincesClient{base: base, key: "test-key", http: &http.Client{Timeout: clientTimeout}, attempts: 3, backoff: 10 * time.Millisecond}
