@@ -490,8 +490,8 @@ func copySites(dir string) ([]string, error) {
 const sharedDir = "shared"
 
 // sharedStoreSites are the sites whose App_Code gets the files of
-// sharedDir (the typed site's data and searches in a namespace of their
-// own, AtmStore).
+// sharedDir (namespace AtmStore): the typed site's data and searches, and
+// the JSON searches of service-v2.asmx.
 var sharedStoreSites = []string{Attrs.Name, DataSets.Name}
 
 // freePorts returns n loopback ports that were free a moment ago.
