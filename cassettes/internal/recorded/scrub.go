@@ -294,17 +294,25 @@ func (s *scrubber) values(v url.Values) url.Values {
 	for k, vs := range v {
 		vs = append([]string(nil), vs...)
 		if IsKeyName(k) {
-			for j := range vs {
-				s.note(vs[j])
-				if !s.done(vs[j]) {
-					vs[j] = s.ph
-					s.n++
-				}
-			}
+			s.replace(vs, true)
 		}
 		out[k] = vs
 	}
 	return out
+}
+
+// replace puts the placeholder in place of each of vs not scrubbed
+// already; with note, each is noted as a key value first.
+func (s *scrubber) replace(vs []string, note bool) {
+	for j := range vs {
+		if note {
+			s.note(vs[j])
+		}
+		if !s.done(vs[j]) {
+			vs[j] = s.ph
+			s.n++
+		}
+	}
 }
 
 // headers returns a copy of h with the credential headers replaced.
@@ -316,21 +324,10 @@ func (s *scrubber) headers(h http.Header) http.Header {
 	for k, vs := range h {
 		vs = append([]string(nil), vs...)
 		if redact.IsCredentialHeader(k) { // replaced whatever they hold
-			for j := range vs {
-				if !s.done(vs[j]) {
-					vs[j] = s.ph
-					s.n++
-				}
-			}
+			s.replace(vs, false)
 		}
 		if IsKeyName(k) { // a header named like the parameter
-			for j := range vs {
-				s.note(vs[j])
-				if !s.done(vs[j]) {
-					vs[j] = s.ph
-					s.n++
-				}
-			}
+			s.replace(vs, true)
 		}
 		out[k] = vs
 	}
