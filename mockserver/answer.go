@@ -135,15 +135,22 @@ func appendBody(dst []byte, a answer) []byte {
 	return a.w.tail(dst, a)
 }
 
-// appendResponse appends the whole response body of c, built in one
-// buffer with no copy of the result.
-func (s *Server) appendResponse(dst []byte, c *asmx.Call) []byte {
+// answerWithScratch is the answer to c, searched in a scratch of its own
+// for a location list (nil for any other), which the caller releases once
+// the answer is written.
+func (s *Server) answerWithScratch(c *asmx.Call) (answer, *scratch) {
 	var sc *scratch
 	if isLocationList(c.Op.Name) {
 		sc = getScratch()
-		defer sc.release()
 	}
-	a := s.answerOf(c, sc)
+	return s.answerOf(c, sc), sc
+}
+
+// appendResponse appends the whole response body of c, built in one
+// buffer with no copy of the result.
+func (s *Server) appendResponse(dst []byte, c *asmx.Call) []byte {
+	a, sc := s.answerWithScratch(c)
+	defer sc.release()
 	return appendBody(dst, a)
 }
 
@@ -195,12 +202,8 @@ func emitBody(a answer, bp *[]byte, emit func([]byte) error) error {
 func (s *Server) writeAnswer(w http.ResponseWriter, c *asmx.Call) {
 	bp := bodyPool.Get().(*[]byte)
 	defer recycleBuffer(bp)
-	var sc *scratch
-	if isLocationList(c.Op.Name) {
-		sc = getScratch()
-		defer sc.release()
-	}
-	a := s.answerOf(c, sc)
+	a, sc := s.answerWithScratch(c)
+	defer sc.release()
 	if !a.streams() {
 		*bp = appendBody((*bp)[:0], a)
 		writeBody(w, c.Binding, *bp)
@@ -219,12 +222,8 @@ func (s *Server) writeAnswer(w http.ResponseWriter, c *asmx.Call) {
 func (s *Server) encodeChunked(c *asmx.Call, emit func([]byte) error) error {
 	bp := bodyPool.Get().(*[]byte)
 	defer recycleBuffer(bp)
-	var sc *scratch
-	if isLocationList(c.Op.Name) {
-		sc = getScratch()
-		defer sc.release()
-	}
-	a := s.answerOf(c, sc)
+	a, sc := s.answerWithScratch(c)
+	defer sc.release()
 	if !isLocationList(c.Op.Name) {
 		*bp = appendBody((*bp)[:0], a)
 		return emit(*bp)

@@ -271,8 +271,12 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
 func getScratch() *scratch { return scratchPool.Get().(*scratch) }
 
-// release returns sc to the pool; its slices must no longer be used.
+// release returns sc to the pool; its slices must no longer be used. A
+// nil scratch has nothing to return.
 func (sc *scratch) release() {
+	if sc == nil {
+		return
+	}
 	if cap(sc.hits) > maxPooledHits {
 		sc.hits = nil
 	}

@@ -55,11 +55,10 @@ func (s *Server) writeFixed(w http.ResponseWriter, f *fixedAnswer, c *asmx.Call)
 func (s *Server) prepareFixed(f *fixedAnswer, c *asmx.Call) {
 	var body []byte
 	if isLocationList(c.Op.Name) {
-		sc := getScratch()
+		a, sc := s.answerWithScratch(c)
 		defer sc.release()
 		bp := bodyPool.Get().(*[]byte)
 		defer recycleBuffer(bp)
-		a := s.answerOf(c, sc)
 		n := bodyLength(a, bp)
 		f.length = []string{strconv.Itoa(n)}
 		if int64(n) > s.fixedLeft.Load() {
