@@ -6,21 +6,10 @@
 # `make image` and runs it and the snippets. Nothing starts the daemon here
 # (no systemd): .ci/dockerd.sh does. Idempotent.
 set -euo pipefail
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/debs.sh"
 cd "$(dirname "$0")/.."
 
-debs=(docker.io docker-compose make)
-missing=()
-for p in "${debs[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "installing ${missing[*]}"
-  sudo_cmd=()
-  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
-echo "docker: $(dpkg-query -W -f='${Package} ${Version}  ' "${debs[@]}")"
+install_debs docker docker.io docker-compose make
 
 (cd docs/ci/node
   if [ ! -d node_modules/testcontainers ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

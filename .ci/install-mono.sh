@@ -5,16 +5,5 @@
 # installed packages are left alone.
 set -euo pipefail
 
-debs=(mono-devel mono-fastcgi-server4 nginx-light)
-missing=()
-for p in "${debs[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "installing ${missing[*]}"
-  sudo_cmd=()
-  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
-echo "mono: $(dpkg-query -W -f='${Package} ${Version}  ' "${debs[@]}")"
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/debs.sh"
+install_debs mono mono-devel mono-fastcgi-server4 nginx-light
