@@ -242,9 +242,9 @@ type scratch struct {
 	atms []int32
 
 	// sortWithin's buckets: where each starts and the next free place in
-	// each, and the hits sorted.
-	starts, next []int32
-	sorted       []hit
+	// each, each hit's bucket, and the hits sorted.
+	starts, next, bucketOf []int32
+	sorted                 []hit
 
 	// ds carries a DataSet answer's numbering from one batch of its
 	// items to the next (answer_dataset.go).

@@ -172,13 +172,17 @@ func sortWithin(hits []hit, maxHav float64, sc *scratch) []hit {
 	bucket := func(h float64) int { return min(int(math.Sqrt(h*inv)*scale), n-1) }
 	starts := slices.Grow(sc.starts[:0], n+1)[:n+1]
 	clear(starts)
+	// Each hit's bucket, worked out once (a square root each).
+	of := slices.Grow(sc.bucketOf[:0], n)[:n]
 	for i := range hits {
 		h := hits[i].hav
 		if !(h >= 0) {
 			sortHits(hits)
 			return hits
 		}
-		starts[bucket(h)+1]++
+		b := bucket(h)
+		of[i] = int32(b)
+		starts[b+1]++
 	}
 	for b := 1; b <= n; b++ {
 		starts[b] += starts[b-1]
@@ -186,9 +190,8 @@ func sortWithin(hits []hit, maxHav float64, sc *scratch) []hit {
 	sorted := slices.Grow(sc.sorted[:0], n)[:n]
 	next := slices.Grow(sc.next[:0], n)[:n]
 	copy(next, starts[:n])
-	for _, h := range hits {
-		b := bucket(h.hav)
-		sorted[next[b]] = h
+	for i, b := range of {
+		sorted[next[b]] = hits[i]
 		next[b]++
 	}
 	for b := 0; b < n; b++ {
@@ -206,7 +209,7 @@ func sortWithin(hits []hit, maxHav float64, sc *scratch) []hit {
 		}
 	}
 	fixTies(sorted)
-	sc.starts, sc.next, sc.sorted = starts, next, sorted
+	sc.starts, sc.next, sc.sorted, sc.bucketOf = starts, next, sorted, of
 	return sorted
 }
 
