@@ -241,10 +241,10 @@ type scratch struct {
 	hits []hit
 	atms []int32
 
-	// sortWithin's buckets: where each starts and the next free place in
-	// each, each hit's bucket, and the hits sorted.
-	starts, next, bucketOf []int32
-	sorted                 []hit
+	// sortWithin's buckets: where each ends, each hit's bucket, and the
+	// hits sorted.
+	ends, bucketOf []int32
+	sorted         []hit
 
 	// ds carries a DataSet answer's numbering from one batch of its
 	// items to the next (answer_dataset.go).

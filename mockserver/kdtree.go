@@ -168,11 +168,19 @@ func sortWithin(hits []hit, maxHav float64, sc *scratch) []hit {
 		sortHits(hits)
 		return hits
 	}
-	inv, scale := 1/maxHav, float64(n)
-	bucket := func(h float64) int { return min(int(math.Sqrt(h*inv)*scale), n-1) }
-	starts := slices.Grow(sc.starts[:0], n+1)[:n+1]
-	clear(starts)
-	// Each hit's bucket, worked out once (a square root each).
+	// A hit's bucket is the square root of its haversine's share of
+	// maxHav (at most 1), in float32: coarse, but never out of order, as
+	// every step rounds monotonically.
+	inv, scale := 1/maxHav, float32(n)
+	bucket := func(h float64) int {
+		x := float32(h * inv)
+		return min(int(float32(math.Sqrt(float64(x)))*scale), n-1)
+	}
+	// ends[b] counts bucket b's hits, then becomes where it starts, then,
+	// once the hits are placed, where it ends.
+	ends := slices.Grow(sc.ends[:0], n)[:n]
+	clear(ends)
+	// Each hit's bucket, worked out once.
 	of := slices.Grow(sc.bucketOf[:0], n)[:n]
 	for i := range hits {
 		h := hits[i].hav
@@ -182,20 +190,20 @@ func sortWithin(hits []hit, maxHav float64, sc *scratch) []hit {
 		}
 		b := bucket(h)
 		of[i] = int32(b)
-		starts[b+1]++
+		ends[b]++
 	}
-	for b := 1; b <= n; b++ {
-		starts[b] += starts[b-1]
+	sum := int32(0)
+	for b, c := range ends {
+		ends[b] = sum
+		sum += c
 	}
 	sorted := slices.Grow(sc.sorted[:0], n)[:n]
-	next := slices.Grow(sc.next[:0], n)[:n]
-	copy(next, starts[:n])
 	for i, b := range of {
-		sorted[next[b]] = hits[i]
-		next[b]++
+		sorted[ends[b]] = hits[i]
+		ends[b]++
 	}
-	for b := 0; b < n; b++ {
-		lo, hi := starts[b], starts[b+1]
+	lo := int32(0)
+	for _, hi := range ends {
 		switch {
 		case hi-lo < 2:
 		case hi-lo <= 12:
@@ -207,9 +215,10 @@ func sortWithin(hits []hit, maxHav float64, sc *scratch) []hit {
 		default:
 			sortByHav(sorted[lo:hi], 2*bits.Len(uint(hi-lo)))
 		}
+		lo = hi
 	}
 	fixTies(sorted)
-	sc.starts, sc.next, sc.sorted, sc.bucketOf = starts, next, sorted, of
+	sc.ends, sc.sorted, sc.bucketOf = ends, sorted, of
 	return sorted
 }
 
