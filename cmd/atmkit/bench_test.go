@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -103,6 +104,42 @@ func TestBenchRatiosByRound(t *testing.T) {
 	}
 }
 
+// TestBenchCopyCeiling: --copy-ceiling measures a third server, the
+// ceiling copying the answer from as many pieces as it has locations, and
+// reports the mock against it and it against the ceiling, with no target.
+func TestBenchCopyCeiling(t *testing.T) {
+	t.Parallel()
+	stdout, stderr, err := runBenchCmd(t, "--json", "--copy-ceiling")
+	if err != nil {
+		t.Fatalf("bench: %v\n%s", err, stderr)
+	}
+	var r bench.Report
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, stdout)
+	}
+	var servers []string
+	for _, res := range r.Results {
+		servers = append(servers, res.Server)
+		if res.Requests == 0 || res.Errors != 0 {
+			t.Errorf("%s: got %d requests, %d errors (%s), want some and none", res.Server, res.Requests, res.Errors, res.FirstError)
+		}
+	}
+	if want := []string{"mock", "ceiling", "copy-ceiling"}; !slices.Equal(servers, want) {
+		t.Errorf("got servers %v, want %v", servers, want)
+	}
+	for _, k := range []string{"mock/copy-ceiling", "copy-ceiling/ceiling"} {
+		if v, ok := r.Ratios[k]; !ok || v <= 0 {
+			t.Errorf("got ratios %v, want %s", r.Ratios, k)
+		}
+		if tg, ok := r.Targets[k]; ok {
+			t.Errorf("%s has target %v, want none", k, tg)
+		}
+	}
+	if r.Targets["mock/ceiling"] != 0.9 {
+		t.Errorf("got target %v for mock/ceiling, want 0.9 still", r.Targets["mock/ceiling"])
+	}
+}
+
 func TestBenchEveryBindingAndFixedAnswers(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{
@@ -168,6 +205,8 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"extra"},
 		{"--replay-scale", "--target", "http://127.0.0.1:1"},
 		{"--replay-scale", "--wiremock"},
+		{"--replay-scale", "--copy-ceiling"},
+		{"--atms-scale", "--copy-ceiling"},
 		{"--replay-scale", "--replay", "x.yaml"},
 		{"--replay-sizes", "10"},
 		{"--replay-sizes", "10,10"},

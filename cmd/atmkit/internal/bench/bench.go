@@ -42,6 +42,7 @@ type Config struct {
 	Shape     *shape.Shape // the in-process mock's result shape (nil: the built-in one)
 
 	WireMock    bool   // also measure WireMock serving the same answer from a stub
+	CopyCeiling bool   // also measure a ceiling that copies the answer from as many pieces as it has locations before writing it
 	WireMockJar string // WireMock's standalone jar (default: found in the npm package wiremock)
 	CPUProfile  string // write a CPU profile of the measured rounds to this file
 
@@ -111,8 +112,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, usagef("--target measures a running service; --fixtures and --atms are for the in-process mock")
 	case cfg.Fixtures != "" && cfg.ATMs > 0:
 		return nil, usagef("give --fixtures or --atms, not both")
-	case cfg.ReplayScale && (cfg.Target != "" || len(cfg.Replay) > 0 || cfg.WireMock):
-		return nil, usagef("--replay-scale records its own cassettes for in-process mocks; not with --target, --replay or --wiremock")
+	case cfg.ReplayScale && (cfg.Target != "" || len(cfg.Replay) > 0 || cfg.WireMock || cfg.CopyCeiling):
+		return nil, usagef("--replay-scale records its own cassettes for in-process mocks; not with --target, --replay, --wiremock or --copy-ceiling")
 	case cfg.Shape != nil && cfg.Target != "":
 		return nil, usagef("--shape is for the in-process mock, not with --target")
 	case len(cfg.Replay) > 0 && cfg.Target != "":
@@ -156,6 +157,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	cleanup.add(func() { _ = ceiling.Close() })
 	targets = append(targets, &target{name: "ceiling", url: ceiling.URL, warmup: cfg.Warmup})
+	if cfg.CopyCeiling {
+		cc, err := startServer(loadgen.NewCopyingCeiling(want, max(1, report.Locations)))
+		if err != nil {
+			return nil, fmt.Errorf("bench: copying ceiling: %w", err)
+		}
+		cleanup.add(func() { _ = cc.Close() })
+		targets = append(targets, &target{name: "copy-ceiling", url: cc.URL, warmup: cfg.Warmup})
+	}
 	if cfg.WireMock {
 		wm, err := startWireMock(ctx, cfg.WireMockJar, cfg.Log)
 		if err != nil {
@@ -199,6 +208,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			report.Ratios[name+"/ceiling"] = round3(rps[name] / rps["ceiling"])
 			if name != "replay" {
 				report.Targets[name+"/ceiling"] = ceilingTarget(op.Name)
+			}
+		}
+		if cfg.CopyCeiling && rps["copy-ceiling"] > 0 {
+			// For telling the copy from the rest of the mock's work: no target.
+			report.Ratios[name+"/copy-ceiling"] = round3(rps[name] / rps["copy-ceiling"])
+			if rps["ceiling"] > 0 {
+				report.Ratios["copy-ceiling/ceiling"] = round3(rps["copy-ceiling"] / rps["ceiling"])
 			}
 		}
 		if cfg.WireMock && rps["wiremock"] > 0 {

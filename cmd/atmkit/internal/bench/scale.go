@@ -66,8 +66,8 @@ func runAtmsScale(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	switch {
-	case cfg.Target != "" || len(cfg.Replay) > 0 || cfg.ReplayScale || cfg.ReplaySizes != "" || cfg.WireMock:
-		return nil, usagef("--atms-scale serves its own generated data sets; not with --target, --replay, --replay-scale or --wiremock")
+	case cfg.Target != "" || len(cfg.Replay) > 0 || cfg.ReplayScale || cfg.ReplaySizes != "" || cfg.WireMock || cfg.CopyCeiling:
+		return nil, usagef("--atms-scale serves its own generated data sets; not with --target, --replay, --replay-scale, --wiremock or --copy-ceiling")
 	case cfg.Fixtures != "" || cfg.ATMs > 0:
 		return nil, usagef("--atms-scale generates data sets of --atms-sizes ATMs; not with --fixtures or --atms")
 	case cfg.CPUProfile != "":

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/atmkit/atmkit/internal/redact"
@@ -82,4 +83,50 @@ func (c *Ceiling) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(c.status)
 	_, _ = w.Write(c.body)
+}
+
+// CopyingCeiling is the ceiling of a server that builds each answer in a
+// buffer before writing it, as the mock does from its cached locations: it
+// answers as the Ceiling does, but first copies the body, piece by piece,
+// into a pooled buffer. Measured beside the Ceiling, it says what
+// assembling an answer costs by itself, so that a server's gap to the
+// Ceiling can be split into the copy and the rest of its work.
+type CopyingCeiling struct {
+	c      *Ceiling
+	pieces [][]byte // the body, cut in pieces of about equal length
+}
+
+// NewCopyingCeiling returns a handler serving resp as NewCeiling does,
+// copying the body from n pieces (at least 1, at most one a byte) for
+// every request.
+func NewCopyingCeiling(resp *Response, n int) *CopyingCeiling {
+	c := NewCeiling(resp)
+	n = max(1, min(n, len(c.body)))
+	cc := &CopyingCeiling{c: c}
+	for k := range n {
+		cc.pieces = append(cc.pieces, c.body[k*len(c.body)/n:(k+1)*len(c.body)/n])
+	}
+	return cc
+}
+
+// copyBuffers are the buffers a CopyingCeiling builds its answers in.
+var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+// ServeHTTP copies the captured body into a pooled buffer, then writes the
+// captured response from it.
+func (cc *CopyingCeiling) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	_, _ = io.Copy(io.Discard, r.Body)
+	h := w.Header()
+	for k, vs := range cc.c.header {
+		h[k] = vs
+	}
+	w.WriteHeader(cc.c.status)
+	bp := copyBuffers.Get().(*[]byte)
+	buf := (*bp)[:0]
+	for _, p := range cc.pieces {
+		buf = append(buf, p...)
+	}
+	_, _ = w.Write(buf)
+	*bp = buf[:0]
+	copyBuffers.Put(bp)
 }

@@ -12,5 +12,8 @@
 // request with the very bytes and headers captured from another server
 // (Fetch), with no work of its own. The ratio of a server's throughput to the
 // ceiling's, both driven by the same generator with the same settings in the
-// same run, says how much of the possible throughput the server reaches.
+// same run, says how much of the possible throughput the server reaches. A
+// CopyingCeiling does the same but first copies the body, piece by piece,
+// into a buffer, as a server building its answer per request must: beside
+// the Ceiling it shows what that copy costs by itself.
 package loadgen

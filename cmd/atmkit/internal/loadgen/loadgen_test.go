@@ -183,21 +183,27 @@ func TestCeilingServesCapturedBytes(t *testing.T) {
 	if want.Status != 200 {
 		t.Fatalf("got status %d from the mock, want 200", want.Status)
 	}
-	ceiling := startServer(t, NewCeiling(want))
-	req.URL = ceiling.URL + "/service/service.asmx"
-	got, err := Fetch(context.Background(), req)
-	if err != nil {
-		t.Fatalf("Fetch: %v", err)
-	}
-	if got.Status != want.Status {
-		t.Errorf("got status %d, want %d", got.Status, want.Status)
-	}
-	if !bytes.Equal(got.Body, want.Body) {
-		t.Errorf("got body %q, want %q", got.Body, want.Body)
-	}
-	for _, k := range []string{"Content-Type", "Content-Length", "X-Extra"} {
-		if g, w := got.Header.Get(k), want.Header.Get(k); g != w {
-			t.Errorf("header %s: got %q, want %q", k, g, w)
+	for name, h := range map[string]http.Handler{"ceiling": NewCeiling(want),
+		"copying ceiling, 1 piece": NewCopyingCeiling(want, 1), "copying ceiling, 7 pieces": NewCopyingCeiling(want, 7),
+		"copying ceiling, a piece a byte": NewCopyingCeiling(want, 1000)} {
+		ceiling := startServer(t, h)
+		req.URL = ceiling.URL + "/service/service.asmx"
+		for range 2 { // the second from a recycled buffer
+			got, err := Fetch(context.Background(), req)
+			if err != nil {
+				t.Fatalf("%s: Fetch: %v", name, err)
+			}
+			if got.Status != want.Status {
+				t.Errorf("%s: got status %d, want %d", name, got.Status, want.Status)
+			}
+			if !bytes.Equal(got.Body, want.Body) {
+				t.Errorf("%s: got body %q, want %q", name, got.Body, want.Body)
+			}
+			for _, k := range []string{"Content-Type", "Content-Length", "X-Extra"} {
+				if g, w := got.Header.Get(k), want.Header.Get(k); g != w {
+					t.Errorf("%s: header %s: got %q, want %q", name, k, g, w)
+				}
+			}
 		}
 	}
 }
