@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -27,7 +28,39 @@ func dial(t *target, timeout time.Duration) (*conn, error) {
 	if tc, ok := nc.(*net.TCPConn); ok {
 		_ = tc.SetNoDelay(true)
 	}
-	return &conn{t: t, nc: nc, br: bufio.NewReaderSize(nc, 64<<10)}, nil
+	return &conn{t: t, nc: nc, br: bufio.NewReaderSize(nc, readBufferSize)}, nil
+}
+
+// readBufferSize is each connection's read buffer: room for a response's
+// head (a longer line is malformed), not for its body, which discard
+// reads past it.
+const readBufferSize = 8 << 10
+
+// discardBuffers are where discard drops bodies: shared by the
+// connections, a few of them in use at once (as many as run), rather than
+// a body-sized buffer for each of 32 connections, whose 2 MB would crowd
+// the caches of the cores the server under test shares with the generator.
+var discardBuffers = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
+
+// discard reads and drops n bytes of body: those buffered, then the rest
+// straight from the connection into a shared buffer.
+func (c *conn) discard(n int64) (int64, error) {
+	m, err := c.br.Discard(int(min(n, int64(c.br.Buffered()))))
+	done := int64(m)
+	if err != nil || done == n {
+		return done, err
+	}
+	bp := discardBuffers.Get().(*[]byte)
+	defer discardBuffers.Put(bp)
+	buf := *bp
+	for done < n {
+		k, err := c.nc.Read(buf[:min(int64(len(buf)), n-done)])
+		done += int64(k)
+		if err != nil {
+			return done, err
+		}
+	}
+	return done, nil
 }
 
 func (c *conn) close() { _ = c.nc.Close() }
@@ -140,8 +173,8 @@ func (c *conn) body(r *response, n int64, body *[]byte) error {
 			}
 			return nil
 		}
-		m, err := c.br.Discard(int(n))
-		r.length += int64(m)
+		m, err := c.discard(n)
+		r.length += m
 		if err != nil {
 			return fmt.Errorf("read body: %w", err)
 		}
