@@ -272,6 +272,17 @@ func TestAdminPageInChromium(t *testing.T) {
 	}
 	noProblems(t, ctx)
 
+	// Clear calls empties the journal; a call made after it is listed.
+	browse(t, ctx, "clear the calls", chromedp.Click(`#clear-calls`))
+	waitUntil(t, ctx, "the list emptied", `document.querySelectorAll('#call-rows tr').length === 0 && document.getElementById('calls-status').textContent.startsWith('Cleared')`)
+	if n := len(s.Journal(RequestFilter{})); n != 0 {
+		t.Errorf("journal after Clear calls: got %d entries, want 0", n)
+	}
+	if st := send(asmx.HTTPGet, asmx.OpReturnProvinces); st != http.StatusOK {
+		t.Errorf("the call after Clear calls: got %d, want 200", st)
+	}
+	waitUntil(t, ctx, "the call after Clear calls", `(() => { const rs = document.querySelectorAll('#call-rows tr'); return rs.length === 1 && rs[0].dataset.binding === 'get'; })()`)
+
 	// Another tab has no token: it asks again.
 	tab, cancelTab := chromedp.NewContext(ctx)
 	defer cancelTab()

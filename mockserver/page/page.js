@@ -306,6 +306,24 @@
     $('calls').hidden = n === 0;
   }
 
+  // Clear calls empties the mock's journal (DELETE /__admin/requests) for
+  // every viewer, then lists anew: calls keep their numbers counting, so
+  // only those made after it appear.
+  $('clear-calls').addEventListener('click', async () => {
+    const button = $('clear-calls');
+    button.disabled = true;
+    try {
+      await call('requests', { method: 'DELETE' });
+      setText('calls-status', 'Cleared: the journal keeps only the calls made from now on.');
+      restart();
+    } catch (e) {
+      if (e instanceof Unauthorized) { askToken('The mock refused the token.'); return; }
+      setText('calls-status', 'Clearing the calls: ' + e.message);
+    } finally {
+      button.disabled = false;
+    }
+  });
+
   const filters = $('filters');
   filters.addEventListener('change', restart);
   filters.addEventListener('submit', (ev) => { ev.preventDefault(); restart(); });
