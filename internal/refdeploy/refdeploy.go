@@ -490,9 +490,10 @@ func copySites(dir string) ([]string, error) {
 const sharedDir = "shared"
 
 // sharedStoreSites are the sites whose App_Code gets the files of
-// sharedDir (namespace AtmStore): the typed site's data and searches, and
-// the JSON searches of service-v2.asmx.
-var sharedStoreSites = []string{Attrs.Name, DataSets.Name}
+// sharedDir (namespace AtmStore): one store of data and searches, and the
+// JSON searches of service-v2.asmx. The legacy site keeps a store of its
+// own, with data of its own: a deployment none of the others resembles.
+var sharedStoreSites = []string{Typed.Name, Attrs.Name, DataSets.Name}
 
 // freePorts returns n loopback ports that were free a moment ago.
 func freePorts(n int) ([]int, error) {

@@ -1,8 +1,8 @@
-// The store of the attrs and dataset sites: the same ATMs, institutions,
-// provinces and cities as the typed site, and the same searches. refdeploy
-// copies it into the App_Code of each of those sites (sharedStoreSites);
-// each site reads its own key from its own web.config. Nothing here is
-// shared with atmkit.
+// The store of the typed, attrs and dataset sites: their ATMs,
+// institutions, provinces and cities, and their searches. refdeploy copies
+// it into the App_Code of each of those sites (sharedStoreSites); each site
+// reads its own key from its own web.config. Nothing here is shared with
+// atmkit.
 using System;
 using System.Collections.Generic;
 using System.Configuration;

@@ -4,6 +4,7 @@
 using System.Collections.Generic;
 using System.Linq;
 using System.Web.Services;
+using AtmStore;
 
 namespace AtmRef
 {
@@ -14,7 +15,7 @@ namespace AtmRef
         public AtmResult ReturnAllAtms(string strAtmServiceKey)
         {
             Data.CheckKey(strAtmServiceKey);
-            return Data.Result(Data.Atms.OrderBy(a => a.Id).ToList(), null);
+            return Typed.Result(Data.Atms.OrderBy(a => a.Id).ToList(), null);
         }
 
         [WebMethod]
@@ -23,15 +24,15 @@ namespace AtmRef
             Data.CheckKey(strAtmServiceKey);
             double lat, lon;
             if (!Data.Geocode(strAddress, strCity, strProvince, strPostalCode, out lat, out lon))
-                return Data.Result(new List<Record>(), new GeoPoint());
-            return Data.Result(Data.Near(lat, lon, bytRadius), new GeoPoint { Latitude = lat, Longitude = lon });
+                return Typed.Result(new List<Record>(), new GeoPoint());
+            return Typed.Result(Data.Near(lat, lon, bytRadius), new GeoPoint { Latitude = lat, Longitude = lon });
         }
 
         [WebMethod]
         public AtmResult ReturnAtmSearchByCoordinates(string strAtmServiceKey, string strPostalCode, double dblLatitude, double dblLongitude, byte bytRadius)
         {
             Data.CheckKey(strAtmServiceKey);
-            return Data.Result(Data.Near(dblLatitude, dblLongitude, bytRadius), new GeoPoint { Latitude = dblLatitude, Longitude = dblLongitude });
+            return Typed.Result(Data.Near(dblLatitude, dblLongitude, bytRadius), new GeoPoint { Latitude = dblLatitude, Longitude = dblLongitude });
         }
 
         [WebMethod]
@@ -40,23 +41,23 @@ namespace AtmRef
             Data.CheckKey(strAtmServiceKey);
             double lat, lon;
             if (!Data.Geocode(strAddress, strCity, strProvince, strPostalCode, out lat, out lon))
-                return Data.Result(new List<Record>(), new GeoPoint());
+                return Typed.Result(new List<Record>(), new GeoPoint());
             List<Record> near = Data.Near(lat, lon, bytRadius);
-            return Data.Result(near.Take(System.Math.Max(0, intMaximumAtms)).ToList(), new GeoPoint { Latitude = lat, Longitude = lon });
+            return Typed.Result(near.Take(System.Math.Max(0, intMaximumAtms)).ToList(), new GeoPoint { Latitude = lat, Longitude = lon });
         }
 
         [WebMethod]
         public AtmResult ReturnAtmSearchByInstitution(string strAtmServiceKey, int intInstitutionID)
         {
             Data.CheckKey(strAtmServiceKey);
-            return Data.Result(Data.Atms.Where(a => a.InstitutionId == intInstitutionID).OrderBy(a => a.Id).ToList(), null);
+            return Typed.Result(Data.Atms.Where(a => a.InstitutionId == intInstitutionID).OrderBy(a => a.Id).ToList(), null);
         }
 
         [WebMethod]
         public AtmResult ReturnAtmSearchByCity(string strAtmServiceKey, int intCityID)
         {
             Data.CheckKey(strAtmServiceKey);
-            return Data.Result(Data.Atms.Where(a => a.CityId == intCityID).OrderBy(a => a.Id).ToList(), null);
+            return Typed.Result(Data.Atms.Where(a => a.CityId == intCityID).OrderBy(a => a.Id).ToList(), null);
         }
 
         [WebMethod]

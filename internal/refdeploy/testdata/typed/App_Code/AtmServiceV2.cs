@@ -1,43 +1,13 @@
 // The service at /service-v2.asmx: the JSON form of the two searches the
-// interface document offers as JSON, written as the bare result object and
-// declared text/xml, as the document says. The methods write the body
-// themselves and end the response, so nothing else is appended.
-using System.Collections.Generic;
-using System.Web;
+// interface document offers as JSON (JsonSearches, shared with the other
+// sites of the store), in this site's namespace.
 using System.Web.Services;
+using AtmStore;
 
 namespace AtmRef
 {
     [WebService(Namespace = "http://atmref.example.org/atmService")]
-    public class AtmServiceV2 : WebService
+    public class AtmServiceV2 : JsonSearches
     {
-        static void Write(string json)
-        {
-            HttpResponse r = HttpContext.Current.Response;
-            r.ContentType = "text/xml";
-            r.Charset = "utf-8";
-            r.Write(json);
-            r.End();
-        }
-
-        [WebMethod]
-        public void ReturnAtmSearchByAddress(string strAtmServiceKey, string strAddress, string strCity, string strProvince, string strPostalCode, byte bytRadius)
-        {
-            Data.CheckKey(strAtmServiceKey);
-            double lat, lon;
-            if (!Data.Geocode(strAddress, strCity, strProvince, strPostalCode, out lat, out lon))
-            {
-                Write(Data.Json(new List<Record>(), 0, 0));
-                return;
-            }
-            Write(Data.Json(Data.Near(lat, lon, bytRadius), lat, lon));
-        }
-
-        [WebMethod]
-        public void ReturnAtmSearchByCoordinates(string strAtmServiceKey, string strPostalCode, double dblLatitude, double dblLongitude, byte bytRadius)
-        {
-            Data.CheckKey(strAtmServiceKey);
-            Write(Data.Json(Data.Near(dblLatitude, dblLongitude, bytRadius), dblLatitude, dblLongitude));
-        }
     }
 }

@@ -1,6 +1,8 @@
 // The result types of the reference deployment: XmlSerializer classes with
 // element names of their own, as most .NET teams write an ASMX service.
+// Institution and Province are the store's own rows (Store.cs).
 using System.Xml.Serialization;
+using AtmStore;
 
 namespace AtmRef
 {
@@ -33,14 +35,6 @@ namespace AtmRef
         public string[] Languages;
     }
 
-    public class Institution
-    {
-        public int InstitutionId;
-        public string Name;
-        public string Url;
-        public bool IsAtlanticCreditUnion;
-    }
-
     public class Address
     {
         public string Street;
@@ -65,12 +59,5 @@ namespace AtmRef
         public bool Plus;
         public bool MasterCard;
         public bool Cirrus;
-    }
-
-    public class Province
-    {
-        public int ProvinceId;
-        public string Code;
-        public string Name;
     }
 }
