@@ -169,7 +169,7 @@ func (w *dsWriter) row(dst []byte, dt *dsTable, ctx *valueCtx, st *dsState) []by
 		switch o.kind {
 		case dsBytes:
 			dst = append(dst, o.b...)
-		case dsElement:
+		case dsElement, dsAttr:
 			if o.point && !st.hasPoint {
 				continue
 			}
@@ -185,19 +185,6 @@ func (w *dsWriter) row(dst []byte, dt *dsTable, ctx *valueCtx, st *dsState) []by
 			default:
 				dst = append(dst, o.close...)
 			}
-		case dsAttr:
-			if o.point && !st.hasPoint {
-				continue
-			}
-			mark := len(dst)
-			dst = append(dst, o.b...)
-			var empty bool
-			dst, empty = o.leaf.appendValue(dst, ctx)
-			if empty && o.omitEmpty {
-				dst = dst[:mark]
-				continue
-			}
-			dst = append(dst, o.close...)
 		case dsNumber:
 			v := o.mul*st.rows[o.table] + o.add
 			if st.template {

@@ -31,7 +31,7 @@ type dsOpKind uint8
 const (
 	dsBytes   dsOpKind = iota // append b
 	dsElement                 // an element column: b value close, empty for "", nothing for omitEmpty "" or no search point
-	dsAttr                    // an attribute column: b value ", nothing for omitEmpty ""
+	dsAttr                    // an attribute column: as dsElement, empty being b and its closing quote
 	dsNumber                  // a row number: mul * (the row number of table) + add, as leaf writes integers
 	dsOpen                    // the end of a row's start tag: > (or, with nothing in the row, />)
 	dsClose                   // the row's end tag
@@ -42,7 +42,7 @@ const (
 type dsOp struct {
 	kind      dsOpKind
 	b, close  []byte // dsBytes, dsElement, dsAttr: the bytes; dsClose: the end tag
-	empty     []byte // dsElement: the whole empty element
+	empty     []byte // dsElement: the whole empty element; dsAttr: the attribute with no value
 	leaf      leaf
 	omitEmpty bool
 	point     bool // written only when the result has a search point
@@ -275,7 +275,7 @@ func (c *compiler) dsColumn(ops *[]dsOp, bytes func(string), number func(int, in
 	l := c.leaf(f, scope)
 	point := scope == shape.ScopeLocations && strings.HasPrefix(f.Value, "coordinates.")
 	if attr {
-		*ops = append(*ops, dsOp{kind: dsAttr, b: []byte(open), close: []byte(end), leaf: l, omitEmpty: col.OmitEmpty, point: point})
+		*ops = append(*ops, dsOp{kind: dsAttr, b: []byte(open), close: []byte(end), empty: []byte(open + end), leaf: l, omitEmpty: col.OmitEmpty, point: point})
 		return
 	}
 	*ops = append(*ops, dsOp{kind: dsElement, b: []byte(open), close: []byte(end), empty: []byte(strings.TrimSuffix(open, ">") + " />"),
