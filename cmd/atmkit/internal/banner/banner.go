@@ -7,6 +7,7 @@
 package banner
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"net"
@@ -43,8 +44,24 @@ type Replay struct {
 }
 
 // Print prints the banner of the mock listening on addr with the TLS of s:
-// where it listens, what it serves and how to call it.
+// where it listens, what it serves and how to call it, in one write.
 func (b Mock) Print(e *cli.Env, addr net.Addr, s *cli.Serving) {
+	inOneWrite(e, func(e *cli.Env) { b.print(e, addr, s) })
+}
+
+// inOneWrite runs print on a copy of e whose Stdout is a buffer, then
+// writes the buffer to e.Stdout in one write: the server is listening and
+// logging while its banner is printed, and a log line, or a reader waiting
+// for the listening line, must never find half a banner.
+func inOneWrite(e *cli.Env, print func(*cli.Env)) {
+	var buf bytes.Buffer
+	inner := *e
+	inner.Stdout = &buf
+	print(&inner)
+	_, _ = e.Stdout.Write(buf.Bytes()) // a closed stdout is not the server's concern
+}
+
+func (b Mock) print(e *cli.Env, addr net.Addr, s *cli.Serving) {
 	w, srv := e.Stdout, b.Server
 	base := e.PrintListening("ATM Location Lookup Service mock", addr, s)
 	fmt.Fprintf(w, "  namespace:  %s\n", srv.Namespace())
@@ -195,8 +212,13 @@ type Proxy struct {
 	Already  int    // the interactions it held before
 }
 
-// Print prints the banner of the proxy listening on addr with the TLS of s.
+// Print prints the banner of the proxy listening on addr with the TLS of
+// s, in one write.
 func (b Proxy) Print(e *cli.Env, addr net.Addr, s *cli.Serving) {
+	inOneWrite(e, func(e *cli.Env) { b.print(e, addr, s) })
+}
+
+func (b Proxy) print(e *cli.Env, addr net.Addr, s *cli.Serving) {
 	base := e.PrintListening("recording proxy", addr, s)
 	fmt.Fprintf(e.Stdout, "  upstream:   %s\n", redact.URL(b.Upstream))
 	if b.Already == 0 {
