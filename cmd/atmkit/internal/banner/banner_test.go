@@ -230,8 +230,10 @@ func TestBannersInOneWrite(t *testing.T) {
 	}
 	addr := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}
 	for name, print := range map[string]func(*cli.Env){
-		"mock":  func(e *cli.Env) { Mock{Server: srv}.Print(e, addr, &cli.Serving{}) },
-		"proxy": func(e *cli.Env) { Proxy{Upstream: "http://upstream.example", Cassette: "atm.yaml"}.Print(e, addr, &cli.Serving{}) },
+		"mock": func(e *cli.Env) { Mock{Server: srv}.Print(e, addr, &cli.Serving{}) },
+		"proxy": func(e *cli.Env) {
+			Proxy{Upstream: "http://upstream.example", Cassette: "atm.yaml"}.Print(e, addr, &cli.Serving{})
+		},
 	} {
 		var w countingWriter
 		print(&cli.Env{Stdout: &w})
