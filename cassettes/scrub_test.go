@@ -139,6 +139,12 @@ func FuzzScrub(f *testing.F) {
 			}
 		}
 		b := asmx.Bindings[int(binding)%len(asmx.Bindings)]
+		if b.IsSOAP() && !xmlChars(key) {
+			// XML cannot carry the key: the envelope holds U+FFFD in its
+			// place, and the key as typed is in the interaction nowhere
+			// else the scrubber could learn it from.
+			t.Skip()
+		}
 		q := query{asmx.OpReturnAtmSearchByAddress, [][2]string{{"strAddress", ""}, {"strCity", city}, {"strProvince", "NS"}, {"strPostalCode", ""}, {"bytRadius", "5"}}}
 		req := request(t, "http://h", b, q, key, prefix != "")
 		var body string
@@ -158,6 +164,17 @@ func FuzzScrub(f *testing.F) {
 			t.Fatalf("key %q survives in %v\nurl %s\nbody %s", key, l, i.Request.URL, i.Request.Body)
 		}
 	})
+}
+
+// xmlChars reports whether every character of s is one XML 1.0 allows
+// (its Char production).
+func xmlChars(s string) bool {
+	for _, r := range s {
+		if !(r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF) {
+			return false
+		}
+	}
+	return true
 }
 
 func readAll(req *http.Request) ([]byte, error) {
