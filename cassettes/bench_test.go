@@ -22,7 +22,7 @@ func syntheticCassette(tb testing.TB, n int) string {
 	tb.Helper()
 	list := make([]*cassette.Interaction, n)
 	for id := 0; id < n; id++ {
-		q := query{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", strconv.Itoa(id)}}}
+		q := query{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", strconv.Itoa(id)}}}
 		b := asmx.XMLBindings[id%4]
 		req := request(tb, "http://upstream", b, q, cassettes.Placeholder, false)
 		var body string
@@ -33,7 +33,7 @@ func syntheticCassette(tb testing.TB, n int) string {
 		node := fmt.Sprintf("<atmLocations>\n  <count>1</count>\n  <locations>\n    <location>\n      <id>%d</id>\n    </location>\n  </locations>\n</atmLocations>", id)
 		var resp []byte
 		if b.IsSOAP() {
-			resp = asmx.AppendSOAPResponse(nil, b, asmx.DefaultNamespace, q.op, []byte(node))
+			resp = asmx.AppendSOAPResponse(nil, b, asmx.DefaultNamespace, q.Op, []byte(node))
 		} else {
 			resp = asmx.AppendXMLDocument(nil, []byte(node))
 		}
@@ -63,7 +63,7 @@ func TestIndexLarge(t *testing.T) {
 	}
 	h, _ := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault))
 	for _, id := range []int{0, 4_999, 9_999} {
-		q := query{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", strconv.Itoa(id)}}}
+		q := query{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", strconv.Itoa(id)}}}
 		for _, b := range asmx.XMLBindings {
 			rr := httptest.NewRecorder()
 			h.ServeHTTP(rr, request(t, "http://x", b, q, "k", true))
@@ -122,7 +122,7 @@ func BenchmarkReplayServe(b *testing.B) {
 			h, _ := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault))
 			reqs := make([]*http.Request, 64)
 			for j := range reqs {
-				q := query{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", strconv.Itoa(j * n / len(reqs))}}}
+				q := query{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", strconv.Itoa(j * n / len(reqs))}}}
 				reqs[j] = request(b, "http://x", asmx.HTTPGet, q, "k", false)
 			}
 			b.ReportAllocs()

@@ -43,9 +43,9 @@ func TestGolden(t *testing.T) {
 		b asmx.Binding
 		q query
 	}{
-		{asmx.SOAP12, query{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", "202"}}}},
-		{asmx.JSON, query{asmx.OpReturnAtmSearchByCoordinates, [][2]string{{"strPostalCode", ""}, {"dblLatitude", "44.709777"}, {"dblLongitude", "-63.571423"}, {"bytRadius", "1"}}}},
-		{asmx.HTTPGet, query{op: asmx.OpReturnProvinces}},
+		{asmx.SOAP12, query{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", "202"}}}},
+		{asmx.JSON, query{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{"strPostalCode", ""}, {"dblLatitude", "44.709777"}, {"dblLongitude", "-63.571423"}, {"bytRadius", "1"}}}},
+		{asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}},
 	}
 	for _, c := range calls {
 		if status, body := do(t, rec.Client(), request(t, up.URL, c.b, c.q, testKey, false)); status != 200 {

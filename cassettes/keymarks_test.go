@@ -42,8 +42,8 @@ func TestRecorderMarksKeyRejections(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	provinces := query{op: asmx.OpReturnProvinces}
-	city := query{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", "1"}}}
+	provinces := query{Op: asmx.OpReturnProvinces}
+	city := query{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", "1"}}}
 	steps := []struct {
 		b      asmx.Binding
 		q      query
@@ -55,7 +55,7 @@ func TestRecorderMarksKeyRejections(t *testing.T) {
 		{asmx.SOAP11, provinces, "wrong-key-1", 500, []bool{false, false}},
 		{asmx.HTTPGet, provinces, testKey, 200, []bool{true, true, false}},
 		{asmx.SOAP12, city, "wrong-key-2", 500, []bool{true, true, false, true}},
-		{asmx.JSON, query{asmx.OpReturnAtmSearchByCoordinates, [][2]string{{"strPostalCode", ""}, {"dblLatitude", "1"}, {"dblLongitude", "2"}, {"bytRadius", "3"}}},
+		{asmx.JSON, query{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{"strPostalCode", ""}, {"dblLatitude", "1"}, {"dblLongitude", "2"}, {"bytRadius", "3"}}},
 			"wrong-key-3", 500, []bool{true, true, false, true, true}},
 		{asmx.HTTPPost, city, testKey, 200, []bool{true, true, false, true, true, false}},
 	}
@@ -112,9 +112,9 @@ func TestRecorderUnmarksALaterAcceptedKey(t *testing.T) {
 		status int
 		marks  []bool
 	}{
-		{query{op: asmx.OpReturnProvinces}, testKey, 200, []bool{false}},
-		{query{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", "1"}}}, second, 503, []bool{false, true}},
-		{query{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", "2"}}}, second, 200, []bool{false, false, false}},
+		{query{Op: asmx.OpReturnProvinces}, testKey, 200, []bool{false}},
+		{query{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", "1"}}}, second, 503, []bool{false, true}},
+		{query{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", "2"}}}, second, 200, []bool{false, false, false}},
 	}
 	for k, s := range steps {
 		if status, body := do(t, rec.Client(), request(t, up.URL, asmx.HTTPGet, s.q, s.key, false)); status != s.status {
@@ -170,8 +170,8 @@ func TestReplayKeyRejections(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	provinces := query{op: asmx.OpReturnProvinces}
-	city := query{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", "7"}}}
+	provinces := query{Op: asmx.OpReturnProvinces}
+	city := query{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", "7"}}}
 	type answer struct {
 		status int
 		ct     string
@@ -193,7 +193,7 @@ func TestReplayKeyRejections(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		recorded[s.b.String()+s.q.op+s.q.String()+(s.key)] = answer{resp.StatusCode, resp.Header.Get("Content-Type"), mustRead(t, resp)}
+		recorded[s.b.String()+s.q.Op+s.q.String()+(s.key)] = answer{resp.StatusCode, resp.Header.Get("Content-Type"), mustRead(t, resp)}
 		resp.Body.Close()
 	}
 	if err := rec.Stop(); err != nil {
@@ -206,10 +206,10 @@ func TestReplayKeyRejections(t *testing.T) {
 	if st := ix.Stats(); st.KeyRejections != 3 || st.Answers != 2 {
 		t.Fatalf("got %d key rejections and %d answers, want 3 and 2", st.KeyRejections, st.Answers)
 	}
-	rejectedGet := recorded["get"+provinces.op+provinces.String()+"wrong-key"]
-	rejectedSOAP := recorded["soap11"+provinces.op+provinces.String()+"wrong-key"]
-	rightGet := recorded["get"+provinces.op+provinces.String()+testKey]
-	rightSOAP := recorded["soap11"+provinces.op+provinces.String()+testKey]
+	rejectedGet := recorded["get"+provinces.Op+provinces.String()+"wrong-key"]
+	rejectedSOAP := recorded["soap11"+provinces.Op+provinces.String()+"wrong-key"]
+	rightGet := recorded["get"+provinces.Op+provinces.String()+testKey]
+	rightSOAP := recorded["soap11"+provinces.Op+provinces.String()+testKey]
 	if !strings.Contains(rejectedGet.body, "Unknown service key.") || !strings.Contains(rejectedSOAP.body, "Unknown service key.") {
 		t.Fatalf("the recorded rejections do not hold the deployment's words: %q, %q", rejectedGet.body, rejectedSOAP.body)
 	}
@@ -287,8 +287,8 @@ func TestScrubKeepsKeyRejections(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	provinces := query{op: asmx.OpReturnProvinces}
-	coords := query{asmx.OpReturnAtmSearchByCoordinates, [][2]string{{"strPostalCode", ""}, {"dblLatitude", "1"}, {"dblLongitude", "2"}, {"bytRadius", "3"}}}
+	provinces := query{Op: asmx.OpReturnProvinces}
+	coords := query{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{"strPostalCode", ""}, {"dblLatitude", "1"}, {"dblLongitude", "2"}, {"bytRadius", "3"}}}
 	for _, s := range []struct {
 		b   asmx.Binding
 		q   query

@@ -56,7 +56,7 @@ func TestKillDuringRecording(t *testing.T) {
 					return
 				default:
 				}
-				q := query{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", strconv.Itoa(w*10000 + n)}}}
+				q := query{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", strconv.Itoa(w*10000 + n)}}}
 				resp, err := client.Do(request(t, base, asmx.XMLBindings[n%4], q, testKey, false))
 				if err != nil {
 					return // the recorder is gone

@@ -81,7 +81,7 @@ func failingUpstreams(t *testing.T) map[string]string {
 }
 
 // leakQuery is a call every binding can make.
-var leakQuery = query{asmx.OpReturnAtmSearchByCoordinates, [][2]string{
+var leakQuery = query{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{
 	{"strPostalCode", ""}, {"dblLatitude", "44.6"}, {"dblLongitude", "-63.5"}, {"bytRadius", "5"}}}
 
 // shortTransport gives up on an upstream that does not answer within 50ms.
@@ -228,7 +228,7 @@ func TestRecordOnceNothingRecorded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := query{asmx.OpReturnProvinces, nil}
+	q := query{Op: asmx.OpReturnProvinces}
 	if status, body := do(t, rec.Client(), request(t, up.URL, asmx.HTTPGet, q, testKey, false)); status != 200 {
 		t.Fatalf("recorded call: got %d %.200q", status, body)
 	}

@@ -40,7 +40,7 @@ func TestConcurrentRecording(t *testing.T) {
 			defer wg.Done()
 			for n := 0; n < each; n++ {
 				id := (w*each + n) % distinct
-				q := query{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", strconv.Itoa(id)}}}
+				q := query{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", strconv.Itoa(id)}}}
 				resp, err := proxy.Client().Do(request(t, proxy.URL, asmx.HTTPGet, q, testKey, false))
 				if err != nil || resp.StatusCode != 200 {
 					failed.Add(1)
@@ -70,7 +70,7 @@ func TestConcurrentRecording(t *testing.T) {
 		t.Fatalf("got %d interactions, want %d (one per distinct question and answer)", len(list), distinct)
 	}
 	assertNoKey(t, path)
-	if status, body := do(t, proxy.Client(), request(t, proxy.URL, asmx.HTTPGet, query{op: asmx.OpReturnProvinces}, testKey, false)); status != http.StatusBadGateway {
+	if status, body := do(t, proxy.Client(), request(t, proxy.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false)); status != http.StatusBadGateway {
 		t.Fatalf("a request after Stop: status %d, want 502: %s", status, body)
 	}
 }
@@ -97,7 +97,7 @@ func TestRecorderSequence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := query{op: asmx.OpReturnProvinces}
+	q := query{Op: asmx.OpReturnProvinces}
 	var recorded []string
 	for i := 0; i < 5; i++ { // answers 0 1 1 2 2
 		_, body := do(t, rec.Client(), request(t, srv.URL, asmx.HTTPGet, q, testKey, false))
@@ -125,7 +125,7 @@ func TestRecorderSequence(t *testing.T) {
 			t.Fatalf("replay %d: got %q, want %q", i, got, w)
 		}
 	}
-	_, err = rep.Client().Do(request(t, srv.URL, asmx.HTTPGet, query{op: asmx.OpReturnInstitutions}, "k", false))
+	_, err = rep.Client().Do(request(t, srv.URL, asmx.HTTPGet, query{Op: asmx.OpReturnInstitutions}, "k", false))
 	if !errors.Is(err, cassettes.ErrNoInteraction) {
 		t.Fatalf("unrecorded request: got %v, want ErrNoInteraction", err)
 	}
@@ -173,8 +173,8 @@ func TestRecordNewEpisodes(t *testing.T) {
 	t.Parallel()
 	up, _ := standIn(t)
 	path := filepath.Join(t.TempDir(), "new.yaml")
-	q1 := query{op: asmx.OpReturnProvinces}
-	q2 := query{op: asmx.OpReturnInstitutions}
+	q1 := query{Op: asmx.OpReturnProvinces}
+	q2 := query{Op: asmx.OpReturnInstitutions}
 	for round, qs := range [][]query{{q1}, {q1, q2, q2}} {
 		rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordNew))
 		if err != nil {

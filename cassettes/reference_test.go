@@ -38,24 +38,24 @@ type refSite struct {
 
 var refSites = []refSite{
 	{refdeploy.Root, refdeploy.Namespace, refdeploy.Key, []query{
-		{asmx.OpReturnAllAtms, nil},
-		{asmx.OpReturnAtmSearchByAddress, [][2]string{{"strAddress", ""}, {"strCity", "Halifax"}, {"strProvince", "NS"}, {"strPostalCode", ""}, {"bytRadius", "5"}}},
-		{asmx.OpReturnAtmSearchByCoordinates, [][2]string{{"strPostalCode", ""}, {"dblLatitude", "44.6488"}, {"dblLongitude", "-63.5752"}, {"bytRadius", "3"}}},
-		{asmx.OpReturnAtmSearchByAddressWithMaximum, [][2]string{{"strAddress", ""}, {"strCity", "Moncton"}, {"strProvince", "NB"}, {"strPostalCode", ""}, {"bytRadius", "10"}, {"intMaximumAtms", "3"}}},
-		{asmx.OpReturnAtmSearchByInstitution, [][2]string{{"intInstitutionID", "300"}}},
-		{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", "21"}}},
-		{asmx.OpReturnInstitutions, nil},
-		{asmx.OpReturnProvinces, nil},
+		{Op: asmx.OpReturnAllAtms},
+		{Op: asmx.OpReturnAtmSearchByAddress, Params: [][2]string{{"strAddress", ""}, {"strCity", "Halifax"}, {"strProvince", "NS"}, {"strPostalCode", ""}, {"bytRadius", "5"}}},
+		{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{"strPostalCode", ""}, {"dblLatitude", "44.6488"}, {"dblLongitude", "-63.5752"}, {"bytRadius", "3"}}},
+		{Op: asmx.OpReturnAtmSearchByAddressWithMaximum, Params: [][2]string{{"strAddress", ""}, {"strCity", "Moncton"}, {"strProvince", "NB"}, {"strPostalCode", ""}, {"bytRadius", "10"}, {"intMaximumAtms", "3"}}},
+		{Op: asmx.OpReturnAtmSearchByInstitution, Params: [][2]string{{"intInstitutionID", "300"}}},
+		{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", "21"}}},
+		{Op: asmx.OpReturnInstitutions},
+		{Op: asmx.OpReturnProvinces},
 	}, []string{asmx.OpReturnAtmSearchByCoordinates, asmx.OpReturnInstitutions, asmx.OpReturnProvinces}},
 	{refdeploy.Legacy.Name, refdeploy.Legacy.Namespace, refdeploy.Legacy.Key, []query{
-		{asmx.OpReturnAllAtms, nil},
-		{asmx.OpReturnAtmSearchByAddress, [][2]string{{"strAddress", ""}, {"strCity", "Summerside"}, {"strProvince", "PE"}, {"strPostalCode", ""}, {"bytRadius", "5"}}},
-		{asmx.OpReturnAtmSearchByCoordinates, [][2]string{{"strPostalCode", ""}, {"dblLatitude", "46.413374"}, {"dblLongitude", "-63.770972"}, {"bytRadius", "1"}}},
-		{asmx.OpReturnAtmSearchByAddressWithMaximum, [][2]string{{"strAddress", ""}, {"strCity", "Summerside"}, {"strProvince", "PE"}, {"strPostalCode", ""}, {"bytRadius", "10"}, {"intMaximumAtms", "2"}}},
-		{asmx.OpReturnAtmSearchByInstitution, [][2]string{{"intInstitutionID", "9"}}},
-		{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", "8"}}},
-		{asmx.OpReturnInstitutions, nil},
-		{asmx.OpReturnProvinces, nil},
+		{Op: asmx.OpReturnAllAtms},
+		{Op: asmx.OpReturnAtmSearchByAddress, Params: [][2]string{{"strAddress", ""}, {"strCity", "Summerside"}, {"strProvince", "PE"}, {"strPostalCode", ""}, {"bytRadius", "5"}}},
+		{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{"strPostalCode", ""}, {"dblLatitude", "46.413374"}, {"dblLongitude", "-63.770972"}, {"bytRadius", "1"}}},
+		{Op: asmx.OpReturnAtmSearchByAddressWithMaximum, Params: [][2]string{{"strAddress", ""}, {"strCity", "Summerside"}, {"strProvince", "PE"}, {"strPostalCode", ""}, {"bytRadius", "10"}, {"intMaximumAtms", "2"}}},
+		{Op: asmx.OpReturnAtmSearchByInstitution, Params: [][2]string{{"intInstitutionID", "9"}}},
+		{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", "8"}}},
+		{Op: asmx.OpReturnInstitutions},
+		{Op: asmx.OpReturnProvinces},
 	}, []string{asmx.OpReturnAtmSearchByCoordinates, asmx.OpReturnInstitutions, asmx.OpReturnProvinces}},
 	{refdeploy.DataSets.Name, refdeploy.DataSets.Namespace, refdeploy.DataSets.Key, typedCalls(), []string{asmx.OpReturnAtmSearchByCoordinates, asmx.OpReturnInstitutions, asmx.OpReturnProvinces}},
 	{refdeploy.Attrs.Name, refdeploy.Attrs.Namespace, refdeploy.Attrs.Key, typedCalls(), []string{asmx.OpReturnAtmSearchByCoordinates, asmx.OpReturnInstitutions, asmx.OpReturnProvinces}},
@@ -66,10 +66,10 @@ var refSites = []refSite{
 func typedCalls() []query {
 	var out []query
 	for _, c := range refdeploy.Calls {
-		if c.Op == asmx.OpReturnAtmSearchByCoordinates && len(out) > 0 && out[len(out)-1].op == c.Op {
+		if c.Op == asmx.OpReturnAtmSearchByCoordinates && len(out) > 0 && out[len(out)-1].Op == c.Op {
 			continue // one search by coordinates, as the other sites record
 		}
-		out = append(out, query{c.Op, c.Params})
+		out = append(out, query{Op: c.Op, Params: c.Params})
 	}
 	return out
 }
@@ -165,7 +165,7 @@ func recordSite(t *testing.T, d *refdeploy.Deployment, site refSite, path string
 		defer resp.Body.Close()
 		return recordedCall{b: b, q: q, status: resp.StatusCode, ct: resp.Header.Get("Content-Type"), body: mustRead(t, resp)}
 	}
-	provinces := query{op: asmx.OpReturnProvinces}
+	provinces := query{Op: asmx.OpReturnProvinces}
 	for _, b := range []asmx.Binding{asmx.HTTPGet, asmx.SOAP11} {
 		if c := send(b, provinces, wrongKey); c.status != 500 {
 			t.Fatalf("a wrong key over %s: status %d, want 500: %s", b, c.status, c.body)
@@ -173,7 +173,7 @@ func recordSite(t *testing.T, d *refdeploy.Deployment, site refSite, path string
 	}
 	var direct []recordedCall
 	for _, q := range site.calls {
-		op, _ := asmx.LookupOperation(q.op)
+		op, _ := asmx.LookupOperation(q.Op)
 		for _, b := range asmx.Bindings {
 			if b == asmx.JSON && !op.JSON {
 				continue
@@ -236,7 +236,7 @@ func recordedCalls(t *testing.T, path string) []recordedCall {
 			t.Fatal(err)
 		}
 		r := list[k].Response
-		out = append(out, recordedCall{b: b, q: query{e.Operation, e.Params}, status: r.Code, ct: r.Headers.Get("Content-Type"), body: r.Body})
+		out = append(out, recordedCall{b: b, q: query{Op: e.Operation, Params: e.Params}, status: r.Code, ct: r.Headers.Get("Content-Type"), body: r.Body})
 	}
 	return out
 }
@@ -420,7 +420,7 @@ func replayMatrix(t *testing.T, site refSite, path string, sh *shape.Shape) {
 				gaps[g.Operation+" "+g.Binding.String()] = g.Reason
 			}
 			for _, q := range questions {
-				op, _ := asmx.LookupOperation(q.op)
+				op, _ := asmx.LookupOperation(q.Op)
 				for _, b := range asmx.Bindings {
 					if b == asmx.JSON && !op.JSON {
 						continue
@@ -436,10 +436,10 @@ func replayMatrix(t *testing.T, site refSite, path string, sh *shape.Shape) {
 						t.Errorf("%s over %s: got %d %q\n%s\nwant the recorded %d %q\n%s", q, b, status, ct, body, rec.status, rec.ct, rec.body)
 					case gap != "" && (status != 500 || !strings.Contains(body, gap)):
 						t.Errorf("%s over %s: got %d %.300q, want a fault saying %q", q, b, status, body, gap)
-					case gap != "" && !strings.Contains(gaps[q.op+" "+b.String()], gap):
-						t.Errorf("%s over %s: Gaps says %q, want %q", q, b, gaps[q.op+" "+b.String()], gap)
-					case gap == "" && gaps[q.op+" "+b.String()] != "":
-						t.Errorf("%s over %s: served, but Gaps says %q", q, b, gaps[q.op+" "+b.String()])
+					case gap != "" && !strings.Contains(gaps[q.Op+" "+b.String()], gap):
+						t.Errorf("%s over %s: Gaps says %q, want %q", q, b, gaps[q.Op+" "+b.String()], gap)
+					case gap == "" && gaps[q.Op+" "+b.String()] != "":
+						t.Errorf("%s over %s: served, but Gaps says %q", q, b, gaps[q.Op+" "+b.String()])
 					}
 				}
 			}
@@ -472,7 +472,7 @@ func checkRejections(t *testing.T, srv *httptest.Server, site refSite, ix *casse
 			rejections[b.String()] = i
 		}
 	}
-	provinces := query{op: asmx.OpReturnProvinces}
+	provinces := query{Op: asmx.OpReturnProvinces}
 	for _, b := range []asmx.Binding{asmx.HTTPGet, asmx.HTTPPost, asmx.SOAP11} {
 		from := b
 		if b == asmx.HTTPPost {

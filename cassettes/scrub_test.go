@@ -145,7 +145,7 @@ func FuzzScrub(f *testing.F) {
 			// else the scrubber could learn it from.
 			t.Skip()
 		}
-		q := query{asmx.OpReturnAtmSearchByAddress, [][2]string{{"strAddress", ""}, {"strCity", city}, {"strProvince", "NS"}, {"strPostalCode", ""}, {"bytRadius", "5"}}}
+		q := query{Op: asmx.OpReturnAtmSearchByAddress, Params: [][2]string{{"strAddress", ""}, {"strCity", city}, {"strProvince", "NS"}, {"strPostalCode", ""}, {"bytRadius", "5"}}}
 		req := request(t, "http://h", b, q, key, prefix != "")
 		var body string
 		if req.Body != nil {

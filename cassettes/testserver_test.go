@@ -18,14 +18,14 @@ import (
 func TestReplayOption(t *testing.T) {
 	t.Parallel()
 	ts := mockserver.NewTestServer(t, cassettes.Replay(t, mockserver.MissFault, "testdata/golden.yaml"))
-	recorded := query{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", "202"}}}
+	recorded := query{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", "202"}}}
 	for _, b := range []asmx.Binding{asmx.SOAP11, asmx.SOAP12, asmx.HTTPGet, asmx.HTTPPost} {
 		status, body := do(t, http.DefaultClient, request(t, ts.URL, b, recorded, "any-key", false))
 		if status != 200 || len(values(t, b, body)) == 0 {
 			t.Errorf("%s recorded call: got %d %.200q, want 200 with the recorded locations", b, status, body)
 		}
 	}
-	missing := query{asmx.OpReturnAtmSearchByCity, [][2]string{{"intCityID", "999"}}}
+	missing := query{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", "999"}}}
 	status, body := do(t, http.DefaultClient, request(t, ts.URL, asmx.SOAP11, missing, "any-key", false))
 	if status != 500 || !strings.Contains(body, "intCityID") || !strings.Contains(body, "golden.yaml") {
 		t.Errorf("call never recorded: got %d %.300q, want a fault naming the call and the nearest recording", status, body)

@@ -29,7 +29,7 @@ func TestUpstreamOnMiss(t *testing.T) {
 	h, _ := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault))
 	srv := httptest.NewServer(h)
 	defer srv.Close()
-	q := query{asmx.OpReturnAtmSearchByInstitution, [][2]string{{"intInstitutionID", "3"}}}
+	q := query{Op: asmx.OpReturnAtmSearchByInstitution, Params: [][2]string{{"intInstitutionID", "3"}}}
 	_, direct := do(t, up.Client(), request(t, up.URL, asmx.SOAP11, q, testKey, false))
 	status, body := do(t, srv.Client(), request(t, srv.URL, asmx.SOAP11, q, testKey, false))
 	if status != 200 || !slices.Equal(values(t, asmx.SOAP11, body), values(t, asmx.SOAP11, direct)) {
@@ -77,7 +77,7 @@ func TestUpstreamTimeout(t *testing.T) {
 	h, _ := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault))
 	srv := httptest.NewServer(h)
 	defer srv.Close()
-	status, body := do(t, srv.Client(), request(t, srv.URL, asmx.SOAP11, query{asmx.OpReturnProvinces, nil}, testKey, false))
+	status, body := do(t, srv.Client(), request(t, srv.URL, asmx.SOAP11, query{Op: asmx.OpReturnProvinces}, testKey, false))
 	if want := "upstream: no answer within 200ms"; status != 500 || !strings.Contains(body, want) {
 		t.Errorf("got %d %q, want a Server fault saying %q", status, body, want)
 	}
@@ -122,7 +122,7 @@ func TestUpstreamEndsWithTheClient(t *testing.T) {
 		}
 		cancel()
 	}()
-	req := request(t, srv.URL, asmx.HTTPGet, query{asmx.OpReturnProvinces, nil}, testKey, false).WithContext(ctx)
+	req := request(t, srv.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false).WithContext(ctx)
 	if resp, err := srv.Client().Do(req); err == nil {
 		resp.Body.Close()
 		t.Fatalf("got an answer (%d), want the client's own cancellation", resp.StatusCode)

@@ -28,7 +28,7 @@ func recordMany(tb testing.TB, base string, n int) string {
 	proxy := httptest.NewServer(cassettes.NewProxy(up, rec, nil))
 	bindings := append(append([]asmx.Binding(nil), asmx.XMLBindings...), asmx.JSON)
 	for k := range n {
-		q := query{asmx.OpReturnAtmSearchByCoordinates, [][2]string{{"strPostalCode", ""},
+		q := query{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{"strPostalCode", ""},
 			{"dblLatitude", fmt.Sprintf("44.%04d", 6000+k)}, {"dblLongitude", "-63.5752"}, {"bytRadius", "5"}}}
 		if status, body := do(tb, proxy.Client(), request(tb, proxy.URL, bindings[k%len(bindings)], q, testKey)); status != 200 {
 			tb.Fatalf("record %d: status %d: %s", k, status, body)
