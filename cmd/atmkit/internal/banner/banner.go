@@ -49,15 +49,15 @@ func (b Mock) Print(e *cli.Env, addr net.Addr, s *cli.Serving) {
 	inOneWrite(e, func(e *cli.Env) { b.print(e, addr, s) })
 }
 
-// inOneWrite runs print on a copy of e whose Stdout is a buffer, then
+// inOneWrite runs printBanner on a copy of e whose Stdout is a buffer, then
 // writes the buffer to e.Stdout in one write: the server is listening and
 // logging while its banner is printed, and a log line, or a reader waiting
 // for the listening line, must never find half a banner.
-func inOneWrite(e *cli.Env, print func(*cli.Env)) {
+func inOneWrite(e *cli.Env, printBanner func(*cli.Env)) {
 	var buf bytes.Buffer
 	inner := *e
 	inner.Stdout = &buf
-	print(&inner)
+	printBanner(&inner)
 	_, _ = e.Stdout.Write(buf.Bytes()) // a closed stdout is not the server's concern
 }
 

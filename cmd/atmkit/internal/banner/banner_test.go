@@ -229,14 +229,14 @@ func TestBannersInOneWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	addr := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}
-	for name, print := range map[string]func(*cli.Env){
+	for name, printBanner := range map[string]func(*cli.Env){
 		"mock": func(e *cli.Env) { Mock{Server: srv}.Print(e, addr, &cli.Serving{}) },
 		"proxy": func(e *cli.Env) {
 			Proxy{Upstream: "http://upstream.example", Cassette: "atm.yaml"}.Print(e, addr, &cli.Serving{})
 		},
 	} {
 		var w countingWriter
-		print(&cli.Env{Stdout: &w})
+		printBanner(&cli.Env{Stdout: &w})
 		if w.writes != 1 || !strings.Contains(w.String(), "listening on http://127.0.0.1:8080\n") || !strings.Contains(w.String(), "  ") {
 			t.Errorf("%s banner: %d writes, want 1:\n%s", name, w.writes, w.String())
 		}
