@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -89,18 +88,7 @@ func learnServeRead(t *testing.T, d *refdeploy.Deployment, site refdeploy.Site, 
 	} else if strings.Contains(out, "Omitted") {
 		t.Errorf("shape learn reports omissions the site does not make:\n%s", out)
 	}
-	fromCassette := filepath.Join(dir, "cassette.yaml")
-	if code, out, errOut := runAtmkit(nil, "shape", "learn", "--cassette", cassette+".yaml", "--out", fromCassette); code != 0 {
-		t.Fatalf("shape learn --cassette: exit %d\n%s\n%s", code, out, errOut)
-	}
-	sh, errA := shape.Load(learned)
-	other, errB := shape.Load(fromCassette)
-	if errA != nil || errB != nil {
-		t.Fatalf("the learned shapes do not load: %v, %v", errA, errB)
-	}
-	if !bytes.Equal(shape.Marshal(sh, ""), shape.Marshal(other, "")) {
-		t.Errorf("learned from the cassette alone:\n%s\nwant what the WSDL and the cassette gave:\n%s", shape.Marshal(other, ""), shape.Marshal(sh, ""))
-	}
+	sh := learnsSameFromCassetteAlone(t, learned, cassette+".yaml", filepath.Join(dir, "cassette.yaml"))
 
 	// 3. Serve generated data in the learned shape.
 	const key = "mock-key"

@@ -140,18 +140,7 @@ func TestDotNetClientReadsLearnedShape(t *testing.T) {
 			t.Errorf("shape learn printed no %q:\n%s", want, out)
 		}
 	}
-	alone := filepath.Join(dir, "alone.yaml")
-	if code, out, errOut := runAtmkit(nil, "shape", "learn", "--cassette", cassette+".yaml", "--out", alone); code != 0 {
-		t.Fatalf("shape learn --cassette: exit %d\n%s\n%s", code, out, errOut)
-	}
-	a, errA := shape.Load(learned)
-	b, errB := shape.Load(alone)
-	if errA != nil || errB != nil {
-		t.Fatalf("the learned shapes do not load: %v, %v", errA, errB)
-	}
-	if !bytes.Equal(shape.Marshal(a, ""), shape.Marshal(b, "")) {
-		t.Errorf("learned from the cassette alone:\n%s\nwant what the WSDL and the cassette gave:\n%s", shape.Marshal(b, ""), shape.Marshal(a, ""))
-	}
+	learnsSameFromCassetteAlone(t, learned, cassette+".yaml", filepath.Join(dir, "alone.yaml"))
 
 	// 3. Serve generated data in the learned shape.
 	data := filepath.Join(dir, "data")
@@ -399,4 +388,24 @@ func documentForm(op string, result any) any {
 
 func institutionForm(b map[string]any) map[string]any {
 	return map[string]any{"id": b["InstitutionId"], "name": b["Name"], "url": b["Url"], "isAtlanticCreditUnion": b["IsAtlanticCreditUnion"]}
+}
+
+// learnsSameFromCassetteAlone: atmkit shape learn --cassette cassetteFile
+// alone (the WSDL recorded in it) writes to out the shape learned, in
+// learned, from the deployment's WSDL and the cassette. It returns the
+// shape in learned.
+func learnsSameFromCassetteAlone(t *testing.T, learned, cassetteFile, out string) *shape.Shape {
+	t.Helper()
+	if code, stdout, stderr := runAtmkit(nil, "shape", "learn", "--cassette", cassetteFile, "--out", out); code != 0 {
+		t.Fatalf("shape learn --cassette: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	both, errA := shape.Load(learned)
+	alone, errB := shape.Load(out)
+	if errA != nil || errB != nil {
+		t.Fatalf("the learned shapes do not load: %v, %v", errA, errB)
+	}
+	if !bytes.Equal(shape.Marshal(both, ""), shape.Marshal(alone, "")) {
+		t.Errorf("learned from the cassette alone:\n%s\nwant what the WSDL and the cassette gave:\n%s", shape.Marshal(alone, ""), shape.Marshal(both, ""))
+	}
+	return both
 }
