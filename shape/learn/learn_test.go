@@ -129,20 +129,7 @@ func TestLearnReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := "testdata/reference-learned.yaml"
-	got := shape.Marshal(both, "learned from the reference deployment's WSDL and answers")
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("got\n%s\nwant (%s)\n%s", got, golden, want)
-	}
+	matchGolden(t, "testdata/reference-learned.yaml", shape.Marshal(both, "learned from the reference deployment's WSDL and answers"))
 	report := strings.Join(rep.Mapped, "\n") + "\n--\n" + strings.Join(rep.Guessed, "\n") + "\n--\n" + strings.Join(rep.Unmapped, "\n")
 	for _, want := range []string{
 		"AtmResult/Atms/Atm/AtmId ← id (equal to the JSON answers' in",
@@ -507,20 +494,7 @@ func TestLearnLayoutSites(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join("testdata", site+"-learned.yaml")
-			got := shape.Marshal(both, "learned from the reference deployment's "+site+" site's WSDL and answers")
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got) != string(want) {
-				t.Errorf("got\n%s\nwant (%s)\n%s", got, golden, want)
-			}
+			matchGolden(t, filepath.Join("testdata", site+"-learned.yaml"), shape.Marshal(both, "learned from the reference deployment's "+site+" site's WSDL and answers"))
 			own, err := shape.Load(filepath.Join("..", "testdata", site+".yaml"))
 			if err != nil {
 				t.Fatal(err)
@@ -575,20 +549,7 @@ func TestLearnTypedDataSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "typedds-learned.yaml")
-	got := shape.Marshal(both, "learned from a typed DataSet's WSDL and answers (ReturnProvinces only)")
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("got\n%s\nwant (%s)\n%s", got, golden, want)
-	}
+	matchGolden(t, filepath.Join("testdata", "typedds-learned.yaml"), shape.Marshal(both, "learned from a typed DataSet's WSDL and answers (ReturnProvinces only)"))
 	r := both.Result(asmx.OpReturnProvinces)
 	if r.Layout != shape.Dataset || r.Root != "RegionSet" || r.DataSet.WSDL != shape.WSDLTyped {
 		t.Errorf("ReturnProvinces: layout %s, root %s, WSDL form %q; want a typed DataSet RegionSet", r.Layout, r.Root, r.DataSet.WSDL)
@@ -648,5 +609,23 @@ func TestLearnRowsWithoutData(t *testing.T) {
 		if got != want {
 			t.Errorf("over %s: the structure differs from the deployment's:\n%s\nwant\n%s", a.Binding, got, want)
 		}
+	}
+}
+
+// matchGolden compares got with the golden file at path, after writing
+// got there with -update.
+func matchGolden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("got\n%s\nwant (%s)\n%s", got, path, want)
 	}
 }
