@@ -414,10 +414,6 @@ type soapReader struct {
 	mustUnderstand []string
 }
 
-func newSOAPReader(ns, ct string, guess Binding, op *Operation) *soapReader {
-	return &soapReader{ns: ns, ct: ct, guess: guess, op: op, param: -1}
-}
-
 // helper is the version ASMX answers in at this point: the guess until the
 // envelope's namespace is read.
 func (d *soapReader) helper() Binding {

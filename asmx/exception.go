@@ -187,10 +187,6 @@ var (
 		"System.Xml.Serialization.XmlSerializer.Deserialize(XmlReader xmlReader, String encodingStyle, XmlDeserializationEvents events)",
 		"System.Xml.Serialization.XmlSerializer.Deserialize(XmlReader xmlReader, String encodingStyle)",
 	}
-	framesInvoke = []string{
-		"System.Web.Services.Protocols.LogicalMethodInfo.Invoke(Object target, Object[] values)",
-		"System.Web.Services.Protocols.WebServiceHandler.Invoke()",
-	}
 )
 
 // concat joins frame lists into a new slice.

@@ -127,8 +127,8 @@ func TestServeResilienceFaults(t *testing.T) {
 
 	start = time.Now()
 	code, body = get(t, svc+"ReturnAtmSearchByInstitution?strAtmServiceKey=k&intInstitutionID=1", "")
-	if d := time.Since(start); d < 100*time.Millisecond || code == 0 {
-		t.Errorf("uniform delay: answered %d after %s, want at least 100ms", code, d)
+	if d := time.Since(start); d < 100*time.Millisecond || code != 200 || !strings.Contains(body, "</") {
+		t.Errorf("uniform delay: answered %d after %s: %.80q; want the whole answer after at least 100ms", code, d, body)
 	}
 
 	code, body = get(t, base+"/__admin/requests", "")

@@ -253,11 +253,7 @@ func readThrough(r *shape.Result, v any) (any, error) {
 					list, _ = m[name].([]any)
 				}
 				if f.List == "languages" {
-					langs := []any{}
-					for _, l := range list {
-						langs = append(langs, l)
-					}
-					into["languages"] = langs
+					into["languages"] = append([]any{}, list...)
 					continue
 				}
 				for _, x := range list {

@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 )
 
 // Namespaces of a DataSet's XML.
@@ -202,11 +201,3 @@ func qualified(n xml.Name) string {
 
 // String writes n compactly, for messages and tests.
 func (n *Node) String() string { return string(Append(nil, n, -1, false)) }
-
-// local returns the local part of a qualified name.
-func local(name string) string {
-	if i := strings.IndexByte(name, ':'); i >= 0 {
-		return name[i+1:]
-	}
-	return name
-}

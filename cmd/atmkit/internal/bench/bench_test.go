@@ -52,8 +52,10 @@ func TestCallRequestsDecode(t *testing.T) {
 	}
 	for _, b := range []asmx.Binding{asmx.SOAP11, asmx.SOAP12} {
 		req := callRequest(b, asmx.DefaultNamespace, op.Name, params)
+		//lint:ignore SA1008 callRequest sets the header as the document spells it, not canonicalised
+		action := strings.Join(req.Header["SOAPAction"], "")
 		c, e := asmx.DecodeSOAPRequest(asmx.SOAPRequest{Namespace: asmx.DefaultNamespace, ContentType: req.Header["Content-Type"][0],
-			Action: strings.Join(req.Header["SOAPAction"], ""), HasAction: b == asmx.SOAP11, Body: req.Body})
+			Action: action, HasAction: b == asmx.SOAP11, Body: req.Body})
 		if e != nil {
 			t.Fatalf("%s: %s", b, e.Fault)
 		}
