@@ -31,9 +31,10 @@ type reporter struct {
 	json    string
 	filter  string // the label filter given, for the reason of the specs it leaves out
 
-	mu     sync.Mutex
-	column int   // progress marks on the current line
-	err    error // the first error writing a report
+	mu          sync.Mutex
+	column      int   // progress marks on the current line
+	err         error // the first error writing a report
+	interrupted bool  // the run was stopped (SIGINT, SIGTERM) before its end
 }
 
 // ANSI colours, used unless NoColor.
@@ -64,6 +65,7 @@ const (
 	needShape   = "need --shape FILE"
 	leftOut     = "left out by --label-filter"
 	notApplying = "did not apply to the target"
+	notRun      = "not run (interrupted)"
 )
 
 // skipReason says why a skipped spec did not run: one of the reasons
@@ -74,15 +76,44 @@ func (r *reporter) skipReason(sr types.SpecReport) string {
 		return notApplying
 	case r.run.session.cfg.Shape == nil && slices.Contains(sr.Labels(), "shape"):
 		return needShape
+	case r.interrupted && r.selected(sr):
+		return notRun
 	}
 	return leftOut
+}
+
+// selected reports whether the label filter selects a spec: one it selects
+// that Ginkgo skipped without a message was not run because the run was
+// interrupted.
+func (r *reporter) selected(sr types.SpecReport) bool {
+	lf, err := types.ParseLabelFilter(r.filter) // Run checked it
+	return err == nil && lf(sr.Labels())
+}
+
+// wasInterrupted reports whether a run was stopped before its end: a spec
+// interrupted, or the suite's failure says so.
+func wasInterrupted(rep types.Report) bool {
+	for _, sr := range rep.SpecReports {
+		if sr.State == types.SpecStateInterrupted {
+			return true
+		}
+	}
+	for _, reason := range rep.SpecialSuiteFailureReasons {
+		if strings.Contains(reason, "Interrupted") {
+			return true
+		}
+	}
+	return false
 }
 
 // filteredMessage is the skip message the reports give a spec the filter
 // left out (Ginkgo gives none).
 func (r *reporter) filteredMessage(sr types.SpecReport) string {
-	if r.skipReason(sr) == needShape {
+	switch r.skipReason(sr) {
+	case needShape:
 		return "needs --shape FILE: the specs labelled shape check results against a shape file and run only with one"
+	case notRun:
+		return "not run: the run was interrupted before this spec"
 	}
 	return fmt.Sprintf("left out by --label-filter %q", r.filter)
 }
@@ -164,7 +195,7 @@ func (r *reporter) groups(specs []types.SpecReport) []*group {
 	var gs []*group
 	byCause := map[string]*group{}
 	for _, sr := range specs {
-		if !sr.State.Is(types.SpecStateFailureStates) {
+		if !sr.State.Is(types.SpecStateFailureStates) || sr.State == types.SpecStateInterrupted {
 			continue
 		}
 		cause := ""
@@ -195,6 +226,7 @@ func (r *reporter) afterSuite(rep types.Report) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	key := r.run.session.cfg.Key
+	r.interrupted = wasInterrupted(rep)
 	if r.column > 0 {
 		fmt.Fprintln(r.out)
 		r.column = 0
@@ -203,7 +235,7 @@ func (r *reporter) afterSuite(rep types.Report) {
 	// was skipped (left out by the filter, or not applying to the target),
 	// and the reports' skip messages give the reasons the console counts.
 	var specs []types.SpecReport
-	passed, failed, skipped, total := 0, 0, 0, 0
+	passed, failed, skipped, stopped, total := 0, 0, 0, 0, 0
 	reasons := map[string]int{}
 	notes, noted := 0, 0
 	for _, sr := range rep.SpecReports {
@@ -212,6 +244,8 @@ func (r *reporter) afterSuite(rep types.Report) {
 		}
 		total++
 		switch {
+		case sr.State == types.SpecStateInterrupted:
+			stopped++
 		case sr.State.Is(types.SpecStateFailureStates):
 			failed++
 		case sr.State == types.SpecStateSkipped:
@@ -256,22 +290,29 @@ func (r *reporter) afterSuite(rep types.Report) {
 	if f := r.run.session.discovered(); f != nil {
 		fmt.Fprintf(r.out, "\nQuery values: %s\n", maskKey(f.Summary(), key))
 	}
-	fmt.Fprintf(r.out, "\nRan %d of %d specs in %.3f seconds\n", passed+failed, total, rep.RunTime.Seconds())
+	fmt.Fprintf(r.out, "\nRan %d of %d specs in %.3f seconds\n", passed+failed+stopped, total, rep.RunTime.Seconds())
 	verdict := r.paint(ansiGreen, "SUCCESS!")
-	if !rep.SuiteSucceeded {
+	switch {
+	case r.interrupted:
+		verdict = r.paint(ansiYellow, "INTERRUPTED:")
+	case !rep.SuiteSucceeded:
 		verdict = r.paint(ansiRed, "FAIL!")
 	}
 	why := ""
 	if skipped > 0 {
 		var parts []string
-		for _, reason := range []string{needShape, leftOut, notApplying} {
+		for _, reason := range []string{needShape, leftOut, notApplying, notRun} {
 			if n := reasons[reason]; n > 0 {
 				parts = append(parts, fmt.Sprintf("%d %s", n, reason))
 			}
 		}
 		why = ": " + strings.Join(parts, ", ")
 	}
-	fmt.Fprintf(r.out, "%s -- %d Passed | %d Failed | %d Skipped%s\n", verdict, passed, failed, skipped, why)
+	if stopped > 0 {
+		fmt.Fprintf(r.out, "%s -- %d Passed | %d Failed | %d Interrupted | %d Skipped%s\n", verdict, passed, failed, stopped, skipped, why)
+	} else {
+		fmt.Fprintf(r.out, "%s -- %d Passed | %d Failed | %d Skipped%s\n", verdict, passed, failed, skipped, why)
+	}
 
 	clean := sanitizeReport(rep, key, r.filteredMessage)
 	// The report's "package" is the target checked, not the directory

@@ -17,6 +17,11 @@ import (
 // process: Ginkgo runs a suite once per process.
 var ErrAlreadyRun = errors.New("conformance: the suite already ran in this process")
 
+// ErrInterrupted is returned by Run when the run was stopped (SIGINT or
+// SIGTERM, which Ginkgo handles during the run) before every spec ran: the
+// target was not checked whole. The console and the reports say what ran.
+var ErrInterrupted = errors.New("conformance: interrupted: the target was not checked whole")
+
 // RunOptions control a run of the Ginkgo suite.
 type RunOptions struct {
 	// LabelFilter selects specs by label, in Ginkgo's syntax
@@ -120,6 +125,9 @@ func Run(cfg Config, opts RunOptions) (bool, error) {
 	passed := ginkgo.RunSpecs(t, "ATM Location Lookup Service conformance", suiteConfig, rc)
 	if rep.err != nil {
 		return false, rep.err
+	}
+	if rep.interrupted {
+		return false, ErrInterrupted
 	}
 	return passed && !t.failed.Load(), nil
 }

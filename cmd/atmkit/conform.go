@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"net/http"
@@ -135,6 +136,9 @@ func (m *Main) runConform(_ context.Context, args []string) error {
 		NoColor:     f.noColor || !tty.Colors(m.Stdout),
 	}
 	passed, err := conformance.Run(cfg, conformance.RunOptions{LabelFilter: f.labelFilter, Reporter: rc, Out: m.Stdout})
+	if errors.Is(err, conformance.ErrInterrupted) { // the reports say what ran
+		return &cli.ExitError{Code: exitUsage, Err: errors.New("conform: interrupted: the target was not checked whole (the specs that ran are above and in the reports)")}
+	}
 	if err != nil { // unreachable, no answer within --timeout, TLS, a refused key, a report not written
 		return &cli.ExitError{Code: exitUsage, Err: fmt.Errorf("conform: %w", err)}
 	}

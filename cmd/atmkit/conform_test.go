@@ -22,6 +22,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/fixtures"
@@ -151,6 +152,9 @@ type junitSuites struct {
 		Cases   []struct {
 			Name    string    `xml:"name,attr"`
 			Failure *struct{} `xml:"failure"`
+			Error   *struct {
+				Type string `xml:"type,attr"`
+			} `xml:"error"`
 			Skipped *struct {
 				Message string `xml:"message,attr"`
 			} `xml:"skipped"`
@@ -707,5 +711,81 @@ func TestConformShape(t *testing.T) {
 	}
 	if code, out := runConformProcess(t, "--target", rows[0].target, "--key", "k1", "--shape", "no-such-shape.yaml"); code != 2 || !strings.Contains(out, "no-such-shape.yaml") {
 		t.Errorf("a missing shape file: got exit %d, want 2 naming it; output:\n%s", code, out)
+	}
+}
+
+// TestConformInterrupted stops a run with SIGINT while a spec waits for an
+// answer: conform says the target was not checked whole and exits 2 (not 1,
+// "does not conform"), and the JUnit report shows the spec interrupted and
+// the specs after it not run, not "left out by --label-filter".
+func TestConformInterrupted(t *testing.T) {
+	t.Parallel()
+	reached, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	t.Cleanup(func() { close(release) })
+	target := startMock(t, "secret-key-1", func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.Contains(r.URL.Path+r.Header.Get("SOAPAction"), "ReturnAllAtms") {
+				once.Do(func() { close(reached) }) // the preflight asks other operations
+				select {
+				case <-release:
+				case <-r.Context().Done():
+				}
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
+	report := filepath.Join(t.TempDir(), "junit.xml")
+	raw, err := json.Marshal([]string{"--target", target, "--key", "secret-key-1", "--junit-report", report, "--no-color"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestConformHelperProcess$")
+	cmd.Env = append(os.Environ(), conformHelperEnv+"="+string(raw))
+	var out syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-reached:
+	case <-time.After(2 * time.Minute):
+		_ = cmd.Process.Kill()
+		t.Fatalf("no spec asked for ReturnAllAtms; output:\n%s", out.String())
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+		t.Fatalf("interrupted conform: %v, want exit status 2; output:\n%s", err, out.String())
+	}
+	for _, want := range []string{"INTERRUPTED: -- ", "| 1 Interrupted |", "not run (interrupted)", "interrupted: the target was not checked whole"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	for _, wrong := range []string{"does not conform", "left out by --label-filter", "failed spec"} {
+		if strings.Contains(out.String(), wrong) {
+			t.Errorf("output says %q:\n%s", wrong, out.String())
+		}
+	}
+	j := readJUnit(t, report)
+	interrupted, notRun := 0, 0
+	for _, s := range j.Suites {
+		for _, c := range s.Cases {
+			switch {
+			case c.Error != nil && c.Error.Type == "interrupted":
+				interrupted++
+			case c.Skipped != nil && strings.Contains(c.Skipped.Message, "not run: the run was interrupted"):
+				notRun++
+			case c.Skipped != nil && strings.Contains(c.Skipped.Message, "label-filter"):
+				t.Errorf("%s: skipped as %q, want not run", c.Name, c.Skipped.Message)
+			}
+		}
+	}
+	if interrupted != 1 || notRun == 0 {
+		t.Errorf("JUnit report: %d specs interrupted, %d not run; want 1 and some", interrupted, notRun)
 	}
 }
