@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/banner"
@@ -21,10 +22,11 @@ func (m *Main) runCassetteList(_ context.Context, args []string) error {
 	if err := m.Parse(fs, args, nil); err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
-		return cli.Usagef("cassette list", "want at least one cassette file or directory")
+	files, err := cassetteFiles("cassette list", fs.Args())
+	if err != nil {
+		return err
 	}
-	if err := banner.CassetteList(m.Stdout, fs.Args()...); err != nil {
+	if err := banner.CassetteList(m.Stdout, files...); err != nil {
 		return fmt.Errorf("cassette list: %w", err)
 	}
 	return nil
@@ -36,12 +38,9 @@ func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
 	if err := m.Parse(fs, args, nil); err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
-		return cli.Usagef("cassette scrub", "want at least one cassette file or directory")
-	}
-	files, err := cassettes.Files(fs.Args()...)
+	files, err := cassetteFiles("cassette scrub", fs.Args())
 	if err != nil {
-		return fmt.Errorf("cassette scrub: %w", err)
+		return err
 	}
 	total := 0
 	for _, f := range files {
@@ -78,4 +77,23 @@ func scrubCount(path string, check bool) (replaced, interactions int, err error)
 		}
 	}
 	return replaced, interactions, err
+}
+
+// cassetteFiles expands the PATH arguments of cassette command cmd into
+// cassette files (see cassettes.Files). No path, a path that names nothing
+// and paths that hold no cassette file are usage errors (exit 2): a CI
+// step such as `cassette scrub --check testdata/` over a wrong or empty
+// directory fails instead of passing on nothing.
+func cassetteFiles(cmd string, paths []string) ([]string, error) {
+	if len(paths) == 0 {
+		return nil, cli.Usagef(cmd, "want at least one cassette file or directory")
+	}
+	files, err := cassettes.Files(paths...)
+	if err != nil {
+		return nil, cli.Usagef(cmd, "%v", err)
+	}
+	if len(files) == 0 {
+		return nil, cli.Usagef(cmd, "no cassette files (*.yaml, *.yml) in %s", strings.Join(paths, ", "))
+	}
+	return files, nil
 }

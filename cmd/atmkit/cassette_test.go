@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -114,6 +115,49 @@ func TestCassetteScrubCounts(t *testing.T) {
 			}
 			noLeak(t, "the scrubbed cassette", readText(t, path))
 		})
+	}
+}
+
+// TestCassetteScrubCheckAfterPath: --check read after the path, as after
+// it, only reports (exit 1) and leaves the cassette as it was.
+func TestCassetteScrubCheckAfterPath(t *testing.T) {
+	t.Parallel()
+	path := goldenCassette(t, 1)
+	before := readText(t, path)
+	code, stdout, stderr := runAtmkit(nil, "cassette", "scrub", path, "--check")
+	if want := path + ": 1 value to redact in 1 interaction\n"; code != exitFailure || stdout != want {
+		t.Errorf("scrub PATH --check: exit %d, got %q (stderr %q), want exit 1 and %q", code, stdout, stderr, want)
+	}
+	if readText(t, path) != before {
+		t.Error("scrub PATH --check changed the cassette")
+	}
+}
+
+// TestCassetteCommandsNeedCassettes: list, scrub (with and without --check)
+// and verify refuse, with exit 2, a path that names nothing and a directory
+// without cassettes, so a CI step over a wrong directory does not pass.
+func TestCassetteCommandsNeedCassettes(t *testing.T) {
+	t.Parallel()
+	empty := t.TempDir()
+	if err := os.WriteFile(filepath.Join(empty, "notes.txt"), []byte("no cassette here\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(empty, "nothing")
+	for _, cmd := range [][]string{
+		{"cassette", "list"},
+		{"cassette", "scrub"},
+		{"cassette", "scrub", "--check"},
+		{"cassette", "verify", "--upstream", "http://127.0.0.1:1", "--key", "k"},
+	} {
+		for _, tc := range []struct{ path, want string }{
+			{empty, "no cassette files (*.yaml, *.yml) in " + empty},
+			{missing, "nothing"},
+		} {
+			code, stdout, stderr := runAtmkit(nil, append(slices.Clone(cmd), tc.path)...)
+			if code != exitUsage || !strings.Contains(stderr, tc.want) || stdout != "" {
+				t.Errorf("%s %s: exit %d, stdout %q, stderr %q; want exit 2 and %q", strings.Join(cmd, " "), tc.path, code, stdout, stderr, tc.want)
+			}
+		}
 	}
 }
 

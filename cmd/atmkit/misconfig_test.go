@@ -300,9 +300,9 @@ func TestHelpNamesOwnFlags(t *testing.T) {
 		{[]string{"cassette", "scrub", "--help"}, "--check from ATMKIT_CHECK"},
 		{[]string{"conform", "--help"}, "from ATMKIT_"},
 	} {
-		code, _, stderr := runAtmkit(nil, tt.args...)
-		if code != exitOK || !strings.Contains(stderr, tt.want) {
-			t.Errorf("%s: got exit %d, want 0 and %q in %q", tt.args, code, tt.want, stderr)
+		code, stdout, stderr := runAtmkit(nil, tt.args...)
+		if code != exitOK || !strings.Contains(stdout, tt.want) || stderr != "" {
+			t.Errorf("%s: got exit %d, stderr %q; want 0 and %q in stdout %q", tt.args, code, stderr, tt.want, stdout)
 		}
 		if tt.args[0] != "serve" && strings.Contains(stderr, "on-miss") {
 			t.Errorf("%s: the help mentions --on-miss, a flag of serve only", tt.args)

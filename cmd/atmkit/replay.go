@@ -92,7 +92,7 @@ func (m *Main) loadReplay(fs *flag.FlagSet, f *serveFlags) (*replaySetup, error)
 	if st.Answers == 0 {
 		what := fmt.Sprintf("no answers to replay (%s, %s, %s of an operation)", banner.Plural(st.Files, "cassette file"), banner.Plural(st.Interactions, "interaction"), banner.Plural(st.Calls, "call"))
 		if st.Files == 0 {
-			what = "no cassette files (*.yaml) to replay"
+			what = "no cassette files (*.yaml, *.yml) to replay"
 		}
 		switch onMiss {
 		case "fixtures":

@@ -396,13 +396,13 @@ func TestServeConfigErrors(t *testing.T) {
 
 func TestServeHelpListsNewFlags(t *testing.T) {
 	t.Parallel()
-	code, _, stderr := runAtmkit(nil, "serve", "--help")
-	if code != exitOK {
-		t.Errorf("serve --help: exit %d, want 0", code)
+	code, stdout, stderr := runAtmkit(nil, "serve", "--help")
+	if code != exitOK || stderr != "" {
+		t.Errorf("serve --help: exit %d, stderr %q; want 0 and the help on stdout alone", code, stderr)
 	}
 	for _, want := range []string{"-config", "-admin-token", "-journal-size", "-fault", "--fault 'op=ReturnProvinces"} {
-		if !strings.Contains(stderr, want) {
-			t.Errorf("serve --help: want %q in %q", want, stderr)
+		if !strings.Contains(stdout, want) {
+			t.Errorf("serve --help: want %q in %q", want, stdout)
 		}
 	}
 }

@@ -71,12 +71,9 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	files, err := cassettes.Files(fs.Args()...)
+	files, err := cassetteFiles("cassette verify", fs.Args())
 	if err != nil {
-		return cli.Usagef("cassette verify", "%v", err)
-	}
-	if len(files) == 0 {
-		return cli.Usagef("cassette verify", "no cassette files (*.yaml) in %s", strings.Join(fs.Args(), ", "))
+		return err
 	}
 	opts := verify.Options{
 		Upstream:       f.upstream,

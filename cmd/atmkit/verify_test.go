@@ -254,7 +254,7 @@ func TestCassetteVerifyCommandLine(t *testing.T) {
 		{[]string{"--upstream", "http://127.0.0.1:1", "--key", "k", "--timeout", "0s", path}, "--timeout 0s: must be positive"},
 		{[]string{"--upstream", "http://127.0.0.1:1", path}, "--key (or ATMKIT_KEY) is required: 3 recorded calls carry a scrubbed key"},
 		{[]string{"--upstream", "http://127.0.0.1:1", "--key", "k", "no/such.yaml"}, "cassette not found: no/such.yaml"},
-		{[]string{"--upstream", "http://127.0.0.1:1", "--key", "k", t.TempDir()}, "no cassette files (*.yaml) in "},
+		{[]string{"--upstream", "http://127.0.0.1:1", "--key", "k", t.TempDir()}, "no cassette files (*.yaml, *.yml) in "},
 		{[]string{"--upstream", "http://127.0.0.1:1", "--key", "k", "--junit-report", "no/such/dir/r.xml", path}, "its directory no/such/dir does not exist"},
 		{[]string{"--upstream", "https://127.0.0.1:1", "--key", "k", "--ca-cert", "missing-ca.pem", path}, "--ca-cert missing-ca.pem: "},
 	} {

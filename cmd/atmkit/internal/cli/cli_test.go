@@ -2,10 +2,13 @@ package cli
 
 import (
 	"bytes"
+	"flag"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -94,5 +97,42 @@ func TestCheckMakeDir(t *testing.T) {
 		if got := CheckMakeDir(path); got != want {
 			t.Errorf("%s: got %q, want %q", path, got, want)
 		}
+	}
+}
+
+// TestParseFlags: flags are read before, between and after arguments; "--"
+// and "-" are arguments, and a flag's value is never one.
+func TestParseFlags(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args      []string
+		check     bool
+		upstream  string
+		arguments []string
+	}{
+		{[]string{"--check", "a.yaml"}, true, "", []string{"a.yaml"}},
+		{[]string{"a.yaml", "--check"}, true, "", []string{"a.yaml"}},
+		{[]string{"a.yaml", "--upstream", "http://h", "b", "--check", "c"}, true, "http://h", []string{"a.yaml", "b", "c"}},
+		{[]string{"--upstream", "dir", "x"}, false, "dir", []string{"x"}},
+		{[]string{"a", "--", "--check", "b"}, false, "", []string{"a", "--check", "b"}},
+		{[]string{"-", "--check"}, true, "", []string{"-"}},
+		{nil, false, "", nil},
+	} {
+		fs := flag.NewFlagSet("test", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		check := fs.Bool("check", false, "")
+		upstream := fs.String("upstream", "", "")
+		if err := ParseFlags(fs, tc.args); err != nil {
+			t.Errorf("%q: %v", tc.args, err)
+			continue
+		}
+		if *check != tc.check || *upstream != tc.upstream || !slices.Equal(fs.Args(), tc.arguments) {
+			t.Errorf("%q: check %v, upstream %q, arguments %q; want %v, %q, %q", tc.args, *check, *upstream, fs.Args(), tc.check, tc.upstream, tc.arguments)
+		}
+	}
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	if err := ParseFlags(fs, []string{"a", "--nope"}); err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Errorf("an unknown flag after an argument: %v, want an error naming it", err)
 	}
 }

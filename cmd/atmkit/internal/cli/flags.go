@@ -20,11 +20,13 @@ import (
 )
 
 // NewFlagSet returns a flag set for a subcommand that prints usage (with the
-// examples) to w and returns errors instead of exiting.
+// examples) to w and returns errors instead of exiting. Env.Parse prints an
+// asked-for --help on the Env's Stdout instead.
 func NewFlagSet(name, synopsis, examples string, w io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(w)
 	fs.Usage = func() {
+		w := fs.Output()
 		fmt.Fprintf(w, "Usage: atmkit %s\n\n", synopsis)
 		if ex := envExample(fs); ex != "" {
 			fmt.Fprintf(w, "Flags (each also read from ATMKIT_<NAME>, e.g. --%s from %s):\n", ex, EnvName(ex))
@@ -64,7 +66,8 @@ func EnvName(flagName string) string {
 // secretFlags are the flags whose values are shown only masked, in errors too.
 var secretFlags = map[string]bool{"key": true, "admin-token": true, "header": true}
 
-// Parse parses args into fs and applies ATMKIT_* variables for every flag not given on the command
+// Parse parses args into fs (flags may come before, between or after the
+// arguments; see ParseFlags) and applies ATMKIT_* variables for every flag not given on the command
 // line, after parsing it; the command line wins over the environment.
 // Variables for list flags hold comma-separated values. A few flags have an
 // extra variable name in aliases (flag name → variable), such as key → ATMKIT_KEYS.
@@ -76,12 +79,14 @@ func (e *Env) Parse(fs *flag.FlagSet, args []string, aliases map[string]string) 
 	usage, out := fs.Usage, fs.Output()
 	fs.Usage = func() {}
 	fs.SetOutput(io.Discard)
-	err := fs.Parse(args)
+	err := ParseFlags(fs, args)
 	fs.Usage = usage
 	fs.SetOutput(out)
 	if err != nil {
-		if err == flag.ErrHelp {
+		if err == flag.ErrHelp { // asked for: the usage is the output, on stdout
+			fs.SetOutput(e.Stdout)
 			fs.Usage()
+			fs.SetOutput(out)
 			return err
 		}
 		return Usagef(fs.Name(), "%s", flagParseError(fs, err))
@@ -121,6 +126,30 @@ func (e *Env) Parse(fs *flag.FlagSet, args []string, aliases map[string]string) 
 		}
 	})
 	return err
+}
+
+// ParseFlags parses args into fs as the flag package does, except that flags
+// may also come after arguments (atmkit cassette verify rec/ --upstream URL),
+// as most command lines allow: every word that is not a flag or a flag's
+// value is an argument, in order, and "--" makes every word after it an
+// argument. fs.Args() is the arguments afterwards.
+func ParseFlags(fs *flag.FlagSet, args []string) error {
+	var words []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" { // the flag package took "--"
+			words = append(words, rest...)
+			break
+		}
+		words, args = append(words, rest[0]), rest[1:]
+	}
+	return fs.Parse(append([]string{"--"}, words...))
 }
 
 // ParseNoArgs is Parse, without aliases, for a command that takes no
