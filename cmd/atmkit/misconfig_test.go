@@ -183,29 +183,39 @@ func TestServeBanner(t *testing.T) {
 		code, body := get(t, u, "")
 		wantStatus(t, "the hint's URL", code, 200, body)
 	})
-	t.Run("keys: the hint says to export one, and then works", func(t *testing.T) {
+	t.Run("keys: the hint names the key to fill in, sets no variable, and then works", func(t *testing.T) {
 		t.Parallel()
 		r := startCmd(t, nil, "serve", "--addr", "127.0.0.1:0", "--key", "first-key-123", "--key", "k2")
 		out := r.stdout.String()
 		if want := "keys:       2 accepted (fi****, ******)"; !strings.Contains(out, want) {
 			t.Errorf("banner: want %q in %q", want, out)
 		}
-		if want := "export ATMKIT_KEY='<one of the accepted keys>'"; !strings.Contains(out, want) {
-			t.Errorf("banner: want %q in %q", want, out)
+		if strings.Contains(out, "export ") {
+			t.Errorf("banner: the try line sets a variable: %q", out)
 		}
-		i := strings.Index(out, "curl \"")
-		if i < 0 {
-			t.Fatalf("banner: no curl line in %q", out)
+		u := strings.Trim(strings.TrimPrefix(bannerLine(t, out, "try:"), "curl "), `"`)
+		if !strings.HasSuffix(u, "strAtmServiceKey=YOUR_KEY") {
+			t.Fatalf("try line's URL %q, want it to end strAtmServiceKey=YOUR_KEY", u)
 		}
-		line := strings.TrimSpace(strings.SplitN(out[i:], "\n", 2)[0])
-		u := os.Expand(strings.Trim(strings.TrimPrefix(line, "curl "), `"`), func(v string) string {
-			if v == "ATMKIT_KEY" {
-				return "k2"
-			}
-			return "$" + v
-		})
 		code, body := get(t, u, "")
-		wantStatus(t, "the hint's URL with the key exported", code, 200, body)
+		if code != 500 || !strings.Contains(body, "strAtmServiceKey") {
+			t.Errorf("the try line as printed: %d %q, want the mock's refusal of the key", code, body)
+		}
+		code, body = get(t, strings.Replace(u, "YOUR_KEY", "k2", 1), "")
+		wantStatus(t, "the try line with a key filled in", code, 200, body)
+	})
+	t.Run("keys: with the key in ATMKIT_KEY, the hint reads it from there", func(t *testing.T) {
+		t.Parallel()
+		env := map[string]string{"ATMKIT_KEY": "first-key-123", "ATMKIT_KEYS": "k2,k3"}
+		r := startCmd(t, env, "serve", "--addr", "127.0.0.1:0")
+		out := r.stdout.String()
+		if want := "keys:       3 accepted (fi****, ******, ******)"; !strings.Contains(out, want) {
+			t.Errorf("banner: want %q in %q (ATMKIT_KEY and ATMKIT_KEYS both count)", want, out)
+		}
+		u := strings.Trim(strings.TrimPrefix(bannerLine(t, out, "try:"), "curl "), `"`)
+		u = os.Expand(u, func(v string) string { return env[v] })
+		code, body := get(t, u, "")
+		wantStatus(t, "the try line with $ATMKIT_KEY expanded", code, 200, body)
 	})
 	t.Run("fixtures directory named", func(t *testing.T) {
 		t.Parallel()

@@ -133,6 +133,9 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	}
 	opts = append(opts, mockserver.WithShape(sh))
 	b := banner.Mock{Fixtures: f.fixtures}
+	if k := m.Getenv("ATMKIT_KEY"); k != "" && slices.Contains(f.keys, k) {
+		b.KeyVar = "ATMKIT_KEY" // the try line can read the key from it
+	}
 	if replay.index != nil {
 		opts = append(opts, mockserver.WithReplay(replay.index, replay.policy))
 		replay.banner.Gaps = replay.index.Gaps(sh, f.namespace)

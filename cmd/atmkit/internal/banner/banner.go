@@ -30,6 +30,9 @@ type Mock struct {
 	Fixtures string
 	// Replay is what the mock replays; nil when it replays no cassettes.
 	Replay *Replay
+	// KeyVar names the environment variable that holds an accepted key
+	// (ATMKIT_KEY), for the try line to read it from; "" when none does.
+	KeyVar string
 }
 
 // Replay is what a mock replays from cassettes (atmkit serve --replay).
@@ -113,9 +116,16 @@ func (b Mock) print(e *cli.Env, addr net.Addr, s *cli.Serving) {
 		e.PrintTry(s, try+"demo-key", nil)
 		return
 	}
-	// The hint must work as printed: the key is not printed, so the user
-	// puts one of the accepted keys in ATMKIT_KEY (serve's own variable).
-	e.PrintTry(s, try+"$ATMKIT_KEY", []string{"ATMKIT_KEY='<one of the accepted keys>'"})
+	// The key is never printed. The try line reads it from the variable
+	// that holds it; else it names the placeholder to replace, and sent as
+	// printed it shows the mock refusing a key. It sets no variable: one
+	// atmkit reads (ATMKIT_KEY) left holding a placeholder would be the
+	// only key of the next atmkit serve in that shell.
+	if b.KeyVar != "" {
+		e.PrintTry(s, try+"$"+b.KeyVar, nil)
+		return
+	}
+	e.PrintTry(s, try+"YOUR_KEY", nil)
 }
 
 // replayText says what is replayed: the answers recorded to calls (key

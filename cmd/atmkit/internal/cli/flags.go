@@ -70,7 +70,9 @@ var secretFlags = map[string]bool{"key": true, "admin-token": true, "header": tr
 // arguments; see ParseFlags) and applies ATMKIT_* variables for every flag not given on the command
 // line, after parsing it; the command line wins over the environment.
 // Variables for list flags hold comma-separated values. A few flags have an
-// extra variable name in aliases (flag name → variable), such as key → ATMKIT_KEYS.
+// extra variable name in aliases (flag name → variable), such as key → ATMKIT_KEYS;
+// a list flag takes the values of both (ATMKIT_KEY and ATMKIT_KEYS), any
+// other the first set.
 //
 // A wrong command line is one line naming the problem and the command's
 // --help, not the whole usage text; a variable that does not parse names
@@ -106,14 +108,16 @@ func (e *Env) Parse(fs *flag.FlagSet, args []string, aliases map[string]string) 
 			if v == "" {
 				continue
 			}
-			origin[f.Name] = n
-			if lf, ok := f.Value.(*List); ok {
+			if origin[f.Name] == "" {
+				origin[f.Name] = n
+			}
+			if lf, ok := f.Value.(*List); ok { // every variable's values count (ATMKIT_KEY and ATMKIT_KEYS)
 				for _, part := range strings.Split(v, ",") {
 					if part = strings.TrimSpace(part); part != "" {
 						_ = lf.Set(part)
 					}
 				}
-				return
+				continue
 			}
 			if e := f.Value.Set(v); e != nil {
 				shown := v
