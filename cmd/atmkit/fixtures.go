@@ -28,13 +28,14 @@ func (m *Main) runFixturesGenerate(ctx context.Context, args []string) error {
 	if err := m.ParseNoArgs(fs, args); err != nil {
 		return err
 	}
-	switch {
-	case *out == "":
+	if *out == "" {
 		return cli.Usagef("fixtures generate", "--out DIR is required")
-	case *seed == 0:
-		return cli.Usagef("fixtures generate", "--seed must not be 0")
-	case *atms < 1 || *atms > fixtures.MaxATMs:
-		return cli.Usagef("fixtures generate", "--atms %d is out of range [1, %d]", *atms, fixtures.MaxATMs)
+	}
+	if err := m.FirstBad(fs,
+		cli.Bad("seed", cli.When(*seed == 0, "must not be 0")),
+		cli.Bad("atms", cli.When(*atms < 1 || *atms > fixtures.MaxATMs, fmt.Sprintf("out of range [1, %d]", fixtures.MaxATMs))),
+	); err != nil {
+		return err
 	}
 
 	fmt.Fprintf(m.Stdout, "generating %d ATMs with seed %d\n", *atms, *seed)

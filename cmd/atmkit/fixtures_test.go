@@ -96,8 +96,8 @@ func TestFixturesUsage(t *testing.T) {
 		{[]string{"fixtures", "generate", "--help"}, exitOK, "--seed"},
 		{[]string{"fixtures", "check", "--help"}, exitOK, "fixtures check DIR"},
 		{[]string{"fixtures", "generate"}, exitUsage, "--out DIR is required"},
-		{[]string{"fixtures", "generate", "--seed", "0", "--out", "x"}, exitUsage, "--seed must not be 0"},
-		{[]string{"fixtures", "generate", "--atms", "0", "--out", "x"}, exitUsage, "--atms 0 is out of range"},
+		{[]string{"fixtures", "generate", "--seed", "0", "--out", "x"}, exitUsage, "--seed 0: must not be 0"},
+		{[]string{"fixtures", "generate", "--atms", "0", "--out", "x"}, exitUsage, "--atms 0: out of range [1, 10000000]"},
 		{[]string{"fixtures", "generate", "--out", "x", "extra"}, exitUsage, `unexpected argument "extra"`},
 		{[]string{"fixtures", "check"}, exitUsage, "want one data set directory"},
 		{[]string{"fixtures", "check", "/nonexistent/fixtures"}, exitFailure, "no such file or directory"},
@@ -106,6 +106,13 @@ func TestFixturesUsage(t *testing.T) {
 		code, out, errOut := runFixturesCmd(t, nil, tt.args...)
 		if code != tt.code || !strings.Contains(out+errOut, tt.want) {
 			t.Errorf("atmkit %s: got exit %d and %q, want %d and %q", strings.Join(tt.args, " "), code, out+errOut, tt.code, tt.want)
+		}
+	}
+	// A wrong value from a variable names the variable.
+	for name, want := range map[string]string{"ATMKIT_ATMS": `ATMKIT_ATMS="0": out of range`, "ATMKIT_SEED": `ATMKIT_SEED="0": must not be 0`} {
+		code, out, errOut := runFixturesCmd(t, map[string]string{name: "0"}, "fixtures", "generate", "--out", "x")
+		if code != exitUsage || !strings.Contains(errOut, want) {
+			t.Errorf("%s=0 atmkit fixtures generate: got exit %d and %q, want 2 and %q", name, code, out+errOut, want)
 		}
 	}
 }

@@ -117,9 +117,6 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	if len(f.keys) > 0 {
 		opts = append(opts, mockserver.WithKeys(f.keys...))
 	}
-	if f.jsonErrors != mockserver.JSONErrorsASMX && f.jsonErrors != mockserver.JSONErrorsAjax {
-		return cli.Usagef("serve", "--json-errors %q: want %s or %s", f.jsonErrors, mockserver.JSONErrorsASMX, mockserver.JSONErrorsAjax)
-	}
 	opts = append(opts, mockserver.WithJSONErrors(f.jsonErrors))
 	for _, flt := range f.faults {
 		opts = append(opts, mockserver.WithFault(flt))
@@ -175,6 +172,9 @@ func (m *Main) checkServeFlags(fs *flag.FlagSet, f *serveFlags) error {
 		cli.Bad("key", cli.When(emptyKey, "an empty key; give non-empty keys, or none to accept any non-empty key")),
 		cli.Bad("fixtures", cli.When(f.fixtures != "", cli.CheckDir(f.fixtures))),
 		cli.Bad("max-body", cli.When(f.maxBody < 1, "must be at least 1 (bytes)")),
+		cli.Bad("json-errors", cli.When(f.jsonErrors != mockserver.JSONErrorsASMX && f.jsonErrors != mockserver.JSONErrorsAjax,
+			"want "+mockserver.JSONErrorsASMX+" or "+mockserver.JSONErrorsAjax)),
+		cli.Bad("on-miss", cli.When(!slices.Contains([]string{"", "fault", "fixtures", "upstream"}, f.onMiss), "want fault, fixtures or upstream")),
 		cli.Bad("log-format", cli.CheckLogFormat(f.srv.LogFormat)),
 		cli.Bad("grace", cli.When(f.srv.Grace < 0, "must not be negative")),
 		cli.Bad("journal-size", cli.When(f.journalSize < 0, "must not be negative (0 turns the journal off)")),

@@ -28,7 +28,16 @@ func TestServeErrorForms(t *testing.T) {
 	}
 
 	code, _, stderr := runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--json-errors", "xml")
-	if code != exitUsage || !strings.Contains(stderr, `--json-errors "xml"`) {
+	if code != exitUsage || !strings.Contains(stderr, `--json-errors xml: want asmx or ajax`) {
 		t.Errorf("--json-errors xml: got exit %d and %q, want exit %d naming the value", code, stderr, exitUsage)
+	}
+	for name, want := range map[string]string{
+		"ATMKIT_JSON_ERRORS": `ATMKIT_JSON_ERRORS="xml": want asmx or ajax (--json-errors)`,
+		"ATMKIT_ON_MISS":     `ATMKIT_ON_MISS="xml": want fault, fixtures or upstream (--on-miss)`,
+	} {
+		code, _, stderr := runAtmkit(map[string]string{name: "xml"}, "serve", "--addr", "127.0.0.1:0")
+		if code != exitUsage || !strings.Contains(stderr, want) {
+			t.Errorf("%s=xml: got exit %d and %q, want exit %d and %q", name, code, stderr, exitUsage, want)
+		}
 	}
 }
