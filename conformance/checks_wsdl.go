@@ -193,7 +193,7 @@ func wsdlChecks() []Check {
 							return fail(x, "WSDL port "+port.SelectAttrValue("name", "")+" address", "a location ending in "+servicePath, "%q", loc)
 						}
 						if base := strings.TrimSuffix(loc, servicePath); base != s.base {
-							note("port %s: location %s, not on the address asked (%s)", port.SelectAttrValue("name", ""), loc, s.base)
+							note("port %s: location %s, not on the address asked (%s)", port.SelectAttrValue("name", ""), loc, withoutPassword(s.base))
 						}
 					}
 				}

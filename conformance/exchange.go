@@ -92,7 +92,7 @@ func (x *Exchange) Curl() string {
 	if x.Method != http.MethodGet {
 		b.WriteString(" -X " + x.Method)
 	}
-	b.WriteString(" " + x.quote(x.URL))
+	b.WriteString(" " + x.quote(withoutPassword(x.URL)))
 	names := make([]string, 0, len(x.Header))
 	for k := range x.Header {
 		names = append(names, k)
@@ -124,6 +124,17 @@ func (x *Exchange) quote(s string) string {
 		parts[i] = q(p)
 	}
 	return strings.Join(parts, `"$ATMKIT_KEY"`)
+}
+
+// withoutPassword returns URL u with the password of its user information,
+// if it has one, written xxxxx (url.URL.Redacted), for texts and reports.
+func withoutPassword(u string) string {
+	if p, err := url.Parse(u); err == nil {
+		if _, has := p.User.Password(); has {
+			return p.Redacted()
+		}
+	}
+	return u
 }
 
 // xmlText is s escaped as build writes a parameter's text (etree's escaping).

@@ -147,7 +147,7 @@ func (s *Session) Preflight() (*Preflight, error) {
 // transportCause turns the first request's transport error into a
 // paragraph.
 func (s *Session) transportCause(te *TransportError) *PreflightError {
-	svc := s.base + servicePath
+	svc := maskURL(s.base+servicePath, s.cfg.Key) // no password of the URL's in the text
 	var cause PreflightCause
 	var msg string
 	switch te.Kind {
@@ -181,7 +181,7 @@ func (s *Session) transportCause(te *TransportError) *PreflightError {
 // be checked at all: the wrong path, a refused key, or one error status for
 // everything stop the run; other errors are the specs' to report.
 func (s *Session) unusable(answers map[Binding]*Exchange) error {
-	svc := s.base + servicePath
+	svc := maskURL(s.base+servicePath, s.cfg.Key)
 	var got []string
 	all404, sameStatus, status := true, true, 0
 	for _, b := range preflightBindings {
@@ -202,7 +202,7 @@ func (s *Session) unusable(answers map[Binding]*Exchange) error {
 	if all404 {
 		return &PreflightError{Cause: CauseNotFound, Message: maskKey(fmt.Sprintf(
 			"could not check the target: 404 Not Found at the service path: %s and %s%s answered 404 to every call (%s). Is --target the service's base address, without %s? If the service lives below a path, give it: --target https://host/app for https://host/app%s.",
-			svc, s.base, serviceV2Path, strings.Join(got, ", "), servicePath, servicePath), s.cfg.Key)}
+			svc, maskURL(s.base, s.cfg.Key), serviceV2Path, strings.Join(got, ", "), servicePath, servicePath), s.cfg.Key)}
 	}
 
 	// The key is refused when every binding answers it exactly as it

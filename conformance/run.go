@@ -94,7 +94,7 @@ func Run(cfg Config, opts RunOptions) (bool, error) {
 		ran.Store(false) // Ginkgo did not run: the suite may still run once
 		return false, err
 	}
-	fmt.Fprintln(out, pre.Summary(s.base+servicePath))
+	fmt.Fprintln(out, pre.Summary(maskURL(s.base+servicePath, cfg.Key)))
 
 	run := newSpecRun(s)
 	declareSpecs(func() *specRun { return run })

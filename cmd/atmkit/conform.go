@@ -6,11 +6,16 @@ import (
 	"flag"
 	"fmt"
 	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/conformance"
+	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/internal/tty"
 	"github.com/onsi/ginkgo/v2/types"
 )
@@ -74,6 +79,9 @@ func (f *conformFlags) config(m *Main, fs *flag.FlagSet) (conformance.Config, er
 	if f.key == "" {
 		return conformance.Config{}, cli.Usagef("conform", "--key is required")
 	}
+	if u, err := url.Parse(f.target); err == nil && (u.RawQuery != "" || u.ForceQuery || u.Fragment != "") {
+		return conformance.Config{}, cli.Usagef("conform", "--target %s: want the service's base URL, without a query or fragment", redact.URL(f.target))
+	}
 	unit, err := conformance.ParseRadiusUnit(f.radiusUnit)
 	if err != nil {
 		return conformance.Config{}, cli.Usagef("conform", "--radius-unit: %v", err)
@@ -103,6 +111,9 @@ func (f *conformFlags) config(m *Main, fs *flag.FlagSet) (conformance.Config, er
 	}
 	if (cfg.Latitude == nil) != (cfg.Longitude == nil) {
 		return conformance.Config{}, cli.Usagef("conform", "--latitude and --longitude must be given together")
+	}
+	if err := m.FirstBad(fs, cli.Bad("junit-report", reportFileProblem(f.junitReport)), cli.Bad("json-report", reportFileProblem(f.jsonReport))); err != nil {
+		return conformance.Config{}, err
 	}
 	if _, err := types.ParseLabelFilter(f.labelFilter); err != nil {
 		return conformance.Config{}, cli.Usagef("conform", "--label-filter: %v", err)
@@ -146,4 +157,20 @@ func (m *Main) runConform(_ context.Context, args []string) error {
 		return cli.Exitf(exitFailure, "conform: the target does not conform (see the failures above)")
 	}
 	return nil
+}
+
+// reportFileProblem says what is wrong with a report's file name before the
+// run, so a run is not lost to a report it cannot write: a directory, or a
+// directory that cannot be made; "" when nothing is (or none is given).
+func reportFileProblem(path string) string {
+	if path == "" {
+		return ""
+	}
+	if strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(filepath.Separator)) {
+		return "a directory; want a file name"
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return "a directory; want a file name"
+	}
+	return cli.CheckMakeDir(filepath.Dir(path))
 }

@@ -26,6 +26,7 @@ import (
 
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/internal/refdeploy"
 	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
@@ -369,6 +370,11 @@ func TestConformCommandLine(t *testing.T) {
 		{"timeout not a duration", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--timeout", "soon"}, nil, exitUsage, "not a duration"},
 		{"timeout from env not a duration", []string{"--target", "http://127.0.0.1:1", "--key", "k"}, map[string]string{"ATMKIT_TIMEOUT": "30"}, exitUsage, `ATMKIT_TIMEOUT="30"`},
 		{"help names the exit codes and --timeout", []string{"--help"}, nil, exitOK, "2: could not check"},
+		{"target with a query", []string{"--target", "http://127.0.0.1:1/?strAtmServiceKey=secret-key-99", "--key", "secret-key-99"}, nil, exitUsage, "--target http://127.0.0.1:1/?strAtmServiceKey=se****: want the service's base URL, without a query or fragment"},
+		{"target with a fragment", []string{"--target", "http://127.0.0.1:1/#top", "--key", "k"}, nil, exitUsage, "without a query or fragment"},
+		{"a password in the target", []string{"--target", strings.Replace(mocktest.ClosedPort(t), "://", "://user:pass-word-987@", 1), "--key", "k"}, nil, exitUsage, "connection refused at http://user:xxxxx@127.0.0.1:"},
+		{"report a directory", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--junit-report", os.TempDir()}, nil, exitUsage, "--junit-report " + os.TempDir() + ": a directory; want a file name"},
+		{"report ending in a slash", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--json-report", "reports/"}, nil, exitUsage, "--json-report reports/: a directory; want a file name"},
 		{"latitude from env out of range", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--longitude", "0"}, map[string]string{"ATMKIT_LATITUDE": "-90.01"}, exitUsage, "--latitude (or ATMKIT_LATITUDE): -90.01 is not within -90..90"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -378,8 +384,14 @@ func TestConformCommandLine(t *testing.T) {
 			if code != tc.code {
 				t.Errorf("exit code %d, want %d; stderr:\n%s", code, tc.code, stderr.String())
 			}
-			if got := stdout.String() + stderr.String(); !strings.Contains(got, tc.says) {
+			got := stdout.String() + stderr.String()
+			if !strings.Contains(got, tc.says) {
 				t.Errorf("output lacks %q:\n%s", tc.says, got)
+			}
+			for _, secret := range []string{"pass-word-987", "secret-key-99"} {
+				if strings.Contains(got, secret) {
+					t.Errorf("output holds %q:\n%s", secret, got)
+				}
 			}
 		})
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/health"
+	"github.com/atmkit/atmkit/internal/neterr"
+	"github.com/atmkit/atmkit/internal/redact"
 )
 
 // healthFlags are the flags of atmkit health.
@@ -50,9 +52,13 @@ func (m *Main) runHealth(ctx context.Context, args []string) error {
 		return err
 	}
 	target := strings.TrimRight(f.url, "/") + health.Path
+	shown := redact.URL(target) // no password of the URL's in the output
 	if err := health.Check(ctx, &http.Client{Transport: rt}, target); err != nil {
-		return cli.Exitf(cli.ExitFailure, "health: %s: %w", target, err)
+		if neterr.Refused(err) {
+			return cli.Exitf(cli.ExitFailure, "health: %s: connection refused: nothing listens there. Is the mock running, and is --url (or ATMKIT_ADDR's port) right?", shown)
+		}
+		return cli.Exitf(cli.ExitFailure, "health: %s: %w", shown, redact.Error(err))
 	}
-	fmt.Fprintf(m.Stdout, "atmkit health: %s: ok\n", target)
+	fmt.Fprintf(m.Stdout, "atmkit health: %s: ok\n", shown)
 	return nil
 }

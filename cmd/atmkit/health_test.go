@@ -49,7 +49,8 @@ func TestHealth(t *testing.T) {
 		{"the port of ATMKIT_ADDR", map[string]string{"ATMKIT_ADDR": "0.0.0.0:" + mockPort}, nil, 0, "http://127.0.0.1:" + mockPort + "/__admin/health: ok"},
 		{"HTTPS with its authority", nil, []string{"--url", tlsMock.URL, "--ca-cert", caFile}, 0, ": ok"},
 		{"HTTPS, authority unknown", nil, []string{"--url", tlsMock.URL}, 1, "certificate"},
-		{"nothing listening", nil, []string{"--url", mocktest.ClosedPort(t)}, 1, "connection refused"},
+		{"nothing listening", nil, []string{"--url", mocktest.ClosedPort(t)}, 1, "connection refused: nothing listens there"},
+		{"a password in the URL", nil, []string{"--url", strings.Replace(mocktest.ClosedPort(t), "://", "://user:pass-word-987@", 1)}, 1, "://user:xxxxx@127.0.0.1:"},
 		{"not a mock", nil, []string{"--url", notMock.URL}, 1, "not an atmkit mock"},
 		{"503", nil, []string{"--url", failing.URL}, 1, "answered 503 Service Unavailable, want 200 OK"},
 		{"not an HTTP URL", nil, []string{"--url", "ftp://127.0.0.1:21"}, 2, "--url ftp://127.0.0.1:21: want an http or https URL"},
@@ -69,6 +70,9 @@ func TestHealth(t *testing.T) {
 			}
 			if !strings.Contains(got, tc.out) {
 				t.Errorf("got %q, want it to contain %q", got, tc.out)
+			}
+			if strings.Contains(out+errOut, "pass-word-987") {
+				t.Errorf("the URL's password is in the output: %q", out+errOut)
 			}
 		})
 	}
