@@ -423,6 +423,13 @@ func (d *soapReader) helper() Binding {
 	return d.guess
 }
 
+// isMustUnderstand reports whether a header's mustUnderstand attribute marks
+// it so, as ASMX reads it (SoapUnknownHeader.InternalMustUnderstand): the
+// attribute in the SOAP 1.1 namespace, else the one in the SOAP 1.2
+// namespace, whatever the envelope's version, is exactly "1" or "true" (not
+// trimmed; any other value is false).
+func isMustUnderstand(v string) bool { return v == "1" || v == "true" }
+
 // start handles a start tag; attr looks up one of its attributes.
 func (d *soapReader) start(space, local string, attr func(space, local string) (string, bool)) *Error {
 	d.depth++
@@ -465,10 +472,12 @@ func (d *soapReader) start(space, local string, attr func(space, local string) (
 	case 3:
 		switch {
 		case d.inHeader:
-			if v, ok := attr(d.envNS, "mustUnderstand"); ok {
-				if v = strings.TrimSpace(v); v == "1" || v == "true" {
-					d.mustUnderstand = append(d.mustUnderstand, local)
-				}
+			v, ok := attr(NamespaceSOAP11, "mustUnderstand")
+			if !ok {
+				v, _ = attr(NamespaceSOAP12, "mustUnderstand")
+			}
+			if isMustUnderstand(v) {
+				d.mustUnderstand = append(d.mustUnderstand, local)
 			}
 			d.skipDepth = d.depth
 		case d.stage == stageBody:

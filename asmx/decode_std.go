@@ -5,7 +5,6 @@ import (
 	"encoding/xml"
 	"io"
 	"strconv"
-	"strings"
 )
 
 // The standard reader: what ASMX's SoapServerProtocol.ReadParameters does
@@ -239,12 +238,21 @@ func decodeSOAPStd(ns, ct string, guess Binding, op *Operation, text []byte) (*C
 			d := n.depth
 			r.read()
 			for n = r.moveToContent(); n.kind == nodeElement; n = r.moveToContent() {
+				v11, v12, has11 := "", "", false
 				for _, a := range n.attrs {
-					if a.Name.Space == envNS && a.Name.Local == "mustUnderstand" {
-						if v := strings.TrimSpace(a.Value); v == "1" || v == "true" {
-							mustUnderstand = append(mustUnderstand, n.local)
-						}
+					switch {
+					case a.Name.Local != "mustUnderstand":
+					case a.Name.Space == NamespaceSOAP11:
+						v11, has11 = a.Value, true
+					case a.Name.Space == NamespaceSOAP12:
+						v12 = a.Value
 					}
+				}
+				if !has11 {
+					v11 = v12
+				}
+				if isMustUnderstand(v11) {
+					mustUnderstand = append(mustUnderstand, n.local)
 				}
 				r.skip()
 			}

@@ -217,6 +217,20 @@ func TestDecodeSOAPRequest(t *testing.T) {
 				}
 				return ""
 			})},
+		{"mustUnderstand in the other version's namespace is noted", soap11(OpReturnProvinces, `<soap:Envelope xmlns:soap="`+NamespaceSOAP11+`"><soap:Header><x:Auth xmlns:x="urn:x" xmlns:e="`+NamespaceSOAP12+`" e:mustUnderstand="true"/></soap:Header><soap:Body>`+provinces+`</soap:Body></soap:Envelope>`),
+			okCall(func(c *Call) string {
+				if len(c.MustUnderstand) != 1 || c.MustUnderstand[0] != "Auth" {
+					return "mustUnderstand " + strings.Join(c.MustUnderstand, ",")
+				}
+				return ""
+			})},
+		{"mustUnderstand is read as written, not trimmed; SOAP 1.1's attribute first", soap11(OpReturnProvinces, `<soap:Envelope xmlns:soap="`+NamespaceSOAP11+`"><soap:Header><x:A xmlns:x="urn:x" soap:mustUnderstand=" 1 "/><x:B xmlns:x="urn:x" soap:mustUnderstand="yes"/><x:C xmlns:x="urn:x" xmlns:e="`+NamespaceSOAP12+`" soap:mustUnderstand="0" e:mustUnderstand="1"/></soap:Header><soap:Body>`+provinces+`</soap:Body></soap:Envelope>`),
+			okCall(func(c *Call) string {
+				if len(c.MustUnderstand) != 0 {
+					return "mustUnderstand " + strings.Join(c.MustUnderstand, ",")
+				}
+				return ""
+			})},
 		{"white space and one more node after the Envelope", soap11(OpReturnProvinces, env11(provinces)+"\n<trailing/>"), okCall(func(c *Call) string { return "" })},
 		{"an element right after the Envelope: 400", soap11(OpReturnProvinces, env11(provinces)+"<trailing/>"), fault(400, SOAP11, Client, "")},
 		{"deep nesting in an unknown element", soap11(OpReturnAtmSearchByCoordinates, env11(`<ReturnAtmSearchByCoordinates xmlns="`+ns+`"><x>`+strings.Repeat("<y>", 100)+strings.Repeat("</y>", 100)+`</x><bytRadius>3</bytRadius></ReturnAtmSearchByCoordinates>`)),

@@ -260,6 +260,10 @@ func TestDifferentialAgainstReference(t *testing.T) {
 			fault11("MustUnderstand", "SOAP header Auth was not understood."),
 			mono(fault11("MustUnderstand", "SOAP header {0} was not understood."), whyUnformatted)},
 		{"a header without mustUnderstand", soap(ctXML, action("ReturnProvinces"), header(`<a:Auth xmlns:a="urn:a"/>`)), ok11, nil},
+		{"mustUnderstand in the SOAP 1.2 namespace of a SOAP 1.1 header", soap(ctXML, action("ReturnProvinces"), header(`<a:Auth xmlns:a="urn:a" xmlns:e="http://www.w3.org/2003/05/soap-envelope" e:mustUnderstand="1"/>`)),
+			fault11("MustUnderstand", "SOAP header Auth was not understood."),
+			mono(fault11("MustUnderstand", "SOAP header {0} was not understood."), whyUnformatted)},
+		{"mustUnderstand \" 1 \" is not 1 (not trimmed)", soap(ctXML, action("ReturnProvinces"), header(`<a:Auth xmlns:a="urn:a" soap:mustUnderstand=" 1 "/>`)), ok11, nil},
 		// SOAP: encodings
 		{"UTF-16 with its charset", soap("text/xml; charset=utf-16", action("ReturnAtmSearchByAddress"), utf16le(strings.Replace(env11(address("x")), "utf-8", "utf-16", 1))), ok11, nil},
 		{"UTF-16 with a byte order mark, text/xml", soap("text/xml", action("ReturnAtmSearchByAddress"), "\xff\xfe"+utf16le(env11(address("x")))), ok11, nil},
