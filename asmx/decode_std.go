@@ -3,6 +3,7 @@ package asmx
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"strconv"
 )
@@ -68,6 +69,7 @@ func (r *nodeReader) read() *node {
 	}
 	off := int(r.dec.InputOffset())
 	tok, err := r.dec.Token()
+	end := int(r.dec.InputOffset())
 	switch {
 	case err == io.EOF:
 		r.cur = node{kind: nodeEOF, off: off}
@@ -80,7 +82,6 @@ func (r *nodeReader) read() *node {
 	switch t := tok.(type) {
 	case xml.StartElement:
 		n.kind, n.space, n.local, n.attrs = nodeElement, t.Name.Space, t.Name.Local, t.Attr
-		end := int(r.dec.InputOffset())
 		if end >= 2 && string(r.text[end-2:end]) == "/>" {
 			// An empty element is one node: drop the end encoding/xml adds.
 			n.empty = true
@@ -108,8 +109,47 @@ func (r *nodeReader) read() *node {
 	case xml.Directive: // a DTD, prohibited
 		n.kind, n.err = nodeError, errDTD.message()
 	}
+	if n.kind == nodeElement || n.kind == nodeText || n.kind == nodeWhitespace {
+		if at, v := surrogateRef(r.text[off:end]); at >= 0 {
+			// encoding/xml reads it as U+FFFD; .NET's reader refuses it.
+			line, col := position(r.text, off+at)
+			n = node{kind: nodeError, off: off + at, err: (&xmlError{msg: fmt.Sprintf("'\uFFFD', hexadecimal value 0x%X, is an invalid character.", v), line: line, col: col, hasPos: true}).message()}
+		}
+	}
 	r.cur = n
 	return &r.cur
+}
+
+// surrogateRef finds, in the raw text of a start tag (its attribute
+// values) or of text, a character reference to a UTF-16 surrogate
+// (&#xD800; to &#xDFFF;, alone or as a pair of references): .NET's
+// XmlTextReader, normalizing as ASMX's does, refuses each as an invalid
+// character (ParseNumericCharRefInline); a reference above U+FFFF is read.
+// It returns the offset of the reference's first digit and its value, or
+// -1. A CDATA section holds no references.
+func surrogateRef(raw []byte) (int, int) {
+	if bytes.HasPrefix(raw, []byte("<![CDATA[")) {
+		return -1, 0
+	}
+	for i := 0; ; {
+		j := bytes.Index(raw[i:], []byte("&#"))
+		if j < 0 {
+			return -1, 0
+		}
+		start := i + j + 2
+		digits, base := start, 10
+		if digits < len(raw) && raw[digits] == 'x' {
+			digits, base = digits+1, 16
+		}
+		k := digits
+		for k < len(raw) && raw[k] != ';' && k-digits < 8 {
+			k++
+		}
+		if v, err := strconv.ParseUint(string(raw[digits:k]), base, 32); err == nil && v >= 0xD800 && v <= 0xDFFF {
+			return digits, int(v)
+		}
+		i = start
+	}
 }
 
 // moveToContent skips white space, comments and processing instructions

@@ -160,6 +160,16 @@ func TestDecodeSOAPRequest(t *testing.T) {
 		{"text/plain without an action: 415 in SOAP 1.2", with(soap12(env11(provinces)), func(r *SOAPRequest) { r.ContentType = "text/plain" }),
 			fault(415, SOAP12, Client, "")},
 		{"an element after text in a parameter: 400", soap11(OpReturnAtmSearchByCoordinates, env11(strings.Replace(coords, ">k<", ">k<x/><", 1))), fault(400, SOAP11, Client, "")},
+		{"a reference to a lone surrogate in a parameter: 400", soap11(OpReturnAtmSearchByCoordinates, env11(strings.Replace(coords, ">k<", ">k&#xD800;<", 1))), fault(400, SOAP11, Client, "")},
+		{"a surrogate pair written as two references: 400", soap11(OpReturnAtmSearchByCoordinates, env11(strings.Replace(coords, ">k<", ">&#xD83D;&#xDE00;<", 1))), fault(400, SOAP11, Client, "")},
+		{"a reference to a surrogate in an attribute: 400", soap11(OpReturnAtmSearchByCoordinates, env11(strings.Replace(coords, "<strAtmServiceKey>", `<strAtmServiceKey a="&#56320;">`, 1))), fault(400, SOAP11, Client, "")},
+		{"a reference above U+FFFF and a surrogate reference in CDATA are read", soap11(OpReturnAtmSearchByCoordinates, env11(strings.Replace(coords, ">k<", ">&#x1F600;<![CDATA[&#xD800;]]><", 1))),
+			okCall(func(c *Call) string {
+				if c.Key != "\U0001F600&#xD800;" {
+					return "key " + quote(c.Key)
+				}
+				return ""
+			})},
 		{"a comment in a parameter: 400", soap11(OpReturnAtmSearchByCoordinates, env11(strings.Replace(coords, ">k<", ">k<!-- c --><", 1))), fault(400, SOAP11, Client, "")},
 		{"a parameter holding an element: its text, then one level off", soap11(OpReturnAtmSearchByCoordinates, env11(strings.Replace(coords, ">k<", "><x>k</x><", 1))),
 			okCall(func(c *Call) string {

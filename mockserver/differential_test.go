@@ -265,6 +265,9 @@ func TestDifferentialAgainstReference(t *testing.T) {
 			mono(fault11("MustUnderstand", "SOAP header {0} was not understood."), whyUnformatted)},
 		{"mustUnderstand \" 1 \" is not 1 (not trimmed)", soap(ctXML, action("ReturnProvinces"), header(`<a:Auth xmlns:a="urn:a" soap:mustUnderstand=" 1 "/>`)), ok11, nil},
 		// SOAP: encodings
+		{"a reference to a lone surrogate: 400", s11("ReturnAtmSearchByAddress", env11(address("a&#xD800;b"))), outcome{400, ctXML, "", ""}, nil},
+		{"a surrogate pair as two references: 400", s11("ReturnAtmSearchByAddress", env11(address("&#xD83D;&#xDE00;"))), outcome{400, ctXML, "", ""}, nil},
+		{"a reference above U+FFFF", s11("ReturnAtmSearchByAddress", env11(address("&#x1F600;"))), ok11, nil},
 		{"UTF-16 with its charset", soap("text/xml; charset=utf-16", action("ReturnAtmSearchByAddress"), utf16le(strings.Replace(env11(address("x")), "utf-8", "utf-16", 1))), ok11, nil},
 		{"UTF-16 with a byte order mark, text/xml", soap("text/xml", action("ReturnAtmSearchByAddress"), "\xff\xfe"+utf16le(env11(address("x")))), ok11, nil},
 		{"invalid UTF-8 named utf-8 is replaced", s11("ReturnAtmSearchByAddress", env11(address("a\xffb"))), ok11, nil},
