@@ -36,6 +36,7 @@ const (
 	KindMissingServiceKey    = "MissingServiceKey"
 	KindInvalidServiceKey    = "InvalidServiceKey"
 	KindRequestTooLarge      = "RequestTooLarge"
+	KindRequestValidation    = "RequestValidation"
 	KindServerError          = "ServerError"
 )
 

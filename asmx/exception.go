@@ -33,6 +33,7 @@ const (
 	typeXML                    = "System.Xml.XmlException"
 	typeException              = "System.Exception"
 	typeHTTPException          = "System.Web.HttpException"
+	typeRequestValidation      = "System.Web.HttpRequestValidationException"
 	stackTraceEnd              = "--- End of inner exception stack trace ---"
 	crlf                       = "\r\n"
 	parameterNameLine          = crlf + "Parameter name: "

@@ -250,6 +250,8 @@ func TestErrorForms(t *testing.T) {
 	detailed := newTestServer(t, WithKeys("good"), WithDetailedErrors(true))
 	ajax := newTestServer(t, WithKeys("good"), WithJSONErrors(JSONErrorsAjax))
 	ajaxDetailed := newTestServer(t, WithKeys("good"), WithJSONErrors(JSONErrorsAjax), WithDetailedErrors(true))
+	off := newTestServer(t, WithKeys("good"), WithRequestValidation(asmx.ValidationOff))
+	granular := newTestServer(t, WithKeys("good"), WithRequestValidation(asmx.Validation45))
 	ajaxError := func(msg, typ string) check {
 		return func(r response) error {
 			var v struct{ Message, StackTrace, ExceptionType string }
@@ -277,6 +279,12 @@ func TestErrorForms(t *testing.T) {
 		{"json ajax", ajax.URL, get("/service-v2.asmx/ReturnAtmSearchByCoordinates?strAtmServiceKey=good"), []check{hasStatus(500), ajaxError("There was an error processing the request.", "")}},
 		{"json ajax detailed", ajaxDetailed.URL, get("/service-v2.asmx/ReturnAtmSearchByCoordinates?strAtmServiceKey=good"), []check{hasStatus(500), ajaxError("Missing parameter: strPostalCode.", "System.InvalidOperationException")}},
 		{"json ajax leaves GET alone", ajax.URL, get("/service/service.asmx/ReturnProvinces?strAtmServiceKey=bad"), []check{hasStatus(500), plainText("The service key (strAtmServiceKey) is not valid.\r\n")}},
+		{"request validation, json ajax detailed", ajaxDetailed.URL, get("/service-v2.asmx/ReturnAtmSearchByCoordinates?strAtmServiceKey=good&strPostalCode=%3Cb"), []check{hasStatus(500),
+			ajaxError("A potentially dangerous Request.QueryString value was detected from the client (strPostalCode=\"<b\").", "System.Web.HttpRequestValidationException")}},
+		{"request validation off", off.URL, get("/service/service.asmx/ReturnAtmSearchByCity?strAtmServiceKey=good&intCityID=1&x=%3Cb"), []check{hasStatus(200)}},
+		{"request validation 4.5: unknown names are not read", granular.URL, get("/service/service.asmx/ReturnAtmSearchByCity?strAtmServiceKey=good&intCityID=1&x=%3Cb"), []check{hasStatus(200)}},
+		{"request validation 4.0 (the default)", detailed.URL, get("/service/service.asmx/ReturnAtmSearchByCity?strAtmServiceKey=good&intCityID=1&x=%3Cb"), []check{hasStatus(500),
+			plainText("System.Web.HttpRequestValidationException: A potentially dangerous Request.QueryString value was detected from the client (x=&quot;&lt;b&quot;).\r\n   at System.Web.HttpRequest.ValidateString(")}},
 		{"error page detailed", detailed.URL, rawRequest{"PUT", "/service/service.asmx/ReturnProvinces", nil, ""}, []check{hasStatus(500), bodyContains("System.InvalidOperationException: Request format is unrecognized for URL unexpectedly ending in &#39;/ReturnProvinces&#39;.")}},
 	}
 	for _, tt := range tests {

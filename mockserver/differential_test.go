@@ -60,9 +60,11 @@ type monoDiff struct {
 
 // Why Mono differs, for the rows that say so.
 const (
-	whyUnformatted = "Mono prints System.Web.Services' resource strings without formatting them ({0}, {1})"
-	whyPageType    = "Mono writes ASP.NET's error page as text/html without a charset"
-	whyScript      = "Mono hands an application/json request to an .asmx to its script (JSON) handler, which fails; .NET's ScriptHandlerFactory passes a request without a method path to the SOAP handler"
+	whyValidationExcerpt  = "Mono shows another excerpt of the dangerous value than .NET's HttpRequest.ValidateString (10 characters before the match, 20 after)"
+	whyValidationQuestion = "Mono's request validation lets \"<?\" through; .NET's CrossSiteScriptingValidation.IsDangerousString refuses \"<\" before a letter, !, / or ?"
+	whyUnformatted        = "Mono prints System.Web.Services' resource strings without formatting them ({0}, {1})"
+	whyPageType           = "Mono writes ASP.NET's error page as text/html without a charset"
+	whyScript             = "Mono hands an application/json request to an .asmx to its script (JSON) handler, which fails; .NET's ScriptHandlerFactory passes a request without a method path to the SOAP handler"
 )
 
 // Texts of .NET's answers, and Mono's unformatted ones.
@@ -295,6 +297,19 @@ func TestDifferentialAgainstReference(t *testing.T) {
 		{"get, latitude Infinity", get(svc + coordsQuery("Infinity", "5")), okXML, nil},
 		{"get, latitude 1,000.5", get(svc + coordsQuery("1%2C000.5", "5")), okXML, nil},
 		{"get, radius +5", get(svc + coordsQuery("44.6", "%2B5")), okXML, nil},
+		// ASP.NET's request validation (requestValidationMode 4.0: the sites name no targetFramework)
+		{"get, markup in a parameter", get(svc + "ReturnAtmSearchByCity?strAtmServiceKey=" + key + "&intCityID=%3Cb%3E"),
+			plain("A potentially dangerous Request.QueryString value was detected from the client (intCityID=&quot;&lt;b&gt;&quot;)."), nil},
+		{"get, a character reference in an unknown name, before a missing parameter", get(svc + "ReturnAtmSearchByCity?strAtmServiceKey=" + key + "&note=1234567890ab%26%2365;cdefghijklmnopqrstuvwxyz"),
+			plain("A potentially dangerous Request.QueryString value was detected from the client (note=&quot;...34567890ab&amp;#65;cdefghijklmnopq...&quot;)."),
+			mono(plain("A potentially dangerous Request.QueryString value was detected from the client (note=&quot;1234567890ab&amp;#6...&quot;)."), whyValidationExcerpt)},
+		{"get, < before a digit or a space is safe", get(svc + "ReturnAtmSearchByCity?strAtmServiceKey=" + key + "&intCityID=1&x=%3C1%20%3C%20"), okXML, nil},
+		{"post, markup in the form", post(svc+"ReturnProvinces", asmx.ContentTypeForm, "strAtmServiceKey=%3C!x"),
+			plain("A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;&lt;!x&quot;)."), nil},
+		{"json, markup in a parameter", get(v2 + "ReturnAtmSearchByCoordinates?strAtmServiceKey=" + key + "&strPostalCode=%3Cb&dblLatitude=1&dblLongitude=1&bytRadius=1"),
+			plain("A potentially dangerous Request.QueryString value was detected from the client (strPostalCode=&quot;&lt;b&quot;)."), nil},
+		{"get, <? is markup too", get(svc + "ReturnAtmSearchByCity?strAtmServiceKey=" + key + "&intCityID=%3C%3Fx"),
+			plain("A potentially dangerous Request.QueryString value was detected from the client (intCityID=&quot;&lt;?x&quot;)."), mono(plain("Cannot convert {0} to {1}."), whyValidationQuestion)},
 		{"get, wrong key", get(svc + "ReturnProvinces?strAtmServiceKey=bad"), plain(keyRejected), nil},
 		{"get, empty key", get(svc + "ReturnProvinces?strAtmServiceKey="), plain(keyMissing), nil},
 		{"get, no key", get(svc + "ReturnProvinces"), plain("Missing parameter: strAtmServiceKey."), mono(plain("Missing parameter: {0}."), whyUnformatted)},

@@ -39,11 +39,12 @@ type config struct {
 	errorForm      asmx.ErrorForm
 	tls            bool         // test servers serve HTTPS (WithTLS)
 	shape          *shape.Shape // how results are written; nil: shape.Default()
+	validation     asmx.RequestValidation
 }
 
 func defaultConfig() config {
 	return config{namespace: asmx.DefaultNamespace, maxBodyBytes: DefaultMaxBodyBytes, journalSize: DefaultJournalSize,
-		journalBodyMax: DefaultJournalBodyMax}
+		journalBodyMax: DefaultJournalBodyMax, validation: asmx.DefaultRequestValidation}
 }
 
 // The data set options (WithDataset, WithFixturesDir, WithGeneratedDataset)
@@ -181,6 +182,26 @@ const (
 	// with a jsonerror: true header.
 	JSONErrorsAjax = "ajax"
 )
+
+// WithRequestValidation sets the request validation of the deployment the
+// mock stands for (its httpRuntime requestValidationMode), which decides
+// whether an HTTP GET, POST or JSON call with a value such as "<b" or
+// "&#65" is answered or refused with ASP.NET's
+// HttpRequestValidationException (HTTP 500 in the binding's error form):
+// asmx.Validation40 (the default: ASP.NET 4.x without a targetFramework)
+// checks every value the call carries, asmx.Validation45 the operation's
+// parameters as they are read, asmx.ValidationOff (ASP.NET 2.0 and 3.5)
+// none. SOAP bodies are never validated (ASP.NET reads them as a stream).
+func WithRequestValidation(v asmx.RequestValidation) Option {
+	return func(c *config) error {
+		switch v {
+		case asmx.ValidationOff, asmx.Validation40, asmx.Validation45:
+			c.validation = v
+			return nil
+		}
+		return fmt.Errorf("request validation %d: want asmx.ValidationOff, Validation40 or Validation45", int(v))
+	}
+}
 
 // WithJSONErrors sets the form of the JSON path's errors: JSONErrorsASMX
 // (default) or JSONErrorsAjax.

@@ -362,6 +362,10 @@ func (s *Server) serveHTTPBinding(w http.ResponseWriter, r *http.Request, rest s
 			return
 		}
 	}
+	if e := asmx.ValidateQuery(op, b, query, s.cfg.validation); e != nil {
+		s.writeError(w, ex, b, e)
+		return
+	}
 	call, e := asmx.DecodeQuery(op, b, query)
 	if e != nil {
 		s.writeError(w, ex, b, e)

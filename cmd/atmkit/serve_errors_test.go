@@ -32,8 +32,9 @@ func TestServeErrorForms(t *testing.T) {
 		t.Errorf("--json-errors xml: got exit %d and %q, want exit %d naming the value", code, stderr, exitUsage)
 	}
 	for name, want := range map[string]string{
-		"ATMKIT_JSON_ERRORS": `ATMKIT_JSON_ERRORS="xml": want asmx or ajax (--json-errors)`,
-		"ATMKIT_ON_MISS":     `ATMKIT_ON_MISS="xml": want fault, fixtures or upstream (--on-miss)`,
+		"ATMKIT_JSON_ERRORS":        `ATMKIT_JSON_ERRORS="xml": want asmx or ajax (--json-errors)`,
+		"ATMKIT_ON_MISS":            `ATMKIT_ON_MISS="xml": want fault, fixtures or upstream (--on-miss)`,
+		"ATMKIT_REQUEST_VALIDATION": `ATMKIT_REQUEST_VALIDATION="xml": want 4.0, 4.5 or 2.0 (or off) (--request-validation)`,
 	} {
 		code, _, stderr := runAtmkit(map[string]string{name: "xml"}, "serve", "--addr", "127.0.0.1:0")
 		if code != exitUsage || !strings.Contains(stderr, want) {

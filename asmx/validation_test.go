@@ -1,0 +1,137 @@
+package asmx
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// TestValidateQuery checks ASP.NET's request validation as the three modes
+// apply it to a query: what is dangerous (CrossSiteScriptingValidation),
+// which values are looked at and in what order, and the message
+// (HttpRequest.ValidateString: the name, 10 characters before the match
+// and 20 after, HTML-encoded by the GET/POST error form).
+func TestValidateQuery(t *testing.T) {
+	t.Parallel()
+	city, _ := LookupOperation(OpReturnAtmSearchByCity)
+	const prefix = "A potentially dangerous Request.QueryString value was detected from the client ("
+	for _, tc := range []struct {
+		name  string
+		mode  RequestValidation
+		b     Binding
+		query string
+		want  string // the remote text; "" for no error
+	}{
+		{"a tag", Validation40, HTTPGet, "strAtmServiceKey=k&intCityID=%3Cb%3E", prefix + "intCityID=&quot;&lt;b&gt;&quot;)."},
+		{"a tag written raw", Validation40, HTTPGet, "strAtmServiceKey=k&intCityID=<b>", prefix + "intCityID=&quot;&lt;b&gt;&quot;)."},
+		{"<!, </ and <?", Validation40, HTTPGet, "a=%3C!&b=%3C/&c=%3C%3F", prefix + "a=&quot;&lt;!&quot;)."},
+		{"a character reference", Validation40, HTTPGet, "strAtmServiceKey=%26%2365;", prefix + "strAtmServiceKey=&quot;&amp;#65;&quot;)."},
+		{"the form of POST", Validation40, HTTPPost, "strAtmServiceKey=%3Cx", "A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;&lt;x&quot;)."},
+		{"< before a digit, a space or at the end is safe", Validation40, HTTPGet, "a=%3C1&b=%3C%20&c=x%3C&d=%26&e=%26x", ""},
+		{"a NUL between < and a letter does not hide it", Validation40, HTTPGet, "a=%3C%00b", prefix + "a=&quot;&lt;b&quot;)."},
+		{"a non-ASCII letter after < is safe", Validation40, HTTPGet, "a=%3C%C3%A9", ""},
+		{"the excerpt: 10 before, 20 after", Validation40, HTTPGet, "note=1234567890ab%26%2365;cdefghijklmnopqrstuvwxyz", prefix + "note=&quot;...34567890ab&amp;#65;cdefghijklmnopq...&quot;)."},
+		{"4.0: an unknown name, in the order of the query", Validation40, HTTPGet, "x=%3Ca&strAtmServiceKey=%3Cb", prefix + "x=&quot;&lt;a&quot;)."},
+		{"4.0: before a missing parameter", Validation40, HTTPGet, "x=%3Ca", prefix + "x=&quot;&lt;a&quot;)."},
+		{"4.0: values of one name joined, names ignoring case", Validation40, HTTPGet, "intCityID=1&INTCITYID=%3Cb", prefix + "intCityID=&quot;1,&lt;b&quot;)."},
+		{"4.0: a pair without a name", Validation40, HTTPGet, "%3Cb", prefix + "=&quot;&lt;b&quot;)."},
+		{"4.0: ASP.NET's own fields are skipped", Validation40, HTTPGet, "__VIEWSTATE=%3Cb", ""},
+		{"4.5: an unknown name is not read", Validation45, HTTPGet, "x=%3Ca&strAtmServiceKey=k&intCityID=1", ""},
+		{"4.5: the parameters in their order", Validation45, HTTPGet, "intCityID=%3Ca&strAtmServiceKey=%3Cb", prefix + "strAtmServiceKey=&quot;&lt;b&quot;)."},
+		{"4.5: a missing parameter comes first", Validation45, HTTPGet, "intCityID=%3Ca", ""},
+		{"4.5: the JSON path's query", Validation45, JSON, "strAtmServiceKey=k&intCityID=%3Ca", prefix + "intCityID=&quot;&lt;a&quot;)."},
+		{"2.0: nothing is validated", ValidationOff, HTTPGet, "strAtmServiceKey=%3Cb&intCityID=1", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := ValidateQuery(city, tc.b, tc.query, tc.mode)
+			got := ""
+			if e != nil {
+				got = e.plainText(ErrorForm{})
+				if e.Kind != KindRequestValidation || e.Status != 500 {
+					t.Errorf("kind %s, status %d; want %s, 500", e.Kind, e.Status, KindRequestValidation)
+				}
+			}
+			if strings.TrimRight(got, "\r\n") != tc.want {
+				t.Errorf("ValidateQuery(%q) in %s:\n got %q\nwant %q", tc.query, tc.mode, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestValidateQueryDetailed: the local form names the exception and the
+// frames of the mode: the whole collection read (4.0) or one value (4.5).
+func TestValidateQueryDetailed(t *testing.T) {
+	t.Parallel()
+	op, _ := LookupOperation(OpReturnProvinces)
+	for mode, frame := range map[RequestValidation]string{
+		Validation40: "   at System.Web.HttpRequest.get_Form()\r\n   at System.Web.Services.Protocols.HtmlFormParameterReader.Read(HttpRequest request)",
+		Validation45: "   at System.Web.HttpValueCollection.Get(String name)",
+	} {
+		e := ValidateQuery(op, HTTPPost, "strAtmServiceKey=%3Cb", mode)
+		if e == nil {
+			t.Fatalf("%s: no error", mode)
+		}
+		text := e.plainText(ErrorForm{Detailed: true})
+		if !strings.HasPrefix(text, "System.Web.HttpRequestValidationException: A potentially dangerous Request.Form value") || !strings.Contains(text, frame) {
+			t.Errorf("%s: detailed text %q lacks the type or %q", mode, text, frame)
+		}
+	}
+}
+
+// TestValidateQueryConvertsFirst: in mode 4.5 a parameter that does not
+// convert is reported (by DecodeQuery) before a dangerous one after it; in
+// mode 4.0 the dangerous one is.
+func TestValidateQueryConvertsFirst(t *testing.T) {
+	t.Parallel()
+	op, _ := LookupOperation(OpReturnAtmSearchByCoordinates)
+	q := "strAtmServiceKey=k&strPostalCode=&dblLatitude=north&dblLongitude=1&bytRadius=%3Cb"
+	if e := ValidateQuery(op, HTTPGet, q, Validation45); e != nil {
+		t.Errorf("4.5: %s, want none (dblLatitude does not convert first)", e.Message)
+	}
+	if e := ValidateQuery(op, HTTPGet, q, Validation40); e == nil || e.Param != "bytRadius" {
+		t.Errorf("4.0: %v, want bytRadius refused", e)
+	}
+}
+
+func TestParseRequestValidation(t *testing.T) {
+	t.Parallel()
+	for s, want := range map[string]RequestValidation{"2.0": ValidationOff, "off": ValidationOff, "4.0": Validation40, "4.5": Validation45} {
+		if got, err := ParseRequestValidation(s); err != nil || got != want {
+			t.Errorf("ParseRequestValidation(%q) = %v, %v; want %v", s, got, err, want)
+		}
+	}
+	for _, s := range []string{"", "4", "on", "4.8"} {
+		if _, err := ParseRequestValidation(s); err == nil {
+			t.Errorf("ParseRequestValidation(%q): no error", s)
+		}
+	}
+	if DefaultRequestValidation.String() != "4.0" {
+		t.Errorf("default %s, want 4.0", DefaultRequestValidation)
+	}
+}
+
+// FuzzValidateQuery: any query is validated without a panic; a query with
+// neither '<' nor '%' is never refused; an error names a value the query
+// holds and its text is UTF-8.
+func FuzzValidateQuery(f *testing.F) {
+	f.Add("strAtmServiceKey=k&intCityID=%3Cb%3E")
+	f.Add("note=1234567890ab%26%2365;cdefghijklmnopqrstuvwxyz&%3Cb")
+	f.Add("a=%3C%00b&A=%F0%9F%98%80%3Cx&__x=%3Cb")
+	op, _ := LookupOperation(OpReturnAtmSearchByCity)
+	f.Fuzz(func(t *testing.T, query string) {
+		for _, mode := range []RequestValidation{ValidationOff, Validation40, Validation45} {
+			for _, b := range []Binding{HTTPGet, HTTPPost, JSON} {
+				e := ValidateQuery(op, b, query, mode)
+				if e == nil {
+					continue
+				}
+				if mode == ValidationOff || !strings.ContainsAny(query, "<%") {
+					t.Fatalf("%s %s refused %q", mode, b, query)
+				}
+				if text := e.plainText(ErrorForm{Detailed: true}); !utf8.ValidString(text) || !strings.Contains(text, "potentially dangerous") {
+					t.Fatalf("error text %q", text)
+				}
+			}
+		}
+	})
+}
