@@ -7,10 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
@@ -112,7 +109,7 @@ func (f *conformFlags) config(m *Main, fs *flag.FlagSet) (conformance.Config, er
 	if (cfg.Latitude == nil) != (cfg.Longitude == nil) {
 		return conformance.Config{}, cli.Usagef("conform", "--latitude and --longitude must be given together")
 	}
-	if err := m.FirstBad(fs, cli.Bad("junit-report", reportFileProblem(f.junitReport)), cli.Bad("json-report", reportFileProblem(f.jsonReport))); err != nil {
+	if err := m.FirstBad(fs, cli.Bad("junit-report", cli.CheckReportFile(f.junitReport)), cli.Bad("json-report", cli.CheckReportFile(f.jsonReport))); err != nil {
 		return conformance.Config{}, err
 	}
 	if _, err := types.ParseLabelFilter(f.labelFilter); err != nil {
@@ -157,20 +154,4 @@ func (m *Main) runConform(_ context.Context, args []string) error {
 		return cli.Exitf(exitFailure, "conform: the target does not conform (see the failures above)")
 	}
 	return nil
-}
-
-// reportFileProblem says what is wrong with a report's file name before the
-// run, so a run is not lost to a report it cannot write: a directory, or a
-// directory that cannot be made; "" when nothing is (or none is given).
-func reportFileProblem(path string) string {
-	if path == "" {
-		return ""
-	}
-	if strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(filepath.Separator)) {
-		return "a directory; want a file name"
-	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return "a directory; want a file name"
-	}
-	return cli.CheckMakeDir(filepath.Dir(path))
 }

@@ -179,7 +179,7 @@ func (m *Main) checkServeFlags(fs *flag.FlagSet, f *serveFlags) error {
 		cli.Bad("max-body", cli.When(f.maxBody < 1, "must be at least 1 (bytes)")),
 		cli.Bad("json-errors", cli.When(f.jsonErrors != mockserver.JSONErrorsASMX && f.jsonErrors != mockserver.JSONErrorsAjax,
 			"want "+mockserver.JSONErrorsASMX+" or "+mockserver.JSONErrorsAjax)),
-		cli.Bad("request-validation", cli.When(validationProblem(f.validation), "want 4.0, 4.5 or 2.0 (or off)")),
+		cli.Bad("request-validation", cli.CheckRequestValidation(f.validation)),
 		cli.Bad("on-miss", cli.When(!slices.Contains([]string{"", "fault", "fixtures", "upstream"}, f.onMiss), "want fault, fixtures or upstream")),
 		cli.Bad("log-format", cli.CheckLogFormat(f.srv.LogFormat)),
 		cli.Bad("grace", cli.When(f.srv.Grace < 0, "must not be negative")),
@@ -189,10 +189,4 @@ func (m *Main) checkServeFlags(fs *flag.FlagSet, f *serveFlags) error {
 		cli.Bad("admin-token", cli.When(f.adminToken != strings.TrimSpace(f.adminToken) || strings.ContainsAny(f.adminToken, "\r\n"),
 			"white space at its ends or a line break; a bearer token cannot carry them")),
 	)
-}
-
-// validationProblem reports whether --request-validation names no mode.
-func validationProblem(mode string) bool {
-	_, err := asmx.ParseRequestValidation(mode)
-	return err != nil
 }

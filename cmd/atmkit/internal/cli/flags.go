@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/shape"
 )
@@ -337,6 +338,31 @@ func CheckMakeDir(dir string) string {
 			return ""
 		}
 	}
+}
+
+// CheckReportFile checks the file name of a report written after a run,
+// before the run, so that the run is not lost to a report it cannot write:
+// not a directory, in a directory that exists or can be made; "" when none
+// is given.
+func CheckReportFile(path string) string {
+	if path == "" {
+		return ""
+	}
+	if strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(filepath.Separator)) {
+		return "a directory; want a file name"
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return "a directory; want a file name"
+	}
+	return CheckMakeDir(filepath.Dir(path))
+}
+
+// CheckRequestValidation checks --request-validation: a requestValidationMode.
+func CheckRequestValidation(mode string) string {
+	if _, err := asmx.ParseRequestValidation(mode); err != nil {
+		return "want 4.0, 4.5 or 2.0 (or off)"
+	}
+	return ""
 }
 
 // CheckLogFormat checks --log-format.
