@@ -64,6 +64,7 @@ const (
 	whyValidationQuestion = "Mono's request validation lets \"<?\" through; .NET's CrossSiteScriptingValidation.IsDangerousString refuses \"<\" before a letter, !, / or ?"
 	whyUnformatted        = "Mono prints System.Web.Services' resource strings without formatting them ({0}, {1})"
 	whyPageType           = "Mono writes ASP.NET's error page as text/html without a charset"
+	whyHelpType           = "Mono writes the help page as text/html without a charset"
 	whyScript             = "Mono hands an application/json request to an .asmx to its script (JSON) handler, which fails; .NET's ScriptHandlerFactory passes a request without a method path to the SOAP handler"
 )
 
@@ -238,6 +239,12 @@ func TestDifferentialAgainstReference(t *testing.T) {
 		{"an element right after the Envelope: 400", s11("ReturnProvinces", env11(provinces(key))+"<x/>"), outcome{400, ctXML, "", ""}, nil},
 		{"PUT", diffRequest{"PUT", "/service/service.asmx", nil, ""}, page(405), monoPage(405)},
 		{"HEAD", diffRequest{"HEAD", "/service/service.asmx", nil, ""}, page(405), monoPage(405)},
+		// The documentation's queries (DiscoveryServerProtocol)
+		{"?wsdl=1: no description of that id", diffRequest{"GET", "/service/service.asmx?wsdl=1", nil, ""}, plain("XML Web service description was not found."), nil},
+		{"?WSDL=: no description of that id", diffRequest{"GET", "/service/service.asmx?WSDL=", nil, ""}, plain("XML Web service description was not found."), nil},
+		{"?wsdl&disco: the help page", diffRequest{"GET", "/service/service.asmx?wsdl&disco", nil, ""}, outcome{200, ctHTML, "", "*"}, mono(outcome{200, monoCTHTML, "", "*"}, whyHelpType)},
+		{"?disco=1: the help page", diffRequest{"GET", "/service/service.asmx?disco=1", nil, ""}, outcome{200, ctHTML, "", "*"}, mono(outcome{200, monoCTHTML, "", "*"}, whyHelpType)},
+		{"?wsdl&x=1: the WSDL", diffRequest{"GET", "/service/service.asmx?wsdl&x=1", nil, ""}, okXML, nil},
 		// SOAP: parameters, as XmlSerializer converts them
 		{"radius 256", s11("ReturnAtmSearchByCoordinates", radius256),
 			fault11("Client", convSOAP(radius256, "</bytRadius>", "Value was either too large or too small for an unsigned byte.")), nil},

@@ -2,55 +2,59 @@ package mockserver
 
 import (
 	"net/http"
-	"net/url"
 	"strings"
+
+	"github.com/atmkit/atmkit/asmx"
 )
 
 // docsRequest is what a GET of service.asmx asks for.
 type docsRequest int
 
 const (
-	docsHelp   docsRequest = iota // the operation list, or one operation with ?op=
-	docsWSDL                      // ?WSDL, any case
-	docsDisco                     // ?disco, any case
-	docsSchema                    // ?schema=ID, any case: a typed DataSet's schema
+	docsHelp         docsRequest = iota // the operation list, or one operation with ?op=
+	docsWSDL                            // ?WSDL, any case
+	docsDisco                           // ?disco, any case
+	docsSchema                          // ?schema=ID, any case: a typed DataSet's schema
+	docsWSDLNotFound                    // ?wsdl=ID: no service description has that id
 )
 
-// parseDocsQuery reads the query of a GET of service.asmx the way ASMX does:
-// a key schema (any case) asks for the schema its value names, before
-// anything else (Mono answers ?wsdl&schema=x with the schema's error); a
-// key wsdl or disco (any case, with or without a value) asks for that
-// document; otherwise op names the operation whose help page is wanted.
-// The string is the schema's id or the operation.
+// parseDocsQuery reads the query of a GET of service.asmx as ASMX does
+// (DiscoveryServerProtocol): a key schema (any case, with a value, even an
+// empty one) asks for the schema its value names, before anything else; a
+// key wsdl with a value asks for the service description of that id, which
+// a service in one namespace does not have ("?wsdl=1"); the values of the
+// pairs without '=' (Request.QueryString[null], joined with commas) that
+// are wsdl or disco, in any case, ask for that document ("?wsdl&x=1" does,
+// "?wsdl&disco" does not); anything else is the help page, for the
+// operation op names. The string is the schema's id or the operation.
 func parseDocsQuery(raw string) (docsRequest, string, bool) {
-	op, hasOp := "", false
-	kind := docsHelp
-	for _, part := range strings.Split(raw, "&") {
-		key, value, _ := strings.Cut(part, "=")
-		if k, err := url.QueryUnescape(key); err == nil {
-			key = k
-		}
-		switch {
-		case strings.EqualFold(key, "schema"):
-			if v, err := url.QueryUnescape(value); err == nil {
-				value = v
-			}
-			return docsSchema, value, false
-		case kind != docsHelp:
-		case strings.EqualFold(key, "wsdl"):
-			kind = docsWSDL
-		case strings.EqualFold(key, "disco"):
-			kind = docsDisco
-		case strings.EqualFold(key, "op") && !hasOp:
-			if v, err := url.QueryUnescape(value); err == nil {
-				value = v
-			}
-			op, hasOp = value, true
-		}
+	if raw == "" {
+		return docsHelp, "", false
 	}
-	if kind != docsHelp {
-		return kind, "", false
+	values := asmx.ParseQuery(raw)
+	get := func(name string) (string, bool) {
+		var vs []string
+		found := false
+		for k, v := range values {
+			if strings.EqualFold(k, name) {
+				vs, found = append(vs, v...), true
+			}
+		}
+		return strings.Join(vs, ","), found
 	}
+	if id, ok := get("schema"); ok {
+		return docsSchema, id, false
+	}
+	if _, ok := get("wsdl"); ok {
+		return docsWSDLNotFound, "", false
+	}
+	switch bare := strings.Join(values[""], ","); {
+	case strings.EqualFold(bare, "wsdl"):
+		return docsWSDL, "", false
+	case strings.EqualFold(bare, "disco"):
+		return docsDisco, "", false
+	}
+	op, hasOp := get("op")
 	return docsHelp, op, hasOp
 }
 
@@ -71,6 +75,8 @@ func (s *Server) serveDocs(w http.ResponseWriter, r *http.Request, ex *exchange)
 		serve(w, r)
 	case kind == docsSchema:
 		s.serveSchema(w, op)
+	case kind == docsWSDLNotFound:
+		writeDocsError(w, wsdlNotFound)
 	case hasOp:
 		s.serveOperationHelp(w, r, op)
 	default:

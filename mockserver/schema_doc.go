@@ -12,7 +12,12 @@ import (
 // schemaNotFound is the body ASMX answers ?schema=ID with when the WSDL
 // imports no schema of that id (the reference deployment's words, with
 // HTTP 500 and text/plain).
-const schemaNotFound = "Schema not found.\n"
+const schemaNotFound = "Schema not found.\r\n"
+
+// wsdlNotFound is ASMX's answer to ?wsdl=ID (DiscoveryServerProtocol): the
+// ids name the descriptions of bindings in other namespaces, which the
+// service does not have.
+const wsdlNotFound = "XML Web service description was not found.\r\n"
 
 // serveSchema answers ?schema=ID: the schema of the typed DataSet called
 // ID, which the WSDL imports from that address; any other id is ASMX's
@@ -26,11 +31,17 @@ func (s *Server) serveSchema(w http.ResponseWriter, id string) {
 		}
 		s.log.Error("schema", "id", id, "error", err)
 	}
+	writeDocsError(w, schemaNotFound)
+}
+
+// writeDocsError writes an error of ASMX's discovery protocol: HTTP 500,
+// text/plain, the message (DiscoveryServerProtocol.WriteException).
+func writeDocsError(w http.ResponseWriter, text string) {
 	h := w.Header()
 	h.Set("Content-Type", asmx.ContentTypeText)
-	h.Set("Content-Length", strconv.Itoa(len(schemaNotFound)))
+	h.Set("Content-Length", strconv.Itoa(len(text)))
 	w.WriteHeader(http.StatusInternalServerError)
-	_, _ = w.Write([]byte(schemaNotFound))
+	_, _ = w.Write([]byte(text))
 }
 
 // typedDataSet is the typed DataSet of sh whose schema has the id name (its

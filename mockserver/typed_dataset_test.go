@@ -132,7 +132,7 @@ func TestTypedDataSet(t *testing.T) {
 	}
 	for _, q := range []string{"?schema=Nope", "?wsdl&SCHEMA=x", "?schema="} {
 		status, ctype, body := get(q)
-		if status != 500 || ctype != asmx.ContentTypeText || string(body) != "Schema not found.\n" {
+		if status != 500 || ctype != asmx.ContentTypeText || string(body) != "Schema not found.\r\n" {
 			t.Errorf("%s: %d %s %q; want ASMX's 500 Schema not found.", q, status, ctype, body)
 		}
 	}

@@ -305,7 +305,7 @@ func checkWSDLOperation(t *testing.T, root, schema *etree.Element, op *asmx.Oper
 func TestWSDLQueryAnyCase(t *testing.T) {
 	t.Parallel()
 	srv := newTestServer(t)
-	for _, q := range []string{"WSDL", "wsdl", "Wsdl", "wSdL", "wsdl=", "WSDL&op=ReturnAllAtms"} {
+	for _, q := range []string{"WSDL", "wsdl", "Wsdl", "wSdL", "WSDL&op=ReturnAllAtms", "w%73dl"} {
 		t.Run(q, func(t *testing.T) {
 			root := fetchWSDL(t, srv.URL, q)
 			if root.SelectAttrValue("targetNamespace", "") != testNS {
