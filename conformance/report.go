@@ -3,6 +3,7 @@ package conformance
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -291,8 +292,11 @@ func (r *reporter) afterSuite(rep types.Report) {
 		fmt.Fprintf(r.out, "\nQuery values: %s\n", maskKey(f.Summary(), key))
 	}
 	fmt.Fprintf(r.out, "\nRan %d of %d specs in %.3f seconds\n", passed+failed+stopped, total, rep.RunTime.Seconds())
+	nothingChecked := r.filter != "" && passed+failed+stopped+reasons[notApplying] == 0
 	verdict := r.paint(ansiGreen, "SUCCESS!")
 	switch {
+	case nothingChecked:
+		verdict = r.paint(ansiYellow, "NOTHING CHECKED:")
 	case r.interrupted:
 		verdict = r.paint(ansiYellow, "INTERRUPTED:")
 	case !rep.SuiteSucceeded:
@@ -314,6 +318,19 @@ func (r *reporter) afterSuite(rep types.Report) {
 		fmt.Fprintf(r.out, "%s -- %d Passed | %d Failed | %d Skipped%s\n", verdict, passed, failed, skipped, why)
 	}
 
+	if nothingChecked && r.err == nil {
+		// A filter that selects nothing (a typo in a CI job) checks nothing.
+		labels := map[string]bool{}
+		for _, sr := range rep.SpecReports {
+			for _, l := range sr.Labels() {
+				labels[l] = true
+			}
+		}
+		r.err = fmt.Errorf("conformance: --label-filter %q selects no spec, so nothing was checked (the labels: %s)", r.filter, strings.Join(slices.Sorted(maps.Keys(labels)), ", "))
+		if slices.ContainsFunc(rep.SpecReports, func(sr types.SpecReport) bool { return sr.LeafNodeType == types.NodeTypeIt && r.selected(sr) }) {
+			r.err = fmt.Errorf("conformance: --label-filter %q selects only specs labelled shape, which run only with --shape FILE: nothing was checked", r.filter)
+		}
+	}
 	clean := sanitizeReport(rep, key, r.filteredMessage)
 	// The report's "package" is the target checked, not the directory
 	// conform ran in.

@@ -113,7 +113,7 @@ func (f *conformFlags) config(m *Main, fs *flag.FlagSet) (conformance.Config, er
 		return conformance.Config{}, err
 	}
 	if _, err := types.ParseLabelFilter(f.labelFilter); err != nil {
-		return conformance.Config{}, cli.Usagef("conform", "--label-filter: %v", err)
+		return conformance.Config{}, cli.Usagef("conform", "--label-filter %q: %s", f.labelFilter, cli.OneLine(err.Error()))
 	}
 	return cfg, nil
 }

@@ -353,7 +353,7 @@ func TestConformCommandLine(t *testing.T) {
 		{"no key", []string{"--target", "http://127.0.0.1:1"}, nil, exitUsage, "--key is required"},
 		{"bad city", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--city-id", "x"}, nil, exitUsage, "not an integer"},
 		{"bad unit", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--radius-unit", "ly"}, nil, exitUsage, "radius unit"},
-		{"bad filter", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--label-filter", "soap11 &&"}, nil, exitUsage, "label-filter"},
+		{"bad filter", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--label-filter", "soap11 &&"}, nil, exitUsage, `--label-filter "soap11 &&": Syntax Error Parsing Label Filter`},
 		{"extra argument", []string{"--target", "http://127.0.0.1:1", "--key", "k", "now"}, nil, exitUsage, "unexpected argument"},
 		{"target from env, key missing", nil, map[string]string{"ATMKIT_TARGET": "http://127.0.0.1:1"}, exitUsage, "--key is required"},
 		{"latitude out of range", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--latitude", "91", "--longitude", "0"}, nil, exitUsage, "--latitude (or ATMKIT_LATITUDE): 91 is not within -90..90"},
@@ -387,6 +387,9 @@ func TestConformCommandLine(t *testing.T) {
 			got := stdout.String() + stderr.String()
 			if !strings.Contains(got, tc.says) {
 				t.Errorf("output lacks %q:\n%s", tc.says, got)
+			}
+			if strings.Contains(got, "\x1b") {
+				t.Errorf("output holds terminal escapes:\n%q", got)
 			}
 			for _, secret := range []string{"pass-word-987", "secret-key-99"} {
 				if strings.Contains(got, secret) {
@@ -799,5 +802,22 @@ func TestConformInterrupted(t *testing.T) {
 	}
 	if interrupted != 1 || notRun == 0 {
 		t.Errorf("JUnit report: %d specs interrupted, %d not run; want 1 and some", interrupted, notRun)
+	}
+}
+
+// TestConformLabelFilterSelectsNothing: a --label-filter that selects no
+// spec (a typo in a CI job), or only the shape specs without --shape,
+// checks nothing: exit 2 naming the labels, not a SUCCESS.
+func TestConformLabelFilterSelectsNothing(t *testing.T) {
+	t.Parallel()
+	target := startMock(t, "secret-key-1", nil)
+	for filter, want := range map[string]string{
+		"soap111": `--label-filter "soap111" selects no spec, so nothing was checked (the labels: `,
+		"shape":   `--label-filter "shape" selects only specs labelled shape, which run only with --shape FILE`,
+	} {
+		code, out := runConformProcess(t, "--target", target, "--key", "secret-key-1", "--label-filter", filter, "--no-color")
+		if code != exitUsage || !strings.Contains(out, want) || !strings.Contains(out, "NOTHING CHECKED: -- 0 Passed") || strings.Contains(out, "SUCCESS!") {
+			t.Errorf("--label-filter %s: exit %d, want 2 and %q:\n%s", filter, code, want, out)
+		}
 	}
 }

@@ -365,6 +365,19 @@ func CheckRequestValidation(mode string) string {
 	return ""
 }
 
+var (
+	ansiEscape = regexp.MustCompile("\x1b\\[[0-9;]*m")
+	learnMore  = regexp.MustCompile(`(?s)\s*Learn more at:.*$`)
+)
+
+// OneLine is a library's error text as one plain line: no terminal
+// colours, no "Learn more at" link, white space collapsed (Ginkgo's
+// errors carry all three).
+func OneLine(s string) string {
+	s = learnMore.ReplaceAllString(ansiEscape.ReplaceAllString(s, ""), "")
+	return strings.Join(strings.Fields(s), " ")
+}
+
 // CheckLogFormat checks --log-format.
 func CheckLogFormat(format string) string {
 	if format != "text" && format != "json" {
