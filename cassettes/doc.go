@@ -6,7 +6,9 @@
 // request. Every interaction that reaches the file has been scrubbed: the
 // service key (strAtmServiceKey) in SOAP 1.1 and 1.2 bodies, query strings,
 // form bodies and the JSON path, and the Authorization, Proxy-Authorization,
-// Cookie and Set-Cookie headers are replaced by [Placeholder]. Scrubbing runs
+// Cookie and Set-Cookie headers and every header whose name holds key,
+// token, secret, password, credential, signature, session or auth (an API
+// gateway's X-Api-Key) are replaced by [Placeholder]. Scrubbing runs
 // after every hook, so a hook cannot put a key back. Cassettes are written
 // atomically (a temporary file in the same directory, fsync, rename), so a
 // crash leaves the previous complete cassette.

@@ -15,7 +15,7 @@ import (
 
 // interaction records one request as go-vcr would.
 func interaction(method, u, ct, body string) *cassette.Interaction {
-	h := http.Header{"Authorization": {"Basic " + testKey}}
+	h := http.Header{"Authorization": {"Basic " + testKey}, "X-Api-Key": {"gw-secret-77"}, "Ocp-Apim-Subscription-Key": {"apim-secret-88"}}
 	if ct != "" {
 		h.Set("Content-Type", ct)
 	}
@@ -88,6 +88,11 @@ func TestScrub(t *testing.T) {
 			}
 			if got := tt.i.Request.Headers.Get("Authorization"); got != cassettes.Placeholder {
 				t.Errorf("Authorization: got %q, want %q", got, cassettes.Placeholder)
+			}
+			for _, h := range []string{"X-Api-Key", "Ocp-Apim-Subscription-Key"} { // an API gateway's keys
+				if got := tt.i.Request.Headers.Get(h); got != cassettes.Placeholder {
+					t.Errorf("%s: got %q, want %q", h, got, cassettes.Placeholder)
+				}
 			}
 			if got := tt.i.Response.Headers.Get("Set-Cookie"); got != cassettes.Placeholder {
 				t.Errorf("Set-Cookie: got %q, want %q", got, cassettes.Placeholder)

@@ -140,17 +140,27 @@ func Values(s string) []string {
 // whole, and the service key in cassettes.
 const Placeholder = "REDACTED"
 
-// credentialHeaders are the request and response headers whose values are
-// replaced whole wherever atmkit keeps headers: cassettes and the mock's
-// journal.
-var credentialHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"}
+// credentialWords are the words of a header name that carries credentials:
+// Authorization, Proxy-Authorization, Cookie and Set-Cookie, and the keys
+// and tokens API gateways ask of an app (X-Api-Key, Api-Key,
+// Ocp-Apim-Subscription-Key, X-Auth-Token, X-Amz-Security-Token,
+// X-Functions-Key, a gateway's own X-Gateway-Secret).
+var credentialWords = []string{"auth", "cookie", "key", "token", "secret", "password", "passwd", "credential", "signature", "session"}
 
 // IsCredentialHeader reports whether a header of this name (any case)
-// carries credentials (Authorization, Proxy-Authorization, Cookie,
-// Set-Cookie): its value is replaced whole, never shown or kept.
+// carries credentials, by the words of its name: Authorization,
+// Proxy-Authorization, Cookie, Set-Cookie, and any name holding key,
+// token, secret, password, credential, signature, session or auth (the
+// API keys gateways ask an app to send). Its value is replaced whole
+// wherever atmkit keeps headers (cassettes, the mock's journal), never
+// shown or kept. Keep-Alive is no credential.
 func IsCredentialHeader(name string) bool {
-	for _, h := range credentialHeaders {
-		if strings.EqualFold(name, h) {
+	lower := strings.ToLower(name)
+	if lower == "keep-alive" {
+		return false
+	}
+	for _, w := range credentialWords {
+		if strings.Contains(lower, w) {
 			return true
 		}
 	}

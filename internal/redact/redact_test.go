@@ -153,7 +153,10 @@ func TestForms(t *testing.T) {
 func TestIsCredentialHeader(t *testing.T) {
 	t.Parallel()
 	for name, want := range map[string]bool{"Authorization": true, "cookie": true, "SET-COOKIE": true,
-		"Proxy-Authorization": true, "Content-Type": false, "SOAPAction": false} {
+		"Proxy-Authorization": true, "X-Api-Key": true, "Ocp-Apim-Subscription-Key": true, "x-auth-token": true,
+		"X-Amz-Security-Token": true, "X-Gateway-Secret": true, "WWW-Authenticate": true, "X-Session-Id": true,
+		"Content-Type": false, "SOAPAction": false, "Keep-Alive": false, "User-Agent": false, "Accept-Encoding": false,
+		"Content-Length": false, "Cache-Control": false, "X-AspNet-Version": false, "X-Powered-By": false, "Server": false, "Date": false} {
 		if got := IsCredentialHeader(name); got != want {
 			t.Errorf("IsCredentialHeader(%q): got %v, want %v", name, got, want)
 		}
