@@ -290,6 +290,41 @@ func soapException(msg string, inner *Exception, frames ...string) *Exception {
 	return &Exception{Type: typeSoapException, Message: msg, Inner: inner, Stack: frames}
 }
 
+// frameworkErrorTexts are words of the errors ASMX itself gives before a
+// service's own code runs (routing a call, reading its parameters), in
+// .NET's words; Mono's unformatted texts ({0}) start the same way.
+var frameworkErrorTexts = []string{
+	"Server did not recognize the value of HTTP Header",
+	"Unable to handle request",
+	"was not recognized.",
+	"Request format is unrecognized",
+	"Request format is invalid",
+	"Web Service method name is not valid",
+	"Invalid method name",
+	"Missing parameter:",
+	"Cannot convert ",
+	"Server was unable to read request.",
+	"Possible SOAP version mismatch",
+	"was not understood",
+	"A potentially dangerous Request.",
+	"XML Web service description was not found",
+}
+
+// IsFrameworkError reports whether an error text (a fault string, an HTTP
+// GET or POST error body) is one ASMX gives before a service's own code
+// runs: an unknown SOAPAction, operation or namespace, a missing or
+// unconvertible parameter, an unreadable request. Such an error does not
+// depend on the service key, so a call that gets it with any key is not
+// one whose key is refused.
+func IsFrameworkError(text string) bool {
+	for _, t := range frameworkErrorTexts {
+		if strings.Contains(text, t) {
+			return true
+		}
+	}
+	return false
+}
+
 // NewMalformedError is the answer to a request body that cannot be read at all
 // (the connection failed while reading it): 400, empty body.
 func NewMalformedError(detail string) *Error {

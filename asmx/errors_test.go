@@ -211,3 +211,31 @@ func opWithParamOfType(typ ParamType) (*Operation, int) {
 	}
 	panic("no parameter " + param)
 }
+
+// TestIsFrameworkError: the errors ASMX gives before the service's code
+// runs are told from the service's own (the key's), in .NET's words and
+// Mono's unformatted ones.
+func TestIsFrameworkError(t *testing.T) {
+	t.Parallel()
+	op, _ := LookupOperation(OpReturnProvinces)
+	for _, e := range []*Error{
+		newMissingParamError(HTTPGet, "strAtmServiceKey"),
+		NewUnrecognizedRequestError("PUT", "/ReturnProvinces"),
+		NewBadFormError(HTTPPost, "text/plain"),
+		newRequestValidationError(HTTPGet, Validation40, "x", "<b", 0),
+	} {
+		if text := e.plainText(ErrorForm{}); !IsFrameworkError(text) {
+			t.Errorf("%q: not a framework error", text)
+		}
+	}
+	for _, text := range []string{"Server did not recognize the value of HTTP Header {0}: {1}.", "Missing parameter: {0}.", "Cannot convert {0} to {1}."} {
+		if !IsFrameworkError(text) {
+			t.Errorf("Mono's %q: not a framework error", text)
+		}
+	}
+	for _, e := range []*Error{NewKeyRejectedError(HTTPGet, op), NewKeyMissingError(SOAP11, op), NewServerError(SOAP11, "boom")} {
+		if text := e.plainText(ErrorForm{}); IsFrameworkError(text) {
+			t.Errorf("%q: a framework error", text)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"github.com/atmkit/atmkit/internal/redact"
@@ -333,7 +334,10 @@ func (v *verifier) preflight(ctx context.Context, j job, results []Result) error
 		v.store(j.n, res, results)
 		return err
 	}
-	if !res.KeyRejection && j.i.Response.Code < 300 && live.Response.Code >= 400 {
+	// An error ASMX gives before the service's code runs (an unknown
+	// SOAPAction or namespace, a missing parameter) does not depend on the
+	// key: that is drift, reported as the comparison found it.
+	if !res.KeyRejection && j.i.Response.Code < 300 && live.Response.Code >= 400 && !asmx.IsFrameworkError(live.Response.Body) {
 		if err := v.limit.wait(ctx); err != nil {
 			return err
 		}

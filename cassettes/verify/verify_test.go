@@ -23,6 +23,7 @@ import (
 	"github.com/atmkit/atmkit/cassettes/verify"
 	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/internal/mocktest"
+	"github.com/atmkit/atmkit/mockserver"
 )
 
 // rejectedKey is the key the recorded key rejection was sent with.
@@ -294,6 +295,29 @@ func TestVerifyCouldNotCheck(t *testing.T) {
 				t.Errorf("got %d interactions not checked, want all %d:\n%s", got, len(r.Results), lines(r))
 			}
 		})
+	}
+}
+
+// TestVerifyMovedNamespaceIsDrift: a deployment whose namespace changed
+// answers every SOAP call, with any key, with ASMX's unknown-SOAPAction
+// fault: that is drift of the interface, not a refused key.
+func TestVerifyMovedNamespaceIsDrift(t *testing.T) {
+	t.Parallel()
+	up, ds := standIn(t)
+	path := recordDeployment(t, up.URL, ds)
+	h, err := mockserver.New(mockserver.WithDataset(ds), mockserver.WithKeys(testKey), mockserver.WithNamespace("http://moved.example.org/atm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := httptest.NewServer(h)
+	defer moved.Close()
+	r, err := run(t, path, moved.URL, verify.Options{Concurrency: 1})
+	if err != nil {
+		t.Fatalf("got %v, want a report of drift (not a refused key)", err)
+	}
+	if r.Count(verify.StructureDrifted) == 0 || r.Count(verify.NotChecked) != 0 {
+		t.Errorf("got %d drifted, %d not checked; want the SOAP calls drifted, every call checked:\n%s",
+			r.Count(verify.StructureDrifted), r.Count(verify.NotChecked), lines(r))
 	}
 }
 
