@@ -141,6 +141,12 @@ func TestCompareAnswers(t *testing.T) {
 		{"WSDL: a parameter renamed", answer(200, "text/xml; charset=utf-8", wsdl("http://a.example/service/service.asmx", "s:int")),
 			answer(200, "text/xml; charset=utf-8", strings.Replace(wsdl("http://a.example/service/service.asmx", "s:int"), `name="intCityID"`, `name="cityId"`, 1)), true,
 			[]func(*testing.T, *comparison){hasDiffs(`/definitions/types/schema/element[@name='Op']/complexType/sequence: element[@name='intCityID'] renamed to element[@name='cityId']`)}},
+		{"DataSet: a column's type in the inline schema is structure", xmlAnswer(dataSet("xs:string", "NS")), xmlAnswer(dataSet("xs:int", "NS")), true,
+			[]func(*testing.T, *comparison){counts(1, 0), hasDiffs(resultPath + `/schema/element[@name='NewDataSet']/complexType/choice/element[@name='Province']/complexType/sequence/element[@name='Abbrev']/@type: recorded "xs:string", live "xs:int"`)}},
+		{"DataSet: a row's value is a value", xmlAnswer(dataSet("xs:string", "NS")), xmlAnswer(dataSet("xs:string", "NB")), false,
+			[]func(*testing.T, *comparison){counts(0, 1)}},
+		{"DataSet: the schema gone", xmlAnswer(dataSet("xs:string", "NS")), xmlAnswer(`<diffgr:diffgram xmlns:diffgr="urn:schemas-microsoft-com:xml-diffgram-v1"><NewDataSet xmlns=""><Province><Abbrev>NS</Abbrev></Province></NewDataSet></diffgr:diffgram>`), true,
+			[]func(*testing.T, *comparison){hasDiffs(resultPath + ": schema removed")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := compareAnswers(tc.rec, tc.live, tc.ignoreValues, 10)
@@ -149,6 +155,16 @@ func TestCompareAnswers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// dataSet is a DataSet result: its inline schema with a column of type
+// typ, and one row holding value.
+func dataSet(typ, value string) string {
+	return `<xs:schema id="NewDataSet" xmlns="" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:msdata="urn:schemas-microsoft-com:xml-msdata">
+  <xs:element name="NewDataSet" msdata:IsDataSet="true"><xs:complexType><xs:choice minOccurs="0" maxOccurs="unbounded">
+    <xs:element name="Province"><xs:complexType><xs:sequence><xs:element name="Abbrev" type="` + typ + `" minOccurs="0" /></xs:sequence></xs:complexType></xs:element>
+  </xs:choice></xs:complexType></xs:element>
+</xs:schema><diffgr:diffgram xmlns:diffgr="urn:schemas-microsoft-com:xml-diffgram-v1"><NewDataSet xmlns=""><Province><Abbrev>` + value + `</Abbrev></Province></NewDataSet></diffgr:diffgram>`
 }
 
 func wsdl(location, typ string) string {

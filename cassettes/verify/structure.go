@@ -2,6 +2,7 @@ package verify
 
 import (
 	"net/url"
+	"path"
 	"slices"
 	"strings"
 
@@ -60,8 +61,16 @@ func (t *treeCmp) markGone(path, key string) {
 }
 
 // compareTrees compares a recorded tree with a live one: their structure,
-// then (unless ignored) their values.
+// then (unless ignored) their values. An XML schema inside an answer (a
+// DataSet's inline xs:schema) is compared as a schema document is: its
+// attributes (names, types, occurrences) are structure.
 func (c *comparison) compareTrees(r, l *vnode, isJSON bool) {
+	if !isJSON && !isDescriptive(r) {
+		var rs, ls []inlineSchema
+		r, rs = withoutSchemas(r, "")
+		l, ls = withoutSchemas(l, "")
+		c.compareSchemas(rs, ls)
+	}
 	t := &treeCmp{c: c, json: isJSON, descriptive: !isJSON && isDescriptive(r)}
 	rs, ls := t.shapeOf(r), t.shapeOf(l)
 	path := "$"
@@ -77,6 +86,61 @@ func (c *comparison) compareTrees(r, l *vnode, isJSON bool) {
 	t.compareShape(path, rs, ls, nsMoves{rs.space: ls.space})
 	if !c.ignoreValues {
 		t.compareValues(path, r, l)
+	}
+}
+
+// inlineSchema is an xs:schema element inside an answer, and its path.
+type inlineSchema struct {
+	path string
+	n    *vnode
+}
+
+// withoutSchemas returns n without the xs:schema elements below it (the
+// nodes on their way copied, n left as it is) and those schemas, with
+// their paths (parent is n's parent's path).
+func withoutSchemas(n *vnode, parent string) (*vnode, []inlineSchema) {
+	path := parent + "/" + n.name
+	var found []inlineSchema
+	var kids []*vnode
+	for i, k := range n.kids {
+		if k.space == nsXSD && k.name == "schema" {
+			if kids == nil {
+				kids = append([]*vnode{}, n.kids[:i]...)
+			}
+			found = append(found, inlineSchema{path + "/" + k.name, k})
+			continue
+		}
+		nk, more := withoutSchemas(k, path)
+		if nk != k && kids == nil {
+			kids = append([]*vnode{}, n.kids[:i]...)
+		}
+		if kids != nil {
+			kids = append(kids, nk)
+		}
+		found = append(found, more...)
+	}
+	if kids == nil {
+		return n, found
+	}
+	cp := *n
+	cp.kids = kids
+	return &cp, found
+}
+
+// compareSchemas compares the inline schemas of a recorded answer with a
+// live one's, aligned by path and order, as schema documents.
+func (c *comparison) compareSchemas(rs, ls []inlineSchema) {
+	for i, r := range rs {
+		if i >= len(ls) || ls[i].path != r.path {
+			c.add(Difference{Path: path.Dir(r.path), Change: Removed, Recorded: "schema"})
+			continue
+		}
+		t := &treeCmp{c: c, descriptive: true}
+		a, b := t.shapeOf(r.n), t.shapeOf(ls[i].n)
+		t.compareShape(r.path, a, b, nsMoves{a.space: b.space})
+	}
+	for i := len(rs); i < len(ls); i++ {
+		c.add(Difference{Path: path.Dir(ls[i].path), Change: Added, Live: "schema"})
 	}
 }
 
