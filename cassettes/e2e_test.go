@@ -12,6 +12,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/mockserver"
 )
 
@@ -175,5 +176,86 @@ func assertNoKey(t testing.TB, path string) {
 	}
 	if !strings.Contains(string(b), cassettes.Placeholder) {
 		t.Fatalf("%s holds no placeholder: was anything scrubbed?", path)
+	}
+}
+
+// TestReplayRecordedErrors: requests the mock cannot read as a call (a
+// parameter missing or not converting, an unknown operation, an unreadable
+// SOAP body) replay the deployment's own answers, recorded, byte for byte;
+// one not recorded gets the mock's own error. The stand-in writes its
+// errors in the detailed form, which the replaying mock does not.
+func TestReplayRecordedErrors(t *testing.T) {
+	t.Parallel()
+	ds, err := fixtures.Generate(fixtures.GenerateOptions{Seed: 7, ATMs: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := mockserver.New(mockserver.WithDataset(ds), mockserver.WithKeys(testKey), mockserver.WithDetailedErrors(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := httptest.NewServer(h)
+	defer up.Close()
+	path := filepath.Join(t.TempDir(), "errors")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	upURL, _ := url.Parse(up.URL)
+	proxy := httptest.NewServer(cassettes.NewProxy(upURL, rec, nil))
+	svc := asmx.ServicePath + "/"
+	soap := `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="` + asmx.NamespaceSOAP11 + `"><soap:Body><ReturnAtmSearchByCity xmlns="` + asmx.DefaultNamespace +
+		`"><strAtmServiceKey>` + testKey + `</strAtmServiceKey><intCityID>abc</intCityID></ReturnAtmSearchByCity></soap:Body></soap:Envelope>`
+	requests := []func(base string) *http.Request{
+		func(base string) *http.Request {
+			return mustGet(t, base+svc+"ReturnAtmSearchByCity?strAtmServiceKey="+testKey+"&intCityID=abc")
+		},
+		func(base string) *http.Request {
+			return mustGet(t, base+svc+"ReturnAtmSearchByCity?strAtmServiceKey="+testKey)
+		},
+		func(base string) *http.Request { return mustGet(t, base+svc+"Nope?strAtmServiceKey="+testKey) },
+		func(base string) *http.Request {
+			r, _ := http.NewRequest(http.MethodPost, base+svc+"ReturnAtmSearchByCity", strings.NewReader("strAtmServiceKey="+testKey+"&intCityID=300000000000"))
+			r.Header.Set("Content-Type", asmx.ContentTypeForm)
+			return r
+		},
+		func(base string) *http.Request {
+			r, _ := http.NewRequest(http.MethodPost, base+asmx.ServicePath, strings.NewReader(soap))
+			r.Header.Set("Content-Type", asmx.ContentTypeSOAP11)
+			r.Header.Set("SOAPAction", `"`+asmx.DefaultNamespace+`/ReturnAtmSearchByCity"`)
+			return r
+		},
+	}
+	recordedAnswers := make([]string, len(requests))
+	for i, req := range requests {
+		status, body := do(t, proxy.Client(), req(proxy.URL))
+		if status != 500 || !strings.Contains(body, "   at ") {
+			t.Fatalf("request %d: recorded %d %q, want the stand-in's detailed error", i, status, body)
+		}
+		recordedAnswers[i] = body
+	}
+	proxy.Close()
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	assertNoKey(t, path+".yaml")
+	idx, err := cassettes.LoadIndex([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mock, err := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault), mockserver.WithKeys("another-key-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay := httptest.NewServer(mock)
+	defer replay.Close()
+	for i, req := range requests {
+		if status, body := do(t, replay.Client(), req(replay.URL)); status != 500 || body != recordedAnswers[i] {
+			t.Errorf("request %d replayed: %d %q\nwant the recorded 500 %q", i, status, body, recordedAnswers[i])
+		}
+	}
+	status, body := do(t, replay.Client(), mustGet(t, replay.URL+svc+"ReturnAtmSearchByCity?strAtmServiceKey="+testKey+"&intCityID=xyz"))
+	if status != 500 || strings.Contains(body, "   at ") || !strings.Contains(body, "Cannot convert xyz to System.Int32.") {
+		t.Errorf("a request not recorded: %d %q, want the mock's own error", status, body)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
 // Index answers a mock server's calls from cassettes; it implements
@@ -34,6 +35,7 @@ type Index struct {
 	entries  map[string]*entry
 	byOp     map[string][]*entry
 	rejected map[string][]*rendition // operation → recorded key rejections, in recorded order
+	raw      map[string]*rawEntry    // recorded.RequestKey → answers to a request that is no call
 	samples  map[string]*opSamples   // operation → answers that show its result's layout
 	wsdl     *wsdlRoots              // the first WSDL the cassettes hold, or nil
 	stats    IndexStats
@@ -51,6 +53,10 @@ type IndexStats struct {
 	// KeyRejections are the calls recorded as key rejections, served
 	// only to callers whose key the replaying server rejects.
 	KeyRejections int
+	// Requests counts the answers recorded to requests that are no call
+	// of an operation (a parameter missing or not converting, an unknown
+	// operation): the deployment's errors, replayed to the same request.
+	Requests int
 	// WSDL names the recorded WSDL the index reads result layouts from
 	// (file#id), or is empty.
 	WSDL string
@@ -134,7 +140,7 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 		o(&cfg)
 	}
 	ix := &Index{entries: map[string]*entry{}, byOp: map[string][]*entry{},
-		rejected: map[string][]*rendition{}, samples: map[string]*opSamples{}}
+		rejected: map[string][]*rendition{}, samples: map[string]*opSamples{}, raw: map[string]*rawEntry{}}
 	ix.plain = &view{ix: ix}
 	files, err := Files(paths...)
 	if err != nil {
@@ -160,6 +166,7 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 			}
 			c, ok := recorded.CallOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body)
 			if !ok {
+				ix.addRaw(i, where)
 				continue
 			}
 			ix.stats.Calls++
@@ -191,6 +198,66 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 		}
 	}
 	return ix, nil
+}
+
+// rawEntry holds the answers recorded to one request that is no call of an
+// operation the mock reads (a missing or unconvertible parameter, an
+// unknown operation or SOAPAction): the deployment's own errors, served as
+// recorded, in recorded order, then the last again.
+type rawEntry struct {
+	answers []*rendition
+	served  atomic.Uint64
+}
+
+// addRaw indexes the answer to a recorded request that is no call by the
+// request's key (recorded.RequestKey: method, path, scrubbed query and
+// body). Requests for the documentation (GETs of service.asmx) are not
+// kept: the server writes its own.
+func (ix *Index) addRaw(i *cassette.Interaction, where string) {
+	if i.Request.Method == http.MethodGet && !strings.Contains(strings.ToLower(i.Request.URL), ".asmx/") {
+		return
+	}
+	k := recorded.RecordedKey(&i.Request)
+	ct := recorded.HeaderValue(i.Response.Headers, "Content-Type")
+	b := asmx.HTTPGet // the error's form, for its kind in the journal
+	switch {
+	case strings.HasPrefix(ct, "application/soap+xml"):
+		b = asmx.SOAP12
+	case strings.HasPrefix(ct, "text/xml"):
+		b = asmx.SOAP11
+	}
+	r := &rendition{status: i.Response.Code, body: []byte(i.Response.Body), where: where, contentType: ct}
+	if r.status != http.StatusOK {
+		r.kind = errorOf(b, r.status, i.Response.Body).Kind
+	}
+	e := ix.raw[k]
+	if e == nil {
+		e = &rawEntry{}
+		ix.raw[k] = e
+	}
+	for _, x := range e.answers {
+		if x.status == r.status && bytes.Equal(x.body, r.body) {
+			return
+		}
+	}
+	e.answers = append(e.answers, r)
+	ix.stats.Requests++
+}
+
+// ReplayRequest implements mockserver.RequestReplayer: the answer recorded
+// to a request like r (its method, path, query and body, the key aside)
+// that is no call of an operation.
+func (ix *Index) ReplayRequest(r *http.Request, body []byte) (mockserver.ReplayAnswer, bool) {
+	k := recorded.RequestKey(r.Method, r.URL.RequestURI(), r.Header, string(body))
+	ix.mu.RLock()
+	e := ix.raw[k]
+	ix.mu.RUnlock()
+	if e == nil {
+		return mockserver.ReplayAnswer{}, false
+	}
+	n := e.served.Add(1) - 1
+	ans := e.answers[min(n, uint64(len(e.answers)-1))]
+	return ans.answer(), true
 }
 
 // family is the index key's prefix: XML answers serve the four XML

@@ -26,6 +26,11 @@ type rewrapKey struct {
 	b asmx.Binding
 }
 
+// ReplayRequest implements mockserver.RequestReplayer (Index.ReplayRequest).
+func (v *view) ReplayRequest(r *http.Request, body []byte) (mockserver.ReplayAnswer, bool) {
+	return v.ix.ReplayRequest(r, body)
+}
+
 func (v *view) Replay(ctx context.Context, c *asmx.Call) (mockserver.ReplayAnswer, bool, string) {
 	ix := v.ix
 	canon := c.Canonical()

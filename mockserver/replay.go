@@ -48,6 +48,18 @@ type KeyRejectionReplayer interface {
 	ReplayKeyRejection(c *asmx.Call) (ans ReplayAnswer, ok bool)
 }
 
+// RequestReplayer is a Replayer that also holds the answers recorded to
+// requests that are no call the server reads (a missing or unconvertible
+// parameter, an unknown operation or SOAPAction): the deployment's own
+// errors. The server serves such a recording, as recorded, instead of
+// writing its own error for the request.
+type RequestReplayer interface {
+	Replayer
+	// ReplayRequest returns the answer recorded to a request like r, whose
+	// body is body; ok is false when there is none.
+	ReplayRequest(r *http.Request, body []byte) (ans ReplayAnswer, ok bool)
+}
+
 // ShapedReplayer is a Replayer that re-wraps recorded answers for other
 // bindings and can use the deployment's result shape for it (the GET/POST
 // root of a typed result recorded over SOAP). A server replays through

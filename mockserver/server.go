@@ -130,8 +130,9 @@ type exchange struct {
 	bodyRead bool
 	bodySize int64
 	body     []byte
-	fromSet  bool // the answer is the data set's, written to sw (fromData)
-	head     int  // requestHead of req plus 1; 0 until counted
+	fromSet  bool   // the answer is the data set's, written to sw (fromData)
+	head     int    // requestHead of req plus 1; 0 until counted
+	rawBody  []byte // the whole request body while the handler runs (SOAP, POST), for a replayed error
 
 	writer statusWriter // what sw points to: one allocation for both
 }
@@ -224,8 +225,16 @@ func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 	s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
 }
 
-// writeError answers with e in binding b's form and notes it in ex.
+// writeError answers with e in binding b's form and notes it in ex. A
+// replaying server first looks for the deployment's own answer to the
+// request (RequestReplayer).
 func (s *Server) writeError(w http.ResponseWriter, ex *exchange, b asmx.Binding, e *asmx.Error) {
+	if rr, ok := s.replayer.(RequestReplayer); ok && ex.req != nil && ex.call == nil && e.Kind != asmx.KindRequestTooLarge {
+		if ans, ok := rr.ReplayRequest(ex.req, ex.rawBody); ok {
+			writeReplayed(w, ex, ans)
+			return
+		}
+	}
 	ex.err = e
 	if e.Kind == asmx.KindRequestTooLarge && ex.req != nil {
 		// The client may still be sending: answer, then linger (linger.go).
@@ -313,6 +322,7 @@ func (s *Server) serveServiceRoot(w http.ResponseWriter, r *http.Request, ex *ex
 	}
 	defer putBuffer(body)
 	ex.keepBody(body.Bytes(), s.journal.bodyMax)
+	ex.rawBody = body.Bytes() // until the handler returns, for a replayed error
 	action := ""
 	if hasAction && len(actions) > 0 {
 		action = actions[0]
@@ -360,6 +370,9 @@ func (s *Server) serveHTTPBinding(w http.ResponseWriter, r *http.Request, rest s
 		if query, e = s.readForm(w, r, b, ex); e != nil {
 			s.writeError(w, ex, b, e)
 			return
+		}
+		if s.replayer != nil {
+			ex.rawBody = []byte(query) // for a replayed error
 		}
 	}
 	if e := asmx.ValidateQuery(op, b, query, s.cfg.validation); e != nil {

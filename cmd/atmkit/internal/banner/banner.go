@@ -132,8 +132,12 @@ func (b Mock) print(e *cli.Env, addr net.Addr, s *cli.Serving) {
 // rejections apart), from how many interactions in how many files.
 func (r *Replay) replayText() string {
 	st := r.Stats
-	return fmt.Sprintf("%s to %s, matched by operation and parameters (%s, %s: %s)",
-		plural(st.Answers, "answer"), plural(st.Calls-st.KeyRejections, "recorded call"),
+	errs := ""
+	if st.Requests > 0 {
+		errs = fmt.Sprintf(", and %s to requests read as no call, matched as sent", plural(st.Requests, "error answer"))
+	}
+	return fmt.Sprintf("%s to %s, matched by operation and parameters%s (%s, %s: %s)",
+		plural(st.Answers, "answer"), plural(st.Calls-st.KeyRejections, "recorded call"), errs,
 		plural(st.Files, "cassette file"), plural(st.Interactions, "interaction"), strings.Join(r.Paths, ", "))
 }
 
