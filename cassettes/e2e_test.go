@@ -259,3 +259,48 @@ func TestReplayRecordedErrors(t *testing.T) {
 		t.Errorf("a request not recorded: %d %q, want the mock's own error", status, body)
 	}
 }
+
+// TestIndexNamespaceWithoutSOAP: cassettes without a SOAP call still name
+// the deployment's namespace, from the WSDL they hold, else from a typed
+// GET answer's root; a node root names none.
+func TestIndexNamespaceWithoutSOAP(t *testing.T) {
+	t.Parallel()
+	const ns = "urn:moved:atm"
+	h, err := mockserver.New(mockserver.WithNamespace(ns), mockserver.WithKeys(testKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := httptest.NewServer(h)
+	defer up.Close()
+	record := func(paths ...string) cassettes.IndexStats {
+		t.Helper()
+		path := filepath.Join(t.TempDir(), "c")
+		rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+		if err != nil {
+			t.Fatal(err)
+		}
+		upURL, _ := url.Parse(up.URL)
+		proxy := httptest.NewServer(cassettes.NewProxy(upURL, rec, nil))
+		for _, p := range paths {
+			if status, body := do(t, proxy.Client(), mustGet(t, proxy.URL+p)); status != 200 {
+				t.Fatalf("GET %s: %d %s", p, status, body)
+			}
+		}
+		proxy.Close()
+		if err := rec.Stop(); err != nil {
+			t.Fatal(err)
+		}
+		idx, err := cassettes.LoadIndex([]string{path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return idx.Stats()
+	}
+	get := asmx.ServicePath + "/ReturnProvinces?strAtmServiceKey=" + testKey
+	if st := record(get, asmx.ServicePath+"?WSDL"); !slices.Equal(st.Namespaces, []string{ns}) {
+		t.Errorf("GET and the WSDL: namespaces %q, want [%s]", st.Namespaces, ns)
+	}
+	if st := record(get); len(st.Namespaces) != 0 {
+		t.Errorf("GET of a node result alone: namespaces %q, want none", st.Namespaces)
+	}
+}

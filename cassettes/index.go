@@ -3,6 +3,7 @@ package cassettes
 import (
 	"bytes"
 	"context"
+	"encoding/xml"
 	"fmt"
 	"net/http"
 	"slices"
@@ -64,7 +65,10 @@ type IndexStats struct {
 	Empty []string
 	// Namespaces are the service namespaces the recorded SOAP calls were
 	// sent in, sorted: the namespace of the deployment they were recorded
-	// from when there is one.
+	// from when there is one. With no SOAP call recorded, it is the target
+	// namespace of the WSDL the cassettes hold, else the namespace of a
+	// typed GET or POST answer's root (XmlSerializer writes it in the
+	// service namespace), else empty.
 	Namespaces []string
 }
 
@@ -142,6 +146,7 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 	ix := &Index{entries: map[string]*entry{}, byOp: map[string][]*entry{},
 		rejected: map[string][]*rendition{}, samples: map[string]*opSamples{}, raw: map[string]*rawEntry{}}
 	ix.plain = &view{ix: ix}
+	typedNS := "" // the namespace of the first typed GET/POST root recorded
 	files, err := Files(paths...)
 	if err != nil {
 		return nil, err
@@ -174,6 +179,8 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 				if ns := recorded.SOAPNamespace(i.Request.Headers, i.Request.Body); ns != "" && !slices.Contains(ix.stats.Namespaces, ns) {
 					ix.stats.Namespaces = append(ix.stats.Namespaces, ns)
 				}
+			} else if typedNS == "" && i.Response.Code == http.StatusOK && c.Binding != asmx.JSON {
+				typedNS = typedRootNamespace(i.Response.Body)
 			}
 			r := &rendition{binding: c.Binding, status: i.Response.Code, body: []byte(i.Response.Body),
 				contentType: recorded.HeaderValue(i.Response.Headers, "Content-Type"), where: where, canonical: c.Canonical()}
@@ -189,6 +196,13 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 		}
 	}
 	slices.Sort(ix.stats.Namespaces)
+	if len(ix.stats.Namespaces) == 0 { // no SOAP call: the WSDL's, else a typed root's
+		if ix.wsdl != nil && ix.wsdl.ns != "" {
+			ix.stats.Namespaces = []string{ix.wsdl.ns}
+		} else if typedNS != "" {
+			ix.stats.Namespaces = []string{typedNS}
+		}
+	}
 	if cfg.upstream.URL != "" {
 		if cfg.upstream.Namespace == "" && len(ix.stats.Namespaces) == 1 {
 			cfg.upstream.Namespace = ix.stats.Namespaces[0]
@@ -198,6 +212,39 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 		}
 	}
 	return ix, nil
+}
+
+// typedRootNamespace is the namespace of an HTTP GET or POST answer's root
+// when XmlSerializer wrote it (a typed result: the xsi and xsd namespaces
+// declared on the root, which is in the service namespace), else "".
+func typedRootNamespace(body string) string {
+	dec := xml.NewDecoder(strings.NewReader(body))
+	for {
+		tok, err := dec.RawToken()
+		if err != nil {
+			return ""
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok {
+			continue
+		}
+		var xsi, xsd bool
+		ns := ""
+		for _, a := range se.Attr {
+			switch {
+			case a.Name.Space == "xmlns" && a.Value == "http://www.w3.org/2001/XMLSchema-instance":
+				xsi = true
+			case a.Name.Space == "xmlns" && a.Value == "http://www.w3.org/2001/XMLSchema":
+				xsd = true
+			case a.Name.Space == "" && a.Name.Local == "xmlns" && se.Name.Space == "":
+				ns = a.Value
+			}
+		}
+		if xsi && xsd {
+			return ns
+		}
+		return ""
+	}
 }
 
 // rawEntry holds the answers recorded to one request that is no call of an

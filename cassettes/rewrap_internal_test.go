@@ -202,3 +202,18 @@ func textOf(n *xnode) []byte {
 	walk(n)
 	return out
 }
+
+func TestTypedRootNamespace(t *testing.T) {
+	t.Parallel()
+	for body, want := range map[string]string{
+		`<?xml version="1.0"?><ArrayOfProvince xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns="urn:a"><Province/></ArrayOfProvince>`: "urn:a",
+		`<provinces><province/></provinces>`:            "",
+		`<DataSet xmlns="urn:a"><xs:schema/></DataSet>`: "",
+		`not XML`: "",
+		`<r xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"/>`: "",
+	} {
+		if got := typedRootNamespace(body); got != want {
+			t.Errorf("typedRootNamespace(%.40q) = %q, want %q", body, got, want)
+		}
+	}
+}

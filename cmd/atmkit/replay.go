@@ -114,6 +114,9 @@ func (m *Main) loadReplay(fs *flag.FlagSet, f *serveFlags) (*replaySetup, error)
 				len(st.Namespaces), strings.Join(st.Namespaces, ", "), f.namespace)
 		}
 	}
+	if !m.Given(fs, "namespace") && len(st.Namespaces) == 0 && st.Calls > 0 {
+		fmt.Fprintf(m.Stderr, "atmkit: WARNING: --replay: the cassettes name no service namespace (no SOAP call, WSDL or typed GET/POST answer); serving %s: pass --namespace for the deployment's\n", f.namespace)
+	}
 	for _, e := range st.Empty {
 		fmt.Fprintf(m.Stderr, "atmkit: WARNING: cassette %s holds no interactions\n", e)
 	}
