@@ -304,3 +304,64 @@ func TestIndexNamespaceWithoutSOAP(t *testing.T) {
 		t.Errorf("GET of a node result alone: namespaces %q, want none", st.Namespaces)
 	}
 }
+
+// TestReplayServesRecordedWSDL: a replaying mock serves the deployment's
+// own WSDL, recorded, with every port's address its own; a mock serving
+// another namespace writes its own WSDL.
+func TestReplayServesRecordedWSDL(t *testing.T) {
+	t.Parallel()
+	const ns = "urn:recorded:atm"
+	wsdl := `<?xml version="1.0" encoding="utf-8"?>
+<wsdl:definitions xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:soap12="http://schemas.xmlsoap.org/wsdl/soap12/" xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" targetNamespace="` + ns + `">
+  <wsdl:documentation>the deployment's own</wsdl:documentation>
+  <wsdl:service name="AtmService">
+    <wsdl:port name="AtmServiceSoap" binding="tns:AtmServiceSoap"><soap:address location="http://atm.example.org/app/service/service.asmx" /></wsdl:port>
+    <wsdl:port name="AtmServiceSoap12" binding="tns:AtmServiceSoap12"><soap12:address location='http://atm.example.org/app/service/service.asmx'/></wsdl:port>
+  </wsdl:service>
+</wsdl:definitions>`
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", asmx.ContentTypeXML)
+		_, _ = w.Write([]byte(wsdl))
+	}))
+	defer up.Close()
+	path := filepath.Join(t.TempDir(), "wsdl")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	upURL, _ := url.Parse(up.URL)
+	proxy := httptest.NewServer(cassettes.NewProxy(upURL, rec, nil))
+	if status, _ := do(t, proxy.Client(), mustGet(t, proxy.URL+asmx.ServicePath+"?WSDL")); status != 200 {
+		t.Fatalf("recording the WSDL: status %d", status)
+	}
+	proxy.Close()
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	idx, err := cassettes.LoadIndex([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		ns       string
+		recorded bool
+	}{{ns, true}, {"urn:another", false}} {
+		h, err := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault), mockserver.WithNamespace(tc.ns))
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(h)
+		status, body := do(t, srv.Client(), mustGet(t, srv.URL+asmx.ServicePath+"?wsdl"))
+		own := srv.URL + asmx.ServicePath
+		want := strings.ReplaceAll(wsdl, "http://atm.example.org/app/service/service.asmx", own)
+		switch {
+		case status != 200:
+			t.Errorf("%s: status %d", tc.ns, status)
+		case tc.recorded && body != want:
+			t.Errorf("%s: got\n%s\nwant the recorded WSDL at the mock's address\n%s", tc.ns, body, want)
+		case !tc.recorded && (strings.Contains(body, "the deployment's own") || !strings.Contains(body, `targetNamespace="urn:another"`)):
+			t.Errorf("%s: got\n%s\nwant the mock's own WSDL", tc.ns, body)
+		}
+		srv.Close()
+	}
+}

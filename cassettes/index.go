@@ -39,6 +39,7 @@ type Index struct {
 	raw      map[string]*rawEntry    // recorded.RequestKey → answers to a request that is no call
 	samples  map[string]*opSamples   // operation → answers that show its result's layout
 	wsdl     *wsdlRoots              // the first WSDL the cassettes hold, or nil
+	wsdlBody []byte                  // that WSDL as recorded
 	stats    IndexStats
 
 	plain *view     // the index replaying for a server given no shape
@@ -165,7 +166,7 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 			where := fmt.Sprintf("%s#%d", f, i.ID)
 			if ix.wsdl == nil && i.Response.Code == http.StatusOK && (Recording{Method: i.Request.Method, URL: i.Request.URL}).IsWSDL() {
 				if w, err := readWSDLRoots([]byte(i.Response.Body)); err == nil {
-					ix.wsdl, ix.stats.WSDL = w, where
+					ix.wsdl, ix.stats.WSDL, ix.wsdlBody = w, where, []byte(i.Response.Body)
 				}
 				continue
 			}
@@ -289,6 +290,15 @@ func (ix *Index) addRaw(i *cassette.Interaction, where string) {
 	}
 	e.answers = append(e.answers, r)
 	ix.stats.Requests++
+}
+
+// RecordedWSDL implements mockserver.WSDLReplayer: the first WSDL the
+// cassettes hold, as recorded, and its target namespace.
+func (ix *Index) RecordedWSDL() ([]byte, string, bool) {
+	if ix.wsdl == nil {
+		return nil, "", false
+	}
+	return ix.wsdlBody, ix.wsdl.ns, true
 }
 
 // ReplayRequest implements mockserver.RequestReplayer: the answer recorded

@@ -26,6 +26,9 @@ type rewrapKey struct {
 	b asmx.Binding
 }
 
+// RecordedWSDL implements mockserver.WSDLReplayer (Index.RecordedWSDL).
+func (v *view) RecordedWSDL() ([]byte, string, bool) { return v.ix.RecordedWSDL() }
+
 // ReplayRequest implements mockserver.RequestReplayer (Index.ReplayRequest).
 func (v *view) ReplayRequest(r *http.Request, body []byte) (mockserver.ReplayAnswer, bool) {
 	return v.ix.ReplayRequest(r, body)

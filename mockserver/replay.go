@@ -60,6 +60,18 @@ type RequestReplayer interface {
 	ReplayRequest(r *http.Request, body []byte) (ans ReplayAnswer, ok bool)
 }
 
+// WSDLReplayer is a Replayer that holds the deployment's own WSDL,
+// recorded. A replaying server serves it for ?WSDL, its addresses moved to
+// the server's own, when its target namespace is the server's, instead of
+// the WSDL the server writes: a client generated from the mock's WSDL then
+// has the deployment's types.
+type WSDLReplayer interface {
+	Replayer
+	// RecordedWSDL returns the recorded WSDL and its target namespace; ok
+	// is false when there is none.
+	RecordedWSDL() (body []byte, targetNamespace string, ok bool)
+}
+
 // ShapedReplayer is a Replayer that re-wraps recorded answers for other
 // bindings and can use the deployment's result shape for it (the GET/POST
 // root of a typed result recorded over SOAP). A server replays through

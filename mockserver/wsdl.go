@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strconv"
 	"sync"
 	"text/template"
@@ -286,6 +287,12 @@ func (d *wsdlDoc) appendTo(dst []byte, address string) []byte {
 
 // serveWSDL answers GET service.asmx?WSDL.
 func (s *Server) serveWSDL(w http.ResponseWriter, r *http.Request) {
+	if wr, ok := s.replayer.(WSDLReplayer); ok {
+		if body, ns, ok := wr.RecordedWSDL(); ok && ns == s.cfg.namespace {
+			writeDoc(w, asmx.ContentTypeXML, withAddress(body, serviceURL(r)))
+			return
+		}
+	}
 	d, err := wsdlFor(s.cfg.namespace, s.enc.shape)
 	if err != nil {
 		s.log.Error("WSDL", "error", err)
@@ -295,6 +302,25 @@ func (s *Server) serveWSDL(w http.ResponseWriter, r *http.Request) {
 	addr := serviceURL(r)
 	body := d.appendTo(make([]byte, 0, d.size+len(d.parts)*2*len(addr)), addr)
 	writeDoc(w, asmx.ContentTypeXML, body)
+}
+
+// addressRE finds the location of a WSDL port's address element
+// (soap:address, soap12:address, http:address): its value is group 1.
+var addressRE = regexp.MustCompile(`<(?:[A-Za-z_][\w.-]*:)?address\s[^>]*?\blocation\s*=\s*["']([^"']*)["']`)
+
+// withAddress returns a recorded WSDL with the location of every port's
+// address set to addr, as ASMX writes the address a request came in on;
+// the rest is as recorded.
+func withAddress(wsdl []byte, addr string) []byte {
+	esc := xmlEscape(addr)
+	out := make([]byte, 0, len(wsdl)+256)
+	last := 0
+	for _, m := range addressRE.FindAllSubmatchIndex(wsdl, -1) {
+		out = append(out, wsdl[last:m[2]]...)
+		out = append(out, esc...)
+		last = m[3]
+	}
+	return append(out, wsdl[last:]...)
 }
 
 // writeDoc writes a 200 documentation response.
