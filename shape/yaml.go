@@ -136,6 +136,9 @@ func kindName(n *yaml.Node) string {
 	case yaml.SequenceNode:
 		return "a list"
 	case yaml.ScalarNode:
+		if v := []rune(n.Value); len(v) > 60 { // a whole file read as one scalar
+			return fmt.Sprintf("the text %q…", string(v[:60]))
+		}
 		return fmt.Sprintf("%q", n.Value)
 	case yaml.AliasNode:
 		return "an alias"

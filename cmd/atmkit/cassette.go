@@ -79,11 +79,8 @@ func scrubCount(path string, check bool) (replaced, interactions int, err error)
 	return replaced, interactions, err
 }
 
-// cassetteFiles expands the PATH arguments of cassette command cmd into
-// cassette files (see cassettes.Files). No path, a path that names nothing
-// and paths that hold no cassette file are usage errors (exit 2): a CI
-// step such as `cassette scrub --check testdata/` over a wrong or empty
-// directory fails instead of passing on nothing.
+// cassetteFiles expands cassette command cmd's PATHs (cassettes.Files); none,
+// a path naming nothing or no cassette in them is exit 2, not a silent pass.
 func cassetteFiles(cmd string, paths []string) ([]string, error) {
 	if len(paths) == 0 {
 		return nil, cli.Usagef(cmd, "want at least one cassette file or directory")

@@ -56,7 +56,7 @@ func (f *conformFlags) register(m *Main) *flag.FlagSet {
 	fs.StringVar(&f.jsonReport, "json-report", "", "write Ginkgo's JSON report to this file")
 	fs.StringVar(&f.labelFilter, "label-filter", "", "run only the specs whose labels match this Ginkgo label expression")
 	fs.Var(&f.cityIDs, "city-id", "intCityID to check (repeatable; default: the first of 1..200 with locations)")
-	fs.DurationVar(&f.timeout, "timeout", conformance.DefaultTimeout, "per-request `timeout` of the preflight and every spec, e.g. 10s or 2m")
+	fs.DurationVar(&f.timeout, "timeout", conformance.DefaultTimeout, "per-request `duration` the preflight and every spec may take, e.g. 10s or 2m")
 	fs.StringVar(&f.radiusUnit, "radius-unit", "km", "unit the target reads bytRadius in: km, mi, or unknown (report distances, never fail on them)")
 	for _, name := range conformance.ValueFlags {
 		fs.String(name, "", valueUsage[name]) // read in config, when given

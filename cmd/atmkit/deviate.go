@@ -14,31 +14,10 @@ import (
 // deviateUsage is the help text of atmkit serve --deviate.
 const deviateUsage = "break the interface on purpose in the named `ways` (comma-separated, repeatable; 'list' shows them), to prove a conformance run catches them"
 
-// deviationNames splits the values of --deviate (each may hold several
-// comma-separated names) and reports whether one of them asks for the list.
-func deviationNames(values []string) (names []string, list bool) {
-	seen := map[string]bool{}
-	for _, v := range values {
-		for _, n := range strings.Split(v, ",") {
-			switch n = strings.TrimSpace(n); n {
-			case "":
-			case "list", "help":
-				list = true
-			default:
-				if !seen[n] {
-					seen[n] = true
-					names = append(names, n)
-				}
-			}
-		}
-	}
-	return names, list
-}
-
 // listDeviations prints the deviations, name and description, and reports
 // true if --deviate asked for that list (serve then exits 0).
 func (m *Main) listDeviations(values []string) bool {
-	if _, list := deviationNames(values); !list {
+	if _, list := cli.Names(values); !list {
 		return false
 	}
 	fmt.Fprintln(m.Stdout, "Deviations of atmkit serve --deviate NAME[,NAME] (each breaks the interface on purpose):")
@@ -53,7 +32,7 @@ func (m *Main) listDeviations(values []string) bool {
 // deviate wraps h with the deviations --deviate names; with none it returns h.
 // An unknown name is a usage error listing the valid ones.
 func (m *Main) deviated(h http.Handler, values []string) (http.Handler, error) {
-	names, _ := deviationNames(values)
+	names, _ := cli.Names(values)
 	dh, err := deviate.Wrap(h, names...)
 	if errors.Is(err, deviate.ErrUnknown) {
 		return nil, cli.Usagef("serve", "--deviate: %v", err)
@@ -66,7 +45,7 @@ func (m *Main) deviated(h http.Handler, values []string) (http.Handler, error) {
 
 // warnDeviations prints a loud line on stderr naming the active deviations.
 func (m *Main) warnDeviations(values []string) {
-	if names, _ := deviationNames(values); len(names) > 0 {
+	if names, _ := cli.Names(values); len(names) > 0 {
 		fmt.Fprintf(m.Stderr, "atmkit: WARNING: this mock BREAKS the interface on purpose (--deviate %s); never point real clients at it\n",
 			strings.Join(names, ","))
 	}

@@ -32,6 +32,7 @@ func (m *Main) runFixturesGenerate(ctx context.Context, args []string) error {
 		return cli.Usagef("fixtures generate", "--out DIR is required")
 	}
 	if err := m.FirstBad(fs,
+		cli.Bad("out", cli.CheckMakeDir(*out)),
 		cli.Bad("seed", cli.When(*seed == 0, "must not be 0")),
 		cli.Bad("atms", cli.When(*atms < 1 || *atms > fixtures.MaxATMs, fmt.Sprintf("out of range [1, %d]", fixtures.MaxATMs))),
 	); err != nil {
@@ -51,14 +52,14 @@ func (m *Main) runFixturesGenerate(ctx context.Context, args []string) error {
 		}
 	}
 	d, err := fixtures.GenerateContext(ctx, opts)
+	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
+		return cli.Exitf(exitFailure, "fixtures generate: interrupted; nothing was written to %s", *out)
+	}
 	if err != nil {
 		return err
 	}
 	if *atms >= progressThreshold {
 		fmt.Fprintf(m.Stderr, "atmkit: generated %d ATMs in %s; writing %s\n", *atms, time.Since(start).Round(time.Millisecond), *out)
-	}
-	if err := ctx.Err(); err != nil {
-		return err
 	}
 	if err := fixtures.Save(*out, d); err != nil {
 		return err
@@ -77,6 +78,9 @@ func (m *Main) runFixturesCheck(ctx context.Context, args []string) error {
 		return cli.Usagef("fixtures check", "want one data set directory, got %d arguments", fs.NArg())
 	}
 	dir := fs.Arg(0)
+	if p := cli.CheckDir(dir); p != "" {
+		return cli.Usagef("fixtures check", "%s: %s", dir, p)
+	}
 	start := time.Now()
 	d, err := fixtures.Load(dir)
 	var verr *fixtures.ValidationError

@@ -100,7 +100,8 @@ func TestFixturesUsage(t *testing.T) {
 		{[]string{"fixtures", "generate", "--atms", "0", "--out", "x"}, exitUsage, "--atms 0: out of range [1, 10000000]"},
 		{[]string{"fixtures", "generate", "--out", "x", "extra"}, exitUsage, `unexpected argument "extra"`},
 		{[]string{"fixtures", "check"}, exitUsage, "want one data set directory"},
-		{[]string{"fixtures", "check", "/nonexistent/fixtures"}, exitFailure, "no such file or directory"},
+		{[]string{"fixtures", "check", "/nonexistent/fixtures"}, exitUsage, "/nonexistent/fixtures: the directory does not exist"},
+		{[]string{"fixtures", "generate", "--out", "fixtures_test.go"}, exitUsage, "--out fixtures_test.go: fixtures_test.go is not a directory"},
 	}
 	for _, tt := range tests {
 		code, out, errOut := runFixturesCmd(t, nil, tt.args...)

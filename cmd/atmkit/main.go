@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/internal/stopsignal"
@@ -69,9 +70,12 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		return cli.Usagef("", "no command given")
 	}
 	name := args[0]
+	if name == "--version" || name == "-version" {
+		name = "version"
+	}
 	if cli.IsHelp(name) {
 		if len(args) > 1 && !cli.IsHelp(args[1]) {
-			return m.Run(ctx, []string{args[1], "--help"})
+			return m.Run(ctx, append(slices.Clone(args[1:]), "--help"))
 		}
 		m.usage(m.Stdout)
 		return flag.ErrHelp

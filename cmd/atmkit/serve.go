@@ -96,6 +96,11 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	if err := m.checkServeFlags(w, &f); err != nil {
 		return err
 	}
+	for _, k := range f.keys {
+		if k != strings.TrimSpace(k) { // a typo, most likely: calls must send it so
+			m.Warnf("the key %s has white space at its ends; only calls that send it so are accepted", mockserver.MaskKey(k))
+		}
+	}
 	tl, logger, err := m.ServerSetup(w, &f.srv, f.addr)
 	if err != nil {
 		return err

@@ -42,3 +42,13 @@ func TestServeErrorForms(t *testing.T) {
 		}
 	}
 }
+
+// TestServeWarnsOfKeyWithSpaces: a key with white space at its ends (a
+// paste slip, most likely) is served as given, with a warning that masks it.
+func TestServeWarnsOfKeyWithSpaces(t *testing.T) {
+	t.Parallel()
+	r := startCmd(t, nil, "serve", "--addr", "127.0.0.1:0", "--key", "Spaced-Key-123 ")
+	if got, want := r.stderr.String(), "atmkit: WARNING: the key Sp**** has white space at its ends"; !strings.Contains(got, want) || strings.Contains(got, "Spaced-Key-123") {
+		t.Errorf("stderr %q, want %q and no key", got, want)
+	}
+}

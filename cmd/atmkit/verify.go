@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/atmkit/atmkit/cassettes"
@@ -37,7 +36,7 @@ func (f *verifyFlags) register(m *Main) *flag.FlagSet {
 	fs.StringVar(&f.junitReport, "junit-report", "", "write a JUnit XML report, one test case per interaction, to this `file`")
 	fs.BoolVar(&f.update, "update", false, "rewrite the cassettes with the new answers of what drifted, after showing the differences")
 	fs.IntVar(&f.concurrency, "concurrency", 1, "how many requests may be in flight at once")
-	fs.Float64Var(&f.rate, "rate", 0, "at most this many requests a `second`, evenly spaced (0: no limit)")
+	fs.Float64Var(&f.rate, "rate", 0, "at most this many requests a second (a `number`), evenly spaced (0: no limit)")
 	fs.IntVar(&f.maxDiffs, "max-differences", verify.DefaultMaxDifferences, "value differences shown per interaction (all are counted)")
 	fs.BoolVar(&f.quiet, "quiet", false, "print only the interactions that drifted, and the summary")
 	f.reach.Register(fs, "the upstream", true)
@@ -59,7 +58,7 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 	if err := m.FirstBad(fs,
 		cli.Bad("upstream", cli.CheckHTTPURL(f.upstream)),
 		cli.Bad("values", cli.When(f.values != "compare" && f.values != "ignore", "want compare or ignore")),
-		cli.Bad("junit-report", cli.When(f.junitReport != "" && cli.CheckDir(filepath.Dir(f.junitReport)) != "", "its directory "+filepath.Dir(f.junitReport)+" does not exist")),
+		cli.Bad("junit-report", cli.CheckReportFile(f.junitReport)),
 		cli.Bad("concurrency", cli.When(f.concurrency < 1, "must be at least 1")),
 		cli.Bad("rate", cli.When(f.rate < 0, "must not be negative (0: no limit)")),
 		cli.Bad("max-differences", cli.When(f.maxDiffs < 1, "must be at least 1")),

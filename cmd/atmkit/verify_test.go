@@ -255,7 +255,8 @@ func TestCassetteVerifyCommandLine(t *testing.T) {
 		{[]string{"--upstream", "http://127.0.0.1:1", path}, "--key (or ATMKIT_KEY) is required: 3 recorded calls carry a scrubbed key"},
 		{[]string{"--upstream", "http://127.0.0.1:1", "--key", "k", "no/such.yaml"}, "cassette not found: no/such.yaml"},
 		{[]string{"--upstream", "http://127.0.0.1:1", "--key", "k", t.TempDir()}, "no cassette files (*.yaml, *.yml) in "},
-		{[]string{"--upstream", "http://127.0.0.1:1", "--key", "k", "--junit-report", "no/such/dir/r.xml", path}, "its directory no/such/dir does not exist"},
+		{[]string{"--upstream", "http://127.0.0.1:1", "--key", "k", "--junit-report", path + "/r.xml", path}, "--junit-report " + path + "/r.xml: " + path + " is not a directory"},
+		{[]string{"--upstream", "http://127.0.0.1:1", "--key", "k", "--junit-report", "reports/", path}, "--junit-report reports/: a directory; want a file name"},
 		{[]string{"--upstream", "https://127.0.0.1:1", "--key", "k", "--ca-cert", "missing-ca.pem", path}, "--ca-cert missing-ca.pem: "},
 	} {
 		code, stdout, stderr := runAtmkit(nil, append([]string{"cassette", "verify"}, tc.args...)...)

@@ -128,17 +128,17 @@ func parseFault(spec string) (mockserver.Fault, error) {
 	}
 	obj, err := faultObject(spec)
 	if err != nil {
-		return mockserver.Fault{}, fmt.Errorf("fault %q: %w", spec, err)
+		return mockserver.Fault{}, err
 	}
 	b, err := json.Marshal(obj)
 	if err != nil {
-		return mockserver.Fault{}, fmt.Errorf("fault %q: %w", spec, err)
+		return mockserver.Fault{}, err
 	}
 	if err := json.Unmarshal(b, &f); err != nil {
-		return mockserver.Fault{}, fmt.Errorf("fault %q: %w", spec, err)
+		return mockserver.Fault{}, err
 	}
 	if f, err = f.Check(); err != nil {
-		return mockserver.Fault{}, fmt.Errorf("fault %q: %w", spec, err)
+		return mockserver.Fault{}, err
 	}
 	return f, nil
 }
@@ -167,11 +167,13 @@ func faultObject(spec string) (map[string]any, error) {
 		var v any = text
 		switch field.kind {
 		case intValue:
-			v, err = strconv.ParseInt(text, 10, 64)
+			if v, err = strconv.ParseInt(text, 10, 64); err != nil {
+				err = fmt.Errorf("%q is not an integer", text)
+			}
 		case numberValue:
 			var n float64
-			if n, err = strconv.ParseFloat(text, 64); err == nil && (math.IsNaN(n) || math.IsInf(n, 0)) {
-				err = fmt.Errorf("%s is not a finite number", text)
+			if n, err = strconv.ParseFloat(text, 64); err != nil || math.IsNaN(n) || math.IsInf(n, 0) {
+				err = fmt.Errorf("%q is not a finite number", text)
 			}
 			v = n
 		case objectValue:
@@ -185,7 +187,9 @@ func faultObject(spec string) (map[string]any, error) {
 		case flagValue:
 			v = true
 			if hasValue {
-				v, err = strconv.ParseBool(text)
+				if v, err = strconv.ParseBool(text); err != nil {
+					err = fmt.Errorf("%q is not true or false", text)
+				}
 			}
 		}
 		if err != nil {
@@ -228,6 +232,9 @@ func parseFaults(specs string) ([]mockserver.Fault, error) {
 			continue
 		}
 		f, err := parseFault(p)
+		if err != nil && len(parts) > 1 { // say which of them
+			return nil, fmt.Errorf("fault %q: %w", strings.TrimSpace(p), err)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -28,9 +28,9 @@ func NewFlagSet(name, synopsis, examples string, w io.Writer) *flag.FlagSet {
 	fs.SetOutput(w)
 	fs.Usage = func() {
 		w := fs.Output()
-		fmt.Fprintf(w, "Usage: atmkit %s\n\n", synopsis)
+		fmt.Fprintf(w, "Usage: atmkit %s\n", synopsis)
 		if ex := envExample(fs); ex != "" {
-			fmt.Fprintf(w, "Flags (each also read from ATMKIT_<NAME>, e.g. --%s from %s):\n", ex, EnvName(ex))
+			fmt.Fprintf(w, "\nFlags (each also read from ATMKIT_<NAME>, e.g. --%s from %s):\n", ex, EnvName(ex))
 			fs.PrintDefaults()
 		}
 		if examples != "" {
@@ -428,4 +428,26 @@ func When(bad bool, problem string) string {
 		return problem
 	}
 	return ""
+}
+
+// Names splits the values of a repeatable flag of names (each value may hold
+// several, comma-separated), without blanks or repeats, and reports whether
+// one of them is list or help: a request to list the names there are.
+func Names(values []string) (names []string, list bool) {
+	seen := map[string]bool{}
+	for _, v := range values {
+		for _, n := range strings.Split(v, ",") {
+			switch n = strings.TrimSpace(n); n {
+			case "":
+			case "list", "help":
+				list = true
+			default:
+				if !seen[n] {
+					seen[n] = true
+					names = append(names, n)
+				}
+			}
+		}
+	}
+	return names, list
 }

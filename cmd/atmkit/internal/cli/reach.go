@@ -37,7 +37,7 @@ func (f *Reach) Register(fs *flag.FlagSet, what string, withTimeout bool) {
 	fs.BoolVar(&f.insecure, "insecure-skip-verify", false, "accept any certificate from "+what+" (no check at all; for throwaway test servers only)")
 	fs.Var(&f.headers, "header", "add this header to every request to "+what+", e.g. 'X-Api-Key: <key>' for a gateway (repeatable; one per line in ATMKIT_HEADER); never written to cassettes, reports or logs")
 	if f.ownTimeout = withTimeout; withTimeout {
-		fs.DurationVar(&f.Timeout, "timeout", conformance.DefaultTimeout, "per-request `timeout` of calls to "+what+", from sending to the answer's last byte")
+		fs.DurationVar(&f.Timeout, "timeout", conformance.DefaultTimeout, "per-request `duration` calls to "+what+" may take, from sending to the answer's last byte")
 	}
 }
 
