@@ -88,6 +88,9 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 		return m.BadSetting(fs, "cassette", "cannot make its directory: "+err.Error())
 	}
 	p := &banner.Progress{W: m.Stderr, First: f.progress}
+	if f.srv.LogFormat == "json" {
+		p.Log = logger
+	}
 	rec, err := cassettes.New(f.cassette,
 		cassettes.WithMode(cassettes.ModeRecordAll),
 		cassettes.WithSaveInterval(f.saveInterval),
@@ -109,7 +112,7 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 	if errors.Is(stopErr, cassettes.ErrNothingRecorded) {
 		// No request came through: no empty cassette, which would make
 		// every replay miss. Exit 1, so a script notices.
-		stopErr = fmt.Errorf("nothing recorded (no request came through the proxy), so no cassette was written to %s", rec.Path())
+		stopErr = fmt.Errorf("nothing recorded (no request came through the proxy, or none got an answer from the upstream), so no cassette was written to %s", rec.Path())
 	} else {
 		fmt.Fprintf(m.Stdout, "atmkit: saved %s: %s (%d new)\n", rec.Path(), banner.Plural(rec.Len(), "interaction"), rec.Len()-before)
 	}

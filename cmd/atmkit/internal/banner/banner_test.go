@@ -2,6 +2,9 @@ package banner
 
 import (
 	"bytes"
+	"encoding/json"
+	"io"
+	"log/slog"
 	"net"
 	"path/filepath"
 	"strings"
@@ -170,6 +173,27 @@ func TestProgress(t *testing.T) {
 	}
 	if out.Len() != 0 {
 		t.Errorf("with First 0: got %q, want nothing", out.String())
+	}
+
+	// With a logger (--log-format json), each line is one JSON record.
+	out.Reset()
+	p = &Progress{W: io.Discard, First: 20, Log: slog.New(slog.NewJSONHandler(&out, nil))}
+	for _, i := range list {
+		_ = p.Recorded(i)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	for _, l := range lines {
+		var rec struct {
+			Msg       string `json:"msg"`
+			Operation string `json:"operation"`
+			Status    int    `json:"status"`
+		}
+		if err := json.Unmarshal([]byte(l), &rec); err != nil || rec.Msg != "recorded" || rec.Status != 200 || strings.Contains(l, "REDACTED") {
+			t.Errorf("JSON progress line %q: %v", l, err)
+		}
+	}
+	if len(lines) != len(list) {
+		t.Errorf("JSON progress: %d lines, want %d", len(lines), len(list))
 	}
 }
 

@@ -3,6 +3,7 @@ package banner
 import (
 	"fmt"
 	"io"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -17,6 +18,9 @@ import (
 type Progress struct {
 	W     io.Writer
 	First int // interactions printed one by one; 0: nothing is printed
+	// Log, when set (--log-format json), takes the lines as records, so
+	// that the log stays one format.
+	Log *slog.Logger
 
 	mu   sync.Mutex // guards n and last, and orders the lines
 	n    int        // interactions recorded
@@ -38,12 +42,17 @@ func (p *Progress) Recorded(i *cassette.Interaction) error {
 		what += " over " + e.Binding
 	}
 	switch {
+	case p.n <= p.First && p.Log != nil:
+		p.Log.Info("recorded", "n", p.n, "operation", e.Operation, "binding", e.Binding, "status", e.Status)
 	case p.n <= p.First:
 		fmt.Fprintf(p.W, "atmkit: recorded #%d %s: %d\n", p.n, what, e.Status)
-		p.last = time.Now()
-	case time.Since(p.last) >= time.Second:
+	case time.Since(p.last) < time.Second:
+		return nil
+	case p.Log != nil:
+		p.Log.Info("recorded so far", "n", p.n, "operation", e.Operation, "binding", e.Binding, "status", e.Status)
+	default:
 		fmt.Fprintf(p.W, "atmkit: recorded %d interactions so far (the last: %s: %d)\n", p.n, what, e.Status)
-		p.last = time.Now()
 	}
+	p.last = time.Now()
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -97,7 +98,34 @@ func (e *Env) Listen(fs *flag.FlagSet, addr string) (net.Listener, error) {
 func (f *ServerFlags) Serve(ctx context.Context, ln net.Listener, h http.Handler, s *Serving, logger *slog.Logger) error {
 	abort, stop := serve.SecondSignal(ctx)
 	defer stop()
-	return serve.Run(ctx, ln, h, serve.Options{Grace: f.Grace, Abort: abort, TLS: s.TLSConfig(), Logger: logger})
+	// Requests in flight are counted, so that stopping says what it waits
+	// for and what a second signal cut off.
+	var inflight atomic.Int64
+	counted := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		inflight.Add(1)
+		defer inflight.Add(-1)
+		h.ServeHTTP(w, r)
+	})
+	stopping := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			if n := inflight.Load(); n > 0 {
+				logger.Warn("stopping: waiting for the requests in flight (a second SIGINT or SIGTERM stops at once)", "inflight", n, "grace", f.Grace)
+			}
+		case <-stopping:
+		}
+	}()
+	err := serve.Run(ctx, ln, counted, serve.Options{Grace: f.Grace, Abort: abort, TLS: s.TLSConfig(), Logger: logger})
+	close(stopping)
+	select {
+	case <-abort:
+		if n := inflight.Load(); n > 0 {
+			logger.Warn("stopped at once: requests in flight were cut off", "inflight", n)
+		}
+	default:
+	}
+	return err
 }
 
 // Serving is a listener's TLS once set up.
