@@ -1,12 +1,14 @@
 package cassettes_test
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -363,5 +365,56 @@ func TestReplayServesRecordedWSDL(t *testing.T) {
 			t.Errorf("%s: got\n%s\nwant the mock's own WSDL", tc.ns, body)
 		}
 		srv.Close()
+	}
+}
+
+// TestMissNamesTheRecordingThatCouldAnswer: a miss names the nearest
+// recording of the call's own family, in the call's own binding where
+// there is one, not the first recording of the operation.
+func TestMissNamesTheRecordingThatCouldAnswer(t *testing.T) {
+	t.Parallel()
+	up, ds := standIn(t)
+	path := filepath.Join(t.TempDir(), "misses")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	upURL, _ := url.Parse(up.URL)
+	proxy := httptest.NewServer(cassettes.NewProxy(upURL, rec, nil))
+	city := query{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", strconv.Itoa(ds.Cities[0].ID)}}}
+	coords := query{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{"strPostalCode", ""}, {"dblLatitude", "44.6"}, {"dblLongitude", "-63.5"}, {"bytRadius", "5"}}}
+	for _, r := range []struct {
+		b asmx.Binding
+		q query
+	}{{asmx.SOAP11, city}, {asmx.HTTPGet, city}, {asmx.SOAP11, coords}, {asmx.JSON, coords}} {
+		if status, body := do(t, proxy.Client(), request(t, proxy.URL, r.b, r.q, testKey, false)); status != 200 {
+			t.Fatalf("record %s %s: %d %s", r.b, r.q, status, body)
+		}
+	}
+	proxy.Close()
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	idx, err := cassettes.LoadIndex([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		b     asmx.Binding
+		op    string
+		query string
+		want  string
+	}{
+		{asmx.HTTPGet, asmx.OpReturnAtmSearchByCity, "strAtmServiceKey=k&intCityID=99999", "#1 (get), which differs in intCityID"},
+		{asmx.JSON, asmx.OpReturnAtmSearchByCoordinates, "strAtmServiceKey=k&strPostalCode=&dblLatitude=44.6&dblLongitude=-63.5&bytRadius=9", "#3 (json), which differs in bytRadius"},
+	} {
+		op, _ := asmx.LookupOperation(tc.op)
+		c, e := asmx.DecodeQuery(op, tc.b, tc.query)
+		if e != nil {
+			t.Fatal(e)
+		}
+		if _, ok, nearest := idx.Replay(context.Background(), c); ok || !strings.Contains(nearest, tc.want) {
+			t.Errorf("%s miss: ok %v, nearest %q; want it to hold %q", tc.b, ok, nearest, tc.want)
+		}
 	}
 }

@@ -109,6 +109,15 @@ func (e *entry) count() int {
 	return n
 }
 
+// family reports whether e holds answers of b's family: JSON recordings
+// for the JSON binding, XML ones for the others.
+func (e *entry) family(b asmx.Binding) bool {
+	if b == asmx.JSON {
+		return len(e.by[asmx.JSON]) > 0
+	}
+	return slices.ContainsFunc(asmx.XMLBindings, func(x asmx.Binding) bool { return len(e.by[x]) > 0 })
+}
+
 // canonical is the question e answers.
 func (e *entry) canonical() string {
 	for _, l := range e.by {
@@ -429,6 +438,11 @@ func (ix *Index) nearest(c *asmx.Call) string {
 				eq++
 			}
 		}
+		// A recording of the call's family (XML or JSON) first: only it
+		// can answer the call; then the most equal parameters.
+		if e.family(c.Binding) {
+			eq += len(params) + 1
+		}
 		if eq > bestEq {
 			best, bestEq = e, eq
 		}
@@ -449,7 +463,11 @@ func (ix *Index) nearest(c *asmx.Call) string {
 			diff = append(diff, p[0])
 		}
 	}
-	sb.WriteString(") recorded in " + best.where)
+	where := best.where
+	if l := best.by[c.Binding]; len(l) > 0 { // the recording in the call's own binding
+		where = l[0].where + " (" + c.Binding.String() + ")"
+	}
+	sb.WriteString(") recorded in " + where)
 	if len(diff) > 0 {
 		sb.WriteString(", which differs in " + strings.Join(diff, ", "))
 	}
