@@ -77,12 +77,15 @@ func ValidateQuery(op *Operation, b Binding, query string, v RequestValidation) 
 	if v != Validation40 && v != Validation45 {
 		return nil
 	}
-	// Only '<' can start a dangerous value, or a '%' escape that decodes
-	// to '<' or '&' (a raw '&' separates pairs): a query without either
-	// is safe, and most are.
-	if strings.IndexByte(query, '<') < 0 && strings.IndexByte(query, '%') < 0 {
+	if !mayHoldMarkup(query) { // most queries: no parsing, no allocation
 		return nil
 	}
+	return validateValues(op, b, query, v)
+}
+
+// validateValues is ValidateQuery without its shortcut for queries that
+// cannot hold markup.
+func validateValues(op *Operation, b Binding, query string, v RequestValidation) *Error {
 	names := orderedValues(query)
 	if v == Validation40 {
 		for _, n := range names {
@@ -115,6 +118,28 @@ func ValidateQuery(op *Operation, b Binding, query string, v RequestValidation) 
 		}
 	}
 	return nil
+}
+
+// mayHoldMarkup reports whether a value of query may hold '<' or '&' once
+// decoded: query has '<', or an escape of either (%3C, %26, %u003C,
+// %u0026, any case). A raw '&' separates pairs, so only '<' or an escape
+// can start a dangerous value.
+func mayHoldMarkup(query string) bool {
+	for i := 0; i < len(query); i++ {
+		switch query[i] {
+		case '<':
+			return true
+		case '%':
+			rest := query[i+1:]
+			if len(rest) >= 5 && (rest[0] == 'u' || rest[0] == 'U') && rest[1] == '0' && rest[2] == '0' {
+				rest = rest[3:]
+			}
+			if len(rest) >= 2 && (rest[0] == '3' && (rest[1] == 'C' || rest[1] == 'c') || rest[0] == '2' && rest[1] == '6') {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // namedValues is one name of a query and its values, as ASP.NET's

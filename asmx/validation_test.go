@@ -26,6 +26,9 @@ func TestValidateQuery(t *testing.T) {
 		{"a tag written raw", Validation40, HTTPGet, "strAtmServiceKey=k&intCityID=<b>", prefix + "intCityID=&quot;&lt;b&gt;&quot;)."},
 		{"<!, </ and <?", Validation40, HTTPGet, "a=%3C!&b=%3C/&c=%3C%3F", prefix + "a=&quot;&lt;!&quot;)."},
 		{"a character reference", Validation40, HTTPGet, "strAtmServiceKey=%26%2365;", prefix + "strAtmServiceKey=&quot;&amp;#65;&quot;)."},
+		{"%u escapes", Validation40, HTTPGet, "a=%u003Cb&b=%U0026%23", prefix + "a=&quot;&lt;b&quot;)."},
+		{"%u0026 then #", Validation40, HTTPGet, "b=%u0026%23", prefix + "b=&quot;&amp;#&quot;)."},
+		{"other escapes are safe", Validation40, HTTPGet, "strAtmServiceKey=k&intCityID=1&x=B1P%201A1%2C%3E%23", ""},
 		{"the form of POST", Validation40, HTTPPost, "strAtmServiceKey=%3Cx", "A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;&lt;x&quot;)."},
 		{"< before a digit, a space or at the end is safe", Validation40, HTTPGet, "a=%3C1&b=%3C%20&c=x%3C&d=%26&e=%26x", ""},
 		{"a NUL between < and a letter does not hide it", Validation40, HTTPGet, "a=%3C%00b", prefix + "a=&quot;&lt;b&quot;)."},
@@ -117,11 +120,15 @@ func FuzzValidateQuery(f *testing.F) {
 	f.Add("strAtmServiceKey=k&intCityID=%3Cb%3E")
 	f.Add("note=1234567890ab%26%2365;cdefghijklmnopqrstuvwxyz&%3Cb")
 	f.Add("a=%3C%00b&A=%F0%9F%98%80%3Cx&__x=%3Cb")
+	f.Add("a=%u003cb&b=%2526%23&c=%%3Cx&d=%3%43")
 	op, _ := LookupOperation(OpReturnAtmSearchByCity)
 	f.Fuzz(func(t *testing.T, query string) {
 		for _, mode := range []RequestValidation{ValidationOff, Validation40, Validation45} {
 			for _, b := range []Binding{HTTPGet, HTTPPost, JSON} {
 				e := ValidateQuery(op, b, query, mode)
+				if mode != ValidationOff && !mayHoldMarkup(query) && validateValues(op, b, query, mode) != nil {
+					t.Fatalf("%s %s: the shortcut passed %q, which holds markup", mode, b, query)
+				}
 				if e == nil {
 					continue
 				}
