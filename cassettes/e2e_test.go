@@ -1,7 +1,10 @@
 package cassettes_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -10,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
@@ -416,5 +420,43 @@ func TestMissNamesTheRecordingThatCouldAnswer(t *testing.T) {
 		if _, ok, nearest := idx.Replay(context.Background(), c); ok || !strings.Contains(nearest, tc.want) {
 			t.Errorf("%s miss: ok %v, nearest %q; want it to hold %q", tc.b, ok, nearest, tc.want)
 		}
+	}
+}
+
+// TestRecordWarnsOfAChangedAnswer: a question that gets another answer than
+// the one recorded before (re-recording into a cassette) is kept, and the
+// log says replay serves both in recorded order; the same answer again is
+// neither kept nor warned of.
+func TestRecordWarnsOfAChangedAnswer(t *testing.T) {
+	t.Parallel()
+	var n atomic.Int32
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", asmx.ContentTypeXML)
+		fmt.Fprintf(w, "<provinces><count>%d</count></provinces>", min(n.Add(1), 2))
+	}))
+	defer up.Close()
+	var logs bytes.Buffer
+	path := filepath.Join(t.TempDir(), "changed")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	upURL, _ := url.Parse(up.URL)
+	proxy := httptest.NewServer(cassettes.NewProxy(upURL, rec, nil))
+	q := query{Op: asmx.OpReturnProvinces}
+	for range 3 {
+		if status, body := do(t, proxy.Client(), request(t, proxy.URL, asmx.HTTPGet, q, testKey, false)); status != 200 {
+			t.Fatalf("%d %s", status, body)
+		}
+	}
+	proxy.Close()
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(logs.String(), "got another answer"); got != 1 || !strings.Contains(logs.String(), "answers=2") || strings.Contains(logs.String(), testKey) {
+		t.Errorf("log:\n%s\nwant one warning of a changed answer (answers=2), no key", logs.String())
+	}
+	if entries, err := cassettes.List(path); err != nil || len(entries) != 2 {
+		t.Errorf("cassette: %d interactions (%v), want 2", len(entries), err)
 	}
 }

@@ -344,13 +344,19 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 	r.mu.Lock()
 	r.counts[k]++
 	keep := !i.DiscardOnSave && !slices.Contains(r.seen[k], d)
+	answers := len(r.seen[k]) + 1
 	if keep {
 		r.seen[k] = append(r.seen[k], d)
 	}
+	changed := keep && answers > 1 && !strings.HasPrefix(k, "raw|") // a question answered otherwise than before
 	if i.Response.Code == http.StatusOK && r.keys.accepted(key) {
 		r.remark() // the key's earlier errors were no rejections; others' may be
 	}
 	r.mu.Unlock()
+	if changed {
+		r.log.Warn("a question recorded before got another answer; replay serves its answers in recorded order (record into a new cassette to replace them)",
+			"request", recorded.DescribeRequest(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body), "answers", answers)
+	}
 	if !keep {
 		return nil
 	}
