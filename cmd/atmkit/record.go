@@ -102,6 +102,7 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 		return fmt.Errorf("record: %w", err)
 	}
 	before := rec.Len()
+	p.Base = before
 	banner.Proxy{Upstream: f.upstream, Cassette: rec.Path(), Already: before}.Print(&m.Env, ln.Addr(), tl)
 
 	serveErr := f.srv.Serve(ctx, ln, cassettes.NewProxy(up, rec, logger), tl, logger)

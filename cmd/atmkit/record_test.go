@@ -32,9 +32,9 @@ func TestRecordFirstHour(t *testing.T) {
 		status  int
 		line    string // printed on stderr once recorded
 	}{
-		{asmx.HTTPGet, asmx.OpReturnProvinces, leakKey, nil, 200, "atmkit: recorded #1 ReturnProvinces over get: 200\n"},
-		{asmx.HTTPGet, asmx.OpReturnProvinces, wrongKey, nil, 500, "atmkit: recorded #2 ReturnProvinces over get: 500\n"},
-		{asmx.JSON, asmx.OpReturnAtmSearchByCoordinates, leakKey, coords, 200, "atmkit: recorded #3 ReturnAtmSearchByCoordinates over json: 200\n"},
+		{asmx.HTTPGet, asmx.OpReturnProvinces, leakKey, nil, 200, "atmkit: recorded #0 ReturnProvinces over get: 200\n"},
+		{asmx.HTTPGet, asmx.OpReturnProvinces, wrongKey, nil, 500, "atmkit: recorded #1 ReturnProvinces over get: 500\n"},
+		{asmx.JSON, asmx.OpReturnAtmSearchByCoordinates, leakKey, coords, 200, "atmkit: recorded #2 ReturnAtmSearchByCoordinates over json: 200\n"},
 		{asmx.SOAP11, asmx.OpReturnAtmSearchByCity, leakKey, [][2]string{{"intCityID", "1"}}, 200, ""},
 	} {
 		if status, body := callService(t, r.base, asmx.DefaultNamespace, c.b, c.op, c.key, c.params); status != c.status {
@@ -54,7 +54,7 @@ func TestRecordFirstHour(t *testing.T) {
 	if want := "  cassette:   " + path + " (nothing recorded yet)\n"; !strings.Contains(r.stdout.String(), want) {
 		t.Errorf("the banner lacks %q:\n%s", want, r.stdout)
 	}
-	if strings.Contains(r.stderr.String(), "recorded #4") {
+	if strings.Contains(r.stderr.String(), "recorded #3") {
 		t.Errorf("the 4th interaction is printed one by one, with --progress 3:\n%s", r.stderr)
 	}
 	for what, out := range map[string]string{"record's stdout": r.stdout.String(), "record's stderr": r.stderr.String(), "the cassette": readText(t, path)} {

@@ -151,8 +151,8 @@ func TestProgress(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	want := "atmkit: recorded #1 ReturnAtmSearchByCity over soap12: 200\n" +
-		"atmkit: recorded #2 ReturnAtmSearchByCoordinates over json: 200\n"
+	want := "atmkit: recorded #0 ReturnAtmSearchByCity over soap12: 200\n" +
+		"atmkit: recorded #1 ReturnAtmSearchByCoordinates over json: 200\n"
 	if got := out.String(); !strings.HasPrefix(got, want) || strings.Contains(got, "#3") || strings.Contains(got, "#4") || strings.Contains(got, "REDACTED") {
 		t.Errorf("got\n%s\nwant\n%s(and at most a count after)", got, want)
 	}
@@ -162,7 +162,7 @@ func TestProgress(t *testing.T) {
 	for _, i := range list {
 		_ = p.Recorded(i)
 	}
-	if want := want + "atmkit: recorded #3 ReturnProvinces over get: 200\n" + "atmkit: recorded #4 GET /service/service.asmx?WSDL: 200\n"; out.String() != want {
+	if want := want + "atmkit: recorded #2 ReturnProvinces over get: 200\n" + "atmkit: recorded #3 GET /service/service.asmx?WSDL: 200\n"; out.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
 	}
 
@@ -173,6 +173,14 @@ func TestProgress(t *testing.T) {
 	}
 	if out.Len() != 0 {
 		t.Errorf("with First 0: got %q, want nothing", out.String())
+	}
+
+	// Appending to a cassette of 5 interactions: the IDs cassette list shows.
+	out.Reset()
+	p = &Progress{W: &out, First: 1, Base: 5}
+	_ = p.Recorded(list[0])
+	if !strings.HasPrefix(out.String(), "atmkit: recorded #5 ") {
+		t.Errorf("appending: got %q, want #5", out.String())
 	}
 
 	// With a logger (--log-format json), each line is one JSON record.

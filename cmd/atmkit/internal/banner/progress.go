@@ -21,6 +21,10 @@ type Progress struct {
 	// Log, when set (--log-format json), takes the lines as records, so
 	// that the log stays one format.
 	Log *slog.Logger
+	// Base is the cassette's ID of the first interaction recorded (the
+	// interactions it held before), so that each line names the ID
+	// atmkit cassette list shows.
+	Base int
 
 	mu   sync.Mutex // guards n and last, and orders the lines
 	n    int        // interactions recorded
@@ -43,9 +47,9 @@ func (p *Progress) Recorded(i *cassette.Interaction) error {
 	}
 	switch {
 	case p.n <= p.First && p.Log != nil:
-		p.Log.Info("recorded", "n", p.n, "operation", e.Operation, "binding", e.Binding, "status", e.Status)
+		p.Log.Info("recorded", "id", p.Base+p.n-1, "operation", e.Operation, "binding", e.Binding, "status", e.Status)
 	case p.n <= p.First:
-		fmt.Fprintf(p.W, "atmkit: recorded #%d %s: %d\n", p.n, what, e.Status)
+		fmt.Fprintf(p.W, "atmkit: recorded #%d %s: %d\n", p.Base+p.n-1, what, e.Status)
 	case time.Since(p.last) < time.Second:
 		return nil
 	case p.Log != nil:
