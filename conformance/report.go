@@ -184,6 +184,18 @@ func (r *reporter) afterEach(sr types.SpecReport) {
 	}
 }
 
+// acceptsAnyKey reports whether a wrong-key spec failed because the target
+// answered the made-up key with 200.
+func acceptsAnyKey(specs []types.SpecReport) bool {
+	for _, sr := range specs {
+		if c, ok := checkOf(sr); ok && sr.State.Is(types.SpecStateFailureStates) && strings.HasSuffix(c.Name, "/wrong-key") &&
+			strings.Contains(sr.Failure.Message, "got:      200") {
+			return true
+		}
+	}
+	return false
+}
+
 // group is the failed specs of one cause.
 type group struct {
 	cause string
@@ -276,6 +288,9 @@ func (r *reporter) afterSuite(rep types.Report) {
 			}
 			fmt.Fprintf(r.out, "    The first of them in full:\n%s\n", indent(maskKey(g.specs[0].Failure.Message, key), "      "))
 		}
+	}
+	if acceptsAnyKey(specs) {
+		fmt.Fprintf(r.out, "\n%s\n", r.paint(ansiBold, "The target answered a made-up key as a good one: a deployment refuses keys it does not know. atmkit's mock accepts any non-empty key unless started with the keys it accepts (atmkit serve --key K); conform then checks that others are refused."))
 	}
 	if !r.verbose && reasons[notApplying] > 0 {
 		fmt.Fprintln(r.out)

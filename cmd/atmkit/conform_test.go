@@ -821,3 +821,20 @@ func TestConformLabelFilterSelectsNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestConformNamesAMockThatAcceptsAnyKey: against a mock started without
+// keys (it accepts any), the wrong-key specs fail, and conform says why
+// and how to start the mock.
+func TestConformNamesAMockThatAcceptsAnyKey(t *testing.T) {
+	t.Parallel()
+	h, err := mockserver.New(withSmallDataset(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	code, out := runConformProcess(t, "--target", srv.URL, "--key", "any-key-at-all", "--no-color")
+	if code != exitFailure || !strings.Contains(out, "The target answered a made-up key as a good one") || !strings.Contains(out, "atmkit serve --key K") {
+		t.Errorf("exit %d, want 1 and the hint to start the mock with --key:\n%s", code, out)
+	}
+}
