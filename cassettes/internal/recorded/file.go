@@ -45,6 +45,9 @@ func ReadFile(path string) ([]*cassette.Interaction, error) {
 	if err := yaml.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrInvalidCassette, path, err)
 	}
+	if f.Version == 0 && len(f.Interactions) == 0 {
+		return nil, fmt.Errorf("%w: %s holds no version and no interactions: no go-vcr cassette (a settings or shape file? keep other YAML files out of cassette directories)", ErrInvalidCassette, path)
+	}
 	if f.Version != cassette.CassetteFormatV2 {
 		return nil, fmt.Errorf("%w: %s has version %d", ErrUnsupportedFormat, path, f.Version)
 	}

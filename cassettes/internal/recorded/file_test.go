@@ -2,7 +2,10 @@ package recorded
 
 import (
 	"bytes"
+	"errors"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -57,5 +60,19 @@ func TestMarshalByItems(t *testing.T) {
 	}
 	if got, _ := marshal(nil); string(got) != "---\n"+string(empty) {
 		t.Errorf("empty cassette: got %q, want %q", got, "---\n"+string(empty))
+	}
+}
+
+// TestReadFileNotACassette: a YAML file that is no cassette (a settings
+// file in a cassette directory) is named as such.
+func TestReadFileNotACassette(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "settings.yaml")
+	if err := os.WriteFile(path, []byte("addr: 127.0.0.1:8080\nkey: [a, b]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ReadFile(path)
+	if !errors.Is(err, ErrInvalidCassette) || !strings.Contains(err.Error(), "no go-vcr cassette") {
+		t.Errorf("got %v, want ErrInvalidCassette saying it is no cassette", err)
 	}
 }
