@@ -216,7 +216,7 @@ func build(base, ns string, r Request) (*http.Request, []byte, error) {
 			if action == "" {
 				action = `"` + ns + "/" + r.Op + `"`
 			}
-			hdr.Set("SOAPAction", action)
+			hdr["SOAPAction"] = []string{action} // as the document writes it, not canonicalised (Soapaction)
 		}
 	case HTTPGet:
 		method, target = http.MethodGet, base+servicePath+"/"+r.Op
