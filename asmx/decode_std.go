@@ -68,6 +68,22 @@ func (r *nodeReader) read() *node {
 		return &r.cur
 	}
 	off := int(r.dec.InputOffset())
+	if r.depth == 0 && off < len(r.text) {
+		// At the document's top level, .NET's XmlTextReader (v1Compat,
+		// as ASMX reads a request) takes a NUL right after markup for the
+		// end of the data, whatever follows (ParseDocumentContent), and
+		// one after white space only as the stream's last character
+		// (ZeroEndingStream): a C client sending its string's terminator
+		// after the envelope is answered.
+		i := off
+		for i < len(r.text) && isXMLSpace(r.text[i]) {
+			i++
+		}
+		if i < len(r.text) && r.text[i] == 0 && (i == off || i == len(r.text)-1) {
+			r.cur = node{kind: nodeEOF, off: i}
+			return &r.cur
+		}
+	}
 	tok, err := r.dec.Token()
 	end := int(r.dec.InputOffset())
 	switch {

@@ -241,6 +241,10 @@ func TestDecodeSOAPRequest(t *testing.T) {
 				}
 				return ""
 			})},
+		{"a NUL right after the Envelope ends the data (v1Compat)", soap11(OpReturnProvinces, env11(provinces)+"\x00<trailing/>"), okCall(func(c *Call) string { return "" })},
+		{"white space and a NUL as the last byte", soap11(OpReturnProvinces, env11(provinces)+"\n\x00"), okCall(func(c *Call) string { return "" })},
+		{"white space, a NUL and more: 400", soap11(OpReturnProvinces, env11(provinces)+"\n\x00 "), fault(400, SOAP11, Client, "")},
+		{"a NUL before the Envelope: 400", soap11(OpReturnProvinces, "\x00"+env11(provinces)), fault(400, SOAP11, Client, "")},
 		{"white space and one more node after the Envelope", soap11(OpReturnProvinces, env11(provinces)+"\n<trailing/>"), okCall(func(c *Call) string { return "" })},
 		{"an element right after the Envelope: 400", soap11(OpReturnProvinces, env11(provinces)+"<trailing/>"), fault(400, SOAP11, Client, "")},
 		{"deep nesting in an unknown element", soap11(OpReturnAtmSearchByCoordinates, env11(`<ReturnAtmSearchByCoordinates xmlns="`+ns+`"><x>`+strings.Repeat("<y>", 100)+strings.Repeat("</y>", 100)+`</x><bytRadius>3</bytRadius></ReturnAtmSearchByCoordinates>`)),

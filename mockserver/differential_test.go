@@ -65,6 +65,7 @@ const (
 	whyUnformatted        = "Mono prints System.Web.Services' resource strings without formatting them ({0}, {1})"
 	whyPageType           = "Mono writes ASP.NET's error page as text/html without a charset"
 	whyHelpType           = "Mono writes the help page as text/html without a charset"
+	whyZeroEnding         = "Mono refuses a NUL after white space at the end of the data; .NET's XmlTextReaderImpl.ZeroEndingStream (v1Compat, as ASMX's reader) takes it for the end of the stream"
 	whyScript             = "Mono hands an application/json request to an .asmx to its script (JSON) handler, which fails; .NET's ScriptHandlerFactory passes a request without a method path to the SOAP handler"
 )
 
@@ -274,6 +275,11 @@ func TestDifferentialAgainstReference(t *testing.T) {
 			mono(fault11("MustUnderstand", "SOAP header {0} was not understood."), whyUnformatted)},
 		{"mustUnderstand \" 1 \" is not 1 (not trimmed)", soap(ctXML, action("ReturnProvinces"), header(`<a:Auth xmlns:a="urn:a" soap:mustUnderstand=" 1 "/>`)), ok11, nil},
 		// SOAP: encodings
+		{"a NUL after the envelope ends the data", s11("ReturnProvinces", env11(provinces(key))+"\x00"), ok11, nil},
+		{"a NUL right after the envelope, then anything", s11("ReturnProvinces", env11(provinces(key))+"\x00\n<garbage"), ok11, nil},
+		{"white space and a NUL, the last byte", s11("ReturnProvinces", env11(provinces(key))+"\r\n\x00"), ok11, mono(outcome{400, ctXML, "", ""}, whyZeroEnding)},
+		{"white space and a NUL, then more: 400", s11("ReturnProvinces", env11(provinces(key))+"\n\x00<garbage"), outcome{400, ctXML, "", ""}, nil},
+		{"a NUL inside the envelope: 400", s11("ReturnProvinces", strings.Replace(env11(provinces(key)), "<soap:Body>", "<soap:Body>\x00", 1)), outcome{400, ctXML, "", ""}, nil},
 		{"a reference to a lone surrogate: 400", s11("ReturnAtmSearchByAddress", env11(address("a&#xD800;b"))), outcome{400, ctXML, "", ""}, nil},
 		{"a surrogate pair as two references: 400", s11("ReturnAtmSearchByAddress", env11(address("&#xD83D;&#xDE00;"))), outcome{400, ctXML, "", ""}, nil},
 		{"a reference above U+FFFF", s11("ReturnAtmSearchByAddress", env11(address("&#x1F600;"))), ok11, nil},
