@@ -202,13 +202,6 @@ func TestReplayRecordedErrors(t *testing.T) {
 	}
 	up := httptest.NewServer(h)
 	defer up.Close()
-	path := filepath.Join(t.TempDir(), "errors")
-	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
-	if err != nil {
-		t.Fatal(err)
-	}
-	upURL, _ := url.Parse(up.URL)
-	proxy := httptest.NewServer(cassettes.NewProxy(upURL, rec, nil))
 	svc := asmx.ServicePath + "/"
 	soap := `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="` + asmx.NamespaceSOAP11 + `"><soap:Body><ReturnAtmSearchByCity xmlns="` + asmx.DefaultNamespace +
 		`"><strAtmServiceKey>` + testKey + `</strAtmServiceKey><intCityID>abc</intCityID></ReturnAtmSearchByCity></soap:Body></soap:Envelope>`
@@ -233,17 +226,15 @@ func TestReplayRecordedErrors(t *testing.T) {
 		},
 	}
 	recordedAnswers := make([]string, len(requests))
-	for i, req := range requests {
-		status, body := do(t, proxy.Client(), req(proxy.URL))
-		if status != 500 || !strings.Contains(body, "   at ") {
-			t.Fatalf("request %d: recorded %d %q, want the stand-in's detailed error", i, status, body)
+	path := recordVia(t, up.URL, func(proxy *httptest.Server) {
+		for i, req := range requests {
+			status, body := do(t, proxy.Client(), req(proxy.URL))
+			if status != 500 || !strings.Contains(body, "   at ") {
+				t.Fatalf("request %d: recorded %d %q, want the stand-in's detailed error", i, status, body)
+			}
+			recordedAnswers[i] = body
 		}
-		recordedAnswers[i] = body
-	}
-	proxy.Close()
-	if err := rec.Stop(); err != nil {
-		t.Fatal(err)
-	}
+	})
 	assertNoKey(t, path+".yaml")
 	idx, err := cassettes.LoadIndex([]string{path})
 	if err != nil {
@@ -280,22 +271,13 @@ func TestIndexNamespaceWithoutSOAP(t *testing.T) {
 	defer up.Close()
 	record := func(paths ...string) cassettes.IndexStats {
 		t.Helper()
-		path := filepath.Join(t.TempDir(), "c")
-		rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
-		if err != nil {
-			t.Fatal(err)
-		}
-		upURL, _ := url.Parse(up.URL)
-		proxy := httptest.NewServer(cassettes.NewProxy(upURL, rec, nil))
-		for _, p := range paths {
-			if status, body := do(t, proxy.Client(), mustGet(t, proxy.URL+p)); status != 200 {
-				t.Fatalf("GET %s: %d %s", p, status, body)
+		path := recordVia(t, up.URL, func(proxy *httptest.Server) {
+			for _, p := range paths {
+				if status, body := do(t, proxy.Client(), mustGet(t, proxy.URL+p)); status != 200 {
+					t.Fatalf("GET %s: %d %s", p, status, body)
+				}
 			}
-		}
-		proxy.Close()
-		if err := rec.Stop(); err != nil {
-			t.Fatal(err)
-		}
+		})
 		idx, err := cassettes.LoadIndex([]string{path})
 		if err != nil {
 			t.Fatal(err)
@@ -330,20 +312,11 @@ func TestReplayServesRecordedWSDL(t *testing.T) {
 		_, _ = w.Write([]byte(wsdl))
 	}))
 	defer up.Close()
-	path := filepath.Join(t.TempDir(), "wsdl")
-	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
-	if err != nil {
-		t.Fatal(err)
-	}
-	upURL, _ := url.Parse(up.URL)
-	proxy := httptest.NewServer(cassettes.NewProxy(upURL, rec, nil))
-	if status, _ := do(t, proxy.Client(), mustGet(t, proxy.URL+asmx.ServicePath+"?WSDL")); status != 200 {
-		t.Fatalf("recording the WSDL: status %d", status)
-	}
-	proxy.Close()
-	if err := rec.Stop(); err != nil {
-		t.Fatal(err)
-	}
+	path := recordVia(t, up.URL, func(proxy *httptest.Server) {
+		if status, _ := do(t, proxy.Client(), mustGet(t, proxy.URL+asmx.ServicePath+"?WSDL")); status != 200 {
+			t.Fatalf("recording the WSDL: status %d", status)
+		}
+	})
 	idx, err := cassettes.LoadIndex([]string{path})
 	if err != nil {
 		t.Fatal(err)
@@ -378,27 +351,18 @@ func TestReplayServesRecordedWSDL(t *testing.T) {
 func TestMissNamesTheRecordingThatCouldAnswer(t *testing.T) {
 	t.Parallel()
 	up, ds := standIn(t)
-	path := filepath.Join(t.TempDir(), "misses")
-	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
-	if err != nil {
-		t.Fatal(err)
-	}
-	upURL, _ := url.Parse(up.URL)
-	proxy := httptest.NewServer(cassettes.NewProxy(upURL, rec, nil))
 	city := query{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", strconv.Itoa(ds.Cities[0].ID)}}}
 	coords := query{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{"strPostalCode", ""}, {"dblLatitude", "44.6"}, {"dblLongitude", "-63.5"}, {"bytRadius", "5"}}}
-	for _, r := range []struct {
-		b asmx.Binding
-		q query
-	}{{asmx.SOAP11, city}, {asmx.HTTPGet, city}, {asmx.SOAP11, coords}, {asmx.JSON, coords}} {
-		if status, body := do(t, proxy.Client(), request(t, proxy.URL, r.b, r.q, testKey, false)); status != 200 {
-			t.Fatalf("record %s %s: %d %s", r.b, r.q, status, body)
+	path := recordVia(t, up.URL, func(proxy *httptest.Server) {
+		for _, r := range []struct {
+			b asmx.Binding
+			q query
+		}{{asmx.SOAP11, city}, {asmx.HTTPGet, city}, {asmx.SOAP11, coords}, {asmx.JSON, coords}} {
+			if status, body := do(t, proxy.Client(), request(t, proxy.URL, r.b, r.q, testKey, false)); status != 200 {
+				t.Fatalf("record %s %s: %d %s", r.b, r.q, status, body)
+			}
 		}
-	}
-	proxy.Close()
-	if err := rec.Stop(); err != nil {
-		t.Fatal(err)
-	}
+	})
 	idx, err := cassettes.LoadIndex([]string{path})
 	if err != nil {
 		t.Fatal(err)
@@ -436,27 +400,38 @@ func TestRecordWarnsOfAChangedAnswer(t *testing.T) {
 	}))
 	defer up.Close()
 	var logs bytes.Buffer
-	path := filepath.Join(t.TempDir(), "changed")
-	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	upURL, _ := url.Parse(up.URL)
-	proxy := httptest.NewServer(cassettes.NewProxy(upURL, rec, nil))
 	q := query{Op: asmx.OpReturnProvinces}
-	for range 3 {
-		if status, body := do(t, proxy.Client(), request(t, proxy.URL, asmx.HTTPGet, q, testKey, false)); status != 200 {
-			t.Fatalf("%d %s", status, body)
+	path := recordVia(t, up.URL, func(proxy *httptest.Server) {
+		for range 3 {
+			if status, body := do(t, proxy.Client(), request(t, proxy.URL, asmx.HTTPGet, q, testKey, false)); status != 200 {
+				t.Fatalf("%d %s", status, body)
+			}
 		}
-	}
-	proxy.Close()
-	if err := rec.Stop(); err != nil {
-		t.Fatal(err)
-	}
+	}, cassettes.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 	if got := strings.Count(logs.String(), "got another answer"); got != 1 || !strings.Contains(logs.String(), "answers=2") || strings.Contains(logs.String(), testKey) {
 		t.Errorf("log:\n%s\nwant one warning of a changed answer (answers=2), no key", logs.String())
 	}
 	if entries, err := cassettes.List(path); err != nil || len(entries) != 2 {
 		t.Errorf("cassette: %d interactions (%v), want 2", len(entries), err)
 	}
+}
+
+// recordVia records what calls sends through a recording proxy in front of
+// upstream into a new cassette (ModeRecordAll, with opts), and returns its
+// path once the recorder has stopped.
+func recordVia(t *testing.T, upstream string, calls func(proxy *httptest.Server), opts ...cassettes.Option) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "cassette")
+	rec, err := cassettes.New(path, append([]cassettes.Option{cassettes.WithMode(cassettes.ModeRecordAll)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	upURL, _ := url.Parse(upstream)
+	proxy := httptest.NewServer(cassettes.NewProxy(upURL, rec, nil))
+	calls(proxy)
+	proxy.Close()
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
