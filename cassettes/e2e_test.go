@@ -435,3 +435,44 @@ func recordVia(t *testing.T, upstream string, calls func(proxy *httptest.Server)
 	}
 	return path
 }
+
+// TestScrubHeadersNamed: a header named with WithScrubHeaders (any case),
+// whose name holds none of the credential words, reaches the cassette as
+// REDACTED; Scrub and ScrubFile take the same names, idempotently.
+func TestScrubHeadersNamed(t *testing.T) {
+	t.Parallel()
+	up, _ := standIn(t)
+	path := recordVia(t, up.URL, func(proxy *httptest.Server) {
+		req := request(t, proxy.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false)
+		req.Header.Set("X-Partner-Id", "partner-secret-42")
+		if status, body := do(t, proxy.Client(), req); status != 200 {
+			t.Fatalf("%d %s", status, body)
+		}
+	}, cassettes.WithScrubHeaders("x-partner-id"))
+	text, err := os.ReadFile(path + ".yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(text), "partner-secret-42") || !strings.Contains(string(text), "X-Partner-Id:") {
+		t.Errorf("the cassette holds the header's value, or lost the header:\n%s", text)
+	}
+
+	// A cassette made elsewhere: ScrubFile with the name redacts it.
+	list, err := cassettes.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list[0].Request.Headers.Set("X-Partner-Id", "partner-secret-42")
+	if err := cassettes.WriteFile(path+".yaml", list); err != nil {
+		t.Fatal(err)
+	}
+	if n, _, err := cassettes.ScrubFile(path); err != nil || n != 0 {
+		t.Errorf("ScrubFile without the name: %d replaced (%v), want 0: the name holds no credential word", n, err)
+	}
+	if n, inter, err := cassettes.ScrubFile(path, "X-PARTNER-ID"); err != nil || n != 1 || inter != 1 {
+		t.Errorf("ScrubFile with the name: %d values in %d interactions (%v), want 1 in 1", n, inter, err)
+	}
+	if n, _, _ := cassettes.ScrubFile(path, "X-PARTNER-ID"); n != 0 {
+		t.Errorf("ScrubFile again: %d replaced, want 0", n)
+	}
+}

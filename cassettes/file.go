@@ -28,16 +28,17 @@ func WriteFile(path string, list []*cassette.Interaction) error {
 // path.yaml. A path that names nothing is ErrCassetteNotFound.
 func Files(paths ...string) ([]string, error) { return recorded.Files(paths...) }
 
-// ScrubFile scrubs a cassette made elsewhere (see Scrub) and rewrites it
-// atomically when anything was replaced. It returns the number of values
-// replaced and of interactions that held any.
-func ScrubFile(path string) (replaced, interactions int, err error) {
+// ScrubFile scrubs a cassette made elsewhere (see Scrub; headers names more
+// headers to replace) and rewrites it atomically when anything was
+// replaced. It returns the number of values replaced and of interactions
+// that held any.
+func ScrubFile(path string, headers ...string) (replaced, interactions int, err error) {
 	list, err := ReadFile(path)
 	if err != nil {
 		return 0, 0, err
 	}
 	for _, i := range list {
-		if n := Scrub(i); n > 0 {
+		if n := Scrub(i, headers...); n > 0 {
 			replaced += n
 			interactions++
 		}

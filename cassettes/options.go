@@ -105,6 +105,7 @@ type config struct {
 	saveInterval time.Duration
 	logger       *slog.Logger
 	hooks        []hook
+	scrubHeaders []string // more headers to replace whole (WithScrubHeaders)
 }
 
 // DefaultSaveInterval is how long a Recorder gathers new interactions before
@@ -128,6 +129,13 @@ func WithSaveInterval(d time.Duration) Option {
 
 // WithLogger sets the logger for save errors and skipped requests (default: discard).
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// WithScrubHeaders names more headers (any case) whose values the recorder
+// replaces by Placeholder, besides the credential headers it finds by name
+// (Authorization, Cookie, X-Api-Key...): a gateway's header of another name.
+func WithScrubHeaders(names ...string) Option {
+	return func(c *config) { c.scrubHeaders = append(c.scrubHeaders, names...) }
+}
 
 // WithHook adds a hook at a stage. Hooks of a stage run in the order added.
 func WithHook(stage Stage, fn HookFunc) Option {

@@ -338,6 +338,7 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 	}
 	key := r.keys.hash(i) // before scrubbing: the key itself, salted and hashed
 	recorded.Scrub(i, Placeholder)
+	scrubHeaders(i, r.cfg.scrubHeaders)
 	i.Request.RemoteAddr = "" // the caller's address changes every run: noise in a review
 	k := recorded.RecordedKey(&i.Request)
 	d := recorded.AnswerDigest(&i.Response)
@@ -372,6 +373,7 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 		return nil
 	}
 	recorded.Scrub(&cp, Placeholder)
+	scrubHeaders(&cp, r.cfg.scrubHeaders)
 	r.mu.Lock()
 	cp.ID = len(r.list)
 	if r.keys.add(key, cp.Response.Code) {

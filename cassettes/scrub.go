@@ -1,6 +1,10 @@
 package cassettes
 
 import (
+	"net/http"
+	"slices"
+	"strings"
+
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
@@ -18,10 +22,33 @@ const RejectedPlaceholder = recorded.RejectedPlaceholder
 
 // Scrub replaces the service key and the credential headers of one
 // interaction by Placeholder, in place, and returns how many values it
-// replaced. It is idempotent and is what every Recorder applies before an
+// replaced. headers names more headers to replace whole (any case), besides
+// those redact's rule finds by name (Authorization, Cookie, X-Api-Key...).
+// It is idempotent and is what every Recorder applies before an
 // interaction reaches the disk; use it in hooks of your own.
-func Scrub(i *cassette.Interaction) int {
-	return recorded.Scrub(i, Placeholder)
+func Scrub(i *cassette.Interaction, headers ...string) int {
+	return recorded.Scrub(i, Placeholder) + scrubHeaders(i, headers)
+}
+
+// scrubHeaders replaces the values of the headers named (any case) in the
+// request and the response of i, trailers included, by Placeholder, and
+// returns how many values it replaced.
+func scrubHeaders(i *cassette.Interaction, names []string) int {
+	n := 0
+	for _, h := range []http.Header{i.Request.Headers, i.Response.Headers, i.Request.Trailer, i.Response.Trailer} {
+		for k, vs := range h {
+			if !slices.ContainsFunc(names, func(name string) bool { return strings.EqualFold(name, k) }) {
+				continue
+			}
+			for j, v := range vs {
+				if v != Placeholder {
+					vs[j] = Placeholder
+					n++
+				}
+			}
+		}
+	}
+	return n
 }
 
 // KeyRejected reports whether i is a recorded key rejection: a call of an

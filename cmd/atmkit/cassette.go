@@ -33,8 +33,10 @@ func (m *Main) runCassetteList(_ context.Context, args []string) error {
 }
 
 func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
-	fs := cli.NewFlagSet("cassette scrub", "cassette scrub [--check] PATH...", helpText("cassette-scrub"), m.Stderr)
+	fs := cli.NewFlagSet("cassette scrub", "cassette scrub [--check] [--scrub-header NAME] PATH...", helpText("cassette-scrub"), m.Stderr)
 	check := fs.Bool("check", false, "only report; exit 1 if anything would be redacted")
+	var headers cli.List
+	fs.Var(&headers, "scrub-header", "also redact this header's values (repeatable; names with key, token, secret, password, credential, signature, session or auth always are)")
 	if err := m.Parse(fs, args, nil); err != nil {
 		return err
 	}
@@ -44,7 +46,7 @@ func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
 	}
 	total := 0
 	for _, f := range files {
-		n, inter, err := scrubCount(f, *check)
+		n, inter, err := scrubCount(f, *check, headers)
 		if err != nil {
 			return fmt.Errorf("cassette scrub: %w", err)
 		}
@@ -66,13 +68,13 @@ func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
 
 // scrubCount scrubs the cassette at path as cassettes.ScrubFile does, or
 // with check only counts what it would replace, writing nothing.
-func scrubCount(path string, check bool) (replaced, interactions int, err error) {
+func scrubCount(path string, check bool, headers []string) (replaced, interactions int, err error) {
 	if !check {
-		return cassettes.ScrubFile(path)
+		return cassettes.ScrubFile(path, headers...)
 	}
 	list, err := cassettes.ReadFile(path)
 	for _, i := range list {
-		if n := cassettes.Scrub(i); n > 0 {
+		if n := cassettes.Scrub(i, headers...); n > 0 {
 			replaced, interactions = replaced+n, interactions+1
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/atmkit/atmkit/cassettes"
 )
 
 // goldenCassette copies cassettes/testdata/golden.yaml to a new file with
@@ -168,4 +170,28 @@ func readText(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestCassetteScrubHeaderFlag: --scrub-header names a header whose name
+// holds no credential word; --check counts it (exit 1) and scrub redacts it.
+func TestCassetteScrubHeaderFlag(t *testing.T) {
+	t.Parallel()
+	path := goldenCassette(t, 0)
+	list, err := cassettes.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list[0].Request.Headers.Set("X-Partner-Id", "partner-secret-42")
+	if err := cassettes.WriteFile(path, list); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, _ := runAtmkit(nil, "cassette", "scrub", "--check", path); code != exitOK {
+		t.Errorf("--check without the flag: exit %d (%s), want 0", code, stdout)
+	}
+	if code, stdout, _ := runAtmkit(nil, "cassette", "scrub", path, "--check", "--scrub-header", "x-partner-id"); code != exitFailure || !strings.Contains(stdout, "1 value to redact") {
+		t.Errorf("--check --scrub-header: exit %d %q, want 1 and 1 value", code, stdout)
+	}
+	if code, _, stderr := runAtmkit(map[string]string{"ATMKIT_SCRUB_HEADER": "X-Partner-Id"}, "cassette", "scrub", path); code != exitOK || strings.Contains(readText(t, path), "partner-secret-42") {
+		t.Errorf("scrub with ATMKIT_SCRUB_HEADER: exit %d (%s); the value must be gone", code, stderr)
+	}
 }

@@ -307,7 +307,7 @@ func TestHelpNamesOwnFlags(t *testing.T) {
 		{[]string{"record", "--help"}, "--ca-cert from ATMKIT_CA_CERT"},
 		{[]string{"bench", "--help"}, "--atms-scale from ATMKIT_ATMS_SCALE"},
 		{[]string{"fixtures", "generate", "--help"}, "--atms from ATMKIT_ATMS"},
-		{[]string{"cassette", "scrub", "--help"}, "--check from ATMKIT_CHECK"},
+		{[]string{"cassette", "scrub", "--help"}, "--scrub-header from ATMKIT_SCRUB_HEADER"},
 		{[]string{"conform", "--help"}, "from ATMKIT_"},
 	} {
 		code, stdout, stderr := runAtmkit(nil, tt.args...)

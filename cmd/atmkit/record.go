@@ -23,6 +23,7 @@ type recordFlags struct {
 	addr         string
 	saveInterval time.Duration
 	progress     int
+	scrub        cli.List // --scrub-header: more headers to redact
 
 	srv   cli.ServerFlags // --tls-* (the proxy serves HTTPS), --grace, --log-format
 	reach cli.Reach       // --ca-cert, --header, --timeout, …: how --upstream is reached (reach.go)
@@ -34,6 +35,7 @@ func (f *recordFlags) register(m *Main) *flag.FlagSet {
 	fs.StringVar(&f.cassette, "cassette", "", "cassette file to write; .yaml is appended when missing, and a missing directory is made (required)")
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address the recording proxy listens on (port 0 picks a free one)")
 	fs.DurationVar(&f.saveInterval, "save-interval", cassettes.DefaultSaveInterval, "gather new interactions this long before rewriting the cassette (0: after each one)")
+	fs.Var(&f.scrub, "scrub-header", "also write this header's values as REDACTED in the cassette (repeatable; names with key, token, secret, password, credential, signature, session or auth always are)")
 	fs.IntVar(&f.progress, "progress", 20, "print each of the first N interactions recorded as it is recorded (operation, binding, status), then a count at most once a second (0: neither)")
 	f.srv.Register(fs)
 	f.reach.Register(fs, "the upstream", true)
@@ -96,7 +98,8 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 		cassettes.WithSaveInterval(f.saveInterval),
 		cassettes.WithLogger(logger),
 		cassettes.WithTransport(rt),
-		cassettes.WithHook(cassettes.BeforeSave, p.Recorded))
+		cassettes.WithHook(cassettes.BeforeSave, p.Recorded),
+		cassettes.WithScrubHeaders(f.scrub...))
 	if err != nil {
 		_ = ln.Close()
 		return fmt.Errorf("record: %w", err)
