@@ -22,12 +22,20 @@ func ParseQuery(s string) url.Values {
 // parseQuery adds the pairs of s to v (ParseQuery stays small enough to be
 // inlined, so a caller's map need not escape).
 func parseQuery(v url.Values, s string) {
+	eachPair(s, func(name, value string) { v[name] = append(v[name], value) })
+}
+
+// eachPair calls add with each pair of a query or form body, in order,
+// name and value URL-decoded as ASP.NET's HttpValueCollection reads them: a
+// pair without '=' has an empty name, and a trailing '&' adds an empty
+// value without a name.
+func eachPair(s string, add func(name, value string)) {
 	for len(s) > 0 {
 		pair := s
 		if i := strings.IndexByte(s, '&'); i >= 0 {
 			pair, s = s[:i], s[i+1:]
-			if s == "" { // a trailing '&' adds an empty value without a name
-				v[""] = append(v[""], "")
+			if s == "" {
+				add("", "")
 			}
 		} else {
 			s = ""
@@ -36,8 +44,7 @@ func parseQuery(v url.Values, s string) {
 		if !found {
 			name, value = "", pair
 		}
-		k := urlDecode(name)
-		v[k] = append(v[k], urlDecode(value))
+		add(urlDecode(name), urlDecode(value))
 	}
 }
 

@@ -102,7 +102,7 @@ func validateValues(op *Operation, b Binding, query string, v RequestValidation)
 	}
 	c := newCall(op, b)
 	for i, p := range op.Params {
-		k := slicesIndexFold(names, p.Name)
+		k := indexFold(names, p.Name)
 		if k < 0 {
 			return nil // missing: reported by the reader
 		}
@@ -154,35 +154,20 @@ type namedValues struct {
 // case together.
 func orderedValues(query string) []namedValues {
 	var names []namedValues
-	for s := query; len(s) > 0; {
-		pair := s
-		if i := strings.IndexByte(s, '&'); i >= 0 {
-			pair, s = s[:i], s[i+1:]
-			if s == "" {
-				names = addValue(names, "", "")
-			}
-		} else {
-			s = ""
-		}
-		name, value, found := strings.Cut(pair, "=")
-		if !found {
-			name, value = "", pair
-		}
-		names = addValue(names, urlDecode(name), urlDecode(value))
-	}
+	eachPair(query, func(name, value string) { names = addValue(names, name, value) })
 	return names
 }
 
 func addValue(names []namedValues, name, value string) []namedValues {
-	if k := slicesIndexFold(names, name); k >= 0 {
+	if k := indexFold(names, name); k >= 0 {
 		names[k].values = append(names[k].values, value)
 		return names
 	}
 	return append(names, namedValues{name: name, values: []string{value}})
 }
 
-// slicesIndexFold is the index of name in names, ignoring case; -1 if none.
-func slicesIndexFold(names []namedValues, name string) int {
+// indexFold is the index of name in names, ignoring case; -1 if none.
+func indexFold(names []namedValues, name string) int {
 	for k, n := range names {
 		if strings.EqualFold(n.name, name) {
 			return k

@@ -242,9 +242,9 @@ func typedRootNamespace(body string) string {
 		ns := ""
 		for _, a := range se.Attr {
 			switch {
-			case a.Name.Space == "xmlns" && a.Value == "http://www.w3.org/2001/XMLSchema-instance":
+			case a.Name.Space == "xmlns" && a.Value == nsXSI:
 				xsi = true
-			case a.Name.Space == "xmlns" && a.Value == "http://www.w3.org/2001/XMLSchema":
+			case a.Name.Space == "xmlns" && a.Value == nsXSD:
 				xsd = true
 			case a.Name.Space == "" && a.Name.Local == "xmlns" && se.Name.Space == "":
 				ns = a.Value
