@@ -98,28 +98,9 @@ func DecodeSOAPRequest(r SOAPRequest) (*Call, *Error) { return decodeSOAP(r, tru
 // decodeSOAP is DecodeSOAPRequest; fast says whether the fast reader may
 // answer (tests compare the two readers).
 func decodeSOAP(r SOAPRequest, fast bool) (*Call, *Error) {
-	guess := SOAP11
-	if !r.HasAction || matchesBase(r.ContentType, "application/soap+xml") {
-		guess = SOAP12
-	}
-	var op *Operation
-	var action string // SOAP 1.2's action parameter, URL-decoded
-	if guess == SOAP11 {
-		a := r.Action
-		if len(a) >= 2 && a[0] == '"' && a[len(a)-1] == '"' {
-			a = a[1 : len(a)-1]
-		}
-		if op = operationOfAction(r.Namespace, a); op == nil {
-			a = urlDecode(a)
-			if op = operationOfAction(r.Namespace, a); op == nil {
-				return nil, newUnknownActionError(a)
-			}
-		}
-	} else if a, ok := contentTypeParam(r.ContentType, "action"); ok && a != "" {
-		if op = operationOfAction(r.Namespace, a); op == nil {
-			action = urlDecode(a)
-			op = operationOfAction(r.Namespace, action)
-		}
+	guess, op, action, e := routeByHeaders(r)
+	if e != nil {
+		return nil, e
 	}
 	if fast && fastReadable(r.ContentType) {
 		if c, ok := decodeSOAPFast(r.Namespace, r.ContentType, op, r.Body); ok {
@@ -162,6 +143,38 @@ func decodeSOAP(r SOAPRequest, fast bool) (*Call, *Error) {
 		return nil, newUnreadableError(guess, text.err.message())
 	}
 	return decodeSOAPStd(r.Namespace, r.ContentType, guess, op, text.text)
+}
+
+// routeByHeaders routes a SOAP call as far as its headers take it, before
+// ASMX reads the body: the version guessed (SOAP 1.2 when there is no
+// SOAPAction header or the content type is application/soap+xml), and the
+// operation the SOAPAction header names (SOAP 1.1: unquoted, URL-decoded;
+// one naming none is the error) or the content type's action parameter
+// does (SOAP 1.2; action is the parameter URL-decoded when it names none
+// as sent). op is nil when SOAP 1.2 must route by the body's element.
+func routeByHeaders(r SOAPRequest) (guess Binding, op *Operation, action string, e *Error) {
+	guess = SOAP11
+	if !r.HasAction || matchesBase(r.ContentType, "application/soap+xml") {
+		guess = SOAP12
+	}
+	if guess == SOAP11 {
+		a := r.Action
+		if len(a) >= 2 && a[0] == '"' && a[len(a)-1] == '"' {
+			a = a[1 : len(a)-1]
+		}
+		if op = operationOfAction(r.Namespace, a); op == nil {
+			a = urlDecode(a)
+			if op = operationOfAction(r.Namespace, a); op == nil {
+				return guess, nil, "", newUnknownActionError(a)
+			}
+		}
+	} else if a, ok := contentTypeParam(r.ContentType, "action"); ok && a != "" {
+		if op = operationOfAction(r.Namespace, a); op == nil {
+			action = urlDecode(a)
+			op = operationOfAction(r.Namespace, action)
+		}
+	}
+	return guess, op, action, nil
 }
 
 // fastReadable reports whether a body of plain ASCII bytes reads the same

@@ -278,6 +278,7 @@ func errorPage(e *Error, detailed bool) []byte {
 const (
 	msgUnableToRead    = "Server was unable to read request."
 	msgUnableToProcess = "Server was unable to process request."
+	msgExtensionError  = "There was an exception running the extensions specified in the config file."
 	msgNoAction        = "Unable to handle request without a valid action parameter. Please supply a valid soap action."
 	msgMissingEnvelope = "Request format is invalid: Missing required soap:Envelope element."
 	msgMissingBody     = "Request format is invalid: Missing required soap:Body element."
@@ -377,16 +378,66 @@ func NewUnrecognizedRequestError(method, pathInfo string) *Error {
 		Message: fmt.Sprintf("method %s is not taken by any ASMX protocol at %s", method, pathInfo)}
 }
 
-// NewTooLargeError is the answer to a request body over the cap (ASP.NET's
-// maxRequestLength), in b's form, with status 413.
+// NewTooLargeError is the answer to an HTTP POST or JSON request whose
+// body is over the cap (ASP.NET's maxRequestLength): the HttpException
+// HttpRequest.GetEntireRawContent throws when ASMX's form reader first
+// reads Request.Form, HTTP 500 in ASMX's text/plain form. (A SOAP request's
+// is NewTooLargeSOAPError.)
 func NewTooLargeError(b Binding, limit int64) *Error {
-	x := &Exception{Type: typeHTTPException, Message: "Maximum request length exceeded.",
-		Stack: []string{"System.Web.HttpRequest.GetEntireRawContent()", "System.Web.HttpRequest.get_InputStream()"}}
-	if b.IsSOAP() {
-		x = soapException(msgUnableToRead, x)
+	frames := concat([]string{"System.Web.HttpRequest.FillInFormCollection()", "System.Web.HttpRequest.EnsureForm()",
+		"System.Web.HttpRequest.get_Form()"}, httpReaderFrames(HTTPPost)[1:])
+	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindRequestTooLarge,
+		Exception: tooLargeException(frames...), Message: tooLargeMessage(limit)}
+}
+
+// NewTooLargeSOAPError is the answer to a SOAP request whose body is over
+// the cap, as .NET's SoapServerProtocol.Initialize gives it: reading
+// Request.InputStream throws ASP.NET's HttpException, which is kept while
+// the call is routed by its headers, without a body. Then:
+//   - a SOAPAction that names no operation is answered as always (the
+//     routing error wins);
+//   - a call routed by its SOAPAction header (SOAP 1.1) or its content
+//     type's action parameter (SOAP 1.2) gets a Server/Receiver fault in
+//     that version, "There was an exception running the extensions
+//     specified in the config file. ---> Maximum request length
+//     exceeded.";
+//   - a call that must be routed by its body's element (no SOAPAction
+//     header, or SOAP 1.2 without an action naming an operation) meets no
+//     request stream: GetRequestElement's NullReferenceException, "Server
+//     was unable to process request. ---> Object reference not set to an
+//     instance of an object.", a SOAP 1.2 Receiver fault.
+//
+// Mono answers the same in each case, in its own words (its HttpException
+// reads "Upload size exceeds httpRuntime limit.").
+func NewTooLargeSOAPError(r SOAPRequest, limit int64) *Error {
+	guess, op, _, e := routeByHeaders(r)
+	switch {
+	case e != nil:
+		e.Kind, e.Message = KindRequestTooLarge, tooLargeMessage(limit)+"; "+e.Message
+		return e
+	case op != nil:
+		inner := tooLargeException("System.Web.HttpRequest.get_InputStream()", "System.Web.Services.Protocols.SoapServerProtocol.Initialize()")
+		return &Error{Status: http.StatusInternalServerError, Code: Server, Kind: KindRequestTooLarge, Binding: guess,
+			Exception: soapException(msgExtensionError, inner, framesSOAPInit...), Message: tooLargeMessage(limit)}
 	}
-	return &Error{Status: http.StatusRequestEntityTooLarge, Code: Client, Kind: KindRequestTooLarge, Exception: x,
-		Message: fmt.Sprintf("the request body exceeds the limit of %d bytes", limit)}
+	nre := &Exception{Type: typeNullReference, Message: "Object reference not set to an instance of an object.",
+		Stack: concat([]string{"System.Web.Services.Protocols.SoapServerProtocolHelper.GetRequestElement()"}, framesSOAPRoute(SOAP12))}
+	e = newRoutingFailedError(SOAP12, nre)
+	e.Kind, e.Message = KindRequestTooLarge, tooLargeMessage(limit)+", and routing the call needs its body"
+	return e
+}
+
+// tooLargeException is ASP.NET's HttpException for a request body over
+// maxRequestLength, thrown in HttpRequest.GetEntireRawContent and met
+// through frames.
+func tooLargeException(frames ...string) *Exception {
+	return &Exception{Type: typeHTTPException, Message: "Maximum request length exceeded.",
+		Stack: concat([]string{"System.Web.HttpRequest.GetEntireRawContent()"}, frames)}
+}
+
+// tooLargeMessage is the log line of a body over limit bytes.
+func tooLargeMessage(limit int64) string {
+	return fmt.Sprintf("the request body exceeds the limit of %d bytes", limit)
 }
 
 // framesSOAPRoute are the frames of a routing error of helper b.

@@ -34,6 +34,7 @@ const (
 	typeException              = "System.Exception"
 	typeHTTPException          = "System.Web.HttpException"
 	typeRequestValidation      = "System.Web.HttpRequestValidationException"
+	typeNullReference          = "System.NullReferenceException"
 	stackTraceEnd              = "--- End of inner exception stack trace ---"
 	crlf                       = "\r\n"
 	parameterNameLine          = crlf + "Parameter name: "
@@ -74,6 +75,11 @@ func (x *Exception) detailedText(html bool) string {
 
 func (x *Exception) writeDetailed(b *strings.Builder, html bool) {
 	b.WriteString(x.Type)
+	if isExternalException(x.Type) {
+		// ExternalException.ToString writes the HRESULT after the type
+		// name: E_FAIL, which HttpException keeps unless given another.
+		b.WriteString(" (0x80004005)")
+	}
 	if x.Message != "" {
 		b.WriteString(": ")
 		if html {
@@ -91,6 +97,13 @@ func (x *Exception) writeDetailed(b *strings.Builder, html bool) {
 		b.WriteString(crlf)
 		b.WriteString(x.stackTrace())
 	}
+}
+
+// isExternalException reports whether exceptions of type typ derive from
+// System.Runtime.InteropServices.ExternalException, whose ToString names
+// the HRESULT: ASP.NET's HttpException and those derived from it.
+func isExternalException(typ string) bool {
+	return typ == typeHTTPException || typ == typeRequestValidation
 }
 
 // stackTrace is the exception's own stack trace as .NET's

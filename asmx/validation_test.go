@@ -75,7 +75,7 @@ func TestValidateQueryDetailed(t *testing.T) {
 			t.Fatalf("%s: no error", mode)
 		}
 		text := e.plainText(ErrorForm{Detailed: true})
-		if !strings.HasPrefix(text, "System.Web.HttpRequestValidationException: A potentially dangerous Request.Form value") || !strings.Contains(text, frame) {
+		if !strings.HasPrefix(text, "System.Web.HttpRequestValidationException (0x80004005): A potentially dangerous Request.Form value") || !strings.Contains(text, frame) {
 			t.Errorf("%s: detailed text %q lacks the type or %q", mode, text, frame)
 		}
 	}

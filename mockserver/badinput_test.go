@@ -177,7 +177,13 @@ func TestBadInput(t *testing.T) {
 		{"soap11 nesting 100 deep is skipped", s11(coordsAction, deep), []check{hasStatus(500), soapFault("1.1", "Client", keyMissing)}},
 		{"soap11 invalid UTF-8 is replaced", s11(coordsAction, env("1.1", strings.Replace(coordsBody, "good", "go\xffod", 1))), []check{hasStatus(500), soapFault("1.1", "Client", keyRejected)}},
 		{"soap11 declared UTF-16 is ignored", s11(coordsAction, strings.Replace(env("1.1", coordsBody), "utf-8", "utf-16", 1)), []check{hasStatus(200)}},
-		{"soap11 body over the cap", s11(coordsAction, env("1.1", strings.Replace(coordsBody, "<strPostalCode></strPostalCode>", "<strPostalCode>"+big+"</strPostalCode>", 1))), []check{hasStatus(413), soapFault("1.1", "Client", "Server was unable to read request. ---> Maximum request length exceeded.")}},
+		{"soap11 body over the cap", s11(coordsAction, env("1.1", strings.Replace(coordsBody, "<strPostalCode></strPostalCode>", "<strPostalCode>"+big+"</strPostalCode>", 1))), []check{hasStatus(500), soapFault("1.1", "Server", "There was an exception running the extensions specified in the config file. ---> Maximum request length exceeded.")}},
+		{"soap11 body over the cap, unknown action", s11(`"urn:nope"`, env("1.1", big)), []check{hasStatus(500), soapFault("1.1", "Client", "Server did not recognize the value of HTTP Header SOAPAction: urn:nope.")}},
+		{"soap11 body over the cap, no action", rawRequest{"POST", "/service/service.asmx", map[string]string{"Content-Type": "text/xml"}, env("1.1", big)},
+			[]check{hasStatus(500), soapFault("1.2", "Receiver", "Server was unable to process request. ---> Object reference not set to an instance of an object.")}},
+		{"soap12 body over the cap", s12(env("1.2", big)), []check{hasStatus(500), soapFault("1.2", "Receiver", "Server was unable to process request. ---> Object reference not set to an instance of an object.")}},
+		{"soap12 body over the cap, routed by its action", rawRequest{"POST", "/service/service.asmx", map[string]string{"Content-Type": `application/soap+xml; action="` + testNS + `/ReturnProvinces"`}, env("1.2", big)},
+			[]check{hasStatus(500), soapFault("1.2", "Receiver", "There was an exception running the extensions specified in the config file. ---> Maximum request length exceeded.")}},
 		{"soap11 wrong key", s11(coordsAction, env("1.1", strings.Replace(coordsBody, ">good<", ">bad<", 1))), []check{hasStatus(500), soapFault("1.1", "Client", keyRejected)}},
 		{"soap11 empty key", s11(coordsAction, env("1.1", strings.Replace(coordsBody, ">good<", "><", 1))), []check{hasStatus(500), soapFault("1.1", "Client", keyMissing)}},
 		{"soap11 no parameters at all", s11(coordsAction, env("1.1", `<ReturnAtmSearchByCoordinates xmlns="`+testNS+`"/>`)), []check{hasStatus(500), soapFault("1.1", "Client", keyMissing)}},
@@ -218,7 +224,7 @@ func TestBadInput(t *testing.T) {
 		{"post missing parameter", postForm("/service/service.asmx/ReturnAtmSearchByCity", asmx.ContentTypeForm, "strAtmServiceKey=good"), []check{hasStatus(500), plainText("Missing parameter: intCityID.")}},
 		{"post parameters in the query are not read", postForm("/service/service.asmx/ReturnProvinces?strAtmServiceKey=good", asmx.ContentTypeForm, "x=1"), []check{hasStatus(500), plainText("Missing parameter: strAtmServiceKey.")}},
 		{"post city id 1.5", postForm("/service/service.asmx/ReturnAtmSearchByCity", asmx.ContentTypeForm, "strAtmServiceKey=good&intCityID=1.5"), []check{hasStatus(500), plainText("Cannot convert 1.5 to System.Int32.")}},
-		{"post body over the cap", postForm("/service/service.asmx/ReturnProvinces", asmx.ContentTypeForm, "strAtmServiceKey=good&x="+big), []check{hasStatus(413), plainText("Maximum request length exceeded.")}},
+		{"post body over the cap", postForm("/service/service.asmx/ReturnProvinces", asmx.ContentTypeForm, "strAtmServiceKey=good&x="+big), []check{hasStatus(500), plainText("Maximum request length exceeded.")}},
 		{"post wrong key", postForm("/service/service.asmx/ReturnProvinces", asmx.ContentTypeForm, "strAtmServiceKey=wrong"), []check{hasStatus(500), plainText(keyRejected)}},
 		// JSON: an .asmx like the other, answering as ASMX's HTTP GET protocol
 		{"json operation not offered", get("/service-v2.asmx/ReturnProvinces?strAtmServiceKey=good"), []check{hasStatus(500), plainText("ReturnProvinces Web Service method name is not valid.")}},
@@ -228,7 +234,7 @@ func TestBadInput(t *testing.T) {
 		{"json no key", get("/service-v2.asmx/ReturnAtmSearchByCoordinates?" + strings.Replace(coordsQuery, "strAtmServiceKey=good&", "", 1)), []check{hasStatus(500), plainText("Missing parameter: strAtmServiceKey.")}},
 		{"json latitude 91 searches", get("/service-v2.asmx/ReturnAtmSearchByCoordinates?" + strings.Replace(coordsQuery, "44.6488", "91", 1)), []check{hasStatus(200), bodyContains(`"count":0`)}},
 		{"json DELETE", rawRequest{"DELETE", "/service-v2.asmx/ReturnAtmSearchByCoordinates", nil, ""}, []check{hasStatus(500), errorPage()}},
-		{"json body over the cap", postForm("/service-v2.asmx/ReturnAtmSearchByCoordinates", asmx.ContentTypeForm, coordsQuery+"&x="+big), []check{hasStatus(413), plainText("Maximum request length exceeded.")}},
+		{"json body over the cap", postForm("/service-v2.asmx/ReturnAtmSearchByCoordinates", asmx.ContentTypeForm, coordsQuery+"&x="+big), []check{hasStatus(500), plainText("Maximum request length exceeded.")}},
 	}
 	if len(tests) < 40 {
 		t.Fatalf("the table has %d rows, want at least 40", len(tests))
@@ -284,7 +290,7 @@ func TestErrorForms(t *testing.T) {
 		{"request validation off", off.URL, get("/service/service.asmx/ReturnAtmSearchByCity?strAtmServiceKey=good&intCityID=1&x=%3Cb"), []check{hasStatus(200)}},
 		{"request validation 4.5: unknown names are not read", granular.URL, get("/service/service.asmx/ReturnAtmSearchByCity?strAtmServiceKey=good&intCityID=1&x=%3Cb"), []check{hasStatus(200)}},
 		{"request validation 4.0 (the default)", detailed.URL, get("/service/service.asmx/ReturnAtmSearchByCity?strAtmServiceKey=good&intCityID=1&x=%3Cb"), []check{hasStatus(500),
-			plainText("System.Web.HttpRequestValidationException: A potentially dangerous Request.QueryString value was detected from the client (x=&quot;&lt;b&quot;).\r\n   at System.Web.HttpRequest.ValidateString(")}},
+			plainText("System.Web.HttpRequestValidationException (0x80004005): A potentially dangerous Request.QueryString value was detected from the client (x=&quot;&lt;b&quot;).\r\n   at System.Web.HttpRequest.ValidateString(")}},
 		{"error page detailed", detailed.URL, rawRequest{"PUT", "/service/service.asmx/ReturnProvinces", nil, ""}, []check{hasStatus(500), bodyContains("System.InvalidOperationException: Request format is unrecognized for URL unexpectedly ending in &#39;/ReturnProvinces&#39;.")}},
 	}
 	for _, tt := range tests {

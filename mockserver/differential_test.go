@@ -66,6 +66,8 @@ const (
 	whyPageType           = "Mono writes ASP.NET's error page as text/html without a charset"
 	whyHelpType           = "Mono writes the help page as text/html without a charset"
 	whyZeroEnding         = "Mono refuses a NUL after white space at the end of the data; .NET's XmlTextReaderImpl.ZeroEndingStream (v1Compat, as ASMX's reader) takes it for the end of the stream"
+	whyTooLargeWords      = "Mono's HttpException for a body over maxRequestLength reads \"Upload size exceeds httpRuntime limit.\"; .NET's (HttpRequest.GetEntireRawContent) \"Maximum request length exceeded.\""
+	whyNullReference      = "Mono's NullReferenceException message has no full stop"
 	whyScript             = "Mono hands an application/json request to an .asmx to its script (JSON) handler, which fails; .NET's ScriptHandlerFactory passes a request without a method path to the SOAP handler"
 )
 
@@ -152,6 +154,9 @@ func TestDifferentialAgainstReference(t *testing.T) {
 	mono := func(o outcome, why string) *monoDiff { return &monoDiff{o, why} }
 	monoPage := func(status int) *monoDiff { return mono(outcome{status, monoCTHTML, "", "*"}, whyPageType) }
 
+	overCap := strings.Repeat("a", 5<<20) // over ASP.NET's and Mono's maxRequestLength, 4096 KB
+	const extensionError = "There was an exception running the extensions specified in the config file. ---> "
+	const monoTooLarge = "Upload size exceeds httpRuntime limit."
 	radius256 := env11(coords("44.6", "-63.5", "256"))
 	latABC := env11(coords("abc", "-63.5", "5"))
 	radiusMinus := env11(coords("44.6", "-63.5", "-1"))
@@ -289,6 +294,22 @@ func TestDifferentialAgainstReference(t *testing.T) {
 		{"invalid UTF-8 read by the XML reader: 400", soap("application/soap+xml", "\x00", env12(address("a\xffb"))), outcome{400, ctSOAP12, "", ""}, nil},
 		{"ISO-8859-1 declared", soap("application/soap+xml", "\x00", strings.Replace(env12(address("caf\xe9")), "utf-8", "iso-8859-1", 1)), ok12, nil},
 		{"UTF-8 bytes named utf-32: 400", soap("text/xml; charset=utf-32", action("ReturnProvinces"), env11(provinces(key))), outcome{400, ctXML, "", ""}, nil},
+		// A body over maxRequestLength (4096 KB on both): routed by its headers, then refused
+		{"body over the cap, routed by SOAPAction", s11("ReturnProvinces", env11(provinces(key))+overCap),
+			fault11("Server", extensionError+"Maximum request length exceeded."), mono(fault11("Server", extensionError+monoTooLarge), whyTooLargeWords)},
+		{"body over the cap, a SOAPAction naming nothing", soap(ctXML, `"urn:x"`, env11(provinces(key))+overCap),
+			fault11("Client", "Server did not recognize the value of HTTP Header SOAPAction: urn:x."),
+			mono(fault11("Client", "Server did not recognize the value of HTTP Header {0}: {1}."), whyUnformatted)},
+		{"body over the cap, no SOAPAction: no stream to route by", soap(ctXML, "\x00", env11(provinces(key))+overCap),
+			fault12("Receiver", unableProc+"Object reference not set to an instance of an object."), mono(fault12("Receiver", unableProc+"Object reference not set to an instance of an object"), whyNullReference)},
+		{"body over the cap, SOAP 1.2 routed by its element", s12(env12(provinces(key)) + overCap),
+			fault12("Receiver", unableProc+"Object reference not set to an instance of an object."), mono(fault12("Receiver", unableProc+"Object reference not set to an instance of an object"), whyNullReference)},
+		{"body over the cap, SOAP 1.2 routed by its action", soap(ctSOAP12+`; action="`+ns+`/ReturnProvinces"`, "\x00", env12(provinces(key))+overCap),
+			fault12("Receiver", extensionError+"Maximum request length exceeded."), mono(fault12("Receiver", extensionError+monoTooLarge), whyTooLargeWords)},
+		{"post, body over the cap", post(svc+"ReturnProvinces", asmx.ContentTypeForm, "strAtmServiceKey="+key+"&x="+overCap),
+			plain("Maximum request length exceeded."), mono(plain(monoTooLarge), whyTooLargeWords)},
+		{"json, body over the cap", post(v2+"ReturnAtmSearchByCoordinates", asmx.ContentTypeForm, "strAtmServiceKey="+key+"&x="+overCap),
+			plain("Maximum request length exceeded."), mono(plain(monoTooLarge), whyTooLargeWords)},
 		// SOAP: the service's own errors
 		{"wrong key", s11("ReturnProvinces", env11(provinces("bad"))), fault11("Client", keyRejected), nil},
 		{"empty key", s12(env12(provinces(""))), fault12("Sender", keyMissing), nil},

@@ -56,8 +56,8 @@
 //     can never silently hide another.
 //   - Wire: WithNamespace (default http://tempuri.org/atmService), WithShape
 //     (the XML result shape, below), WithMaxBodyBytes (default
-//     DefaultMaxBodyBytes, ASP.NET's 4096 KB; larger bodies get a 413 in the
-//     binding's form), WithDetailedErrors and WithJSONErrors (how errors are
+//     DefaultMaxBodyBytes, ASP.NET's 4096 KB; larger bodies get ASP.NET's
+//     refusal, a 500 in the binding's form), WithDetailedErrors and WithJSONErrors (how errors are
 //     written: the remote caller's form and ASMX's text/plain JSON path
 //     errors by default).
 //   - Behaviour: WithFault (faults active from the start), WithReplay

@@ -9,10 +9,10 @@ import (
 	"github.com/atmkit/atmkit/internal/serve"
 )
 
-// Lingering close. A body over the cap is refused with 413 before the
+// Lingering close. A body over the cap is refused before the
 // client has sent all of it. A server that then closes the connection
 // while the client is still sending makes the client's TCP stack report a
-// reset and, often, throw the 413 it had already received away. So, as
+// reset and, often, throw the answer it had already received away. So, as
 // nginx's lingering close does, the server answers, then reads and
 // discards the rest of the body (up to LingerBytes, for at most
 // LingerTime, each read waiting at most LingerIdle) and only then closes

@@ -148,7 +148,8 @@ func WithNamespace(ns string) Option {
 }
 
 // WithMaxBodyBytes caps request bodies (default DefaultMaxBodyBytes); larger
-// ones get a 413 in the binding's form. n must be positive.
+// ones get ASP.NET's refusal, a 500 in the binding's form
+// (asmx.NewTooLargeError, NewTooLargeSOAPError). n must be positive.
 func WithMaxBodyBytes(n int64) Option {
 	return func(c *config) error {
 		if n <= 0 {

@@ -315,18 +315,23 @@ func (s *Server) serveServiceRoot(w http.ResponseWriter, r *http.Request, ex *ex
 		guess = asmx.SOAP11
 	}
 	ex.binding = guess
+	action := ""
+	if hasAction && len(actions) > 0 {
+		action = actions[0]
+	}
 	body, e := s.readBody(w, r, guess)
 	if e != nil {
+		if e.Kind == asmx.KindRequestTooLarge {
+			// ASMX routes the call by its headers before the body fails it.
+			e = asmx.NewTooLargeSOAPError(asmx.SOAPRequest{Namespace: s.cfg.namespace, ContentType: ct,
+				Action: action, HasAction: hasAction}, s.cfg.maxBodyBytes)
+		}
 		s.writeError(w, ex, guess, e)
 		return
 	}
 	defer putBuffer(body)
 	ex.keepBody(body.Bytes(), s.journal.bodyMax)
 	ex.rawBody = body.Bytes() // until the handler returns, for a replayed error
-	action := ""
-	if hasAction && len(actions) > 0 {
-		action = actions[0]
-	}
 	call, e := asmx.DecodeSOAPRequest(asmx.SOAPRequest{Namespace: s.cfg.namespace, ContentType: ct,
 		Action: action, HasAction: hasAction, Body: body.Bytes()})
 	if e != nil {
