@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"path/filepath"
+	"strings"
 
 	"github.com/atmkit/atmkit/internal/redact"
 )
@@ -34,7 +36,7 @@ func NewProxy(upstream *url.URL, rt http.RoundTripper, logger *slog.Logger) http
 			// the answer.
 			err = redact.Error(err)
 			logger.Error("proxy", "method", r.Method, "path", r.URL.Path, "err", err)
-			http.Error(w, "atmkit record: the upstream could not be reached or recorded: "+err.Error(), http.StatusBadGateway)
+			http.Error(w, "atmkit record: the upstream could not be reached or recorded: "+withoutCassetteDir(err.Error(), rt), http.StatusBadGateway)
 		},
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -45,4 +47,16 @@ func NewProxy(upstream *url.URL, rt http.RoundTripper, logger *slog.Logger) http
 		}
 		rp.ServeHTTP(w, r)
 	})
+}
+
+// withoutCassetteDir is msg, an error text for a client of the proxy, with
+// the cassette's path (a *Recorder's) cut to its file name: where the
+// cassette lies on this machine is the log's business, not the answer's
+// (a recorder in a container or on a shared runner answers other hosts).
+func withoutCassetteDir(msg string, rt http.RoundTripper) string {
+	rec, ok := rt.(*Recorder)
+	if !ok || rec.Path() == "" {
+		return msg
+	}
+	return strings.ReplaceAll(msg, rec.Path(), filepath.Base(rec.Path()))
 }

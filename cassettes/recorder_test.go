@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -70,8 +71,13 @@ func TestConcurrentRecording(t *testing.T) {
 		t.Fatalf("got %d interactions, want %d (one per distinct question and answer)", len(list), distinct)
 	}
 	assertNoKey(t, path)
-	if status, body := do(t, proxy.Client(), request(t, proxy.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false)); status != http.StatusBadGateway {
+	status, body := do(t, proxy.Client(), request(t, proxy.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false))
+	if status != http.StatusBadGateway {
 		t.Fatalf("a request after Stop: status %d, want 502: %s", status, body)
+	}
+	// The answer names the cassette by its file name, not where it lies.
+	if !strings.Contains(body, filepath.Base(path)) || strings.Contains(body, filepath.Dir(path)) {
+		t.Errorf("a request after Stop: got %q, want the cassette's file name without its directory %s", body, filepath.Dir(path))
 	}
 }
 
