@@ -10,9 +10,11 @@ import (
 // deployment's answers in place of the recorded ones (requests, and the
 // mark of key rejections, stay as recorded), atomically and scrubbed like
 // every cassette. It returns the files rewritten and how many answers were
-// replaced. A cassette whose interactions changed since Run read it is
-// left alone with an error.
-func (r *Report) Update() (files []string, replaced int, err error) {
+// replaced. headers names more headers to redact, as cassettes.Scrub does
+// (a recorder's WithScrubHeaders): the deployment's answers may carry them
+// anew. A cassette whose interactions changed since Run read it is left
+// alone with an error.
+func (r *Report) Update(headers ...string) (files []string, replaced int, err error) {
 	byFile := map[string][]Result{}
 	var order []string
 	for _, res := range r.Results {
@@ -34,6 +36,7 @@ func (r *Report) Update() (files []string, replaced int, err error) {
 				return files, replaced, fmt.Errorf("update %s: the cassette changed since it was verified; verify it again", f)
 			}
 			list[res.pos].Response = *res.Live
+			cassettes.Scrub(list[res.pos], headers...)
 		}
 		if err := cassettes.WriteFile(f, list); err != nil {
 			return files, replaced, fmt.Errorf("update: %w", err)

@@ -370,6 +370,37 @@ func TestVerifyUpdate(t *testing.T) {
 	}
 }
 
+// TestVerifyUpdateScrubsNamedHeaders: Update redacts the headers it is
+// given in the answers it writes, as the recorder's --scrub-header does.
+func TestVerifyUpdateScrubsNamedHeaders(t *testing.T) {
+	t.Parallel()
+	up, ds := standIn(t)
+	path := recordDeployment(t, up.URL, ds)
+	driftURL, _ := url.Parse(editor(t, up.URL, renameResult))
+	traced := httptest.NewServer(&httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(driftURL) },
+		ModifyResponse: func(resp *http.Response) error {
+			resp.Header.Set("X-Trace-Ident", "trace-4711")
+			return nil
+		},
+	})
+	defer traced.Close()
+	r, err := run(t, path, traced.URL, verify.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, n, err := r.Update("x-trace-ident"); err != nil || n == 0 {
+		t.Fatalf("Update: %d replaced, %v; want the drifted answers replaced", n, err)
+	}
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(text), "trace-4711") || !strings.Contains(string(text), "X-Trace-Ident") {
+		t.Errorf("the updated cassette holds the named header's value, or lost the header:\n%s", text)
+	}
+}
+
 // TestVerifyKeyNeverWritten: an upstream that echoes the key in its
 // answers and headers: the report, its JUnit form and the updated
 // cassette hold no key.

@@ -25,6 +25,7 @@ type verifyFlags struct {
 	rate        float64
 	maxDiffs    int
 	quiet       bool
+	scrub       cli.List  // --scrub-header: more headers --update redacts
 	reach       cli.Reach // --ca-cert, --header, --timeout, …: how --upstream is reached (reach.go)
 }
 
@@ -39,6 +40,7 @@ func (f *verifyFlags) register(m *Main) *flag.FlagSet {
 	fs.Float64Var(&f.rate, "rate", 0, "at most this many requests a second (a `number`), evenly spaced (0: no limit)")
 	fs.IntVar(&f.maxDiffs, "max-differences", verify.DefaultMaxDifferences, "value differences shown per interaction (all are counted)")
 	fs.BoolVar(&f.quiet, "quiet", false, "print only the interactions that drifted, and the summary")
+	fs.Var(&f.scrub, "scrub-header", "with --update, also write this header's values as REDACTED (repeatable; names with key, token, secret, password, credential, signature, session or auth always are)")
 	f.reach.Register(fs, "the upstream", true)
 	return fs
 }
@@ -118,7 +120,7 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 		return nil
 	}
 	if f.update {
-		updated, n, err := report.Update()
+		updated, n, err := report.Update(f.scrub...)
 		for _, u := range updated {
 			fmt.Fprintf(m.Stdout, "atmkit: updated %s\n", u)
 		}
