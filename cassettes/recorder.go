@@ -340,6 +340,7 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 	recorded.Scrub(i, Placeholder)
 	scrubHeaders(i, r.cfg.scrubHeaders)
 	i.Request.RemoteAddr = "" // the caller's address changes every run: noise in a review
+	recorded.DropTiming(i)
 	k := recorded.RecordedKey(&i.Request)
 	d := recorded.AnswerDigest(&i.Response)
 	r.mu.Lock()

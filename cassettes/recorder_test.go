@@ -71,6 +71,12 @@ func TestConcurrentRecording(t *testing.T) {
 		t.Fatalf("got %d interactions, want %d (one per distinct question and answer)", len(list), distinct)
 	}
 	assertNoKey(t, path)
+	// Nothing that changes on every recording: no Date, no duration.
+	for _, i := range list {
+		if i.Response.Headers.Get("Date") != "" || i.Response.Duration != 0 {
+			t.Fatalf("interaction %d holds a Date %q or a duration %v", i.ID, i.Response.Headers.Get("Date"), i.Response.Duration)
+		}
+	}
 	status, body := do(t, proxy.Client(), request(t, proxy.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false))
 	if status != http.StatusBadGateway {
 		t.Fatalf("a request after Stop: status %d, want 502: %s", status, body)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 )
 
 // Update rewrites every cassette in which an interaction drifted with the
@@ -37,6 +38,7 @@ func (r *Report) Update(headers ...string) (files []string, replaced int, err er
 			}
 			list[res.pos].Response = *res.Live
 			cassettes.Scrub(list[res.pos], headers...)
+			recorded.DropTiming(list[res.pos])
 		}
 		if err := cassettes.WriteFile(f, list); err != nil {
 			return files, replaced, fmt.Errorf("update: %w", err)
