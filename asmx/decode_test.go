@@ -574,3 +574,30 @@ func TestSOAPText(t *testing.T) {
 		})
 	}
 }
+
+// FuzzTooLargeSOAPError: whatever the headers of a SOAP request over the
+// body cap, its answer is a 500 SOAP fault of a known version, kind
+// RequestTooLarge, in valid UTF-8, and routing by the headers agrees with
+// DecodeSOAPRequest's (an unknown SOAPAction is that fault in both).
+func FuzzTooLargeSOAPError(f *testing.F) {
+	f.Add("text/xml; charset=utf-8", `"`+ns+`/ReturnProvinces"`, true)
+	f.Add("text/xml", `"urn:x"`, true)
+	f.Add(`application/soap+xml; action="`+ns+`/ReturnProvinces"`, "", false)
+	f.Add(`application/soap+xml; action="%zz`, "", false)
+	f.Fuzz(func(t *testing.T, ct, action string, hasAction bool) {
+		r := SOAPRequest{Namespace: ns, ContentType: ct, Action: action, HasAction: hasAction}
+		e := NewTooLargeSOAPError(r, 4096)
+		if e.Status != 500 || e.Kind != KindRequestTooLarge || !e.Binding.IsSOAP() {
+			t.Fatalf("got status %d, kind %s, binding %v: want 500, %s, a SOAP version", e.Status, e.Kind, e.Binding, KindRequestTooLarge)
+		}
+		for _, form := range []ErrorForm{{}, {Detailed: true}} {
+			if out := appendFault(nil, e.Binding, e, form); !utf8.Valid(out) {
+				t.Fatalf("fault is not UTF-8: %q", out)
+			}
+		}
+		_, de := DecodeSOAPRequest(r) // no body: routing by the headers decides what it can
+		if de != nil && de.Kind == KindUnknownAction && e.Exception.remoteText(false) != de.Exception.remoteText(false) {
+			t.Fatalf("an unknown action: got %q, DecodeSOAPRequest gives %q", e.Exception.remoteText(false), de.Exception.remoteText(false))
+		}
+	})
+}
