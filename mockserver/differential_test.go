@@ -190,6 +190,10 @@ func TestDifferentialAgainstReference(t *testing.T) {
 		{"soap12 routed by its action parameter", soap(ctSOAP12+`; action="`+ns+`/ReturnProvinces"`, "\x00", env12(`<x/>`)), fault12("Sender", keyMissing), nil},
 		{"a 1.2 envelope as text/xml is answered as 1.2", s11("ReturnProvinces", env12(provinces(key))), ok12, nil},
 		{"a 1.1 envelope as application/soap+xml: 415", s12(env11(provinces(key))), outcome{415, ctXML, "", ""}, nil},
+		{"two SOAPAction headers: the last counts", soap(ctXML, `"urn:x"`+"\n"+action("ReturnProvinces"), env11(provinces(key))), ok11, nil},
+		{"two SOAPAction headers, the last naming nothing", soap(ctXML, action("ReturnProvinces")+"\n"+`"urn:x"`, env11(provinces(key))),
+			fault11("Client", "Server did not recognize the value of HTTP Header SOAPAction: urn:x."),
+			mono(fault11("Client", "Server did not recognize the value of HTTP Header {0}: {1}."), whyUnformatted)},
 		{"soap11 without SOAPAction is routed by its element", soap(ctXML, "\x00", env11(provinces(key))), ok11, nil},
 		{"unknown envelope namespace", s11("ReturnProvinces", env("urn:x", provinces(key))),
 			fault11("VersionMismatch", "Possible SOAP version mismatch: Envelope namespace urn:x was unexpected. Expecting "+asmx.NamespaceSOAP11+"."),
@@ -410,7 +414,7 @@ func send(t *testing.T, base string, req diffRequest) outcome {
 		t.Fatal(err)
 	}
 	for k, v := range req.header {
-		r.Header[http.CanonicalHeaderKey(k)] = []string{v}
+		r.Header[http.CanonicalHeaderKey(k)] = strings.Split(v, "\n") // a header sent more than once
 	}
 	resp, err := http.DefaultClient.Do(r)
 	if err != nil {

@@ -317,7 +317,9 @@ func (s *Server) serveServiceRoot(w http.ResponseWriter, r *http.Request, ex *ex
 	ex.binding = guess
 	action := ""
 	if hasAction && len(actions) > 0 {
-		action = actions[0]
+		// Sent twice, the last one counts, as ASP.NET's HttpRequest.Headers
+		// keeps it (SynchronizeHeader sets each in turn; Mono likewise).
+		action = actions[len(actions)-1]
 	}
 	body, e := s.readBody(w, r, guess)
 	if e != nil {
