@@ -383,7 +383,7 @@ func NewUnrecognizedRequestError(method, pathInfo string) *Error {
 // HttpRequest.GetEntireRawContent throws when ASMX's form reader first
 // reads Request.Form, HTTP 500 in ASMX's text/plain form. (A SOAP request's
 // is NewTooLargeSOAPError.)
-func NewTooLargeError(b Binding, limit int64) *Error {
+func NewTooLargeError(limit int64) *Error {
 	frames := concat([]string{"System.Web.HttpRequest.FillInFormCollection()", "System.Web.HttpRequest.EnsureForm()",
 		"System.Web.HttpRequest.get_Form()"}, httpReaderFrames(HTTPPost)[1:])
 	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindRequestTooLarge,

@@ -295,7 +295,7 @@ func TestReadBodyMakesRoomAsBytesCome(t *testing.T) {
 	}
 	r := httptest.NewRequest("POST", asmx.ServicePath, strings.NewReader("<a/>"))
 	r.ContentLength = 4_000_000 // declared, never sent
-	buf, e := s.readBody(httptest.NewRecorder(), r, asmx.SOAP11)
+	buf, e := s.readBody(httptest.NewRecorder(), r)
 	if e != nil {
 		t.Fatalf("got error %s", e.Message)
 	}

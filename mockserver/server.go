@@ -321,7 +321,7 @@ func (s *Server) serveServiceRoot(w http.ResponseWriter, r *http.Request, ex *ex
 		// keeps it (SynchronizeHeader sets each in turn; Mono likewise).
 		action = actions[len(actions)-1]
 	}
-	body, e := s.readBody(w, r, guess)
+	body, e := s.readBody(w, r)
 	if e != nil {
 		if e.Kind == asmx.KindRequestTooLarge {
 			// ASMX routes the call by its headers before the body fails it.
@@ -404,10 +404,11 @@ func putBuffer(b *bytes.Buffer) {
 	}
 }
 
-// readBody reads the request body up to the configured cap.
-func (s *Server) readBody(w http.ResponseWriter, r *http.Request, b asmx.Binding) (*bytes.Buffer, *asmx.Error) {
+// readBody reads the request body up to the configured cap; a body over it
+// is asmx.NewTooLargeError (a SOAP caller makes it NewTooLargeSOAPError).
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) (*bytes.Buffer, *asmx.Error) {
 	if r.ContentLength > s.cfg.maxBodyBytes {
-		return nil, asmx.NewTooLargeError(b, s.cfg.maxBodyBytes)
+		return nil, asmx.NewTooLargeError(s.cfg.maxBodyBytes)
 	}
 	buf := bufferPool.Get().(*bytes.Buffer)
 	body := r.Body
@@ -431,7 +432,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, b asmx.Binding
 		putBuffer(buf)
 		var mbe *http.MaxBytesError
 		if asErr(err, &mbe) {
-			return nil, asmx.NewTooLargeError(b, s.cfg.maxBodyBytes)
+			return nil, asmx.NewTooLargeError(s.cfg.maxBodyBytes)
 		}
 		return nil, asmx.NewMalformedError("reading the body: " + err.Error())
 	}
@@ -449,7 +450,7 @@ func (s *Server) readForm(w http.ResponseWriter, r *http.Request, b asmx.Binding
 	if base, _, _ := strings.Cut(ct, ";"); !strings.EqualFold(base, asmx.ContentTypeForm) {
 		return "", asmx.NewBadFormError(b, ct)
 	}
-	body, e := s.readBody(w, r, b)
+	body, e := s.readBody(w, r)
 	if e != nil {
 		return "", e
 	}
