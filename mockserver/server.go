@@ -45,14 +45,11 @@ type Server struct {
 // TestServer in a test. An option that cannot apply (an empty key, a
 // missing fixtures directory, two data sets) is an error.
 func New(opts ...Option) (*Server, error) {
-	cfg := defaultConfig()
-	for _, o := range opts {
-		if err := o(&cfg); err != nil {
-			return nil, err
-		}
+	cfg, err := applyOptions(opts)
+	if err != nil {
+		return nil, err
 	}
 	ds := cfg.dataset
-	var err error
 	switch {
 	case ds != nil:
 		if err := ds.Validate(); err != nil {

@@ -279,6 +279,7 @@ func TestStartTestServerBadOption(t *testing.T) {
 		{"nil replayer", []Option{WithReplay(nil, MissFault)}, "WithReplay(nil)"},
 		{"unknown miss policy", []Option{WithReplay(panickingReplayer{}, MissPolicy(7))}, "miss policy 7"},
 		{"admin token with a line break", []Option{WithAdminToken("tok\nen")}, "line break"},
+		{"nil option", []Option{WithKeys("k"), nil}, "option 2 of 2 is nil"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
