@@ -364,8 +364,19 @@ func streamThrough(w http.ResponseWriter) {
 	}
 }
 
-// writeStatusPage answers with status and the HTML page HTTP.sys writes for it.
+// bodyAllowed reports whether an answer of status may have a body: not
+// 204 No Content nor 304 Not Modified (a fault's status is 200 to 599).
+func bodyAllowed(status int) bool {
+	return status != http.StatusNoContent && status != http.StatusNotModified
+}
+
+// writeStatusPage answers with status and the HTML page HTTP.sys writes for
+// it; a status that has no body (204, 304) is answered with none.
 func writeStatusPage(w http.ResponseWriter, status int) {
+	if !bodyAllowed(status) {
+		w.WriteHeader(status)
+		return
+	}
 	text := http.StatusText(status)
 	if text == "" {
 		text = "Error"
