@@ -15,6 +15,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/internal/wire"
 	"github.com/atmkit/atmkit/shape"
 )
@@ -148,7 +149,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			if v == http.ErrAbortHandler {
 				panic(v)
 			}
-			s.log.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			s.log.Error("panic serving request", "method", r.Method, "path", redact.Text(r.URL.Path, s.cfg.keys...), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			if !sw.wrote {
 				s.writeError(sw, ex, ex.binding, asmx.NewServerError(ex.binding, fmt.Sprintf("internal error: %v", v)))
 			}
@@ -203,7 +204,13 @@ func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 	if !s.log.Enabled(r.Context(), slog.LevelInfo) {
 		return
 	}
-	attrs := []slog.Attr{slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", status),
+	// The keys are masked as the journal masks them: the configured ones
+	// and the call's own, wherever the path or an error text holds them.
+	keys := s.cfg.keys
+	if ex.call != nil && ex.call.Key != "" {
+		keys = append(keys[:len(keys):len(keys)], ex.call.Key)
+	}
+	attrs := []slog.Attr{slog.String("method", r.Method), slog.String("path", redact.Text(r.URL.Path, keys...)), slog.Int("status", status),
 		slog.Duration("duration", time.Since(ex.start))}
 	if ex.binding != 0 {
 		attrs = append(attrs, slog.String("binding", ex.binding.String()))
@@ -212,7 +219,7 @@ func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 		attrs = append(attrs, slog.String("operation", ex.call.Op.Name))
 	}
 	if ex.err != nil {
-		attrs = append(attrs, slog.String("error", ex.err.Message))
+		attrs = append(attrs, slog.String("error", redact.Text(ex.err.Message, keys...)))
 	} else if ex.note != "" {
 		attrs = append(attrs, slog.String("error", ex.note))
 	}
