@@ -46,9 +46,11 @@ type JournalEntry struct {
 	// Error is the kind of error answered (asmx.Kind* such as
 	// "InvalidParameter"); for a request answered with no response,
 	// "Dropped" (a drop fault closed the connection, Fault names it) or
-	// "Canceled" (the client went away during an injected delay, journaled
-	// when it went); for a reset fault's call, "Reset" (with the status it
-	// began to answer); otherwise empty.
+	// "Canceled" (the client went away, or a TestServer closed, during an
+	// injected delay or dribble; journaled when it went); for a reset
+	// fault's call, "Reset" (with the status it began to answer);
+	// otherwise empty. A garbage fault's call has none (Status 0,
+	// FaultKind garbage).
 	Error string
 	// Fault is the id of the injected fault applied to the request, if any.
 	Fault string

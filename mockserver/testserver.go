@@ -59,8 +59,8 @@ type TestServer struct {
 // HTTPS, as httptest.NewTLSServer does: its certificate, for 127.0.0.1,
 // ::1 and localhost, is issued by an authority made for the server alone;
 // TestServer.Client trusts it, and TestServer.CACertPEM is that authority
-// for clients of other kinds. NewServer and New take no notice of it: a
-// handler does not choose its transport.
+// for clients of other kinds. New takes no notice of it: a handler does
+// not choose its transport (ServeWith serves HTTPS with ServeOptions.TLS).
 func WithTLS() Option {
 	return func(c *config) error { c.tls = true; return nil }
 }
