@@ -203,9 +203,12 @@ func tcpConn(c net.Conn) *net.TCPConn {
 // it (see dribbleWriter).
 func (s *Server) dribble(w http.ResponseWriter, ex *exchange, d Dribble) *dribbleWriter {
 	dw := &dribbleWriter{ResponseWriter: w, ctx: ex.ctx, d: d, total: -1}
-	dw.beforeLast = func() {
+	dw.beforeLast = func(last []byte) {
+		// The journal keeps the whole answer, the last chunk included,
+		// and its whole length, though the last chunk has not gone yet.
+		ex.lastChunk, ex.answerSize = last, int64(dw.total)
 		s.observe(ex.req, ex, dw.status)
-		ex.observed = true
+		ex.lastChunk, ex.observed = nil, true
 	}
 	dw.canceled = func() { ex.note = noteCanceled }
 	return dw
@@ -224,8 +227,8 @@ type dribbleWriter struct {
 	http.ResponseWriter
 	ctx        context.Context
 	d          Dribble
-	beforeLast func() // journals the request
-	canceled   func() // notes a client gone during the pacing
+	beforeLast func(last []byte) // journals the request; last: the last chunk's bytes at hand
+	canceled   func()            // notes a client gone during the pacing
 
 	status int       // the status written; 0 before the header
 	start  time.Time // when the header went out
@@ -284,7 +287,7 @@ func (dw *dribbleWriter) emit(p []byte) (int, error) {
 				return written, dw.err
 			}
 			if i == dw.d.Chunks {
-				dw.last()
+				dw.last(p[:min(len(p), dw.total-dw.sent)])
 			}
 		}
 		end := int(total * int64(i) / n)
@@ -322,11 +325,12 @@ func (dw *dribbleWriter) wait(t time.Time) bool {
 	}
 }
 
-// last journals the request once, before the last chunk goes.
-func (dw *dribbleWriter) last() {
+// last journals the request once, before the last chunk, whose bytes at
+// hand are p, goes.
+func (dw *dribbleWriter) last(p []byte) {
 	if !dw.ended {
 		dw.ended = true
-		dw.beforeLast()
+		dw.beforeLast(p)
 	}
 }
 
@@ -340,7 +344,7 @@ func (dw *dribbleWriter) finish() {
 	if dw.err == nil && dw.status != 0 && !dw.ended {
 		dw.wait(dw.start.Add(dw.d.Duration))
 		if dw.err == nil {
-			dw.last()
+			dw.last(nil)
 		}
 	}
 }

@@ -79,6 +79,12 @@ func TestFaultDribble(t *testing.T) {
 			if e.Fault != "f1" || e.FaultKind != tt.kind || e.Status != tt.status {
 				t.Errorf("journal: got fault %q kind %q status %d, want f1, %s, %d", e.Fault, e.FaultKind, e.Status, tt.kind, tt.status)
 			}
+			// Journaled before the last chunk went, the entry still holds
+			// the whole answer the client got, last chunk included.
+			if r := e.Response; r.Body != got.body || r.Size != int64(len(got.body)) || r.Cut {
+				t.Errorf("journal: got an answer of %d bytes (size %d, cut %v), want the %d bytes the client got:\n%.300q\nwant\n%.300q",
+					len(r.Body), r.Size, r.Cut, len(got.body), r.Body, got.body)
+			}
 		})
 	}
 }
@@ -338,5 +344,10 @@ func TestFaultDribbleStreamedAnswer(t *testing.T) {
 	}
 	if got := call(t, ts.URL, asmx.SOAP11, asmx.OpReturnAllAtms, paramsFor(asmx.OpReturnAllAtms, "k")); got != want {
 		t.Errorf("dribbled: %d %d bytes, want the normal answer's %d %d bytes", got.status, len(got.body), want.status, len(want.body))
+	}
+	// The journal has the answer's whole length, and its first bytes.
+	e := lastEntry(t, ts)
+	if r := e.Response; r.Size != int64(len(want.body)) || !r.Cut || !strings.HasPrefix(want.body, r.Body) || len(r.Body) == 0 {
+		t.Errorf("journal: got size %d, cut %v, %d bytes, want size %d, cut, the answer's first bytes", r.Size, r.Cut, len(r.Body), len(want.body))
 	}
 }

@@ -132,6 +132,12 @@ type exchange struct {
 	head     int    // requestHead of req plus 1; 0 until counted
 	rawBody  []byte // the whole request body while the handler runs (SOAP, POST), for a replayed error
 
+	// A dribbled answer is journaled before its last chunk goes
+	// (dribbleWriter.last): lastChunk holds that chunk's bytes at hand,
+	// answerSize the answer's whole length, while it is journaled.
+	lastChunk  []byte
+	answerSize int64
+
 	writer statusWriter // what sw points to: one allocation for both
 }
 
