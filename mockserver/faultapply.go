@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"strconv"
@@ -134,17 +135,21 @@ func (s *Server) writeReset(w http.ResponseWriter, ex *exchange, afterBytes int,
 	}
 	body = body[:min(afterBytes, len(body))]
 
-	ex.note = noteReset
-	s.observe(ex.req, ex, status)
-	ex.observed = true
-	conn, brw, err := http.NewResponseController(w).Hijack()
-	if err != nil {
-		panic(http.ErrAbortHandler)
-	}
 	h := held.Header().Clone()
 	h.Set("Date", time.Now().UTC().Format(http.TimeFormat))
 	if h.Get("Content-Length") == "" {
 		h.Set("Content-Length", strconv.Itoa(held.Length))
+	}
+
+	// The journal keeps what the client gets: the header, and the body
+	// up to the reset.
+	maps.Copy(w.Header(), h)
+	ex.note, ex.aside, ex.answerSize = noteReset, body, int64(len(body))
+	s.observe(ex.req, ex, status)
+	ex.aside, ex.observed = nil, true
+	conn, brw, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
 	}
 	writeResponseHead(brw.Writer, status, h)
 	_, _ = brw.Write(body)
@@ -206,9 +211,9 @@ func (s *Server) dribble(w http.ResponseWriter, ex *exchange, d Dribble) *dribbl
 	dw.beforeLast = func(last []byte) {
 		// The journal keeps the whole answer, the last chunk included,
 		// and its whole length, though the last chunk has not gone yet.
-		ex.lastChunk, ex.answerSize = last, int64(dw.total)
+		ex.aside, ex.answerSize = last, int64(dw.total)
 		s.observe(ex.req, ex, dw.status)
-		ex.lastChunk, ex.observed = nil, true
+		ex.aside, ex.observed = nil, true
 	}
 	dw.canceled = func() { ex.note = noteCanceled }
 	return dw

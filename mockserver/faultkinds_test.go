@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -144,6 +145,14 @@ func TestFaultReset(t *testing.T) {
 		e := lastEntry(t, ts)
 		if e.Status != 200 || e.Error != noteReset || e.Fault != "f1" || e.FaultKind != kindReset {
 			t.Errorf("afterBytes %d: journal %+v, want status 200, error Reset, fault f1 of kind reset", after, e)
+		}
+		// The journal shows what the client got: the header and the
+		// bytes before the reset.
+		r := e.Response
+		if r.Body != string(body) || r.Size != int64(len(body)) || r.Cut || r.Header.Get("Content-Length") != strconv.Itoa(len(whole)) ||
+			r.Header.Get("Content-Type") != resp.Header.Get("Content-Type") {
+			t.Errorf("afterBytes %d: journal answer %q (size %d, cut %v), header %v; want the %d bytes sent, Content-Length %d and Type %q",
+				after, r.Body, r.Size, r.Cut, r.Header, len(body), len(whole), resp.Header.Get("Content-Type"))
 		}
 	}
 }

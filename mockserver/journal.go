@@ -65,7 +65,8 @@ type JournalEntry struct {
 	// Request is the request's header fields (Host included) and body.
 	Request JournalMessage
 	// Response is the answer's header fields, as the mock set them, and
-	// first bytes; empty when no answer was written (Status 0).
+	// first bytes (of a reset fault's call, those sent before the reset);
+	// empty when no answer was written (Status 0).
 	Response JournalMessage
 }
 

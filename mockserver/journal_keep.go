@@ -230,8 +230,8 @@ func keepCall(rec *journalRecord, r *http.Request, ex *exchange, status, limit i
 	k.answered = true
 	k.respBody, k.respSize, k.fromSet = sw.first, sw.size, ex.fromSet
 	if ex.answerSize > k.respSize { // a dribble's, before its last chunk
-		if sw.keep > 0 && len(ex.lastChunk) > 0 {
-			k.respBody = sw.firstWith(ex.lastChunk)
+		if sw.keep > 0 && len(ex.aside) > 0 {
+			k.respBody = sw.firstWith(ex.aside)
 		}
 		k.respSize = ex.answerSize
 	}

@@ -132,10 +132,12 @@ type exchange struct {
 	head     int    // requestHead of req plus 1; 0 until counted
 	rawBody  []byte // the whole request body while the handler runs (SOAP, POST), for a replayed error
 
-	// A dribbled answer is journaled before its last chunk goes
-	// (dribbleWriter.last): lastChunk holds that chunk's bytes at hand,
-	// answerSize the answer's whole length, while it is journaled.
-	lastChunk  []byte
+	// Bytes of the answer that do not pass through sw before it is
+	// journaled: a dribbled answer's last chunk, which goes after
+	// (dribbleWriter.last), and what a reset fault writes to the
+	// connection itself (writeReset). aside holds them and answerSize
+	// the answer's length while it is journaled.
+	aside      []byte
 	answerSize int64
 
 	writer statusWriter // what sw points to: one allocation for both
