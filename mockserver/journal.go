@@ -376,6 +376,12 @@ func recordOf(method, path string, ex *exchange, status int, d time.Duration) jo
 // Journal returns copies of the journaled requests f matches, oldest
 // first, each with its request and answer (keys masked); RequestFilter{}
 // matches all of them.
+//
+// A call is journaled as the handler returns. A TestServer holds each
+// answer back until then, so a client that has read its answer finds the
+// call here at once; a Server mounted in a server of one's own gives no
+// such promise: its client may read a long answer (ReturnAllAtms) before
+// the call is journaled.
 func (s *Server) Journal(f RequestFilter) []JournalEntry { return s.journal.list(f, true) }
 
 // ResetJournal empties the journal. Sequence numbers keep counting.
