@@ -43,8 +43,10 @@ func List() []Info {
 // New that failed): that is an error, not a handler that panics on every
 // request. With no names, Wrap returns h itself. Requests no named deviation
 // touches (other bindings, help pages, the admin API) pass through
-// unbuffered. Empty and repeated names are ignored; an unknown name is an
-// error wrapping ErrUnknown that lists the valid ones.
+// unbuffered; the answers to those it touches are held whole to be
+// rewritten, so a dribble fault of the mock reaches their clients as a
+// delay, the body at once. Empty and repeated names are ignored; an
+// unknown name is an error wrapping ErrUnknown that lists the valid ones.
 //
 // If h has a Namespace() string method (a *mockserver.Server has), answers are read
 // in that namespace, else in the one each SOAP request uses. If h has a
