@@ -20,7 +20,8 @@ import (
 const (
 	// noteCanceled: the client went away during an injected delay or dribble.
 	noteCanceled = "Canceled"
-	// noteDropped: a drop fault closed the connection.
+	// noteDropped: a drop fault closed the connection, or a delay
+	// outlasted the server's write timeout.
 	noteDropped = "Dropped"
 	// noteReset: a reset fault reset the connection in the middle of its
 	// answer (journaled with the status it began to answer).
@@ -48,6 +49,14 @@ func (s *Server) injectFault(w http.ResponseWriter, ex *exchange, op string, b a
 		case <-t.C:
 		case <-ex.ctx.Done():
 			ex.note = noteCanceled
+			s.drop(w, ex)
+			return true
+		}
+		if pastWriteTimeout(ex) {
+			// The server can no longer write an answer: close the
+			// connection, as the client sees it, and journal no answer
+			// rather than one that never left.
+			ex.note = noteDropped
 			s.drop(w, ex)
 			return true
 		}
@@ -82,6 +91,15 @@ func (s *Server) injectFault(w http.ResponseWriter, ex *exchange, op string, b a
 		return false
 	}
 	return true
+}
+
+// pastWriteTimeout reports whether the write timeout of the HTTP server
+// serving the request (2 minutes for atmkit serve and a TestServer; none
+// for a server without one) has run out since the request arrived, so
+// that nothing written now would reach the client.
+func pastWriteTimeout(ex *exchange) bool {
+	hs, ok := ex.ctx.Value(http.ServerContextKey).(*http.Server)
+	return ok && hs.WriteTimeout > 0 && time.Since(ex.start) >= hs.WriteTimeout
 }
 
 // drop journals the request, then closes its connection without an answer:

@@ -51,7 +51,10 @@ type Fault struct {
 	// A WSDL fault has none.
 	Binding asmx.Binding
 	// Delay holds the answer back this long. The delay ends early when the
-	// client goes away or the server closes.
+	// client goes away or the server closes. A delay that outlasts the
+	// server's write timeout (WriteTimeout for a TestServer and atmkit
+	// serve) ends with the connection closed and no answer, which the
+	// server could no longer write: a hang, then an EOF.
 	Delay time.Duration
 	// Jitter adds a random extra delay from 0 to Jitter.
 	Jitter time.Duration

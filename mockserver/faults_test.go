@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
@@ -163,6 +164,32 @@ func TestFaultDrop(t *testing.T) {
 		t.Errorf("journal: got %+v, want one entry with status 0, fault f1 and error %q", got, noteDropped)
 	}
 	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
+}
+
+// TestFaultDelayPastWriteTimeout: a delay that outlasts the HTTP server's
+// write timeout (here a server of the test's own with a short one; 2
+// minutes for a TestServer) closes the connection with no answer, as no
+// answer could be written any more, and the journal says so instead of
+// showing the 200 that never left.
+func TestFaultDelayPastWriteTimeout(t *testing.T) {
+	t.Parallel()
+	s, err := New(WithDataset(smallDataset()), WithFault(Fault{Delay: 400 * time.Millisecond, Times: 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewUnstartedServer(s)
+	hs.Config.WriteTimeout = 100 * time.Millisecond
+	hs.Start()
+	defer hs.Close()
+	resp, err := hs.Client().Get(hs.URL + "/service/service.asmx/ReturnProvinces?strAtmServiceKey=k")
+	if err == nil {
+		resp.Body.Close()
+		t.Fatalf("got status %d, want no answer", resp.StatusCode)
+	}
+	got := s.Journal(RequestFilter{})
+	if len(got) != 1 || got[0].Status != 0 || got[0].Fault != "f1" || got[0].FaultKind != kindDelay || got[0].Error != noteDropped {
+		t.Errorf("journal: got %+v, want one entry with status 0, fault f1 of kind delay and error %q", got, noteDropped)
+	}
 }
 
 // TestFaultScope: a fault applies only to its operation and binding, the

@@ -45,7 +45,9 @@ type JournalEntry struct {
 	Duration time.Duration
 	// Error is the kind of error answered (asmx.Kind* such as
 	// "InvalidParameter"); for a request answered with no response,
-	// "Dropped" (a drop fault closed the connection, Fault names it) or
+	// "Dropped" (a drop fault closed the connection, or an injected delay
+	// outlasted the server's WriteTimeout, so no answer could be written;
+	// Fault names it) or
 	// "Canceled" (the client went away, or a TestServer closed, during an
 	// injected delay or dribble; journaled when it went); for a reset
 	// fault's call, "Reset" (with the status it began to answer);
