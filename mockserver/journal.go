@@ -23,7 +23,10 @@ const DefaultJournalBodyMax = 16 << 10
 // JournalEntry is one request the mock server received, as the journal keeps
 // it. Requests to the admin API are not journaled.
 type JournalEntry struct {
-	// Seq numbers the requests the server has journaled, from 1.
+	// Seq numbers the requests the server has journaled, from 1, in the
+	// order they were journaled: as each was answered (or went
+	// unanswered), so a delayed call has a higher Seq than the calls
+	// answered during its delay.
 	Seq uint64
 	// Time is when the request arrived.
 	Time time.Time
