@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -252,6 +253,16 @@ func TestFaultWSDL(t *testing.T) {
 		if e := lastEntry(t, ts); e.Fault != tt.fault {
 			t.Errorf("GET %s: journaled fault %q, want %q", tt.path, e.Fault, tt.fault)
 		}
+	}
+	// The journal's filter takes the same pseudo-operation: the three
+	// fetches of the service description, in the Go API and the admin API.
+	if got := ts.Journal(RequestFilter{Operation: "wsdl"}); len(got) != 3 || got[0].Operation != "" || got[2].Query != "disco" {
+		t.Errorf("Journal(RequestFilter{Operation: \"wsdl\"}): got %+v, want the 3 fetches of the WSDL and the discovery document", got)
+	}
+	var listed struct{ Requests []map[string]any }
+	r := admin(t, "GET", ts.URL+"/__admin/requests?operation=WSDL&summary=1", "", "")
+	if err := json.Unmarshal([]byte(r.body), &listed); err != nil || r.status != 200 || len(listed.Requests) != 3 {
+		t.Errorf("GET /__admin/requests?operation=WSDL: %d %.300s, want the 3 fetches", r.status, r.body)
 	}
 	ts.ClearFaults()
 	if _, err := ts.AddFault(Fault{Operation: "WSDL", Dribble: &Dribble{Chunks: 3}}); err != nil {

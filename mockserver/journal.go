@@ -149,7 +149,10 @@ func (e JournalEntry) MarshalJSON() ([]byte, error) {
 
 // RequestFilter selects journal entries. Zero fields match everything.
 type RequestFilter struct {
-	// Operation matches the operation name, ignoring case.
+	// Operation matches the operation name, ignoring case. "WSDL"
+	// matches the fetches of the service description (?WSDL and ?disco),
+	// the requests a Fault of operation WSDL matches, whose entries have
+	// no Operation.
 	Operation string
 	// Binding matches the binding.
 	Binding asmx.Binding
@@ -162,9 +165,16 @@ type RequestFilter struct {
 	Limit int
 }
 
-func (f RequestFilter) match(e *JournalEntry) bool {
-	if f.Operation != "" && !strings.EqualFold(f.Operation, e.Operation) {
-		return false
+func (f RequestFilter) match(r *journalRecord) bool {
+	e := &r.JournalEntry
+	if f.Operation != "" {
+		if strings.EqualFold(f.Operation, opWSDL) {
+			if !r.describes {
+				return false
+			}
+		} else if !strings.EqualFold(f.Operation, e.Operation) {
+			return false
+		}
 	}
 	if f.Status != 0 && f.Status != e.Status || e.Seq <= f.Since {
 		return false
@@ -201,9 +211,10 @@ type journal struct {
 // keys they held are no longer kept.
 type journalRecord struct {
 	JournalEntry
-	call  *asmx.Call // nil unless the request decoded
-	kept  keptCall   // as sent; empty once shown, or without bodies
-	shown *shownCall // masked; nil until first read in full
+	call      *asmx.Call // nil unless the request decoded
+	describes bool       // a fetch of the service description (?WSDL, ?disco)
+	kept      keptCall   // as sent; empty once shown, or without bodies
+	shown     *shownCall // masked; nil until first read in full
 }
 
 // entry returns the record as a JournalEntry of its own; full adds the
@@ -277,7 +288,7 @@ func (j *journal) list(f RequestFilter, full bool) []JournalEntry {
 
 // one returns entry seq in full, if the journal holds it.
 func (j *journal) one(seq uint64) (JournalEntry, bool) {
-	es := j.read(func(e *JournalEntry) bool { return e.Seq == seq }, 0, true)
+	es := j.read(func(r *journalRecord) bool { return r.Seq == seq }, 0, true)
 	if len(es) == 0 {
 		return JournalEntry{}, false
 	}
@@ -286,13 +297,13 @@ func (j *journal) one(seq uint64) (JournalEntry, bool) {
 
 // read returns copies of the entries match takes, oldest first, the newest
 // limit of them if limit is positive; full: see list.
-func (j *journal) read(match func(*JournalEntry) bool, limit int, full bool) []JournalEntry {
+func (j *journal) read(match func(*journalRecord) bool, limit int, full bool) []JournalEntry {
 	j.mu.Lock()
 	var recs []journalRecord
 	var slots []int
 	visit := func(from, to int) {
 		for i := from; i < to; i++ {
-			if match(&j.entries[i].JournalEntry) {
+			if match(&j.entries[i]) {
 				recs, slots = append(recs, j.entries[i]), append(slots, i)
 			}
 		}
@@ -375,7 +386,7 @@ func recordOf(method, path string, ex *exchange, status int, d time.Duration) jo
 	if ex.call != nil {
 		e.Operation = ex.call.Op.Name
 	}
-	return journalRecord{JournalEntry: e, call: ex.call}
+	return journalRecord{JournalEntry: e, call: ex.call, describes: ex.describes}
 }
 
 // Journal returns copies of the journaled requests f matches, oldest

@@ -121,6 +121,7 @@ type exchange struct {
 	faultKind string          // what that fault did ("delay", "reset", …)
 	note      string          // the journal's error kind when err is nil ("Canceled")
 	observed  bool            // observe has run (before a dropped connection)
+	describes bool            // a fetch of the service description (?WSDL, ?disco)
 
 	// For the journal (journal_keep.go): the answer's writer, and the
 	// request body's length and first bytes once read.
