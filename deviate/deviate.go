@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -38,16 +39,26 @@ func List() []Info {
 // or h's answers on their way back. It exists to prove that a conformance
 // check catches a deviation; never use it to serve real clients.
 //
-// With no names, Wrap returns h itself. Requests no named deviation
+// h must not be nil (nor a nil pointer, such as the *mockserver.Server of a
+// New that failed): that is an error, not a handler that panics on every
+// request. With no names, Wrap returns h itself. Requests no named deviation
 // touches (other bindings, help pages, the admin API) pass through
-// unbuffered. Empty and repeated names are ignored; an unknown name is an
-// error wrapping ErrUnknown that lists the valid ones.
+// unbuffered; the answers to those it touches are held whole to be
+// rewritten, so a dribble fault of the mock reaches their clients as a
+// delay, the body at once. Empty and repeated names are ignored; an
+// unknown name is an error wrapping ErrUnknown that lists the valid ones.
 //
 // If h has a Namespace() string method (a *mockserver.Server has), answers are read
 // in that namespace, else in the one each SOAP request uses. If h has a
 // Keys() []string method, any-key-accepted substitutes the first key; with
 // none it substitutes a placeholder that a server accepting any key accepts.
 func Wrap(h http.Handler, names ...string) (http.Handler, error) {
+	if h == nil {
+		return nil, errors.New("deviate: Wrap(nil): want the handler to wrap, such as a *mockserver.Server")
+	}
+	if v := reflect.ValueOf(h); v.Kind() == reflect.Pointer && v.IsNil() {
+		return nil, fmt.Errorf("deviate: Wrap of a nil %T: want the handler to wrap (did mockserver.New fail?)", h)
+	}
 	dv := &deviator{h: h, key: "any-key"}
 	seen := map[string]bool{}
 	for _, n := range names {

@@ -265,6 +265,24 @@ func TestWrapRefusesUnknownNames(t *testing.T) {
 	}
 }
 
+// TestWrapRefusesNoHandler: a nil handler, or a nil *mockserver.Server
+// (from a New whose error went unchecked), is an error, with names or
+// without, instead of a handler that panics on every request.
+func TestWrapRefusesNoHandler(t *testing.T) {
+	var none *mockserver.Server
+	for _, c := range []struct {
+		h    http.Handler
+		want string
+	}{{nil, "Wrap(nil)"}, {none, "nil *mockserver.Server"}} {
+		for _, names := range [][]string{nil, {"json-count-off"}} {
+			h, err := Wrap(c.h, names...)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("Wrap(%#v, %q): got %v, %v; want an error containing %q", c.h, names, h, err, c.want)
+			}
+		}
+	}
+}
+
 func TestDeviationsAreListed(t *testing.T) {
 	ds := List()
 	if len(ds) < 12 {

@@ -207,10 +207,14 @@ func requestFilter(q url.Values) (RequestFilter, error) {
 	var f RequestFilter
 	if op := q.Get("operation"); op != "" {
 		o, ok := lookupOperation(op)
-		if !ok {
-			return f, fmt.Errorf("unknown operation %q", op)
+		switch {
+		case strings.EqualFold(op, opWSDL):
+			f.Operation = opWSDL
+		case !ok:
+			return f, fmt.Errorf("unknown operation %q: want one of %s, or %s for the service description", op, strings.Join(operationNames(false), ", "), opWSDL)
+		default:
+			f.Operation = o.Name
 		}
-		f.Operation = o.Name
 	}
 	if b := q.Get("binding"); b != "" {
 		var err error

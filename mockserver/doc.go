@@ -44,7 +44,8 @@
 // Every Option is checked when New runs, and one that cannot apply is an
 // error naming it: an empty key, a namespace that is not an absolute URI, a
 // body cap of 0 or less, a fixtures directory that does not exist, a nil
-// data set or replayer, a negative journal size, a fault that does nothing.
+// data set or replayer, a negative journal size, a fault that does nothing or
+// can never apply, a nil Option.
 //
 //   - Keys: WithKeys sets the accepted service keys (none: any non-empty key
 //     is accepted). A missing or refused key is answered as the service

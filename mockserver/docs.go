@@ -65,6 +65,7 @@ func (s *Server) serveDocs(w http.ResponseWriter, r *http.Request, ex *exchange)
 	kind, op, hasOp := parseDocsQuery(r.URL.RawQuery)
 	switch {
 	case kind == docsWSDL || kind == docsDisco:
+		ex.describes = true
 		serve := s.serveWSDL
 		if kind == docsDisco {
 			serve = s.serveDisco

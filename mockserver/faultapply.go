@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"strconv"
@@ -19,7 +20,8 @@ import (
 const (
 	// noteCanceled: the client went away during an injected delay or dribble.
 	noteCanceled = "Canceled"
-	// noteDropped: a drop fault closed the connection.
+	// noteDropped: a drop fault closed the connection, or a delay
+	// outlasted the server's write timeout.
 	noteDropped = "Dropped"
 	// noteReset: a reset fault reset the connection in the middle of its
 	// answer (journaled with the status it began to answer).
@@ -47,6 +49,14 @@ func (s *Server) injectFault(w http.ResponseWriter, ex *exchange, op string, b a
 		case <-t.C:
 		case <-ex.ctx.Done():
 			ex.note = noteCanceled
+			s.drop(w, ex)
+			return true
+		}
+		if pastWriteTimeout(ex) {
+			// The server can no longer write an answer: close the
+			// connection, as the client sees it, and journal no answer
+			// rather than one that never left.
+			ex.note = noteDropped
 			s.drop(w, ex)
 			return true
 		}
@@ -81,6 +91,15 @@ func (s *Server) injectFault(w http.ResponseWriter, ex *exchange, op string, b a
 		return false
 	}
 	return true
+}
+
+// pastWriteTimeout reports whether the write timeout of the HTTP server
+// serving the request (2 minutes for atmkit serve and a TestServer; none
+// for a server without one) has run out since the request arrived, so
+// that nothing written now would reach the client.
+func pastWriteTimeout(ex *exchange) bool {
+	hs, ok := ex.ctx.Value(http.ServerContextKey).(*http.Server)
+	return ok && hs.WriteTimeout > 0 && time.Since(ex.start) >= hs.WriteTimeout
 }
 
 // drop journals the request, then closes its connection without an answer:
@@ -134,17 +153,21 @@ func (s *Server) writeReset(w http.ResponseWriter, ex *exchange, afterBytes int,
 	}
 	body = body[:min(afterBytes, len(body))]
 
-	ex.note = noteReset
-	s.observe(ex.req, ex, status)
-	ex.observed = true
-	conn, brw, err := http.NewResponseController(w).Hijack()
-	if err != nil {
-		panic(http.ErrAbortHandler)
-	}
 	h := held.Header().Clone()
 	h.Set("Date", time.Now().UTC().Format(http.TimeFormat))
 	if h.Get("Content-Length") == "" {
 		h.Set("Content-Length", strconv.Itoa(held.Length))
+	}
+
+	// The journal keeps what the client gets: the header, and the body
+	// up to the reset.
+	maps.Copy(w.Header(), h)
+	ex.note, ex.aside, ex.answerSize = noteReset, body, int64(len(body))
+	s.observe(ex.req, ex, status)
+	ex.aside, ex.observed = nil, true
+	conn, brw, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
 	}
 	writeResponseHead(brw.Writer, status, h)
 	_, _ = brw.Write(body)
@@ -203,9 +226,12 @@ func tcpConn(c net.Conn) *net.TCPConn {
 // it (see dribbleWriter).
 func (s *Server) dribble(w http.ResponseWriter, ex *exchange, d Dribble) *dribbleWriter {
 	dw := &dribbleWriter{ResponseWriter: w, ctx: ex.ctx, d: d, total: -1}
-	dw.beforeLast = func() {
+	dw.beforeLast = func(last []byte) {
+		// The journal keeps the whole answer, the last chunk included,
+		// and its whole length, though the last chunk has not gone yet.
+		ex.aside, ex.answerSize = last, int64(dw.total)
 		s.observe(ex.req, ex, dw.status)
-		ex.observed = true
+		ex.aside, ex.observed = nil, true
 	}
 	dw.canceled = func() { ex.note = noteCanceled }
 	return dw
@@ -224,8 +250,8 @@ type dribbleWriter struct {
 	http.ResponseWriter
 	ctx        context.Context
 	d          Dribble
-	beforeLast func() // journals the request
-	canceled   func() // notes a client gone during the pacing
+	beforeLast func(last []byte) // journals the request; last: the last chunk's bytes at hand
+	canceled   func()            // notes a client gone during the pacing
 
 	status int       // the status written; 0 before the header
 	start  time.Time // when the header went out
@@ -284,7 +310,7 @@ func (dw *dribbleWriter) emit(p []byte) (int, error) {
 				return written, dw.err
 			}
 			if i == dw.d.Chunks {
-				dw.last()
+				dw.last(p[:min(len(p), dw.total-dw.sent)])
 			}
 		}
 		end := int(total * int64(i) / n)
@@ -322,11 +348,12 @@ func (dw *dribbleWriter) wait(t time.Time) bool {
 	}
 }
 
-// last journals the request once, before the last chunk goes.
-func (dw *dribbleWriter) last() {
+// last journals the request once, before the last chunk, whose bytes at
+// hand are p, goes.
+func (dw *dribbleWriter) last(p []byte) {
 	if !dw.ended {
 		dw.ended = true
-		dw.beforeLast()
+		dw.beforeLast(p)
 	}
 }
 
@@ -340,7 +367,7 @@ func (dw *dribbleWriter) finish() {
 	if dw.err == nil && dw.status != 0 && !dw.ended {
 		dw.wait(dw.start.Add(dw.d.Duration))
 		if dw.err == nil {
-			dw.last()
+			dw.last(nil)
 		}
 	}
 }
@@ -364,8 +391,19 @@ func streamThrough(w http.ResponseWriter) {
 	}
 }
 
-// writeStatusPage answers with status and the HTML page HTTP.sys writes for it.
+// bodyAllowed reports whether an answer of status may have a body: not
+// 204 No Content nor 304 Not Modified (a fault's status is 200 to 599).
+func bodyAllowed(status int) bool {
+	return status != http.StatusNoContent && status != http.StatusNotModified
+}
+
+// writeStatusPage answers with status and the HTML page HTTP.sys writes for
+// it; a status that has no body (204, 304) is answered with none.
 func writeStatusPage(w http.ResponseWriter, status int) {
+	if !bodyAllowed(status) {
+		w.WriteHeader(status)
+		return
+	}
 	text := http.StatusText(status)
 	if text == "" {
 		text = "Error"

@@ -2,10 +2,12 @@ package mockserver
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -79,6 +81,12 @@ func TestFaultDribble(t *testing.T) {
 			if e.Fault != "f1" || e.FaultKind != tt.kind || e.Status != tt.status {
 				t.Errorf("journal: got fault %q kind %q status %d, want f1, %s, %d", e.Fault, e.FaultKind, e.Status, tt.kind, tt.status)
 			}
+			// Journaled before the last chunk went, the entry still holds
+			// the whole answer the client got, last chunk included.
+			if r := e.Response; r.Body != got.body || r.Size != int64(len(got.body)) || r.Cut {
+				t.Errorf("journal: got an answer of %d bytes (size %d, cut %v), want the %d bytes the client got:\n%.300q\nwant\n%.300q",
+					len(r.Body), r.Size, r.Cut, len(got.body), r.Body, got.body)
+			}
 		})
 	}
 }
@@ -138,6 +146,14 @@ func TestFaultReset(t *testing.T) {
 		e := lastEntry(t, ts)
 		if e.Status != 200 || e.Error != noteReset || e.Fault != "f1" || e.FaultKind != kindReset {
 			t.Errorf("afterBytes %d: journal %+v, want status 200, error Reset, fault f1 of kind reset", after, e)
+		}
+		// The journal shows what the client got: the header and the
+		// bytes before the reset.
+		r := e.Response
+		if r.Body != string(body) || r.Size != int64(len(body)) || r.Cut || r.Header.Get("Content-Length") != strconv.Itoa(len(whole)) ||
+			r.Header.Get("Content-Type") != resp.Header.Get("Content-Type") {
+			t.Errorf("afterBytes %d: journal answer %q (size %d, cut %v), header %v; want the %d bytes sent, Content-Length %d and Type %q",
+				after, r.Body, r.Size, r.Cut, r.Header, len(body), len(whole), resp.Header.Get("Content-Type"))
 		}
 	}
 }
@@ -237,6 +253,16 @@ func TestFaultWSDL(t *testing.T) {
 		if e := lastEntry(t, ts); e.Fault != tt.fault {
 			t.Errorf("GET %s: journaled fault %q, want %q", tt.path, e.Fault, tt.fault)
 		}
+	}
+	// The journal's filter takes the same pseudo-operation: the three
+	// fetches of the service description, in the Go API and the admin API.
+	if got := ts.Journal(RequestFilter{Operation: "wsdl"}); len(got) != 3 || got[0].Operation != "" || got[2].Query != "disco" {
+		t.Errorf("Journal(RequestFilter{Operation: \"wsdl\"}): got %+v, want the 3 fetches of the WSDL and the discovery document", got)
+	}
+	var listed struct{ Requests []map[string]any }
+	r := admin(t, "GET", ts.URL+"/__admin/requests?operation=WSDL&summary=1", "", "")
+	if err := json.Unmarshal([]byte(r.body), &listed); err != nil || r.status != 200 || len(listed.Requests) != 3 {
+		t.Errorf("GET /__admin/requests?operation=WSDL: %d %.300s, want the 3 fetches", r.status, r.body)
 	}
 	ts.ClearFaults()
 	if _, err := ts.AddFault(Fault{Operation: "WSDL", Dribble: &Dribble{Chunks: 3}}); err != nil {
@@ -338,5 +364,10 @@ func TestFaultDribbleStreamedAnswer(t *testing.T) {
 	}
 	if got := call(t, ts.URL, asmx.SOAP11, asmx.OpReturnAllAtms, paramsFor(asmx.OpReturnAllAtms, "k")); got != want {
 		t.Errorf("dribbled: %d %d bytes, want the normal answer's %d %d bytes", got.status, len(got.body), want.status, len(want.body))
+	}
+	// The journal has the answer's whole length, and its first bytes.
+	e := lastEntry(t, ts)
+	if r := e.Response; r.Size != int64(len(want.body)) || !r.Cut || !strings.HasPrefix(want.body, r.Body) || len(r.Body) == 0 {
+		t.Errorf("journal: got size %d, cut %v, %d bytes, want size %d, cut, the answer's first bytes", r.Size, r.Cut, len(r.Body), len(want.body))
 	}
 }

@@ -51,15 +51,19 @@ type Fault struct {
 	// A WSDL fault has none.
 	Binding asmx.Binding
 	// Delay holds the answer back this long. The delay ends early when the
-	// client goes away or the server closes.
+	// client goes away or the server closes. A delay that outlasts the
+	// server's write timeout (WriteTimeout for a TestServer and atmkit
+	// serve) ends with the connection closed and no answer, which the
+	// server could no longer write: a hang, then an EOF.
 	Delay time.Duration
 	// Jitter adds a random extra delay from 0 to Jitter.
 	Jitter time.Duration
 	// DelayDistribution adds a random extra delay drawn from a log-normal
 	// or a uniform distribution (WireMock's delayDistribution).
 	DelayDistribution *DelayDistribution
-	// Status is the HTTP status to answer with. Alone it answers with an
-	// HTTP.sys-style HTML error page, as IIS does for 503 and the like.
+	// Status is the HTTP status to answer with, 200 to 599. Alone it
+	// answers with an HTTP.sys-style HTML error page, as IIS does for 503
+	// and the like (with no body for 204 and 304, which have none).
 	Status int
 	// SOAPFault answers as if the service threw a SoapException, in the
 	// call's binding form: a fault envelope of the request's SOAP version,
@@ -329,12 +333,16 @@ func (f *Fault) normalize() error {
 	case f.Operation != "":
 		op, ok := lookupOperation(f.Operation)
 		if !ok {
-			return fmt.Errorf("unknown operation %q", f.Operation)
+			return fmt.Errorf("unknown operation %q: want one of %s, or %s for the service description", f.Operation, strings.Join(operationNames(false), ", "), opWSDL)
 		}
 		f.Operation = op.Name
 	}
 	if f.Binding != 0 && !slices.Contains(asmx.Bindings, f.Binding) {
 		return fmt.Errorf("unknown binding %d", int(f.Binding))
+	}
+	if op, ok := lookupOperation(f.Operation); ok && f.Binding == asmx.JSON && !op.JSON {
+		return fmt.Errorf("operation %s with binding %s: the fault would never apply, the JSON path (%s) offers only %s", op.Name, f.Binding,
+			asmx.JSONPath, strings.Join(operationNames(true), " and "))
 	}
 	switch {
 	case f.Delay < 0:
@@ -421,6 +429,8 @@ func (f *Fault) checkCombination() error {
 		return errors.New("dribble cannot be combined with drop")
 	case f.Malformed && (f.Status != 0 || f.SOAPFault != nil):
 		return errors.New("malformed cannot be combined with status or soapFault")
+	case f.SOAPFault != nil && !bodyAllowed(f.Status):
+		return fmt.Errorf("status %d cannot be combined with soapFault: a %d answer has no body", f.Status, f.Status)
 	case f.Operation == opWSDL && f.SOAPFault != nil:
 		return errors.New("soapFault cannot be given with operation WSDL: the service description is no call, and has no SOAP fault")
 	case f.Operation == opWSDL && f.Binding != 0:
@@ -493,6 +503,18 @@ func satAdd(ds ...time.Duration) time.Duration {
 		sum += d
 	}
 	return sum
+}
+
+// operationNames lists the operations' names in the document's order;
+// jsonOnly, those also offered on the JSON path.
+func operationNames(jsonOnly bool) []string {
+	var out []string
+	for _, op := range asmx.Operations() {
+		if op.JSON || !jsonOnly {
+			out = append(out, op.Name)
+		}
+	}
+	return out
 }
 
 func lookupOperation(name string) (*asmx.Operation, bool) {

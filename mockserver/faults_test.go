@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
@@ -106,6 +107,30 @@ func TestFaultEffects(t *testing.T) {
 	}
 }
 
+// TestFaultStatusWithoutBody: a status fault of 204 or 304, statuses that
+// have no body, answers with none, and the journal keeps the answer the
+// client got, not a page that was never sent.
+func TestFaultStatusWithoutBody(t *testing.T) {
+	t.Parallel()
+	for _, status := range []int{http.StatusNoContent, http.StatusNotModified} {
+		ts := NewTestServer(t, WithDataset(smallDataset()), WithFault(Fault{Status: status}))
+		r := call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))
+		runChecks(t, r, hasStatus(status))
+		if r.body != "" {
+			t.Errorf("status %d: body %q, want none", status, r.body)
+		}
+		got := ts.Journal(RequestFilter{})
+		if len(got) != 1 {
+			t.Fatalf("status %d: journal holds %d entries, want 1", status, len(got))
+		}
+		resp := got[0].Response
+		if got[0].Status != status || resp.Body != "" || resp.Size != 0 || resp.Header.Get("Content-Type") != "" {
+			t.Errorf("status %d: journal has status %d, answer %q (size %d, Content-Type %q), want the status with no body",
+				status, got[0].Status, resp.Body, resp.Size, resp.Header.Get("Content-Type"))
+		}
+	}
+}
+
 func notWellFormedXML(r response) error {
 	dec := xml.NewDecoder(strings.NewReader(r.body))
 	for {
@@ -139,6 +164,32 @@ func TestFaultDrop(t *testing.T) {
 		t.Errorf("journal: got %+v, want one entry with status 0, fault f1 and error %q", got, noteDropped)
 	}
 	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
+}
+
+// TestFaultDelayPastWriteTimeout: a delay that outlasts the HTTP server's
+// write timeout (here a server of the test's own with a short one; 2
+// minutes for a TestServer) closes the connection with no answer, as no
+// answer could be written any more, and the journal says so instead of
+// showing the 200 that never left.
+func TestFaultDelayPastWriteTimeout(t *testing.T) {
+	t.Parallel()
+	s, err := New(WithDataset(smallDataset()), WithFault(Fault{Delay: 400 * time.Millisecond, Times: 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewUnstartedServer(s)
+	hs.Config.WriteTimeout = 100 * time.Millisecond
+	hs.Start()
+	defer hs.Close()
+	resp, err := hs.Client().Get(hs.URL + "/service/service.asmx/ReturnProvinces?strAtmServiceKey=k")
+	if err == nil {
+		resp.Body.Close()
+		t.Fatalf("got status %d, want no answer", resp.StatusCode)
+	}
+	got := s.Journal(RequestFilter{})
+	if len(got) != 1 || got[0].Status != 0 || got[0].Fault != "f1" || got[0].FaultKind != kindDelay || got[0].Error != noteDropped {
+		t.Errorf("journal: got %+v, want one entry with status 0, fault f1 of kind delay and error %q", got, noteDropped)
+	}
 }
 
 // TestFaultScope: a fault applies only to its operation and binding, the
@@ -287,6 +338,10 @@ var refusedFaults = []struct{ json, why string }{
 	{`{"drop":true,"dribble":{"chunks":2,"duration":"1s"}}`, "dribble cannot be combined with drop"},
 	{`{"operation":"WSDL","soapFault":{"text":"x"}}`, "soapFault cannot be given with operation WSDL"},
 	{`{"operation":"wsdl","binding":"soap11","status":503}`, "binding cannot be given with operation WSDL"},
+	{`{"operation":"ReturnProvince","status":503}`, `unknown operation "ReturnProvince": want one of ReturnAllAtms, ReturnAtmSearchByAddress,`},
+	{`{"operation":"ReturnProvinces","binding":"json","status":503}`, "operation ReturnProvinces with binding json: the fault would never apply, the JSON path (/service-v2.asmx) offers only ReturnAtmSearchByAddress and ReturnAtmSearchByCoordinates"},
+	{`{"status":204,"soapFault":{}}`, "status 204 cannot be combined with soapFault: a 204 answer has no body"},
+	{`{"status":304,"soapFault":{"code":"Client"}}`, "status 304 cannot be combined with soapFault"},
 	{`{"probability":0.5,"seed":3,"skip":1,"times":2}`, "a fault needs at least one of delay, jitter, delayDistribution, status, soapFault, drop, malformed, dribble, reset or garbage"},
 }
 

@@ -23,7 +23,10 @@ const DefaultJournalBodyMax = 16 << 10
 // JournalEntry is one request the mock server received, as the journal keeps
 // it. Requests to the admin API are not journaled.
 type JournalEntry struct {
-	// Seq numbers the requests the server has journaled, from 1.
+	// Seq numbers the requests the server has journaled, from 1, in the
+	// order they were journaled: as each was answered (or went
+	// unanswered), so a delayed call has a higher Seq than the calls
+	// answered during its delay.
 	Seq uint64
 	// Time is when the request arrived.
 	Time time.Time
@@ -45,10 +48,14 @@ type JournalEntry struct {
 	Duration time.Duration
 	// Error is the kind of error answered (asmx.Kind* such as
 	// "InvalidParameter"); for a request answered with no response,
-	// "Dropped" (a drop fault closed the connection, Fault names it) or
-	// "Canceled" (the client went away during an injected delay, journaled
-	// when it went); for a reset fault's call, "Reset" (with the status it
-	// began to answer); otherwise empty.
+	// "Dropped" (a drop fault closed the connection, or an injected delay
+	// outlasted the server's WriteTimeout, so no answer could be written;
+	// Fault names it) or
+	// "Canceled" (the client went away, or a TestServer closed, during an
+	// injected delay or dribble; journaled when it went); for a reset
+	// fault's call, "Reset" (with the status it began to answer);
+	// otherwise empty. A garbage fault's call has none (Status 0,
+	// FaultKind garbage).
 	Error string
 	// Fault is the id of the injected fault applied to the request, if any.
 	Fault string
@@ -63,7 +70,8 @@ type JournalEntry struct {
 	// Request is the request's header fields (Host included) and body.
 	Request JournalMessage
 	// Response is the answer's header fields, as the mock set them, and
-	// first bytes; empty when no answer was written (Status 0).
+	// first bytes (of a reset fault's call, those sent before the reset);
+	// empty when no answer was written (Status 0).
 	Response JournalMessage
 }
 
@@ -141,7 +149,10 @@ func (e JournalEntry) MarshalJSON() ([]byte, error) {
 
 // RequestFilter selects journal entries. Zero fields match everything.
 type RequestFilter struct {
-	// Operation matches the operation name, ignoring case.
+	// Operation matches the operation name, ignoring case. "WSDL"
+	// matches the fetches of the service description (?WSDL and ?disco),
+	// the requests a Fault of operation WSDL matches, whose entries have
+	// no Operation.
 	Operation string
 	// Binding matches the binding.
 	Binding asmx.Binding
@@ -154,9 +165,16 @@ type RequestFilter struct {
 	Limit int
 }
 
-func (f RequestFilter) match(e *JournalEntry) bool {
-	if f.Operation != "" && !strings.EqualFold(f.Operation, e.Operation) {
-		return false
+func (f RequestFilter) match(r *journalRecord) bool {
+	e := &r.JournalEntry
+	if f.Operation != "" {
+		if strings.EqualFold(f.Operation, opWSDL) {
+			if !r.describes {
+				return false
+			}
+		} else if !strings.EqualFold(f.Operation, e.Operation) {
+			return false
+		}
 	}
 	if f.Status != 0 && f.Status != e.Status || e.Seq <= f.Since {
 		return false
@@ -193,9 +211,10 @@ type journal struct {
 // keys they held are no longer kept.
 type journalRecord struct {
 	JournalEntry
-	call  *asmx.Call // nil unless the request decoded
-	kept  keptCall   // as sent; empty once shown, or without bodies
-	shown *shownCall // masked; nil until first read in full
+	call      *asmx.Call // nil unless the request decoded
+	describes bool       // a fetch of the service description (?WSDL, ?disco)
+	kept      keptCall   // as sent; empty once shown, or without bodies
+	shown     *shownCall // masked; nil until first read in full
 }
 
 // entry returns the record as a JournalEntry of its own; full adds the
@@ -269,7 +288,7 @@ func (j *journal) list(f RequestFilter, full bool) []JournalEntry {
 
 // one returns entry seq in full, if the journal holds it.
 func (j *journal) one(seq uint64) (JournalEntry, bool) {
-	es := j.read(func(e *JournalEntry) bool { return e.Seq == seq }, 0, true)
+	es := j.read(func(r *journalRecord) bool { return r.Seq == seq }, 0, true)
 	if len(es) == 0 {
 		return JournalEntry{}, false
 	}
@@ -278,13 +297,13 @@ func (j *journal) one(seq uint64) (JournalEntry, bool) {
 
 // read returns copies of the entries match takes, oldest first, the newest
 // limit of them if limit is positive; full: see list.
-func (j *journal) read(match func(*JournalEntry) bool, limit int, full bool) []JournalEntry {
+func (j *journal) read(match func(*journalRecord) bool, limit int, full bool) []JournalEntry {
 	j.mu.Lock()
 	var recs []journalRecord
 	var slots []int
 	visit := func(from, to int) {
 		for i := from; i < to; i++ {
-			if match(&j.entries[i].JournalEntry) {
+			if match(&j.entries[i]) {
 				recs, slots = append(recs, j.entries[i]), append(slots, i)
 			}
 		}
@@ -367,12 +386,18 @@ func recordOf(method, path string, ex *exchange, status int, d time.Duration) jo
 	if ex.call != nil {
 		e.Operation = ex.call.Op.Name
 	}
-	return journalRecord{JournalEntry: e, call: ex.call}
+	return journalRecord{JournalEntry: e, call: ex.call, describes: ex.describes}
 }
 
 // Journal returns copies of the journaled requests f matches, oldest
 // first, each with its request and answer (keys masked); RequestFilter{}
 // matches all of them.
+//
+// A call is journaled as the handler returns. A TestServer holds each
+// answer back until then, so a client that has read its answer finds the
+// call here at once; a Server mounted in a server of one's own gives no
+// such promise: its client may read a long answer (ReturnAllAtms) before
+// the call is journaled.
 func (s *Server) Journal(f RequestFilter) []JournalEntry { return s.journal.list(f, true) }
 
 // ResetJournal empties the journal. Sequence numbers keep counting.

@@ -229,6 +229,24 @@ func keepCall(rec *journalRecord, r *http.Request, ex *exchange, status, limit i
 	k.respHead, k.respCut = keepFields(sw.Header(), half)
 	k.answered = true
 	k.respBody, k.respSize, k.fromSet = sw.first, sw.size, ex.fromSet
+	if ex.answerSize > k.respSize { // a dribble's, before its last chunk
+		if sw.keep > 0 && len(ex.aside) > 0 {
+			k.respBody = sw.firstWith(ex.aside)
+		}
+		k.respSize = ex.answerSize
+	}
+}
+
+// firstWith returns a copy of the answer's first bytes kept so far followed
+// by more, the bytes about to be written, within the room keepFirst keeps.
+func (w *statusWriter) firstWith(more []byte) []byte {
+	room := w.room
+	if !w.keeping {
+		room = bodyRoom(w.keep, headerBytes(w.Header()))
+	}
+	out := make([]byte, 0, min(room, len(w.first)+len(more)))
+	out = append(out, w.first[:min(len(w.first), room)]...)
+	return append(out, more[:min(len(more), room-len(out))]...)
 }
 
 // What of a request's head was cut to fit (keptCall.headCut).

@@ -1,14 +1,17 @@
 package mockserver
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"html"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf16"
 
@@ -126,7 +129,8 @@ func jsonStrings(t *testing.T, text string) []string {
 // request does.
 func TestJournalMasksKeysInEveryForm(t *testing.T) {
 	t.Parallel()
-	ts := NewTestServer(t, WithDataset(smallDataset()), WithKeys(plainKey, escapeKey))
+	logged := &recordingHandler{}
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithKeys(plainKey, escapeKey), WithLogger(slog.New(logged)))
 	provinces := paramsFor(asmx.OpReturnProvinces, plainKey)
 	escaped := paramsFor(asmx.OpReturnProvinces, escapeKey)
 	address := paramsFor(asmx.OpReturnAtmSearchByAddress, escapeKey)
@@ -227,8 +231,46 @@ func TestJournalMasksKeysInEveryForm(t *testing.T) {
 			if !strings.Contains(shown, tt.shown) {
 				t.Errorf("journal: got %q, want it to show %q", shown, tt.shown)
 			}
+			// The request log says what the journal says: no key either.
+			for _, v := range logged.take() {
+				if got := leaks(v, plainKey, escapeKey, otherKey); got != nil {
+					t.Errorf("the request log holds %q: %s", got, v)
+				}
+			}
 		})
 	}
+}
+
+// recordingHandler is a slog.Handler that keeps the text of every record's
+// message and attribute values as logged, unquoted.
+type recordingHandler struct {
+	mu     sync.Mutex
+	values []string
+}
+
+func (h *recordingHandler) Enabled(context.Context, slog.Level) bool { return true }
+
+func (h *recordingHandler) Handle(_ context.Context, r slog.Record) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.values = append(h.values, r.Message)
+	r.Attrs(func(a slog.Attr) bool {
+		h.values = append(h.values, a.Key+"="+a.Value.String())
+		return true
+	})
+	return nil
+}
+
+func (h *recordingHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h *recordingHandler) WithGroup(string) slog.Handler      { return h }
+
+// take returns the values logged since the last take.
+func (h *recordingHandler) take() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := h.values
+	h.values = nil
+	return out
 }
 
 // TestJournalHeaders checks the credential headers read as cassettes write

@@ -47,6 +47,22 @@ func defaultConfig() config {
 		journalBodyMax: DefaultJournalBodyMax, validation: asmx.DefaultRequestValidation}
 }
 
+// applyOptions returns the default configuration with opts applied, in
+// order. A nil option is an error naming its place (an option variable
+// left unset), not a panic.
+func applyOptions(opts []Option) (config, error) {
+	cfg := defaultConfig()
+	for i, o := range opts {
+		if o == nil {
+			return config{}, fmt.Errorf("mock server option %d of %d is nil", i+1, len(opts))
+		}
+		if err := o(&cfg); err != nil {
+			return config{}, err
+		}
+	}
+	return cfg, nil
+}
+
 // The data set options (WithDataset, WithFixturesDir, WithGeneratedDataset)
 // exclude each other: a second one is an error naming both, so a forgotten
 // option never silently replaces another. With none, the embedded data set

@@ -15,6 +15,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/internal/wire"
 	"github.com/atmkit/atmkit/shape"
 )
@@ -45,14 +46,11 @@ type Server struct {
 // TestServer in a test. An option that cannot apply (an empty key, a
 // missing fixtures directory, two data sets) is an error.
 func New(opts ...Option) (*Server, error) {
-	cfg := defaultConfig()
-	for _, o := range opts {
-		if err := o(&cfg); err != nil {
-			return nil, err
-		}
+	cfg, err := applyOptions(opts)
+	if err != nil {
+		return nil, err
 	}
 	ds := cfg.dataset
-	var err error
 	switch {
 	case ds != nil:
 		if err := ds.Validate(); err != nil {
@@ -123,6 +121,7 @@ type exchange struct {
 	faultKind string          // what that fault did ("delay", "reset", …)
 	note      string          // the journal's error kind when err is nil ("Canceled")
 	observed  bool            // observe has run (before a dropped connection)
+	describes bool            // a fetch of the service description (?WSDL, ?disco)
 
 	// For the journal (journal_keep.go): the answer's writer, and the
 	// request body's length and first bytes once read.
@@ -133,6 +132,14 @@ type exchange struct {
 	fromSet  bool   // the answer is the data set's, written to sw (fromData)
 	head     int    // requestHead of req plus 1; 0 until counted
 	rawBody  []byte // the whole request body while the handler runs (SOAP, POST), for a replayed error
+
+	// Bytes of the answer that do not pass through sw before it is
+	// journaled: a dribbled answer's last chunk, which goes after
+	// (dribbleWriter.last), and what a reset fault writes to the
+	// connection itself (writeReset). aside holds them and answerSize
+	// the answer's length while it is journaled.
+	aside      []byte
+	answerSize int64
 
 	writer statusWriter // what sw points to: one allocation for both
 }
@@ -151,7 +158,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			if v == http.ErrAbortHandler {
 				panic(v)
 			}
-			s.log.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			s.log.Error("panic serving request", "method", r.Method, "path", redact.Text(r.URL.Path, s.cfg.keys...), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			if !sw.wrote {
 				s.writeError(sw, ex, ex.binding, asmx.NewServerError(ex.binding, fmt.Sprintf("internal error: %v", v)))
 			}
@@ -206,7 +213,13 @@ func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 	if !s.log.Enabled(r.Context(), slog.LevelInfo) {
 		return
 	}
-	attrs := []slog.Attr{slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", status),
+	// The keys are masked as the journal masks them: the configured ones
+	// and the call's own, wherever the path or an error text holds them.
+	keys := s.cfg.keys
+	if ex.call != nil && ex.call.Key != "" {
+		keys = append(keys[:len(keys):len(keys)], ex.call.Key)
+	}
+	attrs := []slog.Attr{slog.String("method", r.Method), slog.String("path", redact.Text(r.URL.Path, keys...)), slog.Int("status", status),
 		slog.Duration("duration", time.Since(ex.start))}
 	if ex.binding != 0 {
 		attrs = append(attrs, slog.String("binding", ex.binding.String()))
@@ -215,7 +228,7 @@ func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 		attrs = append(attrs, slog.String("operation", ex.call.Op.Name))
 	}
 	if ex.err != nil {
-		attrs = append(attrs, slog.String("error", ex.err.Message))
+		attrs = append(attrs, slog.String("error", redact.Text(ex.err.Message, keys...)))
 	} else if ex.note != "" {
 		attrs = append(attrs, slog.String("error", ex.note))
 	}

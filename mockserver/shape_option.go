@@ -7,8 +7,8 @@ import (
 // WithShape serves results in the shape sh (see package shape): its
 // layout, element names, namespaces and value formats, in all four XML
 // bindings, the help pages' samples and the WSDL, whose types then
-// describe sh. Without it the server serves shape.Default(). sh is
-// validated and must not be modified afterwards.
+// describe sh. Without it, or with a nil sh, the server serves
+// shape.Default(). sh is validated and must not be modified afterwards.
 func WithShape(sh *shape.Shape) Option {
 	return func(c *config) error {
 		if sh != nil {

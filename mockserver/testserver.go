@@ -16,7 +16,8 @@ import (
 	"github.com/atmkit/atmkit/internal/tlsconf"
 )
 
-// closeGrace is how long Close lets connections finish before it closes them.
+// closeGrace is how long Close lets requests in flight finish before it
+// closes their connections.
 const closeGrace = 5 * time.Second
 
 // TestServer is the mock service listening on a loopback port, for the tests
@@ -42,17 +43,24 @@ type TestServer struct {
 	srv      *serve.Server
 	inflight sync.WaitGroup // requests being served
 	done     chan struct{}  // closed when Close has finished
+	stopErr  error          // the shutdown's result, set before done is closed
 
-	mu     sync.Mutex // guards closed
+	mu     sync.Mutex // guards closed and idle
 	closed bool
+	// idle holds the connections open with no request in progress:
+	// new ones that have sent nothing yet, and idle keep-alive ones.
+	// Close closes them at once, as httptest.Server.Close does: the
+	// HTTP server's own shutdown would wait up to 5 s for a new one
+	// (a connection a client dialled but did not use).
+	idle map[net.Conn]struct{}
 }
 
 // WithTLS makes a test server (NewTestServer, StartTestServer) serve
 // HTTPS, as httptest.NewTLSServer does: its certificate, for 127.0.0.1,
 // ::1 and localhost, is issued by an authority made for the server alone;
 // TestServer.Client trusts it, and TestServer.CACertPEM is that authority
-// for clients of other kinds. NewServer and New take no notice of it: a
-// handler does not choose its transport.
+// for clients of other kinds. New takes no notice of it: a handler does
+// not choose its transport (ServeWith serves HTTPS with ServeOptions.TLS).
 func WithTLS() Option {
 	return func(c *config) error { c.tls = true; return nil }
 }
@@ -82,6 +90,11 @@ func NewTestServer(t testing.TB, opts ...Option) *TestServer {
 // StartTestServer starts the mock service configured by opts on a loopback
 // port. The caller must Close it. In a test, NewTestServer does both.
 func StartTestServer(opts ...Option) (*TestServer, error) {
+	return startTestServer(closeGrace, opts...)
+}
+
+// startTestServer is StartTestServer with the grace period of Close.
+func startTestServer(grace time.Duration, opts ...Option) (*TestServer, error) {
 	s, err := New(opts...)
 	if err != nil {
 		return nil, err
@@ -92,8 +105,8 @@ func StartTestServer(opts ...Option) (*TestServer, error) {
 			return nil, fmt.Errorf("mock test server: listen on a loopback port: %w", err)
 		}
 	}
-	ts := &TestServer{Server: s, done: make(chan struct{})}
-	o := serve.Options{Grace: closeGrace, Logger: s.log}
+	ts := &TestServer{Server: s, done: make(chan struct{}), idle: map[net.Conn]struct{}{}}
+	o := serve.Options{Grace: grace, Logger: s.log, ConnState: ts.connState}
 	var roots *x509.CertPool
 	if s.cfg.tls {
 		sv, err := tlsconf.Server{SelfSigned: true}.Load()
@@ -131,6 +144,24 @@ func (ts *TestServer) CACertPEM() []byte {
 		return nil
 	}
 	return ts.ca.CertPEM()
+}
+
+// connState keeps track of the connections with no request in progress;
+// once Close has begun, it closes a connection as soon as it has none.
+func (ts *TestServer) connState(c net.Conn, st http.ConnState) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	switch st {
+	case http.StateNew, http.StateIdle:
+		if ts.closed {
+			delete(ts.idle, c)
+			_ = c.Close()
+			return
+		}
+		ts.idle[c] = struct{}{}
+	default: // active, hijacked or closed
+		delete(ts.idle, c)
+	}
 }
 
 // serveHTTP counts the request in flight and serves it; once Close has begun
@@ -227,9 +258,10 @@ func (h *heldResponse) release() {
 func (ts *TestServer) ServiceURL() string { return ts.URL + asmx.ServicePath }
 
 // Close shuts the server down and waits for the requests in flight to
-// finish. Injected delays end at once (their connections are dropped). It is
-// safe to call more than once, from any goroutine; every call returns once
-// the server has stopped.
+// finish. Injected delays end at once (their connections are dropped), and
+// connections with no request in progress (idle, or opened and never used)
+// are closed at once. It is safe to call more than once, from any
+// goroutine; every call returns once the server has stopped.
 func (ts *TestServer) Close() {
 	ts.mu.Lock()
 	if ts.closed {
@@ -238,10 +270,15 @@ func (ts *TestServer) Close() {
 		return
 	}
 	ts.closed = true
+	for c := range ts.idle {
+		_ = c.Close()
+	}
+	clear(ts.idle)
 	ts.mu.Unlock()
 
 	ts.srv.CancelRequests()
-	if err := ts.srv.Shutdown(); err != nil && !errors.Is(err, serve.ErrGraceExpired) {
+	ts.stopErr = ts.srv.Shutdown()
+	if err := ts.stopErr; err != nil && !errors.Is(err, serve.ErrGraceExpired) {
 		ts.log.Error("mock test server stopped", "error", err)
 	}
 	ts.inflight.Wait()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -278,6 +279,7 @@ func TestStartTestServerBadOption(t *testing.T) {
 		{"nil replayer", []Option{WithReplay(nil, MissFault)}, "WithReplay(nil)"},
 		{"unknown miss policy", []Option{WithReplay(panickingReplayer{}, MissPolicy(7))}, "miss policy 7"},
 		{"admin token with a line break", []Option{WithAdminToken("tok\nen")}, "line break"},
+		{"nil option", []Option{WithKeys("k"), nil}, "option 2 of 2 is nil"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -314,5 +316,34 @@ func TestWithGeneratedDataset(t *testing.T) {
 	b := call(t, again.URL, asmx.HTTPGet, asmx.OpReturnAllAtms, paramsFor(asmx.OpReturnAllAtms, "k"))
 	if a.status != 200 || a.body != b.body {
 		t.Errorf("the same seed served different data (status %d)", a.status)
+	}
+}
+
+// TestTestServerCloseUnusedConnection: a connection a client opened but
+// sent no request on (a transport dials ahead, a health probe) does not
+// hold Close up: Close closes it at once, as httptest.Server.Close does,
+// instead of the HTTP server's shutdown counting it in flight for its
+// first 5 s. The grace period here is shorter than those 5 s, so a
+// connection left open would make the shutdown run out of it.
+func TestTestServerCloseUnusedConnection(t *testing.T) {
+	t.Parallel()
+	ts, err := startTestServer(2*time.Second, WithDataset(smallDataset()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.Dial("tcp", strings.TrimPrefix(ts.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// An idle keep-alive connection and a new one that sent nothing.
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
+	ts.Close()
+	if ts.stopErr != nil {
+		t.Errorf("Close with an unused connection open: the shutdown ended with %v, want the connection closed at once", ts.stopErr)
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if n, err := conn.Read(make([]byte, 1)); err == nil {
+		t.Errorf("the unused connection is still open after Close: read %d bytes", n)
 	}
 }

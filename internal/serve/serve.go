@@ -57,6 +57,10 @@ type Options struct {
 	Logger *slog.Logger
 	// MaxConns caps the connections open at once (0: MaxConns).
 	MaxConns int
+	// ConnState, if set, is the http.Server's ConnState hook: it learns
+	// of each connection's changes of state (mockserver's TestServer
+	// closes the connections that never sent a request when it closes).
+	ConnState func(net.Conn, http.ConnState)
 }
 
 // ErrGraceExpired is the error of a shutdown whose grace period ran out
@@ -134,6 +138,7 @@ func Start(ln net.Listener, h http.Handler, o Options) *Server {
 	s.cancel = cancel
 	s.srv.BaseContext = func(l net.Listener) context.Context { return context.WithValue(base, listenAddrKey{}, l.Addr()) }
 	s.srv.ErrorLog = ErrorLog(o.Logger)
+	s.srv.ConnState = o.ConnState
 	go func() { s.served <- s.srv.Serve(ln) }()
 	return s
 }

@@ -141,12 +141,16 @@ func WriteAtomic(path string, data []byte) error {
 func Files(paths ...string) ([]string, error) {
 	var out []string
 	for _, p := range paths {
+		given := p
 		st, err := os.Stat(p)
 		if err != nil && !strings.HasSuffix(p, ".yaml") {
 			p = FilePath(p)
 			st, err = os.Stat(p)
 		}
 		if errors.Is(err, fs.ErrNotExist) {
+			if given != p { // a directory was perhaps meant: name both
+				return nil, fmt.Errorf("%w: %s (no file or directory %s either)", ErrCassetteNotFound, p, given)
+			}
 			return nil, fmt.Errorf("%w: %s", ErrCassetteNotFound, p)
 		}
 		if err != nil {

@@ -76,3 +76,20 @@ func TestReadFileNotACassette(t *testing.T) {
 		t.Errorf("got %v, want ErrInvalidCassette saying it is no cassette", err)
 	}
 }
+
+// TestFilesMissing: a path that names nothing is ErrCassetteNotFound naming
+// what was looked for: the path given and, for one without .yaml, the
+// cassette file it may stand for (a directory may have been meant).
+func TestFilesMissing(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, c := range []struct{ path, want string }{
+		{filepath.Join(dir, "cassettes"), filepath.Join(dir, "cassettes.yaml") + " (no file or directory " + filepath.Join(dir, "cassettes") + " either)"},
+		{filepath.Join(dir, "search.yaml"), filepath.Join(dir, "search.yaml")},
+	} {
+		_, err := Files(c.path)
+		if !errors.Is(err, ErrCassetteNotFound) || err.Error() != "cassette not found: "+c.want {
+			t.Errorf("Files(%s): got %v, want ErrCassetteNotFound: %s", c.path, err, c.want)
+		}
+	}
+}
