@@ -375,6 +375,7 @@ func TestMissNamesTheRecordingThatCouldAnswer(t *testing.T) {
 	}{
 		{asmx.HTTPGet, asmx.OpReturnAtmSearchByCity, "strAtmServiceKey=k&intCityID=99999", "#1 (get), which differs in intCityID"},
 		{asmx.JSON, asmx.OpReturnAtmSearchByCoordinates, "strAtmServiceKey=k&strPostalCode=&dblLatitude=44.6&dblLongitude=-63.5&bytRadius=9", "#3 (json), which differs in bytRadius"},
+		{asmx.HTTPGet, asmx.OpReturnProvinces, "strAtmServiceKey=k", "none of ReturnProvinces (the cassettes hold 3 distinct calls of 2 operations)"},
 	} {
 		op, _ := asmx.LookupOperation(tc.op)
 		c, e := asmx.DecodeQuery(op, tc.b, tc.query)

@@ -448,7 +448,7 @@ func (ix *Index) nearest(c *asmx.Call) string {
 		}
 	}
 	if best == nil {
-		return fmt.Sprintf("none of %s (the cassettes hold %d calls of %d operations)", c.Op.Name, len(ix.entries), len(ix.byOp))
+		return fmt.Sprintf("none of %s (the cassettes hold %s of %s)", c.Op.Name, recorded.Plural(len(ix.entries), "distinct call"), recorded.Plural(len(ix.byOp), "operation"))
 	}
 	var sb strings.Builder
 	sb.WriteString(best.op)
