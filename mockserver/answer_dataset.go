@@ -1,6 +1,10 @@
 package mockserver
 
 import (
+	"bytes"
+	"unicode"
+	"unicode/utf8"
+
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/shape"
 )
@@ -183,6 +187,9 @@ func (w *dsWriter) row(dst []byte, dt *dsTable, ctx *valueCtx, st *dsState) []by
 			case empty:
 				dst = append(dst[:mark], o.empty...)
 			default:
+				if o.kind == dsElement {
+					dst = preserveSpace(dst, mark+len(o.b))
+				}
 				dst = append(dst, o.close...)
 			}
 		case dsNumber:
@@ -319,3 +326,40 @@ func (w *dsWriter) itemsLength(a answer) int {
 }
 
 func (w *dsWriter) itemSize() int { return xmlLocationSize }
+
+// preserveSpace marks an element column's value of white space only, from
+// at to the end of dst (its start tag's '>' just before at), with
+// xml:space="preserve", as DataSet.WriteXml does (XmlDataTreeWriter's
+// PreserveSpace: a value that is all Char.IsWhiteSpace): without it a
+// DataSet reading the answer drops the value's white space and reads an
+// empty string.
+func preserveSpace(dst []byte, at int) []byte {
+	if at >= len(dst) || !xmlSpaceOnly(dst[at:]) {
+		return dst
+	}
+	var buf [64]byte
+	v := append(buf[:0], dst[at:]...)
+	dst = append(dst[:at-1], ` xml:space="preserve">`...)
+	return append(dst, v...)
+}
+
+// xmlSpaceOnly reports whether escaped text is white space only, as .NET's
+// Char.IsWhiteSpace sees its characters (a carriage return is escaped
+// &#xD;).
+func xmlSpaceOnly(b []byte) bool {
+	for i := 0; i < len(b); {
+		if b[i] == '&' {
+			if !bytes.HasPrefix(b[i:], []byte("&#xD;")) {
+				return false
+			}
+			i += len("&#xD;")
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if !unicode.IsSpace(r) {
+			return false
+		}
+		i += n
+	}
+	return true
+}
