@@ -180,7 +180,11 @@ func (w *dsWriter) row(dst []byte, dt *dsTable, ctx *valueCtx, st *dsState) []by
 			mark := len(dst)
 			dst = append(dst, o.b...)
 			var empty bool
-			dst, empty = o.leaf.appendValue(dst, ctx)
+			if o.kind == dsAttr {
+				dst, empty = o.leaf.appendAttrValue(dst, ctx)
+			} else {
+				dst, empty = o.leaf.appendValue(dst, ctx)
+			}
 			switch {
 			case empty && o.omitEmpty:
 				dst = dst[:mark]
