@@ -145,6 +145,8 @@ type Unique struct {
 	Name       string
 	Columns    []string
 	PrimaryKey bool
+
+	line int
 }
 
 // Relation is a DataRelation between two tables.
@@ -160,6 +162,8 @@ type Relation struct {
 	// NoConstraint is a relation made without constraints: no xs:keyref,
 	// an msdata:Relationship annotation instead.
 	NoConstraint bool
+
+	line int
 }
 
 // MappingOf is c's mapping, MappingElement when not given.

@@ -118,7 +118,11 @@ func (s *Shape) Validate() error {
 			missing = append(missing, op)
 		}
 	}
-	if len(missing) > 0 {
+	unknown := false // a result whose content is not known (reported with it)
+	for _, r := range s.Results {
+		unknown = unknown || r != nil && r.Content() == ""
+	}
+	if len(missing) > 0 && !unknown {
 		c.addf(0, "operations", "no result for %s", strings.Join(missing, ", "))
 	}
 	c.checkTypes(s)
@@ -186,16 +190,18 @@ func (c *checker) checkResult(r *Result, where string) {
 // checkFields checks the fields of one element in scope.
 func (c *checker) checkFields(fields []*Field, scope Scope, where string) {
 	attrs := map[string]bool{}
-	texts, elements := 0, 0
+	texts, elements, textLine := 0, 0, 0
 	for _, f := range fields {
 		if f != nil && f.Text {
-			texts++
+			if texts++; texts == 1 {
+				textLine = f.line
+			}
 		} else if f != nil && f.Attribute == "" {
 			elements++
 		}
 	}
 	if texts > 1 || texts == 1 && elements > 0 {
-		c.addf(0, where, "an element with text (text: true) has one text field and attributes, no element children")
+		c.addf(textLine, where, "an element with text (text: true) has one text field and attributes, no element children")
 	}
 	for _, f := range fields {
 		if f == nil {

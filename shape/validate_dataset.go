@@ -124,6 +124,8 @@ func (c *checker) checkTable(d *DataSet, t *Table, result Content, at string) {
 	case "languages":
 		r := d.ParentOf(t)
 		switch {
+		case result == "":
+			// No table holds the result's list (reported).
 		case result != Locations:
 			c.addf(t.line, at+".rows", "rows: languages is a location's languages: only in a DataSet of locations")
 		case r == nil || d.TableNamed(r.Parent) == nil || d.RowScope(d.TableNamed(r.Parent), result) != ScopeLocation:
@@ -166,16 +168,20 @@ func (c *checker) checkTable(d *DataSet, t *Table, result Content, at string) {
 	}
 	for i, u := range t.Unique {
 		uat := fmt.Sprintf("%s.unique[%d]", at, i)
+		line := t.line
+		if u != nil && u.line != 0 {
+			line = u.line
+		}
 		if u == nil || u.Name == "" {
-			c.addf(t.line, uat, "a unique constraint has a name")
+			c.addf(line, uat, "a unique constraint has a name")
 			continue
 		}
 		if len(u.Columns) == 0 {
-			c.addf(t.line, uat, "a unique constraint has columns")
+			c.addf(line, uat, "a unique constraint has columns")
 		}
 		for _, name := range u.Columns {
 			if t.ColumnNamed(name) == nil {
-				c.addf(t.line, uat, "no column %q in table %s", name, t.Name)
+				c.addf(line, uat, "no column %q in table %s", name, t.Name)
 			}
 		}
 	}
@@ -209,7 +215,9 @@ func (c *checker) checkColumn(d *DataSet, t *Table, col *Column, scope Scope, at
 	if _, err := checkFormat(col.Type, col.Format); err != nil {
 		c.addf(col.line, at+".format", "%v", err)
 	}
-	key := d.IsKey(t, col)
+	// A column a relation names as its child column is a key, even when
+	// the relation's parent is wrong (reported with the relation).
+	key := d.IsKey(t, col) || childColumn(d, t, col)
 	switch {
 	case key && (col.Value != "" || col.Generated):
 		c.addf(col.line, at, "a key column (auto-increment, or a relation's child column holding its parent's key) has no value or generated")
@@ -217,6 +225,9 @@ func (c *checker) checkColumn(d *DataSet, t *Table, col *Column, scope Scope, at
 	case col.Generated && col.Value != "":
 		c.addf(col.line, at, "value %q and generated: a column is either atmkit's data or generated", col.Value)
 	case col.Generated:
+	case scope == "":
+		// The table's rows are wrong (reported with them): what its
+		// values are cannot be known.
 	case col.Value == "":
 		c.addf(col.line, at+".value", "no value: name the value of atmkit's data it holds (one of %s), or mark it generated: true", valueNames(scope))
 	default:
@@ -232,33 +243,52 @@ func (c *checker) checkColumn(d *DataSet, t *Table, col *Column, scope Scope, at
 	}
 }
 
+// childColumn reports whether a relation of d names c as a child column
+// of t.
+func childColumn(d *DataSet, t *Table, c *Column) bool {
+	for _, r := range d.Relations {
+		if r != nil && r.Child == t.Name && slices.Contains(r.ChildColumns, c.Name) {
+			return true
+		}
+	}
+	return false
+}
+
 // checkRelations checks the relations between d's tables.
 func (c *checker) checkRelations(d *DataSet, where string) {
 	names := map[string]bool{}
 	nested := map[string]int{}
 	for i, r := range d.Relations {
 		at := fmt.Sprintf("%s.relations[%d]", where, i)
-		if r == nil || r.Name == "" {
-			c.addf(d.line, at, "a relation has a name")
+		if r == nil {
+			c.addf(d.line, at, "an empty relation")
+			continue
+		}
+		line := r.line
+		if line == 0 {
+			line = d.line
+		}
+		if r.Name == "" {
+			c.addf(line, at, "a relation has a name")
 			continue
 		}
 		at += " (" + r.Name + ")"
 		if names[r.Name] {
-			c.addf(d.line, at, "a second relation named %q", r.Name)
+			c.addf(line, at, "a second relation named %q", r.Name)
 		}
 		names[r.Name] = true
 		p, ch := d.TableNamed(r.Parent), d.TableNamed(r.Child)
 		if p == nil {
-			c.addf(d.line, at+".parent", "no table %q", r.Parent)
+			c.addf(line, at+".parent", "no table %q", r.Parent)
 		}
 		if ch == nil {
-			c.addf(d.line, at+".child", "no table %q", r.Child)
+			c.addf(line, at+".child", "no table %q", r.Child)
 		}
 		if r.Parent == r.Child && r.Parent != "" {
-			c.addf(d.line, at, "a table related to itself is not supported")
+			c.addf(line, at, "a table related to itself is not supported")
 		}
 		if len(r.ParentColumns) == 0 || len(r.ParentColumns) != len(r.ChildColumns) {
-			c.addf(d.line, at, "parentColumns and childColumns name the related columns in pairs")
+			c.addf(line, at, "parentColumns and childColumns name the related columns in pairs")
 		}
 		if p == nil || ch == nil {
 			continue
@@ -266,25 +296,25 @@ func (c *checker) checkRelations(d *DataSet, where string) {
 		for k, name := range r.ParentColumns {
 			pc := p.ColumnNamed(name)
 			if pc == nil {
-				c.addf(d.line, at+".parentColumns", "no column %q in table %s", name, p.Name)
+				c.addf(line, at+".parentColumns", "no column %q in table %s", name, p.Name)
 				continue
 			}
 			if k < len(r.ChildColumns) {
 				cc := ch.ColumnNamed(r.ChildColumns[k])
 				if cc == nil {
-					c.addf(d.line, at+".childColumns", "no column %q in table %s", r.ChildColumns[k], ch.Name)
+					c.addf(line, at+".childColumns", "no column %q in table %s", r.ChildColumns[k], ch.Name)
 				} else if cc.Type != pc.Type {
-					c.addf(d.line, at, "column %s.%s is %s, %s.%s is %s: related columns have one type", p.Name, pc.Name, pc.Type, ch.Name, cc.Name, cc.Type)
+					c.addf(line, at, "column %s.%s is %s, %s.%s is %s: related columns have one type", p.Name, pc.Name, pc.Type, ch.Name, cc.Name, cc.Type)
 				}
 			}
 		}
 		if !r.NoConstraint && p.UniqueOn(r.ParentColumns) == nil {
-			c.addf(d.line, at, "a relation with constraints refers to a unique constraint on its parent columns: add unique: [{name: Constraint1, columns: [%s]}] to table %s, or say constraint: false",
+			c.addf(line, at, "a relation with constraints refers to a unique constraint on its parent columns: add unique: [{name: Constraint1, columns: [%s]}] to table %s, or say constraint: false",
 				strings.Join(r.ParentColumns, ", "), p.Name)
 		}
 		if r.Nested {
 			if nested[r.Child]++; nested[r.Child] > 1 {
-				c.addf(d.line, at, "table %s is nested in two tables: a row has one nested parent", r.Child)
+				c.addf(line, at, "table %s is nested in two tables: a row has one nested parent", r.Child)
 			}
 		}
 	}
