@@ -160,6 +160,8 @@ func (c *checker) checkTable(d *DataSet, t *Table, result Content, at string) {
 		cat := fmt.Sprintf("%s.columns[%d] (%s)", at, i, col.Name)
 		if !isNCName(col.Name) {
 			c.addf(col.line, cat, "column %q is not an XML name", col.Name)
+		} else if col.Name == "xmlns" && col.Mapping == MappingAttribute {
+			c.addf(col.line, cat, "an attribute named xmlns is a namespace declaration, not a value: give the column another name")
 		} else if seen[col.Name] {
 			c.addf(col.line, cat, "a second column named %q", col.Name)
 		}
