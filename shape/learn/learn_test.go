@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -627,5 +628,43 @@ func matchGolden(t *testing.T, path string, got []byte) {
 	}
 	if string(got) != string(want) {
 		t.Errorf("got\n%s\nwant (%s)\n%s", got, path, want)
+	}
+}
+
+// TestLearnProvinceNameAmongWords learns the legacy site's provinces
+// (Mono's answers in testdata/legacy: <Prov abbr="NB"
+// capital="Fredericton">New Brunswick</Prov>), whose capital is words as
+// well as the name: the name is the text, whose values are names of
+// provinces atmkit knows, from the answers alone as with the WSDL.
+func TestLearnProvinceNameAmongWords(t *testing.T) {
+	for _, in := range []struct {
+		name string
+		in   learn.Input
+	}{
+		{"answers only", learn.Input{Samples: siteSamples(t, "legacy")}},
+		{"WSDL and answers", learn.Input{WSDL: siteWSDL(t, "legacy"), Samples: siteSamples(t, "legacy")}},
+	} {
+		learned, rep, err := learn.Learn(in.in)
+		if err != nil {
+			t.Fatalf("%s: %v", in.name, err)
+		}
+		r := learned.Result(asmx.OpReturnProvinces)
+		if r == nil || len(r.Fields) != 1 || r.Fields[0].Item == nil {
+			t.Fatalf("%s: the provinces result: %+v", in.name, r)
+		}
+		var got []string
+		for _, f := range r.Fields[0].Item.Fields {
+			what := f.Value
+			if f.Generated {
+				what = "generated"
+			}
+			got = append(got, f.Attribute+f.Element+map[bool]string{true: "text()"}[f.Text]+"="+what)
+		}
+		if want := []string{"abbr=code", "capital=generated", "text()=name"}; !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the province's fields hold %v, want %v", in.name, got, want)
+		}
+		if m := strings.Join(rep.Mapped, "\n"); !strings.Contains(m, "ArrayOfProv/Prov/text() ← name (words, 8 of the 8 read names of provinces in atmkit's data set)") {
+			t.Errorf("%s: the report does not say why the text is the name:\n%s", in.name, m)
+		}
 	}
 }
