@@ -668,3 +668,35 @@ func TestLearnProvinceNameAmongWords(t *testing.T) {
 		}
 	}
 }
+
+// TestLearnRootAttributesFromSOAPAlone learns the attrs site (Mono's
+// answers in testdata/attrs) from its SOAP and JSON answers alone, as a
+// team whose client speaks SOAP only records it: <OpResult> of the lists
+// by institution and by city holds one element, but carries the result's
+// own attributes (total, kind), which no node result has. Every location
+// operation is typed, its count read from @total; nothing is omitted.
+func TestLearnRootAttributesFromSOAPAlone(t *testing.T) {
+	var samples []learn.Sample
+	for _, s := range siteSamples(t, "attrs") {
+		if s.Binding == learn.SOAP11 || s.Binding == learn.JSON {
+			samples = append(samples, s)
+		}
+	}
+	learned, rep, err := learn.Learn(learn.Input{Samples: samples})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range []string{asmx.OpReturnAtmSearchByInstitution, asmx.OpReturnAtmSearchByCity, asmx.OpReturnAtmSearchByCoordinates} {
+		r := learned.Result(op)
+		if r == nil || r.Layout != shape.Typed {
+			t.Errorf("%s: %+v, want a typed result", op, r)
+			continue
+		}
+		if len(r.Fields) == 0 || r.Fields[0].Attribute != "total" || r.Fields[0].Value != "count" {
+			t.Errorf("%s: its first field is %+v, want the attribute total holding count", op, r.Fields[0])
+		}
+	}
+	if o := strings.Join(rep.Omitted, "\n"); o != "" {
+		t.Errorf("the report omits what the site writes:\n%s", o)
+	}
+}
