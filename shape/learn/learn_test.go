@@ -700,3 +700,33 @@ func TestLearnRootAttributesFromSOAPAlone(t *testing.T) {
 		t.Errorf("the report omits what the site writes:\n%s", o)
 	}
 }
+
+// TestLearnRefusesTwoServices: the answers of two deployments (the attrs
+// and dataset sites, in service namespaces of their own), or one's WSDL
+// with the other's answers, are no one shape: Learn says so, naming the
+// two namespaces and where each was read, instead of learning from
+// whichever answers look like one layout.
+func TestLearnRefusesTwoServices(t *testing.T) {
+	const attrsNS, datasetNS = "http://attrs.atmref.example.org/atmService", "http://dataset.atmref.example.org/atmService"
+	for _, in := range []struct {
+		name string
+		in   learn.Input
+		want []string
+	}{
+		{"answers of two sites", learn.Input{Samples: append(siteSamples(t, "attrs"), siteSamples(t, "dataset")...)},
+			[]string{"the answers are of two services", attrsNS, datasetNS}},
+		{"one site's WSDL, the other's answers", learn.Input{WSDL: siteWSDL(t, "attrs"), Samples: siteSamples(t, "dataset")},
+			[]string{"the WSDL and the answers are of two services: the WSDL is in the service namespace " + attrsNS, datasetNS}},
+	} {
+		_, _, err := learn.Learn(in.in)
+		if err == nil {
+			t.Errorf("%s: learned a shape, want an error", in.name)
+			continue
+		}
+		for _, w := range in.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: got %q, want it to mention %q", in.name, err, w)
+			}
+		}
+	}
+}

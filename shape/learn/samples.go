@@ -219,8 +219,15 @@ func (l *learner) readSamples() {
 			l.note("skipped %s (%s %s): the answer %v", s.Where, s.Binding, s.Op, err)
 			continue
 		}
-		if c.soap && l.ns == "" {
-			l.ns = c.ns
+		switch {
+		case c.soap && l.ns == "":
+			l.ns, l.nsFrom = c.ns, s.Where
+		case c.soap && c.ns != l.ns && l.nsErr == nil:
+			what := "the answers are"
+			if l.nsFrom == "the WSDL" {
+				what = "the WSDL and the answers are"
+			}
+			l.nsErr = fmt.Errorf("%s of two services: %s is in the service namespace %s, %s in %s; learn from one deployment's WSDL and cassettes", what, l.nsFrom, l.ns, s.Where, c.ns)
 		}
 		l.contents[s.Op] = append(l.contents[s.Op], c)
 	}
