@@ -730,3 +730,27 @@ func TestLearnRefusesTwoServices(t *testing.T) {
 		}
 	}
 }
+
+// TestLearnDataSetOfTwoNamespaces: a DataSet one of whose tables is in
+// another namespace (captured from Mono's XmlSerializer writing such a
+// DataSet as ASMX's GET does: two xs:schema, then the diffgram) is not
+// modelled. Learn says so, as for another DataSet it cannot read, and
+// keeps the built-in result; it no longer takes the answer for an XML
+// node whose fields are the schemas' attributes.
+func TestLearnDataSetOfTwoNamespaces(t *testing.T) {
+	body, err := os.ReadFile(filepath.Join("testdata", "variants", "dataset-two-namespaces-get.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	learned, rep, err := learn.Learn(learn.Input{Samples: []learn.Sample{
+		{Binding: learn.HTTPGet, Op: asmx.OpReturnInstitutions, Status: 200, Body: body, Where: "two-namespaces.xml"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := learned.Result(asmx.OpReturnInstitutions); r == nil || r.Root == "DataSet" {
+		t.Errorf("ReturnInstitutions: %+v, want the built-in result kept", r)
+	}
+	if n := strings.Join(rep.Notes, "\n"); !strings.Contains(n, "two-namespaces.xml") || !strings.Contains(n, "another namespace's tables are not modelled") {
+		t.Errorf("the notes do not say why the answer was not read:\n%s", n)
+	}
+}
