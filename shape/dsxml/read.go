@@ -47,6 +47,27 @@ func ReadSchemaInfo(root *etree.Element) (*shape.DataSet, *SchemaInfo, error) {
 	return d, &SchemaInfo{Ordinals: r.ordinals, NestedIn: r.nestedIn}, nil
 }
 
+// declaredApart is the error for a table the DataSet's choice refers to
+// (ref) instead of declaring it: one nested in itself (a self-referencing
+// nested relation; .NET declares it as a global element of the schema), or
+// one in another namespace (declared in a schema of its own). Neither is
+// modelled.
+func (r *reader) declaredApart(ref string) error {
+	if !strings.Contains(ref, ":") {
+		for _, g := range xsKids(r.root, "element") {
+			if g.SelectAttrValue("name", "") != ref {
+				continue
+			}
+			for _, k := range g.FindElements(".//element") {
+				if k.NamespaceURI() == NSXSD && k.SelectAttrValue("ref", "") == ref {
+					return fmt.Errorf("table %s is nested in itself (a relation of the table to itself), which is not modelled", ref)
+				}
+			}
+		}
+	}
+	return fmt.Errorf("table %s is declared apart (another namespace's tables are not modelled)", ref)
+}
+
 func readSchema(root *etree.Element) (*shape.DataSet, *reader, error) {
 	if root == nil || root.Tag != "schema" || root.NamespaceURI() != NSXSD {
 		return nil, nil, errors.New("not an xs:schema element")
@@ -84,8 +105,8 @@ func readSchema(root *etree.Element) (*shape.DataSet, *reader, error) {
 		return nil, nil, errors.New("the DataSet element has no xs:complexType/xs:choice of tables")
 	}
 	for _, e := range xsKids(choice, "element") {
-		if e.SelectAttrValue("ref", "") != "" {
-			return nil, nil, fmt.Errorf("table %s is declared apart (another namespace's tables are not modelled)", e.SelectAttrValue("ref", ""))
+		if ref := e.SelectAttrValue("ref", ""); ref != "" {
+			return nil, nil, r.declaredApart(ref)
 		}
 		if err := r.table(e, nil, 0); err != nil {
 			return nil, nil, err
