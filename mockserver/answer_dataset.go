@@ -196,6 +196,21 @@ func (w *dsWriter) row(dst []byte, dt *dsTable, ctx *valueCtx, st *dsState) []by
 				}
 				dst = append(dst, o.close...)
 			}
+		case dsText:
+			if o.point && !st.hasPoint || open < 0 {
+				continue
+			}
+			mark := len(dst)
+			var empty bool
+			dst, empty = o.leaf.appendValue(dst, ctx)
+			switch {
+			case empty && o.omitEmpty:
+				// DBNull: nil, the row element empty.
+				dst = append(dst[:open], ` xsi:nil="true" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">`...)
+				open = len(dst) - 1
+			case !empty && mark == open+1:
+				dst = preserveSpace(dst, mark)
+			}
 		case dsNumber:
 			v := o.mul*st.rows[o.table] + o.add
 			if st.template {

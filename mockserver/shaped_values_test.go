@@ -135,3 +135,81 @@ func TestAttributeValueLineFeed(t *testing.T) {
 		})
 	}
 }
+
+// A DataSet table whose column is its row's text (simpleContent) is
+// written as Mono's DataSet writes one (shape/dsxml/testdata has its
+// schema): the value as the row element's text, its end tag on the same
+// line; white space only with xml:space="preserve" after the row's
+// attributes; an empty value DBNull (omitEmpty) as xsi:nil="true" in an
+// empty row element (Mono's, in shape/learn/testdata/variants).
+func TestDataSetSimpleContentRows(t *testing.T) {
+	learned, err := os.ReadFile(filepath.Join("..", "shape", "learn", "testdata", "dataset-learned.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const column = "{column: Code, type: string, value: language}"
+	if !bytes.Contains(learned, []byte(column)) {
+		t.Fatalf("dataset-learned.yaml has no %s", column)
+	}
+	src := strings.Replace(string(learned), column, "{column: Code, mapping: simpleContent, type: string, value: language}", 1)
+	// The institutions' URL as their rows' text, the other columns
+	// attributes.
+	const bank = `            - {column: BankNo, type: int, allowNull: false, value: id}
+            - {column: Title, type: string, value: name}
+            - {column: Web, type: string, value: url}
+            - {column: CreditUnion, type: boolean, value: isAtlanticCreditUnion}`
+	if !strings.Contains(src, bank) {
+		t.Fatalf("dataset-learned.yaml has no %s", bank)
+	}
+	src = strings.Replace(src, bank, `            - {column: BankNo, mapping: attribute, type: int, allowNull: false, value: id}
+            - {column: Title, mapping: attribute, type: string, value: name}
+            - {column: Web, mapping: simpleContent, type: string, value: url, omitEmpty: true}
+            - {column: CreditUnion, mapping: attribute, type: boolean, value: isAtlanticCreditUnion}`, 1)
+	// A location's landmark in a table of its own, one row per location.
+	const rel = "      relations:\n"
+	if strings.Count(src, rel) != 1 {
+		t.Fatalf("dataset-learned.yaml has not one %q", rel)
+	}
+	src = strings.Replace(src, rel, `        - table: Mark
+          rows: one
+          columns:
+            - {column: Text, mapping: simpleContent, type: string, value: address.landmark, omitEmpty: true}
+            - {column: MachineKey, mapping: hidden, type: int}
+`+rel+`        - {name: MachineMark, parent: Machine, parentColumns: [MachineKey], child: Mark, childColumns: [MachineKey], nested: true}
+`, 1)
+	base := valuesServer(t, "", src, func(ds *fixtures.Dataset) {
+		ds.ATMs[0].Languages = []string{"en", "fr"}
+		ds.ATMs[0].Address.Landmark, ds.ATMs[1].Address.Landmark = "  ", ""
+		ds.Institutions[1].URL = ""
+	})
+	status, body := mocktest.Call(t, base, asmx.DefaultNamespace, "get", asmx.OpReturnAllAtms, [][2]string{{asmx.ParamKey, "k"}})
+	if status != 200 {
+		t.Fatalf("%d %.300s", status, body)
+	}
+	_, soap := mocktest.Call(t, base, asmx.DefaultNamespace, "soap11", asmx.OpReturnAllAtms, [][2]string{{asmx.ParamKey, "k"}})
+	if want := `<Tongue diffgr:id="Tongue1" msdata:rowOrder="0" msdata:hiddenMachineKey="0">en</Tongue>`; !bytes.Contains(soap, []byte(want)) {
+		t.Errorf("over SOAP 1.1, the answer lacks %s", want)
+	}
+	_, banks := mocktest.Call(t, base, asmx.DefaultNamespace, "get", asmx.OpReturnInstitutions, [][2]string{{asmx.ParamKey, "k"}})
+	body = append(body, banks...)
+	for _, want := range []string{
+		`<xs:element name="Tongue" nillable="true" minOccurs="0" maxOccurs="unbounded">`,
+		`<xs:simpleContent msdata:ColumnName="Code" msdata:Ordinal="0">`,
+		`<xs:simpleContent msdata:ColumnName="Web" msdata:Ordinal="2">`,
+		`<Tongue diffgr:id="Tongue1" msdata:rowOrder="0" msdata:hiddenMachineKey="0">en</Tongue>` + "\n",
+		`<Tongue diffgr:id="Tongue2" msdata:rowOrder="1" msdata:hiddenMachineKey="0">fr</Tongue>` + "\n",
+		`<Mark diffgr:id="Mark1" msdata:rowOrder="0" msdata:hiddenMachineKey="0" xml:space="preserve">  </Mark>` + "\n",
+		`<Mark diffgr:id="Mark2" msdata:rowOrder="1" msdata:hiddenMachineKey="1" xsi:nil="true" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" />` + "\n",
+		`<Bank diffgr:id="Bank1" msdata:rowOrder="0" BankNo="1" Title="RBC Royal Bank" CreditUnion="false">https://www.rbcroyalbank.com</Bank>`,
+		`<Bank diffgr:id="Bank2" msdata:rowOrder="1" BankNo="2" Title="TD Canada Trust" CreditUnion="false" xsi:nil="true" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" />`,
+	} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("the answers lack %s", want)
+		}
+	}
+	for _, b := range [][]byte{body[:len(body)-len(banks)], banks} {
+		if err := xml.Unmarshal(b, new(any)); err != nil {
+			t.Errorf("an answer is no XML: %v", err)
+		}
+	}
+}

@@ -150,6 +150,7 @@ func (c *checker) checkTable(d *DataSet, t *Table, result Content, at string) {
 	if len(t.Columns) == 0 {
 		c.addf(t.line, at+".columns", "a table has at least one column")
 	}
+	c.checkSimpleContent(d, t, at)
 	scope := d.RowScope(t, result)
 	seen := map[string]bool{}
 	for i, col := range t.Columns {
@@ -192,9 +193,9 @@ func (c *checker) checkTable(d *DataSet, t *Table, result Content, at string) {
 // checkColumn checks one column, whose values are read in scope.
 func (c *checker) checkColumn(d *DataSet, t *Table, col *Column, scope Scope, at string) {
 	switch col.Mapping {
-	case "", MappingElement, MappingAttribute, MappingHidden:
+	case "", MappingElement, MappingAttribute, MappingHidden, MappingSimpleContent:
 	default:
-		c.addf(col.line, at+".mapping", "mapping %q: want element, attribute or hidden", col.Mapping)
+		c.addf(col.line, at+".mapping", "mapping %q: want element, attribute, hidden or simpleContent", col.Mapping)
 	}
 	if col.Type == "" {
 		c.addf(col.line, at+".type", "no type (the XSD type of its DataType: int, string, double, boolean, ...)")
@@ -241,6 +242,42 @@ func (c *checker) checkColumn(d *DataSet, t *Table, col *Column, scope Scope, at
 			c.addf(col.line, at+".type", "%s is a number, not a flag: it cannot be a boolean", col.Value)
 		case !typeFits(v.Kind, col.Type):
 			c.addf(col.line, at+".type", "type %q cannot hold %s (%s)", col.Type, col.Value, v.Kind)
+		}
+	}
+}
+
+// checkSimpleContent checks a table's simpleContent column, as .NET's
+// DataTable refuses it: one per table, in a table with no element column
+// and no nested table, holding a value (no key).
+func (c *checker) checkSimpleContent(d *DataSet, t *Table, at string) {
+	var text *Column
+	elements := false
+	for _, col := range t.Columns {
+		switch {
+		case col == nil:
+		case col.MappingOf() == MappingSimpleContent && text != nil:
+			c.addf(col.line, at+".columns", "a second simpleContent column (%s, after %s): a row has one text", col.Name, text.Name)
+		case col.MappingOf() == MappingSimpleContent:
+			text = col
+		case col.MappingOf() == MappingElement:
+			elements = true
+		}
+	}
+	if text == nil {
+		return
+	}
+	if elements {
+		c.addf(text.line, at, "a table with a simpleContent column (%s) has no element columns: write them as attributes", text.Name)
+	}
+	if len(d.NestedChildren(t)) > 0 {
+		c.addf(text.line, at, "a table with a simpleContent column (%s) has no nested tables", text.Name)
+	}
+	if text.AutoIncrement || childColumn(d, t, text) {
+		c.addf(text.line, at, "a simpleContent column (%s) holds a value, not a key", text.Name)
+	}
+	for _, r := range d.Relations {
+		if r != nil && r.Parent == t.Name && slices.Contains(r.ParentColumns, text.Name) {
+			c.addf(text.line, at, "a simpleContent column (%s) holds a value, not a key", text.Name)
 		}
 	}
 }

@@ -193,15 +193,43 @@ func (r *reader) table(e *etree.Element, parent *shape.Table, depth int) error {
 		}
 		return fmt.Errorf("table %s has no complexType", t.Name)
 	}
-	if xsKid(ct, "simpleContent") != nil {
-		return fmt.Errorf("table %s has a text column (simpleContent), which is not modelled", t.Name)
-	}
 	type placed struct {
 		col     *shape.Column
 		ordinal int // -1: none
 	}
 	var elements, attrs []placed
 	var nested []*etree.Element
+	// A simpleContent column, placed at its ordinal as an element column;
+	// the other columns are the extension's attributes.
+	attrsIn := ct
+	if sc := xsKid(ct, "simpleContent"); sc != nil {
+		ext := xsKid(sc, "extension")
+		if ext == nil {
+			return fmt.Errorf("table %s: a text column (simpleContent) without xs:extension is not modelled", t.Name)
+		}
+		name := msdata(sc, "ColumnName")
+		if name == "" {
+			name = t.Name + "_text" // .NET's name for a text column read without its own
+		}
+		decl := etree.NewElement("element")
+		decl.CreateAttr("name", name)
+		decl.CreateAttr("type", ext.SelectAttrValue("base", ""))
+		decl.CreateAttr("minOccurs", "0")
+		c, err := column(decl, shape.MappingSimpleContent)
+		if err != nil {
+			return fmt.Errorf("table %s: %w", t.Name, err)
+		}
+		ord := -1
+		if o := msdata(sc, "Ordinal"); o != "" {
+			n, err := strconv.Atoi(o)
+			if err != nil || n < 0 || n > 1<<16 {
+				return fmt.Errorf("table %s: column %s: ordinal %q", t.Name, c.Name, o)
+			}
+			ord = n
+		}
+		elements = append(elements, placed{c, ord})
+		attrsIn = ext
+	}
 	if seq := xsKid(ct, "sequence"); seq != nil {
 		for _, k := range xsKids(seq, "element") {
 			if xsKid(k, "complexType") != nil || k.SelectAttrValue("ref", "") != "" {
@@ -223,7 +251,7 @@ func (r *reader) table(e *etree.Element, parent *shape.Table, depth int) error {
 			elements = append(elements, placed{c, ord})
 		}
 	}
-	for _, k := range xsKids(ct, "attribute") {
+	for _, k := range xsKids(attrsIn, "attribute") {
 		mapping := shape.MappingAttribute
 		if k.SelectAttrValue("use", "") == "prohibited" {
 			mapping = shape.MappingHidden

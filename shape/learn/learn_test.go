@@ -230,7 +230,7 @@ func TestLearnRoundTrip(t *testing.T) {
 	// The reference deployment's DataSet and attribute-valued sites, and
 	// deployments unlike them with the variations ASMX allows.
 	for _, f := range []string{"../testdata/dataset.yaml", "../testdata/attrs.yaml", "testdata/variants/dataset-flat.yaml",
-		"testdata/variants/dataset-nested.yaml", "testdata/variants/typed-variant.yaml"} {
+		"testdata/variants/dataset-nested.yaml", "testdata/variants/typed-variant.yaml", "testdata/variants/dataset-simple-content.yaml"} {
 		name := strings.TrimSuffix(filepath.Base(f), ".yaml")
 		rows = append(rows,
 			struct {
@@ -752,5 +752,55 @@ func TestLearnDataSetOfTwoNamespaces(t *testing.T) {
 	}
 	if n := strings.Join(rep.Notes, "\n"); !strings.Contains(n, "two-namespaces.xml") || !strings.Contains(n, "another namespace's tables are not modelled") {
 		t.Errorf("the notes do not say why the answer was not read:\n%s", n)
+	}
+}
+
+// TestLearnSimpleContentFromMono learns a DataSet whose Tongue and Note
+// tables hold their value as the row's text (captured from Mono's
+// XmlSerializer writing the DataSet as ASMX's GET does): the columns are
+// simpleContent, the rows' texts read (xml:space="preserve" and xsi:nil
+// ones included), the attribute and hidden columns beside them; served,
+// the answer has the capture's schema.
+func TestLearnSimpleContentFromMono(t *testing.T) {
+	body, err := os.ReadFile(filepath.Join("testdata", "variants", "dataset-simple-content-get.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	learned, rep, err := learn.Learn(learn.Input{Samples: []learn.Sample{
+		{Binding: learn.HTTPGet, Op: asmx.OpReturnAllAtms, Status: 200, Body: body, Where: "simple-content.xml"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := learned.Result(asmx.OpReturnAllAtms)
+	if r == nil || r.DataSet == nil {
+		t.Fatalf("ReturnAllAtms: %+v, want a DataSet; notes: %v", r, rep.Notes)
+	}
+	d := r.DataSet
+	var got []string
+	for _, name := range []string{"Tongue", "Note"} {
+		tb := d.TableNamed(name)
+		if tb == nil {
+			t.Fatalf("no table %s in %s", name, shape.Marshal(learned, ""))
+		}
+		for _, c := range tb.Columns {
+			got = append(got, name+"/"+c.Name+" "+c.MappingOf()+" "+c.Type)
+		}
+	}
+	want := []string{"Tongue/Code simpleContent string", "Tongue/MachineKey hidden int", "Tongue/Primary attribute boolean", "Note/Text simpleContent int"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the text tables' columns: %v, want %v", got, want)
+	}
+	const ns = "http://dataset.atmref.example.org/atmService"
+	served := refdeploy.Collect(t, serve(t, learned, ns), ns, "k", []refdeploy.Call{{Op: asmx.OpReturnAllAtms}}, "get")
+	schema := func(b []byte) string {
+		s := string(b)
+		i, j := strings.Index(s, "<xs:schema"), strings.Index(s, "</xs:schema>")
+		if i < 0 || j < i {
+			t.Fatalf("no schema in %s", b)
+		}
+		return s[i:j]
+	}
+	if got, want := schema(served[0].Body), schema(body); got != want {
+		t.Errorf("the served schema:\n%s\nwant Mono's\n%s", got, want)
 	}
 }
