@@ -276,17 +276,25 @@ func (c *dsCompare) diffgram(dg *etree.Element) {
 // row checks one row of t and its nested rows.
 func (c *dsCompare) row(el *etree.Element, t *shape.Table, ns, at string) {
 	attrs := map[qname]*shape.Column{}
+	var text *shape.Column // a simpleContent column: the row's text
 	for _, col := range t.Columns {
 		switch col.MappingOf() {
 		case shape.MappingAttribute:
 			attrs[qname{"", col.Name}] = col
 		case shape.MappingHidden:
 			attrs[qname{msdataNS, "hidden" + col.Name}] = col
+		case shape.MappingSimpleContent:
+			text = col
 		}
 	}
 	has := map[qname]bool{}
+	null := false
 	for _, a := range el.Attr {
-		if a.Space == "xmlns" || a.Space == "" && a.Key == "xmlns" {
+		if a.Space == "xmlns" || a.Space == "" && a.Key == "xmlns" || a.Space == "xml" && a.Key == "space" && text != nil {
+			continue
+		}
+		if text != nil && a.NamespaceURI() == xsiNS && a.Key == "nil" {
+			null = a.Value == "true"
 			continue
 		}
 		n := qname{a.NamespaceURI(), a.Key}
@@ -310,6 +318,16 @@ func (c *dsCompare) row(el *etree.Element, t *shape.Table, ns, at string) {
 	}
 	if t.Changes != "" && !has[qname{diffgramNS, "hasChanges"}] {
 		c.addf("%s: no diffgr:hasChanges=%q", at, t.Changes)
+	}
+	if text != nil {
+		switch {
+		case len(el.ChildElements()) > 0:
+			c.addf("%s: holds elements, want its %s as its text", at, text.Name)
+		case null || el.Text() == "" && slices.Contains([]string{"string", "anyURI", "token", "normalizedString"}, text.Type):
+		default:
+			c.value(at+"/text()", el.Text(), text)
+		}
+		return
 	}
 	var elems []*shape.Column
 	for _, col := range t.Columns {

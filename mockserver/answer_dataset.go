@@ -1,6 +1,10 @@
 package mockserver
 
 import (
+	"bytes"
+	"unicode"
+	"unicode/utf8"
+
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/shape"
 )
@@ -176,14 +180,36 @@ func (w *dsWriter) row(dst []byte, dt *dsTable, ctx *valueCtx, st *dsState) []by
 			mark := len(dst)
 			dst = append(dst, o.b...)
 			var empty bool
-			dst, empty = o.leaf.appendValue(dst, ctx)
+			if o.kind == dsAttr {
+				dst, empty = o.leaf.appendAttrValue(dst, ctx)
+			} else {
+				dst, empty = o.leaf.appendValue(dst, ctx)
+			}
 			switch {
 			case empty && o.omitEmpty:
 				dst = dst[:mark]
 			case empty:
 				dst = append(dst[:mark], o.empty...)
 			default:
+				if o.kind == dsElement {
+					dst = preserveSpace(dst, mark+len(o.b))
+				}
 				dst = append(dst, o.close...)
+			}
+		case dsText:
+			if o.point && !st.hasPoint || open < 0 {
+				continue
+			}
+			mark := len(dst)
+			var empty bool
+			dst, empty = o.leaf.appendValue(dst, ctx)
+			switch {
+			case empty && o.omitEmpty:
+				// DBNull: nil, the row element empty.
+				dst = append(dst[:open], ` xsi:nil="true" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">`...)
+				open = len(dst) - 1
+			case !empty && mark == open+1:
+				dst = preserveSpace(dst, mark)
 			}
 		case dsNumber:
 			v := o.mul*st.rows[o.table] + o.add
@@ -319,3 +345,40 @@ func (w *dsWriter) itemsLength(a answer) int {
 }
 
 func (w *dsWriter) itemSize() int { return xmlLocationSize }
+
+// preserveSpace marks an element column's value of white space only, from
+// at to the end of dst (its start tag's '>' just before at), with
+// xml:space="preserve", as DataSet.WriteXml does (XmlDataTreeWriter's
+// PreserveSpace: a value that is all Char.IsWhiteSpace): without it a
+// DataSet reading the answer drops the value's white space and reads an
+// empty string.
+func preserveSpace(dst []byte, at int) []byte {
+	if at >= len(dst) || !xmlSpaceOnly(dst[at:]) {
+		return dst
+	}
+	var buf [64]byte
+	v := append(buf[:0], dst[at:]...)
+	dst = append(dst[:at-1], ` xml:space="preserve">`...)
+	return append(dst, v...)
+}
+
+// xmlSpaceOnly reports whether escaped text is white space only, as .NET's
+// Char.IsWhiteSpace sees its characters (a carriage return is escaped
+// &#xD;).
+func xmlSpaceOnly(b []byte) bool {
+	for i := 0; i < len(b); {
+		if b[i] == '&' {
+			if !bytes.HasPrefix(b[i:], []byte("&#xD;")) {
+				return false
+			}
+			i += len("&#xD;")
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if !unicode.IsSpace(r) {
+			return false
+		}
+		i += n
+	}
+	return true
+}

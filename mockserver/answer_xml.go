@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 
@@ -177,7 +178,7 @@ func run(dst []byte, ops []op, ctx *valueCtx, hasPoint bool, index bool) ([]byte
 				at = len(dst) - start
 				continue
 			}
-			dst, _ = o.leaf.appendValue(dst, ctx)
+			dst, _ = o.leaf.appendAttrValue(dst, ctx)
 		case opLeaf:
 			if index && o.leaf.id == vIndex {
 				dst = append(dst, o.b...)
@@ -328,6 +329,27 @@ func (l *leaf) appendValue(dst []byte, ctx *valueCtx) (out []byte, empty bool) {
 		return dst, true
 	}
 	return asmx.AppendEscaped(dst, s), false
+}
+
+// appendAttrValue is appendValue for an attribute's value: a line feed
+// is written &#xA;, as XmlTextWriter writes it in an attribute (a raw one
+// would be read back as a space).
+func (l *leaf) appendAttrValue(dst []byte, ctx *valueCtx) (out []byte, empty bool) {
+	mark := len(dst)
+	dst, empty = l.appendValue(dst, ctx)
+	if bytes.IndexByte(dst[mark:], '\n') < 0 {
+		return dst, empty
+	}
+	v := append([]byte(nil), dst[mark:]...)
+	dst = dst[:mark]
+	for _, c := range v {
+		if c == '\n' {
+			dst = append(dst, "&#xA;"...)
+		} else {
+			dst = append(dst, c)
+		}
+	}
+	return dst, empty
 }
 
 // appendXMLDouble appends f as XmlConvert.ToString writes a double:

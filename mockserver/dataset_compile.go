@@ -36,6 +36,7 @@ const (
 	dsOpen                    // the end of a row's start tag: > (or, with nothing in the row, />)
 	dsClose                   // the row's end tag
 	dsRows                    // the rows of a nested table
+	dsText                    // a simpleContent column: the row's text (as dsElement with b and close empty)
 )
 
 // dsOp is one step of a row program.
@@ -211,9 +212,19 @@ func (c *compiler) dsRow(code *dsCode, dt *dsTable, depth int) {
 		}
 	}
 	ops = append(ops, dsOp{kind: dsOpen})
+	end := indent(depth) + "</" + t.Name + ">"
 	for _, col := range t.Columns {
-		if col.MappingOf() == shape.MappingElement {
+		switch col.MappingOf() {
+		case shape.MappingElement:
 			c.dsColumn(&ops, bytes, number, code, dt, col, indent(depth+1)+"<"+col.Name+">", "</"+col.Name+">", false)
+		case shape.MappingSimpleContent:
+			// The row's text, its end tag on its line.
+			n := len(ops)
+			c.dsColumn(&ops, bytes, number, code, dt, col, "", "", false)
+			if len(ops) == n+1 && ops[n].kind == dsElement {
+				ops[n].kind = dsText
+			}
+			end = "</" + t.Name + ">"
 		}
 	}
 	for _, r := range d.NestedChildren(t) {
@@ -223,7 +234,7 @@ func (c *compiler) dsRow(code *dsCode, dt *dsTable, depth int) {
 			}
 		}
 	}
-	ops = append(ops, dsOp{kind: dsClose, close: []byte(indent(depth) + "</" + t.Name + ">")})
+	ops = append(ops, dsOp{kind: dsClose, close: []byte(end)})
 	dt.row = ops
 }
 

@@ -101,8 +101,9 @@ type Column struct {
 	// Name is the ColumnName.
 	Name string
 	// Mapping is how the column is written: MappingElement (the default),
-	// MappingAttribute or MappingHidden (an attribute msdata:hiddenName,
-	// declared use="prohibited": a key .NET clients read but do not show).
+	// MappingAttribute, MappingHidden (an attribute msdata:hiddenName,
+	// declared use="prohibited": a key .NET clients read but do not show)
+	// or MappingSimpleContent (the row's text).
 	Mapping string
 	// Type is the XSD type of the column's DataType (int, string, double,
 	// boolean, short, unsignedByte, ...).
@@ -136,6 +137,11 @@ const (
 	MappingElement   = "element"
 	MappingAttribute = "attribute"
 	MappingHidden    = "hidden"
+	// MappingSimpleContent is a column written as its row's text (the row
+	// element holds no element columns and no nested rows; a value of
+	// white space only gets xml:space="preserve", an empty one left out
+	// with omitEmpty is DBNull: xsi:nil).
+	MappingSimpleContent = "simpleContent"
 )
 
 // Unique is a UniqueConstraint.
@@ -145,6 +151,8 @@ type Unique struct {
 	Name       string
 	Columns    []string
 	PrimaryKey bool
+
+	line int
 }
 
 // Relation is a DataRelation between two tables.
@@ -160,6 +168,8 @@ type Relation struct {
 	// NoConstraint is a relation made without constraints: no xs:keyref,
 	// an msdata:Relationship annotation instead.
 	NoConstraint bool
+
+	line int
 }
 
 // MappingOf is c's mapping, MappingElement when not given.

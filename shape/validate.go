@@ -118,7 +118,11 @@ func (s *Shape) Validate() error {
 			missing = append(missing, op)
 		}
 	}
-	if len(missing) > 0 {
+	unknown := false // a result whose content is not known (reported with it)
+	for _, r := range s.Results {
+		unknown = unknown || r != nil && r.Content() == ""
+	}
+	if len(missing) > 0 && !unknown {
 		c.addf(0, "operations", "no result for %s", strings.Join(missing, ", "))
 	}
 	c.checkTypes(s)
@@ -181,21 +185,75 @@ func (c *checker) checkResult(r *Result, where string) {
 		}
 	}
 	c.checkFields(r.Fields, ScopeOf(content), where)
+	if r.Layout == Typed {
+		c.checkElementNames(r.Fields, where)
+	}
+}
+
+// checkElementNames reports two child elements of one name in one
+// namespace (as written) among the fields of one element of a typed
+// result, a bare list's items included: XmlSerializer writes no such
+// class, and the WSDL would declare the name twice.
+func (c *checker) checkElementNames(fields []*Field, where string) {
+	seen := map[string]bool{}
+	for _, f := range fields {
+		if f == nil || f.Text || f.Attribute != "" {
+			continue
+		}
+		at := path(where, f.label())
+		name, ns, line := f.Element, f.Namespace, f.line
+		if f.List != "" && f.Element == "" && f.Item != nil {
+			name, line = f.Item.Element, f.Item.line
+			if f.Item.Namespace != "" {
+				ns = f.Item.Namespace
+			}
+		}
+		if name != "" {
+			key := string(ns) + " " + name
+			if seen[key] {
+				c.addf(line, at, "a second element %q on the same level: give each field a name of its own", name)
+			}
+			seen[key] = true
+		}
+		c.checkElementNames(f.Fields, at)
+		if f.Item != nil {
+			c.checkElementNames(f.Item.Fields, path(at, f.Item.label()))
+		}
+	}
+}
+
+// absoluteURI reports whether s starts with a URI scheme (RFC 3986:
+// a letter, then letters, digits, +, - or ., then a colon).
+func absoluteURI(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
+		case i > 0 && c == ':':
+			return i+1 < len(s)
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // checkFields checks the fields of one element in scope.
 func (c *checker) checkFields(fields []*Field, scope Scope, where string) {
 	attrs := map[string]bool{}
-	texts, elements := 0, 0
+	texts, elements, textLine := 0, 0, 0
 	for _, f := range fields {
 		if f != nil && f.Text {
-			texts++
+			if texts++; texts == 1 {
+				textLine = f.line
+			}
 		} else if f != nil && f.Attribute == "" {
 			elements++
 		}
 	}
 	if texts > 1 || texts == 1 && elements > 0 {
-		c.addf(0, where, "an element with text (text: true) has one text field and attributes, no element children")
+		c.addf(textLine, where, "an element with text (text: true) has one text field and attributes, no element children")
 	}
 	for _, f := range fields {
 		if f == nil {
@@ -238,6 +296,8 @@ func (c *checker) checkField(f *Field, scope Scope, at string) {
 		c.addf(f.line, at, "element %q is not an XML element name", f.Element)
 	case f.Attribute != "" && !isNCName(f.Attribute):
 		c.addf(f.line, at, "attribute %q is not an XML attribute name", f.Attribute)
+	case f.Attribute == "xmlns":
+		c.addf(f.line, at, "an attribute named xmlns is a namespace declaration, not a value (the namespace of an element is its namespace:)")
 	}
 	c.checkNamespace(f.lineOf("namespace"), at+".namespace", f.Namespace)
 	c.checkNamespace(f.lineOf("typeNamespace"), at+".typeNamespace", f.TypeNamespace)
@@ -367,8 +427,13 @@ func (c *checker) checkNamespace(line int, at string, ns Namespace) {
 	case "", NoNamespace, Service:
 		return
 	}
-	if strings.ContainsAny(string(ns), " \t\r\n<>\"") {
+	switch {
+	case strings.EqualFold(string(ns), string(NoNamespace)) || strings.EqualFold(string(ns), string(Service)):
+		c.addf(line, at, "namespace %q: write %s in lower case", ns, strings.ToLower(string(ns)))
+	case strings.ContainsAny(string(ns), " \t\r\n<>\""):
 		c.addf(line, at, "namespace %q: want none, service or a namespace URI", ns)
+	case !absoluteURI(string(ns)):
+		c.addf(line, at, "namespace %q: want none, service or an absolute namespace URI, with its scheme (http://example.org/ns, urn:example:ns)", ns)
 	}
 }
 

@@ -124,6 +124,8 @@ func (c *checker) checkTable(d *DataSet, t *Table, result Content, at string) {
 	case "languages":
 		r := d.ParentOf(t)
 		switch {
+		case result == "":
+			// No table holds the result's list (reported).
 		case result != Locations:
 			c.addf(t.line, at+".rows", "rows: languages is a location's languages: only in a DataSet of locations")
 		case r == nil || d.TableNamed(r.Parent) == nil || d.RowScope(d.TableNamed(r.Parent), result) != ScopeLocation:
@@ -148,6 +150,7 @@ func (c *checker) checkTable(d *DataSet, t *Table, result Content, at string) {
 	if len(t.Columns) == 0 {
 		c.addf(t.line, at+".columns", "a table has at least one column")
 	}
+	c.checkSimpleContent(d, t, at)
 	scope := d.RowScope(t, result)
 	seen := map[string]bool{}
 	for i, col := range t.Columns {
@@ -158,6 +161,8 @@ func (c *checker) checkTable(d *DataSet, t *Table, result Content, at string) {
 		cat := fmt.Sprintf("%s.columns[%d] (%s)", at, i, col.Name)
 		if !isNCName(col.Name) {
 			c.addf(col.line, cat, "column %q is not an XML name", col.Name)
+		} else if col.Name == "xmlns" && col.Mapping == MappingAttribute {
+			c.addf(col.line, cat, "an attribute named xmlns is a namespace declaration, not a value: give the column another name")
 		} else if seen[col.Name] {
 			c.addf(col.line, cat, "a second column named %q", col.Name)
 		}
@@ -166,16 +171,20 @@ func (c *checker) checkTable(d *DataSet, t *Table, result Content, at string) {
 	}
 	for i, u := range t.Unique {
 		uat := fmt.Sprintf("%s.unique[%d]", at, i)
+		line := t.line
+		if u != nil && u.line != 0 {
+			line = u.line
+		}
 		if u == nil || u.Name == "" {
-			c.addf(t.line, uat, "a unique constraint has a name")
+			c.addf(line, uat, "a unique constraint has a name")
 			continue
 		}
 		if len(u.Columns) == 0 {
-			c.addf(t.line, uat, "a unique constraint has columns")
+			c.addf(line, uat, "a unique constraint has columns")
 		}
 		for _, name := range u.Columns {
 			if t.ColumnNamed(name) == nil {
-				c.addf(t.line, uat, "no column %q in table %s", name, t.Name)
+				c.addf(line, uat, "no column %q in table %s", name, t.Name)
 			}
 		}
 	}
@@ -184,9 +193,9 @@ func (c *checker) checkTable(d *DataSet, t *Table, result Content, at string) {
 // checkColumn checks one column, whose values are read in scope.
 func (c *checker) checkColumn(d *DataSet, t *Table, col *Column, scope Scope, at string) {
 	switch col.Mapping {
-	case "", MappingElement, MappingAttribute, MappingHidden:
+	case "", MappingElement, MappingAttribute, MappingHidden, MappingSimpleContent:
 	default:
-		c.addf(col.line, at+".mapping", "mapping %q: want element, attribute or hidden", col.Mapping)
+		c.addf(col.line, at+".mapping", "mapping %q: want element, attribute, hidden or simpleContent", col.Mapping)
 	}
 	if col.Type == "" {
 		c.addf(col.line, at+".type", "no type (the XSD type of its DataType: int, string, double, boolean, ...)")
@@ -209,7 +218,9 @@ func (c *checker) checkColumn(d *DataSet, t *Table, col *Column, scope Scope, at
 	if _, err := checkFormat(col.Type, col.Format); err != nil {
 		c.addf(col.line, at+".format", "%v", err)
 	}
-	key := d.IsKey(t, col)
+	// A column a relation names as its child column is a key, even when
+	// the relation's parent is wrong (reported with the relation).
+	key := d.IsKey(t, col) || childColumn(d, t, col)
 	switch {
 	case key && (col.Value != "" || col.Generated):
 		c.addf(col.line, at, "a key column (auto-increment, or a relation's child column holding its parent's key) has no value or generated")
@@ -217,6 +228,9 @@ func (c *checker) checkColumn(d *DataSet, t *Table, col *Column, scope Scope, at
 	case col.Generated && col.Value != "":
 		c.addf(col.line, at, "value %q and generated: a column is either atmkit's data or generated", col.Value)
 	case col.Generated:
+	case scope == "":
+		// The table's rows are wrong (reported with them): what its
+		// values are cannot be known.
 	case col.Value == "":
 		c.addf(col.line, at+".value", "no value: name the value of atmkit's data it holds (one of %s), or mark it generated: true", valueNames(scope))
 	default:
@@ -232,33 +246,88 @@ func (c *checker) checkColumn(d *DataSet, t *Table, col *Column, scope Scope, at
 	}
 }
 
+// checkSimpleContent checks a table's simpleContent column, as .NET's
+// DataTable refuses it: one per table, in a table with no element column
+// and no nested table, holding a value (no key).
+func (c *checker) checkSimpleContent(d *DataSet, t *Table, at string) {
+	var text *Column
+	elements := false
+	for _, col := range t.Columns {
+		switch {
+		case col == nil:
+		case col.MappingOf() == MappingSimpleContent && text != nil:
+			c.addf(col.line, at+".columns", "a second simpleContent column (%s, after %s): a row has one text", col.Name, text.Name)
+		case col.MappingOf() == MappingSimpleContent:
+			text = col
+		case col.MappingOf() == MappingElement:
+			elements = true
+		}
+	}
+	if text == nil {
+		return
+	}
+	if elements {
+		c.addf(text.line, at, "a table with a simpleContent column (%s) has no element columns: write them as attributes", text.Name)
+	}
+	if len(d.NestedChildren(t)) > 0 {
+		c.addf(text.line, at, "a table with a simpleContent column (%s) has no nested tables", text.Name)
+	}
+	if text.AutoIncrement || childColumn(d, t, text) {
+		c.addf(text.line, at, "a simpleContent column (%s) holds a value, not a key", text.Name)
+	}
+	for _, r := range d.Relations {
+		if r != nil && r.Parent == t.Name && slices.Contains(r.ParentColumns, text.Name) {
+			c.addf(text.line, at, "a simpleContent column (%s) holds a value, not a key", text.Name)
+		}
+	}
+}
+
+// childColumn reports whether a relation of d names c as a child column
+// of t.
+func childColumn(d *DataSet, t *Table, c *Column) bool {
+	for _, r := range d.Relations {
+		if r != nil && r.Child == t.Name && slices.Contains(r.ChildColumns, c.Name) {
+			return true
+		}
+	}
+	return false
+}
+
 // checkRelations checks the relations between d's tables.
 func (c *checker) checkRelations(d *DataSet, where string) {
 	names := map[string]bool{}
 	nested := map[string]int{}
 	for i, r := range d.Relations {
 		at := fmt.Sprintf("%s.relations[%d]", where, i)
-		if r == nil || r.Name == "" {
-			c.addf(d.line, at, "a relation has a name")
+		if r == nil {
+			c.addf(d.line, at, "an empty relation")
+			continue
+		}
+		line := r.line
+		if line == 0 {
+			line = d.line
+		}
+		if r.Name == "" {
+			c.addf(line, at, "a relation has a name")
 			continue
 		}
 		at += " (" + r.Name + ")"
 		if names[r.Name] {
-			c.addf(d.line, at, "a second relation named %q", r.Name)
+			c.addf(line, at, "a second relation named %q", r.Name)
 		}
 		names[r.Name] = true
 		p, ch := d.TableNamed(r.Parent), d.TableNamed(r.Child)
 		if p == nil {
-			c.addf(d.line, at+".parent", "no table %q", r.Parent)
+			c.addf(line, at+".parent", "no table %q", r.Parent)
 		}
 		if ch == nil {
-			c.addf(d.line, at+".child", "no table %q", r.Child)
+			c.addf(line, at+".child", "no table %q", r.Child)
 		}
 		if r.Parent == r.Child && r.Parent != "" {
-			c.addf(d.line, at, "a table related to itself is not supported")
+			c.addf(line, at, "a table related to itself is not supported")
 		}
 		if len(r.ParentColumns) == 0 || len(r.ParentColumns) != len(r.ChildColumns) {
-			c.addf(d.line, at, "parentColumns and childColumns name the related columns in pairs")
+			c.addf(line, at, "parentColumns and childColumns name the related columns in pairs")
 		}
 		if p == nil || ch == nil {
 			continue
@@ -266,25 +335,25 @@ func (c *checker) checkRelations(d *DataSet, where string) {
 		for k, name := range r.ParentColumns {
 			pc := p.ColumnNamed(name)
 			if pc == nil {
-				c.addf(d.line, at+".parentColumns", "no column %q in table %s", name, p.Name)
+				c.addf(line, at+".parentColumns", "no column %q in table %s", name, p.Name)
 				continue
 			}
 			if k < len(r.ChildColumns) {
 				cc := ch.ColumnNamed(r.ChildColumns[k])
 				if cc == nil {
-					c.addf(d.line, at+".childColumns", "no column %q in table %s", r.ChildColumns[k], ch.Name)
+					c.addf(line, at+".childColumns", "no column %q in table %s", r.ChildColumns[k], ch.Name)
 				} else if cc.Type != pc.Type {
-					c.addf(d.line, at, "column %s.%s is %s, %s.%s is %s: related columns have one type", p.Name, pc.Name, pc.Type, ch.Name, cc.Name, cc.Type)
+					c.addf(line, at, "column %s.%s is %s, %s.%s is %s: related columns have one type", p.Name, pc.Name, pc.Type, ch.Name, cc.Name, cc.Type)
 				}
 			}
 		}
 		if !r.NoConstraint && p.UniqueOn(r.ParentColumns) == nil {
-			c.addf(d.line, at, "a relation with constraints refers to a unique constraint on its parent columns: add unique: [{name: Constraint1, columns: [%s]}] to table %s, or say constraint: false",
+			c.addf(line, at, "a relation with constraints refers to a unique constraint on its parent columns: add unique: [{name: Constraint1, columns: [%s]}] to table %s, or say constraint: false",
 				strings.Join(r.ParentColumns, ", "), p.Name)
 		}
 		if r.Nested {
 			if nested[r.Child]++; nested[r.Child] > 1 {
-				c.addf(d.line, at, "table %s is nested in two tables: a row has one nested parent", r.Child)
+				c.addf(line, at, "table %s is nested in two tables: a row has one nested parent", r.Child)
 			}
 		}
 	}

@@ -63,7 +63,8 @@ func Load(path string) (*Shape, error) {
 func Parse(data []byte) (*Shape, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, &Error{Problems: []Problem{{Line: yamlErrorLine(err), Msg: strings.TrimPrefix(err.Error(), "yaml: ")}}}
+		line, msg := yamlError(err)
+		return nil, &Error{Problems: []Problem{{Line: line, Msg: msg}}}
 	}
 	p := &parser{}
 	if len(doc.Content) == 0 {
@@ -80,9 +81,10 @@ func Parse(data []byte) (*Shape, error) {
 	return s, nil
 }
 
-// yamlErrorLine finds "line N" in a yaml.v3 error.
-func yamlErrorLine(err error) int {
-	msg := err.Error()
+// yamlError returns the line a yaml.v3 error names ("line N"), and its
+// message without the "yaml: line N: " the problem's line replaces.
+func yamlError(err error) (line int, msg string) {
+	msg = strings.TrimPrefix(err.Error(), "yaml: ")
 	if i := strings.Index(msg, "line "); i >= 0 {
 		rest := msg[i+5:]
 		j := 0
@@ -90,10 +92,13 @@ func yamlErrorLine(err error) int {
 			j++
 		}
 		if n, err := strconv.Atoi(rest[:j]); err == nil {
-			return n
+			line = n
+			if i == 0 {
+				msg = strings.TrimPrefix(rest[j:], ": ")
+			}
 		}
 	}
-	return 0
+	return line, msg
 }
 
 type parser struct{ checker }
@@ -214,22 +219,25 @@ func (p *parser) result(name string, n *yaml.Node, line int) *Result {
 		return r
 	}
 	r.Layout = Layout(p.scalar(m["layout"], where+".layout"))
-	if m["layout"] == nil {
+	switch {
+	case m["layout"] == nil:
 		p.addf(n.Line, where+".layout", "missing (want node, typed or dataset)")
+	case r.Layout != Node && r.Layout != Typed && r.Layout != Dataset:
+		p.addf(m["layout"].Line, where+".layout", "layout %q: want node, typed or dataset", r.Layout)
 	}
 	r.Namespace = Namespace(p.scalar(m["namespace"], where+".namespace"))
 	r.Root = p.scalar(m["root"], where+".root")
 	switch {
 	case m["root"] == nil && r.Layout == Dataset:
 		r.Root = "DataSet"
-	case m["root"] == nil:
+	case m["root"] == nil && (r.Layout == Node || r.Layout == Typed):
 		p.addf(n.Line, where+".root", "missing: the GET/POST root element (typed: the type's root, e.g. ArrayOfProvince; node: the node's name)")
 	}
 	r.Type = p.scalar(m["type"], where+".type")
 	r.TypeNamespace = Namespace(p.scalar(m["typeNamespace"], where+".typeNamespace"))
 	if fs, ok := m["fields"]; ok {
 		r.Fields = p.fields(fs, where)
-	} else if r.Layout != Dataset {
+	} else if r.Layout == Node || r.Layout == Typed {
 		p.addf(n.Line, where+".fields", "missing")
 	}
 	if ds, ok := m["dataset"]; ok {

@@ -65,7 +65,7 @@ func (p *parser) table(n *yaml.Node, where string) *Table {
 			continue
 		}
 		t.Unique = append(t.Unique, &Unique{Name: p.scalar(um["name"], uat+".name"), Columns: p.names(um["columns"], uat+".columns"),
-			PrimaryKey: p.boolean(um["primaryKey"], uat+".primaryKey")})
+			PrimaryKey: p.boolean(um["primaryKey"], uat+".primaryKey"), line: un.Line})
 	}
 	return t
 }
@@ -101,7 +101,7 @@ func (p *parser) column(n *yaml.Node, where string) *Column {
 }
 
 func (p *parser) relation(n *yaml.Node, where string) *Relation {
-	r := &Relation{}
+	r := &Relation{line: n.Line}
 	m := p.pairs(n, where, "name", "parent", "child", "parentColumns", "childColumns", "nested", "constraint")
 	if m == nil {
 		return r

@@ -32,6 +32,9 @@ type Node struct {
 	Name  string
 	Attrs []Attr
 	Kids  []*Node
+	// Full writes the node without kids with an end tag of its own, as
+	// .NET's schema writer writes an empty xs:extension.
+	Full bool
 }
 
 // Attr is an attribute as written: its qualified name and value.
@@ -85,7 +88,7 @@ func Append(dst []byte, n *Node, depth int, indent bool) []byte {
 		dst = appendEscaped(dst, a.Value)
 		dst = append(dst, '"')
 	}
-	if len(n.Kids) == 0 {
+	if len(n.Kids) == 0 && !n.Full {
 		return append(dst, " />"...)
 	}
 	dst = append(dst, '>')

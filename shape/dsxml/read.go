@@ -47,6 +47,27 @@ func ReadSchemaInfo(root *etree.Element) (*shape.DataSet, *SchemaInfo, error) {
 	return d, &SchemaInfo{Ordinals: r.ordinals, NestedIn: r.nestedIn}, nil
 }
 
+// declaredApart is the error for a table the DataSet's choice refers to
+// (ref) instead of declaring it: one nested in itself (a self-referencing
+// nested relation; .NET declares it as a global element of the schema), or
+// one in another namespace (declared in a schema of its own). Neither is
+// modelled.
+func (r *reader) declaredApart(ref string) error {
+	if !strings.Contains(ref, ":") {
+		for _, g := range xsKids(r.root, "element") {
+			if g.SelectAttrValue("name", "") != ref {
+				continue
+			}
+			for _, k := range g.FindElements(".//element") {
+				if k.NamespaceURI() == NSXSD && k.SelectAttrValue("ref", "") == ref {
+					return fmt.Errorf("table %s is nested in itself (a relation of the table to itself), which is not modelled", ref)
+				}
+			}
+		}
+	}
+	return fmt.Errorf("table %s is declared apart (another namespace's tables are not modelled)", ref)
+}
+
 func readSchema(root *etree.Element) (*shape.DataSet, *reader, error) {
 	if root == nil || root.Tag != "schema" || root.NamespaceURI() != NSXSD {
 		return nil, nil, errors.New("not an xs:schema element")
@@ -84,8 +105,8 @@ func readSchema(root *etree.Element) (*shape.DataSet, *reader, error) {
 		return nil, nil, errors.New("the DataSet element has no xs:complexType/xs:choice of tables")
 	}
 	for _, e := range xsKids(choice, "element") {
-		if e.SelectAttrValue("ref", "") != "" {
-			return nil, nil, fmt.Errorf("table %s is declared apart (another namespace's tables are not modelled)", e.SelectAttrValue("ref", ""))
+		if ref := e.SelectAttrValue("ref", ""); ref != "" {
+			return nil, nil, r.declaredApart(ref)
 		}
 		if err := r.table(e, nil, 0); err != nil {
 			return nil, nil, err
@@ -172,15 +193,43 @@ func (r *reader) table(e *etree.Element, parent *shape.Table, depth int) error {
 		}
 		return fmt.Errorf("table %s has no complexType", t.Name)
 	}
-	if xsKid(ct, "simpleContent") != nil {
-		return fmt.Errorf("table %s has a text column (simpleContent), which is not modelled", t.Name)
-	}
 	type placed struct {
 		col     *shape.Column
 		ordinal int // -1: none
 	}
 	var elements, attrs []placed
 	var nested []*etree.Element
+	// A simpleContent column, placed at its ordinal as an element column;
+	// the other columns are the extension's attributes.
+	attrsIn := ct
+	if sc := xsKid(ct, "simpleContent"); sc != nil {
+		ext := xsKid(sc, "extension")
+		if ext == nil {
+			return fmt.Errorf("table %s: a text column (simpleContent) without xs:extension is not modelled", t.Name)
+		}
+		name := msdata(sc, "ColumnName")
+		if name == "" {
+			name = t.Name + "_text" // .NET's name for a text column read without its own
+		}
+		decl := etree.NewElement("element")
+		decl.CreateAttr("name", name)
+		decl.CreateAttr("type", ext.SelectAttrValue("base", ""))
+		decl.CreateAttr("minOccurs", "0")
+		c, err := column(decl, shape.MappingSimpleContent)
+		if err != nil {
+			return fmt.Errorf("table %s: %w", t.Name, err)
+		}
+		ord := -1
+		if o := msdata(sc, "Ordinal"); o != "" {
+			n, err := strconv.Atoi(o)
+			if err != nil || n < 0 || n > 1<<16 {
+				return fmt.Errorf("table %s: column %s: ordinal %q", t.Name, c.Name, o)
+			}
+			ord = n
+		}
+		elements = append(elements, placed{c, ord})
+		attrsIn = ext
+	}
 	if seq := xsKid(ct, "sequence"); seq != nil {
 		for _, k := range xsKids(seq, "element") {
 			if xsKid(k, "complexType") != nil || k.SelectAttrValue("ref", "") != "" {
@@ -202,7 +251,7 @@ func (r *reader) table(e *etree.Element, parent *shape.Table, depth int) error {
 			elements = append(elements, placed{c, ord})
 		}
 	}
-	for _, k := range xsKids(ct, "attribute") {
+	for _, k := range xsKids(attrsIn, "attribute") {
 		mapping := shape.MappingAttribute
 		if k.SelectAttrValue("use", "") == "prohibited" {
 			mapping = shape.MappingHidden

@@ -161,16 +161,28 @@ func (g *gen) table(t *shape.Table) *Node {
 	root.add(typ)
 	seq := el("xs:sequence")
 	typ.add(seq)
+	// A simpleContent column: the type extends its XSD type, its
+	// attributes inside the extension (the table nillable, as Mono
+	// writes it).
+	attrs := typ
+	for i, c := range t.Columns {
+		if c.MappingOf() == shape.MappingSimpleContent {
+			root.set("nillable", "true")
+			ext := &Node{Name: "xs:extension", Attrs: []Attr{{"base", "xs:" + c.Type}}, Full: true}
+			typ.add(el("xs:simpleContent", "msdata:ColumnName", c.Name, "msdata:Ordinal", strconv.Itoa(i)).add(ext))
+			attrs = ext
+		}
+	}
 	ordinals := g.mixed(t)
 	for i, c := range t.Columns {
-		if g.marks.cols[c] {
+		if g.marks.cols[c] || c.MappingOf() == shape.MappingSimpleContent {
 			continue
 		}
 		n := g.column(c, i, ordinals)
 		if c.MappingOf() == shape.MappingElement {
 			seq.add(n)
 		} else {
-			typ.add(n)
+			attrs.add(n)
 		}
 	}
 	g.done[t] = true

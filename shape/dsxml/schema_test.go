@@ -117,3 +117,80 @@ func TestReadSchemaBack(t *testing.T) {
 		t.Errorf("read %+v, want Machine from Seq on, no relation, no constraint", d)
 	}
 }
+
+// TestReadSchemaNestedInItself: a table nested in itself (a relation of
+// the table to itself, captured from Mono's DataSet: the table declared as
+// a global element referring to itself) is not modelled, and the error
+// says so; it named another namespace's tables.
+func TestReadSchemaNestedInItself(t *testing.T) {
+	doc := etree.NewDocument()
+	if err := doc.ReadFromString(readFile(t, "RegionList-self-nested.xsd")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ReadSchema(doc.Root())
+	if err == nil || !strings.Contains(err.Error(), "table Region is nested in itself") {
+		t.Errorf("got %v, want an error saying table Region is nested in itself", err)
+	}
+}
+
+// simpleContentDataSet is the DataSet of testdata/Finder-simpleContent*.xsd
+// (captured from Mono): a Tongue table nested in Machine whose language
+// code is its row's text (MappingType.SimpleContent), beside a hidden key
+// and an attribute, and a Note table of one int text column.
+func simpleContentDataSet() *shape.DataSet {
+	return &shape.DataSet{Name: "AtmFinder", Tables: []*shape.Table{
+		{Name: "Machine", Rows: "locations", Columns: []*shape.Column{
+			{Name: "MachineKey", Mapping: shape.MappingHidden, Type: "int", NotNull: true, AutoIncrement: true},
+			{Name: "AtmNo", Type: "int", Value: "id"},
+		}, Unique: []*shape.Unique{{Name: "Constraint1", Columns: []string{"MachineKey"}}}},
+		{Name: "Tongue", Rows: "languages", Columns: []*shape.Column{
+			{Name: "Code", Mapping: shape.MappingSimpleContent, Type: "string", Value: "language"},
+			{Name: "MachineKey", Mapping: shape.MappingHidden, Type: "int"},
+			{Name: "Primary", Mapping: shape.MappingAttribute, Type: "boolean", Generated: true},
+		}},
+		{Name: "Note", Rows: "none", Columns: []*shape.Column{
+			{Name: "Text", Mapping: shape.MappingSimpleContent, Type: "int", Generated: true},
+		}},
+	}, Relations: []*shape.Relation{
+		{Name: "MachineTongues", Parent: "Machine", ParentColumns: []string{"MachineKey"}, Child: "Tongue", ChildColumns: []string{"MachineKey"}, Nested: true},
+	}}
+}
+
+// TestSchemaOfSimpleContent: a table whose column is its row's text is
+// declared as Mono's DataSet declares it (captured in testdata): the table
+// nillable, an xs:simpleContent naming the column and its ordinal, the
+// other columns as attributes of its xs:extension (written with an end tag
+// of its own when there are none); and the captured schema reads back to
+// the same DataSet.
+func TestSchemaOfSimpleContent(t *testing.T) {
+	n, err := Schema(simpleContentDataSet(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(Append(nil, n, -1, false)), readFile(t, "Finder-simpleContent.xsd"); got != want {
+		t.Errorf("compact:\n got %s\nwant %s", got, want)
+	}
+	if got, want := string(Append(nil, n, 1, true)), readFile(t, "Finder-simpleContent-indented.xsd"); got != want {
+		t.Errorf("indented:\n got %s\nwant %s", got, want)
+	}
+	for _, name := range []string{"Finder-simpleContent.xsd", "Finder-simpleContent-indented.xsd"} {
+		doc := etree.NewDocument()
+		if err := doc.ReadFromString(readFile(t, name)); err != nil {
+			t.Fatal(err)
+		}
+		d, err := ReadSchema(doc.Root())
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if c := d.TableNamed("Tongue").Columns[0]; c.Name != "Code" || c.Mapping != shape.MappingSimpleContent || c.Type != "string" {
+			t.Errorf("%s: read Tongue's first column as %+v", name, c)
+		}
+		back, err := Schema(d, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := string(Append(nil, back, -1, false)), readFile(t, "Finder-simpleContent.xsd"); got != want {
+			t.Errorf("%s read back as\n%s\nwant\n%s", name, got, want)
+		}
+	}
+}

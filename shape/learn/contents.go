@@ -10,7 +10,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
+	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/shape"
 )
 
@@ -236,31 +238,59 @@ func (l *learner) mapProvinces(leaves []leafAt) {
 			code.evidence, code.guessed = "two-letter codes (no location to compare with)", true
 		}
 	}
+	// The name: the leaf of words whose values are most often names of the
+	// provinces atmkit knows (a capital city's are words too), else the
+	// leaf of words named best.
 	var name *node
+	known, bestKnown := provinceNames(), 0
 	for _, lf := range leaves {
 		if lf.n == code || len(lf.n.texts) == 0 || lf.n.typ != "string" {
 			continue
 		}
-		words := true
+		words, names := true, 0
 		for _, t := range lf.n.texts {
 			if !strings.ContainsFunc(t, func(r rune) bool { return r >= 'a' && r <= 'z' }) {
 				words = false
 			}
+			if known[strings.ToLower(strings.TrimSpace(t))] {
+				names++
+			}
 		}
-		if words && (name == nil || nameScore(lf.at, "name", nil) > nameScore(name.name, "name", nil)) {
-			name = lf.n
+		if !words {
+			continue
+		}
+		if names > bestKnown || names == bestKnown && (name == nil || nameScore(lf.at, "name", nil) > nameScore(name.name, "name", nil)) {
+			name, bestKnown = lf.n, names
 		}
 	}
-	if name != nil {
+	switch {
+	case name != nil && bestKnown > 0:
+		name.value = "name"
+		name.evidence = fmt.Sprintf("words, %d of the %d read names of provinces in atmkit's data set", bestKnown, len(name.texts))
+	case name != nil:
 		name.value = "name"
 		name.evidence, name.guessed = "values are words (province names), no JSON form to compare", true
 	}
 }
 
+// provinceNames are the names of the provinces of atmkit's embedded data
+// set, lower case.
+var provinceNames = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	ds, err := fixtures.Default()
+	if err != nil {
+		return out // the name is then told by its leaf's name, as before
+	}
+	for _, p := range ds.Provinces {
+		out[strings.ToLower(p.Name)] = true
+	}
+	return out
+})
+
 // matchProvinces maps the provinces list's items. There is no JSON form of
 // ReturnProvinces: the code is the leaf of two capital letters (the more
-// so when the locations' provinces are among them), the name a leaf of
-// words; then by name.
+// so when the locations' provinces are among them), the name the leaf of
+// words that are most often names of provinces atmkit knows; then by name.
 func (l *learner) matchProvinces(g *group) {
 	if g.item == nil {
 		return

@@ -156,9 +156,12 @@ func (a *dsAnswer) readRows(d *shape.DataSet, info *dsxml.SchemaInfo, diffgram *
 	var read func(k *etree.Element, t *shape.Table, parent *dsRow, depth int)
 	read = func(k *etree.Element, t *shape.Table, parent *dsRow, depth int) {
 		r := &dsRow{table: t, el: k, parent: parent, attrs: map[string]string{}, elems: map[string]string{}}
+		null := false
 		for _, at := range k.Attr {
 			switch ns := at.NamespaceURI(); {
-			case at.Space == "xmlns" || at.Space == "" && at.Key == "xmlns":
+			case at.Space == "xmlns" || at.Space == "" && at.Key == "xmlns" || at.Space == "xml":
+			case ns == nsXSI:
+				null = null || at.Key == "nil" && at.Value == "true"
 			case ns == nsDiffgram:
 				r.inserted = r.inserted || at.Key == "hasChanges" && at.Value == "inserted"
 			case ns == nsMSData && strings.HasPrefix(at.Key, "hidden"):
@@ -172,6 +175,9 @@ func (a *dsAnswer) readRows(d *shape.DataSet, info *dsxml.SchemaInfo, diffgram *
 			}
 		}
 		a.rows[t] = append(a.rows[t], r)
+		if c := textColumn(t); c != nil && !null {
+			r.elems[c.Name] = k.Text() // DBNull (xsi:nil): absent
+		}
 		for _, e := range k.ChildElements() {
 			if ct := d.TableNamed(e.Tag); ct != nil && info.NestedIn[ct] == t && depth < 32 {
 				read(e, ct, r, depth+1)
@@ -185,6 +191,22 @@ func (a *dsAnswer) readRows(d *shape.DataSet, info *dsxml.SchemaInfo, diffgram *
 			read(k, t, nil, 0)
 		}
 	}
+}
+
+// textColumn returns t's simpleContent column, or nil.
+func textColumn(t *shape.Table) *shape.Column {
+	for _, c := range t.Columns {
+		if c.MappingOf() == shape.MappingSimpleContent {
+			return c
+		}
+	}
+	return nil
+}
+
+// inRowElement reports whether c is written in its row's element (an
+// element column, or the row's text), not as one of its attributes.
+func inRowElement(c *shape.Column) bool {
+	return c.MappingOf() == shape.MappingElement || c.MappingOf() == shape.MappingSimpleContent
 }
 
 // keysFromRows adds the hidden key columns the schema leaves out (.NET's
@@ -218,15 +240,15 @@ func (l *learner) keysFromRows(d *shape.DataSet, answers []*dsAnswer, info *dsxm
 		var attrs, elems []*shape.Column
 		for _, o := range order {
 			name, _ := strings.CutPrefix(o, "hidden ")
-			if c := t.ColumnNamed(name); c != nil && c.MappingOf() != shape.MappingElement {
+			if c := t.ColumnNamed(name); c != nil && !inRowElement(c) {
 				attrs = append(attrs, c)
 			}
 		}
 		for _, c := range t.Columns {
-			if c.MappingOf() != shape.MappingElement && !slices.Contains(attrs, c) {
+			if !inRowElement(c) && !slices.Contains(attrs, c) {
 				attrs = append(attrs, c)
 			}
-			if c.MappingOf() == shape.MappingElement {
+			if inRowElement(c) {
 				elems = append(elems, c)
 			}
 		}

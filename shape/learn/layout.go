@@ -63,11 +63,13 @@ func resultElement(c *content, layout shape.Layout) *etree.Element {
 
 // layoutOf tells an operation's layout from its answers, with the reason.
 func (l *learner) layoutOf(op string) (shape.Layout, string, bool) {
-	var soapOne, soapMany, typedRoot, plainRoot []*content
+	var soapOne, soapMany, soapAttrs, typedRoot, plainRoot []*content
 	for _, c := range l.contents[op] {
 		switch {
 		case isDataSet(c):
 			return shape.Dataset, fmt.Sprintf("<%sResult> holds an inline xs:schema and a diffgr:diffgram in %s", op, c.sample.Where), true
+		case c.soap && valueAttr(c.result) != "":
+			soapAttrs = append(soapAttrs, c)
 		case c.soap && len(c.kids) == 1:
 			soapOne = append(soapOne, c)
 		case c.soap:
@@ -79,6 +81,10 @@ func (l *learner) layoutOf(op string) (shape.Layout, string, bool) {
 		}
 	}
 	switch {
+	case len(soapAttrs) > 0:
+		// XmlSerializer writes an XmlElement result inside <OpResult>,
+		// which then has no attribute: a typed result's are on it.
+		return shape.Typed, fmt.Sprintf("<%sResult> carries the attribute %s (a node result's has none) in %s", op, valueAttr(soapAttrs[0].result), soapAttrs[0].sample.Where), true
 	case len(soapMany) > 0:
 		return shape.Typed, fmt.Sprintf("<%sResult> holds %d elements in %s", op, len(soapMany[0].kids), soapMany[0].sample.Where), true
 	case len(typedRoot) > 0:
@@ -94,6 +100,25 @@ func (l *learner) layoutOf(op string) (shape.Layout, string, bool) {
 		return shape.Node, "the GET/POST root has no xsi/xsd declarations (no SOAP answer to compare)", false
 	}
 	return "", "", false
+}
+
+// valueAttr returns the name of an attribute of e holding a value (no
+// namespace declaration, nothing of XML Schema instance's, such as
+// xsi:nil), "" if it has none.
+func valueAttr(e *etree.Element) string {
+	if e == nil {
+		return ""
+	}
+	for _, a := range e.Attr {
+		if a.Space == "xmlns" || a.Space == "" && a.Key == "xmlns" || a.NamespaceURI() == nsXSI {
+			continue
+		}
+		if a.Space != "" {
+			return a.Space + ":" + a.Key
+		}
+		return a.Key
+	}
+	return ""
 }
 
 // makeGroups decides each operation's layout and gathers operations of

@@ -35,6 +35,8 @@ type learner struct {
 	in       Input
 	info     *wsdlInfo
 	ns       string
+	nsFrom   string // where ns was read: the WSDL, or the first SOAP answer
+	nsErr    error  // SOAP answers in another service namespace
 	report   *Report
 	contents map[string][]*content  // by operation
 	jsons    map[string]*jsonAnswer // by operation and query
@@ -57,9 +59,12 @@ func Learn(in Input) (*shape.Shape, *Report, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		l.info, l.ns = info, info.ns
+		l.info, l.ns, l.nsFrom = info, info.ns, "the WSDL"
 	}
 	l.readSamples()
+	if l.nsErr != nil {
+		return nil, l.report, l.nsErr
+	}
 	if l.info == nil && len(l.contents) == 0 {
 		return nil, l.report, ErrNothingToLearn
 	}

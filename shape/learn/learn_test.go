@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -229,7 +230,7 @@ func TestLearnRoundTrip(t *testing.T) {
 	// The reference deployment's DataSet and attribute-valued sites, and
 	// deployments unlike them with the variations ASMX allows.
 	for _, f := range []string{"../testdata/dataset.yaml", "../testdata/attrs.yaml", "testdata/variants/dataset-flat.yaml",
-		"testdata/variants/dataset-nested.yaml", "testdata/variants/typed-variant.yaml"} {
+		"testdata/variants/dataset-nested.yaml", "testdata/variants/typed-variant.yaml", "testdata/variants/dataset-simple-content.yaml"} {
 		name := strings.TrimSuffix(filepath.Base(f), ".yaml")
 		rows = append(rows,
 			struct {
@@ -627,5 +628,179 @@ func matchGolden(t *testing.T, path string, got []byte) {
 	}
 	if string(got) != string(want) {
 		t.Errorf("got\n%s\nwant (%s)\n%s", got, path, want)
+	}
+}
+
+// TestLearnProvinceNameAmongWords learns the legacy site's provinces
+// (Mono's answers in testdata/legacy: <Prov abbr="NB"
+// capital="Fredericton">New Brunswick</Prov>), whose capital is words as
+// well as the name: the name is the text, whose values are names of
+// provinces atmkit knows, from the answers alone as with the WSDL.
+func TestLearnProvinceNameAmongWords(t *testing.T) {
+	for _, in := range []struct {
+		name string
+		in   learn.Input
+	}{
+		{"answers only", learn.Input{Samples: siteSamples(t, "legacy")}},
+		{"WSDL and answers", learn.Input{WSDL: siteWSDL(t, "legacy"), Samples: siteSamples(t, "legacy")}},
+	} {
+		learned, rep, err := learn.Learn(in.in)
+		if err != nil {
+			t.Fatalf("%s: %v", in.name, err)
+		}
+		r := learned.Result(asmx.OpReturnProvinces)
+		if r == nil || len(r.Fields) != 1 || r.Fields[0].Item == nil {
+			t.Fatalf("%s: the provinces result: %+v", in.name, r)
+		}
+		var got []string
+		for _, f := range r.Fields[0].Item.Fields {
+			what := f.Value
+			if f.Generated {
+				what = "generated"
+			}
+			got = append(got, f.Attribute+f.Element+map[bool]string{true: "text()"}[f.Text]+"="+what)
+		}
+		if want := []string{"abbr=code", "capital=generated", "text()=name"}; !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the province's fields hold %v, want %v", in.name, got, want)
+		}
+		if m := strings.Join(rep.Mapped, "\n"); !strings.Contains(m, "ArrayOfProv/Prov/text() ← name (words, 8 of the 8 read names of provinces in atmkit's data set)") {
+			t.Errorf("%s: the report does not say why the text is the name:\n%s", in.name, m)
+		}
+	}
+}
+
+// TestLearnRootAttributesFromSOAPAlone learns the attrs site (Mono's
+// answers in testdata/attrs) from its SOAP and JSON answers alone, as a
+// team whose client speaks SOAP only records it: <OpResult> of the lists
+// by institution and by city holds one element, but carries the result's
+// own attributes (total, kind), which no node result has. Every location
+// operation is typed, its count read from @total; nothing is omitted.
+func TestLearnRootAttributesFromSOAPAlone(t *testing.T) {
+	var samples []learn.Sample
+	for _, s := range siteSamples(t, "attrs") {
+		if s.Binding == learn.SOAP11 || s.Binding == learn.JSON {
+			samples = append(samples, s)
+		}
+	}
+	learned, rep, err := learn.Learn(learn.Input{Samples: samples})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range []string{asmx.OpReturnAtmSearchByInstitution, asmx.OpReturnAtmSearchByCity, asmx.OpReturnAtmSearchByCoordinates} {
+		r := learned.Result(op)
+		if r == nil || r.Layout != shape.Typed {
+			t.Errorf("%s: %+v, want a typed result", op, r)
+			continue
+		}
+		if len(r.Fields) == 0 || r.Fields[0].Attribute != "total" || r.Fields[0].Value != "count" {
+			t.Errorf("%s: its first field is %+v, want the attribute total holding count", op, r.Fields[0])
+		}
+	}
+	if o := strings.Join(rep.Omitted, "\n"); o != "" {
+		t.Errorf("the report omits what the site writes:\n%s", o)
+	}
+}
+
+// TestLearnRefusesTwoServices: the answers of two deployments (the attrs
+// and dataset sites, in service namespaces of their own), or one's WSDL
+// with the other's answers, are no one shape: Learn says so, naming the
+// two namespaces and where each was read, instead of learning from
+// whichever answers look like one layout.
+func TestLearnRefusesTwoServices(t *testing.T) {
+	const attrsNS, datasetNS = "http://attrs.atmref.example.org/atmService", "http://dataset.atmref.example.org/atmService"
+	for _, in := range []struct {
+		name string
+		in   learn.Input
+		want []string
+	}{
+		{"answers of two sites", learn.Input{Samples: append(siteSamples(t, "attrs"), siteSamples(t, "dataset")...)},
+			[]string{"the answers are of two services", attrsNS, datasetNS}},
+		{"one site's WSDL, the other's answers", learn.Input{WSDL: siteWSDL(t, "attrs"), Samples: siteSamples(t, "dataset")},
+			[]string{"the WSDL and the answers are of two services: the WSDL is in the service namespace " + attrsNS, datasetNS}},
+	} {
+		_, _, err := learn.Learn(in.in)
+		if err == nil {
+			t.Errorf("%s: learned a shape, want an error", in.name)
+			continue
+		}
+		for _, w := range in.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: got %q, want it to mention %q", in.name, err, w)
+			}
+		}
+	}
+}
+
+// TestLearnDataSetOfTwoNamespaces: a DataSet one of whose tables is in
+// another namespace (captured from Mono's XmlSerializer writing such a
+// DataSet as ASMX's GET does: two xs:schema, then the diffgram) is not
+// modelled. Learn says so, as for another DataSet it cannot read, and
+// keeps the built-in result; it no longer takes the answer for an XML
+// node whose fields are the schemas' attributes.
+func TestLearnDataSetOfTwoNamespaces(t *testing.T) {
+	body, err := os.ReadFile(filepath.Join("testdata", "variants", "dataset-two-namespaces-get.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	learned, rep, err := learn.Learn(learn.Input{Samples: []learn.Sample{
+		{Binding: learn.HTTPGet, Op: asmx.OpReturnInstitutions, Status: 200, Body: body, Where: "two-namespaces.xml"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := learned.Result(asmx.OpReturnInstitutions); r == nil || r.Root == "DataSet" {
+		t.Errorf("ReturnInstitutions: %+v, want the built-in result kept", r)
+	}
+	if n := strings.Join(rep.Notes, "\n"); !strings.Contains(n, "two-namespaces.xml") || !strings.Contains(n, "another namespace's tables are not modelled") {
+		t.Errorf("the notes do not say why the answer was not read:\n%s", n)
+	}
+}
+
+// TestLearnSimpleContentFromMono learns a DataSet whose Tongue and Note
+// tables hold their value as the row's text (captured from Mono's
+// XmlSerializer writing the DataSet as ASMX's GET does): the columns are
+// simpleContent, the rows' texts read (xml:space="preserve" and xsi:nil
+// ones included), the attribute and hidden columns beside them; served,
+// the answer has the capture's schema.
+func TestLearnSimpleContentFromMono(t *testing.T) {
+	body, err := os.ReadFile(filepath.Join("testdata", "variants", "dataset-simple-content-get.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	learned, rep, err := learn.Learn(learn.Input{Samples: []learn.Sample{
+		{Binding: learn.HTTPGet, Op: asmx.OpReturnAllAtms, Status: 200, Body: body, Where: "simple-content.xml"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := learned.Result(asmx.OpReturnAllAtms)
+	if r == nil || r.DataSet == nil {
+		t.Fatalf("ReturnAllAtms: %+v, want a DataSet; notes: %v", r, rep.Notes)
+	}
+	d := r.DataSet
+	var got []string
+	for _, name := range []string{"Tongue", "Note"} {
+		tb := d.TableNamed(name)
+		if tb == nil {
+			t.Fatalf("no table %s in %s", name, shape.Marshal(learned, ""))
+		}
+		for _, c := range tb.Columns {
+			got = append(got, name+"/"+c.Name+" "+c.MappingOf()+" "+c.Type)
+		}
+	}
+	want := []string{"Tongue/Code simpleContent string", "Tongue/MachineKey hidden int", "Tongue/Primary attribute boolean", "Note/Text simpleContent int"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the text tables' columns: %v, want %v", got, want)
+	}
+	const ns = "http://dataset.atmref.example.org/atmService"
+	served := refdeploy.Collect(t, serve(t, learned, ns), ns, "k", []refdeploy.Call{{Op: asmx.OpReturnAllAtms}}, "get")
+	schema := func(b []byte) string {
+		s := string(b)
+		i, j := strings.Index(s, "<xs:schema"), strings.Index(s, "</xs:schema>")
+		if i < 0 || j < i {
+			t.Fatalf("no schema in %s", b)
+		}
+		return s[i:j]
+	}
+	if got, want := schema(served[0].Body), schema(body); got != want {
+		t.Errorf("the served schema:\n%s\nwant Mono's\n%s", got, want)
 	}
 }

@@ -94,18 +94,24 @@ func readContent(s *Sample) (*content, error) {
 }
 
 // dataSetParts returns the inline schema and the diffgram of a DataSet
-// answer: <OpResult>'s (SOAP) or the GET/POST root's first two elements,
-// xs:schema then diffgr:diffgram; nil ones for another answer.
+// answer, in <OpResult> (SOAP) or the GET/POST root: its xs:schema (the
+// first, of several when tables are in other namespaces) and the
+// diffgr:diffgram after the schemas; nil ones for another answer.
 func dataSetParts(c *content) (schema, diffgram *etree.Element) {
 	kids := c.kids
 	if !c.soap {
 		kids = c.root.ChildElements()
 	}
-	if len(kids) < 2 || kids[0].Tag != "schema" || kids[0].NamespaceURI() != nsXSD ||
-		kids[1].Tag != "diffgram" || kids[1].NamespaceURI() != nsDiffgram {
+	// A DataSet whose tables are in several namespaces writes one schema
+	// per namespace, its own first.
+	n := 0
+	for n < len(kids) && kids[n].Tag == "schema" && kids[n].NamespaceURI() == nsXSD {
+		n++
+	}
+	if n == 0 || n == len(kids) || kids[n].Tag != "diffgram" || kids[n].NamespaceURI() != nsDiffgram {
 		return nil, nil
 	}
-	return kids[0], kids[1]
+	return kids[0], kids[n]
 }
 
 // isDataSet reports whether c is a DataSet answer.
@@ -219,8 +225,15 @@ func (l *learner) readSamples() {
 			l.note("skipped %s (%s %s): the answer %v", s.Where, s.Binding, s.Op, err)
 			continue
 		}
-		if c.soap && l.ns == "" {
-			l.ns = c.ns
+		switch {
+		case c.soap && l.ns == "":
+			l.ns, l.nsFrom = c.ns, s.Where
+		case c.soap && c.ns != l.ns && l.nsErr == nil:
+			what := "the answers are"
+			if l.nsFrom == "the WSDL" {
+				what = "the WSDL and the answers are"
+			}
+			l.nsErr = fmt.Errorf("%s of two services: %s is in the service namespace %s, %s in %s; learn from one deployment's WSDL and cassettes", what, l.nsFrom, l.ns, s.Where, c.ns)
 		}
 		l.contents[s.Op] = append(l.contents[s.Op], c)
 	}

@@ -1,0 +1,77 @@
+package shape
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestHandWrittenMistakes feeds the DataSet and attribute-valued shapes of
+// the reference sites with the mistakes a hand-written shape makes. Each
+// error names the line of the mistake and what is wrong, and no other
+// problem that follows from it.
+func TestHandWrittenMistakes(t *testing.T) {
+	rows := []struct {
+		name, file, old, new string
+		want                 []string // each must appear in the error
+		problems             int      // how many problems it lists
+	}{
+		{"a relation's parent misspelt", "dataset.yaml", "parent: Machine,", "parent: Machines,",
+			[]string{`line 52: results.AtmFinder.dataset.relations[0] (MachineTongues).parent: no table "Machines"`}, 2},
+		{"a relation's parent column misspelt", "dataset.yaml", "parentColumns: [MachineKey]", "parentColumns: [MachineKy]",
+			[]string{`line 52: `, `parentColumns: no column "MachineKy" in table Machine`}, 2},
+		{"a unique constraint's column misspelt", "dataset.yaml", "{name: Constraint1, columns: [MachineKey]}", "{name: Constraint1, columns: [MachineKy]}",
+			[]string{`line 45: results.AtmFinder.dataset.tables[1] (Machine).unique[0]: no column "MachineKy" in table Machine`}, 2},
+		{"rows misspelt", "dataset.yaml", "rows: locations", "rows: location",
+			[]string{`line 17: results.AtmFinder.dataset.tables[1] (Machine).rows: rows "location": want one, none, locations`}, 2},
+		{"a layout misspelt", "dataset.yaml", "  BankList:\n    layout: dataset", "  BankList:\n    layout: datasets",
+			[]string{`line 54: results.BankList.layout: layout "datasets": want node, typed or dataset`}, 1},
+		{"bad YAML", "dataset.yaml", "      name: AtmFinder", "      name: Atm: Finder",
+			[]string{"invalid shape: line 8: mapping values are not allowed"}, 1},
+		{"a namespace misspelt", "attrs.yaml", "namespace: http://attrs.atmref.example.org/machines", "namespace: servce",
+			[]string{`line 16: results.Lookup/Machines.namespace: namespace "servce": want none, service or an absolute namespace URI`}, 1},
+		{"a keyword capitalized", "attrs.yaml", "    namespace: service\n    root: Lookup", "    namespace: Service\n    root: Lookup",
+			[]string{`line 4: results.Lookup.namespace: namespace "Service": write service in lower case`}, 1},
+		{"an attribute named xmlns", "attrs.yaml", "{attribute: total,", "{attribute: xmlns,",
+			[]string{"line 9: results.Lookup/@xmlns: an attribute named xmlns is a namespace declaration"}, 1},
+		{"an attribute column named xmlns", "dataset.yaml", "{column: Seq, mapping: attribute,", "{column: xmlns, mapping: attribute,",
+			[]string{"line 21: ", "(xmlns): an attribute named xmlns is a namespace declaration"}, 1},
+		{"two elements of one name", "attrs.yaml", "      - element: Origin\n", "      - {element: Origin, type: string, generated: true}\n      - element: Origin\n",
+			[]string{`line 12: results.Lookup/Origin: a second element "Origin" on the same level`}, 1},
+		{"a text column beside element columns and nested rows", "dataset.yaml", "{column: AtmNo, type: int, value: id}", "{column: AtmNo, mapping: simpleContent, type: int, value: id}",
+			[]string{"line 22: results.AtmFinder.dataset.tables[1] (Machine): a table with a simpleContent column (AtmNo) has no element columns",
+				"line 22: results.AtmFinder.dataset.tables[1] (Machine): a table with a simpleContent column (AtmNo) has no nested tables"}, 2},
+		{"two text columns", "dataset.yaml", "{column: Code, type: string, value: language}\n            - {column: MachineKey, mapping: hidden, type: int}",
+			"{column: Code, mapping: simpleContent, type: string, value: language}\n            - {column: MachineKey, mapping: simpleContent, type: int}",
+			[]string{"line 50: results.AtmFinder.dataset.tables[2] (Tongue).columns: a second simpleContent column (MachineKey, after Code)"}, 1},
+		{"a key as text", "dataset.yaml", "{column: Code, type: string, value: language}\n            - {column: MachineKey, mapping: hidden, type: int}",
+			"{column: Code, mapping: attribute, type: string, value: language}\n            - {column: MachineKey, mapping: simpleContent, type: int}",
+			[]string{"line 50: results.AtmFinder.dataset.tables[2] (Tongue): a simpleContent column (MachineKey) holds a value, not a key"}, 1},
+		{"text beside elements", "attrs.yaml", "            - {element: Tag, type: string, value: atmIdentifier}", "            - {text: true, type: string, value: atmIdentifier}",
+			[]string{"line 23: results.Lookup/Machines/Machine: an element with text (text: true) has one text field and attributes, no element children"}, 1},
+	}
+	for _, r := range rows {
+		data, err := os.ReadFile("testdata/" + r.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(data), r.old) {
+			t.Fatalf("%s: testdata/%s has no %q", r.name, r.file, r.old)
+		}
+		_, err = Parse([]byte(strings.Replace(string(data), r.old, r.new, 1)))
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("%s: got %v, want an *Error", r.name, err)
+			continue
+		}
+		for _, w := range r.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: got\n%v\nwant it to mention %q", r.name, err, w)
+			}
+		}
+		if len(e.Problems) != r.problems {
+			t.Errorf("%s: got %d problems, want %d:\n%v", r.name, len(e.Problems), r.problems, err)
+		}
+	}
+}
