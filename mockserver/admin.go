@@ -51,6 +51,7 @@ type adminError struct {
 const (
 	adminBadRequest       = "BadRequest"
 	adminUnauthorized     = "Unauthorized"
+	adminForbidden        = "Forbidden"
 	adminNotFound         = "NotFound"
 	adminMethodNotAllowed = "MethodNotAllowed"
 )
@@ -79,18 +80,46 @@ func writeAdminError(w http.ResponseWriter, status int, code, format string, arg
 	writeAdminJSON(w, status, e)
 }
 
-// authorized checks the bearer token in constant time.
-func (s *Server) authorized(r *http.Request) bool {
+// unauthorized says why r may not use the admin API, in the words of the
+// API's 401 answer; "" when it may. The token is compared in constant
+// time. A wrong token is told from a missing one, so a caller knows
+// whether to fix the header or the token.
+func (s *Server) unauthorized(r *http.Request) string {
 	if s.cfg.adminToken == "" {
-		return true
+		return ""
 	}
-	auth := r.Header.Get("Authorization")
-	scheme, token, ok := strings.Cut(auth, " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return false
+	auth := strings.TrimSpace(r.Header.Get("Authorization"))
+	if auth == "" {
+		return "the admin API needs the header Authorization: Bearer <token>, the token the mock was started with (--admin-token)"
 	}
-	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(token)), []byte(s.cfg.adminToken)) == 1
+	scheme, token, _ := strings.Cut(auth, " ")
+	if !strings.EqualFold(scheme, "Bearer") {
+		return "the admin API takes a bearer token: send Authorization: Bearer <token>, not the " + safeScheme(scheme) + " scheme"
+	}
+	if subtle.ConstantTimeCompare([]byte(strings.TrimSpace(token)), []byte(s.cfg.adminToken)) != 1 {
+		return "the bearer token is not the mock's admin token (--admin-token or ATMKIT_ADMIN_TOKEN of the running mock)"
+	}
+	return ""
 }
+
+// safeScheme is an Authorization scheme as an error text may repeat it:
+// a word of letters, else nothing of what was sent (it may be a secret
+// sent without a scheme).
+func safeScheme(scheme string) string {
+	if scheme == "" || len(scheme) > 20 || strings.IndexFunc(scheme, func(r rune) bool {
+		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z')
+	}) >= 0 {
+		return "given"
+	}
+	return scheme
+}
+
+// crossOrigin refuses changes a browser sends from another site (a form or
+// fetch of any page the user has open may POST to a mock on this host):
+// the admin page's own calls are same-origin, and curl and tests send no
+// Origin or Sec-Fetch-Site. Reading is not refused: a browser does not let
+// another site read the answers.
+var crossOrigin = http.NewCrossOriginProtection()
 
 // serveAdmin answers the admin API under /__admin:
 //
@@ -118,9 +147,15 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		writeAdminJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 		return
 	}
-	if !s.authorized(r) {
+	if why := s.unauthorized(r); why != "" {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="atmkit admin"`)
-		writeAdminError(w, http.StatusUnauthorized, adminUnauthorized, "the admin API needs the header Authorization: Bearer <token>")
+		writeAdminError(w, http.StatusUnauthorized, adminUnauthorized, "%s", why)
+		return
+	}
+	if err := crossOrigin.Check(r); err != nil {
+		writeAdminError(w, http.StatusForbidden, adminForbidden,
+			"a browser sent this %s from another site; the admin API takes changes from its own page (%s) and from clients that are not browsers (curl, tests)",
+			r.Method, pagePath)
 		return
 	}
 	switch {

@@ -226,11 +226,65 @@ func TestAdminToken(t *testing.T) {
 
 	basic := mustRequest(t, "GET", a+"/faults", "")
 	basic.SetBasicAuth("admin", token)
-	adminChecks(t, doAdmin(t, basic), hasAdminError(401, adminUnauthorized))
+	adminChecks(t, doAdmin(t, basic), hasAdminError(401, adminUnauthorized), bodyContains("bearer token"), bodyContains("not the Basic scheme"))
+
+	// The refusal says what is wrong: the header missing, or the token.
+	adminChecks(t, admin(t, "GET", a+"/faults", "", ""), bodyContains("needs the header Authorization: Bearer <token>"))
+	r := admin(t, "GET", a+"/faults", "wrong", "")
+	adminChecks(t, r, bodyContains("is not the mock's admin token"))
+	if strings.Contains(r.body, "needs the header") || strings.Contains(r.body, token) {
+		t.Errorf("a wrong token: got %s, want a refusal of the token, not of a missing header, and no token", r.body)
+	}
+	bare := mustRequest(t, "GET", a+"/faults", "")
+	bare.Header.Set("Authorization", token)
+	r = doAdmin(t, bare)
+	adminChecks(t, r, hasAdminError(401, adminUnauthorized), bodyContains("not the given scheme"))
+	if strings.Contains(r.body, token) {
+		t.Errorf("a token sent without a scheme is repeated in the refusal: %s", r.body)
+	}
 
 	adminChecks(t, admin(t, "GET", a+"/requests", token, ""), hasStatus(200))
 	adminChecks(t, admin(t, "POST", a+"/faults", token, `{"status":503}`), hasStatus(201))
 	lower := mustRequest(t, "GET", a+"/faults", "")
 	lower.Header.Set("Authorization", "bearer "+token)
 	adminChecks(t, doAdmin(t, lower), hasStatus(200), bodyContains(`"status":503`))
+}
+
+// TestAdminRefusesCrossSiteChanges: a page of another site open in the
+// user's browser cannot change a mock without a token (a form or a no-cors
+// fetch POSTs without a preflight): the admin API refuses a browser's
+// cross-origin POST and DELETE with 403, and takes the same-origin ones of
+// its own page, those of clients that are no browser, and reads.
+func TestAdminRefusesCrossSiteChanges(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	a := ts.URL + "/__admin"
+	send := func(method, path, body string, header map[string]string) adminResult {
+		req := mustRequest(t, method, a+path, body)
+		req.Header.Set("Content-Type", "text/plain;charset=UTF-8") // what a form or a no-cors fetch can send
+		for k, v := range header {
+			req.Header.Set(k, v)
+		}
+		return doAdmin(t, req)
+	}
+	crossSite := []map[string]string{
+		{"Sec-Fetch-Site": "cross-site", "Origin": "https://attacker.example"},
+		{"Origin": "https://attacker.example"}, // an older browser: no Sec-Fetch-Site
+		{"Sec-Fetch-Site": "same-site", "Origin": "http://other.localhost:8080"},
+	}
+	for _, h := range crossSite {
+		adminChecks(t, send("POST", "/faults", `{"drop":true}`, h), hasAdminError(403, adminForbidden), bodyContains("another site"))
+		adminChecks(t, send("DELETE", "/requests", "", h), hasAdminError(403, adminForbidden))
+		adminChecks(t, send("DELETE", "/faults", "", h), hasAdminError(403, adminForbidden))
+		adminChecks(t, send("GET", "/faults", "", h), hasStatus(200))
+	}
+	if f := ts.Faults(); len(f) != 0 {
+		t.Fatalf("a cross-site POST added faults: %+v", f)
+	}
+	adminChecks(t, send("POST", "/faults", `{"status":503}`, map[string]string{"Sec-Fetch-Site": "same-origin", "Origin": ts.URL}), hasStatus(201))
+	adminChecks(t, send("POST", "/faults", `{"status":504}`, nil), hasStatus(201))                                // curl, a test
+	adminChecks(t, send("DELETE", "/faults/f1", "", map[string]string{"Sec-Fetch-Site": "none"}), hasStatus(204)) // typed in the address bar
+	if f := ts.Faults(); len(f) != 1 || f[0].Status != 504 {
+		t.Errorf("faults: got %+v, want f2 alone", f)
+	}
 }
