@@ -334,10 +334,14 @@ func decodeFault(w http.ResponseWriter, r *http.Request) (Fault, error) {
 	dec := json.NewDecoder(strings.NewReader(string(body)))
 	var f Fault
 	if err := dec.Decode(&f); err != nil {
-		if errors.Is(err, io.EOF) {
+		var se *json.SyntaxError
+		switch {
+		case errors.Is(err, io.EOF):
 			return Fault{}, errors.New(`the body is empty; want a fault object such as {"operation":"ReturnProvinces","delay":"400ms"}`)
+		case errors.As(err, &se) || errors.Is(err, io.ErrUnexpectedEOF):
+			return Fault{}, fmt.Errorf(`the body is not JSON (%v); want a fault object such as {"operation":"ReturnProvinces","delay":"400ms"}`, err)
 		}
-		return Fault{}, fmt.Errorf("the body is not a fault object: %w", err)
+		return Fault{}, err // Fault.UnmarshalJSON's, naming the field
 	}
 	if dec.More() {
 		return Fault{}, errors.New("the body holds more than one JSON value")

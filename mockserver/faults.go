@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -244,7 +246,7 @@ func (f *Fault) UnmarshalJSON(data []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&j); err != nil {
-		return fmt.Errorf("fault: %w", err)
+		return faultJSONError(err, data)
 	}
 	out := Fault{ID: j.ID, Operation: j.Operation, Status: j.Status, SOAPFault: j.SOAPFault,
 		Drop: j.Drop, Malformed: j.Malformed, Reset: j.Reset, Garbage: j.Garbage, Seed: j.Seed,
@@ -288,6 +290,65 @@ func (f *Fault) UnmarshalJSON(data []byte) error {
 	}
 	*f = out
 	return nil
+}
+
+// faultJSONError words an error of decoding the JSON form in its own
+// terms: the field as the JSON form names it and the value it wants, not
+// the Go types it is read into.
+func faultJSONError(err error, data []byte) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		if te.Field == "" {
+			return fmt.Errorf("fault: want a JSON object such as {\"operation\":\"ReturnProvinces\",\"delay\":\"400ms\"}, not %s", aJSON(te.Value))
+		}
+		return fmt.Errorf("fault %s: want %s, not %s", te.Field, faultFieldWants(te.Type), aJSON(te.Value))
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		var top map[string]json.RawMessage
+		if json.Unmarshal(data, &top) == nil {
+			if n, err := strconv.Unquote(name); err == nil && top[n] == nil {
+				return fmt.Errorf("fault: unknown field %s in soapFault (code, text), dribble (chunks, duration), reset (afterBytes) "+
+					"or delayDistribution (type, median, sigma, lower, upper)", name)
+			}
+		}
+		return fmt.Errorf("fault: unknown field %s (want operation, binding, delay, jitter, delayDistribution, status, soapFault, drop, "+
+			"malformed, dribble, reset, garbage, probability, seed, skip or times)", name)
+	}
+	return fmt.Errorf("fault: %w", err)
+}
+
+// faultFieldWants is what a field of Go type t takes, as the JSON form
+// writes it.
+func faultFieldWants(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string (durations are Go text such as \"400ms\")"
+	case reflect.Int, reflect.Int64:
+		return "an integer"
+	case reflect.Float64:
+		return "a number"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Struct:
+		return "an object"
+	}
+	return "another value"
+}
+
+// aJSON names a JSON value's type with its article ("a number").
+func aJSON(value string) string {
+	switch {
+	case value == "array" || value == "object":
+		return "an " + value
+	case strings.HasPrefix(value, "number"):
+		return "a number"
+	case value == "bool":
+		return "true or false"
+	}
+	return "a " + value
 }
 
 func parseFaultDuration(field, s string) (time.Duration, error) {

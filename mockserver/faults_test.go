@@ -405,3 +405,39 @@ func FuzzFaultJSON(f *testing.F) {
 		}
 	})
 }
+
+// TestFaultJSONErrorsNameTheField: a value of the wrong JSON type, a
+// misspelt field or a body that is not JSON is refused in the JSON form's
+// terms, by the admin API as by UnmarshalJSON: the field as the form names
+// it and what it wants, never the Go types it is read into.
+func TestFaultJSONErrorsNameTheField(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	for _, tt := range []struct{ body, want string }{
+		{`{"delay":400}`, `fault delay: want a string (durations are Go text such as \"400ms\"), not a number`},
+		{`{"status":"503"}`, "fault status: want an integer, not a string"},
+		{`{"status":503.5}`, "fault status: want an integer, not a number"},
+		{`{"drop":"yes"}`, "fault drop: want true or false, not a string"},
+		{`{"status":503,"probability":"0.5"}`, "fault probability: want a number, not a string"},
+		{`{"dribble":{"chunks":"3","duration":"1s"}}`, "fault dribble.chunks: want an integer, not a string"},
+		{`{"dribble":[]}`, "fault dribble: want an object, not an array"},
+		{`[{"delay":"1s"}]`, "fault: want a JSON object such as"},
+		{`{"dely":"1s"}`, `fault: unknown field \"dely\" (want operation, binding, delay,`},
+		{`{"soapFault":{"code":"Client","txt":"x"}}`, `fault: unknown field \"txt\" in soapFault (code, text), dribble`},
+		{`status=503`, "the body is not JSON (invalid character 's' looking for beginning of value); want a fault object such as"},
+		{`{"delay":"1s"`, "the body is not JSON (unexpected EOF)"},
+	} {
+		r := admin(t, "POST", ts.URL+"/__admin/faults", "", tt.body)
+		adminChecks(t, r, hasAdminError(400, adminBadRequest), bodyContains(tt.want))
+		for _, internal := range []string{"faultJSON", "Go struct", "Go value", "mockserver.", "json: ", "fault: fault"} {
+			if strings.Contains(r.body, internal) {
+				t.Errorf("%s: the refusal names %q: %s", tt.body, internal, r.body)
+			}
+		}
+	}
+	var f Fault
+	err := json.Unmarshal([]byte(`{"delay":400}`), &f)
+	if err == nil || err.Error() != `fault delay: want a string (durations are Go text such as "400ms"), not a number` {
+		t.Errorf("UnmarshalJSON: got %v", err)
+	}
+}

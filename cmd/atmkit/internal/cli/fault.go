@@ -122,6 +122,11 @@ func parseFault(spec string) (mockserver.Fault, error) {
 	var f mockserver.Fault
 	if strings.HasPrefix(spec, "{") {
 		if err := json.Unmarshal([]byte(spec), &f); err != nil {
+			var se *json.SyntaxError
+			if errors.As(err, &se) {
+				return mockserver.Fault{}, fmt.Errorf("not JSON (%v); want a JSON object such as "+
+					`{"operation":"ReturnProvinces","delay":"400ms"}, or name=value pairs such as op=ReturnProvinces,delay=400ms`, err)
+			}
 			return mockserver.Fault{}, err
 		}
 		return f.Check()
