@@ -288,3 +288,29 @@ func TestAdminRefusesCrossSiteChanges(t *testing.T) {
 		t.Errorf("faults: got %+v, want f2 alone", f)
 	}
 }
+
+// TestAdminJSONKeepsMarkup: the admin API writes <, > and & as they are, as
+// its documented samples show them ("body":"<?xml ..."), not as \u003c: a
+// journal read with curl shows the XML that was sent and answered, and a
+// fault's text reads as ASMX words it (---> Injected fault.).
+func TestAdminJSONKeepsMarkup(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	a := ts.URL + "/__admin"
+	r := admin(t, "POST", a+"/faults", "", `{"operation":"ReturnInstitutions","soapFault":{}}`)
+	adminChecks(t, r, hasStatus(201), bodyContains(`"text":"Server was unable to process request. ---> Injected fault."`))
+	adminChecks(t, admin(t, "GET", a+"/faults", "", ""), bodyContains(`---> Injected fault.`))
+	runChecks(t, call(t, ts.URL, asmx.SOAP11, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
+	for _, path := range []string{"/requests", "/requests/1"} {
+		r = admin(t, "GET", a+path, "", "")
+		adminChecks(t, r, hasStatus(200), bodyContains(`"body":"<?xml version=\"1.0\" encoding=\"utf-8\"?>`), bodyContains(`<soap:Envelope`))
+		if strings.Contains(r.body, `\u003c`) || strings.Contains(r.body, `\u003e`) || strings.Contains(r.body, `\u0026`) {
+			t.Errorf("GET %s escapes markup: %.300s", path, r.body)
+		}
+	}
+	// Marshalled by an encoder that escapes, the entry is still escaped.
+	b, err := json.Marshal(ts.Journal(RequestFilter{}))
+	if err != nil || strings.Contains(string(b), "<soap:") || !strings.Contains(string(b), `\u003csoap:`) {
+		t.Errorf("json.Marshal of the journal: %v, %.200s", err, b)
+	}
+}

@@ -225,7 +225,21 @@ func (f Fault) MarshalJSON() ([]byte, error) {
 		p := f.Probability
 		j.Probability = &p
 	}
-	return json.Marshal(j)
+	return marshalText(j)
+}
+
+// marshalText is v's JSON with <, > and & as they are, not escaped as
+// \u003c and so on: the journal's bodies and the faults' texts read as
+// sent when the admin API is read with curl. (An encoder that escapes
+// them, json.Marshal's, still does when it writes a Fault or an entry.)
+func marshalText(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // durationText is d as Go text, or "" for 0 (left out of the JSON form).

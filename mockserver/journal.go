@@ -1,7 +1,6 @@
 package mockserver
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -136,7 +135,7 @@ func (e JournalEntry) MarshalJSON() ([]byte, error) {
 	if e.Response.Header != nil {
 		j.Response = &e.Response
 	}
-	return json.Marshal(j)
+	return marshalText(j)
 }
 
 // RequestFilter selects journal entries. Zero fields match everything.
