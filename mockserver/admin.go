@@ -124,7 +124,7 @@ var crossOrigin = http.NewCrossOriginProtection()
 // serveAdmin answers the admin API under /__admin:
 //
 //	GET    /__admin/health               {"status":"ok"} (no token needed)
-//	GET    /__admin/requests             the journal (?operation=&binding=&status=&since=&limit=&summary=)
+//	GET    /__admin/requests             the journal (?operation=&binding=&status=&since=&limit=&summary=), and lastSeq
 //	GET    /__admin/requests/{seq}       one entry of the journal
 //	DELETE /__admin/requests             empties the journal
 //	GET    /__admin/faults               the active faults
@@ -227,7 +227,14 @@ func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
-		writeAdminJSON(w, http.StatusOK, map[string]any{"requests": s.journal.list(f, !summary)})
+		list := s.journal.list(f, !summary)
+		// lastSeq is read after the list, so that it is at least the seq
+		// of every entry listed: a reader polling with since sees from it
+		// that the mock started anew (its calls count from 1 again).
+		writeAdminJSON(w, http.StatusOK, struct {
+			Requests []JournalEntry `json:"requests"`
+			LastSeq  uint64         `json:"lastSeq"`
+		}{nonNil(list), s.journal.last()})
 	case http.MethodDelete:
 		s.journal.reset()
 		w.WriteHeader(http.StatusNoContent)

@@ -136,7 +136,7 @@ func TestAdminAPI(t *testing.T) {
 		t.Errorf("binding=get: got %d requests, want 2", len(got))
 	}
 	adminChecks(t, admin(t, "DELETE", a+"/requests", "", ""), hasStatus(204))
-	adminChecks(t, admin(t, "GET", a+"/requests", "", ""), bodyContains(`{"requests":[]}`))
+	adminChecks(t, admin(t, "GET", a+"/requests", "", ""), bodyContains(`{"requests":[],"lastSeq":3}`))
 
 	// Reference lists.
 	r = admin(t, "GET", a+"/cities", "", "")
@@ -312,5 +312,40 @@ func TestAdminJSONKeepsMarkup(t *testing.T) {
 	b, err := json.Marshal(ts.Journal(RequestFilter{}))
 	if err != nil || strings.Contains(string(b), "<soap:") || !strings.Contains(string(b), `\u003csoap:`) {
 		t.Errorf("json.Marshal of the journal: %v, %.200s", err, b)
+	}
+}
+
+// TestAdminRequestsLastSeq: GET /__admin/requests says the seq of the
+// newest call journaled, filters, since and limit aside, and after the
+// journal is emptied: a reader polling with since can tell a mock started
+// anew (lastSeq below its since) from one with nothing new.
+func TestAdminRequestsLastSeq(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithJournalSize(2))
+	a := ts.URL + "/__admin"
+	last := func(query string) float64 {
+		t.Helper()
+		r := admin(t, "GET", a+"/requests"+query, "", "")
+		adminChecks(t, r, hasStatus(200))
+		n, ok := jsonBody(t, r)["lastSeq"].(float64)
+		if !ok {
+			t.Fatalf("GET /requests%s: no lastSeq: %s", query, r.body)
+		}
+		return n
+	}
+	if n := last(""); n != 0 {
+		t.Errorf("lastSeq before any call: got %v, want 0", n)
+	}
+	for range 3 {
+		runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
+	}
+	for _, q := range []string{"", "?since=3", "?since=9", "?limit=1&summary=true", "?operation=ReturnInstitutions"} {
+		if n := last(q); n != 3 {
+			t.Errorf("lastSeq of /requests%s: got %v, want 3 (the journal keeps 2)", q, n)
+		}
+	}
+	adminChecks(t, admin(t, "DELETE", a+"/requests", "", ""), hasStatus(204))
+	if n := last(""); n != 3 {
+		t.Errorf("lastSeq after the journal was emptied: got %v, want 3 still", n)
 	}
 }

@@ -319,6 +319,14 @@ func (j *journal) read(match func(*JournalEntry) bool, limit int, full bool) []J
 	return out
 }
 
+// last returns the seq of the newest call journaled, 0 before the first;
+// it keeps counting when the journal is emptied or drops entries.
+func (j *journal) last() uint64 {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.seq
+}
+
 // reset empties the journal and returns how many entries it held. Sequence
 // numbers keep counting.
 func (j *journal) reset() int {

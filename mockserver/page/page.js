@@ -212,6 +212,14 @@
         polling = false;
         return;
       }
+      if (gen === generation && typeof reqs.lastSeq === 'number' && reqs.lastSeq < lastSeq) {
+        // The mock started anew between two polls (its calls count from
+        // 1 again, and its data and faults may differ): open it anew.
+        polling = false;
+        setText('calls-status', 'The mock started anew: the calls listed are its own.');
+        open();
+        return;
+      }
       if (gen === generation) addCalls(reqs.requests || []);
       showFaults(faults.faults || []);
       setState(info.journalSize > 0 ? 'Live: new calls appear as they come.' : 'The journal is off (--journal-size 0): no calls are kept.');
