@@ -379,6 +379,40 @@ func TestAdminPageSeesARestartInChromium(t *testing.T) {
 	noProblems(t, ctx)
 }
 
+// TestAdminPageFaultTextInChromium: the page lists each fault in the
+// --fault form, a value with a comma, a semicolon or a quote in double
+// quotes, so that it can be pasted to --fault as it is.
+func TestAdminPageFaultTextInChromium(t *testing.T) {
+	t.Parallel()
+	exe, missing := chromiumPath()
+	requireClient(t, missing)
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	for _, f := range []Fault{
+		{Operation: asmx.OpReturnAllAtms, SOAPFault: &SOAPFault{Code: "Client", Text: `Bad request, try "again"; or not \ ok`}},
+		{Operation: asmx.OpReturnProvinces, SOAPFault: &SOAPFault{Code: "Client", Text: " padded "}},
+		{Operation: asmx.OpReturnInstitutions, SOAPFault: &SOAPFault{Code: "Client", Text: `plain \ text`}, Times: 2},
+	} {
+		if _, err := ts.AddFault(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := newBrowser(t, exe)
+	watchProblems(t, ctx)
+	browse(t, ctx, "open the page", chromedp.Navigate(ts.URL+"/__admin/"), chromedp.WaitVisible(`#app`))
+	waitUntil(t, ctx, "the faults listed", `document.querySelectorAll('#faults li').length === 3`)
+	got := browserValue(t, ctx, "read the faults", chromedp.Evaluate[[]string](
+		`[...document.querySelectorAll('#faults li .fault-text')].map((e) => e.textContent)`))
+	want := []string{
+		`f1 operation=ReturnAllAtms, soapFault.code=Client, soapFault.text="Bad request, try \"again\"; or not \\ ok"`,
+		`f2 operation=ReturnProvinces, soapFault.code=Client, soapFault.text=" padded "`,
+		`f3 operation=ReturnInstitutions, soapFault.code=Client, soapFault.text=plain \ text`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("the faults listed:\n got %q\nwant %q", got, want)
+	}
+	noProblems(t, ctx)
+}
+
 // screenshotPage writes the page as docs/admin-page.png with -update.
 func screenshotPage(t *testing.T, ctx context.Context) {
 	t.Helper()

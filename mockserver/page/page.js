@@ -524,6 +524,15 @@
 
   // --- faults -------------------------------------------------------------
 
+  // fieldValue is a value as --fault's key=value form writes it: in double
+  // quotes (\" and \\ inside) when it holds a comma, a semicolon or a
+  // quote, or white space at its ends, which the form would cut or trim.
+  function fieldValue(v) {
+    const s = String(v);
+    if (!/[,;"]/.test(s) && s === s.trim()) return s;
+    return '"' + s.replace(/[\\"]/g, (c) => '\\' + c) + '"';
+  }
+
   // faultText is a fault as --fault's key=value form writes it, times apart.
   function faultText(f) {
     const parts = [];
@@ -537,7 +546,7 @@
         } else if (v === true) {
           parts.push(name);
         } else {
-          parts.push(name + '=' + v);
+          parts.push(name + '=' + fieldValue(v));
         }
       }
     };
