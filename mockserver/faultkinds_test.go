@@ -340,3 +340,29 @@ func TestFaultDribbleStreamedAnswer(t *testing.T) {
 		t.Errorf("dribbled: %d %d bytes, want the normal answer's %d %d bytes", got.status, len(got.body), want.status, len(want.body))
 	}
 }
+
+// TestFaultSOAPFaultIsNoRequestError: a call a soapFault fault answered is
+// journaled with the fault and its kind, and no error kind of the request:
+// a Client fault's call was not a MalformedRequest, a Server fault's no
+// ServerError of the mock.
+func TestFaultSOAPFaultIsNoRequestError(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	for _, code := range []string{"Client", "Server"} {
+		for _, b := range []asmx.Binding{asmx.SOAP11, asmx.HTTPGet} {
+			f, err := ts.AddFault(Fault{SOAPFault: &SOAPFault{Code: code}, Times: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			runChecks(t, call(t, ts.URL, b, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(500))
+			if e := lastEntry(t, ts); e.Fault != f.ID || e.FaultKind != kindSOAPFault || e.Error != "" {
+				t.Errorf("%s fault over %s: journaled fault %q, kind %q, error %q; want %s, soapFault and no error", code, b, e.Fault, e.FaultKind, e.Error, f.ID)
+			}
+		}
+	}
+	// A call with an error of its own still says it.
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnAtmSearchByCity, [][2]string{{"strAtmServiceKey", "k"}}), hasStatus(500))
+	if e := lastEntry(t, ts); e.Error != asmx.KindMissingParameter {
+		t.Errorf("a call without intCityID: journaled error %q, want %s", e.Error, asmx.KindMissingParameter)
+	}
+}

@@ -612,6 +612,10 @@ func (f *Fault) asmxError() *asmx.Error {
 	if f.Status != 0 {
 		e.Status = f.Status
 	}
+	// The journal's error kind is of the request; fault and faultKind say
+	// what was injected. (A Client fault's kind would read
+	// MalformedRequest, a Server fault's ServerError: neither happened.)
+	e.Kind = ""
 	return e
 }
 

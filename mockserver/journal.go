@@ -47,7 +47,9 @@ type JournalEntry struct {
 	// "Dropped" (a drop fault closed the connection, Fault names it) or
 	// "Canceled" (the client went away during an injected delay, journaled
 	// when it went); for a reset fault's call, "Reset" (with the status it
-	// began to answer); otherwise empty.
+	// began to answer); otherwise empty. A fault's soapFault, status or
+	// malformed answer is no error of the request: Fault and FaultKind
+	// name it, and Error is empty.
 	Error string
 	// Fault is the id of the injected fault applied to the request, if any.
 	Fault string
