@@ -140,6 +140,11 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	path := strings.TrimSuffix(r.URL.Path, "/")
+	if r.Method == http.MethodDelete {
+		// DELETE /__admin/faults/$ID with $ID empty must not remove every
+		// fault, nor DELETE /__admin/requests/$SEQ empty the journal.
+		path = r.URL.Path
+	}
 	if path == adminPrefix+"/health" {
 		if !allowMethods(w, r, http.MethodGet, http.MethodHead) {
 			return
@@ -170,6 +175,11 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		id := strings.TrimPrefix(path, adminPrefix+"/faults/")
+		if id == "" {
+			writeAdminError(w, http.StatusNotFound, adminNotFound,
+				"no fault id after %s/faults/ (DELETE %s/faults, without the slash, removes every fault)", adminPrefix, adminPrefix)
+			return
+		}
 		if !s.faults.remove(id) {
 			writeAdminError(w, http.StatusNotFound, adminNotFound, "no fault with id %q", id)
 			return

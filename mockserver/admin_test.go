@@ -349,3 +349,29 @@ func TestAdminRequestsLastSeq(t *testing.T) {
 		t.Errorf("lastSeq after the journal was emptied: got %v, want 3 still", n)
 	}
 }
+
+// TestAdminDeleteWithEmptyID: DELETE /__admin/faults/$ID with $ID empty
+// (an unset variable) removes nothing, where the same path without its
+// slash would remove every fault; DELETE /__admin/requests/ empties nothing.
+func TestAdminDeleteWithEmptyID(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	a := ts.URL + "/__admin"
+	for range 2 {
+		adminChecks(t, admin(t, "POST", a+"/faults", "", `{"operation":"ReturnInstitutions","status":503}`), hasStatus(201))
+	}
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
+	adminChecks(t, admin(t, "DELETE", a+"/faults/", "", ""), hasAdminError(404, adminNotFound), bodyContains("no fault id after /__admin/faults/"))
+	adminChecks(t, admin(t, "DELETE", a+"/requests/", "", ""), hasAdminError(405, adminMethodNotAllowed))
+	if n := len(ts.Faults()); n != 2 {
+		t.Errorf("faults after DELETE /faults/: got %d, want 2", n)
+	}
+	if n := len(ts.Journal(RequestFilter{})); n != 1 {
+		t.Errorf("journal after DELETE /requests/: got %d entries, want 1", n)
+	}
+	adminChecks(t, admin(t, "DELETE", a+"/faults/f2", "", ""), hasStatus(204))
+	adminChecks(t, admin(t, "DELETE", a+"/faults", "", ""), hasStatus(204))
+	if n := len(ts.Faults()); n != 0 {
+		t.Errorf("faults after DELETE /faults: got %d, want 0", n)
+	}
+}
