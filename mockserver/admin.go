@@ -260,7 +260,7 @@ func requestFilter(q url.Values) (RequestFilter, error) {
 	if op := q.Get("operation"); op != "" {
 		o, ok := lookupOperation(op)
 		if !ok {
-			return f, fmt.Errorf("unknown operation %q", op)
+			return f, fmt.Errorf("unknown operation %q (want %s)", op, operationNames())
 		}
 		f.Operation = o.Name
 	}

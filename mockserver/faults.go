@@ -404,7 +404,7 @@ func (f *Fault) normalize() error {
 	case f.Operation != "":
 		op, ok := lookupOperation(f.Operation)
 		if !ok {
-			return fmt.Errorf("unknown operation %q", f.Operation)
+			return fmt.Errorf("unknown operation %q (want %s, or WSDL)", f.Operation, operationNames())
 		}
 		f.Operation = op.Name
 	}
@@ -568,6 +568,15 @@ func satAdd(ds ...time.Duration) time.Duration {
 		sum += d
 	}
 	return sum
+}
+
+// operationNames lists the operations' names for an error text.
+func operationNames() string {
+	var names []string
+	for _, op := range asmx.Operations() {
+		names = append(names, op.Name)
+	}
+	return strings.Join(names, ", ")
 }
 
 func lookupOperation(name string) (*asmx.Operation, bool) {
