@@ -1,11 +1,14 @@
 package mockserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -375,4 +378,57 @@ func TestAdminDeleteWithEmptyID(t *testing.T) {
 	if n := len(ts.Faults()); n != 0 {
 		t.Errorf("faults after DELETE /faults: got %d, want 0", n)
 	}
+}
+
+// TestAdminReadsLogAtDebug: the request log keeps the service's calls and
+// the admin API's changes and refusals at info, and the admin API's and
+// page's reads at debug only: an open page, which polls every second, and a
+// health loop do not fill the log.
+func TestAdminReadsLogAtDebug(t *testing.T) {
+	t.Parallel()
+	for _, level := range []slog.Level{slog.LevelInfo, slog.LevelDebug} {
+		var buf syncBuffer
+		ts := NewTestServer(t, WithDataset(smallDataset()), WithAdminToken("tok"),
+			WithLogger(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: level}))))
+		a := ts.URL + "/__admin"
+		runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
+		adminChecks(t, admin(t, "GET", a+"/requests?summary=true", "tok", ""), hasStatus(200))
+		adminChecks(t, admin(t, "GET", a+"/health", "", ""), hasStatus(200))
+		adminChecks(t, admin(t, "GET", a+"/", "", ""), hasStatus(200))
+		adminChecks(t, admin(t, "POST", a+"/faults", "tok", `{"status":503,"times":1}`), hasStatus(201))
+		adminChecks(t, admin(t, "GET", a+"/faults", "wrong", ""), hasStatus(401))
+		log := buf.String()
+		always := []string{"path=/service/service.asmx/ReturnProvinces status=200", "method=POST path=/__admin/faults status=201",
+			"method=GET path=/__admin/faults status=401"}
+		reads := []string{"path=/__admin/requests status=200", "path=/__admin/health status=200", "path=/__admin/ status=200"}
+		for _, want := range always {
+			if !strings.Contains(log, want) {
+				t.Errorf("log at %s: no %q in\n%s", level, want, log)
+			}
+		}
+		for _, read := range reads {
+			if got := strings.Contains(log, read); got != (level == slog.LevelDebug) {
+				t.Errorf("log at %s: %q logged: %v, want %v\n%s", level, read, got, level == slog.LevelDebug, log)
+			}
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer for a logger that handlers write to from
+// several goroutines.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

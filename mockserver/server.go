@@ -203,7 +203,11 @@ func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 		}
 		s.journal.add(rec)
 	}
-	if !s.log.Enabled(r.Context(), slog.LevelInfo) {
+	level := slog.LevelInfo
+	if isAdminPath(r.URL.Path) && (r.Method == http.MethodGet || r.Method == http.MethodHead) && status > 0 && status < 400 {
+		level = slog.LevelDebug // reads of the admin API and page: an open page polls every second
+	}
+	if !s.log.Enabled(r.Context(), level) {
 		return
 	}
 	attrs := []slog.Attr{slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", status),
@@ -222,7 +226,7 @@ func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 	if ex.fault != "" {
 		attrs = append(attrs, slog.String("fault", ex.fault), slog.String("faultKind", ex.faultKind))
 	}
-	s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
+	s.log.LogAttrs(r.Context(), level, "request", attrs...)
 }
 
 // writeError answers with e in binding b's form and notes it in ex. A
