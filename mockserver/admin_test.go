@@ -432,3 +432,30 @@ func (b *syncBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// TestLogMasksAKeyInThePath: a call whose URL was built with & for ? (the
+// key in the path) logs the path and the error that repeats it with the
+// key masked, as the journal shows them, also with no --key to know it by.
+func TestLogMasksAKeyInThePath(t *testing.T) {
+	t.Parallel()
+	const key = "leaky-key-4242"
+	var buf syncBuffer
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithLogger(slog.New(slog.NewTextHandler(&buf, nil))))
+	for _, path := range []string{"/service/service.asmx/ReturnProvinces&strAtmServiceKey=" + key,
+		"/service-v2.asmx/ReturnAtmSearchByCoordinates;STRATMSERVICEKEY=" + key + "&dblLatitude=44"} {
+		resp, err := http.Get(ts.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	log := buf.String()
+	if strings.Contains(log, key) || strings.Count(log, MaskKey(key)) != 4 {
+		t.Errorf("the log shows the key, or not its mask in each path and error:\n%s", log)
+	}
+	for _, e := range ts.Journal(RequestFilter{}) {
+		if strings.Contains(e.Path, key) {
+			t.Errorf("journal path %q", e.Path)
+		}
+	}
+}

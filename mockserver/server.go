@@ -15,6 +15,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/internal/wire"
 	"github.com/atmkit/atmkit/shape"
 )
@@ -210,7 +211,14 @@ func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 	if !s.log.Enabled(r.Context(), level) {
 		return
 	}
-	attrs := []slog.Attr{slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", status),
+	// A key in the path (a URL built with & for ?: /service.asmx/Op&strAtmServiceKey=…)
+	// is masked there and where an error repeats the path.
+	path, keys := r.URL.Path, []string(nil)
+	if holdsKeyParam(path) {
+		keys = redact.Values(path)
+		path = redact.Text(path, keys...)
+	}
+	attrs := []slog.Attr{slog.String("method", r.Method), slog.String("path", path), slog.Int("status", status),
 		slog.Duration("duration", time.Since(ex.start))}
 	if ex.binding != 0 {
 		attrs = append(attrs, slog.String("binding", ex.binding.String()))
@@ -219,7 +227,11 @@ func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 		attrs = append(attrs, slog.String("operation", ex.call.Op.Name))
 	}
 	if ex.err != nil {
-		attrs = append(attrs, slog.String("error", ex.err.Message))
+		msg := ex.err.Message
+		if keys != nil || holdsKeyParam(msg) {
+			msg = redact.Text(msg, keys...)
+		}
+		attrs = append(attrs, slog.String("error", msg))
 	} else if ex.note != "" {
 		attrs = append(attrs, slog.String("error", ex.note))
 	}
@@ -508,4 +520,16 @@ func (s *Server) answer(w http.ResponseWriter, ex *exchange, c *asmx.Call) {
 		return
 	}
 	s.writeAnswer(w, c)
+}
+
+// holdsKeyParam reports whether s names the strAtmServiceKey parameter (any
+// case), so that the log masks it: a path or an error text rarely does.
+func holdsKeyParam(s string) bool {
+	n := len(asmx.ParamKey)
+	for i := 0; i+n <= len(s); i++ {
+		if (s[i] == 's' || s[i] == 'S') && strings.EqualFold(s[i:i+n], asmx.ParamKey) {
+			return true
+		}
+	}
+	return false
 }
