@@ -459,3 +459,25 @@ func TestLogMasksAKeyInThePath(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryMasksAsTheEntry: the summary list (the page's list) masks a
+// path as the entry in full does: a key the query sends that the path
+// repeats is masked in both, before and after the entry is first read.
+func TestSummaryMasksAsTheEntry(t *testing.T) {
+	t.Parallel()
+	const key = "path-key-98765"
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	a := ts.URL + "/__admin"
+	resp, err := http.Get(ts.URL + "/service/service.asmx/Nope/" + key + "?strAtmServiceKey=" + key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	for _, path := range []string{"/requests?summary=true", "/requests/1", "/requests?summary=true"} {
+		r := admin(t, "GET", a+path, "", "")
+		adminChecks(t, r, hasStatus(200), bodyContains(`"path":"/service/service.asmx/Nope/`+MaskKey(key)+`"`))
+		if strings.Contains(r.body, key) {
+			t.Errorf("GET %s shows the key: %s", path, r.body)
+		}
+	}
+}

@@ -218,7 +218,9 @@ func (r *journalRecord) entry(full bool, keys []string) JournalEntry {
 			e.Request, e.Response = sh.req.clone(), sh.resp.clone()
 		}
 	} else {
-		e.Path = redact.Text(e.Path, r.callKeys(keys)...)
+		// As show masks it: the keys, and the key values of the query
+		// (kept until the entry is shown; none without bodies).
+		e.Path = redact.Text(e.Path, append(r.callKeys(keys), redact.Values(r.kept.query)...)...)
 	}
 	return e
 }
