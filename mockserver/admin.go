@@ -129,6 +129,7 @@ var crossOrigin = http.NewCrossOriginProtection()
 //	DELETE /__admin/requests             empties the journal
 //	GET    /__admin/faults               the active faults
 //	POST   /__admin/faults               adds a fault, answers {"id":"f1",...}
+//	GET    /__admin/faults/{id}          one active fault (404 once gone)
 //	DELETE /__admin/faults[/{id}]        removes every fault, or one
 //	GET    /__admin/cities               the data set's cities
 //	GET    /__admin/institutions         the data set's institutions
@@ -171,20 +172,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	case path == adminPrefix+"/faults":
 		s.adminFaults(w, r)
 	case strings.HasPrefix(path, adminPrefix+"/faults/"):
-		if !allowMethods(w, r, http.MethodDelete) {
-			return
-		}
-		id := strings.TrimPrefix(path, adminPrefix+"/faults/")
-		if id == "" {
-			writeAdminError(w, http.StatusNotFound, adminNotFound,
-				"no fault id after %s/faults/ (DELETE %s/faults, without the slash, removes every fault)", adminPrefix, adminPrefix)
-			return
-		}
-		if !s.faults.remove(id) {
-			writeAdminError(w, http.StatusNotFound, adminNotFound, "no fault with id %q", id)
-			return
-		}
-		w.WriteHeader(http.StatusNoContent)
+		s.adminFault(w, r, strings.TrimPrefix(path, adminPrefix+"/faults/"))
 	case path == adminPrefix+"/cities":
 		if allowMethods(w, r, http.MethodGet, http.MethodHead) {
 			writeAdminJSON(w, http.StatusOK, map[string]any{"cities": nonNil(s.data.ds.Cities)})
@@ -335,6 +323,37 @@ func (s *Server) adminFaults(w http.ResponseWriter, r *http.Request) {
 	default:
 		allowMethods(w, r, http.MethodGet, http.MethodHead, http.MethodPost, http.MethodDelete)
 	}
+}
+
+// adminFault answers /__admin/faults/{id}: GET shows the fault as the
+// list does (the Location of its POST), DELETE removes it.
+func (s *Server) adminFault(w http.ResponseWriter, r *http.Request, id string) {
+	if !allowMethods(w, r, http.MethodGet, http.MethodHead, http.MethodDelete) {
+		return
+	}
+	if id == "" {
+		writeAdminError(w, http.StatusNotFound, adminNotFound,
+			"no fault id after %s/faults/ (DELETE %s/faults, without the slash, removes every fault)", adminPrefix, adminPrefix)
+		return
+	}
+	gone := func() {
+		writeAdminError(w, http.StatusNotFound, adminNotFound, "no fault with id %q (removed, or its times ran out)", id)
+	}
+	if r.Method == http.MethodDelete {
+		if !s.faults.remove(id) {
+			gone()
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	for _, f := range s.faults.list() {
+		if f.ID == id {
+			writeAdminJSON(w, http.StatusOK, f)
+			return
+		}
+	}
+	gone()
 }
 
 // decodeFault reads one fault object from an admin request body. An id in

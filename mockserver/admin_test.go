@@ -194,7 +194,8 @@ func TestAdminBadInput(t *testing.T) {
 		{"no such fault", "DELETE", "/faults/f99", "", []check{hasAdminError(404, adminNotFound)}},
 		{"put faults", "PUT", "/faults", `{}`, []check{hasAdminError(405, adminMethodNotAllowed)}},
 		{"post requests", "POST", "/requests", `{}`, []check{hasAdminError(405, adminMethodNotAllowed)}},
-		{"get one fault", "GET", "/faults/f1", "", []check{hasAdminError(405, adminMethodNotAllowed)}},
+		{"get no such fault", "GET", "/faults/f1", "", []check{hasAdminError(404, adminNotFound)}},
+		{"post one fault", "POST", "/faults/f1", `{}`, []check{hasAdminError(405, adminMethodNotAllowed)}},
 		{"delete cities", "DELETE", "/cities", "", []check{hasAdminError(405, adminMethodNotAllowed)}},
 		{"post health", "POST", "/health", "", []check{hasAdminError(405, adminMethodNotAllowed)}},
 	}
@@ -480,4 +481,25 @@ func TestSummaryMasksAsTheEntry(t *testing.T) {
 			t.Errorf("GET %s shows the key: %s", path, r.body)
 		}
 	}
+}
+
+// TestAdminGetOneFault: the Location a POST of a fault answers with reads
+// the fault back, with its times left, until it is gone.
+func TestAdminGetOneFault(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	a := ts.URL + "/__admin"
+	r := admin(t, "POST", a+"/faults", "", `{"operation":"ReturnProvinces","status":503,"times":2}`)
+	adminChecks(t, r, hasStatus(201))
+	loc := r.header.Get("Location")
+	if loc != "/__admin/faults/f1" {
+		t.Fatalf("Location: got %q", loc)
+	}
+	adminChecks(t, admin(t, "GET", ts.URL+loc, "", ""), hasStatus(200), isJSON(),
+		bodyContains(`{"id":"f1","operation":"ReturnProvinces","status":503,"times":2}`))
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(503))
+	adminChecks(t, admin(t, "GET", ts.URL+loc, "", ""), bodyContains(`"times":1}`))
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(503))
+	adminChecks(t, admin(t, "GET", ts.URL+loc, "", ""), hasAdminError(404, adminNotFound), bodyContains("times ran out"))
+	wantHeader(t, admin(t, "PUT", ts.URL+loc, "", `{}`), "Allow", "GET, HEAD, DELETE")
 }
