@@ -293,6 +293,10 @@ func (s *Server) adminRequest(w http.ResponseWriter, r *http.Request, seq string
 		return
 	}
 	e, ok := s.journal.one(n)
+	if !ok && !s.journal.enabled() {
+		writeAdminError(w, http.StatusNotFound, adminNotFound, "no journal entry %d: the journal is off (--journal-size 0), it keeps no calls", n)
+		return
+	}
 	if !ok {
 		writeAdminError(w, http.StatusNotFound, adminNotFound, "no journal entry %d (dropped, reset or not yet made)", n)
 		return

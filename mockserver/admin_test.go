@@ -503,3 +503,14 @@ func TestAdminGetOneFault(t *testing.T) {
 	adminChecks(t, admin(t, "GET", ts.URL+loc, "", ""), hasAdminError(404, adminNotFound), bodyContains("times ran out"))
 	wantHeader(t, admin(t, "PUT", ts.URL+loc, "", `{}`), "Allow", "GET, HEAD, DELETE")
 }
+
+// TestAdminJournalOff: with the journal off, an entry asked for is refused
+// saying so, not as if it had been dropped.
+func TestAdminJournalOff(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithJournalSize(0))
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
+	adminChecks(t, admin(t, "GET", ts.URL+"/__admin/requests/1", "", ""), hasAdminError(404, adminNotFound),
+		bodyContains("the journal is off (--journal-size 0)"))
+	adminChecks(t, admin(t, "GET", ts.URL+"/__admin/requests", "", ""), bodyContains(`{"requests":[],"lastSeq":0}`))
+}
