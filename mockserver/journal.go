@@ -165,10 +165,13 @@ func (f RequestFilter) match(e *JournalEntry) bool {
 	return f.Binding == 0 || f.Binding == e.Binding
 }
 
-// journal is a bounded ring buffer of the latest requests.
+// journal is a bounded ring buffer of the latest requests. It grows as
+// requests come, up to size entries, so a large size costs only what is
+// kept.
 type journal struct {
 	mu      sync.Mutex // guards entries, next, full and seq
 	entries []journalRecord
+	size    int // the entries it keeps at most
 	next    int // where the next entry goes
 	full    bool
 	seq     uint64
@@ -240,24 +243,32 @@ func newJournal(size, bodyMax int, keys []string) *journal {
 	if size == 0 {
 		bodyMax = 0
 	}
-	return &journal{entries: make([]journalRecord, size), bodyMax: bodyMax, keys: keys}
+	return &journal{entries: make([]journalRecord, 0, min(size, journalPrealloc)), size: size, bodyMax: bodyMax, keys: keys}
 }
 
+// journalPrealloc is how many entries a journal makes room for at once:
+// the default size's, without growing while a load test runs.
+const journalPrealloc = 4096
+
 // enabled reports whether the journal keeps anything.
-func (j *journal) enabled() bool { return len(j.entries) > 0 }
+func (j *journal) enabled() bool { return j.size > 0 }
 
 // add appends e, dropping the oldest entry when the journal is full.
 func (j *journal) add(e journalRecord) {
-	if len(j.entries) == 0 {
+	if j.size == 0 {
 		return
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.seq++
 	e.Seq = j.seq
-	j.entries[j.next] = e
+	if j.full {
+		j.entries[j.next] = e
+	} else {
+		j.entries = append(j.entries, e)
+	}
 	j.next++
-	if j.next == len(j.entries) {
+	if j.next == j.size {
 		j.next, j.full = 0, true
 	}
 }
@@ -314,6 +325,9 @@ func (j *journal) read(match func(*JournalEntry) bool, limit int, full bool) []J
 	if len(fresh) > 0 {
 		j.mu.Lock()
 		for _, i := range fresh {
+			if slots[i] >= len(j.entries) { // emptied meanwhile
+				continue
+			}
 			if slot := &j.entries[slots[i]]; slot.Seq == recs[i].Seq && slot.shown == nil {
 				slot.shown, slot.kept = recs[i].shown, keptCall{}
 			}
@@ -336,11 +350,9 @@ func (j *journal) last() uint64 {
 func (j *journal) reset() int {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	n := j.next
-	if j.full {
-		n = len(j.entries)
-	}
+	n := len(j.entries)
 	clear(j.entries)
+	j.entries = j.entries[:0]
 	j.next, j.full = 0, false
 	return n
 }
