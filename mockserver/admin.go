@@ -70,6 +70,10 @@ func writeAdminJSON(w http.ResponseWriter, status int, v any) {
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	h.Set("Cache-Control", "no-store")
+	// The journal holds what any caller sent, markup included, and is
+	// written with < and > as they are: never read as anything but JSON.
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }

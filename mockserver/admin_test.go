@@ -312,6 +312,9 @@ func TestAdminJSONKeepsMarkup(t *testing.T) {
 		if strings.Contains(r.body, `\u003c`) || strings.Contains(r.body, `\u003e`) || strings.Contains(r.body, `\u0026`) {
 			t.Errorf("GET %s escapes markup: %.300s", path, r.body)
 		}
+		// Markup as it is, so never sniffed nor run as a page.
+		wantHeader(t, r, "X-Content-Type-Options", "nosniff")
+		wantHeader(t, r, "Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
 	}
 	// Marshalled by an encoder that escapes, the entry is still escaped.
 	b, err := json.Marshal(ts.Journal(RequestFilter{}))
