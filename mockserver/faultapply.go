@@ -50,6 +50,11 @@ func (s *Server) injectFault(w http.ResponseWriter, ex *exchange, op string, b a
 			s.drop(w, ex)
 			return true
 		}
+		// The server's write timeout runs from the request's arrival: a
+		// delay longer than it would leave the answer unwritten (the
+		// client sees the connection close) though journaled as sent.
+		// The answer gets the whole timeout from now.
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(WriteTimeout))
 	}
 	switch {
 	case f.Garbage:

@@ -366,3 +366,29 @@ func TestFaultSOAPFaultIsNoRequestError(t *testing.T) {
 		t.Errorf("a call without intCityID: journaled error %q, want %s", e.Error, asmx.KindMissingParameter)
 	}
 }
+
+// TestFaultDelayLongerThanTheWriteTimeout: a call delayed past the
+// server's write timeout still gets its answer after the delay, as
+// journaled: the timeout, which runs from the request's arrival, was left
+// with no time for the answer, and the client saw the connection close.
+// (A server whose write timeout is shorter than the delay stands for the
+// mock's two minutes.)
+func TestFaultDelayLongerThanTheWriteTimeout(t *testing.T) {
+	t.Parallel()
+	s, err := New(WithDataset(smallDataset()), WithFault(Fault{Operation: asmx.OpReturnProvinces, Delay: 600 * time.Millisecond}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: s, WriteTimeout: 200 * time.Millisecond}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	r := call(t, "http://"+ln.Addr().String(), asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))
+	runChecks(t, r, hasStatus(200), bodyContains("</provinces>"))
+	if e := s.Journal(RequestFilter{}); len(e) != 1 || e[0].Status != 200 || e[0].FaultKind != kindDelay {
+		t.Errorf("journal: got %+v, want the delayed call answered 200", e)
+	}
+}
