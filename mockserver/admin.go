@@ -375,7 +375,10 @@ func decodeFault(w http.ResponseWriter, r *http.Request) (Fault, error) {
 		}
 		return Fault{}, fmt.Errorf("reading the body: %w", err)
 	}
-	dec := json.NewDecoder(strings.NewReader(string(body)))
+	// A file saved with a byte order mark (Notepad, PowerShell's
+	// Set-Content -Encoding UTF8) and sent with curl --data-binary @file.
+	body = bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))
+	dec := json.NewDecoder(bytes.NewReader(body))
 	var f Fault
 	if err := dec.Decode(&f); err != nil {
 		var se *json.SyntaxError

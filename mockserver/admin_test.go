@@ -205,6 +205,9 @@ func TestAdminBadInput(t *testing.T) {
 		})
 	}
 	wantHeader(t, admin(t, "PUT", a+"/faults", "", `{}`), "Allow", "GET, HEAD, POST, DELETE")
+	// A file saved with a byte order mark is read as the JSON it holds.
+	adminChecks(t, admin(t, "POST", a+"/faults", "", "\ufeff"+`{"status":503}`), hasStatus(201))
+	ts.ClearFaults()
 	if f := ts.Faults(); len(f) != 0 {
 		t.Errorf("bad input added faults: %+v", f)
 	}
