@@ -218,6 +218,10 @@ func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
 	case http.MethodGet, http.MethodHead:
 		q := r.URL.Query()
 		f, err := requestFilter(q)
+		match := f.match
+		if q.Get("status") == "0" { // the calls answered with no response
+			match = func(e *JournalEntry) bool { return e.Status == 0 && f.match(e) }
+		}
 		if err != nil {
 			writeAdminError(w, http.StatusBadRequest, adminBadRequest, "%v", err)
 			return
@@ -229,7 +233,7 @@ func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
-		list := s.journal.list(f, !summary)
+		list := s.journal.read(match, f.Limit, !summary)
 		// lastSeq is read after the list, so that it is at least the seq
 		// of every entry listed: a reader polling with since sees from it
 		// that the mock started anew (its calls count from 1 again).
@@ -262,10 +266,10 @@ func requestFilter(q url.Values) (RequestFilter, error) {
 			return f, err
 		}
 	}
-	if v := q.Get("status"); v != "" {
+	if v := q.Get("status"); v != "" && v != "0" { // 0: see adminRequests
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 100 || n > 599 {
-			return f, fmt.Errorf("status %q: want an HTTP status, 100 to 599", v)
+			return f, fmt.Errorf("status %q: want an HTTP status, 100 to 599, or 0 for the calls answered with no response", v)
 		}
 		f.Status = n
 	}

@@ -520,3 +520,27 @@ func TestAdminJournalOff(t *testing.T) {
 		bodyContains("the journal is off (--journal-size 0)"))
 	adminChecks(t, admin(t, "GET", ts.URL+"/__admin/requests", "", ""), bodyContains(`{"requests":[],"lastSeq":0}`))
 }
+
+// TestAdminRequestsStatusZero: status=0 lists the calls answered with no
+// response (a drop, garbage), which the journal shows with status 0; no
+// other status matches them.
+func TestAdminRequestsStatusZero(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	if _, err := ts.AddFault(Fault{Operation: asmx.OpReturnProvinces, Drop: true, Times: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		resp, err := http.Get(ts.URL + "/service/service.asmx/ReturnProvinces?strAtmServiceKey=k")
+		if err == nil {
+			resp.Body.Close()
+		}
+	}
+	r := admin(t, "GET", ts.URL+"/__admin/requests?status=0&summary=true", "", "")
+	adminChecks(t, r, hasStatus(200))
+	reqs := jsonBody(t, r)["requests"].([]any)
+	if len(reqs) != 1 || reqs[0].(map[string]any)["error"] != "Dropped" || reqs[0].(map[string]any)["status"] != 0.0 {
+		t.Errorf("status=0: got %s, want the dropped call alone", r.body)
+	}
+	adminChecks(t, admin(t, "GET", ts.URL+"/__admin/requests?status=00", "", ""), hasAdminError(400, adminBadRequest), bodyContains("or 0 for the calls answered with no response"))
+}
