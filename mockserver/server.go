@@ -33,7 +33,7 @@ type Server struct {
 	fixedLeft atomic.Int64
 
 	journal *journal  // the latest requests (journal.go)
-	faults  *faultSet // injected faults (faults.go)
+	faults  *faultSet // injected faults (faultset.go)
 
 	enc     *shapeEncoder                       // the shape compiled for the XML bindings (shape_compile.go)
 	writers map[*asmx.Operation]*bindingWriters // each operation's answer writers (answer.go)
