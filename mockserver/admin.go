@@ -218,13 +218,13 @@ func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
 	case http.MethodGet, http.MethodHead:
 		q := r.URL.Query()
 		f, err := requestFilter(q)
-		match := f.match
-		if q.Get("status") == "0" { // the calls answered with no response
-			match = func(e *JournalEntry) bool { return e.Status == 0 && f.match(e) }
-		}
 		if err != nil {
 			writeAdminError(w, http.StatusBadRequest, adminBadRequest, "%v", err)
 			return
+		}
+		match := f.match
+		if q.Get("status") == "0" { // the calls answered with no response
+			match = func(e *JournalEntry) bool { return e.Status == 0 && f.match(e) }
 		}
 		summary := false
 		if v := q.Get("summary"); v != "" {
