@@ -158,7 +158,11 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if why := s.unauthorized(r); why != "" {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="atmkit admin"`)
+		challenge := `Bearer realm="atmkit admin"`
+		if strings.Contains(why, "not the mock's admin token") {
+			challenge += `, error="invalid_token"` // RFC 6750: a token was sent, and is not it
+		}
+		w.Header().Set("WWW-Authenticate", challenge)
 		writeAdminError(w, http.StatusUnauthorized, adminUnauthorized, "%s", why)
 		return
 	}

@@ -240,6 +240,7 @@ func TestAdminToken(t *testing.T) {
 	adminChecks(t, admin(t, "GET", a+"/faults", "", ""), bodyContains("needs the header Authorization: Bearer <token>"))
 	r := admin(t, "GET", a+"/faults", "wrong", "")
 	adminChecks(t, r, bodyContains("is not the mock's admin token"))
+	wantHeader(t, r, "WWW-Authenticate", `Bearer realm="atmkit admin", error="invalid_token"`)
 	if strings.Contains(r.body, "needs the header") || strings.Contains(r.body, token) {
 		t.Errorf("a wrong token: got %s, want a refusal of the token, not of a missing header, and no token", r.body)
 	}
