@@ -85,25 +85,26 @@ func writeAdminError(w http.ResponseWriter, status int, code, format string, arg
 }
 
 // unauthorized says why r may not use the admin API, in the words of the
-// API's 401 answer; "" when it may. The token is compared in constant
-// time. A wrong token is told from a missing one, so a caller knows
-// whether to fix the header or the token.
-func (s *Server) unauthorized(r *http.Request) string {
+// API's 401 answer; "" when it may. badToken: a bearer token was sent,
+// and is not the mock's. The token is compared in constant time. A wrong
+// token is told from a missing one, so a caller knows whether to fix the
+// header or the token.
+func (s *Server) unauthorized(r *http.Request) (why string, badToken bool) {
 	if s.cfg.adminToken == "" {
-		return ""
+		return "", false
 	}
 	auth := strings.TrimSpace(r.Header.Get("Authorization"))
 	if auth == "" {
-		return "the admin API needs the header Authorization: Bearer <token>, the token the mock was started with (--admin-token)"
+		return "the admin API needs the header Authorization: Bearer <token>, the token the mock was started with (--admin-token)", false
 	}
 	scheme, token, _ := strings.Cut(auth, " ")
 	if !strings.EqualFold(scheme, "Bearer") {
-		return "the admin API takes a bearer token: send Authorization: Bearer <token>, not the " + safeScheme(scheme) + " scheme"
+		return "the admin API takes a bearer token: send Authorization: Bearer <token>, not the " + safeScheme(scheme) + " scheme", false
 	}
 	if subtle.ConstantTimeCompare([]byte(strings.TrimSpace(token)), []byte(s.cfg.adminToken)) != 1 {
-		return "the bearer token is not the mock's admin token (--admin-token or ATMKIT_ADMIN_TOKEN of the running mock)"
+		return "the bearer token is not the mock's admin token (--admin-token or ATMKIT_ADMIN_TOKEN of the running mock)", true
 	}
-	return ""
+	return "", false
 }
 
 // safeScheme is an Authorization scheme as an error text may repeat it:
@@ -157,10 +158,10 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		writeAdminJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 		return
 	}
-	if why := s.unauthorized(r); why != "" {
+	if why, badToken := s.unauthorized(r); why != "" {
 		challenge := `Bearer realm="atmkit admin"`
-		if strings.Contains(why, "not the mock's admin token") {
-			challenge += `, error="invalid_token"` // RFC 6750: a token was sent, and is not it
+		if badToken {
+			challenge += `, error="invalid_token"` // RFC 6750
 		}
 		w.Header().Set("WWW-Authenticate", challenge)
 		writeAdminError(w, http.StatusUnauthorized, adminUnauthorized, "%s", why)
