@@ -51,6 +51,7 @@ type adminError struct {
 const (
 	adminBadRequest       = "BadRequest"
 	adminUnauthorized     = "Unauthorized"
+	adminForbidden        = "Forbidden"
 	adminNotFound         = "NotFound"
 	adminMethodNotAllowed = "MethodNotAllowed"
 )
@@ -69,6 +70,10 @@ func writeAdminJSON(w http.ResponseWriter, status int, v any) {
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	h.Set("Cache-Control", "no-store")
+	// The journal holds what any caller sent, markup included, and is
+	// written with < and > as they are: never read as anything but JSON.
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }
@@ -79,27 +84,57 @@ func writeAdminError(w http.ResponseWriter, status int, code, format string, arg
 	writeAdminJSON(w, status, e)
 }
 
-// authorized checks the bearer token in constant time.
-func (s *Server) authorized(r *http.Request) bool {
+// unauthorized says why r may not use the admin API, in the words of the
+// API's 401 answer; "" when it may. badToken: a bearer token was sent,
+// and is not the mock's. The token is compared in constant time. A wrong
+// token is told from a missing one, so a caller knows whether to fix the
+// header or the token.
+func (s *Server) unauthorized(r *http.Request) (why string, badToken bool) {
 	if s.cfg.adminToken == "" {
-		return true
+		return "", false
 	}
-	auth := r.Header.Get("Authorization")
-	scheme, token, ok := strings.Cut(auth, " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return false
+	auth := strings.TrimSpace(r.Header.Get("Authorization"))
+	if auth == "" {
+		return "the admin API needs the header Authorization: Bearer <token>, the token the mock was started with (--admin-token)", false
 	}
-	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(token)), []byte(s.cfg.adminToken)) == 1
+	scheme, token, _ := strings.Cut(auth, " ")
+	if !strings.EqualFold(scheme, "Bearer") {
+		return "the admin API takes a bearer token: send Authorization: Bearer <token>, not the " + safeScheme(scheme) + " scheme", false
+	}
+	if subtle.ConstantTimeCompare([]byte(strings.TrimSpace(token)), []byte(s.cfg.adminToken)) != 1 {
+		return "the bearer token is not the mock's admin token (--admin-token or ATMKIT_ADMIN_TOKEN of the running mock)", true
+	}
+	return "", false
 }
+
+// safeScheme is an Authorization scheme as an error text may repeat it:
+// a word of letters, else nothing of what was sent (it may be a secret
+// sent without a scheme).
+func safeScheme(scheme string) string {
+	if scheme == "" || len(scheme) > 20 || strings.IndexFunc(scheme, func(r rune) bool {
+		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z')
+	}) >= 0 {
+		return "given"
+	}
+	return scheme
+}
+
+// crossOrigin refuses changes a browser sends from another site (a form or
+// fetch of any page the user has open may POST to a mock on this host):
+// the admin page's own calls are same-origin, and curl and tests send no
+// Origin or Sec-Fetch-Site. Reading is not refused: a browser does not let
+// another site read the answers.
+var crossOrigin = http.NewCrossOriginProtection()
 
 // serveAdmin answers the admin API under /__admin:
 //
 //	GET    /__admin/health               {"status":"ok"} (no token needed)
-//	GET    /__admin/requests             the journal (?operation=&binding=&status=&since=&limit=&summary=)
+//	GET    /__admin/requests             the journal (?operation=&binding=&status=&since=&limit=&summary=), and lastSeq
 //	GET    /__admin/requests/{seq}       one entry of the journal
 //	DELETE /__admin/requests             empties the journal
 //	GET    /__admin/faults               the active faults
 //	POST   /__admin/faults               adds a fault, answers {"id":"f1",...}
+//	GET    /__admin/faults/{id}          one active fault (404 once gone)
 //	DELETE /__admin/faults[/{id}]        removes every fault, or one
 //	GET    /__admin/cities               the data set's cities
 //	GET    /__admin/institutions         the data set's institutions
@@ -111,6 +146,11 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	path := strings.TrimSuffix(r.URL.Path, "/")
+	if r.Method == http.MethodDelete {
+		// DELETE /__admin/faults/$ID with $ID empty must not remove every
+		// fault, nor DELETE /__admin/requests/$SEQ empty the journal.
+		path = r.URL.Path
+	}
 	if path == adminPrefix+"/health" {
 		if !allowMethods(w, r, http.MethodGet, http.MethodHead) {
 			return
@@ -118,9 +158,19 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		writeAdminJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 		return
 	}
-	if !s.authorized(r) {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="atmkit admin"`)
-		writeAdminError(w, http.StatusUnauthorized, adminUnauthorized, "the admin API needs the header Authorization: Bearer <token>")
+	if why, badToken := s.unauthorized(r); why != "" {
+		challenge := `Bearer realm="atmkit admin"`
+		if badToken {
+			challenge += `, error="invalid_token"` // RFC 6750
+		}
+		w.Header().Set("WWW-Authenticate", challenge)
+		writeAdminError(w, http.StatusUnauthorized, adminUnauthorized, "%s", why)
+		return
+	}
+	if err := crossOrigin.Check(r); err != nil {
+		writeAdminError(w, http.StatusForbidden, adminForbidden,
+			"a browser sent this %s from another site; the admin API takes changes from its own page (%s) and from clients that are not browsers (curl, tests)",
+			r.Method, pagePath)
 		return
 	}
 	switch {
@@ -131,15 +181,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	case path == adminPrefix+"/faults":
 		s.adminFaults(w, r)
 	case strings.HasPrefix(path, adminPrefix+"/faults/"):
-		if !allowMethods(w, r, http.MethodDelete) {
-			return
-		}
-		id := strings.TrimPrefix(path, adminPrefix+"/faults/")
-		if !s.faults.remove(id) {
-			writeAdminError(w, http.StatusNotFound, adminNotFound, "no fault with id %q", id)
-			return
-		}
-		w.WriteHeader(http.StatusNoContent)
+		s.adminFault(w, r, strings.TrimPrefix(path, adminPrefix+"/faults/"))
 	case path == adminPrefix+"/cities":
 		if allowMethods(w, r, http.MethodGet, http.MethodHead) {
 			writeAdminJSON(w, http.StatusOK, map[string]any{"cities": nonNil(s.data.ds.Cities)})
@@ -185,6 +227,10 @@ func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
 			writeAdminError(w, http.StatusBadRequest, adminBadRequest, "%v", err)
 			return
 		}
+		match := f.match
+		if q.Get("status") == "0" { // the calls answered with no response
+			match = func(r *journalRecord) bool { return r.Status == 0 && f.match(r) }
+		}
 		summary := false
 		if v := q.Get("summary"); v != "" {
 			if summary, err = strconv.ParseBool(v); err != nil {
@@ -192,7 +238,14 @@ func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
-		writeAdminJSON(w, http.StatusOK, map[string]any{"requests": s.journal.list(f, !summary)})
+		list := s.journal.read(match, f.Limit, !summary)
+		// lastSeq is read after the list, so that it is at least the seq
+		// of every entry listed: a reader polling with since sees from it
+		// that the mock started anew (its calls count from 1 again).
+		writeAdminJSON(w, http.StatusOK, struct {
+			Requests []JournalEntry `json:"requests"`
+			LastSeq  uint64         `json:"lastSeq"`
+		}{nonNil(list), s.journal.last()})
 	case http.MethodDelete:
 		s.journal.reset()
 		w.WriteHeader(http.StatusNoContent)
@@ -222,10 +275,10 @@ func requestFilter(q url.Values) (RequestFilter, error) {
 			return f, err
 		}
 	}
-	if v := q.Get("status"); v != "" {
+	if v := q.Get("status"); v != "" && v != "0" { // 0: see adminRequests
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 100 || n > 599 {
-			return f, fmt.Errorf("status %q: want an HTTP status, 100 to 599", v)
+			return f, fmt.Errorf("status %q: want an HTTP status, 100 to 599, or 0 for the calls answered with no response", v)
 		}
 		f.Status = n
 	}
@@ -257,6 +310,10 @@ func (s *Server) adminRequest(w http.ResponseWriter, r *http.Request, seq string
 		return
 	}
 	e, ok := s.journal.one(n)
+	if !ok && !s.journal.enabled() {
+		writeAdminError(w, http.StatusNotFound, adminNotFound, "no journal entry %d: the journal is off (--journal-size 0), it keeps no calls", n)
+		return
+	}
 	if !ok {
 		writeAdminError(w, http.StatusNotFound, adminNotFound, "no journal entry %d (dropped, reset or not yet made)", n)
 		return
@@ -289,6 +346,37 @@ func (s *Server) adminFaults(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// adminFault answers /__admin/faults/{id}: GET shows the fault as the
+// list does (the Location of its POST), DELETE removes it.
+func (s *Server) adminFault(w http.ResponseWriter, r *http.Request, id string) {
+	if !allowMethods(w, r, http.MethodGet, http.MethodHead, http.MethodDelete) {
+		return
+	}
+	if id == "" {
+		writeAdminError(w, http.StatusNotFound, adminNotFound,
+			"no fault id after %s/faults/ (DELETE %s/faults, without the slash, removes every fault)", adminPrefix, adminPrefix)
+		return
+	}
+	gone := func() {
+		writeAdminError(w, http.StatusNotFound, adminNotFound, "no fault with id %q (removed, or its times ran out)", id)
+	}
+	if r.Method == http.MethodDelete {
+		if !s.faults.remove(id) {
+			gone()
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	for _, f := range s.faults.list() {
+		if f.ID == id {
+			writeAdminJSON(w, http.StatusOK, f)
+			return
+		}
+	}
+	gone()
+}
+
 // decodeFault reads one fault object from an admin request body. An id in
 // the body is ignored: the server assigns ids.
 func decodeFault(w http.ResponseWriter, r *http.Request) (Fault, error) {
@@ -300,13 +388,20 @@ func decodeFault(w http.ResponseWriter, r *http.Request) (Fault, error) {
 		}
 		return Fault{}, fmt.Errorf("reading the body: %w", err)
 	}
-	dec := json.NewDecoder(strings.NewReader(string(body)))
+	// A file saved with a byte order mark (Notepad, PowerShell's
+	// Set-Content -Encoding UTF8) and sent with curl --data-binary @file.
+	body = bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))
+	dec := json.NewDecoder(bytes.NewReader(body))
 	var f Fault
 	if err := dec.Decode(&f); err != nil {
-		if errors.Is(err, io.EOF) {
+		var se *json.SyntaxError
+		switch {
+		case errors.Is(err, io.EOF):
 			return Fault{}, errors.New(`the body is empty; want a fault object such as {"operation":"ReturnProvinces","delay":"400ms"}`)
+		case errors.As(err, &se) || errors.Is(err, io.ErrUnexpectedEOF):
+			return Fault{}, fmt.Errorf(`the body is not JSON (%v); want a fault object such as {"operation":"ReturnProvinces","delay":"400ms"}`, err)
 		}
-		return Fault{}, fmt.Errorf("the body is not a fault object: %w", err)
+		return Fault{}, err // Fault.UnmarshalJSON's, naming the field
 	}
 	if dec.More() {
 		return Fault{}, errors.New("the body holds more than one JSON value")

@@ -1,11 +1,14 @@
 package mockserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -136,7 +139,7 @@ func TestAdminAPI(t *testing.T) {
 		t.Errorf("binding=get: got %d requests, want 2", len(got))
 	}
 	adminChecks(t, admin(t, "DELETE", a+"/requests", "", ""), hasStatus(204))
-	adminChecks(t, admin(t, "GET", a+"/requests", "", ""), bodyContains(`{"requests":[]}`))
+	adminChecks(t, admin(t, "GET", a+"/requests", "", ""), bodyContains(`{"requests":[],"lastSeq":3}`))
 
 	// Reference lists.
 	r = admin(t, "GET", a+"/cities", "", "")
@@ -165,7 +168,8 @@ func TestAdminBadInput(t *testing.T) {
 		{"array", "POST", "/faults", `[{"delay":"1s"}]`, []check{hasAdminError(400, adminBadRequest)}},
 		{"two values", "POST", "/faults", `{"delay":"1s"} {"delay":"2s"}`, []check{hasAdminError(400, adminBadRequest), bodyContains("more than one")}},
 		{"unknown field", "POST", "/faults", `{"opration":"ReturnProvinces","delay":"1s"}`, []check{hasAdminError(400, adminBadRequest), bodyContains("opration")}},
-		{"unknown operation", "POST", "/faults", `{"operation":"ReturnMoney","status":500}`, []check{hasAdminError(400, adminBadRequest), bodyContains("ReturnMoney")}},
+		{"unknown operation", "POST", "/faults", `{"operation":"ReturnMoney","status":500}`, []check{hasAdminError(400, adminBadRequest), bodyContains("ReturnMoney"),
+			bodyContains("want one of ReturnAllAtms, ReturnAtmSearchByAddress, "), bodyContains(", ReturnProvinces, or WSDL for the service description")}},
 		{"unknown binding", "POST", "/faults", `{"binding":"soap13","status":500}`, []check{hasAdminError(400, adminBadRequest), bodyContains("soap13")}},
 		{"delay not a duration", "POST", "/faults", `{"delay":"soon"}`, []check{hasAdminError(400, adminBadRequest), bodyContains("Go duration")}},
 		{"delay a number", "POST", "/faults", `{"delay":400}`, []check{hasAdminError(400, adminBadRequest)}},
@@ -174,7 +178,7 @@ func TestAdminBadInput(t *testing.T) {
 		{"bad status", "POST", "/faults", `{"status":42}`, []check{hasAdminError(400, adminBadRequest)}},
 		{"bad code", "POST", "/faults", `{"soapFault":{"code":"Nobody"}}`, []check{hasAdminError(400, adminBadRequest)}},
 		{"too large", "POST", "/faults", `{"soapFault":{"text":"` + strings.Repeat("x", maxAdminBody) + `"}}`, []check{hasAdminError(400, adminBadRequest), bodyContains("larger")}},
-		{"requests bad operation", "GET", "/requests?operation=Nope", "", []check{hasAdminError(400, adminBadRequest)}},
+		{"requests bad operation", "GET", "/requests?operation=Nope", "", []check{hasAdminError(400, adminBadRequest), bodyContains(`unknown operation \"Nope\": want one of ReturnAllAtms, `)}},
 		{"requests bad binding", "GET", "/requests?binding=smtp", "", []check{hasAdminError(400, adminBadRequest)}},
 		{"requests bad status", "GET", "/requests?status=2xx", "", []check{hasAdminError(400, adminBadRequest), bodyContains("status")}},
 		{"requests status out of range", "GET", "/requests?status=42", "", []check{hasAdminError(400, adminBadRequest)}},
@@ -190,7 +194,8 @@ func TestAdminBadInput(t *testing.T) {
 		{"no such fault", "DELETE", "/faults/f99", "", []check{hasAdminError(404, adminNotFound)}},
 		{"put faults", "PUT", "/faults", `{}`, []check{hasAdminError(405, adminMethodNotAllowed)}},
 		{"post requests", "POST", "/requests", `{}`, []check{hasAdminError(405, adminMethodNotAllowed)}},
-		{"get one fault", "GET", "/faults/f1", "", []check{hasAdminError(405, adminMethodNotAllowed)}},
+		{"get no such fault", "GET", "/faults/f1", "", []check{hasAdminError(404, adminNotFound)}},
+		{"post one fault", "POST", "/faults/f1", `{}`, []check{hasAdminError(405, adminMethodNotAllowed)}},
 		{"delete cities", "DELETE", "/cities", "", []check{hasAdminError(405, adminMethodNotAllowed)}},
 		{"post health", "POST", "/health", "", []check{hasAdminError(405, adminMethodNotAllowed)}},
 	}
@@ -200,6 +205,9 @@ func TestAdminBadInput(t *testing.T) {
 		})
 	}
 	wantHeader(t, admin(t, "PUT", a+"/faults", "", `{}`), "Allow", "GET, HEAD, POST, DELETE")
+	// A file saved with a byte order mark is read as the JSON it holds.
+	adminChecks(t, admin(t, "POST", a+"/faults", "", "\ufeff"+`{"status":503}`), hasStatus(201))
+	ts.ClearFaults()
 	if f := ts.Faults(); len(f) != 0 {
 		t.Errorf("bad input added faults: %+v", f)
 	}
@@ -226,11 +234,314 @@ func TestAdminToken(t *testing.T) {
 
 	basic := mustRequest(t, "GET", a+"/faults", "")
 	basic.SetBasicAuth("admin", token)
-	adminChecks(t, doAdmin(t, basic), hasAdminError(401, adminUnauthorized))
+	adminChecks(t, doAdmin(t, basic), hasAdminError(401, adminUnauthorized), bodyContains("bearer token"), bodyContains("not the Basic scheme"))
+
+	// The refusal says what is wrong: the header missing, or the token.
+	adminChecks(t, admin(t, "GET", a+"/faults", "", ""), bodyContains("needs the header Authorization: Bearer <token>"))
+	r := admin(t, "GET", a+"/faults", "wrong", "")
+	adminChecks(t, r, bodyContains("is not the mock's admin token"))
+	wantHeader(t, r, "WWW-Authenticate", `Bearer realm="atmkit admin", error="invalid_token"`)
+	if strings.Contains(r.body, "needs the header") || strings.Contains(r.body, token) {
+		t.Errorf("a wrong token: got %s, want a refusal of the token, not of a missing header, and no token", r.body)
+	}
+	bare := mustRequest(t, "GET", a+"/faults", "")
+	bare.Header.Set("Authorization", token)
+	r = doAdmin(t, bare)
+	adminChecks(t, r, hasAdminError(401, adminUnauthorized), bodyContains("not the given scheme"))
+	if strings.Contains(r.body, token) {
+		t.Errorf("a token sent without a scheme is repeated in the refusal: %s", r.body)
+	}
 
 	adminChecks(t, admin(t, "GET", a+"/requests", token, ""), hasStatus(200))
 	adminChecks(t, admin(t, "POST", a+"/faults", token, `{"status":503}`), hasStatus(201))
 	lower := mustRequest(t, "GET", a+"/faults", "")
 	lower.Header.Set("Authorization", "bearer "+token)
 	adminChecks(t, doAdmin(t, lower), hasStatus(200), bodyContains(`"status":503`))
+}
+
+// TestAdminRefusesCrossSiteChanges: a page of another site open in the
+// user's browser cannot change a mock without a token (a form or a no-cors
+// fetch POSTs without a preflight): the admin API refuses a browser's
+// cross-origin POST and DELETE with 403, and takes the same-origin ones of
+// its own page, those of clients that are no browser, and reads.
+func TestAdminRefusesCrossSiteChanges(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	a := ts.URL + "/__admin"
+	send := func(method, path, body string, header map[string]string) adminResult {
+		req := mustRequest(t, method, a+path, body)
+		req.Header.Set("Content-Type", "text/plain;charset=UTF-8") // what a form or a no-cors fetch can send
+		for k, v := range header {
+			req.Header.Set(k, v)
+		}
+		return doAdmin(t, req)
+	}
+	crossSite := []map[string]string{
+		{"Sec-Fetch-Site": "cross-site", "Origin": "https://attacker.example"},
+		{"Origin": "https://attacker.example"}, // an older browser: no Sec-Fetch-Site
+		{"Sec-Fetch-Site": "same-site", "Origin": "http://other.localhost:8080"},
+	}
+	for _, h := range crossSite {
+		adminChecks(t, send("POST", "/faults", `{"drop":true}`, h), hasAdminError(403, adminForbidden), bodyContains("another site"))
+		adminChecks(t, send("DELETE", "/requests", "", h), hasAdminError(403, adminForbidden))
+		adminChecks(t, send("DELETE", "/faults", "", h), hasAdminError(403, adminForbidden))
+		adminChecks(t, send("GET", "/faults", "", h), hasStatus(200))
+	}
+	if f := ts.Faults(); len(f) != 0 {
+		t.Fatalf("a cross-site POST added faults: %+v", f)
+	}
+	adminChecks(t, send("POST", "/faults", `{"status":503}`, map[string]string{"Sec-Fetch-Site": "same-origin", "Origin": ts.URL}), hasStatus(201))
+	adminChecks(t, send("POST", "/faults", `{"status":504}`, nil), hasStatus(201))                                // curl, a test
+	adminChecks(t, send("DELETE", "/faults/f1", "", map[string]string{"Sec-Fetch-Site": "none"}), hasStatus(204)) // typed in the address bar
+	if f := ts.Faults(); len(f) != 1 || f[0].Status != 504 {
+		t.Errorf("faults: got %+v, want f2 alone", f)
+	}
+}
+
+// TestAdminJSONKeepsMarkup: the admin API writes <, > and & as they are, as
+// its documented samples show them ("body":"<?xml ..."), not as \u003c: a
+// journal read with curl shows the XML that was sent and answered, and a
+// fault's text reads as ASMX words it (---> Injected fault.).
+func TestAdminJSONKeepsMarkup(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	a := ts.URL + "/__admin"
+	r := admin(t, "POST", a+"/faults", "", `{"operation":"ReturnInstitutions","soapFault":{}}`)
+	adminChecks(t, r, hasStatus(201), bodyContains(`"text":"Server was unable to process request. ---> Injected fault."`))
+	adminChecks(t, admin(t, "GET", a+"/faults", "", ""), bodyContains(`---> Injected fault.`))
+	runChecks(t, call(t, ts.URL, asmx.SOAP11, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
+	for _, path := range []string{"/requests", "/requests/1"} {
+		r = admin(t, "GET", a+path, "", "")
+		adminChecks(t, r, hasStatus(200), bodyContains(`"body":"<?xml version=\"1.0\" encoding=\"utf-8\"?>`), bodyContains(`<soap:Envelope`))
+		if strings.Contains(r.body, `\u003c`) || strings.Contains(r.body, `\u003e`) || strings.Contains(r.body, `\u0026`) {
+			t.Errorf("GET %s escapes markup: %.300s", path, r.body)
+		}
+		// Markup as it is, so never sniffed nor run as a page.
+		wantHeader(t, r, "X-Content-Type-Options", "nosniff")
+		wantHeader(t, r, "Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
+	}
+	// Marshalled by an encoder that escapes, the entry is still escaped.
+	b, err := json.Marshal(ts.Journal(RequestFilter{}))
+	if err != nil || strings.Contains(string(b), "<soap:") || !strings.Contains(string(b), `\u003csoap:`) {
+		t.Errorf("json.Marshal of the journal: %v, %.200s", err, b)
+	}
+}
+
+// TestAdminRequestsLastSeq: GET /__admin/requests says the seq of the
+// newest call journaled, filters, since and limit aside, and after the
+// journal is emptied: a reader polling with since can tell a mock started
+// anew (lastSeq below its since) from one with nothing new.
+func TestAdminRequestsLastSeq(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithJournalSize(2))
+	a := ts.URL + "/__admin"
+	last := func(query string) float64 {
+		t.Helper()
+		r := admin(t, "GET", a+"/requests"+query, "", "")
+		adminChecks(t, r, hasStatus(200))
+		n, ok := jsonBody(t, r)["lastSeq"].(float64)
+		if !ok {
+			t.Fatalf("GET /requests%s: no lastSeq: %s", query, r.body)
+		}
+		return n
+	}
+	if n := last(""); n != 0 {
+		t.Errorf("lastSeq before any call: got %v, want 0", n)
+	}
+	for range 3 {
+		runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
+	}
+	for _, q := range []string{"", "?since=3", "?since=9", "?limit=1&summary=true", "?operation=ReturnInstitutions"} {
+		if n := last(q); n != 3 {
+			t.Errorf("lastSeq of /requests%s: got %v, want 3 (the journal keeps 2)", q, n)
+		}
+	}
+	adminChecks(t, admin(t, "DELETE", a+"/requests", "", ""), hasStatus(204))
+	if n := last(""); n != 3 {
+		t.Errorf("lastSeq after the journal was emptied: got %v, want 3 still", n)
+	}
+}
+
+// TestAdminDeleteWithEmptyID: DELETE /__admin/faults/$ID with $ID empty
+// (an unset variable) removes nothing, where the same path without its
+// slash would remove every fault; DELETE /__admin/requests/ empties nothing.
+func TestAdminDeleteWithEmptyID(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	a := ts.URL + "/__admin"
+	for range 2 {
+		adminChecks(t, admin(t, "POST", a+"/faults", "", `{"operation":"ReturnInstitutions","status":503}`), hasStatus(201))
+	}
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
+	adminChecks(t, admin(t, "DELETE", a+"/faults/", "", ""), hasAdminError(404, adminNotFound), bodyContains("no fault id after /__admin/faults/"))
+	adminChecks(t, admin(t, "DELETE", a+"/requests/", "", ""), hasAdminError(405, adminMethodNotAllowed))
+	if n := len(ts.Faults()); n != 2 {
+		t.Errorf("faults after DELETE /faults/: got %d, want 2", n)
+	}
+	if n := len(ts.Journal(RequestFilter{})); n != 1 {
+		t.Errorf("journal after DELETE /requests/: got %d entries, want 1", n)
+	}
+	adminChecks(t, admin(t, "DELETE", a+"/faults/f2", "", ""), hasStatus(204))
+	adminChecks(t, admin(t, "DELETE", a+"/faults", "", ""), hasStatus(204))
+	if n := len(ts.Faults()); n != 0 {
+		t.Errorf("faults after DELETE /faults: got %d, want 0", n)
+	}
+}
+
+// TestAdminReadsLogAtDebug: the request log keeps the service's calls and
+// the admin API's changes and refusals at info, and the admin API's and
+// page's reads at debug only: an open page, which polls every second, and a
+// health loop do not fill the log.
+func TestAdminReadsLogAtDebug(t *testing.T) {
+	t.Parallel()
+	for _, level := range []slog.Level{slog.LevelInfo, slog.LevelDebug} {
+		var buf syncBuffer
+		ts := NewTestServer(t, WithDataset(smallDataset()), WithAdminToken("tok"),
+			WithLogger(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: level}))))
+		a := ts.URL + "/__admin"
+		runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
+		adminChecks(t, admin(t, "GET", a+"/requests?summary=true", "tok", ""), hasStatus(200))
+		adminChecks(t, admin(t, "GET", a+"/health", "", ""), hasStatus(200))
+		adminChecks(t, admin(t, "GET", a+"/", "", ""), hasStatus(200))
+		adminChecks(t, admin(t, "POST", a+"/faults", "tok", `{"status":503,"times":1}`), hasStatus(201))
+		adminChecks(t, admin(t, "GET", a+"/faults", "wrong", ""), hasStatus(401))
+		log := buf.String()
+		always := []string{"path=/service/service.asmx/ReturnProvinces status=200", "method=POST path=/__admin/faults status=201",
+			"method=GET path=/__admin/faults status=401"}
+		reads := []string{"path=/__admin/requests status=200", "path=/__admin/health status=200", "path=/__admin/ status=200"}
+		for _, want := range always {
+			if !strings.Contains(log, want) {
+				t.Errorf("log at %s: no %q in\n%s", level, want, log)
+			}
+		}
+		for _, read := range reads {
+			if got := strings.Contains(log, read); got != (level == slog.LevelDebug) {
+				t.Errorf("log at %s: %q logged: %v, want %v\n%s", level, read, got, level == slog.LevelDebug, log)
+			}
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer for a logger that handlers write to from
+// several goroutines.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// TestLogMasksAKeyInThePath: a call whose URL was built with & for ? (the
+// key in the path) logs the path and the error that repeats it with the
+// key masked, as the journal shows them, also with no --key to know it by.
+func TestLogMasksAKeyInThePath(t *testing.T) {
+	t.Parallel()
+	const key = "leaky-key-4242"
+	var buf syncBuffer
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithLogger(slog.New(slog.NewTextHandler(&buf, nil))))
+	for _, path := range []string{"/service/service.asmx/ReturnProvinces&strAtmServiceKey=" + key,
+		"/service-v2.asmx/ReturnAtmSearchByCoordinates;STRATMSERVICEKEY=" + key + "&dblLatitude=44"} {
+		resp, err := http.Get(ts.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	log := buf.String()
+	if strings.Contains(log, key) || strings.Count(log, MaskKey(key)) != 4 {
+		t.Errorf("the log shows the key, or not its mask in each path and error:\n%s", log)
+	}
+	for _, e := range ts.Journal(RequestFilter{}) {
+		if strings.Contains(e.Path, key) {
+			t.Errorf("journal path %q", e.Path)
+		}
+	}
+}
+
+// TestSummaryMasksAsTheEntry: the summary list (the page's list) masks a
+// path as the entry in full does: a key the query sends that the path
+// repeats is masked in both, before and after the entry is first read.
+func TestSummaryMasksAsTheEntry(t *testing.T) {
+	t.Parallel()
+	const key = "path-key-98765"
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	a := ts.URL + "/__admin"
+	resp, err := http.Get(ts.URL + "/service/service.asmx/Nope/" + key + "?strAtmServiceKey=" + key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	for _, path := range []string{"/requests?summary=true", "/requests/1", "/requests?summary=true"} {
+		r := admin(t, "GET", a+path, "", "")
+		adminChecks(t, r, hasStatus(200), bodyContains(`"path":"/service/service.asmx/Nope/`+MaskKey(key)+`"`))
+		if strings.Contains(r.body, key) {
+			t.Errorf("GET %s shows the key: %s", path, r.body)
+		}
+	}
+}
+
+// TestAdminGetOneFault: the Location a POST of a fault answers with reads
+// the fault back, with its times left, until it is gone.
+func TestAdminGetOneFault(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	a := ts.URL + "/__admin"
+	r := admin(t, "POST", a+"/faults", "", `{"operation":"ReturnProvinces","status":503,"times":2}`)
+	adminChecks(t, r, hasStatus(201))
+	loc := r.header.Get("Location")
+	if loc != "/__admin/faults/f1" {
+		t.Fatalf("Location: got %q", loc)
+	}
+	adminChecks(t, admin(t, "GET", ts.URL+loc, "", ""), hasStatus(200), isJSON(),
+		bodyContains(`{"id":"f1","operation":"ReturnProvinces","status":503,"times":2}`))
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(503))
+	adminChecks(t, admin(t, "GET", ts.URL+loc, "", ""), bodyContains(`"times":1}`))
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(503))
+	adminChecks(t, admin(t, "GET", ts.URL+loc, "", ""), hasAdminError(404, adminNotFound), bodyContains("times ran out"))
+	wantHeader(t, admin(t, "PUT", ts.URL+loc, "", `{}`), "Allow", "GET, HEAD, DELETE")
+}
+
+// TestAdminJournalOff: with the journal off, an entry asked for is refused
+// saying so, not as if it had been dropped.
+func TestAdminJournalOff(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithJournalSize(0))
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
+	adminChecks(t, admin(t, "GET", ts.URL+"/__admin/requests/1", "", ""), hasAdminError(404, adminNotFound),
+		bodyContains("the journal is off (--journal-size 0)"))
+	adminChecks(t, admin(t, "GET", ts.URL+"/__admin/requests", "", ""), bodyContains(`{"requests":[],"lastSeq":0}`))
+}
+
+// TestAdminRequestsStatusZero: status=0 lists the calls answered with no
+// response (a drop, garbage), which the journal shows with status 0; no
+// other status matches them.
+func TestAdminRequestsStatusZero(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	if _, err := ts.AddFault(Fault{Operation: asmx.OpReturnProvinces, Drop: true, Times: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		resp, err := http.Get(ts.URL + "/service/service.asmx/ReturnProvinces?strAtmServiceKey=k")
+		if err == nil {
+			resp.Body.Close()
+		}
+	}
+	r := admin(t, "GET", ts.URL+"/__admin/requests?status=0&summary=true", "", "")
+	adminChecks(t, r, hasStatus(200))
+	reqs := jsonBody(t, r)["requests"].([]any)
+	if len(reqs) != 1 || reqs[0].(map[string]any)["error"] != "Dropped" || reqs[0].(map[string]any)["status"] != 0.0 {
+		t.Errorf("status=0: got %s, want the dropped call alone", r.body)
+	}
+	adminChecks(t, admin(t, "GET", ts.URL+"/__admin/requests?status=00", "", ""), hasAdminError(400, adminBadRequest), bodyContains("or 0 for the calls answered with no response"))
 }

@@ -371,3 +371,55 @@ func TestFaultDribbleStreamedAnswer(t *testing.T) {
 		t.Errorf("journal: got size %d, cut %v, %d bytes, want size %d, cut, the answer's first bytes", r.Size, r.Cut, len(r.Body), len(want.body))
 	}
 }
+
+// TestFaultSOAPFaultIsNoRequestError: a call a soapFault fault answered is
+// journaled with the fault and its kind, and no error kind of the request:
+// a Client fault's call was not a MalformedRequest, a Server fault's no
+// ServerError of the mock.
+func TestFaultSOAPFaultIsNoRequestError(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	for _, code := range []string{"Client", "Server"} {
+		for _, b := range []asmx.Binding{asmx.SOAP11, asmx.HTTPGet} {
+			f, err := ts.AddFault(Fault{SOAPFault: &SOAPFault{Code: code}, Times: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			runChecks(t, call(t, ts.URL, b, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(500))
+			if e := lastEntry(t, ts); e.Fault != f.ID || e.FaultKind != kindSOAPFault || e.Error != "" {
+				t.Errorf("%s fault over %s: journaled fault %q, kind %q, error %q; want %s, soapFault and no error", code, b, e.Fault, e.FaultKind, e.Error, f.ID)
+			}
+		}
+	}
+	// A call with an error of its own still says it.
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnAtmSearchByCity, [][2]string{{"strAtmServiceKey", "k"}}), hasStatus(500))
+	if e := lastEntry(t, ts); e.Error != asmx.KindMissingParameter {
+		t.Errorf("a call without intCityID: journaled error %q, want %s", e.Error, asmx.KindMissingParameter)
+	}
+}
+
+// TestFaultDelayLongerThanTheWriteTimeout: a call delayed past the
+// server's write timeout still gets its answer after the delay, as
+// journaled: the timeout, which runs from the request's arrival, was left
+// with no time for the answer, and the client saw the connection close.
+// (A server whose write timeout is shorter than the delay stands for the
+// mock's two minutes.)
+func TestFaultDelayLongerThanTheWriteTimeout(t *testing.T) {
+	t.Parallel()
+	s, err := New(WithDataset(smallDataset()), WithFault(Fault{Operation: asmx.OpReturnProvinces, Delay: 600 * time.Millisecond}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: s, WriteTimeout: 200 * time.Millisecond}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	r := call(t, "http://"+ln.Addr().String(), asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))
+	runChecks(t, r, hasStatus(200), bodyContains("</provinces>"))
+	if e := s.Journal(RequestFilter{}); len(e) != 1 || e[0].Status != 200 || e[0].FaultKind != kindDelay {
+		t.Errorf("journal: got %+v, want the delayed call answered 200", e)
+	}
+}

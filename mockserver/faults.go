@@ -1,8 +1,6 @@
 package mockserver
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -51,10 +49,7 @@ type Fault struct {
 	// A WSDL fault has none.
 	Binding asmx.Binding
 	// Delay holds the answer back this long. The delay ends early when the
-	// client goes away or the server closes. A delay that outlasts the
-	// server's write timeout (WriteTimeout for a TestServer and atmkit
-	// serve) ends with the connection closed and no answer, which the
-	// server could no longer write: a hang, then an EOF.
+	// client goes away or the server closes.
 	Delay time.Duration
 	// Jitter adds a random extra delay from 0 to Jitter.
 	Jitter time.Duration
@@ -160,150 +155,6 @@ const (
 	distLogNormal = "lognormal"
 	distUniform   = "uniform"
 )
-
-// faultJSON is the JSON form of a Fault (the admin API, --fault, the config file).
-type faultJSON struct {
-	ID                string                 `json:"id,omitempty"`
-	Operation         string                 `json:"operation,omitempty"`
-	Binding           string                 `json:"binding,omitempty"`
-	Delay             string                 `json:"delay,omitempty"`
-	Jitter            string                 `json:"jitter,omitempty"`
-	DelayDistribution *delayDistributionJSON `json:"delayDistribution,omitempty"`
-	Status            int                    `json:"status,omitempty"`
-	SOAPFault         *SOAPFault             `json:"soapFault,omitempty"`
-	Drop              bool                   `json:"drop,omitempty"`
-	Malformed         bool                   `json:"malformed,omitempty"`
-	Dribble           *dribbleJSON           `json:"dribble,omitempty"`
-	Reset             *Reset                 `json:"reset,omitempty"`
-	Garbage           bool                   `json:"garbage,omitempty"`
-	Probability       *float64               `json:"probability,omitempty"`
-	Seed              int64                  `json:"seed,omitempty"`
-	Skip              int                    `json:"skip,omitempty"`
-	Times             int                    `json:"times,omitempty"`
-}
-
-// delayDistributionJSON is the JSON form of a DelayDistribution, WireMock's
-// names with durations as Go text.
-type delayDistributionJSON struct {
-	Type   string  `json:"type"`
-	Median string  `json:"median,omitempty"`
-	Sigma  float64 `json:"sigma,omitempty"`
-	Lower  string  `json:"lower,omitempty"`
-	Upper  string  `json:"upper,omitempty"`
-}
-
-// dribbleJSON is the JSON form of a Dribble.
-type dribbleJSON struct {
-	Chunks   int    `json:"chunks"`
-	Duration string `json:"duration"`
-}
-
-// MarshalJSON writes the fault as the admin API lists it: the binding by its
-// short name ("soap12"), durations as Go text ("400ms"); a field at its
-// default is left out, but a distribution's and a dribble's fields are
-// always written.
-func (f Fault) MarshalJSON() ([]byte, error) {
-	j := faultJSON{ID: f.ID, Operation: f.Operation, Status: f.Status, SOAPFault: f.SOAPFault,
-		Drop: f.Drop, Malformed: f.Malformed, Reset: f.Reset, Garbage: f.Garbage, Seed: f.Seed,
-		Skip: f.Skip, Times: f.Times}
-	if f.Binding != 0 {
-		j.Binding = f.Binding.String()
-	}
-	j.Delay, j.Jitter = durationText(f.Delay), durationText(f.Jitter)
-	if d := f.DelayDistribution; d != nil {
-		j.DelayDistribution = &delayDistributionJSON{Type: d.Type, Sigma: d.Sigma,
-			Median: durationText(d.Median), Lower: durationText(d.Lower), Upper: durationText(d.Upper)}
-		switch d.Type {
-		case distLogNormal:
-			j.DelayDistribution.Median = d.Median.String()
-		case distUniform:
-			j.DelayDistribution.Lower, j.DelayDistribution.Upper = d.Lower.String(), d.Upper.String()
-		}
-	}
-	if d := f.Dribble; d != nil {
-		j.Dribble = &dribbleJSON{Chunks: d.Chunks, Duration: d.Duration.String()}
-	}
-	if f.Probability != 0 {
-		p := f.Probability
-		j.Probability = &p
-	}
-	return json.Marshal(j)
-}
-
-// durationText is d as Go text, or "" for 0 (left out of the JSON form).
-func durationText(d time.Duration) string {
-	if d == 0 {
-		return ""
-	}
-	return d.String()
-}
-
-// UnmarshalJSON reads a fault such as
-// {"operation":"ReturnProvinces","binding":"soap12","delay":"400ms"}.
-// Unknown fields are an error, so a misspelt field does not pass silently;
-// so is an explicit "probability": 0, which a Fault could not tell from
-// the default.
-func (f *Fault) UnmarshalJSON(data []byte) error {
-	var j faultJSON
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&j); err != nil {
-		return fmt.Errorf("fault: %w", err)
-	}
-	out := Fault{ID: j.ID, Operation: j.Operation, Status: j.Status, SOAPFault: j.SOAPFault,
-		Drop: j.Drop, Malformed: j.Malformed, Reset: j.Reset, Garbage: j.Garbage, Seed: j.Seed,
-		Skip: j.Skip, Times: j.Times}
-	var err error
-	if j.Binding != "" {
-		if out.Binding, err = asmx.ParseBinding(strings.ToLower(j.Binding)); err != nil {
-			return fmt.Errorf("fault binding: %w", err)
-		}
-	}
-	if out.Delay, err = parseFaultDuration("delay", j.Delay); err != nil {
-		return err
-	}
-	if out.Jitter, err = parseFaultDuration("jitter", j.Jitter); err != nil {
-		return err
-	}
-	if d := j.DelayDistribution; d != nil {
-		dd := &DelayDistribution{Type: d.Type, Sigma: d.Sigma}
-		if dd.Median, err = parseFaultDuration("delayDistribution median", d.Median); err != nil {
-			return err
-		}
-		if dd.Lower, err = parseFaultDuration("delayDistribution lower", d.Lower); err != nil {
-			return err
-		}
-		if dd.Upper, err = parseFaultDuration("delayDistribution upper", d.Upper); err != nil {
-			return err
-		}
-		out.DelayDistribution = dd
-	}
-	if d := j.Dribble; d != nil {
-		out.Dribble = &Dribble{Chunks: d.Chunks}
-		if out.Dribble.Duration, err = parseFaultDuration("dribble duration", d.Duration); err != nil {
-			return err
-		}
-	}
-	if p := j.Probability; p != nil {
-		if *p == 0 {
-			return fmt.Errorf("fault %s", probabilityError(0))
-		}
-		out.Probability = *p
-	}
-	*f = out
-	return nil
-}
-
-func parseFaultDuration(field, s string) (time.Duration, error) {
-	if s == "" {
-		return 0, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return 0, fmt.Errorf("fault %s %q: want a Go duration such as \"400ms\"", field, s)
-	}
-	return d, nil
-}
 
 // probabilityError is the refusal of a probability outside (0, 1].
 func probabilityError(p float64) string {
@@ -559,6 +410,10 @@ func (f *Fault) asmxError() *asmx.Error {
 	if f.Status != 0 {
 		e.Status = f.Status
 	}
+	// The journal's error kind is of the request; fault and faultKind say
+	// what was injected. (A Client fault's kind would read
+	// MalformedRequest, a Server fault's ServerError: neither happened.)
+	e.Kind = ""
 	return e
 }
 

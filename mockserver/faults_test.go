@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
@@ -164,32 +163,6 @@ func TestFaultDrop(t *testing.T) {
 		t.Errorf("journal: got %+v, want one entry with status 0, fault f1 and error %q", got, noteDropped)
 	}
 	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
-}
-
-// TestFaultDelayPastWriteTimeout: a delay that outlasts the HTTP server's
-// write timeout (here a server of the test's own with a short one; 2
-// minutes for a TestServer) closes the connection with no answer, as no
-// answer could be written any more, and the journal says so instead of
-// showing the 200 that never left.
-func TestFaultDelayPastWriteTimeout(t *testing.T) {
-	t.Parallel()
-	s, err := New(WithDataset(smallDataset()), WithFault(Fault{Delay: 400 * time.Millisecond, Times: 1}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewUnstartedServer(s)
-	hs.Config.WriteTimeout = 100 * time.Millisecond
-	hs.Start()
-	defer hs.Close()
-	resp, err := hs.Client().Get(hs.URL + "/service/service.asmx/ReturnProvinces?strAtmServiceKey=k")
-	if err == nil {
-		resp.Body.Close()
-		t.Fatalf("got status %d, want no answer", resp.StatusCode)
-	}
-	got := s.Journal(RequestFilter{})
-	if len(got) != 1 || got[0].Status != 0 || got[0].Fault != "f1" || got[0].FaultKind != kindDelay || got[0].Error != noteDropped {
-		t.Errorf("journal: got %+v, want one entry with status 0, fault f1 of kind delay and error %q", got, noteDropped)
-	}
 }
 
 // TestFaultScope: a fault applies only to its operation and binding, the
@@ -459,4 +432,40 @@ func FuzzFaultJSON(f *testing.F) {
 			t.Fatalf("%s: checked %+v; from its JSON %s: %+v, %v", data, checked, b, again, err)
 		}
 	})
+}
+
+// TestFaultJSONErrorsNameTheField: a value of the wrong JSON type, a
+// misspelt field or a body that is not JSON is refused in the JSON form's
+// terms, by the admin API as by UnmarshalJSON: the field as the form names
+// it and what it wants, never the Go types it is read into.
+func TestFaultJSONErrorsNameTheField(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	for _, tt := range []struct{ body, want string }{
+		{`{"delay":400}`, `fault delay: want a string (durations are Go text such as \"400ms\"), not a number`},
+		{`{"status":"503"}`, "fault status: want an integer, not a string"},
+		{`{"status":503.5}`, "fault status: want an integer, not a number"},
+		{`{"drop":"yes"}`, "fault drop: want true or false, not a string"},
+		{`{"status":503,"probability":"0.5"}`, "fault probability: want a number, not a string"},
+		{`{"dribble":{"chunks":"3","duration":"1s"}}`, "fault dribble.chunks: want an integer, not a string"},
+		{`{"dribble":[]}`, "fault dribble: want an object, not an array"},
+		{`[{"delay":"1s"}]`, "fault: want a JSON object such as"},
+		{`{"dely":"1s"}`, `fault: unknown field \"dely\" (want operation, binding, delay,`},
+		{`{"soapFault":{"code":"Client","txt":"x"}}`, `fault: unknown field \"txt\" in soapFault (code, text), dribble`},
+		{`status=503`, "the body is not JSON (invalid character 's' looking for beginning of value); want a fault object such as"},
+		{`{"delay":"1s"`, "the body is not JSON (unexpected EOF)"},
+	} {
+		r := admin(t, "POST", ts.URL+"/__admin/faults", "", tt.body)
+		adminChecks(t, r, hasAdminError(400, adminBadRequest), bodyContains(tt.want))
+		for _, internal := range []string{"faultJSON", "Go struct", "Go value", "mockserver.", "json: ", "fault: fault"} {
+			if strings.Contains(r.body, internal) {
+				t.Errorf("%s: the refusal names %q: %s", tt.body, internal, r.body)
+			}
+		}
+	}
+	var f Fault
+	err := json.Unmarshal([]byte(`{"delay":400}`), &f)
+	if err == nil || err.Error() != `fault delay: want a string (durations are Go text such as "400ms"), not a number` {
+		t.Errorf("UnmarshalJSON: got %v", err)
+	}
 }

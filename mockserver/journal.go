@@ -1,7 +1,6 @@
 package mockserver
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -48,14 +47,14 @@ type JournalEntry struct {
 	Duration time.Duration
 	// Error is the kind of error answered (asmx.Kind* such as
 	// "InvalidParameter"); for a request answered with no response,
-	// "Dropped" (a drop fault closed the connection, or an injected delay
-	// outlasted the server's WriteTimeout, so no answer could be written;
-	// Fault names it) or
+	// "Dropped" (a drop fault closed the connection, Fault names it) or
 	// "Canceled" (the client went away, or a TestServer closed, during an
 	// injected delay or dribble; journaled when it went); for a reset
 	// fault's call, "Reset" (with the status it began to answer);
 	// otherwise empty. A garbage fault's call has none (Status 0,
-	// FaultKind garbage).
+	// FaultKind garbage). A fault's soapFault, status or malformed answer
+	// is no error of the request: Fault and FaultKind name it, and Error
+	// is empty.
 	Error string
 	// Fault is the id of the injected fault applied to the request, if any.
 	Fault string
@@ -144,7 +143,7 @@ func (e JournalEntry) MarshalJSON() ([]byte, error) {
 	if e.Response.Header != nil {
 		j.Response = &e.Response
 	}
-	return json.Marshal(j)
+	return marshalText(j)
 }
 
 // RequestFilter selects journal entries. Zero fields match everything.
@@ -182,10 +181,13 @@ func (f RequestFilter) match(r *journalRecord) bool {
 	return f.Binding == 0 || f.Binding == e.Binding
 }
 
-// journal is a bounded ring buffer of the latest requests.
+// journal is a bounded ring buffer of the latest requests. It grows as
+// requests come, up to size entries, so a large size costs only what is
+// kept.
 type journal struct {
 	mu      sync.Mutex // guards entries, next, full and seq
 	entries []journalRecord
+	size    int // the entries it keeps at most
 	next    int // where the next entry goes
 	full    bool
 	seq     uint64
@@ -236,7 +238,9 @@ func (r *journalRecord) entry(full bool, keys []string) JournalEntry {
 			e.Request, e.Response = sh.req.clone(), sh.resp.clone()
 		}
 	} else {
-		e.Path = redact.Text(e.Path, r.callKeys(keys)...)
+		// As show masks it: the keys, and the key values of the query
+		// (kept until the entry is shown; none without bodies).
+		e.Path = redact.Text(e.Path, append(r.callKeys(keys), redact.Values(r.kept.query)...)...)
 	}
 	return e
 }
@@ -256,24 +260,32 @@ func newJournal(size, bodyMax int, keys []string) *journal {
 	if size == 0 {
 		bodyMax = 0
 	}
-	return &journal{entries: make([]journalRecord, size), bodyMax: bodyMax, keys: keys}
+	return &journal{entries: make([]journalRecord, 0, min(size, journalPrealloc)), size: size, bodyMax: bodyMax, keys: keys}
 }
 
+// journalPrealloc is how many entries a journal makes room for at once:
+// the default size's, without growing while a load test runs.
+const journalPrealloc = 4096
+
 // enabled reports whether the journal keeps anything.
-func (j *journal) enabled() bool { return len(j.entries) > 0 }
+func (j *journal) enabled() bool { return j.size > 0 }
 
 // add appends e, dropping the oldest entry when the journal is full.
 func (j *journal) add(e journalRecord) {
-	if len(j.entries) == 0 {
+	if j.size == 0 {
 		return
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.seq++
 	e.Seq = j.seq
-	j.entries[j.next] = e
+	if j.full {
+		j.entries[j.next] = e
+	} else {
+		j.entries = append(j.entries, e)
+	}
 	j.next++
-	if j.next == len(j.entries) {
+	if j.next == j.size {
 		j.next, j.full = 0, true
 	}
 }
@@ -330,6 +342,9 @@ func (j *journal) read(match func(*journalRecord) bool, limit int, full bool) []
 	if len(fresh) > 0 {
 		j.mu.Lock()
 		for _, i := range fresh {
+			if slots[i] >= len(j.entries) { // emptied meanwhile
+				continue
+			}
 			if slot := &j.entries[slots[i]]; slot.Seq == recs[i].Seq && slot.shown == nil {
 				slot.shown, slot.kept = recs[i].shown, keptCall{}
 			}
@@ -339,16 +354,22 @@ func (j *journal) read(match func(*journalRecord) bool, limit int, full bool) []
 	return out
 }
 
+// last returns the seq of the newest call journaled, 0 before the first;
+// it keeps counting when the journal is emptied or drops entries.
+func (j *journal) last() uint64 {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.seq
+}
+
 // reset empties the journal and returns how many entries it held. Sequence
 // numbers keep counting.
 func (j *journal) reset() int {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	n := j.next
-	if j.full {
-		n = len(j.entries)
-	}
+	n := len(j.entries)
 	clear(j.entries)
+	j.entries = j.entries[:0]
 	j.next, j.full = 0, false
 	return n
 }

@@ -105,6 +105,15 @@ func TestJournalRing(t *testing.T) {
 		}
 	}
 
+	// Emptied, it fills and drops its oldest again.
+	ts.ResetJournal()
+	for range 4 {
+		call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))
+	}
+	if got := ts.Journal(RequestFilter{}); len(got) != 3 || got[0].Seq != 7 || got[2].Seq != 9 {
+		t.Errorf("after a reset and 4 calls: got %d entries from %v, want seq 7 to 9", len(got), got)
+	}
+
 	off := NewTestServer(t, WithDataset(smallDataset()), WithJournalSize(0))
 	call(t, off.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))
 	if got := off.Journal(RequestFilter{}); len(got) != 0 {
@@ -431,4 +440,23 @@ func TestJournalReadWhileServing(t *testing.T) {
 	}
 	close(done)
 	wg.Wait()
+}
+
+// TestJournalHugeSize: a journal as large as an int allows starts (it
+// grows as calls come; it made room for all of them at start, and a size
+// beyond memory panicked serve), keeps every call and empties.
+func TestJournalHugeSize(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithJournalSize(1<<62))
+	for range 3 {
+		call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))
+	}
+	if got := ts.Journal(RequestFilter{}); len(got) != 3 {
+		t.Fatalf("got %d entries, want 3", len(got))
+	}
+	ts.ResetJournal()
+	call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))
+	if got := ts.Journal(RequestFilter{}); len(got) != 1 || got[0].Seq != 4 {
+		t.Errorf("after a reset: got %v, want seq 4 alone", got)
+	}
 }

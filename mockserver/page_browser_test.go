@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -322,6 +323,92 @@ func TestAdminPageWarnsInChromium(t *testing.T) {
 	}
 	if v := browserValue(t, ctx, "look for the token form", chromedp.Evaluate[bool](`document.getElementById('login').hidden`)); !v {
 		t.Error("a mock without a token: the page asks for one")
+	}
+	noProblems(t, ctx)
+}
+
+// TestAdminPageSeesARestartInChromium: a mock started anew at the same
+// address between two polls of the page (the page sees no outage) is read
+// anew: the list shows the new mock's calls, though they count from 1
+// again, below the last call listed, and its faults.
+func TestAdminPageSeesARestartInChromium(t *testing.T) {
+	t.Parallel()
+	exe, missing := chromiumPath()
+	requireClient(t, missing)
+	first, err := New(WithDataset(smallDataset()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The address's handler: the first mock, then the second, swapped at
+	// once, as a process restarted faster than the page polls.
+	var current atomic.Pointer[Server]
+	current.Store(first)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := serve.Start(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { current.Load().ServeHTTP(w, r) }),
+		serve.Options{Grace: time.Second})
+	t.Cleanup(func() { _ = srv.Close() })
+	base := srv.URL
+	ctx := newBrowser(t, exe)
+	watchProblems(t, ctx)
+	browse(t, ctx, "open the page", chromedp.Navigate(base+"/__admin/"), chromedp.WaitVisible(`#app`))
+	waitUntil(t, ctx, "the page goes live", `document.getElementById('state').textContent.startsWith('Live')`)
+	for range 3 {
+		if st := call(t, base, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")).status; st != http.StatusOK {
+			t.Fatalf("a call to the first mock: got %d", st)
+		}
+	}
+	waitUntil(t, ctx, "the first mock's calls", `document.querySelectorAll('#call-rows tr').length === 3`)
+
+	second, err := New(WithDataset(smallDataset()), WithFault(Fault{Operation: asmx.OpReturnInstitutions, Status: 503}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	current.Store(second)
+	if st := call(t, base, asmx.HTTPGet, asmx.OpReturnInstitutions, paramsFor(asmx.OpReturnInstitutions, "k")).status; st != http.StatusServiceUnavailable {
+		t.Fatalf("a call to the second mock: got %d, want its fault's 503", st)
+	}
+	waitUntil(t, ctx, "the second mock's call listed alone", `(() => { const r = document.querySelectorAll('#call-rows tr');
+		return r.length === 1 && r[0].dataset.seq === '1' && r[0].dataset.operation === 'ReturnInstitutions' && r[0].dataset.fault === 'f1'; })()`)
+	waitUntil(t, ctx, "the second mock's fault listed", `document.querySelectorAll('#faults li[data-fault-id="f1"]').length === 1`)
+	if got := browserValue(t, ctx, "read the status", chromedp.Text(`#calls-status`)); !strings.Contains(got, "started anew") {
+		t.Errorf("the calls' status: got %q, want it to say the mock started anew", got)
+	}
+	noProblems(t, ctx)
+}
+
+// TestAdminPageFaultTextInChromium: the page lists each fault in the
+// --fault form, a value with a comma, a semicolon or a quote in double
+// quotes, so that it can be pasted to --fault as it is.
+func TestAdminPageFaultTextInChromium(t *testing.T) {
+	t.Parallel()
+	exe, missing := chromiumPath()
+	requireClient(t, missing)
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	for _, f := range []Fault{
+		{Operation: asmx.OpReturnAllAtms, SOAPFault: &SOAPFault{Code: "Client", Text: `Bad request, try "again"; or not \ ok`}},
+		{Operation: asmx.OpReturnProvinces, SOAPFault: &SOAPFault{Code: "Client", Text: " padded "}},
+		{Operation: asmx.OpReturnInstitutions, SOAPFault: &SOAPFault{Code: "Client", Text: `plain \ text`}, Times: 2},
+	} {
+		if _, err := ts.AddFault(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := newBrowser(t, exe)
+	watchProblems(t, ctx)
+	browse(t, ctx, "open the page", chromedp.Navigate(ts.URL+"/__admin/"), chromedp.WaitVisible(`#app`))
+	waitUntil(t, ctx, "the faults listed", `document.querySelectorAll('#faults li').length === 3`)
+	got := browserValue(t, ctx, "read the faults", chromedp.Evaluate[[]string](
+		`[...document.querySelectorAll('#faults li .fault-text')].map((e) => e.textContent)`))
+	want := []string{
+		`f1 operation=ReturnAllAtms, soapFault.code=Client, soapFault.text="Bad request, try \"again\"; or not \\ ok"`,
+		`f2 operation=ReturnProvinces, soapFault.code=Client, soapFault.text=" padded "`,
+		`f3 operation=ReturnInstitutions, soapFault.code=Client, soapFault.text=plain \ text`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("the faults listed:\n got %q\nwant %q", got, want)
 	}
 	noProblems(t, ctx)
 }

@@ -33,7 +33,7 @@ type Server struct {
 	fixedLeft atomic.Int64
 
 	journal *journal  // the latest requests (journal.go)
-	faults  *faultSet // injected faults (faults.go)
+	faults  *faultSet // injected faults (faultset.go)
 
 	enc     *shapeEncoder                       // the shape compiled for the XML bindings (shape_compile.go)
 	writers map[*asmx.Operation]*bindingWriters // each operation's answer writers (answer.go)
@@ -210,14 +210,23 @@ func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 		}
 		s.journal.add(rec)
 	}
-	if !s.log.Enabled(r.Context(), slog.LevelInfo) {
+	level := slog.LevelInfo
+	if isAdminPath(r.URL.Path) && (r.Method == http.MethodGet || r.Method == http.MethodHead) && status > 0 && status < 400 {
+		level = slog.LevelDebug // reads of the admin API and page: an open page polls every second
+	}
+	if !s.log.Enabled(r.Context(), level) {
 		return
 	}
-	// The keys are masked as the journal masks them: the configured ones
-	// and the call's own, wherever the path or an error text holds them.
+	// The keys are masked as the journal masks them: the configured ones,
+	// the call's own, and a key in the path (a URL built with & for ?:
+	// /service.asmx/Op&strAtmServiceKey=…), wherever the path or an error
+	// text holds them.
 	keys := s.cfg.keys
 	if ex.call != nil && ex.call.Key != "" {
 		keys = append(keys[:len(keys):len(keys)], ex.call.Key)
+	}
+	if holdsKeyParam(r.URL.Path) {
+		keys = append(keys[:len(keys):len(keys)], redact.Values(r.URL.Path)...)
 	}
 	attrs := []slog.Attr{slog.String("method", r.Method), slog.String("path", redact.Text(r.URL.Path, keys...)), slog.Int("status", status),
 		slog.Duration("duration", time.Since(ex.start))}
@@ -235,7 +244,7 @@ func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 	if ex.fault != "" {
 		attrs = append(attrs, slog.String("fault", ex.fault), slog.String("faultKind", ex.faultKind))
 	}
-	s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
+	s.log.LogAttrs(r.Context(), level, "request", attrs...)
 }
 
 // writeError answers with e in binding b's form and notes it in ex. A
@@ -520,4 +529,16 @@ func (s *Server) answer(w http.ResponseWriter, ex *exchange, c *asmx.Call) {
 		return
 	}
 	s.writeAnswer(w, c)
+}
+
+// holdsKeyParam reports whether s names the strAtmServiceKey parameter (any
+// case), so that the log masks it: a path or an error text rarely does.
+func holdsKeyParam(s string) bool {
+	n := len(asmx.ParamKey)
+	for i := 0; i+n <= len(s); i++ {
+		if (s[i] == 's' || s[i] == 'S') && strings.EqualFold(s[i:i+n], asmx.ParamKey) {
+			return true
+		}
+	}
+	return false
 }

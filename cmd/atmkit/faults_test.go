@@ -40,6 +40,8 @@ var refusedSpecs = []struct{ spec, why string }{
 	{"op=WSDL,code=Client", "soapFault cannot be given with operation WSDL"},
 	{"op=WSDL,binding=soap12,status=503", "binding cannot be given with operation WSDL"},
 	{"skip=-2,status=503", "skip -2 is negative"},
+	{"", "no fault given; want one such as op=ReturnProvinces,delay=300ms"}, // --fault "$UNSET"
+	{" ; ", "no fault given"},
 }
 
 // TestServeFaultRefusals: atmkit serve refuses each fault that cannot work

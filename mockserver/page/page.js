@@ -212,6 +212,14 @@
         polling = false;
         return;
       }
+      if (gen === generation && typeof reqs.lastSeq === 'number' && reqs.lastSeq < lastSeq) {
+        // The mock started anew between two polls (its calls count from
+        // 1 again, and its data and faults may differ): open it anew.
+        polling = false;
+        setText('calls-status', 'The mock started anew: the calls listed are its own.');
+        open();
+        return;
+      }
       if (gen === generation) addCalls(reqs.requests || []);
       showFaults(faults.faults || []);
       setState(info.journalSize > 0 ? 'Live: new calls appear as they come.' : 'The journal is off (--journal-size 0): no calls are kept.');
@@ -516,6 +524,15 @@
 
   // --- faults -------------------------------------------------------------
 
+  // fieldValue is a value as --fault's key=value form writes it: in double
+  // quotes (\" and \\ inside) when it holds a comma, a semicolon or a
+  // quote, or white space at its ends, which the form would cut or trim.
+  function fieldValue(v) {
+    const s = String(v);
+    if (!/[,;"]/.test(s) && s === s.trim()) return s;
+    return '"' + s.replace(/[\\"]/g, (c) => '\\' + c) + '"';
+  }
+
   // faultText is a fault as --fault's key=value form writes it, times apart.
   function faultText(f) {
     const parts = [];
@@ -529,7 +546,7 @@
         } else if (v === true) {
           parts.push(name);
         } else {
-          parts.push(name + '=' + v);
+          parts.push(name + '=' + fieldValue(v));
         }
       }
     };

@@ -29,11 +29,16 @@ func (l *Faults) String() string {
 	return strings.Join(parts, ";")
 }
 
-// Set adds the faults in v.
+// Set adds the faults in v; a value with none (empty, or only
+// semicolons) is refused: --fault "$UNSET" would otherwise serve no fault
+// without a word.
 func (l *Faults) Set(v string) error {
 	faults, err := parseFaults(v)
 	if err != nil {
 		return err
+	}
+	if len(faults) == 0 {
+		return errors.New("no fault given; want one such as op=ReturnProvinces,delay=300ms or its JSON form")
 	}
 	*l = append(*l, faults...)
 	return nil
@@ -122,6 +127,11 @@ func parseFault(spec string) (mockserver.Fault, error) {
 	var f mockserver.Fault
 	if strings.HasPrefix(spec, "{") {
 		if err := json.Unmarshal([]byte(spec), &f); err != nil {
+			var se *json.SyntaxError
+			if errors.As(err, &se) {
+				return mockserver.Fault{}, fmt.Errorf("not JSON (%v); want a JSON object such as "+
+					`{"operation":"ReturnProvinces","delay":"400ms"}, or name=value pairs such as op=ReturnProvinces,delay=400ms`, err)
+			}
 			return mockserver.Fault{}, err
 		}
 		return f.Check()

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -107,6 +108,26 @@ func TestParseFaultErrors(t *testing.T) {
 	} {
 		if f, err := parseFault(spec); err == nil {
 			t.Errorf("parseFault(%q): got %+v, want an error", spec, f)
+		}
+	}
+}
+
+// TestParseFaultJSONErrors: a --fault value in the JSON form that is not
+// JSON says so, and what the flag takes; a field of the wrong type is named
+// as the JSON form names it.
+func TestParseFaultJSONErrors(t *testing.T) {
+	t.Parallel()
+	for spec, want := range map[string]string{
+		`{bad`:           `not JSON (invalid character 'b' looking for beginning of object key string); want a JSON object such as {"operation":"ReturnProvinces","delay":"400ms"}, or name=value pairs such as op=ReturnProvinces,delay=400ms`,
+		`{"delay":"1s"`:  "not JSON (unexpected end of JSON input); want a JSON object",
+		`{"delay":400}`:  `fault delay: want a string (durations are Go text such as "400ms"), not a number`,
+		`{"op":"x"}`:     `fault: unknown field "op" (want operation, binding,`,
+		`{"times":"2"}`:  "fault times: want an integer, not a string",
+		`{"reset":true}`: "fault reset: want an object, not true or false",
+	} {
+		_, err := parseFault(spec)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("parseFault(%s): got %v, want %q", spec, err, want)
 		}
 	}
 }

@@ -1,0 +1,235 @@
+package mockserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/atmkit/atmkit/asmx"
+)
+
+// The JSON form of a fault: what the admin API reads and lists, --fault's
+// JSON form and the config file's faults, and its refusals worded in its
+// own terms.
+
+// faultJSON is the JSON form of a Fault (the admin API, --fault, the config file).
+type faultJSON struct {
+	ID                string                 `json:"id,omitempty"`
+	Operation         string                 `json:"operation,omitempty"`
+	Binding           string                 `json:"binding,omitempty"`
+	Delay             string                 `json:"delay,omitempty"`
+	Jitter            string                 `json:"jitter,omitempty"`
+	DelayDistribution *delayDistributionJSON `json:"delayDistribution,omitempty"`
+	Status            int                    `json:"status,omitempty"`
+	SOAPFault         *SOAPFault             `json:"soapFault,omitempty"`
+	Drop              bool                   `json:"drop,omitempty"`
+	Malformed         bool                   `json:"malformed,omitempty"`
+	Dribble           *dribbleJSON           `json:"dribble,omitempty"`
+	Reset             *Reset                 `json:"reset,omitempty"`
+	Garbage           bool                   `json:"garbage,omitempty"`
+	Probability       *float64               `json:"probability,omitempty"`
+	Seed              int64                  `json:"seed,omitempty"`
+	Skip              int                    `json:"skip,omitempty"`
+	Times             int                    `json:"times,omitempty"`
+}
+
+// delayDistributionJSON is the JSON form of a DelayDistribution, WireMock's
+// names with durations as Go text.
+type delayDistributionJSON struct {
+	Type   string  `json:"type"`
+	Median string  `json:"median,omitempty"`
+	Sigma  float64 `json:"sigma,omitempty"`
+	Lower  string  `json:"lower,omitempty"`
+	Upper  string  `json:"upper,omitempty"`
+}
+
+// dribbleJSON is the JSON form of a Dribble.
+type dribbleJSON struct {
+	Chunks   int    `json:"chunks"`
+	Duration string `json:"duration"`
+}
+
+// MarshalJSON writes the fault as the admin API lists it: the binding by its
+// short name ("soap12"), durations as Go text ("400ms"); a field at its
+// default is left out, but a distribution's and a dribble's fields are
+// always written.
+func (f Fault) MarshalJSON() ([]byte, error) {
+	j := faultJSON{ID: f.ID, Operation: f.Operation, Status: f.Status, SOAPFault: f.SOAPFault,
+		Drop: f.Drop, Malformed: f.Malformed, Reset: f.Reset, Garbage: f.Garbage, Seed: f.Seed,
+		Skip: f.Skip, Times: f.Times}
+	if f.Binding != 0 {
+		j.Binding = f.Binding.String()
+	}
+	j.Delay, j.Jitter = durationText(f.Delay), durationText(f.Jitter)
+	if d := f.DelayDistribution; d != nil {
+		j.DelayDistribution = &delayDistributionJSON{Type: d.Type, Sigma: d.Sigma,
+			Median: durationText(d.Median), Lower: durationText(d.Lower), Upper: durationText(d.Upper)}
+		switch d.Type {
+		case distLogNormal:
+			j.DelayDistribution.Median = d.Median.String()
+		case distUniform:
+			j.DelayDistribution.Lower, j.DelayDistribution.Upper = d.Lower.String(), d.Upper.String()
+		}
+	}
+	if d := f.Dribble; d != nil {
+		j.Dribble = &dribbleJSON{Chunks: d.Chunks, Duration: d.Duration.String()}
+	}
+	if f.Probability != 0 {
+		p := f.Probability
+		j.Probability = &p
+	}
+	return marshalText(j)
+}
+
+// marshalText is v's JSON with <, > and & as they are, not escaped as
+// \u003c and so on: the journal's bodies and the faults' texts read as
+// sent when the admin API is read with curl. (An encoder that escapes
+// them, json.Marshal's, still does when it writes a Fault or an entry.)
+func marshalText(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// durationText is d as Go text, or "" for 0 (left out of the JSON form).
+func durationText(d time.Duration) string {
+	if d == 0 {
+		return ""
+	}
+	return d.String()
+}
+
+// UnmarshalJSON reads a fault such as
+// {"operation":"ReturnProvinces","binding":"soap12","delay":"400ms"}.
+// Unknown fields are an error, so a misspelt field does not pass silently;
+// so is an explicit "probability": 0, which a Fault could not tell from
+// the default.
+func (f *Fault) UnmarshalJSON(data []byte) error {
+	var j faultJSON
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&j); err != nil {
+		return faultJSONError(err, data)
+	}
+	out := Fault{ID: j.ID, Operation: j.Operation, Status: j.Status, SOAPFault: j.SOAPFault,
+		Drop: j.Drop, Malformed: j.Malformed, Reset: j.Reset, Garbage: j.Garbage, Seed: j.Seed,
+		Skip: j.Skip, Times: j.Times}
+	var err error
+	if j.Binding != "" {
+		if out.Binding, err = asmx.ParseBinding(strings.ToLower(j.Binding)); err != nil {
+			return fmt.Errorf("fault binding: %w", err)
+		}
+	}
+	if out.Delay, err = parseFaultDuration("delay", j.Delay); err != nil {
+		return err
+	}
+	if out.Jitter, err = parseFaultDuration("jitter", j.Jitter); err != nil {
+		return err
+	}
+	if d := j.DelayDistribution; d != nil {
+		dd := &DelayDistribution{Type: d.Type, Sigma: d.Sigma}
+		if dd.Median, err = parseFaultDuration("delayDistribution median", d.Median); err != nil {
+			return err
+		}
+		if dd.Lower, err = parseFaultDuration("delayDistribution lower", d.Lower); err != nil {
+			return err
+		}
+		if dd.Upper, err = parseFaultDuration("delayDistribution upper", d.Upper); err != nil {
+			return err
+		}
+		out.DelayDistribution = dd
+	}
+	if d := j.Dribble; d != nil {
+		out.Dribble = &Dribble{Chunks: d.Chunks}
+		if out.Dribble.Duration, err = parseFaultDuration("dribble duration", d.Duration); err != nil {
+			return err
+		}
+	}
+	if p := j.Probability; p != nil {
+		if *p == 0 {
+			return fmt.Errorf("fault %s", probabilityError(0))
+		}
+		out.Probability = *p
+	}
+	*f = out
+	return nil
+}
+
+// faultJSONError words an error of decoding the JSON form in its own
+// terms: the field as the JSON form names it and the value it wants, not
+// the Go types it is read into.
+func faultJSONError(err error, data []byte) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		if te.Field == "" {
+			return fmt.Errorf("fault: want a JSON object such as {\"operation\":\"ReturnProvinces\",\"delay\":\"400ms\"}, not %s", aJSON(te.Value))
+		}
+		return fmt.Errorf("fault %s: want %s, not %s", te.Field, faultFieldWants(te.Type), aJSON(te.Value))
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		var top map[string]json.RawMessage
+		if json.Unmarshal(data, &top) == nil {
+			if n, err := strconv.Unquote(name); err == nil && top[n] == nil {
+				return fmt.Errorf("fault: unknown field %s in soapFault (code, text), dribble (chunks, duration), reset (afterBytes) "+
+					"or delayDistribution (type, median, sigma, lower, upper)", name)
+			}
+		}
+		return fmt.Errorf("fault: unknown field %s (want operation, binding, delay, jitter, delayDistribution, status, soapFault, drop, "+
+			"malformed, dribble, reset, garbage, probability, seed, skip or times)", name)
+	}
+	return fmt.Errorf("fault: %w", err)
+}
+
+// faultFieldWants is what a field of Go type t takes, as the JSON form
+// writes it.
+func faultFieldWants(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string (durations are Go text such as \"400ms\")"
+	case reflect.Int, reflect.Int64:
+		return "an integer"
+	case reflect.Float64:
+		return "a number"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Struct:
+		return "an object"
+	}
+	return "another value"
+}
+
+// aJSON names a JSON value's type with its article ("a number").
+func aJSON(value string) string {
+	switch {
+	case value == "array" || value == "object":
+		return "an " + value
+	case strings.HasPrefix(value, "number"):
+		return "a number"
+	case value == "bool":
+		return "true or false"
+	}
+	return "a " + value
+}
+
+func parseFaultDuration(field, s string) (time.Duration, error) {
+	if s == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("fault %s %q: want a Go duration such as \"400ms\"", field, s)
+	}
+	return d, nil
+}
