@@ -446,6 +446,19 @@ func TestAppendEscapedIsWellFormed(t *testing.T) {
 	}
 }
 
+// TestAppendTextAndAttr: answers escape as .NET's XmlTextWriter does (the
+// same output from Mono's, compiled with mcs): in text only <, > and &; in
+// a double-quoted attribute also " and CR/LF as character references;
+// quotes, tabs and line ends otherwise as they are.
+func TestAppendTextAndAttr(t *testing.T) {
+	if got, want := string(AppendText(nil, "x\r\ny'z\"<>&\tw\x01")), "x\r\ny'z\"&lt;&gt;&amp;\tw\uFFFD"; got != want {
+		t.Errorf("text: got %q, want %q", got, want)
+	}
+	if got, want := string(AppendAttr(nil, "p'q\"r\r\ns\tt")), "p'q&quot;r&#xD;&#xA;s\tt"; got != want {
+		t.Errorf("attribute: got %q, want %q", got, want)
+	}
+}
+
 func FuzzDecodeSOAP(f *testing.F) {
 	f.Add([]byte(env11(`<ReturnProvinces xmlns="`+ns+`"><strAtmServiceKey>k</strAtmServiceKey></ReturnProvinces>`)), true, "text/xml; charset=utf-8")
 	f.Add([]byte(env12(`<ReturnAtmSearchByCoordinates xmlns="`+ns+`"><bytRadius>10</bytRadius><dblLatitude>1e1</dblLatitude></ReturnAtmSearchByCoordinates>`)), false, "application/soap+xml")

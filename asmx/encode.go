@@ -32,7 +32,7 @@ func AppendSOAPResponseHead(dst []byte, b Binding, ns, op string) []byte {
 	dst = append(dst, "\n  <soap:Body>\n    <"...)
 	dst = append(dst, op...)
 	dst = append(dst, `Response xmlns="`...)
-	dst = AppendEscaped(dst, ns)
+	dst = AppendAttr(dst, ns)
 	dst = append(dst, "\">\n      <"...)
 	dst = append(dst, op...)
 	return append(dst, "Result>"...)
@@ -107,9 +107,36 @@ func ContentType(b Binding) string {
 	return ContentTypeXML
 }
 
-// AppendEscaped appends s escaped as XML text or attribute content. Characters
-// XML 1.0 forbids are replaced by U+FFFD so the output is always well-formed.
-func AppendEscaped(dst []byte, s string) []byte {
+// AppendEscaped appends s with every character XML gives a meaning
+// escaped (<, >, &, both quotes, a carriage return), usable as text or as
+// an attribute value in either quotes: for requests atmkit builds and the
+// forms of a value a scrubber looks for. Answers are written as .NET
+// writes them: AppendText, AppendAttr. Characters XML 1.0 forbids are
+// replaced by U+FFFD so the output is always well-formed.
+func AppendEscaped(dst []byte, s string) []byte { return appendEscaped(dst, s, escapeAll) }
+
+// AppendText appends s as element text as .NET's XmlTextWriter writes it
+// (XmlTextEncoder, which ASMX's answers and faults go through): <, > and &
+// escaped; quotes, tabs, line feeds and carriage returns as they are (a
+// reader then reads a CR LF as a line feed, as a .NET client does).
+// Characters XML 1.0 forbids are replaced by U+FFFD (.NET writes a
+// character reference no XML 1.0 reader takes).
+func AppendText(dst []byte, s string) []byte { return appendEscaped(dst, s, escapeText) }
+
+// AppendAttr appends s as the value of an attribute in double quotes, as
+// XmlTextWriter writes it: <, >, & and " escaped, a carriage return and a
+// line feed as &#xD; and &#xA; (read back as themselves, not as spaces),
+// an apostrophe and a tab as they are.
+func AppendAttr(dst []byte, s string) []byte { return appendEscaped(dst, s, escapeAttr) }
+
+// How appendEscaped escapes.
+const (
+	escapeAll = iota
+	escapeText
+	escapeAttr
+)
+
+func appendEscaped(dst []byte, s string, mode int) []byte {
 	last := 0
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -123,12 +150,22 @@ func AppendEscaped(dst []byte, s string) []byte {
 			case '&':
 				esc = "&amp;"
 			case '"':
-				esc = "&quot;"
+				if mode != escapeText {
+					esc = "&quot;"
+				}
 			case '\'':
-				esc = "&apos;"
+				if mode == escapeAll {
+					esc = "&apos;"
+				}
 			case '\r':
-				esc = "&#xD;"
-			case '\t', '\n':
+				if mode != escapeText {
+					esc = "&#xD;"
+				}
+			case '\n':
+				if mode == escapeAttr {
+					esc = "&#xA;"
+				}
+			case '\t':
 			default:
 				if c < 0x20 {
 					esc = "\uFFFD"

@@ -189,7 +189,7 @@ func appendFault(dst []byte, b Binding, e *Error, f ErrorForm) []byte {
 		dst = append(dst, "      <soap:Code>\n        <soap:Value>"...)
 		dst = append(dst, faultCodeText(b, e.Code)...)
 		dst = append(dst, "</soap:Value>\n      </soap:Code>\n      <soap:Reason>\n        <soap:Text xml:lang=\"en\">"...)
-		dst = AppendEscaped(dst, e.faultString(f))
+		dst = AppendText(dst, e.faultString(f))
 		dst = append(dst, "</soap:Text>\n      </soap:Reason>\n"...)
 		if !e.HeaderFault {
 			dst = append(dst, "      <soap:Detail />\n"...)
@@ -198,7 +198,7 @@ func appendFault(dst []byte, b Binding, e *Error, f ErrorForm) []byte {
 		dst = append(dst, "      <faultcode>"...)
 		dst = append(dst, faultCodeText(b, e.Code)...)
 		dst = append(dst, "</faultcode>\n      <faultstring>"...)
-		dst = AppendEscaped(dst, e.faultString(f))
+		dst = AppendText(dst, e.faultString(f))
 		dst = append(dst, "</faultstring>\n"...)
 		if !e.HeaderFault {
 			dst = append(dst, "      <detail />\n"...)

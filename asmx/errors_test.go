@@ -53,7 +53,7 @@ func TestWriteErrorForm(t *testing.T) {
 		{"soap11", SOAP11, key, ErrorForm{}, 500, ContentTypeSOAP11, contains("<faultcode>soap:Client</faultcode>\n      <faultstring>The service key (strAtmServiceKey) is not valid.</faultstring>")},
 		{"soap12", SOAP12, key, ErrorForm{}, 500, ContentTypeSOAP12, contains("<soap:Value>soap:Sender</soap:Value>", "The service key (strAtmServiceKey) is not valid.</soap:Text>")},
 		{"soap11 detailed", SOAP11, key, ErrorForm{Detailed: true}, 500, ContentTypeSOAP11,
-			contains("<faultstring>System.Web.Services.Protocols.SoapException: The service key (strAtmServiceKey) is not valid.&#xD;\n   at AtmService.CheckKey(String strAtmServiceKey)&#xD;\n   at AtmService.ReturnProvinces(String strAtmServiceKey)</faultstring>")},
+			contains("<faultstring>System.Web.Services.Protocols.SoapException: The service key (strAtmServiceKey) is not valid.\r\n   at AtmService.CheckKey(String strAtmServiceKey)\r\n   at AtmService.ReturnProvinces(String strAtmServiceKey)</faultstring>")},
 		{"get", HTTPGet, key, ErrorForm{}, 500, ContentTypeText, equals("The service key (strAtmServiceKey) is not valid.\r\n")},
 		{"json", JSON, key, ErrorForm{}, 500, ContentTypeText, equals("The service key (strAtmServiceKey) is not valid.\r\n")},
 		{"json ajax", JSON, key, ErrorForm{AjaxJSON: true}, 500, ContentTypeJSONError, func(body string, h map[string][]string) string {

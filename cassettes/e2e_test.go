@@ -137,7 +137,7 @@ func TestRecordReplayEndToEnd(t *testing.T) {
 	miss := query{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", "99999"}}}
 	status, body := do(t, replay.Client(), request(t, replay.URL, asmx.SOAP11, miss, "k", false))
 	if status != 500 || !strings.Contains(body, "No recorded interaction matches ReturnAtmSearchByCity") ||
-		!strings.Contains(body, "intCityID=&quot;99999&quot;") || !strings.Contains(body, "nearest recording: ReturnAtmSearchByCity(intCityID=") {
+		!strings.Contains(body, `intCityID="99999"`) || !strings.Contains(body, "nearest recording: ReturnAtmSearchByCity(intCityID=") {
 		t.Errorf("miss: status %d, body %s", status, body)
 	}
 	// With --on-miss fixtures the data set answers instead.

@@ -1,7 +1,6 @@
 package mockserver
 
 import (
-	"bytes"
 	"math"
 	"strconv"
 
@@ -315,9 +314,22 @@ func (l *leaf) appendFloat(dst []byte, f float64) []byte {
 	return appendXMLDouble(dst, f)
 }
 
-// appendValue appends l's value in ctx as element or attribute text.
-// empty reports an empty string (written as an empty element).
+// appendValue appends l's value in ctx as element text, as .NET writes it
+// (asmx.AppendText). empty reports an empty string (written as an empty
+// element).
 func (l *leaf) appendValue(dst []byte, ctx *valueCtx) (out []byte, empty bool) {
+	return l.appendEscaped(dst, ctx, asmx.AppendText)
+}
+
+// appendAttrValue is appendValue for an attribute's value (asmx.AppendAttr:
+// a line feed is written &#xA;, as XmlTextWriter writes it in an
+// attribute; a raw one would be read back as a space).
+func (l *leaf) appendAttrValue(dst []byte, ctx *valueCtx) (out []byte, empty bool) {
+	return l.appendEscaped(dst, ctx, asmx.AppendAttr)
+}
+
+// appendEscaped appends l's value in ctx, a string escaped by escape.
+func (l *leaf) appendEscaped(dst []byte, ctx *valueCtx, escape func([]byte, string) []byte) (out []byte, empty bool) {
 	n, f, s := l.value(ctx)
 	switch l.kind {
 	case shape.KindInt, shape.KindFlag:
@@ -328,28 +340,7 @@ func (l *leaf) appendValue(dst []byte, ctx *valueCtx) (out []byte, empty bool) {
 	if s == "" {
 		return dst, true
 	}
-	return asmx.AppendEscaped(dst, s), false
-}
-
-// appendAttrValue is appendValue for an attribute's value: a line feed
-// is written &#xA;, as XmlTextWriter writes it in an attribute (a raw one
-// would be read back as a space).
-func (l *leaf) appendAttrValue(dst []byte, ctx *valueCtx) (out []byte, empty bool) {
-	mark := len(dst)
-	dst, empty = l.appendValue(dst, ctx)
-	if bytes.IndexByte(dst[mark:], '\n') < 0 {
-		return dst, empty
-	}
-	v := append([]byte(nil), dst[mark:]...)
-	dst = dst[:mark]
-	for _, c := range v {
-		if c == '\n' {
-			dst = append(dst, "&#xA;"...)
-		} else {
-			dst = append(dst, c)
-		}
-	}
-	return dst, empty
+	return escape(dst, s), false
 }
 
 // appendXMLDouble appends f as XmlConvert.ToString writes a double:

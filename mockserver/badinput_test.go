@@ -277,9 +277,10 @@ func TestErrorForms(t *testing.T) {
 		checks []check
 	}{
 		{"soap detailed", detailed.URL, s11(coordsAction, env("1.1", strings.Replace(coordsBody, ">5<", ">256<", 1))), []check{hasStatus(500), soapFault("1.1", "Client",
-			"System.Web.Services.Protocols.SoapException: Server was unable to read request. ---> System.InvalidOperationException: There is an error in XML document (1, 359). ---> System.OverflowException: Value was either too large or too small for an unsigned byte.\r\n   at System.Byte.Parse(")}},
+			"System.Web.Services.Protocols.SoapException: Server was unable to read request. ---> System.InvalidOperationException: There is an error in XML document (1, 359). ---> System.OverflowException: Value was either too large or too small for an unsigned byte.\n   at System.Byte.Parse(")}},
+		// The stack's CR LF is written as it is (XmlTextWriter), so a reader sees a line feed.
 		{"soap key detailed", detailed.URL, s11(coordsAction, env("1.1", strings.Replace(coordsBody, ">good<", ">bad<", 1))), []check{hasStatus(500), soapFault("1.1", "Client",
-			"System.Web.Services.Protocols.SoapException: The service key (strAtmServiceKey) is not valid.\r\n   at AtmService.CheckKey(String strAtmServiceKey)\r\n   at AtmService.ReturnAtmSearchByCoordinates(String strAtmServiceKey, String strPostalCode, Double dblLatitude, Double dblLongitude, Byte bytRadius)")}},
+			"System.Web.Services.Protocols.SoapException: The service key (strAtmServiceKey) is not valid.\n   at AtmService.CheckKey(String strAtmServiceKey)\n   at AtmService.ReturnAtmSearchByCoordinates(String strAtmServiceKey, String strPostalCode, Double dblLatitude, Double dblLongitude, Byte bytRadius)")}},
 		{"get detailed", detailed.URL, get("/service/service.asmx/ReturnAtmSearchByAddress?strAtmServiceKey=good"), []check{hasStatus(500), plainText(
 			"System.InvalidOperationException: Missing parameter: strAddress.\r\n   at System.Web.Services.Protocols.ValueCollectionParameterReader.Read(NameValueCollection collection)\r\n   at System.Web.Services.Protocols.UrlParameterReader.Read(HttpRequest request)")}},
 		{"json ajax", ajax.URL, get("/service-v2.asmx/ReturnAtmSearchByCoordinates?strAtmServiceKey=good"), []check{hasStatus(500), ajaxError("There was an error processing the request.", "")}},

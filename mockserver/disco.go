@@ -15,8 +15,8 @@ func (s *Server) serveDisco(w http.ResponseWriter, r *http.Request) {
 // appendDisco appends the discovery document of the service at address in
 // namespace ns.
 func appendDisco(dst []byte, ns, address string) []byte {
-	addr := asmx.AppendEscaped(nil, address)
-	esns := asmx.AppendEscaped(nil, ns)
+	addr := asmx.AppendAttr(nil, address)
+	esns := asmx.AppendAttr(nil, ns)
 	dst = append(dst, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"+
 		`<discovery xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns="http://schemas.xmlsoap.org/disco/">`+
 		"\n  <contractRef ref=\""...)

@@ -262,7 +262,7 @@ func xmlnsAttr(ns, inScope string) string {
 	if ns == inScope {
 		return ""
 	}
-	return ` xmlns="` + string(asmx.AppendEscaped(nil, ns)) + `"`
+	return ` xmlns="` + string(asmx.AppendAttr(nil, ns)) + `"`
 }
 
 // result compiles r: inside <OpResult> (soap) or as the GET/POST document.
@@ -344,7 +344,7 @@ func (c *compiler) attributes(fields []*shape.Field, scope shape.Scope, depth in
 		c.ops = append(c.ops, op{kind: opAttr, leaf: c.leaf(f, scope)})
 		c.bytes(`"`)
 		if !declared {
-			c.bytes(" xmlns:" + prefix + `="` + string(asmx.AppendEscaped(nil, ns)) + `"`)
+			c.bytes(" xmlns:" + prefix + `="` + string(asmx.AppendAttr(nil, ns)) + `"`)
 		}
 	}
 	return any

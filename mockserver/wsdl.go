@@ -275,7 +275,7 @@ func minOccurs(t asmx.ParamType) int {
 
 // appendTo appends the WSDL with address (escaped) where the service is.
 func (d *wsdlDoc) appendTo(dst []byte, address string) []byte {
-	addr := asmx.AppendEscaped(nil, address)
+	addr := asmx.AppendAttr(nil, address)
 	for i, p := range d.parts {
 		if i > 0 {
 			dst = append(dst, addr...)
@@ -347,4 +347,4 @@ func serviceURL(r *http.Request) string {
 }
 
 // xmlEscape escapes s for XML text and attribute values.
-func xmlEscape(s string) string { return string(asmx.AppendEscaped(nil, s)) }
+func xmlEscape(s string) string { return string(asmx.AppendAttr(nil, s)) }
