@@ -13,6 +13,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/internal/httpbuf"
+	"github.com/atmkit/atmkit/internal/serve"
 )
 
 // The journal's error kinds of requests a fault answered without a whole
@@ -46,6 +47,10 @@ func (s *Server) injectFault(w http.ResponseWriter, ex *exchange, op string, b a
 		defer t.Stop()
 		select {
 		case <-t.C:
+		case <-serve.Stopping(ex.ctx):
+			// The server is shutting down: an injected wait must not hold
+			// the shutdown up to its grace period (and exit 1 after it);
+			// the answer goes now.
 		case <-ex.ctx.Done():
 			ex.note = noteCanceled
 			s.drop(w, ex)
@@ -316,7 +321,8 @@ func (dw *dribbleWriter) emit(p []byte) (int, error) {
 	return written, nil
 }
 
-// wait waits until t; false if the client went away or the server closed
+// wait waits until t, or until the server begins to shut down (the rest
+// then goes at once); false if the client went away or the server closed
 // first.
 func (dw *dribbleWriter) wait(t time.Time) bool {
 	d := time.Until(t)
@@ -327,6 +333,8 @@ func (dw *dribbleWriter) wait(t time.Time) bool {
 	defer timer.Stop()
 	select {
 	case <-timer.C:
+		return true
+	case <-serve.Stopping(dw.ctx):
 		return true
 	case <-dw.ctx.Done():
 		dw.err = dw.ctx.Err()
