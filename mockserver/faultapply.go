@@ -52,6 +52,8 @@ func (s *Server) injectFault(w http.ResponseWriter, ex *exchange, op string, b a
 			// the shutdown up to its grace period (and exit 1 after it);
 			// the answer goes now.
 		case <-ex.ctx.Done():
+		}
+		if ex.ctx.Err() != nil { // the client went away (or a TestServer's Close cancelled it)
 			ex.note = noteCanceled
 			s.drop(w, ex)
 			return true
@@ -335,12 +337,14 @@ func (dw *dribbleWriter) wait(t time.Time) bool {
 	case <-timer.C:
 		return true
 	case <-serve.Stopping(dw.ctx):
-		return true
+		if dw.ctx.Err() == nil {
+			return true
+		}
 	case <-dw.ctx.Done():
-		dw.err = dw.ctx.Err()
-		dw.canceled()
-		return false
 	}
+	dw.err = dw.ctx.Err()
+	dw.canceled()
+	return false
 }
 
 // last journals the request once, before the last chunk, whose bytes at
