@@ -477,3 +477,48 @@ func TestScrubHeadersNamed(t *testing.T) {
 		t.Errorf("ScrubFile again: %d replaced, want 0", n)
 	}
 }
+
+// TestJournalNamesTheRecording: a replaying server's journal says where
+// each answer came from: the recording that answered (the cassette's file
+// name and the interaction's id, as cassette list numbers it), the
+// recording a call in another binding was re-wrapped from, and "fixtures"
+// for a miss the data set answered.
+func TestJournalNamesTheRecording(t *testing.T) {
+	t.Parallel()
+	up, ds := standIn(t)
+	city := query{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", strconv.Itoa(ds.Cities[0].ID)}}}
+	path := recordVia(t, up.URL, func(proxy *httptest.Server) {
+		for _, b := range []asmx.Binding{asmx.HTTPGet, asmx.SOAP11} {
+			if status, body := do(t, proxy.Client(), request(t, proxy.URL, b, query{Op: asmx.OpReturnProvinces}, testKey, false)); status != 200 {
+				t.Fatalf("record %s: %d %s", b, status, body)
+			}
+		}
+		if status, body := do(t, proxy.Client(), request(t, proxy.URL, asmx.SOAP11, city, testKey, false)); status != 200 {
+			t.Fatalf("record city: %d %s", status, body)
+		}
+	})
+	idx, err := cassettes.LoadIndex([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := mockserver.NewTestServer(t, mockserver.WithReplay(idx, mockserver.MissFixtures), mockserver.WithDataset(ds))
+	name := filepath.Base(path) + ".yaml" // the recorder writes path.yaml
+	for _, tc := range []struct {
+		b    asmx.Binding
+		q    query
+		want string
+	}{
+		{asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, name + "#0"},
+		{asmx.SOAP11, query{Op: asmx.OpReturnProvinces}, name + "#1"},
+		{asmx.HTTPPost, city, name + "#2"}, // re-wrapped from the SOAP recording
+		{asmx.HTTPGet, query{Op: asmx.OpReturnInstitutions}, mockserver.SourceFixtures},
+	} {
+		ts.ResetJournal()
+		if status, body := do(t, ts.Client(), request(t, ts.URL, tc.b, tc.q, testKey, false)); status != 200 {
+			t.Fatalf("%s %s: %d %s", tc.b, tc.q, status, body)
+		}
+		if got := ts.Journal(mockserver.RequestFilter{}); len(got) != 1 || got[0].Source != tc.want {
+			t.Errorf("%s %s: journal %+v, want one entry with source %q", tc.b, tc.q, got, tc.want)
+		}
+	}
+}

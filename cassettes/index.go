@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -90,13 +91,14 @@ type rendition struct {
 	contentType string
 	body        []byte
 	where       string // file#id
+	source      string // the file's name#id, for the journal (ReplayAnswer.Source)
 	canonical   string // the question (asmx.Call.Canonical)
 	kind        string // a recorded error's kind, for the journal
 }
 
 // answer is r as the server writes it, unchanged.
 func (r *rendition) answer() mockserver.ReplayAnswer {
-	return mockserver.ReplayAnswer{Status: r.status, ContentType: r.contentType, Body: r.body, Kind: r.kind}
+	return mockserver.ReplayAnswer{Status: r.status, ContentType: r.contentType, Body: r.body, Kind: r.kind, Source: r.source}
 }
 
 // count is how many answers e holds in its most-recorded binding: the
@@ -173,6 +175,7 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 		for _, i := range list {
 			ix.stats.Interactions++
 			where := fmt.Sprintf("%s#%d", f, i.ID)
+			source := fmt.Sprintf("%s#%d", filepath.Base(f), i.ID)
 			if ix.wsdl == nil && i.Response.Code == http.StatusOK && (Recording{Method: i.Request.Method, URL: i.Request.URL}).IsWSDL() {
 				if w, err := readWSDLRoots([]byte(i.Response.Body)); err == nil {
 					ix.wsdl, ix.stats.WSDL, ix.wsdlBody = w, where, []byte(i.Response.Body)
@@ -181,7 +184,7 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 			}
 			c, ok := recorded.CallOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body)
 			if !ok {
-				ix.addRaw(i, where)
+				ix.addRaw(i, where, source)
 				continue
 			}
 			ix.stats.Calls++
@@ -193,7 +196,7 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 				typedNS = typedRootNamespace(i.Response.Body)
 			}
 			r := &rendition{binding: c.Binding, status: i.Response.Code, body: []byte(i.Response.Body),
-				contentType: recorded.HeaderValue(i.Response.Headers, "Content-Type"), where: where, canonical: c.Canonical()}
+				contentType: recorded.HeaderValue(i.Response.Headers, "Content-Type"), where: where, source: source, canonical: c.Canonical()}
 			if r.status != http.StatusOK {
 				r.kind = errorOf(r.binding, r.status, i.Response.Body).Kind
 			}
@@ -270,7 +273,7 @@ type rawEntry struct {
 // request's key (recorded.RequestKey: method, path, scrubbed query and
 // body). Requests for the documentation (GETs of service.asmx) are not
 // kept: the server writes its own.
-func (ix *Index) addRaw(i *cassette.Interaction, where string) {
+func (ix *Index) addRaw(i *cassette.Interaction, where, source string) {
 	if i.Request.Method == http.MethodGet && !strings.Contains(strings.ToLower(i.Request.URL), ".asmx/") {
 		return
 	}
@@ -283,7 +286,7 @@ func (ix *Index) addRaw(i *cassette.Interaction, where string) {
 	case strings.HasPrefix(ct, "text/xml"):
 		b = asmx.SOAP11
 	}
-	r := &rendition{status: i.Response.Code, body: []byte(i.Response.Body), where: where, contentType: ct}
+	r := &rendition{status: i.Response.Code, body: []byte(i.Response.Body), where: where, source: source, contentType: ct}
 	if r.status != http.StatusOK {
 		r.kind = errorOf(b, r.status, i.Response.Body).Kind
 	}

@@ -150,7 +150,7 @@ func (v *view) answer(e *entry, c *asmx.Call) (mockserver.ReplayAnswer, string) 
 	case src == nil:
 		return mockserver.ReplayAnswer{}, familyGap(from, c.Binding)
 	case src.status != http.StatusOK:
-		return mockserver.ReplayAnswer{Error: errorOf(src.binding, src.status, string(src.body))}, ""
+		return mockserver.ReplayAnswer{Error: errorOf(src.binding, src.status, string(src.body)), Source: src.source}, ""
 	}
 	return v.rewrap(e.op, src, c.Binding)
 }
@@ -165,7 +165,7 @@ func (v *view) rewrap(op string, src *rendition, b asmx.Binding) (mockserver.Rep
 	if gap != "" {
 		return mockserver.ReplayAnswer{}, gap
 	}
-	ans := mockserver.ReplayAnswer{Status: http.StatusOK, ContentType: asmx.ContentType(b), Body: body}
+	ans := mockserver.ReplayAnswer{Status: http.StatusOK, ContentType: asmx.ContentType(b), Body: body, Source: src.source}
 	v.cache.Store(key, ans)
 	return ans, ""
 }

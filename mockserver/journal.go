@@ -61,6 +61,14 @@ type JournalEntry struct {
 	// FaultKind is what that fault did: delay, status, soapFault, drop,
 	// malformed, dribble, reset or garbage.
 	FaultKind string
+	// Source says where a replaying server's answer came from: the
+	// recording (a cassette's file name and the interaction's id,
+	// "atm.yaml#6", as atmkit cassette list numbers them), "upstream" (a
+	// miss fetched from the upstream, WithOnMiss upstream), SourceFixtures
+	// (a miss answered from the data set). Empty for a server that
+	// replays nothing, and for an answer of the mock's own (a miss
+	// refused, an error before the call was replayed).
+	Source string
 
 	// Query is the URL's query string as sent, keys masked. It, Request
 	// and Response are empty when the journal keeps no bodies
@@ -118,6 +126,7 @@ type journalEntryJSON struct {
 	Error      string            `json:"error,omitempty"`
 	Fault      string            `json:"fault,omitempty"`
 	FaultKind  string            `json:"faultKind,omitempty"`
+	Source     string            `json:"source,omitempty"`
 
 	Query    string          `json:"query,omitempty"`
 	Request  *JournalMessage `json:"request,omitempty"`
@@ -131,7 +140,7 @@ func (e JournalEntry) MarshalJSON() ([]byte, error) {
 		Seq: e.Seq, Time: e.Time, Method: e.Method, Path: e.Path, Operation: e.Operation,
 		Params: e.Params, Status: e.Status, Duration: e.Duration.String(),
 		DurationMS: float64(e.Duration) / float64(time.Millisecond), Error: e.Error, Fault: e.Fault,
-		FaultKind: e.FaultKind,
+		FaultKind: e.FaultKind, Source: e.Source,
 	}
 	if e.Binding != 0 {
 		j.Binding = e.Binding.String()
@@ -400,7 +409,7 @@ func MaskKey(k string) string { return redact.Key(k) }
 // recordOf makes the journal record of a finished exchange.
 func recordOf(method, path string, ex *exchange, status int, d time.Duration) journalRecord {
 	e := JournalEntry{Time: ex.start, Method: method, Path: path, Binding: ex.binding, Status: status,
-		Duration: d, Fault: ex.fault, FaultKind: ex.faultKind, Error: ex.note}
+		Duration: d, Fault: ex.fault, FaultKind: ex.faultKind, Error: ex.note, Source: ex.source}
 	if ex.err != nil {
 		e.Error = ex.err.Kind
 	}

@@ -31,11 +31,24 @@ type ReplayAnswer struct {
 	// Kind is the journal's error kind of a recorded error answer ("" for
 	// a success).
 	Kind string
+	// Source says where the answer was recorded, for the journal
+	// (JournalEntry.Source): a cassette's file name and the interaction's
+	// id ("atm.yaml#6"), "upstream" for an answer just fetched from the
+	// upstream; "" when the replayer does not say.
+	Source string
 	// Error, when set, is written in the calling binding's form instead of
 	// Body: a recorded error re-served in another binding, or the reason a
 	// recorded answer cannot be served in this one.
 	Error *asmx.Error
 }
+
+// SourceFixtures is JournalEntry.Source of a call a replaying server did
+// not find recorded and answered from its data set (WithOnMiss(MissFixtures)).
+const SourceFixtures = "fixtures"
+
+// SourceUpstream is ReplayAnswer.Source of an answer a replayer fetched
+// from the upstream on a miss.
+const SourceUpstream = "upstream"
 
 // KeyRejectionReplayer is a Replayer that holds recorded key rejections:
 // answers the recorded deployment gave to a service key it refused. The
@@ -122,11 +135,13 @@ func (s *Server) replay(w http.ResponseWriter, ex *exchange, c *asmx.Call) bool 
 	ans, ok, nearest := s.replayer.Replay(ex.ctx, c)
 	if !ok {
 		if s.cfg.onMiss == MissFixtures {
+			ex.source = SourceFixtures
 			return false
 		}
 		s.writeError(w, ex, c.Binding, asmx.NewNoRecordingError(c, nearest))
 		return true
 	}
+	ex.source = ans.Source
 	if ans.Error != nil {
 		s.writeError(w, ex, c.Binding, ans.Error)
 		return true
@@ -146,6 +161,7 @@ func (s *Server) replayKeyRejection(w http.ResponseWriter, ex *exchange, c *asmx
 	if !ok {
 		return false
 	}
+	ex.source = ans.Source
 	writeReplayed(w, ex, ans)
 	return true
 }

@@ -120,6 +120,7 @@ type exchange struct {
 	fault     string          // the id of the injected fault applied, if any
 	faultKind string          // what that fault did ("delay", "reset", …)
 	note      string          // the journal's error kind when err is nil ("Canceled")
+	source    string          // where a replayed answer came from (JournalEntry.Source)
 	observed  bool            // observe has run (before a dropped connection)
 	describes bool            // a fetch of the service description (?WSDL, ?disco)
 
@@ -253,6 +254,7 @@ func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 func (s *Server) writeError(w http.ResponseWriter, ex *exchange, b asmx.Binding, e *asmx.Error) {
 	if rr, ok := s.replayer.(RequestReplayer); ok && ex.req != nil && ex.call == nil && e.Kind != asmx.KindRequestTooLarge {
 		if ans, ok := rr.ReplayRequest(ex.req, ex.rawBody); ok {
+			ex.source = ans.Source
 			writeReplayed(w, ex, ans)
 			return
 		}
