@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -153,6 +154,40 @@ func (e JournalEntry) MarshalJSON() ([]byte, error) {
 		j.Response = &e.Response
 	}
 	return marshalText(j)
+}
+
+// UnmarshalJSON reads an entry as MarshalJSON writes it (the admin API's
+// GET /__admin/requests), so that Go code can read the journal of a mock
+// it did not start (a container, atmkit serve) into []JournalEntry.
+func (e *JournalEntry) UnmarshalJSON(data []byte) error {
+	var j journalEntryJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return err
+	}
+	*e = JournalEntry{Seq: j.Seq, Time: j.Time, Method: j.Method, Path: j.Path, Operation: j.Operation,
+		Params: j.Params, Status: j.Status, Error: j.Error, Fault: j.Fault, FaultKind: j.FaultKind,
+		Source: j.Source, Query: j.Query}
+	if j.Binding != "" {
+		b, err := asmx.ParseBinding(j.Binding)
+		if err != nil {
+			return fmt.Errorf("journal entry %d: %w", j.Seq, err)
+		}
+		e.Binding = b
+	}
+	if j.Duration != "" {
+		d, err := time.ParseDuration(j.Duration)
+		if err != nil {
+			return fmt.Errorf("journal entry %d: duration: %w", j.Seq, err)
+		}
+		e.Duration = d
+	}
+	if j.Request != nil {
+		e.Request = *j.Request
+	}
+	if j.Response != nil {
+		e.Response = *j.Response
+	}
+	return nil
 }
 
 // RequestFilter selects journal entries. Zero fields match everything.

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/atmkit/atmkit/asmx"
 )
@@ -133,6 +135,43 @@ func TestJournalEntryJSON(t *testing.T) {
 		`"durationMs":1.5`, `"fault":"f2"`, `"params":{"strAtmServiceKey":"ab****"}`, `"status":200`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("JSON: got %s, want it to contain %s", b, want)
+		}
+	}
+}
+
+// TestJournalEntryFromAdminAPI: the admin API's journal, read into
+// []JournalEntry with encoding/json (as Go code reading a mock in a
+// container does), holds what Journal returns.
+func TestJournalEntryFromAdminAPI(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithKeys("secret-key-1"))
+	for _, b := range []asmx.Binding{asmx.HTTPGet, asmx.SOAP12} {
+		call(t, ts.URL, b, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "secret-key-1"))
+	}
+	resp, err := http.Get(ts.URL + "/__admin/requests")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got struct {
+		Requests []JournalEntry `json:"requests"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
+		t.Fatal(err)
+	}
+	want := ts.Journal(RequestFilter{})
+	if len(got.Requests) != len(want) || len(want) != 2 {
+		t.Fatalf("got %d entries from the admin API, %d from Journal; want 2 each", len(got.Requests), len(want))
+	}
+	for k := range want {
+		g, w := got.Requests[k], want[k]
+		if !g.Time.Equal(w.Time) {
+			t.Errorf("entry %d: time %v, want %v", k, g.Time, w.Time)
+		}
+		g.Time, w.Time = time.Time{}, time.Time{}
+		w.Duration = w.Duration.Round(0)
+		if !reflect.DeepEqual(g, w) {
+			t.Errorf("entry %d from the admin API:\n%+v\nwant\n%+v", k, g, w)
 		}
 	}
 }
