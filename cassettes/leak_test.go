@@ -1,7 +1,6 @@
 package cassettes_test
 
 import (
-	"bytes"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -10,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -49,24 +47,6 @@ func silentURL(t *testing.T) string {
 	return srv.URL
 }
 
-// syncBuffer is a log destination written by server goroutines.
-type syncBuffer struct {
-	mu sync.Mutex // guards b
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // noKeyIn fails the test if testKey appears in what.
 func noKeyIn(t *testing.T, what, s string) {
 	t.Helper()
@@ -102,7 +82,7 @@ func TestUpstreamFailureHidesKey(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var logs syncBuffer
+			var logs mocktest.SyncBuffer
 			h, err := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault),
 				mockserver.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))))
 			if err != nil {
@@ -143,7 +123,7 @@ func TestProxyFailureHidesKey(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var logs syncBuffer
+			var logs mocktest.SyncBuffer
 			upURL, _ := url.Parse(up)
 			proxy := httptest.NewServer(cassettes.NewProxy(upURL, rec, slog.New(slog.NewTextHandler(&logs, nil))))
 			defer proxy.Close()

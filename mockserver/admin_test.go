@@ -1,18 +1,17 @@
 package mockserver
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/mocktest"
 )
 
 // adminResult is an admin API answer with its headers.
@@ -395,7 +394,7 @@ func TestAdminDeleteWithEmptyID(t *testing.T) {
 func TestAdminReadsLogAtDebug(t *testing.T) {
 	t.Parallel()
 	for _, level := range []slog.Level{slog.LevelInfo, slog.LevelDebug} {
-		var buf syncBuffer
+		var buf mocktest.SyncBuffer
 		ts := NewTestServer(t, WithDataset(smallDataset()), WithAdminToken("tok"),
 			WithLogger(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: level}))))
 		a := ts.URL + "/__admin"
@@ -422,32 +421,13 @@ func TestAdminReadsLogAtDebug(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer for a logger that handlers write to from
-// several goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // TestLogMasksAKeyInThePath: a call whose URL was built with & for ? (the
 // key in the path) logs the path and the error that repeats it with the
 // key masked, as the journal shows them, also with no --key to know it by.
 func TestLogMasksAKeyInThePath(t *testing.T) {
 	t.Parallel()
 	const key = "leaky-key-4242"
-	var buf syncBuffer
+	var buf mocktest.SyncBuffer
 	ts := NewTestServer(t, WithDataset(smallDataset()), WithLogger(slog.New(slog.NewTextHandler(&buf, nil))))
 	for _, path := range []string{"/service/service.asmx/ReturnProvinces&strAtmServiceKey=" + key,
 		"/service-v2.asmx/ReturnAtmSearchByCoordinates;STRATMSERVICEKEY=" + key + "&dblLatitude=44"} {

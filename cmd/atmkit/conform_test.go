@@ -757,7 +757,7 @@ func TestConformInterrupted(t *testing.T) {
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestConformHelperProcess$")
 	cmd.Env = append(os.Environ(), conformHelperEnv+"="+string(raw))
-	var out syncBuffer
+	var out mocktest.SyncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -11,32 +11,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/internal/mocktest"
 )
-
-// syncBuffer is a strings.Builder safe to read while a child process writes it.
-type syncBuffer struct {
-	mu sync.Mutex // guards b
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestHelperProcess is not a test: it runs atmkit's main in a child process
 // started by startAtmkit (the os/exec tests' pattern).
@@ -57,11 +39,11 @@ func TestHelperProcess(t *testing.T) {
 
 // startAtmkit runs "atmkit args..." in a child process and returns it with
 // the base URL it printed on its startup line.
-func startAtmkit(t *testing.T, args ...string) (*exec.Cmd, string, *syncBuffer) {
+func startAtmkit(t *testing.T, args ...string) (*exec.Cmd, string, *mocktest.SyncBuffer) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^TestHelperProcess$", "--"}, args...)...)
 	cmd.Env = append(os.Environ(), "ATMKIT_HELPER_PROCESS=1")
-	stderr := &syncBuffer{}
+	stderr := &mocktest.SyncBuffer{}
 	cmd.Stderr = stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
