@@ -245,7 +245,8 @@ func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
 		writeAdminJSON(w, http.StatusOK, struct {
 			Requests []JournalEntry `json:"requests"`
 			LastSeq  uint64         `json:"lastSeq"`
-		}{nonNil(list), s.journal.last()})
+			Held     []HeldCall     `json:"held"`
+		}{nonNil(list), s.journal.last(), s.held.list()})
 	case http.MethodDelete:
 		s.journal.reset()
 		w.WriteHeader(http.StatusNoContent)

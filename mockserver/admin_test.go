@@ -138,7 +138,7 @@ func TestAdminAPI(t *testing.T) {
 		t.Errorf("binding=get: got %d requests, want 2", len(got))
 	}
 	adminChecks(t, admin(t, "DELETE", a+"/requests", "", ""), hasStatus(204))
-	adminChecks(t, admin(t, "GET", a+"/requests", "", ""), bodyContains(`{"requests":[],"lastSeq":3}`))
+	adminChecks(t, admin(t, "GET", a+"/requests", "", ""), bodyContains(`{"requests":[],"lastSeq":3,"held":[]}`))
 
 	// Reference lists.
 	r = admin(t, "GET", a+"/cities", "", "")
@@ -499,7 +499,7 @@ func TestAdminJournalOff(t *testing.T) {
 	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
 	adminChecks(t, admin(t, "GET", ts.URL+"/__admin/requests/1", "", ""), hasAdminError(404, adminNotFound),
 		bodyContains("the journal is off (--journal-size 0)"))
-	adminChecks(t, admin(t, "GET", ts.URL+"/__admin/requests", "", ""), bodyContains(`{"requests":[],"lastSeq":0}`))
+	adminChecks(t, admin(t, "GET", ts.URL+"/__admin/requests", "", ""), bodyContains(`{"requests":[],"lastSeq":0,"held":[]}`))
 }
 
 // TestAdminRequestsStatusZero: status=0 lists the calls answered with no

@@ -42,6 +42,10 @@ func (s *Server) injectFault(w http.ResponseWriter, ex *exchange, op string, b a
 		return false
 	}
 	ex.fault, ex.faultKind = f.ID, f.kind()
+	if f.Delay > 0 || f.Jitter > 0 || f.DelayDistribution != nil || f.Dribble != nil {
+		s.held.hold(ex, s.heldCallOf(ex, op, b, &f))
+		defer s.held.release(ex)
+	}
 	if d := f.delay(k); d > 0 {
 		t := time.NewTimer(d)
 		defer t.Stop()

@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -479,4 +480,69 @@ func smallPNG(shot []byte) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// TestHeldCallsShownInChromium: a call a fault holds back (a delay of a
+// minute) is listed by GET /__admin/requests under held, with its
+// operation and fault, and the page says so while it waits; once the
+// client gives up, neither shows it any more.
+func TestHeldCallsShownInChromium(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithKeys("held-key-123"),
+		WithFault(Fault{Operation: asmx.OpReturnProvinces, Delay: time.Minute}))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	gone := make(chan struct{})
+	go func() {
+		defer close(gone)
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, ts.URL+"/service/service.asmx/ReturnProvinces?strAtmServiceKey=held-key-123", nil)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	held := func() []HeldCall {
+		resp, err := http.Get(ts.URL + "/__admin/requests")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var got struct {
+			Held []HeldCall `json:"held"`
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
+			t.Fatal(err)
+		}
+		return got.Held
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	var got []HeldCall
+	for got = held(); len(got) == 0 && time.Now().Before(deadline); got = held() {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(got) != 1 || got[0].Operation != asmx.OpReturnProvinces || got[0].Binding != "get" || got[0].Fault != "f1" ||
+		got[0].FaultKind != kindDelay || strings.Contains(got[0].Path, "held-key-123") {
+		t.Fatalf("held calls: got %+v, want the delayed ReturnProvinces over get, fault f1 (delay)", got)
+	}
+	// The page's part needs Chromium (a failure without it under CI=true).
+	if exe, missing := chromiumPath(); missing == "" || os.Getenv("CI") == "true" {
+		requireClient(t, missing)
+		bctx := newBrowser(t, exe)
+		watchProblems(t, bctx)
+		browse(t, bctx, "open the page", chromedp.Navigate(ts.URL+"/__admin/"), chromedp.WaitVisible(`#app`))
+		waitUntil(t, bctx, "the held call shown", `document.getElementById('calls-held').textContent.startsWith('1 call held by a fault now: ReturnProvinces over get (f1, delay, ')`)
+		cancel()
+		<-gone
+		waitUntil(t, bctx, "the held call gone", `document.getElementById('calls-held').textContent === ''`)
+		noProblems(t, bctx)
+	} else {
+		cancel()
+		<-gone
+	}
+	deadline = time.Now().Add(10 * time.Second)
+	for got = held(); len(got) != 0 && time.Now().Before(deadline); got = held() {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(got) != 0 {
+		t.Errorf("held calls after the client gave up: got %+v, want none", got)
+	}
 }

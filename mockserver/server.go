@@ -34,6 +34,7 @@ type Server struct {
 
 	journal *journal  // the latest requests (journal.go)
 	faults  *faultSet // injected faults (faultset.go)
+	held    heldCalls // the calls faults hold back now (held.go)
 
 	enc     *shapeEncoder                       // the shape compiled for the XML bindings (shape_compile.go)
 	writers map[*asmx.Operation]*bindingWriters // each operation's answer writers (answer.go)

@@ -221,6 +221,7 @@
         return;
       }
       if (gen === generation) addCalls(reqs.requests || []);
+      showHeld(reqs.held || []);
       showFaults(faults.faults || []);
       setState(info.journalSize > 0 ? 'Live: new calls appear as they come.' : 'The journal is off (--journal-size 0): no calls are kept.');
     } catch (e) {
@@ -373,6 +374,19 @@
     for (const r of $('call-rows').rows) r.classList.remove('opened');
     if (row) row.focus();
   });
+
+  // showHeld says which calls a fault holds back now (a delay, a
+  // dribble): the list shows a call only once it is answered.
+  function showHeld(held) {
+    if (!held.length) {
+      setText('calls-held', '');
+      return;
+    }
+    const now = Date.now();
+    const parts = held.map((h) => (h.operation || h.path) + (h.binding ? ' over ' + h.binding : '') +
+      ' (' + h.fault + ', ' + h.faultKind + ', ' + Math.max(0, Math.round((now - new Date(h.since).getTime()) / 1000)) + ' s)');
+    setText('calls-held', (held.length === 1 ? '1 call' : held.length + ' calls') + ' held by a fault now: ' + parts.join('; '));
+  }
 
   function showFacts(e) {
     const dl = $('call-facts');

@@ -1,0 +1,88 @@
+package mockserver
+
+import (
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/redact"
+)
+
+// HeldCall is a call a fault holds back right now (a delay, a dribble),
+// as the admin API lists it: such a call is journaled only when its
+// answer has gone, so a long delay would otherwise show nowhere.
+type HeldCall struct {
+	// Method and Path are the request's HTTP method and URL path (keys
+	// masked, as the journal masks them).
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	// Operation is the operation called ("WSDL" for a fetch of the
+	// service description); Binding the binding, empty for WSDL.
+	Operation string `json:"operation,omitempty"`
+	Binding   string `json:"binding,omitempty"`
+	// Fault and FaultKind name the fault holding the call.
+	Fault     string `json:"fault"`
+	FaultKind string `json:"faultKind"`
+	// Since is when the request arrived.
+	Since time.Time `json:"since"`
+}
+
+// heldCalls are the calls faults hold back, by exchange.
+type heldCalls struct {
+	mu    sync.Mutex
+	calls map[*exchange]HeldCall
+}
+
+// hold notes that a fault holds ex back; the caller releases it.
+func (h *heldCalls) hold(ex *exchange, c HeldCall) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.calls == nil {
+		h.calls = map[*exchange]HeldCall{}
+	}
+	h.calls[ex] = c
+}
+
+// release notes that ex is no longer held.
+func (h *heldCalls) release(ex *exchange) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.calls, ex)
+}
+
+// list returns the calls held, the oldest first.
+func (h *heldCalls) list() []HeldCall {
+	h.mu.Lock()
+	out := make([]HeldCall, 0, len(h.calls))
+	for _, c := range h.calls {
+		out = append(out, c)
+	}
+	h.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].Since.Before(out[j].Since) })
+	return out
+}
+
+// heldCallOf describes ex, a call of op in binding b that fault f holds.
+func (s *Server) heldCallOf(ex *exchange, op string, b asmx.Binding, f *Fault) HeldCall {
+	c := HeldCall{Method: ex.req.Method, Path: s.maskedPath(ex), Operation: op, Fault: f.ID, FaultKind: f.kind(), Since: ex.start}
+	if b != 0 {
+		c.Binding = b.String()
+	}
+	return c
+}
+
+// maskedPath is ex's URL path with the keys masked as the journal masks
+// them: the configured ones, the call's own and a key the path itself
+// names (/service.asmx/Op&strAtmServiceKey=...).
+func (s *Server) maskedPath(ex *exchange) string {
+	path := ex.req.URL.Path
+	keys := s.cfg.keys
+	if ex.call != nil && ex.call.Key != "" {
+		keys = append(keys[:len(keys):len(keys)], ex.call.Key)
+	}
+	if holdsKeyParam(path) {
+		keys = append(keys[:len(keys):len(keys)], redact.Values(path)...)
+	}
+	return redact.Text(path, keys...)
+}
