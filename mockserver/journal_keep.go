@@ -235,6 +235,11 @@ func keepCall(rec *journalRecord, r *http.Request, ex *exchange, status, limit i
 		}
 		k.respSize = ex.answerSize
 	}
+	if r.Method == http.MethodHead {
+		// net/http sends a HEAD answer's header alone: the body the
+		// handler wrote never left.
+		k.respBody, k.respSize = nil, 0
+	}
 }
 
 // firstWith returns a copy of the answer's first bytes kept so far followed

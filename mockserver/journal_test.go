@@ -176,6 +176,31 @@ func TestJournalEntryFromAdminAPI(t *testing.T) {
 	}
 }
 
+// TestJournalHeadHasNoBody: a HEAD request's answer is journaled with the
+// header the client got and no body (net/http sends none), where a GET of
+// the same page has its body.
+func TestJournalHeadHasNoBody(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	for _, method := range []string{http.MethodHead, http.MethodGet} {
+		ts.ResetJournal()
+		req, _ := http.NewRequest(method, ts.URL+"/service/service.asmx", nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		got := ts.Journal(RequestFilter{})
+		if len(got) != 1 || got[0].Response.Header == nil {
+			t.Fatalf("%s: journal %+v, want one entry with its answer", method, got)
+		}
+		if r := got[0].Response; r.Size != int64(len(body)) || len(r.Body) != min(len(body), len(r.Body)) || (len(body) == 0) != (r.Body == "") {
+			t.Errorf("%s: journaled answer of size %d with %d bytes kept; the client got %d bytes", method, r.Size, len(r.Body), len(body))
+		}
+	}
+}
+
 func TestMaskKey(t *testing.T) {
 	t.Parallel()
 	for k, want := range map[string]string{"": "", "a": "******", "abcd": "******", "abcdefg": "******", "abcdefgh": "ab****", "a-very-long-key": "a-****"} {
