@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -38,6 +39,7 @@ type TestServer struct {
 	// Server is the mock service itself: its journal, faults and data set.
 	*Server
 
+	tb       testing.TB         // the test of NewTestServer; nil for StartTestServer
 	client   *http.Client       // trusts the server's certificate
 	ca       *tlsconf.Authority // issued the server's certificate; nil without TLS
 	srv      *serve.Server
@@ -83,8 +85,23 @@ func NewTestServer(t testing.TB, opts ...Option) *TestServer {
 	if err != nil {
 		t.Fatalf("mockserver.NewTestServer: %v", err)
 	}
+	ts.tb = t
 	t.Cleanup(ts.Close)
 	return ts
+}
+
+// Journal is Server.Journal. In the test of NewTestServer, a filter whose
+// Operation names no operation (a typo, which would match nothing and let
+// a "no such call" assertion pass) fails the test, naming the operations.
+func (ts *TestServer) Journal(f RequestFilter) []JournalEntry {
+	if ts.tb != nil && f.Operation != "" && !strings.EqualFold(f.Operation, opWSDL) {
+		if _, ok := lookupOperation(f.Operation); !ok {
+			ts.tb.Helper()
+			ts.tb.Errorf("mockserver: journal filter: unknown operation %q: want one of %s, or %s for the service description",
+				f.Operation, strings.Join(operationNames(false), ", "), opWSDL)
+		}
+	}
+	return ts.Server.Journal(f)
 }
 
 // StartTestServer starts the mock service configured by opts on a loopback

@@ -347,3 +347,33 @@ func TestTestServerCloseUnusedConnection(t *testing.T) {
 		t.Errorf("the unused connection is still open after Close: read %d bytes", n)
 	}
 }
+
+// errorsOf is a testing.TB that keeps the errors reported to it instead of
+// failing the test: for checking that a TestServer fails its test.
+type errorsOf struct {
+	testing.TB
+	errs []string
+}
+
+func (e *errorsOf) Errorf(format string, args ...any) {
+	e.errs = append(e.errs, fmt.Sprintf(format, args...))
+}
+
+// TestJournalFilterTypoFailsTheTest: a TestServer's journal filter naming
+// no operation fails the test that made it (it would match nothing); a
+// known operation, in any case, and WSDL do not.
+func TestJournalFilterTypoFailsTheTest(t *testing.T) {
+	t.Parallel()
+	tb := &errorsOf{TB: t}
+	ts := NewTestServer(tb, WithDataset(smallDataset()))
+	for _, op := range []string{asmx.OpReturnProvinces, "returnprovinces", "WSDL", ""} {
+		ts.Journal(RequestFilter{Operation: op})
+	}
+	if len(tb.errs) != 0 {
+		t.Fatalf("known operations: got errors %q", tb.errs)
+	}
+	ts.Journal(RequestFilter{Operation: "ReturnProvince"})
+	if len(tb.errs) != 1 || !strings.Contains(tb.errs[0], `unknown operation "ReturnProvince": want one of ReturnAllAtms,`) {
+		t.Errorf("a misspelt operation: got errors %q, want one naming it and the operations", tb.errs)
+	}
+}
