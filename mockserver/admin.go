@@ -283,6 +283,7 @@ func requestFilter(q url.Values) (RequestFilter, error) {
 		}
 		f.Status = n
 	}
+	f.Fault = q.Get("fault")
 	if v := q.Get("since"); v != "" {
 		n, err := strconv.ParseUint(v, 10, 64)
 		if err != nil {

@@ -204,6 +204,24 @@ func TestFaultScope(t *testing.T) {
 			t.Errorf("step %d: journaled fault: got %q, want %q", i+1, e.Fault, steps[i].fault)
 		}
 	}
+	// The calls each fault took, by the journal's filter, in Go and over the admin API.
+	for id, want := range map[string]int{any1: 2, soap12: 1} {
+		if got := ts.Journal(RequestFilter{Fault: id}); len(got) != want {
+			t.Errorf("journal of fault %s: got %d entries, want %d", id, len(got), want)
+		}
+		resp, err := http.Get(ts.URL + "/__admin/requests?summary=true&fault=" + id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body struct {
+			Requests []JournalEntry `json:"requests"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&body)
+		resp.Body.Close()
+		if err != nil || len(body.Requests) != want {
+			t.Errorf("GET /__admin/requests?fault=%s: got %d entries (%v), want %d", id, len(body.Requests), err, want)
+		}
+	}
 	if f := ts.Faults(); len(f) != 0 {
 		t.Errorf("faults left: %+v", f)
 	}

@@ -201,6 +201,9 @@ type RequestFilter struct {
 	Binding asmx.Binding
 	// Status matches the HTTP status answered.
 	Status int
+	// Fault matches the id of the fault that took the call ("f1"): the
+	// calls a fault answered, delayed or dropped, to count them.
+	Fault string
 	// Since matches the entries numbered after it (Seq > Since): what is
 	// new since the last entry read.
 	Since uint64
@@ -219,7 +222,7 @@ func (f RequestFilter) match(r *journalRecord) bool {
 			return false
 		}
 	}
-	if f.Status != 0 && f.Status != e.Status || e.Seq <= f.Since {
+	if f.Status != 0 && f.Status != e.Status || e.Seq <= f.Since || f.Fault != "" && f.Fault != e.Fault {
 		return false
 	}
 	return f.Binding == 0 || f.Binding == e.Binding
