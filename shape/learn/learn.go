@@ -100,5 +100,8 @@ func Learn(in Input) (*shape.Shape, *Report, error) {
 		return nil, l.report, fmt.Errorf("the learned shape is not valid (a bug in atmkit's learner, please report it): %w", err)
 	}
 	l.report.Namespace = l.ns
+	if l.info == nil {
+		l.note("no WSDL was given or recorded: what only a WSDL shows (a result type's name where no GET or POST answer shows it, a DataSet result's form in the WSDL) is atmkit's default, not the deployment's; give the WSDL, or record GET .../service.asmx?WSDL too")
+	}
 	return sh, l.report, nil
 }

@@ -666,6 +666,10 @@ func TestLearnProvinceNameAmongWords(t *testing.T) {
 		if m := strings.Join(rep.Mapped, "\n"); !strings.Contains(m, "ArrayOfProv/Prov/text() ← name (words, 8 of the 8 read names of provinces in atmkit's data set)") {
 			t.Errorf("%s: the report does not say why the text is the name:\n%s", in.name, m)
 		}
+		// Without a WSDL the report says what fell back to defaults.
+		if noted := strings.Contains(strings.Join(rep.Notes, "\n"), "no WSDL was given or recorded"); noted != (in.in.WSDL == nil) {
+			t.Errorf("%s: the notes say no WSDL: %v, want %v:\n%s", in.name, noted, in.in.WSDL == nil, strings.Join(rep.Notes, "\n"))
+		}
 	}
 }
 
