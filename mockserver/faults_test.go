@@ -209,17 +209,8 @@ func TestFaultScope(t *testing.T) {
 		if got := ts.Journal(RequestFilter{Fault: id}); len(got) != want {
 			t.Errorf("journal of fault %s: got %d entries, want %d", id, len(got), want)
 		}
-		resp, err := http.Get(ts.URL + "/__admin/requests?summary=true&fault=" + id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var body struct {
-			Requests []JournalEntry `json:"requests"`
-		}
-		err = json.NewDecoder(resp.Body).Decode(&body)
-		resp.Body.Close()
-		if err != nil || len(body.Requests) != want {
-			t.Errorf("GET /__admin/requests?fault=%s: got %d entries (%v), want %d", id, len(body.Requests), err, want)
+		if got := readAdminRequests(t, ts.URL+"/__admin/requests?summary=true&fault="+id); len(got.Requests) != want {
+			t.Errorf("GET /__admin/requests?fault=%s: got %d entries, want %d", id, len(got.Requests), want)
 		}
 	}
 	if f := ts.Faults(); len(f) != 0 {

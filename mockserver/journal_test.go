@@ -139,6 +139,28 @@ func TestJournalEntryJSON(t *testing.T) {
 	}
 }
 
+// adminRequests is GET /__admin/requests's answer as Go code reads it.
+type adminRequests struct {
+	Requests []JournalEntry `json:"requests"`
+	LastSeq  uint64         `json:"lastSeq"`
+	Held     []HeldCall     `json:"held"`
+}
+
+// readAdminRequests reads the admin API's journal answer at u.
+func readAdminRequests(t *testing.T, u string) adminRequests {
+	t.Helper()
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got adminRequests
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
+		t.Fatalf("GET %s: %v", u, err)
+	}
+	return got
+}
+
 // TestJournalEntryFromAdminAPI: the admin API's journal, read into
 // []JournalEntry with encoding/json (as Go code reading a mock in a
 // container does), holds what Journal returns.
@@ -148,17 +170,7 @@ func TestJournalEntryFromAdminAPI(t *testing.T) {
 	for _, b := range []asmx.Binding{asmx.HTTPGet, asmx.SOAP12} {
 		call(t, ts.URL, b, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "secret-key-1"))
 	}
-	resp, err := http.Get(ts.URL + "/__admin/requests")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var got struct {
-		Requests []JournalEntry `json:"requests"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
-		t.Fatal(err)
-	}
+	got := readAdminRequests(t, ts.URL+"/__admin/requests")
 	want := ts.Journal(RequestFilter{})
 	if len(got.Requests) != len(want) || len(want) != 2 {
 		t.Fatalf("got %d entries from the admin API, %d from Journal; want 2 each", len(got.Requests), len(want))

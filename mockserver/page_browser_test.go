@@ -500,20 +500,7 @@ func TestHeldCallsShownInChromium(t *testing.T) {
 			resp.Body.Close()
 		}
 	}()
-	held := func() []HeldCall {
-		resp, err := http.Get(ts.URL + "/__admin/requests")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var got struct {
-			Held []HeldCall `json:"held"`
-		}
-		if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
-			t.Fatal(err)
-		}
-		return got.Held
-	}
+	held := func() []HeldCall { return readAdminRequests(t, ts.URL+"/__admin/requests").Held }
 	deadline := time.Now().Add(10 * time.Second)
 	var got []HeldCall
 	for got = held(); len(got) == 0 && time.Now().Before(deadline); got = held() {
