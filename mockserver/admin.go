@@ -141,11 +141,16 @@ var crossOrigin = http.NewCrossOriginProtection()
 //	GET    /__admin/info                 what the admin page shows of the mock
 //
 // and the admin page (page.go) at /__admin/, whose files need no token.
+// All but health refuse a Host that is no name of this host on loopback
+// without a token (admin_host.go).
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
+	path := strings.TrimSuffix(r.URL.Path, "/")
+	if path != adminPrefix+"/health" && s.refuseForeignHost(w, r) {
+		return
+	}
 	if servePage(w, r) {
 		return
 	}
-	path := strings.TrimSuffix(r.URL.Path, "/")
 	if r.Method == http.MethodDelete {
 		// DELETE /__admin/faults/$ID with $ID empty must not remove every
 		// fault, nor DELETE /__admin/requests/$SEQ empty the journal.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -294,6 +295,60 @@ func TestAdminRefusesCrossSiteChanges(t *testing.T) {
 	adminChecks(t, send("DELETE", "/faults/f1", "", map[string]string{"Sec-Fetch-Site": "none"}), hasStatus(204)) // typed in the address bar
 	if f := ts.Faults(); len(f) != 1 || f[0].Status != 504 {
 		t.Errorf("faults: got %+v, want f2 alone", f)
+	}
+}
+
+// TestAdminRefusesForeignHosts: on loopback with no token, the admin API
+// answers only requests naming this host (an IP address, localhost, a name
+// under .localhost, the machine's host name, or one given with
+// WithAdminHosts): a web page that points a DNS name of its own at
+// 127.0.0.1 (DNS rebinding) gets 403 for its reads and its changes alike.
+// Health, the service's calls and requests with the token are not checked.
+func TestAdminRefusesForeignHosts(t *testing.T) {
+	t.Parallel()
+	send := func(url, host, token string) adminResult {
+		req := mustRequest(t, "GET", url, "")
+		req.Host = host
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		return doAdmin(t, req)
+	}
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithAdminHosts("Mock.Test:8080", "ci-mock."))
+	port := strings.TrimPrefix(ts.URL[strings.LastIndex(ts.URL, ":"):], ":")
+	for _, host := range []string{"", "127.0.0.1:" + port, "127.0.0.1", "[::1]:" + port, "localhost:" + port, "LOCALHOST.",
+		"app.localhost:" + port, "mock.test", "MOCK.TEST:" + port, "ci-mock:" + port} {
+		adminChecks(t, send(ts.URL+"/__admin/faults", host, ""), hasStatus(200))
+	}
+	if h, err := os.Hostname(); err == nil && h != "" {
+		adminChecks(t, send(ts.URL+"/__admin/faults", h+":"+port, ""), hasStatus(200))
+	}
+	for _, host := range []string{"attacker.example:" + port, "attacker.example", "localhost.attacker.example", "mock.test.attacker.example"} {
+		for _, path := range []string{"/faults", "/requests", "/requests/1", "/info", "/", "/nope"} {
+			r := send(ts.URL+"/__admin"+path, host, "")
+			adminChecks(t, r, hasAdminError(403, adminForbidden), bodyContains("DNS rebinding"), bodyContains("--admin-host"))
+		}
+		req := mustRequest(t, "POST", ts.URL+"/__admin/faults", `{"drop":true}`)
+		req.Host = host
+		adminChecks(t, doAdmin(t, req), hasAdminError(403, adminForbidden))
+		adminChecks(t, send(ts.URL+"/__admin/health", host, ""), hasStatus(200))
+		adminChecks(t, send(ts.URL+asmx.ServicePath+"/ReturnProvinces?strAtmServiceKey=k", host, ""), hasStatus(200))
+	}
+	if f := ts.Faults(); len(f) != 0 {
+		t.Fatalf("a foreign host added faults: %+v", f)
+	}
+
+	// With a token, or with any host allowed, names are not checked.
+	withToken := NewTestServer(t, WithDataset(smallDataset()), WithAdminToken("tok"))
+	adminChecks(t, send(withToken.URL+"/__admin/faults", "attacker.example", "tok"), hasStatus(200))
+	adminChecks(t, send(withToken.URL+"/__admin/faults", "attacker.example", ""), hasAdminError(401, adminUnauthorized))
+	anyHost := NewTestServer(t, WithDataset(smallDataset()), WithAdminHosts("*"))
+	adminChecks(t, send(anyHost.URL+"/__admin/faults", "attacker.example", ""), hasStatus(200))
+
+	for _, bad := range []string{"", " ", "a b", "http://mock.test/", "user@mock.test"} {
+		if _, err := New(WithAdminHosts(bad)); err == nil || !strings.Contains(err.Error(), "admin host") {
+			t.Errorf("WithAdminHosts(%q): got %v, want an error naming the admin host", bad, err)
+		}
 	}
 }
 

@@ -32,10 +32,11 @@ type config struct {
 	logger         *slog.Logger
 	replayer       Replayer
 	onMiss         MissPolicy
-	journalSize    int     // requests the journal keeps; 0 keeps none
-	journalBodyMax int     // bytes the journal keeps of each request and answer
-	faults         []Fault // faults active from the start
-	adminToken     string  // bearer token the admin API requires; empty: none
+	journalSize    int      // requests the journal keeps; 0 keeps none
+	journalBodyMax int      // bytes the journal keeps of each request and answer
+	faults         []Fault  // faults active from the start
+	adminToken     string   // bearer token the admin API requires; empty: none
+	adminHosts     []string // names the admin API answers on loopback without a token (WithAdminHosts)
 	errorForm      asmx.ErrorForm
 	tls            bool         // test servers serve HTTPS (WithTLS)
 	shape          *shape.Shape // how results are written; nil: shape.Default()

@@ -303,7 +303,7 @@ func TestHelpNamesOwnFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"serve", "--help"}, "--admin-token from ATMKIT_ADMIN_TOKEN"},
+		{[]string{"serve", "--help"}, "--admin-host from ATMKIT_ADMIN_HOST"},
 		{[]string{"record", "--help"}, "--ca-cert from ATMKIT_CA_CERT"},
 		{[]string{"bench", "--help"}, "--atms-scale from ATMKIT_ATMS_SCALE"},
 		{[]string{"fixtures", "generate", "--help"}, "--atms from ATMKIT_ATMS"},

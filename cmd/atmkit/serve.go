@@ -24,6 +24,7 @@ type serveFlags struct {
 
 	config      string // --config: YAML file of settings (config.go)
 	adminToken  string
+	adminHosts  cli.List // --admin-host: names the admin API answers on loopback without a token
 	journalSize int
 	journalBody int // --journal-body-max
 	faults      cli.Faults
@@ -55,6 +56,7 @@ func (f *serveFlags) register(m *Main) *flag.FlagSet {
 	fs.Int64Var(&f.maxBody, "max-body", mockserver.DefaultMaxBodyBytes, "largest request body in bytes (the default is ASP.NET's maxRequestLength, 4096 KB); larger ones get ASP.NET's refusal, 500 in the binding's form")
 	fs.StringVar(&f.config, "config", "", "YAML file of settings keyed by flag name; flags and ATMKIT_* variables override it")
 	fs.StringVar(&f.adminToken, "admin-token", "", "bearer token the admin API (/__admin/*, but health and the admin page's own files) requires; the admin page (/__admin/) asks for it; empty: none")
+	fs.Var(&f.adminHosts, "admin-host", "host name the admin API answers when called on loopback with no --admin-token (repeatable; also ATMKIT_ADMIN_HOST=a,b), besides IP addresses, localhost, *.localhost, this host's name and the --addr host; other names get 403, which keeps web pages out (DNS rebinding); * allows any")
 	fs.IntVar(&f.journalSize, "journal-size", mockserver.DefaultJournalSize, "requests the journal keeps for GET /__admin/requests (0: none)")
 	fs.IntVar(&f.journalBody, "journal-body-max", mockserver.DefaultJournalBodyMax, "bytes the journal keeps of each request and each answer: headers (up to half) and the body's first bytes, the rest cut and marked (0: no headers or bodies)")
 	fs.Var(&f.faults, "fault", "fault to inject (repeatable), e.g. 'op=ReturnProvinces,binding=soap12,delay=300ms' or 'code=Client,text=\"Bad request, try again\"' (double quotes around a value with a comma or semicolon; \\\" and \\\\ inside); or its JSON form. "+
@@ -118,6 +120,7 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 		mockserver.WithMaxBodyBytes(f.maxBody),
 		mockserver.WithLogger(logger),
 		mockserver.WithAdminToken(f.adminToken),
+		mockserver.WithAdminHosts(cli.AdminHosts(f.addr, f.adminHosts)...),
 		mockserver.WithJournalSize(f.journalSize),
 		mockserver.WithJournalBodyMax(f.journalBody),
 		mockserver.WithDetailedErrors(f.detailedErrors),
@@ -191,6 +194,7 @@ func (m *Main) checkServeFlags(fs *flag.FlagSet, f *serveFlags) error {
 		cli.Bad("journal-size", cli.When(f.journalSize < 0, "must not be negative (0 turns the journal off)")),
 		cli.Bad("journal-body-max", cli.When(f.journalBody < 0, "must not be negative (0 keeps no headers or bodies)")),
 		cli.Bad("timeout", cli.When(f.reach.Timeout <= 0, "must be positive, e.g. 30s")),
+		cli.Bad("admin-host", cli.CheckAdminHosts(f.adminHosts)),
 		cli.Bad("admin-token", cli.When(f.adminToken != strings.TrimSpace(f.adminToken) || strings.ContainsAny(f.adminToken, "\r\n"),
 			"white space at its ends or a line break; a bearer token cannot carry them")),
 	)

@@ -187,6 +187,46 @@ func TestServeAdminTokenAndJournalSize(t *testing.T) {
 	}
 }
 
+// TestServeAdminHost: serve on loopback with no token refuses the admin
+// API to a Host that names no host of this machine (DNS rebinding), 403,
+// and takes the names of --admin-host and ATMKIT_ADMIN_HOST.
+func TestServeAdminHost(t *testing.T) {
+	t.Parallel()
+	getAs := func(url, host string) (int, string) {
+		req, err := http.NewRequest(http.MethodGet, url, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("GET %s as %s: %v", url, host, err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	base, _, _ := startServe(t, nil, "--admin-host", "flag.test", "--admin-host", "flag2.test")
+	fromEnv, _, _ := startServe(t, map[string]string{"ATMKIT_ADMIN_HOST": "env.test, env2.test"})
+	for _, c := range []struct{ base, host string }{{base, "flag.test"}, {base, "FLAG2.test:8080"}, {base, "localhost"},
+		{fromEnv, "env.test"}, {fromEnv, "env2.test:8080"}} {
+		code, body := getAs(c.base+"/__admin/faults", c.host)
+		wantStatus(t, "GET /__admin/faults as "+c.host, code, 200, body)
+	}
+	code, body := getAs(fromEnv+"/__admin/faults", "flag.test")
+	wantStatus(t, "GET /__admin/faults as a name not given", code, 403, body)
+	code, body = getAs(base+"/__admin/faults", "attacker.example")
+	wantStatus(t, "GET /__admin/faults as attacker.example", code, 403, body)
+	if !strings.Contains(body, "--admin-host") {
+		t.Errorf("the refusal does not say how to allow a name: %s", body)
+	}
+	code, body = getAs(base+"/__admin/health", "attacker.example")
+	wantStatus(t, "health as attacker.example", code, 200, body)
+	if code, _, stderr := runAtmkit(nil, "serve", "--admin-host", "http://mock.test/"); code != 2 || !strings.Contains(stderr, "--admin-host") {
+		t.Errorf("serve --admin-host with a URL: exit %d, stderr %q; want 2 naming the flag", code, stderr)
+	}
+}
+
 // TestServeAdminPage: the banner names the admin page, and the page is
 // served at that URL without the token, while the admin API still wants
 // it; GET /__admin/info tells the page a token is needed.

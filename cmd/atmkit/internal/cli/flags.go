@@ -451,3 +451,26 @@ func Names(values []string) (names []string, list bool) {
 	}
 	return names, list
 }
+
+// AdminHosts are the names serve's admin API answers on loopback without a
+// token besides the built-in ones (mockserver.WithAdminHosts): those of
+// --admin-host, and the host of --addr when it is a name (serve --addr
+// mock.test:8080).
+func AdminHosts(addr string, hosts []string) []string {
+	if h, _, err := net.SplitHostPort(addr); err == nil && h != "" && net.ParseIP(h) == nil {
+		return append([]string{h}, hosts...)
+	}
+	return hosts
+}
+
+// CheckAdminHosts checks the names of --admin-host: host names, a port
+// allowed, or * for any.
+func CheckAdminHosts(names []string) string {
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		if n == "" || n != "*" && strings.ContainsAny(n, " \t\r\n/\\@?#*") {
+			return "want host names such as mock.test (a port is ignored), or * for any"
+		}
+	}
+	return ""
+}
