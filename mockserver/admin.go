@@ -129,7 +129,7 @@ var crossOrigin = http.NewCrossOriginProtection()
 // serveAdmin answers the admin API under /__admin:
 //
 //	GET    /__admin/health               {"status":"ok"} (no token needed)
-//	GET    /__admin/requests             the journal (?operation=&binding=&status=&since=&limit=&summary=), and lastSeq
+//	GET    /__admin/requests             the journal (?operation=&binding=&status=&since=&limit=&summary=), matched and lastSeq
 //	GET    /__admin/requests/{seq}       one entry of the journal
 //	DELETE /__admin/requests             empties the journal
 //	GET    /__admin/faults               the active faults
@@ -243,15 +243,27 @@ func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
-		list := s.journal.read(match, f.Limit, !summary)
+		// matched counts the entries the filter takes before limit keeps
+		// the newest: a reader polling with since and limit sees from it
+		// how many calls came that it did not get.
+		matched := 0
+		counted := func(r *journalRecord) bool {
+			if match(r) {
+				matched++
+				return true
+			}
+			return false
+		}
+		list := s.journal.read(counted, f.Limit, !summary)
 		// lastSeq is read after the list, so that it is at least the seq
 		// of every entry listed: a reader polling with since sees from it
 		// that the mock started anew (its calls count from 1 again).
 		writeAdminJSON(w, http.StatusOK, struct {
 			Requests []JournalEntry `json:"requests"`
+			Matched  int            `json:"matched"`
 			LastSeq  uint64         `json:"lastSeq"`
 			Held     []HeldCall     `json:"held"`
-		}{nonNil(list), s.journal.last(), s.held.list()})
+		}{nonNil(list), matched, s.journal.last(), s.held.list()})
 	case http.MethodDelete:
 		s.journal.reset()
 		w.WriteHeader(http.StatusNoContent)

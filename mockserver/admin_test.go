@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -139,7 +140,7 @@ func TestAdminAPI(t *testing.T) {
 		t.Errorf("binding=get: got %d requests, want 2", len(got))
 	}
 	adminChecks(t, admin(t, "DELETE", a+"/requests", "", ""), hasStatus(204))
-	adminChecks(t, admin(t, "GET", a+"/requests", "", ""), bodyContains(`{"requests":[],"lastSeq":3,"held":[]}`))
+	adminChecks(t, admin(t, "GET", a+"/requests", "", ""), bodyContains(`{"requests":[],"matched":0,"lastSeq":3,"held":[]}`))
 
 	// Reference lists.
 	r = admin(t, "GET", a+"/cities", "", "")
@@ -416,6 +417,44 @@ func TestAdminRequestsLastSeq(t *testing.T) {
 	}
 }
 
+// TestAdminRequestsMatched: GET /__admin/requests counts the entries its
+// filters (since included) match before limit keeps the newest, so that a
+// reader polling with since and limit knows how many calls it did not
+// get.
+func TestAdminRequestsMatched(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	for _, op := range []string{asmx.OpReturnProvinces, asmx.OpReturnInstitutions, asmx.OpReturnProvinces, asmx.OpReturnProvinces, asmx.OpReturnInstitutions} {
+		runChecks(t, call(t, ts.URL, asmx.HTTPGet, op, paramsFor(op, "k")), hasStatus(200))
+	}
+	for _, c := range []struct {
+		query   string
+		matched int
+		seqs    []uint64
+	}{
+		{"", 5, []uint64{1, 2, 3, 4, 5}},
+		{"?limit=2&summary=true", 5, []uint64{4, 5}},
+		{"?since=1&limit=3", 4, []uint64{3, 4, 5}},
+		{"?operation=ReturnProvinces&limit=1", 3, []uint64{4}},
+		{"?operation=ReturnProvinces&since=3", 1, []uint64{4}},
+		{"?since=5", 0, nil},
+	} {
+		r := admin(t, "GET", ts.URL+"/__admin/requests"+c.query, "", "")
+		adminChecks(t, r, hasStatus(200))
+		var got adminRequests
+		if err := json.Unmarshal([]byte(r.body), &got); err != nil {
+			t.Fatalf("GET /requests%s: %v", c.query, err)
+		}
+		var seqs []uint64
+		for _, e := range got.Requests {
+			seqs = append(seqs, e.Seq)
+		}
+		if got.Matched != c.matched || !slices.Equal(seqs, c.seqs) {
+			t.Errorf("GET /requests%s: got matched %d, seqs %v; want %d, %v", c.query, got.Matched, seqs, c.matched, c.seqs)
+		}
+	}
+}
+
 // TestAdminDeleteWithEmptyID: DELETE /__admin/faults/$ID with $ID empty
 // (an unset variable) removes nothing, where the same path without its
 // slash would remove every fault; DELETE /__admin/requests/ empties nothing.
@@ -554,7 +593,7 @@ func TestAdminJournalOff(t *testing.T) {
 	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
 	adminChecks(t, admin(t, "GET", ts.URL+"/__admin/requests/1", "", ""), hasAdminError(404, adminNotFound),
 		bodyContains("the journal is off (--journal-size 0)"))
-	adminChecks(t, admin(t, "GET", ts.URL+"/__admin/requests", "", ""), bodyContains(`{"requests":[],"lastSeq":0,"held":[]}`))
+	adminChecks(t, admin(t, "GET", ts.URL+"/__admin/requests", "", ""), bodyContains(`{"requests":[],"matched":0,"lastSeq":0,"held":[]}`))
 }
 
 // TestAdminRequestsStatusZero: status=0 lists the calls answered with no

@@ -142,6 +142,7 @@ func TestJournalEntryJSON(t *testing.T) {
 // adminRequests is GET /__admin/requests's answer as Go code reads it.
 type adminRequests struct {
 	Requests []JournalEntry `json:"requests"`
+	Matched  int            `json:"matched"`
 	LastSeq  uint64         `json:"lastSeq"`
 	Held     []HeldCall     `json:"held"`
 }

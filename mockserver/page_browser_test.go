@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -532,4 +533,108 @@ func TestHeldCallsShownInChromium(t *testing.T) {
 	if len(got) != 0 {
 		t.Errorf("held calls after the client gave up: got %+v, want none", got)
 	}
+}
+
+// TestAdminPageCountsCallsNotListedInChromium: more calls than a poll
+// reads (500) between two polls are not lost silently: the list shows the
+// newest and says how many came faster than the page reads, without
+// filters and with one. The test holds the page's journal reads back at
+// the server while it makes a burst of calls, so that the burst comes
+// between two polls. A list read anew that finds more calls than it
+// reads at first says it shows the newest, and counts none as missed.
+func TestAdminPageCountsCallsNotListedInChromium(t *testing.T) {
+	t.Parallel()
+	exe, missing := chromiumPath()
+	requireClient(t, missing)
+	s, err := New(WithDataset(smallDataset()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// gate holds the journal reads of the admin API back while a burst is
+	// made: a read ends before the burst or starts after it.
+	var gate sync.RWMutex
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := serve.Start(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/__admin/requests") {
+			gate.RLock()
+			defer gate.RUnlock()
+		}
+		s.ServeHTTP(w, r)
+	}), serve.Options{Grace: time.Second})
+	t.Cleanup(func() { _ = srv.Close() })
+	base := srv.URL
+	burst := func(n int, op func(i int) string) {
+		t.Helper()
+		gate.Lock()
+		defer gate.Unlock()
+		for i := range n {
+			o := op(i)
+			if st := call(t, base, asmx.HTTPGet, o, paramsFor(o, "k")).status; st != http.StatusOK {
+				t.Fatalf("call %d of a burst (%s): got %d, want 200", i, o, st)
+			}
+		}
+	}
+	provinces := func(int) string { return asmx.OpReturnProvinces }
+	ctx := newBrowser(t, exe)
+	watchProblems(t, ctx)
+	// list is the rows listed, the seqs of the first and last, the count
+	// by the title and the note of the calls not listed.
+	list := func(what string) string {
+		t.Helper()
+		return browserValue(t, ctx, what, chromedp.Evaluate[string](`(() => {
+			const rows = document.querySelectorAll('#call-rows tr');
+			const seq = (r) => r ? r.dataset.seq : '';
+			return [rows.length, seq(rows[0]), seq(rows[rows.length - 1]), document.getElementById('calls-count').textContent,
+				document.getElementById('calls-skipped').textContent].join('|'); })()`))
+	}
+
+	// 250 calls before the page opens: it lists the newest 200 (seq 51 to
+	// 250) and misses none.
+	burst(250, provinces)
+	browse(t, ctx, "open the page", chromedp.Navigate(base+"/__admin/"), chromedp.WaitVisible(`#app`))
+	waitUntil(t, ctx, "the first calls listed", `document.querySelectorAll('#call-rows tr').length === 200`)
+	if got, want := list("read the list"), "200|250|51|(200, the newest)|"; got != want {
+		t.Errorf("the list opened after 250 calls: got %q, want %q", got, want)
+	}
+
+	// 700 calls between two polls (seq 251 to 950): the poll reads the
+	// newest 500, and the page says 200 were not listed.
+	burst(700, provinces)
+	waitUntil(t, ctx, "the burst listed", `(() => { const r = document.querySelector('#call-rows tr'); return r !== null && r.dataset.seq === '950'; })()`)
+	if got, want := list("read the list"), "500|950|451|(500, the newest)|200 calls came faster than the page reads and are not listed; the calls after them are."; got != want {
+		t.Errorf("the list after a burst of 700:\n got %q\nwant %q", got, want)
+	}
+	screenshot(t, ctx, "calls-not-listed")
+
+	// Filtered: the calls of one operation. The note starts anew with the
+	// list; the calls of other operations are not counted as missed.
+	if st := call(t, base, asmx.HTTPGet, asmx.OpReturnInstitutions, paramsFor(asmx.OpReturnInstitutions, "k")).status; st != http.StatusOK {
+		t.Fatalf("ReturnInstitutions: got %d", st)
+	}
+	browserValue(t, ctx, "filter by operation", chromedp.Evaluate[bool](`(() => { const e = document.getElementById('filter-operation');
+		e.value = 'ReturnInstitutions'; e.dispatchEvent(new Event('change', {bubbles: true})); return true; })()`))
+	waitUntil(t, ctx, "the filtered list", `(() => { const r = document.querySelectorAll('#call-rows tr'); return r.length === 1 && r[0].dataset.seq === '951'; })()`)
+	if got, want := list("read the list"), "1|951|951|(1)|"; got != want {
+		t.Errorf("the filtered list: got %q, want %q", got, want)
+	}
+	// 700 calls (seq 952 to 1651): 600 ReturnInstitutions, 100 others.
+	burst(700, func(i int) string {
+		if i%7 == 0 {
+			return asmx.OpReturnProvinces
+		}
+		return asmx.OpReturnInstitutions
+	})
+	waitUntil(t, ctx, "the filtered burst listed", `(() => { const r = document.querySelector('#call-rows tr'); return r !== null && r.dataset.seq === '1651'; })()`)
+	got := list("read the list")
+	if !strings.HasSuffix(got, "|(500, the newest)|100 calls came faster than the page reads and are not listed; the calls after them are.") || !strings.HasPrefix(got, "500|1651|") {
+		t.Errorf("the filtered list after a burst of 600 of its calls: got %q, want 500 rows from seq 1651, 100 calls not listed", got)
+	}
+	if ops := browserValue(t, ctx, "read the operations", chromedp.Evaluate[[]string](
+		`[...new Set([...document.querySelectorAll('#call-rows tr')].map((r) => r.dataset.operation))]`)); !slices.Equal(ops, []string{asmx.OpReturnInstitutions}) {
+		t.Errorf("the filtered list's operations: got %q", ops)
+	}
+	noProblems(t, ctx)
 }

@@ -393,7 +393,7 @@ func TestServeConfigPrecedence(t *testing.T) {
 		wantStatus(t, "env token under a flag", code, 401, body)
 		code, body = get(t, base+"/__admin/requests", "flag-token")
 		wantStatus(t, "flag token", code, 200, body)
-		if strings.TrimSpace(body) != `{"requests":[],"lastSeq":0,"held":[]}` {
+		if strings.TrimSpace(body) != `{"requests":[],"matched":0,"lastSeq":0,"held":[]}` {
 			t.Errorf("requests with --journal-size 0: got %s, want none", body)
 		}
 	})

@@ -71,6 +71,9 @@
   let polling = false;
   let faultsShown = '';   // the faults list as last rendered, to skip equal renders
   let openSeq = 0;        // the call opened, 0 for none
+  let firstRead = true;   // the list is read anew: its first read lists the newest calls
+  let cutAtStart = false; // that first read found more calls than it reads
+  let notListed = 0;      // calls that came faster than the page reads them, since then
   let started = false;
 
   function setState(text) {
@@ -125,6 +128,7 @@
     const warning = $('warning');
     warning.hidden = !info.warning;
     warning.textContent = info.warning ? 'Warning: ' + info.warning : '';
+    $('calls').classList.toggle('replaying', !!info.replay);
     if (!started) {
       started = true;
       fillOptions($('filter-operation'), info.operations);
@@ -165,6 +169,10 @@
   function restart() {
     generation++;
     lastSeq = 0;
+    firstRead = true;
+    cutAtStart = false;
+    notListed = 0;
+    setText('calls-skipped', '');
     $('call-rows').replaceChildren();
     updateCount();
     schedule(0);
@@ -205,7 +213,7 @@
     const q = filterQuery();
     q.set('summary', 'true');
     q.set('since', String(lastSeq));
-    q.set('limit', String(lastSeq === 0 ? firstLimit : pollLimit));
+    q.set('limit', String(firstRead ? firstLimit : pollLimit));
     try {
       const [reqs, faults] = await Promise.all([call('requests?' + q.toString()), call('faults')]);
       if (!$('login').hidden) { // forgotten meanwhile
@@ -220,7 +228,10 @@
         open();
         return;
       }
-      if (gen === generation) addCalls(reqs.requests || []);
+      if (gen === generation) {
+        addCalls(reqs.requests || [], reqs.matched, q.has('operation') || q.has('binding') || q.has('status'));
+        firstRead = false;
+      }
       showHeld(reqs.held || []);
       showFaults(faults.faults || []);
       setState(info.journalSize > 0 ? 'Live: new calls appear as they come.' : 'The journal is off (--journal-size 0): no calls are kept.');
@@ -270,7 +281,9 @@
 
   // callRow is one call of the list, with the test hooks: data-seq,
   // data-operation, data-binding, data-status and, when a fault answered
-  // it, data-fault (the fault's id).
+  // it, data-fault (the fault's id); under replay, data-source (where its
+  // answer came from, as the Source column, which only a replaying mock's
+  // page shows, says).
   function callRow(e) {
     const button = el('button', { type: 'button', class: 'open', 'aria-label': 'Open call ' + e.seq + ' at ' + timeText(e.time) },
       timeText(e.time));
@@ -282,6 +295,7 @@
       'data-binding': e.binding || '',
       'data-status': e.status,
       'data-fault': e.fault || undefined,
+      'data-source': e.source || undefined,
       class: (e.fault ? 'faulted ' : '') + (e.seq === openSeq ? 'opened' : ''),
     },
     el('td', null, button),
@@ -289,12 +303,29 @@
     el('td', null, e.binding || ''),
     el('td', { class: 'status ' + status }, statusText(e)),
     el('td', { class: 'num' }, durationText(e)),
-    el('td', null, e.fault ? e.fault + ' (' + (e.faultKind || 'fault') + ')' : ''));
+    el('td', null, e.fault ? e.fault + ' (' + (e.faultKind || 'fault') + ')' : ''),
+    el('td', { class: 'source' }, e.source || ''));
     return row;
   }
 
-  function addCalls(entries) {
+  // addCalls lists the calls a poll read (oldest first). matched is how
+  // many the filters matched since the last call listed: a poll reads the
+  // newest pollLimit of them, so those before are not listed, and the
+  // page says how many. Without filters the calls' numbers count them
+  // too, those the journal dropped before the page read them included.
+  // The first read lists the newest calls: it misses none.
+  function addCalls(entries, matched, filtered) {
     if (entries.length === 0) return;
+    let missed = typeof matched === 'number' ? Math.max(0, matched - entries.length) : 0;
+    if (firstRead) {
+      cutAtStart = missed > 0;
+    } else {
+      if (!filtered && lastSeq > 0) missed = Math.max(missed, entries[0].seq - lastSeq - 1);
+      if (missed > 0) {
+        notListed += missed;
+        setText('calls-skipped', skippedText(notListed));
+      }
+    }
     const rows = $('call-rows');
     const frag = document.createDocumentFragment();
     for (let i = entries.length - 1; i >= 0; i--) { // newest first
@@ -308,9 +339,15 @@
     updateCount();
   }
 
+  function skippedText(n) {
+    const count = n.toLocaleString('en-US');
+    return n === 1 ? '1 call came faster than the page reads and is not listed; the calls after it are.'
+      : count + ' calls came faster than the page reads and are not listed; the calls after them are.';
+  }
+
   function updateCount() {
     const n = $('call-rows').rows.length;
-    setText('calls-count', n ? '(' + n + (n >= keepRows ? ', the newest' : '') + ')' : '');
+    setText('calls-count', n ? '(' + n + (n >= keepRows || cutAtStart ? ', the newest' : '') + ')' : '');
     $('calls-empty').hidden = n > 0;
     $('calls').hidden = n === 0;
   }
@@ -395,9 +432,21 @@
     fact('status', statusText(e));
     fact('duration', e.duration);
     if (e.fault) fact('fault', e.fault + ' (' + (e.faultKind || '') + ')');
+    if (e.source) fact('source', sourceText(e.source));
     if (e.params) {
       fact('parameters', Object.keys(e.params).sort().map((k) => k + ' = ' + e.params[k]).join('\n'));
     }
+  }
+
+  // sourceText says where a replayed answer came from: a recording
+  // ("atm.yaml#6": a cassette and the interaction's id, as atmkit cassette
+  // list numbers them), the upstream or the fixtures (no recording).
+  function sourceText(source) {
+    if (source === 'fixtures') return 'fixtures (no recording matched: the data set answered)';
+    if (source === 'upstream') return 'upstream (no recording matched: the real deployment answered)';
+    const hash = source.lastIndexOf('#');
+    if (hash < 0) return source;
+    return source + ' (recorded: cassette ' + source.slice(0, hash) + ', interaction ' + source.slice(hash + 1) + ')';
   }
 
   function headerText(h) {
