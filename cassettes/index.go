@@ -78,7 +78,8 @@ type IndexStats struct {
 	// Namespaces are the service namespaces the recorded SOAP calls were
 	// sent in, sorted: the namespace of the deployment they were recorded
 	// from when there is one. With no SOAP call recorded, it is the target
-	// namespace of the WSDL the cassettes hold, else the namespace of a
+	// namespace of the WSDL the cassettes hold, else the namespace of the
+	// bindings a recorded discovery document names, else the namespace of a
 	// typed GET or POST answer's root (XmlSerializer writes it in the
 	// service namespace), else empty.
 	Namespaces []string
@@ -170,6 +171,7 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 		pages: map[pageKey][]*page{}}
 	ix.plain = &view{ix: ix}
 	typedNS := "" // the namespace of the first typed GET/POST root recorded
+	discoNS := "" // the namespace of the first discovery document recorded
 	files, err := Files(paths...)
 	if err != nil {
 		return nil, err
@@ -232,12 +234,17 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 			}
 			ix.add(c, r)
 		}
+		if discoNS == "" {
+			discoNS = fp.discNS
+		}
 		ix.addPages(&fp)
 	}
 	slices.Sort(ix.stats.Namespaces)
-	if len(ix.stats.Namespaces) == 0 { // no SOAP call: the WSDL's, else a typed root's
+	if len(ix.stats.Namespaces) == 0 { // no SOAP call: the WSDL's, else a discovery document's, else a typed root's
 		if ix.wsdl != nil && ix.wsdl.ns != "" {
 			ix.stats.Namespaces = []string{ix.wsdl.ns}
+		} else if discoNS != "" {
+			ix.stats.Namespaces = []string{discoNS}
 		} else if typedNS != "" {
 			ix.stats.Namespaces = []string{typedNS}
 		}
