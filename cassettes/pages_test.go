@@ -18,7 +18,7 @@ import (
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
-// page is a documentation page as a client got it.
+// docPage is a documentation page as a client got it.
 type docPage struct {
 	status int
 	ct     string
