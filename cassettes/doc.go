@@ -49,6 +49,8 @@
 // recordings. [Index.Gaps] lists what cannot be served in some binding. A
 // lookup is one map access, whatever the cassettes' size. Recorded key
 // rejections answer only callers whose key the replaying server rejects.
+// The recorded WSDL, help pages and discovery documents answer the same
+// documentation requests ([Index.RecordedWSDL], [Index.RecordedDoc]).
 //
 // With [WithUpstream], calls with no recording go to a live deployment
 // ([Upstream]: its URL, the cassette new episodes are recorded into, the

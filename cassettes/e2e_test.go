@@ -258,8 +258,9 @@ func TestReplayRecordedErrors(t *testing.T) {
 }
 
 // TestIndexNamespaceWithoutSOAP: cassettes without a SOAP call still name
-// the deployment's namespace, from the WSDL they hold, else from a typed
-// GET answer's root; a node root names none.
+// the deployment's namespace, from the WSDL they hold, else from a
+// discovery document, else from a typed GET answer's root; a node root
+// names none.
 func TestIndexNamespaceWithoutSOAP(t *testing.T) {
 	t.Parallel()
 	const ns = "urn:moved:atm"
@@ -287,6 +288,9 @@ func TestIndexNamespaceWithoutSOAP(t *testing.T) {
 	get := asmx.ServicePath + "/ReturnProvinces?strAtmServiceKey=" + testKey
 	if st := record(get, asmx.ServicePath+"?WSDL"); !slices.Equal(st.Namespaces, []string{ns}) {
 		t.Errorf("GET and the WSDL: namespaces %q, want [%s]", st.Namespaces, ns)
+	}
+	if st := record(get, asmx.ServicePath+"?disco"); !slices.Equal(st.Namespaces, []string{ns}) {
+		t.Errorf("GET and the discovery document: namespaces %q, want [%s]", st.Namespaces, ns)
 	}
 	if st := record(get); len(st.Namespaces) != 0 {
 		t.Errorf("GET of a node result alone: namespaces %q, want none", st.Namespaces)

@@ -31,13 +31,18 @@ import (
 // and POST answers are the same document, so each serves the other).
 // An answer recorded in another binding is re-wrapped (see Replay).
 // Recorded key rejections (KeyRejected) are kept apart: they answer only
-// callers whose key the replaying server rejects.
+// callers whose key the replaying server rejects. The deployment's own
+// WSDL, help pages and discovery documents are served for the
+// documentation requests (mockserver.WSDLReplayer, mockserver.DocReplayer),
+// and its answers to requests that are no call for the same requests
+// (mockserver.RequestReplayer).
 type Index struct {
 	mu       sync.RWMutex // guards the maps, the entries' answers and stats
 	entries  map[string]*entry
 	byOp     map[string][]*entry
 	rejected map[string][]*rendition // operation → recorded key rejections, in recorded order
 	raw      map[string]*rawEntry    // recorded.RequestKey → answers to a request that is no call
+	pages    map[pageKey][]*page     // documentation request → the deployments' own pages (pages.go)
 	samples  map[string]*opSamples   // operation → answers that show its result's layout
 	wsdl     *wsdlRoots              // the first WSDL the cassettes hold, or nil
 	wsdlBody []byte                  // that WSDL as recorded
@@ -60,6 +65,11 @@ type IndexStats struct {
 	// of an operation (a parameter missing or not converting, an unknown
 	// operation): the deployment's errors, replayed to the same request.
 	Requests int
+	// Pages counts the documentation pages recorded (help pages and
+	// discovery documents of either .asmx file), served to the same
+	// documentation request by a mock in the namespace of the deployment
+	// they were recorded from.
+	Pages int
 	// WSDL names the recorded WSDL the index reads result layouts from
 	// (file#id), or is empty.
 	WSDL string
@@ -68,7 +78,8 @@ type IndexStats struct {
 	// Namespaces are the service namespaces the recorded SOAP calls were
 	// sent in, sorted: the namespace of the deployment they were recorded
 	// from when there is one. With no SOAP call recorded, it is the target
-	// namespace of the WSDL the cassettes hold, else the namespace of a
+	// namespace of the WSDL the cassettes hold, else the namespace of the
+	// bindings a recorded discovery document names, else the namespace of a
 	// typed GET or POST answer's root (XmlSerializer writes it in the
 	// service namespace), else empty.
 	Namespaces []string
@@ -156,9 +167,11 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 		o(&cfg)
 	}
 	ix := &Index{entries: map[string]*entry{}, byOp: map[string][]*entry{},
-		rejected: map[string][]*rendition{}, samples: map[string]*opSamples{}, raw: map[string]*rawEntry{}}
+		rejected: map[string][]*rendition{}, samples: map[string]*opSamples{}, raw: map[string]*rawEntry{},
+		pages: map[pageKey][]*page{}}
 	ix.plain = &view{ix: ix}
 	typedNS := "" // the namespace of the first typed GET/POST root recorded
+	discoNS := "" // the namespace of the first discovery document recorded
 	files, err := Files(paths...)
 	if err != nil {
 		return nil, err
@@ -172,11 +185,16 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 		if len(list) == 0 {
 			ix.stats.Empty = append(ix.stats.Empty, f)
 		}
+		var fp filePages
 		for _, i := range list {
 			ix.stats.Interactions++
 			where := fmt.Sprintf("%s#%d", f, i.ID)
 			source := fmt.Sprintf("%s#%d", filepath.Base(f), i.ID)
-			if ix.wsdl == nil && i.Response.Code == http.StatusOK && (Recording{Method: i.Request.Method, URL: i.Request.URL}).IsWSDL() {
+			isWSDL := i.Response.Code == http.StatusOK && (Recording{Method: i.Request.Method, URL: i.Request.URL}).IsWSDL()
+			if isWSDL && fp.wsdlNS == "" {
+				fp.wsdlNS = rootTargetNamespace(i.Response.Body)
+			}
+			if ix.wsdl == nil && isWSDL {
 				if w, err := readWSDLRoots([]byte(i.Response.Body)); err == nil {
 					ix.wsdl, ix.stats.WSDL, ix.wsdlBody = w, where, []byte(i.Response.Body)
 				}
@@ -184,13 +202,22 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 			}
 			c, ok := recorded.CallOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body)
 			if !ok {
+				if k, p, ok := pageOf(i, source); ok {
+					fp.add(k, p)
+					continue
+				}
 				ix.addRaw(i, where, source)
 				continue
 			}
 			ix.stats.Calls++
 			if c.Binding.IsSOAP() {
-				if ns := recorded.SOAPNamespace(i.Request.Headers, i.Request.Body); ns != "" && !slices.Contains(ix.stats.Namespaces, ns) {
-					ix.stats.Namespaces = append(ix.stats.Namespaces, ns)
+				if ns := recorded.SOAPNamespace(i.Request.Headers, i.Request.Body); ns != "" {
+					if !slices.Contains(ix.stats.Namespaces, ns) {
+						ix.stats.Namespaces = append(ix.stats.Namespaces, ns)
+					}
+					if !slices.Contains(fp.soapNS, ns) {
+						fp.soapNS = append(fp.soapNS, ns)
+					}
 				}
 			} else if typedNS == "" && i.Response.Code == http.StatusOK && c.Binding != asmx.JSON {
 				typedNS = typedRootNamespace(i.Response.Body)
@@ -207,15 +234,22 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 			}
 			ix.add(c, r)
 		}
+		if discoNS == "" {
+			discoNS = fp.discNS
+		}
+		ix.addPages(&fp)
 	}
 	slices.Sort(ix.stats.Namespaces)
-	if len(ix.stats.Namespaces) == 0 { // no SOAP call: the WSDL's, else a typed root's
+	if len(ix.stats.Namespaces) == 0 { // no SOAP call: the WSDL's, else a discovery document's, else a typed root's
 		if ix.wsdl != nil && ix.wsdl.ns != "" {
 			ix.stats.Namespaces = []string{ix.wsdl.ns}
+		} else if discoNS != "" {
+			ix.stats.Namespaces = []string{discoNS}
 		} else if typedNS != "" {
 			ix.stats.Namespaces = []string{typedNS}
 		}
 	}
+	ix.settlePages()
 	if cfg.upstream.URL != "" {
 		if cfg.upstream.Namespace == "" && len(ix.stats.Namespaces) == 1 {
 			cfg.upstream.Namespace = ix.stats.Namespaces[0]
@@ -271,8 +305,8 @@ type rawEntry struct {
 
 // addRaw indexes the answer to a recorded request that is no call by the
 // request's key (recorded.RequestKey: method, path, scrubbed query and
-// body). Requests for the documentation (GETs of service.asmx) are not
-// kept: the server writes its own.
+// body). Requests for the documentation (GETs of service.asmx) are kept
+// apart (pages.go) or not at all.
 func (ix *Index) addRaw(i *cassette.Interaction, where, source string) {
 	if i.Request.Method == http.MethodGet && !strings.Contains(strings.ToLower(i.Request.URL), ".asmx/") {
 		return

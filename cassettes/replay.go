@@ -29,6 +29,11 @@ type rewrapKey struct {
 // RecordedWSDL implements mockserver.WSDLReplayer (Index.RecordedWSDL).
 func (v *view) RecordedWSDL() ([]byte, string, bool) { return v.ix.RecordedWSDL() }
 
+// RecordedDoc implements mockserver.DocReplayer as the index does.
+func (v *view) RecordedDoc(q mockserver.DocRequest) (mockserver.RecordedDoc, bool) {
+	return v.ix.RecordedDoc(q)
+}
+
 // ReplayRequest implements mockserver.RequestReplayer (Index.ReplayRequest).
 func (v *view) ReplayRequest(r *http.Request, body []byte) (mockserver.ReplayAnswer, bool) {
 	return v.ix.ReplayRequest(r, body)

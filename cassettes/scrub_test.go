@@ -122,6 +122,23 @@ func TestScrubKeyPartOfAPlaceholder(t *testing.T) {
 	}
 }
 
+// TestScrubHTMLPage: a help page that links to the query it was asked
+// with keeps everything but the key, even a key too short to be swept
+// elsewhere (an HTML page is no form).
+func TestScrubHTMLPage(t *testing.T) {
+	t.Parallel()
+	for _, key := range []string{testKey, "k1"} {
+		i := interaction("GET", "http://h/service/service.asmx?op=ReturnProvinces&strAtmServiceKey="+key, "", "")
+		i.Response.Headers.Set("Content-Type", "text/html; charset=utf-8")
+		i.Response.Body = `<a href="service.asmx?op=ReturnProvinces&amp;strAtmServiceKey=` + key + `">this page</a> <a href='service.asmx?STRATMSERVICEKEY=` + key + `&op=x'>x</a>`
+		cassettes.Scrub(i)
+		want := `<a href="service.asmx?op=ReturnProvinces&amp;strAtmServiceKey=REDACTED">this page</a> <a href='service.asmx?STRATMSERVICEKEY=REDACTED&op=x'>x</a>`
+		if got := i.Response.Body; got != want {
+			t.Errorf("key %q: got %q, want %q", key, got, want)
+		}
+	}
+}
+
 // FuzzScrub builds a request carrying a key in one of the five bindings,
 // with fuzzed other parameters and trailing body text, and checks that the
 // key never survives the scrubbing, in any encoding.

@@ -7,8 +7,12 @@ import (
 )
 
 // serveDisco answers GET service.asmx?disco: the DISCO discovery document
-// ASMX serves, pointing at the WSDL and at the two SOAP bindings.
-func (s *Server) serveDisco(w http.ResponseWriter, r *http.Request) {
+// ASMX serves, pointing at the WSDL and at the two SOAP bindings; under
+// replay, the deployment's own when it was recorded (replay_docs.go).
+func (s *Server) serveDisco(w http.ResponseWriter, r *http.Request, ex *exchange) {
+	if s.replayer != nil && s.replayDoc(w, r, ex, false) {
+		return
+	}
 	writeDoc(w, asmx.ContentTypeXML, appendDisco(nil, s.cfg.namespace, serviceURL(r)))
 }
 

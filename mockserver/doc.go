@@ -110,7 +110,9 @@
 // an answer from the data set (MissFixtures). A Replayer that is also a
 // ShapedReplayer re-wraps answers recorded in one binding for another, with
 // the server's shape; a KeyRejectionReplayer serves recorded key rejections
-// to callers whose key the server rejects.
+// to callers whose key the server rejects; a WSDLReplayer and a DocReplayer
+// serve the deployment's own WSDL, help pages and discovery documents,
+// their addresses moved to the server's.
 //
 // # Shapes
 //

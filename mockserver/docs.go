@@ -60,24 +60,28 @@ func parseDocsQuery(raw string) (docsRequest, string, bool) {
 
 // serveDocs answers GET and HEAD of /service/service.asmx: the WSDL, the
 // discovery document or the HTML help pages. A fault on operation WSDL
-// applies to the first two, never to the help pages.
+// applies to the first two, never to the help pages. A replaying server
+// serves the deployment's own WSDL, discovery document and help pages
+// where the recordings hold them (wsdl.go, replay_docs.go).
 func (s *Server) serveDocs(w http.ResponseWriter, r *http.Request, ex *exchange) {
 	kind, op, hasOp := parseDocsQuery(r.URL.RawQuery)
 	switch {
 	case kind == docsWSDL || kind == docsDisco:
 		ex.describes = true
-		serve := s.serveWSDL
+		serve := func(w http.ResponseWriter) { s.serveWSDL(w, r) }
 		if kind == docsDisco {
-			serve = s.serveDisco
+			serve = func(w http.ResponseWriter) { s.serveDisco(w, r, ex) }
 		}
-		if s.faults.active.Load() != 0 && s.injectFault(w, ex, opWSDL, 0, func(w http.ResponseWriter) { serve(w, r) }) {
+		if s.faults.active.Load() != 0 && s.injectFault(w, ex, opWSDL, 0, serve) {
 			return
 		}
-		serve(w, r)
+		serve(w)
 	case kind == docsSchema:
 		s.serveSchema(w, op)
 	case kind == docsWSDLNotFound:
 		writeDocsError(w, wsdlNotFound)
+	case s.replayer != nil && s.replayDoc(w, r, ex, false):
+		// the deployment's own help page, recorded (replay_docs.go)
 	case hasOp:
 		s.serveOperationHelp(w, r, op)
 	default:

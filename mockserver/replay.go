@@ -85,6 +85,84 @@ type WSDLReplayer interface {
 	RecordedWSDL() (body []byte, targetNamespace string, ok bool)
 }
 
+// DocReplayer is a Replayer that holds the deployment's own documentation
+// pages, recorded: its HTML help pages (GET service.asmx, ?op=Name) and
+// its discovery document (?disco), of either .asmx file. A replaying server
+// serves the recording of the same documentation request, its addresses
+// moved to the server's own (see docs/record-replay.md), instead of the
+// page it writes; a request with no recording gets the server's own page.
+//
+// It is a sibling of WSDLReplayer, not its generalisation: the WSDL is one
+// document per deployment, served for any ?WSDL request and read for result
+// layouts, where a help page is one of many, told apart by the query.
+type DocReplayer interface {
+	Replayer
+	// RecordedDoc returns the answer recorded to a documentation request
+	// like q, recorded from a deployment in q.Namespace; ok is false when
+	// there is none.
+	RecordedDoc(q DocRequest) (doc RecordedDoc, ok bool)
+}
+
+// DocKind is the documentation a GET of an .asmx file asks for.
+type DocKind int
+
+// Documentation kinds a DocReplayer answers.
+const (
+	// DocHelp is an HTML help page: the operation list, or with ?op= one
+	// operation's page.
+	DocHelp DocKind = iota + 1
+	// DocDisco is the discovery document (?disco).
+	DocDisco
+)
+
+// DocRequest is a documentation request as ASMX reads its query (see
+// ReadDocRequest).
+type DocRequest struct {
+	Kind DocKind
+	// JSON is true for a request of /service-v2.asmx, false for one of
+	// /service/service.asmx.
+	JSON bool
+	// Op is the operation ?op= names, as given, for a help page; HasOp
+	// says whether the query has an op at all (?op= is one, naming "").
+	Op    string
+	HasOp bool
+	// Query is the raw query, which a recording with the same query
+	// answers first (Mono's help pages also read page, tab and bnd).
+	Query string
+	// Namespace is the replaying server's service namespace: only pages
+	// recorded from a deployment in it describe the server.
+	Namespace string
+}
+
+// RecordedDoc is a recorded documentation page: its status, content type
+// and body as recorded, and the address it was recorded at.
+type RecordedDoc struct {
+	Status      int
+	ContentType string
+	Body        []byte
+	// Address is the absolute URL of the .asmx file the page was recorded
+	// from, as requested: scheme, host and port, the deployment's base
+	// path, the file's path ("http://atm.example.org/app/service/service.asmx").
+	Address string
+	// Source says where it was recorded, for the journal (file#id).
+	Source string
+}
+
+// ReadDocRequest reads the query of a GET of an .asmx file as ASMX does
+// (see docs/asmx.md): ok is true for a request of a help page or of the
+// discovery document, false for the WSDL and the schemas. The caller sets
+// JSON and Namespace.
+func ReadDocRequest(rawQuery string) (q DocRequest, ok bool) {
+	kind, op, hasOp := parseDocsQuery(rawQuery)
+	switch kind {
+	case docsHelp:
+		return DocRequest{Kind: DocHelp, Op: op, HasOp: hasOp, Query: rawQuery}, true
+	case docsDisco:
+		return DocRequest{Kind: DocDisco, Query: rawQuery}, true
+	}
+	return DocRequest{}, false
+}
+
 // ShapedReplayer is a Replayer that re-wraps recorded answers for other
 // bindings and can use the deployment's result shape for it (the GET/POST
 // root of a typed result recorded over SOAP). A server replays through

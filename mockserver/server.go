@@ -193,7 +193,11 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, ex *exchange) {
 		}
 	case wire.HasPrefixFold(path, asmx.JSONPath):
 		rest := path[len(asmx.JSONPath):]
-		if rest == "" || rest[0] != '/' {
+		if rest == "" {
+			s.serveJSONDocs(w, r, ex) // replay_docs.go
+			return
+		}
+		if rest[0] != '/' {
 			http.NotFound(w, r)
 			return
 		}

@@ -191,6 +191,26 @@ func cutBase(path *string, p string) bool {
 	return false
 }
 
+// DocFile reports whether path is one of the two .asmx files itself, at
+// the root or below a base path (/app/service/service.asmx), as a request
+// for its documentation names it; json is true for /service-v2.asmx.
+func DocFile(path string) (json, ok bool) {
+	for _, p := range []string{asmx.ServicePath, asmx.JSONPath} {
+		rest := path
+		if cutBase(&rest, p) && len(rest) == len(p) {
+			return p == asmx.JSONPath, true
+		}
+	}
+	return false, false
+}
+
+// ScrubQuery is a raw query string with the service key replaced by
+// Placeholder, as a recorded request's query holds it.
+func ScrubQuery(raw string) string {
+	s := &scrubber{ph: Placeholder}
+	return s.query(raw)
+}
+
 // RequestKey is the identity of a request for recording and for the
 // Recorder's matcher: the binding and the call's canonical form for calls
 // (key, whitespace, prefixes and parameter order ignored), otherwise the

@@ -64,6 +64,10 @@ var (
 	// xmlOpenKeyRE matches a start tag whose end tag is missing (a torn or
 	// malformed body): its text up to the next tag.
 	xmlOpenKeyRE = regexp.MustCompile(`(?is)(<(?:[^\s<>/:="']+:)?strAtmServiceKey(?:\s(?:[^>"']|"[^"]*"|'[^']*')*)?>)([^<]*)`)
+	// htmlKeyRE matches strAtmServiceKey=value in a link or the text of
+	// an HTML page (the name in any case), the value up to the end of the
+	// query it is in.
+	htmlKeyRE = regexp.MustCompile(`(?i)(strAtmServiceKey=)([^&"'<>\s#]*)`)
 	// jsonKeyRE matches "strAtmServiceKey": "value" in a JSON body.
 	jsonKeyRE = regexp.MustCompile(`(?i)("strAtmServiceKey"\s*:\s*)"((?:[^"\\]|\\.)*)"`)
 )
@@ -344,7 +348,23 @@ func (s *scrubber) body(b, contentType string) string {
 		b = s.xml(b)
 	}
 	mt := strings.ToLower(strings.TrimSpace(strings.SplitN(contentType, ";", 2)[0]))
-	if !strings.Contains(mt, "xml") && strings.Contains(b, "=") {
+	switch {
+	case strings.Contains(mt, "html"):
+		// A page is no form: a key in a link it holds ends where the
+		// link's query does, the rest of the page stays.
+		b = htmlKeyRE.ReplaceAllStringFunc(b, func(m string) string {
+			sub := htmlKeyRE.FindStringSubmatch(m)
+			s.note(sub[2])
+			if dv, err := url.QueryUnescape(sub[2]); err == nil {
+				s.note(dv)
+			}
+			if sub[2] == "" || s.done(sub[2]) {
+				return m
+			}
+			s.n++
+			return sub[1] + s.ph
+		})
+	case !strings.Contains(mt, "xml") && strings.Contains(b, "="):
 		b = s.query(b)
 	}
 	if strings.Contains(b, `"`) {
