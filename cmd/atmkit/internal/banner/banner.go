@@ -136,6 +136,9 @@ func (r *Replay) replayText() string {
 	if st.Requests > 0 {
 		errs = fmt.Sprintf(", and %s to requests read as no call, matched as sent", plural(st.Requests, "error answer"))
 	}
+	if st.Pages > 0 {
+		errs += fmt.Sprintf(", and %s (help pages, ?disco) served as recorded", plural(st.Pages, "documentation page"))
+	}
 	return fmt.Sprintf("%s to %s, matched by operation and parameters%s (%s, %s: %s)",
 		plural(st.Answers, "answer"), plural(st.Calls-st.KeyRejections, "recorded call"), errs,
 		plural(st.Files, "cassette file"), plural(st.Interactions, "interaction"), strings.Join(r.Paths, ", "))
