@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"github.com/atmkit/atmkit/mockserver"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
@@ -15,10 +16,10 @@ import (
 // documents), recorded, for a replaying server (mockserver.DocReplayer).
 
 // pageKey is a documentation request as ASMX reads its query
-// (mockserver.ReadDocRequest), on one of the two .asmx files.
+// (asmx.ParseDocsQuery), on one of the two .asmx files.
 type pageKey struct {
 	json  bool
-	kind  mockserver.DocKind
+	kind  asmx.DocsKind
 	op    string
 	hasOp bool
 }
@@ -57,17 +58,17 @@ func pageOf(i *cassette.Interaction, source string) (pageKey, *page, bool) {
 	if !ok {
 		return pageKey{}, nil, false
 	}
-	q, ok := mockserver.ReadDocRequest(u.RawQuery)
-	if !ok {
+	kind, op, hasOp := asmx.ParseDocsQuery(u.RawQuery)
+	if kind != asmx.DocsHelp && kind != asmx.DocsDisco {
 		return pageKey{}, nil, false
 	}
 	cp := *i
 	recorded.Scrub(&cp, Placeholder)
-	k := pageKey{json: json, kind: q.Kind, op: q.Op, hasOp: q.HasOp}
+	k := pageKey{json: json, kind: kind, op: op, hasOp: hasOp}
 	p := &page{query: recorded.ScrubQuery(u.RawQuery), doc: mockserver.RecordedDoc{
 		Status: cp.Response.Code, ContentType: recorded.HeaderValue(cp.Response.Headers, "Content-Type"),
 		Body: []byte(cp.Response.Body), Address: u.Scheme + "://" + u.Host + u.EscapedPath(), Source: source}}
-	if q.Kind == mockserver.DocDisco {
+	if kind == asmx.DocsDisco {
 		p.ns = discoNamespace(cp.Response.Body)
 	}
 	return k, p, true

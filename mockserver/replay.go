@@ -103,22 +103,11 @@ type DocReplayer interface {
 	RecordedDoc(q DocRequest) (doc RecordedDoc, ok bool)
 }
 
-// DocKind is the documentation a GET of an .asmx file asks for.
-type DocKind int
-
-// Documentation kinds a DocReplayer answers.
-const (
-	// DocHelp is an HTML help page: the operation list, or with ?op= one
-	// operation's page.
-	DocHelp DocKind = iota + 1
-	// DocDisco is the discovery document (?disco).
-	DocDisco
-)
-
-// DocRequest is a documentation request as ASMX reads its query (see
-// ReadDocRequest).
+// DocRequest is a documentation request as ASMX reads its query
+// (asmx.ParseDocsQuery).
 type DocRequest struct {
-	Kind DocKind
+	// Kind is asmx.DocsHelp or asmx.DocsDisco.
+	Kind asmx.DocsKind
 	// JSON is true for a request of /service-v2.asmx, false for one of
 	// /service/service.asmx.
 	JSON bool
@@ -146,21 +135,6 @@ type RecordedDoc struct {
 	Address string
 	// Source says where it was recorded, for the journal (file#id).
 	Source string
-}
-
-// ReadDocRequest reads the query of a GET of an .asmx file as ASMX does
-// (see docs/asmx.md): ok is true for a request of a help page or of the
-// discovery document, false for the WSDL and the schemas. The caller sets
-// JSON and Namespace.
-func ReadDocRequest(rawQuery string) (q DocRequest, ok bool) {
-	kind, op, hasOp := parseDocsQuery(rawQuery)
-	switch kind {
-	case docsHelp:
-		return DocRequest{Kind: DocHelp, Op: op, HasOp: hasOp, Query: rawQuery}, true
-	case docsDisco:
-		return DocRequest{Kind: DocDisco, Query: rawQuery}, true
-	}
-	return DocRequest{}, false
 }
 
 // ShapedReplayer is a Replayer that re-wraps recorded answers for other

@@ -29,24 +29,24 @@ func (s *Server) replayDoc(w http.ResponseWriter, r *http.Request, ex *exchange,
 	if !ok {
 		return false
 	}
-	q, ok := ReadDocRequest(r.URL.RawQuery)
-	if !ok {
+	kind, op, hasOp := asmx.ParseDocsQuery(r.URL.RawQuery)
+	if kind != asmx.DocsHelp && kind != asmx.DocsDisco {
 		return false
 	}
-	q.JSON, q.Namespace = json, s.cfg.namespace
+	q := DocRequest{Kind: kind, JSON: json, Op: op, HasOp: hasOp, Query: r.URL.RawQuery, Namespace: s.cfg.namespace}
 	doc, ok := dr.RecordedDoc(q)
 	if !ok {
 		return false
 	}
 	origin := originOf(r)
 	var body []byte
-	if q.Kind == DocDisco {
+	if q.Kind == asmx.DocsDisco {
 		body = discoAt(doc.Body, origin)
 	} else {
 		body = helpAt(doc.Body, doc.Address, origin, hostOf(r))
 	}
 	ex.source = doc.Source
-	if q.Kind == DocDisco {
+	if q.Kind == asmx.DocsDisco {
 		ex.describes = true // for the journal's filter, as ?disco of service.asmx
 	}
 	writeReplayed(w, ex, ReplayAnswer{Status: doc.Status, ContentType: doc.ContentType, Body: body})

@@ -1,0 +1,57 @@
+package asmx
+
+import "strings"
+
+// DocsKind is what a GET of an .asmx file asks for: the help pages, the
+// WSDL, the discovery document or a schema.
+type DocsKind int
+
+// The documents a GET of an .asmx file asks for (ParseDocsQuery).
+const (
+	DocsHelp         DocsKind = iota + 1 // the operation list, or one operation's page with ?op=
+	DocsWSDL                             // ?WSDL, any case
+	DocsDisco                            // ?disco, any case
+	DocsSchema                           // ?schema=ID, any case: a typed DataSet's schema
+	DocsWSDLNotFound                     // ?wsdl=ID: no service description has that id
+)
+
+// ParseDocsQuery reads the query of a GET of an .asmx file as ASMX does
+// (DiscoveryServerProtocol): a key schema (any case, with a value, even an
+// empty one) asks for the schema its value names, before anything else; a
+// key wsdl with a value asks for the service description of that id, which
+// a service in one namespace does not have ("?wsdl=1"); the values of the
+// pairs without '=' (Request.QueryString[null], joined with commas) that
+// are wsdl or disco, in any case, ask for that document ("?wsdl&x=1" does,
+// "?wsdl&disco" does not); anything else is the help page, for the
+// operation op names. arg is the schema's id or the operation; hasOp says
+// whether the query has an op at all (?op= is one, naming "").
+func ParseDocsQuery(raw string) (kind DocsKind, arg string, hasOp bool) {
+	if raw == "" {
+		return DocsHelp, "", false
+	}
+	values := ParseQuery(raw)
+	get := func(name string) (string, bool) {
+		var vs []string
+		found := false
+		for k, v := range values {
+			if strings.EqualFold(k, name) {
+				vs, found = append(vs, v...), true
+			}
+		}
+		return strings.Join(vs, ","), found
+	}
+	if id, ok := get("schema"); ok {
+		return DocsSchema, id, false
+	}
+	if _, ok := get("wsdl"); ok {
+		return DocsWSDLNotFound, "", false
+	}
+	switch bare := strings.Join(values[""], ","); {
+	case strings.EqualFold(bare, "wsdl"):
+		return DocsWSDL, "", false
+	case strings.EqualFold(bare, "disco"):
+		return DocsDisco, "", false
+	}
+	op, hasOp := get("op")
+	return DocsHelp, op, hasOp
+}
