@@ -808,3 +808,45 @@ func TestLearnSimpleContentFromMono(t *testing.T) {
 		t.Errorf("the served schema:\n%s\nwant Mono's\n%s", got, want)
 	}
 }
+
+// TestLearnHiddenValueColumn learns a DataSet (captured from Mono) whose
+// table has a hidden column that is no key (msdata:hiddenSeq on every row,
+// a province's number atmkit has no data for): the column is kept hidden
+// and generated, where the learner made a shape that did not load (a
+// column with no value); served, the answer has the capture's structure,
+// the hidden attribute included.
+func TestLearnHiddenValueColumn(t *testing.T) {
+	body, err := os.ReadFile(filepath.Join("testdata", "variants", "dataset-hidden-value-get.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	learned, rep, err := learn.Learn(learn.Input{Samples: []learn.Sample{
+		{Binding: learn.HTTPGet, Op: asmx.OpReturnProvinces, Status: 200, Body: body, Where: "hidden-value.xml"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := learned.Result(asmx.OpReturnProvinces)
+	if r == nil || r.DataSet == nil || r.DataSet.TableNamed("Area") == nil {
+		t.Fatalf("ReturnProvinces: %+v, want the DataSet Areas; notes: %v", r, rep.Notes)
+	}
+	seq := r.DataSet.TableNamed("Area").ColumnNamed("Seq")
+	if seq == nil || seq.MappingOf() != shape.MappingHidden || !seq.Generated {
+		t.Errorf("column Seq: %+v, want a hidden generated column", seq)
+	}
+	if !strings.Contains(strings.Join(rep.Unmapped, "\n"), "Areas/Area/Seq (int)") {
+		t.Errorf("the report does not name Seq among the values it could not map: %q", rep.Unmapped)
+	}
+	const ns = "http://sets.atmref.example.org/atmService"
+	served := refdeploy.Collect(t, serve(t, learned, ns), ns, "k", []refdeploy.Call{{Op: asmx.OpReturnProvinces}}, "get")
+	got, err := mocktest.Structure(served[0].Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := mocktest.Structure(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Errorf("served:\n%s\nwant the capture's structure:\n%s", got, want)
+	}
+}
