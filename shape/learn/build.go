@@ -212,6 +212,7 @@ func (l *learner) typeNSOf(n *node, ns string) string {
 func (l *learner) item(k *node, ns, enclosing, result, at string) *shape.Field {
 	f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns)}
 	if k.isLeaf() {
+		l.noteTextClass(k, result, at)
 		f.Type = k.typ
 		if !slices.Contains([]string{"string", "anyURI", "token", "normalizedString"}, f.Type) {
 			f.Type = "string"
@@ -226,8 +227,17 @@ func (l *learner) item(k *node, ns, enclosing, result, at string) *shape.Field {
 	return f
 }
 
+// noteTextClass says, for a value the WSDL declares as a class holding
+// only its text, that atmkit declares it as its text's type.
+func (l *learner) noteTextClass(k *node, result, at string) {
+	if k.textClass != "" {
+		l.note("%s: %s: the WSDL declares it as the class %s holding only its text (XmlText); it is written as its text's type is, and atmkit's WSDL declares it as xs:%s (a class of its text alone is not modelled)", result, at, k.textClass, k.typ)
+	}
+}
+
 // leaf converts a value: mapped, or generated.
 func (l *learner) leaf(k *node, ns, result, at string) *shape.Field {
+	l.noteTextClass(k, result, at)
 	f := &shape.Field{Type: k.typ}
 	switch {
 	case k.text:

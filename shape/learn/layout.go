@@ -154,6 +154,9 @@ func (l *learner) makeGroups() error {
 			}
 		} else if l.info != nil && l.info.ops[op] != nil {
 			r := l.info.ops[op]
+			if r.mixed {
+				l.note("%s: the WSDL declares its result as an XmlNode (mixed content beside xs:any); atmkit's WSDL declares it as an XmlElement (no mixed=\"true\"): the answers are alike, a proxy generated from atmkit's WSDL types the result XmlElement, not XmlNode[] (an XmlNode result's WSDL form is not modelled)", op)
+			}
 			if r.node {
 				k = "node " + string(content)
 			} else {

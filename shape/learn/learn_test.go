@@ -850,3 +850,54 @@ func TestLearnHiddenValueColumn(t *testing.T) {
 		t.Errorf("served:\n%s\nwant the capture's structure:\n%s", got, want)
 	}
 }
+
+// TestLearnWSDLClassesOfText learns from WSDLs captured from Mono: the
+// layered site's, whose languages are items of a class holding only its
+// text (Tongue, an XmlText member), and the nodes site's, whose
+// ReturnInstitutions returns an XmlNode (mixed="true"). The languages are
+// learned as a list of language codes (they were left out: a list of
+// objects atmkit has no data for), and the notes say what atmkit's WSDL
+// declares otherwise.
+func TestLearnWSDLClassesOfText(t *testing.T) {
+	read := func(name string) []byte {
+		data, err := os.ReadFile(filepath.Join("testdata", "variants", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	learned, rep, err := learn.Learn(learn.Input{WSDL: read("layered-wsdl.xml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := mappings(learned); !strings.Contains(got, "Tongues") {
+		t.Errorf("the layered site's WSDL: no languages list Tongues in\n%s", shape.Marshal(learned, ""))
+	}
+	var langs *shape.Field
+	var walk func(fs []*shape.Field)
+	walk = func(fs []*shape.Field) {
+		for _, f := range fs {
+			if f.List == "languages" {
+				langs = f
+			}
+			walk(f.Fields)
+			if f.Item != nil {
+				walk(f.Item.Fields)
+			}
+		}
+	}
+	walk(learned.Result(asmx.OpReturnAllAtms).Fields)
+	if langs == nil || langs.Element != "Tongues" || langs.Item.Element != "Tongue" || langs.Item.Type != "string" {
+		t.Errorf("languages: %+v, want Tongues of Tongue items holding the code", langs)
+	}
+	if n := strings.Join(rep.Notes, "\n"); !strings.Contains(n, "Finding/Sites/Site/Tongues/Tongue: the WSDL declares it as the class Tongue holding only its text") {
+		t.Errorf("the notes do not name the class of text alone:\n%s", n)
+	}
+	_, rep, err = learn.Learn(learn.Input{WSDL: read("nodes-wsdl.xml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Join(rep.Notes, "\n"); !strings.Contains(n, "ReturnInstitutions: the WSDL declares its result as an XmlNode") || strings.Contains(n, "ReturnProvinces: the WSDL declares") {
+		t.Errorf("the notes should name ReturnInstitutions (XmlNode) alone:\n%s", n)
+	}
+}
