@@ -27,9 +27,9 @@ type node struct {
 	// class holding only its text (an XmlText member, no attributes):
 	// written as a string is, the node is a leaf of the text's type.
 	textClass string
-	kids     []*node
-	repeated bool // occurs many times in its parent (maxOccurs unbounded, or seen so)
-	fromWSDL bool // typ comes from the schema (else it is inferred from values)
+	kids      []*node
+	repeated  bool // occurs many times in its parent (maxOccurs unbounded, or seen so)
+	fromWSDL  bool // typ comes from the schema (else it is inferred from values)
 	// anyText: a string that may hold a value of any kind (a DataSet's
 	// string column: ReadXml types every column it infers so).
 	anyText bool
