@@ -302,13 +302,15 @@ func (w *typesWriter) element(s *schemaDoc, b *strings.Builder, f *shape.Field, 
 		}
 		w.declare(s, b, it.Element, ns, occurs, nillable, "s:"+it.Type)
 	case f.List != "":
-		arrayNS := ns
+		// The ArrayOfX type is in its items' namespace (XmlArrayItem's
+		// Namespace, else the list element's), as .NET declares it.
+		it := f.Item
+		arrayNS := it.Namespace.Resolve(w.ns, ns)
 		if arrayNS == "" {
 			arrayNS = s.ns
 		}
 		name := shape.ListTypeName(f)
 		w.declare(s, b, f.Element, ns, occurs, nillable, w.typeRef(w.schemaFor(s, ns), name, arrayNS))
-		it := f.Item
 		w.complexType(name, arrayNS, []*shape.Field{{Element: it.Element, Namespace: it.Namespace, TypeNamespace: it.TypeNamespace,
 			Type: it.Type, Fields: it.Fields}}, ns, true)
 	case len(f.Fields) > 0:
