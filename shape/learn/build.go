@@ -163,6 +163,8 @@ func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
 	for _, k := range kids {
 		kat := at + "/" + k.label()
 		switch {
+		case k.textClass != "" && !k.repeated:
+			out = append(out, l.textClassOf(k, l.leaf(k, ns, result, kat), l.typeNSOf(n, ns)))
 		case k.attr || k.text || k.isLeaf() && !k.repeated:
 			out = append(out, l.leaf(k, ns, result, kat))
 		case k.repeated && k.list != "":
@@ -211,8 +213,13 @@ func (l *learner) typeNSOf(n *node, ns string) string {
 // of namespace enclosing.
 func (l *learner) item(k *node, ns, enclosing, result, at string) *shape.Field {
 	f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns)}
+	if k.isLeaf() && k.textClass != "" {
+		// A class holding only its text: the code is its text.
+		f.Type, f.TypeNamespace = k.textClass, l.typeNamespace(k, k.ns, enclosing)
+		f.Fields = []*shape.Field{{Text: true, Type: k.typ, Value: "language"}}
+		return f
+	}
 	if k.isLeaf() {
-		l.noteTextClass(k, result, at)
 		f.Type = k.typ
 		if !slices.Contains([]string{"string", "anyURI", "token", "normalizedString"}, f.Type) {
 			f.Type = "string"
@@ -227,17 +234,18 @@ func (l *learner) item(k *node, ns, enclosing, result, at string) *shape.Field {
 	return f
 }
 
-// noteTextClass says, for a value the WSDL declares as a class holding
-// only its text, that atmkit declares it as its text's type.
-func (l *learner) noteTextClass(k *node, result, at string) {
-	if k.textClass != "" {
-		l.note("%s: %s: the WSDL declares it as the class %s holding only its text (XmlText); it is written as its text's type is, and atmkit's WSDL declares it as xs:%s (a class of its text alone is not modelled)", result, at, k.textClass, k.typ)
-	}
+// textClassOf wraps the value f of k, which the WSDL declares as a class
+// holding only its text (an XmlText member), in an element of that class:
+// f becomes its text.
+func (l *learner) textClassOf(k *node, f *shape.Field, enclosing string) *shape.Field {
+	outer := &shape.Field{Element: f.Element, Namespace: f.Namespace, Type: k.textClass,
+		TypeNamespace: l.typeNamespace(k, k.ns, enclosing), Fields: []*shape.Field{f}}
+	f.Element, f.Namespace, f.Text = "", "", true
+	return outer
 }
 
 // leaf converts a value: mapped, or generated.
 func (l *learner) leaf(k *node, ns, result, at string) *shape.Field {
-	l.noteTextClass(k, result, at)
 	f := &shape.Field{Type: k.typ}
 	switch {
 	case k.text:

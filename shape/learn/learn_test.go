@@ -855,9 +855,9 @@ func TestLearnHiddenValueColumn(t *testing.T) {
 // layered site's, whose languages are items of a class holding only its
 // text (Tongue, an XmlText member), and the nodes site's, whose
 // ReturnInstitutions returns an XmlNode (mixed="true"). The languages are
-// learned as a list of language codes (they were left out: a list of
-// objects atmkit has no data for), and the notes say what atmkit's WSDL
-// declares otherwise.
+// learned as a list of items of that class, each one's text the language
+// code (they were left out: a list of objects atmkit has no data for, and
+// the languages reported omitted); the notes name the XmlNode result.
 func TestLearnWSDLClassesOfText(t *testing.T) {
 	read := func(name string) []byte {
 		data, err := os.ReadFile(filepath.Join("testdata", "variants", name))
@@ -887,11 +887,14 @@ func TestLearnWSDLClassesOfText(t *testing.T) {
 		}
 	}
 	walk(learned.Result(asmx.OpReturnAllAtms).Fields)
-	if langs == nil || langs.Element != "Tongues" || langs.Item.Element != "Tongue" || langs.Item.Type != "string" {
-		t.Errorf("languages: %+v, want Tongues of Tongue items holding the code", langs)
+	if langs == nil || langs.Element != "Tongues" || langs.Item.Element != "Tongue" || langs.Item.Type != "Tongue" || len(langs.Item.Fields) != 1 ||
+		!langs.Item.Fields[0].Text || langs.Item.Fields[0].Value != "language" {
+		t.Errorf("languages: %+v, want Tongues of Tongue items (class Tongue) whose text is the code", langs)
+	} else if f := langs.Item.Fields[0]; f.Type != "string" {
+		t.Errorf("the code: type %s, want string", f.Type)
 	}
-	if n := strings.Join(rep.Notes, "\n"); !strings.Contains(n, "Finding/Sites/Site/Tongues/Tongue: the WSDL declares it as the class Tongue holding only its text") {
-		t.Errorf("the notes do not name the class of text alone:\n%s", n)
+	if o := strings.Join(rep.Omitted, "\n"); strings.Contains(o, "languages") {
+		t.Errorf("omitted the languages, which the site writes:\n%s", o)
 	}
 	_, rep, err = learn.Learn(learn.Input{WSDL: read("nodes-wsdl.xml")})
 	if err != nil {
