@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
 	"github.com/beevik/etree"
@@ -99,5 +100,51 @@ operations:
 	}
 	if arrayIn != site {
 		t.Errorf("ArrayOfSite is declared in %q, want the items' namespace %q\n%s", arrayIn, site, body)
+	}
+}
+
+// TestWSDLXmlNodeResult serves the built-in shape with ReturnInstitutions
+// returning an XmlNode (type: XmlNode): its result element is declared
+// with mixed content, as .NET and Mono declare an XmlNode (seen on the
+// reference deployment's nodes site); the XmlElement results keep the
+// plain sequence of xs:any.
+func TestWSDLXmlNodeResult(t *testing.T) {
+	sh := shape.Default()
+	sh.Result(asmx.OpReturnInstitutions).Type = shape.NodeXmlNode
+	if err := sh.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	h, err := mockserver.New(mockserver.WithShape(sh))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/service/service.asmx?WSDL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := etree.NewDocument()
+	if err := doc.ReadFromBytes(body); err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range []string{asmx.OpReturnAllAtms, asmx.OpReturnInstitutions, asmx.OpReturnProvinces} {
+		var ct *etree.Element
+		for _, el := range doc.FindElements("//types/schema/element") {
+			if el.SelectAttrValue("name", "") == op+"Response" {
+				ct = el.FindElement("complexType/sequence/element/complexType")
+			}
+		}
+		if ct == nil || ct.FindElement("sequence/any") == nil {
+			t.Fatalf("%s: no result type holding xs:any in\n%s", op, body)
+		}
+		if got, want := ct.SelectAttrValue("mixed", ""), map[bool]string{true: "true"}[op == asmx.OpReturnInstitutions]; got != want {
+			t.Errorf("%s: mixed=%q, want %q", op, got, want)
+		}
 	}
 }

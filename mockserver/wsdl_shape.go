@@ -80,6 +80,12 @@ func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
 	for _, op := range shape.Operations() {
 		r := sh.Result(op)
 		switch {
+		case r != nil && r.Layout == shape.Node && r.Type == shape.NodeXmlNode:
+			// An XmlNode: mixed content beside the xs:any, as .NET and
+			// Mono declare it.
+			pad := "\n" + strings.Repeat(" ", 12)
+			out.ops[op] = wsdlOpTypes{ResultInline: pad + "  <s:complexType mixed=\"true\">" + pad + "    <s:sequence>" +
+				pad + "      <s:any />" + pad + "    </s:sequence>" + pad + "  </s:complexType>"}
 		case r == nil || r.Layout == shape.Node:
 			out.ops[op] = wsdlOpTypes{}
 		case r.Layout == shape.Dataset:

@@ -160,6 +160,9 @@ func (c *checker) checkResult(r *Result, where string) {
 	if r.DataSet != nil {
 		c.addf(r.DataSet.line, where+".dataset", "only a result of layout dataset has a dataset")
 	}
+	if r.Layout == Node && r.Type != "" && r.Type != NodeXmlElement && r.Type != NodeXmlNode {
+		c.addf(r.line, where+".type", "type %q: a node result returns XmlElement (the default) or XmlNode", r.Type)
+	}
 	if r.TypeNamespace != "" && r.Layout != Typed {
 		c.addf(r.line, where+".typeNamespace", "only a typed result has a type namespace")
 	}

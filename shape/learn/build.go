@@ -71,6 +71,9 @@ func (l *learner) build() *shape.Shape {
 	for _, g := range l.groups {
 		if g.def != nil {
 			r := g.def
+			if r.Layout == shape.Node && g.layout == shape.Node && g.nodeType != "" {
+				r.Type = g.nodeType // what the WSDL says holds for the result kept
+			}
 			for i := 2; names[r.Name]; i++ {
 				r.Name = r.Root + strconv.Itoa(i)
 			}
@@ -114,6 +117,9 @@ func (l *learner) build() *shape.Shape {
 		}
 		if g.typeName != "" && g.typeName != r.Root {
 			r.Type = g.typeName
+		}
+		if g.layout == shape.Node {
+			r.Type = g.nodeType
 		}
 		r.Name = r.Root
 		for i := 2; names[r.Name]; i++ {

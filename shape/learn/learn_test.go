@@ -857,7 +857,8 @@ func TestLearnHiddenValueColumn(t *testing.T) {
 // ReturnInstitutions returns an XmlNode (mixed="true"). The languages are
 // learned as a list of items of that class, each one's text the language
 // code (they were left out: a list of objects atmkit has no data for, and
-// the languages reported omitted); the notes name the XmlNode result.
+// the languages reported omitted); ReturnInstitutions is a node result of
+// type XmlNode, the others of the default, XmlElement.
 func TestLearnWSDLClassesOfText(t *testing.T) {
 	read := func(name string) []byte {
 		data, err := os.ReadFile(filepath.Join("testdata", "variants", name))
@@ -896,11 +897,17 @@ func TestLearnWSDLClassesOfText(t *testing.T) {
 	if o := strings.Join(rep.Omitted, "\n"); strings.Contains(o, "languages") {
 		t.Errorf("omitted the languages, which the site writes:\n%s", o)
 	}
-	_, rep, err = learn.Learn(learn.Input{WSDL: read("nodes-wsdl.xml")})
+	nodes, _, err := learn.Learn(learn.Input{WSDL: read("nodes-wsdl.xml")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Join(rep.Notes, "\n"); !strings.Contains(n, "ReturnInstitutions: the WSDL declares its result as an XmlNode") || strings.Contains(n, "ReturnProvinces: the WSDL declares") {
-		t.Errorf("the notes should name ReturnInstitutions (XmlNode) alone:\n%s", n)
+	for _, op := range []string{asmx.OpReturnAllAtms, asmx.OpReturnInstitutions, asmx.OpReturnProvinces} {
+		want := ""
+		if op == asmx.OpReturnInstitutions {
+			want = shape.NodeXmlNode
+		}
+		if r := nodes.Result(op); r == nil || r.Layout != shape.Node || r.Type != want {
+			t.Errorf("the nodes site's %s: %+v, want a node result of type %q", op, r, want)
+		}
 	}
 }
