@@ -911,3 +911,48 @@ func TestLearnWSDLClassesOfText(t *testing.T) {
 		}
 	}
 }
+
+// TestLearnDataSetPrefix learns a DataSet with a namespace and a prefix
+// (captured from Mono: msdata:Prefix in the schema, <ld:Lenders
+// xmlns:ld="..."> in the diffgram, each row declaring the namespace): the
+// shape says the prefix, where the learner kept the deployment's schema
+// verbatim ("declares more than its tables ... say") and the mock wrote
+// the data element without it; served, the schema is the capture's and
+// the rows are written as Mono writes them.
+func TestLearnDataSetPrefix(t *testing.T) {
+	body, err := os.ReadFile(filepath.Join("testdata", "variants", "dataset-prefix-get.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	learned, rep, err := learn.Learn(learn.Input{Samples: []learn.Sample{
+		{Binding: learn.HTTPGet, Op: asmx.OpReturnInstitutions, Status: 200, Body: body, Where: "prefix.xml"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := learned.Result(asmx.OpReturnInstitutions)
+	if r == nil || r.DataSet == nil {
+		t.Fatalf("ReturnInstitutions: %+v, want a DataSet; notes: %v", r, rep.Notes)
+	}
+	if r.DataSet.Prefix != "ld" || r.DataSet.Schema != "" {
+		t.Errorf("prefix %q, schema kept verbatim: %v; want the prefix ld and the schema derived (notes: %v)", r.DataSet.Prefix, r.DataSet.Schema != "", rep.Notes)
+	}
+	const ns = "http://sets.atmref.example.org/atmService"
+	served := string(refdeploy.Collect(t, serve(t, learned, ns), ns, "k", []refdeploy.Call{{Op: asmx.OpReturnInstitutions}}, "get")[0].Body)
+	part := func(s, from, to string) string {
+		i, j := strings.Index(s, from), strings.Index(s, to)
+		if i < 0 || j < i {
+			t.Fatalf("no %s...%s in %s", from, to, s)
+		}
+		return s[i:j]
+	}
+	if got, want := part(served, "<xs:schema", "</xs:schema>"), part(string(body), "<xs:schema", "</xs:schema>"); got != want {
+		t.Errorf("the served schema:\n%s\nwant Mono's\n%s", got, want)
+	}
+	for _, want := range []string{`<ld:Lenders xmlns:ld="http://sets.atmref.example.org/lenders">`,
+		`<Lender diffgr:id="Lender1" msdata:rowOrder="0" No="1" Acu="false" Web="https://www.rbcroyalbank.com" xmlns="http://sets.atmref.example.org/lenders">`,
+		`</ld:Lenders>`} {
+		if !strings.Contains(served, want) {
+			t.Errorf("the served answer lacks %s:\n%.1500s", want, served)
+		}
+	}
+}
