@@ -122,13 +122,18 @@ func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
 	out.roots = roots.String()
 	var others, prefixes strings.Builder
 	for _, imp := range w.service.imports {
-		imports.WriteString("\n      <s:import namespace=\"" + xmlEscape(imp) + "\" />")
+		imports.WriteString("\n      " + importOf(imp))
 	}
 	for _, s := range w.order {
-		prefixes.WriteString(" xmlns:" + s.prefix + "=\"" + xmlEscape(s.ns) + "\"")
-		others.WriteString("\n    <s:schema elementFormDefault=\"qualified\" targetNamespace=\"" + xmlEscape(s.ns) + "\">")
+		if s.ns == "" {
+			// The schema of no namespace: no prefix, no targetNamespace.
+			others.WriteString("\n    <s:schema elementFormDefault=\"qualified\">")
+		} else {
+			prefixes.WriteString(" xmlns:" + s.prefix + "=\"" + xmlEscape(s.ns) + "\"")
+			others.WriteString("\n    <s:schema elementFormDefault=\"qualified\" targetNamespace=\"" + xmlEscape(s.ns) + "\">")
+		}
 		for _, imp := range s.imports {
-			others.WriteString("\n      <s:import namespace=\"" + xmlEscape(imp) + "\" />")
+			others.WriteString("\n      " + importOf(imp))
 		}
 		for _, it := range s.items {
 			others.WriteString(it.String())
@@ -202,6 +207,15 @@ func (w *typesWriter) refer(from *schemaDoc, ns string) string {
 
 // typeRef is the QName schema from writes for complexType name in ns.
 func (w *typesWriter) typeRef(from *schemaDoc, name, ns string) string {
+	if ns == "" {
+		// A type in no namespace (XmlType's Namespace ""): its unprefixed
+		// name, the WSDL declaring no default namespace, and an import of
+		// no namespace.
+		if from.ns != "" {
+			w.refer(from, ns)
+		}
+		return name
+	}
 	return w.refer(from, ns) + ":" + name
 }
 
@@ -367,4 +381,13 @@ func (w *typesWriter) declare(s *schemaDoc, b *strings.Builder, name, ns, occurs
 		}
 		b.WriteString("\n          <s:element " + occurs + " ref=\"" + prefix + ":" + xmlEscape(name) + "\" />")
 	}
+}
+
+// importOf is a schema's import of namespace ns: of no namespace, an
+// import without one.
+func importOf(ns string) string {
+	if ns == "" {
+		return "<s:import />"
+	}
+	return "<s:import namespace=\"" + xmlEscape(ns) + "\" />"
 }

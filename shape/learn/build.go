@@ -48,6 +48,9 @@ func (l *learner) typeNamespace(k *node, elementNS, enclosing string) shape.Name
 	if def == "" {
 		def = enclosing
 	}
+	if k.typeNoNS && def != "" {
+		return shape.NoNamespace
+	}
 	if k.typeNS == "" || k.typeNS == def {
 		return ""
 	}

@@ -956,3 +956,36 @@ func TestLearnDataSetPrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestLearnTypeInNoNamespace learns the WSDL of a deployment (captured
+// from Mono) whose Facilities class is declared in no namespace
+// (XmlType(Namespace = ""), under an unqualified element): the field says
+// typeNamespace: none, and the mock serving the learned shape declares the
+// WSDL's types as the deployment does (the class in a schema of no target
+// namespace, imported without one), where it declared the class in the
+// enclosing type's namespace.
+func TestLearnTypeInNoNamespace(t *testing.T) {
+	wsdl, err := os.ReadFile(filepath.Join("testdata", "variants", "layered-notypens-wsdl.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	learned, _, err := learn.Learn(learn.Input{WSDL: wsdl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(shape.Marshal(learned, "")), "element: Facilities\n              namespace: none\n              typeNamespace: none\n") {
+		t.Errorf("Facilities: want namespace none and typeNamespace none in\n%s", shape.Marshal(learned, ""))
+	}
+	const ns = "http://layered.atmref.example.org/atmService"
+	got, err := mocktest.WSDLTypes(refdeploy.WSDL(t, serve(t, learned, ns)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := mocktest.WSDLTypes(wsdl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Errorf("the mock's WSDL types:\n%s\nwant the deployment's:\n%s", got, want)
+	}
+}

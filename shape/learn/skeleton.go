@@ -23,6 +23,9 @@ type node struct {
 	typ      string // XSD simple type of a value; "" for complex elements
 	typeName string // complexType name, when the WSDL gives one
 	typeNS   string // the complexType's namespace, when the WSDL gives one
+	// typeNoNS: the WSDL declares the complexType in no namespace (a
+	// schema without targetNamespace: XmlType's Namespace "").
+	typeNoNS bool
 	// textClass is the complexType name of a value the WSDL declares as a
 	// class holding only its text (an XmlText member, no attributes):
 	// written as a string is, the node is a leaf of the text's type.

@@ -317,7 +317,7 @@ func (s *schemaSet) addElement(n *node, el, schema *etree.Element, visiting map[
 		if tns == nsXSD {
 			k.typ = tlocal
 		} else if ct = s.types[key(tns, tlocal)]; ct != nil {
-			k.typeName, k.typeNS = tlocal, tns
+			k.typeName, k.typeNS, k.typeNoNS = tlocal, tns, tns == ""
 		} else {
 			k.typ = "string" // a simple type of the deployment's own: its values are text
 		}
