@@ -294,7 +294,9 @@ func (w *typesWriter) attribute(s *schemaDoc, b *strings.Builder, f *shape.Field
 		other.globals[k] = true
 		w.item(other).WriteString("\n      <s:attribute name=\"" + xmlEscape(f.Attribute) + "\" type=\"s:" + xmlEscape(f.Type) + "\" />")
 	}
-	b.WriteString("\n        <s:attribute ref=\"" + prefix + ":" + xmlEscape(f.Attribute) + "\"" + use + " />")
+	// A reference to the global attribute has no use (.NET's
+	// XmlSchemaExporter sets none on it; Mono writes none either).
+	b.WriteString("\n        <s:attribute ref=\"" + prefix + ":" + xmlEscape(f.Attribute) + "\" />")
 }
 
 // element declares one element of a sequence of schema s, whose fields

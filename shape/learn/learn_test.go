@@ -957,35 +957,45 @@ func TestLearnDataSetPrefix(t *testing.T) {
 	}
 }
 
-// TestLearnTypeInNoNamespace learns the WSDL of a deployment (captured
-// from Mono) whose Facilities class is declared in no namespace
-// (XmlType(Namespace = ""), under an unqualified element): the field says
-// typeNamespace: none, and the mock serving the learned shape declares the
-// WSDL's types as the deployment does (the class in a schema of no target
-// namespace, imported without one), where it declared the class in the
-// enclosing type's namespace.
-func TestLearnTypeInNoNamespace(t *testing.T) {
-	wsdl, err := os.ReadFile(filepath.Join("testdata", "variants", "layered-notypens-wsdl.xml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	learned, _, err := learn.Learn(learn.Input{WSDL: wsdl})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(shape.Marshal(learned, "")), "element: Facilities\n              namespace: none\n              typeNamespace: none\n") {
-		t.Errorf("Facilities: want namespace none and typeNamespace none in\n%s", shape.Marshal(learned, ""))
-	}
-	const ns = "http://layered.atmref.example.org/atmService"
-	got, err := mocktest.WSDLTypes(refdeploy.WSDL(t, serve(t, learned, ns)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := mocktest.WSDLTypes(wsdl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != want {
-		t.Errorf("the mock's WSDL types:\n%s\nwant the deployment's:\n%s", got, want)
+// TestLearnedWSDLTypes learns WSDLs captured from Mono and serves what
+// was learned: the mock's WSDL declares the types as the deployment does.
+// The layered site's: levels in namespaces of their own, a list's
+// ArrayOfX in its items' namespace, a class holding only its text,
+// attributes in a namespace of their own (a reference to a global
+// attribute, with no use); the same with its Facilities class in no
+// namespace (XmlType(Namespace = ""), under an unqualified element: the
+// field says typeNamespace: none, and the class is declared in a schema of
+// no target namespace, imported without one); the nodes site's XmlElement
+// and XmlNode results.
+func TestLearnedWSDLTypes(t *testing.T) {
+	for _, c := range []struct{ file, ns string }{
+		{"layered-wsdl.xml", "http://layered.atmref.example.org/atmService"},
+		{"layered-notypens-wsdl.xml", "http://layered.atmref.example.org/atmService"},
+		{"nodes-wsdl.xml", "http://nodes.atmref.example.org/atmService"},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			wsdl, err := os.ReadFile(filepath.Join("testdata", "variants", c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			learned, _, err := learn.Learn(learn.Input{WSDL: wsdl})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.file == "layered-notypens-wsdl.xml" && !strings.Contains(string(shape.Marshal(learned, "")), "element: Facilities\n              namespace: none\n              typeNamespace: none\n") {
+				t.Errorf("Facilities: want namespace none and typeNamespace none in\n%s", shape.Marshal(learned, ""))
+			}
+			got, err := mocktest.WSDLTypes(refdeploy.WSDL(t, serve(t, learned, c.ns)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := mocktest.WSDLTypes(wsdl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Errorf("the mock's WSDL types:\n%s\nwant the deployment's:\n%s", got, want)
+			}
+		})
 	}
 }
