@@ -222,7 +222,7 @@ func (l *learner) typeNSOf(n *node, ns string) string {
 // of namespace enclosing.
 func (l *learner) item(k *node, ns, enclosing, result, at string) *shape.Field {
 	f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns)}
-	if k.isLeaf() && k.textClass != "" {
+	if k.isLeaf() && k.textClass != "" && k.list == languages {
 		// A class holding only its text: the code is its text.
 		f.Type, f.TypeNamespace = k.textClass, l.typeNamespace(k, k.ns, enclosing)
 		f.Fields = []*shape.Field{{Text: true, Type: k.typ, Value: "language"}}
