@@ -107,8 +107,14 @@ func (c *compiler) dataSet(r *shape.Result, soap bool) (*dsCode, error) {
 	}
 	code.empty = []byte(" />" + rest)
 	dsNS := d.Namespace.Resolve(c.ns, "")
-	code.open = []byte(">" + indent(depth+1) + "<" + d.Name + xmlnsAttr(dsNS, c.ns) + ">")
-	code.end = []byte(indent(depth+1) + "</" + d.Name + ">" + indent(depth) + "</diffgr:diffgram>")
+	dsName, dsXmlns := d.Name, xmlnsAttr(dsNS, c.ns)
+	if d.Prefix != "" && dsNS != "" {
+		// <at:Atlas xmlns:at="...">: the top-level rows declare the
+		// namespace as their default (dsRow).
+		dsName, dsXmlns = d.Prefix+":"+d.Name, ` xmlns:`+d.Prefix+`="`+xmlEscape(dsNS)+`"`
+	}
+	code.open = []byte(">" + indent(depth+1) + "<" + dsName + dsXmlns + ">")
+	code.end = []byte(indent(depth+1) + "</" + dsName + ">" + indent(depth) + "</diffgr:diffgram>")
 	code.rest = []byte(rest)
 	content := r.Content()
 	for i, t := range d.Tables {
@@ -210,6 +216,11 @@ func (c *compiler) dsRow(code *dsCode, dt *dsTable, depth int) {
 		case shape.MappingHidden:
 			c.dsColumn(&ops, bytes, number, code, dt, col, " msdata:hidden"+col.Name+`="`, `"`, true)
 		}
+	}
+	if ns := d.Namespace.Resolve(c.ns, ""); d.Prefix != "" && ns != "" && (dt.parent == nil || dt.flat) {
+		// The DataSet's element has the prefix: a row outside another
+		// row declares its namespace, after its attributes.
+		bytes(` xmlns="` + xmlEscape(ns) + `"`)
 	}
 	ops = append(ops, dsOp{kind: dsOpen})
 	end := indent(depth) + "</" + t.Name + ">"

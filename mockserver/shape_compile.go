@@ -449,7 +449,7 @@ func (c *compiler) list(f *shape.Field, scope shape.Scope, ns, inherit, inScope 
 	it := f.Item
 	itemNS := it.Namespace.Resolve(c.ns, itemInherit)
 	ic := &compiler{ns: c.ns, variants: c.variants, next: c.next}
-	if itemScope == shape.ScopeLanguage {
+	if itemScope == shape.ScopeLanguage && len(it.Fields) == 0 {
 		open := indent(itemDepth) + "<" + it.Element + xmlnsAttr(itemNS, itemInScope)
 		ic.ops = append(ic.ops, op{kind: opLeaf, b: []byte(open + ">"), close: []byte("</" + it.Element + ">"),
 			empty: []byte(open + " />"), leaf: leaf{id: vLanguage, kind: shape.KindString, typ: it.Type, fixed: -1, bits: 64}})

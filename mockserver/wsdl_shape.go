@@ -80,6 +80,12 @@ func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
 	for _, op := range shape.Operations() {
 		r := sh.Result(op)
 		switch {
+		case r != nil && r.Layout == shape.Node && r.Type == shape.NodeXmlNode:
+			// An XmlNode: mixed content beside the xs:any, as .NET and
+			// Mono declare it.
+			pad := "\n" + strings.Repeat(" ", 12)
+			out.ops[op] = wsdlOpTypes{ResultInline: pad + "  <s:complexType mixed=\"true\">" + pad + "    <s:sequence>" +
+				pad + "      <s:any />" + pad + "    </s:sequence>" + pad + "  </s:complexType>"}
 		case r == nil || r.Layout == shape.Node:
 			out.ops[op] = wsdlOpTypes{}
 		case r.Layout == shape.Dataset:
@@ -116,13 +122,18 @@ func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
 	out.roots = roots.String()
 	var others, prefixes strings.Builder
 	for _, imp := range w.service.imports {
-		imports.WriteString("\n      <s:import namespace=\"" + xmlEscape(imp) + "\" />")
+		imports.WriteString("\n      " + importOf(imp))
 	}
 	for _, s := range w.order {
-		prefixes.WriteString(" xmlns:" + s.prefix + "=\"" + xmlEscape(s.ns) + "\"")
-		others.WriteString("\n    <s:schema elementFormDefault=\"qualified\" targetNamespace=\"" + xmlEscape(s.ns) + "\">")
+		if s.ns == "" {
+			// The schema of no namespace: no prefix, no targetNamespace.
+			others.WriteString("\n    <s:schema elementFormDefault=\"qualified\">")
+		} else {
+			prefixes.WriteString(" xmlns:" + s.prefix + "=\"" + xmlEscape(s.ns) + "\"")
+			others.WriteString("\n    <s:schema elementFormDefault=\"qualified\" targetNamespace=\"" + xmlEscape(s.ns) + "\">")
+		}
 		for _, imp := range s.imports {
-			others.WriteString("\n      <s:import namespace=\"" + xmlEscape(imp) + "\" />")
+			others.WriteString("\n      " + importOf(imp))
 		}
 		for _, it := range s.items {
 			others.WriteString(it.String())
@@ -196,6 +207,15 @@ func (w *typesWriter) refer(from *schemaDoc, ns string) string {
 
 // typeRef is the QName schema from writes for complexType name in ns.
 func (w *typesWriter) typeRef(from *schemaDoc, name, ns string) string {
+	if ns == "" {
+		// A type in no namespace (XmlType's Namespace ""): its unprefixed
+		// name, the WSDL declaring no default namespace, and an import of
+		// no namespace.
+		if from.ns != "" {
+			w.refer(from, ns)
+		}
+		return name
+	}
 	return w.refer(from, ns) + ":" + name
 }
 
@@ -274,7 +294,9 @@ func (w *typesWriter) attribute(s *schemaDoc, b *strings.Builder, f *shape.Field
 		other.globals[k] = true
 		w.item(other).WriteString("\n      <s:attribute name=\"" + xmlEscape(f.Attribute) + "\" type=\"s:" + xmlEscape(f.Type) + "\" />")
 	}
-	b.WriteString("\n        <s:attribute ref=\"" + prefix + ":" + xmlEscape(f.Attribute) + "\"" + use + " />")
+	// A reference to the global attribute has no use (.NET's
+	// XmlSchemaExporter sets none on it; Mono writes none either).
+	b.WriteString("\n        <s:attribute ref=\"" + prefix + ":" + xmlEscape(f.Attribute) + "\" />")
 }
 
 // element declares one element of a sequence of schema s, whose fields
@@ -302,13 +324,15 @@ func (w *typesWriter) element(s *schemaDoc, b *strings.Builder, f *shape.Field, 
 		}
 		w.declare(s, b, it.Element, ns, occurs, nillable, "s:"+it.Type)
 	case f.List != "":
-		arrayNS := ns
+		// The ArrayOfX type is in its items' namespace (XmlArrayItem's
+		// Namespace, else the list element's), as .NET declares it.
+		it := f.Item
+		arrayNS := it.Namespace.Resolve(w.ns, ns)
 		if arrayNS == "" {
 			arrayNS = s.ns
 		}
 		name := shape.ListTypeName(f)
 		w.declare(s, b, f.Element, ns, occurs, nillable, w.typeRef(w.schemaFor(s, ns), name, arrayNS))
-		it := f.Item
 		w.complexType(name, arrayNS, []*shape.Field{{Element: it.Element, Namespace: it.Namespace, TypeNamespace: it.TypeNamespace,
 			Type: it.Type, Fields: it.Fields}}, ns, true)
 	case len(f.Fields) > 0:
@@ -359,4 +383,13 @@ func (w *typesWriter) declare(s *schemaDoc, b *strings.Builder, name, ns, occurs
 		}
 		b.WriteString("\n          <s:element " + occurs + " ref=\"" + prefix + ":" + xmlEscape(name) + "\" />")
 	}
+}
+
+// importOf is a schema's import of namespace ns: of no namespace, an
+// import without one.
+func importOf(ns string) string {
+	if ns == "" {
+		return "<s:import />"
+	}
+	return "<s:import namespace=\"" + xmlEscape(ns) + "\" />"
 }

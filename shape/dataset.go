@@ -32,6 +32,11 @@ type DataSet struct {
 	Locale string
 	// CaseSensitive writes msdata:CaseSensitive="true".
 	CaseSensitive bool
+	// Prefix is the DataSet's Prefix (a DataSet in a namespace only): the
+	// schema says it (msdata:Prefix), and the diffgram's data element is
+	// written with it (<at:Atlas xmlns:at="...">), the top-level rows then
+	// declaring the namespace as their default.
+	Prefix string
 	// WSDL is how the WSDL declares the result: WSDLSchemaAny (.NET's
 	// default, "" means it) or WSDLLaxAny (Mono's, and .NET's with the
 	// system.data.dataset WSDL_VERSION 2.0 setting) for an untyped DataSet,

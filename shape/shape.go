@@ -126,7 +126,10 @@ type Result struct {
 	// (typed; always in the service namespace, as ASMX writes it), or
 	// DataSet (dataset).
 	Root string
-	// Type is the result's complexType name in the WSDL (typed; default Root).
+	// Type is the result's complexType name in the WSDL (typed; default
+	// Root). For a node result, the .NET type the operation returns:
+	// XmlElement (the default) or XmlNode, whose WSDL element is declared
+	// with mixed content (mixed="true" beside its xs:any).
 	Type string
 	// TypeNamespace is the namespace of the result's complexType in the WSDL
 	// (typed; default: the content's namespace, Namespace).
@@ -140,6 +143,12 @@ type Result struct {
 
 	line int // line in the shape file, 0 when built in code
 }
+
+// The .NET types of a node result (Result.Type).
+const (
+	NodeXmlElement = "XmlElement"
+	NodeXmlNode    = "XmlNode"
+)
 
 // Field is one level of a result: an element (a value, a container of
 // fields, or a list), an attribute holding a value, or a list whose items

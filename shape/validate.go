@@ -160,6 +160,9 @@ func (c *checker) checkResult(r *Result, where string) {
 	if r.DataSet != nil {
 		c.addf(r.DataSet.line, where+".dataset", "only a result of layout dataset has a dataset")
 	}
+	if r.Layout == Node && r.Type != "" && r.Type != NodeXmlElement && r.Type != NodeXmlNode {
+		c.addf(r.line, where+".type", "type %q: a node result returns XmlElement (the default) or XmlNode", r.Type)
+	}
 	if r.TypeNamespace != "" && r.Layout != Typed {
 		c.addf(r.line, where+".typeNamespace", "only a typed result has a type namespace")
 	}
@@ -365,9 +368,24 @@ func (c *checker) checkList(f *Field, scope Scope, at string) {
 	}
 	c.checkNamespace(it.lineOf("namespace"), iat+".namespace", it.Namespace)
 	c.checkNamespace(it.lineOf("typeNamespace"), iat+".typeNamespace", it.TypeNamespace)
+	if itemScope == ScopeLanguage && len(it.Fields) > 0 {
+		// An item of a class of its own (its code as text, an attribute
+		// or an element, beside generated values).
+		if it.Value != "" || it.Generated || it.Format != "" {
+			c.addf(it.line, iat, "a list item with fields has no value, format or generated")
+		}
+		if it.Type != "" && !isNCName(it.Type) {
+			c.addf(it.lineOf("type"), iat+".type", "type %q is not an XML name", it.Type)
+		}
+		c.checkFields(it.Fields, itemScope, iat)
+		if !slices.ContainsFunc(it.Fields, func(f *Field) bool { return f != nil && f.Value == "language" }) {
+			c.addf(it.line, iat, "a language item with fields writes the code in one of them (value: language)")
+		}
+		return
+	}
 	if itemScope == ScopeLanguage {
-		if len(it.Fields) > 0 || it.Value != "" || it.Generated || it.TypeNamespace != "" {
-			c.addf(it.line, iat, "a language item holds the language code itself: no fields, value, generated or typeNamespace")
+		if it.Value != "" || it.Generated || it.TypeNamespace != "" {
+			c.addf(it.line, iat, "a language item holds the language code itself (or, with fields, in one of them: value: language): no value, generated or typeNamespace")
 		}
 		if !slices.Contains(stringTypes, it.Type) {
 			c.addf(it.lineOf("type"), iat+".type", "type %q: a language code is a string (want one of %s)", it.Type, strings.Join(stringTypes, ", "))

@@ -23,6 +23,13 @@ func (c *checker) checkDataSet(d *DataSet, where string) {
 		c.addf(d.line, where+".name", "name %q is not an XML element name (the DataSetName)", d.Name)
 	}
 	c.checkNamespace(d.line, where+".namespace", d.Namespace)
+	switch {
+	case d.Prefix == "":
+	case !isNCName(d.Prefix) || strings.Contains(d.Prefix, ":") || strings.HasPrefix(strings.ToLower(d.Prefix), "xml"):
+		c.addf(d.line, where+".prefix", "prefix %q is not a namespace prefix", d.Prefix)
+	case d.Namespace == "" || d.Namespace == NoNamespace:
+		c.addf(d.line, where+".prefix", "a prefix is for a DataSet in a namespace (namespace:)")
+	}
 	if d.Locale != "" && d.Locale != LocaleInvariant && !cultureName.MatchString(d.Locale) {
 		c.addf(d.line, where+".locale", "locale %q: want %s or a culture name such as en-US (leave it out for the current culture)", d.Locale, LocaleInvariant)
 	}

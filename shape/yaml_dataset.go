@@ -13,7 +13,7 @@ import (
 
 func (p *parser) dataSet(n *yaml.Node, where string) *DataSet {
 	d := &DataSet{line: n.Line}
-	m := p.pairs(n, where, "name", "namespace", "locale", "caseSensitive", "wsdl", "tables", "relations", "schema")
+	m := p.pairs(n, where, "name", "namespace", "prefix", "locale", "caseSensitive", "wsdl", "tables", "relations", "schema")
 	if m == nil {
 		return d
 	}
@@ -26,6 +26,7 @@ func (p *parser) dataSet(n *yaml.Node, where string) *DataSet {
 	if m["locale"] != nil && d.Locale == "" {
 		p.addf(m["locale"].Line, where+".locale", "an empty locale: write %s for the invariant culture, or leave it out for the current one", LocaleInvariant)
 	}
+	d.Prefix = p.scalar(m["prefix"], where+".prefix")
 	d.CaseSensitive = p.boolean(m["caseSensitive"], where+".caseSensitive")
 	d.WSDL = p.scalar(m["wsdl"], where+".wsdl")
 	d.Schema = p.scalar(m["schema"], where+".schema")
@@ -124,6 +125,9 @@ func writeDataSet(b *bytes.Buffer, d *DataSet) {
 	fmt.Fprintf(b, "      name: %s\n", yamlString(d.Name))
 	if d.Namespace != "" {
 		fmt.Fprintf(b, "      namespace: %s\n", yamlString(string(d.Namespace)))
+	}
+	if d.Prefix != "" {
+		fmt.Fprintf(b, "      prefix: %s\n", yamlString(d.Prefix))
 	}
 	if d.Locale != "" {
 		fmt.Fprintf(b, "      locale: %s\n", yamlString(d.Locale))

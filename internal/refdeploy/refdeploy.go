@@ -70,8 +70,29 @@ var (
 	// Attrs returns typed results with values in attributes on every level,
 	// the root's included, and levels in namespaces of their own.
 	Attrs = Site{"attrs", "http://attrs.atmref.example.org/atmService", "attrs-key", ""}
-	// Sites are all of them.
+	// Layered returns typed results in which each level is in a namespace
+	// of its own (a list's element and its items each in theirs), with
+	// renamed elements, lists with item names of their own, a nested object
+	// two levels deep, attributes on the root and the items (some in a
+	// namespace of their own), values as element text, languages as a
+	// class holding only its text, an element in no namespace.
+	Layered = Site{"layered", "http://layered.atmref.example.org/atmService", "layered-key", ""}
+	// Nodes returns XmlElement results (ReturnInstitutions an XmlNode)
+	// built by hand in a namespace of their own, values in attributes and
+	// elements mixed, a level and its attributes in a second namespace.
+	Nodes = Site{"nodes", "http://nodes.atmref.example.org/atmService", "nodes-key", ""}
+	// Sets returns DataSets with a namespace and a prefix of their own,
+	// three child tables nested by hidden keys (one with a table nested in
+	// it in turn), attribute columns, a SimpleContent column and a hidden
+	// column that is no key.
+	Sets = Site{"sets", "http://sets.atmref.example.org/atmService", "sets-key", "ReturnProvinces"}
+	// Sites are the sites made ready when a deployment starts.
 	Sites = []Site{Typed, Legacy, DataSets, Attrs}
+	// Variants are the sites of the layout variations beside them: every
+	// deployment serves them, but compiles one only when a test asks for it
+	// (Deployment.Warm), so that the tests that do not use them do not wait
+	// for Mono to compile them.
+	Variants = []Site{Layered, Nodes, Sets}
 )
 
 // The reference deployment's fixed facts, as its C# source sets them.
@@ -99,6 +120,7 @@ type Deployment struct {
 	procs []*proc
 
 	stopOnce sync.Once
+	warmed   sync.Map // Site.Name -> *sync.Once: the sites made ready
 }
 
 // proc is one of the deployment's processes; exited is closed once it has
@@ -318,11 +340,19 @@ func startOnce(opts ...Option) (d *Deployment, err error) {
 	var wg sync.WaitGroup
 	for _, site := range Sites {
 		if site.Name != Root && slices.Contains(names, site.Name) {
-			wg.Go(func() { d.warm(site) })
+			wg.Go(func() { d.Warm(site) })
 		}
 	}
 	wg.Wait()
 	return d, nil
+}
+
+// Warm makes site ready, once per deployment: the sites of Sites are made
+// ready when the deployment starts, a site of Variants when a test first
+// calls Warm for it (see warm).
+func (d *Deployment) Warm(site Site) {
+	once, _ := d.warmed.LoadOrStore(site.Name, &sync.Once{})
+	once.(*sync.Once).Do(func() { d.warm(site) })
 }
 
 // warm makes a site ready before any test calls it, each site in its own
@@ -493,7 +523,7 @@ const sharedDir = "shared"
 // sharedDir (namespace AtmStore): one store of data and searches, and the
 // JSON searches of service-v2.asmx. The legacy site keeps a store of its
 // own, with data of its own: a deployment none of the others resembles.
-var sharedStoreSites = []string{Typed.Name, Attrs.Name, DataSets.Name}
+var sharedStoreSites = []string{Typed.Name, Attrs.Name, DataSets.Name, Layered.Name, Nodes.Name, Sets.Name}
 
 // freePorts returns n loopback ports that were free a moment ago.
 func freePorts(n int) ([]int, error) {

@@ -99,6 +99,7 @@ func readSchema(root *etree.Element) (*shape.DataSet, *reader, error) {
 		d.Locale = loc
 	}
 	d.CaseSensitive = msdata(dsEl, "CaseSensitive") == "true"
+	d.Prefix = msdata(dsEl, "Prefix")
 	r.d = d
 	choice := path(dsEl, "complexType", "choice")
 	if choice == nil {

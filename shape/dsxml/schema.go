@@ -98,6 +98,9 @@ func (g *gen) schema() *Node {
 	default:
 		g.dsElement.set("msdata:Locale", d.Locale)
 	}
+	if d.Prefix != "" {
+		g.dsElement.set("msdata:Prefix", d.Prefix)
+	}
 	choice := el("xs:choice", "minOccurs", "0", "maxOccurs", "unbounded")
 	g.dsElement.add(el("xs:complexType").add(choice))
 	for _, t := range d.TopLevel() {

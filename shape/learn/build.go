@@ -48,6 +48,9 @@ func (l *learner) typeNamespace(k *node, elementNS, enclosing string) shape.Name
 	if def == "" {
 		def = enclosing
 	}
+	if k.typeNoNS && def != "" {
+		return shape.NoNamespace
+	}
 	if k.typeNS == "" || k.typeNS == def {
 		return ""
 	}
@@ -71,6 +74,9 @@ func (l *learner) build() *shape.Shape {
 	for _, g := range l.groups {
 		if g.def != nil {
 			r := g.def
+			if r.Layout == shape.Node && g.layout == shape.Node && g.nodeType != "" {
+				r.Type = g.nodeType // what the WSDL says holds for the result kept
+			}
 			for i := 2; names[r.Name]; i++ {
 				r.Name = r.Root + strconv.Itoa(i)
 			}
@@ -114,6 +120,9 @@ func (l *learner) build() *shape.Shape {
 		}
 		if g.typeName != "" && g.typeName != r.Root {
 			r.Type = g.typeName
+		}
+		if g.layout == shape.Node {
+			r.Type = g.nodeType
 		}
 		r.Name = r.Root
 		for i := 2; names[r.Name]; i++ {
@@ -163,6 +172,8 @@ func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
 	for _, k := range kids {
 		kat := at + "/" + k.label()
 		switch {
+		case k.textClass != "" && !k.repeated:
+			out = append(out, l.textClassOf(k, l.leaf(k, ns, result, kat), l.typeNSOf(n, ns)))
 		case k.attr || k.text || k.isLeaf() && !k.repeated:
 			out = append(out, l.leaf(k, ns, result, kat))
 		case k.repeated && k.list != "":
@@ -211,6 +222,12 @@ func (l *learner) typeNSOf(n *node, ns string) string {
 // of namespace enclosing.
 func (l *learner) item(k *node, ns, enclosing, result, at string) *shape.Field {
 	f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns)}
+	if k.isLeaf() && k.textClass != "" && k.list == languages {
+		// A class holding only its text: the code is its text.
+		f.Type, f.TypeNamespace = k.textClass, l.typeNamespace(k, k.ns, enclosing)
+		f.Fields = []*shape.Field{{Text: true, Type: k.typ, Value: "language"}}
+		return f
+	}
 	if k.isLeaf() {
 		f.Type = k.typ
 		if !slices.Contains([]string{"string", "anyURI", "token", "normalizedString"}, f.Type) {
@@ -224,6 +241,16 @@ func (l *learner) item(k *node, ns, enclosing, result, at string) *shape.Field {
 		f.Type = k.typeName
 	}
 	return f
+}
+
+// textClassOf wraps the value f of k, which the WSDL declares as a class
+// holding only its text (an XmlText member), in an element of that class:
+// f becomes its text.
+func (l *learner) textClassOf(k *node, f *shape.Field, enclosing string) *shape.Field {
+	outer := &shape.Field{Element: f.Element, Namespace: f.Namespace, Type: k.textClass,
+		TypeNamespace: l.typeNamespace(k, k.ns, enclosing), Fields: []*shape.Field{f}}
+	f.Element, f.Namespace, f.Text = "", "", true
+	return outer
 }
 
 // leaf converts a value: mapped, or generated.

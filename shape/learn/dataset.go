@@ -346,7 +346,9 @@ func (l *learner) mapColumns(g *group, d *shape.DataSet, answers []*dsAnswer) {
 			continue
 		}
 		for _, c := range t.Columns {
-			if c.MappingOf() == shape.MappingHidden || d.IsKey(t, c) || c.Value != "" {
+			// A hidden column is a value like any other (msdata:hiddenName
+			// in the rows), unless it is a key.
+			if c.MappingOf() == shape.MappingHidden && c.AutoIncrement || d.IsKey(t, c) || c.Value != "" {
 				continue
 			}
 			lf := leafAt{leafOf(t, c), d.Name + "/" + t.Name + "/" + map[bool]string{true: "@", false: ""}[c.MappingOf() == shape.MappingAttribute] + c.Name}

@@ -33,6 +33,9 @@ type group struct {
 	ds *dsLearned
 	// dsForm is how the WSDL declares a DataSet result ("" unknown).
 	dsForm string
+	// nodeType is shape.NodeXmlNode for a node result the WSDL declares
+	// with mixed content (an XmlNode), else "".
+	nodeType string
 }
 
 // resultElement is the element of an answer whose children are the
@@ -154,15 +157,19 @@ func (l *learner) makeGroups() error {
 			}
 		} else if l.info != nil && l.info.ops[op] != nil {
 			r := l.info.ops[op]
+			nodeType := ""
+			if r.mixed {
+				nodeType = shape.NodeXmlNode
+			}
 			if r.node {
-				k = "node " + string(content)
+				k = "node " + string(content) + " " + nodeType
 			} else {
 				k = "type " + r.typeNS + " " + r.typeName
 			}
 			if g = byKey[k]; g == nil {
 				g = &group{content: content, from: "the WSDL"}
 				if r.node {
-					g.layout = shape.Node
+					g.layout, g.nodeType = shape.Node, nodeType
 				} else {
 					g.layout, g.root, g.rootSure, g.typeName = shape.Typed, r.skeleton, true, r.typeName
 				}

@@ -808,3 +808,194 @@ func TestLearnSimpleContentFromMono(t *testing.T) {
 		t.Errorf("the served schema:\n%s\nwant Mono's\n%s", got, want)
 	}
 }
+
+// TestLearnHiddenValueColumn learns a DataSet (captured from Mono) whose
+// table has a hidden column that is no key (msdata:hiddenSeq on every row,
+// a province's number atmkit has no data for): the column is kept hidden
+// and generated, where the learner made a shape that did not load (a
+// column with no value); served, the answer has the capture's structure,
+// the hidden attribute included.
+func TestLearnHiddenValueColumn(t *testing.T) {
+	body, err := os.ReadFile(filepath.Join("testdata", "variants", "dataset-hidden-value-get.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	learned, rep, err := learn.Learn(learn.Input{Samples: []learn.Sample{
+		{Binding: learn.HTTPGet, Op: asmx.OpReturnProvinces, Status: 200, Body: body, Where: "hidden-value.xml"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := learned.Result(asmx.OpReturnProvinces)
+	if r == nil || r.DataSet == nil || r.DataSet.TableNamed("Area") == nil {
+		t.Fatalf("ReturnProvinces: %+v, want the DataSet Areas; notes: %v", r, rep.Notes)
+	}
+	seq := r.DataSet.TableNamed("Area").ColumnNamed("Seq")
+	if seq == nil || seq.MappingOf() != shape.MappingHidden || !seq.Generated {
+		t.Errorf("column Seq: %+v, want a hidden generated column", seq)
+	}
+	if !strings.Contains(strings.Join(rep.Unmapped, "\n"), "Areas/Area/Seq (int)") {
+		t.Errorf("the report does not name Seq among the values it could not map: %q", rep.Unmapped)
+	}
+	const ns = "http://sets.atmref.example.org/atmService"
+	served := refdeploy.Collect(t, serve(t, learned, ns), ns, "k", []refdeploy.Call{{Op: asmx.OpReturnProvinces}}, "get")
+	got, err := mocktest.Structure(served[0].Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := mocktest.Structure(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Errorf("served:\n%s\nwant the capture's structure:\n%s", got, want)
+	}
+}
+
+// TestLearnWSDLClassesOfText learns from WSDLs captured from Mono: the
+// layered site's, whose languages are items of a class holding only its
+// text (Tongue, an XmlText member), and the nodes site's, whose
+// ReturnInstitutions returns an XmlNode (mixed="true"). The languages are
+// learned as a list of items of that class, each one's text the language
+// code (they were left out: a list of objects atmkit has no data for, and
+// the languages reported omitted); ReturnInstitutions is a node result of
+// type XmlNode, the others of the default, XmlElement.
+func TestLearnWSDLClassesOfText(t *testing.T) {
+	read := func(name string) []byte {
+		data, err := os.ReadFile(filepath.Join("testdata", "variants", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	learned, rep, err := learn.Learn(learn.Input{WSDL: read("layered-wsdl.xml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := mappings(learned); !strings.Contains(got, "Tongues") {
+		t.Errorf("the layered site's WSDL: no languages list Tongues in\n%s", shape.Marshal(learned, ""))
+	}
+	var langs *shape.Field
+	var walk func(fs []*shape.Field)
+	walk = func(fs []*shape.Field) {
+		for _, f := range fs {
+			if f.List == "languages" {
+				langs = f
+			}
+			walk(f.Fields)
+			if f.Item != nil {
+				walk(f.Item.Fields)
+			}
+		}
+	}
+	walk(learned.Result(asmx.OpReturnAllAtms).Fields)
+	if langs == nil || langs.Element != "Tongues" || langs.Item.Element != "Tongue" || langs.Item.Type != "Tongue" || len(langs.Item.Fields) != 1 ||
+		!langs.Item.Fields[0].Text || langs.Item.Fields[0].Value != "language" {
+		t.Errorf("languages: %+v, want Tongues of Tongue items (class Tongue) whose text is the code", langs)
+	} else if f := langs.Item.Fields[0]; f.Type != "string" {
+		t.Errorf("the code: type %s, want string", f.Type)
+	}
+	if o := strings.Join(rep.Omitted, "\n"); strings.Contains(o, "languages") {
+		t.Errorf("omitted the languages, which the site writes:\n%s", o)
+	}
+	nodes, _, err := learn.Learn(learn.Input{WSDL: read("nodes-wsdl.xml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range []string{asmx.OpReturnAllAtms, asmx.OpReturnInstitutions, asmx.OpReturnProvinces} {
+		want := ""
+		if op == asmx.OpReturnInstitutions {
+			want = shape.NodeXmlNode
+		}
+		if r := nodes.Result(op); r == nil || r.Layout != shape.Node || r.Type != want {
+			t.Errorf("the nodes site's %s: %+v, want a node result of type %q", op, r, want)
+		}
+	}
+}
+
+// TestLearnDataSetPrefix learns a DataSet with a namespace and a prefix
+// (captured from Mono: msdata:Prefix in the schema, <ld:Lenders
+// xmlns:ld="..."> in the diffgram, each row declaring the namespace): the
+// shape says the prefix, where the learner kept the deployment's schema
+// verbatim ("declares more than its tables ... say") and the mock wrote
+// the data element without it; served, the schema is the capture's and
+// the rows are written as Mono writes them.
+func TestLearnDataSetPrefix(t *testing.T) {
+	body, err := os.ReadFile(filepath.Join("testdata", "variants", "dataset-prefix-get.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	learned, rep, err := learn.Learn(learn.Input{Samples: []learn.Sample{
+		{Binding: learn.HTTPGet, Op: asmx.OpReturnInstitutions, Status: 200, Body: body, Where: "prefix.xml"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := learned.Result(asmx.OpReturnInstitutions)
+	if r == nil || r.DataSet == nil {
+		t.Fatalf("ReturnInstitutions: %+v, want a DataSet; notes: %v", r, rep.Notes)
+	}
+	if r.DataSet.Prefix != "ld" || r.DataSet.Schema != "" {
+		t.Errorf("prefix %q, schema kept verbatim: %v; want the prefix ld and the schema derived (notes: %v)", r.DataSet.Prefix, r.DataSet.Schema != "", rep.Notes)
+	}
+	const ns = "http://sets.atmref.example.org/atmService"
+	served := string(refdeploy.Collect(t, serve(t, learned, ns), ns, "k", []refdeploy.Call{{Op: asmx.OpReturnInstitutions}}, "get")[0].Body)
+	part := func(s, from, to string) string {
+		i, j := strings.Index(s, from), strings.Index(s, to)
+		if i < 0 || j < i {
+			t.Fatalf("no %s...%s in %s", from, to, s)
+		}
+		return s[i:j]
+	}
+	if got, want := part(served, "<xs:schema", "</xs:schema>"), part(string(body), "<xs:schema", "</xs:schema>"); got != want {
+		t.Errorf("the served schema:\n%s\nwant Mono's\n%s", got, want)
+	}
+	for _, want := range []string{`<ld:Lenders xmlns:ld="http://sets.atmref.example.org/lenders">`,
+		`<Lender diffgr:id="Lender1" msdata:rowOrder="0" No="1" Acu="false" Web="https://www.rbcroyalbank.com" xmlns="http://sets.atmref.example.org/lenders">`,
+		`</ld:Lenders>`} {
+		if !strings.Contains(served, want) {
+			t.Errorf("the served answer lacks %s:\n%.1500s", want, served)
+		}
+	}
+}
+
+// TestLearnedWSDLTypes learns WSDLs captured from Mono and serves what
+// was learned: the mock's WSDL declares the types as the deployment does.
+// The layered site's: levels in namespaces of their own, a list's
+// ArrayOfX in its items' namespace, a class holding only its text,
+// attributes in a namespace of their own (a reference to a global
+// attribute, with no use); the same with its Facilities class in no
+// namespace (XmlType(Namespace = ""), under an unqualified element: the
+// field says typeNamespace: none, and the class is declared in a schema of
+// no target namespace, imported without one); the nodes site's XmlElement
+// and XmlNode results.
+func TestLearnedWSDLTypes(t *testing.T) {
+	for _, c := range []struct{ file, ns string }{
+		{"layered-wsdl.xml", "http://layered.atmref.example.org/atmService"},
+		{"layered-notypens-wsdl.xml", "http://layered.atmref.example.org/atmService"},
+		{"nodes-wsdl.xml", "http://nodes.atmref.example.org/atmService"},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			wsdl, err := os.ReadFile(filepath.Join("testdata", "variants", c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			learned, _, err := learn.Learn(learn.Input{WSDL: wsdl})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.file == "layered-notypens-wsdl.xml" && !strings.Contains(string(shape.Marshal(learned, "")), "element: Facilities\n              namespace: none\n              typeNamespace: none\n") {
+				t.Errorf("Facilities: want namespace none and typeNamespace none in\n%s", shape.Marshal(learned, ""))
+			}
+			got, err := mocktest.WSDLTypes(refdeploy.WSDL(t, serve(t, learned, c.ns)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := mocktest.WSDLTypes(wsdl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Errorf("the mock's WSDL types:\n%s\nwant the deployment's:\n%s", got, want)
+			}
+		})
+	}
+}

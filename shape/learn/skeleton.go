@@ -23,9 +23,16 @@ type node struct {
 	typ      string // XSD simple type of a value; "" for complex elements
 	typeName string // complexType name, when the WSDL gives one
 	typeNS   string // the complexType's namespace, when the WSDL gives one
-	kids     []*node
-	repeated bool // occurs many times in its parent (maxOccurs unbounded, or seen so)
-	fromWSDL bool // typ comes from the schema (else it is inferred from values)
+	// typeNoNS: the WSDL declares the complexType in no namespace (a
+	// schema without targetNamespace: XmlType's Namespace "").
+	typeNoNS bool
+	// textClass is the complexType name of a value the WSDL declares as a
+	// class holding only its text (an XmlText member, no attributes):
+	// written as a string is, the node is a leaf of the text's type.
+	textClass string
+	kids      []*node
+	repeated  bool // occurs many times in its parent (maxOccurs unbounded, or seen so)
+	fromWSDL  bool // typ comes from the schema (else it is inferred from values)
 	// anyText: a string that may hold a value of any kind (a DataSet's
 	// string column: ReadXml types every column it infers so).
 	anyText bool

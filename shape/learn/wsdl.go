@@ -28,6 +28,7 @@ type wsdlInfo struct {
 
 type wsdlResult struct {
 	node     bool   // the result is a node (xs:any)
+	mixed    bool   // a node result declared mixed="true": an XmlNode, not an XmlElement
 	dataset  bool   // the result is a DataSet (an inline schema and a diffgram)
 	dsForm   string // how the WSDL declares the DataSet (shape.WSDLSchemaAny, WSDLLaxAny or WSDLTyped)
 	typeName string // complexType name of a typed result
@@ -128,6 +129,9 @@ func readWSDL(data []byte) (*wsdlInfo, error) {
 			r.dataset, r.dsForm = true, form
 		} else {
 			r.node = true
+			if ct := res.SelectElement("complexType"); ct != nil && ct.SelectAttrValue("mixed", "") == "true" {
+				r.mixed = true
+			}
 		}
 		info.ops[op] = r
 	}
@@ -239,8 +243,13 @@ func (s *schemaSet) fill(n *node, ct *etree.Element, visiting map[string]bool) e
 	body := ct
 	if sc := ct.SelectElement("simpleContent"); sc != nil {
 		if ext := sc.SelectElement("extension"); ext != nil {
-			// Text (XmlText) beside attributes.
 			_, t := resolveQName(ext, ext.SelectAttrValue("base", "s:string"))
+			if len(ext.ChildElements()) == 0 {
+				// A class of its text alone: written as its text's type.
+				n.typ, n.fromWSDL, n.textClass = t, true, ct.SelectAttrValue("name", "")
+				return nil
+			}
+			// Text (XmlText) beside attributes.
 			n.kids = append(n.kids, &node{text: true, typ: t, fromWSDL: true})
 			body = ext
 		}
@@ -308,7 +317,7 @@ func (s *schemaSet) addElement(n *node, el, schema *etree.Element, visiting map[
 		if tns == nsXSD {
 			k.typ = tlocal
 		} else if ct = s.types[key(tns, tlocal)]; ct != nil {
-			k.typeName, k.typeNS = tlocal, tns
+			k.typeName, k.typeNS, k.typeNoNS = tlocal, tns, tns == ""
 		} else {
 			k.typ = "string" // a simple type of the deployment's own: its values are text
 		}

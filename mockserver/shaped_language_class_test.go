@@ -1,0 +1,107 @@
+package mockserver_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/atmkit/atmkit/mockserver"
+	"github.com/atmkit/atmkit/shape"
+)
+
+// TestLanguageItemsOfAClass serves a shape whose language items are
+// objects of a class of their own (XmlText holding the code, beside a
+// generated attribute), as a deployment writing
+// class Tongue { [XmlAttribute] bool primary; [XmlText] string Code; }
+// does: every language of a location is written as <Tongue
+// primary="false">en</Tongue>, and the WSDL declares the class with
+// simpleContent. A shape with fields in a language item was refused.
+func TestLanguageItemsOfAClass(t *testing.T) {
+	const ns = "http://example.org/atmService"
+	sh, err := shape.Parse([]byte(`version: 1
+results:
+  Finding:
+    layout: typed
+    namespace: service
+    root: Finding
+    fields:
+      - {element: Count, type: int, value: count}
+      - element: Sites
+        list: locations
+        item:
+          element: Site
+          fields:
+            - {element: Ref, type: int, value: id}
+            - element: Tongues
+              list: languages
+              item:
+                element: Tongue
+                type: Tongue
+                fields:
+                  - {attribute: primary, type: boolean, generated: true}
+                  - {text: true, type: string, value: language}
+  Banks:
+    layout: typed
+    namespace: service
+    root: Banks
+    fields:
+      - list: institutions
+        item: {element: Bank, fields: [{element: Id, type: int, value: id}]}
+  Areas:
+    layout: typed
+    namespace: service
+    root: Areas
+    fields:
+      - list: provinces
+        item: {element: Area, fields: [{element: Code, type: string, value: code}]}
+operations:
+  ReturnAllAtms: Finding
+  ReturnAtmSearchByAddress: Finding
+  ReturnAtmSearchByCoordinates: Finding
+  ReturnAtmSearchByAddressWithMaximum: Finding
+  ReturnAtmSearchByInstitution: Finding
+  ReturnAtmSearchByCity: Finding
+  ReturnInstitutions: Banks
+  ReturnProvinces: Areas
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := mockserver.New(mockserver.WithShape(sh), mockserver.WithNamespace(ns))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	get := func(path string) string {
+		t.Helper()
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode != 200 {
+			t.Fatalf("%s: %d %s", path, resp.StatusCode, body)
+		}
+		return string(body)
+	}
+	answer := get("/service/service.asmx/ReturnAllAtms?strAtmServiceKey=k")
+	tongues := regexp.MustCompile(`<Tongue primary="false">([a-z]+)</Tongue>`).FindAllStringSubmatch(answer, -1)
+	if len(tongues) == 0 || strings.Count(answer, "<Tongue ") != len(tongues) {
+		t.Errorf("the languages are not written as Tongue objects holding the code:\n%.2000s", answer)
+	}
+	wsdl := get("/service/service.asmx?WSDL")
+	if !regexp.MustCompile(`<s:complexType name="Tongue">\s*<s:simpleContent>\s*<s:extension base="s:string">\s*<s:attribute name="primary" type="s:boolean" use="required" />`).MatchString(wsdl) {
+		t.Errorf("the WSDL does not declare the class Tongue:\n%s", wsdl)
+	}
+	if !strings.Contains(wsdl, `<s:complexType name="ArrayOfTongue">`) {
+		t.Errorf("the WSDL does not declare ArrayOfTongue")
+	}
+}

@@ -1,0 +1,150 @@
+package mockserver_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/mockserver"
+	"github.com/atmkit/atmkit/shape"
+	"github.com/beevik/etree"
+)
+
+// TestWSDLArrayTypeInItemNamespace serves a typed shape whose list element
+// is in one namespace and its items in another (XmlArray and XmlArrayItem
+// each with a Namespace): the WSDL declares the ArrayOfX type in the
+// items' namespace, the item element locally in it, as .NET and Mono do
+// (seen on the reference deployment's layered site); it was declared in
+// the list element's namespace, with a reference to an item element of
+// the other, a type a proxy generator reads as another.
+func TestWSDLArrayTypeInItemNamespace(t *testing.T) {
+	const (
+		ns    = "http://example.org/atmService"
+		sites = "http://example.org/sites"
+		site  = "http://example.org/site"
+	)
+	sh, err := shape.Parse([]byte(`version: 1
+results:
+  Finding:
+    layout: typed
+    namespace: service
+    root: Finding
+    fields:
+      - {attribute: found, type: int, value: count}
+      - element: Sites
+        namespace: "` + sites + `"
+        list: locations
+        item:
+          element: Site
+          namespace: "` + site + `"
+          fields:
+            - {element: Ref, type: int, value: id}
+  Banks:
+    layout: typed
+    namespace: service
+    root: Banks
+    fields:
+      - list: institutions
+        item: {element: Bank, fields: [{element: Id, type: int, value: id}]}
+  Areas:
+    layout: typed
+    namespace: service
+    root: Areas
+    fields:
+      - list: provinces
+        item: {element: Area, fields: [{element: Code, type: string, value: code}]}
+operations:
+  ReturnAllAtms: Finding
+  ReturnAtmSearchByAddress: Finding
+  ReturnAtmSearchByCoordinates: Finding
+  ReturnAtmSearchByAddressWithMaximum: Finding
+  ReturnAtmSearchByInstitution: Finding
+  ReturnAtmSearchByCity: Finding
+  ReturnInstitutions: Banks
+  ReturnProvinces: Areas
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := mockserver.New(mockserver.WithShape(sh), mockserver.WithNamespace(ns))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/service/service.asmx?WSDL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := etree.NewDocument()
+	if err := doc.ReadFromBytes(body); err != nil {
+		t.Fatal(err)
+	}
+	var arrayIn string
+	for _, s := range doc.FindElements("//types/schema") {
+		for _, ct := range s.SelectElements("complexType") {
+			if ct.SelectAttrValue("name", "") == "ArrayOfSite" {
+				arrayIn = s.SelectAttrValue("targetNamespace", "")
+				if el := ct.FindElement("sequence/element"); el == nil || el.SelectAttrValue("name", "") != "Site" {
+					t.Errorf("ArrayOfSite's item: %v, want a local element Site", el)
+				}
+			}
+		}
+	}
+	if arrayIn != site {
+		t.Errorf("ArrayOfSite is declared in %q, want the items' namespace %q\n%s", arrayIn, site, body)
+	}
+}
+
+// TestWSDLXmlNodeResult serves the built-in shape with ReturnInstitutions
+// returning an XmlNode (type: XmlNode): its result element is declared
+// with mixed content, as .NET and Mono declare an XmlNode (seen on the
+// reference deployment's nodes site); the XmlElement results keep the
+// plain sequence of xs:any.
+func TestWSDLXmlNodeResult(t *testing.T) {
+	sh := shape.Default()
+	sh.Result(asmx.OpReturnInstitutions).Type = shape.NodeXmlNode
+	if err := sh.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	h, err := mockserver.New(mockserver.WithShape(sh))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/service/service.asmx?WSDL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := etree.NewDocument()
+	if err := doc.ReadFromBytes(body); err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range []string{asmx.OpReturnAllAtms, asmx.OpReturnInstitutions, asmx.OpReturnProvinces} {
+		var ct *etree.Element
+		for _, el := range doc.FindElements("//types/schema/element") {
+			if el.SelectAttrValue("name", "") == op+"Response" {
+				ct = el.FindElement("complexType/sequence/element/complexType")
+			}
+		}
+		if ct == nil || ct.FindElement("sequence/any") == nil {
+			t.Fatalf("%s: no result type holding xs:any in\n%s", op, body)
+		}
+		if got, want := ct.SelectAttrValue("mixed", ""), map[bool]string{true: "true"}[op == asmx.OpReturnInstitutions]; got != want {
+			t.Errorf("%s: mixed=%q, want %q", op, got, want)
+		}
+	}
+}
