@@ -78,7 +78,9 @@ func TestBenchJSON(t *testing.T) {
 
 func TestBenchRatiosByRound(t *testing.T) {
 	t.Parallel()
-	stdout, stderr, err := runBenchCmd(t, "--json", "--rounds", "3")
+	// Rounds of 200 ms: a round of a few ms may pass on a loaded machine
+	// with no answer, and a round without one has no ratio.
+	stdout, stderr, err := runBenchCmd(t, "--json", "--rounds", "3", "-d", benchD(600))
 	if err != nil {
 		t.Fatalf("bench: %v\n%s", err, stderr)
 	}
@@ -95,7 +97,7 @@ func TestBenchRatiosByRound(t *testing.T) {
 			t.Errorf("got round ratios %v, want every one positive", rs)
 		}
 	}
-	text, stderr, err := runBenchCmd(t, "--rounds", "3")
+	text, stderr, err := runBenchCmd(t, "--rounds", "3", "-d", benchD(600))
 	if err != nil {
 		t.Fatalf("bench: %v\n%s", err, stderr)
 	}
