@@ -80,7 +80,11 @@ type Config struct {
 	// byte; 0 means DefaultTimeout. The preflight and every spec use it.
 	Timeout time.Duration
 	// Client sends the requests; nil means a plain http.Client. Each request
-	// carries its own deadline (Timeout) whatever the client's settings.
+	// carries its own deadline (Timeout) whatever the client's settings, and
+	// redirects are never followed, whatever its CheckRedirect: a redirect
+	// is an answer the specs judge (ASMX answers no call with one), and
+	// following it would send the key, in the URL or the body, to an
+	// address the caller did not give.
 	Client *http.Client
 	// Shape, when given, is the shape the target's results must have: the
 	// specs labelled shape check every result against it (checks_shape.go).
@@ -148,12 +152,17 @@ func NewSession(cfg Config) (*Session, error) {
 	}
 	base := strings.TrimRight(cfg.Target, "/")
 	base = strings.TrimSuffix(base, servicePath)
-	client := cfg.Client
-	if client == nil {
-		client = &http.Client{}
+	var client http.Client
+	if cfg.Client != nil {
+		client = *cfg.Client // a copy: the caller's client keeps its CheckRedirect
 	}
-	return &Session{cfg: cfg, base: base, client: client, cache: map[string]*Exchange{}}, nil
+	client.CheckRedirect = noRedirect
+	return &Session{cfg: cfg, base: base, client: &client, cache: map[string]*Exchange{}}, nil
 }
+
+// noRedirect is the CheckRedirect of a session's client: the redirect is
+// the answer.
+func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // Config returns the session's configuration.
 func (s *Session) Config() Config { return s.cfg }

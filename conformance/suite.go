@@ -123,16 +123,18 @@ func runSpec(run *specRun, c Check) {
 		ginkgo.Fail(fmt.Sprintf("[%s] %s", c.Name, maskKey(msg, key)))
 		return
 	}
+	// Every text quoting the target is made printable (safeText): no
+	// escape sequence of a target reaches a terminal or a report.
 	err := c.Run(s, func(format string, args ...any) {
-		ginkgo.AddReportEntry("note", maskKey(fmt.Sprintf(format, args...), key), where)
+		ginkgo.AddReportEntry("note", safeText(maskKey(fmt.Sprintf(format, args...), key)), where)
 	})
 	switch {
 	case err == nil:
 	case IsSkip(err):
-		ginkgo.Skip(maskKey(strings.TrimPrefix(err.Error(), "skipped: "), key))
+		ginkgo.Skip(safeText(maskKey(strings.TrimPrefix(err.Error(), "skipped: "), key)))
 	default:
-		run.setCause(c.Name, maskKey(causeOf(err), key))
-		ginkgo.Fail(maskKey(fmt.Sprintf("[%s] %s", c.Name, err), key))
+		run.setCause(c.Name, safeText(maskKey(causeOf(err), key)))
+		ginkgo.Fail(safeText(maskKey(fmt.Sprintf("[%s] %s", c.Name, err), key)))
 	}
 }
 
