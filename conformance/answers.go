@@ -4,11 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
+	"github.com/atmkit/atmkit/internal/printable"
 	"github.com/beevik/etree"
 )
 
@@ -41,49 +39,16 @@ func checkContentType(x *Exchange, what, want string) error {
 }
 
 // snippet is the start of a body as a failure quotes it: at most 300
-// bytes, made printable (safeText).
+// bytes, made printable.
 func snippet(b []byte) string {
 	if len(b) > 4096 {
-		b = b[:4096] // enough to fill the snippet, however much safeText drops
+		b = b[:4096] // enough to fill the snippet
 	}
-	s := strings.TrimSpace(safeText(string(b)))
+	s := strings.TrimSpace(printable.Text(string(b)))
 	if s == "" {
 		return "(empty body)"
 	}
 	return truncate(s, 300)
-}
-
-// safeText makes text a target sent printable for a console, a log or a
-// report: bytes that are not UTF-8 and control characters other than the
-// newline and the tab are written as escapes (\x1b, \xff), so that a target
-// can neither garble an XML report nor send escape sequences to a
-// terminal.
-func safeText(s string) string {
-	clean := true
-	for _, r := range s {
-		if r == utf8.RuneError || unicode.IsControl(r) && r != '\n' && r != '\t' {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n <= 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case unicode.IsControl(r) && r != '\n' && r != '\t':
-			q := strconv.QuoteRuneToASCII(r) // '\x1b', '\u0085'
-			b.WriteString(q[1 : len(q)-1])
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
 }
 
 // answered describes an answer's status and body for a failure: "503 with

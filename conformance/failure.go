@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/atmkit/atmkit/internal/printable"
 )
 
 // Failure is a conformance failure: what the document (or ASMX) expects,
@@ -33,10 +35,10 @@ func (f *Failure) Error() string {
 	return b.String()
 }
 
-// fail builds a *Failure; what it got is made printable (safeText), since
-// it quotes the target's answer.
+// fail builds a *Failure. What it got quotes the target's answer: it is
+// made printable (internal/printable).
 func fail(x *Exchange, what, expected, gotFormat string, args ...any) error {
-	return &Failure{What: what, Expected: expected, Got: safeText(fmt.Sprintf(gotFormat, args...)), Exchanges: []*Exchange{x}}
+	return &Failure{What: what, Expected: expected, Got: printable.Text(fmt.Sprintf(gotFormat, args...)), Exchanges: []*Exchange{x}}
 }
 
 // also adds exchanges to a failure; other errors are returned unchanged.

@@ -92,9 +92,9 @@ var hostileBodies = []string{
 	`<a>x</a><b/>`,
 }
 
-// printable reports whether s is valid UTF-8 without control characters
+// isPrintable reports whether s is valid UTF-8 without control characters
 // but the newline and the tab.
-func printable(s string) bool {
+func isPrintable(s string) bool {
 	if !utf8.ValidString(s) {
 		return false
 	}
@@ -117,7 +117,7 @@ func checkFailureText(t *testing.T, err error) {
 	if !errors.As(err, &f) {
 		t.Fatalf("an answer read gave %T, want a *Failure: %v", err, err)
 	}
-	if !printable(f.Got) || !printable(f.Expected) || !printable(f.What) {
+	if !isPrintable(f.Got) || !isPrintable(f.Expected) || !isPrintable(f.What) {
 		t.Fatalf("the failure quotes the answer unprintably: %q / %q", f.What, f.Got)
 	}
 	if strings.Contains(err.Error(), fuzzKey) {
@@ -155,7 +155,7 @@ func FuzzXMLAnswer(f *testing.F) {
 		checkFailureText(t, checkFaultIn(x, b, "fuzz"))
 		checkFailureText(t, checkServiceFault(x, "fuzz"))
 		for _, s := range []string{answerText(x), answered(x), snippet(body)} {
-			if !printable(s) || strings.Contains(s, fuzzKey) {
+			if !isPrintable(s) || strings.Contains(s, fuzzKey) {
 				t.Fatalf("an answer's text is unprintable or holds the key: %q", s)
 			}
 		}
@@ -234,26 +234,5 @@ func FuzzJSONAnswer(f *testing.F) {
 			t.Fatalf("locationNode found %s, whose fields learnFields does not find: %v", q, err)
 		}
 		_ = coverage(xl[0], jl[0])
-	})
-}
-
-// FuzzSafeText: any text comes out printable, and printable text as it
-// was.
-func FuzzSafeText(f *testing.F) {
-	for _, b := range hostileBodies {
-		f.Add(b)
-	}
-	f.Add("plain text, é, 日本\n\ttab")
-	f.Fuzz(func(t *testing.T, s string) {
-		out := safeText(s)
-		if !printable(out) {
-			t.Fatalf("safeText(%q) = %q, not printable", s, out)
-		}
-		if printable(s) && out != s {
-			t.Fatalf("safeText(%q) = %q, changed printable text", s, out)
-		}
-		if tr := truncate(out, 50); !utf8.ValidString(tr) {
-			t.Fatalf("truncate(%q) = %q, not UTF-8", out, tr)
-		}
 	})
 }

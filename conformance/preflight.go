@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/atmkit/atmkit/internal/printable"
 	"github.com/beevik/etree"
 )
 
@@ -179,7 +180,7 @@ func (s *Session) transportCause(te *TransportError) *PreflightError {
 		cause = CauseTransport
 		msg = fmt.Sprintf("%s could not be called: %s got no answer: %s. Check --target.", svc, te.What, innermost(te.Err))
 	}
-	return &PreflightError{Cause: cause, Message: "could not check the target: " + safeText(maskKey(msg, s.cfg.Key)), Err: te}
+	return &PreflightError{Cause: cause, Message: "could not check the target: " + printable.Text(maskKey(msg, s.cfg.Key)), Err: te}
 }
 
 // unusable decides, when no binding answered 200, whether the target can
@@ -283,7 +284,7 @@ func redirectTarget(x *Exchange) string {
 	if loc == "" {
 		return "no address (no Location header)"
 	}
-	return fmt.Sprintf("%q", maskURL(safeText(loc), x.key))
+	return fmt.Sprintf("%q", maskURL(printable.Text(loc), x.key))
 }
 
 // withKey returns vals with strAtmServiceKey set to key.
@@ -320,7 +321,7 @@ func answerText(x *Exchange) string {
 	if len(head) > 64<<10 {
 		head = head[:64<<10] // an error page's title and heading come first
 	}
-	body := safeText(string(head))
+	body := printable.Text(string(head))
 	if m := htmlTextRE.FindAllStringSubmatch(body, -1); len(m) > 0 {
 		var parts []string
 		for _, g := range m {

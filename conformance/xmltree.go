@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/atmkit/atmkit/internal/printable"
 	"github.com/beevik/etree"
 )
 
@@ -44,7 +45,7 @@ func parseXML(b []byte) (*etree.Document, error) {
 	if err := doc.ReadFromBytes(b); err != nil {
 		// The parser's errors quote the answer (an entity's name, a
 		// character): made printable, the text is what callers keep.
-		return nil, fmt.Errorf("parsing XML: %s", safeText(err.Error()))
+		return nil, fmt.Errorf("parsing XML: %s", printable.Text(err.Error()))
 	}
 	root := doc.Root()
 	if root == nil {
