@@ -252,6 +252,21 @@ func TestConformHostileTarget(t *testing.T) {
 			says: []string{"body: expected an XML document", `text outside the root element: "trailing junk"`},
 		},
 		{
+			// SOAP 1.2 calls answered with SOAP 1.1 faults.
+			name: "a SOAP fault of the wrong version",
+			wrap: func(h http.Handler) http.Handler {
+				return rewriteSOAP(func(b []byte) []byte {
+					if !bytes.Contains(b, []byte("Fault")) {
+						return b
+					}
+					return []byte(`<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Client</faultcode><faultstring>refused</faultstring></soap:Fault></soap:Body></soap:Envelope>`)
+				})(h)
+			},
+			args: []string{"--label-filter", "soap12 && (faults || keys)"},
+			code: exitFailure,
+			says: []string{"envelope: expected {http://www.w3.org/2003/05/soap-envelope}Envelope", "got:      root element {http://schemas.xmlsoap.org/soap/envelope/}Envelope"},
+		},
+		{
 			name: "HTML where JSON belongs",
 			wrap: hostile(jsonCall, func(w http.ResponseWriter, _ *http.Request) {
 				w.Header().Set("Content-Type", "text/html; charset=utf-8")
