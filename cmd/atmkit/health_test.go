@@ -80,7 +80,7 @@ func TestHealth(t *testing.T) {
 		{"not a mock", nil, []string{"--url", notMock.URL}, 1, "not an atmkit mock"},
 		{"503", nil, []string{"--url", failing.URL}, 1, "answered 503 Service Unavailable, want 200 OK"},
 		{"a redirect to another host", nil, []string{"--url", redirecting.URL, "--header", "X-Gateway-Key: gw-secret-4242"}, 1, "answered 307 Temporary Redirect, a redirect to \"http://127.0.0.1:"},
-		{"an endless answer", nil, []string{"--url", endless.URL, "--timeout", "300ms"}, 1, "within 300ms"},
+		{"an endless answer", nil, []string{"--url", endless.URL, "--timeout", "300ms"}, 1, "/__admin/health: an answer that did not end within --timeout"},
 		{"not an HTTP URL", nil, []string{"--url", "ftp://127.0.0.1:21"}, 2, "--url ftp://127.0.0.1:21: want an http or https URL"},
 		{"timeout 0", nil, []string{"--url", mock.URL, "--timeout", "0s"}, 2, "--timeout 0s: must be positive"},
 		{"an argument", nil, []string{mock.URL}, 2, "unexpected argument"},

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -60,18 +59,7 @@ func TestCassetteVerifyHostileUpstream(t *testing.T) {
 		},
 		{
 			name: "a gzip bomb",
-			wrap: hostile(everyCall, func(w http.ResponseWriter, _ *http.Request) {
-				w.Header().Set("Content-Type", "text/xml; charset=utf-8")
-				w.Header().Set("Content-Encoding", "gzip")
-				z := gzip.NewWriter(w)
-				zeros := make([]byte, 1<<20)
-				for range 257 {
-					if _, err := z.Write(zeros); err != nil {
-						return
-					}
-				}
-				_ = z.Close()
-			}),
+			wrap: hostile(everyCall, serveGzipBomb),
 			args: []string{"--timeout", "2m"}, // time to inflate it
 			code: exitUsage,
 			says: []string{"could not check: no answer from the deployment: http://127.0.0.1:", "/service/service.asmx answered ReturnProvinces() in soap11: the answer is larger than 256 MiB, the most verify reads of one answer"},

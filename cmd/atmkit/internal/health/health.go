@@ -58,6 +58,9 @@ func Check(ctx context.Context, c *http.Client, target string) error {
 	noRedirect := *c
 	noRedirect.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	resp, err := noRedirect.Do(req)
+	if errors.Is(err, context.DeadlineExceeded) {
+		return errors.New("no answer within --timeout")
+	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		return ue.Err // the URL is in the caller's message already
@@ -67,6 +70,9 @@ func Check(ctx context.Context, c *http.Client, target string) error {
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 4096))
+	if errors.Is(err, context.DeadlineExceeded) {
+		return errors.New("an answer that did not end within --timeout")
+	}
 	if err != nil {
 		return fmt.Errorf("read the answer: %w", err)
 	}
