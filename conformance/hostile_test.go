@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -39,6 +40,20 @@ var _ = Describe("a hostile target", Label("selftest"), func() {
 		Expect(answered(x)).To(HavePrefix("307, a redirect to %q (not followed)", other+"/service/service.asmx"))
 		Expect(elsewhere.Load()).To(BeZero(), "the other host got calls, the key with them")
 		Expect(client.CheckRedirect).To(BeNil(), "the caller's client was changed")
+	})
+
+	It("costs one timeout per request that gets no answer, not one per spec", func() {
+		target, conns := silentTarget()
+		s, err := NewSession(Config{Target: target, Key: leakKey, Timeout: 100 * time.Millisecond})
+		Expect(err).NotTo(HaveOccurred())
+		r := Request{Binding: HTTPGet, Op: opAllAtms}
+		_, err1 := s.Do(r)
+		_, err2 := s.Do(r)
+		var te *TransportError
+		Expect(errors.As(err1, &te)).To(BeTrue(), "%v", err1)
+		Expect(te.Kind).To(Equal(TransportTimeout))
+		Expect(err2).To(BeIdenticalTo(err1))
+		Expect(conns.Load()).To(Equal(int32(1)))
 	})
 
 	It("is read no further than a tag limit, and not past its root element", func() {

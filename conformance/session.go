@@ -103,8 +103,9 @@ type Session struct {
 	base   string
 	client *http.Client
 
-	mu    sync.Mutex // guards cache
-	cache map[string]*Exchange
+	mu     sync.Mutex // guards cache and failed
+	cache  map[string]*Exchange
+	failed map[string]error // requests that got no answer, by cacheKey
 
 	nsOnce sync.Once
 	ns     string
@@ -157,7 +158,7 @@ func NewSession(cfg Config) (*Session, error) {
 		client = *cfg.Client // a copy: the caller's client keeps its CheckRedirect
 	}
 	client.CheckRedirect = noRedirect
-	return &Session{cfg: cfg, base: base, client: &client, cache: map[string]*Exchange{}}, nil
+	return &Session{cfg: cfg, base: base, client: &client, cache: map[string]*Exchange{}, failed: map[string]error{}}, nil
 }
 
 // noRedirect is the CheckRedirect of a session's client: the redirect is
@@ -169,7 +170,9 @@ func (s *Session) Config() Config { return s.cfg }
 
 // Do sends r (with the session's key unless r.Values sets strAtmServiceKey,
 // and the session's namespace unless r.Namespace is set) and returns the
-// exchange. Identical requests are sent once.
+// exchange. Identical requests are sent once: a request that got no answer
+// (a *TransportError) gives its error again without being sent, so a
+// target that never answers one call costs one timeout, not one per spec.
 func (s *Session) Do(r Request) (*Exchange, error) {
 	ns := r.Namespace
 	if ns == "" && (r.Binding == SOAP11 || r.Binding == SOAP12) {
@@ -191,9 +194,13 @@ func (s *Session) send(r Request, ns string) (*Exchange, error) {
 	key := r.cacheKey()
 	s.mu.Lock()
 	x, ok := s.cache[key]
+	failed := s.failed[key]
 	s.mu.Unlock()
 	if ok {
 		return x, nil
+	}
+	if failed != nil {
+		return nil, failed
 	}
 	req, body, err := build(s.base, ns, r)
 	if err != nil {
@@ -201,6 +208,9 @@ func (s *Session) send(r Request, ns string) (*Exchange, error) {
 	}
 	x = &Exchange{Request: r, Method: req.Method, URL: req.URL.String(), Header: req.Header.Clone(), Body: body, key: s.cfg.Key}
 	if err := s.roundTrip(req, x, fmt.Sprintf("%s over %s", r.Op, r.Binding), x.Curl()); err != nil {
+		s.mu.Lock()
+		s.failed[key] = err
+		s.mu.Unlock()
 		return nil, err
 	}
 	s.mu.Lock()
