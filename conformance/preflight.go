@@ -175,7 +175,7 @@ func (s *Session) transportCause(te *TransportError) *PreflightError {
 		msg = fmt.Sprintf("%s: %s. Check --target's host name.", svc, te.Cause())
 	case TransportTooBig:
 		cause = CauseTooBig
-		msg = fmt.Sprintf("%s answered %s with more than %d MiB, the most atmkit reads of one answer (the service's largest result is a few MB). Is --target the service, and not a download or a stream?", svc, te.What, maxAnswer>>20)
+		msg = fmt.Sprintf("%s answered %s with more than %d MiB, the most atmkit reads of one answer (the mock's whole ReturnAllAtms is about 2 MB). Is --target the service, and not a download or a stream?", svc, te.What, maxAnswer>>20)
 	default:
 		cause = CauseTransport
 		msg = fmt.Sprintf("%s could not be called: %s got no answer: %s. Check --target.", svc, te.What, innermost(te.Err))
