@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"unicode"
 	"unicode/utf8"
@@ -234,5 +235,49 @@ func FuzzJSONAnswer(f *testing.F) {
 			t.Fatalf("locationNode found %s, whose fields learnFields does not find: %v", q, err)
 		}
 		_ = coverage(xl[0], jl[0])
+	})
+}
+
+// FuzzWSDL serves any body as the target's WSDL and runs the WSDL specs on
+// it: no panic, and each failure is a *Failure or a skip, quoting the
+// document printably.
+func FuzzWSDL(f *testing.F) {
+	ds, err := fixtures.LoadFS(mocktest.SmallDataset())
+	if err != nil {
+		f.Fatal(err)
+	}
+	mock, err := mockserver.New(mockserver.WithDataset(ds), mockserver.WithKeys(mockKey))
+	if err != nil {
+		f.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	mock.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, servicePath+"?WSDL", nil))
+	f.Add(rec.Body.Bytes())
+	for _, b := range hostileBodies {
+		f.Add([]byte(b))
+	}
+	var body atomic.Pointer[[]byte] // the input being run: one at a time per worker
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+		_, _ = w.Write(*body.Load())
+	}))
+	defer srv.Close()
+	var wsdl []Check
+	for _, c := range Checks() {
+		if strings.HasPrefix(c.Name, "wsdl/") {
+			wsdl = append(wsdl, c)
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		body.Store(&b)
+		s, err := NewSession(Config{Target: srv.URL, Key: fuzzKey, Namespace: asmx.DefaultNamespace})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range RunChecks(s, wsdl) {
+			if o.Err != nil && !IsSkip(o.Err) {
+				checkFailureText(t, o.Err)
+			}
+		}
 	})
 }
