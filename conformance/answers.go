@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/atmkit/atmkit/internal/printable"
 	"github.com/beevik/etree"
 )
 
@@ -37,12 +38,27 @@ func checkContentType(x *Exchange, what, want string) error {
 	return nil
 }
 
+// snippet is the start of a body as a failure quotes it: at most 300
+// bytes, made printable.
 func snippet(b []byte) string {
-	s := strings.TrimSpace(string(b))
+	if len(b) > 4096 {
+		b = b[:4096] // enough to fill the snippet
+	}
+	s := strings.TrimSpace(printable.Text(string(b)))
 	if s == "" {
 		return "(empty body)"
 	}
 	return truncate(s, 300)
+}
+
+// answered describes an answer's status and body for a failure: "503 with
+// <the body's start>", and where a redirect points (the suite follows
+// none).
+func answered(x *Exchange) string {
+	if isRedirect(x.Status) {
+		return fmt.Sprintf("%d, a redirect to %s (not followed), with %s", x.Status, redirectTarget(x), snippet(x.RespBody))
+	}
+	return fmt.Sprintf("%d with %s", x.Status, snippet(x.RespBody))
 }
 
 // resultOf checks a successful answer of an XML binding (status 200, the
@@ -63,7 +79,7 @@ func resultIn(x *Exchange, b Binding, ns string) (*etree.Element, error) {
 	op := x.Request.Op
 	what := fmt.Sprintf("%s over %s", op, b)
 	if x.Status != http.StatusOK {
-		return nil, fail(x, what+": status", "200", "%d with %s", x.Status, snippet(x.RespBody))
+		return nil, fail(x, what+": status", "200", "%s", answered(x))
 	}
 	if err := checkContentType(x, what, wantContentType(b)); err != nil {
 		return nil, err
@@ -74,6 +90,10 @@ func resultIn(x *Exchange, b Binding, ns string) (*etree.Element, error) {
 	}
 	root := doc.Root()
 	switch b {
+	case SOAP11, SOAP12:
+		if err := noDoctype(x, doc, what); err != nil {
+			return nil, err
+		}
 	case HTTPGet, HTTPPost:
 		if q := nameOf(root); q.Local == "Envelope" && (q.Space == soap11EnvNS || q.Space == soap12EnvNS) {
 			return nil, fail(x, what+": body", "the bare XML result, no SOAP envelope", "a %s envelope", q)
@@ -117,6 +137,16 @@ func resultIn(x *Exchange, b Binding, ns string) (*etree.Element, error) {
 		return nil, fail(x, what+": "+op+"Response", "exactly "+want.String(), "%s", names(kids))
 	}
 	return resp.ChildElements()[0], nil
+}
+
+// noDoctype fails a SOAP message with a document type declaration: SOAP
+// 1.1 (section 3) and 1.2 (part 1, section 5) forbid one, and ASMX reads
+// none (it answers a request with a DOCTYPE 400).
+func noDoctype(x *Exchange, doc *etree.Document, what string) error {
+	if d, ok := doctype(doc); ok {
+		return fail(x, what+": envelope", "no document type declaration (SOAP forbids one in a message; ASMX prohibits DTDs)", "%s", truncate(d, 200))
+	}
+	return nil
 }
 
 func names(es []*etree.Element) string {
@@ -168,7 +198,7 @@ const (
 // a code and a non-empty text) and returns its code and text.
 func soapFault(x *Exchange, b Binding, what string) (qname, string, error) {
 	if x.Status != http.StatusInternalServerError {
-		return qname{}, "", fail(x, what+": status", fmt.Sprintf("500 with a %s fault (ASMX answers every fault with a body as 500)", b), "%d with %s", x.Status, snippet(x.RespBody))
+		return qname{}, "", fail(x, what+": status", fmt.Sprintf("500 with a %s fault (ASMX answers every fault with a body as 500)", b), "%s", answered(x))
 	}
 	if err := checkContentType(x, what, wantContentType(b)); err != nil {
 		return qname{}, "", err
@@ -176,6 +206,9 @@ func soapFault(x *Exchange, b Binding, what string) (qname, string, error) {
 	doc, err := parseXML(x.RespBody)
 	if err != nil {
 		return qname{}, "", fail(x, what+": body", "a SOAP fault", "%v in %s", err, snippet(x.RespBody))
+	}
+	if err := noDoctype(x, doc, what); err != nil {
+		return qname{}, "", err
 	}
 	env, _ := envelopeNS(b)
 	root := doc.Root()
@@ -268,7 +301,7 @@ func checkServiceFault(x *Exchange, what string) error {
 	switch b {
 	case HTTPGet, HTTPPost, JSON:
 		if x.Status != http.StatusInternalServerError {
-			return fail(x, what+": status", "500 (ASMX's error status for GET, POST and the JSON path)", "%d with %s", x.Status, snippet(x.RespBody))
+			return fail(x, what+": status", "500 (ASMX's error status for GET, POST and the JSON path)", "%s", answered(x))
 		}
 		if b == JSON && strings.EqualFold(strings.TrimSpace(x.RespHeader.Get("jsonerror")), "true") {
 			if mt, _, _ := mediaType(x.ContentType()); mt != "application/json" {

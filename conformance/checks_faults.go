@@ -194,7 +194,7 @@ func routingChecks() []Check {
 // ASMX answers a SOAP fault whose status is not 500.
 func checkEmptyStatus(x *Exchange, what string, status int) error {
 	if x.Status != status {
-		return fail(x, what+": status", fmt.Sprintf("%d with no body", status), "%d with %s", x.Status, snippet(x.RespBody))
+		return fail(x, what+": status", fmt.Sprintf("%d with no body", status), "%s", answered(x))
 	}
 	if len(bytes.TrimSpace(x.RespBody)) > 0 {
 		return fail(x, what+": body", fmt.Sprintf("none (ASMX writes no fault with a %d)", status), "%s", snippet(x.RespBody))

@@ -136,7 +136,7 @@ func checkJSONShape(s *Session, op string) error {
 	}
 	what := op + " over json"
 	if x.Status != 200 {
-		return fail(x, what+": status", "200", "%d with %s", x.Status, snippet(x.RespBody))
+		return fail(x, what+": status", "200", "%s", answered(x))
 	}
 	if err := checkContentType(x, what, ctTextXML); err != nil {
 		return err

@@ -275,7 +275,7 @@ func (s *Session) jsonQuery(op string, vals map[string]string) (*Exchange, []map
 		return nil, nil, err
 	}
 	if x.Status != 200 {
-		return x, nil, fail(x, op+" over json: status", "200", "%d with %s", x.Status, snippet(x.RespBody))
+		return x, nil, fail(x, op+" over json: status", "200", "%s", answered(x))
 	}
 	m, err := decodeJSON(x.RespBody)
 	if err != nil {
@@ -487,6 +487,15 @@ func (s *Session) anchorNear(f *Facts) error {
 	return fmt.Errorf("no location with coordinates within bytRadius %d of the given point %s,%s over the JSON binding (tried bytRadius %v); give a point near the target's ATMs", anchorRadii[len(anchorRadii)-1], f.Latitude, f.Longitude, anchorRadii)
 }
 
+// Bounds of locationNode's search, so that a hostile answer (a million
+// distinct element names, a node with a million values) costs a bounded
+// effort: a location result has a few dozen element names, and a location
+// node a few dozen values.
+const (
+	maxNodeNames  = 1000 // element names tried as the location node
+	maxNodeLeaves = 4096 // values of a location node
+)
+
 // locationNode finds the location node of an XML search result from the
 // JSON locations of the same search: the repeated sibling element (as in
 // ReturnAllAtms) when it occurs once per JSON location and carries the key
@@ -497,8 +506,9 @@ func locationNode(root *etree.Element, jl []map[string]any) (qname, error) {
 	if len(jl) == 0 {
 		return qname{}, fmt.Errorf("no locations to find the XML location node by")
 	}
+	groups := outermost(root)
 	fits := func(q qname) bool {
-		xl := findAll(root, q)
+		xl := groups[q]
 		if len(xl) != len(jl) {
 			return false
 		}
@@ -509,15 +519,15 @@ func locationNode(root *etree.Element, jl []map[string]any) (qname, error) {
 		return q, nil
 	}
 	var best qname
-	bestCover, bestDepth := -1, -1
+	bestCover, bestDepth, tried := -1, -1, 0
 	seen := map[qname]bool{}
 	var walk func(e *etree.Element, depth int)
 	walk = func(e *etree.Element, depth int) {
 		q := nameOf(e)
 		if !seen[q] && (len(e.ChildElements()) > 0 || len(attrs(e)) > 0) {
 			seen[q] = true
-			if fits(q) {
-				if c := coverage(findAll(root, q)[0], jl[0]); c > bestCover || (c == bestCover && depth > bestDepth) {
+			if tried++; tried <= maxNodeNames && fits(q) {
+				if c := coverage(groups[q][0], jl[0]); c > bestCover || (c == bestCover && depth > bestDepth) {
 					best, bestCover, bestDepth = q, c, depth
 				}
 			}
@@ -528,9 +538,34 @@ func locationNode(root *etree.Element, jl []map[string]any) (qname, error) {
 	}
 	walk(root, 0)
 	if bestCover < 0 {
+		if tried > maxNodeNames {
+			return qname{}, fmt.Errorf("no such element among the first %d element names (of %d: no location result has so many)", maxNodeNames, tried)
+		}
 		return qname{}, fmt.Errorf("no such element")
 	}
 	return best, nil
+}
+
+// outermost returns, by name, what findAll returns for each name under
+// root (the elements of that name with no ancestor of the same name), in
+// one walk.
+func outermost(root *etree.Element) map[qname][]*etree.Element {
+	out := map[qname][]*etree.Element{}
+	open := map[qname]int{} // names of the ancestors of the element walked
+	var walk func(e *etree.Element)
+	walk = func(e *etree.Element) {
+		q := nameOf(e)
+		if open[q] == 0 {
+			out[q] = append(out[q], e)
+		}
+		open[q]++
+		for _, k := range dataKids(e) {
+			walk(k)
+		}
+		open[q]--
+	}
+	walk(root)
+	return out
 }
 
 // coverage counts the values of a JSON location (but index and empty ones)
@@ -553,27 +588,42 @@ func coverage(e *etree.Element, loc map[string]any) int {
 // learnFields finds, for each key JSON field, the XML leaf path whose value
 // equals the field's in every pair of JSON and XML locations.
 func learnFields(jl []map[string]any, xl []*etree.Element) (map[string]string, error) {
-	if len(jl) == 0 {
+	if len(jl) == 0 || len(xl) != len(jl) {
 		return nil, fmt.Errorf("no locations to learn XML field names from")
+	}
+	// Each node's values once, by path: the values of paths that occur
+	// exactly once (xmlField).
+	type once struct {
+		value string
+		n     int
+	}
+	byPath := make([]map[string]once, len(xl))
+	var cands []string
+	for i, e := range xl {
+		ls := leaves(e)
+		if len(ls) > maxNodeLeaves {
+			return nil, &Failure{What: "XML location nodes", Expected: fmt.Sprintf("at most %d values in a location node", maxNodeLeaves), Got: fmt.Sprintf("%d values in node %d", len(ls), i+1)}
+		}
+		m := make(map[string]once, len(ls))
+		for _, l := range ls {
+			o, seen := m[l.Path]
+			if i == 0 && !seen {
+				cands = append(cands, l.Path)
+			}
+			m[l.Path] = once{l.Value, o.n + 1}
+		}
+		byPath[i] = m
 	}
 	fields := map[string]string{}
 	for _, jf := range keyFields {
 		last := jf[strings.LastIndex(jf, ".")+1:]
-		var cands []string
-		seen := map[string]bool{}
-		for _, l := range leaves(xl[0]) {
-			if !seen[l.Path] {
-				seen[l.Path] = true
-				cands = append(cands, l.Path)
-			}
-		}
 		var match []string
 		for _, p := range cands {
 			ok := true
 			for i := range jl {
 				jv, jok := jsonField(jl[i], jf)
-				xv, xok := xmlField(xl[i], p)
-				if !jok || !xok || norm(jv) != norm(xv) {
+				xv := byPath[i][p]
+				if !jok || xv.n != 1 || norm(jv) != norm(xv.value) {
 					ok = false
 					break
 				}

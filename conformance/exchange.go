@@ -246,16 +246,23 @@ func build(base, ns string, r Request) (*http.Request, []byte, error) {
 	return req, body, nil
 }
 
-// readAll reads an answer's body with a cap, so a runaway target cannot
+// maxAnswer is the most atmkit reads of one answer: far more than any
+// result of the service (the mock's whole ReturnAllAtms is about 2 MB), so
+// that a runaway target (an endless or a huge body, a gzip bomb) cannot
 // exhaust memory.
+const maxAnswer = 256 << 20
+
+// errTooLarge is the error of an answer longer than maxAnswer.
+var errTooLarge = fmt.Errorf("the answer is larger than %d MiB, the most atmkit reads of one answer", maxAnswer>>20)
+
+// readAll reads an answer's body, failing with errTooLarge past maxAnswer.
 func readAll(r io.Reader) ([]byte, error) {
-	const limit = 256 << 20
-	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	b, err := io.ReadAll(io.LimitReader(r, maxAnswer+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(b) > limit {
-		return nil, fmt.Errorf("answer larger than %d bytes", limit)
+	if len(b) > maxAnswer {
+		return nil, errTooLarge
 	}
 	return b, nil
 }

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/atmkit/atmkit/internal/printable"
 )
 
 // Failure is a conformance failure: what the document (or ASMX) expects,
@@ -32,9 +35,10 @@ func (f *Failure) Error() string {
 	return b.String()
 }
 
-// fail builds a *Failure.
+// fail builds a *Failure. What it got quotes the target's answer: it is
+// made printable (internal/printable).
 func fail(x *Exchange, what, expected, gotFormat string, args ...any) error {
-	return &Failure{What: what, Expected: expected, Got: fmt.Sprintf(gotFormat, args...), Exchanges: []*Exchange{x}}
+	return &Failure{What: what, Expected: expected, Got: printable.Text(fmt.Sprintf(gotFormat, args...)), Exchanges: []*Exchange{x}}
 }
 
 // also adds exchanges to a failure; other errors are returned unchanged.
@@ -62,9 +66,15 @@ func IsSkip(err error) bool {
 	return errors.As(err, &s)
 }
 
+// truncate shortens s to at most n bytes, at a character boundary, and
+// says how long it was.
 func truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	return s[:n] + fmt.Sprintf("… (%d bytes in all)", len(s))
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… (%d bytes in all)", len(s))
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/atmkit/atmkit/internal/printable"
 	"github.com/beevik/etree"
 )
 
@@ -26,6 +27,8 @@ const (
 	CauseTLS        PreflightCause = "tls"         // TLS failed
 	CauseClosed     PreflightCause = "closed"      // the connection was closed without an answer
 	CauseNoHost     PreflightCause = "dns"         // the host name does not resolve
+	CauseTooBig     PreflightCause = "too-big"     // an answer larger than atmkit reads
+	CauseRedirect   PreflightCause = "redirect"    // the calls are answered with redirects, which atmkit does not follow
 	CauseTransport  PreflightCause = "transport"   // another error of the HTTP client
 	CauseNotFound   PreflightCause = "not-found"   // 404 at the service path and the JSON path
 	CauseKeyRefused PreflightCause = "key-refused" // the target answers the key as it answers a made-up one
@@ -170,11 +173,14 @@ func (s *Session) transportCause(te *TransportError) *PreflightError {
 	case TransportNoHost:
 		cause = CauseNoHost
 		msg = fmt.Sprintf("%s: %s. Check --target's host name.", svc, te.Cause())
+	case TransportTooBig:
+		cause = CauseTooBig
+		msg = fmt.Sprintf("%s answered %s with more than %d MiB, the most atmkit reads of one answer (the mock's whole ReturnAllAtms is about 2 MB). Is --target the service, and not a download or a stream?", svc, te.What, maxAnswer>>20)
 	default:
 		cause = CauseTransport
 		msg = fmt.Sprintf("%s could not be called: %s got no answer: %s. Check --target.", svc, te.What, innermost(te.Err))
 	}
-	return &PreflightError{Cause: cause, Message: "could not check the target: " + maskKey(msg, s.cfg.Key), Err: te}
+	return &PreflightError{Cause: cause, Message: "could not check the target: " + printable.Text(maskKey(msg, s.cfg.Key)), Err: te}
 }
 
 // unusable decides, when no binding answered 200, whether the target can
@@ -198,6 +204,11 @@ func (s *Session) unusable(answers map[Binding]*Exchange) error {
 	}
 	if len(got) == 0 {
 		return nil
+	}
+	if x := answers[preflightBindings[0]]; sameStatus && isRedirect(x.Status) {
+		return &PreflightError{Cause: CauseRedirect, Message: maskKey(fmt.Sprintf(
+			"could not check the target: %s answered every call with a redirect (%s), the first to %s. atmkit follows no redirect: ASMX answers no call with one, and the key would go along to wherever it points. Give --target the address the service answers at.",
+			svc, strings.Join(got, ", "), redirectTarget(x)), s.cfg.Key)}
 	}
 	if all404 {
 		return &PreflightError{Cause: CauseNotFound, Message: maskKey(fmt.Sprintf(
@@ -260,6 +271,22 @@ func (s *Session) unusable(answers map[Binding]*Exchange) error {
 	return nil
 }
 
+// isRedirect reports whether status is a redirect (3xx but 304, which
+// answers a conditional request).
+func isRedirect(status int) bool {
+	return status >= 300 && status < 400 && status != http.StatusNotModified
+}
+
+// redirectTarget is the Location of a redirect as a text shows it, the
+// key and any password masked, or "no address" when it has none.
+func redirectTarget(x *Exchange) string {
+	loc := x.RespHeader.Get("Location")
+	if loc == "" {
+		return "no address (no Location header)"
+	}
+	return fmt.Sprintf("%q", maskURL(printable.Text(loc), x.key))
+}
+
 // withKey returns vals with strAtmServiceKey set to key.
 func withKey(vals map[string]string, key string) map[string]string {
 	out := map[string]string{pKey: key}
@@ -281,7 +308,7 @@ func answerText(x *Exchange) string {
 	if x == nil {
 		return ""
 	}
-	if doc := etree.NewDocument(); doc.ReadFromBytes(x.RespBody) == nil && doc.Root() != nil {
+	if doc, err := parseXML(x.RespBody); err == nil {
 		for _, path := range []string{"//faultstring", "//Reason/Text", "//title"} {
 			if e := doc.FindElement(path); e != nil {
 				if t := strings.TrimSpace(e.Text()); t != "" {
@@ -290,7 +317,11 @@ func answerText(x *Exchange) string {
 			}
 		}
 	}
-	body := string(x.RespBody)
+	head := x.RespBody
+	if len(head) > 64<<10 {
+		head = head[:64<<10] // an error page's title and heading come first
+	}
+	body := printable.Text(string(head))
 	if m := htmlTextRE.FindAllStringSubmatch(body, -1); len(m) > 0 {
 		var parts []string
 		for _, g := range m {

@@ -80,7 +80,11 @@ type Config struct {
 	// byte; 0 means DefaultTimeout. The preflight and every spec use it.
 	Timeout time.Duration
 	// Client sends the requests; nil means a plain http.Client. Each request
-	// carries its own deadline (Timeout) whatever the client's settings.
+	// carries its own deadline (Timeout) whatever the client's settings, and
+	// redirects are never followed, whatever its CheckRedirect: a redirect
+	// is an answer the specs judge (ASMX answers no call with one), and
+	// following it would send the key, in the URL or the body, to an
+	// address the caller did not give.
 	Client *http.Client
 	// Shape, when given, is the shape the target's results must have: the
 	// specs labelled shape check every result against it (checks_shape.go).
@@ -99,8 +103,9 @@ type Session struct {
 	base   string
 	client *http.Client
 
-	mu    sync.Mutex // guards cache
-	cache map[string]*Exchange
+	mu     sync.Mutex // guards cache and failed
+	cache  map[string]*Exchange
+	failed map[string]error // requests that got no answer, by cacheKey
 
 	nsOnce sync.Once
 	ns     string
@@ -148,19 +153,26 @@ func NewSession(cfg Config) (*Session, error) {
 	}
 	base := strings.TrimRight(cfg.Target, "/")
 	base = strings.TrimSuffix(base, servicePath)
-	client := cfg.Client
-	if client == nil {
-		client = &http.Client{}
+	var client http.Client
+	if cfg.Client != nil {
+		client = *cfg.Client // a copy: the caller's client keeps its CheckRedirect
 	}
-	return &Session{cfg: cfg, base: base, client: client, cache: map[string]*Exchange{}}, nil
+	client.CheckRedirect = noRedirect
+	return &Session{cfg: cfg, base: base, client: &client, cache: map[string]*Exchange{}, failed: map[string]error{}}, nil
 }
+
+// noRedirect is the CheckRedirect of a session's client: the redirect is
+// the answer.
+func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // Config returns the session's configuration.
 func (s *Session) Config() Config { return s.cfg }
 
 // Do sends r (with the session's key unless r.Values sets strAtmServiceKey,
 // and the session's namespace unless r.Namespace is set) and returns the
-// exchange. Identical requests are sent once.
+// exchange. Identical requests are sent once: a request that got no answer
+// (a *TransportError) gives its error again without being sent, so a
+// target that never answers one call costs one timeout, not one per spec.
 func (s *Session) Do(r Request) (*Exchange, error) {
 	ns := r.Namespace
 	if ns == "" && (r.Binding == SOAP11 || r.Binding == SOAP12) {
@@ -182,9 +194,13 @@ func (s *Session) send(r Request, ns string) (*Exchange, error) {
 	key := r.cacheKey()
 	s.mu.Lock()
 	x, ok := s.cache[key]
+	failed := s.failed[key]
 	s.mu.Unlock()
 	if ok {
 		return x, nil
+	}
+	if failed != nil {
+		return nil, failed
 	}
 	req, body, err := build(s.base, ns, r)
 	if err != nil {
@@ -192,6 +208,9 @@ func (s *Session) send(r Request, ns string) (*Exchange, error) {
 	}
 	x = &Exchange{Request: r, Method: req.Method, URL: req.URL.String(), Header: req.Header.Clone(), Body: body, key: s.cfg.Key}
 	if err := s.roundTrip(req, x, fmt.Sprintf("%s over %s", r.Op, r.Binding), x.Curl()); err != nil {
+		s.mu.Lock()
+		s.failed[key] = err
+		s.mu.Unlock()
 		return nil, err
 	}
 	s.mu.Lock()

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/atmkit/atmkit/internal/printable"
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 )
@@ -123,16 +124,18 @@ func runSpec(run *specRun, c Check) {
 		ginkgo.Fail(fmt.Sprintf("[%s] %s", c.Name, maskKey(msg, key)))
 		return
 	}
+	// Every text quoting the target is made printable: no escape sequence
+	// of a target reaches a terminal or a report.
 	err := c.Run(s, func(format string, args ...any) {
-		ginkgo.AddReportEntry("note", maskKey(fmt.Sprintf(format, args...), key), where)
+		ginkgo.AddReportEntry("note", printable.Text(maskKey(fmt.Sprintf(format, args...), key)), where)
 	})
 	switch {
 	case err == nil:
 	case IsSkip(err):
-		ginkgo.Skip(maskKey(strings.TrimPrefix(err.Error(), "skipped: "), key))
+		ginkgo.Skip(printable.Text(maskKey(strings.TrimPrefix(err.Error(), "skipped: "), key)))
 	default:
-		run.setCause(c.Name, maskKey(causeOf(err), key))
-		ginkgo.Fail(maskKey(fmt.Sprintf("[%s] %s", c.Name, err), key))
+		run.setCause(c.Name, printable.Text(maskKey(causeOf(err), key)))
+		ginkgo.Fail(printable.Text(maskKey(fmt.Sprintf("[%s] %s", c.Name, err), key)))
 	}
 }
 

@@ -28,11 +28,13 @@ const (
 	TransportTLS     TransportKind = "tls"     // the TLS handshake failed, or one side does not speak TLS
 	TransportClosed  TransportKind = "closed"  // the connection was closed or reset without an answer
 	TransportNoHost  TransportKind = "dns"     // the host name does not resolve
+	TransportTooBig  TransportKind = "too-big" // the answer is larger than atmkit reads (256 MiB)
 	TransportOther   TransportKind = "other"   // anything else the HTTP client reports
 )
 
 // TransportError is a request that got no (complete) HTTP answer: the
-// connection was refused, timed out, cut, or failed TLS. Neither its text
+// connection was refused, timed out, cut, or failed TLS, or the answer was
+// too large to read. Neither its text
 // nor its fields hold the service key.
 type TransportError struct {
 	// What names the request, e.g. "ReturnProvinces over get".
@@ -80,6 +82,8 @@ func (e *TransportError) Cause() string {
 		return "the target closed the connection without an answer (" + innermost(e.Err) + ")"
 	case TransportNoHost:
 		return "host " + strings.Split(host, ":")[0] + " not found"
+	case TransportTooBig:
+		return errTooLarge.Error()
 	}
 	return innermost(e.Err)
 }
@@ -123,6 +127,8 @@ func transportKind(err error) TransportKind {
 		explain  *tlsconf.Error
 	)
 	switch {
+	case errors.Is(err, errTooLarge):
+		return TransportTooBig
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
 		return TransportTimeout
 	case neterr.Refused(err):

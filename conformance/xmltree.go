@@ -1,12 +1,14 @@
 package conformance
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/atmkit/atmkit/internal/printable"
 	"github.com/beevik/etree"
 )
 
@@ -22,16 +24,57 @@ func (q qname) String() string {
 
 func nameOf(e *etree.Element) qname { return qname{e.NamespaceURI(), e.Tag} }
 
-// parseXML parses a document; it fails on a body that is not XML or has no root.
+// maxTags bounds the markup of a document parseXML reads: the count of
+// '<' in it, which is at least its number of elements. The parsed tree
+// takes many times the bytes of the text, so the cap on an answer's size
+// alone would still let a body of tiny elements exhaust memory; this one
+// keeps a tree to a few hundred MB. The mock's whole ReturnAllAtms has
+// about 125,000.
+const maxTags = 4 << 20
+
+// parseXML parses a document; it fails on a body that is not XML, that has
+// no root element, content after it, or more markup than maxTags. Nesting
+// deeper than etree's limit (1024 levels) fails too; entities other than
+// XML's five are not expanded (the parser refuses them), and a document
+// type declaration is read as a directive, nothing is fetched.
 func parseXML(b []byte) (*etree.Document, error) {
+	if n := bytes.Count(b, []byte("<")); n > maxTags {
+		return nil, fmt.Errorf("parsing XML: more than %d tags, more than atmkit parses of one answer", maxTags)
+	}
 	doc := etree.NewDocument()
 	if err := doc.ReadFromBytes(b); err != nil {
-		return nil, fmt.Errorf("parsing XML: %w", err)
+		// The parser's errors quote the answer (an entity's name, a
+		// character): made printable, the text is what callers keep.
+		return nil, fmt.Errorf("parsing XML: %s", printable.Text(err.Error()))
 	}
-	if doc.Root() == nil {
+	root := doc.Root()
+	if root == nil {
 		return nil, fmt.Errorf("parsing XML: no root element")
 	}
+	for _, t := range doc.Child {
+		switch t := t.(type) {
+		case *etree.Element:
+			if t != root {
+				return nil, fmt.Errorf("parsing XML: a second root element <%s> after <%s>", t.FullTag(), root.FullTag())
+			}
+		case *etree.CharData:
+			// Text outside the root element (a byte order mark is no text).
+			if d := strings.TrimSpace(strings.TrimPrefix(t.Data, "\ufeff")); d != "" {
+				return nil, fmt.Errorf("parsing XML: text outside the root element: %q", truncate(d, 60))
+			}
+		}
+	}
 	return doc, nil
+}
+
+// doctype returns the document type declaration of doc, if it has one.
+func doctype(doc *etree.Document) (string, bool) {
+	for _, t := range doc.Child {
+		if d, ok := t.(*etree.Directive); ok && strings.HasPrefix(strings.TrimSpace(d.Data), "DOCTYPE") {
+			return "<!" + d.Data + ">", true
+		}
+	}
+	return "", false
 }
 
 // Namespaces of a DataSet result's bookkeeping: the diffgram wrapper and its

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
+	"github.com/atmkit/atmkit/internal/printable"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
@@ -77,6 +78,12 @@ type Difference struct {
 
 // String is the difference in one line.
 func (d Difference) String() string {
+	// The live side quotes the deployment's answer: made printable, no
+	// escape sequence of it reaches a terminal or a report.
+	return printable.Text(d.text())
+}
+
+func (d Difference) text() string {
 	switch d.Change {
 	case StatusChanged:
 		return fmt.Sprintf("status: recorded %s, live %s", d.Recorded, d.Live)

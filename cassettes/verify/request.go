@@ -16,6 +16,7 @@ import (
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"github.com/atmkit/atmkit/internal/neterr"
+	"github.com/atmkit/atmkit/internal/printable"
 	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/internal/tlsconf"
 	"github.com/beevik/etree"
@@ -118,9 +119,15 @@ func (v *verifier) roundTrip(ctx context.Context, method, target string, h http.
 		return nil, nil, rctx, err
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxLiveBody))
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxLiveBody+1))
+	if err == nil && len(b) > maxLiveBody {
+		return nil, nil, rctx, errTooLarge // not compared cut short: it would differ at the cut
+	}
 	return resp, b, rctx, err
 }
+
+// errTooLarge is the error of an answer longer than maxLiveBody.
+var errTooLarge = fmt.Errorf("the answer is larger than %d MiB, the most verify reads of one answer", maxLiveBody>>20)
 
 // dropped reports whether err is a connection closed without an answer.
 func dropped(err error) bool {
@@ -152,6 +159,8 @@ func failure(rctx context.Context, err error, timeout time.Duration, target, wha
 		return fmt.Sprintf("%s: host %s not found (%s)", host, dns.Name, dns.Err)
 	case dropped(err):
 		return fmt.Sprintf("%s closed the connection without an answer (%s)", target, what)
+	case errors.Is(err, errTooLarge):
+		return fmt.Sprintf("%s answered %s: %v", target, what, err)
 	}
 	return fmt.Sprintf("%s could not be called (%s): %v", target, what, innermostError(err))
 }
@@ -204,8 +213,11 @@ func rebase(base *url.URL, recorded string) (string, error) {
 }
 
 // answerText is a short description of an answer for messages: the fault
-// string of a SOAP fault, the first line of a text, the root of other XML.
-func answerText(r *cassette.Response) string {
+// string of a SOAP fault, the first line of a text, the root of other XML;
+// made printable, as it quotes the deployment.
+func answerText(r *cassette.Response) string { return printable.Text(describeAnswer(r)) }
+
+func describeAnswer(r *cassette.Response) string {
 	body := strings.TrimSpace(r.Body)
 	if body == "" {
 		return "with an empty body"

@@ -29,9 +29,13 @@ var (
 	// made-up one, so no answer can be compared.
 	ErrKeyRefused = errors.New("the deployment refuses the key")
 	// ErrNoAnswer: the deployment gave no answer (nothing listens, no
-	// answer within the timeout, a TLS failure, a dropped connection); the
-	// run stopped there.
+	// answer within the timeout, a TLS failure, a dropped connection) or
+	// one too large to read; the run stopped there.
 	ErrNoAnswer = errors.New("no answer from the deployment")
+	// ErrUnavailable: the first call, recorded with another status, was
+	// answered 502, 503 or 504: a gateway's error or a server that cannot
+	// serve now, no answer of the service; the run stopped there.
+	ErrUnavailable = errors.New("the deployment is unavailable")
 )
 
 // DefaultTimeout bounds each request of Run unless
@@ -105,7 +109,8 @@ type job struct {
 // the run could not check the deployment: no key given where one is needed
 // (ErrNoKey), the key refused (ErrKeyRefused), or a request that got no
 // answer (ErrNoAnswer; the run stops there and the interactions not sent
-// are NotChecked), or a cassette that cannot be read. Drift is no error:
+// are NotChecked), the first call answered by a gateway's error
+// (ErrUnavailable), or a cassette that cannot be read. Drift is no error:
 // see Report.Drifted.
 func Run(ctx context.Context, paths []string, opts Options) (*Report, error) {
 	base, err := url.Parse(opts.Upstream)
@@ -334,10 +339,19 @@ func (v *verifier) preflight(ctx context.Context, j job, results []Result) error
 		v.store(j.n, res, results)
 		return err
 	}
+	// A gateway's error, or a server that cannot serve now, answers for
+	// no service: nothing can be compared.
+	if code := live.Response.Code; unavailable(code) && j.i.Response.Code != code {
+		res.Verdict, res.Err = NotChecked, fmt.Errorf("%w: %s answered %d %s (recorded: %d), the error of a gateway or of a server that cannot serve now, not an answer of the service",
+			ErrUnavailable, res.Name(), code, answerText(&live.Response), j.i.Response.Code)
+		v.store(j.n, res, results)
+		return res.Err
+	}
 	// An error ASMX gives before the service's code runs (an unknown
 	// SOAPAction or namespace, a missing parameter) does not depend on the
-	// key: that is drift, reported as the comparison found it.
-	if !res.KeyRejection && j.i.Response.Code < 300 && live.Response.Code >= 400 && !asmx.IsFrameworkError(live.Response.Body) {
+	// key: that is drift, reported as the comparison found it. A refused
+	// key is answered 500 by ASMX, 401 or 403 by a gateway.
+	if !res.KeyRejection && j.i.Response.Code < 300 && refusal(live.Response.Code) && !asmx.IsFrameworkError(live.Response.Body) {
 		if err := v.limit.wait(ctx); err != nil {
 			return err
 		}
@@ -357,6 +371,18 @@ func (v *verifier) preflight(ctx context.Context, j job, results []Result) error
 	}
 	v.store(j.n, res, results)
 	return nil
+}
+
+// unavailable reports whether status says that no service answered: a
+// gateway's error (502, 504) or a server that cannot serve now (503).
+func unavailable(status int) bool {
+	return status == http.StatusBadGateway || status == http.StatusServiceUnavailable || status == http.StatusGatewayTimeout
+}
+
+// refusal reports whether status may answer a refused key: ASMX's 500 (a
+// fault, or the text of the exception), a gateway's 401 or 403.
+func refusal(status int) bool {
+	return status == http.StatusInternalServerError || status == http.StatusUnauthorized || status == http.StatusForbidden
 }
 
 // check sends j's request and compares the answer with the recording,

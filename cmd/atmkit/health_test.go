@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/mockserver"
@@ -34,6 +35,31 @@ func TestHealth(t *testing.T) {
 	}))
 	t.Cleanup(failing.Close)
 	mockPort := mustURL(t, mock.URL).Port()
+	other := newElsewhere(t)
+	redirecting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.url+r.URL.RequestURI(), http.StatusTemporaryRedirect)
+	}))
+	t.Cleanup(redirecting.Close)
+	t.Cleanup(func() {
+		// The gateway's header went nowhere else.
+		if n := other.hits.Load(); n > 0 {
+			t.Errorf("another host got %d calls of a redirect, the last:\n%s", n, other.saw.Load())
+		}
+	})
+	endless := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for {
+			if _, err := w.Write([]byte("{")); err != nil {
+				return
+			}
+			_ = http.NewResponseController(w).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}))
+	t.Cleanup(endless.Close)
 
 	for _, tc := range []struct {
 		name string
@@ -53,6 +79,8 @@ func TestHealth(t *testing.T) {
 		{"a password in the URL", nil, []string{"--url", strings.Replace(mocktest.ClosedPort(t), "://", "://user:pass-word-987@", 1)}, 1, "://user:xxxxx@127.0.0.1:"},
 		{"not a mock", nil, []string{"--url", notMock.URL}, 1, "not an atmkit mock"},
 		{"503", nil, []string{"--url", failing.URL}, 1, "answered 503 Service Unavailable, want 200 OK"},
+		{"a redirect to another host", nil, []string{"--url", redirecting.URL, "--header", "X-Gateway-Key: gw-secret-4242"}, 1, "answered 307 Temporary Redirect, a redirect to \"http://127.0.0.1:"},
+		{"an endless answer", nil, []string{"--url", endless.URL, "--timeout", "300ms"}, 1, "/__admin/health: an answer that did not end within --timeout"},
 		{"not an HTTP URL", nil, []string{"--url", "ftp://127.0.0.1:21"}, 2, "--url ftp://127.0.0.1:21: want an http or https URL"},
 		{"timeout 0", nil, []string{"--url", mock.URL, "--timeout", "0s"}, 2, "--timeout 0s: must be positive"},
 		{"an argument", nil, []string{mock.URL}, 2, "unexpected argument"},
@@ -71,7 +99,7 @@ func TestHealth(t *testing.T) {
 			if !strings.Contains(got, tc.out) {
 				t.Errorf("got %q, want it to contain %q", got, tc.out)
 			}
-			if strings.Contains(out+errOut, "pass-word-987") {
+			if strings.Contains(out+errOut, "pass-word-987") || strings.Contains(out+errOut, "gw-secret-4242") {
 				t.Errorf("the URL's password is in the output: %q", out+errOut)
 			}
 		})

@@ -11,6 +11,9 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+
+	"github.com/atmkit/atmkit/internal/printable"
+	"github.com/atmkit/atmkit/internal/redact"
 )
 
 // Path is the mock's health endpoint, which needs no admin token.
@@ -43,13 +46,21 @@ func DefaultURL(getenv func(string) string) string {
 }
 
 // Check GETs the health endpoint at target: nil when it answers 200
-// with {"status":"ok"}.
+// with {"status":"ok"}. It follows no redirect, whatever c's
+// CheckRedirect: a mock answers its health endpoint itself, and the
+// headers c's transport adds (a gateway's credentials) must not go
+// wherever a redirect points.
 func Check(ctx context.Context, c *http.Client, target string) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
 	if err != nil {
 		return err
 	}
-	resp, err := c.Do(req)
+	noRedirect := *c
+	noRedirect.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	resp, err := noRedirect.Do(req)
+	if errors.Is(err, context.DeadlineExceeded) {
+		return errors.New("no answer within --timeout")
+	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		return ue.Err // the URL is in the caller's message already
@@ -59,11 +70,17 @@ func Check(ctx context.Context, c *http.Client, target string) error {
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 4096))
+	if errors.Is(err, context.DeadlineExceeded) {
+		return errors.New("an answer that did not end within --timeout")
+	}
 	if err != nil {
 		return fmt.Errorf("read the answer: %w", err)
 	}
+	if loc := resp.Header.Get("Location"); loc != "" && resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		return fmt.Errorf("answered %s, a redirect to %q (not followed), want 200 OK", printable.Text(resp.Status), redact.URL(loc))
+	}
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("answered %s, want 200 OK", resp.Status)
+		return fmt.Errorf("answered %s, want 200 OK", printable.Text(resp.Status)) // the reason phrase is the server's
 	}
 	var st struct{ Status string }
 	if err := json.Unmarshal(body, &st); err != nil || st.Status != "ok" {

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"bytes"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/atmkit/atmkit/asmx"
+)
+
+// TestCassetteVerifyHostileUpstream points atmkit cassette verify at
+// deployments that answer what none should (see conform_hostile_test.go):
+// it never panics nor waits past --timeout, says what was wrong, exits 1
+// (drifted) or 2 (could not check), shows the target's bytes printably and
+// never shows the key nor sends it to another host.
+func TestCassetteVerifyHostileUpstream(t *testing.T) {
+	t.Parallel()
+	const gatewaySecret = "Gateway-Secret-4242"
+	path := recordCassette(t, startMock(t, leakKey, nil), asmx.DefaultNamespace, leakKey, verifyCalls[:2])
+	other := newElsewhere(t)
+	for _, tc := range []struct {
+		name string
+		wrap func(http.Handler) http.Handler
+		args []string
+		code int
+		says []string
+	}{
+		{
+			name: "a redirect to another host",
+			wrap: hostile(everyCall, func(w http.ResponseWriter, r *http.Request) {
+				http.Redirect(w, r, other.url+r.URL.RequestURI(), http.StatusTemporaryRedirect)
+			}),
+			code: exitFailure,
+			says: []string{"#0 soap11 ReturnProvinces(): structure drifted: 1 change\n      status: recorded 200, live 307 with an empty body"},
+		},
+		{
+			name: "binary garbage with escape sequences",
+			wrap: hostile(everyCall, func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+				_, _ = w.Write([]byte("\x00\x01\x1b[31mRED\xff\xfe garbage <<<"))
+			}),
+			code: exitFailure,
+			says: []string{`status: recorded 500, live 200 "\x00\x01\x1b[31mRED\xff\xfe garbage <<<"`},
+		},
+		{
+			name: "a gateway's HTML error page",
+			wrap: hostile(everyCall, func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", "text/html")
+				w.WriteHeader(http.StatusBadGateway)
+				_, _ = w.Write([]byte("<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>"))
+			}),
+			code: exitUsage,
+			says: []string{`could not check: the deployment is unavailable: soap11 ReturnProvinces() answered 502 "502 Bad Gateway" (recorded: 200), the error of a gateway`},
+		},
+		{
+			name: "a gzip bomb",
+			wrap: hostile(everyCall, serveGzipBomb),
+			args: []string{"--timeout", "2m"}, // time to inflate it
+			code: exitUsage,
+			says: []string{"could not check: no answer from the deployment: http://127.0.0.1:", "/service/service.asmx answered ReturnProvinces() in soap11: the answer is larger than 256 MiB, the most verify reads of one answer"},
+		},
+		{
+			name: "an endless dribble",
+			wrap: hostile(everyCall, func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+				for {
+					if _, err := w.Write([]byte("<")); err != nil {
+						return
+					}
+					_ = http.NewResponseController(w).Flush()
+					select {
+					case <-r.Context().Done():
+						return
+					case <-time.After(20 * time.Millisecond):
+					}
+				}
+			}),
+			code: exitUsage,
+			says: []string{"/service/service.asmx within 1s (ReturnProvinces() in soap11)"},
+		},
+		{
+			name: "a body that ends early (chunked)",
+			wrap: hostile(everyCall, rawAnswer("HTTP/1.1 200 OK\r\nContent-Type: text/xml; charset=utf-8\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n<?xml version=\"1\r\n", false)),
+			code: exitUsage,
+			says: []string{"/service/service.asmx closed the connection without an answer (ReturnProvinces() in soap11)"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			target := startMock(t, leakKey, tc.wrap)
+			junit := filepath.Join(t.TempDir(), "verify.xml")
+			args := append([]string{"cassette", "verify", "--upstream", target, "--key", leakKey, "--timeout", "1s",
+				"--header", "X-Gateway-Key: " + gatewaySecret, "--junit-report", junit}, tc.args...)
+			code, stdout, stderr := runAtmkit(nil, append(args, path)...)
+			out := stdout + stderr
+			if code != tc.code {
+				t.Fatalf("exit code %d, want %d; output:\n%s", code, tc.code, out)
+			}
+			for _, want := range tc.says {
+				if !strings.Contains(out, want) {
+					t.Errorf("output lacks %q", want)
+				}
+			}
+			if strings.Contains(out, "panic") || strings.Contains(out, "goroutine ") {
+				t.Errorf("output shows a panic")
+			}
+			if strings.ContainsAny(out, "\x00\x1b") || !bytes.Equal(bytes.ToValidUTF8([]byte(out), nil), []byte(out)) {
+				t.Errorf("output passes on control characters or bytes that are not UTF-8 from the target:\n%q", out)
+			}
+			if b, err := os.ReadFile(junit); err == nil && (bytes.ContainsAny(b, "\x00\x1b") || !utf8.Valid(b)) {
+				t.Errorf("the JUnit report passes on control characters or bytes that are not UTF-8 from the target")
+			}
+			checkNoKey(t, leakKey, out, junit)
+			checkNoKey(t, gatewaySecret, out, junit)
+		})
+	}
+	t.Cleanup(func() {
+		if n := other.hits.Load(); n > 0 {
+			t.Errorf("another host got %d calls of a redirect, the last:\n%s", n, other.saw.Load())
+		}
+	})
+}

@@ -1,0 +1,283 @@
+package conformance
+
+import (
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/internal/mocktest"
+	"github.com/atmkit/atmkit/mockserver"
+)
+
+// The fuzz targets of the suite's answer readers: whatever a target
+// answers, reading it never panics, and what a failure quotes of it is
+// printable. Their seeds are the mock's answers, in every binding, and
+// hostile ones.
+
+// fuzzBindings are the bindings a fuzzed answer is read as, by index.
+var fuzzBindings = []Binding{SOAP11, SOAP12, HTTPGet, HTTPPost, JSON}
+
+// fuzzKey is the key of the fuzzed exchanges.
+const fuzzKey = "Fuzz-Key-5678"
+
+// mockAnswers returns the mock's answers to calls of ReturnAllAtms,
+// ReturnProvinces and a coordinate search in every binding, with the
+// right key and a refused one: the seeds of the fuzz targets.
+func mockAnswers(f *testing.F) []fuzzAnswer {
+	f.Helper()
+	// The small data set (six ATMs): the fuzzer minimizes what it finds,
+	// each step a run of the target, so small seeds keep it fuzzing.
+	ds, err := fixtures.LoadFS(mocktest.SmallDataset())
+	if err != nil {
+		f.Fatal(err)
+	}
+	h, err := mockserver.New(mockserver.WithDataset(ds), mockserver.WithKeys(mockKey))
+	if err != nil {
+		f.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	var out []fuzzAnswer
+	for _, op := range []string{opAllAtms, opProvinces, opByCoords} {
+		for _, key := range []string{mockKey, "a refused key"} {
+			for i, b := range fuzzBindings {
+				if b == JSON && op != opByCoords {
+					continue
+				}
+				status, ct, body := mocktest.Send(f, srv.URL, asmx.DefaultNamespace, string(b), op, mocktest.ParamsFor(op, key))
+				out = append(out, fuzzAnswer{uint8(i), op, status, ct, body})
+			}
+		}
+	}
+	return out
+}
+
+// opIndex is the index of an operation in Operations.
+func opIndex(name string) uint8 {
+	for i, op := range Operations {
+		if op.Name == name {
+			return uint8(i)
+		}
+	}
+	panic("no operation " + name)
+}
+
+type fuzzAnswer struct {
+	binding uint8
+	op      string
+	status  int
+	ct      string
+	body    []byte
+}
+
+// hostileBodies are answers no ASMX gives.
+var hostileBodies = []string{
+	"",
+	"\x00\x01\x1b[31mred\xff\xfe garbage <<<",
+	`<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]><lolz>&lol2;</lolz>`,
+	`<?xml version="1.0"?><!DOCTYPE soap:Envelope SYSTEM "http://example.com/x.dtd"><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body/></soap:Envelope>`,
+	"\xef\xbb\xbf<?xml version=\"1.0\" encoding=\"utf-8\"?><ArrayOfString xmlns=\"http://tempuri.org/\"/>",
+	strings.Repeat("<a>", 2000),
+	`<soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body><soap:Fault><faultcode>soap:Client</faultcode><faultstring>v1.1 in 1.2</faultstring></soap:Fault></soap:Body></soap:Envelope>`,
+	`<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>`,
+	`{"Message":"x","StackTrace":"","ExceptionType":"System.Exception"}`,
+	`{"count":1,"coordinates":{"latitude":1,"longitude":2},"locations":[{"index":0,"id":1}]}`,
+	`{"count":`,
+	`<a>x</a><b/>`,
+}
+
+// isPrintable reports whether s is valid UTF-8 without control characters
+// but the newline and the tab.
+func isPrintable(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) && r != '\n' && r != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// checkFailureText fails t when err's text quotes the answer unprintably
+// or holds the key.
+func checkFailureText(t *testing.T, err error) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	var f *Failure
+	if !errors.As(err, &f) {
+		t.Fatalf("an answer read gave %T, want a *Failure: %v", err, err)
+	}
+	if !isPrintable(f.Got) || !isPrintable(f.Expected) || !isPrintable(f.What) {
+		t.Fatalf("the failure quotes the answer unprintably: %q / %q", f.What, f.Got)
+	}
+	if strings.Contains(err.Error(), fuzzKey) {
+		t.Fatalf("the failure holds the key: %s", err)
+	}
+}
+
+// FuzzXMLAnswer reads any answer as each XML binding's result and fault:
+// no panic, every failure a *Failure quoting the answer printably, and a
+// result read walks (values, groups, comparisons) without a panic, equal
+// to itself.
+func FuzzXMLAnswer(f *testing.F) {
+	for _, a := range mockAnswers(f) {
+		if a.binding != 4 {
+			f.Add(a.binding, opIndex(a.op), a.status, a.ct, a.body)
+		}
+	}
+	for _, b := range hostileBodies {
+		for i := range 4 {
+			f.Add(uint8(i), opIndex(opAllAtms), 200, "text/xml; charset=utf-8", []byte(b))
+			f.Add(uint8(i), opIndex(opProvinces), 500, "application/soap+xml; charset=utf-8", []byte(b))
+		}
+	}
+	f.Add(uint8(2), opIndex(opAllAtms), 307, "text/html", []byte("moved"))
+	f.Fuzz(func(t *testing.T, bi, oi uint8, status int, ct string, body []byte) {
+		b := fuzzBindings[int(bi)%4]
+		op := Operations[int(oi)%len(Operations)].Name // the suite's, not the target's
+		x := &Exchange{
+			Request: Request{Binding: b, Op: op}, Status: status, key: fuzzKey,
+			RespHeader: http.Header{"Content-Type": {ct}, "Location": {"http://elsewhere.example/?strAtmServiceKey=" + fuzzKey}},
+			RespBody:   body,
+		}
+		root, err := resultIn(x, b, asmx.DefaultNamespace)
+		checkFailureText(t, err)
+		checkFailureText(t, checkFaultIn(x, b, "fuzz"))
+		checkFailureText(t, checkServiceFault(x, "fuzz"))
+		for _, s := range []string{answerText(x), answered(x), snippet(body)} {
+			if !isPrintable(s) || strings.Contains(s, fuzzKey) {
+				t.Fatalf("an answer's text is unprintable or holds the key: %q", s)
+			}
+		}
+		if err != nil {
+			return
+		}
+		if d := diffElements(root, root); d != "" {
+			t.Fatalf("a result differs from itself: %s", d)
+		}
+		if d := diffContent(root, root); d != "" {
+			t.Fatalf("a result's content differs from itself: %s", d)
+		}
+		q, _ := largestGroup(root)
+		for _, e := range findAll(root, q) {
+			_ = leafText(e)
+		}
+		_ = describeContent(root)
+		_, _ = compareWithDocument(root, root)
+		_ = outermost(root)
+	})
+}
+
+// FuzzJSONAnswer reads any body as a JSON result, checks it as the JSON
+// specs do, and finds its locations in any XML result: no panic, and the
+// failures quote the answer printably.
+func FuzzJSONAnswer(f *testing.F) {
+	var xmlSeed []byte
+	for _, a := range mockAnswers(f) {
+		if a.op == opByCoords && a.binding == 2 && a.status == 200 {
+			xmlSeed = a.body
+		}
+	}
+	for _, a := range mockAnswers(f) {
+		if a.binding == 4 {
+			f.Add(a.status, a.body, xmlSeed)
+		}
+	}
+	for _, b := range hostileBodies {
+		f.Add(200, []byte(b), xmlSeed)
+		f.Add(500, []byte(b), []byte(b))
+	}
+	f.Fuzz(func(t *testing.T, status int, body, xmlBody []byte) {
+		x := &Exchange{
+			Request: Request{Binding: JSON, Op: opByCoords}, Status: status, key: fuzzKey,
+			RespHeader: http.Header{"Content-Type": {"application/json; charset=utf-8"}, "Jsonerror": {"true"}},
+			RespBody:   body,
+		}
+		checkFailureText(t, checkServiceFault(x, "fuzz"))
+		m, err := decodeJSON(body)
+		if err != nil {
+			return
+		}
+		_ = shapeError(m, map[string]any{"count": "int", "coordinates": map[string]any{"latitude": "number", "longitude": "number"}}, "result")
+		jl, err := jsonLocations(m)
+		if err != nil {
+			return
+		}
+		for _, l := range jl {
+			_ = shapeError(l, jsonShape, "location")
+			_ = jsonLeaves(l, "", nil)
+			_, _, _, _, _ = jsonCoordinates(l)
+		}
+		doc, err := parseXML(xmlBody)
+		if err != nil || len(jl) == 0 {
+			return
+		}
+		q, err := locationNode(doc.Root(), jl)
+		if err != nil {
+			return
+		}
+		xl := findAll(doc.Root(), q)
+		if len(xl) != len(jl) {
+			t.Fatalf("locationNode found %s, %d times for %d JSON locations", q, len(xl), len(jl))
+		}
+		if _, err := learnFields(jl, xl); err != nil {
+			t.Fatalf("locationNode found %s, whose fields learnFields does not find: %v", q, err)
+		}
+		_ = coverage(xl[0], jl[0])
+	})
+}
+
+// FuzzWSDL serves any body as the target's WSDL and runs the WSDL specs on
+// it: no panic, and each failure is a *Failure or a skip, quoting the
+// document printably.
+func FuzzWSDL(f *testing.F) {
+	ds, err := fixtures.LoadFS(mocktest.SmallDataset())
+	if err != nil {
+		f.Fatal(err)
+	}
+	mock, err := mockserver.New(mockserver.WithDataset(ds), mockserver.WithKeys(mockKey))
+	if err != nil {
+		f.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	mock.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, servicePath+"?WSDL", nil))
+	f.Add(rec.Body.Bytes())
+	for _, b := range hostileBodies {
+		f.Add([]byte(b))
+	}
+	var body atomic.Pointer[[]byte] // the input being run: one at a time per worker
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+		_, _ = w.Write(*body.Load())
+	}))
+	defer srv.Close()
+	var wsdl []Check
+	for _, c := range Checks() {
+		if strings.HasPrefix(c.Name, "wsdl/") {
+			wsdl = append(wsdl, c)
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		body.Store(&b)
+		s, err := NewSession(Config{Target: srv.URL, Key: fuzzKey, Namespace: asmx.DefaultNamespace})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range RunChecks(s, wsdl) {
+			if o.Err != nil && !IsSkip(o.Err) {
+				checkFailureText(t, o.Err)
+			}
+		}
+	})
+}

@@ -1,0 +1,121 @@
+package conformance
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// The specs of this file check what the suite does with answers no
+// deployment should give (see also cmd/atmkit/conform_hostile_test.go,
+// which runs the command against such targets, and fuzz_test.go).
+
+var _ = Describe("a hostile target", Label("selftest"), func() {
+	It("is never followed through a redirect, whatever the caller's client does", func() {
+		var elsewhere atomic.Int32
+		other := serve(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { elsewhere.Add(1) }))
+		target := serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, other+r.URL.RequestURI(), http.StatusTemporaryRedirect)
+		}))
+		client := &http.Client{} // follows redirects
+		s, err := NewSession(Config{Target: target, Key: leakKey, Client: client})
+		Expect(err).NotTo(HaveOccurred())
+		_, err = s.Preflight()
+		var pe *PreflightError
+		Expect(errors.As(err, &pe)).To(BeTrue(), "%v", err)
+		Expect(pe.Cause).To(Equal(CauseRedirect))
+		Expect(pe.Message).To(ContainSubstring("answered every call with a redirect (get 307, post 307, json 307), the first to %q", other+"/service/service.asmx/ReturnProvinces?strAtmServiceKey=Le****"))
+		expectNoKey(pe.Message, leakKey)
+		x, err := s.Do(Request{Binding: SOAP11, Op: opProvinces, Namespace: mockNS})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(x.Status).To(Equal(http.StatusTemporaryRedirect))
+		Expect(answered(x)).To(HavePrefix("307, a redirect to %q (not followed)", other+"/service/service.asmx"))
+		Expect(elsewhere.Load()).To(BeZero(), "the other host got calls, the key with them")
+		Expect(client.CheckRedirect).To(BeNil(), "the caller's client was changed")
+	})
+
+	It("costs one timeout per request that gets no answer, not one per spec", func() {
+		target, conns := silentTarget()
+		s, err := NewSession(Config{Target: target, Key: leakKey, Timeout: 100 * time.Millisecond})
+		Expect(err).NotTo(HaveOccurred())
+		r := Request{Binding: HTTPGet, Op: opAllAtms}
+		_, err1 := s.Do(r)
+		_, err2 := s.Do(r)
+		var te *TransportError
+		Expect(errors.As(err1, &te)).To(BeTrue(), "%v", err1)
+		Expect(te.Kind).To(Equal(TransportTimeout))
+		Expect(err2).To(BeIdenticalTo(err1))
+		Expect(conns.Load()).To(Equal(int32(1)))
+	})
+
+	It("is read no further than a tag limit, and not past its root element", func() {
+		_, err := parseXML(bytes.Repeat([]byte("<a/>"), maxTags+1))
+		Expect(err).To(MatchError(fmt.Sprintf("parsing XML: more than %d tags, more than atmkit parses of one answer", maxTags)))
+		for body, want := range map[string]string{
+			"<a>x</a><b/>":                   "parsing XML: a second root element <b> after <a>",
+			"<a>x</a>garbage":                `parsing XML: text outside the root element: "garbage"`,
+			"junk<a>x</a>":                   `parsing XML: text outside the root element: "junk"`,
+			"<a>&lol;</a>":                   "parsing XML: XML syntax error on line 1: invalid character entity &lol;",
+			"<a>\x1b[31m</a>":                `parsing XML: XML syntax error on line 1: illegal character code U+001B`,
+			strings.Repeat("<a>", 2000):      "parsing XML: etree: XML tree exceeds maximum depth",
+			"<a>\xff</a>":                    "parsing XML: XML syntax error on line 1: invalid UTF-8",
+			"<!DOCTYPE a [<!ENTITY e 'x'>]>": "parsing XML: no root element",
+		} {
+			_, err := parseXML([]byte(body))
+			Expect(err).To(MatchError(want), "%q", body)
+		}
+		// A byte order mark, and comments and spaces after the root, are XML.
+		for _, body := range []string{"\ufeff<a/>", "<a/>\n<!-- c -->\n"} {
+			_, err := parseXML([]byte(body))
+			Expect(err).NotTo(HaveOccurred(), "%q", body)
+		}
+	})
+
+	It("gets a bounded search for its location nodes", func() {
+		var jl []map[string]any
+		Expect(json.Unmarshal([]byte(`[{"id":1,"institution":{"id":2},"address":{"city":"c","province":"p"},"coordinates":{"latitude":1,"longitude":2}}]`), &jl)).To(Succeed())
+		// More element names than any location result has.
+		var b strings.Builder
+		b.WriteString("<r>")
+		for i := range maxNodeNames + 10 {
+			fmt.Fprintf(&b, "<n%d><v>%d</v></n%d>", i, i, i)
+		}
+		b.WriteString("</r>")
+		doc, err := parseXML([]byte(b.String()))
+		Expect(err).NotTo(HaveOccurred())
+		_, err = locationNode(doc.Root(), jl)
+		Expect(err).To(MatchError(fmt.Sprintf("no such element among the first %d element names (of %d: no location result has so many)", maxNodeNames, maxNodeNames+11)))
+		// A node with more values than any location has.
+		b.Reset()
+		b.WriteString("<loc>")
+		for i := range maxNodeLeaves + 1 {
+			fmt.Fprintf(&b, "<v>%d</v>", i)
+		}
+		b.WriteString("</loc>")
+		doc, err = parseXML([]byte(b.String()))
+		Expect(err).NotTo(HaveOccurred())
+		_, err = learnFields(jl, findAll(doc.Root(), qname{"", "loc"}))
+		Expect(err).To(MatchError(ContainSubstring(fmt.Sprintf("expected: at most %d values in a location node\n  got:      %d values in node 1", maxNodeLeaves, maxNodeLeaves+1))))
+	})
+
+	It("has what it sent quoted printably in failures", func() {
+		target := serve(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+			_, _ = w.Write([]byte("\x1b]0;owned\x07<a>\xff</a>"))
+		}))
+		s, err := NewSession(Config{Target: target, Key: leakKey})
+		Expect(err).NotTo(HaveOccurred())
+		x, err := s.Do(Request{Binding: HTTPGet, Op: opProvinces})
+		Expect(err).NotTo(HaveOccurred())
+		_, err = resultOf(x, "")
+		Expect(err).To(MatchError(ContainSubstring(`got:      parsing XML: XML syntax error on line 1: illegal character code U+001B in \x1b]0;owned\a<a>\xff</a>`)))
+	})
+})
