@@ -65,7 +65,7 @@ func checkShape(s *Session, b Binding, op string, note Notef) error {
 	}
 	what := fmt.Sprintf("%s over %s", op, b)
 	if x.Status != 200 {
-		return fail(x, what+": status", "200 with a result to compare with the shape", "%d with %s", x.Status, snippet(x.RespBody))
+		return fail(x, what+": status", "200 with a result to compare with the shape", "%s", answered(x))
 	}
 	doc, err := x.xml()
 	if err != nil {
