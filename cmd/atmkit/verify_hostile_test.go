@@ -103,7 +103,7 @@ func TestCassetteVerifyHostileUpstream(t *testing.T) {
 			}
 			for _, want := range tc.says {
 				if !strings.Contains(out, want) {
-					t.Errorf("output lacks %q", want)
+					t.Errorf("output lacks %q; output:\n%s", want, out)
 				}
 			}
 			if strings.Contains(out, "panic") || strings.Contains(out, "goroutine ") {
