@@ -79,7 +79,7 @@ func TestRewrapSOAPToGet(t *testing.T) {
 		if r.root != "" {
 			root = typedRoot(r.root, "urn:svc", result.kids)
 		}
-		got, err := getDocument(root, nil, result.kids, scopeAt(result))
+		got, err := getDocument(root, resultAttrs{}, result.kids, scopeAt(result))
 		if err != nil {
 			t.Fatalf("%s: %v", r.name, err)
 		}
@@ -121,7 +121,7 @@ func TestRewrapGetToSOAP(t *testing.T) {
 		if r.typed {
 			content, from = root.kids, scopeAt(root)
 		}
-		got := soapDocument(asmx.SOAP12, "urn:svc", "Op", nil, content, from)
+		got := soapDocument(asmx.SOAP12, "urn:svc", "Op", resultAttrs{}, content, from)
 		head := strings.Replace(soapHead, asmx.NamespaceSOAP11, asmx.NamespaceSOAP12, 1)
 		want := head + r.want + soapTail
 		if r.want == "/" {
