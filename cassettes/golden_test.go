@@ -13,7 +13,7 @@ import (
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/golden.yaml (TestGolden) and testdata/reference-*.yaml (TestReferenceRecordReplay)")
+var update = flag.Bool("update", false, "rewrite testdata/golden.yaml (TestGolden), testdata/reference-*.yaml (TestReferenceRecordReplay) and testdata/variant-*.yaml (TestVariantRecordReplay)")
 
 // normalize removes what changes between runs (ports, durations, dates),
 // so that a recording can be compared byte for byte with the golden file.

@@ -433,7 +433,7 @@ func replayMatrix(t *testing.T, site refSite, path string, sh *shape.Shape) {
 					gap := sc.gap(q, b)
 					switch {
 					case gap == "" && (status != rec.status || ct != rec.ct || body != rec.body):
-						t.Errorf("%s over %s: got %d %q\n%s\nwant the recorded %d %q\n%s", q, b, status, ct, body, rec.status, rec.ct, rec.body)
+						t.Errorf("%s over %s: got %d %q, want the recorded %d %q; %s", q, b, status, ct, rec.status, rec.ct, firstDifference(body, rec.body))
 					case gap != "" && (status != 500 || !strings.Contains(body, gap)):
 						t.Errorf("%s over %s: got %d %.300q, want a fault saying %q", q, b, status, body, gap)
 					case gap != "" && !strings.Contains(gaps[q.Op+" "+b.String()], gap):
@@ -506,4 +506,15 @@ func sendReplay(t *testing.T, srv *httptest.Server, ns string, b asmx.Binding, q
 	}
 	defer resp.Body.Close()
 	return resp.StatusCode, resp.Header.Get("Content-Type"), mustRead(t, resp)
+}
+
+// firstDifference names where got and want part: the offset and some text
+// of each around it.
+func firstDifference(got, want string) string {
+	k := 0
+	for k < len(got) && k < len(want) && got[k] == want[k] {
+		k++
+	}
+	from := max(k-120, 0)
+	return fmt.Sprintf("they differ from byte %d (of %d, want %d):\ngot  %q\nwant %q", k, len(got), len(want), got[from:min(k+120, len(got))], want[from:min(k+120, len(want))])
 }

@@ -184,10 +184,19 @@ func (v *view) rewrapBody(op string, src *rendition, b asmx.Binding) ([]byte, st
 	}
 	if !src.binding.IsSOAP() {
 		root := doc.root()
+		// The root's content goes in <OpResult> (depth 4), a node root
+		// in it (depth 5).
+		typed, shift := v.isTyped(op, root), soapResultDepth
+		if !typed {
+			shift++
+		}
+		if root, err = shiftGenerated(root, shift-1); err != nil {
+			return nil, fmt.Sprintf("the answer recorded over %s (%s) cannot be re-wrapped: %v", src.binding, src.where, err)
+		}
 		content, from := []*xnode{root}, nsScope{}
 		hint := ""
-		var attrs []byte
-		if v.isTyped(op, root) {
+		var attrs resultAttrs
+		if typed {
 			content, from, hint, attrs = root.kids, scopeAt(root), root.space(), dataAttrs(root)
 		}
 		return soapDocument(b, v.serviceNS(hint), op, attrs, content, from), ""
@@ -209,7 +218,16 @@ func (v *view) rewrapBody(op string, src *rendition, b asmx.Binding) ([]byte, st
 	if gap != "" {
 		return nil, gap
 	}
-	var attrs []byte
+	// <OpResult>'s content goes under the GET/POST root (depth 1), a node
+	// result is the root.
+	shift := 1 - soapResultDepth
+	if root == nil {
+		shift--
+	}
+	if result, err = shiftGenerated(result, shift); err != nil {
+		return nil, fmt.Sprintf("the answer recorded over %s (%s) cannot be re-wrapped: %v", src.binding, src.where, err)
+	}
+	var attrs resultAttrs
 	if root != nil {
 		attrs = dataAttrs(result)
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"html"
+	"maps"
 	"strings"
 
 	"github.com/atmkit/atmkit/asmx"
@@ -92,12 +94,12 @@ func soapScope(b asmx.Binding, ns string) nsScope {
 // soapDocument writes content, moved out of scope from, as ASMX's answer
 // to op in SOAP binding b with service namespace ns; attrs (a typed
 // result's own attributes, as dataAttrs writes them) go on <OpResult>.
-func soapDocument(b asmx.Binding, ns, op string, attrs []byte, content []*xnode, from nsScope) []byte {
+func soapDocument(b asmx.Binding, ns, op string, attrs resultAttrs, content []*xnode, from nsScope) []byte {
 	env := asmx.NamespaceSOAP11
 	if b == asmx.SOAP12 {
 		env = asmx.NamespaceSOAP12
 	}
-	w := &xmlWriter{tags: movedTags(content, from, soapScope(b, ns), false)}
+	w := &xmlWriter{tags: movedTags(content, from, attrs.withScope(soapScope(b, ns)), false)}
 	w.dst = append(w.dst, xmlDeclaration+`<soap:Envelope xmlns:soap="`...)
 	w.dst = append(w.dst, env...)
 	w.dst = append(w.dst, `" xmlns:xsi="`+nsXSI+`" xmlns:xsd="`+nsXSD+`"><soap:Body><`...)
@@ -107,7 +109,7 @@ func soapDocument(b asmx.Binding, ns, op string, attrs []byte, content []*xnode,
 	w.dst = append(w.dst, `"><`...)
 	w.dst = append(w.dst, op...)
 	w.dst = append(w.dst, "Result"...)
-	w.dst = append(w.dst, attrs...)
+	w.dst = append(w.dst, attrs.raw...)
 	switch {
 	case !hasNonText(content) && elementOnly(content):
 		w.dst = append(w.dst, " />"...)
@@ -189,13 +191,25 @@ func typedRoot(local, ns string, content []*xnode) *getRoot {
 
 // recordedRoot takes the root of a recorded GET/POST answer as the root to
 // write: its name and namespace declarations as recorded (the default one
-// last), without the attributes of the answer it was recorded with.
+// last), without the attributes of the answer it was recorded with, nor
+// the declarations of their prefixes (the answer written declares its own,
+// resultAttrs).
 func recordedRoot(root *xnode) *getRoot {
 	r := &getRoot{name: root.name, scope: scopeAt(root), head: []byte("<" + root.name)}
+	theirs := map[string]bool{}
+	for _, a := range root.attrs {
+		if _, decl := declPrefix(a.name); !decl {
+			if p, _, ok := strings.Cut(a.name, ":"); ok && p != "xsi" && p != "xsd" {
+				theirs[p] = true
+			}
+		}
+	}
 	var def []byte
 	for _, a := range root.attrs {
 		p, decl := declPrefix(a.name)
 		switch {
+		case decl && theirs[p]:
+			delete(r.scope, p)
 		case decl && p == "":
 			def = append(def, ' ')
 			def = append(def, root.src[a.start:a.end]...)
@@ -208,27 +222,53 @@ func recordedRoot(root *xnode) *getRoot {
 	return r
 }
 
+// soapResultDepth is the depth of <OpResult> in ASMX's SOAP envelope
+// (Envelope, Body, <OpResponse>, <OpResult>).
+const soapResultDepth = 4
+
+// resultAttrs are a typed result's own attributes, which <OpResult> and the
+// GET/POST root carry alike.
+type resultAttrs struct {
+	raw   []byte  // as written in the start tag, each after a space
+	scope nsScope // the namespaces raw declares
+}
+
+// withScope returns s with what a's declarations bind added.
+func (a resultAttrs) withScope(s nsScope) nsScope {
+	if len(a.scope) == 0 {
+		return s
+	}
+	out := maps.Clone(s)
+	if out == nil {
+		out = nsScope{}
+	}
+	maps.Copy(out, a.scope)
+	return out
+}
+
 // dataAttrs writes the attributes of n that are no namespace declaration,
-// as recorded, and the declarations of the prefixes they use that n makes:
-// a typed result's own attributes, which <OpResult> and the GET/POST root
-// carry alike.
-func dataAttrs(n *xnode) []byte {
-	var out []byte
+// as recorded, and the declarations of the prefixes they use that n makes.
+func dataAttrs(n *xnode) resultAttrs {
+	var out resultAttrs
 	used := map[string]bool{}
 	for _, a := range n.attrs {
 		if _, decl := declPrefix(a.name); decl {
 			continue
 		}
-		out = append(out, ' ')
-		out = append(out, n.src[a.start:a.end]...)
+		out.raw = append(out.raw, ' ')
+		out.raw = append(out.raw, n.src[a.start:a.end]...)
 		if p, _, ok := strings.Cut(a.name, ":"); ok {
 			used[p] = true
 		}
 	}
 	for _, a := range n.attrs {
 		if p, decl := declPrefix(a.name); decl && p != "" && used[p] && p != "xsi" && p != "xsd" {
-			out = append(out, ' ')
-			out = append(out, n.src[a.start:a.end]...)
+			out.raw = append(out.raw, ' ')
+			out.raw = append(out.raw, n.src[a.start:a.end]...)
+			if out.scope == nil {
+				out.scope = nsScope{}
+			}
+			out.scope[p] = html.UnescapeString(a.value)
 		}
 	}
 	return out
@@ -260,7 +300,7 @@ func isDataSet(content []*xnode) bool {
 // GET/POST answer: under root, with attrs (the result's own attributes)
 // on it, or, when root is nil, content's one element is the root (a node
 // result).
-func getDocument(root *getRoot, attrs []byte, content []*xnode, from nsScope) ([]byte, error) {
+func getDocument(root *getRoot, attrs resultAttrs, content []*xnode, from nsScope) ([]byte, error) {
 	w := &xmlWriter{indent: true}
 	w.dst = append(w.dst, xmlDeclaration+"\n"...)
 	if root == nil {
@@ -282,9 +322,9 @@ func getDocument(root *getRoot, attrs []byte, content []*xnode, from nsScope) ([
 		w.node(el, 0)
 		return w.dst, nil
 	}
-	w.tags = movedTags(content, from, root.scope, false)
+	w.tags = movedTags(content, from, attrs.withScope(root.scope), false)
 	w.dst = append(w.dst, root.head...)
-	w.dst = append(w.dst, attrs...)
+	w.dst = append(w.dst, attrs.raw...)
 	w.dst = append(w.dst, root.tail...)
 	if !hasNonText(content) && elementOnly(content) {
 		w.dst = append(bytes.TrimSuffix(w.dst, []byte(">")), " />"...)

@@ -79,7 +79,7 @@ func TestRewrapSOAPToGet(t *testing.T) {
 		if r.root != "" {
 			root = typedRoot(r.root, "urn:svc", result.kids)
 		}
-		got, err := getDocument(root, nil, result.kids, scopeAt(result))
+		got, err := getDocument(root, resultAttrs{}, result.kids, scopeAt(result))
 		if err != nil {
 			t.Fatalf("%s: %v", r.name, err)
 		}
@@ -121,7 +121,7 @@ func TestRewrapGetToSOAP(t *testing.T) {
 		if r.typed {
 			content, from = root.kids, scopeAt(root)
 		}
-		got := soapDocument(asmx.SOAP12, "urn:svc", "Op", nil, content, from)
+		got := soapDocument(asmx.SOAP12, "urn:svc", "Op", resultAttrs{}, content, from)
 		head := strings.Replace(soapHead, asmx.NamespaceSOAP11, asmx.NamespaceSOAP12, 1)
 		want := head + r.want + soapTail
 		if r.want == "/" {
@@ -215,5 +215,74 @@ func TestTypedRootNamespace(t *testing.T) {
 		if got := typedRootNamespace(body); got != want {
 			t.Errorf("typedRootNamespace(%.40q) = %q, want %q", body, got, want)
 		}
+	}
+}
+
+// TestShiftGenerated: the prefixes XmlTextWriter made up (d{depth}p{n},
+// declared at that depth) are renamed for their new depth wherever they
+// appear (element and attribute names, declarations, QName values); any
+// other prefix, or one declared at another depth than its name says, stays.
+func TestShiftGenerated(t *testing.T) {
+	t.Parallel()
+	rows := []struct {
+		name, in, want string
+		shift          int
+	}{
+		{"up three levels",
+			`<a><b><c><R d4p1:n="1" xmlns:d4p1="urn:f"><d5p1:x xmlns:d5p1="urn:x" d4p1:y="2" t="d5p1:T" /><z d4p1:k="k">v</z></R></c></b></a>`,
+			`<R d1p1:n="1" xmlns:d1p1="urn:f"><d2p1:x xmlns:d2p1="urn:x" d1p1:y="2" t="d2p1:T" /><z d1p1:k="k">v</z></R>`, -3},
+		{"down three levels", `<R d1p2:n="1" xmlns:d1p2="urn:f"><d1p2:i>x</d1p2:i></R>`, `<R d4p2:n="1" xmlns:d4p2="urn:f"><d4p2:i>x</d4p2:i></R>`, 3},
+		{"declared at another depth", `<R><i d5p1:n="1" xmlns:d5p1="urn:f" /></R>`, `<R><i d5p1:n="1" xmlns:d5p1="urn:f" /></R>`, 3},
+		{"one declaration at another depth keeps them all", `<R xmlns:d1p1="urn:f"><i xmlns:d1p1="urn:g" d1p1:n="1" /></R>`, `<R xmlns:d1p1="urn:f"><i xmlns:d1p1="urn:g" d1p1:n="1" /></R>`, 3},
+		{"not made up", `<R xmlns:q1="urn:f" xmlns:dp1="urn:g" xmlns:d1p="urn:h" xmlns:d01p1="urn:i"><q1:i /></R>`, `<R xmlns:q1="urn:f" xmlns:dp1="urn:g" xmlns:d1p="urn:h" xmlns:d01p1="urn:i"><q1:i /></R>`, 3},
+		{"the new name taken", `<R xmlns:d1p1="urn:f" xmlns:d4p1="urn:g"><d1p1:i /></R>`, `<R xmlns:d1p1="urn:f" xmlns:d4p1="urn:g"><d1p1:i /></R>`, 3},
+	}
+	for _, r := range rows {
+		doc, err := parseXML([]byte(r.in))
+		if err != nil {
+			t.Fatalf("%s: %v", r.name, err)
+		}
+		el := doc.root()
+		for el.local() != "R" {
+			el = el.elements()[0]
+		}
+		got, err := shiftGenerated(el, r.shift)
+		if err != nil {
+			t.Fatalf("%s: %v", r.name, err)
+		}
+		if string(got.bytes()) != r.want {
+			t.Errorf("%s: got\n%s\nwant\n%s", r.name, got.bytes(), r.want)
+		}
+	}
+}
+
+// TestRewrapTypedAttrsToRecordedRoot: a typed result with attributes of
+// its own in a namespace, re-wrapped for GET under the root recorded for
+// the same operation, declares that namespace once, on the root, and its
+// content does not declare it again (as the deployment writes it).
+func TestRewrapTypedAttrsToRecordedRoot(t *testing.T) {
+	t.Parallel()
+	get, err := parseXML([]byte("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<Roster xmlns:xsd=\"" + nsXSD + "\" xmlns:xsi=\"" + nsXSI + "\" d1p1:size=\"1\" xmlns:d1p1=\"urn:f\" xmlns=\"urn:svc\">\n  <M d1p1:cu=\"true\">A</M>\n</Roster>"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	soap, err := parseXML([]byte(soapHead[:len(soapHead)-len("<OpResult>")] + `<OpResult d4p1:size="2" xmlns:d4p1="urn:f"><M d4p1:cu="false">B</M><M d4p1:cu="true">C</M>` + soapTail))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, result, _, err := soapResult(soap, "Op")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if result, err = shiftGenerated(result, 1-soapResultDepth); err != nil {
+		t.Fatal(err)
+	}
+	got, err := getDocument(recordedRoot(get.root()), dataAttrs(result), result.kids, scopeAt(result))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<Roster xmlns:xsd=\"" + nsXSD + "\" xmlns:xsi=\"" + nsXSI + "\" d1p1:size=\"2\" xmlns:d1p1=\"urn:f\" xmlns=\"urn:svc\">\n  <M d1p1:cu=\"false\">B</M>\n  <M d1p1:cu=\"true\">C</M>\n</Roster>"
+	if string(got) != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }

@@ -1,0 +1,80 @@
+package cassettes_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/internal/refdeploy"
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
+)
+
+// The sites of the layout variations (refdeploy.Variants) recorded and
+// replayed as the reference sites are (replayMatrix): typed levels each in
+// a namespace of its own (layered), hand-built nodes in a prefixed
+// namespace and an XmlNode (nodes), DataSets with a namespace and a prefix
+// and nested tables (sets).
+
+var variantSites = func() []refSite {
+	var out []refSite
+	trim := []string{asmx.OpReturnAtmSearchByCoordinates, asmx.OpReturnInstitutions, asmx.OpReturnProvinces}
+	for _, s := range refdeploy.Variants {
+		out = append(out, refSite{s.Name, s.Namespace, s.Key, typedCalls(), trim})
+	}
+	return out
+}()
+
+// TestVariantRecordReplay records every operation in every binding from
+// each variant site and replays the cassette in every binding, as
+// TestReferenceRecordReplay does; with -update it rewrites the trimmed
+// copies TestVariantCassettes replays where Mono is missing.
+func TestVariantRecordReplay(t *testing.T) {
+	t.Parallel()
+	d := refdeploy.Shared(t)
+	for k, site := range variantSites {
+		t.Run(site.name, func(t *testing.T) {
+			t.Parallel()
+			d.Warm(refdeploy.Variants[k])
+			path := filepath.Join(t.TempDir(), site.name+".yaml")
+			direct := recordSite(t, d, site, path)
+			got := recordedCalls(t, path)
+			if len(got) != len(direct) {
+				t.Fatalf("the cassette holds %d calls, want %d", len(got), len(direct))
+			}
+			for k, c := range got {
+				if c.status != direct[k].status || c.ct != direct[k].ct || c.body != direct[k].body {
+					t.Errorf("%s over %s: the cassette holds %d %q %.80q, the deployment answered %d %q %.80q",
+						c.q, c.b, c.status, c.ct, c.body, direct[k].status, direct[k].ct, direct[k].body)
+				}
+			}
+			replayMatrix(t, site, path, learnShape(t, path))
+			if *update {
+				trimmed := filterCassette(t, path, "trimmed", func(e cassettes.Entry, i *cassette.Interaction) bool {
+					return isWSDL(e) || cassettes.KeyRejected(i) || slicesContains(site.trim, e.Operation)
+				})
+				list, err := cassettes.ReadFile(trimmed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := cassettes.WriteFile(filepath.Join("testdata", "variant-"+site.name+".yaml"), list); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestVariantCassettes replays the trimmed recordings of the variant sites
+// in testdata (rewritten by TestVariantRecordReplay -update) in every
+// binding, with the shape learned from each.
+func TestVariantCassettes(t *testing.T) {
+	t.Parallel()
+	for _, site := range variantSites {
+		t.Run(site.name, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join("testdata", "variant-"+site.name+".yaml")
+			replayMatrix(t, site, path, learnShape(t, path))
+		})
+	}
+}
