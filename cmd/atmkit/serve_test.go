@@ -97,9 +97,15 @@ func startServe(t *testing.T, env map[string]string, args ...string) (base strin
 // runAtmkit runs atmkit in process to completion, or for at most 20s: a
 // command line that should fail but serves ends with exit code 0.
 func runAtmkit(env map[string]string, args ...string) (code int, stdout, stderr string) {
+	return runAtmkitWithin(20*time.Second, env, args...)
+}
+
+// runAtmkitWithin is runAtmkit with a command that may take up to d (its
+// context ends then).
+func runAtmkitWithin(d time.Duration, env map[string]string, args ...string) (code int, stdout, stderr string) {
 	var out, errOut bytes.Buffer
 	m := &Main{cli.Env{Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return env[k] }}}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	code = m.Exit(m.Run(ctx, args))
 	return code, out.String(), errOut.String()

@@ -29,6 +29,8 @@ func TestCassetteVerifyHostileUpstream(t *testing.T) {
 		args []string
 		code int
 		says []string
+		// within is how long the command may take (default runAtmkit's).
+		within time.Duration
 	}{
 		{
 			name: "a redirect to another host",
@@ -58,11 +60,12 @@ func TestCassetteVerifyHostileUpstream(t *testing.T) {
 			says: []string{`could not check: the deployment is unavailable: soap11 ReturnProvinces() answered 502 "502 Bad Gateway" (recorded: 200), the error of a gateway`},
 		},
 		{
-			name: "a gzip bomb",
-			wrap: hostile(everyCall, serveGzipBomb),
-			args: []string{"--timeout", "2m"}, // time to inflate it
-			code: exitUsage,
-			says: []string{"could not check: no answer from the deployment: http://127.0.0.1:", "/service/service.asmx answered ReturnProvinces() in soap11: the answer is larger than 256 MiB, the most verify reads of one answer"},
+			name:   "a gzip bomb",
+			wrap:   hostile(everyCall, serveGzipBomb),
+			args:   []string{"--timeout", "2m"}, // time to inflate it (over 20 s on a loaded machine)
+			within: 3 * time.Minute,
+			code:   exitUsage,
+			says:   []string{"could not check: no answer from the deployment: http://127.0.0.1:", "/service/service.asmx answered ReturnProvinces() in soap11: the answer is larger than 256 MiB, the most verify reads of one answer"},
 		},
 		{
 			name: "an endless dribble",
@@ -96,7 +99,11 @@ func TestCassetteVerifyHostileUpstream(t *testing.T) {
 			junit := filepath.Join(t.TempDir(), "verify.xml")
 			args := append([]string{"cassette", "verify", "--upstream", target, "--key", leakKey, "--timeout", "1s",
 				"--header", "X-Gateway-Key: " + gatewaySecret, "--junit-report", junit}, tc.args...)
-			code, stdout, stderr := runAtmkit(nil, append(args, path)...)
+			within := 20 * time.Second
+			if tc.within > 0 {
+				within = tc.within
+			}
+			code, stdout, stderr := runAtmkitWithin(within, nil, append(args, path)...)
 			out := stdout + stderr
 			if code != tc.code {
 				t.Fatalf("exit code %d, want %d; output:\n%s", code, tc.code, out)
