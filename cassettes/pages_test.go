@@ -272,3 +272,51 @@ func TestReferencePages(t *testing.T) {
 		})
 	}
 }
+
+// TestReplayServesRecordedSchemas: a typed DataSet's schema, which the
+// deployment's WSDL imports (service.asmx?schema=ID) and a client's proxy
+// generator fetches, is replayed as recorded for the same id, any case of
+// the key; another id gets the mock's own answer (its shape has no typed
+// DataSet: ASMX's "not found").
+func TestReplayServesRecordedSchemas(t *testing.T) {
+	t.Parallel()
+	const ns = "urn:recorded:schemas"
+	const schema = `<?xml version="1.0" encoding="utf-8"?>` + "\n" +
+		`<xs:schema id="Lenders" targetNamespace="urn:lenders" xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="Lenders"/></xs:schema>`
+	h, err := mockserver.New(mockserver.WithNamespace(ns), mockserver.WithKeys(testKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.URL.Path == asmx.ServicePath && r.URL.RawQuery == "schema=Lenders" {
+			w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+			_, _ = io.WriteString(w, schema)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer up.Close()
+	path := recordVia(t, up.URL, func(proxy *httptest.Server) {
+		if status, body := do(t, proxy.Client(), requestNS(t, proxy.URL, ns, asmx.SOAP11, query{Op: asmx.OpReturnProvinces}, testKey, false)); status != 200 {
+			t.Fatalf("recording a call: %d %s", status, body)
+		}
+		if got := getPage(t, proxy.Client(), proxy.URL+asmx.ServicePath+"?schema=Lenders"); got.body != schema {
+			t.Fatalf("recording: got %q", got.body)
+		}
+	})
+	idx, err := cassettes.LoadIndex([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay := mockserver.NewTestServer(t, mockserver.WithReplay(idx, mockserver.MissFault), mockserver.WithNamespace(ns))
+	for _, q := range []string{"schema=Lenders", "SCHEMA=Lenders"} {
+		got := getPage(t, replay.Client(), replay.ServiceURL()+"?"+q)
+		if got.status != 200 || got.body != schema || got.ct != "text/xml; charset=utf-8" {
+			t.Errorf("?%s: got %d %s %q, want the recorded schema", q, got.status, got.ct, got.body)
+		}
+	}
+	other := getPage(t, replay.Client(), replay.ServiceURL()+"?schema=Other")
+	if other.status != 500 || strings.Contains(other.body, "Lenders") {
+		t.Errorf("?schema=Other: got %d %q, want the mock's own 500", other.status, other.body)
+	}
+}

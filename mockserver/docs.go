@@ -25,7 +25,9 @@ func (s *Server) serveDocs(w http.ResponseWriter, r *http.Request, ex *exchange)
 		}
 		serve(w)
 	case kind == asmx.DocsSchema:
-		s.serveSchema(w, op)
+		if s.replayer == nil || !s.replayDoc(w, r, ex, false) { // a recorded schema first (replay_docs.go)
+			s.serveSchema(w, op)
+		}
 	case kind == asmx.DocsWSDLNotFound:
 		writeDocsError(w, wsdlNotFound)
 	case s.replayer != nil && s.replayDoc(w, r, ex, false):

@@ -106,13 +106,14 @@ type DocReplayer interface {
 // DocRequest is a documentation request as ASMX reads its query
 // (asmx.ParseDocsQuery).
 type DocRequest struct {
-	// Kind is asmx.DocsHelp or asmx.DocsDisco.
+	// Kind is asmx.DocsHelp, asmx.DocsDisco or asmx.DocsSchema.
 	Kind asmx.DocsKind
 	// JSON is true for a request of /service-v2.asmx, false for one of
 	// /service/service.asmx.
 	JSON bool
-	// Op is the operation ?op= names, as given, for a help page; HasOp
-	// says whether the query has an op at all (?op= is one, naming "").
+	// Op is the operation ?op= names, as given, for a help page (HasOp
+	// says whether the query has an op at all: ?op= is one, naming ""),
+	// or the id ?schema= names, for a schema.
 	Op    string
 	HasOp bool
 	// Query is the raw query, which a recording with the same query

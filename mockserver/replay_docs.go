@@ -21,16 +21,16 @@ import (
 // docFiles are the two .asmx files of the interface document.
 var docFiles = [...]string{asmx.ServicePath, asmx.JSONPath}
 
-// replayDoc answers a GET of an .asmx file asking for a help page or the
-// discovery document with the deployment's own page, recorded, when the
-// replayer holds one; it reports whether it did.
+// replayDoc answers a GET of an .asmx file asking for a help page, the
+// discovery document or a schema with the deployment's own page, recorded,
+// when the replayer holds one; it reports whether it did.
 func (s *Server) replayDoc(w http.ResponseWriter, r *http.Request, ex *exchange, json bool) bool {
 	dr, ok := s.replayer.(DocReplayer)
 	if !ok {
 		return false
 	}
 	kind, op, hasOp := asmx.ParseDocsQuery(r.URL.RawQuery)
-	if kind != asmx.DocsHelp && kind != asmx.DocsDisco {
+	if kind != asmx.DocsHelp && kind != asmx.DocsDisco && kind != asmx.DocsSchema {
 		return false
 	}
 	q := DocRequest{Kind: kind, JSON: json, Op: op, HasOp: hasOp, Query: r.URL.RawQuery, Namespace: s.cfg.namespace}
@@ -40,9 +40,12 @@ func (s *Server) replayDoc(w http.ResponseWriter, r *http.Request, ex *exchange,
 	}
 	origin := originOf(r)
 	var body []byte
-	if q.Kind == asmx.DocsDisco {
+	switch q.Kind {
+	case asmx.DocsDisco:
 		body = discoAt(doc.Body, origin)
-	} else {
+	case asmx.DocsSchema:
+		body = doc.Body // an XML schema names no address of the deployment
+	default:
 		body = helpAt(doc.Body, doc.Address, origin, hostOf(r))
 	}
 	ex.source = doc.Source
