@@ -65,10 +65,10 @@ type IndexStats struct {
 	// of an operation (a parameter missing or not converting, an unknown
 	// operation): the deployment's errors, replayed to the same request.
 	Requests int
-	// Pages counts the documentation pages recorded (help pages and
-	// discovery documents of either .asmx file), served to the same
-	// documentation request by a mock in the namespace of the deployment
-	// they were recorded from.
+	// Pages counts the documentation pages recorded (help pages,
+	// discovery documents and typed DataSet schemas of either .asmx
+	// file), served to the same documentation request by a mock in the
+	// namespace of the deployment they were recorded from.
 	Pages int
 	// WSDL names the recorded WSDL the index reads result layouts from
 	// (file#id), or is empty.

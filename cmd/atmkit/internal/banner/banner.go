@@ -137,7 +137,7 @@ func (r *Replay) replayText() string {
 		errs = fmt.Sprintf(", and %s to requests read as no call, matched as sent", plural(st.Requests, "error answer"))
 	}
 	if st.Pages > 0 {
-		errs += fmt.Sprintf(", and %s (help pages, ?disco) served as recorded", plural(st.Pages, "documentation page"))
+		errs += fmt.Sprintf(", and %s (help pages, ?disco, ?schema=) served as recorded", plural(st.Pages, "documentation page"))
 	}
 	return fmt.Sprintf("%s to %s, matched by operation and parameters%s (%s, %s: %s)",
 		plural(st.Answers, "answer"), plural(st.Calls-st.KeyRejections, "recorded call"), errs,
