@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"text/template"
 
@@ -308,19 +309,39 @@ func (s *Server) serveWSDL(w http.ResponseWriter, r *http.Request) {
 // (soap:address, soap12:address, http:address): its value is group 1.
 var addressRE = regexp.MustCompile(`<(?:[A-Za-z_][\w.-]*:)?address\s[^>]*?\blocation\s*=\s*["']([^"']*)["']`)
 
+// schemaLocationRE finds the service address of a schema import that
+// names a schema of the service (<s:import schemaLocation=
+// "http://host/app/service/service.asmx?schema=RegionSet">, a typed
+// DataSet's): the address up to the '?' is group 1.
+var schemaLocationRE = regexp.MustCompile(`<(?:[A-Za-z_][\w.-]*:)?import\s[^>]*?\bschemaLocation\s*=\s*["']([^"'?]*)\?`)
+
 // withAddress returns a recorded WSDL with the location of every port's
-// address set to addr, as ASMX writes the address a request came in on;
-// the rest is as recorded.
+// address set to addr, as ASMX writes the address a request came in on,
+// and every schema import that names a schema of the service file
+// (…/service/service.asmx?schema=ID) at addr, so that a client fetches it
+// from the mock, which replays it; the rest is as recorded.
 func withAddress(wsdl []byte, addr string) []byte {
 	esc := xmlEscape(addr)
-	out := make([]byte, 0, len(wsdl)+256)
+	wsdl = replaceGroup(wsdl, addressRE, esc, func([]byte) bool { return true })
+	return replaceGroup(wsdl, schemaLocationRE, esc, func(u []byte) bool {
+		return len(u) >= len(asmx.ServicePath) && strings.EqualFold(string(u[len(u)-len(asmx.ServicePath):]), asmx.ServicePath)
+	})
+}
+
+// replaceGroup returns b with group 1 of every match of re that keep
+// accepts replaced by with.
+func replaceGroup(b []byte, re *regexp.Regexp, with string, keep func([]byte) bool) []byte {
+	out := make([]byte, 0, len(b)+256)
 	last := 0
-	for _, m := range addressRE.FindAllSubmatchIndex(wsdl, -1) {
-		out = append(out, wsdl[last:m[2]]...)
-		out = append(out, esc...)
+	for _, m := range re.FindAllSubmatchIndex(b, -1) {
+		if !keep(b[m[2]:m[3]]) {
+			continue
+		}
+		out = append(out, b[last:m[2]]...)
+		out = append(out, with...)
 		last = m[3]
 	}
-	return append(out, wsdl[last:]...)
+	return append(out, b[last:]...)
 }
 
 // writeDoc writes a 200 documentation response.

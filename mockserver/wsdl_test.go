@@ -479,3 +479,26 @@ type docDiscardWriter struct {
 func (w *docDiscardWriter) Header() http.Header         { return w.h }
 func (w *docDiscardWriter) WriteHeader(code int)        { w.status = code }
 func (w *docDiscardWriter) Write(p []byte) (int, error) { return len(p), nil }
+
+// TestRecordedWSDLAtTheMocksAddress: a recorded WSDL served under replay
+// names the mock in every port's address and in every schema import of
+// the service file (a typed DataSet's ?schema=, which the mock replays),
+// keeping the query; imports of other documents stay as recorded.
+func TestRecordedWSDLAtTheMocksAddress(t *testing.T) {
+	t.Parallel()
+	const recorded = `<wsdl:definitions xmlns:s="http://www.w3.org/2001/XMLSchema"><wsdl:types>` +
+		`<s:schema><s:import namespace="urn:regions" schemaLocation="http://atm.example.org:8080/app/service/Service.asmx?schema=RegionSet" />` +
+		`<s:import namespace="urn:other" schemaLocation="http://cdn.example.org/other.xsd?v=1" />` +
+		`<s:import namespace="urn:third" schemaLocation='http://atm.example.org/app/other.asmx?schema=X' /></s:schema></wsdl:types>` +
+		`<wsdl:port><soap:address location="http://atm.example.org:8080/app/service/service.asmx" /></wsdl:port>` +
+		`<wsdl:port><soap12:address location="http://atm.example.org:8080/app/service/service.asmx" /></wsdl:port></wsdl:definitions>`
+	const want = `<wsdl:definitions xmlns:s="http://www.w3.org/2001/XMLSchema"><wsdl:types>` +
+		`<s:schema><s:import namespace="urn:regions" schemaLocation="http://127.0.0.1:9/service/service.asmx?schema=RegionSet" />` +
+		`<s:import namespace="urn:other" schemaLocation="http://cdn.example.org/other.xsd?v=1" />` +
+		`<s:import namespace="urn:third" schemaLocation='http://atm.example.org/app/other.asmx?schema=X' /></s:schema></wsdl:types>` +
+		`<wsdl:port><soap:address location="http://127.0.0.1:9/service/service.asmx" /></wsdl:port>` +
+		`<wsdl:port><soap12:address location="http://127.0.0.1:9/service/service.asmx" /></wsdl:port></wsdl:definitions>`
+	if got := string(withAddress([]byte(recorded), "http://127.0.0.1:9/service/service.asmx")); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
