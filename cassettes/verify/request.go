@@ -218,6 +218,11 @@ func rebase(base *url.URL, recorded string) (string, error) {
 func answerText(r *cassette.Response) string { return printable.Text(describeAnswer(r)) }
 
 func describeAnswer(r *cassette.Response) string {
+	if r.Code >= 300 && r.Code < 400 {
+		if loc := recorded.HeaderValue(r.Headers, "Location"); loc != "" {
+			return "a redirect to " + clip(redact.URL(loc)) + " (not followed)" // verify follows none
+		}
+	}
 	body := strings.TrimSpace(r.Body)
 	if body == "" {
 		return "with an empty body"

@@ -38,7 +38,7 @@ func TestCassetteVerifyHostileUpstream(t *testing.T) {
 				http.Redirect(w, r, other.url+r.URL.RequestURI(), http.StatusTemporaryRedirect)
 			}),
 			code: exitFailure,
-			says: []string{"#0 soap11 ReturnProvinces(): structure drifted: 1 change\n      status: recorded 200, live 307 with an empty body"},
+			says: []string{"#0 soap11 ReturnProvinces(): structure drifted: 1 change\n      status: recorded 200, live 307 a redirect to " + other.url + "/service/service.asmx (not followed)"},
 		},
 		{
 			name: "binary garbage with escape sequences",
