@@ -383,7 +383,8 @@ func TestAdminPageSeesARestartInChromium(t *testing.T) {
 
 // TestAdminPageFaultTextInChromium: the page lists each fault in the
 // --fault form, a value with a comma, a semicolon or a quote in double
-// quotes, so that it can be pasted to --fault as it is.
+// quotes, so that it can be pasted to --fault as it is; a seed beyond
+// JavaScript's exact integers as the API wrote it.
 func TestAdminPageFaultTextInChromium(t *testing.T) {
 	t.Parallel()
 	exe, missing := chromiumPath()
@@ -393,6 +394,7 @@ func TestAdminPageFaultTextInChromium(t *testing.T) {
 		{Operation: asmx.OpReturnAllAtms, SOAPFault: &SOAPFault{Code: "Client", Text: `Bad request, try "again"; or not \ ok`}},
 		{Operation: asmx.OpReturnProvinces, SOAPFault: &SOAPFault{Code: "Client", Text: " padded "}},
 		{Operation: asmx.OpReturnInstitutions, SOAPFault: &SOAPFault{Code: "Client", Text: `plain \ text`}, Times: 2},
+		{Status: 503, Probability: 0.5, Seed: 9007199254740993}, // 2^53+1: not a JavaScript number
 	} {
 		if _, err := ts.AddFault(f); err != nil {
 			t.Fatal(err)
@@ -401,13 +403,14 @@ func TestAdminPageFaultTextInChromium(t *testing.T) {
 	ctx := newBrowser(t, exe)
 	watchProblems(t, ctx)
 	browse(t, ctx, "open the page", chromedp.Navigate(ts.URL+"/__admin/"), chromedp.WaitVisible(`#app`))
-	waitUntil(t, ctx, "the faults listed", `document.querySelectorAll('#faults li').length === 3`)
+	waitUntil(t, ctx, "the faults listed", `document.querySelectorAll('#faults li').length === 4`)
 	got := browserValue(t, ctx, "read the faults", chromedp.Evaluate[[]string](
 		`[...document.querySelectorAll('#faults li .fault-text')].map((e) => e.textContent)`))
 	want := []string{
 		`f1 operation=ReturnAllAtms, soapFault.code=Client, soapFault.text="Bad request, try \"again\"; or not \\ ok"`,
 		`f2 operation=ReturnProvinces, soapFault.code=Client, soapFault.text=" padded "`,
 		`f3 operation=ReturnInstitutions, soapFault.code=Client, soapFault.text=plain \ text`,
+		`f4 status=503, probability=0.5, seed=9007199254740993`,
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("the faults listed:\n got %q\nwant %q", got, want)

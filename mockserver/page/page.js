@@ -39,6 +39,16 @@
 
   class Unauthorized extends Error {}
 
+  // exactIntegers keeps an integer beyond JavaScript's exact ones (a
+  // fault's seed is an int64) as the text the API wrote, where the browser
+  // gives a reviver the source text; elsewhere the number stays rounded.
+  function exactIntegers(key, value, context) {
+    if (typeof value === 'number' && !Number.isSafeInteger(value) && context && /^-?\d+$/.test(context.source)) {
+      return context.source;
+    }
+    return value;
+  }
+
   // call sends one admin API request and returns its decoded JSON (null
   // for an answer without a body). It throws Unauthorized on a 401, an
   // Error with the API's message on another error status.
@@ -51,7 +61,7 @@
     const text = await resp.text();
     let body = null;
     if (text) {
-      try { body = JSON.parse(text); } catch (e) { body = null; }
+      try { body = JSON.parse(text, exactIntegers); } catch (e) { body = null; }
     }
     if (!resp.ok) {
       const msg = body && body.error && body.error.message ? body.error.message : 'HTTP ' + resp.status;
