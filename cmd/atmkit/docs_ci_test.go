@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -155,4 +157,110 @@ func TestDocsKubernetes(t *testing.T) {
 	if status, body := get(t, base+"/__admin/faults", ""); status != 200 || !strings.Contains(body, `"operation":"ReturnInstitutions"`) {
 		t.Errorf("GET /__admin/faults: got %d %s, want the ConfigMap's fault", status, body)
 	}
+}
+
+// TestDocsYAMLParses: every yaml block of the docs parses as YAML (each of
+// its documents), so a recipe pasted into a CI file is at least valid: a
+// plain scalar holding ": " (an HTTP header on a run: line) is not.
+func TestDocsYAMLParses(t *testing.T) {
+	t.Parallel()
+	n := 0
+	for _, d := range userDocs(t) {
+		blocks, _ := d.parse()
+		for _, b := range blocks {
+			if b.lang != "yaml" || strings.HasSuffix(b.marker, " excerpt") {
+				continue // an excerpt elides lines with "..."
+			}
+			n++
+			dec := yaml.NewDecoder(strings.NewReader(strings.Join(b.lines, "\n")))
+			for {
+				var node yaml.Node
+				if err := dec.Decode(&node); errors.Is(err, io.EOF) {
+					break
+				} else if err != nil {
+					t.Errorf("%s:%d: the yaml block does not parse: %v", d.path, b.line, err)
+					break
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no yaml block found in the docs")
+	}
+}
+
+// TestDocsGitHubActions checks the GitHub Actions recipes of the docs
+// with actionlint (GitHub's workflow schema, expressions, service
+// containers), which no runner here can run: a block starting "jobs:" is
+// given a trigger, a list of steps (uses: or run:) a job around it.
+// Without actionlint on PATH or in GOPATH/bin it skips, but under CI=true
+// (.ci/install-actionlint.sh installs it).
+func TestDocsGitHubActions(t *testing.T) {
+	t.Parallel()
+	lint, err := exec.LookPath("actionlint")
+	if err != nil {
+		if gopath, gerr := exec.Command("go", "env", "GOPATH").Output(); gerr == nil {
+			p := filepath.Join(strings.TrimSpace(string(gopath)), "bin", "actionlint")
+			if _, serr := os.Stat(p); serr == nil {
+				lint, err = p, nil
+			}
+		}
+	}
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("actionlint is needed to check the GitHub Actions recipes (.ci/install-actionlint.sh)")
+		}
+		t.Skip("actionlint is not installed: the GitHub Actions recipes are not checked")
+	}
+	n := 0
+	for _, d := range userDocs(t) {
+		blocks, _ := d.parse()
+		for _, b := range blocks {
+			workflow := githubWorkflow(b)
+			if workflow == "" {
+				continue
+			}
+			n++
+			cmd := exec.Command(lint, "-no-color", "-shellcheck=", "-pyflakes=", "-stdin-filename", fmt.Sprintf("%s:%d", d.path, b.line), "-")
+			cmd.Stdin = strings.NewReader(workflow)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("%s:%d: actionlint finds fault with the GitHub Actions recipe (%v; lines counted in the workflow below):\n%s\n%s", d.path, b.line, err, out, workflow)
+			}
+		}
+	}
+	if n < 3 {
+		t.Errorf("found %d GitHub Actions recipes in the docs, want the 3 of docs/ci.md and docs/serving.md", n)
+	}
+}
+
+// githubWorkflow is a yaml block as a GitHub workflow to lint: a job list
+// with a trigger, a step list inside a job; "" for other blocks.
+func githubWorkflow(b codeBlock) string {
+	if b.lang != "yaml" || len(b.lines) == 0 {
+		return ""
+	}
+	body := strings.Join(b.lines, "\n") + "\n"
+	first := strings.TrimSpace(b.lines[0])
+	switch {
+	case first == "jobs:":
+		return "on: push\n" + body
+	case strings.HasPrefix(first, "- uses:") || strings.HasPrefix(first, "- name:") && strings.Contains(body, "  run:"):
+		var w strings.Builder
+		w.WriteString("on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n")
+		for _, l := range b.lines {
+			w.WriteString("      " + l + "\n")
+		}
+		return w.String()
+	}
+	return ""
+}
+
+// sectionOf is the "## " heading a line of d falls under (line from 1).
+func sectionOf(d docFile, line int) string {
+	for i := line - 1; i >= 0; i-- {
+		if strings.HasPrefix(d.lines[i], "## ") {
+			return strings.TrimSpace(d.lines[i])
+		}
+	}
+	return ""
 }
