@@ -264,14 +264,14 @@ func readSchema(schemas []*etree.Element) (*shape.DataSet, *reader, error) {
 
 // reader reads a DataSet's schemas.
 type reader struct {
-	root      *etree.Element // the DataSet's schema
-	tns       string
-	schemas   map[string]*etree.Element // by target namespace
-	others    []*etree.Element          // the schemas but the DataSet's, in their order
-	read      map[*etree.Element]bool   // the table declarations read
+	root    *etree.Element // the DataSet's schema
+	tns     string
+	schemas map[string]*etree.Element // by target namespace
+	others  []*etree.Element          // the schemas but the DataSet's, in their order
+	read    map[*etree.Element]bool   // the table declarations read
 	// kids are the tables each table's sequence nests, in its order (its
 	// ChildRelations' order), itself included when it is nested in itself.
-	kids map[string][]string
+	kids      map[string][]string
 	d         *shape.DataSet
 	relations []*shape.Relation
 	ordinals  map[*shape.Column]int
