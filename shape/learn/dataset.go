@@ -184,7 +184,7 @@ func (a *dsAnswer) readRows(d *shape.DataSet, info *dsxml.SchemaInfo, diffgram *
 			r.elems[c.Name] = k.Text() // DBNull (xsi:nil): absent
 		}
 		for _, e := range k.ChildElements() {
-			if ct := d.TableNamed(e.Tag); ct != nil && info.NestedIn[ct] == t && depth < 32 {
+			if ct := d.TableNamed(e.Tag); ct != nil && (info.NestedIn[ct] == t || ct == t && d.SelfNested(t) != nil) && depth < 32 {
 				read(e, ct, r, depth+1)
 				continue
 			}
