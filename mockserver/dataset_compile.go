@@ -81,13 +81,61 @@ type dsCode struct {
 	// variant is the fragment cache variant of the content rows (locations).
 	variant int
 	kind    listKind
+	// scope is the namespaces in scope in the DataSet's element.
+	scope dsScope
+}
+
+// dsScope is the namespaces in scope where a row is written: the default
+// one and the prefixes'.
+type dsScope struct {
+	def      string
+	prefixes map[string]string
+}
+
+// rowScope is the scope the start tag of a row of dt is written in: the
+// DataSet's element's, or its nesting parent row's.
+func (code *dsCode) rowScope(dt *dsTable, service string) dsScope {
+	if dt.parent == nil || dt.flat {
+		return code.scope
+	}
+	_, _, in := code.rowStart(dt.parent, code.rowScope(dt.parent, service), service)
+	return in
+}
+
+// rowStart is how a row of dt starts in scope: its element's qualified
+// name, the namespace declaration it writes after its attributes (as
+// XmlTextWriter does, .NET's rows being written with their table's prefix
+// when the table is in a namespace, else none), and the scope inside it.
+func (code *dsCode) rowStart(dt *dsTable, scope dsScope, service string) (name, xmlns string, in dsScope) {
+	ns := code.ds.TableNamespace(dt.t, service)
+	prefix := ""
+	if ns != "" {
+		prefix = dt.t.Prefix
+	}
+	if prefix == "" {
+		if scope.def == ns {
+			return dt.t.Name, "", scope
+		}
+		return dt.t.Name, ` xmlns="` + xmlEscape(ns) + `"`, dsScope{def: ns, prefixes: scope.prefixes}
+	}
+	name = prefix + ":" + dt.t.Name
+	if scope.prefixes[prefix] == ns {
+		return name, "", scope
+	}
+	prefixes := map[string]string{prefix: ns}
+	for p, u := range scope.prefixes {
+		if p != prefix {
+			prefixes[p] = u
+		}
+	}
+	return name, ` xmlns:` + prefix + `="` + xmlEscape(ns) + `"`, dsScope{def: scope.def, prefixes: prefixes}
 }
 
 // dataSet compiles a DataSet result for a binding family: SOAP (inside
 // <OpResult>, at depth soapResultDepth+1) or GET/POST (under the root).
 func (c *compiler) dataSet(r *shape.Result, soap bool) (*dsCode, error) {
 	d := r.DataSet
-	schema, err := dsxml.Schema(d, c.ns)
+	schemas, err := dsxml.Schemas(d, c.ns)
 	if err != nil {
 		return nil, fmt.Errorf("the DataSet's schema: %w", err)
 	}
@@ -98,7 +146,9 @@ func (c *compiler) dataSet(r *shape.Result, soap bool) (*dsCode, error) {
 	} else {
 		start = append(start, "<"+r.Root+xmlnsAttr(c.ns, "")+">"...)
 	}
-	start = dsxml.Append(start, schema, depth, true)
+	for _, schema := range schemas {
+		start = dsxml.Append(start, schema, depth, true)
+	}
 	start = append(start, indent(depth)+`<diffgr:diffgram xmlns:msdata="`+dsxml.NSMSData+`" xmlns:diffgr="`+dsxml.NSDiffgram+`"`...)
 	code := &dsCode{ds: d, start: start}
 	rest := indent(depth - 1)
@@ -114,6 +164,14 @@ func (c *compiler) dataSet(r *shape.Result, soap bool) (*dsCode, error) {
 		dsName, dsXmlns = d.Prefix+":"+d.Name, ` xmlns:`+d.Prefix+`="`+xmlEscape(dsNS)+`"`
 	}
 	code.open = []byte(">" + indent(depth+1) + "<" + dsName + dsXmlns + ">")
+	// The namespaces in scope in the DataSet's element: its default one,
+	// and its prefix's.
+	code.scope = dsScope{def: c.ns, prefixes: map[string]string{}}
+	if d.Prefix != "" && dsNS != "" {
+		code.scope.prefixes[d.Prefix] = dsNS
+	} else {
+		code.scope.def = dsNS
+	}
 	code.end = []byte(indent(depth+1) + "</" + dsName + ">" + indent(depth) + "</diffgr:diffgram>")
 	code.rest = []byte(rest)
 	content := r.Content()
@@ -164,7 +222,7 @@ func (c *compiler) dataSet(r *shape.Result, soap bool) (*dsCode, error) {
 		for p := dt; p.parent != nil && !p.flat; p = p.parent {
 			rowDepth++
 		}
-		c.dsRow(code, dt, rowDepth)
+		c.dsRow(code, dt, rowDepth, code.rowScope(dt, c.ns))
 	}
 	switch content {
 	case shape.Institutions:
@@ -185,9 +243,10 @@ func (c *compiler) dataSet(r *shape.Result, soap bool) (*dsCode, error) {
 	return code, nil
 }
 
-// dsRow compiles the program of one row of dt at depth.
-func (c *compiler) dsRow(code *dsCode, dt *dsTable, depth int) {
+// dsRow compiles the program of one row of dt at depth, in scope.
+func (c *compiler) dsRow(code *dsCode, dt *dsTable, depth int, scope dsScope) {
 	d, t := code.ds, dt.t
+	name, xmlns, in := code.rowStart(dt, scope, c.ns)
 	var ops []dsOp
 	bytes := func(s string) {
 		if n := len(ops); n > 0 && ops[n-1].kind == dsBytes {
@@ -200,7 +259,7 @@ func (c *compiler) dsRow(code *dsCode, dt *dsTable, depth int) {
 		ops = append(ops, dsOp{kind: dsNumber, table: table, mul: mul, add: add, leaf: l})
 	}
 	plain := leaf{kind: shape.KindInt, typ: "int", fixed: -1, bits: 64}
-	bytes(indent(depth) + "<" + t.Name + ` diffgr:id="` + t.Name)
+	bytes(indent(depth) + "<" + name + ` diffgr:id="` + t.Name)
 	number(dt.index, 1, 1, plain)
 	bytes(`" msdata:rowOrder="`)
 	number(dt.index, 1, 0, plain)
@@ -217,17 +276,19 @@ func (c *compiler) dsRow(code *dsCode, dt *dsTable, depth int) {
 			c.dsColumn(&ops, bytes, number, code, dt, col, " msdata:hidden"+col.Name+`="`, `"`, true)
 		}
 	}
-	if ns := d.Namespace.Resolve(c.ns, ""); d.Prefix != "" && ns != "" && (dt.parent == nil || dt.flat) {
-		// The DataSet's element has the prefix: a row outside another
-		// row declares its namespace, after its attributes.
-		bytes(` xmlns="` + xmlEscape(ns) + `"`)
-	}
+	// A row in another namespace than the one in scope declares it,
+	// after its attributes (the DataSet's element with a prefix: every
+	// row outside another row).
+	bytes(xmlns)
 	ops = append(ops, dsOp{kind: dsOpen})
-	end := indent(depth) + "</" + t.Name + ">"
+	end := indent(depth) + "</" + name + ">"
 	for _, col := range t.Columns {
 		switch col.MappingOf() {
 		case shape.MappingElement:
-			c.dsColumn(&ops, bytes, number, code, dt, col, indent(depth+1)+"<"+col.Name+">", "</"+col.Name+">", false)
+			// An element column is written with no prefix, in its
+			// namespace (the table's, or its own).
+			colXmlns := xmlnsAttr(d.ColumnNamespace(t, col, c.ns), in.def)
+			c.dsColumn(&ops, bytes, number, code, dt, col, indent(depth+1)+"<"+col.Name+colXmlns+">", "</"+col.Name+">", false)
 		case shape.MappingSimpleContent:
 			// The row's text, its end tag on its line.
 			n := len(ops)
@@ -235,7 +296,7 @@ func (c *compiler) dsRow(code *dsCode, dt *dsTable, depth int) {
 			if len(ops) == n+1 && ops[n].kind == dsElement {
 				ops[n].kind = dsText
 			}
-			end = "</" + t.Name + ">"
+			end = "</" + name + ">"
 		}
 	}
 	for _, r := range d.NestedChildren(t) {

@@ -51,6 +51,15 @@ type DataSet struct {
 	// it (one xs:schema element), written instead of the schema atmkit
 	// derives from the tables: for what the tables do not describe.
 	Schema string
+	// SchemaOrder lists the namespace URIs of the DataSet's schemas (its
+	// own, its tables' and columns' other namespaces) in the order the
+	// deployment's schema writer enumerates them: the order of the
+	// xs:import elements and of the schemas written after the DataSet's
+	// own. .NET keeps them in a Hashtable, so the order follows the
+	// runtime's string hash codes (Mono's and .NET Framework's differ);
+	// shape learn takes it from a recorded answer. Namespaces it leaves
+	// out follow in the order they are first used.
+	SchemaOrder []string
 
 	line int
 }
@@ -89,6 +98,15 @@ type Table struct {
 	// Unique are the table's unique constraints (a primary key, or the
 	// parent key of a relation), in their order.
 	Unique []*Unique
+	// Namespace is the table's Namespace when it is set (DataTable.Namespace):
+	// NoNamespace or a URI; "" inherits it, as .NET does, from the table it
+	// is nested in, else from the DataSet. A table in another
+	// namespace is declared in a schema of that namespace, which the
+	// DataSet's schema imports, and its rows are written in it.
+	Namespace Namespace
+	// Prefix is the table's Prefix (a table in a namespace only): the
+	// schema says it (msdata:Prefix) and the rows are written with it.
+	Prefix string
 
 	line int
 }
@@ -133,6 +151,10 @@ type Column struct {
 	OmitEmpty bool
 	// Format is how a boolean or number is written, as a Field's Format.
 	Format string
+	// Namespace is an element column's Namespace when it is not its
+	// table's (DataColumn.Namespace set): a URI. The column is declared
+	// as a global element of a schema of that namespace, and written in it.
+	Namespace Namespace
 
 	line int
 }
@@ -234,6 +256,51 @@ func (t *Table) ColumnNamed(name string) *Column {
 	for _, c := range t.Columns {
 		if c.Name == name {
 			return c
+		}
+	}
+	return nil
+}
+
+// TableNamespace is the namespace URI t's rows are written in: its own,
+// else inherited as DataTable.Namespace inherits it: the table it is
+// nested in's, else its DataSet's.
+func (d *DataSet) TableNamespace(t *Table, service string) string {
+	for range len(d.Tables) + 1 {
+		if t.Namespace != "" {
+			return t.Namespace.Resolve(service, "")
+		}
+		r := d.NestedParent(t)
+		if r == nil {
+			break
+		}
+		p := d.TableNamed(r.Parent)
+		if p == nil {
+			break
+		}
+		t = p
+	}
+	return d.Namespace.Resolve(service, "")
+}
+
+// ColumnNamespace is the namespace URI of c, a column of t, as
+// DataColumn.Namespace says it: an attribute column's is none; another
+// column's is its own, else its table's.
+func (d *DataSet) ColumnNamespace(t *Table, c *Column, service string) string {
+	switch {
+	case c.MappingOf() == MappingAttribute:
+		return ""
+	case c.Namespace != "":
+		return c.Namespace.Resolve(service, "")
+	}
+	return d.TableNamespace(t, service)
+}
+
+// SelfNested returns the nested relation of t to itself (a hierarchy of
+// t's rows), or nil.
+func (d *DataSet) SelfNested(t *Table) *Relation {
+	for _, r := range d.Relations {
+		if r.Nested && r.Parent == t.Name && r.Child == t.Name {
+			return r
 		}
 	}
 	return nil

@@ -42,6 +42,11 @@ func (c *checker) checkDataSet(d *DataSet, where string) {
 	default:
 		c.addf(d.line, where+".wsdl", "wsdl %q: want %s (.NET's), %s (Mono's) or %s (a typed DataSet)", d.WSDL, WSDLSchemaAny, WSDLLaxAny, WSDLTyped)
 	}
+	for i, ns := range d.SchemaOrder {
+		if ns == "" || !absoluteURI(ns) || strings.ContainsAny(ns, " \t\r\n<>\"") {
+			c.addf(d.line, fmt.Sprintf("%s.schemaOrder[%d]", where, i), "%q is not an absolute namespace URI", ns)
+		}
+	}
 	if d.Schema != "" {
 		if err := checkSchemaText(d.Schema); err != nil {
 			c.addf(d.line, where+".schema", "%v", err)
@@ -65,6 +70,7 @@ func (c *checker) checkDataSet(d *DataSet, where string) {
 			c.addf(t.line, at, "a second table named %q", t.Name)
 		}
 		names[t.Name] = true
+		c.checkTableNamespace(d, t, at)
 		switch Content(t.Rows) {
 		case Locations, Institutions, Provinces:
 			content = append(content, t.Rows)
@@ -82,6 +88,36 @@ func (c *checker) checkDataSet(d *DataSet, where string) {
 	for i, t := range d.Tables {
 		if t != nil {
 			c.checkTable(d, t, result, fmt.Sprintf("%s.tables[%d] (%s)", where, i, t.Name))
+		}
+	}
+}
+
+// checkTableNamespace checks the namespaces of t and its columns.
+func (c *checker) checkTableNamespace(d *DataSet, t *Table, at string) {
+	c.checkNamespace(t.line, at+".namespace", t.Namespace)
+	switch {
+	case t.Prefix == "":
+	case !isNCName(t.Prefix) || strings.Contains(t.Prefix, ":") || strings.HasPrefix(strings.ToLower(t.Prefix), "xml"):
+		c.addf(t.line, at+".prefix", "prefix %q is not a namespace prefix", t.Prefix)
+	case t.Namespace == NoNamespace || t.Namespace == "" && (d.Namespace == "" || d.Namespace == NoNamespace):
+		c.addf(t.line, at+".prefix", "a prefix is for a table in a namespace (namespace:)")
+	}
+	for _, col := range t.Columns {
+		if col == nil || col.Namespace == "" {
+			continue
+		}
+		cat := at + ".columns (" + col.Name + ").namespace"
+		line := col.line
+		if line == 0 {
+			line = t.line
+		}
+		switch {
+		case col.Namespace == NoNamespace:
+			c.addf(line, cat, "a column in no namespace in a table in one is not supported: give a namespace URI, or leave it out for the table's")
+		case col.MappingOf() != MappingElement:
+			c.addf(line, cat, "a namespace of its own is supported for element columns only")
+		default:
+			c.checkNamespace(line, cat, col.Namespace)
 		}
 	}
 }
@@ -330,8 +366,8 @@ func (c *checker) checkRelations(d *DataSet, where string) {
 		if ch == nil {
 			c.addf(line, at+".child", "no table %q", r.Child)
 		}
-		if r.Parent == r.Child && r.Parent != "" {
-			c.addf(line, at, "a table related to itself is not supported")
+		if r.Parent == r.Child && r.Parent != "" && !r.Nested {
+			c.addf(line, at, "a table related to itself is supported nested only (nested: true: a hierarchy of its rows)")
 		}
 		if len(r.ParentColumns) == 0 || len(r.ParentColumns) != len(r.ChildColumns) {
 			c.addf(line, at, "parentColumns and childColumns name the related columns in pairs")

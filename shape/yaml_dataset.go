@@ -13,7 +13,7 @@ import (
 
 func (p *parser) dataSet(n *yaml.Node, where string) *DataSet {
 	d := &DataSet{line: n.Line}
-	m := p.pairs(n, where, "name", "namespace", "prefix", "locale", "caseSensitive", "wsdl", "tables", "relations", "schema")
+	m := p.pairs(n, where, "name", "namespace", "prefix", "locale", "caseSensitive", "wsdl", "tables", "relations", "schema", "schemaOrder")
 	if m == nil {
 		return d
 	}
@@ -30,6 +30,7 @@ func (p *parser) dataSet(n *yaml.Node, where string) *DataSet {
 	d.CaseSensitive = p.boolean(m["caseSensitive"], where+".caseSensitive")
 	d.WSDL = p.scalar(m["wsdl"], where+".wsdl")
 	d.Schema = p.scalar(m["schema"], where+".schema")
+	d.SchemaOrder = p.names(m["schemaOrder"], where+".schemaOrder")
 	for i, tn := range p.list(m["tables"], where+".tables") {
 		d.Tables = append(d.Tables, p.table(tn, fmt.Sprintf("%s.tables[%d]", where, i)))
 	}
@@ -44,7 +45,7 @@ func (p *parser) dataSet(n *yaml.Node, where string) *DataSet {
 
 func (p *parser) table(n *yaml.Node, where string) *Table {
 	t := &Table{line: n.Line}
-	m := p.pairs(n, where, "table", "rows", "changes", "columns", "unique")
+	m := p.pairs(n, where, "table", "namespace", "prefix", "rows", "changes", "columns", "unique")
 	if m == nil {
 		return t
 	}
@@ -54,6 +55,8 @@ func (p *parser) table(n *yaml.Node, where string) *Table {
 	} else {
 		p.addf(n.Line, where+".table", "missing: the table's name")
 	}
+	t.Namespace = Namespace(p.scalar(m["namespace"], where+".namespace"))
+	t.Prefix = p.scalar(m["prefix"], where+".prefix")
 	t.Rows = p.scalar(m["rows"], where+".rows")
 	t.Changes = p.scalar(m["changes"], where+".changes")
 	for i, cn := range p.list(m["columns"], where+".columns") {
@@ -73,7 +76,7 @@ func (p *parser) table(n *yaml.Node, where string) *Table {
 
 func (p *parser) column(n *yaml.Node, where string) *Column {
 	c := &Column{line: n.Line}
-	m := p.pairs(n, where, "column", "mapping", "type", "allowNull", "autoIncrement", "seed", "step", "value", "generated", "omitEmpty", "format")
+	m := p.pairs(n, where, "column", "mapping", "type", "allowNull", "autoIncrement", "seed", "step", "value", "generated", "omitEmpty", "format", "namespace")
 	if m == nil {
 		return c
 	}
@@ -98,6 +101,7 @@ func (p *parser) column(n *yaml.Node, where string) *Column {
 	c.Generated = p.boolean(m["generated"], where+".generated")
 	c.OmitEmpty = p.boolean(m["omitEmpty"], where+".omitEmpty")
 	c.Format = p.scalar(m["format"], where+".format")
+	c.Namespace = Namespace(p.scalar(m["namespace"], where+".namespace"))
 	return c
 }
 
@@ -141,6 +145,12 @@ func writeDataSet(b *bytes.Buffer, d *DataSet) {
 	b.WriteString("      tables:\n")
 	for _, t := range d.Tables {
 		fmt.Fprintf(b, "        - table: %s\n", yamlString(t.Name))
+		if t.Namespace != "" {
+			fmt.Fprintf(b, "          namespace: %s\n", yamlString(string(t.Namespace)))
+		}
+		if t.Prefix != "" {
+			fmt.Fprintf(b, "          prefix: %s\n", yamlString(t.Prefix))
+		}
 		fmt.Fprintf(b, "          rows: %s\n", yamlString(t.Rows))
 		if t.Changes != "" {
 			fmt.Fprintf(b, "          changes: %s\n", yamlString(t.Changes))
@@ -173,6 +183,9 @@ func writeDataSet(b *bytes.Buffer, d *DataSet) {
 			}
 			fmt.Fprintf(b, "        - {%s}\n", strings.Join(parts, ", "))
 		}
+	}
+	if len(d.SchemaOrder) > 0 {
+		fmt.Fprintf(b, "      schemaOrder: %s\n", flowNames(d.SchemaOrder))
 	}
 	if d.Schema != "" {
 		b.WriteString("      schema: |\n")
@@ -212,6 +225,7 @@ func flowColumn(c *Column) string {
 	flag("generated", c.Generated)
 	flag("omitEmpty", c.OmitEmpty)
 	add("format", c.Format)
+	add("namespace", string(c.Namespace))
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 

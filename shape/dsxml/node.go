@@ -61,6 +61,16 @@ func (n *Node) set(name, value string) {
 	n.Attrs = append(n.Attrs, Attr{name, value})
 }
 
+// attr is the value of n's attribute name, or "".
+func (n *Node) attr(name string) string {
+	for _, a := range n.Attrs {
+		if a.Name == name {
+			return a.Value
+		}
+	}
+	return ""
+}
+
 // add appends kids to n and returns n.
 func (n *Node) add(kids ...*Node) *Node {
 	n.Kids = append(n.Kids, kids...)

@@ -11,19 +11,21 @@ import (
 	"github.com/beevik/etree"
 )
 
-// ReadSchema reads a DataSet's inline schema (an xs:schema element as
-// .NET writes one) into the DataSet it describes: its name, namespace and
-// locale, its tables (top-level ones from the DataSet element's choice,
-// nested ones inside their parents), their columns in column order (from
-// msdata:Ordinal when the schema writes it, else elements then
-// attributes), their unique constraints, and the relations its keyrefs
-// and msdata:Relationship annotations declare (nesting included). What it
-// does not model (simple type restrictions, expressions, extended
-// properties, tables of other namespaces) it leaves out: compare
-// Schema(d) with the schema read to know whether d says it all. Column
+// ReadSchema reads a DataSet's inline schemas (the xs:schema elements
+// .NET writes before the diffgram: the DataSet's own, then one per other
+// namespace its tables and columns are in) into the DataSet they describe:
+// its name, namespace and locale, its tables (top-level ones from the
+// DataSet element's choice, declared there or referred to, nested ones
+// inside their parents), their namespaces and prefixes, their columns in
+// column order (from msdata:Ordinal when the schema writes it, else
+// elements then attributes), their unique constraints, and the relations
+// its keyrefs and msdata:Relationship annotations declare (nesting, of a
+// table in itself too, included). What it does not model (simple type
+// restrictions, expressions, extended properties) it leaves out: compare
+// Schemas(d) with the schemas read to know whether d says it all. Column
 // values are not the schema's to say: the DataSet's columns have none.
-func ReadSchema(root *etree.Element) (*shape.DataSet, error) {
-	d, _, err := ReadSchemaInfo(root)
+func ReadSchema(schemas ...*etree.Element) (*shape.DataSet, error) {
+	d, _, err := ReadSchemaInfo(schemas...)
 	return d, err
 }
 
@@ -36,54 +38,147 @@ type SchemaInfo struct {
 	Ordinals map[*shape.Column]int
 	// NestedIn is the table each nested table's element is declared in.
 	NestedIn map[*shape.Table]*shape.Table
+	// Order is the namespaces of the schemas in the order the writer
+	// enumerated them (see shape.DataSet.SchemaOrder); nil for one schema.
+	Order []string
 }
 
-// ReadSchemaInfo is ReadSchema, and what else the schema says.
-func ReadSchemaInfo(root *etree.Element) (*shape.DataSet, *SchemaInfo, error) {
-	d, r, err := readSchema(root)
+// ReadSchemaInfo is ReadSchema, and what else the schemas say.
+func ReadSchemaInfo(schemas ...*etree.Element) (*shape.DataSet, *SchemaInfo, error) {
+	d, r, err := readSchema(schemas)
 	if err != nil {
 		return nil, nil, err
 	}
-	return d, &SchemaInfo{Ordinals: r.ordinals, NestedIn: r.nestedIn}, nil
+	return d, &SchemaInfo{Ordinals: r.ordinals, NestedIn: r.nestedIn, Order: r.order()}, nil
 }
 
-// declaredApart is the error for a table the DataSet's choice refers to
-// (ref) instead of declaring it: one nested in itself (a self-referencing
-// nested relation; .NET declares it as a global element of the schema), or
-// one in another namespace (declared in a schema of its own). Neither is
-// modelled.
-func (r *reader) declaredApart(ref string) error {
-	if !strings.Contains(ref, ":") {
-		for _, g := range xsKids(r.root, "element") {
-			if g.SelectAttrValue("name", "") != ref {
-				continue
-			}
-			for _, k := range g.FindElements(".//element") {
-				if k.NamespaceURI() == NSXSD && k.SelectAttrValue("ref", "") == ref {
-					return fmt.Errorf("table %s is nested in itself (a relation of the table to itself), which is not modelled", ref)
+// order is the enumeration order of the schemas' namespaces: the other
+// schemas' in their order, the DataSet's own where each other schema's
+// imports place it (.NET prepends each import: they are in reverse
+// order of enumeration).
+func (r *reader) order() []string {
+	if len(r.others) == 0 {
+		return nil
+	}
+	var out []string
+	for _, s := range r.others {
+		out = append(out, s.SelectAttrValue("targetNamespace", ""))
+	}
+	if r.tns == "" {
+		return out
+	}
+	fits := func(p int) bool {
+		for _, s := range r.others {
+			self := s.SelectAttrValue("targetNamespace", "")
+			imports := xsKids(s, "import")
+			var before []string
+			for i := len(imports) - 1; i >= 0; i-- {
+				ns := imports[i].SelectAttrValue("namespace", "")
+				if ns == r.tns {
+					break
 				}
+				before = append(before, ns)
+			}
+			want := slices.DeleteFunc(slices.Clone(out[:p]), func(ns string) bool { return ns == self })
+			if !slices.Equal(before, want) {
+				return false
+			}
+		}
+		return true
+	}
+	for p := range len(out) + 1 {
+		if fits(p) {
+			return slices.Insert(out, p, r.tns)
+		}
+	}
+	return slices.Insert(out, 0, r.tns)
+}
+
+// nsOf is the namespace of t, a table read: its own, else the one of the
+// table it is declared in, else the DataSet's.
+func (r *reader) nsOf(t *shape.Table) string {
+	for range len(r.d.Tables) + 1 {
+		if t.Namespace != "" {
+			return t.Namespace.Resolve("", "")
+		}
+		p := r.nestedIn[t]
+		if p == nil {
+			break
+		}
+		t = p
+	}
+	return r.tns
+}
+
+// resolve resolves the QName q written in an attribute of e: its
+// namespace URI (by e's declarations in scope) and local name.
+func resolve(e *etree.Element, q string) (ns, local string, ok bool) {
+	prefix, local, has := strings.Cut(q, ":")
+	if !has {
+		prefix, local = "", q
+	}
+	key, space := prefix, "xmlns"
+	if prefix == "" {
+		key, space = "xmlns", ""
+	}
+	for x := e; x != nil; x = x.Parent() {
+		for _, a := range x.Attr {
+			if a.Space == space && a.Key == key {
+				return a.Value, local, true
 			}
 		}
 	}
-	return fmt.Errorf("table %s is declared apart (another namespace's tables are not modelled)", ref)
+	return "", local, prefix == ""
 }
 
-func readSchema(root *etree.Element) (*shape.DataSet, *reader, error) {
-	if root == nil || root.Tag != "schema" || root.NamespaceURI() != NSXSD {
-		return nil, nil, errors.New("not an xs:schema element")
+// global returns the global element declaration ref refers to (written in
+// an attribute of e), and its schema's target namespace; nil if no schema
+// read declares it.
+func (r *reader) global(e *etree.Element, ref string) (*etree.Element, string) {
+	ns, local, ok := resolve(e, ref)
+	if !ok {
+		return nil, ""
 	}
-	r := &reader{root: root, tns: root.SelectAttrValue("targetNamespace", ""), ordinals: map[*shape.Column]int{},
-		nestedIn: map[*shape.Table]*shape.Table{}}
+	s := r.schemas[ns]
+	if s == nil {
+		return nil, ""
+	}
+	for _, g := range xsKids(s, "element") {
+		if g.SelectAttrValue("name", "") == local && msdata(g, "IsDataSet") != "true" {
+			return g, ns
+		}
+	}
+	return nil, ""
+}
+
+func readSchema(schemas []*etree.Element) (*shape.DataSet, *reader, error) {
+	r := &reader{ordinals: map[*shape.Column]int{}, nestedIn: map[*shape.Table]*shape.Table{}, schemas: map[string]*etree.Element{},
+		read: map[*etree.Element]bool{}, kids: map[string][]string{}}
 	var dsEl *etree.Element
-	for _, e := range xsKids(root, "element") {
-		if msdata(e, "IsDataSet") == "true" {
-			dsEl = e
-			break
+	for _, s := range schemas {
+		if s == nil || s.Tag != "schema" || s.NamespaceURI() != NSXSD {
+			return nil, nil, errors.New("not an xs:schema element")
+		}
+		tns := s.SelectAttrValue("targetNamespace", "")
+		if r.schemas[tns] != nil {
+			return nil, nil, fmt.Errorf("two schemas of namespace %q", tns)
+		}
+		r.schemas[tns] = s
+		found := false
+		for _, e := range xsKids(s, "element") {
+			if msdata(e, "IsDataSet") == "true" && dsEl == nil {
+				dsEl, r.root, r.tns, found = e, s, tns, true
+				break
+			}
+		}
+		if !found {
+			r.others = append(r.others, s)
 		}
 	}
 	if dsEl == nil {
 		return nil, nil, errors.New("no DataSet element (msdata:IsDataSet=\"true\")")
 	}
+	root := r.root
 	d := &shape.DataSet{Name: dsEl.SelectAttrValue("name", "")}
 	if d.Name == "" {
 		return nil, nil, errors.New("the DataSet element has no name")
@@ -106,10 +201,15 @@ func readSchema(root *etree.Element) (*shape.DataSet, *reader, error) {
 		return nil, nil, errors.New("the DataSet element has no xs:complexType/xs:choice of tables")
 	}
 	for _, e := range xsKids(choice, "element") {
+		ns := r.tns
 		if ref := e.SelectAttrValue("ref", ""); ref != "" {
-			return nil, nil, r.declaredApart(ref)
+			g, gns := r.global(e, ref)
+			if g == nil {
+				return nil, nil, fmt.Errorf("table %s: the schemas declare no such element", ref)
+			}
+			e, ns = g, gns
 		}
-		if err := r.table(e, nil, 0); err != nil {
+		if err := r.table(e, nil, 0, ns); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -158,21 +258,29 @@ func readSchema(root *etree.Element) (*shape.DataSet, *reader, error) {
 	// The relations in the DataSet's order are not in the schema; nested
 	// ones first, in table order, then the others.
 	d.Relations = append(d.Relations, r.relations...)
+	r.orderNested()
 	return d, r, nil
 }
 
-// reader reads one schema.
+// reader reads a DataSet's schemas.
 type reader struct {
-	root      *etree.Element
-	tns       string
+	root    *etree.Element // the DataSet's schema
+	tns     string
+	schemas map[string]*etree.Element // by target namespace
+	others  []*etree.Element          // the schemas but the DataSet's, in their order
+	read    map[*etree.Element]bool   // the table declarations read
+	// kids are the tables each table's sequence nests, in its order (its
+	// ChildRelations' order), itself included when it is nested in itself.
+	kids      map[string][]string
 	d         *shape.DataSet
 	relations []*shape.Relation
 	ordinals  map[*shape.Column]int
 	nestedIn  map[*shape.Table]*shape.Table
 }
 
-// table reads a table's element (and its nested tables') into r.d.
-func (r *reader) table(e *etree.Element, parent *shape.Table, depth int) error {
+// table reads a table's element (and its nested tables') into r.d; ns is
+// the target namespace of the schema declaring it.
+func (r *reader) table(e *etree.Element, parent *shape.Table, depth int, ns string) error {
 	if depth > 64 {
 		return errors.New("tables nested more than 64 levels deep")
 	}
@@ -183,10 +291,26 @@ func (r *reader) table(e *etree.Element, parent *shape.Table, depth int) error {
 	if r.d.TableNamed(t.Name) != nil {
 		return fmt.Errorf("a second table named %s", t.Name)
 	}
+	r.read[e] = true
 	r.d.Tables = append(r.d.Tables, t)
 	if parent != nil {
 		r.nestedIn[t] = parent
 	}
+	if e.SelectAttrValue("form", "") == "unqualified" {
+		ns = ""
+	}
+	inherited := r.tns
+	if parent != nil {
+		inherited = r.nsOf(parent)
+	}
+	switch {
+	case ns == inherited:
+	case ns == "":
+		t.Namespace = shape.NoNamespace
+	default:
+		t.Namespace = shape.Namespace(ns)
+	}
+	t.Prefix = msdata(e, "Prefix")
 	ct := xsKid(e, "complexType")
 	if ct == nil {
 		if typ := e.SelectAttrValue("type", ""); typ != "" {
@@ -233,13 +357,34 @@ func (r *reader) table(e *etree.Element, parent *shape.Table, depth int) error {
 	}
 	if seq := xsKid(ct, "sequence"); seq != nil {
 		for _, k := range xsKids(seq, "element") {
-			if xsKid(k, "complexType") != nil || k.SelectAttrValue("ref", "") != "" {
+			decl, cns := k, ""
+			if ref := k.SelectAttrValue("ref", ""); ref != "" {
+				g, gns := r.global(k, ref)
+				if g == nil {
+					return fmt.Errorf("table %s: %s: the schemas declare no such element", t.Name, ref)
+				}
+				if xsKid(g, "complexType") != nil {
+					nested = append(nested, k)
+					continue
+				}
+				// A column in a namespace of its own, declared in its
+				// namespace's schema: its occurrence is the reference's.
+				decl = g.Copy()
+				decl.RemoveAttr("minOccurs")
+				if m := k.SelectAttr("minOccurs"); m != nil {
+					decl.CreateAttr("minOccurs", m.Value)
+				}
+				cns = gns
+			} else if xsKid(k, "complexType") != nil {
 				nested = append(nested, k)
 				continue
 			}
-			c, err := column(k, shape.MappingElement)
+			c, err := column(decl, shape.MappingElement)
 			if err != nil {
 				return fmt.Errorf("table %s: %w", t.Name, err)
+			}
+			if cns != "" && cns != r.nsOf(t) {
+				c.Namespace = shape.Namespace(cns)
 			}
 			ord := -1
 			if o := msdata(k, "Ordinal"); o != "" {
@@ -313,11 +458,21 @@ func (r *reader) table(e *etree.Element, parent *shape.Table, depth int) error {
 		}
 	}
 	t.Columns = cols
+	tns := r.nsOf(t)
 	for _, k := range nested {
-		if k.SelectAttrValue("ref", "") != "" {
-			return fmt.Errorf("table %s: a nested table declared apart is not modelled", t.Name)
+		decl, kns := k, tns
+		if ref := k.SelectAttrValue("ref", ""); ref != "" {
+			decl, kns = r.global(k, ref)
+			if decl != nil {
+				r.kids[t.Name] = append(r.kids[t.Name], decl.SelectAttrValue("name", ""))
+			}
+			if decl == nil || r.read[decl] {
+				continue // itself (a self-nested table), or read already
+			}
+		} else {
+			r.kids[t.Name] = append(r.kids[t.Name], k.SelectAttrValue("name", ""))
 		}
-		if err := r.table(k, t, depth+1); err != nil {
+		if err := r.table(decl, t, depth+1, kns); err != nil {
 			return err
 		}
 		for _, a := range xsKids(k, "annotation") {
@@ -325,6 +480,35 @@ func (r *reader) table(e *etree.Element, parent *shape.Table, depth int) error {
 		}
 	}
 	return nil
+}
+
+// orderNested puts the nested relations of each parent table in the order
+// its sequence declares its nested tables (keyrefs do not tell it when a
+// table is nested in itself: its own keyref follows its children's).
+func (r *reader) orderNested() {
+	for parent, kids := range r.kids {
+		var at []int
+		var rels []*shape.Relation
+		for i, rel := range r.d.Relations {
+			if rel.Nested && rel.Parent == parent {
+				at = append(at, i)
+				rels = append(rels, rel)
+			}
+		}
+		slices.SortStableFunc(rels, func(a, b *shape.Relation) int {
+			ia, ib := slices.Index(kids, a.Child), slices.Index(kids, b.Child)
+			if ia < 0 {
+				ia = len(kids)
+			}
+			if ib < 0 {
+				ib = len(kids)
+			}
+			return ia - ib
+		})
+		for k, i := range at {
+			r.d.Relations[i] = rels[k]
+		}
+	}
 }
 
 // column reads a column's declaration.
@@ -478,43 +662,4 @@ func msdata(e *etree.Element, name string) string {
 		return a.Value
 	}
 	return ""
-}
-
-// Canonical describes a schema (or any element) by structure, to compare
-// two: every element by namespace URI and local name, its attributes but
-// namespace declarations by namespace URI, local name and value, sorted,
-// its children in order. Prefixes and whitespace do not count.
-func Canonical(e *etree.Element) string {
-	var b strings.Builder
-	var walk func(e *etree.Element, depth int)
-	walk = func(e *etree.Element, depth int) {
-		var attrs []string
-		for _, a := range e.Attr {
-			if a.Space == "xmlns" || a.Space == "" && a.Key == "xmlns" {
-				continue
-			}
-			attrs = append(attrs, "{"+a.NamespaceURI()+"}"+a.Key+"="+a.Value)
-		}
-		slices.Sort(attrs)
-		fmt.Fprintf(&b, "%s{%s}%s %s\n", strings.Repeat(" ", depth), e.NamespaceURI(), e.Tag, strings.Join(attrs, " "))
-		for _, k := range e.ChildElements() {
-			walk(k, depth+1)
-		}
-	}
-	walk(e, 0)
-	return b.String()
-}
-
-// SchemaElement returns the schema of d, as Schema builds it, as a parsed
-// element (to compare it with Canonical).
-func SchemaElement(d *shape.DataSet, service string) (*etree.Element, error) {
-	n, err := Schema(d, service)
-	if err != nil {
-		return nil, err
-	}
-	doc := etree.NewDocument()
-	if err := doc.ReadFromBytes(Append(nil, n, -1, false)); err != nil {
-		return nil, fmt.Errorf("the schema written does not parse: %w", err)
-	}
-	return doc.Root(), nil
 }

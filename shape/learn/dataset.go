@@ -57,7 +57,7 @@ type dsAnswer struct {
 
 // learnDataSet learns g's DataSet from its answers.
 func (l *learner) learnDataSet(g *group) {
-	var schema *etree.Element
+	var schema []*etree.Element
 	var answers []*dsAnswer
 	var d *shape.DataSet
 	var info *dsxml.SchemaInfo
@@ -66,14 +66,15 @@ func (l *learner) learnDataSet(g *group) {
 		s, diffgram := dataSetParts(c)
 		if d == nil {
 			var err error
-			d, info, err = dsxml.ReadSchemaInfo(s)
+			d, info, err = dsxml.ReadSchemaInfo(s...)
 			if err != nil {
 				l.note("skipped %s (%s %s): its inline schema: %v", c.sample.Where, c.sample.Binding, c.sample.Op, err)
 				d = nil
 				continue
 			}
-			schema, canon = s, dsxml.Canonical(s)
-		} else if dsxml.Canonical(s) != canon {
+			d.SchemaOrder = info.Order
+			schema, canon = s, dsxml.CanonicalAll(s)
+		} else if dsxml.CanonicalAll(s) != canon {
 			l.note("skipped %s (%s %s): its DataSet's schema differs from the one of %s", c.sample.Where, c.sample.Binding, c.sample.Op, g.contents[0].sample.Where)
 			continue
 		}
@@ -121,10 +122,14 @@ func (l *learner) learnDataSet(g *group) {
 	l.mapColumns(g, d, answers)
 	// The schema atmkit writes for what was learned, against the
 	// deployment's: kept as written where they differ.
-	if mine, err := dsxml.SchemaElement(d, l.ns); err == nil && dsxml.Canonical(mine) == canon {
+	if mine, err := dsxml.SchemaElements(d, l.ns); err == nil && dsxml.CanonicalAll(mine) == canon {
 		return
 	}
-	n, err := dsxml.ParseNode(elementText(schema))
+	if len(schema) > 1 {
+		l.report.Notes = append(l.report.Notes, fmt.Sprintf("%s: the DataSet's inline schemas declare more than its tables, columns and relations say (say, a simple type or an expression), which is not modelled for a DataSet of several namespaces: atmkit writes the schemas its tables say", d.Name))
+		return
+	}
+	n, err := dsxml.ParseNode(elementText(schema[0]))
 	if err != nil {
 		return
 	}
@@ -179,7 +184,7 @@ func (a *dsAnswer) readRows(d *shape.DataSet, info *dsxml.SchemaInfo, diffgram *
 			r.elems[c.Name] = k.Text() // DBNull (xsi:nil): absent
 		}
 		for _, e := range k.ChildElements() {
-			if ct := d.TableNamed(e.Tag); ct != nil && info.NestedIn[ct] == t && depth < 32 {
+			if ct := d.TableNamed(e.Tag); ct != nil && (info.NestedIn[ct] == t || ct == t && d.SelfNested(t) != nil) && depth < 32 {
 				read(e, ct, r, depth+1)
 				continue
 			}

@@ -269,7 +269,7 @@ func (l *learner) makeGroups() error {
 func (l *learner) dataSetName(op string) string {
 	for _, c := range l.contents[op] {
 		if schema, _ := dataSetParts(c); schema != nil {
-			if name := schema.SelectAttrValue("id", ""); name != "" {
+			if name := schema[0].SelectAttrValue("id", ""); name != "" {
 				return name
 			}
 			return "(unnamed)"

@@ -737,10 +737,9 @@ func TestLearnRefusesTwoServices(t *testing.T) {
 
 // TestLearnDataSetOfTwoNamespaces: a DataSet one of whose tables is in
 // another namespace (captured from Mono's XmlSerializer writing such a
-// DataSet as ASMX's GET does: two xs:schema, then the diffgram) is not
-// modelled. Learn says so, as for another DataSet it cannot read, and
-// keeps the built-in result; it no longer takes the answer for an XML
-// node whose fields are the schemas' attributes.
+// DataSet as ASMX's GET does: two xs:schema, then the diffgram) is
+// learned: the table in its namespace, the schemas atmkit writes for the
+// shape the deployment's, and no note.
 func TestLearnDataSetOfTwoNamespaces(t *testing.T) {
 	body, err := os.ReadFile(filepath.Join("testdata", "variants", "dataset-two-namespaces-get.xml"))
 	if err != nil {
@@ -751,11 +750,18 @@ func TestLearnDataSetOfTwoNamespaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := learned.Result(asmx.OpReturnInstitutions); r == nil || r.Root == "DataSet" {
-		t.Errorf("ReturnInstitutions: %+v, want the built-in result kept", r)
+	r := learned.Result(asmx.OpReturnInstitutions)
+	if r == nil || r.DataSet == nil {
+		t.Fatalf("ReturnInstitutions: %+v, want the DataSet learned", r)
 	}
-	if n := strings.Join(rep.Notes, "\n"); !strings.Contains(n, "two-namespaces.xml") || !strings.Contains(n, "another namespace's tables are not modelled") {
-		t.Errorf("the notes do not say why the answer was not read:\n%s", n)
+	bank := r.DataSet.TableNamed("Bank")
+	if bank == nil || bank.Namespace != "urn:example:banks" || r.DataSet.Schema != "" {
+		t.Errorf("ReturnInstitutions: table Bank %+v, schema kept %q; want Bank in urn:example:banks, the schema atmkit's", bank, r.DataSet.Schema)
+	}
+	for _, n := range rep.Notes {
+		if strings.Contains(n, "BankList") || strings.Contains(n, "two-namespaces.xml") {
+			t.Errorf("a note on the DataSet: %s", n)
+		}
 	}
 }
 

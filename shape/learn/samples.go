@@ -93,11 +93,12 @@ func readContent(s *Sample) (*content, error) {
 	return c, nil
 }
 
-// dataSetParts returns the inline schema and the diffgram of a DataSet
-// answer, in <OpResult> (SOAP) or the GET/POST root: its xs:schema (the
-// first, of several when tables are in other namespaces) and the
-// diffgr:diffgram after the schemas; nil ones for another answer.
-func dataSetParts(c *content) (schema, diffgram *etree.Element) {
+// dataSetParts returns the inline schemas and the diffgram of a DataSet
+// answer, in <OpResult> (SOAP) or the GET/POST root: its xs:schema
+// elements (the DataSet's, then one per other namespace its tables and
+// columns are in) and the diffgr:diffgram after them; nil ones for
+// another answer.
+func dataSetParts(c *content) (schemas []*etree.Element, diffgram *etree.Element) {
 	kids := c.kids
 	if !c.soap {
 		kids = c.root.ChildElements()
@@ -111,7 +112,7 @@ func dataSetParts(c *content) (schema, diffgram *etree.Element) {
 	if n == 0 || n == len(kids) || kids[n].Tag != "diffgram" || kids[n].NamespaceURI() != nsDiffgram {
 		return nil, nil
 	}
-	return kids[0], kids[n]
+	return kids[:n], kids[n]
 }
 
 // isDataSet reports whether c is a DataSet answer.
