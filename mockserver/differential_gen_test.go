@@ -1090,8 +1090,10 @@ func (req diffRequest) describe() string {
 	return b.String()
 }
 
+// TestDifferentialGenerated runs before the parallel tests (it is not one):
+// Mono builds its help page on the first GET of the .asmx, and requests that
+// reach it at that moment fail, this test's or the table's.
 func TestDifferentialGenerated(t *testing.T) {
-	t.Parallel()
 	seed := genEnvInt(t, "ATMKIT_DIFF_SEED", genDefaultSeed)
 	n := int(genEnvInt(t, "ATMKIT_DIFF_COUNT", genDefaultCount))
 	ref := refdeploy.Shared(t)
