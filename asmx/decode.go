@@ -5,9 +5,7 @@ import (
 	"encoding/xml"
 	"io"
 	"mime"
-	"strconv"
 	"strings"
-	"unicode/utf16"
 )
 
 // SOAPVersion tells the SOAP binding from a request's content type: SOAP11 for
@@ -212,96 +210,6 @@ func operationOfAction(ns, a string) *Operation {
 	return op
 }
 
-// xmlError is an XmlException: its message and, if it has one, the
-// position .NET appends to it.
-type xmlError struct {
-	msg       string
-	line, col int
-	hasPos    bool
-	inner     *Exception
-}
-
-func (e *xmlError) message() string {
-	if !e.hasPos {
-		return e.msg
-	}
-	return e.msg + " Line " + strconv.Itoa(e.line) + ", position " + strconv.Itoa(e.col) + "."
-}
-
-func (e *xmlError) exception() *Exception {
-	return &Exception{Type: typeXML, Message: e.message(), Inner: e.inner, Stack: framesXMLReader}
-}
-
-// position returns the 1-based line and column of byte offset off in text,
-// as .NET's XML reader counts them: lines end at \n, \r\n or \r; columns
-// count UTF-16 code units.
-func position(text []byte, off int) (line, col int) {
-	if off > len(text) {
-		off = len(text)
-	}
-	line, start := 1, 0
-	for i := 0; i < off; i++ {
-		switch text[i] {
-		case '\n':
-			line, start = line+1, i+1
-		case '\r':
-			if i+1 < len(text) && text[i+1] == '\n' {
-				continue
-			}
-			line, start = line+1, i+1
-		}
-	}
-	col = 1
-	for _, r := range string(text[start:off]) {
-		col += utf16.RuneLen(r)
-	}
-	return line, col
-}
-
-// xmlErrorOf turns an encoding/xml error into the XmlException .NET's
-// reader throws at the same point, as far as atmkit knows its texts.
-func xmlErrorOf(text []byte, err error, off int) *xmlError {
-	msg := err.Error()
-	if se, ok := err.(*xml.SyntaxError); ok {
-		msg = se.Msg
-	}
-	switch {
-	case strings.Contains(msg, "unexpected EOF"):
-		line, col := position(text, len(text))
-		return &xmlError{msg: "Unexpected end of file has occurred.", line: line, col: col, hasPos: true}
-	}
-	line, col := position(text, off)
-	return &xmlError{msg: upperFirst(msg) + ".", line: line, col: col, hasPos: true}
-}
-
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// leadingError reports the XmlException of a document that has no root
-// element, or text before it, as .NET words them.
-func leadingError(text []byte) *xmlError {
-	i := 0
-	for i < len(text) {
-		switch {
-		case isXMLSpace(text[i]):
-			i++
-			continue
-		case text[i] == '<':
-			return nil
-		}
-		line, col := position(text, i)
-		return &xmlError{msg: "Data at the root level is invalid.", line: line, col: col, hasPos: true}
-	}
-	return &xmlError{msg: "Root element is missing."}
-}
-
-// errDTD is the XmlException of a DOCTYPE: DTDs are prohibited.
-var errDTD = &xmlError{msg: "DTD is prohibited in this XML document."}
-
 // Values of routeResult.missing.
 const (
 	missingEnvelope = 1
@@ -334,6 +242,10 @@ func routeByElement(rt requestText) routeResult {
 		res.err = e
 		return res
 	}
+	if e := versionError(text); e != nil {
+		res.err = e
+		return res
+	}
 	dec := xml.NewDecoder(bytes.NewReader(text))
 	dec.Strict = true
 	dec.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
@@ -358,6 +270,11 @@ func routeByElement(rt requestText) routeResult {
 		case xml.Directive:
 			res.err = errDTD
 			return res
+		case xml.ProcInst:
+			if e := piTargetError(text, t.Target, off); e != nil {
+				res.err = e
+				return res
+			}
 		case xml.StartElement:
 			depth++
 			switch {

@@ -97,6 +97,13 @@ func (r *nodeReader) read() *node {
 	n := node{off: off, depth: r.depth}
 	switch t := tok.(type) {
 	case xml.StartElement:
+		if name, dup := duplicateAttr(t.Attr); dup {
+			// XmlTextReaderImpl refuses it (Xml_DupAttributeName);
+			// encoding/xml does not look.
+			line, col := position(r.text, off)
+			r.cur = node{kind: nodeError, off: off, err: (&xmlError{msg: "'" + name + "' is a duplicate attribute name.", line: line, col: col, hasPos: true}).message()}
+			return &r.cur
+		}
 		n.kind, n.space, n.local, n.attrs = nodeElement, t.Name.Space, t.Name.Local, t.Attr
 		if end >= 2 && string(r.text[end-2:end]) == "/>" {
 			// An empty element is one node: drop the end encoding/xml adds.
@@ -408,4 +415,17 @@ func nodeKindName(k int) string {
 		return "ProcessingInstruction"
 	}
 	return "None"
+}
+
+// duplicateAttr reports an attribute of an element that is there twice:
+// the same name in the same namespace, whatever the prefixes.
+func duplicateAttr(attrs []xml.Attr) (string, bool) {
+	for i := 1; i < len(attrs); i++ {
+		for _, a := range attrs[:i] {
+			if a.Name == attrs[i].Name {
+				return attrs[i].Name.Local, true
+			}
+		}
+	}
+	return "", false
 }

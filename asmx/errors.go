@@ -356,28 +356,6 @@ func newUnreadableError(b Binding, detail string) *Error {
 		Message:   "the request is not readable XML: " + detail}
 }
 
-// NewMethodNotAllowedError is the answer to a method other than POST on the SOAP
-// endpoint (GET serves the documentation): ASP.NET's error page with HTTP
-// 405.
-func NewMethodNotAllowedError(method string) *Error {
-	return &Error{Status: http.StatusMethodNotAllowed, Code: Client, Kind: KindMethodNotAllowed, Page: true,
-		Exception: &Exception{Type: typeHTTPException, Message: msgUnrecognized,
-			Stack: []string{"System.Web.Services.Protocols.WebServiceHandlerFactory.CoreGetHandler(Type type, HttpContext context, HttpRequest request, HttpResponse response)"}},
-		Message: fmt.Sprintf("method %s is not allowed: use POST (or GET for the documentation)", method)}
-}
-
-// NewUnrecognizedRequestError is the answer to a request for an operation's path
-// that no protocol takes (a method other than GET and POST): ASP.NET's
-// error page with HTTP 500. pathInfo is the path after the .asmx file.
-func NewUnrecognizedRequestError(method, pathInfo string) *Error {
-	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindMethodNotAllowed, Page: true,
-		Exception: &Exception{Type: typeInvalidOperation,
-			Message: "Request format is unrecognized for URL unexpectedly ending in '" + pathInfo + "'.",
-			Stack: []string{"System.Web.Services.Protocols.WebServiceHandlerFactory.CoreGetHandler(Type type, HttpContext context, HttpRequest request, HttpResponse response)",
-				"System.Web.Services.Protocols.WebServiceHandlerFactory.GetHandler(HttpContext context, String verb, String url, String filePath)"}},
-		Message: fmt.Sprintf("method %s is not taken by any ASMX protocol at %s", method, pathInfo)}
-}
-
 // NewTooLargeError is the answer to an HTTP POST or JSON request whose
 // body is over the cap (ASP.NET's maxRequestLength): the HttpException
 // HttpRequest.GetEntireRawContent throws when ASMX's form reader first

@@ -60,15 +60,25 @@ type monoDiff struct {
 
 // Why Mono differs, for the rows that say so.
 const (
-	whyValidationExcerpt  = "Mono shows another excerpt of the dangerous value than .NET's HttpRequest.ValidateString (10 characters before the match, 20 after)"
-	whyValidationQuestion = "Mono's request validation lets \"<?\" through; .NET's CrossSiteScriptingValidation.IsDangerousString refuses \"<\" before a letter, !, / or ?"
-	whyUnformatted        = "Mono prints System.Web.Services' resource strings without formatting them ({0}, {1})"
-	whyPageType           = "Mono writes ASP.NET's error page as text/html without a charset"
-	whyHelpType           = "Mono writes the help page as text/html without a charset"
-	whyZeroEnding         = "Mono refuses a NUL after white space at the end of the data; .NET's XmlTextReaderImpl.ZeroEndingStream (v1Compat, as ASMX's reader) takes it for the end of the stream"
-	whyTooLargeWords      = "Mono's HttpException for a body over maxRequestLength reads \"Upload size exceeds httpRuntime limit.\"; .NET's (HttpRequest.GetEntireRawContent) \"Maximum request length exceeded.\""
-	whyNullReference      = "Mono's NullReferenceException message has no full stop"
-	whyScript             = "Mono hands an application/json request to an .asmx to its script (JSON) handler, which fails; .NET's ScriptHandlerFactory passes a request without a method path to the SOAP handler"
+	whyValidationExcerpt   = "Mono shows another excerpt of the dangerous value than .NET's HttpRequest.ValidateString (10 characters before the match, 20 after)"
+	whyValidationQuestion  = "Mono's request validation lets \"<?\" through; .NET's CrossSiteScriptingValidation.IsDangerousString refuses \"<\" before a letter, !, / or ?"
+	whyUnformatted         = "Mono prints System.Web.Services' resource strings without formatting them ({0}, {1})"
+	whyPageType            = "Mono writes ASP.NET's error page as text/html without a charset"
+	whyHelpType            = "Mono writes the help page as text/html without a charset"
+	whyZeroEnding          = "Mono refuses a NUL after white space at the end of the data; .NET's XmlTextReaderImpl.ZeroEndingStream (v1Compat, as ASMX's reader) takes it for the end of the stream"
+	whyTooLargeWords       = "Mono's HttpException for a body over maxRequestLength reads \"Upload size exceeds httpRuntime limit.\"; .NET's (HttpRequest.GetEntireRawContent) \"Maximum request length exceeded.\""
+	whyNullReference       = "Mono's NullReferenceException message has no full stop"
+	whyScript              = "Mono hands an application/json request to an .asmx to its script (JSON) handler, which fails; .NET's ScriptHandlerFactory passes a request without a method path to the SOAP handler"
+	whyPathCase            = "Mono on Linux finds the .asmx file by its path case-sensitively (404 for /Service/Service.asmx); IIS on Windows maps paths case-insensitively"
+	whyPercentU            = "Mono's form and query string reader leaves %uXXXX escapes as they are; .NET's HttpEncoder.UrlDecode reads %u and four hex digits as one UTF-16 unit"
+	whyNamelessValue       = "Mono reads a form or query segment without \"=\" (\"&strAtmServiceKey\") as a name with an empty value; .NET's HttpValueCollection.FillFromString reads it as a value without a name, which no parameter matches"
+	whyViewStateValidated  = "Mono's request validation checks fields named \"__...\" too; .NET's HttpRequest.ValidateHttpValueCollection skips them (HttpValueCollection.KeyIsCandidateForValidation)"
+	whyValidationSlash     = "Mono's request validation lets \"</\" through; .NET's CrossSiteScriptingValidation.IsDangerousString refuses \"<\" before a letter, !, / or ?"
+	whyValidationFullwidth = "Mono's request validation refuses the fullwidth less-than sign (U+FF1C); .NET's CrossSiteScriptingValidation.IsDangerousString looks for '<' and '&' only"
+	whyScriptService       = "Mono's script handler serves an application/json call of a class without [ScriptService]; .NET's WebServiceData refuses it (InvalidOperationException: ASP.NET's error page)"
+	whyScriptJSONPath      = "an application/json call of the JSON path is answered as the document's HTTP GET binding by the mock; Mono's script handler answers a POST, and errors, in its own form (.NET's would too for a [ScriptService] class; the document does not say more)"
+	whyHelpOp              = "Mono's help page for ?op=X fails without &bnd="
+	whyHeadersBeforeInvoke = "Mono refuses a mustUnderstand header before it calls the method; .NET's SoapServerProtocol checks the headers in WriteReturns, after the method returned, so the method's own fault comes first"
 )
 
 // Texts of .NET's answers, and Mono's unformatted ones.
@@ -231,6 +241,12 @@ func TestDifferentialAgainstReference(t *testing.T) {
 		{"an element after text in a parameter: 400", s11("ReturnProvinces", env11(provinces(key+`<b/>`))), outcome{400, ctXML, "", ""}, nil},
 		{"a comment in a parameter: 400", s11("ReturnProvinces", env11(provinces(key+`<!-- c -->`))), outcome{400, ctXML, "", ""}, nil},
 		{"DOCTYPE while routing by element", s12(`<!DOCTYPE x []>` + env12(provinces(key))), fault12("Receiver", unableProc+"DTD is prohibited in this XML document."), nil},
+		{"white space before the XML declaration while routing by element", s12("\n" + env12(provinces(key))),
+			fault12("Receiver", unableProc+"Unexpected XML declaration. The XML declaration must be the first node in the document, and no white space characters are allowed to appear before it. Line 2, position 3."), nil},
+		{"XML 1.1 while routing by element", s12(strings.Replace(env12(provinces(key)), `version="1.0"`, `version="1.1"`, 1)),
+			fault12("Receiver", unableProc+"Version number '1.1' is invalid. Line 1, position 16."), nil},
+		{"a duplicate attribute, routed by action: 400", s11("ReturnProvinces", env11(`<ReturnProvinces xmlns="`+ns+`"><strAtmServiceKey a="1" a="2">`+key+`</strAtmServiceKey></ReturnProvinces>`)),
+			outcome{400, ctXML, "", ""}, nil},
 		{"empty body while routing by element", s12(``), fault12("Receiver", unableProc+"Root element is missing."), nil},
 		{"JSON while routing by element", soap("application/json", "\x00", `{"strAtmServiceKey":"x"}`),
 			fault12("Receiver", unableProc+"Data at the root level is invalid. Line 1, position 1."), mono(outcome{500, monoCTHTML, "", "*"}, whyScript)},
@@ -357,6 +373,18 @@ func TestDifferentialAgainstReference(t *testing.T) {
 		{"PUT below the .asmx", diffRequest{"PUT", svc + "ReturnProvinces", nil, ""}, page(500), monoPage(500)},
 		{"HEAD below the .asmx", diffRequest{"HEAD", svc + "ReturnProvinces?strAtmServiceKey=" + key, nil, ""}, page(500), monoPage(500)},
 		{"no method name", get(svc + "?strAtmServiceKey=" + key), page(500), monoPage(500)},
+		{"get, repeated slashes before the method name are one (VirtualPath.Create)", get(svc + "/ReturnProvinces?strAtmServiceKey=" + key), okXML, nil},
+		{"get, /js: ASP.NET's script handler, no [ScriptService]", get(svc + "js"), page(500), monoPage(500)},
+		{"post, /jsdebug: ASP.NET's script handler", post(svc+"jsdebug", asmx.ContentTypeForm, "strAtmServiceKey="+key), page(500), monoPage(500)},
+		{"post, application/json below the .asmx: ASP.NET's script handler", post(svc+"ReturnProvinces", "application/json; charset=utf-8", "strAtmServiceKey="+key),
+			page(500), monoPage(500)},
+		{"get, application/json below the .asmx: ASP.NET's script handler", diffRequest{"GET", svc + "ReturnProvinces?strAtmServiceKey=" + key, map[string]string{"Content-Type": "application/json"}, ""},
+			page(500), mono(outcome{200, "application/json", "", "*"}, whyScriptService)},
+		{"post, a segment without = is a value without a name", post(svc+"ReturnProvinces", asmx.ContentTypeForm, "strAtmServiceKey="+key+"&strAtmServiceKey"),
+			okXML, mono(plain(keyRejected), whyNamelessValue)},
+		{"post, fields named __ are not validated", post(svc+"ReturnProvinces", asmx.ContentTypeForm, "strAtmServiceKey="+key+"&__VIEWSTATE=%3Cb%3E"),
+			okXML, mono(plain("A potentially dangerous Request.Form value was detected from the client (__VIEWSTATE=&quot;&lt;b&gt;&quot;)."), whyViewStateValidated)},
+		{"get, a %u escape", get(svc + "ReturnAtmSearchByCity?strAtmServiceKey=" + key + "&intCityID=%u0031"), okXML, mono(plain("Cannot convert {0} to {1}."), whyPercentU)},
 		{"post", post(svc+"ReturnProvinces", asmx.ContentTypeForm, "strAtmServiceKey="+key), okXML, nil},
 		{"post, not a form", post(svc+"ReturnProvinces", "text/plain", "strAtmServiceKey="+key), plain("Request format is invalid: text/plain."),
 			mono(plain("Request format is invalid: {0}."), whyUnformatted)},
@@ -381,6 +409,8 @@ func TestDifferentialAgainstReference(t *testing.T) {
 		{"json, wrong key", get(v2 + strings.Replace(coordsQuery("44.6", "5"), key, "bad", 1)), plain(keyRejected), nil},
 		{"json, POST with the parameters in the query", post(v2+coordsQuery("44.6", "5"), asmx.ContentTypeForm, ""),
 			plain("Missing parameter: strAtmServiceKey."), mono(plain("Missing parameter: {0}."), whyUnformatted)},
+		{"json, POST with markup: a Request.Form value", post(v2+"ReturnAtmSearchByCoordinates", asmx.ContentTypeForm, "strAtmServiceKey=%3Cb%3E"),
+			plain("A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;&lt;b&gt;&quot;)."), nil},
 		{"json, DELETE", diffRequest{"DELETE", v2 + "ReturnAtmSearchByCoordinates", nil, ""}, page(500), monoPage(500)},
 	}
 
@@ -409,21 +439,30 @@ func TestDifferentialAgainstReference(t *testing.T) {
 // send sends req to base and returns the outcome the table compares.
 func send(t *testing.T, base string, req diffRequest) outcome {
 	t.Helper()
-	r, err := http.NewRequest(req.method, base+req.path, strings.NewReader(req.body))
+	o, err := sendOutcome(base, req)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return o
+}
+
+// sendOutcome sends req to base and returns the outcome the table compares.
+func sendOutcome(base string, req diffRequest) (outcome, error) {
+	r, err := http.NewRequest(req.method, base+req.path, strings.NewReader(req.body))
+	if err != nil {
+		return outcome{}, fmt.Errorf("%s %s: %w", req.method, req.path, err)
 	}
 	for k, v := range req.header {
 		r.Header[http.CanonicalHeaderKey(k)] = strings.Split(v, "\n") // a header sent more than once
 	}
 	resp, err := http.DefaultClient.Do(r)
 	if err != nil {
-		t.Fatalf("%s %s: %v", req.method, req.path, err)
+		return outcome{}, fmt.Errorf("%s %s: %w", req.method, req.path, err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
-		t.Fatal(err)
+		return outcome{}, fmt.Errorf("%s %s: read the answer: %w", req.method, req.path, err)
 	}
 	o := outcome{status: resp.StatusCode, ctype: resp.Header.Get("Content-Type")}
 	switch {
@@ -435,7 +474,7 @@ func send(t *testing.T, base string, req diffRequest) outcome {
 	default:
 		o.code, o.text = faultOf(body)
 	}
-	return o
+	return o, nil
 }
 
 // faultOf reads a SOAP fault's code and the first line of its text.

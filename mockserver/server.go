@@ -377,6 +377,29 @@ func (s *Server) serveServiceRoot(w http.ResponseWriter, r *http.Request, ex *ex
 	s.answer(w, ex, call)
 }
 
+// pathInfo is the path after an .asmx file as ASP.NET's HttpRequest.PathInfo
+// has it (VirtualPath.Create, UrlPath.FixVirtualPathSlashes): backslashes
+// turned into slashes, repeated slashes made one.
+func pathInfo(rest string) string {
+	if !strings.Contains(rest, "//") && !strings.Contains(rest, "\\") {
+		return rest
+	}
+	rest = strings.ReplaceAll(rest, "\\", "/")
+	for strings.Contains(rest, "//") {
+		rest = strings.ReplaceAll(rest, "//", "/")
+	}
+	return rest
+}
+
+// isJSONRequest reports whether ASP.NET's RestHandlerFactory.IsRestMethodCall
+// takes r for a script call: its Content-Type, as sent, is application/json
+// or begins with "application/json;" (case ignored).
+func isJSONRequest(r *http.Request) bool {
+	ct := headerValue(r.Header, "Content-Type")
+	const j = "application/json"
+	return len(ct) >= len(j) && strings.EqualFold(ct[:len(j)], j) && (len(ct) == len(j) || ct[len(j)] == ';')
+}
+
 // serveHTTPBinding answers a path below an .asmx file, /service/service.asmx/Op
 // or /service-v2.asmx/Op (json), as ASMX's HTTP GET and POST protocols do:
 // the method name first (exactly, case included), then the parameters,
@@ -390,6 +413,17 @@ func (s *Server) serveHTTPBinding(w http.ResponseWriter, r *http.Request, rest s
 		b = asmx.JSON
 	case r.Method == http.MethodPost:
 		b = asmx.HTTPPost
+	}
+	rest = pathInfo(rest)
+	// ASP.NET 4 maps .asmx files to System.Web.Extensions'
+	// ScriptHandlerFactory, which hands a request for a client proxy
+	// (/js, /jsdebug), and a method call declared application/json, to
+	// its script handler (RestHandlerFactory.IsRestRequest); that refuses
+	// a class without [ScriptService]. The JSON path's application/json
+	// calls are the document's, answered below.
+	if proxy := strings.EqualFold(rest, "/js") || strings.EqualFold(rest, "/jsdebug"); proxy || !json && isJSONRequest(r) {
+		s.writeError(w, ex, b, asmx.NewScriptServiceError(rest, proxy))
+		return
 	}
 	if len(rest) < 2 || (r.Method != http.MethodGet && r.Method != http.MethodPost) {
 		s.writeError(w, ex, b, asmx.NewUnrecognizedRequestError(r.Method, rest))
@@ -411,7 +445,11 @@ func (s *Server) serveHTTPBinding(w http.ResponseWriter, r *http.Request, rest s
 			ex.rawBody = []byte(query) // for a replayed error
 		}
 	}
-	if e := asmx.ValidateQuery(op, b, query, s.cfg.validation); e != nil {
+	vb := b
+	if json && r.Method == http.MethodPost {
+		vb = asmx.HTTPPost // a POST's parameters are Request.Form's, as validation names them
+	}
+	if e := asmx.ValidateQuery(op, vb, query, s.cfg.validation); e != nil {
 		s.writeError(w, ex, b, e)
 		return
 	}

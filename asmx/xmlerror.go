@@ -1,0 +1,157 @@
+package asmx
+
+import (
+	"bytes"
+	"encoding/xml"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+)
+
+// xmlError is an XmlException: its message and, if it has one, the
+// position .NET appends to it.
+type xmlError struct {
+	msg       string
+	line, col int
+	hasPos    bool
+	inner     *Exception
+}
+
+func (e *xmlError) message() string {
+	if !e.hasPos {
+		return e.msg
+	}
+	return e.msg + " Line " + strconv.Itoa(e.line) + ", position " + strconv.Itoa(e.col) + "."
+}
+
+func (e *xmlError) exception() *Exception {
+	return &Exception{Type: typeXML, Message: e.message(), Inner: e.inner, Stack: framesXMLReader}
+}
+
+// position returns the 1-based line and column of byte offset off in text,
+// as .NET's XML reader counts them: lines end at \n, \r\n or \r; columns
+// count UTF-16 code units.
+func position(text []byte, off int) (line, col int) {
+	if off > len(text) {
+		off = len(text)
+	}
+	line, start := 1, 0
+	for i := 0; i < off; i++ {
+		switch text[i] {
+		case '\n':
+			line, start = line+1, i+1
+		case '\r':
+			if i+1 < len(text) && text[i+1] == '\n' {
+				continue
+			}
+			line, start = line+1, i+1
+		}
+	}
+	col = 1
+	for _, r := range string(text[start:off]) {
+		col += utf16.RuneLen(r)
+	}
+	return line, col
+}
+
+// xmlErrorOf turns an encoding/xml error into the XmlException .NET's
+// reader throws at the same point, as far as atmkit knows its texts.
+func xmlErrorOf(text []byte, err error, off int) *xmlError {
+	msg := err.Error()
+	if se, ok := err.(*xml.SyntaxError); ok {
+		msg = se.Msg
+	}
+	switch {
+	case strings.Contains(msg, "unexpected EOF"):
+		line, col := position(text, len(text))
+		return &xmlError{msg: "Unexpected end of file has occurred.", line: line, col: col, hasPos: true}
+	}
+	line, col := position(text, off)
+	return &xmlError{msg: upperFirst(msg) + ".", line: line, col: col, hasPos: true}
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// leadingError reports the XmlException of a document that has no root
+// element, or text before it, as .NET words them.
+func leadingError(text []byte) *xmlError {
+	i := 0
+	for i < len(text) {
+		switch {
+		case isXMLSpace(text[i]):
+			i++
+			continue
+		case text[i] == '<':
+			return nil
+		}
+		line, col := position(text, i)
+		return &xmlError{msg: "Data at the root level is invalid.", line: line, col: col, hasPos: true}
+	}
+	return &xmlError{msg: "Root element is missing."}
+}
+
+// piTargetError is the XmlException of a processing instruction at off
+// whose target is "xml" in any case (XmlTextReaderImpl.ParsePI): the XML
+// declaration is only allowed as the document's first bytes, and another
+// case of "xml" is no name for a processing instruction. The position is
+// that of the target.
+func piTargetError(text []byte, target string, off int) *xmlError {
+	if !strings.EqualFold(target, "xml") || target == "xml" && off == 0 {
+		return nil
+	}
+	msg := "Unexpected XML declaration. The XML declaration must be the first node in the document, and no white space characters are allowed to appear before it."
+	if target != "xml" {
+		msg = "'" + target + "' is an invalid name for processing instructions."
+	}
+	line, col := position(text, off+2)
+	return &xmlError{msg: msg, line: line, col: col, hasPos: true}
+}
+
+// versionError is the XmlException of an XML declaration whose version is
+// not "1.0" (XmlTextReaderImpl.ParseXmlDeclaration: .NET reads XML 1.0
+// only), at the position of the value.
+func versionError(text []byte) *xmlError {
+	const decl = "<?xml"
+	if !bytes.HasPrefix(text, []byte(decl)) || len(text) == len(decl) || !isXMLSpace(text[len(decl)]) {
+		return nil
+	}
+	i := len(decl)
+	for i < len(text) && isXMLSpace(text[i]) {
+		i++
+	}
+	if !bytes.HasPrefix(text[i:], []byte("version")) {
+		return nil
+	}
+	i += len("version")
+	for i < len(text) && isXMLSpace(text[i]) {
+		i++
+	}
+	if i >= len(text) || text[i] != '=' {
+		return nil
+	}
+	i++
+	for i < len(text) && isXMLSpace(text[i]) {
+		i++
+	}
+	if i >= len(text) || text[i] != '"' && text[i] != '\'' {
+		return nil
+	}
+	end := bytes.IndexByte(text[i+1:], text[i])
+	if end < 0 {
+		return nil
+	}
+	value := string(text[i+1 : i+1+end])
+	if value == "1.0" {
+		return nil
+	}
+	line, col := position(text, i+1)
+	return &xmlError{msg: "Version number '" + value + "' is invalid.", line: line, col: col, hasPos: true}
+}
+
+// errDTD is the XmlException of a DOCTYPE: DTDs are prohibited.
+var errDTD = &xmlError{msg: "DTD is prohibited in this XML document."}

@@ -1,0 +1,1185 @@
+package mockserver
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/refdeploy"
+)
+
+// The generated differential test is the table's seeded companion
+// (differential_test.go): a generator builds a few hundred requests, each a
+// valid call of one binding with a few of the mutations real and hostile
+// clients make, and sends each to the mock and to the reference ASMX
+// deployment. The comparable parts of the two answers (status, content
+// type, SOAP fault code, first line of the error text) must be equal, or
+// differ as one of the known classes of Mono's differences from .NET (the
+// table's why constants) does; any other difference fails the test with the
+// request and the seed that replays it.
+//
+// ATMKIT_DIFF_SEED sets the seed (default genDefaultSeed), ATMKIT_DIFF_COUNT
+// the number of requests (default genDefaultCount).
+
+const (
+	genDefaultSeed  = 1
+	genDefaultCount = 400
+	genWorkers      = 4 // requests in flight at once, to each side
+)
+
+// genBinding is the binding a generated call starts from.
+type genBinding int
+
+const (
+	genSOAP11 genBinding = iota
+	genSOAP12
+	genGet
+	genPost
+	genJSON
+)
+
+func (b genBinding) String() string {
+	return [...]string{"soap11", "soap12", "get", "post", "json"}[b]
+}
+
+func (b genBinding) soap() bool { return b == genSOAP11 || b == genSOAP12 }
+
+// genParam is one parameter as the call writes it.
+type genParam struct {
+	name, value string
+	typ         asmx.ParamType
+	attrs       string // SOAP: attributes of the element (xsi:nil, xsi:type…)
+	raw         bool   // SOAP: value is markup, written as is
+	xmlns       string // SOAP: an xmlns attribute of its own ("" none)
+	selfClose   bool   // SOAP: written <p/> (value must be "")
+}
+
+// genCall is a request before it is written: a valid call, then mutated.
+type genCall struct {
+	b      genBinding
+	op     *asmx.Operation
+	opName string // as written on the wire (path or element)
+	params []genParam
+	muts   []string // the mutations applied, in order
+
+	method string
+	path   string // the .asmx path
+	tail   string // HTTP: what follows the .asmx path ("/Op")
+	query  string // SOAP, POST: a query string of its own
+	ctype  *string
+	extraH map[string]string
+
+	// HTTP GET, POST, JSON
+	rawQuery  *string // the parameters as written, when a mutation wrote them itself
+	getBody   string  // a body sent with GET
+	formQuery bool    // POST: the parameters in the query string too
+
+	// SOAP
+	action    *string
+	envNS     string
+	envPrefix string // "" the default namespace
+	opNS      string
+	opPrefix  string
+	opAttrs   string
+	decl      string
+	before    string // between the declaration and the Envelope
+	after     string // after the Envelope
+	header    string // the Header's content; "-" none
+	inBody    string // in the Body, after the operation element
+	inOp      string // in the operation element, after the parameters
+	sep       string // between elements
+	xsiDecl   bool
+	encoding  string // utf-8, utf-16le, utf-16be, iso-8859-1
+	bom       bool
+}
+
+// genNoHeader stands for no Header element.
+const genNoHeader = "-"
+
+// Values of the typed parameters that real and hostile clients send.
+var (
+	genByteValues = []string{"256", "-1", "1e3", " 5 ", "0x5", "NaN", "Infinity", "5,0", "1,000", "+5", "", "05", "255", "0", "5.0",
+		"\t5\n", "-0", "٥", "1000000000000", "5 5", "0005"}
+	genIntValues = []string{"99999999999", "-2147483648", "2147483647", "2147483648", "1e3", " 7 ", "0x10", "+7", "-7", "7.0", "1,000", "",
+		"abc", "007", "-0", "٧", "\n1\n"}
+	genDoubleValues = []string{"NaN", "Infinity", "-Infinity", "INF", "-INF", "1e400", "-1e400", "1e-400", " 44.6 ", "44,6", "1,000.5", "0x1p3",
+		"+44.6", ".5", "5.", "1E3", "abc", "", "-0", "1d", "44.6e", "∞", "1.7976931348623157E+308", "44.6f", "nan", "infinity", "- 5", "4_4"}
+	genStringValues = []string{"", " ", "café", "日本語", "a&b", "a+b", "a b", "a%b", "<b>", "&#65;", "<?x", "< 5", "a<!b", "x=y", "O'Neil", `"q"`,
+		"\u00a0", "tab\there", "line\nbreak", strings.Repeat("z", 300)}
+	genKeyValues = []string{"bad", "", " ", " " + refdeploy.Key + " ", strings.ToUpper(refdeploy.Key), refdeploy.Key + "\t", refdeploy.Key + "x", "<b>" + refdeploy.Key}
+)
+
+// genValid is a valid value of each parameter.
+var genValid = map[string]string{
+	asmx.ParamKey: refdeploy.Key, asmx.ParamAddress: "1 Main St", asmx.ParamCity: "Halifax", asmx.ParamProvince: "NS",
+	asmx.ParamPostalCode: "", asmx.ParamRadius: "5", asmx.ParamLatitude: "44.6", asmx.ParamLongitude: "-63.5",
+	asmx.ParamMaximumAtms: "3", asmx.ParamInstitutionID: "1", asmx.ParamCityID: "1",
+}
+
+// genMutation changes a call; it returns false when it does not apply.
+type genMutation struct {
+	name  string
+	apply func(r *rand.Rand, c *genCall) bool
+}
+
+func pick[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }
+
+func ptr(s string) *string { return &s }
+
+// genNew builds a valid call of a random binding and operation.
+func genNew(r *rand.Rand) *genCall {
+	ops := asmx.Operations()
+	b := genBinding(r.IntN(5))
+	var op *asmx.Operation
+	for op == nil || (b == genJSON && !op.JSON) {
+		op = pick(r, ops)
+	}
+	c := &genCall{b: b, op: op, opName: op.Name, envNS: asmx.NamespaceSOAP11, envPrefix: "soap", opNS: refdeploy.Namespace,
+		decl: `<?xml version="1.0" encoding="utf-8"?>`, header: genNoHeader, encoding: "utf-8", path: refdeploy.ServicePath}
+	for _, p := range op.Params {
+		c.params = append(c.params, genParam{name: p.Name, value: genValid[p.Name], typ: p.Type})
+	}
+	switch b {
+	case genSOAP11:
+		c.method, c.ctype, c.action = "POST", ptr(ctXML), ptr(`"`+refdeploy.Namespace+"/"+op.Name+`"`)
+	case genSOAP12:
+		c.method, c.ctype, c.envNS = "POST", ptr(ctSOAP12), asmx.NamespaceSOAP12
+	case genGet:
+		c.method, c.tail = "GET", "/"+op.Name
+	case genPost:
+		c.method, c.tail, c.ctype = "POST", "/"+op.Name, ptr(asmx.ContentTypeForm)
+	case genJSON:
+		c.method, c.tail, c.path = "GET", "/"+op.Name, refdeploy.JSONPath
+	}
+	return c
+}
+
+// genTyped returns the indexes of the parameters that are not strings.
+func genTyped(c *genCall) []int {
+	var out []int
+	for i, p := range c.params {
+		if p.typ != asmx.String {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// genBadValue is a value a client might send for a parameter of type t.
+func genBadValue(r *rand.Rand, t asmx.ParamType) string {
+	switch t {
+	case asmx.UnsignedByte:
+		return pick(r, genByteValues)
+	case asmx.Int:
+		return pick(r, genIntValues)
+	case asmx.Double:
+		return pick(r, genDoubleValues)
+	}
+	return pick(r, genStringValues)
+}
+
+func genCase(r *rand.Rand, s string) string {
+	switch r.IntN(3) {
+	case 0:
+		return strings.ToLower(s)
+	case 1:
+		return strings.ToUpper(s)
+	}
+	b := []byte(s)
+	i := r.IntN(len(b))
+	if b[i] >= 'a' && b[i] <= 'z' {
+		b[i] -= 'a' - 'A'
+	} else if b[i] >= 'A' && b[i] <= 'Z' {
+		b[i] += 'a' - 'A'
+	}
+	return string(b)
+}
+
+// Mutations of every binding: the parameters.
+var genParamMutations = []genMutation{
+	{"drop", func(r *rand.Rand, c *genCall) bool {
+		if len(c.params) == 0 {
+			return false
+		}
+		i := r.IntN(len(c.params))
+		c.params = slices.Delete(c.params, i, i+1)
+		return true
+	}},
+	{"empty", func(r *rand.Rand, c *genCall) bool {
+		if len(c.params) == 0 {
+			return false
+		}
+		p := &c.params[r.IntN(len(c.params))]
+		p.value = ""
+		p.selfClose = r.IntN(2) == 0
+		return true
+	}},
+	{"repeat", func(r *rand.Rand, c *genCall) bool {
+		if len(c.params) == 0 {
+			return false
+		}
+		p := c.params[r.IntN(len(c.params))]
+		if r.IntN(2) == 0 {
+			p.value = genBadValue(r, p.typ)
+		}
+		p.selfClose = false
+		c.params = slices.Insert(c.params, r.IntN(len(c.params)+1), p)
+		return true
+	}},
+	{"shuffle", func(r *rand.Rand, c *genCall) bool {
+		if len(c.params) < 2 {
+			return false
+		}
+		r.Shuffle(len(c.params), func(i, j int) { c.params[i], c.params[j] = c.params[j], c.params[i] })
+		return true
+	}},
+	{"unknown parameter", func(r *rand.Rand, c *genCall) bool {
+		p := genParam{name: pick(r, []string{"foo", "strAtmServiceKey2", "op", "__VIEWSTATE", "strCityID", "x.y"}), value: pick(r, []string{"1", "bar", "<b>", ""})}
+		c.params = slices.Insert(c.params, r.IntN(len(c.params)+1), p)
+		return true
+	}},
+	{"bad value", func(r *rand.Rand, c *genCall) bool {
+		typed := genTyped(c)
+		if len(typed) == 0 {
+			return false
+		}
+		p := &c.params[pick(r, typed)]
+		p.value, p.selfClose = genBadValue(r, p.typ), false
+		return true
+	}},
+	{"string value", func(r *rand.Rand, c *genCall) bool {
+		var idx []int
+		for i, p := range c.params {
+			if p.typ == asmx.String && p.name != asmx.ParamKey {
+				idx = append(idx, i)
+			}
+		}
+		if len(idx) == 0 {
+			return false
+		}
+		p := &c.params[pick(r, idx)]
+		p.value, p.selfClose = pick(r, genStringValues), false
+		return true
+	}},
+	{"key", func(r *rand.Rand, c *genCall) bool {
+		for i := range c.params {
+			if c.params[i].name == asmx.ParamKey {
+				c.params[i].value, c.params[i].selfClose = pick(r, genKeyValues), false
+				return true
+			}
+		}
+		return false
+	}},
+	{"name case", func(r *rand.Rand, c *genCall) bool {
+		if len(c.params) == 0 {
+			return false
+		}
+		p := &c.params[r.IntN(len(c.params))]
+		p.name = genCase(r, p.name)
+		return true
+	}},
+}
+
+// Mutations of SOAP calls.
+var genSOAPMutations = []genMutation{
+	{"SOAPAction", func(r *rand.Rand, c *genCall) bool {
+		ns, op := refdeploy.Namespace, c.op.Name
+		other := pick(r, asmx.Operations()).Name
+		c.action = pick(r, []*string{nil, ptr(`""`), ptr(ns + "/" + op), ptr(`"` + ns + "/" + other + `"`), ptr(`"` + ns + "/" + strings.ToLower(op) + `"`),
+			ptr(`"urn:other/` + op + `"`), ptr(`"` + url.QueryEscape(ns+"/"+op) + `"`), ptr(`"` + ns + "/" + op + `/"`), ptr(`'` + ns + "/" + op + `'`),
+			ptr(`"` + ns + "/" + op + `"` + "\n" + `"` + ns + "/" + op + `"`), ptr(` "` + ns + "/" + op + `" `), ptr(`"` + ns + "//" + op + `"`),
+			ptr(op), ptr(`"` + strings.ToUpper(ns) + "/" + op + `"`), ptr(`"#` + op + `"`)})
+		return true
+	}},
+	{"content type", func(r *rand.Rand, c *genCall) bool {
+		c.ctype = pick(r, []*string{nil, ptr("text/xml"), ptr("TEXT/XML; CHARSET=UTF-8"), ptr("text/xml;charset=utf-8"), ptr(`text/xml; charset="utf-8"`),
+			ptr("text/xml; charset=utf-8; foo=bar"), ptr("application/xml"), ptr("text/plain"), ptr("application/soap+xml"), ptr("Application/Soap+Xml; charset=utf-8"),
+			ptr("application/soap+xml;charset=UTF-8"), ptr(ctXML), ptr(ctSOAP12), ptr("application/json"), ptr("text/xml ; charset=utf-8"), ptr(""),
+			ptr("multipart/related; type=\"application/xop+xml\""), ptr(asmx.ContentTypeForm)})
+		return true
+	}},
+	{"action parameter", func(r *rand.Rand, c *genCall) bool {
+		base := ctSOAP12
+		if c.ctype != nil && *c.ctype != "" {
+			base = *c.ctype
+		}
+		ns, op := refdeploy.Namespace, c.op.Name
+		c.ctype = ptr(base + pick(r, []string{`; action="` + ns + "/" + op + `"`, `; action=` + ns + "/" + op, `; action="urn:x"`, `; action=""`,
+			`; action="` + ns + "/" + pick(r, asmx.Operations()).Name + `"`, `;action="` + ns + "/" + strings.ToLower(op) + `"`, `; ACTION="` + ns + "/" + op + `"`}))
+		return true
+	}},
+	{"operation namespace", func(r *rand.Rand, c *genCall) bool {
+		c.opNS = pick(r, []string{"urn:other", "", refdeploy.Namespace + "/", strings.ToUpper(refdeploy.Namespace), "http://tempuri.org/"})
+		return true
+	}},
+	{"operation case", func(r *rand.Rand, c *genCall) bool {
+		c.opName = genCase(r, c.opName)
+		return true
+	}},
+	{"prefixes", func(r *rand.Rand, c *genCall) bool {
+		c.envPrefix = pick(r, []string{"", "SOAP-ENV", "env", "s", "soapenv", "x"})
+		if r.IntN(2) == 0 {
+			c.opPrefix = pick(r, []string{"m", "tns", "a"})
+		}
+		return true
+	}},
+	{"white space", func(r *rand.Rand, c *genCall) bool {
+		c.sep = pick(r, []string{"\n", "\r\n", "\n  ", "\t", " \r\n\t "})
+		switch r.IntN(4) {
+		case 0:
+			c.after = pick(r, []string{"\n", "\r\n\r\n", "  "})
+		case 1:
+			c.before = "\n"
+		case 2:
+			c.decl = "\n" + c.decl // white space before the declaration
+		}
+		return true
+	}},
+	{"comment", func(r *rand.Rand, c *genCall) bool {
+		cm := "<!-- " + pick(r, []string{"c", "", "-x-", "<b>"}) + " -->"
+		switch r.IntN(5) {
+		case 0:
+			c.before += cm
+		case 1:
+			c.after += cm
+		case 2:
+			c.inBody += cm
+		case 3:
+			c.inOp += cm
+		default:
+			if len(c.params) == 0 {
+				return false
+			}
+			p := &c.params[r.IntN(len(c.params))]
+			p.value, p.raw, p.selfClose = pick(r, []string{cm + genXMLEscape(p.value), genXMLEscape(p.value) + cm}), true, false
+		}
+		return true
+	}},
+	{"processing instruction", func(r *rand.Rand, c *genCall) bool {
+		pi := "<?" + pick(r, []string{"pi", "xml-stylesheet href=\"a\"", "x y"}) + "?>"
+		switch r.IntN(5) {
+		case 0:
+			c.before += pi
+		case 1:
+			c.after += pi
+		case 2:
+			c.inBody += pi
+		case 3:
+			c.inOp += pi
+		default:
+			if len(c.params) == 0 {
+				return false
+			}
+			p := &c.params[r.IntN(len(c.params))]
+			p.value, p.raw, p.selfClose = pick(r, []string{pi + genXMLEscape(p.value), genXMLEscape(p.value) + pi}), true, false
+		}
+		return true
+	}},
+	{"CDATA", func(r *rand.Rand, c *genCall) bool {
+		if len(c.params) == 0 {
+			return false
+		}
+		p := &c.params[r.IntN(len(c.params))]
+		v := p.value
+		switch r.IntN(3) {
+		case 0:
+			p.value = "<![CDATA[" + v + "]]>"
+		case 1:
+			h := len(v) / 2
+			p.value = genXMLEscape(v[:h]) + "<![CDATA[" + v[h:] + "]]>"
+		default:
+			p.value = "<![CDATA[]]>" + genXMLEscape(v)
+		}
+		p.raw, p.selfClose = true, false
+		return true
+	}},
+	{"character references", func(r *rand.Rand, c *genCall) bool {
+		if len(c.params) == 0 {
+			return false
+		}
+		p := &c.params[r.IntN(len(c.params))]
+		var b strings.Builder
+		for _, ch := range p.value {
+			if r.IntN(2) == 0 {
+				fmt.Fprintf(&b, pick(r, []string{"&#%d;", "&#x%X;", "&#x%x;"}), ch)
+			} else {
+				b.WriteString(genXMLEscape(string(ch)))
+			}
+		}
+		p.value, p.raw, p.selfClose = b.String(), true, false
+		return true
+	}},
+	{"byte order mark", func(r *rand.Rand, c *genCall) bool {
+		c.bom = true
+		return true
+	}},
+	{"encoding", func(r *rand.Rand, c *genCall) bool {
+		c.encoding = pick(r, []string{"utf-16le", "utf-16be", "iso-8859-1"})
+		c.bom = c.encoding != "iso-8859-1" || r.IntN(3) == 0
+		name := map[string]string{"utf-16le": "utf-16", "utf-16be": "utf-16", "iso-8859-1": "iso-8859-1"}[c.encoding]
+		if r.IntN(4) == 0 && c.encoding == "utf-16le" {
+			name = "UTF-16LE"
+		}
+		c.decl = `<?xml version="1.0" encoding="` + name + `"?>`
+		if r.IntN(3) > 0 && c.ctype != nil {
+			base, _, _ := strings.Cut(*c.ctype, ";")
+			c.ctype = ptr(base + "; charset=" + name)
+		}
+		for i := range c.params { // a value the encoding can write
+			if c.params[i].name == asmx.ParamAddress || c.params[i].name == asmx.ParamCity {
+				c.params[i].value = "Café"
+			}
+		}
+		return true
+	}},
+	{"declaration", func(r *rand.Rand, c *genCall) bool {
+		c.decl = pick(r, []string{"", `<?xml version="1.0"?>`, `<?xml version='1.0' encoding='UTF-8'?>`, `<?xml version="1.0" encoding="utf-8" standalone="yes"?>`,
+			`<?xml version="1.1" encoding="utf-8"?>`, `<?xml version="1.0" encoding="ascii"?>`, `<?xml  version="1.0"  ?>`, `<?xml version="1.0" encoding="nope"?>`})
+		return true
+	}},
+	{"xsi:nil", func(r *rand.Rand, c *genCall) bool {
+		if len(c.params) == 0 {
+			return false
+		}
+		c.xsiDecl = true
+		p := &c.params[r.IntN(len(c.params))]
+		p.attrs += pick(r, []string{` xsi:nil="true"`, ` xsi:nil="1"`, ` xsi:nil="false"`})
+		if r.IntN(2) == 0 {
+			p.value, p.selfClose = "", true
+		}
+		return true
+	}},
+	{"xsi:type", func(r *rand.Rand, c *genCall) bool {
+		if len(c.params) == 0 {
+			return false
+		}
+		c.xsiDecl = true
+		p := &c.params[r.IntN(len(c.params))]
+		p.attrs += ` xsi:type="` + pick(r, []string{"xsd:" + p.typ.XSD(), "xsd:string", "xsd:int", "xsd:anyType", "xsd:nope", "q:x", "xsd:double", "xsd:unsignedByte"}) + `"`
+		return true
+	}},
+	{"unknown element", func(r *rand.Rand, c *genCall) bool {
+		el := pick(r, []string{"<foo/>", "<foo>1</foo>", `<x:foo xmlns:x="urn:x">1</x:foo>`, "<strAtmServiceKey2>1</strAtmServiceKey2>"})
+		switch r.IntN(3) {
+		case 0:
+			c.inOp += el
+		case 1:
+			c.inBody += el
+		default:
+			p := genParam{name: "foo", value: el, raw: true}
+			c.params = slices.Insert(c.params, r.IntN(len(c.params)+1), p)
+		}
+		return true
+	}},
+	{"header", func(r *rand.Rand, c *genCall) bool {
+		c.header = pick(r, []string{"", `<a:Auth xmlns:a="urn:a">x</a:Auth>`, `<a:Auth xmlns:a="urn:a" %s:mustUnderstand="0"/>`,
+			`<a:Auth xmlns:a="urn:a" %s:mustUnderstand="1"/>`, `<a:Auth xmlns:a="urn:a" %s:mustUnderstand="true"/>`, `<a:Auth xmlns:a="urn:a" %s:actor="urn:x" %s:mustUnderstand="1"/>`})
+		return true
+	}},
+	{"attributes", func(r *rand.Rand, c *genCall) bool {
+		a := pick(r, []string{` foo="bar"`, ` xml:lang="en"`, ` xml:space="preserve"`, ` %s:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"`})
+		if r.IntN(2) == 0 || len(c.params) == 0 {
+			c.opAttrs += a
+		} else {
+			c.params[r.IntN(len(c.params))].attrs += a
+		}
+		return true
+	}},
+	{"parameter namespace", func(r *rand.Rand, c *genCall) bool {
+		if len(c.params) == 0 {
+			return false
+		}
+		c.params[r.IntN(len(c.params))].xmlns = pick(r, []string{"", "urn:other", refdeploy.Namespace})
+		if c.params[0].xmlns == "" && r.IntN(2) == 0 {
+			c.params[0].xmlns = "-" // xmlns="": no namespace
+		}
+		return true
+	}},
+	{"envelope namespace", func(r *rand.Rand, c *genCall) bool {
+		if c.envNS == asmx.NamespaceSOAP11 {
+			c.envNS = asmx.NamespaceSOAP12
+		} else {
+			c.envNS = asmx.NamespaceSOAP11
+		}
+		return true
+	}},
+	{"query", func(r *rand.Rand, c *genCall) bool {
+		c.query = pick(r, []string{"x=1", "op=" + c.op.Name, "wsdl", "strAtmServiceKey=" + refdeploy.Key, "disco"})
+		return true
+	}},
+	{"method", func(r *rand.Rand, c *genCall) bool {
+		c.method = pick(r, []string{"GET", "PUT", "HEAD", "DELETE", "OPTIONS", "PATCH"})
+		return true
+	}},
+	{"path case", func(r *rand.Rand, c *genCall) bool {
+		c.path = pick(r, []string{"/Service/Service.asmx", "/service/SERVICE.ASMX", "/service/service.ASMX"})
+		return true
+	}},
+}
+
+// Mutations of HTTP GET, POST and JSON calls.
+var genHTTPMutations = []genMutation{
+	{"percent-encoding", func(r *rand.Rand, c *genCall) bool {
+		if len(c.params) == 0 {
+			return false
+		}
+		q := genQuery(c.params)
+		var parts []string
+		for _, p := range c.params {
+			name, value := url.QueryEscape(p.name), url.QueryEscape(p.value)
+			switch r.IntN(6) {
+			case 0:
+				value = genPercentAll(p.value, "%%%02X")
+			case 1:
+				value = genPercentAll(p.value, "%%%02x")
+			case 2:
+				name = genPercentAll(p.name, "%%%02X")
+			case 3:
+				var b strings.Builder
+				for _, u := range utf16.Encode([]rune(p.value)) {
+					fmt.Fprintf(&b, "%%u%04x", u)
+				}
+				value = b.String()
+			case 4:
+				value += pick(r, []string{"%zz", "%", "%F", "%u12", "%uzzzz", "%00", "%C3%28", "%2B", "+"})
+			default:
+				value = strings.ReplaceAll(url.PathEscape(p.value), "%20", "+")
+			}
+			parts = append(parts, name+"="+value)
+		}
+		_ = q
+		c.rawQuery = ptr(strings.Join(parts, "&"))
+		return true
+	}},
+	{"separators", func(r *rand.Rand, c *genCall) bool {
+		q := genQuery(c.params)
+		switch r.IntN(5) {
+		case 0:
+			q = "&" + q + "&"
+		case 1:
+			q = strings.ReplaceAll(q, "&", "&&")
+		case 2:
+			q = strings.ReplaceAll(q, "&", ";")
+		case 3:
+			q += "&" + pick(r, []string{refdeploy.Key, "strAtmServiceKey", "=x", "="})
+		default:
+			q = strings.Replace(q, "=", "", 1)
+		}
+		c.rawQuery = &q
+		return true
+	}},
+	{"method", func(r *rand.Rand, c *genCall) bool {
+		c.method = pick(r, []string{"GET", "POST", "PUT", "HEAD", "DELETE", "OPTIONS"})
+		if c.method == "POST" && c.ctype == nil {
+			c.ctype = ptr(asmx.ContentTypeForm)
+		}
+		return true
+	}},
+	{"content type", func(r *rand.Rand, c *genCall) bool {
+		c.ctype = pick(r, []*string{nil, ptr(""), ptr("application/x-www-form-urlencoded; charset=utf-8"), ptr("APPLICATION/X-WWW-FORM-URLENCODED"),
+			ptr("text/plain"), ptr("application/json"), ptr("application/json; charset=utf-8"), ptr("text/xml"), ptr("application/x-www-form-urlencoded;charset=iso-8859-1"),
+			ptr("multipart/form-data; boundary=x"), ptr("application/x-www-form-urlencoded ; foo=bar")})
+		return true
+	}},
+	{"query and form", func(r *rand.Rand, c *genCall) bool {
+		c.formQuery = true
+		return true
+	}},
+	{"GET with a body", func(r *rand.Rand, c *genCall) bool {
+		c.getBody = genQuery(c.params)
+		if r.IntN(2) == 0 {
+			c.rawQuery = ptr("")
+		}
+		return true
+	}},
+	{"path", func(r *rand.Rand, c *genCall) bool {
+		op := c.op.Name
+		switch r.IntN(9) {
+		case 8:
+			c.tail = pick(r, []string{"/js", "/jsdebug", "/JS"})
+		case 0:
+			c.tail = "/" + genCase(r, op)
+		case 1:
+			c.path = strings.ToUpper(c.path)
+		case 2:
+			c.path = strings.Replace(c.path, ".asmx", ".ASMX", 1)
+		case 3:
+			c.tail = "/" + op + "/"
+		case 4:
+			c.tail = "/" + op + "/x"
+		case 5:
+			c.tail = "/" + genPercentAll(op[:3], "%%%02X") + op[3:]
+		case 6:
+			c.tail = "//" + op
+		default:
+			c.tail = "/" + pick(r, asmx.Operations()).Name
+		}
+		return true
+	}},
+	{"binding path", func(r *rand.Rand, c *genCall) bool {
+		if c.path == refdeploy.JSONPath {
+			c.path = refdeploy.ServicePath
+		} else {
+			c.path = refdeploy.JSONPath
+		}
+		return true
+	}},
+	{"markup", func(r *rand.Rand, c *genCall) bool {
+		if len(c.params) == 0 {
+			return false
+		}
+		p := &c.params[r.IntN(len(c.params))]
+		p.value = pick(r, []string{"<b>", "&#65;", "<?x", "< 5", "a<!b", "</x", "<", "&#", "x&#y", "<B", "<%", "\uff1cb"})
+		return true
+	}},
+}
+
+// genXMLEscape escapes s for element content.
+func genXMLEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\r", "&#xD;").Replace(s)
+}
+
+// genPercentAll percent-encodes every byte of s in format f.
+func genPercentAll(s, f string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		fmt.Fprintf(&b, f, s[i])
+	}
+	return b.String()
+}
+
+// genQuery writes the parameters as a form.
+func genQuery(ps []genParam) string {
+	var parts []string
+	for _, p := range ps {
+		parts = append(parts, url.QueryEscape(p.name)+"="+url.QueryEscape(p.value))
+	}
+	return strings.Join(parts, "&")
+}
+
+// genEnvelope writes a SOAP call's body, in its encoding.
+func genEnvelope(c *genCall) string {
+	ep := c.envPrefix
+	el := func(name string) string {
+		if ep == "" {
+			return name
+		}
+		return ep + ":" + name
+	}
+	nsDecl := ` xmlns="` + c.envNS + `"`
+	if ep != "" {
+		nsDecl = ` xmlns:` + ep + `="` + c.envNS + `"`
+	}
+	if c.xsiDecl {
+		nsDecl += ` xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"`
+	}
+	envPrefixFor := func(s string) string {
+		p := ep
+		if p == "" {
+			p = "e"
+			s = strings.ReplaceAll(s, "%s:", `xmlns:e="`+c.envNS+`" %s:`)
+		}
+		return strings.ReplaceAll(s, "%s", p)
+	}
+	var b strings.Builder
+	s := c.sep
+	b.WriteString(c.decl + c.before + "<" + el("Envelope") + nsDecl + ">" + s)
+	if c.header != genNoHeader {
+		b.WriteString("<" + el("Header") + ">" + envPrefixFor(c.header) + "</" + el("Header") + ">" + s)
+	}
+	b.WriteString("<" + el("Body") + ">" + s)
+	opEl := c.opName
+	opDecl := ` xmlns="` + c.opNS + `"`
+	if c.opPrefix != "" {
+		opEl = c.opPrefix + ":" + c.opName
+		opDecl = ` xmlns:` + c.opPrefix + `="` + c.opNS + `"`
+	}
+	b.WriteString("<" + opEl + opDecl + envPrefixFor(c.opAttrs) + ">" + s)
+	for _, p := range c.params {
+		name := p.name
+		if c.opPrefix != "" && p.xmlns == "" {
+			name = c.opPrefix + ":" + p.name
+		}
+		attrs := envPrefixFor(p.attrs)
+		switch p.xmlns {
+		case "":
+		case "-":
+			attrs += ` xmlns=""`
+		default:
+			attrs += ` xmlns="` + p.xmlns + `"`
+		}
+		if p.raw && p.name == "foo" && strings.HasPrefix(p.value, "<") && !strings.HasPrefix(p.value, "<!") && !strings.HasPrefix(p.value, "<?") {
+			b.WriteString(p.value + s) // an element of its own
+			continue
+		}
+		if p.selfClose && p.value == "" {
+			b.WriteString("<" + name + attrs + " />" + s)
+			continue
+		}
+		v := p.value
+		if !p.raw {
+			v = genXMLEscape(v)
+		}
+		b.WriteString("<" + name + attrs + ">" + v + "</" + name + ">" + s)
+	}
+	b.WriteString(c.inOp + "</" + opEl + ">" + c.inBody + s + "</" + el("Body") + ">" + s + "</" + el("Envelope") + ">" + c.after)
+	return genEncode(b.String(), c.encoding, c.bom)
+}
+
+// genEncode writes s in encoding enc, with a byte order mark if bom.
+func genEncode(s, enc string, bom bool) string {
+	var out []byte
+	switch enc {
+	case "utf-16le", "utf-16be":
+		if bom {
+			s = "\ufeff" + s
+		}
+		for _, u := range utf16.Encode([]rune(s)) {
+			if enc == "utf-16le" {
+				out = append(out, byte(u), byte(u>>8))
+			} else {
+				out = append(out, byte(u>>8), byte(u))
+			}
+		}
+		return string(out)
+	case "iso-8859-1":
+		for _, r := range s {
+			if r > 0xff {
+				r = '?'
+			}
+			out = append(out, byte(r))
+		}
+		if bom {
+			return "\xef\xbb\xbf" + string(out) // a UTF-8 BOM before Latin-1 bytes
+		}
+		return string(out)
+	}
+	if bom {
+		return "\xef\xbb\xbf" + s
+	}
+	return s
+}
+
+// request writes the call as the request sent.
+func (c *genCall) request() diffRequest {
+	h := map[string]string{}
+	if c.ctype != nil {
+		h["Content-Type"] = *c.ctype
+	}
+	for k, v := range c.extraH {
+		h[k] = v
+	}
+	if c.b.soap() {
+		if c.action != nil {
+			h["SOAPAction"] = *c.action
+		}
+		path := c.path
+		if c.query != "" {
+			path += "?" + c.query
+		}
+		return diffRequest{c.method, path, h, genEnvelope(c)}
+	}
+	q := genQuery(c.params)
+	if c.rawQuery != nil {
+		q = *c.rawQuery
+	}
+	path, body := c.path+c.tail, ""
+	switch c.method {
+	case "GET", "HEAD", "DELETE", "OPTIONS":
+		if q != "" {
+			path += "?" + q
+		}
+		body = c.getBody
+	default:
+		body = q
+		if c.formQuery {
+			path += "?" + q
+		}
+	}
+	return diffRequest{c.method, path, h, body}
+}
+
+// genCalls builds n calls from seed.
+func genCalls(seed uint64, n int) []*genCall {
+	r := rand.New(rand.NewPCG(seed, 0x61746d6b6974))
+	calls := make([]*genCall, 0, n)
+	for len(calls) < n {
+		c := genNew(r)
+		muts := slices.Clone(genParamMutations)
+		if c.b.soap() {
+			muts = append(muts, genSOAPMutations...)
+		} else {
+			muts = append(muts, genHTTPMutations...)
+		}
+		k := r.IntN(4) // 0 to 3 mutations; a few calls stay valid
+		for tries := 0; len(c.muts) < k && tries < 10; tries++ {
+			m := pick(r, muts)
+			if m.apply(r, c) {
+				c.muts = append(c.muts, m.name)
+			}
+		}
+		calls = append(calls, c)
+	}
+	return calls
+}
+
+// genTolerance is a class of Mono's differences from .NET: whether the
+// reference's answer (mono) differs from the mock's (.NET's) as the class
+// says, for call c.
+type genTolerance struct {
+	why     string
+	applies func(c *genCall, req diffRequest, mock, mono outcome) bool
+}
+
+// genUnformatted matches mono's text, a resource string printed with its
+// {0} placeholders, against the mock's formatted one.
+func genUnformatted(mock, mono string) bool {
+	if !strings.Contains(mono, "{0}") {
+		return false
+	}
+	parts := strings.Split(mono, "{")
+	// Each part after the first starts "N}rest".
+	rest := mock
+	if !strings.HasPrefix(rest, parts[0]) {
+		return false
+	}
+	rest = rest[len(parts[0]):]
+	for i, part := range parts[1:] {
+		_, lit, ok := strings.Cut(part, "}")
+		if !ok {
+			return false
+		}
+		if i == len(parts)-2 {
+			return strings.HasSuffix(rest, lit)
+		}
+		j := strings.Index(rest, lit)
+		if j < 0 {
+			return false
+		}
+		rest = rest[j+len(lit):]
+	}
+	return true
+}
+
+const validationPrefix = "A potentially dangerous Request."
+
+var genTolerances = []genTolerance{
+	{whyUnformatted, func(_ *genCall, _ diffRequest, mock, mono outcome) bool {
+		return mock.status == mono.status && mock.ctype == mono.ctype && mock.code == mono.code && genUnformatted(mock.text, mono.text)
+	}},
+	{whyPageType, func(_ *genCall, _ diffRequest, mock, mono outcome) bool {
+		return mock.status == mono.status && mock.status != 200 && mock.ctype == ctHTML && mono.ctype == monoCTHTML && mock.text == mono.text
+	}},
+	{whyHelpType, func(_ *genCall, _ diffRequest, mock, mono outcome) bool {
+		return mock.status == 200 && mono.status == 200 && mock.ctype == ctHTML && mono.ctype == monoCTHTML && mock.text == mono.text
+	}},
+	{whyNullReference, func(_ *genCall, _ diffRequest, mock, mono outcome) bool {
+		return mock.status == mono.status && mock.ctype == mono.ctype && mock.code == mono.code && strings.HasSuffix(mock.text, "instance of an object.") &&
+			mono.text+"." == mock.text
+	}},
+	{whyValidationExcerpt, func(_ *genCall, _ diffRequest, mock, mono outcome) bool {
+		name, _, _ := strings.Cut(mock.text, "=&quot;")
+		return mock.status == mono.status && mock.ctype == mono.ctype && strings.HasPrefix(mock.text, validationPrefix) &&
+			strings.HasPrefix(mono.text, name+"=&quot;")
+	}},
+	{whyValidationQuestion, func(_ *genCall, _ diffRequest, mock, mono outcome) bool {
+		// .NET stops at the first "<?"; Mono reads on and answers whatever comes next.
+		return strings.HasPrefix(mock.text, validationPrefix) && genExcerptHolds(mock.text, "&lt;?")
+	}},
+	{whyValidationSlash, func(_ *genCall, _ diffRequest, mock, mono outcome) bool {
+		return strings.HasPrefix(mock.text, validationPrefix) && genExcerptHolds(mock.text, "&lt;/")
+	}},
+	{whyValidationFullwidth, func(_ *genCall, _ diffRequest, mock, mono outcome) bool {
+		return strings.HasPrefix(mono.text, validationPrefix) && genExcerptHolds(mono.text, "&#65308;")
+	}},
+	{whyScriptService, func(c *genCall, req diffRequest, mock, mono outcome) bool {
+		return genJSONCall(req) && strings.HasPrefix(req.path, refdeploy.ServicePath+"/") && mock.status == 500 && mock.ctype == ctHTML &&
+			(strings.HasPrefix(mono.ctype, "application/json") || mono.status == 500 && mono.ctype == monoCTHTML)
+	}},
+	{whyScriptJSONPath, func(c *genCall, req diffRequest, mock, mono outcome) bool {
+		return genJSONCall(req) && strings.HasPrefix(req.path, refdeploy.JSONPath+"/") &&
+			(strings.HasPrefix(mono.ctype, "application/json") || mono.status == 500 && mono.ctype == monoCTHTML)
+	}},
+	{whyHelpOp, func(c *genCall, req diffRequest, mock, mono outcome) bool {
+		path, query, _ := strings.Cut(req.path, "?")
+		return req.method == "GET" && path == refdeploy.ServicePath && strings.Contains(query, "op=") && !strings.Contains(query, "bnd=") &&
+			mock.status == 200 && mock.ctype == ctHTML && mono.status == 500 && mono.ctype == monoCTHTML
+	}},
+	{whyZeroEnding, func(_ *genCall, req diffRequest, mock, mono outcome) bool {
+		return mock.status == 200 && mono.status == 400 && strings.HasSuffix(strings.TrimRight(req.body, " \t\r\n\x00"), ">") && strings.HasSuffix(req.body, "\x00")
+	}},
+	{whyScript, func(c *genCall, req diffRequest, mock, mono outcome) bool {
+		base, _, _ := strings.Cut(req.header["Content-Type"], ";")
+		return c.b.soap() && strings.EqualFold(strings.TrimSpace(base), "application/json") && mono.status == 500 && mono.ctype == monoCTHTML
+	}},
+}
+
+// genRewrite is a class of Mono's differences from .NET in reading a
+// request: rewrite returns the request Mono reads as .NET reads req, or
+// false when the class does not apply to req. Mono's answer to the rewritten
+// request must then be the mock's.
+type genRewrite struct {
+	why     string
+	rewrite func(c *genCall, req diffRequest, mock outcome) (diffRequest, bool)
+}
+
+// genForm applies f to the parts of an HTTP GET, POST or JSON call that
+// ASP.NET reads as forms: its query string and its body.
+func genForm(c *genCall, req diffRequest, f func(string) string) (diffRequest, bool) {
+	if c.b.soap() {
+		return req, false
+	}
+	out := req
+	path, query, hasQuery := strings.Cut(req.path, "?")
+	if hasQuery {
+		out.path = path + "?" + f(query)
+	}
+	out.body = f(req.body)
+	return out, out.path != req.path || out.body != req.body
+}
+
+// genSegments keeps the &-separated segments of a form that keep holds.
+func genSegments(form string, keep func(seg string) bool) string {
+	if form == "" {
+		return form
+	}
+	var out []string
+	for _, seg := range strings.Split(form, "&") {
+		if keep(seg) {
+			out = append(out, seg)
+		}
+	}
+	return strings.Join(out, "&")
+}
+
+// genPercentU rewrites ASP.NET's %uXXXX escapes as UTF-8 percent escapes.
+func genPercentU(s string) string {
+	isHex := func(b byte) bool { return strings.IndexByte("0123456789abcdefABCDEF", b) >= 0 }
+	isU := func(i int) bool {
+		return i+6 <= len(s) && s[i] == '%' && s[i+1] == 'u' && isHex(s[i+2]) && isHex(s[i+3]) && isHex(s[i+4]) && isHex(s[i+5])
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if !isU(i) {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		var units []uint16
+		for ; isU(i); i += 6 {
+			u, _ := strconv.ParseUint(s[i+2:i+6], 16, 16)
+			units = append(units, uint16(u))
+		}
+		b.WriteString(url.QueryEscape(string(utf16.Decode(units))))
+	}
+	return b.String()
+}
+
+var genMustUnderstand = regexp.MustCompile(` [A-Za-z-]+:mustUnderstand="(1|true)"`)
+
+var genRewrites = []genRewrite{
+	{whyPathCase, func(_ *genCall, req diffRequest, _ outcome) (diffRequest, bool) {
+		for _, p := range []string{refdeploy.ServicePath, refdeploy.JSONPath} {
+			if len(req.path) >= len(p) && strings.EqualFold(req.path[:len(p)], p) && req.path[:len(p)] != p {
+				req.path = p + req.path[len(p):]
+				return req, true
+			}
+		}
+		return req, false
+	}},
+	{whyPercentU, func(c *genCall, req diffRequest, _ outcome) (diffRequest, bool) {
+		return genForm(c, req, genPercentU)
+	}},
+	{whyNamelessValue, func(c *genCall, req diffRequest, _ outcome) (diffRequest, bool) {
+		return genForm(c, req, func(form string) string {
+			return genSegments(form, func(seg string) bool { return strings.Contains(seg, "=") })
+		})
+	}},
+	{whyViewStateValidated, func(c *genCall, req diffRequest, _ outcome) (diffRequest, bool) {
+		return genForm(c, req, func(form string) string {
+			return genSegments(form, func(seg string) bool {
+				name, _, _ := strings.Cut(seg, "=")
+				name, err := url.QueryUnescape(name)
+				return err != nil || !strings.HasPrefix(name, "__")
+			})
+		})
+	}},
+	{whyHeadersBeforeInvoke, func(c *genCall, req diffRequest, mock outcome) (diffRequest, bool) {
+		if !c.b.soap() || mock.status != 500 || mock.code == "" || strings.HasSuffix(mock.code, ":MustUnderstand") {
+			return req, false
+		}
+		body := genMustUnderstand.ReplaceAllString(req.body, "")
+		if body == req.body {
+			return req, false
+		}
+		req.body = body
+		return req, true
+	}},
+}
+
+// genJudge compares the mock's answer to req with the reference's: ok when
+// they are alike (why "") or differ as a class of Mono's differences from
+// .NET does (why names it).
+func genJudge(c *genCall, req diffRequest, mock, mono outcome) (why string, ok bool) {
+	if mock.matches(mono) {
+		return "", true
+	}
+	for _, tol := range genTolerances {
+		if tol.applies(c, req, mock, mono) {
+			return tol.why, true
+		}
+	}
+	return "", false
+}
+
+// genJSONCall reports whether ASP.NET's script handler takes req for a call
+// (RestHandlerFactory.IsRestMethodCall): declared application/json.
+func genJSONCall(req diffRequest) bool {
+	ct := req.header["Content-Type"]
+	const j = "application/json"
+	return len(ct) >= len(j) && strings.EqualFold(ct[:len(j)], j) && (len(ct) == len(j) || ct[len(j)] == ';')
+}
+
+// genExcerptHolds reports whether the excerpt of a validation text holds s.
+func genExcerptHolds(text, s string) bool {
+	_, ex, _ := strings.Cut(text, "=&quot;")
+	return strings.Contains(ex, s)
+}
+
+// genEnvInt reads an integer setting of the test from the environment.
+func genEnvInt(t *testing.T, name string, def uint64) uint64 {
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		t.Fatalf("%s=%q: not a number: %v", name, v, err)
+	}
+	return n
+}
+
+// describe writes a request so it can be read and replayed by hand.
+func (req diffRequest) describe() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s", req.method, req.path)
+	keys := make([]string, 0, len(req.header))
+	for k := range req.header {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		fmt.Fprintf(&b, "\n    %s: %q", k, req.header[k])
+	}
+	if req.body != "" {
+		body := req.body
+		if len(body) > 1500 {
+			body = body[:1500] + "…"
+		}
+		fmt.Fprintf(&b, "\n    body %q", body)
+	}
+	return b.String()
+}
+
+// TestDifferentialGenerated runs before the parallel tests (it is not one):
+// Mono builds its help page on the first GET of the .asmx, and requests that
+// reach it at that moment fail, this test's or the table's.
+func TestDifferentialGenerated(t *testing.T) {
+	seed := genEnvInt(t, "ATMKIT_DIFF_SEED", genDefaultSeed)
+	n := int(genEnvInt(t, "ATMKIT_DIFF_COUNT", genDefaultCount))
+	ref := refdeploy.Shared(t)
+	mock := newTestServer(t, WithNamespace(refdeploy.Namespace), WithKeys(refdeploy.Key))
+	calls := genCalls(seed, n)
+	// Mono builds its help page on the first GET of the .asmx; calls that
+	// reach it at the same moment fail. Build it before they do.
+	if _, err := sendOutcome(ref.URL, diffRequest{"GET", refdeploy.ServicePath, nil, ""}); err != nil {
+		t.Fatal(err)
+	}
+
+	type result struct {
+		req        diffRequest
+		mock, mono outcome
+		err        error
+	}
+	results := make([]result, len(calls))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range genWorkers {
+		wg.Go(func() {
+			for i := range next {
+				req := calls[i].request()
+				res := result{req: req}
+				if res.mock, res.err = sendOutcome(mock.URL, req); res.err == nil {
+					res.mono, res.err = sendOutcome(ref.URL, req)
+				}
+				results[i] = res
+			}
+		})
+	}
+	for i := range calls {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	same, tolerated, failed := 0, map[string]int{}, 0
+	for i, res := range results {
+		c := calls[i]
+		if res.err != nil {
+			t.Errorf("call %d (%s %s, %s): %v", i, c.b, c.op.Name, strings.Join(c.muts, ", "), res.err)
+			failed++
+			continue
+		}
+		if why, ok := genJudge(c, res.req, res.mock, res.mono); ok {
+			if why == "" {
+				same++
+			} else {
+				tolerated[why]++
+			}
+			continue
+		}
+		// Mono may read the request otherwise than .NET: ask it again as
+		// .NET reads the request, and judge that answer.
+		req2, whys := res.req, []string(nil)
+		for _, rw := range genRewrites {
+			if r2, ok := rw.rewrite(c, req2, res.mock); ok {
+				req2, whys = r2, append(whys, rw.why)
+			}
+		}
+		if whys != nil {
+			mono2, err := sendOutcome(ref.URL, req2)
+			if err != nil {
+				t.Errorf("call %d, rewritten: %v", i, err)
+			} else if why, ok := genJudge(c, req2, res.mock, mono2); ok {
+				if why != "" {
+					whys = append(whys, why)
+				}
+				for _, w := range whys {
+					tolerated[w]++
+				}
+				continue
+			}
+		}
+		failed++
+		if failed <= 40 {
+			t.Errorf("call %d (%s %s; mutations: %s) differs:\n  mock:      %s\n  reference: %s\n  request:   %s",
+				i, c.b, c.op.Name, strings.Join(c.muts, ", "), res.mock, res.mono, res.req.describe())
+		}
+	}
+	if failed > 0 {
+		t.Errorf("%d of %d generated calls differ; replay with ATMKIT_DIFF_SEED=%d ATMKIT_DIFF_COUNT=%d", failed, n, seed, n)
+	}
+	t.Logf("seed %d: %d calls, %d answered alike, %d differing as Mono differs from .NET:", seed, n, same, n-same-failed)
+	for why, k := range tolerated {
+		t.Logf("  %d: %s", k, why)
+	}
+}
