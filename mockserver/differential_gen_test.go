@@ -27,7 +27,7 @@ import (
 // table's why constants) does; any other difference fails the test with the
 // request and the seed that replays it.
 //
-// ATMKIT_DIFF_SEED sets the seed (default genDefaultSeed), ATMKIT_DIFF_COUNT
+// DIFF_SEED sets the seed (default genDefaultSeed), DIFF_COUNT
 // the number of requests (default genDefaultCount).
 
 const (
@@ -1094,8 +1094,8 @@ func (req diffRequest) describe() string {
 // Mono builds its help page on the first GET of the .asmx, and requests that
 // reach it at that moment fail, this test's or the table's.
 func TestDifferentialGenerated(t *testing.T) {
-	seed := genEnvInt(t, "ATMKIT_DIFF_SEED", genDefaultSeed)
-	n := int(genEnvInt(t, "ATMKIT_DIFF_COUNT", genDefaultCount))
+	seed := genEnvInt(t, "DIFF_SEED", genDefaultSeed)
+	n := int(genEnvInt(t, "DIFF_COUNT", genDefaultCount))
 	ref := refdeploy.Shared(t)
 	mock := newTestServer(t, WithNamespace(refdeploy.Namespace), WithKeys(refdeploy.Key))
 	calls := genCalls(seed, n)
@@ -1176,7 +1176,7 @@ func TestDifferentialGenerated(t *testing.T) {
 		}
 	}
 	if failed > 0 {
-		t.Errorf("%d of %d generated calls differ; replay with ATMKIT_DIFF_SEED=%d ATMKIT_DIFF_COUNT=%d", failed, n, seed, n)
+		t.Errorf("%d of %d generated calls differ; replay with DIFF_SEED=%d DIFF_COUNT=%d", failed, n, seed, n)
 	}
 	t.Logf("seed %d: %d calls, %d answered alike, %d differing as Mono differs from .NET:", seed, n, same, n-same-failed)
 	for why, k := range tolerated {
