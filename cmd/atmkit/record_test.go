@@ -54,6 +54,9 @@ func TestRecordFirstHour(t *testing.T) {
 	if want := "  cassette:   " + path + " (nothing recorded yet)\n"; !strings.Contains(r.stdout.String(), want) {
 		t.Errorf("the banner lacks %q:\n%s", want, r.stdout)
 	}
+	if strings.Contains(r.stderr.String(), "got another answer") {
+		t.Errorf("the wrong key's rejection was warned of as another answer:\n%s", r.stderr)
+	}
 	if strings.Contains(r.stderr.String(), "recorded #3") {
 		t.Errorf("the 4th interaction is printed one by one, with --progress 3:\n%s", r.stderr)
 	}
