@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
+	"slices"
 
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
@@ -36,12 +37,49 @@ type keyMarks struct {
 	status []int
 	marked []bool
 	ok     map[string]bool // hashes of the keys answered 200
+	// answers holds, per request key (a question), the answers recorded
+	// to it and what decides whether each is a key rejection.
+	answers map[string][]answerOf
+}
+
+// answerOf is an answer recorded to a question: its digest, and the hash
+// of the key the call sent and the status, or, for one read from the file,
+// the mark it was written with.
+type answerOf struct {
+	digest, key string
+	status      int
+	fileMark    bool
 }
 
 func newKeyMarks() keyMarks {
 	salt := make([]byte, 32)
 	_, _ = rand.Read(salt) // crypto/rand never fails on supported platforms
-	return keyMarks{salt: salt, ok: map[string]bool{}}
+	return keyMarks{salt: salt, ok: map[string]bool{}, answers: map[string][]answerOf{}}
+}
+
+// answered notes answer a to question q.
+func (k *keyMarks) answered(q string, a answerOf) {
+	if !slices.Contains(k.answers[q], a) {
+		k.answers[q] = append(k.answers[q], a)
+	}
+}
+
+// otherAnswers counts the distinct answers to question q, other than the
+// one of digest d, recorded to calls that are no key rejections by the
+// rule as it stands: a wrong key's fault beside the right key's answer is
+// no second answer (replay serves it to rejected keys only).
+func (k *keyMarks) otherAnswers(q, d string) int {
+	var ds []string
+	for _, a := range k.answers[q] {
+		rejected := a.fileMark
+		if a.key != "" {
+			rejected = k.rejected(a.key, a.status)
+		}
+		if !rejected && a.digest != d && !slices.Contains(ds, a.digest) {
+			ds = append(ds, a.digest)
+		}
+	}
+	return len(ds)
 }
 
 // loaded lists n interactions read from the file: their marks are theirs.

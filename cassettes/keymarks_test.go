@@ -1,12 +1,14 @@
 package cassettes_test
 
 import (
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -127,6 +129,94 @@ func TestRecorderUnmarksALaterAcceptedKey(t *testing.T) {
 	if err := rec.Stop(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestRecorderWarnsNotOfKeyRejections: a wrong key's fault beside the
+// right key's answer to the same question is a key rejection, not another
+// answer: recording either order logs no "got another answer" warning.
+// Appending later, an answer that does differ is warned of, counting the
+// answers recorded to keys that were not rejected (the file's marks).
+func TestRecorderWarnsNotOfKeyRejections(t *testing.T) {
+	t.Parallel()
+	h, err := mockserver.New(mockserver.WithKeys(testKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var changed atomic.Bool
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if changed.Load() && strings.Contains(r.URL.RawQuery, testKey) {
+			w.Header().Set("Content-Type", asmx.ContentTypeXML)
+			_, _ = w.Write([]byte("<provinces />"))
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer up.Close()
+	path := filepath.Join(t.TempDir(), "warn.yaml")
+	provinces, city := query{Op: asmx.OpReturnProvinces}, query{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", "1"}}}
+	record := func(steps []struct {
+		q      query
+		key    string
+		status int
+	}) string {
+		t.Helper()
+		var logs lockedLog
+		rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithSaveInterval(0),
+			cassettes.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, s := range steps {
+			if status, body := do(t, rec.Client(), request(t, up.URL, asmx.HTTPGet, s.q, s.key, false)); status != s.status {
+				t.Fatalf("step %d: status %d, want %d: %s", k, status, s.status, body)
+			}
+		}
+		if err := rec.Stop(); err != nil {
+			t.Fatal(err)
+		}
+		return logs.String()
+	}
+	logs := record([]struct {
+		q      query
+		key    string
+		status int
+	}{
+		{provinces, testKey, 200}, {provinces, "wrong-key-1", 500}, // the right key first
+		{city, "wrong-key-2", 500}, {city, testKey, 200}, // the wrong key first
+	})
+	if strings.Contains(logs, "got another answer") {
+		t.Errorf("a key rejection was warned of as another answer:\n%s", logs)
+	}
+	if got, want := marks(t, path), []bool{false, true, true, false}; !equalBools(got, want) {
+		t.Errorf("marks %v, want %v", got, want)
+	}
+	changed.Store(true)
+	logs = record([]struct {
+		q      query
+		key    string
+		status int
+	}{{provinces, "wrong-key-3", 500}, {provinces, testKey, 200}})
+	if strings.Count(logs, "got another answer") != 1 || !strings.Contains(logs, "answers=2") {
+		t.Errorf("log:\n%s\nwant one warning of a changed answer, answers=2 (the rejection not counted)", logs)
+	}
+}
+
+// lockedLog is a log's output, written by the recorder's goroutines.
+type lockedLog struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
 }
 
 func equalBools(a, b []bool) bool {

@@ -100,6 +100,7 @@ func New(path string, opts ...Option) (*Recorder, error) {
 		for _, i := range list {
 			k := recorded.RecordedKey(&i.Request)
 			r.seen[k] = append(r.seen[k], recorded.AnswerDigest(&i.Response))
+			r.keys.answered(k, answerOf{digest: recorded.AnswerDigest(&i.Response), fileMark: recorded.KeyRejected(i)})
 			if vcrLoads {
 				r.counts[k]++
 			}
@@ -346,18 +347,23 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 	r.mu.Lock()
 	r.counts[k]++
 	keep := !i.DiscardOnSave && !slices.Contains(r.seen[k], d)
-	answers := len(r.seen[k]) + 1
 	if keep {
 		r.seen[k] = append(r.seen[k], d)
 	}
-	changed := keep && answers > 1 && !strings.HasPrefix(k, "raw|") // a question answered otherwise than before
 	if i.Response.Code == http.StatusOK && r.keys.accepted(key) {
 		r.remark() // the key's earlier errors were no rejections; others' may be
 	}
+	// A question answered otherwise than before, key rejections aside
+	// (as the marks stand now, this call's included).
+	others := 0
+	if keep && !strings.HasPrefix(k, "raw|") && !r.keys.rejected(key, i.Response.Code) {
+		others = r.keys.otherAnswers(k, d)
+	}
+	r.keys.answered(k, answerOf{digest: d, key: key, status: i.Response.Code})
 	r.mu.Unlock()
-	if changed {
+	if others > 0 {
 		r.log.Warn("a question recorded before got another answer; replay serves its answers in recorded order (record into a new cassette to replace them)",
-			"request", recorded.DescribeRequest(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body), "answers", answers)
+			"request", recorded.DescribeRequest(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body), "answers", others+1)
 	}
 	if !keep {
 		return nil

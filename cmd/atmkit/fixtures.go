@@ -92,7 +92,7 @@ func (m *Main) runFixturesCheck(ctx context.Context, args []string) error {
 		if more := verr.Total - len(verr.Problems); more > 0 {
 			fmt.Fprintf(m.Stdout, "... and %d more problems not listed\n", more)
 		}
-		return cli.Exitf(exitFailure, "%s: %d problems", dir, verr.Total)
+		return cli.Exitf(exitFailure, "%s: %s", dir, banner.Plural(verr.Total, "problem"))
 	case err != nil:
 		return err
 	}

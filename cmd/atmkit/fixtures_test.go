@@ -66,6 +66,13 @@ func TestFixturesGenerateAndCheck(t *testing.T) {
 	if want := "2 problems"; !strings.Contains(errOut, want) {
 		t.Errorf("check stderr %q: want it to contain %q", errOut, want)
 	}
+	lines[4] = strings.Replace(lines[4], `"hours":7,"x":`, `"hours":`, 1)
+	lines[6] = strings.Replace(lines[6], `"hours":`, `"hours":9`, 1) // 90, 91 or 92
+	os.WriteFile(filepath.Join(dir, "atms.jsonl"), []byte(strings.Join(lines, "\n")), 0o644)
+	code, out, errOut = runFixturesCmd(t, nil, "fixtures", "check", dir)
+	if want := "atmkit: " + dir + ": 1 problem\n"; code != 1 || errOut != want || !strings.HasPrefix(out, "atms.jsonl:7 (id 7): features.hours: 9") || strings.Count(out, "\n") != 1 {
+		t.Errorf("check of a set with one problem: got exit %d, %q and %q; want 1, its line and %q", code, out, errOut, want)
+	}
 }
 
 func TestFixturesProgress(t *testing.T) {

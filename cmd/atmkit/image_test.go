@@ -269,6 +269,11 @@ func TestImage(t *testing.T) {
 		if code, out, errOut := runAtmkit(nil, "health", "--url", base); code != 0 {
 			t.Errorf("atmkit health --url %s from the host: exit %d\n%s%s", base, code, out, errOut)
 		}
+		// The banner says how the host reaches it: the port published, not
+		// the container's own host name.
+		if want := "  reachable:  on every interface of this container; from the host: the port published (docker run -p PORT:8080)\n"; !strings.Contains(c.logs(), want) {
+			t.Errorf("the banner lacks %q:\n%s", want, c.logs())
+		}
 		// Every operation in one binding, with the key from ATMKIT_KEYS.
 		for _, op := range asmx.Operations() {
 			status, body := mocktest.Call(t, base, asmx.DefaultNamespace, asmx.SOAP11.String(), op.Name, mocktest.ParamsFor(op.Name, imageKey))

@@ -85,7 +85,7 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 			return c.run(m, ctx, args[1:])
 		}
 	}
-	return cli.Usagef("", "unknown command %q", name)
+	return cli.Usagef("", "unknown command %q%s", name, cli.Suggest(name))
 }
 
 func (m *Main) usage(w io.Writer) {

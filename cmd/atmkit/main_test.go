@@ -72,3 +72,19 @@ func TestHelpTexts(t *testing.T) {
 		}
 	}
 }
+
+// TestSuggestedCommandsExist: every command atmkit suggests for an unknown
+// one runs (its --help exits 0), and a subcommand typed without its group
+// is told the command it belongs to.
+func TestSuggestedCommandsExist(t *testing.T) {
+	t.Parallel()
+	for _, c := range cli.Commands {
+		if code, _, stderr := runAtmkit(nil, append(strings.Fields(c), "--help")...); code != exitOK {
+			t.Errorf("atmkit %s --help: exit %d, want 0: %s", c, code, stderr)
+		}
+	}
+	code, _, stderr := runAtmkit(nil, "verify", "--upstream", "http://127.0.0.1:1", "atm.yaml")
+	if want := "atmkit: unknown command \"verify\" (did you mean: atmkit cassette verify?)\n"; code != exitUsage || !strings.Contains(stderr, want) {
+		t.Errorf("atmkit verify: exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
+	}
+}

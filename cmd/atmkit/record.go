@@ -117,7 +117,7 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 		// No request came through: no empty cassette, which would make
 		// every replay miss. Exit 1, so a script notices.
 		stopErr = fmt.Errorf("nothing recorded (no request came through the proxy, or none got an answer from the upstream), so no cassette was written to %s", rec.Path())
-	} else {
+	} else if stopErr == nil { // a failed last save is told below, not as saved
 		fmt.Fprintf(m.Stdout, "atmkit: saved %s: %s (%d new)\n", rec.Path(), banner.Plural(rec.Len(), "interaction"), rec.Len()-before)
 	}
 	if serveErr != nil {

@@ -54,6 +54,9 @@ func TestRecordFirstHour(t *testing.T) {
 	if want := "  cassette:   " + path + " (nothing recorded yet)\n"; !strings.Contains(r.stdout.String(), want) {
 		t.Errorf("the banner lacks %q:\n%s", want, r.stdout)
 	}
+	if strings.Contains(r.stderr.String(), "got another answer") {
+		t.Errorf("the wrong key's rejection was warned of as another answer:\n%s", r.stderr)
+	}
 	if strings.Contains(r.stderr.String(), "recorded #3") {
 		t.Errorf("the 4th interaction is printed one by one, with --progress 3:\n%s", r.stderr)
 	}
@@ -164,4 +167,36 @@ func TestListenAddressInUse(t *testing.T) {
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("record made the cassette's directory though it could not listen: %v", err)
 	}
+}
+
+// TestRecordLastSaveFails: when the cassette cannot be written at the end
+// (its directory became a file during the session), record says so and
+// exits 1; it does not also print that it saved the cassette.
+func TestRecordLastSaveFails(t *testing.T) {
+	t.Parallel()
+	up := startMock(t, leakKey, nil)
+	dir := filepath.Join(t.TempDir(), "testdata")
+	r := startCmd(t, nil, "record", "--upstream", up, "--cassette", filepath.Join(dir, "atm"), "--addr", "127.0.0.1:0", "--save-interval", "1h")
+	if status, body := callService(t, r.base, asmx.DefaultNamespace, asmx.HTTPGet, asmx.OpReturnProvinces, leakKey, nil); status != 200 {
+		t.Fatalf("ReturnProvinces through the proxy: got %d: %.300s", status, body)
+	}
+	if want := "atmkit: recorded #0 ReturnProvinces over get: 200\n"; !r.stderr.waitFor(want) {
+		t.Fatalf("stderr lacks %q:\n%s", want, r.stderr)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code := r.stop(); code != exitFailure {
+		t.Errorf("record: exit %d, want 1\nstdout: %s\nstderr: %s", code, r.stdout, r.stderr)
+	}
+	if strings.Contains(r.stdout.String(), "atmkit: saved ") {
+		t.Errorf("record says it saved a cassette it could not write:\n%s", r.stdout)
+	}
+	if want := "atmkit: record: write cassette: mkdir " + dir + ": not a directory\n"; !strings.Contains(r.stderr.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+	}
+	noLeak(t, "record's output", r.stdout.String()+r.stderr.String())
 }

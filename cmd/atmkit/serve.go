@@ -52,7 +52,7 @@ func (f *serveFlags) register(m *Main) *flag.FlagSet {
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
 	fs.StringVar(&f.namespace, "namespace", asmx.DefaultNamespace, "service namespace of the operations (with --replay, default: the one the cassettes recorded)")
 	fs.StringVar(&f.fixtures, "fixtures", "", "data set directory (default: the embedded data set)")
-	fs.Var(&f.keys, "key", "accepted service key (repeatable; also ATMKIT_KEYS=k1,k2); none: any non-empty key")
+	fs.Var(&f.keys, "key", "accepted service key (repeatable; also ATMKIT_KEYS=k1,k2, and ATMKIT_KEY, the variable conform and cassette verify read); none: any non-empty key")
 	fs.Int64Var(&f.maxBody, "max-body", mockserver.DefaultMaxBodyBytes, "largest request body in bytes (the default is ASP.NET's maxRequestLength, 4096 KB); larger ones get ASP.NET's refusal, 500 in the binding's form")
 	fs.StringVar(&f.config, "config", "", "YAML file of settings keyed by flag name; flags and ATMKIT_* variables override it")
 	fs.StringVar(&f.adminToken, "admin-token", "", "bearer token the admin API (/__admin/*, but health and the admin page's own files) requires; the admin page (/__admin/) asks for it; empty: none")

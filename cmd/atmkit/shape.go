@@ -130,8 +130,8 @@ func readWSDL(ctx context.Context, src string, timeout time.Duration) (data []by
 		}
 		return data, filepath.Base(src), nil
 	}
-	if data, from, err = learnfrom.WSDL(ctx, src, timeout); err != nil {
-		return nil, "", fmt.Errorf("shape learn: %w", err)
+	if data, from, err = learnfrom.WSDL(ctx, src, timeout); err != nil { // exit 2: the deployment could not be read
+		return nil, "", cli.Exitf(exitUsage, "shape learn: could not read the deployment's WSDL: %w", err)
 	}
 	return data, from, nil
 }

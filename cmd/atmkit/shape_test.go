@@ -50,6 +50,8 @@ func TestShapeShow(t *testing.T) {
 		{[]string{"shape"}, []string{"no subcommand"}},
 		{[]string{"shape", "learn", "--out", "x.yaml"}, []string{"give --wsdl, --cassette or both"}},
 		{[]string{"shape", "learn", "--wsdl", "x.wsdl"}, []string{"--out FILE is required"}},
+		{[]string{"shape", "learn", "--wsdl", "http://127.0.0.1:1/service/service.asmx", "--out", filepath.Join(t.TempDir(), "x.yaml")},
+			[]string{"atmkit: shape learn: could not read the deployment's WSDL: fetch the WSDL at http://127.0.0.1:1/service/service.asmx: ", "nothing listens at that address and port"}},
 		{[]string{"serve", "--shape", bad}, []string{"line 29"}},
 		{[]string{"bench", "--shape", typedShapeFile, "--target", "http://127.0.0.1:1"}, []string{"--shape is for the in-process mock"}},
 	}

@@ -105,6 +105,7 @@ func (b Mock) print(e *cli.Env, addr net.Addr, s *cli.Serving) {
 		fmt.Fprintf(w, "  keys:       %d accepted (%s)\n", len(keys), strings.Join(masked, ", "))
 	}
 	fmt.Fprintf(w, "  SOAP:       POST %s%s (SOAP 1.1 and 1.2)\n", base, asmx.ServicePath)
+	fmt.Fprintf(w, "  WSDL:       GET  %s%s?WSDL (generate a client from it; without ?WSDL: the help pages)\n", base, asmx.ServicePath)
 	fmt.Fprintf(w, "  JSON:       GET  %s%s/ReturnAtmSearchByCoordinates?...\n", base, asmx.JSONPath)
 	fmt.Fprintf(w, "  admin page: %s/__admin/ (calls, faults and data, live in a browser)\n", base)
 	fmt.Fprintf(w, "  admin API:  %s/__admin/health (and requests, faults, cities, institutions, info)\n", base)

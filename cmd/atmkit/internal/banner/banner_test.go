@@ -211,11 +211,15 @@ func TestProgress(t *testing.T) {
 	}
 }
 
-// TestMockAdminLines: the banner names the admin page and the admin API.
+// TestMockAdminLines: the banner names the service's endpoints, the WSDL a
+// .NET or Java team generates its client from, the admin page and the
+// admin API.
 func TestMockAdminLines(t *testing.T) {
 	t.Parallel()
 	out := printMock(t, nil)
 	for _, want := range []string{
+		"  SOAP:       POST http://127.0.0.1:8080/service/service.asmx (SOAP 1.1 and 1.2)\n",
+		"  WSDL:       GET  http://127.0.0.1:8080/service/service.asmx?WSDL (generate a client from it; without ?WSDL: the help pages)\n",
 		"  admin page: http://127.0.0.1:8080/__admin/ (calls, faults and data, live in a browser)\n",
 		"  admin API:  http://127.0.0.1:8080/__admin/health (and requests, faults, cities, institutions, info)\n",
 	} {

@@ -322,13 +322,15 @@ func CheckDir(dir string) string {
 }
 
 // CheckMakeDir checks a directory that exists or can be made: the nearest
-// part of it that exists is a directory.
+// part of it that exists is a directory this process can create files in
+// (a directory mounted into the image, which runs as uid 65532, may not
+// be), so that a command does not find out only when it writes.
 func CheckMakeDir(dir string) string {
 	for ; ; dir = filepath.Dir(dir) {
 		st, err := os.Stat(dir)
 		switch {
 		case err == nil && st.IsDir():
-			return ""
+			return checkWritable(dir)
 		case err == nil:
 			return dir + " is not a directory"
 		case !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
@@ -338,6 +340,27 @@ func CheckMakeDir(dir string) string {
 			return ""
 		}
 	}
+}
+
+// checkWritable tries to create (and removes) a file in dir; "" when it
+// can, else what failed and what to do.
+func checkWritable(dir string) string {
+	f, err := os.CreateTemp(dir, ".atmkit-write-check-*")
+	if err == nil {
+		name := f.Name()
+		_ = f.Close()
+		_ = os.Remove(name)
+		return ""
+	}
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	who := "this user"
+	if uid := os.Getuid(); uid >= 0 { // -1 on Windows
+		who = fmt.Sprintf("uid %d", uid)
+	}
+	return fmt.Sprintf("cannot create files in %s (%v) as %s: make the directory writable for it, or choose another", dir, err, who)
 }
 
 // CheckReportFile checks the file name of a report written after a run,

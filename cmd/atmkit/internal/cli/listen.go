@@ -307,8 +307,29 @@ func (e *Env) PrintListening(what string, addr net.Addr, s *Serving) string {
 			host = "<this host's name>"
 		}
 		port := strconv.Itoa(addr.(*net.TCPAddr).Port)
-		fmt.Fprintf(e.Stdout, "  reachable:  on every interface; from other hosts: %s://%s\n", s.Scheme(), net.JoinHostPort(host, port))
+		if inContainer() {
+			// Its host name is the container's: the host reaches it
+			// through the port Docker publishes, which it cannot know.
+			fmt.Fprintf(e.Stdout, "  reachable:  on every interface of this container; from the host: the port published (docker run -p PORT:%s)\n", port)
+			fmt.Fprintf(e.Stdout, "              from other containers: its service name (compose), or %s://%s\n", s.Scheme(), net.JoinHostPort(host, port))
+		} else {
+			fmt.Fprintf(e.Stdout, "  reachable:  on every interface; from other hosts: %s://%s\n", s.Scheme(), net.JoinHostPort(host, port))
+		}
 	}
 	e.PrintTLS(s)
 	return base
+}
+
+// containerMarkers are the files container engines put in a container's
+// root: Docker's and Podman's.
+var containerMarkers = []string{"/.dockerenv", "/run/.containerenv"}
+
+// inContainer reports whether atmkit runs in a Docker or Podman container.
+func inContainer() bool {
+	for _, f := range containerMarkers {
+		if _, err := os.Stat(f); err == nil {
+			return true
+		}
+	}
+	return false
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/internal/neterr"
 	"github.com/atmkit/atmkit/shape/learn"
 )
 
@@ -49,17 +50,28 @@ func WSDL(ctx context.Context, rawURL string, timeout time.Duration) (data []byt
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return nil, "", fmt.Errorf("fetch the WSDL at %s: %w", from, scrubURLError(err))
+		return nil, "", fmt.Errorf("fetch the WSDL at %s: %w", from, explain(scrubURLError(err), timeout))
 	}
 	defer resp.Body.Close()
 	data, err = io.ReadAll(io.LimitReader(resp.Body, maxWSDL))
 	if err != nil {
-		return nil, "", fmt.Errorf("read the WSDL at %s: %w", from, err)
+		return nil, "", fmt.Errorf("read the WSDL at %s: %w", from, explain(err, timeout))
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, "", fmt.Errorf("the WSDL at %s: HTTP %d", from, resp.StatusCode)
+		return nil, "", fmt.Errorf("the WSDL at %s: HTTP %d, not the WSDL: give --wsdl the service's address (…/service/service.asmx, to which ?WSDL is added) or a WSDL file", from, resp.StatusCode)
 	}
 	return data, from, nil
+}
+
+// explain says what a failed fetch means and what to check.
+func explain(err error, timeout time.Duration) error {
+	switch {
+	case neterr.Refused(err):
+		return fmt.Errorf("%w: nothing listens at that address and port. Is the deployment running, and are --wsdl's host and port right?", err)
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("no answer within --timeout (%s)", timeout)
+	}
+	return err
 }
 
 // scrubURLError drops the URL (it may carry credentials) from a client error.

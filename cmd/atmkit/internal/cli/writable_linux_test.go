@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// checkDirEnv, set in the environment of this test binary, makes
+// TestCheckMakeDirUnwritable print CheckMakeDir of its value and stop: the
+// check as another user than root, who may write anywhere.
+const checkDirEnv = "ATMKIT_CLI_TEST_CHECK_DIR"
+
+// nobody is the user the check runs as when the tests run as root.
+const nobody = 65534
+
+// TestCheckMakeDirUnwritable: a directory this process cannot create files
+// in (a host directory mounted into the image, which runs as uid 65532) is
+// refused at the start, naming the directory and the user, and so is a
+// directory still to be made under it; a writable one is not. The check
+// runs in a child process of this test binary, as uid 65534 when the tests
+// run as root.
+func TestCheckMakeDirUnwritable(t *testing.T) {
+	if dir := os.Getenv(checkDirEnv); dir != "" {
+		fmt.Printf("%q\n", CheckMakeDir(dir))
+		return
+	}
+	t.Parallel()
+	base, err := os.MkdirTemp("", "atmkit-unwritable-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(base) })
+	readOnly, writable := filepath.Join(base, "ro"), filepath.Join(base, "rw")
+	for dir, mode := range map[string]os.FileMode{base: 0o755, readOnly: 0o555, writable: 0o777} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(dir, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := os.Args[0]
+	var cred *syscall.Credential
+	uid := os.Getuid()
+	if os.Geteuid() == 0 {
+		// The test binary's own directory is root's alone: a copy that
+		// the other user may run.
+		bin = filepath.Join(base, "cli.test")
+		copyFile(t, os.Args[0], bin)
+		cred, uid = &syscall.Credential{Uid: nobody, Gid: nobody}, nobody
+	}
+	for _, tc := range []struct {
+		dir, want string
+	}{
+		{writable, ""},
+		{filepath.Join(writable, "new", "dir"), ""},
+		{readOnly, fmt.Sprintf("cannot create files in %s (permission denied) as uid %d: make the directory writable for it, or choose another", readOnly, uid)},
+		{filepath.Join(readOnly, "new"), fmt.Sprintf("cannot create files in %s (permission denied) as uid %d", readOnly, uid)},
+	} {
+		cmd := exec.Command(bin, "-test.run=^TestCheckMakeDirUnwritable$")
+		cmd.Env = append(os.Environ(), checkDirEnv+"="+tc.dir)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("the check as uid %d: %v\n%s", uid, err, out)
+		}
+		got := string(out)
+		if i := strings.Index(got, "\n"); i >= 0 {
+			got = got[:i] // the test binary's own PASS follows
+		}
+		if tc.want == "" && got != `""` || tc.want != "" && !strings.Contains(got, tc.want) {
+			t.Errorf("CheckMakeDir(%s) as uid %d: got %s, want %q", tc.dir, uid, got, tc.want)
+		}
+	}
+	if entries, err := os.ReadDir(writable); err != nil || len(entries) != 0 {
+		t.Errorf("the check left files in %s: %v %v", writable, entries, err)
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	src, err := os.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	dst, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		t.Fatal(err)
+	}
+	if err := dst.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,43 @@
+package learnfrom
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestWSDLErrors: a WSDL that cannot be fetched is told with what to check:
+// nothing listening, no answer within the timeout, an answer that is not
+// the WSDL (a wrong path); the URL's credentials and query never appear.
+func TestWSDLErrors(t *testing.T) {
+	t.Parallel()
+	notFound := httptest.NewServer(http.NotFoundHandler())
+	defer notFound.Close()
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	defer hang.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := "http://" + ln.Addr().String()
+	ln.Close()
+	for _, tc := range []struct {
+		url, want string
+	}{
+		{notFound.URL + "/atm/service.asmx", "the WSDL at " + notFound.URL + "/atm/service.asmx: HTTP 404, not the WSDL: give --wsdl the service's address"},
+		{refused + "/service/service.asmx", "connection refused: nothing listens at that address and port. Is the deployment running, and are --wsdl's host and port right?"},
+		{strings.Replace(hang.URL, "http://", "http://me:Secret-Pass-1@", 1) + "/service/service.asmx?WSDL&k=Secret-Key-2", "fetch the WSDL at " + hang.URL + "/service/service.asmx: no answer within --timeout (200ms)"},
+	} {
+		_, _, err := WSDL(context.Background(), tc.url, 200*time.Millisecond)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want %q", tc.url, err, tc.want)
+		}
+		if err != nil && (strings.Contains(err.Error(), "Secret-") || strings.Contains(err.Error(), "me:")) {
+			t.Errorf("%s: the error shows the URL's credentials or query: %v", tc.url, err)
+		}
+	}
+}
