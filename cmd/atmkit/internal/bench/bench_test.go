@@ -22,6 +22,22 @@ import (
 
 // short is a run too short to measure anything: the tests check the
 // report's shape, never its figures.
+// runAnswered runs a short bench and, when a server got no answer in its
+// window (a JVM or a machine too loaded to answer within 100 ms), runs it
+// again with a window four times as long, twice at most: a test checks
+// that each server answers, not how fast.
+func runAnswered(t *testing.T, cfg Config) (*Report, error) {
+	t.Helper()
+	for try := 0; ; try++ {
+		r, err := Run(context.Background(), cfg)
+		if err != nil || try == 2 || !slices.ContainsFunc(r.Results, func(res Result) bool { return res.Requests == 0 }) {
+			return r, err
+		}
+		cfg.Duration *= 4
+		t.Logf("a server got no answer in %v; trying again with %v", cfg.Duration/4, cfg.Duration)
+	}
+}
+
 func short(cfg Config) Config {
 	cfg.Duration, cfg.Connections, cfg.Rounds, cfg.Warmup = mocktest.LoadWindow(100*time.Millisecond), 2, 1, 0
 	if cfg.Binding == "" {
@@ -123,7 +139,7 @@ func TestReplay(t *testing.T) {
 	}
 
 	// Recorded in SOAP 1.2, replayed in GET.
-	r, err := Run(context.Background(), short(Config{Replay: []string{path}, Op: op.Name, Binding: "get"}))
+	r, err := runAnswered(t, short(Config{Replay: []string{path}, Op: op.Name, Binding: "get"}))
 	if err != nil {
 		t.Fatalf("bench: %v", err)
 	}
@@ -258,7 +274,7 @@ func TestWireMock(t *testing.T) {
 	for _, b := range []string{"soap11", "get"} {
 		t.Run(b, func(t *testing.T) {
 			t.Parallel()
-			r, err := Run(context.Background(), short(Config{WireMock: true, WireMockJar: jar, Binding: b}))
+			r, err := runAnswered(t, short(Config{WireMock: true, WireMockJar: jar, Binding: b}))
 			if err != nil {
 				t.Fatalf("bench: %v", err)
 			}
