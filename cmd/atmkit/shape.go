@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -49,6 +48,7 @@ type shapeLearnFlags struct {
 	cassette cli.List
 	out      string
 	timeout  time.Duration
+	reach    cli.Reach // --ca-cert, --header, …: how --wsdl's deployment is reached
 }
 
 func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
@@ -58,9 +58,11 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	fs.Var(&f.cassette, "cassette", "cassette file or directory recorded from the deployment (repeatable)")
 	fs.StringVar(&f.out, "out", "", "shape file to write (required; written atomically)")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "how long fetching the WSDL may take")
+	f.reach.Register(fs, "--wsdl's deployment", false)
 	if err := m.ParseNoArgs(fs, args); err != nil {
 		return err
 	}
+	m.HideKeys(f.reach.Secrets()...)
 	switch {
 	case f.wsdl == "" && len(f.cassette) == 0:
 		return cli.Usagef("shape learn", "give --wsdl, --cassette or both")
@@ -70,9 +72,13 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	var in learn.Input
 	var sources []string
 	if f.wsdl != "" {
-		data, from, err := readWSDL(ctx, f.wsdl, f.timeout)
+		rt, err := m.Transport(fs, &f.reach, "wsdl")
 		if err != nil {
 			return err
+		}
+		data, from, err := learnfrom.Read(ctx, f.wsdl, f.timeout, rt)
+		if err != nil { // exit 2: no such file, or the deployment could not be read
+			return cli.Exitf(exitUsage, "shape learn: %w", err)
 		}
 		in.WSDL = data
 		sources = append(sources, "the WSDL "+from)
@@ -118,20 +124,4 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	}
 	fmt.Fprintf(m.Stdout, "\natmkit: learned from %s; wrote %s\n  serve it: %s\n", strings.Join(sources, ", "), f.out, serve)
 	return nil
-}
-
-// readWSDL reads --wsdl: a file, or a URL learnfrom.WSDL fetches. from
-// names the source without credentials or query.
-func readWSDL(ctx context.Context, src string, timeout time.Duration) (data []byte, from string, err error) {
-	if !learnfrom.IsURL(src) {
-		data, err := os.ReadFile(src)
-		if err != nil {
-			return nil, "", cli.Usagef("shape learn", "--wsdl: %v", err)
-		}
-		return data, filepath.Base(src), nil
-	}
-	if data, from, err = learnfrom.WSDL(ctx, src, timeout); err != nil { // exit 2: the deployment could not be read
-		return nil, "", cli.Exitf(exitUsage, "shape learn: could not read the deployment's WSDL: %w", err)
-	}
-	return data, from, nil
 }

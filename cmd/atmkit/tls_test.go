@@ -342,6 +342,27 @@ func TestGatewayHeader(t *testing.T) {
 		noSecret(t, "stdout", rec.stdout.String())
 		noSecret(t, "stderr", rec.stderr.String())
 	})
+	t.Run("shape learn --wsdl", func(t *testing.T) {
+		t.Parallel()
+		out := filepath.Join(t.TempDir(), "learned.yaml")
+		code, stdout, stderr := runAtmkit(nil, "shape", "learn", "--wsdl", gw+"/service/service.asmx", "--ca-cert", c.caFile, "--header", header, "--out", out)
+		if code != 0 {
+			t.Fatalf("shape learn through the gateway: exit %d, want 0:\n%s%s", code, stdout, stderr)
+		}
+		if _, err := os.Stat(out); err != nil {
+			t.Errorf("no shape written: %v", err)
+		}
+		noSecret(t, "shape learn output", stdout+stderr)
+		code, stdout, stderr = runAtmkit(nil, "shape", "learn", "--wsdl", gw+"/service/service.asmx", "--ca-cert", c.caFile, "--out", out)
+		if code != exitUsage || !strings.Contains(stderr, "HTTP 401") {
+			t.Errorf("shape learn without the header: exit %d, want %d and the 401 named:\n%s%s", code, exitUsage, stdout, stderr)
+		}
+		code, stdout, stderr = runAtmkit(nil, "shape", "learn", "--wsdl", gw+"/service/service.asmx", "--header", header, "--out", out)
+		if code != exitUsage || !strings.Contains(stderr, "--ca-cert FILE") {
+			t.Errorf("shape learn without the authority: exit %d, want %d and --ca-cert named:\n%s%s", code, exitUsage, stdout, stderr)
+		}
+		noSecret(t, "shape learn output", stdout+stderr)
+	})
 	t.Run("serve --on-miss upstream", func(t *testing.T) {
 		t.Parallel()
 		cassette := filepath.Join(t.TempDir(), "grow.yaml")

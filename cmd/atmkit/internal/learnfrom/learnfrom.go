@@ -10,11 +10,14 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/internal/neterr"
+	"github.com/atmkit/atmkit/internal/printable"
+	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/shape/learn"
 )
 
@@ -28,10 +31,28 @@ func IsURL(src string) bool {
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https")
 }
 
-// WSDL fetches a deployment's WSDL from rawURL within timeout, adding
-// ?WSDL to a service address without a query. from names the source
-// without credentials or query; errors name it the same way.
-func WSDL(ctx context.Context, rawURL string, timeout time.Duration) (data []byte, from string, err error) {
+// Read reads the WSDL src names: a file, or a URL WSDL fetches (see
+// there). from names the source without credentials or query.
+func Read(ctx context.Context, src string, timeout time.Duration, rt http.RoundTripper) (data []byte, from string, err error) {
+	if !IsURL(src) {
+		if data, err = os.ReadFile(src); err != nil {
+			return nil, "", fmt.Errorf("--wsdl: %w", err)
+		}
+		return data, filepath.Base(src), nil
+	}
+	if data, from, err = WSDL(ctx, src, timeout, rt); err != nil {
+		return nil, "", fmt.Errorf("could not read the deployment's WSDL: %w", err)
+	}
+	return data, from, nil
+}
+
+// WSDL fetches a deployment's WSDL from rawURL within timeout through rt
+// (http.DefaultTransport when nil: TLS and headers are the caller's),
+// adding ?WSDL to a service address without a query. A redirect is not
+// followed (it would carry rt's headers to wherever it points): it is an
+// error naming where it points. from names the source without credentials
+// or query; errors name it the same way.
+func WSDL(ctx context.Context, rawURL string, timeout time.Duration, rt http.RoundTripper) (data []byte, from string, err error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, "", fmt.Errorf("the WSDL's URL: %w", err)
@@ -48,7 +69,8 @@ func WSDL(ctx context.Context, rawURL string, timeout time.Duration) (data []byt
 	if err != nil {
 		return nil, "", fmt.Errorf("fetch the WSDL at %s: %w", from, scrubURLError(err))
 	}
-	resp, err := http.DefaultClient.Do(req)
+	client := &http.Client{Transport: rt, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Do(req)
 	if err != nil {
 		return nil, "", fmt.Errorf("fetch the WSDL at %s: %w", from, explain(scrubURLError(err), timeout))
 	}
@@ -56,6 +78,9 @@ func WSDL(ctx context.Context, rawURL string, timeout time.Duration) (data []byt
 	data, err = io.ReadAll(io.LimitReader(resp.Body, maxWSDL))
 	if err != nil {
 		return nil, "", fmt.Errorf("read the WSDL at %s: %w", from, explain(err, timeout))
+	}
+	if loc := resp.Header.Get("Location"); resp.StatusCode >= 300 && resp.StatusCode < 400 && loc != "" {
+		return nil, "", fmt.Errorf("the WSDL at %s: HTTP %d, a redirect to %s (not followed): give --wsdl the address it names", from, resp.StatusCode, printable.Text(redact.URL(loc)))
 	}
 	if resp.StatusCode != http.StatusOK {
 		return nil, "", fmt.Errorf("the WSDL at %s: HTTP %d, not the WSDL: give --wsdl the service's address (…/service/service.asmx, to which ?WSDL is added) or a WSDL file", from, resp.StatusCode)

@@ -12,13 +12,19 @@ import (
 
 // TestWSDLErrors: a WSDL that cannot be fetched is told with what to check:
 // nothing listening, no answer within the timeout, an answer that is not
-// the WSDL (a wrong path); the URL's credentials and query never appear.
+// the WSDL (a wrong path), a redirect (not followed); the URL's credentials and query never appear.
 func TestWSDLErrors(t *testing.T) {
 	t.Parallel()
 	notFound := httptest.NewServer(http.NotFoundHandler())
 	defer notFound.Close()
 	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
 	defer hang.Close()
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("the redirect was followed: %s %s", r.Method, r.URL)
+	}))
+	defer elsewhere.Close()
+	moved := httptest.NewServer(http.RedirectHandler(elsewhere.URL+"/service/service.asmx?WSDL", http.StatusMovedPermanently))
+	defer moved.Close()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -29,10 +35,11 @@ func TestWSDLErrors(t *testing.T) {
 		url, want string
 	}{
 		{notFound.URL + "/atm/service.asmx", "the WSDL at " + notFound.URL + "/atm/service.asmx: HTTP 404, not the WSDL: give --wsdl the service's address"},
+		{moved.URL + "/service/service.asmx", "the WSDL at " + moved.URL + "/service/service.asmx: HTTP 301, a redirect to " + elsewhere.URL + "/service/service.asmx?WSDL (not followed)"},
 		{refused + "/service/service.asmx", "connection refused: nothing listens at that address and port. Is the deployment running, and are --wsdl's host and port right?"},
 		{strings.Replace(hang.URL, "http://", "http://me:Secret-Pass-1@", 1) + "/service/service.asmx?WSDL&k=Secret-Key-2", "fetch the WSDL at " + hang.URL + "/service/service.asmx: no answer within --timeout (200ms)"},
 	} {
-		_, _, err := WSDL(context.Background(), tc.url, 200*time.Millisecond)
+		_, _, err := WSDL(context.Background(), tc.url, 200*time.Millisecond, nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v, want %q", tc.url, err, tc.want)
 		}
