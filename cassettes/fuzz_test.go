@@ -3,8 +3,10 @@ package cassettes_test
 import (
 	"bytes"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -197,6 +199,121 @@ func validMethod(m string) bool {
 	}
 	for _, c := range []byte(m) {
 		if c <= ' ' || c >= 0x7f || strings.IndexByte(`()<>@,;:\"/[]?={}`, c) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// FuzzRecord records any answer of a deployment through the recording
+// proxy: the app gets the answer as the deployment wrote it; the cassette
+// holds no key, in any form, even where the answer echoes it; it reads
+// back; and an answer that holds no key is recorded byte for byte.
+func FuzzRecord(f *testing.F) {
+	for _, p := range referenceCassettes(f) {
+		list, err := cassettes.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, i := range list {
+			for b, name := range asmx.Bindings {
+				if name.String() == cassettes.EntryOf(i).Binding {
+					f.Add(uint8(b), i.Response.Code, i.Response.Headers.Get("Content-Type"), i.Response.Body, strings.Contains(i.Response.Body, "key"))
+				}
+			}
+		}
+	}
+	var answer struct {
+		code     int
+		ctype    string
+		body     string
+		received []string // the request URIs and bodies the deployment got
+	}
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		answer.received = append(answer.received, r.URL.RequestURI()+" "+string(body))
+		if answer.ctype != "" {
+			w.Header().Set("Content-Type", answer.ctype)
+		}
+		w.WriteHeader(answer.code)
+		_, _ = io.WriteString(w, answer.body)
+	}))
+	f.Cleanup(upstream.Close)
+	upURL, err := url.Parse(upstream.URL)
+	if err != nil {
+		f.Fatal(err)
+	}
+	const otherKey = "other-KEY-7777"
+	f.Fuzz(func(t *testing.T, binding uint8, code int, ctype, body string, echo bool) {
+		if code < 200 || code > 599 || code == http.StatusNoContent || code == http.StatusNotModified || !printableASCII(ctype) {
+			return
+		}
+		for _, k := range []string{testKey, otherKey} {
+			for _, form := range []string{k, url.QueryEscape(k), string(asmx.AppendEscaped(nil, k))} {
+				if strings.Contains(body, form) {
+					return // the answer holds the key by chance: the echo below tests that
+				}
+			}
+		}
+		b := asmx.Bindings[int(binding)%len(asmx.Bindings)]
+		path := filepath.Join(t.TempDir(), "c.yaml")
+		rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithSaveInterval(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		proxy := cassettes.NewProxy(upURL, rec, nil)
+		answer.code, answer.ctype, answer.received = code, ctype, nil
+		q := query{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", "202"}}}
+		for _, key := range []string{testKey, otherKey, testKey} {
+			answer.body = body
+			if echo {
+				answer.body = "The key " + key + " is not valid. " + body
+			}
+			req := request(t, "http://proxy.invalid", b, q, key, false)
+			w := httptest.NewRecorder()
+			proxy.ServeHTTP(w, req)
+			if w.Code != code || w.Body.String() != answer.body {
+				t.Fatalf("%s: the deployment answered %d %q; the app got %d %q", b, code, answer.body, w.Code, w.Body.String())
+			}
+		}
+		if len(answer.received) != 3 {
+			t.Fatalf("the deployment got %d requests, want 3", len(answer.received))
+		}
+		if err := rec.Stop(); err != nil {
+			t.Fatalf("Stop: %v", err)
+		}
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{testKey, otherKey} {
+			for _, form := range []string{k, url.QueryEscape(k), string(asmx.AppendEscaped(nil, k))} {
+				if bytes.Contains(raw, []byte(form)) {
+					t.Fatalf("%s: the cassette holds the key %q:\n%s", b, form, raw)
+				}
+			}
+		}
+		list, err := cassettes.ReadFile(path)
+		if err != nil {
+			t.Fatalf("the recorded cassette does not read: %v", err)
+		}
+		if len(list) == 0 {
+			t.Fatal("nothing recorded")
+		}
+		if !echo && list[0].Response.Body != body {
+			t.Fatalf("%s: the deployment answered %q, the cassette holds %q", b, body, list[0].Response.Body)
+		}
+		if list[0].Response.Code != code {
+			t.Fatalf("%s: the deployment answered %d, the cassette holds %d", b, code, list[0].Response.Code)
+		}
+	})
+}
+
+// printableASCII reports whether s is printable ASCII text (a header
+// value net/http writes as it is).
+func printableASCII(s string) bool {
+	for _, c := range []byte(s) {
+		if c < ' ' || c > '~' {
 			return false
 		}
 	}
