@@ -81,11 +81,16 @@ var discoLocationRE = regexp.MustCompile(`\s(?:ref|docRef|address)\s*=\s*(?:"([^
 // names one of the two .asmx files (…/service/service.asmx or
 // …/service-v2.asmx, whatever scheme, host and base path it was recorded
 // at) moved to that file at origin; what follows the file (?wsdl) and the
-// rest of the document are as recorded.
+// rest of the document, comments and CDATA sections included, are as
+// recorded.
 func discoAt(doc []byte, origin string) []byte {
 	out := make([]byte, 0, len(doc)+256)
 	last := 0
+	unmarked := unmarkedSpans(doc)
 	for _, m := range discoLocationRE.FindAllSubmatchIndex(doc, -1) {
+		if overlaps(unmarked, m[0], m[1]) {
+			continue // a comment or CDATA section: no location
+		}
 		vs, ve := m[2], m[3]
 		if vs < 0 {
 			vs, ve = m[4], m[5]

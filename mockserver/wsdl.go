@@ -319,7 +319,8 @@ var schemaLocationRE = regexp.MustCompile(`<(?:[A-Za-z_][\w.-]*:)?import\s[^>]*?
 // address set to addr, as ASMX writes the address a request came in on,
 // and every schema import that names a schema of the service file
 // (…/service/service.asmx?schema=ID) at addr, so that a client fetches it
-// from the mock, which replays it; the rest is as recorded.
+// from the mock, which replays it; the rest, comments and CDATA sections
+// included, is as recorded.
 func withAddress(wsdl []byte, addr string) []byte {
 	esc := xmlEscape(addr)
 	wsdl = replaceGroup(wsdl, addressRE, esc, func([]byte) bool { return true })
@@ -329,12 +330,14 @@ func withAddress(wsdl []byte, addr string) []byte {
 }
 
 // replaceGroup returns b with group 1 of every match of re that keep
-// accepts replaced by with.
+// accepts replaced by with; matches in a comment or a CDATA section are no
+// markup and stay as recorded.
 func replaceGroup(b []byte, re *regexp.Regexp, with string, keep func([]byte) bool) []byte {
 	out := make([]byte, 0, len(b)+256)
 	last := 0
+	unmarked := unmarkedSpans(b)
 	for _, m := range re.FindAllSubmatchIndex(b, -1) {
-		if !keep(b[m[2]:m[3]]) {
+		if !keep(b[m[2]:m[3]]) || overlaps(unmarked, m[0], m[1]) {
 			continue
 		}
 		out = append(out, b[last:m[2]]...)
@@ -342,6 +345,47 @@ func replaceGroup(b []byte, re *regexp.Regexp, with string, keep func([]byte) bo
 		last = m[3]
 	}
 	return append(out, b[last:]...)
+}
+
+// unmarkedSpans are the comments and CDATA sections of an XML document,
+// as [start, end) byte offsets in order: text that only looks like markup.
+// One left open runs to the end.
+func unmarkedSpans(doc []byte) [][2]int {
+	var spans [][2]int
+	for i := 0; i < len(doc); {
+		j := bytes.Index(doc[i:], []byte("<!"))
+		if j < 0 {
+			break
+		}
+		start := i + j
+		var closing string
+		switch {
+		case bytes.HasPrefix(doc[start:], []byte("<!--")):
+			closing = "-->"
+		case bytes.HasPrefix(doc[start:], []byte("<![CDATA[")):
+			closing = "]]>"
+		default:
+			i = start + 2
+			continue
+		}
+		end := len(doc)
+		if k := bytes.Index(doc[start+4:], []byte(closing)); k >= 0 {
+			end = start + 4 + k + len(closing)
+		}
+		spans = append(spans, [2]int{start, end})
+		i = end
+	}
+	return spans
+}
+
+// overlaps reports whether [start, end) overlaps one of spans.
+func overlaps(spans [][2]int, start, end int) bool {
+	for _, s := range spans {
+		if s[0] < end && start < s[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // writeDoc writes a 200 documentation response.

@@ -179,7 +179,8 @@ func innermostError(err error) error {
 
 // rebase returns the recorded URL below base: the part from the service
 // path on (the recorded deployment may have lived below another path), or
-// the whole path when it holds neither service path.
+// the whole path when it holds neither service path. The result is always
+// at base's scheme, host and credentials, whatever the recorded URL holds.
 func rebase(base *url.URL, recorded string) (string, error) {
 	u, err := url.Parse(recorded)
 	if err != nil {
@@ -196,6 +197,11 @@ func rebase(base *url.URL, recorded string) (string, error) {
 	prefix := strings.TrimSuffix(base.EscapedPath(), "/")
 	if !found && prefix != "" && strings.HasPrefix(path, prefix+"/") {
 		prefix = "" // recorded through the same path prefix
+	}
+	if !strings.HasPrefix(rest, "/") {
+		// A relative recorded path ("@other.example/x", "other.example/x")
+		// would continue the deployment's host: it names a path below it.
+		rest = "/" + rest
 	}
 	out := base.Scheme + "://" + base.Host + prefix + rest
 	if u.RawQuery != "" || u.ForceQuery {
