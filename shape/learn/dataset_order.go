@@ -1,0 +1,48 @@
+package learn
+
+import (
+	"slices"
+
+	"github.com/atmkit/atmkit/shape"
+	"github.com/atmkit/atmkit/shape/dsxml"
+)
+
+// orderByRows puts each table nested in itself where the DataSet has it,
+// as the rows show it. The schema does not say it: .NET's XmlTreeGen
+// declares the tables of DataSet.TopLevelTables(forSchema: true), the
+// self-nested ones (and those nested in several tables) first, then the
+// others in the DataSet's order; while the diffgram (NewDiffgramGen,
+// XmlDataTreeWriter.SaveDiffgramData) writes the DataSet's tables in its
+// order, each one's rows that have no parent row. So a self-nested table
+// goes before the first table whose top-level rows follow its own in an
+// answer, else after the last whose rows precede them; with no such
+// answer it keeps the schema's place.
+func orderByRows(d *shape.DataSet, info *dsxml.SchemaInfo, answers []*dsAnswer) {
+	for _, h := range slices.Clone(d.Tables) {
+		if d.SelfNested(h) == nil || d.NestedParent(h) != nil {
+			continue
+		}
+		for _, a := range answers {
+			i := slices.Index(a.top, h)
+			if i < 0 || len(a.top) < 2 {
+				continue
+			}
+			d.Tables = slices.DeleteFunc(d.Tables, func(t *shape.Table) bool { return t == h })
+			at := len(d.Tables)
+			if i+1 < len(a.top) {
+				at = slices.Index(d.Tables, a.top[i+1])
+			} else if p := slices.Index(d.Tables, a.top[i-1]); p >= 0 {
+				// After the table before it and the tables nested in it.
+				at = p + 1
+				for at < len(d.Tables) && d.NestedParent(d.Tables[at]) != nil {
+					at++
+				}
+			}
+			if at < 0 {
+				at = len(d.Tables)
+			}
+			d.Tables = slices.Insert(d.Tables, at, h)
+			break
+		}
+	}
+}
