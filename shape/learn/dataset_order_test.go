@@ -3,28 +3,39 @@ package learn_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/internal/refdeploy"
 	"github.com/atmkit/atmkit/shape/learn"
 )
 
-// TestLearnSelfNestedTableOrder learns a DataSet (captured from Mono: the
+// TestLearnSelfNestedTableOrder learns DataSets (captured from Mono: the
 // reference deployment's spaces site) whose second table, Lender, is
-// nested in itself: the schema declares it first (.NET's
-// TopLevelTables(forSchema)), the diffgram writes the rows in the
-// DataSet's order, the Source row first. The learned order is the
-// DataSet's; served, the schemas are Mono's byte for byte and the Source
-// row comes before the Lender rows.
+// nested in itself, with a Branch table nested in it: the schema declares
+// Lender first (.NET's TopLevelTables(forSchema)), the diffgram writes the
+// rows in the DataSet's order, the Source row first, and (the second
+// capture) the Stamp row last. The learned order is the DataSet's; served,
+// the schemas are Mono's byte for byte and the rows in Mono's order.
 func TestLearnSelfNestedTableOrder(t *testing.T) {
-	body, err := os.ReadFile(filepath.Join("testdata", "variants", "dataset-self-nested-second-get.xml"))
+	for file, want := range map[string]string{
+		"dataset-self-nested-second-get.xml": "Source Lender Branch",
+		"dataset-self-nested-middle-get.xml": "Source Lender Branch Stamp",
+	} {
+		t.Run(file, func(t *testing.T) { learnTableOrder(t, file, want) })
+	}
+}
+
+func learnTableOrder(t *testing.T, file, want string) {
+	body, err := os.ReadFile(filepath.Join("testdata", "variants", file))
 	if err != nil {
 		t.Fatal(err)
 	}
 	learned, rep, err := learn.Learn(learn.Input{Samples: []learn.Sample{
-		{Binding: learn.HTTPGet, Op: asmx.OpReturnInstitutions, Status: 200, Body: body, Where: "self-nested-second.xml"}}})
+		{Binding: learn.HTTPGet, Op: asmx.OpReturnInstitutions, Status: 200, Body: body, Where: file}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,12 +47,11 @@ func TestLearnSelfNestedTableOrder(t *testing.T) {
 	for _, tb := range r.DataSet.Tables {
 		names = append(names, tb.Name)
 	}
-	if strings.Join(names, " ") != "Source Lender" {
-		t.Errorf("the tables %v, want [Source Lender] (the diffgram's order)", names)
+	if strings.Join(names, " ") != want {
+		t.Errorf("the tables %v, want %s (the diffgram's order)", names, want)
 	}
 	ns := refdeploy.Spaces.Namespace
 	served := refdeploy.Collect(t, serve(t, learned, ns), ns, "k", []refdeploy.Call{{Op: asmx.OpReturnInstitutions}}, "get")
-	got, want := string(served[0].Body), string(body)
 	cut := func(s string) (string, string) {
 		i := strings.Index(s, "<diffgr:diffgram")
 		if i < 0 {
@@ -49,12 +59,28 @@ func TestLearnSelfNestedTableOrder(t *testing.T) {
 		}
 		return s[:i], s[i:]
 	}
-	gotSchemas, gotRows := cut(got)
-	wantSchemas, _ := cut(want)
+	gotSchemas, _ := cut(string(served[0].Body))
+	wantSchemas, _ := cut(string(body))
 	if gotSchemas != wantSchemas {
 		t.Errorf("the served schemas:\n%s\nwant Mono's\n%s", gotSchemas, wantSchemas)
 	}
-	if s, l := strings.Index(gotRows, "<Source "), strings.Index(gotRows, "<Lender "); s < 0 || l < 0 || s > l {
-		t.Errorf("the served rows: Source at %d, Lender at %d; want the Source row first:\n%s", s, l, gotRows)
+	got, err := mocktest.Structure(served[0].Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The rows' elements: the lines three deep after the diffgram's.
+	_, rows, _ := strings.Cut(got, "}diffgram")
+	var top []string
+	for _, line := range strings.Split(rows, "\n") {
+		if strings.HasPrefix(line, "      ") && !strings.HasPrefix(line, "       ") {
+			top = append(top, strings.Fields(line)[0])
+		}
+	}
+	wantTop := []string{"{}Source", "{http://spaces.atmref.example.org/lender}Lender"}
+	if strings.Contains(want, "Stamp") {
+		wantTop = append(wantTop, "{}Stamp")
+	}
+	if !slices.Equal(top, wantTop) {
+		t.Errorf("the served rows at the DataSet's level: %v, want %v (Mono's order)\n%s", top, wantTop, got)
 	}
 }

@@ -9,9 +9,11 @@
 // "Lenders", a DataSet in no namespace: a one-row Source table, then the
 // Lender table in a namespace of its own, nested in itself (a lender's
 // parent lender: Maritime Trust under Harbour Bank, Northern Savings under
-// Maritime Trust), so its rows nest two deep. The provinces are "Areas",
-// in a namespace of its own, whose Area table is in none (its Namespace
-// set to "") and its Title column in a namespace of its own.
+// Maritime Trust), so its rows nest two deep, each with a Branch row
+// nested in it; then a one-row Stamp table. The provinces are "Areas", in
+// a namespace and a prefix of its own, whose Area table is in none (its
+// Namespace set to "") and its Title column in a namespace of its own, its
+// rows left inserted.
 using System;
 using System.Collections.Generic;
 using System.Data;
@@ -197,11 +199,24 @@ namespace AtmSpaces
             t.PrimaryKey = new[] { no };
             ds.Relations.Add("LenderLender", no, up).Nested = true;
 
+            // Branch: a lender's head office, nested in the lender's row.
+            DataTable branch = ds.Tables.Add("Branch");
+            branch.Columns.Add("Office", typeof(string));
+            DataColumn of = branch.Columns.Add("LenderNo", typeof(int));
+            of.ColumnMapping = MappingType.Hidden;
+            ds.Relations.Add("LenderBranch", no, of).Nested = true;
+
+            // Stamp: a one-row table after them.
+            DataTable stamp = ds.Tables.Add("Stamp");
+            stamp.Columns.Add("Note", typeof(string));
+
             src.Rows.Add("spaces");
+            stamp.Rows.Add("end");
             foreach (Institution n in Data.Institutions)
             {
                 int p;
                 t.Rows.Add(n.InstitutionId, parents.TryGetValue(n.InstitutionId, out p) ? (object)p : DBNull.Value, n.Name, n.Url, n.IsAtlanticCreditUnion);
+                branch.Rows.Add(n.Name + " head office", n.InstitutionId);
             }
             ds.AcceptChanges();
             return ds;
@@ -211,14 +226,14 @@ namespace AtmSpaces
         {
             var ds = new DataSet("Areas");
             ds.Namespace = Base + "areas";
+            ds.Prefix = "ar";
             DataTable t = ds.Tables.Add("Area");
             t.Namespace = "";
             t.Columns.Add("Abbr", typeof(string));
             t.Columns.Add("Title", typeof(string)).Namespace = Base + "names";
             foreach (Province p in Data.Provinces)
                 t.Rows.Add(p.Code, p.Name);
-            ds.AcceptChanges();
-            return ds;
+            return ds; // its rows left inserted
         }
     }
 }
