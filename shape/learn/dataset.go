@@ -120,6 +120,7 @@ func (l *learner) learnDataSet(g *group) {
 		// typed DataSet's (an untyped one's is DataSet).
 		d.WSDL = shape.WSDLTyped
 	}
+	namespacesFromRows(d, answers)
 	orderByRows(d, answers)
 	l.keysFromRows(d, answers, info)
 	l.roles(g, d, answers)

@@ -1,5 +1,9 @@
 package learn
 
+// This file learns what a DataSet's rows say and its schema does not: the
+// place of a table nested in itself among the tables, and the namespace of
+// one in none.
+
 import (
 	"slices"
 
@@ -68,4 +72,30 @@ func within(d *shape.DataSet, t, h *shape.Table) bool {
 		}
 	}
 	return false
+}
+
+// namespacesFromRows sets the namespace of a table nested in no other
+// from its rows where the schema says another: .NET's XmlTreeGen declares
+// a table in no namespace that is nested in itself as a global element of
+// the DataSet's own schema (refers to it unprefixed), so that the schema
+// puts it in the DataSet's namespace, while its rows are in none
+// (xmlns="").
+func namespacesFromRows(d *shape.DataSet, answers []*dsAnswer) {
+	for _, t := range d.Tables {
+		if d.NestedParent(t) != nil {
+			continue
+		}
+		for _, a := range answers {
+			if len(a.rows[t]) == 0 || a.rows[t][0].parent != nil {
+				continue
+			}
+			if ns := a.rows[t][0].el.NamespaceURI(); ns != d.TableNamespace(t, "") {
+				t.Namespace = shape.Namespace(ns)
+				if ns == "" {
+					t.Namespace = shape.NoNamespace
+				}
+			}
+			break
+		}
+	}
 }
