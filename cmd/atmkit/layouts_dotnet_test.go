@@ -181,12 +181,25 @@ func learnServeRead(t *testing.T, d *refdeploy.Deployment, site refdeploy.Site, 
 			ownCalls = append(ownCalls, clientLine(c.Op, site.Key, c.Params))
 		}
 	}
-	order := map[string][]string{}
+	// A DataSet whose rows the client finds none of in the deployment's
+	// answer (though it holds some) it must read no rows of from the
+	// mock's either: the spaces site's Areas, whose table is in no
+	// namespace and nested in itself, which .NET's schema writer declares
+	// in the DataSet's namespace, so that a reader of the schema looks for
+	// rows in it and finds none.
+	order, unread := map[string][]string{}, map[string]bool{}
 	for _, g := range runClient(t, exe, base+asmx.ServicePath, "soap11", ownCalls) {
 		if e, ok := g["error"]; ok {
 			t.Fatalf("the client against the deployment failed: %v", e)
 		}
-		order[g["op"].(string)] = tableOrder(g["result"])
+		op := g["op"].(string)
+		order[op] = tableOrder(g["result"])
+		if r := sh.Result(op); r.Layout == shape.Dataset && contentRows(r, g["result"]) == 0 {
+			unread[op] = true
+		}
+	}
+	if site == refdeploy.Spaces && !unread[asmx.OpReturnProvinces] {
+		t.Errorf("the client read the rows of the deployment's Areas DataSet: want none (its table declared in another namespace than its rows')")
 	}
 	for _, soap := range []string{"soap11", "soap12"} {
 		got := runClient(t, exe, mock+asmx.ServicePath, soap, calls)
@@ -198,6 +211,12 @@ func learnServeRead(t *testing.T, d *refdeploy.Deployment, site refdeploy.Site, 
 			op := got[i]["op"].(string)
 			if tables := tableOrder(got[i]["result"]); !slices.Equal(tables, order[op]) {
 				t.Errorf("%s, %s: the client read the tables %v, from the deployment %v", soap, calls[i], tables, order[op])
+			}
+			if unread[op] {
+				if n := contentRows(sh.Result(op), got[i]["result"]); n != 0 {
+					t.Errorf("%s, %s: the client read %d rows, from the deployment none", soap, calls[i], n)
+				}
+				continue
 			}
 			read, err := readThrough(sh.Result(op), got[i]["result"])
 			if err != nil {
@@ -463,6 +482,21 @@ func readDataSet(r *shape.Result, v any) (any, error) {
 		items = append(items, item)
 	}
 	return documentOf(content, top, items), nil
+}
+
+// contentRows is the number of rows the client read of the content table
+// of r, a DataSet result.
+func contentRows(r *shape.Result, v any) int {
+	m, _ := v.(map[string]any)
+	tables, _ := m["tables"].([]any)
+	for _, x := range tables {
+		tm, _ := x.(map[string]any)
+		if ct := r.DataSet.ContentTable(); ct != nil && tm["name"] == ct.Name {
+			rows, _ := tm["rows"].([]any)
+			return len(rows)
+		}
+	}
+	return 0
 }
 
 // tableOrder is the names of the tables the client read of a DataSet, in

@@ -12,8 +12,9 @@
 // Maritime Trust), so its rows nest two deep, each with a Branch row
 // nested in it; then a one-row Stamp table. The provinces are "Areas", in
 // a namespace and a prefix of its own, whose Area table is in none (its
-// Namespace set to "") and its Title column in a namespace of its own, its
-// rows left inserted.
+// Namespace set to "") and nested in itself by hidden keys (two provinces
+// in another's row), its Title column in a namespace of its own, its rows
+// left inserted. The Lender table's Web column is in no namespace.
 using System;
 using System.Collections.Generic;
 using System.Data;
@@ -194,7 +195,7 @@ namespace AtmSpaces
             no.AllowDBNull = false;
             DataColumn up = t.Columns.Add("ParentNo", typeof(int));
             t.Columns.Add("Title", typeof(string));
-            t.Columns.Add("Web", typeof(string));
+            t.Columns.Add("Web", typeof(string)).Namespace = ""; // in no namespace, its table in one
             t.Columns.Add("CreditUnion", typeof(bool));
             t.PrimaryKey = new[] { no };
             ds.Relations.Add("LenderLender", no, up).Nested = true;
@@ -229,10 +230,24 @@ namespace AtmSpaces
             ds.Prefix = "ar";
             DataTable t = ds.Tables.Add("Area");
             t.Namespace = "";
+            DataColumn key = t.Columns.Add("AreaKey", typeof(int));
+            key.AutoIncrement = true;
+            key.AllowDBNull = false;
+            key.ColumnMapping = MappingType.Hidden;
+            DataColumn up = t.Columns.Add("UpKey", typeof(int));
+            up.ColumnMapping = MappingType.Hidden;
             t.Columns.Add("Abbr", typeof(string));
             t.Columns.Add("Title", typeof(string)).Namespace = Base + "names";
+            ds.Relations.Add("AreaArea", key, up).Nested = true;
+            // Prince Edward Island in Nova Scotia's row, Newfoundland and
+            // Labrador in New Brunswick's: nested by hidden keys.
+            var keys = new Dictionary<string, object>();
             foreach (Province p in Data.Provinces)
-                t.Rows.Add(p.Code, p.Name);
+            {
+                string parent = p.Code == "PE" ? "NS" : p.Code == "NL" ? "NB" : null;
+                DataRow r = t.Rows.Add(null, parent == null ? DBNull.Value : keys[parent], p.Code, p.Name);
+                keys[p.Code] = r["AreaKey"];
+            }
             return ds; // its rows left inserted
         }
     }
