@@ -89,9 +89,10 @@ var (
 	// Spaces returns DataSets whose tables are in namespaces other than
 	// the DataSet's: a table with a namespace and a prefix of its own (an
 	// element column in a third namespace, a table nested in it inheriting
-	// it), a table in none in a DataSet in one, a DataSet in none; and a
-	// table nested in itself, after another table, whose rows nest two
-	// deep.
+	// it), a column in none in a table in one, a DataSet in none; and
+	// tables nested in themselves: one after another table, with a table
+	// nested in it, whose rows nest two deep; one in no namespace in a
+	// prefixed DataSet in one, nested by hidden keys, its rows inserted.
 	Spaces = Site{"spaces", "http://spaces.atmref.example.org/atmService", "spaces-key", "ReturnProvinces"}
 	// Sites are the sites made ready when a deployment starts.
 	Sites = []Site{Typed, Legacy, DataSets, Attrs}
