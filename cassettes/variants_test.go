@@ -14,7 +14,8 @@ import (
 // replayed as the reference sites are (replayMatrix): typed levels each in
 // a namespace of its own (layered), hand-built nodes in a prefixed
 // namespace and an XmlNode (nodes), DataSets with a namespace and a prefix
-// and nested tables (sets).
+// and nested tables (sets), tables in namespaces of their own and a table
+// nested in itself (spaces).
 
 var variantSites = func() []refSite {
 	var out []refSite

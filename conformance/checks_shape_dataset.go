@@ -62,6 +62,7 @@ func checkDataSetShape(x *Exchange, what string, r *shape.Result, ns string, doc
 		if err != nil {
 			return fail(x, what+": the DataSet's schema", "the inline schema of a DataSet", "%v", err)
 		}
+		selfNestedInNone(read, d, ns)
 		if diff := diffDataSets(read, d, ns); diff != "" {
 			return fail(x, what+": the DataSet's schema", "the tables, columns and relations of the shape's DataSet "+d.Name, "%s", diff)
 		}
@@ -76,6 +77,23 @@ func checkDataSetShape(x *Exchange, what string, r *shape.Result, ns string, doc
 		return fail(x, what+": the DataSet's rows", "rows of the shape's DataSet "+d.Name, "%s", strings.Join(list, "; "))
 	}
 	return nil
+}
+
+// selfNestedInNone puts the tables of got, a DataSet read from a schema,
+// in no namespace where want has them there, nested in themselves and in
+// no other table: .NET's XmlTreeGen (SchemaTree) declares such a table as
+// a global element of the DataSet's own schema, referred to unprefixed,
+// so that the schema puts it in the DataSet's namespace while its rows
+// are in none. The schema cannot say it; the rows, compared after it, do.
+func selfNestedInNone(got, want *shape.DataSet, service string) {
+	for _, wt := range want.Tables {
+		if want.SelfNested(wt) == nil || want.NestedParent(wt) != nil || want.TableNamespace(wt, service) != "" {
+			continue
+		}
+		if gt := got.TableNamed(wt.Name); gt != nil && gt.Namespace == "" && got.SelfNested(gt) != nil && got.NestedParent(gt) == nil {
+			gt.Namespace = shape.NoNamespace
+		}
+	}
 }
 
 // canonical describes an element by structure: names by namespace, the

@@ -92,6 +92,7 @@ var _ = Describe("the shape specs", Label("selftest", "shape"), func() {
 		Entry("nested DataSets with auto-generated keys", "../shape/learn/testdata/variants/dataset-nested.yaml", true),
 		Entry("typed results with namespaces and attributes on every level", "../shape/learn/testdata/variants/typed-variant.yaml", true),
 		Entry("DataSets with text columns (simpleContent)", "../shape/learn/testdata/variants/dataset-simple-content.yaml", false),
+		Entry("DataSets of several namespaces and self-nested tables (the reference spaces site's)", "../shape/learn/testdata/variants/dataset-spaces.yaml", false),
 	)
 
 	It("fail a DataSet whose schema or rows differ from the shape's, saying where", func() {

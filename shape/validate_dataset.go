@@ -112,8 +112,6 @@ func (c *checker) checkTableNamespace(d *DataSet, t *Table, at string) {
 			line = t.line
 		}
 		switch {
-		case col.Namespace == NoNamespace:
-			c.addf(line, cat, "a column in no namespace in a table in one is not supported: give a namespace URI, or leave it out for the table's")
 		case col.MappingOf() != MappingElement:
 			c.addf(line, cat, "a namespace of its own is supported for element columns only")
 		default:

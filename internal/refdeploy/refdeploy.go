@@ -86,13 +86,21 @@ var (
 	// it in turn), attribute columns, a SimpleContent column and a hidden
 	// column that is no key.
 	Sets = Site{"sets", "http://sets.atmref.example.org/atmService", "sets-key", "ReturnProvinces"}
+	// Spaces returns DataSets whose tables are in namespaces other than
+	// the DataSet's: a table with a namespace and a prefix of its own (an
+	// element column in a third namespace, a table nested in it inheriting
+	// it), a column in none in a table in one, a DataSet in none; and
+	// tables nested in themselves: one after another table, with a table
+	// nested in it, whose rows nest two deep; one in no namespace in a
+	// prefixed DataSet in one, nested by hidden keys, its rows inserted.
+	Spaces = Site{"spaces", "http://spaces.atmref.example.org/atmService", "spaces-key", "ReturnProvinces"}
 	// Sites are the sites made ready when a deployment starts.
 	Sites = []Site{Typed, Legacy, DataSets, Attrs}
 	// Variants are the sites of the layout variations beside them: every
 	// deployment serves them, but compiles one only when a test asks for it
 	// (Deployment.Warm), so that the tests that do not use them do not wait
 	// for Mono to compile them.
-	Variants = []Site{Layered, Nodes, Sets}
+	Variants = []Site{Layered, Nodes, Sets, Spaces}
 )
 
 // The reference deployment's fixed facts, as its C# source sets them.
@@ -523,7 +531,7 @@ const sharedDir = "shared"
 // sharedDir (namespace AtmStore): one store of data and searches, and the
 // JSON searches of service-v2.asmx. The legacy site keeps a store of its
 // own, with data of its own: a deployment none of the others resembles.
-var sharedStoreSites = []string{Typed.Name, Attrs.Name, DataSets.Name, Layered.Name, Nodes.Name, Sets.Name}
+var sharedStoreSites = []string{Typed.Name, Attrs.Name, DataSets.Name, Layered.Name, Nodes.Name, Sets.Name, Spaces.Name}
 
 // freePorts returns n loopback ports that were free a moment ago.
 func freePorts(n int) ([]int, error) {

@@ -357,7 +357,7 @@ func (r *reader) table(e *etree.Element, parent *shape.Table, depth int, ns stri
 	}
 	if seq := xsKid(ct, "sequence"); seq != nil {
 		for _, k := range xsKids(seq, "element") {
-			decl, cns := k, ""
+			decl, cns, unqualified := k, "", false
 			if ref := k.SelectAttrValue("ref", ""); ref != "" {
 				g, gns := r.global(k, ref)
 				if g == nil {
@@ -378,13 +378,20 @@ func (r *reader) table(e *etree.Element, parent *shape.Table, depth int, ns stri
 			} else if xsKid(k, "complexType") != nil {
 				nested = append(nested, k)
 				continue
+			} else {
+				unqualified = k.SelectAttrValue("form", "") == "unqualified"
 			}
 			c, err := column(decl, shape.MappingElement)
 			if err != nil {
 				return fmt.Errorf("table %s: %w", t.Name, err)
 			}
-			if cns != "" && cns != r.nsOf(t) {
+			switch {
+			case cns != "" && cns != r.nsOf(t):
 				c.Namespace = shape.Namespace(cns)
+			case unqualified && r.nsOf(t) != "":
+				// A column in no namespace (its Namespace set to ""),
+				// its table in one.
+				c.Namespace = shape.NoNamespace
 			}
 			ord := -1
 			if o := msdata(k, "Ordinal"); o != "" {

@@ -52,6 +52,9 @@ type dsRow struct {
 type dsAnswer struct {
 	c    *content
 	rows map[*shape.Table][]*dsRow
+	// top are the tables of the rows at the DataSet's level, in the order
+	// they first appear.
+	top  []*shape.Table
 	json *jsonAnswer
 }
 
@@ -117,6 +120,8 @@ func (l *learner) learnDataSet(g *group) {
 		// typed DataSet's (an untyped one's is DataSet).
 		d.WSDL = shape.WSDLTyped
 	}
+	namespacesFromRows(d, answers)
+	orderByRows(d, answers)
 	l.keysFromRows(d, answers, info)
 	l.roles(g, d, answers)
 	l.mapColumns(g, d, answers)
@@ -193,6 +198,9 @@ func (a *dsAnswer) readRows(d *shape.DataSet, info *dsxml.SchemaInfo, diffgram *
 	}
 	for _, k := range data.ChildElements() {
 		if t := d.TableNamed(k.Tag); t != nil && info.NestedIn[t] == nil {
+			if !slices.Contains(a.top, t) {
+				a.top = append(a.top, t)
+			}
 			read(k, t, nil, 0)
 		}
 	}

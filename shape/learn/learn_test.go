@@ -230,7 +230,8 @@ func TestLearnRoundTrip(t *testing.T) {
 	// The reference deployment's DataSet and attribute-valued sites, and
 	// deployments unlike them with the variations ASMX allows.
 	for _, f := range []string{"../testdata/dataset.yaml", "../testdata/attrs.yaml", "testdata/variants/dataset-flat.yaml",
-		"testdata/variants/dataset-nested.yaml", "testdata/variants/typed-variant.yaml", "testdata/variants/dataset-simple-content.yaml"} {
+		"testdata/variants/dataset-nested.yaml", "testdata/variants/typed-variant.yaml", "testdata/variants/dataset-simple-content.yaml",
+		"testdata/variants/dataset-spaces.yaml"} {
 		name := strings.TrimSuffix(filepath.Base(f), ".yaml")
 		rows = append(rows,
 			struct {
