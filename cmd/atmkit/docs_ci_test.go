@@ -254,13 +254,3 @@ func githubWorkflow(b codeBlock) string {
 	}
 	return ""
 }
-
-// sectionOf is the "## " heading a line of d falls under (line from 1).
-func sectionOf(d docFile, line int) string {
-	for i := line - 1; i >= 0; i-- {
-		if strings.HasPrefix(d.lines[i], "## ") {
-			return strings.TrimSpace(d.lines[i])
-		}
-	}
-	return ""
-}
