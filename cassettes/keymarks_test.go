@@ -8,12 +8,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/mockserver"
 )
 
@@ -160,7 +160,7 @@ func TestRecorderWarnsNotOfKeyRejections(t *testing.T) {
 		status int
 	}) string {
 		t.Helper()
-		var logs lockedLog
+		var logs mocktest.SyncBuffer
 		rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithSaveInterval(0),
 			cassettes.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 		if err != nil {
@@ -199,24 +199,6 @@ func TestRecorderWarnsNotOfKeyRejections(t *testing.T) {
 	if strings.Count(logs, "got another answer") != 1 || !strings.Contains(logs, "answers=2") {
 		t.Errorf("log:\n%s\nwant one warning of a changed answer, answers=2 (the rejection not counted)", logs)
 	}
-}
-
-// lockedLog is a log's output, written by the recorder's goroutines.
-type lockedLog struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
 }
 
 func equalBools(a, b []bool) bool {

@@ -276,9 +276,10 @@ func findDecl(s *Node, name string) *Node {
 	return nil
 }
 
-// targetOf is the namespace a table in no namespace would be qualified
-// with (XmlTreeGen.FindTargetNamespace): its nesting parent's, up to the
-// DataSet's.
+// targetOf is the namespace t, or a column of t, in no namespace would be
+// qualified with (XmlTreeGen.FindTargetNamespace): t's own, else its
+// nesting parent's, up to the DataSet's; none for a table nested in itself
+// only.
 func (g *gen) targetOf(t *shape.Table) string {
 	for range len(g.d.Tables) + 1 {
 		if ns := g.d.TableNamespace(t, g.service); ns != "" {
@@ -516,7 +517,7 @@ func (g *gen) column(t *shape.Table, c *shape.Column, ordinal int, ordinals bool
 	}
 	n := el(name, "name", c.Name)
 	cns := g.d.ColumnNamespace(t, c, g.service)
-	if cns == "" && g.tableTarget(t) != "" {
+	if cns == "" && g.targetOf(t) != "" {
 		n.set("form", "unqualified")
 	}
 	if c.AutoIncrement {
@@ -551,28 +552,6 @@ func (g *gen) column(t *shape.Table, c *shape.Column, ordinal int, ordinals bool
 		n.set("msdata:Ordinal", strconv.Itoa(ordinal))
 	}
 	return n
-}
-
-// tableTarget is the namespace t's columns in none would be qualified with
-// (XmlTreeGen.FindTargetNamespace): t's own, else its nesting parent's,
-// up to the DataSet's for a table nested in none.
-func (g *gen) tableTarget(t *shape.Table) string {
-	for range len(g.d.Tables) + 1 {
-		if ns := g.d.TableNamespace(t, g.service); ns != "" {
-			return ns
-		}
-		r := g.d.NestedParent(t)
-		if r == nil {
-			if g.d.SelfNested(t) != nil {
-				return ""
-			}
-			return g.ns
-		}
-		if t = g.d.TableNamed(r.Parent); t == nil {
-			return g.ns
-		}
-	}
-	return g.ns
 }
 
 // relationship is a relation's msdata:Relationship annotation.
