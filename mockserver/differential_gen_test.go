@@ -345,44 +345,10 @@ var genSOAPMutations = []genMutation{
 		return true
 	}},
 	{"comment", func(r *rand.Rand, c *genCall) bool {
-		cm := "<!-- " + pick(r, []string{"c", "", "-x-", "<b>"}) + " -->"
-		switch r.IntN(5) {
-		case 0:
-			c.before += cm
-		case 1:
-			c.after += cm
-		case 2:
-			c.inBody += cm
-		case 3:
-			c.inOp += cm
-		default:
-			if len(c.params) == 0 {
-				return false
-			}
-			p := &c.params[r.IntN(len(c.params))]
-			p.value, p.raw, p.selfClose = pick(r, []string{cm + genXMLEscape(p.value), genXMLEscape(p.value) + cm}), true, false
-		}
-		return true
+		return placeMarkup(r, c, "<!-- "+pick(r, []string{"c", "", "-x-", "<b>"})+" -->")
 	}},
 	{"processing instruction", func(r *rand.Rand, c *genCall) bool {
-		pi := "<?" + pick(r, []string{"pi", "xml-stylesheet href=\"a\"", "x y"}) + "?>"
-		switch r.IntN(5) {
-		case 0:
-			c.before += pi
-		case 1:
-			c.after += pi
-		case 2:
-			c.inBody += pi
-		case 3:
-			c.inOp += pi
-		default:
-			if len(c.params) == 0 {
-				return false
-			}
-			p := &c.params[r.IntN(len(c.params))]
-			p.value, p.raw, p.selfClose = pick(r, []string{pi + genXMLEscape(p.value), genXMLEscape(p.value) + pi}), true, false
-		}
-		return true
+		return placeMarkup(r, c, "<?"+pick(r, []string{"pi", "xml-stylesheet href=\"a\"", "x y"})+"?>")
 	}},
 	{"CDATA", func(r *rand.Rand, c *genCall) bool {
 		if len(c.params) == 0 {
@@ -1182,4 +1148,28 @@ func TestDifferentialGenerated(t *testing.T) {
 	for why, k := range tolerated {
 		t.Logf("  %d: %s", k, why)
 	}
+}
+
+// placeMarkup puts markup (a comment, a processing instruction) at a place
+// drawn from r: before or after the envelope, in the Body, in the
+// operation's element, or before or after a parameter's value; false when
+// the draw falls on a parameter and the call has none.
+func placeMarkup(r *rand.Rand, c *genCall, markup string) bool {
+	switch r.IntN(5) {
+	case 0:
+		c.before += markup
+	case 1:
+		c.after += markup
+	case 2:
+		c.inBody += markup
+	case 3:
+		c.inOp += markup
+	default:
+		if len(c.params) == 0 {
+			return false
+		}
+		p := &c.params[r.IntN(len(c.params))]
+		p.value, p.raw, p.selfClose = pick(r, []string{markup + genXMLEscape(p.value), genXMLEscape(p.value) + markup}), true, false
+	}
+	return true
 }
