@@ -98,12 +98,13 @@ func newUpstream(cfg Upstream) (*upstream, error) {
 func (up *upstream) fetch(ctx context.Context, ix *Index, c *asmx.Call) mockserver.ReplayAnswer {
 	ctx, cancel := context.WithTimeout(ctx, up.timeout)
 	defer cancel()
-	// Errors quote the request, key included: mask it.
+	// Errors quote the request, key included: mask it; and the cassette's
+	// path, which the app is told by its file name only.
 	fail := func(what string, err error) mockserver.ReplayAnswer {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
 			return mockserver.ReplayAnswer{Error: asmx.NewServerError(c.Binding, fmt.Sprintf("%sno answer within %s", what, up.timeout))}
 		}
-		return mockserver.ReplayAnswer{Error: asmx.NewServerError(c.Binding, what+redact.Error(err, c.Key).Error())}
+		return mockserver.ReplayAnswer{Error: asmx.NewServerError(c.Binding, withoutCassetteDir(what+redact.Error(err, c.Key).Error(), up.rec))}
 	}
 	req, err := newRequest(ctx, up.base, up.ns, c)
 	if err != nil {

@@ -136,3 +136,32 @@ func TestUpstreamEndsWithTheClient(t *testing.T) {
 		t.Fatal("the forwarded call still runs 10 s after the client hung up")
 	}
 }
+
+// TestUpstreamBrokenAnswerNamesNoPath: an upstream that breaks off its
+// answer is a Server fault naming the cassette by its file name only: where
+// it lies on the machine is the log's business, not the app's.
+func TestUpstreamBrokenAnswerNamesNoPath(t *testing.T) {
+	t.Parallel()
+	short := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "1000")
+		_, _ = w.Write([]byte("<soap:Envelope"))
+	}))
+	defer short.Close()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "broken.yaml")
+	idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstream(cassettes.Upstream{URL: short.URL, Record: path}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	h, _ := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault))
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	status, body := do(t, srv.Client(), request(t, srv.URL, asmx.SOAP11, query{Op: asmx.OpReturnProvinces}, testKey, false))
+	if status != 500 || !strings.Contains(body, "upstream: ") || !strings.Contains(body, "broken.yaml") {
+		t.Errorf("got %d %q, want a Server fault naming the upstream and the cassette", status, body)
+	}
+	if strings.Contains(body, dir) {
+		t.Errorf("the fault names the cassette's directory %s: %q", dir, body)
+	}
+}
