@@ -54,6 +54,7 @@ func also(err error, xs ...*Exchange) error {
 // no city id found); the specs report it as skipped.
 type SkipError struct{ Reason string }
 
+// Error returns why the spec was skipped.
 func (e *SkipError) Error() string { return "skipped: " + e.Reason }
 
 func skip(format string, args ...any) error {

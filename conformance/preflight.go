@@ -46,6 +46,7 @@ type PreflightError struct {
 	Err error
 }
 
+// Error returns the preflight's message.
 func (e *PreflightError) Error() string { return e.Message }
 
 // Unwrap returns the transport error, if any.

@@ -15,6 +15,7 @@ type Problem struct {
 	Msg   string
 }
 
+// String returns the problem with the place it was found.
 func (p Problem) String() string {
 	var b strings.Builder
 	if p.Line > 0 {
@@ -36,6 +37,7 @@ type Error struct {
 	Problems []Problem
 }
 
+// Error returns the problems, one a line.
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString("invalid shape")

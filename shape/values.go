@@ -18,6 +18,7 @@ const (
 	KindFlag                   // 0 or 1 in the JSON form (a yes/no flag)
 )
 
+// String names the kind as messages do: integer, number, string or flag (0 or 1).
 func (k Kind) String() string {
 	switch k {
 	case KindInt:

@@ -23,6 +23,7 @@ type SettingError struct {
 	Problem string
 }
 
+// Error names the setting and its problem, as a command line error.
 func (e *SettingError) Error() string { return "--" + e.Setting + ": " + e.Problem }
 
 func bad(setting, format string, args ...any) error {

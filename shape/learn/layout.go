@@ -286,6 +286,7 @@ type DataSetsNotRecordedError struct {
 	Operations []string
 }
 
+// Error says which operations return DataSets and how to record them.
 func (e *DataSetsNotRecordedError) Error() string {
 	if len(e.Operations) == 1 {
 		return fmt.Sprintf("the WSDL says %s returns a DataSet, whose tables only its answers show: record an answer of it (any XML binding) with atmkit record, and learn from the cassette", e.Operations[0])

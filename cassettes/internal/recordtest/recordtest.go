@@ -48,6 +48,7 @@ type Query struct {
 	Params [][2]string
 }
 
+// String is the query as a test names it: the operation and its parameters.
 func (q Query) String() string { return fmt.Sprint(q.Op, q.Params) }
 
 // Queries are questions about the first ATM of ds: every XML operation

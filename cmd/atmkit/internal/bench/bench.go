@@ -62,6 +62,7 @@ type Config struct {
 // value Run found wrong): the command line's fault.
 type UsageError struct{ Msg string }
 
+// Error returns the message, as the command line reports it.
 func (e *UsageError) Error() string { return e.Msg }
 
 func usagef(format string, args ...any) error { return &UsageError{Msg: fmt.Sprintf(format, args...)} }

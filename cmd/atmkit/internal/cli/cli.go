@@ -40,6 +40,7 @@ type Env struct {
 // is the command whose --help the message points to.
 type UsageError struct{ Cmd, Msg string }
 
+// Error returns the command and the message, as atmkit prints them.
 func (e *UsageError) Error() string {
 	if e.Cmd != "" {
 		return e.Cmd + ": " + e.Msg
@@ -78,6 +79,7 @@ type ExitError struct {
 	Err  error
 }
 
+// Error returns the wrapped error's text.
 func (e *ExitError) Error() string { return e.Err.Error() }
 
 // Unwrap is the error behind the exit code.

@@ -17,6 +17,7 @@ import (
 // values may hold ";" and ",").
 type Faults []mockserver.Fault
 
+// String returns the faults as given (flag.Value).
 func (l *Faults) String() string {
 	if l == nil {
 		return ""

@@ -275,6 +275,7 @@ func valueProblem(f *flag.Flag, err error) string {
 // List is a repeatable string flag.
 type List []string
 
+// String returns the values as given (flag.Value).
 func (l *List) String() string {
 	if l == nil {
 		return ""

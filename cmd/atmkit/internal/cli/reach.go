@@ -173,6 +173,7 @@ type Headers struct {
 	names []string
 }
 
+// String returns the headers' names only (flag.Value): the values are secrets.
 func (f *Headers) String() string {
 	if f == nil || len(f.names) == 0 {
 		return ""
