@@ -214,7 +214,7 @@ func matchScope(leaves []leafAt, scope shape.Scope, pairs []pair, typeNames map[
 			c.leaf.evidence = "equal to the JSON answers' in " + strconv.Itoa(c.compared) + " compared, but always " + quoteOne(c, pairs) + " (as other values may be); the name decided"
 			c.leaf.guessed = true
 		default:
-			c.leaf.evidence = "by its name; no answer to compare"
+			c.leaf.evidence = "by its name; no JSON answer to the same call to compare with"
 			c.leaf.guessed = true
 		}
 	}
@@ -239,7 +239,7 @@ func matchScope(leaves []leafAt, scope shape.Scope, pairs []pair, typeNames map[
 			case compared > 0 && equal:
 				l.n.list, l.n.evidence = "languages", "equal to the JSON answers' language lists in "+strconv.Itoa(compared)+" of "+strconv.Itoa(compared)+" compared"
 			case compared == 0 && byName && slices.ContainsFunc(strings.Split(l.at, "/"), func(p string) bool { return nameMatch(p, "languages") > 0 }):
-				l.n.list, l.n.evidence, l.n.guessed = "languages", "by its name; no answer to compare", true
+				l.n.list, l.n.evidence, l.n.guessed = "languages", "by its name; no JSON answer to the same call to compare with", true
 			}
 		}
 	}
