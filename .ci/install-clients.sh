@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Installs the real clients the mockserver tests drive: Python zeep and
-# headless Chromium (Debian packages) and node-soap (npm, from the lock file).
+# Installs the real clients the mockserver tests drive: Python zeep, PHP's
+# SoapClient and headless Chromium (Debian packages) and node-soap (npm, from
+# the lock file).
 # Idempotent: installed packages are left alone.
 set -euo pipefail
 . "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/debs.sh"
 cd "$(dirname "$0")/.."
 
-install_debs clients python3-zeep chromium chromium-driver
+install_debs clients python3-zeep php-cli php-soap chromium chromium-driver
 
 cd mockserver/testdata/clients
 if [ ! -d node_modules/soap ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

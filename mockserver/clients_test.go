@@ -70,6 +70,19 @@ func nodeSoap() (string, string) {
 	return node, ""
 }
 
+// phpSoap finds a PHP interpreter with the soap extension (Debian packages
+// php-cli and php-soap).
+func phpSoap() (string, string) {
+	php, err := exec.LookPath("php")
+	if err != nil {
+		return "", "php is not installed (Debian package php-cli)"
+	}
+	if exec.Command(php, "-r", `exit(extension_loaded("soap") ? 0 : 1);`).Run() != nil {
+		return "", "php has no soap extension (Debian package php-soap)"
+	}
+	return php, ""
+}
+
 // clientCall is one call the client scripts make.
 type clientCall struct {
 	Op     string         `json:"op"`
@@ -81,7 +94,7 @@ type clientResult struct {
 	Op     string          `json:"op"`
 	OK     bool            `json:"ok"`
 	Error  string          `json:"error"`
-	XML    string          `json:"xml"`    // zeep: the result node
+	XML    string          `json:"xml"`    // zeep, PHP: the result node
 	Result json.RawMessage `json:"result"` // node-soap: the parsed <Op>Response
 	Status int             `json:"status"` // node-soap: the HTTP status
 }
@@ -264,19 +277,42 @@ func TestZeepEveryOperation(t *testing.T) {
 			t.Parallel()
 			results, reqs, base := runClient(t, python, "zeep_client.py", b)
 			checkSOAPRequests(t, b, reqs)
-			checkResults(t, results, base, func(t *testing.T, r clientResult, want *etree.Element) {
-				doc := etree.NewDocument()
-				if err := doc.ReadFromString(r.XML); err != nil {
-					t.Fatalf("zeep's result is not XML: %v\n%.500s", err, r.XML)
-				}
-				if got := doc.Root().Tag; got != want.Tag {
-					t.Errorf("result root: got %q, want %q", got, want.Tag)
-				}
-				if got, want := canonical(doc.Root()), canonical(want); got != want {
-					t.Errorf("result differs from HTTP GET's:\ngot  %.500s\nwant %.500s", got, want)
-				}
-			})
+			checkResults(t, results, base, checkResultXML("zeep"))
 		})
+	}
+}
+
+func TestPHPSoapClientEveryOperation(t *testing.T) {
+	t.Parallel()
+	php, missing := phpSoap()
+	requireClient(t, missing)
+	for _, b := range []asmx.Binding{asmx.SOAP11, asmx.SOAP12} {
+		t.Run(b.String(), func(t *testing.T) {
+			t.Parallel()
+			results, reqs, base := runClient(t, php, "soap_client.php", b)
+			checkSOAPRequests(t, b, reqs)
+			checkResults(t, results, base, checkResultXML("PHP SoapClient"))
+		})
+	}
+}
+
+// checkResultXML checks a result a client reported as the XML of the result
+// node (zeep's, and PHP SoapClient's 'any' string) against HTTP GET's.
+func checkResultXML(client string) func(*testing.T, clientResult, *etree.Element) {
+	return func(t *testing.T, r clientResult, want *etree.Element) {
+		doc := etree.NewDocument()
+		if err := doc.ReadFromString(r.XML); err != nil {
+			t.Fatalf("%s's result is not XML: %v\n%.500s", client, err, r.XML)
+		}
+		if doc.Root() == nil {
+			t.Fatalf("%s's result has no element: %.500q", client, r.XML)
+		}
+		if got := doc.Root().Tag; got != want.Tag {
+			t.Errorf("result root: got %q, want %q", got, want.Tag)
+		}
+		if got, want := canonical(doc.Root()), canonical(want); got != want {
+			t.Errorf("result differs from HTTP GET's:\ngot  %.500s\nwant %.500s", got, want)
+		}
 	}
 }
 
