@@ -83,6 +83,76 @@ func phpSoap() (string, string) {
 	return php, ""
 }
 
+// jaxwsTools finds what the JAX-WS client needs: wsimport (Debian package
+// jaxws), JAX-WS RI's runtime jar (libjaxws-java; its manifest's Class-Path
+// brings JAXB, SAAJ and the rest, which JDK 11+ no longer ship), javac and
+// java. ATMKIT_JAXWS_RT overrides the jar's path.
+func jaxwsTools() (wsimport, javac, java, rtJar, missing string) {
+	var err error
+	if wsimport, err = exec.LookPath("wsimport"); err != nil {
+		return "", "", "", "", "wsimport is not installed (Debian package jaxws)"
+	}
+	rtJar = "/usr/share/java/jaxws-rt.jar"
+	if p := os.Getenv("ATMKIT_JAXWS_RT"); p != "" {
+		rtJar = p
+	}
+	if _, err := os.Stat(rtJar); err != nil {
+		return "", "", "", "", "JAX-WS RI's runtime " + rtJar + " is missing (Debian package libjaxws-java)"
+	}
+	if javac, err = exec.LookPath("javac"); err != nil {
+		return "", "", "", "", "javac is not installed (a JDK, e.g. Debian package default-jdk-headless)"
+	}
+	if java, err = exec.LookPath("java"); err != nil {
+		return "", "", "", "", "java is not installed"
+	}
+	return wsimport, javac, java, rtJar, ""
+}
+
+// buildJaxwsClient generates a JAX-WS client from the mock's WSDL with
+// wsimport (package atmservice) and compiles it with JaxwsClient.java into a
+// temporary directory, which it returns.
+func buildJaxwsClient(t *testing.T, wsimport, javac, rtJar string) string {
+	t.Helper()
+	srv := newRecordingServer(t)
+	dir := t.TempDir()
+	src, classes := filepath.Join(dir, "src"), filepath.Join(dir, "classes")
+	for _, d := range []string{src, classes} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(name string, args ...string) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+		defer cancel()
+		start := time.Now()
+		out, err := exec.CommandContext(ctx, name, args...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, out)
+		}
+		t.Logf("%s: %v", filepath.Base(name), time.Since(start).Round(time.Millisecond))
+	}
+	// -extension: the WSDL's SOAP 1.2 port, which wsimport calls a
+	// non-standard binding, and ignores without it (as for any ASMX WSDL).
+	run(wsimport, "-quiet", "-extension", "-keep", "-Xnocompile", "-p", "atmservice",
+		"-s", src, "-d", src, srv.URL+"/service/service.asmx?WSDL")
+	srcs := []string{filepath.Join(clientsDir, "JaxwsClient.java")}
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".java") {
+			srcs = append(srcs, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(srcs) < 3 {
+		t.Fatalf("wsimport generated %d Java files", len(srcs)-1)
+	}
+	run(javac, append([]string{"-nowarn", "-encoding", "UTF-8", "-cp", rtJar, "-d", classes}, srcs...)...)
+	return classes
+}
+
 // clientCall is one call the client scripts make.
 type clientCall struct {
 	Op     string         `json:"op"`
@@ -94,7 +164,7 @@ type clientResult struct {
 	Op     string          `json:"op"`
 	OK     bool            `json:"ok"`
 	Error  string          `json:"error"`
-	XML    string          `json:"xml"`    // zeep, PHP: the result node
+	XML    string          `json:"xml"`    // zeep, PHP, JAX-WS: the result node
 	Result json.RawMessage `json:"result"` // node-soap: the parsed <Op>Response
 	Status int             `json:"status"` // node-soap: the HTTP status
 }
@@ -158,9 +228,11 @@ func (rs *recordingServer) requests() []soapRequest {
 	return append([]soapRequest(nil), rs.reqs...)
 }
 
-// runClient runs one client script over binding b against a fresh server and
-// returns its results and the server's record of the SOAP requests.
-func runClient(t *testing.T, interp, script string, b asmx.Binding) ([]clientResult, []soapRequest, string) {
+// runClient runs one client over binding b against a fresh server and returns
+// its results and the server's record of the SOAP requests. argv is the
+// client's command line (interpreter, script), to which runClient appends
+// the WSDL's URL, the binding and the calls as JSON.
+func runClient(t *testing.T, b asmx.Binding, argv ...string) ([]clientResult, []soapRequest, string) {
 	t.Helper()
 	srv := newRecordingServer(t)
 	calls, err := json.Marshal(clientCalls())
@@ -169,7 +241,9 @@ func runClient(t *testing.T, interp, script string, b asmx.Binding) ([]clientRes
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, interp, script, srv.URL+"/service/service.asmx?WSDL", b.String(), string(calls))
+	script := argv[len(argv)-1]
+	args := append(append([]string(nil), argv[1:]...), srv.URL+"/service/service.asmx?WSDL", b.String(), string(calls))
+	cmd := exec.CommandContext(ctx, argv[0], args...)
 	cmd.Dir = clientsDir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -275,7 +349,7 @@ func TestZeepEveryOperation(t *testing.T) {
 	for _, b := range []asmx.Binding{asmx.SOAP11, asmx.SOAP12} {
 		t.Run(b.String(), func(t *testing.T) {
 			t.Parallel()
-			results, reqs, base := runClient(t, python, "zeep_client.py", b)
+			results, reqs, base := runClient(t, b, python, "zeep_client.py")
 			checkSOAPRequests(t, b, reqs)
 			checkResults(t, results, base, checkResultXML("zeep"))
 		})
@@ -289,7 +363,7 @@ func TestPHPSoapClientEveryOperation(t *testing.T) {
 	for _, b := range []asmx.Binding{asmx.SOAP11, asmx.SOAP12} {
 		t.Run(b.String(), func(t *testing.T) {
 			t.Parallel()
-			results, reqs, base := runClient(t, php, "soap_client.php", b)
+			results, reqs, base := runClient(t, b, php, "soap_client.php")
 			checkSOAPRequests(t, b, reqs)
 			checkResults(t, results, base, checkResultXML("PHP SoapClient"))
 		})
@@ -316,6 +390,22 @@ func checkResultXML(client string) func(*testing.T, clientResult, *etree.Element
 	}
 }
 
+func TestJaxwsEveryOperation(t *testing.T) {
+	t.Parallel()
+	wsimport, javac, java, rtJar, missing := jaxwsTools()
+	requireClient(t, missing)
+	classes := buildJaxwsClient(t, wsimport, javac, rtJar)
+	cp := classes + string(os.PathListSeparator) + rtJar
+	for _, b := range []asmx.Binding{asmx.SOAP11, asmx.SOAP12} {
+		t.Run(b.String(), func(t *testing.T) {
+			t.Parallel()
+			results, reqs, base := runClient(t, b, java, "-cp", cp, "JaxwsClient")
+			checkSOAPRequests(t, b, reqs)
+			checkResults(t, results, base, checkResultXML("JAX-WS"))
+		})
+	}
+}
+
 func TestNodeSoapEveryOperation(t *testing.T) {
 	t.Parallel()
 	node, missing := nodeSoap()
@@ -323,7 +413,7 @@ func TestNodeSoapEveryOperation(t *testing.T) {
 	for _, b := range []asmx.Binding{asmx.SOAP11, asmx.SOAP12} {
 		t.Run(b.String(), func(t *testing.T) {
 			t.Parallel()
-			results, reqs, base := runClient(t, node, "soap_client.js", b)
+			results, reqs, base := runClient(t, b, node, "soap_client.js")
 			checkSOAPRequests(t, b, reqs)
 			checkResults(t, results, base, func(t *testing.T, r clientResult, want *etree.Element) {
 				if r.Status != 200 {
