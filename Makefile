@@ -3,6 +3,7 @@
 #   make build      bin/atmkit for this machine, stamped with version, commit, date
 #   make image      the container image $(IMAGE) from the working tree
 #   make snapshot   the release archives of the six platforms (GoReleaser, offline)
+#   make pgo        cmd/atmkit/default.pgo anew from atmkit bench's CPU profiles
 #   make clean      removes bin/, build/ and dist/
 #
 # IMAGE=name:tag names the image (default atmkit:dev); IMAGE_ARCH=arm64 builds
@@ -21,7 +22,7 @@ IMAGE_ARCH ?= $(shell $(GO) env GOARCH)
 LDFLAGS := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 CONTEXT    ?= build/image
 
-.PHONY: build image snapshot clean
+.PHONY: build image snapshot pgo clean
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/atmkit ./cmd/atmkit
@@ -40,6 +41,20 @@ image:
 
 snapshot:
 	goreleaser release --snapshot --clean --skip=docker
+
+# cmd/atmkit/default.pgo is the CPU profile every build of atmkit is
+# optimised with (profile-guided optimisation: go build, go run, GoReleaser
+# and make take it by themselves). It is made from `atmkit bench` of the
+# default search in the five bindings, by a build without it. Run this on a
+# quiet machine after changes to the serving path (docs/performance.md).
+pgo:
+	tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	$(GO) build -pgo=off -o "$$tmp/atmkit" ./cmd/atmkit && \
+	for b in soap11 soap12 get post json; do \
+		"$$tmp/atmkit" bench --binding $$b -d 6s --cpuprofile "$$tmp/$$b.pprof" || exit 1; \
+	done && \
+	$(GO) tool pprof -proto "$$tmp"/*.pprof > cmd/atmkit/default.pgo.tmp && \
+	mv cmd/atmkit/default.pgo.tmp cmd/atmkit/default.pgo
 
 clean:
 	rm -rf bin build dist

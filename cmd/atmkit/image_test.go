@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"debug/buildinfo"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"syscall"
@@ -80,8 +82,9 @@ func requireDocker(t *testing.T) {
 }
 
 // buildImage runs `make image` with a tag of the test's own and removes
-// the image when the test ends.
-func buildImage(t *testing.T) string {
+// the image when the test ends. It returns the tag and the build context
+// make assembled (the binary is at linux/<arch>/atmkit in it).
+func buildImage(t *testing.T) (tag, context string) {
 	t.Helper()
 	root, err := filepath.Abs(repoRoot)
 	if err != nil {
@@ -89,13 +92,14 @@ func buildImage(t *testing.T) string {
 	}
 	// Read here, the files make and docker read become part of what go
 	// test's cache keys this test's result on.
-	for _, f := range []string{"Makefile", "Dockerfile", ".dockerignore", "image/root/etc/passwd", "image/root/etc/group"} {
+	for _, f := range []string{"Makefile", "Dockerfile", ".dockerignore", "image/root/etc/passwd", "image/root/etc/group", "cmd/atmkit/default.pgo"} {
 		if _, err := os.ReadFile(filepath.Join(root, f)); err != nil {
 			t.Fatalf("the image's sources: %v", err)
 		}
 	}
-	tag := fmt.Sprintf("atmkit:test-%d", os.Getpid())
-	cmd := exec.Command("make", "image", "IMAGE="+tag, "CONTEXT="+filepath.Join(t.TempDir(), "context"))
+	tag = fmt.Sprintf("atmkit:test-%d", os.Getpid())
+	context = filepath.Join(t.TempDir(), "context")
+	cmd := exec.Command("make", "image", "IMAGE="+tag, "CONTEXT="+context)
 	cmd.Dir = root
 	start := time.Now()
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -103,7 +107,7 @@ func buildImage(t *testing.T) string {
 	}
 	t.Logf("make image IMAGE=%s: %s", tag, time.Since(start).Round(time.Second))
 	t.Cleanup(func() { _, _ = docker("rmi", "-f", tag) })
-	return tag
+	return tag, context
 }
 
 // container is a running container of the image.
@@ -198,7 +202,7 @@ func (c *container) assertKeyNotLogged() {
 func TestImage(t *testing.T) {
 	requireDocker(t)
 	t.Parallel()
-	tag := buildImage(t)
+	tag, context := buildImage(t)
 
 	t.Run("configuration", func(t *testing.T) {
 		var img struct {
@@ -239,6 +243,25 @@ func TestImage(t *testing.T) {
 		}
 		if _, ok := cfg.ExposedPorts["8080/tcp"]; !ok || len(cfg.ExposedPorts) != 1 {
 			t.Errorf("exposed ports: got %v, want 8080/tcp", cfg.ExposedPorts)
+		}
+	})
+
+	t.Run("built with the profile", func(t *testing.T) {
+		// Every build of atmkit takes cmd/atmkit/default.pgo by itself
+		// (profile-guided optimisation): the image's binary too.
+		bin := filepath.Join(context, "linux", runtime.GOARCH, "atmkit")
+		info, err := buildinfo.ReadFile(bin)
+		if err != nil {
+			t.Fatalf("read the build information of the image's binary: %v", err)
+		}
+		var pgo string
+		for _, s := range info.Settings {
+			if s.Key == "-pgo" {
+				pgo = s.Value
+			}
+		}
+		if filepath.Base(pgo) != "default.pgo" {
+			t.Errorf("the image's binary: built with -pgo=%q, want cmd/atmkit/default.pgo", pgo)
 		}
 	})
 
