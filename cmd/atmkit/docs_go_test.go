@@ -204,3 +204,37 @@ func TestDocsGoSampleHelpers(t *testing.T) {
 		t.Errorf("a sample gofmt rewrites: got %q", msg)
 	}
 }
+
+// goDocRE finds a go doc command of the docs and its package argument.
+var goDocRE = regexp.MustCompile(`\bgo doc\s+(\S+)`)
+
+// TestDocsGoDocPaths checks that each `go doc` the docs show names its
+// package by import path, and that the package exists here: the docs are
+// read in an app's own module, where go doc ./mockserver finds nothing.
+func TestDocsGoDocPaths(t *testing.T) {
+	t.Parallel()
+	const module = "github.com/atmkit/atmkit"
+	n := 0
+	for _, d := range userDocs(t) {
+		for i, l := range d.lines {
+			for _, m := range goDocRE.FindAllStringSubmatch(l, -1) {
+				n++
+				pkg := strings.TrimRight(strings.TrimLeft(m[1], "`"), "`,.;)")
+				rel, ok := strings.CutPrefix(pkg, module+"/")
+				if !ok {
+					t.Errorf("%s:%d: go doc %s: name the package by its import path (%s/...): a relative path works only in a clone of atmkit", d.path, i+1, pkg, module)
+					continue
+				}
+				if rel, _, _ = strings.Cut(rel, "."); rel == "" {
+					continue
+				}
+				if fi, err := os.Stat(filepath.Join(repoRoot, filepath.FromSlash(rel))); err != nil || !fi.IsDir() {
+					t.Errorf("%s:%d: go doc %s: no such package in this repository", d.path, i+1, pkg)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no go doc command found in the docs: is the pattern broken?")
+	}
+}
