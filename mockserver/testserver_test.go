@@ -233,6 +233,43 @@ func TestTestServerURLAndClose(t *testing.T) {
 	}
 }
 
+// TestCloseJournalsAbandonedCalls is the pattern docs/testing.md shows for
+// counting retries: a call the client gave up on during a delay is journaled
+// when the server notices the connection close, maybe after the client's
+// next calls; once Close has returned, it is in the journal, Canceled.
+func TestCloseJournalsAbandonedCalls(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()),
+		WithFault(Fault{Operation: asmx.OpReturnProvinces, Delay: time.Hour, Times: 1}),
+		WithFault(Fault{Operation: asmx.OpReturnProvinces, Status: http.StatusServiceUnavailable, Times: 1}))
+	client := &http.Client{Timeout: clientTimeout}
+	url := ts.URL + "/service/service.asmx/ReturnProvinces?strAtmServiceKey=k"
+	var timeouts int
+	for range 3 {
+		resp, err := client.Get(url)
+		if err != nil {
+			timeouts++
+			continue
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK {
+			break
+		}
+	}
+	if timeouts == 0 {
+		t.Fatal("no attempt timed out; want the first held by the delay")
+	}
+	ts.Close()
+	got := ts.Journal(RequestFilter{Operation: asmx.OpReturnProvinces})
+	if len(got) != 3 {
+		t.Fatalf("journal after Close: got %d calls, want 3: %+v", len(got), got)
+	}
+	canceled := ts.Journal(RequestFilter{Fault: "f1"})
+	if len(canceled) != 1 || canceled[0].Error != noteCanceled || canceled[0].Status != 0 {
+		t.Errorf("the abandoned call: got %+v, want one entry of f1, status 0, error %q", canceled, noteCanceled)
+	}
+}
+
 // waitInFlight waits until a request has taken the server's only fault (one
 // with times=1), so it is inside the fault's delay.
 func waitInFlight(t *testing.T, ts *TestServer) {

@@ -103,12 +103,21 @@ func TestDocsGoSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	// go test puts the go command that runs the tests first on PATH.
+	goCmd, err := exec.LookPath("go")
 	if err != nil {
-		t.Fatal(err)
+		t.Skip("no go command to compile the samples with")
 	}
-	goMod := "module example.com/docsamples\n\ngo 1.26\n\nrequire github.com/atmkit/atmkit v0.0.0\n\nreplace github.com/atmkit/atmkit => " + root + "\n"
+	dir := t.TempDir()
+	env := append(os.Environ(), "GOFLAGS=-mod=mod "+os.Getenv("GOFLAGS"), "GOPROXY=off", "GOSUMDB=off", "GOWORK=off", "GOTOOLCHAIN=local")
+	run := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command(goCmd, args...)
+		cmd.Dir, cmd.Env = dir, env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
 	write := func(name, content string) {
 		t.Helper()
 		p := filepath.Join(dir, name)
@@ -119,8 +128,21 @@ func TestDocsGoSamples(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("go.mod", goMod)
-	write("go.sum", string(sum))
+	// The module is made as docs/testing.md says, in its order: a module
+	// of the app's own, then the commands of "Depending on atmkit" that
+	// point it at a clone (this repository), before any test exists, as a
+	// reader who follows the page from the top runs them; then the tests.
+	// (-mod=mod fills in go.sum as the go mod tidy the page asks for once
+	// the tests exist would.)
+	run("mod", "init", "example.com/docsamples")
+	for _, args := range cloneCommands(t, root) {
+		run(args...)
+	}
+	if mod, err := os.ReadFile(filepath.Join(dir, "go.mod")); err != nil {
+		t.Fatal(err)
+	} else if !regexp.MustCompile(`(?m)^require github\.com/atmkit/atmkit `).Match(mod) {
+		t.Fatalf("docs/testing.md: after the commands of \"Depending on atmkit\", before any test, go.mod requires no atmkit (go mod tidy drops a requirement no package imports yet), and go test says \"replaced but not required\":\n%s", mod)
+	}
 	where := map[string]string{} // package directory → sample
 	added := map[string]int{}    // package directory → lines the wrapping added
 	for i, s := range samples {
@@ -135,14 +157,8 @@ func TestDocsGoSamples(t *testing.T) {
 	// The canary: it must fail to compile, and only it.
 	write(filepath.Join("canary", "sample_test.go"), "package sample_test\n\nimport \"github.com/atmkit/atmkit/mockserver\"\n\nvar _ int = mockserver.NoSuchName\n")
 
-	// go test puts the go command that runs the tests first on PATH.
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to compile the samples with")
-	}
 	cmd := exec.Command(goCmd, "vet", "./...")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod "+os.Getenv("GOFLAGS"), "GOPROXY=off", "GOSUMDB=off", "GOWORK=off", "GOTOOLCHAIN=local")
+	cmd.Dir, cmd.Env = dir, env
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err = cmd.Run()
@@ -181,6 +197,31 @@ func TestDocsGoSamples(t *testing.T) {
 	}
 }
 
+// cloneCommands returns the go commands of the shell block of
+// docs/testing.md that points an app's module at a clone of atmkit (the
+// block holding "go mod edit"), with the clone's path, ../atmkit, made root.
+func cloneCommands(t *testing.T, root string) [][]string {
+	t.Helper()
+	blocks, _ := readDoc(t, filepath.Join(repoRoot, "docs", "testing.md")).parse()
+	for _, b := range blocks {
+		if b.lang != "sh" || !strings.Contains(strings.Join(b.lines, "\n"), "go mod edit") {
+			continue
+		}
+		var out [][]string
+		for _, l := range b.lines {
+			l, _, _ = strings.Cut(l, "#")
+			f := strings.Fields(strings.ReplaceAll(l, "../atmkit", root))
+			if len(f) < 2 || f[0] != "go" {
+				t.Fatalf("docs/testing.md:%d: the clone's block holds %q, not a go command", b.line, l)
+			}
+			out = append(out, f[1:])
+		}
+		return out
+	}
+	t.Fatal("docs/testing.md has no sh block with go mod edit (Depending on atmkit)")
+	return nil
+}
+
 // TestDocsGoSampleHelpers checks the wrapping and the gofmt check on small
 // cases.
 func TestDocsGoSampleHelpers(t *testing.T) {
@@ -202,5 +243,39 @@ func TestDocsGoSampleHelpers(t *testing.T) {
 	}
 	if msg := gofmtDiff("func f() {\n  x := 1   // aligned\n\t_ = x\n}\n"); !strings.Contains(msg, "not gofmt-clean: line 2") {
 		t.Errorf("a sample gofmt rewrites: got %q", msg)
+	}
+}
+
+// goDocRE finds a go doc command of the docs and its package argument.
+var goDocRE = regexp.MustCompile(`\bgo doc\s+(\S+)`)
+
+// TestDocsGoDocPaths checks that each `go doc` the docs show names its
+// package by import path, and that the package exists here: the docs are
+// read in an app's own module, where go doc ./mockserver finds nothing.
+func TestDocsGoDocPaths(t *testing.T) {
+	t.Parallel()
+	const module = "github.com/atmkit/atmkit"
+	n := 0
+	for _, d := range userDocs(t) {
+		for i, l := range d.lines {
+			for _, m := range goDocRE.FindAllStringSubmatch(l, -1) {
+				n++
+				pkg := strings.TrimRight(strings.TrimLeft(m[1], "`"), "`,.;)")
+				rel, ok := strings.CutPrefix(pkg, module+"/")
+				if !ok {
+					t.Errorf("%s:%d: go doc %s: name the package by its import path (%s/...): a relative path works only in a clone of atmkit", d.path, i+1, pkg, module)
+					continue
+				}
+				if rel, _, _ = strings.Cut(rel, "."); rel == "" {
+					continue
+				}
+				if fi, err := os.Stat(filepath.Join(repoRoot, filepath.FromSlash(rel))); err != nil || !fi.IsDir() {
+					t.Errorf("%s:%d: go doc %s: no such package in this repository", d.path, i+1, pkg)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no go doc command found in the docs: is the pattern broken?")
 	}
 }

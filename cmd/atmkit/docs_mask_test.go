@@ -44,3 +44,50 @@ func TestDocsMaskingRule(t *testing.T) {
 		}
 	}
 }
+
+var (
+	// docKeyRE finds the service keys the docs use: in a query or form, a
+	// SOAP element, a --key flag, ATMKIT_KEY(S) or WithKeys.
+	docKeyRE = regexp.MustCompile(`strAtmServiceKey=([A-Za-z0-9_.-]+)|<strAtmServiceKey>([A-Za-z0-9_.-]+)<|--key[ =]"?([A-Za-z0-9_.-]+)|ATMKIT_KEYS?=([A-Za-z0-9_.,-]+)|WithKeys\("([^"]+)"`)
+	// docMaskRE finds a mask that shows a key's first two characters.
+	docMaskRE = regexp.MustCompile(`(^|[^*A-Za-z0-9])([A-Za-z0-9_.-]{2}\*{4})($|[^*])`)
+)
+
+// TestDocsMasksOfKeys checks the masks the docs show (a journal entry's
+// "ci****") against the keys they use and the rule's examples: each is what
+// the masking rule makes of one of them, so a sample never shows the first characters of a key the
+// rule hides whole (a key under 8 characters, such as ci-key, is ******).
+func TestDocsMasksOfKeys(t *testing.T) {
+	t.Parallel()
+	masks := map[string]bool{}
+	docs := userDocs(t)
+	for _, d := range docs {
+		for _, l := range d.lines {
+			// The rule's own examples: `Leak-Key-1234` → `Le****`.
+			for _, m := range maskExampleRE.FindAllStringSubmatch(l, -1) {
+				masks[redact.Key(m[1])] = true
+			}
+			for _, m := range docKeyRE.FindAllStringSubmatch(l, -1) {
+				for _, g := range m[1:] {
+					for k := range strings.SplitSeq(g, ",") {
+						if k != "" {
+							masks[redact.Key(k)] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	if !masks["******"] || !masks["te****"] {
+		t.Fatalf("the docs' keys mask to %v, want ci-key's and test-key's among them: is the pattern broken?", masks)
+	}
+	for _, d := range docs {
+		for i, l := range d.lines {
+			for _, m := range docMaskRE.FindAllStringSubmatch(l, -1) {
+				if !masks[m[2]] {
+					t.Errorf("%s:%d: %q is the mask of no key the docs use (the rule keeps the first two characters of a key of 8 or more only; see README.md#keys-never-leak)", d.path, i+1, m[2])
+				}
+			}
+		}
+	}
+}
