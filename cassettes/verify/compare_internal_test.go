@@ -76,6 +76,10 @@ func TestCompareAnswers(t *testing.T) {
 			false, []func(*testing.T, *comparison){counts(0, 0)}},
 		{"status", xmlAnswer(locations), answer(500, "text/plain; charset=utf-8", "System.Exception: boom\n   at X.Y()"), false,
 			[]func(*testing.T, *comparison){hasDiffs(`status: recorded 200, live 500 "System.Exception: boom"`)}},
+		{"status, an ASP.NET error page that is not XML: its title", xmlAnswer(locations), answer(404, "text/html", monoErrorPage), false,
+			[]func(*testing.T, *comparison){hasDiffs(`status: recorded 200, live 404 "Error 404"`)}},
+		{"status, .NET's yellow page: its title", xmlAnswer(locations), answer(500, "text/html; charset=utf-8", "<!DOCTYPE html>\r\n<html>\r\n    <head>\r\n        <title>Runtime Error</title>\r\n    </head>\r\n    <body bgcolor=\"white\">\r\n            <span><H1>Server Error in '/' Application.<hr width=100% size=1 color=silver></H1>\r\n</body></html>"), false,
+			[]func(*testing.T, *comparison){hasDiffs(`status: recorded 200, live 500 "Runtime Error"`)}},
 		{"content type", xmlAnswer(locations), answer(200, "text/xml; charset=utf-8", xmlAnswer(locations).Body), false,
 			[]func(*testing.T, *comparison){hasDiffs(`content type: recorded "application/soap+xml; charset=utf-8", live "text/xml; charset=utf-8"`)}},
 		{"result renamed", xmlAnswer(locations), answer(200, "application/soap+xml; charset=utf-8", strings.ReplaceAll(xmlAnswer(locations).Body, "OpResult>", "OpReturn>")), false,
@@ -156,6 +160,26 @@ func TestCompareAnswers(t *testing.T) {
 		})
 	}
 }
+
+// monoErrorPage is the start of the page Mono's ASP.NET answers a path it
+// does not serve with: XHTML by its declarations, but not well-formed XML.
+const monoErrorPage = `<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">
+<html xmlns="http://www.w3.org/1999/xhtml">
+<head>
+<script type="text/javascript">
+	window.onload = function () {
+		if (!hideElementsById || hideElementsById.length < 1)
+			return;
+	}
+</script>
+<title>Error 404</title>
+</head>
+<body>
+<h1>Server Error in '/' Application</h1>
+<h2 class="exceptionMessage">The resource cannot be found.</h2>
+</body>
+</html>`
 
 // dataSet is a DataSet result: its inline schema with a column of type
 // typ, and one row holding value.
