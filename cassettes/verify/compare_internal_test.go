@@ -139,6 +139,14 @@ func TestCompareAnswers(t *testing.T) {
 		{"WSDL: host of the address ignored", answer(200, "text/xml; charset=utf-8", wsdl("http://a.example/service/service.asmx", "s:int")),
 			answer(200, "text/xml; charset=utf-8", wsdl("https://b.example:8443/service/service.asmx", "s:int")), false,
 			[]func(*testing.T, *comparison){counts(0, 0)}},
+		{"WSDL: the base path of the address ignored (staging below /atm, production at the root)", answer(200, "text/xml; charset=utf-8", wsdl("https://staging.example/atm/service/service.asmx", "s:int")),
+			answer(200, "text/xml; charset=utf-8", wsdl("https://atm.example.org/service/service.asmx", "s:int")), false,
+			[]func(*testing.T, *comparison){counts(0, 0)}},
+		{"WSDL: another file in the address is structure", answer(200, "text/xml; charset=utf-8", wsdl("http://a.example/service/service.asmx", "s:int")),
+			answer(200, "text/xml; charset=utf-8", wsdl("http://a.example/service/other.asmx", "s:int")), false,
+			[]func(*testing.T, *comparison){counts(1, 0)}},
+		{"disco: the base path of its references ignored", answer(200, "text/xml; charset=utf-8", disco("https://staging.example/atm")), answer(200, "text/xml; charset=utf-8", disco("https://atm.example.org")), false,
+			[]func(*testing.T, *comparison){counts(0, 0)}},
 		{"WSDL: a type changed is structure", answer(200, "text/xml; charset=utf-8", wsdl("http://a.example/service/service.asmx", "s:int")),
 			answer(200, "text/xml; charset=utf-8", wsdl("http://a.example/service/service.asmx", "s:string")), true,
 			[]func(*testing.T, *comparison){hasDiffs(`/definitions/types/schema/element[@name='Op']/complexType/sequence/element[@name='intCityID']/@type: recorded "s:int", live "s:string"`)}},
@@ -189,6 +197,15 @@ func dataSet(typ, value string) string {
     <xs:element name="Province"><xs:complexType><xs:sequence><xs:element name="Abbrev" type="` + typ + `" minOccurs="0" /></xs:sequence></xs:complexType></xs:element>
   </xs:choice></xs:complexType></xs:element>
 </xs:schema><diffgr:diffgram xmlns:diffgr="urn:schemas-microsoft-com:xml-diffgram-v1"><NewDataSet xmlns=""><Province><Abbrev>` + value + `</Abbrev></Province></NewDataSet></diffgr:diffgram>`
+}
+
+// disco is a discovery document of the service at base.
+func disco(base string) string {
+	return `<?xml version="1.0" encoding="utf-8"?>
+<discovery xmlns="http://schemas.xmlsoap.org/disco/">
+  <contractRef ref="` + base + `/service/service.asmx?wsdl" docRef="` + base + `/service/service.asmx" xmlns="http://schemas.xmlsoap.org/disco/scl/" />
+  <soap address="` + base + `/service/service.asmx" xmlns:q1="urn:atm" binding="q1:SvcSoap" xmlns="http://schemas.xmlsoap.org/disco/soap/" />
+</discovery>`
 }
 
 func wsdl(location, typ string) string {
