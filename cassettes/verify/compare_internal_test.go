@@ -1,7 +1,9 @@
 package verify
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -283,4 +285,32 @@ func FuzzCompareAnswers(f *testing.F) {
 			t.Errorf("a body compared with itself differs: %q", self.diffs())
 		}
 	})
+}
+
+// TestLeftOutDifferences: the text and the JUnit report say how many
+// differences of each kind they do not show (a result keeps 50 structure
+// changes and --max-differences value differences).
+func TestLeftOutDifferences(t *testing.T) {
+	t.Parallel()
+	var ds []Difference
+	for i := range maxStructure {
+		ds = append(ds, Difference{Path: fmt.Sprintf("/a/b%d", i), Change: Added})
+	}
+	ds = append(ds, Difference{Path: "/a/v", Change: ValueChanged, Recorded: `"1"`, Live: `"2"`})
+	r := Result{File: "atm.yaml", Verdict: StructureDrifted, StructureCount: maxStructure + 60, ValueCount: 3, Differences: ds}
+	var text strings.Builder
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	var junit bytes.Buffer
+	if err := (&Report{Results: []Result{r}}).WriteJUnit(&junit); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"text": text.String(), "JUnit": junit.String()} {
+		for _, want := range []string{"… and 60 structure changes more", "… and 2 value differences more"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: want %q in %s", name, want, out)
+			}
+		}
+	}
 }
