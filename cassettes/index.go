@@ -227,7 +227,7 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 			if r.status != http.StatusOK {
 				r.kind = errorOf(r.binding, r.status, i.Response.Body).Kind
 			}
-			if c.Key == RejectedPlaceholder {
+			if recorded.RejectedCall(c, r.status) {
 				ix.rejected[c.Op.Name] = append(ix.rejected[c.Op.Name], r)
 				ix.stats.KeyRejections++
 				continue

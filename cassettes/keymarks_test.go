@@ -1,6 +1,7 @@
 package cassettes_test
 
 import (
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -458,4 +459,88 @@ func TestScrubKeepsKeyRejections(t *testing.T) {
 			t.Errorf("a rejected key over %s after scrubbing: got %d, want the recorded 500", b, status)
 		}
 	}
+}
+
+// TestEmptyKeyKeptAndRejected: an empty key is no secret: it is recorded
+// empty in every binding, and its error is a key rejection, marked by
+// the empty key itself. Replayed, a question recorded with the right key
+// and an empty one answers accepted keys the right answer every time, in
+// every binding (the empty key's fault is no second answer to them).
+func TestEmptyKeyKeptAndRejected(t *testing.T) {
+	t.Parallel()
+	up, _ := standIn(t) // accepts testKey only
+	path := filepath.Join(t.TempDir(), "empty.yaml")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	provinces := query{Op: asmx.OpReturnProvinces}
+	coords := query{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{"strPostalCode", ""}, {"dblLatitude", "1"}, {"dblLongitude", "2"}, {"bytRadius", "3"}}}
+	for _, s := range []struct {
+		b      asmx.Binding
+		q      query
+		key    string
+		status int
+	}{
+		{asmx.HTTPGet, provinces, testKey, 200}, {asmx.SOAP11, provinces, testKey, 200}, {asmx.JSON, coords, testKey, 200},
+		{asmx.HTTPGet, provinces, "", 500}, {asmx.HTTPPost, provinces, "", 500}, {asmx.JSON, coords, "", 500},
+	} {
+		if status, body := do(t, rec.Client(), request(t, up.URL, s.b, s.q, s.key, false)); status != s.status {
+			t.Fatalf("%s over %s with key %q: status %d, want %d: %s", s.q, s.b, s.key, status, s.status, body)
+		}
+	}
+	// The key as an empty element, as a client that sends a null writes it.
+	for _, b := range []asmx.Binding{asmx.SOAP11, asmx.SOAP12} {
+		req := request(t, up.URL, b, provinces, "", false)
+		body := strings.Replace(mustReadBody(t, req), "<strAtmServiceKey></strAtmServiceKey>", "<strAtmServiceKey/>", 1)
+		req.Body, req.ContentLength = io.NopCloser(strings.NewReader(body)), int64(len(body))
+		if status, answer := do(t, rec.Client(), req); status != 500 {
+			t.Fatalf("%s with <strAtmServiceKey/>: status %d, want 500: %s", b, status, answer)
+		}
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := marks(t, path), []bool{false, false, false, true, true, true, true, true}; !equalBools(got, want) {
+		t.Errorf("marks %v, want %v", got, want)
+	}
+	raw := readFile(t, path)
+	if n := strings.Count(raw, cassettes.RejectedPlaceholder); n != 0 {
+		t.Errorf("the cassette holds %q %d times, want none: an empty key is recorded empty", cassettes.RejectedPlaceholder, n)
+	}
+	for _, empty := range []string{"strAtmServiceKey=&", "strAtmServiceKey=\n", "<strAtmServiceKey/>"} {
+		if !strings.Contains(raw, empty) {
+			t.Errorf("the cassette holds no %q: the empty key was not recorded empty", empty)
+		}
+	}
+	ix, err := cassettes.LoadIndex([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := ix.Stats(); st.KeyRejections != 5 || st.Answers != 3 {
+		t.Errorf("got %d key rejections and %d answers, want 5 and 3", st.KeyRejections, st.Answers)
+	}
+	h, err := mockserver.New(mockserver.WithReplay(ix, mockserver.MissFault), mockserver.WithKeys(testKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	for _, b := range []asmx.Binding{asmx.SOAP11, asmx.SOAP12, asmx.HTTPGet, asmx.HTTPPost} {
+		for n := range 3 {
+			if status, body := do(t, srv.Client(), request(t, srv.URL, b, provinces, testKey, false)); status != 200 {
+				t.Errorf("call %d over %s with the right key: status %d, want 200: %.300s", n+1, b, status, body)
+			}
+		}
+	}
+}
+
+// mustReadBody reads the body of a request written to be sent.
+func mustReadBody(t *testing.T, req *http.Request) string {
+	t.Helper()
+	b, err := io.ReadAll(req.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

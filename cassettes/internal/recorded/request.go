@@ -280,10 +280,17 @@ func Plural(n int, what string) string {
 }
 
 // KeyRejected reports whether i is a recorded key rejection: a call of an
-// operation whose service key was recorded as RejectedPlaceholder.
+// operation whose service key was recorded as RejectedPlaceholder, or an
+// error answered to an empty key (recorded empty: it is no secret).
 func KeyRejected(i *cassette.Interaction) bool {
 	c, ok := CallOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body)
-	return ok && c.Key == RejectedPlaceholder
+	return ok && RejectedCall(c, i.Response.Code)
+}
+
+// RejectedCall reports whether call c answered with status is a recorded
+// key rejection (see KeyRejected).
+func RejectedCall(c *asmx.Call, status int) bool {
+	return c.Key == RejectedPlaceholder || (c.Key == "" && status != http.StatusOK)
 }
 
 // Identify describes the request of i as cassettes.Entry does: the
