@@ -544,3 +544,48 @@ func mustReadBody(t *testing.T, req *http.Request) string {
 	}
 	return string(b)
 }
+
+// TestReplayKeepsJSONErrorMark: ASP.NET's script handler marks its JSON
+// errors with the header jsonerror: true, by which clients and atmkit
+// conform tell them; a recorded one is replayed with it.
+func TestReplayKeepsJSONErrorMark(t *testing.T) {
+	t.Parallel()
+	h, err := mockserver.New(mockserver.WithKeys(testKey), mockserver.WithJSONErrors(mockserver.JSONErrorsAjax))
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := httptest.NewServer(h)
+	defer up.Close()
+	path := filepath.Join(t.TempDir(), "ajax.yaml")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	coords := query{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{"strPostalCode", ""}, {"dblLatitude", "1"}, {"dblLongitude", "2"}, {"bytRadius", "3"}}}
+	for _, key := range []string{testKey, "wrong-key-1"} {
+		do(t, rec.Client(), request(t, up.URL, asmx.JSON, coords, key, false))
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := cassettes.LoadIndex([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay, err := mockserver.New(mockserver.WithReplay(ix, mockserver.MissFault), mockserver.WithKeys(testKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(replay)
+	defer srv.Close()
+	resp, err := srv.Client().Do(request(t, srv.URL, asmx.JSON, coords, "another-wrong-key", false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := mustRead(t, resp)
+	resp.Body.Close()
+	if resp.StatusCode != 500 || resp.Header.Get("jsonerror") != "true" || resp.Header.Get("Content-Type") != asmx.ContentTypeJSONError {
+		t.Errorf("the recorded JSON key rejection: got %d, Content-Type %q, jsonerror %q: %.200s; want 500, %q, true",
+			resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("jsonerror"), body, asmx.ContentTypeJSONError)
+	}
+}
