@@ -589,3 +589,59 @@ func TestReplayKeepsJSONErrorMark(t *testing.T) {
 			resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("jsonerror"), body, asmx.ContentTypeJSONError)
 	}
 }
+
+// TestReplayRequestsToldApartByHeaders: requests the server reads as no
+// call are matched as sent, and ASMX answers the same body differently by
+// its Content-Type and SOAPAction (a SOAP 1.1 envelope sent as SOAP 1.2 is
+// 415, an empty or unknown SOAPAction a fault): each gets its own
+// recording, whatever order they come in.
+func TestReplayRequestsToldApartByHeaders(t *testing.T) {
+	t.Parallel()
+	up, _ := standIn(t)
+	body := `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><ReturnProvinces xmlns="` +
+		asmx.DefaultNamespace + `"><strAtmServiceKey>` + testKey + `</strAtmServiceKey></ReturnProvinces></soap:Body></soap:Envelope>`
+	send := func(c *http.Client, base, ct, action string) (int, string) {
+		req, err := http.NewRequest(http.MethodPost, base+asmx.ServicePath, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", ct)
+		if action != "-" {
+			req.Header.Set("SOAPAction", action)
+		}
+		return do(t, c, req)
+	}
+	variants := []struct{ ct, action string }{
+		{asmx.ContentTypeSOAP12, "-"}, {asmx.ContentTypeXML, `""`}, {asmx.ContentTypeXML, `"urn:no-such-action"`},
+	}
+	path := filepath.Join(t.TempDir(), "raw.yaml")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int]int{}
+	for k, v := range variants {
+		want[k], _ = send(rec.Client(), up.URL, v.ct, v.action)
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if want[0] != 415 || want[1] != 500 || want[2] != 500 {
+		t.Fatalf("recorded statuses %v, want 415, 500, 500", want)
+	}
+	ix, err := cassettes.LoadIndex([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := mockserver.New(mockserver.WithReplay(ix, mockserver.MissFault), mockserver.WithKeys(testKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	for _, k := range []int{2, 1, 0, 0, 1} {
+		if status, answer := send(srv.Client(), srv.URL, variants[k].ct, variants[k].action); status != want[k] {
+			t.Errorf("Content-Type %s, SOAPAction %s: status %d, want %d as recorded: %.200s", variants[k].ct, variants[k].action, status, want[k], answer)
+		}
+	}
+}
