@@ -105,11 +105,18 @@ type rendition struct {
 	source      string // the file's name#id, for the journal (ReplayAnswer.Source)
 	canonical   string // the question (asmx.Call.Canonical)
 	kind        string // a recorded error's kind, for the journal
+	jsonError   bool   // recorded with jsonerror: true (ASP.NET's script handler)
+}
+
+// jsonErrorMarked reports whether the answer of i carries ASP.NET's
+// script handler's mark of a JSON error, the header jsonerror: true.
+func jsonErrorMarked(i *cassette.Interaction) bool {
+	return strings.EqualFold(strings.TrimSpace(recorded.HeaderValue(i.Response.Headers, "jsonerror")), "true")
 }
 
 // answer is r as the server writes it, unchanged.
 func (r *rendition) answer() mockserver.ReplayAnswer {
-	return mockserver.ReplayAnswer{Status: r.status, ContentType: r.contentType, Body: r.body, Kind: r.kind, Source: r.source}
+	return mockserver.ReplayAnswer{Status: r.status, ContentType: r.contentType, Body: r.body, Kind: r.kind, Source: r.source, JSONError: r.jsonError}
 }
 
 // count is how many answers e holds in its most-recorded binding: the
@@ -226,8 +233,9 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 				contentType: recorded.HeaderValue(i.Response.Headers, "Content-Type"), where: where, source: source, canonical: c.Canonical()}
 			if r.status != http.StatusOK {
 				r.kind = errorOf(r.binding, r.status, i.Response.Body).Kind
+				r.jsonError = jsonErrorMarked(i)
 			}
-			if c.Key == RejectedPlaceholder {
+			if recorded.RejectedCall(c, r.status) {
 				ix.rejected[c.Op.Name] = append(ix.rejected[c.Op.Name], r)
 				ix.stats.KeyRejections++
 				continue
@@ -323,6 +331,7 @@ func (ix *Index) addRaw(i *cassette.Interaction, where, source string) {
 	r := &rendition{status: i.Response.Code, body: []byte(i.Response.Body), where: where, source: source, contentType: ct}
 	if r.status != http.StatusOK {
 		r.kind = errorOf(b, r.status, i.Response.Body).Kind
+		r.jsonError = jsonErrorMarked(i)
 	}
 	e := ix.raw[k]
 	if e == nil {

@@ -1,6 +1,7 @@
 package cassettes_test
 
 import (
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -456,6 +457,191 @@ func TestScrubKeepsKeyRejections(t *testing.T) {
 		}
 		if status, _ := do(t, srv.Client(), request(t, srv.URL, b, provinces, "bad", false)); status != 500 {
 			t.Errorf("a rejected key over %s after scrubbing: got %d, want the recorded 500", b, status)
+		}
+	}
+}
+
+// TestEmptyKeyKeptAndRejected: an empty key is no secret: it is recorded
+// empty in every binding, and its error is a key rejection, marked by
+// the empty key itself. Replayed, a question recorded with the right key
+// and an empty one answers accepted keys the right answer every time, in
+// every binding (the empty key's fault is no second answer to them).
+func TestEmptyKeyKeptAndRejected(t *testing.T) {
+	t.Parallel()
+	up, _ := standIn(t) // accepts testKey only
+	path := filepath.Join(t.TempDir(), "empty.yaml")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	provinces := query{Op: asmx.OpReturnProvinces}
+	coords := query{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{"strPostalCode", ""}, {"dblLatitude", "1"}, {"dblLongitude", "2"}, {"bytRadius", "3"}}}
+	for _, s := range []struct {
+		b      asmx.Binding
+		q      query
+		key    string
+		status int
+	}{
+		{asmx.HTTPGet, provinces, testKey, 200}, {asmx.SOAP11, provinces, testKey, 200}, {asmx.JSON, coords, testKey, 200},
+		{asmx.HTTPGet, provinces, "", 500}, {asmx.HTTPPost, provinces, "", 500}, {asmx.JSON, coords, "", 500},
+	} {
+		if status, body := do(t, rec.Client(), request(t, up.URL, s.b, s.q, s.key, false)); status != s.status {
+			t.Fatalf("%s over %s with key %q: status %d, want %d: %s", s.q, s.b, s.key, status, s.status, body)
+		}
+	}
+	// The key as an empty element, as a client that sends a null writes it.
+	for _, b := range []asmx.Binding{asmx.SOAP11, asmx.SOAP12} {
+		req := request(t, up.URL, b, provinces, "", false)
+		body := strings.Replace(mustReadBody(t, req), "<strAtmServiceKey></strAtmServiceKey>", "<strAtmServiceKey/>", 1)
+		req.Body, req.ContentLength = io.NopCloser(strings.NewReader(body)), int64(len(body))
+		if status, answer := do(t, rec.Client(), req); status != 500 {
+			t.Fatalf("%s with <strAtmServiceKey/>: status %d, want 500: %s", b, status, answer)
+		}
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := marks(t, path), []bool{false, false, false, true, true, true, true, true}; !equalBools(got, want) {
+		t.Errorf("marks %v, want %v", got, want)
+	}
+	raw := readFile(t, path)
+	if n := strings.Count(raw, cassettes.RejectedPlaceholder); n != 0 {
+		t.Errorf("the cassette holds %q %d times, want none: an empty key is recorded empty", cassettes.RejectedPlaceholder, n)
+	}
+	for _, empty := range []string{"strAtmServiceKey=&", "strAtmServiceKey=\n", "<strAtmServiceKey/>"} {
+		if !strings.Contains(raw, empty) {
+			t.Errorf("the cassette holds no %q: the empty key was not recorded empty", empty)
+		}
+	}
+	ix, err := cassettes.LoadIndex([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := ix.Stats(); st.KeyRejections != 5 || st.Answers != 3 {
+		t.Errorf("got %d key rejections and %d answers, want 5 and 3", st.KeyRejections, st.Answers)
+	}
+	h, err := mockserver.New(mockserver.WithReplay(ix, mockserver.MissFault), mockserver.WithKeys(testKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	for _, b := range []asmx.Binding{asmx.SOAP11, asmx.SOAP12, asmx.HTTPGet, asmx.HTTPPost} {
+		for n := range 3 {
+			if status, body := do(t, srv.Client(), request(t, srv.URL, b, provinces, testKey, false)); status != 200 {
+				t.Errorf("call %d over %s with the right key: status %d, want 200: %.300s", n+1, b, status, body)
+			}
+		}
+	}
+}
+
+// mustReadBody reads the body of a request written to be sent.
+func mustReadBody(t *testing.T, req *http.Request) string {
+	t.Helper()
+	b, err := io.ReadAll(req.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestReplayKeepsJSONErrorMark: ASP.NET's script handler marks its JSON
+// errors with the header jsonerror: true, by which clients and atmkit
+// conform tell them; a recorded one is replayed with it.
+func TestReplayKeepsJSONErrorMark(t *testing.T) {
+	t.Parallel()
+	h, err := mockserver.New(mockserver.WithKeys(testKey), mockserver.WithJSONErrors(mockserver.JSONErrorsAjax))
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := httptest.NewServer(h)
+	defer up.Close()
+	path := filepath.Join(t.TempDir(), "ajax.yaml")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	coords := query{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{"strPostalCode", ""}, {"dblLatitude", "1"}, {"dblLongitude", "2"}, {"bytRadius", "3"}}}
+	for _, key := range []string{testKey, "wrong-key-1"} {
+		do(t, rec.Client(), request(t, up.URL, asmx.JSON, coords, key, false))
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := cassettes.LoadIndex([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay, err := mockserver.New(mockserver.WithReplay(ix, mockserver.MissFault), mockserver.WithKeys(testKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(replay)
+	defer srv.Close()
+	resp, err := srv.Client().Do(request(t, srv.URL, asmx.JSON, coords, "another-wrong-key", false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := mustRead(t, resp)
+	resp.Body.Close()
+	if resp.StatusCode != 500 || resp.Header.Get("jsonerror") != "true" || resp.Header.Get("Content-Type") != asmx.ContentTypeJSONError {
+		t.Errorf("the recorded JSON key rejection: got %d, Content-Type %q, jsonerror %q: %.200s; want 500, %q, true",
+			resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("jsonerror"), body, asmx.ContentTypeJSONError)
+	}
+}
+
+// TestReplayRequestsToldApartByHeaders: requests the server reads as no
+// call are matched as sent, and ASMX answers the same body differently by
+// its Content-Type and SOAPAction (a SOAP 1.1 envelope sent as SOAP 1.2 is
+// 415, an empty or unknown SOAPAction a fault): each gets its own
+// recording, whatever order they come in.
+func TestReplayRequestsToldApartByHeaders(t *testing.T) {
+	t.Parallel()
+	up, _ := standIn(t)
+	body := `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><ReturnProvinces xmlns="` +
+		asmx.DefaultNamespace + `"><strAtmServiceKey>` + testKey + `</strAtmServiceKey></ReturnProvinces></soap:Body></soap:Envelope>`
+	send := func(c *http.Client, base, ct, action string) (int, string) {
+		req, err := http.NewRequest(http.MethodPost, base+asmx.ServicePath, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", ct)
+		if action != "-" {
+			req.Header.Set("SOAPAction", action)
+		}
+		return do(t, c, req)
+	}
+	variants := []struct{ ct, action string }{
+		{asmx.ContentTypeSOAP12, "-"}, {asmx.ContentTypeXML, `""`}, {asmx.ContentTypeXML, `"urn:no-such-action"`},
+	}
+	path := filepath.Join(t.TempDir(), "raw.yaml")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int]int{}
+	for k, v := range variants {
+		want[k], _ = send(rec.Client(), up.URL, v.ct, v.action)
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if want[0] != 415 || want[1] != 500 || want[2] != 500 {
+		t.Fatalf("recorded statuses %v, want 415, 500, 500", want)
+	}
+	ix, err := cassettes.LoadIndex([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := mockserver.New(mockserver.WithReplay(ix, mockserver.MissFault), mockserver.WithKeys(testKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	for _, k := range []int{2, 1, 0, 0, 1} {
+		if status, answer := send(srv.Client(), srv.URL, variants[k].ct, variants[k].action); status != want[k] {
+			t.Errorf("Content-Type %s, SOAPAction %s: status %d, want %d as recorded: %.200s", variants[k].ct, variants[k].action, status, want[k], answer)
 		}
 	}
 }

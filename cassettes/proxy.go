@@ -27,6 +27,17 @@ func NewProxy(upstream *url.URL, rt http.RoundTripper, logger *slog.Logger) http
 	rp := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(upstream)
+			// The query goes as the caller sent it: net/http drops the
+			// pairs of a query that does not parse (a bad escape, a
+			// semicolon, which ASP.NET reads as part of a value), the
+			// key's included. The recorder forwards such a request
+			// without recording it.
+			pr.Out.URL.RawQuery = upstream.RawQuery
+			if q := pr.In.URL.RawQuery; q != "" && upstream.RawQuery != "" {
+				pr.Out.URL.RawQuery += "&" + q
+			} else {
+				pr.Out.URL.RawQuery += q
+			}
 			pr.Out.Header.Del("Accept-Encoding")
 		},
 		Transport: rt,

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -38,5 +39,54 @@ func TestProxyErrorDoesNotLogTheKey(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "proxy") {
 		t.Errorf("log: got %q, want a proxy error line", logs.String())
+	}
+}
+
+// TestProxyForwardsAnUnparsableQueryAsSent: a query that does not parse (a
+// bad escape, a semicolon, which ASP.NET reads as part of a value) reaches
+// the upstream as the caller sent it, not cleaned by net/http's reverse
+// proxy (which drops such pairs, the key's included), and is not recorded,
+// with a warning.
+func TestProxyForwardsAnUnparsableQueryAsSent(t *testing.T) {
+	t.Parallel()
+	got := make(chan string, 1)
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got <- r.URL.RawQuery
+		_, _ = io.WriteString(w, "<ok/>")
+	}))
+	defer upstream.Close()
+	up, _ := url.Parse(upstream.URL)
+	var logs bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&logs, nil))
+	for _, query := range []string{"strAtmServiceKey=s3cr3t-key-123&x=%zz", "x=1;y=2&strAtmServiceKey=s3cr3t-key-123", "strAtmServiceKey=s3cr3t-key-123;x=1"} {
+		path := filepath.Join(t.TempDir(), "atm.yaml")
+		rec, err := New(path, WithMode(ModeRecordAll), WithTransport(http.DefaultTransport), WithLogger(logger), WithSaveInterval(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		proxy := httptest.NewServer(NewProxy(up, rec, logger))
+		resp, err := http.Get(proxy.URL + "/service/service.asmx/ReturnProvinces?" + query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		proxy.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("%s: status %d, want 200", query, resp.StatusCode)
+		}
+		if sent := <-got; sent != query {
+			t.Errorf("the upstream got the query %q, want %q as the caller sent it", sent, query)
+		}
+		if n := rec.Len(); n != 0 {
+			t.Errorf("%s: %d interactions recorded, want none (go-vcr cannot record it)", query, n)
+		}
+		_ = rec.Stop()
+	}
+	if n := strings.Count(logs.String(), "forwarded without recording"); n != 3 {
+		t.Errorf("log: got %d warnings, want 3: %q", n, logs.String())
+	}
+	if strings.Contains(logs.String(), "s3cr3t-key-123") {
+		t.Errorf("the log holds the key: %q", logs.String())
 	}
 }

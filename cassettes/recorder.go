@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -56,7 +57,8 @@ type Recorder struct {
 }
 
 // New returns a Recorder for the cassette at path (".yaml" is appended when
-// missing). In a mode that replays, the cassette is read now; its errors are
+// missing; a path ending in a separator names a directory, an error). In a
+// mode that replays, the cassette is read now; its errors are
 // ErrCassetteNotFound, ErrInvalidCassette or ErrUnsupportedFormat, wrapped
 // with the path.
 func New(path string, opts ...Option) (*Recorder, error) {
@@ -69,6 +71,9 @@ func New(path string, opts ...Option) (*Recorder, error) {
 	}
 	if cfg.saveInterval < 0 {
 		return nil, fmt.Errorf("cassette %s: save interval %s is negative", path, cfg.saveInterval)
+	}
+	if strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(filepath.Separator)) {
+		return nil, fmt.Errorf("cassette %s: names a directory; a cassette is a file, e.g. %s", path, filepath.Join(path, "atm.yaml"))
 	}
 	if cfg.transport == nil {
 		cfg.transport = http.DefaultTransport

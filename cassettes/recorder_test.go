@@ -178,6 +178,11 @@ func TestErrors(t *testing.T) {
 	if _, err := cassettes.ParseMode("sometimes"); !errors.Is(err, cassettes.ErrInvalidMode) {
 		t.Errorf("ParseMode: got %v", err)
 	}
+	// A directory is no cassette: it would record into a hidden DIR/.yaml
+	// that no directory replay reads.
+	if _, err := cassettes.New(dir+string(filepath.Separator), cassettes.WithMode(cassettes.ModeRecordAll)); err == nil || !strings.Contains(err.Error(), "names a directory") {
+		t.Errorf("a directory: got %v, want an error saying it names a directory", err)
+	}
 }
 
 // TestRecordNewEpisodes: ModeRecordNew replays what it has and appends the rest.

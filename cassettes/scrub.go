@@ -17,7 +17,9 @@ const Placeholder = recorded.Placeholder
 // KeyRejected). Like Placeholder, it tells nothing of the key. A Recorder
 // marks an error answer (status other than 200) to a call whose key has had
 // no 200 answer in the recording while another key has, and keeps the
-// marks up to date as the recording goes on.
+// marks up to date as the recording goes on. An empty key is no secret and
+// is recorded empty: an error answered to it is a key rejection marked by
+// the empty key itself.
 const RejectedPlaceholder = recorded.RejectedPlaceholder
 
 // Scrub replaces the service key and the credential headers of one

@@ -214,15 +214,23 @@ func readAll(req *http.Request) ([]byte, error) {
 
 func TestKeyRejected(t *testing.T) {
 	t.Parallel()
-	get := func(key string) *cassette.Interaction {
+	get := func(key string, status int) *cassette.Interaction {
 		i := &cassette.Interaction{}
 		i.Request.Method = "GET"
 		i.Request.URL = "http://h/service/service.asmx/ReturnProvinces?strAtmServiceKey=" + key
+		i.Response.Code = status
 		return i
 	}
-	for key, want := range map[string]bool{cassettes.RejectedPlaceholder: true, cassettes.Placeholder: false, "": false} {
-		if got := cassettes.KeyRejected(get(key)); got != want {
-			t.Errorf("KeyRejected(key %q): got %v, want %v", key, got, want)
+	// An empty key is recorded empty (no secret), so its error is a key
+	// rejection without the mark; its 200 (a deployment with no key
+	// check) is an answer.
+	for _, c := range []struct {
+		key    string
+		status int
+		want   bool
+	}{{cassettes.RejectedPlaceholder, 500, true}, {cassettes.Placeholder, 500, false}, {"", 500, true}, {"", 200, false}} {
+		if got := cassettes.KeyRejected(get(c.key, c.status)); got != c.want {
+			t.Errorf("KeyRejected(key %q, status %d): got %v, want %v", c.key, c.status, got, c.want)
 		}
 	}
 }

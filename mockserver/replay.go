@@ -40,6 +40,10 @@ type ReplayAnswer struct {
 	// Body: a recorded error re-served in another binding, or the reason a
 	// recorded answer cannot be served in this one.
 	Error *asmx.Error
+	// JSONError is set for a recorded answer that carried the header
+	// jsonerror: true, ASP.NET's script handler's mark of its JSON errors,
+	// by which clients tell them: it is written again.
+	JSONError bool
 }
 
 // SourceFixtures is JournalEntry.Source of a call a replaying server did
@@ -233,6 +237,9 @@ func writeReplayed(w http.ResponseWriter, ex *exchange, ans ReplayAnswer) {
 		h["Content-Type"] = nil // recorded without one: not sniffed either
 	default:
 		h["Content-Type"] = []string{ans.ContentType}
+	}
+	if ans.JSONError {
+		h.Set("jsonerror", "true")
 	}
 	h["Content-Length"] = []string{strconv.Itoa(len(ans.Body))}
 	ex.note = ans.Kind

@@ -1,7 +1,9 @@
 package verify
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -76,6 +78,10 @@ func TestCompareAnswers(t *testing.T) {
 			false, []func(*testing.T, *comparison){counts(0, 0)}},
 		{"status", xmlAnswer(locations), answer(500, "text/plain; charset=utf-8", "System.Exception: boom\n   at X.Y()"), false,
 			[]func(*testing.T, *comparison){hasDiffs(`status: recorded 200, live 500 "System.Exception: boom"`)}},
+		{"status, an ASP.NET error page that is not XML: its title", xmlAnswer(locations), answer(404, "text/html", monoErrorPage), false,
+			[]func(*testing.T, *comparison){hasDiffs(`status: recorded 200, live 404 "Error 404"`)}},
+		{"status, .NET's yellow page: its title", xmlAnswer(locations), answer(500, "text/html; charset=utf-8", "<!DOCTYPE html>\r\n<html>\r\n    <head>\r\n        <title>Runtime Error</title>\r\n    </head>\r\n    <body bgcolor=\"white\">\r\n            <span><H1>Server Error in '/' Application.<hr width=100% size=1 color=silver></H1>\r\n</body></html>"), false,
+			[]func(*testing.T, *comparison){hasDiffs(`status: recorded 200, live 500 "Runtime Error"`)}},
 		{"content type", xmlAnswer(locations), answer(200, "text/xml; charset=utf-8", xmlAnswer(locations).Body), false,
 			[]func(*testing.T, *comparison){hasDiffs(`content type: recorded "application/soap+xml; charset=utf-8", live "text/xml; charset=utf-8"`)}},
 		{"result renamed", xmlAnswer(locations), answer(200, "application/soap+xml; charset=utf-8", strings.ReplaceAll(xmlAnswer(locations).Body, "OpResult>", "OpReturn>")), false,
@@ -135,6 +141,14 @@ func TestCompareAnswers(t *testing.T) {
 		{"WSDL: host of the address ignored", answer(200, "text/xml; charset=utf-8", wsdl("http://a.example/service/service.asmx", "s:int")),
 			answer(200, "text/xml; charset=utf-8", wsdl("https://b.example:8443/service/service.asmx", "s:int")), false,
 			[]func(*testing.T, *comparison){counts(0, 0)}},
+		{"WSDL: the base path of the address ignored (staging below /atm, production at the root)", answer(200, "text/xml; charset=utf-8", wsdl("https://staging.example/atm/service/service.asmx", "s:int")),
+			answer(200, "text/xml; charset=utf-8", wsdl("https://atm.example.org/service/service.asmx", "s:int")), false,
+			[]func(*testing.T, *comparison){counts(0, 0)}},
+		{"WSDL: another file in the address is structure", answer(200, "text/xml; charset=utf-8", wsdl("http://a.example/service/service.asmx", "s:int")),
+			answer(200, "text/xml; charset=utf-8", wsdl("http://a.example/service/other.asmx", "s:int")), false,
+			[]func(*testing.T, *comparison){counts(1, 0)}},
+		{"disco: the base path of its references ignored", answer(200, "text/xml; charset=utf-8", disco("https://staging.example/atm")), answer(200, "text/xml; charset=utf-8", disco("https://atm.example.org")), false,
+			[]func(*testing.T, *comparison){counts(0, 0)}},
 		{"WSDL: a type changed is structure", answer(200, "text/xml; charset=utf-8", wsdl("http://a.example/service/service.asmx", "s:int")),
 			answer(200, "text/xml; charset=utf-8", wsdl("http://a.example/service/service.asmx", "s:string")), true,
 			[]func(*testing.T, *comparison){hasDiffs(`/definitions/types/schema/element[@name='Op']/complexType/sequence/element[@name='intCityID']/@type: recorded "s:int", live "s:string"`)}},
@@ -157,6 +171,26 @@ func TestCompareAnswers(t *testing.T) {
 	}
 }
 
+// monoErrorPage is the start of the page Mono's ASP.NET answers a path it
+// does not serve with: XHTML by its declarations, but not well-formed XML.
+const monoErrorPage = `<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">
+<html xmlns="http://www.w3.org/1999/xhtml">
+<head>
+<script type="text/javascript">
+	window.onload = function () {
+		if (!hideElementsById || hideElementsById.length < 1)
+			return;
+	}
+</script>
+<title>Error 404</title>
+</head>
+<body>
+<h1>Server Error in '/' Application</h1>
+<h2 class="exceptionMessage">The resource cannot be found.</h2>
+</body>
+</html>`
+
 // dataSet is a DataSet result: its inline schema with a column of type
 // typ, and one row holding value.
 func dataSet(typ, value string) string {
@@ -165,6 +199,15 @@ func dataSet(typ, value string) string {
     <xs:element name="Province"><xs:complexType><xs:sequence><xs:element name="Abbrev" type="` + typ + `" minOccurs="0" /></xs:sequence></xs:complexType></xs:element>
   </xs:choice></xs:complexType></xs:element>
 </xs:schema><diffgr:diffgram xmlns:diffgr="urn:schemas-microsoft-com:xml-diffgram-v1"><NewDataSet xmlns=""><Province><Abbrev>` + value + `</Abbrev></Province></NewDataSet></diffgr:diffgram>`
+}
+
+// disco is a discovery document of the service at base.
+func disco(base string) string {
+	return `<?xml version="1.0" encoding="utf-8"?>
+<discovery xmlns="http://schemas.xmlsoap.org/disco/">
+  <contractRef ref="` + base + `/service/service.asmx?wsdl" docRef="` + base + `/service/service.asmx" xmlns="http://schemas.xmlsoap.org/disco/scl/" />
+  <soap address="` + base + `/service/service.asmx" xmlns:q1="urn:atm" binding="q1:SvcSoap" xmlns="http://schemas.xmlsoap.org/disco/soap/" />
+</discovery>`
 }
 
 func wsdl(location, typ string) string {
@@ -242,4 +285,32 @@ func FuzzCompareAnswers(f *testing.F) {
 			t.Errorf("a body compared with itself differs: %q", self.diffs())
 		}
 	})
+}
+
+// TestLeftOutDifferences: the text and the JUnit report say how many
+// differences of each kind they do not show (a result keeps 50 structure
+// changes and --max-differences value differences).
+func TestLeftOutDifferences(t *testing.T) {
+	t.Parallel()
+	var ds []Difference
+	for i := range maxStructure {
+		ds = append(ds, Difference{Path: fmt.Sprintf("/a/b%d", i), Change: Added})
+	}
+	ds = append(ds, Difference{Path: "/a/v", Change: ValueChanged, Recorded: `"1"`, Live: `"2"`})
+	r := Result{File: "atm.yaml", Verdict: StructureDrifted, StructureCount: maxStructure + 60, ValueCount: 3, Differences: ds}
+	var text strings.Builder
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	var junit bytes.Buffer
+	if err := (&Report{Results: []Result{r}}).WriteJUnit(&junit); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"text": text.String(), "JUnit": junit.String()} {
+		for _, want := range []string{"… and 60 structure changes more", "… and 2 value differences more"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: want %q in %s", name, want, out)
+			}
+		}
+	}
 }

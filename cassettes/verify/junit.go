@@ -79,8 +79,8 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 				b.WriteString(d.String())
 				b.WriteByte('\n')
 			}
-			if n := res.ValueCount - countValues(res.Differences); n > 0 {
-				fmt.Fprintf(&b, "… and %s more\n", recorded.Plural(n, "value difference"))
+			for _, line := range leftOut(res) {
+				b.WriteString(line + "\n")
 			}
 			c.Failure = &junitProblem{Message: res.Summary(), Type: res.Verdict.String(), Text: b.String()}
 			s.Failures++

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -219,8 +221,8 @@ func rebase(base *url.URL, recorded string) (string, error) {
 }
 
 // answerText is a short description of an answer for messages: the fault
-// string of a SOAP fault, the first line of a text, the root of other XML;
-// made printable, as it quotes the deployment.
+// string of a SOAP fault, the title of an HTML page, the first line of a
+// text, the root of other XML; made printable, as it quotes the deployment.
 func answerText(r *cassette.Response) string { return printable.Text(describeAnswer(r)) }
 
 func describeAnswer(r *cassette.Response) string {
@@ -243,9 +245,19 @@ func describeAnswer(r *cassette.Response) string {
 			}
 			return "<" + doc.Root().Tag + ">"
 		}
+		// An HTML page that is not well-formed XML (ASP.NET's error pages:
+		// .NET's unquoted attributes, Mono's script): its title.
+		if m := htmlTitleRE.FindStringSubmatch(body); m != nil {
+			if title := strings.Join(strings.Fields(html.UnescapeString(m[1])), " "); title != "" {
+				return clip(recorded.Quote(title))
+			}
+		}
 	}
 	return clip(recorded.Quote(firstLine(body)))
 }
+
+// htmlTitleRE finds an HTML page's title, in any case.
+var htmlTitleRE = regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title\s*>`)
 
 func firstLine(s string) string {
 	s = strings.TrimSpace(s)

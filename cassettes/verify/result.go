@@ -156,6 +156,20 @@ func (r *Report) Summary() string {
 		r.Count(ValuesDrifted), r.Count(StructureDrifted), r.Duration.Round(time.Millisecond))
 }
 
+// leftOut are the lines that say how many differences of each kind r
+// does not show ("… and 2 value differences more").
+func leftOut(r Result) []string {
+	var lines []string
+	shownValues := countValues(r.Differences)
+	if n := r.StructureCount - (len(r.Differences) - shownValues); n > 0 {
+		lines = append(lines, fmt.Sprintf("… and %s more", recorded.Plural(n, "structure change")))
+	}
+	if n := r.ValueCount - shownValues; n > 0 {
+		lines = append(lines, fmt.Sprintf("… and %s more", recorded.Plural(n, "value difference")))
+	}
+	return lines
+}
+
 func countValues(ds []Difference) int {
 	n := 0
 	for _, d := range ds {

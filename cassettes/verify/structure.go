@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 )
 
@@ -292,8 +293,11 @@ func (t *treeCmp) structuralValue(a vattr) bool {
 }
 
 // sameAttrValue compares attribute values; in a WSDL or discovery
-// document an absolute URL (soap:address location) is compared by path
-// and query only, as it names the host the document was fetched from.
+// document an absolute URL (soap:address location, a reference) is
+// compared by its path from the service path on and its query only, as
+// its host and base path are where the document was fetched from (a
+// cassette recorded from staging below /atm verifies against production
+// at the root, as requests are sent).
 func (t *treeCmp) sameAttrValue(a, b string) bool {
 	if a == b {
 		return true
@@ -302,10 +306,22 @@ func (t *treeCmp) sameAttrValue(a, b string) bool {
 		ua, ea := url.Parse(a)
 		ub, eb := url.Parse(b)
 		if ea == nil && eb == nil && ua.Host != "" && ub.Host != "" {
-			return strings.EqualFold(ua.Path, ub.Path) && ua.RawQuery == ub.RawQuery
+			return strings.EqualFold(servicePart(ua.Path), servicePart(ub.Path)) && ua.RawQuery == ub.RawQuery
 		}
 	}
 	return false
+}
+
+// servicePart is the URL path u from the service path or the JSON path on
+// (ignoring case), or all of it when it names neither.
+func servicePart(u string) string {
+	lower := strings.ToLower(u)
+	for _, p := range []string{asmx.ServicePath, asmx.JSONPath} {
+		if k := strings.Index(lower, strings.ToLower(p)); k >= 0 {
+			return u[k:]
+		}
+	}
+	return u
 }
 
 func (t *treeCmp) childPath(path, key string) string {

@@ -4,21 +4,19 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 )
 
 // WriteText writes the result as atmkit cassette verify prints it: a line
-// "  #ID name: summary", each difference shown below it, how many value
-// differences were left out, and the note of a result that is not the same.
+// "  #ID name: summary", each difference shown below it, how many of each
+// kind were left out, and the note of a result that is not the same.
 func (r Result) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "  #%d %s: %s\n", r.ID, r.Name(), r.Summary())
 	for _, d := range r.Differences {
 		b.WriteString("      " + d.String() + "\n")
 	}
-	if more := r.ValueCount - countValues(r.Differences); more > 0 {
-		fmt.Fprintf(&b, "      … and %s more\n", recorded.Plural(more, "value difference"))
+	for _, line := range leftOut(r) {
+		b.WriteString("      " + line + "\n")
 	}
 	if r.Note != "" && r.Verdict != Same {
 		b.WriteString("      (" + r.Note + ")\n")

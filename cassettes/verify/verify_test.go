@@ -585,3 +585,33 @@ func TestVerifyNeedsKey(t *testing.T) {
 		t.Errorf("got %v, want ErrNoKey", err)
 	}
 }
+
+// TestVerifyEmptyKeySentEmpty: a call recorded with an empty key (an app's
+// test of a missing key) is sent with an empty key again, not with a
+// made-up one, so the deployment answers what it recorded.
+func TestVerifyEmptyKeySentEmpty(t *testing.T) {
+	t.Parallel()
+	up, _ := standIn(t)
+	path := filepath.Join(t.TempDir(), "empty.yaml")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	provinces := query{Op: asmx.OpReturnProvinces}
+	for _, s := range []struct {
+		b   asmx.Binding
+		key string
+	}{{asmx.HTTPGet, testKey}, {asmx.HTTPGet, ""}, {asmx.HTTPPost, ""}, {asmx.SOAP11, ""}} {
+		do(t, rec.Client(), request(t, up.URL, s.b, provinces, s.key))
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := run(t, path, up.URL, verify.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Drifted() || r.Count(verify.Same) != 4 {
+		t.Errorf("the empty key's answers drifted:\n%s", lines(r))
+	}
+}

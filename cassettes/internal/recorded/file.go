@@ -143,11 +143,16 @@ func Files(paths ...string) ([]string, error) {
 	for _, p := range paths {
 		given := p
 		st, err := os.Stat(p)
-		if err != nil && !strings.HasSuffix(p, ".yaml") {
+		// A path ending in a separator names a directory, never a file.
+		dir := strings.HasSuffix(p, "/") || strings.HasSuffix(p, string(filepath.Separator))
+		if err != nil && !dir && !strings.HasSuffix(p, ".yaml") {
 			p = FilePath(p)
 			st, err = os.Stat(p)
 		}
 		if errors.Is(err, fs.ErrNotExist) {
+			if dir {
+				return nil, fmt.Errorf("%w: no directory %s", ErrCassetteNotFound, p)
+			}
 			if given != p { // a directory was perhaps meant: name both
 				return nil, fmt.Errorf("%w: %s (no file or directory %s either)", ErrCassetteNotFound, p, given)
 			}

@@ -79,13 +79,15 @@ func TestReadFileNotACassette(t *testing.T) {
 
 // TestFilesMissing: a path that names nothing is ErrCassetteNotFound naming
 // what was looked for: the path given and, for one without .yaml, the
-// cassette file it may stand for (a directory may have been meant).
+// cassette file it may stand for (a directory may have been meant); a path
+// ending in a separator names a directory, and only that.
 func TestFilesMissing(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	for _, c := range []struct{ path, want string }{
 		{filepath.Join(dir, "cassettes"), filepath.Join(dir, "cassettes.yaml") + " (no file or directory " + filepath.Join(dir, "cassettes") + " either)"},
 		{filepath.Join(dir, "search.yaml"), filepath.Join(dir, "search.yaml")},
+		{filepath.Join(dir, "cassettes") + string(filepath.Separator), "no directory " + filepath.Join(dir, "cassettes") + string(filepath.Separator)},
 	} {
 		_, err := Files(c.path)
 		if !errors.Is(err, ErrCassetteNotFound) || err.Error() != "cassette not found: "+c.want {

@@ -214,7 +214,10 @@ func ScrubQuery(raw string) string {
 // RequestKey is the identity of a request for recording and for the
 // Recorder's matcher: the binding and the call's canonical form for calls
 // (key, whitespace, prefixes and parameter order ignored), otherwise the
-// method, path, scrubbed query and a digest of the scrubbed body.
+// method, path, scrubbed query, the media type of the Content-Type, the
+// SOAPAction (ASMX answers the same body by them: a SOAP 1.1 envelope sent
+// as SOAP 1.2 with 415, an empty or unknown action with a fault, none by
+// routing on the body) and a digest of the scrubbed body.
 func RequestKey(method, rawURL string, h http.Header, body string) string {
 	if c, ok := CallOf(method, rawURL, h, body); ok {
 		return c.Binding.String() + "|" + c.Canonical()
@@ -225,8 +228,16 @@ func RequestKey(method, rawURL string, h http.Header, body string) string {
 	if err == nil {
 		path, query = u.EscapedPath(), s.query(u.RawQuery)
 	}
-	sum := sha256.Sum256([]byte(s.body(body, HeaderValue(h, "Content-Type"))))
-	return "raw|" + method + " " + strings.ToLower(path) + "?" + query + "|" + hex.EncodeToString(sum[:8])
+	ct := HeaderValue(h, "Content-Type")
+	media, _, _ := strings.Cut(ct, ";")
+	action := "-" // none, which ASMX tells from an empty one
+	for k, vs := range h {
+		if strings.EqualFold(k, "SOAPAction") && len(vs) > 0 {
+			action = strconv.Quote(strings.TrimSpace(vs[0]))
+		}
+	}
+	sum := sha256.Sum256([]byte(s.body(body, ct)))
+	return "raw|" + method + " " + strings.ToLower(path) + "?" + query + "|" + strings.ToLower(strings.TrimSpace(media)) + "|" + action + "|" + hex.EncodeToString(sum[:8])
 }
 
 // RecordedKey is RequestKey of a recorded interaction.
@@ -280,10 +291,17 @@ func Plural(n int, what string) string {
 }
 
 // KeyRejected reports whether i is a recorded key rejection: a call of an
-// operation whose service key was recorded as RejectedPlaceholder.
+// operation whose service key was recorded as RejectedPlaceholder, or an
+// error answered to an empty key (recorded empty: it is no secret).
 func KeyRejected(i *cassette.Interaction) bool {
 	c, ok := CallOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body)
-	return ok && c.Key == RejectedPlaceholder
+	return ok && RejectedCall(c, i.Response.Code)
+}
+
+// RejectedCall reports whether call c answered with status is a recorded
+// key rejection (see KeyRejected).
+func RejectedCall(c *asmx.Call, status int) bool {
+	return c.Key == RejectedPlaceholder || (c.Key == "" && status != http.StatusOK)
 }
 
 // Identify describes the request of i as cassettes.Entry does: the

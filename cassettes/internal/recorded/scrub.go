@@ -264,7 +264,7 @@ func (s *scrubber) query(raw string) string {
 	changed := false
 	for j, p := range parts {
 		name, val, ok := strings.Cut(p, "=")
-		if !ok || !IsKeyName(name) {
+		if !ok || !IsKeyName(name) || val == "" { // an empty key is no secret: kept
 			continue
 		}
 		s.note(val)
@@ -310,6 +310,9 @@ func (s *scrubber) values(v url.Values) url.Values {
 func (s *scrubber) replace(vs []string, note bool) {
 	for j := range vs {
 		if note {
+			if vs[j] == "" { // an empty key is no secret: kept
+				continue
+			}
 			s.note(vs[j])
 		}
 		if !s.done(vs[j]) {
@@ -375,7 +378,7 @@ func (s *scrubber) body(b, contentType string) string {
 			if err := json.Unmarshal([]byte(`"`+sub[2]+`"`), &v); err == nil {
 				s.note(v)
 			}
-			if s.done(sub[2]) {
+			if sub[2] == "" || s.done(sub[2]) {
 				return m
 			}
 			s.n++
@@ -388,6 +391,9 @@ func (s *scrubber) body(b, contentType string) string {
 func (s *scrubber) xml(b string) string {
 	b = xmlKeyRE.ReplaceAllStringFunc(b, func(m string) string {
 		sub := xmlKeyRE.FindStringSubmatch(m)
+		if sub[2] == "" { // an empty key is no secret: kept
+			return m
+		}
 		s.noteXML(sub[2])
 		if s.done(sub[2]) {
 			return m
