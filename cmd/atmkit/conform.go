@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
@@ -148,7 +149,8 @@ func (m *Main) runConform(_ context.Context, args []string) error {
 		return &cli.ExitError{Code: exitUsage, Err: errors.New("conform: interrupted: the target was not checked whole (the specs that ran are above and in the reports)")}
 	}
 	if err != nil { // unreachable, no answer within --timeout, TLS, a refused key, a report not written
-		return &cli.ExitError{Code: exitUsage, Err: fmt.Errorf("conform: %w", err)}
+		// Not "conform: conformance: ...": the library names itself.
+		return &cli.ExitError{Code: exitUsage, Err: fmt.Errorf("conform: %s", strings.TrimPrefix(err.Error(), "conformance: "))}
 	}
 	if !passed { // the failures are printed above, grouped by cause
 		return cli.Exitf(exitFailure, "conform: the target does not conform (see the failures above)")

@@ -812,8 +812,8 @@ func TestConformLabelFilterSelectsNothing(t *testing.T) {
 	t.Parallel()
 	target := startMock(t, "secret-key-1", nil)
 	for filter, want := range map[string]string{
-		"soap111": `--label-filter "soap111" selects no spec, so nothing was checked (the labels: `,
-		"shape":   `--label-filter "shape" selects only specs labelled shape, which run only with --shape FILE`,
+		"soap111": `atmkit: conform: --label-filter "soap111" selects no spec, so nothing was checked (the labels: `,
+		"shape":   `atmkit: conform: --label-filter "shape" selects only specs labelled shape, which run only with --shape FILE`,
 	} {
 		code, out := runConformProcess(t, "--target", target, "--key", "secret-key-1", "--label-filter", filter, "--no-color")
 		if code != exitUsage || !strings.Contains(out, want) || !strings.Contains(out, "NOTHING CHECKED: -- 0 Passed") || strings.Contains(out, "SUCCESS!") {
