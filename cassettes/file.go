@@ -28,8 +28,8 @@ func WriteFile(path string, list []*cassette.Interaction) error {
 // path.yaml. A path that names nothing is ErrCassetteNotFound.
 func Files(paths ...string) ([]string, error) { return recorded.Files(paths...) }
 
-// ScrubFile scrubs a cassette made elsewhere (see Scrub; headers names more
-// headers to replace) and rewrites it atomically when anything was
+// ScrubFile scrubs a cassette made elsewhere (see ScrubList; headers names
+// more headers to replace) and rewrites it atomically when anything was
 // replaced. It returns the number of values replaced and of interactions
 // that held any.
 func ScrubFile(path string, headers ...string) (replaced, interactions int, err error) {
@@ -37,14 +37,33 @@ func ScrubFile(path string, headers ...string) (replaced, interactions int, err 
 	if err != nil {
 		return 0, 0, err
 	}
-	for _, i := range list {
-		if n := Scrub(i, headers...); n > 0 {
-			replaced += n
-			interactions++
-		}
-	}
+	replaced, interactions, _ = ScrubList(list, headers...)
 	if replaced == 0 {
 		return replaced, interactions, nil
 	}
 	return replaced, interactions, WriteFile(path, list)
+}
+
+// ScrubList scrubs the interactions of one cassette made elsewhere, as a
+// Recorder would have written them: Scrub on each (headers names more
+// headers to replace), and the key rejections marked by the Recorder's
+// rule (see RejectedPlaceholder), which needs the raw keys and so the
+// whole cassette before it is scrubbed. It returns the number of values
+// replaced, of interactions that held any, and of those marked as key
+// rejections. Interactions already scrubbed keep their marks.
+func ScrubList(list []*cassette.Interaction, headers ...string) (replaced, interactions, rejections int) {
+	marks := markRejections(list)
+	for j, i := range list {
+		n := Scrub(i, headers...)
+		if n == 0 {
+			continue
+		}
+		replaced += n
+		interactions++
+		if marks[j] {
+			recorded.MarkKey(i, RejectedPlaceholder)
+			rejections++
+		}
+	}
+	return replaced, interactions, rejections
 }

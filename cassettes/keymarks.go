@@ -145,3 +145,28 @@ func (k *keyMarks) marks() map[int]bool {
 	}
 	return changed
 }
+
+// markRejections returns, for each interaction of list (a cassette made
+// elsewhere, not yet scrubbed), whether it is a key rejection by the rule a
+// Recorder follows, applied to the whole cassette at once. Keys already
+// redacted and empty ones (an error answered to an empty key is marked by
+// the key itself) take no part.
+func markRejections(list []*cassette.Interaction) []bool {
+	k := newKeyMarks()
+	keys := make([]string, len(list))
+	for j, i := range list {
+		c, ok := recorded.CallOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body)
+		if !ok || c.Key == "" || recorded.IsPlaceholder(c.Key) {
+			continue
+		}
+		keys[j] = k.hash(i)
+		if i.Response.Code == http.StatusOK {
+			k.accepted(keys[j])
+		}
+	}
+	marks := make([]bool, len(list))
+	for j, i := range list {
+		marks[j] = keys[j] != "" && k.rejected(keys[j], i.Response.Code)
+	}
+	return marks
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/mockserver"
+	"gopkg.in/dnaeon/go-vcr.v3/recorder"
 )
 
 // marks returns, per interaction of the cassette at path, whether it is
@@ -642,6 +643,88 @@ func TestReplayRequestsToldApartByHeaders(t *testing.T) {
 	for _, k := range []int{2, 1, 0, 0, 1} {
 		if status, answer := send(srv.Client(), srv.URL, variants[k].ct, variants[k].action); status != want[k] {
 			t.Errorf("Content-Type %s, SOAPAction %s: status %d, want %d as recorded: %.200s", variants[k].ct, variants[k].action, status, want[k], answer)
+		}
+	}
+}
+
+// TestScrubFileMarksKeyRejections: a cassette recorded with go-vcr alone
+// (raw keys, a wrong key's faults beside the right key's answers) is
+// scrubbed with the key rejections marked by the Recorder's rule, so a
+// replay answers an accepted key the right answer every time, not the
+// answers in turn.
+func TestScrubFileMarksKeyRejections(t *testing.T) {
+	t.Parallel()
+	up, _ := standIn(t) // accepts testKey only
+	path := filepath.Join(t.TempDir(), "elsewhere.yaml")
+	r, err := recorder.NewWithOptions(&recorder.Options{CassetteName: strings.TrimSuffix(path, ".yaml"), Mode: recorder.ModeRecordOnly})
+	if err != nil {
+		t.Fatal(err)
+	}
+	provinces := query{Op: asmx.OpReturnProvinces}
+	city := query{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", "7"}}}
+	calls := []struct {
+		b   asmx.Binding
+		q   query
+		key string
+	}{
+		{asmx.HTTPGet, provinces, testKey},
+		{asmx.SOAP11, provinces, "wrong-key-1"},
+		{asmx.HTTPGet, provinces, "wrong-key-1"},
+		{asmx.SOAP11, provinces, testKey},
+		{asmx.HTTPGet, city, "wrong-key-2"}, // never asked with the right key
+		{asmx.HTTPGet, provinces, ""},       // an empty key: marked by itself
+	}
+	for _, c := range calls {
+		if status, body := do(t, r.GetDefaultClient(), request(t, up.URL, c.b, c.q, c.key, false)); (status == 200) != (c.key == testKey) {
+			t.Fatalf("%s over %s with key %q: status %d: %s", c.q, c.b, c.key, status, body)
+		}
+	}
+	if err := r.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(readFile(t, path), testKey) {
+		t.Fatal("go-vcr's cassette holds no raw key: nothing to scrub")
+	}
+
+	list, err := cassettes.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, inter, rej := cassettes.ScrubList(list); n < 6 || inter != 6 || rej != 3 {
+		t.Errorf("ScrubList: %d values in %d interactions, %d key rejections; want at least 6 in 6, 3", n, inter, rej)
+	}
+	if n, inter, err := cassettes.ScrubFile(path); err != nil || n < 6 || inter != 6 {
+		t.Fatalf("ScrubFile: %d values in %d interactions (%v), want at least 6 in 6", n, inter, err)
+	}
+	if got, want := marks(t, path), []bool{false, true, true, false, true, true}; !equalBools(got, want) {
+		t.Errorf("marks after scrubbing: %v, want %v", got, want)
+	}
+	raw := readFile(t, path)
+	for _, key := range []string{testKey, "wrong-key-1", "wrong-key-2"} {
+		if strings.Contains(raw, key) {
+			t.Errorf("the scrubbed cassette holds %q", key)
+		}
+	}
+
+	ix, err := cassettes.LoadIndex([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	h, err := mockserver.New(mockserver.WithReplay(ix, mockserver.MissFault), mockserver.WithKeys("the-only-key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	for _, b := range []asmx.Binding{asmx.HTTPGet, asmx.SOAP11} {
+		for k := range 3 {
+			if status, body := do(t, srv.Client(), request(t, srv.URL, b, provinces, "the-only-key", false)); status != 200 {
+				t.Errorf("an accepted key over %s, call %d: got %d, want 200 every time: %.200s", b, k+1, status, body)
+			}
+		}
+		if status, _ := do(t, srv.Client(), request(t, srv.URL, b, provinces, "bad", false)); status != 500 {
+			t.Errorf("a rejected key over %s: got %d, want the recorded 500", b, status)
 		}
 	}
 }

@@ -27,7 +27,9 @@ const RejectedPlaceholder = recorded.RejectedPlaceholder
 // replaced. headers names more headers to replace whole (any case), besides
 // those redact's rule finds by name (Authorization, Cookie, X-Api-Key...).
 // It is idempotent and is what every Recorder applies before an
-// interaction reaches the disk; use it in hooks of your own.
+// interaction reaches the disk; use it in hooks of your own. One
+// interaction alone cannot tell a key rejection (see RejectedPlaceholder):
+// ScrubList scrubs a whole cassette and marks them.
 func Scrub(i *cassette.Interaction, headers ...string) int {
 	return recorded.Scrub(i, Placeholder) + scrubHeaders(i, headers)
 }

@@ -46,18 +46,22 @@ func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
 	}
 	total := 0
 	for _, f := range files {
-		n, inter, err := scrubCount(f, *check, headers)
+		n, inter, rej, err := scrubCount(f, *check, headers)
 		if err != nil {
 			return fmt.Errorf("cassette scrub: %w", err)
 		}
 		total += n
+		marks := ""
+		if rej > 0 {
+			marks = fmt.Sprintf(" (%s among them, marked %s)", banner.Plural(rej, "key rejection"), cassettes.RejectedPlaceholder)
+		}
 		switch {
 		case n == 0:
 			fmt.Fprintf(m.Stdout, "%s: clean, unchanged\n", f)
 		case *check:
-			fmt.Fprintf(m.Stdout, "%s: %s to redact in %s\n", f, banner.Plural(n, "value"), banner.Plural(inter, "interaction"))
+			fmt.Fprintf(m.Stdout, "%s: %s to redact in %s%s\n", f, banner.Plural(n, "value"), banner.Plural(inter, "interaction"), marks)
 		default:
-			fmt.Fprintf(m.Stdout, "%s: replaced %s in %s with %s\n", f, banner.Plural(n, "value"), banner.Plural(inter, "interaction"), cassettes.Placeholder)
+			fmt.Fprintf(m.Stdout, "%s: replaced %s in %s with %s%s\n", f, banner.Plural(n, "value"), banner.Plural(inter, "interaction"), cassettes.Placeholder, marks)
 		}
 	}
 	if *check && total > 0 {
@@ -67,18 +71,18 @@ func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
 }
 
 // scrubCount scrubs the cassette at path as cassettes.ScrubFile does, or
-// with check only counts what it would replace, writing nothing.
-func scrubCount(path string, check bool, headers []string) (replaced, interactions int, err error) {
-	if !check {
-		return cassettes.ScrubFile(path, headers...)
-	}
+// with check only counts what it would replace, writing nothing; rejections
+// is how many interactions are marked as key rejections.
+func scrubCount(path string, check bool, headers []string) (replaced, interactions, rejections int, err error) {
 	list, err := cassettes.ReadFile(path)
-	for _, i := range list {
-		if n := cassettes.Scrub(i, headers...); n > 0 {
-			replaced, interactions = replaced+n, interactions+1
-		}
+	if err != nil {
+		return 0, 0, 0, err
 	}
-	return replaced, interactions, err
+	replaced, interactions, rejections = cassettes.ScrubList(list, headers...)
+	if !check && replaced > 0 {
+		err = cassettes.WriteFile(path, list)
+	}
+	return replaced, interactions, rejections, err
 }
 
 // cassetteFiles expands cassette command cmd's PATHs (cassettes.Files); none,

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/atmkit/atmkit/cassettes"
+	"gopkg.in/dnaeon/go-vcr.v3/recorder"
 )
 
 // goldenCassette copies cassettes/testdata/golden.yaml to a new file with
@@ -193,5 +194,45 @@ func TestCassetteScrubHeaderFlag(t *testing.T) {
 	}
 	if code, _, stderr := runAtmkit(map[string]string{"ATMKIT_SCRUB_HEADER": "X-Partner-Id"}, "cassette", "scrub", path); code != exitOK || strings.Contains(readText(t, path), "partner-secret-42") {
 		t.Errorf("scrub with ATMKIT_SCRUB_HEADER: exit %d (%s); the value must be gone", code, stderr)
+	}
+}
+
+// TestCassetteScrubMarksKeyRejections: a cassette go-vcr recorded alone,
+// a wrong key's fault beside the right key's answer, is scrubbed with the
+// fault marked as a key rejection, and scrub says so.
+func TestCassetteScrubMarksKeyRejections(t *testing.T) {
+	t.Parallel()
+	target := startMock(t, "right-key-1", nil)
+	path := filepath.Join(t.TempDir(), "elsewhere.yaml")
+	r, err := recorder.NewWithOptions(&recorder.Options{CassetteName: strings.TrimSuffix(path, ".yaml"), Mode: recorder.ModeRecordOnly})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"right-key-1", "wrong-key-22"} {
+		resp, err := r.GetDefaultClient().Get(target + "/service/service.asmx/ReturnProvinces?strAtmServiceKey=" + key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	if err := r.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	marks := " (1 key rejection among them, marked REDACTED-REJECTED)\n"
+	code, stdout, stderr := runAtmkit(nil, "cassette", "scrub", "--check", path)
+	if code != exitFailure || !strings.HasSuffix(stdout, " to redact in 2 interactions"+marks) {
+		t.Errorf("--check: exit %d, got %q, want exit 1 and the key rejection counted; stderr: %s", code, stdout, stderr)
+	}
+	code, stdout, stderr = runAtmkit(nil, "cassette", "scrub", path)
+	if code != exitOK || !strings.HasSuffix(stdout, " in 2 interactions with REDACTED"+marks) {
+		t.Errorf("scrub: exit %d, got %q, want the key rejection counted; stderr: %s", code, stdout, stderr)
+	}
+	code, stdout, _ = runAtmkit(nil, "cassette", "list", path)
+	if code != exitOK || strings.Count(stdout, "[key rejection]") != 1 {
+		t.Errorf("list after scrub: exit %d, want one key rejection:\n%s", code, stdout)
+	}
+	noLeak(t, "the scrubbed cassette", readText(t, path))
+	if text := readText(t, path); strings.Contains(text, "right-key-1") || strings.Contains(text, "wrong-key-22") {
+		t.Errorf("the scrubbed cassette holds a key:\n%s", text)
 	}
 }

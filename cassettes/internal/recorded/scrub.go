@@ -30,8 +30,11 @@ const RejectedPlaceholder = "REDACTED-REJECTED"
 // (only MarkKey turns one into another). The longest comes first.
 var placeholders = []string{RejectedPlaceholder, Placeholder}
 
-// isPlaceholder reports whether v is one of atmkit's placeholders
+// IsPlaceholder reports whether v is one of atmkit's placeholders
 // (Placeholder, RejectedPlaceholder): an already redacted value.
+func IsPlaceholder(v string) bool { return isPlaceholder(v) }
+
+// isPlaceholder is IsPlaceholder.
 func isPlaceholder(v string) bool {
 	for _, ph := range placeholders {
 		if v == ph {
