@@ -193,7 +193,8 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 			ix.stats.Empty = append(ix.stats.Empty, f)
 		}
 		var fp filePages
-		for _, i := range list {
+		var marks []bool // key rejections by a Recorder's rule, in a file with raw keys
+		for j, i := range list {
 			ix.stats.Interactions++
 			where := fmt.Sprintf("%s#%d", f, i.ID)
 			source := fmt.Sprintf("%s#%d", filepath.Base(f), i.ID)
@@ -235,7 +236,10 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 				r.kind = errorOf(r.binding, r.status, i.Response.Body).Kind
 				r.jsonError = jsonErrorMarked(i)
 			}
-			if recorded.RejectedCall(c, r.status) {
+			if marks == nil && c.Key != "" && !recorded.IsPlaceholder(c.Key) {
+				marks = markRejections(list) // not scrubbed: as ScrubList would mark it
+			}
+			if recorded.RejectedCall(c, r.status) || (marks != nil && marks[j]) {
 				ix.rejected[c.Op.Name] = append(ix.rejected[c.Op.Name], r)
 				ix.stats.KeyRejections++
 				continue
