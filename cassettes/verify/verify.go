@@ -36,6 +36,11 @@ var (
 	// answered 502, 503 or 504: a gateway's error or a server that cannot
 	// serve now, no answer of the service; the run stopped there.
 	ErrUnavailable = errors.New("the deployment is unavailable")
+	// ErrNotFound: the first call, recorded with another status, was
+	// answered 404: the deployment has no such path (an upstream URL
+	// without the service's base path, or with one too many), so no answer
+	// can be compared; the run stopped there.
+	ErrNotFound = errors.New("the deployment has no such path")
 )
 
 // DefaultTimeout bounds each request of Run unless
@@ -110,7 +115,7 @@ type job struct {
 // (ErrNoKey), the key refused (ErrKeyRefused), or a request that got no
 // answer (ErrNoAnswer; the run stops there and the interactions not sent
 // are NotChecked), the first call answered by a gateway's error
-// (ErrUnavailable), or a cassette that cannot be read. Drift is no error:
+// (ErrUnavailable) or 404 (ErrNotFound), or a cassette that cannot be read. Drift is no error:
 // see Report.Drifted.
 func Run(ctx context.Context, paths []string, opts Options) (*Report, error) {
 	base, err := url.Parse(opts.Upstream)
@@ -344,6 +349,15 @@ func (v *verifier) preflight(ctx context.Context, j job, results []Result) error
 	if code := live.Response.Code; unavailable(code) && j.i.Response.Code != code {
 		res.Verdict, res.Err = NotChecked, fmt.Errorf("%w: %s answered %d %s (recorded: %d), the error of a gateway or of a server that cannot serve now, not an answer of the service",
 			ErrUnavailable, res.Name(), code, answerText(&live.Response), j.i.Response.Code)
+		v.store(j.n, res, results)
+		return res.Err
+	}
+	// A path the deployment does not have: most likely the upstream URL
+	// leaves out the service's base path (or adds one); every call would
+	// drift alike.
+	if code := live.Response.Code; code == http.StatusNotFound && j.i.Response.Code != code {
+		res.Verdict, res.Err = NotChecked, fmt.Errorf("%w: %s answered 404 %s (recorded: %d) at %s; is the upstream the URL the service is at, its base path included?",
+			ErrNotFound, res.Name(), answerText(&live.Response), j.i.Response.Code, redact.URL(live.Request.URL))
 		v.store(j.n, res, results)
 		return res.Err
 	}

@@ -282,6 +282,8 @@ func TestVerifyCouldNotCheck(t *testing.T) {
 		{"refused key", up.URL, "Refused-Key-777", 10 * time.Second, verify.ErrKeyRefused, "as it answers a made-up key"},
 		{"closed port", closed, testKey, 10 * time.Second, verify.ErrNoAnswer, "connection refused at " + closed},
 		{"silent upstream", silent.URL, testKey, 200 * time.Millisecond, verify.ErrNoAnswer, "no answer from " + silent.URL + "/service/service.asmx within 200ms"},
+		{"a path the deployment does not have", up.URL + "/atm", testKey, 10 * time.Second, verify.ErrNotFound,
+			"answered 404 \"404 page not found\" (recorded: 200) at " + up.URL + "/atm/service/service.asmx; is the upstream the URL the service is at, its base path included?"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := run(t, path, tc.upstream, verify.Options{Key: tc.key, Timeout: tc.timeout, Concurrency: 4})

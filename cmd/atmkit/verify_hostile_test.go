@@ -64,6 +64,14 @@ func TestCassetteVerifyHostileUpstream(t *testing.T) {
 			says: []string{`could not check: the deployment is unavailable: soap11 ReturnProvinces() answered 502 "502 Bad Gateway" (recorded: 200), the error of a gateway`},
 		},
 		{
+			name: "a 404 to every call (a wrong base path)",
+			wrap: hostile(everyCall, func(w http.ResponseWriter, r *http.Request) {
+				http.NotFound(w, r)
+			}),
+			code: exitUsage,
+			says: []string{`could not check: the deployment has no such path: soap11 ReturnProvinces() answered 404 "404 page not found" (recorded: 200) at http://127.0.0.1:`, "is the upstream the URL the service is at, its base path included?"},
+		},
+		{
 			name:   "a gzip bomb",
 			wrap:   hostile(everyCall, serveGzipBomb),
 			args:   []string{"--timeout", "2m"}, // time to inflate it (over 20 s on a loaded machine)
