@@ -441,6 +441,15 @@ func TestScrubKeepsKeyRejections(t *testing.T) {
 	if raw := readFile(t, path); strings.Contains(raw, "0123456789") || strings.Count(raw, cassettes.RejectedPlaceholder) != strings.Count(readFile(t, recordedPath), cassettes.RejectedPlaceholder) {
 		t.Errorf("after scrubbing: the cookie survives or marks changed:\n%s", raw)
 	}
+	replayKeys(t, "after scrubbing", path, provinces, 1, asmx.SOAP11, asmx.SOAP12, asmx.HTTPGet, asmx.HTTPPost)
+}
+
+// replayKeys replays the cassette at path with one accepted key,
+// "the-only-key", and checks q in each binding: the accepted key gets 200
+// on each of its calls, a rejected key the recorded 500. It returns the
+// index's stats.
+func replayKeys(t *testing.T, name, path string, q query, calls int, bindings ...asmx.Binding) cassettes.IndexStats {
+	t.Helper()
 	ix, err := cassettes.LoadIndex([]string{path})
 	if err != nil {
 		t.Fatal(err)
@@ -452,14 +461,17 @@ func TestScrubKeepsKeyRejections(t *testing.T) {
 	}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
-	for _, b := range []asmx.Binding{asmx.SOAP11, asmx.SOAP12, asmx.HTTPGet, asmx.HTTPPost} {
-		if status, body := do(t, srv.Client(), request(t, srv.URL, b, provinces, "the-only-key", false)); status != 200 {
-			t.Errorf("an accepted key over %s after scrubbing: got %d, want 200: %.200s", b, status, body)
+	for _, b := range bindings {
+		for k := range calls {
+			if status, body := do(t, srv.Client(), request(t, srv.URL, b, q, "the-only-key", false)); status != 200 {
+				t.Errorf("%s: an accepted key over %s, call %d: got %d, want 200 every time: %.200s", name, b, k+1, status, body)
+			}
 		}
-		if status, _ := do(t, srv.Client(), request(t, srv.URL, b, provinces, "bad", false)); status != 500 {
-			t.Errorf("a rejected key over %s after scrubbing: got %d, want the recorded 500", b, status)
+		if status, _ := do(t, srv.Client(), request(t, srv.URL, b, q, "bad", false)); status != 500 {
+			t.Errorf("%s: a rejected key over %s: got %d, want the recorded 500", name, b, status)
 		}
 	}
+	return ix.Stats()
 }
 
 // TestEmptyKeyKeptAndRejected: an empty key is no secret: it is recorded
@@ -713,29 +725,8 @@ func TestScrubFileMarksKeyRejections(t *testing.T) {
 	// Replayed, scrubbed or not (the index marks a raw cassette as scrub
 	// would), an accepted key gets the right answer every time.
 	for name, p := range map[string]string{"scrubbed": path, "not scrubbed": raw} {
-		ix, err := cassettes.LoadIndex([]string{p})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ix.Close()
-		if st := ix.Stats(); st.KeyRejections != 4 {
+		if st := replayKeys(t, name, p, provinces, 3, asmx.HTTPGet, asmx.SOAP11); st.KeyRejections != 4 {
 			t.Errorf("%s: the index holds %d key rejections, want 4", name, st.KeyRejections)
-		}
-		h, err := mockserver.New(mockserver.WithReplay(ix, mockserver.MissFault), mockserver.WithKeys("the-only-key"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv := httptest.NewServer(h)
-		defer srv.Close()
-		for _, b := range []asmx.Binding{asmx.HTTPGet, asmx.SOAP11} {
-			for k := range 3 {
-				if status, body := do(t, srv.Client(), request(t, srv.URL, b, provinces, "the-only-key", false)); status != 200 {
-					t.Errorf("%s: an accepted key over %s, call %d: got %d, want 200 every time: %.200s", name, b, k+1, status, body)
-				}
-			}
-			if status, _ := do(t, srv.Client(), request(t, srv.URL, b, provinces, "bad", false)); status != 500 {
-				t.Errorf("%s: a rejected key over %s: got %d, want the recorded 500", name, b, status)
-			}
 		}
 	}
 }
