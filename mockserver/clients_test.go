@@ -109,8 +109,8 @@ func jaxwsTools() (wsimport, javac, java, rtJar, missing string) {
 }
 
 // buildJaxwsClient generates a JAX-WS client from the mock's WSDL with
-// wsimport (package atmservice) and compiles it with JaxwsClient.java into a
-// temporary directory, which it returns.
+// wsimport (package atmservice) and compiles it with JaxwsClient.java and
+// JaxwsFaultClient.java into a temporary directory, which it returns.
 func buildJaxwsClient(t *testing.T, wsimport, javac, rtJar string) string {
 	t.Helper()
 	srv := newRecordingServer(t)
@@ -136,7 +136,7 @@ func buildJaxwsClient(t *testing.T, wsimport, javac, rtJar string) string {
 	// non-standard binding, and ignores without it (as for any ASMX WSDL).
 	run(wsimport, "-quiet", "-extension", "-keep", "-Xnocompile", "-p", "atmservice",
 		"-s", src, "-d", src, srv.URL+"/service/service.asmx?WSDL")
-	srcs := []string{filepath.Join(clientsDir, "JaxwsClient.java")}
+	srcs := []string{filepath.Join(clientsDir, "JaxwsClient.java"), filepath.Join(clientsDir, "JaxwsFaultClient.java")}
 	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
 		if err == nil && strings.HasSuffix(p, ".java") {
 			srcs = append(srcs, p)
@@ -146,8 +146,8 @@ func buildJaxwsClient(t *testing.T, wsimport, javac, rtJar string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(srcs) < 3 {
-		t.Fatalf("wsimport generated %d Java files", len(srcs)-1)
+	if len(srcs) < 4 {
+		t.Fatalf("wsimport generated %d Java files", len(srcs)-2)
 	}
 	run(javac, append([]string{"-nowarn", "-encoding", "UTF-8", "-cp", rtJar, "-d", classes}, srcs...)...)
 	return classes

@@ -223,6 +223,15 @@ public class JaxwsClient {
                 b.append("null");
             } else if (v instanceof Boolean || v instanceof Number) {
                 b.append(v);
+            } else if (v instanceof List) {
+                b.append('[');
+                boolean first = true;
+                for (Object e : (List<?>) v) {
+                    if (!first) b.append(',');
+                    first = false;
+                    write(b, e);
+                }
+                b.append(']');
             } else if (v instanceof Map) {
                 b.append('{');
                 boolean first = true;
