@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -171,6 +172,36 @@ func BenchmarkHandler(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkHandlerLogged is BenchmarkHandler's default search with the
+// request log atmkit serve writes (a text line a call, to io.Discard here):
+// what the log line costs, its keys masked, beside BenchmarkHandler.
+func BenchmarkHandlerLogged(b *testing.B) {
+	ds, err := fixtures.Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := New(WithDataset(ds), WithNamespace(testNS), WithKeys("bench-key"),
+		WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bd := range []asmx.Binding{asmx.SOAP11, asmx.HTTPGet} {
+		b.Run("Coordinates/"+bd.String(), func(b *testing.B) {
+			br := newBenchRequest(bd, asmx.OpReturnAtmSearchByCoordinates)
+			w := &discardWriter{h: http.Header{}}
+			s.ServeHTTP(w, br.reset())
+			if w.status != 200 {
+				b.Fatalf("got status %d, want 200", w.status)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				w.reset()
+				s.ServeHTTP(w, br.reset())
+			}
+		})
 	}
 }
 

@@ -72,17 +72,24 @@ func (s *Server) heldCallOf(ex *exchange, op string, b asmx.Binding, f *Fault) H
 	return c
 }
 
-// maskedPath is ex's URL path with the keys masked as the journal masks
-// them: the configured ones, the call's own and a key the path itself
-// names (/service.asmx/Op&strAtmServiceKey=...).
+// maskedPath is ex's URL path with the keys masked (masked).
 func (s *Server) maskedPath(ex *exchange) string {
-	path := ex.req.URL.Path
-	keys := s.cfg.keys
+	return s.masked(ex.req.URL.Path, ex, ex.req.URL.Path)
+}
+
+// masked is text (a URL path, an error text) with the keys masked as the
+// journal masks them: the configured ones, the call's own and a key the
+// request's URL path names (a URL built with & for ?:
+// /service.asmx/Op&strAtmServiceKey=...). The configured keys' forms are
+// found once (keyMask), as the request log masks every call.
+func (s *Server) masked(text string, ex *exchange, path string) string {
+	var buf [4]string
+	more := buf[:0]
 	if ex.call != nil && ex.call.Key != "" {
-		keys = append(keys[:len(keys):len(keys)], ex.call.Key)
+		more = append(more, ex.call.Key)
 	}
 	if holdsKeyParam(path) {
-		keys = append(keys[:len(keys):len(keys)], redact.Values(path)...)
+		more = append(more, redact.Values(path)...)
 	}
-	return redact.Text(path, keys...)
+	return s.keyMask.Text(text, more...)
 }

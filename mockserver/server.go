@@ -26,6 +26,8 @@ type Server struct {
 	data *data
 	log  *slog.Logger
 
+	keyMask *redact.Masker // masks the configured keys in log lines (masked)
+
 	// fixed caches the whole response of the operations whose answer depends
 	// on nothing but the data set, per operation and binding, while
 	// fixedLeft lasts (writeFixed).
@@ -71,6 +73,7 @@ func New(opts ...Option) (*Server, error) {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{cfg: cfg, data: newData(ds), log: logger, fixed: map[fixedKey]*fixedAnswer{},
+		keyMask: redact.NewMasker(cfg.keys...),
 		journal: newJournal(cfg.journalSize, cfg.journalBodyMax, cfg.keys), faults: &faultSet{}}
 	s.journal.encode = s.firstBytes
 	s.fixedLeft.Store(fixedCacheBudget)
@@ -160,7 +163,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			if v == http.ErrAbortHandler {
 				panic(v)
 			}
-			s.log.Error("panic serving request", "method", r.Method, "path", redact.Text(r.URL.Path, s.cfg.keys...), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			s.log.Error("panic serving request", "method", r.Method, "path", s.keyMask.Text(r.URL.Path), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			if !sw.wrote {
 				s.writeError(sw, ex, ex.binding, asmx.NewServerError(ex.binding, fmt.Sprintf("internal error: %v", v)))
 			}
@@ -223,18 +226,7 @@ func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 	if !s.log.Enabled(r.Context(), level) {
 		return
 	}
-	// The keys are masked as the journal masks them: the configured ones,
-	// the call's own, and a key in the path (a URL built with & for ?:
-	// /service.asmx/Op&strAtmServiceKey=…), wherever the path or an error
-	// text holds them.
-	keys := s.cfg.keys
-	if ex.call != nil && ex.call.Key != "" {
-		keys = append(keys[:len(keys):len(keys)], ex.call.Key)
-	}
-	if holdsKeyParam(r.URL.Path) {
-		keys = append(keys[:len(keys):len(keys)], redact.Values(r.URL.Path)...)
-	}
-	attrs := []slog.Attr{slog.String("method", r.Method), slog.String("path", redact.Text(r.URL.Path, keys...)), slog.Int("status", status),
+	attrs := []slog.Attr{slog.String("method", r.Method), slog.String("path", s.masked(r.URL.Path, ex, r.URL.Path)), slog.Int("status", status),
 		slog.Duration("duration", time.Since(ex.start))}
 	if ex.binding != 0 {
 		attrs = append(attrs, slog.String("binding", ex.binding.String()))
@@ -243,7 +235,7 @@ func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 		attrs = append(attrs, slog.String("operation", ex.call.Op.Name))
 	}
 	if ex.err != nil {
-		attrs = append(attrs, slog.String("error", redact.Text(ex.err.Message, keys...)))
+		attrs = append(attrs, slog.String("error", s.masked(ex.err.Message, ex, r.URL.Path)))
 	} else if ex.note != "" {
 		attrs = append(attrs, slog.String("error", ex.note))
 	}

@@ -64,6 +64,7 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 		cli.Bad("progress", cli.When(f.progress < 0, "must not be negative (0: never)")),
 		cli.Bad("grace", cli.When(f.srv.Grace < 0, "must not be negative")),
 		cli.Bad("log-format", cli.CheckLogFormat(f.srv.LogFormat)),
+		cli.Bad("log-level", cli.CheckLogLevel(f.srv.LogLevel)),
 	); err != nil {
 		return err
 	}

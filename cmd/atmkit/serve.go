@@ -190,6 +190,7 @@ func (m *Main) checkServeFlags(fs *flag.FlagSet, f *serveFlags) error {
 		cli.Bad("request-validation", cli.CheckRequestValidation(f.validation)),
 		cli.Bad("on-miss", cli.When(!slices.Contains([]string{"", "fault", "fixtures", "upstream"}, f.onMiss), "want fault, fixtures or upstream")),
 		cli.Bad("log-format", cli.CheckLogFormat(f.srv.LogFormat)),
+		cli.Bad("log-level", cli.CheckLogLevel(f.srv.LogLevel)),
 		cli.Bad("grace", cli.When(f.srv.Grace < 0, "must not be negative")),
 		cli.Bad("journal-size", cli.When(f.journalSize < 0, "must not be negative (0 turns the journal off)")),
 		cli.Bad("journal-body-max", cli.When(f.journalBody < 0, "must not be negative (0 keeps no headers or bodies)")),

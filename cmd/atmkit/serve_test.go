@@ -324,6 +324,33 @@ func TestServeLogLine(t *testing.T) {
 	t.Errorf("no request log line for ReturnProvinces in %q", stderr)
 }
 
+// TestServeLogLevel checks --log-level: debug also logs the admin API's
+// reads, info a line a call, warn none of them.
+func TestServeLogLevel(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		level       string
+		call, admin bool // a line for the call, for the admin API's read
+	}{{"debug", true, true}, {"INFO", true, false}, {"warn", false, false}, {"error", false, false}} {
+		t.Run(tt.level, func(t *testing.T) {
+			t.Parallel()
+			r := startCmd(t, nil, "serve", "--addr", "127.0.0.1:0", "--log-format", "json", "--log-level", tt.level)
+			get(t, r.base+provincesPath+"k", "")
+			get(t, r.base+"/__admin/requests", "")
+			if code := r.stop(); code != 0 { // every line is written once serve has returned
+				t.Fatalf("serve exited %d", code)
+			}
+			log := r.stderr.String()
+			if got := strings.Contains(log, `"operation":"ReturnProvinces"`); got != tt.call {
+				t.Errorf("a line for the call: %v, want %v; log:\n%s", got, tt.call, log)
+			}
+			if got := strings.Contains(log, `"path":"/__admin/requests"`); got != tt.admin {
+				t.Errorf("a line for the admin read: %v, want %v; log:\n%s", got, tt.admin, log)
+			}
+		})
+	}
+}
+
 // writeConfig writes a config file and returns its path.
 func writeConfig(t *testing.T, text string) string {
 	t.Helper()

@@ -67,6 +67,15 @@ func Text(s string, keys ...string) string {
 	if s == "" {
 		return s
 	}
+	s = maskParams(s)
+	for _, k := range keys {
+		s = maskLiteral(s, k)
+	}
+	return s
+}
+
+// maskParams masks the value of every strAtmServiceKey parameter in s.
+func maskParams(s string) string {
 	if containsFold(s, ParamName) {
 		s = queryRE.ReplaceAllStringFunc(s, func(m string) string {
 			sub := queryRE.FindStringSubmatch(m)
@@ -94,8 +103,62 @@ func Text(s string, keys ...string) string {
 			return sub[1] + Key(sub[2])
 		})
 	}
+	return s
+}
+
+// A Masker masks a fixed set of keys as Text does, with the forms of each
+// key (Forms) found once, not for every text: for a server that masks its
+// configured keys in a log line a call.
+type Masker struct {
+	keys []literal
+}
+
+// literal is a key as maskLiteral replaces it: its forms and its mask.
+type literal struct {
+	key, mask string
+	word      bool // shorter than MinLiteral: masked as a whole word only
+	forms     []string
+}
+
+func newLiteral(key string) literal {
+	return literal{key: key, mask: Key(key), word: utf8.RuneCountInString(key) < MinLiteral, forms: Forms(key)}
+}
+
+// NewMasker returns a Masker of keys (empty ones are left out).
+func NewMasker(keys ...string) *Masker {
+	m := &Masker{}
 	for _, k := range keys {
-		s = maskLiteral(s, k)
+		if k != "" && !m.Has(k) {
+			m.keys = append(m.keys, newLiteral(k))
+		}
+	}
+	return m
+}
+
+// Has reports whether key is one of m's keys.
+func (m *Masker) Has(key string) bool {
+	for _, l := range m.keys {
+		if l.key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// Text is Text(s, keys..., more...) for m's keys: more are keys m does not
+// hold (a call's own, say), whose forms are found for this text alone.
+func (m *Masker) Text(s string, more ...string) string {
+	if s == "" {
+		return s
+	}
+	s = maskParams(s)
+	for _, l := range m.keys {
+		s = l.maskIn(s)
+	}
+	for _, k := range more {
+		if !m.Has(k) {
+			s = maskLiteral(s, k)
+		}
 	}
 	return s
 }
@@ -176,13 +239,17 @@ func maskLiteral(s, key string) string {
 	if key == "" || s == "" {
 		return s
 	}
-	forms := Forms(key)
-	mask, word := Key(key), utf8.RuneCountInString(key) < MinLiteral
-	for _, f := range forms {
+	return newLiteral(key).maskIn(s)
+}
+
+// maskIn replaces every occurrence of l's key in s with its mask, as
+// maskLiteral does.
+func (l literal) maskIn(s string) string {
+	for _, f := range l.forms {
 		if f == "" || !strings.Contains(s, f) {
 			continue
 		}
-		s = replace(s, f, mask, word)
+		s = replace(s, f, l.mask, l.word)
 	}
 	return s
 }
@@ -192,9 +259,7 @@ func maskLiteral(s, key string) string {
 // longest first, each once.
 func Forms(key string) []string {
 	forms := []string{key, url.QueryEscape(key), url.PathEscape(key), html.EscapeString(key),
-		strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(key),
-		strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(key),
-		strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;").Replace(key)}
+		xmlText.Replace(key), xmlAttr.Replace(key), xmlAll.Replace(key)}
 	if b, err := json.Marshal(key); err == nil {
 		forms = append(forms, string(b[1:len(b)-1]))
 	}
@@ -206,6 +271,15 @@ func Forms(key string) []string {
 	})
 	return slices.Compact(forms)
 }
+
+// The XML escapings Forms writes a key in: text (as XmlTextWriter writes
+// it), attribute values, and every character XML can escape. Built once:
+// Forms runs for every request the mock logs.
+var (
+	xmlText = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+	xmlAttr = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
+	xmlAll  = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;")
+)
 
 // replace replaces the occurrences of old in s with mask; with word set,
 // only those that are not inside a longer word.

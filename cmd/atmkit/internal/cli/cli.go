@@ -55,15 +55,33 @@ func Usagef(cmd, format string, args ...any) error {
 	return &UsageError{Cmd: cmd, Msg: fmt.Sprintf(format, args...)}
 }
 
-// Logger returns the logger of --log-format: text or JSON records on Stderr.
-func (e *Env) Logger(format string) (*slog.Logger, error) {
+// Logger returns the logger of --log-format and --log-level: text or JSON
+// records on Stderr, of level at least level ("" is info).
+func (e *Env) Logger(format, level string) (*slog.Logger, error) {
+	lv, err := logLevel(level)
+	if err != nil {
+		return nil, err
+	}
+	opts := &slog.HandlerOptions{Level: lv}
 	switch format {
 	case "text", "":
-		return slog.New(slog.NewTextHandler(e.Stderr, nil)), nil
+		return slog.New(slog.NewTextHandler(e.Stderr, opts)), nil
 	case "json":
-		return slog.New(slog.NewJSONHandler(e.Stderr, nil)), nil
+		return slog.New(slog.NewJSONHandler(e.Stderr, opts)), nil
 	}
 	return nil, Usagef("", "--log-format %q: want text or json", format)
+}
+
+// logLevels are the values of --log-level.
+var logLevels = map[string]slog.Level{"debug": slog.LevelDebug, "info": slog.LevelInfo, "": slog.LevelInfo,
+	"warn": slog.LevelWarn, "error": slog.LevelError}
+
+// logLevel reads --log-level (any case).
+func logLevel(s string) (slog.Level, error) {
+	if lv, ok := logLevels[strings.ToLower(s)]; ok {
+		return lv, nil
+	}
+	return 0, Usagef("", "--log-level %q: want debug, info, warn or error", s)
 }
 
 // Warnf prints a warning line on Stderr: "atmkit: WARNING: " and the text.

@@ -410,6 +410,14 @@ func CheckLogFormat(format string) string {
 	return ""
 }
 
+// CheckLogLevel checks --log-level.
+func CheckLogLevel(level string) string {
+	if _, err := logLevel(level); err != nil {
+		return "want debug, info, warn or error"
+	}
+	return ""
+}
+
 // LoadShape reads the result shape file --shape names: nil (the built-in
 // shape) when path is empty. A missing or invalid file is a usage error of
 // command cmd naming the problem.

@@ -41,11 +41,12 @@ func (f *ListenTLSFlags) Register(fs *flag.FlagSet) {
 
 // ServerFlags are the flags of a command that runs a server (atmkit serve,
 // record's proxy), besides its address: its TLS, how long requests in
-// flight may finish after a signal, and the log format.
+// flight may finish after a signal, and the log's format and level.
 type ServerFlags struct {
 	TLS       ListenTLSFlags
 	Grace     time.Duration // --grace
 	LogFormat string        // --log-format: text or json
+	LogLevel  string        // --log-level: debug, info, warn or error
 }
 
 // Register adds the flags to fs.
@@ -53,6 +54,7 @@ func (f *ServerFlags) Register(fs *flag.FlagSet) {
 	f.TLS.Register(fs)
 	fs.DurationVar(&f.Grace, "grace", 10*time.Second, "how long in-flight requests may finish after SIGINT/SIGTERM (a second signal cuts it short)")
 	fs.StringVar(&f.LogFormat, "log-format", "text", "log format on stderr: text or json")
+	fs.StringVar(&f.LogLevel, "log-level", "info", "least level logged on stderr: debug (also the admin API's reads), info (also a line a request), warn or error (problems only)")
 }
 
 // ServerSetup sets up what the flags of f ask of a server listening on
@@ -63,7 +65,7 @@ func (e *Env) ServerSetup(fs *flag.FlagSet, f *ServerFlags, addr string) (*Servi
 	if err != nil {
 		return nil, nil, err
 	}
-	logger, err := e.Logger(f.LogFormat)
+	logger, err := e.Logger(f.LogFormat, f.LogLevel)
 	if err != nil {
 		s.Close()
 		return nil, nil, err
