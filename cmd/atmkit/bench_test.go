@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"regexp"
@@ -194,8 +195,13 @@ func TestBenchEveryBindingAndFixedAnswers(t *testing.T) {
 	}
 }
 
+// TestBenchTarget measures a running mock; its ceiling runs in a process of
+// its own (this test binary, which runs atmkit's main with testMainVar set,
+// see TestMain), as the target does.
 func TestBenchTarget(t *testing.T) {
-	t.Parallel()
+	t.Setenv(testMainVar, "1")
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
 	h, err := mockserver.New()
 	if err != nil {
 		t.Fatal(err)
@@ -215,6 +221,15 @@ func TestBenchTarget(t *testing.T) {
 	}
 	if _, ok := r.Ratios["target/ceiling"]; !ok {
 		t.Errorf("got ratios %v, want target/ceiling", r.Ratios)
+	}
+	if c := r.Results[1]; !r.CeilingProcess || c.Server != "ceiling" || c.Requests == 0 || c.Errors != 0 {
+		t.Errorf("got ceilingProcess %v and %+v, want the ceiling measured in a process of its own", r.CeilingProcess, c)
+	}
+	if _, err := http.Get(r.Results[1].URL); err == nil {
+		t.Errorf("the ceiling process at %s still answers after the run", r.Results[1].URL)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("the ceiling's answer file is left in %s: %v", tmp, left)
 	}
 }
 

@@ -52,7 +52,7 @@ type Config struct {
 
 	AtmsScale bool   // measure atmkit serve processes on generated data sets of AtmsSizes ATMs
 	AtmsSizes string // "10000,1000000" (default DefaultAtmsSizes); implies AtmsScale
-	Exe       string // the atmkit executable AtmsScale starts (default os.Executable)
+	Exe       string // the atmkit executable AtmsScale and a Target run start (default os.Executable)
 
 	// Log receives progress lines; nil discards them.
 	Log io.Writer
@@ -87,6 +87,9 @@ type target struct {
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
+	}
+	if path := os.Getenv(ceilingChildEnv); path != "" {
+		return nil, serveCeilingChild(ctx, path, cfg.Log)
 	}
 	if cfg.AtmsScale || cfg.AtmsSizes != "" {
 		return runAtmsScale(ctx, cfg)
@@ -152,12 +155,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	report.ResponseBytes = len(want.Body)
 	report.Locations = countLocations(want.Body)
 
-	ceiling, err := startServer(loadgen.NewCeiling(want))
+	ceiling, err := startCeiling(ctx, cfg, want, &cleanup)
 	if err != nil {
-		return nil, fmt.Errorf("bench: ceiling: %w", err)
+		return nil, err
 	}
-	cleanup.add(func() { _ = ceiling.Close() })
-	targets = append(targets, &target{name: "ceiling", url: ceiling.URL, warmup: cfg.Warmup})
+	report.CeilingProcess = cfg.Target != ""
+	targets = append(targets, &target{name: "ceiling", url: ceiling, warmup: cfg.Warmup})
 	if cfg.CopyCeiling {
 		cc, err := startServer(loadgen.NewCopyingCeiling(want, max(1, report.Locations)))
 		if err != nil {
@@ -338,6 +341,38 @@ func mockTargets(ctx context.Context, cfg Config, ds *fixtures.Dataset, req load
 		return nil, nil, err
 	}
 	return []*target{{name: name, url: base, warmup: cfg.Warmup}}, want, nil
+}
+
+// startCeiling serves the ceiling, want, and returns its base URL: in this
+// process, or, for a --target run, in a process of its own (see
+// ceilingchild.go).
+func startCeiling(ctx context.Context, cfg Config, want *loadgen.Response, cleanup *cleanups) (string, error) {
+	if cfg.Target == "" {
+		ceiling, err := startServer(loadgen.NewCeiling(want))
+		if err != nil {
+			return "", fmt.Errorf("bench: ceiling: %w", err)
+		}
+		cleanup.add(func() { _ = ceiling.Close() })
+		return ceiling.URL, nil
+	}
+	exe := cfg.Exe
+	if exe == "" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			return "", fmt.Errorf("bench: find atmkit for the ceiling process: %w", err)
+		}
+	}
+	dir, err := os.MkdirTemp("", "atmkit-bench-ceiling-")
+	if err != nil {
+		return "", fmt.Errorf("bench: ceiling: %w", err)
+	}
+	cleanup.add(func() { _ = os.RemoveAll(dir) })
+	child, err := startCeilingChild(ctx, exe, dir, want)
+	if err != nil {
+		return "", err
+	}
+	cleanup.add(child.stop)
+	return child.url, nil
 }
 
 // startServer serves h on a loopback port with the one server lifecycle

@@ -16,19 +16,22 @@ import (
 
 // Report is the outcome of a run; it is also atmkit bench --json's output.
 type Report struct {
-	Operation     string             `json:"operation"`
-	Binding       string             `json:"binding"`
-	Params        map[string]string  `json:"params"`
-	Locations     int                `json:"locations,omitempty"`
-	ResponseBytes int                `json:"responseBytes"`
-	DataSet       string             `json:"dataSet"`
-	Connections   int                `json:"connections"`
-	DurationSec   float64            `json:"durationSeconds"`
-	Rounds        int                `json:"rounds"`
-	CPUs          int                `json:"cpus"`
-	Cassettes     []Cassette         `json:"cassettes,omitempty"`
-	Results       []Result           `json:"results"`
-	Ratios        map[string]float64 `json:"ratios"`
+	Operation     string            `json:"operation"`
+	Binding       string            `json:"binding"`
+	Params        map[string]string `json:"params"`
+	Locations     int               `json:"locations,omitempty"`
+	ResponseBytes int               `json:"responseBytes"`
+	DataSet       string            `json:"dataSet"`
+	Connections   int               `json:"connections"`
+	DurationSec   float64           `json:"durationSeconds"`
+	Rounds        int               `json:"rounds"`
+	CPUs          int               `json:"cpus"`
+	// CeilingProcess says the ceiling ran in a process of its own, as the
+	// target of a --target run does.
+	CeilingProcess bool               `json:"ceilingProcess,omitempty"`
+	Cassettes      []Cassette         `json:"cassettes,omitempty"`
+	Results        []Result           `json:"results"`
+	Ratios         map[string]float64 `json:"ratios"`
 	// RoundRatios are each ratio's values round by round (the two servers
 	// of a round measured one right after the other): their spread is the
 	// machine's noise.
@@ -125,6 +128,9 @@ func resultOf(t *target, r loadgen.Result) Result {
 // Err is the error of a run in which a server answered with errors: the
 // first such server, how many and the first error; nil otherwise.
 func (r *Report) Err() error {
+	if r == nil { // a ceiling process's run: no report
+		return nil
+	}
 	for _, res := range r.Results {
 		if res.Errors > 0 {
 			return fmt.Errorf("bench: %s: %d errors, the first: %s", res.Server, res.Errors, res.FirstError)
@@ -135,6 +141,9 @@ func (r *Report) Err() error {
 
 // WriteJSON writes the report as indented JSON, atmkit bench --json's output.
 func (r *Report) WriteJSON(w io.Writer) error {
+	if r == nil {
+		return nil
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
@@ -143,6 +152,9 @@ func (r *Report) WriteJSON(w io.Writer) error {
 // Print writes the report as text: what was measured, a table of the
 // servers' figures, then each ratio and memory bound against its target.
 func (r *Report) Print(w io.Writer) {
+	if r == nil {
+		return
+	}
 	fmt.Fprintf(w, "%s %s", r.Binding, r.Operation)
 	if len(r.Params) > 0 {
 		var ps []string
@@ -173,8 +185,12 @@ func (r *Report) Print(w io.Writer) {
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "load: %d connections, %gs per server in %d rounds, generator in-process on %d CPUs\n\n",
-		r.Connections, r.DurationSec, r.Rounds, r.CPUs)
+	ceiling := ""
+	if r.CeilingProcess {
+		ceiling = "; the ceiling in a process of its own, as the target"
+	}
+	fmt.Fprintf(w, "load: %d connections, %gs per server in %d rounds, generator in-process on %d CPUs%s\n\n",
+		r.Connections, r.DurationSec, r.Rounds, r.CPUs, ceiling)
 	width := len("ceiling  ")
 	for _, res := range r.Results {
 		width = max(width, len(res.Server))
