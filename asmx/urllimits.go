@@ -109,14 +109,37 @@ func (l *URLLimits) Check(path, rawQuery string) *Error {
 }
 
 // invalidIn is the first character of path that is one of l's invalid
-// ones (String.IndexOfAny).
+// ones (String.IndexOfAny). ASCII characters are looked up in a bit set;
+// the rest of the path is decoded only when an invalid character is not
+// ASCII.
 func (l *URLLimits) invalidIn(path string) (rune, bool) {
-	for _, r := range path {
-		for _, c := range l.InvalidPathChars {
-			if r == c {
-				return r, true
+	var ascii [2]uint64
+	wide := false
+	for _, c := range l.InvalidPathChars {
+		if c < 0x80 {
+			ascii[c>>6] |= 1 << (c & 63)
+		} else {
+			wide = true
+		}
+	}
+	for i := 0; i < len(path); {
+		c := path[i]
+		if c < 0x80 {
+			if ascii[c>>6]&(1<<(c&63)) != 0 {
+				return rune(c), true
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(path[i:])
+		if wide {
+			for _, x := range l.InvalidPathChars {
+				if r == x {
+					return r, true
+				}
 			}
 		}
+		i += n
 	}
 	return 0, false
 }
