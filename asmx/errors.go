@@ -37,6 +37,9 @@ const (
 	KindInvalidServiceKey    = "InvalidServiceKey"
 	KindRequestTooLarge      = "RequestTooLarge"
 	KindRequestValidation    = "RequestValidation"
+	KindURLTooLong           = "URLTooLong"
+	KindQueryStringTooLong   = "QueryStringTooLong"
+	KindDangerousPath        = "DangerousPath"
 	KindServerError          = "ServerError"
 )
 

@@ -518,11 +518,14 @@ func TestAdminReadsLogAtDebug(t *testing.T) {
 // TestLogMasksAKeyInThePath: a call whose URL was built with & for ? (the
 // key in the path) logs the path and the error that repeats it with the
 // key masked, as the journal shows them, also with no --key to know it by.
+// ASP.NET refuses a path holding "&" before ASMX sees it (an error that
+// does not repeat the path), unless requestPathInvalidCharacters leaves
+// "&" out, as here: then ASMX's error repeats the path.
 func TestLogMasksAKeyInThePath(t *testing.T) {
 	t.Parallel()
 	const key = "leaky-key-4242"
 	var buf mocktest.SyncBuffer
-	ts := NewTestServer(t, WithDataset(smallDataset()), WithLogger(slog.New(slog.NewTextHandler(&buf, nil))))
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithLogger(slog.New(slog.NewTextHandler(&buf, nil))), WithRequestPathInvalidChars(""))
 	for _, path := range []string{"/service/service.asmx/ReturnProvinces&strAtmServiceKey=" + key,
 		"/service-v2.asmx/ReturnAtmSearchByCoordinates;STRATMSERVICEKEY=" + key + "&dblLatitude=44"} {
 		resp, err := http.Get(ts.URL + path)

@@ -78,6 +78,9 @@ const (
 	whyScriptService       = "Mono's script handler serves an application/json call of a class without [ScriptService]; .NET's WebServiceData refuses it (InvalidOperationException: ASP.NET's error page)"
 	whyScriptJSONPath      = "an application/json call of the JSON path is answered as the document's HTTP GET binding by the mock; Mono's script handler answers a POST, and errors, in its own form (.NET's would too for a [ScriptService] class; the document does not say more)"
 	whyHelpOp              = "Mono's help page for ?op=X fails without &bnd="
+	whyQueryMark           = "Mono measures the query string with its \"?\" (UriBuilder.Query), one character more than .NET's HttpRequest.QueryStringText: a query of exactly maxQueryStringLength is refused"
+	whyPathStatus          = "Mono's HttpException for a path holding one of requestPathInvalidCharacters has no HTTP code (500); .NET's HttpRequest.ValidateInputIfRequiredByConfig throws it with 400"
+	whyVirtualPath         = "Mono's FastCGI host refuses a path holding * or : itself (400, \"is not a valid virtual path\") before ASP.NET's check; IIS hands it to ASP.NET, which refuses it with 400"
 	whyHeadersBeforeInvoke = "Mono refuses a mustUnderstand header before it calls the method; .NET's SoapServerProtocol checks the headers in WriteReturns, after the method returned, so the method's own fault comes first"
 )
 
@@ -412,6 +415,29 @@ func TestDifferentialAgainstReference(t *testing.T) {
 		{"json, POST with markup: a Request.Form value", post(v2+"ReturnAtmSearchByCoordinates", asmx.ContentTypeForm, "strAtmServiceKey=%3Cb%3E"),
 			plain("A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;&lt;b&gt;&quot;)."), nil},
 		{"json, DELETE", diffRequest{"DELETE", v2 + "ReturnAtmSearchByCoordinates", nil, ""}, page(500), monoPage(500)},
+		// ASP.NET's checks of every request's URL, before any handler
+		// (HttpRequest.ValidateInputIfRequiredByConfig): 400, its error page
+		{"get, a query of 2048", get(svc + "ReturnProvinces?" + longQuery(key, 2048)), okXML, mono(page(400).withType(monoCTHTML), whyQueryMark)},
+		{"get, a query of 2049", get(svc + "ReturnProvinces?" + longQuery(key, 2049)), page(400), monoPage(400)},
+		{"soap, a query of 2049", diffRequest{"POST", "/service/service.asmx?" + longQuery(key, 2049), map[string]string{"Content-Type": ctXML, "SOAPAction": action("ReturnProvinces")}, env11(provinces(key))},
+			page(400), monoPage(400)},
+		{"json, a query of 2049", get(v2 + "ReturnAtmSearchByCoordinates?" + longQuery(key, 2049)), page(400), monoPage(400)},
+		{"?WSDL, a query of 2049", get("/service/service.asmx?WSDL&" + longQuery(key, 2044)), page(400), monoPage(400)},
+		{"a path of 260", get(longPath(svc+"ReturnProvinces/", 260)), plain(strings.TrimPrefix(longPath(svc+"ReturnProvinces/", 260), svc) + " Web Service method name is not valid."),
+			mono(plain("{0} Web Service method name is not valid."), whyUnformatted)},
+		{"a path of 261", get(longPath(svc+"ReturnProvinces/", 261)), page(400), monoPage(400)},
+		{"json, a path of 261", get(longPath(v2+"ReturnAtmSearchByCoordinates/", 261)), page(400), monoPage(400)},
+		{"< in the path", get(svc + "ReturnProvinces%3C?strAtmServiceKey=" + key), page(400), mono(page(500).withType(monoCTHTML), whyPathStatus)},
+		{"> in the path", get(svc + "ReturnProvinces%3E?strAtmServiceKey=" + key), page(400), mono(page(500).withType(monoCTHTML), whyPathStatus)},
+		{"% in the path", get(svc + "ReturnProvinces%25?strAtmServiceKey=" + key), page(400), mono(page(500).withType(monoCTHTML), whyPathStatus)},
+		{"& in the path: a URL built with & for ?", get(svc + "ReturnProvinces&strAtmServiceKey=" + key), page(400), mono(page(500).withType(monoCTHTML), whyPathStatus)},
+		{"\\ in the path", get(svc + "ReturnProvinces%5C?strAtmServiceKey=" + key), page(400), mono(page(500).withType(monoCTHTML), whyPathStatus)},
+		{"? in the path", get(svc + "ReturnProvinces%3F?strAtmServiceKey=" + key), page(400), mono(page(500).withType(monoCTHTML), whyPathStatus)},
+		{"soap, < in the path", diffRequest{"POST", "/service/service.asmx%3C", map[string]string{"Content-Type": ctXML, "SOAPAction": action("ReturnProvinces")}, env11(provinces(key))},
+			page(400), mono(page(500).withType(monoCTHTML), whyPathStatus)},
+		{"json, & in the path", get(v2 + "ReturnAtmSearchByCoordinates&strAtmServiceKey=" + key), page(400), mono(page(500).withType(monoCTHTML), whyPathStatus)},
+		{"* in the path", get(svc + "ReturnProvinces*?strAtmServiceKey=" + key), page(400), mono(page(400), whyVirtualPath)},
+		{": in the path", get(svc + "ReturnProvinces:1?strAtmServiceKey=" + key), page(400), mono(page(400), whyVirtualPath)},
 	}
 
 	monoRows := 0
@@ -435,6 +461,18 @@ func TestDifferentialAgainstReference(t *testing.T) {
 	}
 	t.Logf("%d requests; %d rows where Mono differs from .NET (marked and explained in the table)", len(rows), monoRows)
 }
+
+// withType is o with content type ct.
+func (o outcome) withType(ct string) outcome { o.ctype = ct; return o }
+
+// longQuery is a query string of n characters holding the service key.
+func longQuery(key string, n int) string {
+	q := "strAtmServiceKey=" + key + "&x="
+	return q + strings.Repeat("a", n-len(q))
+}
+
+// longPath is prefix made n characters long with x's.
+func longPath(prefix string, n int) string { return prefix + strings.Repeat("x", n-len(prefix)) }
 
 // send sends req to base and returns the outcome the table compares.
 func send(t *testing.T, base string, req diffRequest) outcome {

@@ -61,6 +61,11 @@
 //     refusal, a 500 in the binding's form), WithDetailedErrors and WithJSONErrors (how errors are
 //     written: the remote caller's form and ASMX's text/plain JSON path
 //     errors by default).
+//   - The deployment's ASP.NET: WithRequestValidation (its
+//     requestValidationMode), WithMaxURLLength, WithMaxQueryStringLength
+//     and WithRequestPathInvalidChars (ASP.NET's checks of every request's
+//     URL, before any binding: HTTP 400 and ASP.NET's error page; defaults
+//     ASP.NET's, 260, 2048 and <,>,*,%,&,:,\,?).
 //   - Behaviour: WithFault (faults active from the start), WithReplay
 //     (answer from recordings), WithJournalSize, WithJournalBodyMax (what
 //     the journal keeps of each request and answer), WithAdminToken (the admin

@@ -21,6 +21,8 @@ func FuzzServeHTTP(f *testing.F) {
 	f.Add("POST", "/service/service.asmx/ReturnAtmSearchByCity", asmx.ContentTypeForm, "", "", "strAtmServiceKey=good&intCityID=10")
 	f.Add("GET", "/service-v2.asmx/ReturnAtmSearchByAddress", "", "", "strAtmServiceKey=good&strAddress=&strCity=Halifax&strProvince=NS&strPostalCode=&bytRadius=9", "")
 	f.Add("POST", "/service/service.asmx", "text/xml", `"`+testNS+`/ReturnProvinces"`, "", `<!DOCTYPE a [<!ENTITY b "c">]><a>&b;</a>`)
+	f.Add("GET", "/service/service.asmx/ReturnProvinces%3C", "", "", "strAtmServiceKey=good", "")                      // a path character ASP.NET refuses
+	f.Add("GET", "/service-v2.asmx/ReturnProvinces", "", "", "strAtmServiceKey=good&x="+strings.Repeat("a", 2030), "") // a query over maxQueryStringLength
 	h, err := New(WithDataset(smallDataset()), WithKeys("good"), WithMaxBodyBytes(8192))
 	if err != nil {
 		f.Fatal(err)

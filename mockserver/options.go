@@ -41,11 +41,12 @@ type config struct {
 	tls            bool         // test servers serve HTTPS (WithTLS)
 	shape          *shape.Shape // how results are written; nil: shape.Default()
 	validation     asmx.RequestValidation
+	urlLimits      asmx.URLLimits // ASP.NET's checks of every request's URL
 }
 
 func defaultConfig() config {
 	return config{namespace: asmx.DefaultNamespace, maxBodyBytes: DefaultMaxBodyBytes, journalSize: DefaultJournalSize,
-		journalBodyMax: DefaultJournalBodyMax, validation: asmx.DefaultRequestValidation}
+		journalBodyMax: DefaultJournalBodyMax, validation: asmx.DefaultRequestValidation, urlLimits: asmx.DefaultURLLimits()}
 }
 
 // applyOptions returns the default configuration with opts applied, in
@@ -218,6 +219,54 @@ func WithRequestValidation(v asmx.RequestValidation) Option {
 			return nil
 		}
 		return fmt.Errorf("request validation %d: want asmx.ValidationOff, Validation40 or Validation45", int(v))
+	}
+}
+
+// ASP.NET 4.x checks every request's URL before any handler runs, whatever
+// its binding and its requestValidationMode: a path over maxUrlLength, a
+// query string over maxQueryStringLength, a path holding one of
+// requestPathInvalidCharacters gets ASP.NET's error page with HTTP 400
+// (asmx.URLLimits). The three options set the deployment's values; the
+// defaults are ASP.NET's.
+
+// WithMaxURLLength sets maxUrlLength: the longest decoded path, path info
+// included, in characters (default asmx.DefaultMaxURLLength, 260; 1 to
+// asmx.MaxURLLimit).
+func WithMaxURLLength(n int) Option {
+	return func(c *config) error {
+		if n < 1 || n > asmx.MaxURLLimit {
+			return fmt.Errorf("mock server max URL length %d: want 1 to %d", n, asmx.MaxURLLimit)
+		}
+		c.urlLimits.MaxURLLength = n
+		return nil
+	}
+}
+
+// WithMaxQueryStringLength sets maxQueryStringLength: the longest query
+// string, as sent, in characters (default
+// asmx.DefaultMaxQueryStringLength, 2048; 1 to asmx.MaxURLLimit).
+func WithMaxQueryStringLength(n int) Option {
+	return func(c *config) error {
+		if n < 1 || n > asmx.MaxURLLimit {
+			return fmt.Errorf("mock server max query string length %d: want 1 to %d", n, asmx.MaxURLLimit)
+		}
+		c.urlLimits.MaxQueryStringLength = n
+		return nil
+	}
+}
+
+// WithRequestPathInvalidChars sets requestPathInvalidCharacters, as
+// web.config writes it: characters separated by commas, URL-encoded where
+// needed (default asmx.DefaultRequestPathInvalidCharacters,
+// `<,>,*,%,&,:,\,?`); "" turns the check off.
+func WithRequestPathInvalidChars(chars string) Option {
+	return func(c *config) error {
+		rs, err := asmx.ParsePathInvalidChars(chars)
+		if err != nil {
+			return fmt.Errorf("mock server: %w", err)
+		}
+		c.urlLimits.InvalidPathChars = rs
+		return nil
 	}
 }
 

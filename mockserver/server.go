@@ -181,9 +181,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // paths below it (/service.asmx/Op).
 func (s *Server) route(w http.ResponseWriter, r *http.Request, ex *exchange) {
 	path := r.URL.Path
-	switch {
-	case isAdminPath(path):
+	if isAdminPath(path) {
 		s.serveAdmin(w, r)
+		return
+	}
+	// ASP.NET checks every request's URL before any handler runs.
+	if e := s.cfg.urlLimits.Check(path, r.URL.RawQuery); e != nil {
+		s.writeError(w, ex, 0, e)
+		return
+	}
+	switch {
 	case wire.HasPrefixFold(path, asmx.ServicePath):
 		rest := path[len(asmx.ServicePath):]
 		switch {

@@ -35,9 +35,9 @@ type serveFlags struct {
 
 	deviate cli.List // --deviate: break the interface on purpose (deviate.go)
 
-	detailedErrors bool   // --detailed-errors: errors as a local caller sees them
-	jsonErrors     string // --json-errors: asmx or ajax
-	validation     string // --request-validation: 2.0, 4.0 or 4.5
+	detailedErrors bool       // --detailed-errors: errors as a local caller sees them
+	jsonErrors     string     // --json-errors: asmx or ajax
+	aspnet         cli.ASPNET // --request-validation, --max-url-length, …: the deployment's <httpRuntime>
 
 	srv   cli.ServerFlags // --tls-*, --grace, --log-format
 	reach cli.Reach       // --ca-cert, --header, …: how --upstream is reached (reach.go)
@@ -68,8 +68,7 @@ func (f *serveFlags) register(m *Main) *flag.FlagSet {
 	fs.Var(&f.deviate, "deviate", deviateUsage)
 	fs.BoolVar(&f.detailedErrors, "detailed-errors", false, "write errors as ASP.NET shows them on the server itself (customErrors Off): type names and stack traces; default: the remote form, messages only")
 	fs.StringVar(&f.jsonErrors, "json-errors", mockserver.JSONErrorsASMX, "form of the JSON path's errors: asmx (HTTP 500 text/plain, as ASMX's HTTP GET protocol) or ajax (ASP.NET AJAX's JSON error object)")
-	fs.StringVar(&f.validation, "request-validation", asmx.DefaultRequestValidation.String(), "ASP.NET request validation of the deployment (its requestValidationMode), for HTTP GET, POST and JSON calls with a value such as <b or &#65: "+
-		"4.0 (ASP.NET 4 without a targetFramework) refuses every such value of the call, 4.5 (targetFramework 4.5 or later) the operation's parameters only, 2.0 (ASP.NET 2.0 and 3.5) none")
+	f.aspnet.Register(fs)
 	f.srv.Register(fs)
 	f.reach.Register(fs, "the upstream (--on-miss upstream)", true)
 	fs.StringVar(&f.shape, "shape", "", "result shape file: how results are written (atmkit shape learn makes one; default: the built-in shape)")
@@ -129,8 +128,7 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 		opts = append(opts, mockserver.WithKeys(f.keys...))
 	}
 	opts = append(opts, mockserver.WithJSONErrors(f.jsonErrors))
-	validation, _ := asmx.ParseRequestValidation(f.validation) // checked by checkServeFlags
-	opts = append(opts, mockserver.WithRequestValidation(validation))
+	opts = append(opts, f.aspnet.Options()...) // checked by checkServeFlags
 	for _, flt := range f.faults {
 		opts = append(opts, mockserver.WithFault(flt))
 	}
@@ -187,7 +185,7 @@ func (m *Main) checkServeFlags(fs *flag.FlagSet, f *serveFlags) error {
 		cli.Bad("max-body", cli.When(f.maxBody < 1, "must be at least 1 (bytes)")),
 		cli.Bad("json-errors", cli.When(f.jsonErrors != mockserver.JSONErrorsASMX && f.jsonErrors != mockserver.JSONErrorsAjax,
 			"want "+mockserver.JSONErrorsASMX+" or "+mockserver.JSONErrorsAjax)),
-		cli.Bad("request-validation", cli.CheckRequestValidation(f.validation)),
+		f.aspnet.Check(),
 		cli.Bad("on-miss", cli.When(!slices.Contains([]string{"", "fault", "fixtures", "upstream"}, f.onMiss), "want fault, fixtures or upstream")),
 		cli.Bad("log-format", cli.CheckLogFormat(f.srv.LogFormat)),
 		cli.Bad("log-level", cli.CheckLogLevel(f.srv.LogLevel)),

@@ -52,3 +52,42 @@ func TestServeWarnsOfKeyWithSpaces(t *testing.T) {
 		t.Errorf("stderr %q, want %q and no key", got, want)
 	}
 }
+
+// TestServeURLLimits checks --max-url-length, --max-query-string-length
+// (as ATMKIT_MAX_QUERY_STRING_LENGTH) and --request-path-invalid-chars:
+// ASP.NET's 400 page past the deployment's own values, and usage errors
+// for values web.config would refuse.
+func TestServeURLLimits(t *testing.T) {
+	t.Parallel()
+	base, _, _ := startServe(t, map[string]string{"ATMKIT_MAX_QUERY_STRING_LENGTH": "40"},
+		"--detailed-errors", "--max-url-length", "50", "--request-path-invalid-chars", "!,%2C")
+	provinces := base + "/service/service.asmx/ReturnProvinces"
+	for _, tc := range []struct {
+		url    string
+		status int
+		text   string
+	}{
+		{provinces + "?strAtmServiceKey=k&x=" + strings.Repeat("a", 40-21), 200, ""},
+		{provinces + "?strAtmServiceKey=k&x=" + strings.Repeat("a", 41-21), 400, "The length of the query string for this request exceeds the configured maxQueryStringLength value."},
+		{provinces + "/" + strings.Repeat("x", 50-38), 500, "Web Service method name is not valid."},
+		{provinces + "/" + strings.Repeat("x", 51-38), 400, "The length of the URL for this request exceeds the configured maxUrlLength value."},
+		{provinces + "%2C", 400, "A potentially dangerous Request.Path value was detected from the client (,)."},
+		{provinces + "%3C", 500, "Web Service method name is not valid."},
+	} {
+		code, body := get(t, tc.url, "")
+		wantStatus(t, tc.url, code, tc.status, body)
+		if !strings.Contains(body, tc.text) {
+			t.Errorf("GET %s: got %.300q, want %q", tc.url, body, tc.text)
+		}
+	}
+	for _, tc := range []struct{ args []string }{
+		{[]string{"--max-url-length", "0"}},
+		{[]string{"--max-query-string-length", "2097152"}},
+		{[]string{"--request-path-invalid-chars", "<>"}},
+	} {
+		code, _, stderr := runAtmkit(nil, append([]string{"serve", "--addr", "127.0.0.1:0"}, tc.args...)...)
+		if code != exitUsage || !strings.Contains(stderr, tc.args[0]+" "+tc.args[1]+": want ") {
+			t.Errorf("%v: got exit %d and %q, want exit %d naming the value", tc.args, code, stderr, exitUsage)
+		}
+	}
+}

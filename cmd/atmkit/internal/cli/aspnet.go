@@ -1,0 +1,57 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/mockserver"
+)
+
+// ASPNET holds the flags of atmkit serve that give the ASP.NET
+// configuration of the deployment the mock stands for (its <httpRuntime>):
+// request validation and the checks of every request's URL.
+type ASPNET struct {
+	Validation       string // --request-validation: 2.0 (or off), 4.0 or 4.5
+	MaxURLLength     int    // --max-url-length: maxUrlLength
+	MaxQueryString   int    // --max-query-string-length: maxQueryStringLength
+	InvalidPathChars string // --request-path-invalid-chars: requestPathInvalidCharacters
+}
+
+// Register registers the flags of f on fs.
+func (f *ASPNET) Register(fs *flag.FlagSet) {
+	fs.StringVar(&f.Validation, "request-validation", asmx.DefaultRequestValidation.String(), "ASP.NET request validation of the deployment (its requestValidationMode), for HTTP GET, POST and JSON calls with a value such as <b or &#65: "+
+		"4.0 (ASP.NET 4 without a targetFramework) refuses every such value of the call, 4.5 (targetFramework 4.5 or later) the operation's parameters only, 2.0 (ASP.NET 2.0 and 3.5) none")
+	fs.IntVar(&f.MaxURLLength, "max-url-length", asmx.DefaultMaxURLLength, fmt.Sprintf("longest decoded request path in characters (ASP.NET's maxUrlLength; 1 to %d); a longer one gets ASP.NET's 400 error page, whatever the binding", asmx.MaxURLLimit))
+	fs.IntVar(&f.MaxQueryString, "max-query-string-length", asmx.DefaultMaxQueryStringLength, fmt.Sprintf("longest query string in characters, as sent (ASP.NET's maxQueryStringLength; 1 to %d); a longer one gets ASP.NET's 400 error page", asmx.MaxURLLimit))
+	fs.StringVar(&f.InvalidPathChars, "request-path-invalid-chars", asmx.DefaultRequestPathInvalidCharacters, "characters refused in the decoded request path, comma-separated as web.config writes them, URL-encoded where needed (ASP.NET's requestPathInvalidCharacters); one gets ASP.NET's 400 error page; empty: none")
+}
+
+// Check checks the flags of f, naming the first wrong one.
+func (f *ASPNET) Check() Check {
+	if p := CheckRequestValidation(f.Validation); p != "" {
+		return Bad("request-validation", p)
+	}
+	limit := fmt.Sprintf("want 1 to %d (characters)", asmx.MaxURLLimit)
+	if f.MaxURLLength < 1 || f.MaxURLLength > asmx.MaxURLLimit {
+		return Bad("max-url-length", limit)
+	}
+	if f.MaxQueryString < 1 || f.MaxQueryString > asmx.MaxURLLimit {
+		return Bad("max-query-string-length", limit)
+	}
+	if _, err := asmx.ParsePathInvalidChars(f.InvalidPathChars); err != nil {
+		return Bad("request-path-invalid-chars", fmt.Sprintf("want single characters separated by commas, URL-encoded where needed (%%2C for a comma), e.g. %s", asmx.DefaultRequestPathInvalidCharacters))
+	}
+	return Check{}
+}
+
+// Options are the mock server's options f sets; Check must have passed.
+func (f *ASPNET) Options() []mockserver.Option {
+	validation, _ := asmx.ParseRequestValidation(f.Validation)
+	return []mockserver.Option{
+		mockserver.WithRequestValidation(validation),
+		mockserver.WithMaxURLLength(f.MaxURLLength),
+		mockserver.WithMaxQueryStringLength(f.MaxQueryString),
+		mockserver.WithRequestPathInvalidChars(f.InvalidPathChars),
+	}
+}
