@@ -257,6 +257,7 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"--replay-sizes", "10,ten"},
 		{"--replay-sizes", "10,2000000"},
 		{"--replay", "x.yaml", "--target", "http://127.0.0.1:1"},
+		{"--copy-ceiling", "--target", "http://127.0.0.1:1"},
 		{"--atms-scale", "--target", "http://127.0.0.1:1"},
 		{"--atms-scale", "--replay-scale"},
 		{"--atms-scale", "--atms", "10"},

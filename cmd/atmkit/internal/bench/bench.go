@@ -122,6 +122,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, usagef("--shape is for the in-process mock, not with --target")
 	case len(cfg.Replay) > 0 && cfg.Target != "":
 		return nil, usagef("--replay is for the in-process mock, not with --target")
+	case cfg.CopyCeiling && cfg.Target != "":
+		return nil, usagef("--copy-ceiling splits the in-process mock's gap; not with --target, whose ceiling runs in a process of its own")
 	}
 	if err := cfg.checkLoad(); err != nil {
 		return nil, err
