@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/loadgen"
@@ -67,47 +65,9 @@ func startCeilingChild(ctx context.Context, exe, dir string, want *loadgen.Respo
 		return nil, fmt.Errorf("bench: ceiling: %w", err)
 	}
 	cmd := exec.Command(exe, "bench")
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "ATMKIT_") { // no flag of this run applies to the child
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(cmd.Env, ceilingChildEnv+"="+path)
-	c := &serveChild{cmd: cmd, stderr: &tailWriter{max: 4 << 10}, done: make(chan struct{})}
-	cmd.Stdout = io.Discard
-	errPipe, err := cmd.StderrPipe()
-	if err != nil {
-		return nil, fmt.Errorf("bench: start the ceiling: %w", err)
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("bench: start the ceiling: %w", err)
-	}
-	urls := make(chan string, 1)
-	go func() {
-		lines := bufio.NewScanner(errPipe)
-		for lines.Scan() {
-			if u, ok := strings.CutPrefix(lines.Text(), ceilingListening); ok {
-				urls <- strings.TrimSpace(u)
-				break
-			}
-			fmt.Fprintln(c.stderr, lines.Text())
-		}
-		_, _ = io.Copy(c.stderr, errPipe)
-		_ = cmd.Wait()
-		close(c.done)
-	}()
-	timer := time.NewTimer(atmsScaleStart)
-	defer timer.Stop()
-	select {
-	case c.url = <-urls:
-		return c, nil
-	case <-c.done:
-		err = fmt.Errorf("bench: the ceiling process exited: %s", c.stderr.String())
-	case <-timer.C:
-		err = fmt.Errorf("bench: the ceiling process: not listening after %s", atmsScaleStart)
-	case <-ctx.Done():
-		err = ctx.Err()
-	}
-	c.stop()
-	return nil, err
+	cmd.Env = []string{ceilingChildEnv + "=" + path}
+	return startChild(ctx, cmd, true, ceilingListening, ceilingStart, "bench: the ceiling process")
 }
+
+// ceilingStart bounds the start of a ceiling process.
+const ceilingStart = time.Minute

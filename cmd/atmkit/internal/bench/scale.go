@@ -245,42 +245,68 @@ type serveChild struct {
 // flags given here apply), and waits until it listens.
 func startServeChild(ctx context.Context, exe, dir, ns string) (*serveChild, error) {
 	cmd := exec.Command(exe, "serve", "--fixtures", dir, "--addr", "127.0.0.1:0", "--namespace", ns)
+	return startChild(ctx, cmd, false, "listening on ", atmsScaleStart, "atmkit serve --fixtures "+dir)
+}
+
+// startChild starts cmd, an atmkit process that serves, with no ATMKIT_*
+// variable of this process but those cmd.Env already has, and waits at
+// most limit until it writes a line holding listen followed by its base
+// URL: on stdout, or with onStderr on stderr (the other is kept in the
+// child's stderr tail or discarded). name names it in errors.
+func startChild(ctx context.Context, cmd *exec.Cmd, onStderr bool, listen string, limit time.Duration, name string) (*serveChild, error) {
+	env := cmd.Env
+	cmd.Env = nil
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "ATMKIT_") {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
+	cmd.Env = append(cmd.Env, env...)
 	c := &serveChild{cmd: cmd, stderr: &tailWriter{max: 4 << 10}, done: make(chan struct{})}
-	cmd.Stderr = c.stderr
-	out, err := cmd.StdoutPipe()
+	var out io.ReadCloser
+	var err error
+	if onStderr {
+		cmd.Stdout = io.Discard
+		out, err = cmd.StderrPipe()
+	} else {
+		cmd.Stderr = c.stderr
+		out, err = cmd.StdoutPipe()
+	}
 	if err != nil {
-		return nil, fmt.Errorf("start atmkit serve: %w", err)
+		return nil, fmt.Errorf("start %s: %w", name, err)
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start atmkit serve: %w", err)
+		return nil, fmt.Errorf("start %s: %w", name, err)
 	}
 	urls := make(chan string, 1)
 	go func() {
 		lines := bufio.NewScanner(out)
 		for lines.Scan() {
-			if _, u, ok := strings.Cut(lines.Text(), "listening on "); ok {
+			if _, u, ok := strings.Cut(lines.Text(), listen); ok {
 				urls <- strings.TrimSpace(u)
 				break
 			}
+			if onStderr {
+				fmt.Fprintln(c.stderr, lines.Text())
+			}
 		}
-		_, _ = io.Copy(io.Discard, out)
+		rest := io.Discard
+		if onStderr {
+			rest = c.stderr
+		}
+		_, _ = io.Copy(rest, out)
 		_ = cmd.Wait()
 		close(c.done)
 	}()
-	timer := time.NewTimer(atmsScaleStart)
+	timer := time.NewTimer(limit)
 	defer timer.Stop()
 	select {
 	case c.url = <-urls:
 		return c, nil
 	case <-c.done:
-		return nil, fmt.Errorf("atmkit serve --fixtures %s exited: %s", dir, c.stderr.String())
+		return nil, fmt.Errorf("%s exited: %s", name, c.stderr.String())
 	case <-timer.C:
-		err = fmt.Errorf("atmkit serve --fixtures %s: not listening after %s", dir, atmsScaleStart)
+		err = fmt.Errorf("%s: not listening after %s", name, limit)
 	case <-ctx.Done():
 		err = ctx.Err()
 	}
