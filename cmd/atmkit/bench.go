@@ -77,6 +77,7 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 		cli.Bad("warmup", cli.When(c.Warmup < 0, "must not be negative")),
 		cli.Bad("rounds", cli.When(c.Rounds < 0 || c.Rounds > 1000, "want 0 (one per second of -d) to 1000")),
 		cli.Bad("target", cli.When(c.Target != "", cli.CheckHTTPURL(c.Target))),
+		cli.Bad("cpuprofile", cli.CheckReportFile(c.CPUProfile)),
 		cli.Bad("fixtures", cli.When(c.Fixtures != "", cli.CheckDir(c.Fixtures))),
 		cli.Bad("atms", cli.When(c.ATMs < 0 || c.ATMs > fixtures.MaxATMs, fmt.Sprintf("want 0 (no generated data set) to %d", fixtures.MaxATMs))),
 		cli.Bad("seed", cli.When(c.Seed == 0, "must not be 0")),

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/banner"
@@ -22,7 +21,7 @@ func (m *Main) runCassetteList(_ context.Context, args []string) error {
 	if err := m.Parse(fs, args, nil); err != nil {
 		return err
 	}
-	files, err := cassetteFiles("cassette list", fs.Args())
+	files, err := cli.CassetteFiles("cassette list", fs.Args())
 	if err != nil {
 		return err
 	}
@@ -40,7 +39,7 @@ func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
 	if err := m.Parse(fs, args, nil); err != nil {
 		return err
 	}
-	files, err := cassetteFiles("cassette scrub", fs.Args())
+	files, err := cli.CassetteFiles("cassette scrub", fs.Args())
 	if err != nil {
 		return err
 	}
@@ -83,20 +82,4 @@ func scrubCount(path string, check bool, headers []string) (replaced, interactio
 		err = cassettes.WriteFile(path, list)
 	}
 	return replaced, interactions, rejections, err
-}
-
-// cassetteFiles expands cassette command cmd's PATHs (cassettes.Files); none,
-// a path naming nothing or no cassette in them is exit 2, not a silent pass.
-func cassetteFiles(cmd string, paths []string) ([]string, error) {
-	if len(paths) == 0 {
-		return nil, cli.Usagef(cmd, "want at least one cassette file or directory")
-	}
-	files, err := cassettes.Files(paths...)
-	if err != nil {
-		return nil, cli.Usagef(cmd, "%v", err)
-	}
-	if len(files) == 0 {
-		return nil, cli.Usagef(cmd, "no cassette files (*.yaml, *.yml) in %s", strings.Join(paths, ", "))
-	}
-	return files, nil
 }

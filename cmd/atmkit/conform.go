@@ -82,7 +82,7 @@ func (f *conformFlags) config(m *Main, fs *flag.FlagSet) (conformance.Config, er
 	}
 	unit, err := conformance.ParseRadiusUnit(f.radiusUnit)
 	if err != nil {
-		return conformance.Config{}, cli.Usagef("conform", "--radius-unit: %v", err)
+		return conformance.Config{}, m.BadSetting(fs, "radius-unit", "want km, mi or unknown")
 	}
 	if f.timeout <= 0 {
 		return conformance.Config{}, cli.Usagef("conform", "--timeout (or ATMKIT_TIMEOUT) must be positive, e.g. 30s")
@@ -96,7 +96,7 @@ func (f *conformFlags) config(m *Main, fs *flag.FlagSet) (conformance.Config, er
 	for _, s := range f.cityIDs {
 		id, err := strconv.Atoi(s)
 		if err != nil {
-			return conformance.Config{}, cli.Usagef("conform", "--city-id %q is not an integer", s)
+			return conformance.Config{}, m.BadSetting(fs, "city-id", strconv.Quote(s)+" is not an integer")
 		}
 		cfg.CityIDs = append(cfg.CityIDs, id)
 	}

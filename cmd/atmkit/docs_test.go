@@ -542,6 +542,7 @@ var (
 var otherTools = map[string]string{
 	"help":   "every command",
 	"foo":    "the docs' example of a mistyped flag",
+	"adr":    "the docs' example of a mistyped flag (--addr)",
 	"cacert": "curl", "cert": "curl", "data": "curl",
 	"rm": "docker run", "user": "docker run",
 	"health-cmd": "docker run", "health-interval": "docker run", "health-timeout": "docker run", "health-retries": "docker run",

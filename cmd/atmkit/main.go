@@ -39,7 +39,7 @@ type Main struct {
 
 // NewMain returns a Main wired to the process's standard streams and environment.
 func NewMain() *Main {
-	return &Main{cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}}
+	return &Main{cli.Env{Stdout: cli.Stdout(os.Stdout), Stderr: os.Stderr, Getenv: os.Getenv}}
 }
 
 // command is one atmkit subcommand.

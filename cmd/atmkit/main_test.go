@@ -84,7 +84,31 @@ func TestSuggestedCommandsExist(t *testing.T) {
 		}
 	}
 	code, _, stderr := runAtmkit(nil, "verify", "--upstream", "http://127.0.0.1:1", "atm.yaml")
-	if want := "atmkit: unknown command \"verify\" (did you mean: atmkit cassette verify?)\n"; code != exitUsage || !strings.Contains(stderr, want) {
+	if want := "atmkit: unknown command \"verify\" (did you mean: atmkit cassette verify?); see atmkit --help\n"; code != exitUsage || !strings.Contains(stderr, want) {
 		t.Errorf("atmkit verify: exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
+	}
+}
+
+// TestMistypedNamesSuggest: a mistyped flag, subcommand or command, or a
+// flag before the command, is one line on stderr (exit 2) that names what
+// was meant.
+func TestMistypedNamesSuggest(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--adr", "127.0.0.1:0"}, "atmkit serve: unknown flag --adr (did you mean --addr?); see atmkit serve --help\n"},
+		{[]string{"conform", "--taget", "http://127.0.0.1:1"}, "atmkit conform: unknown flag --taget (did you mean --target?); see atmkit conform --help\n"},
+		{[]string{"health", "--bogus"}, "atmkit health: unknown flag --bogus; see atmkit health --help\n"},
+		{[]string{"cassette", "lst", "atm.yaml"}, "atmkit cassette: unknown subcommand \"lst\" (did you mean: atmkit cassette list?); see atmkit cassette --help\n"},
+		{[]string{"shape", "x"}, "atmkit shape: unknown subcommand \"x\" (want show or learn); see atmkit shape --help\n"},
+		{[]string{"sevre"}, "atmkit: unknown command \"sevre\" (did you mean: atmkit serve?); see atmkit --help\n"},
+		{[]string{"--addr", "127.0.0.1:0", "serve"}, "atmkit: unknown command \"--addr\" (a flag: give the command first, e.g. atmkit serve --addr); see atmkit --help\n"},
+	} {
+		code, stdout, stderr := runAtmkit(nil, tc.args...)
+		if code != exitUsage || stdout != "" || stderr != tc.want {
+			t.Errorf("atmkit %s: exit %d, stdout %q, stderr %q; want exit 2, nothing and %q", strings.Join(tc.args, " "), code, stdout, stderr, tc.want)
+		}
 	}
 }

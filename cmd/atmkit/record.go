@@ -116,6 +116,7 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 		serveErr = nil // what came back in time is recorded; the rest is not
 	}
 	stopErr := rec.Stop()
+	p.Flush() // the count of the last calls, before what was saved
 	if errors.Is(stopErr, cassettes.ErrNothingRecorded) {
 		// No request came through: no empty cassette, which would make
 		// every replay miss. Exit 1, so a script notices.

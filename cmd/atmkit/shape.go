@@ -68,6 +68,8 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		return cli.Usagef("shape learn", "give --wsdl, --cassette or both")
 	case f.out == "":
 		return cli.Usagef("shape learn", "--out FILE is required")
+	case cli.CheckReportFile(f.out) != "": // before fetching and learning
+		return m.BadSetting(fs, "out", cli.CheckReportFile(f.out))
 	}
 	var in learn.Input
 	var sources []string

@@ -72,7 +72,7 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	files, err := cassetteFiles("cassette verify", fs.Args())
+	files, err := cli.CassetteFiles("cassette verify", fs.Args())
 	if err != nil {
 		return err
 	}

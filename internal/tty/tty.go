@@ -10,14 +10,30 @@ import (
 )
 
 // IsTerminal reports whether w is a terminal: an *os.File whose descriptor
-// is a terminal (a console on Windows). Pipes, files, /dev/null (NUL) and
-// writers other than files are not.
+// is a terminal (a console on Windows), or a writer that wraps one (an
+// Unwrap() io.Writer method, such as atmkit's stdout that masks keys).
+// Pipes, files, /dev/null (NUL) and other writers are not.
 func IsTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok || f == nil {
+	f := file(w)
+	if f == nil {
 		return false
 	}
 	return isTerminal(f.Fd())
+}
+
+// file is the *os.File w writes to, through writers that wrap another;
+// nil if there is none.
+func file(w io.Writer) *os.File {
+	for {
+		switch v := w.(type) {
+		case *os.File:
+			return v
+		case interface{ Unwrap() io.Writer }:
+			w = v.Unwrap()
+		default:
+			return nil
+		}
+	}
 }
 
 // Colors reports whether w is a terminal that shows ANSI colour codes. On
@@ -25,8 +41,8 @@ func IsTerminal(w io.Writer) bool {
 // reading the codes (virtual terminal processing) where that is off;
 // false when the console cannot (before Windows 10).
 func Colors(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok || f == nil || !isTerminal(f.Fd()) {
+	f := file(w)
+	if f == nil || !isTerminal(f.Fd()) {
 		return false
 	}
 	return enableColors(f.Fd())

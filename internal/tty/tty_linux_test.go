@@ -37,6 +37,7 @@ func TestIsTerminal(t *testing.T) {
 		{os.DevNull, null, false},
 		{"a buffer", &bytes.Buffer{}, false},
 		{"a nil file", (*os.File)(nil), false},
+		{"a writer wrapping a pipe", wrapping{w}, false},
 	} {
 		if got := IsTerminal(tc.w); got != tc.want {
 			t.Errorf("%s: IsTerminal got %v, want %v", tc.name, got, tc.want)
@@ -55,4 +56,13 @@ func TestIsTerminal(t *testing.T) {
 	if !IsTerminal(ptmx) || !Colors(ptmx) {
 		t.Errorf("/dev/ptmx: IsTerminal %v, Colors %v; want true, true", IsTerminal(ptmx), Colors(ptmx))
 	}
+	// So is a writer that wraps it (atmkit's stdout masking keys).
+	if w := (wrapping{wrapping{ptmx}}); !IsTerminal(w) || !Colors(w) {
+		t.Errorf("a writer wrapping /dev/ptmx: IsTerminal %v, Colors %v; want true, true", IsTerminal(w), Colors(w))
+	}
 }
+
+// wrapping is a writer that wraps another, as atmkit's stdout does.
+type wrapping struct{ io.Writer }
+
+func (w wrapping) Unwrap() io.Writer { return w.Writer }

@@ -3,12 +3,15 @@ package banner
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
@@ -159,8 +162,13 @@ func TestProgress(t *testing.T) {
 	}
 	want := "atmkit: recorded #0 ReturnAtmSearchByCity over soap12: 200\n" +
 		"atmkit: recorded #1 ReturnAtmSearchByCoordinates over json: 200\n"
-	if got := out.String(); !strings.HasPrefix(got, want) || strings.Contains(got, "#3") || strings.Contains(got, "#4") || strings.Contains(got, "REDACTED") {
-		t.Errorf("got\n%s\nwant\n%s(and at most a count after)", got, want)
+	p.Flush() // the end of the recording: the count of those not printed
+	if want := want + "atmkit: recorded 4 interactions so far (the last: GET /service/service.asmx?WSDL: 200)\n"; out.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
+	}
+	p.Flush()
+	if strings.Count(out.String(), "so far") != 1 {
+		t.Errorf("a second Flush with nothing new printed again:\n%s", out.String())
 	}
 
 	out.Reset()
@@ -209,6 +217,49 @@ func TestProgress(t *testing.T) {
 	if len(lines) != len(list) {
 		t.Errorf("JSON progress: %d lines, want %d", len(lines), len(list))
 	}
+}
+
+// TestProgressCountsABurst: interactions recorded within a second of the
+// last line are counted a second after it, without waiting for the next
+// call or the end of the recording, so the log does not end on a stale
+// count.
+func TestProgressCountsABurst(t *testing.T) {
+	t.Parallel()
+	list, err := cassettes.ReadFile(filepath.Join("..", "..", "..", "..", "cassettes", "testdata", "golden.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out syncBuffer
+	p := &Progress{W: &out, First: 1}
+	for _, i := range list {
+		_ = p.Recorded(i)
+	}
+	want := fmt.Sprintf("atmkit: recorded %d interactions so far (the last: ReturnProvinces over get: 200)\n", len(list))
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.HasSuffix(out.String(), want) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := out.String(); !strings.HasPrefix(got, "atmkit: recorded #0 ") || !strings.HasSuffix(got, want) || strings.Count(got, "\n") != 2 {
+		t.Errorf("got\n%s\nwant the first line, then\n%s", got, want)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent use.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // TestMockAdminLines: the banner names the service's endpoints, the WSDL a

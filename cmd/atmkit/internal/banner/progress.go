@@ -13,8 +13,9 @@ import (
 
 // Progress prints what atmkit record records: each of the First
 // interactions as it is recorded (operation, binding and status; never the
-// key), then how many so far, at most once a second. Its Recorded method is
-// a cassettes.BeforeSave hook.
+// key), then how many so far, at most once a second, and a second after a
+// burst of calls its last count (so that the count a log ends with is not
+// a stale one). Its Recorded method is a cassettes.BeforeSave hook.
 type Progress struct {
 	W     io.Writer
 	First int // interactions printed one by one; 0: nothing is printed
@@ -26,9 +27,12 @@ type Progress struct {
 	// atmkit cassette list shows.
 	Base int
 
-	mu   sync.Mutex // guards n and last, and orders the lines
-	n    int        // interactions recorded
-	last time.Time  // when the last line was printed
+	mu     sync.Mutex      // guards the fields below, and orders the lines
+	n      int             // interactions recorded
+	shown  int             // interactions the lines printed account for
+	last   time.Time       // when the last line was printed
+	latest cassettes.Entry // the last interaction recorded
+	timer  *time.Timer     // prints the count of interactions not yet counted
 }
 
 // Recorded prints i, recorded (a BeforeSave hook: i is scrubbed, and about
@@ -41,22 +45,61 @@ func (p *Progress) Recorded(i *cassette.Interaction) error {
 	defer p.mu.Unlock()
 	p.n++
 	e := cassettes.EntryOf(i)
-	what := e.Operation
-	if e.Binding != "" {
-		what += " over " + e.Binding
-	}
 	switch {
 	case p.n <= p.First && p.Log != nil:
 		p.Log.Info("recorded", "id", p.Base+p.n-1, "operation", e.Operation, "binding", e.Binding, "status", e.Status)
 	case p.n <= p.First:
-		fmt.Fprintf(p.W, "atmkit: recorded #%d %s: %d\n", p.Base+p.n-1, what, e.Status)
+		fmt.Fprintf(p.W, "atmkit: recorded #%d %s: %d\n", p.Base+p.n-1, what(e), e.Status)
 	case time.Since(p.last) < time.Second:
+		p.latest = e
+		if p.timer == nil {
+			p.timer = time.AfterFunc(time.Second-time.Since(p.last), p.countLater)
+		}
 		return nil
-	case p.Log != nil:
-		p.Log.Info("recorded so far", "n", p.n, "operation", e.Operation, "binding", e.Binding, "status", e.Status)
 	default:
-		fmt.Fprintf(p.W, "atmkit: recorded %d interactions so far (the last: %s: %d)\n", p.n, what, e.Status)
+		p.count(e)
 	}
-	p.last = time.Now()
+	p.shown, p.last = p.n, time.Now()
 	return nil
+}
+
+// Flush prints the count of the interactions recorded since the last line,
+// if any: at the end of a recording, before what was saved is told.
+func (p *Progress) Flush() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.timer != nil {
+		p.timer.Stop()
+		p.timer = nil
+	}
+	if p.n > p.shown {
+		p.count(p.latest)
+		p.shown, p.last = p.n, time.Now()
+	}
+}
+
+// countLater is Flush, when the timer started after a line fires.
+func (p *Progress) countLater() {
+	p.mu.Lock()
+	p.timer = nil
+	p.mu.Unlock()
+	p.Flush()
+}
+
+// count prints how many interactions were recorded, the last being e.
+func (p *Progress) count(e cassettes.Entry) {
+	if p.Log != nil {
+		p.Log.Info("recorded so far", "n", p.n, "operation", e.Operation, "binding", e.Binding, "status", e.Status)
+		return
+	}
+	fmt.Fprintf(p.W, "atmkit: recorded %d interactions so far (the last: %s: %d)\n", p.n, what(e), e.Status)
+}
+
+// what names an interaction's call: its operation and binding, or the
+// request of another (the WSDL).
+func what(e cassettes.Entry) string {
+	if e.Binding != "" {
+		return e.Operation + " over " + e.Binding
+	}
+	return e.Operation
 }

@@ -138,6 +138,9 @@ func (e *Env) Dispatch(ctx context.Context, cmd, usage string, args []string, su
 		fmt.Fprintln(e.Stdout, usage)
 		return flag.ErrHelp
 	}
+	if meant := closest(args[0], names); meant != "" {
+		return Usagef(cmd, "unknown subcommand %q (did you mean: atmkit %s %s?)", args[0], cmd, meant)
+	}
 	return Usagef(cmd, "unknown subcommand %q (want %s)", args[0], want)
 }
 
@@ -163,7 +166,7 @@ func (e *Env) Exit(err error) int {
 		fmt.Fprintf(e.Stderr, "atmkit %s: %s; see atmkit %s --help\n", ue.Cmd, ue.Msg, ue.Cmd)
 		return ExitUsage
 	case errors.As(err, &ue):
-		fmt.Fprintf(e.Stderr, "atmkit: %s\nRun 'atmkit help' for usage.\n", ue.Msg)
+		fmt.Fprintf(e.Stderr, "atmkit: %s; see atmkit --help\n", ue.Msg)
 		return ExitUsage
 	}
 	var ec interface{ ExitCode() int }

@@ -230,7 +230,13 @@ func flagParseError(fs *flag.FlagSet, err error) string {
 	msg := err.Error()
 	switch {
 	case strings.HasPrefix(msg, errFlagUnknown):
-		return "unknown flag --" + strings.TrimPrefix(msg, errFlagUnknown)
+		name := strings.TrimPrefix(msg, errFlagUnknown)
+		var names []string
+		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+		if meant := closest(name, names); meant != "" {
+			return "unknown flag --" + name + " (did you mean --" + meant + "?)"
+		}
+		return "unknown flag --" + name
 	case strings.HasPrefix(msg, errFlagNoValue):
 		return "--" + strings.TrimPrefix(msg, errFlagNoValue) + " needs a value"
 	}

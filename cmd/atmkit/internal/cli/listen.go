@@ -172,6 +172,9 @@ func (e *Env) ListenTLS(fs *flag.FlagSet, f *ListenTLSFlags, addr string) (*Serv
 		if p := CheckDir(filepath.Dir(f.caOut)); p != "" {
 			return nil, e.BadSetting(fs, "tls-ca-out", "its directory "+filepath.Dir(f.caOut)+": "+p)
 		}
+		if p := CheckReportFile(f.caOut); p != "" { // a directory, or one it cannot write in
+			return nil, e.BadSetting(fs, "tls-ca-out", p)
+		}
 	}
 	cfg := tlsconf.Server{CertFile: f.cert, KeyFile: f.key, ClientCAFile: f.clientCA, SelfSigned: f.selfSigned}
 	if host, _, err := net.SplitHostPort(addr); err == nil {

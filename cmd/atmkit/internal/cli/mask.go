@@ -34,6 +34,9 @@ type maskWriter struct {
 	keys []string
 }
 
+// Unwrap is the writer written to: where terminal checks look (tty.Colors).
+func (mw *maskWriter) Unwrap() io.Writer { return mw.w }
+
 func (mw *maskWriter) Write(p []byte) (int, error) {
 	s := string(p)
 	masked := s

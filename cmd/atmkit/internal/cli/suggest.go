@@ -15,8 +15,17 @@ var Commands = []string{
 // meant, when name is a subcommand typed without its group (verify:
 // cassette verify) or a command mistyped by a letter or two (sevre:
 // serve), as " (did you mean: atmkit cassette verify?)"; "" otherwise.
+//
+// A flag given before any command (--addr, -v) gets where flags go, or
+// the command meant (-v: atmkit version).
 func Suggest(name string) string {
 	name = strings.ToLower(name)
+	if strings.HasPrefix(name, "-") {
+		if name == "-v" {
+			return " (did you mean: atmkit version?)"
+		}
+		return " (a flag: give the command first, e.g. atmkit serve " + name + ")"
+	}
 	var meant []string
 	for _, c := range Commands {
 		words := strings.Fields(c)
@@ -29,6 +38,21 @@ func Suggest(name string) string {
 		return ""
 	}
 	return " (did you mean: " + strings.Join(meant, ", ") + "?)"
+}
+
+// closest is the one of names that name looks like a mistyping of (a
+// letter or two off, in any case); "" when none or more than one is.
+func closest(name string, names []string) string {
+	meant := ""
+	for _, n := range names {
+		if d := distance(strings.ToLower(name), n); d <= 2 && d < len(n) {
+			if meant != "" {
+				return ""
+			}
+			meant = n
+		}
+	}
+	return meant
 }
 
 // distance is the Levenshtein distance of a and b, in bytes.

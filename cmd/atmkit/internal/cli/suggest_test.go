@@ -20,10 +20,34 @@ func TestSuggest(t *testing.T) {
 		"replay":     "",
 		"mock":       "",
 		"x":          "",
-		"--upstream": "",
+		"--upstream": " (a flag: give the command first, e.g. atmkit serve --upstream)",
+		"-v":         " (did you mean: atmkit version?)",
 	} {
 		if got := Suggest(name); got != want {
 			t.Errorf("Suggest(%q): got %q, want %q", name, got, want)
 		}
+	}
+}
+
+// TestClosest: a name a letter or two off one of the names, or in another
+// case, gets it; one as far from two names, or from all, gets nothing.
+func TestClosest(t *testing.T) {
+	t.Parallel()
+	names := []string{"addr", "admin-token", "journal-size", "list", "scrub", "verify", "c"}
+	for name, want := range map[string]string{
+		"adr":          "addr",
+		"jounral-size": "journal-size",
+		"LIST":         "list",
+		"lst":          "list",
+		"verfy":        "verify",
+		"x":            "", // one off "c", but as long as it: anything would be
+		"generate":     "",
+	} {
+		if got := closest(name, names); got != want {
+			t.Errorf("closest(%q): got %q, want %q", name, got, want)
+		}
+	}
+	if got := closest("ab", []string{"abc", "abd"}); got != "" {
+		t.Errorf("closest(ab) of abc and abd: got %q, want none", got)
 	}
 }
