@@ -285,6 +285,10 @@ func (l *learner) leaf(k *node, ns, result, at string) *shape.Field {
 			}
 		case v.Kind == shape.KindFlag && f.Type == "double":
 			f.Type = "int"
+		case v.Kind == shape.KindDouble && f.Type == "int" && !k.fromWSDL:
+			// Whole numbers read (a search point of 0, 0): a double
+			// all the same, as its value is.
+			f.Type = "double"
 		}
 	}
 	f.Format = formatOf(f.Type, k.texts)

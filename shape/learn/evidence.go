@@ -278,13 +278,34 @@ func (l *learner) keep(r *shape.Result, content shape.Content, unseen []*sightin
 		if lf := listField(r.Fields, string(content)); lf != nil {
 			l.keepIn(r, &lf.Item.Fields, listField(def.Fields, string(content)).Item.Fields, r.Root+"/"+lf.Item.Element, ss)
 		} else {
-			// No item was seen: the whole list, as atmkit writes it.
-			l.insert(r, level, def.Fields, listField(def.Fields, string(content)), r.Root, ss[:1])
+			// No item was seen: the whole list, as atmkit writes it. An
+			// element of the list's name, empty in every answer read, is
+			// that list, empty (<locations /> of searches that found none).
+			dl := listField(def.Fields, string(content))
+			l.dropEmptyList(r, level, dl.Name())
+			l.insert(r, level, def.Fields, dl, r.Root, ss[:1])
 		}
 	}
 	if ss := byScope[top]; len(ss) > 0 {
 		l.keepIn(r, level, def.Fields, r.Root, ss)
 	}
+}
+
+// dropEmptyList removes from level the generated field named name whose
+// every value read was empty, and its line of the report's unmapped: the
+// empty list of that name, which keep puts in its place.
+func (l *learner) dropEmptyList(r *shape.Result, level *[]*shape.Field, name string) {
+	*level = slices.DeleteFunc(*level, func(f *shape.Field) bool {
+		at, blank := l.blank[f]
+		if !blank || !f.Generated || f.Name() != name {
+			return false
+		}
+		l.report.Unmapped = slices.DeleteFunc(l.report.Unmapped, func(u string) bool {
+			return strings.HasPrefix(u, r.Name+": "+at+" (")
+		})
+		l.note("%s: %s, empty in every answer read, is taken for the %s list, empty", r.Name, at, name)
+		return true
+	})
 }
 
 // keepIn keeps the values of ss in level (the fields of one scope of r),

@@ -1006,3 +1006,53 @@ func TestLearnedWSDLTypes(t *testing.T) {
 		})
 	}
 }
+
+// TestLearnEmptySearches learns from searches that found no ATM (an
+// <atmLocations> with a count of 0, its search point and an empty list):
+// no answer shows a location, so the locations list is kept as atmkit writes
+// it, in the place of the empty <locations />, and the search point (0, 0:
+// whole numbers) is neither taken for a location nor typed int. The
+// learner used to do both and fail its own shape's check.
+func TestLearnEmptySearches(t *testing.T) {
+	const ns = "http://tempuri.org/atmService"
+	base := serve(t, nil, ns)
+	empty := []refdeploy.Call{
+		{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{asmx.ParamPostalCode, ""}, {asmx.ParamLatitude, "0"}, {asmx.ParamLongitude, "0"}, {asmx.ParamRadius, "1"}}},
+		{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{asmx.ParamPostalCode, ""}, {asmx.ParamLatitude, "1"}, {asmx.ParamLongitude, "1"}, {asmx.ParamRadius, "1"}}},
+	}
+	all := collectCalls(t, base, ns, empty)
+	var xmlOnly []learn.Sample
+	for _, s := range all {
+		if s.Binding != learn.JSON {
+			xmlOnly = append(xmlOnly, s)
+		}
+	}
+	for name, samples := range map[string][]learn.Sample{"with JSON answers": all, "XML answers only": xmlOnly} {
+		t.Run(name, func(t *testing.T) {
+			learned, rep, err := learn.Learn(learn.Input{Samples: samples})
+			if err != nil {
+				t.Fatalf("learn: %v", err)
+			}
+			got := mappings(learned)
+			if !strings.Contains(got, "ReturnAtmSearchByCoordinates atmLocations/coordinates/latitude coordinates.latitude") {
+				t.Errorf("the search point is not the result's coordinates:\n%s", got)
+			}
+			if strings.Contains(strings.Join(rep.Guessed, "\n"), "is taken for the locations list's item") {
+				t.Errorf("an element of an answer with no location was taken for one: %q", rep.Guessed)
+			}
+			if ns := strings.Join(rep.NotSeen, "\n"); !strings.Contains(ns, "atmLocations: the locations list and its items' values: not seen: record an XML answer of ReturnAtmSearchByCoordinates (or another operation of this result) that lists at least one location to decide; kept meanwhile as atmkit writes it by default: atmLocations/locations, after coordinates") {
+				t.Errorf("the report does not say the list is kept and what to record:\n%s", ns)
+			}
+			if u := strings.Join(rep.Unmapped, "\n"); strings.Contains(u, "atmLocations/locations") {
+				t.Errorf("the empty <locations /> is reported as a field of generated values:\n%s", u)
+			}
+			// Served, a search that finds ATMs writes them as the default shape does.
+			a := collectCalls(t, serve(t, learned, ns), ns, roundTripCalls[:1])
+			for _, s := range a {
+				if s.Binding == "get" && !regexp.MustCompile(`<locations>\s*<location>`).Match(s.Body) {
+					t.Errorf("served over GET, no <location> in <locations>:\n%.800s", s.Body)
+				}
+			}
+		})
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/beevik/etree"
+
+	"github.com/atmkit/atmkit/shape"
 )
 
 // findList marks the content list of a group: the repeated element with
@@ -38,8 +40,9 @@ func (l *learner) findList(g *group) {
 		}
 	}
 	visit(g.root)
-	if best == nil {
-		// No answer held two items: the complex element with the most values.
+	if best == nil && !l.answersEmpty(g) {
+		// No answer held two items: the complex element with the most
+		// values (of a location, more than a search point's two).
 		var visit2 func(n *node)
 		visit2 = func(n *node) {
 			for _, k := range n.kids {
@@ -53,7 +56,7 @@ func (l *learner) findList(g *group) {
 							leaves++
 						}
 					})
-					if leaves > bestLeaves && leaves >= 2 {
+					if leaves > bestLeaves && leaves >= minItemLeaves(g.content) {
 						best, bestLeaves = k, leaves
 					}
 				}
@@ -134,4 +137,30 @@ func collect(n *node, el *etree.Element, rec record, stop *node, items *[]*etree
 			collect(k, c, rec, stop, items)
 		}
 	}
+}
+
+// minItemLeaves is the fewest values an element taken for an item of
+// content must hold when no answer held two items: a province has a code
+// and a name; a location more than a search point's latitude and
+// longitude, which an answer with no location still holds.
+func minItemLeaves(content shape.Content) int {
+	if content == shape.Locations {
+		return 3
+	}
+	return 2
+}
+
+// answersEmpty reports whether the JSON answers to the queries of g's
+// every answer say it holds no item: then no XML element of theirs is one.
+func (l *learner) answersEmpty(g *group) bool {
+	if len(g.contents) == 0 {
+		return false
+	}
+	for _, c := range g.contents {
+		j := l.jsons[c.sample.Op+"\x00"+c.sample.Query]
+		if j == nil || len(j.items) > 0 {
+			return false
+		}
+	}
+	return true
 }
