@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"net/http"
 	"strings"
@@ -31,11 +32,11 @@ func (m *Main) listDeviations(values []string) bool {
 
 // deviate wraps h with the deviations --deviate names; with none it returns h.
 // An unknown name is a usage error listing the valid ones.
-func (m *Main) deviated(h http.Handler, values []string) (http.Handler, error) {
+func (m *Main) deviated(fs *flag.FlagSet, h http.Handler, values []string) (http.Handler, error) {
 	names, _ := cli.Names(values)
 	dh, err := deviate.Wrap(h, names...)
 	if errors.Is(err, deviate.ErrUnknown) {
-		return nil, cli.Usagef("serve", "--deviate: %v", err)
+		return nil, m.BadSetting(fs, "deviate", err.Error())
 	}
 	if err != nil {
 		return nil, fmt.Errorf("--deviate: %w", err)

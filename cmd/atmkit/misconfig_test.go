@@ -110,6 +110,7 @@ func TestMisconfiguration(t *testing.T) {
 		{"log format", serve("--log-format", "xml"), nil, "--log-format xml: want text or json"},
 		{"log format from env", serve(), map[string]string{"ATMKIT_LOG_FORMAT": "yaml"}, `ATMKIT_LOG_FORMAT="yaml": want text or json (--log-format)`},
 		{"log level", serve("--log-level", "loud"), nil, "--log-level loud: want debug, info, warn or error"},
+		{"deviation from env", serve(), map[string]string{"ATMKIT_DEVIATE": "nope"}, `ATMKIT_DEVIATE="nope": unknown deviation "nope"`},
 		{"log level from env", serve(), map[string]string{"ATMKIT_LOG_LEVEL": "trace"}, `ATMKIT_LOG_LEVEL="trace": want debug, info, warn or error (--log-level)`},
 		{"empty key", serve("--key", ""), nil, "atmkit serve: --key: an empty key"},
 		{"empty key from config", serve("--config", config("keys: [good-key, '']\n")), nil, "keys in config file "},

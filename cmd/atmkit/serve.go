@@ -153,7 +153,7 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	h, err := m.deviated(srv, f.deviate)
+	h, err := m.deviated(w, srv, f.deviate)
 	if err != nil {
 		return err
 	}
