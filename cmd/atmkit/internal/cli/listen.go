@@ -54,7 +54,7 @@ func (f *ServerFlags) Register(fs *flag.FlagSet) {
 	f.TLS.Register(fs)
 	fs.DurationVar(&f.Grace, "grace", 10*time.Second, "how long in-flight requests may finish after SIGINT/SIGTERM (a second signal cuts it short)")
 	fs.StringVar(&f.LogFormat, "log-format", "text", "log format on stderr: text or json")
-	fs.StringVar(&f.LogLevel, "log-level", "info", "least level logged on stderr: debug (also the admin API's reads), info (also a line a request), warn or error (problems only)")
+	fs.StringVar(&f.LogLevel, "log-level", "info", "least level logged on stderr: debug, info, warn or error (warn and error: problems only; atmkit serve logs a line a request at info, the admin API's reads at debug)")
 }
 
 // ServerSetup sets up what the flags of f ask of a server listening on
