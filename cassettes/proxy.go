@@ -46,7 +46,7 @@ func NewProxy(upstream *url.URL, rt http.RoundTripper, logger *slog.Logger) http
 			// *url.Error holds the whole URL): mask it for the log and
 			// the answer.
 			err = redact.Error(err)
-			logger.Error("proxy", "method", r.Method, "path", r.URL.Path, "err", err)
+			logger.Error("proxy", "method", r.Method, "path", redact.Text(r.URL.Path, redact.Values(r.URL.Path)...), "err", err)
 			http.Error(w, "atmkit record: the upstream could not be reached or recorded: "+withoutCassetteDir(err.Error(), rt), http.StatusBadGateway)
 		},
 	}

@@ -23,18 +23,22 @@ func TestProxyErrorDoesNotLogTheKey(t *testing.T) {
 	var logs bytes.Buffer
 	proxy := httptest.NewServer(NewProxy(up, http.DefaultTransport, slog.New(slog.NewTextHandler(&logs, nil))))
 	defer proxy.Close()
-	resp, err := http.Get(proxy.URL + "/service/service.asmx/ReturnProvinces?strAtmServiceKey=s3cr3t-key-123")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusBadGateway {
-		t.Errorf("status: got %d, want %d", resp.StatusCode, http.StatusBadGateway)
-	}
-	for name, text := range map[string]string{"log": logs.String(), "answer": string(body)} {
-		if strings.Contains(text, "s3cr3t-key-123") {
-			t.Errorf("the %s holds the key: %q", name, text)
+	// The key in the query, and in the path of a URL built with & for ?.
+	for _, path := range []string{"/service/service.asmx/ReturnProvinces?strAtmServiceKey=s3cr3t-key-123",
+		"/service/service.asmx/ReturnProvinces&strAtmServiceKey=s3cr3t-key-123"} {
+		resp, err := http.Get(proxy.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadGateway {
+			t.Errorf("%s: status: got %d, want %d", path, resp.StatusCode, http.StatusBadGateway)
+		}
+		for name, text := range map[string]string{"log": logs.String(), "answer": string(body)} {
+			if strings.Contains(text, "s3cr3t-key-123") {
+				t.Errorf("%s: the %s holds the key: %q", path, name, text)
+			}
 		}
 	}
 	if !strings.Contains(logs.String(), "proxy") {

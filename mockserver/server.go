@@ -163,7 +163,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			if v == http.ErrAbortHandler {
 				panic(v)
 			}
-			s.log.Error("panic serving request", "method", r.Method, "path", s.keyMask.Text(r.URL.Path), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			s.log.Error("panic serving request", "method", r.Method, "path", s.keyMask.Text(r.URL.Path, redact.Values(r.URL.Path)...), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			if !sw.wrote {
 				s.writeError(sw, ex, ex.binding, asmx.NewServerError(ex.binding, fmt.Sprintf("internal error: %v", v)))
 			}
