@@ -229,7 +229,7 @@ func TestBenchTarget(t *testing.T) {
 		t.Errorf("the ceiling process at %s still answers after the run", r.Results[1].URL)
 	}
 	if left, _ := os.ReadDir(tmp); len(left) > 0 {
-		t.Errorf("the ceiling's answer file is left in %s: %v", tmp, left)
+		t.Errorf("the ceiling left files in %s: %v", tmp, left)
 	}
 }
 

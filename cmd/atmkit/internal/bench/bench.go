@@ -88,8 +88,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
 	}
-	if path := os.Getenv(ceilingChildEnv); path != "" {
-		return nil, serveCeilingChild(ctx, path, cfg.Log)
+	if os.Getenv(ceilingChildEnv) == "1" {
+		return nil, serveCeilingChild(ctx, os.Stdin, cfg.Log)
 	}
 	if cfg.AtmsScale || cfg.AtmsSizes != "" {
 		return runAtmsScale(ctx, cfg)
@@ -364,12 +364,7 @@ func startCeiling(ctx context.Context, cfg Config, want *loadgen.Response, clean
 			return "", fmt.Errorf("bench: find atmkit for the ceiling process: %w", err)
 		}
 	}
-	dir, err := os.MkdirTemp("", "atmkit-bench-ceiling-")
-	if err != nil {
-		return "", fmt.Errorf("bench: ceiling: %w", err)
-	}
-	cleanup.add(func() { _ = os.RemoveAll(dir) })
-	child, err := startCeilingChild(ctx, exe, dir, want)
+	child, err := startCeilingChild(ctx, exe, want)
 	if err != nil {
 		return "", err
 	}

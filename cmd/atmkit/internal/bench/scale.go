@@ -238,6 +238,9 @@ type serveChild struct {
 	url    string
 	stderr *tailWriter
 	done   chan struct{} // closed when the process has exited
+	// input, when set, is the child's standard input, whose end stops
+	// it (stop closes it rather than send SIGINT).
+	input io.Closer
 }
 
 // startServeChild runs "atmkit serve" (exe) on the data set in dir on a
@@ -245,15 +248,16 @@ type serveChild struct {
 // flags given here apply), and waits until it listens.
 func startServeChild(ctx context.Context, exe, dir, ns string) (*serveChild, error) {
 	cmd := exec.Command(exe, "serve", "--fixtures", dir, "--addr", "127.0.0.1:0", "--namespace", ns)
-	return startChild(ctx, cmd, false, "listening on ", atmsScaleStart, "atmkit serve --fixtures "+dir)
+	return startChild(ctx, cmd, false, "listening on ", atmsScaleStart, "atmkit serve --fixtures "+dir, nil)
 }
 
 // startChild starts cmd, an atmkit process that serves, with no ATMKIT_*
 // variable of this process but those cmd.Env already has, and waits at
 // most limit until it writes a line holding listen followed by its base
 // URL: on stdout, or with onStderr on stderr (the other is kept in the
-// child's stderr tail or discarded). name names it in errors.
-func startChild(ctx context.Context, cmd *exec.Cmd, onStderr bool, listen string, limit time.Duration, name string) (*serveChild, error) {
+// child's stderr tail or discarded). name names it in errors. input, if
+// not nil, is the child's standard input: stop closes it.
+func startChild(ctx context.Context, cmd *exec.Cmd, onStderr bool, listen string, limit time.Duration, name string, input io.Closer) (*serveChild, error) {
 	env := cmd.Env
 	cmd.Env = nil
 	for _, kv := range os.Environ() {
@@ -262,7 +266,7 @@ func startChild(ctx context.Context, cmd *exec.Cmd, onStderr bool, listen string
 		}
 	}
 	cmd.Env = append(cmd.Env, env...)
-	c := &serveChild{cmd: cmd, stderr: &tailWriter{max: 4 << 10}, done: make(chan struct{})}
+	c := &serveChild{cmd: cmd, stderr: &tailWriter{max: 4 << 10}, done: make(chan struct{}), input: input}
 	var out io.ReadCloser
 	var err error
 	if onStderr {
@@ -324,7 +328,11 @@ func (c *serveChild) stop() {
 		return
 	default:
 	}
-	_ = c.cmd.Process.Signal(os.Interrupt)
+	if c.input != nil {
+		_ = c.input.Close()
+	} else {
+		_ = c.cmd.Process.Signal(os.Interrupt)
+	}
 	select {
 	case <-c.done:
 	case <-time.After(5 * time.Second):
