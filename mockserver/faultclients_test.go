@@ -45,15 +45,17 @@ func TestFaultsInClients(t *testing.T) {
 	}
 }
 
-// faultClientTimeout is every client's timeout. faultDelay is well above
-// it, so that a client stalled on a busy machine still times out first (the
-// mock ends a delay when the client goes away: it costs no time), and the
-// dribble lasts longer than it, in chunks a quarter of it apart, so that
-// the per-read timeouts never fire.
+// faultClientTimeout is every client's timeout: 2 s, so that an answer
+// that comes at once does so within it on a loaded 2-core machine with five
+// clients at work. faultDelay is well above it, so that a client stalled on
+// a busy machine still times out first (the mock ends a delay when the
+// client goes away: it costs no time), and the dribble lasts longer than
+// it, in chunks a fifth of it apart, so that the per-read timeouts never
+// fire.
 const (
-	faultClientTimeout = time.Second
-	faultDelay         = 3 * time.Second
-	faultDribble       = 2500 * time.Millisecond
+	faultClientTimeout = 2 * time.Second
+	faultDelay         = 6 * time.Second
+	faultDribble       = 4 * time.Second
 	faultChunks        = 10
 )
 
@@ -196,7 +198,7 @@ func faultClients() []faultClient {
 				return wsdlClient(node, "fault_client.js", "{wsdl}", timeoutMS)
 			},
 			want: map[string]faultWant{
-				"delay":   {class: "AxiosError", code: "ECONNABORTED", text: "timeout of 1000ms exceeded"},
+				"delay":   {class: "AxiosError", code: "ECONNABORTED", text: "timeout of " + fmt.Sprint(faultClientTimeout.Milliseconds()) + "ms exceeded"},
 				"dribble": {ok: true},
 				// node-soap parses the IIS page as XML, and fails: what it
 				// hands the callback is no Error but an object.
