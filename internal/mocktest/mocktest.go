@@ -13,8 +13,6 @@ import (
 	"io/fs"
 	"runtime"
 	"strconv"
-	"syscall"
-	"testing"
 	"time"
 )
 
@@ -50,28 +48,6 @@ func ParamsFor(op, key string) [][2]string {
 		return [][2]string{k, {"intCityID", "10"}}
 	}
 	return [][2]string{k}
-}
-
-// ClosedPort returns the base URL (http://127.0.0.1:PORT) of a loopback
-// port that refuses connections until tb ends. A socket bound to the port,
-// but not listening, holds it: a port closed after listening may be handed
-// to another server of the test binary (tests run in parallel), which
-// would then answer.
-func ClosedPort(tb testing.TB) string {
-	tb.Helper()
-	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
-	if err != nil {
-		tb.Fatalf("closed port: %v", err)
-	}
-	tb.Cleanup(func() { _ = syscall.Close(fd) })
-	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
-		tb.Fatalf("closed port: bind: %v", err)
-	}
-	sa, err := syscall.Getsockname(fd)
-	if err != nil {
-		tb.Fatalf("closed port: %v", err)
-	}
-	return fmt.Sprintf("http://127.0.0.1:%d", sa.(*syscall.SockaddrInet4).Port)
 }
 
 // MoreParallel lets up to perCPU parallel tests per CPU run at once, unless

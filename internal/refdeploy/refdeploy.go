@@ -28,7 +28,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -250,7 +249,7 @@ func (d *Deployment) SiteURL(name string) string {
 func (d *Deployment) Stop() {
 	d.stopOnce.Do(func() {
 		for _, p := range d.procs {
-			_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+			killGroup(p.cmd)
 			<-p.exited
 		}
 		_ = os.RemoveAll(d.dir)
@@ -410,7 +409,7 @@ func (d *Deployment) run(cmd *exec.Cmd, logName string) error {
 		return fmt.Errorf("log file: %w", err)
 	}
 	cmd.Stdout, cmd.Stderr = log, log
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	inGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		_ = log.Close()
 		return fmt.Errorf("start %s: %w", cmd.Path, err)
