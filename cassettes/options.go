@@ -126,7 +126,7 @@ func WithTransport(rt http.RoundTripper) Option { return func(c *config) { c.tra
 // WithSaveInterval sets how long new interactions are gathered before the
 // cassette is rewritten (default DefaultSaveInterval). As the file grows
 // and a save takes longer, saves are spaced further: the next comes no
-// sooner than SaveBackoff times the last one's duration. Zero saves after
+// sooner than 4 times what writing the file took last. Zero saves after
 // each new interaction, before its response is returned, whatever the
 // file's size (each save rewrites the whole file: on a long recording, a
 // cost that grows with the square of its length). Stop always saves. A

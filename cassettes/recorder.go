@@ -533,15 +533,15 @@ func (r *Recorder) changed() {
 	}
 }
 
-// SaveBackoff bounds the time a long recording spends writing its
-// cassette: after a save that took d, the saver waits at least
-// SaveBackoff×d (and at least the save interval) before the next one, so
+// saveBackoff bounds the time a long recording spends writing its
+// cassette: after a save whose file write took d, the saver waits at least
+// saveBackoff×d (and at least the save interval) before the next one, so
 // it writes at most about a fifth of the time however large the file grows.
-const SaveBackoff = 4
+const saveBackoff = 4
 
-// saver rewrites the cassette after each burst of new interactions, no
-// sooner than the save interval, nor than SaveBackoff times the last
-// save's duration, after the last save.
+// saver rewrites the cassette after each burst of new interactions: the
+// save interval after the burst's first one, or saveBackoff times the last
+// file write if that is longer.
 func (r *Recorder) saver() {
 	defer r.wg.Done()
 	wait := r.cfg.saveInterval
@@ -561,7 +561,7 @@ func (r *Recorder) saver() {
 			r.log.Error("save cassette", "err", err)
 		}
 		if took > 0 {
-			wait = max(r.cfg.saveInterval, SaveBackoff*took)
+			wait = max(r.cfg.saveInterval, saveBackoff*took)
 		}
 	}
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // TestSaverSpacesSavesByTheirDuration: after a save that took d, the saver
-// waits at least SaveBackoff×d before the next one, and never less than
+// waits at least saveBackoff×d before the next one, and never less than
 // the save interval, so a long recording, whose saves take longer as its
 // file grows, does not spend its time rewriting it. The saver's clock is
 // one that moves a second at every reading, so that every save takes a
@@ -73,8 +73,8 @@ func TestSaverSpacesSavesByTheirDuration(t *testing.T) {
 		t.Errorf("first wait: got %s, want the save interval %s", waits[0], interval)
 	}
 	for j, w := range waits[1:] {
-		if w < SaveBackoff*time.Second {
-			t.Errorf("wait %d, after a save of 1s: got %s, want at least %s", j+1, w, SaveBackoff*time.Second)
+		if w < saveBackoff*time.Second {
+			t.Errorf("wait %d, after a save of 1s: got %s, want at least %s", j+1, w, saveBackoff*time.Second)
 		}
 	}
 	list, err := ReadFile(path)
