@@ -1,6 +1,7 @@
 package cassettes_test
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
@@ -37,12 +39,27 @@ func marks(t *testing.T, path string) []bool {
 // TestRecorderMarksKeyRejections: errors answered to a key that never got
 // a 200 while another key did are marked, in every binding, including
 // those recorded before the proof (the file is rewritten); and no answer
-// is marked while no key has been answered 200.
+// is marked while no key has been answered 200. Saved after every
+// capture, or after every other step only (a mark then changes on
+// interactions already written and on others not yet).
 func TestRecorderMarksKeyRejections(t *testing.T) {
 	t.Parallel()
+	for _, everyCapture := range []bool{true, false} {
+		t.Run(fmt.Sprintf("saved on every capture: %t", everyCapture), func(t *testing.T) {
+			t.Parallel()
+			testRecorderMarksKeyRejections(t, everyCapture)
+		})
+	}
+}
+
+func testRecorderMarksKeyRejections(t *testing.T, everyCapture bool) {
 	up, _ := standIn(t) // accepts testKey only
 	path := filepath.Join(t.TempDir(), "keys.yaml")
-	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithSaveInterval(0)) // saved on every capture
+	interval := time.Duration(0) // saved on every capture
+	if !everyCapture {
+		interval = time.Hour // saved by Save below, and Stop
+	}
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithSaveInterval(interval))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,12 +84,23 @@ func TestRecorderMarksKeyRejections(t *testing.T) {
 		if status, body := do(t, rec.Client(), request(t, up.URL, s.b, s.q, s.key, false)); status != s.status {
 			t.Fatalf("step %d: %s over %s: status %d, want %d: %s", k, s.q, s.b, status, s.status, body)
 		}
+		if !everyCapture {
+			if k%2 == 1 {
+				continue
+			}
+			if err := rec.Save(); err != nil {
+				t.Fatal(err)
+			}
+		}
 		if got := marks(t, path); !equalBools(got, s.marks) {
 			t.Errorf("after step %d: marks %v, want %v", k, got, s.marks)
 		}
 	}
 	if err := rec.Stop(); err != nil {
 		t.Fatal(err)
+	}
+	if last := steps[len(steps)-1].marks; !equalBools(marks(t, path), last) {
+		t.Errorf("after Stop: marks %v, want %v", marks(t, path), last)
 	}
 	assertNoKey(t, path)
 	raw := readFile(t, path)

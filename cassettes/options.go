@@ -106,6 +106,10 @@ type config struct {
 	logger       *slog.Logger
 	hooks        []hook
 	scrubHeaders []string // more headers to replace whole (WithScrubHeaders)
+
+	// the saver's clock: time.Now and time.After but in tests
+	now   func() time.Time
+	after func(time.Duration) <-chan time.Time
 }
 
 // DefaultSaveInterval is how long a Recorder gathers new interactions before
@@ -120,8 +124,12 @@ func WithMode(m Mode) Option { return func(c *config) { c.mode = m } }
 func WithTransport(rt http.RoundTripper) Option { return func(c *config) { c.transport = rt } }
 
 // WithSaveInterval sets how long new interactions are gathered before the
-// cassette is rewritten (default DefaultSaveInterval). Zero saves after each
-// new interaction, before its response is returned. Stop always saves. A
+// cassette is rewritten (default DefaultSaveInterval). As the file grows
+// and a save takes longer, saves are spaced further: the next comes no
+// sooner than 4 times what writing the file took last. Zero saves after
+// each new interaction, before its response is returned, whatever the
+// file's size (each save rewrites the whole file: on a long recording, a
+// cost that grows with the square of its length). Stop always saves. A
 // negative interval makes New fail.
 func WithSaveInterval(d time.Duration) Option {
 	return func(c *config) { c.saveInterval = d }
@@ -141,6 +149,3 @@ func WithScrubHeaders(names ...string) Option {
 func WithHook(stage Stage, fn HookFunc) Option {
 	return func(c *config) { c.hooks = append(c.hooks, hook{stage, fn}) }
 }
-
-// timeAfter is time.After, named for the saver's debounce.
-func timeAfter(d time.Duration) <-chan time.Time { return time.After(d) }

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"github.com/atmkit/atmkit/internal/redact"
@@ -28,32 +30,43 @@ import (
 // Unlike go-vcr's own recorder it owns its locking, never changes the
 // options it is given, drops repeated identical answers, and writes the
 // cassette atomically while it records (see WithSaveInterval) and on Stop.
+// In the modes where go-vcr would replay nothing (ModeRecordAll, and
+// ModeRecordOnce creating a cassette) requests do not go through go-vcr's
+// recorder, which keeps every interaction it captures, repeated ones
+// included: memory stays with what the cassette holds.
 type Recorder struct {
 	path      string
 	cfg       config
-	vcr       *recorder.Recorder
+	vcr       *recorder.Recorder // nil when direct
+	direct    bool               // the mode replays nothing: requests are captured without go-vcr's recorder
 	log       *slog.Logger
 	recording bool // the mode may record
 	created   bool // the cassette did not exist: Stop writes it only if something was recorded
 
-	mu       sync.Mutex // guards the fields below
-	list     []*cassette.Interaction
-	keys     keyMarks            // which of list's calls are key rejections
-	seen     map[string][]string // request key → digests of the answers kept
-	counts   map[string]int      // request key → interactions in go-vcr's in-memory cassette
-	served   map[string]int      // request key → replays so far
-	keyCache map[string]string   // recorded request → request key
-	dirty    uint64              // generation of list
-	saved    uint64              // generation last written
+	mu sync.Mutex // guards the fields below
+	// The cassette's interactions are numbered 0..n-1. Those a save has
+	// taken are kept encoded only (encoded); the later ones (pending) wait
+	// decoded for the next save.
+	n        int
+	pending  []*cassette.Interaction // interactions n-len(pending)..n-1
+	remarks  map[int]bool            // interaction (taken by a save) → its key rejection mark, to write again
+	keys     keyMarks                // which of the listed calls are key rejections
+	seen     map[string][]string     // request key → digests of the answers kept
+	counts   map[string]int          // request key → interactions in go-vcr's in-memory cassette
+	served   map[string]int          // request key → replays so far
+	keyCache map[string]string       // recorded request → request key
+	dirty    uint64                  // generation of the interactions and their marks
+	saved    uint64                  // generation last written
 	stopped  bool
 	stopErr  error
 
 	saveMu  sync.Mutex // serializes writes of the file
-	encoded [][]byte   // the YAML items of list's first interactions (under saveMu)
-	stale   []int      // items of list to encode again: their mark changed (under mu)
+	encoded [][]byte   // the YAML items of the interactions saves have taken (under saveMu)
 	kick    chan struct{}
 	done    chan struct{}
-	wg      sync.WaitGroup
+
+	captures atomic.Int64 // interactions captured when direct
+	wg       sync.WaitGroup
 }
 
 // New returns a Recorder for the cassette at path (".yaml" is appended when
@@ -62,7 +75,7 @@ type Recorder struct {
 // ErrCassetteNotFound, ErrInvalidCassette or ErrUnsupportedFormat, wrapped
 // with the path.
 func New(path string, opts ...Option) (*Recorder, error) {
-	cfg := config{mode: ModeRecordOnce, saveInterval: DefaultSaveInterval}
+	cfg := config{mode: ModeRecordOnce, saveInterval: DefaultSaveInterval, now: time.Now, after: time.After}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -110,17 +123,26 @@ func New(path string, opts ...Option) (*Recorder, error) {
 				r.counts[k]++
 			}
 		}
-		r.list = list
+		r.pending, r.n = list, len(list)
 		r.keys.loaded(len(list))
 	}
 	r.created = r.recording && !exists
-	if exists && len(r.list) == 0 && (cfg.mode == ModeRecordOnce || cfg.mode == ModeReplayOnly) {
+	if exists && r.n == 0 && (cfg.mode == ModeRecordOnce || cfg.mode == ModeReplayOnly) {
 		r.log.Warn("the cassette holds no interactions: every request will miss; delete it to record again", "cassette", r.path)
 	}
 
 	name := strings.TrimSuffix(r.path, ".yaml")
 	if !strings.HasSuffix(r.path, ".yaml") {
 		return nil, fmt.Errorf("%w: %s: go-vcr cassettes end in .yaml", ErrInvalidCassette, r.path)
+	}
+	// go-vcr replays what it loaded (vcrLoads) and, in ModeRecordNew, what
+	// it records; otherwise its recorder would only keep a copy of every
+	// capture, and the Recorder captures by itself (capture).
+	replayable := vcrLoads || cfg.mode == ModeRecordNew
+	if r.recording && !replayable {
+		r.direct = true
+		r.startSaver()
+		return r, nil
 	}
 	// A fresh options value: go-vcr keeps and changes the one it is given.
 	vcr, err := recorder.NewWithOptions(&recorder.Options{
@@ -133,7 +155,7 @@ func New(path string, opts ...Option) (*Recorder, error) {
 		return nil, fmt.Errorf("%w: %s: %v", ErrInvalidCassette, r.path, err)
 	}
 	vcr.SetMatcher(r.match)
-	vcr.SetReplayableInteractions(vcrLoads || cfg.mode == ModeRecordNew)
+	vcr.SetReplayableInteractions(replayable)
 	vcr.AddHook(r.afterCapture, recorder.AfterCaptureHook)
 	for _, h := range cfg.hooks {
 		if h.stage == BeforeReplay {
@@ -142,11 +164,17 @@ func New(path string, opts ...Option) (*Recorder, error) {
 	}
 	vcr.AddPassthrough(r.unrecordable)
 	r.vcr = vcr
-	if r.recording && cfg.saveInterval > 0 {
+	r.startSaver()
+	return r, nil
+}
+
+// startSaver starts the goroutine that saves after bursts, when recording
+// with an interval.
+func (r *Recorder) startSaver() {
+	if r.recording && r.cfg.saveInterval > 0 {
 		r.wg.Add(1)
 		go r.saver()
 	}
-	return r, nil
 }
 
 // Path is the cassette file.
@@ -162,7 +190,7 @@ func (r *Recorder) Recording() bool { return r.recording }
 func (r *Recorder) Len() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return len(r.list)
+	return r.n
 }
 
 // Client returns an *http.Client whose transport is r.
@@ -221,7 +249,12 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		out.ContentLength = int64(len(body))
 		out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 	}
-	resp, err := r.vcr.RoundTrip(out)
+	var resp *http.Response
+	if r.direct {
+		resp, err = r.capture(out)
+	} else {
+		resp, err = r.vcr.RoundTrip(out)
+	}
 	if err != nil {
 		desc := recorded.DescribeRequest(req.Method, req.URL.String(), req.Header, string(body))
 		if errors.Is(err, cassette.ErrInteractionNotFound) {
@@ -278,6 +311,84 @@ func (t *captureTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	}
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	return resp, nil
+}
+
+// capture is what go-vcr's recorder does with a request in a mode that
+// replays nothing (its RoundTrip and requestHandler): requests it cannot
+// record go to the real server as they are; the others too, and the
+// interaction made of the exchange goes through the hooks (afterCapture,
+// then the BeforeReplay ones, as go-vcr runs them on a fresh capture too);
+// the response is made of it. Unlike go-vcr's, no copy of the interaction
+// stays behind: the cassette's is afterCapture's.
+func (r *Recorder) capture(req *http.Request) (*http.Response, error) {
+	rt := &captureTransport{next: r.cfg.transport}
+	if r.unrecordable(req) {
+		return rt.RoundTrip(req)
+	}
+	if err := req.Context().Err(); err != nil {
+		return nil, err
+	}
+	info := infoFrom(req.Context())
+	// The form as go-vcr records it: ParseForm on a copy of the request
+	// (PostForm: the body's pairs, for a form posted; empty otherwise).
+	form := &http.Request{Method: req.Method, URL: req.URL, Header: req.Header, Body: io.NopCloser(bytes.NewReader(info.body))}
+	if err := form.ParseForm(); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	resp, err := rt.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	took := time.Since(start)
+	_ = resp.Body.Close() // captureTransport read it into info
+	i := &cassette.Interaction{
+		Request: cassette.Request{
+			Proto:            req.Proto,
+			ProtoMajor:       req.ProtoMajor,
+			ProtoMinor:       req.ProtoMinor,
+			ContentLength:    req.ContentLength,
+			TransferEncoding: req.TransferEncoding,
+			Trailer:          req.Trailer,
+			Host:             req.Host,
+			RemoteAddr:       req.RemoteAddr,
+			RequestURI:       req.RequestURI,
+			Body:             string(info.body),
+			Form:             form.PostForm,
+			Headers:          req.Header,
+			URL:              req.URL.String(),
+			Method:           req.Method,
+		},
+		Response: cassette.Response{
+			Status:           resp.Status,
+			Code:             resp.StatusCode,
+			Proto:            resp.Proto,
+			ProtoMajor:       resp.ProtoMajor,
+			ProtoMinor:       resp.ProtoMinor,
+			TransferEncoding: resp.TransferEncoding,
+			Trailer:          resp.Trailer,
+			ContentLength:    resp.ContentLength,
+			Uncompressed:     resp.Uncompressed,
+			Body:             string(info.respBody),
+			Headers:          resp.Header,
+			Duration:         took,
+		},
+	}
+	if err := r.afterCapture(i); err != nil {
+		return nil, err
+	}
+	i.ID = int(r.captures.Add(1) - 1) // the number go-vcr would give it
+	for _, h := range r.cfg.hooks {
+		if h.stage == BeforeReplay {
+			if err := h.fn(i); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := req.Context().Err(); err != nil {
+		return nil, err
+	}
+	return i.GetHTTPResponse()
 }
 
 // unrecordable passes requests go-vcr cannot record (a query or form body
@@ -355,8 +466,9 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 	if keep {
 		r.seen[k] = append(r.seen[k], d)
 	}
+	remarked := false
 	if i.Response.Code == http.StatusOK && r.keys.accepted(key) {
-		r.remark() // the key's earlier errors were no rejections; others' may be
+		remarked = r.remark() // the key's earlier errors were no rejections; others' may be
 	}
 	// A question answered otherwise than before, key rejections aside
 	// (as the marks stand now, this call's included).
@@ -371,6 +483,9 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 			"request", recorded.DescribeRequest(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body), "answers", others+1)
 	}
 	if !keep {
+		if remarked {
+			r.changed()
+		}
 		return nil
 	}
 	cp := *i // go-vcr changes its own copy's ID later
@@ -382,94 +497,24 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 		}
 	}
 	if cp.DiscardOnSave {
+		if remarked {
+			r.changed()
+		}
 		return nil
 	}
 	recorded.Scrub(&cp, Placeholder)
 	scrubHeaders(&cp, r.cfg.scrubHeaders)
 	r.mu.Lock()
-	cp.ID = len(r.list)
+	cp.ID = r.n
 	if r.keys.add(key, cp.Response.Code) {
 		recorded.MarkKey(&cp, RejectedPlaceholder)
 		r.log.Debug("recorded a key rejection", "request", recorded.DescribeRequest(cp.Request.Method, cp.Request.URL, cp.Request.Headers, cp.Request.Body))
 	}
-	r.list = append(r.list, &cp)
+	r.pending = append(r.pending, &cp)
+	r.n++
 	r.dirty++
 	r.mu.Unlock()
-	if r.cfg.saveInterval == 0 {
-		if err := r.Save(); err != nil {
-			r.log.Error("save cassette", "err", err)
-		}
-		return nil
-	}
-	select {
-	case r.kick <- struct{}{}:
-	default:
-	}
-	return nil
-}
-
-// saver rewrites the cassette after each burst of new interactions.
-func (r *Recorder) saver() {
-	defer r.wg.Done()
-	for {
-		select {
-		case <-r.done:
-			return
-		case <-r.kick:
-		}
-		select {
-		case <-r.done:
-			return
-		case <-timeAfter(r.cfg.saveInterval):
-		}
-		if err := r.Save(); err != nil {
-			r.log.Error("save cassette", "err", err)
-		}
-	}
-}
-
-// Save writes the cassette now if anything was recorded since the last
-// write. It is atomic: a crash leaves the previous complete file.
-func (r *Recorder) Save() error {
-	r.saveMu.Lock()
-	defer r.saveMu.Unlock()
-	r.mu.Lock()
-	gen := r.dirty
-	if gen == r.saved {
-		r.mu.Unlock()
-		return nil
-	}
-	list := slices.Clone(r.list)
-	stale := r.stale
-	r.stale = nil
-	r.mu.Unlock()
-	// The list only grows, and a listed interaction changes only by being
-	// replaced (its key rejection mark, see remark): each is encoded once,
-	// on the first save that sees it, and again when replaced.
-	for _, j := range stale {
-		if j >= len(r.encoded) {
-			continue
-		}
-		item, err := recorded.MarshalItem(list[j])
-		if err != nil {
-			r.restale(stale)
-			return fmt.Errorf("encode cassette %s: %w", r.path, err)
-		}
-		r.encoded[j] = item
-	}
-	for _, i := range list[len(r.encoded):] {
-		item, err := recorded.MarshalItem(i)
-		if err != nil {
-			return fmt.Errorf("encode cassette %s: %w", r.path, err)
-		}
-		r.encoded = append(r.encoded, item)
-	}
-	if err := recorded.WriteAtomic(r.path, recorded.JoinItems(r.encoded)); err != nil {
-		return err
-	}
-	r.mu.Lock()
-	r.saved = gen
-	r.mu.Unlock()
+	r.changed()
 	return nil
 }
 
@@ -494,38 +539,10 @@ func (r *Recorder) Stop() error {
 		err = r.Save()
 	}
 	r.mu.Lock()
-	if err == nil && r.created && len(r.list) == 0 {
+	if err == nil && r.created && r.n == 0 {
 		err = fmt.Errorf("%w: %s", ErrNothingRecorded, r.path)
 	}
 	r.stopErr = err
 	r.mu.Unlock()
 	return err
-}
-
-// restale puts back marks not yet encoded after a failed save.
-func (r *Recorder) restale(stale []int) {
-	r.mu.Lock()
-	r.stale = append(r.stale, stale...)
-	r.mu.Unlock()
-}
-
-// remark brings every mark of the list up to date with what the keys have
-// been answered so far; a changed interaction is replaced by a copy (a
-// save may be encoding the old one) and encoded again on the next save.
-// The caller holds r.mu.
-func (r *Recorder) remark() {
-	for j, want := range r.keys.marks() {
-		if j >= len(r.list) {
-			break
-		}
-		cp := *r.list[j]
-		ph := Placeholder
-		if want {
-			ph = RejectedPlaceholder
-		}
-		recorded.MarkKey(&cp, ph)
-		r.list[j] = &cp
-		r.stale = append(r.stale, j)
-		r.dirty++
-	}
 }

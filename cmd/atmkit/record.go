@@ -35,7 +35,7 @@ func (f *recordFlags) register(m *Main) *flag.FlagSet {
 	fs.StringVar(&f.upstream, "upstream", "", "base URL of the deployment to record, e.g. https://atm.example.org (required)")
 	fs.StringVar(&f.cassette, "cassette", "", "cassette file to write; .yaml is appended when missing, and a missing directory is made (required)")
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address the recording proxy listens on (port 0 picks a free one)")
-	fs.DurationVar(&f.saveInterval, "save-interval", cassettes.DefaultSaveInterval, "gather new interactions this long before rewriting the cassette (0: after each one)")
+	fs.DurationVar(&f.saveInterval, "save-interval", cassettes.DefaultSaveInterval, "gather new interactions at least this long before rewriting the cassette; a large one waits 4 times its last write (0: after each one)")
 	fs.Var(&f.scrub, "scrub-header", "also write this header's values as REDACTED in the cassette (repeatable; names with key, token, secret, password, credential, signature, session or auth always are)")
 	fs.IntVar(&f.progress, "progress", 20, "print each of the first N interactions recorded as it is recorded (operation, binding, status), then a count at most once a second (0: neither)")
 	f.srv.Register(fs)

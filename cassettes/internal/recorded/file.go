@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -105,6 +106,45 @@ func JoinItems(items [][]byte) []byte {
 		out = append(out, it...)
 	}
 	return out
+}
+
+// UnmarshalItem reads back one item MarshalItem wrote.
+func UnmarshalItem(item []byte) (*cassette.Interaction, error) {
+	var f file
+	if err := yaml.Unmarshal(append([]byte(itemsHead), item...), &f); err != nil {
+		return nil, err
+	}
+	if len(f.Interactions) != 1 || f.Interactions[0] == nil {
+		return nil, fmt.Errorf("decode interaction: %d items, want 1", len(f.Interactions))
+	}
+	return f.Interactions[0], nil
+}
+
+// WriteItems writes the cassette of items (MarshalItem) to path as
+// WriteAtomic does, streaming them to the file rather than joining them in
+// memory first: a long recording's cassette is not copied whole on every save.
+func WriteItems(path string, items [][]byte) error {
+	if len(items) == 0 {
+		return WriteAtomic(path, JoinItems(nil))
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("write cassette: %w", err)
+	}
+	err := atomicfile.WriteFunc(path, 0o644, func(w io.Writer) error {
+		if _, err := io.WriteString(w, "---\n"+itemsHead); err != nil {
+			return err
+		}
+		for _, it := range items {
+			if _, err := w.Write(it); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("write cassette %s: %w", path, err)
+	}
+	return nil
 }
 
 // WriteFile writes interactions as a cassette, atomically: a temporary file

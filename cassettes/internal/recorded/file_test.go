@@ -54,12 +54,66 @@ func TestMarshalByItems(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Fatalf("joined items differ from the whole list's encoding:\n%s\n----\n%s", got, want)
 	}
+	items := make([][]byte, len(list))
+	for j, i := range list {
+		if items[j], err = MarshalItem(i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "streamed.yaml")
+	if err := WriteItems(path, items); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(path); err != nil || !bytes.Equal(data, want) {
+		t.Errorf("WriteItems wrote otherwise than the whole list's encoding (err %v):\n%s", err, data)
+	}
 	empty, err := yaml.Marshal(file{Version: cassette.CassetteFormatV2, Interactions: []*cassette.Interaction{}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := marshal(nil); string(got) != "---\n"+string(empty) {
 		t.Errorf("empty cassette: got %q, want %q", got, "---\n"+string(empty))
+	}
+}
+
+// TestItemRoundTrip: an item read back (UnmarshalItem) encodes to the same
+// bytes, as a recorder re-marking an interaction it keeps only encoded needs.
+// (Multi-line values with leading spaces inside a sequence, such as a
+// header's, are left out: yaml.v3 writes them in a form it cannot read back,
+// in a whole file too.)
+func TestItemRoundTrip(t *testing.T) {
+	t.Parallel()
+	list, err := ReadFile("../../testdata/golden.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, b := range []string{"", "plain", strings.Repeat("a long line of words that the encoder may fold ", 12),
+		"  leading spaces\nand lines\n\n\nwith blank lines between", "- looks like a list\n? looks like a key\n: value", "\x01 control \x7f characters"} {
+		list = append(list, &cassette.Interaction{
+			ID:       len(list),
+			Request:  cassette.Request{Method: "POST", URL: "http://upstream.example/service/service.asmx", Body: b, Form: map[string][]string{"a": {strings.TrimSpace(b)}}},
+			Response: cassette.Response{Code: 200 + j, Body: b, Headers: http.Header{"Content-Type": {"text/xml; charset=utf-8"}}},
+		})
+	}
+	for j, i := range list {
+		item, err := MarshalItem(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := UnmarshalItem(item)
+		if err != nil {
+			t.Fatalf("item %d: %v\n%s", j, err, item)
+		}
+		again, err := MarshalItem(back)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(again, item) {
+			t.Errorf("item %d read back encodes otherwise:\n%s\n----\n%s", j, again, item)
+		}
+	}
+	if _, err := UnmarshalItem([]byte("    - id: 0\n    - id: 1\n")); err == nil {
+		t.Error("two items read as one")
 	}
 }
 

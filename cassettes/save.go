@@ -1,0 +1,190 @@
+package cassettes
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/atmkit/atmkit/cassettes/internal/recorded"
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
+)
+
+// Writing the cassette while recording. The interactions a save has taken
+// are kept encoded, each encoded once; every save writes the whole file
+// anew (atomically), and the saver spaces saves by what the last write
+// took, so a long recording does not spend its time rewriting its file.
+
+// changed has the cassette written after a change: now when the interval
+// is zero, else by the saver.
+func (r *Recorder) changed() {
+	if r.cfg.saveInterval == 0 {
+		if err := r.Save(); err != nil {
+			r.log.Error("save cassette", "err", err)
+		}
+		return
+	}
+	select {
+	case r.kick <- struct{}{}:
+	default:
+	}
+}
+
+// saveBackoff bounds the time a long recording spends writing its
+// cassette: after a save whose file write took d, the saver waits at least
+// saveBackoff×d (and at least the save interval) before the next one, so
+// it writes at most about a fifth of the time however large the file grows.
+const saveBackoff = 4
+
+// saver rewrites the cassette after each burst of new interactions: the
+// save interval after the burst's first one, or saveBackoff times the last
+// file write if that is longer.
+func (r *Recorder) saver() {
+	defer r.wg.Done()
+	wait := r.cfg.saveInterval
+	for {
+		select {
+		case <-r.done:
+			return
+		case <-r.kick:
+		}
+		select {
+		case <-r.done:
+			return
+		case <-r.cfg.after(wait):
+		}
+		took, err := r.save()
+		if err != nil {
+			r.log.Error("save cassette", "err", err)
+		}
+		if took > 0 {
+			wait = max(r.cfg.saveInterval, saveBackoff*took)
+		}
+	}
+}
+
+// Save writes the cassette now if anything was recorded since the last
+// write. It is atomic: a crash leaves the previous complete file.
+func (r *Recorder) Save() error {
+	_, err := r.save()
+	return err
+}
+
+// save is Save, reporting how long writing the file took (0 when nothing
+// was written): what grows with the file, unlike encoding the interactions
+// new since the last save, whose cost is the same however often saves come.
+//
+// Each interaction is encoded once, on the first save that takes it, and
+// kept encoded only; one whose key rejection mark changed later (remark) is
+// read back from its item, marked and encoded again. The file is streamed
+// from the items.
+func (r *Recorder) save() (time.Duration, error) {
+	r.saveMu.Lock()
+	defer r.saveMu.Unlock()
+	r.mu.Lock()
+	gen := r.dirty
+	if gen == r.saved {
+		r.mu.Unlock()
+		return 0, nil
+	}
+	pending, remarks := r.pending, r.remarks
+	r.pending, r.remarks = nil, nil
+	r.mu.Unlock()
+	items := make([][]byte, len(pending))
+	for j, i := range pending {
+		item, err := recorded.MarshalItem(i)
+		if err != nil {
+			r.untake(pending, remarks)
+			return 0, fmt.Errorf("encode cassette %s: %w", r.path, err)
+		}
+		items[j] = item
+	}
+	r.encoded = append(r.encoded, items...)
+	for j, rejected := range remarks {
+		if j >= len(r.encoded) {
+			continue
+		}
+		if err := r.remarkItem(j, rejected); err != nil {
+			// Not retried: the item (and so the file) is one yaml.v3
+			// cannot read back.
+			r.log.Error("save cassette: cannot update a key rejection mark", "interaction", j, "err", err)
+		}
+	}
+	start := r.cfg.now()
+	size := len("---\n")
+	for _, it := range r.encoded {
+		size += len(it)
+	}
+	if err := recorded.WriteItems(r.path, r.encoded); err != nil {
+		return 0, err
+	}
+	r.mu.Lock()
+	r.saved = gen
+	r.mu.Unlock()
+	took := r.cfg.now().Sub(start)
+	r.log.Debug("saved cassette", "interactions", len(r.encoded), "bytes", size, "took", took)
+	return max(took, 1), nil
+}
+
+// remarkItem gives the encoded interaction j the key rejection mark
+// rejected. The caller holds r.saveMu.
+func (r *Recorder) remarkItem(j int, rejected bool) error {
+	i, err := recorded.UnmarshalItem(r.encoded[j])
+	if err != nil {
+		return err
+	}
+	ph := Placeholder
+	if rejected {
+		ph = RejectedPlaceholder
+	}
+	recorded.MarkKey(i, ph)
+	item, err := recorded.MarshalItem(i)
+	if err != nil {
+		return err
+	}
+	r.encoded[j] = item
+	return nil
+}
+
+// untake gives back what a failed save took.
+func (r *Recorder) untake(pending []*cassette.Interaction, remarks map[int]bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.pending = append(pending, r.pending...)
+	for j, m := range remarks {
+		if _, newer := r.remarks[j]; !newer {
+			if r.remarks == nil {
+				r.remarks = map[int]bool{}
+			}
+			r.remarks[j] = m
+		}
+	}
+}
+
+// remark brings every mark of the cassette up to date with what the keys
+// have been answered so far, and reports whether one changed. A pending
+// interaction is replaced by a marked copy; one a save has taken is noted
+// for the next save to mark (remarkItem). The caller holds r.mu.
+func (r *Recorder) remark() bool {
+	changed := r.keys.marks()
+	first := r.n - len(r.pending)
+	for j, rejected := range changed {
+		if j >= r.n {
+			continue
+		}
+		if j < first {
+			if r.remarks == nil {
+				r.remarks = map[int]bool{}
+			}
+			r.remarks[j] = rejected
+		} else {
+			cp := *r.pending[j-first]
+			ph := Placeholder
+			if rejected {
+				ph = RejectedPlaceholder
+			}
+			recorded.MarkKey(&cp, ph)
+			r.pending[j-first] = &cp
+		}
+		r.dirty++
+	}
+	return len(changed) > 0
+}
