@@ -407,7 +407,7 @@ func (r *Recorder) unrecordable(req *http.Request) bool {
 		}
 	}
 	if bad {
-		r.log.Warn("forwarded without recording: the query or form does not parse", "method", req.Method, "path", req.URL.Path)
+		r.log.Warn("forwarded without recording: the query or form does not parse", "method", req.Method, "path", redact.Text(req.URL.Path, redact.Values(req.URL.Path)...))
 	}
 	return bad
 }
