@@ -190,7 +190,8 @@ func quoteItem(i *cassette.Interaction, all bool) ([]byte, error) {
 	quoted := map[string]string{}
 	n := 0
 	c := rewrite(i, func(s string) string {
-		if !hasBreak(s) || !all && !startsBlank(s) {
+		// A string not in UTF-8 is written as !!binary, in base64.
+		if !hasBreak(s) || !all && !startsBlank(s) || !utf8.ValidString(s) {
 			return s
 		}
 		for {
