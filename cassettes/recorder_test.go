@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
 // TestConcurrentRecording sends parallel requests, distinct and identical,
@@ -208,5 +210,64 @@ func TestRecordNewEpisodes(t *testing.T) {
 	}
 	if n := mustLen(t, path); n != 2 {
 		t.Fatalf("got %d interactions, want 2", n)
+	}
+}
+
+// TestRecordFormValueWithLeadingBreak: a POST form value that yaml.v3 would
+// write as a literal block it cannot read back (a line break, then indented
+// text) is recorded so that the cassette loads, keeps the value exactly and
+// replays it, recorded directly or through go-vcr.
+func TestRecordFormValueWithLeadingBreak(t *testing.T) {
+	t.Parallel()
+	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", asmx.ContentTypeXML)
+		fmt.Fprintf(w, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<city>%s</city>", asmx.AppendEscaped(nil, r.PostFormValue(asmx.ParamCity)))
+	}))
+	t.Cleanup(echo.Close)
+	const city = "\n  indented"
+	q := query{Op: asmx.OpReturnAtmSearchByAddress, Params: [][2]string{{asmx.ParamAddress, "1 Main St"}, {asmx.ParamCity, city}}}
+	for _, mode := range []cassettes.Mode{cassettes.ModeRecordAll, cassettes.ModeRecordNew} {
+		t.Run(mode.String(), func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(t.TempDir(), "form.yaml")
+			rec, err := cassettes.New(path, cassettes.WithMode(mode))
+			if err != nil {
+				t.Fatal(err)
+			}
+			status, recorded := do(t, rec.Client(), request(t, echo.URL, asmx.HTTPPost, q, testKey, false))
+			if err := rec.Stop(); err != nil {
+				t.Fatal(err)
+			}
+			if status != http.StatusOK || !strings.Contains(recorded, "<city>"+city+"</city>") {
+				t.Fatalf("recording: status %d, answer %q", status, recorded)
+			}
+			list, err := cassettes.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(list) != 1 {
+				t.Fatalf("cassette holds %d interactions, want 1", len(list))
+			}
+			if got := list[0].Request.Form[asmx.ParamCity]; !slices.Equal(got, []string{city}) {
+				t.Fatalf("cassette holds the city %q, want %q", got, city)
+			}
+			c, err := cassette.Load(strings.TrimSuffix(path, ".yaml"))
+			if err != nil || !slices.Equal(c.Interactions[0].Request.Form[asmx.ParamCity], []string{city}) {
+				t.Fatalf("go-vcr loads %v: %v", c, err)
+			}
+			rep, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeReplayOnly))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rep.Stop()
+			if _, got := do(t, rep.Client(), request(t, echo.URL, asmx.HTTPPost, q, "other", false)); got != recorded {
+				t.Errorf("replay: got %q, want %q", got, recorded)
+			}
+			// What yaml.v3 used to read back: the line break lost.
+			lost := query{Op: q.Op, Params: [][2]string{q.Params[0], {asmx.ParamCity, "  indented"}}}
+			if _, err := rep.Client().Do(request(t, echo.URL, asmx.HTTPPost, lost, "other", false)); !errors.Is(err, cassettes.ErrNoInteraction) {
+				t.Errorf("the city without its line break: got %v, want ErrNoInteraction", err)
+			}
+		})
 	}
 }

@@ -103,8 +103,8 @@ func (r *Recorder) save() (time.Duration, error) {
 			continue
 		}
 		if err := r.remarkItem(j, rejected); err != nil {
-			// Not retried: the item (and so the file) is one yaml.v3
-			// cannot read back.
+			// Not retried: MarshalItem writes only items that read
+			// back, so the same item would fail again.
 			r.log.Error("save cassette: cannot update a key rejection mark", "interaction", j, "err", err)
 		}
 	}

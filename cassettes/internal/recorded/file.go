@@ -8,8 +8,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/atmkit/atmkit/internal/atomicfile"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
@@ -80,15 +82,192 @@ const itemsHead = "version: 2\ninteractions:\n"
 // interactions list, indented as in the whole file: a block item is written
 // the same whatever its neighbours, so a cassette is its items joined, and a
 // recorder encodes each interaction once rather than on every save.
+//
+// An item is written only if it reads back as the interaction it encodes.
+// yaml.v3 writes some multi-line strings as literal blocks it cannot read
+// back (see quoteItem); those strings, and only those, are written
+// double-quoted instead.
 func MarshalItem(i *cassette.Interaction) ([]byte, error) {
-	data, err := yaml.Marshal(file{Version: cassette.CassetteFormatV2, Interactions: []*cassette.Interaction{i}})
+	item, err := marshalOne(file{Version: cassette.CassetteFormatV2, Interactions: []*cassette.Interaction{i}}, i.ID)
 	if err != nil {
 		return nil, err
 	}
+	if readsBack(item, i) {
+		return item, nil
+	}
+	for _, all := range []bool{false, true} {
+		if item, err = quoteItem(i, all); err != nil {
+			return nil, err
+		}
+		if readsBack(item, i) {
+			return item, nil
+		}
+	}
+	return nil, fmt.Errorf("encode interaction %d: yaml.v3 cannot write it so that it reads back", i.ID)
+}
+
+// marshalOne encodes v (a one-item file, or its node) and cuts the head off.
+func marshalOne(v any, id int) ([]byte, error) {
+	data, err := yaml.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode interaction %d: %w", id, err)
+	}
 	if !bytes.HasPrefix(data, []byte(itemsHead)) {
-		return nil, fmt.Errorf("encode interaction %d: unexpected YAML head %.40q", i.ID, data)
+		return nil, fmt.Errorf("encode interaction %d: unexpected YAML head %.40q", id, data)
 	}
 	return data[len(itemsHead):], nil
+}
+
+// readsBack reports whether item decodes to an interaction equal to i.
+func readsBack(item []byte, i *cassette.Interaction) bool {
+	back, err := UnmarshalItem(item)
+	return err == nil && sameValue(reflect.ValueOf(i).Elem(), reflect.ValueOf(back).Elem())
+}
+
+// sameValue compares what YAML carries of two values: exported fields not
+// tagged yaml:"-", with nil and empty slices and maps alike (an empty header
+// list is written as {} and read back as an empty map).
+func sameValue(a, b reflect.Value) bool {
+	switch a.Kind() {
+	case reflect.Pointer:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		return sameValue(a.Elem(), b.Elem())
+	case reflect.Struct:
+		t := a.Type()
+		for k := range t.NumField() {
+			f := t.Field(k)
+			if !f.IsExported() || f.Tag.Get("yaml") == "-" {
+				continue
+			}
+			if !sameValue(a.Field(k), b.Field(k)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Slice:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for k := range a.Len() {
+			if !sameValue(a.Index(k), b.Index(k)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Map:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for it := a.MapRange(); it.Next(); {
+			bv := b.MapIndex(it.Key())
+			if !bv.IsValid() || !sameValue(it.Value(), bv) {
+				return false
+			}
+		}
+		return true
+	default:
+		return a.Equal(b)
+	}
+}
+
+// quoteItem encodes i with its risky strings double-quoted: with all, every
+// string holding a line break; otherwise those yaml.v3 (v3.0.1) writes as
+// literal blocks it cannot read back (go-yaml/yaml#888, yaml/go-yaml#76):
+// a string that begins with a line break loses it (the break ends the
+// block's header line), one that begins with a space or a line break gets an
+// indentation indicator that is wrong inside a sequence (form and header
+// values: the block is read as ending early, or fails to parse), and one
+// whose first line begins with a tab gets none and fails to parse. Short of
+// writing YAML by hand, the strings are swapped for placeholders, the item
+// encoded to a node (yaml.v3 renders a Go value to a node only through its
+// emitter and parser), and the placeholders' scalars given back their
+// strings, double-quoted.
+func quoteItem(i *cassette.Interaction, all bool) ([]byte, error) {
+	taken := map[string]bool{}
+	rewrite(i, func(s string) string { taken[s] = true; return s })
+	quoted := map[string]string{}
+	n := 0
+	c := rewrite(i, func(s string) string {
+		// A string not in UTF-8 is written as !!binary, in base64.
+		if !hasBreak(s) || !all && !startsBlank(s) || !utf8.ValidString(s) {
+			return s
+		}
+		for {
+			n++
+			ph := fmt.Sprintf("quoted-%d", n)
+			if !taken[ph] {
+				quoted[ph] = s
+				return ph
+			}
+		}
+	})
+	var node yaml.Node
+	if err := node.Encode(file{Version: cassette.CassetteFormatV2, Interactions: []*cassette.Interaction{c}}); err != nil {
+		return nil, fmt.Errorf("encode interaction %d: %w", i.ID, err)
+	}
+	var restore func(*yaml.Node)
+	restore = func(n *yaml.Node) {
+		if s, ok := quoted[n.Value]; ok && n.Kind == yaml.ScalarNode {
+			n.Value, n.Style, n.Tag = s, yaml.DoubleQuotedStyle, "!!str"
+		}
+		for _, c := range n.Content {
+			restore(c)
+		}
+	}
+	restore(&node)
+	return marshalOne(&node, i.ID)
+}
+
+// hasBreak reports whether s holds a YAML line break.
+func hasBreak(s string) bool {
+	return strings.ContainsAny(s, "\n\r\u0085\u2028\u2029")
+}
+
+// startsBlank reports whether s begins with a space, a tab or a line break.
+func startsBlank(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r == ' ' || r == '\t' || hasBreak(string(r))
+}
+
+// rewrite copies i with every string YAML carries passed through f: the
+// strings of the request and the response, their lists, and the keys and
+// values of their maps.
+func rewrite(i *cassette.Interaction, f func(string) string) *cassette.Interaction {
+	c := *i
+	q, p := &c.Request, &c.Response
+	q.Proto, q.Host, q.RemoteAddr, q.RequestURI = f(q.Proto), f(q.Host), f(q.RemoteAddr), f(q.RequestURI)
+	q.Body, q.URL, q.Method = f(q.Body), f(q.URL), f(q.Method)
+	q.TransferEncoding = rewriteList(q.TransferEncoding, f)
+	q.Trailer, q.Headers = rewriteMap(q.Trailer, f), rewriteMap(q.Headers, f)
+	q.Form = rewriteMap(q.Form, f)
+	p.Proto, p.Body, p.Status = f(p.Proto), f(p.Body), f(p.Status)
+	p.TransferEncoding = rewriteList(p.TransferEncoding, f)
+	p.Trailer, p.Headers = rewriteMap(p.Trailer, f), rewriteMap(p.Headers, f)
+	return &c
+}
+
+func rewriteList(l []string, f func(string) string) []string {
+	if l == nil {
+		return nil
+	}
+	out := make([]string, len(l))
+	for k, s := range l {
+		out[k] = f(s)
+	}
+	return out
+}
+
+func rewriteMap[M ~map[string][]string](m M, f func(string) string) M {
+	if m == nil {
+		return nil
+	}
+	out := make(M, len(m))
+	for k, l := range m {
+		out[f(k)] = rewriteList(l, f)
+	}
+	return out
 }
 
 // JoinItems renders a cassette from its encoded interactions (MarshalItem).

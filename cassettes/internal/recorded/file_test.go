@@ -3,9 +3,12 @@ package recorded
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,7 +18,9 @@ import (
 
 // TestMarshalByItems: a cassette joined from interactions encoded one at a
 // time is byte for byte what yaml.v3 writes for the whole list, for bodies
-// that make the encoder fold, quote, or choose block styles.
+// that make the encoder fold, quote, or choose block styles (header values
+// trimmed: yaml.v3 cannot write a list item with leading spaces that it
+// reads back, TestMarshalItemReadsBack).
 func TestMarshalByItems(t *testing.T) {
 	t.Parallel()
 	golden, err := ReadFile("../../testdata/golden.yaml")
@@ -38,7 +43,7 @@ func TestMarshalByItems(t *testing.T) {
 	for j, b := range bodies {
 		list = append(list, &cassette.Interaction{
 			ID:       len(list),
-			Request:  cassette.Request{Method: "POST", URL: "http://upstream.example/service/service.asmx", Body: b, Headers: http.Header{"X-Body": {b}}},
+			Request:  cassette.Request{Method: "POST", URL: "http://upstream.example/service/service.asmx", Body: b, Headers: http.Header{"X-Body": {strings.TrimSpace(b)}}},
 			Response: cassette.Response{Code: 200 + j, Body: b, Headers: http.Header{"Content-Type": {"text/xml; charset=utf-8"}}},
 		})
 	}
@@ -77,10 +82,8 @@ func TestMarshalByItems(t *testing.T) {
 }
 
 // TestItemRoundTrip: an item read back (UnmarshalItem) encodes to the same
-// bytes, as a recorder re-marking an interaction it keeps only encoded needs.
-// (Multi-line values with leading spaces inside a sequence, such as a
-// header's, are left out: yaml.v3 writes them in a form it cannot read back,
-// in a whole file too.)
+// bytes, as a recorder re-marking an interaction it keeps only encoded needs,
+// also one with strings MarshalItem writes double-quoted.
 func TestItemRoundTrip(t *testing.T) {
 	t.Parallel()
 	list, err := ReadFile("../../testdata/golden.yaml")
@@ -88,10 +91,11 @@ func TestItemRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	for j, b := range []string{"", "plain", strings.Repeat("a long line of words that the encoder may fold ", 12),
-		"  leading spaces\nand lines\n\n\nwith blank lines between", "- looks like a list\n? looks like a key\n: value", "\x01 control \x7f characters"} {
+		"  leading spaces\nand lines\n\n\nwith blank lines between", "- looks like a list\n? looks like a key\n: value", "\x01 control \x7f characters",
+		"\n  indented", "\t\ntab"} {
 		list = append(list, &cassette.Interaction{
 			ID:       len(list),
-			Request:  cassette.Request{Method: "POST", URL: "http://upstream.example/service/service.asmx", Body: b, Form: map[string][]string{"a": {strings.TrimSpace(b)}}},
+			Request:  cassette.Request{Method: "POST", URL: "http://upstream.example/service/service.asmx", Body: b, Form: map[string][]string{"a": {b}}},
 			Response: cassette.Response{Code: 200 + j, Body: b, Headers: http.Header{"Content-Type": {"text/xml; charset=utf-8"}}},
 		})
 	}
@@ -148,4 +152,115 @@ func TestFilesMissing(t *testing.T) {
 			t.Errorf("Files(%s): got %v, want ErrCassetteNotFound: %s", c.path, err, c.want)
 		}
 	}
+}
+
+// placed puts s in one place of an interaction and reads it back from there.
+type placed struct {
+	name string
+	put  func(i *cassette.Interaction, s string)
+	get  func(i *cassette.Interaction) []string
+}
+
+var places = []placed{
+	{"request body", func(i *cassette.Interaction, s string) { i.Request.Body = s }, func(i *cassette.Interaction) []string { return []string{i.Request.Body} }},
+	{"form value", func(i *cassette.Interaction, s string) { i.Request.Form = map[string][]string{"q": {"plain", s}} }, func(i *cassette.Interaction) []string { return i.Request.Form["q"] }},
+	{"form key", func(i *cassette.Interaction, s string) { i.Request.Form = map[string][]string{s: {"v"}} }, func(i *cassette.Interaction) []string { return slices.Sorted(maps.Keys(i.Request.Form)) }},
+	{"request header value", func(i *cassette.Interaction, s string) { i.Request.Headers = http.Header{"X-A": {s}} }, func(i *cassette.Interaction) []string { return i.Request.Headers["X-A"] }},
+	{"URL", func(i *cassette.Interaction, s string) { i.Request.URL = s }, func(i *cassette.Interaction) []string { return []string{i.Request.URL} }},
+	{"response body", func(i *cassette.Interaction, s string) { i.Response.Body = s }, func(i *cassette.Interaction) []string { return []string{i.Response.Body} }},
+	{"response header value", func(i *cassette.Interaction, s string) { i.Response.Headers = http.Header{"X-A": {s}} }, func(i *cassette.Interaction) []string { return i.Response.Headers["X-A"] }},
+	{"response trailer value", func(i *cassette.Interaction, s string) { i.Response.Trailer = http.Header{"X-A": {s}} }, func(i *cassette.Interaction) []string { return i.Response.Trailer["X-A"] }},
+}
+
+// TestMarshalItemReadsBack: strings yaml.v3 (v3.0.1) writes as literal
+// blocks it cannot read back are read back, in every place, by ReadFile and
+// by go-vcr's cassette.Load. Left to yaml.v3, a string beginning with a line
+// break lost it everywhere ("\n  indented" read back as "  indented"), and
+// inside a list (form and header values) one beginning with a space or a
+// break was cut ("indented") or made the file unreadable ("did not find
+// expected '-' indicator"), as was any string whose first line begins with a
+// tab ("found a tab character where an indentation space is expected").
+func TestMarshalItemReadsBack(t *testing.T) {
+	t.Parallel()
+	strs := []string{
+		"\n  indented", "\n", "\n\n", "\nx", "\n\nx", "\n\n  x", "\n a\n", "\n\tx", "\n\t\nx", "\n\u00a0x",
+		"  a\nb", " a\n", "  leading spaces\nand lines\n\n\nwith blank lines between", "\t\nx", "\tx\ny",
+		"a\n  b", "a\n\tb", "a\r\nb", "\r", "\r\n  x", "\u2028 x", "\u0085  x", "x\n ", "---", "a\n---\nb", "a\n...\nb", "#x\ny", "trail  \nb",
+	}
+	dir := t.TempDir()
+	for _, p := range places {
+		for n, s := range strs {
+			i := &cassette.Interaction{Request: cassette.Request{Method: "POST", URL: "http://upstream.example/service/service.asmx"}}
+			p.put(i, s)
+			item, err := MarshalItem(i)
+			if err != nil {
+				t.Fatalf("%s %q: %v", p.name, s, err)
+			}
+			path := filepath.Join(dir, fmt.Sprintf("c%d-%d", len(p.name), n))
+			if err := WriteItems(FilePath(path), [][]byte{item}); err != nil {
+				t.Fatal(err)
+			}
+			want := p.get(i)
+			list, err := ReadFile(path)
+			if err != nil {
+				t.Errorf("%s %q: ReadFile: %v\n%s", p.name, s, err, item)
+			} else if got := p.get(list[0]); !slices.Equal(got, want) {
+				t.Errorf("%s %q: ReadFile read %q\n%s", p.name, s, got, item)
+			}
+			c, err := cassette.Load(path)
+			if err != nil {
+				t.Errorf("%s %q: cassette.Load: %v\n%s", p.name, s, err, item)
+			} else if got := p.get(c.Interactions[0]); !slices.Equal(got, want) {
+				t.Errorf("%s %q: cassette.Load read %q\n%s", p.name, s, got, item)
+			}
+		}
+	}
+}
+
+// TestMarshalItemKeepsLiteralBodies: only the strings yaml.v3 cannot write
+// as literal blocks are double-quoted; an ordinary multi-line body in the
+// same interaction stays a literal block.
+func TestMarshalItemKeepsLiteralBodies(t *testing.T) {
+	t.Parallel()
+	i := &cassette.Interaction{
+		Request: cassette.Request{Method: "POST", URL: "http://upstream.example/service/service.asmx/FindAtms",
+			Body: "City=%0A++indented", Form: map[string][]string{"City": {"\n  indented"}}},
+		Response: cassette.Response{Code: 200, Body: "<?xml version=\"1.0\"?>\n<a>\n  <b>x</b>\n</a>\n"},
+	}
+	item, err := MarshalItem(i)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\n                - \"\\n  indented\"\n", "\n        body: |\n            <?xml version=\"1.0\"?>\n            <a>\n"} {
+		if !strings.Contains(string(item), want) {
+			t.Errorf("item lacks %q:\n%s", want, item)
+		}
+	}
+}
+
+// FuzzMarshalItemRoundTrip: any strings in the body, a form key and value,
+// and a header value of the request and the response read back as written.
+func FuzzMarshalItemRoundTrip(f *testing.F) {
+	f.Add("<a>\n  <b/>\n</a>\n", "City", "\n  indented", "  lead\nx", "\t\nx")
+	f.Add("", "\n k", " v\n", "\r\n", "\u2028")
+	f.Fuzz(func(t *testing.T, body, key, value, header, respBody string) {
+		i := &cassette.Interaction{
+			Request: cassette.Request{Method: "POST", URL: "http://upstream.example/service/service.asmx", Body: body,
+				Form: map[string][]string{key: {value, body}}, Headers: http.Header{"X-A": {header, value}}},
+			Response: cassette.Response{Code: 200, Body: respBody, Headers: http.Header{"X-B": {respBody, key}}},
+		}
+		item, err := MarshalItem(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := UnmarshalItem(item)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, item)
+		}
+		q, p := back.Request, back.Response
+		if q.Body != body || !slices.Equal(q.Form[key], []string{value, body}) || !slices.Equal(q.Headers["X-A"], []string{header, value}) ||
+			p.Body != respBody || !slices.Equal(p.Headers["X-B"], []string{respBody, key}) {
+			t.Fatalf("read back otherwise: %#v %#v\n%s", q, p, item)
+		}
+	})
 }
