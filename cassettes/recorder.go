@@ -489,8 +489,10 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 		return nil
 	}
 	cp := *i // go-vcr changes its own copy's ID later
+	hooked := false
 	for _, h := range r.cfg.hooks {
 		if h.stage == BeforeSave {
+			hooked = true
 			if err := h.fn(&cp); err != nil {
 				return err
 			}
@@ -502,8 +504,10 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 		}
 		return nil
 	}
-	recorded.Scrub(&cp, Placeholder)
-	scrubHeaders(&cp, r.cfg.scrubHeaders)
+	if hooked { // a hook may have written a key back; scrubbed above otherwise
+		recorded.Scrub(&cp, Placeholder)
+		scrubHeaders(&cp, r.cfg.scrubHeaders)
+	}
 	r.mu.Lock()
 	cp.ID = r.n
 	if r.keys.add(key, cp.Response.Code) {
