@@ -42,7 +42,7 @@ func (m *Main) runHealth(ctx context.Context, args []string) error {
 	m.HideKeys(f.reach.Secrets()...)
 	if err := m.FirstBad(fs,
 		cli.Bad("url", cli.CheckHTTPURL(f.url)),
-		cli.Bad("url", cli.When(strings.Contains(strings.ToLower(f.url), ".asmx"), "the service's URL; want the mock's base URL, such as http://127.0.0.1:8080")),
+		cli.Bad("url", cli.When(health.IsServiceURL(f.url), "the service's URL; want the mock's base URL, such as http://127.0.0.1:8080")),
 		cli.Bad("timeout", cli.When(f.timeout <= 0, "must be positive, e.g. 5s")),
 	); err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/atmkit/atmkit/internal/printable"
 	"github.com/atmkit/atmkit/internal/redact"
@@ -43,6 +44,23 @@ func DefaultURL(getenv func(string) string) string {
 		host = "::1"
 	}
 	return "http://" + net.JoinHostPort(host, port)
+}
+
+// IsServiceURL reports whether u, a URL given as the mock's base URL,
+// names a service instead: a path segment ending in .asmx (any case), as
+// in http://127.0.0.1:8080/service/service.asmx. A host or a query that
+// holds ".asmx" (http://atm.asmx.example:8080) is no service's URL.
+func IsServiceURL(u string) bool {
+	pu, err := url.Parse(u)
+	if err != nil {
+		return false
+	}
+	for _, seg := range strings.Split(pu.Path, "/") {
+		if strings.HasSuffix(strings.ToLower(seg), ".asmx") {
+			return true
+		}
+	}
+	return false
 }
 
 // Check GETs the health endpoint at target: nil when it answers 200

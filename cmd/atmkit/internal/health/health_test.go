@@ -24,3 +24,21 @@ func TestHealthDefaultURL(t *testing.T) {
 		}
 	}
 }
+
+func TestIsServiceURL(t *testing.T) {
+	for u, want := range map[string]bool{
+		"http://127.0.0.1:8080":                           false,
+		"http://127.0.0.1:8080/":                          false,
+		"http://127.0.0.1:8080/mocks/atm":                 false,
+		"http://atm.asmx.example:8080":                    false, // a host, not a service
+		"http://127.0.0.1:8080/?x=service.asmx":           false,
+		"http://127.0.0.1:8080/service/service.asmx":      true,
+		"http://127.0.0.1:8080/service/Service.ASMX/":     true,
+		"http://127.0.0.1:8080/service-v2.asmx/Op":        true,
+		"http://127.0.0.1:8080/service/service.asmx?WSDL": true,
+	} {
+		if got := IsServiceURL(u); got != want {
+			t.Errorf("IsServiceURL(%q) = %v, want %v", u, got, want)
+		}
+	}
+}
