@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -55,6 +56,9 @@ func (f *benchFlags) register(m *Main) *flag.FlagSet {
 }
 
 func (m *Main) runBench(ctx context.Context, args []string) error {
+	if bench.IsCeilingChild(m.Getenv) { // started by a --target run as its ceiling
+		return bench.ServeCeilingChild(ctx, os.Stdin, m.Stderr)
+	}
 	var f benchFlags
 	fs := f.register(m)
 	if err := m.Parse(fs, args, nil); err != nil {

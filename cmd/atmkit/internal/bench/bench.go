@@ -88,9 +88,6 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
 	}
-	if os.Getenv(ceilingChildEnv) == "1" {
-		return nil, serveCeilingChild(ctx, os.Stdin, cfg.Log)
-	}
 	if cfg.AtmsScale || cfg.AtmsSizes != "" {
 		return runAtmsScale(ctx, cfg)
 	}

@@ -26,16 +26,23 @@ import (
 // disk.
 
 // ceilingChildEnv, set to 1 in an atmkit bench process's environment, makes
-// it the ceiling of its parent's --target run instead of measuring (Run).
+// it the ceiling of its parent's --target run instead of measuring
+// (IsCeilingChild, ServeCeilingChild).
 const ceilingChildEnv = "ATMKIT_BENCH_CEILING_CHILD"
+
+// IsCeilingChild reports whether this atmkit bench process was started as
+// the ceiling of its parent's --target run (getenv reads its environment):
+// it must then ServeCeilingChild instead of measuring.
+func IsCeilingChild(getenv func(string) string) bool { return getenv(ceilingChildEnv) == "1" }
 
 // ceilingListening starts the line a ceiling child writes on its log
 // (stderr) once it listens, followed by its base URL.
 const ceilingListening = "atmkit bench: ceiling listening on "
 
-// serveCeilingChild serves the answer read from in (JSON) until in ends or
-// ctx does, telling its address on log.
-func serveCeilingChild(ctx context.Context, in io.Reader, log io.Writer) error {
+// ServeCeilingChild is the whole run of a ceiling child: it serves the
+// answer read from in (its standard input, JSON) until in ends or ctx
+// does, telling its address on log.
+func ServeCeilingChild(ctx context.Context, in io.Reader, log io.Writer) error {
 	var resp loadgen.Response
 	dec := json.NewDecoder(in)
 	if err := dec.Decode(&resp); err != nil {

@@ -128,9 +128,6 @@ func resultOf(t *target, r loadgen.Result) Result {
 // Err is the error of a run in which a server answered with errors: the
 // first such server, how many and the first error; nil otherwise.
 func (r *Report) Err() error {
-	if r == nil { // a ceiling process's run: no report
-		return nil
-	}
 	for _, res := range r.Results {
 		if res.Errors > 0 {
 			return fmt.Errorf("bench: %s: %d errors, the first: %s", res.Server, res.Errors, res.FirstError)
@@ -141,9 +138,6 @@ func (r *Report) Err() error {
 
 // WriteJSON writes the report as indented JSON, atmkit bench --json's output.
 func (r *Report) WriteJSON(w io.Writer) error {
-	if r == nil {
-		return nil
-	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
@@ -152,9 +146,6 @@ func (r *Report) WriteJSON(w io.Writer) error {
 // Print writes the report as text: what was measured, a table of the
 // servers' figures, then each ratio and memory bound against its target.
 func (r *Report) Print(w io.Writer) {
-	if r == nil {
-		return
-	}
 	fmt.Fprintf(w, "%s %s", r.Binding, r.Operation)
 	if len(r.Params) > 0 {
 		var ps []string
