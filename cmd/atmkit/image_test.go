@@ -317,6 +317,35 @@ func TestImage(t *testing.T) {
 		c.assertKeyNotLogged()
 	})
 
+	t.Run("memory limit from docker run --memory", func(t *testing.T) {
+		if ok, err := docker("info", "--format", "{{.MemoryLimit}}"); err != nil || ok != "true" {
+			t.Skipf("this Docker daemon cannot limit a container's memory (docker info: MemoryLimit %q, %v)", ok, err)
+		}
+		for _, c := range []struct {
+			name string
+			env  []string // -e options
+			want string   // the banner's memory line; "": none
+		}{
+			{"memory", nil, "  memory:     limit 691 MiB, 90 % of the container's 768 MiB (GOMEMLIMIT overrides)\n"},
+			{"memory-gomemlimit", []string{"-e", "GOMEMLIMIT=300MiB"}, "  memory:     limit 300 MiB, from GOMEMLIMIT\n"},
+			{"memory-off", []string{"-e", "GOMEMLIMIT=off"}, ""},
+		} {
+			args := append(append([]string{"--memory", "768m", "--health-interval", "1s", "--health-timeout", "3s", "--health-retries", "30"}, c.env...), tag)
+			ctr := runContainer(t, c.name, args...)
+			ctr.waitHealthy()
+			if got := ctr.inspect("{{.HostConfig.Memory}}"); got != "805306368" {
+				t.Fatalf("%s: docker inspect HostConfig.Memory: got %s, want 805306368 (768 MiB)", ctr.name, got)
+			}
+			logs := ctr.logs()
+			if c.want == "" && strings.Contains(logs, "  memory:") {
+				t.Errorf("%s (%s): the banner shows a memory limit:\n%s", ctr.name, strings.Join(c.env, " "), logs)
+			}
+			if c.want != "" && !strings.Contains(logs, c.want) {
+				t.Errorf("%s (%s): the banner lacks %q:\n%s", ctr.name, strings.Join(c.env, " "), c.want, logs)
+			}
+		}
+	})
+
 	// A second container, the upstream, on a network of the test's own:
 	// the recorder reaches it by name, as it would reach a deployment.
 	t.Run("records to a writable mount, replays from a read-only one", func(t *testing.T) {

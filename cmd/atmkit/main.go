@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/memlimit"
 	"github.com/atmkit/atmkit/internal/stopsignal"
 )
 
@@ -22,6 +23,7 @@ const (
 )
 
 func main() {
+	memlimit.Apply(os.Getenv) // Go's memory limit from the container's, unless GOMEMLIMIT is set
 	// SIGINT or SIGTERM (Ctrl-C, Ctrl-Break or closing the console on
 	// Windows) cancels ctx; a second one ends the process at once.
 	ctx, stop := stopsignal.NotifyContext(context.Background())

@@ -10,6 +10,7 @@ import (
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/banner"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/memlimit"
 	"github.com/atmkit/atmkit/internal/wire"
 	"github.com/atmkit/atmkit/mockserver"
 )
@@ -140,7 +141,7 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	opts = append(opts, mockserver.WithShape(sh))
-	b := banner.Mock{Fixtures: f.fixtures}
+	b := banner.Mock{Fixtures: f.fixtures, Memory: memlimit.Applied()}
 	if k := m.Getenv("ATMKIT_KEY"); k != "" && slices.Contains(f.keys, k) {
 		b.KeyVar = "ATMKIT_KEY" // the try line can read the key from it
 	}

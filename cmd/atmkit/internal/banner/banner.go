@@ -17,6 +17,7 @@ import (
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/memlimit"
 	"github.com/atmkit/atmkit/internal/adminwarn"
 	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/mockserver"
@@ -33,6 +34,8 @@ type Mock struct {
 	// KeyVar names the environment variable that holds an accepted key
 	// (ATMKIT_KEY), for the try line to read it from; "" when none does.
 	KeyVar string
+	// Memory is the Go memory limit atmkit runs with; none is not shown.
+	Memory memlimit.Limit
 }
 
 // Replay is what a mock replays from cassettes (atmkit serve --replay).
@@ -93,6 +96,9 @@ func (b Mock) print(e *cli.Env, addr net.Addr, s *cli.Serving) {
 	}
 	if r := srv.Shape().Result(asmx.OpReturnAllAtms); r.Layout == shape.Typed || r.Root != shape.Default().Result(asmx.OpReturnAllAtms).Root {
 		fmt.Fprintf(w, "  shape:      %s results (%s)\n", r.Layout, r.Root)
+	}
+	if b.Memory.Bytes > 0 {
+		fmt.Fprintf(w, "  memory:     limit %s\n", b.Memory)
 	}
 	keys := srv.Keys()
 	if len(keys) == 0 {

@@ -15,6 +15,7 @@ import (
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/memlimit"
 	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/mockserver"
 )
@@ -268,6 +269,33 @@ func TestMockAdminLines(t *testing.T) {
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("banner lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestMockMemoryLine: the banner says the Go memory limit and where it
+// came from, and says nothing of memory when there is none.
+func TestMockMemoryLine(t *testing.T) {
+	t.Parallel()
+	srv, err := mockserver.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		mem  memlimit.Limit
+		want string // "": no memory line
+	}{
+		{memlimit.Limit{Bytes: 724775731, Container: 768 << 20}, "  memory:     limit 691 MiB, 90 % of the container's 768 MiB (GOMEMLIMIT overrides)\n"},
+		{memlimit.Limit{Bytes: 500 << 20}, "  memory:     limit 500 MiB, from GOMEMLIMIT\n"},
+		{memlimit.Limit{}, ""},
+	} {
+		var out bytes.Buffer
+		Mock{Server: srv, Memory: c.mem}.Print(&cli.Env{Stdout: &out}, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}, &cli.Serving{})
+		if c.want == "" && strings.Contains(out.String(), "memory:") {
+			t.Errorf("no memory limit: the banner has a memory line:\n%s", out.String())
+		}
+		if c.want != "" && !strings.Contains(out.String(), c.want) {
+			t.Errorf("%+v: the banner lacks %q:\n%s", c.mem, c.want, out.String())
 		}
 	}
 }

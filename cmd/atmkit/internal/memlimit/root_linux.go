@@ -1,0 +1,9 @@
+package memlimit
+
+import (
+	"io/fs"
+	"os"
+)
+
+// systemRoot is the file system the cgroup files are read from.
+func systemRoot() fs.FS { return os.DirFS("/") }
