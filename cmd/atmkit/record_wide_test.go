@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/atmkit/atmkit/cassettes"
+	"golang.org/x/text/encoding/unicode"
+)
+
+// TestRecordUTF16SOAP: a SOAP call in UTF-16 (which ASMX reads, by its byte
+// order mark) goes through the recording proxy; the cassette holds no key
+// in any encoding (a body not in UTF-8 is written in base64, where a key
+// would not be seen), and replays the call.
+func TestRecordUTF16SOAP(t *testing.T) {
+	t.Parallel()
+	up := startMock(t, leakKey, nil)
+	path := filepath.Join(t.TempDir(), "wide.yaml")
+	r := startCmd(t, nil, "record", "--upstream", up, "--cassette", path, "--addr", "127.0.0.1:0")
+	envelope := `<?xml version="1.0" encoding="utf-16"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>` +
+		`<ReturnProvinces xmlns="http://tempuri.org/atmService"><strAtmServiceKey>` + leakKey + `</strAtmServiceKey></ReturnProvinces></soap:Body></soap:Envelope>`
+	le16 := unicode.UTF16(unicode.LittleEndian, unicode.UseBOM)
+	body, err := le16.NewEncoder().String(envelope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := func(base string) (int, string) {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodPost, base+"/service/service.asmx", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "text/xml; charset=utf-16")
+		req.Header.Set("SOAPAction", `"http://tempuri.org/atmService/ReturnProvinces"`)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.StatusCode, string(b)
+	}
+	status, answer := call(r.base)
+	if status != http.StatusOK || !strings.Contains(answer, "ReturnProvincesResult") {
+		t.Fatalf("UTF-16 SOAP call through the proxy: %d %.300s", status, answer)
+	}
+	if code := r.stop(); code != exitOK {
+		t.Fatalf("record: exit %d\n%s%s", code, r.stdout, r.stderr)
+	}
+	list, err := cassettes.ReadFile(path)
+	if err != nil || len(list) != 1 {
+		t.Fatalf("cassette: %d interactions, %v", len(list), err)
+	}
+	recorded := list[0].Request.Body
+	text, err := le16.NewDecoder().String(recorded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, s := range map[string]string{"the recorded body": recorded, "its text": text, "the file": readText(t, path)} {
+		noLeak(t, what, s)
+	}
+	if want := strings.Replace(envelope, leakKey, cassettes.Placeholder, 1); text != want || !bytes.HasPrefix([]byte(recorded), []byte{0xff, 0xfe}) {
+		t.Errorf("recorded body reads %q, want %q after its byte order mark", text, want)
+	}
+	s := startCmd(t, nil, "serve", "--replay", path, "--addr", "127.0.0.1:0")
+	if status, got := call(s.base); status != http.StatusOK || got != answer {
+		t.Errorf("replayed: %d %.300q\nwant 200 %.300q", status, got, answer)
+	}
+}
