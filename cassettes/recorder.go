@@ -59,6 +59,7 @@ type Recorder struct {
 	saved    uint64                  // generation last written
 	stopped  bool
 	stopErr  error
+	failing  string // the cause of the last save's failure, told once; "" when it succeeded
 
 	saveMu  sync.Mutex // serializes writes of the file
 	encoded [][]byte   // the YAML items of the interactions saves have taken (under saveMu)

@@ -1,6 +1,7 @@
 package cassettes
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -17,9 +18,8 @@ import (
 // is zero, else by the saver.
 func (r *Recorder) changed() {
 	if r.cfg.saveInterval == 0 {
-		if err := r.Save(); err != nil {
-			r.log.Error("save cassette", "err", err)
-		}
+		took, err := r.save()
+		r.tell(took, err)
 		return
 	}
 	select {
@@ -52,12 +52,46 @@ func (r *Recorder) saver() {
 		case <-r.cfg.after(wait):
 		}
 		took, err := r.save()
-		if err != nil {
-			r.log.Error("save cassette", "err", err)
-		}
-		if took > 0 {
+		r.tell(took, err)
+		if took > 0 { // a failed write is spaced as a complete one
 			wait = max(r.cfg.saveInterval, saveBackoff*took)
 		}
+	}
+}
+
+// tell logs how a save while recording went (took 0: nothing to write):
+// a failure once, not again while saves keep failing for the same cause
+// (the file keeps its last complete version, and every later save retries
+// with everything recorded), and the first save that succeeds after one.
+func (r *Recorder) tell(took time.Duration, err error) {
+	if took == 0 && err == nil {
+		return
+	}
+	cause := ""
+	if err != nil {
+		cause = rootCause(err).Error()
+	}
+	r.mu.Lock()
+	was := r.failing
+	r.failing = cause
+	r.mu.Unlock()
+	switch {
+	case err != nil && cause != was:
+		r.log.Error("save cassette: it keeps its last complete version; later saves retry with everything recorded", "cassette", r.path, "err", err)
+	case err == nil && was != "":
+		r.log.Info("saved cassette again: it holds everything recorded so far", "cassette", r.path)
+	}
+}
+
+// rootCause is the innermost error err wraps (a system call's, say): what
+// stays the same when a save fails again, unlike the temporary file's name.
+func rootCause(err error) error {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err
+		}
+		err = next
 	}
 }
 
@@ -68,9 +102,10 @@ func (r *Recorder) Save() error {
 	return err
 }
 
-// save is Save, reporting how long writing the file took (0 when nothing
-// was written): what grows with the file, unlike encoding the interactions
-// new since the last save, whose cost is the same however often saves come.
+// save is Save, reporting how long writing the file took, or trying to
+// until it failed (0 when nothing was to be written): what grows with the
+// file, unlike encoding the interactions new since the last save, whose
+// cost is the same however often saves come.
 //
 // Each interaction is encoded once, on the first save that takes it, and
 // kept encoded only; one whose key rejection mark changed later (remark) is
@@ -109,12 +144,9 @@ func (r *Recorder) save() (time.Duration, error) {
 		}
 	}
 	start := r.cfg.now()
-	size := len("---\n")
-	for _, it := range r.encoded {
-		size += len(it)
-	}
+	size := recorded.ItemsSize(r.encoded)
 	if err := recorded.WriteItems(r.path, r.encoded); err != nil {
-		return 0, err
+		return max(r.cfg.now().Sub(start), 1), err
 	}
 	r.mu.Lock()
 	r.saved = gen

@@ -273,18 +273,29 @@ func rewriteMap[M ~map[string][]string](m M, f func(string) string) M {
 // JoinItems renders a cassette from its encoded interactions (MarshalItem).
 func JoinItems(items [][]byte) []byte {
 	if len(items) == 0 {
-		return []byte("---\nversion: 2\ninteractions: []\n")
+		return []byte(emptyCassette)
 	}
-	n := len("---\n") + len(itemsHead)
-	for _, it := range items {
-		n += len(it)
-	}
-	out := make([]byte, 0, n)
+	out := make([]byte, 0, ItemsSize(items))
 	out = append(out, "---\n"+itemsHead...)
 	for _, it := range items {
 		out = append(out, it...)
 	}
 	return out
+}
+
+// emptyCassette is a cassette of no interactions.
+const emptyCassette = "---\nversion: 2\ninteractions: []\n"
+
+// ItemsSize is the size of the cassette of items (MarshalItem).
+func ItemsSize(items [][]byte) int {
+	if len(items) == 0 {
+		return len(emptyCassette)
+	}
+	n := len("---\n") + len(itemsHead)
+	for _, it := range items {
+		n += len(it)
+	}
+	return n
 }
 
 // UnmarshalItem reads back one item MarshalItem wrote.
@@ -307,7 +318,7 @@ func WriteItems(path string, items [][]byte) error {
 		return WriteAtomic(path, JoinItems(nil))
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("write cassette: %w", err)
+		return fmt.Errorf("write cassette %s: %w", path, err)
 	}
 	err := atomicfile.WriteFunc(path, 0o644, func(w io.Writer) error {
 		if _, err := io.WriteString(w, "---\n"+itemsHead); err != nil {
@@ -346,7 +357,7 @@ func WriteFile(path string, list []*cassette.Interaction) error {
 // its directory first.
 func WriteAtomic(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("write cassette: %w", err)
+		return fmt.Errorf("write cassette %s: %w", path, err)
 	}
 	if err := atomicfile.Write(path, data, 0o644); err != nil {
 		return fmt.Errorf("write cassette %s: %w", path, err)
