@@ -2,11 +2,9 @@ package cassettes
 
 import (
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
-	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
 // Writing the cassette while recording. The interactions a save has taken
@@ -127,14 +125,18 @@ func (r *Recorder) save() (time.Duration, error) {
 	for j, i := range pending {
 		item, err := recorded.MarshalItem(i)
 		if err != nil {
-			r.untake(pending, remarks)
-			return 0, fmt.Errorf("encode cassette %s: %w", r.path, err)
+			// Encoding it would fail again on every later save: left out
+			// (an empty item), it costs the cassette one interaction
+			// rather than everything recorded from now on.
+			r.log.Error("save cassette: an interaction cannot be written so that it reads back; it is left out", "cassette", r.path,
+				"interaction", i.ID, "request", recorded.DescribeRequest(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body), "err", err)
+			item = []byte{}
 		}
 		items[j] = item
 	}
 	r.encoded = append(r.encoded, items...)
 	for j, rejected := range remarks {
-		if j >= len(r.encoded) {
+		if j >= len(r.encoded) || len(r.encoded[j]) == 0 {
 			continue
 		}
 		if err := r.remarkItem(j, rejected); err != nil {
@@ -174,21 +176,6 @@ func (r *Recorder) remarkItem(j int, rejected bool) error {
 	}
 	r.encoded[j] = item
 	return nil
-}
-
-// untake gives back what a failed save took.
-func (r *Recorder) untake(pending []*cassette.Interaction, remarks map[int]bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.pending = append(pending, r.pending...)
-	for j, m := range remarks {
-		if _, newer := r.remarks[j]; !newer {
-			if r.remarks == nil {
-				r.remarks = map[int]bool{}
-			}
-			r.remarks[j] = m
-		}
-	}
 }
 
 // remark brings every mark of the cassette up to date with what the keys

@@ -74,3 +74,59 @@ func TestRecordUTF16SOAP(t *testing.T) {
 		t.Errorf("replayed: %d %.300q\nwant 200 %.300q", status, got, answer)
 	}
 }
+
+// TestRecordFormParameterNamedMergeKey: a POST form with a parameter named
+// "<<" (ASMX ignores parameters it does not know, and answers) is recorded
+// and replayed. yaml.v3 wrote the name as YAML's merge key, which does not
+// read back; the interaction could not be saved, and every later save
+// failed with it: the recording from that call on was lost, and record
+// exited 1.
+func TestRecordFormParameterNamedMergeKey(t *testing.T) {
+	t.Parallel()
+	up := startMock(t, leakKey, nil)
+	path := filepath.Join(t.TempDir(), "merge.yaml")
+	r := startCmd(t, nil, "record", "--upstream", up, "--cassette", path, "--addr", "127.0.0.1:0", "--save-interval", "0")
+	post := func(base, call string) (int, string) {
+		t.Helper()
+		op, form, _ := strings.Cut(call, "?")
+		resp, err := http.Post(base+"/service/service.asmx/"+op, "application/x-www-form-urlencoded", strings.NewReader(form))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.StatusCode, string(b)
+	}
+	forms := []string{"ReturnProvinces?strAtmServiceKey=" + leakKey, "ReturnAtmSearchByCity?%3C%3C=0&intCityID=1&strAtmServiceKey=" + leakKey,
+		"ReturnInstitutions?strAtmServiceKey=" + leakKey}
+	answers := make([]string, len(forms))
+	for j, f := range forms {
+		status, body := post(r.base, f)
+		if status != http.StatusOK {
+			t.Fatalf("%s through the proxy: %d %.300s", f, status, body)
+		}
+		answers[j] = body
+	}
+	if code := r.stop(); code != exitOK {
+		t.Fatalf("record: exit %d\n%s%s", code, r.stdout, r.stderr)
+	}
+	if strings.Contains(r.stderr.String(), "level=ERROR") {
+		t.Errorf("record logged errors:\n%s", r.stderr)
+	}
+	list, err := cassettes.ReadFile(path)
+	if err != nil || len(list) != len(forms) {
+		t.Fatalf("cassette: %d interactions (%v), want %d", len(list), err, len(forms))
+	}
+	if got := list[1].Request.Form["<<"]; len(got) != 1 || got[0] != "0" {
+		t.Errorf("the form's \"<<\" reads back as %q", got)
+	}
+	s := startCmd(t, nil, "serve", "--replay", path, "--addr", "127.0.0.1:0")
+	for j, f := range forms {
+		if status, got := post(s.base, f); status != http.StatusOK || got != answers[j] {
+			t.Errorf("%s replayed: %d %.300q\nwant 200 %.300q", f, status, got, answers[j])
+		}
+	}
+}
