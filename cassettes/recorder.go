@@ -510,6 +510,13 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 		scrubHeaders(&cp, r.cfg.scrubHeaders)
 	}
 	r.mu.Lock()
+	if r.stopped {
+		// Answered after Stop took what to write: the cassette and Len
+		// stay as Stop left them.
+		r.mu.Unlock()
+		r.log.Debug("answered after the recording stopped: not recorded", "request", recorded.DescribeRequest(cp.Request.Method, cp.Request.URL, cp.Request.Headers, cp.Request.Body))
+		return nil
+	}
 	cp.ID = r.n
 	if r.keys.add(key, cp.Response.Code) {
 		recorded.MarkKey(&cp, RejectedPlaceholder)
@@ -525,7 +532,8 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 
 // Stop ends recording and writes the cassette if anything is unsaved. It
 // is safe to call more than once; later calls return the first one's error.
-// Requests after Stop fail with ErrStopped. A recorder that was to create
+// Requests after Stop fail with ErrStopped; one in flight still gets its
+// answer, but is not recorded: once Stop returns, the cassette is final. A recorder that was to create
 // the cassette and recorded nothing writes no file and returns
 // ErrNothingRecorded: an empty cassette would make every later run miss.
 func (r *Recorder) Stop() error {

@@ -15,6 +15,12 @@ import (
 // changed has the cassette written after a change: now when the interval
 // is zero, else by the saver.
 func (r *Recorder) changed() {
+	r.mu.Lock()
+	stopped := r.stopped
+	r.mu.Unlock()
+	if stopped { // Stop writes what it took; nothing after
+		return
+	}
 	if r.cfg.saveInterval == 0 {
 		took, err := r.save()
 		r.tell(took, err)
