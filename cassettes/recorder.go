@@ -61,6 +61,7 @@ type Recorder struct {
 	stopErr  error
 	failing  string // the cause of the last save's failure, told once; "" when it succeeded
 
+	joinMu  sync.Mutex // orders the interactions joining the cassette (join)
 	saveMu  sync.Mutex // serializes writes of the file
 	encoded [][]byte   // the YAML items of the interactions saves have taken (under saveMu)
 	kick    chan struct{}
@@ -490,44 +491,61 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 		return nil
 	}
 	cp := *i // go-vcr changes its own copy's ID later
+	joined, err := r.join(&cp, key)
+	if err != nil {
+		return err
+	}
+	if joined || remarked {
+		r.changed()
+	}
+	return nil
+}
+
+// join adds cp to the cassette as its next interaction, after the
+// BeforeSave hooks and scrubbed again if any ran, and reports whether it
+// joined: a hook may discard it, and nothing joins once Stop took what to
+// write. The hooks run one call at a time, in the order the interactions
+// join, each seeing the ID its interaction gets, so that a hook numbering
+// them (atmkit record's progress lines) numbers them as the file does.
+func (r *Recorder) join(cp *cassette.Interaction, key string) (bool, error) {
+	r.joinMu.Lock()
+	defer r.joinMu.Unlock()
+	r.mu.Lock()
+	cp.ID = r.n // interactions join under joinMu only: the number stays free
+	r.mu.Unlock()
 	hooked := false
 	for _, h := range r.cfg.hooks {
 		if h.stage == BeforeSave {
 			hooked = true
-			if err := h.fn(&cp); err != nil {
-				return err
+			if err := h.fn(cp); err != nil {
+				return false, err
 			}
 		}
 	}
 	if cp.DiscardOnSave {
-		if remarked {
-			r.changed()
-		}
-		return nil
+		return false, nil
 	}
-	if hooked { // a hook may have written a key back; scrubbed above otherwise
-		recorded.Scrub(&cp, Placeholder)
-		scrubHeaders(&cp, r.cfg.scrubHeaders)
+	if hooked { // a hook may have written a key back; scrubbed before otherwise
+		recorded.Scrub(cp, Placeholder)
+		scrubHeaders(cp, r.cfg.scrubHeaders)
 	}
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	if r.stopped {
 		// Answered after Stop took what to write: the cassette and Len
 		// stay as Stop left them.
-		r.mu.Unlock()
 		r.log.Debug("answered after the recording stopped: not recorded", "request", recorded.DescribeRequest(cp.Request.Method, cp.Request.URL, cp.Request.Headers, cp.Request.Body))
-		return nil
+		return false, nil
 	}
 	cp.ID = r.n
 	if r.keys.add(key, cp.Response.Code) {
-		recorded.MarkKey(&cp, RejectedPlaceholder)
+		recorded.MarkKey(cp, RejectedPlaceholder)
 		r.log.Debug("recorded a key rejection", "request", recorded.DescribeRequest(cp.Request.Method, cp.Request.URL, cp.Request.Headers, cp.Request.Body))
 	}
-	r.pending = append(r.pending, &cp)
+	r.pending = append(r.pending, cp)
 	r.n++
 	r.dirty++
-	r.mu.Unlock()
-	r.changed()
-	return nil
+	return true, nil
 }
 
 // Stop ends recording and writes the cassette if anything is unsaved. It
