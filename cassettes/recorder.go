@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"mime"
 	"net/http"
 	"net/url"
 	"os"
@@ -331,11 +332,9 @@ func (r *Recorder) capture(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	info := infoFrom(req.Context())
-	// The form as go-vcr records it: ParseForm on a copy of the request
-	// (PostForm: the body's pairs, for a form posted; empty otherwise).
-	form := &http.Request{Method: req.Method, URL: req.URL, Header: req.Header, Body: io.NopCloser(bytes.NewReader(info.body))}
-	if err := form.ParseForm(); err != nil {
-		return nil, err
+	form, _, err := postForm(req, info.body)
+	if err != nil {
+		return nil, err // unrecordable forwarded what fails here
 	}
 	start := time.Now()
 	resp, err := rt.RoundTrip(req)
@@ -356,7 +355,7 @@ func (r *Recorder) capture(req *http.Request) (*http.Response, error) {
 			RemoteAddr:       req.RemoteAddr,
 			RequestURI:       req.RequestURI,
 			Body:             string(info.body),
-			Form:             form.PostForm,
+			Form:             form,
 			Headers:          req.Header,
 			URL:              req.URL.String(),
 			Method:           req.Method,
@@ -403,8 +402,11 @@ func (r *Recorder) unrecordable(req *http.Request) bool {
 	if _, err := url.ParseQuery(req.URL.RawQuery); err != nil {
 		bad = true
 	}
-	if info := infoFrom(req.Context()); info != nil && strings.HasPrefix(strings.ToLower(req.Header.Get("Content-Type")), "application/x-www-form-urlencoded") {
-		if _, err := url.ParseQuery(string(info.body)); err != nil {
+	if info := infoFrom(req.Context()); info != nil {
+		// A form that does not parse, or is over net/http's 10 MB; in
+		// go-vcr's recorder, any content type whose parameters do not
+		// parse (its ParseForm fails on it).
+		if _, lax, err := postForm(req, info.body); err != nil || lax && !r.direct {
 			bad = true
 		}
 	}
@@ -412,6 +414,23 @@ func (r *Recorder) unrecordable(req *http.Request) bool {
 		r.log.Warn("forwarded without recording: the query or form does not parse", "method", req.Method, "path", redact.Text(req.URL.Path, redact.Values(req.URL.Path)...))
 	}
 	return bad
+}
+
+// postForm is the form go-vcr records of a request with body: ParseForm
+// on a copy of it (PostForm: the body's pairs, for a form posted; empty
+// otherwise). A content type whose parameters do not parse
+// ("text/xml; charset", which ASMX reads as text/xml) is taken for its
+// media type, and lax reports it: net/http's ParseForm fails on it, and
+// so does go-vcr's recorder.
+func postForm(req *http.Request, body []byte) (form url.Values, lax bool, err error) {
+	f := &http.Request{Method: req.Method, URL: req.URL, Header: req.Header, Body: io.NopCloser(bytes.NewReader(body))}
+	err = f.ParseForm()
+	if ct := req.Header.Get("Content-Type"); ct != "" {
+		if _, _, merr := mime.ParseMediaType(ct); merr != nil && err != nil && err.Error() == merr.Error() {
+			return f.PostForm, true, nil
+		}
+	}
+	return f.PostForm, false, err
 }
 
 // match is go-vcr's matcher. Requests match by requestKey; of the recorded

@@ -335,3 +335,45 @@ func TestStopIsFinal(t *testing.T) {
 		t.Errorf("the cassette's directory holds %v (%v), want the cassette only", entries, err)
 	}
 }
+
+// TestLaxContentTypeForwarded: a SOAP call whose content type has a
+// parameter that does not parse reaches the upstream in every recording
+// mode: recorded where the Recorder captures by itself, forwarded
+// unrecorded through go-vcr's recorder (ModeRecordNew), whose form parsing
+// fails on it. It used to fail in both without reaching the upstream.
+func TestLaxContentTypeForwarded(t *testing.T) {
+	t.Parallel()
+	h, err := mockserver.New(mockserver.WithKeys(testKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := httptest.NewServer(h)
+	defer up.Close()
+	body := `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><ReturnProvinces xmlns="http://tempuri.org/atmService">` +
+		`<strAtmServiceKey>` + testKey + `</strAtmServiceKey></ReturnProvinces></soap:Body></soap:Envelope>`
+	for _, tc := range []struct {
+		mode cassettes.Mode
+		want int
+	}{{cassettes.ModeRecordAll, 1}, {cassettes.ModeRecordNew, 0}} {
+		path := filepath.Join(t.TempDir(), "lax.yaml")
+		rec, err := cassettes.New(path, cassettes.WithMode(tc.mode))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req, err := http.NewRequest(http.MethodPost, up.URL+"/service/service.asmx", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "text/xml; charset")
+		req.Header.Set("SOAPAction", `"http://tempuri.org/atmService/ReturnProvinces"`)
+		if status, got := do(t, rec.Client(), req); status != 200 {
+			t.Errorf("mode %v: %d %.300s", tc.mode, status, got)
+		}
+		if n := rec.Len(); n != tc.want {
+			t.Errorf("mode %v: %d interactions recorded, want %d", tc.mode, n, tc.want)
+		}
+		if err := rec.Stop(); err != nil && !errors.Is(err, cassettes.ErrNothingRecorded) {
+			t.Error(err)
+		}
+	}
+}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/atmkit/atmkit/cassettes"
@@ -129,4 +131,80 @@ func TestRecordFormParameterNamedMergeKey(t *testing.T) {
 			t.Errorf("%s replayed: %d %.300q\nwant 200 %.300q", f, status, got, answers[j])
 		}
 	}
+}
+
+// TestRecordForwardsWhatItCannotParse: a SOAP call whose content type has
+// a parameter that does not parse ("text/xml; charset", which ASMX reads as
+// text/xml, and answers) is forwarded, recorded and replayed; a form over
+// net/http's 10 MB, which go-vcr cannot record, is forwarded unrecorded,
+// with a warning. Both got a 502 from the proxy without reaching the
+// upstream.
+func TestRecordForwardsWhatItCannotParse(t *testing.T) {
+	t.Parallel()
+	mock := startMock(t, leakKey, nil)
+	path := filepath.Join(t.TempDir(), "lax.yaml")
+	r := startCmd(t, nil, "record", "--upstream", mock, "--cassette", path, "--addr", "127.0.0.1:0")
+	envelope := `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>` +
+		`<ReturnProvinces xmlns="http://tempuri.org/atmService"><strAtmServiceKey>` + leakKey + `</strAtmServiceKey></ReturnProvinces></soap:Body></soap:Envelope>`
+	soap := func(base string) (int, string) {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodPost, base+"/service/service.asmx", strings.NewReader(envelope))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "text/xml; charset")
+		req.Header.Set("SOAPAction", `"http://tempuri.org/atmService/ReturnProvinces"`)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.StatusCode, string(b)
+	}
+	direct, want := soap(mock)
+	if direct != http.StatusOK {
+		t.Fatalf("the mock answers %d to the call itself: %.300s", direct, want)
+	}
+	if status, got := soap(r.base); status != http.StatusOK || got != want {
+		t.Errorf("through the proxy: %d %.300q, want 200 %.300q", status, got, want)
+	}
+	if code := r.stop(); code != exitOK {
+		t.Fatalf("record: exit %d\n%s", code, r.stderr)
+	}
+	if list, err := cassettes.ReadFile(path); err != nil || len(list) != 1 {
+		t.Fatalf("cassette: %d interactions (%v), want the call", len(list), err)
+	}
+	noLeak(t, "the cassette", readText(t, path))
+	s := startCmd(t, nil, "serve", "--replay", path, "--addr", "127.0.0.1:0")
+	if status, got := soap(s.base); status != http.StatusOK || got != want {
+		t.Errorf("replayed: %d %.300q, want 200 %.300q", status, got, want)
+	}
+
+	var got atomic.Int64
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n, _ := io.Copy(io.Discard, r.Body)
+		got.Store(n)
+		io.WriteString(w, "ok")
+	}))
+	t.Cleanup(up.Close)
+	big := filepath.Join(t.TempDir(), "big.yaml")
+	r = startCmd(t, nil, "record", "--upstream", up.URL, "--cassette", big, "--addr", "127.0.0.1:0")
+	form := "strAtmServiceKey=" + leakKey + "&pad=" + strings.Repeat("x", 11<<20)
+	resp, err := http.Post(r.base+"/service/service.asmx/ReturnProvinces", "application/x-www-form-urlencoded", strings.NewReader(form))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || got.Load() != int64(len(form)) {
+		t.Errorf("an 11 MB form through the proxy: %d, the upstream read %d bytes of %d", resp.StatusCode, got.Load(), len(form))
+	}
+	r.stop()
+	if want := "forwarded without recording"; !strings.Contains(r.stderr.String(), want) {
+		t.Errorf("stderr lacks %q:\n%.2000s", want, r.stderr)
+	}
+	noLeak(t, "record's output", r.stdout.String()+r.stderr.String())
 }
