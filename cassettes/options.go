@@ -79,7 +79,9 @@ const (
 	AfterCapture Stage = iota
 	// BeforeSave hooks run once on each interaction that joins the cassette
 	// file (after duplicates are dropped); the scrubbing runs again after
-	// them, so a hook cannot put a key back.
+	// them, so a hook cannot put a key back. They run one call at a time,
+	// in the order the interactions join the file, each with the ID it
+	// gets there.
 	BeforeSave
 	// BeforeReplay hooks run on a recorded interaction before its response
 	// is returned (go-vcr's BeforeResponseReplayHook: changes persist in

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"mime"
 	"net/http"
 	"net/url"
 	"os"
@@ -59,7 +60,9 @@ type Recorder struct {
 	saved    uint64                  // generation last written
 	stopped  bool
 	stopErr  error
+	failing  string // the cause of the last save's failure, told once; "" when it succeeded
 
+	joinMu  sync.Mutex // orders the interactions joining the cassette (join)
 	saveMu  sync.Mutex // serializes writes of the file
 	encoded [][]byte   // the YAML items of the interactions saves have taken (under saveMu)
 	kick    chan struct{}
@@ -329,11 +332,9 @@ func (r *Recorder) capture(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	info := infoFrom(req.Context())
-	// The form as go-vcr records it: ParseForm on a copy of the request
-	// (PostForm: the body's pairs, for a form posted; empty otherwise).
-	form := &http.Request{Method: req.Method, URL: req.URL, Header: req.Header, Body: io.NopCloser(bytes.NewReader(info.body))}
-	if err := form.ParseForm(); err != nil {
-		return nil, err
+	form, _, err := postForm(req, info.body)
+	if err != nil {
+		return nil, err // unrecordable forwarded what fails here
 	}
 	start := time.Now()
 	resp, err := rt.RoundTrip(req)
@@ -354,7 +355,7 @@ func (r *Recorder) capture(req *http.Request) (*http.Response, error) {
 			RemoteAddr:       req.RemoteAddr,
 			RequestURI:       req.RequestURI,
 			Body:             string(info.body),
-			Form:             form.PostForm,
+			Form:             form,
 			Headers:          req.Header,
 			URL:              req.URL.String(),
 			Method:           req.Method,
@@ -401,8 +402,11 @@ func (r *Recorder) unrecordable(req *http.Request) bool {
 	if _, err := url.ParseQuery(req.URL.RawQuery); err != nil {
 		bad = true
 	}
-	if info := infoFrom(req.Context()); info != nil && strings.HasPrefix(strings.ToLower(req.Header.Get("Content-Type")), "application/x-www-form-urlencoded") {
-		if _, err := url.ParseQuery(string(info.body)); err != nil {
+	if info := infoFrom(req.Context()); info != nil {
+		// A form that does not parse, or is over net/http's 10 MB; in
+		// go-vcr's recorder, any content type whose parameters do not
+		// parse (its ParseForm fails on it).
+		if _, lax, err := postForm(req, info.body); err != nil || lax && !r.direct {
 			bad = true
 		}
 	}
@@ -410,6 +414,23 @@ func (r *Recorder) unrecordable(req *http.Request) bool {
 		r.log.Warn("forwarded without recording: the query or form does not parse", "method", req.Method, "path", redact.Text(req.URL.Path, redact.Values(req.URL.Path)...))
 	}
 	return bad
+}
+
+// postForm is the form go-vcr records of a request with body: ParseForm
+// on a copy of it (PostForm: the body's pairs, for a form posted; empty
+// otherwise). A content type whose parameters do not parse
+// ("text/xml; charset", which ASMX reads as text/xml) is taken for its
+// media type, and lax reports it: net/http's ParseForm fails on it, and
+// so does go-vcr's recorder.
+func postForm(req *http.Request, body []byte) (form url.Values, lax bool, err error) {
+	f := &http.Request{Method: req.Method, URL: req.URL, Header: req.Header, Body: io.NopCloser(bytes.NewReader(body))}
+	err = f.ParseForm()
+	if ct := req.Header.Get("Content-Type"); ct != "" {
+		if _, _, merr := mime.ParseMediaType(ct); merr != nil && err != nil && err.Error() == merr.Error() {
+			return f.PostForm, true, nil
+		}
+	}
+	return f.PostForm, false, err
 }
 
 // match is go-vcr's matcher. Requests match by requestKey; of the recorded
@@ -489,42 +510,67 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 		return nil
 	}
 	cp := *i // go-vcr changes its own copy's ID later
+	joined, err := r.join(&cp, key)
+	if err != nil {
+		return err
+	}
+	if joined || remarked {
+		r.changed()
+	}
+	return nil
+}
+
+// join adds cp to the cassette as its next interaction, after the
+// BeforeSave hooks and scrubbed again if any ran, and reports whether it
+// joined: a hook may discard it, and nothing joins once Stop took what to
+// write. The hooks run one call at a time, in the order the interactions
+// join, each seeing the ID its interaction gets, so that a hook numbering
+// them (atmkit record's progress lines) numbers them as the file does.
+func (r *Recorder) join(cp *cassette.Interaction, key string) (bool, error) {
+	r.joinMu.Lock()
+	defer r.joinMu.Unlock()
+	r.mu.Lock()
+	cp.ID = r.n // interactions join under joinMu only: the number stays free
+	r.mu.Unlock()
 	hooked := false
 	for _, h := range r.cfg.hooks {
 		if h.stage == BeforeSave {
 			hooked = true
-			if err := h.fn(&cp); err != nil {
-				return err
+			if err := h.fn(cp); err != nil {
+				return false, err
 			}
 		}
 	}
 	if cp.DiscardOnSave {
-		if remarked {
-			r.changed()
-		}
-		return nil
+		return false, nil
 	}
-	if hooked { // a hook may have written a key back; scrubbed above otherwise
-		recorded.Scrub(&cp, Placeholder)
-		scrubHeaders(&cp, r.cfg.scrubHeaders)
+	if hooked { // a hook may have written a key back; scrubbed before otherwise
+		recorded.Scrub(cp, Placeholder)
+		scrubHeaders(cp, r.cfg.scrubHeaders)
 	}
 	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stopped {
+		// Answered after Stop took what to write: the cassette and Len
+		// stay as Stop left them.
+		r.log.Debug("answered after the recording stopped: not recorded", "request", recorded.DescribeRequest(cp.Request.Method, cp.Request.URL, cp.Request.Headers, cp.Request.Body))
+		return false, nil
+	}
 	cp.ID = r.n
 	if r.keys.add(key, cp.Response.Code) {
-		recorded.MarkKey(&cp, RejectedPlaceholder)
+		recorded.MarkKey(cp, RejectedPlaceholder)
 		r.log.Debug("recorded a key rejection", "request", recorded.DescribeRequest(cp.Request.Method, cp.Request.URL, cp.Request.Headers, cp.Request.Body))
 	}
-	r.pending = append(r.pending, &cp)
+	r.pending = append(r.pending, cp)
 	r.n++
 	r.dirty++
-	r.mu.Unlock()
-	r.changed()
-	return nil
+	return true, nil
 }
 
 // Stop ends recording and writes the cassette if anything is unsaved. It
 // is safe to call more than once; later calls return the first one's error.
-// Requests after Stop fail with ErrStopped. A recorder that was to create
+// Requests after Stop fail with ErrStopped; one in flight still gets its
+// answer, but is not recorded: once Stop returns, the cassette is final. A recorder that was to create
 // the cassette and recorded nothing writes no file and returns
 // ErrNothingRecorded: an empty cassette would make every later run miss.
 func (r *Recorder) Stop() error {

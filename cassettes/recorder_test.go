@@ -18,6 +18,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/mockserver"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
@@ -269,5 +270,110 @@ func TestRecordFormValueWithLeadingBreak(t *testing.T) {
 				t.Errorf("the city without its line break: got %v, want ErrNoInteraction", err)
 			}
 		})
+	}
+}
+
+// TestStopIsFinal: a call in flight when Stop is called still gets its
+// answer, but the cassette Stop wrote stays as it is and Len with it: with
+// a save after each interaction, the late answer used to be appended and
+// the file rewritten after Stop had returned (a process exiting then could
+// leave a temporary file beside the cassette, and said it saved fewer
+// interactions than Len counted).
+func TestStopIsFinal(t *testing.T) {
+	t.Parallel()
+	h, err := mockserver.New(mockserver.WithKeys(testKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	arrived, release := make(chan struct{}), make(chan struct{})
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, asmx.OpReturnInstitutions) {
+			close(arrived)
+			<-release
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer up.Close()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "final.yaml")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithSaveInterval(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status, body := do(t, rec.Client(), request(t, up.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false)); status != 200 {
+		t.Fatalf("first call: %d %s", status, body)
+	}
+	late := make(chan int, 1)
+	go func() {
+		resp, err := rec.Client().Do(request(t, up.URL, asmx.HTTPGet, query{Op: asmx.OpReturnInstitutions}, testKey, false))
+		if err != nil {
+			late <- 0
+			return
+		}
+		resp.Body.Close()
+		late <- resp.StatusCode
+	}()
+	<-arrived
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	saved, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	if status := <-late; status != 200 {
+		t.Errorf("the call in flight at Stop: status %d, want the upstream's 200", status)
+	}
+	if got, err := os.ReadFile(path); err != nil || string(got) != string(saved) {
+		t.Errorf("the cassette changed after Stop returned (%v):\n%s", err, got)
+	}
+	if n := rec.Len(); n != 1 {
+		t.Errorf("Len after Stop: %d, want the 1 interaction saved", n)
+	}
+	if entries, err := os.ReadDir(dir); err != nil || len(entries) != 1 {
+		t.Errorf("the cassette's directory holds %v (%v), want the cassette only", entries, err)
+	}
+}
+
+// TestLaxContentTypeForwarded: a SOAP call whose content type has a
+// parameter that does not parse reaches the upstream in every recording
+// mode: recorded where the Recorder captures by itself, forwarded
+// unrecorded through go-vcr's recorder (ModeRecordNew), whose form parsing
+// fails on it. It used to fail in both without reaching the upstream.
+func TestLaxContentTypeForwarded(t *testing.T) {
+	t.Parallel()
+	h, err := mockserver.New(mockserver.WithKeys(testKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := httptest.NewServer(h)
+	defer up.Close()
+	body := `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><ReturnProvinces xmlns="http://tempuri.org/atmService">` +
+		`<strAtmServiceKey>` + testKey + `</strAtmServiceKey></ReturnProvinces></soap:Body></soap:Envelope>`
+	for _, tc := range []struct {
+		mode cassettes.Mode
+		want int
+	}{{cassettes.ModeRecordAll, 1}, {cassettes.ModeRecordNew, 0}} {
+		path := filepath.Join(t.TempDir(), "lax.yaml")
+		rec, err := cassettes.New(path, cassettes.WithMode(tc.mode))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req, err := http.NewRequest(http.MethodPost, up.URL+"/service/service.asmx", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "text/xml; charset")
+		req.Header.Set("SOAPAction", `"http://tempuri.org/atmService/ReturnProvinces"`)
+		if status, got := do(t, rec.Client(), req); status != 200 {
+			t.Errorf("mode %v: %d %.300s", tc.mode, status, got)
+		}
+		if n := rec.Len(); n != tc.want {
+			t.Errorf("mode %v: %d interactions recorded, want %d", tc.mode, n, tc.want)
+		}
+		if err := rec.Stop(); err != nil && !errors.Is(err, cassettes.ErrNothingRecorded) {
+			t.Error(err)
+		}
 	}
 }

@@ -1,11 +1,10 @@
 package cassettes
 
 import (
-	"fmt"
+	"errors"
 	"time"
 
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
-	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
 // Writing the cassette while recording. The interactions a save has taken
@@ -16,10 +15,15 @@ import (
 // changed has the cassette written after a change: now when the interval
 // is zero, else by the saver.
 func (r *Recorder) changed() {
+	r.mu.Lock()
+	stopped := r.stopped
+	r.mu.Unlock()
+	if stopped { // Stop writes what it took; nothing after
+		return
+	}
 	if r.cfg.saveInterval == 0 {
-		if err := r.Save(); err != nil {
-			r.log.Error("save cassette", "err", err)
-		}
+		took, err := r.save()
+		r.tell(took, err)
 		return
 	}
 	select {
@@ -52,12 +56,46 @@ func (r *Recorder) saver() {
 		case <-r.cfg.after(wait):
 		}
 		took, err := r.save()
-		if err != nil {
-			r.log.Error("save cassette", "err", err)
-		}
-		if took > 0 {
+		r.tell(took, err)
+		if took > 0 { // a failed write is spaced as a complete one
 			wait = max(r.cfg.saveInterval, saveBackoff*took)
 		}
+	}
+}
+
+// tell logs how a save while recording went (took 0: nothing to write):
+// a failure once, not again while saves keep failing for the same cause
+// (the file keeps its last complete version, and every later save retries
+// with everything recorded), and the first save that succeeds after one.
+func (r *Recorder) tell(took time.Duration, err error) {
+	if took == 0 && err == nil {
+		return
+	}
+	cause := ""
+	if err != nil {
+		cause = rootCause(err).Error()
+	}
+	r.mu.Lock()
+	was := r.failing
+	r.failing = cause
+	r.mu.Unlock()
+	switch {
+	case err != nil && cause != was:
+		r.log.Error("save cassette: it keeps its last complete version; later saves retry with everything recorded", "cassette", r.path, "err", err)
+	case err == nil && was != "":
+		r.log.Info("saved cassette again: it holds everything recorded so far", "cassette", r.path)
+	}
+}
+
+// rootCause is the innermost error err wraps (a system call's, say): what
+// stays the same when a save fails again, unlike the temporary file's name.
+func rootCause(err error) error {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err
+		}
+		err = next
 	}
 }
 
@@ -68,9 +106,10 @@ func (r *Recorder) Save() error {
 	return err
 }
 
-// save is Save, reporting how long writing the file took (0 when nothing
-// was written): what grows with the file, unlike encoding the interactions
-// new since the last save, whose cost is the same however often saves come.
+// save is Save, reporting how long writing the file took, or trying to
+// until it failed (0 when nothing was to be written): what grows with the
+// file, unlike encoding the interactions new since the last save, whose
+// cost is the same however often saves come.
 //
 // Each interaction is encoded once, on the first save that takes it, and
 // kept encoded only; one whose key rejection mark changed later (remark) is
@@ -92,14 +131,18 @@ func (r *Recorder) save() (time.Duration, error) {
 	for j, i := range pending {
 		item, err := recorded.MarshalItem(i)
 		if err != nil {
-			r.untake(pending, remarks)
-			return 0, fmt.Errorf("encode cassette %s: %w", r.path, err)
+			// Encoding it would fail again on every later save: left out
+			// (an empty item), it costs the cassette one interaction
+			// rather than everything recorded from now on.
+			r.log.Error("save cassette: an interaction cannot be written so that it reads back; it is left out", "cassette", r.path,
+				"interaction", i.ID, "request", recorded.DescribeRequest(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body), "err", err)
+			item = []byte{}
 		}
 		items[j] = item
 	}
 	r.encoded = append(r.encoded, items...)
 	for j, rejected := range remarks {
-		if j >= len(r.encoded) {
+		if j >= len(r.encoded) || len(r.encoded[j]) == 0 {
 			continue
 		}
 		if err := r.remarkItem(j, rejected); err != nil {
@@ -109,12 +152,9 @@ func (r *Recorder) save() (time.Duration, error) {
 		}
 	}
 	start := r.cfg.now()
-	size := len("---\n")
-	for _, it := range r.encoded {
-		size += len(it)
-	}
+	size := recorded.ItemsSize(r.encoded)
 	if err := recorded.WriteItems(r.path, r.encoded); err != nil {
-		return 0, err
+		return max(r.cfg.now().Sub(start), 1), err
 	}
 	r.mu.Lock()
 	r.saved = gen
@@ -142,21 +182,6 @@ func (r *Recorder) remarkItem(j int, rejected bool) error {
 	}
 	r.encoded[j] = item
 	return nil
-}
-
-// untake gives back what a failed save took.
-func (r *Recorder) untake(pending []*cassette.Interaction, remarks map[int]bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.pending = append(pending, r.pending...)
-	for j, m := range remarks {
-		if _, newer := r.remarks[j]; !newer {
-			if r.remarks == nil {
-				r.remarks = map[int]bool{}
-			}
-			r.remarks[j] = m
-		}
-	}
 }
 
 // remark brings every mark of the cassette up to date with what the keys

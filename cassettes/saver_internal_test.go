@@ -1,10 +1,15 @@
 package cassettes
 
 import (
+	"bytes"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -91,4 +96,154 @@ func (r *Recorder) savedAll() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.saved == r.dirty
+}
+
+// TestSaverWhenSavesFail: while the cassette cannot be written (its
+// directory became a file), the failure is logged once with the file's
+// name, not at every save; the failed saves are spaced as written ones
+// are (a failed write of a large file is as long as a good one); the file
+// keeps its last complete version; once it can be written again, the next
+// save writes everything recorded and says so.
+func TestSaverWhenSavesFail(t *testing.T) {
+	t.Parallel()
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+		fmt.Fprintf(w, "<ok>%s</ok>", r.URL.Query().Get("n"))
+	}))
+	defer upstream.Close()
+	var (
+		mu    sync.Mutex
+		clock time.Time
+		waits []time.Duration
+	)
+	now := func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		clock = clock.Add(time.Second)
+		return clock
+	}
+	after := func(d time.Duration) <-chan time.Time {
+		mu.Lock()
+		waits = append(waits, d)
+		mu.Unlock()
+		c := make(chan time.Time, 1)
+		c <- time.Time{}
+		return c
+	}
+	var logged bytes.Buffer
+	var logMu sync.Mutex
+	logger := slog.New(slog.NewTextHandler(lockedWriter{&logMu, &logged}, nil))
+	const interval = 3 * time.Millisecond
+	dir := filepath.Join(t.TempDir(), "cassettes")
+	path := filepath.Join(dir, "failing.yaml")
+	rec, err := New(path, WithMode(ModeRecordAll), WithSaveInterval(interval), WithLogger(logger), func(c *config) { c.now, c.after = now, after })
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := func(n int) {
+		t.Helper()
+		resp, err := rec.Client().Get(fmt.Sprintf("%s/service/service.asmx/ReturnProvinces?strAtmServiceKey=k&n=%d", upstream.URL, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	waitSaves := func(n int) { // the saver has tried n saves
+		t.Helper()
+		for {
+			mu.Lock()
+			tried := len(waits)
+			mu.Unlock()
+			if tried >= n && (n == 0 || rec.idle()) {
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	call(0)
+	for !rec.savedAll() {
+		time.Sleep(time.Millisecond)
+	}
+	saved, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const failing = 3
+	for n := 1; n <= failing; n++ {
+		call(n)
+		waitSaves(1 + n)
+	}
+	logMu.Lock()
+	text := logged.String()
+	logMu.Unlock()
+	if got := strings.Count(text, "level=ERROR"); got != 1 || !strings.Contains(text, "cassette="+path) || !strings.Contains(text, "write cassette "+path) {
+		t.Errorf("%d failed saves: %d error lines, want 1 naming %s:\n%s", failing, got, path, text)
+	}
+	mu.Lock()
+	for j, w := range waits[2:] {
+		if w < saveBackoff*time.Second {
+			t.Errorf("wait %d, after a failed save of 1s: got %s, want at least %s", j+2, w, saveBackoff*time.Second)
+		}
+	}
+	mu.Unlock()
+
+	if err := os.Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, saved, 0o644); err != nil { // the version the failed saves left
+		t.Fatal(err)
+	}
+	call(failing + 1)
+	for !rec.savedAll() {
+		time.Sleep(time.Millisecond)
+	}
+	logMu.Lock()
+	text = logged.String()
+	logMu.Unlock()
+	if !strings.Contains(text, "level=INFO msg=\"saved cassette again") {
+		t.Errorf("the save after the failures is not told:\n%s", text)
+	}
+	list, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != failing+2 {
+		t.Errorf("cassette: %d interactions, want %d", len(list), failing+2)
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// idle reports whether no new interaction waits for the saver's next try.
+func (r *Recorder) idle() bool {
+	select {
+	case <-r.kick:
+		r.kick <- struct{}{}
+		return false
+	default:
+	}
+	r.saveMu.Lock() // no save under way
+	defer r.saveMu.Unlock()
+	return true
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

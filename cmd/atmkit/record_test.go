@@ -195,7 +195,7 @@ func TestRecordLastSaveFails(t *testing.T) {
 	if strings.Contains(r.stdout.String(), "atmkit: saved ") {
 		t.Errorf("record says it saved a cassette it could not write:\n%s", r.stdout)
 	}
-	if want := "atmkit: record: write cassette: mkdir " + dir + ": not a directory\n"; !strings.Contains(r.stderr.String(), want) {
+	if want := "atmkit: record: write cassette " + filepath.Join(dir, "atm.yaml") + ": mkdir " + dir + ": not a directory\n"; !strings.Contains(r.stderr.String(), want) {
 		t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 	}
 	noLeak(t, "record's output", r.stdout.String()+r.stderr.String())

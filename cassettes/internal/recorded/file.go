@@ -85,8 +85,8 @@ const itemsHead = "version: 2\ninteractions:\n"
 //
 // An item is written only if it reads back as the interaction it encodes.
 // yaml.v3 writes some multi-line strings as literal blocks it cannot read
-// back (see quoteItem); those strings, and only those, are written
-// double-quoted instead.
+// back, and a map key "<<" as a merge key (see quoteItem); those strings,
+// and only those, are written double-quoted instead.
 func MarshalItem(i *cassette.Interaction) ([]byte, error) {
 	item, err := marshalOne(file{Version: cassette.CassetteFormatV2, Interactions: []*cassette.Interaction{i}}, i.ID)
 	if err != nil {
@@ -179,7 +179,9 @@ func sameValue(a, b reflect.Value) bool {
 // block's header line), one that begins with a space or a line break gets an
 // indentation indicator that is wrong inside a sequence (form and header
 // values: the block is read as ending early, or fails to parse), and one
-// whose first line begins with a tab gets none and fails to parse. Short of
+// whose first line begins with a tab gets none and fails to parse; and
+// "<<" (in both passes), which yaml.v3 writes plain as a map key, where it
+// reads as a merge key. Short of
 // writing YAML by hand, the strings are swapped for placeholders, the item
 // encoded to a node (yaml.v3 renders a Go value to a node only through its
 // emitter and parser), and the placeholders' scalars given back their
@@ -191,7 +193,8 @@ func quoteItem(i *cassette.Interaction, all bool) ([]byte, error) {
 	n := 0
 	c := rewrite(i, func(s string) string {
 		// A string not in UTF-8 is written as !!binary, in base64.
-		if !hasBreak(s) || !all && !startsBlank(s) || !utf8.ValidString(s) {
+		risky := s == mergeKey || hasBreak(s) && (all || startsBlank(s))
+		if !risky || !utf8.ValidString(s) {
 			return s
 		}
 		for {
@@ -219,6 +222,10 @@ func quoteItem(i *cassette.Interaction, all bool) ([]byte, error) {
 	restore(&node)
 	return marshalOne(&node, i.ID)
 }
+
+// mergeKey is YAML's merge key: yaml.v3 writes a map key "<<" (a form
+// parameter's name) plain, and reads it back as a merge, which fails.
+const mergeKey = "<<"
 
 // hasBreak reports whether s holds a YAML line break.
 func hasBreak(s string) bool {
@@ -273,18 +280,29 @@ func rewriteMap[M ~map[string][]string](m M, f func(string) string) M {
 // JoinItems renders a cassette from its encoded interactions (MarshalItem).
 func JoinItems(items [][]byte) []byte {
 	if len(items) == 0 {
-		return []byte("---\nversion: 2\ninteractions: []\n")
+		return []byte(emptyCassette)
 	}
-	n := len("---\n") + len(itemsHead)
-	for _, it := range items {
-		n += len(it)
-	}
-	out := make([]byte, 0, n)
+	out := make([]byte, 0, ItemsSize(items))
 	out = append(out, "---\n"+itemsHead...)
 	for _, it := range items {
 		out = append(out, it...)
 	}
 	return out
+}
+
+// emptyCassette is a cassette of no interactions.
+const emptyCassette = "---\nversion: 2\ninteractions: []\n"
+
+// ItemsSize is the size of the cassette of items (MarshalItem).
+func ItemsSize(items [][]byte) int {
+	if len(items) == 0 {
+		return len(emptyCassette)
+	}
+	n := len("---\n") + len(itemsHead)
+	for _, it := range items {
+		n += len(it)
+	}
+	return n
 }
 
 // UnmarshalItem reads back one item MarshalItem wrote.
@@ -307,7 +325,7 @@ func WriteItems(path string, items [][]byte) error {
 		return WriteAtomic(path, JoinItems(nil))
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("write cassette: %w", err)
+		return fmt.Errorf("write cassette %s: %w", path, err)
 	}
 	err := atomicfile.WriteFunc(path, 0o644, func(w io.Writer) error {
 		if _, err := io.WriteString(w, "---\n"+itemsHead); err != nil {
@@ -346,7 +364,7 @@ func WriteFile(path string, list []*cassette.Interaction) error {
 // its directory first.
 func WriteAtomic(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("write cassette: %w", err)
+		return fmt.Errorf("write cassette %s: %w", path, err)
 	}
 	if err := atomicfile.Write(path, data, 0o644); err != nil {
 		return fmt.Errorf("write cassette %s: %w", path, err)

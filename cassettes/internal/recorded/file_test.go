@@ -173,8 +173,8 @@ var places = []placed{
 }
 
 // TestMarshalItemReadsBack: strings yaml.v3 (v3.0.1) writes as literal
-// blocks it cannot read back are read back, in every place, by ReadFile and
-// by go-vcr's cassette.Load. Left to yaml.v3, a string beginning with a line
+// blocks it cannot read back, or as a merge key, are read back, in every
+// place, by ReadFile and by go-vcr's cassette.Load. Left to yaml.v3, a string beginning with a line
 // break lost it everywhere ("\n  indented" read back as "  indented"), and
 // inside a list (form and header values) one beginning with a space or a
 // break was cut ("indented") or made the file unreadable ("did not find
@@ -186,6 +186,10 @@ func TestMarshalItemReadsBack(t *testing.T) {
 		"\n  indented", "\n", "\n\n", "\nx", "\n\nx", "\n\n  x", "\n a\n", "\n\tx", "\n\t\nx", "\n\u00a0x",
 		"  a\nb", " a\n", "  leading spaces\nand lines\n\n\nwith blank lines between", "\t\nx", "\tx\ny",
 		"a\n  b", "a\n\tb", "a\r\nb", "\r", "\r\n  x", "\u2028 x", "\u0085  x", "x\n ", "---", "a\n---\nb", "a\n...\nb", "#x\ny", "trail  \nb",
+		// YAML's indicators and special plain scalars: "<<" as a map key (a
+		// form parameter's name) was written plain and read as a merge key.
+		"<<", "<< ", "<<:", "~", "null", "NULL", "true", "yes", "no", "on", "0x1F", "1e3", ".inf", ".nan", "=", "? x", "- x", ": x", "*a", "&a", "!x", "!!binary x",
+		"%x", "@x", "`x", "{", "}", "[", "]", ",", "'", "\"", "#", "|", ">", "x #y", "x: y", "",
 	}
 	dir := t.TempDir()
 	for _, p := range places {

@@ -39,7 +39,7 @@ func Sweep(r *cassette.Response, ph string, values ...string) {
 		}
 	}
 	for _, form := range s.forms() {
-		r.Body = s.sweep(r.Body, form)
+		r.Body = inText(r.Body, HeaderValue(r.Headers, "Content-Type"), func(b string) string { return s.sweep(b, form) })
 		for _, h := range []http.Header{r.Headers, r.Trailer} {
 			for _, vs := range h {
 				for j := range vs {
@@ -81,7 +81,15 @@ func putKeyQuery(raw, ph, key string) string {
 // request body: a strAtmServiceKey element of XML, the key of a form
 // body, a "strAtmServiceKey" member of JSON.
 func PutKeyBody(b, contentType, ph, key string) string {
-	if b == "" || !strings.Contains(b, ph) {
+	if b == "" {
+		return b
+	}
+	return inText(b, contentType, func(b string) string { return putKeyText(b, contentType, ph, key) })
+}
+
+// putKeyText is PutKeyBody for text in UTF-8 or an ASCII-compatible encoding.
+func putKeyText(b, contentType, ph, key string) string {
+	if !strings.Contains(b, ph) {
 		return b
 	}
 	if strings.Contains(b, "<") {

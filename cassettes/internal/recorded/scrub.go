@@ -133,9 +133,9 @@ func Scrub(i *cassette.Interaction, ph string) int {
 	for _, form := range s.forms() {
 		rq.URL = s.sweep(rq.URL, form)
 		rq.RequestURI = s.sweep(rq.RequestURI, form)
-		rq.Body = s.sweep(rq.Body, form)
+		rq.Body = inText(rq.Body, HeaderValue(rq.Headers, "Content-Type"), func(b string) string { return s.sweep(b, form) })
 		rq.Host = s.sweep(rq.Host, form)
-		rs.Body = s.sweep(rs.Body, form)
+		rs.Body = inText(rs.Body, HeaderValue(rs.Headers, "Content-Type"), func(b string) string { return s.sweep(b, form) })
 		for _, vs := range rq.Form {
 			for j := range vs {
 				vs[j] = s.sweep(vs[j], form)
@@ -345,11 +345,17 @@ func (s *scrubber) headers(h http.Header) http.Header {
 }
 
 // body scrubs a request or response body: key elements of any XML, the
-// key of a form body, and "strAtmServiceKey" members of JSON.
+// key of a form body, and "strAtmServiceKey" members of JSON; in UTF-16 or
+// UTF-32 text too (inText).
 func (s *scrubber) body(b, contentType string) string {
 	if b == "" {
 		return b
 	}
+	return inText(b, contentType, func(b string) string { return s.textBody(b, contentType) })
+}
+
+// textBody is body for text in UTF-8 or an ASCII-compatible encoding.
+func (s *scrubber) textBody(b, contentType string) string {
 	if strings.Contains(b, "<") {
 		b = s.xml(b)
 	}
