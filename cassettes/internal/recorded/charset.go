@@ -45,7 +45,9 @@ func wideText(b, ct string) (text string, back func(string) string, ok bool) {
 	return string(t), func(s string) string {
 		out, err := enc.NewEncoder().String(s)
 		if err != nil {
-			return b
+			// Never b, which holds what f took out: the text as
+			// changed, in UTF-8 (decoded text always encodes back).
+			return s
 		}
 		return bom + out
 	}, true
