@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -13,6 +15,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/internal/mocktest"
 )
 
 // TestRecordSignalDuringSave: SIGTERM or SIGINT while atmkit record writes
@@ -91,5 +94,36 @@ func TestRecordSignalDuringSave(t *testing.T) {
 			}
 			noLeak(t, "record's stderr", stderr.String())
 		})
+	}
+}
+
+// waitForText waits up to 30 s for s in b.
+func waitForText(b *mocktest.SyncBuffer, s string) bool {
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if strings.Contains(b.String(), s) {
+			return true
+		}
+	}
+	return false
+}
+
+// waitExit waits up to 30 s for cmd to end and returns its exit code.
+func waitExit(t *testing.T, cmd *exec.Cmd) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			return exit.ExitCode()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return 0
+	case <-time.After(30 * time.Second):
+		t.Fatal("atmkit did not exit within 30 s of SIGINT")
+		return -1
 	}
 }
