@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -29,28 +30,10 @@ func TestSaverSpacesSavesByTheirDuration(t *testing.T) {
 		fmt.Fprintf(w, "<ok>%s</ok>", r.URL.Query().Get("n"))
 	}))
 	defer upstream.Close()
-	var (
-		mu    sync.Mutex
-		clock time.Time
-		waits []time.Duration
-	)
-	now := func() time.Time {
-		mu.Lock()
-		defer mu.Unlock()
-		clock = clock.Add(time.Second)
-		return clock
-	}
-	after := func(d time.Duration) <-chan time.Time {
-		mu.Lock()
-		waits = append(waits, d)
-		mu.Unlock()
-		c := make(chan time.Time, 1)
-		c <- time.Time{}
-		return c
-	}
+	clk := &stepClock{}
 	const interval = 3 * time.Millisecond
 	path := filepath.Join(t.TempDir(), "long.yaml")
-	rec, err := New(path, WithMode(ModeRecordAll), WithSaveInterval(interval), func(c *config) { c.now, c.after = now, after })
+	rec, err := New(path, WithMode(ModeRecordAll), WithSaveInterval(interval), clk.option)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,8 +52,7 @@ func TestSaverSpacesSavesByTheirDuration(t *testing.T) {
 	if err := rec.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	mu.Lock()
-	defer mu.Unlock()
+	waits := clk.noted()
 	if len(waits) != calls {
 		t.Fatalf("the saver waited %d times, want %d (once per call): %v", len(waits), calls, waits)
 	}
@@ -111,32 +93,14 @@ func TestSaverWhenSavesFail(t *testing.T) {
 		fmt.Fprintf(w, "<ok>%s</ok>", r.URL.Query().Get("n"))
 	}))
 	defer upstream.Close()
-	var (
-		mu    sync.Mutex
-		clock time.Time
-		waits []time.Duration
-	)
-	now := func() time.Time {
-		mu.Lock()
-		defer mu.Unlock()
-		clock = clock.Add(time.Second)
-		return clock
-	}
-	after := func(d time.Duration) <-chan time.Time {
-		mu.Lock()
-		waits = append(waits, d)
-		mu.Unlock()
-		c := make(chan time.Time, 1)
-		c <- time.Time{}
-		return c
-	}
+	clk := &stepClock{}
 	var logged bytes.Buffer
 	var logMu sync.Mutex
 	logger := slog.New(slog.NewTextHandler(lockedWriter{&logMu, &logged}, nil))
 	const interval = 3 * time.Millisecond
 	dir := filepath.Join(t.TempDir(), "cassettes")
 	path := filepath.Join(dir, "failing.yaml")
-	rec, err := New(path, WithMode(ModeRecordAll), WithSaveInterval(interval), WithLogger(logger), func(c *config) { c.now, c.after = now, after })
+	rec, err := New(path, WithMode(ModeRecordAll), WithSaveInterval(interval), WithLogger(logger), clk.option)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,9 +115,7 @@ func TestSaverWhenSavesFail(t *testing.T) {
 	waitSaves := func(n int) { // the saver has tried n saves
 		t.Helper()
 		for {
-			mu.Lock()
-			tried := len(waits)
-			mu.Unlock()
+			tried := len(clk.noted())
 			if tried >= n && (n == 0 || rec.idle()) {
 				return
 			}
@@ -185,13 +147,11 @@ func TestSaverWhenSavesFail(t *testing.T) {
 	if got := strings.Count(text, "level=ERROR"); got != 1 || !strings.Contains(text, "cassette="+path) || !strings.Contains(text, "write cassette "+path) {
 		t.Errorf("%d failed saves: %d error lines, want 1 naming %s:\n%s", failing, got, path, text)
 	}
-	mu.Lock()
-	for j, w := range waits[2:] {
+	for j, w := range clk.noted()[2:] {
 		if w < saveBackoff*time.Second {
 			t.Errorf("wait %d, after a failed save of 1s: got %s, want at least %s", j+2, w, saveBackoff*time.Second)
 		}
 	}
-	mu.Unlock()
 
 	if err := os.Remove(dir); err != nil {
 		t.Fatal(err)
@@ -246,4 +206,39 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// stepClock is a saver's clock (config.now, config.after) that moves a
+// second at every reading, so that every save takes a second however fast
+// the machine, and notes the waits asked of it, which end at once.
+type stepClock struct {
+	mu    sync.Mutex
+	clock time.Time
+	waits []time.Duration
+}
+
+// option gives the Recorder c's clock.
+func (c *stepClock) option(cfg *config) { cfg.now, cfg.after = c.now, c.after }
+
+func (c *stepClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.clock = c.clock.Add(time.Second)
+	return c.clock
+}
+
+func (c *stepClock) after(d time.Duration) <-chan time.Time {
+	c.mu.Lock()
+	c.waits = append(c.waits, d)
+	c.mu.Unlock()
+	ch := make(chan time.Time, 1)
+	ch <- time.Time{}
+	return ch
+}
+
+// noted returns the waits asked so far.
+func (c *stepClock) noted() []time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.waits)
 }

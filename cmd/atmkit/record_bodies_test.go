@@ -32,22 +32,7 @@ func TestRecordUTF16SOAP(t *testing.T) {
 	}
 	call := func(base string) (int, string) {
 		t.Helper()
-		req, err := http.NewRequest(http.MethodPost, base+"/service/service.asmx", strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Content-Type", "text/xml; charset=utf-16")
-		req.Header.Set("SOAPAction", `"http://tempuri.org/atmService/ReturnProvinces"`)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp.StatusCode, string(b)
+		return postProvincesSOAP(t, base, body, "text/xml; charset=utf-16")
 	}
 	status, answer := call(r.base)
 	if status != http.StatusOK || !strings.Contains(answer, "ReturnProvincesResult") {
@@ -148,22 +133,7 @@ func TestRecordForwardsWhatItCannotParse(t *testing.T) {
 		`<ReturnProvinces xmlns="http://tempuri.org/atmService"><strAtmServiceKey>` + leakKey + `</strAtmServiceKey></ReturnProvinces></soap:Body></soap:Envelope>`
 	soap := func(base string) (int, string) {
 		t.Helper()
-		req, err := http.NewRequest(http.MethodPost, base+"/service/service.asmx", strings.NewReader(envelope))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Content-Type", "text/xml; charset")
-		req.Header.Set("SOAPAction", `"http://tempuri.org/atmService/ReturnProvinces"`)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp.StatusCode, string(b)
+		return postProvincesSOAP(t, base, envelope, "text/xml; charset")
 	}
 	direct, want := soap(mock)
 	if direct != http.StatusOK {
@@ -207,4 +177,27 @@ func TestRecordForwardsWhatItCannotParse(t *testing.T) {
 		t.Errorf("stderr lacks %q:\n%.2000s", want, r.stderr)
 	}
 	noLeak(t, "record's output", r.stdout.String()+r.stderr.String())
+}
+
+// postProvincesSOAP posts body, a SOAP 1.1 ReturnProvinces call, with
+// content type ct to the service at base, and returns the answer's status
+// and body.
+func postProvincesSOAP(t *testing.T, base, body, ct string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, base+"/service/service.asmx", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", ct)
+	req.Header.Set("SOAPAction", `"http://tempuri.org/atmService/ReturnProvinces"`)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(b)
 }
