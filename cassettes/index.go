@@ -92,7 +92,7 @@ type entry struct {
 	op     string
 	where  string // file#id (binding) of the first recording
 	by     [asmx.JSON + 1][]*rendition
-	served atomic.Uint64
+	served [asmx.JSON + 1]atomic.Uint64 // requests answered, per calling binding
 }
 
 // rendition is one recorded answer, as recorded.

@@ -140,7 +140,7 @@ func (e *entry) pick(b asmx.Binding, k int) (recorded, src *rendition) {
 
 // answer returns the next answer of e for c, or why it cannot be served.
 func (v *view) answer(e *entry, c *asmx.Call) (mockserver.ReplayAnswer, string) {
-	n := e.served.Add(1) - 1
+	n := e.served[c.Binding].Add(1) - 1 // the n-th request in its binding
 	v.ix.mu.RLock()
 	k := int(min(n, uint64(e.count()-1)))
 	recorded, src := e.pick(c.Binding, k)

@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
@@ -67,4 +68,49 @@ func answerOf(t *testing.T, srv *httptest.Server, req *http.Request) string {
 		t.Fatal(err)
 	}
 	return resp.Status + " " + resp.Header.Get("Content-Type") + "\n" + string(body)
+}
+
+// TestReplayOrderPerBinding: a question recorded with several answers
+// gives the n-th request in each binding the n-th answer (docs: "the
+// n-th request in its binding gets the n-th answer recorded in that
+// binding"): a retry test recorded over SOAP (a fault, then the answer)
+// replays the same to a SOAP client whether or not a GET client asked the
+// question first.
+func TestReplayOrderPerBinding(t *testing.T) {
+	t.Parallel()
+	h, err := mockserver.New(mockserver.WithKeys(testKey),
+		mockserver.WithFault(mockserver.Fault{Operation: asmx.OpReturnProvinces, Times: 1, SOAPFault: &mockserver.SOAPFault{Code: "Server", Text: "Try again"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := httptest.NewServer(h)
+	defer up.Close()
+	prov := query{Op: asmx.OpReturnProvinces}
+	var recordedAnswers []string
+	path := recordVia(t, up.URL, func(proxy *httptest.Server) {
+		for range 2 {
+			recordedAnswers = append(recordedAnswers, answerOf(t, proxy, request(t, proxy.URL, asmx.SOAP11, prov, testKey, false)))
+		}
+	})
+	if recordedAnswers[0] == recordedAnswers[1] {
+		t.Fatalf("recorded the same answer twice:\n%s", recordedAnswers[0])
+	}
+	idx, err := cassettes.LoadIndex([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mock, err := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault), mockserver.WithKeys(testKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay := httptest.NewServer(mock)
+	defer replay.Close()
+	if got := answerOf(t, replay, request(t, replay.URL, asmx.HTTPGet, prov, testKey, false)); !strings.Contains(got, "Try again") {
+		t.Errorf("the first GET request got\n%s\nwant the first answer (the fault) re-served over GET", got)
+	}
+	for i, want := range append(recordedAnswers, recordedAnswers[1]) {
+		if got := answerOf(t, replay, request(t, replay.URL, asmx.SOAP11, prov, testKey, false)); got != want {
+			t.Errorf("SOAP request %d got\n%s\nwant\n%s", i, got, want)
+		}
+	}
 }
