@@ -195,6 +195,11 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 		var fp filePages
 		var marks []bool // key rejections by a Recorder's rule, in a file with raw keys
 		for j, i := range list {
+			if c := i.Response.Code; c < 200 || c > 599 {
+				// net/http cannot write it (a panic for every call
+				// replayed), or it is no answer (1xx).
+				return nil, fmt.Errorf("%w: %s: interaction %d: response code %d is no status of an HTTP answer (200 to 599)", ErrInvalidCassette, f, i.ID, c)
+			}
 			ix.stats.Interactions++
 			where := fmt.Sprintf("%s#%d", f, i.ID)
 			source := fmt.Sprintf("%s#%d", filepath.Base(f), i.ID)

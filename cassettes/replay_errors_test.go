@@ -1,9 +1,12 @@
 package cassettes_test
 
 import (
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -111,6 +114,29 @@ func TestReplayOrderPerBinding(t *testing.T) {
 	for i, want := range append(recordedAnswers, recordedAnswers[1]) {
 		if got := answerOf(t, replay, request(t, replay.URL, asmx.SOAP11, prov, testKey, false)); got != want {
 			t.Errorf("SOAP request %d got\n%s\nwant\n%s", i, got, want)
+		}
+	}
+}
+
+// TestLoadIndexRefusesBadStatus: a cassette whose response code no HTTP
+// answer has (a hand edit: 0, 2000, 99, 100) is refused when it is
+// loaded, naming the file and the interaction; replayed, it made every
+// call it answered panic in net/http (the client got a torn answer).
+func TestLoadIndexRefusesBadStatus(t *testing.T) {
+	t.Parallel()
+	golden, err := os.ReadFile(filepath.Join("testdata", "golden.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, code := range []string{"0", "-1", "99", "100", "2000"} {
+		path := filepath.Join(t.TempDir(), "edited.yaml")
+		text := strings.Replace(string(golden), "code: 200", "code: "+code, 1)
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := cassettes.LoadIndex([]string{path})
+		if !errors.Is(err, cassettes.ErrInvalidCassette) || !strings.Contains(err.Error(), path+": interaction 0: response code "+code) {
+			t.Errorf("code %s: got %v, want ErrInvalidCassette naming %s and interaction 0", code, err, path)
 		}
 	}
 }
