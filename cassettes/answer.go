@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"mime"
+	"regexp"
 	"strings"
 
 	"github.com/atmkit/atmkit/asmx"
@@ -88,9 +89,13 @@ func errorOf(b asmx.Binding, code int, body string) *asmx.Error {
 	if code >= 500 && !strings.HasPrefix(msg, "System.InvalidOperationException") && !strings.HasPrefix(msg, "System.Argument") {
 		kind, fc = asmx.KindServerError, asmx.Server
 	}
-	return &asmx.Error{Status: code, Code: fc, Kind: kind, Fault: unableToProcess + html.UnescapeString(strings.TrimSuffix(body, "\r\n")),
+	return &asmx.Error{Status: code, Code: fc, Kind: kind, Fault: unableToProcess + html.UnescapeString(lineEnd.ReplaceAllString(body, "")),
 		Text: body, Message: msg}
 }
+
+// lineEnd is the line end ASMX writes after an HTTP GET or POST error's
+// text (.NET's \r\n, Mono's \n on Linux).
+var lineEnd = regexp.MustCompile(`\r?\n$`)
 
 // unableToProcess starts the fault string of an exception ASMX's SOAP
 // protocols wrap (any but a SoapException).

@@ -13,6 +13,7 @@ import (
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/mockserver"
+	"gopkg.in/dnaeon/go-vcr.v3/recorder"
 )
 
 // TestReplayErrorsAcrossBindings: a recorded error served in another
@@ -137,6 +138,72 @@ func TestLoadIndexRefusesBadStatus(t *testing.T) {
 		_, err := cassettes.LoadIndex([]string{path})
 		if !errors.Is(err, cassettes.ErrInvalidCassette) || !strings.Contains(err.Error(), path+": interaction 0: response code "+code) {
 			t.Errorf("code %s: got %v, want ErrInvalidCassette naming %s and interaction 0", code, err, path)
+		}
+	}
+}
+
+// TestReplayOfRawKeysServesNoKey: a cassette recorded by go-vcr itself
+// holds the keys sent, and the deployment's answers may echo them (a
+// fault naming the refused key). Replayed, no answer, journal entry or
+// admin API answer holds either key: the index scrubs the cassette as a
+// Recorder would have written it, its key rejection marked.
+func TestReplayOfRawKeysServesNoKey(t *testing.T) {
+	t.Parallel()
+	const good, bad = "Good-Key-31415", "Stale-Key-27182"
+	deployment := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key := r.URL.Query().Get(asmx.ParamKey)
+		w.Header().Set("Content-Type", asmx.ContentTypeText)
+		if key != good {
+			w.WriteHeader(http.StatusInternalServerError)
+			_, _ = io.WriteString(w, "The service key "+key+" is not valid.\r\n")
+			return
+		}
+		w.Header().Set("Content-Type", asmx.ContentTypeXML)
+		_, _ = io.WriteString(w, `<?xml version="1.0" encoding="utf-8"?>`+"\n<provinces>\n  <!-- for "+key+" -->\n  <province><code>NS</code></province>\n</provinces>")
+	}))
+	defer deployment.Close()
+	path := filepath.Join(t.TempDir(), "govcr")
+	rec, err := recorder.NewWithOptions(&recorder.Options{CassetteName: path, Mode: recorder.ModeRecordOnly})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{bad, good} {
+		resp, err := rec.GetDefaultClient().Get(deployment.URL + asmx.ServicePath + "/ReturnProvinces?" + asmx.ParamKey + "=" + key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(path + ".yaml")
+	if err != nil || !strings.Contains(string(raw), good) || !strings.Contains(string(raw), bad) {
+		t.Fatalf("go-vcr's cassette holds no raw keys (%v): the test tests nothing", err)
+	}
+	idx, err := cassettes.LoadIndex([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mock, err := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault), mockserver.WithKeys("ci-key-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay := httptest.NewServer(mock)
+	defer replay.Close()
+	var seen []string
+	for _, key := range []string{"ci-key-1", "other-key-2"} {
+		seen = append(seen, answerOf(t, replay, mustGet(t, replay.URL+asmx.ServicePath+"/ReturnProvinces?"+asmx.ParamKey+"="+key)))
+	}
+	if !strings.Contains(seen[0], "<code>NS</code>") || !strings.Contains(seen[1], "is not valid") {
+		t.Fatalf("replayed: %q, want the answer to the accepted key, then the recorded rejection", seen)
+	}
+	seen = append(seen, answerOf(t, replay, mustGet(t, replay.URL+"/__admin/requests")))
+	for _, s := range seen {
+		for _, key := range []string{good, bad} {
+			if strings.Contains(s, key) {
+				t.Errorf("key %s served:\n%s", key, s)
+			}
 		}
 	}
 }
