@@ -207,3 +207,24 @@ func TestReplayOfRawKeysServesNoKey(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadIndexReadsAFileOnce: a cassette named twice (a directory and a
+// file in it, "atm" and "atm.yaml") is read once: its interactions and key
+// rejections are not counted twice in the banner.
+func TestLoadIndexReadsAFileOnce(t *testing.T) {
+	t.Parallel()
+	golden := filepath.Join("testdata", "golden.yaml")
+	one, err := cassettes.LoadIndex([]string{golden})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, paths := range [][]string{{golden, golden}, {golden, filepath.Join("testdata", "golden")}, {golden, "./" + golden}} {
+		ix, err := cassettes.LoadIndex(paths)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := ix.Stats(), one.Stats(); got.Files != 1 || got.Interactions != want.Interactions || got.Calls != want.Calls {
+			t.Errorf("LoadIndex(%q): %d files, %d interactions, %d calls; want 1, %d, %d", paths, got.Files, got.Interactions, got.Calls, want.Interactions, want.Calls)
+		}
+	}
+}
