@@ -59,13 +59,8 @@ func errorOf(b asmx.Binding, code int, body string) *asmx.Error {
 	}
 	switch {
 	case b.IsSOAP():
-		doc := etree.NewDocument()
-		if doc.ReadFromString(body) == nil && doc.Root() != nil {
-			if sb := doc.Root().SelectElement("Body"); sb != nil {
-				if f := sb.SelectElement("Fault"); f != nil {
-					return faultOf(code, f)
-				}
-			}
+		if f := soapFault(body); f != nil {
+			return faultOf(code, f)
 		}
 	case b == asmx.JSON:
 		var je struct {
@@ -101,23 +96,36 @@ var lineEnd = regexp.MustCompile(`\r?\n$`)
 // protocols wrap (any but a SoapException).
 const unableToProcess = "Server was unable to process request. ---> "
 
+// soapFault is the Fault element of a SOAP envelope, or nil.
+func soapFault(body string) *etree.Element {
+	doc := etree.NewDocument()
+	if doc.ReadFromString(body) != nil || doc.Root() == nil {
+		return nil
+	}
+	if sb := doc.Root().SelectElement("Body"); sb != nil {
+		return sb.SelectElement("Fault")
+	}
+	return nil
+}
+
 // asmxErrorForm reports whether a recorded error answer in binding b is
 // in the form ASMX writes b's errors in: a SOAP fault for SOAP, text/plain
-// for HTTP GET and POST (and the JSON path, or ASP.NET AJAX's JSON error).
-// Any other answer (an HTML page of IIS or ASP.NET, a gateway's 502) did
-// not come from ASMX's protocol for b, and is the same whatever the
-// binding: it is served as recorded in every binding.
-func asmxErrorForm(b asmx.Binding, contentType string) bool {
+// for HTTP GET and POST (and the JSON path, or ASP.NET AJAX's JSON error),
+// or a status alone. Any other answer (an HTML page of IIS or ASP.NET, a
+// gateway's 502) did not come from ASMX's protocol for b, and is the same
+// whatever the binding: it is served as recorded in every binding.
+func asmxErrorForm(b asmx.Binding, contentType, body string) bool {
+	if strings.TrimSpace(body) == "" {
+		return true
+	}
+	if b.IsSOAP() {
+		return soapFault(body) != nil
+	}
 	mt, _, err := mime.ParseMediaType(contentType)
 	if err != nil {
 		return false
 	}
-	switch b {
-	case asmx.SOAP11:
-		return mt == "text/xml"
-	case asmx.SOAP12:
-		return mt == "application/soap+xml"
-	case asmx.JSON:
+	if b == asmx.JSON {
 		return mt == "text/plain" || mt == "application/json"
 	}
 	return mt == "text/plain"

@@ -154,7 +154,7 @@ func (v *view) answer(e *entry, c *asmx.Call) (mockserver.ReplayAnswer, string) 
 		return recorded.answer(), ""
 	case src == nil:
 		return mockserver.ReplayAnswer{}, familyGap(from, c.Binding)
-	case src.status != http.StatusOK && !asmxErrorForm(src.binding, src.contentType):
+	case src.status != http.StatusOK && !asmxErrorForm(src.binding, src.contentType, string(src.body)):
 		return src.answer(), ""
 	case src.status != http.StatusOK:
 		return mockserver.ReplayAnswer{Error: errorOf(src.binding, src.status, string(src.body)), Source: src.source}, ""
