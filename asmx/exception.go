@@ -248,3 +248,7 @@ func serviceFrames(op *Operation) []string {
 	b.WriteByte(')')
 	return []string{b.String()}
 }
+
+// HTMLEncode encodes s as ASP.NET's HttpUtility.HtmlEncode does, as ASMX's
+// HTTP GET and POST error bodies hold their messages.
+func HTMLEncode(s string) string { return htmlEncode(s) }

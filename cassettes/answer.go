@@ -3,6 +3,9 @@ package cassettes
 import (
 	"encoding/json"
 	"fmt"
+	"html"
+	"mime"
+	"regexp"
 	"strings"
 
 	"github.com/atmkit/atmkit/asmx"
@@ -33,8 +36,12 @@ func faultOf(code int, f *etree.Element) *asmx.Error {
 	if i := strings.IndexByte(fc, ':'); i >= 0 {
 		fc = fc[i+1:]
 	}
+	// ASMX's HTTP GET and POST protocol writes the exception the service
+	// threw, HTML-encoded, and a line end (HttpServerProtocol.WriteException);
+	// its SOAP protocols wrap any but a SoapException in one that reads
+	// "Server was unable to process request. ---> " before it.
 	e := &asmx.Error{Status: code, Code: asmx.Client, Kind: asmx.KindInvalidParameter, Fault: text,
-		Text: "System.Web.Services.Protocols.SoapException: " + text, Message: text}
+		Text: asmx.HTMLEncode(strings.TrimPrefix(text, unableToProcess)) + "\r\n", Message: text}
 	switch fc {
 	case "Server", "Receiver":
 		e.Code, e.Kind = asmx.Server, asmx.KindServerError
@@ -52,13 +59,8 @@ func errorOf(b asmx.Binding, code int, body string) *asmx.Error {
 	}
 	switch {
 	case b.IsSOAP():
-		doc := etree.NewDocument()
-		if doc.ReadFromString(body) == nil && doc.Root() != nil {
-			if sb := doc.Root().SelectElement("Body"); sb != nil {
-				if f := sb.SelectElement("Fault"); f != nil {
-					return faultOf(code, f)
-				}
-			}
+		if f := soapFault(body); f != nil {
+			return faultOf(code, f)
 		}
 	case b == asmx.JSON:
 		var je struct {
@@ -74,12 +76,57 @@ func errorOf(b asmx.Binding, code int, body string) *asmx.Error {
 				Message: je.Error.Message}
 		}
 	}
+	// An HTTP GET or POST error: the exception's text, HTML-encoded, and a
+	// line end; a SOAP fault holds it decoded, after ASMX's wrapper.
 	msg := strings.TrimSpace(body)
 	kind := asmx.KindInvalidParameter
 	fc := asmx.Client
 	if code >= 500 && !strings.HasPrefix(msg, "System.InvalidOperationException") && !strings.HasPrefix(msg, "System.Argument") {
 		kind, fc = asmx.KindServerError, asmx.Server
 	}
-	return &asmx.Error{Status: code, Code: fc, Kind: kind, Fault: "Server was unable to process request. ---> " + msg,
-		Text: msg, Message: msg}
+	return &asmx.Error{Status: code, Code: fc, Kind: kind, Fault: unableToProcess + html.UnescapeString(lineEnd.ReplaceAllString(body, "")),
+		Text: body, Message: msg}
+}
+
+// lineEnd is the line end ASMX writes after an HTTP GET or POST error's
+// text (.NET's \r\n, Mono's \n on Linux).
+var lineEnd = regexp.MustCompile(`\r?\n$`)
+
+// unableToProcess starts the fault string of an exception ASMX's SOAP
+// protocols wrap (any but a SoapException).
+const unableToProcess = "Server was unable to process request. ---> "
+
+// soapFault is the Fault element of a SOAP envelope, or nil.
+func soapFault(body string) *etree.Element {
+	doc := etree.NewDocument()
+	if doc.ReadFromString(body) != nil || doc.Root() == nil {
+		return nil
+	}
+	if sb := doc.Root().SelectElement("Body"); sb != nil {
+		return sb.SelectElement("Fault")
+	}
+	return nil
+}
+
+// asmxErrorForm reports whether a recorded error answer in binding b is
+// in the form ASMX writes b's errors in: a SOAP fault for SOAP, text/plain
+// for HTTP GET and POST (and the JSON path, or ASP.NET AJAX's JSON error),
+// or a status alone. Any other answer (an HTML page of IIS or ASP.NET, a
+// gateway's 502) did not come from ASMX's protocol for b, and is the same
+// whatever the binding: it is served as recorded in every binding.
+func asmxErrorForm(b asmx.Binding, contentType, body string) bool {
+	if strings.TrimSpace(body) == "" {
+		return true
+	}
+	if b.IsSOAP() {
+		return soapFault(body) != nil
+	}
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return false
+	}
+	if b == asmx.JSON {
+		return mt == "text/plain" || mt == "application/json"
+	}
+	return mt == "text/plain"
 }

@@ -25,7 +25,8 @@ func WriteFile(path string, list []*cassette.Interaction) error {
 
 // Files expands paths into cassette files: a directory stands for every
 // .yaml and .yml file under it (sorted by path), a path without extension for
-// path.yaml. A path that names nothing is ErrCassetteNotFound.
+// path.yaml. A file named twice is listed once. A path that names nothing
+// is ErrCassetteNotFound.
 func Files(paths ...string) ([]string, error) { return recorded.Files(paths...) }
 
 // ScrubFile scrubs a cassette made elsewhere (see ScrubList; headers names

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -73,6 +74,12 @@ func FuzzReadFile(f *testing.F) {
 			t.Fatalf("Recordings: %v", err)
 		}
 		ix, err := cassettes.LoadIndex([]string{path})
+		if slices.ContainsFunc(list, func(i *cassette.Interaction) bool { return i.Response.Code < 200 || i.Response.Code > 599 }) {
+			if !errors.Is(err, cassettes.ErrInvalidCassette) {
+				t.Fatalf("LoadIndex of a cassette with a response code no answer has: %v, want ErrInvalidCassette", err)
+			}
+			return
+		}
 		if err != nil {
 			t.Fatalf("LoadIndex of a cassette ReadFile reads: %v", err)
 		}
@@ -120,8 +127,8 @@ func FuzzReplay(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, method, rawURL, reqType, action, reqBody string, code int, respType, respBody string) {
-		if code < 100 || code > 599 {
-			return // net/http writes no other status
+		if code < 200 || code > 599 {
+			return // no answer's status: ReadFile refuses it
 		}
 		h := http.Header{}
 		if reqType != "" {

@@ -92,7 +92,7 @@ type entry struct {
 	op     string
 	where  string // file#id (binding) of the first recording
 	by     [asmx.JSON + 1][]*rendition
-	served atomic.Uint64
+	served [asmx.JSON + 1]atomic.Uint64 // requests answered, per calling binding
 }
 
 // rendition is one recorded answer, as recorded.
@@ -192,9 +192,18 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 		if len(list) == 0 {
 			ix.stats.Empty = append(ix.stats.Empty, f)
 		}
+		// A cassette written elsewhere (go-vcr's own) may hold raw keys:
+		// scrubbed as a Recorder would have written it, its key rejections
+		// marked, so that no key is served, logged or journaled, wherever
+		// the deployment echoed it.
+		ScrubList(list)
 		var fp filePages
-		var marks []bool // key rejections by a Recorder's rule, in a file with raw keys
-		for j, i := range list {
+		for _, i := range list {
+			if c := i.Response.Code; c < 200 || c > 599 {
+				// net/http cannot write it (a panic for every call
+				// replayed), or it is no answer (1xx).
+				return nil, fmt.Errorf("%w: %s: interaction %d: response code %d is no status of an HTTP answer (200 to 599)", ErrInvalidCassette, f, i.ID, c)
+			}
 			ix.stats.Interactions++
 			where := fmt.Sprintf("%s#%d", f, i.ID)
 			source := fmt.Sprintf("%s#%d", filepath.Base(f), i.ID)
@@ -236,10 +245,7 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 				r.kind = errorOf(r.binding, r.status, i.Response.Body).Kind
 				r.jsonError = jsonErrorMarked(i)
 			}
-			if marks == nil && c.Key != "" && !recorded.IsPlaceholder(c.Key) {
-				marks = markRejections(list) // not scrubbed: as ScrubList would mark it
-			}
-			if recorded.RejectedCall(c, r.status) || (marks != nil && marks[j]) {
+			if recorded.RejectedCall(c, r.status) {
 				ix.rejected[c.Op.Name] = append(ix.rejected[c.Op.Name], r)
 				ix.stats.KeyRejections++
 				continue

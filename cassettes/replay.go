@@ -140,7 +140,7 @@ func (e *entry) pick(b asmx.Binding, k int) (recorded, src *rendition) {
 
 // answer returns the next answer of e for c, or why it cannot be served.
 func (v *view) answer(e *entry, c *asmx.Call) (mockserver.ReplayAnswer, string) {
-	n := e.served.Add(1) - 1
+	n := e.served[c.Binding].Add(1) - 1 // the n-th request in its binding
 	v.ix.mu.RLock()
 	k := int(min(n, uint64(e.count()-1)))
 	recorded, src := e.pick(c.Binding, k)
@@ -154,6 +154,8 @@ func (v *view) answer(e *entry, c *asmx.Call) (mockserver.ReplayAnswer, string) 
 		return recorded.answer(), ""
 	case src == nil:
 		return mockserver.ReplayAnswer{}, familyGap(from, c.Binding)
+	case src.status != http.StatusOK && !asmxErrorForm(src.binding, src.contentType, string(src.body)):
+		return src.answer(), ""
 	case src.status != http.StatusOK:
 		return mockserver.ReplayAnswer{Error: errorOf(src.binding, src.status, string(src.body)), Source: src.source}, ""
 	}

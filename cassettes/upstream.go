@@ -128,7 +128,7 @@ func (up *upstream) fetch(ctx context.Context, ix *Index, c *asmx.Call) mockserv
 	ix.add(c, r)
 	ix.mu.RLock()
 	if e := ix.entries[family(c.Binding)+r.canonical]; e != nil {
-		e.served.Add(1)
+		e.served[c.Binding].Add(1)
 	}
 	ix.mu.RUnlock()
 	return r.answer()

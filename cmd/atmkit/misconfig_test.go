@@ -77,6 +77,7 @@ func TestMisconfiguration(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "no-such-dir")
 	emptyDir := t.TempDir()
 	empty := emptyCassette(t)
+	notCassette, broken, v1 := writeConfig(t, "foo: 1\n"), writeConfig(t, "version: 2\ninteractions: [\n"), writeConfig(t, "version: 1\ninteractions: []\n")
 	config := func(text string) string { return writeConfig(t, text) }
 	serve := func(args ...string) []string { return append([]string{"serve", "--addr", "127.0.0.1:0"}, args...) }
 	tests := []struct {
@@ -121,6 +122,9 @@ func TestMisconfiguration(t *testing.T) {
 		{"replay directory empty", serve("--replay", emptyDir), nil, "--replay " + emptyDir + ": no cassette files"},
 		{"replay cassette empty", serve("--replay", empty), nil, "--replay " + empty + ": no answers to replay (1 cassette file, 0 interactions, 0 calls of an operation)"},
 		{"replay cassette missing", serve("--replay", missing), nil, "--replay " + missing + ": cassette not found"},
+		{"replay file no cassette", serve("--replay", notCassette), nil, "--replay " + notCassette + ": invalid cassette: " + notCassette + " holds no version"},
+		{"replay cassette not YAML", serve("--replay", broken), nil, "--replay " + broken + ": invalid cassette: " + broken + ": yaml:"},
+		{"replay cassette of another format", serve("--replay", v1), nil, "--replay " + v1 + ": unsupported cassette format version (want 2): " + v1 + " has version 1"},
 		{"on-miss unknown", serve("--replay", empty, "--on-miss", "ignore"), nil, "--on-miss ignore: want fault, fixtures or upstream"},
 		{"on-miss without replay", serve("--on-miss", "fixtures"), nil, "--on-miss fixtures: needs --replay PATH"},
 		{"upstream not a URL", serve("--replay", empty, "--on-miss", "upstream", "--upstream", "atm.example.org"), nil,

@@ -82,8 +82,8 @@ func (m *Main) loadReplay(fs *flag.FlagSet, f *serveFlags) (*replaySetup, error)
 		return nil, m.BadSetting(fs, n, "used only with --on-miss upstream")
 	}
 	idx, err := cassettes.LoadIndex(load, opts...)
-	if errors.Is(err, cassettes.ErrCassetteNotFound) {
-		return nil, m.BadSetting(fs, "replay", err.Error())
+	if errors.Is(err, cassettes.ErrCassetteNotFound) || errors.Is(err, cassettes.ErrInvalidCassette) || errors.Is(err, cassettes.ErrUnsupportedFormat) {
+		return nil, m.BadSetting(fs, "replay", err.Error()) // a wrong setting: exit 2
 	}
 	if err != nil {
 		return nil, fmt.Errorf("serve: %w", err)

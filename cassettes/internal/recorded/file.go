@@ -374,7 +374,8 @@ func WriteAtomic(path string, data []byte) error {
 
 // Files expands paths into cassette files: a directory stands for every
 // .yaml and .yml file under it (sorted by path), a path without extension for
-// path.yaml. A path that names nothing is ErrCassetteNotFound.
+// path.yaml. A file named twice is listed once. A path that names nothing
+// is ErrCassetteNotFound.
 func Files(paths ...string) ([]string, error) {
 	var out []string
 	for _, p := range paths {
@@ -419,5 +420,24 @@ func Files(paths ...string) ([]string, error) {
 		slices.Sort(found)
 		out = append(out, found...)
 	}
-	return out, nil
+	return once(out), nil
+}
+
+// once keeps the first of the paths that name the same file ("a.yaml" and
+// "./a.yaml", a directory and a file in it): read twice, a cassette's
+// interactions would count twice.
+func once(paths []string) []string {
+	seen := map[string]bool{}
+	out := paths[:0]
+	for _, p := range paths {
+		k := filepath.Clean(p)
+		if abs, err := filepath.Abs(p); err == nil {
+			k = abs
+		}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, p)
+		}
+	}
+	return out
 }
