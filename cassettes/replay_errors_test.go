@@ -38,16 +38,7 @@ func TestReplayErrorsAcrossBindings(t *testing.T) {
 		do(t, proxy.Client(), request(t, proxy.URL, asmx.SOAP12, inst, testKey, false))
 		do(t, proxy.Client(), request(t, proxy.URL, asmx.SOAP12, prov, testKey, false))
 	})
-	idx, err := cassettes.LoadIndex([]string{path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mock, err := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault), mockserver.WithKeys(testKey))
-	if err != nil {
-		t.Fatal(err)
-	}
-	replay := httptest.NewServer(mock)
-	defer replay.Close()
+	replay := replayed(t, path, testKey)
 	for _, q := range []query{inst, prov} {
 		for _, b := range []asmx.Binding{asmx.SOAP11, asmx.SOAP12, asmx.HTTPGet, asmx.HTTPPost} {
 			want := answerOf(t, up, request(t, up.URL, b, q, testKey, false))
@@ -99,16 +90,7 @@ func TestReplayOrderPerBinding(t *testing.T) {
 	if recordedAnswers[0] == recordedAnswers[1] {
 		t.Fatalf("recorded the same answer twice:\n%s", recordedAnswers[0])
 	}
-	idx, err := cassettes.LoadIndex([]string{path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mock, err := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault), mockserver.WithKeys(testKey))
-	if err != nil {
-		t.Fatal(err)
-	}
-	replay := httptest.NewServer(mock)
-	defer replay.Close()
+	replay := replayed(t, path, testKey)
 	if got := answerOf(t, replay, request(t, replay.URL, asmx.HTTPGet, prov, testKey, false)); !strings.Contains(got, "Try again") {
 		t.Errorf("the first GET request got\n%s\nwant the first answer (the fault) re-served over GET", got)
 	}
@@ -181,16 +163,7 @@ func TestReplayOfRawKeysServesNoKey(t *testing.T) {
 	if err != nil || !strings.Contains(string(raw), good) || !strings.Contains(string(raw), bad) {
 		t.Fatalf("go-vcr's cassette holds no raw keys (%v): the test tests nothing", err)
 	}
-	idx, err := cassettes.LoadIndex([]string{path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mock, err := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault), mockserver.WithKeys("ci-key-1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	replay := httptest.NewServer(mock)
-	defer replay.Close()
+	replay := replayed(t, path, "ci-key-1")
 	var seen []string
 	for _, key := range []string{"ci-key-1", "other-key-2"} {
 		seen = append(seen, answerOf(t, replay, mustGet(t, replay.URL+asmx.ServicePath+"/ReturnProvinces?"+asmx.ParamKey+"="+key)))
@@ -227,4 +200,21 @@ func TestLoadIndexReadsAFileOnce(t *testing.T) {
 			t.Errorf("LoadIndex(%q): %d files, %d interactions, %d calls; want 1, %d, %d", paths, got.Files, got.Interactions, got.Calls, want.Interactions, want.Calls)
 		}
 	}
+}
+
+// replayed serves the cassette at path as atmkit serve --replay does (a
+// miss is a fault), accepting key, until the test ends.
+func replayed(t *testing.T, path, key string) *httptest.Server {
+	t.Helper()
+	idx, err := cassettes.LoadIndex([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mock, err := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault), mockserver.WithKeys(key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(mock)
+	t.Cleanup(srv.Close)
+	return srv
 }

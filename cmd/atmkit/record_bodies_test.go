@@ -76,16 +76,7 @@ func TestRecordFormParameterNamedMergeKey(t *testing.T) {
 	post := func(base, call string) (int, string) {
 		t.Helper()
 		op, form, _ := strings.Cut(call, "?")
-		resp, err := http.Post(base+"/service/service.asmx/"+op, "application/x-www-form-urlencoded", strings.NewReader(form))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp.StatusCode, string(b)
+		return statusAndBody(t)(http.Post(base+"/service/service.asmx/"+op, "application/x-www-form-urlencoded", strings.NewReader(form)))
 	}
 	forms := []string{"ReturnProvinces?strAtmServiceKey=" + leakKey, "ReturnAtmSearchByCity?%3C%3C=0&intCityID=1&strAtmServiceKey=" + leakKey,
 		"ReturnInstitutions?strAtmServiceKey=" + leakKey}
@@ -190,14 +181,22 @@ func postProvincesSOAP(t *testing.T, base, body, ct string) (int, string) {
 	}
 	req.Header.Set("Content-Type", ct)
 	req.Header.Set("SOAPAction", `"http://tempuri.org/atmService/ReturnProvinces"`)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	return statusAndBody(t)(http.DefaultClient.Do(req))
+}
+
+// statusAndBody returns a function taking a call's answer (or error) and
+// returning its status and body, failing t on an error.
+func statusAndBody(t *testing.T) func(*http.Response, error) (int, string) {
+	return func(resp *http.Response, err error) (int, string) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.StatusCode, string(b)
 	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, string(b)
 }
