@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
+	"github.com/atmkit/atmkit/internal/filelock"
 )
 
 // Errors of this package. They are wrapped with the cassette's path or the
@@ -27,4 +28,10 @@ var (
 	// did not exist, so it wrote no file (an empty cassette would make every
 	// later replay miss).
 	ErrNothingRecorded = errors.New("nothing recorded, no cassette written")
+	// ErrCassetteBusy: another Recorder that may write the cassette, or
+	// another rewrite of it (ScrubFile, verify's Update, atmkit cassette
+	// scrub), in this process or another, holds it. Writers take the
+	// cassette's lock (a dot file beside it, ".NAME.yaml.lock") for as long
+	// as they may write, so that neither drops the other's interactions.
+	ErrCassetteBusy = filelock.ErrLocked
 )

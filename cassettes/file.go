@@ -33,16 +33,40 @@ func Files(paths ...string) ([]string, error) { return recorded.Files(paths...) 
 // more headers to replace) and rewrites it atomically when anything was
 // replaced. It returns the number of values replaced and of interactions
 // that held any.
+//
+// It holds the cassette's lock while it reads and writes: when a Recorder
+// or another rewrite holds it, the error is ErrCassetteBusy.
 func ScrubFile(path string, headers ...string) (replaced, interactions int, err error) {
-	list, err := ReadFile(path)
-	if err != nil {
-		return 0, 0, err
+	r, err := ScrubCassette(path, false, headers...)
+	return r.Replaced, r.Interactions, err
+}
+
+// ScrubResult is what ScrubCassette found in a cassette.
+type ScrubResult struct {
+	Replaced     int // values replaced (or, checking, to replace)
+	Interactions int // interactions that held any
+	Rejections   int // interactions marked as key rejections
+}
+
+// ScrubCassette is ScrubFile that also counts the key rejections; with
+// check it only counts, writing nothing and taking no lock.
+func ScrubCassette(path string, check bool, headers ...string) (ScrubResult, error) {
+	var r ScrubResult
+	scrub := func() error {
+		list, err := ReadFile(path)
+		if err != nil {
+			return err
+		}
+		r.Replaced, r.Interactions, r.Rejections = ScrubList(list, headers...)
+		if check || r.Replaced == 0 {
+			return nil
+		}
+		return WriteFile(path, list)
 	}
-	replaced, interactions, _ = ScrubList(list, headers...)
-	if replaced == 0 {
-		return replaced, interactions, nil
+	if check {
+		return r, scrub()
 	}
-	return replaced, interactions, WriteFile(path, list)
+	return r, recorded.Rewrite(FilePath(path), scrub)
 }
 
 // ScrubList scrubs the interactions of one cassette made elsewhere, as a

@@ -91,4 +91,18 @@ func TestKillDuringRecording(t *testing.T) {
 	}
 	assertNoKey(t, path)
 	t.Logf("killed after %d answers; the cassette holds %d complete interactions", answered.Load(), len(list))
+
+	// The killed recorder's lock is no lock: recording goes on, and what a
+	// save cut short left beside the cassette is removed.
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		t.Fatalf("recording again after SIGKILL: %v", err)
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*"))
+	if len(left) != 0 {
+		t.Errorf("left beside the cassette after recording again: %q", left)
+	}
 }

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
+	"github.com/atmkit/atmkit/internal/filelock"
 	"github.com/atmkit/atmkit/internal/redact"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 	"gopkg.in/dnaeon/go-vcr.v3/recorder"
@@ -68,6 +69,8 @@ type Recorder struct {
 	kick    chan struct{}
 	done    chan struct{}
 
+	fileLock *filelock.Lock // the cassette's, held from New to Stop by a recorder that may write it
+
 	captures atomic.Int64 // interactions captured when direct
 	wg       sync.WaitGroup
 }
@@ -76,7 +79,9 @@ type Recorder struct {
 // missing; a path ending in a separator names a directory, an error). In a
 // mode that replays, the cassette is read now; its errors are
 // ErrCassetteNotFound, ErrInvalidCassette or ErrUnsupportedFormat, wrapped
-// with the path.
+// with the path. A Recorder that may record holds the cassette's lock until
+// Stop: while it does, New for the same cassette in a mode that may record,
+// here or in another process, fails with ErrCassetteBusy.
 func New(path string, opts ...Option) (*Recorder, error) {
 	cfg := config{mode: ModeRecordOnce, saveInterval: DefaultSaveInterval, now: time.Now, after: time.After}
 	for _, o := range opts {
@@ -102,13 +107,61 @@ func New(path string, opts ...Option) (*Recorder, error) {
 	if r.log == nil {
 		r.log = slog.New(slog.DiscardHandler)
 	}
+	_, statErr := os.Stat(r.path)
+	if cfg.mode == ModeRecordAll || cfg.mode == ModeRecordNew || (cfg.mode == ModeRecordOnce && statErr != nil) {
+		// A mode that may write holds the cassette's lock from reading it
+		// to Stop: two recorders rewriting one file would each drop the
+		// other's interactions. (ModeRecordOnce on a cassette that exists
+		// only replays it.)
+		if err := r.lock(); err != nil {
+			return nil, err
+		}
+	}
+	if err := r.open(); err != nil {
+		_ = r.fileLock.Unlock()
+		return nil, err
+	}
+	if !r.recording {
+		_ = r.fileLock.Unlock() // it will not write
+	}
+	r.startSaver()
+	return r, nil
+}
+
+// lock takes the cassette's file lock, making its directory.
+func (r *Recorder) lock() error {
+	if err := os.MkdirAll(filepath.Dir(r.path), 0o755); err != nil {
+		return fmt.Errorf("cassette %s: %w", r.path, err)
+	}
+	l, err := filelock.TryLock(r.path)
+	if errors.Is(err, filelock.ErrLocked) {
+		return fmt.Errorf("cassette %w", err)
+	}
+	if errors.Is(err, filelock.ErrUnsupported) {
+		r.log.Warn("recording without the cassette's lock: nothing stops another recorder from writing it too", "cassette", r.path, "err", err)
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("cassette %s: %w", r.path, err)
+	}
+	r.fileLock = l
+	for _, name := range recorded.RemoveTemps(r.path) {
+		r.log.Info("removed a temporary file an interrupted save of the cassette left", "file", name)
+	}
+	return nil
+}
+
+// open reads the cassette, in the modes that read it, and sets up go-vcr's
+// recorder where it replays.
+func (r *Recorder) open() error {
+	cfg := r.cfg
 	_, err := os.Stat(r.path)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("cassette %s: %w", r.path, err)
+		return fmt.Errorf("cassette %s: %w", r.path, err)
 	}
 	if !exists && cfg.mode == ModeReplayOnly {
-		return nil, fmt.Errorf("%w: %s", ErrCassetteNotFound, r.path)
+		return fmt.Errorf("%w: %s", ErrCassetteNotFound, r.path)
 	}
 	// go-vcr reads the cassette in these modes, and replays from it.
 	vcrLoads := exists && (cfg.mode == ModeReplayOnly || cfg.mode == ModeRecordNew || cfg.mode == ModeRecordOnce)
@@ -116,7 +169,7 @@ func New(path string, opts ...Option) (*Recorder, error) {
 	if exists && cfg.mode != ModePassthrough {
 		list, err := ReadFile(r.path)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, i := range list {
 			k := recorded.RecordedKey(&i.Request)
@@ -136,7 +189,7 @@ func New(path string, opts ...Option) (*Recorder, error) {
 
 	name := strings.TrimSuffix(r.path, ".yaml")
 	if !strings.HasSuffix(r.path, ".yaml") {
-		return nil, fmt.Errorf("%w: %s: go-vcr cassettes end in .yaml", ErrInvalidCassette, r.path)
+		return fmt.Errorf("%w: %s: go-vcr cassettes end in .yaml", ErrInvalidCassette, r.path)
 	}
 	// go-vcr replays what it loaded (vcrLoads) and, in ModeRecordNew, what
 	// it records; otherwise its recorder would only keep a copy of every
@@ -144,8 +197,7 @@ func New(path string, opts ...Option) (*Recorder, error) {
 	replayable := vcrLoads || cfg.mode == ModeRecordNew
 	if r.recording && !replayable {
 		r.direct = true
-		r.startSaver()
-		return r, nil
+		return nil
 	}
 	// A fresh options value: go-vcr keeps and changes the one it is given.
 	vcr, err := recorder.NewWithOptions(&recorder.Options{
@@ -155,7 +207,7 @@ func New(path string, opts ...Option) (*Recorder, error) {
 		SkipRequestLatency: true,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrInvalidCassette, r.path, err)
+		return fmt.Errorf("%w: %s: %v", ErrInvalidCassette, r.path, err)
 	}
 	vcr.SetMatcher(r.match)
 	vcr.SetReplayableInteractions(replayable)
@@ -167,8 +219,7 @@ func New(path string, opts ...Option) (*Recorder, error) {
 	}
 	vcr.AddPassthrough(r.unrecordable)
 	r.vcr = vcr
-	r.startSaver()
-	return r, nil
+	return nil
 }
 
 // startSaver starts the goroutine that saves after bursts, when recording
@@ -587,6 +638,9 @@ func (r *Recorder) Stop() error {
 	var err error
 	if r.recording {
 		err = r.Save()
+	}
+	if uerr := r.fileLock.Unlock(); err == nil {
+		err = uerr
 	}
 	r.mu.Lock()
 	if err == nil && r.created && r.n == 0 {

@@ -377,3 +377,70 @@ func TestLaxContentTypeForwarded(t *testing.T) {
 		}
 	}
 }
+
+// TestRecorderHoldsTheCassette: a Recorder that may record holds its
+// cassette until Stop, so a second one (a parallel test, another process)
+// and a rewrite (ScrubFile) fail with ErrCassetteBusy rather than drop the
+// first one's interactions; one that only replays holds nothing.
+func TestRecorderHoldsTheCassette(t *testing.T) {
+	t.Parallel()
+	srv := changing(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "held")
+	// What a save cut short by SIGKILL leaves (atomicfile's temporary
+	// file) is removed by the next holder; another cassette's is not.
+	stale, other := filepath.Join(dir, ".held.yaml.12345.tmp"), filepath.Join(dir, ".other.yaml.12345.tmp")
+	for _, f := range []string{stale, other} {
+		if err := os.WriteFile(f, []byte("interactions:\n  - id: 0\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithSaveInterval(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("a killed save's temporary file is left: %v", err)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("another cassette's temporary file was removed: %v", err)
+	}
+	do(t, rec.Client(), request(t, srv.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false))
+	for _, mode := range []cassettes.Mode{cassettes.ModeRecordAll, cassettes.ModeRecordNew} {
+		if r2, err := cassettes.New(path+".yaml", cassettes.WithMode(mode)); !errors.Is(err, cassettes.ErrCassetteBusy) {
+			if r2 != nil {
+				_ = r2.Stop()
+			}
+			t.Errorf("a second recorder in mode %v: got %v, want ErrCassetteBusy", mode, err)
+		}
+	}
+	if _, _, err := cassettes.ScrubFile(path); !errors.Is(err, cassettes.ErrCassetteBusy) {
+		t.Errorf("ScrubFile while recording: got %v, want ErrCassetteBusy", err)
+	}
+	for _, mode := range []cassettes.Mode{cassettes.ModeReplayOnly, cassettes.ModeRecordOnce} { // the cassette exists: both only replay
+		rep, err := cassettes.New(path, cassettes.WithMode(mode))
+		if err != nil {
+			t.Fatalf("a recorder in mode %v (replaying) while another records: %v", mode, err)
+		}
+		_ = rep.Stop()
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	once, err := cassettes.New(path) // replays, holding nothing
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer once.Stop()
+	again, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordNew))
+	if err != nil {
+		t.Fatalf("a recorder once the first stopped: %v", err)
+	}
+	do(t, again.Client(), request(t, srv.URL, asmx.HTTPGet, query{Op: asmx.OpReturnInstitutions}, testKey, false))
+	if err := again.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if n := mustLen(t, path); n != 2 {
+		t.Errorf("the cassette holds %d interactions, want both recorders' 2", n)
+	}
+}

@@ -14,7 +14,7 @@ import (
 // replaced. headers names more headers to redact, as cassettes.Scrub does
 // (a recorder's WithScrubHeaders): the deployment's answers may carry them
 // anew. A cassette whose interactions changed since Run read it is left
-// alone with an error.
+// alone with an error, as one a recorder is writing (cassettes.ErrCassetteBusy).
 func (r *Report) Update(headers ...string) (files []string, replaced int, err error) {
 	byFile := map[string][]Result{}
 	var order []string
@@ -28,19 +28,24 @@ func (r *Report) Update(headers ...string) (files []string, replaced int, err er
 		byFile[res.File] = append(byFile[res.File], res)
 	}
 	for _, f := range order {
-		list, err := cassettes.ReadFile(f)
-		if err != nil {
-			return files, replaced, fmt.Errorf("update: %w", err)
-		}
-		for _, res := range byFile[f] {
-			if res.pos >= len(list) || list[res.pos].Request.Body != res.request.Body || list[res.pos].Request.URL != res.request.URL {
-				return files, replaced, fmt.Errorf("update %s: the cassette changed since it was verified; verify it again", f)
+		// Under the cassette's lock: a recorder writing it meanwhile would
+		// otherwise lose its interactions or these answers.
+		err := recorded.Rewrite(f, func() error {
+			list, err := cassettes.ReadFile(f)
+			if err != nil {
+				return err
 			}
-			list[res.pos].Response = *res.Live
-			cassettes.Scrub(list[res.pos], headers...)
-			recorded.DropTiming(list[res.pos])
-		}
-		if err := cassettes.WriteFile(f, list); err != nil {
+			for _, res := range byFile[f] {
+				if res.pos >= len(list) || list[res.pos].Request.Body != res.request.Body || list[res.pos].Request.URL != res.request.URL {
+					return fmt.Errorf("%s: the cassette changed since it was verified; verify it again", f)
+				}
+				list[res.pos].Response = *res.Live
+				cassettes.Scrub(list[res.pos], headers...)
+				recorded.DropTiming(list[res.pos])
+			}
+			return cassettes.WriteFile(f, list)
+		})
+		if err != nil {
 			return files, replaced, fmt.Errorf("update: %w", err)
 		}
 		files = append(files, f)

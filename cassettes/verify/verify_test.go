@@ -339,6 +339,17 @@ func TestVerifyUpdate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Not while a recorder writes the cassette: one would drop the other's.
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordNew))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := r.Update(); !errors.Is(err, cassettes.ErrCassetteBusy) {
+		t.Errorf("Update while a recorder holds the cassette: got %v, want ErrCassetteBusy", err)
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
 	files, n, err := r.Update()
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/atmkit/atmkit/cassettes"
@@ -45,7 +46,11 @@ func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
 	}
 	total := 0
 	for _, f := range files {
-		n, inter, rej, err := scrubCount(f, *check, headers)
+		res, err := cassettes.ScrubCassette(f, *check, headers...)
+		n, inter, rej := res.Replaced, res.Interactions, res.Rejections
+		if errors.Is(err, cassettes.ErrCassetteBusy) {
+			return cli.Exitf(exitUsage, "cassette scrub: %v; run it again when the recording has stopped", err)
+		}
 		if err != nil {
 			return fmt.Errorf("cassette scrub: %w", err)
 		}
@@ -67,19 +72,4 @@ func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
 		return cli.Exitf(exitFailure, "cassette scrub: %s to redact (run without --check to redact them)", banner.Plural(total, "value"))
 	}
 	return nil
-}
-
-// scrubCount scrubs the cassette at path as cassettes.ScrubFile does, or
-// with check only counts what it would replace, writing nothing; rejections
-// is how many interactions are marked as key rejections.
-func scrubCount(path string, check bool, headers []string) (replaced, interactions, rejections int, err error) {
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	replaced, interactions, rejections = cassettes.ScrubList(list, headers...)
-	if !check && replaced > 0 {
-		err = cassettes.WriteFile(path, list)
-	}
-	return replaced, interactions, rejections, err
 }

@@ -103,6 +103,11 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 		cassettes.WithTransport(rt),
 		cassettes.WithHook(cassettes.BeforeSave, p.Recorded),
 		cassettes.WithScrubHeaders(f.scrub...))
+	if errors.Is(err, cassettes.ErrCassetteBusy) {
+		_ = ln.Close()
+		held := strings.TrimPrefix(err.Error(), "cassette "+cassettes.FilePath(f.cassette)+": ")
+		return m.BadSetting(fs, "cassette", held+", another atmkit record or a test; stop it, or record into another cassette")
+	}
 	if err != nil {
 		_ = ln.Close()
 		return fmt.Errorf("record: %w", err)

@@ -200,3 +200,49 @@ func TestRecordLastSaveFails(t *testing.T) {
 	}
 	noLeak(t, "record's output", r.stdout.String()+r.stderr.String())
 }
+
+// TestRecordCassetteInUse: a second atmkit record into the cassette one is
+// recording (two CI jobs, a forgotten terminal) would rewrite it with its
+// own calls only, dropping the first one's; it exits 2 naming --cassette
+// instead, and cassette scrub does not rewrite it meanwhile. Once the
+// first has stopped, both work, and what the first recorded is kept.
+func TestRecordCassetteInUse(t *testing.T) {
+	t.Parallel()
+	up := startMock(t, leakKey, nil)
+	cassette := filepath.Join(t.TempDir(), "atm")
+	path := cassette + ".yaml"
+	r := startCmd(t, nil, "record", "--upstream", up, "--cassette", cassette, "--addr", "127.0.0.1:0", "--save-interval", "0")
+	if status, body := callService(t, r.base, asmx.DefaultNamespace, asmx.HTTPGet, asmx.OpReturnProvinces, leakKey, nil); status != 200 {
+		t.Fatalf("ReturnProvinces through the proxy: got %d: %.300s", status, body)
+	}
+	if want := "atmkit: recorded #0 ReturnProvinces over get: 200\n"; !r.stderr.waitFor(want) {
+		t.Fatalf("stderr lacks %q:\n%s", want, r.stderr)
+	}
+	code, stdout, stderr := runAtmkit(nil, "record", "--upstream", up, "--cassette", path, "--addr", "127.0.0.1:0")
+	if want := "atmkit record: --cassette " + path + ": being written by another process (process "; code != exitUsage || !strings.Contains(stderr, want) || stdout != "" {
+		t.Errorf("a second record into the same cassette: exit %d, want 2 and %q in stderr:\n%s%s", code, want, stdout, stderr)
+	}
+	code, stdout, stderr = runAtmkit(nil, "cassette", "scrub", path)
+	if want := "being written by another process"; code != exitUsage || !strings.Contains(stderr, want) {
+		t.Errorf("cassette scrub of a cassette being recorded: exit %d, want 2 and %q:\n%s%s", code, want, stdout, stderr)
+	}
+	if code, stdout, stderr := runAtmkit(nil, "cassette", "scrub", "--check", path); code != exitOK {
+		t.Errorf("cassette scrub --check only reads: exit %d:\n%s%s", code, stdout, stderr)
+	}
+	if code := r.stop(); code != exitOK {
+		t.Fatalf("record: exit %d\nstdout: %s\nstderr: %s", code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(path), ".atm.yaml.lock")); !os.IsNotExist(err) {
+		t.Errorf("the lock file outlives the recording: %v", err)
+	}
+	r2 := startCmd(t, nil, "record", "--upstream", up, "--cassette", cassette, "--addr", "127.0.0.1:0")
+	if status, body := callService(t, r2.base, asmx.DefaultNamespace, asmx.HTTPGet, asmx.OpReturnInstitutions, leakKey, nil); status != 200 {
+		t.Fatalf("ReturnInstitutions through the second proxy: got %d: %.300s", status, body)
+	}
+	if code := r2.stop(); code != exitOK {
+		t.Fatalf("the second record, once the first stopped: exit %d\nstdout: %s\nstderr: %s", code, r2.stdout, r2.stderr)
+	}
+	if want := "atmkit: saved " + path + ": 2 interactions (1 new)\n"; !strings.Contains(r2.stdout.String(), want) {
+		t.Errorf("the second record's stdout lacks %q:\n%s", want, r2.stdout)
+	}
+}

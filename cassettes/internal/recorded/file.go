@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/atmkit/atmkit/internal/atomicfile"
+	"github.com/atmkit/atmkit/internal/filelock"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 	"gopkg.in/yaml.v3"
 )
@@ -440,4 +441,49 @@ func once(paths []string) []string {
 		}
 	}
 	return out
+}
+
+// Rewrite runs rewrite (which reads the cassette at path and may write it
+// again) holding the cassette's lock, which a Recorder that may record
+// holds too: a rewrite never drops what a recording adds, nor the other
+// way round. When another holds the lock, the error wraps
+// filelock.ErrLocked.
+func Rewrite(path string, rewrite func() error) error {
+	l, err := filelock.TryLock(path)
+	if errors.Is(err, filelock.ErrUnsupported) {
+		return rewrite() // as before there were locks
+	}
+	if err != nil {
+		return fmt.Errorf("cassette %w", err)
+	}
+	RemoveTemps(path)
+	err = rewrite()
+	if uerr := l.Unlock(); err == nil {
+		err = uerr
+	}
+	return err
+}
+
+// RemoveTemps removes the temporary files a save of the cassette at path
+// left when its process was killed mid-write (atomicfile's dot files
+// beside it, ".NAME.yaml.*.tmp"), and returns their names. Only the holder
+// of the cassette's lock may call it: no other save of it is under way then.
+func RemoveTemps(path string) []string {
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var removed []string
+	prefix := "." + base + "."
+	for _, e := range entries {
+		n := e.Name()
+		if len(n) <= len(prefix)+len(".tmp") || !strings.HasPrefix(n, prefix) || !strings.HasSuffix(n, ".tmp") || !e.Type().IsRegular() {
+			continue
+		}
+		if os.Remove(filepath.Join(dir, n)) == nil {
+			removed = append(removed, filepath.Join(dir, n))
+		}
+	}
+	return removed
 }
