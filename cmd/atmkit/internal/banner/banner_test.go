@@ -9,6 +9,7 @@ import (
 	"net"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/memlimit"
 	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/mockserver"
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
 // printMock prints the banner of a mock with keys (none: any key) that
@@ -353,5 +355,59 @@ func TestBannersInOneWrite(t *testing.T) {
 		if w.writes != 1 || !strings.Contains(w.String(), "listening on http://127.0.0.1:8080\n") || !strings.Contains(w.String(), "  ") {
 			t.Errorf("%s banner: %d writes, want 1:\n%s", name, w.writes, w.String())
 		}
+	}
+}
+
+// stampedLines records when each line was written.
+type stampedLines struct {
+	mu    sync.Mutex
+	lines []string
+	at    []time.Time
+}
+
+func (s *stampedLines) Write(b []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lines = append(s.lines, string(b))
+	s.at = append(s.at, time.Now())
+	return len(b), nil
+}
+
+// TestProgressCountsAtMostOnceASecond: a count line is printed at most once
+// a second, even when a count's timer fires late and a call came between
+// (the count printed at once, then the timer's within the second).
+func TestProgressCountsAtMostOnceASecond(t *testing.T) {
+	t.Parallel()
+	out := &stampedLines{}
+	p := &Progress{W: out, First: 1}
+	i := &cassette.Interaction{Request: cassette.Request{Method: "GET", URL: "http://h/service.asmx/ReturnProvinces?strAtmServiceKey=REDACTED"},
+		Response: cassette.Response{Code: 200}}
+	_ = p.Recorded(i) // one by one: "#0"
+	_ = p.Recorded(i) // within the second: counted later, by a timer
+	// The timer late (a busy machine): a call past the second prints the
+	// count at once, and one more comes within the next second.
+	p.mu.Lock()
+	p.last = time.Now().Add(-2 * time.Second)
+	p.mu.Unlock()
+	_ = p.Recorded(i)
+	_ = p.Recorded(i)
+	p.countLater()                      // the late timer's call, which waited for the lock
+	time.Sleep(1500 * time.Millisecond) // the count of the 4th, by a timer
+
+	out.mu.Lock()
+	defer out.mu.Unlock()
+	var counts []time.Time
+	for k, l := range out.lines {
+		if strings.Contains(l, " so far ") {
+			counts = append(counts, out.at[k])
+		}
+	}
+	for k := 1; k < len(counts); k++ {
+		if gap := counts[k].Sub(counts[k-1]); gap < 900*time.Millisecond {
+			t.Errorf("two count lines %s apart:\n%s", gap, strings.Join(out.lines, ""))
+		}
+	}
+	if want := "atmkit: recorded 4 interactions so far "; !strings.HasPrefix(out.lines[len(out.lines)-1], want) {
+		t.Errorf("the last line: got %q, want %q first", out.lines[len(out.lines)-1], want)
 	}
 }

@@ -78,12 +78,22 @@ func (p *Progress) Flush() {
 	}
 }
 
-// countLater is Flush, when the timer started after a line fires.
+// countLater prints the count when the timer started after a line fires,
+// unless a line was printed within the second since (the timer was late,
+// and a call printed the count at once): then it waits out the second.
 func (p *Progress) countLater() {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.timer = nil
-	p.mu.Unlock()
-	p.Flush()
+	if p.n <= p.shown {
+		return
+	}
+	if wait := time.Second - time.Since(p.last); wait > 0 {
+		p.timer = time.AfterFunc(wait, p.countLater)
+		return
+	}
+	p.count(p.latest)
+	p.shown, p.last = p.n, time.Now()
 }
 
 // count prints how many interactions were recorded, the last being e.
