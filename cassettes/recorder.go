@@ -46,26 +46,28 @@ type Recorder struct {
 	created   bool // the cassette did not exist: Stop writes it only if something was recorded
 
 	mu sync.Mutex // guards the fields below
-	// The cassette's interactions are numbered 0..n-1. Those a save has
-	// taken are kept encoded only (encoded); the later ones (pending) wait
-	// decoded for the next save.
-	n        int
-	pending  []*cassette.Interaction // interactions n-len(pending)..n-1
-	remarks  map[int]bool            // interaction (taken by a save) → its key rejection mark, to write again
-	keys     keyMarks                // which of the listed calls are key rejections
-	seen     map[string][]string     // request key → digests of the answers kept
-	counts   map[string]int          // request key → interactions in go-vcr's in-memory cassette
-	served   map[string]int          // request key → replays so far
-	keyCache map[string]string       // recorded request → request key
-	dirty    uint64                  // generation of the interactions and their marks
-	saved    uint64                  // generation last written
-	stopped  bool
-	stopErr  error
-	failing  string // the cause of the last save's failure, told once; "" when it succeeded
+	// The cassette's interactions are numbered 0..n-1. Those spooled are
+	// kept encoded only (encoded); the later ones (pending) wait decoded
+	// to be spooled, by a save or once they hold spoolAfter bytes.
+	n            int
+	pending      []*cassette.Interaction // interactions n-len(pending)..n-1
+	pendingBytes int                     // the bodies pending hold
+	remarks      map[int]bool            // interaction (taken by a save) → its key rejection mark, to write again
+	keys         keyMarks                // which of the listed calls are key rejections
+	seen         map[string][]string     // request key → digests of the answers kept
+	counts       map[string]int          // request key → interactions in go-vcr's in-memory cassette
+	served       map[string]int          // request key → replays so far
+	keyCache     map[string]string       // recorded request → request key
+	dirty        uint64                  // generation of the interactions and their marks
+	saved        uint64                  // generation last written
+	stopped      bool
+	stopErr      error
+	failing      string // the cause of the last save's failure, told once; "" when it succeeded
 
 	joinMu  sync.Mutex // orders the interactions joining the cassette (join)
-	saveMu  sync.Mutex // serializes writes of the file
-	encoded [][]byte   // the YAML items of the interactions saves have taken (under saveMu)
+	saveMu  sync.Mutex // serializes writes of the file; taken before spoolMu
+	spoolMu sync.Mutex // guards encoded; taken before mu
+	encoded itemSpool  // the YAML items of the interactions spooled (spoolPending)
 	kick    chan struct{}
 	done    chan struct{}
 
@@ -100,7 +102,7 @@ func New(path string, opts ...Option) (*Recorder, error) {
 		cfg.transport = http.DefaultTransport
 	}
 	r := &Recorder{
-		path: FilePath(path), cfg: cfg, log: cfg.logger, keys: newKeyMarks(),
+		path: FilePath(path), cfg: cfg, log: cfg.logger, keys: newKeyMarks(), encoded: itemSpool{cassette: FilePath(path)},
 		seen: map[string][]string{}, counts: map[string]int{}, served: map[string]int{}, keyCache: map[string]string{},
 		kick: make(chan struct{}, 1), done: make(chan struct{}),
 	}
@@ -613,6 +615,7 @@ func (r *Recorder) join(cp *cassette.Interaction, key string) (bool, error) {
 		r.log.Debug("recorded a key rejection", "request", recorded.DescribeRequest(cp.Request.Method, cp.Request.URL, cp.Request.Headers, cp.Request.Body))
 	}
 	r.pending = append(r.pending, cp)
+	r.pendingBytes += len(cp.Request.Body) + len(cp.Response.Body)
 	r.n++
 	r.dirty++
 	return true, nil
@@ -639,6 +642,11 @@ func (r *Recorder) Stop() error {
 	if r.recording {
 		err = r.Save()
 	}
+	r.saveMu.Lock()
+	r.spoolMu.Lock()
+	r.encoded.close()
+	r.spoolMu.Unlock()
+	r.saveMu.Unlock()
 	if uerr := r.fileLock.Unlock(); err == nil {
 		err = uerr
 	}

@@ -444,3 +444,60 @@ func TestRecorderHoldsTheCassette(t *testing.T) {
 		t.Errorf("the cassette holds %d interactions, want both recorders' 2", n)
 	}
 }
+
+// TestRecordSpoolsBetweenSaves: between saves (an hour apart here, as on a
+// long recording's large cassette), what was recorded waits encoded in a
+// spool file beside the cassette, not in memory; Stop writes the whole
+// cassette from it and removes it.
+func TestRecordSpoolsBetweenSaves(t *testing.T) {
+	t.Parallel()
+	big := strings.Repeat("<ATM><Name>Spooled</Name></ATM>", 2048) // 62 KB
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", asmx.ContentTypeXML)
+		fmt.Fprintf(w, `<?xml version="1.0" encoding="utf-8"?>`+"\n<ATMs><City>%s</City>%s</ATMs>", r.URL.Query().Get("intCityID"), big)
+	}))
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "spooled.yaml")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithSaveInterval(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const calls = 40 // 2.4 MB of answers
+	for k := range calls {
+		q := query{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", strconv.Itoa(k)}}}
+		if status, body := do(t, rec.Client(), request(t, srv.URL, asmx.HTTPGet, q, testKey, false)); status != 200 {
+			t.Fatalf("call %d: %d %.200s", k, status, body)
+		}
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("the cassette was written before its save: %v", err)
+	}
+	spools, _ := filepath.Glob(filepath.Join(dir, ".spooled.yaml.spool-*.tmp"))
+	if len(spools) != 1 {
+		t.Fatalf("got spool files %q, want one", spools)
+	}
+	if st, err := os.Stat(spools[0]); err != nil || st.Size() < 1<<20 {
+		t.Errorf("the spool holds %v bytes (err %v), want the calls past the first MB", st.Size(), err)
+	} else if st.Mode().Perm()&0o077 != 0 {
+		t.Errorf("the spool is readable by others: %v", st.Mode())
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	list, err := cassettes.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != calls {
+		t.Fatalf("the cassette holds %d interactions, want %d", len(list), calls)
+	}
+	for k, i := range list {
+		if want := "<City>" + strconv.Itoa(k) + "</City>" + big; !strings.Contains(i.Response.Body, want) {
+			t.Fatalf("interaction %d: the answer is not the call's: %.100s", k, i.Response.Body)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) != 0 {
+		t.Errorf("left beside the cassette after Stop: %q", left)
+	}
+}

@@ -2,15 +2,19 @@ package cassettes
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 )
 
 // Writing the cassette while recording. The interactions a save has taken
-// are kept encoded, each encoded once; every save writes the whole file
-// anew (atomically), and the saver spaces saves by what the last write
-// took, so a long recording does not spend its time rewriting its file.
+// are kept encoded, each encoded once, in a spool file (itemSpool); every
+// save writes the whole file anew (atomically) from it, and the saver
+// spaces saves by what the last write took, so a long recording does not
+// spend its time rewriting its file. Between saves, interactions are
+// spooled once they hold spoolAfter bytes, so memory holds little more
+// than the calls in flight however large the cassette grows.
 
 // changed has the cassette written after a change: now when the interval
 // is zero, else by the saver.
@@ -26,6 +30,7 @@ func (r *Recorder) changed() {
 		r.tell(took, err)
 		return
 	}
+	r.spoolSome()
 	select {
 	case r.kick <- struct{}{}:
 	default:
@@ -111,24 +116,72 @@ func (r *Recorder) Save() error {
 // file, unlike encoding the interactions new since the last save, whose
 // cost is the same however often saves come.
 //
-// Each interaction is encoded once, on the first save that takes it, and
-// kept encoded only; one whose key rejection mark changed later (remark) is
+// Each interaction is encoded once, when it is spooled (spool), and kept
+// encoded only; one whose key rejection mark changed later (remark) is
 // read back from its item, marked and encoded again. The file is streamed
-// from the items.
+// from the spool, outside spoolMu: spooling goes on while it is written.
 func (r *Recorder) save() (time.Duration, error) {
 	r.saveMu.Lock()
 	defer r.saveMu.Unlock()
+	r.spoolMu.Lock()
 	r.mu.Lock()
 	gen := r.dirty
 	if gen == r.saved {
 		r.mu.Unlock()
+		r.spoolMu.Unlock()
 		return 0, nil
 	}
-	pending, remarks := r.pending, r.remarks
-	r.pending, r.remarks = nil, nil
 	r.mu.Unlock()
-	items := make([][]byte, len(pending))
-	for j, i := range pending {
+	if r.encoded.closed { // by Stop, after its last save failed: what it did not write is gone
+		r.spoolMu.Unlock()
+		return 0, fmt.Errorf("save cassette %s: %w", r.path, ErrStopped)
+	}
+	r.spoolPending()
+	n, size, items := r.encoded.len(), r.encoded.size(), r.encoded.reader()
+	r.spoolMu.Unlock()
+
+	start := r.cfg.now()
+	if err := recorded.WriteItems(r.path, n, items); err != nil {
+		return max(r.cfg.now().Sub(start), 1), err
+	}
+	r.mu.Lock()
+	r.saved = gen
+	r.mu.Unlock()
+	took := r.cfg.now().Sub(start)
+	r.log.Debug("saved cassette", "interactions", n, "bytes", size, "took", took)
+	return max(took, 1), nil
+}
+
+// spoolAfter is how many bytes of bodies the interactions waiting for a
+// save may hold before they are spooled without waiting for it: saves of a
+// large cassette come seconds apart (saveBackoff), and the calls recorded
+// meanwhile would otherwise wait in memory, decoded.
+const spoolAfter = 1 << 20
+
+// spoolSome spools the pending interactions when they hold spoolAfter
+// bytes or more, unless another goroutine is spooling (which takes them).
+func (r *Recorder) spoolSome() {
+	r.mu.Lock()
+	due := r.pendingBytes >= spoolAfter
+	r.mu.Unlock()
+	if !due || !r.spoolMu.TryLock() {
+		return
+	}
+	defer r.spoolMu.Unlock()
+	if !r.encoded.closed {
+		r.spoolPending()
+	}
+}
+
+// spoolPending encodes the pending interactions into the spool, in order,
+// and marks again the spooled ones whose key rejection mark changed. The
+// caller holds r.spoolMu.
+func (r *Recorder) spoolPending() {
+	r.mu.Lock()
+	pending, remarks := r.pending, r.remarks
+	r.pending, r.remarks, r.pendingBytes = nil, nil, 0
+	r.mu.Unlock()
+	for _, i := range pending {
 		item, err := recorded.MarshalItem(i)
 		if err != nil {
 			// Encoding it would fail again on every later save: left out
@@ -138,11 +191,10 @@ func (r *Recorder) save() (time.Duration, error) {
 				"interaction", i.ID, "request", recorded.DescribeRequest(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body), "err", err)
 			item = []byte{}
 		}
-		items[j] = item
+		r.encoded.add(item)
 	}
-	r.encoded = append(r.encoded, items...)
 	for j, rejected := range remarks {
-		if j >= len(r.encoded) || len(r.encoded[j]) == 0 {
+		if j >= r.encoded.len() || r.encoded.empty(j) {
 			continue
 		}
 		if err := r.remarkItem(j, rejected); err != nil {
@@ -151,23 +203,16 @@ func (r *Recorder) save() (time.Duration, error) {
 			r.log.Error("save cassette: cannot update a key rejection mark", "interaction", j, "err", err)
 		}
 	}
-	start := r.cfg.now()
-	size := recorded.ItemsSize(r.encoded)
-	if err := recorded.WriteItems(r.path, r.encoded); err != nil {
-		return max(r.cfg.now().Sub(start), 1), err
-	}
-	r.mu.Lock()
-	r.saved = gen
-	r.mu.Unlock()
-	took := r.cfg.now().Sub(start)
-	r.log.Debug("saved cassette", "interactions", len(r.encoded), "bytes", size, "took", took)
-	return max(took, 1), nil
 }
 
 // remarkItem gives the encoded interaction j the key rejection mark
-// rejected. The caller holds r.saveMu.
+// rejected. The caller holds r.spoolMu.
 func (r *Recorder) remarkItem(j int, rejected bool) error {
-	i, err := recorded.UnmarshalItem(r.encoded[j])
+	item, err := r.encoded.get(j)
+	if err != nil {
+		return err
+	}
+	i, err := recorded.UnmarshalItem(item)
 	if err != nil {
 		return err
 	}
@@ -176,18 +221,18 @@ func (r *Recorder) remarkItem(j int, rejected bool) error {
 		ph = RejectedPlaceholder
 	}
 	recorded.MarkKey(i, ph)
-	item, err := recorded.MarshalItem(i)
+	item, err = recorded.MarshalItem(i)
 	if err != nil {
 		return err
 	}
-	r.encoded[j] = item
+	r.encoded.set(j, item)
 	return nil
 }
 
 // remark brings every mark of the cassette up to date with what the keys
 // have been answered so far, and reports whether one changed. A pending
 // interaction is replaced by a marked copy; one a save has taken is noted
-// for the next save to mark (remarkItem). The caller holds r.mu.
+// for the next spooling to mark (remarkItem). The caller holds r.mu.
 func (r *Recorder) remark() bool {
 	changed := r.keys.marks()
 	first := r.n - len(r.pending)

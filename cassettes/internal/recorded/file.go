@@ -318,11 +318,12 @@ func UnmarshalItem(item []byte) (*cassette.Interaction, error) {
 	return f.Interactions[0], nil
 }
 
-// WriteItems writes the cassette of items (MarshalItem) to path as
-// WriteAtomic does, streaming them to the file rather than joining them in
-// memory first: a long recording's cassette is not copied whole on every save.
-func WriteItems(path string, items [][]byte) error {
-	if len(items) == 0 {
+// WriteItems writes the cassette of n items (MarshalItem's, in order),
+// read from items, as WriteAtomic does, streaming them to the file rather
+// than joining them in memory first: a long recording's cassette is not
+// copied whole on every save.
+func WriteItems(path string, n int, items io.Reader) error {
+	if n == 0 {
 		return WriteAtomic(path, JoinItems(nil))
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -332,12 +333,8 @@ func WriteItems(path string, items [][]byte) error {
 		if _, err := io.WriteString(w, "---\n"+itemsHead); err != nil {
 			return err
 		}
-		for _, it := range items {
-			if _, err := w.Write(it); err != nil {
-				return err
-			}
-		}
-		return nil
+		_, err := io.Copy(w, items)
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("write cassette %s: %w", path, err)

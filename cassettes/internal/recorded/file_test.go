@@ -66,7 +66,7 @@ func TestMarshalByItems(t *testing.T) {
 		}
 	}
 	path := filepath.Join(t.TempDir(), "streamed.yaml")
-	if err := WriteItems(path, items); err != nil {
+	if err := WriteItems(path, len(items), bytes.NewReader(bytes.Join(items, nil))); err != nil {
 		t.Fatal(err)
 	}
 	if data, err := os.ReadFile(path); err != nil || !bytes.Equal(data, want) {
@@ -201,7 +201,7 @@ func TestMarshalItemReadsBack(t *testing.T) {
 				t.Fatalf("%s %q: %v", p.name, s, err)
 			}
 			path := filepath.Join(dir, fmt.Sprintf("c%d-%d", len(p.name), n))
-			if err := WriteItems(FilePath(path), [][]byte{item}); err != nil {
+			if err := WriteItems(FilePath(path), 1, bytes.NewReader(item)); err != nil {
 				t.Fatal(err)
 			}
 			want := p.get(i)
