@@ -19,6 +19,7 @@ type view struct {
 	sh    *shape.Shape
 	ns    string
 	cache sync.Map // rewrapKey → mockserver.ReplayAnswer
+	moved sync.Map // *rendition → its body in ns (inNamespace)
 }
 
 type rewrapKey struct {
@@ -151,11 +152,11 @@ func (v *view) answer(e *entry, c *asmx.Call) (mockserver.ReplayAnswer, string) 
 	v.ix.mu.RUnlock()
 	switch {
 	case recorded != nil:
-		return recorded.answer(), ""
+		return v.inNamespace(recorded, recorded.answer()), ""
 	case src == nil:
 		return mockserver.ReplayAnswer{}, familyGap(from, c.Binding)
 	case src.status != http.StatusOK && !asmxErrorForm(src.binding, src.contentType, string(src.body)):
-		return src.answer(), ""
+		return v.inNamespace(src, src.answer()), ""
 	case src.status != http.StatusOK:
 		return mockserver.ReplayAnswer{Error: errorOf(src.binding, src.status, string(src.body)), Source: src.source}, ""
 	}
@@ -171,6 +172,9 @@ func (v *view) rewrap(op string, src *rendition, b asmx.Binding) (mockserver.Rep
 	body, gap := v.rewrapBody(op, src, b)
 	if gap != "" {
 		return mockserver.ReplayAnswer{}, gap
+	}
+	if v.ns != "" {
+		body = renamespace(body, src.ns, v.ns)
 	}
 	ans := mockserver.ReplayAnswer{Status: http.StatusOK, ContentType: asmx.ContentType(b), Body: body, Source: src.source}
 	v.cache.Store(key, ans)
@@ -267,5 +271,5 @@ func (v *view) ReplayKeyRejection(c *asmx.Call) (mockserver.ReplayAnswer, bool) 
 	if best == nil {
 		return mockserver.ReplayAnswer{}, false
 	}
-	return best.answer(), true
+	return v.inNamespace(best, best.answer()), true
 }

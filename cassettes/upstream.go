@@ -120,7 +120,7 @@ func (up *upstream) fetch(ctx context.Context, ix *Index, c *asmx.Call) mockserv
 		return fail("upstream: ", err)
 	}
 	r := &rendition{binding: c.Binding, status: resp.StatusCode, contentType: resp.Header.Get("Content-Type"),
-		body: body, where: up.rec.Path() + " (from upstream)", source: mockserver.SourceUpstream, canonical: c.Canonical()}
+		body: body, where: up.rec.Path() + " (from upstream)", source: mockserver.SourceUpstream, canonical: c.Canonical(), ns: up.ns}
 	if r.status != http.StatusOK {
 		r.kind = errorOf(r.binding, r.status, string(body)).Kind
 		return r.answer()
