@@ -198,10 +198,18 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 		if len(list) == 0 {
 			ix.stats.Empty = append(ix.stats.Empty, f)
 		}
-		// A cassette written elsewhere (go-vcr's own) may hold raw keys:
-		// scrubbed as a Recorder would have written it, its key rejections
-		// marked, so that no key is served, logged or journaled, wherever
-		// the deployment echoed it.
+		// A cassette written elsewhere (go-vcr's own) may hold bodies as a
+		// client that asked for gzip got them: decompressed first, so
+		// that every client gets an answer it reads, and the scrubbing
+		// sees the text. It may hold raw keys: scrubbed as a Recorder
+		// would have written it, its key rejections marked, so that no
+		// key is served, logged or journaled, wherever the deployment
+		// echoed it.
+		for _, i := range list {
+			if _, err := recorded.Decompress(i); err != nil {
+				return nil, fmt.Errorf("%w: %s: interaction %d: %w", ErrInvalidCassette, f, i.ID, err)
+			}
+		}
 		ScrubList(list)
 		var fp filePages
 		var calls []*rendition // the file's answers to calls, for their namespace
