@@ -25,15 +25,20 @@ const maxDecoded = 1 << 30
 // compressed form: the answer is then the one the deployment gives a
 // client that does not ask for compression, which every client reads. It
 // reports whether it changed i; an encoding it cannot undo (br, a list of
-// several) or a body that does not decompress is an error.
+// several) or a body that does not decompress is an error. An empty body
+// is left as it is, as net/http reads it.
 func Decompress(i *cassette.Interaction) (bool, error) {
 	enc := strings.ToLower(strings.TrimSpace(HeaderValue(i.Response.Headers, "Content-Encoding")))
 	var r io.Reader
 	var err error
 	in := strings.NewReader(i.Response.Body)
-	switch enc {
-	case "", "identity":
+	switch {
+	case enc == "" || enc == "identity":
 		return false, nil
+	case i.Response.Body == "":
+		return false, nil // nothing to decode: net/http reads an empty body so too
+	}
+	switch enc {
 	case "gzip", "x-gzip":
 		r, err = gzip.NewReader(in)
 	case "deflate": // zlib, as HTTP says; some servers send raw deflate
