@@ -50,6 +50,7 @@ type Index struct {
 
 	plain *view     // the index replaying for a server given no shape
 	up    *upstream // nil: misses are not forwarded
+	paths []string  // the cassettes' paths, longest first (ClientText)
 }
 
 // IndexStats counts what an Index loaded.
@@ -309,8 +310,29 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 		if ix.up, err = newUpstream(cfg.upstream); err != nil {
 			return nil, err
 		}
+		files = append(files, ix.up.rec.Path())
 	}
+	for _, f := range files {
+		if filepath.Base(f) != f && !slices.Contains(ix.paths, f) {
+			ix.paths = append(ix.paths, f)
+		}
+	}
+	slices.SortFunc(ix.paths, func(a, b string) int { return len(b) - len(a) })
 	return ix, nil
+}
+
+// ClientText implements mockserver.ClientTextReplayer: text with the path
+// of every cassette the index reads or records into cut to the file's
+// name. Texts a client reads name cassettes so (where they lie on the
+// server is none of its business); the index's own texts for the log and
+// the banner (Stats, Gaps) name them by their paths.
+func (ix *Index) ClientText(text string) string {
+	for _, p := range ix.paths {
+		if strings.Contains(text, p) {
+			text = strings.ReplaceAll(text, p, filepath.Base(p))
+		}
+	}
+	return text
 }
 
 // typedRootNamespace is the namespace of an HTTP GET or POST answer's root

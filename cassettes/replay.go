@@ -65,19 +65,31 @@ func (v *view) Replay(ctx context.Context, c *asmx.Call) (mockserver.ReplayAnswe
 		case ix.up != nil:
 			return ix.up.fetch(ctx, ix, c), true, ""
 		}
-		return mockserver.ReplayAnswer{Error: asmx.NewCannotReplayError(c, gap)}, true, ""
+		return mockserver.ReplayAnswer{Error: ix.cannotReplay(c, gap)}, true, ""
 	}
 	if ix.up != nil {
 		return ix.up.fetch(ctx, ix, c), true, ""
 	}
 	if other != nil {
-		return mockserver.ReplayAnswer{Error: asmx.NewCannotReplayError(c, familyGap(other, c.Binding))}, true, ""
+		return mockserver.ReplayAnswer{Error: ix.cannotReplay(c, familyGap(other, c.Binding))}, true, ""
 	}
 	if r := ix.rejection(c.Op.Name, canon); r != nil {
 		return mockserver.ReplayAnswer{}, false, "only a key rejection of it, recorded in " + r.where +
 			" (" + r.binding.String() + "), which answers only keys this server rejects; record it with an accepted key"
 	}
 	return mockserver.ReplayAnswer{}, false, ix.nearest(c)
+}
+
+// ClientText implements mockserver.ClientTextReplayer (Index.ClientText).
+func (v *view) ClientText(text string) string { return v.ix.ClientText(text) }
+
+// cannotReplay is the error of a call whose question cannot be served in
+// its binding, for the reason gap: its text names cassettes by their file
+// names, the log's by their paths.
+func (ix *Index) cannotReplay(c *asmx.Call, gap string) *asmx.Error {
+	e := asmx.NewCannotReplayError(c, ix.ClientText(gap))
+	e.Message = asmx.NewCannotReplayError(c, gap).Message
+	return e
 }
 
 // familyGap says why a question recorded in the bindings from alone cannot
