@@ -215,10 +215,8 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 		var fp filePages
 		var calls []*rendition // the file's answers to calls, for their namespace
 		for _, i := range list {
-			if c := i.Response.Code; c < 200 || c > 599 {
-				// net/http cannot write it (a panic for every call
-				// replayed), or it is no answer (1xx).
-				return nil, fmt.Errorf("%w: %s: interaction %d: response code %d is no status of an HTTP answer (200 to 599)", ErrInvalidCassette, f, i.ID, c)
+			if err := checkStatus(f, i); err != nil {
+				return nil, err
 			}
 			ix.stats.Interactions++
 			where := fmt.Sprintf("%s#%d", f, i.ID)
@@ -333,6 +331,16 @@ func (ix *Index) ClientText(text string) string {
 		}
 	}
 	return text
+}
+
+// checkStatus refuses an interaction of the cassette f whose response code
+// is no status of an HTTP answer (a hand edit): net/http cannot write it
+// (a panic for every call replayed), or it is no answer (1xx).
+func checkStatus(f string, i *cassette.Interaction) error {
+	if c := i.Response.Code; c < 200 || c > 599 {
+		return fmt.Errorf("%w: %s: interaction %d: response code %d is no status of an HTTP answer (200 to 599)", ErrInvalidCassette, f, i.ID, c)
+	}
+	return nil
 }
 
 // typedRootNamespace is the namespace of an HTTP GET or POST answer's root

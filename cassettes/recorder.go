@@ -75,8 +75,9 @@ type Recorder struct {
 // New returns a Recorder for the cassette at path (".yaml" is appended when
 // missing; a path ending in a separator names a directory, an error). In a
 // mode that replays, the cassette is read now; its errors are
-// ErrCassetteNotFound, ErrInvalidCassette or ErrUnsupportedFormat, wrapped
-// with the path.
+// ErrCassetteNotFound, ErrInvalidCassette (a response code outside 200 to
+// 599 included, which net/http cannot serve) or ErrUnsupportedFormat,
+// wrapped with the path.
 func New(path string, opts ...Option) (*Recorder, error) {
 	cfg := config{mode: ModeRecordOnce, saveInterval: DefaultSaveInterval, now: time.Now, after: time.After}
 	for _, o := range opts {
@@ -119,6 +120,11 @@ func New(path string, opts ...Option) (*Recorder, error) {
 			return nil, err
 		}
 		for _, i := range list {
+			if vcrLoads {
+				if err := checkStatus(r.path, i); err != nil {
+					return nil, err // go-vcr would replay it
+				}
+			}
 			k := recorded.RecordedKey(&i.Request)
 			r.seen[k] = append(r.seen[k], recorded.AnswerDigest(&i.Response))
 			r.keys.answered(k, answerOf{digest: recorded.AnswerDigest(&i.Response), fileMark: recorded.KeyRejected(i)})

@@ -283,3 +283,44 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(p)
 }
+
+// TestRecorderRefusesBadStatus: the Go API's Recorder, in the modes that
+// replay, refuses a cassette whose response code no HTTP answer has (a hand
+// edit), naming the file and the interaction, as LoadIndex does: replayed
+// through a server of the test's own (a reverse proxy over the Recorder),
+// every call it answered panicked in net/http's WriteHeader.
+func TestRecorderRefusesBadStatus(t *testing.T) {
+	t.Parallel()
+	golden, err := os.ReadFile(filepath.Join("testdata", "golden.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []cassettes.Mode{cassettes.ModeReplayOnly, cassettes.ModeRecordOnce, cassettes.ModeRecordNew} {
+		for _, code := range []string{"0", "99", "2000"} {
+			path := filepath.Join(t.TempDir(), "edited.yaml")
+			text := strings.Replace(string(golden), "code: 200", "code: "+code, 1)
+			if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			rec, err := cassettes.New(path, cassettes.WithMode(mode))
+			if err == nil {
+				_ = rec.Stop()
+			}
+			if !errors.Is(err, cassettes.ErrInvalidCassette) || !strings.Contains(err.Error(), path+": interaction 0: response code "+code) {
+				t.Errorf("mode %v, code %s: got %v, want ErrInvalidCassette naming %s and interaction 0", mode, code, err, path)
+			}
+		}
+	}
+	// The cassette as recorded replays.
+	path := filepath.Join(t.TempDir(), "golden.yaml")
+	if err := os.WriteFile(path, golden, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeReplayOnly))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+}
