@@ -43,7 +43,10 @@ func TestServeReplayAnswersInTheGivenNamespace(t *testing.T) {
 	t.Parallel()
 	const recordedNS, ns = "http://atmref.example.org/atmService", "http://tempuri.org/other"
 	cassette := filepath.Join("..", "..", "cassettes", "testdata", "reference-typed.yaml")
-	base, _, _ := startServe(t, nil, "--replay", cassette, "--namespace", ns)
+	base, _, stderr := startServe(t, nil, "--replay", cassette, "--namespace", ns)
+	if want := "recorded in " + recordedNS + "; their answers are served in " + ns; !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr: got %q, want it to say %q", stderr.String(), want)
+	}
 
 	if status, wsdl := get(t, base+"/service/service.asmx?WSDL", ""); status != http.StatusOK || !strings.Contains(wsdl, `targetNamespace="`+ns+`"`) {
 		t.Errorf("WSDL: got %d, want 200 with targetNamespace %q", status, ns)
