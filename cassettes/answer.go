@@ -41,7 +41,7 @@ func faultOf(code int, f *etree.Element) *asmx.Error {
 	// its SOAP protocols wrap any but a SoapException in one that reads
 	// "Server was unable to process request. ---> " before it.
 	e := &asmx.Error{Status: code, Code: asmx.Client, Kind: asmx.KindInvalidParameter, Fault: text,
-		Text: asmx.HTMLEncode(strings.TrimPrefix(text, unableToProcess)) + "\r\n", Message: text}
+		Text: textOfFault(text), Message: text}
 	switch fc {
 	case "Server", "Receiver":
 		e.Code, e.Kind = asmx.Server, asmx.KindServerError
@@ -77,16 +77,94 @@ func errorOf(b asmx.Binding, code int, body string) *asmx.Error {
 		}
 	}
 	// An HTTP GET or POST error: the exception's text, HTML-encoded, and a
-	// line end; a SOAP fault holds it decoded, after ASMX's wrapper.
+	// line end; a SOAP fault holds it decoded (faultOfText).
 	msg := strings.TrimSpace(body)
 	kind := asmx.KindInvalidParameter
 	fc := asmx.Client
 	if code >= 500 && !strings.HasPrefix(msg, "System.InvalidOperationException") && !strings.HasPrefix(msg, "System.Argument") {
 		kind, fc = asmx.KindServerError, asmx.Server
 	}
-	return &asmx.Error{Status: code, Code: fc, Kind: kind, Fault: unableToProcess + html.UnescapeString(lineEnd.ReplaceAllString(body, "")),
+	return &asmx.Error{Status: code, Code: fc, Kind: kind, Fault: faultOfText(html.UnescapeString(lineEnd.ReplaceAllString(body, ""))),
 		Text: body, Message: msg}
 }
+
+// faultOfText is the fault string ASMX's SOAP protocols write for the
+// exception whose HTTP GET/POST error text (decoded, without its line end)
+// is text. Both come from ServerProtocol.GenerateFaultString, the SOAP
+// one of the exception SoapServerProtocol.WriteException makes: a
+// SoapException the service threw as it is, any other wrapped in a
+// SoapException "Server was unable to process request." whose inner
+// exception it is.
+//
+//   - The detailed form (custom errors off: e.ToString(), type names and
+//     stack trace) names the exception's type first: a SoapException's
+//     fault string is the text; any other's is ASMX's SoapException's
+//     ToString around it.
+//   - The remote form (custom errors on) is the messages alone, the same
+//     for a SoapException and any other exception: nothing tells them
+//     apart, and the text is taken for another exception's (the prefix).
+func faultOfText(text string) string {
+	m := detailedError.FindStringSubmatch(text)
+	switch {
+	case m == nil:
+		return unableToProcess + text
+	case m[1] == soapExceptionType || m[1] == soapHeaderExceptionType:
+		return text
+	}
+	nl := "\n" // the deployment's line end: .NET's \r\n, Mono's \n on Linux
+	if strings.Contains(text, "\r\n") {
+		nl = "\r\n"
+	}
+	return soapExceptionType + ": " + unableToProcess + text + nl + "   --- End of inner exception stack trace ---"
+}
+
+// textOfFault is the HTTP GET/POST error text ASMX writes for the
+// exception whose SOAP fault string is text (see faultOfText): the remote
+// form's messages without ASMX's wrapper, HTML-encoded; the detailed
+// form's exception without ASMX's SoapException around it (its message
+// HTML-encoded, the stack trace as it is), with the deployment's line end.
+func textOfFault(text string) string {
+	if detailedError.FindStringSubmatch(text) == nil {
+		return asmx.HTMLEncode(strings.TrimPrefix(text, unableToProcess)) + "\r\n"
+	}
+	nl := "\n"
+	if strings.Contains(text, "\r\n") {
+		nl = "\r\n"
+	}
+	wrapper, end := soapExceptionType+": "+unableToProcess, nl+"   --- End of inner exception stack trace ---"
+	if strings.HasPrefix(text, wrapper) && strings.HasSuffix(text, end) {
+		text = strings.TrimSuffix(strings.TrimPrefix(text, wrapper), end)
+	}
+	// GenerateFaultString encodes each exception's message, not the type
+	// names, the " ---> " between them or the stack trace.
+	head, frames := text, ""
+	if loc := stackFrame.FindStringIndex(text); loc != nil {
+		head, frames = text[:loc[0]], text[loc[0]:]
+	}
+	parts := strings.Split(head, " ---> ")
+	for i, p := range parts {
+		if typ, msg, ok := strings.Cut(p, ": "); ok && !strings.ContainsAny(typ, " <>&\"'") {
+			parts[i] = typ + ": " + asmx.HTMLEncode(msg)
+		}
+	}
+	return strings.Join(parts, " ---> ") + frames + nl
+}
+
+// stackFrame is the line end before the first stack frame of an
+// exception's detailed text.
+var stackFrame = regexp.MustCompile(`\r?\n\s+at \S`)
+
+// The exceptions whose fault ASMX writes as they are.
+const (
+	soapExceptionType       = "System.Web.Services.Protocols.SoapException"
+	soapHeaderExceptionType = "System.Web.Services.Protocols.SoapHeaderException"
+)
+
+// detailedError matches an error text in GenerateFaultString's detailed
+// form: a type's full name first (a namespace, then the message after
+// ": ", or none), and a stack frame on a line of its own ("   at ", Mono's
+// "  at ").
+var detailedError = regexp.MustCompile(`^([A-Za-z_][\w` + "`" + `]*(?:\.[A-Za-z_][\w` + "`" + `+]*)+)(?:: |\r?\n|$)(?s:.*)\n\s+at \S`)
 
 // lineEnd is the line end ASMX writes after an HTTP GET or POST error's
 // text (.NET's \r\n, Mono's \n on Linux).

@@ -49,6 +49,10 @@
 // recordings. [Index.Gaps] lists what cannot be served in some binding. A
 // lookup is one map access, whatever the cassettes' size. Recorded key
 // rejections answer only callers whose key the replaying server rejects.
+// A server in another service namespace than an answer was recorded in
+// serves it in its own. A body recorded compressed (go-vcr's, for a client
+// that asked for gzip) is decompressed at load. Errors a client gets name
+// cassettes by file name ([Index.ClientText]); the log by path.
 // The recorded WSDL, help pages and discovery documents answer the same
 // documentation requests ([Index.RecordedWSDL], [Index.RecordedDoc]).
 //

@@ -50,6 +50,7 @@ type Index struct {
 
 	plain *view     // the index replaying for a server given no shape
 	up    *upstream // nil: misses are not forwarded
+	paths []string  // the cassettes' paths, longest first (ClientText)
 }
 
 // IndexStats counts what an Index loaded.
@@ -106,6 +107,11 @@ type rendition struct {
 	canonical   string // the question (asmx.Call.Canonical)
 	kind        string // a recorded error's kind, for the journal
 	jsonError   bool   // recorded with jsonerror: true (ASP.NET's script handler)
+	// ns is the service namespace of the deployment it was recorded
+	// from: its SOAP call's, else its file's (filePages.namespace), else
+	// its typed GET/POST root's, else the cassettes' when they name one;
+	// "" when nothing tells.
+	ns string
 }
 
 // jsonErrorMarked reports whether the answer of i carries ASP.NET's
@@ -177,8 +183,9 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 		rejected: map[string][]*rendition{}, samples: map[string]*opSamples{}, raw: map[string]*rawEntry{},
 		pages: map[pageKey][]*page{}}
 	ix.plain = &view{ix: ix}
-	typedNS := "" // the namespace of the first typed GET/POST root recorded
-	discoNS := "" // the namespace of the first discovery document recorded
+	typedNS := ""        // the namespace of the first typed GET/POST root recorded
+	discoNS := ""        // the namespace of the first discovery document recorded
+	var all []*rendition // the answers to calls, for their namespace
 	files, err := Files(paths...)
 	if err != nil {
 		return nil, err
@@ -192,17 +199,24 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 		if len(list) == 0 {
 			ix.stats.Empty = append(ix.stats.Empty, f)
 		}
-		// A cassette written elsewhere (go-vcr's own) may hold raw keys:
-		// scrubbed as a Recorder would have written it, its key rejections
-		// marked, so that no key is served, logged or journaled, wherever
-		// the deployment echoed it.
+		// A cassette written elsewhere (go-vcr's own) may hold bodies as a
+		// client that asked for gzip got them: decompressed first, so
+		// that every client gets an answer it reads, and the scrubbing
+		// sees the text. It may hold raw keys: scrubbed as a Recorder
+		// would have written it, its key rejections marked, so that no
+		// key is served, logged or journaled, wherever the deployment
+		// echoed it.
+		for _, i := range list {
+			if _, err := recorded.Decompress(i); err != nil {
+				return nil, fmt.Errorf("%w: %s: interaction %d: %w", ErrInvalidCassette, f, i.ID, err)
+			}
+		}
 		ScrubList(list)
 		var fp filePages
+		var calls []*rendition // the file's answers to calls, for their namespace
 		for _, i := range list {
-			if c := i.Response.Code; c < 200 || c > 599 {
-				// net/http cannot write it (a panic for every call
-				// replayed), or it is no answer (1xx).
-				return nil, fmt.Errorf("%w: %s: interaction %d: response code %d is no status of an HTTP answer (200 to 599)", ErrInvalidCassette, f, i.ID, c)
+			if err := checkStatus(f, i); err != nil {
+				return nil, err
 			}
 			ix.stats.Interactions++
 			where := fmt.Sprintf("%s#%d", f, i.ID)
@@ -227,8 +241,10 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 				continue
 			}
 			ix.stats.Calls++
+			callNS := ""
 			if c.Binding.IsSOAP() {
 				if ns := recorded.SOAPNamespace(i.Request.Headers, i.Request.Body); ns != "" {
+					callNS = ns
 					if !slices.Contains(ix.stats.Namespaces, ns) {
 						ix.stats.Namespaces = append(ix.stats.Namespaces, ns)
 					}
@@ -240,7 +256,8 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 				typedNS = typedRootNamespace(i.Response.Body)
 			}
 			r := &rendition{binding: c.Binding, status: i.Response.Code, body: []byte(i.Response.Body),
-				contentType: recorded.HeaderValue(i.Response.Headers, "Content-Type"), where: where, source: source, canonical: c.Canonical()}
+				contentType: recorded.HeaderValue(i.Response.Headers, "Content-Type"), where: where, source: source, canonical: c.Canonical(), ns: callNS}
+			calls = append(calls, r)
 			if r.status != http.StatusOK {
 				r.kind = errorOf(r.binding, r.status, i.Response.Body).Kind
 				r.jsonError = jsonErrorMarked(i)
@@ -255,6 +272,15 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 		if discoNS == "" {
 			discoNS = fp.discNS
 		}
+		for _, r := range calls {
+			if r.ns == "" {
+				r.ns = fp.namespace()
+			}
+			if r.ns == "" && r.status == http.StatusOK && r.binding != asmx.JSON {
+				r.ns = typedRootNamespace(string(r.body))
+			}
+		}
+		all = append(all, calls...)
 		ix.addPages(&fp)
 	}
 	slices.Sort(ix.stats.Namespaces)
@@ -268,6 +294,13 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 		}
 	}
 	ix.settlePages()
+	if len(ix.stats.Namespaces) == 1 {
+		for _, r := range all {
+			if r.ns == "" {
+				r.ns = ix.stats.Namespaces[0]
+			}
+		}
+	}
 	if cfg.upstream.URL != "" {
 		if cfg.upstream.Namespace == "" && len(ix.stats.Namespaces) == 1 {
 			cfg.upstream.Namespace = ix.stats.Namespaces[0]
@@ -275,8 +308,39 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 		if ix.up, err = newUpstream(cfg.upstream); err != nil {
 			return nil, err
 		}
+		files = append(files, ix.up.rec.Path())
 	}
+	for _, f := range files {
+		if filepath.Base(f) != f && !slices.Contains(ix.paths, f) {
+			ix.paths = append(ix.paths, f)
+		}
+	}
+	slices.SortFunc(ix.paths, func(a, b string) int { return len(b) - len(a) })
 	return ix, nil
+}
+
+// ClientText implements mockserver.ClientTextReplayer: text with the path
+// of every cassette the index reads or records into cut to the file's
+// name. Texts a client reads name cassettes so (where they lie on the
+// server is none of its business); the index's own texts for the log and
+// the banner (Stats, Gaps) name them by their paths.
+func (ix *Index) ClientText(text string) string {
+	for _, p := range ix.paths {
+		if strings.Contains(text, p) {
+			text = strings.ReplaceAll(text, p, filepath.Base(p))
+		}
+	}
+	return text
+}
+
+// checkStatus refuses an interaction of the cassette f whose response code
+// is no status of an HTTP answer (a hand edit): net/http cannot write it
+// (a panic for every call replayed), or it is no answer (1xx).
+func checkStatus(f string, i *cassette.Interaction) error {
+	if c := i.Response.Code; c < 200 || c > 599 {
+		return fmt.Errorf("%w: %s: interaction %d: response code %d is no status of an HTTP answer (200 to 599)", ErrInvalidCassette, f, i.ID, c)
+	}
+	return nil
 }
 
 // typedRootNamespace is the namespace of an HTTP GET or POST answer's root
@@ -461,8 +525,10 @@ func (ix *Index) ReplayKeyRejection(c *asmx.Call) (mockserver.ReplayAnswer, bool
 // ForServer implements mockserver.ShapedReplayer: the index as a server
 // with result shape sh (nil when it was given none) and service namespace
 // ns replays it. The shape names the GET/POST root of typed results
-// recorded over SOAP only; ns is the namespace of SOAP answers re-wrapped
-// from GET/POST when no recording or WSDL shows the deployment's.
+// recorded over SOAP only. ns is the namespace the server answers in: an
+// answer recorded from a deployment in another service namespace is
+// served with its declarations of that namespace declaring ns (see
+// docs/asmx.md), byte for byte otherwise.
 func (ix *Index) ForServer(sh *shape.Shape, ns string) mockserver.Replayer {
 	return &view{ix: ix, sh: sh, ns: ns}
 }

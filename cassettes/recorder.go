@@ -80,10 +80,11 @@ type Recorder struct {
 // New returns a Recorder for the cassette at path (".yaml" is appended when
 // missing; a path ending in a separator names a directory, an error). In a
 // mode that replays, the cassette is read now; its errors are
-// ErrCassetteNotFound, ErrInvalidCassette or ErrUnsupportedFormat, wrapped
-// with the path. A Recorder that may record holds the cassette's lock until
-// Stop: while it does, New for the same cassette in a mode that may record,
-// here or in another process, fails with ErrCassetteBusy.
+// ErrCassetteNotFound, ErrInvalidCassette (a response code outside 200 to
+// 599 included, which net/http cannot serve) or ErrUnsupportedFormat,
+// wrapped with the path. A Recorder that may record holds the cassette's
+// lock until Stop: while it does, New for the same cassette in a mode that
+// may record, here or in another process, fails with ErrCassetteBusy.
 func New(path string, opts ...Option) (*Recorder, error) {
 	cfg := config{mode: ModeRecordOnce, saveInterval: DefaultSaveInterval, now: time.Now, after: time.After}
 	for _, o := range opts {
@@ -174,6 +175,11 @@ func (r *Recorder) open() error {
 			return err
 		}
 		for _, i := range list {
+			if vcrLoads {
+				if err := checkStatus(r.path, i); err != nil {
+					return err // go-vcr would replay it
+				}
+			}
 			k := recorded.RecordedKey(&i.Request)
 			r.seen[k] = append(r.seen[k], recorded.AnswerDigest(&i.Response))
 			r.keys.answered(k, answerOf{digest: recorded.AnswerDigest(&i.Response), fileMark: recorded.KeyRejected(i)})

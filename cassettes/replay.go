@@ -19,6 +19,7 @@ type view struct {
 	sh    *shape.Shape
 	ns    string
 	cache sync.Map // rewrapKey → mockserver.ReplayAnswer
+	moved sync.Map // *rendition → its body in ns (inNamespace)
 }
 
 type rewrapKey struct {
@@ -64,19 +65,31 @@ func (v *view) Replay(ctx context.Context, c *asmx.Call) (mockserver.ReplayAnswe
 		case ix.up != nil:
 			return ix.up.fetch(ctx, ix, c), true, ""
 		}
-		return mockserver.ReplayAnswer{Error: asmx.NewCannotReplayError(c, gap)}, true, ""
+		return mockserver.ReplayAnswer{Error: ix.cannotReplay(c, gap)}, true, ""
 	}
 	if ix.up != nil {
 		return ix.up.fetch(ctx, ix, c), true, ""
 	}
 	if other != nil {
-		return mockserver.ReplayAnswer{Error: asmx.NewCannotReplayError(c, familyGap(other, c.Binding))}, true, ""
+		return mockserver.ReplayAnswer{Error: ix.cannotReplay(c, familyGap(other, c.Binding))}, true, ""
 	}
 	if r := ix.rejection(c.Op.Name, canon); r != nil {
 		return mockserver.ReplayAnswer{}, false, "only a key rejection of it, recorded in " + r.where +
 			" (" + r.binding.String() + "), which answers only keys this server rejects; record it with an accepted key"
 	}
 	return mockserver.ReplayAnswer{}, false, ix.nearest(c)
+}
+
+// ClientText implements mockserver.ClientTextReplayer (Index.ClientText).
+func (v *view) ClientText(text string) string { return v.ix.ClientText(text) }
+
+// cannotReplay is the error of a call whose question cannot be served in
+// its binding, for the reason gap: its text names cassettes by their file
+// names, the log's by their paths.
+func (ix *Index) cannotReplay(c *asmx.Call, gap string) *asmx.Error {
+	e := asmx.NewCannotReplayError(c, ix.ClientText(gap))
+	e.Message = asmx.NewCannotReplayError(c, gap).Message
+	return e
 }
 
 // familyGap says why a question recorded in the bindings from alone cannot
@@ -151,11 +164,11 @@ func (v *view) answer(e *entry, c *asmx.Call) (mockserver.ReplayAnswer, string) 
 	v.ix.mu.RUnlock()
 	switch {
 	case recorded != nil:
-		return recorded.answer(), ""
+		return v.inNamespace(recorded, recorded.answer()), ""
 	case src == nil:
 		return mockserver.ReplayAnswer{}, familyGap(from, c.Binding)
 	case src.status != http.StatusOK && !asmxErrorForm(src.binding, src.contentType, string(src.body)):
-		return src.answer(), ""
+		return v.inNamespace(src, src.answer()), ""
 	case src.status != http.StatusOK:
 		return mockserver.ReplayAnswer{Error: errorOf(src.binding, src.status, string(src.body)), Source: src.source}, ""
 	}
@@ -171,6 +184,9 @@ func (v *view) rewrap(op string, src *rendition, b asmx.Binding) (mockserver.Rep
 	body, gap := v.rewrapBody(op, src, b)
 	if gap != "" {
 		return mockserver.ReplayAnswer{}, gap
+	}
+	if v.ns != "" {
+		body = renamespace(body, src.ns, v.ns)
 	}
 	ans := mockserver.ReplayAnswer{Status: http.StatusOK, ContentType: asmx.ContentType(b), Body: body, Source: src.source}
 	v.cache.Store(key, ans)
@@ -267,5 +283,5 @@ func (v *view) ReplayKeyRejection(c *asmx.Call) (mockserver.ReplayAnswer, bool) 
 	if best == nil {
 		return mockserver.ReplayAnswer{}, false
 	}
-	return best.answer(), true
+	return v.inNamespace(best, best.answer()), true
 }

@@ -3,11 +3,13 @@ package cassettes_test
 import (
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
@@ -217,4 +219,108 @@ func replayed(t *testing.T, path, key string) *httptest.Server {
 	srv := httptest.NewServer(mock)
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// TestReplayMissNamesNoPath: the error a call no cassette holds gets names
+// the nearest recording's cassette by its file name only, in every
+// binding: where cassettes lie on the server is the log's business (the
+// log keeps the full path), not the app's.
+func TestReplayMissNamesNoPath(t *testing.T) {
+	t.Parallel()
+	const ns = "http://atmref.example.org/atmService"
+	src, err := os.ReadFile(filepath.Join("testdata", "reference-typed.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "secret-place")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "ref.yaml")
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	idx, err := cassettes.LoadIndex([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	var mu sync.Mutex
+	h, err := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault), mockserver.WithNamespace(ns),
+		mockserver.WithLogger(slog.New(slog.NewTextHandler(lockedWriter{&mu, &log}, nil))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	q := query{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{"strPostalCode", ""}, {"dblLatitude", "44.6488"}, {"dblLongitude", "-63.5752"}, {"bytRadius", "9"}}}
+	for _, b := range []asmx.Binding{asmx.SOAP11, asmx.SOAP12, asmx.HTTPGet, asmx.HTTPPost, asmx.JSON} {
+		status, body := do(t, srv.Client(), requestNS(t, srv.URL, ns, b, q, testKey, false))
+		switch {
+		case status != http.StatusInternalServerError || !strings.Contains(body, "nearest recording"):
+			t.Errorf("%s: got %d %.300q, want 500 naming the nearest recording", b, status, body)
+		case strings.Contains(body, dir):
+			t.Errorf("%s: the error names the cassette's directory %s: %q", b, dir, body)
+		case !strings.Contains(body, "ref.yaml#"):
+			t.Errorf("%s: got %q, want the cassette named by its file name", b, body)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(log.String(), path+"#") {
+		t.Errorf("the log does not name the cassette by its path %s:\n%s", path, log.String())
+	}
+}
+
+// lockedWriter is w written under mu.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// TestRecorderRefusesBadStatus: the Go API's Recorder, in the modes that
+// replay, refuses a cassette whose response code no HTTP answer has (a hand
+// edit), naming the file and the interaction, as LoadIndex does: replayed
+// through a server of the test's own (a reverse proxy over the Recorder),
+// every call it answered panicked in net/http's WriteHeader.
+func TestRecorderRefusesBadStatus(t *testing.T) {
+	t.Parallel()
+	golden, err := os.ReadFile(filepath.Join("testdata", "golden.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []cassettes.Mode{cassettes.ModeReplayOnly, cassettes.ModeRecordOnce, cassettes.ModeRecordNew} {
+		for _, code := range []string{"0", "99", "2000"} {
+			path := filepath.Join(t.TempDir(), "edited.yaml")
+			text := strings.Replace(string(golden), "code: 200", "code: "+code, 1)
+			if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			rec, err := cassettes.New(path, cassettes.WithMode(mode))
+			if err == nil {
+				_ = rec.Stop()
+			}
+			if !errors.Is(err, cassettes.ErrInvalidCassette) || !strings.Contains(err.Error(), path+": interaction 0: response code "+code) {
+				t.Errorf("mode %v, code %s: got %v, want ErrInvalidCassette naming %s and interaction 0", mode, code, err, path)
+			}
+		}
+	}
+	// The cassette as recorded replays.
+	path := filepath.Join(t.TempDir(), "golden.yaml")
+	if err := os.WriteFile(path, golden, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeReplayOnly))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
 }

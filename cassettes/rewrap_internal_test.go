@@ -286,3 +286,21 @@ func TestRewrapTypedAttrsToRecordedRoot(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestRenamespace: every declaration of the recorded service namespace,
+// default or prefixed, quoted either way or with entities, declares the
+// server's; anything else stays byte for byte.
+func TestRenamespace(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want string }{
+		{`<a xmlns="urn:old"><b xmlns:p='urn:old' p:x="1">urn:old</b><c xmlns="urn:other"/></a>`,
+			`<a xmlns="urn:new&amp;x"><b xmlns:p='urn:new&amp;x' p:x="1">urn:old</b><c xmlns="urn:other"/></a>`},
+		{`<?xml version="1.0"?><a xmlns:q="urn:o&#108;d" q="urn:old"/>`, `<?xml version="1.0"?><a xmlns:q="urn:new&amp;x" q="urn:old"/>`},
+		{`<a xmlns="urn:older"/>`, `<a xmlns="urn:older"/>`},
+		{`urn:old is no XML xmlns="urn:old"`, `urn:old is no XML xmlns="urn:old"`},
+	} {
+		if got := string(renamespace([]byte(tc.in), "urn:old", "urn:new&x")); got != tc.want {
+			t.Errorf("renamespace(%q): got %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

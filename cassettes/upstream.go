@@ -104,7 +104,10 @@ func (up *upstream) fetch(ctx context.Context, ix *Index, c *asmx.Call) mockserv
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
 			return mockserver.ReplayAnswer{Error: asmx.NewServerError(c.Binding, fmt.Sprintf("%sno answer within %s", what, up.timeout))}
 		}
-		return mockserver.ReplayAnswer{Error: asmx.NewServerError(c.Binding, withoutCassetteDir(what+redact.Error(err, c.Key).Error(), up.rec))}
+		msg := what + redact.Error(err, c.Key).Error()
+		e := asmx.NewServerError(c.Binding, withoutCassetteDir(msg, up.rec))
+		e.Message = msg // the log names the cassette by its path
+		return mockserver.ReplayAnswer{Error: e}
 	}
 	req, err := newRequest(ctx, up.base, up.ns, c)
 	if err != nil {
@@ -120,7 +123,7 @@ func (up *upstream) fetch(ctx context.Context, ix *Index, c *asmx.Call) mockserv
 		return fail("upstream: ", err)
 	}
 	r := &rendition{binding: c.Binding, status: resp.StatusCode, contentType: resp.Header.Get("Content-Type"),
-		body: body, where: up.rec.Path() + " (from upstream)", source: mockserver.SourceUpstream, canonical: c.Canonical()}
+		body: body, where: up.rec.Path() + " (from upstream)", source: mockserver.SourceUpstream, canonical: c.Canonical(), ns: up.ns}
 	if r.status != http.StatusOK {
 		r.kind = errorOf(r.binding, r.status, string(body)).Kind
 		return r.answer()

@@ -117,7 +117,9 @@
 // the server's shape; a KeyRejectionReplayer serves recorded key rejections
 // to callers whose key the server rejects; a WSDLReplayer and a DocReplayer
 // serve the deployment's own WSDL, help pages and discovery documents,
-// their addresses moved to the server's.
+// their addresses moved to the server's; a ClientTextReplayer names its
+// files to clients by what they may know of them (a cassette's file name),
+// to the log by their paths.
 //
 // # Shapes
 //

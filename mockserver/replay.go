@@ -142,6 +142,17 @@ type RecordedDoc struct {
 	Source string
 }
 
+// ClientTextReplayer is a Replayer whose descriptions of recordings (the
+// nearest recording of Replay, a miss) name files of the server, such as a
+// cassette's path. A replaying server shows a client such a text as
+// ClientText returns it, each name cut to what a client may know of it
+// (the file's name: where files lie on the server is none of its
+// business), and keeps it whole in its log.
+type ClientTextReplayer interface {
+	Replayer
+	ClientText(text string) string
+}
+
 // ShapedReplayer is a Replayer that re-wraps recorded answers for other
 // bindings and can use the deployment's result shape for it (the GET/POST
 // root of a typed result recorded over SOAP). A server replays through
@@ -195,7 +206,13 @@ func (s *Server) replay(w http.ResponseWriter, ex *exchange, c *asmx.Call) bool 
 			ex.source = SourceFixtures
 			return false
 		}
-		s.writeError(w, ex, c.Binding, asmx.NewNoRecordingError(c, nearest))
+		e := asmx.NewNoRecordingError(c, nearest)
+		if ct, ok := s.replayer.(ClientTextReplayer); ok {
+			logged := e.Message
+			e = asmx.NewNoRecordingError(c, ct.ClientText(nearest))
+			e.Message = logged
+		}
+		s.writeError(w, ex, c.Binding, e)
 		return true
 	}
 	ex.source = ans.Source

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/atmkit/atmkit/cassettes"
@@ -113,6 +114,12 @@ func (m *Main) loadReplay(fs *flag.FlagSet, f *serveFlags) (*replaySetup, error)
 			fmt.Fprintf(m.Stderr, "atmkit: WARNING: --replay: the cassettes hold SOAP calls in %d namespaces (%s); serving %s: pass --namespace to choose\n",
 				len(st.Namespaces), strings.Join(st.Namespaces, ", "), f.namespace)
 		}
+	}
+	if m.Given(fs, "namespace") && len(st.Namespaces) > 0 && !slices.Contains(st.Namespaces, f.namespace) {
+		// Not silent: an app of the recorded namespace gets SOAPAction
+		// faults from this mock.
+		fmt.Fprintf(m.Stderr, "atmkit: --replay: the cassettes were recorded in %s; their answers are served in %s (--namespace)\n",
+			strings.Join(st.Namespaces, ", "), f.namespace)
 	}
 	if !m.Given(fs, "namespace") && len(st.Namespaces) == 0 && st.Calls > 0 {
 		fmt.Fprintf(m.Stderr, "atmkit: WARNING: --replay: the cassettes name no service namespace (no SOAP call, WSDL or typed GET/POST answer); serving %s: pass --namespace for the deployment's\n", f.namespace)

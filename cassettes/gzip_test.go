@@ -1,0 +1,205 @@
+package cassettes_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"compress/zlib"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/mockserver"
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
+	"gopkg.in/dnaeon/go-vcr.v3/recorder"
+)
+
+// gzipping serves h, its answers gzip-compressed to a client that accepts
+// gzip (Content-Encoding: gzip), as IIS with dynamic compression does.
+func gzipping(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+			h.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.Header().Del("Content-Length")
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Header().Set("Vary", "Accept-Encoding")
+		w.WriteHeader(rec.Code)
+		zw := gzip.NewWriter(w)
+		_, _ = zw.Write(rec.Body.Bytes())
+		_ = zw.Close()
+	})
+}
+
+// TestReplayOfGzipRecordedByGoVCR: a cassette go-vcr v3.2.0's own
+// recorder wrote while its client asked for gzip (Accept-Encoding: gzip
+// set by the client, so Go's transport does not decompress) holds the
+// compressed body and Content-Encoding: gzip. Replayed, every client gets
+// the answer it can read, whether it accepts gzip or not: the answer the
+// deployment gave a client without gzip.
+func TestReplayOfGzipRecordedByGoVCR(t *testing.T) {
+	t.Parallel()
+	standin, ds := standIn(t)
+	deployment := httptest.NewServer(gzipping(standin.Config.Handler))
+	defer deployment.Close()
+	xmlQs, _ := queries(ds)
+	calls := []struct {
+		b asmx.Binding
+		q query
+	}{{asmx.SOAP11, xmlQs[0]}, {asmx.SOAP12, xmlQs[2]}, {asmx.HTTPGet, xmlQs[4]}, {asmx.HTTPPost, xmlQs[1]}}
+
+	plain := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	var want []string // the answers to a client without gzip
+	for _, c := range calls {
+		status, body := do(t, plain, request(t, deployment.URL, c.b, c.q, testKey, false))
+		if status != http.StatusOK || strings.Contains(body, "\x1f\x8b") {
+			t.Fatalf("%s %s: the deployment answered %d %.200q to a client without gzip", c.b, c.q, status, body)
+		}
+		want = append(want, body)
+	}
+
+	path := filepath.Join(t.TempDir(), "gzip")
+	rec, err := recorder.NewWithOptions(&recorder.Options{CassetteName: path, Mode: recorder.ModeRecordOnly})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range calls {
+		req := request(t, deployment.URL, c.b, c.q, testKey, false)
+		req.Header.Set("Accept-Encoding", "gzip")
+		status, _ := do(t, rec.GetDefaultClient(), req)
+		if status != http.StatusOK {
+			t.Fatalf("%s %s through go-vcr: got %d", c.b, c.q, status)
+		}
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	list, err := cassettes.ReadFile(path + ".yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range list {
+		if i.Response.Headers.Get("Content-Encoding") != "gzip" || !strings.HasPrefix(i.Response.Body, "\x1f\x8b") {
+			t.Fatalf("go-vcr recorded %s with Content-Encoding %q and body %.20q: no gzip, the test tests nothing",
+				i.Request.URL, i.Response.Headers.Get("Content-Encoding"), i.Response.Body)
+		}
+	}
+
+	replay := replayed(t, path+".yaml", testKey)
+	for _, accept := range []string{"gzip", ""} {
+		for j, c := range calls {
+			req := request(t, replay.URL, c.b, c.q, testKey, false)
+			if accept != "" {
+				req.Header.Set("Accept-Encoding", accept)
+			}
+			resp, err := plain.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			enc := resp.Header.Get("Content-Encoding")
+			if enc == "gzip" && accept == "gzip" {
+				zr, err := gzip.NewReader(bytes.NewReader(body))
+				if err != nil {
+					t.Fatalf("Accept-Encoding %q, %s %s: Content-Encoding gzip, but %v", accept, c.b, c.q, err)
+				}
+				if body, err = io.ReadAll(zr); err != nil {
+					t.Fatalf("Accept-Encoding %q, %s %s: Content-Encoding gzip, but %v", accept, c.b, c.q, err)
+				}
+			} else if enc != "" {
+				t.Errorf("Accept-Encoding %q, %s %s: got Content-Encoding %q", accept, c.b, c.q, enc)
+			}
+			if resp.StatusCode != http.StatusOK || string(body) != want[j] {
+				t.Errorf("Accept-Encoding %q, %s %s: got %d (Content-Encoding %q) %.200q, want 200 %.200q",
+					accept, c.b, c.q, resp.StatusCode, enc, body, want[j])
+			}
+		}
+	}
+}
+
+// TestLoadIndexRefusesUndecodableBodies: a body recorded in an encoding
+// replay cannot undo, or that does not decode, is refused at load, naming
+// the file and the interaction; a deflate body is served decoded.
+func TestLoadIndexRefusesUndecodableBodies(t *testing.T) {
+	t.Parallel()
+	list, err := cassettes.ReadFile(filepath.Join("testdata", "golden.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var call *cassette.Interaction
+	for _, i := range list {
+		if i.Response.Code == http.StatusOK && strings.Contains(i.Request.URL, asmx.ServicePath+"/") {
+			call = i
+			break
+		}
+	}
+	if call == nil {
+		t.Fatal("golden.yaml holds no GET or POST call")
+	}
+	plain := call.Response.Body
+	var deflated bytes.Buffer
+	zw := zlib.NewWriter(&deflated)
+	_, _ = zw.Write([]byte(plain))
+	_ = zw.Close()
+	for _, tc := range []struct {
+		enc, body string
+		ok        bool
+	}{
+		{"deflate", deflated.String(), true},
+		{"br", plain, false},
+		{"gzip", plain, false},
+		{"gzip, br", plain, false},
+	} {
+		call.Response.Headers = http.Header{"Content-Type": {asmx.ContentTypeXML}, "Content-Encoding": {tc.enc}}
+		call.Response.Body = tc.body
+		path := filepath.Join(t.TempDir(), "enc.yaml")
+		if err := cassettes.WriteFile(path, []*cassette.Interaction{call}); err != nil {
+			t.Fatal(err)
+		}
+		ix, err := cassettes.LoadIndex([]string{path})
+		if !tc.ok {
+			if !errors.Is(err, cassettes.ErrInvalidCassette) || !strings.Contains(err.Error(), path+": interaction 0") {
+				t.Errorf("Content-Encoding %q: got %v, want ErrInvalidCassette naming %s and interaction 0", tc.enc, err, path)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("Content-Encoding %q: %v", tc.enc, err)
+		}
+		mock, err := mockserver.New(mockserver.WithReplay(ix, mockserver.MissFault))
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(mock)
+		defer srv.Close()
+		u, err := url.Parse(call.Request.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u.Host = strings.TrimPrefix(srv.URL, "http://")
+		req, err := http.NewRequest(call.Request.Method, u.String(), strings.NewReader(call.Request.Body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header = call.Request.Headers.Clone()
+		if status, body := do(t, http.DefaultClient, req); status != http.StatusOK || body != plain {
+			t.Errorf("Content-Encoding %q: got %d %.200q, want 200 %.200q", tc.enc, status, body, plain)
+		}
+	}
+}
