@@ -9,11 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/cassettes/internal/recordtest"
 	"github.com/atmkit/atmkit/mockserver"
 	"gopkg.in/dnaeon/go-vcr.v3/recorder"
 )
@@ -244,10 +244,9 @@ func TestReplayMissNamesNoPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var log strings.Builder
-	var mu sync.Mutex
+	var log recordtest.Log
 	h, err := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault), mockserver.WithNamespace(ns),
-		mockserver.WithLogger(slog.New(slog.NewTextHandler(lockedWriter{&mu, &log}, nil))))
+		mockserver.WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,23 +264,9 @@ func TestReplayMissNamesNoPath(t *testing.T) {
 			t.Errorf("%s: got %q, want the cassette named by its file name", b, body)
 		}
 	}
-	mu.Lock()
-	defer mu.Unlock()
 	if !strings.Contains(log.String(), path+"#") {
 		t.Errorf("the log does not name the cassette by its path %s:\n%s", path, log.String())
 	}
-}
-
-// lockedWriter is w written under mu.
-type lockedWriter struct {
-	mu *sync.Mutex
-	w  io.Writer
-}
-
-func (l lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
 }
 
 // TestRecorderRefusesBadStatus: the Go API's Recorder, in the modes that

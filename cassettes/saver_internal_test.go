@@ -1,9 +1,7 @@
 package cassettes
 
 import (
-	"bytes"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/atmkit/atmkit/cassettes/internal/recordtest"
 )
 
 // TestSaverSpacesSavesByTheirDuration: after a save that took d, the saver
@@ -94,9 +94,8 @@ func TestSaverWhenSavesFail(t *testing.T) {
 	}))
 	defer upstream.Close()
 	clk := &stepClock{}
-	var logged bytes.Buffer
-	var logMu sync.Mutex
-	logger := slog.New(slog.NewTextHandler(lockedWriter{&logMu, &logged}, nil))
+	var logged recordtest.Log
+	logger := slog.New(slog.NewTextHandler(&logged, nil))
 	const interval = 3 * time.Millisecond
 	dir := filepath.Join(t.TempDir(), "cassettes")
 	path := filepath.Join(dir, "failing.yaml")
@@ -141,9 +140,7 @@ func TestSaverWhenSavesFail(t *testing.T) {
 		call(n)
 		waitSaves(1 + n)
 	}
-	logMu.Lock()
 	text := logged.String()
-	logMu.Unlock()
 	if got := strings.Count(text, "level=ERROR"); got != 1 || !strings.Contains(text, "cassette="+path) || !strings.Contains(text, "write cassette "+path) {
 		t.Errorf("%d failed saves: %d error lines, want 1 naming %s:\n%s", failing, got, path, text)
 	}
@@ -166,9 +163,7 @@ func TestSaverWhenSavesFail(t *testing.T) {
 	for !rec.savedAll() {
 		time.Sleep(time.Millisecond)
 	}
-	logMu.Lock()
 	text = logged.String()
-	logMu.Unlock()
 	if !strings.Contains(text, "level=INFO msg=\"saved cassette again") {
 		t.Errorf("the save after the failures is not told:\n%s", text)
 	}
@@ -195,17 +190,6 @@ func (r *Recorder) idle() bool {
 	r.saveMu.Lock() // no save under way
 	defer r.saveMu.Unlock()
 	return true
-}
-
-type lockedWriter struct {
-	mu *sync.Mutex
-	w  io.Writer
-}
-
-func (l lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
 }
 
 // stepClock is a saver's clock (config.now, config.after) that moves a
