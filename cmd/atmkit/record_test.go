@@ -204,7 +204,8 @@ func TestRecordLastSaveFails(t *testing.T) {
 // TestRecordCassetteInUse: a second atmkit record into the cassette one is
 // recording (two CI jobs, a forgotten terminal) would rewrite it with its
 // own calls only, dropping the first one's; it exits 2 naming --cassette
-// instead, and cassette scrub does not rewrite it meanwhile. Once the
+// instead, and neither cassette scrub nor serve --on-miss upstream (which
+// records misses into it) writes it meanwhile. Once the
 // first has stopped, both work, and what the first recorded is kept.
 func TestRecordCassetteInUse(t *testing.T) {
 	t.Parallel()
@@ -225,6 +226,10 @@ func TestRecordCassetteInUse(t *testing.T) {
 	code, stdout, stderr = runAtmkit(nil, "cassette", "scrub", path)
 	if want := "being written by another process"; code != exitUsage || !strings.Contains(stderr, want) {
 		t.Errorf("cassette scrub of a cassette being recorded: exit %d, want 2 and %q:\n%s%s", code, want, stdout, stderr)
+	}
+	code, stdout, stderr = runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--replay", path, "--on-miss", "upstream", "--upstream", up)
+	if want := "atmkit serve: --replay " + path + ": cassette " + path + ": being written by another process"; code != exitUsage || !strings.Contains(stderr, want) {
+		t.Errorf("serve recording its misses into a cassette being recorded: exit %d, want 2 and %q:\n%s%s", code, want, stdout, stderr)
 	}
 	if code, stdout, stderr := runAtmkit(nil, "cassette", "scrub", "--check", path); code != exitOK {
 		t.Errorf("cassette scrub --check only reads: exit %d:\n%s%s", code, stdout, stderr)

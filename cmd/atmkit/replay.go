@@ -83,7 +83,7 @@ func (m *Main) loadReplay(fs *flag.FlagSet, f *serveFlags) (*replaySetup, error)
 		return nil, m.BadSetting(fs, n, "used only with --on-miss upstream")
 	}
 	idx, err := cassettes.LoadIndex(load, opts...)
-	if errors.Is(err, cassettes.ErrCassetteNotFound) || errors.Is(err, cassettes.ErrInvalidCassette) || errors.Is(err, cassettes.ErrUnsupportedFormat) {
+	if errors.Is(err, cassettes.ErrCassetteNotFound) || errors.Is(err, cassettes.ErrInvalidCassette) || errors.Is(err, cassettes.ErrUnsupportedFormat) || errors.Is(err, cassettes.ErrCassetteBusy) {
 		return nil, m.BadSetting(fs, "replay", err.Error()) // a wrong setting: exit 2
 	}
 	if err != nil {
