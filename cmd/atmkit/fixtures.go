@@ -93,8 +93,8 @@ func (m *Main) runFixturesCheck(ctx context.Context, args []string) error {
 			fmt.Fprintf(m.Stdout, "... and %d more problems not listed\n", more)
 		}
 		return cli.Exitf(exitFailure, "%s: %s", dir, banner.Plural(verr.Total, "problem"))
-	case err != nil:
-		return err
+	case err != nil: // a file that could not be read: nothing was checked
+		return cli.Exitf(exitUsage, "fixtures check: %w", err)
 	}
 	fmt.Fprintf(m.Stdout, "%s: valid: %d provinces, %d institutions, %d cities, %d ATMs (checked in %s)\n",
 		dir, len(d.Provinces), len(d.Institutions), len(d.Cities), len(d.ATMs), time.Since(start).Round(time.Millisecond))
