@@ -61,7 +61,7 @@ var brokenSets = []brokenSet{
 		if err := os.Remove(filepath.Join(dir, "cities.json")); err != nil {
 			t.Fatal(err)
 		}
-	}, exitUsage, "open cities.json: no such file or directory"},
+	}, exitUsage, "cities.json: no such file or directory"},
 	{"a directory for a file", func(t *testing.T, dir string) {
 		path := filepath.Join(dir, "atms.jsonl")
 		if err := os.Remove(path); err != nil {
