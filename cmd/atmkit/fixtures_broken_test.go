@@ -71,6 +71,23 @@ var brokenSets = []brokenSet{
 			t.Fatal(err)
 		}
 	}, exitUsage, "atms.jsonl: is a directory"},
+	{"Windows-1252, not UTF-8", func(t *testing.T, dir string) {
+		replaceIn(t, filepath.Join(dir, "cities.json"), `"Moncton"`, "\"Monct\xf3n\"")
+	}, exitFailure, "cities.json: not UTF-8 at line 4, column 19 (byte 0xF3); save the file as UTF-8"},
+	{"UTF-16", func(t *testing.T, dir string) {
+		path := filepath.Join(dir, "provinces.json")
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := []byte{0xFF, 0xFE}
+		for _, c := range b {
+			out = append(out, c, 0)
+		}
+		if err := os.WriteFile(path, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}, exitFailure, "provinces.json: is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8"},
 	{"an id beyond int", func(t *testing.T, dir string) {
 		editATM(t, dir, 20, `{"id":20,`, `{"id":2147483648,`)
 	}, exitFailure, "atms.jsonl:20: id: 2147483648 is out of range [-2147483648, 2147483647]"},
