@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	iofs "io/fs"
 	"slices"
 	"strings"
 
@@ -13,7 +11,6 @@ import (
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/banner"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/memlimit"
-	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/internal/wire"
 	"github.com/atmkit/atmkit/mockserver"
 )
@@ -154,8 +151,11 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 		b.Replay = &replay.banner
 	}
 	srv, err := mockserver.New(opts...)
+	if p, ok := cli.DatasetProblem(err, f.fixtures); ok {
+		return m.BadSetting(w, "fixtures", p) // exit 2, naming the file and record
+	}
 	if err != nil {
-		return m.badFixtures(w, f.fixtures, err)
+		return err
 	}
 	h, err := m.deviated(w, srv, f.deviate)
 	if err != nil {
@@ -201,25 +201,4 @@ func (m *Main) checkServeFlags(fs *flag.FlagSet, f *serveFlags) error {
 		cli.Bad("admin-token", cli.When(f.adminToken != strings.TrimSpace(f.adminToken) || strings.ContainsAny(f.adminToken, "\r\n"),
 			"white space at its ends or a line break; a bearer token cannot carry them")),
 	)
-}
-
-// badFixtures returns err, the error of mockserver.New; when it is the data
-// set of --fixtures that could not be loaded (a file that cannot be read, or
-// problems in its records), it is a wrong setting: exit 2, naming --fixtures
-// and, through the problems, file, line and field.
-func (m *Main) badFixtures(fs *flag.FlagSet, dir string, err error) error {
-	if dir == "" {
-		return err
-	}
-	var verr *fixtures.ValidationError
-	var perr *iofs.PathError
-	switch {
-	case errors.As(err, &verr) && verr.Total > 1:
-		return m.BadSetting(fs, "fixtures", verr.Error()+"\n\t(atmkit fixtures check "+dir+" lists every problem)")
-	case errors.As(err, &verr):
-		return m.BadSetting(fs, "fixtures", verr.Error())
-	case errors.As(err, &perr):
-		return m.BadSetting(fs, "fixtures", strings.TrimPrefix(err.Error(), "load fixtures "+dir+": "))
-	}
-	return err
 }
