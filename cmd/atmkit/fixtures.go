@@ -39,7 +39,7 @@ func (m *Main) runFixturesGenerate(ctx context.Context, args []string) error {
 		return err
 	}
 
-	fmt.Fprintf(m.Stdout, "generating %d ATMs with seed %d\n", *atms, *seed)
+	fmt.Fprintf(m.Stdout, "generating %s with seed %d\n", banner.Plural(*atms, "ATM"), *seed)
 	start := time.Now()
 	opts := fixtures.GenerateOptions{Seed: *seed, ATMs: *atms}
 	if *atms >= progressThreshold {
@@ -93,10 +93,10 @@ func (m *Main) runFixturesCheck(ctx context.Context, args []string) error {
 			fmt.Fprintf(m.Stdout, "... and %d more problems not listed\n", more)
 		}
 		return cli.Exitf(exitFailure, "%s: %s", dir, banner.Plural(verr.Total, "problem"))
-	case err != nil:
-		return err
+	case err != nil: // a file that could not be read: nothing was checked
+		return cli.Exitf(exitUsage, "fixtures check: %w", err)
 	}
-	fmt.Fprintf(m.Stdout, "%s: valid: %d provinces, %d institutions, %d cities, %d ATMs (checked in %s)\n",
-		dir, len(d.Provinces), len(d.Institutions), len(d.Cities), len(d.ATMs), time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(m.Stdout, "%s: valid: %d provinces, %d institutions, %d cities, %s (checked in %s)\n",
+		dir, len(d.Provinces), len(d.Institutions), len(d.Cities), banner.Plural(len(d.ATMs), "ATM"), time.Since(start).Round(time.Millisecond))
 	return nil
 }

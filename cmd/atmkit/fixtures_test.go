@@ -124,3 +124,30 @@ func TestFixturesUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestFixturesOneATM: a data set of one ATM is counted as one, in generate,
+// check and serve's banner.
+func TestFixturesOneATM(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "one")
+	code, out, errOut := runFixturesCmd(t, nil, "fixtures", "generate", "--seed", "3", "--atms", "1", "--out", dir)
+	if code != 0 {
+		t.Fatalf("generate: got exit %d, want 0; stderr %q", code, errOut)
+	}
+	for _, want := range []string{"generating 1 ATM with seed 3\n", "atms.jsonl (1 ATM, ", ": 1 ATM)\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("generate output %q: want it to contain %q", out, want)
+		}
+	}
+	if strings.Contains(out, "1 ATMs") {
+		t.Errorf("generate output %q: 1 ATMs", out)
+	}
+	code, out, _ = runFixturesCmd(t, nil, "fixtures", "check", dir)
+	if want := "60 cities, 1 ATM (checked in"; code != 0 || !strings.Contains(out, want) {
+		t.Errorf("check: got exit %d and %q, want 0 and %q", code, out, want)
+	}
+	r := startCmd(t, nil, "serve", "--addr", "127.0.0.1:0", "--fixtures", dir)
+	if want := "data set:   " + dir + ": 1 ATM, 24 institutions"; !strings.Contains(r.stdout.String(), want) {
+		t.Errorf("banner: want %q in %q", want, r.stdout)
+	}
+}

@@ -151,6 +151,9 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 		b.Replay = &replay.banner
 	}
 	srv, err := mockserver.New(opts...)
+	if p, ok := cli.DatasetProblem(err, f.fixtures); ok {
+		return m.BadSetting(w, "fixtures", p) // exit 2, naming the file and record
+	}
 	if err != nil {
 		return err
 	}

@@ -91,8 +91,8 @@ func (b Mock) print(e *cli.Env, addr net.Addr, s *cli.Serving) {
 		if b.Fixtures != "" {
 			from = b.Fixtures
 		}
-		fmt.Fprintf(w, "  data set:   %s: %d ATMs, %d institutions, %d cities, %d provinces\n",
-			from, len(ds.ATMs), len(ds.Institutions), len(ds.Cities), len(ds.Provinces))
+		fmt.Fprintf(w, "  data set:   %s: %s, %d institutions, %d cities, %d provinces\n",
+			from, plural(len(ds.ATMs), "ATM"), len(ds.Institutions), len(ds.Cities), len(ds.Provinces))
 	}
 	if r := srv.Shape().Result(asmx.OpReturnAllAtms); r.Layout == shape.Typed || r.Root != shape.Default().Result(asmx.OpReturnAllAtms).Root {
 		fmt.Fprintf(w, "  shape:      %s results (%s)\n", r.Layout, r.Root)

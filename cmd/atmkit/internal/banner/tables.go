@@ -69,7 +69,7 @@ func FixturesSummary(w io.Writer, dir string, d *fixtures.Dataset) {
 	fmt.Fprintf(w, "wrote %s (%d provinces)\n", filepath.Join(dir, fixtures.ProvincesFile), len(d.Provinces))
 	fmt.Fprintf(w, "wrote %s (%d institutions)\n", filepath.Join(dir, fixtures.InstitutionsFile), len(d.Institutions))
 	fmt.Fprintf(w, "wrote %s (%d cities)\n", filepath.Join(dir, fixtures.CitiesFile), len(d.Cities))
-	fmt.Fprintf(w, "wrote %s (%d ATMs, %s)\n", filepath.Join(dir, fixtures.ATMsFile), len(d.ATMs), size(fixtures.ATMsFile))
+	fmt.Fprintf(w, "wrote %s (%s, %s)\n", filepath.Join(dir, fixtures.ATMsFile), plural(len(d.ATMs), "ATM"), size(fixtures.ATMsFile))
 
 	cities, insts := d.Tallies()
 	if len(cities) > 0 {
@@ -79,13 +79,13 @@ func FixturesSummary(w io.Writer, dir string, d *fixtures.Dataset) {
 			if i > 0 {
 				fmt.Fprint(w, " or")
 			}
-			fmt.Fprintf(w, " %d (%s, %s: %d ATMs)", c.ID, city.Name, city.Province, c.ATMs)
+			fmt.Fprintf(w, " %d (%s, %s: %s)", c.ID, city.Name, city.Province, plural(c.ATMs, "ATM"))
 		}
 		fmt.Fprintln(w)
 	}
 	if len(insts) > 0 {
 		in, _ := d.Institution(insts[0].ID)
-		fmt.Fprintf(w, "     intInstitutionID %d (%s: %d ATMs)\n", in.ID, in.Name, insts[0].ATMs)
+		fmt.Fprintf(w, "     intInstitutionID %d (%s: %s)\n", in.ID, in.Name, plural(insts[0].ATMs, "ATM"))
 	}
 	fmt.Fprintf(w, "serve it: atmkit serve --fixtures %s\n", dir)
 }

@@ -268,8 +268,8 @@ func (cfg *Config) dataset() (*fixtures.Dataset, string, error) {
 	case cfg.Fixtures != "":
 		start := time.Now()
 		ds, err := fixtures.Load(cfg.Fixtures)
-		if err != nil {
-			return nil, "", fmt.Errorf("bench: %w", err)
+		if err != nil { // files that cannot be read, or problems in them: a wrong setting
+			return nil, "", usagef("--fixtures %s: %s", cfg.Fixtures, strings.TrimPrefix(err.Error(), "load fixtures "+cfg.Fixtures+": "))
 		}
 		fmt.Fprintf(cfg.Log, "atmkit bench: loaded %d ATMs in %s\n", len(ds.ATMs), time.Since(start).Round(time.Millisecond))
 		return ds, fmt.Sprintf("%s (%d ATMs)", cfg.Fixtures, len(ds.ATMs)), nil
