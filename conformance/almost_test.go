@@ -1,0 +1,180 @@
+package conformance
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path"
+	"regexp"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// The specs of this file break a conformant server in small ways a real
+// deployment, a gateway in front of it or a hand-written mock could, and
+// ASMX never does, and check that the suite fails it naming what is wrong.
+
+// answer is an HTTP answer a rewriting server may change before sending.
+type answer struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// bindingOf says which binding a request to a target is a call of, from
+// its method, path and content type; "" for documentation pages.
+func bindingOf(r *http.Request) Binding {
+	p := r.URL.Path
+	switch {
+	case strings.HasPrefix(p, serviceV2Path+"/"):
+		return JSON
+	case strings.HasPrefix(p, servicePath+"/"):
+		if r.Method == http.MethodGet {
+			return HTTPGet
+		}
+		return HTTPPost
+	case p == servicePath && r.Method == http.MethodPost:
+		if strings.Contains(r.Header.Get("Content-Type"), "soap+xml") {
+			return SOAP12
+		}
+		return SOAP11
+	}
+	return ""
+}
+
+// rewriting serves h, letting f change every answer of a call (not of a
+// documentation page) before it is sent.
+func rewriting(h http.Handler, f func(b Binding, a *answer)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b := bindingOf(r)
+		if b == "" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		a := &answer{status: rec.Code, header: rec.Header().Clone(), body: rec.Body.Bytes()}
+		f(b, a)
+		for k, v := range a.header {
+			w.Header()[k] = v
+		}
+		w.Header().Del("Content-Length")
+		w.WriteHeader(a.status)
+		_, _ = w.Write(a.body)
+	})
+}
+
+// rewritingRequests serves h with every SOAP call's body first changed by f.
+func rewritingRequests(h http.Handler, f func(b Binding, r *http.Request, body []byte) []byte) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b := bindingOf(r)
+		if b != "" {
+			body, _ := io.ReadAll(r.Body)
+			body = f(b, r, body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			r.ContentLength = int64(len(body))
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// xmlAnswer reports whether a is a successful XML answer of binding b.
+func xmlAnswer(b Binding, a *answer) bool { return b != JSON && a.status == http.StatusOK }
+
+var xmlDeclRE = regexp.MustCompile(`^\s*<\?xml[^?]*\?>\s*`)
+
+// editJSON decodes a JSON answer, lets f change it and encodes it again.
+func editJSON(a *answer, f func(m map[string]any)) {
+	d := json.NewDecoder(bytes.NewReader(a.body))
+	d.UseNumber()
+	var m map[string]any
+	if d.Decode(&m) != nil {
+		return
+	}
+	f(m)
+	a.body, _ = json.Marshal(m)
+}
+
+// jsonLoc returns location i of a JSON result, nil when it has fewer.
+func jsonLoc(m map[string]any, i int) map[string]any {
+	arr, _ := m["locations"].([]any)
+	if i >= len(arr) {
+		return nil
+	}
+	l, _ := arr[i].(map[string]any)
+	return l
+}
+
+func flip(v any) any {
+	if n, ok := v.(json.Number); ok && n == "0" {
+		return json.Number("1")
+	}
+	return json.Number("0")
+}
+
+type almost struct {
+	name    string
+	f       func(b Binding, a *answer)
+	catches []string
+	says    string
+}
+
+func almostRight() []almost {
+	return []almost{
+		{"SOAP 1.1 answers declared without a charset", func(b Binding, a *answer) {
+			if b == SOAP11 && a.status == 200 {
+				a.header.Set("Content-Type", "text/xml")
+			}
+		}, []string{"binding/soap11/*"}, "content type"},
+		{"SOAP 1.2 faults written as SOAP 1.1 faults", func(b Binding, a *answer) {
+			if b == SOAP12 && a.status == 500 {
+				a.header.Set("Content-Type", ctTextXML)
+				a.body = []byte(soap11Fault("Client", "The service key is not valid."))
+			}
+		}, []string{"fault/soap12/*-key"}, "content type"},
+		{"SOAP 1.2 faults in a SOAP 1.1 envelope", func(b Binding, a *answer) {
+			if b == SOAP12 && a.status == 500 {
+				a.body = []byte(soap11Fault("Client", "The service key is not valid."))
+			}
+		}, []string{"fault/soap12/*-key"}, "envelope"},
+		{"HTTP GET answers with xsi:nil where the others write an empty element", func(b Binding, a *answer) {
+			if b == HTTPGet && a.status == 200 {
+				a.body = bytes.ReplaceAll(a.body, []byte("<landmark />"), []byte(`<landmark xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:nil="true" />`))
+			}
+		}, []string{"equivalence/ReturnAllAtms"}, "attributes"},
+		{"HTTP POST answers with an element name's case changed", func(b Binding, a *answer) {
+			if b == HTTPPost && a.status == 200 {
+				a.body = bytes.ReplaceAll(a.body, []byte("city>"), []byte("City>"))
+			}
+		}, []string{"equivalence/ReturnAllAtms"}, "element"},
+	}
+}
+
+var _ = Describe("an almost conformant server", Label("selftest"), func() {
+	DescribeTable("fails, naming what is wrong",
+		func(a almost) {
+			mock, _, cities := referenceMock()
+			outs := checkWith(rewriting(mock, a.f), Config{Key: mockKey, Namespace: mockNS, CityIDs: cities}, reference.facts, a.catches...)
+			bad := failed(outs)
+			for _, pat := range a.catches {
+				for _, o := range outs {
+					if ok, _ := path.Match(pat, o.Check.Name); ok {
+						Expect(bad).To(HaveKey(o.Check.Name), "check %s passed", o.Check.Name)
+						Expect(bad[o.Check.Name]).To(ContainSubstring(a.says))
+					}
+				}
+			}
+		},
+		func() []TableEntry {
+			var es []TableEntry
+			for _, a := range almostRight() {
+				es = append(es, Entry(a.name, a))
+			}
+			return es
+		}(),
+	)
+})
