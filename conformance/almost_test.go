@@ -125,6 +125,11 @@ type almost struct {
 
 func almostRight() []almost {
 	return []almost{
+		{"SOAP 1.2 answers declared with an action parameter", func(b Binding, a *answer) {
+			if b == SOAP12 && a.status == 200 {
+				a.header.Set("Content-Type", ctSOAP12+`; action="`+mockNS+`/ReturnProvinces"`)
+			}
+		}, []string{"binding/soap12/*"}, "with action"},
 		{"SOAP 1.1 answers declared without a charset", func(b Binding, a *answer) {
 			if b == SOAP11 && a.status == 200 {
 				a.header.Set("Content-Type", "text/xml")

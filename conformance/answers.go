@@ -28,12 +28,17 @@ func wantContentType(b Binding) string {
 }
 
 // checkContentType compares media type and charset (case-insensitively, as
-// MIME does) with want.
+// MIME does) with want. A parameter besides charset fails too: ASMX writes
+// none (an action parameter, say, belongs to a SOAP 1.2 request, never to
+// an answer).
 func checkContentType(x *Exchange, what, want string) error {
 	wmt, wcs, _ := mediaType(want)
 	mt, cs, ok := mediaType(x.ContentType())
 	if !ok || mt != wmt || cs != wcs {
 		return fail(x, what+": content type", want, "%q", x.ContentType())
+	}
+	if extra := otherParams(x.ContentType()); len(extra) > 0 {
+		return fail(x, what+": content type", want+" (no parameter but charset: ASMX writes none)", "%q, with %s", x.ContentType(), strings.Join(extra, ", "))
 	}
 	return nil
 }

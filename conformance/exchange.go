@@ -158,6 +158,23 @@ func mediaType(ct string) (mt, charset string, ok bool) {
 	return strings.ToLower(mt), strings.ToLower(params["charset"]), true
 }
 
+// otherParams lists the parameters of a content type other than charset,
+// by name, sorted.
+func otherParams(ct string) []string {
+	_, params, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for k := range params {
+		if k != "charset" {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // build turns a Request into an HTTP request against base with the service
 // namespace ns and the key.
 func build(base, ns string, r Request) (*http.Request, []byte, error) {
