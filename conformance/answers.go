@@ -1,9 +1,11 @@
 package conformance
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 
 	"github.com/atmkit/atmkit/internal/printable"
@@ -100,6 +102,9 @@ func resultIn(x *Exchange, b Binding, ns string) (*etree.Element, error) {
 			return nil, err
 		}
 	case HTTPGet, HTTPPost:
+		if err := noDoctype(x, doc, what); err != nil {
+			return nil, err
+		}
 		if q := nameOf(root); q.Local == "Envelope" && (q.Space == soap11EnvNS || q.Space == soap12EnvNS) {
 			return nil, fail(x, what+": body", "the bare XML result, no SOAP envelope", "a %s envelope", q)
 		}
@@ -144,12 +149,39 @@ func resultIn(x *Exchange, b Binding, ns string) (*etree.Element, error) {
 	return resp.ChildElements()[0], nil
 }
 
-// noDoctype fails a SOAP message with a document type declaration: SOAP
-// 1.1 (section 3) and 1.2 (part 1, section 5) forbid one, and ASMX reads
-// none (it answers a request with a DOCTYPE 400).
+// noDoctype fails an answer with a document type declaration: SOAP 1.1
+// (section 3) and 1.2 (part 1, section 5) forbid one in a message, ASMX
+// reads none (it answers a request with a DOCTYPE 400) and writes none, and
+// clients that prohibit DTDs (.NET's XmlReader by default) refuse it.
 func noDoctype(x *Exchange, doc *etree.Document, what string) error {
 	if d, ok := doctype(doc); ok {
 		return fail(x, what+": envelope", "no document type declaration (SOAP forbids one in a message; ASMX prohibits DTDs)", "%s", truncate(d, 200))
+	}
+	return nil
+}
+
+// xmlDeclRE matches an XML declaration at the start of a document, and
+// encodingRE the encoding it names.
+var (
+	xmlDeclRE  = regexp.MustCompile(`^<\?xml[ \t\r\n][^?]*\?>`)
+	encodingRE = regexp.MustCompile(`[ \t\r\n]encoding[ \t\r\n]*=[ \t\r\n]*["']([^"']*)["']`)
+)
+
+// checkDeclaration checks that an XML answer begins with an XML declaration
+// whose encoding, if it names one, is the charset of the answer's content
+// type: ASMX writes <?xml version="1.0" encoding="utf-8"?> before every
+// result and fault, and a declared encoding other than the bytes' makes
+// clients that read it (rather than the content type) decode the answer
+// wrongly or refuse it.
+func checkDeclaration(x *Exchange, what string) error {
+	body := bytes.TrimPrefix(x.RespBody, []byte("\ufeff"))
+	decl := xmlDeclRE.Find(body)
+	if decl == nil {
+		return fail(x, what+": XML declaration", `<?xml version="1.0" encoding="utf-8"?> at the start (ASMX writes one before every result and fault)`, "%s", snippet(body[:min(len(body), 80)]))
+	}
+	_, charset, _ := mediaType(x.ContentType())
+	if m := encodingRE.FindSubmatch(decl); m != nil && !strings.EqualFold(string(m[1]), charset) {
+		return fail(x, what+": XML declaration's encoding", fmt.Sprintf("%q, the charset of the content type %q", charset, x.ContentType()), "%s", printable.Text(string(decl)))
 	}
 	return nil
 }
@@ -206,6 +238,9 @@ func soapFault(x *Exchange, b Binding, what string) (qname, string, error) {
 		return qname{}, "", fail(x, what+": status", fmt.Sprintf("500 with a %s fault (ASMX answers every fault with a body as 500)", b), "%s", answered(x))
 	}
 	if err := checkContentType(x, what, wantContentType(b)); err != nil {
+		return qname{}, "", err
+	}
+	if err := checkDeclaration(x, what); err != nil {
 		return qname{}, "", err
 	}
 	doc, err := parseXML(x.RespBody)

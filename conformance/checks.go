@@ -125,6 +125,9 @@ func bindingChecks() []Check {
 					if err != nil {
 						return err
 					}
+					if err := checkDeclaration(r.X, fmt.Sprintf("%s over %s", op.Name, b)); err != nil {
+						return err
+					}
 					if b == SOAP11 || b == SOAP12 {
 						note("<%s> holds %s", r.Root.Tag, describeContent(r.Root))
 					} else {
