@@ -269,23 +269,35 @@ func soapFault(x *Exchange, b Binding, what string) (qname, string, error) {
 		return qname{}, "", fail(x, what+": body", qname{env, "Fault"}.String()+" in the Body", "%s", snippet(x.RespBody))
 	}
 	if b == SOAP11 {
-		fc, fs := fault.SelectElement("faultcode"), fault.SelectElement("faultstring")
+		// SOAP 1.1 (section 4.4) has faultcode and faultstring unqualified:
+		// a client looks for them in no namespace.
+		fc, fs := child(fault, qname{"", "faultcode"}), child(fault, qname{"", "faultstring"})
 		if fc == nil || fs == nil || textOf(fs) == "" {
-			return qname{}, "", fail(x, what+": fault", "faultcode and a non-empty faultstring", "%s", snippet(x.RespBody))
+			return qname{}, "", fail(x, what+": fault", "faultcode and a non-empty faultstring, in no namespace (SOAP 1.1)", "children %s in %s", names(fault.ChildElements()), snippet(x.RespBody))
 		}
 		return qnameValue(fc), textOf(fs), nil
 	}
 	var cv, txt *etree.Element
-	if c := fault.SelectElement("Code"); c != nil && nameOf(c).Space == env {
-		cv = c.SelectElement("Value")
+	if c := child(fault, qname{env, "Code"}); c != nil {
+		cv = child(c, qname{env, "Value"})
 	}
-	if r := fault.SelectElement("Reason"); r != nil {
-		txt = r.SelectElement("Text")
+	if r := child(fault, qname{env, "Reason"}); r != nil {
+		txt = child(r, qname{env, "Text"})
 	}
 	if cv == nil || txt == nil || textOf(txt) == "" {
-		return qname{}, "", fail(x, what+": fault", "Code/Value and a non-empty Reason/Text in "+env, "%s", snippet(x.RespBody))
+		return qname{}, "", fail(x, what+": fault", "Code/Value and a non-empty Reason/Text, each in "+env+" (SOAP 1.2)", "children %s in %s", names(fault.ChildElements()), snippet(x.RespBody))
 	}
 	return qnameValue(cv), textOf(txt), nil
+}
+
+// child returns e's first child element named q, or nil.
+func child(e *etree.Element, q qname) *etree.Element {
+	for _, k := range e.ChildElements() {
+		if nameOf(k) == q {
+			return k
+		}
+	}
+	return nil
 }
 
 // checkFault checks that x is a SOAP fault of the request's version (see
