@@ -125,6 +125,26 @@ type almost struct {
 
 func almostRight() []almost {
 	return []almost{
+		{"JSON locations[1] with a flag flipped", func(b Binding, a *answer) {
+			if b == JSON && a.status == 200 {
+				editJSON(a, func(m map[string]any) {
+					if l := jsonLoc(m, 1); l != nil {
+						f := l["features"].(map[string]any)
+						f["driveThru"] = flip(f["driveThru"])
+					}
+				})
+			}
+		}, []string{"json/*/matches-xml"}, "driveThru"},
+		{"JSON locations[0] with a flag flipped", func(b Binding, a *answer) {
+			if b == JSON && a.status == 200 {
+				editJSON(a, func(m map[string]any) {
+					if l := jsonLoc(m, 0); l != nil {
+						f := l["creditCards"].(map[string]any)
+						f["visa"] = flip(f["visa"])
+					}
+				})
+			}
+		}, []string{"json/*/matches-xml"}, "visa"},
 		{"SOAP 1.1 faults with a qualified faultcode", func(b Binding, a *answer) {
 			if b == SOAP11 && a.status == 500 {
 				a.body = bytes.ReplaceAll(a.body, []byte("faultcode>"), []byte("soap:faultcode>"))
