@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/atmkit/atmkit/mockserver"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -227,4 +229,42 @@ var _ = Describe("an almost conformant server", Label("selftest"), func() {
 			return es
 		}(),
 	)
+})
+
+var _ = Describe("an almost conformant server, in its requests", Label("selftest"), func() {
+	It("fails a server that reads SOAP parameters by position, not by name", func() {
+		mock, _, cities := referenceMock()
+		byPosition := rewritingRequests(mock, func(b Binding, r *http.Request, body []byte) []byte {
+			if b != SOAP11 && b != SOAP12 {
+				return body
+			}
+			doc, err := parseXML(body)
+			if err != nil {
+				return body
+			}
+			for _, body := range doc.Root().ChildElements() {
+				for _, call := range body.ChildElements() {
+					params := operation(call.Tag).Params
+					for i, p := range call.ChildElements() {
+						if i < len(params) {
+							p.Tag = params[i]
+						}
+					}
+				}
+			}
+			out, _ := doc.WriteToBytes()
+			return out
+		})
+		bad := failed(checkWith(byPosition, Config{Key: mockKey, Namespace: mockNS, CityIDs: cities}, reference.facts, "routing/*"))
+		Expect(bad).To(HaveKeyWithValue("routing/parameters-in-any-order", ContainSubstring("reverse order")))
+	})
+
+	It("fails a service namespace off the document's form by a trailing slash", func() {
+		mock, err := newSelfTestMock(mockserver.WithNamespace(mockNS + "/"))
+		Expect(err).NotTo(HaveOccurred())
+		_, _, cities := referenceMock()
+		bad := failed(checkWith(mock, Config{Key: mockKey, CityIDs: cities}, reference.facts, "namespaces/*", "binding/soap11/*"))
+		Expect(bad).To(HaveKeyWithValue("namespaces/service-namespace", ContainSubstring("a trailing slash")))
+		Expect(bad).To(HaveLen(1), "the rest of the deployment is conformant")
+	})
 })

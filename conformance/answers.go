@@ -85,6 +85,9 @@ func resultOf(x *Exchange, ns string) (*etree.Element, error) {
 func resultIn(x *Exchange, b Binding, ns string) (*etree.Element, error) {
 	op := x.Request.Op
 	what := fmt.Sprintf("%s over %s", op, b)
+	if x.Request.Reversed {
+		what += " with its parameters in reverse order"
+	}
 	if x.Status != http.StatusOK {
 		return nil, fail(x, what+": status", "200", "%s", answered(x))
 	}

@@ -42,7 +42,7 @@ func soapActionChecks() []Check {
 				}
 				action := `""`
 				if r.action != "" {
-					action = `"` + ns + "/" + r.action + `"`
+					action = `"` + soapAction(ns, r.action) + `"`
 				}
 				x, err := s.Do(Request{Binding: SOAP11, Op: opProvinces, Action: action})
 				if err != nil {
@@ -174,6 +174,37 @@ func routingChecks() []Check {
 				return err
 			}
 			return checkFault(x, "ReturnNothing over soap11 without SOAPAction", "Client")
+		},
+	}, {
+		Name:        "routing/parameters-in-any-order",
+		Group:       group,
+		Description: "a SOAP 1.1 call with its parameters in the reverse of the document's order gives the same result (ASMX reads them by name, in any order)",
+		Labels:      labels,
+		Run: func(s *Session, _ Notef) error {
+			f, err := s.Facts()
+			if err != nil {
+				return err
+			}
+			ns, err := s.Namespace()
+			if err != nil {
+				return err
+			}
+			x, err := s.Do(Request{Binding: SOAP11, Op: opByAddress, Values: f.Values(opByAddress), Reversed: true})
+			if err != nil {
+				return err
+			}
+			w, err := resultIn(x, SOAP11, ns)
+			if err != nil {
+				return err
+			}
+			ref, err := s.result(SOAP11, opByAddress)
+			if err != nil {
+				return err
+			}
+			if d := diffContent(ref.Root, w); d != "" {
+				return &Failure{What: "ReturnAtmSearchByAddress over soap11 with its parameters in reverse order", Expected: "the result of the same call with them in the document's order (ASMX matches parameters by name)", Got: "they differ " + d, Exchanges: []*Exchange{x, ref.X}}
+			}
+			return nil
 		},
 	}, {
 		Name:        "routing/doctype",
