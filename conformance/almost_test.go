@@ -127,6 +127,51 @@ type almost struct {
 
 func almostRight() []almost {
 	return []almost{
+		{"JSON locations[2] with a latitude off in its last digit", func(b Binding, a *answer) {
+			if b == JSON && a.status == 200 {
+				editJSON(a, func(m map[string]any) {
+					if l := jsonLoc(m, 2); l != nil {
+						c := l["coordinates"].(map[string]any)
+						n := string(c["latitude"].(json.Number))
+						last := n[len(n)-1]
+						if last == '9' {
+							last = '0'
+						} else {
+							last++
+						}
+						c["latitude"] = json.Number(n[:len(n)-1] + string(last))
+					}
+				})
+			}
+		}, []string{"json/*/matches-xml"}, "latitude"},
+		{"JSON locations[0] with a city off by one letter", func(b Binding, a *answer) {
+			if b == JSON && a.status == 200 {
+				editJSON(a, func(m map[string]any) {
+					if l := jsonLoc(m, 0); l != nil {
+						ad := l["address"].(map[string]any)
+						ad["city"] = ad["city"].(string) + "s"
+					}
+				})
+			}
+		}, []string{"json/*/matches-xml"}, "city"},
+		{"JSON locations[0] with an empty institution url where XML has one", func(b Binding, a *answer) {
+			if b == JSON && a.status == 200 {
+				editJSON(a, func(m map[string]any) {
+					if l := jsonLoc(m, 0); l != nil {
+						l["institution"].(map[string]any)["url"] = ""
+					}
+				})
+			}
+		}, []string{"json/*/matches-xml"}, "url"},
+		{"JSON locations[0] with its languages changed", func(b Binding, a *answer) {
+			if b == JSON && a.status == 200 {
+				editJSON(a, func(m map[string]any) {
+					if l := jsonLoc(m, 0); l != nil {
+						l["languages"] = []any{"xx"}
+					}
+				})
+			}
+		}, []string{"json/*/matches-xml"}, "languages"},
 		{"JSON locations[1] with a flag flipped", func(b Binding, a *answer) {
 			if b == JSON && a.status == 200 {
 				editJSON(a, func(m map[string]any) {
