@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync/atomic"
 
 	"github.com/atmkit/atmkit/mockserver"
 
@@ -352,4 +354,48 @@ var _ = Describe("a conformant server written differently", Label("selftest"), f
 			a.header.Add("Set-Cookie", "ARRAffinity=abc; Path=/; HttpOnly")
 		}),
 	)
+})
+
+// gzipping serves h, its answers gzip-encoded and chunked whenever the
+// request accepts gzip, as a gateway may; n counts them.
+func gzipping(h http.Handler, n *atomic.Int32) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+			h.ServeHTTP(w, r)
+			return
+		}
+		n.Add(1)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.Header().Del("Content-Length")
+		w.Header().Set("Content-Encoding", "gzip")
+		w.WriteHeader(rec.Code)
+		z := gzip.NewWriter(w)
+		for b := rec.Body.Bytes(); len(b) > 0; {
+			k := min(len(b), 512)
+			_, _ = z.Write(b[:k])
+			_ = z.Flush()
+			w.(http.Flusher).Flush()
+			b = b[k:]
+		}
+		_ = z.Close()
+	})
+}
+
+var _ = Describe("a conformant server behind a gateway", Label("selftest"), func() {
+	It("passes every spec below a path prefix, gzip-encoded and chunked", func() {
+		mock, _, cities := referenceMock()
+		var zipped atomic.Int32
+		srv := httptest.NewServer(http.StripPrefix("/gw/atm", gzipping(mock, &zipped)))
+		DeferCleanup(srv.Close)
+		s, err := NewSession(Config{Target: srv.URL + "/gw/atm/", Key: mockKey, Namespace: mockNS, CityIDs: cities})
+		Expect(err).NotTo(HaveOccurred())
+		s.factsOnce.Do(func() { s.facts = reference.facts })
+		outs := RunChecks(s, Checks())
+		Expect(failed(outs)).To(BeEmpty())
+		Expect(zipped.Load()).To(BeNumerically(">", 50), "the answers were gzip-encoded")
+	})
 })
