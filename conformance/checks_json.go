@@ -231,6 +231,8 @@ func checkJSONMatchesXML(s *Session, op string) error {
 // location and the leaf that holds the field in most locations.
 func fieldMismatch(jl []map[string]any, xl []*etree.Element) *Failure {
 	type vals struct{ raw, norm []string }
+	// A JSON string must be the XML value as written (spaces are part of
+	// it); other values compare as numbers and flags (norm).
 	byPath := make([]map[string]*vals, len(xl))
 	var paths []string
 	seen := map[string]bool{}
@@ -242,7 +244,7 @@ func fieldMismatch(jl []map[string]any, xl []*etree.Element) *Failure {
 				v = &vals{}
 				m[l.Path] = v
 			}
-			v.raw, v.norm = append(v.raw, l.Value), append(v.norm, norm(l.Value))
+			v.raw, v.norm = append(v.raw, l.Raw), append(v.norm, norm(l.Value))
 			if !seen[l.Path] {
 				seen[l.Path] = true
 				paths = append(paths, l.Path)
@@ -267,19 +269,22 @@ func fieldMismatch(jl []map[string]any, xl []*etree.Element) *Failure {
 		if !ok {
 			return true // no such value: the shape spec's business
 		}
-		var have []string
-		if v := byPath[i][path]; v != nil {
-			have = v.norm
+		v := byPath[i][path]
+		if v == nil {
+			v = &vals{}
 		}
 		if strings.TrimSpace(jv) == "" {
-			for _, h := range have {
-				if h != "s:" {
+			for _, h := range v.raw {
+				if h != "" {
 					return false
 				}
 			}
 			return true
 		}
-		return contains(have, norm(jv))
+		if isString(jl[i], field) {
+			return contains(v.raw, normalizeNewlines(jv))
+		}
+		return contains(v.norm, norm(jv))
 	}
 	named := func(path, field string) bool {
 		return strings.EqualFold(strings.TrimPrefix(path[strings.LastIndex(path, "/")+1:], "@"), field[strings.LastIndex(field, ".")+1:])
@@ -326,6 +331,20 @@ func fieldMismatch(jl []map[string]any, xl []*etree.Element) *Failure {
 		}
 	}
 	return nil
+}
+
+// isString reports whether the JSON value at a dotted path is a string.
+func isString(m map[string]any, path string) bool {
+	var v any = m
+	for _, p := range strings.Split(path, ".") {
+		o, ok := v.(map[string]any)
+		if !ok {
+			return false
+		}
+		v = o[p]
+	}
+	_, ok := v.(string)
+	return ok
 }
 
 // leafText lists a node's values as path=value pairs.
