@@ -414,3 +414,21 @@ var _ = Describe("a conformant server behind a gateway", Label("selftest"), func
 		Expect(zipped.Load()).To(BeNumerically(">", 50), "the answers were gzip-encoded")
 	})
 })
+
+var _ = Describe("a server strict about SOAPAction's quotes", Label("selftest"), func() {
+	It("fails routing/soapaction-unquoted, naming it", func() {
+		mock, _, cities := referenceMock()
+		strict := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if a, ok := r.Header["Soapaction"]; ok && !strings.HasPrefix(a[0], `"`) {
+				w.Header().Set("Content-Type", ctTextXML)
+				w.WriteHeader(http.StatusInternalServerError)
+				_, _ = w.Write([]byte(soap11Fault("Client", "Server did not recognize the value of HTTP Header SOAPAction: "+a[0]+".")))
+				return
+			}
+			mock.ServeHTTP(w, r)
+		})
+		bad := failed(checkWith(strict, Config{Key: mockKey, Namespace: mockNS, CityIDs: cities}, reference.facts, "soapaction/*", "routing/*", "binding/soap11/*"))
+		Expect(bad).To(HaveKeyWithValue("routing/soapaction-unquoted", ContainSubstring("(unquoted): status")))
+		Expect(bad).To(HaveLen(1))
+	})
+})

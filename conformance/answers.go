@@ -88,6 +88,9 @@ func resultIn(x *Exchange, b Binding, ns string) (*etree.Element, error) {
 	if x.Request.Reversed {
 		what += " with its parameters in reverse order"
 	}
+	if a := x.Request.Action; a != "" && !strings.HasPrefix(a, `"`) {
+		what += " with SOAPAction " + a + " (unquoted)"
+	}
 	if x.Status != http.StatusOK {
 		return nil, fail(x, what+": status", "200", "%s", answered(x))
 	}

@@ -207,6 +207,33 @@ func routingChecks() []Check {
 			return nil
 		},
 	}, {
+		Name:        "routing/soapaction-unquoted",
+		Group:       group,
+		Description: "a SOAPAction sent without its quotes routes the call as the quoted one (ASMX strips the quotes)",
+		Labels:      []string{"soap11", "asmx", "routing"},
+		Run: func(s *Session, _ Notef) error {
+			ns, err := s.Namespace()
+			if err != nil {
+				return err
+			}
+			x, err := s.Do(Request{Binding: SOAP11, Op: opProvinces, Action: soapAction(ns, opProvinces)})
+			if err != nil {
+				return err
+			}
+			w, err := resultIn(x, SOAP11, ns)
+			if err != nil {
+				return err
+			}
+			ref, err := s.result(SOAP11, opProvinces)
+			if err != nil {
+				return err
+			}
+			if d := diffContent(ref.Root, w); d != "" {
+				return &Failure{What: "ReturnProvinces over soap11 with an unquoted SOAPAction", Expected: "the result of the same call with the SOAPAction quoted", Got: "they differ " + d, Exchanges: []*Exchange{x, ref.X}}
+			}
+			return nil
+		},
+	}, {
 		Name:        "routing/doctype",
 		Group:       group,
 		Description: "a SOAP request with a DOCTYPE is unreadable to ASMX (DTDs are prohibited): HTTP 400 with no body",
