@@ -432,3 +432,19 @@ var _ = Describe("a server strict about SOAPAction's quotes", Label("selftest"),
 		Expect(bad).To(HaveLen(1))
 	})
 })
+
+var _ = Describe("a server strict about the SOAP 1.2 content type", Label("selftest"), func() {
+	It("fails routing/soap12-action-parameter, naming it", func() {
+		mock, _, cities := referenceMock()
+		strict := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if ct := r.Header.Get("Content-Type"); strings.HasPrefix(ct, "application/soap+xml") && ct != ctSOAP12 {
+				w.WriteHeader(http.StatusUnsupportedMediaType)
+				return
+			}
+			mock.ServeHTTP(w, r)
+		})
+		bad := failed(checkWith(strict, Config{Key: mockKey, Namespace: mockNS, CityIDs: cities}, reference.facts, "routing/*", "binding/soap12/*"))
+		Expect(bad).To(HaveKeyWithValue("routing/soap12-action-parameter", ContainSubstring(`sent as application/soap+xml; charset=utf-8; action="`+mockNS+`/ReturnProvinces": status`)))
+		Expect(bad).To(HaveLen(1))
+	})
+})

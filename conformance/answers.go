@@ -91,6 +91,9 @@ func resultIn(x *Exchange, b Binding, ns string) (*etree.Element, error) {
 	if a := x.Request.Action; a != "" && !strings.HasPrefix(a, `"`) {
 		what += " with SOAPAction " + a + " (unquoted)"
 	}
+	if ct := x.Request.ContentType; ct != "" {
+		what += " sent as " + ct
+	}
 	if x.Status != http.StatusOK {
 		return nil, fail(x, what+": status", "200", "%s", answered(x))
 	}

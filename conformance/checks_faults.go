@@ -234,6 +234,33 @@ func routingChecks() []Check {
 			return nil
 		},
 	}, {
+		Name:        "routing/soap12-action-parameter",
+		Group:       group,
+		Description: "a SOAP 1.2 call whose content type carries the action parameter (as .NET's and WCF's clients send it) is answered as one without it",
+		Labels:      []string{"soap12", "asmx", "routing"},
+		Run: func(s *Session, _ Notef) error {
+			ns, err := s.Namespace()
+			if err != nil {
+				return err
+			}
+			x, err := s.Do(Request{Binding: SOAP12, Op: opProvinces, ContentType: ctSOAP12 + `; action="` + soapAction(ns, opProvinces) + `"`})
+			if err != nil {
+				return err
+			}
+			w, err := resultIn(x, SOAP12, ns)
+			if err != nil {
+				return err
+			}
+			ref, err := s.result(SOAP12, opProvinces)
+			if err != nil {
+				return err
+			}
+			if d := diffContent(ref.Root, w); d != "" {
+				return &Failure{What: "ReturnProvinces over soap12 with the action parameter", Expected: "the result of the same call without it", Got: "they differ " + d, Exchanges: []*Exchange{x, ref.X}}
+			}
+			return nil
+		},
+	}, {
 		Name:        "routing/doctype",
 		Group:       group,
 		Description: "a SOAP request with a DOCTYPE is unreadable to ASMX (DTDs are prohibited): HTTP 400 with no body",
