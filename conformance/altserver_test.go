@@ -255,6 +255,7 @@ func (s *altServer) serveSOAP(w http.ResponseWriter, r *http.Request) {
 
 func (s *altServer) writeFault(w http.ResponseWriter, env string, f altFault) {
 	out := etree.NewDocument()
+	out.CreateProcInst("xml", `version="1.0" encoding="utf-8"`)
 	e := out.CreateElement("soap:Envelope")
 	e.CreateAttr("xmlns:soap", env)
 	fe := e.CreateElement("soap:Body").CreateElement("soap:Fault")

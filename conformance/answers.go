@@ -1,9 +1,11 @@
 package conformance
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 
 	"github.com/atmkit/atmkit/internal/printable"
@@ -28,12 +30,17 @@ func wantContentType(b Binding) string {
 }
 
 // checkContentType compares media type and charset (case-insensitively, as
-// MIME does) with want.
+// MIME does) with want. A parameter besides charset fails too: ASMX writes
+// none (an action parameter, say, belongs to a SOAP 1.2 request, never to
+// an answer).
 func checkContentType(x *Exchange, what, want string) error {
 	wmt, wcs, _ := mediaType(want)
 	mt, cs, ok := mediaType(x.ContentType())
 	if !ok || mt != wmt || cs != wcs {
 		return fail(x, what+": content type", want, "%q", x.ContentType())
+	}
+	if extra := otherParams(x.ContentType()); len(extra) > 0 {
+		return fail(x, what+": content type", want+" (no parameter but charset: ASMX writes none)", "%q, with %s", x.ContentType(), strings.Join(extra, ", "))
 	}
 	return nil
 }
@@ -78,6 +85,15 @@ func resultOf(x *Exchange, ns string) (*etree.Element, error) {
 func resultIn(x *Exchange, b Binding, ns string) (*etree.Element, error) {
 	op := x.Request.Op
 	what := fmt.Sprintf("%s over %s", op, b)
+	if x.Request.Reversed {
+		what += " with its parameters in reverse order"
+	}
+	if a := x.Request.Action; a != "" && !strings.HasPrefix(a, `"`) {
+		what += " with SOAPAction " + a + " (unquoted)"
+	}
+	if ct := x.Request.ContentType; ct != "" {
+		what += " sent as " + ct
+	}
 	if x.Status != http.StatusOK {
 		return nil, fail(x, what+": status", "200", "%s", answered(x))
 	}
@@ -95,6 +111,9 @@ func resultIn(x *Exchange, b Binding, ns string) (*etree.Element, error) {
 			return nil, err
 		}
 	case HTTPGet, HTTPPost:
+		if err := noDoctype(x, doc, what); err != nil {
+			return nil, err
+		}
 		if q := nameOf(root); q.Local == "Envelope" && (q.Space == soap11EnvNS || q.Space == soap12EnvNS) {
 			return nil, fail(x, what+": body", "the bare XML result, no SOAP envelope", "a %s envelope", q)
 		}
@@ -139,12 +158,39 @@ func resultIn(x *Exchange, b Binding, ns string) (*etree.Element, error) {
 	return resp.ChildElements()[0], nil
 }
 
-// noDoctype fails a SOAP message with a document type declaration: SOAP
-// 1.1 (section 3) and 1.2 (part 1, section 5) forbid one, and ASMX reads
-// none (it answers a request with a DOCTYPE 400).
+// noDoctype fails an answer with a document type declaration: SOAP 1.1
+// (section 3) and 1.2 (part 1, section 5) forbid one in a message, ASMX
+// reads none (it answers a request with a DOCTYPE 400) and writes none, and
+// clients that prohibit DTDs (.NET's XmlReader by default) refuse it.
 func noDoctype(x *Exchange, doc *etree.Document, what string) error {
 	if d, ok := doctype(doc); ok {
 		return fail(x, what+": envelope", "no document type declaration (SOAP forbids one in a message; ASMX prohibits DTDs)", "%s", truncate(d, 200))
+	}
+	return nil
+}
+
+// xmlDeclRE matches an XML declaration at the start of a document, and
+// encodingRE the encoding it names.
+var (
+	xmlDeclRE  = regexp.MustCompile(`^<\?xml[ \t\r\n][^?]*\?>`)
+	encodingRE = regexp.MustCompile(`[ \t\r\n]encoding[ \t\r\n]*=[ \t\r\n]*["']([^"']*)["']`)
+)
+
+// checkDeclaration checks that an XML answer begins with an XML declaration
+// whose encoding, if it names one, is the charset of the answer's content
+// type: ASMX writes <?xml version="1.0" encoding="utf-8"?> before every
+// result and fault, and a declared encoding other than the bytes' makes
+// clients that read it (rather than the content type) decode the answer
+// wrongly or refuse it.
+func checkDeclaration(x *Exchange, what string) error {
+	body := bytes.TrimPrefix(x.RespBody, []byte("\ufeff"))
+	decl := xmlDeclRE.Find(body)
+	if decl == nil {
+		return fail(x, what+": XML declaration", `<?xml version="1.0" encoding="utf-8"?> at the start (ASMX writes one before every result and fault)`, "%s", snippet(body[:min(len(body), 80)]))
+	}
+	_, charset, _ := mediaType(x.ContentType())
+	if m := encodingRE.FindSubmatch(decl); m != nil && !strings.EqualFold(string(m[1]), charset) {
+		return fail(x, what+": XML declaration's encoding", fmt.Sprintf("%q, the charset of the content type %q", charset, x.ContentType()), "%s", printable.Text(string(decl)))
 	}
 	return nil
 }
@@ -203,6 +249,9 @@ func soapFault(x *Exchange, b Binding, what string) (qname, string, error) {
 	if err := checkContentType(x, what, wantContentType(b)); err != nil {
 		return qname{}, "", err
 	}
+	if err := checkDeclaration(x, what); err != nil {
+		return qname{}, "", err
+	}
 	doc, err := parseXML(x.RespBody)
 	if err != nil {
 		return qname{}, "", fail(x, what+": body", "a SOAP fault", "%v in %s", err, snippet(x.RespBody))
@@ -229,23 +278,35 @@ func soapFault(x *Exchange, b Binding, what string) (qname, string, error) {
 		return qname{}, "", fail(x, what+": body", qname{env, "Fault"}.String()+" in the Body", "%s", snippet(x.RespBody))
 	}
 	if b == SOAP11 {
-		fc, fs := fault.SelectElement("faultcode"), fault.SelectElement("faultstring")
+		// SOAP 1.1 (section 4.4) has faultcode and faultstring unqualified:
+		// a client looks for them in no namespace.
+		fc, fs := child(fault, qname{"", "faultcode"}), child(fault, qname{"", "faultstring"})
 		if fc == nil || fs == nil || textOf(fs) == "" {
-			return qname{}, "", fail(x, what+": fault", "faultcode and a non-empty faultstring", "%s", snippet(x.RespBody))
+			return qname{}, "", fail(x, what+": fault", "faultcode and a non-empty faultstring, in no namespace (SOAP 1.1)", "children %s in %s", names(fault.ChildElements()), snippet(x.RespBody))
 		}
 		return qnameValue(fc), textOf(fs), nil
 	}
 	var cv, txt *etree.Element
-	if c := fault.SelectElement("Code"); c != nil && nameOf(c).Space == env {
-		cv = c.SelectElement("Value")
+	if c := child(fault, qname{env, "Code"}); c != nil {
+		cv = child(c, qname{env, "Value"})
 	}
-	if r := fault.SelectElement("Reason"); r != nil {
-		txt = r.SelectElement("Text")
+	if r := child(fault, qname{env, "Reason"}); r != nil {
+		txt = child(r, qname{env, "Text"})
 	}
 	if cv == nil || txt == nil || textOf(txt) == "" {
-		return qname{}, "", fail(x, what+": fault", "Code/Value and a non-empty Reason/Text in "+env, "%s", snippet(x.RespBody))
+		return qname{}, "", fail(x, what+": fault", "Code/Value and a non-empty Reason/Text, each in "+env+" (SOAP 1.2)", "children %s in %s", names(fault.ChildElements()), snippet(x.RespBody))
 	}
 	return qnameValue(cv), textOf(txt), nil
+}
+
+// child returns e's first child element named q, or nil.
+func child(e *etree.Element, q qname) *etree.Element {
+	for _, k := range e.ChildElements() {
+		if nameOf(k) == q {
+			return k
+		}
+	}
+	return nil
 }
 
 // checkFault checks that x is a SOAP fault of the request's version (see

@@ -2,7 +2,9 @@ package conformance
 
 import (
 	"fmt"
+	"net/url"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -125,6 +127,9 @@ func bindingChecks() []Check {
 					if err != nil {
 						return err
 					}
+					if err := checkDeclaration(r.X, fmt.Sprintf("%s over %s", op.Name, b)); err != nil {
+						return err
+					}
 					if b == SOAP11 || b == SOAP12 {
 						note("<%s> holds %s", r.Root.Tag, describeContent(r.Root))
 					} else {
@@ -200,7 +205,23 @@ func checkEquivalence(op string, rs map[Binding]*resultNode, note Notef) error {
 }
 
 func namespaceChecks() []Check {
-	var cs []Check
+	cs := []Check{{
+		Name:        "namespaces/service-namespace",
+		Group:       "namespaces",
+		Description: "the service namespace has the document's form http://<namespace_host>/atmService",
+		Labels:      []string{"documented", "namespaces"},
+		Run: func(s *Session, note Notef) error {
+			ns, err := s.Namespace()
+			if err != nil {
+				return err
+			}
+			note("the service namespace is %s", ns)
+			if why := namespaceForm(ns); why != "" {
+				return &Failure{What: "the service namespace", Expected: "the form http://<namespace_host>/atmService (the document's {service_ns}; clients match it exactly)", Got: fmt.Sprintf("%q: %s", ns, why)}
+			}
+			return nil
+		},
+	}}
 	for _, op := range Operations {
 		cs = append(cs, Check{
 			Name:        "namespaces/" + op.Name,
@@ -221,6 +242,27 @@ func namespaceChecks() []Check {
 		})
 	}
 	return cs
+}
+
+// namespaceForm returns "" when ns has the document's form of the service
+// namespace, http://<namespace_host>/atmService, else what differs.
+func namespaceForm(ns string) string {
+	u, err := url.Parse(ns)
+	switch {
+	case err != nil || u.Opaque != "":
+		return "not an http URI"
+	case u.Scheme != "http":
+		return fmt.Sprintf("scheme %q, not http", u.Scheme)
+	case u.Host == "" || u.User != nil:
+		return "no host name"
+	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.HasSuffix(ns, "#"):
+		return "a query or fragment after the path"
+	case u.Path == "/atmService/":
+		return "a trailing slash"
+	case u.Path != "/atmService":
+		return fmt.Sprintf("path %q, not /atmService", u.Path)
+	}
+	return ""
 }
 
 // checkNamespaces checks what ASMX guarantees of a result's namespaces in

@@ -42,7 +42,7 @@ func soapActionChecks() []Check {
 				}
 				action := `""`
 				if r.action != "" {
-					action = `"` + ns + "/" + r.action + `"`
+					action = `"` + soapAction(ns, r.action) + `"`
 				}
 				x, err := s.Do(Request{Binding: SOAP11, Op: opProvinces, Action: action})
 				if err != nil {
@@ -174,6 +174,91 @@ func routingChecks() []Check {
 				return err
 			}
 			return checkFault(x, "ReturnNothing over soap11 without SOAPAction", "Client")
+		},
+	}, {
+		Name:        "routing/parameters-in-any-order",
+		Group:       group,
+		Description: "a SOAP 1.1 call with its parameters in the reverse of the document's order gives the same result (ASMX reads them by name, in any order)",
+		Labels:      labels,
+		Run: func(s *Session, _ Notef) error {
+			f, err := s.Facts()
+			if err != nil {
+				return err
+			}
+			ns, err := s.Namespace()
+			if err != nil {
+				return err
+			}
+			x, err := s.Do(Request{Binding: SOAP11, Op: opByAddress, Values: f.Values(opByAddress), Reversed: true})
+			if err != nil {
+				return err
+			}
+			w, err := resultIn(x, SOAP11, ns)
+			if err != nil {
+				return err
+			}
+			ref, err := s.result(SOAP11, opByAddress)
+			if err != nil {
+				return err
+			}
+			if d := diffContent(ref.Root, w); d != "" {
+				return &Failure{What: "ReturnAtmSearchByAddress over soap11 with its parameters in reverse order", Expected: "the result of the same call with them in the document's order (ASMX matches parameters by name)", Got: "they differ " + d, Exchanges: []*Exchange{x, ref.X}}
+			}
+			return nil
+		},
+	}, {
+		Name:        "routing/soapaction-unquoted",
+		Group:       group,
+		Description: "a SOAPAction sent without its quotes routes the call as the quoted one (ASMX strips the quotes)",
+		Labels:      []string{"soap11", "asmx", "routing"},
+		Run: func(s *Session, _ Notef) error {
+			ns, err := s.Namespace()
+			if err != nil {
+				return err
+			}
+			x, err := s.Do(Request{Binding: SOAP11, Op: opProvinces, Action: soapAction(ns, opProvinces)})
+			if err != nil {
+				return err
+			}
+			w, err := resultIn(x, SOAP11, ns)
+			if err != nil {
+				return err
+			}
+			ref, err := s.result(SOAP11, opProvinces)
+			if err != nil {
+				return err
+			}
+			if d := diffContent(ref.Root, w); d != "" {
+				return &Failure{What: "ReturnProvinces over soap11 with an unquoted SOAPAction", Expected: "the result of the same call with the SOAPAction quoted", Got: "they differ " + d, Exchanges: []*Exchange{x, ref.X}}
+			}
+			return nil
+		},
+	}, {
+		Name:        "routing/soap12-action-parameter",
+		Group:       group,
+		Description: "a SOAP 1.2 call whose content type carries the action parameter (as .NET's and WCF's clients send it) is answered as one without it",
+		Labels:      []string{"soap12", "asmx", "routing"},
+		Run: func(s *Session, _ Notef) error {
+			ns, err := s.Namespace()
+			if err != nil {
+				return err
+			}
+			x, err := s.Do(Request{Binding: SOAP12, Op: opProvinces, ContentType: ctSOAP12 + `; action="` + soapAction(ns, opProvinces) + `"`})
+			if err != nil {
+				return err
+			}
+			w, err := resultIn(x, SOAP12, ns)
+			if err != nil {
+				return err
+			}
+			ref, err := s.result(SOAP12, opProvinces)
+			if err != nil {
+				return err
+			}
+			if d := diffContent(ref.Root, w); d != "" {
+				return &Failure{What: "ReturnProvinces over soap12 with the action parameter", Expected: "the result of the same call without it", Got: "they differ " + d, Exchanges: []*Exchange{x, ref.X}}
+			}
+			return nil
 		},
 	}, {
 		Name:        "routing/doctype",

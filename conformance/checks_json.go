@@ -213,7 +213,138 @@ func checkJSONMatchesXML(s *Session, op string) error {
 			have[k]--
 		}
 	}
+	if f := fieldMismatch(jl, xl); f != nil {
+		f.What = op + ": " + f.What
+		f.Exchanges = []*Exchange{jx, r.X}
+		return f
+	}
 	return nil
+}
+
+// fieldMismatch compares the JSON locations with the XML location nodes
+// field by field: for each scalar JSON field (index and the languages'
+// items aside), some leaf of the XML nodes (a path inside the node) must
+// hold its value in every location, or be empty or absent where the JSON
+// value is empty. Matching each location's values as a bag is not enough:
+// a flag flipped in JSON finds its new value in another leaf of the node (a
+// flag, an id, the XML's own index). On a mismatch it names the field, the
+// location and the leaf that holds the field in most locations.
+func fieldMismatch(jl []map[string]any, xl []*etree.Element) *Failure {
+	type vals struct{ raw, norm []string }
+	// A JSON string must be the XML value as written (spaces are part of
+	// it); other values compare as numbers and flags (norm).
+	byPath := make([]map[string]*vals, len(xl))
+	var paths []string
+	seen := map[string]bool{}
+	for i, e := range xl {
+		m := map[string]*vals{}
+		for _, l := range leaves(e) {
+			v := m[l.Path]
+			if v == nil {
+				v = &vals{}
+				m[l.Path] = v
+			}
+			v.raw, v.norm = append(v.raw, l.Raw), append(v.norm, norm(l.Value))
+			if !seen[l.Path] {
+				seen[l.Path] = true
+				paths = append(paths, l.Path)
+			}
+		}
+		byPath[i] = m
+	}
+	var fields []string
+	known := map[string]bool{}
+	for _, l := range jl {
+		for _, lf := range jsonLeaves(l, "", nil) {
+			if lf.Path == "index" || strings.Contains(lf.Path, "[]") || known[lf.Path] {
+				continue
+			}
+			known[lf.Path] = true
+			fields = append(fields, lf.Path)
+		}
+	}
+	// holds reports whether the leaf at path holds field in location i.
+	holds := func(path, field string, i int) bool {
+		jv, ok := jsonField(jl[i], field)
+		if !ok {
+			return true // no such value: the shape spec's business
+		}
+		v := byPath[i][path]
+		if v == nil {
+			v = &vals{}
+		}
+		if strings.TrimSpace(jv) == "" {
+			for _, h := range v.raw {
+				if h != "" {
+					return false
+				}
+			}
+			return true
+		}
+		if isString(jl[i], field) {
+			return contains(v.raw, normalizeNewlines(jv))
+		}
+		return contains(v.norm, norm(jv))
+	}
+	named := func(path, field string) bool {
+		return strings.EqualFold(strings.TrimPrefix(path[strings.LastIndex(path, "/")+1:], "@"), field[strings.LastIndex(field, ".")+1:])
+	}
+	for _, field := range fields {
+		best, bestN, fits := "", -1, false
+		for _, p := range paths {
+			n := 0
+			for i := range jl {
+				if holds(p, field, i) {
+					n++
+				}
+			}
+			if n == len(jl) {
+				fits = true
+				break
+			}
+			if n > bestN || n == bestN && named(p, field) && !named(best, field) {
+				best, bestN = p, n
+			}
+		}
+		if fits || best == "" {
+			continue
+		}
+		for i := range jl {
+			if holds(best, field, i) {
+				continue
+			}
+			jv, _ := jsonField(jl[i], field)
+			id, _ := jsonField(jl[i], "id")
+			got := "none"
+			if v := byPath[i][best]; v != nil {
+				q := make([]string, len(v.raw))
+				for j, r := range v.raw {
+					q[j] = strconv.Quote(r)
+				}
+				got = strings.Join(q, ", ")
+			}
+			return &Failure{
+				What:     fmt.Sprintf("JSON locations[%d] (id %s) against XML location node %d, field %s", i, id, i+1, field),
+				Expected: fmt.Sprintf("JSON %s = %q in the XML leaf %s, which holds it in %d of the %d locations", field, jv, best, bestN, len(jl)),
+				Got:      fmt.Sprintf("%s = %s (no leaf of the XML nodes holds JSON %s in every location)", best, got, field),
+			}
+		}
+	}
+	return nil
+}
+
+// isString reports whether the JSON value at a dotted path is a string.
+func isString(m map[string]any, path string) bool {
+	var v any = m
+	for _, p := range strings.Split(path, ".") {
+		o, ok := v.(map[string]any)
+		if !ok {
+			return false
+		}
+		v = o[p]
+	}
+	_, ok := v.(string)
+	return ok
 }
 
 // leafText lists a node's values as path=value pairs.

@@ -162,7 +162,7 @@ func wsdlChecks() []Check {
 				}
 			}
 			for _, op := range Operations {
-				if want := ns + "/" + op.Name; actions[op.Name] != want {
+				if want := soapAction(ns, op.Name); actions[op.Name] != want {
 					return fail(x, "WSDL soapAction of "+op.Name+" in "+soap11.SelectAttrValue("name", ""), want, "%q", actions[op.Name])
 				}
 			}

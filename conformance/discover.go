@@ -208,11 +208,11 @@ func jsonLeaves(v any, path string, out []leaf) []leaf {
 			out = jsonLeaves(e, path+"[]", out)
 		}
 	case json.Number:
-		out = append(out, leaf{path, t.String()})
+		out = append(out, leaf{path, t.String(), t.String()})
 	case string:
-		out = append(out, leaf{path, t})
+		out = append(out, leaf{path, t, normalizeNewlines(t)})
 	case bool:
-		out = append(out, leaf{path, strconv.FormatBool(t)})
+		out = append(out, leaf{path, strconv.FormatBool(t), strconv.FormatBool(t)})
 	}
 	return out
 }

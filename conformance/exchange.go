@@ -38,6 +38,22 @@ type Request struct {
 	// Prolog is written between a SOAP request's XML declaration and its
 	// envelope (e.g. a DOCTYPE).
 	Prolog string
+	// Reversed sends the parameters in the reverse of the document's order.
+	Reversed bool
+}
+
+// params returns the names of the parameters r sends, in the order it sends
+// them.
+func (r Request) params() []string {
+	ps := operation(r.Op).Params
+	if !r.Reversed {
+		return ps
+	}
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[len(ps)-1-i] = p
+	}
+	return out
 }
 
 func (r Request) cacheKey() string {
@@ -47,7 +63,7 @@ func (r Request) cacheKey() string {
 	}
 	sort.Strings(names)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s|%s|%s|%s|%s|%s|%t|%q", r.Binding, r.Op, r.Namespace, r.Action, r.EnvelopeNS, r.ContentType, r.NoAction, r.Prolog)
+	fmt.Fprintf(&b, "%s|%s|%s|%s|%s|%s|%t|%q|%t", r.Binding, r.Op, r.Namespace, r.Action, r.EnvelopeNS, r.ContentType, r.NoAction, r.Prolog, r.Reversed)
 	for _, k := range names {
 		fmt.Fprintf(&b, "|%s=%s", k, r.Values[k])
 	}
@@ -158,15 +174,42 @@ func mediaType(ct string) (mt, charset string, ok bool) {
 	return strings.ToLower(mt), strings.ToLower(params["charset"]), true
 }
 
+// otherParams lists the parameters of a content type other than charset,
+// by name, sorted.
+func otherParams(ct string) []string {
+	_, params, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for k := range params {
+		if k != "charset" {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// soapAction is the SOAPAction ASMX gives an operation by default:
+// {ns}/{Op}, or {ns}{Op} when the namespace ends in a slash (SoapReflector's
+// GetDefaultAction), so that the default http://tempuri.org/ gives
+// http://tempuri.org/Op.
+func soapAction(ns, op string) string {
+	if strings.HasSuffix(ns, "/") {
+		return ns + op
+	}
+	return ns + "/" + op
+}
+
 // build turns a Request into an HTTP request against base with the service
 // namespace ns and the key.
 func build(base, ns string, r Request) (*http.Request, []byte, error) {
-	op := operation(r.Op)
 	if r.Namespace != "" {
 		ns = r.Namespace
 	}
 	var pairs []string
-	for _, p := range op.Params {
+	for _, p := range r.params() {
 		if v, ok := r.Values[p]; ok {
 			pairs = append(pairs, url.QueryEscape(p)+"="+url.QueryEscape(v))
 		}
@@ -200,7 +243,7 @@ func build(base, ns string, r Request) (*http.Request, []byte, error) {
 		e.CreateAttr("xmlns:soap", env)
 		o := e.CreateElement("soap:Body").CreateElement(r.Op)
 		o.CreateAttr("xmlns", ns)
-		for _, p := range op.Params {
+		for _, p := range r.params() {
 			if v, ok := r.Values[p]; ok {
 				o.CreateElement(p).SetText(v)
 			}
@@ -214,7 +257,7 @@ func build(base, ns string, r Request) (*http.Request, []byte, error) {
 		if r.Binding == SOAP11 && !r.NoAction {
 			action := r.Action
 			if action == "" {
-				action = `"` + ns + "/" + r.Op + `"`
+				action = `"` + soapAction(ns, r.Op) + `"`
 			}
 			hdr["SOAPAction"] = []string{action} // as the document writes it, not canonicalised (Soapaction)
 		}

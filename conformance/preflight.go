@@ -123,6 +123,9 @@ func (s *Session) Preflight() (*Preflight, error) {
 		answers[b], p.Status[b] = x, x.Status
 	}
 
+	if err := s.htmlEverywhere(answers); err != nil {
+		return nil, err
+	}
 	var ok []Binding
 	for _, b := range preflightBindings {
 		if p.Status[b] == http.StatusOK {
@@ -270,6 +273,31 @@ func (s *Session) unusable(answers map[Binding]*Exchange) error {
 			svc, status, strings.Join(got, ", "), answerText(x)), s.cfg.Key)}
 	}
 	return nil
+}
+
+// htmlEverywhere stops a target that answered every preflight call with
+// 200 and an HTML page: a sign-in page, a gateway's or a web site's, no
+// answer of the service (ASMX answers a call with XML, JSON or text, never
+// 200 HTML), so its specs would all fail as if the service did not conform.
+func (s *Session) htmlEverywhere(answers map[Binding]*Exchange) error {
+	var got []string
+	for _, b := range preflightBindings {
+		x := answers[b]
+		if x == nil {
+			continue
+		}
+		if mt, _, _ := mediaType(x.ContentType()); x.Status != http.StatusOK || mt != "text/html" {
+			return nil
+		}
+		got = append(got, string(b))
+	}
+	if len(got) == 0 {
+		return nil
+	}
+	svc := maskURL(s.base+servicePath, s.cfg.Key)
+	return &PreflightError{Cause: CauseUnusable, Message: maskKey(fmt.Sprintf(
+		"could not check the target: %s answered every call with 200 and an HTML page (%s), the first %s. That is no answer of the service: is --target the service's base address? If a sign-in page or a gateway stands in front of it, give the header it needs with --header 'Name: value'.",
+		svc, strings.Join(got, ", "), answerText(answers[preflightBindings[0]])), s.cfg.Key)}
 }
 
 // isRedirect reports whether status is a redirect (3xx but 304, which

@@ -91,6 +91,14 @@ var _ = Describe("the preflight", Label("selftest"), func() {
 				http.Error(w, "maintenance", http.StatusServiceUnavailable)
 			}))
 		}, leakKey, CauseUnusable, "answered HTTP 503 to every call", `"maintenance"`),
+		// A sign-in page or a gateway's page answered 200 to every call: it
+		// ran every spec and exited 1, "does not conform".
+		Entry("an HTML page with 200 for everything", func() string {
+			return serve(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", "text/html; charset=utf-8")
+				_, _ = w.Write([]byte("<html><head><title>Sign in to your account</title></head><body>Sign in</body></html>"))
+			}))
+		}, leakKey, CauseUnusable, "answered every call with 200 and an HTML page", `"Sign in to your account"`, "--header"),
 	)
 
 	It("gives up on a silent target after its first request's timeout", func() {

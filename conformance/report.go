@@ -350,6 +350,12 @@ func (r *reporter) afterSuite(rep types.Report) {
 	// The report's "package" is the target checked, not the directory
 	// conform ran in.
 	clean.SuitePath = maskURL(r.run.session.base, key)
+	r.writeReports(clean)
+}
+
+// writeReports writes the JUnit and JSON reports asked for of a report fit
+// to be kept (sanitizeReport's, or uncheckedReport's).
+func (r *reporter) writeReports(clean types.Report) {
 	if r.junit != "" {
 		// Timelines only for the specs that failed: a passing spec's is noise.
 		conf := reporters.JunitReportConfig{OmitTimelinesForSpecState: types.SpecStatePassed | types.SpecStateSkipped | types.SpecStatePending}

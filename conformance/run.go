@@ -7,7 +7,9 @@ import (
 	"os"
 	"strings"
 	"sync/atomic"
+	"time"
 
+	"github.com/atmkit/atmkit/internal/printable"
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/formatter"
 	"github.com/onsi/ginkgo/v2/types"
@@ -38,6 +40,45 @@ type RunOptions struct {
 }
 
 var ran atomic.Bool
+
+// suiteDescription names the suite in the reports.
+const suiteDescription = "ATM Location Lookup Service conformance"
+
+// uncheckedReport is the report of a run whose preflight found the target
+// could not be checked: one failed setup node (JUnit's [BeforeSuite]) whose
+// failure is the preflight's error, the key masked.
+func uncheckedReport(s *Session, cause error, start time.Time) types.Report {
+	key := s.cfg.Key
+	msg := printable.Text(maskKey("could not check the target: "+strings.TrimPrefix(cause.Error(), "could not check the target: "), key))
+	loc := types.NewCustomCodeLocation(docSuite + "#the-preflight")
+	end := time.Now()
+	return types.Report{
+		SuitePath:                  maskURL(s.base, key),
+		SuiteDescription:           suiteDescription,
+		SuiteSucceeded:             false,
+		SpecialSuiteFailureReasons: []string{"the target could not be checked"},
+		StartTime:                  start,
+		EndTime:                    end,
+		RunTime:                    end.Sub(start),
+		SpecReports: types.SpecReports{{
+			LeafNodeType:     types.NodeTypeBeforeSuite,
+			LeafNodeText:     "preflight",
+			LeafNodeLocation: loc,
+			State:            types.SpecStateFailed,
+			StartTime:        start,
+			EndTime:          end,
+			RunTime:          end.Sub(start),
+			NumAttempts:      1,
+			Failure: types.Failure{
+				Message:             msg,
+				Location:            loc,
+				FailureNodeType:     types.NodeTypeBeforeSuite,
+				FailureNodeLocation: loc,
+				TimelineLocation:    types.TimelineLocation{Time: end},
+			},
+		}},
+	}
+}
 
 // withoutShape narrows a label filter to leave out the shape specs.
 func withoutShape(filter string) string {
@@ -89,10 +130,15 @@ func Run(cfg Config, opts RunOptions) (bool, error) {
 	if out == nil {
 		out = os.Stdout
 	}
+	start := time.Now()
 	pre, err := s.Preflight()
 	if err != nil {
 		ran.Store(false) // Ginkgo did not run: the suite may still run once
-		return false, err
+		// The reports say the target was not checked, so that a CI job
+		// never shows the reports an earlier run left.
+		rep := &reporter{junit: opts.Reporter.JUnitReport, json: opts.Reporter.JSONReport}
+		rep.writeReports(uncheckedReport(s, err, start))
+		return false, errors.Join(err, rep.err)
 	}
 	fmt.Fprintln(out, pre.Summary(maskURL(s.base+servicePath, cfg.Key)))
 
@@ -122,7 +168,7 @@ func Run(cfg Config, opts RunOptions) (bool, error) {
 	defer func() { formatter.ColorableStdOut = saved }()
 	rc := types.ReporterConfig{NoColor: true, Succinct: true}
 	t := &failRecorder{}
-	passed := ginkgo.RunSpecs(t, "ATM Location Lookup Service conformance", suiteConfig, rc)
+	passed := ginkgo.RunSpecs(t, suiteDescription, suiteConfig, rc)
 	if rep.err != nil {
 		return false, rep.err
 	}

@@ -198,9 +198,37 @@ func textOf(e *etree.Element) string {
 	return strings.TrimSpace(s)
 }
 
+// rawText returns the character data directly inside e as written, line
+// ends normalised (XML reads \r\n as \n), or "" when it is all white
+// space: the value of an element without child elements, whose spaces are
+// part of it (XmlSerializer writes a string as it is; an indenting writer
+// puts white space only into an element without text, such as an empty
+// XmlElement written with an end tag).
+func rawText(e *etree.Element) string {
+	var b strings.Builder
+	for _, t := range e.Child {
+		if cd, ok := t.(*etree.CharData); ok {
+			b.WriteString(cd.Data)
+		}
+	}
+	if strings.TrimSpace(b.String()) == "" {
+		return ""
+	}
+	return normalizeNewlines(b.String())
+}
+
+// normalizeNewlines writes \r\n and \r as \n, as an XML parser reads them.
+func normalizeNewlines(s string) string {
+	if !strings.Contains(s, "\r") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+}
+
 // diffElements returns "" when a and b are the same tree (expanded names,
-// attributes, trimmed text, children in order; prefixes and indentation do
-// not matter), else a description of the first difference.
+// attributes, the text of leaves as written and that of other elements
+// trimmed, children in order; prefixes and indentation do not matter), else
+// a description of the first difference.
 func diffElements(a, b *etree.Element) string {
 	return diffAt(diffTree(a, b))
 }
@@ -251,10 +279,14 @@ func diffInside(a, b *etree.Element) ([]string, string) {
 			return here, fmt.Sprintf("attributes %q vs %q", aa, ab)
 		}
 	}
-	if ta, tb := textOf(a), textOf(b); ta != tb {
+	ca, cb := a.ChildElements(), b.ChildElements()
+	if len(ca) == 0 && len(cb) == 0 {
+		if ta, tb := rawText(a), rawText(b); ta != tb {
+			return here, fmt.Sprintf("text %q vs %q", ta, tb)
+		}
+	} else if ta, tb := textOf(a), textOf(b); ta != tb {
 		return here, fmt.Sprintf("text %q vs %q", ta, tb)
 	}
-	ca, cb := a.ChildElements(), b.ChildElements()
 	for i := 0; i < len(ca) && i < len(cb); i++ {
 		if where, what := diffTree(ca[i], cb[i]); what != "" {
 			where[0] = fmt.Sprintf("%s[%d]", where[0], i+1)
@@ -272,6 +304,8 @@ func diffInside(a, b *etree.Element) ([]string, string) {
 type leaf struct {
 	Path  string // relative path of local names, "@name" for attributes
 	Value string
+	// Raw is the value as written (see rawText); Value is it trimmed.
+	Raw string
 }
 
 // leaves lists the values under e (its own attributes included), in
@@ -284,11 +318,11 @@ func leaves(e *etree.Element) []leaf {
 			if isMetaAttr(a) {
 				continue
 			}
-			out = append(out, leaf{strings.TrimPrefix(path+"/@"+a.Key, "/"), a.Value})
+			out = append(out, leaf{strings.TrimPrefix(path+"/@"+a.Key, "/"), a.Value, a.Value})
 		}
 		kids := dataKids(e)
 		if len(kids) == 0 && path != "" {
-			out = append(out, leaf{path, textOf(e)})
+			out = append(out, leaf{path, textOf(e), rawText(e)})
 		}
 		for _, k := range kids {
 			walk(k, strings.TrimPrefix(path+"/"+k.Tag, "/"))

@@ -556,9 +556,16 @@ func TestConformNeverWritesTheKey(t *testing.T) {
 					t.Errorf("got %q, want one paragraph", got)
 				}
 			}
-			for _, f := range []string{junit, jsonReport} {
-				if _, err := os.Stat(f); (err == nil) != tc.report {
-					t.Errorf("report %s written: %v, want %v", filepath.Base(f), err == nil, tc.report)
+			if !tc.report {
+				// The target could not be checked: the reports say so, in
+				// one failed case (a CI job never shows an earlier run's).
+				j := readJUnit(t, junit)
+				if j.Tests != 1 || j.Failures != 1 || len(j.Suites) != 1 || len(j.Suites[0].Cases) != 1 || j.Suites[0].Cases[0].Failure == nil {
+					t.Errorf("JUnit report of a target not checked: %+v, want one failed case", j)
+				}
+				var rep []map[string]any
+				if b, err := os.ReadFile(jsonReport); err != nil || json.Unmarshal(b, &rep) != nil || len(rep) != 1 || rep[0]["SuiteSucceeded"] != false {
+					t.Errorf("JSON report of a target not checked: %v, want one failed suite", err)
 				}
 			}
 			if tc.report {
@@ -838,5 +845,34 @@ func TestConformNamesAMockThatAcceptsAnyKey(t *testing.T) {
 	code, out := runConformProcess(t, "--target", srv.URL, "--key", "any-key-at-all", "--no-color")
 	if code != exitFailure || !strings.Contains(out, "The target answered a made-up key as a good one") || !strings.Contains(out, "atmkit serve --key K") {
 		t.Errorf("exit %d, want 1 and the hint to start the mock with --key:\n%s", code, out)
+	}
+}
+
+// A run that cannot check its target replaces the reports of an earlier
+// run (a CI workspace kept between builds): they were left as they were,
+// and the CI showed the earlier run's results for a run that checked
+// nothing.
+func TestConformReplacesStaleReports(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	junit, jsonReport := filepath.Join(dir, "conform.xml"), filepath.Join(dir, "conform.json")
+	target := startMock(t, "k1", nil)
+	if code, out := runConformProcess(t, "--target", target, "--key", "k1", "--label-filter", "get && documented", "--junit-report", junit, "--json-report", jsonReport); code != 0 {
+		t.Fatalf("first run: exit code %d, want 0; output:\n%s", code, out)
+	}
+	code, out := runConformProcess(t, "--target", closedPort(t), "--key", "k1", "--junit-report", junit, "--json-report", jsonReport)
+	if code != exitUsage {
+		t.Fatalf("second run: exit code %d, want %d; output:\n%s", code, exitUsage, out)
+	}
+	b, err := os.ReadFile(junit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := readJUnit(t, junit)
+	if j.Tests != 1 || j.Failures != 1 || !strings.Contains(string(b), "could not check the target: connection refused at http://127.0.0.1:") {
+		t.Errorf("JUnit report after a run that could not check: %d tests, %d failures, want the one failed case naming why:\n%s", j.Tests, j.Failures, b)
+	}
+	if b, err := os.ReadFile(jsonReport); err != nil || !strings.Contains(string(b), "could not check the target") {
+		t.Errorf("JSON report after a run that could not check does not say so: %v\n%s", err, b)
 	}
 }
