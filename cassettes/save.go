@@ -3,9 +3,13 @@ package cassettes
 import (
 	"errors"
 	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
 // Writing the cassette while recording. The interactions a save has taken
@@ -158,14 +162,28 @@ func (r *Recorder) save() (time.Duration, error) {
 // meanwhile would otherwise wait in memory, decoded.
 const spoolAfter = 1 << 20
 
+// spoolHoldAfter is how many bytes of bodies the pending interactions may
+// hold before a call that adds one waits for them to be spooled: encoding
+// (yaml.v3, some 20 MB/s a core) can fall behind a fast upstream, and
+// then calls wait rather than memory grow.
+const spoolHoldAfter = 64 << 20
+
 // spoolSome spools the pending interactions when they hold spoolAfter
-// bytes or more, unless another goroutine is spooling (which takes them).
+// bytes or more, unless another goroutine is spooling (which takes them);
+// past spoolHoldAfter it waits for that one and spools what is left.
 func (r *Recorder) spoolSome() {
 	r.mu.Lock()
-	due := r.pendingBytes >= spoolAfter
+	pending := r.pendingBytes
 	r.mu.Unlock()
-	if !due || !r.spoolMu.TryLock() {
+	switch {
+	case pending < spoolAfter:
 		return
+	case pending < spoolHoldAfter:
+		if !r.spoolMu.TryLock() {
+			return
+		}
+	default:
+		r.spoolMu.Lock()
 	}
 	defer r.spoolMu.Unlock()
 	if !r.encoded.closed {
@@ -181,16 +199,7 @@ func (r *Recorder) spoolPending() {
 	pending, remarks := r.pending, r.remarks
 	r.pending, r.remarks, r.pendingBytes = nil, nil, 0
 	r.mu.Unlock()
-	for _, i := range pending {
-		item, err := recorded.MarshalItem(i)
-		if err != nil {
-			// Encoding it would fail again on every later save: left out
-			// (an empty item), it costs the cassette one interaction
-			// rather than everything recorded from now on.
-			r.log.Error("save cassette: an interaction cannot be written so that it reads back; it is left out", "cassette", r.path,
-				"interaction", i.ID, "request", recorded.DescribeRequest(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body), "err", err)
-			item = []byte{}
-		}
+	for _, item := range r.encodeAll(pending) {
 		r.encoded.add(item)
 	}
 	for j, rejected := range remarks {
@@ -203,6 +212,36 @@ func (r *Recorder) spoolPending() {
 			r.log.Error("save cassette: cannot update a key rejection mark", "interaction", j, "err", err)
 		}
 	}
+}
+
+// encodeAll encodes interactions (MarshalItem), on every processor: the
+// encoding is most of a recording's work. An interaction that cannot be
+// encoded so that it reads back gets an empty item.
+func (r *Recorder) encodeAll(list []*cassette.Interaction) [][]byte {
+	items := make([][]byte, len(list))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(list)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := int(next.Add(1) - 1); j < len(list); j = int(next.Add(1) - 1) {
+				i := list[j]
+				item, err := recorded.MarshalItem(i)
+				if err != nil {
+					// Encoding it would fail again on every later save:
+					// left out (an empty item), it costs the cassette one
+					// interaction rather than everything recorded from now on.
+					r.log.Error("save cassette: an interaction cannot be written so that it reads back; it is left out", "cassette", r.path,
+						"interaction", i.ID, "request", recorded.DescribeRequest(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body), "err", err)
+					item = []byte{}
+				}
+				items[j] = item
+			}
+		}()
+	}
+	wg.Wait()
+	return items
 }
 
 // remarkItem gives the encoded interaction j the key rejection mark
