@@ -52,6 +52,8 @@ func TestHandWrittenMistakes(t *testing.T) {
 		{"a key as text", "dataset.yaml", "{column: Code, type: string, value: language}\n            - {column: MachineKey, mapping: hidden, type: int}",
 			"{column: Code, mapping: attribute, type: string, value: language}\n            - {column: MachineKey, mapping: simpleContent, type: int}",
 			[]string{"line 50: results.AtmFinder.dataset.tables[2] (Tongue): a simpleContent column (MachineKey) holds a value, not a key"}, 1},
+		{"an operation given a result of another content", "typed.yaml", "  ReturnAllAtms: AtmResult", "  ReturnAllAtms: ArrayOfProvince",
+			[]string{`line 92: operations.ReturnAllAtms: ReturnAllAtms returns locations, but result "ArrayOfProvince" holds provinces`}, 1},
 		{"text beside elements", "attrs.yaml", "            - {element: Tag, type: string, value: atmIdentifier}", "            - {text: true, type: string, value: atmIdentifier}",
 			[]string{"line 23: results.Lookup/Machines/Machine: an element with text (text: true) has one text field and attributes, no element children"}, 1},
 	}

@@ -108,6 +108,8 @@ type Shape struct {
 	Results []*Result
 	// Operations maps each operation name to the name of its Result.
 	Operations map[string]string
+
+	opLines map[string]int // the line of each operation in the file, when parsed
 }
 
 // Result describes one result type: an operation's answer.

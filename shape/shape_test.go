@@ -14,6 +14,7 @@ import (
 // unline clears the lines a parsed shape remembers, so it compares with a
 // shape built in code.
 func unline(s *Shape) *Shape {
+	s.opLines = nil
 	for _, r := range s.Results {
 		r.line = 0
 		var clear func(fs []*Field)

@@ -111,7 +111,7 @@ func (s *Shape) Validate() error {
 			continue
 		}
 		if got, want := r.Content(), ContentOf(op); got != "" && got != want {
-			c.addf(r.line, "operations."+op, "%s returns %s, but result %q holds %s", op, want, name, got)
+			c.addf(s.opLines[op], "operations."+op, "%s returns %s, but result %q holds %s", op, want, name, got)
 		}
 	}
 	var missing []string

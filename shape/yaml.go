@@ -166,7 +166,7 @@ func (p *parser) scalar(n *yaml.Node, where string) string {
 }
 
 func (p *parser) shape(n *yaml.Node) *Shape {
-	s := &Shape{Operations: map[string]string{}}
+	s := &Shape{Operations: map[string]string{}, opLines: map[string]int{}}
 	m := p.pairs(n, "(top level)", "version", "results", "operations")
 	if m == nil {
 		return s
@@ -206,6 +206,7 @@ func (p *parser) shape(n *yaml.Node) *Shape {
 				continue
 			}
 			s.Operations[op] = name
+			s.opLines[op] = line
 		}
 	}
 	return s
