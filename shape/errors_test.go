@@ -81,3 +81,35 @@ func TestHandWrittenMistakes(t *testing.T) {
 		}
 	}
 }
+
+// TestNodeSiblingsOfOneName: a node result with two sibling elements of
+// one name (a field copied and renamed by hand, or a YAML alias repeating
+// a field) was accepted and served, and then no reader could tell the two
+// apart: atmkit conform --shape failed the mock serving it. It is refused,
+// naming the second one's line.
+func TestNodeSiblingsOfOneName(t *testing.T) {
+	base := string(Marshal(Default(), ""))
+	rows := []struct{ name, old, new, want string }{
+		{"two elements of one name", "{element: province, type: string, value: address.province}",
+			"{element: city, type: string, value: address.province}",
+			`results.locations/locations/location/address/city: a second element "city" on the same level`},
+		{"a field repeated by a YAML alias", "            - element: coordinates\n              fields:\n                - {element: latitude, type: double, value: coordinates.latitude}\n                - {element: longitude, type: double, value: coordinates.longitude}\n",
+			"            - &point\n              element: coordinates\n              fields:\n                - {element: latitude, type: double, value: coordinates.latitude}\n                - {element: longitude, type: double, value: coordinates.longitude}\n            - *point\n",
+			`results.locations/locations/location/coordinates: a second element "coordinates" on the same level`},
+	}
+	for _, r := range rows {
+		if !strings.Contains(base, r.old) {
+			t.Fatalf("%s: the built-in shape has no %q", r.name, r.old)
+		}
+		_, err := Parse([]byte(strings.Replace(base, r.old, r.new, 1)))
+		if err == nil || !strings.Contains(err.Error(), r.want) || !strings.Contains(err.Error(), "line ") {
+			t.Errorf("%s: got %v, want an error with a line mentioning %q", r.name, err, r.want)
+		}
+	}
+	// The same name in two namespaces is two elements.
+	ok := strings.Replace(base, "{element: province, type: string, value: address.province}",
+		"{element: city, namespace: \"urn:example:other\", type: string, value: address.province}", 1)
+	if _, err := Parse([]byte(ok)); err != nil {
+		t.Errorf("one name in two namespaces: %v", err)
+	}
+}

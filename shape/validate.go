@@ -190,15 +190,14 @@ func (c *checker) checkResult(r *Result, where string) {
 		}
 	}
 	c.checkFields(r.Fields, ScopeOf(content), where)
-	if r.Layout == Typed {
-		c.checkElementNames(r.Fields, where)
-	}
+	c.checkElementNames(r.Fields, where)
 }
 
 // checkElementNames reports two child elements of one name in one
-// namespace (as written) among the fields of one element of a typed
-// result, a bare list's items included: XmlSerializer writes no such
-// class, and the WSDL would declare the name twice.
+// namespace (as written) among the fields of one element, a bare list's
+// items included: XmlSerializer writes no such class, the WSDL of a typed
+// result would declare the name twice, and no reader of a node (atmkit
+// conform --shape, a client's XPath) can tell the two apart.
 func (c *checker) checkElementNames(fields []*Field, where string) {
 	seen := map[string]bool{}
 	for _, f := range fields {
