@@ -113,3 +113,16 @@ func TestNodeSiblingsOfOneName(t *testing.T) {
 		t.Errorf("one name in two namespaces: %v", err)
 	}
 }
+
+// TestResultNoOperationReturns: a result that no operation returns (added
+// by hand beside the one the operations name, which the mock went on
+// serving) was accepted and never written. It is refused, naming its line.
+func TestResultNoOperationReturns(t *testing.T) {
+	base := string(Marshal(Default(), ""))
+	spare := "results:\n  spare:\n    layout: node\n    root: spare\n    fields:\n      - list: provinces\n        item:\n          element: p\n          fields:\n            - {element: code, type: string, value: code}\n"
+	_, err := Parse([]byte(strings.Replace(base, "results:\n", spare, 1)))
+	want := `line 3: results.spare: no operation returns it: name it under operations: (ReturnProvinces: spare)`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want an error mentioning %q", err, want)
+	}
+}

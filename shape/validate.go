@@ -127,6 +127,25 @@ func (s *Shape) Validate() error {
 	if len(missing) > 0 && !unknown {
 		c.addf(0, "operations", "no result for %s", strings.Join(missing, ", "))
 	}
+	if len(missing) == 0 {
+		used := map[string]bool{}
+		for _, name := range s.Operations {
+			used[name] = true
+		}
+		for _, r := range s.Results {
+			if r == nil || r.Name == "" || used[r.Name] {
+				continue
+			}
+			example := "an operation"
+			for _, op := range ops {
+				if ContentOf(op) == r.Content() {
+					example = op
+					break
+				}
+			}
+			c.addf(r.line, "results."+r.Name, "no operation returns it: name it under operations: (%s: %s), or remove it", example, r.Name)
+		}
+	}
 	c.checkTypes(s)
 	return c.err()
 }
