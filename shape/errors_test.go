@@ -126,3 +126,18 @@ func TestResultNoOperationReturns(t *testing.T) {
 		t.Errorf("got %v, want an error mentioning %q", err, want)
 	}
 }
+
+// TestTwoResultsOfOneContentWithoutOperations: two results holding
+// provinces and no operations: naming one was refused as "no result for
+// ReturnProvinces", with no line, though two results are there. The error
+// names both and the line of the first.
+func TestTwoResultsOfOneContentWithoutOperations(t *testing.T) {
+	base := string(Marshal(Default(), ""))
+	base = base[:strings.Index(base, "operations:")]
+	spare := "results:\n  spare:\n    layout: node\n    root: spare\n    fields:\n      - list: provinces\n        item:\n          element: p\n          fields:\n            - {element: code, type: string, value: code}\n"
+	_, err := Parse([]byte(strings.Replace(base, "results:\n", spare, 1)))
+	want := `line 3: operations: ReturnProvinces: 2 results hold provinces (spare, provinces): name one under operations: (ReturnProvinces: spare)`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want an error mentioning %q", err, want)
+	}
+}

@@ -125,7 +125,37 @@ func (s *Shape) Validate() error {
 		unknown = unknown || r != nil && r.Content() == ""
 	}
 	if len(missing) > 0 && !unknown {
-		c.addf(0, "operations", "no result for %s", strings.Join(missing, ", "))
+		var none []string
+		byContent := map[Content][]string{} // the missing operations of each content, in order
+		var contents []Content
+		for _, op := range missing {
+			if byContent[ContentOf(op)] == nil {
+				contents = append(contents, ContentOf(op))
+			}
+			byContent[ContentOf(op)] = append(byContent[ContentOf(op)], op)
+		}
+		for _, content := range contents {
+			var holders []*Result
+			for _, r := range s.Results {
+				if r != nil && r.Content() == content {
+					holders = append(holders, r)
+				}
+			}
+			ops := byContent[content]
+			if len(holders) < 2 {
+				none = append(none, ops...)
+				continue
+			}
+			names := make([]string, len(holders))
+			for i, r := range holders {
+				names[i] = r.Name
+			}
+			c.addf(holders[0].line, "operations", "%s: %d results hold %s (%s): name one under operations: (%s: %s)",
+				strings.Join(ops, ", "), len(holders), content, strings.Join(names, ", "), ops[0], names[0])
+		}
+		if len(none) > 0 {
+			c.addf(0, "operations", "no result for %s", strings.Join(none, ", "))
+		}
 	}
 	if len(missing) == 0 {
 		used := map[string]bool{}
