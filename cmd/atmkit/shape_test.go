@@ -140,3 +140,36 @@ func sameMapping(a, b *shape.Shape) bool {
 	}
 	return flat(a) == flat(b)
 }
+
+// TestShapeLearnFromAPageNotTheWSDL: --wsdl answered 200 with something
+// other than a WSDL (a gateway's sign-in page, the service's help page for
+// a URL with a query of its own, an HTML error page) stopped shape learn
+// with exit 1 and "the WSDL does not parse: etree: invalid XML format", as
+// if the WSDL were broken. It is a target that could not be read: exit 2,
+// naming what was answered and what to check, and no file written.
+func TestShapeLearnFromAPageNotTheWSDL(t *testing.T) {
+	t.Parallel()
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte("<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body><form></form></body></html>"))
+	}))
+	defer page.Close()
+	dir := t.TempDir()
+	wsdlFile := filepath.Join(dir, "service.html")
+	if err := os.WriteFile(wsdlFile, []byte("<html><body>Service</body></html>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{page.URL + "/service/service.asmx", wsdlFile} {
+		out := filepath.Join(dir, "learned.yaml")
+		code, stdout, errOut := runAtmkit(nil, "shape", "learn", "--wsdl", src, "--out", out)
+		if code != 2 {
+			t.Errorf("%s: exit %d, want 2\n%s\n%s", src, code, stdout, errOut)
+		}
+		if !strings.Contains(errOut, "not a WSDL") || !strings.Contains(errOut, "<html>") {
+			t.Errorf("%s: stderr %q, want it to say it read an <html> document, not a WSDL", src, errOut)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: %s was written", src, out)
+		}
+	}
+}

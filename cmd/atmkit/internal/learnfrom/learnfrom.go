@@ -4,7 +4,9 @@
 package learnfrom
 
 import (
+	"bytes"
 	"context"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -38,12 +40,45 @@ func Read(ctx context.Context, src string, timeout time.Duration, rt http.RoundT
 		if data, err = os.ReadFile(src); err != nil {
 			return nil, "", fmt.Errorf("--wsdl: %w", err)
 		}
+		if err := isWSDL(data); err != nil {
+			return nil, "", fmt.Errorf("--wsdl %s: %w: give a WSDL file (what service.asmx?WSDL answers) or the service's address", filepath.Base(src), err)
+		}
 		return data, filepath.Base(src), nil
 	}
 	if data, from, err = WSDL(ctx, src, timeout, rt); err != nil {
 		return nil, "", fmt.Errorf("could not read the deployment's WSDL: %w", err)
 	}
 	return data, from, nil
+}
+
+// nsWSDL is the namespace of a WSDL 1.1 document's definitions root.
+const nsWSDL = "http://schemas.xmlsoap.org/wsdl/"
+
+// isWSDL reports, as an error saying what it is instead, a document whose
+// root is not WSDL 1.1's definitions: an HTML page (a gateway's sign-in
+// page, the service's help page), other XML, or no XML at all. A WSDL
+// that is broken further in is left to the learner, which says where.
+func isWSDL(data []byte) error {
+	d := xml.NewDecoder(bytes.NewReader(data))
+	d.Strict = false // an HTML page is named by its root, not by its first error
+	d.AutoClose = xml.HTMLAutoClose
+	d.Entity = xml.HTMLEntity
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return errors.New("not a WSDL: no XML element in it")
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			if se.Name.Space == nsWSDL && se.Name.Local == "definitions" {
+				return nil
+			}
+			root := "<" + printable.Text(se.Name.Local) + ">"
+			if se.Name.Space != "" {
+				root += " in " + printable.Text(se.Name.Space)
+			}
+			return fmt.Errorf("not a WSDL: a document whose root is %s, not wsdl:definitions", root)
+		}
+	}
 }
 
 // WSDL fetches a deployment's WSDL from rawURL within timeout through rt
@@ -84,6 +119,10 @@ func WSDL(ctx context.Context, rawURL string, timeout time.Duration, rt http.Rou
 	}
 	if resp.StatusCode != http.StatusOK {
 		return nil, "", fmt.Errorf("the WSDL at %s: HTTP %d, not the WSDL: give --wsdl the service's address (…/service/service.asmx, to which ?WSDL is added) or a WSDL file", from, resp.StatusCode)
+	}
+	if err := isWSDL(data); err != nil {
+		return nil, "", fmt.Errorf("the WSDL at %s: HTTP 200 (%s), %w: give --wsdl the service's address (…/service/service.asmx, to which ?WSDL is added; a gateway's sign-in page wants --header or --client-cert)",
+			from, printable.Text(resp.Header.Get("Content-Type")), err)
 	}
 	return data, from, nil
 }
