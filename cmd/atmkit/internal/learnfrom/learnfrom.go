@@ -117,6 +117,9 @@ func WSDL(ctx context.Context, rawURL string, timeout time.Duration, rt http.Rou
 	if loc := resp.Header.Get("Location"); resp.StatusCode >= 300 && resp.StatusCode < 400 && loc != "" {
 		return nil, "", fmt.Errorf("the WSDL at %s: HTTP %d, a redirect to %s (not followed): give --wsdl the address it names", from, resp.StatusCode, printable.Text(redact.URL(loc)))
 	}
+	if resp.StatusCode == http.StatusUnauthorized {
+		return nil, "", fmt.Errorf("the WSDL at %s: HTTP %d: the deployment, or a gateway in front of it, wants credentials: give them with --header (e.g. 'X-Api-Key: …') or --client-cert and --client-key", from, resp.StatusCode)
+	}
 	if resp.StatusCode != http.StatusOK {
 		return nil, "", fmt.Errorf("the WSDL at %s: HTTP %d, not the WSDL: give --wsdl the service's address (…/service/service.asmx, to which ?WSDL is added) or a WSDL file", from, resp.StatusCode)
 	}

@@ -12,11 +12,15 @@ import (
 
 // TestWSDLErrors: a WSDL that cannot be fetched is told with what to check:
 // nothing listening, no answer within the timeout, an answer that is not
-// the WSDL (a wrong path), a redirect (not followed); the URL's credentials and query never appear.
+// the WSDL (a wrong path), a refusal for want of credentials, a redirect (not followed); the URL's credentials and query never appear.
 func TestWSDLErrors(t *testing.T) {
 	t.Parallel()
 	notFound := httptest.NewServer(http.NotFoundHandler())
 	defer notFound.Close()
+	locked := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "Unauthorized", http.StatusUnauthorized)
+	}))
+	defer locked.Close()
 	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
 	defer hang.Close()
 	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -35,6 +39,7 @@ func TestWSDLErrors(t *testing.T) {
 		url, want string
 	}{
 		{notFound.URL + "/atm/service.asmx", "the WSDL at " + notFound.URL + "/atm/service.asmx: HTTP 404, not the WSDL: give --wsdl the service's address"},
+		{locked.URL + "/service/service.asmx", "the WSDL at " + locked.URL + "/service/service.asmx: HTTP 401: the deployment, or a gateway in front of it, wants credentials: give them with --header (e.g. 'X-Api-Key: …') or --client-cert and --client-key"},
 		{moved.URL + "/service/service.asmx", "the WSDL at " + moved.URL + "/service/service.asmx: HTTP 301, a redirect to " + elsewhere.URL + "/service/service.asmx?WSDL (not followed)"},
 		{refused + "/service/service.asmx", "connection refused: nothing listens at that address and port. Is the deployment running, and are --wsdl's host and port right?"},
 		{strings.Replace(hang.URL, "http://", "http://me:Secret-Pass-1@", 1) + "/service/service.asmx?WSDL&k=Secret-Key-2", "fetch the WSDL at " + hang.URL + "/service/service.asmx: no answer within --timeout (200ms)"},
