@@ -173,3 +173,21 @@ func TestShapeLearnFromAPageNotTheWSDL(t *testing.T) {
 		}
 	}
 }
+
+// TestShapeFileNotReadable: a --shape naming a directory (a path cut short
+// by hand) exited 1 with "read shape: read DIR: is a directory", as if a
+// check had failed. A shape file that cannot be read is a wrong setting:
+// exit 2, naming --shape and the path, for shape show and serve alike.
+func TestShapeFileNotReadable(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"shape", "show", "--shape", dir},
+		{"serve", "--addr", "127.0.0.1:0", "--shape", dir},
+	} {
+		code, stdout, errOut := runAtmkit(nil, args...)
+		if code != 2 || !strings.Contains(errOut, "--shape") || !strings.Contains(errOut, dir) {
+			t.Errorf("atmkit %s: exit %d, stderr %q, want exit 2 naming --shape and %s\n%s", strings.Join(args, " "), code, errOut, dir, stdout)
+		}
+	}
+}

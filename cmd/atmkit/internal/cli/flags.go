@@ -425,18 +425,15 @@ func CheckLogLevel(level string) string {
 }
 
 // LoadShape reads the result shape file --shape names: nil (the built-in
-// shape) when path is empty. A missing or invalid file is a usage error of
+// shape) when path is empty. A missing, unreadable or invalid file is a usage error of
 // command cmd naming the problem.
 func LoadShape(cmd, path string) (*shape.Shape, error) {
 	if path == "" {
 		return nil, nil
 	}
 	sh, err := shape.Load(path)
-	if errors.Is(err, shape.ErrNotFound) || errors.Is(err, shape.ErrInvalid) {
+	if err != nil { // missing, unreadable (a directory) or invalid: a wrong setting
 		return nil, Usagef(cmd, "--shape: %v", err)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", cmd, err)
 	}
 	return sh, nil
 }
