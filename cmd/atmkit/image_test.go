@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"debug/buildinfo"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -315,6 +316,34 @@ func TestImage(t *testing.T) {
 		}
 		c.stop("atmkit: stopped")
 		c.assertKeyNotLogged()
+	})
+
+	// A recorder killed (docker kill) leaves its cassette's lock file,
+	// owned by the image's user; a recorder run as another user (--user
+	// "$(id -u)", as docs/ci.md suggests) takes it over.
+	t.Run("records over the lock a killed recorder of another user left", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "cassettes")
+		if err := os.Mkdir(dir, 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(dir, 0o777); err != nil { // the umask aside: writable by both users
+			t.Fatal(err)
+		}
+		args := []string{"-v", dir + ":/data/cassettes", "--health-interval", "1s", "--health-timeout", "3s", "--health-retries", "30", tag,
+			"record", "--upstream", "http://127.0.0.1:9", "--cassette", "cassettes/atm"}
+		first := runContainer(t, "lock-first", args...)
+		first.waitHealthy()
+		mustDocker(t, "kill", first.name)
+		lock := filepath.Join(dir, ".atm.yaml.lock")
+		if _, err := os.Stat(lock); err != nil {
+			t.Fatalf("the killed recorder left no lock file: %v", err)
+		}
+		second := runContainer(t, "lock-second", append([]string{"--user", "12345:12345"}, args...)...)
+		second.waitHealthy()
+		mustDocker(t, "stop", "-t", "3", second.name)
+		if _, err := os.Stat(lock); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("the lock file after the second recorder stopped: %v, want it removed\nlogs:\n%s", err, second.logs())
+		}
 	})
 
 	t.Run("memory limit from docker run --memory", func(t *testing.T) {
