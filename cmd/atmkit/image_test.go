@@ -95,7 +95,7 @@ func buildImage(t *testing.T) (tag, context string) {
 	}
 	// Read here, the files make and docker read become part of what go
 	// test's cache keys this test's result on.
-	for _, f := range []string{"Makefile", "Dockerfile", ".dockerignore", "image/root/etc/passwd", "image/root/etc/group", "cmd/atmkit/default.pgo"} {
+	for _, f := range []string{"Makefile", "Dockerfile", ".dockerignore", "image/root/etc/passwd", "image/root/etc/group", "image/tmp.tar", "cmd/atmkit/default.pgo"} {
 		if _, err := os.ReadFile(filepath.Join(root, f)); err != nil {
 			t.Fatalf("the image's sources: %v", err)
 		}
@@ -316,6 +316,19 @@ func TestImage(t *testing.T) {
 		}
 		c.stop("atmkit: stopped")
 		c.assertKeyNotLogged()
+	})
+
+	t.Run("read-only root file system", func(t *testing.T) {
+		c := runContainer(t, "read-only", "--read-only", "--user", "12345:12345", "-p", "127.0.0.1::8080", "-e", "ATMKIT_KEYS="+imageKey,
+			"--health-interval", "1s", "--health-timeout", "3s", "--health-retries", "30", tag)
+		c.waitHealthy()
+		c.stop("atmkit: stopped")
+		// The throwaway authority cannot go to /tmp: one line naming the
+		// flag that names a file on a mount instead, exit 2.
+		code, out := dockerRunCode(t, "run", "--rm", "--read-only", tag, "serve", "--tls-self-signed")
+		if code != 2 || strings.Count(strings.TrimSpace(out), "\n") != 0 || !strings.Contains(out, "--tls-ca-out") {
+			t.Errorf("serve --tls-self-signed on a read-only root: exit %d, want 2 and one line naming --tls-ca-out:\n%s", code, out)
+		}
 	})
 
 	// A recorder killed (docker kill) leaves its cassette's lock file,
@@ -570,6 +583,21 @@ func TestImage(t *testing.T) {
 			t.Errorf("go test in docs/ci/go: %v, want TestProvinces to pass:\n%s", err, out)
 		}
 	})
+}
+
+// dockerRunCode runs the docker command and returns its exit code and its
+// standard output and error together.
+func dockerRunCode(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	out, err := exec.Command("docker", args...).CombinedOutput()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode(), string(out)
+	}
+	if err != nil {
+		t.Fatalf("docker %s: %v", strings.Join(args, " "), err)
+	}
+	return 0, string(out)
 }
 
 // editLines returns s with each line that is old (indentation aside)
