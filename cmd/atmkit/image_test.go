@@ -318,6 +318,24 @@ func TestImage(t *testing.T) {
 		c.assertKeyNotLogged()
 	})
 
+	// The health check reaches a mock whose TLS the ATMKIT_TLS_* variables
+	// set (https, a throwaway certificate); the authority's file goes to
+	// /tmp, which is every user's, also in a container run as another.
+	t.Run("HTTPS from ATMKIT_TLS_SELF_SIGNED, as another user", func(t *testing.T) {
+		c := runContainer(t, "tls", "--user", "12345:12345", "-p", "127.0.0.1::8080",
+			"-e", "ATMKIT_TLS_SELF_SIGNED=true", "-e", "ATMKIT_KEYS="+imageKey,
+			"--health-interval", "1s", "--health-timeout", "3s", "--health-retries", "30", tag)
+		c.waitHealthy()
+		logs := c.logs()
+		if !strings.Contains(logs, "listening on https://127.0.0.1:8080") {
+			t.Errorf("%s: want HTTPS:\n%s", c.name, logs)
+		}
+		if strings.Contains(logs, "TLS handshake error") {
+			t.Errorf("%s: the health check spoke plain HTTP to the HTTPS mock:\n%s", c.name, logs)
+		}
+		c.stop("atmkit: stopped")
+	})
+
 	t.Run("read-only root file system", func(t *testing.T) {
 		c := runContainer(t, "read-only", "--read-only", "--user", "12345:12345", "-p", "127.0.0.1::8080", "-e", "ATMKIT_KEYS="+imageKey,
 			"--health-interval", "1s", "--health-timeout", "3s", "--health-retries", "30", tag)
