@@ -24,10 +24,15 @@ LABEL org.opencontainers.image.title="atmkit" \
       org.opencontainers.image.created="${DATE}"
 
 # /etc/passwd and /etc/group name the user; /data (mounted cassettes and
-# data sets; a named volume starts out owned by the user) and /tmp belong to
-# it. The binary carries its own trust roots for HTTPS (no /etc/ssl).
+# data sets; a named volume mounted on /data starts out owned by the user)
+# belongs to it. /tmp is every user's, mode 1777 as on any system, for a
+# container run with --user as someone else (--tls-self-signed writes its
+# authority there): ADD unpacks it from a tar, which keeps that mode where
+# a COPY would take the checkout's (and --chmod needs BuildKit). The binary
+# carries its own trust roots for HTTPS (no /etc/ssl).
 COPY image/root/ /
 COPY --chown=65532:65532 image/nonroot/ /
+ADD image/tmp.tar /
 COPY ${TARGETPLATFORM}/atmkit /atmkit
 
 USER 65532:65532

@@ -23,7 +23,7 @@ type healthFlags struct {
 
 func (f *healthFlags) register(m *Main) *flag.FlagSet {
 	fs := cli.NewFlagSet("health", "health [--url URL] [flags]", helpText("health"), m.Stderr)
-	fs.StringVar(&f.url, "url", health.DefaultURL(m.Getenv), "base URL of the mock to check; where ATMKIT_ADDR is set (as in the image), the default is its port on 127.0.0.1")
+	fs.StringVar(&f.url, "url", health.DefaultURL(m.Getenv), "base URL of the mock to check; where ATMKIT_ADDR is set (as in the image), the default is its port on 127.0.0.1, over HTTPS (any certificate accepted) where ATMKIT_TLS_CERT or ATMKIT_TLS_SELF_SIGNED is set")
 	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "how long to wait for the answer")
 	f.reach.Register(fs, "the mock", false)
 	return fs
@@ -48,6 +48,8 @@ func (m *Main) runHealth(ctx context.Context, args []string) error {
 		return err
 	}
 	f.reach.Timeout = f.timeout
+	// This machine's mock (a container's own) over the HTTPS of ATMKIT_TLS_*: any certificate.
+	f.reach.AnyCertificate = !m.Given(fs, "url") && health.ServesTLS(m.Getenv)
 	rt, err := m.Transport(fs, &f.reach, "url")
 	if err != nil {
 		return err

@@ -35,6 +35,11 @@ func TestHealth(t *testing.T) {
 	}))
 	t.Cleanup(failing.Close)
 	mockPort := mustURL(t, mock.URL).Port()
+	tlsPort := mustURL(t, tlsMock.URL).Port()
+	otherCA := filepath.Join(t.TempDir(), "other-ca.pem") // an authority that did not issue tlsMock's certificate
+	if err := os.WriteFile(otherCA, mockserver.NewTestServer(t, mockserver.WithTLS()).CACertPEM(), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	other := newElsewhere(t)
 	redirecting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, other.url+r.URL.RequestURI(), http.StatusTemporaryRedirect)
@@ -75,6 +80,14 @@ func TestHealth(t *testing.T) {
 		{"the port of ATMKIT_ADDR", map[string]string{"ATMKIT_ADDR": "0.0.0.0:" + mockPort}, nil, 0, "http://127.0.0.1:" + mockPort + "/__admin/health: ok"},
 		{"HTTPS with its authority", nil, []string{"--url", tlsMock.URL, "--ca-cert", caFile}, 0, ": ok"},
 		{"HTTPS, authority unknown", nil, []string{"--url", tlsMock.URL}, 1, "certificate"},
+		// The image's health check of a mock whose TLS the ATMKIT_TLS_*
+		// variables set: https on the port of ATMKIT_ADDR, whatever its
+		// certificate (and whatever authority ATMKIT_CA_CERT names for
+		// serve's --upstream).
+		{"HTTPS from ATMKIT_TLS_SELF_SIGNED", map[string]string{"ATMKIT_ADDR": "0.0.0.0:" + tlsPort, "ATMKIT_TLS_SELF_SIGNED": "true"}, nil, 0, "https://127.0.0.1:" + tlsPort + "/__admin/health: ok"},
+		{"HTTPS from ATMKIT_TLS_CERT", map[string]string{"ATMKIT_ADDR": "0.0.0.0:" + tlsPort, "ATMKIT_TLS_CERT": "server.pem", "ATMKIT_CA_CERT": otherCA}, nil, 0, "https://127.0.0.1:" + tlsPort + "/__admin/health: ok"},
+		{"ATMKIT_TLS_SELF_SIGNED false", map[string]string{"ATMKIT_ADDR": "0.0.0.0:" + mockPort, "ATMKIT_TLS_SELF_SIGNED": "false"}, nil, 0, "http://127.0.0.1:" + mockPort + "/__admin/health: ok"},
+		{"HTTPS from ATMKIT_TLS_SELF_SIGNED, --url checks the certificate", map[string]string{"ATMKIT_TLS_SELF_SIGNED": "true"}, []string{"--url", tlsMock.URL}, 1, "certificate"},
 		{"nothing listening", nil, []string{"--url", mocktest.ClosedPort(t)}, 1, "connection refused: nothing listens there"},
 		{"a password in the URL", nil, []string{"--url", strings.Replace(mocktest.ClosedPort(t), "://", "://user:pass-word-987@", 1)}, 1, "://user:xxxxx@127.0.0.1:"},
 		{"not a mock", nil, []string{"--url", notMock.URL}, 1, "not an atmkit mock"},

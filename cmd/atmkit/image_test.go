@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"debug/buildinfo"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -94,7 +95,7 @@ func buildImage(t *testing.T) (tag, context string) {
 	}
 	// Read here, the files make and docker read become part of what go
 	// test's cache keys this test's result on.
-	for _, f := range []string{"Makefile", "Dockerfile", ".dockerignore", "image/root/etc/passwd", "image/root/etc/group", "cmd/atmkit/default.pgo"} {
+	for _, f := range []string{"Makefile", "Dockerfile", ".dockerignore", "image/root/etc/passwd", "image/root/etc/group", "image/tmp.tar", "cmd/atmkit/default.pgo"} {
 		if _, err := os.ReadFile(filepath.Join(root, f)); err != nil {
 			t.Fatalf("the image's sources: %v", err)
 		}
@@ -315,6 +316,65 @@ func TestImage(t *testing.T) {
 		}
 		c.stop("atmkit: stopped")
 		c.assertKeyNotLogged()
+	})
+
+	// The health check reaches a mock whose TLS the ATMKIT_TLS_* variables
+	// set (https, a throwaway certificate); the authority's file goes to
+	// /tmp, which is every user's, also in a container run as another.
+	t.Run("HTTPS from ATMKIT_TLS_SELF_SIGNED, as another user", func(t *testing.T) {
+		c := runContainer(t, "tls", "--user", "12345:12345", "-p", "127.0.0.1::8080",
+			"-e", "ATMKIT_TLS_SELF_SIGNED=true", "-e", "ATMKIT_KEYS="+imageKey,
+			"--health-interval", "1s", "--health-timeout", "3s", "--health-retries", "30", tag)
+		c.waitHealthy()
+		logs := c.logs()
+		if !strings.Contains(logs, "listening on https://127.0.0.1:8080") {
+			t.Errorf("%s: want HTTPS:\n%s", c.name, logs)
+		}
+		if strings.Contains(logs, "TLS handshake error") {
+			t.Errorf("%s: the health check spoke plain HTTP to the HTTPS mock:\n%s", c.name, logs)
+		}
+		c.stop("atmkit: stopped")
+	})
+
+	t.Run("read-only root file system", func(t *testing.T) {
+		c := runContainer(t, "read-only", "--read-only", "--user", "12345:12345", "-p", "127.0.0.1::8080", "-e", "ATMKIT_KEYS="+imageKey,
+			"--health-interval", "1s", "--health-timeout", "3s", "--health-retries", "30", tag)
+		c.waitHealthy()
+		c.stop("atmkit: stopped")
+		// The throwaway authority cannot go to /tmp: one line naming the
+		// flag that names a file on a mount instead, exit 2.
+		code, out := dockerRunCode(t, "run", "--rm", "--read-only", tag, "serve", "--tls-self-signed")
+		if code != 2 || strings.Count(strings.TrimSpace(out), "\n") != 0 || !strings.Contains(out, "--tls-ca-out") {
+			t.Errorf("serve --tls-self-signed on a read-only root: exit %d, want 2 and one line naming --tls-ca-out:\n%s", code, out)
+		}
+	})
+
+	// A recorder killed (docker kill) leaves its cassette's lock file,
+	// owned by the image's user; a recorder run as another user (--user
+	// "$(id -u)", as docs/ci.md suggests) takes it over.
+	t.Run("records over the lock a killed recorder of another user left", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "cassettes")
+		if err := os.Mkdir(dir, 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(dir, 0o777); err != nil { // the umask aside: writable by both users
+			t.Fatal(err)
+		}
+		args := []string{"-v", dir + ":/data/cassettes", "--health-interval", "1s", "--health-timeout", "3s", "--health-retries", "30", tag,
+			"record", "--upstream", "http://127.0.0.1:9", "--cassette", "cassettes/atm"}
+		first := runContainer(t, "lock-first", args...)
+		first.waitHealthy()
+		mustDocker(t, "kill", first.name)
+		lock := filepath.Join(dir, ".atm.yaml.lock")
+		if _, err := os.Stat(lock); err != nil {
+			t.Fatalf("the killed recorder left no lock file: %v", err)
+		}
+		second := runContainer(t, "lock-second", append([]string{"--user", "12345:12345"}, args...)...)
+		second.waitHealthy()
+		mustDocker(t, "stop", "-t", "3", second.name)
+		if _, err := os.Stat(lock); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("the lock file after the second recorder stopped: %v, want it removed\nlogs:\n%s", err, second.logs())
+		}
 	})
 
 	t.Run("memory limit from docker run --memory", func(t *testing.T) {
@@ -541,6 +601,21 @@ func TestImage(t *testing.T) {
 			t.Errorf("go test in docs/ci/go: %v, want TestProvinces to pass:\n%s", err, out)
 		}
 	})
+}
+
+// dockerRunCode runs the docker command and returns its exit code and its
+// standard output and error together.
+func dockerRunCode(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	out, err := exec.Command("docker", args...).CombinedOutput()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode(), string(out)
+	}
+	if err != nil {
+		t.Fatalf("docker %s: %v", strings.Join(args, " "), err)
+	}
+	return 0, string(out)
 }
 
 // editLines returns s with each line that is old (indentation aside)

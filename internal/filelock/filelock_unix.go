@@ -15,10 +15,16 @@ type handle = *os.File
 
 // tryLock opens (creating it) and flocks name. A lock file another process
 // removed between this one's open and flock is no lock: the file is opened
-// again until the one locked is the one at name.
+// again until the one locked is the one at name. A lock file this user may
+// not write (left by a killed process of another user: a container's uid
+// 65532 and the host's user sharing a mounted directory) is locked through
+// a read-only descriptor, which flock takes as well.
 func tryLock(name string) (handle, string, error) {
 	for range 100 {
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
+		if errors.Is(err, os.ErrPermission) {
+			f, err = os.Open(name)
+		}
 		if err != nil {
 			return nil, "", err
 		}
@@ -68,9 +74,11 @@ func readHolder(f *os.File) string {
 
 // unlock removes the file while it is still locked (so no other process
 // can lock the removed file and believe it holds the lock), then closes it.
+// A file it may not remove (another user's, in a sticky directory) is left,
+// as a killed process leaves it: the next TryLock takes it over.
 func unlock(name string, f handle) error {
 	err := os.Remove(name)
-	if errors.Is(err, os.ErrNotExist) {
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) {
 		err = nil
 	}
 	if cerr := f.Close(); err == nil {

@@ -203,6 +203,18 @@ func (e *Env) ListenTLS(fs *flag.FlagSet, f *ListenTLSFlags, addr string) (*Serv
 	}
 	if sv.Authority != nil {
 		if err := s.writeCA(f.caOut); err != nil {
+			if f.caOut == "" {
+				// A container's read-only root, a /tmp of another user's,
+				// a TMPDIR that names nothing.
+				var pe *os.PathError
+				problem := err.Error()
+				if errors.As(err, &pe) {
+					problem = pe.Err.Error()
+				}
+				return nil, e.BadSetting(fs, "tls-self-signed", fmt.Sprintf(
+					"cannot write the throwaway authority's certificate to the temporary directory %s (%s): name a file in a writable directory with --tls-ca-out (in a container, on a mount), or set TMPDIR",
+					os.TempDir(), problem))
+			}
 			return nil, fmt.Errorf("%s: write the throwaway authority's certificate: %w", fs.Name(), err)
 		}
 	}

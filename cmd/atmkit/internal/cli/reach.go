@@ -23,6 +23,11 @@ type Reach struct {
 	headers                       Headers
 	Timeout                       time.Duration // --timeout; 0 when the command has a --timeout of its own
 	ownTimeout                    bool
+	// AnyCertificate accepts any server certificate, as
+	// --insecure-skip-verify, without its warning: for atmkit health's
+	// probe of the mock on this machine's loopback interface, which sends
+	// nothing secret (as Kubernetes' HTTPS probes do).
+	AnyCertificate bool
 }
 
 // reachNames are the flags register adds (timeout too, when asked).
@@ -77,7 +82,7 @@ func (e *Env) Transport(fs *flag.FlagSet, f *Reach, urlFlag string) (http.RoundT
 	if f.ownTimeout && f.Timeout <= 0 {
 		return nil, e.BadSetting(fs, "timeout", "must be positive, e.g. 30s")
 	}
-	c := tlsconf.Client{CAFile: f.caCert, CertFile: f.clientCert, KeyFile: f.clientKey, InsecureSkipVerify: f.insecure, URLSetting: urlFlag}
+	c := tlsconf.Client{CAFile: f.caCert, CertFile: f.clientCert, KeyFile: f.clientKey, InsecureSkipVerify: f.insecure || f.AnyCertificate, URLSetting: urlFlag}
 	ct, err := c.Load()
 	var se *tlsconf.SettingError
 	if errors.As(err, &se) {

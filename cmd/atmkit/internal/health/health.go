@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/atmkit/atmkit/internal/printable"
@@ -27,15 +28,20 @@ const defaultURL = "http://127.0.0.1:8080"
 // DefaultURL is the URL atmkit health checks without --url: atmkit
 // serve's default, or, where ATMKIT_ADDR sets serve's address (as in the
 // container image), that address, on the loopback interface when it names
-// every interface.
+// every interface. Its scheme is https where the variables of serve's TLS
+// flags set it (ATMKIT_TLS_CERT, ATMKIT_TLS_SELF_SIGNED; see ServesTLS).
 func DefaultURL(getenv func(string) string) string {
+	scheme := "http"
+	if ServesTLS(getenv) {
+		scheme = "https"
+	}
 	addr := getenv("ATMKIT_ADDR")
 	if addr == "" {
-		return defaultURL
+		return scheme + strings.TrimPrefix(defaultURL, "http")
 	}
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil || port == "" || port == "0" {
-		return defaultURL
+		return scheme + strings.TrimPrefix(defaultURL, "http")
 	}
 	switch host {
 	case "", "0.0.0.0":
@@ -43,7 +49,18 @@ func DefaultURL(getenv func(string) string) string {
 	case "::":
 		host = "::1"
 	}
-	return "http://" + net.JoinHostPort(host, port)
+	return scheme + "://" + net.JoinHostPort(host, port)
+}
+
+// ServesTLS reports whether the environment sets atmkit serve's TLS, as a
+// container's does for its health check: ATMKIT_TLS_CERT, or
+// ATMKIT_TLS_SELF_SIGNED true.
+func ServesTLS(getenv func(string) string) bool {
+	if getenv("ATMKIT_TLS_CERT") != "" {
+		return true
+	}
+	on, err := strconv.ParseBool(getenv("ATMKIT_TLS_SELF_SIGNED"))
+	return err == nil && on
 }
 
 // IsServiceURL reports whether u, a URL given as the mock's base URL,

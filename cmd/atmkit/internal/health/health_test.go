@@ -23,6 +23,21 @@ func TestHealthDefaultURL(t *testing.T) {
 			t.Errorf("ATMKIT_ADDR=%q: got %q, want %q", tc.addr, got, tc.want)
 		}
 	}
+	// HTTPS where the variables of serve's TLS flags set it.
+	for _, tc := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"ATMKIT_TLS_SELF_SIGNED": "true"}, "https://127.0.0.1:8080"},
+		{map[string]string{"ATMKIT_TLS_SELF_SIGNED": "1", "ATMKIT_ADDR": "0.0.0.0:8443"}, "https://127.0.0.1:8443"},
+		{map[string]string{"ATMKIT_TLS_CERT": "certs/server.pem", "ATMKIT_ADDR": "[::]:8443"}, "https://[::1]:8443"},
+		{map[string]string{"ATMKIT_TLS_SELF_SIGNED": "false"}, "http://127.0.0.1:8080"},
+		{map[string]string{"ATMKIT_TLS_SELF_SIGNED": "yes please"}, "http://127.0.0.1:8080"}, // serve refuses it: no TLS served
+	} {
+		if got := DefaultURL(func(k string) string { return tc.env[k] }); got != tc.want {
+			t.Errorf("%v: got %q, want %q", tc.env, got, tc.want)
+		}
+	}
 }
 
 func TestIsServiceURL(t *testing.T) {
