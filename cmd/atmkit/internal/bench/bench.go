@@ -67,6 +67,18 @@ func (e *UsageError) Error() string { return e.Msg }
 
 func usagef(format string, args ...any) error { return &UsageError{Msg: fmt.Sprintf(format, args...)} }
 
+// TargetError is the error of a Target that could not be measured: nothing
+// listens there, it does not answer the call with a 200, or its answer is
+// not the service's (a server that is no ATM service). The command exits 2
+// for it: the target could not be checked.
+type TargetError struct{ Err error }
+
+// Error returns the wrapped error's text.
+func (e *TargetError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the wrapped error.
+func (e *TargetError) Unwrap() error { return e.Err }
+
 // target is one server measured.
 type target struct {
 	name   string
@@ -248,8 +260,8 @@ func (cfg *Config) operation() (*asmx.Operation, asmx.Binding, error) {
 // checkLoad checks the load's settings and sets the default of Rounds.
 func (cfg *Config) checkLoad() error {
 	switch {
-	case cfg.Connections < 1:
-		return usagef("-c must be at least 1")
+	case cfg.Connections < 1 || cfg.Connections > MaxConnections:
+		return usagef("-c: want 1 to %d", MaxConnections)
 	case cfg.Duration <= 0:
 		return usagef("-d must be positive")
 	case cfg.Rounds < 0:
@@ -289,6 +301,12 @@ func (cfg *Config) dataset() (*fixtures.Dataset, string, error) {
 	}
 	return ds, fmt.Sprintf("embedded (%d ATMs)", len(ds.ATMs)), nil
 }
+
+// MaxConnections is the most connections (-c) a run opens: each is a
+// goroutine with a latency histogram of its own, and an open file on both
+// ends of the loopback (twice for the in-process servers), so a mistyped
+// -c of millions would exhaust memory and files before measuring anything.
+const MaxConnections = 10000
 
 // cleanups holds what a run closes when it ends: servers, indexes, the
 // temporary directories of its cassettes and data sets. run calls them
@@ -336,7 +354,14 @@ func mockTargets(ctx context.Context, cfg Config, ds *fixtures.Dataset, req load
 		base = mock.URL
 	}
 	want, err := fetch(ctx, name, at(req, base))
+	if err == nil && cfg.Target != "" {
+		b, _ := asmx.ParseBinding(cfg.Binding) // checked by operation
+		err = checkAnswer(name, b, want)
+	}
 	if err != nil {
+		if cfg.Target != "" && ctx.Err() == nil {
+			err = &TargetError{Err: err}
+		}
 		return nil, nil, err
 	}
 	return []*target{{name: name, url: base, warmup: cfg.Warmup}}, want, nil
@@ -407,6 +432,24 @@ func fetch(ctx context.Context, name string, req loadgen.Request) (*loadgen.Resp
 		return nil, fmt.Errorf("bench: the %s answered %d, not 200%s: %.600s", name, resp.Status, hint, faultText(resp.Body))
 	}
 	return resp, nil
+}
+
+// checkAnswer checks that want, the 200 answer of the server called name
+// to the call in binding b, is an answer of the service: XML for SOAP, GET
+// and POST, JSON for JSON. A web server on the port that is no ATM
+// service (a page, an API of its own) would otherwise be measured, and
+// its figures set against a ceiling serving the same wrong bytes.
+func checkAnswer(name string, b asmx.Binding, want *loadgen.Response) error {
+	ct := strings.ToLower(want.Header.Get("Content-Type"))
+	kind := "xml"
+	if b == asmx.JSON {
+		kind = "json"
+	}
+	if !strings.Contains(ct, kind) {
+		return fmt.Errorf("bench: the %s answered 200 with %q, %.80q, not the %s answer of the ATM service: is --target the service's base URL?",
+			name, want.Header.Get("Content-Type"), want.Body, strings.ToUpper(kind))
+	}
+	return nil
 }
 
 // measure warms up every target, then measures them in cfg.Rounds
