@@ -79,7 +79,8 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 		return m.BadSetting(fs, "binding", "want soap11, soap12, get, post or json")
 	}
 	if err := m.FirstBad(fs,
-		cli.Bad("c", cli.When(c.Connections < 1 || c.Connections > bench.MaxConnections, fmt.Sprintf("want 1 to %d", bench.MaxConnections))),
+		cli.Bad("c", cli.When(c.Connections < 1, "must be at least 1")),
+		cli.Bad("c", cli.When(c.Connections > bench.MaxConnections, fmt.Sprintf("at most %d", bench.MaxConnections))),
 		cli.Bad("d", cli.When(c.Duration <= 0, "must be positive")),
 		cli.Bad("warmup", cli.When(c.Warmup < 0, "must not be negative")),
 		cli.Bad("rounds", cli.When(c.Rounds < 0 || c.Rounds > 1000, "want 0 (one per second of -d) to 1000")),
@@ -115,17 +116,16 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 	if errors.As(err, &ue) {
 		return cli.Usagef("bench", "%s", ue.Msg)
 	}
-	var te *bench.TargetError
-	if errors.As(err, &te) { // a target that could not be checked
-		return &cli.ExitError{Code: cli.ExitUsage, Err: err}
-	}
-	if err != nil {
+	if report == nil { // a TargetError exits 2
 		return err
 	}
 	if !f.json {
 		report.Print(m.Stdout)
 	} else if err := report.WriteJSON(m.Stdout); err != nil {
 		return fmt.Errorf("bench: write report: %w", err)
+	}
+	if err != nil { // ErrInterrupted, after its partial report: exit 2
+		return err
 	}
 	return report.Err()
 }

@@ -509,3 +509,41 @@ func benchAtmsScaleText(t *testing.T) {
 		t.Errorf("output has a ceiling; the data sets' answers differ:\n%s", stdout)
 	}
 }
+
+// TestBenchInterrupted cancels a long run (Ctrl-C) once it measures: the
+// report of the rounds until then is printed, marked interrupted, and
+// the exit code is 2 (the run was not measured whole), not a
+// bare "context canceled".
+func TestBenchInterrupted(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out bytes.Buffer
+	errb := &mocktest.SyncBuffer{}
+	m := &Main{cli.Env{Stdout: &out, Stderr: errb, Getenv: func(string) string { return "" }}}
+	done := make(chan error, 1)
+	go func() {
+		done <- m.Run(ctx, []string{"bench", "-d", "1h", "-c", "2", "--rounds", "2", "--warmup", "0"})
+	}()
+	for !strings.Contains(errb.String(), "per server in 2 rounds") { // measuring: its first line is out
+		select {
+		case err := <-done:
+			t.Fatalf("bench ended before it was interrupted: %v\n%s", err, errb.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	time.Sleep(200 * time.Millisecond) // some requests measured
+	cancel()
+	err := <-done
+	var stderr bytes.Buffer
+	if code := (&cli.Env{Stderr: &stderr}).Exit(err); code != cli.ExitUsage {
+		t.Errorf("exit code %d (%v), want %d", code, err, cli.ExitUsage)
+	}
+	if !strings.Contains(stderr.String(), "bench: interrupted") {
+		t.Errorf("got %q, want it to say the run was interrupted", stderr.String())
+	}
+	if !strings.Contains(out.String(), "INTERRUPTED: the figures are of the rounds measured until then") ||
+		!regexp.MustCompile(`(?m)^mock .*\n^ceiling `).MatchString(out.String()) {
+		t.Errorf("got %q, want the report of the mock and the ceiling, marked interrupted", out.String())
+	}
+}
