@@ -30,7 +30,7 @@ func (f *benchFlags) register(m *Main) *flag.FlagSet {
 	fs := cli.NewFlagSet("bench", "bench [flags]", helpText("bench"), m.Stderr)
 	fs.StringVar(&c.Op, "op", asmx.OpReturnAtmSearchByCoordinates, "operation to call")
 	fs.StringVar(&c.Binding, "binding", "soap11", "binding: soap11, soap12, get, post or json")
-	fs.IntVar(&c.Connections, "c", 32, "keep-alive connections, one request in flight on each")
+	fs.IntVar(&c.Connections, "c", 32, fmt.Sprintf("keep-alive connections, one request in flight on each (1 to %d)", bench.MaxConnections))
 	fs.DurationVar(&c.Duration, "d", 10*time.Second, "measured time per server (split over the rounds)")
 	fs.DurationVar(&c.Warmup, "warmup", time.Second, "unmeasured warm-up per server before the rounds, and up to 100ms of it at the start of each round; 0: none (WireMock gets at least 5s)")
 	fs.IntVar(&c.Rounds, "rounds", 0, "rounds alternating the servers' order, so drift of a noisy machine hits all alike (0: one per second of -d, 2 to 30)")
@@ -69,6 +69,9 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 	if err := cli.NoArgs(fs); err != nil {
 		return err
 	}
+	if err := cli.BadBaseURL("bench", "target", c.Target); err != nil {
+		return err
+	}
 	if _, ok := asmx.LookupOperation(c.Op); !ok {
 		return m.BadSetting(fs, "op", "not an operation of the service")
 	}
@@ -77,10 +80,13 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 	}
 	if err := m.FirstBad(fs,
 		cli.Bad("c", cli.When(c.Connections < 1, "must be at least 1")),
+		cli.Bad("c", cli.When(c.Connections > bench.MaxConnections, fmt.Sprintf("at most %d", bench.MaxConnections))),
 		cli.Bad("d", cli.When(c.Duration <= 0, "must be positive")),
 		cli.Bad("warmup", cli.When(c.Warmup < 0, "must not be negative")),
 		cli.Bad("rounds", cli.When(c.Rounds < 0 || c.Rounds > 1000, "want 0 (one per second of -d) to 1000")),
 		cli.Bad("target", cli.When(c.Target != "", cli.CheckHTTPURL(c.Target))),
+		cli.Bad("target", cli.When(strings.HasPrefix(strings.ToLower(c.Target), "https:"),
+			"the load generator speaks plain HTTP only; measure the service over http (atmkit serve without TLS)")),
 		cli.Bad("cpuprofile", cli.CheckReportFile(c.CPUProfile)),
 		cli.Bad("fixtures", cli.When(c.Fixtures != "", cli.CheckDir(c.Fixtures))),
 		cli.Bad("atms", cli.When(c.ATMs < 0 || c.ATMs > fixtures.MaxATMs, fmt.Sprintf("want 0 (no generated data set) to %d", fixtures.MaxATMs))),
@@ -110,13 +116,16 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 	if errors.As(err, &ue) {
 		return cli.Usagef("bench", "%s", ue.Msg)
 	}
-	if err != nil {
+	if report == nil { // a TargetError exits 2
 		return err
 	}
 	if !f.json {
 		report.Print(m.Stdout)
 	} else if err := report.WriteJSON(m.Stdout); err != nil {
 		return fmt.Errorf("bench: write report: %w", err)
+	}
+	if err != nil { // ErrInterrupted, after its partial report: exit 2
+		return err
 	}
 	return report.Err()
 }

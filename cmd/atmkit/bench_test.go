@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -233,6 +234,91 @@ func TestBenchTarget(t *testing.T) {
 	}
 }
 
+// TestBenchTargetNotChecked runs atmkit bench against targets it cannot
+// measure: nothing listening, a server answering 500, garbage, or a web
+// page instead of the service. Each is a target that could not be
+// checked: exit 2, and no figures.
+func TestBenchTargetNotChecked(t *testing.T) {
+	t.Parallel()
+	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "down for maintenance", http.StatusInternalServerError)
+	}))
+	t.Cleanup(failing.Close)
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte("<html><body>It works!</body></html>"))
+	}))
+	t.Cleanup(page.Close)
+	garbage := rawServer(t, "\x00\x01garbage\r\n\r\n")
+	for _, tc := range []struct{ name, url, want string }{
+		{"nothing listening", mocktest.ClosedPort(t), "connection refused"},
+		{"500", failing.URL, "answered 500, not 200: down for maintenance"},
+		{"garbage", garbage, "malformed HTTP response"},
+		{"a web page", page.URL, `answered 200 with "text/html; charset=utf-8"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			stdout, _, err := runBenchCmd(t, "--target", tc.url)
+			var stderr bytes.Buffer
+			if code := (&cli.Env{Stderr: &stderr}).Exit(err); code != cli.ExitUsage {
+				t.Errorf("exit code %d (%v), want %d: a target that could not be checked", code, err, cli.ExitUsage)
+			}
+			if !strings.Contains(stderr.String(), tc.want) {
+				t.Errorf("got %q, want it to say %q", stderr.String(), tc.want)
+			}
+			if stdout != "" {
+				t.Errorf("got a report %q for a target not measured", stdout)
+			}
+		})
+	}
+}
+
+// rawServer answers every connection with reply, whatever it was sent,
+// and closes it; it returns its base URL.
+func rawServer(t *testing.T, reply string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				_, _ = c.Read(make([]byte, 64<<10))
+				_, _ = c.Write([]byte(reply))
+			}()
+		}
+	}()
+	return "http://" + ln.Addr().String()
+}
+
+// TestBenchNoSecretInUsageErrors gives --target URLs holding a password or
+// a key: rejected before anything is sent, without either in the message.
+func TestBenchNoSecretInUsageErrors(t *testing.T) {
+	t.Parallel()
+	for _, target := range []string{
+		"https://user:pass-word-987@127.0.0.1:1",
+		"http://127.0.0.1:1/?strAtmServiceKey=pass-word-987",
+		"http://127.0.0.1:1/#pass-word-987",
+		"ftp://user:pass-word-987@127.0.0.1:1",
+	} {
+		_, _, err := runBenchCmd(t, "--target", target)
+		var stderr bytes.Buffer
+		if code := (&cli.Env{Stderr: &stderr}).Exit(err); code != cli.ExitUsage {
+			t.Errorf("--target %s: exit code %d (%v), want %d", target, code, err, cli.ExitUsage)
+		}
+		if strings.Contains(stderr.String(), "pass-word-987") {
+			t.Errorf("--target %s: the secret is in %q", target, stderr.String())
+		}
+	}
+}
+
 func TestBenchUsageErrors(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{
@@ -240,6 +326,9 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"--binding", "carrier-pigeon"},
 		{"--op", "ReturnAllAtms", "--binding", "json"},
 		{"-c", "0"},
+		{"-c", "100000000"}, // not millions of goroutines and histograms before any check
+		{"--target", "https://127.0.0.1:1"},
+		{"--target", "http://127.0.0.1:1/?x=1"},
 		{"--rounds", "-1"},
 		{"--target", "http://127.0.0.1:1", "--atms", "10"},
 		{"--fixtures", "x", "--atms", "10"},
@@ -418,5 +507,43 @@ func benchAtmsScaleText(t *testing.T) {
 	}
 	if strings.Contains(stdout, "ceiling") {
 		t.Errorf("output has a ceiling; the data sets' answers differ:\n%s", stdout)
+	}
+}
+
+// TestBenchInterrupted cancels a long run (Ctrl-C) once it measures: the
+// report of the rounds until then is printed, marked interrupted, and
+// the exit code is 2 (the run was not measured whole), not a
+// bare "context canceled".
+func TestBenchInterrupted(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out bytes.Buffer
+	errb := &mocktest.SyncBuffer{}
+	m := &Main{cli.Env{Stdout: &out, Stderr: errb, Getenv: func(string) string { return "" }}}
+	done := make(chan error, 1)
+	go func() {
+		done <- m.Run(ctx, []string{"bench", "-d", "1h", "-c", "2", "--rounds", "2", "--warmup", "0"})
+	}()
+	for !strings.Contains(errb.String(), "per server in 2 rounds") { // measuring: its first line is out
+		select {
+		case err := <-done:
+			t.Fatalf("bench ended before it was interrupted: %v\n%s", err, errb.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	time.Sleep(200 * time.Millisecond) // some requests measured
+	cancel()
+	err := <-done
+	var stderr bytes.Buffer
+	if code := (&cli.Env{Stderr: &stderr}).Exit(err); code != cli.ExitUsage {
+		t.Errorf("exit code %d (%v), want %d", code, err, cli.ExitUsage)
+	}
+	if !strings.Contains(stderr.String(), "bench: interrupted") {
+		t.Errorf("got %q, want it to say the run was interrupted", stderr.String())
+	}
+	if !strings.Contains(out.String(), "INTERRUPTED: the figures are of the rounds measured until then") ||
+		!regexp.MustCompile(`(?m)^mock .*\n^ceiling `).MatchString(out.String()) {
+		t.Errorf("got %q, want the report of the mock and the ceiling, marked interrupted", out.String())
 	}
 }

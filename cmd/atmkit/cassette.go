@@ -47,26 +47,14 @@ func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
 	total := 0
 	for _, f := range files {
 		res, err := cassettes.ScrubCassette(f, *check, headers...)
-		n, inter, rej := res.Replaced, res.Interactions, res.Rejections
 		if errors.Is(err, cassettes.ErrCassetteBusy) {
 			return cli.Exitf(exitUsage, "cassette scrub: %v; run it again when the recording has stopped", err)
 		}
 		if err != nil {
 			return fmt.Errorf("cassette scrub: %w", err)
 		}
-		total += n
-		marks := ""
-		if rej > 0 {
-			marks = fmt.Sprintf(" (%s among them, marked %s)", banner.Plural(rej, "key rejection"), cassettes.RejectedPlaceholder)
-		}
-		switch {
-		case n == 0:
-			fmt.Fprintf(m.Stdout, "%s: clean, unchanged\n", f)
-		case *check:
-			fmt.Fprintf(m.Stdout, "%s: %s to redact in %s%s\n", f, banner.Plural(n, "value"), banner.Plural(inter, "interaction"), marks)
-		default:
-			fmt.Fprintf(m.Stdout, "%s: replaced %s in %s with %s%s\n", f, banner.Plural(n, "value"), banner.Plural(inter, "interaction"), cassettes.Placeholder, marks)
-		}
+		total += res.Replaced
+		banner.Scrubbed(m.Stdout, f, res, *check)
 	}
 	if *check && total > 0 {
 		return cli.Exitf(exitFailure, "cassette scrub: %s to redact (run without --check to redact them)", banner.Plural(total, "value"))

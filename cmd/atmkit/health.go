@@ -40,6 +40,9 @@ func (m *Main) runHealth(ctx context.Context, args []string) error {
 		return err
 	}
 	m.HideKeys(f.reach.Secrets()...)
+	if err := cli.BadBaseURL("health", "url", f.url); err != nil {
+		return err
+	}
 	if err := m.FirstBad(fs,
 		cli.Bad("url", cli.CheckHTTPURL(f.url)),
 		cli.Bad("url", cli.When(health.IsServiceURL(f.url), "the service's URL; want the mock's base URL, such as http://127.0.0.1:8080")),

@@ -3,6 +3,7 @@ package main
 import (
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -65,6 +66,10 @@ func TestHealth(t *testing.T) {
 		}
 	}))
 	t.Cleanup(endless.Close)
+	// A gateway serving the mock under /atm/, as a reverse proxy does.
+	mockURL := mustURL(t, mock.URL)
+	prefixed := httptest.NewServer(http.StripPrefix("/atm", httputil.NewSingleHostReverseProxy(mockURL)))
+	t.Cleanup(prefixed.Close)
 
 	for _, tc := range []struct {
 		name string
@@ -97,6 +102,9 @@ func TestHealth(t *testing.T) {
 		{"not an HTTP URL", nil, []string{"--url", "ftp://127.0.0.1:21"}, 2, "--url ftp://127.0.0.1:21: want an http or https URL"},
 		{"the service's URL", nil, []string{"--url", mock.URL + "/service/service.asmx"}, 2, "/service/service.asmx: the service's URL; want the mock's base URL, such as http://127.0.0.1:8080"},
 		{"timeout 0", nil, []string{"--url", mock.URL, "--timeout", "0s"}, 2, "--timeout 0s: must be positive"},
+		{"a key in the URL's query", nil, []string{"--url", mock.URL + "/?key=pass-word-987"}, 2, "/?...: want a base URL, with a path prefix at most"},
+		{"a fragment", nil, []string{"--url", mock.URL + "#pass-word-987"}, 2, "no query (?...) or fragment (#...)"},
+		{"a mock behind a path prefix", nil, []string{"--url", prefixed.URL + "/atm/"}, 0, prefixed.URL + "/atm/__admin/health: ok"},
 		{"an argument", nil, []string{mock.URL}, 2, "unexpected argument"},
 		{"an unknown flag", nil, []string{"--port", "8080"}, 2, "unknown flag --port"},
 	} {

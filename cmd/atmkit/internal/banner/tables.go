@@ -104,3 +104,20 @@ func VerifyHeading(o verify.Options, n int) string {
 	return fmt.Sprintf("%s against %s (%s at a time, %s, values %s)",
 		plural(n, "cassette"), redact.URL(o.Upstream), plural(max(1, o.Concurrency), "request"), rate, values)
 }
+
+// Scrubbed prints what cassette scrub did to (or, checking, found in) the
+// cassette f.
+func Scrubbed(w io.Writer, f string, res cassettes.ScrubResult, check bool) {
+	marks := ""
+	if res.Rejections > 0 {
+		marks = fmt.Sprintf(" (%s among them, marked %s)", Plural(res.Rejections, "key rejection"), cassettes.RejectedPlaceholder)
+	}
+	switch {
+	case res.Replaced == 0:
+		fmt.Fprintf(w, "%s: clean, unchanged\n", f)
+	case check:
+		fmt.Fprintf(w, "%s: %s to redact in %s%s\n", f, Plural(res.Replaced, "value"), Plural(res.Interactions, "interaction"), marks)
+	default:
+		fmt.Fprintf(w, "%s: replaced %s in %s with %s%s\n", f, Plural(res.Replaced, "value"), Plural(res.Interactions, "interaction"), cassettes.Placeholder, marks)
+	}
+}

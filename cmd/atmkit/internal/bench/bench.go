@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -66,6 +67,21 @@ type UsageError struct{ Msg string }
 func (e *UsageError) Error() string { return e.Msg }
 
 func usagef(format string, args ...any) error { return &UsageError{Msg: fmt.Sprintf(format, args...)} }
+
+// TargetError is the error of a Target that could not be measured: nothing
+// listens there, it does not answer the call with a 200, or its answer is
+// not the service's (a server that is no ATM service). The command exits 2
+// for it: the target could not be checked.
+type TargetError struct{ Err error }
+
+// Error returns the wrapped error's text.
+func (e *TargetError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the wrapped error.
+func (e *TargetError) Unwrap() error { return e.Err }
+
+// ExitCode is 2: a target that could not be checked.
+func (e *TargetError) ExitCode() int { return 2 }
 
 // target is one server measured.
 type target struct {
@@ -182,8 +198,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 
 	fmt.Fprintf(cfg.Log, "atmkit bench: %s %s, %d-byte response; %d connections, %s per server in %d rounds\n",
 		b, op.Name, len(want.Body), cfg.Connections, cfg.Duration, cfg.Rounds)
-	if err := measure(ctx, cfg, req, int64(len(want.Body)), targets); err != nil {
-		return nil, err
+	interrupted := measure(ctx, cfg, req, int64(len(want.Body)), targets)
+	if interrupted != nil && !errors.Is(interrupted, ErrInterrupted) {
+		return nil, interrupted
 	}
 
 	rps := map[string]float64{}
@@ -226,7 +243,28 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	report.addRoundRatios(targets)
-	return report, nil
+	return report.interrupted(interrupted)
+}
+
+// ErrInterrupted is the error of a run whose context ended (Ctrl-C) before
+// it measured every round: Run returns it with the report of what was
+// measured until then, marked Interrupted. Its exit code is 2: the run was
+// not measured whole, so no check passed or failed.
+var ErrInterrupted error = interruptedError{}
+
+type interruptedError struct{}
+
+func (interruptedError) Error() string {
+	return "bench: interrupted: the figures above are of the rounds until then, not of the whole run"
+}
+
+func (interruptedError) ExitCode() int { return 2 }
+
+// interrupted marks r as the partial report of an interrupted run when err
+// (measure's) is ErrInterrupted, and returns r and err.
+func (r *Report) interrupted(err error) (*Report, error) {
+	r.Interrupted = err != nil
+	return r, err
 }
 
 // operation looks up Op and Binding.
@@ -248,8 +286,8 @@ func (cfg *Config) operation() (*asmx.Operation, asmx.Binding, error) {
 // checkLoad checks the load's settings and sets the default of Rounds.
 func (cfg *Config) checkLoad() error {
 	switch {
-	case cfg.Connections < 1:
-		return usagef("-c must be at least 1")
+	case cfg.Connections < 1 || cfg.Connections > MaxConnections:
+		return usagef("-c: want 1 to %d", MaxConnections)
 	case cfg.Duration <= 0:
 		return usagef("-d must be positive")
 	case cfg.Rounds < 0:
@@ -289,6 +327,12 @@ func (cfg *Config) dataset() (*fixtures.Dataset, string, error) {
 	}
 	return ds, fmt.Sprintf("embedded (%d ATMs)", len(ds.ATMs)), nil
 }
+
+// MaxConnections is the most connections (-c) a run opens: each is a
+// goroutine with a latency histogram of its own, and an open file on both
+// ends of the loopback (twice for the in-process servers), so a mistyped
+// -c of millions would exhaust memory and files before measuring anything.
+const MaxConnections = 10000
 
 // cleanups holds what a run closes when it ends: servers, indexes, the
 // temporary directories of its cassettes and data sets. run calls them
@@ -336,7 +380,14 @@ func mockTargets(ctx context.Context, cfg Config, ds *fixtures.Dataset, req load
 		base = mock.URL
 	}
 	want, err := fetch(ctx, name, at(req, base))
+	if err == nil && cfg.Target != "" {
+		b, _ := asmx.ParseBinding(cfg.Binding) // checked by operation
+		err = checkAnswer(name, b, want)
+	}
 	if err != nil {
+		if cfg.Target != "" && ctx.Err() == nil {
+			err = &TargetError{Err: err}
+		}
 		return nil, nil, err
 	}
 	return []*target{{name: name, url: base, warmup: cfg.Warmup}}, want, nil
@@ -409,8 +460,33 @@ func fetch(ctx context.Context, name string, req loadgen.Request) (*loadgen.Resp
 	return resp, nil
 }
 
+// checkAnswer checks that want, the 200 answer of the server called name
+// to the call in binding b, is an answer of the service: XML (no HTML
+// page) for SOAP, GET and POST, a JSON object or array for JSON. A web server on the port that is no ATM
+// service (a page, an API of its own) would otherwise be measured, and
+// its figures set against a ceiling serving the same wrong bytes.
+func checkAnswer(name string, b asmx.Binding, want *loadgen.Response) error {
+	ct := strings.ToLower(want.Header.Get("Content-Type"))
+	kind := "xml"
+	if b == asmx.JSON {
+		kind = "json"
+	}
+	body := bytes.TrimSpace(want.Body)
+	bad := strings.Contains(ct, "html") || len(body) == 0 || body[0] != '<'
+	if kind == "json" {
+		bad = len(body) == 0 || (body[0] != '{' && body[0] != '[')
+	}
+	if bad {
+		return fmt.Errorf("bench: the %s answered 200 with %q, %.80q, not the %s answer of the ATM service: is --target the service's base URL?",
+			name, want.Header.Get("Content-Type"), want.Body, strings.ToUpper(kind))
+	}
+	return nil
+}
+
 // measure warms up every target, then measures them in cfg.Rounds
 // alternating rounds, appending each round's result to the target's runs.
+// When ctx ends first it returns ErrInterrupted, the runs so far kept (the
+// last one cut short).
 func measure(ctx context.Context, cfg Config, req loadgen.Request, length int64, targets []*target) error {
 	opts := loadgen.Options{Connections: cfg.Connections, ExpectLength: length}
 	for _, t := range targets {
@@ -424,6 +500,9 @@ func measure(ctx context.Context, cfg Config, req loadgen.Request, length int64,
 		}
 		if _, err := loadgen.Run(ctx, at(req, t.url), o); err != nil {
 			return fmt.Errorf("bench: warm up %s: %w", t.name, err)
+		}
+		if ctx.Err() != nil {
+			return ErrInterrupted
 		}
 	}
 	if cfg.CPUProfile != "" {
@@ -449,7 +528,7 @@ func measure(ctx context.Context, cfg Config, req loadgen.Request, length int64,
 			}
 			t.runs = append(t.runs, res)
 			if ctx.Err() != nil {
-				return fmt.Errorf("bench: %w", ctx.Err())
+				return ErrInterrupted // what was measured is the report's
 			}
 		}
 	}

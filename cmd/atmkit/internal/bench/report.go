@@ -28,10 +28,13 @@ type Report struct {
 	CPUs          int               `json:"cpus"`
 	// CeilingProcess says the ceiling ran in a process of its own, as the
 	// target of a --target run does.
-	CeilingProcess bool               `json:"ceilingProcess,omitempty"`
-	Cassettes      []Cassette         `json:"cassettes,omitempty"`
-	Results        []Result           `json:"results"`
-	Ratios         map[string]float64 `json:"ratios"`
+	CeilingProcess bool `json:"ceilingProcess,omitempty"`
+	// Interrupted marks the partial report of a run stopped (Ctrl-C)
+	// before it measured every round: the figures of the rounds until then.
+	Interrupted bool               `json:"interrupted,omitempty"`
+	Cassettes   []Cassette         `json:"cassettes,omitempty"`
+	Results     []Result           `json:"results"`
+	Ratios      map[string]float64 `json:"ratios"`
 	// RoundRatios are each ratio's values round by round (the two servers
 	// of a round measured one right after the other): their spread is the
 	// machine's noise.
@@ -180,8 +183,12 @@ func (r *Report) Print(w io.Writer) {
 	if r.CeilingProcess {
 		ceiling = "; the ceiling in a process of its own, as the target"
 	}
-	fmt.Fprintf(w, "load: %d connections, %gs per server in %d rounds, generator in-process on %d CPUs%s\n\n",
+	fmt.Fprintf(w, "load: %d connections, %gs per server in %d rounds, generator in-process on %d CPUs%s\n",
 		r.Connections, r.DurationSec, r.Rounds, r.CPUs, ceiling)
+	if r.Interrupted {
+		fmt.Fprintln(w, "INTERRUPTED: the figures are of the rounds measured until then")
+	}
+	fmt.Fprintln(w)
 	width := len("ceiling  ")
 	for _, res := range r.Results {
 		width = max(width, len(res.Server))

@@ -135,8 +135,9 @@ func runAtmsScale(ctx context.Context, cfg Config) (*Report, error) {
 
 	fmt.Fprintf(cfg.Log, "atmkit bench: %s %s; %d connections, %s per server in %d rounds\n",
 		b, op.Name, cfg.Connections, cfg.Duration, cfg.Rounds)
-	if err := measure(ctx, cfg, req, int64(len(want.Body)), targets); err != nil {
-		return nil, err
+	interrupted := measure(ctx, cfg, req, int64(len(want.Body)), targets)
+	if interrupted != nil && !errors.Is(interrupted, ErrInterrupted) {
+		return nil, interrupted
 	}
 
 	rps := map[string]float64{}
@@ -162,7 +163,7 @@ func runAtmsScale(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	report.addRoundRatios(targets)
-	return report, nil
+	return report.interrupted(interrupted)
 }
 
 // scaleDefaults are the default values of the parameters of --atms-scale:

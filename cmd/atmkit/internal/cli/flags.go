@@ -201,6 +201,9 @@ func (e *Env) BadSetting(fs *flag.FlagSet, name, problem string) error {
 		return Usagef(fs.Name(), "--%s: %s", name, problem)
 	}
 	v := fs.Lookup(name).Value.String()
+	if strings.Contains(v, "://") { // a URL's password is not shown (--target https://user:pw@...)
+		v = redact.URL(v)
+	}
 	switch {
 	case strings.HasPrefix(src, "ATMKIT_"):
 		return Usagef(fs.Name(), "%s=%q: %s (--%s)", src, v, problem, name)
@@ -312,6 +315,21 @@ func CheckHTTPURL(s string) string {
 		return "want an http or https URL, such as https://atm.example.org"
 	}
 	return ""
+}
+
+// BadBaseURL checks the value of flag name, a base URL to which a command
+// appends paths of its own (/__admin/health, /service/service.asmx): it
+// must have no query or fragment, which appending a path would garble
+// (http://host/?key=k/__admin/health). Its usage error shows the URL
+// without them, since a query may hold a key. It is nil for a URL
+// CheckHTTPURL rejects.
+func BadBaseURL(cmd, name, s string) error {
+	u, err := url.Parse(s)
+	if err != nil || CheckHTTPURL(s) != "" || (u.RawQuery == "" && !u.ForceQuery && u.Fragment == "") {
+		return nil
+	}
+	u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = "", false, "", ""
+	return Usagef(cmd, "--%s %s?...: want a base URL, with a path prefix at most (such as http://127.0.0.1:8080/prefix): no query (?...) or fragment (#...)", name, u.Redacted())
 }
 
 // CheckDir checks a directory that must exist.
