@@ -11,9 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/atmkit/atmkit/internal/mocktest"
+
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
-	"github.com/atmkit/atmkit/cassettes/internal/recordtest"
 	"github.com/atmkit/atmkit/mockserver"
 	"gopkg.in/dnaeon/go-vcr.v3/recorder"
 )
@@ -244,7 +245,7 @@ func TestReplayMissNamesNoPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var log recordtest.Log
+	var log mocktest.SyncBuffer
 	h, err := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault), mockserver.WithNamespace(ns),
 		mockserver.WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
 	if err != nil {

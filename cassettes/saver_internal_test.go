@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/atmkit/atmkit/cassettes/internal/recordtest"
+	"github.com/atmkit/atmkit/internal/mocktest"
 )
 
 // TestSaverSpacesSavesByTheirDuration: after a save that took d, the saver
@@ -94,7 +94,7 @@ func TestSaverWhenSavesFail(t *testing.T) {
 	}))
 	defer upstream.Close()
 	clk := &stepClock{}
-	var logged recordtest.Log
+	var logged mocktest.SyncBuffer
 	logger := slog.New(slog.NewTextHandler(&logged, nil))
 	const interval = 3 * time.Millisecond
 	dir := filepath.Join(t.TempDir(), "cassettes")

@@ -185,26 +185,10 @@ func routingChecks() []Check {
 			if err != nil {
 				return err
 			}
-			ns, err := s.Namespace()
-			if err != nil {
-				return err
-			}
-			x, err := s.Do(Request{Binding: SOAP11, Op: opByAddress, Values: f.Values(opByAddress), Reversed: true})
-			if err != nil {
-				return err
-			}
-			w, err := resultIn(x, SOAP11, ns)
-			if err != nil {
-				return err
-			}
-			ref, err := s.result(SOAP11, opByAddress)
-			if err != nil {
-				return err
-			}
-			if d := diffContent(ref.Root, w); d != "" {
-				return &Failure{What: "ReturnAtmSearchByAddress over soap11 with its parameters in reverse order", Expected: "the result of the same call with them in the document's order (ASMX matches parameters by name)", Got: "they differ " + d, Exchanges: []*Exchange{x, ref.X}}
-			}
-			return nil
+			return sameResult(s, func(string) Request {
+				return Request{Binding: SOAP11, Op: opByAddress, Values: f.Values(opByAddress), Reversed: true}
+			}, "ReturnAtmSearchByAddress over soap11 with its parameters in reverse order",
+				"the result of the same call with them in the document's order (ASMX matches parameters by name)")
 		},
 	}, {
 		Name:        "routing/soapaction-unquoted",
@@ -212,26 +196,9 @@ func routingChecks() []Check {
 		Description: "a SOAPAction sent without its quotes routes the call as the quoted one (ASMX strips the quotes)",
 		Labels:      []string{"soap11", "asmx", "routing"},
 		Run: func(s *Session, _ Notef) error {
-			ns, err := s.Namespace()
-			if err != nil {
-				return err
-			}
-			x, err := s.Do(Request{Binding: SOAP11, Op: opProvinces, Action: soapAction(ns, opProvinces)})
-			if err != nil {
-				return err
-			}
-			w, err := resultIn(x, SOAP11, ns)
-			if err != nil {
-				return err
-			}
-			ref, err := s.result(SOAP11, opProvinces)
-			if err != nil {
-				return err
-			}
-			if d := diffContent(ref.Root, w); d != "" {
-				return &Failure{What: "ReturnProvinces over soap11 with an unquoted SOAPAction", Expected: "the result of the same call with the SOAPAction quoted", Got: "they differ " + d, Exchanges: []*Exchange{x, ref.X}}
-			}
-			return nil
+			return sameResult(s, func(ns string) Request {
+				return Request{Binding: SOAP11, Op: opProvinces, Action: soapAction(ns, opProvinces)}
+			}, "ReturnProvinces over soap11 with an unquoted SOAPAction", "the result of the same call with the SOAPAction quoted")
 		},
 	}, {
 		Name:        "routing/soap12-action-parameter",
@@ -239,26 +206,9 @@ func routingChecks() []Check {
 		Description: "a SOAP 1.2 call whose content type carries the action parameter (as .NET's and WCF's clients send it) is answered as one without it",
 		Labels:      []string{"soap12", "asmx", "routing"},
 		Run: func(s *Session, _ Notef) error {
-			ns, err := s.Namespace()
-			if err != nil {
-				return err
-			}
-			x, err := s.Do(Request{Binding: SOAP12, Op: opProvinces, ContentType: ctSOAP12 + `; action="` + soapAction(ns, opProvinces) + `"`})
-			if err != nil {
-				return err
-			}
-			w, err := resultIn(x, SOAP12, ns)
-			if err != nil {
-				return err
-			}
-			ref, err := s.result(SOAP12, opProvinces)
-			if err != nil {
-				return err
-			}
-			if d := diffContent(ref.Root, w); d != "" {
-				return &Failure{What: "ReturnProvinces over soap12 with the action parameter", Expected: "the result of the same call without it", Got: "they differ " + d, Exchanges: []*Exchange{x, ref.X}}
-			}
-			return nil
+			return sameResult(s, func(ns string) Request {
+				return Request{Binding: SOAP12, Op: opProvinces, ContentType: ctSOAP12 + `; action="` + soapAction(ns, opProvinces) + `"`}
+			}, "ReturnProvinces over soap12 with the action parameter", "the result of the same call without it")
 		},
 	}, {
 		Name:        "routing/doctype",
@@ -352,4 +302,31 @@ func faultChecks() []Check {
 		})
 	}
 	return cs
+}
+
+// sameResult asks the request build makes (given the service namespace)
+// and fails unless its result is the one the plain call of its binding and
+// operation gets; what names the request, expected says why it must be so.
+func sameResult(s *Session, build func(ns string) Request, what, expected string) error {
+	ns, err := s.Namespace()
+	if err != nil {
+		return err
+	}
+	req := build(ns)
+	x, err := s.Do(req)
+	if err != nil {
+		return err
+	}
+	w, err := resultIn(x, req.Binding, ns)
+	if err != nil {
+		return err
+	}
+	ref, err := s.result(req.Binding, req.Op)
+	if err != nil {
+		return err
+	}
+	if d := diffContent(ref.Root, w); d != "" {
+		return &Failure{What: what, Expected: expected, Got: "they differ " + d, Exchanges: []*Exchange{x, ref.X}}
+	}
+	return nil
 }

@@ -13,7 +13,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
@@ -158,25 +157,4 @@ func Do(tb testing.TB, c *http.Client, req *http.Request) (int, string) {
 		tb.Fatal(err)
 	}
 	return resp.StatusCode, string(b)
-}
-
-// Log is a buffer a logger may write to from several goroutines while a
-// test reads it.
-type Log struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-// Write appends p.
-func (l *Log) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-// String returns what was written so far.
-func (l *Log) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
 }
