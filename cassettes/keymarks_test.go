@@ -609,16 +609,7 @@ func TestReplayKeepsJSONErrorMark(t *testing.T) {
 	if err := rec.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	ix, err := cassettes.LoadIndex([]string{path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	replay, err := mockserver.New(mockserver.WithReplay(ix, mockserver.MissFault), mockserver.WithKeys(testKey))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(replay)
-	defer srv.Close()
+	srv := replayed(t, path, testKey)
 	resp, err := srv.Client().Do(request(t, srv.URL, asmx.JSON, coords, "another-wrong-key", false))
 	if err != nil {
 		t.Fatal(err)
@@ -670,16 +661,7 @@ func TestReplayRequestsToldApartByHeaders(t *testing.T) {
 	if want[0] != 415 || want[1] != 500 || want[2] != 500 {
 		t.Fatalf("recorded statuses %v, want 415, 500, 500", want)
 	}
-	ix, err := cassettes.LoadIndex([]string{path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := mockserver.New(mockserver.WithReplay(ix, mockserver.MissFault), mockserver.WithKeys(testKey))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	srv := replayed(t, path, testKey)
 	for _, k := range []int{2, 1, 0, 0, 1} {
 		if status, answer := send(srv.Client(), srv.URL, variants[k].ct, variants[k].action); status != want[k] {
 			t.Errorf("Content-Type %s, SOAPAction %s: status %d, want %d as recorded: %.200s", variants[k].ct, variants[k].action, status, want[k], answer)

@@ -25,11 +25,7 @@ import (
 // end at once.
 func TestSaverSpacesSavesByTheirDuration(t *testing.T) {
 	t.Parallel()
-	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
-		fmt.Fprintf(w, "<ok>%s</ok>", r.URL.Query().Get("n"))
-	}))
-	defer upstream.Close()
+	upstream := echoN(t)
 	clk := &stepClock{}
 	const interval = 3 * time.Millisecond
 	path := filepath.Join(t.TempDir(), "long.yaml")
@@ -88,11 +84,7 @@ func (r *Recorder) savedAll() bool {
 // save writes everything recorded and says so.
 func TestSaverWhenSavesFail(t *testing.T) {
 	t.Parallel()
-	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
-		fmt.Fprintf(w, "<ok>%s</ok>", r.URL.Query().Get("n"))
-	}))
-	defer upstream.Close()
+	upstream := echoN(t)
 	clk := &stepClock{}
 	var logged mocktest.SyncBuffer
 	logger := slog.New(slog.NewTextHandler(&logged, nil))
@@ -225,4 +217,14 @@ func (c *stepClock) noted() []time.Duration {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return slices.Clone(c.waits)
+}
+
+// echoN is an upstream answering every call with its query parameter n.
+func echoN(t *testing.T) *httptest.Server {
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+		fmt.Fprintf(w, "<ok>%s</ok>", r.URL.Query().Get("n"))
+	}))
+	t.Cleanup(upstream.Close)
+	return upstream
 }
