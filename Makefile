@@ -9,14 +9,15 @@
 # IMAGE=name:tag names the image (default atmkit:dev); IMAGE_ARCH=arm64 builds
 # it for another architecture. Version, commit and date come from git (or
 # VERSION=, COMMIT=, DATE=): `go build` alone cannot stamp them where
-# GOFLAGS=-buildvcs=false.
+# GOFLAGS=-buildvcs=false. The date is the commit's, not the build's, as
+# GoReleaser stamps it: one commit builds the same binary.
 
 IMAGE      ?= atmkit:dev
 GO         ?= go
 DOCKER     ?= docker
 VERSION    ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT     ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
-DATE       ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+DATE       ?= $(shell TZ=UTC git log -1 --date=format-local:%Y-%m-%dT%H:%M:%SZ --format=%cd 2>/dev/null || echo unknown)
 IMAGE_ARCH ?= $(shell $(GO) env GOARCH)
 
 LDFLAGS := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)

@@ -277,8 +277,8 @@ func TestImage(t *testing.T) {
 		if want := "commit     " + strings.TrimSpace(string(head)); !strings.Contains(out, want) {
 			t.Errorf("atmkit version in the image:\n%s\nwant a line %q", out, want)
 		}
-		if !strings.Contains(out, "\nbuilt ") {
-			t.Errorf("atmkit version in the image:\n%s\nwant a build date", out)
+		if !strings.Contains(out, "\ncommitted ") {
+			t.Errorf("atmkit version in the image:\n%s\nwant the commit's date", out)
 		}
 	})
 

@@ -17,7 +17,7 @@ import (
 var (
 	version = "" // the release tag, or what git describe says of the commit
 	commit  = "" // the commit's full hash
-	date    = "" // when the binary was built (RFC 3339)
+	date    = "" // the commit's time (RFC 3339), not the build's: builds are reproducible
 )
 
 func (m *Main) runVersion(ctx context.Context, args []string) error {

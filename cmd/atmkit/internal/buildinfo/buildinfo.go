@@ -15,8 +15,8 @@ type Desc struct {
 	version   string
 	commit    string // "" when unknown
 	modified  bool   // the working tree had changes the commit does not hold
-	when      string // the build date, or the commit's time
-	whenLabel string // "built" or "committed"
+	when      string // the commit's time
+	whenLabel string // "committed"
 	goVersion string
 	platform  string
 }
@@ -24,7 +24,9 @@ type Desc struct {
 // Describe combines the stamps the linker set with the build
 // information Go records: the stamps win; without them a go build from a
 // clone names the commit and its time (vcs.revision, vcs.time), a go
-// install …@v1.2.3 names its version and no commit.
+// install …@v1.2.3 names its version and no commit. The stamped date is
+// the commit's time, not the build's (the Makefile and GoReleaser stamp
+// it so), so that one commit builds the same binary, bit for bit.
 func Describe(stampVersion, stampCommit, stampDate string, bi *debug.BuildInfo) Desc {
 	d := Desc{
 		version:   stampVersion,
@@ -33,7 +35,7 @@ func Describe(stampVersion, stampCommit, stampDate string, bi *debug.BuildInfo) 
 		platform:  runtime.GOOS + "/" + runtime.GOARCH,
 	}
 	if stampDate != "" {
-		d.when, d.whenLabel = stampDate, "built"
+		d.when, d.whenLabel = stampDate, "committed"
 	}
 	if bi != nil {
 		d.goVersion = bi.GoVersion
