@@ -15,33 +15,11 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/cassettes/internal/recordtest"
 	"github.com/atmkit/atmkit/mockserver"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 	"gopkg.in/dnaeon/go-vcr.v3/recorder"
 )
-
-// gzipping serves h, its answers gzip-compressed to a client that accepts
-// gzip (Content-Encoding: gzip), as IIS with dynamic compression does.
-func gzipping(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
-			h.ServeHTTP(w, r)
-			return
-		}
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, r)
-		for k, v := range rec.Header() {
-			w.Header()[k] = v
-		}
-		w.Header().Del("Content-Length")
-		w.Header().Set("Content-Encoding", "gzip")
-		w.Header().Set("Vary", "Accept-Encoding")
-		w.WriteHeader(rec.Code)
-		zw := gzip.NewWriter(w)
-		_, _ = zw.Write(rec.Body.Bytes())
-		_ = zw.Close()
-	})
-}
 
 // TestReplayOfGzipRecordedByGoVCR: a cassette go-vcr v3.2.0's own
 // recorder wrote while its client asked for gzip (Accept-Encoding: gzip
@@ -52,7 +30,7 @@ func gzipping(h http.Handler) http.Handler {
 func TestReplayOfGzipRecordedByGoVCR(t *testing.T) {
 	t.Parallel()
 	standin, ds := standIn(t)
-	deployment := httptest.NewServer(gzipping(standin.Config.Handler))
+	deployment := httptest.NewServer(recordtest.Gzipping(standin.Config.Handler))
 	defer deployment.Close()
 	xmlQs, _ := queries(ds)
 	calls := []struct {

@@ -142,6 +142,14 @@ func Run(ctx context.Context, paths []string, opts Options) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
+		// A cassette written elsewhere (go-vcr's own, its client asking
+		// for gzip) may hold answers compressed: compared by what they
+		// say, as replay serves them, not by their compressed bytes.
+		for _, i := range list {
+			if _, err := recorded.Decompress(i); err != nil {
+				return nil, fmt.Errorf("%w: %s: interaction %d: %w", cassettes.ErrInvalidCassette, f, i.ID, err)
+			}
+		}
 		for pos, i := range list {
 			jobs = append(jobs, job{file: f, i: i, n: len(jobs), pos: pos})
 			if c, ok := recorded.CallOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body); ok && c.Key == cassettes.Placeholder {
