@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -179,5 +180,174 @@ func TestLoadIndexRefusesUndecodableBodies(t *testing.T) {
 		if status, body := do(t, http.DefaultClient, req); status != http.StatusOK || body != plain {
 			t.Errorf("Content-Encoding %q: got %d %.200q, want 200 %.200q", tc.enc, status, body, plain)
 		}
+	}
+}
+
+// readAnswer reads resp as a Go client does that set Accept-Encoding
+// itself: a gzip body it decompresses by the header, as the answer says;
+// it returns the body and the Content-Encoding.
+func readAnswer(t *testing.T, resp *http.Response) (string, string) {
+	t.Helper()
+	defer resp.Body.Close()
+	var r io.Reader = resp.Body
+	enc := resp.Header.Get("Content-Encoding")
+	if enc == "gzip" {
+		zr, err := gzip.NewReader(resp.Body)
+		if err != nil {
+			t.Fatalf("Content-Encoding gzip, but %v", err)
+		}
+		r = zr
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b), enc
+}
+
+// TestRecorderReplaysGzipRecorded: the Go API's Recorder replays a
+// cassette whose answers are gzip-compressed (go-vcr's own recorder, or a
+// Recorder, whose client asked for gzip itself) so that every Go client
+// reads the answer: one that did not ask for gzip (Recorder.Client(): no
+// transport of its own undoes Content-Encoding) gets it decompressed, with
+// no Content-Encoding and a Content-Length that fits; one that asked gets
+// an answer it reads by its headers. A body that does not decode is
+// refused when the Recorder opens the cassette.
+func TestRecorderReplaysGzipRecorded(t *testing.T) {
+	t.Parallel()
+	standin, ds := standIn(t)
+	deployment := httptest.NewServer(recordtest.Gzipping(standin.Config.Handler))
+	defer deployment.Close()
+	xmlQs, jsonQs := queries(ds)
+	calls := []struct {
+		b asmx.Binding
+		q query
+	}{{asmx.SOAP11, xmlQs[2]}, {asmx.HTTPGet, xmlQs[4]}, {asmx.JSON, jsonQs[0]}}
+	plain := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	var want []string
+	for _, c := range calls {
+		_, body := do(t, plain, request(t, deployment.URL, c.b, c.q, testKey, false))
+		want = append(want, body)
+	}
+
+	// Recorded by go-vcr, and by a Recorder, each client asking for gzip.
+	dir := t.TempDir()
+	vcr, err := recorder.NewWithOptions(&recorder.Options{CassetteName: filepath.Join(dir, "vcr"), Mode: recorder.ModeRecordOnly})
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := cassettes.New(filepath.Join(dir, "own"), cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, client := range []*http.Client{vcr.GetDefaultClient(), own.Client()} {
+		for j, c := range calls {
+			req := request(t, deployment.URL, c.b, c.q, testKey, false)
+			req.Header.Set("Accept-Encoding", "gzip")
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if body, enc := readAnswer(t, resp); body != want[j] || enc != "gzip" {
+				t.Fatalf("recording %s %s: got Content-Encoding %q %.100q, want the deployment's gzip answer", c.b, c.q, enc, body)
+			}
+		}
+	}
+	if err := vcr.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := own.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	// The Recorder keeps what it records readable, and so scrubbed.
+	list, err := cassettes.ReadFile(filepath.Join(dir, "own.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range list {
+		if enc := i.Response.Headers.Get("Content-Encoding"); enc != "" || strings.HasPrefix(i.Response.Body, "\x1f\x8b") {
+			t.Errorf("the Recorder recorded interaction %d with Content-Encoding %q, body %.20q; want it decompressed", i.ID, enc, i.Response.Body)
+		}
+	}
+
+	for _, name := range []string{"vcr", "own"} {
+		rec, err := cassettes.New(filepath.Join(dir, name), cassettes.WithMode(cassettes.ModeReplayOnly))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, accept := range []string{"", "gzip"} {
+			for j, c := range calls {
+				req := request(t, "http://replay.invalid", c.b, c.q, testKey, false)
+				if accept != "" {
+					req.Header.Set("Accept-Encoding", accept)
+				}
+				resp, err := rec.Client().Do(req)
+				if err != nil {
+					t.Fatalf("%s, Accept-Encoding %q, %s %s: %v", name, accept, c.b, c.q, err)
+				}
+				cl := resp.Header.Get("Content-Length")
+				body, enc := readAnswer(t, resp)
+				if body != want[j] || (accept == "" && enc != "") {
+					t.Errorf("%s, Accept-Encoding %q, %s %s: got Content-Encoding %q %.100q, want %.100q", name, accept, c.b, c.q, enc, body, want[j])
+				}
+				if enc == "" && cl != "" && cl != strconv.Itoa(len(body)) {
+					t.Errorf("%s, Accept-Encoding %q, %s %s: Content-Length %s for a body of %d bytes", name, accept, c.b, c.q, cl, len(body))
+				}
+			}
+		}
+		if err := rec.Stop(); err != nil && !errors.Is(err, cassettes.ErrNothingRecorded) {
+			t.Fatal(err)
+		}
+	}
+	// A body that does not decode is refused at New, naming the interaction.
+	list, err = cassettes.ReadFile(filepath.Join(dir, "vcr.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	list[1].Response.Headers.Set("Content-Encoding", "br")
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := cassettes.WriteFile(bad, list); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cassettes.New(bad, cassettes.WithMode(cassettes.ModeReplayOnly)); !errors.Is(err, cassettes.ErrInvalidCassette) || !strings.Contains(err.Error(), "interaction 1") {
+		t.Errorf("New on a body in br: got %v, want ErrInvalidCassette naming interaction 1", err)
+	}
+}
+
+// TestRecorderScrubsCompressedEcho: a deployment that echoes the key in
+// an answer its client asked gzip-compressed: the Recorder's cassette
+// holds neither the key nor the compressed body that hid it from the
+// scrubbing.
+func TestRecorderScrubsCompressedEcho(t *testing.T) {
+	t.Parallel()
+	echo := httptest.NewServer(recordtest.Gzipping(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = io.WriteString(w, "<error>the key "+r.URL.Query().Get(asmx.ParamKey)+" is not valid</error>")
+	})))
+	defer echo.Close()
+	path := filepath.Join(t.TempDir(), "echo.yaml")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := request(t, echo.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false)
+	req.Header.Set("Accept-Encoding", "gzip")
+	resp, err := rec.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body, enc := readAnswer(t, resp); enc != "gzip" || !strings.Contains(body, testKey) {
+		t.Fatalf("got Content-Encoding %q %q, want the echo gzip-compressed: the test tests nothing", enc, body)
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	list, err := cassettes.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 1 || strings.Contains(list[0].Response.Body, testKey) || !strings.Contains(list[0].Response.Body, "the key "+cassettes.Placeholder) {
+		t.Errorf("the cassette holds the answer %.200q; want it decompressed, the key as %s", list[0].Response.Body, cassettes.Placeholder)
 	}
 }

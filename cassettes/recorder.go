@@ -81,7 +81,8 @@ type Recorder struct {
 // missing; a path ending in a separator names a directory, an error). In a
 // mode that replays, the cassette is read now; its errors are
 // ErrCassetteNotFound, ErrInvalidCassette (a response code outside 200 to
-// 599 included, which net/http cannot serve) or ErrUnsupportedFormat,
+// 599 included, which net/http cannot serve, and a body recorded
+// compressed that does not decode) or ErrUnsupportedFormat,
 // wrapped with the path. A Recorder that may record holds the cassette's
 // lock until Stop: while it does, New for the same cassette in a mode that
 // may record, here or in another process, fails with ErrCassetteBusy.
@@ -178,6 +179,15 @@ func (r *Recorder) open() error {
 			if vcrLoads {
 				if err := checkStatus(r.path, i); err != nil {
 					return err // go-vcr would replay it
+				}
+				// A body recorded compressed is replayed decompressed
+				// (decompressReplayed): one that does not decode is
+				// refused now, not on the request that hits it. Tried on
+				// a copy: the cassette keeps its interactions as they are.
+				cp := *i
+				cp.Response.Headers = i.Response.Headers.Clone()
+				if _, err := recorded.Decompress(&cp); err != nil {
+					return fmt.Errorf("%w: %s: interaction %d: %w", ErrInvalidCassette, r.path, i.ID, err)
 				}
 			}
 			k := recorded.RecordedKey(&i.Request)
@@ -338,9 +348,38 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.ContentLength = info.respLength
 	} else {
 		resp.Header = resp.Header.Clone() // the cassette's map stays the cassette's
+		if err := decompressReplayed(resp); err != nil {
+			return nil, redact.Error(fmt.Errorf("cassette %s: %s: %w", r.path, recorded.DescribeRequest(req.Method, req.URL.String(), req.Header, string(body)), err))
+		}
 	}
 	resp.Request = req
 	return resp, nil
+}
+
+// decompressReplayed makes a replayed answer that was recorded compressed
+// (go-vcr keeps the body as it came when the client itself asked for
+// gzip) one every client reads: go-vcr replays the body with its recorded
+// Content-Encoding, and no transport undoes it between the Recorder and
+// its client, so a client that did not ask for gzip would read compressed
+// bytes. The answer is the one a client not asking for compression gets,
+// as replay serves it (LoadIndex).
+func decompressReplayed(resp *http.Response) error {
+	if recorded.HeaderValue(resp.Header, "Content-Encoding") == "" {
+		return nil
+	}
+	b, err := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if err != nil {
+		return err
+	}
+	i := &cassette.Interaction{Response: cassette.Response{Headers: resp.Header, Body: string(b), ContentLength: resp.ContentLength}}
+	if _, err := recorded.Decompress(i); err != nil {
+		return err
+	}
+	resp.Header, resp.ContentLength = i.Response.Headers, i.Response.ContentLength
+	resp.Uncompressed = resp.Uncompressed || i.Response.Uncompressed
+	resp.Body = io.NopCloser(strings.NewReader(i.Response.Body))
+	return nil
 }
 
 // readBody reads and closes a request body, returning its bytes.
@@ -526,6 +565,15 @@ func (r *Recorder) match(req *http.Request, rec cassette.Request) bool {
 // afterCapture runs on every interaction go-vcr captures, before go-vcr
 // adds it to its in-memory cassette.
 func (r *Recorder) afterCapture(i *cassette.Interaction) error {
+	// An answer the client asked compressed (it set Accept-Encoding
+	// itself, so the transport left the body as it came) is kept
+	// decompressed: the scrubbing sees its text (a key the deployment
+	// echoed in it included), the cassette stays readable, and replay
+	// serves it to any client. The client itself gets it as it came.
+	if _, err := recorded.Decompress(i); err != nil {
+		r.log.Warn("an answer recorded compressed, as it came: it does not decompress, so the key is not scrubbed from its body", "request",
+			recorded.DescribeRequest(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body), "err", err)
+	}
 	for _, h := range r.cfg.hooks {
 		if h.stage == AfterCapture {
 			if err := h.fn(i); err != nil {
