@@ -351,3 +351,56 @@ func TestRecorderScrubsCompressedEcho(t *testing.T) {
 		t.Errorf("the cassette holds the answer %.200q; want it decompressed, the key as %s", list[0].Response.Body, cassettes.Placeholder)
 	}
 }
+
+// TestScrubCassetteDecompresses: a cassette go-vcr recorded while its
+// client asked for gzip, from a deployment that echoes the key in its
+// answer: ScrubCassette finds the key inside the compressed body, and
+// the scrubbed cassette holds the answer decompressed, the key redacted
+// (kept compressed, the echo would keep the key). A body that does not decode cannot be checked.
+func TestScrubCassetteDecompresses(t *testing.T) {
+	t.Parallel()
+	echo := httptest.NewServer(recordtest.Gzipping(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = io.WriteString(w, "<error>the key "+r.URL.Query().Get(asmx.ParamKey)+" is not valid</error>")
+	})))
+	defer echo.Close()
+	name := filepath.Join(t.TempDir(), "echo")
+	vcr, err := recorder.NewWithOptions(&recorder.Options{CassetteName: name, Mode: recorder.ModeRecordOnly})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := request(t, echo.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false)
+	req.Header.Set("Accept-Encoding", "gzip")
+	do(t, vcr.GetDefaultClient(), req)
+	if err := vcr.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	path := name + ".yaml"
+	list, err := cassettes.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(list[0].Response.Body, "\x1f\x8b") {
+		t.Fatal("go-vcr recorded no gzip body: the test tests nothing")
+	}
+	if res, err := cassettes.ScrubCassette(path, true); err != nil || res.Replaced < 2 {
+		t.Fatalf("check: %d to replace, %v; want the request's key and the echoed one", res.Replaced, err)
+	}
+	if _, err := cassettes.ScrubCassette(path, false); err != nil {
+		t.Fatal(err)
+	}
+	if list, err = cassettes.ReadFile(path); err != nil {
+		t.Fatal(err)
+	}
+	if body := list[0].Response.Body; strings.Contains(body, testKey) || !strings.Contains(body, "the key "+cassettes.Placeholder) || list[0].Response.Headers.Get("Content-Encoding") != "" {
+		t.Errorf("scrubbed: Content-Encoding %q, body %.200q; want it decompressed, the key as %s", list[0].Response.Headers.Get("Content-Encoding"), body, cassettes.Placeholder)
+	}
+	list[0].Response.Headers.Set("Content-Encoding", "br")
+	if err := cassettes.WriteFile(path, list); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cassettes.ScrubCassette(path, true); !errors.Is(err, cassettes.ErrInvalidCassette) || !strings.Contains(err.Error(), "interaction 0") {
+		t.Errorf("check of a body in br: got %v, want ErrInvalidCassette naming interaction 0", err)
+	}
+}

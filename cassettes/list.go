@@ -20,12 +20,16 @@ type Entry struct {
 	KeyRejection bool
 }
 
-// List describes the interactions of the cassette at path.
+// List describes the interactions of the cassette at path. A cassette
+// made elsewhere is described as scrubbed (in memory; the file is left as
+// it is): a key in the URL of a request that is no call, such as an
+// unknown operation's, is never shown, and key rejections are marked.
 func List(path string) ([]Entry, error) {
 	list, err := ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
+	ScrubList(list)
 	out := make([]Entry, 0, len(list))
 	for _, i := range list {
 		out = append(out, EntryOf(i))

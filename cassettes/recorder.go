@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
+	"github.com/atmkit/atmkit/internal/atomicfile"
 	"github.com/atmkit/atmkit/internal/filelock"
 	"github.com/atmkit/atmkit/internal/redact"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
@@ -149,7 +150,7 @@ func (r *Recorder) lock() error {
 		return fmt.Errorf("cassette %s: %w", r.path, err)
 	}
 	r.fileLock = l
-	for _, name := range recorded.RemoveTemps(r.path) {
+	for _, name := range recorded.RemoveTemps(atomicfile.Target(r.path)) { // beside the file a save replaces
 		r.log.Info("removed a temporary file an interrupted save of the cassette left", "file", name)
 	}
 	return nil
@@ -354,32 +355,6 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	resp.Request = req
 	return resp, nil
-}
-
-// decompressReplayed makes a replayed answer that was recorded compressed
-// (go-vcr keeps the body as it came when the client itself asked for
-// gzip) one every client reads: go-vcr replays the body with its recorded
-// Content-Encoding, and no transport undoes it between the Recorder and
-// its client, so a client that did not ask for gzip would read compressed
-// bytes. The answer is the one a client not asking for compression gets,
-// as replay serves it (LoadIndex).
-func decompressReplayed(resp *http.Response) error {
-	if recorded.HeaderValue(resp.Header, "Content-Encoding") == "" {
-		return nil
-	}
-	b, err := io.ReadAll(resp.Body)
-	_ = resp.Body.Close()
-	if err != nil {
-		return err
-	}
-	i := &cassette.Interaction{Response: cassette.Response{Headers: resp.Header, Body: string(b), ContentLength: resp.ContentLength}}
-	if _, err := recorded.Decompress(i); err != nil {
-		return err
-	}
-	resp.Header, resp.ContentLength = i.Response.Headers, i.Response.ContentLength
-	resp.Uncompressed = resp.Uncompressed || i.Response.Uncompressed
-	resp.Body = io.NopCloser(strings.NewReader(i.Response.Body))
-	return nil
 }
 
 // readBody reads and closes a request body, returning its bytes.

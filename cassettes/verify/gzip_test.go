@@ -14,14 +14,15 @@ import (
 	"github.com/atmkit/atmkit/cassettes/internal/recordtest"
 	"github.com/atmkit/atmkit/cassettes/verify"
 	"github.com/atmkit/atmkit/fixtures"
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 	"gopkg.in/dnaeon/go-vcr.v3/recorder"
 )
 
 // recordGzipped records calls of base (a deployment that compresses)
 // with go-vcr v3.2.0's own recorder, its client asking for gzip itself
 // (so Go's transport does not decompress): the cassette holds the bodies
-// compressed, with Content-Encoding: gzip. It is then scrubbed, as atmkit
-// cassette scrub would, and its path returned.
+// compressed, with Content-Encoding: gzip. Its requests are then
+// scrubbed, and its path returned.
 func recordGzipped(t *testing.T, base string, ds *fixtures.Dataset) string {
 	t.Helper()
 	name := filepath.Join(t.TempDir(), "gzip")
@@ -44,8 +45,20 @@ func recordGzipped(t *testing.T, base string, ds *fixtures.Dataset) string {
 	if err := rec.Stop(); err != nil {
 		t.Fatal(err)
 	}
+	// The requests scrubbed, the answers left as go-vcr wrote them
+	// (cassettes.ScrubFile would write them decompressed).
 	path := name + ".yaml"
-	if _, _, err := cassettes.ScrubFile(path); err != nil {
+	list, err := cassettes.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range list {
+		resp := i.Response
+		i.Response = cassette.Response{}
+		cassettes.Scrub(i)
+		i.Response = resp
+	}
+	if err := cassettes.WriteFile(path, list); err != nil {
 		t.Fatal(err)
 	}
 	assertGzipped(t, path, true)

@@ -45,6 +45,19 @@ func ReadFile(path string) ([]*cassette.Interaction, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read cassette: %w", err)
 	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, fmt.Errorf("%w: %s is empty: no go-vcr cassette (one being recorded is never empty: its recorder writes it whole; delete it, or record it again)", ErrInvalidCassette, path)
+	}
+	// The version first: a cassette of go-vcr v1 or v2 (format version 1)
+	// or of a later go-vcr fails the decoding below on fields this one
+	// reads otherwise (an empty duration, a status), which would hide
+	// what is wrong.
+	var head struct {
+		Version any `yaml:"version"`
+	}
+	if yaml.Unmarshal(data, &head) == nil && head.Version != nil && head.Version != cassette.CassetteFormatV2 {
+		return nil, fmt.Errorf("%w: %s has version %v; atmkit reads go-vcr v3's format version %d only (record it again with atmkit record, or convert it)", ErrUnsupportedFormat, path, head.Version, cassette.CassetteFormatV2)
+	}
 	var f file
 	if err := yaml.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrInvalidCassette, path, err)
@@ -372,8 +385,8 @@ func WriteAtomic(path string, data []byte) error {
 
 // Files expands paths into cassette files: a directory stands for every
 // .yaml and .yml file under it (sorted by path), a path without extension for
-// path.yaml. A file named twice is listed once. A path that names nothing
-// is ErrCassetteNotFound.
+// path.yaml. A file named twice (through a symbolic link too) is listed
+// once. A path that names nothing is ErrCassetteNotFound.
 func Files(paths ...string) ([]string, error) {
 	var out []string
 	for _, p := range paths {
@@ -432,6 +445,13 @@ func once(paths []string) []string {
 		if abs, err := filepath.Abs(p); err == nil {
 			k = abs
 		}
+		// A symbolic link and the file it names (a directory of links to
+		// cassettes beside them) are one cassette.
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			if abs, err := filepath.Abs(real); err == nil {
+				k = abs
+			}
+		}
 		if !seen[k] {
 			seen[k] = true
 			out = append(out, p)
@@ -453,7 +473,7 @@ func Rewrite(path string, rewrite func() error) error {
 	if err != nil {
 		return fmt.Errorf("cassette %w", err)
 	}
-	RemoveTemps(path)
+	RemoveTemps(atomicfile.Target(path)) // beside the file a save replaces
 	err = rewrite()
 	if uerr := l.Unlock(); err == nil {
 		err = uerr
