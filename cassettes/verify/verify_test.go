@@ -628,3 +628,23 @@ func TestVerifyEmptyKeySentEmpty(t *testing.T) {
 		t.Errorf("the empty key's answers drifted:\n%s", lines(r))
 	}
 }
+
+// TestVerifyRefusesNoStatus: a hand-edited cassette whose answer has a
+// code no answer has (0, a status line without one) cannot be checked:
+// ErrInvalidCassette naming the interaction, not drift on every run.
+func TestVerifyRefusesNoStatus(t *testing.T) {
+	t.Parallel()
+	up, ds := standIn(t)
+	path := recordDeployment(t, up.URL, ds)
+	list, err := cassettes.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list[1].Response.Code = 0
+	if err := cassettes.WriteFile(path, list); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run(t, path, up.URL, verify.Options{}); !errors.Is(err, cassettes.ErrInvalidCassette) || !strings.Contains(err.Error(), "interaction 1: response code 0") {
+		t.Errorf("got %v, want ErrInvalidCassette naming interaction 1 and its code", err)
+	}
+}

@@ -265,6 +265,15 @@ func TestCassetteUnreadableExit2(t *testing.T) {
 			t.Errorf("%s: the file changed", tc.name)
 		}
 	}
+	// A link to no file, in a directory of cassettes.
+	dir := t.TempDir()
+	if err := os.Symlink("moved.yaml", filepath.Join(dir, "atm.yaml")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	want := "is a symbolic link to moved.yaml, which does not exist"
+	if code, _, stderr := runAtmkit(nil, "cassette", "scrub", "--check", dir); code != exitUsage || !strings.Contains(stderr, want) {
+		t.Errorf("a dangling link: exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
+	}
 }
 
 // TestCassetteScrubThroughSymlink: a cassette named through a symbolic

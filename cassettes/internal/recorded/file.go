@@ -40,13 +40,16 @@ func ReadFile(path string) ([]*cassette.Interaction, error) {
 	path = FilePath(path)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
+		if to, lerr := os.Readlink(path); lerr == nil {
+			return nil, fmt.Errorf("%w: %s is a symbolic link to %s, which does not exist", ErrCassetteNotFound, path, to)
+		}
 		return nil, fmt.Errorf("%w: %s", ErrCassetteNotFound, path)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read cassette: %w", err)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, fmt.Errorf("%w: %s is empty: no go-vcr cassette (one being recorded is never empty: its recorder writes it whole; delete it, or record it again)", ErrInvalidCassette, path)
+		return nil, fmt.Errorf("%w: %s is empty: no go-vcr cassette (atmkit's recorder never leaves one empty; another tool's may be writing it: run this again once it has stopped)", ErrInvalidCassette, path)
 	}
 	// The version first: a cassette of go-vcr v1 or v2 (format version 1)
 	// or of a later go-vcr fails the decoding below on fields this one
