@@ -51,25 +51,24 @@ func ReadFile(path string) ([]*cassette.Interaction, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, fmt.Errorf("%w: %s is empty: no go-vcr cassette (atmkit's recorder never leaves one empty; another tool's may be writing it: run this again once it has stopped)", ErrInvalidCassette, path)
 	}
-	// The version first: a cassette of go-vcr v1 or v2 (format version 1)
-	// or of a later go-vcr fails the decoding below on fields this one
-	// reads otherwise (an empty duration, a status), which would hide
-	// what is wrong.
-	var head struct {
-		Version any `yaml:"version"`
-	}
-	if yaml.Unmarshal(data, &head) == nil && head.Version != nil && head.Version != cassette.CassetteFormatV2 {
-		return nil, fmt.Errorf("%w: %s has version %v; atmkit reads go-vcr v3's format version %d only (record it again with atmkit record, or convert it)", ErrUnsupportedFormat, path, head.Version, cassette.CassetteFormatV2)
-	}
 	var f file
 	if err := yaml.Unmarshal(data, &f); err != nil {
+		// A cassette of go-vcr v1 or v2 (format version 1) fails on
+		// fields this one reads otherwise (an empty duration): its
+		// version says what is wrong.
+		var head struct {
+			Version any `yaml:"version"`
+		}
+		if yaml.Unmarshal(data, &head) == nil && head.Version != nil && head.Version != cassette.CassetteFormatV2 {
+			return nil, unsupported(path, head.Version)
+		}
 		return nil, fmt.Errorf("%w: %s: %v", ErrInvalidCassette, path, err)
 	}
 	if f.Version == 0 && len(f.Interactions) == 0 {
 		return nil, fmt.Errorf("%w: %s holds no version and no interactions: no go-vcr cassette (a settings or shape file? keep other YAML files out of cassette directories)", ErrInvalidCassette, path)
 	}
 	if f.Version != cassette.CassetteFormatV2 {
-		return nil, fmt.Errorf("%w: %s has version %d", ErrUnsupportedFormat, path, f.Version)
+		return nil, unsupported(path, f.Version)
 	}
 	for j, i := range f.Interactions {
 		if i == nil {
@@ -77,6 +76,11 @@ func ReadFile(path string) ([]*cassette.Interaction, error) {
 		}
 	}
 	return f.Interactions, nil
+}
+
+// unsupported is the error of a cassette of another format version.
+func unsupported(path string, version any) error {
+	return fmt.Errorf("%w: %s has version %v; atmkit reads go-vcr v3's format version %d only (record it again with atmkit record)", ErrUnsupportedFormat, path, version, cassette.CassetteFormatV2)
 }
 
 // marshal renders interactions as a go-vcr cassette.
