@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/atmkit/atmkit/cassettes"
@@ -45,6 +46,9 @@ func (r *Report) Update(headers ...string) (files []string, replaced int, err er
 			}
 			return cassettes.WriteFile(f, list)
 		})
+		if errors.Is(err, cassettes.ErrCassetteBusy) {
+			return files, replaced, fmt.Errorf("update: %w; nothing was rewritten in it: verify it again once the recording has stopped", err)
+		}
 		if err != nil {
 			return files, replaced, fmt.Errorf("update: %w", err)
 		}

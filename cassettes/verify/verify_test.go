@@ -344,8 +344,8 @@ func TestVerifyUpdate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := r.Update(); !errors.Is(err, cassettes.ErrCassetteBusy) {
-		t.Errorf("Update while a recorder holds the cassette: got %v, want ErrCassetteBusy", err)
+	if _, _, err := r.Update(); !errors.Is(err, cassettes.ErrCassetteBusy) || !strings.Contains(err.Error(), "verify it again once the recording has stopped") {
+		t.Errorf("Update while a recorder holds the cassette: got %v, want ErrCassetteBusy saying what to do", err)
 	}
 	if err := rec.Stop(); err != nil {
 		t.Fatal(err)
