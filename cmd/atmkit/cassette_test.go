@@ -238,7 +238,8 @@ func TestCassetteScrubMarksKeyRejections(t *testing.T) {
 }
 
 // TestCassetteUnreadableExit2: a file in a cassette directory that is no
-// cassette atmkit reads (empty, go-vcr v1's format version 1, not YAML)
+// cassette atmkit reads (empty, go-vcr v1's format version 1, not YAML,
+// two cassettes joined)
 // is named with why, and list, scrub and scrub --check exit 2: --check's 1
 // means a key left, never a file it could not check.
 func TestCassetteUnreadableExit2(t *testing.T) {
@@ -249,6 +250,9 @@ func TestCassetteUnreadableExit2(t *testing.T) {
 		{"empty", "", "is empty: no go-vcr cassette"},
 		{"format version 1", v1, "has version 1; atmkit reads go-vcr v3's format version 2 only"},
 		{"not YAML", "\x00\x01binary", "invalid cassette"},
+		// cat a.yaml b.yaml: the second's keys were neither checked nor
+		// scrubbed (--check said clean), and a rewrite dropped them.
+		{"two cassettes joined", readText(t, goldenCassette(t, 0)) + readText(t, goldenCassette(t, -1)), "holds more than one YAML document"},
 	} {
 		path := filepath.Join(t.TempDir(), "atm.yaml")
 		if err := os.WriteFile(path, []byte(tc.content), 0o644); err != nil {

@@ -52,7 +52,26 @@ func ReadFile(path string) ([]*cassette.Interaction, error) {
 		return nil, fmt.Errorf("%w: %s is empty: no go-vcr cassette (atmkit's recorder never leaves one empty; another tool's may be writing it: run this again once it has stopped)", ErrInvalidCassette, path)
 	}
 	var f file
-	if err := yaml.Unmarshal(data, &f); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	err = dec.Decode(&f)
+	if err == nil {
+		// Two cassettes joined (cat a.yaml b.yaml: atmkit writes each
+		// beginning with "---") are two YAML documents, of which a
+		// decoder reads the first alone: the second's interactions would
+		// be neither replayed, nor scrubbed, nor checked, and a rewrite
+		// would drop them.
+		var next yaml.Node
+		switch nerr := dec.Decode(&next); {
+		case nerr == nil && len(next.Content) > 0 && next.Content[0].Tag != "!!null": // not a lone "---"
+			return nil, fmt.Errorf("%w: %s holds more than one YAML document (cassettes joined?): a cassette is one document; put every interaction in its one interactions list", ErrInvalidCassette, path)
+		case nerr != nil && !errors.Is(nerr, io.EOF):
+			err = nerr
+		}
+	}
+	if errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%w: %s holds no YAML document: no go-vcr cassette", ErrInvalidCassette, path)
+	}
+	if err != nil {
 		// A cassette of go-vcr v1 or v2 (format version 1) fails on
 		// fields this one reads otherwise (an empty duration): its
 		// version says what is wrong.
