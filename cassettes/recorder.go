@@ -176,6 +176,11 @@ func (r *Recorder) open() error {
 		if err != nil {
 			return err
 		}
+		if r.recording {
+			if err := r.scrubLoaded(list); err != nil {
+				return err
+			}
+		}
 		for _, i := range list {
 			if vcrLoads {
 				if err := checkStatus(r.path, i); err != nil {

@@ -1,6 +1,7 @@
 package cassettes
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -32,5 +33,23 @@ func decompressReplayed(resp *http.Response) error {
 	resp.Header, resp.ContentLength = i.Response.Headers, i.Response.ContentLength
 	resp.Uncompressed = resp.Uncompressed || i.Response.Uncompressed
 	resp.Body = io.NopCloser(strings.NewReader(i.Response.Body))
+	return nil
+}
+
+// scrubLoaded scrubs the interactions of the cassette a recording will
+// rewrite, as ScrubCassette does: one made elsewhere may hold raw keys,
+// and every interaction that reaches the file is scrubbed. Answers
+// recorded compressed are decompressed first, so that the scrubbing reads
+// them (and does not rewrite bytes of a compressed stream); one that does
+// not decode is ErrInvalidCassette.
+func (r *Recorder) scrubLoaded(list []*cassette.Interaction) error {
+	for _, i := range list {
+		if _, err := recorded.Decompress(i); err != nil {
+			return fmt.Errorf("%w: %s: interaction %d: %w", ErrInvalidCassette, r.path, i.ID, err)
+		}
+	}
+	if n, in, _ := ScrubList(list, r.cfg.scrubHeaders...); n > 0 {
+		r.log.Warn("the cassette held keys: they are written scrubbed with what is recorded", "cassette", r.path, "values", n, "interactions", in)
+	}
 	return nil
 }
