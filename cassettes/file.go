@@ -1,6 +1,8 @@
 package cassettes
 
 import (
+	"fmt"
+
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
@@ -25,8 +27,8 @@ func WriteFile(path string, list []*cassette.Interaction) error {
 
 // Files expands paths into cassette files: a directory stands for every
 // .yaml and .yml file under it (sorted by path), a path without extension for
-// path.yaml. A file named twice is listed once. A path that names nothing
-// is ErrCassetteNotFound.
+// path.yaml. A file named twice (through a symbolic link too) is listed
+// once. A path that names nothing is ErrCassetteNotFound.
 func Files(paths ...string) ([]string, error) { return recorded.Files(paths...) }
 
 // ScrubFile scrubs a cassette made elsewhere (see ScrubList; headers names
@@ -50,12 +52,23 @@ type ScrubResult struct {
 
 // ScrubCassette is ScrubFile that also counts the key rejections; with
 // check it only counts, writing nothing and taking no lock.
+//
+// Answers recorded compressed (go-vcr's, for a client that asked for
+// gzip) are scrubbed decompressed, as replay serves them: a key the
+// deployment echoed in one is found. A cassette rewritten holds them
+// decompressed; one whose body does not decode is ErrInvalidCassette, as
+// it cannot be checked.
 func ScrubCassette(path string, check bool, headers ...string) (ScrubResult, error) {
 	var r ScrubResult
 	scrub := func() error {
 		list, err := ReadFile(path)
 		if err != nil {
 			return err
+		}
+		for _, i := range list {
+			if _, err := recorded.Decompress(i); err != nil {
+				return fmt.Errorf("%w: %s: interaction %d: %w", ErrInvalidCassette, FilePath(path), i.ID, err)
+			}
 		}
 		r.Replaced, r.Interactions, r.Rejections = ScrubList(list, headers...)
 		if check || r.Replaced == 0 {

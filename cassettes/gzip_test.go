@@ -10,38 +10,17 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/cassettes/internal/recordtest"
 	"github.com/atmkit/atmkit/mockserver"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 	"gopkg.in/dnaeon/go-vcr.v3/recorder"
 )
-
-// gzipping serves h, its answers gzip-compressed to a client that accepts
-// gzip (Content-Encoding: gzip), as IIS with dynamic compression does.
-func gzipping(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
-			h.ServeHTTP(w, r)
-			return
-		}
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, r)
-		for k, v := range rec.Header() {
-			w.Header()[k] = v
-		}
-		w.Header().Del("Content-Length")
-		w.Header().Set("Content-Encoding", "gzip")
-		w.Header().Set("Vary", "Accept-Encoding")
-		w.WriteHeader(rec.Code)
-		zw := gzip.NewWriter(w)
-		_, _ = zw.Write(rec.Body.Bytes())
-		_ = zw.Close()
-	})
-}
 
 // TestReplayOfGzipRecordedByGoVCR: a cassette go-vcr v3.2.0's own
 // recorder wrote while its client asked for gzip (Accept-Encoding: gzip
@@ -52,7 +31,7 @@ func gzipping(h http.Handler) http.Handler {
 func TestReplayOfGzipRecordedByGoVCR(t *testing.T) {
 	t.Parallel()
 	standin, ds := standIn(t)
-	deployment := httptest.NewServer(gzipping(standin.Config.Handler))
+	deployment := httptest.NewServer(recordtest.Gzipping(standin.Config.Handler))
 	defer deployment.Close()
 	xmlQs, _ := queries(ds)
 	calls := []struct {
@@ -201,5 +180,227 @@ func TestLoadIndexRefusesUndecodableBodies(t *testing.T) {
 		if status, body := do(t, http.DefaultClient, req); status != http.StatusOK || body != plain {
 			t.Errorf("Content-Encoding %q: got %d %.200q, want 200 %.200q", tc.enc, status, body, plain)
 		}
+	}
+}
+
+// readAnswer reads resp as a Go client does that set Accept-Encoding
+// itself: a gzip body it decompresses by the header, as the answer says;
+// it returns the body and the Content-Encoding.
+func readAnswer(t *testing.T, resp *http.Response) (string, string) {
+	t.Helper()
+	defer resp.Body.Close()
+	var r io.Reader = resp.Body
+	enc := resp.Header.Get("Content-Encoding")
+	if enc == "gzip" {
+		zr, err := gzip.NewReader(resp.Body)
+		if err != nil {
+			t.Fatalf("Content-Encoding gzip, but %v", err)
+		}
+		r = zr
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b), enc
+}
+
+// TestRecorderReplaysGzipRecorded: the Go API's Recorder replays a
+// cassette whose answers are gzip-compressed (go-vcr's own recorder, or a
+// Recorder, whose client asked for gzip itself) so that every Go client
+// reads the answer: one that did not ask for gzip (Recorder.Client(): no
+// transport of its own undoes Content-Encoding) gets it decompressed, with
+// no Content-Encoding and a Content-Length that fits; one that asked gets
+// an answer it reads by its headers. A body that does not decode is
+// refused when the Recorder opens the cassette.
+func TestRecorderReplaysGzipRecorded(t *testing.T) {
+	t.Parallel()
+	standin, ds := standIn(t)
+	deployment := httptest.NewServer(recordtest.Gzipping(standin.Config.Handler))
+	defer deployment.Close()
+	xmlQs, jsonQs := queries(ds)
+	calls := []struct {
+		b asmx.Binding
+		q query
+	}{{asmx.SOAP11, xmlQs[2]}, {asmx.HTTPGet, xmlQs[4]}, {asmx.JSON, jsonQs[0]}}
+	plain := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	var want []string
+	for _, c := range calls {
+		_, body := do(t, plain, request(t, deployment.URL, c.b, c.q, testKey, false))
+		want = append(want, body)
+	}
+
+	// Recorded by go-vcr, and by a Recorder, each client asking for gzip.
+	dir := t.TempDir()
+	vcr, err := recorder.NewWithOptions(&recorder.Options{CassetteName: filepath.Join(dir, "vcr"), Mode: recorder.ModeRecordOnly})
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := cassettes.New(filepath.Join(dir, "own"), cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, client := range []*http.Client{vcr.GetDefaultClient(), own.Client()} {
+		for j, c := range calls {
+			req := request(t, deployment.URL, c.b, c.q, testKey, false)
+			req.Header.Set("Accept-Encoding", "gzip")
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if body, enc := readAnswer(t, resp); body != want[j] || enc != "gzip" {
+				t.Fatalf("recording %s %s: got Content-Encoding %q %.100q, want the deployment's gzip answer", c.b, c.q, enc, body)
+			}
+		}
+	}
+	if err := vcr.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := own.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	// The Recorder keeps what it records readable, and so scrubbed.
+	list, err := cassettes.ReadFile(filepath.Join(dir, "own.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range list {
+		if enc := i.Response.Headers.Get("Content-Encoding"); enc != "" || strings.HasPrefix(i.Response.Body, "\x1f\x8b") {
+			t.Errorf("the Recorder recorded interaction %d with Content-Encoding %q, body %.20q; want it decompressed", i.ID, enc, i.Response.Body)
+		}
+	}
+
+	for _, name := range []string{"vcr", "own"} {
+		rec, err := cassettes.New(filepath.Join(dir, name), cassettes.WithMode(cassettes.ModeReplayOnly))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, accept := range []string{"", "gzip"} {
+			for j, c := range calls {
+				req := request(t, "http://replay.invalid", c.b, c.q, testKey, false)
+				if accept != "" {
+					req.Header.Set("Accept-Encoding", accept)
+				}
+				resp, err := rec.Client().Do(req)
+				if err != nil {
+					t.Fatalf("%s, Accept-Encoding %q, %s %s: %v", name, accept, c.b, c.q, err)
+				}
+				cl := resp.Header.Get("Content-Length")
+				body, enc := readAnswer(t, resp)
+				if body != want[j] || (accept == "" && enc != "") {
+					t.Errorf("%s, Accept-Encoding %q, %s %s: got Content-Encoding %q %.100q, want %.100q", name, accept, c.b, c.q, enc, body, want[j])
+				}
+				if enc == "" && cl != "" && cl != strconv.Itoa(len(body)) {
+					t.Errorf("%s, Accept-Encoding %q, %s %s: Content-Length %s for a body of %d bytes", name, accept, c.b, c.q, cl, len(body))
+				}
+			}
+		}
+		if err := rec.Stop(); err != nil && !errors.Is(err, cassettes.ErrNothingRecorded) {
+			t.Fatal(err)
+		}
+	}
+	// A body that does not decode is refused at New, naming the interaction.
+	list, err = cassettes.ReadFile(filepath.Join(dir, "vcr.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	list[1].Response.Headers.Set("Content-Encoding", "br")
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := cassettes.WriteFile(bad, list); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cassettes.New(bad, cassettes.WithMode(cassettes.ModeReplayOnly)); !errors.Is(err, cassettes.ErrInvalidCassette) || !strings.Contains(err.Error(), "interaction 1") {
+		t.Errorf("New on a body in br: got %v, want ErrInvalidCassette naming interaction 1", err)
+	}
+}
+
+// TestRecorderScrubsCompressedEcho: a deployment that echoes the key in
+// an answer its client asked gzip-compressed: the Recorder's cassette
+// holds neither the key nor the compressed body that hid it from the
+// scrubbing.
+func TestRecorderScrubsCompressedEcho(t *testing.T) {
+	t.Parallel()
+	echo := httptest.NewServer(recordtest.Gzipping(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = io.WriteString(w, "<error>the key "+r.URL.Query().Get(asmx.ParamKey)+" is not valid</error>")
+	})))
+	defer echo.Close()
+	path := filepath.Join(t.TempDir(), "echo.yaml")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := request(t, echo.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false)
+	req.Header.Set("Accept-Encoding", "gzip")
+	resp, err := rec.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body, enc := readAnswer(t, resp); enc != "gzip" || !strings.Contains(body, testKey) {
+		t.Fatalf("got Content-Encoding %q %q, want the echo gzip-compressed: the test tests nothing", enc, body)
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	list, err := cassettes.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 1 || strings.Contains(list[0].Response.Body, testKey) || !strings.Contains(list[0].Response.Body, "the key "+cassettes.Placeholder) {
+		t.Errorf("the cassette holds the answer %.200q; want it decompressed, the key as %s", list[0].Response.Body, cassettes.Placeholder)
+	}
+}
+
+// TestScrubCassetteDecompresses: a cassette go-vcr recorded while its
+// client asked for gzip, from a deployment that echoes the key in its
+// answer: ScrubCassette finds the key inside the compressed body, and
+// the scrubbed cassette holds the answer decompressed, the key redacted
+// (kept compressed, the echo would keep the key). A body that does not decode cannot be checked.
+func TestScrubCassetteDecompresses(t *testing.T) {
+	t.Parallel()
+	echo := httptest.NewServer(recordtest.Gzipping(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = io.WriteString(w, "<error>the key "+r.URL.Query().Get(asmx.ParamKey)+" is not valid</error>")
+	})))
+	defer echo.Close()
+	name := filepath.Join(t.TempDir(), "echo")
+	vcr, err := recorder.NewWithOptions(&recorder.Options{CassetteName: name, Mode: recorder.ModeRecordOnly})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := request(t, echo.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false)
+	req.Header.Set("Accept-Encoding", "gzip")
+	do(t, vcr.GetDefaultClient(), req)
+	if err := vcr.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	path := name + ".yaml"
+	list, err := cassettes.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(list[0].Response.Body, "\x1f\x8b") {
+		t.Fatal("go-vcr recorded no gzip body: the test tests nothing")
+	}
+	if res, err := cassettes.ScrubCassette(path, true); err != nil || res.Replaced < 2 {
+		t.Fatalf("check: %d to replace, %v; want the request's key and the echoed one", res.Replaced, err)
+	}
+	if _, err := cassettes.ScrubCassette(path, false); err != nil {
+		t.Fatal(err)
+	}
+	if list, err = cassettes.ReadFile(path); err != nil {
+		t.Fatal(err)
+	}
+	if body := list[0].Response.Body; strings.Contains(body, testKey) || !strings.Contains(body, "the key "+cassettes.Placeholder) || list[0].Response.Headers.Get("Content-Encoding") != "" {
+		t.Errorf("scrubbed: Content-Encoding %q, body %.200q; want it decompressed, the key as %s", list[0].Response.Headers.Get("Content-Encoding"), body, cassettes.Placeholder)
+	}
+	list[0].Response.Headers.Set("Content-Encoding", "br")
+	if err := cassettes.WriteFile(path, list); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cassettes.ScrubCassette(path, true); !errors.Is(err, cassettes.ErrInvalidCassette) || !strings.Contains(err.Error(), "interaction 0") {
+		t.Errorf("check of a body in br: got %v, want ErrInvalidCassette naming interaction 0", err)
 	}
 }

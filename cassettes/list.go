@@ -1,6 +1,8 @@
 package cassettes
 
 import (
+	"net/url"
+
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
@@ -20,7 +22,10 @@ type Entry struct {
 	KeyRejection bool
 }
 
-// List describes the interactions of the cassette at path.
+// List describes the interactions of the cassette at path. A request
+// that is no call (an unknown operation's, another path's), whose URI an
+// entry shows, is described scrubbed (in memory; the file is left as it
+// is): a cassette made elsewhere never shows its key.
 func List(path string) ([]Entry, error) {
 	list, err := ReadFile(path)
 	if err != nil {
@@ -28,9 +33,28 @@ func List(path string) ([]Entry, error) {
 	}
 	out := make([]Entry, 0, len(list))
 	for _, i := range list {
-		out = append(out, EntryOf(i))
+		e := EntryOf(i)
+		if e.Binding == "" {
+			// The request line alone, scrubbed with the headers, which
+			// may name the key too (the bodies cost the time, and show
+			// in no entry).
+			cp := &cassette.Interaction{Request: cassette.Request{Method: i.Request.Method, URL: i.Request.URL, Headers: i.Request.Headers.Clone()}}
+			if Scrub(cp) > 0 {
+				e.Operation = requestLine(cp.Request.Method, cp.Request.URL)
+			}
+		}
+		out = append(out, e)
 	}
 	return out, nil
+}
+
+// requestLine is the method and request URI of a request that is no
+// call, as recorded.Identify writes them.
+func requestLine(method, raw string) string {
+	if u, err := url.Parse(raw); err == nil {
+		return method + " " + u.RequestURI()
+	}
+	return method + " " + raw
 }
 
 // EntryOf describes one interaction as List does (atmkit record prints

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
+	"github.com/atmkit/atmkit/internal/atomicfile"
 	"github.com/atmkit/atmkit/internal/filelock"
 	"github.com/atmkit/atmkit/internal/redact"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
@@ -81,7 +82,8 @@ type Recorder struct {
 // missing; a path ending in a separator names a directory, an error). In a
 // mode that replays, the cassette is read now; its errors are
 // ErrCassetteNotFound, ErrInvalidCassette (a response code outside 200 to
-// 599 included, which net/http cannot serve) or ErrUnsupportedFormat,
+// 599 included, which net/http cannot serve, and a body recorded
+// compressed that does not decode) or ErrUnsupportedFormat,
 // wrapped with the path. A Recorder that may record holds the cassette's
 // lock until Stop: while it does, New for the same cassette in a mode that
 // may record, here or in another process, fails with ErrCassetteBusy.
@@ -148,7 +150,7 @@ func (r *Recorder) lock() error {
 		return fmt.Errorf("cassette %s: %w", r.path, err)
 	}
 	r.fileLock = l
-	for _, name := range recorded.RemoveTemps(r.path) {
+	for _, name := range recorded.RemoveTemps(atomicfile.Target(r.path)) { // beside the file a save replaces
 		r.log.Info("removed a temporary file an interrupted save of the cassette left", "file", name)
 	}
 	return nil
@@ -174,10 +176,24 @@ func (r *Recorder) open() error {
 		if err != nil {
 			return err
 		}
+		if r.recording {
+			if err := r.scrubLoaded(list); err != nil {
+				return err
+			}
+		}
 		for _, i := range list {
 			if vcrLoads {
 				if err := checkStatus(r.path, i); err != nil {
 					return err // go-vcr would replay it
+				}
+				// A body recorded compressed is replayed decompressed
+				// (decompressReplayed): one that does not decode is
+				// refused now, not on the request that hits it. Tried on
+				// a copy: the cassette keeps its interactions as they are.
+				cp := *i
+				cp.Response.Headers = i.Response.Headers.Clone()
+				if _, err := recorded.Decompress(&cp); err != nil {
+					return fmt.Errorf("%w: %s: interaction %d: %w", ErrInvalidCassette, r.path, i.ID, err)
 				}
 			}
 			k := recorded.RecordedKey(&i.Request)
@@ -338,6 +354,9 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.ContentLength = info.respLength
 	} else {
 		resp.Header = resp.Header.Clone() // the cassette's map stays the cassette's
+		if err := decompressReplayed(resp); err != nil {
+			return nil, redact.Error(fmt.Errorf("cassette %s: %s: %w", r.path, recorded.DescribeRequest(req.Method, req.URL.String(), req.Header, string(body)), err))
+		}
 	}
 	resp.Request = req
 	return resp, nil
@@ -526,6 +545,15 @@ func (r *Recorder) match(req *http.Request, rec cassette.Request) bool {
 // afterCapture runs on every interaction go-vcr captures, before go-vcr
 // adds it to its in-memory cassette.
 func (r *Recorder) afterCapture(i *cassette.Interaction) error {
+	// An answer the client asked compressed (it set Accept-Encoding
+	// itself, so the transport left the body as it came) is kept
+	// decompressed: the scrubbing sees its text (a key the deployment
+	// echoed in it included), the cassette stays readable, and replay
+	// serves it to any client. The client itself gets it as it came.
+	if _, err := recorded.Decompress(i); err != nil {
+		r.log.Warn("an answer recorded compressed, as it came: it does not decompress, so the key is not scrubbed from its body", "request",
+			recorded.DescribeRequest(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body), "err", err)
+	}
 	for _, h := range r.cfg.hooks {
 		if h.stage == AfterCapture {
 			if err := h.fn(i); err != nil {

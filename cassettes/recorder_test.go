@@ -501,3 +501,30 @@ func TestRecordSpoolsBetweenSaves(t *testing.T) {
 		t.Errorf("left beside the cassette after Stop: %q", left)
 	}
 }
+
+// TestRecordIntoForeignCassette: recording into a cassette made elsewhere,
+// which holds raw keys, writes it back scrubbed: the interactions it held
+// as every one recorded.
+func TestRecordIntoForeignCassette(t *testing.T) {
+	t.Parallel()
+	up, _ := standIn(t)
+	golden, err := os.ReadFile(filepath.Join("testdata", "golden.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "foreign.yaml")
+	if err := os.WriteFile(path, []byte(strings.ReplaceAll(string(golden), cassettes.Placeholder, testKey)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []cassettes.Mode{cassettes.ModeRecordAll, cassettes.ModeRecordNew} {
+		rec, err := cassettes.New(path, cassettes.WithMode(mode))
+		if err != nil {
+			t.Fatal(err)
+		}
+		do(t, rec.Client(), request(t, up.URL, asmx.HTTPGet, query{Op: asmx.OpReturnInstitutions}, testKey, false))
+		if err := rec.Stop(); err != nil {
+			t.Fatal(err)
+		}
+		assertNoKey(t, path)
+	}
+}

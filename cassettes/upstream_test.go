@@ -1,18 +1,24 @@
 package cassettes_test
 
 import (
+	"bytes"
 	"context"
+	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/internal/refdeploy"
 	"github.com/atmkit/atmkit/mockserver"
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
 // TestUpstreamOnMiss: a replaying server forwards a call it has no
@@ -163,5 +169,147 @@ func TestUpstreamBrokenAnswerNamesNoPath(t *testing.T) {
 	}
 	if strings.Contains(body, dir) {
 		t.Errorf("the fault names the cassette's directory %s: %q", dir, body)
+	}
+}
+
+// countingUpstream is the stand-in behind a counter of the calls it got,
+// by binding and operation ("soap11 ReturnAtmSearchByAddress").
+func countingUpstream(t *testing.T, h http.Handler) (*httptest.Server, func() map[string]int) {
+	t.Helper()
+	var mu sync.Mutex
+	got := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		i := &cassette.Interaction{Request: cassette.Request{Method: r.Method, URL: r.URL.String(), Headers: r.Header, Body: string(body)}}
+		e := cassettes.EntryOf(i)
+		mu.Lock()
+		got[e.Binding+" "+e.Operation]++
+		mu.Unlock()
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() map[string]int {
+		mu.Lock()
+		defer mu.Unlock()
+		return maps.Clone(got)
+	}
+}
+
+// TestUpstreamParameterOrder: ASMX binds parameters by name in every
+// binding (ASMX-NOTES: XmlSerializer matches SOAP children by name, in any
+// order; GET and POST read the query and form by name), so a question
+// asked again with its parameters in another order, prefixed or padded,
+// is the question the live index holds: forwarded once (the first time,
+// in any form), answered from the episode recorded after, and recorded
+// once.
+func TestUpstreamParameterOrder(t *testing.T) {
+	t.Parallel()
+	standin, ds := standIn(t)
+	up, got := countingUpstream(t, standin.Config.Handler)
+	path := filepath.Join(t.TempDir(), "order.yaml")
+	idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstream(cassettes.Upstream{URL: up.URL, Record: path}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault), mockserver.WithKeys(testKey))
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	xmlQs, _ := queries(ds)
+	q := xmlQs[5] // ReturnAtmSearchByAddress: five parameters and the key
+	want := map[asmx.Binding][]string{}
+	for _, b := range asmx.Bindings {
+		_, direct := do(t, standin.Client(), request(t, standin.URL, b, q, testKey, false))
+		want[b] = []string{direct}
+	}
+	// Reversed first (the miss forwarded), then in the document's order,
+	// then reversed again. (The key stays first: request's variant would
+	// pad it too, and a padded key is another key to ASMX.)
+	rev := query{Op: q.Op, Params: slices.Clone(q.Params)}
+	slices.Reverse(rev.Params)
+	for k, asked := range []query{rev, q, rev} {
+		variant := k != 1
+		for _, b := range asmx.Bindings {
+			status, body := do(t, srv.Client(), request(t, srv.URL, b, asked, testKey, false))
+			if status != http.StatusOK || (b != asmx.JSON && !slices.Equal(values(t, b, body), values(t, b, want[b][0]))) || (b == asmx.JSON && body != want[b][0]) {
+				t.Errorf("%s %s (reversed %v): got %d %s", b, q, variant, status, body)
+			}
+		}
+	}
+	for k, n := range got() {
+		if n > 1 {
+			t.Errorf("%s: forwarded %d times, want once", k, n)
+		}
+	}
+	if err := idx.Close(); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := cassettes.List(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, e := range entries {
+		if seen[e.Binding+" "+e.Operation]++; seen[e.Binding+" "+e.Operation] > 1 {
+			t.Errorf("%s %s recorded more than once", e.Binding, e.Operation)
+		}
+	}
+	t.Logf("forwarded: %v", got())
+}
+
+// TestUpstreamForwardsAGapOnce: the episodes recorded during the run
+// join the live index at once. A question recorded twice over SOAP 1.1
+// with different answers, as a DataSet whose GET root only the
+// deployment shows (so no SOAP answer can be re-wrapped for GET before a
+// GET answer is known), is forwarded over GET once; the later GET calls
+// get the second SOAP answer re-wrapped, the root now known, and go to no
+// upstream.
+func TestUpstreamForwardsAGapOnce(t *testing.T) {
+	t.Parallel()
+	full := filepath.Join("testdata", "variant-sets.yaml")
+	upIdx, err := cassettes.LoadIndex([]string{full})
+	if err != nil {
+		t.Fatal(err)
+	}
+	upMock, err := mockserver.New(mockserver.WithReplay(upIdx, mockserver.MissFault), mockserver.WithNamespace(refdeploy.Sets.Namespace))
+	if err != nil {
+		t.Fatal(err)
+	}
+	up, got := countingUpstream(t, upMock)
+	soap := filterCassette(t, full, "soap11", func(e cassettes.Entry, i *cassette.Interaction) bool {
+		return e.Binding == "soap11" && e.Operation == asmx.OpReturnProvinces && e.Status == http.StatusOK
+	})
+	list, err := cassettes.ReadFile(soap)
+	if err != nil || len(list) != 1 {
+		t.Fatalf("got %d interactions (%v), want one SOAP 1.1 ReturnProvinces", len(list), err)
+	}
+	second := *list[0]
+	second.Response.Body = strings.Replace(second.Response.Body, "Nova Scotia", "Nouvelle-Écosse", 1)
+	if second.Response.Body == list[0].Response.Body {
+		t.Fatal("the recorded answer names no Nova Scotia: the test tests nothing")
+	}
+	if err := cassettes.WriteFile(soap, append(list, &second)); err != nil {
+		t.Fatal(err)
+	}
+	idx, err := cassettes.LoadIndex([]string{soap}, cassettes.WithUpstream(cassettes.Upstream{URL: up.URL, Record: filepath.Join(t.TempDir(), "grow.yaml")}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	h, _ := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault), mockserver.WithNamespace(refdeploy.Sets.Namespace))
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	for n := range 4 {
+		status, body := do(t, srv.Client(), requestNS(t, srv.URL, refdeploy.Sets.Namespace, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false))
+		want := "Nova Scotia" // the deployment's, forwarded
+		if n > 0 {
+			want = "Nouvelle-Écosse" // the second recorded
+		}
+		if status != http.StatusOK || !strings.Contains(body, "<Title>"+want+"</Title>") {
+			t.Errorf("GET call %d: got %d %.400s, want 200 naming %s", n+1, status, body, want)
+		}
+	}
+	if n := got()["get "+asmx.OpReturnProvinces]; n != 1 {
+		t.Errorf("GET ReturnProvinces forwarded %d times, want once", n)
 	}
 }

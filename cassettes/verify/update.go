@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/atmkit/atmkit/cassettes"
@@ -10,7 +11,8 @@ import (
 // Update rewrites every cassette in which an interaction drifted with the
 // deployment's answers in place of the recorded ones (requests, and the
 // mark of key rejections, stay as recorded), atomically and scrubbed like
-// every cassette. It returns the files rewritten and how many answers were
+// every cassette (a cassette made elsewhere is scrubbed whole, its answers
+// recorded compressed written decompressed). It returns the files rewritten and how many answers were
 // replaced. headers names more headers to redact, as cassettes.Scrub does
 // (a recorder's WithScrubHeaders): the deployment's answers may carry them
 // anew. A cassette whose interactions changed since Run read it is left
@@ -39,12 +41,26 @@ func (r *Report) Update(headers ...string) (files []string, replaced int, err er
 				if res.pos >= len(list) || list[res.pos].Request.Body != res.request.Body || list[res.pos].Request.URL != res.request.URL {
 					return fmt.Errorf("%s: the cassette changed since it was verified; verify it again", f)
 				}
+			}
+			// Written as every cassette is: scrubbed whole (one made
+			// elsewhere may hold raw keys; its key rejections get their
+			// marks), compressed answers decompressed for the scrubbing.
+			for _, i := range list {
+				if _, err := recorded.Decompress(i); err != nil {
+					return fmt.Errorf("%w: %s: interaction %d: %w", cassettes.ErrInvalidCassette, f, i.ID, err)
+				}
+			}
+			cassettes.ScrubList(list, headers...)
+			for _, res := range byFile[f] {
 				list[res.pos].Response = *res.Live
 				cassettes.Scrub(list[res.pos], headers...)
 				recorded.DropTiming(list[res.pos])
 			}
 			return cassettes.WriteFile(f, list)
 		})
+		if errors.Is(err, cassettes.ErrCassetteBusy) {
+			return files, replaced, fmt.Errorf("update: %w; nothing was rewritten in it: verify it again once the recording has stopped", err)
+		}
 		if err != nil {
 			return files, replaced, fmt.Errorf("update: %w", err)
 		}

@@ -96,9 +96,10 @@ type Options struct {
 // job is one recorded interaction to verify.
 type job struct {
 	file string
-	i    *cassette.Interaction
-	n    int // index in the report
-	pos  int // index in the file
+	i    *cassette.Interaction // scrubbed
+	raw  cassette.Request      // its URL and body as the file holds them, for Update to find it again
+	n    int                   // index in the report
+	pos  int                   // index in the file
 }
 
 // Run re-sends every interaction recorded in the cassettes at paths
@@ -142,8 +143,30 @@ func Run(ctx context.Context, paths []string, opts Options) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
+		// A cassette written elsewhere (go-vcr's own, its client asking
+		// for gzip) may hold answers compressed: compared by what they
+		// say, as replay serves them, not by their compressed bytes.
+		// A status no answer has (a hand-edited cassette's code: 0) would
+		// drift on every run: refused, as replay refuses it.
+		for _, i := range list {
+			if c := i.Response.Code; c < 200 || c > 599 {
+				return nil, fmt.Errorf("%w: %s: interaction %d: response code %d is no status of an HTTP answer (200 to 599)", cassettes.ErrInvalidCassette, f, i.ID, c)
+			}
+			if _, err := recorded.Decompress(i); err != nil {
+				return nil, fmt.Errorf("%w: %s: interaction %d: %w", cassettes.ErrInvalidCassette, f, i.ID, err)
+			}
+		}
+		// A cassette made elsewhere may hold raw keys: verified as a
+		// Recorder would have written it (in memory; the file is left as
+		// it is), so that no key it holds reaches a report (an answer
+		// that echoed it) and every call is sent with Options.Key.
+		raw := make([]cassette.Request, len(list))
 		for pos, i := range list {
-			jobs = append(jobs, job{file: f, i: i, n: len(jobs), pos: pos})
+			raw[pos] = cassette.Request{URL: i.Request.URL, Body: i.Request.Body}
+		}
+		cassettes.ScrubList(list)
+		for pos, i := range list {
+			jobs = append(jobs, job{file: f, i: i, raw: raw[pos], n: len(jobs), pos: pos})
 			if c, ok := recorded.CallOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body); ok && c.Key == cassettes.Placeholder {
 				needKey++
 			}
@@ -156,7 +179,7 @@ func Run(ctx context.Context, paths []string, opts Options) (*Report, error) {
 	report.Results = make([]Result, len(jobs))
 	for _, j := range jobs {
 		report.Results[j.n] = Result{File: j.file, Entry: cassettes.EntryOf(j.i), Verdict: NotChecked,
-			pos: j.pos, request: cassette.Request{URL: j.i.Request.URL, Body: j.i.Request.Body}}
+			pos: j.pos, request: j.raw}
 	}
 	start := time.Now()
 	err = v.run(ctx, jobs, report.Results)

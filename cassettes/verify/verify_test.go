@@ -344,8 +344,8 @@ func TestVerifyUpdate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := r.Update(); !errors.Is(err, cassettes.ErrCassetteBusy) {
-		t.Errorf("Update while a recorder holds the cassette: got %v, want ErrCassetteBusy", err)
+	if _, _, err := r.Update(); !errors.Is(err, cassettes.ErrCassetteBusy) || !strings.Contains(err.Error(), "verify it again once the recording has stopped") {
+		t.Errorf("Update while a recorder holds the cassette: got %v, want ErrCassetteBusy saying what to do", err)
 	}
 	if err := rec.Stop(); err != nil {
 		t.Fatal(err)
@@ -626,5 +626,80 @@ func TestVerifyEmptyKeySentEmpty(t *testing.T) {
 	}
 	if r.Drifted() || r.Count(verify.Same) != 4 {
 		t.Errorf("the empty key's answers drifted:\n%s", lines(r))
+	}
+}
+
+// TestVerifyRefusesNoStatus: a hand-edited cassette whose answer has a
+// code no answer has (0, a status line without one) cannot be checked:
+// ErrInvalidCassette naming the interaction, not drift on every run.
+func TestVerifyRefusesNoStatus(t *testing.T) {
+	t.Parallel()
+	up, ds := standIn(t)
+	path := recordDeployment(t, up.URL, ds)
+	list, err := cassettes.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list[1].Response.Code = 0
+	if err := cassettes.WriteFile(path, list); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run(t, path, up.URL, verify.Options{}); !errors.Is(err, cassettes.ErrInvalidCassette) || !strings.Contains(err.Error(), "interaction 1: response code 0") {
+		t.Errorf("got %v, want ErrInvalidCassette naming interaction 1 and its code", err)
+	}
+}
+
+// TestVerifyRawKeyCassette: a cassette made elsewhere, not scrubbed (its
+// calls carry the raw key, an answer echoed it): the report shows no key
+// (the echo drifts as REDACTED), and Update writes the whole cassette
+// scrubbed, the calls that did not drift included.
+func TestVerifyRawKeyCassette(t *testing.T) {
+	t.Parallel()
+	up, ds := standIn(t)
+	path := recordDeployment(t, up.URL, ds)
+	list, err := cassettes.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	echoed, raw := -1, 0
+	for k, i := range list {
+		if i.Response.Code != 200 || !strings.Contains(i.Request.Body, cassettes.Placeholder) {
+			continue
+		}
+		i.Request.Body = strings.ReplaceAll(i.Request.Body, cassettes.Placeholder, testKey)
+		raw++
+		if echoed < 0 && strings.Contains(i.Response.Body, "Dartmouth") {
+			i.Response.Body = strings.Replace(i.Response.Body, "Dartmouth", "Dartmouth "+testKey, 1)
+			echoed = k
+		}
+	}
+	if echoed < 0 || raw < 2 {
+		t.Fatalf("%d raw calls, echo at %d: the test tests nothing", raw, echoed)
+	}
+	if err := cassettes.WriteFile(path, list); err != nil {
+		t.Fatal(err)
+	}
+	r, err := run(t, path, up.URL, verify.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var junit bytes.Buffer
+	if err := r.WriteJUnit(&junit); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"report": lines(r), "JUnit": junit.String()} {
+		if strings.Contains(text, testKey) {
+			t.Errorf("the %s holds the key:\n%s", name, text)
+		}
+	}
+	if !strings.Contains(lines(r), `recorded "Dartmouth REDACTED"`) {
+		t.Errorf("the echo does not drift as REDACTED:\n%s", lines(r))
+	}
+	if _, n, err := r.Update(); err != nil || n != 1 {
+		t.Fatalf("Update: %d replaced, %v; want the echo's answer", n, err)
+	}
+	assertNoKey(t, path)
+	if again, err := run(t, path, up.URL, verify.Options{}); err != nil || again.Drifted() {
+		t.Errorf("the updated cassette: drifted %v, %v; want the same", again != nil && again.Drifted(), err)
 	}
 }

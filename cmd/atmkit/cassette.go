@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/banner"
@@ -27,7 +26,7 @@ func (m *Main) runCassetteList(_ context.Context, args []string) error {
 		return err
 	}
 	if err := banner.CassetteList(m.Stdout, files...); err != nil {
-		return fmt.Errorf("cassette list: %w", err)
+		return cli.Exitf(exitUsage, "cassette list: %w", err) // not read: nothing listed
 	}
 	return nil
 }
@@ -51,7 +50,7 @@ func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
 			return cli.Exitf(exitUsage, "cassette scrub: %v; run it again when the recording has stopped", err)
 		}
 		if err != nil {
-			return fmt.Errorf("cassette scrub: %w", err)
+			return cli.Exitf(exitUsage, "cassette scrub: %w", err) // not checked: 1 is --check's
 		}
 		total += res.Replaced
 		banner.Scrubbed(m.Stdout, f, res, *check)

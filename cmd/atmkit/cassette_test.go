@@ -236,3 +236,99 @@ func TestCassetteScrubMarksKeyRejections(t *testing.T) {
 		t.Errorf("the scrubbed cassette holds a key:\n%s", text)
 	}
 }
+
+// TestCassetteUnreadableExit2: a file in a cassette directory that is no
+// cassette atmkit reads (empty, go-vcr v1's format version 1, not YAML,
+// two cassettes joined)
+// is named with why, and list, scrub and scrub --check exit 2: --check's 1
+// means a key left, never a file it could not check.
+func TestCassetteUnreadableExit2(t *testing.T) {
+	t.Parallel()
+	v1 := "version: 1\ninteractions:\n- request:\n    body: \"\"\n    form: {}\n    headers: {}\n    url: http://x/service/service.asmx/ReturnProvinces?strAtmServiceKey=" + leakKey +
+		"\n    method: GET\n  response:\n    body: <x/>\n    headers: {}\n    status: 200 OK\n    code: 200\n    duration: \"\"\n"
+	for _, tc := range []struct{ name, content, want string }{
+		{"empty", "", "is empty: no go-vcr cassette"},
+		{"format version 1", v1, "has version 1; atmkit reads go-vcr v3's format version 2 only"},
+		{"not YAML", "\x00\x01binary", "invalid cassette"},
+		// cat a.yaml b.yaml: the second's keys were neither checked nor
+		// scrubbed (--check said clean), and a rewrite dropped them.
+		{"two cassettes joined", readText(t, goldenCassette(t, 0)) + readText(t, goldenCassette(t, -1)), "holds more than one YAML document"},
+	} {
+		path := filepath.Join(t.TempDir(), "atm.yaml")
+		if err := os.WriteFile(path, []byte(tc.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, cmd := range [][]string{{"cassette", "list"}, {"cassette", "scrub", "--check"}, {"cassette", "scrub"}} {
+			code, _, stderr := runAtmkit(nil, append(slices.Clone(cmd), path)...)
+			if code != exitUsage || !strings.Contains(stderr, path) || !strings.Contains(stderr, tc.want) {
+				t.Errorf("%s, %s: exit %d, stderr %q; want exit 2 naming %s and %q", tc.name, strings.Join(cmd, " "), code, stderr, path, tc.want)
+			}
+			noLeak(t, tc.name+" "+strings.Join(cmd, " "), stderr)
+		}
+		if readText(t, path) != tc.content {
+			t.Errorf("%s: the file changed", tc.name)
+		}
+	}
+	// A link to no file, in a directory of cassettes.
+	dir := t.TempDir()
+	if err := os.Symlink("moved.yaml", filepath.Join(dir, "atm.yaml")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	want := "is a symbolic link to moved.yaml, which does not exist"
+	if code, _, stderr := runAtmkit(nil, "cassette", "scrub", "--check", dir); code != exitUsage || !strings.Contains(stderr, want) {
+		t.Errorf("a dangling link: exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
+	}
+}
+
+// TestCassetteScrubThroughSymlink: a cassette named through a symbolic
+// link (a test directory linking to shared recordings) is scrubbed in
+// the file the link names, and the link stays; named with its link, it is
+// listed and scrubbed once.
+func TestCassetteScrubThroughSymlink(t *testing.T) {
+	t.Parallel()
+	path := goldenCassette(t, -1)
+	dir := t.TempDir()
+	link := filepath.Join(dir, "shared.yaml")
+	if err := os.Symlink(path, link); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	code, stdout, stderr := runAtmkit(nil, "cassette", "list", dir, path)
+	if code != exitOK || strings.Count(stdout, "# ") != 1 {
+		t.Errorf("list of the link and its file: exit %d, got\n%s\nwant one cassette listed (stderr %q)", code, stdout, stderr)
+	}
+	code, stdout, stderr = runAtmkit(nil, "cassette", "scrub", dir, path)
+	if code != exitOK || strings.Count(stdout, "replaced") != 1 {
+		t.Errorf("scrub of the link and its file: exit %d, got %q, want it scrubbed once (stderr %q)", code, stdout, stderr)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("%s is no longer a symbolic link (%v)", link, err)
+	}
+	noLeak(t, "the file the link names", readText(t, path))
+	if code, stdout, _ := runAtmkit(nil, "cassette", "scrub", "--check", link); code != exitOK || !strings.Contains(stdout, "clean, unchanged") {
+		t.Errorf("--check through the link after scrub: exit %d, %q", code, stdout)
+	}
+}
+
+// TestCassetteListShowsNoKey: a cassette made elsewhere, not scrubbed,
+// whose key sits in requests that are no call (an unknown operation, a
+// path of another service): list shows them scrubbed and leaves the file.
+func TestCassetteListShowsNoKey(t *testing.T) {
+	t.Parallel()
+	golden := readText(t, goldenCassette(t, 0))
+	text := strings.Replace(golden, "/service/service.asmx/ReturnProvinces?strAtmServiceKey=REDACTED", "/service/service.asmx/ReturnNothing?strAtmServiceKey="+leakKey, 1)
+	if text == golden {
+		t.Fatal("golden.yaml has no GET ReturnProvinces with its key in the query: the test tests nothing")
+	}
+	path := filepath.Join(t.TempDir(), "raw.yaml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runAtmkit(nil, "cassette", "list", path)
+	if code != exitOK || !strings.Contains(stdout, "ReturnNothing?strAtmServiceKey=REDACTED") {
+		t.Errorf("exit %d, got\n%s\nwant the unknown operation listed with REDACTED (stderr %q)", code, stdout, stderr)
+	}
+	noLeak(t, "cassette list", stdout+stderr)
+	if readText(t, path) != text {
+		t.Error("list changed the cassette")
+	}
+}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -65,17 +64,19 @@ func TestReplayVariantSites(t *testing.T) {
 			writeBinding(t, whole, soap11, asmx.SOAP11)
 			_, stop = startCommand(t, "serve", "--addr", "127.0.0.1:0", "--replay", soap11, "--namespace", ns, "--key", key)
 			banner := stop()
-			// How many calls: those recorded, and conform's misses
-			// forwarded and recorded (a question it asks in two forms, as
-			// the routing specs do, is recorded twice).
+			// How many calls: the distinct questions recorded, and
+			// conform's misses forwarded and recorded. On the nodes site,
+			// conform asks ReturnAtmSearchByAddress over SOAP 1.1 with its
+			// own values (the document's order, and reversed in
+			// routing/parameters-in-any-order): one question more, bound
+			// by name, forwarded and recorded once.
 			want := map[string]string{
 				refdeploy.Layered.Name: "ReturnProvinces over get and post (1 recorded call): recorded over soap11 as a typed result; pass --shape",
 				refdeploy.Sets.Name:    "ReturnProvinces over get and post (1 recorded call): recorded over soap11 as a DataSet, whose get or post root only the deployment shows",
-				refdeploy.Nodes.Name:   "ReturnAtmSearchByAddress over json (N recorded calls): recorded over soap11 only",
+				refdeploy.Nodes.Name:   "ReturnAtmSearchByAddress over json (2 recorded calls): recorded over soap11 only",
 				refdeploy.Spaces.Name:  "ReturnProvinces over get and post (1 recorded call): recorded over soap11 as a DataSet, whose get or post root only the deployment shows",
 			}[site.Name]
-			wantRE := regexp.MustCompile(strings.Replace(regexp.QuoteMeta(want), `\(N recorded calls\)`, `\(\d+ recorded calls?\)`, 1))
-			if !wantRE.MatchString(banner) || (site == refdeploy.Nodes && strings.Contains(banner, "over get")) {
+			if !strings.Contains(banner, want) || (site == refdeploy.Nodes && strings.Contains(banner, "over get")) {
 				t.Errorf("the banner of SOAP 1.1 alone lacks %q (nodes: a node is served over get without a shape):\n%s", want, banner)
 			}
 

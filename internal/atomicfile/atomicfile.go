@@ -17,6 +17,9 @@ import (
 	"path/filepath"
 )
 
+// maxLinks bounds the symbolic links Target follows (a loop ends there).
+const maxLinks = 40
+
 // Write replaces the file at path with data, atomically, with mode perm.
 // The directory must exist.
 func Write(path string, data []byte, perm os.FileMode) error {
@@ -29,7 +32,12 @@ func Write(path string, data []byte, perm os.FileMode) error {
 // WriteFunc replaces the file at path with what write writes (buffered),
 // atomically, with mode perm. When write fails, the target is left as it
 // was and the temporary file is removed. The directory must exist.
+//
+// A path that is a symbolic link is written through: the file it names is
+// replaced, and the link stays (renamed over, the link would become a
+// file of its own and the file it named keep its old content).
 func WriteFunc(path string, perm os.FileMode, write func(io.Writer) error) error {
+	path = Target(path)
 	dir := filepath.Dir(path)
 	// A dot file, which atmkit's directory readers (cassettes, data sets)
 	// skip while it exists.
@@ -76,4 +84,27 @@ func Replace(tmp, path string) error {
 		return fmt.Errorf("write %s: sync its directory: %w", path, err)
 	}
 	return nil
+}
+
+// Target is the file a write of path replaces: path itself, or, when path
+// is a symbolic link, the file it names (through every link, relative ones
+// read from the link's directory; a dangling link names the file it would
+// create). A link loop, or one that cannot be read, leaves the path where
+// it got to, whose write then fails with the system's error.
+func Target(path string) string {
+	for range maxLinks {
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			return path
+		}
+		to, err := os.Readlink(path)
+		if err != nil {
+			return path
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(path), to)
+		}
+		path = to
+	}
+	return path
 }

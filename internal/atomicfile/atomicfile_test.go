@@ -116,3 +116,48 @@ func assertOnly(t *testing.T, dir string, names ...string) {
 		t.Errorf("%s holds %q, want %q", dir, got, names)
 	}
 }
+
+// TestWriteThroughSymlink: a path that is a symbolic link (relative, to
+// another directory, through another link, or dangling) is written
+// through: the file it names gets the content and the link stays a link.
+// Renamed over, the link would become a file and the file keep its old
+// content (a cassette scrubbed through a link would keep the key).
+func TestWriteThroughSymlink(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links need privileges on Windows")
+	}
+	root := t.TempDir()
+	real, links := filepath.Join(root, "real"), filepath.Join(root, "links")
+	for _, d := range []string{real, links} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	target := filepath.Join(real, "rec.yaml")
+	if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link, chain, dangling := filepath.Join(links, "rec.yaml"), filepath.Join(links, "chain.yaml"), filepath.Join(links, "new.yaml")
+	for from, to := range map[string]string{link: "../real/rec.yaml", chain: "rec.yaml", dangling: filepath.Join(real, "new.yaml")} {
+		if err := os.Symlink(to, from); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct{ path, file, content string }{
+		{link, target, "through the link"},
+		{chain, target, "through two links"},
+		{dangling, filepath.Join(real, "new.yaml"), "created through a dangling link"},
+	} {
+		if err := Write(tc.path, []byte(tc.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := os.ReadFile(tc.file); err != nil || string(got) != tc.content {
+			t.Errorf("%s: %s holds %q (%v), want %q", tc.path, tc.file, got, err, tc.content)
+		}
+		if fi, err := os.Lstat(tc.path); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s is no longer a symbolic link (%v)", tc.path, err)
+		}
+	}
+	assertOnly(t, real, "new.yaml", "rec.yaml")
+	assertOnly(t, links, "chain.yaml", "new.yaml", "rec.yaml")
+}

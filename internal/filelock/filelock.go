@@ -11,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+
+	"github.com/atmkit/atmkit/internal/atomicfile"
 )
 
 // ErrLocked is returned by Lock when another process (or another Lock in
@@ -34,9 +36,11 @@ func Name(path string) string {
 
 // TryLock takes the lock of path without waiting. When another holds it,
 // the error wraps ErrLocked and names path (and, where the system lets it
-// be read, the holder's process ID).
+// be read, the holder's process ID). The lock is the file's that a write
+// of path replaces (atomicfile.Target): a symbolic link and the file it
+// names share one lock.
 func TryLock(path string) (*Lock, error) {
-	name := Name(path)
+	name := Name(atomicfile.Target(path))
 	h, holder, err := tryLock(name)
 	if errors.Is(err, ErrLocked) {
 		if holder != "" {

@@ -94,3 +94,28 @@ func TestLockOfAKilledProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestLinkSharesTheLock: a symbolic link and the file it names are one
+// file to lock: a recorder writing the cassette and a scrub of it through
+// a link must not both hold a lock.
+func TestLinkSharesTheLock(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links need privileges on Windows")
+	}
+	dir := t.TempDir()
+	path, link := filepath.Join(dir, "atm.yaml"), filepath.Join(t.TempDir(), "link.yaml")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(path, link); err != nil {
+		t.Fatal(err)
+	}
+	l, err := filelock.TryLock(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Unlock()
+	if _, err := filelock.TryLock(link); !errors.Is(err, filelock.ErrLocked) || !strings.Contains(err.Error(), link) {
+		t.Fatalf("the link's lock while the file's is held: got %v, want ErrLocked naming %s", err, link)
+	}
+}

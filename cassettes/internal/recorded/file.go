@@ -40,20 +40,54 @@ func ReadFile(path string) ([]*cassette.Interaction, error) {
 	path = FilePath(path)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
+		if to, lerr := os.Readlink(path); lerr == nil {
+			return nil, fmt.Errorf("%w: %s is a symbolic link to %s, which does not exist", ErrCassetteNotFound, path, to)
+		}
 		return nil, fmt.Errorf("%w: %s", ErrCassetteNotFound, path)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read cassette: %w", err)
 	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, fmt.Errorf("%w: %s is empty: no go-vcr cassette (atmkit's recorder never leaves one empty; another tool's may be writing it: run this again once it has stopped)", ErrInvalidCassette, path)
+	}
 	var f file
-	if err := yaml.Unmarshal(data, &f); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	err = dec.Decode(&f)
+	if err == nil {
+		// Two cassettes joined (cat a.yaml b.yaml: atmkit writes each
+		// beginning with "---") are two YAML documents, of which a
+		// decoder reads the first alone: the second's interactions would
+		// be neither replayed, nor scrubbed, nor checked, and a rewrite
+		// would drop them.
+		var next yaml.Node
+		switch nerr := dec.Decode(&next); {
+		case nerr == nil && len(next.Content) > 0 && next.Content[0].Tag != "!!null": // not a lone "---"
+			return nil, fmt.Errorf("%w: %s holds more than one YAML document (cassettes joined?): a cassette is one document; put every interaction in its one interactions list", ErrInvalidCassette, path)
+		case nerr != nil && !errors.Is(nerr, io.EOF):
+			err = nerr
+		}
+	}
+	if errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%w: %s holds no YAML document: no go-vcr cassette", ErrInvalidCassette, path)
+	}
+	if err != nil {
+		// A cassette of go-vcr v1 or v2 (format version 1) fails on
+		// fields this one reads otherwise (an empty duration): its
+		// version says what is wrong.
+		var head struct {
+			Version any `yaml:"version"`
+		}
+		if yaml.Unmarshal(data, &head) == nil && head.Version != nil && head.Version != cassette.CassetteFormatV2 {
+			return nil, unsupported(path, head.Version)
+		}
 		return nil, fmt.Errorf("%w: %s: %v", ErrInvalidCassette, path, err)
 	}
 	if f.Version == 0 && len(f.Interactions) == 0 {
 		return nil, fmt.Errorf("%w: %s holds no version and no interactions: no go-vcr cassette (a settings or shape file? keep other YAML files out of cassette directories)", ErrInvalidCassette, path)
 	}
 	if f.Version != cassette.CassetteFormatV2 {
-		return nil, fmt.Errorf("%w: %s has version %d", ErrUnsupportedFormat, path, f.Version)
+		return nil, unsupported(path, f.Version)
 	}
 	for j, i := range f.Interactions {
 		if i == nil {
@@ -61,6 +95,11 @@ func ReadFile(path string) ([]*cassette.Interaction, error) {
 		}
 	}
 	return f.Interactions, nil
+}
+
+// unsupported is the error of a cassette of another format version.
+func unsupported(path string, version any) error {
+	return fmt.Errorf("%w: %s has version %v; atmkit reads go-vcr v3's format version %d only (record it again with atmkit record)", ErrUnsupportedFormat, path, version, cassette.CassetteFormatV2)
 }
 
 // marshal renders interactions as a go-vcr cassette.
@@ -372,8 +411,8 @@ func WriteAtomic(path string, data []byte) error {
 
 // Files expands paths into cassette files: a directory stands for every
 // .yaml and .yml file under it (sorted by path), a path without extension for
-// path.yaml. A file named twice is listed once. A path that names nothing
-// is ErrCassetteNotFound.
+// path.yaml. A file named twice (through a symbolic link too) is listed
+// once. A path that names nothing is ErrCassetteNotFound.
 func Files(paths ...string) ([]string, error) {
 	var out []string
 	for _, p := range paths {
@@ -432,6 +471,13 @@ func once(paths []string) []string {
 		if abs, err := filepath.Abs(p); err == nil {
 			k = abs
 		}
+		// A symbolic link and the file it names (a directory of links to
+		// cassettes beside them) are one cassette.
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			if abs, err := filepath.Abs(real); err == nil {
+				k = abs
+			}
+		}
 		if !seen[k] {
 			seen[k] = true
 			out = append(out, p)
@@ -453,7 +499,7 @@ func Rewrite(path string, rewrite func() error) error {
 	if err != nil {
 		return fmt.Errorf("cassette %w", err)
 	}
-	RemoveTemps(path)
+	RemoveTemps(atomicfile.Target(path)) // beside the file a save replaces
 	err = rewrite()
 	if uerr := l.Unlock(); err == nil {
 		err = uerr

@@ -6,6 +6,7 @@ package recordtest
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"io"
 	"net/http"
@@ -157,4 +158,27 @@ func Do(tb testing.TB, c *http.Client, req *http.Request) (int, string) {
 		tb.Fatal(err)
 	}
 	return resp.StatusCode, string(b)
+}
+
+// Gzipping serves h, its answers gzip-compressed to a client that accepts
+// gzip (Content-Encoding: gzip), as IIS with dynamic compression does.
+func Gzipping(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+			h.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.Header().Del("Content-Length")
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Header().Set("Vary", "Accept-Encoding")
+		w.WriteHeader(rec.Code)
+		zw := gzip.NewWriter(w)
+		_, _ = zw.Write(rec.Body.Bytes())
+		_ = zw.Close()
+	})
 }

@@ -1,0 +1,55 @@
+package cassettes
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/atmkit/atmkit/cassettes/internal/recorded"
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
+)
+
+// decompressReplayed makes a replayed answer that was recorded compressed
+// (go-vcr keeps the body as it came when the client itself asked for
+// gzip) one every client reads: go-vcr replays the body with its recorded
+// Content-Encoding, and no transport undoes it between the Recorder and
+// its client, so a client that did not ask for gzip would read compressed
+// bytes. The answer is the one a client not asking for compression gets,
+// as replay serves it (LoadIndex).
+func decompressReplayed(resp *http.Response) error {
+	if recorded.HeaderValue(resp.Header, "Content-Encoding") == "" {
+		return nil
+	}
+	b, err := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if err != nil {
+		return err
+	}
+	i := &cassette.Interaction{Response: cassette.Response{Headers: resp.Header, Body: string(b), ContentLength: resp.ContentLength}}
+	if _, err := recorded.Decompress(i); err != nil {
+		return err
+	}
+	resp.Header, resp.ContentLength = i.Response.Headers, i.Response.ContentLength
+	resp.Uncompressed = resp.Uncompressed || i.Response.Uncompressed
+	resp.Body = io.NopCloser(strings.NewReader(i.Response.Body))
+	return nil
+}
+
+// scrubLoaded scrubs the interactions of the cassette a recording will
+// rewrite, as ScrubCassette does: one made elsewhere may hold raw keys,
+// and every interaction that reaches the file is scrubbed. Answers
+// recorded compressed are decompressed first, so that the scrubbing reads
+// them (and does not rewrite bytes of a compressed stream); one that does
+// not decode is ErrInvalidCassette.
+func (r *Recorder) scrubLoaded(list []*cassette.Interaction) error {
+	for _, i := range list {
+		if _, err := recorded.Decompress(i); err != nil {
+			return fmt.Errorf("%w: %s: interaction %d: %w", ErrInvalidCassette, r.path, i.ID, err)
+		}
+	}
+	if n, in, _ := ScrubList(list, r.cfg.scrubHeaders...); n > 0 {
+		r.log.Warn("the cassette held keys: they are written scrubbed with what is recorded", "cassette", r.path, "values", n, "interactions", in)
+	}
+	return nil
+}
