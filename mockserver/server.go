@@ -49,6 +49,13 @@ type Server struct {
 // TestServer in a test. An option that cannot apply (an empty key, a
 // missing fixtures directory, two data sets) is an error.
 func New(opts ...Option) (*Server, error) {
+	return NewContext(context.Background(), opts...)
+}
+
+// NewContext is New that stops early when ctx is done, returning an error
+// that wraps ctx's error: reading, generating, validating and indexing a
+// large data set take seconds (a million ATMs: about 10 s).
+func NewContext(ctx context.Context, opts ...Option) (*Server, error) {
 	cfg, err := applyOptions(opts)
 	if err != nil {
 		return nil, err
@@ -56,23 +63,31 @@ func New(opts ...Option) (*Server, error) {
 	ds := cfg.dataset
 	switch {
 	case ds != nil:
-		if err := ds.Validate(); err != nil {
+		if err := ds.ValidateContext(ctx); err != nil {
 			return nil, fmt.Errorf("mock server data set: %w", err)
 		}
 	case cfg.datasetDir != "":
-		if ds, err = fixtures.Load(cfg.datasetDir); err != nil {
+		if ds, err = fixtures.LoadContext(ctx, cfg.datasetDir); err != nil {
 			return nil, err
+		}
+	case cfg.generate != nil:
+		if ds, err = fixtures.GenerateContext(ctx, *cfg.generate); err != nil {
+			return nil, fmt.Errorf("mock server data set: %w", err)
 		}
 	default:
 		if ds, err = fixtures.Default(); err != nil {
 			return nil, fmt.Errorf("embedded data set: %w", err)
 		}
 	}
+	d, err := newDataContext(ctx, ds)
+	if err != nil {
+		return nil, fmt.Errorf("mock server data set: index: %w", err)
+	}
 	logger := cfg.logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{cfg: cfg, data: newData(ds), log: logger, fixed: map[fixedKey]*fixedAnswer{},
+	s := &Server{cfg: cfg, data: d, log: logger, fixed: map[fixedKey]*fixedAnswer{},
 		keyMask: redact.NewMasker(cfg.keys...),
 		journal: newJournal(cfg.journalSize, cfg.journalBodyMax, cfg.keys), faults: &faultSet{}}
 	s.journal.encode = s.firstBytes
