@@ -60,6 +60,20 @@ func NewContext(ctx context.Context, opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	logger := cfg.logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	// Reading or making a large data set takes seconds: the log says what
+	// the wait is, before and after.
+	start, large := time.Now(), false
+	if cfg.datasetDir != "" && fixtures.IsLarge(cfg.datasetDir) {
+		logger.Info("loading the data set", "dir", cfg.datasetDir)
+		large = true
+	} else if cfg.generate != nil && cfg.generate.ATMs >= fixtures.LargeATMs {
+		logger.Info("generating the data set", "atms", cfg.generate.ATMs, "seed", cfg.generate.Seed)
+		large = true
+	}
 	ds := cfg.dataset
 	switch {
 	case ds != nil:
@@ -83,9 +97,8 @@ func NewContext(ctx context.Context, opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mock server data set: index: %w", err)
 	}
-	logger := cfg.logger
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
+	if large {
+		logger.Info("data set ready", "atms", len(ds.ATMs), "took", time.Since(start).Round(time.Millisecond))
 	}
 	s := &Server{cfg: cfg, data: d, log: logger, fixed: map[fixedKey]*fixedAnswer{},
 		keyMask: redact.NewMasker(cfg.keys...),

@@ -150,12 +150,12 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 		replay.banner.Gaps = replay.index.Gaps(sh, f.namespace)
 		b.Replay = &replay.banner
 	}
-	srv, err := mockserver.New(opts...)
+	srv, err := mockserver.NewContext(ctx, opts...)
 	if p, ok := cli.DatasetProblem(err, f.fixtures); ok {
 		return m.BadSetting(w, "fixtures", p) // exit 2, naming the file and record
 	}
 	if err != nil {
-		return err
+		return m.StoppedStarting(ctx, err, "loading the data set") // exit 0 on SIGINT/SIGTERM
 	}
 	h, err := m.deviated(w, srv, f.deviate)
 	if err != nil {

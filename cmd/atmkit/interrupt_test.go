@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/internal/mocktest"
+)
+
+// stopWhile runs "atmkit args..." in a child process, sends it sig once
+// its stderr has a line containing begun, and returns its exit code and
+// what it wrote.
+func stopWhile(t *testing.T, begun string, sig syscall.Signal, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^TestHelperProcess$", "--"}, args...)...)
+	cmd.Env = append(os.Environ(), "ATMKIT_HELPER_PROCESS=1")
+	out := &mocktest.SyncBuffer{}
+	cmd.Stdout = out
+	errPipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	var lines []string
+	signalled := false
+	sc := bufio.NewScanner(errPipe)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if !signalled && strings.Contains(sc.Text(), begun) {
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			signalled = true
+		}
+	}
+	err = cmd.Wait()
+	if !signalled {
+		t.Fatalf("atmkit %s wrote no line with %q; stderr:\n%s", args[0], begun, strings.Join(lines, "\n"))
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return code, out.String(), strings.Join(lines, "\n")
+}
+
+// TestStopWhileLoading: SIGINT or SIGTERM while serve or bench loads,
+// generates or indexes a data set ends them then, not once the loading is
+// done: serve never listens and exits 0, saying it stopped before
+// listening (its stop after listening is exit 0 too); bench measures
+// nothing and exits 2, as an interrupted run. serve listened and stopped
+// only after loading (a million ATMs: about 10 s of Ctrl-C unheard); bench
+// said "context canceled" and exited 1.
+func TestStopWhileLoading(t *testing.T) {
+	t.Parallel()
+	// 50,000 ATMs (20 MB): about a second to load and index, where the
+	// signal comes within milliseconds of the line saying loading began.
+	ds, err := fixtures.Generate(fixtures.GenerateOptions{Seed: 9, ATMs: 50_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := fixtures.Save(dir, ds); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		sig   syscall.Signal
+		begun string
+		args  []string
+		code  int
+		want  string
+	}{
+		{"serve", syscall.SIGINT, "loading the data set", []string{"serve", "--addr", "127.0.0.1:0", "--fixtures", dir},
+			0, "atmkit: stopped while loading the data set, before listening"},
+		{"serve SIGTERM", syscall.SIGTERM, "loading the data set", []string{"serve", "--addr", "127.0.0.1:0", "--fixtures", dir},
+			0, "atmkit: stopped while loading the data set, before listening"},
+		{"bench --fixtures", syscall.SIGINT, "atmkit bench: loading", []string{"bench", "--fixtures", dir, "-d", "1s"},
+			2, "atmkit: bench: interrupted before measuring started; nothing was measured"},
+		{"bench --atms", syscall.SIGINT, "atmkit bench: generating", []string{"bench", "--atms", "50000", "-d", "1s"},
+			2, "atmkit: bench: interrupted before measuring started; nothing was measured"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := stopWhile(t, tc.begun, tc.sig, tc.args...)
+			if code != tc.code || !strings.Contains(stderr, tc.want) {
+				t.Errorf("got exit %d, stderr:\n%s\nwant exit %d and %q", code, stderr, tc.code, tc.want)
+			}
+			if strings.Contains(stdout, "listening on") || strings.Contains(stderr, "-byte response") || strings.Contains(stdout, "req/s") {
+				t.Errorf("it went on after the signal; stdout:\n%s\nstderr:\n%s", stdout, stderr)
+			}
+		})
+	}
+}
