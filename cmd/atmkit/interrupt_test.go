@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -9,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/internal/mocktest"
 )
@@ -70,7 +73,7 @@ func TestStopWhileLoading(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
+	dir, out := t.TempDir(), t.TempDir()
 	if err := fixtures.Save(dir, ds); err != nil {
 		t.Fatal(err)
 	}
@@ -90,6 +93,8 @@ func TestStopWhileLoading(t *testing.T) {
 			2, "atmkit: bench: interrupted before measuring started; nothing was measured"},
 		{"bench --atms", syscall.SIGINT, "atmkit bench: generating", []string{"bench", "--atms", "50000", "-d", "1s"},
 			2, "atmkit: bench: interrupted before measuring started; nothing was measured"},
+		{"fixtures generate", syscall.SIGINT, "atmkit: generated 30000 of", []string{"fixtures", "generate", "--atms", "300000", "--out", out},
+			2, "atmkit: fixtures generate: interrupted; nothing was written to " + out},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -101,5 +106,35 @@ func TestStopWhileLoading(t *testing.T) {
 				t.Errorf("it went on after the signal; stdout:\n%s\nstderr:\n%s", stdout, stderr)
 			}
 		})
+	}
+	t.Cleanup(func() { // after the parallel subtests
+		if entries, _ := os.ReadDir(out); len(entries) > 0 {
+			t.Errorf("fixtures generate interrupted left %d files in --out, want none", len(entries))
+		}
+	})
+}
+
+// TestFixturesCheckInterrupted: fixtures check whose context ends (SIGINT,
+// SIGTERM) while it reads the data set says it was not checked whole and
+// exits 2, as interrupted runs of bench and conform; it read on and said
+// "valid".
+func TestFixturesCheckInterrupted(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	ds, err := fixtures.Generate(fixtures.GenerateOptions{Seed: 3, ATMs: 100})
+	if err == nil {
+		err = fixtures.Save(dir, ds)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var stdout, stderr bytes.Buffer
+	m := &Main{cli.Env{Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }}}
+	code := m.Exit(m.Run(ctx, []string{"fixtures", "check", dir}))
+	want := "atmkit: fixtures check: interrupted: " + dir + " was not checked whole"
+	if code != exitUsage || !strings.Contains(stderr.String(), want) || strings.Contains(stdout.String(), "valid") {
+		t.Errorf("got exit %d, stdout %q, stderr %q; want exit 2 and %q", code, stdout.String(), stderr.String(), want)
 	}
 }
