@@ -86,6 +86,13 @@ type Recorder struct {
 // lock until Stop: while it does, New for the same cassette in a mode that
 // may record, here or in another process, fails with ErrCassetteBusy.
 func New(path string, opts ...Option) (*Recorder, error) {
+	return NewContext(context.Background(), path, opts...)
+}
+
+// NewContext is New that stops reading the cassette when ctx is done (a
+// cassette of hundreds of megabytes takes seconds), returning an error
+// that wraps ctx's error and leaving the cassette as it was.
+func NewContext(ctx context.Context, path string, opts ...Option) (*Recorder, error) {
 	cfg := config{mode: ModeRecordOnce, saveInterval: DefaultSaveInterval, now: time.Now, after: time.After}
 	for _, o := range opts {
 		o(&cfg)
@@ -120,7 +127,7 @@ func New(path string, opts ...Option) (*Recorder, error) {
 			return nil, err
 		}
 	}
-	if err := r.open(); err != nil {
+	if err := r.open(ctx); err != nil {
 		_ = r.fileLock.Unlock()
 		return nil, err
 	}
@@ -156,7 +163,7 @@ func (r *Recorder) lock() error {
 
 // open reads the cassette, in the modes that read it, and sets up go-vcr's
 // recorder where it replays.
-func (r *Recorder) open() error {
+func (r *Recorder) open(ctx context.Context) error {
 	cfg := r.cfg
 	_, err := os.Stat(r.path)
 	exists := err == nil
@@ -170,11 +177,14 @@ func (r *Recorder) open() error {
 	vcrLoads := exists && (cfg.mode == ModeReplayOnly || cfg.mode == ModeRecordNew || cfg.mode == ModeRecordOnce)
 	r.recording = cfg.mode == ModeRecordAll || cfg.mode == ModeRecordNew || (cfg.mode == ModeRecordOnce && !exists)
 	if exists && cfg.mode != ModePassthrough {
-		list, err := ReadFile(r.path)
+		list, err := ReadFileContext(ctx, r.path)
 		if err != nil {
 			return err
 		}
 		for _, i := range list {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("cassette %s: %w", r.path, err)
+			}
 			if vcrLoads {
 				if err := checkStatus(r.path, i); err != nil {
 					return err // go-vcr would replay it

@@ -17,7 +17,7 @@ func (m *Main) runCassette(ctx context.Context, args []string) error {
 		cli.Sub{Name: "verify", Run: m.runCassetteVerify})
 }
 
-func (m *Main) runCassetteList(_ context.Context, args []string) error {
+func (m *Main) runCassetteList(ctx context.Context, args []string) error {
 	fs := cli.NewFlagSet("cassette list", "cassette list PATH...", helpText("cassette-list"), m.Stderr)
 	if err := m.Parse(fs, args, nil); err != nil {
 		return err
@@ -26,13 +26,13 @@ func (m *Main) runCassetteList(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := banner.CassetteList(m.Stdout, files...); err != nil {
-		return fmt.Errorf("cassette list: %w", err)
+	if err := banner.CassetteList(ctx, m.Stdout, files...); err != nil {
+		return cli.Interrupted(ctx, fmt.Errorf("cassette list: %w", err), "cassette list: interrupted")
 	}
 	return nil
 }
 
-func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
+func (m *Main) runCassetteScrub(ctx context.Context, args []string) error {
 	fs := cli.NewFlagSet("cassette scrub", "cassette scrub [--check] [--scrub-header NAME] PATH...", helpText("cassette-scrub"), m.Stderr)
 	check := fs.Bool("check", false, "only report; exit 1 if anything would be redacted")
 	var headers cli.List
@@ -46,12 +46,12 @@ func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
 	}
 	total := 0
 	for _, f := range files {
-		res, err := cassettes.ScrubCassette(f, *check, headers...)
+		res, err := cassettes.ScrubCassetteContext(ctx, f, *check, headers...)
 		if errors.Is(err, cassettes.ErrCassetteBusy) {
 			return cli.Exitf(exitUsage, "cassette scrub: %v; run it again when the recording has stopped", err)
 		}
-		if err != nil {
-			return fmt.Errorf("cassette scrub: %w", err)
+		if err != nil { // interrupted, f is left as it was
+			return cli.Interrupted(ctx, fmt.Errorf("cassette scrub: %w", err), "cassette scrub: interrupted at %s, which is as it was", f)
 		}
 		total += res.Replaced
 		banner.Scrubbed(m.Stdout, f, res, *check)

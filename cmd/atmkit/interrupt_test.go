@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -86,9 +87,9 @@ func TestStopWhileLoading(t *testing.T) {
 		want  string
 	}{
 		{"serve", syscall.SIGINT, "loading the data set", []string{"serve", "--addr", "127.0.0.1:0", "--fixtures", dir},
-			0, "atmkit: stopped while loading the data set, before listening"},
+			0, "atmkit: stopped while loading the data set, before serving"},
 		{"serve SIGTERM", syscall.SIGTERM, "loading the data set", []string{"serve", "--addr", "127.0.0.1:0", "--fixtures", dir},
-			0, "atmkit: stopped while loading the data set, before listening"},
+			0, "atmkit: stopped while loading the data set, before serving"},
 		{"bench --fixtures", syscall.SIGINT, "atmkit bench: loading", []string{"bench", "--fixtures", dir, "-d", "1s"},
 			2, "atmkit: bench: interrupted before measuring started; nothing was measured"},
 		{"bench --atms", syscall.SIGINT, "atmkit bench: generating", []string{"bench", "--atms", "50000", "-d", "1s"},
@@ -136,5 +137,49 @@ func TestFixturesCheckInterrupted(t *testing.T) {
 	want := "atmkit: fixtures check: interrupted: " + dir + " was not checked whole"
 	if code != exitUsage || !strings.Contains(stderr.String(), want) || strings.Contains(stdout.String(), "valid") {
 		t.Errorf("got exit %d, stdout %q, stderr %q; want exit 2 and %q", code, stdout.String(), stderr.String(), want)
+	}
+}
+
+// TestStopWhileReadingCassettes: commands whose context ends (SIGINT,
+// SIGTERM) while they read cassettes stop there. serve --replay and record
+// exit 0 as their stop after serving does, saying they never served;
+// cassette list, cassette scrub and shape learn exit 2 as interrupted runs,
+// writing nothing. They read every cassette whole first (a 180 MB one:
+// seconds of Ctrl-C unheard); then serve said it stopped loading the data
+// set, record printed its banner and rewrote the cassette, and the others
+// went on to the end.
+func TestStopWhileReadingCassettes(t *testing.T) {
+	t.Parallel()
+	path := goldenCassette(t, 1) // a key to scrub
+	before := readText(t, path)
+	out := filepath.Join(t.TempDir(), "learned.yaml")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"serve", "--addr", "127.0.0.1:0", "--replay", path}, exitOK,
+			"atmkit: stopped while loading the cassettes, before serving"},
+		{[]string{"record", "--addr", "127.0.0.1:0", "--upstream", "http://127.0.0.1:1", "--cassette", path}, exitOK,
+			"atmkit: stopped while reading the cassette " + path + ", before serving"},
+		{[]string{"cassette", "list", path}, exitUsage, "atmkit: cassette list: interrupted"},
+		{[]string{"cassette", "scrub", path}, exitUsage, "atmkit: cassette scrub: interrupted at " + path + ", which is as it was"},
+		{[]string{"shape", "learn", "--cassette", path, "--out", out}, exitUsage,
+			"atmkit: shape learn: interrupted while reading the cassettes; " + out + " was not written"},
+	} {
+		var stdout, stderr bytes.Buffer
+		m := &Main{cli.Env{Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }}}
+		code := m.Exit(m.Run(ctx, tc.args))
+		if code != tc.code || !strings.Contains(stderr.String(), tc.want) || strings.Contains(stdout.String(), "listening on") {
+			t.Errorf("%s: got exit %d, stdout %q, stderr %q; want exit %d and %q", tc.args[0], code, stdout.String(), stderr.String(), tc.code, tc.want)
+		}
+	}
+	if readText(t, path) != before {
+		t.Error("the cassette changed")
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("shape learn wrote %s", out)
 	}
 }

@@ -108,9 +108,9 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	defer tl.Close()
-	replay, err := m.loadReplay(w, &f) // may take --namespace from the cassettes
+	replay, err := m.loadReplay(ctx, w, &f) // may take --namespace from the cassettes
 	if err != nil {
-		return err
+		return m.StoppedStarting(ctx, err, "loading the cassettes") // exit 0 on SIGINT/SIGTERM
 	}
 	if replay.index != nil {
 		defer func() { _ = replay.index.Close() }()

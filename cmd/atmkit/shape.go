@@ -90,9 +90,9 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		if err != nil {
 			return cli.Usagef("shape learn", "%v", err)
 		}
-		n, recordedWSDL, err := learnfrom.Cassettes(&in, files)
+		n, recordedWSDL, err := learnfrom.Cassettes(ctx, &in, files)
 		if err != nil {
-			return fmt.Errorf("shape learn: %w", err)
+			return cli.Interrupted(ctx, fmt.Errorf("shape learn: %w", err), "shape learn: interrupted while reading the cassettes; %s was not written", f.out)
 		}
 		sources = append(sources, banner.Plural(n, "recorded answer")+" in "+banner.Plural(len(files), "cassette"))
 		if recordedWSDL != "" {

@@ -2,6 +2,7 @@ package recorded
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -37,6 +38,13 @@ func FilePath(path string) string {
 
 // ReadFile reads the interactions of a cassette file.
 func ReadFile(path string) ([]*cassette.Interaction, error) {
+	return ReadFileContext(context.Background(), path)
+}
+
+// ReadFileContext is ReadFile that stops parsing when ctx is done (a large
+// cassette takes seconds: yaml.v3 parses about 40 MB/s), returning an error
+// that wraps ctx's error.
+func ReadFileContext(ctx context.Context, path string) ([]*cassette.Interaction, error) {
 	path = FilePath(path)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -46,7 +54,14 @@ func ReadFile(path string) ([]*cassette.Interaction, error) {
 		return nil, fmt.Errorf("read cassette: %w", err)
 	}
 	var f file
-	if err := yaml.Unmarshal(data, &f); err != nil {
+	// The decoder parses as Unmarshal does (the first document), reading
+	// its input as it goes, a few hundred bytes at a time: a reader that
+	// fails once ctx is done ends the parse there.
+	err = yaml.NewDecoder(&ctxReader{ctx: ctx, r: bytes.NewReader(data)}).Decode(&f)
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("read cassette %s: %w", path, ctx.Err())
+	}
+	if err != nil && err != io.EOF { // EOF: an empty file, told below
 		return nil, fmt.Errorf("%w: %s: %v", ErrInvalidCassette, path, err)
 	}
 	if f.Version == 0 && len(f.Interactions) == 0 {
@@ -61,6 +76,24 @@ func ReadFile(path string) ([]*cassette.Interaction, error) {
 		}
 	}
 	return f.Interactions, nil
+}
+
+// ctxReader reads r until ctx is done, then fails with ctx's error.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+	n   int
+	err error
+}
+
+func (c *ctxReader) Read(b []byte) (int, error) {
+	if c.n++; c.err == nil && c.n%64 == 0 { // every 32 KB or so
+		c.err = c.ctx.Err()
+	}
+	if c.err != nil {
+		return 0, c.err
+	}
+	return c.r.Read(b)
 }
 
 // marshal renders interactions as a go-vcr cassette.

@@ -154,10 +154,11 @@ func scrubURLError(err error) error {
 // in.Samples, each named "FILE#ID" (the file's base name), and the first
 // WSDL recorded with a 200 answer to in.WSDL when it has none. It returns
 // how many answers it added and where the WSDL it took was recorded (""
-// when it took none).
-func Cassettes(in *learn.Input, files []string) (answers int, wsdlAt string, err error) {
+// when it took none). It stops reading when ctx is done, with an error
+// that wraps ctx's error.
+func Cassettes(ctx context.Context, in *learn.Input, files []string) (answers int, wsdlAt string, err error) {
 	for _, file := range files {
-		recs, err := cassettes.Recordings(file)
+		recs, err := cassettes.RecordingsContext(ctx, file)
 		if err != nil {
 			return answers, wsdlAt, err
 		}
