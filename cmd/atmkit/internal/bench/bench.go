@@ -391,7 +391,7 @@ func mockTargets(ctx context.Context, cfg Config, ds *fixtures.Dataset, req load
 		opts := []mockserver.Option{mockserver.WithDataset(ds), mockserver.WithNamespace(cfg.Namespace), mockserver.WithShape(cfg.Shape)}
 		if len(cfg.Replay) > 0 {
 			name = "replay"
-			idx, err := cassettes.LoadIndex(cfg.Replay)
+			idx, err := cassettes.LoadIndexContext(ctx, cfg.Replay)
 			if err != nil {
 				return nil, nil, fmt.Errorf("bench: %w", err)
 			}

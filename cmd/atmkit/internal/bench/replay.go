@@ -91,7 +91,7 @@ func replayScale(ctx context.Context, cfg Config, ds *fixtures.Dataset, op *asmx
 			return nil, nil, fmt.Errorf("bench: %w", err)
 		}
 		recorded := time.Since(start)
-		idx, err := cassettes.LoadIndex([]string{path})
+		idx, err := cassettes.LoadIndexContext(ctx, []string{path})
 		if err != nil {
 			return nil, nil, fmt.Errorf("bench: %w", err)
 		}
