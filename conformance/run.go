@@ -144,8 +144,11 @@ func Run(cfg Config, opts RunOptions) (bool, error) {
 	s.preCtx = opts.Context
 	pre, err := s.Preflight()
 	s.preCtx = nil
-	if err != nil && opts.Context != nil && opts.Context.Err() != nil {
-		err = ErrPreflightInterrupted // not the calls the interruption cut off
+	if opts.Context != nil && opts.Context.Err() != nil {
+		// Not the calls the interruption cut off; and a signal that came
+		// as the preflight ended would go unheard by Ginkgo, whose handler
+		// is not yet installed: the specs would all run.
+		err = ErrPreflightInterrupted
 	}
 	if err != nil {
 		ran.Store(false) // Ginkgo did not run: the suite may still run once
