@@ -318,7 +318,7 @@ func LoadIndexContext(ctx context.Context, paths []string, opts ...IndexOption) 
 		if cfg.upstream.Namespace == "" && len(ix.stats.Namespaces) == 1 {
 			cfg.upstream.Namespace = ix.stats.Namespaces[0]
 		}
-		if ix.up, err = newUpstream(cfg.upstream); err != nil {
+		if ix.up, err = newUpstream(ctx, cfg.upstream); err != nil {
 			return nil, err
 		}
 		files = append(files, ix.up.rec.Path())
