@@ -1,6 +1,7 @@
 package cassettes
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
@@ -16,6 +17,13 @@ func FilePath(path string) string { return recorded.FilePath(path) }
 // ErrCassetteNotFound, ErrInvalidCassette or ErrUnsupportedFormat, wrapped
 // with the path, or the file system's.
 func ReadFile(path string) ([]*cassette.Interaction, error) { return recorded.ReadFile(path) }
+
+// ReadFileContext is ReadFile that stops parsing when ctx is done (a
+// cassette of hundreds of megabytes takes seconds), returning an error
+// that wraps ctx's error.
+func ReadFileContext(ctx context.Context, path string) ([]*cassette.Interaction, error) {
+	return recorded.ReadFileContext(ctx, path)
+}
 
 // WriteFile writes interactions as a cassette, atomically: a temporary file
 // in the same directory is written, synced and renamed over path, so readers
@@ -59,9 +67,16 @@ type ScrubResult struct {
 // decompressed; one whose body does not decode is ErrInvalidCassette, as
 // it cannot be checked.
 func ScrubCassette(path string, check bool, headers ...string) (ScrubResult, error) {
+	return ScrubCassetteContext(context.Background(), path, check, headers...)
+}
+
+// ScrubCassetteContext is ScrubCassette that stops reading and scrubbing
+// when ctx is done, returning an error that wraps ctx's error and leaving
+// the cassette as it was.
+func ScrubCassetteContext(ctx context.Context, path string, check bool, headers ...string) (ScrubResult, error) {
 	var r ScrubResult
 	scrub := func() error {
-		list, err := ReadFile(path)
+		list, err := ReadFileContext(ctx, path)
 		if err != nil {
 			return err
 		}
@@ -70,7 +85,10 @@ func ScrubCassette(path string, check bool, headers ...string) (ScrubResult, err
 				return fmt.Errorf("%w: %s: interaction %d: %w", ErrInvalidCassette, FilePath(path), i.ID, err)
 			}
 		}
-		r.Replaced, r.Interactions, r.Rejections = ScrubList(list, headers...)
+		r.Replaced, r.Interactions, r.Rejections = scrubList(ctx, list, headers...)
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("scrub cassette %s: %w", path, err) // nothing written
+		}
 		if check || r.Replaced == 0 {
 			return nil
 		}
@@ -90,8 +108,17 @@ func ScrubCassette(path string, check bool, headers ...string) (ScrubResult, err
 // replaced, of interactions that held any, and of those marked as key
 // rejections. Interactions already scrubbed keep their marks.
 func ScrubList(list []*cassette.Interaction, headers ...string) (replaced, interactions, rejections int) {
+	return scrubList(context.Background(), list, headers...)
+}
+
+// scrubList is ScrubList that stops at the next interaction once ctx is
+// done (the caller checks ctx).
+func scrubList(ctx context.Context, list []*cassette.Interaction, headers ...string) (replaced, interactions, rejections int) {
 	marks := markRejections(list)
 	for j, i := range list {
+		if ctx.Err() != nil {
+			break
+		}
 		n := Scrub(i, headers...)
 		if n == 0 {
 			continue

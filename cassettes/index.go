@@ -175,6 +175,13 @@ type indexConfig struct {
 // LoadIndex reads the cassettes at paths (files, or directories of .yaml
 // files) and indexes their calls, and the first WSDL they hold.
 func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
+	return LoadIndexContext(context.Background(), paths, opts...)
+}
+
+// LoadIndexContext is LoadIndex that stops reading and indexing when ctx
+// is done (large cassettes take seconds), returning an error that wraps
+// ctx's error.
+func LoadIndexContext(ctx context.Context, paths []string, opts ...IndexOption) (*Index, error) {
 	var cfg indexConfig
 	for _, o := range opts {
 		o(&cfg)
@@ -191,7 +198,7 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 		return nil, err
 	}
 	for _, f := range files {
-		list, err := ReadFile(f)
+		list, err := ReadFileContext(ctx, f)
 		if err != nil {
 			return nil, err
 		}
@@ -207,14 +214,20 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 		// key is served, logged or journaled, wherever the deployment
 		// echoed it.
 		for _, i := range list {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("load cassettes: %w", err)
+			}
 			if _, err := recorded.Decompress(i); err != nil {
 				return nil, fmt.Errorf("%w: %s: interaction %d: %w", ErrInvalidCassette, f, i.ID, err)
 			}
 		}
-		ScrubList(list)
+		scrubList(ctx, list)
 		var fp filePages
 		var calls []*rendition // the file's answers to calls, for their namespace
 		for _, i := range list {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("load cassettes: %w", err)
+			}
 			if err := checkStatus(f, i); err != nil {
 				return nil, err
 			}
@@ -305,7 +318,7 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 		if cfg.upstream.Namespace == "" && len(ix.stats.Namespaces) == 1 {
 			cfg.upstream.Namespace = ix.stats.Namespaces[0]
 		}
-		if ix.up, err = newUpstream(cfg.upstream); err != nil {
+		if ix.up, err = newUpstream(ctx, cfg.upstream); err != nil {
 			return nil, err
 		}
 		files = append(files, ix.up.rec.Path())

@@ -1,6 +1,7 @@
 package cassettes
 
 import (
+	"context"
 	"net/url"
 
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
@@ -27,7 +28,13 @@ type Entry struct {
 // entry shows, is described scrubbed (in memory; the file is left as it
 // is): a cassette made elsewhere never shows its key.
 func List(path string) ([]Entry, error) {
-	list, err := ReadFile(path)
+	return ListContext(context.Background(), path)
+}
+
+// ListContext is List that stops reading the cassette when ctx is done,
+// returning an error that wraps ctx's error.
+func ListContext(ctx context.Context, path string) ([]Entry, error) {
+	list, err := ReadFileContext(ctx, path)
 	if err != nil {
 		return nil, err
 	}

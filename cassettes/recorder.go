@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
-	"mime"
 	"net/http"
 	"net/url"
 	"os"
@@ -88,6 +87,13 @@ type Recorder struct {
 // lock until Stop: while it does, New for the same cassette in a mode that
 // may record, here or in another process, fails with ErrCassetteBusy.
 func New(path string, opts ...Option) (*Recorder, error) {
+	return NewContext(context.Background(), path, opts...)
+}
+
+// NewContext is New that stops reading the cassette when ctx is done (a
+// cassette of hundreds of megabytes takes seconds), returning an error
+// that wraps ctx's error and leaving the cassette as it was.
+func NewContext(ctx context.Context, path string, opts ...Option) (*Recorder, error) {
 	cfg := config{mode: ModeRecordOnce, saveInterval: DefaultSaveInterval, now: time.Now, after: time.After}
 	for _, o := range opts {
 		o(&cfg)
@@ -122,7 +128,7 @@ func New(path string, opts ...Option) (*Recorder, error) {
 			return nil, err
 		}
 	}
-	if err := r.open(); err != nil {
+	if err := r.open(ctx); err != nil {
 		_ = r.fileLock.Unlock()
 		return nil, err
 	}
@@ -158,7 +164,7 @@ func (r *Recorder) lock() error {
 
 // open reads the cassette, in the modes that read it, and sets up go-vcr's
 // recorder where it replays.
-func (r *Recorder) open() error {
+func (r *Recorder) open(ctx context.Context) error {
 	cfg := r.cfg
 	_, err := os.Stat(r.path)
 	exists := err == nil
@@ -172,7 +178,7 @@ func (r *Recorder) open() error {
 	vcrLoads := exists && (cfg.mode == ModeReplayOnly || cfg.mode == ModeRecordNew || cfg.mode == ModeRecordOnce)
 	r.recording = cfg.mode == ModeRecordAll || cfg.mode == ModeRecordNew || (cfg.mode == ModeRecordOnce && !exists)
 	if exists && cfg.mode != ModePassthrough {
-		list, err := ReadFile(r.path)
+		list, err := ReadFileContext(ctx, r.path)
 		if err != nil {
 			return err
 		}
@@ -182,6 +188,9 @@ func (r *Recorder) open() error {
 			}
 		}
 		for _, i := range list {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("cassette %s: %w", r.path, err)
+			}
 			if vcrLoads {
 				if err := checkStatus(r.path, i); err != nil {
 					return err // go-vcr would replay it
@@ -362,17 +371,6 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
-// readBody reads and closes a request body, returning its bytes.
-func readBody(body io.ReadCloser) ([]byte, error) {
-	if body == nil || body == http.NoBody {
-		return nil, nil
-	}
-	defer body.Close()
-	var buf bytes.Buffer
-	_, err := buf.ReadFrom(body)
-	return buf.Bytes(), err
-}
-
 // captureTransport keeps the real response for RoundTrip to return, before
 // the hooks scrub go-vcr's copy of it.
 type captureTransport struct{ next http.RoundTripper }
@@ -492,23 +490,6 @@ func (r *Recorder) unrecordable(req *http.Request) bool {
 		r.log.Warn("forwarded without recording: the query or form does not parse", "method", req.Method, "path", redact.Text(req.URL.Path, redact.Values(req.URL.Path)...))
 	}
 	return bad
-}
-
-// postForm is the form go-vcr records of a request with body: ParseForm
-// on a copy of it (PostForm: the body's pairs, for a form posted; empty
-// otherwise). A content type whose parameters do not parse
-// ("text/xml; charset", which ASMX reads as text/xml) is taken for its
-// media type, and lax reports it: net/http's ParseForm fails on it, and
-// so does go-vcr's recorder.
-func postForm(req *http.Request, body []byte) (form url.Values, lax bool, err error) {
-	f := &http.Request{Method: req.Method, URL: req.URL, Header: req.Header, Body: io.NopCloser(bytes.NewReader(body))}
-	err = f.ParseForm()
-	if ct := req.Header.Get("Content-Type"); ct != "" {
-		if _, _, merr := mime.ParseMediaType(ct); merr != nil && err != nil && err.Error() == merr.Error() {
-			return f.PostForm, true, nil
-		}
-	}
-	return f.PostForm, false, err
 }
 
 // match is go-vcr's matcher. Requests match by requestKey; of the recorded

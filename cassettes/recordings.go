@@ -1,6 +1,7 @@
 package cassettes
 
 import (
+	"context"
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"net/url"
 	"strings"
@@ -38,7 +39,13 @@ func (r Recording) IsWSDL() bool {
 // Recordings reads the interactions of the cassette at path with their
 // answers, described as List describes them.
 func Recordings(path string) ([]Recording, error) {
-	list, err := ReadFile(path)
+	return RecordingsContext(context.Background(), path)
+}
+
+// RecordingsContext is Recordings that stops reading when ctx is done,
+// returning an error that wraps ctx's error.
+func RecordingsContext(ctx context.Context, path string) ([]Recording, error) {
+	list, err := ReadFileContext(ctx, path)
 	if err != nil {
 		return nil, err
 	}

@@ -66,7 +66,7 @@ type upstream struct {
 	timeout time.Duration
 }
 
-func newUpstream(cfg Upstream) (*upstream, error) {
+func newUpstream(ctx context.Context, cfg Upstream) (*upstream, error) {
 	u, err := url.Parse(cfg.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("upstream %q: want an http or https URL", cfg.URL)
@@ -79,7 +79,7 @@ func newUpstream(cfg Upstream) (*upstream, error) {
 	if rt == nil {
 		rt = http.DefaultTransport
 	}
-	rec, err := New(cfg.Record, WithMode(ModeRecordAll), WithTransport(rt))
+	rec, err := NewContext(ctx, cfg.Record, WithMode(ModeRecordAll), WithTransport(rt))
 	if err != nil {
 		return nil, err
 	}

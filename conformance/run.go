@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -24,6 +25,10 @@ var ErrAlreadyRun = errors.New("conformance: the suite already ran in this proce
 // target was not checked whole. The console and the reports say what ran.
 var ErrInterrupted = errors.New("conformance: interrupted: the target was not checked whole")
 
+// ErrPreflightInterrupted is returned by Run when RunOptions.Context ended
+// during the preflight, before any spec ran. It wraps ErrInterrupted.
+var ErrPreflightInterrupted = fmt.Errorf("%w: stopped in the preflight, before any spec ran", ErrInterrupted)
+
 // RunOptions control a run of the Ginkgo suite.
 type RunOptions struct {
 	// LabelFilter selects specs by label, in Ginkgo's syntax
@@ -37,6 +42,11 @@ type RunOptions struct {
 	// Out receives the console output and the query values line; nil
 	// means standard output.
 	Out io.Writer
+	// Context, if not nil, ends the preflight when it is done (Ctrl-C while
+	// the first calls wait up to the timeout for a target that does not
+	// answer): Run returns ErrPreflightInterrupted. During the specs,
+	// Ginkgo handles SIGINT and SIGTERM itself and Context is not consulted.
+	Context context.Context
 }
 
 var ran atomic.Bool
@@ -131,7 +141,15 @@ func Run(cfg Config, opts RunOptions) (bool, error) {
 		out = os.Stdout
 	}
 	start := time.Now()
+	s.preCtx = opts.Context
 	pre, err := s.Preflight()
+	s.preCtx = nil
+	if opts.Context != nil && opts.Context.Err() != nil {
+		// Not the calls the interruption cut off; and a signal that came
+		// as the preflight ended would go unheard by Ginkgo, whose handler
+		// is not yet installed: the specs would all run.
+		err = ErrPreflightInterrupted
+	}
 	if err != nil {
 		ran.Store(false) // Ginkgo did not run: the suite may still run once
 		// The reports say the target was not checked, so that a CI job

@@ -122,6 +122,11 @@ type Session struct {
 	factsErr  error
 
 	pre atomic.Pointer[Preflight] // set by Preflight when it passes
+
+	// preCtx ends the preflight's requests (RunOptions.Context); nil
+	// otherwise. Run sets it before the preflight and clears it after,
+	// before any spec runs.
+	preCtx context.Context
 }
 
 // NewSession validates cfg and returns a session; it sends nothing yet.
@@ -223,7 +228,11 @@ func (s *Session) send(r Request, ns string) (*Exchange, error) {
 // A request that gets no complete answer gives a *TransportError named
 // what, with the key masked in every part of it.
 func (s *Session) roundTrip(req *http.Request, x *Exchange, what, curl string) error {
-	ctx, cancel := context.WithTimeout(req.Context(), s.cfg.Timeout)
+	parent := req.Context()
+	if s.preCtx != nil {
+		parent = s.preCtx
+	}
+	ctx, cancel := context.WithTimeout(parent, s.cfg.Timeout)
 	defer cancel()
 	resp, err := s.client.Do(req.WithContext(ctx))
 	if err == nil {

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"context"
 	"math"
 	"runtime"
 	"slices"
@@ -44,6 +45,13 @@ type data struct {
 
 // newData indexes ds. ds must have passed fixtures validation.
 func newData(ds *fixtures.Dataset) *data {
+	d, _ := newDataContext(context.Background(), ds) // no error without an end
+	return d
+}
+
+// newDataContext is newData that stops early when ctx is done, returning
+// ctx's error: its loops look at ctx every fixtures.checkEvery ATMs or so.
+func newDataContext(ctx context.Context, ds *fixtures.Dataset) (*data, error) {
 	d := &data{
 		ds:            ds,
 		institutions:  make(map[int]*fixtures.Institution, len(ds.Institutions)),
@@ -68,23 +76,29 @@ func newData(ds *fixtures.Dataset) *data {
 	// The tree is built on the side: on two cores that halves the time a
 	// million-ATM set takes to index.
 	treeDone := make(chan *kdTree, 1)
-	go func() { treeDone <- newKDTree(ds.ATMs, d.byID) }()
-	for _, i := range d.byID {
+	go func() { treeDone <- newKDTree(ctx, ds.ATMs, d.byID) }()
+	for k, i := range d.byID {
+		if k%checkEvery == 0 && ctx.Err() != nil {
+			break
+		}
 		a := &ds.ATMs[i]
 		d.byInstitution[a.InstitutionID] = append(d.byInstitution[a.InstitutionID], i)
 		d.byCity[a.CityID] = append(d.byCity[a.CityID], i)
 	}
-	d.postal = newKeyIndex(d.byID, func(dst []byte, i int32) []byte {
+	d.postal = newKeyIndex(ctx, d.byID, func(dst []byte, i int32) []byte {
 		return appendNormPostal(dst, ds.ATMs[i].Address.PostalCode)
 	})
-	d.street = newKeyIndex(d.byID, func(dst []byte, i int32) []byte {
+	d.street = newKeyIndex(ctx, d.byID, func(dst []byte, i int32) []byte {
 		a := &ds.ATMs[i]
 		if a.Address.StreetAddress == "" {
 			return dst
 		}
 		return appendStreetKey(dst, a.Address.StreetAddress, a.Address.City)
 	})
-	d.tree = <-treeDone
+	d.tree = <-treeDone // the tree's goroutine is over before any return
+	if err := ctx.Err(); err != nil {
+		return nil, err // the indexes are partial
+	}
 	d.slots = make(chan []hit, runtime.GOMAXPROCS(0))
 	for range cap(d.slots) {
 		d.slots <- nil
@@ -104,8 +118,12 @@ func newData(ds *fixtures.Dataset) *data {
 			d.provCentres[p.Code] = fixtures.Coordinates{Latitude: s[0] / s[2], Longitude: s[1] / s[2]}
 		}
 	}
-	return d
+	return d, nil
 }
+
+// checkEvery is how many ATMs the indexing loops go between looks at their
+// context: a few milliseconds of work.
+const checkEvery = 1 << 14
 
 // institution returns the institution of an ATM (validated to exist).
 func (d *data) institution(id int) *fixtures.Institution {

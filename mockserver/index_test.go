@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -346,8 +347,8 @@ func TestKeyIndexFindsFirstOfEachKey(t *testing.T) {
 	appendKey := func(dst []byte, i int32) []byte { return append(dst, keys[i]...) }
 	want := map[string]int32{"c": 9, "b": 0, "a": 1, "bb": 3, "ab": 5, "ba": 7}
 	for _, x := range []*keyIndex{
-		newKeyIndex(byID, appendKey),
-		newKeyIndexHash(byID, appendKey, func(b []byte) uint64 { return uint64(len(b)) }),
+		newKeyIndex(context.Background(), byID, appendKey),
+		newKeyIndexHash(context.Background(), byID, appendKey, func(b []byte) uint64 { return uint64(len(b)) }),
 	} {
 		for k, w := range want {
 			if got, ok := x.find([]byte(k)); !ok || got != w {

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"context"
 	"math"
 	"math/bits"
 	"slices"
@@ -338,10 +339,13 @@ func (r *radius) holds(h float64) bool {
 }
 
 // newKDTree indexes atms, taken in the order of byID (which gives the ranks).
-func newKDTree(atms []fixtures.ATM, byID []int32) *kdTree {
+func newKDTree(ctx context.Context, atms []fixtures.ATM, byID []int32) *kdTree {
 	n := len(byID)
 	t := &kdTree{points: make([]point, n)}
 	for rank, i := range byID {
+		if rank%checkEvery == 0 && ctx.Err() != nil {
+			return t // partial: the caller checks ctx
+		}
 		t.points[rank] = newPoint(atms[i].Coordinates, i, int32(rank))
 	}
 	if n == 0 {
@@ -356,14 +360,15 @@ func newKDTree(atms []fixtures.ATM, byID []int32) *kdTree {
 	t.boxes = make([]box, last+1)
 	keys := make([]float64, n)
 	var wg sync.WaitGroup
-	t.build(0, 0, n, keys, 2, &wg)
+	t.build(ctx, 0, 0, n, keys, 2, &wg)
 	wg.Wait()
 	return t
 }
 
 // build bounds node, which covers points[lo:hi], and splits it; the top
-// levels (par of them) build their halves side by side.
-func (t *kdTree) build(node, lo, hi int, keys []float64, par int, wg *sync.WaitGroup) {
+// levels (par of them) build their halves side by side. Once ctx ends it
+// stops splitting (the caller checks ctx).
+func (t *kdTree) build(ctx context.Context, node, lo, hi int, keys []float64, par int, wg *sync.WaitGroup) {
 	ps := t.points[lo:hi]
 	b := box{lo: [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}, hi: [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}}
 	for k := range ps {
@@ -374,7 +379,7 @@ func (t *kdTree) build(node, lo, hi int, keys []float64, par int, wg *sync.WaitG
 		}
 	}
 	t.boxes[node] = b
-	if hi-lo <= leafSize {
+	if hi-lo <= leafSize || hi-lo >= checkEvery && ctx.Err() != nil {
 		return
 	}
 	axis := 0
@@ -393,12 +398,12 @@ func (t *kdTree) build(node, lo, hi int, keys []float64, par int, wg *sync.WaitG
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			t.build(2*node+1, lo, lo+mid, keys, par-1, wg)
+			t.build(ctx, 2*node+1, lo, lo+mid, keys, par-1, wg)
 		}()
 	} else {
-		t.build(2*node+1, lo, lo+mid, keys, 0, wg)
+		t.build(ctx, 2*node+1, lo, lo+mid, keys, 0, wg)
 	}
-	t.build(2*node+2, lo+mid, hi, keys, par-1, wg)
+	t.build(ctx, 2*node+2, lo+mid, hi, keys, par-1, wg)
 }
 
 // selectNth reorders keys, and ps alike, so that keys[k] is the one a sort

@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"bytes"
+	"context"
 	"hash/maphash"
 	"slices"
 )
@@ -28,17 +29,21 @@ type keyEntry struct {
 
 // newKeyIndex indexes the ATMs of byID (positions in ds.ATMs, in id order)
 // by appendKey.
-func newKeyIndex(byID []int32, appendKey func(dst []byte, i int32) []byte) *keyIndex {
+func newKeyIndex(ctx context.Context, byID []int32, appendKey func(dst []byte, i int32) []byte) *keyIndex {
 	seed := maphash.MakeSeed()
-	return newKeyIndexHash(byID, appendKey, func(b []byte) uint64 { return maphash.Bytes(seed, b) })
+	return newKeyIndexHash(ctx, byID, appendKey, func(b []byte) uint64 { return maphash.Bytes(seed, b) })
 }
 
-// newKeyIndexHash is newKeyIndex with the hash function given.
-func newKeyIndexHash(byID []int32, appendKey func(dst []byte, i int32) []byte, hash func([]byte) uint64) *keyIndex {
+// newKeyIndexHash is newKeyIndex with the hash function given. When ctx
+// ends it stops early and returns an empty index (the caller checks ctx).
+func newKeyIndexHash(ctx context.Context, byID []int32, appendKey func(dst []byte, i int32) []byte, hash func([]byte) uint64) *keyIndex {
 	x := &keyIndex{hash: hash, appendKey: appendKey, byID: byID}
 	var key []byte
 	var entries []keyEntry
 	for rank, i := range byID {
+		if rank%checkEvery == 0 && ctx.Err() != nil {
+			return x
+		}
 		if key = appendKey(key[:0], i); len(key) > 0 {
 			entries = append(entries, keyEntry{hash(key), int32(rank)})
 		}
@@ -59,6 +64,9 @@ func newKeyIndexHash(byID []int32, appendKey func(dst []byte, i int32) []byte, h
 	var arena []byte
 	var runKeys [][2]int // in arena
 	for k, e := range entries {
+		if k%checkEvery == 0 && ctx.Err() != nil {
+			return x
+		}
 		if k == 0 || e.hash != entries[k-1].hash {
 			kept = append(kept, e)
 			runKeys, arena = runKeys[:0], arena[:0]

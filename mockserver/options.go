@@ -25,7 +25,8 @@ type Option func(*config) error
 type config struct {
 	dataset        *fixtures.Dataset
 	datasetDir     string
-	datasetFrom    string // the option that chose the data set, for conflicts
+	generate       *fixtures.GenerateOptions // WithGeneratedDataset's, made by New
+	datasetFrom    string                    // the option that chose the data set, for conflicts
 	keys           []string
 	namespace      string
 	maxBodyBytes   int64
@@ -129,11 +130,7 @@ func WithGeneratedDataset(seed uint64, atms int) Option {
 		if err := c.setDataset(fmt.Sprintf("WithGeneratedDataset(%d, %d)", seed, atms)); err != nil {
 			return err
 		}
-		ds, err := fixtures.Generate(fixtures.GenerateOptions{Seed: seed, ATMs: atms})
-		if err != nil {
-			return fmt.Errorf("mock server data set: %w", err)
-		}
-		c.dataset = ds
+		c.generate = &fixtures.GenerateOptions{Seed: seed, ATMs: atms}
 		return nil
 	}
 }

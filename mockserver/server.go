@@ -49,30 +49,58 @@ type Server struct {
 // TestServer in a test. An option that cannot apply (an empty key, a
 // missing fixtures directory, two data sets) is an error.
 func New(opts ...Option) (*Server, error) {
+	return NewContext(context.Background(), opts...)
+}
+
+// NewContext is New that stops early when ctx is done, returning an error
+// that wraps ctx's error: reading, generating, validating and indexing a
+// large data set take seconds (a million ATMs: about 10 s).
+func NewContext(ctx context.Context, opts ...Option) (*Server, error) {
 	cfg, err := applyOptions(opts)
 	if err != nil {
 		return nil, err
 	}
+	logger := cfg.logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	// Reading or making a large data set takes seconds: the log says what
+	// the wait is, before and after.
+	start, large := time.Now(), false
+	if cfg.datasetDir != "" && fixtures.IsLarge(cfg.datasetDir) {
+		logger.Info("loading the data set", "dir", cfg.datasetDir)
+		large = true
+	} else if cfg.generate != nil && cfg.generate.ATMs >= fixtures.LargeATMs {
+		logger.Info("generating the data set", "atms", cfg.generate.ATMs, "seed", cfg.generate.Seed)
+		large = true
+	}
 	ds := cfg.dataset
 	switch {
 	case ds != nil:
-		if err := ds.Validate(); err != nil {
+		if err := ds.ValidateContext(ctx); err != nil {
 			return nil, fmt.Errorf("mock server data set: %w", err)
 		}
 	case cfg.datasetDir != "":
-		if ds, err = fixtures.Load(cfg.datasetDir); err != nil {
+		if ds, err = fixtures.LoadContext(ctx, cfg.datasetDir); err != nil {
 			return nil, err
+		}
+	case cfg.generate != nil:
+		if ds, err = fixtures.GenerateContext(ctx, *cfg.generate); err != nil {
+			return nil, fmt.Errorf("mock server data set: %w", err)
 		}
 	default:
 		if ds, err = fixtures.Default(); err != nil {
 			return nil, fmt.Errorf("embedded data set: %w", err)
 		}
 	}
-	logger := cfg.logger
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
+	d, err := newDataContext(ctx, ds)
+	if err != nil {
+		return nil, fmt.Errorf("mock server data set: index: %w", err)
 	}
-	s := &Server{cfg: cfg, data: newData(ds), log: logger, fixed: map[fixedKey]*fixedAnswer{},
+	if large {
+		logger.Info("data set ready", "atms", len(ds.ATMs), "took", time.Since(start).Round(time.Millisecond))
+	}
+	s := &Server{cfg: cfg, data: d, log: logger, fixed: map[fixedKey]*fixedAnswer{},
 		keyMask: redact.NewMasker(cfg.keys...),
 		journal: newJournal(cfg.journalSize, cfg.journalBodyMax, cfg.keys), faults: &faultSet{}}
 	s.journal.encode = s.firstBytes

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/fixtures"
 )
 
 // provincesClient is the kind of client an app that depends on the service
@@ -353,6 +354,42 @@ func TestWithGeneratedDataset(t *testing.T) {
 	b := call(t, again.URL, asmx.HTTPGet, asmx.OpReturnAllAtms, paramsFor(asmx.OpReturnAllAtms, "k"))
 	if a.status != 200 || a.body != b.body {
 		t.Errorf("the same seed served different data (status %d)", a.status)
+	}
+}
+
+// TestNewContextEnded: NewContext with an ended context serves nothing and
+// says why, whichever option chose the data set; the indexing loops stop
+// at their first look at the context. New read, generated and indexed the
+// whole data set first (serve --fixtures of a million ATMs heard Ctrl-C
+// only after about 10 s).
+func TestNewContextEnded(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := fixtures.Save(dir, smallDataset()); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for name, opt := range map[string]Option{
+		"WithDataset": WithDataset(smallDataset()), "WithFixturesDir": WithFixturesDir(dir),
+		"WithGeneratedDataset": WithGeneratedDataset(42, 50), "embedded": WithNamespace(testNS),
+	} {
+		if s, err := NewContext(ctx, opt); !errors.Is(err, context.Canceled) || s != nil {
+			t.Errorf("%s: got %v (a server: %t), want context.Canceled and none", name, err, s != nil)
+		}
+	}
+	ds := smallDataset()
+	byID := make([]int32, len(ds.ATMs))
+	for i := range byID {
+		byID[i] = int32(i)
+	}
+	keys := 0
+	x := newKeyIndex(ctx, byID, func(dst []byte, i int32) []byte { keys++; return append(dst, ds.ATMs[i].Address.PostalCode...) })
+	if keys != 0 || len(x.hashes) != 0 {
+		t.Errorf("key index with an ended context: made %d keys, kept %d; want none", keys, len(x.hashes))
+	}
+	if tr := newKDTree(ctx, ds.ATMs, byID); len(tr.boxes) != 0 {
+		t.Errorf("k-d tree with an ended context: %d boxes, want none", len(tr.boxes))
 	}
 }
 

@@ -139,7 +139,10 @@ func Run(ctx context.Context, paths []string, opts Options) (*Report, error) {
 	var jobs []job
 	needKey := 0
 	for _, f := range files {
-		list, err := cassettes.ReadFile(f)
+		list, err := cassettes.ReadFileContext(ctx, f)
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("verify: interrupted: %w", err)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -16,7 +16,7 @@ func (m *Main) runCassette(ctx context.Context, args []string) error {
 		cli.Sub{Name: "verify", Run: m.runCassetteVerify})
 }
 
-func (m *Main) runCassetteList(_ context.Context, args []string) error {
+func (m *Main) runCassetteList(ctx context.Context, args []string) error {
 	fs := cli.NewFlagSet("cassette list", "cassette list PATH...", helpText("cassette-list"), m.Stderr)
 	if err := m.Parse(fs, args, nil); err != nil {
 		return err
@@ -25,13 +25,16 @@ func (m *Main) runCassetteList(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := banner.CassetteList(m.Stdout, files...); err != nil {
+	if err := banner.CassetteList(ctx, m.Stdout, files...); err != nil {
+		if ctx.Err() != nil {
+			return cli.Exitf(exitUsage, "cassette list: interrupted")
+		}
 		return cli.Exitf(exitUsage, "cassette list: %w", err) // not read: nothing listed
 	}
 	return nil
 }
 
-func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
+func (m *Main) runCassetteScrub(ctx context.Context, args []string) error {
 	fs := cli.NewFlagSet("cassette scrub", "cassette scrub [--check] [--scrub-header NAME] PATH...", helpText("cassette-scrub"), m.Stderr)
 	check := fs.Bool("check", false, "only report; exit 1 if anything would be redacted")
 	var headers cli.List
@@ -45,11 +48,14 @@ func (m *Main) runCassetteScrub(_ context.Context, args []string) error {
 	}
 	total := 0
 	for _, f := range files {
-		res, err := cassettes.ScrubCassette(f, *check, headers...)
+		res, err := cassettes.ScrubCassetteContext(ctx, f, *check, headers...)
 		if errors.Is(err, cassettes.ErrCassetteBusy) {
 			return cli.Exitf(exitUsage, "cassette scrub: %v; run it again when the recording has stopped", err)
 		}
-		if err != nil {
+		if err != nil { // interrupted or not read: f is left as it was
+			if ctx.Err() != nil {
+				return cli.Exitf(exitUsage, "cassette scrub: interrupted at %s, which is as it was", f)
+			}
 			return cli.Exitf(exitUsage, "cassette scrub: %w", err) // not checked: 1 is --check's
 		}
 		total += res.Replaced

@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
@@ -119,10 +116,10 @@ func (f *conformFlags) config(m *Main, fs *flag.FlagSet) (conformance.Config, er
 	return cfg, nil
 }
 
-// runConform runs the conformance suite in process against --target. Ginkgo
-// handles SIGINT itself during the run (it stops and reports), so ctx is not
-// consulted; the suite can run once per process.
-func (m *Main) runConform(_ context.Context, args []string) error {
+// runConform runs the conformance suite in process against --target. ctx
+// ends the preflight; Ginkgo handles SIGINT itself during the specs (it
+// stops and reports). The suite can run once per process.
+func (m *Main) runConform(ctx context.Context, args []string) error {
 	var f conformFlags
 	fs := f.register(m)
 	if err := m.ParseNoArgs(fs, args); err != nil {
@@ -144,16 +141,6 @@ func (m *Main) runConform(_ context.Context, args []string) error {
 		Verbose:     f.verbose,
 		NoColor:     f.noColor || !tty.Colors(m.Stdout),
 	}
-	passed, err := conformance.Run(cfg, conformance.RunOptions{LabelFilter: f.labelFilter, Reporter: rc, Out: m.Stdout})
-	if errors.Is(err, conformance.ErrInterrupted) { // the reports say what ran
-		return &cli.ExitError{Code: exitUsage, Err: errors.New("conform: interrupted: the target was not checked whole (the specs that ran are above and in the reports)")}
-	}
-	if err != nil { // unreachable, no answer within --timeout, TLS, a refused key, a report not written
-		// Not "conform: conformance: ...": the library names itself.
-		return &cli.ExitError{Code: exitUsage, Err: fmt.Errorf("conform: %s", strings.TrimPrefix(err.Error(), "conformance: "))}
-	}
-	if !passed { // the failures are printed above, grouped by cause
-		return cli.Exitf(exitFailure, "conform: the target does not conform (see the failures above)")
-	}
-	return nil
+	passed, err := conformance.Run(cfg, conformance.RunOptions{LabelFilter: f.labelFilter, Reporter: rc, Out: m.Stdout, Context: ctx})
+	return cli.ConformOutcome(passed, err)
 }

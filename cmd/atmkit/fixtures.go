@@ -52,16 +52,16 @@ func (m *Main) runFixturesGenerate(ctx context.Context, args []string) error {
 		}
 	}
 	d, err := fixtures.GenerateContext(ctx, opts)
-	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
-		return cli.Exitf(exitFailure, "fixtures generate: interrupted; nothing was written to %s", *out)
-	}
-	if err != nil {
-		return err
-	}
-	if *atms >= progressThreshold {
+	if err == nil && *atms >= progressThreshold {
 		fmt.Fprintf(m.Stderr, "atmkit: generated %d ATMs in %s; writing %s\n", *atms, time.Since(start).Round(time.Millisecond), *out)
 	}
-	if err := fixtures.Save(*out, d); err != nil {
+	if err == nil {
+		err = fixtures.SaveContext(ctx, *out, d) // stopped, it leaves the files as they were
+	}
+	if err != nil && ctx.Err() != nil { // exit 2, as interrupted runs of bench and conform
+		return cli.Exitf(exitUsage, "fixtures generate: interrupted; nothing was written to %s", *out)
+	}
+	if err != nil {
 		return err
 	}
 	banner.FixturesSummary(m.Stdout, *out, d)
@@ -82,9 +82,11 @@ func (m *Main) runFixturesCheck(ctx context.Context, args []string) error {
 		return cli.Usagef("fixtures check", "%s: %s", dir, p)
 	}
 	start := time.Now()
-	d, err := fixtures.Load(dir)
+	d, err := fixtures.LoadContext(ctx, dir)
 	var verr *fixtures.ValidationError
 	switch {
+	case ctx.Err() != nil: // exit 2, as interrupted runs of bench and conform
+		return cli.Exitf(exitUsage, "fixtures check: interrupted: %s was not checked whole", dir)
 	case errors.As(err, &verr):
 		for _, p := range verr.Problems {
 			fmt.Fprintln(m.Stdout, p)

@@ -96,7 +96,7 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 	if f.srv.LogFormat == "json" {
 		p.Log = logger
 	}
-	rec, err := cassettes.New(f.cassette,
+	rec, err := cassettes.NewContext(ctx, f.cassette,
 		cassettes.WithMode(cassettes.ModeRecordAll),
 		cassettes.WithSaveInterval(f.saveInterval),
 		cassettes.WithLogger(logger),
@@ -110,7 +110,7 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 	}
 	if err != nil {
 		_ = ln.Close()
-		return fmt.Errorf("record: %w", err)
+		return m.StoppedStarting(ctx, fmt.Errorf("record: %w", err), "reading the cassette "+cassettes.FilePath(f.cassette)) // left as it was
 	}
 	before := rec.Len()
 	p.Base = before

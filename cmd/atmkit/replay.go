@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -29,7 +30,7 @@ type replaySetup struct {
 // answered as --on-miss and --upstream say. Cassettes with no answer to
 // replay are an error, unless misses are answered from the data set (a
 // warning then) or forwarded to an upstream.
-func (m *Main) loadReplay(fs *flag.FlagSet, f *serveFlags) (*replaySetup, error) {
+func (m *Main) loadReplay(ctx context.Context, fs *flag.FlagSet, f *serveFlags) (*replaySetup, error) {
 	paths, onMiss, upstream := f.replay, f.onMiss, f.upstream
 	if len(paths) == 0 {
 		switch {
@@ -82,7 +83,7 @@ func (m *Main) loadReplay(fs *flag.FlagSet, f *serveFlags) (*replaySetup, error)
 	if n := m.FirstReachSet(fs); n != "" && onMiss != "upstream" {
 		return nil, m.BadSetting(fs, n, "used only with --on-miss upstream")
 	}
-	idx, err := cassettes.LoadIndex(load, opts...)
+	idx, err := cassettes.LoadIndexContext(ctx, load, opts...)
 	if errors.Is(err, cassettes.ErrCassetteNotFound) || errors.Is(err, cassettes.ErrInvalidCassette) || errors.Is(err, cassettes.ErrUnsupportedFormat) || errors.Is(err, cassettes.ErrCassetteBusy) {
 		return nil, m.BadSetting(fs, "replay", err.Error()) // a wrong setting: exit 2
 	}

@@ -108,9 +108,9 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	defer tl.Close()
-	replay, err := m.loadReplay(w, &f) // may take --namespace from the cassettes
+	replay, err := m.loadReplay(ctx, w, &f) // may take --namespace from the cassettes
 	if err != nil {
-		return err
+		return m.StoppedStarting(ctx, err, "loading the cassettes") // exit 0 on SIGINT/SIGTERM
 	}
 	if replay.index != nil {
 		defer func() { _ = replay.index.Close() }()
@@ -150,12 +150,12 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 		replay.banner.Gaps = replay.index.Gaps(sh, f.namespace)
 		b.Replay = &replay.banner
 	}
-	srv, err := mockserver.New(opts...)
+	srv, err := mockserver.NewContext(ctx, opts...)
 	if p, ok := cli.DatasetProblem(err, f.fixtures); ok {
 		return m.BadSetting(w, "fixtures", p) // exit 2, naming the file and record
 	}
 	if err != nil {
-		return err
+		return m.StoppedStarting(ctx, err, "loading the data set") // exit 0 on SIGINT/SIGTERM
 	}
 	h, err := m.deviated(w, srv, f.deviate)
 	if err != nil {

@@ -90,21 +90,21 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		if err != nil {
 			return cli.Usagef("shape learn", "%v", err)
 		}
-		n, recordedWSDL, err := learnfrom.Cassettes(&in, files)
+		n, recordedWSDL, err := learnfrom.Cassettes(ctx, &in, files)
 		if err != nil {
-			return fmt.Errorf("shape learn: %w", err)
+			return cli.Interrupted(ctx, fmt.Errorf("shape learn: %w", err), "shape learn: interrupted while reading the cassettes; %s was not written", f.out)
 		}
 		sources = append(sources, banner.Plural(n, "recorded answer")+" in "+banner.Plural(len(files), "cassette"))
 		if recordedWSDL != "" {
 			sources = append(sources, "the WSDL recorded in "+recordedWSDL)
 		}
 	}
-	sh, rep, err := learn.Learn(in)
+	sh, rep, err := learnfrom.Learn(ctx, in)
 	if rep != nil {
 		_ = rep.WriteText(m.Stdout)
 	}
 	if err != nil {
-		return fmt.Errorf("shape learn: %w", err)
+		return cli.Interrupted(ctx, fmt.Errorf("shape learn: %w", err), "shape learn: interrupted while learning; %s was not written", f.out)
 	}
 	header := "Learned by atmkit shape learn from " + strings.Join(sources, ", ") + ".\n" +
 		"Review the guesses it printed. Serve it with: atmkit serve --shape " + filepath.Base(f.out)

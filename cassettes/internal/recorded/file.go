@@ -2,6 +2,7 @@ package recorded
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -37,6 +38,13 @@ func FilePath(path string) string {
 
 // ReadFile reads the interactions of a cassette file.
 func ReadFile(path string) ([]*cassette.Interaction, error) {
+	return ReadFileContext(context.Background(), path)
+}
+
+// ReadFileContext is ReadFile that stops parsing when ctx is done (a large
+// cassette takes seconds: yaml.v3 parses about 40 MB/s), returning an error
+// that wraps ctx's error.
+func ReadFileContext(ctx context.Context, path string) ([]*cassette.Interaction, error) {
 	path = FilePath(path)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -52,7 +60,10 @@ func ReadFile(path string) ([]*cassette.Interaction, error) {
 		return nil, fmt.Errorf("%w: %s is empty: no go-vcr cassette (atmkit's recorder never leaves one empty; another tool's may be writing it: run this again once it has stopped)", ErrInvalidCassette, path)
 	}
 	var f file
-	dec := yaml.NewDecoder(bytes.NewReader(data))
+	// The decoder parses as Unmarshal does, reading its input as it goes,
+	// a few hundred bytes at a time: a reader that fails once ctx is done
+	// ends the parse there.
+	dec := yaml.NewDecoder(&ctxReader{ctx: ctx, r: bytes.NewReader(data)})
 	err = dec.Decode(&f)
 	if err == nil {
 		// Two cassettes joined (cat a.yaml b.yaml: atmkit writes each
@@ -67,6 +78,9 @@ func ReadFile(path string) ([]*cassette.Interaction, error) {
 		case nerr != nil && !errors.Is(nerr, io.EOF):
 			err = nerr
 		}
+	}
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("read cassette %s: %w", path, ctx.Err())
 	}
 	if errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%w: %s holds no YAML document: no go-vcr cassette", ErrInvalidCassette, path)
@@ -100,6 +114,24 @@ func ReadFile(path string) ([]*cassette.Interaction, error) {
 // unsupported is the error of a cassette of another format version.
 func unsupported(path string, version any) error {
 	return fmt.Errorf("%w: %s has version %v; atmkit reads go-vcr v3's format version %d only (record it again with atmkit record)", ErrUnsupportedFormat, path, version, cassette.CassetteFormatV2)
+}
+
+// ctxReader reads r until ctx is done, then fails with ctx's error.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+	n   int
+	err error
+}
+
+func (c *ctxReader) Read(b []byte) (int, error) {
+	if c.n++; c.err == nil && c.n%64 == 0 { // every 32 KB or so
+		c.err = c.ctx.Err()
+	}
+	if c.err != nil {
+		return 0, c.err
+	}
+	return c.r.Read(b)
 }
 
 // marshal renders interactions as a go-vcr cassette.

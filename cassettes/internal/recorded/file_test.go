@@ -2,6 +2,7 @@ package recorded
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -267,4 +268,51 @@ func FuzzMarshalItemRoundTrip(f *testing.F) {
 			t.Fatalf("read back otherwise: %#v %#v\n%s", q, p, item)
 		}
 	})
+}
+
+// endingCtx is a context whose Err is nil for its first after calls and
+// context.Canceled from then on; it counts the calls.
+type endingCtx struct {
+	context.Context
+	after, calls int
+}
+
+func (c *endingCtx) Err() error {
+	if c.calls++; c.calls > c.after {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestReadFileContextStops: a context that ends while a cassette is parsed
+// stops the parse there (yaml.v3 parsed a whole file of hundreds of
+// megabytes in one call, for tens of seconds, Ctrl-C unheard): the context
+// is consulted while parsing, and not again once it ended; the error is
+// the context's, not an invalid cassette.
+func TestReadFileContextStops(t *testing.T) {
+	t.Parallel()
+	body := strings.Repeat("<location>somewhere</location>\n", 2000) // 60 KB
+	var list []*cassette.Interaction
+	for i := range 40 { // about 2.4 MB
+		list = append(list, &cassette.Interaction{ID: i,
+			Request:  cassette.Request{Method: "GET", URL: fmt.Sprintf("http://upstream.example/s?n=%d", i)},
+			Response: cassette.Response{Code: 200, Status: "200 OK", Body: body}})
+	}
+	path := filepath.Join(t.TempDir(), "big.yaml")
+	if err := WriteFile(path, list); err != nil {
+		t.Fatal(err)
+	}
+	ctx := &endingCtx{Context: context.Background(), after: 3}
+	got, err := ReadFileContext(ctx, path)
+	if !errors.Is(err, context.Canceled) || errors.Is(err, ErrInvalidCassette) || got != nil {
+		t.Fatalf("got %v (%d interactions), want context.Canceled and none", err, len(got))
+	}
+	// 3 nil, the one that ends the parse, the checks after it; a whole
+	// parse of the file consults it about 70 times.
+	if ctx.calls < 4 || ctx.calls > 6 {
+		t.Errorf("the context was consulted %d times, want it during the parse and the parse to stop when it ended", ctx.calls)
+	}
+	if all, err := ReadFileContext(context.Background(), path); err != nil || len(all) != len(list) {
+		t.Errorf("ReadFileContext without an end: %d interactions, %v; want %d", len(all), err, len(list))
+	}
 }

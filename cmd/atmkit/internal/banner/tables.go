@@ -2,6 +2,7 @@ package banner
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -24,15 +25,16 @@ func Plural(n int, what string) string { return plural(n, what) }
 // with its ID, binding ("-" for no call), operation, parameters
 // (name=value, the key left out; a value quoted when it is empty or holds
 // blanks or quotes) and status, followed by "[key rejection]" for a
-// recorded key rejection, as verify words it.
-func CassetteList(w io.Writer, paths ...string) error {
+// recorded key rejection, as verify words it. It stops reading when ctx is
+// done, with an error that wraps ctx's error.
+func CassetteList(ctx context.Context, w io.Writer, paths ...string) error {
 	files, err := cassettes.Files(paths...)
 	if err != nil {
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, f := range files {
-		entries, err := cassettes.List(f)
+		entries, err := cassettes.ListContext(ctx, f)
 		if err != nil {
 			return err
 		}

@@ -100,7 +100,17 @@ type target struct {
 
 // Run measures what cfg says and returns the report. A server that
 // answered with errors is in the report (Report.Err), not an error of Run.
+// When ctx ends before measuring starts (while a large data set loads, say)
+// it returns ErrNotMeasured; once measuring, ErrInterrupted with the report.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
+	report, err := run(ctx, cfg)
+	if report == nil && err != nil && ctx.Err() != nil {
+		return nil, ErrNotMeasured
+	}
+	return report, err
+}
+
+func run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
 	}
@@ -141,7 +151,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := cfg.checkLoad(); err != nil {
 		return nil, err
 	}
-	ds, dsName, err := cfg.dataset()
+	ds, dsName, err := cfg.dataset(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -260,6 +270,20 @@ func (interruptedError) Error() string {
 
 func (interruptedError) ExitCode() int { return 2 }
 
+// ErrNotMeasured is the error of a run whose context ended (Ctrl-C) before
+// it started measuring: while it loaded or generated the data set, started
+// the servers or recorded cassettes. There is no report; its exit code is
+// 2, as ErrInterrupted's.
+var ErrNotMeasured error = notMeasuredError{}
+
+type notMeasuredError struct{}
+
+func (notMeasuredError) Error() string {
+	return "bench: interrupted before measuring started; nothing was measured"
+}
+
+func (notMeasuredError) ExitCode() int { return 2 }
+
 // interrupted marks r as the partial report of an interrupted run when err
 // (measure's) is ErrInterrupted, and returns r and err.
 func (r *Report) interrupted(err error) (*Report, error) {
@@ -301,18 +325,27 @@ func (cfg *Config) checkLoad() error {
 
 // dataset loads or makes the data set of the in-process mock; with a
 // Target it is the embedded set, used only to pick default parameters.
-func (cfg *Config) dataset() (*fixtures.Dataset, string, error) {
+func (cfg *Config) dataset(ctx context.Context) (*fixtures.Dataset, string, error) {
 	switch {
 	case cfg.Fixtures != "":
 		start := time.Now()
-		ds, err := fixtures.Load(cfg.Fixtures)
+		if fixtures.IsLarge(cfg.Fixtures) { // seconds of silence otherwise
+			fmt.Fprintf(cfg.Log, "atmkit bench: loading %s\n", cfg.Fixtures)
+		}
+		ds, err := fixtures.LoadContext(ctx, cfg.Fixtures)
+		if ctx.Err() != nil {
+			return nil, "", ctx.Err()
+		}
 		if err != nil { // files that cannot be read, or problems in them: a wrong setting
 			return nil, "", usagef("--fixtures %s: %s", cfg.Fixtures, strings.TrimPrefix(err.Error(), "load fixtures "+cfg.Fixtures+": "))
 		}
 		fmt.Fprintf(cfg.Log, "atmkit bench: loaded %d ATMs in %s\n", len(ds.ATMs), time.Since(start).Round(time.Millisecond))
 		return ds, fmt.Sprintf("%s (%d ATMs)", cfg.Fixtures, len(ds.ATMs)), nil
 	case cfg.ATMs > 0:
-		ds, err := fixtures.Generate(fixtures.GenerateOptions{Seed: cfg.Seed, ATMs: cfg.ATMs})
+		if cfg.ATMs >= fixtures.LargeATMs {
+			fmt.Fprintf(cfg.Log, "atmkit bench: generating %d ATMs (seed %d)\n", cfg.ATMs, cfg.Seed)
+		}
+		ds, err := fixtures.GenerateContext(ctx, fixtures.GenerateOptions{Seed: cfg.Seed, ATMs: cfg.ATMs})
 		if err != nil {
 			return nil, "", fmt.Errorf("bench: generate %d ATMs: %w", cfg.ATMs, err)
 		}
@@ -358,7 +391,7 @@ func mockTargets(ctx context.Context, cfg Config, ds *fixtures.Dataset, req load
 		opts := []mockserver.Option{mockserver.WithDataset(ds), mockserver.WithNamespace(cfg.Namespace), mockserver.WithShape(cfg.Shape)}
 		if len(cfg.Replay) > 0 {
 			name = "replay"
-			idx, err := cassettes.LoadIndex(cfg.Replay)
+			idx, err := cassettes.LoadIndexContext(ctx, cfg.Replay)
 			if err != nil {
 				return nil, nil, fmt.Errorf("bench: %w", err)
 			}
@@ -372,7 +405,7 @@ func mockTargets(ctx context.Context, cfg Config, ds *fixtures.Dataset, req load
 				Files: st.Files, Interactions: st.Interactions, Calls: st.Calls})
 			opts = append(opts, mockserver.WithReplay(idx, mockserver.MissFault))
 		}
-		mock, err := startMock(opts...)
+		mock, err := startMock(ctx, opts...)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -430,9 +463,10 @@ func startServer(h http.Handler) (*serve.Server, error) {
 	return serve.Start(ln, h, serve.Options{Grace: 5 * time.Second}), nil
 }
 
-// startMock serves a mock server with opts on a loopback port.
-func startMock(opts ...mockserver.Option) (*serve.Server, error) {
-	srv, err := mockserver.New(opts...)
+// startMock serves a mock server with opts on a loopback port; ctx's end
+// stops the indexing of its data set.
+func startMock(ctx context.Context, opts ...mockserver.Option) (*serve.Server, error) {
+	srv, err := mockserver.NewContext(ctx, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}

@@ -126,7 +126,7 @@ func TestReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	live, err := startMock(mockserver.WithDataset(ds))
+	live, err := startMock(context.Background(), mockserver.WithDataset(ds))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,7 +75,7 @@ func replayScale(ctx context.Context, cfg Config, ds *fixtures.Dataset, op *asmx
 	cleanup.add(func() { _ = os.RemoveAll(dir) })
 
 	// The live mock the cassettes are recorded from; closed once they are.
-	live, err := startMock(mockserver.WithDataset(ds), mockserver.WithNamespace(cfg.Namespace))
+	live, err := startMock(ctx, mockserver.WithDataset(ds), mockserver.WithNamespace(cfg.Namespace))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -91,7 +91,7 @@ func replayScale(ctx context.Context, cfg Config, ds *fixtures.Dataset, op *asmx
 			return nil, nil, fmt.Errorf("bench: %w", err)
 		}
 		recorded := time.Since(start)
-		idx, err := cassettes.LoadIndex([]string{path})
+		idx, err := cassettes.LoadIndexContext(ctx, []string{path})
 		if err != nil {
 			return nil, nil, fmt.Errorf("bench: %w", err)
 		}
@@ -107,7 +107,7 @@ func replayScale(ctx context.Context, cfg Config, ds *fixtures.Dataset, op *asmx
 		}
 		report.Cassettes = append(report.Cassettes, c)
 
-		srv, err := startMock(mockserver.WithDataset(ds), mockserver.WithNamespace(cfg.Namespace),
+		srv, err := startMock(ctx, mockserver.WithDataset(ds), mockserver.WithNamespace(cfg.Namespace),
 			mockserver.WithReplay(idx, mockserver.MissFault))
 		if err != nil {
 			return nil, nil, err

@@ -203,7 +203,7 @@ func generateScaleSets(ctx context.Context, dir string, sizes []int, seed uint64
 		if err != nil {
 			return nil, fmt.Errorf("bench: generate %d ATMs: %w", n, err)
 		}
-		if err := fixtures.Save(filepath.Join(dir, fmt.Sprintf("atms-%d", n)), ds); err != nil {
+		if err := fixtures.SaveContext(ctx, filepath.Join(dir, fmt.Sprintf("atms-%d", n)), ds); err != nil {
 			return nil, fmt.Errorf("bench: %w", err)
 		}
 		if d := time.Since(start); d >= time.Second {

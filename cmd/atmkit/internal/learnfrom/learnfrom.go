@@ -20,6 +20,7 @@ import (
 	"github.com/atmkit/atmkit/internal/neterr"
 	"github.com/atmkit/atmkit/internal/printable"
 	"github.com/atmkit/atmkit/internal/redact"
+	"github.com/atmkit/atmkit/shape"
 	"github.com/atmkit/atmkit/shape/learn"
 )
 
@@ -154,10 +155,11 @@ func scrubURLError(err error) error {
 // in.Samples, each named "FILE#ID" (the file's base name), and the first
 // WSDL recorded with a 200 answer to in.WSDL when it has none. It returns
 // how many answers it added and where the WSDL it took was recorded (""
-// when it took none).
-func Cassettes(in *learn.Input, files []string) (answers int, wsdlAt string, err error) {
+// when it took none). It stops reading when ctx is done, with an error
+// that wraps ctx's error.
+func Cassettes(ctx context.Context, in *learn.Input, files []string) (answers int, wsdlAt string, err error) {
 	for _, file := range files {
-		recs, err := cassettes.Recordings(file)
+		recs, err := cassettes.RecordingsContext(ctx, file)
 		if err != nil {
 			return answers, wsdlAt, err
 		}
@@ -176,4 +178,30 @@ func Cassettes(in *learn.Input, files []string) (answers int, wsdlAt string, err
 		}
 	}
 	return answers, wsdlAt, nil
+}
+
+// Learn is learn.Learn(in) that returns ctx's error as soon as ctx is done
+// (Ctrl-C): learning hundreds of recorded answers takes minutes, and the
+// learner cannot stop midway, so it is left running in its goroutine for
+// the process's exit, which follows (shape learn writes nothing then).
+func Learn(ctx context.Context, in learn.Input) (*shape.Shape, *learn.Report, error) {
+	type learned struct {
+		sh  *shape.Shape
+		rep *learn.Report
+		err error
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, fmt.Errorf("learn: %w", err)
+	}
+	done := make(chan learned, 1) // never blocks the learner
+	go func() {
+		sh, rep, err := learn.Learn(in)
+		done <- learned{sh, rep, err}
+	}()
+	select {
+	case l := <-done:
+		return l.sh, l.rep, l.err
+	case <-ctx.Done():
+		return nil, nil, fmt.Errorf("learn: %w", ctx.Err())
+	}
 }

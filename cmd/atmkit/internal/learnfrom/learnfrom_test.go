@@ -2,12 +2,17 @@ package learnfrom
 
 import (
 	"context"
+	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/mockserver"
+	"github.com/atmkit/atmkit/shape/learn"
 )
 
 // TestWSDLErrors: a WSDL that cannot be fetched is told with what to check:
@@ -51,5 +56,28 @@ func TestWSDLErrors(t *testing.T) {
 		if err != nil && (strings.Contains(err.Error(), "Secret-") || strings.Contains(err.Error(), "me:")) {
 			t.Errorf("%s: the error shows the URL's credentials or query: %v", tc.url, err)
 		}
+	}
+}
+
+// TestLearnEnded: Learn with an ended context (Ctrl-C) learns nothing and
+// returns the context's error; learn.Learn, which shape learn called,
+// cannot stop midway (hundreds of recorded answers: minutes of Ctrl-C
+// unheard), so Learn returns as soon as the context ends.
+func TestLearnEnded(t *testing.T) {
+	t.Parallel()
+	srv, err := mockserver.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, asmx.ServicePath+"/"+asmx.OpReturnProvinces+"?strAtmServiceKey=k", nil))
+	in := learn.Input{Samples: []learn.Sample{{Binding: learn.HTTPGet, Op: asmx.OpReturnProvinces, Status: rec.Code, Body: rec.Body.Bytes(), Where: "t#0"}}}
+	if sh, _, err := Learn(context.Background(), in); err != nil || sh == nil {
+		t.Fatalf("Learn: %v; want a shape", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if sh, _, err := Learn(ctx, in); !errors.Is(err, context.Canceled) || sh != nil {
+		t.Errorf("Learn with an ended context: got %v (a shape: %t), want context.Canceled and none", err, sh != nil)
 	}
 }
