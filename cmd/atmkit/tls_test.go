@@ -1,6 +1,7 @@
 package main
 
 import (
+	"html"
 	"io"
 	"log"
 	"net/http"
@@ -496,6 +497,61 @@ func TestTLSMisconfiguration(t *testing.T) {
 			}
 			noSecret(t, "stderr", stderr)
 			noSecret(t, "stdout", stdout)
+		})
+	}
+}
+
+// TestPlainHTTPToHTTPSPort: every client given http:// for a deployment
+// that speaks HTTPS on that port says to use https://, naming its flag,
+// and exits 2; the HTTPS server's 400 is no answer of the service, so
+// record and serve's upstream record nothing and verify finds no drift.
+func TestPlainHTTPToHTTPSPort(t *testing.T) {
+	t.Parallel()
+	c := newCerts(t)
+	srv := startCmd(t, nil, "serve", "--addr", "127.0.0.1:0", "--key", leakKey, "--tls-cert", c.serverCert, "--tls-key", c.serverKey)
+	plain := strings.Replace(srv.base, "https://", "http://", 1)
+	const said = `the server speaks HTTPS at that address, not plain HTTP (it answered with 400 "Client sent an HTTP request to an HTTPS server."); use https:// in --`
+
+	t.Run("record", func(t *testing.T) {
+		t.Parallel()
+		cassette := filepath.Join(t.TempDir(), "atm.yaml")
+		rec := startCmd(t, nil, "record", "--upstream", plain, "--cassette", cassette, "--addr", "127.0.0.1:0")
+		status, body, err := fetch(http.DefaultClient, rec.base+provincesPath+leakKey)
+		if err != nil || status != http.StatusBadGateway || !strings.Contains(body, said+"upstream") {
+			t.Errorf("through the proxy: got %d %q, %v, want 502 saying %q", status, body, err, said+"upstream")
+		}
+		rec.stop()
+		if b, err := os.ReadFile(cassette); err == nil {
+			t.Errorf("the HTTPS server's 400 was recorded: %s", b)
+		}
+	})
+	t.Run("serve --on-miss upstream", func(t *testing.T) {
+		t.Parallel()
+		cassette := filepath.Join(t.TempDir(), "grow.yaml")
+		s := startCmd(t, nil, "serve", "--addr", "127.0.0.1:0", "--replay", cassette, "--on-miss", "upstream", "--upstream", plain)
+		if status, body := get(t, s.base+provincesPath+leakKey, ""); status == http.StatusOK || status == http.StatusBadRequest || !strings.Contains(html.UnescapeString(body), said+"upstream") {
+			t.Errorf("a miss: got %d %.300q, want an error saying %q", status, body, said+"upstream")
+		}
+		s.stop()
+		if b, err := os.ReadFile(cassette); err == nil {
+			t.Errorf("the HTTPS server's 400 was recorded: %s", b)
+		}
+	})
+	for _, tc := range []struct {
+		name string
+		args []string
+		flag string
+	}{
+		{"cassette verify", []string{"cassette", "verify", "--upstream", plain, "--key", leakKey, goldenCassette(t, 0)}, "upstream"},
+		{"shape learn", []string{"shape", "learn", "--wsdl", plain + "/service/service.asmx", "--out", filepath.Join(t.TempDir(), "s.yaml")}, "wsdl"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := runAtmkit(nil, tc.args...)
+			if code != exitUsage || !strings.Contains(stderr, said+tc.flag) {
+				t.Errorf("got exit %d and %q, want %d and %q", code, stdout+stderr, exitUsage, said+tc.flag)
+			}
+			noSecret(t, "output", stdout+stderr)
 		})
 	}
 }

@@ -123,15 +123,22 @@ type explaining struct {
 	ct   *ClientTLS
 }
 
-// RoundTrip sends req and explains a TLS failure.
+// RoundTrip sends req and explains a TLS failure, and a plain HTTP
+// request answered by an HTTPS server (see PlainToTLS).
 func (e *explaining) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := e.next.RoundTrip(req)
 	if err != nil {
 		if x := e.ct.Explain(err); x != nil {
 			return nil, x
 		}
+		return nil, err
 	}
-	return resp, err
+	if req.URL.Scheme == "http" && resp.StatusCode == http.StatusBadRequest {
+		if x := plainToTLS(resp, e.ct.hints); x != nil {
+			return nil, x
+		}
+	}
+	return resp, nil
 }
 
 // CloseIdleConnections closes the transport's idle connections.

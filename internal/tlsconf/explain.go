@@ -1,10 +1,13 @@
 package tlsconf
 
 import (
+	"bytes"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"time"
 )
@@ -33,6 +36,7 @@ const (
 	ClientCertRequired Kind = "client-cert-required" // the server requires a client certificate and none was sent
 	ClientCertRefused  Kind = "client-cert-refused"  // the server refused the client certificate sent
 	NotTLS             Kind = "not-tls"              // the server does not speak TLS at that address
+	PlainToTLS         Kind = "plain-to-tls"         // a plain HTTP request reached a port that speaks HTTPS only
 	HandshakeFailed    Kind = "handshake"            // no common version or cipher suite, or another handshake failure
 	InvalidCertificate Kind = "invalid-certificate"  // the server's certificate cannot be used (another x509 reason)
 )
@@ -150,6 +154,35 @@ func Explain(err error, h Hints) *Error {
 	return &Error{Kind: HandshakeFailed, Err: err,
 		Problem: "TLS: the server ended the handshake (it said: " + alert + "); it shares no TLS version or cipher suite with atmkit, or refused the connection",
 		Fix:     "check the server's TLS settings (atmkit speaks TLS 1.2 and 1.3)"}
+}
+
+// httpsOnly are the beginnings of the 400 answers of HTTPS servers to a
+// plain HTTP request: Go's net/http and nginx's.
+var httpsOnly = []string{"Client sent an HTTP request to an HTTPS server.", "The plain HTTP request was sent to HTTPS port"}
+
+// plainToTLS explains resp, the 400 answer to a plain HTTP request, if an
+// HTTPS server sent it for want of TLS; nil otherwise, with resp's body
+// left whole. The answer is no answer of the deployment's: recording it
+// or comparing it with a recording would mislead.
+func plainToTLS(resp *http.Response, h Hints) *Error {
+	head, err := io.ReadAll(io.LimitReader(resp.Body, 512))
+	body := resp.Body
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), body), body}
+	if err != nil {
+		return nil // the caller reads the error again
+	}
+	for _, p := range httpsOnly {
+		if bytes.Contains(head, []byte(p)) {
+			_ = body.Close()
+			return &Error{Kind: PlainToTLS,
+				Problem: fmt.Sprintf("the server speaks HTTPS at that address, not plain HTTP (it answered with %d %q)", resp.StatusCode, p),
+				Fix:     "use https:// in " + h.url()}
+		}
+	}
+	return nil
 }
 
 // explainInvalid explains a certificate of the server's chain that cannot

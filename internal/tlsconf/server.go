@@ -185,14 +185,40 @@ func loadKeyPair(certFile, keyFile, certSetting, keySetting string) (tls.Certifi
 	if !hasBlock(keyPEM, func(t string) bool { return strings.HasSuffix(t, "PRIVATE KEY") }) {
 		return tls.Certificate{}, bad(keySetting, "no PEM private key (-----BEGIN PRIVATE KEY-----) in it")
 	}
+	if encrypted(keyPEM) {
+		return tls.Certificate{}, bad(keySetting, "the key is encrypted (protected by a passphrase), which atmkit cannot read: "+
+			"give it unencrypted, e.g. openssl pkey -in KEY -out KEY-plain.pem (it asks for the passphrase), in a file only its user can read")
+	}
 	cert, err := tls.X509KeyPair(certPEM, keyPEM)
 	if err != nil {
-		if strings.Contains(err.Error(), "does not match") {
-			return tls.Certificate{}, bad(keySetting, "not the key of the certificate of --%s", certSetting)
+		msg := strings.TrimPrefix(err.Error(), "tls: ")
+		switch {
+		case strings.Contains(msg, "does not match"):
+			return tls.Certificate{}, bad(keySetting, "not the key of the certificate of --%s (the first certificate in it, the server's or client's own)", certSetting)
+		case strings.Contains(msg, "private key"): // "failed to parse private key", "unknown private key type"
+			return tls.Certificate{}, bad(keySetting, "%s", msg)
 		}
-		return tls.Certificate{}, bad(certSetting, "with the key of --%s: %v", keySetting, strings.TrimPrefix(err.Error(), "tls: "))
+		return tls.Certificate{}, bad(certSetting, "with the key of --%s: %s", keySetting, msg)
 	}
 	return cert, nil
+}
+
+// encrypted reports whether the first private key of data is encrypted:
+// PKCS #8's ENCRYPTED PRIVATE KEY, or OpenSSL's traditional form with a
+// Proc-Type: 4,ENCRYPTED header.
+func encrypted(data []byte) bool {
+	for {
+		var b *pem.Block
+		b, data = pem.Decode(data)
+		switch {
+		case b == nil:
+			return false
+		case b.Type == "ENCRYPTED PRIVATE KEY" || strings.Contains(b.Headers["Proc-Type"], "ENCRYPTED"):
+			return true
+		case strings.HasSuffix(b.Type, "PRIVATE KEY"):
+			return false
+		}
+	}
 }
 
 // loadPool reads the PEM certificates of file into a new pool.
