@@ -544,6 +544,7 @@ func TestPlainHTTPToHTTPSPort(t *testing.T) {
 	}{
 		{"cassette verify", []string{"cassette", "verify", "--upstream", plain, "--key", leakKey, goldenCassette(t, 0)}, "upstream"},
 		{"shape learn", []string{"shape", "learn", "--wsdl", plain + "/service/service.asmx", "--out", filepath.Join(t.TempDir(), "s.yaml")}, "wsdl"},
+		{"health", []string{"health", "--url", plain}, "url"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
