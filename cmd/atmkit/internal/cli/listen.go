@@ -255,13 +255,23 @@ func (e *Env) PrintTLS(s *Serving) {
 		return
 	}
 	fmt.Fprintf(e.Stdout, "  tls:        certificate %s\n", s.Describe())
-	if s.caFile != "" {
-		when := "kept"
-		if s.removeCA {
-			when = "removed when atmkit stops"
+	if s.caFile == "" {
+		return
+	}
+	when := "kept"
+	if s.removeCA {
+		when = "removed when atmkit stops"
+	}
+	fmt.Fprintf(e.Stdout, "  CA:         %s (the throwaway authority's certificate, %s): trust it with curl --cacert %s, atmkit --ca-cert %s\n",
+		s.caFile, when, s.caFile, s.caFile)
+	if inContainer() {
+		// The path is the container's: the host needs a copy.
+		where := "or write it to a mounted directory with ATMKIT_TLS_CA_OUT (-v \"$PWD:/data\" -e ATMKIT_TLS_CA_OUT=/data/ca.pem)"
+		if !s.removeCA {
+			where = "or take it from the directory mounted there"
 		}
-		fmt.Fprintf(e.Stdout, "  CA:         %s (the throwaway authority's certificate, %s): trust it with curl --cacert %s, atmkit --ca-cert %s\n",
-			s.caFile, when, s.caFile, s.caFile)
+		fmt.Fprintf(e.Stdout, "              that path is in this container; from the host: docker cp <container>:%s ca.pem (then --cacert ca.pem), %s\n",
+			s.caFile, where)
 	}
 }
 
