@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -302,11 +304,17 @@ func TestBenchTargetNotChecked(t *testing.T) {
 	}))
 	t.Cleanup(page.Close)
 	garbage := rawServer(t, "\x00\x01garbage\r\n\r\n")
+	https := httptest.NewUnstartedServer(http.NotFoundHandler())
+	https.Config.ErrorLog = log.New(io.Discard, "", 0)
+	https.StartTLS()
+	t.Cleanup(https.Close)
 	for _, tc := range []struct{ name, url, want string }{
 		{"nothing listening", mocktest.ClosedPort(t), "connection refused"},
 		{"500", failing.URL, "answered 500, not 200: down for maintenance"},
 		{"garbage", garbage, "malformed HTTP response"},
 		{"a web page", page.URL, `answered 200 with "text/html; charset=utf-8"`},
+		{"http:// to an HTTPS port", strings.Replace(https.URL, "https:", "http:", 1),
+			`the server speaks HTTPS at that address, not plain HTTP (it answered with 400 "Client sent an HTTP request to an HTTPS server."); the load generator speaks plain HTTP only`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

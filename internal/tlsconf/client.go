@@ -124,7 +124,7 @@ type explaining struct {
 }
 
 // RoundTrip sends req and explains a TLS failure, and a plain HTTP
-// request answered by an HTTPS server (see PlainToTLS).
+// request answered by an HTTPS server (ExplainPlainHTTP).
 func (e *explaining) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := e.next.RoundTrip(req)
 	if err != nil {
@@ -133,10 +133,8 @@ func (e *explaining) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, err
 	}
-	if req.URL.Scheme == "http" && resp.StatusCode == http.StatusBadRequest {
-		if x := plainToTLS(resp, e.ct.hints); x != nil {
-			return nil, x
-		}
+	if x := ExplainPlainHTTP(resp, e.ct.hints.URLSetting); x != nil {
+		return nil, x
 	}
 	return resp, nil
 }

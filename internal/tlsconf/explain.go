@@ -160,30 +160,44 @@ func Explain(err error, h Hints) *Error {
 // plain HTTP request: Go's net/http and nginx's.
 var httpsOnly = []string{"Client sent an HTTP request to an HTTPS server.", "The plain HTTP request was sent to HTTPS port"}
 
-// plainToTLS explains resp, the 400 answer to a plain HTTP request, if an
-// HTTPS server sent it for want of TLS; nil otherwise, with resp's body
-// left whole. The answer is no answer of the deployment's: recording it
-// or comparing it with a recording would mislead.
-func plainToTLS(resp *http.Response, h Hints) *Error {
+// ExplainPlainHTTP explains resp, the answer to a plain HTTP request to the URL
+// of setting urlSetting ("target"), if an HTTPS server sent it for want of
+// TLS (400 "Client sent an HTTP request to an HTTPS server."); nil
+// otherwise, with resp's body left whole. That answer is no answer of the
+// deployment's: recording it or comparing it with a recording would
+// mislead. The transport of Transport calls it itself.
+func ExplainPlainHTTP(resp *http.Response, urlSetting string) *Error {
+	if resp.StatusCode != http.StatusBadRequest || resp.Request == nil || resp.Request.URL.Scheme != "http" {
+		return nil
+	}
+	// The server closes the connection after its 400; a body it did not
+	// read makes that a reset, which may end the read early: what came
+	// before it still tells.
 	head, err := io.ReadAll(io.LimitReader(resp.Body, 512))
 	body := resp.Body
+	var rest io.Reader = body
+	if err != nil {
+		rest = errReader{err} // the caller reads the error again
+	}
 	resp.Body = struct {
 		io.Reader
 		io.Closer
-	}{io.MultiReader(bytes.NewReader(head), body), body}
-	if err != nil {
-		return nil // the caller reads the error again
-	}
+	}{io.MultiReader(bytes.NewReader(head), rest), body}
 	for _, p := range httpsOnly {
 		if bytes.Contains(head, []byte(p)) {
 			_ = body.Close()
 			return &Error{Kind: PlainToTLS,
 				Problem: fmt.Sprintf("the server speaks HTTPS at that address, not plain HTTP (it answered with %d %q)", resp.StatusCode, p),
-				Fix:     "use https:// in " + h.url()}
+				Fix:     "use https:// in " + Hints{URLSetting: urlSetting}.url()}
 		}
 	}
 	return nil
 }
+
+// errReader is a reader that fails with err.
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 
 // explainInvalid explains a certificate of the server's chain that cannot
 // be used.

@@ -335,3 +335,28 @@ func TestServeWarnsExpired(t *testing.T) {
 		t.Errorf("Describe: got %q, want the client certificates named", d)
 	}
 }
+
+// TestExplainPlainHTTPPost: a plain HTTP POST to an HTTPS port, whose body
+// the server does not read before it answers 400 and closes (a reset), is
+// explained as GET is.
+func TestExplainPlainHTTPPost(t *testing.T) {
+	t.Parallel()
+	p := newPKI(t)
+	url := strings.Replace(serveTLS(t, ServerConfig(p.server.TLS, nil)), "https://", "http://", 1)
+	ct, err := Client{URLSetting: "upstream"}.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := &http.Client{Transport: ct.Transport(), Timeout: 10 * time.Second}
+	defer client.CloseIdleConnections()
+	for _, size := range []int{100, 1 << 20} {
+		resp, err := client.Post(url+"/service/service.asmx", "text/xml; charset=utf-8", strings.NewReader(strings.Repeat("x", size)))
+		if err == nil {
+			resp.Body.Close()
+		}
+		var x *Error
+		if !errors.As(err, &x) || x.Kind != PlainToTLS || !strings.Contains(x.Error(), "use https:// in --upstream") {
+			t.Errorf("a %d-byte POST: got %v, want the server said to speak HTTPS", size, err)
+		}
+	}
+}
