@@ -65,7 +65,7 @@ func (c Client) Load() (*ClientTLS, error) {
 			return nil, bad("ca-cert", "%v", err)
 		}
 		if n == 0 {
-			return nil, bad("ca-cert", "no PEM certificate (-----BEGIN CERTIFICATE-----) in it")
+			return nil, bad("ca-cert", "%s", noPEMCert(data))
 		}
 		cfg.RootCAs = roots
 	}

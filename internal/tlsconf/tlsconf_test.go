@@ -240,6 +240,12 @@ func TestLoad(t *testing.T) {
 	encryptedEC := p.write(t, "enc-ec.pem", pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY",
 		Headers: map[string]string{"Proc-Type": "4,ENCRYPTED", "DEK-Info": "AES-256-CBC,61AC90747EA61EC8F31C87E8F62EBA84"}, Bytes: []byte("ciphertext")}))
 	brokenKey := p.write(t, "broken.pem", pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: []byte("not DER")}))
+	// A certificate and a key in DER, as Windows exports .cer files, and
+	// the start of a PKCS #12 bundle as openssl pkcs12 -export writes it.
+	derCA := p.write(t, "ca.cer", p.ca.Cert.Raw)
+	keyBlock, _ := pem.Decode(p.server.KeyPEM)
+	derKey := p.write(t, "server-key.der", keyBlock.Bytes)
+	pfx := p.write(t, "client.pfx", append(append([]byte{0x30, 0x82, 0x04, 0x0c, 0x02, 0x01, 0x03, 0x30, 0x82, 0x03, 0xc2}, pkcs7Data...), make([]byte, 1000)...))
 	tests := []struct {
 		name    string
 		load    func() error
@@ -267,6 +273,10 @@ func TestLoad(t *testing.T) {
 		{"key encrypted (PKCS #8)", func() error { _, err := Server{CertFile: cert, KeyFile: encrypted8}.Load(); return err }, "tls-key", "the key is encrypted (protected by a passphrase)"},
 		{"key encrypted (OpenSSL's traditional form)", func() error { _, err := Server{CertFile: cert, KeyFile: encryptedEC}.Load(); return err }, "tls-key", "openssl pkey -in KEY"},
 		{"client key encrypted", func() error { _, err := Client{CertFile: cert, KeyFile: encrypted8}.Load(); return err }, "client-key", "the key is encrypted"},
+		{"CA in DER", func() error { _, err := Client{CAFile: derCA}.Load(); return err }, "ca-cert", "a DER (binary) certificate: convert it with openssl x509 -inform DER"},
+		{"client CA in DER", func() error { _, err := Server{CertFile: cert, KeyFile: key, ClientCAFile: derCA}.Load(); return err }, "tls-client-ca", "a DER (binary) certificate"},
+		{"key in DER", func() error { _, err := Server{CertFile: cert, KeyFile: derKey}.Load(); return err }, "tls-key", "a DER (binary) key: convert it with openssl pkey -inform DER"},
+		{"client certificate in PKCS #12", func() error { _, err := Client{CertFile: pfx, KeyFile: pfx}.Load(); return err }, "client-cert", "a PKCS #12 bundle (.pfx, .p12), not PEM: extract the certificate with openssl pkcs12"},
 		{"key that does not parse", func() error { _, err := Server{CertFile: cert, KeyFile: brokenKey}.Load(); return err }, "tls-key", "failed to parse private key"},
 	}
 	for _, tt := range tests {
