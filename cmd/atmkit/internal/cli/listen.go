@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -215,10 +216,26 @@ func (e *Env) ListenTLS(fs *flag.FlagSet, f *ListenTLSFlags, addr string) (*Serv
 					"cannot write the throwaway authority's certificate to the temporary directory %s (%s): name a file in a writable directory with --tls-ca-out (in a container, on a mount), or set TMPDIR",
 					os.TempDir(), problem))
 			}
-			return nil, fmt.Errorf("%s: write the throwaway authority's certificate: %w", fs.Name(), err)
+			return nil, e.BadSetting(fs, "tls-ca-out", caOutProblem(err))
 		}
 	}
 	return s, nil
+}
+
+// caOutProblem says why the throwaway authority's certificate could not be
+// written to --tls-ca-out, whose directory the checks found writable: most
+// likely a file of another user there, in a directory where only a file's
+// owner may replace it (sticky, as /tmp is).
+func caOutProblem(err error) string {
+	var le *os.LinkError // the rename over the file
+	if errors.As(err, &le) && errors.Is(err, fs.ErrPermission) {
+		return fmt.Sprintf("cannot replace it (%v): it is likely another user's, in a directory where only a file's owner may replace it (such as /tmp); remove it, or name another file", le.Err)
+	}
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Sprintf("cannot write it (%v)", err)
 }
 
 // writeCA writes the throwaway authority's certificate to path, atomically,
