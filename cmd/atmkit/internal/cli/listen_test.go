@@ -95,4 +95,12 @@ func TestPrintTLSInContainer(t *testing.T) {
 			t.Errorf("%s: got %q, want %q first", tc.name, got, tc.want)
 		}
 	}
+	// On every interface of a container, other containers reach it by its
+	// service name, which the throwaway certificate must name.
+	containerMarkers = []string{marker}
+	var out bytes.Buffer
+	(&Env{Stdout: &out}).PrintListening("mock", &net.TCPAddr{IP: net.IPv4zero, Port: 8080}, temp)
+	if want := "\n              (over HTTPS by its service name: the throwaway certificate must name it, ATMKIT_TLS_NAME=<service>)\n"; !strings.Contains(out.String(), want) {
+		t.Errorf("got %q, want %q in it", out.String(), want)
+	}
 }
