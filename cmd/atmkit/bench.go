@@ -34,7 +34,7 @@ func (f *benchFlags) register(m *Main) *flag.FlagSet {
 	fs.DurationVar(&c.Duration, "d", 10*time.Second, "measured time per server (split over the rounds)")
 	fs.DurationVar(&c.Warmup, "warmup", time.Second, "unmeasured warm-up per server before the rounds, and up to 100ms of it at the start of each round; 0: none (WireMock gets at least 5s)")
 	fs.IntVar(&c.Rounds, "rounds", 0, "rounds alternating the servers' order, so drift of a noisy machine hits all alike (0: one per second of -d, 2 to 30)")
-	fs.StringVar(&c.Target, "target", "", "base URL of a running service to measure instead of an in-process mock (atmkit serve, the image; the ceiling then runs in a process of its own too)")
+	fs.StringVar(&c.Target, "target", "", "base URL of a running service to measure instead of an in-process mock (atmkit serve, the image; the ceiling then runs in a process of its own too); a user:password@ in it is sent as HTTP Basic authentication")
 	fs.BoolVar(&f.json, "json", false, "print the results as JSON")
 	fs.StringVar(&c.Fixtures, "fixtures", "", "data set directory for the in-process mock (default: the embedded data set)")
 	fs.IntVar(&c.ATMs, "atms", 0, "generate a data set of this many ATMs for the in-process mock")

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +15,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -234,6 +237,57 @@ func TestBenchTarget(t *testing.T) {
 	}
 }
 
+// TestBenchTargetUserinfo measures a target behind a gateway that wants
+// HTTP Basic authentication, given in --target's URL as the other clients
+// take it (http://user:password@host): every measured call sends it, and
+// the report (text and JSON) shows the URL without the password.
+func TestBenchTargetUserinfo(t *testing.T) {
+	t.Setenv(testMainVar, "1")
+	t.Setenv("TMPDIR", t.TempDir())
+	h, err := mockserver.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var refused atomic.Int64
+	gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if u, p, ok := r.BasicAuth(); !ok || u != "alice" || p != "pass-word-987" {
+			refused.Add(1)
+			w.Header().Set("WWW-Authenticate", `Basic realm="atm"`)
+			http.Error(w, "401 Unauthorized", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer gw.Close()
+	target := strings.Replace(gw.URL, "://", "://alice:pass-word-987@", 1)
+	for _, asJSON := range []bool{true, false} {
+		args := []string{"--target", target, "--binding", "get", "--op", "ReturnProvinces"}
+		if asJSON {
+			args = append(args, "--json")
+		}
+		stdout, stderr, err := runBenchCmd(t, args...)
+		if err != nil {
+			t.Fatalf("bench: %v\n%s%s", err, stdout, stderr)
+		}
+		if strings.Contains(stdout+stderr, "pass-word-987") {
+			t.Errorf("the password is in the output:\n%s%s", stdout, stderr)
+		}
+		if asJSON {
+			var r bench.Report
+			if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+				t.Fatal(err)
+			}
+
+			if res := r.Results[0]; res.Requests == 0 || res.Errors != 0 || res.URL != strings.Replace(gw.URL, "://", "://alice:xxxxx@", 1) {
+				t.Errorf("got %+v, want the target measured without errors, its URL's password masked", res)
+			}
+		}
+	}
+	if n := refused.Load(); n > 0 {
+		t.Errorf("the gateway refused %d calls without the URL's credentials", n)
+	}
+}
+
 // TestBenchTargetNotChecked runs atmkit bench against targets it cannot
 // measure: nothing listening, a server answering 500, garbage, or a web
 // page instead of the service. Each is a target that could not be
@@ -250,11 +304,17 @@ func TestBenchTargetNotChecked(t *testing.T) {
 	}))
 	t.Cleanup(page.Close)
 	garbage := rawServer(t, "\x00\x01garbage\r\n\r\n")
+	https := httptest.NewUnstartedServer(http.NotFoundHandler())
+	https.Config.ErrorLog = log.New(io.Discard, "", 0)
+	https.StartTLS()
+	t.Cleanup(https.Close)
 	for _, tc := range []struct{ name, url, want string }{
 		{"nothing listening", mocktest.ClosedPort(t), "connection refused"},
 		{"500", failing.URL, "answered 500, not 200: down for maintenance"},
 		{"garbage", garbage, "malformed HTTP response"},
 		{"a web page", page.URL, `answered 200 with "text/html; charset=utf-8"`},
+		{"http:// to an HTTPS port", strings.Replace(https.URL, "https:", "http:", 1),
+			`the server speaks HTTPS at that address, not plain HTTP (it answered with 400 "Client sent an HTTP request to an HTTPS server."); the load generator speaks plain HTTP only`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

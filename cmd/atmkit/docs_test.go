@@ -561,10 +561,10 @@ func TestDocsFlagsAndVariables(t *testing.T) {
 	t.Parallel()
 	h := &helps{t: t, cache: map[string]*helpInfo{}}
 	flags, vars := map[string]bool{}, map[string]bool{}
-	for _, hi := range h.all() {
+	for name, hi := range h.all() {
 		for f := range hi.flags {
 			flags[f] = true
-			vars[cli.EnvName(f)] = true
+			vars[cli.CommandEnvName(name, f)] = true
 		}
 		for _, v := range envVarRE.FindAllString(hi.text, -1) {
 			vars[v] = true

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -66,6 +67,16 @@ func TestHealth(t *testing.T) {
 		}
 	}))
 	t.Cleanup(endless.Close)
+	// A health endpoint that refuses a call with a header meant for
+	// another server (the upstream's gateway).
+	headerless := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Gateway-Key") != "" {
+			http.Error(w, "unexpected X-Gateway-Key", http.StatusBadRequest)
+			return
+		}
+		_, _ = w.Write([]byte(`{"status":"ok"}`))
+	}))
+	t.Cleanup(headerless.Close)
 	// A gateway serving the mock under /atm/, as a reverse proxy does.
 	mockURL := mustURL(t, mock.URL)
 	prefixed := httptest.NewServer(http.StripPrefix("/atm", httputil.NewSingleHostReverseProxy(mockURL)))
@@ -82,9 +93,21 @@ func TestHealth(t *testing.T) {
 		{"a mock, URL with a slash", nil, []string{"--url", mock.URL + "/"}, 0, mock.URL + "/__admin/health: ok"},
 		{"a mock with an admin token", nil, []string{"--url", guarded.URL}, 0, ": ok"},
 		{"ATMKIT_URL", map[string]string{"ATMKIT_URL": mock.URL}, nil, 0, ": ok"},
+		{"ATMKIT_HEALTH_URL", map[string]string{"ATMKIT_HEALTH_URL": mock.URL}, nil, 0, mock.URL + "/__admin/health: ok"},
+		// serve's settings for its upstream, in the same environment (the
+		// image's), are not the health check's.
+		{"serve's ATMKIT_TIMEOUT", map[string]string{"ATMKIT_URL": mock.URL, "ATMKIT_TIMEOUT": "1ns"}, nil, 0, ": ok"},
+		{"serve's ATMKIT_HEADER", map[string]string{"ATMKIT_URL": headerless.URL, "ATMKIT_HEADER": "X-Gateway-Key: gw-secret-4242"}, nil, 0, ": ok"},
+		{"ATMKIT_HEALTH_HEADER", map[string]string{"ATMKIT_URL": headerless.URL, "ATMKIT_HEALTH_HEADER": "X-Gateway-Key: gw-secret-4242"}, nil, 1, "answered 400 Bad Request"},
+		{"serve's ATMKIT_INSECURE_SKIP_VERIFY", map[string]string{"ATMKIT_URL": tlsMock.URL, "ATMKIT_INSECURE_SKIP_VERIFY": "true"}, nil, 2, "--ca-cert FILE"},
+		{"serve's ATMKIT_CA_CERT", map[string]string{"ATMKIT_URL": tlsMock.URL, "ATMKIT_CA_CERT": caFile}, nil, 2, "--ca-cert FILE"},
+		{"ATMKIT_HEALTH_CA_CERT", map[string]string{"ATMKIT_URL": tlsMock.URL, "ATMKIT_HEALTH_CA_CERT": caFile}, nil, 0, ": ok"},
+		{"ATMKIT_HEALTH_TIMEOUT 0", map[string]string{"ATMKIT_URL": mock.URL, "ATMKIT_HEALTH_TIMEOUT": "0s"}, nil, 2, `ATMKIT_HEALTH_TIMEOUT="0s": must be positive`},
 		{"the port of ATMKIT_ADDR", map[string]string{"ATMKIT_ADDR": "0.0.0.0:" + mockPort}, nil, 0, "http://127.0.0.1:" + mockPort + "/__admin/health: ok"},
 		{"HTTPS with its authority", nil, []string{"--url", tlsMock.URL, "--ca-cert", caFile}, 0, ": ok"},
-		{"HTTPS, authority unknown", nil, []string{"--url", tlsMock.URL}, 1, "certificate"},
+		{"HTTPS, authority unknown", nil, []string{"--url", tlsMock.URL}, 2, "an authority not trusted here; give that authority's certificate (PEM) with --ca-cert FILE"},
+		{"http:// to the HTTPS mock", nil, []string{"--url", strings.Replace(tlsMock.URL, "https:", "http:", 1)}, 2, "the server speaks HTTPS at that address, not plain HTTP (it answered with 400 \"Client sent an HTTP request to an HTTPS server.\"); use https:// in --url"},
+		{"https:// to the HTTP mock", nil, []string{"--url", strings.Replace(mock.URL, "http:", "https:", 1)}, 2, "the server does not speak TLS at that address (it answered in plain HTTP); use http:// in --url"},
 		// The image's health check of a mock whose TLS the ATMKIT_TLS_*
 		// variables set: https on the port of ATMKIT_ADDR, whatever its
 		// certificate (and whatever authority ATMKIT_CA_CERT names for
@@ -92,7 +115,7 @@ func TestHealth(t *testing.T) {
 		{"HTTPS from ATMKIT_TLS_SELF_SIGNED", map[string]string{"ATMKIT_ADDR": "0.0.0.0:" + tlsPort, "ATMKIT_TLS_SELF_SIGNED": "true"}, nil, 0, "https://127.0.0.1:" + tlsPort + "/__admin/health: ok"},
 		{"HTTPS from ATMKIT_TLS_CERT", map[string]string{"ATMKIT_ADDR": "0.0.0.0:" + tlsPort, "ATMKIT_TLS_CERT": "server.pem", "ATMKIT_CA_CERT": otherCA}, nil, 0, "https://127.0.0.1:" + tlsPort + "/__admin/health: ok"},
 		{"ATMKIT_TLS_SELF_SIGNED false", map[string]string{"ATMKIT_ADDR": "0.0.0.0:" + mockPort, "ATMKIT_TLS_SELF_SIGNED": "false"}, nil, 0, "http://127.0.0.1:" + mockPort + "/__admin/health: ok"},
-		{"HTTPS from ATMKIT_TLS_SELF_SIGNED, --url checks the certificate", map[string]string{"ATMKIT_TLS_SELF_SIGNED": "true"}, []string{"--url", tlsMock.URL}, 1, "certificate"},
+		{"HTTPS from ATMKIT_TLS_SELF_SIGNED, --url checks the certificate", map[string]string{"ATMKIT_TLS_SELF_SIGNED": "true"}, []string{"--url", tlsMock.URL}, 2, "--ca-cert FILE"},
 		{"nothing listening", nil, []string{"--url", mocktest.ClosedPort(t)}, 1, "connection refused: nothing listens there"},
 		{"a password in the URL", nil, []string{"--url", strings.Replace(mocktest.ClosedPort(t), "://", "://user:pass-word-987@", 1)}, 1, "://user:xxxxx@127.0.0.1:"},
 		{"not a mock", nil, []string{"--url", notMock.URL}, 1, "not an atmkit mock"},
@@ -135,4 +158,57 @@ func mustURL(t *testing.T, s string) *url.URL {
 		t.Fatal(err)
 	}
 	return u
+}
+
+// TestHealthMutualTLS: the image's health check (no --url; ATMKIT_ADDR and
+// ATMKIT_TLS_* as serve reads them) of a mock that requires client
+// certificates passes with a client certificate of the health check's own
+// variables, and without one exits 2 naming them; serve's ATMKIT_CLIENT_CERT
+// (for its upstream, which serve refuses without one) is not taken.
+func TestHealthMutualTLS(t *testing.T) {
+	t.Parallel()
+	c := newCerts(t)
+	srv := startCmd(t, nil, "serve", "--addr", "127.0.0.1:0", "--tls-cert", c.serverCert, "--tls-key", c.serverKey, "--tls-client-ca", c.caFile)
+	image := map[string]string{"ATMKIT_ADDR": "0.0.0.0:" + mustURL(t, srv.base).Port(),
+		"ATMKIT_TLS_CERT": c.serverCert, "ATMKIT_TLS_KEY": c.serverKey, "ATMKIT_TLS_CLIENT_CA": c.caFile}
+	with := func(kv ...string) map[string]string {
+		env := maps.Clone(image)
+		for i := 0; i < len(kv); i += 2 {
+			env[kv[i]] = kv[i+1]
+		}
+		return env
+	}
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		args []string
+		code int
+		out  string
+	}{
+		{"a client certificate of ATMKIT_HEALTH_CLIENT_CERT", with("ATMKIT_HEALTH_CLIENT_CERT", c.clientCert, "ATMKIT_HEALTH_CLIENT_KEY", c.clientKey), nil, 0,
+			"https://127.0.0.1:" + mustURL(t, srv.base).Port() + "/__admin/health: ok"},
+		{"a client certificate of --client-cert", image, []string{"--client-cert", c.clientCert, "--client-key", c.clientKey}, 0, ": ok"},
+		{"none", image, nil, 2, "the mock requires client certificates (ATMKIT_TLS_CLIENT_CA is set): give the health check one that an authority of ATMKIT_TLS_CLIENT_CA issued, with ATMKIT_HEALTH_CLIENT_CERT=FILE ATMKIT_HEALTH_CLIENT_KEY=FILE"},
+		{"serve's ATMKIT_CLIENT_CERT", with("ATMKIT_CLIENT_CERT", c.clientCert, "ATMKIT_CLIENT_KEY", c.clientKey), nil, 2, "ATMKIT_HEALTH_CLIENT_CERT=FILE"},
+		{"one of another authority", with("ATMKIT_HEALTH_CLIENT_CERT", c.strangerCert, "ATMKIT_HEALTH_CLIENT_KEY", c.strangerKey), nil, 2,
+			"the one of --client-cert is from another, so none was sent"},
+		{"by hand, none", nil, []string{"--url", srv.base, "--ca-cert", c.caFile}, 2,
+			"TLS: the server requires a client certificate and none was sent (it said: certificate required); give a client certificate the server trusts and its key with --client-cert FILE --client-key FILE"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			code, out, errOut := runAtmkit(tc.env, append([]string{"health"}, tc.args...)...)
+			if code != tc.code {
+				t.Fatalf("exit code: got %d, want %d\nstdout: %s\nstderr: %s", code, tc.code, out, errOut)
+			}
+			if got := map[bool]string{true: out, false: errOut}[code == 0]; !strings.Contains(got, tc.out) || strings.Count(got, "\n") != 1 {
+				t.Errorf("got %q, want one line with %q", got, tc.out)
+			}
+		})
+	}
+	// serve in the same environment, with the health check's variables.
+	code, _, errOut := runAtmkitWithin(2*time.Second, with("ATMKIT_ADDR", "127.0.0.1:0", "ATMKIT_HEALTH_CLIENT_CERT", c.clientCert, "ATMKIT_HEALTH_CLIENT_KEY", c.clientKey), "serve")
+	if code != 0 {
+		t.Errorf("serve beside ATMKIT_HEALTH_CLIENT_CERT: exit %d, want 0 (stopped): %s", code, errOut)
+	}
 }

@@ -333,6 +333,43 @@ func TestImage(t *testing.T) {
 		if strings.Contains(logs, "TLS handshake error") {
 			t.Errorf("%s: the health check spoke plain HTTP to the HTTPS mock:\n%s", c.name, logs)
 		}
+		// The authority's file is the container's: the banner says how
+		// the host copies it, and the copy is trusted as it says.
+		caFile := strings.Fields(bannerLine(t, logs, "CA:"))[0]
+		if want := "that path is in this container; from the host: docker cp <container>:" + caFile + " ca.pem (then --cacert ca.pem)"; !strings.Contains(logs, want) {
+			t.Errorf("%s: want %q in the banner:\n%s", c.name, want, logs)
+		}
+		hostCA := filepath.Join(t.TempDir(), "ca.pem")
+		mustDocker(t, "cp", c.name+":"+caFile, hostCA)
+		base := strings.Replace(c.url(), "http://", "https://", 1)
+		if status, body, err := fetch(httpsClient(t, hostCA, "", ""), base+"/__admin/health"); err != nil || status != 200 {
+			t.Errorf("%s: the health endpoint with the copied authority: got %d %q, %v", c.name, status, body, err)
+		}
+		c.stop("atmkit: stopped")
+	})
+
+	// Mutual TLS: the health check presents the client certificate of its
+	// own variables (a mount), not serve's, and the container turns healthy.
+	t.Run("mutual TLS with ATMKIT_HEALTH_CLIENT_CERT", func(t *testing.T) {
+		certs := newCerts(t)
+		if err := os.Chmod(certs.dir, 0o755); err != nil { // readable by the image's user
+			t.Fatal(err)
+		}
+		for _, f := range []string{certs.serverKey, certs.clientKey, certs.serverCert, certs.clientCert, certs.caFile} {
+			if err := os.Chmod(f, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		in := func(f string) string { return "/certs/" + filepath.Base(f) }
+		c := runContainer(t, "mtls", "-p", "127.0.0.1::8080", "-v", certs.dir+":/certs:ro",
+			"-e", "ATMKIT_TLS_CERT="+in(certs.serverCert), "-e", "ATMKIT_TLS_KEY="+in(certs.serverKey),
+			"-e", "ATMKIT_TLS_CLIENT_CA="+in(certs.caFile),
+			"-e", "ATMKIT_HEALTH_CLIENT_CERT="+in(certs.clientCert), "-e", "ATMKIT_HEALTH_CLIENT_KEY="+in(certs.clientKey),
+			"--health-interval", "1s", "--health-timeout", "3s", "--health-retries", "30", tag)
+		c.waitHealthy()
+		if logs := c.logs(); strings.Contains(logs, "TLS handshake error") {
+			t.Errorf("%s: a handshake failed:\n%s", c.name, logs)
+		}
 		c.stop("atmkit: stopped")
 	})
 

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -41,7 +42,15 @@ func TestHelperProcess(t *testing.T) {
 // the base URL it printed on its startup line.
 func startAtmkit(t *testing.T, args ...string) (*exec.Cmd, string, *mocktest.SyncBuffer) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^TestHelperProcess$", "--"}, args...)...)
+	return startAtmkitUnder(t, nil, args...)
+}
+
+// startAtmkitUnder is startAtmkit run by the command wrapper (such as
+// nohup), which executes the rest of its arguments.
+func startAtmkitUnder(t *testing.T, wrapper []string, args ...string) (*exec.Cmd, string, *mocktest.SyncBuffer) {
+	t.Helper()
+	argv := append(append(slices.Clone(wrapper), os.Args[0], "-test.run=^TestHelperProcess$", "--"), args...)
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), "ATMKIT_HELPER_PROCESS=1")
 	stderr := &mocktest.SyncBuffer{}
 	cmd.Stderr = stderr
@@ -111,6 +120,58 @@ func TestSIGTERMLetsInFlightRequestsFinish(t *testing.T) {
 				t.Fatalf("atmkit did not exit after %s", sig)
 			}
 		})
+	}
+}
+
+// TestSIGHUPStops: SIGHUP (a closed terminal, an ended ssh session) stops
+// atmkit serve as SIGTERM does, which removes the throwaway authority's
+// temporary file; it ended serve at once before (exit 129, the file left
+// in the temporary directory). Under nohup, SIGHUP stays ignored. Not
+// parallel: it sets TMPDIR for the child processes.
+func TestSIGHUPStops(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	wait := func(cmd *exec.Cmd) error {
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(30 * time.Second):
+			t.Fatal("atmkit did not exit within 30 s")
+			return nil
+		}
+	}
+	cmd, _, stderr := startAtmkit(t, "serve", "--addr", "127.0.0.1:0", "--tls-self-signed")
+	if left, _ := os.ReadDir(tmp); len(left) != 1 {
+		t.Fatalf("the temporary directory holds %v, want the throwaway authority's file", left)
+	}
+	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	if err := wait(cmd); err != nil || !strings.Contains(stderr.String(), "atmkit: stopped") {
+		t.Errorf("after SIGHUP: got %v, want exit status 0 and atmkit: stopped; stderr:\n%s", err, stderr)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("after SIGHUP the temporary directory holds %v, want nothing", left)
+	}
+
+	if _, err := exec.LookPath("nohup"); err != nil {
+		t.Skip("no nohup here")
+	}
+	cmd, base, stderr := startAtmkitUnder(t, []string{"nohup"}, "serve", "--addr", "127.0.0.1:0")
+	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond) // a SIGHUP taken would stop it by now; one ignored changes nothing
+	if status, _ := get(t, base+"/__admin/health", ""); status != http.StatusOK {
+		t.Errorf("under nohup, after SIGHUP: health answered %d, want 200", status)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := wait(cmd); err != nil {
+		t.Errorf("after SIGTERM: got %v, want exit status 0; stderr:\n%s", err, stderr)
 	}
 }
 

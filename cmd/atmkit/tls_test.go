@@ -1,6 +1,9 @@
 package main
 
 import (
+	"crypto/tls"
+	"crypto/x509"
+	"html"
 	"io"
 	"log"
 	"net/http"
@@ -466,6 +469,9 @@ func TestTLSMisconfiguration(t *testing.T) {
 		{"client CA without TLS", serve("--tls-client-ca", c.caFile), nil, "--tls-client-ca " + c.caFile + ": needs TLS"},
 		{"self-signed and a certificate", serve("--tls-self-signed", "--tls-cert", c.serverCert, "--tls-key", c.serverKey), nil, "--tls-self-signed true: cannot be combined"},
 		{"CA out without self-signed", serve("--tls-ca-out", filepath.Join(c.dir, "x.pem")), nil, "needs --tls-self-signed"},
+		{"name without self-signed", serve("--tls-cert", c.serverCert, "--tls-key", c.serverKey, "--tls-name", "atmkit"), nil, "--tls-name atmkit: needs --tls-self-signed"},
+		{"name with a scheme", record("--tls-self-signed", "--tls-name", "https://atmkit:8443"), nil, "atmkit record: --tls-name https://atmkit:8443: not a host name or IP address"},
+		{"name from a variable", serve("--tls-self-signed"), map[string]string{"ATMKIT_TLS_NAME": "atmkit,bad name"}, `ATMKIT_TLS_NAME="atmkit,bad name": not a host name or IP address`},
 		{"CA out in a missing directory", serve("--tls-self-signed", "--tls-ca-out", filepath.Join(missing, "x.pem")), nil, "--tls-ca-out " + filepath.Join(missing, "x.pem") + ": its directory"},
 		{"cert from a variable", serve(), map[string]string{"ATMKIT_TLS_CERT": missing, "ATMKIT_TLS_KEY": c.serverKey}, `ATMKIT_TLS_CERT="` + missing + `": the file does not exist (--tls-cert)`},
 		{"cert from the config file", serve("--config", writeConfig(t, "tls-cert: "+missing+"\ntls-key: "+c.serverKey+"\n")), nil, "tls-cert in config file "},
@@ -497,5 +503,89 @@ func TestTLSMisconfiguration(t *testing.T) {
 			noSecret(t, "stderr", stderr)
 			noSecret(t, "stdout", stdout)
 		})
+	}
+}
+
+// TestPlainHTTPToHTTPSPort: every client given http:// for a deployment
+// that speaks HTTPS on that port says to use https://, naming its flag,
+// and exits 2; the HTTPS server's 400 is no answer of the service, so
+// record and serve's upstream record nothing and verify finds no drift.
+func TestPlainHTTPToHTTPSPort(t *testing.T) {
+	t.Parallel()
+	c := newCerts(t)
+	srv := startCmd(t, nil, "serve", "--addr", "127.0.0.1:0", "--key", leakKey, "--tls-cert", c.serverCert, "--tls-key", c.serverKey)
+	plain := strings.Replace(srv.base, "https://", "http://", 1)
+	const said = `the server speaks HTTPS at that address, not plain HTTP (it answered with 400 "Client sent an HTTP request to an HTTPS server."); use https:// in --`
+
+	t.Run("record", func(t *testing.T) {
+		t.Parallel()
+		cassette := filepath.Join(t.TempDir(), "atm.yaml")
+		rec := startCmd(t, nil, "record", "--upstream", plain, "--cassette", cassette, "--addr", "127.0.0.1:0")
+		status, body, err := fetch(http.DefaultClient, rec.base+provincesPath+leakKey)
+		if err != nil || status != http.StatusBadGateway || !strings.Contains(body, said+"upstream") {
+			t.Errorf("through the proxy: got %d %q, %v, want 502 saying %q", status, body, err, said+"upstream")
+		}
+		rec.stop()
+		if b, err := os.ReadFile(cassette); err == nil {
+			t.Errorf("the HTTPS server's 400 was recorded: %s", b)
+		}
+	})
+	t.Run("serve --on-miss upstream", func(t *testing.T) {
+		t.Parallel()
+		cassette := filepath.Join(t.TempDir(), "grow.yaml")
+		s := startCmd(t, nil, "serve", "--addr", "127.0.0.1:0", "--replay", cassette, "--on-miss", "upstream", "--upstream", plain)
+		if status, body := get(t, s.base+provincesPath+leakKey, ""); status == http.StatusOK || status == http.StatusBadRequest || !strings.Contains(html.UnescapeString(body), said+"upstream") {
+			t.Errorf("a miss: got %d %.300q, want an error saying %q", status, body, said+"upstream")
+		}
+		s.stop()
+		if b, err := os.ReadFile(cassette); err == nil {
+			t.Errorf("the HTTPS server's 400 was recorded: %s", b)
+		}
+	})
+	for _, tc := range []struct {
+		name string
+		args []string
+		flag string
+	}{
+		{"cassette verify", []string{"cassette", "verify", "--upstream", plain, "--key", leakKey, goldenCassette(t, 0)}, "upstream"},
+		{"shape learn", []string{"shape", "learn", "--wsdl", plain + "/service/service.asmx", "--out", filepath.Join(t.TempDir(), "s.yaml")}, "wsdl"},
+		{"health", []string{"health", "--url", plain}, "url"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := runAtmkit(nil, tc.args...)
+			if code != exitUsage || !strings.Contains(stderr, said+tc.flag) {
+				t.Errorf("got exit %d and %q, want %d and %q", code, stdout+stderr, exitUsage, said+tc.flag)
+			}
+			noSecret(t, "output", stdout+stderr)
+		})
+	}
+}
+
+// TestServeSelfSignedNames: --tls-name (ATMKIT_TLS_NAME) adds names to the
+// throwaway certificate, such as the compose service name other containers
+// reach the mock by; a client reaching it by that name and trusting the
+// authority's file completes the handshake.
+func TestServeSelfSignedNames(t *testing.T) {
+	t.Parallel()
+	caFile := filepath.Join(t.TempDir(), "ca.pem")
+	srv := startCmd(t, map[string]string{"ATMKIT_TLS_NAME": "atm.test, atmkit,10.9.8.7"}, "serve", "--addr", "127.0.0.1:0",
+		"--tls-self-signed", "--tls-ca-out", caFile)
+	if tl := bannerLine(t, srv.stdout.String(), "tls:"); !strings.Contains(tl, "certificate for localhost, atm.test, atmkit, 127.0.0.1, ::1, 10.9.8.7, issued by atmkit throwaway CA") {
+		t.Errorf("banner: got tls line %q, want the names given", tl)
+	}
+	pem, err := os.ReadFile(caFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots := x509.NewCertPool()
+	roots.AppendCertsFromPEM(pem)
+	for _, name := range []string{"atm.test", "atmkit"} {
+		conn, err := tls.Dial("tcp", strings.TrimPrefix(srv.base, "https://"), &tls.Config{ServerName: name, RootCAs: roots, MinVersion: tls.VersionTLS12})
+		if err != nil {
+			t.Errorf("a client reaching the mock as %s: %v", name, err)
+			continue
+		}
+		_ = conn.Close()
 	}
 }

@@ -15,12 +15,14 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"time"
 
@@ -207,12 +209,45 @@ func (s *Server) Close() error { return s.Shutdown() }
 
 // ErrorLog is the standard logger an http.Server writes its own errors
 // to (a failed TLS handshake: "http: TLS handshake error from …"), as
-// records of l at level Warn; nil discards them.
+// records of l at level Warn, a failed handshake's with a hint attribute
+// saying what most likely caused it (handshakeHints); nil discards them.
 func ErrorLog(l *slog.Logger) *log.Logger {
 	if l == nil {
-		l = slog.New(slog.DiscardHandler)
+		return log.New(io.Discard, "", 0)
 	}
-	return slog.NewLogLogger(l.Handler(), slog.LevelWarn)
+	return log.New(hinting{l}, "", 0)
+}
+
+// hinting writes an http.Server's error log lines as records of its
+// logger at level Warn, hints added.
+type hinting struct{ l *slog.Logger }
+
+func (w hinting) Write(p []byte) (int, error) {
+	msg := strings.TrimSuffix(string(p), "\n")
+	var attrs []any
+	if strings.Contains(msg, "TLS handshake error") {
+		for _, h := range handshakeHints {
+			if strings.Contains(msg, h.words) {
+				attrs = append(attrs, "hint", h.hint)
+				break
+			}
+		}
+	}
+	w.l.Warn(msg, attrs...)
+	return len(p), nil
+}
+
+// handshakeHints are what most likely made a TLS handshake fail, by the
+// words of crypto/tls's error: the client's part, which the client's own
+// error may not tell (an app's HTTP stack often says only that it could
+// not establish a secure channel).
+var handshakeHints = []struct{ words, hint string }{
+	{"client offered only unsupported versions", "the client offers TLS 1.0 or 1.1 only, and atmkit serves TLS 1.2 and 1.3: a .NET Framework app before 4.6 needs TLS 1.2 turned on (ServicePointManager.SecurityProtocol, or the SchUseStrongCrypto registry value)"},
+	{"client didn't provide a certificate", "the client sent no client certificate, which --tls-client-ca requires"},
+	{"certificate signed by unknown authority", "the client's certificate was issued by an authority --tls-client-ca does not hold"},
+	{"unknown certificate authority", "the client does not trust the authority of the certificate served: give it that authority's certificate (with --tls-self-signed, the file the banner names)"},
+	{"bad certificate", "the client refused the certificate served (not valid for the name it used, or from an authority it does not trust): see the client's own error"},
+	{"client sent an HTTP request to an HTTPS server", "the client used http:// for this https:// address"},
 }
 
 // SecondSignal returns a channel closed when SIGINT or SIGTERM arrives

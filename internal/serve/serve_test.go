@@ -2,12 +2,15 @@ package serve
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -215,3 +218,69 @@ func TestListenAddr(t *testing.T) {
 		t.Errorf("ListenAddr of another context: got %v, want nil", a)
 	}
 }
+
+// TestHandshakeErrorHints: a failed handshake is logged with what most
+// likely caused it, the client's part: TLS 1.1 at most (a .NET Framework
+// app before 4.6), no client certificate where one is required, plain HTTP,
+// a client that does not trust the certificate.
+func TestHandshakeErrorHints(t *testing.T) {
+	t.Parallel()
+	sv, err := tlsconf.Server{SelfSigned: true}.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mutual := sv.Config.Clone()
+	mutual.ClientCAs, mutual.ClientAuth = sv.Authority.Pool(), tls.RequireAndVerifyClientCert
+	for _, tc := range []struct {
+		name   string
+		server *tls.Config
+		call   func(addr string)
+		want   string
+	}{
+		{"TLS 1.1", sv.Config, func(addr string) {
+			if c, err := tls.Dial("tcp", addr, &tls.Config{RootCAs: sv.Authority.Pool(), MinVersion: tls.VersionTLS10, MaxVersion: tls.VersionTLS11}); err == nil {
+				c.Close()
+			}
+		}, "a .NET Framework app before 4.6 needs TLS 1.2 turned on"},
+		{"no client certificate", mutual, func(addr string) {
+			_, _ = tlsconf.TrustingClient(sv.Authority.Pool()).Get("https://" + addr)
+		}, "the client sent no client certificate, which --tls-client-ca requires"},
+		{"plain HTTP", sv.Config, func(addr string) { _, _ = http.Get("http://" + addr) }, "the client used http:// for this https:// address"},
+		{"an authority not trusted", sv.Config, func(addr string) { _, _ = http.Get("https://" + addr) }, "the client refused the certificate served"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var out strings.Builder
+			var mu sync.Mutex
+			logger := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				return out.Write(p)
+			}), nil))
+			s := Start(listen(t), http.NotFoundHandler(), Options{Grace: time.Second, TLS: tc.server, Logger: logger})
+			defer s.Close()
+			tc.call(strings.TrimPrefix(s.URL, "https://"))
+			deadline := time.Now().Add(10 * time.Second) // the server logs after the client's call returns
+			for {
+				mu.Lock()
+				got := out.String()
+				mu.Unlock()
+				if strings.Contains(got, "TLS handshake error") {
+					if !strings.Contains(got, tc.want) || !strings.Contains(got, "level=WARN") {
+						t.Errorf("got %q, want a warning with %q", got, tc.want)
+					}
+					return
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("no handshake error logged: %q", got)
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+		})
+	}
+}
+
+// writerFunc is an io.Writer of a function.
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -17,9 +18,9 @@ import (
 // test binary should it arrive after stop.
 func TestNotifyContext(t *testing.T) {
 	guard := make(chan os.Signal, 4)
-	signal.Notify(guard, syscall.SIGINT, syscall.SIGTERM)
+	signal.Notify(guard, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(guard)
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) {
 			ctx, stop := NotifyContext(context.Background())
 			defer stop()
@@ -52,8 +53,15 @@ func TestNotify(t *testing.T) {
 	}
 }
 
-func TestSignalsAreInterruptAndTerm(t *testing.T) {
-	if len(Signals) != 2 || Signals[0] != os.Interrupt || Signals[1] != syscall.SIGTERM {
-		t.Errorf("got %v, want [interrupt terminated]", Signals)
+// TestSignals: SIGINT, SIGTERM and SIGHUP, unless SIGHUP was ignored
+// from the start (nohup): the test binary run under nohup by go test
+// -exec nohup, or by hand, must not take it.
+func TestSignals(t *testing.T) {
+	want := []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+	if signal.Ignored(syscall.SIGHUP) {
+		want = want[:2]
+	}
+	if !slices.Equal(Signals, want) {
+		t.Errorf("got %v, want %v", Signals, want)
 	}
 }

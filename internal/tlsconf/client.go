@@ -65,7 +65,7 @@ func (c Client) Load() (*ClientTLS, error) {
 			return nil, bad("ca-cert", "%v", err)
 		}
 		if n == 0 {
-			return nil, bad("ca-cert", "no PEM certificate (-----BEGIN CERTIFICATE-----) in it")
+			return nil, bad("ca-cert", "%s", noPEMCert(data))
 		}
 		cfg.RootCAs = roots
 	}
@@ -123,15 +123,20 @@ type explaining struct {
 	ct   *ClientTLS
 }
 
-// RoundTrip sends req and explains a TLS failure.
+// RoundTrip sends req and explains a TLS failure, and a plain HTTP
+// request answered by an HTTPS server (ExplainPlainHTTP).
 func (e *explaining) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := e.next.RoundTrip(req)
 	if err != nil {
 		if x := e.ct.Explain(err); x != nil {
 			return nil, x
 		}
+		return nil, err
 	}
-	return resp, err
+	if x := ExplainPlainHTTP(resp, e.ct.hints.URLSetting); x != nil {
+		return nil, x
+	}
+	return resp, nil
 }
 
 // CloseIdleConnections closes the transport's idle connections.

@@ -1,10 +1,13 @@
 package tlsconf
 
 import (
+	"bytes"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"time"
 )
@@ -33,6 +36,7 @@ const (
 	ClientCertRequired Kind = "client-cert-required" // the server requires a client certificate and none was sent
 	ClientCertRefused  Kind = "client-cert-refused"  // the server refused the client certificate sent
 	NotTLS             Kind = "not-tls"              // the server does not speak TLS at that address
+	PlainToTLS         Kind = "plain-to-tls"         // a plain HTTP request reached a port that speaks HTTPS only
 	HandshakeFailed    Kind = "handshake"            // no common version or cipher suite, or another handshake failure
 	InvalidCertificate Kind = "invalid-certificate"  // the server's certificate cannot be used (another x509 reason)
 )
@@ -151,6 +155,49 @@ func Explain(err error, h Hints) *Error {
 		Problem: "TLS: the server ended the handshake (it said: " + alert + "); it shares no TLS version or cipher suite with atmkit, or refused the connection",
 		Fix:     "check the server's TLS settings (atmkit speaks TLS 1.2 and 1.3)"}
 }
+
+// httpsOnly are the beginnings of the 400 answers of HTTPS servers to a
+// plain HTTP request: Go's net/http and nginx's.
+var httpsOnly = []string{"Client sent an HTTP request to an HTTPS server.", "The plain HTTP request was sent to HTTPS port"}
+
+// ExplainPlainHTTP explains resp, the answer to a plain HTTP request to the URL
+// of setting urlSetting ("target"), if an HTTPS server sent it for want of
+// TLS (400 "Client sent an HTTP request to an HTTPS server."); nil
+// otherwise, with resp's body left whole. That answer is no answer of the
+// deployment's: recording it or comparing it with a recording would
+// mislead. The transport of Transport calls it itself.
+func ExplainPlainHTTP(resp *http.Response, urlSetting string) *Error {
+	if resp.StatusCode != http.StatusBadRequest || resp.Request == nil || resp.Request.URL.Scheme != "http" {
+		return nil
+	}
+	// The server closes the connection after its 400; a body it did not
+	// read makes that a reset, which may end the read early: what came
+	// before it still tells.
+	head, err := io.ReadAll(io.LimitReader(resp.Body, 512))
+	body := resp.Body
+	var rest io.Reader = body
+	if err != nil {
+		rest = errReader{err} // the caller reads the error again
+	}
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), rest), body}
+	for _, p := range httpsOnly {
+		if bytes.Contains(head, []byte(p)) {
+			_ = body.Close()
+			return &Error{Kind: PlainToTLS,
+				Problem: fmt.Sprintf("the server speaks HTTPS at that address, not plain HTTP (it answered with %d %q)", resp.StatusCode, p),
+				Fix:     "use https:// in " + Hints{URLSetting: urlSetting}.url()}
+		}
+	}
+	return nil
+}
+
+// errReader is a reader that fails with err.
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 
 // explainInvalid explains a certificate of the server's chain that cannot
 // be used.

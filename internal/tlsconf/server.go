@@ -1,6 +1,7 @@
 package tlsconf
 
 import (
+	"bytes"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/pem"
@@ -180,19 +181,93 @@ func loadKeyPair(certFile, keyFile, certSetting, keySetting string) (tls.Certifi
 		return tls.Certificate{}, err
 	}
 	if !hasBlock(certPEM, func(t string) bool { return t == "CERTIFICATE" }) {
-		return tls.Certificate{}, bad(certSetting, "no PEM certificate (-----BEGIN CERTIFICATE-----) in it")
+		return tls.Certificate{}, bad(certSetting, "%s", noPEMCert(certPEM))
 	}
 	if !hasBlock(keyPEM, func(t string) bool { return strings.HasSuffix(t, "PRIVATE KEY") }) {
-		return tls.Certificate{}, bad(keySetting, "no PEM private key (-----BEGIN PRIVATE KEY-----) in it")
+		return tls.Certificate{}, bad(keySetting, "%s", noPEMKey(keyPEM))
+	}
+	if encrypted(keyPEM) {
+		return tls.Certificate{}, bad(keySetting, "the key is encrypted (protected by a passphrase), which atmkit cannot read: "+
+			"give it unencrypted, e.g. openssl pkey -in KEY -out KEY-plain.pem (it asks for the passphrase), in a file only its user can read")
 	}
 	cert, err := tls.X509KeyPair(certPEM, keyPEM)
 	if err != nil {
-		if strings.Contains(err.Error(), "does not match") {
-			return tls.Certificate{}, bad(keySetting, "not the key of the certificate of --%s", certSetting)
+		msg := strings.TrimPrefix(err.Error(), "tls: ")
+		switch {
+		case strings.Contains(msg, "does not match"):
+			return tls.Certificate{}, bad(keySetting, "not the key of the certificate of --%s (the first certificate in it, the server's or client's own)", certSetting)
+		case strings.Contains(msg, "private key"): // "failed to parse private key", "unknown private key type"
+			return tls.Certificate{}, bad(keySetting, "%s", msg)
 		}
-		return tls.Certificate{}, bad(certSetting, "with the key of --%s: %v", keySetting, strings.TrimPrefix(err.Error(), "tls: "))
+		return tls.Certificate{}, bad(certSetting, "with the key of --%s: %s", keySetting, msg)
 	}
 	return cert, nil
+}
+
+// pkcs7Data is the DER of the object identifier pkcs7-data
+// (1.2.840.113549.1.7.1), which a PKCS #12 bundle's content names first.
+var pkcs7Data = []byte{0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x01}
+
+// isPKCS12 reports whether data looks like a PKCS #12 bundle (.pfx, .p12,
+// what Windows exports a certificate with its key as): a DER sequence,
+// version 3, whose content is pkcs7-data.
+func isPKCS12(data []byte) bool {
+	head := data[:min(len(data), 32)]
+	return len(data) > 4 && data[0] == 0x30 && bytes.Contains(head, []byte{0x02, 0x01, 0x03}) && bytes.Contains(head, pkcs7Data)
+}
+
+// pkcs12Advice is the way out of a PKCS #12 bundle.
+const pkcs12Advice = "a PKCS #12 bundle (.pfx, .p12), not PEM: extract the certificate with openssl pkcs12 -in FILE -clcerts -nokeys -out cert.pem, and its key with openssl pkcs12 -in FILE -nocerts -nodes -out key.pem"
+
+// noPEMCert says why data, which holds no PEM certificate, is none: a DER
+// (binary) certificate, as Windows exports .cer files, or a PKCS #12
+// bundle, with the command that converts it.
+func noPEMCert(data []byte) string {
+	const problem = "no PEM certificate (-----BEGIN CERTIFICATE-----) in it"
+	switch {
+	case isPKCS12(data):
+		return problem + ": " + pkcs12Advice
+	case len(data) > 0 && data[0] == 0x30:
+		if _, err := x509.ParseCertificate(data); err == nil {
+			return problem + ": a DER (binary) certificate: convert it with openssl x509 -inform DER -in FILE -out cert.pem"
+		}
+	}
+	return problem
+}
+
+// noPEMKey is noPEMCert for a private key.
+func noPEMKey(data []byte) string {
+	const problem = "no PEM private key (-----BEGIN PRIVATE KEY-----) in it"
+	switch {
+	case isPKCS12(data):
+		return problem + ": " + pkcs12Advice
+	case len(data) > 0 && data[0] == 0x30:
+		_, err8 := x509.ParsePKCS8PrivateKey(data)
+		_, errEC := x509.ParseECPrivateKey(data)
+		_, err1 := x509.ParsePKCS1PrivateKey(data)
+		if err8 == nil || errEC == nil || err1 == nil {
+			return problem + ": a DER (binary) key: convert it with openssl pkey -inform DER -in FILE -out key.pem"
+		}
+	}
+	return problem
+}
+
+// encrypted reports whether the first private key of data is encrypted:
+// PKCS #8's ENCRYPTED PRIVATE KEY, or OpenSSL's traditional form with a
+// Proc-Type: 4,ENCRYPTED header.
+func encrypted(data []byte) bool {
+	for {
+		var b *pem.Block
+		b, data = pem.Decode(data)
+		switch {
+		case b == nil:
+			return false
+		case b.Type == "ENCRYPTED PRIVATE KEY" || strings.Contains(b.Headers["Proc-Type"], "ENCRYPTED"):
+			return true
+		case strings.HasSuffix(b.Type, "PRIVATE KEY"):
+			return false
+		}
+	}
 }
 
 // loadPool reads the PEM certificates of file into a new pool.
@@ -207,7 +282,7 @@ func loadPool(file, setting string) (*x509.CertPool, int, error) {
 		return nil, 0, bad(setting, "%v", err)
 	}
 	if n == 0 {
-		return nil, 0, bad(setting, "no PEM certificate (-----BEGIN CERTIFICATE-----) in it")
+		return nil, 0, bad(setting, "%s", noPEMCert(data))
 	}
 	return pool, n, nil
 }

@@ -2,6 +2,7 @@ package tlsconf
 
 import (
 	"crypto/tls"
+	"encoding/pem"
 	"errors"
 	"io"
 	"log"
@@ -121,6 +122,18 @@ func TestExplain(t *testing.T) {
 	mutual12.MaxVersion = tls.VersionTLS12
 	plainHTTP := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
 	t.Cleanup(plainHTTP.Close)
+	// nginx's answer to plain HTTP on its HTTPS port; and a 400 of a
+	// plain HTTP server, which is the server's answer (body and all).
+	nginx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = io.WriteString(w, "<html>\r\n<head><title>400 The plain HTTP request was sent to HTTPS port</title></head>\r\n<body>\r\n<center><h1>400 Bad Request</h1></center>\r\n<center>The plain HTTP request was sent to HTTPS port</center>\r\n</body>\r\n</html>\r\n")
+	}))
+	t.Cleanup(nginx.Close)
+	plain400 := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = io.WriteString(w, "ok")
+	}))
+	t.Cleanup(plain400.Close)
 
 	trusting := Client{CAFile: p.caFile, URLSetting: "target"}
 	withCert := trusting
@@ -160,13 +173,21 @@ func TestExplain(t *testing.T) {
 		{"client certificate expired", mutual, "", old, ClientCertRefused, []string{"refused the client certificate of --client-cert: it expired"}},
 		{"plain HTTP server", nil, strings.Replace(plainHTTP.URL, "http://", "https://", 1), trusting, NotTLS,
 			[]string{"does not speak TLS at that address", "use http:// in --target"}},
+		{"http:// to an HTTPS port", nil, "-", trusting, PlainToTLS,
+			[]string{`the server speaks HTTPS at that address, not plain HTTP (it answered with 400 "Client sent an HTTP request to an HTTPS server.")`, "use https:// in --target"}},
+		{"http:// to nginx's HTTPS port", nil, nginx.URL, trusting, PlainToTLS,
+			[]string{`400 "The plain HTTP request was sent to HTTPS port"`, "use https:// in --target"}},
+		{"a 400 of a plain HTTP server", nil, plain400.URL, trusting, "", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			url := tt.url
-			if url == "" {
+			switch url {
+			case "":
 				url = serveTLS(t, tt.server)
+			case "-": // plain HTTP to an HTTPS server
+				url = strings.Replace(serveTLS(t, plain), "https://", "http://", 1)
 			}
 			err := call(t, tt.client, url)
 			if tt.kind == "" {
@@ -213,6 +234,18 @@ func TestLoad(t *testing.T) {
 	_, otherKey := p.files(t, "client", p.client)
 	missing := filepath.Join(p.dir, "missing.pem")
 	garbage := p.write(t, "garbage.pem", []byte("not a certificate\n"))
+	// Encrypted keys as openssl writes them (the ciphertext does not
+	// matter: atmkit reads no encrypted key), and a key that does not parse.
+	encrypted8 := p.write(t, "enc8.pem", pem.EncodeToMemory(&pem.Block{Type: "ENCRYPTED PRIVATE KEY", Bytes: []byte("ciphertext")}))
+	encryptedEC := p.write(t, "enc-ec.pem", pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY",
+		Headers: map[string]string{"Proc-Type": "4,ENCRYPTED", "DEK-Info": "AES-256-CBC,61AC90747EA61EC8F31C87E8F62EBA84"}, Bytes: []byte("ciphertext")}))
+	brokenKey := p.write(t, "broken.pem", pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: []byte("not DER")}))
+	// A certificate and a key in DER, as Windows exports .cer files, and
+	// the start of a PKCS #12 bundle as openssl pkcs12 -export writes it.
+	derCA := p.write(t, "ca.cer", p.ca.Cert.Raw)
+	keyBlock, _ := pem.Decode(p.server.KeyPEM)
+	derKey := p.write(t, "server-key.der", keyBlock.Bytes)
+	pfx := p.write(t, "client.pfx", append(append([]byte{0x30, 0x82, 0x04, 0x0c, 0x02, 0x01, 0x03, 0x30, 0x82, 0x03, 0xc2}, pkcs7Data...), make([]byte, 1000)...))
 	tests := []struct {
 		name    string
 		load    func() error
@@ -237,6 +270,14 @@ func TestLoad(t *testing.T) {
 		{"client cert without key", func() error { _, err := Client{CertFile: cert}.Load(); return err }, "client-cert", "needs --client-key FILE"},
 		{"client key without cert", func() error { _, err := Client{KeyFile: key}.Load(); return err }, "client-key", "needs --client-cert FILE"},
 		{"client key of another certificate", func() error { _, err := Client{CertFile: cert, KeyFile: otherKey}.Load(); return err }, "client-key", "not the key of the certificate of --client-cert"},
+		{"key encrypted (PKCS #8)", func() error { _, err := Server{CertFile: cert, KeyFile: encrypted8}.Load(); return err }, "tls-key", "the key is encrypted (protected by a passphrase)"},
+		{"key encrypted (OpenSSL's traditional form)", func() error { _, err := Server{CertFile: cert, KeyFile: encryptedEC}.Load(); return err }, "tls-key", "openssl pkey -in KEY"},
+		{"client key encrypted", func() error { _, err := Client{CertFile: cert, KeyFile: encrypted8}.Load(); return err }, "client-key", "the key is encrypted"},
+		{"CA in DER", func() error { _, err := Client{CAFile: derCA}.Load(); return err }, "ca-cert", "a DER (binary) certificate: convert it with openssl x509 -inform DER"},
+		{"client CA in DER", func() error { _, err := Server{CertFile: cert, KeyFile: key, ClientCAFile: derCA}.Load(); return err }, "tls-client-ca", "a DER (binary) certificate"},
+		{"key in DER", func() error { _, err := Server{CertFile: cert, KeyFile: derKey}.Load(); return err }, "tls-key", "a DER (binary) key: convert it with openssl pkey -inform DER"},
+		{"client certificate in PKCS #12", func() error { _, err := Client{CertFile: pfx, KeyFile: pfx}.Load(); return err }, "client-cert", "a PKCS #12 bundle (.pfx, .p12), not PEM: extract the certificate with openssl pkcs12"},
+		{"key that does not parse", func() error { _, err := Server{CertFile: cert, KeyFile: brokenKey}.Load(); return err }, "tls-key", "failed to parse private key"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -302,5 +343,30 @@ func TestServeWarnsExpired(t *testing.T) {
 	}
 	if d := sv.Describe(); !strings.Contains(d, "client certificates required (from 1 authority)") {
 		t.Errorf("Describe: got %q, want the client certificates named", d)
+	}
+}
+
+// TestExplainPlainHTTPPost: a plain HTTP POST to an HTTPS port, whose body
+// the server does not read before it answers 400 and closes (a reset), is
+// explained as GET is.
+func TestExplainPlainHTTPPost(t *testing.T) {
+	t.Parallel()
+	p := newPKI(t)
+	url := strings.Replace(serveTLS(t, ServerConfig(p.server.TLS, nil)), "https://", "http://", 1)
+	ct, err := Client{URLSetting: "upstream"}.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := &http.Client{Transport: ct.Transport(), Timeout: 10 * time.Second}
+	defer client.CloseIdleConnections()
+	for _, size := range []int{100, 1 << 20} {
+		resp, err := client.Post(url+"/service/service.asmx", "text/xml; charset=utf-8", strings.NewReader(strings.Repeat("x", size)))
+		if err == nil {
+			resp.Body.Close()
+		}
+		var x *Error
+		if !errors.As(err, &x) || x.Kind != PlainToTLS || !strings.Contains(x.Error(), "use https:// in --upstream") {
+			t.Errorf("a %d-byte POST: got %v, want the server said to speak HTTPS", size, err)
+		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/loadgen"
 	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/internal/serve"
+	"github.com/atmkit/atmkit/internal/tlsconf"
 	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
 )
@@ -481,6 +482,10 @@ func startMock(ctx context.Context, opts ...mockserver.Option) (*serve.Server, e
 // which must be a 200.
 func fetch(ctx context.Context, name string, req loadgen.Request) (*loadgen.Response, error) {
 	resp, err := loadgen.Fetch(ctx, req)
+	var x *tlsconf.Error
+	if errors.As(err, &x) && x.Kind == tlsconf.PlainToTLS {
+		return nil, fmt.Errorf("bench: %s: %s; the load generator speaks plain HTTP only: measure the service where it serves plain HTTP (atmkit serve without TLS)", name, x.Problem)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("bench: %s: %w", name, err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/loadgen"
+	"github.com/atmkit/atmkit/internal/redact"
 )
 
 // Report is the outcome of a run; it is also atmkit bench --json's output.
@@ -120,10 +121,11 @@ func newReport(cfg Config, op *asmx.Operation, b asmx.Binding, params [][2]strin
 	return report
 }
 
-// resultOf is a target's combined figures r as reported.
+// resultOf is a target's combined figures r as reported, its URL without
+// the password of --target's.
 func resultOf(t *target, r loadgen.Result) Result {
 	return Result{
-		Server: t.name, URL: t.url, Requests: r.Requests, Errors: r.Errors, RPS: round1(r.RPS()),
+		Server: t.name, URL: redact.URL(t.url), Requests: r.Requests, Errors: r.Errors, RPS: round1(r.RPS()),
 		P50ms: ms(r.P50()), P99ms: ms(r.P99()), MaxMs: ms(r.Latency.Max()), FirstError: r.FirstError,
 	}
 }

@@ -69,7 +69,7 @@ func (e *Env) ApplyConfig(fset *flag.FlagSet, path string, envAliases map[string
 			return Usagef(cmd, "config file %s: %q and %q set the same flag", path, prev, key)
 		}
 		seen[name] = key
-		if origin[name] != "" || e.Getenv(EnvName(name)) != "" || (envAliases[name] != "" && e.Getenv(envAliases[name]) != "") {
+		if origin[name] != "" || e.Getenv(CommandEnvName(fset.Name(), name)) != "" || (envAliases[name] != "" && e.Getenv(envAliases[name]) != "") {
 			continue
 		}
 		origin[name] = fmt.Sprintf("%s in config file %s", key, path)

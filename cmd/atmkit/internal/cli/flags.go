@@ -30,7 +30,7 @@ func NewFlagSet(name, synopsis, examples string, w io.Writer) *flag.FlagSet {
 		w := fs.Output()
 		fmt.Fprintf(w, "Usage: atmkit %s\n", synopsis)
 		if ex := envExample(fs); ex != "" {
-			fmt.Fprintf(w, "\nFlags (each also read from ATMKIT_<NAME>, e.g. --%s from %s):\n", ex, EnvName(ex))
+			fmt.Fprintf(w, "\nFlags (each also read from %s<NAME>, e.g. --%s from %s):\n", envPrefix(fs.Name()), ex, CommandEnvName(fs.Name(), ex))
 			fs.PrintDefaults()
 		}
 		if examples != "" {
@@ -62,6 +62,29 @@ func envExample(fs *flag.FlagSet) string {
 // EnvName is the ATMKIT_* variable mirroring a flag: --on-miss → ATMKIT_ON_MISS.
 func EnvName(flagName string) string {
 	return "ATMKIT_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// envPrefixes are the variable prefixes of the commands whose flags are
+// not read from ATMKIT_<NAME>. atmkit health runs beside atmkit serve, in
+// the same environment (the container image's HEALTHCHECK): serve's
+// ATMKIT_TIMEOUT, ATMKIT_CA_CERT, ATMKIT_CLIENT_CERT and ATMKIT_HEADER are
+// for its upstream, not for the health check of the mock itself.
+var envPrefixes = map[string]string{"health": "ATMKIT_HEALTH_"}
+
+// envPrefix is the prefix of the variables of command cmd's flags:
+// ATMKIT_, or the command's own (envPrefixes).
+func envPrefix(cmd string) string {
+	if p, ok := envPrefixes[cmd]; ok {
+		return p
+	}
+	return "ATMKIT_"
+}
+
+// CommandEnvName is the variable mirroring flag flagName of command cmd
+// (the name of its flag set): EnvName's, or, for a command with variables
+// of its own, ATMKIT_HEALTH_TIMEOUT.
+func CommandEnvName(cmd, flagName string) string {
+	return envPrefix(cmd) + strings.TrimPrefix(EnvName(flagName), "ATMKIT_")
 }
 
 // secretFlags are the flags whose values are shown only masked, in errors too.
@@ -100,7 +123,7 @@ func (e *Env) Parse(fs *flag.FlagSet, args []string, aliases map[string]string) 
 		if origin[f.Name] != "" || err != nil {
 			return
 		}
-		names := []string{EnvName(f.Name)}
+		names := []string{CommandEnvName(fs.Name(), f.Name)}
 		if a, ok := aliases[f.Name]; ok {
 			names = append(names, a)
 		}

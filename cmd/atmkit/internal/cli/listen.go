@@ -6,11 +6,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -28,6 +30,7 @@ type ListenTLSFlags struct {
 	cert, key, clientCA string
 	selfSigned          bool
 	caOut               string
+	names               List // --tls-name: further names of the throwaway certificate
 }
 
 // Register adds the flags to fs.
@@ -36,6 +39,7 @@ func (f *ListenTLSFlags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.key, "tls-key", "", "the private key (PEM `file`) of --tls-cert")
 	fs.StringVar(&f.clientCA, "tls-client-ca", "", "require client certificates issued by an authority of this PEM `file` (mutual TLS); needs --tls-cert or --tls-self-signed")
 	fs.BoolVar(&f.selfSigned, "tls-self-signed", false, "serve HTTPS with a throwaway certificate for 127.0.0.1, ::1 and localhost (and the --addr host); the authority that issued it is written to a file named at start")
+	fs.Var(&f.names, "tls-name", "with --tls-self-signed, a further host `name` or IP address the throwaway certificate is valid for (repeatable; ATMKIT_TLS_NAME=a,b): one other hosts or containers reach it by, such as its compose service's name")
 	fs.StringVar(&f.caOut, "tls-ca-out", "", "with --tls-self-signed, write the throwaway authority's certificate (PEM) to this `file` (default: a new file in the temporary directory, removed on exit)")
 }
 
@@ -168,6 +172,14 @@ func (e *Env) ListenTLS(fs *flag.FlagSet, f *ListenTLSFlags, addr string) (*Serv
 	if f.caOut != "" && !f.selfSigned {
 		return nil, e.BadSetting(fs, "tls-ca-out", "needs --tls-self-signed")
 	}
+	if len(f.names) > 0 && !f.selfSigned {
+		return nil, e.BadSetting(fs, "tls-name", "needs --tls-self-signed (a certificate of --tls-cert has the names it was issued for)")
+	}
+	for _, n := range f.names {
+		if p := checkCertName(n); p != "" {
+			return nil, e.BadSetting(fs, "tls-name", p)
+		}
+	}
 	if f.caOut != "" {
 		if p := CheckDir(filepath.Dir(f.caOut)); p != "" {
 			return nil, e.BadSetting(fs, "tls-ca-out", "its directory "+filepath.Dir(f.caOut)+": "+p)
@@ -176,7 +188,7 @@ func (e *Env) ListenTLS(fs *flag.FlagSet, f *ListenTLSFlags, addr string) (*Serv
 			return nil, e.BadSetting(fs, "tls-ca-out", p)
 		}
 	}
-	cfg := tlsconf.Server{CertFile: f.cert, KeyFile: f.key, ClientCAFile: f.clientCA, SelfSigned: f.selfSigned}
+	cfg := tlsconf.Server{CertFile: f.cert, KeyFile: f.key, ClientCAFile: f.clientCA, SelfSigned: f.selfSigned, Hosts: slices.Clone(f.names)}
 	if host, _, err := net.SplitHostPort(addr); err == nil {
 		if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
 			if name, err := os.Hostname(); err == nil && name != "" {
@@ -215,10 +227,45 @@ func (e *Env) ListenTLS(fs *flag.FlagSet, f *ListenTLSFlags, addr string) (*Serv
 					"cannot write the throwaway authority's certificate to the temporary directory %s (%s): name a file in a writable directory with --tls-ca-out (in a container, on a mount), or set TMPDIR",
 					os.TempDir(), problem))
 			}
-			return nil, fmt.Errorf("%s: write the throwaway authority's certificate: %w", fs.Name(), err)
+			return nil, e.BadSetting(fs, "tls-ca-out", caOutProblem(err))
 		}
 	}
 	return s, nil
+}
+
+// checkCertName checks a --tls-name: an IP address, or a DNS name (a
+// leading "*." for a wildcard) of letters, digits, hyphens and dots.
+func checkCertName(n string) string {
+	if net.ParseIP(n) != nil {
+		return ""
+	}
+	valid := len(n) <= 253
+	for _, label := range strings.Split(strings.TrimPrefix(n, "*."), ".") {
+		valid = valid && label != "" && len(label) <= 63 && !strings.HasPrefix(label, "-") && !strings.HasSuffix(label, "-") &&
+			!strings.ContainsFunc(label, func(r rune) bool {
+				return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-')
+			})
+	}
+	if !valid {
+		return "not a host name or IP address (want one such as atmkit, atm.test or 10.0.0.7; no scheme or port)"
+	}
+	return ""
+}
+
+// caOutProblem says why the throwaway authority's certificate could not be
+// written to --tls-ca-out, whose directory the checks found writable: most
+// likely a file of another user there, in a directory where only a file's
+// owner may replace it (sticky, as /tmp is).
+func caOutProblem(err error) string {
+	var le *os.LinkError // the rename over the file
+	if errors.As(err, &le) && errors.Is(err, fs.ErrPermission) {
+		return fmt.Sprintf("cannot replace it (%v): it is likely another user's, in a directory where only a file's owner may replace it (such as /tmp); remove it, or name another file", le.Err)
+	}
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Sprintf("cannot write it (%v)", err)
 }
 
 // writeCA writes the throwaway authority's certificate to path, atomically,
@@ -255,13 +302,23 @@ func (e *Env) PrintTLS(s *Serving) {
 		return
 	}
 	fmt.Fprintf(e.Stdout, "  tls:        certificate %s\n", s.Describe())
-	if s.caFile != "" {
-		when := "kept"
-		if s.removeCA {
-			when = "removed when atmkit stops"
+	if s.caFile == "" {
+		return
+	}
+	when := "kept"
+	if s.removeCA {
+		when = "removed when atmkit stops"
+	}
+	fmt.Fprintf(e.Stdout, "  CA:         %s (the throwaway authority's certificate, %s): trust it with curl --cacert %s, atmkit --ca-cert %s\n",
+		s.caFile, when, s.caFile, s.caFile)
+	if inContainer() {
+		// The path is the container's: the host needs a copy.
+		where := "or write it to a mounted directory with ATMKIT_TLS_CA_OUT (-v \"$PWD:/data\" -e ATMKIT_TLS_CA_OUT=/data/ca.pem)"
+		if !s.removeCA {
+			where = "or take it from the directory mounted there"
 		}
-		fmt.Fprintf(e.Stdout, "  CA:         %s (the throwaway authority's certificate, %s): trust it with curl --cacert %s, atmkit --ca-cert %s\n",
-			s.caFile, when, s.caFile, s.caFile)
+		fmt.Fprintf(e.Stdout, "              that path is in this container; from the host: docker cp <container>:%s ca.pem (then --cacert ca.pem), %s\n",
+			s.caFile, where)
 	}
 }
 
@@ -329,6 +386,9 @@ func (e *Env) PrintListening(what string, addr net.Addr, s *Serving) string {
 			// through the port Docker publishes, which it cannot know.
 			fmt.Fprintf(e.Stdout, "  reachable:  on every interface of this container; from the host: the port published (docker run -p PORT:%s)\n", port)
 			fmt.Fprintf(e.Stdout, "              from other containers: its service name (compose), or %s://%s\n", s.Scheme(), net.JoinHostPort(host, port))
+			if s.Serving != nil && s.Authority != nil {
+				fmt.Fprintln(e.Stdout, "              (over HTTPS by its service name: the throwaway certificate must name it, ATMKIT_TLS_NAME=<service>)")
+			}
 		} else {
 			fmt.Fprintf(e.Stdout, "  reachable:  on every interface; from other hosts: %s://%s\n", s.Scheme(), net.JoinHostPort(host, port))
 		}

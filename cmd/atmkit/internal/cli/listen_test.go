@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/atmkit/atmkit/internal/tlsconf"
 )
 
 // TestPrintListeningOnEveryInterface: a server on every interface prints a
@@ -46,5 +48,59 @@ func TestPrintListeningOnEveryInterface(t *testing.T) {
 		if got := out.String(); !strings.HasPrefix(got, tc.want) {
 			t.Errorf("markers %v: got %q, want %q first", tc.markers, got, tc.want)
 		}
+	}
+}
+
+// TestPrintTLSInContainer: the throwaway authority's file is a path in
+// the container; its banner says so, and how the host gets a copy, besides
+// the line and try line that work in the container. Not parallel: it sets
+// containerMarkers.
+func TestPrintTLSInContainer(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), ".dockerenv")
+	if err := os.WriteFile(marker, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	saved := containerMarkers
+	t.Cleanup(func() { containerMarkers = saved })
+	sv, err := tlsconf.Server{SelfSigned: true}.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const (
+		ca    = "  CA:         /tmp/atmkit-ca-1.pem (the throwaway authority's certificate, removed when atmkit stops): trust it with curl --cacert /tmp/atmkit-ca-1.pem, atmkit --ca-cert /tmp/atmkit-ca-1.pem\n"
+		try   = `  try:        curl "https://127.0.0.1:8080/x" --cacert /tmp/atmkit-ca-1.pem` + "\n"
+		mount = "or write it to a mounted directory with ATMKIT_TLS_CA_OUT (-v \"$PWD:/data\" -e ATMKIT_TLS_CA_OUT=/data/ca.pem)"
+	)
+	temp := &Serving{Serving: sv, caFile: "/tmp/atmkit-ca-1.pem", removeCA: true}
+	for _, tc := range []struct {
+		name    string
+		markers []string
+		s       *Serving
+		want    string
+	}{
+		{"on a host", []string{filepath.Join(t.TempDir(), "none")}, temp, ca + try},
+		{"in a container", []string{marker}, temp, ca +
+			"              that path is in this container; from the host: docker cp <container>:/tmp/atmkit-ca-1.pem ca.pem (then --cacert ca.pem), " + mount + "\n" + try},
+		{"in a container, --tls-ca-out", []string{marker}, &Serving{Serving: sv, caFile: "/data/ca.pem"},
+			"  CA:         /data/ca.pem (the throwaway authority's certificate, kept): trust it with curl --cacert /data/ca.pem, atmkit --ca-cert /data/ca.pem\n" +
+				"              that path is in this container; from the host: docker cp <container>:/data/ca.pem ca.pem (then --cacert ca.pem), or take it from the directory mounted there\n"},
+	} {
+		containerMarkers = tc.markers
+		var out bytes.Buffer
+		e := &Env{Stdout: &out}
+		e.PrintTLS(tc.s)
+		e.PrintTry(tc.s, "https://127.0.0.1:8080/x", nil)
+		_, got, _ := strings.Cut(out.String(), "\n") // after the tls: line
+		if !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%s: got %q, want %q first", tc.name, got, tc.want)
+		}
+	}
+	// On every interface of a container, other containers reach it by its
+	// service name, which the throwaway certificate must name.
+	containerMarkers = []string{marker}
+	var out bytes.Buffer
+	(&Env{Stdout: &out}).PrintListening("mock", &net.TCPAddr{IP: net.IPv4zero, Port: 8080}, temp)
+	if want := "\n              (over HTTPS by its service name: the throwaway certificate must name it, ATMKIT_TLS_NAME=<service>)\n"; !strings.Contains(out.String(), want) {
+		t.Errorf("got %q, want %q in it", out.String(), want)
 	}
 }

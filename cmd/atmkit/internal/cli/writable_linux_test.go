@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -99,5 +101,67 @@ func copyFile(t *testing.T, from, to string) {
 	}
 	if err := dst.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// caOutEnv, set in the environment of this test binary, makes
+// TestTLSCAOutOfAnotherUser run ListenTLS with --tls-self-signed and
+// --tls-ca-out of its value, print its error and stop.
+const caOutEnv = "ATMKIT_CLI_TEST_CA_OUT"
+
+// TestTLSCAOutOfAnotherUser: --tls-ca-out naming a file another user owns
+// in a sticky directory (as /tmp is), which its directory check passes but
+// no other user may replace, is a wrong setting naming --tls-ca-out and
+// why, not a failure showing atomicfile's temporary name. It needs root,
+// to make a file another user (uid 65534) cannot replace.
+func TestTLSCAOutOfAnotherUser(t *testing.T) {
+	if path := os.Getenv(caOutEnv); path != "" {
+		var f ListenTLSFlags
+		fset := flag.NewFlagSet("serve", flag.ContinueOnError)
+		f.Register(fset)
+		if err := fset.Parse([]string{"--tls-self-signed", "--tls-ca-out", path}); err != nil {
+			t.Fatal(err)
+		}
+		_, err := (&Env{Stderr: io.Discard, Getenv: func(string) string { return "" }}).ListenTLS(fset, &f, "127.0.0.1:0")
+		var ue *UsageError
+		fmt.Printf("usage error %v: %q\n", errors.As(err, &ue), fmt.Sprint(err))
+		return
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, to make a file another user cannot replace")
+	}
+	t.Parallel()
+	base, err := os.MkdirTemp("", "atmkit-ca-out-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(base) })
+	sticky := filepath.Join(base, "tmp")
+	if err := os.Mkdir(sticky, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(sticky, 0o1777|os.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	theirs := filepath.Join(sticky, "ca.pem")
+	if err := os.WriteFile(theirs, []byte("root's\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(base, "cli.test")
+	copyFile(t, os.Args[0], bin)
+	cmd := exec.Command(bin, "-test.run=^TestTLSCAOutOfAnotherUser$")
+	cmd.Env = append(os.Environ(), caOutEnv+"="+theirs)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("ListenTLS as uid %d: %v\n%s", nobody, err, out)
+	}
+	got, _, _ := strings.Cut(string(out), "\n")
+	want := "--tls-ca-out " + theirs + ": cannot replace it (operation not permitted): it is likely another user's, in a directory where only a file's owner may replace it (such as /tmp); remove it, or name another file"
+	if !strings.HasPrefix(got, "usage error true: ") || !strings.Contains(got, want) || strings.Contains(got, ".tmp") {
+		t.Errorf("got %s, want a usage error (exit 2) with %q, and no temporary file's name", got, want)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/internal/redact"
+	"github.com/atmkit/atmkit/internal/tlsconf"
 )
 
 // Response is a captured HTTP response: what a Ceiling serves.
@@ -34,6 +35,9 @@ func Fetch(ctx context.Context, req Request) (*Response, error) {
 		return nil, redact.Error(fmt.Errorf("fetch %s %s: %w", hr.Method, redact.URL(req.URL), err))
 	}
 	defer resp.Body.Close()
+	if x := tlsconf.ExplainPlainHTTP(resp, ""); x != nil { // an HTTPS port
+		return nil, x
+	}
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
 		return nil, redact.Error(fmt.Errorf("fetch %s %s: read body: %w", hr.Method, redact.URL(req.URL), err))

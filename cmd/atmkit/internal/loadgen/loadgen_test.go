@@ -292,3 +292,25 @@ func TestErrorsHideKey(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestWireUserinfo: a URL's user and password go as HTTP Basic
+// authentication, as net/http sends them, never in the Host line; a
+// request's own Authorization wins.
+func TestRequestWireUserinfo(t *testing.T) {
+	t.Parallel()
+	tg, err := Request{URL: "http://alice:s%3Acret@127.0.0.1:9/a"}.prepare()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "GET /a HTTP/1.1\r\nHost: 127.0.0.1:9\r\nAuthorization: Basic YWxpY2U6czpjcmV0\r\n\r\n" // alice:s:cret
+	if string(tg.wire) != want {
+		t.Errorf("got %q, want %q", tg.wire, want)
+	}
+	tg, err = Request{URL: "http://alice:secret@127.0.0.1:9/a", Header: http.Header{"Authorization": {"Bearer t"}}}.prepare()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "GET /a HTTP/1.1\r\nHost: 127.0.0.1:9\r\nAuthorization: Bearer t\r\n\r\n"; string(tg.wire) != want {
+		t.Errorf("got %q, want %q", tg.wire, want)
+	}
+}

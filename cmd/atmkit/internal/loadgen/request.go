@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"bytes"
+	"encoding/base64"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -60,6 +61,14 @@ func (r Request) prepare() (*target, error) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	// A URL's user and password are HTTP Basic authentication, as
+	// net/http sends them, unless the request has an Authorization.
+	if u.User != nil && r.Header.Get("Authorization") == "" {
+		pw, _ := u.User.Password()
+		b.WriteString("Authorization: Basic ")
+		b.WriteString(base64.StdEncoding.EncodeToString([]byte(u.User.Username() + ":" + pw)))
+		b.WriteString("\r\n")
+	}
 	for _, k := range keys {
 		ck := http.CanonicalHeaderKey(k)
 		if ck == "Host" || ck == "Content-Length" || ck == "Connection" {

@@ -1,0 +1,83 @@
+package health
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/internal/neterr"
+	"github.com/atmkit/atmkit/internal/redact"
+	"github.com/atmkit/atmkit/internal/tlsconf"
+)
+
+// flags are the flags of atmkit health.
+type flags struct {
+	url     string
+	timeout time.Duration
+	reach   cli.Reach // --ca-cert, --client-cert, …: how an HTTPS mock is reached
+}
+
+// Run runs atmkit health with args: exit 0 when the mock answers its
+// health endpoint, 1 when it does not (unreachable, no answer in time, any
+// other answer), 2 on a wrong command line or a TLS failure a setting
+// fixes. It is the image's HEALTHCHECK and what exec probes (compose,
+// Kubernetes) run. Its flags are read from ATMKIT_HEALTH_<NAME> (--url
+// from ATMKIT_URL too), not from the ATMKIT_<NAME> of the serve beside it,
+// whose --timeout, --ca-cert, --client-cert and --header are its upstream's.
+// examples ends its usage text.
+func Run(ctx context.Context, e *cli.Env, examples string, args []string) error {
+	var f flags
+	fs := cli.NewFlagSet("health", "health [--url URL] [flags]", examples, e.Stderr)
+	fs.StringVar(&f.url, "url", DefaultURL(e.Getenv), "base URL of the mock to check (also ATMKIT_URL); where ATMKIT_ADDR is set (as in the image), the default is its port on 127.0.0.1, over HTTPS (any certificate accepted) where ATMKIT_TLS_CERT or ATMKIT_TLS_SELF_SIGNED is set")
+	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "how long to wait for the answer")
+	f.reach.Register(fs, "the mock", false)
+	if err := e.Parse(fs, args, map[string]string{"url": "ATMKIT_URL"}); err != nil {
+		return err
+	}
+	if err := cli.NoArgs(fs); err != nil {
+		return err
+	}
+	e.HideKeys(f.reach.Secrets()...)
+	if err := cli.BadBaseURL("health", "url", f.url); err != nil {
+		return err
+	}
+	if err := e.FirstBad(fs,
+		cli.Bad("url", cli.CheckHTTPURL(f.url)),
+		cli.Bad("url", cli.When(IsServiceURL(f.url), "the service's URL; want the mock's base URL, such as http://127.0.0.1:8080")),
+		cli.Bad("timeout", cli.When(f.timeout <= 0, "must be positive, e.g. 5s")),
+	); err != nil {
+		return err
+	}
+	f.reach.Timeout = f.timeout
+	target := strings.TrimRight(f.url, "/") + Path
+	shown := redact.URL(target) // no password of the URL's in the output
+	// This machine's mock (a container's own) over the HTTPS of ATMKIT_TLS_*: any certificate.
+	own := !e.Given(fs, "url") && ServesTLS(e.Getenv)
+	f.reach.AnyCertificate = own
+	if own && e.Getenv("ATMKIT_TLS_CLIENT_CA") != "" && !e.Given(fs, "client-cert") {
+		// Known before any call; a call would only add a handshake error to serve's log.
+		return cli.Exitf(cli.ExitUsage, "health: %s: the mock requires client certificates (ATMKIT_TLS_CLIENT_CA is set): "+
+			"give the health check one that an authority of ATMKIT_TLS_CLIENT_CA issued, with ATMKIT_HEALTH_CLIENT_CERT=FILE ATMKIT_HEALTH_CLIENT_KEY=FILE "+
+			"(ATMKIT_CLIENT_CERT is serve's, for its upstream)", shown)
+	}
+	rt, err := e.Transport(fs, &f.reach, "url")
+	if err != nil {
+		return err
+	}
+	if err := Check(ctx, &http.Client{Transport: rt}, target); err != nil {
+		var te *tlsconf.Error
+		switch {
+		case neterr.Refused(err):
+			return cli.Exitf(cli.ExitFailure, "health: %s: connection refused: nothing listens there. Is the mock running, and is --url (or ATMKIT_ADDR's port) right?", shown)
+		case errors.As(err, &te): // the mock cannot be checked until a setting changes
+			return cli.Exitf(cli.ExitUsage, "health: %s: %w", shown, redact.Error(err))
+		}
+		return cli.Exitf(cli.ExitFailure, "health: %s: %w", shown, redact.Error(err))
+	}
+	fmt.Fprintf(e.Stdout, "atmkit health: %s: ok\n", shown)
+	return nil
+}
