@@ -87,6 +87,9 @@ func New(opts ...Option) (*Server, error) {
 	if s.enc, err = compileShape(sh, cfg.namespace); err != nil {
 		return nil, fmt.Errorf("mock server shape: %w", err)
 	}
+	if err := sh.CheckData(fitData{s.data}); err != nil { // values a .NET client would refuse
+		return nil, fmt.Errorf("mock server shape: %w", err)
+	}
 	s.data.frags.grow(s.enc.variants, len(ds.ATMs))
 	s.writers = s.newWriters()
 	for _, f := range cfg.faults {

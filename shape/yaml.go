@@ -53,6 +53,9 @@ func Load(path string) (*Shape, error) {
 	if errors.As(err, &e) {
 		e.File = path
 	}
+	if s != nil {
+		s.file = path
+	}
 	return s, err
 }
 

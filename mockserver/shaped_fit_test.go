@@ -1,0 +1,100 @@
+package mockserver_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/mockserver"
+	"github.com/atmkit/atmkit/shape"
+)
+
+// TestShapeTypesHoldData: a shape whose XSD types cannot hold a value it
+// would write from the data set (a count, an index, an id, a generated
+// number or an auto-increment key past the type's range, which a .NET
+// client refuses with an OverflowException and the deployment could never
+// send) is refused at start, naming the file, the line, the field, the
+// type's range and the first value that does not fit; at the edge of the
+// range it is served.
+func TestShapeTypesHoldData(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	learned := func(name, file, from, to string) string {
+		t.Helper()
+		data, err := os.ReadFile(filepath.Join("..", "shape", "learn", "testdata", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(data), from) {
+			t.Fatalf("%s holds no %q", file, from)
+		}
+		path := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".yaml")
+		if err := os.WriteFile(path, []byte(strings.Replace(string(data), from, to, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	lastID := func(id int) func(*fixtures.Dataset) {
+		return func(ds *fixtures.Dataset) { ds.ATMs[len(ds.ATMs)-1].ID = id }
+	}
+	for _, tc := range []struct {
+		name, file, from, to string
+		atms                 int // a generated data set of that many ATMs; 0: the default, edited by edit
+		edit                 func(*fixtures.Dataset)
+		want                 []string // nil: served
+	}{
+		{name: "count", file: "reference-learned.yaml", from: "{element: Count, type: int", to: "{element: Count, type: unsignedByte",
+			want: []string{"line 14: results.AtmResult/Count: type unsignedByte holds 0 to 255, but an answer listing the data set's 2000 ATMs has count 2000"}},
+		{name: "count at the edge", file: "reference-learned.yaml", from: "{element: Count, type: int", to: "{element: Count, type: unsignedByte", atms: 255},
+		{name: "count past the edge", file: "reference-learned.yaml", from: "{element: Count, type: int", to: "{element: Count, type: unsignedByte", atms: 256,
+			want: []string{"256 ATMs has count 256"}},
+		{name: "index", file: "reference-learned.yaml", from: "{attribute: Index, type: int", to: "{attribute: Index, type: byte", atms: 129,
+			want: []string{"line 25: results.AtmResult/Atms/Atm/@Index: type byte holds -128 to 127, but an answer listing the data set's 129 ATMs numbers them 0 to 128"}},
+		{name: "index at the edge", file: "reference-learned.yaml", from: "{attribute: Index, type: int", to: "{attribute: Index, type: byte", atms: 128},
+		{name: "id", file: "reference-learned.yaml", from: "{element: AtmId, type: int", to: "{element: AtmId, type: short", edit: lastID(32768),
+			want: []string{"line 26: results.AtmResult/Atms/Atm/AtmId: type short holds -32768 to 32767, but ATM id 32768 has id 32768"}},
+		{name: "id at the edge", file: "reference-learned.yaml", from: "{element: AtmId, type: int", to: "{element: AtmId, type: short", edit: lastID(32767)},
+		{name: "generated", file: "reference-learned.yaml", from: "{element: Identifier, type: string, value: atmIdentifier}", to: "{element: Identifier, type: unsignedByte, generated: true}",
+			want: []string{"Atm/Identifier: type unsignedByte holds 0 to 255, but its generated values number the 2000 ATMs from 1 to 2000"}},
+		{name: "auto-increment", file: "dataset-learned.yaml", from: "{column: MachineKey, mapping: hidden, type: int, allowNull: false, autoIncrement: true}",
+			to:   "{column: MachineKey, mapping: hidden, type: int, allowNull: false, autoIncrement: true, seed: 2147483000}",
+			want: []string{"line 25: results.AtmFinder.dataset.Machine.MachineKey: type int holds -2147483648 to 2147483647, but the auto-increment key numbering 2000 rows from 2147483000 by 1 reaches 2147484999"}},
+	} {
+		path := learned(tc.name, tc.file, tc.from, tc.to)
+		sh, err := shape.Load(path)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		opts := []mockserver.Option{mockserver.WithShape(sh)}
+		if tc.atms > 0 {
+			opts = append(opts, mockserver.WithGeneratedDataset(7, tc.atms))
+		} else {
+			ds, err := fixtures.Default()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.edit != nil {
+				tc.edit(ds)
+			}
+			opts = append(opts, mockserver.WithDataset(ds))
+		}
+		_, err = mockserver.New(opts...)
+		var ferr *shape.FitError
+		switch {
+		case tc.want == nil && err != nil:
+			t.Errorf("%s: refused: %v", tc.name, err)
+		case tc.want == nil:
+		case !errors.As(err, &ferr):
+			t.Errorf("%s: got %v, want a *shape.FitError", tc.name, err)
+		default:
+			for _, w := range append(tc.want, path, "OverflowException") {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("%s: got %v\nwant it to say %q", tc.name, err, w)
+				}
+			}
+		}
+	}
+}
