@@ -1,6 +1,7 @@
 package shape
 
 import (
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"slices"
@@ -83,6 +84,9 @@ func (c *checker) err() error {
 // without a result or with a result of the wrong content, complexTypes of
 // one name with different fields. nil means a server can serve s.
 func (s *Shape) Validate() error {
+	if p, deep := tooDeep(s); deep { // checked first: the other checks walk every path
+		return &Error{Problems: []Problem{p}}
+	}
 	c := &checker{}
 	seen := map[string]bool{}
 	for _, r := range s.Results {
@@ -240,6 +244,46 @@ func (c *checker) checkResult(r *Result, where string) {
 	}
 	c.checkFields(r.Fields, ScopeOf(content), where)
 	c.checkElementNames(r.Fields, where)
+}
+
+// MaxDepth is how many levels of fields a result may nest (containers,
+// lists and their items): far more than a service's result classes nest
+// (the reference deployment's nest 4), few enough that a shape file
+// nested thousands of levels deep (a generated or corrupted one) is
+// refused at once instead of making answers, WSDLs and help pages of
+// megabytes.
+const MaxDepth = 64
+
+// tooDeep reports the first field nested deeper than MaxDepth.
+func tooDeep(s *Shape) (Problem, bool) {
+	var found *Field
+	var at string
+	var walk func(fields []*Field, depth int, where string)
+	walk = func(fields []*Field, depth int, where string) {
+		for _, f := range fields {
+			if f == nil || found != nil {
+				continue
+			}
+			here := where + "/" + f.label()
+			if depth > MaxDepth {
+				found, at = f, here
+				return
+			}
+			walk(f.Fields, depth+1, here)
+			if f.Item != nil {
+				walk([]*Field{f.Item}, depth+1, here)
+			}
+		}
+	}
+	for _, r := range s.Results {
+		if r != nil && found == nil {
+			walk(r.Fields, 1, "results."+r.Name)
+		}
+	}
+	if found == nil {
+		return Problem{}, false
+	}
+	return Problem{Line: found.line, Field: clipPath(at), Msg: fmt.Sprintf("fields nested more than %d levels deep: a result nests a few", MaxDepth)}, true
 }
 
 // checkElementNames reports two child elements of one name in one
@@ -500,6 +544,8 @@ func (c *checker) checkNamespace(line int, at string, ns Namespace) {
 		c.addf(line, at, "namespace %q: write %s in lower case", ns, strings.ToLower(string(ns)))
 	case strings.ContainsAny(string(ns), " \t\r\n<>\""):
 		c.addf(line, at, "namespace %q: want none, service or a namespace URI", ns)
+	case strings.ContainsFunc(string(ns), func(r rune) bool { return r < 0x20 || r == 0x7f || r == 0xfffe || r == 0xffff }):
+		c.addf(line, at, "namespace %q: a control character (or one XML forbids) in it: want a namespace URI", ns)
 	case !absoluteURI(string(ns)):
 		c.addf(line, at, "namespace %q: want none, service or an absolute namespace URI, with its scheme (http://example.org/ns, urn:example:ns)", ns)
 	}
@@ -515,10 +561,10 @@ func (c *checker) checkTypes(s *Shape) {
 		if r == nil || r.Layout != Typed {
 			continue
 		}
-		eachType(r, symbolicService, func(name, ns, sig, at string) {
+		eachType(r, symbolicService, func(name, ns, sig, at string, line int) {
 			k := ns + "\x00" + name
 			if prev, ok := seen[k]; ok && prev != sig {
-				c.addf(0, at, "complexType %q has other fields here than at %s; give one of them another type name", name, where[k])
+				c.addf(line, at, "complexType %q has other fields here than at %s; give one of them another type name", name, where[k])
 				return
 			}
 			if _, ok := seen[k]; !ok {
@@ -534,8 +580,8 @@ const symbolicService = "\x00service"
 // eachType calls f for each complexType a typed result r uses (the result's
 // own, containers, lists and list items), with its namespace given the
 // service namespace, a signature of its XML structure (equal signatures
-// describe the same type) and where it is.
-func eachType(r *Result, service string, f func(name, ns, signature, where string)) {
+// describe the same type) and where it is (its path and line).
+func eachType(r *Result, service string, f func(name, ns, signature, where string, line int)) {
 	root := &Field{Element: r.Root, Type: r.TypeName(), Fields: r.Fields}
 	var visit func(x *Field, inScope, at string)
 	visit = func(x *Field, inScope, at string) {
@@ -543,13 +589,13 @@ func eachType(r *Result, service string, f func(name, ns, signature, where strin
 		if x.List != "" && x.Item != nil {
 			itemNS := x.Item.Namespace.Resolve(service, ns)
 			if x.Element != "" {
-				f(ListTypeName(x), ns, signature(x), at)
+				f(ListTypeName(x), ns, signature(x), at, x.line)
 			} else {
 				itemNS = x.Item.Namespace.Resolve(service, inScope)
 			}
 			if x.Item.List == "" && len(x.Item.Fields) > 0 {
 				typeNS := x.Item.ChildNamespace(service, itemNS)
-				f(TypeNameOf(x.Item), typeNS, signature(x.Item), path(at, x.Item.label()))
+				f(TypeNameOf(x.Item), typeNS, signature(x.Item), path(at, x.Item.label()), x.Item.line)
 				for _, k := range x.Item.Fields {
 					visit(k, typeNS, path(at, x.Item.label(), k.label()))
 				}
@@ -558,13 +604,13 @@ func eachType(r *Result, service string, f func(name, ns, signature, where strin
 		}
 		if len(x.Fields) > 0 {
 			typeNS := x.ChildNamespace(service, ns)
-			f(TypeNameOf(x), typeNS, signature(x), at)
+			f(TypeNameOf(x), typeNS, signature(x), at, x.line)
 			for _, k := range x.Fields {
 				visit(k, typeNS, path(at, k.label()))
 			}
 		}
 	}
-	f(root.Type, r.ResultTypeNamespace(service), signature(root), "results."+r.Name)
+	f(root.Type, r.ResultTypeNamespace(service), signature(root), "results."+r.Name, r.line)
 	content := r.ContentNamespace(service)
 	for _, k := range r.Fields {
 		visit(k, content, path("results."+r.Name, k.label()))
@@ -648,13 +694,28 @@ func isNCName(s string) bool {
 	if s == "" {
 		return false
 	}
+	ascii := true
 	for i, r := range s {
 		switch {
-		case r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r > 0x7f:
+		case r > 0x7f:
+			ascii = false
+		case r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z':
 		case i > 0 && (r == '-' || r == '.' || r >= '0' && r <= '9'):
 		default:
 			return false
 		}
 	}
-	return true
+	return ascii || isXMLName(s)
+}
+
+// isXMLName reports whether s (with no colon) is an XML name as XML 1.0's
+// fourth edition defines them, which .NET's and Mono's XmlReader and
+// XmlConvert.VerifyNCName hold names to, and Go's encoding/xml alike
+// (Count×, ·x, a name starting with a combining mark or made of
+// full-width letters is none, 名前 is one): the name an element of that
+// name is read with.
+func isXMLName(s string) bool {
+	tok, err := xml.NewDecoder(strings.NewReader("<" + s + "/>")).Token()
+	se, ok := tok.(xml.StartElement)
+	return err == nil && ok && se.Name.Space == "" && se.Name.Local == s && len(se.Attr) == 0
 }
