@@ -2,6 +2,8 @@ package mockserver_test
 
 import (
 	"errors"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -95,6 +97,35 @@ func TestShapeTypesHoldData(t *testing.T) {
 					t.Errorf("%s: got %v\nwant it to say %q", tc.name, err, w)
 				}
 			}
+		}
+	}
+}
+
+// TestFloatSearchPointPastItsRange: a search point typed float (xs:float)
+// searched at a coordinate past a float's range (1e39, which ASMX reads as
+// a double) is written INF, as XmlSerializer writes the service's float
+// (C#'s cast from double makes it infinity, and no exception), not Go's
+// "+Inf", which no .NET client reads.
+func TestFloatSearchPointPastItsRange(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(filepath.Join("..", "shape", "learn", "testdata", "reference-learned.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := strings.ReplaceAll(string(data), "type: double, value: coordinates.", "type: float, value: coordinates.")
+	base := valuesServer(t, "", src, func(*fixtures.Dataset) {})
+	for q, want := range map[string]string{
+		"dblLatitude=1e39&dblLongitude=-1e39":  "<Latitude>INF</Latitude>\n    <Longitude>-INF</Longitude>",
+		"dblLatitude=45.5&dblLongitude=-63.25": "<Latitude>45.5</Latitude>\n    <Longitude>-63.25</Longitude>",
+	} {
+		resp, err := http.Get(base + "/service/service.asmx/ReturnAtmSearchByCoordinates?strAtmServiceKey=k&strPostalCode=&bytRadius=1&" + q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if body := string(b); err != nil || !strings.Contains(body, want) {
+			t.Errorf("%s: got\n%.600s\nwant it to hold %q", q, body, want)
 		}
 	}
 }
