@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"math"
 	"strconv"
 
 	"github.com/atmkit/atmkit/shape"
@@ -66,3 +67,8 @@ func (f fitData) Label(scope shape.Scope, i int) string {
 	}
 	return "item " + strconv.Itoa(i+1)
 }
+
+// decimalHolds reports whether .NET converts v to a System.Decimal without
+// an OverflowException: finite and below 79228162514264337593543950335 in
+// magnitude.
+func decimalHolds(v float64) bool { return math.Abs(v) < 7.922816251426434e28 }

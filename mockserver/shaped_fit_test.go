@@ -129,3 +129,57 @@ func TestFloatSearchPointPastItsRange(t *testing.T) {
 		}
 	}
 }
+
+// TestDecimalSearchPointPastItsRange: a search point typed decimal
+// searched past a decimal's range (1e300, or infinity) is no answer: the
+// service's conversion of the double throws an OverflowException, which
+// ASMX answers as a Server fault in SOAP and HTTP 500 in GET; within the
+// range the point is written.
+func TestDecimalSearchPointPastItsRange(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(filepath.Join("..", "shape", "learn", "testdata", "reference-learned.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := strings.Replace(string(data), "{element: Longitude, type: double, value: coordinates.longitude}", "{element: Longitude, type: decimal, value: coordinates.longitude}", 1)
+	src = strings.Replace(src, "element: SearchPoint\n        type: GeoPoint", "element: SearchPoint\n        type: DecimalPoint", 1) // a type of its own
+	base := valuesServer(t, "", src, func(*fixtures.Dataset) {})
+	get := func(q string) (int, string) {
+		resp, err := http.Get(base + "/service/service.asmx/ReturnAtmSearchByCoordinates?strAtmServiceKey=k&strPostalCode=&bytRadius=1&" + q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.StatusCode, string(b)
+	}
+	for _, q := range []string{"dblLatitude=45&dblLongitude=1e300", "dblLatitude=45&dblLongitude=-Infinity", "dblLatitude=45&dblLongitude=NaN"} {
+		code, body := get(q)
+		if code != 500 || !strings.HasPrefix(body, "Value was either too large or too small for a Decimal.") {
+			t.Errorf("%s: got %d %.300q, want 500 with the OverflowException", q, code, body)
+		}
+	}
+	if code, body := get("dblLatitude=1e300&dblLongitude=-63.25"); code != 200 || !strings.Contains(body, "<Longitude>-63.25</Longitude>") {
+		t.Errorf("a double latitude past a decimal's range, the decimal longitude in it: got %d %.300q, want 200", code, body)
+	}
+	env := `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><ReturnAtmSearchByCoordinates xmlns="http://tempuri.org/atmService"><strAtmServiceKey>k</strAtmServiceKey><strPostalCode /><dblLatitude>45</dblLatitude><dblLongitude>1E+300</dblLongitude><bytRadius>1</bytRadius></ReturnAtmSearchByCoordinates></soap:Body></soap:Envelope>`
+	req, err := http.NewRequest("POST", base+"/service/service.asmx", strings.NewReader(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "text/xml; charset=utf-8")
+	req.Header.Set("SOAPAction", `"http://tempuri.org/atmService/ReturnAtmSearchByCoordinates"`)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 500 || !strings.Contains(string(b), "<faultcode>soap:Server</faultcode>") ||
+		!strings.Contains(string(b), "Server was unable to process request. ---&gt; Value was either too large or too small for a Decimal.") {
+		t.Errorf("SOAP 1.1: got %d %.800s, want a Server fault with the OverflowException", resp.StatusCode, b)
+	}
+}

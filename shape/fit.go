@@ -289,3 +289,39 @@ func (k *fitter) addf(line int, at, t string, lo, hi int64, format string, args 
 		"type %s holds %s, but %s",
 		t, rng, fmt.Sprintf(format, args...))})
 }
+
+// DecimalPoint reports whether op's result writes the latitude and the
+// longitude of its search point (the coordinates of a search by
+// coordinates or address) in a field or column of XSD type decimal: the
+// service converts the searched double to a System.Decimal there, which
+// throws past a decimal's range.
+func (s *Shape) DecimalPoint(op string) (lat, lon bool) {
+	r := s.Result(op)
+	if r == nil || !WritesSearchPoint(op) {
+		return false, false
+	}
+	note := func(value, t string) {
+		if t == "decimal" {
+			lat = lat || value == "coordinates.latitude"
+			lon = lon || value == "coordinates.longitude"
+		}
+	}
+	if r.Layout == Dataset && r.DataSet != nil {
+		for _, t := range r.DataSet.Tables {
+			if t == nil || r.DataSet.RowScope(t, r.Content()) != ScopeOf(r.Content()) {
+				continue
+			}
+			for _, c := range t.Columns {
+				if c != nil {
+					note(c.Value, c.Type)
+				}
+			}
+		}
+		return lat, lon
+	}
+	walkFields(r.Fields, false, func(f *Field) bool { // the result's own values: lists not entered
+		note(f.Value, f.Type)
+		return true
+	})
+	return lat, lon
+}
