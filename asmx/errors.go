@@ -613,6 +613,20 @@ func NewServerError(b Binding, msg string) *Error {
 	return &Error{Status: http.StatusInternalServerError, Code: Server, Kind: KindServerError, Exception: x, Message: msg}
 }
 
+// NewDecimalOverflowError is the answer of a service whose result holds a
+// value in a decimal field (xs:decimal) that it converts from a double past
+// a decimal's range, infinite or NaN (a searched point of 1e300): .NET's
+// conversion throws an OverflowException, which ASMX wraps in a Server
+// (SOAP 1.2: Receiver) fault, and answers HTTP 500 with in GET and POST.
+func NewDecimalOverflowError(b Binding) *Error {
+	const msg = "Value was either too large or too small for a Decimal."
+	x := &Exception{Type: typeOverflow, Message: msg}
+	if b.IsSOAP() {
+		x = soapException(msgUnableToProcess, x)
+	}
+	return &Error{Status: http.StatusInternalServerError, Code: Server, Kind: KindServerError, Exception: x, Message: msg}
+}
+
 // NewSoapExceptionError is the answer to a SoapException the service throws
 // with code and message (an injected fault): a fault of that code with the
 // message alone in SOAP, HTTP 500 with the message in GET, POST and JSON.

@@ -150,6 +150,9 @@ func checkInstitution(s *Session, note Notef) error {
 	if err != nil {
 		return err
 	}
+	if why := f.unheld("whose locations ReturnAtmSearchByInstitution gives", "institution.id"); why != "" {
+		return skip("%s", why)
+	}
 	r, err := s.result(HTTPGet, opByInst)
 	if err != nil {
 		return err
@@ -188,6 +191,9 @@ func checkCity(s *Session, note Notef) error {
 	if len(f.CityIDs) == 0 {
 		return skip("%s", f.CityNote)
 	}
+	if why := f.unheld("whether ReturnAtmSearchByCity's locations are of one city", "address.city"); why != "" {
+		return skip("%s", why)
+	}
 	note("intCityID %v: %s", f.CityIDs, f.CityNote)
 	for _, id := range f.CityIDs {
 		x, err := s.Do(Request{Binding: HTTPGet, Op: opByCity, Values: map[string]string{pCityID: strconv.Itoa(id)}})
@@ -205,7 +211,10 @@ func checkCity(s *Session, note Notef) error {
 		var city, prov string
 		for i, loc := range locs {
 			c, _ := xmlField(loc, f.Fields["address.city"])
-			p, _ := xmlField(loc, f.Fields["address.province"])
+			var p string
+			if f.Fields["address.province"] != "" { // else not held: the city alone
+				p, _ = xmlField(loc, f.Fields["address.province"])
+			}
 			if i == 0 {
 				city, prov = c, p
 				continue

@@ -20,6 +20,11 @@ type Facts struct {
 	// Fields maps JSON location fields (e.g. "institution.id") to the path of
 	// the XML leaf that carries the same value inside a location node.
 	Fields map[string]string
+	// Unheld are the JSON location fields of keyFields that no XML leaf
+	// holds in every location node (a deployment whose results carry no
+	// city), each with its value in the first location: the checks that
+	// need one skip, saying so.
+	Unheld map[string]string
 	// Anchor is one JSON location object; searches are made around it.
 	Anchor map[string]any
 	// AnchorKm is the anchor's distance from the search point in km: 0
@@ -289,6 +294,9 @@ func (s *Session) jsonQuery(op string, vals map[string]string) (*Exchange, []map
 }
 
 // keyFields are the JSON fields the semantic checks need to find in XML.
+// Only id must be found (locations are told apart by it); a deployment's
+// results may carry none of the others (a typed result without a City),
+// and the checks that need one then skip (Facts.Unheld).
 var keyFields = []string{"id", "institution.id", "address.city", "address.province", "coordinates.latitude", "coordinates.longitude"}
 
 // Origins of query values that were not discovered in the target's answers.
@@ -377,7 +385,7 @@ func (s *Session) discover() (*Facts, error) {
 	if len(xl) != len(jl) {
 		return nil, &Failure{What: "ReturnAtmSearchByCoordinates: JSON and XML location counts", Expected: fmt.Sprintf("%d XML %s nodes, as many as JSON locations", len(jl), f.Location), Got: strconv.Itoa(len(xl)), Exchanges: []*Exchange{jx, gx}}
 	}
-	if f.Fields, err = learnFields(jl, xl); err != nil {
+	if f.Fields, f.Unheld, err = learnFields(jl, xl); err != nil {
 		return nil, also(err, jx, gx)
 	}
 
@@ -512,8 +520,8 @@ func locationNode(root *etree.Element, jl []map[string]any) (qname, error) {
 		if len(xl) != len(jl) {
 			return false
 		}
-		_, err := learnFields(jl, xl)
-		return err == nil
+		fields, _, err := learnFields(jl, xl)
+		return err == nil && len(fields) >= 2 // the id, and another key field
 	}
 	if q, n := largestGroup(root); n >= 2 && fits(q) {
 		return q, nil
@@ -587,9 +595,9 @@ func coverage(e *etree.Element, loc map[string]any) int {
 
 // learnFields finds, for each key JSON field, the XML leaf path whose value
 // equals the field's in every pair of JSON and XML locations.
-func learnFields(jl []map[string]any, xl []*etree.Element) (map[string]string, error) {
+func learnFields(jl []map[string]any, xl []*etree.Element) (fields, unheld map[string]string, err error) {
 	if len(jl) == 0 || len(xl) != len(jl) {
-		return nil, fmt.Errorf("no locations to learn XML field names from")
+		return nil, nil, fmt.Errorf("no locations to learn XML field names from")
 	}
 	// Each node's values once, by path: the values of paths that occur
 	// exactly once (xmlField).
@@ -602,7 +610,7 @@ func learnFields(jl []map[string]any, xl []*etree.Element) (map[string]string, e
 	for i, e := range xl {
 		ls := leaves(e)
 		if len(ls) > maxNodeLeaves {
-			return nil, &Failure{What: "XML location nodes", Expected: fmt.Sprintf("at most %d values in a location node", maxNodeLeaves), Got: fmt.Sprintf("%d values in node %d", len(ls), i+1)}
+			return nil, nil, &Failure{What: "XML location nodes", Expected: fmt.Sprintf("at most %d values in a location node", maxNodeLeaves), Got: fmt.Sprintf("%d values in node %d", len(ls), i+1)}
 		}
 		m := make(map[string]once, len(ls))
 		for _, l := range ls {
@@ -614,7 +622,7 @@ func learnFields(jl []map[string]any, xl []*etree.Element) (map[string]string, e
 		}
 		byPath[i] = m
 	}
-	fields := map[string]string{}
+	fields, unheld = map[string]string{}, map[string]string{}
 	for _, jf := range keyFields {
 		last := jf[strings.LastIndex(jf, ".")+1:]
 		var match []string
@@ -634,7 +642,11 @@ func learnFields(jl []map[string]any, xl []*etree.Element) (map[string]string, e
 		}
 		if len(match) == 0 {
 			jv, _ := jsonField(jl[0], jf)
-			return nil, &Failure{What: "XML location nodes: field " + jf, Expected: fmt.Sprintf("an XML leaf with the value of JSON %s (%q in the first location) in every location node", jf, jv), Got: "no such leaf"}
+			if jf != "id" {
+				unheld[jf] = jv
+				continue
+			}
+			return nil, nil, &Failure{What: "XML location nodes: field " + jf, Expected: fmt.Sprintf("an XML leaf with the value of JSON %s (%q in the first location) in every location node", jf, jv), Got: "no such leaf"}
 		}
 		best := match[0]
 		for _, p := range match {
@@ -646,5 +658,17 @@ func learnFields(jl []map[string]any, xl []*etree.Element) (map[string]string, e
 		}
 		fields[jf] = best
 	}
-	return fields, nil
+	return fields, unheld, nil
+}
+
+// unheld says, for a check that needs the JSON location fields jfs in the
+// XML results, why it cannot be made when the target's location nodes hold
+// one of them nowhere; "" when they all are held.
+func (f *Facts) unheld(check string, jfs ...string) string {
+	for _, jf := range jfs {
+		if v, ok := f.Unheld[jf]; ok {
+			return fmt.Sprintf("the target's XML location nodes hold no %s: no leaf holds the JSON answers' value in every location (%q in the first), so %s cannot be told from its XML results", jf, v, check)
+		}
+	}
+	return ""
 }

@@ -302,6 +302,9 @@ func (l *leaf) appendInt(dst []byte, n int) []byte {
 
 // appendFloat appends a number as l's format writes it.
 func (l *leaf) appendFloat(dst []byte, f float64) []byte {
+	if l.bits == 32 && !math.IsInf(f, 0) && math.IsInf(float64(float32(f)), 0) {
+		f = float64(float32(f)) // past a float's range (a searched point of 1e39): the service's (float) cast makes it INF
+	}
 	if math.IsInf(f, 0) || math.IsNaN(f) {
 		return appendXMLDouble(dst, f) // a searched point may be INF or NaN, as ASMX reads them
 	}

@@ -1,12 +1,17 @@
 package mockserver
 
 import (
+	"bytes"
+	"encoding/xml"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/shape"
 )
 
 // FuzzServeHTTP drives whole requests of every binding through the handler:
@@ -71,6 +76,70 @@ func FuzzServeHTTP(f *testing.F) {
 			default:
 				if !strings.HasPrefix(path, "/__admin") {
 					t.Fatalf("200 with content type %q for %s %s", ct, method, target)
+				}
+			}
+		}
+	})
+}
+
+// FuzzShapeServe serves any shape file that parses (hand-edited names,
+// namespaces, nesting, formats): whatever it holds, the server starts or
+// refuses it with an error, never panics, and every XML answer, WSDL and
+// help page it writes is well-formed XML an XML reader takes whole.
+func FuzzShapeServe(f *testing.F) {
+	for _, p := range []string{"../shape/testdata/typed.yaml", "../shape/testdata/attrs.yaml", "../shape/testdata/dataset.yaml",
+		"../shape/learn/testdata/variants/typed-variant.yaml", "../shape/learn/testdata/variants/dataset-spaces.yaml"} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add(shape.Marshal(shape.Default(), ""))
+	ds := smallDataset()
+	requests := []struct{ method, target, ctype, action, body string }{
+		{"GET", "/service/service.asmx/ReturnAtmSearchByCoordinates?" + coordsQuery, "", "", ""},
+		{"GET", "/service/service.asmx/ReturnProvinces?strAtmServiceKey=good", "", "", ""},
+		{"POST", "/service/service.asmx/ReturnInstitutions", asmx.ContentTypeForm, "", "strAtmServiceKey=good"},
+		{"POST", "/service/service.asmx", "text/xml; charset=utf-8", `"` + testNS + `/ReturnAtmSearchByCoordinates"`, env("1.1", coordsBody)},
+		{"POST", "/service/service.asmx", "application/soap+xml; charset=utf-8", "", env("1.2", coordsBody)},
+		{"GET", "/service/service.asmx?WSDL", "", "", ""},
+		{"GET", "/service/service.asmx?op=ReturnAllAtms", "", "", ""},
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sh, err := shape.Parse(data)
+		if err != nil {
+			return
+		}
+		h, err := New(WithDataset(ds), WithKeys("good"), WithShape(sh), WithNamespace(testNS))
+		if err != nil {
+			return // refused at start (a type that cannot hold the data set's values)
+		}
+		for _, r := range requests {
+			req := httptest.NewRequest(r.method, r.target, strings.NewReader(r.body))
+			if r.ctype != "" {
+				req.Header.Set("Content-Type", r.ctype)
+			}
+			if r.action != "" {
+				req.Header.Set("SOAPAction", r.action)
+			}
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, req)
+			if w.Code != http.StatusOK {
+				t.Fatalf("%s %s: %d\n%.500s", r.method, r.target, w.Code, w.Body)
+			}
+			body := w.Body.Bytes()
+			if strings.Contains(r.target, "?op=") { // an HTML page: its samples are XML, escaped
+				continue
+			}
+			d := xml.NewDecoder(bytes.NewReader(body))
+			for {
+				_, err := d.Token()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatalf("%s %s: not well-formed XML: %v\n%.3000s", r.method, r.target, err, body)
 				}
 			}
 		}

@@ -115,6 +115,15 @@ func NewContext(ctx context.Context, opts ...Option) (*Server, error) {
 	if s.enc, err = compileShape(sh, cfg.namespace); err != nil {
 		return nil, fmt.Errorf("mock server shape: %w", err)
 	}
+	if err := sh.CheckData(fitData{s.data}); err != nil { // values a .NET client would refuse
+		return nil, fmt.Errorf("mock server shape: %w", err)
+	}
+	s.enc.decimalPoint = map[string][2]bool{}
+	for _, op := range shape.Operations() {
+		if lat, lon := sh.DecimalPoint(op); lat || lon {
+			s.enc.decimalPoint[op] = [2]bool{lat, lon}
+		}
+	}
 	s.data.frags.grow(s.enc.variants, len(ds.ATMs))
 	s.writers = s.newWriters()
 	for _, f := range cfg.faults {
@@ -593,6 +602,10 @@ func (s *Server) answer(w http.ResponseWriter, ex *exchange, c *asmx.Call) {
 		return
 	}
 	if s.replayer != nil && s.replay(w, ex, c) {
+		return
+	}
+	if d, ok := s.enc.decimalPoint[c.Op.Name]; ok && c.Binding != asmx.JSON && (d[0] && !decimalHolds(c.Latitude) || d[1] && !decimalHolds(c.Longitude)) {
+		s.writeError(w, ex, c.Binding, asmx.NewDecimalOverflowError(c.Binding)) // the service's (decimal) cast throws
 		return
 	}
 	ex.fromData(w)

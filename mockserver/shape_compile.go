@@ -169,6 +169,9 @@ type shapeEncoder struct {
 	// variants is the number of fragment cache variants the location items
 	// use (JSON is variant 0).
 	variants int
+	// decimalPoint says, by operation, whether its XML result writes the
+	// search point's latitude and longitude as xs:decimal (shape.DecimalPoint).
+	decimalPoint map[string][2]bool
 }
 
 // Indentation depths: a SOAP response's <OpResult> is at depth 3, so the

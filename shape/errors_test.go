@@ -1,8 +1,11 @@
 package shape
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -56,6 +59,20 @@ func TestHandWrittenMistakes(t *testing.T) {
 			[]string{`line 92: operations.ReturnAllAtms: ReturnAllAtms returns locations, but result "ArrayOfProvince" holds provinces`}, 1},
 		{"text beside elements", "attrs.yaml", "            - {element: Tag, type: string, value: atmIdentifier}", "            - {text: true, type: string, value: atmIdentifier}",
 			[]string{"line 23: results.Lookup/Machines/Machine: an element with text (text: true) has one text field and attributes, no element children"}, 1},
+		// Names and namespaces no XML reader takes (XML 1.0's fourth
+		// edition, as .NET's XmlReader and Go's encoding/xml read names).
+		{"an element name with a character names cannot hold", "typed.yaml", "{element: Count,", "{element: \"Count×\",",
+			[]string{`line 9: results.AtmResult/Count×: element "Count×" is not an XML element name`}, 1},
+		{"an element name of full-width letters", "typed.yaml", "{element: Count,", "{element: \"Ｃｏｕｎｔ\",",
+			[]string{`line 9: results.AtmResult/Ｃｏｕｎｔ: element "Ｃｏｕｎｔ" is not an XML element name`}, 1},
+		{"an element name starting with a combining mark", "typed.yaml", "{element: Count,", "{element: \"\\u0300Count\",",
+			[]string{`line 9: `, `is not an XML element name`}, 1},
+		{"an element name with a zero-width space", "typed.yaml", "{element: Count,", "{element: \"Cou\\u200bnt\",",
+			[]string{`line 9: `, `is not an XML element name`}, 1},
+		{"an attribute name of a private-use character", "attrs.yaml", "{attribute: total,", "{attribute: \"\\ue000total\",",
+			[]string{"line 9: ", `is not an XML attribute name`}, 1},
+		{"a namespace with a control character", "typed.yaml", "    namespace: service\n    root: AtmResult", "    namespace: \"http://x.example.org/\\x01\"\n    root: AtmResult",
+			[]string{`line 4: results.AtmResult.namespace: namespace "http://x.example.org/\x01": a control character (or one XML forbids) in it`}, 1},
 	}
 	for _, r := range rows {
 		data, err := os.ReadFile("testdata/" + r.file)
@@ -139,5 +156,82 @@ func TestTwoResultsOfOneContentWithoutOperations(t *testing.T) {
 	want := `line 3: operations: ReturnProvinces: 2 results hold provinces (spare, provinces): name one under operations: (ReturnProvinces: spare)`
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("got %v, want an error mentioning %q", err, want)
+	}
+}
+
+// TestHostileShapeFiles: a shape file nested thousands of levels deep, one
+// whose YAML aliases of aliases would make billions of fields, and one of
+// many megabytes are refused at once with an error naming the line (and
+// the file), never read whole, hung on or served; nesting and size up to
+// the limits are read.
+func TestHostileShapeFiles(t *testing.T) {
+	data, err := os.ReadFile("testdata/typed.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const count = "      - {element: Count, type: int, value: count}\n"
+	if !strings.Contains(string(data), count) {
+		t.Fatalf("testdata/typed.yaml has no %q", count)
+	}
+	with := func(extra string) []byte {
+		return []byte(strings.Replace(string(data), count, count+extra, 1))
+	}
+	nested := func(levels int) string { // levels of fields, the innermost a value
+		var b strings.Builder
+		b.WriteString("      - ")
+		for i := range levels - 1 {
+			fmt.Fprintf(&b, "{element: E%d, fields: [", i)
+		}
+		b.WriteString("{element: Z, type: string, generated: true}")
+		b.WriteString(strings.Repeat("]}", levels-1))
+		return b.String() + "\n"
+	}
+	bomb := "      - &l0 {element: L0, type: string, generated: true}\n"
+	for i := 1; i <= 9; i++ {
+		bomb += fmt.Sprintf("      - &l%d {element: L%d, fields: [%s]}\n", i, i, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*l%d, ", i-1), 10), ", "))
+	}
+	for _, tc := range []struct {
+		name string
+		file []byte
+		want string // "" for a shape that is read
+	}{
+		{"nested to the limit", with(nested(MaxDepth)), ""},
+		{"nested past the limit", with(nested(MaxDepth + 1)), "line 10: results.AtmResult.fields[1] (E0).fields[0] (E1)"},
+		{"nested thousands of levels", with(nested(4000)), "fields nested more than 64 levels deep"},
+		{"aliases of aliases", with(bomb), "line 11: results.AtmResult.fields[5] (L4).fields[7] (L3).fields[8] (L2).fields[8] (L1).fields[8]: more than 10000 fields (YAML aliases counted each time they are used)"},
+		{"many megabytes", append(bytes.Repeat([]byte("# padding\n"), MaxFileSize/10+1), data...), "huge.yaml: more than 4 MB: a shape is a few KB"},
+	} {
+		path := filepath.Join(t.TempDir(), "huge.yaml")
+		if err := os.WriteFile(path, tc.file, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(path)
+		var e *Error
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.want == "":
+		case !errors.As(err, &e):
+			t.Errorf("%s: got %v, want an *Error", tc.name, err)
+		case !strings.Contains(err.Error(), tc.want) || len(e.Problems) != 1 || len(err.Error()) > 600:
+			t.Errorf("%s: got %d problems:\n%.2000s\nwant one, short, saying %q", tc.name, len(e.Problems), err, tc.want)
+		}
+	}
+	// A shape built in code is held to the same depth.
+	sh := Default()
+	var f *Field
+	for _, x := range sh.Results[0].Fields {
+		if len(x.Fields) > 0 {
+			f = x
+			break
+		}
+	}
+	deep := &Field{Element: "Z", Type: "string", Generated: true}
+	for i := range MaxDepth {
+		deep = &Field{Element: fmt.Sprintf("E%d", i), Fields: []*Field{deep}}
+	}
+	f.Fields = append(f.Fields, deep)
+	if err := sh.Validate(); err == nil || !strings.Contains(err.Error(), "fields nested more than 64 levels deep") {
+		t.Errorf("a shape nested %d levels deep in code: got %v", MaxDepth+2, err)
 	}
 }

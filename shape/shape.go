@@ -110,6 +110,7 @@ type Shape struct {
 	Operations map[string]string
 
 	opLines map[string]int // the line of each operation in the file, when parsed
+	file    string         // the file it was loaded from (Load), for messages
 }
 
 // Result describes one result type: an operation's answer.

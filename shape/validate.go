@@ -83,6 +83,9 @@ func (c *checker) err() error {
 // without a result or with a result of the wrong content, complexTypes of
 // one name with different fields. nil means a server can serve s.
 func (s *Shape) Validate() error {
+	if p, deep := tooDeep(s); deep { // checked first: the other checks walk every path
+		return &Error{Problems: []Problem{p}}
+	}
 	c := &checker{}
 	seen := map[string]bool{}
 	for _, r := range s.Results {
@@ -500,6 +503,8 @@ func (c *checker) checkNamespace(line int, at string, ns Namespace) {
 		c.addf(line, at, "namespace %q: write %s in lower case", ns, strings.ToLower(string(ns)))
 	case strings.ContainsAny(string(ns), " \t\r\n<>\""):
 		c.addf(line, at, "namespace %q: want none, service or a namespace URI", ns)
+	case strings.ContainsFunc(string(ns), func(r rune) bool { return r < 0x20 || r == 0x7f || r == 0xfffe || r == 0xffff }):
+		c.addf(line, at, "namespace %q: a control character (or one XML forbids) in it: want a namespace URI", ns)
 	case !absoluteURI(string(ns)):
 		c.addf(line, at, "namespace %q: want none, service or an absolute namespace URI, with its scheme (http://example.org/ns, urn:example:ns)", ns)
 	}
@@ -515,10 +520,10 @@ func (c *checker) checkTypes(s *Shape) {
 		if r == nil || r.Layout != Typed {
 			continue
 		}
-		eachType(r, symbolicService, func(name, ns, sig, at string) {
+		eachType(r, symbolicService, func(name, ns, sig, at string, line int) {
 			k := ns + "\x00" + name
 			if prev, ok := seen[k]; ok && prev != sig {
-				c.addf(0, at, "complexType %q has other fields here than at %s; give one of them another type name", name, where[k])
+				c.addf(line, at, "complexType %q has other fields here than at %s; give one of them another type name", name, where[k])
 				return
 			}
 			if _, ok := seen[k]; !ok {
@@ -534,8 +539,8 @@ const symbolicService = "\x00service"
 // eachType calls f for each complexType a typed result r uses (the result's
 // own, containers, lists and list items), with its namespace given the
 // service namespace, a signature of its XML structure (equal signatures
-// describe the same type) and where it is.
-func eachType(r *Result, service string, f func(name, ns, signature, where string)) {
+// describe the same type) and where it is (its path and line).
+func eachType(r *Result, service string, f func(name, ns, signature, where string, line int)) {
 	root := &Field{Element: r.Root, Type: r.TypeName(), Fields: r.Fields}
 	var visit func(x *Field, inScope, at string)
 	visit = func(x *Field, inScope, at string) {
@@ -543,13 +548,13 @@ func eachType(r *Result, service string, f func(name, ns, signature, where strin
 		if x.List != "" && x.Item != nil {
 			itemNS := x.Item.Namespace.Resolve(service, ns)
 			if x.Element != "" {
-				f(ListTypeName(x), ns, signature(x), at)
+				f(ListTypeName(x), ns, signature(x), at, x.line)
 			} else {
 				itemNS = x.Item.Namespace.Resolve(service, inScope)
 			}
 			if x.Item.List == "" && len(x.Item.Fields) > 0 {
 				typeNS := x.Item.ChildNamespace(service, itemNS)
-				f(TypeNameOf(x.Item), typeNS, signature(x.Item), path(at, x.Item.label()))
+				f(TypeNameOf(x.Item), typeNS, signature(x.Item), path(at, x.Item.label()), x.Item.line)
 				for _, k := range x.Item.Fields {
 					visit(k, typeNS, path(at, x.Item.label(), k.label()))
 				}
@@ -558,13 +563,13 @@ func eachType(r *Result, service string, f func(name, ns, signature, where strin
 		}
 		if len(x.Fields) > 0 {
 			typeNS := x.ChildNamespace(service, ns)
-			f(TypeNameOf(x), typeNS, signature(x), at)
+			f(TypeNameOf(x), typeNS, signature(x), at, x.line)
 			for _, k := range x.Fields {
 				visit(k, typeNS, path(at, k.label()))
 			}
 		}
 	}
-	f(root.Type, r.ResultTypeNamespace(service), signature(root), "results."+r.Name)
+	f(root.Type, r.ResultTypeNamespace(service), signature(root), "results."+r.Name, r.line)
 	content := r.ContentNamespace(service)
 	for _, k := range r.Fields {
 		visit(k, content, path("results."+r.Name, k.label()))
@@ -648,13 +653,16 @@ func isNCName(s string) bool {
 	if s == "" {
 		return false
 	}
+	ascii := true
 	for i, r := range s {
 		switch {
-		case r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r > 0x7f:
+		case r > 0x7f:
+			ascii = false
+		case r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z':
 		case i > 0 && (r == '-' || r == '.' || r >= '0' && r <= '9'):
 		default:
 			return false
 		}
 	}
-	return true
+	return ascii || isXMLName(s)
 }

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/atmkit/atmkit/internal/atomicfile"
 	"gopkg.in/yaml.v3"
@@ -39,12 +41,21 @@ import (
 // ErrNotFound is wrapped by Load when the file does not exist.
 var ErrNotFound = errors.New("shape file not found")
 
+// MaxFileSize is the largest shape file read, in bytes: a shape is a few
+// kilobytes (a DataSet's with its schema a few more).
+const MaxFileSize = 4 << 20
+
 // Load reads and validates the shape file at path.
 func Load(path string) (*Shape, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w: %s", ErrNotFound, path)
 	}
+	if err != nil {
+		return nil, fmt.Errorf("read shape: %w", err)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1)) // a bigger one is refused by Parse
+	f.Close()
 	if err != nil {
 		return nil, fmt.Errorf("read shape: %w", err)
 	}
@@ -52,6 +63,9 @@ func Load(path string) (*Shape, error) {
 	var e *Error
 	if errors.As(err, &e) {
 		e.File = path
+	}
+	if s != nil {
+		s.file = path
 	}
 	return s, err
 }
@@ -61,6 +75,9 @@ func Load(path string) (*Shape, error) {
 // operations left out get the one result of their content. Errors are
 // *Error, naming the line and field of each problem.
 func Parse(data []byte) (*Shape, error) {
+	if len(data) > MaxFileSize {
+		return nil, &Error{Problems: []Problem{{Msg: fmt.Sprintf("more than %d MB: a shape is a few KB; is it the right file?", MaxFileSize>>20)}}}
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		line, msg := yamlError(err)
@@ -101,7 +118,33 @@ func yamlError(err error) (line int, msg string) {
 	return line, msg
 }
 
-type parser struct{ checker }
+type parser struct {
+	checker
+	depth   int  // how deep the field being read is nested
+	nfields int  // how many fields were read, aliases counted each time they are used
+	tooBig  bool // MaxFields or MaxDepth was passed: reported once, nothing more read
+}
+
+// clipPath shortens a field's path for a message to its first and last
+// 80 bytes (at a character's start).
+func clipPath(at string) string {
+	if len(at) <= 200 {
+		return at
+	}
+	head, tail := 80, len(at)-80
+	for head > 0 && !utf8.RuneStart(at[head]) {
+		head--
+	}
+	for tail < len(at) && !utf8.RuneStart(at[tail]) {
+		tail++
+	}
+	return at[:head] + "…" + at[tail:]
+}
+
+// MaxFields is how many fields a shape file may describe, counting a YAML
+// alias (*name) as many times as it is used: a service's results have a
+// few dozen; a few aliases of aliases would otherwise make billions.
+const MaxFields = 10000
 
 // pairs returns the key/value pairs of a mapping node, reporting keys not in known.
 func (p *parser) pairs(n *yaml.Node, where string, known ...string) map[string]*yaml.Node {
@@ -248,6 +291,14 @@ func (p *parser) result(name string, n *yaml.Node, line int) *Result {
 }
 
 func (p *parser) fields(n *yaml.Node, where string) []*Field {
+	if p.tooBig {
+		return nil
+	}
+	if p.depth >= MaxDepth {
+		p.tooBig = true
+		p.addf(n.Line, clipPath(where+".fields"), "fields nested more than %d levels deep: a result nests a few", MaxDepth)
+		return nil
+	}
 	if n.Kind != yaml.SequenceNode {
 		p.addf(n.Line, where+".fields", "want a list of fields (lines starting with -), got %s", kindName(n))
 		return nil
@@ -263,6 +314,15 @@ var fieldKeys = []string{"element", "attribute", "text", "namespace", "typeNames
 
 func (p *parser) field(n *yaml.Node, where string) *Field {
 	f := &Field{line: n.Line}
+	if p.nfields++; p.nfields > MaxFields && !p.tooBig {
+		p.tooBig = true
+		p.addf(n.Line, clipPath(where), "more than %d fields (YAML aliases counted each time they are used): a service's results have a few dozen", MaxFields)
+	}
+	if p.tooBig {
+		return f
+	}
+	p.depth++
+	defer func() { p.depth-- }()
 	if n.Kind == yaml.AliasNode && n.Alias != nil {
 		n = n.Alias
 	}

@@ -151,8 +151,8 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 		b.Replay = &replay.banner
 	}
 	srv, err := mockserver.NewContext(ctx, opts...)
-	if p, ok := cli.DatasetProblem(err, f.fixtures); ok {
-		return m.BadSetting(w, "fixtures", p) // exit 2, naming the file and record
+	if name, p, ok := cli.ServeProblem(err, f.fixtures); ok {
+		return m.BadSetting(w, name, p) // exit 2, naming the file and record, or the shape's line
 	}
 	if err != nil {
 		return m.StoppedStarting(ctx, err, "loading the data set") // exit 0 on SIGINT/SIGTERM

@@ -41,10 +41,20 @@ func TestShapeShow(t *testing.T) {
 	if err := os.WriteFile(bad, []byte(broken), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A shape whose type cannot hold the data set's values: refused at start.
+	narrow := filepath.Join(t.TempDir(), "narrow.yaml")
+	if data, err = os.ReadFile("../../shape/learn/testdata/reference-learned.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(narrow, []byte(strings.Replace(string(data), "{element: Count, type: int", "{element: Count, type: unsignedByte", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	rows := []struct {
 		args []string
 		says []string
 	}{
+		{[]string{"serve", "--addr", "127.0.0.1:0", "--shape", narrow}, []string{"atmkit serve: --shape " + narrow + ": the shape cannot hold the data set's values: line 14: results.AtmResult/Count: type unsignedByte holds 0 to 255, but an answer listing the data set's 2000 ATMs has count 2000", "OverflowException"}},
+		{[]string{"bench", "--shape", narrow, "-d", "100ms"}, []string{"atmkit bench: --shape " + narrow + " cannot hold the data set's values: line 14: results.AtmResult/Count: type unsignedByte"}},
 		{[]string{"shape", "show", "--shape", bad}, []string{"line 29", "Bank/Name.value", "institution.title"}},
 		{[]string{"shape", "show", "--shape", "missing.yaml"}, []string{"missing.yaml"}},
 		{[]string{"shape"}, []string{"no subcommand"}},

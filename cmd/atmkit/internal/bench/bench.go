@@ -407,6 +407,10 @@ func mockTargets(ctx context.Context, cfg Config, ds *fixtures.Dataset, req load
 			opts = append(opts, mockserver.WithReplay(idx, mockserver.MissFault))
 		}
 		mock, err := startMock(ctx, opts...)
+		var fit *shape.FitError
+		if errors.As(err, &fit) { // --shape cannot hold the data set's values: a wrong setting
+			return nil, nil, usagef("--shape %s", strings.TrimPrefix(fit.Error(), "the shape "))
+		}
 		if err != nil {
 			return nil, nil, err
 		}

@@ -6,14 +6,26 @@ import (
 	"strings"
 
 	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/shape"
 )
 
-// DatasetProblem says why the data set in dir (--fixtures) could not be
-// loaded, when err is its loading's error: problems in its records, or a
-// file that cannot be read. It is a wrong setting (exit 2); ok is false for
-// any other error. With several problems it points to fixtures check,
-// which lists them all.
-func DatasetProblem(err error, dir string) (problem string, ok bool) {
+// ServeProblem says which setting made the mock server refuse to start,
+// when err is its start's error, and why: the data set in dir (--fixtures)
+// could not be loaded (problems in its records, or a file that cannot be
+// read), or the shape (--shape) cannot hold its values (shape.FitError). It
+// is a wrong setting (exit 2); ok is false for any other error. With
+// several problems in the data set it points to fixtures check, which
+// lists them all.
+func ServeProblem(err error, dir string) (flag, problem string, ok bool) {
+	var ferr *shape.FitError
+	if errors.As(err, &ferr) {
+		return "shape", (&shape.FitError{Problems: ferr.Problems}).Error(), true // the flag names the file
+	}
+	problem, ok = datasetProblem(err, dir)
+	return "fixtures", problem, ok
+}
+
+func datasetProblem(err error, dir string) (problem string, ok bool) {
 	if err == nil || dir == "" {
 		return "", false
 	}

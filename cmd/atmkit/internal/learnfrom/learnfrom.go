@@ -14,8 +14,10 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
+	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/internal/neterr"
 	"github.com/atmkit/atmkit/internal/printable"
@@ -52,6 +54,31 @@ func Read(ctx context.Context, src string, timeout time.Duration, rt http.RoundT
 	return data, from, nil
 }
 
+// wsdlQuery is the query that asks an ASMX service for its WSDL, keeping
+// the pairs of raw that are not about its documents (a gateway's, say): raw
+// itself when it asks for the WSDL already (?wsdl in any case, ?x=1&WSDL);
+// else raw without its document keys (the help page's op, a bare wsdl or
+// disco, wsdl= and schema=, in any case), then WSDL, as ASMX reads a query
+// (asmx.ParseDocsQuery: ?x=1&WSDL asks for the WSDL, ?disco&WSDL does not).
+func wsdlQuery(raw string) string {
+	if kind, _, _ := asmx.ParseDocsQuery(raw); raw != "" && kind == asmx.DocsWSDL {
+		return raw
+	}
+	var keep []string
+	for _, pair := range strings.FieldsFunc(raw, func(r rune) bool { return r == '&' }) {
+		key, _, _ := strings.Cut(pair, "=")
+		if k, err := url.QueryUnescape(key); err == nil {
+			key = k
+		}
+		switch strings.ToLower(key) {
+		case "wsdl", "disco", "op", "schema":
+			continue
+		}
+		keep = append(keep, pair)
+	}
+	return strings.Join(append(keep, "WSDL"), "&")
+}
+
 // nsWSDL is the namespace of a WSDL 1.1 document's definitions root.
 const nsWSDL = "http://schemas.xmlsoap.org/wsdl/"
 
@@ -84,7 +111,7 @@ func isWSDL(data []byte) error {
 
 // WSDL fetches a deployment's WSDL from rawURL within timeout through rt
 // (http.DefaultTransport when nil: TLS and headers are the caller's),
-// adding ?WSDL to a service address without a query. A redirect is not
+// asking for the WSDL as ASMX reads a query (wsdlQuery). A redirect is not
 // followed (it would carry rt's headers to wherever it points): it is an
 // error naming where it points. from names the source without credentials
 // or query; errors name it the same way.
@@ -93,9 +120,7 @@ func WSDL(ctx context.Context, rawURL string, timeout time.Duration, rt http.Rou
 	if err != nil {
 		return nil, "", fmt.Errorf("the WSDL's URL: %w", err)
 	}
-	if u.RawQuery == "" {
-		u.RawQuery = "WSDL"
-	}
+	u.RawQuery = wsdlQuery(u.RawQuery)
 	clean := *u
 	clean.User, clean.RawQuery = nil, ""
 	from = clean.String()

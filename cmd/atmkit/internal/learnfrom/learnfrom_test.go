@@ -81,3 +81,39 @@ func TestLearnEnded(t *testing.T) {
 		t.Errorf("Learn with an ended context: got %v (a shape: %t), want context.Canceled and none", err, sh != nil)
 	}
 }
+
+// TestWSDLQuery: a service address with a query of its own (a gateway's
+// pair, the help page's ?op=, ?disco, ?wsdl in another case) fetches the
+// WSDL from the mock, as ASMX reads the query: the user's other pairs kept,
+// WSDL added once; a query that asks for the WSDL already is sent as given.
+func TestWSDLQuery(t *testing.T) {
+	t.Parallel()
+	ts := mockserver.NewTestServer(t)
+	base := ts.URL + "/service/service.asmx"
+	for _, q := range []string{"", "?WSDL", "?wsdl", "?Wsdl", "?foo=1", "?foo=1&wsdl", "?op=ReturnAllAtms",
+		"?disco", "?foo=1&DISCO&bar=x%26y", "?wsdl=1", "?schema=AtmFinder&foo=1", "?wsdl&wsdl"} {
+		data, from, err := WSDL(context.Background(), base+q, 5*time.Second, nil)
+		if err != nil {
+			t.Errorf("%s: %v", q, err)
+			continue
+		}
+		if from != base || !strings.Contains(string(data), "<wsdl:definitions") {
+			t.Errorf("%s: from %s, %.80q", q, from, data)
+		}
+	}
+	for raw, want := range map[string]string{
+		"":                         "WSDL",
+		"wsdl":                     "wsdl",
+		"foo=1&Wsdl":               "foo=1&Wsdl",
+		"foo=1":                    "foo=1&WSDL",
+		"op=ReturnAllAtms":         "WSDL",
+		"foo=1&DISCO&bar=x%26y":    "foo=1&bar=x%26y&WSDL",
+		"WsDl=1&k=2":               "k=2&WSDL",
+		"%77sdl&k=2&&":             "k=2&WSDL",
+		"schema=AtmFinder&foo=%20": "foo=%20&WSDL",
+	} {
+		if got := wsdlQuery(raw); got != want {
+			t.Errorf("wsdlQuery(%q) = %q, want %q", raw, got, want)
+		}
+	}
+}

@@ -1,0 +1,74 @@
+package mockserver
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/atmkit/atmkit/shape"
+)
+
+// fitData is the data set as shape.CheckData reads it.
+type fitData struct{ d *data }
+
+// Len is the number of items of list.
+func (f fitData) Len(list string) int {
+	ds := f.d.ds
+	switch list {
+	case string(shape.Locations):
+		return len(ds.ATMs)
+	case string(shape.Institutions):
+		return len(ds.Institutions)
+	case string(shape.Provinces):
+		return len(ds.Provinces)
+	case "languages":
+		n := 0
+		for i := range ds.ATMs {
+			n += len(ds.ATMs[i].Languages)
+		}
+		return n
+	}
+	return 0
+}
+
+// Int is the integer value path of item i of scope, as the server writes it.
+func (f fitData) Int(scope shape.Scope, i int, path string) (int64, bool) {
+	v, ok := shape.LookupValue(scope, path)
+	if !ok || v.Kind != shape.KindInt && v.Kind != shape.KindFlag {
+		return 0, false
+	}
+	l := leaf{id: valueIDs[scope][path]}
+	var ctx valueCtx
+	ds := f.d.ds
+	switch scope {
+	case shape.ScopeLocation:
+		a := &ds.ATMs[i]
+		ctx = valueCtx{atm: a, inst: f.d.institution(a.InstitutionID)}
+	case shape.ScopeInstitution:
+		ctx = valueCtx{inst: &ds.Institutions[i]}
+	case shape.ScopeProvince:
+		ctx = valueCtx{prov: &ds.Provinces[i]}
+	default:
+		return 0, false
+	}
+	n, _, _ := l.value(&ctx)
+	return int64(n), true
+}
+
+// Label names item i of scope.
+func (f fitData) Label(scope shape.Scope, i int) string {
+	ds := f.d.ds
+	switch scope {
+	case shape.ScopeLocation:
+		return "ATM id " + strconv.Itoa(ds.ATMs[i].ID)
+	case shape.ScopeInstitution:
+		return "institution id " + strconv.Itoa(ds.Institutions[i].ID)
+	case shape.ScopeProvince:
+		return "province " + ds.Provinces[i].Code
+	}
+	return "item " + strconv.Itoa(i+1)
+}
+
+// decimalHolds reports whether .NET converts v to a System.Decimal without
+// an OverflowException: finite and below 79228162514264337593543950335 in
+// magnitude.
+func decimalHolds(v float64) bool { return math.Abs(v) < 7.922816251426434e28 }

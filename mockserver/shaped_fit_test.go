@@ -1,0 +1,185 @@
+package mockserver_test
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/mockserver"
+	"github.com/atmkit/atmkit/shape"
+)
+
+// TestShapeTypesHoldData: a shape whose XSD types cannot hold a value it
+// would write from the data set (a count, an index, an id, a generated
+// number or an auto-increment key past the type's range, which a .NET
+// client refuses with an OverflowException and the deployment could never
+// send) is refused at start, naming the file, the line, the field, the
+// type's range and the first value that does not fit; at the edge of the
+// range it is served.
+func TestShapeTypesHoldData(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	learned := func(name, file, from, to string) string {
+		t.Helper()
+		data, err := os.ReadFile(filepath.Join("..", "shape", "learn", "testdata", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(data), from) {
+			t.Fatalf("%s holds no %q", file, from)
+		}
+		path := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".yaml")
+		if err := os.WriteFile(path, []byte(strings.Replace(string(data), from, to, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	lastID := func(id int) func(*fixtures.Dataset) {
+		return func(ds *fixtures.Dataset) { ds.ATMs[len(ds.ATMs)-1].ID = id }
+	}
+	for _, tc := range []struct {
+		name, file, from, to string
+		atms                 int // a generated data set of that many ATMs; 0: the default, edited by edit
+		edit                 func(*fixtures.Dataset)
+		want                 []string // nil: served
+	}{
+		{name: "count", file: "reference-learned.yaml", from: "{element: Count, type: int", to: "{element: Count, type: unsignedByte",
+			want: []string{"line 14: results.AtmResult/Count: type unsignedByte holds 0 to 255, but an answer listing the data set's 2000 ATMs has count 2000"}},
+		{name: "count at the edge", file: "reference-learned.yaml", from: "{element: Count, type: int", to: "{element: Count, type: unsignedByte", atms: 255},
+		{name: "count past the edge", file: "reference-learned.yaml", from: "{element: Count, type: int", to: "{element: Count, type: unsignedByte", atms: 256,
+			want: []string{"256 ATMs has count 256"}},
+		{name: "index", file: "reference-learned.yaml", from: "{attribute: Index, type: int", to: "{attribute: Index, type: byte", atms: 129,
+			want: []string{"line 25: results.AtmResult/Atms/Atm/@Index: type byte holds -128 to 127, but an answer listing the data set's 129 ATMs numbers them 0 to 128"}},
+		{name: "index at the edge", file: "reference-learned.yaml", from: "{attribute: Index, type: int", to: "{attribute: Index, type: byte", atms: 128},
+		{name: "id", file: "reference-learned.yaml", from: "{element: AtmId, type: int", to: "{element: AtmId, type: short", edit: lastID(32768),
+			want: []string{"line 26: results.AtmResult/Atms/Atm/AtmId: type short holds -32768 to 32767, but ATM id 32768 has id 32768"}},
+		{name: "id at the edge", file: "reference-learned.yaml", from: "{element: AtmId, type: int", to: "{element: AtmId, type: short", edit: lastID(32767)},
+		{name: "generated", file: "reference-learned.yaml", from: "{element: Identifier, type: string, value: atmIdentifier}", to: "{element: Identifier, type: unsignedByte, generated: true}",
+			want: []string{"Atm/Identifier: type unsignedByte holds 0 to 255, but its generated values number the 2000 ATMs from 1 to 2000"}},
+		{name: "auto-increment", file: "dataset-learned.yaml", from: "{column: MachineKey, mapping: hidden, type: int, allowNull: false, autoIncrement: true}",
+			to:   "{column: MachineKey, mapping: hidden, type: int, allowNull: false, autoIncrement: true, seed: 2147483000}",
+			want: []string{"line 25: results.AtmFinder.dataset.Machine.MachineKey: type int holds -2147483648 to 2147483647, but the auto-increment key numbering 2000 rows from 2147483000 by 1 reaches 2147484999"}},
+	} {
+		path := learned(tc.name, tc.file, tc.from, tc.to)
+		sh, err := shape.Load(path)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		opts := []mockserver.Option{mockserver.WithShape(sh)}
+		if tc.atms > 0 {
+			opts = append(opts, mockserver.WithGeneratedDataset(7, tc.atms))
+		} else {
+			ds, err := fixtures.Default()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.edit != nil {
+				tc.edit(ds)
+			}
+			opts = append(opts, mockserver.WithDataset(ds))
+		}
+		_, err = mockserver.New(opts...)
+		var ferr *shape.FitError
+		switch {
+		case tc.want == nil && err != nil:
+			t.Errorf("%s: refused: %v", tc.name, err)
+		case tc.want == nil:
+		case !errors.As(err, &ferr):
+			t.Errorf("%s: got %v, want a *shape.FitError", tc.name, err)
+		default:
+			for _, w := range append(tc.want, path, "OverflowException") {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("%s: got %v\nwant it to say %q", tc.name, err, w)
+				}
+			}
+		}
+	}
+}
+
+// TestFloatSearchPointPastItsRange: a search point typed float (xs:float)
+// searched at a coordinate past a float's range (1e39, which ASMX reads as
+// a double) is written INF, as XmlSerializer writes the service's float
+// (C#'s cast from double makes it infinity, and no exception), not Go's
+// "+Inf", which no .NET client reads.
+func TestFloatSearchPointPastItsRange(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(filepath.Join("..", "shape", "learn", "testdata", "reference-learned.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := strings.ReplaceAll(string(data), "type: double, value: coordinates.", "type: float, value: coordinates.")
+	base := valuesServer(t, "", src, func(*fixtures.Dataset) {})
+	for q, want := range map[string]string{
+		"dblLatitude=1e39&dblLongitude=-1e39":  "<Latitude>INF</Latitude>\n    <Longitude>-INF</Longitude>",
+		"dblLatitude=45.5&dblLongitude=-63.25": "<Latitude>45.5</Latitude>\n    <Longitude>-63.25</Longitude>",
+	} {
+		resp, err := http.Get(base + "/service/service.asmx/ReturnAtmSearchByCoordinates?strAtmServiceKey=k&strPostalCode=&bytRadius=1&" + q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if body := string(b); err != nil || !strings.Contains(body, want) {
+			t.Errorf("%s: got\n%.600s\nwant it to hold %q", q, body, want)
+		}
+	}
+}
+
+// TestDecimalSearchPointPastItsRange: a search point typed decimal
+// searched past a decimal's range (1e300, or infinity) is no answer: the
+// service's conversion of the double throws an OverflowException, which
+// ASMX answers as a Server fault in SOAP and HTTP 500 in GET; within the
+// range the point is written.
+func TestDecimalSearchPointPastItsRange(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(filepath.Join("..", "shape", "learn", "testdata", "reference-learned.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := strings.Replace(string(data), "{element: Longitude, type: double, value: coordinates.longitude}", "{element: Longitude, type: decimal, value: coordinates.longitude}", 1)
+	src = strings.Replace(src, "element: SearchPoint\n        type: GeoPoint", "element: SearchPoint\n        type: DecimalPoint", 1) // a type of its own
+	base := valuesServer(t, "", src, func(*fixtures.Dataset) {})
+	get := func(q string) (int, string) {
+		resp, err := http.Get(base + "/service/service.asmx/ReturnAtmSearchByCoordinates?strAtmServiceKey=k&strPostalCode=&bytRadius=1&" + q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.StatusCode, string(b)
+	}
+	for _, q := range []string{"dblLatitude=45&dblLongitude=1e300", "dblLatitude=45&dblLongitude=-Infinity", "dblLatitude=45&dblLongitude=NaN"} {
+		code, body := get(q)
+		if code != 500 || !strings.HasPrefix(body, "Value was either too large or too small for a Decimal.") {
+			t.Errorf("%s: got %d %.300q, want 500 with the OverflowException", q, code, body)
+		}
+	}
+	if code, body := get("dblLatitude=1e300&dblLongitude=-63.25"); code != 200 || !strings.Contains(body, "<Longitude>-63.25</Longitude>") {
+		t.Errorf("a double latitude past a decimal's range, the decimal longitude in it: got %d %.300q, want 200", code, body)
+	}
+	env := `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><ReturnAtmSearchByCoordinates xmlns="http://tempuri.org/atmService"><strAtmServiceKey>k</strAtmServiceKey><strPostalCode /><dblLatitude>45</dblLatitude><dblLongitude>1E+300</dblLongitude><bytRadius>1</bytRadius></ReturnAtmSearchByCoordinates></soap:Body></soap:Envelope>`
+	req, err := http.NewRequest("POST", base+"/service/service.asmx", strings.NewReader(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "text/xml; charset=utf-8")
+	req.Header.Set("SOAPAction", `"http://tempuri.org/atmService/ReturnAtmSearchByCoordinates"`)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 500 || !strings.Contains(string(b), "<faultcode>soap:Server</faultcode>") ||
+		!strings.Contains(string(b), "Server was unable to process request. ---&gt; Value was either too large or too small for a Decimal.") {
+		t.Errorf("SOAP 1.1: got %d %.800s, want a Server fault with the OverflowException", resp.StatusCode, b)
+	}
+}
