@@ -276,6 +276,18 @@ func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
 // operation, binding, status, since and limit.
 func requestFilter(q url.Values) (RequestFilter, error) {
 	var f RequestFilter
+	// A misspelt or repeated parameter would be read as none, or as its
+	// first value, and the list would hold calls its reader did not ask for.
+	for name, vs := range q {
+		switch name {
+		case "operation", "binding", "status", "fault", "since", "limit", "summary":
+		default:
+			return f, fmt.Errorf("unknown parameter %q: want operation, binding, status, fault, since, limit or summary", name)
+		}
+		if len(vs) > 1 {
+			return f, fmt.Errorf("parameter %s given %d times: give it once", name, len(vs))
+		}
+	}
 	if op := q.Get("operation"); op != "" {
 		o, ok := lookupOperation(op)
 		switch {
