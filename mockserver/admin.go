@@ -434,8 +434,9 @@ func decodeFault(w http.ResponseWriter, r *http.Request) (Fault, error) {
 		}
 		return Fault{}, err // Fault.UnmarshalJSON's, naming the field
 	}
-	if dec.More() {
-		return Fault{}, errors.New("the body holds more than one JSON value")
+	// More alone passes a closing ] or } after the object.
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return Fault{}, errors.New("the body holds more than one JSON value, or text after the fault object")
 	}
 	f.ID = ""
 	return f, nil

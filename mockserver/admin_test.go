@@ -186,6 +186,8 @@ func TestAdminBadInput(t *testing.T) {
 		{"requests bad since", "GET", "/requests?since=-1", "", []check{hasAdminError(400, adminBadRequest), bodyContains("since")}},
 		{"requests bad limit", "GET", "/requests?limit=0", "", []check{hasAdminError(400, adminBadRequest), bodyContains("limit")}},
 		// Read as no filter, or as the first value, they listed calls not asked for.
+		{"text after the fault", "POST", "/faults", `{"status":503}]`, []check{hasAdminError(400, adminBadRequest), bodyContains("text after the fault object")}},
+		{"two faults", "POST", "/faults", `{"status":503} {"drop":true}`, []check{hasAdminError(400, adminBadRequest), bodyContains("more than one JSON value")}},
 		{"requests unknown parameter", "GET", "/requests?op=ReturnProvinces", "", []check{hasAdminError(400, adminBadRequest), bodyContains(`unknown parameter \"op\"`)}},
 		{"requests repeated parameter", "GET", "/requests?operation=ReturnProvinces&operation=ReturnInstitutions", "", []check{hasAdminError(400, adminBadRequest), bodyContains("operation given 2 times")}},
 		{"requests bad summary", "GET", "/requests?summary=maybe", "", []check{hasAdminError(400, adminBadRequest), bodyContains("summary")}},
