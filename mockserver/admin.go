@@ -66,16 +66,57 @@ func writeAdminJSON(w http.ResponseWriter, status int, v any) {
 		buf.WriteString(`{"error":{"code":"ServerError","message":"encoding the answer failed","status":500}}` + "\n")
 	}
 	body := buf.Bytes()
-	h := w.Header()
+	setAdminHeader(w.Header())
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// setAdminHeader sets the header fields of every admin API answer in JSON.
+func setAdminHeader(h http.Header) {
 	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("Content-Length", strconv.Itoa(len(body)))
 	h.Set("Cache-Control", "no-store")
 	// The journal holds what any caller sent, markup included, and is
 	// written with < and > as they are: never read as anything but JSON.
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
-	w.WriteHeader(status)
-	_, _ = w.Write(body)
+}
+
+// writeRequestList answers GET /__admin/requests: the list is written
+// entry by entry as the client reads it, not made whole first. A full
+// journal lists tens of megabytes, and a client that stops reading holds
+// its connection until the write timeout: each such client held a copy of
+// the whole answer (20 of them took a mock to 1.1 GB).
+func writeRequestList(w http.ResponseWriter, list []JournalEntry, matched int, lastSeq uint64, held []HeldCall) {
+	setAdminHeader(w.Header())
+	streamThrough(w) // a TestServer's writer too: admin calls are not journaled
+	w.WriteHeader(http.StatusOK)
+	_, err := io.WriteString(w, `{"requests":[`)
+	for i := range list {
+		if err != nil {
+			return // the client went away
+		}
+		b, merr := marshalText(list[i])
+		if merr != nil { // only plain data is written; a failure is a bug
+			return
+		}
+		if i > 0 {
+			_, err = io.WriteString(w, ",")
+		}
+		if err == nil {
+			_, err = w.Write(b)
+		}
+		list[i] = JournalEntry{} // written: let it go
+	}
+	tail, merr := marshalText(struct {
+		Matched int        `json:"matched"`
+		LastSeq uint64     `json:"lastSeq"`
+		Held    []HeldCall `json:"held"`
+	}{matched, lastSeq, nonNil(held)})
+	if err != nil || merr != nil {
+		return
+	}
+	_, _ = io.WriteString(w, "],"+string(tail[1:])+"\n")
 }
 
 func writeAdminError(w http.ResponseWriter, status int, code, format string, args ...any) {
@@ -258,12 +299,7 @@ func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
 		// lastSeq is read after the list, so that it is at least the seq
 		// of every entry listed: a reader polling with since sees from it
 		// that the mock started anew (its calls count from 1 again).
-		writeAdminJSON(w, http.StatusOK, struct {
-			Requests []JournalEntry `json:"requests"`
-			Matched  int            `json:"matched"`
-			LastSeq  uint64         `json:"lastSeq"`
-			Held     []HeldCall     `json:"held"`
-		}{nonNil(list), matched, s.journal.last(), s.held.list()})
+		writeRequestList(w, list, matched, s.journal.last(), s.held.list())
 	case http.MethodDelete:
 		s.journal.reset()
 		w.WriteHeader(http.StatusNoContent)
@@ -276,6 +312,18 @@ func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
 // operation, binding, status, since and limit.
 func requestFilter(q url.Values) (RequestFilter, error) {
 	var f RequestFilter
+	// A misspelt or repeated parameter would be read as none, or as its
+	// first value, and the list would hold calls its reader did not ask for.
+	for name, vs := range q {
+		switch name {
+		case "operation", "binding", "status", "fault", "since", "limit", "summary":
+		default:
+			return f, fmt.Errorf("unknown parameter %q: want operation, binding, status, fault, since, limit or summary", name)
+		}
+		if len(vs) > 1 {
+			return f, fmt.Errorf("parameter %s given %d times: give it once", name, len(vs))
+		}
+	}
 	if op := q.Get("operation"); op != "" {
 		o, ok := lookupOperation(op)
 		switch {
@@ -422,8 +470,9 @@ func decodeFault(w http.ResponseWriter, r *http.Request) (Fault, error) {
 		}
 		return Fault{}, err // Fault.UnmarshalJSON's, naming the field
 	}
-	if dec.More() {
-		return Fault{}, errors.New("the body holds more than one JSON value")
+	// More alone passes a closing ] or } after the object.
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return Fault{}, errors.New("the body holds more than one JSON value, or text after the fault object")
 	}
 	f.ID = ""
 	return f, nil

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -185,6 +187,11 @@ func TestAdminBadInput(t *testing.T) {
 		{"requests status out of range", "GET", "/requests?status=42", "", []check{hasAdminError(400, adminBadRequest)}},
 		{"requests bad since", "GET", "/requests?since=-1", "", []check{hasAdminError(400, adminBadRequest), bodyContains("since")}},
 		{"requests bad limit", "GET", "/requests?limit=0", "", []check{hasAdminError(400, adminBadRequest), bodyContains("limit")}},
+		// Read as no filter, or as the first value, they listed calls not asked for.
+		{"text after the fault", "POST", "/faults", `{"status":503}]`, []check{hasAdminError(400, adminBadRequest), bodyContains("text after the fault object")}},
+		{"two faults", "POST", "/faults", `{"status":503} {"drop":true}`, []check{hasAdminError(400, adminBadRequest), bodyContains("more than one JSON value")}},
+		{"requests unknown parameter", "GET", "/requests?op=ReturnProvinces", "", []check{hasAdminError(400, adminBadRequest), bodyContains(`unknown parameter \"op\"`)}},
+		{"requests repeated parameter", "GET", "/requests?operation=ReturnProvinces&operation=ReturnInstitutions", "", []check{hasAdminError(400, adminBadRequest), bodyContains("operation given 2 times")}},
 		{"requests bad summary", "GET", "/requests?summary=maybe", "", []check{hasAdminError(400, adminBadRequest), bodyContains("summary")}},
 		{"no such entry", "GET", "/requests/99", "", []check{hasAdminError(404, adminNotFound)}},
 		{"entry not a number", "GET", "/requests/latest", "", []check{hasAdminError(404, adminNotFound)}},
@@ -621,4 +628,46 @@ func TestAdminRequestsStatusZero(t *testing.T) {
 		t.Errorf("status=0: got %s, want the dropped call alone", r.body)
 	}
 	adminChecks(t, admin(t, "GET", ts.URL+"/__admin/requests?status=00", "", ""), hasAdminError(400, adminBadRequest), bodyContains("or 0 for the calls answered with no response"))
+}
+
+// TestAdminListToAStalledReader: clients that ask for the whole journal
+// and never read the answer do not each make the mock hold a copy of it
+// (not parallel: it measures the heap). The answer was made whole before
+// it was written, and held until the write timeout: 20 such clients took
+// a mock with a full journal from 130 MB to 1.1 GB.
+func TestAdminListToAStalledReader(t *testing.T) {
+	const entries, readers, bodyMax = 100, 10, 64 << 10
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithJournalSize(entries), WithJournalBodyMax(bodyMax))
+	note := "<!--" + strings.Repeat("x", bodyMax) + "-->"
+	for range entries {
+		do(t, provincesRequest(t, ts.URL, asmx.ContentTypeSOAP11, provincesEnvelope("k", note)))
+	}
+	size := len(adminGet(t, ts.URL+"/__admin/requests"))
+	var before, now runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	addr := strings.TrimPrefix(ts.URL, "http://")
+	for range readers {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		_ = c.(*net.TCPConn).SetReadBuffer(4096)
+		if _, err := io.WriteString(c, "GET /__admin/requests HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The answers are made as the readers wait; the heap is watched a
+	// while (it grew at once when each answer was made whole).
+	most := int64(0)
+	for range 30 {
+		time.Sleep(100 * time.Millisecond)
+		runtime.GC()
+		runtime.ReadMemStats(&now)
+		most = max(most, int64(now.HeapAlloc)-int64(before.HeapAlloc))
+	}
+	if most > int64(readers*size/2) {
+		t.Errorf("%d readers that do not read a %d-byte list: the heap grew by %d bytes, want well under their %d", readers, size, most, readers*size)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/tls"
 	"fmt"
 	"maps"
+	"math/bits"
 	"net"
 	"net/http"
 	"strconv"
@@ -299,19 +300,20 @@ func (dw *dribbleWriter) emit(p []byte) (int, error) {
 			return written + n, err
 		}
 		// The chunk of byte sent: the first i whose end, total*i/chunks,
-		// is past it.
-		n, total := int64(dw.d.Chunks), int64(dw.total)
-		i := int((n*int64(dw.sent+1) + total - 1) / total)
-		if i != dw.chunk {
-			dw.chunk = i
-			if !dw.wait(dw.start.Add(time.Duration(int64(dw.d.Duration) * int64(i) / n))) {
+		// is past it. The products are taken in 128 bits: chunks may be
+		// any int, far more than the body's bytes.
+		n, total := uint64(dw.d.Chunks), uint64(dw.total)
+		i := mulDivUp(n, uint64(dw.sent+1), total)
+		if i != uint64(dw.chunk) {
+			dw.chunk = int(i)
+			if !dw.wait(dw.start.Add(time.Duration(mulDiv(uint64(dw.d.Duration), i, n)))) {
 				return written, dw.err
 			}
-			if i == dw.d.Chunks {
+			if i == n {
 				dw.last(p[:min(len(p), dw.total-dw.sent)])
 			}
 		}
-		end := int(total * int64(i) / n)
+		end := int(mulDiv(total, i, n))
 		m, err := dw.ResponseWriter.Write(p[:min(len(p), end-dw.sent)])
 		dw.sent += m
 		written += m
@@ -325,6 +327,22 @@ func (dw *dribbleWriter) emit(p []byte) (int, error) {
 		}
 	}
 	return written, nil
+}
+
+// mulDiv is a*b/c, the product taken in 128 bits; the quotient must fit
+// in 64.
+func mulDiv(a, b, c uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	q, _ := bits.Div64(hi, lo, c)
+	return q
+}
+
+// mulDivUp is a*b/c rounded up, as mulDiv.
+func mulDivUp(a, b, c uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	lo, carry := bits.Add64(lo, c-1, 0)
+	q, _ := bits.Div64(hi+carry, lo, c)
+	return q
 }
 
 // wait waits until t, or until the server begins to shut down (the rest

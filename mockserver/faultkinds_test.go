@@ -2,9 +2,11 @@ package mockserver
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"strconv"
@@ -86,6 +88,30 @@ func TestFaultDribble(t *testing.T) {
 			if r := e.Response; r.Body != got.body || r.Size != int64(len(got.body)) || r.Cut {
 				t.Errorf("journal: got an answer of %d bytes (size %d, cut %v), want the %d bytes the client got:\n%.300q\nwant\n%.300q",
 					len(r.Body), r.Size, r.Cut, len(got.body), r.Body, got.body)
+			}
+		})
+	}
+}
+
+// TestFaultDribbleManyChunks: a dribble of more chunks than the body has
+// bytes, up to the largest int the fault accepts, sends each byte as a
+// chunk of its own and the body arrives intact; the chunk arithmetic
+// overflowed and the body never came (the handler spun on).
+func TestFaultDribbleManyChunks(t *testing.T) {
+	t.Parallel()
+	for _, chunks := range []int{5000, 1 << 40, math.MaxInt} {
+		t.Run(strconv.Itoa(chunks), func(t *testing.T) {
+			t.Parallel()
+			ts := NewTestServer(t, WithDataset(smallDataset()))
+			want := call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))
+			if _, err := ts.AddFault(Fault{Dribble: &Dribble{Chunks: chunks, Duration: 50 * time.Millisecond}}); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(t.Context(), time.Minute) // a hang guard, not a measure
+			defer cancel()
+			got := do(t, callRequest(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")).WithContext(ctx))
+			if got != want {
+				t.Errorf("dribbled answer: got %d %.200q, want the normal answer %d %.200q", got.status, got.body, want.status, want.body)
 			}
 		})
 	}

@@ -120,6 +120,9 @@ func (f *Fault) UnmarshalJSON(data []byte) error {
 	if err := dec.Decode(&j); err != nil {
 		return faultJSONError(err, data)
 	}
+	if name := repeatedField(data); name != "" {
+		return fmt.Errorf("fault: field %s given twice; give each field once", name)
+	}
 	out := Fault{ID: j.ID, Operation: j.Operation, Status: j.Status, SOAPFault: j.SOAPFault,
 		Drop: j.Drop, Malformed: j.Malformed, Reset: j.Reset, Garbage: j.Garbage, Seed: j.Seed,
 		Skip: j.Skip, Times: j.Times}
@@ -164,6 +167,55 @@ func (f *Fault) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// repeatedField returns the first field named twice in one object of
+// data, a JSON text that decodes (its path, "dribble.chunks", as the
+// second spelling has it), else "". Names are compared ignoring case, as
+// they are matched: decoding keeps the last of them without a word, and
+// {"status":503,"status":200} or {"drop":true,"Drop":false} would pass
+// with one of its settings silently dropped.
+func repeatedField(data []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var walk func(path string) string
+	walk = func(path string) string {
+		tok, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		switch tok {
+		case json.Delim('{'):
+			seen := map[string]bool{}
+			for dec.More() {
+				t, err := dec.Token()
+				if err != nil {
+					return ""
+				}
+				name, _ := t.(string)
+				full := name
+				if path != "" {
+					full = path + "." + name
+				}
+				if seen[strings.ToLower(name)] {
+					return strconv.Quote(full)
+				}
+				seen[strings.ToLower(name)] = true
+				if n := walk(full); n != "" {
+					return n
+				}
+			}
+			_, _ = dec.Token() // '}'
+		case json.Delim('['):
+			for dec.More() {
+				if n := walk(path); n != "" {
+					return n
+				}
+			}
+			_, _ = dec.Token() // ']'
+		}
+		return ""
+	}
+	return walk("")
+}
+
 // faultJSONError words an error of decoding the JSON form in its own
 // terms: the field as the JSON form names it and the value it wants, not
 // the Go types it is read into.
@@ -173,7 +225,11 @@ func faultJSONError(err error, data []byte) error {
 		if te.Field == "" {
 			return fmt.Errorf("fault: want a JSON object such as {\"operation\":\"ReturnProvinces\",\"delay\":\"400ms\"}, not %s", aJSON(te.Value))
 		}
-		return fmt.Errorf("fault %s: want %s, not %s", te.Field, faultFieldWants(te.Type), aJSON(te.Value))
+		wants := faultFieldWants(te.Type)
+		if n, ok := strings.CutPrefix(te.Value, "number "); ok && outOfRange(n, te.Type) {
+			return fmt.Errorf("fault %s: %s is out of range, want %s", te.Field, n, wants)
+		}
+		return fmt.Errorf("fault %s: want %s, not %s", te.Field, wants, aJSON(te.Value))
 	}
 	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
 		var top map[string]json.RawMessage
@@ -187,6 +243,22 @@ func faultJSONError(err error, data []byte) error {
 			"malformed, dribble, reset, garbage, probability, seed, skip or times)", name)
 	}
 	return fmt.Errorf("fault: %w", err)
+}
+
+// outOfRange reports whether n, a JSON number that did not decode into
+// a field of type t, is of t's kind but too large: an integer for an
+// integer field, a finite-looking number for a float field.
+func outOfRange(n string, t reflect.Type) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int64:
+		return !strings.ContainsAny(n, ".eE")
+	case reflect.Float64:
+		return true
+	}
+	return false
 }
 
 // faultFieldWants is what a field of Go type t takes, as the JSON form

@@ -463,6 +463,13 @@ func TestFaultJSONErrorsNameTheField(t *testing.T) {
 		{`{"soapFault":{"code":"Client","txt":"x"}}`, `fault: unknown field \"txt\" in soapFault (code, text), dribble`},
 		{`status=503`, "the body is not JSON (invalid character 's' looking for beginning of value); want a fault object such as"},
 		{`{"delay":"1s"`, "the body is not JSON (unexpected EOF)"},
+		{`{"probability":1e400,"status":503}`, "fault probability: 1e400 is out of range, want a number"},
+		{`{"times":99999999999999999999,"status":503}`, "fault times: 99999999999999999999 is out of range, want an integer"},
+		{`{"status":503,"delay":"1s","delay":"2s"}`, `fault: field \"delay\" given twice`},
+		{`{"status":503,"Status":200}`, `fault: field \"Status\" given twice`},
+		{`{"drop":true,"times":1,"DROP":false}`, `fault: field \"DROP\" given twice`},
+		{`{"dribble":{"chunks":2,"duration":"1s","chunks":9}}`, `fault: field \"dribble.chunks\" given twice`},
+		{`{"soapFault":{"code":"Client"},"soapFault":{"text":"x"}}`, `fault: field \"soapFault\" given twice`},
 	} {
 		r := admin(t, "POST", ts.URL+"/__admin/faults", "", tt.body)
 		adminChecks(t, r, hasAdminError(400, adminBadRequest), bodyContains(tt.want))

@@ -3,6 +3,7 @@ package mockserver
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"strings"
 	"sync"
@@ -39,7 +40,8 @@ type JournalEntry struct {
 	Operation string
 	// Params holds the operation's parameters as canonical text ("25",
 	// "44.6488"), the service key masked (see MaskKey); nil unless the
-	// request decoded.
+	// request decoded. A value longer than 1 KB is cut there and ends
+	// with "… (cut: N bytes)", N its length as sent.
 	Params map[string]string
 	// Status is the HTTP status answered; 0 when no response was written
 	// (a dropped connection, a client that went away during a delay).
@@ -264,18 +266,79 @@ type journalRecord struct {
 	describes bool       // a fetch of the service description (?WSDL, ?disco)
 	kept      keptCall   // as sent; empty once shown, or without bodies
 	shown     *shownCall // masked; nil until first read in full
+	// params are the call's parameters as shown (masked and cut), for a
+	// call too large to keep (settle); nil otherwise, when entry makes
+	// them from call.
+	params map[string]string
+	// pinned: the call's values may be parts of a text longer than the
+	// journal keeps (journalSourceMax), which they would hold whole.
+	pinned bool
+}
+
+// journalParamMax is how many bytes of a parameter's value the journal
+// keeps and shows; a longer value is cut and ends with paramCutMark.
+const journalParamMax = 1024
+
+// paramText is a parameter's value as the journal shows it: keys masked,
+// and cut to journalParamMax bytes, without the start of a key, marked
+// with the value's length as sent.
+func paramText(v string, keys []string) string {
+	m := redact.Text(v, keys...)
+	if len(m) <= journalParamMax {
+		return m
+	}
+	return maskTail(cutText(m, journalParamMax-maskRoom(keys)), keys) + fmt.Sprintf(paramCutMark, len(v))
+}
+
+// paramCutMark ends a parameter's value cut by paramText.
+const paramCutMark = "… (cut: %d bytes)"
+
+// tooLarge reports whether the call holds a value, its key included,
+// longer than the journal shows of it, or may hold a long text it was
+// decoded from (pinned): such a call is not kept (settle).
+func (r *journalRecord) tooLarge() bool {
+	c := r.call
+	if c == nil {
+		return false
+	}
+	if r.pinned || len(c.Key) > journalParamMax {
+		return true
+	}
+	for _, v := range c.Values {
+		if len(v) > journalParamMax {
+			return true
+		}
+	}
+	return false
+}
+
+// settle masks and cuts a call too large to keep (a parameter of
+// megabytes, which the record would otherwise hold whole until it left
+// the journal) at once, its parameters and its request and answer, and
+// lets the call go.
+func (j *journal) settle(r *journalRecord) {
+	r.params = r.entry(false, j.keys).Params
+	for k, v := range r.params {
+		r.params[k] = strings.Clone(v) // not a part of the request's text
+	}
+	if r.shown == nil {
+		r.shown = j.show(r)
+	}
+	r.kept, r.call = keptCall{}, nil
 }
 
 // entry returns the record as a JournalEntry of its own; full adds the
 // query, the request and the answer, which must have been shown.
 func (r *journalRecord) entry(full bool, keys []string) JournalEntry {
 	e := r.JournalEntry
-	if c := r.call; c != nil {
+	if r.params != nil {
+		e.Params = maps.Clone(r.params)
+	} else if c := r.call; c != nil {
 		e.Params = make(map[string]string, len(c.Op.Params))
 		e.Params[asmx.ParamKey] = MaskKey(c.Key)
 		ks := r.callKeys(keys)
 		for _, p := range c.Params() {
-			e.Params[p[0]] = redact.Text(p[1], ks...)
+			e.Params[p[0]] = paramText(p[1], ks)
 		}
 	}
 	if sh := r.shown; sh != nil {
@@ -321,6 +384,9 @@ func (j *journal) enabled() bool { return j.size > 0 }
 func (j *journal) add(e journalRecord) {
 	if j.size == 0 {
 		return
+	}
+	if e.tooLarge() {
+		j.settle(&e)
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -438,6 +504,27 @@ func (j *journal) held() int {
 	return n
 }
 
+// paramsHeld sums the bytes the journal holds of the calls' parameters'
+// values, keys included (each at most about journalParamMax, see settle).
+func (j *journal) paramsHeld() int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	n := 0
+	for i := range j.entries {
+		r := &j.entries[i]
+		for _, v := range r.params {
+			n += len(v)
+		}
+		if c := r.call; c != nil {
+			n += len(c.Key)
+			for _, v := range c.Values {
+				n += len(v)
+			}
+		}
+	}
+	return n
+}
+
 // MaskKey hides a service key for journals, logs and banners: atmkit's one
 // masking rule, six characters whatever the key's length. A key of eight
 // characters or more shows its first two ("te****"), a shorter one none
@@ -445,7 +532,8 @@ func (j *journal) held() int {
 func MaskKey(k string) string { return redact.Key(k) }
 
 // recordOf makes the journal record of a finished exchange.
-func recordOf(method, path string, ex *exchange, status int, d time.Duration) journalRecord {
+func recordOf(r *http.Request, ex *exchange, status int, d time.Duration) journalRecord {
+	method, path := r.Method, r.URL.Path
 	e := JournalEntry{Time: ex.start, Method: method, Path: path, Binding: ex.binding, Status: status,
 		Duration: d, Fault: ex.fault, FaultKind: ex.faultKind, Error: ex.note, Source: ex.source}
 	if ex.err != nil {
@@ -454,8 +542,16 @@ func recordOf(method, path string, ex *exchange, status int, d time.Duration) jo
 	if ex.call != nil {
 		e.Operation = ex.call.Op.Name
 	}
-	return journalRecord{JournalEntry: e, call: ex.call, describes: ex.describes}
+	// A call decoded from a form body or a query holds its values as
+	// parts of that text (url.ParseQuery does not copy what needs no
+	// unescaping): a long one would be held whole with the call.
+	pinned := ex.call != nil && (ex.bodySize > journalSourceMax || len(r.URL.RawQuery) > journalSourceMax)
+	return journalRecord{JournalEntry: e, call: ex.call, describes: ex.describes, pinned: pinned}
 }
+
+// journalSourceMax is the longest request body or query whose call the
+// journal keeps as decoded; the call of a longer one is settled at once.
+const journalSourceMax = 4 * journalParamMax
 
 // Journal returns copies of the journaled requests f matches, oldest
 // first, each with its request and answer (keys masked); RequestFilter{}

@@ -250,7 +250,10 @@ func maskRoom(keys []string) int {
 func maskTail(s string, keys []string) string {
 	best, mask := 0, ""
 	for _, k := range keys {
-		for _, f := range redact.Forms(k) {
+		// The forms' first len(s) bytes are those of the forms of the
+		// key's first len(s) bytes (and a character cut at their end):
+		// a key of megabytes is not escaped whole for each text.
+		for _, f := range redact.Forms(cutText(k, len(s)+utf8.UTFMax)) {
 			for n := min(len(f)-1, len(s)); n > best; n-- {
 				if s[len(s)-n:] == f[:n] {
 					best, mask = n, redact.Key(k)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -535,5 +536,110 @@ func TestJournalHugeSize(t *testing.T) {
 	call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))
 	if got := ts.Journal(RequestFilter{}); len(got) != 1 || got[0].Seq != 4 {
 		t.Errorf("after a reset: got %v, want seq 4 alone", got)
+	}
+}
+
+// TestJournalLargeParamsAreBounded sends calls whose parameters are
+// hundreds of kilobytes (a search address, the key itself): the journal
+// keeps and shows the first journalParamMax bytes of each value, masked
+// and marked cut, with no start of a key at the cut, and what it holds
+// stays within its bound. It kept each call's values whole until the entry
+// left the journal (a thousand calls of a 3 MB address held 3 GB) and
+// listed them whole, summaries included.
+func TestJournalLargeParamsAreBounded(t *testing.T) {
+	t.Parallel()
+	const key, size, bodyMax = "Zq-Leak-Key-4711", 40, 2048
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithKeys(key), WithJournalSize(size), WithJournalBodyMax(bodyMax))
+	tail := strings.Repeat("y", 300<<10)
+	room := journalParamMax - len(MaskKey(key))
+	cuts := 0
+	for pad := room - len(key) - 2; pad <= room+1; pad++ {
+		params := paramsFor(asmx.OpReturnAtmSearchByAddress, key)
+		params[1][1] = strings.Repeat("x", pad) + key + tail // strAddress
+		do(t, callRequest(t, ts.URL, asmx.HTTPPost, asmx.OpReturnAtmSearchByAddress, params))
+		e := ts.Journal(RequestFilter{Limit: 1})[0]
+		v := e.Params["strAddress"]
+		before, ok := strings.CutSuffix(v, fmt.Sprintf(paramCutMark, len(params[1][1])))
+		if !ok || len(before) > journalParamMax {
+			t.Fatalf("pad %d: strAddress of %d bytes shown as %d bytes ending %q, want at most %d and the cut mark",
+				pad, len(params[1][1]), len(v), v[max(0, len(v)-40):], journalParamMax)
+		}
+		for n := 1; n <= len(key); n++ {
+			if strings.HasSuffix(before, key[:n]) {
+				t.Errorf("pad %d: strAddress ends with %q, the start of the key", pad, key[:n])
+			}
+		}
+		if strings.HasSuffix(before, MaskKey(key)) {
+			cuts++
+		}
+	}
+	if cuts == 0 {
+		t.Error("no cut fell inside the key: the test missed its point")
+	}
+	// A key of 200 KB: shown by its mask, nowhere in part.
+	long := strings.Repeat("Qk9", 70000)
+	params := paramsFor(asmx.OpReturnAtmSearchByAddress, long)
+	params[1][1] = "1 Main St"
+	do(t, callRequest(t, ts.URL, asmx.HTTPPost, asmx.OpReturnAtmSearchByAddress, params))
+	for _, q := range []string{"?summary=true", "?limit=1", "/" + strconv.FormatUint(ts.Journal(RequestFilter{Limit: 1})[0].Seq, 10)} {
+		if got := adminGet(t, ts.URL+"/__admin/requests"+q); strings.Contains(got, "Qk9Qk9") {
+			t.Errorf("GET /__admin/requests%s: part of the long key in %.300q", q, got[strings.Index(got, "Qk9Qk9")-100:])
+		}
+	}
+	if got := ts.Journal(RequestFilter{Limit: 1})[0].Params[asmx.ParamKey]; got != MaskKey(long) {
+		t.Errorf("the long key shown as %.100q, want %q", got, MaskKey(long))
+	}
+	// Each parameter is bounded; so is what the journal holds in all.
+	bound := size * (2*bodyMax + 6*(journalParamMax+len(paramCutMark)+20))
+	if held := ts.journal.held(); held > bound {
+		t.Errorf("the journal holds %d bytes, want at most %d", held, bound)
+	}
+	if n := len(adminGet(t, ts.URL+"/__admin/requests?summary=true")); n > bound {
+		t.Errorf("GET /__admin/requests?summary=true: %d bytes, want at most %d", n, bound)
+	}
+}
+
+// TestJournalDoesNotHoldLargeRequests journals calls of large requests,
+// in forms and in SOAP, and measures the heap they leave (not parallel,
+// so that no other test allocates meanwhile): the journal keeps its
+// bounded part of each, not the request. A call decoded from a form held
+// its values as parts of the whole body (and a long value or key was
+// kept whole), so each call held its megabyte until it left the journal.
+func TestJournalDoesNotHoldLargeRequests(t *testing.T) {
+	const calls, size = 20, 1 << 20
+	big := strings.Repeat("A", size)
+	for _, tt := range []struct {
+		name    string
+		b       asmx.Binding
+		address string
+		key     string
+		extra   [][2]string
+	}{
+		{"form, a long address", asmx.HTTPPost, big, "k", nil},
+		{"form, a long field besides", asmx.HTTPPost, "1 Main St", "k", [][2]string{{"junk", big}}},
+		{"SOAP, a long address", asmx.SOAP11, big, "k", nil},
+		{"SOAP, a long key", asmx.SOAP12, "1 Main St", big, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ts := NewTestServer(t, WithDataset(smallDataset()))
+			params := paramsFor(asmx.OpReturnAtmSearchByAddress, tt.key)
+			params[1][1] = tt.address
+			params = append(params, tt.extra...)
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			for range calls {
+				do(t, callRequest(t, ts.URL, tt.b, asmx.OpReturnAtmSearchByAddress, params))
+			}
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			if len(ts.Journal(RequestFilter{})) != calls {
+				t.Fatalf("the journal holds %d calls, want %d", len(ts.Journal(RequestFilter{})), calls)
+			}
+			if grown := int64(after.HeapAlloc) - int64(before.HeapAlloc); grown > calls*size/4 {
+				t.Errorf("%d calls of %d bytes left the heap %d bytes larger, want well under their %d bytes", calls, size, grown, calls*size)
+			}
+			runtime.KeepAlive(ts)
+		})
 	}
 }

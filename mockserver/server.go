@@ -257,7 +257,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, ex *exchange) {
 // observe runs after every request: the journal entry and the request log line.
 func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 	if s.journal.enabled() && !isAdminPath(r.URL.Path) {
-		rec := recordOf(r.Method, r.URL.Path, ex, status, time.Since(ex.start))
+		rec := recordOf(r, ex, status, time.Since(ex.start))
 		if s.journal.bodyMax > 0 {
 			keepCall(&rec, r, ex, status, s.journal.bodyMax)
 		}

@@ -236,7 +236,10 @@ func IsCredentialHeader(name string) bool {
 // whole. A key shorter than MinLiteral is masked only where it is not part
 // of a longer word.
 func maskLiteral(s, key string) string {
-	if key == "" || s == "" {
+	// Every form of a key is at least as long as the key (escaping only
+	// lengthens it): a key longer than s is not in it, and its forms,
+	// costly for a long key, need not be made.
+	if key == "" || len(key) > len(s) {
 		return s
 	}
 	return newLiteral(key).maskIn(s)

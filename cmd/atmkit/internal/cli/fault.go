@@ -161,6 +161,7 @@ func faultObject(spec string) (map[string]any, error) {
 		return nil, err
 	}
 	obj := map[string]any{}
+	given := map[string]string{} // the name each field was set by
 	for _, part := range parts {
 		part = strings.TrimSpace(part)
 		if part == "" {
@@ -172,6 +173,15 @@ func faultObject(spec string) (map[string]any, error) {
 		if !ok {
 			return nil, fmt.Errorf("unknown field %q (want %s)", name, faultFieldNames)
 		}
+		// op=A,op=B (or code= and soapFault.code=) would keep the last
+		// without a word.
+		if first, twice := given[field.path]; twice {
+			if first == name {
+				return nil, fmt.Errorf("%s given twice; give each field once", name)
+			}
+			return nil, fmt.Errorf("%s and %s given both; they set the same field (%s)", first, name, field.path)
+		}
+		given[field.path] = name
 		if text, err = unquote(text); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}

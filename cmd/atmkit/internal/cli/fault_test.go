@@ -124,6 +124,12 @@ func TestParseFaultJSONErrors(t *testing.T) {
 		`{"op":"x"}`:     `fault: unknown field "op" (want operation, binding,`,
 		`{"times":"2"}`:  "fault times: want an integer, not a string",
 		`{"reset":true}`: "fault reset: want an object, not true or false",
+		// Given twice, the last would win without a word.
+		`{"status":503,"status":200}`:                              `fault: field "status" given twice`,
+		"op=ReturnProvinces,op=ReturnInstitutions,delay=1s":        "op given twice",
+		"op=ReturnProvinces,operation=ReturnInstitutions,delay=1s": "op and operation given both; they set the same field (operation)",
+		"code=Client,soapFault.code=Server":                        "code and soapfault.code given both",
+		"status=503,times=1,times=2":                               "times given twice",
 	} {
 		_, err := parseFault(spec)
 		if err == nil || !strings.Contains(err.Error(), want) {
