@@ -504,27 +504,6 @@ func (j *journal) held() int {
 	return n
 }
 
-// paramsHeld sums the bytes the journal holds of the calls' parameters'
-// values, keys included (each at most about journalParamMax, see settle).
-func (j *journal) paramsHeld() int {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	n := 0
-	for i := range j.entries {
-		r := &j.entries[i]
-		for _, v := range r.params {
-			n += len(v)
-		}
-		if c := r.call; c != nil {
-			n += len(c.Key)
-			for _, v := range c.Values {
-				n += len(v)
-			}
-		}
-	}
-	return n
-}
-
 // MaskKey hides a service key for journals, logs and banners: atmkit's one
 // masking rule, six characters whatever the key's length. A key of eight
 // characters or more shows its first two ("te****"), a shorter one none
