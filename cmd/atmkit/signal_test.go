@@ -19,6 +19,7 @@ import (
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/internal/mocktest"
+	"github.com/atmkit/atmkit/internal/stopsignal"
 )
 
 // TestHelperProcess is not a test: it runs atmkit's main in a child process
@@ -142,7 +143,18 @@ func TestSIGHUPStops(t *testing.T) {
 			return nil
 		}
 	}
-	cmd, _, stderr := startAtmkit(t, "serve", "--addr", "127.0.0.1:0", "--tls-self-signed")
+	// A test binary started with SIGHUP ignored (go test under nohup, a CI
+	// runner ignoring it) passes the ignoring on to its children, and
+	// atmkit keeps it (the second half): env --default-signal gives the
+	// child SIGHUP's default back, as a terminal would.
+	var wrapper []string
+	if !slices.Contains(stopsignal.Signals, os.Signal(syscall.SIGHUP)) {
+		if err := exec.Command("env", "--default-signal=HUP", "true").Run(); err != nil {
+			t.Skipf("SIGHUP is ignored here (nohup?) and env --default-signal is not available to undo it: %v", err)
+		}
+		wrapper = []string{"env", "--default-signal=HUP"}
+	}
+	cmd, _, stderr := startAtmkitUnder(t, wrapper, "serve", "--addr", "127.0.0.1:0", "--tls-self-signed")
 	if left, _ := os.ReadDir(tmp); len(left) != 1 {
 		t.Fatalf("the temporary directory holds %v, want the throwaway authority's file", left)
 	}
