@@ -136,3 +136,18 @@ func TestParseFlags(t *testing.T) {
 		t.Errorf("an unknown flag after an argument: %v, want an error naming it", err)
 	}
 }
+
+// TestHeaderFlagNamesItsVariable: --header's help names the variable the
+// command reads it from: health's own ATMKIT_HEALTH_HEADER (health reads
+// no ATMKIT_HEADER, which is serve's upstream's), the others ATMKIT_HEADER.
+func TestHeaderFlagNamesItsVariable(t *testing.T) {
+	t.Parallel()
+	for cmd, want := range map[string]string{"health": "ATMKIT_HEALTH_HEADER", "conform": "ATMKIT_HEADER"} {
+		fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
+		var r Reach
+		r.Register(fs, "the target", false)
+		if usage := fs.Lookup("header").Usage; !strings.Contains(usage, "one per line in "+want+")") {
+			t.Errorf("%s --header: %q, want it to name %s", cmd, usage, want)
+		}
+	}
+}
