@@ -124,6 +124,9 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 		for _, u := range updated {
 			fmt.Fprintf(m.Stdout, "atmkit: updated %s\n", u)
 		}
+		if errors.Is(err, cassettes.ErrCassetteBusy) { // not updated now: 1 is drift's
+			return cli.Exitf(exitUsage, "cassette verify: %w", err)
+		}
 		if err != nil {
 			return fmt.Errorf("cassette verify: %w", err)
 		}
