@@ -76,6 +76,11 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	for i := 0; f.update && i < len(files); i++ { // rewritten atomically
+		if p := cli.CheckReplace(files[i]); p != "" {
+			return cli.Usagef("cassette verify", "--update: %s: %s", files[i], p)
+		}
+	}
 	opts := verify.Options{
 		Upstream:       f.upstream,
 		Key:            f.key,
