@@ -76,6 +76,11 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	for i := 0; f.update && i < len(files); i++ { // rewritten atomically
+		if p := cli.CheckReplace(files[i]); p != "" {
+			return cli.Usagef("cassette verify", "--update: %s: %s", files[i], p)
+		}
+	}
 	opts := verify.Options{
 		Upstream:       f.upstream,
 		Key:            f.key,
@@ -123,6 +128,9 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 		updated, n, err := report.Update(f.scrub...)
 		for _, u := range updated {
 			fmt.Fprintf(m.Stdout, "atmkit: updated %s\n", u)
+		}
+		if errors.Is(err, cassettes.ErrCassetteBusy) { // not updated now: 1 is drift's
+			return cli.Exitf(exitUsage, "cassette verify: %w", err)
 		}
 		if err != nil {
 			return fmt.Errorf("cassette verify: %w", err)

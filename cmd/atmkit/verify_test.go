@@ -297,3 +297,28 @@ func forwardTo(base string) http.Handler {
 	up, _ := url.Parse(base)
 	return &httputil.ReverseProxy{Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(up) }}
 }
+
+// TestCassetteVerifyUpdateBusy: --update on a cassette a recorder holds
+// (recording it, here or in another process) rewrites nothing and exits
+// 2, the cassette not updated now, not 1, the code of drift.
+func TestCassetteVerifyUpdateBusy(t *testing.T) {
+	t.Parallel()
+	path := recordCassette(t, startMock(t, leakKey, nil), asmx.DefaultNamespace, leakKey, verifyCalls[:1])
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordNew))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = rec.Stop() })
+	drifted := startMock(t, leakKey, deviating("renamed-result"))
+	code, stdout, stderr := runAtmkit(nil, "cassette", "verify", "--upstream", drifted, "--key", leakKey, "--update", path)
+	if code != exitUsage || !strings.Contains(stderr, "nothing was rewritten in it: verify it again once the recording has stopped") {
+		t.Fatalf("--update on a busy cassette: exit %d, want 2 saying so:\n%s%s", code, stdout, stderr)
+	}
+	if after, err := os.ReadFile(path); err != nil || !bytes.Equal(after, before) {
+		t.Errorf("the busy cassette changed (%v)", err)
+	}
+}

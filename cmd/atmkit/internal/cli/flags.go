@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/atomicfile"
 	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/shape"
 )
@@ -411,11 +412,19 @@ func checkWritable(dir string) string {
 	return fmt.Sprintf("cannot create files in %s (%v) as %s: make the directory writable for it, or choose another", dir, err, who)
 }
 
-// CheckReportFile checks the file name of a report written after a run,
-// before the run, so that the run is not lost to a report it cannot write:
-// not a directory, in a directory that exists or can be made; "" when none
-// is given.
+// CheckReportFile checks the file name of a report written atomically
+// after a run, before the run, so that the run is not lost to a report it
+// cannot write: CheckOutFile, and CheckReplace when the file exists.
 func CheckReportFile(path string) string {
+	if p := CheckOutFile(path); p != "" {
+		return p
+	}
+	return CheckReplace(path)
+}
+
+// CheckOutFile checks the file name of an output: not a directory, in a
+// directory that exists or can be made; "" when none is given.
+func CheckOutFile(path string) string {
 	if path == "" {
 		return ""
 	}
@@ -426,6 +435,45 @@ func CheckReportFile(path string) string {
 		return "a directory; want a file name"
 	}
 	return CheckMakeDir(filepath.Dir(path))
+}
+
+// CheckReplace checks that a file written atomically (internal/atomicfile:
+// a temporary file renamed over it) can replace path, before a command
+// runs: not a file of another user in a directory where only a file's
+// owner may replace it (sticky, as /tmp is), which a check of the
+// directory passes and the rename then refuses; "" when it can, or path
+// does not exist.
+func CheckReplace(path string) string {
+	if path == "" {
+		return ""
+	}
+	target := atomicfile.Target(path)
+	fi, err := os.Lstat(target)
+	if err != nil || fi.IsDir() {
+		return ""
+	}
+	dir, err := os.Stat(filepath.Dir(target))
+	if err != nil || !ownersOnly(dir, fi) {
+		return ""
+	}
+	return replaceProblem(syscall.EPERM)
+}
+
+// CheckReplaceIn is CheckReplace for the files names in dir, which a
+// command writes atomically, naming the first it cannot replace.
+func CheckReplaceIn(dir string, names ...string) string {
+	for _, name := range names {
+		if p := CheckReplace(filepath.Join(dir, name)); p != "" {
+			return name + " in it: " + p
+		}
+	}
+	return ""
+}
+
+// replaceProblem says why a file could not be replaced, err being what the
+// rename over it (or the check before it) met.
+func replaceProblem(err error) string {
+	return fmt.Sprintf("cannot replace it (%v): it is likely another user's, in a directory where only a file's owner may replace it (such as /tmp); remove it, or name another file", err)
 }
 
 // CheckRequestValidation checks --request-validation: a requestValidationMode.

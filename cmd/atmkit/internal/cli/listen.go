@@ -259,7 +259,7 @@ func checkCertName(n string) string {
 func caOutProblem(err error) string {
 	var le *os.LinkError // the rename over the file
 	if errors.As(err, &le) && errors.Is(err, fs.ErrPermission) {
-		return fmt.Sprintf("cannot replace it (%v): it is likely another user's, in a directory where only a file's owner may replace it (such as /tmp); remove it, or name another file", le.Err)
+		return replaceProblem(le.Err)
 	}
 	var pe *os.PathError
 	if errors.As(err, &pe) {

@@ -165,3 +165,60 @@ func TestTLSCAOutOfAnotherUser(t *testing.T) {
 		t.Errorf("got %s, want a usage error (exit 2) with %q, and no temporary file's name", got, want)
 	}
 }
+
+// replaceEnv, set in the environment of this test binary, makes
+// TestCheckReplaceOfAnotherUser print CheckReportFile of each line of its
+// value and stop.
+const replaceEnv = "ATMKIT_CLI_TEST_REPLACE"
+
+// TestCheckReplaceOfAnotherUser: a report file another user owns in a
+// sticky directory (as /tmp is), which the directory check passes but an
+// atomic write cannot rename over, is refused at the start, saying why;
+// such a file in a directory without the sticky bit, and a file still to
+// be made in a sticky one, are not. It needs root, to run the check as
+// uid 65534 on root's files.
+func TestCheckReplaceOfAnotherUser(t *testing.T) {
+	if paths := os.Getenv(replaceEnv); paths != "" {
+		for _, path := range strings.Split(paths, "\n") {
+			fmt.Printf("%q\n", CheckReportFile(path))
+		}
+		return
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, to make a file another user cannot replace")
+	}
+	t.Parallel()
+	base, err := os.MkdirTemp("", "atmkit-replace-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(base) })
+	sticky, open := filepath.Join(base, "tmp"), filepath.Join(base, "open")
+	for dir, mode := range map[string]os.FileMode{base: 0o755, sticky: 0o1777 | os.ModeSticky, open: 0o777} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(dir, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	theirs, notSticky, missing := filepath.Join(sticky, "report.xml"), filepath.Join(open, "report.xml"), filepath.Join(sticky, "new.xml")
+	for _, path := range []string{theirs, notSticky} {
+		if err := os.WriteFile(path, []byte("root's\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(base, "cli.test")
+	copyFile(t, os.Args[0], bin)
+	cmd := exec.Command(bin, "-test.run=^TestCheckReplaceOfAnotherUser$")
+	cmd.Env = append(os.Environ(), replaceEnv+"="+strings.Join([]string{theirs, notSticky, missing}, "\n"))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the check as uid %d: %v\n%s", nobody, err, out)
+	}
+	want := fmt.Sprintf("%q\n%q\n%q\n", "cannot replace it (operation not permitted): it is likely another user's, in a directory where only a file's owner may replace it (such as /tmp); remove it, or name another file", "", "")
+	if got, _, _ := strings.Cut(string(out), "PASS"); got != want {
+		t.Errorf("CheckReportFile of another user's file in a sticky directory, of one in another directory, of a new file:\ngot  %s\nwant %s", got, want)
+	}
+}

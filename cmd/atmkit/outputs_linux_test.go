@@ -1,0 +1,95 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// runAsEnv, set in the environment of this test binary, makes
+// TestOutputsOfAnotherUser run atmkit with its lines as arguments, print
+// the exit code and the output, and stop.
+const runAsEnv = "ATMKIT_TEST_RUN_AS"
+
+// TestOutputsOfAnotherUser: an output written atomically (a temporary file
+// renamed over it) naming a file another user owns in a sticky directory
+// (as /tmp is), which the directory checks pass but the rename refuses, is
+// a wrong setting found at the start, exit 2 naming the flag and why: not
+// exit 1 (or 2) after the work, naming atomicfile's temporary file. It
+// needs root, to run atmkit as uid 65534 on root's files.
+func TestOutputsOfAnotherUser(t *testing.T) {
+	if args := os.Getenv(runAsEnv); args != "" {
+		code, stdout, stderr := runAtmkitWithin(10*time.Second, nil, strings.Split(args, "\n")...)
+		fmt.Printf("exit %d\n%s%s", code, stdout, stderr)
+		return
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, to make files another user cannot replace")
+	}
+	t.Parallel()
+	base, err := os.MkdirTemp("", "atmkit-outputs-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(base) })
+	sticky, fixturesDir := filepath.Join(base, "tmp"), filepath.Join(base, "fixtures")
+	for dir, mode := range map[string]os.FileMode{base: 0o755, sticky: 0o1777 | os.ModeSticky, fixturesDir: 0o1777 | os.ModeSticky} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(dir, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	golden, err := os.ReadFile(goldenCassette(t, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cassette := filepath.Join(base, "golden.yaml")
+	at := func(name string) string { return filepath.Join(sticky, name) }
+	for path, data := range map[string][]byte{
+		cassette: golden, at("atm.yaml"): golden, // root's, and readable
+		at("junit.xml"): nil, at("report.json"): nil, at("shape.yaml"): nil, at("verify.xml"): nil,
+		filepath.Join(fixturesDir, "atms.jsonl"): nil,
+	} {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(base, "atmkit.test")
+	if b, err := os.ReadFile(os.Args[0]); err != nil || os.WriteFile(bin, b, 0o755) != nil {
+		t.Fatalf("copy the test binary: %v", err)
+	}
+	const closed = "http://127.0.0.1:1" // never reached: the outputs are checked first
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"conform", "--target", closed, "--key", "k", "--junit-report", at("junit.xml")}, "--junit-report " + at("junit.xml")},
+		{[]string{"conform", "--target", closed, "--key", "k", "--json-report", at("report.json")}, "--json-report " + at("report.json")},
+		{[]string{"shape", "learn", "--cassette", cassette, "--out", at("shape.yaml")}, "--out " + at("shape.yaml")},
+		{[]string{"fixtures", "generate", "--atms", "5", "--out", fixturesDir}, "--out " + fixturesDir + ": atms.jsonl in it"},
+		{[]string{"record", "--upstream", closed, "--addr", "127.0.0.1:0", "--cassette", at("atm")}, "--cassette " + at("atm")},
+		{[]string{"cassette", "verify", "--upstream", closed, "--key", "k", "--junit-report", at("verify.xml"), cassette}, "--junit-report " + at("verify.xml")},
+		{[]string{"cassette", "verify", "--upstream", closed, "--key", "k", "--update", at("atm.yaml")}, "--update: " + at("atm.yaml")},
+	} {
+		cmd := exec.Command(bin, "-test.run=^TestOutputsOfAnotherUser$")
+		cmd.Dir = base
+		cmd.Env = append(os.Environ(), runAsEnv+"="+strings.Join(tc.args, "\n"))
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("atmkit %s as uid 65534: %v\n%s", strings.Join(tc.args, " "), err, out)
+		}
+		got, _, _ := strings.Cut(string(out), "PASS\n")
+		want := tc.want + ": cannot replace it (operation not permitted): it is likely another user's, in a directory where only a file's owner may replace it (such as /tmp); remove it, or name another file"
+		if !strings.HasPrefix(got, "exit 2\n") || !strings.Contains(got, want) || strings.Contains(got, ".tmp") {
+			t.Errorf("atmkit %s as uid 65534:\n%swant exit 2 with %q, and no temporary file's name", strings.Join(tc.args, " "), got, want)
+		}
+	}
+}
