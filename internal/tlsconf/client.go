@@ -1,11 +1,17 @@
 package tlsconf
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"errors"
+	"net"
 	"net/http"
 	"sync/atomic"
+	"syscall"
 	"time"
+
+	"github.com/atmkit/atmkit/internal/neterr"
 )
 
 // Client says how a client reaches an HTTPS deployment. The zero value
@@ -131,12 +137,47 @@ func (e *explaining) RoundTrip(req *http.Request) (*http.Response, error) {
 		if x := e.ct.Explain(err); x != nil {
 			return nil, x
 		}
+		if x := e.explainReset(req, err); x != nil {
+			return nil, x
+		}
 		return nil, err
 	}
 	if x := ExplainPlainHTTP(resp, e.ct.hints.URLSetting); x != nil {
 		return nil, x
 	}
 	return resp, nil
+}
+
+// explainReset explains a plain HTTP request whose connection was reset
+// or closed while its body was still being written: an HTTPS server
+// answers its 400 and closes without reading the body, and the client's
+// write may fail before the answer is read (ExplainPlainHTTP's case). A
+// TLS handshake with the same address, sending no request, tells whether
+// it serves HTTPS; nil when it does not, or through a proxy.
+func (e *explaining) explainReset(req *http.Request, err error) *Error {
+	if req.URL.Scheme != "http" || !(neterr.Reset(err) || errors.Is(err, syscall.EPIPE)) {
+		return nil
+	}
+	if e.next.Proxy != nil {
+		if p, perr := e.next.Proxy(req); perr != nil || p != nil {
+			return nil
+		}
+	}
+	host := req.URL.Host
+	if req.URL.Port() == "" {
+		host = net.JoinHostPort(req.URL.Hostname(), "80")
+	}
+	ctx, cancel := context.WithTimeout(req.Context(), 5*time.Second)
+	defer cancel()
+	d := tls.Dialer{Config: &tls.Config{InsecureSkipVerify: true, MinVersion: tls.VersionTLS12}} // a probe: nothing is sent but a handshake
+	conn, derr := d.DialContext(ctx, "tcp", host)
+	if derr != nil {
+		return nil
+	}
+	_ = conn.Close()
+	return &Error{Kind: PlainToTLS, Err: err,
+		Problem: "the server speaks HTTPS at that address, not plain HTTP (it closed the plain HTTP request's connection; a TLS handshake there succeeds)",
+		Fix:     "use https:// in " + Hints{URLSetting: e.ct.hints.URLSetting}.url()}
 }
 
 // CloseIdleConnections closes the transport's idle connections.
