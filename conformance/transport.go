@@ -140,6 +140,10 @@ func transportKind(err error) TransportKind {
 		strings.Contains(err.Error(), "tls: "), strings.Contains(err.Error(), "HTTP response to HTTPS client"):
 		return TransportTLS
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), neterr.Reset(err), errors.Is(err, syscall.EPIPE),
+		// The transport's own connection closed under a request being
+		// written: its reader saw the server close it first (a timeout or a
+		// cancel is matched above).
+		errors.Is(err, net.ErrClosed),
 		// net/http's error when a kept-alive connection it picks was closed
 		// by the server, a plain errors.New value.
 		strings.Contains(err.Error(), "server closed idle connection"):

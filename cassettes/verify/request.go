@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
@@ -138,7 +139,8 @@ var errTooLarge = fmt.Errorf("the answer is larger than %d MiB, the most verify 
 
 // dropped reports whether err is a connection closed without an answer.
 func dropped(err error) bool {
-	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || neterr.Reset(err)
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || neterr.Reset(err) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, net.ErrClosed) // the transport's connection closed under the request being written
 }
 
 // secrets are the values masked in Run's errors.
