@@ -82,7 +82,7 @@ func learnServeRead(t *testing.T, d *refdeploy.Deployment, site refdeploy.Site, 
 	// the recording, and from the recording alone (its recorded WSDL).
 	wsdlURL := base + asmx.ServicePath
 	alone := filepath.Join(dir, "wsdl-alone.yaml")
-	code, out, errOut := runAtmkit(nil, "shape", "learn", "--wsdl", wsdlURL, "--out", alone)
+	code, out, errOut := runAtmkitWithin(deploymentWithin, nil, "shape", "learn", "--wsdl", wsdlURL, "--out", alone)
 	_, statErr := os.Stat(alone)
 	switch {
 	case (site == refdeploy.Sets || site == refdeploy.Spaces) && (code != 1 || statErr == nil || !strings.Contains(errOut, "ReturnAllAtms, ReturnAtmSearchByAddress")):
@@ -98,7 +98,7 @@ func learnServeRead(t *testing.T, d *refdeploy.Deployment, site refdeploy.Site, 
 		t.Errorf("shape learn --wsdl alone: exit %d\n%s\n%s", code, out, errOut)
 	}
 	learned := filepath.Join(dir, "learned.yaml")
-	if code, out, errOut := runAtmkit(nil, "shape", "learn", "--wsdl", wsdlURL, "--cassette", cassette+".yaml", "--out", learned); code != 0 {
+	if code, out, errOut := runAtmkitWithin(deploymentWithin, nil, "shape", "learn", "--wsdl", wsdlURL, "--cassette", cassette+".yaml", "--out", learned); code != 0 {
 		t.Fatalf("shape learn: exit %d\n%s\n%s", code, out, errOut)
 	} else if strings.Contains(out, "Omitted") || strings.Contains(out, "Notes") {
 		t.Errorf("shape learn reports omissions the site does not make, or notes:\n%s", out)

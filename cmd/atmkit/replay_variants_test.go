@@ -81,7 +81,7 @@ func TestReplayVariantSites(t *testing.T) {
 			}
 
 			env := map[string]string{"ATMKIT_KEY": site.Key}
-			if code, out, errOut := runAtmkit(env, "cassette", "verify", "--upstream", base, "--concurrency", "2", whole); code != exitOK {
+			if code, out, errOut := runAtmkitWithin(deploymentWithin, env, "cassette", "verify", "--upstream", base, "--concurrency", "2", whole); code != exitOK {
 				t.Errorf("cassette verify: exit %d, want 0\n%s\n%s", code, tail(out, 4000), errOut)
 			}
 			// An answer changed by hand: the last element name of the
@@ -101,7 +101,7 @@ func TestReplayVariantSites(t *testing.T) {
 			if err := cassettes.WriteFile(edited, list); err != nil {
 				t.Fatal(err)
 			}
-			if code, out, errOut := runAtmkit(env, "cassette", "verify", "--upstream", base, "--quiet", edited); code != exitFailure || !strings.Contains(out, "drifted") {
+			if code, out, errOut := runAtmkitWithin(deploymentWithin, env, "cassette", "verify", "--upstream", base, "--quiet", edited); code != exitFailure || !strings.Contains(out, "drifted") {
 				t.Errorf("cassette verify of an answer changed by hand: exit %d, want 1 naming the drift\n%s\n%s", code, tail(out, 4000), errOut)
 			}
 		})

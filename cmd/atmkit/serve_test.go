@@ -100,6 +100,11 @@ func runAtmkit(env map[string]string, args ...string) (code int, stdout, stderr 
 	return runAtmkitWithin(20*time.Second, env, args...)
 }
 
+// deploymentWithin bounds a command that talks to a reference ASMX
+// deployment: Mono answers a whole DataSet in seconds under -race on a busy
+// machine, and a command sending calls one at a time takes many of them.
+const deploymentWithin = 3 * time.Minute
+
 // runAtmkitWithin is runAtmkit with a command that may take up to d (its
 // context ends then).
 func runAtmkitWithin(d time.Duration, env map[string]string, args ...string) (code int, stdout, stderr string) {

@@ -131,7 +131,7 @@ func TestDotNetClientReadsLearnedShape(t *testing.T) {
 	// 2. Learn the shape from the WSDL and the recording, and from the
 	// recording alone (its recorded WSDL): the same shape.
 	learned := filepath.Join(dir, "learned.yaml")
-	code, out, errOut := runAtmkit(nil, "shape", "learn", "--wsdl", d.ServiceURL(), "--cassette", cassette+".yaml", "--out", learned)
+	code, out, errOut := runAtmkitWithin(deploymentWithin, nil, "shape", "learn", "--wsdl", d.ServiceURL(), "--cassette", cassette+".yaml", "--out", learned)
 	if code != 0 {
 		t.Fatalf("shape learn: exit %d\n%s\n%s", code, out, errOut)
 	}

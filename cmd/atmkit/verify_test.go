@@ -277,7 +277,7 @@ func TestCassetteVerifyReferenceDeployment(t *testing.T) {
 	t.Parallel()
 	d := refdeploy.Shared(t)
 	path := recordCassette(t, d.URL, refdeploy.Namespace, refdeploy.Key, refdeploy.Calls)
-	code, stdout, stderr := runAtmkit(map[string]string{"ATMKIT_KEY": refdeploy.Key}, "cassette", "verify", "--upstream", d.URL, "--concurrency", "2", path)
+	code, stdout, stderr := runAtmkitWithin(deploymentWithin, map[string]string{"ATMKIT_KEY": refdeploy.Key}, "cassette", "verify", "--upstream", d.URL, "--concurrency", "2", path)
 	if code != exitOK || !strings.Contains(stdout, "[key rejection]: same") {
 		t.Fatalf("against the deployment recorded: exit %d, want 0:\n%s%s\n%s", code, stdout, stderr, d.Log())
 	}
@@ -285,7 +285,7 @@ func TestCassetteVerifyReferenceDeployment(t *testing.T) {
 		return bytes.ReplaceAll(body, []byte("ReturnAtmSearchByCityResult>"), []byte("ReturnAtmSearchByCityReturn>"))
 	})(forwardTo(d.URL)))
 	defer renamed.Close()
-	code, stdout, stderr = runAtmkit(map[string]string{"ATMKIT_KEY": refdeploy.Key}, "cassette", "verify", "--upstream", renamed.URL, "--quiet", path)
+	code, stdout, stderr = runAtmkitWithin(deploymentWithin, map[string]string{"ATMKIT_KEY": refdeploy.Key}, "cassette", "verify", "--upstream", renamed.URL, "--quiet", path)
 	if code != exitFailure || !strings.Contains(stdout, "soap12 ReturnAtmSearchByCity(intCityID=21): structure drifted: 1 change\n      /Envelope/Body/ReturnAtmSearchByCityResponse: ReturnAtmSearchByCityResult renamed to ReturnAtmSearchByCityReturn") {
 		t.Errorf("against a renamed result: exit %d, want 1 naming the change:\n%s%s", code, stdout, stderr)
 	}
