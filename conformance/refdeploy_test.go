@@ -176,12 +176,29 @@ var _ = Describe("the reference ASMX deployments on Mono", Label("selftest", "re
 		proxy := rewriteGET(d.URL, func(b []byte) []byte {
 			return []byte(strings.Replace(string(b), ` xmlns="`+refdeploy.Namespace+`"`, ``, 1))
 		})
-		outs := checkWith(proxy, Config{Key: refdeploy.Key, Namespace: refdeploy.Namespace}, nil, "namespaces/*", "equivalence/*")
-		bad := failed(outs)
-		for _, op := range Operations {
-			Expect(bad).To(HaveKeyWithValue("namespaces/"+op.Name, ContainSubstring("namespace")))
-			Expect(bad["namespaces/"+op.Name]).To(ContainSubstring("layout typed"))
-			Expect(bad).To(HaveKeyWithValue("equivalence/"+op.Name, ContainSubstring("namespace")))
+		// What the specs say is fixed; Mono behind the proxy may drop a call
+		// on a loaded machine (the session then reports that instead). Such
+		// a run is printed, with the deployment's log, and tried once more.
+		want := func(bad map[string]string) error {
+			for _, op := range Operations {
+				for _, spec := range []struct{ name, says string }{
+					{"namespaces/" + op.Name, "namespace"},
+					{"namespaces/" + op.Name, "layout typed"},
+					{"equivalence/" + op.Name, "namespace"},
+				} {
+					if got, ok := bad[spec.name]; !ok || !strings.Contains(got, spec.says) {
+						return fmt.Errorf("%s failed: %v, saying %q; want a failure saying %q", spec.name, ok, got, spec.says)
+					}
+				}
+			}
+			return nil
+		}
+		bad := failed(checkWith(proxy, Config{Key: refdeploy.Key, Namespace: refdeploy.Namespace}, nil, "namespaces/*", "equivalence/*"))
+		if err := want(bad); err != nil {
+			fmt.Fprintf(GinkgoWriter, "first run: %v\nfailed specs: %v\n%s\n", err, bad, d.Log())
+			warmUp(d.URL, refdeploy.Key)
+			bad = failed(checkWith(proxy, Config{Key: refdeploy.Key, Namespace: refdeploy.Namespace}, nil, "namespaces/*", "equivalence/*"))
+			Expect(want(bad)).To(Succeed(), "failed specs: %v\n%s", bad, d.Log())
 		}
 	})
 })
@@ -192,6 +209,15 @@ func rewriteGET(target string, f func([]byte) []byte) http.Handler {
 	u, err := url.Parse(target)
 	Expect(err).NotTo(HaveOccurred())
 	p := httputil.NewSingleHostReverseProxy(u)
+	// A transport of its own: no connection kept alive by another spec's
+	// session (http.DefaultTransport's) is picked up.
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	DeferCleanup(tr.CloseIdleConnections)
+	p.Transport = tr
+	p.ErrorHandler = func(w http.ResponseWriter, r *http.Request, err error) {
+		fmt.Fprintf(GinkgoWriter, "proxy: %s %s: %v\n", r.Method, r.URL.Path, err)
+		w.WriteHeader(http.StatusBadGateway)
+	}
 	p.ModifyResponse = func(resp *http.Response) error {
 		r := resp.Request
 		if r.Method != http.MethodGet || !strings.Contains(r.URL.Path, servicePath+"/") || resp.StatusCode != http.StatusOK {
