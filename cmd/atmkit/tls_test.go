@@ -143,8 +143,14 @@ func TestTLSEndToEnd(t *testing.T) {
 		t.Fatalf("serve: listening on %q, want https://127.0.0.1:<port>", srv.base)
 	}
 	out := srv.stdout.String()
+	// The try lines set no variable an atmkit command reads: serve started
+	// again in the shell they were pasted into must not refuse one.
+	if _, try, _ := strings.Cut(out, "try:"); strings.Contains(try, "ATMKIT_") || strings.Contains(try, "export") {
+		t.Errorf("serve banner: the try lines set a variable atmkit reads, or export one:%s", try)
+	}
 	for _, want := range []string{"tls:        certificate for localhost, 127.0.0.1, ::1, issued by atmkit test CA",
-		"client certificates required (from 1 authority)", `--cert "$ATMKIT_CLIENT_CERT" --key "$ATMKIT_CLIENT_KEY"`,
+		"client certificates required (from 1 authority)", `try:        CLIENT_CERT='<a client certificate from ` + c.caFile + `>' CLIENT_KEY='<its key>'`,
+		`--cert "$CLIENT_CERT" --key "$CLIENT_KEY"`,
 		"SOAP:       POST " + srv.base + "/service/service.asmx"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("serve banner: want %q in %q", want, out)

@@ -322,11 +322,13 @@ func (e *Env) PrintTLS(s *Serving) {
 	}
 }
 
-// curlSetup is what the banner's try line needs for TLS: the variables to
-// export first and the curl options: the throwaway authority, and a client
-// certificate (read from the variables conform and record read it from)
-// when one is required.
-func (s *Serving) curlSetup() (exports []string, opts string) {
+// curlSetup is what the banner's try line needs for TLS: the shell
+// variables to set first and the curl options: the throwaway authority,
+// and a client certificate when one is required. The variables are the
+// shell's own, not exported and not ATMKIT_*: ATMKIT_CLIENT_CERT is the
+// client certificate of serve's upstream, and serve started again in a
+// shell that exported it would refuse it (no upstream to use it for).
+func (s *Serving) curlSetup() (vars []string, opts string) {
 	if s.Serving == nil {
 		return nil, ""
 	}
@@ -334,20 +336,21 @@ func (s *Serving) curlSetup() (exports []string, opts string) {
 		opts += " --cacert " + s.caFile
 	}
 	if s.ClientCAs > 0 {
-		exports = append(exports, "ATMKIT_CLIENT_CERT='<a client certificate from "+s.clientCA+">'", "ATMKIT_CLIENT_KEY='<its key>'")
-		opts += ` --cert "$ATMKIT_CLIENT_CERT" --key "$ATMKIT_CLIENT_KEY"`
+		vars = append(vars, "CLIENT_CERT='<a client certificate from "+s.clientCA+">'", "CLIENT_KEY='<its key>'")
+		opts += ` --cert "$CLIENT_CERT" --key "$CLIENT_KEY"`
 	}
-	return exports, opts
+	return vars, opts
 }
 
 // PrintTry prints the banner's try line: a curl command that works as
-// printed once the variables it names are exported.
-func (e *Env) PrintTry(s *Serving, url string, exports []string) {
+// printed once the shell variables it names (vars, and curlSetup's) are
+// set.
+func (e *Env) PrintTry(s *Serving, url string, vars []string) {
 	more, opts := s.curlSetup()
-	exports = append(exports, more...)
+	vars = append(vars, more...)
 	prefix := "  try:        "
-	if len(exports) > 0 {
-		fmt.Fprintf(e.Stdout, "%sexport %s\n", prefix, strings.Join(exports, " "))
+	if len(vars) > 0 {
+		fmt.Fprintf(e.Stdout, "%s%s\n", prefix, strings.Join(vars, " "))
 		prefix = "              "
 	}
 	fmt.Fprintf(e.Stdout, "%scurl \"%s\"%s\n", prefix, url, opts)
