@@ -45,17 +45,18 @@ func TestFaultsInClients(t *testing.T) {
 	}
 }
 
-// faultClientTimeout is every client's timeout: 2 s, so that an answer
+// faultClientTimeout is every client's timeout: 4 s, so that an answer
 // that comes at once does so within it on a loaded 2-core machine with five
-// clients at work. faultDelay is well above it, so that a client stalled on
+// clients at work under -race (at 2 s, the Go client once waited longer
+// for the dribble's header, sent and flushed at once, with the load at 9). faultDelay is well above it, so that a client stalled on
 // a busy machine still times out first (the mock ends a delay when the
 // client goes away: it costs no time), and the dribble lasts longer than
 // it, in chunks a fifth of it apart, so that the per-read timeouts never
 // fire.
 const (
-	faultClientTimeout = 2 * time.Second
-	faultDelay         = 6 * time.Second
-	faultDribble       = 4 * time.Second
+	faultClientTimeout = 4 * time.Second
+	faultDelay         = 12 * time.Second
+	faultDribble       = 8 * time.Second
 	faultChunks        = 10
 )
 
