@@ -121,7 +121,7 @@ func TestHealth(t *testing.T) {
 		{"not a mock", nil, []string{"--url", notMock.URL}, 1, "not an atmkit mock"},
 		{"503", nil, []string{"--url", failing.URL}, 1, "answered 503 Service Unavailable, want 200 OK"},
 		{"a redirect to another host", nil, []string{"--url", redirecting.URL, "--header", "X-Gateway-Key: gw-secret-4242"}, 1, "answered 307 Temporary Redirect, a redirect to \"http://127.0.0.1:"},
-		{"an endless answer", nil, []string{"--url", endless.URL, "--timeout", "300ms"}, 1, "/__admin/health: an answer that did not end within --timeout"},
+		{"an endless answer", nil, []string{"--url", endless.URL, "--timeout", "2s"}, 1, "/__admin/health: an answer that did not end within --timeout"},
 		{"not an HTTP URL", nil, []string{"--url", "ftp://127.0.0.1:21"}, 2, "--url ftp://127.0.0.1:21: want an http or https URL"},
 		{"the service's URL", nil, []string{"--url", mock.URL + "/service/service.asmx"}, 2, "/service/service.asmx: the service's URL; want the mock's base URL, such as http://127.0.0.1:8080"},
 		{"timeout 0", nil, []string{"--url", mock.URL, "--timeout", "0s"}, 2, "--timeout 0s: must be positive"},
