@@ -595,3 +595,75 @@ func TestServeSelfSignedNames(t *testing.T) {
 		_ = conn.Close()
 	}
 }
+
+// TestTLSMinVersion: a client offering TLS 1.0 only (a .NET Framework app
+// before 4.6) fails its handshake with serve by default, the log naming
+// --tls-min-version, and gets its answer from serve --tls-min-version 1.0
+// (or ATMKIT_TLS_MIN_VERSION), which warns and says so in its banner.
+func TestTLSMinVersion(t *testing.T) {
+	t.Parallel()
+	tls10 := func(t *testing.T, caFile string) *http.Client {
+		ct, err := tlsconf.Client{CAFile: caFile}.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ct.Config.MinVersion, ct.Config.MaxVersion = tls.VersionTLS10, tls.VersionTLS10
+		c := &http.Client{Transport: ct.Transport(), Timeout: 30 * time.Second}
+		t.Cleanup(c.CloseIdleConnections)
+		return c
+	}
+	call := "/service/service.asmx/ReturnProvinces?strAtmServiceKey=demo-key"
+
+	t.Run("default: TLS 1.2 and later", func(t *testing.T) {
+		t.Parallel()
+		r := startCmd(t, nil, "serve", "--addr", "127.0.0.1:0", "--tls-self-signed")
+		caFile := strings.Fields(bannerLine(t, r.stdout.String(), "CA:"))[0]
+		if _, _, err := fetch(tls10(t, caFile), r.base+call); err == nil || !strings.Contains(err.Error(), "protocol version") {
+			t.Errorf("a TLS 1.0 client: got %v, want a handshake refused for its protocol version", err)
+		}
+		if code := r.stop(); code != 0 {
+			t.Errorf("serve: exit %d", code)
+		}
+		if log := r.stderr.String(); !strings.Contains(log, "--tls-min-version 1.0 accepts it") {
+			t.Errorf("serve's log lacks the hint naming --tls-min-version:\n%s", log)
+		}
+	})
+	for name, how := range map[string]struct {
+		env  map[string]string
+		args []string
+	}{
+		"flag":     {nil, []string{"--tls-min-version", "1.0"}},
+		"variable": {map[string]string{"ATMKIT_TLS_MIN_VERSION": "1.0"}, nil},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			r := startCmd(t, how.env, append([]string{"serve", "--addr", "127.0.0.1:0", "--tls-self-signed"}, how.args...)...)
+			out := r.stdout.String()
+			caFile := strings.Fields(bannerLine(t, out, "CA:"))[0]
+			if tl := bannerLine(t, out, "tls:"); !strings.HasSuffix(tl, "; TLS 1.0 and later") {
+				t.Errorf("banner's tls line: got %q, want it to end with TLS 1.0 and later", tl)
+			}
+			if status, body, err := fetch(tls10(t, caFile), r.base+call); err != nil || status != 200 {
+				t.Errorf("a TLS 1.0 client: got %d, %v: %.200s", status, err, body)
+			}
+			if code := r.stop(); code != 0 {
+				t.Errorf("serve: exit %d", code)
+			}
+			if log := r.stderr.String(); !strings.Contains(log, "WARNING: --tls-min-version 1.0: TLS 1.0 and 1.1 are accepted") {
+				t.Errorf("serve's stderr lacks the warning:\n%s", log)
+			}
+		})
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--tls-min-version", "1.0"}, "atmkit serve: --tls-min-version 1.0: needs TLS: --tls-cert FILE --tls-key FILE, or --tls-self-signed"},
+		{[]string{"--tls-self-signed", "--tls-min-version", "TLS1.0"}, `atmkit serve: --tls-min-version TLS1.0: "TLS1.0": want 1.0, 1.1, 1.2 or 1.3`},
+	} {
+		code, _, stderr := runAtmkit(nil, append([]string{"serve", "--addr", "127.0.0.1:0"}, tc.args...)...)
+		if code != exitUsage || !strings.Contains(stderr, tc.want) {
+			t.Errorf("serve %s: exit %d, %q; want 2 and %q", strings.Join(tc.args, " "), code, stderr, tc.want)
+		}
+	}
+}

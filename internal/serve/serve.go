@@ -242,7 +242,7 @@ func (w hinting) Write(p []byte) (int, error) {
 // error may not tell (an app's HTTP stack often says only that it could
 // not establish a secure channel).
 var handshakeHints = []struct{ words, hint string }{
-	{"client offered only unsupported versions", "the client offers TLS 1.0 or 1.1 only, and atmkit serves TLS 1.2 and 1.3: a .NET Framework app before 4.6 needs TLS 1.2 turned on (ServicePointManager.SecurityProtocol, or the SchUseStrongCrypto registry value)"},
+	{"client offered only unsupported versions", "the client offers only TLS versions older than atmkit serves (1.2 and later unless --tls-min-version says otherwise): a .NET Framework app before 4.6 offers TLS 1.0 only unless TLS 1.2 is turned on (ServicePointManager.SecurityProtocol, or the SchUseStrongCrypto registry value); --tls-min-version 1.0 accepts it"},
 	{"client didn't provide a certificate", "the client sent no client certificate, which --tls-client-ca requires"},
 	{"certificate signed by unknown authority", "the client's certificate was issued by an authority --tls-client-ca does not hold"},
 	{"unknown certificate authority", "the client does not trust the authority of the certificate served: give it that authority's certificate (with --tls-self-signed, the file the banner names)"},

@@ -68,6 +68,26 @@ type Server struct {
 	// Hosts are further names of a throwaway certificate, such as the
 	// address the server listens on.
 	Hosts []string
+	// MinVersion is the oldest TLS version served (--tls-min-version);
+	// 0 is TLS 1.2. TLS 1.0 and 1.1 are for legacy clients only: a .NET
+	// Framework app before 4.6 offers nothing newer unless told to.
+	MinVersion uint16
+}
+
+// ParseVersion reads a TLS version as --tls-min-version takes it: 1.0,
+// 1.1, 1.2 or 1.3.
+func ParseVersion(v string) (uint16, error) {
+	switch v {
+	case "1.0":
+		return tls.VersionTLS10, nil
+	case "1.1":
+		return tls.VersionTLS11, nil
+	case "1.2":
+		return tls.VersionTLS12, nil
+	case "1.3":
+		return tls.VersionTLS13, nil
+	}
+	return 0, fmt.Errorf("%q: want 1.0, 1.1, 1.2 or 1.3", v)
 }
 
 // Enabled reports whether s serves TLS.
@@ -101,6 +121,8 @@ func (s Server) Load() (*Serving, error) {
 		return nil, bad("tls-key", "needs --tls-cert FILE, the certificate it is the key of")
 	case s.ClientCAFile != "" && !s.Enabled():
 		return nil, bad("tls-client-ca", "needs TLS: --tls-cert FILE --tls-key FILE, or --tls-self-signed")
+	case s.MinVersion != 0 && !s.Enabled():
+		return nil, bad("tls-min-version", "needs TLS: --tls-cert FILE --tls-key FILE, or --tls-self-signed")
 	case !s.Enabled():
 		return nil, nil
 	}
@@ -141,6 +163,12 @@ func (s Server) Load() (*Serving, error) {
 		sv.Warnings = append(sv.Warnings, "the certificate of --tls-cert "+w+": clients will refuse it")
 	}
 	sv.Config = ServerConfig(cert, clientCAs)
+	if s.MinVersion != 0 {
+		sv.Config.MinVersion = s.MinVersion
+	}
+	if sv.Config.MinVersion < tls.VersionTLS12 {
+		sv.Warnings = append(sv.Warnings, fmt.Sprintf("--tls-min-version %s: TLS 1.0 and 1.1 are accepted; they are deprecated (RFC 8996) and no current client needs them: for a legacy app only", tls.VersionName(sv.Config.MinVersion)[len("TLS "):]))
+	}
 	return sv, nil
 }
 
@@ -152,6 +180,9 @@ func (sv *Serving) Describe() string {
 		c.Issuer.CommonName, c.NotAfter.UTC().Format("2006-01-02"))
 	if sv.ClientCAs > 0 {
 		s += fmt.Sprintf("; client certificates required (from %d authorit%s)", sv.ClientCAs, plural(sv.ClientCAs, "y", "ies"))
+	}
+	if v := sv.Config.MinVersion; v != tls.VersionTLS12 {
+		s += "; " + tls.VersionName(v) + " and later"
 	}
 	return s
 }

@@ -30,7 +30,8 @@ type ListenTLSFlags struct {
 	cert, key, clientCA string
 	selfSigned          bool
 	caOut               string
-	names               List // --tls-name: further names of the throwaway certificate
+	names               List   // --tls-name: further names of the throwaway certificate
+	minVersion          string // --tls-min-version; "" is 1.2
 }
 
 // Register adds the flags to fs.
@@ -41,6 +42,7 @@ func (f *ListenTLSFlags) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.selfSigned, "tls-self-signed", false, "serve HTTPS with a throwaway certificate for 127.0.0.1, ::1 and localhost (and the --addr host); the authority that issued it is written to a file named at start")
 	fs.Var(&f.names, "tls-name", "with --tls-self-signed, a further host `name` or IP address the throwaway certificate is valid for (repeatable; ATMKIT_TLS_NAME=a,b): one other hosts or containers reach it by, such as its compose service's name")
 	fs.StringVar(&f.caOut, "tls-ca-out", "", "with --tls-self-signed, write the throwaway authority's certificate (PEM) to this `file` (default: a new file in the temporary directory, removed on exit)")
+	fs.StringVar(&f.minVersion, "tls-min-version", "", "the oldest TLS `version` served: 1.0, 1.1, 1.2 or 1.3 (default 1.2); 1.0 for a .NET Framework app before 4.6 that offers nothing newer")
 }
 
 // ServerFlags are the flags of a command that runs a server (atmkit serve,
@@ -189,6 +191,13 @@ func (e *Env) ListenTLS(fs *flag.FlagSet, f *ListenTLSFlags, addr string) (*Serv
 		}
 	}
 	cfg := tlsconf.Server{CertFile: f.cert, KeyFile: f.key, ClientCAFile: f.clientCA, SelfSigned: f.selfSigned, Hosts: slices.Clone(f.names)}
+	if f.minVersion != "" {
+		v, err := tlsconf.ParseVersion(f.minVersion)
+		if err != nil {
+			return nil, e.BadSetting(fs, "tls-min-version", err.Error())
+		}
+		cfg.MinVersion = v
+	}
 	if host, _, err := net.SplitHostPort(addr); err == nil {
 		if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
 			if name, err := os.Hostname(); err == nil && name != "" {
