@@ -76,9 +76,9 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	for i := 0; f.update && i < len(files); i++ { // rewritten atomically
-		if p := cli.CheckReplace(files[i]); p != "" {
-			return cli.Usagef("cassette verify", "--update: %s: %s", files[i], p)
+	if f.update { // rewritten atomically
+		if file, p := cli.CheckRewrite(files); p != "" {
+			return cli.Usagef("cassette verify", "--update: %s: %s", file, p)
 		}
 	}
 	opts := verify.Options{
