@@ -10,7 +10,8 @@ import (
 
 // FilePath is the file a cassette path names: go-vcr appends .yaml to a
 // cassette's name, so "testdata/search" and "testdata/search.yaml" are the
-// same cassette. A path ending in .yml is taken as it is.
+// same cassette. A path ending in .yml, or in either in another case
+// (.YAML, .Yml), is taken as it is.
 func FilePath(path string) string { return recorded.FilePath(path) }
 
 // ReadFile reads the interactions of a cassette file. Its errors are
@@ -34,7 +35,8 @@ func WriteFile(path string, list []*cassette.Interaction) error {
 }
 
 // Files expands paths into cassette files: a directory stands for every
-// .yaml and .yml file under it (sorted by path), a path without extension for
+// .yaml and .yml file under it, in any case (sorted by path), but dot
+// files, a path without extension for
 // path.yaml. A file named twice (through a symbolic link too) is listed
 // once. A path that names nothing is ErrCassetteNotFound.
 func Files(paths ...string) ([]string, error) { return recorded.Files(paths...) }
