@@ -43,7 +43,8 @@ func Files(paths ...string) ([]string, error) { return recorded.Files(paths...) 
 
 // ScrubFile scrubs a cassette made elsewhere (see ScrubList; headers names
 // more headers to replace) and rewrites it atomically when anything was
-// replaced. It returns the number of values replaced and of interactions
+// replaced, its interactions' IDs as they were (go-vcr never reads them:
+// a user's own numbering replays as any). It returns the number of values replaced and of interactions
 // that held any.
 //
 // It holds the cassette's lock while it reads and writes: when a Recorder
@@ -94,7 +95,7 @@ func ScrubCassetteContext(ctx context.Context, path string, check bool, headers 
 		if check || r.Replaced == 0 {
 			return nil
 		}
-		return WriteFile(path, list)
+		return recorded.RewriteFile(path, list) // the IDs as they are
 	}
 	if check {
 		return r, scrub()

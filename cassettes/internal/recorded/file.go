@@ -439,6 +439,33 @@ func WriteFile(path string, list []*cassette.Interaction) error {
 	return WriteAtomic(path, data)
 }
 
+// RewriteFile writes the interactions of the cassette at path again, read
+// and changed in place (scrubbed, updated), as WriteFile does but keeping
+// their IDs: go-vcr v3 writes them but never reads them (it matches and
+// replays by request, and renumbers only when it saves a cassette it
+// recorded), so a user's own numbering, gaps and all, stays, and a
+// review's diff shows only what changed. Its error names path and why,
+// not the temporary file the write goes through.
+func RewriteFile(path string, list []*cassette.Interaction) error {
+	path = FilePath(path)
+	data, err := marshal(list)
+	if err != nil {
+		return fmt.Errorf("encode cassette %s: %w", path, err)
+	}
+	if err := WriteAtomic(path, data); err != nil {
+		var le *os.LinkError
+		var pe *fs.PathError
+		switch {
+		case errors.As(err, &le):
+			err = le.Err
+		case errors.As(err, &pe):
+			err = pe.Err
+		}
+		return fmt.Errorf("%s not rewritten, left as it was: %w (the new cassette is written to a temporary file beside it, then renamed over it)", path, err)
+	}
+	return nil
+}
+
 // WriteAtomic writes data to path atomically (internal/atomicfile), making
 // its directory first.
 func WriteAtomic(path string, data []byte) error {
