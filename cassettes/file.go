@@ -10,7 +10,8 @@ import (
 
 // FilePath is the file a cassette path names: go-vcr appends .yaml to a
 // cassette's name, so "testdata/search" and "testdata/search.yaml" are the
-// same cassette. A path ending in .yml is taken as it is.
+// same cassette. A path ending in .yml, or in either in another case
+// (.YAML, .Yml), is taken as it is.
 func FilePath(path string) string { return recorded.FilePath(path) }
 
 // ReadFile reads the interactions of a cassette file. Its errors are
@@ -34,14 +35,16 @@ func WriteFile(path string, list []*cassette.Interaction) error {
 }
 
 // Files expands paths into cassette files: a directory stands for every
-// .yaml and .yml file under it (sorted by path), a path without extension for
+// .yaml and .yml file under it, in any case (sorted by path), but dot
+// files, a path without extension for
 // path.yaml. A file named twice (through a symbolic link too) is listed
 // once. A path that names nothing is ErrCassetteNotFound.
 func Files(paths ...string) ([]string, error) { return recorded.Files(paths...) }
 
 // ScrubFile scrubs a cassette made elsewhere (see ScrubList; headers names
 // more headers to replace) and rewrites it atomically when anything was
-// replaced. It returns the number of values replaced and of interactions
+// replaced, its interactions' IDs as they were (go-vcr never reads them:
+// a user's own numbering replays as any). It returns the number of values replaced and of interactions
 // that held any.
 //
 // It holds the cassette's lock while it reads and writes: when a Recorder
@@ -92,7 +95,7 @@ func ScrubCassetteContext(ctx context.Context, path string, check bool, headers 
 		if check || r.Replaced == 0 {
 			return nil
 		}
-		return WriteFile(path, list)
+		return recorded.RewriteFile(path, list) // the IDs as they are
 	}
 	if check {
 		return r, scrub()

@@ -220,17 +220,18 @@ func (r *Recorder) open(ctx context.Context) error {
 		r.log.Warn("the cassette holds no interactions: every request will miss; delete it to record again", "cassette", r.path)
 	}
 
-	name := strings.TrimSuffix(r.path, ".yaml")
-	if !strings.HasSuffix(r.path, ".yaml") {
-		return fmt.Errorf("%w: %s: go-vcr cassettes end in .yaml", ErrInvalidCassette, r.path)
-	}
 	// go-vcr replays what it loaded (vcrLoads) and, in ModeRecordNew, what
 	// it records; otherwise its recorder would only keep a copy of every
-	// capture, and the Recorder captures by itself (capture).
+	// capture, and the Recorder captures by itself (capture), to a file of
+	// any name (atm.yml, atm.YAML).
 	replayable := vcrLoads || cfg.mode == ModeRecordNew
 	if r.recording && !replayable {
 		r.direct = true
 		return nil
+	}
+	name := strings.TrimSuffix(r.path, ".yaml")
+	if !strings.HasSuffix(r.path, ".yaml") { // go-vcr reads NAME.yaml
+		return fmt.Errorf("%w: %s: go-vcr cassettes end in .yaml", ErrInvalidCassette, r.path)
 	}
 	// A fresh options value: go-vcr keeps and changes the one it is given.
 	vcr, err := recorder.NewWithOptions(&recorder.Options{

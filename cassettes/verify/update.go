@@ -12,11 +12,12 @@ import (
 // deployment's answers in place of the recorded ones (requests, and the
 // mark of key rejections, stay as recorded), atomically and scrubbed like
 // every cassette (a cassette made elsewhere is scrubbed whole, its answers
-// recorded compressed written decompressed). It returns the files rewritten and how many answers were
-// replaced. headers names more headers to redact, as cassettes.Scrub does
+// recorded compressed written decompressed), its interactions' IDs as they
+// were. It returns the files rewritten and how many answers were replaced. headers names more headers to redact, as cassettes.Scrub does
 // (a recorder's WithScrubHeaders): the deployment's answers may carry them
 // anew. A cassette whose interactions changed since Run read it is left
-// alone with an error, as one a recorder is writing (cassettes.ErrCassetteBusy).
+// alone with an error, as one a recorder is writing (cassettes.ErrCassetteBusy)
+// and one whose write fails (the error names the cassette and why).
 func (r *Report) Update(headers ...string) (files []string, replaced int, err error) {
 	byFile := map[string][]Result{}
 	var order []string
@@ -39,7 +40,7 @@ func (r *Report) Update(headers ...string) (files []string, replaced int, err er
 			}
 			for _, res := range byFile[f] {
 				if res.pos >= len(list) || list[res.pos].Request.Body != res.request.Body || list[res.pos].Request.URL != res.request.URL {
-					return fmt.Errorf("%s: the cassette changed since it was verified; verify it again", f)
+					return fmt.Errorf("%s: the cassette changed since it was verified; nothing was rewritten in it: verify it again", f)
 				}
 			}
 			// Written as every cassette is: scrubbed whole (one made
@@ -56,7 +57,7 @@ func (r *Report) Update(headers ...string) (files []string, replaced int, err er
 				cassettes.Scrub(list[res.pos], headers...)
 				recorded.DropTiming(list[res.pos])
 			}
-			return cassettes.WriteFile(f, list)
+			return recorded.RewriteFile(f, list) // the IDs as they are
 		})
 		if errors.Is(err, cassettes.ErrCassetteBusy) {
 			return files, replaced, fmt.Errorf("update: %w; nothing was rewritten in it: verify it again once the recording has stopped", err)

@@ -46,6 +46,11 @@ func (m *Main) runCassetteScrub(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	if !*check { // rewritten atomically; --check writes nothing
+		if f, p := cli.CheckRewrite(files); p != "" {
+			return cli.Usagef("cassette scrub", "%s: %s (--check only reports)", f, p)
+		}
+	}
 	total := 0
 	for _, f := range files {
 		res, err := cassettes.ScrubCassetteContext(ctx, f, *check, headers...)

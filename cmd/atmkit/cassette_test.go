@@ -332,3 +332,33 @@ func TestCassetteListShowsNoKey(t *testing.T) {
 		t.Error("list changed the cassette")
 	}
 }
+
+// TestCassetteExtensionsAnyCase: cassettes named NAME.YAML, .YML or .Yaml
+// (saved on Windows or macOS) in a directory are listed, checked and
+// replayed with the others, not skipped, and a path naming one reads it (it
+// read NAME.YAML.yaml).
+func TestCassetteExtensionsAnyCase(t *testing.T) {
+	t.Parallel()
+	golden := readText(t, goldenCassette(t, 0))
+	dir := t.TempDir()
+	names := []string{"a.YAML", "b.YML", "c.Yaml", "d.yml", "e.yaml"}
+	for _, name := range names {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(golden), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, stdout, stderr := runAtmkit(nil, "cassette", "list", dir)
+	for _, name := range names {
+		if want := "# " + filepath.Join(dir, name) + ": 3 interactions\n"; code != exitOK || !strings.Contains(stdout, want) {
+			t.Errorf("cassette list DIR: exit %d, want 0 and %q:\n%s%s", code, want, stdout, stderr)
+		}
+	}
+	upper := filepath.Join(dir, "a.YAML")
+	if code, stdout, stderr := runAtmkit(nil, "cassette", "scrub", "--check", upper); code != exitOK || stdout != upper+": clean, unchanged\n" {
+		t.Errorf("cassette scrub --check %s: exit %d, want 0:\n%s%s", upper, code, stdout, stderr)
+	}
+	_, stdout2, _ := startServe(t, nil, "--replay", dir)
+	if want := "(5 cassette files, 15 interactions: " + dir + ")"; !strings.Contains(stdout2.String(), want) {
+		t.Errorf("serve --replay DIR: want %q in:\n%s", want, stdout2)
+	}
+}

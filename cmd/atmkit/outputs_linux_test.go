@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -20,7 +21,10 @@ const runAsEnv = "ATMKIT_TEST_RUN_AS"
 // renamed over it) naming a file another user owns in a sticky directory
 // (as /tmp is), which the directory checks pass but the rename refuses, is
 // a wrong setting found at the start, exit 2 naming the flag and why: not
-// exit 1 (or 2) after the work, naming atomicfile's temporary file. It
+// exit 1 (or 2) after the work, naming atomicfile's temporary file. So are
+// the cassettes cassette scrub and verify --update rewrite, and those in a
+// directory this user cannot create files in (the rewrite's temporary file
+// and lock go there); scrub --check, which writes nothing, only reports. It
 // needs root, to run atmkit as uid 65534 on root's files.
 func TestOutputsOfAnotherUser(t *testing.T) {
 	if args := os.Getenv(runAsEnv); args != "" {
@@ -54,7 +58,8 @@ func TestOutputsOfAnotherUser(t *testing.T) {
 	at := func(name string) string { return filepath.Join(sticky, name) }
 	for path, data := range map[string][]byte{
 		cassette: golden, at("atm.yaml"): golden, // root's, and readable
-		at("junit.xml"): nil, at("report.json"): nil, at("shape.yaml"): nil, at("verify.xml"): nil,
+		at("keyed.yaml"): bytes.ReplaceAll(golden, []byte("REDACTED"), []byte(leakKey)),
+		at("junit.xml"):  nil, at("report.json"): nil, at("shape.yaml"): nil, at("verify.xml"): nil,
 		filepath.Join(fixturesDir, "atms.jsonl"): nil,
 	} {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
@@ -66,17 +71,26 @@ func TestOutputsOfAnotherUser(t *testing.T) {
 		t.Fatalf("copy the test binary: %v", err)
 	}
 	const closed = "http://127.0.0.1:1" // never reached: the outputs are checked first
+	const cannotReplace = ": cannot replace it (operation not permitted): it is likely another user's, in a directory where only a file's owner may replace it (such as /tmp); remove it, or name another file"
+	cannotCreate := ": cannot create files in " + base + " (permission denied) as uid 65534: make the directory writable for it, or choose another"
 	for _, tc := range []struct {
 		args []string
+		code int
 		want string
 	}{
-		{[]string{"conform", "--target", closed, "--key", "k", "--junit-report", at("junit.xml")}, "--junit-report " + at("junit.xml")},
-		{[]string{"conform", "--target", closed, "--key", "k", "--json-report", at("report.json")}, "--json-report " + at("report.json")},
-		{[]string{"shape", "learn", "--cassette", cassette, "--out", at("shape.yaml")}, "--out " + at("shape.yaml")},
-		{[]string{"fixtures", "generate", "--atms", "5", "--out", fixturesDir}, "--out " + fixturesDir + ": atms.jsonl in it"},
-		{[]string{"record", "--upstream", closed, "--addr", "127.0.0.1:0", "--cassette", at("atm")}, "--cassette " + at("atm")},
-		{[]string{"cassette", "verify", "--upstream", closed, "--key", "k", "--junit-report", at("verify.xml"), cassette}, "--junit-report " + at("verify.xml")},
-		{[]string{"cassette", "verify", "--upstream", closed, "--key", "k", "--update", at("atm.yaml")}, "--update: " + at("atm.yaml")},
+		{[]string{"conform", "--target", closed, "--key", "k", "--junit-report", at("junit.xml")}, exitUsage, "--junit-report " + at("junit.xml") + cannotReplace},
+		{[]string{"conform", "--target", closed, "--key", "k", "--json-report", at("report.json")}, exitUsage, "--json-report " + at("report.json") + cannotReplace},
+		{[]string{"shape", "learn", "--cassette", cassette, "--out", at("shape.yaml")}, exitUsage, "--out " + at("shape.yaml") + cannotReplace},
+		{[]string{"fixtures", "generate", "--atms", "5", "--out", fixturesDir}, exitUsage, "--out " + fixturesDir + ": atms.jsonl in it" + cannotReplace},
+		{[]string{"record", "--upstream", closed, "--addr", "127.0.0.1:0", "--cassette", at("atm")}, exitUsage, "--cassette " + at("atm") + cannotReplace},
+		{[]string{"cassette", "verify", "--upstream", closed, "--key", "k", "--junit-report", at("verify.xml"), cassette}, exitUsage, "--junit-report " + at("verify.xml") + cannotReplace},
+		{[]string{"cassette", "verify", "--upstream", closed, "--key", "k", "--update", at("atm.yaml")}, exitUsage, "--update: " + at("atm.yaml") + cannotReplace},
+		{[]string{"cassette", "verify", "--upstream", closed, "--key", "k", "--update", cassette}, exitUsage, "--update: " + cassette + cannotCreate},
+		{[]string{"cassette", "scrub", at("keyed.yaml")}, exitUsage, "atmkit cassette scrub: " + at("keyed.yaml") + cannotReplace + " (--check only reports)"},
+		{[]string{"cassette", "scrub", cassette}, exitUsage, "atmkit cassette scrub: " + cassette + cannotCreate + " (--check only reports)"},
+		// --check writes nothing: it reports, whoever owns the files.
+		{[]string{"cassette", "scrub", "--check", at("keyed.yaml")}, exitFailure, at("keyed.yaml") + ": 9 values to redact in 3 interactions\n"},
+		{[]string{"cassette", "scrub", "--check", at("atm.yaml"), cassette}, exitOK, at("atm.yaml") + ": clean, unchanged\n" + cassette + ": clean, unchanged\n"},
 	} {
 		cmd := exec.Command(bin, "-test.run=^TestOutputsOfAnotherUser$")
 		cmd.Dir = base
@@ -87,9 +101,8 @@ func TestOutputsOfAnotherUser(t *testing.T) {
 			t.Fatalf("atmkit %s as uid 65534: %v\n%s", strings.Join(tc.args, " "), err, out)
 		}
 		got, _, _ := strings.Cut(string(out), "PASS\n")
-		want := tc.want + ": cannot replace it (operation not permitted): it is likely another user's, in a directory where only a file's owner may replace it (such as /tmp); remove it, or name another file"
-		if !strings.HasPrefix(got, "exit 2\n") || !strings.Contains(got, want) || strings.Contains(got, ".tmp") {
-			t.Errorf("atmkit %s as uid 65534:\n%swant exit 2 with %q, and no temporary file's name", strings.Join(tc.args, " "), got, want)
+		if !strings.HasPrefix(got, fmt.Sprintf("exit %d\n", tc.code)) || !strings.Contains(got, tc.want) || strings.Contains(got, ".tmp") {
+			t.Errorf("atmkit %s as uid 65534:\n%swant exit %d with %q, and no temporary file's name", strings.Join(tc.args, " "), got, tc.code, tc.want)
 		}
 	}
 }

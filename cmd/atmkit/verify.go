@@ -76,9 +76,9 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	for i := 0; f.update && i < len(files); i++ { // rewritten atomically
-		if p := cli.CheckReplace(files[i]); p != "" {
-			return cli.Usagef("cassette verify", "--update: %s: %s", files[i], p)
+	if f.update { // rewritten atomically
+		if file, p := cli.CheckRewrite(files); p != "" {
+			return cli.Usagef("cassette verify", "--update: %s: %s", file, p)
 		}
 	}
 	opts := verify.Options{
@@ -129,11 +129,8 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 		for _, u := range updated {
 			fmt.Fprintf(m.Stdout, "atmkit: updated %s\n", u)
 		}
-		if errors.Is(err, cassettes.ErrCassetteBusy) { // not updated now: 1 is drift's
+		if err != nil { // busy, changed since verified, not written: 1 is drift's
 			return cli.Exitf(exitUsage, "cassette verify: %w", err)
-		}
-		if err != nil {
-			return fmt.Errorf("cassette verify: %w", err)
 		}
 		fmt.Fprintf(m.Stdout, "atmkit: replaced %s with the deployment's, in %s\n", banner.Plural(n, "recorded answer"), banner.Plural(len(updated), "cassette"))
 		return nil

@@ -8,8 +8,11 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
@@ -216,10 +219,19 @@ func TestCassetteVerifyCouldNotCheck(t *testing.T) {
 
 // TestCassetteVerifyUpdate: --update shows the differences, rewrites the
 // drifted answers and exits 0; the cassette then verifies, holds no key,
-// and its key rejection stays marked.
+// its key rejection stays marked, and the interaction ids a user edited
+// stay as they were (go-vcr never reads them).
 func TestCassetteVerifyUpdate(t *testing.T) {
 	t.Parallel()
 	path := recordCassette(t, startMock(t, leakKey, nil), asmx.DefaultNamespace, leakKey, verifyCalls[:2])
+	idLine := regexp.MustCompile(`(?m)^    - id: (\d+)$`)
+	edited := idLine.ReplaceAllStringFunc(readText(t, path), func(line string) string {
+		n, _ := strconv.Atoi(strings.TrimPrefix(line, "    - id: "))
+		return "    - id: " + strconv.Itoa(100-3*n) // backwards, with gaps
+	})
+	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	drifted := startMock(t, leakKey, deviating("renamed-result"))
 	args := []string{"cassette", "verify", "--upstream", drifted, "--key", leakKey}
 	code, stdout, stderr := runAtmkit(nil, append(args, "--update", path)...)
@@ -237,6 +249,9 @@ func TestCassetteVerifyUpdate(t *testing.T) {
 	checkNoKey(t, leakKey, stdout+stderr, path)
 	if !strings.Contains(string(b), cassettes.RejectedPlaceholder) {
 		t.Error("the updated cassette lost the mark of its key rejection")
+	}
+	if got, want := idLine.FindAllString(string(b), -1), idLine.FindAllString(edited, -1); !slices.Equal(got, want) {
+		t.Errorf("the updated cassette's ids: %q, want the edited %q", got, want)
 	}
 }
 
@@ -322,5 +337,68 @@ func TestCassetteVerifyUpdateBusy(t *testing.T) {
 	}
 	if after, err := os.ReadFile(path); err != nil || !bytes.Equal(after, before) {
 		t.Errorf("the busy cassette changed (%v)", err)
+	}
+}
+
+// TestCassetteVerifyUpdateNotWritten: drift without --update exits 1; with
+// --update, a cassette that cannot be rewritten after the run (one changed
+// on disk since it was read, one whose write fails: here a name so long
+// that the temporary file beside it cannot be made, as a full disk fails a
+// write late) exits 2 naming the file and why, and is left as it was, not
+// 1, the code of drift, with the temporary file's name.
+func TestCassetteVerifyUpdateNotWritten(t *testing.T) {
+	t.Parallel()
+	recordedPath := recordCassette(t, startMock(t, leakKey, nil), asmx.DefaultNamespace, leakKey, verifyCalls[:1])
+	recordedText := readText(t, recordedPath)
+	place := func(name string) string {
+		path := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(path, []byte(recordedText), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	drifted := startMock(t, leakKey, deviating("renamed-result"))
+	long := place(strings.Repeat("x", 240) + ".yaml") // a name the file system takes, and its lock's, its temporary file's not
+	changed := place("atm.yaml")
+	var once sync.Once
+	changing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		once.Do(func() { // re-recorded meanwhile: its first interaction gone
+			list, err := cassettes.ReadFile(changed)
+			if err == nil {
+				err = cassettes.WriteFile(changed, list[1:])
+			}
+			if err != nil {
+				t.Error(err)
+			}
+		})
+		forwardTo(drifted).ServeHTTP(w, r)
+	}))
+	defer changing.Close()
+	for _, tc := range []struct {
+		upstream, path string
+		update         bool
+		code           int
+		want           string
+	}{
+		{drifted, long, false, exitFailure, "atmkit: cassette verify: 2 of 7 interactions drifted (see above); --update rewrites the cassettes with the new answers\n"},
+		{drifted, long, true, exitUsage, "atmkit: cassette verify: update: " + long + " not rewritten, left as it was: file name too long (the new cassette is written to a temporary file beside it, then renamed over it)\n"},
+		{changing.URL, changed, true, exitUsage, "atmkit: cassette verify: update: " + changed + ": the cassette changed since it was verified; nothing was rewritten in it: verify it again\n"},
+	} {
+		args := []string{"cassette", "verify", "--upstream", tc.upstream, "--key", leakKey, "--quiet", tc.path}
+		if tc.update {
+			args = append(args, "--update")
+		}
+		code, stdout, stderr := runAtmkit(nil, args...)
+		if code != tc.code || stderr != tc.want || strings.Contains(stdout, "atmkit: updated") {
+			t.Errorf("atmkit %s: exit %d, stderr %q; want exit %d and %q, nothing updated\n%s", strings.Join(args[2:], " "), code, stderr, tc.code, tc.want, stdout)
+		}
+	}
+	if got := readText(t, long); got != recordedText {
+		t.Errorf("%s changed", long)
+	}
+	before, err1 := cassettes.ReadFile(recordedPath)
+	after, err2 := cassettes.ReadFile(changed)
+	if err1 != nil || err2 != nil || len(after) != len(before)-1 {
+		t.Errorf("the cassette changed meanwhile: %d interactions, want %d as changed (%v, %v)", len(after), len(before)-1, err1, err2)
 	}
 }

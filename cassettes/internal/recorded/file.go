@@ -28,12 +28,22 @@ type file struct {
 
 // FilePath is the file a cassette path names: go-vcr appends .yaml to a
 // cassette's name, so "testdata/search" and "testdata/search.yaml" are the
-// same cassette. A path ending in .yml is taken as it is.
+// same cassette. A path ending in .yml, or in either in another case
+// (.YAML, .Yml), is taken as it is.
 func FilePath(path string) string {
-	if strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml") {
+	if HasCassetteExt(path) {
 		return path
 	}
 	return path + ".yaml"
+}
+
+// HasCassetteExt reports whether name ends in .yaml or .yml, in any case:
+// a cassette saved as NAME.YAML (by a tool or an editor on Windows or
+// macOS, whose file systems ignore the case) is a cassette too, read, not
+// skipped.
+func HasCassetteExt(name string) bool {
+	ext := strings.ToLower(filepath.Ext(name))
+	return ext == ".yaml" || ext == ".yml"
 }
 
 // ReadFile reads the interactions of a cassette file.
@@ -429,6 +439,33 @@ func WriteFile(path string, list []*cassette.Interaction) error {
 	return WriteAtomic(path, data)
 }
 
+// RewriteFile writes the interactions of the cassette at path again, read
+// and changed in place (scrubbed, updated), as WriteFile does but keeping
+// their IDs: go-vcr v3 writes them but never reads them (it matches and
+// replays by request, and renumbers only when it saves a cassette it
+// recorded), so a user's own numbering, gaps and all, stays, and a
+// review's diff shows only what changed. Its error names path and why,
+// not the temporary file the write goes through.
+func RewriteFile(path string, list []*cassette.Interaction) error {
+	path = FilePath(path)
+	data, err := marshal(list)
+	if err != nil {
+		return fmt.Errorf("encode cassette %s: %w", path, err)
+	}
+	if err := WriteAtomic(path, data); err != nil {
+		var le *os.LinkError
+		var pe *fs.PathError
+		switch {
+		case errors.As(err, &le):
+			err = le.Err
+		case errors.As(err, &pe):
+			err = pe.Err
+		}
+		return fmt.Errorf("%s not rewritten, left as it was: %w (the new cassette is written to a temporary file beside it, then renamed over it)", path, err)
+	}
+	return nil
+}
+
 // WriteAtomic writes data to path atomically (internal/atomicfile), making
 // its directory first.
 func WriteAtomic(path string, data []byte) error {
@@ -442,7 +479,8 @@ func WriteAtomic(path string, data []byte) error {
 }
 
 // Files expands paths into cassette files: a directory stands for every
-// .yaml and .yml file under it (sorted by path), a path without extension for
+// .yaml and .yml file under it, in any case (sorted by path), but dot
+// files, a path without extension for
 // path.yaml. A file named twice (through a symbolic link too) is listed
 // once. A path that names nothing is ErrCassetteNotFound.
 func Files(paths ...string) ([]string, error) {
@@ -452,7 +490,7 @@ func Files(paths ...string) ([]string, error) {
 		st, err := os.Stat(p)
 		// A path ending in a separator names a directory, never a file.
 		dir := strings.HasSuffix(p, "/") || strings.HasSuffix(p, string(filepath.Separator))
-		if err != nil && !dir && !strings.HasSuffix(p, ".yaml") {
+		if err != nil && !dir && !HasCassetteExt(p) {
 			p = FilePath(p)
 			st, err = os.Stat(p)
 		}
@@ -478,7 +516,7 @@ func Files(paths ...string) ([]string, error) {
 				return err
 			}
 			base := d.Name()
-			if !d.IsDir() && !strings.HasPrefix(base, ".") && (strings.HasSuffix(base, ".yaml") || strings.HasSuffix(base, ".yml")) {
+			if !d.IsDir() && !strings.HasPrefix(base, ".") && HasCassetteExt(base) {
 				found = append(found, path)
 			}
 			return nil

@@ -316,3 +316,39 @@ func TestReadFileContextStops(t *testing.T) {
 		t.Errorf("ReadFileContext without an end: %d interactions, %v; want %d", len(all), err, len(list))
 	}
 }
+
+// TestFilesAnyCase: a cassette named NAME.YAML, .YML, .Yaml (as one saved
+// on Windows or macOS may be) is a cassette: a directory stands for it, and
+// its path names it as it is, not NAME.YAML.yaml. Dot files and other
+// extensions are no cassettes.
+func TestFilesAnyCase(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	names := []string{"a.YAML", "b.YML", "c.Yaml", "d.yml", "e.yaml"}
+	for _, name := range append([]string{".f.YAML", "g.yaml.txt", "h.YAMLX"}, names...) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(emptyCassette), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var want []string
+	for _, name := range names {
+		want = append(want, filepath.Join(dir, name))
+	}
+	if got, err := Files(dir); err != nil || !slices.Equal(got, want) {
+		t.Errorf("Files(dir): %q (%v), want %q", got, err, want)
+	}
+	for _, path := range want {
+		if got := FilePath(path); got != path {
+			t.Errorf("FilePath(%s) = %s, want it as it is", path, got)
+		}
+		if got, err := Files(path); err != nil || !slices.Equal(got, []string{path}) {
+			t.Errorf("Files(%s): %q (%v)", path, got, err)
+		}
+		if _, err := ReadFile(path); err != nil {
+			t.Errorf("ReadFile(%s): %v", path, err)
+		}
+	}
+	if got := FilePath(filepath.Join(dir, "atm")); got != filepath.Join(dir, "atm.yaml") {
+		t.Errorf("FilePath(atm) = %s, want atm.yaml", got)
+	}
+}

@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/internal/atomicfile"
 )
 
 // CassetteFiles expands cassette command cmd's PATHs (cassettes.Files);
@@ -21,4 +23,28 @@ func CassetteFiles(cmd string, paths []string) ([]string, error) {
 		return nil, Usagef(cmd, "no cassette files (*.yaml, *.yml) in %s", strings.Join(paths, ", "))
 	}
 	return files, nil
+}
+
+// CheckRewrite checks, before a command's work, that every cassette file it
+// may rewrite in place (cassette scrub, verify --update) can be rewritten:
+// its directory is one this process can create files in (the cassette's
+// lock and the atomic write's temporary file go there), and CheckReplace.
+// It returns the first file that cannot be and why; "" and "" when all can.
+func CheckRewrite(files []string) (file, problem string) {
+	checked := map[string]string{}
+	for _, f := range files {
+		dir := filepath.Dir(atomicfile.Target(f))
+		p, ok := checked[dir]
+		if !ok {
+			p = checkWritable(dir)
+			checked[dir] = p
+		}
+		if p == "" {
+			p = CheckReplace(f)
+		}
+		if p != "" {
+			return f, p
+		}
+	}
+	return "", ""
 }
