@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/pem"
 	"html"
 	"io"
 	"log"
@@ -603,11 +604,11 @@ func TestServeSelfSignedNames(t *testing.T) {
 func TestTLSMinVersion(t *testing.T) {
 	t.Parallel()
 	tls10 := func(t *testing.T, caFile string) *http.Client {
-		ct, err := tlsconf.Client{CAFile: caFile}.Load()
+		ct, err := tlsconf.Client{CAFile: caFile, LegacyTLS: true}.Load()
 		if err != nil {
 			t.Fatal(err)
 		}
-		ct.Config.MinVersion, ct.Config.MaxVersion = tls.VersionTLS10, tls.VersionTLS10
+		ct.Config.MaxVersion = tls.VersionTLS10
 		c := &http.Client{Transport: ct.Transport(), Timeout: 30 * time.Second}
 		t.Cleanup(c.CloseIdleConnections)
 		return c
@@ -665,5 +666,35 @@ func TestTLSMinVersion(t *testing.T) {
 		if code != exitUsage || !strings.Contains(stderr, tc.want) {
 			t.Errorf("serve %s: exit %d, %q; want 2 and %q", strings.Join(tc.args, " "), code, stderr, tc.want)
 		}
+	}
+}
+
+// TestLegacyTLSDeployment: a deployment that speaks TLS 1.0 only, with the
+// RSA key exchange only (an old Windows Server's IIS), is explained as
+// such, naming --legacy-tls, and checked with it, with a warning.
+func TestLegacyTLSDeployment(t *testing.T) {
+	t.Parallel()
+	h, err := mockserver.New(withSmallDataset(t), mockserver.WithKeys(leakKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(h)
+	srv.TLS = &tls.Config{MinVersion: tls.VersionTLS10, MaxVersion: tls.VersionTLS10,
+		CipherSuites: []uint16{tls.TLS_RSA_WITH_AES_128_CBC_SHA}}
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--target", srv.URL, "--key", leakKey, "--ca-cert", ca, "--label-filter", "get"}
+
+	code, out := runConformProcess(t, args...)
+	if want := "TLS: the server speaks only TLS 1.0 or 1.1, which atmkit does not use unless told to; give --legacy-tls to allow them to --target"; code != exitUsage || !strings.Contains(out, want) {
+		t.Errorf("conform without --legacy-tls: exit %d, want 2 and %q:\n%s", code, want, out)
+	}
+	code, out = runConformProcess(t, append(args, "--legacy-tls")...)
+	if want := "atmkit: WARNING: --legacy-tls: TLS 1.0 and 1.1 are allowed to --target"; code != exitOK || !strings.Contains(out, want) {
+		t.Errorf("conform --legacy-tls: exit %d, want 0 and %q:\n%s", code, want, out)
 	}
 }

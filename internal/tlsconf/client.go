@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"slices"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -30,7 +31,26 @@ type Client struct {
 	// URLSetting is the setting naming the server's URL ("target",
 	// "upstream"), for the advice on a certificate for another name.
 	URLSetting string
+	// LegacyTLS allows TLS 1.0 and 1.1, and the RSA key exchange of their
+	// servers (--legacy-tls): a deployment on an old Windows Server may
+	// offer nothing newer. Off, the client speaks TLS 1.2 and 1.3.
+	LegacyTLS bool
 }
+
+// legacySuites are the cipher suites of a --legacy-tls client: crypto/tls's
+// own for TLS 1.0 to 1.2, then the RSA key exchange with AES-CBC, which
+// crypto/tls no longer offers unless asked and which old IIS servers may
+// offer alone.
+var legacySuites = func() []uint16 {
+	var ids []uint16
+	for _, s := range tls.CipherSuites() {
+		if !slices.Contains(s.SupportedVersions, tls.VersionTLS13) {
+			ids = append(ids, s.ID)
+		}
+	}
+	return append(ids, tls.TLS_RSA_WITH_AES_128_GCM_SHA256, tls.TLS_RSA_WITH_AES_256_GCM_SHA384,
+		tls.TLS_RSA_WITH_AES_128_CBC_SHA, tls.TLS_RSA_WITH_AES_256_CBC_SHA)
+}()
 
 // ClientTLS is a client's TLS, ready to connect.
 type ClientTLS struct {
@@ -56,7 +76,10 @@ func (c Client) Load() (*ClientTLS, error) {
 		return nil, bad("client-key", "needs --client-cert FILE, the certificate it is the key of")
 	}
 	cfg := &tls.Config{MinVersion: tls.VersionTLS12, InsecureSkipVerify: c.InsecureSkipVerify}
-	ct := &ClientTLS{Config: cfg, hints: Hints{URLSetting: c.URLSetting, ClientCert: c.CertFile != ""}}
+	if c.LegacyTLS {
+		cfg.MinVersion, cfg.CipherSuites = tls.VersionTLS10, legacySuites
+	}
+	ct := &ClientTLS{Config: cfg, hints: Hints{URLSetting: c.URLSetting, ClientCert: c.CertFile != "", LegacyTLS: c.LegacyTLS}}
 	if c.CAFile != "" {
 		data, err := readFile(c.CAFile, "ca-cert")
 		if err != nil {

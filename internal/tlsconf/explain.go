@@ -39,6 +39,7 @@ const (
 	PlainToTLS         Kind = "plain-to-tls"         // a plain HTTP request reached a port that speaks HTTPS only
 	HandshakeFailed    Kind = "handshake"            // no common version or cipher suite, or another handshake failure
 	InvalidCertificate Kind = "invalid-certificate"  // the server's certificate cannot be used (another x509 reason)
+	OldVersion         Kind = "old-version"          // the server speaks TLS 1.0 or 1.1 only, and --legacy-tls is off
 )
 
 // Error is the one line: what failed; the fix.
@@ -56,6 +57,8 @@ type Hints struct {
 	ClientCert bool
 	// ServerAsked says whether the server asked for a client certificate.
 	ServerAsked bool
+	// LegacyTLS says whether TLS 1.0 and 1.1 were allowed (--legacy-tls).
+	LegacyTLS bool
 	// Withheld says whether the configured client certificate was not
 	// sent because no authority the server accepts issued it.
 	Withheld bool
@@ -82,9 +85,14 @@ func Explain(err error, h Hints) *Error {
 		record   tls.RecordHeaderError
 	)
 	msg := err.Error()
+	oldVersion := &Error{Kind: OldVersion, Err: err,
+		Problem: "TLS: the server speaks only TLS 1.0 or 1.1, which atmkit does not use unless told to",
+		Fix:     "give --legacy-tls to allow them to " + h.url() + " (deprecated, RFC 8996: for a legacy deployment only)"}
 	switch {
 	case errors.As(err, &done):
 		return done
+	case strings.Contains(msg, "server selected unsupported protocol version") && !h.LegacyTLS:
+		return oldVersion
 	case errors.As(err, &hostname):
 		got := "no host name"
 		if hostname.Certificate != nil {
@@ -121,6 +129,10 @@ func Explain(err error, h Hints) *Error {
 			Fix:     "give a client certificate the server accepts with --client-cert FILE --client-key FILE"}
 	}
 	switch alert {
+	case "protocol version not supported":
+		if !h.LegacyTLS {
+			return oldVersion
+		}
 	case "certificate required", "bad certificate", "handshake failure":
 		// A TLS 1.2 server of crypto/tls refuses a missing certificate
 		// with a handshake failure: that is about the certificate only
@@ -153,7 +165,7 @@ func Explain(err error, h Hints) *Error {
 	}
 	return &Error{Kind: HandshakeFailed, Err: err,
 		Problem: "TLS: the server ended the handshake (it said: " + alert + "); it shares no TLS version or cipher suite with atmkit, or refused the connection",
-		Fix:     "check the server's TLS settings (atmkit speaks TLS 1.2 and 1.3)"}
+		Fix:     "check the server's TLS settings (atmkit speaks TLS 1.2 and 1.3, and 1.0 and 1.1 with --legacy-tls)"}
 }
 
 // httpsOnly are the beginnings of the 400 answers of HTTPS servers to a

@@ -19,7 +19,7 @@ import (
 // client certificates, extra headers for gateways, the per-request timeout.
 type Reach struct {
 	caCert, clientCert, clientKey string
-	insecure                      bool
+	insecure, legacyTLS           bool
 	headers                       Headers
 	Timeout                       time.Duration // --timeout; 0 when the command has a --timeout of its own
 	ownTimeout                    bool
@@ -31,7 +31,7 @@ type Reach struct {
 }
 
 // reachNames are the flags register adds (timeout too, when asked).
-var reachNames = []string{"ca-cert", "client-cert", "client-key", "insecure-skip-verify", "header"}
+var reachNames = []string{"ca-cert", "client-cert", "client-key", "insecure-skip-verify", "legacy-tls", "header"}
 
 // Register adds the flags to fs; what names the deployment ("the
 // upstream"). withTimeout adds --timeout (conform has its own).
@@ -40,6 +40,7 @@ func (f *Reach) Register(fs *flag.FlagSet, what string, withTimeout bool) {
 	fs.StringVar(&f.clientCert, "client-cert", "", "present this client certificate (PEM `file`) to "+what+", with --client-key")
 	fs.StringVar(&f.clientKey, "client-key", "", "the private key (PEM `file`) of --client-cert")
 	fs.BoolVar(&f.insecure, "insecure-skip-verify", false, "accept any certificate from "+what+" (no check at all; for throwaway test servers only)")
+	fs.BoolVar(&f.legacyTLS, "legacy-tls", false, "allow TLS 1.0 and 1.1 to "+what+" (deprecated; for a deployment on an old server that offers nothing newer)")
 	fs.Var(&f.headers, "header", "add this header to every request to "+what+", e.g. 'X-Api-Key: <key>' for a gateway (repeatable; one per line in "+CommandEnvName(fs.Name(), "header")+"); never written to cassettes, reports or logs")
 	if f.ownTimeout = withTimeout; withTimeout {
 		fs.DurationVar(&f.Timeout, "timeout", conformance.DefaultTimeout, "per-request `duration` calls to "+what+" may take, from sending to the answer's last byte")
@@ -82,7 +83,7 @@ func (e *Env) Transport(fs *flag.FlagSet, f *Reach, urlFlag string) (http.RoundT
 	if f.ownTimeout && f.Timeout <= 0 {
 		return nil, e.BadSetting(fs, "timeout", "must be positive, e.g. 30s")
 	}
-	c := tlsconf.Client{CAFile: f.caCert, CertFile: f.clientCert, KeyFile: f.clientKey, InsecureSkipVerify: f.insecure || f.AnyCertificate, URLSetting: urlFlag}
+	c := tlsconf.Client{CAFile: f.caCert, CertFile: f.clientCert, KeyFile: f.clientKey, InsecureSkipVerify: f.insecure || f.AnyCertificate, URLSetting: urlFlag, LegacyTLS: f.legacyTLS}
 	ct, err := c.Load()
 	var se *tlsconf.SettingError
 	if errors.As(err, &se) {
@@ -93,6 +94,9 @@ func (e *Env) Transport(fs *flag.FlagSet, f *Reach, urlFlag string) (http.RoundT
 	}
 	for _, w := range ct.Warnings {
 		fmt.Fprintf(e.Stderr, "atmkit: WARNING: %s\n", w)
+	}
+	if f.legacyTLS {
+		fmt.Fprintf(e.Stderr, "atmkit: WARNING: --legacy-tls: TLS 1.0 and 1.1 are allowed to --%s; they are deprecated (RFC 8996): for a legacy deployment only.\n", urlFlag)
 	}
 	if f.insecure {
 		fmt.Fprintf(e.Stderr, "atmkit: WARNING: --insecure-skip-verify: the certificate of --%s is NOT CHECKED; anyone between here and it can read and change every call, the key included. Give its authority with --ca-cert FILE instead.\n", urlFlag)
