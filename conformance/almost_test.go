@@ -445,6 +445,27 @@ var _ = Describe("a server strict about the SOAP 1.2 content type", Label("selft
 		})
 		bad := failed(checkWith(strict, Config{Key: mockKey, Namespace: mockNS, CityIDs: cities}, reference.facts, "routing/*", "binding/soap12/*"))
 		Expect(bad).To(HaveKeyWithValue("routing/soap12-action-parameter", ContainSubstring(`sent as application/soap+xml; charset=utf-8; action="`+mockNS+`/ReturnProvinces": status`)))
+		// The specs of an action naming no operation send the parameter too.
+		Expect(bad).To(HaveKeyWithValue("routing/soap12-unknown-action", ContainSubstring(`action="`+mockNS+`/ReturnNothing": status`)))
+		Expect(bad).To(HaveKeyWithValue("routing/soap12-unknown-action-unknown-element", ContainSubstring("415")))
+		Expect(bad).To(HaveLen(3))
+	})
+})
+
+var _ = Describe("a server that routes SOAP 1.2 by the action parameter alone", Label("selftest"), func() {
+	It("fails routing/soap12-unknown-action, naming it", func() {
+		mock, _, cities := referenceMock()
+		byAction := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if ct := r.Header.Get("Content-Type"); strings.HasPrefix(ct, "application/soap+xml") && strings.Contains(ct, `/ReturnNothing"`) {
+				w.Header().Set("Content-Type", ctSOAP12)
+				w.WriteHeader(http.StatusInternalServerError)
+				_, _ = w.Write([]byte(soap12Fault("Sender", "Unable to handle request. The action was not recognized.")))
+				return
+			}
+			mock.ServeHTTP(w, r)
+		})
+		bad := failed(checkWith(byAction, Config{Key: mockKey, Namespace: mockNS, CityIDs: cities}, reference.facts, "routing/*"))
+		Expect(bad).To(HaveKeyWithValue("routing/soap12-unknown-action", ContainSubstring("got:      500")))
 		Expect(bad).To(HaveLen(1))
 	})
 })

@@ -211,6 +211,32 @@ func routingChecks() []Check {
 			}, "ReturnProvinces over soap12 with the action parameter", "the result of the same call without it")
 		},
 	}, {
+		Name:        "routing/soap12-unknown-action",
+		Group:       group,
+		Description: "a SOAP 1.2 call whose action parameter names no operation is routed by its body element and answered (ASMX's SOAP 1.2 routing tries the action, then the request element)",
+		Labels:      []string{"soap12", "asmx", "routing"},
+		Run: func(s *Session, _ Notef) error {
+			return sameResult(s, func(ns string) Request {
+				return Request{Binding: SOAP12, Op: opProvinces, ContentType: ctSOAP12 + `; action="` + soapAction(ns, "ReturnNothing") + `"`}
+			}, "ReturnProvinces over soap12 with an action parameter naming no operation", "the result of the same call without it")
+		},
+	}, {
+		Name:        "routing/soap12-unknown-action-unknown-element",
+		Group:       group,
+		Description: "a SOAP 1.2 call whose action parameter and body element both name no operation is refused with a SOAP 1.2 Sender fault",
+		Labels:      []string{"soap12", "asmx", "routing", "faults"},
+		Run: func(s *Session, _ Notef) error {
+			ns, err := s.Namespace()
+			if err != nil {
+				return err
+			}
+			x, err := s.Do(Request{Binding: SOAP12, Op: "ReturnNothing", ContentType: ctSOAP12 + `; action="` + soapAction(ns, "ReturnNothing") + `"`})
+			if err != nil {
+				return err
+			}
+			return checkFault(x, "ReturnNothing over soap12 with the action parameter naming it", "Sender")
+		},
+	}, {
 		Name:        "routing/doctype",
 		Group:       group,
 		Description: "a SOAP request with a DOCTYPE is unreadable to ASMX (DTDs are prohibited): HTTP 400 with no body",
