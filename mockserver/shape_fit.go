@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/shape"
 )
 
@@ -72,3 +73,15 @@ func (f fitData) Label(scope shape.Scope, i int) string {
 // an OverflowException: finite and below 79228162514264337593543950335 in
 // magnitude.
 func decimalHolds(v float64) bool { return math.Abs(v) < 7.922816251426434e28 }
+
+// CheckShapeData reports, as shape.CheckData does (a *shape.FitError), the
+// fields of sh whose XSD types cannot hold a value the mock would write
+// from ds: what New refuses for WithShape and WithDataset, found without
+// building a server. nil when every value fits.
+func CheckShapeData(sh *shape.Shape, ds *fixtures.Dataset) error {
+	d := &data{ds: ds, institutions: make(map[int]*fixtures.Institution, len(ds.Institutions))}
+	for i := range ds.Institutions {
+		d.institutions[ds.Institutions[i].ID] = &ds.Institutions[i]
+	}
+	return sh.CheckData(fitData{d})
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/banner"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/mockserver"
 )
 
 // progressThreshold is the size from which generate reports progress.
@@ -71,8 +72,13 @@ func (m *Main) runFixturesGenerate(ctx context.Context, args []string) error {
 }
 
 func (m *Main) runFixturesCheck(ctx context.Context, args []string) error {
-	fs := cli.NewFlagSet("fixtures check", "fixtures check DIR", helpText("fixtures-check"), m.Stderr)
+	fs := cli.NewFlagSet("fixtures check", "fixtures check [--shape FILE] DIR", helpText("fixtures-check"), m.Stderr)
+	shapeFile := fs.String("shape", "", "also check that the types of this result shape `file` hold every value served from the data set (what serve --shape refuses at start)")
 	if err := m.Parse(fs, args, nil); err != nil {
+		return err
+	}
+	sh, err := cli.LoadShape("fixtures check", *shapeFile)
+	if err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
@@ -99,7 +105,15 @@ func (m *Main) runFixturesCheck(ctx context.Context, args []string) error {
 	case err != nil: // a file that could not be read: nothing was checked
 		return cli.Exitf(exitUsage, "fixtures check: %w", err)
 	}
-	fmt.Fprintf(m.Stdout, "%s: valid: %d provinces, %d institutions, %d cities, %s (checked in %s)\n",
-		dir, len(d.Provinces), len(d.Institutions), len(d.Cities), banner.Plural(len(d.ATMs), "ATM"), time.Since(start).Round(time.Millisecond))
+	fits := ""
+	if sh != nil {
+		if err := mockserver.CheckShapeData(sh, d); err != nil {
+			fmt.Fprintln(m.Stdout, err)
+			return cli.Exitf(exitFailure, "%s: does not fit --shape %s", dir, *shapeFile)
+		}
+		fits = ", every value fits --shape " + *shapeFile
+	}
+	fmt.Fprintf(m.Stdout, "%s: valid: %d provinces, %d institutions, %d cities, %s%s (checked in %s)\n",
+		dir, len(d.Provinces), len(d.Institutions), len(d.Cities), banner.Plural(len(d.ATMs), "ATM"), fits, time.Since(start).Round(time.Millisecond))
 	return nil
 }

@@ -101,7 +101,7 @@ func TestFixturesUsage(t *testing.T) {
 		{[]string{"fixtures", "frobnicate"}, exitUsage, `unknown subcommand "frobnicate"`},
 		{[]string{"fixtures", "--help"}, exitOK, "Subcommands:"},
 		{[]string{"fixtures", "generate", "--help"}, exitOK, "--seed"},
-		{[]string{"fixtures", "check", "--help"}, exitOK, "fixtures check DIR"},
+		{[]string{"fixtures", "check", "--help"}, exitOK, "fixtures check [--shape FILE] DIR"},
 		{[]string{"fixtures", "generate"}, exitUsage, "--out DIR is required"},
 		{[]string{"fixtures", "generate", "--seed", "0", "--out", "x"}, exitUsage, "--seed 0: must not be 0"},
 		{[]string{"fixtures", "generate", "--atms", "0", "--out", "x"}, exitUsage, "--atms 0: out of range [1, 10000000]"},
@@ -149,5 +149,47 @@ func TestFixturesOneATM(t *testing.T) {
 	r := startCmd(t, nil, "serve", "--addr", "127.0.0.1:0", "--fixtures", dir)
 	if want := "data set:   " + dir + ": 1 ATM, 24 institutions"; !strings.Contains(r.stdout.String(), want) {
 		t.Errorf("banner: want %q in %q", want, r.stdout)
+	}
+}
+
+// TestFixturesCheckShape: fixtures check --shape finds the values a
+// shape's types cannot hold, as serve --shape would at start, exit 1
+// naming the field; a shape they fit passes, saying so; a shape that is
+// not valid is exit 2.
+func TestFixturesCheckShape(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "data")
+	if code, _, errOut := runFixturesCmd(t, nil, "fixtures", "generate", "--seed", "42", "--atms", "300", "--out", dir); code != 0 {
+		t.Fatalf("generate: exit %d: %s", code, errOut)
+	}
+	learned, err := os.ReadFile("../../shape/learn/testdata/reference-learned.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, text string) string {
+		p := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	narrow := write("narrow.yaml", strings.Replace(string(learned), "{element: Count, type: int", "{element: Count, type: unsignedByte", 1))
+	fits := write("learned.yaml", string(learned))
+	broken := write("broken.yaml", strings.Replace(string(learned), "value: institution.name}", "value: institution.title}", 1))
+
+	code, out, errOut := runFixturesCmd(t, nil, "fixtures", "check", "--shape", narrow, dir)
+	if want := "results.AtmResult/Count: type unsignedByte holds 0 to 255, but an answer listing the data set's 300 ATMs has count 300"; code != exitFailure || !strings.Contains(out, want) || !strings.Contains(errOut, "does not fit --shape "+narrow) {
+		t.Errorf("check --shape of a narrow shape: exit %d, %q, %q; want 1 and %q", code, out, errOut, want)
+	}
+	code, out, errOut = runFixturesCmd(t, nil, "fixtures", "check", "--shape", fits, dir)
+	if code != exitOK || !strings.Contains(out, "300 ATMs, every value fits --shape "+fits) {
+		t.Errorf("check --shape of a shape the data fits: exit %d, %q, %q; want 0 saying it fits", code, out, errOut)
+	}
+	// serve refuses what check finds.
+	if code, _, errOut := runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--fixtures", dir, "--shape", narrow); code != exitUsage || !strings.Contains(errOut, "results.AtmResult/Count: type unsignedByte") {
+		t.Errorf("serve with the narrow shape: exit %d, %q; want 2 naming the field", code, errOut)
+	}
+	if code, _, errOut := runFixturesCmd(t, nil, "fixtures", "check", "--shape", broken, dir); code != exitUsage || !strings.Contains(errOut, "institution.title") {
+		t.Errorf("check --shape of a shape that is not valid: exit %d, %q; want 2 naming the problem", code, errOut)
 	}
 }
