@@ -466,8 +466,20 @@ func TestFaultJSONErrorsNameTheField(t *testing.T) {
 		{`{"probability":1e400,"status":503}`, "fault probability: 1e400 is out of range, want a number"},
 		{`{"times":99999999999999999999,"status":503}`, "fault times: 99999999999999999999 is out of range, want an integer"},
 		{`{"status":503,"delay":"1s","delay":"2s"}`, `fault: field \"delay\" given twice`},
-		{`{"status":503,"Status":200}`, `fault: field \"Status\" given twice`},
-		{`{"drop":true,"times":1,"DROP":false}`, `fault: field \"DROP\" given twice`},
+		{`{"drop":true,"times":1,"drop":false}`, `fault: field \"drop\" given twice`},
+		// Names are exact: another case is an unknown field, named with
+		// the one meant (encoding/json alone would take it as that one).
+		{`{"Status":500}`, `fault: unknown field \"Status\" (did you mean \"status\"? names are case-sensitive)`},
+		{`{"STATUS":503,"times":1}`, `fault: unknown field \"STATUS\" (did you mean \"status\"?`},
+		{`{"status":503,"Status":200}`, `fault: unknown field \"Status\" (did you mean \"status\"?`},
+		{`{"ſtatus":503}`, `fault: unknown field \"ſtatus\" (did you mean \"status\"?`}, // long s folds to s
+		{`{"status":503,"SoapFault":{"code":"Client"}}`, `fault: unknown field \"SoapFault\" (did you mean \"soapFault\"?`},
+		{`{"delaydistribution":{"type":"uniform","upper":"1s"}}`, `fault: unknown field \"delaydistribution\" (did you mean \"delayDistribution\"?`},
+		{`{"dribble":{"Chunks":2,"duration":"1s"}}`, `fault: unknown field \"dribble.Chunks\" (did you mean \"dribble.chunks\"?`},
+		{`{"reset":{"afterbytes":3}}`, `fault: unknown field \"reset.afterbytes\" (did you mean \"reset.afterBytes\"?`},
+		{`{"soapFault":{"code":"Client","Text":"x"}}`, `fault: unknown field \"soapFault.Text\" (did you mean \"soapFault.text\"?`},
+		{`{"delayDistribution":{"Type":"uniform","upper":"1s"}}`, `fault: unknown field \"delayDistribution.Type\" (did you mean \"delayDistribution.type\"?`},
+		{`{"ID":"f9","status":503}`, `fault: unknown field \"ID\" (did you mean \"id\"?`},
 		{`{"dribble":{"chunks":2,"duration":"1s","chunks":9}}`, `fault: field \"dribble.chunks\" given twice`},
 		{`{"soapFault":{"code":"Client"},"soapFault":{"text":"x"}}`, `fault: field \"soapFault\" given twice`},
 	} {
