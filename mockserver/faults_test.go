@@ -303,6 +303,9 @@ var refusedFaults = []struct{ json, why string }{
 	{`{"delayDistribution":{"median":"80ms","sigma":1}}`, "delayDistribution type missing: want lognormal or uniform"},
 	{`{"dribble":{"chunks":0,"duration":"1s"}}`, "dribble chunks 0: want 1 or more"},
 	{`{"dribble":{"chunks":5,"duration":"-1s"}}`, "dribble duration -1s is negative"},
+	{`{"dribble":{"chunks":5}}`, `dribble duration missing (or 0s): want the time the body is spread over, such as "1s"`},
+	{`{"dribble":{"chunks":1,"duration":"0s"},"malformed":true}`, "dribble duration missing (or 0s)"},
+	{`{"operation":"WSDL","dribble":{"chunks":3}}`, "dribble duration missing (or 0s)"},
 	{`{"dribble":{"chunks":5,"duration":"1m1s"},"delay":"59s","jitter":"1s"}`, "dribble duration 1m1s: with the delay (up to 1m0s) it exceeds the server's write timeout 2m0s"},
 	{`{"dribble":{"chunks":5,"duration":"1m"},"delayDistribution":{"type":"uniform","lower":"1s","upper":"61s"}}`, "dribble duration 1m0s: with the delay (up to 1m1s) it exceeds the server's write timeout 2m0s"},
 	{`{"reset":{"afterBytes":-1}}`, "reset afterBytes -1 is negative"},
@@ -370,7 +373,7 @@ func TestFaultJSONEveryField(t *testing.T) {
 		`{"id":"f1","operation":"ReturnProvinces","binding":"soap12","delay":"10ms","jitter":"5ms","delayDistribution":{"type":"lognormal","median":"80ms","sigma":0.5},"status":503,"dribble":{"chunks":5,"duration":"1s"},"probability":0.25,"seed":7,"skip":2,"times":3}`,
 		`{"id":"f1","delayDistribution":{"type":"uniform","lower":"0s","upper":"150ms"},"reset":{"afterBytes":0},"probability":1,"seed":-4}`,
 		`{"id":"f1","operation":"WSDL","garbage":true}`,
-		`{"id":"f1","operation":"ReturnAllAtms","malformed":true,"dribble":{"chunks":1,"duration":"0s"}}`,
+		`{"id":"f1","operation":"ReturnAllAtms","malformed":true,"dribble":{"chunks":1,"duration":"1ms"}}`,
 	} {
 		var f Fault
 		if err := json.Unmarshal([]byte(in), &f); err != nil {
