@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"bytes"
+	"context"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
@@ -295,17 +296,47 @@ func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
 			}
 			return false
 		}
+		if !s.awaitJournalRead(r.Context()) {
+			return // the client went away while waiting: its connection closes now
+		}
 		list := s.journal.read(counted, f.Limit, !summary)
 		// lastSeq is read after the list, so that it is at least the seq
 		// of every entry listed: a reader polling with since sees from it
 		// that the mock started anew (its calls count from 1 again).
-		writeRequestList(w, list, matched, s.journal.last(), s.held.list())
+		last, held := s.journal.last(), s.held.list()
+		<-s.journalReads
+		writeRequestList(w, list, matched, last, held)
 	case http.MethodDelete:
 		s.journal.reset()
 		w.WriteHeader(http.StatusNoContent)
 	default:
 		allowMethods(w, r, http.MethodGet, http.MethodHead, http.MethodDelete)
 	}
+}
+
+// journalReadsAtOnce is how many GET /__admin/requests read the journal
+// at once; the others wait for a slot.
+const journalReadsAtOnce = 4
+
+// awaitJournalRead takes a slot to read the journal in (release it by
+// receiving from s.journalReads), or reports false when ctx, the
+// request's, ends first. Reading the journal takes its lock and shows the
+// entries not yet shown; under load (many pollers, the race detector)
+// polls queued for the lock, and a poll whose client had given up (a
+// timeout) held its connection, half-closed (CLOSE-WAIT), until its turn
+// came, to do work no one would read. A poll waiting for a slot leaves as
+// its client does.
+func (s *Server) awaitJournalRead(ctx context.Context) bool {
+	select {
+	case s.journalReads <- struct{}{}:
+	case <-ctx.Done():
+		return false
+	}
+	if ctx.Err() != nil {
+		<-s.journalReads
+		return false
+	}
+	return true
 }
 
 // requestFilter reads the journal's filter from the admin API's query:

@@ -11,11 +11,14 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/internal/mocktest"
+	"github.com/atmkit/atmkit/internal/serve"
 )
 
 // adminResult is an admin API answer with its headers.
@@ -670,4 +673,113 @@ func TestAdminListToAStalledReader(t *testing.T) {
 	if most > int64(readers*size/2) {
 		t.Errorf("%d readers that do not read a %d-byte list: the heap grew by %d bytes, want well under their %d", readers, size, most, readers*size)
 	}
+}
+
+// TestAdminPollsLeftByTheirClients: a GET /__admin/requests waiting its
+// turn to read the journal ends when its client goes away, and its
+// connection closes then, not once the journal is free. Under load polls
+// queued for the journal's lock, and each whose client had given up (a
+// timeout) held its connection half-closed (CLOSE-WAIT) until its turn:
+// thousands in a race-detector stress of the admin API. The test holds
+// the journal's lock, as a long read of a busy journal does, and counts
+// the server's open connections.
+func TestAdminPollsLeftByTheirClients(t *testing.T) {
+	t.Parallel()
+	s, err := New(WithDataset(smallDataset()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var open, active atomic.Int64
+	srv := serve.Start(ln, s, serve.Options{Grace: time.Second, ConnState: func(_ net.Conn, st http.ConnState) {
+		switch st {
+		case http.StateNew:
+			open.Add(1)
+		case http.StateActive:
+			active.Add(1)
+		case http.StateClosed, http.StateHijacked:
+			open.Add(-1)
+		}
+	}})
+	t.Cleanup(func() { _ = srv.Close() })
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		for end := time.Now().Add(30 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(end) {
+				t.Fatalf("%s: not within 30 s (%d connections open)", what, open.Load())
+			}
+		}
+	}
+
+	const polls = journalReadsAtOnce + 8
+	s.journal.mu.Lock()
+	locked := true
+	defer func() {
+		if locked {
+			s.journal.mu.Unlock()
+		}
+	}()
+	var conns []net.Conn
+	for range polls {
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		if _, err := io.WriteString(c, "GET /__admin/requests?limit=5 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor("the polls served", func() bool { return active.Load() == polls })
+	for _, c := range conns {
+		c.Close() // the clients give up
+	}
+	// The polls reading the journal wait for its lock; the others leave
+	// with their clients.
+	waitFor("the polls without a slot gone", func() bool { return open.Load() <= journalReadsAtOnce })
+	s.journal.mu.Unlock()
+	locked = false
+	waitFor("every connection closed", func() bool { return open.Load() == 0 })
+	// The journal is read as before.
+	r := admin(t, "GET", srv.URL+"/__admin/requests", "", "")
+	adminChecks(t, r, hasStatus(200), bodyContains(`"matched":0`))
+}
+
+// TestAdminPollOfTheNewestCopiesFew: a poll for the newest entries of a
+// full journal (limit) copies those, not the whole journal, while it holds
+// the journal's lock (not parallel: it measures allocations). Every poll
+// copied all 1,000 entries, then kept the newest.
+func TestAdminPollOfTheNewestCopiesFew(t *testing.T) {
+	const entries, polls = 1000, 20
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithJournalSize(entries))
+	for range entries + 1 {
+		call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))
+	}
+	all := func(*journalRecord) bool { return true }
+	got := ts.journal.read(all, 3, false)
+	if len(got) != 3 || got[0].Seq != entries-1 || got[2].Seq != entries+1 {
+		t.Fatalf("the newest 3: got seqs %v", seqsOf(got))
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for range polls {
+		ts.journal.read(all, 1, false)
+	}
+	runtime.ReadMemStats(&after)
+	whole := uint64(entries) * uint64(unsafe.Sizeof(journalRecord{}))
+	if per := (after.TotalAlloc - before.TotalAlloc) / polls; per > whole/10 {
+		t.Errorf("a read of the newest entry of %d allocates %d bytes, want well under the %d of a copy of them all", entries, per, whole)
+	}
+}
+
+func seqsOf(es []JournalEntry) []uint64 {
+	out := make([]uint64, len(es))
+	for i, e := range es {
+		out[i] = e.Seq
+	}
+	return out
 }

@@ -291,7 +291,7 @@ func TestFaultWSDL(t *testing.T) {
 		t.Errorf("GET /__admin/requests?operation=WSDL: %d %.300s, want the 3 fetches", r.status, r.body)
 	}
 	ts.ClearFaults()
-	if _, err := ts.AddFault(Fault{Operation: "WSDL", Dribble: &Dribble{Chunks: 3}}); err != nil {
+	if _, err := ts.AddFault(Fault{Operation: "WSDL", Dribble: &Dribble{Chunks: 3, Duration: 30 * time.Millisecond}}); err != nil {
 		t.Fatal(err)
 	}
 	resp, err := http.Get(ts.URL + "/service/service.asmx?WSDL")

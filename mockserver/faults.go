@@ -127,7 +127,8 @@ type DelayDistribution struct {
 type Dribble struct {
 	// Chunks is how many chunks the body is cut into, 1 or more.
 	Chunks int
-	// Duration is the time from the header to the body's last chunk.
+	// Duration is the time from the header to the body's last chunk,
+	// more than 0; it has no default.
 	Duration time.Duration
 }
 
@@ -225,6 +226,12 @@ func (f *Fault) normalize() error {
 	}
 	if err := f.checkCombination(); err != nil {
 		return err
+	}
+	// A dribble over no time sends the body at once: a fault that does not
+	// do what it says, as a WireMock or Hoverfly user would read it. There
+	// is no default duration to fall back on.
+	if d := f.Dribble; d != nil && d.Duration == 0 {
+		return errors.New(`dribble duration missing (or 0s): want the time the body is spread over, such as "1s"`)
 	}
 	if f.Delay == 0 && f.Jitter == 0 && f.DelayDistribution == nil && f.Status == 0 && f.SOAPFault == nil &&
 		!f.Drop && !f.Malformed && f.Dribble == nil && f.Reset == nil && !f.Garbage {

@@ -111,10 +111,14 @@ func durationText(d time.Duration) string {
 // UnmarshalJSON reads a fault such as
 // {"operation":"ReturnProvinces","binding":"soap12","delay":"400ms"}.
 // Unknown fields are an error, so a misspelt field does not pass silently;
-// so is an explicit "probability": 0, which a Fault could not tell from
-// the default.
+// names are exact, and one in another case ("Status") is an unknown field
+// too, named with the one meant; so is an explicit "probability": 0,
+// which a Fault could not tell from the default.
 func (f *Fault) UnmarshalJSON(data []byte) error {
 	var j faultJSON
+	if given, want := misspeltField(data); given != "" {
+		return fmt.Errorf("fault: unknown field %s (did you mean %s? names are case-sensitive)", given, want)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&j); err != nil {
@@ -167,12 +171,102 @@ func (f *Fault) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// misspeltField returns the first field of data, a fault's JSON form,
+// whose name is one of the form's names in another case ("Status",
+// "dribble.Duration"), with the name as the form spells it (both quoted
+// paths); else "", "". encoding/json matches names ignoring case, so
+// {"Status":500} would be read as status; the form's names are exact, as
+// the documentation and the listings spell them. A text that is no JSON
+// is left to the decoder, which says what is wrong with it.
+func misspeltField(data []byte) (given, want string) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var walk func(t reflect.Type, path string) (string, string, bool)
+	// walk reads one value, of Go type t (nil: no fault field, whose
+	// names are not checked), and reports false when the text ended or
+	// is no JSON.
+	walk = func(t reflect.Type, path string) (string, string, bool) {
+		for t != nil && t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		tok, err := dec.Token()
+		if err != nil {
+			return "", "", false
+		}
+		switch tok {
+		case json.Delim('{'):
+			for dec.More() {
+				k, err := dec.Token()
+				if err != nil {
+					return "", "", false
+				}
+				name, _ := k.(string)
+				var ft reflect.Type
+				if t != nil && t.Kind() == reflect.Struct {
+					exact, folded := jsonField(t, name)
+					if exact == nil && folded != "" {
+						return strconv.Quote(joinPath(path, name)), strconv.Quote(joinPath(path, folded)), true
+					}
+					if exact != nil {
+						ft = exact.Type
+					}
+				}
+				if g, w, ok := walk(ft, joinPath(path, name)); g != "" || !ok {
+					return g, w, ok
+				}
+			}
+			if _, err := dec.Token(); err != nil { // '}'
+				return "", "", false
+			}
+		case json.Delim('['):
+			for dec.More() {
+				if g, w, ok := walk(nil, path); g != "" || !ok {
+					return g, w, ok
+				}
+			}
+			if _, err := dec.Token(); err != nil { // ']'
+				return "", "", false
+			}
+		}
+		return "", "", true
+	}
+	given, want, _ = walk(reflect.TypeFor[faultJSON](), "")
+	return given, want
+}
+
+// jsonField returns the field of struct type t that the JSON name names
+// exactly, or else the name of the one it names in another case.
+func jsonField(t reflect.Type, name string) (*reflect.StructField, string) {
+	folded := ""
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if tag == "" || tag == "-" {
+			continue
+		}
+		if tag == name {
+			return &f, ""
+		}
+		if strings.EqualFold(tag, name) {
+			folded = tag
+		}
+	}
+	return nil, folded
+}
+
+// joinPath is the dotted path of a member name of the object at path.
+func joinPath(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
 // repeatedField returns the first field named twice in one object of
-// data, a JSON text that decodes (its path, "dribble.chunks", as the
-// second spelling has it), else "". Names are compared ignoring case, as
-// they are matched: decoding keeps the last of them without a word, and
-// {"status":503,"status":200} or {"drop":true,"Drop":false} would pass
-// with one of its settings silently dropped.
+// data, a JSON text that decodes (its path, "dribble.chunks"), else "".
+// Decoding keeps the last of them without a word, and
+// {"status":503,"status":200} would pass with one of its settings
+// silently dropped. (Names in another case are refused before:
+// misspeltField.)
 func repeatedField(data []byte) string {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var walk func(path string) string
@@ -194,10 +288,10 @@ func repeatedField(data []byte) string {
 				if path != "" {
 					full = path + "." + name
 				}
-				if seen[strings.ToLower(name)] {
+				if seen[name] {
 					return strconv.Quote(full)
 				}
-				seen[strings.ToLower(name)] = true
+				seen[name] = true
 				if n := walk(full); n != "" {
 					return n
 				}

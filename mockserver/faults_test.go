@@ -303,6 +303,9 @@ var refusedFaults = []struct{ json, why string }{
 	{`{"delayDistribution":{"median":"80ms","sigma":1}}`, "delayDistribution type missing: want lognormal or uniform"},
 	{`{"dribble":{"chunks":0,"duration":"1s"}}`, "dribble chunks 0: want 1 or more"},
 	{`{"dribble":{"chunks":5,"duration":"-1s"}}`, "dribble duration -1s is negative"},
+	{`{"dribble":{"chunks":5}}`, `dribble duration missing (or 0s): want the time the body is spread over, such as "1s"`},
+	{`{"dribble":{"chunks":1,"duration":"0s"},"malformed":true}`, "dribble duration missing (or 0s)"},
+	{`{"operation":"WSDL","dribble":{"chunks":3}}`, "dribble duration missing (or 0s)"},
 	{`{"dribble":{"chunks":5,"duration":"1m1s"},"delay":"59s","jitter":"1s"}`, "dribble duration 1m1s: with the delay (up to 1m0s) it exceeds the server's write timeout 2m0s"},
 	{`{"dribble":{"chunks":5,"duration":"1m"},"delayDistribution":{"type":"uniform","lower":"1s","upper":"61s"}}`, "dribble duration 1m0s: with the delay (up to 1m1s) it exceeds the server's write timeout 2m0s"},
 	{`{"reset":{"afterBytes":-1}}`, "reset afterBytes -1 is negative"},
@@ -370,7 +373,7 @@ func TestFaultJSONEveryField(t *testing.T) {
 		`{"id":"f1","operation":"ReturnProvinces","binding":"soap12","delay":"10ms","jitter":"5ms","delayDistribution":{"type":"lognormal","median":"80ms","sigma":0.5},"status":503,"dribble":{"chunks":5,"duration":"1s"},"probability":0.25,"seed":7,"skip":2,"times":3}`,
 		`{"id":"f1","delayDistribution":{"type":"uniform","lower":"0s","upper":"150ms"},"reset":{"afterBytes":0},"probability":1,"seed":-4}`,
 		`{"id":"f1","operation":"WSDL","garbage":true}`,
-		`{"id":"f1","operation":"ReturnAllAtms","malformed":true,"dribble":{"chunks":1,"duration":"0s"}}`,
+		`{"id":"f1","operation":"ReturnAllAtms","malformed":true,"dribble":{"chunks":1,"duration":"1ms"}}`,
 	} {
 		var f Fault
 		if err := json.Unmarshal([]byte(in), &f); err != nil {
@@ -466,8 +469,20 @@ func TestFaultJSONErrorsNameTheField(t *testing.T) {
 		{`{"probability":1e400,"status":503}`, "fault probability: 1e400 is out of range, want a number"},
 		{`{"times":99999999999999999999,"status":503}`, "fault times: 99999999999999999999 is out of range, want an integer"},
 		{`{"status":503,"delay":"1s","delay":"2s"}`, `fault: field \"delay\" given twice`},
-		{`{"status":503,"Status":200}`, `fault: field \"Status\" given twice`},
-		{`{"drop":true,"times":1,"DROP":false}`, `fault: field \"DROP\" given twice`},
+		{`{"drop":true,"times":1,"drop":false}`, `fault: field \"drop\" given twice`},
+		// Names are exact: another case is an unknown field, named with
+		// the one meant (encoding/json alone would take it as that one).
+		{`{"Status":500}`, `fault: unknown field \"Status\" (did you mean \"status\"? names are case-sensitive)`},
+		{`{"STATUS":503,"times":1}`, `fault: unknown field \"STATUS\" (did you mean \"status\"?`},
+		{`{"status":503,"Status":200}`, `fault: unknown field \"Status\" (did you mean \"status\"?`},
+		{`{"ſtatus":503}`, `fault: unknown field \"ſtatus\" (did you mean \"status\"?`}, // long s folds to s
+		{`{"status":503,"SoapFault":{"code":"Client"}}`, `fault: unknown field \"SoapFault\" (did you mean \"soapFault\"?`},
+		{`{"delaydistribution":{"type":"uniform","upper":"1s"}}`, `fault: unknown field \"delaydistribution\" (did you mean \"delayDistribution\"?`},
+		{`{"dribble":{"Chunks":2,"duration":"1s"}}`, `fault: unknown field \"dribble.Chunks\" (did you mean \"dribble.chunks\"?`},
+		{`{"reset":{"afterbytes":3}}`, `fault: unknown field \"reset.afterbytes\" (did you mean \"reset.afterBytes\"?`},
+		{`{"soapFault":{"code":"Client","Text":"x"}}`, `fault: unknown field \"soapFault.Text\" (did you mean \"soapFault.text\"?`},
+		{`{"delayDistribution":{"Type":"uniform","upper":"1s"}}`, `fault: unknown field \"delayDistribution.Type\" (did you mean \"delayDistribution.type\"?`},
+		{`{"ID":"f9","status":503}`, `fault: unknown field \"ID\" (did you mean \"id\"?`},
 		{`{"dribble":{"chunks":2,"duration":"1s","chunks":9}}`, `fault: field \"dribble.chunks\" given twice`},
 		{`{"soapFault":{"code":"Client"},"soapFault":{"text":"x"}}`, `fault: field \"soapFault\" given twice`},
 	} {

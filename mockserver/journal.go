@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -421,27 +422,30 @@ func (j *journal) one(seq uint64) (JournalEntry, bool) {
 }
 
 // read returns copies of the entries match takes, oldest first, the newest
-// limit of them if limit is positive; full: see list.
+// limit of them if limit is positive; full: see list. match sees every
+// entry (the admin API counts the matches with it), newest first; only
+// the entries returned are copied, so a poll for the newest few of a full
+// journal holds the lock, and memory, for those few, not for the whole
+// journal.
 func (j *journal) read(match func(*journalRecord) bool, limit int, full bool) []JournalEntry {
 	j.mu.Lock()
 	var recs []journalRecord
 	var slots []int
-	visit := func(from, to int) {
-		for i := from; i < to; i++ {
-			if match(&j.entries[i]) {
+	visit := func(from, to int) { // newest first
+		for i := to - 1; i >= from; i-- {
+			if match(&j.entries[i]) && (limit <= 0 || len(recs) < limit) {
 				recs, slots = append(recs, j.entries[i]), append(slots, i)
 			}
 		}
 	}
+	visit(0, j.next)
 	if j.full {
 		visit(j.next, len(j.entries))
 	}
-	visit(0, j.next)
 	j.mu.Unlock()
+	slices.Reverse(recs)
+	slices.Reverse(slots)
 
-	if limit > 0 && len(recs) > limit {
-		recs, slots = recs[len(recs)-limit:], slots[len(slots)-limit:]
-	}
 	var fresh []int // records shown here for the first time
 	out := make([]JournalEntry, len(recs))
 	for i := range recs {

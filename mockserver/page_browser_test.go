@@ -418,6 +418,71 @@ func TestAdminPageFaultTextInChromium(t *testing.T) {
 	noProblems(t, ctx)
 }
 
+// TestAdminPageFaultSeedInChromium: the fault form sends an integer as
+// the digits typed, so a seed above 2^53 (not a JavaScript number) reaches
+// the mock as typed, and refuses, with a message and no request, an
+// integer out of the API's range (int64) or a number that is no integer.
+func TestAdminPageFaultSeedInChromium(t *testing.T) {
+	t.Parallel()
+	exe, missing := chromiumPath()
+	requireClient(t, missing)
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	ctx := newBrowser(t, exe)
+	watchProblems(t, ctx)
+	browse(t, ctx, "open the page", chromedp.Navigate(ts.URL+"/__admin/"), chromedp.WaitVisible(`#app`),
+		chromedp.Click(`#fault-details summary`), chromedp.WaitVisible(`#fault-form input[name="seed"]`))
+	submit := func(status, seed, times string) {
+		t.Helper()
+		browse(t, ctx, "fill the fault form",
+			chromedp.SetValue(`#fault-form input[name="status"]`, ""), chromedp.SendKeys(`#fault-form input[name="status"]`, status),
+			chromedp.SetValue(`#fault-form input[name="seed"]`, ""), chromedp.SendKeys(`#fault-form input[name="seed"]`, seed),
+			chromedp.SetValue(`#fault-form input[name="times"]`, ""), chromedp.SendKeys(`#fault-form input[name="times"]`, times),
+			chromedp.SetValue(`#fault-form input[name="probability"]`, ""), chromedp.SendKeys(`#fault-form input[name="probability"]`, "0.5"))
+		browserValue(t, ctx, "mark the form's error", chromedp.Evaluate[bool](`(document.getElementById('fault-error').textContent = 'pending') !== ''`))
+		browse(t, ctx, "add the fault", chromedp.Click(`#fault-form button[type="submit"]`))
+	}
+	// Exact: 2^53+1 and int64's ends, with a times beyond 2^53 too.
+	for i, tt := range []struct {
+		seed, times string
+		want        int64
+	}{
+		{"9007199254740993", "1", 9007199254740993},
+		{"9223372036854775807", "9007199254740993", 9223372036854775807},
+		{"-9223372036854775808", "", -9223372036854775808},
+		{"0012", "", 12},
+	} {
+		submit("503", tt.seed, tt.times)
+		waitUntil(t, ctx, "the fault added", fmt.Sprintf(`document.querySelectorAll('#faults li').length === %d`, i+1))
+		if e := browserValue(t, ctx, "read the form's error", chromedp.Text(`#fault-error`)); e != "" {
+			t.Errorf("seed %s: the form says %q", tt.seed, e)
+		}
+		fs := ts.Faults()
+		if got := fs[len(fs)-1]; got.Seed != tt.want || got.Status != 503 || got.Probability != 0.5 {
+			t.Errorf("seed %s typed: the mock got %+v, want seed %d, status 503, probability 0.5", tt.seed, got, tt.want)
+		}
+		if tt.times == "9007199254740993" && fs[len(fs)-1].Times != 9007199254740993 {
+			t.Errorf("times %s typed: the mock got %d", tt.times, fs[len(fs)-1].Times)
+		}
+	}
+	// Refused on the page, naming the field; the mock gets no request.
+	for _, tt := range []struct{ seed, want string }{
+		{"9223372036854775808", "seed 9223372036854775808: out of range; want an integer from -9223372036854775808 to 9223372036854775807"},
+		{"-9223372036854775809", "seed -9223372036854775809: out of range"},
+		{"1.5", "seed 1.5: not an integer; want digits only, such as 42"},
+		{"1e3", "seed 1e3: not an integer"},
+	} {
+		submit("503", tt.seed, "")
+		waitUntil(t, ctx, "the form's answer", `document.getElementById('fault-error').textContent !== 'pending'`)
+		if e := browserValue(t, ctx, "read the form's error", chromedp.Text(`#fault-error`)); !strings.HasPrefix(e, tt.want) {
+			t.Errorf("seed %s: the form says %q, want %q", tt.seed, e, tt.want)
+		}
+	}
+	if n := len(ts.Faults()); n != 4 {
+		t.Errorf("faults: got %d, want the 4 with a seed in range", n)
+	}
+	noProblems(t, ctx)
+}
+
 // screenshotPage writes the page as docs/admin-page.png with -update.
 func screenshotPage(t *testing.T, ctx context.Context) {
 	t.Helper()

@@ -38,6 +38,10 @@ type Server struct {
 	faults  *faultSet // injected faults (faultset.go)
 	held    heldCalls // the calls faults hold back now (held.go)
 
+	// journalReads holds a slot for each GET /__admin/requests reading the
+	// journal now (adminRequests).
+	journalReads chan struct{}
+
 	enc     *shapeEncoder                       // the shape compiled for the XML bindings (shape_compile.go)
 	writers map[*asmx.Operation]*bindingWriters // each operation's answer writers (answer.go)
 
@@ -102,7 +106,8 @@ func NewContext(ctx context.Context, opts ...Option) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, data: d, log: logger, fixed: map[fixedKey]*fixedAnswer{},
 		keyMask: redact.NewMasker(cfg.keys...),
-		journal: newJournal(cfg.journalSize, cfg.journalBodyMax, cfg.keys), faults: &faultSet{}}
+		journal: newJournal(cfg.journalSize, cfg.journalBodyMax, cfg.keys), faults: &faultSet{},
+		journalReads: make(chan struct{}, journalReadsAtOnce)}
 	s.journal.encode = s.firstBytes
 	s.fixedLeft.Store(fixedCacheBudget)
 	if cfg.replayer != nil {

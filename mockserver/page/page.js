@@ -678,9 +678,41 @@
     }
   }
 
+  // int64Min and int64Max bound the integers the admin API reads (a
+  // fault's integers are Go's int64).
+  const int64Min = -(2n ** 63n);
+  const int64Max = 2n ** 63n - 1n;
+
+  // RawNumber is a JSON number kept as its digits: an integer beyond
+  // JavaScript's exact ones (a seed above 2^53) would reach the API as
+  // another integer if it went through a Number.
+  class RawNumber { constructor(digits) { this.digits = digits; } }
+
+  // integerValue reads an integer input's text as typed: digits only
+  // (a sign allowed), within int64, else it throws naming the field.
+  function integerValue(name, v) {
+    if (!/^-?\d+$/.test(v)) throw new Error(name + ' ' + v + ': not an integer; want digits only, such as 42');
+    const n = BigInt(v);
+    if (n < int64Min || n > int64Max) {
+      throw new Error(name + ' ' + v + ': out of range; want an integer from ' + int64Min + ' to ' + int64Max);
+    }
+    return new RawNumber(n.toString());
+  }
+
+  // faultJSON writes the object faultObject made as JSON, its RawNumbers
+  // as their digits.
+  function faultJSON(v) {
+    if (v instanceof RawNumber) return v.digits;
+    if (v !== null && typeof v === 'object') {
+      return '{' + Object.entries(v).map(([k, x]) => JSON.stringify(k) + ':' + faultJSON(x)).join(',') + '}';
+    }
+    return JSON.stringify(v);
+  }
+
   // faultObject turns the form into the admin API's JSON form: a dotted
   // name sets a member of a nested object, a checked box is true, a
-  // number input gives a number, an empty input is left out.
+  // number input gives a number (an integer input, step 1, its digits as
+  // typed: see integerValue), an empty input is left out.
   function faultObject(form) {
     const obj = {};
     const set = (path, v) => {
@@ -702,7 +734,9 @@
       if (input.type === 'number' && input.validity.badInput) throw new Error(input.name + ': not a number');
       const v = input.value.trim();
       if (v === '') continue;
-      if (input.type === 'number') {
+      if (input.type === 'number' && input.getAttribute('step') === '1') {
+        set(input.name, integerValue(input.name, v));
+      } else if (input.type === 'number') {
         const n = Number(v);
         if (!Number.isFinite(n)) throw new Error(input.name + ' ' + v + ': not a number');
         set(input.name, n);
@@ -725,7 +759,7 @@
       return;
     }
     try {
-      const added = await call('faults', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(obj) });
+      const added = await call('faults', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: faultJSON(obj) });
       // The form has an input named reset, which hides form.reset.
       HTMLFormElement.prototype.reset.call(form);
       setText('faults-status', 'Added ' + added.id + ': ' + faultText(added) + '.');

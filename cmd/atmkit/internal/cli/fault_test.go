@@ -51,7 +51,7 @@ func TestParseFault(t *testing.T) {
 		{"DELAYDISTRIBUTION.TYPE=Uniform,delaydistribution.lower=50ms,delayDistribution.upper=150ms,delay=1s",
 			mockserver.Fault{Delay: time.Second, DelayDistribution: &mockserver.DelayDistribution{Type: "uniform", Lower: 50 * time.Millisecond, Upper: 150 * time.Millisecond}}},
 		{"dribble.chunks=5,dribble.duration=1s", mockserver.Fault{Dribble: &mockserver.Dribble{Chunks: 5, Duration: time.Second}}},
-		{"dribble.chunks=2,status=503", mockserver.Fault{Status: 503, Dribble: &mockserver.Dribble{Chunks: 2}}},
+		{"dribble.chunks=2,dribble.duration=1s,status=503", mockserver.Fault{Status: 503, Dribble: &mockserver.Dribble{Chunks: 2, Duration: time.Second}}},
 		{"reset.afterBytes=0", mockserver.Fault{Reset: &mockserver.Reset{}}},
 		{"reset", mockserver.Fault{Reset: &mockserver.Reset{}}},
 		{"reset.afterBytes=100,reset", mockserver.Fault{Reset: &mockserver.Reset{AfterBytes: 100}}},
