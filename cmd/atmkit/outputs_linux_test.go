@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/atmkit/atmkit/internal/mocktest"
 )
 
 // runAsEnv, set in the environment of this test binary, makes
@@ -92,11 +94,13 @@ func TestOutputsOfAnotherUser(t *testing.T) {
 		{[]string{"cassette", "scrub", "--check", at("keyed.yaml")}, exitFailure, at("keyed.yaml") + ": 9 values to redact in 3 interactions\n"},
 		{[]string{"cassette", "scrub", "--check", at("atm.yaml"), cassette}, exitOK, at("atm.yaml") + ": clean, unchanged\n" + cassette + ": clean, unchanged\n"},
 	} {
-		cmd := exec.Command(bin, "-test.run=^TestOutputsOfAnotherUser$")
-		cmd.Dir = base
-		cmd.Env = append(os.Environ(), runAsEnv+"="+strings.Join(tc.args, "\n"))
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-		out, err := cmd.Output()
+		out, err := mocktest.OutputBusyRetried(func() *exec.Cmd {
+			cmd := exec.Command(bin, "-test.run=^TestOutputsOfAnotherUser$")
+			cmd.Dir = base
+			cmd.Env = append(os.Environ(), runAsEnv+"="+strings.Join(tc.args, "\n"))
+			cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+			return cmd
+		})
 		if err != nil {
 			t.Fatalf("atmkit %s as uid 65534: %v\n%s", strings.Join(tc.args, " "), err, out)
 		}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/atmkit/atmkit/internal/mocktest"
 )
 
 // checkDirEnv, set in the environment of this test binary, makes
@@ -65,10 +67,12 @@ func TestCheckMakeDirUnwritable(t *testing.T) {
 		{readOnly, fmt.Sprintf("cannot create files in %s (permission denied) as uid %d: make the directory writable for it, or choose another", readOnly, uid)},
 		{filepath.Join(readOnly, "new"), fmt.Sprintf("cannot create files in %s (permission denied) as uid %d", readOnly, uid)},
 	} {
-		cmd := exec.Command(bin, "-test.run=^TestCheckMakeDirUnwritable$")
-		cmd.Env = append(os.Environ(), checkDirEnv+"="+tc.dir)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
-		out, err := cmd.Output()
+		out, err := mocktest.OutputBusyRetried(func() *exec.Cmd {
+			cmd := exec.Command(bin, "-test.run=^TestCheckMakeDirUnwritable$")
+			cmd.Env = append(os.Environ(), checkDirEnv+"="+tc.dir)
+			cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+			return cmd
+		})
 		if err != nil {
 			t.Fatalf("the check as uid %d: %v\n%s", uid, err, out)
 		}
@@ -152,10 +156,12 @@ func TestTLSCAOutOfAnotherUser(t *testing.T) {
 	}
 	bin := filepath.Join(base, "cli.test")
 	copyFile(t, os.Args[0], bin)
-	cmd := exec.Command(bin, "-test.run=^TestTLSCAOutOfAnotherUser$")
-	cmd.Env = append(os.Environ(), caOutEnv+"="+theirs)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
-	out, err := cmd.Output()
+	out, err := mocktest.OutputBusyRetried(func() *exec.Cmd {
+		cmd := exec.Command(bin, "-test.run=^TestTLSCAOutOfAnotherUser$")
+		cmd.Env = append(os.Environ(), caOutEnv+"="+theirs)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+		return cmd
+	})
 	if err != nil {
 		t.Fatalf("ListenTLS as uid %d: %v\n%s", nobody, err, out)
 	}
@@ -210,10 +216,12 @@ func TestCheckReplaceOfAnotherUser(t *testing.T) {
 	}
 	bin := filepath.Join(base, "cli.test")
 	copyFile(t, os.Args[0], bin)
-	cmd := exec.Command(bin, "-test.run=^TestCheckReplaceOfAnotherUser$")
-	cmd.Env = append(os.Environ(), replaceEnv+"="+strings.Join([]string{theirs, notSticky, missing}, "\n"))
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
-	out, err := cmd.Output()
+	out, err := mocktest.OutputBusyRetried(func() *exec.Cmd {
+		cmd := exec.Command(bin, "-test.run=^TestCheckReplaceOfAnotherUser$")
+		cmd.Env = append(os.Environ(), replaceEnv+"="+strings.Join([]string{theirs, notSticky, missing}, "\n"))
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+		return cmd
+	})
 	if err != nil {
 		t.Fatalf("the check as uid %d: %v\n%s", nobody, err, out)
 	}
