@@ -670,6 +670,12 @@ func TestAdminListToAStalledReader(t *testing.T) {
 		runtime.ReadMemStats(&now)
 		most = max(most, int64(now.HeapAlloc)-int64(before.HeapAlloc))
 	}
+	t.Logf("%d stalled readers of a %d-byte list: the heap grew by %d bytes at most", readers, size, most)
+	if mocktest.Race {
+		// Under the race detector the heap grows by 17-40 MB here (2 MB
+		// without it): the bound is checked by the run without it.
+		return
+	}
 	if most > int64(readers*size/2) {
 		t.Errorf("%d readers that do not read a %d-byte list: the heap grew by %d bytes, want well under their %d", readers, size, most, readers*size)
 	}
