@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -18,12 +19,19 @@ type handle = *os.File
 // again until the one locked is the one at name. A lock file this user may
 // not write (left by a killed process of another user: a container's uid
 // 65532 and the host's user sharing a mounted directory) is locked through
-// a read-only descriptor, which flock takes as well.
+// a read-only descriptor, which flock takes as well. A directory this user
+// may not create the lock file in is named, with the permission error.
 func tryLock(name string) (handle, string, error) {
 	for range 100 {
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
 		if errors.Is(err, os.ErrPermission) {
+			denied := err
 			f, err = os.Open(name)
+			if errors.Is(err, os.ErrNotExist) {
+				// No lock file to take over: the directory is what this
+				// user may not write, not a missing file.
+				return nil, "", fmt.Errorf("cannot create its lock file in %s: %w", filepath.Dir(name), denied)
+			}
 		}
 		if err != nil {
 			return nil, "", err
