@@ -446,9 +446,18 @@ func WriteFile(path string, list []*cassette.Interaction) error {
 // recorded), so a user's own numbering, gaps and all, stays, and a
 // review's diff shows only what changed. Its error names path and why,
 // not the temporary file the write goes through.
+//
+// The layout stays the file's too: a field an interaction of the file
+// left out (go-vcr v4 leaves out transfer_encoding, trailer, remote_addr,
+// request_uri, form, uncompressed and others when empty; v3 writes them
+// all) is left out again while it is empty (see keepLayout).
 func RewriteFile(path string, list []*cassette.Interaction) error {
 	path = FilePath(path)
-	data, err := marshal(list)
+	var held []heldKeys
+	if old, err := os.ReadFile(path); err == nil {
+		held = layoutOf(old)
+	}
+	data, err := marshalKeeping(list, held)
 	if err != nil {
 		return fmt.Errorf("encode cassette %s: %w", path, err)
 	}
