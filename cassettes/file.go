@@ -83,9 +83,10 @@ func ScrubCassetteContext(ctx context.Context, path string, check bool, headers 
 		if err != nil {
 			return err
 		}
-		for _, i := range list {
+		names := recorded.Names(list)
+		for pos, i := range list {
 			if _, err := recorded.Decompress(i); err != nil {
-				return fmt.Errorf("%w: %s: interaction %d: %w", ErrInvalidCassette, FilePath(path), i.ID, err)
+				return fmt.Errorf("%w: %s: interaction %s: %w", ErrInvalidCassette, FilePath(path), names[pos], err)
 			}
 		}
 		r.Replaced, r.Interactions, r.Rejections = scrubList(ctx, list, headers...)

@@ -43,9 +43,10 @@ func decompressReplayed(resp *http.Response) error {
 // them (and does not rewrite bytes of a compressed stream); one that does
 // not decode is ErrInvalidCassette.
 func (r *Recorder) scrubLoaded(list []*cassette.Interaction) error {
-	for _, i := range list {
+	names := recorded.Names(list)
+	for pos, i := range list {
 		if _, err := recorded.Decompress(i); err != nil {
-			return fmt.Errorf("%w: %s: interaction %d: %w", ErrInvalidCassette, r.path, i.ID, err)
+			return fmt.Errorf("%w: %s: interaction %s: %w", ErrInvalidCassette, r.path, names[pos], err)
 		}
 	}
 	if n, in, _ := ScrubList(list, r.cfg.scrubHeaders...); n > 0 {

@@ -3,14 +3,18 @@ package cassettes_test
 import (
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/mockserver"
 )
 
 // idLine is the id of an interaction as a cassette holds it.
@@ -79,5 +83,68 @@ func TestIDsKept(t *testing.T) {
 		if resp.StatusCode != i.Response.Code || string(body) != i.Response.Body {
 			t.Errorf("interaction %d replayed %d %.80q, want %d %.80q", i.ID, resp.StatusCode, body, i.Response.Code, i.Response.Body)
 		}
+	}
+}
+
+// TestDuplicateIDsNamed: in a cassette holding one id twice (kept by scrub
+// and verify --update), every message names each of those interactions
+// apart, by its id and its position in the file ("3@1"); an id the file
+// holds once is named by itself: cassette list's entries, a replay miss's
+// nearest recording, and the error of an interaction refused.
+func TestDuplicateIDsNamed(t *testing.T) {
+	t.Parallel()
+	golden, err := os.ReadFile(filepath.Join("testdata", "golden.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "atm.yaml")
+	edited := withIDs(t, string(golden), 7, 3, 3)
+	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := cassettes.List(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name)
+	}
+	if want := []string{"7", "3@1", "3@2"}; !slices.Equal(names, want) {
+		t.Errorf("List names %q, want %q", names, want)
+	}
+	recs, err := cassettes.Recordings(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 3 || recs[1].Name != "3@1" {
+		t.Errorf("Recordings: %+v, want the second named 3@1", recs)
+	}
+
+	// The JSON call recorded second (id 3, position 1) is the nearest
+	// recording of the same call with another radius.
+	idx, err := cassettes.LoadIndex([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	q := query{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{"strPostalCode", ""}, {"dblLatitude", "44.709777"}, {"dblLongitude", "-63.571423"}, {"bytRadius", "9"}}}
+	if status, body := do(t, srv.Client(), request(t, srv.URL, asmx.JSON, q, testKey, false)); status != http.StatusInternalServerError || !strings.Contains(body, "recorded in atm.yaml#3@1 ") {
+		t.Errorf("miss: got %d %.400q, want 500 naming atm.yaml#3@1 as the nearest recording", status, body)
+	}
+
+	// An interaction refused names itself the same way.
+	bad := strings.Replace(edited, "        code: 200\n", "        code: 0\n", 3)
+	bad = strings.Replace(bad, "        code: 0\n", "        code: 200\n", 2)
+	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cassettes.LoadIndex([]string{path}); err == nil || !strings.Contains(err.Error(), path+": interaction 3@2: response code 0") {
+		t.Errorf("LoadIndex of a cassette whose third answer has code 0: got %v, want it named interaction 3@2", err)
 	}
 }

@@ -213,27 +213,28 @@ func LoadIndexContext(ctx context.Context, paths []string, opts ...IndexOption) 
 		// would have written it, its key rejections marked, so that no
 		// key is served, logged or journaled, wherever the deployment
 		// echoed it.
-		for _, i := range list {
+		names := recorded.Names(list)
+		for pos, i := range list {
 			if err := ctx.Err(); err != nil {
 				return nil, fmt.Errorf("load cassettes: %w", err)
 			}
 			if _, err := recorded.Decompress(i); err != nil {
-				return nil, fmt.Errorf("%w: %s: interaction %d: %w", ErrInvalidCassette, f, i.ID, err)
+				return nil, fmt.Errorf("%w: %s: interaction %s: %w", ErrInvalidCassette, f, names[pos], err)
 			}
 		}
 		scrubList(ctx, list)
 		var fp filePages
 		var calls []*rendition // the file's answers to calls, for their namespace
-		for _, i := range list {
+		for pos, i := range list {
 			if err := ctx.Err(); err != nil {
 				return nil, fmt.Errorf("load cassettes: %w", err)
 			}
-			if err := checkStatus(f, i); err != nil {
+			if err := checkStatus(f, names[pos], i); err != nil {
 				return nil, err
 			}
 			ix.stats.Interactions++
-			where := fmt.Sprintf("%s#%d", f, i.ID)
-			source := fmt.Sprintf("%s#%d", filepath.Base(f), i.ID)
+			where := f + "#" + names[pos]
+			source := filepath.Base(f) + "#" + names[pos]
 			isWSDL := i.Response.Code == http.StatusOK && (Recording{Method: i.Request.Method, URL: i.Request.URL}).IsWSDL()
 			if isWSDL && fp.wsdlNS == "" {
 				fp.wsdlNS = rootTargetNamespace(i.Response.Body)
@@ -349,9 +350,9 @@ func (ix *Index) ClientText(text string) string {
 // checkStatus refuses an interaction of the cassette f whose response code
 // is no status of an HTTP answer (a hand edit): net/http cannot write it
 // (a panic for every call replayed), or it is no answer (1xx).
-func checkStatus(f string, i *cassette.Interaction) error {
+func checkStatus(f, name string, i *cassette.Interaction) error {
 	if c := i.Response.Code; c < 200 || c > 599 {
-		return fmt.Errorf("%w: %s: interaction %d: response code %d is no status of an HTTP answer (200 to 599)", ErrInvalidCassette, f, i.ID, c)
+		return fmt.Errorf("%w: %s: interaction %s: response code %d is no status of an HTTP answer (200 to 599)", ErrInvalidCassette, f, name, c)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package cassettes
 import (
 	"context"
 	"net/url"
+	"strconv"
 
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
@@ -11,6 +12,12 @@ import (
 // Entry describes one recorded interaction, as atmkit cassette list prints it.
 type Entry struct {
 	ID int
+	// Name names the interaction in its file, as messages write it after
+	// "#" (atm.yaml#3): its ID, or, when the file holds that ID more than
+	// once (ids edited by hand), the ID and its position in the file
+	// counted from 0 ("3@5"). EntryOf, which sees one interaction, gives
+	// the ID.
+	Name string
 	// Binding is soap11, soap12, get, post or json; empty for requests that
 	// are no call of an operation (WSDL, help pages).
 	Binding string
@@ -39,8 +46,10 @@ func ListContext(ctx context.Context, path string) ([]Entry, error) {
 		return nil, err
 	}
 	out := make([]Entry, 0, len(list))
-	for _, i := range list {
+	names := recorded.Names(list)
+	for pos, i := range list {
 		e := EntryOf(i)
+		e.Name = names[pos]
 		if e.Binding == "" {
 			// The request line alone, scrubbed with the headers, which
 			// may name the key too (the bodies cost the time, and show
@@ -68,7 +77,7 @@ func requestLine(method, raw string) string {
 // what it records with it). The parameters of a call leave the key out;
 // the request URI of another request is as i holds it: scrub i first.
 func EntryOf(i *cassette.Interaction) Entry {
-	e := Entry{ID: i.ID, Status: i.Response.Code, KeyRejection: recorded.KeyRejected(i)}
+	e := Entry{ID: i.ID, Name: strconv.Itoa(i.ID), Status: i.Response.Code, KeyRejection: recorded.KeyRejected(i)}
 	e.Binding, e.Operation, e.Params = recorded.Identify(i)
 	return e
 }

@@ -187,12 +187,13 @@ func (r *Recorder) open(ctx context.Context) error {
 				return err
 			}
 		}
-		for _, i := range list {
+		names := recorded.Names(list)
+		for pos, i := range list {
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("cassette %s: %w", r.path, err)
 			}
 			if vcrLoads {
-				if err := checkStatus(r.path, i); err != nil {
+				if err := checkStatus(r.path, names[pos], i); err != nil {
 					return err // go-vcr would replay it
 				}
 				// A body recorded compressed is replayed decompressed
@@ -202,7 +203,7 @@ func (r *Recorder) open(ctx context.Context) error {
 				cp := *i
 				cp.Response.Headers = i.Response.Headers.Clone()
 				if _, err := recorded.Decompress(&cp); err != nil {
-					return fmt.Errorf("%w: %s: interaction %d: %w", ErrInvalidCassette, r.path, i.ID, err)
+					return fmt.Errorf("%w: %s: interaction %s: %w", ErrInvalidCassette, r.path, names[pos], err)
 				}
 			}
 			k := recorded.RecordedKey(&i.Request)

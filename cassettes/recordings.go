@@ -50,8 +50,11 @@ func RecordingsContext(ctx context.Context, path string) ([]Recording, error) {
 		return nil, err
 	}
 	out := make([]Recording, len(list))
+	names := recorded.Names(list)
 	for k, i := range list {
-		out[k] = Recording{Entry: EntryOf(i), Method: i.Request.Method, URL: i.Request.URL,
+		e := EntryOf(i)
+		e.Name = names[k]
+		out[k] = Recording{Entry: e, Method: i.Request.Method, URL: i.Request.URL,
 			ContentType: recorded.HeaderValue(i.Response.Headers, "Content-Type"), Body: i.Response.Body}
 	}
 	return out, nil

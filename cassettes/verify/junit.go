@@ -71,7 +71,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 			suites[res.File] = s
 			order = append(order, res.File)
 		}
-		c := junitCase{Name: fmt.Sprintf("#%d %s", res.ID, res.Name()), Classname: res.File, Time: seconds(res.Duration.Seconds()), SystemOut: res.Note}
+		c := junitCase{Name: fmt.Sprintf("#%s %s", res.Entry.Name, res.Name()), Classname: res.File, Time: seconds(res.Duration.Seconds()), SystemOut: res.Note}
 		switch res.Verdict {
 		case ValuesDrifted, StructureDrifted:
 			var b strings.Builder

@@ -11,7 +11,7 @@ import (
 // kind were left out, and the note of a result that is not the same.
 func (r Result) WriteText(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "  #%d %s: %s\n", r.ID, r.Name(), r.Summary())
+	fmt.Fprintf(&b, "  #%s %s: %s\n", r.Entry.Name, r.Name(), r.Summary())
 	for _, d := range r.Differences {
 		b.WriteString("      " + d.String() + "\n")
 	}

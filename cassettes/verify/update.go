@@ -46,9 +46,10 @@ func (r *Report) Update(headers ...string) (files []string, replaced int, err er
 			// Written as every cassette is: scrubbed whole (one made
 			// elsewhere may hold raw keys; its key rejections get their
 			// marks), compressed answers decompressed for the scrubbing.
-			for _, i := range list {
+			names := recorded.Names(list)
+			for pos, i := range list {
 				if _, err := recorded.Decompress(i); err != nil {
-					return fmt.Errorf("%w: %s: interaction %d: %w", cassettes.ErrInvalidCassette, f, i.ID, err)
+					return fmt.Errorf("%w: %s: interaction %s: %w", cassettes.ErrInvalidCassette, f, names[pos], err)
 				}
 			}
 			cassettes.ScrubList(list, headers...)

@@ -97,6 +97,7 @@ type Options struct {
 type job struct {
 	file string
 	i    *cassette.Interaction // scrubbed
+	name string                // its name in the file (recorded.Names)
 	raw  cassette.Request      // its URL and body as the file holds them, for Update to find it again
 	n    int                   // index in the report
 	pos  int                   // index in the file
@@ -151,12 +152,13 @@ func Run(ctx context.Context, paths []string, opts Options) (*Report, error) {
 		// say, as replay serves them, not by their compressed bytes.
 		// A status no answer has (a hand-edited cassette's code: 0) would
 		// drift on every run: refused, as replay refuses it.
-		for _, i := range list {
+		names := recorded.Names(list)
+		for pos, i := range list {
 			if c := i.Response.Code; c < 200 || c > 599 {
-				return nil, fmt.Errorf("%w: %s: interaction %d: response code %d is no status of an HTTP answer (200 to 599)", cassettes.ErrInvalidCassette, f, i.ID, c)
+				return nil, fmt.Errorf("%w: %s: interaction %s: response code %d is no status of an HTTP answer (200 to 599)", cassettes.ErrInvalidCassette, f, names[pos], c)
 			}
 			if _, err := recorded.Decompress(i); err != nil {
-				return nil, fmt.Errorf("%w: %s: interaction %d: %w", cassettes.ErrInvalidCassette, f, i.ID, err)
+				return nil, fmt.Errorf("%w: %s: interaction %s: %w", cassettes.ErrInvalidCassette, f, names[pos], err)
 			}
 		}
 		// A cassette made elsewhere may hold raw keys: verified as a
@@ -169,7 +171,7 @@ func Run(ctx context.Context, paths []string, opts Options) (*Report, error) {
 		}
 		cassettes.ScrubList(list)
 		for pos, i := range list {
-			jobs = append(jobs, job{file: f, i: i, raw: raw[pos], n: len(jobs), pos: pos})
+			jobs = append(jobs, job{file: f, i: i, name: names[pos], raw: raw[pos], n: len(jobs), pos: pos})
 			if c, ok := recorded.CallOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body); ok && c.Key == cassettes.Placeholder {
 				needKey++
 			}
@@ -181,7 +183,9 @@ func Run(ctx context.Context, paths []string, opts Options) (*Report, error) {
 	v := newVerifier(base, opts)
 	report.Results = make([]Result, len(jobs))
 	for _, j := range jobs {
-		report.Results[j.n] = Result{File: j.file, Entry: cassettes.EntryOf(j.i), Verdict: NotChecked,
+		e := cassettes.EntryOf(j.i)
+		e.Name = j.name
+		report.Results[j.n] = Result{File: j.file, Entry: e, Verdict: NotChecked,
 			pos: j.pos, request: j.raw}
 	}
 	start := time.Now()

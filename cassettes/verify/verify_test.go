@@ -703,3 +703,43 @@ func TestVerifyRawKeyCassette(t *testing.T) {
 		t.Errorf("the updated cassette: drifted %v, %v; want the same", again != nil && again.Drifted(), err)
 	}
 }
+
+// TestVerifyNamesDuplicateIDs: verify's "#N" of an interaction whose id
+// the cassette holds twice (ids edited by hand) adds its position in the
+// file, "#0@2", in the text and the JUnit report alike.
+func TestVerifyNamesDuplicateIDs(t *testing.T) {
+	t.Parallel()
+	up, ds := standIn(t)
+	path := recordDeployment(t, up.URL, ds)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, bytes.Replace(data, []byte("\n    - id: 2\n"), []byte("\n    - id: 0\n"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := run(t, path, up.URL, verify.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text strings.Builder
+	for _, res := range r.Results[:4] {
+		if err := res.WriteText(&text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var junit bytes.Buffer
+	if err := r.WriteJUnit(&junit); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"  #0@0 ", "  #1 ", "  #0@2 ", "  #3 "} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the text does not hold %q:\n%s", want, text.String())
+		}
+	}
+	for _, want := range []string{`name="#0@0 `, `name="#0@2 `} {
+		if !strings.Contains(junit.String(), want) {
+			t.Errorf("the JUnit report does not hold %q:\n%.2000s", want, junit.String())
+		}
+	}
+}

@@ -81,6 +81,21 @@ func TestCassetteList(t *testing.T) {
 	if code, stdout, stderr := runAtmkit(nil, "cassette", "list", one); code != exitOK || !strings.HasPrefix(stdout, "# "+one+": 1 interaction\n") {
 		t.Errorf("exit %d, got %q, want the heading in the singular; stderr: %s", code, stdout, stderr)
 	}
+
+	// An id held twice (edited by hand): each of its interactions is
+	// named with its position in the file too.
+	twice := filepath.Join(t.TempDir(), "twice.yaml")
+	if err := os.WriteFile(twice, []byte(strings.Replace(text, "    - id: 2\n", "    - id: 0\n", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want = "# " + twice + ": 3 interactions\n" +
+		"ID   BINDING  OPERATION                     PARAMETERS                                                                  STATUS\n" +
+		"0@0  soap12   ReturnAtmSearchByCity         intCityID=202                                                               200\n" +
+		"1    json     ReturnAtmSearchByCoordinates  strPostalCode=\"\" dblLatitude=44.709777 dblLongitude=-63.571423 bytRadius=1  200\n" +
+		"0@2  get      ReturnProvinces               -                                                                           200\n"
+	if code, stdout, stderr := runAtmkit(nil, "cassette", "list", twice); code != exitOK || stdout != want {
+		t.Errorf("exit %d, got\n%s\nwant\n%s\nstderr: %s", code, stdout, want, stderr)
+	}
 }
 
 // TestCassetteScrubCounts: what scrub --check and scrub print, in the

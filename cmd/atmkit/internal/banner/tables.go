@@ -52,7 +52,7 @@ func CassetteList(ctx context.Context, w io.Writer, paths ...string) error {
 			if e.KeyRejection {
 				status += " [key rejection]"
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", e.ID, b, e.Operation, cmp.Or(strings.Join(ps, " "), "-"), status)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.Name, b, e.Operation, cmp.Or(strings.Join(ps, " "), "-"), status)
 		}
 	}
 	return tw.Flush()

@@ -189,7 +189,7 @@ func Cassettes(ctx context.Context, in *learn.Input, files []string) (answers in
 			return answers, wsdlAt, err
 		}
 		for _, r := range recs {
-			where := fmt.Sprintf("%s#%d", filepath.Base(file), r.ID)
+			where := filepath.Base(file) + "#" + r.Entry.Name
 			if r.IsWSDL() && r.Status == http.StatusOK && in.WSDL == nil {
 				in.WSDL, wsdlAt = []byte(r.Body), where
 				continue

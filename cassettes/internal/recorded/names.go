@@ -1,0 +1,33 @@
+package recorded
+
+import (
+	"strconv"
+
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
+)
+
+// Names are the names of a cassette file's interactions, as messages
+// write them after "#" (atm.yaml#3): each one's id, or, when the file
+// holds that id more than once (ids edited by hand, which scrub and
+// verify --update keep), the id and the interaction's position in the
+// file counted from 0, as go-vcr numbers them: "3@5".
+func Names(list []*cassette.Interaction) []string {
+	seen := make(map[int]int, len(list))
+	for _, i := range list {
+		seen[i.ID]++
+	}
+	names := make([]string, len(list))
+	for pos, i := range list {
+		names[pos] = Name(i.ID, pos, seen[i.ID] > 1)
+	}
+	return names
+}
+
+// Name is the name of the interaction with id at position pos of its
+// file (Names); twice is whether the file holds id more than once.
+func Name(id, pos int, twice bool) string {
+	if twice {
+		return strconv.Itoa(id) + "@" + strconv.Itoa(pos)
+	}
+	return strconv.Itoa(id)
+}
