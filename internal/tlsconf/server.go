@@ -166,8 +166,12 @@ func (s Server) Load() (*Serving, error) {
 	if s.MinVersion != 0 {
 		sv.Config.MinVersion = s.MinVersion
 	}
-	if sv.Config.MinVersion < tls.VersionTLS12 {
-		sv.Warnings = append(sv.Warnings, fmt.Sprintf("--tls-min-version %s: TLS 1.0 and 1.1 are accepted; they are deprecated (RFC 8996) and no current client needs them: for a legacy app only", tls.VersionName(sv.Config.MinVersion)[len("TLS "):]))
+	if v := sv.Config.MinVersion; v < tls.VersionTLS12 {
+		accepted := "TLS 1.0 and 1.1 are accepted; they are deprecated (RFC 8996) and no current client needs them"
+		if v == tls.VersionTLS11 {
+			accepted = "TLS 1.1 is accepted (1.0 is not); it is deprecated (RFC 8996) and no current client needs it"
+		}
+		sv.Warnings = append(sv.Warnings, fmt.Sprintf("--tls-min-version %s: %s: for a legacy app only", tls.VersionName(v)[len("TLS "):], accepted))
 	}
 	return sv, nil
 }

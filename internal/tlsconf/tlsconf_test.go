@@ -370,3 +370,29 @@ func TestExplainPlainHTTPPost(t *testing.T) {
 		}
 	}
 }
+
+// TestServeWarnsOldVersions: --tls-min-version 1.0 and 1.1 warn naming the
+// versions they accept, and only those; 1.2 and 1.3 do not warn.
+func TestServeWarnsOldVersions(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		v    uint16
+		want string // "": no warning
+	}{
+		{tls.VersionTLS10, "--tls-min-version 1.0: TLS 1.0 and 1.1 are accepted; they are deprecated (RFC 8996)"},
+		{tls.VersionTLS11, "--tls-min-version 1.1: TLS 1.1 is accepted (1.0 is not); it is deprecated (RFC 8996)"},
+		{tls.VersionTLS12, ""},
+		{tls.VersionTLS13, ""},
+	} {
+		sv, err := Server{SelfSigned: true, MinVersion: tc.v}.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case tc.want == "" && len(sv.Warnings) != 0:
+			t.Errorf("%s: got warnings %q, want none", tls.VersionName(tc.v), sv.Warnings)
+		case tc.want != "" && (len(sv.Warnings) != 1 || !strings.HasPrefix(sv.Warnings[0], tc.want)):
+			t.Errorf("%s: got warnings %q, want one starting %q", tls.VersionName(tc.v), sv.Warnings, tc.want)
+		}
+	}
+}
