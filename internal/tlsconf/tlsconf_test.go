@@ -6,11 +6,13 @@ import (
 	"errors"
 	"io"
 	"log"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -393,6 +395,37 @@ func TestServeWarnsOldVersions(t *testing.T) {
 			t.Errorf("%s: got warnings %q, want none", tls.VersionName(tc.v), sv.Warnings)
 		case tc.want != "" && (len(sv.Warnings) != 1 || !strings.HasPrefix(sv.Warnings[0], tc.want)):
 			t.Errorf("%s: got warnings %q, want one starting %q", tls.VersionName(tc.v), sv.Warnings, tc.want)
+		}
+	}
+}
+
+// TestExplainPlainHTTPPostOldServer: a plain HTTP POST to the HTTPS port of
+// a server speaking TLS 1.0 only, with the RSA key exchange only (an old
+// IIS), whose connection is reset while the body is written, is explained
+// as to a current server: the probe handshake that tells an HTTPS port
+// accepts any version (it sends nothing), with or without --legacy-tls.
+// Whether the reset or the server's 400 reaches the client first is a
+// race, so the reset is given to the transport's explanation directly.
+func TestExplainPlainHTTPPostOldServer(t *testing.T) {
+	t.Parallel()
+	// httptest's certificate: an RSA key, as the RSA key exchange needs.
+	cfg := &tls.Config{MinVersion: tls.VersionTLS10, MaxVersion: tls.VersionTLS10, CipherSuites: []uint16{tls.TLS_RSA_WITH_AES_128_CBC_SHA}}
+	url := strings.Replace(serveTLS(t, cfg), "https://", "http://", 1)
+	reset := &net.OpError{Op: "write", Net: "tcp", Err: os.NewSyscallError("write", syscall.ECONNRESET)}
+	for _, legacy := range []bool{false, true} {
+		ct, err := Client{URLSetting: "upstream", LegacyTLS: legacy}.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		req, err := http.NewRequest(http.MethodPost, url+"/service/service.asmx", strings.NewReader("<x/>"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := ct.Transport().(*explaining)
+		e.next.Proxy = nil
+		x := e.explainReset(req, reset)
+		if x == nil || x.Kind != PlainToTLS || !strings.Contains(x.Error(), "use https:// in --upstream") {
+			t.Errorf("legacy TLS %v: got %v, want the server said to speak HTTPS", legacy, x)
 		}
 	}
 }
