@@ -1,11 +1,16 @@
 package tlsconf
 
 import (
+	"crypto/rand"
+	"crypto/rsa"
 	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/pem"
 	"errors"
 	"io"
 	"log"
+	"math/big"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -426,6 +431,55 @@ func TestExplainPlainHTTPPostOldServer(t *testing.T) {
 		x := e.explainReset(req, reset)
 		if x == nil || x.Kind != PlainToTLS || !strings.Contains(x.Error(), "use https:// in --upstream") {
 			t.Errorf("legacy TLS %v: got %v, want the server said to speak HTTPS", legacy, x)
+		}
+	}
+}
+
+// TestServeOldClientRSAKeyExchange: with --tls-min-version 1.0 and an RSA
+// certificate, a TLS 1.0 client offering the RSA key exchange alone (an
+// old Windows Server's) is served; at the default minimum, a TLS 1.2
+// client offering it alone is not (crypto/tls's own suites).
+func TestServeOldClientRSAKeyExchange(t *testing.T) {
+	t.Parallel()
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "old iis"},
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		min, client uint16
+		served      bool
+	}{
+		{tls.VersionTLS10, tls.VersionTLS10, true},
+		{tls.VersionTLS11, tls.VersionTLS11, true},
+		{0, tls.VersionTLS12, false},
+	} {
+		sv, err := Server{CertFile: certFile, KeyFile: keyFile, MinVersion: tc.min}.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := strings.TrimPrefix(serveTLS(t, sv.Config), "https://")
+		c, err := tls.Dial("tcp", addr, &tls.Config{InsecureSkipVerify: true, MinVersion: tc.client, MaxVersion: tc.client,
+			CipherSuites: []uint16{tls.TLS_RSA_WITH_AES_128_CBC_SHA}})
+		if err == nil {
+			c.Close()
+		}
+		if served := err == nil; served != tc.served {
+			t.Errorf("minimum %s, a %s client of the RSA key exchange alone: got %v, want served %v", tls.VersionName(sv.Config.MinVersion), tls.VersionName(tc.client), err, tc.served)
 		}
 	}
 }
