@@ -483,3 +483,21 @@ func TestServeOldClientRSAKeyExchange(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainRSAKeyExchangeOnly: a TLS 1.2 server offering the RSA key
+// exchange alone (an old IIS's) ends the handshake; the explanation names
+// --legacy-tls, with which the call succeeds.
+func TestExplainRSAKeyExchangeOnly(t *testing.T) {
+	t.Parallel()
+	// httptest's certificate: an RSA key, as the RSA key exchange needs.
+	url := serveTLS(t, &tls.Config{MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS12,
+		CipherSuites: []uint16{tls.TLS_RSA_WITH_AES_128_GCM_SHA256, tls.TLS_RSA_WITH_AES_128_CBC_SHA}})
+	err := call(t, Client{InsecureSkipVerify: true, URLSetting: "target"}, url)
+	var x *Error
+	if !errors.As(err, &x) || x.Kind != HandshakeFailed || !strings.Contains(x.Error(), "offering only the RSA key exchange, as an old IIS may, or only TLS 1.0 or 1.1 needs --legacy-tls") {
+		t.Errorf("without --legacy-tls: got %v, want the handshake's end explained naming --legacy-tls", err)
+	}
+	if err := call(t, Client{InsecureSkipVerify: true, URLSetting: "target", LegacyTLS: true}, url); err != nil {
+		t.Errorf("with --legacy-tls: got %v, want no error", err)
+	}
+}
