@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -236,6 +237,16 @@ func TestDifferentialAgainstReference(t *testing.T) {
 			fault12("Sender", "Unable to handle request. The action 'urn:x' was not recognized."),
 			mono(fault12("Sender", "Unable to handle request. The action '{0}' was not recognized."), whyUnformatted)},
 		{"unknown action parameter, known element", soap(ctSOAP12+`; action="urn:x"`, "\x00", env12(provinces(key))), ok12, nil},
+		// The action parameter is URL-decoded (Soap12ServerProtocolHelper.RouteRequest) and may
+		// come unquoted; a call it routes reads another element leniently.
+		{"URL-encoded action parameter, unknown element: routed by the action", soap(ctSOAP12+`; action="`+url.QueryEscape(ns+"/ReturnProvinces")+`"`, "\x00", env12(`<Foo xmlns="`+ns+`"><strAtmServiceKey>`+key+`</strAtmServiceKey></Foo>`)),
+			fault12("Sender", keyMissing), nil},
+		{"unquoted action parameter, unknown element: routed by the action", soap(ctSOAP12+`; action=`+ns+`/ReturnProvinces`, "\x00", env12(`<Foo xmlns="`+ns+`"/>`)),
+			fault12("Sender", keyMissing), nil},
+		{"URL-encoded unknown action parameter, unknown element: the action decoded", soap(ctSOAP12+`; action="`+url.QueryEscape(ns+"/Return Nothing")+`"`, "\x00", env12(`<Foo xmlns="`+ns+`"/>`)),
+			fault12("Sender", "Unable to handle request. The action '"+ns+"/Return Nothing' was not recognized."),
+			mono(fault12("Sender", "Unable to handle request. The action '{0}' was not recognized."), whyUnformatted)},
+		{"unquoted unknown action parameter, known element: routed by the element", soap(ctSOAP12+`; action=`+ns+`/ReturnNothing`, "\x00", env12(provinces(key))), ok12, nil},
 		// SOAP: unreadable requests and content types
 		{"malformed, routed by action: 400", s11("ReturnProvinces", `<soap:Envelope`), outcome{400, ctXML, "", ""}, nil},
 		{"DOCTYPE, routed by action: 400", s11("ReturnProvinces", `<!DOCTYPE x []>`+env11(provinces(key))), outcome{400, ctXML, "", ""}, nil},

@@ -3,10 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 )
@@ -191,5 +195,120 @@ func TestFixturesCheckShape(t *testing.T) {
 	}
 	if code, _, errOut := runFixturesCmd(t, nil, "fixtures", "check", "--shape", broken, dir); code != exitUsage || !strings.Contains(errOut, "institution.title") {
 		t.Errorf("check --shape of a shape that is not valid: exit %d, %q; want 2 naming the problem", code, errOut)
+	}
+}
+
+// serveVerdict starts atmkit serve with args and says whether it listened
+// (then it is stopped: exit 0) or refused to start (its exit code and
+// stderr).
+func serveVerdict(t *testing.T, args ...string) (code int, stderr string) {
+	t.Helper()
+	stdout, errOut := newLockedBuffer(), newLockedBuffer()
+	m := &Main{cli.Env{Stdout: stdout, Stderr: errOut, Getenv: func(string) string { return "" }}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan int, 1)
+	go func() { done <- m.Exit(m.Run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...))) }()
+	select {
+	case <-stdout.url:
+		cancel()
+		return <-done, errOut.String()
+	case c := <-done:
+		return c, errOut.String()
+	case <-time.After(60 * time.Second):
+		cancel()
+		t.Fatalf("serve %s neither listened nor ended within 60s", strings.Join(args, " "))
+	}
+	return 0, ""
+}
+
+// TestFixturesCheckShapeAgreesWithServe: fixtures check --shape FILE DIR
+// finds exactly what serve --fixtures DIR --shape FILE refuses at start,
+// for typed, attribute and DataSet shapes, and data sets at the edges of
+// their types: 255 and 256 ATMs (a count in an unsignedByte), an ATM id
+// past 32767 (an id in a short). Where serve refuses (exit 2) check
+// exits 1 naming the same fields; where serve starts, check exits 0.
+func TestFixturesCheckShapeAgreesWithServe(t *testing.T) {
+	t.Parallel()
+	sets := map[string]string{}
+	for _, n := range []int{255, 256} {
+		dir := filepath.Join(t.TempDir(), fmt.Sprint(n))
+		if code, _, errOut := runFixturesCmd(t, nil, "fixtures", "generate", "--seed", "7", "--atms", fmt.Sprint(n), "--out", dir); code != 0 {
+			t.Fatalf("generate: exit %d: %s", code, errOut)
+		}
+		sets[fmt.Sprint(n)] = dir
+	}
+	// 255 ATMs, the last one's id 40001.
+	bigID := filepath.Join(t.TempDir(), "big-id")
+	if err := os.CopyFS(bigID, os.DirFS(sets["255"])); err != nil {
+		t.Fatal(err)
+	}
+	atms, err := os.ReadFile(filepath.Join(bigID, "atms.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(atms), "\n"), "\n")
+	if !strings.HasPrefix(lines[len(lines)-1], `{"id":255,`) {
+		t.Fatalf("the last ATM: got %.40s, want id 255", lines[len(lines)-1])
+	}
+	lines[len(lines)-1] = `{"id":40001,` + strings.TrimPrefix(lines[len(lines)-1], `{"id":255,`)
+	if err := os.WriteFile(filepath.Join(bigID, "atms.jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sets["big-id"] = bigID
+
+	// Shapes learned from the reference deployments, with a type narrowed.
+	narrow := func(learned, value, to string) string {
+		data, err := os.ReadFile("../../shape/learn/testdata/" + learned + "-learned.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		re := regexp.MustCompile(`type: int((?:, [a-zA-Z]+: [a-z]+)*), value: ` + regexp.QuoteMeta(value) + `\}`)
+		out := re.ReplaceAllString(string(data), "type: "+to+"${1}, value: "+value+"}")
+		if value != "" && out == string(data) {
+			t.Fatalf("%s: no int field of value %s", learned, value)
+		}
+		p := filepath.Join(t.TempDir(), learned+"-"+value+"-"+to+".yaml")
+		if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tests := []struct {
+		shape, set string
+		fields     []string // the fields check names (exit 1); none: exit 0
+	}{
+		{narrow("reference", "count", "unsignedByte"), "255", nil},
+		{narrow("reference", "count", "unsignedByte"), "256", []string{"results.AtmResult/Count: type unsignedByte"}},
+		{narrow("reference", "index", "unsignedByte"), "256", nil}, // numbered 0 to 255
+		{narrow("typedds", "id", "short"), "255", nil},
+		{narrow("typedds", "id", "short"), "big-id", []string{"results.locations/locations/location/id: type short"}},
+		{narrow("typedds", "count", "unsignedByte"), "256", []string{"results.locations/count: type unsignedByte"}},
+		{narrow("dataset", "id", "short"), "big-id", []string{"results.AtmFinder.dataset.Machine.AtmNo: type short"}},
+		{narrow("dataset", "count", "unsignedByte"), "256", []string{"results.AtmFinder.dataset.Summary.Found: type unsignedByte"}},
+		{narrow("dataset", "count", "unsignedByte"), "255", nil},
+		{narrow("attrs", "id", "short"), "big-id", []string{"results.Lookup/Machines/Machine/@ref: type short"}},
+		{narrow("attrs", "index", "unsignedByte"), "big-id", nil},
+	}
+	for _, tt := range tests {
+		t.Run(filepath.Base(tt.shape)+"/"+tt.set, func(t *testing.T) {
+			t.Parallel()
+			dir := sets[tt.set]
+			checkCode, out, checkErr := runFixturesCmd(t, nil, "fixtures", "check", "--shape", tt.shape, dir)
+			serveCode, serveErr := serveVerdict(t, "--fixtures", dir, "--shape", tt.shape)
+			if len(tt.fields) == 0 {
+				if checkCode != exitOK || serveCode != exitOK {
+					t.Errorf("check: exit %d (%s%s), serve: exit %d (%s); want both to accept", checkCode, out, checkErr, serveCode, serveErr)
+				}
+				return
+			}
+			if checkCode != exitFailure || serveCode != exitUsage {
+				t.Errorf("check: exit %d, serve: exit %d; want 1 and 2\ncheck: %s%s\nserve: %s", checkCode, serveCode, out, checkErr, serveErr)
+			}
+			field := regexp.MustCompile(`results\.\S+: type [a-zA-Z]+`)
+			if got, served := field.FindAllString(out, -1), field.FindAllString(serveErr, -1); !slices.Equal(got, tt.fields) || !slices.Equal(served, tt.fields) {
+				t.Errorf("fields: check named %q, serve %q; want %q", got, served, tt.fields)
+			}
+		})
 	}
 }

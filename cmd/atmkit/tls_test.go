@@ -698,3 +698,45 @@ func TestLegacyTLSDeployment(t *testing.T) {
 		t.Errorf("conform --legacy-tls: exit %d, want 0 and %q:\n%s", code, want, out)
 	}
 }
+
+// TestLegacyTLSRecord: record's proxy in front of a deployment that speaks
+// TLS 1.0 only, with the RSA key exchange only, answers 502 explaining
+// --legacy-tls, and records nothing; with --legacy-tls it records.
+func TestLegacyTLSRecord(t *testing.T) {
+	t.Parallel()
+	h, err := mockserver.New(withSmallDataset(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(h)
+	srv.TLS = &tls.Config{MinVersion: tls.VersionTLS10, MaxVersion: tls.VersionTLS10,
+		CipherSuites: []uint16{tls.TLS_RSA_WITH_AES_128_CBC_SHA}}
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshakes
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	call := "/service/service.asmx/ReturnProvinces?strAtmServiceKey=demo-key"
+	for _, legacy := range []bool{false, true} {
+		cassette := filepath.Join(t.TempDir(), "legacy.yaml")
+		args := []string{"record", "--upstream", srv.URL, "--ca-cert", ca, "--cassette", cassette, "--addr", "127.0.0.1:0"}
+		if legacy {
+			args = append(args, "--legacy-tls")
+		}
+		r := startCmd(t, nil, args...)
+		status, body, err := fetch(http.DefaultClient, r.base+call)
+		if err != nil {
+			t.Fatal(err)
+		}
+		code := r.stop()
+		_, statErr := os.Stat(cassette)
+		switch want := "give --legacy-tls to allow them to --upstream"; {
+		case !legacy && (status != http.StatusBadGateway || !strings.Contains(body, want) || statErr == nil):
+			t.Errorf("without --legacy-tls: got %d %q, cassette written %v; want 502 with %q and no cassette", status, body, statErr == nil, want)
+		case legacy && (status != http.StatusOK || code != exitOK || statErr != nil):
+			t.Errorf("with --legacy-tls: got %d, exit %d, cassette: %v; want 200, 0 and a cassette: %.300s", status, code, statErr, body)
+		}
+	}
+}

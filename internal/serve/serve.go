@@ -139,7 +139,11 @@ func Start(ln net.Listener, h http.Handler, o Options) *Server {
 	base, cancel := context.WithCancel(context.WithValue(context.Background(), stoppingKey{}, s.stopping))
 	s.cancel = cancel
 	s.srv.BaseContext = func(l net.Listener) context.Context { return context.WithValue(base, listenAddrKey{}, l.Addr()) }
-	s.srv.ErrorLog = ErrorLog(o.Logger)
+	var minVersion uint16
+	if o.TLS != nil {
+		minVersion = o.TLS.MinVersion
+	}
+	s.srv.ErrorLog = errorLog(o.Logger, minVersion)
 	s.srv.ConnState = o.ConnState
 	go func() { s.served <- s.srv.Serve(ln) }()
 	return s
@@ -211,16 +215,30 @@ func (s *Server) Close() error { return s.Shutdown() }
 // to (a failed TLS handshake: "http: TLS handshake error from …"), as
 // records of l at level Warn, a failed handshake's with a hint attribute
 // saying what most likely caused it (handshakeHints); nil discards them.
-func ErrorLog(l *slog.Logger) *log.Logger {
+func ErrorLog(l *slog.Logger) *log.Logger { return errorLog(l, 0) }
+
+// errorLog is ErrorLog for a server whose oldest TLS version is
+// minVersion (0: TLS 1.2), which the hint on a client offering only older
+// versions names.
+func errorLog(l *slog.Logger, minVersion uint16) *log.Logger {
 	if l == nil {
 		return log.New(io.Discard, "", 0)
 	}
-	return log.New(hinting{l}, "", 0)
+	return log.New(hinting{l, minVersion}, "", 0)
 }
 
 // hinting writes an http.Server's error log lines as records of its
 // logger at level Warn, hints added.
-type hinting struct{ l *slog.Logger }
+type hinting struct {
+	l          *slog.Logger
+	minVersion uint16
+}
+
+// hintTLS13Only is the hint on a client offering only versions older than
+// a server that serves TLS 1.3 only: most likely one of TLS 1.2, which
+// the default serves.
+const hintTLS13Only = "the client offers only TLS versions older than 1.3, which --tls-min-version 1.3 requires: " +
+	"a client of TLS 1.2 at most (a .NET Framework app on Windows before Windows 11 and Server 2022) needs --tls-min-version 1.2 (the default) or lower"
 
 func (w hinting) Write(p []byte) (int, error) {
 	msg := strings.TrimSuffix(string(p), "\n")
@@ -228,7 +246,11 @@ func (w hinting) Write(p []byte) (int, error) {
 	if strings.Contains(msg, "TLS handshake error") {
 		for _, h := range handshakeHints {
 			if strings.Contains(msg, h.words) {
-				attrs = append(attrs, "hint", h.hint)
+				hint := h.hint
+				if h.words == wordsOldVersions && w.minVersion >= tls.VersionTLS13 {
+					hint = hintTLS13Only
+				}
+				attrs = append(attrs, "hint", hint)
 				break
 			}
 		}
@@ -237,12 +259,16 @@ func (w hinting) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// wordsOldVersions are crypto/tls's words for a client offering only
+// versions older than the server's oldest.
+const wordsOldVersions = "client offered only unsupported versions"
+
 // handshakeHints are what most likely made a TLS handshake fail, by the
 // words of crypto/tls's error: the client's part, which the client's own
 // error may not tell (an app's HTTP stack often says only that it could
 // not establish a secure channel).
 var handshakeHints = []struct{ words, hint string }{
-	{"client offered only unsupported versions", "the client offers only TLS versions older than atmkit serves (1.2 and later unless --tls-min-version says otherwise): a .NET Framework app before 4.6 offers TLS 1.0 only unless TLS 1.2 is turned on (ServicePointManager.SecurityProtocol, or the SchUseStrongCrypto registry value); --tls-min-version 1.0 accepts it"},
+	{wordsOldVersions, "the client offers only TLS versions older than atmkit serves (1.2 and later unless --tls-min-version says otherwise): a .NET Framework app before 4.6 offers TLS 1.0 only unless TLS 1.2 is turned on (ServicePointManager.SecurityProtocol, or the SchUseStrongCrypto registry value); --tls-min-version 1.0 accepts it"},
 	{"client didn't provide a certificate", "the client sent no client certificate, which --tls-client-ca requires"},
 	{"certificate signed by unknown authority", "the client's certificate was issued by an authority --tls-client-ca does not hold"},
 	{"unknown certificate authority", "the client does not trust the authority of the certificate served: give it that authority's certificate (with --tls-self-signed, the file the banner names)"},

@@ -231,6 +231,8 @@ func TestHandshakeErrorHints(t *testing.T) {
 	}
 	mutual := sv.Config.Clone()
 	mutual.ClientCAs, mutual.ClientAuth = sv.Authority.Pool(), tls.RequireAndVerifyClientCert
+	tls13 := sv.Config.Clone()
+	tls13.MinVersion = tls.VersionTLS13
 	for _, tc := range []struct {
 		name   string
 		server *tls.Config
@@ -242,6 +244,11 @@ func TestHandshakeErrorHints(t *testing.T) {
 				c.Close()
 			}
 		}, "--tls-min-version 1.0 accepts it"},
+		{"TLS 1.2 to a TLS 1.3 minimum", tls13, func(addr string) {
+			if c, err := tls.Dial("tcp", addr, &tls.Config{RootCAs: sv.Authority.Pool(), MaxVersion: tls.VersionTLS12}); err == nil {
+				c.Close()
+			}
+		}, "needs --tls-min-version 1.2 (the default) or lower"},
 		{"no client certificate", mutual, func(addr string) {
 			_, _ = tlsconf.TrustingClient(sv.Authority.Pool()).Get("https://" + addr)
 		}, "the client sent no client certificate, which --tls-client-ca requires"},

@@ -192,7 +192,10 @@ func (e *explaining) explainReset(req *http.Request, err error) *Error {
 	}
 	ctx, cancel := context.WithTimeout(req.Context(), 5*time.Second)
 	defer cancel()
-	d := tls.Dialer{Config: &tls.Config{InsecureSkipVerify: true, MinVersion: tls.VersionTLS12}} // a probe: nothing is sent but a handshake
+	// A probe: nothing is sent but a handshake, so any version and suite
+	// will do. A server speaking TLS 1.0 only is an HTTPS port too; the
+	// https:// request then explains its version (OldVersion).
+	d := tls.Dialer{Config: &tls.Config{InsecureSkipVerify: true, MinVersion: tls.VersionTLS10, CipherSuites: legacySuites}}
 	conn, derr := d.DialContext(ctx, "tcp", host)
 	if derr != nil {
 		return nil

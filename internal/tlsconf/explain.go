@@ -163,9 +163,14 @@ func Explain(err error, h Hints) *Error {
 			"revoked certificate":           "it was revoked",
 		}[alert])
 	}
+	fix := "check the server's TLS settings (atmkit speaks TLS 1.2 and 1.3 with the ECDHE key exchange; " +
+		"a server offering only the RSA key exchange, as an old IIS may, or only TLS 1.0 or 1.1 needs --legacy-tls)"
+	if h.LegacyTLS {
+		fix = "check the server's TLS settings (with --legacy-tls atmkit speaks TLS 1.0 to 1.3, with the ECDHE or RSA key exchange and AES)"
+	}
 	return &Error{Kind: HandshakeFailed, Err: err,
 		Problem: "TLS: the server ended the handshake (it said: " + alert + "); it shares no TLS version or cipher suite with atmkit, or refused the connection",
-		Fix:     "check the server's TLS settings (atmkit speaks TLS 1.2 and 1.3, and 1.0 and 1.1 with --legacy-tls)"}
+		Fix:     fix}
 }
 
 // httpsOnly are the beginnings of the 400 answers of HTTPS servers to a

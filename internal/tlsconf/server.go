@@ -70,7 +70,9 @@ type Server struct {
 	Hosts []string
 	// MinVersion is the oldest TLS version served (--tls-min-version);
 	// 0 is TLS 1.2. TLS 1.0 and 1.1 are for legacy clients only: a .NET
-	// Framework app before 4.6 offers nothing newer unless told to.
+	// Framework app before 4.6 offers nothing newer unless told to. Below
+	// 1.2, the RSA key exchange is served too, which crypto/tls leaves
+	// out by default and an old Windows's client may offer alone.
 	MinVersion uint16
 }
 
@@ -166,8 +168,15 @@ func (s Server) Load() (*Serving, error) {
 	if s.MinVersion != 0 {
 		sv.Config.MinVersion = s.MinVersion
 	}
-	if sv.Config.MinVersion < tls.VersionTLS12 {
-		sv.Warnings = append(sv.Warnings, fmt.Sprintf("--tls-min-version %s: TLS 1.0 and 1.1 are accepted; they are deprecated (RFC 8996) and no current client needs them: for a legacy app only", tls.VersionName(sv.Config.MinVersion)[len("TLS "):]))
+	if v := sv.Config.MinVersion; v < tls.VersionTLS12 {
+		// A client of TLS 1.0 may offer the RSA key exchange alone (an
+		// old Windows Server's): served as --legacy-tls offers it.
+		sv.Config.CipherSuites = legacySuites
+		accepted := "TLS 1.0 and 1.1 are accepted; they are deprecated (RFC 8996) and no current client needs them"
+		if v == tls.VersionTLS11 {
+			accepted = "TLS 1.1 is accepted (1.0 is not); it is deprecated (RFC 8996) and no current client needs it"
+		}
+		sv.Warnings = append(sv.Warnings, fmt.Sprintf("--tls-min-version %s: %s: for a legacy app only", tls.VersionName(v)[len("TLS "):], accepted))
 	}
 	return sv, nil
 }

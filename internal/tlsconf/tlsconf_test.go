@@ -1,16 +1,23 @@
 package tlsconf
 
 import (
+	"crypto/rand"
+	"crypto/rsa"
 	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/pem"
 	"errors"
 	"io"
 	"log"
+	"math/big"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -368,5 +375,129 @@ func TestExplainPlainHTTPPost(t *testing.T) {
 		if !errors.As(err, &x) || x.Kind != PlainToTLS || !strings.Contains(x.Error(), "use https:// in --upstream") {
 			t.Errorf("a %d-byte POST: got %v, want the server said to speak HTTPS", size, err)
 		}
+	}
+}
+
+// TestServeWarnsOldVersions: --tls-min-version 1.0 and 1.1 warn naming the
+// versions they accept, and only those; 1.2 and 1.3 do not warn.
+func TestServeWarnsOldVersions(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		v    uint16
+		want string // "": no warning
+	}{
+		{tls.VersionTLS10, "--tls-min-version 1.0: TLS 1.0 and 1.1 are accepted; they are deprecated (RFC 8996)"},
+		{tls.VersionTLS11, "--tls-min-version 1.1: TLS 1.1 is accepted (1.0 is not); it is deprecated (RFC 8996)"},
+		{tls.VersionTLS12, ""},
+		{tls.VersionTLS13, ""},
+	} {
+		sv, err := Server{SelfSigned: true, MinVersion: tc.v}.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case tc.want == "" && len(sv.Warnings) != 0:
+			t.Errorf("%s: got warnings %q, want none", tls.VersionName(tc.v), sv.Warnings)
+		case tc.want != "" && (len(sv.Warnings) != 1 || !strings.HasPrefix(sv.Warnings[0], tc.want)):
+			t.Errorf("%s: got warnings %q, want one starting %q", tls.VersionName(tc.v), sv.Warnings, tc.want)
+		}
+	}
+}
+
+// TestExplainPlainHTTPPostOldServer: a plain HTTP POST to the HTTPS port of
+// a server speaking TLS 1.0 only, with the RSA key exchange only (an old
+// IIS), whose connection is reset while the body is written, is explained
+// as to a current server: the probe handshake that tells an HTTPS port
+// accepts any version (it sends nothing), with or without --legacy-tls.
+// Whether the reset or the server's 400 reaches the client first is a
+// race, so the reset is given to the transport's explanation directly.
+func TestExplainPlainHTTPPostOldServer(t *testing.T) {
+	t.Parallel()
+	// httptest's certificate: an RSA key, as the RSA key exchange needs.
+	cfg := &tls.Config{MinVersion: tls.VersionTLS10, MaxVersion: tls.VersionTLS10, CipherSuites: []uint16{tls.TLS_RSA_WITH_AES_128_CBC_SHA}}
+	url := strings.Replace(serveTLS(t, cfg), "https://", "http://", 1)
+	reset := &net.OpError{Op: "write", Net: "tcp", Err: os.NewSyscallError("write", syscall.ECONNRESET)}
+	for _, legacy := range []bool{false, true} {
+		ct, err := Client{URLSetting: "upstream", LegacyTLS: legacy}.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		req, err := http.NewRequest(http.MethodPost, url+"/service/service.asmx", strings.NewReader("<x/>"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := ct.Transport().(*explaining)
+		e.next.Proxy = nil
+		x := e.explainReset(req, reset)
+		if x == nil || x.Kind != PlainToTLS || !strings.Contains(x.Error(), "use https:// in --upstream") {
+			t.Errorf("legacy TLS %v: got %v, want the server said to speak HTTPS", legacy, x)
+		}
+	}
+}
+
+// TestServeOldClientRSAKeyExchange: with --tls-min-version 1.0 and an RSA
+// certificate, a TLS 1.0 client offering the RSA key exchange alone (an
+// old Windows Server's) is served; at the default minimum, a TLS 1.2
+// client offering it alone is not (crypto/tls's own suites).
+func TestServeOldClientRSAKeyExchange(t *testing.T) {
+	t.Parallel()
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "old iis"},
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		min, client uint16
+		served      bool
+	}{
+		{tls.VersionTLS10, tls.VersionTLS10, true},
+		{tls.VersionTLS11, tls.VersionTLS11, true},
+		{0, tls.VersionTLS12, false},
+	} {
+		sv, err := Server{CertFile: certFile, KeyFile: keyFile, MinVersion: tc.min}.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := strings.TrimPrefix(serveTLS(t, sv.Config), "https://")
+		c, err := tls.Dial("tcp", addr, &tls.Config{InsecureSkipVerify: true, MinVersion: tc.client, MaxVersion: tc.client,
+			CipherSuites: []uint16{tls.TLS_RSA_WITH_AES_128_CBC_SHA}})
+		if err == nil {
+			c.Close()
+		}
+		if served := err == nil; served != tc.served {
+			t.Errorf("minimum %s, a %s client of the RSA key exchange alone: got %v, want served %v", tls.VersionName(sv.Config.MinVersion), tls.VersionName(tc.client), err, tc.served)
+		}
+	}
+}
+
+// TestExplainRSAKeyExchangeOnly: a TLS 1.2 server offering the RSA key
+// exchange alone (an old IIS's) ends the handshake; the explanation names
+// --legacy-tls, with which the call succeeds.
+func TestExplainRSAKeyExchangeOnly(t *testing.T) {
+	t.Parallel()
+	// httptest's certificate: an RSA key, as the RSA key exchange needs.
+	url := serveTLS(t, &tls.Config{MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS12,
+		CipherSuites: []uint16{tls.TLS_RSA_WITH_AES_128_GCM_SHA256, tls.TLS_RSA_WITH_AES_128_CBC_SHA}})
+	err := call(t, Client{InsecureSkipVerify: true, URLSetting: "target"}, url)
+	var x *Error
+	if !errors.As(err, &x) || x.Kind != HandshakeFailed || !strings.Contains(x.Error(), "offering only the RSA key exchange, as an old IIS may, or only TLS 1.0 or 1.1 needs --legacy-tls") {
+		t.Errorf("without --legacy-tls: got %v, want the handshake's end explained naming --legacy-tls", err)
+	}
+	if err := call(t, Client{InsecureSkipVerify: true, URLSetting: "target", LegacyTLS: true}, url); err != nil {
+		t.Errorf("with --legacy-tls: got %v, want no error", err)
 	}
 }

@@ -40,7 +40,7 @@ func (f *Reach) Register(fs *flag.FlagSet, what string, withTimeout bool) {
 	fs.StringVar(&f.clientCert, "client-cert", "", "present this client certificate (PEM `file`) to "+what+", with --client-key")
 	fs.StringVar(&f.clientKey, "client-key", "", "the private key (PEM `file`) of --client-cert")
 	fs.BoolVar(&f.insecure, "insecure-skip-verify", false, "accept any certificate from "+what+" (no check at all; for throwaway test servers only)")
-	fs.BoolVar(&f.legacyTLS, "legacy-tls", false, "allow TLS 1.0 and 1.1 to "+what+" (deprecated; for a deployment on an old server that offers nothing newer)")
+	fs.BoolVar(&f.legacyTLS, "legacy-tls", false, "allow TLS 1.0 and 1.1, and the RSA key exchange, to "+what+" (deprecated; for a deployment on an old server that offers nothing newer)")
 	fs.Var(&f.headers, "header", "add this header to every request to "+what+", e.g. 'X-Api-Key: <key>' for a gateway (repeatable; one per line in "+CommandEnvName(fs.Name(), "header")+"); never written to cassettes, reports or logs")
 	if f.ownTimeout = withTimeout; withTimeout {
 		fs.DurationVar(&f.Timeout, "timeout", conformance.DefaultTimeout, "per-request `duration` calls to "+what+" may take, from sending to the answer's last byte")
