@@ -148,8 +148,12 @@ func decodeSOAP(r SOAPRequest, fast bool) (*Call, *Error) {
 // SOAPAction header or the content type is application/soap+xml), and the
 // operation the SOAPAction header names (SOAP 1.1: unquoted, URL-decoded;
 // one naming none is the error) or the content type's action parameter
-// does (SOAP 1.2; action is the parameter URL-decoded when it names none
-// as sent). op is nil when SOAP 1.2 must route by the body's element.
+// does (SOAP 1.2; action is the parameter URL-decoded when it names none).
+// op is nil when SOAP 1.2 must route by the body's element. Both versions
+// match the action only after URL-decoding it, as .NET's
+// Soap11ServerProtocolHelper and Soap12ServerProtocolHelper.RouteRequest
+// do (HttpUtility.UrlDecode: '+' is a space), never as sent: an action
+// holding the namespace's own '+' or '%' names no operation.
 func routeByHeaders(r SOAPRequest) (guess Binding, op *Operation, action string, e *Error) {
 	guess = SOAP11
 	if !r.HasAction || matchesBase(r.ContentType, "application/soap+xml") {
@@ -160,16 +164,14 @@ func routeByHeaders(r SOAPRequest) (guess Binding, op *Operation, action string,
 		if len(a) >= 2 && a[0] == '"' && a[len(a)-1] == '"' {
 			a = a[1 : len(a)-1]
 		}
+		a = urlDecode(a)
 		if op = operationOfAction(r.Namespace, a); op == nil {
-			a = urlDecode(a)
-			if op = operationOfAction(r.Namespace, a); op == nil {
-				return guess, nil, "", newUnknownActionError(a)
-			}
+			return guess, nil, "", newUnknownActionError(a)
 		}
 	} else if a, ok := contentTypeParam(r.ContentType, "action"); ok && a != "" {
-		if op = operationOfAction(r.Namespace, a); op == nil {
-			action = urlDecode(a)
-			op = operationOfAction(r.Namespace, action)
+		action = urlDecode(a)
+		if op = operationOfAction(r.Namespace, action); op != nil {
+			action = ""
 		}
 	}
 	return guess, op, action, nil

@@ -98,10 +98,10 @@ func TestDecodeSOAPUsualTakesWhatClientsSend(t *testing.T) {
 // routes it before reading, or nil.
 func routedOp(r SOAPRequest) *Operation {
 	if r.HasAction && !matchesBase(r.ContentType, "application/soap+xml") {
-		return operationOfAction(r.Namespace, strings.Trim(r.Action, `"`))
+		return operationOfAction(r.Namespace, urlDecode(strings.Trim(r.Action, `"`)))
 	}
 	a, _ := contentTypeParam(r.ContentType, "action")
-	return operationOfAction(r.Namespace, a)
+	return operationOfAction(r.Namespace, urlDecode(a))
 }
 
 // FuzzDecodeSOAPFast checks that whenever the fast reader answers, encoding/xml

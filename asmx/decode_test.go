@@ -34,6 +34,9 @@ func soap12(body string) SOAPRequest {
 
 func with(r SOAPRequest, edit func(*SOAPRequest)) SOAPRequest { edit(&r); return r }
 
+// plusNS is a service namespace holding a '+'.
+const plusNS = "http://x.example/a+b/atmService"
+
 const coords = `<ReturnAtmSearchByCoordinates xmlns="` + ns + `"><strAtmServiceKey>k</strAtmServiceKey><strPostalCode>B3J 1A1</strPostalCode><dblLatitude>44.5</dblLatitude><dblLongitude>-63.5</dblLongitude><bytRadius>25</bytRadius></ReturnAtmSearchByCoordinates>`
 
 // okCall checks a decoded call.
@@ -128,6 +131,32 @@ func TestDecodeSOAPRequest(t *testing.T) {
 			fault(500, SOAP11, Client, "Server did not recognize the value of HTTP Header SOAPAction: .")},
 		{"URL-encoded SOAPAction", with(soap11(OpReturnProvinces, env11(provinces)), func(r *SOAPRequest) { r.Action = url.QueryEscape(SOAPAction(ns, OpReturnProvinces)) }),
 			okCall(func(c *Call) string { return "" })},
+		// .NET's Soap11ServerProtocolHelper.RouteRequest and
+		// Soap12ServerProtocolHelper.RouteRequest URL-decode the action
+		// (HttpUtility.UrlDecode, '+' a space) and match only the decoded
+		// one: a namespace's own '+' must be sent as %2B.
+		{"SOAPAction holding the namespace's + as sent: decoded, names none", with(soap11(OpReturnProvinces, env11(provinces)), func(r *SOAPRequest) {
+			r.Namespace, r.Action = plusNS, `"`+SOAPAction(plusNS, OpReturnProvinces)+`"`
+		}), fault(500, SOAP11, Client, "Server did not recognize the value of HTTP Header SOAPAction: http://x.example/a b/atmService/ReturnProvinces.")},
+		{"SOAPAction holding the namespace's + as %2B routes", with(soap11(OpReturnProvinces, env11(strings.Replace(provinces, ns, plusNS, 1))), func(r *SOAPRequest) {
+			r.Namespace, r.Action = plusNS, `"http://x.example/a%2Bb/atmService/ReturnProvinces"`
+		}), okCall(func(c *Call) string {
+			if c.Op.Name != OpReturnProvinces || c.Key != "k" {
+				return c.Op.Name + " " + c.Key
+			}
+			return ""
+		})},
+		{"action parameter holding the namespace's + as sent: decoded, names none", with(soap12(env12(``)), func(r *SOAPRequest) {
+			r.Namespace, r.ContentType = plusNS, r.ContentType+`; action="`+SOAPAction(plusNS, OpReturnProvinces)+`"`
+		}), fault(500, SOAP12, Client, "Unable to handle request. The action 'http://x.example/a b/atmService/ReturnProvinces' was not recognized.")},
+		{"action parameter holding the namespace's + as %2B routes", with(soap12(env12(`<Foo/>`)), func(r *SOAPRequest) {
+			r.Namespace, r.ContentType = plusNS, r.ContentType+`; action="http://x.example/a%2Bb/atmService/ReturnProvinces"`
+		}), okCall(func(c *Call) string {
+			if c.Op.Name != OpReturnProvinces {
+				return c.Op.Name
+			}
+			return ""
+		})},
 		{"unknown action parameter and element", with(soap12(env12(`<Foo xmlns="`+ns+`"/>`)), func(r *SOAPRequest) { r.ContentType += `; action="urn:x"` }),
 			fault(500, SOAP12, Client, "Unable to handle request. The action 'urn:x' was not recognized.")},
 		{"unknown action parameter, known element", with(soap12(env12(provinces)), func(r *SOAPRequest) { r.ContentType += `; action="urn:x"` }),

@@ -182,6 +182,26 @@ func WebConfig(name, content string) Option {
 	}
 }
 
+// EditSiteFile replaces the one occurrence of old in the file at path
+// (e.g. "App_Code/AtmService.cs") of the application NAME with repl, e.g.
+// to give a service a namespace of its own.
+func EditSiteFile(name, path, old, repl string) Option {
+	return func(sitesDir string) error {
+		file := filepath.Join(sitesDir, name, filepath.FromSlash(path))
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return fmt.Errorf("%s of %s: %w", path, name, err)
+		}
+		if n := strings.Count(string(data), old); n != 1 {
+			return fmt.Errorf("%s of %s holds %q %d times, not once", path, name, old, n)
+		}
+		if err := os.WriteFile(file, []byte(strings.Replace(string(data), old, repl, 1)), 0o644); err != nil {
+			return fmt.Errorf("%s of %s: %w", path, name, err)
+		}
+		return nil
+	}
+}
+
 // SiteFile returns the file at path (e.g. "web.config") of the application
 // NAME as the deployment ships it, to be edited into an Option.
 func SiteFile(name, path string) (string, error) {
