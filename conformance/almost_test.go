@@ -469,3 +469,19 @@ var _ = Describe("a server that routes SOAP 1.2 by the action parameter alone", 
 		Expect(bad).To(HaveLen(1))
 	})
 })
+
+var _ = Describe("a server that reads a form only under its bare content type", Label("selftest"), func() {
+	It("fails routing/post-charset-parameter, naming it", func() {
+		mock, _, cities := referenceMock()
+		strict := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if bindingOf(r) == HTTPPost && r.Header.Get("Content-Type") != ctForm {
+				// The form is not read: every parameter is missing.
+				r.Body, r.ContentLength = http.NoBody, 0
+			}
+			mock.ServeHTTP(w, r)
+		})
+		bad := failed(checkWith(strict, Config{Key: mockKey, Namespace: mockNS, CityIDs: cities}, reference.facts, "routing/*", "binding/post/*"))
+		Expect(bad).To(HaveKeyWithValue("routing/post-charset-parameter", ContainSubstring("sent as "+ctForm+"; charset=utf-8: status")))
+		Expect(bad).To(HaveLen(1))
+	})
+})

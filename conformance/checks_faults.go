@@ -237,6 +237,16 @@ func routingChecks() []Check {
 			return checkFault(x, "ReturnNothing over soap12 with the action parameter naming it", "Sender")
 		},
 	}, {
+		Name:        "routing/post-charset-parameter",
+		Group:       group,
+		Description: "an HTTP POST call whose form content type carries a charset parameter (" + ctForm + "; charset=utf-8, as some HTTP stacks send it) gives the same result as one without (ASMX compares the content type's base)",
+		Labels:      []string{"post", "asmx", "routing"},
+		Run: func(s *Session, _ Notef) error {
+			return sameResult(s, func(string) Request {
+				return Request{Binding: HTTPPost, Op: opProvinces, ContentType: ctForm + "; charset=utf-8"}
+			}, "ReturnProvinces over post with a charset parameter", "the result of the same call without it")
+		},
+	}, {
 		Name:        "routing/doctype",
 		Group:       group,
 		Description: "a SOAP request with a DOCTYPE is unreadable to ASMX (DTDs are prohibited): HTTP 400 with no body",

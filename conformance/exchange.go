@@ -31,7 +31,8 @@ type Request struct {
 	Action string
 	// EnvelopeNS overrides the SOAP envelope namespace.
 	EnvelopeNS string
-	// ContentType overrides the SOAP request's content type.
+	// ContentType overrides the content type of a SOAP or an HTTP POST
+	// request.
 	ContentType string
 	// NoAction leaves the SOAPAction header out of a SOAP 1.1 request.
 	NoAction bool
@@ -268,7 +269,11 @@ func build(base, ns string, r Request) (*http.Request, []byte, error) {
 		}
 	case HTTPPost:
 		method, target, body = http.MethodPost, base+servicePath+"/"+r.Op, []byte(strings.Join(pairs, "&"))
-		hdr.Set("Content-Type", ctForm)
+		ct = ctForm
+		if r.ContentType != "" {
+			ct = r.ContentType
+		}
+		hdr.Set("Content-Type", ct)
 	case JSON:
 		method, target = http.MethodGet, base+serviceV2Path+"/"+r.Op
 		if len(pairs) > 0 {
