@@ -3,11 +3,12 @@ package cassettes
 import (
 	"math"
 
+	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
-// The ids of the interactions a Recorder records (docs/record-replay.md,
-// "Interaction ids").
+// The ids of the interactions a Recorder records, and the names its
+// messages give interactions (docs/record-replay.md, "Interaction ids").
 
 // nextIDOf is the id the first interaction recorded into a cassette
 // holding list gets, and the ids the recorded ones must skip (nil: none).
@@ -47,3 +48,9 @@ func (r *Recorder) takeID() int {
 	}
 	return r.nextID
 }
+
+// name names the interaction with id at position pos of the cassette, as
+// every message does (recorded.Names): those recorded hold ids the file
+// held nowhere else (nextIDOf), so only one read from the file may need
+// its position.
+func (r *Recorder) name(id, pos int) string { return recorded.Name(id, pos, r.repeated[id]) }
