@@ -115,7 +115,7 @@ func ReadFileContext(ctx context.Context, path string) ([]*cassette.Interaction,
 	}
 	for j, i := range f.Interactions {
 		if i == nil {
-			return nil, fmt.Errorf("%w: %s: interaction %d is empty", ErrInvalidCassette, path, j)
+			return nil, fmt.Errorf("%w: %s: the interaction at position %d (from 0) is empty", ErrInvalidCassette, path, j)
 		}
 	}
 	return f.Interactions, nil
