@@ -1,7 +1,9 @@
 package cassettes_test
 
 import (
+	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,6 +17,7 @@ import (
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/mockserver"
+	"gopkg.in/dnaeon/go-vcr.v3/recorder"
 )
 
 // idLine is the id of an interaction as a cassette holds it.
@@ -146,5 +149,109 @@ func TestDuplicateIDsNamed(t *testing.T) {
 	}
 	if _, err := cassettes.LoadIndex([]string{path}); err == nil || !strings.Contains(err.Error(), path+": interaction 3@2: response code 0") {
 		t.Errorf("LoadIndex of a cassette whose third answer has code 0: got %v, want it named interaction 3@2", err)
+	}
+}
+
+// idsOf is the ids of the cassette at path, in the file's order.
+func idsOf(t *testing.T, path string) []int {
+	t.Helper()
+	list, err := cassettes.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int
+	for _, i := range list {
+		ids = append(ids, i.ID)
+	}
+	return ids
+}
+
+// TestRecordedIDsFollowTheFile: a recording adding to a cassette gives
+// the interactions it adds the ids after the largest the file holds, in
+// both modes that add (ModeRecordAll, which records without go-vcr's
+// recorder, and ModeRecordNew, through it): with ids edited by hand (0, 1,
+// 5), numbering from the count (3, 4, 5) holds 5 twice. A file
+// holding the largest int leaves no larger id: those added then take the
+// ids from the count the file does not hold. An untouched cassette gets
+// the ids go-vcr's own recorder gives in ModeReplayWithNewEpisodes.
+func TestRecordedIDsFollowTheFile(t *testing.T) {
+	t.Parallel()
+	up, _ := standIn(t)
+	golden, err := os.ReadFile(filepath.Join("testdata", "golden.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := []query{
+		{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", "203"}}},
+		{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", "204"}}},
+		{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{"intCityID", "205"}}},
+	}
+	record := func(t *testing.T, path string, mode cassettes.Mode) {
+		t.Helper()
+		rec, err := cassettes.New(path, cassettes.WithMode(mode))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range calls {
+			if status, body := do(t, rec.Client(), request(t, up.URL, asmx.HTTPGet, q, testKey, false)); status != http.StatusOK {
+				t.Fatalf("%s: status %d: %.300s", q, status, body)
+			}
+		}
+		if err := rec.Stop(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name      string
+		ids, want []int
+	}{
+		{"untouched", []int{0, 1, 2}, []int{0, 1, 2, 3, 4, 5}},
+		{"edited", []int{0, 1, 5}, []int{0, 1, 5, 6, 7, 8}},
+		{"reordered", []int{2, 0, 1}, []int{2, 0, 1, 3, 4, 5}},
+		{"negative", []int{-7, -3, -5}, []int{-7, -3, -5, -2, -1, 0}},
+		{"largest int", []int{4, math.MaxInt, 3}, []int{4, math.MaxInt, 3, 5, 6, 7}},
+	} {
+		for _, mode := range []cassettes.Mode{cassettes.ModeRecordAll, cassettes.ModeRecordNew} {
+			t.Run(fmt.Sprintf("%s/%d", c.name, mode), func(t *testing.T) {
+				path := filepath.Join(t.TempDir(), "atm.yaml")
+				if err := os.WriteFile(path, []byte(withIDs(t, string(golden), c.ids...)), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				record(t, path, mode)
+				if got := idsOf(t, path); !slices.Equal(got, c.want) {
+					t.Errorf("ids %v, want %v", got, c.want)
+				}
+				entries, err := cassettes.List(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, e := range entries {
+					if e.Name != strconv.Itoa(e.ID) {
+						t.Errorf("interaction %d named %s: its id is held twice", e.ID, e.Name)
+					}
+				}
+			})
+		}
+	}
+
+	// go-vcr's own recorder adding the same calls to the untouched cassette.
+	path := filepath.Join(t.TempDir(), "vcr.yaml")
+	if err := os.WriteFile(path, golden, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	vcr, err := recorder.NewWithOptions(&recorder.Options{CassetteName: strings.TrimSuffix(path, ".yaml"), Mode: recorder.ModeReplayWithNewEpisodes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range calls {
+		if status, body := do(t, vcr.GetDefaultClient(), request(t, up.URL, asmx.HTTPGet, q, testKey, false)); status != http.StatusOK {
+			t.Fatalf("go-vcr: %s: status %d: %.300s", q, status, body)
+		}
+	}
+	if err := vcr.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := idsOf(t, path), []int{0, 1, 2, 3, 4, 5}; !slices.Equal(got, want) {
+		t.Errorf("go-vcr's recorder wrote ids %v; the untouched case above expects %v", got, want)
 	}
 }

@@ -46,10 +46,13 @@ type Recorder struct {
 	created   bool // the cassette did not exist: Stop writes it only if something was recorded
 
 	mu sync.Mutex // guards the fields below
-	// The cassette's interactions are numbered 0..n-1. Those spooled are
+	// The cassette's interactions are at positions 0..n-1. Those spooled are
 	// kept encoded only (encoded); the later ones (pending) wait decoded
 	// to be spooled, by a save or once they hold spoolAfter bytes.
 	n            int
+	nextID       int                     // the id the next interaction recorded gets (nextIDOf, takeID)
+	skipIDs      map[int]bool            // ids the interactions recorded must not get (nextIDOf)
+	repeated     map[int]bool            // ids the cassette held more than once when read; those recorded are unique
 	pending      []*cassette.Interaction // interactions n-len(pending)..n-1
 	pendingBytes int                     // the bodies pending hold
 	remarks      map[int]bool            // interaction (taken by a save) → its key rejection mark, to write again
@@ -214,6 +217,8 @@ func (r *Recorder) open(ctx context.Context) error {
 			}
 		}
 		r.pending, r.n = list, len(list)
+		r.nextID, r.skipIDs = nextIDOf(list)
+		r.repeated = recorded.Repeated(list)
 		r.keys.loaded(len(list))
 	}
 	r.created = r.recording && !exists
@@ -600,7 +605,7 @@ func (r *Recorder) join(cp *cassette.Interaction, key string) (bool, error) {
 	r.joinMu.Lock()
 	defer r.joinMu.Unlock()
 	r.mu.Lock()
-	cp.ID = r.n // interactions join under joinMu only: the number stays free
+	cp.ID = r.takeID() // interactions join under joinMu only: the id stays free
 	r.mu.Unlock()
 	hooked := false
 	for _, h := range r.cfg.hooks {
@@ -626,7 +631,7 @@ func (r *Recorder) join(cp *cassette.Interaction, key string) (bool, error) {
 		r.log.Debug("answered after the recording stopped: not recorded", "request", recorded.DescribeRequest(cp.Request.Method, cp.Request.URL, cp.Request.Headers, cp.Request.Body))
 		return false, nil
 	}
-	cp.ID = r.n
+	cp.ID = r.takeID()
 	if r.keys.add(key, cp.Response.Code) {
 		recorded.MarkKey(cp, RejectedPlaceholder)
 		r.log.Debug("recorded a key rejection", "request", recorded.DescribeRequest(cp.Request.Method, cp.Request.URL, cp.Request.Headers, cp.Request.Body))
@@ -634,6 +639,7 @@ func (r *Recorder) join(cp *cassette.Interaction, key string) (bool, error) {
 	r.pending = append(r.pending, cp)
 	r.pendingBytes += len(cp.Request.Body) + len(cp.Response.Body)
 	r.n++
+	r.nextID++
 	r.dirty++
 	return true, nil
 }

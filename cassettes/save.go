@@ -199,7 +199,7 @@ func (r *Recorder) spoolPending() {
 	pending, remarks := r.pending, r.remarks
 	r.pending, r.remarks, r.pendingBytes = nil, nil, 0
 	r.mu.Unlock()
-	for _, item := range r.encodeAll(pending) {
+	for _, item := range r.encodeAll(pending, r.encoded.len()) {
 		r.encoded.add(item)
 	}
 	for j, rejected := range remarks {
@@ -209,15 +209,16 @@ func (r *Recorder) spoolPending() {
 		if err := r.remarkItem(j, rejected); err != nil {
 			// Not retried: MarshalItem writes only items that read
 			// back, so the same item would fail again.
-			r.log.Error("save cassette: cannot update a key rejection mark", "interaction", j, "err", err)
+			r.log.Error("save cassette: cannot update a key rejection mark", "cassette", r.path, "err", err)
 		}
 	}
 }
 
 // encodeAll encodes interactions (MarshalItem), on every processor: the
 // encoding is most of a recording's work. An interaction that cannot be
-// encoded so that it reads back gets an empty item.
-func (r *Recorder) encodeAll(list []*cassette.Interaction) [][]byte {
+// encoded so that it reads back gets an empty item. The first of list is
+// at position first of the cassette.
+func (r *Recorder) encodeAll(list []*cassette.Interaction, first int) [][]byte {
 	items := make([][]byte, len(list))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -233,7 +234,7 @@ func (r *Recorder) encodeAll(list []*cassette.Interaction) [][]byte {
 					// left out (an empty item), it costs the cassette one
 					// interaction rather than everything recorded from now on.
 					r.log.Error("save cassette: an interaction cannot be written so that it reads back; it is left out", "cassette", r.path,
-						"interaction", i.ID, "request", recorded.DescribeRequest(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body), "err", err)
+						"interaction", r.name(i.ID, first+j), "request", recorded.DescribeRequest(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body), "err", err)
 					item = []byte{}
 				}
 				items[j] = item
@@ -253,7 +254,7 @@ func (r *Recorder) remarkItem(j int, rejected bool) error {
 	}
 	i, err := recorded.UnmarshalItem(item)
 	if err != nil {
-		return err
+		return fmt.Errorf("the interaction at position %d (from 0): %w", j, err)
 	}
 	ph := Placeholder
 	if rejected {
@@ -262,7 +263,7 @@ func (r *Recorder) remarkItem(j int, rejected bool) error {
 	recorded.MarkKey(i, ph)
 	item, err = recorded.MarshalItem(i)
 	if err != nil {
-		return err
+		return fmt.Errorf("interaction %s: %w", r.name(i.ID, j), err)
 	}
 	r.encoded.set(j, item)
 	return nil

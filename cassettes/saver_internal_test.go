@@ -228,3 +228,35 @@ func echoN(t *testing.T) *httptest.Server {
 	t.Cleanup(upstream.Close)
 	return upstream
 }
+
+// TestSaveNamesInteractions: what a save logs of an interaction names it
+// as every message does: by its id, and its position too when the
+// cassette holds that id more than once (ids edited by hand, kept); an
+// interaction recorded gets an id the file holds nowhere else, so it is
+// named by its id alone.
+func TestSaveNamesInteractions(t *testing.T) {
+	t.Parallel()
+	golden, err := os.ReadFile(filepath.Join("testdata", "golden.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(golden), "    - id: 0\n", "    - id: 7\n", 1)
+	text = strings.Replace(text, "    - id: 2\n", "    - id: 1\n", 1)
+	path := filepath.Join(t.TempDir(), "atm.yaml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := New(path, WithMode(ModeRecordAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = rec.Stop() }()
+	for _, c := range []struct {
+		id, pos int
+		want    string
+	}{{7, 0, "7"}, {1, 1, "1@1"}, {1, 2, "1@2"}, {8, 3, "8"}} {
+		if got := rec.name(c.id, c.pos); got != c.want {
+			t.Errorf("interaction %d at %d named %q, want %q", c.id, c.pos, got, c.want)
+		}
+	}
+}

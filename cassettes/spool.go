@@ -78,7 +78,7 @@ func (s *itemSpool) get(j int) ([]byte, error) {
 	}
 	b := make([]byte, it.n)
 	if _, err := s.f.ReadAt(b, it.off); err != nil {
-		return nil, fmt.Errorf("read interaction %d back from the spool %s: %w", j, s.f.Name(), err)
+		return nil, fmt.Errorf("read the interaction at position %d (from 0) back from the spool %s: %w", j, s.f.Name(), err)
 	}
 	return b, nil
 }

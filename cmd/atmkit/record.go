@@ -114,7 +114,6 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 		return m.StoppedStarting(ctx, fmt.Errorf("record: %w", err), "reading the cassette "+cassettes.FilePath(f.cassette)) // left as it was
 	}
 	before := rec.Len()
-	p.Base = before
 	banner.Proxy{Upstream: f.upstream, Cassette: rec.Path(), Already: before}.Print(&m.Env, ln.Addr(), tl)
 
 	serveErr := f.srv.Serve(ctx, ln, cassettes.NewProxy(up, rec, logger), tl, logger)

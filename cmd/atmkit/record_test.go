@@ -4,6 +4,9 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -249,5 +252,43 @@ func TestRecordCassetteInUse(t *testing.T) {
 	}
 	if want := "atmkit: saved " + path + ": 2 interactions (1 new)\n"; !strings.Contains(r2.stdout.String(), want) {
 		t.Errorf("the second record's stdout lacks %q:\n%s", want, r2.stdout)
+	}
+}
+
+// TestRecordAfterEditedIDs: atmkit record adding to a cassette whose ids
+// were edited by hand (0, 1, 5) numbers the interactions it adds after
+// the largest (6, 7), where numbering from the count (3) would reach an
+// id the file holds; its progress lines name them by the ids the file
+// then holds, and cassette list names every interaction by its id alone.
+func TestRecordAfterEditedIDs(t *testing.T) {
+	t.Parallel()
+	up := startMock(t, leakKey, nil)
+	path := goldenCassette(t, 0)
+	edited := strings.Replace(readText(t, path), "    - id: 2\n", "    - id: 5\n", 1)
+	if err := os.WriteFile(path, []byte(edited), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := startCmd(t, nil, "record", "--upstream", up, "--cassette", path, "--addr", "127.0.0.1:0")
+	for n, city := range []string{"1", "2", "3"} {
+		if status, body := callService(t, r.base, asmx.DefaultNamespace, asmx.HTTPGet, asmx.OpReturnAtmSearchByCity, leakKey, [][2]string{{"intCityID", city}}); status != 200 {
+			t.Fatalf("call %d through the proxy: got %d: %.300s", n, status, body)
+		}
+		if want := "atmkit: recorded #" + strconv.Itoa(6+n) + " ReturnAtmSearchByCity over get: 200\n"; !r.stderr.waitFor(want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if code := r.stop(); code != exitOK {
+		t.Fatalf("record: exit %d\nstdout: %s\nstderr: %s", code, r.stdout, r.stderr)
+	}
+	var ids []string
+	for _, m := range regexp.MustCompile(`(?m)^    - id: (-?\d+)$`).FindAllStringSubmatch(readText(t, path), -1) {
+		ids = append(ids, m[1])
+	}
+	if want := []string{"0", "1", "5", "6", "7", "8"}; !slices.Equal(ids, want) {
+		t.Errorf("the cassette's ids: got %q, want %q", ids, want)
+	}
+	code, stdout, stderr := runAtmkit(nil, "cassette", "list", path)
+	if code != exitOK || strings.Contains(stdout, "@") {
+		t.Errorf("cassette list: exit %d, an id named with its position (held twice):\n%s%s", code, stdout, stderr)
 	}
 }

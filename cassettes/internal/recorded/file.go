@@ -115,7 +115,7 @@ func ReadFileContext(ctx context.Context, path string) ([]*cassette.Interaction,
 	}
 	for j, i := range f.Interactions {
 		if i == nil {
-			return nil, fmt.Errorf("%w: %s: interaction %d is empty", ErrInvalidCassette, path, j)
+			return nil, fmt.Errorf("%w: %s: the interaction at position %d (from 0) is empty", ErrInvalidCassette, path, j)
 		}
 	}
 	return f.Interactions, nil
@@ -150,7 +150,7 @@ func marshal(list []*cassette.Interaction) ([]byte, error) {
 	for j, i := range list {
 		var err error
 		if items[j], err = MarshalItem(i); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("interaction %d: %w", i.ID, err) // WriteFile numbered them from 0
 		}
 	}
 	return JoinItems(items), nil
@@ -170,7 +170,7 @@ const itemsHead = "version: 2\ninteractions:\n"
 // back, and a map key "<<" as a merge key (see quoteItem); those strings,
 // and only those, are written double-quoted instead.
 func MarshalItem(i *cassette.Interaction) ([]byte, error) {
-	item, err := marshalOne(file{Version: cassette.CassetteFormatV2, Interactions: []*cassette.Interaction{i}}, i.ID)
+	item, err := marshalOne(file{Version: cassette.CassetteFormatV2, Interactions: []*cassette.Interaction{i}})
 	if err != nil {
 		return nil, err
 	}
@@ -185,17 +185,17 @@ func MarshalItem(i *cassette.Interaction) ([]byte, error) {
 			return item, nil
 		}
 	}
-	return nil, fmt.Errorf("encode interaction %d: yaml.v3 cannot write it so that it reads back", i.ID)
+	return nil, errors.New("yaml.v3 cannot write it so that it reads back")
 }
 
 // marshalOne encodes v (a one-item file, or its node) and cuts the head off.
-func marshalOne(v any, id int) ([]byte, error) {
+func marshalOne(v any) ([]byte, error) {
 	data, err := yaml.Marshal(v)
 	if err != nil {
-		return nil, fmt.Errorf("encode interaction %d: %w", id, err)
+		return nil, err
 	}
 	if !bytes.HasPrefix(data, []byte(itemsHead)) {
-		return nil, fmt.Errorf("encode interaction %d: unexpected YAML head %.40q", id, data)
+		return nil, fmt.Errorf("unexpected YAML head %.40q", data)
 	}
 	return data[len(itemsHead):], nil
 }
@@ -290,7 +290,7 @@ func quoteItem(i *cassette.Interaction, all bool) ([]byte, error) {
 	})
 	var node yaml.Node
 	if err := node.Encode(file{Version: cassette.CassetteFormatV2, Interactions: []*cassette.Interaction{c}}); err != nil {
-		return nil, fmt.Errorf("encode interaction %d: %w", i.ID, err)
+		return nil, err
 	}
 	var restore func(*yaml.Node)
 	restore = func(n *yaml.Node) {
@@ -302,7 +302,7 @@ func quoteItem(i *cassette.Interaction, all bool) ([]byte, error) {
 		}
 	}
 	restore(&node)
-	return marshalOne(&node, i.ID)
+	return marshalOne(&node)
 }
 
 // mergeKey is YAML's merge key: yaml.v3 writes a map key "<<" (a form

@@ -136,6 +136,22 @@ func TestReadFileNotACassette(t *testing.T) {
 	}
 }
 
+// TestReadFileEmptyInteraction: an empty item of the interactions list is
+// named by its position, counted from 0 and said to be one, not as an id
+// would be (the file may hold that number as another interaction's id).
+func TestReadFileEmptyInteraction(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "atm.yaml")
+	text := "---\nversion: 2\ninteractions:\n    - id: 1\n    -\n    - id: 0\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ReadFile(path)
+	if want := path + ": the interaction at position 1 (from 0) is empty"; !errors.Is(err, ErrInvalidCassette) || !strings.HasSuffix(err.Error(), want) {
+		t.Errorf("got %v, want ErrInvalidCassette ending %q", err, want)
+	}
+}
+
 // TestFilesMissing: a path that names nothing is ErrCassetteNotFound naming
 // what was looked for: the path given and, for one without .yaml, the
 // cassette file it may stand for (a directory may have been meant); a path

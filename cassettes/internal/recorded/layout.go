@@ -1,6 +1,8 @@
 package recorded
 
 import (
+	"fmt"
+
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 	"gopkg.in/yaml.v3"
 )
@@ -77,10 +79,11 @@ func keysOf(m *yaml.Node) map[string]bool {
 // --update) are written whole.
 func marshalKeeping(list []*cassette.Interaction, held []heldKeys) ([]byte, error) {
 	items := make([][]byte, len(list))
+	twice := Repeated(list)
 	for j, i := range list {
 		item, err := MarshalItem(i)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("interaction %s: %w", Name(i.ID, j, twice[i.ID]), err)
 		}
 		if j < len(held) {
 			item = keepLayout(item, i, held[j])
@@ -115,7 +118,7 @@ func keepLayout(item []byte, i *cassette.Interaction, h heldKeys) []byte {
 	if dropped == 0 {
 		return item
 	}
-	out, err := marshalOne(&doc, i.ID)
+	out, err := marshalOne(&doc)
 	if err != nil || !readsBack(out, i) {
 		return item
 	}

@@ -12,15 +12,29 @@ import (
 // verify --update keep), the id and the interaction's position in the
 // file counted from 0, as go-vcr numbers them: "3@5".
 func Names(list []*cassette.Interaction) []string {
-	seen := make(map[int]int, len(list))
-	for _, i := range list {
-		seen[i.ID]++
-	}
+	twice := Repeated(list)
 	names := make([]string, len(list))
 	for pos, i := range list {
-		names[pos] = Name(i.ID, pos, seen[i.ID] > 1)
+		names[pos] = Name(i.ID, pos, twice[i.ID])
 	}
 	return names
+}
+
+// Repeated is the set of the ids list holds more than once (nil when
+// none): those whose Name has the position too.
+func Repeated(list []*cassette.Interaction) map[int]bool {
+	seen := make(map[int]bool, len(list))
+	var twice map[int]bool
+	for _, i := range list {
+		if seen[i.ID] {
+			if twice == nil {
+				twice = map[int]bool{}
+			}
+			twice[i.ID] = true
+		}
+		seen[i.ID] = true
+	}
+	return twice
 }
 
 // Name is the name of the interaction with id at position pos of its

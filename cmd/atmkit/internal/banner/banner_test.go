@@ -154,6 +154,7 @@ func TestProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	wsdl := *list[2]
+	wsdl.ID = 3
 	wsdl.Request.Method, wsdl.Request.URL = "GET", "http://upstream.example/service/service.asmx?WSDL"
 	list = append(list, &wsdl)
 	var out bytes.Buffer
@@ -192,12 +193,15 @@ func TestProgress(t *testing.T) {
 		t.Errorf("with First 0: got %q, want nothing", out.String())
 	}
 
-	// Appending to a cassette of 5 interactions: the IDs cassette list shows.
+	// Appending to a cassette: the ID the recorder gave the interaction,
+	// which cassette list shows.
 	out.Reset()
-	p = &Progress{W: &out, First: 1, Base: 5}
-	_ = p.Recorded(list[0])
-	if !strings.HasPrefix(out.String(), "atmkit: recorded #5 ") {
-		t.Errorf("appending: got %q, want #5", out.String())
+	p = &Progress{W: &out, First: 1}
+	appended := *list[0]
+	appended.ID = 6
+	_ = p.Recorded(&appended)
+	if !strings.HasPrefix(out.String(), "atmkit: recorded #6 ") {
+		t.Errorf("appending: got %q, want #6", out.String())
 	}
 
 	// With a logger (--log-format json), each line is one JSON record.

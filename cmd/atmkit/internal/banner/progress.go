@@ -22,10 +22,6 @@ type Progress struct {
 	// Log, when set (--log-format json), takes the lines as records, so
 	// that the log stays one format.
 	Log *slog.Logger
-	// Base is the cassette's ID of the first interaction recorded (the
-	// interactions it held before), so that each line names the ID
-	// atmkit cassette list shows.
-	Base int
 
 	mu     sync.Mutex      // guards the fields below, and orders the lines
 	n      int             // interactions recorded
@@ -36,7 +32,10 @@ type Progress struct {
 }
 
 // Recorded prints i, recorded (a BeforeSave hook: i is scrubbed, and about
-// to be kept), or counts it.
+// to be kept), or counts it. Each line names i by the id the cassette
+// gives it, as atmkit cassette list does: the recorder gives each
+// interaction it records an id the cassette holds nowhere else, so that
+// id alone is its name (cassettes.Entry.Name), appending or not.
 func (p *Progress) Recorded(i *cassette.Interaction) error {
 	if p.First <= 0 {
 		return nil
@@ -47,9 +46,9 @@ func (p *Progress) Recorded(i *cassette.Interaction) error {
 	e := cassettes.EntryOf(i)
 	switch {
 	case p.n <= p.First && p.Log != nil:
-		p.Log.Info("recorded", "id", p.Base+p.n-1, "operation", e.Operation, "binding", e.Binding, "status", e.Status)
+		p.Log.Info("recorded", "id", e.ID, "operation", e.Operation, "binding", e.Binding, "status", e.Status)
 	case p.n <= p.First:
-		fmt.Fprintf(p.W, "atmkit: recorded #%d %s: %d\n", p.Base+p.n-1, what(e), e.Status)
+		fmt.Fprintf(p.W, "atmkit: recorded #%s %s: %d\n", e.Name, what(e), e.Status)
 	case time.Since(p.last) < time.Second:
 		p.latest = e
 		if p.timer == nil {
