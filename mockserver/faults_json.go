@@ -116,16 +116,17 @@ func durationText(d time.Duration) string {
 // which a Fault could not tell from the default.
 func (f *Fault) UnmarshalJSON(data []byte) error {
 	var j faultJSON
-	if given, want := misspeltField(data); given != "" {
-		return fmt.Errorf("fault: unknown field %s (did you mean %s? names are case-sensitive)", given, want)
+	names := checkFieldNames(data)
+	if names.given != "" {
+		return fmt.Errorf("fault: unknown field %s (did you mean %s? names are case-sensitive)", names.given, names.want)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&j); err != nil {
 		return faultJSONError(err, data)
 	}
-	if name := repeatedField(data); name != "" {
-		return fmt.Errorf("fault: field %s given twice; give each field once", name)
+	if names.repeated != "" {
+		return fmt.Errorf("fault: field %s given twice; give each field once", names.repeated)
 	}
 	out := Fault{ID: j.ID, Operation: j.Operation, Status: j.Status, SOAPFault: j.SOAPFault,
 		Drop: j.Drop, Malformed: j.Malformed, Reset: j.Reset, Garbage: j.Garbage, Seed: j.Seed,
@@ -171,66 +172,80 @@ func (f *Fault) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// misspeltField returns the first field of data, a fault's JSON form,
-// whose name is one of the form's names in another case ("Status",
-// "dribble.Duration"), with the name as the form spells it (both quoted
-// paths); else "", "". encoding/json matches names ignoring case, so
-// {"Status":500} would be read as status; the form's names are exact, as
-// the documentation and the listings spell them. A text that is no JSON
-// is left to the decoder, which says what is wrong with it.
-func misspeltField(data []byte) (given, want string) {
+// fieldNames is what checkFieldNames found in a fault's JSON form: the
+// first name in another case than the form spells it ("Status",
+// "dribble.Duration") with the form's spelling, and the first field named
+// twice in one object ("dribble.chunks"), each a quoted path; "" for none.
+type fieldNames struct{ given, want, repeated string }
+
+// checkFieldNames reads the names of data, a fault's JSON form, in one
+// walk. encoding/json matches names ignoring case, so {"Status":500}
+// would be read as status, and it keeps the last of a field given twice
+// without a word ({"status":503,"status":200}): the form's names are
+// exact, as the documentation and the listings spell them, and given once.
+// A text that is no JSON is left to the decoder, which says what is wrong
+// with it.
+func checkFieldNames(data []byte) fieldNames {
 	dec := json.NewDecoder(bytes.NewReader(data))
-	var walk func(t reflect.Type, path string) (string, string, bool)
-	// walk reads one value, of Go type t (nil: no fault field, whose
-	// names are not checked), and reports false when the text ended or
-	// is no JSON.
-	walk = func(t reflect.Type, path string) (string, string, bool) {
+	var found fieldNames
+	// walk reads one value, of Go type t (nil: no fault field, whose names
+	// are not compared with the form's), and reports false when the walk
+	// is over: a name in another case found, the text ended or no JSON.
+	var walk func(t reflect.Type, path string) bool
+	walk = func(t reflect.Type, path string) bool {
 		for t != nil && t.Kind() == reflect.Pointer {
 			t = t.Elem()
 		}
 		tok, err := dec.Token()
 		if err != nil {
-			return "", "", false
+			return false
 		}
 		switch tok {
 		case json.Delim('{'):
+			seen := map[string]bool{}
 			for dec.More() {
 				k, err := dec.Token()
 				if err != nil {
-					return "", "", false
+					return false
 				}
 				name, _ := k.(string)
+				full := joinPath(path, name)
+				if seen[name] && found.repeated == "" {
+					found.repeated = strconv.Quote(full)
+				}
+				seen[name] = true
 				var ft reflect.Type
 				if t != nil && t.Kind() == reflect.Struct {
 					exact, folded := jsonField(t, name)
 					if exact == nil && folded != "" {
-						return strconv.Quote(joinPath(path, name)), strconv.Quote(joinPath(path, folded)), true
+						found.given, found.want = strconv.Quote(full), strconv.Quote(joinPath(path, folded))
+						return false
 					}
 					if exact != nil {
 						ft = exact.Type
 					}
 				}
-				if g, w, ok := walk(ft, joinPath(path, name)); g != "" || !ok {
-					return g, w, ok
+				if !walk(ft, full) {
+					return false
 				}
 			}
 			if _, err := dec.Token(); err != nil { // '}'
-				return "", "", false
+				return false
 			}
 		case json.Delim('['):
 			for dec.More() {
-				if g, w, ok := walk(nil, path); g != "" || !ok {
-					return g, w, ok
+				if !walk(nil, path) {
+					return false
 				}
 			}
 			if _, err := dec.Token(); err != nil { // ']'
-				return "", "", false
+				return false
 			}
 		}
-		return "", "", true
+		return true
 	}
-	given, want, _ = walk(reflect.TypeFor[faultJSON](), "")
-	return given, want
+	walk(reflect.TypeFor[faultJSON](), "")
+	return found
 }
 
 // jsonField returns the field of struct type t that the JSON name names
@@ -259,55 +274,6 @@ func joinPath(path, name string) string {
 		return name
 	}
 	return path + "." + name
-}
-
-// repeatedField returns the first field named twice in one object of
-// data, a JSON text that decodes (its path, "dribble.chunks"), else "".
-// Decoding keeps the last of them without a word, and
-// {"status":503,"status":200} would pass with one of its settings
-// silently dropped. (Names in another case are refused before:
-// misspeltField.)
-func repeatedField(data []byte) string {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	var walk func(path string) string
-	walk = func(path string) string {
-		tok, err := dec.Token()
-		if err != nil {
-			return ""
-		}
-		switch tok {
-		case json.Delim('{'):
-			seen := map[string]bool{}
-			for dec.More() {
-				t, err := dec.Token()
-				if err != nil {
-					return ""
-				}
-				name, _ := t.(string)
-				full := name
-				if path != "" {
-					full = path + "." + name
-				}
-				if seen[name] {
-					return strconv.Quote(full)
-				}
-				seen[name] = true
-				if n := walk(full); n != "" {
-					return n
-				}
-			}
-			_, _ = dec.Token() // '}'
-		case json.Delim('['):
-			for dec.More() {
-				if n := walk(path); n != "" {
-					return n
-				}
-			}
-			_, _ = dec.Token() // ']'
-		}
-		return ""
-	}
-	return walk("")
 }
 
 // faultJSONError words an error of decoding the JSON form in its own
