@@ -12,22 +12,23 @@ import (
 
 // Item is one interaction encoded as an item of a cassette's interactions
 // list: MarshalItem's bytes, byte for byte, but a long body that yaml.v3
-// writes as a plain literal block (literalBody) is kept as the string it is
-// and written out only by WriteTo. yaml.v3 builds the whole item in memory,
-// growing its buffer as it goes (some five times the item's size allocated
-// for a body of tens of megabytes), and reading it back to check it parses
-// a second copy of the body: a recorder writing an item to its spool holds
-// the body once instead.
+// writes as a literal block or double-quoted (bodyStyle) is kept as the
+// string it is and written out only by WriteTo. yaml.v3 builds the whole
+// item in memory, growing its buffer as it goes (some five times the
+// item's size allocated for a body of tens of megabytes), and reading it
+// back to check it parses a second copy of the body: a recorder writing an
+// item to its spool holds the body once instead.
 type Item struct {
 	parts []itemPart
 	size  int64
 }
 
-// itemPart is bytes of an item as they are, or a body written as a
-// literal block whose lines are indented by indent spaces.
+// itemPart is bytes of an item as they are, or a body written in a style
+// (its lines indented by indent spaces when a literal block).
 type itemPart struct {
 	b      []byte
 	body   string
+	style  style
 	indent int
 }
 
@@ -58,7 +59,7 @@ func (it *Item) WriteTo(w io.Writer) (int64, error) {
 			_, _ = bw.Write(p.b)
 			continue
 		}
-		writeLiteral(bw, p.body, p.indent)
+		writeBody(bw, p)
 	}
 	err := bw.Flush()
 	return cw.n, err
@@ -82,7 +83,8 @@ func bytesItem(b []byte) *Item {
 }
 
 // longBody is the size from which EncodeItem writes a body by itself
-// (literalBody) rather than through yaml.v3: shorter ones cost little either way.
+// (bodyStyle) rather than through yaml.v3: shorter ones cost little either
+// way.
 const longBody = 64 << 10
 
 // Tokens stand for the long bodies in what yaml.v3 encodes; each must be
@@ -93,11 +95,12 @@ const (
 )
 
 // EncodeItem encodes i as MarshalItem does, to the same bytes, holding a
-// long body of a plain literal block (literalBody; an XML or JSON answer
-// with line breaks, as deployments send them) by reference rather than
-// encoded: the rest of the interaction goes through yaml.v3 with a token
-// in the body's place, is checked to read back, and the block is written
-// where the token is, as yaml.v3 writes it.
+// long body that yaml.v3 writes as a literal block or double-quoted
+// (bodyStyle: an XML or JSON answer with line breaks, as deployments send
+// them, CRLF ones included) by reference rather than encoded: the rest of
+// the interaction goes through yaml.v3 with a token in the body's place,
+// is checked to read back, and the body is written where the token is, as
+// yaml.v3 writes it.
 func EncodeItem(i *cassette.Interaction) (*Item, error) {
 	if it, ok := encodeLong(i); ok {
 		return it, nil
@@ -109,20 +112,24 @@ func EncodeItem(i *cassette.Interaction) (*Item, error) {
 	return bytesItem(b), nil
 }
 
-// encodeLong is EncodeItem for an interaction with a long body of a plain
-// literal block; ok is false when it has none, or when the tokens cannot
-// stand for them.
+// encodeLong is EncodeItem for an interaction with a long body of a style
+// it writes; ok is false when it has none, or when the tokens cannot stand
+// for them.
 func encodeLong(i *cassette.Interaction) (*Item, bool) {
 	c := *i
-	var bodies []string // in the order yaml.v3 writes them: request, then response
+	var bodies []itemPart // in the order yaml.v3 writes them: request, then response
 	var tokens []string
-	if len(i.Request.Body) >= longBody && literalBody(i.Request.Body) {
-		c.Request.Body = requestToken
-		bodies, tokens = append(bodies, i.Request.Body), append(tokens, requestToken)
-	}
-	if len(i.Response.Body) >= longBody && literalBody(i.Response.Body) {
-		c.Response.Body = responseToken
-		bodies, tokens = append(bodies, i.Response.Body), append(tokens, responseToken)
+	for _, b := range []struct {
+		body *string
+		tok  string
+	}{{&c.Request.Body, requestToken}, {&c.Response.Body, responseToken}} {
+		if len(*b.body) < longBody {
+			continue
+		}
+		if st := bodyStyle(*b.body); st != styleNone {
+			bodies, tokens = append(bodies, itemPart{body: *b.body, style: st}), append(tokens, b.tok)
+			*b.body = b.tok
+		}
 	}
 	if len(bodies) == 0 {
 		return nil, false
@@ -144,8 +151,12 @@ func encodeLong(i *cassette.Interaction) (*Item, bool) {
 			return nil, false
 		}
 		head := rest[:at+1]
-		it.parts = append(it.parts, itemPart{b: head}, itemPart{body: bodies[k], indent: keyIndent + 4})
-		it.size += int64(len(head)) + literalSize(bodies[k], keyIndent+4)
+		p := bodies[k]
+		p.indent = keyIndent + 4
+		var size counter
+		writeBody(&size, p)
+		it.parts = append(it.parts, itemPart{b: head}, p)
+		it.size += int64(len(head)) + size.n
 		rest = rest[at+1+len(tok)+1:]
 	}
 	it.parts = append(it.parts, itemPart{b: rest})
@@ -153,96 +164,250 @@ func encodeLong(i *cassette.Interaction) (*Item, bool) {
 	return it, true
 }
 
-// literalBody reports whether yaml.v3 (v3.0.1) writes s, a mapping's value,
-// as a literal block with no indentation indicator and the chomping "-"
-// (no final line break) or none (one), which reads back as s: a string with
-// a line break (yaml.v3 chooses the literal style then), valid UTF-8 of
-// the characters its emitter writes as they are (printable, tab, line feed;
-// no other line break, whose writing differs), that does not begin with a
-// space, a tab or a line break (an indentation indicator, or a block
-// yaml.v3 cannot read back: see quoteItem), has no space before a line
-// break or at its end (yaml.v3 double-quotes it then), and does not end
-// with two line breaks (the chomping "+"). TestEncodeItemAsYAML and
-// FuzzLiteralBody hold it to yaml.v3's output.
-func literalBody(s string) bool {
-	if !strings.Contains(s, "\n") {
-		return false
+// style is a way yaml.v3 writes a body that EncodeItem writes too.
+type style int
+
+const (
+	styleNone         style = iota // none of these: yaml.v3 writes it
+	styleLiteral                   // a literal block, no indentation indicator, chomping "-" or none
+	styleDoubleQuoted              // double-quoted, on one line
+	styleSingleQuoted              // single-quoted, on one line
+	stylePlain                     // plain, on one line
+)
+
+// bodyStyle is how yaml.v3 (v3.0.1) writes s, a mapping's value, when it
+// is one of the styles EncodeItem writes, all of which read back as s;
+// styleNone for any other (a string not in UTF-8 is written as !!binary,
+// for one).
+//
+// A string with a line feed is asked for as a literal block, which
+// yaml.v3's emitter (yaml_emitter_analyze_scalar) refuses when s ends with
+// a space, has a space before a line break, or holds a character it does
+// not write as it is (a carriage return, a control character, a byte order
+// mark, one beyond U+FFFF; a tab it does): s is double-quoted then, on one
+// line (no width is set). A literal block is left to yaml.v3 when it
+// begins with a space, a tab or a line break (an indentation indicator, or
+// a block yaml.v3 cannot read back: see quoteItem), holds a line break
+// other than a line feed (written as it is), or ends with two line breaks
+// (the chomping "+").
+//
+// A string with no line feed is asked for plain unless it would read as
+// another type (left to yaml.v3 when its first character may make it one:
+// a sign, a digit, a dot, or a letter of true, null, yes...); the emitter
+// double-quotes it when it holds a tab or a character it does not write as
+// it is, single-quotes it when it begins or ends with a space or holds an
+// indicator (a first character such as '{' or '#', ": ", " #", a final
+// ':'), and leaves it plain otherwise. One with a line or paragraph
+// separator and nothing to double-quote is left to yaml.v3.
+//
+// A string beginning with a byte order mark is left to yaml.v3: its
+// is_bom looks at the string's start, whatever the position, so every
+// character is escaped then. TestEncodeItemAsYAML and FuzzLiteralBody hold
+// bodyStyle to yaml.v3's output.
+func bodyStyle(s string) style {
+	if s == "" || !utf8.ValidString(s) || strings.HasPrefix(s, "\ufeff") {
+		return styleNone
 	}
-	switch s[0] {
-	case ' ', '\t', '\n':
-		return false
-	}
-	if strings.HasSuffix(s, " ") || strings.HasSuffix(s, "\n\n") || strings.Contains(s, " \n") {
-		return false
-	}
+	var special, tab, lf, otherBreak, spaceBreak, breakSpace, prevSpace, prevBreak bool
 	for j := 0; j < len(s); {
-		c := s[j]
-		if c < utf8.RuneSelf {
-			if c != '\n' && c != '\t' && (c < 0x20 || c > 0x7e) {
-				return false
-			}
-			j++
-			continue
-		}
-		r, w := utf8.DecodeRuneInString(s[j:])
-		if r == utf8.RuneError && w == 1 || !printableRune(r) {
-			return false
+		r, w := rune(s[j]), 1
+		if r >= utf8.RuneSelf {
+			r, w = utf8.DecodeRuneInString(s[j:])
 		}
 		j += w
+		if r >= 0x20 && r <= 0x7e && r != ' ' { // most of a body
+			prevSpace, prevBreak = false, false
+			continue
+		}
+		isBreak := r == '\n' || r == '\r' || r == 0x85 || r == 0x2028 || r == 0x2029
+		switch {
+		case r == ' ':
+			breakSpace = breakSpace || prevBreak
+		case r == '\n':
+			lf = true
+		case r == '\t':
+			tab = true
+		case r < 0x20 || r == 0x7f || !printableRune(r):
+			special = true // \r and NEL included
+		}
+		if isBreak {
+			spaceBreak = spaceBreak || prevSpace
+			otherBreak = otherBreak || r != '\n'
+		}
+		prevSpace, prevBreak = r == ' ', isBreak
 	}
-	return true
+	first, last := s[0], s[len(s)-1]
+	if lf {
+		switch {
+		case special || spaceBreak || last == ' ':
+			return styleDoubleQuoted
+		case otherBreak || first == ' ' || first == '\t' || first == '\n' || strings.HasSuffix(s, "\n\n"):
+			return styleNone
+		}
+		return styleLiteral
+	}
+	switch {
+	case strings.IndexByte("+-.0123456789yYnNtTfFoO~", first) >= 0:
+		return styleNone // resolve might read it as another type
+	case special || tab || spaceBreak || breakSpace:
+		return styleDoubleQuoted
+	case otherBreak:
+		return styleNone
+	case first == ' ' || last == ' ' || blockIndicators(s):
+		return styleSingleQuoted
+	}
+	return stylePlain
+}
+
+// blockIndicators reports whether yaml.v3's emitter finds indicators in
+// s (with no line break, tab or control character) that keep it from being
+// plain in a block: "---" or "..." at its start, a first character that
+// is an indicator (or '?', ':' followed by a space or the end), ": " or a
+// final ':', and " #".
+func blockIndicators(s string) bool {
+	if strings.HasPrefix(s, "---") || strings.HasPrefix(s, "...") {
+		return true
+	}
+	if strings.IndexByte("#,[]{}&*!|>'\"%@`", s[0]) >= 0 {
+		return true
+	}
+	if (s[0] == '?' || s[0] == ':' || s[0] == '-') && (len(s) == 1 || s[1] == ' ') {
+		return true
+	}
+	return strings.Contains(s, ": ") || s[len(s)-1] == ':' || strings.Contains(s, " #")
 }
 
 // printableRune reports whether yaml.v3's emitter writes r, beyond ASCII,
-// as it is in a literal block (its is_printable, and no line break): U+00A0
-// to U+D7FF and U+E000 to U+FFFD but the byte order mark, the line and
-// paragraph separators aside.
+// as it is (its is_printable): U+00A0 to U+D7FF and U+E000 to U+FFFD but
+// the byte order mark.
 func printableRune(r rune) bool {
-	switch {
-	case r == 0x2028 || r == 0x2029 || r == 0xfeff:
-		return false
-	case r >= 0xa0 && r <= 0xd7ff, r >= 0xe000 && r <= 0xfffd:
-		return true
-	}
-	return false
+	return r >= 0xa0 && r <= 0xd7ff || r >= 0xe000 && r <= 0xfffd && r != 0xfeff
 }
 
-// literalHeader is the block's header yaml.v3 writes for s (literalBody).
-func literalHeader(s string) string {
+// textWriter is what writeBody writes to: a bufio.Writer, or a counter.
+type textWriter interface {
+	WriteString(s string) (int, error)
+	WriteByte(c byte) error
+}
+
+// counter counts what is written to it.
+type counter struct{ n int64 }
+
+func (c *counter) WriteString(s string) (int, error) { c.n += int64(len(s)); return len(s), nil }
+func (c *counter) WriteByte(byte) error              { c.n++; return nil }
+
+// writeBody writes p's body in its style, as yaml.v3 writes it after
+// "body:" and its space, up to the line break that ends its last line.
+func writeBody(w textWriter, p itemPart) {
+	switch p.style {
+	case styleDoubleQuoted:
+		writeDoubleQuoted(w, p.body)
+	case styleSingleQuoted:
+		writeSingleQuoted(w, p.body)
+	case stylePlain:
+		_, _ = w.WriteString(p.body)
+	default:
+		writeLiteral(w, p.body, p.indent)
+	}
+	_ = w.WriteByte('\n')
+}
+
+// writeSingleQuoted writes s (styleSingleQuoted) as yaml.v3 writes it
+// single-quoted: its quotes doubled.
+func writeSingleQuoted(w textWriter, s string) {
+	_ = w.WriteByte('\'')
+	for {
+		j := strings.IndexByte(s, '\'')
+		if j < 0 {
+			break
+		}
+		_, _ = w.WriteString(s[:j+1])
+		_ = w.WriteByte('\'')
+		s = s[j+1:]
+	}
+	_, _ = w.WriteString(s)
+	_ = w.WriteByte('\'')
+}
+
+// writeLiteral writes s (styleLiteral) as yaml.v3 writes a literal block:
+// its header, and its lines indented by indent spaces (an empty line by
+// none), the last without its line break.
+func writeLiteral(w textWriter, s string, indent int) {
 	if strings.HasSuffix(s, "\n") {
-		return "|\n"
+		_, _ = w.WriteString("|")
+		s = s[:len(s)-1] // the break of the last line is the block's end
+	} else {
+		_, _ = w.WriteString("|-")
 	}
-	return "|-\n"
-}
-
-// writeLiteral writes s (literalBody) as yaml.v3 writes it as a literal
-// block, its lines indented by indent spaces (an empty line by none), and
-// the line break that ends the block's last line.
-func writeLiteral(w *bufio.Writer, s string, indent int) {
-	_, _ = w.WriteString(literalHeader(s))
-	for len(s) > 0 {
-		line, rest, _ := strings.Cut(s, "\n")
+	for {
+		line, rest, more := strings.Cut(s, "\n")
+		_ = w.WriteByte('\n')
 		if line != "" {
 			for range indent {
 				_ = w.WriteByte(' ')
 			}
 			_, _ = w.WriteString(line)
 		}
-		_ = w.WriteByte('\n')
+		if !more {
+			return
+		}
 		s = rest
 	}
 }
 
-// literalSize is the size of what writeLiteral writes.
-func literalSize(s string, indent int) int64 {
-	n := int64(len(literalHeader(s)))
+// writeDoubleQuoted writes s (styleDoubleQuoted) as yaml.v3 writes it
+// double-quoted (yaml_emitter_write_double_quoted_scalar): the characters
+// it does not write as they are, line breaks, '"' and '\\' escaped.
+func writeDoubleQuoted(w textWriter, s string) {
+	_ = w.WriteByte('"')
 	for len(s) > 0 {
-		line, rest, _ := strings.Cut(s, "\n")
-		if line != "" {
-			n += int64(indent + len(line))
+		j := 0
+		for j < len(s) {
+			c := s[j]
+			if c >= 0x20 && c <= 0x7e && c != '"' && c != '\\' {
+				j++
+				continue
+			}
+			if c < utf8.RuneSelf {
+				break
+			}
+			r, n := utf8.DecodeRuneInString(s[j:])
+			if !printableRune(r) || r == 0x2028 || r == 0x2029 {
+				break
+			}
+			j += n
 		}
-		n++
-		s = rest
+		_, _ = w.WriteString(s[:j])
+		if j == len(s) {
+			break
+		}
+		r, n := utf8.DecodeRuneInString(s[j:])
+		s = s[j+n:]
+		_ = w.WriteByte('\\')
+		if e, ok := shortEscapes[r]; ok {
+			_ = w.WriteByte(e)
+			continue
+		}
+		digits := 8
+		switch {
+		case r <= 0xff:
+			_ = w.WriteByte('x')
+			digits = 2
+		case r <= 0xffff:
+			_ = w.WriteByte('u')
+			digits = 4
+		default:
+			_ = w.WriteByte('U')
+		}
+		for k := (digits - 1) * 4; k >= 0; k -= 4 {
+			_ = w.WriteByte("0123456789ABCDEF"[r>>uint(k)&0xf])
+		}
 	}
-	return n
+	_ = w.WriteByte('"')
+}
+
+// shortEscapes are the escapes yaml.v3 writes as one letter.
+var shortEscapes = map[rune]byte{
+	0x00: '0', 0x07: 'a', 0x08: 'b', 0x09: 't', 0x0a: 'n', 0x0b: 'v', 0x0c: 'f', 0x0d: 'r',
+	0x1b: 'e', '"': '"', '\\': '\\', 0x85: 'N', 0xa0: '_', 0x2028: 'L', 0x2029: 'P',
 }

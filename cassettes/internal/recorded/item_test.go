@@ -36,10 +36,11 @@ func longInteraction(req, resp string) *cassette.Interaction {
 	}
 }
 
-// TestEncodeItemAsYAML: an interaction with long bodies of literal blocks
-// is encoded with the bodies held by reference (written by EncodeItem, not
-// yaml.v3), to the bytes yaml.v3 writes for it, which read back as it; one
-// with a long body yaml.v3 writes otherwise goes through yaml.v3 whole.
+// TestEncodeItemAsYAML: an interaction with long bodies yaml.v3 writes as
+// literal blocks or double-quoted is encoded with the bodies held by
+// reference (written by EncodeItem, not yaml.v3), to the bytes yaml.v3
+// writes for it, which read back as it; one with a long body yaml.v3
+// writes otherwise goes through yaml.v3 whole.
 func TestEncodeItemAsYAML(t *testing.T) {
 	t.Parallel()
 	short := atmsAnswer(1, "\n")
@@ -53,11 +54,26 @@ func TestEncodeItemAsYAML(t *testing.T) {
 		{"request and response", atmsAnswer(1500, "\n"), atmsAnswer(2000, ""), true},
 		{"request alone", atmsAnswer(1500, ""), "", true},
 		{"two final line breaks", short, atmsAnswer(2000, "\n\n"), false},
-		{"line ending in a space", short, atmsAnswer(2000, " \nx"), false},
-		{"carriage returns", short, strings.ReplaceAll(atmsAnswer(2000, ""), "\n", "\r\n"), false},
 		{"leading space", short, " " + atmsAnswer(2000, ""), false},
-		{"one line", short, strings.Repeat("<a>x</a>", 10000), false},
-		{"an emoji", short, atmsAnswer(2000, "\n🏧"), false},
+		{"a line separator", short, atmsAnswer(2000, "\u2028"), false},
+		{"one line beginning with a digit", short, "1" + strings.Repeat("<a>x</a>", 10000), false},
+		{"one line with a line separator", short, strings.Repeat("<a>x</a>", 10000) + "\u2028", false},
+		{"not UTF-8", short, atmsAnswer(2000, "\xff"), false},
+		// double-quoted
+		{"carriage returns", short, strings.ReplaceAll(atmsAnswer(2000, ""), "\n", "\r\n"), true},
+		{"carriage returns, request and response", strings.ReplaceAll(atmsAnswer(1500, "\n"), "\n", "\r\n"), strings.ReplaceAll(atmsAnswer(2000, ""), "\n", "\r\n"), true},
+		{"line ending in a space", short, atmsAnswer(2000, " \nx"), true},
+		{"final space", short, atmsAnswer(2000, " "), true},
+		{"an emoji", short, atmsAnswer(2000, "\n🏧"), true},
+		{"one line with a tab", short, strings.Repeat("<a>x</a>", 10000) + "\t", true},
+		{"one line with a carriage return", short, strings.Repeat("<a>x</a>", 10000) + "\r", true},
+		// single-quoted, plain
+		{"one line of JSON", short, `{"d":"it's ` + strings.Repeat("<a>x</a>", 10000) + `"}`, true},
+		{"one line holding ': '", short, strings.Repeat("<a>x</a>", 10000) + "x: y", true},
+		{"one line ending in ':'", short, strings.Repeat("<a>x</a>", 10000) + ":", true},
+		{"one line holding ' #'", short, strings.Repeat("<a>x</a>", 10000) + " #", true},
+		{"one line", short, `<?xml version="1.0" encoding="utf-8"?><a b='c'>` + strings.Repeat("<a>x: #x</a>", 10000), true},
+		{"escapes", short, atmsAnswer(2000, "\r\"\\\x00\x07\x08\x0b\x0c\x1b\x7f\u0085\u00a0\u2028\u2029\ufeff\ufffe\U0010ffff\x01"), true},
 	}
 	for _, c := range cases {
 		i := longInteraction(c.req, c.rsp)
@@ -93,16 +109,20 @@ func TestEncodeItemAsYAML(t *testing.T) {
 
 // FuzzLiteralBody: a long body beginning or ending with any string, in the
 // request or the response, is encoded by EncodeItem to the bytes yaml.v3
-// writes for it, which read back as it.
+// writes for it, which read back as it: as a literal block, double-quoted,
+// or by yaml.v3 itself.
 func FuzzLiteralBody(f *testing.F) {
 	for _, s := range []string{"", "x", "\n", "\n\n", "x\n", "x\n\n", " x", "x ", "x \n", "\tx\n", "x\n\ty", "é\n", "\u2028", "\u0085", "\ufeff",
-		"\r\n", "a\n\n\nb", "\x7f", "\x00", "---\n...", "  </a>", "🏧", "\xff", "\ue000\ufffd\ufffe"} {
+		"\r\n", "a\n\n\nb", "\x7f", "\x00", "---\n...", "  </a>", "🏧", "\xff", "\ue000\ufffd\ufffe", "\"\\", " \r\n", "\u00a0\u0085\u2029 \t",
+		"\x1b\x0b\x0c\x07\x08", "'", "''", "#", " #", ": ", ":", "? ", "?", "- ", "-", "---", "...", "{", "[", "\t", "@", "`", "%", "!", "&", "*", "|", ">",
+		"\"", "1", "+", ".", "y", "n", "~", "x\u2028 ", "\u2028", "\u2029#", " ", "\r ", "\u0085"} {
 		f.Add(s, true)
 		f.Add(s, false)
 	}
 	pad := strings.Repeat("    <location>\n      <id>7</id>\n    </location>", 1600)
+	flat := strings.Repeat("<location><id>7</id></location>", 2200) // one line
 	f.Fuzz(func(t *testing.T, s string, inRequest bool) {
-		for _, body := range []string{s + "\n" + pad, "<a>\n" + pad + s} {
+		for _, body := range []string{s + "\n" + pad, "<a>\n" + pad + s, s + flat, flat + s} {
 			i := longInteraction("", body)
 			if inRequest {
 				i = longInteraction(body, "")
