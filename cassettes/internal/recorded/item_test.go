@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
+	"gopkg.in/yaml.v3"
 )
 
 // atmsAnswer is a long answer as a deployment sends one: XML, indented,
@@ -143,6 +144,37 @@ func FuzzLiteralBody(f *testing.F) {
 			if err != nil || back.Request.Body != i.Request.Body || back.Response.Body != i.Response.Body {
 				t.Fatalf("%q: does not read back (%v)", s, err)
 			}
+		}
+	})
+}
+
+// FuzzBodyStyle: any string bodyStyle gives a style is written by
+// writeBody as yaml.v3 writes it as a mapping's value, and reads back as
+// it; a short string, which EncodeItem leaves to yaml.v3, is here to be
+// tried fast, bodyStyle and writeBody being the same at any length.
+func FuzzBodyStyle(f *testing.F) {
+	for _, s := range []string{"<a>\n  <b>x</b>\n</a>", "<a>\r\n</a>\r\n", "{\"a\": \"b\"}", "<a>x</a>", "'x'", "x: y", "x #y", "a\tb", "\ufeffx\n", "\u2028x", "x\u2029\n",
+		"é\n", "🏧\n", "\x00\n", "\x7f", "---\n", "? x", "-x", ":x", "x:", " x\n", "x \n", "x\n\n", "\n", "\r", "y\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		st := bodyStyle(s)
+		if st == styleNone {
+			return
+		}
+		want, err := yaml.Marshal(map[string]string{"body": s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got strings.Builder
+		got.WriteString("body: ")
+		writeBody(&got, itemPart{body: s, style: st, indent: 4})
+		if got.String() != string(want) {
+			t.Fatalf("%q (style %d): wrote %q, yaml.v3 %q", s, st, got.String(), want)
+		}
+		var back map[string]string
+		if err := yaml.Unmarshal(want, &back); err != nil || back["body"] != s {
+			t.Fatalf("%q: reads back as %q (%v)", s, back["body"], err)
 		}
 	})
 }
