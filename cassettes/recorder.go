@@ -1,7 +1,6 @@
 package cassettes
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -293,7 +292,7 @@ func (r *Recorder) Client() *http.Client { return &http.Client{Transport: r} }
 // reqInfo travels with a request through go-vcr in its context.
 type reqInfo struct {
 	key  string // requestKey of the live request
-	body []byte
+	body string
 
 	// matcher state for one lookup (go-vcr calls the matcher under its lock)
 	matched, target int
@@ -302,7 +301,7 @@ type reqInfo struct {
 	// the real response, as the server sent it, when one was fetched
 	captured   bool
 	header     http.Header
-	respBody   []byte
+	respBody   string // the body, held once: the interaction recorded holds it too
 	respLength int64
 }
 
@@ -331,17 +330,17 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp, err := r.cfg.transport.RoundTrip(req)
 		return resp, redact.Error(err)
 	}
-	body, err := readBody(req.Body)
+	body, hasBody, err := readBody(req.Body, req.ContentLength)
 	if err != nil {
 		return nil, redact.Error(fmt.Errorf("read request body: %w", err))
 	}
 	info := &reqInfo{body: body}
-	info.key = recorded.RequestKey(req.Method, req.URL.String(), req.Header, string(body))
+	info.key = recorded.RequestKey(req.Method, req.URL.String(), req.Header, body)
 	out := req.Clone(context.WithValue(req.Context(), infoKey{}, info))
-	if body != nil {
-		out.Body = io.NopCloser(bytes.NewReader(body))
+	if hasBody {
+		out.Body = io.NopCloser(strings.NewReader(body))
 		out.ContentLength = int64(len(body))
-		out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+		out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(body)), nil }
 	}
 	var resp *http.Response
 	if r.direct {
@@ -350,7 +349,7 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp, err = r.vcr.RoundTrip(out)
 	}
 	if err != nil {
-		desc := recorded.DescribeRequest(req.Method, req.URL.String(), req.Header, string(body))
+		desc := recorded.DescribeRequest(req.Method, req.URL.String(), req.Header, body)
 		if errors.Is(err, cassette.ErrInteractionNotFound) {
 			err = fmt.Errorf("%w: %s; cassette %s: %w", ErrNoInteraction, desc, r.path, err)
 		} else {
@@ -359,19 +358,19 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		// The error may quote the request (a *url.Error of the transport
 		// holds its whole URL): mask the key it sent.
 		var key []string
-		if c, ok := recorded.CallOf(req.Method, req.URL.String(), req.Header, string(body)); ok {
+		if c, ok := recorded.CallOf(req.Method, req.URL.String(), req.Header, body); ok {
 			key = []string{c.Key}
 		}
 		return nil, redact.Error(err, key...)
 	}
 	if info.captured {
 		resp.Header = info.header
-		resp.Body = io.NopCloser(bytes.NewReader(info.respBody))
+		resp.Body = io.NopCloser(strings.NewReader(info.respBody))
 		resp.ContentLength = info.respLength
 	} else {
 		resp.Header = resp.Header.Clone() // the cassette's map stays the cassette's
 		if err := decompressReplayed(resp); err != nil {
-			return nil, redact.Error(fmt.Errorf("cassette %s: %s: %w", r.path, recorded.DescribeRequest(req.Method, req.URL.String(), req.Header, string(body)), err))
+			return nil, redact.Error(fmt.Errorf("cassette %s: %s: %w", r.path, recorded.DescribeRequest(req.Method, req.URL.String(), req.Header, body), err))
 		}
 	}
 	resp.Request = req
@@ -387,7 +386,7 @@ func (t *captureTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	if err != nil {
 		return nil, err
 	}
-	body, err := io.ReadAll(resp.Body)
+	body, err := readText(resp.Body, resp.ContentLength)
 	_ = resp.Body.Close()
 	if err != nil {
 		return nil, fmt.Errorf("read response body: %w", err)
@@ -395,7 +394,7 @@ func (t *captureTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	if info := infoFrom(req.Context()); info != nil {
 		info.captured, info.header, info.respBody, info.respLength = true, resp.Header.Clone(), body, resp.ContentLength
 	}
-	resp.Body = io.NopCloser(bytes.NewReader(body))
+	resp.Body = io.NopCloser(strings.NewReader(body))
 	return resp, nil
 }
 
@@ -437,7 +436,7 @@ func (r *Recorder) capture(req *http.Request) (*http.Response, error) {
 			Host:             req.Host,
 			RemoteAddr:       req.RemoteAddr,
 			RequestURI:       req.RequestURI,
-			Body:             string(info.body),
+			Body:             info.body,
 			Form:             form,
 			Headers:          req.Header,
 			URL:              req.URL.String(),
@@ -453,7 +452,7 @@ func (r *Recorder) capture(req *http.Request) (*http.Response, error) {
 			Trailer:          resp.Trailer,
 			ContentLength:    resp.ContentLength,
 			Uncompressed:     resp.Uncompressed,
-			Body:             string(info.respBody),
+			Body:             info.respBody, // no copy: strings do not change
 			Headers:          resp.Header,
 			Duration:         took,
 		},

@@ -1,22 +1,63 @@
 package cassettes
 
 import (
-	"bytes"
 	"io"
 	"mime"
 	"net/http"
 	"net/url"
+	"strings"
 )
 
-// readBody reads and closes a request body, returning its bytes.
-func readBody(body io.ReadCloser) ([]byte, error) {
+// readBody reads and closes a request body of size bytes (-1: unknown),
+// returning its text; ok is false when there is none.
+func readBody(body io.ReadCloser, size int64) (text string, ok bool, err error) {
 	if body == nil || body == http.NoBody {
-		return nil, nil
+		return "", false, nil
 	}
 	defer body.Close()
-	var buf bytes.Buffer
-	_, err := buf.ReadFrom(body)
-	return buf.Bytes(), err
+	text, err = readText(body, size)
+	return text, true, err
+}
+
+// maxSized bounds the size readText takes from a Content-Length at its
+// word: a larger one is read as a body of unknown size.
+const maxSized = 256 << 20
+
+// readText reads r to its end into a string, holding the text once: a
+// body of a known size (a Content-Length; -1 when unknown) is read into a
+// string of that size, one of unknown size into chunks of growing size
+// joined once at the end. (io.ReadAll grows one buffer as it reads: a
+// body of tens of megabytes allocated twice its size, and a string made
+// of it a third copy.)
+func readText(r io.Reader, size int64) (string, error) {
+	var b strings.Builder
+	if size > 0 && size <= maxSized {
+		b.Grow(int(size))
+		_, err := io.Copy(&b, r)
+		return b.String(), err
+	}
+	var chunks [][]byte
+	total, c := 0, make([]byte, 0, 32<<10)
+	for {
+		k, err := r.Read(c[len(c):cap(c)])
+		c, total = c[:len(c)+k], total+k
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return "", err
+		}
+		if len(c) == cap(c) {
+			chunks = append(chunks, c)
+			c = make([]byte, 0, min(2*cap(c), 1<<20))
+		}
+	}
+	chunks = append(chunks, c)
+	b.Grow(total)
+	for _, c := range chunks {
+		b.Write(c)
+	}
+	return b.String(), nil
 }
 
 // postForm is the form go-vcr records of a request with body: ParseForm
@@ -25,8 +66,8 @@ func readBody(body io.ReadCloser) ([]byte, error) {
 // ("text/xml; charset", which ASMX reads as text/xml) is taken for its
 // media type, and lax reports it: net/http's ParseForm fails on it, and
 // so does go-vcr's recorder.
-func postForm(req *http.Request, body []byte) (form url.Values, lax bool, err error) {
-	f := &http.Request{Method: req.Method, URL: req.URL, Header: req.Header, Body: io.NopCloser(bytes.NewReader(body))}
+func postForm(req *http.Request, body string) (form url.Values, lax bool, err error) {
+	f := &http.Request{Method: req.Method, URL: req.URL, Header: req.Header, Body: io.NopCloser(strings.NewReader(body))}
 	err = f.ParseForm()
 	if ct := req.Header.Get("Content-Type"); ct != "" {
 		if _, _, merr := mime.ParseMediaType(ct); merr != nil && err != nil && err.Error() == merr.Error() {

@@ -214,12 +214,12 @@ func (r *Recorder) spoolPending() {
 	}
 }
 
-// encodeAll encodes interactions (MarshalItem), on every processor: the
+// encodeAll encodes interactions (EncodeItem), on every processor: the
 // encoding is most of a recording's work. An interaction that cannot be
 // encoded so that it reads back gets an empty item. The first of list is
 // at position first of the cassette.
-func (r *Recorder) encodeAll(list []*cassette.Interaction, first int) [][]byte {
-	items := make([][]byte, len(list))
+func (r *Recorder) encodeAll(list []*cassette.Interaction, first int) []*recorded.Item {
+	items := make([]*recorded.Item, len(list))
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(list)) {
@@ -228,14 +228,14 @@ func (r *Recorder) encodeAll(list []*cassette.Interaction, first int) [][]byte {
 			defer wg.Done()
 			for j := int(next.Add(1) - 1); j < len(list); j = int(next.Add(1) - 1) {
 				i := list[j]
-				item, err := recorded.MarshalItem(i)
+				item, err := recorded.EncodeItem(i)
 				if err != nil {
 					// Encoding it would fail again on every later save:
 					// left out (an empty item), it costs the cassette one
 					// interaction rather than everything recorded from now on.
 					r.log.Error("save cassette: an interaction cannot be written so that it reads back; it is left out", "cassette", r.path,
 						"interaction", r.name(i.ID, first+j), "request", recorded.DescribeRequest(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body), "err", err)
-					item = []byte{}
+					item = &recorded.Item{}
 				}
 				items[j] = item
 			}
@@ -261,11 +261,11 @@ func (r *Recorder) remarkItem(j int, rejected bool) error {
 		ph = RejectedPlaceholder
 	}
 	recorded.MarkKey(i, ph)
-	item, err = recorded.MarshalItem(i)
+	enc, err := recorded.EncodeItem(i)
 	if err != nil {
 		return fmt.Errorf("interaction %s: %w", r.name(i.ID, j), err)
 	}
-	r.encoded.set(j, item)
+	r.encoded.set(j, enc)
 	return nil
 }
 

@@ -6,9 +6,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 )
 
-// itemSpool keeps the encoded items (recorded.MarshalItem's) of the
+// itemSpool keeps the encoded items (recorded.EncodeItem's) of the
 // interactions saves have taken, in order, in a file beside the cassette
 // rather than in memory: a long recording's memory then stays with what
 // it has not saved yet, not with the whole cassette, and each save copies
@@ -34,18 +36,19 @@ type spooled struct {
 }
 
 // add appends an item.
-func (s *itemSpool) add(item []byte) {
+func (s *itemSpool) add(item *recorded.Item) {
 	s.items = append(s.items, s.put(item))
 }
 
 // set replaces item j (an item marked again): the new bytes go to the
 // spool's end.
-func (s *itemSpool) set(j int, item []byte) { s.items[j] = s.put(item) }
+func (s *itemSpool) set(j int, item *recorded.Item) { s.items[j] = s.put(item) }
 
 // put writes item at the spool's end, or keeps it in memory when it
-// cannot.
-func (s *itemSpool) put(item []byte) spooled {
-	if len(item) == 0 {
+// cannot. A long body the item holds by reference is written from the
+// string it is, not copied whole first (recorded.Item).
+func (s *itemSpool) put(item *recorded.Item) spooled {
+	if item.Len() == 0 {
 		return spooled{mem: []byte{}}
 	}
 	if s.f == nil && !s.broken {
@@ -61,13 +64,13 @@ func (s *itemSpool) put(item []byte) spooled {
 		}
 	}
 	if s.f != nil {
-		if _, err := s.f.WriteAt(item, s.end); err == nil {
-			sp := spooled{off: s.end, n: int64(len(item))}
-			s.end += int64(len(item))
+		if n, err := item.WriteTo(io.NewOffsetWriter(s.f, s.end)); err == nil && n == item.Len() {
+			sp := spooled{off: s.end, n: n}
+			s.end += n
 			return sp
 		}
 	}
-	return spooled{mem: bytes.Clone(item)}
+	return spooled{mem: item.Bytes()}
 }
 
 // get reads item j back.

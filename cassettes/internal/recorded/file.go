@@ -170,6 +170,15 @@ const itemsHead = "version: 2\ninteractions:\n"
 // back, and a map key "<<" as a merge key (see quoteItem); those strings,
 // and only those, are written double-quoted instead.
 func MarshalItem(i *cassette.Interaction) ([]byte, error) {
+	it, err := EncodeItem(i)
+	if err != nil {
+		return nil, err
+	}
+	return it.Bytes(), nil
+}
+
+// marshalItem is MarshalItem through yaml.v3 alone.
+func marshalItem(i *cassette.Interaction) ([]byte, error) {
 	item, err := marshalOne(file{Version: cassette.CassetteFormatV2, Interactions: []*cassette.Interaction{i}})
 	if err != nil {
 		return nil, err

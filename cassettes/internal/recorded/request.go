@@ -236,7 +236,7 @@ func RequestKey(method, rawURL string, h http.Header, body string) string {
 			action = strconv.Quote(strings.TrimSpace(vs[0]))
 		}
 	}
-	sum := sha256.Sum256([]byte(s.body(body, ct)))
+	sum := sumText(s.body(body, ct))
 	return "raw|" + method + " " + strings.ToLower(path) + "?" + query + "|" + strings.ToLower(strings.TrimSpace(media)) + "|" + action + "|" + hex.EncodeToString(sum[:8])
 }
 
@@ -247,8 +247,20 @@ func RecordedKey(r *cassette.Request) string {
 
 // AnswerDigest identifies a recorded answer: status and body.
 func AnswerDigest(r *cassette.Response) string {
-	sum := sha256.Sum256([]byte(r.Body))
-	return strconv.Itoa(r.Code) + ":" + hex.EncodeToString(sum[:])
+	return strconv.Itoa(r.Code) + ":" + hex.EncodeToString(sumText(r.Body))
+}
+
+// sumText is the SHA-256 of s, hashed a piece at a time: []byte(s) would
+// copy a body of tens of megabytes whole.
+func sumText(s string) []byte {
+	h := sha256.New()
+	var buf [32 << 10]byte
+	for len(s) > 0 {
+		n := copy(buf[:], s)
+		h.Write(buf[:n])
+		s = s[n:]
+	}
+	return h.Sum(nil)
 }
 
 // DescribeRequest is a one-line, key-free description of a request for
