@@ -240,3 +240,22 @@ func TestShapeLearnSignal(t *testing.T) {
 		})
 	}
 }
+
+// TestBenchStopWhileWarmingUp: bench interrupted (SIGINT, SIGTERM) while it
+// warms the servers up, before its first round, says nothing was measured
+// and exits 2, printing no report, as when interrupted while loading. It
+// printed a report of zeros (0.0 req/s for every server) marked
+// INTERRUPTED.
+func TestBenchStopWhileWarmingUp(t *testing.T) {
+	t.Parallel()
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := stopWhile(t, "-byte response;", sig, "bench", "-c", "2", "-d", "1s", "--warmup", "10m")
+			want := "atmkit: bench: interrupted before measuring started; nothing was measured"
+			if code != exitUsage || !strings.Contains(stderr, want) || stdout != "" {
+				t.Errorf("got exit %d, stdout:\n%s\nstderr:\n%s\nwant exit 2, no report and %q", code, stdout, stderr, want)
+			}
+		})
+	}
+}
