@@ -25,12 +25,12 @@ import (
 // rewrote the cassette and exited 0.
 func TestCassetteVerifyUpdateSignal(t *testing.T) {
 	t.Parallel()
-	// A padding interaction: a request body of 48 MB (12 MB under the race
-	// detector, which slows the reading as much), which verify sends again
-	// and --update reads again: a second or more of reading.
+	// A padding interaction: a request body of 48 MB (3 MB under the race
+	// detector, which slows the reading more than that), which verify
+	// sends again and --update reads again: a second or more of reading.
 	lines := 4_000_000
 	if mocktest.Race {
-		lines = 1_000_000
+		lines = 250_000
 	}
 	drifted := startMock(t, leakKey, deviating("renamed-result"))
 	upstream := startMock(t, leakKey, func(h http.Handler) http.Handler {
