@@ -34,4 +34,11 @@ var (
 	// cassette's lock (a dot file beside it, ".NAME.yaml.lock") for as long
 	// as they may write, so that neither drops the other's interactions.
 	ErrCassetteBusy = filelock.ErrLocked
+	// ErrUnaskedEncoding: a recording Recorder got an answer compressed in
+	// a coding it cannot decode (br, zstd) that the request did not accept
+	// (atmkit's proxy and serve's upstream ask for gzip or none): it is
+	// not recorded, as it could be neither scrubbed nor replayed, and the
+	// caller gets the error, not the answer. An answer in such a coding the
+	// caller asked for itself is recorded as it came, with a warning.
+	ErrUnaskedEncoding = errors.New("answer not recorded")
 )

@@ -9,9 +9,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
@@ -403,4 +405,102 @@ func TestScrubCassetteDecompresses(t *testing.T) {
 	if _, err := cassettes.ScrubCassette(path, true); !errors.Is(err, cassettes.ErrInvalidCassette) || !strings.Contains(err.Error(), "interaction 0") {
 		t.Errorf("check of a body in br: got %v, want ErrInvalidCassette naming interaction 0", err)
 	}
+}
+
+// TestUnaskedEncodingRefused: an upstream answering in a compression
+// atmkit cannot decode (br) that the request did not accept (the recording
+// proxy and serve's upstream ask for gzip or none) is refused, saying who
+// should change what: the proxy answers 502 and records nothing; serve's
+// upstream answers a Server fault, records nothing and forwards the call
+// again. The proxy passed the compressed bytes on and recorded them, and
+// the cassette was refused whole at its next use; serve's upstream served
+// them as XML without their Content-Encoding, indexed and recorded them.
+// A client that asks for br itself through a Recorder gets it, recorded
+// as it came.
+func TestUnaskedEncodingRefused(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	calls := 0
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		calls++
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+		w.Header().Set("Content-Encoding", "br")
+		_, _ = w.Write([]byte("\x1b\x10\x00\xf8\xa5\x02not really brotli"))
+	}))
+	t.Cleanup(up.Close) // after the parallel subtests
+	base, _ := url.Parse(up.URL)
+	want := "the upstream answered with Content-Encoding br, which the request did not accept (atmkit asks for gzip or no compression)"
+	fix := "have the deployment, or the gateway or CDN in front of it, answer such a request uncompressed or with gzip"
+
+	t.Run("record", func(t *testing.T) {
+		t.Parallel()
+		path := filepath.Join(t.TempDir(), "br.yaml")
+		rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+		if err != nil {
+			t.Fatal(err)
+		}
+		proxy := httptest.NewServer(cassettes.NewProxy(base, rec, nil))
+		defer proxy.Close()
+		status, body := do(t, proxy.Client(), request(t, proxy.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false))
+		if status != http.StatusBadGateway || !strings.Contains(body, want) || !strings.Contains(body, fix) || strings.Contains(body, testKey) {
+			t.Errorf("through the proxy: got %d %q, want 502 saying %q and %q", status, body, want, fix)
+		}
+		if err := rec.Stop(); !errors.Is(err, cassettes.ErrNothingRecorded) {
+			t.Errorf("Stop: got %v, want ErrNothingRecorded", err)
+		}
+		// Asked for by the client itself: its business, recorded as it came.
+		rec, err = cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := request(t, up.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false)
+		req.Header.Set("Accept-Encoding", "gzip, br")
+		resp, err := (&http.Client{Transport: rec}).Do(req)
+		if err != nil {
+			t.Fatalf("a client asking for br: %v", err)
+		}
+		resp.Body.Close()
+		if resp.Header.Get("Content-Encoding") != "br" {
+			t.Errorf("a client asking for br: got Content-Encoding %q, want br", resp.Header.Get("Content-Encoding"))
+		}
+		if err := rec.Stop(); err != nil {
+			t.Errorf("Stop: %v, want the answer recorded", err)
+		}
+	})
+
+	t.Run("serve's upstream", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		path := filepath.Join(dir, "miss.yaml")
+		idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstream(cassettes.Upstream{URL: up.URL, Record: path}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, _ := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault))
+		srv := httptest.NewServer(h)
+		defer srv.Close()
+		mu.Lock()
+		before := calls
+		mu.Unlock()
+		for range 2 {
+			status, body := do(t, srv.Client(), request(t, srv.URL, asmx.SOAP11, query{Op: asmx.OpReturnProvinces}, testKey, false))
+			if status != 500 || !strings.Contains(body, want) || !strings.Contains(body, fix) || strings.Contains(body, dir) {
+				t.Errorf("got %d %q, want a Server fault saying %q and %q, naming no directory", status, body, want, fix)
+			}
+		}
+		mu.Lock()
+		forwarded := calls - before
+		mu.Unlock()
+		if forwarded != 2 {
+			t.Errorf("forwarded %d times, want 2: a refused answer is not kept", forwarded)
+		}
+		if err := idx.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(path); err == nil {
+			t.Errorf("%s was written", path)
+		}
+	})
 }

@@ -538,6 +538,12 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 	// echoed in it included), the cassette stays readable, and replay
 	// serves it to any client. The client itself gets it as it came.
 	if _, err := recorded.Decompress(i); err != nil {
+		if enc := recorded.Unasked(i); enc != "" {
+			// Recorded, it could be neither scrubbed nor replayed: the
+			// cassette would be refused whole at its next use.
+			return fmt.Errorf("%w: the upstream answered with Content-Encoding %s, which the request did not accept (atmkit asks for gzip or no compression) and atmkit cannot decode to scrub and replay: have the deployment, or the gateway or CDN in front of it, answer such a request uncompressed or with gzip, as HTTP requires",
+				ErrUnaskedEncoding, enc)
+		}
 		r.log.Warn("an answer recorded compressed, as it came: it does not decompress, so the key is not scrubbed from its body", "request",
 			recorded.DescribeRequest(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body), "err", err)
 	}

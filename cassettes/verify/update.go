@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -19,6 +20,14 @@ import (
 // alone with an error, as one a recorder is writing (cassettes.ErrCassetteBusy)
 // and one whose write fails (the error names the cassette and why).
 func (r *Report) Update(headers ...string) (files []string, replaced int, err error) {
+	return r.UpdateContext(context.Background(), headers...)
+}
+
+// UpdateContext is Update that stops when ctx is done (Ctrl-C): re-reading
+// a large cassette takes seconds. The cassette it was at is left as it
+// was, those rewritten before it stay rewritten (each is rewritten
+// atomically), and the error wraps ctx's error.
+func (r *Report) UpdateContext(ctx context.Context, headers ...string) (files []string, replaced int, err error) {
 	byFile := map[string][]Result{}
 	var order []string
 	for _, res := range r.Results {
@@ -31,10 +40,13 @@ func (r *Report) Update(headers ...string) (files []string, replaced int, err er
 		byFile[res.File] = append(byFile[res.File], res)
 	}
 	for _, f := range order {
+		if err := ctx.Err(); err != nil {
+			return files, replaced, fmt.Errorf("update: %s was not rewritten: %w", f, err)
+		}
 		// Under the cassette's lock: a recorder writing it meanwhile would
 		// otherwise lose its interactions or these answers.
 		err := recorded.Rewrite(f, func() error {
-			list, err := cassettes.ReadFile(f)
+			list, err := cassettes.ReadFileContext(ctx, f)
 			if err != nil {
 				return err
 			}
@@ -57,6 +69,9 @@ func (r *Report) Update(headers ...string) (files []string, replaced int, err er
 				list[res.pos].Response = *res.Live
 				cassettes.Scrub(list[res.pos], headers...)
 				recorded.DropTiming(list[res.pos])
+			}
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("%s was not rewritten: %w", f, err)
 			}
 			return recorded.RewriteFile(f, list) // the IDs as they are
 		})

@@ -350,6 +350,19 @@ func TestVerifyUpdate(t *testing.T) {
 	if err := rec.Stop(); err != nil {
 		t.Fatal(err)
 	}
+	// Not once the context has ended (Ctrl-C): nothing is rewritten.
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ended, cancel := context.WithCancel(context.Background())
+	cancel()
+	if files, _, err := r.UpdateContext(ended); !errors.Is(err, context.Canceled) || len(files) > 0 {
+		t.Errorf("UpdateContext with an ended context: got %q, %v; want nothing rewritten and context.Canceled", files, err)
+	}
+	if again, err := os.ReadFile(path); err != nil || string(again) != string(raw) {
+		t.Errorf("UpdateContext with an ended context rewrote the cassette (%v)", err)
+	}
 	files, n, err := r.Update()
 	if err != nil {
 		t.Fatal(err)

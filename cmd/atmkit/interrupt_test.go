@@ -5,16 +5,24 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/internal/mocktest"
+	"github.com/atmkit/atmkit/internal/refdeploy"
+	"github.com/atmkit/atmkit/mockserver"
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
 // stopWhile runs "atmkit args..." in a child process, sends it sig once
@@ -181,5 +189,79 @@ func TestStopWhileReadingCassettes(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Errorf("shape learn wrote %s", out)
+	}
+}
+
+// TestShapeLearnSignal: SIGINT or SIGTERM while shape learn learns stops
+// the learner itself, which is waited for: exit 2, saying so, --out not
+// written. The learner could not stop: shape learn returned leaving it
+// running in its goroutine (minutes of work for hundreds of answers).
+func TestShapeLearnSignal(t *testing.T) {
+	t.Parallel()
+	// 5,000 ATMs: answers of about 3 MB (1,000 under the race detector,
+	// which slows the learning more than that).
+	atms := 5000
+	if mocktest.Race {
+		atms = 1000
+	}
+	ds, err := fixtures.Generate(fixtures.GenerateOptions{Seed: 5, ATMs: atms})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := mockserver.New(mockserver.WithDataset(ds), mockserver.WithKeys(leakKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	path := recordCassette(t, srv.URL, asmx.DefaultNamespace, leakKey, []refdeploy.Call{{Op: asmx.OpReturnAllAtms}})
+	// The answer of every ATM twelve times more: seconds of learning (a
+	// minute if not stopped).
+	list, err := cassettes.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := list[slices.IndexFunc(list, func(i *cassette.Interaction) bool {
+		return i.Response.Code == http.StatusOK && strings.Contains(i.Request.URL, asmx.OpReturnAllAtms)
+	})]
+	for range 12 {
+		c := *i
+		list = append(list, &c)
+	}
+	if err := cassettes.WriteFile(path, list); err != nil {
+		t.Fatal(err)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
+			out := filepath.Join(t.TempDir(), "learned.yaml")
+			code, stdout, stderr := stopWhile(t, "atmkit: shape learn: learning from", sig, "shape", "learn", "--cassette", path, "--out", out)
+			want := "atmkit: shape learn: interrupted while learning; " + out + " was not written"
+			if code != exitUsage || !strings.Contains(stderr, want) || strings.Contains(stdout, "wrote") {
+				t.Errorf("got exit %d, stdout:\n%s\nstderr:\n%s\nwant exit 2 and %q", code, stdout, stderr, want)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("shape learn wrote %s", out)
+			}
+		})
+	}
+}
+
+// TestBenchStopWhileWarmingUp: bench interrupted (SIGINT, SIGTERM) while it
+// warms the servers up, before its first round, says nothing was measured
+// and exits 2, printing no report, as when interrupted while loading. It
+// printed a report of zeros (0.0 req/s for every server) marked
+// INTERRUPTED.
+func TestBenchStopWhileWarmingUp(t *testing.T) {
+	t.Parallel()
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := stopWhile(t, "-byte response;", sig, "bench", "-c", "2", "-d", "1s", "--warmup", "10m")
+			want := "atmkit: bench: interrupted before measuring started; nothing was measured"
+			if code != exitUsage || !strings.Contains(stderr, want) || stdout != "" {
+				t.Errorf("got exit %d, stdout:\n%s\nstderr:\n%s\nwant exit 2, no report and %q", code, stdout, stderr, want)
+			}
+		})
 	}
 }

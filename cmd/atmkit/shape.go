@@ -99,6 +99,7 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 			sources = append(sources, "the WSDL recorded in "+recordedWSDL)
 		}
 	}
+	fmt.Fprintf(m.Stderr, "atmkit: shape learn: learning from %s (Ctrl-C stops it)\n", strings.Join(sources, ", "))
 	sh, rep, err := learnfrom.Learn(ctx, in)
 	if rep != nil {
 		_ = rep.WriteText(m.Stdout)

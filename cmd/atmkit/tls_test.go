@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/internal/tlsconf"
 	"github.com/atmkit/atmkit/mockserver"
 )
@@ -666,6 +667,48 @@ func TestTLSMinVersion(t *testing.T) {
 		if code != exitUsage || !strings.Contains(stderr, tc.want) {
 			t.Errorf("serve %s: exit %d, %q; want 2 and %q", strings.Join(tc.args, " "), code, stderr, tc.want)
 		}
+	}
+}
+
+// TestTLS3DESClient: a client offering 3DES alone over TLS 1.0 (a .NET
+// Framework 2.0 to 3.5 app on Windows XP or Server 2003, whose SChannel
+// offers 3DES and RC4 only) gets its answer from serve --tls-min-version
+// 1.0 with a certificate of an RSA key, which warns of 3DES; by default
+// it is refused, the log naming the flag. It was refused with either, and
+// logged without a hint.
+func TestTLS3DESClient(t *testing.T) {
+	t.Parallel()
+	certFile, keyFile := mocktest.RSACertFiles(t)
+	client := func(version uint16) *http.Client {
+		tr := &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true, MinVersion: version, MaxVersion: version,
+			CipherSuites: []uint16{tls.TLS_RSA_WITH_3DES_EDE_CBC_SHA}}}
+		t.Cleanup(tr.CloseIdleConnections)
+		return &http.Client{Transport: tr, Timeout: 30 * time.Second}
+	}
+	call := "/service/service.asmx/ReturnProvinces?strAtmServiceKey=demo-key"
+	args := []string{"serve", "--addr", "127.0.0.1:0", "--tls-cert", certFile, "--tls-key", keyFile}
+
+	r := startCmd(t, nil, append(args, "--tls-min-version", "1.0")...)
+	status, body, err := fetch(client(tls.VersionTLS10), r.base+call)
+	if err != nil || status != 200 {
+		t.Errorf("--tls-min-version 1.0, a TLS 1.0 client offering 3DES alone: got %d, %v: %.200s", status, err, body)
+	}
+	if code := r.stop(); code != 0 {
+		t.Errorf("serve: exit %d", code)
+	}
+	if log := r.stderr.String(); !strings.Contains(log, "WARNING: --tls-min-version 1.0: TLS 1.0 and 1.1 are accepted, and 3DES") {
+		t.Errorf("serve's stderr lacks the warning naming 3DES:\n%s", log)
+	}
+
+	r = startCmd(t, nil, args...)
+	if _, _, err := fetch(client(tls.VersionTLS12), r.base+call); err == nil {
+		t.Error("by default, a client offering 3DES alone was served")
+	}
+	if code := r.stop(); code != 0 {
+		t.Errorf("serve: exit %d", code)
+	}
+	if log := r.stderr.String(); !strings.Contains(log, "--tls-min-version 1.0 serves the RSA key exchange and 3DES (RC4 never)") {
+		t.Errorf("serve's log lacks the hint naming --tls-min-version 1.0:\n%s", log)
 	}
 }
 

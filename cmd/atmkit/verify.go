@@ -125,9 +125,12 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 		return nil
 	}
 	if f.update {
-		updated, n, err := report.Update(f.scrub...)
+		updated, n, err := report.UpdateContext(ctx, f.scrub...)
 		for _, u := range updated {
 			fmt.Fprintf(m.Stdout, "atmkit: updated %s\n", u)
+		}
+		if err != nil && ctx.Err() != nil { // each cassette is rewritten whole or not at all
+			return cli.Exitf(exitUsage, "cassette verify: --update interrupted; the cassettes not named as updated above are as they were")
 		}
 		if err != nil { // busy, changed since verified, not written: 1 is drift's
 			return cli.Exitf(exitUsage, "cassette verify: %w", err)

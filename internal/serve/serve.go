@@ -12,6 +12,7 @@ package serve
 
 import (
 	"context"
+	"crypto/rsa"
 	"crypto/tls"
 	"errors"
 	"fmt"
@@ -139,11 +140,7 @@ func Start(ln net.Listener, h http.Handler, o Options) *Server {
 	base, cancel := context.WithCancel(context.WithValue(context.Background(), stoppingKey{}, s.stopping))
 	s.cancel = cancel
 	s.srv.BaseContext = func(l net.Listener) context.Context { return context.WithValue(base, listenAddrKey{}, l.Addr()) }
-	var minVersion uint16
-	if o.TLS != nil {
-		minVersion = o.TLS.MinVersion
-	}
-	s.srv.ErrorLog = errorLog(o.Logger, minVersion)
+	s.srv.ErrorLog = errorLog(o.Logger, tlsFactsOf(o.TLS))
 	s.srv.ConnState = o.ConnState
 	go func() { s.served <- s.srv.Serve(ln) }()
 	return s
@@ -215,23 +212,41 @@ func (s *Server) Close() error { return s.Shutdown() }
 // to (a failed TLS handshake: "http: TLS handshake error from …"), as
 // records of l at level Warn, a failed handshake's with a hint attribute
 // saying what most likely caused it (handshakeHints); nil discards them.
-func ErrorLog(l *slog.Logger) *log.Logger { return errorLog(l, 0) }
+func ErrorLog(l *slog.Logger) *log.Logger { return errorLog(l, tlsFacts{rsa: true}) }
 
-// errorLog is ErrorLog for a server whose oldest TLS version is
-// minVersion (0: TLS 1.2), which the hint on a client offering only older
-// versions names.
-func errorLog(l *slog.Logger, minVersion uint16) *log.Logger {
+// tlsFacts are what the hints on a failed handshake name of the server's
+// TLS: its oldest version (0: TLS 1.2) and whether its certificate's key
+// is RSA's, which the RSA key exchange and 3DES need.
+type tlsFacts struct {
+	minVersion uint16
+	rsa        bool
+}
+
+// tlsFactsOf reads the tlsFacts of cfg (nil: plain HTTP, none).
+func tlsFactsOf(cfg *tls.Config) tlsFacts {
+	if cfg == nil {
+		return tlsFacts{}
+	}
+	f := tlsFacts{minVersion: cfg.MinVersion}
+	if len(cfg.Certificates) > 0 {
+		_, f.rsa = cfg.Certificates[0].PrivateKey.(*rsa.PrivateKey)
+	}
+	return f
+}
+
+// errorLog is ErrorLog for a server of TLS f, which the hints name.
+func errorLog(l *slog.Logger, f tlsFacts) *log.Logger {
 	if l == nil {
 		return log.New(io.Discard, "", 0)
 	}
-	return log.New(hinting{l, minVersion}, "", 0)
+	return log.New(hinting{l, f}, "", 0)
 }
 
 // hinting writes an http.Server's error log lines as records of its
 // logger at level Warn, hints added.
 type hinting struct {
-	l          *slog.Logger
-	minVersion uint16
+	l   *slog.Logger
+	tls tlsFacts
 }
 
 // hintTLS13Only is the hint on a client offering only versions older than
@@ -247,8 +262,11 @@ func (w hinting) Write(p []byte) (int, error) {
 		for _, h := range handshakeHints {
 			if strings.Contains(msg, h.words) {
 				hint := h.hint
-				if h.words == wordsOldVersions && w.minVersion >= tls.VersionTLS13 {
+				switch {
+				case h.words == wordsOldVersions && w.tls.minVersion >= tls.VersionTLS13:
 					hint = hintTLS13Only
+				case h.words == wordsNoSuite:
+					hint = noSuiteHint(w.tls)
 				}
 				attrs = append(attrs, "hint", hint)
 				break
@@ -263,6 +281,30 @@ func (w hinting) Write(p []byte) (int, error) {
 // versions older than the server's oldest.
 const wordsOldVersions = "client offered only unsupported versions"
 
+// wordsNoSuite are crypto/tls's words for a client offering no cipher
+// suite the server serves (with its certificate's key).
+const wordsNoSuite = "no cipher suite supported by both client and server"
+
+// noSuiteHint is the hint on a client offering no cipher suite a server of
+// TLS f serves: most likely an old Windows's, which offers the RSA key
+// exchange, 3DES and RC4 alone (a .NET Framework 2.0 to 3.5 app on
+// Windows XP or Server 2003), which --tls-min-version 1.0 serves (RC4
+// never) with a certificate of an RSA key.
+func noSuiteHint(f tlsFacts) string {
+	const old = "a .NET Framework app on Windows XP or Server 2003 offers the RSA key exchange with 3DES and RC4 alone, over TLS 1.0"
+	switch {
+	case !f.rsa && f.minVersion == tls.VersionTLS10:
+		return "the client offers no cipher suite for this certificate's key, which is not RSA's (--tls-self-signed issues ECDSA ones): " + old +
+			"; give a certificate of an RSA key with --tls-cert and --tls-key"
+	case !f.rsa:
+		return "the client offers no cipher suite atmkit serves with this certificate, whose key is not RSA's (--tls-self-signed issues ECDSA ones): a client may take RSA certificates only, and " + old +
+			"; give a certificate of an RSA key with --tls-cert and --tls-key, and for an old client --tls-min-version 1.0 (the RSA key exchange and 3DES; RC4 never)"
+	case f.minVersion == tls.VersionTLS10:
+		return "the client offers only cipher suites atmkit never serves (such as RC4, which RFC 7465 prohibits, single DES, export, anonymous or Camellia ones): turn on AES or 3DES in the client's TLS settings"
+	}
+	return "the client offers no cipher suite atmkit serves unless asked: " + old + "; --tls-min-version 1.0 serves the RSA key exchange and 3DES (RC4 never)"
+}
+
 // handshakeHints are what most likely made a TLS handshake fail, by the
 // words of crypto/tls's error: the client's part, which the client's own
 // error may not tell (an app's HTTP stack often says only that it could
@@ -274,6 +316,7 @@ var handshakeHints = []struct{ words, hint string }{
 	{"unknown certificate authority", "the client does not trust the authority of the certificate served: give it that authority's certificate (with --tls-self-signed, the file the banner names)"},
 	{"bad certificate", "the client refused the certificate served (not valid for the name it used, or from an authority it does not trust): see the client's own error"},
 	{"client sent an HTTP request to an HTTPS server", "the client used http:// for this https:// address"},
+	{wordsNoSuite, ""}, // noSuiteHint
 }
 
 // SecondSignal returns a channel closed when SIGINT or SIGTERM arrives

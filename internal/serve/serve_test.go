@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/internal/tlsconf"
 )
 
@@ -222,7 +223,10 @@ func TestListenAddr(t *testing.T) {
 // TestHandshakeErrorHints: a failed handshake is logged with what most
 // likely caused it, the client's part: TLS 1.1 at most (a .NET Framework
 // app before 4.6), no client certificate where one is required, plain HTTP,
-// a client that does not trust the certificate.
+// a client that does not trust the certificate, no cipher suite in common
+// (the RSA key exchange or 3DES alone, an old Windows's: the flag and the
+// certificate that serve it; RC4 alone: never served). A client of no
+// common suite was logged without a hint.
 func TestHandshakeErrorHints(t *testing.T) {
 	t.Parallel()
 	sv, err := tlsconf.Server{SelfSigned: true}.Load()
@@ -233,6 +237,27 @@ func TestHandshakeErrorHints(t *testing.T) {
 	mutual.ClientCAs, mutual.ClientAuth = sv.Authority.Pool(), tls.RequireAndVerifyClientCert
 	tls13 := sv.Config.Clone()
 	tls13.MinVersion = tls.VersionTLS13
+	ecdsa10, err := tlsconf.Server{SelfSigned: true, MinVersion: tls.VersionTLS10}.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	certFile, keyFile := mocktest.RSACertFiles(t)
+	rsa12, err := tlsconf.Server{CertFile: certFile, KeyFile: keyFile}.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rsa10, err := tlsconf.Server{CertFile: certFile, KeyFile: keyFile, MinVersion: tls.VersionTLS10}.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	offering := func(version uint16, suites ...uint16) func(addr string) {
+		return func(addr string) {
+			c, err := tls.Dial("tcp", addr, &tls.Config{InsecureSkipVerify: true, MinVersion: version, MaxVersion: version, CipherSuites: suites})
+			if err == nil {
+				c.Close()
+			}
+		}
+	}
 	for _, tc := range []struct {
 		name   string
 		server *tls.Config
@@ -254,6 +279,14 @@ func TestHandshakeErrorHints(t *testing.T) {
 		}, "the client sent no client certificate, which --tls-client-ca requires"},
 		{"plain HTTP", sv.Config, func(addr string) { _, _ = http.Get("http://" + addr) }, "the client used http:// for this https:// address"},
 		{"an authority not trusted", sv.Config, func(addr string) { _, _ = http.Get("https://" + addr) }, "the client refused the certificate served"},
+		{"the RSA key exchange alone", rsa12.Config, offering(tls.VersionTLS12, tls.TLS_RSA_WITH_AES_128_GCM_SHA256),
+			"--tls-min-version 1.0 serves the RSA key exchange and 3DES (RC4 never)"},
+		{"3DES alone to an ECDSA certificate", ecdsa10.Config, offering(tls.VersionTLS10, tls.TLS_RSA_WITH_3DES_EDE_CBC_SHA),
+			"give a certificate of an RSA key with --tls-cert and --tls-key"},
+		{"RSA certificates alone to an ECDSA one", sv.Config, offering(tls.VersionTLS12, tls.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256),
+			"give a certificate of an RSA key with --tls-cert and --tls-key, and for an old client --tls-min-version 1.0"},
+		{"RC4 alone", rsa10.Config, offering(tls.VersionTLS10, tls.TLS_RSA_WITH_RC4_128_SHA),
+			"turn on AES or 3DES in the client's TLS settings"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -72,9 +72,16 @@ type Server struct {
 	// 0 is TLS 1.2. TLS 1.0 and 1.1 are for legacy clients only: a .NET
 	// Framework app before 4.6 offers nothing newer unless told to. Below
 	// 1.2, the RSA key exchange is served too, which crypto/tls leaves
-	// out by default and an old Windows's client may offer alone.
+	// out by default and an old Windows's client may offer alone; at 1.0,
+	// 3DES too (tripleDESSuites), last.
 	MinVersion uint16
 }
+
+// tripleDESSuites are crypto/tls's 3DES suites, which it leaves out
+// unless asked: served with --tls-min-version 1.0 only, for a client of
+// Windows XP or Server 2003, which offers 3DES and RC4 alone. Both need a
+// certificate of an RSA key.
+var tripleDESSuites = []uint16{tls.TLS_ECDHE_RSA_WITH_3DES_EDE_CBC_SHA, tls.TLS_RSA_WITH_3DES_EDE_CBC_SHA}
 
 // ParseVersion reads a TLS version as --tls-min-version takes it: 1.0,
 // 1.1, 1.2 or 1.3.
@@ -172,9 +179,16 @@ func (s Server) Load() (*Serving, error) {
 		// A client of TLS 1.0 may offer the RSA key exchange alone (an
 		// old Windows Server's): served as --legacy-tls offers it.
 		sv.Config.CipherSuites = legacySuites
-		accepted := "TLS 1.0 and 1.1 are accepted; they are deprecated (RFC 8996) and no current client needs them"
+		accepted := "TLS 1.0 and 1.1 are accepted, and 3DES for a client that offers nothing better (Windows XP's); they are deprecated (RFC 8996; 3DES: Sweet32) and no current client needs them"
 		if v == tls.VersionTLS11 {
 			accepted = "TLS 1.1 is accepted (1.0 is not); it is deprecated (RFC 8996) and no current client needs it"
+		} else {
+			// TLS 1.0 is also Windows XP's and Server 2003's: their
+			// SChannel offers 3DES and RC4 alone (a .NET Framework 2.0
+			// to 3.5 app there). 3DES is served last: crypto/tls picks
+			// it only for a client that offers nothing better. RC4
+			// never (RFC 7465).
+			sv.Config.CipherSuites = slices.Concat(legacySuites, tripleDESSuites)
 		}
 		sv.Warnings = append(sv.Warnings, fmt.Sprintf("--tls-min-version %s: %s: for a legacy app only", tls.VersionName(v)[len("TLS "):], accepted))
 	}

@@ -386,7 +386,7 @@ func TestServeWarnsOldVersions(t *testing.T) {
 		v    uint16
 		want string // "": no warning
 	}{
-		{tls.VersionTLS10, "--tls-min-version 1.0: TLS 1.0 and 1.1 are accepted; they are deprecated (RFC 8996)"},
+		{tls.VersionTLS10, "--tls-min-version 1.0: TLS 1.0 and 1.1 are accepted, and 3DES for a client that offers nothing better (Windows XP's); they are deprecated (RFC 8996; 3DES: Sweet32)"},
 		{tls.VersionTLS11, "--tls-min-version 1.1: TLS 1.1 is accepted (1.0 is not); it is deprecated (RFC 8996)"},
 		{tls.VersionTLS12, ""},
 		{tls.VersionTLS13, ""},
@@ -438,7 +438,10 @@ func TestExplainPlainHTTPPostOldServer(t *testing.T) {
 // TestServeOldClientRSAKeyExchange: with --tls-min-version 1.0 and an RSA
 // certificate, a TLS 1.0 client offering the RSA key exchange alone (an
 // old Windows Server's) is served; at the default minimum, a TLS 1.2
-// client offering it alone is not (crypto/tls's own suites).
+// client offering it alone is not (crypto/tls's own suites). A client
+// offering 3DES alone (Windows XP's and Server 2003's SChannel offers 3DES
+// and RC4 only) is served at --tls-min-version 1.0 only; it was not at all.
+// RC4 never is. A client offering 3DES among better suites gets a better.
 func TestServeOldClientRSAKeyExchange(t *testing.T) {
 	t.Parallel()
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
@@ -460,13 +463,21 @@ func TestServeOldClientRSAKeyExchange(t *testing.T) {
 	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	aesCBC, des3, ecdhe3DES, rc4 := tls.TLS_RSA_WITH_AES_128_CBC_SHA, tls.TLS_RSA_WITH_3DES_EDE_CBC_SHA, tls.TLS_ECDHE_RSA_WITH_3DES_EDE_CBC_SHA, tls.TLS_RSA_WITH_RC4_128_SHA
 	for _, tc := range []struct {
 		min, client uint16
-		served      bool
+		suites      []uint16
+		served      uint16 // the suite chosen; 0: refused
 	}{
-		{tls.VersionTLS10, tls.VersionTLS10, true},
-		{tls.VersionTLS11, tls.VersionTLS11, true},
-		{0, tls.VersionTLS12, false},
+		{tls.VersionTLS10, tls.VersionTLS10, []uint16{aesCBC}, aesCBC},
+		{tls.VersionTLS11, tls.VersionTLS11, []uint16{aesCBC}, aesCBC},
+		{0, tls.VersionTLS12, []uint16{aesCBC}, 0},
+		{tls.VersionTLS10, tls.VersionTLS10, []uint16{des3}, des3},
+		{tls.VersionTLS10, tls.VersionTLS10, []uint16{ecdhe3DES}, ecdhe3DES},
+		{tls.VersionTLS10, tls.VersionTLS10, []uint16{des3, aesCBC}, aesCBC},
+		{tls.VersionTLS11, tls.VersionTLS11, []uint16{des3}, 0},
+		{0, tls.VersionTLS12, []uint16{des3}, 0},
+		{tls.VersionTLS10, tls.VersionTLS10, []uint16{rc4}, 0},
 	} {
 		sv, err := Server{CertFile: certFile, KeyFile: keyFile, MinVersion: tc.min}.Load()
 		if err != nil {
@@ -474,12 +485,15 @@ func TestServeOldClientRSAKeyExchange(t *testing.T) {
 		}
 		addr := strings.TrimPrefix(serveTLS(t, sv.Config), "https://")
 		c, err := tls.Dial("tcp", addr, &tls.Config{InsecureSkipVerify: true, MinVersion: tc.client, MaxVersion: tc.client,
-			CipherSuites: []uint16{tls.TLS_RSA_WITH_AES_128_CBC_SHA}})
+			CipherSuites: tc.suites})
+		var served uint16
 		if err == nil {
+			served = c.ConnectionState().CipherSuite
 			c.Close()
 		}
-		if served := err == nil; served != tc.served {
-			t.Errorf("minimum %s, a %s client of the RSA key exchange alone: got %v, want served %v", tls.VersionName(sv.Config.MinVersion), tls.VersionName(tc.client), err, tc.served)
+		if served != tc.served {
+			t.Errorf("minimum %s, a %s client offering %s: got %s (%v), want %s", tls.VersionName(sv.Config.MinVersion), tls.VersionName(tc.client),
+				suiteNames(tc.suites), suiteNames([]uint16{served}), err, suiteNames([]uint16{tc.served}))
 		}
 	}
 }
@@ -500,4 +514,17 @@ func TestExplainRSAKeyExchangeOnly(t *testing.T) {
 	if err := call(t, Client{InsecureSkipVerify: true, URLSetting: "target", LegacyTLS: true}, url); err != nil {
 		t.Errorf("with --legacy-tls: got %v, want no error", err)
 	}
+}
+
+// suiteNames names suites (0: none).
+func suiteNames(suites []uint16) string {
+	var names []string
+	for _, s := range suites {
+		if s == 0 {
+			names = append(names, "none")
+			continue
+		}
+		names = append(names, tls.CipherSuiteName(s))
+	}
+	return strings.Join(names, ", ")
 }

@@ -33,6 +33,9 @@ func typeNames(root *node) map[string]string {
 func (l *learner) matchLocations(g *group) {
 	var tops, items []pair
 	for _, c := range g.contents {
+		if l.stopped() {
+			return
+		}
 		top, recs := l.instances(g, c)
 		j := l.jsons[c.sample.Op+"\x00"+c.sample.Query]
 		if j == nil {
@@ -51,9 +54,9 @@ func (l *learner) matchLocations(g *group) {
 			items = append(items, pair{rec: r, values: j.items[i].values, langs: nonNil(j.items[i].languages)})
 		}
 	}
-	matchScope(scopeLeaves(g.root, ""), shape.ScopeLocations, tops, typeNames(g.root), true)
+	l.matchScope(scopeLeaves(g.root, ""), shape.ScopeLocations, tops, typeNames(g.root), true)
 	if g.item != nil {
-		matchScope(scopeLeaves(g.item, ""), shape.ScopeLocation, items, typeNames(g.item), true)
+		l.matchScope(scopeLeaves(g.item, ""), shape.ScopeLocation, items, typeNames(g.item), true)
 	}
 }
 
@@ -95,9 +98,9 @@ func (l *learner) matchInstitutions(g *group) {
 	}
 	pairs := l.institutionPairs(leaves, recs)
 	l.matchCount(g, shape.ScopeInstitutions)
-	matchScope(leaves, shape.ScopeInstitution, pairs, typeNames(g.item), false)
+	l.matchScope(leaves, shape.ScopeInstitution, pairs, typeNames(g.item), false)
 	l.sameTypeAsLocations(g, leaves, "institution.")
-	matchScope(leaves, shape.ScopeInstitution, nil, typeNames(g.item), true)
+	l.matchScope(leaves, shape.ScopeInstitution, nil, typeNames(g.item), true)
 }
 
 // institutionPairs pairs records of institutions with the institutions
@@ -300,7 +303,7 @@ func (l *learner) matchProvinces(g *group) {
 		l.instances(g, c) // the leaves' texts
 	}
 	l.mapProvinces(leaves)
-	matchScope(leaves, shape.ScopeProvince, nil, typeNames(g.item), true)
+	l.matchScope(leaves, shape.ScopeProvince, nil, typeNames(g.item), true)
 	l.matchCount(g, shape.ScopeProvinces)
 }
 
@@ -313,5 +316,5 @@ func (l *learner) matchCount(g *group, scope shape.Scope) {
 		top, items := l.instances(g, c)
 		pairs = append(pairs, pair{rec: top, values: map[string]string{"count": strconv.Itoa(len(items))}})
 	}
-	matchScope(scopeLeaves(g.root, ""), scope, pairs, typeNames(g.root), false)
+	l.matchScope(scopeLeaves(g.root, ""), scope, pairs, typeNames(g.root), false)
 }

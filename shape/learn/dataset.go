@@ -66,6 +66,9 @@ func (l *learner) learnDataSet(g *group) {
 	var info *dsxml.SchemaInfo
 	canon := ""
 	for _, c := range g.contents {
+		if l.stopped() {
+			return
+		}
 		s, diffgram := dataSetParts(c)
 		if d == nil {
 			var err error
@@ -432,16 +435,16 @@ func (l *learner) mapColumns(g *group, d *shape.DataSet, answers []*dsAnswer) {
 	}
 	switch g.content {
 	case shape.Locations:
-		matchScope(itemLeaves, shape.ScopeLocation, items, nil, true)
-		matchScope(topLeaves, shape.ScopeLocations, tops, nil, true)
+		l.matchScope(itemLeaves, shape.ScopeLocation, items, nil, true)
+		l.matchScope(topLeaves, shape.ScopeLocations, tops, nil, true)
 	case shape.Institutions:
-		matchScope(itemLeaves, shape.ScopeInstitution, l.institutionPairs(itemLeaves, itemRecs), nil, false)
-		matchScope(itemLeaves, shape.ScopeInstitution, nil, nil, true)
-		matchScope(topLeaves, shape.ScopeInstitutions, tops, nil, false)
+		l.matchScope(itemLeaves, shape.ScopeInstitution, l.institutionPairs(itemLeaves, itemRecs), nil, false)
+		l.matchScope(itemLeaves, shape.ScopeInstitution, nil, nil, true)
+		l.matchScope(topLeaves, shape.ScopeInstitutions, tops, nil, false)
 	case shape.Provinces:
 		l.mapProvinces(itemLeaves)
-		matchScope(itemLeaves, shape.ScopeProvince, nil, nil, true)
-		matchScope(topLeaves, shape.ScopeProvinces, tops, nil, false)
+		l.matchScope(itemLeaves, shape.ScopeProvince, nil, nil, true)
+		l.matchScope(topLeaves, shape.ScopeProvinces, tops, nil, false)
 	}
 	// The columns: their values, or generated; an empty string left out.
 	for _, t := range d.Tables {

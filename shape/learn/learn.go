@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -32,6 +33,7 @@ var ErrNothingToLearn = errors.New("nothing to learn from: give a WSDL or record
 // was not seen). Each step writes what it
 // decided to the report (report.go).
 type learner struct {
+	ctx      context.Context // ends the steps early (Ctrl-C); Learn then returns its error
 	in       Input
 	info     *wsdlInfo
 	ns       string
@@ -53,7 +55,34 @@ type learner struct {
 // shown it (answers that carry it, or the WSDL's type) and did not; a
 // value nothing read could show is kept as atmkit writes it by default.
 func Learn(in Input) (*shape.Shape, *Report, error) {
-	l := &learner{in: in, report: &Report{}, contents: map[string][]*content{}, jsons: map[string]*jsonAnswer{}, blank: map[any]string{}}
+	return LearnContext(context.Background(), in)
+}
+
+// LearnContext is Learn that stops when ctx is done (Ctrl-C): learning
+// from hundreds of recorded answers takes minutes. It then returns no
+// shape, no report and an error that wraps ctx's error, within moments:
+// every step looks at ctx between answers, and between the values it
+// weighs.
+func LearnContext(ctx context.Context, in Input) (*shape.Shape, *Report, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, fmt.Errorf("learn: %w", err)
+	}
+	l := &learner{ctx: ctx, in: in, report: &Report{}, contents: map[string][]*content{}, jsons: map[string]*jsonAnswer{}, blank: map[any]string{}}
+	sh, rep, err := l.learn()
+	if ctx.Err() != nil { // what a step cut short learned is not a shape
+		return nil, nil, fmt.Errorf("learn: %w", ctx.Err())
+	}
+	return sh, rep, err
+}
+
+// stopped reports whether ctx is done: a step that sees it returns at
+// once, and LearnContext discards what was learned.
+func (l *learner) stopped() bool { return l.ctx.Err() != nil }
+
+// learn runs the steps (see learner). A step cut short by the context
+// leaves the shape half learned, which LearnContext does not return.
+func (l *learner) learn() (*shape.Shape, *Report, error) {
+	in := l.in
 	if len(in.WSDL) > 0 {
 		info, err := readWSDL(in.WSDL)
 		if err != nil {
@@ -62,6 +91,9 @@ func Learn(in Input) (*shape.Shape, *Report, error) {
 		l.info, l.ns, l.nsFrom = info, info.ns, "the WSDL"
 	}
 	l.readSamples()
+	if l.stopped() {
+		return nil, nil, l.ctx.Err()
+	}
 	if l.nsErr != nil {
 		return nil, l.report, l.nsErr
 	}
@@ -73,26 +105,34 @@ func Learn(in Input) (*shape.Shape, *Report, error) {
 	}
 	learned := slices.DeleteFunc(slices.Clone(l.groups), func(g *group) bool { return g.def != nil })
 	for _, g := range learned {
-		if g.layout == shape.Dataset {
+		if g.layout == shape.Dataset && !l.stopped() {
 			l.learnDataSet(g)
 		}
 	}
 	learned = slices.DeleteFunc(learned, func(g *group) bool { return g.layout == shape.Dataset })
 	for _, g := range learned {
-		l.findList(g)
+		if !l.stopped() {
+			l.findList(g)
+		}
 	}
 	for _, g := range learned {
-		if g.content == shape.Locations {
+		if g.content == shape.Locations && !l.stopped() {
 			l.matchLocations(g)
 		}
 	}
 	for _, g := range learned {
+		if l.stopped() {
+			break
+		}
 		switch g.content {
 		case shape.Institutions:
 			l.matchInstitutions(g)
 		case shape.Provinces:
 			l.matchProvinces(g)
 		}
+	}
+	if l.stopped() {
+		return nil, nil, l.ctx.Err()
 	}
 	sh := l.build()
 	l.settle(sh)

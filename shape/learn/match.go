@@ -140,22 +140,25 @@ func ancestors(at string) []string {
 // matchScope maps the leaves of one scope not mapped yet on the values of
 // scope not mapped yet: by value where pairs give evidence, else (when
 // byName) by name. It records its reasons on the leaves.
-func matchScope(leaves []leafAt, scope shape.Scope, pairs []pair, typeNames map[string]string, byName bool) {
+func (l *learner) matchScope(leaves []leafAt, scope shape.Scope, pairs []pair, typeNames map[string]string, byName bool) {
 	values := shape.Values(scope)
 	var cands []candidate
-	for i, l := range leaves {
-		if l.n.repeated || l.n.value != "" {
+	for i, lf := range leaves {
+		if lf.n.repeated || lf.n.value != "" {
 			continue // mapped already; lists of values are languages, below
 		}
 		for _, v := range values {
-			if !fits(l.n, v.Kind) {
+			if l.stopped() {
+				return
+			}
+			if !fits(lf.n, v.Kind) {
 				continue
 			}
-			c := candidate{leaf: l.n, at: l.at, value: v.Path, order: i}
+			c := candidate{leaf: lf.n, at: lf.at, value: v.Path, order: i}
 			seen := map[string]bool{}
 			ok := true
 			for _, p := range pairs {
-				texts := p.rec[l.n]
+				texts := p.rec[lf.n]
 				j, has := p.values[v.Path]
 				if len(texts) == 0 || !has {
 					continue
@@ -171,7 +174,7 @@ func matchScope(leaves []leafAt, scope shape.Scope, pairs []pair, typeNames map[
 				continue
 			}
 			c.distinct = len(seen)
-			c.name = nameScore(l.at, v.Path, typeNames)
+			c.name = nameScore(lf.at, v.Path, typeNames)
 			cands = append(cands, c)
 		}
 	}
@@ -193,9 +196,9 @@ func matchScope(leaves []leafAt, scope shape.Scope, pairs []pair, typeNames map[
 		return x.order < y.order
 	})
 	usedValue := map[string]bool{}
-	for _, l := range leaves {
-		if l.n.value != "" {
-			usedValue[l.n.value] = true
+	for _, lf := range leaves {
+		if lf.n.value != "" {
+			usedValue[lf.n.value] = true
 		}
 	}
 	for _, c := range cands {
@@ -220,8 +223,8 @@ func matchScope(leaves []leafAt, scope shape.Scope, pairs []pair, typeNames map[
 	}
 	// A list of values in a location is its languages.
 	if scope == shape.ScopeLocation {
-		for _, l := range leaves {
-			if !l.n.repeated || l.n.list != "" {
+		for _, lf := range leaves {
+			if !lf.n.repeated || lf.n.list != "" {
 				continue
 			}
 			compared, equal := 0, true
@@ -230,16 +233,16 @@ func matchScope(leaves []leafAt, scope shape.Scope, pairs []pair, typeNames map[
 					continue
 				}
 				compared++
-				got := p.rec[l.n]
+				got := p.rec[lf.n]
 				if !slices.Equal(got, p.langs) && !(len(got) == 0 && len(p.langs) == 0) {
 					equal = false
 				}
 			}
 			switch {
 			case compared > 0 && equal:
-				l.n.list, l.n.evidence = "languages", "equal to the JSON answers' language lists in "+strconv.Itoa(compared)+" of "+strconv.Itoa(compared)+" compared"
-			case compared == 0 && byName && slices.ContainsFunc(strings.Split(l.at, "/"), func(p string) bool { return nameMatch(p, "languages") > 0 }):
-				l.n.list, l.n.evidence, l.n.guessed = "languages", "by its name; no JSON answer to the same call to compare with", true
+				lf.n.list, lf.n.evidence = "languages", "equal to the JSON answers' language lists in "+strconv.Itoa(compared)+" of "+strconv.Itoa(compared)+" compared"
+			case compared == 0 && byName && slices.ContainsFunc(strings.Split(lf.at, "/"), func(p string) bool { return nameMatch(p, "languages") > 0 }):
+				lf.n.list, lf.n.evidence, lf.n.guessed = "languages", "by its name; no JSON answer to the same call to compare with", true
 			}
 		}
 	}

@@ -205,6 +205,9 @@ func flatten(m map[string]any, prefix string, out map[string]string) {
 // readSamples parses the answers; those that cannot be read are noted.
 func (l *learner) readSamples() {
 	for i := range l.in.Samples {
+		if l.stopped() {
+			return
+		}
 		s := &l.in.Samples[i]
 		if shape.ContentOf(s.Op) == "" {
 			continue

@@ -183,18 +183,21 @@ func (l *learner) skeletonFromAnswers(g *group) {
 		g.root.ns = l.ns
 	}
 	g.rootSure = sure
-	merge(g.root, insts)
+	l.merge(g.root, insts)
 }
 
 // merge adds to n what its instances show: their attributes and child
 // elements, in the order first seen; a child seen twice in one instance is
 // repeated (a list's item); a leaf's type is inferred from its texts.
-func merge(n *node, insts []*etree.Element) {
+func (l *learner) merge(n *node, insts []*etree.Element) {
 	children := map[string][]*etree.Element{}
 	var order []string
 	repeated := map[string]bool{}
 	attrTexts := map[*node][]string{}
 	for _, el := range insts {
+		if l.stopped() {
+			return
+		}
 		n.seen++
 		for _, a := range el.Attr {
 			if a.Space == "xmlns" || a.Space == "" && a.Key == "xmlns" || a.NamespaceURI() == nsXSI {
@@ -247,7 +250,7 @@ func merge(n *node, insts []*etree.Element) {
 		}
 		if complex {
 			k.typ = ""
-			merge(k, children[name])
+			l.merge(k, children[name])
 			if !elements && slices.ContainsFunc(texts, func(t string) bool { return strings.TrimSpace(t) != "" }) {
 				// Attributes and text: an XmlText member beside them.
 				t := k.textKid()

@@ -46,7 +46,7 @@ func Decompress(i *cassette.Interaction) (bool, error) {
 			r, err = flate.NewReader(strings.NewReader(i.Response.Body)), nil
 		}
 	default:
-		return false, fmt.Errorf("response body recorded with Content-Encoding %q, which replay cannot decode (gzip and deflate only)", enc)
+		return false, fmt.Errorf("response body recorded with Content-Encoding %q, which replay cannot decode (gzip and deflate only): record it again with a client that does not accept %s (atmkit record's proxy asks for gzip or no compression)", enc, enc)
 	}
 	if err != nil {
 		return false, fmt.Errorf("response body recorded with Content-Encoding %s does not decode: %w", enc, err)
@@ -72,4 +72,41 @@ func Decompress(i *cassette.Interaction) (bool, error) {
 	i.Response.ContentLength = int64(out.Len())
 	i.Response.Uncompressed = true
 	return true, nil
+}
+
+// decodable reports whether Decompress undoes the content coding c (one
+// name, in lower case).
+func decodable(c string) bool {
+	switch c {
+	case "", "identity", "gzip", "x-gzip", "deflate":
+		return true
+	}
+	return false
+}
+
+// Unasked returns the Content-Encoding of i's answer when it names a
+// coding Decompress cannot undo (br, zstd) that i's request did not accept:
+// its Accept-Encoding does not name it (nor *), or is absent, as in the
+// requests of atmkit's recording proxy and of serve's upstream, for which
+// Go's transport asks for gzip alone. HTTP lets a server use only a coding
+// the request accepts (RFC 9110, 12.5.3): such an answer is the
+// deployment's or its gateway's mistake, and the recorder refuses it. ""
+// otherwise.
+func Unasked(i *cassette.Interaction) string {
+	enc := strings.ToLower(strings.TrimSpace(HeaderValue(i.Response.Headers, "Content-Encoding")))
+	accepted := map[string]bool{}
+	for _, a := range strings.Split(strings.ToLower(HeaderValue(i.Request.Headers, "Accept-Encoding")), ",") {
+		name, params, _ := strings.Cut(a, ";")
+		if q := strings.ReplaceAll(params, " ", ""); q == "q=0" || strings.HasPrefix(q, "q=0.") && strings.Trim(q[len("q=0."):], "0") == "" {
+			continue // q=0: not acceptable
+		}
+		accepted[strings.TrimSpace(name)] = true
+	}
+	for _, c := range strings.Split(enc, ",") {
+		c = strings.TrimSpace(c)
+		if !decodable(c) && !accepted[c] && !accepted["*"] {
+			return enc
+		}
+	}
+	return ""
 }

@@ -273,8 +273,8 @@ func (interruptedError) ExitCode() int { return 2 }
 
 // ErrNotMeasured is the error of a run whose context ended (Ctrl-C) before
 // it started measuring: while it loaded or generated the data set, started
-// the servers or recorded cassettes. There is no report; its exit code is
-// 2, as ErrInterrupted's.
+// the servers, recorded cassettes or warmed the servers up. There is no
+// report; its exit code is 2, as ErrInterrupted's.
 var ErrNotMeasured error = notMeasuredError{}
 
 type notMeasuredError struct{}
@@ -529,7 +529,7 @@ func checkAnswer(name string, b asmx.Binding, want *loadgen.Response) error {
 // measure warms up every target, then measures them in cfg.Rounds
 // alternating rounds, appending each round's result to the target's runs.
 // When ctx ends first it returns ErrInterrupted, the runs so far kept (the
-// last one cut short).
+// last one cut short); while warming up, ErrNotMeasured.
 func measure(ctx context.Context, cfg Config, req loadgen.Request, length int64, targets []*target) error {
 	opts := loadgen.Options{Connections: cfg.Connections, ExpectLength: length}
 	for _, t := range targets {
@@ -545,7 +545,7 @@ func measure(ctx context.Context, cfg Config, req loadgen.Request, length int64,
 			return fmt.Errorf("bench: warm up %s: %w", t.name, err)
 		}
 		if ctx.Err() != nil {
-			return ErrInterrupted
+			return ErrNotMeasured // warming up: no round has begun, a report would be all zeros
 		}
 	}
 	if cfg.CPUProfile != "" {

@@ -205,28 +205,9 @@ func Cassettes(ctx context.Context, in *learn.Input, files []string) (answers in
 	return answers, wsdlAt, nil
 }
 
-// Learn is learn.Learn(in) that returns ctx's error as soon as ctx is done
-// (Ctrl-C): learning hundreds of recorded answers takes minutes, and the
-// learner cannot stop midway, so it is left running in its goroutine for
-// the process's exit, which follows (shape learn writes nothing then).
+// Learn is learn.LearnContext: it returns when the learner has stopped,
+// within moments of ctx's end (Ctrl-C), with an error that wraps ctx's
+// error, and leaves nothing running.
 func Learn(ctx context.Context, in learn.Input) (*shape.Shape, *learn.Report, error) {
-	type learned struct {
-		sh  *shape.Shape
-		rep *learn.Report
-		err error
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, nil, fmt.Errorf("learn: %w", err)
-	}
-	done := make(chan learned, 1) // never blocks the learner
-	go func() {
-		sh, rep, err := learn.Learn(in)
-		done <- learned{sh, rep, err}
-	}()
-	select {
-	case l := <-done:
-		return l.sh, l.rep, l.err
-	case <-ctx.Done():
-		return nil, nil, fmt.Errorf("learn: %w", ctx.Err())
-	}
+	return learn.LearnContext(ctx, in)
 }

@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -60,9 +62,7 @@ func TestWSDLErrors(t *testing.T) {
 }
 
 // TestLearnEnded: Learn with an ended context (Ctrl-C) learns nothing and
-// returns the context's error; learn.Learn, which shape learn called,
-// cannot stop midway (hundreds of recorded answers: minutes of Ctrl-C
-// unheard), so Learn returns as soon as the context ends.
+// returns the context's error.
 func TestLearnEnded(t *testing.T) {
 	t.Parallel()
 	srv, err := mockserver.New()
@@ -114,6 +114,37 @@ func TestWSDLQuery(t *testing.T) {
 	} {
 		if got := wsdlQuery(raw); got != want {
 			t.Errorf("wsdlQuery(%q) = %q, want %q", raw, got, want)
+		}
+	}
+}
+
+// TestLearnStopsLearner: Learn whose context ends while it learns returns
+// the context's error once the learner has stopped, leaving no goroutine
+// behind. It returned at once and left learn.Learn running (a minute and
+// more for this input) for the process's exit. Not parallel: another
+// test's learner would be counted.
+func TestLearnStopsLearner(t *testing.T) {
+	srv, err := mockserver.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, asmx.ServicePath+"/"+asmx.OpReturnAllAtms+"?strAtmServiceKey=k", nil))
+	var in learn.Input
+	for i := range 40 { // 2 MB each: seconds to read, a minute to learn
+		in.Samples = append(in.Samples, learn.Sample{Binding: learn.HTTPGet, Op: asmx.OpReturnAllAtms, Status: rec.Code, Body: rec.Body.Bytes(), Where: "t#" + strconv.Itoa(i)})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	stop := time.AfterFunc(100*time.Millisecond, cancel)
+	defer stop.Stop()
+	sh, _, err := Learn(ctx, in)
+	if !errors.Is(err, context.Canceled) || sh != nil {
+		t.Fatalf("Learn interrupted: got %v (a shape: %t), want context.Canceled and none", err, sh != nil)
+	}
+	buf := make([]byte, 1<<20)
+	for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+		if strings.Contains(g, "atmkit/shape/learn.") {
+			t.Errorf("a learner still runs after Learn returned:\n%s", g)
 		}
 	}
 }
