@@ -277,6 +277,11 @@ func TestWindowsBinaryUnderWine(t *testing.T) {
 		if _, err := os.Stat(ca); err != nil {
 			t.Fatalf("the CA file the banner names: %v", err)
 		}
+		// A Windows binary is in no Docker container, whatever file the
+		// root of its current drive holds.
+		if strings.Contains(banner, "container") {
+			t.Errorf("the banner of the Windows binary speaks of a container:\n%s", banner)
+		}
 		if code, out, errOut := w.run("health", "--url", s.base, "--ca-cert", `C:\`+m[1]); code != exitOK {
 			t.Errorf("atmkit.exe health over HTTPS: exit %d, %s%s", code, out, errOut)
 		}

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -414,7 +415,14 @@ func (e *Env) PrintListening(what string, addr net.Addr, s *Serving) string {
 var containerMarkers = []string{"/.dockerenv", "/run/.containerenv"}
 
 // inContainer reports whether atmkit runs in a Docker or Podman container.
+// On Windows it never does: the markers are Linux paths, which Windows
+// resolves on the current drive (C:\.dockerenv), and a Windows container
+// has neither (under Wine, whose drive Z: is the Linux root, a Windows
+// binary in a Linux container found the container's and said so).
 func inContainer() bool {
+	if runtime.GOOS == "windows" {
+		return false
+	}
 	for _, f := range containerMarkers {
 		if _, err := os.Stat(f); err == nil {
 			return true
