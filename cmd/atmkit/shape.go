@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -56,7 +57,7 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	fs := cli.NewFlagSet("shape learn", "shape learn [--wsdl URL|FILE] [--cassette PATH]... --out FILE", helpText("shape-learn"), m.Stderr)
 	fs.StringVar(&f.wsdl, "wsdl", "", "the deployment's WSDL: a URL (service.asmx; WSDL is added to its query) or a file")
 	fs.Var(&f.cassette, "cassette", "cassette file or directory recorded from the deployment (repeatable)")
-	fs.StringVar(&f.out, "out", "", "shape file to write (required; written atomically)")
+	fs.StringVar(&f.out, "out", "", "shape file to write (required; written atomically; a missing directory is made)")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "how long fetching the WSDL may take")
 	f.reach.Register(fs, "--wsdl's deployment", false)
 	if err := m.ParseNoArgs(fs, args); err != nil {
@@ -116,6 +117,9 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		for _, l := range rep.NotSeen {
 			header += "\n  " + l
 		}
+	}
+	if err := os.MkdirAll(filepath.Dir(f.out), 0o755); err != nil { // checked as one that can be made
+		return fmt.Errorf("shape learn: %w", err)
 	}
 	if err := shape.WriteFile(f.out, sh, header); err != nil {
 		return fmt.Errorf("shape learn: %w", err)
