@@ -294,11 +294,17 @@ func TestWindowsBinaryUnderWine(t *testing.T) {
 	})
 
 	t.Run("fixtures", func(t *testing.T) {
-		if code, out, errOut := w.run("fixtures", "generate", "--atms", "30", "--out", `C:\atmkit\data`); code != exitOK {
-			t.Fatalf(`fixtures generate --out C:\atmkit\data: exit %d, %s%s`, code, out, errOut)
+		// A directory with a space, as C:\Users\Jane Doe\... is.
+		dir := `C:\atmkit\my data`
+		code, out, errOut := w.run("fixtures", "generate", "--atms", "30", "--out", dir)
+		if code != exitOK {
+			t.Fatalf(`fixtures generate --out %s: exit %d, %s%s`, dir, code, out, errOut)
 		}
-		if code, out, errOut := w.run("fixtures", "check", `C:\atmkit\data`); code != exitOK || !strings.Contains(out, "30 ATMs") {
-			t.Errorf(`fixtures check C:\atmkit\data: exit %d, %s%s`, code, out, errOut)
+		if want := "serve it: atmkit serve --fixtures \"" + dir + "\"\n"; !strings.Contains(out, want) {
+			t.Errorf("fixtures generate printed no %q (one argument to cmd.exe and PowerShell):\n%s", want, out)
+		}
+		if code, out, errOut := w.run("fixtures", "check", dir); code != exitOK || !strings.Contains(out, "30 ATMs") {
+			t.Errorf(`fixtures check %s: exit %d, %s%s`, dir, code, out, errOut)
 		}
 	})
 

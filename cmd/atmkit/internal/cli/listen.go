@@ -320,7 +320,7 @@ func (e *Env) PrintTLS(s *Serving) {
 		when = "removed when atmkit stops"
 	}
 	fmt.Fprintf(e.Stdout, "  CA:         %s (the throwaway authority's certificate, %s): trust it with curl --cacert %s, atmkit --ca-cert %s\n",
-		s.caFile, when, s.caFile, s.caFile)
+		s.caFile, when, ShellArg(s.caFile), ShellArg(s.caFile))
 	if inContainer() {
 		// The path is the container's: the host needs a copy.
 		where := "or write it to a mounted directory with ATMKIT_TLS_CA_OUT (-v \"$PWD:/data\" -e ATMKIT_TLS_CA_OUT=/data/ca.pem)"
@@ -343,7 +343,7 @@ func (s *Serving) curlSetup() (vars []string, opts string) {
 		return nil, ""
 	}
 	if s.caFile != "" {
-		opts += " --cacert " + s.caFile
+		opts += " --cacert " + ShellArg(s.caFile)
 	}
 	if s.ClientCAs > 0 {
 		vars = append(vars, "CLIENT_CERT='<a client certificate from "+s.clientCA+">'", "CLIENT_KEY='<its key>'")
