@@ -90,6 +90,11 @@ func newWineRun(t *testing.T) *wineRun {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("GOOS=windows go build: %v\n%s", err, out)
 	}
+	hold := exec.Command("go", "build", "-o", filepath.Join(base, "holdopen.exe"), "./testdata/wine/holdopen")
+	hold.Env = build.Env
+	if out, err := hold.CombinedOutput(); err != nil {
+		t.Fatalf("GOOS=windows go build ./testdata/wine/holdopen: %v\n%s", err, out)
+	}
 	dll := filepath.Join(base, "bcryptprimitives.dll")
 	cc := exec.Command("x86_64-w64-mingw32-gcc", "-shared", "-O2", "-o", dll,
 		filepath.Join("testdata", "wine", "bcryptprimitives.c"), filepath.Join("testdata", "wine", "bcryptprimitives.def"), "-ladvapi32")
@@ -180,6 +185,29 @@ func (w *wineRun) start(args ...string) *wineProc {
 	return nil
 }
 
+// holdOpen runs testdata/wine/holdopen under Wine: it opens file as most
+// Windows programs do (no sharing of deletes), and closes it d after a file
+// of glob appears beside it.
+func (w *wineRun) holdOpen(t *testing.T, file, glob, d string) *wineProc {
+	t.Helper()
+	p := &wineProc{stdout: &mocktest.SyncBuffer{}, stderr: &mocktest.SyncBuffer{}, exited: make(chan struct{})}
+	p.cmd = exec.Command("wine", filepath.Join(filepath.Dir(w.exe), "holdopen.exe"), winPath(file), glob, d)
+	p.cmd.Dir, p.cmd.Env = w.dir, w.env
+	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = p.cmd.Wait(); close(p.exited) }()
+	t.Cleanup(func() {
+		_ = p.cmd.Process.Kill()
+		<-p.exited
+	})
+	if !waitForText(p.stdout, "open\n") {
+		t.Fatalf("holdopen did not open %s: %s%s", file, p.stdout, p.stderr)
+	}
+	return p
+}
+
 // interrupt sends the process Ctrl-C (Wine turns SIGINT into a console's
 // CTRL_C_EVENT) and returns its exit code.
 func (p *wineProc) interrupt(t *testing.T) int {
@@ -225,7 +253,8 @@ func httpGet(t *testing.T, url, token string) (int, string) {
 // refuses a second recorder of the same cassette (internal/filelock's
 // Windows side) and saves on Ctrl-C; serve --replay answers as recorded;
 // cassette scrub rewrites a hand-edited (CRLF) cassette named by a Z:\ path
-// in place (internal/atomicfile's Windows side: a rename over the file).
+// in place (internal/atomicfile's Windows side: a rename over the file),
+// also while another program holds it open for a moment.
 func TestWindowsBinaryUnderWine(t *testing.T) {
 	t.Parallel()
 	w := newWineRun(t)
@@ -358,6 +387,21 @@ func TestWindowsBinaryUnderWine(t *testing.T) {
 		}
 		if got := readText(t, hand); strings.Contains(got, key) || !strings.Contains(got, "strAtmServiceKey=REDACTED") {
 			t.Errorf("the scrubbed cassette:\n%s\nwant the key replaced with REDACTED", got)
+		}
+		// Held open by another program (as an editor, a virus scanner or an
+		// indexer holds a file for a moment), the cassette cannot be
+		// renamed over until it lets go; scrub waits for it.
+		held := filepath.Join(w.dir, "held.yaml")
+		if err := os.WriteFile(held, []byte(edited), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		holder := w.holdOpen(t, held, ".held.yaml.*.tmp", "300ms")
+		if code, out, errOut := w.run("cassette", "scrub", `held.yaml`); code != exitOK {
+			t.Errorf("cassette scrub of a cassette held open for a moment: exit %d, %s%s", code, out, errOut)
+		}
+		<-holder.exited
+		if got := readText(t, held); strings.Contains(got, key) {
+			t.Errorf("the cassette held open was not scrubbed:\n%.300s", got)
 		}
 		if code, out, errOut := w.run("cassette", "list", "cassettes"); code != exitOK || !strings.Contains(out, op) {
 			t.Errorf("cassette list cassettes: exit %d, %s%s", code, out, errOut)
