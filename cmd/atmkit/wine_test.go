@@ -20,7 +20,7 @@ import (
 // The Windows binary is run under Wine (wine64, Wine 8 in Debian 12) with a
 // ProcessPrng shim (testdata/wine/bcryptprimitives.c) that Go's Windows
 // runtime needs and Wine 8 lacks. What Wine cannot show is in docs/ci.md
-// ("The Windows binary").
+// ("Windows and macOS").
 
 // wineProgs are the programs TestWindowsBinaryUnderWine needs: Wine, its
 // server (to end the prefix's processes) and mingw-w64's C compiler for the
@@ -66,11 +66,15 @@ func newWineRun(t *testing.T) *wineRun {
 	w := &wineRun{t: t, exe: filepath.Join(base, "atmkit.exe"), dir: filepath.Join(base, "work"), prefix: prefix}
 	// No Mono or Gecko install prompt at the prefix's first start, no menu
 	// entries written to this machine's desktop.
-	w.env = append(os.Environ(), "WINEPREFIX="+prefix, "WINEDEBUG=-all", "WINEARCH=win64",
-		"WINEDLLOVERRIDES=mscoree,mshtml,winemenubuilder.exe=d")
-	for _, k := range []string{"CI", "NO_COLOR"} { // nothing of the test run's own
-		w.env = append(w.env, k+"=")
+	// Wine passes its environment on to atmkit.exe: none of the test
+	// run's own ATMKIT_* settings.
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "ATMKIT_") {
+			w.env = append(w.env, kv)
+		}
 	}
+	w.env = append(w.env, "WINEPREFIX="+prefix, "WINEDEBUG=-all", "WINEARCH=win64",
+		"WINEDLLOVERRIDES=mscoree,mshtml,winemenubuilder.exe=d")
 	if err := os.MkdirAll(w.dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
