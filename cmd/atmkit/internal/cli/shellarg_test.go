@@ -13,7 +13,7 @@ func TestShellArg(t *testing.T) {
 	}{
 		{"testdata/atm.yaml", "testdata/atm.yaml", "testdata/atm.yaml"},
 		{`C:\atm\data`, `'C:\atm\data'`, `C:\atm\data`},
-		{"/tmp/my data", "'/tmp/my data'", `"/tmp/my data"`},
+		{"/home/jane/my data", "'/home/jane/my data'", `"/home/jane/my data"`},
 		{`C:\Users\Jane Doe\AppData\Local\Temp\atmkit-ca-1.pem`, `'C:\Users\Jane Doe\AppData\Local\Temp\atmkit-ca-1.pem'`, `"C:\Users\Jane Doe\AppData\Local\Temp\atmkit-ca-1.pem"`},
 		{"it's", `'it'\''s'`, `"it's"`},
 		{"a&b", "'a&b'", `"a&b"`},
