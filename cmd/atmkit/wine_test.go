@@ -251,14 +251,17 @@ func httpGet(t *testing.T, url, token string) (int, string) {
 
 // TestWindowsBinaryUnderWine runs the windows/amd64 binary the release
 // ships as a Windows user does, under Wine: serve answers SOAP 1.1, GET and
-// JSON calls and the admin API; health and conform (the Windows binary
-// against itself) pass; fixtures generate and check take C:\ paths; record
-// (a cassette named by a Windows relative path) in front of a Linux mock
-// refuses a second recorder of the same cassette (internal/filelock's
-// Windows side) and saves on Ctrl-C; serve --replay answers as recorded;
-// cassette scrub rewrites a hand-edited (CRLF) cassette named by a Z:\ path
-// in place (internal/atomicfile's Windows side: a rename over the file),
-// also while another program holds it open for a moment.
+// JSON calls and the admin API; health and conform (against itself, and
+// against a Linux mock) pass; serve --tls-self-signed serves HTTPS and
+// removes its CA file on Ctrl-C; fixtures generate and check take a C:\
+// path with a space; record (a cassette named by a Windows relative path)
+// in front of a Linux mock refuses a second recorder of the same cassette
+// (internal/filelock's Windows side) and saves on Ctrl-C; serve --replay
+// answers as recorded; shape learn writes a shape that serve --shape reads
+// with CRLF line ends; cassette scrub rewrites a hand-edited CRLF cassette
+// named by a Z:\ path in place (internal/atomicfile's Windows side: a
+// rename over the file), also while another program holds it open for a
+// moment.
 func TestWindowsBinaryUnderWine(t *testing.T) {
 	t.Parallel()
 	w := newWineRun(t)
@@ -295,6 +298,10 @@ func TestWindowsBinaryUnderWine(t *testing.T) {
 		}
 		if r := readJUnit(t, filepath.Join(w.dir, "reports", "conform.xml")); r.Tests == 0 || r.Failures != 0 {
 			t.Errorf("%s: %d tests, %d failures; want tests and no failure", report, r.Tests, r.Failures)
+		}
+		// The Windows binary as the client of a Linux mock.
+		if code, out, errOut := w.run("conform", "--target", startMock(t, key, nil), "--key", key); code != exitOK {
+			t.Errorf("atmkit.exe conform against a Linux mock: exit %d\n%s\n%s", code, out, errOut)
 		}
 	})
 
@@ -367,6 +374,21 @@ func TestWindowsBinaryUnderWine(t *testing.T) {
 		rp := w.start("serve", "--addr", "127.0.0.1:0", "--replay", `cassettes\atm.yaml`)
 		if status, body := send(t, rp.base, asmx.HTTPGet, op, params, 30*time.Second); status != http.StatusOK || body != recorded {
 			t.Errorf("replayed: got %d %.200q, want 200 and the recorded answer", status, body)
+		}
+
+		// The shape learned from the recording, into a directory to make,
+		// served after a Windows editor gave it CRLF line ends.
+		code, out, errOut = w.run("shape", "learn", "--cassette", `cassettes\atm.yaml`, "--out", `shapes\learned.yaml`)
+		if code != exitOK && code != exitFailure { // 1: some results not seen
+			t.Fatalf(`shape learn --out shapes\learned.yaml: exit %d, %s%s`, code, out, errOut)
+		}
+		learned := filepath.Join(w.dir, "shapes", "learned.yaml")
+		if err := os.WriteFile(learned, []byte(strings.ReplaceAll(readText(t, learned), "\n", "\r\n")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sh := w.start("serve", "--addr", "127.0.0.1:0", "--shape", `shapes\learned.yaml`)
+		if status, body := send(t, sh.base, asmx.HTTPGet, op, params, 30*time.Second); status != http.StatusOK || !strings.Contains(body, "<atmLocations") {
+			t.Errorf("serve --shape of a CRLF shape file: got %d %.200q, want 200 with atmLocations", status, body)
 		}
 
 		// A cassette edited by hand on Windows: CRLF line ends, a key typed
