@@ -291,8 +291,13 @@ func TestWindowsBinaryUnderWine(t *testing.T) {
 		if code, out, errOut := w.run("health", "--url", s.base); code != exitOK {
 			t.Errorf("atmkit.exe health: exit %d, %s%s", code, out, errOut)
 		}
+		// A second serve on the port: Winsock's WSAEADDRINUSE, not Unix's.
+		code, out, errOut := w.run("serve", "--addr", strings.TrimPrefix(s.base, "http://"))
+		if code != exitUsage || !strings.Contains(errOut, "address already in use") {
+			t.Errorf("atmkit.exe serve on a port in use: exit %d, %s%s; want exit 2, address already in use", code, out, errOut)
+		}
 		report := `reports\conform.xml`
-		code, out, errOut := w.run("conform", "--target", s.base, "--key", key, "--junit-report", report)
+		code, out, errOut = w.run("conform", "--target", s.base, "--key", key, "--junit-report", report)
 		if code != exitOK || !strings.Contains(out, "SUCCESS!") {
 			t.Errorf("atmkit.exe conform against itself: exit %d\n%s\n%s", code, out, errOut)
 		}

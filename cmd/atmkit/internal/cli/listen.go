@@ -17,10 +17,10 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/atmkit/atmkit/internal/atomicfile"
+	"github.com/atmkit/atmkit/internal/neterr"
 	"github.com/atmkit/atmkit/internal/serve"
 	"github.com/atmkit/atmkit/internal/tlsconf"
 )
@@ -90,7 +90,7 @@ func (e *Env) Listen(fs *flag.FlagSet, addr string) (net.Listener, error) {
 	if err == nil {
 		return ln, nil
 	}
-	if errors.Is(err, syscall.EADDRINUSE) {
+	if neterr.AddrInUse(err) {
 		return nil, e.BadSetting(fs, "addr", "address already in use (serve and record both default to 127.0.0.1:8080): pick another port, or 0 for a free one")
 	}
 	problem := err.Error()
