@@ -16,9 +16,11 @@ func ShellArg(s string) string {
 }
 
 func shellArg(s string, windows bool) string {
-	plain := "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:@+=,"
+	plain := "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:+="
 	if windows {
 		plain += `\` // a path separator there, an escape in a POSIX shell
+	} else {
+		plain += "@," // PowerShell's splatting and array operators
 	}
 	switch {
 	case s != "" && strings.Trim(s, plain) == "":

@@ -17,6 +17,7 @@ func TestShellArg(t *testing.T) {
 		{`C:\Users\Jane Doe\AppData\Local\Temp\atmkit-ca-1.pem`, `'C:\Users\Jane Doe\AppData\Local\Temp\atmkit-ca-1.pem'`, `"C:\Users\Jane Doe\AppData\Local\Temp\atmkit-ca-1.pem"`},
 		{"it's", `'it'\''s'`, `"it's"`},
 		{"a&b", "'a&b'", `"a&b"`},
+		{"data,v2", "data,v2", `"data,v2"`},
 		{"", "''", `""`},
 	} {
 		if got := shellArg(tc.in, false); got != tc.posix {
