@@ -20,7 +20,7 @@ func shellArg(s string, windows bool) string {
 	if windows {
 		plain += `\` // a path separator there, an escape in a POSIX shell
 	} else {
-		plain += "@," // PowerShell's splatting and array operators
+		plain += "@," // plain to a POSIX shell; PowerShell reads them as operators
 	}
 	switch {
 	case s != "" && strings.Trim(s, plain) == "":
