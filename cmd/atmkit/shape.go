@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -56,7 +57,7 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	fs := cli.NewFlagSet("shape learn", "shape learn [--wsdl URL|FILE] [--cassette PATH]... --out FILE", helpText("shape-learn"), m.Stderr)
 	fs.StringVar(&f.wsdl, "wsdl", "", "the deployment's WSDL: a URL (service.asmx; WSDL is added to its query) or a file")
 	fs.Var(&f.cassette, "cassette", "cassette file or directory recorded from the deployment (repeatable)")
-	fs.StringVar(&f.out, "out", "", "shape file to write (required; written atomically)")
+	fs.StringVar(&f.out, "out", "", "shape file to write (required; written atomically; a missing directory is made)")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "how long fetching the WSDL may take")
 	f.reach.Register(fs, "--wsdl's deployment", false)
 	if err := m.ParseNoArgs(fs, args); err != nil {
@@ -108,7 +109,7 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		return cli.Interrupted(ctx, fmt.Errorf("shape learn: %w", err), "shape learn: interrupted while learning; %s was not written", f.out)
 	}
 	header := "Learned by atmkit shape learn from " + strings.Join(sources, ", ") + ".\n" +
-		"Review the guesses it printed. Serve it with: atmkit serve --shape " + filepath.Base(f.out)
+		"Review the guesses it printed. Serve it with: atmkit serve --shape " + cli.ShellArg(filepath.Base(f.out))
 	if rep.Namespace != "" {
 		header += "\n(the deployment's service namespace: " + rep.Namespace + ")"
 	}
@@ -118,10 +119,13 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 			header += "\n  " + l
 		}
 	}
+	if err := os.MkdirAll(filepath.Dir(f.out), 0o755); err != nil { // checked as one that can be made
+		return fmt.Errorf("shape learn: %w", err)
+	}
 	if err := shape.WriteFile(f.out, sh, header); err != nil {
 		return fmt.Errorf("shape learn: %w", err)
 	}
-	serve := "atmkit serve --shape " + f.out
+	serve := "atmkit serve --shape " + cli.ShellArg(f.out)
 	if rep.Namespace != "" && rep.Namespace != asmx.DefaultNamespace {
 		serve += " --namespace " + rep.Namespace
 	}

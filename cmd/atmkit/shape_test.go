@@ -123,6 +123,28 @@ func TestShapeLearnFromWSDL(t *testing.T) {
 	}
 }
 
+// TestShapeLearnMakesOutDirectory: --out in a directory still to be made
+// (shapes/learned.yaml in a fresh clone) is made, as conform --junit-report
+// and record --cassette make theirs; it was checked as one that can be made,
+// then the write failed after the learning.
+func TestShapeLearnMakesOutDirectory(t *testing.T) {
+	t.Parallel()
+	h, err := mockserver.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	out := filepath.Join(t.TempDir(), "shapes", "learned", "shape.yaml")
+	code, stdout, errOut := runAtmkit(nil, "shape", "learn", "--wsdl", srv.URL+"/service/service.asmx", "--out", out)
+	if code != exitOK {
+		t.Fatalf("shape learn --out in a directory to make: exit %d\n%s\n%s", code, stdout, errOut)
+	}
+	if _, err := shape.Load(out); err != nil {
+		t.Errorf("the shape written: %v", err)
+	}
+}
+
 // sameMapping compares where each value goes in two shapes, type names aside.
 func sameMapping(a, b *shape.Shape) bool {
 	flat := func(s *shape.Shape) string {

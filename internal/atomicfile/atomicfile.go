@@ -4,9 +4,11 @@
 // new one, never half of one, and a crash leaves no half-written file.
 //
 // What differs by operating system lives in files of their own: making
-// the rename durable (dir_unix.go, dir_windows.go). The rename itself is
-// os.Rename, which replaces an existing file on every system atmkit is
-// built for (on Windows, MoveFileEx with MOVEFILE_REPLACE_EXISTING).
+// the rename durable (dir_unix.go, dir_windows.go), and the rename
+// (rename_other.go, rename_windows.go). The rename is os.Rename, which
+// replaces an existing file on every system atmkit is built for (on
+// Windows, MoveFileEx with MOVEFILE_REPLACE_EXISTING); on Windows it is
+// tried again for a while when another program has the file open.
 package atomicfile
 
 import (
@@ -76,7 +78,7 @@ func WriteFunc(path string, perm os.FileMode, write func(io.Writer) error) error
 // path's directory (a rename across file systems is not atomic), written
 // and closed: for content a library writes to a file name of its own.
 func Replace(tmp, path string) error {
-	if err := os.Rename(tmp, path); err != nil {
+	if err := rename(tmp, path); err != nil {
 		_ = os.Remove(tmp)
 		return fmt.Errorf("write %s: %w", path, err)
 	}

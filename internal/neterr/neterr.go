@@ -13,6 +13,10 @@ func Refused(err error) bool { return isAny(err, refused) }
 // Reset reports whether err is a connection reset by the other side.
 func Reset(err error) bool { return isAny(err, reset) }
 
+// AddrInUse reports whether err is a listen on an address and port that
+// another socket holds.
+func AddrInUse(err error) bool { return isAny(err, addrInUse) }
+
 func isAny(err error, targets []error) bool {
 	for _, t := range targets {
 		if errors.Is(err, t) {

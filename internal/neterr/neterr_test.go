@@ -55,10 +55,27 @@ func TestReset(t *testing.T) {
 	}
 }
 
+// TestAddrInUse: a second listener on a port one holds.
+func TestAddrInUse(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	again, err := net.Listen("tcp", ln.Addr().String())
+	if err == nil {
+		again.Close()
+		t.Fatalf("a second listener on %s: no error", ln.Addr())
+	}
+	if !AddrInUse(err) || Refused(err) || Reset(err) {
+		t.Errorf("%v: AddrInUse %v, Refused %v, Reset %v; want true, false, false", err, AddrInUse(err), Refused(err), Reset(err))
+	}
+}
+
 func TestOtherErrors(t *testing.T) {
 	for _, err := range []error{nil, io.EOF, errors.New("connection refused")} {
-		if Refused(err) || Reset(err) {
-			t.Errorf("%v: classified as refused or reset", err)
+		if Refused(err) || Reset(err) || AddrInUse(err) {
+			t.Errorf("%v: classified as refused, reset or in use", err)
 		}
 	}
 }

@@ -5,6 +5,7 @@ package neterr
 import "syscall"
 
 var (
-	refused = []error{syscall.ECONNREFUSED}
-	reset   = []error{syscall.ECONNRESET}
+	refused   = []error{syscall.ECONNREFUSED}
+	reset     = []error{syscall.ECONNRESET}
+	addrInUse = []error{syscall.EADDRINUSE}
 )

@@ -13,6 +13,7 @@ import (
 
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cassettes/verify"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/internal/redact"
 )
@@ -89,7 +90,7 @@ func FixturesSummary(w io.Writer, dir string, d *fixtures.Dataset) {
 		in, _ := d.Institution(insts[0].ID)
 		fmt.Fprintf(w, "     intInstitutionID %d (%s: %s)\n", in.ID, in.Name, plural(insts[0].ATMs, "ATM"))
 	}
-	fmt.Fprintf(w, "serve it: atmkit serve --fixtures %s\n", dir)
+	fmt.Fprintf(w, "serve it: atmkit serve --fixtures %s\n", cli.ShellArg(dir))
 }
 
 // VerifyHeading says what verify.Run does with o over n cassette files: "2

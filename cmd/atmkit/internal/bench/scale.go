@@ -322,7 +322,9 @@ func startChild(ctx context.Context, cmd *exec.Cmd, onStderr bool, listen string
 func (c *serveChild) pid() int { return c.cmd.Process.Pid }
 
 // stop ends the process: SIGINT (a graceful shutdown), then a kill if it
-// has not exited within 5 s.
+// has not exited within 5 s. Where no SIGINT can be sent (Windows, whose
+// Process.Signal takes only Kill), it kills at once instead of waiting 5 s
+// for each process.
 func (c *serveChild) stop() {
 	select {
 	case <-c.done:
@@ -331,8 +333,8 @@ func (c *serveChild) stop() {
 	}
 	if c.input != nil {
 		_ = c.input.Close()
-	} else {
-		_ = c.cmd.Process.Signal(os.Interrupt)
+	} else if err := c.cmd.Process.Signal(os.Interrupt); err != nil {
+		_ = c.cmd.Process.Kill()
 	}
 	select {
 	case <-c.done:

@@ -12,14 +12,15 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/atmkit/atmkit/internal/atomicfile"
+	"github.com/atmkit/atmkit/internal/neterr"
 	"github.com/atmkit/atmkit/internal/serve"
 	"github.com/atmkit/atmkit/internal/tlsconf"
 )
@@ -89,7 +90,7 @@ func (e *Env) Listen(fs *flag.FlagSet, addr string) (net.Listener, error) {
 	if err == nil {
 		return ln, nil
 	}
-	if errors.Is(err, syscall.EADDRINUSE) {
+	if neterr.AddrInUse(err) {
 		return nil, e.BadSetting(fs, "addr", "address already in use (serve and record both default to 127.0.0.1:8080): pick another port, or 0 for a free one")
 	}
 	problem := err.Error()
@@ -319,7 +320,7 @@ func (e *Env) PrintTLS(s *Serving) {
 		when = "removed when atmkit stops"
 	}
 	fmt.Fprintf(e.Stdout, "  CA:         %s (the throwaway authority's certificate, %s): trust it with curl --cacert %s, atmkit --ca-cert %s\n",
-		s.caFile, when, s.caFile, s.caFile)
+		s.caFile, when, ShellArg(s.caFile), ShellArg(s.caFile))
 	if inContainer() {
 		// The path is the container's: the host needs a copy.
 		where := "or write it to a mounted directory with ATMKIT_TLS_CA_OUT (-v \"$PWD:/data\" -e ATMKIT_TLS_CA_OUT=/data/ca.pem)"
@@ -342,7 +343,7 @@ func (s *Serving) curlSetup() (vars []string, opts string) {
 		return nil, ""
 	}
 	if s.caFile != "" {
-		opts += " --cacert " + s.caFile
+		opts += " --cacert " + ShellArg(s.caFile)
 	}
 	if s.ClientCAs > 0 {
 		vars = append(vars, "CLIENT_CERT='<a client certificate from "+s.clientCA+">'", "CLIENT_KEY='<its key>'")
@@ -414,7 +415,14 @@ func (e *Env) PrintListening(what string, addr net.Addr, s *Serving) string {
 var containerMarkers = []string{"/.dockerenv", "/run/.containerenv"}
 
 // inContainer reports whether atmkit runs in a Docker or Podman container.
+// On Windows it never does: the markers are Linux paths, which Windows
+// resolves on the current drive (C:\.dockerenv), and a Windows container
+// has neither (under Wine, whose drive Z: is the Linux root, a Windows
+// binary in a Linux container found the container's and said so).
 func inContainer() bool {
+	if runtime.GOOS == "windows" {
+		return false
+	}
 	for _, f := range containerMarkers {
 		if _, err := os.Stat(f); err == nil {
 			return true

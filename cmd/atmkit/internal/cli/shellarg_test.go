@@ -1,0 +1,30 @@
+package cli
+
+import "testing"
+
+// TestShellArg: a path a shell would split or expand is quoted for the
+// system's shells (POSIX single quotes; double quotes on Windows), one it
+// reads as it is is left alone.
+func TestShellArg(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in            string
+		posix, window string
+	}{
+		{"testdata/atm.yaml", "testdata/atm.yaml", "testdata/atm.yaml"},
+		{`C:\atm\data`, `'C:\atm\data'`, `C:\atm\data`},
+		{"/home/jane/my data", "'/home/jane/my data'", `"/home/jane/my data"`},
+		{`C:\Users\Jane Doe\AppData\Local\Temp\atmkit-ca-1.pem`, `'C:\Users\Jane Doe\AppData\Local\Temp\atmkit-ca-1.pem'`, `"C:\Users\Jane Doe\AppData\Local\Temp\atmkit-ca-1.pem"`},
+		{"it's", `'it'\''s'`, `"it's"`},
+		{"a&b", "'a&b'", `"a&b"`},
+		{"data,v2", "data,v2", `"data,v2"`},
+		{"", "''", `""`},
+	} {
+		if got := shellArg(tc.in, false); got != tc.posix {
+			t.Errorf("shellArg(%q) for a POSIX shell: got %s, want %s", tc.in, got, tc.posix)
+		}
+		if got := shellArg(tc.in, true); got != tc.window {
+			t.Errorf("shellArg(%q) on Windows: got %s, want %s", tc.in, got, tc.window)
+		}
+	}
+}
