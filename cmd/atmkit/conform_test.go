@@ -876,3 +876,34 @@ func TestConformReplacesStaleReports(t *testing.T) {
 		t.Errorf("JSON report after a run that could not check does not say so: %v\n%s", err, b)
 	}
 }
+
+// TestKeyWithSpacesWarned: a key with white space at its ends (cmd.exe's
+// `set ATMKIT_KEY=k && atmkit conform` keeps the space before &&) is sent
+// as given, so a mock accepting the key without it refuses it; conform and
+// cassette verify say why at start, not only that the key was refused.
+func TestKeyWithSpacesWarned(t *testing.T) {
+	t.Parallel()
+	const key = "spaced-key-123"
+	base := startMock(t, key, nil)
+	code, stderr := runConformProcessEnv(t, []string{"ATMKIT_KEY=" + key + " "}, "--target", base)
+	if code != exitUsage || !strings.Contains(stderr, "the key was refused") {
+		t.Fatalf("conform: exit %d, want 2 (the key refused); stderr:\n%s", code, stderr)
+	}
+	const warning = "the key (--key or ATMKIT_KEY) has white space at its ends and is sent so; in cmd.exe"
+	if !strings.Contains(stderr, warning) {
+		t.Errorf("conform's stderr lacks %q:\n%s", warning, stderr)
+	}
+	checkNoKey(t, key, stderr)
+	code, stderr = runConformProcessEnv(t, []string{"ATMKIT_KEY=" + key}, "--target", base)
+	if code != 0 || strings.Contains(stderr, "white space") {
+		t.Errorf("conform with the key as accepted: exit %d, want 0 and no warning; stderr:\n%s", code, stderr)
+	}
+	path := filepath.Join(t.TempDir(), "atm.yaml")
+	if err := os.WriteFile(path, []byte("version: 2\ninteractions: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, stderr = runAtmkit(map[string]string{"ATMKIT_KEY": "\t" + key}, "cassette", "verify", "--upstream", base, path)
+	if !strings.Contains(stderr, warning) {
+		t.Errorf("cassette verify's stderr lacks %q:\n%s", warning, stderr)
+	}
+}

@@ -68,6 +68,7 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 		return err
 	}
 	m.HideKeys(append([]string{f.key}, f.reach.Secrets()...)...)
+	m.WarnKeySpaces(f.key)
 	rt, err := m.Transport(fs, &f.reach, "upstream")
 	if err != nil {
 		return err

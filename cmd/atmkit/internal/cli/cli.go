@@ -89,6 +89,16 @@ func (e *Env) Warnf(format string, args ...any) {
 	fmt.Fprintf(e.Stderr, "atmkit: WARNING: "+format+"\n", args...)
 }
 
+// WarnKeySpaces warns when key, a service key from --key or ATMKIT_KEY
+// that the command sends, has white space at its ends: it is sent so, and
+// a deployment (the mock too) refuses it. cmd.exe's `set ATMKIT_KEY=k &&
+// atmkit ...` leaves such a space in the variable.
+func (e *Env) WarnKeySpaces(key string) {
+	if key != strings.TrimSpace(key) {
+		e.Warnf("the key (--key or ATMKIT_KEY) has white space at its ends and is sent so; in cmd.exe, `set ATMKIT_KEY=k && atmkit ...` keeps the space before && (write `set \"ATMKIT_KEY=k\"`)")
+	}
+}
+
 // ExitError is the error of a command that ran and ends with an exit code
 // of its own: 1 when it found a failure (a target that does not conform,
 // drift, problems in a data set), 2 when it could not check at all.
