@@ -712,6 +712,50 @@ func TestTLS3DESClient(t *testing.T) {
 	}
 }
 
+// TestTLSSelfSignedOldClient: serve --tls-self-signed --tls-min-version
+// 1.0 serves a TLS 1.0 client offering the RSA key exchange with 3DES
+// alone (Windows XP's and Server 2003's SChannel, which knows no ECDSA),
+// or with AES, which verifies the certificate against the authority's
+// file the banner names; the banner and the warning say the certificate
+// is RSA's, and the file is removed at exit. The certificate was ECDSA's,
+// with which such a client shares no suite.
+func TestTLSSelfSignedOldClient(t *testing.T) {
+	t.Parallel()
+	r := startCmd(t, nil, "serve", "--addr", "127.0.0.1:0", "--tls-self-signed", "--tls-min-version", "1.0")
+	out := r.stdout.String()
+	caFile := strings.Fields(bannerLine(t, out, "CA:"))[0]
+	if tl := bannerLine(t, out, "tls:"); !strings.Contains(tl, "; an RSA 2048 key (for TLS 1.0 and 1.1 clients)") {
+		t.Errorf("banner's tls line: got %q, want the RSA key named", tl)
+	}
+	ca, err := os.ReadFile(caFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots := x509.NewCertPool()
+	if !roots.AppendCertsFromPEM(ca) {
+		t.Fatalf("%s holds no certificate", caFile)
+	}
+	call := "/service/service.asmx/ReturnProvinces?strAtmServiceKey=demo-key"
+	for _, suite := range []uint16{tls.TLS_RSA_WITH_3DES_EDE_CBC_SHA, tls.TLS_RSA_WITH_AES_128_CBC_SHA} {
+		tr := &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS10, MaxVersion: tls.VersionTLS10,
+			CipherSuites: []uint16{suite}}}
+		status, body, err := fetch(&http.Client{Transport: tr, Timeout: 30 * time.Second}, r.base+call)
+		tr.CloseIdleConnections()
+		if err != nil || status != 200 {
+			t.Errorf("a TLS 1.0 client offering %s alone: got %d, %v: %.200s", tls.CipherSuiteName(suite), status, err, body)
+		}
+	}
+	if code := r.stop(); code != 0 {
+		t.Errorf("serve: exit %d", code)
+	}
+	if log := r.stderr.String(); !strings.Contains(log, "WARNING: --tls-self-signed with --tls-min-version 1.0: the throwaway certificate and authority are RSA 2048 ones") {
+		t.Errorf("serve's stderr lacks the warning naming the RSA certificate:\n%s", log)
+	}
+	if _, err := os.Stat(caFile); !os.IsNotExist(err) {
+		t.Errorf("CA file after exit: got %v, want it removed", err)
+	}
+}
+
 // TestLegacyTLSDeployment: a deployment that speaks TLS 1.0 only, with the
 // RSA key exchange only (an old Windows Server's IIS), is explained as
 // such, naming --legacy-tls, and checked with it, with a warning.
