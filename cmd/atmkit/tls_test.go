@@ -757,32 +757,38 @@ func TestTLSSelfSignedOldClient(t *testing.T) {
 }
 
 // TestLegacyTLSDeployment: a deployment that speaks TLS 1.0 only, with the
-// RSA key exchange only (an old Windows Server's IIS), is explained as
-// such, naming --legacy-tls, and checked with it, with a warning.
+// RSA key exchange only (an old Windows Server's IIS), or with 3DES only
+// (IIS 6 on Windows Server 2003, whose SChannel offers 3DES and RC4
+// alone), is explained as such, naming --legacy-tls, and checked with it,
+// with a warning naming 3DES. The 3DES one was refused even with it.
 func TestLegacyTLSDeployment(t *testing.T) {
 	t.Parallel()
-	h, err := mockserver.New(withSmallDataset(t), mockserver.WithKeys(leakKey))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewUnstartedServer(h)
-	srv.TLS = &tls.Config{MinVersion: tls.VersionTLS10, MaxVersion: tls.VersionTLS10,
-		CipherSuites: []uint16{tls.TLS_RSA_WITH_AES_128_CBC_SHA}}
-	srv.StartTLS()
-	t.Cleanup(srv.Close)
-	ca := filepath.Join(t.TempDir(), "ca.pem")
-	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	args := []string{"--target", srv.URL, "--key", leakKey, "--ca-cert", ca, "--label-filter", "get"}
+	for _, suite := range []uint16{tls.TLS_RSA_WITH_AES_128_CBC_SHA, tls.TLS_RSA_WITH_3DES_EDE_CBC_SHA} {
+		t.Run(tls.CipherSuiteName(suite), func(t *testing.T) {
+			t.Parallel()
+			h, err := mockserver.New(withSmallDataset(t), mockserver.WithKeys(leakKey))
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := httptest.NewUnstartedServer(h)
+			srv.TLS = &tls.Config{MinVersion: tls.VersionTLS10, MaxVersion: tls.VersionTLS10, CipherSuites: []uint16{suite}}
+			srv.StartTLS()
+			t.Cleanup(srv.Close)
+			ca := filepath.Join(t.TempDir(), "ca.pem")
+			if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"--target", srv.URL, "--key", leakKey, "--ca-cert", ca, "--label-filter", "get"}
 
-	code, out := runConformProcess(t, args...)
-	if want := "TLS: the server speaks only TLS 1.0 or 1.1, which atmkit does not use unless told to; give --legacy-tls to allow them to --target"; code != exitUsage || !strings.Contains(out, want) {
-		t.Errorf("conform without --legacy-tls: exit %d, want 2 and %q:\n%s", code, want, out)
-	}
-	code, out = runConformProcess(t, append(args, "--legacy-tls")...)
-	if want := "atmkit: WARNING: --legacy-tls: TLS 1.0 and 1.1 are allowed to --target"; code != exitOK || !strings.Contains(out, want) {
-		t.Errorf("conform --legacy-tls: exit %d, want 0 and %q:\n%s", code, want, out)
+			code, out := runConformProcess(t, args...)
+			if want := "TLS: the server speaks only TLS 1.0 or 1.1, which atmkit does not use unless told to; give --legacy-tls to allow them to --target"; code != exitUsage || !strings.Contains(out, want) {
+				t.Errorf("conform without --legacy-tls: exit %d, want 2 and %q:\n%s", code, want, out)
+			}
+			code, out = runConformProcess(t, append(args, "--legacy-tls")...)
+			if want := "atmkit: WARNING: --legacy-tls: TLS 1.0 and 1.1 are allowed to --target, and 3DES for a server that offers nothing better"; code != exitOK || !strings.Contains(out, want) {
+				t.Errorf("conform --legacy-tls: exit %d, want 0 and %q:\n%s", code, want, out)
+			}
+		})
 	}
 }
 

@@ -574,11 +574,55 @@ func TestExplainRSAKeyExchangeOnly(t *testing.T) {
 		CipherSuites: []uint16{tls.TLS_RSA_WITH_AES_128_GCM_SHA256, tls.TLS_RSA_WITH_AES_128_CBC_SHA}})
 	err := call(t, Client{InsecureSkipVerify: true, URLSetting: "target"}, url)
 	var x *Error
-	if !errors.As(err, &x) || x.Kind != HandshakeFailed || !strings.Contains(x.Error(), "offering only the RSA key exchange, as an old IIS may, or only TLS 1.0 or 1.1 needs --legacy-tls") {
+	if !errors.As(err, &x) || x.Kind != HandshakeFailed || !strings.Contains(x.Error(), "offering only the RSA key exchange or 3DES, as an old IIS may, or only TLS 1.0 or 1.1 needs --legacy-tls") {
 		t.Errorf("without --legacy-tls: got %v, want the handshake's end explained naming --legacy-tls", err)
 	}
 	if err := call(t, Client{InsecureSkipVerify: true, URLSetting: "target", LegacyTLS: true}, url); err != nil {
 		t.Errorf("with --legacy-tls: got %v, want no error", err)
+	}
+}
+
+// TestLegacyTLS3DES: --legacy-tls reaches a server offering 3DES alone (an
+// IIS on Windows Server 2003, whose SChannel offers 3DES and RC4 only),
+// over TLS 1.0 or 1.2; without it, the explanation names --legacy-tls. A
+// server offering RC4 alone is not reached even with it, and the
+// explanation says RC4 is never offered. 3DES was not offered at all.
+func TestLegacyTLS3DES(t *testing.T) {
+	t.Parallel()
+	des3, rc4 := tls.TLS_RSA_WITH_3DES_EDE_CBC_SHA, tls.TLS_RSA_WITH_RC4_128_SHA
+	for _, tc := range []struct {
+		version    uint16
+		suite      uint16
+		without    string // the explanation without --legacy-tls
+		legacyFail string // "": reached with --legacy-tls; else its explanation
+	}{
+		{tls.VersionTLS10, des3, "the server speaks only TLS 1.0 or 1.1, which atmkit does not use unless told to; give --legacy-tls", ""},
+		{tls.VersionTLS12, des3, "a server offering only the RSA key exchange or 3DES, as an old IIS may, or only TLS 1.0 or 1.1 needs --legacy-tls", ""},
+		{tls.VersionTLS10, tls.TLS_ECDHE_RSA_WITH_3DES_EDE_CBC_SHA, "give --legacy-tls", ""},
+		{tls.VersionTLS10, rc4, "give --legacy-tls", "never RC4: a server offering RC4 alone must turn on 3DES or AES"},
+	} {
+		name := fmt.Sprintf("a %s server offering %s alone", tls.VersionName(tc.version), tls.CipherSuiteName(tc.suite))
+		// httptest's certificate: an RSA key, as these suites need.
+		url := serveTLS(t, &tls.Config{MinVersion: tc.version, MaxVersion: tc.version, CipherSuites: []uint16{tc.suite}})
+		err := call(t, Client{InsecureSkipVerify: true, URLSetting: "target"}, url)
+		var x *Error
+		if !errors.As(err, &x) || !strings.Contains(x.Error(), tc.without) {
+			t.Errorf("%s, without --legacy-tls: got %v, want %q", name, err, tc.without)
+		}
+		err = call(t, Client{InsecureSkipVerify: true, URLSetting: "target", LegacyTLS: true}, url)
+		switch {
+		case tc.legacyFail == "" && err != nil:
+			t.Errorf("%s, with --legacy-tls: got %v, want no error", name, err)
+		case tc.legacyFail != "" && (!errors.As(err, &x) || !strings.Contains(x.Error(), tc.legacyFail)):
+			t.Errorf("%s, with --legacy-tls: got %v, want %q", name, err, tc.legacyFail)
+		}
+	}
+	ct, err := Client{LegacyTLS: true}.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(ct.Config.CipherSuites, rc4) || slices.Contains(ct.Config.CipherSuites, tls.TLS_ECDHE_RSA_WITH_RC4_128_SHA) {
+		t.Errorf("--legacy-tls offers RC4: %s", suiteNames(ct.Config.CipherSuites))
 	}
 }
 
