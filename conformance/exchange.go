@@ -7,11 +7,14 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/beevik/etree"
+
+	"github.com/atmkit/atmkit/internal/shellquote"
 )
 
 // Request is one call of an operation in one binding, built from the
@@ -101,15 +104,44 @@ func (x *Exchange) xml() (*etree.Document, error) {
 // ContentType is the answer's Content-Type header as sent.
 func (x *Exchange) ContentType() string { return x.RespHeader.Get("Content-Type") }
 
-// Curl returns a shell command that reproduces the request. The session's
-// service key is written as "$ATMKIT_KEY" so reports do not carry it.
-func (x *Exchange) Curl() string {
+// Curl returns a shell command that reproduces the request: CurlFor this
+// system's shell (cmd.exe on Windows, a POSIX shell elsewhere).
+func (x *Exchange) Curl() string { return x.CurlFor(runtime.GOOS == "windows") }
+
+// CurlFor returns a command that reproduces the request, for a POSIX shell,
+// or for Windows's cmd.exe when windows is true: curl.exe (curl in
+// PowerShell is Invoke-WebRequest), its arguments quoted for cmd.exe
+// (shellquote). The session's service key is written as a reference to
+// the environment variable ATMKIT_KEY ("$ATMKIT_KEY", %ATMKIT_KEY%) so
+// reports do not carry it. A request cmd.exe cannot hold (a line break in
+// a header or the body) is written for a POSIX shell on Windows too,
+// followed by a comment saying so.
+func (x *Exchange) CurlFor(windows bool) string {
+	line, ok := x.curl(windows)
+	if !ok {
+		line, _ = x.curl(false)
+		line += "  # for a POSIX shell (Git Bash, WSL): cmd.exe cannot hold the line break in it"
+	}
+	return line
+}
+
+func (x *Exchange) curl(windows bool) (string, bool) {
 	var b strings.Builder
-	b.WriteString("curl -sS -i")
+	all := true
+	arg := func(s string) {
+		w, ok := shellquote.Word(windows, x.parts(s)...)
+		all = all && ok
+		b.WriteString(" " + w)
+	}
+	if windows {
+		b.WriteString("curl.exe -sS -i")
+	} else {
+		b.WriteString("curl -sS -i")
+	}
 	if x.Method != http.MethodGet {
 		b.WriteString(" -X " + x.Method)
 	}
-	b.WriteString(" " + x.quote(withoutPassword(x.URL)))
+	arg(withoutPassword(x.URL))
 	names := make([]string, 0, len(x.Header))
 	for k := range x.Header {
 		names = append(names, k)
@@ -117,30 +149,34 @@ func (x *Exchange) Curl() string {
 	sort.Strings(names)
 	for _, k := range names {
 		for _, v := range x.Header[k] {
-			b.WriteString(" -H " + x.quote(k+": "+v))
+			b.WriteString(" -H")
+			arg(k + ": " + v)
 		}
 	}
 	if len(x.Body) > 0 {
-		b.WriteString(" --data-binary " + x.quote(string(x.Body)))
+		b.WriteString(" --data-binary")
+		arg(string(x.Body))
 	}
-	return b.String()
+	return b.String(), all
 }
 
-// quote single-quotes s for a POSIX shell, with the session key, where it is
-// the value of strAtmServiceKey, replaced by a reference to $ATMKIT_KEY.
-func (x *Exchange) quote(s string) string {
-	q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+// parts splits s into literal text and references to $ATMKIT_KEY where
+// the session key is the value of strAtmServiceKey.
+func (x *Exchange) parts(s string) []shellquote.Part {
 	if x.key != "" {
 		xmlKey := xmlText(x.key)
 		for _, pre := range [][2]string{{pKey + "=", url.QueryEscape(x.key)}, {"<" + pKey + ">", xmlKey}} {
 			s = strings.ReplaceAll(s, pre[0]+pre[1], pre[0]+"\x00")
 		}
 	}
-	parts := strings.Split(s, "\x00")
-	for i, p := range parts {
-		parts[i] = q(p)
+	var parts []shellquote.Part
+	for i, p := range strings.Split(s, "\x00") {
+		if i > 0 {
+			parts = append(parts, shellquote.Env("ATMKIT_KEY"))
+		}
+		parts = append(parts, shellquote.Lit(p))
 	}
-	return strings.Join(parts, `"$ATMKIT_KEY"`)
+	return parts
 }
 
 // withoutPassword returns URL u with the password of its user information,

@@ -246,6 +246,34 @@ var _ = Describe("the suite itself", Label("selftest"), func() {
 		Expect(string(out)).To(MatchRegexp(`(?i)HTTP/1.1 200 OK\r?\n(.*\r?\n)*Content-Type: application/xml`))
 	})
 
+	It("writes its curl lines for cmd.exe on Windows", func() {
+		mock, _, _ := referenceMock()
+		srv := httptest.NewServer(mock)
+		DeferCleanup(srv.Close)
+		s, err := NewSession(Config{Target: srv.URL, Key: mockKey, Namespace: mockNS})
+		Expect(err).NotTo(HaveOccurred())
+		soap, err := s.Do(Request{Binding: SOAP11, Op: opProvinces})
+		Expect(err).NotTo(HaveOccurred())
+		win := soap.CurlFor(true)
+		Expect(win).To(HavePrefix("curl.exe -sS -i -X POST " + srv.URL + "/service/service.asmx -H "))
+		Expect(win).To(ContainSubstring(`-H ^"SOAPAction: \^"` + mockNS))
+		Expect(win).To(ContainSubstring(`--data-binary ^"^<?xml version=\^"1.0\^" encoding=\^"utf-8\^"?^>`))
+		Expect(win).To(ContainSubstring(`^<strAtmServiceKey^>%ATMKIT_KEY%^</strAtmServiceKey^>`))
+		Expect(win).NotTo(ContainSubstring(mockKey))
+		Expect(win).NotTo(ContainSubstring("'"))
+		Expect(soap.CurlFor(false)).To(HavePrefix("curl -sS -i -X POST "))
+		Expect(soap.CurlFor(false)).To(ContainSubstring(`<strAtmServiceKey>'"$ATMKIT_KEY"'</strAtmServiceKey>`))
+
+		get, err := s.Do(Request{Binding: HTTPGet, Op: opProvinces})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(get.CurlFor(true)).To(Equal(`curl.exe -sS -i "` + srv.URL + `/service/service.asmx/ReturnProvinces?strAtmServiceKey=%ATMKIT_KEY%"`))
+
+		// A line break: no cmd.exe line holds one.
+		broken := &Exchange{Method: http.MethodPost, URL: srv.URL + "/service/service.asmx", Body: []byte("<a>\n</a>")}
+		Expect(broken.CurlFor(true)).To(Equal("curl -sS -i -X POST " + srv.URL + "/service/service.asmx --data-binary '<a>\n</a>'" +
+			"  # for a POSIX shell (Git Bash, WSL): cmd.exe cannot hold the line break in it"))
+	})
+
 	It("reports distances instead of failing when the radius unit is unknown", func() {
 		mock, _, cities := referenceMock()
 		srv := httptest.NewServer(withDeviation(mock, findDeviation("radius-ignored")))

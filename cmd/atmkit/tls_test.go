@@ -712,33 +712,83 @@ func TestTLS3DESClient(t *testing.T) {
 	}
 }
 
-// TestLegacyTLSDeployment: a deployment that speaks TLS 1.0 only, with the
-// RSA key exchange only (an old Windows Server's IIS), is explained as
-// such, naming --legacy-tls, and checked with it, with a warning.
-func TestLegacyTLSDeployment(t *testing.T) {
+// TestTLSSelfSignedOldClient: serve --tls-self-signed --tls-min-version
+// 1.0 serves a TLS 1.0 client offering the RSA key exchange with 3DES
+// alone (Windows XP's and Server 2003's SChannel, which knows no ECDSA),
+// or with AES, which verifies the certificate against the authority's
+// file the banner names; the banner and the warning say the certificate
+// is RSA's, and the file is removed at exit. The certificate was ECDSA's,
+// with which such a client shares no suite.
+func TestTLSSelfSignedOldClient(t *testing.T) {
 	t.Parallel()
-	h, err := mockserver.New(withSmallDataset(t), mockserver.WithKeys(leakKey))
+	r := startCmd(t, nil, "serve", "--addr", "127.0.0.1:0", "--tls-self-signed", "--tls-min-version", "1.0")
+	out := r.stdout.String()
+	caFile := strings.Fields(bannerLine(t, out, "CA:"))[0]
+	if tl := bannerLine(t, out, "tls:"); !strings.Contains(tl, "; an RSA 2048 key (for TLS 1.0 and 1.1 clients)") {
+		t.Errorf("banner's tls line: got %q, want the RSA key named", tl)
+	}
+	ca, err := os.ReadFile(caFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewUnstartedServer(h)
-	srv.TLS = &tls.Config{MinVersion: tls.VersionTLS10, MaxVersion: tls.VersionTLS10,
-		CipherSuites: []uint16{tls.TLS_RSA_WITH_AES_128_CBC_SHA}}
-	srv.StartTLS()
-	t.Cleanup(srv.Close)
-	ca := filepath.Join(t.TempDir(), "ca.pem")
-	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o644); err != nil {
-		t.Fatal(err)
+	roots := x509.NewCertPool()
+	if !roots.AppendCertsFromPEM(ca) {
+		t.Fatalf("%s holds no certificate", caFile)
 	}
-	args := []string{"--target", srv.URL, "--key", leakKey, "--ca-cert", ca, "--label-filter", "get"}
+	call := "/service/service.asmx/ReturnProvinces?strAtmServiceKey=demo-key"
+	for _, suite := range []uint16{tls.TLS_RSA_WITH_3DES_EDE_CBC_SHA, tls.TLS_RSA_WITH_AES_128_CBC_SHA} {
+		tr := &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS10, MaxVersion: tls.VersionTLS10,
+			CipherSuites: []uint16{suite}}}
+		status, body, err := fetch(&http.Client{Transport: tr, Timeout: 30 * time.Second}, r.base+call)
+		tr.CloseIdleConnections()
+		if err != nil || status != 200 {
+			t.Errorf("a TLS 1.0 client offering %s alone: got %d, %v: %.200s", tls.CipherSuiteName(suite), status, err, body)
+		}
+	}
+	if code := r.stop(); code != 0 {
+		t.Errorf("serve: exit %d", code)
+	}
+	if log := r.stderr.String(); !strings.Contains(log, "WARNING: --tls-self-signed with --tls-min-version 1.0: the throwaway certificate and authority are RSA 2048 ones") {
+		t.Errorf("serve's stderr lacks the warning naming the RSA certificate:\n%s", log)
+	}
+	if _, err := os.Stat(caFile); !os.IsNotExist(err) {
+		t.Errorf("CA file after exit: got %v, want it removed", err)
+	}
+}
 
-	code, out := runConformProcess(t, args...)
-	if want := "TLS: the server speaks only TLS 1.0 or 1.1, which atmkit does not use unless told to; give --legacy-tls to allow them to --target"; code != exitUsage || !strings.Contains(out, want) {
-		t.Errorf("conform without --legacy-tls: exit %d, want 2 and %q:\n%s", code, want, out)
-	}
-	code, out = runConformProcess(t, append(args, "--legacy-tls")...)
-	if want := "atmkit: WARNING: --legacy-tls: TLS 1.0 and 1.1 are allowed to --target"; code != exitOK || !strings.Contains(out, want) {
-		t.Errorf("conform --legacy-tls: exit %d, want 0 and %q:\n%s", code, want, out)
+// TestLegacyTLSDeployment: a deployment that speaks TLS 1.0 only, with the
+// RSA key exchange only (an old Windows Server's IIS), or with 3DES only
+// (IIS 6 on Windows Server 2003, whose SChannel offers 3DES and RC4
+// alone), is explained as such, naming --legacy-tls, and checked with it,
+// with a warning naming 3DES. The 3DES one was refused even with it.
+func TestLegacyTLSDeployment(t *testing.T) {
+	t.Parallel()
+	for _, suite := range []uint16{tls.TLS_RSA_WITH_AES_128_CBC_SHA, tls.TLS_RSA_WITH_3DES_EDE_CBC_SHA} {
+		t.Run(tls.CipherSuiteName(suite), func(t *testing.T) {
+			t.Parallel()
+			h, err := mockserver.New(withSmallDataset(t), mockserver.WithKeys(leakKey))
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := httptest.NewUnstartedServer(h)
+			srv.TLS = &tls.Config{MinVersion: tls.VersionTLS10, MaxVersion: tls.VersionTLS10, CipherSuites: []uint16{suite}}
+			srv.StartTLS()
+			t.Cleanup(srv.Close)
+			ca := filepath.Join(t.TempDir(), "ca.pem")
+			if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"--target", srv.URL, "--key", leakKey, "--ca-cert", ca, "--label-filter", "get"}
+
+			code, out := runConformProcess(t, args...)
+			if want := "TLS: the server speaks only TLS 1.0 or 1.1, which atmkit does not use unless told to; give --legacy-tls to allow them to --target"; code != exitUsage || !strings.Contains(out, want) {
+				t.Errorf("conform without --legacy-tls: exit %d, want 2 and %q:\n%s", code, want, out)
+			}
+			code, out = runConformProcess(t, append(args, "--legacy-tls")...)
+			if want := "atmkit: WARNING: --legacy-tls: TLS 1.0 and 1.1 are allowed to --target, and 3DES for a server that offers nothing better"; code != exitOK || !strings.Contains(out, want) {
+				t.Errorf("conform --legacy-tls: exit %d, want 0 and %q:\n%s", code, want, out)
+			}
+		})
 	}
 }
 

@@ -317,10 +317,10 @@ func isWordByte(c byte) bool {
 
 // isMask reports whether v is already a mask, one of the cassettes'
 // placeholders (REDACTED, and REDACTED-REJECTED for a key rejection) or a
-// reference to $ATMKIT_KEY (as curl lines in reports write the key), so
-// masking twice changes nothing.
+// reference to $ATMKIT_KEY or %ATMKIT_KEY% (as curl lines in reports write
+// the key, for a POSIX shell or cmd.exe), so masking twice changes nothing.
 func isMask(v string) bool {
-	return v == Placeholder || v == Placeholder+"-REJECTED" || strings.Contains(v, "$ATMKIT_KEY") || v == "******" || (len(v) >= 6 && strings.HasSuffix(v, "****") && utf8.RuneCountInString(v) == 6)
+	return v == Placeholder || v == Placeholder+"-REJECTED" || strings.Contains(v, "$ATMKIT_KEY") || strings.Contains(v, "%ATMKIT_KEY%") || v == "******" || (len(v) >= 6 && strings.HasSuffix(v, "****") && utf8.RuneCountInString(v) == 6)
 }
 
 func containsFold(s, sub string) bool {

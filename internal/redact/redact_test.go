@@ -47,6 +47,7 @@ func TestText(t *testing.T) {
 		{"literal, JSON-escaped", `{"k":"Leak\"Key\u003c1234"}`, []string{`Leak"Key<1234`}, `{"k":"Le****"}`},
 		{"already masked", "?strAtmServiceKey=Le****&x=REDACTED", nil, "?strAtmServiceKey=Le****&x=REDACTED"},
 		{"shell reference", `<strAtmServiceKey>'"$ATMKIT_KEY"'</strAtmServiceKey> ?strAtmServiceKey=$ATMKIT_KEY`, nil, `<strAtmServiceKey>'"$ATMKIT_KEY"'</strAtmServiceKey> ?strAtmServiceKey=$ATMKIT_KEY`},
+		{"cmd.exe reference", `"http://h/x?strAtmServiceKey=%ATMKIT_KEY%&a=1" <strAtmServiceKey>%ATMKIT_KEY%</strAtmServiceKey>`, nil, `"http://h/x?strAtmServiceKey=%ATMKIT_KEY%&a=1" <strAtmServiceKey>%ATMKIT_KEY%</strAtmServiceKey>`},
 		{"placeholder", "<strAtmServiceKey>REDACTED</strAtmServiceKey>", nil, "<strAtmServiceKey>REDACTED</strAtmServiceKey>"},
 		{"key rejection's placeholder", "<strAtmServiceKey>REDACTED-REJECTED</strAtmServiceKey> ?strAtmServiceKey=REDACTED-REJECTED", nil, "<strAtmServiceKey>REDACTED-REJECTED</strAtmServiceKey> ?strAtmServiceKey=REDACTED-REJECTED"},
 		{"nothing", "no key here", []string{key}, "no key here"},

@@ -294,11 +294,11 @@ func noSuiteHint(f tlsFacts) string {
 	const old = "a .NET Framework app on Windows XP or Server 2003 offers the RSA key exchange with 3DES and RC4 alone, over TLS 1.0"
 	switch {
 	case !f.rsa && f.minVersion == tls.VersionTLS10:
-		return "the client offers no cipher suite for this certificate's key, which is not RSA's (--tls-self-signed issues ECDSA ones): " + old +
-			"; give a certificate of an RSA key with --tls-cert and --tls-key"
+		return "the client offers no cipher suite for this certificate's key, which is not RSA's: " + old +
+			"; give a certificate of an RSA key with --tls-cert and --tls-key, or use --tls-self-signed (below TLS 1.2 it issues RSA ones)"
 	case !f.rsa:
-		return "the client offers no cipher suite atmkit serves with this certificate, whose key is not RSA's (--tls-self-signed issues ECDSA ones): a client may take RSA certificates only, and " + old +
-			"; give a certificate of an RSA key with --tls-cert and --tls-key, and for an old client --tls-min-version 1.0 (the RSA key exchange and 3DES; RC4 never)"
+		return "the client offers no cipher suite atmkit serves with this certificate, whose key is not RSA's (--tls-self-signed issues ECDSA ones from TLS 1.2 on): a client may take RSA certificates only, and " + old +
+			"; give a certificate of an RSA key with --tls-cert and --tls-key, and for an old client --tls-min-version 1.0 (the RSA key exchange and 3DES; RC4 never; --tls-self-signed then issues RSA ones)"
 	case f.minVersion == tls.VersionTLS10:
 		return "the client offers only cipher suites atmkit never serves (such as RC4, which RFC 7465 prohibits, single DES, export, anonymous or Camellia ones): turn on AES or 3DES in the client's TLS settings"
 	}

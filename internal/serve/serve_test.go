@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -237,7 +239,25 @@ func TestHandshakeErrorHints(t *testing.T) {
 	mutual.ClientCAs, mutual.ClientAuth = sv.Authority.Pool(), tls.RequireAndVerifyClientCert
 	tls13 := sv.Config.Clone()
 	tls13.MinVersion = tls.VersionTLS13
-	ecdsa10, err := tlsconf.Server{SelfSigned: true, MinVersion: tls.VersionTLS10}.Load()
+	// --tls-self-signed issues RSA ones below TLS 1.2: an ECDSA one of
+	// --tls-cert.
+	ecdsaCA, err := tlsconf.NewAuthority("test CA", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ecdsaLeaf, err := ecdsaCA.Issue(tlsconf.Leaf{Hosts: tlsconf.LoopbackHosts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	ecdsaCert, ecdsaKey := filepath.Join(dir, "ecdsa.pem"), filepath.Join(dir, "ecdsa-key.pem")
+	if err := os.WriteFile(ecdsaCert, ecdsaLeaf.CertPEM, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(ecdsaKey, ecdsaLeaf.KeyPEM, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ecdsa10, err := tlsconf.Server{CertFile: ecdsaCert, KeyFile: ecdsaKey, MinVersion: tls.VersionTLS10}.Load()
 	if err != nil {
 		t.Fatal(err)
 	}

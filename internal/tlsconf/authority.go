@@ -5,6 +5,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/rsa"
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
@@ -30,16 +31,41 @@ type Authority struct {
 	Cert *x509.Certificate
 	key  crypto.Signer
 	pem  []byte
+	rsa  bool // keys are RSA 2048 ones, not ECDSA P-256
 }
+
+// RSABits is the size of the RSA keys of NewRSAAuthority and of the
+// certificates it issues.
+const RSABits = 2048
 
 // NewAuthority makes a certificate authority named name (its common name)
 // with a new ECDSA P-256 key, valid from an hour ago for validFor (0:
 // DefaultValidity).
 func NewAuthority(name string, validFor time.Duration) (*Authority, error) {
+	return newAuthority(name, validFor, false)
+}
+
+// NewRSAAuthority is NewAuthority with an RSA key (RSABits) instead, whose
+// certificates Issue makes with RSA keys too, usable for key encipherment:
+// the RSA key exchange and 3DES need them, and the SChannel of Windows XP
+// and Server 2003 knows no ECDSA.
+func NewRSAAuthority(name string, validFor time.Duration) (*Authority, error) {
+	return newAuthority(name, validFor, true)
+}
+
+// newKey makes a new key: RSA (RSABits) or ECDSA P-256.
+func newKey(rsaKey bool) (crypto.Signer, error) {
+	if rsaKey {
+		return rsa.GenerateKey(rand.Reader, RSABits)
+	}
+	return ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+}
+
+func newAuthority(name string, validFor time.Duration, rsaKey bool) (*Authority, error) {
 	if validFor <= 0 {
 		validFor = DefaultValidity
 	}
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	key, err := newKey(rsaKey)
 	if err != nil {
 		return nil, fmt.Errorf("certificate authority %q: %w", name, err)
 	}
@@ -66,7 +92,7 @@ func NewAuthority(name string, validFor time.Duration) (*Authority, error) {
 	if err != nil {
 		return nil, fmt.Errorf("certificate authority %q: %w", name, err)
 	}
-	return &Authority{Cert: cert, key: key, pem: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})}, nil
+	return &Authority{Cert: cert, key: key, pem: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), rsa: rsaKey}, nil
 }
 
 // CertPEM is the authority's certificate in PEM, the file clients trust
@@ -107,10 +133,10 @@ type KeyPair struct {
 	CertPEM, KeyPEM []byte
 }
 
-// Issue makes a certificate signed by the authority, with a new ECDSA
-// P-256 key.
+// Issue makes a certificate signed by the authority, with a new key of
+// the authority's kind: ECDSA P-256, or RSA (NewRSAAuthority).
 func (a *Authority) Issue(l Leaf) (*KeyPair, error) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	key, err := newKey(a.rsa)
 	if err != nil {
 		return nil, fmt.Errorf("issue a certificate: %w", err)
 	}
@@ -140,6 +166,11 @@ func (a *Authority) Issue(l Leaf) (*KeyPair, error) {
 		NotAfter:     notAfter,
 		KeyUsage:     x509.KeyUsageDigitalSignature,
 		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	if a.rsa {
+		// The RSA key exchange encrypts the premaster secret with the
+		// certificate's key; SChannel checks the usage allows it.
+		tmpl.KeyUsage |= x509.KeyUsageKeyEncipherment
 	}
 	if l.Client {
 		tmpl.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}

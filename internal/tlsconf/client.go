@@ -31,9 +31,10 @@ type Client struct {
 	// URLSetting is the setting naming the server's URL ("target",
 	// "upstream"), for the advice on a certificate for another name.
 	URLSetting string
-	// LegacyTLS allows TLS 1.0 and 1.1, and the RSA key exchange of their
-	// servers (--legacy-tls): a deployment on an old Windows Server may
-	// offer nothing newer. Off, the client speaks TLS 1.2 and 1.3.
+	// LegacyTLS allows TLS 1.0 and 1.1, and the RSA key exchange and 3DES
+	// of their servers (--legacy-tls): a deployment on an old Windows
+	// Server may offer nothing newer (IIS 6 on Server 2003: 3DES and RC4
+	// alone; RC4 is never offered). Off, the client speaks TLS 1.2 and 1.3.
 	LegacyTLS bool
 }
 
@@ -51,6 +52,12 @@ var legacySuites = func() []uint16 {
 	return append(ids, tls.TLS_RSA_WITH_AES_128_GCM_SHA256, tls.TLS_RSA_WITH_AES_256_GCM_SHA384,
 		tls.TLS_RSA_WITH_AES_128_CBC_SHA, tls.TLS_RSA_WITH_AES_256_CBC_SHA)
 }()
+
+// clientLegacySuites are the cipher suites a --legacy-tls client offers:
+// legacySuites, then 3DES (tripleDESSuites), for an IIS on Windows Server
+// 2003 whose SChannel offers 3DES and RC4 alone. crypto/tls ranks 3DES
+// last, so it is chosen only from a server offering nothing better.
+var clientLegacySuites = slices.Concat(legacySuites, tripleDESSuites)
 
 // ClientTLS is a client's TLS, ready to connect.
 type ClientTLS struct {
@@ -77,7 +84,7 @@ func (c Client) Load() (*ClientTLS, error) {
 	}
 	cfg := &tls.Config{MinVersion: tls.VersionTLS12, InsecureSkipVerify: c.InsecureSkipVerify}
 	if c.LegacyTLS {
-		cfg.MinVersion, cfg.CipherSuites = tls.VersionTLS10, legacySuites
+		cfg.MinVersion, cfg.CipherSuites = tls.VersionTLS10, clientLegacySuites
 	}
 	ct := &ClientTLS{Config: cfg, hints: Hints{URLSetting: c.URLSetting, ClientCert: c.CertFile != "", LegacyTLS: c.LegacyTLS}}
 	if c.CAFile != "" {
@@ -195,7 +202,7 @@ func (e *explaining) explainReset(req *http.Request, err error) *Error {
 	// A probe: nothing is sent but a handshake, so any version and suite
 	// will do. A server speaking TLS 1.0 only is an HTTPS port too; the
 	// https:// request then explains its version (OldVersion).
-	d := tls.Dialer{Config: &tls.Config{InsecureSkipVerify: true, MinVersion: tls.VersionTLS10, CipherSuites: legacySuites}}
+	d := tls.Dialer{Config: &tls.Config{InsecureSkipVerify: true, MinVersion: tls.VersionTLS10, CipherSuites: clientLegacySuites}}
 	conn, derr := d.DialContext(ctx, "tcp", host)
 	if derr != nil {
 		return nil

@@ -163,10 +163,10 @@ func Explain(err error, h Hints) *Error {
 			"revoked certificate":           "it was revoked",
 		}[alert])
 	}
-	fix := "check the server's TLS settings (atmkit speaks TLS 1.2 and 1.3 with the ECDHE key exchange; " +
-		"a server offering only the RSA key exchange, as an old IIS may, or only TLS 1.0 or 1.1 needs --legacy-tls)"
+	fix := "check the server's TLS settings (atmkit speaks TLS 1.2 and 1.3 with the ECDHE key exchange and AES or ChaCha20; " +
+		"a server offering only the RSA key exchange or 3DES, as an old IIS may, or only TLS 1.0 or 1.1 needs --legacy-tls)"
 	if h.LegacyTLS {
-		fix = "check the server's TLS settings (with --legacy-tls atmkit speaks TLS 1.0 to 1.3, with the ECDHE or RSA key exchange and AES)"
+		fix = "check the server's TLS settings (with --legacy-tls atmkit speaks TLS 1.0 to 1.3, with the ECDHE or RSA key exchange and AES, ChaCha20 or 3DES; never RC4: a server offering RC4 alone must turn on 3DES or AES)"
 	}
 	return &Error{Kind: HandshakeFailed, Err: err,
 		Problem: "TLS: the server ended the handshake (it said: " + alert + "); it shares no TLS version or cipher suite with atmkit, or refused the connection",

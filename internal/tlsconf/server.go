@@ -2,6 +2,7 @@ package tlsconf
 
 import (
 	"bytes"
+	"crypto/rsa"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/pem"
@@ -63,7 +64,8 @@ type Server struct {
 	// the server requires (--tls-client-ca); empty: none is asked for.
 	ClientCAFile string
 	// SelfSigned issues a throwaway certificate from a throwaway authority
-	// for LoopbackHosts and Hosts (--tls-self-signed).
+	// for LoopbackHosts and Hosts (--tls-self-signed): ECDSA P-256 ones,
+	// or RSA ones (RSABits) when MinVersion is below TLS 1.2.
 	SelfSigned bool
 	// Hosts are further names of a throwaway certificate, such as the
 	// address the server listens on.
@@ -138,7 +140,17 @@ func (s Server) Load() (*Serving, error) {
 	sv := &Serving{}
 	var cert tls.Certificate
 	if s.SelfSigned {
-		ca, err := NewAuthority("atmkit throwaway CA", 0)
+		newCA := NewAuthority
+		if s.MinVersion != 0 && s.MinVersion < tls.VersionTLS12 {
+			// A client of TLS 1.0 or 1.1 is most likely an old
+			// Windows's, whose SChannel knows no ECDSA (XP's and Server
+			// 2003's), and the RSA key exchange and 3DES served for it
+			// need an RSA key: with ECDSA ones it shares no suite.
+			newCA = NewRSAAuthority
+			sv.Warnings = append(sv.Warnings, fmt.Sprintf("--tls-self-signed with --tls-min-version %s: the throwaway certificate and authority are RSA %d ones, not ECDSA: "+
+				"a client of Windows XP or Server 2003 knows no ECDSA, and the RSA key exchange and 3DES need an RSA key", tls.VersionName(s.MinVersion)[len("TLS "):], RSABits))
+		}
+		ca, err := newCA("atmkit throwaway CA", 0)
 		if err != nil {
 			return nil, err
 		}
@@ -201,6 +213,9 @@ func (sv *Serving) Describe() string {
 	c := sv.Cert
 	s := fmt.Sprintf("for %s, issued by %s, valid until %s", strings.Join(names(c), ", "),
 		c.Issuer.CommonName, c.NotAfter.UTC().Format("2006-01-02"))
+	if _, ok := c.PublicKey.(*rsa.PublicKey); ok && sv.Authority != nil {
+		s += fmt.Sprintf("; an RSA %d key (for TLS 1.0 and 1.1 clients)", RSABits)
+	}
 	if sv.ClientCAs > 0 {
 		s += fmt.Sprintf("; client certificates required (from %d authorit%s)", sv.ClientCAs, plural(sv.ClientCAs, "y", "ies"))
 	}

@@ -1,6 +1,7 @@
 package tlsconf
 
 import (
+	"crypto/ecdsa"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/tls"
@@ -8,6 +9,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"math/big"
@@ -16,6 +18,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -335,6 +338,69 @@ func TestSelfSigned(t *testing.T) {
 	}
 }
 
+// TestSelfSignedOldClients: below TLS 1.2, the throwaway certificate and
+// its authority are RSA ones (for key encipherment), so that a TLS 1.0
+// client offering the RSA key exchange with 3DES alone (Windows XP's and
+// Server 2003's SChannel, which knows no ECDSA) or with AES is served and
+// verifies the certificate against the authority's file; the warning and
+// Describe say so. They were ECDSA ones, with which such a client shares
+// no suite. From TLS 1.2 they stay ECDSA.
+func TestSelfSignedOldClients(t *testing.T) {
+	t.Parallel()
+	des3, aesCBC := tls.TLS_RSA_WITH_3DES_EDE_CBC_SHA, tls.TLS_RSA_WITH_AES_128_CBC_SHA
+	for _, tc := range []struct {
+		min, client uint16
+		suites      []uint16
+	}{
+		{tls.VersionTLS10, tls.VersionTLS10, []uint16{des3}},
+		{tls.VersionTLS10, tls.VersionTLS10, []uint16{aesCBC}},
+		{tls.VersionTLS11, tls.VersionTLS11, []uint16{aesCBC}},
+	} {
+		name := fmt.Sprintf("minimum %s, a %s client offering %s", tls.VersionName(tc.min), tls.VersionName(tc.client), suiteNames(tc.suites))
+		sv, err := Server{SelfSigned: true, MinVersion: tc.min}.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := sv.Cert.PublicKey.(*rsa.PublicKey); !ok || sv.Cert.KeyUsage&x509.KeyUsageKeyEncipherment == 0 {
+			t.Errorf("%s: certificate key %T, usage %b: want an RSA key for key encipherment", name, sv.Cert.PublicKey, sv.Cert.KeyUsage)
+		}
+		if _, ok := sv.Authority.Cert.PublicKey.(*rsa.PublicKey); !ok {
+			t.Errorf("%s: authority key %T, want RSA", name, sv.Authority.Cert.PublicKey)
+		}
+		if !slices.ContainsFunc(sv.Warnings, func(w string) bool {
+			return strings.Contains(w, "the throwaway certificate and authority are RSA 2048 ones, not ECDSA")
+		}) {
+			t.Errorf("%s: warnings %q lack the RSA certificate", name, sv.Warnings)
+		}
+		if d := sv.Describe(); !strings.Contains(d, "; an RSA 2048 key (for TLS 1.0 and 1.1 clients)") {
+			t.Errorf("%s: Describe: got %q, want the RSA key named", name, d)
+		}
+		addr := strings.TrimPrefix(serveTLS(t, sv.Config), "https://")
+		c, err := tls.Dial("tcp", addr, &tls.Config{RootCAs: sv.Authority.Pool(), ServerName: "localhost",
+			MinVersion: tc.client, MaxVersion: tc.client, CipherSuites: tc.suites})
+		if err != nil {
+			t.Errorf("%s: got %v, want served", name, err)
+			continue
+		}
+		if got := c.ConnectionState().CipherSuite; got != tc.suites[0] {
+			t.Errorf("%s: served %s", name, tls.CipherSuiteName(got))
+		}
+		c.Close()
+	}
+	for _, v := range []uint16{0, tls.VersionTLS12, tls.VersionTLS13} {
+		sv, err := Server{SelfSigned: true, MinVersion: v}.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := sv.Cert.PublicKey.(*ecdsa.PublicKey); !ok {
+			t.Errorf("minimum %s: certificate key %T, want ECDSA", tls.VersionName(sv.Config.MinVersion), sv.Cert.PublicKey)
+		}
+		if d := sv.Describe(); strings.Contains(d, "RSA") {
+			t.Errorf("minimum %s: Describe: got %q, want no RSA key named", tls.VersionName(sv.Config.MinVersion), d)
+		}
+	}
+}
+
 // TestServeWarnsExpired: an expired certificate serves, with a warning.
 func TestServeWarnsExpired(t *testing.T) {
 	t.Parallel()
@@ -398,7 +464,7 @@ func TestServeWarnsOldVersions(t *testing.T) {
 		switch {
 		case tc.want == "" && len(sv.Warnings) != 0:
 			t.Errorf("%s: got warnings %q, want none", tls.VersionName(tc.v), sv.Warnings)
-		case tc.want != "" && (len(sv.Warnings) != 1 || !strings.HasPrefix(sv.Warnings[0], tc.want)):
+		case tc.want != "" && !slices.ContainsFunc(sv.Warnings, func(w string) bool { return strings.HasPrefix(w, tc.want) }):
 			t.Errorf("%s: got warnings %q, want one starting %q", tls.VersionName(tc.v), sv.Warnings, tc.want)
 		}
 	}
@@ -508,11 +574,55 @@ func TestExplainRSAKeyExchangeOnly(t *testing.T) {
 		CipherSuites: []uint16{tls.TLS_RSA_WITH_AES_128_GCM_SHA256, tls.TLS_RSA_WITH_AES_128_CBC_SHA}})
 	err := call(t, Client{InsecureSkipVerify: true, URLSetting: "target"}, url)
 	var x *Error
-	if !errors.As(err, &x) || x.Kind != HandshakeFailed || !strings.Contains(x.Error(), "offering only the RSA key exchange, as an old IIS may, or only TLS 1.0 or 1.1 needs --legacy-tls") {
+	if !errors.As(err, &x) || x.Kind != HandshakeFailed || !strings.Contains(x.Error(), "offering only the RSA key exchange or 3DES, as an old IIS may, or only TLS 1.0 or 1.1 needs --legacy-tls") {
 		t.Errorf("without --legacy-tls: got %v, want the handshake's end explained naming --legacy-tls", err)
 	}
 	if err := call(t, Client{InsecureSkipVerify: true, URLSetting: "target", LegacyTLS: true}, url); err != nil {
 		t.Errorf("with --legacy-tls: got %v, want no error", err)
+	}
+}
+
+// TestLegacyTLS3DES: --legacy-tls reaches a server offering 3DES alone (an
+// IIS on Windows Server 2003, whose SChannel offers 3DES and RC4 only),
+// over TLS 1.0 or 1.2; without it, the explanation names --legacy-tls. A
+// server offering RC4 alone is not reached even with it, and the
+// explanation says RC4 is never offered. 3DES was not offered at all.
+func TestLegacyTLS3DES(t *testing.T) {
+	t.Parallel()
+	des3, rc4 := tls.TLS_RSA_WITH_3DES_EDE_CBC_SHA, tls.TLS_RSA_WITH_RC4_128_SHA
+	for _, tc := range []struct {
+		version    uint16
+		suite      uint16
+		without    string // the explanation without --legacy-tls
+		legacyFail string // "": reached with --legacy-tls; else its explanation
+	}{
+		{tls.VersionTLS10, des3, "the server speaks only TLS 1.0 or 1.1, which atmkit does not use unless told to; give --legacy-tls", ""},
+		{tls.VersionTLS12, des3, "a server offering only the RSA key exchange or 3DES, as an old IIS may, or only TLS 1.0 or 1.1 needs --legacy-tls", ""},
+		{tls.VersionTLS10, tls.TLS_ECDHE_RSA_WITH_3DES_EDE_CBC_SHA, "give --legacy-tls", ""},
+		{tls.VersionTLS10, rc4, "give --legacy-tls", "never RC4: a server offering RC4 alone must turn on 3DES or AES"},
+	} {
+		name := fmt.Sprintf("a %s server offering %s alone", tls.VersionName(tc.version), tls.CipherSuiteName(tc.suite))
+		// httptest's certificate: an RSA key, as these suites need.
+		url := serveTLS(t, &tls.Config{MinVersion: tc.version, MaxVersion: tc.version, CipherSuites: []uint16{tc.suite}})
+		err := call(t, Client{InsecureSkipVerify: true, URLSetting: "target"}, url)
+		var x *Error
+		if !errors.As(err, &x) || !strings.Contains(x.Error(), tc.without) {
+			t.Errorf("%s, without --legacy-tls: got %v, want %q", name, err, tc.without)
+		}
+		err = call(t, Client{InsecureSkipVerify: true, URLSetting: "target", LegacyTLS: true}, url)
+		switch {
+		case tc.legacyFail == "" && err != nil:
+			t.Errorf("%s, with --legacy-tls: got %v, want no error", name, err)
+		case tc.legacyFail != "" && (!errors.As(err, &x) || !strings.Contains(x.Error(), tc.legacyFail)):
+			t.Errorf("%s, with --legacy-tls: got %v, want %q", name, err, tc.legacyFail)
+		}
+	}
+	ct, err := Client{LegacyTLS: true}.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(ct.Config.CipherSuites, rc4) || slices.Contains(ct.Config.CipherSuites, tls.TLS_ECDHE_RSA_WITH_RC4_128_SHA) {
+		t.Errorf("--legacy-tls offers RC4: %s", suiteNames(ct.Config.CipherSuites))
 	}
 }
 

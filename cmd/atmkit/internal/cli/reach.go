@@ -40,7 +40,7 @@ func (f *Reach) Register(fs *flag.FlagSet, what string, withTimeout bool) {
 	fs.StringVar(&f.clientCert, "client-cert", "", "present this client certificate (PEM `file`) to "+what+", with --client-key")
 	fs.StringVar(&f.clientKey, "client-key", "", "the private key (PEM `file`) of --client-cert")
 	fs.BoolVar(&f.insecure, "insecure-skip-verify", false, "accept any certificate from "+what+" (no check at all; for throwaway test servers only)")
-	fs.BoolVar(&f.legacyTLS, "legacy-tls", false, "allow TLS 1.0 and 1.1, and the RSA key exchange, to "+what+" (deprecated; for a deployment on an old server that offers nothing newer)")
+	fs.BoolVar(&f.legacyTLS, "legacy-tls", false, "allow TLS 1.0 and 1.1, the RSA key exchange and 3DES, to "+what+" (deprecated; for a deployment on an old server that offers nothing newer; RC4 never)")
 	fs.Var(&f.headers, "header", "add this header to every request to "+what+", e.g. 'X-Api-Key: <key>' for a gateway (repeatable; one per line in "+CommandEnvName(fs.Name(), "header")+"); never written to cassettes, reports or logs")
 	if f.ownTimeout = withTimeout; withTimeout {
 		fs.DurationVar(&f.Timeout, "timeout", conformance.DefaultTimeout, "per-request `duration` calls to "+what+" may take, from sending to the answer's last byte")
@@ -96,7 +96,7 @@ func (e *Env) Transport(fs *flag.FlagSet, f *Reach, urlFlag string) (http.RoundT
 		fmt.Fprintf(e.Stderr, "atmkit: WARNING: %s\n", w)
 	}
 	if f.legacyTLS {
-		fmt.Fprintf(e.Stderr, "atmkit: WARNING: --legacy-tls: TLS 1.0 and 1.1 are allowed to --%s; they are deprecated (RFC 8996): for a legacy deployment only.\n", urlFlag)
+		fmt.Fprintf(e.Stderr, "atmkit: WARNING: --legacy-tls: TLS 1.0 and 1.1 are allowed to --%s, and 3DES for a server that offers nothing better; they are deprecated (RFC 8996; 3DES: Sweet32): for a legacy deployment only.\n", urlFlag)
 	}
 	if f.insecure {
 		fmt.Fprintf(e.Stderr, "atmkit: WARNING: --insecure-skip-verify: the certificate of --%s is NOT CHECKED; anyone between here and it can read and change every call, the key included. Give its authority with --ca-cert FILE instead.\n", urlFlag)

@@ -19,6 +19,8 @@ func TestShellArg(t *testing.T) {
 		{"a&b", "'a&b'", `"a&b"`},
 		{"data,v2", "data,v2", `"data,v2"`},
 		{"", "''", `""`},
+		// cmd.exe expands %NAME% in double quotes too: escaped with ^.
+		{`C:\100%\ca.pem`, `'C:\100%\ca.pem'`, `^"C:\100^%^\ca.pem^"`},
 	} {
 		if got := shellArg(tc.in, false); got != tc.posix {
 			t.Errorf("shellArg(%q) for a POSIX shell: got %s, want %s", tc.in, got, tc.posix)

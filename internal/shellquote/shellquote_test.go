@@ -1,0 +1,111 @@
+package shellquote
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// hard are arguments each shell reads specially: quotes of both kinds, %
+// (cmd.exe's variables, also in a URL's escapes), ^ & < > | (cmd.exe's
+// operators), $ and ` (a POSIX shell's), backslashes (before a quote and at
+// the end), line breaks, and a SOAP body (XML, double quotes).
+var hard = []string{
+	"plain-1.0",
+	"",
+	"two words",
+	`it's "quoted"`,
+	"100% of %OS% and %PATH%",
+	"Cape%20Town&x=%2C",
+	"a^b&c|d<e>f(g)",
+	"$HOME `id` !x",
+	`C:\Program Files\atm\`,
+	`back\"slash\\`,
+	"line one\nline two\r\n",
+	`<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><ReturnProvinces xmlns="http://tempuri.org/"><strAtmServiceKey>k</strAtmServiceKey></ReturnProvinces></soap:Body></soap:Envelope>`,
+	`SOAPAction: "http://tempuri.org/ReturnProvinces"`,
+}
+
+// TestPOSIX: every argument, and one with the key's variable among
+// literal text, reaches a program intact through a real POSIX shell.
+func TestPOSIX(t *testing.T) {
+	t.Parallel()
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	const key = `k'e"y $x`
+	var line []string
+	var want []string
+	for _, s := range hard {
+		w, ok := Word(false, Lit(s))
+		if !ok {
+			t.Errorf("%q: not written", s)
+		}
+		line, want = append(line, w), append(want, s)
+	}
+	w, _ := Word(false, Lit("?strAtmServiceKey="), Env("ATMKIT_KEY"), Lit("&s='%'"))
+	line, want = append(line, w), append(want, "?strAtmServiceKey="+key+"&s='%'")
+	cmd := exec.Command(sh, "-c", `f() { for a; do printf '[%s]' "$a"; done; }; f `+strings.Join(line, " "))
+	cmd.Env = []string{"ATMKIT_KEY=" + key, "HOME=/nowhere"}
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := "[" + strings.Join(want, "][") + "]"; string(out) != w {
+		t.Errorf("through sh:\ngot  %s\nwant %s", out, w)
+	}
+}
+
+// TestCmd: the cmd.exe forms. An argument neither cmd.exe nor a program's
+// parser reads specially stays as it is; one without " and % is in plain
+// double quotes (PowerShell reads it too), the key's variable as
+// %ATMKIT_KEY% inside them; any other is the program parser's quoting with
+// every character cmd.exe reads specially escaped with ^, and every % of
+// the text followed by ^ as well, so that no %NAME% begins or ends at it.
+// A line break cannot be written.
+func TestCmd(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		parts []Part
+		want  string
+		ok    bool
+	}{
+		{[]Part{Lit(`C:\atm\data`)}, `C:\atm\data`, true},
+		{[]Part{Lit("two words")}, `"two words"`, true},
+		{[]Part{Lit("")}, `""`, true},
+		{[]Part{Lit(`C:\My Dir\`)}, `"C:\My Dir\\"`, true},
+		{[]Part{Lit("a&b<c>")}, `"a&b<c>"`, true},
+		{[]Part{Lit("http://h/x?strAtmServiceKey="), Env("ATMKIT_KEY"), Lit("&intCityID=3")}, `"http://h/x?strAtmServiceKey=%ATMKIT_KEY%&intCityID=3"`, true},
+		{[]Part{Lit(`SOAPAction: "http://tempuri.org/X"`)}, `^"SOAPAction: \^"http://tempuri.org/X\^"^"`, true},
+		{[]Part{Lit(`<a b="1">`), Env("ATMKIT_KEY"), Lit(`</a>`)}, `^"^<a b=\^"1\^"^>%ATMKIT_KEY%^</a^>^"`, true},
+		{[]Part{Lit("100% of %OS%")}, `^"100^%^ of ^%^OS^%^"`, true},
+		{[]Part{Lit("x=%2C&y")}, `^"x=^%^2C^&y^"`, true},
+		{[]Part{Lit(`a\"b`)}, `^"a\\\^"b^"`, true},
+		{[]Part{Lit(`"q\`)}, `^"\^"q\\^"`, true},
+		{[]Part{Lit("50%"), Env("ATMKIT_KEY")}, `^"50^%%ATMKIT_KEY%^"`, true},
+		{[]Part{Lit("a\nb")}, "\"a\nb\"", false},
+	} {
+		got, ok := Word(true, tc.parts...)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("%+v: got %s (%v), want %s (%v)", tc.parts, got, ok, tc.want, tc.ok)
+		}
+	}
+	for _, s := range hard {
+		w, ok := Word(true, Lit(s))
+		if ok == strings.ContainsAny(s, "\r\n") {
+			t.Errorf("%q: ok %v", s, ok)
+		}
+		if !ok || !strings.HasPrefix(w, `^"`) {
+			continue
+		}
+		// In the escaped form, each % of the text is ^%^.
+		if n := strings.Count(s, "%"); strings.Count(w, "^%^") != n {
+			t.Errorf("%q: %s: want each of its %d %% as ^%%^", s, w, n)
+		}
+		// cmd.exe never is inside double quotes: no " without its ^.
+		if strings.Count(w, `"`) != strings.Count(w, `^"`) {
+			t.Errorf("%q: %s: a double quote without ^", s, w)
+		}
+	}
+}
