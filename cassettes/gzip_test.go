@@ -611,3 +611,36 @@ func TestUpstreamDecodesDeflate(t *testing.T) {
 		}
 	}
 }
+
+// TestUnaskedEncodingQZero: a coding the request's Accept-Encoding refuses
+// by name (q=0) is not accepted, even when "*" accepts any other (RFC
+// 9110, 12.5.3): such an answer is refused; one the client asked for,
+// whatever the case of its name, is recorded as it came.
+func TestUnaskedEncodingQZero(t *testing.T) {
+	t.Parallel()
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+		w.Header().Set("Content-Encoding", "br")
+		_, _ = w.Write([]byte("\x1b\x10\x00\xf8\xa5\x02not really brotli"))
+	}))
+	defer up.Close()
+	for _, c := range []struct {
+		accept  string
+		refused bool
+	}{{"br;q=0", true}, {"*, br;q=0", true}, {"br; q=0.000, *", true}, {"*", false}, {"BR", false}, {"gzip, br;q=0.5", false}} {
+		rec, err := cassettes.New(filepath.Join(t.TempDir(), "br.yaml"), cassettes.WithMode(cassettes.ModeRecordAll))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := request(t, up.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false)
+		req.Header.Set("Accept-Encoding", c.accept)
+		resp, err := (&http.Client{Transport: rec}).Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		if refused := errors.Is(err, cassettes.ErrUnaskedEncoding); refused != c.refused {
+			t.Errorf("Accept-Encoding %q: got %v, want refused %v", c.accept, err, c.refused)
+		}
+		_ = rec.Stop()
+	}
+}
