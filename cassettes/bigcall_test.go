@@ -1,7 +1,10 @@
 package cassettes_test
 
 import (
+	"bufio"
+	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -90,5 +93,105 @@ func TestRecordBigCallOnce(t *testing.T) {
 		if i.Response.Body != answer || strings.Contains(i.Request.URL, "secret-key-1") {
 			t.Errorf("interaction %d: %d-byte body recorded, want the answer's %d; URL %s", i.ID, len(i.Response.Body), len(answer), i.Request.URL)
 		}
+	}
+}
+
+// TestRecordLyingContentLength: a request whose Content-Length claims far
+// more than it sends costs what it sends, not what it claims: the body was
+// read into a string grown to the claimed size at once (200 MB allocated
+// for 9 bytes sent, as many times as such requests came). The client gets
+// a 502 naming the body cut short; nothing is recorded. Not parallel: the
+// allocations counted are the process's.
+func TestRecordLyingContentLength(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, "<string>ok</string>")
+	}))
+	defer up.Close()
+	path := filepath.Join(t.TempDir(), "lie.yaml")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithSaveInterval(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := url.Parse(up.URL)
+	proxy := httptest.NewServer(cassettes.NewProxy(u, rec, nil))
+	defer proxy.Close()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	conn, err := net.Dial("tcp", proxy.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_, err = io.WriteString(conn, "POST /service/service.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml; charset=utf-8\r\n"+
+		"SOAPAction: \"http://tempuri.org/atmService/ReturnProvinces\"\r\nContent-Length: 200000000\r\n\r\n<soap:Env")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.(*net.TCPConn).CloseWrite()
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	runtime.ReadMemStats(&after)
+	if resp.StatusCode != http.StatusBadGateway || !strings.Contains(string(body), "unexpected EOF") {
+		t.Errorf("got %d %q, want 502 naming the body cut short", resp.StatusCode, body)
+	}
+	alloc := after.TotalAlloc - before.TotalAlloc
+	t.Logf("a request claiming 200 MB and sending 9 bytes allocated %d bytes", alloc)
+	if !mocktest.Race && alloc > 16<<20 {
+		t.Errorf("a request claiming 200 MB and sending 9 bytes allocated %d bytes, want what it sent", alloc)
+	}
+	if err := rec.Stop(); !errors.Is(err, cassettes.ErrNothingRecorded) {
+		t.Errorf("Stop: %v, want nothing recorded", err)
+	}
+}
+
+// TestRecordUpstreamCutShort: an answer whose Content-Length claims far
+// more than the upstream sends before it hangs up costs what was sent, not
+// what was claimed (200 MB were allocated at once), and the client gets a
+// 502 naming the answer cut short; nothing is recorded. Not parallel: the
+// allocations counted are the process's.
+func TestRecordUpstreamCutShort(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, buf, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		_, _ = buf.WriteString("HTTP/1.1 200 OK\r\nContent-Type: text/xml; charset=utf-8\r\nContent-Length: 200000000\r\n\r\n<?xml version=\"1.0\"?><ArrayOfProvince>")
+		_ = buf.Flush()
+	}))
+	defer up.Close()
+	path := filepath.Join(t.TempDir(), "short.yaml")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithSaveInterval(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := url.Parse(up.URL)
+	proxy := httptest.NewServer(cassettes.NewProxy(u, rec, nil))
+	defer proxy.Close()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	resp, err := http.Get(proxy.URL + "/service/service.asmx/ReturnProvinces?strAtmServiceKey=secret-key-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	runtime.ReadMemStats(&after)
+	if resp.StatusCode != http.StatusBadGateway || !strings.Contains(string(body), "unexpected EOF") || strings.Contains(string(body), "secret-key-1") {
+		t.Errorf("got %d %q, want 502 naming the answer cut short, the key masked", resp.StatusCode, body)
+	}
+	alloc := after.TotalAlloc - before.TotalAlloc
+	t.Logf("an answer claiming 200 MB cut short allocated %d bytes", alloc)
+	if !mocktest.Race && alloc > 16<<20 {
+		t.Errorf("an answer claiming 200 MB cut short allocated %d bytes, want what was sent", alloc)
+	}
+	if err := rec.Stop(); !errors.Is(err, cassettes.ErrNothingRecorded) {
+		t.Errorf("Stop: %v, want nothing recorded", err)
 	}
 }

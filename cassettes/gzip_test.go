@@ -506,3 +506,141 @@ func TestUnaskedEncodingRefused(t *testing.T) {
 		}
 	})
 }
+
+// TestProxyDecodesWhatItAskedFor: an answer the upstream compressed with
+// deflate or x-gzip (Go's transport, asking for gzip, undoes gzip alone)
+// reaches the app through the recording proxy decoded, as the cassette
+// holds it and replay serves it: the proxy drops the app's own
+// Accept-Encoding, and the app got bytes in a compression it may not have
+// asked for (a client sending none could not read the answer while
+// recording, and read it on replay).
+func TestProxyDecodesWhatItAskedFor(t *testing.T) {
+	t.Parallel()
+	text := `<?xml version="1.0" encoding="utf-8"?><string xmlns="http://tempuri.org/atmService/">Ontario</string>`
+	var zl, gz bytes.Buffer
+	z := zlib.NewWriter(&zl)
+	_, _ = z.Write([]byte(text))
+	_ = z.Close()
+	g := gzip.NewWriter(&gz)
+	_, _ = g.Write([]byte(text))
+	_ = g.Close()
+	for _, c := range []struct {
+		enc  string
+		body []byte
+	}{{"deflate", zl.Bytes()}, {"x-gzip", gz.Bytes()}, {"Deflate", zl.Bytes()}} {
+		up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+			w.Header().Set("Content-Encoding", c.enc)
+			_, _ = w.Write(c.body)
+		}))
+		defer up.Close()
+		base, _ := url.Parse(up.URL)
+		path := filepath.Join(t.TempDir(), "deflate.yaml")
+		rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+		if err != nil {
+			t.Fatal(err)
+		}
+		proxy := httptest.NewServer(cassettes.NewProxy(base, rec, nil))
+		defer proxy.Close()
+		for _, ae := range []string{"", "br", "deflate"} {
+			req := request(t, proxy.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false)
+			if ae != "" {
+				req.Header.Set("Accept-Encoding", ae)
+			}
+			resp, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if string(b) != text || resp.Header.Get("Content-Encoding") != "" || resp.ContentLength != -1 && resp.ContentLength != int64(len(text)) {
+				t.Errorf("%s, Accept-Encoding %q: got Content-Encoding %q, Content-Length %d, %q; want the answer decoded", c.enc, ae,
+					resp.Header.Get("Content-Encoding"), resp.ContentLength, b)
+			}
+		}
+		if err := rec.Stop(); err != nil {
+			t.Fatal(err)
+		}
+		list, err := cassettes.ReadFile(path)
+		if err != nil || len(list) != 1 || list[0].Response.Body != text {
+			t.Errorf("%s: cassette: %d interactions (%v), want the answer decoded", c.enc, len(list), err)
+		}
+	}
+}
+
+// TestUpstreamDecodesDeflate: serve --on-miss upstream serves an answer
+// the upstream compressed with deflate or x-gzip decoded, to this call and
+// from its index to the next: the compressed bytes were served as the
+// answer's text (no Content-Encoding), and indexed so.
+func TestUpstreamDecodesDeflate(t *testing.T) {
+	t.Parallel()
+	text := `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"><soap:Body><ReturnProvincesResponse xmlns="http://tempuri.org/atmService/"><ReturnProvincesResult><string>Ontario</string></ReturnProvincesResult></ReturnProvincesResponse></soap:Body></soap:Envelope>`
+	var zl, gz bytes.Buffer
+	z := zlib.NewWriter(&zl)
+	_, _ = z.Write([]byte(text))
+	_ = z.Close()
+	g := gzip.NewWriter(&gz)
+	_, _ = g.Write([]byte(text))
+	_ = g.Close()
+	for _, c := range []struct {
+		enc  string
+		body []byte
+	}{{"deflate", zl.Bytes()}, {"x-gzip", gz.Bytes()}} {
+		up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+			w.Header().Set("Content-Encoding", c.enc)
+			_, _ = w.Write(c.body)
+		}))
+		defer up.Close()
+		path := filepath.Join(t.TempDir(), "miss.yaml")
+		idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstream(cassettes.Upstream{URL: up.URL, Record: path}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, _ := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault))
+		srv := httptest.NewServer(h)
+		defer srv.Close()
+		for n := range 2 {
+			status, body := do(t, srv.Client(), request(t, srv.URL, asmx.SOAP11, query{Op: asmx.OpReturnProvinces}, testKey, false))
+			if status != 200 || !strings.Contains(body, "<string>Ontario</string>") {
+				t.Errorf("%s, call %d: got %d %q, want the answer decoded", c.enc, n+1, status, body)
+			}
+		}
+		if err := idx.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestUnaskedEncodingQZero: a coding the request's Accept-Encoding refuses
+// by name (q=0) is not accepted, even when "*" accepts any other (RFC
+// 9110, 12.5.3): such an answer is refused; one the client asked for,
+// whatever the case of its name, is recorded as it came.
+func TestUnaskedEncodingQZero(t *testing.T) {
+	t.Parallel()
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+		w.Header().Set("Content-Encoding", "br")
+		_, _ = w.Write([]byte("\x1b\x10\x00\xf8\xa5\x02not really brotli"))
+	}))
+	defer up.Close()
+	for _, c := range []struct {
+		accept  string
+		refused bool
+	}{{"br;q=0", true}, {"*, br;q=0", true}, {"br; q=0.000, *", true}, {"*", false}, {"BR", false}, {"gzip, br;q=0.5", false}} {
+		rec, err := cassettes.New(filepath.Join(t.TempDir(), "br.yaml"), cassettes.WithMode(cassettes.ModeRecordAll))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := request(t, up.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false)
+		req.Header.Set("Accept-Encoding", c.accept)
+		resp, err := (&http.Client{Transport: rec}).Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		if refused := errors.Is(err, cassettes.ErrUnaskedEncoding); refused != c.refused {
+			t.Errorf("Accept-Encoding %q: got %v, want refused %v", c.accept, err, c.refused)
+		}
+		_ = rec.Stop()
+	}
+}

@@ -1,6 +1,7 @@
 package cassettes
 
 import (
+	"bytes"
 	"io"
 	"log/slog"
 	"net/http"
@@ -9,7 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"github.com/atmkit/atmkit/internal/redact"
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
 // HealthPath answers 200 on every atmkit server, the recording proxy included.
@@ -19,7 +22,9 @@ const HealthPath = "/__admin/health"
 // (normally a *Recorder): every request, in every binding and on both paths,
 // WSDL and help pages too, goes to the upstream and its answer comes back
 // to the caller. HealthPath is answered by the proxy itself. The proxy asks
-// the upstream for uncompressed answers so that cassettes stay readable.
+// the upstream for uncompressed answers so that cassettes stay readable;
+// one compressed all the same with deflate or x-gzip reaches the caller
+// decoded, as the cassette holds it.
 func NewProxy(upstream *url.URL, rt http.RoundTripper, logger *slog.Logger) http.Handler {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -40,7 +45,8 @@ func NewProxy(upstream *url.URL, rt http.RoundTripper, logger *slog.Logger) http
 			}
 			pr.Out.Header.Del("Accept-Encoding")
 		},
-		Transport: rt,
+		Transport:      rt,
+		ModifyResponse: decodeAnswer,
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			// An error may quote the request, its key included (a
 			// *url.Error holds the whole URL): mask it for the log and
@@ -70,4 +76,30 @@ func withoutCassetteDir(msg string, rt http.RoundTripper) string {
 		return msg
 	}
 	return strings.ReplaceAll(msg, rec.Path(), filepath.Base(rec.Path()))
+}
+
+// decodeAnswer decodes an answer the upstream compressed with a coding
+// the cassette holds decoded (deflate, x-gzip: Go's transport, asking for
+// gzip, undoes gzip alone), as replay serves it: the recording proxy
+// dropped the app's Accept-Encoding and serve's upstream sends none, so
+// the coding is not one the app asked for. An answer that does not decode
+// is left as it came (recorded so, with a warning).
+func decodeAnswer(resp *http.Response) error {
+	if recorded.HeaderValue(resp.Header, "Content-Encoding") == "" {
+		return nil
+	}
+	b, err := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if err != nil {
+		return err
+	}
+	i := &cassette.Interaction{Response: cassette.Response{Headers: resp.Header, Body: string(b), ContentLength: resp.ContentLength}}
+	if changed, err := recorded.Decompress(i); err != nil || !changed {
+		resp.Body = io.NopCloser(bytes.NewReader(b))
+		return nil
+	}
+	resp.Header, resp.ContentLength = i.Response.Headers, i.Response.ContentLength
+	resp.Uncompressed = true
+	resp.Body = io.NopCloser(strings.NewReader(i.Response.Body))
+	return nil
 }

@@ -15,6 +15,9 @@ func readBody(body io.ReadCloser, size int64) (text string, ok bool, err error) 
 		return "", false, nil
 	}
 	defer body.Close()
+	if size > maxSizedRequest {
+		size = -1 // read as it comes: the client may claim more than it sends
+	}
 	text, err = readText(body, size)
 	return text, true, err
 }
@@ -23,17 +26,36 @@ func readBody(body io.ReadCloser, size int64) (text string, ok bool, err error) 
 // word: a larger one is read as a body of unknown size.
 const maxSized = 256 << 20
 
+// maxSizedRequest is maxSized for a request's body, which comes from the
+// app (a SOAP call is kilobytes; ASP.NET refuses one beyond 4096 KB by
+// default): a Content-Length claiming more is not taken at its word.
+const maxSizedRequest = 4 << 20
+
+// proven is how much of a body claimed larger readText reads before it
+// takes the claim at its word: a Content-Length larger than what is sent
+// costs at most this much until the bytes come.
+const proven = 1 << 20
+
 // readText reads r to its end into a string, holding the text once: a
 // body of a known size (a Content-Length; -1 when unknown) is read into a
 // string of that size, one of unknown size into chunks of growing size
 // joined once at the end. (io.ReadAll grows one buffer as it reads: a
 // body of tens of megabytes allocated twice its size, and a string made
-// of it a third copy.)
+// of it a third copy.) A size beyond proven is taken at its word once that
+// much has come: a larger Content-Length than the body sent then costs
+// that much, not what it claims.
 func readText(r io.Reader, size int64) (string, error) {
 	var b strings.Builder
 	if size > 0 && size <= maxSized {
-		b.Grow(int(size))
-		_, err := io.Copy(&b, r)
+		b.Grow(int(min(size, proven)))
+		n, err := io.Copy(&b, io.LimitReader(r, proven))
+		if err != nil {
+			return b.String(), err
+		}
+		if n == proven && size > proven {
+			b.Grow(int(size - n))
+		}
+		_, err = io.Copy(&b, r) // up to its end, which may be beyond size
 		return b.String(), err
 	}
 	var chunks [][]byte

@@ -118,6 +118,9 @@ func (up *upstream) fetch(ctx context.Context, ix *Index, c *asmx.Call) mockserv
 		return fail("upstream: ", err)
 	}
 	defer resp.Body.Close()
+	if err := decodeAnswer(resp); err != nil {
+		return fail("upstream: ", err)
+	}
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
 		return fail("upstream: ", err)

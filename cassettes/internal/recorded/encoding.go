@@ -86,25 +86,25 @@ func decodable(c string) bool {
 
 // Unasked returns the Content-Encoding of i's answer when it names a
 // coding Decompress cannot undo (br, zstd) that i's request did not accept:
-// its Accept-Encoding does not name it (nor *), or is absent, as in the
-// requests of atmkit's recording proxy and of serve's upstream, for which
-// Go's transport asks for gzip alone. HTTP lets a server use only a coding
+// its Accept-Encoding does not name it (nor *), names it with q=0 (which *
+// does not undo), or is absent, as in the requests of atmkit's recording
+// proxy and of serve's upstream, for which Go's transport asks for gzip
+// alone. HTTP lets a server use only a coding
 // the request accepts (RFC 9110, 12.5.3): such an answer is the
 // deployment's or its gateway's mistake, and the recorder refuses it. ""
 // otherwise.
 func Unasked(i *cassette.Interaction) string {
 	enc := strings.ToLower(strings.TrimSpace(HeaderValue(i.Response.Headers, "Content-Encoding")))
-	accepted := map[string]bool{}
+	accepted := map[string]bool{} // false: refused by name (q=0), which "*" does not undo
 	for _, a := range strings.Split(strings.ToLower(HeaderValue(i.Request.Headers, "Accept-Encoding")), ",") {
 		name, params, _ := strings.Cut(a, ";")
-		if q := strings.ReplaceAll(params, " ", ""); q == "q=0" || strings.HasPrefix(q, "q=0.") && strings.Trim(q[len("q=0."):], "0") == "" {
-			continue // q=0: not acceptable
-		}
-		accepted[strings.TrimSpace(name)] = true
+		q := strings.ReplaceAll(params, " ", "")
+		accepted[strings.TrimSpace(name)] = !(q == "q=0" || strings.HasPrefix(q, "q=0.") && strings.Trim(q[len("q=0."):], "0") == "")
 	}
 	for _, c := range strings.Split(enc, ",") {
 		c = strings.TrimSpace(c)
-		if !decodable(c) && !accepted[c] && !accepted["*"] {
+		ok, named := accepted[c]
+		if !decodable(c) && !ok && (named || !accepted["*"]) {
 			return enc
 		}
 	}

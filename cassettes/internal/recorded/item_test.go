@@ -108,22 +108,26 @@ func TestEncodeItemAsYAML(t *testing.T) {
 	}
 }
 
-// FuzzLiteralBody: a long body beginning or ending with any string, in the
-// request or the response, is encoded by EncodeItem to the bytes yaml.v3
+// FuzzLiteralBody: a long body beginning or ending with any string, or
+// holding it in its middle (64 KB long, or longer), in the request or the
+// response, is encoded by EncodeItem to the bytes yaml.v3
 // writes for it, which read back as it: as a literal block, double-quoted,
 // or by yaml.v3 itself.
 func FuzzLiteralBody(f *testing.F) {
 	for _, s := range []string{"", "x", "\n", "\n\n", "x\n", "x\n\n", " x", "x ", "x \n", "\tx\n", "x\n\ty", "é\n", "\u2028", "\u0085", "\ufeff",
 		"\r\n", "a\n\n\nb", "\x7f", "\x00", "---\n...", "  </a>", "🏧", "\xff", "\ue000\ufffd\ufffe", "\"\\", " \r\n", "\u00a0\u0085\u2029 \t",
 		"\x1b\x0b\x0c\x07\x08", "'", "''", "#", " #", ": ", ":", "? ", "?", "- ", "-", "---", "...", "{", "[", "\t", "@", "`", "%", "!", "&", "*", "|", ">",
-		"\"", "1", "+", ".", "y", "n", "~", "x\u2028 ", "\u2028", "\u2029#", " ", "\r ", "\u0085"} {
+		"\"", "1", "+", ".", "y", "n", "~", "x\u2028 ", "\u2028", "\u2029#", " ", "\r ", "\u0085",
+		"\n...\n", "\n--- x\n", "\n# x", "\n- x", "\n\tx", "x  \n", "\xed\xa0\x80", "\xef\xbf\xbe", "\x00\n", "\n  \n"} {
 		f.Add(s, true)
 		f.Add(s, false)
 	}
 	pad := strings.Repeat("    <location>\n      <id>7</id>\n    </location>", 1600)
 	flat := strings.Repeat("<location><id>7</id></location>", 2200) // one line
 	f.Fuzz(func(t *testing.T, s string, inRequest bool) {
-		for _, body := range []string{s + "\n" + pad, "<a>\n" + pad + s, s + flat, flat + s} {
+		h, fh := len(pad)/2, len(flat)/2
+		exact := ("<a>\n" + pad[:h] + s + pad[h:])[:longBody] // exactly as long as a body EncodeItem writes itself
+		for _, body := range []string{s + "\n" + pad, "<a>\n" + pad + s, s + flat, flat + s, "<a>\n" + pad[:h] + s + pad[h:], flat[:fh] + s + flat[fh:], exact} {
 			i := longInteraction("", body)
 			if inRequest {
 				i = longInteraction(body, "")
