@@ -268,6 +268,19 @@ var _ = Describe("the suite itself", Label("selftest"), func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(get.CurlFor(true)).To(Equal(`curl.exe -sS -i "` + srv.URL + `/service/service.asmx/ReturnProvinces?strAtmServiceKey=%ATMKIT_KEY%"`))
 
+		// A body beyond ASCII: curl.exe gets its arguments in the ANSI
+		// code page and would send é as one byte, not UTF-8: for cmd.exe
+		// each such character is a character reference, the same XML.
+		// A POSIX shell's line keeps the text.
+		body := `<?xml version="1.0" encoding="utf-8"?><a x="Lévis"><strAtmServiceKey>` + mockKey + `</strAtmServiceKey><strAddress>12 rue de l'Église, Montréal 🏧</strAddress></a>`
+		accented := &Exchange{Method: http.MethodPost, URL: srv.URL + "/service/service.asmx", Body: []byte(body), key: mockKey}
+		win = accented.CurlFor(true)
+		Expect(win).To(HaveSuffix(`--data-binary ^"^<?xml version=\^"1.0\^" encoding=\^"utf-8\^"?^>^<a x=\^"L^&#xE9;vis\^"^>` +
+			`^<strAtmServiceKey^>%ATMKIT_KEY%^</strAtmServiceKey^>^<strAddress^>12 rue de l'^&#xC9;glise, Montr^&#xE9;al ^&#x1F3E7;^</strAddress^>^</a^>^"`))
+		Expect(accented.CurlFor(false)).To(ContainSubstring("rue de l'\\''Église, Montréal 🏧"))
+		cdata := &Exchange{Method: http.MethodPost, URL: srv.URL, Body: []byte("<a><![CDATA[é]]></a>")}
+		Expect(cdata.CurlFor(true)).To(ContainSubstring("é"), "in CDATA a reference is text: left as it is")
+
 		// A line break: no cmd.exe line holds one.
 		broken := &Exchange{Method: http.MethodPost, URL: srv.URL + "/service/service.asmx", Body: []byte("<a>\n</a>")}
 		Expect(broken.CurlFor(true)).To(Equal("curl -sS -i -X POST " + srv.URL + "/service/service.asmx --data-binary '<a>\n</a>'" +

@@ -135,6 +135,29 @@ func TestReproduceLinesUnderWine(t *testing.T) {
 		}
 	})
 
+	t.Run("serve's try line", func(t *testing.T) {
+		// The key in ATMKIT_KEY: the try line reads it from there, for
+		// cmd.exe as %ATMKIT_KEY% (it was "$ATMKIT_KEY", which cmd.exe
+		// hands on as it is), with the throwaway authority's file, run
+		// by curl.exe (Windows PowerShell's curl is Invoke-WebRequest).
+		saved := w.env
+		w.env = append(append([]string(nil), w.env...), "ATMKIT_KEY="+key)
+		s := w.start("serve", "--addr", "127.0.0.1:0", "--tls-self-signed")
+		w.env = saved
+		try := bannerLine(t, s.stdout.String(), "try:")
+		if strings.Contains(try, key) || !strings.HasPrefix(try, "curl.exe ") {
+			t.Fatalf("try line: %s", try)
+		}
+		args := w.cmdArgs([]string{"ATMKIT_KEY=" + key}, winPath(printargs)+strings.TrimPrefix(try, "curl.exe"))
+		want := s.base + "/service/service.asmx/ReturnProvinces?strAtmServiceKey=" + key
+		if len(args) != 3 || args[0] != want || args[1] != "--cacert" || !strings.HasSuffix(args[2], ".pem") {
+			t.Fatalf("arguments: got %q, want [%s --cacert <the authority's file>]\nline: %s", args, want, try)
+		}
+		if ca := bannerLine(t, s.stdout.String(), "CA:"); !strings.Contains(ca, "trust it with curl.exe --cacert ") {
+			t.Errorf("CA line: %s", ca)
+		}
+	})
+
 	t.Run("quoting", func(t *testing.T) {
 		values := []string{
 			"two words", `it's "quoted"`, "100% of %NO_SUCH_VAR% and %", "Cape%20Town&x=%2C",

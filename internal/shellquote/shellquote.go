@@ -14,6 +14,11 @@
 // followed by a ^ so that no %NAME% of cmd.exe can begin or end at it (on
 // a command line, an undefined %NAME% is left as it is). cmd.exe cannot
 // hold a line break in a line: such an argument cannot be written.
+//
+// The cmd.exe lines assume its defaults: delayed expansion off (with
+// cmd /V:ON, or the registry's DelayedExpansion, a !NAME! of a defined
+// variable is expanded and a lone ! dropped, in double quotes or not, and
+// no writing of a ! holds in both modes).
 package shellquote
 
 import "strings"
@@ -49,10 +54,33 @@ func Arg(s string, windows bool) string {
 // when windows is true; ok is false when cmd.exe cannot hold it (a line
 // break in it), and then the word is in plain double quotes.
 func Word(windows bool, parts ...Part) (word string, ok bool) {
+	parts = joined(parts)
 	if windows {
 		return cmdWord(parts)
 	}
 	return posixWord(parts), true
+}
+
+// joined is parts with literal texts side by side made one, and empty
+// ones left out (one empty text stays when nothing else is left): the
+// backslashes at the end of a text are doubled when a double quote
+// follows, which the next text's first character or the closing quote
+// after an empty last text may be.
+func joined(parts []Part) []Part {
+	out := make([]Part, 0, len(parts))
+	for _, p := range parts {
+		switch n := len(out); {
+		case p.Env == "" && p.Text == "":
+		case p.Env == "" && n > 0 && out[n-1].Env == "":
+			out[n-1].Text += p.Text
+		default:
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, Lit(""))
+	}
+	return out
 }
 
 // literal reports whether parts are one literal text, and which.

@@ -85,6 +85,14 @@ func TestCmd(t *testing.T) {
 		{[]Part{Lit(`"q\`)}, `^"\^"q\\^"`, true},
 		{[]Part{Lit("50%"), Env("ATMKIT_KEY")}, `^"50^%%ATMKIT_KEY%^"`, true},
 		{[]Part{Lit("a\nb")}, "\"a\nb\"", false},
+		// Texts side by side are one: the backslashes at the end of one
+		// are doubled before the quote that follows it, the next text's
+		// or the closing one after an empty text (they were not:
+		// "C:\My Dir\" reached the program as C:\My Dir").
+		{[]Part{Lit(`C:\My Dir\`), Lit("")}, `"C:\My Dir\\"`, true},
+		{[]Part{Lit(`a\`), Lit(`"b`)}, `^"a\\\^"b^"`, true},
+		{[]Part{Lit("x="), Env("ATMKIT_KEY"), Lit("")}, `"x=%ATMKIT_KEY%"`, true},
+		{[]Part{Lit(""), Lit("")}, `""`, true},
 	} {
 		got, ok := Word(true, tc.parts...)
 		if got != tc.want || ok != tc.ok {

@@ -147,8 +147,15 @@ func (s Server) Load() (*Serving, error) {
 			// 2003's), and the RSA key exchange and 3DES served for it
 			// need an RSA key: with ECDSA ones it shares no suite.
 			newCA = NewRSAAuthority
-			sv.Warnings = append(sv.Warnings, fmt.Sprintf("--tls-self-signed with --tls-min-version %s: the throwaway certificate and authority are RSA %d ones, not ECDSA: "+
-				"a client of Windows XP or Server 2003 knows no ECDSA, and the RSA key exchange and 3DES need an RSA key", tls.VersionName(s.MinVersion)[len("TLS "):], RSABits))
+			// At 1.1, no XP or 2003 client connects (their SChannel
+			// speaks TLS 1.0 at most) and 3DES is not served: only
+			// the RSA key exchange needs the RSA key.
+			why := "the RSA key exchange served below TLS 1.2 needs an RSA key"
+			if s.MinVersion == tls.VersionTLS10 {
+				why = "a client of Windows XP or Server 2003 knows no ECDSA, and the RSA key exchange and 3DES need an RSA key"
+			}
+			sv.Warnings = append(sv.Warnings, fmt.Sprintf("--tls-self-signed with --tls-min-version %s: the throwaway certificate and authority are RSA %d ones, not ECDSA: %s",
+				tls.VersionName(s.MinVersion)[len("TLS "):], RSABits, why))
 		}
 		ca, err := newCA("atmkit throwaway CA", 0)
 		if err != nil {

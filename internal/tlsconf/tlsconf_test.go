@@ -372,6 +372,13 @@ func TestSelfSignedOldClients(t *testing.T) {
 		}) {
 			t.Errorf("%s: warnings %q lack the RSA certificate", name, sv.Warnings)
 		}
+		// Windows XP and Server 2003 speak TLS 1.0 at most, and 3DES is
+		// served at 1.0 alone: at 1.1 the warning names neither.
+		if xp := slices.ContainsFunc(sv.Warnings, func(w string) bool {
+			return strings.Contains(w, "Windows XP") || strings.Contains(w, "3DES")
+		}); xp != (tc.min == tls.VersionTLS10) {
+			t.Errorf("%s: warnings %q: naming Windows XP and 3DES %v, want %v", name, sv.Warnings, xp, tc.min == tls.VersionTLS10)
+		}
 		if d := sv.Describe(); !strings.Contains(d, "; an RSA 2048 key (for TLS 1.0 and 1.1 clients)") {
 			t.Errorf("%s: Describe: got %q, want the RSA key named", name, d)
 		}

@@ -120,7 +120,7 @@ func (b Mock) print(e *cli.Env, addr net.Addr, s *cli.Serving) {
 	}
 	try := base + asmx.ServicePath + "/ReturnProvinces?strAtmServiceKey="
 	if len(keys) == 0 {
-		e.PrintTry(s, try+"demo-key", nil)
+		e.PrintTry(s, try+"demo-key", "", nil)
 		return
 	}
 	// The key is never printed. The try line reads it from the variable
@@ -129,10 +129,10 @@ func (b Mock) print(e *cli.Env, addr net.Addr, s *cli.Serving) {
 	// atmkit reads (ATMKIT_KEY) left holding a placeholder would be the
 	// only key of the next atmkit serve in that shell.
 	if b.KeyVar != "" {
-		e.PrintTry(s, try+"$"+b.KeyVar, nil)
+		e.PrintTry(s, try, b.KeyVar, nil)
 		return
 	}
-	e.PrintTry(s, try+"YOUR_KEY", nil)
+	e.PrintTry(s, try+"YOUR_KEY", "", nil)
 }
 
 // replayText says what is replayed: the answers recorded to calls (key

@@ -22,6 +22,7 @@ import (
 	"github.com/atmkit/atmkit/internal/atomicfile"
 	"github.com/atmkit/atmkit/internal/neterr"
 	"github.com/atmkit/atmkit/internal/serve"
+	"github.com/atmkit/atmkit/internal/shellquote"
 	"github.com/atmkit/atmkit/internal/tlsconf"
 )
 
@@ -319,8 +320,8 @@ func (e *Env) PrintTLS(s *Serving) {
 	if s.removeCA {
 		when = "removed when atmkit stops"
 	}
-	fmt.Fprintf(e.Stdout, "  CA:         %s (the throwaway authority's certificate, %s): trust it with curl --cacert %s, atmkit --ca-cert %s\n",
-		s.caFile, when, ShellArg(s.caFile), ShellArg(s.caFile))
+	fmt.Fprintf(e.Stdout, "  CA:         %s (the throwaway authority's certificate, %s): trust it with %s --cacert %s, atmkit --ca-cert %s\n",
+		s.caFile, when, curlName(runtime.GOOS == "windows"), ShellArg(s.caFile), ShellArg(s.caFile))
 	if inContainer() {
 		// The path is the container's: the host needs a copy.
 		where := "or write it to a mounted directory with ATMKIT_TLS_CA_OUT (-v \"$PWD:/data\" -e ATMKIT_TLS_CA_OUT=/data/ca.pem)"
@@ -332,38 +333,75 @@ func (e *Env) PrintTLS(s *Serving) {
 	}
 }
 
+// curlName is curl's name in a printed command: curl.exe on Windows,
+// where Windows PowerShell 5.1 reads a bare curl as its alias of
+// Invoke-WebRequest (cmd.exe runs curl.exe either way).
+func curlName(windows bool) string {
+	if windows {
+		return "curl.exe"
+	}
+	return "curl"
+}
+
 // curlSetup is what the banner's try line needs for TLS: the shell
 // variables to set first and the curl options: the throwaway authority,
 // and a client certificate when one is required. The variables are the
 // shell's own, not exported and not ATMKIT_*: ATMKIT_CLIENT_CERT is the
 // client certificate of serve's upstream, and serve started again in a
-// shell that exported it would refuse it (no upstream to use it for).
-func (s *Serving) curlSetup() (vars []string, opts string) {
+// shell that exported it would refuse it (no upstream to use it for). On
+// Windows they are cmd.exe's (set "NAME=value", %NAME%), which are the
+// process's own: cmd.exe has no other kind.
+func (s *Serving) curlSetup(windows bool) (vars []string, opts string) {
 	if s.Serving == nil {
 		return nil, ""
 	}
 	if s.caFile != "" {
-		opts += " --cacert " + ShellArg(s.caFile)
+		opts += " --cacert " + shellquote.Arg(s.caFile, windows)
 	}
 	if s.ClientCAs > 0 {
-		vars = append(vars, "CLIENT_CERT='<a client certificate from "+s.clientCA+">'", "CLIENT_KEY='<its key>'")
-		opts += ` --cert "$CLIENT_CERT" --key "$CLIENT_KEY"`
+		if windows {
+			vars = append(vars, `set "CLIENT_CERT=<a client certificate from `+s.clientCA+`>"`, `set "CLIENT_KEY=<its key>"`)
+			opts += ` --cert "%CLIENT_CERT%" --key "%CLIENT_KEY%"`
+		} else {
+			vars = append(vars, "CLIENT_CERT='<a client certificate from "+s.clientCA+">'", "CLIENT_KEY='<its key>'")
+			opts += ` --cert "$CLIENT_CERT" --key "$CLIENT_KEY"`
+		}
 	}
 	return vars, opts
 }
 
-// PrintTry prints the banner's try line: a curl command that works as
-// printed once the shell variables it names (vars, and curlSetup's) are
-// set.
-func (e *Env) PrintTry(s *Serving, url string, vars []string) {
-	more, opts := s.curlSetup()
+// PrintTry prints the banner's try line: a curl command for url, with the
+// value of environment variable keyVar after it when keyVar is not empty
+// (the key, never printed), that works as printed once the shell variables
+// it names (vars, and curlSetup's) are set: for a POSIX shell, or for
+// cmd.exe on Windows ("%ATMKIT_KEY%", where "$ATMKIT_KEY" was sent as it
+// is).
+func (e *Env) PrintTry(s *Serving, url, keyVar string, vars []string) {
+	e.printTry(s, url, keyVar, vars, runtime.GOOS == "windows")
+}
+
+func (e *Env) printTry(s *Serving, url, keyVar string, vars []string, windows bool) {
+	more, opts := s.curlSetup(windows)
 	vars = append(vars, more...)
 	prefix := "  try:        "
 	if len(vars) > 0 {
-		fmt.Fprintf(e.Stdout, "%s%s\n", prefix, strings.Join(vars, " "))
+		sep := " "
+		if windows {
+			sep = " & " // one line of cmd.exe's set commands
+		}
+		fmt.Fprintf(e.Stdout, "%s%s\n", prefix, strings.Join(vars, sep))
 		prefix = "              "
 	}
-	fmt.Fprintf(e.Stdout, "%scurl \"%s\"%s\n", prefix, url, opts)
+	arg := `"` + url + `"`
+	switch {
+	case windows && keyVar != "":
+		arg, _ = shellquote.Word(true, shellquote.Lit(url), shellquote.Env(keyVar))
+	case windows:
+		arg = shellquote.Arg(url, true)
+	case keyVar != "":
+		arg = `"` + url + "$" + keyVar + `"`
+	}
+	fmt.Fprintf(e.Stdout, "%s%s %s%s\n", prefix, curlName(windows), arg, opts)
 }
 
 // ReachableURL is the base URL to print for a listening address: the

@@ -89,7 +89,7 @@ func TestPrintTLSInContainer(t *testing.T) {
 		var out bytes.Buffer
 		e := &Env{Stdout: &out}
 		e.PrintTLS(tc.s)
-		e.PrintTry(tc.s, "https://127.0.0.1:8080/x", nil)
+		e.PrintTry(tc.s, "https://127.0.0.1:8080/x", "", nil)
 		_, got, _ := strings.Cut(out.String(), "\n") // after the tls: line
 		if !strings.HasPrefix(got, tc.want) {
 			t.Errorf("%s: got %q, want %q first", tc.name, got, tc.want)
@@ -102,5 +102,38 @@ func TestPrintTLSInContainer(t *testing.T) {
 	(&Env{Stdout: &out}).PrintListening("mock", &net.TCPAddr{IP: net.IPv4zero, Port: 8080}, temp)
 	if want := "\n              (over HTTPS by its service name: the throwaway certificate must name it, ATMKIT_TLS_NAME=<service>)\n"; !strings.Contains(out.String(), want) {
 		t.Errorf("got %q, want %q in it", out.String(), want)
+	}
+}
+
+// TestPrintTryWindows: on Windows the try line is for cmd.exe: curl.exe
+// (Windows PowerShell's curl is Invoke-WebRequest), the key's variable as
+// %ATMKIT_KEY% (cmd.exe hands "$ATMKIT_KEY" on as it is), the client
+// certificate's variables set with set and read as %NAME%, a path with a
+// space in double quotes; a POSIX shell's line is as it was.
+func TestPrintTryWindows(t *testing.T) {
+	t.Parallel()
+	sv, err := tlsconf.Server{SelfSigned: true}.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv.ClientCAs = 1
+	s := &Serving{Serving: sv, caFile: `C:\Users\Jane Doe\AppData\Local\Temp\atmkit-ca-1.pem`, clientCA: `C:\certs\ca.pem`}
+	for _, tc := range []struct {
+		windows bool
+		keyVar  string
+		want    string
+	}{
+		{true, "ATMKIT_KEY", `  try:        set "CLIENT_CERT=<a client certificate from C:\certs\ca.pem>" & set "CLIENT_KEY=<its key>"` + "\n" +
+			`              curl.exe "https://127.0.0.1:8080/x?k=%ATMKIT_KEY%" --cacert "C:\Users\Jane Doe\AppData\Local\Temp\atmkit-ca-1.pem" --cert "%CLIENT_CERT%" --key "%CLIENT_KEY%"` + "\n"},
+		{true, "", `  try:        set "CLIENT_CERT=<a client certificate from C:\certs\ca.pem>" & set "CLIENT_KEY=<its key>"` + "\n" +
+			`              curl.exe "https://127.0.0.1:8080/x?k=" --cacert "C:\Users\Jane Doe\AppData\Local\Temp\atmkit-ca-1.pem" --cert "%CLIENT_CERT%" --key "%CLIENT_KEY%"` + "\n"},
+		{false, "ATMKIT_KEY", `  try:        CLIENT_CERT='<a client certificate from C:\certs\ca.pem>' CLIENT_KEY='<its key>'` + "\n" +
+			`              curl "https://127.0.0.1:8080/x?k=$ATMKIT_KEY" --cacert 'C:\Users\Jane Doe\AppData\Local\Temp\atmkit-ca-1.pem' --cert "$CLIENT_CERT" --key "$CLIENT_KEY"` + "\n"},
+	} {
+		var out bytes.Buffer
+		(&Env{Stdout: &out}).printTry(s, "https://127.0.0.1:8080/x?k=", tc.keyVar, nil, tc.windows)
+		if out.String() != tc.want {
+			t.Errorf("windows %v, %q:\ngot  %s\nwant %s", tc.windows, tc.keyVar, out.String(), tc.want)
+		}
 	}
 }
