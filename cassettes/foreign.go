@@ -1,6 +1,7 @@
 package cassettes
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"net/http"
@@ -17,7 +18,13 @@ import (
 // its client, so a client that did not ask for gzip would read compressed
 // bytes. The answer is the one a client not asking for compression gets,
 // as replay serves it (LoadIndex).
-func decompressReplayed(resp *http.Response) error {
+func decompressReplayed(resp *http.Response) error { return decodeResponse(resp, true) }
+
+// decodeResponse undoes resp's Content-Encoding where recorded.Decompress
+// can (gzip, x-gzip, deflate), as replay serves an answer: the body is the
+// one a client that asked for no compression reads. An answer that does
+// not decode is an error when strict, and otherwise left as it came.
+func decodeResponse(resp *http.Response, strict bool) error {
 	if recorded.HeaderValue(resp.Header, "Content-Encoding") == "" {
 		return nil
 	}
@@ -27,11 +34,16 @@ func decompressReplayed(resp *http.Response) error {
 		return err
 	}
 	i := &cassette.Interaction{Response: cassette.Response{Headers: resp.Header, Body: string(b), ContentLength: resp.ContentLength}}
-	if _, err := recorded.Decompress(i); err != nil {
+	changed, err := recorded.Decompress(i)
+	if err != nil && strict {
 		return err
 	}
+	if !changed {
+		resp.Body = io.NopCloser(bytes.NewReader(b))
+		return nil
+	}
 	resp.Header, resp.ContentLength = i.Response.Headers, i.Response.ContentLength
-	resp.Uncompressed = resp.Uncompressed || i.Response.Uncompressed
+	resp.Uncompressed = true
 	resp.Body = io.NopCloser(strings.NewReader(i.Response.Body))
 	return nil
 }

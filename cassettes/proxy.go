@@ -1,7 +1,6 @@
 package cassettes
 
 import (
-	"bytes"
 	"io"
 	"log/slog"
 	"net/http"
@@ -10,9 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"github.com/atmkit/atmkit/internal/redact"
-	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
 // HealthPath answers 200 on every atmkit server, the recording proxy included.
@@ -84,22 +81,4 @@ func withoutCassetteDir(msg string, rt http.RoundTripper) string {
 // dropped the app's Accept-Encoding and serve's upstream sends none, so
 // the coding is not one the app asked for. An answer that does not decode
 // is left as it came (recorded so, with a warning).
-func decodeAnswer(resp *http.Response) error {
-	if recorded.HeaderValue(resp.Header, "Content-Encoding") == "" {
-		return nil
-	}
-	b, err := io.ReadAll(resp.Body)
-	_ = resp.Body.Close()
-	if err != nil {
-		return err
-	}
-	i := &cassette.Interaction{Response: cassette.Response{Headers: resp.Header, Body: string(b), ContentLength: resp.ContentLength}}
-	if changed, err := recorded.Decompress(i); err != nil || !changed {
-		resp.Body = io.NopCloser(bytes.NewReader(b))
-		return nil
-	}
-	resp.Header, resp.ContentLength = i.Response.Headers, i.Response.ContentLength
-	resp.Uncompressed = true
-	resp.Body = io.NopCloser(strings.NewReader(i.Response.Body))
-	return nil
-}
+func decodeAnswer(resp *http.Response) error { return decodeResponse(resp, false) }
