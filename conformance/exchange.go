@@ -7,7 +7,6 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -90,6 +89,8 @@ type Exchange struct {
 	RespBody   []byte
 	// key is the session's key, replaced by $ATMKIT_KEY in curl lines.
 	key string
+	// shell is the session's Config.Shell, that Curl writes for.
+	shell Shell
 
 	docOnce sync.Once
 	doc     *etree.Document
@@ -105,9 +106,10 @@ func (x *Exchange) xml() (*etree.Document, error) {
 // ContentType is the answer's Content-Type header as sent.
 func (x *Exchange) ContentType() string { return x.RespHeader.Get("Content-Type") }
 
-// Curl returns a shell command that reproduces the request: CurlFor this
-// system's shell (cmd.exe on Windows, a POSIX shell elsewhere).
-func (x *Exchange) Curl() string { return x.CurlFor(runtime.GOOS == "windows") }
+// Curl returns a shell command that reproduces the request: CurlFor the
+// session's Config.Shell (cmd.exe for PowerShell too; for ShellSystem,
+// cmd.exe on Windows, a POSIX shell elsewhere).
+func (x *Exchange) Curl() string { return x.CurlFor(x.shell.cmdLines()) }
 
 // CurlFor returns a command that reproduces the request, for a POSIX shell,
 // or for Windows's cmd.exe when windows is true: curl.exe (curl in

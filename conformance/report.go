@@ -36,6 +36,24 @@ type reporter struct {
 	column      int   // progress marks on the current line
 	err         error // the first error writing a report
 	interrupted bool  // the run was stopped (SIGINT, SIGTERM) before its end
+	shellNoted  bool  // the note on PowerShell was printed
+}
+
+// powerShellNote is printed once before the first reproduce line when the
+// user's shell is PowerShell: they are cmd.exe lines. PowerShell would
+// hand %ATMKIT_KEY% on as it is, and a body's double quotes to curl.exe
+// differently in Windows PowerShell 5.1 and PowerShell 7.3 and later.
+const powerShellNote = "(The reproduce: lines are cmd.exe lines: in PowerShell, type cmd first, then paste them; " +
+	"an ATMKIT_KEY set there ($env:ATMKIT_KEY = '...') carries over.)"
+
+// noteShell prints powerShellNote, indented, before msg is printed, when
+// msg is the first text with a reproduce line and the shell is PowerShell.
+func (r *reporter) noteShell(msg, prefix string) {
+	if r.shellNoted || r.run.session.cfg.Shell != ShellPowerShell || !strings.Contains(msg, "reproduce: ") {
+		return
+	}
+	r.shellNoted = true
+	fmt.Fprintf(r.out, "%s%s\n", prefix, powerShellNote)
 }
 
 // ANSI colours, used unless NoColor.
@@ -175,6 +193,7 @@ func (r *reporter) afterEach(sr types.SpecReport) {
 	fmt.Fprintf(r.out, "%s %s (%.3fs)\n", state, specName(sr), sr.RunTime.Seconds())
 	switch {
 	case sr.State.Is(types.SpecStateFailureStates):
+		r.noteShell(sr.Failure.Message, "     ")
 		fmt.Fprintf(r.out, "%s\n     see %s\n", indent(maskKey(sr.Failure.Message, key), "     "), docOf(sr))
 	case sr.State == types.SpecStateSkipped:
 		fmt.Fprintf(r.out, "     %s\n", maskKey(sr.Failure.Message, key))
@@ -286,6 +305,7 @@ func (r *reporter) afterSuite(rep types.Report) {
 			for _, sr := range g.specs {
 				fmt.Fprintf(r.out, "    - %s (%s)\n", specName(sr), docOf(sr))
 			}
+			r.noteShell(g.specs[0].Failure.Message, "    ")
 			fmt.Fprintf(r.out, "    The first of them in full:\n%s\n", indent(maskKey(g.specs[0].Failure.Message, key), "      "))
 		}
 	}

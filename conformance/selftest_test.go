@@ -1,14 +1,18 @@
 package conformance
 
 import (
+	"bytes"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
 	"path"
+	"runtime"
 	"strings"
 	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
 	. "github.com/onsi/gomega"
 )
 
@@ -285,6 +289,51 @@ var _ = Describe("the suite itself", Label("selftest"), func() {
 		broken := &Exchange{Method: http.MethodPost, URL: srv.URL + "/service/service.asmx", Body: []byte("<a>\n</a>")}
 		Expect(broken.CurlFor(true)).To(Equal("curl -sS -i -X POST " + srv.URL + "/service/service.asmx --data-binary '<a>\n</a>'" +
 			"  # for a POSIX shell (Git Bash, WSL): cmd.exe cannot hold the line break in it"))
+	})
+
+	It("writes its curl lines for the shell of Config.Shell: cmd.exe lines for PowerShell too, POSIX lines for Git Bash", func() {
+		mock, _, _ := referenceMock()
+		srv := httptest.NewServer(mock)
+		DeferCleanup(srv.Close)
+		cmdGet := `curl.exe -sS -i "` + srv.URL + `/service/service.asmx/ReturnProvinces?strAtmServiceKey=%ATMKIT_KEY%"`
+		posixGet := `curl -sS -i '` + srv.URL + `/service/service.asmx/ReturnProvinces?strAtmServiceKey='"$ATMKIT_KEY"`
+		system := posixGet
+		if runtime.GOOS == "windows" {
+			system = cmdGet
+		}
+		for sh, want := range map[Shell]string{ShellCmd: cmdGet, ShellPowerShell: cmdGet, ShellPOSIX: posixGet, ShellSystem: system} {
+			s, err := NewSession(Config{Target: srv.URL, Key: mockKey, Namespace: mockNS, Shell: sh})
+			Expect(err).NotTo(HaveOccurred())
+			get, err := s.Do(Request{Binding: HTTPGet, Op: opProvinces})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(get.Curl()).To(Equal(want), "shell %q", sh)
+		}
+		_, err := NewSession(Config{Target: srv.URL, Key: mockKey, Shell: "bash"})
+		Expect(err).To(MatchError(ContainSubstring(`shell "bash"`)))
+	})
+
+	It("notes once, before the first reproduce line, that they are cmd.exe lines when the shell is PowerShell", func() {
+		failed := func(n int) types.SpecReport {
+			return types.SpecReport{LeafNodeType: types.NodeTypeIt, LeafNodeText: fmt.Sprintf("spec %d", n), State: types.SpecStateFailed,
+				Failure: types.Failure{Message: fmt.Sprintf("what %d\n  expected: a\n  got:      b\n  reproduce: curl.exe -sS -i \"http://h/%d\"", n, n)}}
+		}
+		for sh, notes := range map[Shell]int{ShellPowerShell: 1, ShellCmd: 0, ShellPOSIX: 0} {
+			for _, verbose := range []bool{true, false} {
+				s, err := NewSession(Config{Target: "http://127.0.0.1:1", Key: mockKey, Shell: sh})
+				Expect(err).NotTo(HaveOccurred())
+				var out bytes.Buffer
+				r := &reporter{out: &out, run: newSpecRun(s), verbose: verbose}
+				rep := types.Report{SpecReports: types.SpecReports{failed(1), failed(2)}}
+				for _, sr := range rep.SpecReports {
+					r.afterEach(sr)
+				}
+				r.afterSuite(rep)
+				Expect(strings.Count(out.String(), powerShellNote)).To(Equal(notes), "shell %q, verbose %v:\n%s", sh, verbose, out.String())
+				if notes > 0 {
+					Expect(strings.Index(out.String(), powerShellNote)).To(BeNumerically("<", strings.Index(out.String(), "reproduce: ")), out.String())
+				}
+			}
+		}
 	})
 
 	It("reports distances instead of failing when the radius unit is unknown", func() {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -90,6 +91,39 @@ type Config struct {
 	// specs labelled shape check every result against it (checks_shape.go).
 	// Without it they do not run.
 	Shape *shape.Shape
+	// Shell is the shell the failures' reproduce lines are written for
+	// (Exchange.Curl): the system's when empty (ShellSystem).
+	Shell Shell
+}
+
+// Shell is a shell reproduce lines are written for.
+type Shell string
+
+// The shells of Config.Shell.
+const (
+	// ShellSystem is cmd.exe on Windows, a POSIX shell elsewhere.
+	ShellSystem Shell = ""
+	// ShellCmd is Windows's cmd.exe: curl.exe, arguments quoted for it.
+	ShellCmd Shell = "cmd"
+	// ShellPowerShell is PowerShell on Windows. Its lines are cmd.exe's
+	// (a PowerShell line for a body holding double quotes differs between
+	// Windows PowerShell 5.1 and PowerShell 7.3 and later), and Run's
+	// console output says so once, before the first of them: type cmd
+	// first.
+	ShellPowerShell Shell = "powershell"
+	// ShellPOSIX is a POSIX shell (on Windows: Git Bash, MSYS2, Cygwin).
+	ShellPOSIX Shell = "posix"
+)
+
+// cmdLines reports whether reproduce lines for sh are cmd.exe lines.
+func (sh Shell) cmdLines() bool {
+	switch sh {
+	case ShellCmd, ShellPowerShell:
+		return true
+	case ShellPOSIX:
+		return false
+	}
+	return runtime.GOOS == "windows"
 }
 
 // DefaultTimeout is the per-request timeout when Config.Timeout is 0.
@@ -133,6 +167,11 @@ type Session struct {
 func NewSession(cfg Config) (*Session, error) {
 	if cfg.Target == "" {
 		return nil, errors.New("conformance: no target given")
+	}
+	switch cfg.Shell {
+	case ShellSystem, ShellCmd, ShellPowerShell, ShellPOSIX:
+	default:
+		return nil, fmt.Errorf("conformance: shell %q: want cmd, powershell or posix", cfg.Shell)
 	}
 	u, err := url.Parse(cfg.Target)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -211,7 +250,7 @@ func (s *Session) send(r Request, ns string) (*Exchange, error) {
 	if err != nil {
 		return nil, err
 	}
-	x = &Exchange{Request: r, Method: req.Method, URL: req.URL.String(), Header: req.Header.Clone(), Body: body, key: s.cfg.Key}
+	x = &Exchange{Request: r, Method: req.Method, URL: req.URL.String(), Header: req.Header.Clone(), Body: body, key: s.cfg.Key, shell: s.cfg.Shell}
 	if err := s.roundTrip(req, x, fmt.Sprintf("%s over %s", r.Op, r.Binding), x.Curl()); err != nil {
 		s.mu.Lock()
 		s.failed[key] = err
@@ -253,7 +292,7 @@ func (s *Session) roundTrip(req *http.Request, x *Exchange, what, curl string) e
 
 // get fetches a path below the base address (documentation endpoints).
 func (s *Session) get(path string) (*Exchange, error) {
-	x := &Exchange{Method: http.MethodGet, URL: s.base + path, Header: http.Header{}}
+	x := &Exchange{Method: http.MethodGet, URL: s.base + path, Header: http.Header{}, shell: s.cfg.Shell}
 	req, err := http.NewRequest(http.MethodGet, x.URL, http.NoBody)
 	if err != nil {
 		return nil, fmt.Errorf("GET %s: %w", path, err)

@@ -85,7 +85,7 @@ func (f *conformFlags) config(m *Main, fs *flag.FlagSet) (conformance.Config, er
 		return conformance.Config{}, cli.Usagef("conform", "--timeout (or ATMKIT_TIMEOUT) must be positive, e.g. 30s")
 	}
 	m.WarnKeySpaces(f.key)
-	cfg := conformance.Config{Target: f.target, Key: f.key, Namespace: f.namespace, RadiusUnit: unit, Timeout: f.timeout}
+	cfg := conformance.Config{Target: f.target, Key: f.key, Namespace: f.namespace, RadiusUnit: unit, Timeout: f.timeout, Shell: conformance.Shell(m.Shell().String())}
 	sh, err := cli.LoadShape("conform", f.shape)
 	if err != nil {
 		return conformance.Config{}, err

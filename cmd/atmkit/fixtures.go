@@ -66,7 +66,7 @@ func (m *Main) runFixturesGenerate(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	banner.FixturesSummary(m.Stdout, *out, d)
+	banner.FixturesSummary(m.Stdout, *out, d, m.Shell())
 	fmt.Fprintf(m.Stdout, "done in %s\n", time.Since(start).Round(time.Millisecond))
 	return nil
 }

@@ -82,6 +82,9 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		m.usage(m.Stdout)
 		return flag.ErrHelp
 	}
+	if err := m.CheckShell(); err != nil { // ATMKIT_SHELL
+		return err
+	}
 	for _, c := range m.commands() {
 		if c.name == name {
 			return c.run(m, ctx, args[1:])

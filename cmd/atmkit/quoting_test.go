@@ -79,3 +79,31 @@ func TestPrintedCommandsQuotePaths(t *testing.T) {
 		}
 	})
 }
+
+// TestShellSetting: ATMKIT_SHELL=powershell makes the lines to paste
+// PowerShell's (the path in single quotes, curl.exe, $env:ATMKIT_KEY), for
+// when the shell found is not the one the user pastes into; a value naming
+// no shell is refused with exit 2, naming the variable, before the command
+// runs.
+func TestShellSetting(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "my data")
+	env := map[string]string{"ATMKIT_SHELL": "powershell"}
+	code, out, errOut := runAtmkit(env, "fixtures", "generate", "--atms", "20", "--out", dir)
+	if code != exitOK || !strings.Contains(out, "serve it: atmkit serve --fixtures '"+dir+"'\n") {
+		t.Errorf("fixtures generate with ATMKIT_SHELL=powershell: exit %d, %s%s; want the path in single quotes", code, out, errOut)
+	}
+	_, stdout, _ := startServe(t, map[string]string{"ATMKIT_SHELL": "powershell", "ATMKIT_KEY": "k1"})
+	if !stdout.waitFor("try:") {
+		t.Fatalf("no try line: %s", stdout)
+	}
+	if !regexp.MustCompile(`(?m)^  try: +curl\.exe "http://127\.0\.0\.1:\d+/service/service\.asmx/ReturnProvinces\?strAtmServiceKey=\$env:ATMKIT_KEY"$`).MatchString(stdout.String()) {
+		t.Errorf("with ATMKIT_SHELL=powershell, the try line is not PowerShell's:\n%s", stdout)
+	}
+	for _, v := range []string{"bash", "pwsh"} {
+		code, out, errOut := runAtmkit(map[string]string{"ATMKIT_SHELL": v}, "fixtures", "generate", "--atms", "20", "--out", filepath.Join(t.TempDir(), "d"))
+		if code != exitUsage || !strings.Contains(errOut, `ATMKIT_SHELL="`+v+`"`) || strings.Contains(out, "serve it") {
+			t.Errorf("ATMKIT_SHELL=%s: exit %d, %s%s; want exit 2 naming it, nothing done", v, code, out, errOut)
+		}
+	}
+}

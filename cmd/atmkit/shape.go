@@ -109,7 +109,7 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		return cli.Interrupted(ctx, fmt.Errorf("shape learn: %w", err), "shape learn: interrupted while learning; %s was not written", f.out)
 	}
 	header := "Learned by atmkit shape learn from " + strings.Join(sources, ", ") + ".\n" +
-		"Review the guesses it printed. Serve it with: atmkit serve --shape " + cli.ShellArg(filepath.Base(f.out))
+		"Review the guesses it printed. Serve it with: atmkit serve --shape " + m.ShellArg(filepath.Base(f.out))
 	if rep.Namespace != "" {
 		header += "\n(the deployment's service namespace: " + rep.Namespace + ")"
 	}
@@ -125,7 +125,7 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	if err := shape.WriteFile(f.out, sh, header); err != nil {
 		return fmt.Errorf("shape learn: %w", err)
 	}
-	serve := "atmkit serve --shape " + cli.ShellArg(f.out)
+	serve := "atmkit serve --shape " + m.ShellArg(f.out)
 	if rep.Namespace != "" && rep.Namespace != asmx.DefaultNamespace {
 		serve += " --namespace " + rep.Namespace
 	}

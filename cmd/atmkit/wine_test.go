@@ -135,8 +135,14 @@ func (w *wineRun) run(args ...string) (code int, stdout, stderr string) {
 	w.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
+	return w.runCmd(w.command(ctx, args...), args)
+}
+
+// runCmd is run with the command that runs atmkit.exe args (through a
+// shell, say), whose context bounds it.
+func (w *wineRun) runCmd(cmd *exec.Cmd, args []string) (code int, stdout, stderr string) {
+	w.t.Helper()
 	var out, errb strings.Builder
-	cmd := w.command(ctx, args...)
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
 	var exit *exec.ExitError
@@ -163,8 +169,15 @@ var listeningOn = regexp.MustCompile(`listening on (https?://\S+)`)
 // line; it is killed when the test ends if still running.
 func (w *wineRun) start(args ...string) *wineProc {
 	w.t.Helper()
+	return w.startCmd(w.command(context.Background(), args...), args)
+}
+
+// startCmd is start with the command that runs atmkit.exe args (through a
+// shell, say).
+func (w *wineRun) startCmd(cmd *exec.Cmd, args []string) *wineProc {
+	w.t.Helper()
 	p := &wineProc{stdout: &mocktest.SyncBuffer{}, stderr: &mocktest.SyncBuffer{}, exited: make(chan struct{})}
-	p.cmd = w.command(context.Background(), args...)
+	p.cmd = cmd
 	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
 	if err := p.cmd.Start(); err != nil {
 		w.t.Fatal(err)

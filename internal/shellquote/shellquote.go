@@ -1,6 +1,7 @@
 // Package shellquote writes the arguments of command lines atmkit prints
 // for the user to paste: into a POSIX shell (sh, bash, zsh; Git Bash and
-// WSL on Windows), or into Windows's cmd.exe.
+// WSL on Windows), into Windows's cmd.exe, or into PowerShell (Shell.Word;
+// see powerShellWord for what it cannot hold).
 //
 // A cmd.exe line is read twice: by cmd.exe (which expands %NAME%, and
 // reads & | < > ^ as operators outside double quotes, and toggles its idea

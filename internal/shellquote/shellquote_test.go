@@ -117,3 +117,79 @@ func TestCmd(t *testing.T) {
 		}
 	}
 }
+
+// TestPowerShell: the PowerShell forms (not run in a PowerShell here:
+// none is installed). A plain word beginning with a letter, a dot or a
+// slash stays as it is; other literal text is in single quotes, each
+// single quote (the typographic ones too, which end the string as well)
+// doubled; with the key's variable, in double quotes, $env:ATMKIT_KEY
+// (${env:...} when the text after it would go on with the name), the
+// text's $ ` and double quotes escaped with a backtick. An argument
+// holding a double quote (PowerShell 5.1 and 7.3 hand it to curl.exe
+// differently), a line break, or empty (5.1 hands on nothing) is not
+// written.
+func TestPowerShell(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		parts []Part
+		want  string
+		ok    bool
+	}{
+		{[]Part{Lit(`C:\atm\data`)}, `C:\atm\data`, true},
+		{[]Part{Lit("testdata/atm.yaml")}, "testdata/atm.yaml", true},
+		{[]Part{Lit("1.50")}, "'1.50'", true},
+		{[]Part{Lit("-x")}, "'-x'", true},
+		{[]Part{Lit(`C:\Users\Jane Doe\AppData\Local\Temp\atmkit-ca-1.pem`)}, `'C:\Users\Jane Doe\AppData\Local\Temp\atmkit-ca-1.pem'`, true},
+		{[]Part{Lit("it's")}, "'it''s'", true},
+		{[]Part{Lit("it\u2019s")}, "'it\u2019\u2019s'", true},
+		{[]Part{Lit("$HOME `id` a&b;c|d @e (f) {g} #h,i")}, "'$HOME `id` a&b;c|d @e (f) {g} #h,i'", true},
+		{[]Part{Lit(`C:\100%\ca.pem`)}, `'C:\100%\ca.pem'`, true},
+		{[]Part{Lit("http://h/x?strAtmServiceKey="), Env("ATMKIT_KEY")}, `"http://h/x?strAtmServiceKey=$env:ATMKIT_KEY"`, true},
+		{[]Part{Lit("http://h/x?k="), Env("ATMKIT_KEY"), Lit("&intCityID=3")}, `"http://h/x?k=$env:ATMKIT_KEY&intCityID=3"`, true},
+		{[]Part{Lit("k="), Env("ATMKIT_KEY"), Lit("_2")}, `"k=${env:ATMKIT_KEY}_2"`, true},
+		{[]Part{Lit("$a `b' "), Env("ATMKIT_KEY")}, "\"`$a ``b' $env:ATMKIT_KEY\"", true},
+		{[]Part{Lit(`SOAPAction: "http://tempuri.org/X"`)}, `"SOAPAction: "http://tempuri.org/X""`, false},
+		{[]Part{Lit("“x”"), Env("ATMKIT_KEY")}, "\"`“x`”$env:ATMKIT_KEY\"", false},
+		{[]Part{Lit("a\nb")}, "\"a\nb\"", false},
+		{[]Part{Lit("")}, `""`, false},
+	} {
+		got, ok := PowerShell.Word(tc.parts...)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("%+v: got %s (%v), want %s (%v)", tc.parts, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestShellWord: Shell.Word is Word's cmd.exe form for Cmd and its POSIX
+// form for POSIX; Curl names curl.exe for the Windows shells; ParseShell
+// reads the names String gives, in any case, and refuses others.
+func TestShellWord(t *testing.T) {
+	t.Parallel()
+	for _, s := range hard {
+		for _, tc := range []struct {
+			sh      Shell
+			windows bool
+		}{{Cmd, true}, {POSIX, false}} {
+			got, gok := tc.sh.Word(Lit(s))
+			want, wok := Word(tc.windows, Lit(s))
+			if got != want || gok != wok {
+				t.Errorf("%v.Word(%q): got %s (%v), want %s (%v)", tc.sh, s, got, gok, want, wok)
+			}
+		}
+	}
+	for sh, curl := range map[Shell]string{POSIX: "curl", Cmd: "curl.exe", PowerShell: "curl.exe"} {
+		if sh.Curl() != curl {
+			t.Errorf("%v.Curl(): got %s, want %s", sh, sh.Curl(), curl)
+		}
+		for _, name := range []string{sh.String(), strings.ToUpper(sh.String())} {
+			if got, err := ParseShell(name); got != sh || err != nil {
+				t.Errorf("ParseShell(%q): got %v, %v", name, got, err)
+			}
+		}
+	}
+	for _, bad := range []string{"bash", "pwsh", "", "cmd.exe"} {
+		if _, err := ParseShell(bad); err == nil {
+			t.Errorf("ParseShell(%q): no error", bad)
+		}
+	}
+}

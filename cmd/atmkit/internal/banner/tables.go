@@ -13,9 +13,9 @@ import (
 
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cassettes/verify"
-	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/internal/redact"
+	"github.com/atmkit/atmkit/internal/shellquote"
 )
 
 // Plural writes n and what, with an s for any n but 1: "1 call", "2 calls".
@@ -59,9 +59,9 @@ func CassetteList(ctx context.Context, w io.Writer, paths ...string) error {
 	return tw.Flush()
 }
 
-// FixturesSummary lists the files of the data set d written to dir and a
-// few ids to try.
-func FixturesSummary(w io.Writer, dir string, d *fixtures.Dataset) {
+// FixturesSummary lists the files of the data set d written to dir, a
+// few ids to try, and the command that serves it, for shell sh.
+func FixturesSummary(w io.Writer, dir string, d *fixtures.Dataset, sh shellquote.Shell) {
 	size := func(name string) string {
 		fi, err := os.Stat(filepath.Join(dir, name))
 		if err != nil {
@@ -90,7 +90,7 @@ func FixturesSummary(w io.Writer, dir string, d *fixtures.Dataset) {
 		in, _ := d.Institution(insts[0].ID)
 		fmt.Fprintf(w, "     intInstitutionID %d (%s: %s)\n", in.ID, in.Name, plural(insts[0].ATMs, "ATM"))
 	}
-	fmt.Fprintf(w, "serve it: atmkit serve --fixtures %s\n", cli.ShellArg(dir))
+	fmt.Fprintf(w, "serve it: atmkit serve --fixtures %s\n", sh.Arg(dir))
 }
 
 // VerifyHeading says what verify.Run does with o over n cassette files: "2

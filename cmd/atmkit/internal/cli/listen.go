@@ -320,8 +320,9 @@ func (e *Env) PrintTLS(s *Serving) {
 	if s.removeCA {
 		when = "removed when atmkit stops"
 	}
+	sh := e.Shell()
 	fmt.Fprintf(e.Stdout, "  CA:         %s (the throwaway authority's certificate, %s): trust it with %s --cacert %s, atmkit --ca-cert %s\n",
-		s.caFile, when, curlName(runtime.GOOS == "windows"), ShellArg(s.caFile), ShellArg(s.caFile))
+		s.caFile, when, sh.Curl(), sh.Arg(s.caFile), sh.Arg(s.caFile))
 	if inContainer() {
 		// The path is the container's: the host needs a copy.
 		where := "or write it to a mounted directory with ATMKIT_TLS_CA_OUT (-v \"$PWD:/data\" -e ATMKIT_TLS_CA_OUT=/data/ca.pem)"
@@ -333,37 +334,33 @@ func (e *Env) PrintTLS(s *Serving) {
 	}
 }
 
-// curlName is curl's name in a printed command: curl.exe on Windows,
-// where Windows PowerShell 5.1 reads a bare curl as its alias of
-// Invoke-WebRequest (cmd.exe runs curl.exe either way).
-func curlName(windows bool) string {
-	if windows {
-		return "curl.exe"
-	}
-	return "curl"
-}
-
 // curlSetup is what the banner's try line needs for TLS: the shell
 // variables to set first and the curl options: the throwaway authority,
 // and a client certificate when one is required. The variables are the
 // shell's own, not exported and not ATMKIT_*: ATMKIT_CLIENT_CERT is the
 // client certificate of serve's upstream, and serve started again in a
-// shell that exported it would refuse it (no upstream to use it for). On
-// Windows they are cmd.exe's (set "NAME=value", %NAME%), which are the
-// process's own: cmd.exe has no other kind.
-func (s *Serving) curlSetup(windows bool) (vars []string, opts string) {
+// shell that exported it would refuse it (no upstream to use it for). For
+// cmd.exe they are its own (set "NAME=value", %NAME%), which are the
+// process's: cmd.exe has no other kind; for PowerShell its variables
+// ($NAME = 'value', "$NAME"), not $env:NAME.
+func (s *Serving) curlSetup(sh shellquote.Shell) (vars []string, opts string) {
 	if s.Serving == nil {
 		return nil, ""
 	}
 	if s.caFile != "" {
-		opts += " --cacert " + shellquote.Arg(s.caFile, windows)
+		opts += " --cacert " + sh.Arg(s.caFile)
 	}
 	if s.ClientCAs > 0 {
-		if windows {
-			vars = append(vars, `set "CLIENT_CERT=<a client certificate from `+s.clientCA+`>"`, `set "CLIENT_KEY=<its key>"`)
+		cert := "<a client certificate from " + s.clientCA + ">"
+		switch sh {
+		case shellquote.Cmd:
+			vars = append(vars, `set "CLIENT_CERT=`+cert+`"`, `set "CLIENT_KEY=<its key>"`)
 			opts += ` --cert "%CLIENT_CERT%" --key "%CLIENT_KEY%"`
-		} else {
-			vars = append(vars, "CLIENT_CERT='<a client certificate from "+s.clientCA+">'", "CLIENT_KEY='<its key>'")
+		case shellquote.PowerShell:
+			vars = append(vars, "$CLIENT_CERT = "+sh.Arg(cert), "$CLIENT_KEY = '<its key>'")
+			opts += ` --cert "$CLIENT_CERT" --key "$CLIENT_KEY"`
+		default:
+			vars = append(vars, "CLIENT_CERT="+sh.Arg(cert), "CLIENT_KEY='<its key>'")
 			opts += ` --cert "$CLIENT_CERT" --key "$CLIENT_KEY"`
 		}
 	}
@@ -373,35 +370,36 @@ func (s *Serving) curlSetup(windows bool) (vars []string, opts string) {
 // PrintTry prints the banner's try line: a curl command for url, with the
 // value of environment variable keyVar after it when keyVar is not empty
 // (the key, never printed), that works as printed once the shell variables
-// it names (vars, and curlSetup's) are set: for a POSIX shell, or for
-// cmd.exe on Windows ("%ATMKIT_KEY%", where "$ATMKIT_KEY" was sent as it
-// is).
+// it names (vars, and curlSetup's) are set, in the shell of Env.Shell: a
+// POSIX shell's "$ATMKIT_KEY", cmd.exe's %ATMKIT_KEY%, PowerShell's
+// $env:ATMKIT_KEY (each shell hands the others' on as they are, and the
+// mock refuses the key), curl.exe for cmd.exe and PowerShell.
 func (e *Env) PrintTry(s *Serving, url, keyVar string, vars []string) {
-	e.printTry(s, url, keyVar, vars, runtime.GOOS == "windows")
+	e.printTry(s, url, keyVar, vars, e.Shell())
 }
 
-func (e *Env) printTry(s *Serving, url, keyVar string, vars []string, windows bool) {
-	more, opts := s.curlSetup(windows)
+// trySeparators join the variables set on one line, by shell.
+var trySeparators = map[shellquote.Shell]string{shellquote.POSIX: " ", shellquote.Cmd: " & ", shellquote.PowerShell: "; "}
+
+func (e *Env) printTry(s *Serving, url, keyVar string, vars []string, sh shellquote.Shell) {
+	more, opts := s.curlSetup(sh)
 	vars = append(vars, more...)
 	prefix := "  try:        "
 	if len(vars) > 0 {
-		sep := " "
-		if windows {
-			sep = " & " // one line of cmd.exe's set commands
-		}
-		fmt.Fprintf(e.Stdout, "%s%s\n", prefix, strings.Join(vars, sep))
+		fmt.Fprintf(e.Stdout, "%s%s\n", prefix, strings.Join(vars, trySeparators[sh]))
 		prefix = "              "
 	}
 	arg := `"` + url + `"`
 	switch {
-	case windows && keyVar != "":
-		arg, _ = shellquote.Word(true, shellquote.Lit(url), shellquote.Env(keyVar))
-	case windows:
-		arg = shellquote.Arg(url, true)
-	case keyVar != "":
+	case sh == shellquote.POSIX && keyVar != "":
 		arg = `"` + url + "$" + keyVar + `"`
+	case sh == shellquote.POSIX:
+	case keyVar != "":
+		arg, _ = sh.Word(shellquote.Lit(url), shellquote.Env(keyVar))
+	case sh == shellquote.Cmd || strings.ContainsAny(url, "$`\"\u201C\u201D\u201E"):
+		arg = sh.Arg(url)
 	}
-	fmt.Fprintf(e.Stdout, "%s%s %s%s\n", prefix, curlName(windows), arg, opts)
+	fmt.Fprintf(e.Stdout, "%s%s %s%s\n", prefix, sh.Curl(), arg, opts)
 }
 
 // ReachableURL is the base URL to print for a listening address: the

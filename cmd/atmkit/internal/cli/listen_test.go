@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/atmkit/atmkit/internal/shellquote"
 	"github.com/atmkit/atmkit/internal/tlsconf"
 )
 
@@ -105,12 +106,15 @@ func TestPrintTLSInContainer(t *testing.T) {
 	}
 }
 
-// TestPrintTryWindows: on Windows the try line is for cmd.exe: curl.exe
-// (Windows PowerShell's curl is Invoke-WebRequest), the key's variable as
+// TestPrintTry: the try line per shell. For cmd.exe: curl.exe (Windows
+// PowerShell's curl is Invoke-WebRequest), the key's variable as
 // %ATMKIT_KEY% (cmd.exe hands "$ATMKIT_KEY" on as it is), the client
 // certificate's variables set with set and read as %NAME%, a path with a
-// space in double quotes; a POSIX shell's line is as it was.
-func TestPrintTryWindows(t *testing.T) {
+// space in double quotes. For PowerShell: curl.exe, $env:ATMKIT_KEY (it
+// hands %ATMKIT_KEY% on as it is), PowerShell variables for the client
+// certificate, the path in single quotes (a ' in it doubled). For a POSIX
+// shell (Git Bash's curl is curl) the line is as it was.
+func TestPrintTry(t *testing.T) {
 	t.Parallel()
 	sv, err := tlsconf.Server{SelfSigned: true}.Load()
 	if err != nil {
@@ -118,22 +122,81 @@ func TestPrintTryWindows(t *testing.T) {
 	}
 	sv.ClientCAs = 1
 	s := &Serving{Serving: sv, caFile: `C:\Users\Jane Doe\AppData\Local\Temp\atmkit-ca-1.pem`, clientCA: `C:\certs\ca.pem`}
+	quote := &Serving{Serving: sv, caFile: `C:\Users\Jane O'Neil\ca.pem`, clientCA: `C:\Jane's certs\ca.pem`}
+	plain, err := tlsconf.Server{SelfSigned: true}.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca := &Serving{Serving: plain, caFile: `C:\temp\ca.pem`}
 	for _, tc := range []struct {
-		windows bool
-		keyVar  string
-		want    string
+		sh     shellquote.Shell
+		s      *Serving
+		keyVar string
+		want   string
 	}{
-		{true, "ATMKIT_KEY", `  try:        set "CLIENT_CERT=<a client certificate from C:\certs\ca.pem>" & set "CLIENT_KEY=<its key>"` + "\n" +
+		{shellquote.Cmd, s, "ATMKIT_KEY", `  try:        set "CLIENT_CERT=<a client certificate from C:\certs\ca.pem>" & set "CLIENT_KEY=<its key>"` + "\n" +
 			`              curl.exe "https://127.0.0.1:8080/x?k=%ATMKIT_KEY%" --cacert "C:\Users\Jane Doe\AppData\Local\Temp\atmkit-ca-1.pem" --cert "%CLIENT_CERT%" --key "%CLIENT_KEY%"` + "\n"},
-		{true, "", `  try:        set "CLIENT_CERT=<a client certificate from C:\certs\ca.pem>" & set "CLIENT_KEY=<its key>"` + "\n" +
+		{shellquote.Cmd, s, "", `  try:        set "CLIENT_CERT=<a client certificate from C:\certs\ca.pem>" & set "CLIENT_KEY=<its key>"` + "\n" +
 			`              curl.exe "https://127.0.0.1:8080/x?k=" --cacert "C:\Users\Jane Doe\AppData\Local\Temp\atmkit-ca-1.pem" --cert "%CLIENT_CERT%" --key "%CLIENT_KEY%"` + "\n"},
-		{false, "ATMKIT_KEY", `  try:        CLIENT_CERT='<a client certificate from C:\certs\ca.pem>' CLIENT_KEY='<its key>'` + "\n" +
+		{shellquote.Cmd, ca, "ATMKIT_KEY", `  try:        curl.exe "https://127.0.0.1:8080/x?k=%ATMKIT_KEY%" --cacert C:\temp\ca.pem` + "\n"},
+		{shellquote.PowerShell, s, "ATMKIT_KEY", `  try:        $CLIENT_CERT = '<a client certificate from C:\certs\ca.pem>'; $CLIENT_KEY = '<its key>'` + "\n" +
+			`              curl.exe "https://127.0.0.1:8080/x?k=$env:ATMKIT_KEY" --cacert 'C:\Users\Jane Doe\AppData\Local\Temp\atmkit-ca-1.pem' --cert "$CLIENT_CERT" --key "$CLIENT_KEY"` + "\n"},
+		{shellquote.PowerShell, quote, "", `  try:        $CLIENT_CERT = '<a client certificate from C:\Jane''s certs\ca.pem>'; $CLIENT_KEY = '<its key>'` + "\n" +
+			`              curl.exe "https://127.0.0.1:8080/x?k=" --cacert 'C:\Users\Jane O''Neil\ca.pem' --cert "$CLIENT_CERT" --key "$CLIENT_KEY"` + "\n"},
+		{shellquote.PowerShell, ca, "ATMKIT_KEY", `  try:        curl.exe "https://127.0.0.1:8080/x?k=$env:ATMKIT_KEY" --cacert C:\temp\ca.pem` + "\n"},
+		{shellquote.PowerShell, &Serving{}, "", `  try:        curl.exe "https://127.0.0.1:8080/x?k="` + "\n"},
+		{shellquote.POSIX, s, "ATMKIT_KEY", `  try:        CLIENT_CERT='<a client certificate from C:\certs\ca.pem>' CLIENT_KEY='<its key>'` + "\n" +
 			`              curl "https://127.0.0.1:8080/x?k=$ATMKIT_KEY" --cacert 'C:\Users\Jane Doe\AppData\Local\Temp\atmkit-ca-1.pem' --cert "$CLIENT_CERT" --key "$CLIENT_KEY"` + "\n"},
+		{shellquote.POSIX, quote, "", `  try:        CLIENT_CERT='<a client certificate from C:\Jane'\''s certs\ca.pem>' CLIENT_KEY='<its key>'` + "\n" +
+			`              curl "https://127.0.0.1:8080/x?k=" --cacert 'C:\Users\Jane O'\''Neil\ca.pem' --cert "$CLIENT_CERT" --key "$CLIENT_KEY"` + "\n"},
 	} {
 		var out bytes.Buffer
-		(&Env{Stdout: &out}).printTry(s, "https://127.0.0.1:8080/x?k=", tc.keyVar, nil, tc.windows)
+		(&Env{Stdout: &out}).printTry(tc.s, "https://127.0.0.1:8080/x?k=", tc.keyVar, nil, tc.sh)
 		if out.String() != tc.want {
-			t.Errorf("windows %v, %q:\ngot  %s\nwant %s", tc.windows, tc.keyVar, out.String(), tc.want)
+			t.Errorf("%v, %q:\ngot  %s\nwant %s", tc.sh, tc.keyVar, out.String(), tc.want)
 		}
+	}
+}
+
+// TestPrintTryShellOfEnv: PrintTry and PrintTLS's CA line write for the
+// shell ATMKIT_SHELL names, read through Env.Getenv (a line each: the
+// host may be a container, which adds a line after the CA line).
+func TestPrintTryShellOfEnv(t *testing.T) {
+	t.Parallel()
+	sv, err := tlsconf.Server{SelfSigned: true}.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Serving{Serving: sv, caFile: `C:\Users\Jane Doe\ca.pem`}
+	for v, want := range map[string]string{
+		"powershell":     `trust it with curl.exe --cacert 'C:\Users\Jane Doe\ca.pem', atmkit --ca-cert 'C:\Users\Jane Doe\ca.pem'` + "\n",
+		"powershell try": `  try:        curl.exe "https://127.0.0.1:8080/x?k=$env:ATMKIT_KEY" --cacert 'C:\Users\Jane Doe\ca.pem'` + "\n",
+		"cmd":            `trust it with curl.exe --cacert "C:\Users\Jane Doe\ca.pem", atmkit --ca-cert "C:\Users\Jane Doe\ca.pem"` + "\n",
+		"cmd try":        `  try:        curl.exe "https://127.0.0.1:8080/x?k=%ATMKIT_KEY%" --cacert "C:\Users\Jane Doe\ca.pem"` + "\n",
+		"posix":          `trust it with curl --cacert 'C:\Users\Jane Doe\ca.pem', atmkit --ca-cert 'C:\Users\Jane Doe\ca.pem'` + "\n",
+		"posix try":      `  try:        curl "https://127.0.0.1:8080/x?k=$ATMKIT_KEY" --cacert 'C:\Users\Jane Doe\ca.pem'` + "\n",
+	} {
+		var out bytes.Buffer
+		v, _, _ := strings.Cut(v, " ")
+		e := &Env{Stdout: &out, Getenv: func(name string) string {
+			if name == "ATMKIT_SHELL" {
+				return v
+			}
+			return ""
+		}}
+		if e.CheckShell() != nil {
+			t.Fatalf("ATMKIT_SHELL=%s refused", v)
+		}
+		e.PrintTLS(s)
+		e.PrintTry(s, "https://127.0.0.1:8080/x?k=", "ATMKIT_KEY", nil)
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("ATMKIT_SHELL=%s:\ngot  %s\nwant in it %s", v, out.String(), want)
+		}
+	}
+	e := &Env{Getenv: func(string) string { return "bash" }}
+	if err := e.CheckShell(); err == nil || !strings.Contains(err.Error(), `ATMKIT_SHELL="bash"`) {
+		t.Errorf("ATMKIT_SHELL=bash: got %v, want it refused naming it", err)
+	} else if code := err.(*ExitError).ExitCode(); code != ExitUsage {
+		t.Errorf("ATMKIT_SHELL=bash: exit %d, want 2", code)
 	}
 }

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/atmkit/atmkit/mockserver"
+)
+
+// shellCopy copies the prefix's cmd.exe to C:\shells\name and returns its
+// Windows path: a process of that name that runs what /c names, as a
+// PowerShell or a Git Bash would, for atmkit.exe to find up its process
+// tree. Wine 8's cmd.exe is one of its builtin programs, marked so in its
+// DOS stub ("Wine builtin DLL"), and Wine runs its builtin of the same name
+// for a file so marked (its powershell.exe is a stub that runs nothing):
+// the copy's mark is overwritten, and Wine runs it as any other program.
+func (w *wineRun) shellCopy(name string) string {
+	w.t.Helper()
+	data, err := os.ReadFile(filepath.Join(w.prefix, "drive_c", "windows", "system32", "cmd.exe"))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if mark := []byte("Wine builtin DLL"); len(data) > 0x40+len(mark) && bytes.Equal(data[0x40:0x40+len(mark)], mark) {
+		copy(data[0x40:], "Not a builtin...")
+	}
+	dir := filepath.Join(w.prefix, "drive_c", "shells")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		w.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), data, 0o755); err != nil {
+		w.t.Fatal(err)
+	}
+	return `C:\shells\` + name
+}
+
+// viaShells is the command that runs atmkit.exe args under Wine, started
+// by the Windows programs chain, each starting the next with /c (cmd.exe's
+// way), with env added to the environment.
+func (w *wineRun) viaShells(ctx context.Context, env, chain []string, args ...string) *exec.Cmd {
+	var line []string
+	for _, p := range chain {
+		line = append(line, p, "/c")
+	}
+	line = append(append(line, winPath(w.exe)), args...)
+	cmd := exec.CommandContext(ctx, "wine", line...)
+	cmd.Dir, cmd.Env = w.dir, append(append([]string(nil), w.env...), env...)
+	cmd.WaitDelay = 5 * time.Second
+	return cmd
+}
+
+// TestShellUnderWine: the Windows binary finds the shell it was started
+// from up its process tree (CreateToolhelp32Snapshot under Wine, whose
+// parent ids are right) and writes its lines for it: serve's try line for
+// cmd.exe (%ATMKIT_KEY%), for PowerShell ($env:ATMKIT_KEY, also with a
+// go.exe between, as under go run) and for Git Bash (curl, "$ATMKIT_KEY");
+// ATMKIT_SHELL overrides what was found; conform's reproduce lines are
+// cmd.exe lines from PowerShell, after a note saying so, and POSIX lines
+// from Git Bash. The PowerShell and Git Bash here are Wine's cmd.exe under
+// their names: what is shown is the walk, not those shells reading the
+// lines (none runs here).
+func TestShellUnderWine(t *testing.T) {
+	t.Parallel()
+	w := newWineRun(t)
+	const key = "wine-shell-key"
+	cmdExe := `C:\windows\system32\cmd.exe`
+	powershell, goExe, bash := w.shellCopy("powershell.exe"), w.shellCopy("go.exe"), w.shellCopy("bash.exe")
+	keyEnv := []string{"ATMKIT_KEY=" + key}
+	tryURL := `"http://127\.0\.0\.1:\d+/service/service\.asmx/ReturnProvinces\?strAtmServiceKey=`
+
+	for _, tc := range []struct {
+		name  string
+		chain []string
+		env   []string
+		want  string // the try line, a regular expression
+	}{
+		{"cmd.exe", []string{cmdExe}, nil, `curl\.exe ` + tryURL + `%ATMKIT_KEY%"`},
+		{"PowerShell", []string{powershell}, nil, `curl\.exe ` + tryURL + `\$env:ATMKIT_KEY"`},
+		{"PowerShell, go.exe between", []string{powershell, goExe}, nil, `curl\.exe ` + tryURL + `\$env:ATMKIT_KEY"`},
+		{"Git Bash", []string{bash}, nil, `curl ` + tryURL + `\$ATMKIT_KEY"`},
+		{"cmd.exe started from PowerShell", []string{powershell, cmdExe}, nil, `curl\.exe ` + tryURL + `%ATMKIT_KEY%"`},
+		{"PowerShell, ATMKIT_SHELL=cmd", []string{powershell}, []string{"ATMKIT_SHELL=cmd"}, `curl\.exe ` + tryURL + `%ATMKIT_KEY%"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := []string{"serve", "--addr", "127.0.0.1:0"}
+			s := w.startCmd(w.viaShells(context.Background(), append(append([]string(nil), keyEnv...), tc.env...), tc.chain, args...), args)
+			try := bannerLine(t, s.stdout.String(), "try:")
+			if !regexp.MustCompile(`^` + tc.want + `$`).MatchString(try) {
+				t.Errorf("try line: %s\nwant it to match %s", try, tc.want)
+			}
+		})
+	}
+
+	t.Run("conform", func(t *testing.T) {
+		target := startMock(t, key, nil, mockserver.WithFault(mockserver.Fault{Operation: "ReturnInstitutions", Drop: true}))
+		args := []string{"conform", "--target", target, "--key", key, "--label-filter", "get"}
+		for _, tc := range []struct {
+			shell, note, reproduce string
+		}{
+			{powershell, "The reproduce: lines are cmd.exe lines: in PowerShell, type cmd first", `reproduce: curl.exe -sS -i "` + target + `/service/service.asmx/ReturnInstitutions?strAtmServiceKey=%ATMKIT_KEY%"`},
+			{bash, "", `reproduce: curl -sS -i '` + target + `/service/service.asmx/ReturnInstitutions?strAtmServiceKey='"$ATMKIT_KEY"`},
+		} {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			code, out, errOut := w.runCmd(w.viaShells(ctx, keyEnv, []string{tc.shell}, args...), args)
+			cancel()
+			if code != exitFailure || !strings.Contains(out, tc.reproduce) {
+				t.Errorf("conform from %s: exit %d, want 1 and %s in:\n%s\n%s", tc.shell, code, tc.reproduce, out, errOut)
+			}
+			first := strings.Index(out, "reproduce: ")
+			switch note := strings.Index(out, "The reproduce: lines are"); {
+			case tc.note == "" && note >= 0:
+				t.Errorf("conform from %s: a note on PowerShell:\n%s", tc.shell, out)
+			case tc.note != "" && (strings.Count(out, tc.note) != 1 || note > first):
+				t.Errorf("conform from %s: want %q once, before the first reproduce line:\n%s", tc.shell, tc.note, out)
+			}
+		}
+	})
+}
