@@ -82,8 +82,8 @@ func TestPrintedCommandsQuotePaths(t *testing.T) {
 
 // TestShellSetting: ATMKIT_SHELL=powershell makes the lines to paste
 // PowerShell's (the path in single quotes, curl.exe, $env:ATMKIT_KEY), for
-// when the shell found is not the one the user pastes into; a value naming
-// no shell is refused with exit 2, naming the variable, before the command
+// when the shell found is not the one the user pastes into (a shell's own
+// name, pwsh, reads too); a value naming no shell atmkit writes for is refused with exit 2, naming the variable, before the command
 // runs.
 func TestShellSetting(t *testing.T) {
 	t.Parallel()
@@ -100,7 +100,11 @@ func TestShellSetting(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^  try: +curl\.exe "http://127\.0\.0\.1:\d+/service/service\.asmx/ReturnProvinces\?strAtmServiceKey=\$env:ATMKIT_KEY"$`).MatchString(stdout.String()) {
 		t.Errorf("with ATMKIT_SHELL=powershell, the try line is not PowerShell's:\n%s", stdout)
 	}
-	for _, v := range []string{"bash", "pwsh"} {
+	code, out, errOut = runAtmkit(map[string]string{"ATMKIT_SHELL": "pwsh"}, "fixtures", "generate", "--atms", "20", "--out", dir)
+	if code != exitOK || !strings.Contains(out, "serve it: atmkit serve --fixtures '"+dir+"'\n") {
+		t.Errorf("fixtures generate with ATMKIT_SHELL=pwsh (PowerShell's own name): exit %d, %s%s; want the path in single quotes", code, out, errOut)
+	}
+	for _, v := range []string{"csh", "nu"} {
 		code, out, errOut := runAtmkit(map[string]string{"ATMKIT_SHELL": v}, "fixtures", "generate", "--atms", "20", "--out", filepath.Join(t.TempDir(), "d"))
 		if code != exitUsage || !strings.Contains(errOut, `ATMKIT_SHELL="`+v+`"`) || strings.Contains(out, "serve it") {
 			t.Errorf("ATMKIT_SHELL=%s: exit %d, %s%s; want exit 2 naming it, nothing done", v, code, out, errOut)

@@ -32,14 +32,15 @@ func (s Shell) String() string {
 }
 
 // ParseShell reads a shell's name (cmd, powershell or posix, in any
-// case).
+// case), or the name of a shell of that kind as a user would type it
+// (cmd.exe; pwsh, powershell.exe; bash, sh, zsh, fish, git-bash).
 func ParseShell(name string) (Shell, error) {
-	switch strings.ToLower(name) {
+	switch strings.TrimSuffix(strings.ToLower(name), ".exe") {
 	case "cmd":
 		return Cmd, nil
-	case "powershell":
+	case "powershell", "pwsh":
 		return PowerShell, nil
-	case "posix":
+	case "posix", "bash", "sh", "zsh", "fish", "git-bash":
 		return POSIX, nil
 	}
 	return POSIX, fmt.Errorf("%q is not a shell atmkit writes lines for: want cmd, powershell or posix", name)

@@ -162,7 +162,8 @@ func TestPowerShell(t *testing.T) {
 
 // TestShellWord: Shell.Word is Word's cmd.exe form for Cmd and its POSIX
 // form for POSIX; Curl names curl.exe for the Windows shells; ParseShell
-// reads the names String gives, in any case, and refuses others.
+// reads the names String gives and the shells' own names, in any case, and
+// refuses others.
 func TestShellWord(t *testing.T) {
 	t.Parallel()
 	for _, s := range hard {
@@ -187,7 +188,12 @@ func TestShellWord(t *testing.T) {
 			}
 		}
 	}
-	for _, bad := range []string{"bash", "pwsh", "", "cmd.exe"} {
+	for name, sh := range map[string]Shell{"cmd.exe": Cmd, "pwsh": PowerShell, "PowerShell.exe": PowerShell, "bash": POSIX, "sh": POSIX, "zsh": POSIX, "fish": POSIX, "git-bash": POSIX, "Bash.EXE": POSIX} {
+		if got, err := ParseShell(name); got != sh || err != nil {
+			t.Errorf("ParseShell(%q): got %v, %v; want %v", name, got, err, sh)
+		}
+	}
+	for _, bad := range []string{"", "csh", "wsl", "cmdx", ".exe", "nu"} {
 		if _, err := ParseShell(bad); err == nil {
 			t.Errorf("ParseShell(%q): no error", bad)
 		}

@@ -118,7 +118,7 @@ func Choose(getenv func(string) string) (shellquote.Shell, error) {
 	}
 	sh, err := shellquote.ParseShell(v)
 	if err != nil {
-		return detected(), fmt.Errorf("%s=%q: not a shell atmkit writes lines for (want cmd, powershell or posix)", EnvVar, v)
+		return detected(), fmt.Errorf("%s=%q: not a shell atmkit writes lines for (want cmd, powershell or posix, or a shell's name such as pwsh or bash)", EnvVar, v)
 	}
 	return sh, nil
 }

@@ -99,7 +99,7 @@ func TestChoose(t *testing.T) {
 			}
 		}
 	}
-	for _, v := range []string{"bash", "pwsh", "cmd.exe"} {
+	for _, v := range []string{"csh", "wsl", "cmd /c"} {
 		_, err := Choose(env(v))
 		if err == nil || !strings.Contains(err.Error(), `ATMKIT_SHELL="`+v+`"`) || !strings.Contains(err.Error(), "cmd, powershell or posix") {
 			t.Errorf("ATMKIT_SHELL=%s: got %v, want an error naming it", v, err)
