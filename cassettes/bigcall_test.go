@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -48,13 +47,7 @@ func TestRecordBigCallOnce(t *testing.T) {
 	}))
 	defer up.Close()
 	path := filepath.Join(t.TempDir(), "big.yaml")
-	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithSaveInterval(0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	u, _ := url.Parse(up.URL)
-	proxy := httptest.NewServer(cassettes.NewProxy(u, rec, nil))
-	defer proxy.Close()
+	rec, proxy := recordingProxy(t, up.URL, path, cassettes.WithSaveInterval(0))
 	for _, q := range []string{"ReturnAllAtms", "ReturnProvinces"} { // the upstream answers the second in chunks
 		got := make([]byte, len(answer)+1)
 		var before, after runtime.MemStats
@@ -108,13 +101,7 @@ func TestRecordLyingContentLength(t *testing.T) {
 	}))
 	defer up.Close()
 	path := filepath.Join(t.TempDir(), "lie.yaml")
-	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithSaveInterval(0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	u, _ := url.Parse(up.URL)
-	proxy := httptest.NewServer(cassettes.NewProxy(u, rec, nil))
-	defer proxy.Close()
+	rec, proxy := recordingProxy(t, up.URL, path, cassettes.WithSaveInterval(0))
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -166,13 +153,7 @@ func TestRecordUpstreamCutShort(t *testing.T) {
 	}))
 	defer up.Close()
 	path := filepath.Join(t.TempDir(), "short.yaml")
-	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithSaveInterval(0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	u, _ := url.Parse(up.URL)
-	proxy := httptest.NewServer(cassettes.NewProxy(u, rec, nil))
-	defer proxy.Close()
+	rec, proxy := recordingProxy(t, up.URL, path, cassettes.WithSaveInterval(0))
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)

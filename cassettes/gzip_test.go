@@ -432,19 +432,13 @@ func TestUnaskedEncodingRefused(t *testing.T) {
 		_, _ = w.Write([]byte("\x1b\x10\x00\xf8\xa5\x02not really brotli"))
 	}))
 	t.Cleanup(up.Close) // after the parallel subtests
-	base, _ := url.Parse(up.URL)
 	want := "the upstream answered with Content-Encoding br, which the request did not accept (atmkit asks for gzip or no compression)"
 	fix := "have the deployment, or the gateway or CDN in front of it, answer such a request uncompressed or with gzip"
 
 	t.Run("record", func(t *testing.T) {
 		t.Parallel()
 		path := filepath.Join(t.TempDir(), "br.yaml")
-		rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
-		if err != nil {
-			t.Fatal(err)
-		}
-		proxy := httptest.NewServer(cassettes.NewProxy(base, rec, nil))
-		defer proxy.Close()
+		rec, proxy := recordingProxy(t, up.URL, path)
 		status, body := do(t, proxy.Client(), request(t, proxy.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false))
 		if status != http.StatusBadGateway || !strings.Contains(body, want) || !strings.Contains(body, fix) || strings.Contains(body, testKey) {
 			t.Errorf("through the proxy: got %d %q, want 502 saying %q and %q", status, body, want, fix)
@@ -453,7 +447,7 @@ func TestUnaskedEncodingRefused(t *testing.T) {
 			t.Errorf("Stop: got %v, want ErrNothingRecorded", err)
 		}
 		// Asked for by the client itself: its business, recorded as it came.
-		rec, err = cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+		rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -476,12 +470,7 @@ func TestUnaskedEncodingRefused(t *testing.T) {
 		t.Parallel()
 		dir := t.TempDir()
 		path := filepath.Join(dir, "miss.yaml")
-		idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstream(cassettes.Upstream{URL: up.URL, Record: path}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		h, _ := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault))
-		srv := httptest.NewServer(h)
+		idx, srv := onMissServer(t, cassettes.Upstream{URL: up.URL, Record: path})
 		defer srv.Close()
 		mu.Lock()
 		before := calls
@@ -534,14 +523,8 @@ func TestProxyDecodesWhatItAskedFor(t *testing.T) {
 			_, _ = w.Write(c.body)
 		}))
 		defer up.Close()
-		base, _ := url.Parse(up.URL)
 		path := filepath.Join(t.TempDir(), "deflate.yaml")
-		rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
-		if err != nil {
-			t.Fatal(err)
-		}
-		proxy := httptest.NewServer(cassettes.NewProxy(base, rec, nil))
-		defer proxy.Close()
+		rec, proxy := recordingProxy(t, up.URL, path)
 		for _, ae := range []string{"", "br", "deflate"} {
 			req := request(t, proxy.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false)
 			if ae != "" {
@@ -593,12 +576,7 @@ func TestUpstreamDecodesDeflate(t *testing.T) {
 		}))
 		defer up.Close()
 		path := filepath.Join(t.TempDir(), "miss.yaml")
-		idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstream(cassettes.Upstream{URL: up.URL, Record: path}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		h, _ := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault))
-		srv := httptest.NewServer(h)
+		idx, srv := onMissServer(t, cassettes.Upstream{URL: up.URL, Record: path})
 		defer srv.Close()
 		for n := range 2 {
 			status, body := do(t, srv.Client(), request(t, srv.URL, asmx.SOAP11, query{Op: asmx.OpReturnProvinces}, testKey, false))

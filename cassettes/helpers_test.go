@@ -2,10 +2,14 @@ package cassettes_test
 
 import (
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cassettes/internal/recordtest"
+	"github.com/atmkit/atmkit/mockserver"
 	"github.com/beevik/etree"
 )
 
@@ -61,4 +65,39 @@ func values(t testing.TB, b asmx.Binding, body string) []string {
 	}
 	walk(node, "")
 	return out
+}
+
+// recordingProxy starts a recording proxy in front of upstream: a Recorder
+// of the cassette at path (ModeRecordAll, then opts) and the proxy serving
+// through it, closed when the test ends. The caller stops the Recorder.
+func recordingProxy(t testing.TB, upstream, path string, opts ...cassettes.Option) (*cassettes.Recorder, *httptest.Server) {
+	t.Helper()
+	rec, err := cassettes.New(path, append([]cassettes.Option{cassettes.WithMode(cassettes.ModeRecordAll)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := url.Parse(upstream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httptest.NewServer(cassettes.NewProxy(u, rec, nil))
+	t.Cleanup(proxy.Close)
+	return rec, proxy
+}
+
+// onMissServer starts a mock server replaying an empty index that
+// forwards what it misses to up, as serve --on-miss upstream does, with
+// mockserver opts after the replay. The caller closes both, in its order.
+func onMissServer(t testing.TB, up cassettes.Upstream, opts ...mockserver.Option) (*cassettes.Index, *httptest.Server) {
+	t.Helper()
+	idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstream(up))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := mockserver.New(append([]mockserver.Option{mockserver.WithReplay(idx, mockserver.MissFault)}, opts...)...)
+	if err != nil {
+		_ = idx.Close()
+		t.Fatal(err)
+	}
+	return idx, httptest.NewServer(h)
 }
