@@ -134,15 +134,11 @@ func TestLoadIndexRefusesUndecodableBodies(t *testing.T) {
 		t.Fatal("golden.yaml holds no GET or POST call")
 	}
 	plain := call.Response.Body
-	var deflated bytes.Buffer
-	zw := zlib.NewWriter(&deflated)
-	_, _ = zw.Write([]byte(plain))
-	_ = zw.Close()
 	for _, tc := range []struct {
 		enc, body string
 		ok        bool
 	}{
-		{"deflate", deflated.String(), true},
+		{"deflate", string(deflated(plain)), true},
 		{"br", plain, false},
 		{"gzip", plain, false},
 		{"gzip, br", plain, false},
@@ -183,6 +179,41 @@ func TestLoadIndexRefusesUndecodableBodies(t *testing.T) {
 			t.Errorf("Content-Encoding %q: got %d %.200q, want 200 %.200q", tc.enc, status, body, plain)
 		}
 	}
+}
+
+// deflated is text compressed as Content-Encoding deflate means (zlib).
+func deflated(text string) []byte {
+	var b bytes.Buffer
+	z := zlib.NewWriter(&b)
+	_, _ = z.Write([]byte(text))
+	_ = z.Close()
+	return b.Bytes()
+}
+
+// gzipped is text compressed with gzip.
+func gzipped(text string) []byte {
+	var b bytes.Buffer
+	g := gzip.NewWriter(&b)
+	_, _ = g.Write([]byte(text))
+	_ = g.Close()
+	return b.Bytes()
+}
+
+// notBrotli is the body of an upstream answering with Content-Encoding
+// br, which atmkit does not decode.
+var notBrotli = []byte("\x1b\x10\x00\xf8\xa5\x02not really brotli")
+
+// encodedUpstream starts an upstream answering every request with body,
+// text/xml with Content-Encoding enc, closed when the test ends.
+func encodedUpstream(t *testing.T, enc string, body []byte) *httptest.Server {
+	t.Helper()
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+		w.Header().Set("Content-Encoding", enc)
+		_, _ = w.Write(body)
+	}))
+	t.Cleanup(up.Close)
+	return up
 }
 
 // readAnswer reads resp as a Go client does that set Accept-Encoding
@@ -429,7 +460,7 @@ func TestUnaskedEncodingRefused(t *testing.T) {
 		}
 		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
 		w.Header().Set("Content-Encoding", "br")
-		_, _ = w.Write([]byte("\x1b\x10\x00\xf8\xa5\x02not really brotli"))
+		_, _ = w.Write(notBrotli)
 	}))
 	t.Cleanup(up.Close) // after the parallel subtests
 	want := "the upstream answered with Content-Encoding br, which the request did not accept (atmkit asks for gzip or no compression)"
@@ -506,23 +537,11 @@ func TestUnaskedEncodingRefused(t *testing.T) {
 func TestProxyDecodesWhatItAskedFor(t *testing.T) {
 	t.Parallel()
 	text := `<?xml version="1.0" encoding="utf-8"?><string xmlns="http://tempuri.org/atmService/">Ontario</string>`
-	var zl, gz bytes.Buffer
-	z := zlib.NewWriter(&zl)
-	_, _ = z.Write([]byte(text))
-	_ = z.Close()
-	g := gzip.NewWriter(&gz)
-	_, _ = g.Write([]byte(text))
-	_ = g.Close()
 	for _, c := range []struct {
 		enc  string
 		body []byte
-	}{{"deflate", zl.Bytes()}, {"x-gzip", gz.Bytes()}, {"Deflate", zl.Bytes()}} {
-		up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/xml; charset=utf-8")
-			w.Header().Set("Content-Encoding", c.enc)
-			_, _ = w.Write(c.body)
-		}))
-		defer up.Close()
+	}{{"deflate", deflated(text)}, {"x-gzip", gzipped(text)}, {"Deflate", deflated(text)}} {
+		up := encodedUpstream(t, c.enc, c.body)
 		path := filepath.Join(t.TempDir(), "deflate.yaml")
 		rec, proxy := recordingProxy(t, up.URL, path)
 		for _, ae := range []string{"", "br", "deflate"} {
@@ -558,23 +577,11 @@ func TestProxyDecodesWhatItAskedFor(t *testing.T) {
 func TestUpstreamDecodesDeflate(t *testing.T) {
 	t.Parallel()
 	text := `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"><soap:Body><ReturnProvincesResponse xmlns="http://tempuri.org/atmService/"><ReturnProvincesResult><string>Ontario</string></ReturnProvincesResult></ReturnProvincesResponse></soap:Body></soap:Envelope>`
-	var zl, gz bytes.Buffer
-	z := zlib.NewWriter(&zl)
-	_, _ = z.Write([]byte(text))
-	_ = z.Close()
-	g := gzip.NewWriter(&gz)
-	_, _ = g.Write([]byte(text))
-	_ = g.Close()
 	for _, c := range []struct {
 		enc  string
 		body []byte
-	}{{"deflate", zl.Bytes()}, {"x-gzip", gz.Bytes()}} {
-		up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/xml; charset=utf-8")
-			w.Header().Set("Content-Encoding", c.enc)
-			_, _ = w.Write(c.body)
-		}))
-		defer up.Close()
+	}{{"deflate", deflated(text)}, {"x-gzip", gzipped(text)}} {
+		up := encodedUpstream(t, c.enc, c.body)
 		path := filepath.Join(t.TempDir(), "miss.yaml")
 		idx, srv := onMissServer(t, cassettes.Upstream{URL: up.URL, Record: path})
 		defer srv.Close()
@@ -596,12 +603,7 @@ func TestUpstreamDecodesDeflate(t *testing.T) {
 // whatever the case of its name, is recorded as it came.
 func TestUnaskedEncodingQZero(t *testing.T) {
 	t.Parallel()
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
-		w.Header().Set("Content-Encoding", "br")
-		_, _ = w.Write([]byte("\x1b\x10\x00\xf8\xa5\x02not really brotli"))
-	}))
-	defer up.Close()
+	up := encodedUpstream(t, "br", notBrotli)
 	for _, c := range []struct {
 		accept  string
 		refused bool
