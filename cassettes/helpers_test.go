@@ -3,7 +3,6 @@ package cassettes_test
 import (
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
@@ -14,15 +13,17 @@ import (
 )
 
 // The helpers shared with cassettes/verify's tests: the key sent, the
-// stand-in deployment, the questions and the requests asking them.
+// stand-in deployment, the questions and the requests asking them, the
+// recording proxy.
 const testKey = recordtest.Key
 
 type query = recordtest.Query
 
 var (
-	standIn = recordtest.StandIn
-	queries = recordtest.Queries
-	do      = recordtest.Do
+	standIn        = recordtest.StandIn
+	queries        = recordtest.Queries
+	do             = recordtest.Do
+	recordingProxy = recordtest.RecordingProxy
 )
 
 // request writes q as a request of binding b to base, with key (see
@@ -65,24 +66,6 @@ func values(t testing.TB, b asmx.Binding, body string) []string {
 	}
 	walk(node, "")
 	return out
-}
-
-// recordingProxy starts a recording proxy in front of upstream: a Recorder
-// of the cassette at path (ModeRecordAll, then opts) and the proxy serving
-// through it, closed when the test ends. The caller stops the Recorder.
-func recordingProxy(t testing.TB, upstream, path string, opts ...cassettes.Option) (*cassettes.Recorder, *httptest.Server) {
-	t.Helper()
-	rec, err := cassettes.New(path, append([]cassettes.Option{cassettes.WithMode(cassettes.ModeRecordAll)}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u, err := url.Parse(upstream)
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := httptest.NewServer(cassettes.NewProxy(u, rec, nil))
-	t.Cleanup(proxy.Close)
-	return rec, proxy
 }
 
 // onMissServer starts a mock server replaying an empty index that
