@@ -184,18 +184,20 @@ func TestLoadIndexRefusesUndecodableBodies(t *testing.T) {
 // deflated is text compressed as Content-Encoding deflate means (zlib).
 func deflated(text string) []byte {
 	var b bytes.Buffer
-	z := zlib.NewWriter(&b)
-	_, _ = z.Write([]byte(text))
-	_ = z.Close()
-	return b.Bytes()
+	return compress(&b, zlib.NewWriter(&b), text)
 }
 
 // gzipped is text compressed with gzip.
 func gzipped(text string) []byte {
 	var b bytes.Buffer
-	g := gzip.NewWriter(&b)
-	_, _ = g.Write([]byte(text))
-	_ = g.Close()
+	return compress(&b, gzip.NewWriter(&b), text)
+}
+
+// compress writes text to w, a compressor writing to b, and returns b's
+// bytes once w is closed.
+func compress(b *bytes.Buffer, w io.WriteCloser, text string) []byte {
+	_, _ = io.WriteString(w, text)
+	_ = w.Close()
 	return b.Bytes()
 }
 
