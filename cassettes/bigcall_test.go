@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -17,6 +16,19 @@ import (
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/internal/mocktest"
 )
+
+// allocations starts counting the process's allocations, after a
+// collection; the function it returns gives the bytes allocated since.
+func allocations() func() uint64 {
+	var before runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	return func() uint64 {
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+}
 
 // TestRecordBigCallOnce: a call whose answer is megabytes, recorded through
 // the proxy, costs about one copy of the answer in allocations, with its
@@ -48,29 +60,20 @@ func TestRecordBigCallOnce(t *testing.T) {
 	}))
 	defer up.Close()
 	path := filepath.Join(t.TempDir(), "big.yaml")
-	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithSaveInterval(0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	u, _ := url.Parse(up.URL)
-	proxy := httptest.NewServer(cassettes.NewProxy(u, rec, nil))
-	defer proxy.Close()
+	rec, proxy := recordingProxy(t, up.URL, path, cassettes.WithSaveInterval(0))
 	for _, q := range []string{"ReturnAllAtms", "ReturnProvinces"} { // the upstream answers the second in chunks
 		got := make([]byte, len(answer)+1)
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
+		allocated := allocations()
 		resp, err := http.Get(proxy.URL + "/service/service.asmx/" + q + "?strAtmServiceKey=secret-key-1")
 		if err != nil {
 			t.Fatal(err)
 		}
 		n, err := io.ReadFull(resp.Body, got)
 		resp.Body.Close()
-		runtime.ReadMemStats(&after)
+		alloc := allocated()
 		if err != io.ErrUnexpectedEOF || resp.StatusCode != 200 || string(got[:n]) != answer {
 			t.Fatalf("%q: status %d, %d bytes (%v), want the answer's %d", q, resp.StatusCode, n, err, len(answer))
 		}
-		alloc := after.TotalAlloc - before.TotalAlloc
 		t.Logf("%q: recording a %d-byte answer allocated %d bytes", q, len(answer), alloc)
 		if mocktest.Race {
 			continue // the race detector's allocations are its own
@@ -108,16 +111,8 @@ func TestRecordLyingContentLength(t *testing.T) {
 	}))
 	defer up.Close()
 	path := filepath.Join(t.TempDir(), "lie.yaml")
-	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithSaveInterval(0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	u, _ := url.Parse(up.URL)
-	proxy := httptest.NewServer(cassettes.NewProxy(u, rec, nil))
-	defer proxy.Close()
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
+	rec, proxy := recordingProxy(t, up.URL, path, cassettes.WithSaveInterval(0))
+	allocated := allocations()
 	conn, err := net.Dial("tcp", proxy.Listener.Addr().String())
 	if err != nil {
 		t.Fatal(err)
@@ -135,11 +130,10 @@ func TestRecordLyingContentLength(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	runtime.ReadMemStats(&after)
+	alloc := allocated()
 	if resp.StatusCode != http.StatusBadGateway || !strings.Contains(string(body), "unexpected EOF") {
 		t.Errorf("got %d %q, want 502 naming the body cut short", resp.StatusCode, body)
 	}
-	alloc := after.TotalAlloc - before.TotalAlloc
 	t.Logf("a request claiming 200 MB and sending 9 bytes allocated %d bytes", alloc)
 	if !mocktest.Race && alloc > 16<<20 {
 		t.Errorf("a request claiming 200 MB and sending 9 bytes allocated %d bytes, want what it sent", alloc)
@@ -166,27 +160,18 @@ func TestRecordUpstreamCutShort(t *testing.T) {
 	}))
 	defer up.Close()
 	path := filepath.Join(t.TempDir(), "short.yaml")
-	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithSaveInterval(0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	u, _ := url.Parse(up.URL)
-	proxy := httptest.NewServer(cassettes.NewProxy(u, rec, nil))
-	defer proxy.Close()
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
+	rec, proxy := recordingProxy(t, up.URL, path, cassettes.WithSaveInterval(0))
+	allocated := allocations()
 	resp, err := http.Get(proxy.URL + "/service/service.asmx/ReturnProvinces?strAtmServiceKey=secret-key-1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	runtime.ReadMemStats(&after)
+	alloc := allocated()
 	if resp.StatusCode != http.StatusBadGateway || !strings.Contains(string(body), "unexpected EOF") || strings.Contains(string(body), "secret-key-1") {
 		t.Errorf("got %d %q, want 502 naming the answer cut short, the key masked", resp.StatusCode, body)
 	}
-	alloc := after.TotalAlloc - before.TotalAlloc
 	t.Logf("an answer claiming 200 MB cut short allocated %d bytes", alloc)
 	if !mocktest.Race && alloc > 16<<20 {
 		t.Errorf("an answer claiming 200 MB cut short allocated %d bytes, want what was sent", alloc)

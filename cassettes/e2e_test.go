@@ -29,12 +29,7 @@ func TestRecordReplayEndToEnd(t *testing.T) {
 	t.Parallel()
 	up, ds := standIn(t)
 	path := filepath.Join(t.TempDir(), "atm")
-	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
-	if err != nil {
-		t.Fatal(err)
-	}
-	upURL, _ := url.Parse(up.URL)
-	proxy := httptest.NewServer(cassettes.NewProxy(upURL, rec, nil))
+	rec, proxy := recordingProxy(t, up.URL, path)
 	client := proxy.Client()
 
 	xmlQs, jsonQs := queries(ds)
@@ -427,12 +422,7 @@ func TestRecordWarnsOfAChangedAnswer(t *testing.T) {
 func recordVia(t *testing.T, upstream string, calls func(proxy *httptest.Server), opts ...cassettes.Option) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "cassette")
-	rec, err := cassettes.New(path, append([]cassettes.Option{cassettes.WithMode(cassettes.ModeRecordAll)}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	upURL, _ := url.Parse(upstream)
-	proxy := httptest.NewServer(cassettes.NewProxy(upURL, rec, nil))
+	rec, proxy := recordingProxy(t, upstream, path, opts...)
 	calls(proxy)
 	proxy.Close()
 	if err := rec.Stop(); err != nil {

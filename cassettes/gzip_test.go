@@ -134,15 +134,11 @@ func TestLoadIndexRefusesUndecodableBodies(t *testing.T) {
 		t.Fatal("golden.yaml holds no GET or POST call")
 	}
 	plain := call.Response.Body
-	var deflated bytes.Buffer
-	zw := zlib.NewWriter(&deflated)
-	_, _ = zw.Write([]byte(plain))
-	_ = zw.Close()
 	for _, tc := range []struct {
 		enc, body string
 		ok        bool
 	}{
-		{"deflate", deflated.String(), true},
+		{"deflate", string(deflated(plain)), true},
 		{"br", plain, false},
 		{"gzip", plain, false},
 		{"gzip, br", plain, false},
@@ -183,6 +179,43 @@ func TestLoadIndexRefusesUndecodableBodies(t *testing.T) {
 			t.Errorf("Content-Encoding %q: got %d %.200q, want 200 %.200q", tc.enc, status, body, plain)
 		}
 	}
+}
+
+// deflated is text compressed as Content-Encoding deflate means (zlib).
+func deflated(text string) []byte {
+	var b bytes.Buffer
+	return compress(&b, zlib.NewWriter(&b), text)
+}
+
+// gzipped is text compressed with gzip.
+func gzipped(text string) []byte {
+	var b bytes.Buffer
+	return compress(&b, gzip.NewWriter(&b), text)
+}
+
+// compress writes text to w, a compressor writing to b, and returns b's
+// bytes once w is closed.
+func compress(b *bytes.Buffer, w io.WriteCloser, text string) []byte {
+	_, _ = io.WriteString(w, text)
+	_ = w.Close()
+	return b.Bytes()
+}
+
+// notBrotli is the body of an upstream answering with Content-Encoding
+// br, which atmkit does not decode.
+var notBrotli = []byte("\x1b\x10\x00\xf8\xa5\x02not really brotli")
+
+// encodedUpstream starts an upstream answering every request with body,
+// text/xml with Content-Encoding enc, closed when the test ends.
+func encodedUpstream(t *testing.T, enc string, body []byte) *httptest.Server {
+	t.Helper()
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+		w.Header().Set("Content-Encoding", enc)
+		_, _ = w.Write(body)
+	}))
+	t.Cleanup(up.Close)
+	return up
 }
 
 // readAnswer reads resp as a Go client does that set Accept-Encoding
@@ -429,22 +462,16 @@ func TestUnaskedEncodingRefused(t *testing.T) {
 		}
 		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
 		w.Header().Set("Content-Encoding", "br")
-		_, _ = w.Write([]byte("\x1b\x10\x00\xf8\xa5\x02not really brotli"))
+		_, _ = w.Write(notBrotli)
 	}))
 	t.Cleanup(up.Close) // after the parallel subtests
-	base, _ := url.Parse(up.URL)
 	want := "the upstream answered with Content-Encoding br, which the request did not accept (atmkit asks for gzip or no compression)"
 	fix := "have the deployment, or the gateway or CDN in front of it, answer such a request uncompressed or with gzip"
 
 	t.Run("record", func(t *testing.T) {
 		t.Parallel()
 		path := filepath.Join(t.TempDir(), "br.yaml")
-		rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
-		if err != nil {
-			t.Fatal(err)
-		}
-		proxy := httptest.NewServer(cassettes.NewProxy(base, rec, nil))
-		defer proxy.Close()
+		rec, proxy := recordingProxy(t, up.URL, path)
 		status, body := do(t, proxy.Client(), request(t, proxy.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false))
 		if status != http.StatusBadGateway || !strings.Contains(body, want) || !strings.Contains(body, fix) || strings.Contains(body, testKey) {
 			t.Errorf("through the proxy: got %d %q, want 502 saying %q and %q", status, body, want, fix)
@@ -453,7 +480,7 @@ func TestUnaskedEncodingRefused(t *testing.T) {
 			t.Errorf("Stop: got %v, want ErrNothingRecorded", err)
 		}
 		// Asked for by the client itself: its business, recorded as it came.
-		rec, err = cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+		rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -476,12 +503,7 @@ func TestUnaskedEncodingRefused(t *testing.T) {
 		t.Parallel()
 		dir := t.TempDir()
 		path := filepath.Join(dir, "miss.yaml")
-		idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstream(cassettes.Upstream{URL: up.URL, Record: path}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		h, _ := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault))
-		srv := httptest.NewServer(h)
+		idx, srv := onMissServer(t, cassettes.Upstream{URL: up.URL, Record: path})
 		defer srv.Close()
 		mu.Lock()
 		before := calls
@@ -517,31 +539,13 @@ func TestUnaskedEncodingRefused(t *testing.T) {
 func TestProxyDecodesWhatItAskedFor(t *testing.T) {
 	t.Parallel()
 	text := `<?xml version="1.0" encoding="utf-8"?><string xmlns="http://tempuri.org/atmService/">Ontario</string>`
-	var zl, gz bytes.Buffer
-	z := zlib.NewWriter(&zl)
-	_, _ = z.Write([]byte(text))
-	_ = z.Close()
-	g := gzip.NewWriter(&gz)
-	_, _ = g.Write([]byte(text))
-	_ = g.Close()
 	for _, c := range []struct {
 		enc  string
 		body []byte
-	}{{"deflate", zl.Bytes()}, {"x-gzip", gz.Bytes()}, {"Deflate", zl.Bytes()}} {
-		up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/xml; charset=utf-8")
-			w.Header().Set("Content-Encoding", c.enc)
-			_, _ = w.Write(c.body)
-		}))
-		defer up.Close()
-		base, _ := url.Parse(up.URL)
+	}{{"deflate", deflated(text)}, {"x-gzip", gzipped(text)}, {"Deflate", deflated(text)}} {
+		up := encodedUpstream(t, c.enc, c.body)
 		path := filepath.Join(t.TempDir(), "deflate.yaml")
-		rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
-		if err != nil {
-			t.Fatal(err)
-		}
-		proxy := httptest.NewServer(cassettes.NewProxy(base, rec, nil))
-		defer proxy.Close()
+		rec, proxy := recordingProxy(t, up.URL, path)
 		for _, ae := range []string{"", "br", "deflate"} {
 			req := request(t, proxy.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false)
 			if ae != "" {
@@ -575,30 +579,13 @@ func TestProxyDecodesWhatItAskedFor(t *testing.T) {
 func TestUpstreamDecodesDeflate(t *testing.T) {
 	t.Parallel()
 	text := `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"><soap:Body><ReturnProvincesResponse xmlns="http://tempuri.org/atmService/"><ReturnProvincesResult><string>Ontario</string></ReturnProvincesResult></ReturnProvincesResponse></soap:Body></soap:Envelope>`
-	var zl, gz bytes.Buffer
-	z := zlib.NewWriter(&zl)
-	_, _ = z.Write([]byte(text))
-	_ = z.Close()
-	g := gzip.NewWriter(&gz)
-	_, _ = g.Write([]byte(text))
-	_ = g.Close()
 	for _, c := range []struct {
 		enc  string
 		body []byte
-	}{{"deflate", zl.Bytes()}, {"x-gzip", gz.Bytes()}} {
-		up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/xml; charset=utf-8")
-			w.Header().Set("Content-Encoding", c.enc)
-			_, _ = w.Write(c.body)
-		}))
-		defer up.Close()
+	}{{"deflate", deflated(text)}, {"x-gzip", gzipped(text)}} {
+		up := encodedUpstream(t, c.enc, c.body)
 		path := filepath.Join(t.TempDir(), "miss.yaml")
-		idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstream(cassettes.Upstream{URL: up.URL, Record: path}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		h, _ := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault))
-		srv := httptest.NewServer(h)
+		idx, srv := onMissServer(t, cassettes.Upstream{URL: up.URL, Record: path})
 		defer srv.Close()
 		for n := range 2 {
 			status, body := do(t, srv.Client(), request(t, srv.URL, asmx.SOAP11, query{Op: asmx.OpReturnProvinces}, testKey, false))
@@ -618,12 +605,7 @@ func TestUpstreamDecodesDeflate(t *testing.T) {
 // whatever the case of its name, is recorded as it came.
 func TestUnaskedEncodingQZero(t *testing.T) {
 	t.Parallel()
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
-		w.Header().Set("Content-Encoding", "br")
-		_, _ = w.Write([]byte("\x1b\x10\x00\xf8\xa5\x02not really brotli"))
-	}))
-	defer up.Close()
+	up := encodedUpstream(t, "br", notBrotli)
 	for _, c := range []struct {
 		accept  string
 		refused bool

@@ -2,23 +2,28 @@ package cassettes_test
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cassettes/internal/recordtest"
+	"github.com/atmkit/atmkit/mockserver"
 	"github.com/beevik/etree"
 )
 
 // The helpers shared with cassettes/verify's tests: the key sent, the
-// stand-in deployment, the questions and the requests asking them.
+// stand-in deployment, the questions and the requests asking them, the
+// recording proxy.
 const testKey = recordtest.Key
 
 type query = recordtest.Query
 
 var (
-	standIn = recordtest.StandIn
-	queries = recordtest.Queries
-	do      = recordtest.Do
+	standIn        = recordtest.StandIn
+	queries        = recordtest.Queries
+	do             = recordtest.Do
+	recordingProxy = recordtest.RecordingProxy
 )
 
 // request writes q as a request of binding b to base, with key (see
@@ -61,4 +66,21 @@ func values(t testing.TB, b asmx.Binding, body string) []string {
 	}
 	walk(node, "")
 	return out
+}
+
+// onMissServer starts a mock server replaying an empty index that
+// forwards what it misses to up, as serve --on-miss upstream does, with
+// mockserver opts after the replay. The caller closes both, in its order.
+func onMissServer(t testing.TB, up cassettes.Upstream, opts ...mockserver.Option) (*cassettes.Index, *httptest.Server) {
+	t.Helper()
+	idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstream(up))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := mockserver.New(append([]mockserver.Option{mockserver.WithReplay(idx, mockserver.MissFault)}, opts...)...)
+	if err != nil {
+		_ = idx.Close()
+		t.Fatal(err)
+	}
+	return idx, httptest.NewServer(h)
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,13 +27,7 @@ func TestConcurrentRecording(t *testing.T) {
 	t.Parallel()
 	up, _ := standIn(t)
 	path := filepath.Join(t.TempDir(), "parallel.yaml")
-	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithSaveInterval(time.Millisecond))
-	if err != nil {
-		t.Fatal(err)
-	}
-	upURL, _ := url.Parse(up.URL)
-	proxy := httptest.NewServer(cassettes.NewProxy(upURL, rec, nil))
-	defer proxy.Close()
+	rec, proxy := recordingProxy(t, up.URL, path, cassettes.WithSaveInterval(time.Millisecond))
 	const workers, each, distinct = 16, 25, 40
 	var wg sync.WaitGroup
 	var failed atomic.Int64

@@ -5,7 +5,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -147,16 +146,7 @@ func TestReferenceCassettes(t *testing.T) {
 // deployment answered to the right key, in order.
 func recordSite(t *testing.T, d *refdeploy.Deployment, site refSite, path string) []recordedCall {
 	t.Helper()
-	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithHook(cassettes.BeforeSave, normalize))
-	if err != nil {
-		t.Fatal(err)
-	}
-	up, err := url.Parse(d.SiteURL(site.name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := httptest.NewServer(cassettes.NewProxy(up, rec, nil))
-	defer proxy.Close()
+	rec, proxy := recordingProxy(t, d.SiteURL(site.name), path, cassettes.WithHook(cassettes.BeforeSave, normalize))
 	send := func(b asmx.Binding, q query, key string) recordedCall {
 		resp, err := proxy.Client().Do(requestNS(t, proxy.URL, site.ns, b, q, key, false))
 		if err != nil {

@@ -28,12 +28,7 @@ func TestUpstreamOnMiss(t *testing.T) {
 	t.Parallel()
 	up, _ := standIn(t)
 	path := filepath.Join(t.TempDir(), "grow.yaml")
-	idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstream(cassettes.Upstream{URL: up.URL, Record: path}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, _ := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault))
-	srv := httptest.NewServer(h)
+	idx, srv := onMissServer(t, cassettes.Upstream{URL: up.URL, Record: path})
 	defer srv.Close()
 	q := query{Op: asmx.OpReturnAtmSearchByInstitution, Params: [][2]string{{"intInstitutionID", "3"}}}
 	_, direct := do(t, up.Client(), request(t, up.URL, asmx.SOAP11, q, testKey, false))
@@ -75,13 +70,8 @@ func TestUpstreamTimeout(t *testing.T) {
 	defer silent.Close()
 	defer close(release)
 	path := filepath.Join(t.TempDir(), "silent.yaml")
-	idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstream(cassettes.Upstream{URL: silent.URL, Record: path, Timeout: 200 * time.Millisecond}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	idx, srv := onMissServer(t, cassettes.Upstream{URL: silent.URL, Record: path, Timeout: 200 * time.Millisecond})
 	defer idx.Close()
-	h, _ := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault))
-	srv := httptest.NewServer(h)
 	defer srv.Close()
 	status, body := do(t, srv.Client(), request(t, srv.URL, asmx.SOAP11, query{Op: asmx.OpReturnProvinces}, testKey, false))
 	if want := "upstream: no answer within 200ms"; status != 500 || !strings.Contains(body, want) {
@@ -103,14 +93,9 @@ func TestUpstreamEndsWithTheClient(t *testing.T) {
 		}
 	}))
 	defer silent.Close()
-	idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstream(cassettes.Upstream{URL: silent.URL,
-		Record: filepath.Join(t.TempDir(), "gone.yaml"), Timeout: time.Minute}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	idx, srv := onMissServer(t, cassettes.Upstream{URL: silent.URL,
+		Record: filepath.Join(t.TempDir(), "gone.yaml"), Timeout: time.Minute})
 	defer idx.Close()
-	h, _ := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault))
-	srv := httptest.NewServer(h)
 	defer srv.Close()
 	defer close(release) // first: what still waits on the upstream ends
 	// The client hangs up once the call has reached the upstream (not
@@ -155,13 +140,8 @@ func TestUpstreamBrokenAnswerNamesNoPath(t *testing.T) {
 	defer short.Close()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "broken.yaml")
-	idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstream(cassettes.Upstream{URL: short.URL, Record: path}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	idx, srv := onMissServer(t, cassettes.Upstream{URL: short.URL, Record: path})
 	defer idx.Close()
-	h, _ := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault))
-	srv := httptest.NewServer(h)
 	defer srv.Close()
 	status, body := do(t, srv.Client(), request(t, srv.URL, asmx.SOAP11, query{Op: asmx.OpReturnProvinces}, testKey, false))
 	if status != 500 || !strings.Contains(body, "upstream: ") || !strings.Contains(body, "broken.yaml") {
@@ -208,12 +188,7 @@ func TestUpstreamParameterOrder(t *testing.T) {
 	standin, ds := standIn(t)
 	up, got := countingUpstream(t, standin.Config.Handler)
 	path := filepath.Join(t.TempDir(), "order.yaml")
-	idx, err := cassettes.LoadIndex(nil, cassettes.WithUpstream(cassettes.Upstream{URL: up.URL, Record: path}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, _ := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault), mockserver.WithKeys(testKey))
-	srv := httptest.NewServer(h)
+	idx, srv := onMissServer(t, cassettes.Upstream{URL: up.URL, Record: path}, mockserver.WithKeys(testKey))
 	defer srv.Close()
 	xmlQs, _ := queries(ds)
 	q := xmlQs[5] // ReturnAtmSearchByAddress: five parameters and the key

@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
-	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cassettes/verify"
 )
 
@@ -20,12 +18,7 @@ import (
 func recordMany(tb testing.TB, base string, n int) string {
 	tb.Helper()
 	path := filepath.Join(tb.TempDir(), fmt.Sprintf("many-%d.yaml", n))
-	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	up, _ := url.Parse(base)
-	proxy := httptest.NewServer(cassettes.NewProxy(up, rec, nil))
+	rec, proxy := recordingProxy(tb, base, path)
 	bindings := append(append([]asmx.Binding(nil), asmx.XMLBindings...), asmx.JSON)
 	for k := range n {
 		q := query{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{"strPostalCode", ""},

@@ -13,15 +13,17 @@ import (
 )
 
 // The helpers shared with package cassettes' tests: the key sent, the
-// stand-in deployment, the questions and the requests asking them.
+// stand-in deployment, the questions and the requests asking them, the
+// recording proxy.
 const testKey = recordtest.Key
 
 type query = recordtest.Query
 
 var (
-	standIn = recordtest.StandIn
-	queries = recordtest.Queries
-	do      = recordtest.Do
+	standIn        = recordtest.StandIn
+	queries        = recordtest.Queries
+	do             = recordtest.Do
+	recordingProxy = recordtest.RecordingProxy
 )
 
 // request writes q as a request of binding b to base, with key.

@@ -36,12 +36,7 @@ const rejectedKey = "not-a-key-of-the-deployment"
 func recordDeployment(t testing.TB, base string, ds *fixtures.Dataset) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "atm.yaml")
-	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
-	if err != nil {
-		t.Fatal(err)
-	}
-	up, _ := url.Parse(base)
-	proxy := httptest.NewServer(cassettes.NewProxy(up, rec, nil))
+	rec, proxy := recordingProxy(t, base, path)
 	xmlQs, jsonQs := queries(ds)
 	for _, q := range xmlQs {
 		for _, b := range asmx.XMLBindings {

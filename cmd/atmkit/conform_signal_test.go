@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"net"
-	"os"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -34,9 +33,7 @@ func TestConformStopInPreflight(t *testing.T) {
 			accepted <- c // held open, unanswered
 		}
 	}()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$", "--",
-		"conform", "--target", "http://"+ln.Addr().String(), "--key", "k", "--timeout", "5m")
-	cmd.Env = append(os.Environ(), "ATMKIT_HELPER_PROCESS=1")
+	cmd := childCommand(nil, "conform", "--target", "http://"+ln.Addr().String(), "--key", "k", "--timeout", "5m")
 	out := &mocktest.SyncBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {

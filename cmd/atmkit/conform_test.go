@@ -244,20 +244,25 @@ func atoi(t *testing.T, s string) int {
 	return n
 }
 
+// serveAs answers r as h does, but with the Content-Type ct.
+func serveAs(w http.ResponseWriter, r *http.Request, h http.Handler, ct string) {
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, r)
+	for k, v := range rec.Header() {
+		w.Header()[k] = v
+	}
+	w.Header().Set("Content-Type", ct)
+	w.WriteHeader(rec.Code)
+	_, _ = w.Write(rec.Body.Bytes())
+}
+
 func TestConformFailsADeviatingTarget(t *testing.T) {
 	t.Parallel()
 	// The mock, answering HTTP GET with the wrong content type.
 	target := startMock(t, "k1", func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Method == http.MethodGet && strings.Contains(r.URL.Path, ".asmx/") {
-				rec := httptest.NewRecorder()
-				h.ServeHTTP(rec, r)
-				for k, v := range rec.Header() {
-					w.Header()[k] = v
-				}
-				w.Header().Set("Content-Type", "application/xml")
-				w.WriteHeader(rec.Code)
-				_, _ = w.Write(rec.Body.Bytes())
+				serveAs(w, r, h, "application/xml")
 				return
 			}
 			h.ServeHTTP(w, r)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -30,33 +29,11 @@ import (
 // what it wrote.
 func stopWhile(t *testing.T, begun string, sig syscall.Signal, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^TestHelperProcess$", "--"}, args...)...)
-	cmd.Env = append(os.Environ(), "ATMKIT_HELPER_PROCESS=1")
-	out := &mocktest.SyncBuffer{}
-	cmd.Stdout = out
-	errPipe, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
-	var lines []string
-	signalled := false
-	sc := bufio.NewScanner(errPipe)
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
-		if !signalled && strings.Contains(sc.Text(), begun) {
-			if err := cmd.Process.Signal(sig); err != nil {
-				t.Fatal(err)
-			}
-			signalled = true
-		}
-	}
-	err = cmd.Wait()
+	cmd, errPipe, out := startChild(t, (*exec.Cmd).StderrPipe, nil, args...)
+	stderr, signalled := signalAtLine(t, cmd, errPipe, begun, sig)
+	err := cmd.Wait()
 	if !signalled {
-		t.Fatalf("atmkit %s wrote no line with %q; stderr:\n%s", args[0], begun, strings.Join(lines, "\n"))
+		t.Fatalf("atmkit %s wrote no line with %q; stderr:\n%s", args[0], begun, stderr)
 	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
@@ -64,7 +41,7 @@ func stopWhile(t *testing.T, begun string, sig syscall.Signal, args ...string) (
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	return code, out.String(), strings.Join(lines, "\n")
+	return code, out.String(), stderr
 }
 
 // TestStopWhileLoading: SIGINT or SIGTERM while serve or bench loads,

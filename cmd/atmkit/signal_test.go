@@ -50,19 +50,7 @@ func startAtmkit(t *testing.T, args ...string) (*exec.Cmd, string, *mocktest.Syn
 // nohup), which executes the rest of its arguments.
 func startAtmkitUnder(t *testing.T, wrapper []string, args ...string) (*exec.Cmd, string, *mocktest.SyncBuffer) {
 	t.Helper()
-	argv := append(append(slices.Clone(wrapper), os.Args[0], "-test.run=^TestHelperProcess$", "--"), args...)
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = append(os.Environ(), "ATMKIT_HELPER_PROCESS=1")
-	stderr := &mocktest.SyncBuffer{}
-	cmd.Stderr = stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _, _ = cmd.Process.Wait() })
+	cmd, out, stderr := startChild(t, (*exec.Cmd).StdoutPipe, wrapper, args...)
 	lines := bufio.NewScanner(out)
 	for lines.Scan() {
 		if _, url, ok := strings.Cut(lines.Text(), "listening on "); ok {
@@ -72,6 +60,57 @@ func startAtmkitUnder(t *testing.T, wrapper []string, args ...string) (*exec.Cmd
 	}
 	t.Fatalf("atmkit printed no startup line; stderr:\n%s", stderr.String())
 	return nil, "", nil
+}
+
+// childCommand is "atmkit args..." run in a child process
+// (TestHelperProcess), by the command wrapper (such as nohup) if any.
+func childCommand(wrapper []string, args ...string) *exec.Cmd {
+	argv := append(append(slices.Clone(wrapper), os.Args[0], "-test.run=^TestHelperProcess$", "--"), args...)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), "ATMKIT_HELPER_PROCESS=1")
+	return cmd
+}
+
+// startChild starts childCommand(wrapper, args...), killed when the test
+// ends, and returns it with the pipe that pipe ((*exec.Cmd).StdoutPipe or
+// StderrPipe) opens and a buffer holding its other stream.
+func startChild(t *testing.T, pipe func(*exec.Cmd) (io.ReadCloser, error), wrapper []string, args ...string) (*exec.Cmd, io.ReadCloser, *mocktest.SyncBuffer) {
+	t.Helper()
+	cmd := childCommand(wrapper, args...)
+	r, err := pipe(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := &mocktest.SyncBuffer{}
+	if cmd.Stdout == nil {
+		cmd.Stdout = other
+	} else {
+		cmd.Stderr = other
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _, _ = cmd.Process.Wait() })
+	return cmd, r, other
+}
+
+// signalAtLine reads r line by line to its end and sends cmd sig at the
+// first line containing begun. It returns the lines read, each ended by a
+// newline, and whether it sent sig.
+func signalAtLine(t *testing.T, cmd *exec.Cmd, r io.Reader, begun string, sig os.Signal) (text string, signalled bool) {
+	t.Helper()
+	var b strings.Builder
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		b.WriteString(sc.Text() + "\n")
+		if !signalled && strings.Contains(sc.Text(), begun) {
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			signalled = true
+		}
+	}
+	return b.String(), signalled
 }
 
 func TestSIGTERMLetsInFlightRequestsFinish(t *testing.T) {

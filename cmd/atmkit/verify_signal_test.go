@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"io"
 	"net/http"
 	"net/url"
@@ -67,39 +66,17 @@ func TestCassetteVerifyUpdateSignal(t *testing.T) {
 			}
 			before := readText(t, path)
 
-			cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$", "--",
+			cmd, out, stderr := startChild(t, (*exec.Cmd).StdoutPipe, nil,
 				"cassette", "verify", "--quiet", "--upstream", upstream, "--key", leakKey, "--update", path)
-			cmd.Env = append(os.Environ(), "ATMKIT_HELPER_PROCESS=1")
-			stderr := &mocktest.SyncBuffer{}
-			cmd.Stderr = stderr
-			out, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = cmd.Process.Kill() })
-			var stdout strings.Builder
-			signalled := false
-			sc := bufio.NewScanner(out)
-			for sc.Scan() {
-				stdout.WriteString(sc.Text() + "\n")
-				// The summary: verifying is over, the update begins.
-				if !signalled && strings.Contains(sc.Text(), "structure drifted (") {
-					if err := cmd.Process.Signal(sig); err != nil {
-						t.Fatal(err)
-					}
-					signalled = true
-				}
-			}
+			// At the summary: verifying is over, the update begins.
+			stdout, signalled := signalAtLine(t, cmd, out, "structure drifted (", sig)
 			code := waitExit(t, cmd)
 			if !signalled {
-				t.Fatalf("verify printed no summary; exit %d, stdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr)
+				t.Fatalf("verify printed no summary; exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 			}
 			want := "atmkit: cassette verify: --update interrupted; the cassettes not named as updated above are as they were"
-			if code != exitUsage || !strings.Contains(stderr.String(), want) || strings.Contains(stdout.String(), "atmkit: updated") {
-				t.Errorf("got exit %d, stdout:\n%s\nstderr:\n%s\nwant exit 2, no update and %q", code, stdout.String(), stderr, want)
+			if code != exitUsage || !strings.Contains(stderr.String(), want) || strings.Contains(stdout, "atmkit: updated") {
+				t.Errorf("got exit %d, stdout:\n%s\nstderr:\n%s\nwant exit 2, no update and %q", code, stdout, stderr, want)
 			}
 			if readText(t, path) != before {
 				t.Error("the cassette was rewritten")
@@ -107,7 +84,7 @@ func TestCassetteVerifyUpdateSignal(t *testing.T) {
 			if entries, err := os.ReadDir(filepath.Dir(path)); err != nil || len(entries) != 1 {
 				t.Errorf("the cassette's directory holds %v (%v), want the cassette only", entries, err)
 			}
-			checkNoKey(t, leakKey, stdout.String()+stderr.String(), path)
+			checkNoKey(t, leakKey, stdout+stderr.String(), path)
 		})
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -92,14 +91,7 @@ func TestReproduceLinesUnderWine(t *testing.T) {
 				bodies[string(body)] = true
 				mu.Unlock()
 				r.Body = io.NopCloser(bytes.NewReader(body))
-				rec := httptest.NewRecorder()
-				h.ServeHTTP(rec, r)
-				for k, v := range rec.Header() {
-					rw.Header()[k] = v
-				}
-				rw.Header().Set("Content-Type", "application/xml")
-				rw.WriteHeader(rec.Code)
-				_, _ = rw.Write(rec.Body.Bytes())
+				serveAs(rw, r, h, "application/xml")
 			})
 		})
 		code, out, errOut := w.run("conform", "--target", target, "--key", key, "--label-filter", "soap11 && documented")

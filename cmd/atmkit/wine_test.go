@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -163,6 +162,23 @@ type wineProc struct {
 	exited         chan struct{}
 }
 
+// startProc starts cmd, its output kept in the wineProc's buffers; it is
+// killed when the test ends if still running.
+func startProc(t *testing.T, cmd *exec.Cmd) *wineProc {
+	t.Helper()
+	p := &wineProc{cmd: cmd, stdout: &mocktest.SyncBuffer{}, stderr: &mocktest.SyncBuffer{}, exited: make(chan struct{})}
+	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = p.cmd.Wait(); close(p.exited) }()
+	t.Cleanup(func() {
+		_ = p.cmd.Process.Kill()
+		<-p.exited
+	})
+	return p
+}
+
 var listeningOn = regexp.MustCompile(`listening on (https?://\S+)`)
 
 // start starts atmkit.exe args and waits until it prints its listening
@@ -176,17 +192,7 @@ func (w *wineRun) start(args ...string) *wineProc {
 // shell, say).
 func (w *wineRun) startCmd(cmd *exec.Cmd, args []string) *wineProc {
 	w.t.Helper()
-	p := &wineProc{stdout: &mocktest.SyncBuffer{}, stderr: &mocktest.SyncBuffer{}, exited: make(chan struct{})}
-	p.cmd = cmd
-	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
-	if err := p.cmd.Start(); err != nil {
-		w.t.Fatal(err)
-	}
-	go func() { _ = p.cmd.Wait(); close(p.exited) }()
-	w.t.Cleanup(func() {
-		_ = p.cmd.Process.Kill()
-		<-p.exited
-	})
+	p := startProc(w.t, cmd)
 	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if m := listeningOn.FindStringSubmatch(p.stdout.String()); m != nil && strings.Contains(p.stdout.String(), "\n  ") {
 			p.base = m[1]
@@ -207,18 +213,9 @@ func (w *wineRun) startCmd(cmd *exec.Cmd, args []string) *wineProc {
 // of glob appears beside it.
 func (w *wineRun) holdOpen(t *testing.T, file, glob, d string) *wineProc {
 	t.Helper()
-	p := &wineProc{stdout: &mocktest.SyncBuffer{}, stderr: &mocktest.SyncBuffer{}, exited: make(chan struct{})}
-	p.cmd = exec.Command("wine", filepath.Join(filepath.Dir(w.exe), "holdopen.exe"), winPath(file), glob, d)
-	p.cmd.Dir, p.cmd.Env = w.dir, w.env
-	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = p.cmd.Wait(); close(p.exited) }()
-	t.Cleanup(func() {
-		_ = p.cmd.Process.Kill()
-		<-p.exited
-	})
+	cmd := exec.Command("wine", filepath.Join(filepath.Dir(w.exe), "holdopen.exe"), winPath(file), glob, d)
+	cmd.Dir, cmd.Env = w.dir, w.env
+	p := startProc(t, cmd)
 	if !waitForText(p.stdout, "open\n") {
 		t.Fatalf("holdopen did not open %s: %s%s", file, p.stdout, p.stderr)
 	}
@@ -238,28 +235,6 @@ func (p *wineProc) interrupt(t *testing.T) int {
 		t.Fatalf("atmkit.exe did not stop within 30 s of Ctrl-C\nstdout: %s\nstderr: %s", p.stdout, p.stderr)
 	}
 	return p.cmd.ProcessState.ExitCode()
-}
-
-// httpGet gets url and returns its status and body.
-func httpGet(t *testing.T, url, token string) (int, string) {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, string(body)
 }
 
 // TestWindowsBinaryUnderWine runs the windows/amd64 binary the release
@@ -295,10 +270,10 @@ func TestWindowsBinaryUnderWine(t *testing.T) {
 		if status, body := send(t, s.base, asmx.SOAP11, asmx.OpReturnProvinces, [][2]string{{asmx.ParamKey, "not-" + key}}, 30*time.Second); status != http.StatusInternalServerError {
 			t.Errorf("a key not accepted: got %d %.200q, want 500 (a fault)", status, body)
 		}
-		if status, body := httpGet(t, s.base+"/__admin/requests", token); status != http.StatusOK || !strings.Contains(body, op) {
+		if status, body := get(t, s.base+"/__admin/requests", token); status != http.StatusOK || !strings.Contains(body, op) {
 			t.Errorf("GET /__admin/requests: got %d %.300q, want 200 naming %s", status, body, op)
 		}
-		if status, _ := httpGet(t, s.base+"/__admin/requests", ""); status != http.StatusUnauthorized {
+		if status, _ := get(t, s.base+"/__admin/requests", ""); status != http.StatusUnauthorized {
 			t.Errorf("GET /__admin/requests without the token: got %d, want 401", status)
 		}
 		if code, out, errOut := w.run("health", "--url", s.base); code != exitOK {

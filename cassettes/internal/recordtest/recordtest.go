@@ -1,7 +1,7 @@
 // Package recordtest holds what the tests of package cassettes and of
 // cassettes/verify share to record a deployment: a live stand-in for the
-// service, the questions asked of it, and the requests that ask them in
-// each binding. Only tests import it.
+// service, the questions asked of it, the requests that ask them in each
+// binding, and the recording proxy in front of it. Only tests import it.
 package recordtest
 
 import (
@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/mockserver"
 )
@@ -40,6 +41,24 @@ func StandIn(tb testing.TB) (*httptest.Server, *fixtures.Dataset) {
 	srv := httptest.NewServer(h)
 	tb.Cleanup(srv.Close)
 	return srv, ds
+}
+
+// RecordingProxy starts a recording proxy in front of upstream: a Recorder
+// of the cassette at path (ModeRecordAll, then opts) and the proxy serving
+// through it, closed when the test ends. The caller stops the Recorder.
+func RecordingProxy(tb testing.TB, upstream, path string, opts ...cassettes.Option) (*cassettes.Recorder, *httptest.Server) {
+	tb.Helper()
+	rec, err := cassettes.New(path, append([]cassettes.Option{cassettes.WithMode(cassettes.ModeRecordAll)}, opts...)...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	u, err := url.Parse(upstream)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	proxy := httptest.NewServer(cassettes.NewProxy(u, rec, nil))
+	tb.Cleanup(proxy.Close)
+	return rec, proxy
 }
 
 // Query is one question asked of the service: an operation and its
