@@ -872,8 +872,10 @@ var genTolerances = []genTolerance{
 			(strings.HasPrefix(mono.ctype, "application/json") || mono.status == 500 && mono.ctype == monoCTHTML)
 	}},
 	{whyScriptJSONPath, func(c *genCall, req diffRequest, mock, mono outcome) bool {
+		// Mono's script handler answers in its own form, or runs the method
+		// (a missing parameter its type's default) and answers 200.
 		return genJSONCall(req) && strings.HasPrefix(req.path, refdeploy.JSONPath+"/") &&
-			(strings.HasPrefix(mono.ctype, "application/json") || mono.status == 500 && mono.ctype == monoCTHTML)
+			(strings.HasPrefix(mono.ctype, "application/json") || mono.status == 500 && mono.ctype == monoCTHTML || mono.status == 200)
 	}},
 	{whyHelpOp, func(c *genCall, req diffRequest, mock, mono outcome) bool {
 		path, query, _ := strings.Cut(req.path, "?")
@@ -966,8 +968,24 @@ var genRewrites = []genRewrite{
 		return genForm(c, req, genPercentU)
 	}},
 	{whyNamelessValue, func(c *genCall, req diffRequest, _ outcome) (diffRequest, bool) {
+		// A segment without "=" becomes "=value", which Mono reads as .NET
+		// reads the segment: a value no parameter matches, which request
+		// validation still checks (HttpRequest.ValidateHttpValueCollection
+		// validates the value of a null name); an empty one is dropped.
 		return genForm(c, req, func(form string) string {
-			return genSegments(form, func(seg string) bool { return strings.Contains(seg, "=") })
+			if form == "" {
+				return form
+			}
+			var out []string
+			for _, seg := range strings.Split(form, "&") {
+				switch {
+				case strings.Contains(seg, "="):
+					out = append(out, seg)
+				case seg != "":
+					out = append(out, "="+seg)
+				}
+			}
+			return strings.Join(out, "&")
 		})
 	}},
 	{whyViewStateValidated, func(c *genCall, req diffRequest, _ outcome) (diffRequest, bool) {

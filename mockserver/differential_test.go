@@ -519,7 +519,7 @@ func sendOutcome(base string, req diffRequest) (outcome, error) {
 	case resp.StatusCode == 200 || strings.HasPrefix(o.ctype, "text/html"):
 		o.text = "*"
 	case strings.HasPrefix(o.ctype, "text/plain"):
-		o.text, _, _ = strings.Cut(strings.ReplaceAll(string(body), "\r\n", "\n"), "\n")
+		o.text = firstLine(string(body))
 	default:
 		o.code, o.text = faultOf(body)
 	}
@@ -546,6 +546,17 @@ func faultOf(body []byte) (code, text string) {
 			text = e.Text()
 		}
 	}
-	text, _, _ = strings.Cut(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
-	return code, text
+	return code, firstLine(text)
+}
+
+// firstLine is the first line of an error's text: up to its first CRLF,
+// the line break .NET writes (a value quoted in the text may hold a bare
+// line feed: "Cannot convert \t5\n to System.Byte."), or without one up to
+// its first line feed (Mono's on Linux).
+func firstLine(text string) string {
+	if i := strings.Index(text, "\r\n"); i >= 0 {
+		return text[:i]
+	}
+	line, _, _ := strings.Cut(text, "\n")
+	return line
 }
