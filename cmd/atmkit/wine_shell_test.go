@@ -62,7 +62,9 @@ func (w *wineRun) viaShells(ctx context.Context, env, chain []string, args ...st
 // go.exe between, as under go run) and for Git Bash (curl, "$ATMKIT_KEY");
 // ATMKIT_SHELL overrides what was found; conform's reproduce lines are
 // cmd.exe lines from PowerShell, after a note saying so, and POSIX lines
-// from Git Bash. The PowerShell and Git Bash here are Wine's cmd.exe under
+// from Git Bash; fixtures generate's "serve it:" line names a directory
+// given with a backslash at its end without it (5.1 misreads the
+// other). The PowerShell and Git Bash here are Wine's cmd.exe under
 // their names: what is shown is the walk, not those shells reading the
 // lines (none runs here).
 func TestShellUnderWine(t *testing.T) {
@@ -96,6 +98,19 @@ func TestShellUnderWine(t *testing.T) {
 			}
 		})
 	}
+
+	// A directory given with a backslash at its end is named without it:
+	// Windows PowerShell 5.1 would hand 'C:\atmkit\my data\' to atmkit.exe
+	// as C:\atmkit\my data" and the rest of the line.
+	t.Run("fixtures, PowerShell, a directory ending in a backslash", func(t *testing.T) {
+		args := []string{"fixtures", "generate", "--atms", "20", "--out", `C:\atmkit\ps data\`}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		code, out, errOut := w.runCmd(w.viaShells(ctx, []string{"ATMKIT_SHELL=powershell"}, nil, args...), args)
+		if want := `serve it: atmkit serve --fixtures 'C:\atmkit\ps data'` + "\n"; code != exitOK || !strings.Contains(out, want) {
+			t.Errorf("fixtures generate --out %s: exit %d, want %q in:\n%s%s", args[len(args)-1], code, want, out, errOut)
+		}
+	})
 
 	t.Run("conform", func(t *testing.T) {
 		target := startMock(t, key, nil, mockserver.WithFault(mockserver.Fault{Operation: "ReturnInstitutions", Drop: true}))

@@ -3,6 +3,8 @@ package shellquote
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Shell is a kind of shell a printed line is written for.
@@ -58,8 +60,9 @@ func (s Shell) Curl() string {
 }
 
 // Word is the argument made of parts for the shell; ok is false when the
-// shell cannot hold it (see Word and PowerShellWord), and then the word is
-// in plain double quotes.
+// shell cannot hold it (see Word and powerShellWord), and then the word is
+// in plain double quotes, or, for PowerShell, in its usual form when only
+// some versions misread it (see psWritable).
 func (s Shell) Word(parts ...Part) (word string, ok bool) {
 	if s == PowerShell {
 		return powerShellWord(joined(parts))
@@ -73,37 +76,35 @@ func (s Shell) Arg(arg string) string {
 	return w
 }
 
-// psSingle are the characters PowerShell reads as a single quote: the
-// ASCII one and the typographic ones (‘ ’ ‚ ‛), which end a single-quoted
-// string too and are doubled in one.
+// psSingle are the characters PowerShell reads as a single quote
+// (SpecialChars.IsSingleQuote: the ASCII one and the typographic ones ‘ ’
+// ‚ ‛), which end a single-quoted string too and are doubled in one.
+// Nothing else is read specially in single quotes.
 const psSingle = "'\u2018\u2019\u201A\u201B"
 
-// psDouble are the characters PowerShell reads as a double quote in a
-// double-quoted string (" “ ” „).
+// psDouble are the characters PowerShell reads as a double quote
+// (SpecialChars.IsDoubleQuote: " “ ” „), which end a double-quoted string
+// and are escaped with a backtick in one. Only the ASCII one is a quote to
+// a program's parser.
 const psDouble = "\"\u201C\u201D\u201E"
 
 // powerShellWord is the argument for PowerShell: a plain word as it is;
 // literal text in single quotes (a quote doubled); with a variable, in
 // double quotes, $env:NAME for the variable and the text's $, ` and
-// double quotes escaped with a backtick. PowerShell hands a native
-// program (curl.exe) an argument holding a space in double quotes, but an
-// argument holding a double quote differently in Windows PowerShell 5.1
-// (not escaped: the program splits it) and PowerShell 7.3 and later
-// (escaped): such a one, and one with a line break or an empty one (5.1
-// passes nothing), is not written (ok false).
+// double quotes escaped with a backtick. ok is false for an argument
+// PowerShell does not hand a native program (curl.exe) intact in every
+// version (see psWritable); one holding an ASCII double quote or a line
+// break, or an empty one, is then in plain double quotes, any other in
+// its form above.
 func powerShellWord(parts []Part) (string, bool) {
-	ok := true
-	for _, p := range parts {
-		ok = ok && !strings.ContainsAny(p.Text, "\r\n"+psDouble)
-	}
+	ok := psWritable(parts)
 	if s, lit := literal(parts); lit {
 		switch {
 		case s == "":
 			return `""`, false
 		case psPlain(s):
 			return s, ok
-		}
-		if !ok {
+		case strings.ContainsAny(s, "\r\n\""):
 			return `"` + s + `"`, false
 		}
 		var b strings.Builder
@@ -115,7 +116,7 @@ func powerShellWord(parts []Part) (string, bool) {
 			b.WriteRune(r)
 		}
 		b.WriteByte('\'')
-		return b.String(), true
+		return b.String(), ok
 	}
 	var b strings.Builder
 	b.WriteByte('"')
@@ -123,7 +124,7 @@ func powerShellWord(parts []Part) (string, bool) {
 		if p.Env != "" {
 			// $env:NAME, or ${env:NAME} when the text after it would go
 			// on with the name.
-			if i+1 < len(parts) && parts[i+1].Env == "" && strings.ContainsAny(parts[i+1].Text[:1], psNameChars) {
+			if i+1 < len(parts) && parts[i+1].Env == "" && psNameGoesOn(parts[i+1].Text) {
 				b.WriteString("${env:" + p.Env + "}")
 			} else {
 				b.WriteString("$env:" + p.Env)
@@ -141,13 +142,49 @@ func powerShellWord(parts []Part) (string, bool) {
 	return b.String(), ok
 }
 
-// psNameChars are the characters that go on with a variable's name in a
-// double-quoted string of PowerShell.
-const psNameChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_?:"
+// psWritable reports whether every PowerShell hands the argument made of
+// parts to a native program as it is. Windows PowerShell 5.1 (and 7 with
+// $PSNativeCommandArgumentPassing Legacy, the default before 7.3) writes
+// the program's command line itself: an argument holding whitespace in
+// double quotes, others as they are, an empty one not at all, a double
+// quote in one unescaped (the program ends its argument there); 7.3 and
+// later (Windows and Standard modes, for curl.exe and atmkit.exe) escape
+// it. 5.1 also leaves the backslashes before the closing quote it adds
+// undoubled (PowerShell 6 doubles them), so an argument holding
+// whitespace and ending in a backslash reaches the program with a double
+// quote for its last backslash and the arguments after it. And an
+// argument whose value is --%, quoted or not, is the stop-parsing token:
+// not handed on, the rest of the line passed verbatim. A line break
+// cannot be in a line to paste.
+func psWritable(parts []Part) bool {
+	space, last := false, parts[len(parts)-1]
+	for _, p := range parts {
+		if strings.ContainsAny(p.Text, "\r\n\"") {
+			return false
+		}
+		// A variable's value may hold whitespace.
+		space = space || p.Env != "" || strings.IndexFunc(p.Text, unicode.IsSpace) >= 0
+	}
+	if s, lit := literal(parts); lit && (s == "" || strings.EqualFold(s, "--%")) {
+		return false
+	}
+	return !space || last.Env != "" || !strings.HasSuffix(last.Text, `\`)
+}
+
+// psNameGoesOn reports whether text, just after $env:NAME in a
+// double-quoted string of PowerShell, would go on with the variable's
+// name: a letter or digit (char.IsLetterOrDigit, beyond ASCII too), _, ?
+// or : (tokenizer.cs, ScanVariable).
+func psNameGoesOn(text string) bool {
+	r, _ := utf8.DecodeRuneInString(text)
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("_?:", r)
+}
 
 // psPlain reports whether PowerShell reads s as it is as one argument: the
 // plain characters and backslashes, beginning with a letter, a dot or a
-// slash (not a digit, which it may read as a number, nor a - or +).
+// slash; not a - or + (a parameter, an operator), nor a digit (a number,
+// which a native program gets as its text, Compiler.cs's WrappedNumber,
+// but is in quotes all the same).
 func psPlain(s string) bool {
 	if s == "" || strings.Trim(s, plain+`\`) != "" {
 		return false

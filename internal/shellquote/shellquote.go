@@ -9,8 +9,9 @@
 // argument parser (the Microsoft C runtime's rules, which Go's programs and
 // curl.exe follow: double quotes group, \" is a literal quote). An argument
 // neither would misread is written as it is; one holding no double quote
-// and no % in double quotes, which both read as one argument (and
-// PowerShell too); any other in double quotes for the program's parser
+// and no % in double quotes, which both read as one argument (not a
+// PowerShell line: it expands $ and ` there, and keeps the backslashes
+// doubled before the closing quote); any other in double quotes for the program's parser
 // with every character cmd.exe reads specially escaped with ^, a % also
 // followed by a ^ so that no %NAME% of cmd.exe can begin or end at it (on
 // a command line, an undefined %NAME% is left as it is). cmd.exe cannot

@@ -125,9 +125,11 @@ func TestCmd(t *testing.T) {
 // doubled; with the key's variable, in double quotes, $env:ATMKIT_KEY
 // (${env:...} when the text after it would go on with the name), the
 // text's $ ` and double quotes escaped with a backtick. An argument
-// holding a double quote (PowerShell 5.1 and 7.3 hand it to curl.exe
-// differently), a line break, or empty (5.1 hands on nothing) is not
-// written.
+// holding an ASCII double quote (PowerShell 5.1 and 7.3 hand it to
+// curl.exe differently), a line break, or empty (5.1 hands on nothing) is
+// not written; nor one holding whitespace and ending in a backslash (5.1
+// leaves that backslash before its closing quote), nor --% (the
+// stop-parsing token, quoted or not), which keep their form.
 func TestPowerShell(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -149,9 +151,37 @@ func TestPowerShell(t *testing.T) {
 		{[]Part{Lit("k="), Env("ATMKIT_KEY"), Lit("_2")}, `"k=${env:ATMKIT_KEY}_2"`, true},
 		{[]Part{Lit("$a `b' "), Env("ATMKIT_KEY")}, "\"`$a ``b' $env:ATMKIT_KEY\"", true},
 		{[]Part{Lit(`SOAPAction: "http://tempuri.org/X"`)}, `"SOAPAction: "http://tempuri.org/X""`, false},
-		{[]Part{Lit("“x”"), Env("ATMKIT_KEY")}, "\"`“x`”$env:ATMKIT_KEY\"", false},
 		{[]Part{Lit("a\nb")}, "\"a\nb\"", false},
 		{[]Part{Lit("")}, `""`, false},
+		// Checked against PowerShell's source (tokenizer.cs, CharTraits.cs,
+		// NativeCommandParameterBinder.cs):
+		// a letter or digit beyond ASCII goes on with a variable's name
+		// (char.IsLetterOrDigit), as ? and : do: ${env:...} before them.
+		{[]Part{Lit("k="), Env("ATMKIT_KEY"), Lit("é")}, `"k=${env:ATMKIT_KEY}é"`, true},
+		{[]Part{Lit("k="), Env("ATMKIT_KEY"), Lit("٣")}, `"k=${env:ATMKIT_KEY}٣"`, true},
+		{[]Part{Lit("k="), Env("ATMKIT_KEY"), Lit("?x")}, `"k=${env:ATMKIT_KEY}?x"`, true},
+		{[]Part{Lit("k="), Env("ATMKIT_KEY"), Lit(":x")}, `"k=${env:ATMKIT_KEY}:x"`, true},
+		{[]Part{Lit("k="), Env("ATMKIT_KEY"), Lit("-x")}, `"k=$env:ATMKIT_KEY-x"`, true},
+		// A dot and a digit is a number, whose text the program gets.
+		{[]Part{Lit(".5")}, ".5", true},
+		// Typographic double quotes are PowerShell's double quotes, not
+		// the program's parser's: literal in single quotes, escaped in
+		// double quotes, handed on alike by every PowerShell.
+		{[]Part{Lit("“x”„")}, "'“x”„'", true},
+		{[]Part{Lit("“x”"), Env("ATMKIT_KEY")}, "\"`“x`”$env:ATMKIT_KEY\"", true},
+		// Windows PowerShell 5.1 puts an argument holding a space in
+		// double quotes without doubling the backslashes before the
+		// closing one (fixed in PowerShell 6): the program reads C:\My Dir"
+		// and the arguments after it as one.
+		{[]Part{Lit(`C:\My Dir\`)}, `'C:\My Dir\'`, false},
+		{[]Part{Lit("C:\\My\u00a0Dir\\")}, "'C:\\My\u00a0Dir\\'", false},
+		{[]Part{Lit(`C:\MyDir\`)}, `C:\MyDir\`, true},
+		{[]Part{Lit(`C:\My Dir\x`)}, `'C:\My Dir\x'`, true},
+		{[]Part{Env("ATMKIT_DIR"), Lit(`\`)}, "\"$env:ATMKIT_DIR\\\"", false},
+		// An argument whose value is --% is PowerShell's stop-parsing
+		// token, quoted or not: not handed on, and the rest is verbatim.
+		{[]Part{Lit("--%")}, "'--%'", false},
+		{[]Part{Lit("--%x")}, "'--%x'", true},
 	} {
 		got, ok := PowerShell.Word(tc.parts...)
 		if got != tc.want || ok != tc.ok {

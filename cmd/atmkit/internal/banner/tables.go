@@ -90,7 +90,9 @@ func FixturesSummary(w io.Writer, dir string, d *fixtures.Dataset, sh shellquote
 		in, _ := d.Institution(insts[0].ID)
 		fmt.Fprintf(w, "     intInstitutionID %d (%s: %s)\n", in.ID, in.Name, plural(insts[0].ATMs, "ATM"))
 	}
-	fmt.Fprintf(w, "serve it: atmkit serve --fixtures %s\n", sh.Arg(dir))
+	// The directory as the wrote lines name it (cleaned: C:\My Data\ is
+	// C:\My Data, which Windows PowerShell 5.1 hands on intact).
+	fmt.Fprintf(w, "serve it: atmkit serve --fixtures %s\n", sh.Arg(filepath.Clean(dir)))
 }
 
 // VerifyHeading says what verify.Run does with o over n cassette files: "2

@@ -193,10 +193,10 @@ func TestPrintTryShellOfEnv(t *testing.T) {
 			t.Errorf("ATMKIT_SHELL=%s:\ngot  %s\nwant in it %s", v, out.String(), want)
 		}
 	}
-	e := &Env{Getenv: func(string) string { return "bash" }}
-	if err := e.CheckShell(); err == nil || !strings.Contains(err.Error(), `ATMKIT_SHELL="bash"`) {
-		t.Errorf("ATMKIT_SHELL=bash: got %v, want it refused naming it", err)
+	e := &Env{Getenv: func(string) string { return "csh" }}
+	if err := e.CheckShell(); err == nil || !strings.Contains(err.Error(), `ATMKIT_SHELL="csh"`) {
+		t.Errorf("ATMKIT_SHELL=csh: got %v, want it refused naming it", err)
 	} else if code := err.(*ExitError).ExitCode(); code != ExitUsage {
-		t.Errorf("ATMKIT_SHELL=bash: exit %d, want 2", code)
+		t.Errorf("ATMKIT_SHELL=csh: exit %d, want 2", code)
 	}
 }
