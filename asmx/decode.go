@@ -278,6 +278,11 @@ func routeByElement(rt requestText) routeResult {
 				return res
 			}
 		case xml.StartElement:
+			if msg, at, bad := attrError(text[off:dec.InputOffset()], t.Attr); bad {
+				line, col := position(text, off+at)
+				res.err = &xmlError{msg: msg, line: line, col: col, hasPos: true}
+				return res
+			}
 			depth++
 			switch {
 			case inBody:

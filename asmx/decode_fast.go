@@ -384,8 +384,10 @@ func (s *fastScanner) startTag() bool {
 			return false
 		}
 		for _, a := range s.attrs {
-			if bytes.Equal(s.at(a.prefix), s.at(ap)) && bytes.Equal(s.at(a.local), s.at(al)) {
-				return false // duplicate attribute
+			if bytes.Equal(s.at(a.local), s.at(al)) {
+				// A duplicate attribute, or two prefixes of one namespace
+				// maybe: the standard reader resolves and tells.
+				return false
 			}
 		}
 		s.attrs = append(s.attrs, fastAttr{ap, al, v})
@@ -393,6 +395,10 @@ func (s *fastScanner) startTag() bool {
 	depth := s.depth + 1
 	// Namespace declarations apply to the element itself.
 	for _, a := range s.attrs {
+		isDecl := a.prefix.empty() && string(s.at(a.local)) == "xmlns" || string(s.at(a.prefix)) == "xmlns"
+		if isDecl && string(s.at(a.value)) == nsXMLNSPrefix {
+			return false // refused by .NET's reader (see attrError)
+		}
 		switch {
 		case a.prefix.empty() && string(s.at(a.local)) == "xmlns":
 			s.ns = append(s.ns, nsBinding{span{}, a.value, depth})

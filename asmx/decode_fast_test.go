@@ -112,6 +112,12 @@ func FuzzDecodeSOAPFast(f *testing.F) {
 	}
 	f.Add([]byte(env11(`<ReturnProvinces xmlns="`+ns+`"/>`)), false)
 	f.Add([]byte(`<a:Envelope xmlns:a="`+NamespaceSOAP11+`"><a:Body><x:ReturnAllAtms xmlns:x="`+ns+`" xmlns=""><strAtmServiceKey xmlns="`+ns+`">k</strAtmServiceKey></x:ReturnAllAtms></a:Body></a:Envelope>`), false)
+	// Declarations and attributes .NET's reader refuses and encoding/xml
+	// reads (attrError): each reader must refuse them.
+	f.Add([]byte(env12(`<ReturnProvinces xmlns="`+ns+`" xmlns:q="http://www.w3.org/2000/xmlns/"><strAtmServiceKey>k</strAtmServiceKey></ReturnProvinces>`)), false)
+	f.Add([]byte(env12(`<ReturnProvinces xmlns="http://www.w3.org/2000/xmlns/"><strAtmServiceKey>k</strAtmServiceKey></ReturnProvinces>`)), false)
+	f.Add([]byte(env12(`<p:ReturnProvinces xmlns:p=""><strAtmServiceKey>k</strAtmServiceKey></p:ReturnProvinces>`)), false)
+	f.Add([]byte(env12(`<ReturnProvinces xmlns="`+ns+`" xmlns:a="urn:a" xmlns:b="urn:a"><strAtmServiceKey a:x="1" b:x="2">k</strAtmServiceKey></ReturnProvinces>`)), true)
 	f.Fuzz(func(t *testing.T, body []byte, v11 bool) {
 		r := soap12(string(body))
 		if v11 {

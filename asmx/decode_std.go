@@ -97,11 +97,10 @@ func (r *nodeReader) read() *node {
 	n := node{off: off, depth: r.depth}
 	switch t := tok.(type) {
 	case xml.StartElement:
-		if name, dup := duplicateAttr(t.Attr); dup {
-			// XmlTextReaderImpl refuses it (Xml_DupAttributeName);
-			// encoding/xml does not look.
-			line, col := position(r.text, off)
-			r.cur = node{kind: nodeError, off: off, err: (&xmlError{msg: "'" + name + "' is a duplicate attribute name.", line: line, col: col, hasPos: true}).message()}
+		if msg, at, bad := attrError(r.text[off:end], t.Attr); bad {
+			// encoding/xml refuses neither (see attrError).
+			line, col := position(r.text, off+at)
+			r.cur = node{kind: nodeError, off: off + at, err: (&xmlError{msg: msg, line: line, col: col, hasPos: true}).message()}
 			return &r.cur
 		}
 		n.kind, n.space, n.local, n.attrs = nodeElement, t.Name.Space, t.Name.Local, t.Attr
@@ -417,15 +416,98 @@ func nodeKindName(k int) string {
 	return "None"
 }
 
-// duplicateAttr reports an attribute of an element that is there twice:
-// the same name in the same namespace, whatever the prefixes.
-func duplicateAttr(attrs []xml.Attr) (string, bool) {
+// The namespaces of the xml and xmlns prefixes.
+const (
+	nsXMLPrefix   = "http://www.w3.org/XML/1998/namespace"
+	nsXMLNSPrefix = "http://www.w3.org/2000/xmlns/"
+)
+
+// attrError is the error .NET's XmlTextReaderImpl raises for the
+// attributes of start tag tag (its bytes from "<" to ">"; attrs as
+// encoding/xml read them, which refuses neither), with the offset in tag
+// where the reader places it; nil when it raises none. Namespace
+// declarations come first (AddNamespace, as each is read): a prefix bound
+// to no namespace (xmlns:p="", Xml_BadNamespaceDecl, at the value's opening
+// quote),
+// the xmlns namespace bound to any prefix (Xml_XmlnsPrefix for
+// xmlns:xmlns, else Xml_NamespaceDeclXmlXmlns, at the value); the xml
+// namespace bound to another prefix is read, as ASMX's reader is v1Compat.
+// Then a duplicate attribute (the same local name and namespace twice:
+// Xml_DupAttributeName, naming the second as written, at it).
+func attrError(tag []byte, attrs []xml.Attr) (msg string, at int, bad bool) {
+	raws := tagAttrs(tag)
+	if len(raws) != len(attrs) {
+		return "", 0, false // not the tag encoding/xml read: never so
+	}
+	for i, a := range attrs {
+		prefixed := a.Name.Space == "xmlns"
+		if !prefixed && (a.Name.Space != "" || a.Name.Local != "xmlns") {
+			continue
+		}
+		prefix := ""
+		if prefixed {
+			prefix = a.Name.Local
+		}
+		switch {
+		case a.Value == nsXMLNSPrefix && prefix == "xmlns":
+			return `Prefix "xmlns" is reserved for use by XML.`, raws[i].value, true
+		case a.Value == nsXMLNSPrefix:
+			return "Prefix '" + prefix + `' cannot be mapped to namespace name reserved for "xml" or "xmlns".`, raws[i].value, true
+		case a.Value == "" && prefixed:
+			return "Invalid namespace declaration.", raws[i].value - 1, true
+		}
+	}
 	for i := 1; i < len(attrs); i++ {
 		for _, a := range attrs[:i] {
 			if a.Name == attrs[i].Name {
-				return attrs[i].Name.Local, true
+				return "'" + raws[i].raw + "' is a duplicate attribute name.", raws[i].name, true
 			}
 		}
 	}
-	return "", false
+	return "", 0, false
+}
+
+// rawAttr is an attribute as a start tag writes it: its name (prefix and
+// all) and the offsets of its name and of its value (after the quote).
+type rawAttr struct {
+	raw         string
+	name, value int
+}
+
+// tagAttrs returns the attributes of start tag tag, in order, as written;
+// tag is well-formed (encoding/xml read it).
+func tagAttrs(tag []byte) []rawAttr {
+	var out []rawAttr
+	i := 1
+	for i < len(tag) && !isXMLSpace(tag[i]) && tag[i] != '>' && tag[i] != '/' {
+		i++ // the element's name
+	}
+	for i < len(tag) {
+		for i < len(tag) && isXMLSpace(tag[i]) {
+			i++
+		}
+		start := i
+		for i < len(tag) && !isXMLSpace(tag[i]) && tag[i] != '=' && tag[i] != '>' && tag[i] != '/' {
+			i++
+		}
+		if i == start {
+			return out
+		}
+		a := rawAttr{raw: string(tag[start:i]), name: start}
+		for i < len(tag) && tag[i] != '"' && tag[i] != '\'' {
+			i++
+		}
+		if i >= len(tag) {
+			return out
+		}
+		q := tag[i]
+		i++
+		a.value = i
+		for i < len(tag) && tag[i] != q {
+			i++
+		}
+		i++
+		out = append(out, a)
+	}
+	return out
 }

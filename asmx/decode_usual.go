@@ -217,7 +217,7 @@ func (s *fastScanner) endOf(raw span) bool {
 
 // usualDecls reads the rest of a start tag whose attributes may only be
 // namespace declarations (each prefix once, none of xml or xmlns, none
-// undeclaring one), appending them to decls[:nd]; it reads the tag's end
+// undeclaring one, none binding the xmlns namespace), appending them to decls[:nd]; it reads the tag's end
 // too ('>' or "/>").
 func (s *fastScanner) usualDecls(decls []usualNS, nd int) (int, bool) {
 	in := s.in
@@ -271,7 +271,8 @@ func (s *fastScanner) usualDecls(decls []usualNS, nd int) (int, bool) {
 		}
 		v := in[s.pos : s.pos+end]
 		s.pos += end + 1
-		if len(v) == 0 || !knownNamespace(v) && !plainValue(v) {
+		if len(v) == 0 || !knownNamespace(v) && !plainValue(v) || string(v) == nsXMLNSPrefix {
+			// nsXMLNSPrefix: refused by .NET's reader (see attrError).
 			return nd, false
 		}
 		for _, d := range decls[first:nd] {
