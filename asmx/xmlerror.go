@@ -66,6 +66,12 @@ func xmlErrorOf(text []byte, err error, off int) *xmlError {
 		line, col := position(text, len(text))
 		return &xmlError{msg: "Unexpected end of file has occurred.", line: line, col: col, hasPos: true}
 	}
+	if e := misplacedDeclError(text, off); e != nil {
+		// encoding/xml reads an XML declaration's content wherever it is
+		// (version="1.1": "unsupported version"); .NET refuses one that is
+		// not first before it reads its content.
+		return e
+	}
 	line, col := position(text, off)
 	return &xmlError{msg: upperFirst(msg) + ".", line: line, col: col, hasPos: true}
 }
@@ -110,6 +116,21 @@ func piTargetError(text []byte, target string, off int) *xmlError {
 	}
 	line, col := position(text, off+2)
 	return &xmlError{msg: msg, line: line, col: col, hasPos: true}
+}
+
+// misplacedDeclError is piTargetError's XmlException for an XML
+// declaration starting at off, after any white space, that is not the
+// document's first bytes; nil for anything else.
+func misplacedDeclError(text []byte, off int) *xmlError {
+	i := off
+	for i < len(text) && isXMLSpace(text[i]) {
+		i++
+	}
+	rest := text[i:]
+	if i == 0 || !bytes.HasPrefix(rest, []byte("<?xml")) || len(rest) > 5 && !isXMLSpace(rest[5]) && rest[5] != '?' {
+		return nil
+	}
+	return piTargetError(text, "xml", i)
 }
 
 // versionError is the XmlException of an XML declaration whose version is

@@ -1001,11 +1001,16 @@ var genRewrites = []genRewrite{
 		if !c.b.soap() || mock.status != 500 || mock.code == "" || strings.HasSuffix(mock.code, ":MustUnderstand") {
 			return req, false
 		}
-		body := genMustUnderstand.ReplaceAllString(req.body, "")
-		if body == req.body {
+		// The envelope as written before its encoding (UTF-16 hides the
+		// attribute from the pattern), then encoded again.
+		plain := *c
+		plain.encoding, plain.bom = "utf-8", false
+		text := genEnvelope(&plain)
+		stripped := genMustUnderstand.ReplaceAllString(text, "")
+		if stripped == text {
 			return req, false
 		}
-		req.body = body
+		req.body = genEncode(stripped, c.encoding, c.bom)
 		return req, true
 	}},
 }
