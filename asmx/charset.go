@@ -234,8 +234,12 @@ func soapText(ct string, body []byte) requestText {
 	decl, known := lookupCharset(name)
 	switch {
 	case !known:
+		// XmlTextReaderImpl.CheckEncoding wraps Encoding.GetEncoding's
+		// ArgumentException (.NET Framework 4.6 and later words it so).
 		return requestText{text: body, strict: true, err: &xmlError{
-			msg: "System does not support '" + name + "' encoding.", line: 1, col: pos + 1, hasPos: true}}
+			msg: "System does not support '" + name + "' encoding.", line: 1, col: pos + 1, hasPos: true,
+			inner: &Exception{Type: typeArgument, Stack: framesGetEncoding, Message: argumentMessage(
+				"'"+name+"' is not a supported encoding name. For information on defining a custom encoding, see the documentation for the Encoding.RegisterProvider method.", "name")}}}
 	case decl.unicode:
 		return requestText{text: body, strict: true, err: &xmlError{msg: "There is no Unicode byte order mark. Cannot switch to Unicode."}}
 	case decl == charsetUTF8:

@@ -321,7 +321,7 @@ func TestDecodeSOAPRequest(t *testing.T) {
 				return ""
 			})},
 		{"an unknown declared encoding while routing", with(soap12(`<?xml version="1.0" encoding="bogus"?>`+env12(provinces)), func(r *SOAPRequest) { r.ContentType = "application/soap+xml" }),
-			fault(500, SOAP12, Server, "Server was unable to process request. ---> System does not support 'bogus' encoding. Line 1, position 31.")},
+			fault(500, SOAP12, Server, "Server was unable to process request. ---> System does not support 'bogus' encoding. Line 1, position 31. ---> 'bogus' is not a supported encoding name. For information on defining a custom encoding, see the documentation for the Encoding.RegisterProvider method.\r\nParameter name: name")},
 		{"the declared encoding is ignored when the content type names one", soap11(OpReturnProvinces, strings.Replace(env11(provinces), "utf-8", "bogus", 1)), okCall(func(c *Call) string { return "" })},
 	}
 	for _, tt := range tests {

@@ -190,6 +190,12 @@ var (
 		"System.Web.Services.Protocols.SoapServerProtocol.ReadParameters()",
 		frameWebServiceHandlerCore,
 	}
+	framesGetEncoding = []string{
+		"System.Globalization.EncodingTable.internalGetCodePageFromName(String name)",
+		"System.Globalization.EncodingTable.GetCodePageFromName(String name)",
+		"System.Text.Encoding.GetEncoding(String name)",
+		"System.Xml.XmlTextReaderImpl.CheckEncoding(String newEncodingName)",
+	}
 	framesXMLReader = []string{
 		"System.Xml.XmlTextReaderImpl.Throw(Exception e)",
 		"System.Xml.XmlTextReaderImpl.ParseDocumentContent()",

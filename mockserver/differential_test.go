@@ -257,6 +257,8 @@ func TestDifferentialAgainstReference(t *testing.T) {
 		{"DOCTYPE while routing by element", s12(`<!DOCTYPE x []>` + env12(provinces(key))), fault12("Receiver", unableProc+"DTD is prohibited in this XML document."), nil},
 		{"white space before the XML declaration while routing by element", s12("\n" + env12(provinces(key))),
 			fault12("Receiver", unableProc+"Unexpected XML declaration. The XML declaration must be the first node in the document, and no white space characters are allowed to appear before it. Line 2, position 3."), nil},
+		{"an unknown declared encoding while routing by element: Encoding.GetEncoding's exception inside", soap("application/xml", "\x00", strings.Replace(env12(provinces(key)), `encoding="utf-8"`, `encoding="nope"`, 1)),
+			fault12("Receiver", unableProc+"System does not support 'nope' encoding. Line 1, position 31. ---> 'nope' is not a supported encoding name. For information on defining a custom encoding, see the documentation for the Encoding.RegisterProvider method."), nil},
 		{"white space before an XML 1.1 declaration while routing by element: the place first", s12("\n" + strings.Replace(env12(provinces(key)), `version="1.0"`, `version="1.1"`, 1)),
 			fault12("Receiver", unableProc+"Unexpected XML declaration. The XML declaration must be the first node in the document, and no white space characters are allowed to appear before it. Line 2, position 3."), nil},
 		{"an XML 1.1 declaration after white space, routed by action: 400", s11("ReturnProvinces", "\n"+strings.Replace(env11(provinces(key)), `version="1.0"`, `version="1.1"`, 1)),
