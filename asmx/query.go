@@ -259,3 +259,92 @@ func plainQuery(s string) bool {
 	}
 	return true
 }
+
+// FormText returns a form body (application/x-www-form-urlencoded) sent
+// with content type ct written for UTF-8, so that ParseQuery, ValidateQuery
+// and DecodeQuery read it as ASP.NET reads Request.Form: in
+// HttpRequest.ContentEncoding, the charset ct names when the request has a
+// body and .NET knows the name, else requestEncoding (UTF-8). Each run of
+// bytes, raw or %XX-escaped, between the form's '&', '=', '+' and %uXXXX
+// escapes is decoded in that charset (as HttpUtility.UrlDecode does) and
+// written again as UTF-8 escapes. A body in UTF-8, in no named or no known
+// charset, or in UTF-16 or UTF-32 (left as UTF-8: .NET reads ASCII forms
+// sent so as pairs of bytes, which no client sends) is returned as it is.
+// A GET has no body: its query is always read as UTF-8.
+func FormText(ct, body string) string {
+	name, ok := contentTypeParam(ct, "charset")
+	if !ok || name == "" {
+		return body
+	}
+	cs, known := lookupCharset(name)
+	if !known || cs.name == charsetUTF8.name || cs.unicode || !needsTranscoding(body, cs) {
+		return body
+	}
+	var out strings.Builder
+	out.Grow(len(body) + len(body)/2)
+	var run []byte
+	flush := func() {
+		if len(run) == 0 {
+			return
+		}
+		for _, c := range cs.decode(run) {
+			if isUnreserved(c) {
+				out.WriteByte(c)
+			} else {
+				out.WriteByte('%')
+				out.WriteByte("0123456789ABCDEF"[c>>4])
+				out.WriteByte("0123456789ABCDEF"[c&15])
+			}
+		}
+		run = run[:0]
+	}
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		switch {
+		case c == '&' || c == '=' || c == '+':
+			flush()
+			out.WriteByte(c)
+		case c == '%' && i+5 < len(body) && (body[i+1] == 'u' || body[i+1] == 'U') &&
+			isHex(body[i+2]) && isHex(body[i+3]) && isHex(body[i+4]) && isHex(body[i+5]):
+			flush()
+			out.WriteString(body[i : i+6])
+			i += 5
+		case c == '%' && i+2 < len(body) && isHex(body[i+1]) && isHex(body[i+2]):
+			run = append(run, byte(unhex(body[i+1])<<4|unhex(body[i+2])))
+			i += 2
+		default:
+			run = append(run, c)
+		}
+	}
+	flush()
+	return out.String()
+}
+
+// needsTranscoding reports whether form body, read in cs, could read
+// otherwise than in UTF-8: it has a byte above 0x7F, raw or escaped, or cs
+// reads ASCII bytes as other characters.
+func needsTranscoding(body string, cs charset) bool {
+	if !cs.compatible && !cs.ascii && string(cs.decode([]byte(asciiProbe))) != asciiProbe {
+		return true // EBCDIC and the like
+	}
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; {
+		case c >= 0x80:
+			return true
+		case c == '%' && i+2 < len(body) && body[i+1] >= '8' && isHex(body[i+1]) && isHex(body[i+2]):
+			return true
+		}
+	}
+	return false
+}
+
+// asciiProbe is the printable ASCII characters, to tell a charset that
+// reads them as themselves.
+const asciiProbe = " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~"
+
+// isUnreserved reports whether c is written as it is in a URL-encoded
+// form: letters, digits and "-_.!~*'()" (HttpUtility.UrlEncode's safe
+// characters).
+func isUnreserved(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-_.!~*'()", c) >= 0
+}

@@ -885,6 +885,23 @@ var genTolerances = []genTolerance{
 		return genJSONCall(req) && strings.HasPrefix(req.path, refdeploy.JSONPath+"/") &&
 			(strings.HasPrefix(mono.ctype, "application/json") || mono.status == 500 && mono.ctype == monoCTHTML || mono.status == 200)
 	}},
+	{whyQueryCharset, func(_ *genCall, req diffRequest, _, _ outcome) bool {
+		// A GET whose Content-Type names a charset other than UTF-8 that
+		// garbles ASCII (UTF-16, UTF-32) or reads its escaped bytes
+		// otherwise: Mono reads its query so, .NET as UTF-8.
+		if req.method != "GET" {
+			return false
+		}
+		_, params, _ := strings.Cut(strings.ToLower(req.header["Content-Type"]), ";")
+		_, cs, ok := strings.Cut(params, "charset=")
+		cs = strings.Trim(strings.TrimSpace(cs), `"`)
+		if !ok || cs == "" || cs == "utf-8" {
+			return false
+		}
+		_, query, _ := strings.Cut(req.path, "?")
+		return strings.HasPrefix(cs, "utf-16") || strings.HasPrefix(cs, "utf-32") || cs == "unicode" ||
+			regexp.MustCompile(`%[89a-fA-F][0-9a-fA-F]`).MatchString(query)
+	}},
 	{whyHelpOp, func(c *genCall, req diffRequest, mock, mono outcome) bool {
 		path, query, _ := strings.Cut(req.path, "?")
 		return req.method == "GET" && path == refdeploy.ServicePath && strings.Contains(query, "op=") && !strings.Contains(query, "bnd=") &&

@@ -79,6 +79,7 @@ const (
 	whyScriptService       = "Mono's script handler serves an application/json call of a class without [ScriptService]; .NET's WebServiceData refuses it (InvalidOperationException: ASP.NET's error page)"
 	whyScriptJSONPath      = "an application/json call of the JSON path is answered as the document's HTTP GET binding by the mock; Mono's script handler answers a POST, and errors, in its own form (.NET's would too for a [ScriptService] class; the document does not say more)"
 	whyHelpOp              = "Mono's help page for ?op=X fails without &bnd="
+	whyQueryCharset        = "Mono reads a GET's query string in the charset of its Content-Type; .NET's HttpRequest.ContentEncoding takes a charset only from a request with a body (GetEncodingFromHeaders), so a GET's query is read in requestEncoding (UTF-8)"
 	whyQueryMark           = "Mono measures the query string with its \"?\" (UriBuilder.Query), one character more than .NET's HttpRequest.QueryStringText: a query of exactly maxQueryStringLength is refused"
 	whyPathStatus          = "Mono's HttpException for a path holding one of requestPathInvalidCharacters has no HTTP code (500); .NET's HttpRequest.ValidateInputIfRequiredByConfig throws it with 400"
 	whyVirtualPath         = "Mono's FastCGI host refuses a path holding * or : itself (400, \"is not a valid virtual path\") before ASP.NET's check; IIS hands it to ASP.NET, which refuses it with 400"
@@ -305,6 +306,10 @@ func TestDifferentialAgainstReference(t *testing.T) {
 		{"?WSDL=: no description of that id", diffRequest{"GET", "/service/service.asmx?WSDL=", nil, ""}, plain("XML Web service description was not found."), nil},
 		{"?wsdl&disco: the help page", diffRequest{"GET", "/service/service.asmx?wsdl&disco", nil, ""}, outcome{200, ctHTML, "", "*"}, mono(outcome{200, monoCTHTML, "", "*"}, whyHelpType)},
 		{"?disco=1: the help page", diffRequest{"GET", "/service/service.asmx?disco=1", nil, ""}, outcome{200, ctHTML, "", "*"}, mono(outcome{200, monoCTHTML, "", "*"}, whyHelpType)},
+		{"?disco: the discovery document", diffRequest{"GET", "/service/service.asmx?disco", nil, ""}, okXML, nil},
+		{"?disco sent with a UTF-16 content type: the discovery document (a GET's query is UTF-8)", diffRequest{"GET", "/service/service.asmx?disco", map[string]string{"Content-Type": "text/xml; charset=utf-16"}, ""}, okXML,
+			mono(outcome{200, monoCTHTML, "", "*"}, whyQueryCharset)},
+		{"?disco sent with a SOAP content type, UTF-8: the discovery document", diffRequest{"GET", "/service/service.asmx?disco", map[string]string{"Content-Type": "text/xml; charset=utf-8"}, ""}, okXML, nil},
 		{"?wsdl&x=1: the WSDL", diffRequest{"GET", "/service/service.asmx?wsdl&x=1", nil, ""}, okXML, nil},
 		// SOAP: parameters, as XmlSerializer converts them
 		{"radius 256", s11("ReturnAtmSearchByCoordinates", radius256),
@@ -444,6 +449,28 @@ func TestDifferentialAgainstReference(t *testing.T) {
 		{"json, wrong key", get(v2 + strings.Replace(coordsQuery("44.6", "5"), key, "bad", 1)), plain(keyRejected), nil},
 		{"json, POST with the parameters in the query", post(v2+coordsQuery("44.6", "5"), asmx.ContentTypeForm, ""),
 			plain("Missing parameter: strAtmServiceKey."), mono(plain("Missing parameter: {0}."), whyUnformatted)},
+		// The form's bytes are read in the charset its content type names
+		// (HttpRequest.ContentEncoding), else as UTF-8.
+		{"post, a Latin-1 form: its bytes read as Latin-1", post(svc+"ReturnProvinces", asmx.ContentTypeForm+"; charset=iso-8859-1", "strAtmServiceKey=%E9%3Cb"),
+			plain("A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;&#233;&lt;b&quot;)."), nil},
+		{"post, a Latin-1 form, raw bytes", post(svc+"ReturnProvinces", asmx.ContentTypeForm+"; charset=iso-8859-1", "strAtmServiceKey=\xe9%3Cb"),
+			plain("A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;&#233;&lt;b&quot;)."), nil},
+		{"post, a UTF-8 form", post(svc+"ReturnProvinces", asmx.ContentTypeForm+"; charset=utf-8", "strAtmServiceKey=%C3%A9%3Cb"),
+			plain("A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;&#233;&lt;b&quot;)."), nil},
+		{"post, a form with no charset: UTF-8", post(svc+"ReturnProvinces", asmx.ContentTypeForm, "strAtmServiceKey=%E9%3Cb"),
+			plain("A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;\ufffd&lt;b&quot;)."), nil},
+		{"get with a Latin-1 content type: the query read as UTF-8 (no body)", diffRequest{"GET", svc + "ReturnProvinces?strAtmServiceKey=%E9%3Cb", map[string]string{"Content-Type": "text/plain; charset=iso-8859-1"}, ""},
+			plain("A potentially dangerous Request.QueryString value was detected from the client (strAtmServiceKey=&quot;\ufffd&lt;b&quot;)."),
+			mono(plain("A potentially dangerous Request.QueryString value was detected from the client (strAtmServiceKey=&quot;&#233;&lt;b&quot;)."), whyQueryCharset)},
+		{"get with a UTF-16 content type: the query read as UTF-8 (no body)", diffRequest{"GET", svc + "ReturnProvinces?strAtmServiceKey=%C3%A9%3Cb", map[string]string{"Content-Type": "text/plain; charset=utf-16"}, ""},
+			plain("A potentially dangerous Request.QueryString value was detected from the client (strAtmServiceKey=&quot;&#233;&lt;b&quot;)."),
+			mono(plain("Missing parameter: {0}."), whyQueryCharset)},
+		{"post, a windows-1252 form", post(svc+"ReturnProvinces", asmx.ContentTypeForm+"; charset=windows-1252", "strAtmServiceKey=%80%3Cb"),
+			plain("A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;\u20ac&lt;b&quot;)."), nil},
+		{"post, a form in a charset .NET does not know: UTF-8", post(svc+"ReturnProvinces", asmx.ContentTypeForm+"; charset=nope", "strAtmServiceKey=%C3%A9%3Cb"),
+			plain("A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;&#233;&lt;b&quot;)."), nil},
+		{"post, a Latin-1 form: escapes of '&' and '=' stay data", post(svc+"ReturnAtmSearchByCity", asmx.ContentTypeForm+"; charset=iso-8859-1", "strAtmServiceKey="+key+"&intCityID=%E9%26%3D"),
+			plain("Cannot convert &#233;&amp;= to System.Int32."), mono(plain("Cannot convert {0} to {1}."), whyUnformatted)},
 		{"json, POST with markup: a Request.Form value", post(v2+"ReturnAtmSearchByCoordinates", asmx.ContentTypeForm, "strAtmServiceKey=%3Cb%3E"),
 			plain("A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;&lt;b&gt;&quot;)."), nil},
 		{"json, DELETE", diffRequest{"DELETE", v2 + "ReturnAtmSearchByCoordinates", nil, ""}, page(500), monoPage(500)},

@@ -485,6 +485,8 @@ func (s *Server) serveHTTPBinding(w http.ResponseWriter, r *http.Request, rest s
 		if s.replayer != nil {
 			ex.rawBody = []byte(query) // for a replayed error
 		}
+		// Request.Form is read in the charset the content type names.
+		query = asmx.FormText(headerValue(r.Header, "Content-Type"), query)
 	}
 	vb := b
 	if json && r.Method == http.MethodPost {
