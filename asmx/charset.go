@@ -208,10 +208,21 @@ func soapText(ct string, body []byte) requestText {
 		cs, named = charsetASCII, true // text/*: US-ASCII by default
 	}
 	if bom, n, ok := bomCharset(body); ok {
+		rt := requestText{text: body[n:], strict: true} // the XML reader's UTF-8
 		if named || bom.unicode {
-			return requestText{text: bom.decode(body[n:]), from: bom.name}
+			rt = requestText{text: bom.decode(body[n:]), from: bom.name}
 		}
-		return requestText{text: body[n:], strict: true} // the XML reader's UTF-8
+		if !named {
+			// The XML reader reads the stream and checks the declared
+			// encoding's name (XmlTextReaderImpl.CheckEncoding); over a
+			// charset's StreamReader it does not.
+			if name, pos, ok := declaredEncoding(rt.text); ok {
+				if _, known := lookupCharset(name); !known {
+					rt.err = unknownEncodingError(name, pos)
+				}
+			}
+		}
+		return rt
 	}
 	if named {
 		return requestText{text: cs.decode(body), from: cs.name}
@@ -234,18 +245,24 @@ func soapText(ct string, body []byte) requestText {
 	decl, known := lookupCharset(name)
 	switch {
 	case !known:
-		// XmlTextReaderImpl.CheckEncoding wraps Encoding.GetEncoding's
-		// ArgumentException (.NET Framework 4.6 and later words it so).
-		return requestText{text: body, strict: true, err: &xmlError{
-			msg: "System does not support '" + name + "' encoding.", line: 1, col: pos + 1, hasPos: true,
-			inner: &Exception{Type: typeArgument, Stack: framesGetEncoding, Message: argumentMessage(
-				"'"+name+"' is not a supported encoding name. For information on defining a custom encoding, see the documentation for the Encoding.RegisterProvider method.", "name")}}}
+		return requestText{text: body, strict: true, err: unknownEncodingError(name, pos)}
 	case decl.unicode:
 		return requestText{text: body, strict: true, err: &xmlError{msg: "There is no Unicode byte order mark. Cannot switch to Unicode."}}
 	case decl == charsetUTF8:
 		return requestText{text: body, strict: true}
 	}
 	return requestText{text: decl.decode(body), from: decl.name}
+}
+
+// unknownEncodingError is the XmlException of an XML declaration naming
+// an encoding .NET does not know, at byte pos of the first line:
+// XmlTextReaderImpl.CheckEncoding wraps Encoding.GetEncoding's
+// ArgumentException (.NET Framework 4.6 and later word it so).
+func unknownEncodingError(name string, pos int) *xmlError {
+	return &xmlError{
+		msg: "System does not support '" + name + "' encoding.", line: 1, col: pos + 1, hasPos: true,
+		inner: &Exception{Type: typeArgument, Stack: framesGetEncoding, Message: argumentMessage(
+			"'"+name+"' is not a supported encoding name. For information on defining a custom encoding, see the documentation for the Encoding.RegisterProvider method.", "name")}}
 }
 
 // SOAPText returns the body of a SOAP request of content type ct as the
