@@ -15,6 +15,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/internal/refdeploy"
+	"golang.org/x/text/encoding/charmap"
 )
 
 // The generated differential test is the table's seeded companion
@@ -597,6 +598,46 @@ var genHTTPMutations = []genMutation{
 		} else {
 			c.path = refdeploy.JSONPath
 		}
+		return true
+	}},
+	{"form charset", func(r *rand.Rand, c *genCall) bool {
+		// A form posted in a single-byte charset (a PHP or Java client in
+		// Latin-1): one value holds a letter beyond ASCII, sent as that
+		// charset's byte (escaped or raw), sometimes before markup, whose
+		// refusal shows the value as read.
+		if len(c.params) == 0 {
+			return false
+		}
+		name := pick(r, []string{"iso-8859-1", "ISO-8859-1", "windows-1252", "iso-8859-15", "latin1"})
+		enc := map[string]*charmap.Charmap{"iso-8859-1": charmap.ISO8859_1, "ISO-8859-1": charmap.ISO8859_1, "latin1": charmap.ISO8859_1,
+			"windows-1252": charmap.Windows1252, "iso-8859-15": charmap.ISO8859_15}[name]
+		c.method = "POST"
+		c.ctype = ptr(asmx.ContentTypeForm + "; charset=" + name)
+		k := r.IntN(len(c.params))
+		c.params[k].value += pick(r, []string{"é", "ü", "ÿ", "€", "Œ"}) + pick(r, []string{"", "<b", "&#x", "<?x"})
+		var parts []string
+		for i, p := range c.params {
+			value := url.QueryEscape(p.value)
+			if i == k {
+				b, err := enc.NewEncoder().String(p.value)
+				if err != nil {
+					b = p.value // not in this charset: sent as UTF-8
+				}
+				raw := r.IntN(3) == 0
+				var v strings.Builder
+				for j := 0; j < len(b); j++ {
+					switch ch := b[j]; {
+					case raw && ch >= 0x80, 'a' <= ch && ch <= 'z', 'A' <= ch && ch <= 'Z', '0' <= ch && ch <= '9':
+						v.WriteByte(ch)
+					default:
+						fmt.Fprintf(&v, "%%%02X", ch)
+					}
+				}
+				value = v.String()
+			}
+			parts = append(parts, url.QueryEscape(p.name)+"="+value)
+		}
+		c.rawQuery = ptr(strings.Join(parts, "&"))
 		return true
 	}},
 	{"markup", func(r *rand.Rand, c *genCall) bool {
