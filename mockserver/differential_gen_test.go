@@ -905,6 +905,9 @@ var genTolerances = []genTolerance{
 	{whyValidationSlash, func(_ *genCall, _ diffRequest, mock, mono outcome) bool {
 		return strings.HasPrefix(mock.text, validationPrefix) && genExcerptHolds(mock.text, "&lt;/")
 	}},
+	{whyValidationNull, func(_ *genCall, _ diffRequest, mock, mono outcome) bool {
+		return strings.HasPrefix(mono.text, validationPrefix) && !strings.HasPrefix(mock.text, validationPrefix) && genExcerptHolds(mono.text, "&lt;\x00")
+	}},
 	{whyValidationFullwidth, func(_ *genCall, req diffRequest, mock, mono outcome) bool {
 		if !strings.HasPrefix(mono.text, validationPrefix) {
 			return false

@@ -79,6 +79,7 @@ const (
 	whyScriptService       = "Mono's script handler serves an application/json call of a class without [ScriptService]; .NET's WebServiceData refuses it (InvalidOperationException: ASP.NET's error page)"
 	whyScriptJSONPath      = "an application/json call of the JSON path is answered as the document's HTTP GET binding by the mock; Mono's script handler answers a POST, and errors, in its own form (.NET's would too for a [ScriptService] class; the document does not say more)"
 	whyHelpOp              = "Mono's help page for ?op=X fails without &bnd="
+	whyValidationNull      = "Mono's request validation reads a NUL after '<' as markup; .NET's HttpRequest.ValidateString removes NUL characters first (RemoveNullCharacters), so '<' then stands last or before what follows the NUL"
 	whyQueryCharset        = "Mono reads a GET's query string in the charset of its Content-Type; .NET's HttpRequest.ContentEncoding takes a charset only from a request with a body (GetEncodingFromHeaders), so a GET's query is read in requestEncoding (UTF-8)"
 	whyQueryMark           = "Mono measures the query string with its \"?\" (UriBuilder.Query), one character more than .NET's HttpRequest.QueryStringText: a query of exactly maxQueryStringLength is refused"
 	whyPathStatus          = "Mono's HttpException for a path holding one of requestPathInvalidCharacters has no HTTP code (500); .NET's HttpRequest.ValidateInputIfRequiredByConfig throws it with 400"
@@ -403,6 +404,11 @@ func TestDifferentialAgainstReference(t *testing.T) {
 		{"get, a character reference in an unknown name, before a missing parameter", get(svc + "ReturnAtmSearchByCity?strAtmServiceKey=" + key + "&note=1234567890ab%26%2365;cdefghijklmnopqrstuvwxyz"),
 			plain("A potentially dangerous Request.QueryString value was detected from the client (note=&quot;...34567890ab&amp;#65;cdefghijklmnopq...&quot;)."),
 			mono(plain("A potentially dangerous Request.QueryString value was detected from the client (note=&quot;1234567890ab&amp;#6...&quot;)."), whyValidationExcerpt)},
+		{"get, a NUL between < and a letter: removed, then refused", get(svc + "ReturnProvinces?strAtmServiceKey=%3C%00b"),
+			plain("A potentially dangerous Request.QueryString value was detected from the client (strAtmServiceKey=&quot;&lt;b&quot;)."),
+			mono(plain("A potentially dangerous Request.QueryString value was detected from the client (strAtmServiceKey=&quot;&lt;\x00b&quot;)."), whyValidationNull)},
+		{"get, < then a NUL last: safe once the NUL is removed", get(svc + "ReturnProvinces?strAtmServiceKey=" + key + "%3C%00"),
+			plain(keyRejected), mono(plain("A potentially dangerous Request.QueryString value was detected from the client (strAtmServiceKey=&quot;"+key+"&lt;\x00&quot;)."), whyValidationNull)},
 		{"get, < before a digit or a space is safe", get(svc + "ReturnAtmSearchByCity?strAtmServiceKey=" + key + "&intCityID=1&x=%3C1%20%3C%20"), okXML, nil},
 		{"post, markup in the form", post(svc+"ReturnProvinces", asmx.ContentTypeForm, "strAtmServiceKey=%3C!x"),
 			plain("A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;&lt;!x&quot;)."), nil},
