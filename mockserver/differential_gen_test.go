@@ -905,6 +905,9 @@ var genTolerances = []genTolerance{
 	{whyValidationSlash, func(_ *genCall, _ diffRequest, mock, mono outcome) bool {
 		return strings.HasPrefix(mock.text, validationPrefix) && genExcerptHolds(mock.text, "&lt;/")
 	}},
+	{whyReferenceGaveUp, func(_ *genCall, req diffRequest, _, mono outcome) bool {
+		return mono.status == 504 && req.body == "" && req.method != "POST"
+	}},
 	{whyValidationNull, func(_ *genCall, _ diffRequest, mock, mono outcome) bool {
 		return strings.HasPrefix(mono.text, validationPrefix) && !strings.HasPrefix(mock.text, validationPrefix) && genExcerptHolds(mono.text, "&lt;\x00")
 	}},

@@ -80,6 +80,7 @@ const (
 	whyScriptJSONPath      = "an application/json call of the JSON path is answered as the document's HTTP GET binding by the mock; Mono's script handler answers a POST, and errors, in its own form (.NET's would too for a [ScriptService] class; the document does not say more)"
 	whyHelpOp              = "Mono's help page for ?op=X fails without &bnd="
 	whyValidationNull      = "Mono's request validation reads a NUL after '<' as markup; .NET's HttpRequest.ValidateString removes NUL characters first (RemoveNullCharacters), so '<' then stands last or before what follows the NUL"
+	whyReferenceGaveUp     = "the reference deployment gave no answer (nginx's 504: Mono's worker waited for a form body a HEAD or GET request sent with a form content type does not have); nothing of ASMX's to compare"
 	whyQueryCharset        = "Mono reads a GET's query string in the charset of its Content-Type; .NET's HttpRequest.ContentEncoding takes a charset only from a request with a body (GetEncodingFromHeaders), so a GET's query is read in requestEncoding (UTF-8)"
 	whyQueryMark           = "Mono measures the query string with its \"?\" (UriBuilder.Query), one character more than .NET's HttpRequest.QueryStringText: a query of exactly maxQueryStringLength is refused"
 	whyPathStatus          = "Mono's HttpException for a path holding one of requestPathInvalidCharacters has no HTTP code (500); .NET's HttpRequest.ValidateInputIfRequiredByConfig throws it with 400"
