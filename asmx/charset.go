@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/ianaindex"
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/encoding/unicode/utf32"
@@ -167,9 +168,29 @@ func (cs charset) decode(b []byte) []byte {
 	case cs.compatible && isASCII(b):
 		return b
 	}
+	if cm, ok := cs.enc.(*charmap.Charmap); ok {
+		return decodeSingleByte(cm, b)
+	}
 	out, err := cs.enc.NewDecoder().Bytes(b)
 	if err != nil { // x/text decoders replace rather than fail; be safe
 		return bytes.ToValidUTF8(b, []byte("\uFFFD"))
+	}
+	return out
+}
+
+// decodeSingleByte decodes b in a single-byte charset as .NET's code
+// pages do: a byte from 0x80 to 0x9F the charset leaves undefined (every
+// one in ISO-8859-2 to -16, a few in windows-125x) is the C1 control of
+// the same number, where x/text's tables give U+FFFD (Mono and .NET both
+// read ISO-8859-15's 0x92 as U+0092).
+func decodeSingleByte(cm *charmap.Charmap, b []byte) []byte {
+	out := make([]byte, 0, len(b)+len(b)/2)
+	for _, c := range b {
+		r := cm.DecodeByte(c)
+		if r == utf8.RuneError && c >= 0x80 && c <= 0x9F {
+			r = rune(c)
+		}
+		out = utf8.AppendRune(out, r)
 	}
 	return out
 }

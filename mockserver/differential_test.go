@@ -81,6 +81,7 @@ const (
 	whyHelpOp              = "Mono's help page for ?op=X fails without &bnd="
 	whyValidationNull      = "Mono's request validation reads a NUL after '<' as markup; .NET's HttpRequest.ValidateString removes NUL characters first (RemoveNullCharacters), so '<' then stands last or before what follows the NUL"
 	whyReferenceGaveUp     = "the reference deployment gave no answer (nginx's 504: Mono's worker waited for a form body a HEAD or GET request sent with a form content type does not have); nothing of ASMX's to compare"
+	whyCharsetNoSpace      = "Mono finds no charset in a content type that writes it right after ';' (\";charset=iso-8859-1\") and reads the form in UTF-8; .NET's HttpRequest.GetAttributeFromHeader takes a name after ';', ',' or white space"
 	whyQueryCharset        = "Mono reads a GET's query string in the charset of its Content-Type; .NET's HttpRequest.ContentEncoding takes a charset only from a request with a body (GetEncodingFromHeaders), so a GET's query is read in requestEncoding (UTF-8)"
 	whyQueryMark           = "Mono measures the query string with its \"?\" (UriBuilder.Query), one character more than .NET's HttpRequest.QueryStringText: a query of exactly maxQueryStringLength is refused"
 	whyPathStatus          = "Mono's HttpException for a path holding one of requestPathInvalidCharacters has no HTTP code (500); .NET's HttpRequest.ValidateInputIfRequiredByConfig throws it with 400"
@@ -468,6 +469,11 @@ func TestDifferentialAgainstReference(t *testing.T) {
 			plain("A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;&#233;&lt;b&quot;)."), nil},
 		{"post, a Latin-1 form, raw bytes", post(svc+"ReturnProvinces", asmx.ContentTypeForm+"; charset=iso-8859-1", "strAtmServiceKey=\xe9%3Cb"),
 			plain("A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;&#233;&lt;b&quot;)."), nil},
+		{"post, a Latin-1 form, the charset right after ';'", post(svc+"ReturnProvinces", asmx.ContentTypeForm+";charset=iso-8859-1", "strAtmServiceKey=%E9%3Cb"),
+			plain("A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;&#233;&lt;b&quot;)."),
+			mono(plain("A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;\ufffd&lt;b&quot;)."), whyCharsetNoSpace)},
+		{"post, an ISO-8859-15 form: 0x80-0x9F are C1 controls", post(svc+"ReturnProvinces", asmx.ContentTypeForm+"; charset=iso-8859-15", "strAtmServiceKey=%BC%92%3Cb"),
+			plain("A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;\u0152\u0092&lt;b&quot;)."), nil},
 		{"post, a UTF-8 form", post(svc+"ReturnProvinces", asmx.ContentTypeForm+"; charset=utf-8", "strAtmServiceKey=%C3%A9%3Cb"),
 			plain("A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;&#233;&lt;b&quot;)."), nil},
 		{"post, a form with no charset: UTF-8", post(svc+"ReturnProvinces", asmx.ContentTypeForm, "strAtmServiceKey=%E9%3Cb"),
