@@ -474,6 +474,8 @@ func TestDifferentialAgainstReference(t *testing.T) {
 			mono(plain("A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;\ufffd&lt;b&quot;)."), whyCharsetNoSpace)},
 		{"post, an ISO-8859-15 form: 0x80-0x9F are C1 controls", post(svc+"ReturnProvinces", asmx.ContentTypeForm+"; charset=iso-8859-15", "strAtmServiceKey=%BC%92%3Cb"),
 			plain("A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;\u0152\u0092&lt;b&quot;)."), nil},
+		{"post, a windows-1252 form: 0x81, undefined there, is U+0081", post(svc+"ReturnProvinces", asmx.ContentTypeForm+"; charset=windows-1252", "strAtmServiceKey=%81%3Cb"),
+			plain("A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;\u0081&lt;b&quot;)."), nil},
 		{"post, a UTF-8 form", post(svc+"ReturnProvinces", asmx.ContentTypeForm+"; charset=utf-8", "strAtmServiceKey=%C3%A9%3Cb"),
 			plain("A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;&#233;&lt;b&quot;)."), nil},
 		{"post, a form with no charset: UTF-8", post(svc+"ReturnProvinces", asmx.ContentTypeForm, "strAtmServiceKey=%E9%3Cb"),
