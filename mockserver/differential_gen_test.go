@@ -967,12 +967,12 @@ var genTolerances = []genTolerance{
 		// UTF-8 escapes cannot help a form read in Latin-1.
 		ct := strings.ToLower(req.header["Content-Type"])
 		return req.method == "POST" && strings.Contains(ct, "charset=") && !strings.Contains(ct, "charset=utf-8") &&
-			regexp.MustCompile(`%[uU][0-9a-fA-F]{4}`).MatchString(req.body)
+			genPercentUEscape.MatchString(req.body)
 	}},
 	{whyCharsetNoSpace, func(_ *genCall, req diffRequest, _, _ outcome) bool {
 		// Mono reads such a form as UTF-8: only a body beyond ASCII differs.
 		ct := strings.ToLower(req.header["Content-Type"])
-		return req.method == "POST" && regexp.MustCompile(`;charset=`).MatchString(ct) &&
+		return req.method == "POST" && strings.Contains(ct, ";charset=") &&
 			!strings.Contains(ct, "charset=utf-8") && genBeyondASCII(req.body)
 	}},
 	{whyHelpOp, func(c *genCall, req diffRequest, mock, mono outcome) bool {
@@ -1049,6 +1049,9 @@ func genPercentU(s string) string {
 	}
 	return b.String()
 }
+
+// genPercentUEscape matches a %uXXXX escape.
+var genPercentUEscape = regexp.MustCompile(`%[uU][0-9a-fA-F]{4}`)
 
 var genMustUnderstand = regexp.MustCompile(` [A-Za-z-]+:mustUnderstand="(1|true)"`)
 
