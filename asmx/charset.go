@@ -3,6 +3,7 @@ package asmx
 import (
 	"bytes"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
@@ -217,6 +218,9 @@ type requestText struct {
 	// err is an XML error met while choosing the encoding (an unknown or
 	// impossible declared encoding).
 	err *xmlError
+	// switchedFrom is the encoding detected before the declaration named
+	// another, which the text is in after it; zero when nothing switched.
+	switchedFrom charset
 }
 
 // soapText decodes a SOAP body as ASMX reads a request of content type ct.
@@ -228,51 +232,104 @@ func soapText(ct string, body []byte) requestText {
 	if !named && !isApplication(ct) {
 		cs, named = charsetASCII, true // text/*: US-ASCII by default
 	}
-	if bom, n, ok := bomCharset(body); ok {
-		rt := requestText{text: body[n:], strict: true} // the XML reader's UTF-8
-		if named || bom.unicode {
-			rt = requestText{text: bom.decode(body[n:]), from: bom.name}
-		}
-		if !named {
-			// The XML reader reads the stream and checks the declared
-			// encoding's name (XmlTextReaderImpl.CheckEncoding); over a
-			// charset's StreamReader it does not.
-			if name, pos, ok := declaredEncoding(rt.text); ok {
-				if _, known := lookupCharset(name); !known {
-					rt.err = unknownEncodingError(name, pos)
-				}
-			}
-		}
-		return rt
-	}
 	if named {
+		if bom, n, ok := bomCharset(body); ok {
+			// A charset's StreamReader: a byte order mark wins over the
+			// charset, and the XML reader over a TextReader never checks
+			// or switches the declared encoding.
+			return requestText{text: bom.decode(body[n:]), from: bom.name}
+		}
 		return requestText{text: cs.decode(body), from: cs.name}
 	}
-	// The XML reader detects the encoding.
-	switch {
-	case bytes.HasPrefix(body, []byte{0, 0, 0, '<'}):
-		return requestText{text: charsetUTF32BE.decode(body), from: charsetUTF32BE.name}
-	case bytes.HasPrefix(body, []byte{'<', 0, 0, 0}):
-		return requestText{text: charsetUTF32LE.decode(body), from: charsetUTF32LE.name}
-	case bytes.HasPrefix(body, []byte{0, '<'}):
-		return requestText{text: charsetUTF16BE.decode(body), from: charsetUTF16BE.name}
-	case bytes.HasPrefix(body, []byte{'<', 0}):
-		return requestText{text: charsetUTF16LE.decode(body), from: charsetUTF16LE.name}
+	return streamText(body)
+}
+
+// streamText decodes a SOAP body as .NET's XML reader reads a stream
+// (XmlTextReaderImpl, when the content type names no charset): it
+// detects the encoding by a byte order mark or the first bytes
+// (DetectEncoding; UTF-8 when none), reads the XML declaration in it, and
+// CheckEncoding and SwitchEncoding then decide on the declared name:
+// utf-16, ucs-2 or iso-10646-ucs-2 need a UTF-16 detected (else "There is
+// no Unicode byte order mark."), ucs-4 keeps what was detected, a name
+// Encoding.GetEncoding does not know is an error, and any other encoding
+// reads the bytes after the declaration's "?>" from then on, whatever
+// was detected (a UTF-16 body declaring utf-8 reads as UTF-8 there, NULs
+// and all, as .NET does).
+func streamText(body []byte) requestText {
+	det, n, detected := bomCharset(body)
+	if !detected {
+		det, detected = detectCharset(body)
 	}
-	name, pos, ok := declaredEncoding(body)
+	rt := requestText{text: body[n:], strict: true} // the reader's UTF-8
+	if detected && det != charsetUTF8 {
+		rt = requestText{text: det.decode(body[n:]), from: det.name}
+	}
+	name, pos, ok := declaredEncoding(rt.text)
 	if !ok {
-		return requestText{text: body, strict: true}
+		return rt
+	}
+	switch strings.ToLower(name) {
+	case "ucs-2", "utf-16", "iso-10646-ucs-2":
+		if det != charsetUTF16LE && det != charsetUTF16BE {
+			rt.err = &xmlError{msg: "There is no Unicode byte order mark. Cannot switch to Unicode."}
+		}
+		return rt
+	case "ucs-4":
+		if !detected {
+			// The reader's own encoding, Encoding.UTF8, which replaces
+			// what does not decode rather than fail.
+			return requestText{text: charsetUTF8.decode(rt.text), from: charsetUTF8.name}
+		}
+		return rt
 	}
 	decl, known := lookupCharset(name)
 	switch {
 	case !known:
-		return requestText{text: body, strict: true, err: unknownEncodingError(name, pos)}
-	case decl.unicode:
-		return requestText{text: body, strict: true, err: &xmlError{msg: "There is no Unicode byte order mark. Cannot switch to Unicode."}}
-	case decl == charsetUTF8:
-		return requestText{text: body, strict: true}
+		rt.err = unknownEncodingError(name, pos)
+		return rt
+	case decl == det, decl == charsetUTF8 && !detected:
+		return rt // the same decoder: nothing switches
 	}
-	return requestText{text: decl.decode(body), from: decl.name}
+	end := bytes.Index(rt.text, []byte("?>")) + 2
+	rest := body[min(n+encodedLen(det, rt.text[:end]), len(body)):]
+	head := rt.text[:end:end]
+	if decl == charsetUTF8 {
+		return requestText{text: append(head, rest...), strict: true, switchedFrom: det}
+	}
+	return requestText{text: append(head, decl.decode(rest)...), from: decl.name, switchedFrom: det}
+}
+
+// detectCharset is the encoding .NET's XML reader detects from a body's
+// first bytes when there is no byte order mark: UTF-16 or UTF-32 by the
+// NULs around a first '<'.
+func detectCharset(body []byte) (charset, bool) {
+	switch {
+	case bytes.HasPrefix(body, []byte{0, 0, 0, '<'}):
+		return charsetUTF32BE, true
+	case bytes.HasPrefix(body, []byte{'<', 0, 0, 0}):
+		return charsetUTF32LE, true
+	case bytes.HasPrefix(body, []byte{0, '<'}):
+		return charsetUTF16BE, true
+	case bytes.HasPrefix(body, []byte{'<', 0}):
+		return charsetUTF16LE, true
+	}
+	return charset{}, false
+}
+
+// encodedLen is how many bytes text (an XML declaration, decoded from
+// cs) took in cs.
+func encodedLen(cs charset, text []byte) int {
+	switch cs {
+	case charsetUTF16LE, charsetUTF16BE:
+		n := 0
+		for _, r := range string(text) {
+			n += 2 * utf16.RuneLen(r)
+		}
+		return n
+	case charsetUTF32LE, charsetUTF32BE:
+		return 4 * utf8.RuneCount(text)
+	}
+	return len(text)
 }
 
 // unknownEncodingError is the XmlException of an XML declaration naming
@@ -291,8 +348,17 @@ func unknownEncodingError(name string, pos int) *xmlError {
 // decoded from ("utf-16le", "iso-8859-1"); the name is empty when the text
 // is the body's own bytes. Bytes that do not decode become U+FFFD (or '?'
 // in US-ASCII), except in a body read as UTF-8, which is returned as it is.
+//
+// Unlike ASMX's reader, SOAPText reads a body in UTF-16 or UTF-32 (by its
+// byte order mark or first bytes) whole in that encoding even when its XML
+// declaration names another: a text to show or to find a key in, where
+// the reader switches encodings after the declaration and fails.
 func SOAPText(ct string, body []byte) (text []byte, charset string) {
 	t := soapText(ct, body)
+	if t.switchedFrom.unicode {
+		_, n, _ := bomCharset(body)
+		return t.switchedFrom.decode(body[n:]), t.switchedFrom.name
+	}
 	return t.text, t.from
 }
 

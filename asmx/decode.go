@@ -265,7 +265,9 @@ func routeByElement(rt requestText) routeResult {
 			return res
 		}
 		if err != nil {
-			res.err = xmlErrorOf(text, err, off)
+			if res.err = tagNameError(text, off); res.err == nil {
+				res.err = xmlErrorOf(text, err, off)
+			}
 			return res
 		}
 		switch t := tok.(type) {
@@ -278,6 +280,10 @@ func routeByElement(rt requestText) routeResult {
 				return res
 			}
 		case xml.StartElement:
+			if e := tagNameError(text, off); e != nil {
+				res.err = e
+				return res
+			}
 			if msg, at, bad := attrError(text[off:dec.InputOffset()], t.Attr); bad {
 				line, col := position(text, off+at)
 				res.err = &xmlError{msg: msg, line: line, col: col, hasPos: true}
@@ -304,6 +310,15 @@ func routeByElement(rt requestText) routeResult {
 			}
 			depth--
 		case xml.CharData:
+			if !res.rootRead {
+				// Text before the root (after the XML declaration: a
+				// body read on in another encoding from there).
+				if i := bytes.IndexFunc(text[off:dec.InputOffset()], func(r rune) bool { return r > 0x7F || !isXMLSpace(byte(r)) }); i >= 0 {
+					line, col := position(text, off+i)
+					res.err = &xmlError{msg: "Data at the root level is invalid.", line: line, col: col, hasPos: true}
+					return res
+				}
+			}
 			if inBody && len(bytes.Trim(t, " \t\r\n")) > 0 {
 				return res // text names no operation
 			}

@@ -91,12 +91,21 @@ func (r *nodeReader) read() *node {
 		r.cur = node{kind: nodeEOF, off: off}
 		return &r.cur
 	case err != nil:
-		r.cur = node{kind: nodeError, off: off, err: xmlErrorOf(r.text, err, off).message()}
+		e := tagNameError(r.text, off)
+		if e == nil {
+			e = xmlErrorOf(r.text, err, off)
+		}
+		r.cur = node{kind: nodeError, off: off, err: e.message()}
 		return &r.cur
 	}
 	n := node{off: off, depth: r.depth}
 	switch t := tok.(type) {
 	case xml.StartElement:
+		if e := tagNameError(r.text, off); e != nil {
+			// encoding/xml reads ':' anywhere in a name.
+			r.cur = node{kind: nodeError, off: off, err: e.message()}
+			return &r.cur
+		}
 		if msg, at, bad := attrError(r.text[off:end], t.Attr); bad {
 			// encoding/xml refuses neither (see attrError).
 			line, col := position(r.text, off+at)

@@ -492,6 +492,10 @@ func FuzzDecodeSOAP(f *testing.F) {
 	f.Add([]byte(env11(`<ReturnProvinces xmlns="`+ns+`"><strAtmServiceKey>k</strAtmServiceKey></ReturnProvinces>`)), true, "text/xml; charset=utf-8")
 	f.Add([]byte(env12(`<ReturnAtmSearchByCoordinates xmlns="`+ns+`"><bytRadius>10</bytRadius><dblLatitude>1e1</dblLatitude></ReturnAtmSearchByCoordinates>`)), false, "application/soap+xml")
 	f.Add([]byte(`<!DOCTYPE a [<!ENTITY x "y">]><a>&x;</a>`), true, "text/xml")
+	// Encodings switched after the declaration, names .NET refuses.
+	f.Add(append([]byte{0xFF, 0xFE}, utf16LE(env11(`<ReturnProvinces xmlns="`+ns+`"><strAtmServiceKey>k</strAtmServiceKey></ReturnProvinces>`))...), false, "application/soap+xml")
+	f.Add([]byte("\xef\xbb\xbf"+strings.Replace(env11(`<ReturnProvinces xmlns="`+ns+`"><strAtmServiceKey>k\xe9</strAtmServiceKey></ReturnProvinces>`), "utf-8", "iso-8859-1", 1)), false, "application/soap+xml")
+	f.Add([]byte(env12(`<a:b:c/><:x/><1x/>< x/>`)), false, "application/soap+xml")
 	f.Fuzz(func(t *testing.T, body []byte, hasAction bool, ct string) {
 		r := SOAPRequest{Namespace: ns, ContentType: ct, HasAction: hasAction, Body: body}
 		if hasAction {
@@ -605,6 +609,12 @@ func TestSOAPText(t *testing.T) {
 		{"byte order mark", "text/xml", append([]byte{0xFF, 0xFE}, utf16LE(xml)...), xml, "utf-16le"},
 		{"text/xml without a charset: US-ASCII", "text/xml", []byte(xml), "<a>Montr??al</a>", "us-ascii"},
 		{"charset iso-8859-1", "text/xml; charset=iso-8859-1", []byte("<a>Montr\xe9al</a>"), xml, "iso-8859-1"},
+		{"UTF-8 byte order mark, iso-8859-1 declared: Latin-1 after the declaration", "application/soap+xml",
+			[]byte("\xef\xbb\xbf<?xml version=\"1.0\" encoding=\"iso-8859-1\"?><a>Montr\xe9al</a>"), `<?xml version="1.0" encoding="iso-8859-1"?>` + xml, "iso-8859-1"},
+		{"UTF-16 declaring utf-8: read whole as UTF-16 (ASMX's reader switches and fails)", "application/soap+xml",
+			append([]byte{0xFF, 0xFE}, utf16LE(`<?xml version="1.0" encoding="utf-8"?>`+xml)...), `<?xml version="1.0" encoding="utf-8"?>` + xml, "utf-16le"},
+		{"UTF-16 without a mark declaring iso-8859-1: read whole as UTF-16", "application/soap+xml",
+			utf16LE(`<?xml version="1.0" encoding="iso-8859-1"?>` + xml), `<?xml version="1.0" encoding="iso-8859-1"?>` + xml, "utf-16le"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,9 +3,11 @@ package asmx
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // xmlError is an XmlException: its message and, if it has one, the
@@ -176,3 +178,93 @@ func versionError(text []byte) *xmlError {
 
 // errDTD is the XmlException of a DOCTYPE: DTDs are prohibited.
 var errDTD = &xmlError{msg: "DTD is prohibited in this XML document."}
+
+// tagNameError is the XmlException .NET's reader throws for the name of
+// the start tag at off (text[off] is '<'), as XmlTextReaderImpl.ParseQName
+// and ParseElement read it; nil when the name is good, or off starts no
+// start tag. encoding/xml reads names by other rules (':' anywhere, no
+// check of where a name ends) and words its errors its own way.
+func tagNameError(text []byte, off int) *xmlError {
+	if off+1 >= len(text) || text[off] != '<' {
+		return nil
+	}
+	switch text[off+1] {
+	case '/', '?', '!':
+		return nil
+	}
+	pos, colon, start := off+1, false, true
+	for pos < len(text) {
+		r, size := utf8.DecodeRune(text[pos:])
+		switch {
+		case start:
+			if !isNCNameStart(r) {
+				return charError(text, pos, "Name cannot begin with the '%s' character, hexadecimal value %s.")
+			}
+			start = false
+		case isNCNameChar(r):
+		case r == ':':
+			if colon {
+				return charError(text, pos, "The '%s' character, hexadecimal value %s, cannot be included in a name.")
+			}
+			colon, start = true, true
+		default:
+			// The end of the name: white space, '>' or "/" must follow.
+			if isXMLSpace(text[pos]) || text[pos] == '>' || text[pos] == '/' {
+				return nil
+			}
+			return charError(text, pos, "The '%s' character, hexadecimal value %s, cannot be included in a name.")
+		}
+		pos += size
+	}
+	return nil // the end of the data: encoding/xml's error stands
+}
+
+// charError is the XmlException format (with the character and its
+// hexadecimal value, as XmlException.BuildCharExceptionArgs writes them:
+// '.' for NUL, a surrogate pair as one code point) for the character at
+// pos.
+func charError(text []byte, pos int, format string) *xmlError {
+	r, _ := utf8.DecodeRune(text[pos:])
+	shown, value := string(r), fmt.Sprintf("0x%02X", r)
+	switch {
+	case r == 0:
+		shown = "."
+	case r == utf8.RuneError:
+		shown, value = "\uFFFD", "0xFFFD"
+	}
+	line, col := position(text, pos)
+	return &xmlError{msg: fmt.Sprintf(format, shown, value), line: line, col: col, hasPos: true}
+}
+
+// isNCNameStart reports whether r may begin a name part (XML 1.0 fourth
+// edition, as .NET Framework's XmlCharType): a letter or '_'. Outside
+// ASCII it asks encoding/xml, whose tables are that edition's.
+func isNCNameStart(r rune) bool {
+	switch {
+	case r < utf8.RuneSelf:
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || r == '_'
+	case r == utf8.RuneError:
+		return false
+	}
+	return goXMLName(string(r))
+}
+
+// isNCNameChar reports whether r may continue a name part: a start
+// character, a digit, '.', '-', or a combining or extending character.
+func isNCNameChar(r rune) bool {
+	switch {
+	case r < utf8.RuneSelf:
+		return isNCNameStart(r) || '0' <= r && r <= '9' || r == '.' || r == '-'
+	case r == utf8.RuneError:
+		return false
+	}
+	return goXMLName("a" + string(r))
+}
+
+// goXMLName reports whether encoding/xml reads name as an element name.
+func goXMLName(name string) bool {
+	d := xml.NewDecoder(strings.NewReader("<" + name + "/>"))
+	d.Strict = true
+	_, err := d.Token()
+	return err == nil
+}
