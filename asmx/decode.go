@@ -266,7 +266,9 @@ func routeByElement(rt requestText) routeResult {
 		}
 		if err != nil {
 			if res.err = tagNameError(text, off); res.err == nil {
-				res.err = xmlErrorOf(text, err, off)
+				if res.err = textCharError(text, off); res.err == nil {
+					res.err = xmlErrorOf(text, err, off)
+				}
 			}
 			return res
 		}

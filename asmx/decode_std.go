@@ -93,6 +93,9 @@ func (r *nodeReader) read() *node {
 	case err != nil:
 		e := tagNameError(r.text, off)
 		if e == nil {
+			e = textCharError(r.text, off)
+		}
+		if e == nil {
 			e = xmlErrorOf(r.text, err, off)
 		}
 		r.cur = node{kind: nodeError, off: off, err: e.message()}

@@ -268,3 +268,23 @@ func goXMLName(name string) bool {
 	_, err := d.Token()
 	return err == nil
 }
+
+// textCharError is the XmlException .NET's reader throws for the first
+// character XML does not allow (a control other than tab, line feed and
+// carriage return; U+FFFE, U+FFFF) in the text run at off, before any '&'
+// or '<' ends what is read as plain text: "'X', hexadecimal value 0xHH,
+// is an invalid character." (XmlTextReaderImpl.ParseText). NUL is left to
+// the readers (.NET ends the data at some). nil when there is none.
+func textCharError(text []byte, off int) *xmlError {
+	for pos := off; pos < len(text); {
+		r, size := utf8.DecodeRune(text[pos:])
+		switch {
+		case r == '<' || r == '&' || r == 0:
+			return nil
+		case r < 0x20 && r != '\t' && r != '\n' && r != '\r', r == 0xFFFE, r == 0xFFFF:
+			return charError(text, pos, "'%s', hexadecimal value %s, is an invalid character.")
+		}
+		pos += size
+	}
+	return nil
+}

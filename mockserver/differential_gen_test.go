@@ -408,6 +408,32 @@ var genSOAPMutations = []genMutation{
 		}
 		return true
 	}},
+	{"declared encoding", func(r *rand.Rand, c *genCall) bool {
+		// A declaration naming an encoding other than the body's: the
+		// reader switches after it (or refuses) when no charset is named.
+		c.decl = `<?xml version="1.0" encoding="` + pick(r, []string{"utf-8", "utf-16", "UTF-16", "ucs-2", "iso-10646-ucs-2", "ucs-4", "UCS-4",
+			"iso-8859-1", "windows-1252", "utf-16le", "utf-16BE", "unicode", "us-ascii", "utf-32", "ibm037"}) + `"?>`
+		if r.IntN(2) == 0 && c.ctype != nil {
+			base, _, _ := strings.Cut(*c.ctype, ";")
+			c.ctype = ptr(base)
+		}
+		return true
+	}},
+	{"names", func(r *rand.Rand, c *genCall) bool {
+		el := pick(r, []string{"<1x/>", "< x/>", "<:x/>", "<-x/>", "<.x/>", "<\u00b7x/>", `<a:b:c xmlns:a="urn:a"/>`, `<a:1 xmlns:a="urn:a"/>`,
+			"<a&b/>", "<a\x00/>", "<\U0001F600/>", "<\u00e9t\u00e9/>", "<x\u0301/>", `<a: xmlns:a="urn:a"/>`, "<_x.y-z/>"})
+		switch r.IntN(4) {
+		case 0:
+			c.inOp += el
+		case 1:
+			c.inBody = el + c.inBody
+		case 2:
+			c.header = el
+		default:
+			c.before = pick(r, []string{"x", " x", "<!-- c -->x", "\u00a0"}) + c.before
+		}
+		return true
+	}},
 	{"declaration", func(r *rand.Rand, c *genCall) bool {
 		c.decl = pick(r, []string{"", `<?xml version="1.0"?>`, `<?xml version='1.0' encoding='UTF-8'?>`, `<?xml version="1.0" encoding="utf-8" standalone="yes"?>`,
 			`<?xml version="1.1" encoding="utf-8"?>`, `<?xml version="1.0" encoding="ascii"?>`, `<?xml  version="1.0"  ?>`, `<?xml version="1.0" encoding="nope"?>`})

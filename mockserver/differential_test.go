@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -309,6 +310,12 @@ func TestDifferentialAgainstReference(t *testing.T) {
 		{"a name starting with ':' in the Body, routed by action: 400", s11("ReturnProvinces", strings.Replace(env11(provinces(key)), `<soap:Body>`, `<soap:Body><:x/>`, 1)), outcome{400, ctXML, "", ""}, nil},
 		{"a name starting with ':' in a parameter, routed by action: 400", s11("ReturnProvinces", strings.Replace(env11(provinces(key)), `<strAtmServiceKey>`, `<strAtmServiceKey><:x/>`, 1)), outcome{400, ctXML, "", ""}, nil},
 		{"a name with two colons in the Header, routed by action: 400", s11("ReturnProvinces", strings.Replace(env11(provinces(key)), `<soap:Body>`, `<soap:Header><a:b:c xmlns:a="urn:a"/></soap:Header><soap:Body>`, 1)), outcome{400, ctXML, "", ""}, nil},
+		{"a declared EBCDIC (ibm037): '<' read after the declaration is a control character", soap("application/soap+xml", "\x00", strings.Replace(env12(provinces(key)), `encoding="utf-8"`, `encoding="ibm037"`, 1)),
+			fault12("Receiver", unableProc+"'\uFFFD', hexadecimal value 0x14, is an invalid character. Line 1, position 40."), nil},
+		{"a declared utf-32 without a byte order mark: UTF-32 after the declaration", soap("application/soap+xml", "\x00", strings.Replace(env12(provinces(key)), `encoding="utf-8"`, `encoding="utf-32"`, 1)),
+			fault12("Receiver", unableProc+"Data at the root level is invalid. Line 1, position 40."), nil},
+		{"a control character in text while routing by element", s12(strings.Replace(env12(provinces(key)), `<soap:Body>`, "<soap:Body>\x01", 1)),
+			fault12("Receiver", unableProc+"'\uFFFD', hexadecimal value 0x01, is an invalid character. Line 1, position 118."), nil},
 		{"an unknown declared encoding, charset named: the name unchecked", soap(ctSOAP12, "\x00", strings.Replace(env12(provinces(key)), `encoding="utf-8"`, `encoding="nope"`, 1)),
 			ok12, nil},
 		{"white space before an XML 1.1 declaration while routing by element: the place first", s12("\n" + strings.Replace(env12(provinces(key)), `version="1.0"`, `version="1.1"`, 1)),
@@ -641,7 +648,13 @@ func sendOutcome(base string, req diffRequest) (outcome, error) {
 func faultOf(body []byte) (code, text string) {
 	doc := etree.NewDocument()
 	if err := doc.ReadFromBytes(body); err != nil || doc.Root() == nil {
-		return "", "not XML: " + string(body)
+		// .NET writes a control character in a fault's text as a
+		// character reference XML 1.0 does not allow (&#x14;); the mock
+		// writes U+FFFD there (a decision in docs/asmx.md).
+		fixed := controlCharRef.ReplaceAllString(string(body), "\uFFFD")
+		if doc = etree.NewDocument(); fixed == string(body) || doc.ReadFromString(fixed) != nil || doc.Root() == nil {
+			return "", "not XML: " + string(body)
+		}
 	}
 	f := doc.Root().FindElement("./Body/Fault")
 	if f == nil {
@@ -659,6 +672,10 @@ func faultOf(body []byte) (code, text string) {
 	}
 	return code, firstLine(text)
 }
+
+// controlCharRef is a character reference to a control character other
+// than tab, line feed and carriage return.
+var controlCharRef = regexp.MustCompile(`&#x(0?[0-8BCEFbcef]|1[0-9A-Fa-f]);`)
 
 // firstLine is the first line of an error's text: up to its first CRLF,
 // the line break .NET writes (a value quoted in the text may hold a bare
