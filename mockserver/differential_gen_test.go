@@ -970,6 +970,11 @@ var genTolerances = []genTolerance{
 		return genJSONCall(req) && strings.HasPrefix(req.path, refdeploy.JSONPath+"/") &&
 			(strings.HasPrefix(mono.ctype, "application/json") || mono.status == 500 && mono.ctype == monoCTHTML || mono.status == 200)
 	}},
+	{whyQueryRawBytes, func(_ *genCall, req diffRequest, mock, mono outcome) bool {
+		_, query, _ := strings.Cut(req.path, "?")
+		return strings.ContainsFunc(query, func(r rune) bool { return r >= 0x80 }) &&
+			mock.status == mono.status && strings.Contains(mono.text, "?")
+	}},
 	{whyQueryCharset, func(_ *genCall, req diffRequest, _, _ outcome) bool {
 		// A GET whose Content-Type names a charset other than UTF-8 that
 		// garbles ASCII (UTF-16, UTF-32) or reads its escaped bytes

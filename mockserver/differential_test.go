@@ -83,6 +83,7 @@ const (
 	whyValidationNull      = "Mono's request validation reads a NUL after '<' as markup; .NET's HttpRequest.ValidateString removes NUL characters first (RemoveNullCharacters), so '<' then stands last or before what follows the NUL"
 	whyReferenceGaveUp     = "the reference deployment gave no answer (nginx's 504: Mono's worker waited for a form body a HEAD or GET request sent with a form content type does not have); nothing of ASMX's to compare"
 	whyCharsetNoSpace      = "Mono finds no charset in a content type that writes it right after ';' (\";charset=iso-8859-1\") and reads the form in UTF-8; .NET's HttpRequest.GetAttributeFromHeader takes a name after ';', ',' or white space"
+	whyQueryRawBytes       = "Mono reads bytes above 0x7F sent unescaped in a query string as '?'; .NET decodes the query's raw bytes (HttpRequest.QueryStringBytes) in UTF-8"
 	whyQueryCharset        = "Mono reads a GET's query string in the charset of its Content-Type; .NET's HttpRequest.ContentEncoding takes a charset only from a request with a body (GetEncodingFromHeaders), so a GET's query is read in requestEncoding (UTF-8)"
 	whyQueryMark           = "Mono measures the query string with its \"?\" (UriBuilder.Query), one character more than .NET's HttpRequest.QueryStringText: a query of exactly maxQueryStringLength is refused"
 	whyPathStatus          = "Mono's HttpException for a path holding one of requestPathInvalidCharacters has no HTTP code (500); .NET's HttpRequest.ValidateInputIfRequiredByConfig throws it with 400"
@@ -532,6 +533,9 @@ func TestDifferentialAgainstReference(t *testing.T) {
 		{"get with a Latin-1 content type: the query read as UTF-8 (no body)", diffRequest{"GET", svc + "ReturnProvinces?strAtmServiceKey=%E9%3Cb", map[string]string{"Content-Type": "text/plain; charset=iso-8859-1"}, ""},
 			plain("A potentially dangerous Request.QueryString value was detected from the client (strAtmServiceKey=&quot;\ufffd&lt;b&quot;)."),
 			mono(plain("A potentially dangerous Request.QueryString value was detected from the client (strAtmServiceKey=&quot;&#233;&lt;b&quot;)."), whyQueryCharset)},
+		{"raw UTF-8 bytes in a GET's query: UTF-8", get(svc + "ReturnProvinces?strAtmServiceKey=a\u20ac%3Cb"),
+			plain("A potentially dangerous Request.QueryString value was detected from the client (strAtmServiceKey=&quot;a\u20ac&lt;b&quot;)."),
+			mono(plain("A potentially dangerous Request.QueryString value was detected from the client (strAtmServiceKey=&quot;a?&lt;b&quot;)."), whyQueryRawBytes)},
 		{"get with a UTF-16 content type: the query read as UTF-8 (no body)", diffRequest{"GET", svc + "ReturnProvinces?strAtmServiceKey=%C3%A9%3Cb", map[string]string{"Content-Type": "text/plain; charset=utf-16"}, ""},
 			plain("A potentially dangerous Request.QueryString value was detected from the client (strAtmServiceKey=&quot;&#233;&lt;b&quot;)."),
 			mono(plain("Missing parameter: {0}."), whyQueryCharset)},
