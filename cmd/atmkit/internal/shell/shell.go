@@ -151,17 +151,13 @@ func skipProgram(line, exe string) string {
 		}
 		return ""
 	}
-	lower, name := strings.ToLower(line), strings.ToLower(baseName(exe))
-	for from := 0; name != ""; {
-		i := strings.Index(lower[from:], name)
-		if i < 0 {
-			break
+	if name := baseName(exe); name != "" {
+		for i := 0; i+len(name) <= len(line); i++ {
+			end := i + len(name)
+			if strings.EqualFold(line[i:end], name) && (end == len(line) || line[end] == ' ' || line[end] == '\t') {
+				return line[end:]
+			}
 		}
-		end := from + i + len(name)
-		if end == len(line) || line[end] == ' ' || line[end] == '\t' {
-			return line[end:]
-		}
-		from = end
 	}
 	if i := strings.IndexAny(line, " \t"); i >= 0 {
 		return line[i:]

@@ -305,3 +305,21 @@ func TestIsRunner(t *testing.T) {
 		}
 	}
 }
+
+// FuzzIsRunner: any command line, of any shell, is read without a panic,
+// and a walk over a chain of shells started with it ends with a shell
+// found.
+func FuzzIsRunner(f *testing.F) {
+	for _, s := range []string{npmScript, npmCmd, vsCodePwsh, devCmd, gitBash, bashC, `"`, `cmd /`, `x.exe`, `pwsh -`, `bash -o`, "cmd.exe\t/c"} {
+		f.Add("cmd.exe", s)
+	}
+	f.Fuzz(func(t *testing.T, exe, args string) {
+		for _, name := range []string{exe, "cmd.exe", "pwsh.exe", "bash.exe", "fish.exe"} {
+			IsRunner(Proc{Exe: name, Args: args}, true)
+		}
+		procs := []Proc{{PID: 10, PPID: 11, Exe: "atmkit.exe"}, {PID: 11, PPID: 12, Exe: "cmd.exe", Args: args}, {PID: 12, PPID: 13, Exe: "node.exe"}, {PID: 13, PPID: 0, Exe: "pwsh.exe", Args: args}}
+		if _, found := Walk(procs, 10); !found {
+			t.Errorf("%q: no shell found", args)
+		}
+	})
+}
