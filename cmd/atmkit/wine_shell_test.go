@@ -70,6 +70,7 @@ func (w *wineRun) viaShells(ctx context.Context, env, chain []string, args ...st
 // PowerShell, a cmd /c typed in PowerShell: read from their command lines
 // through the PEB, Wine 8 lacking ProcessCommandLineInformation) to the
 // shell npm was typed in, but not past a cmd.exe /k (an interactive one);
+// a wsl.exe starting it (WSL's interop) is a Linux shell's (POSIX lines);
 // ATMKIT_SHELL overrides what was found; conform's reproduce lines are
 // cmd.exe lines from PowerShell, after a note saying so, and POSIX lines
 // from Git Bash; fixtures generate's "serve it:" line names a directory
@@ -86,6 +87,8 @@ func TestShellUnderWine(t *testing.T) {
 	// node.exe running a package.json script as npm, yarn 1 and pnpm do:
 	// ComSpec /d /s /c "<script>".
 	node, npmScript := w.shellCopy("node.exe"), cmdExe+" /d /s /c"
+	// wsl.exe starting a Windows program for a Linux shell (WSL's interop).
+	wsl := w.shellCopy("wsl.exe")
 	keyEnv := []string{"ATMKIT_KEY=" + key}
 	tryURL := `"http://127\.0\.0\.1:\d+/service/service\.asmx/ReturnProvinces\?strAtmServiceKey=`
 
@@ -105,6 +108,7 @@ func TestShellUnderWine(t *testing.T) {
 		{"npm run in PowerShell through npm.cmd", []string{powershell, cmdExe, node, npmScript}, nil, `curl\.exe ` + tryURL + `\$env:ATMKIT_KEY"`},
 		{"npm run in cmd.exe (/k)", []string{cmdExe + " /k", node, npmScript}, nil, `curl\.exe ` + tryURL + `%ATMKIT_KEY%"`},
 		{"npm run in Git Bash", []string{bash, node, npmScript}, nil, `curl ` + tryURL + `\$ATMKIT_KEY"`},
+		{"WSL: wsl.exe (typed in PowerShell) starting it", []string{powershell, wsl}, nil, `curl ` + tryURL + `\$ATMKIT_KEY"`},
 		{"npm run in PowerShell, ATMKIT_SHELL=cmd", []string{powershell, node, npmScript}, []string{"ATMKIT_SHELL=cmd"}, `curl\.exe ` + tryURL + `%ATMKIT_KEY%"`},
 		{"PowerShell, ATMKIT_SHELL=cmd", []string{powershell}, []string{"ATMKIT_SHELL=cmd"}, `curl\.exe ` + tryURL + `%ATMKIT_KEY%"`},
 	} {

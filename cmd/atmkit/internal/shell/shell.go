@@ -2,9 +2,9 @@
 // banner's try line, its "serve it:" lines, conform's reproduce lines)
 // are written for: the one ATMKIT_SHELL names, else on Windows the shell
 // atmkit was started from (found up the process tree: PowerShell, cmd.exe,
-// or a POSIX shell of Git Bash, MSYS2 or Cygwin, past the shells that only
-// run a command line for a program, such as npm's cmd.exe /d /s /c; cmd.exe
-// when none is found), else a POSIX shell.
+// or a POSIX shell of Git Bash, MSYS2, Cygwin or WSL, past the shells that
+// only run a command line for a program, such as npm's cmd.exe /d /s /c;
+// cmd.exe when none is found), else a POSIX shell.
 package shell
 
 import (
@@ -52,7 +52,17 @@ var shells = map[string]shellquote.Shell{
 	"sh.exe":         shellquote.POSIX,
 	"zsh.exe":        shellquote.POSIX,
 	"fish.exe":       shellquote.POSIX,
+	// A Windows program started from a Linux shell of WSL (1 or 2) is
+	// started by WSL's interop server, in wsl.exe (the one that started
+	// the Linux session) or wslhost.exe (once that wsl.exe ended), with
+	// CreateProcessAsUserW and no other parent named: its parent.
+	"wsl.exe":     shellquote.POSIX,
+	"wslhost.exe": shellquote.POSIX,
 }
+
+// interopHosts are the executables among shells that are no shell but
+// start the Windows programs a Linux shell starts: never runners.
+var interopHosts = map[string]bool{"wsl.exe": true, "wslhost.exe": true}
 
 // scriptRunners are the programs (by lower-case name) that start a
 // cmd.exe only to run one command line (Node's child_process with shell,
@@ -118,12 +128,13 @@ func Walk(procs []Proc, self uint32) (sh shellquote.Shell, found bool) {
 // fish's --command) among its options. With the command line not read, a
 // cmd.exe started by a script runner (startedByRunner: node.exe and the
 // like, which start cmd.exe only as cmd.exe /d /s /c) is one; any other
-// shell is not. A process that is no shell is no runner.
+// shell is not. A process that is no shell is no runner, nor is WSL's
+// wsl.exe or wslhost.exe, whatever its command line.
 func IsRunner(p Proc, startedByRunner bool) bool {
 	name := strings.ToLower(baseName(p.Exe))
 	sh, ok := shells[name]
 	switch {
-	case !ok:
+	case !ok || interopHosts[name]:
 		return false
 	case p.Args == "":
 		return sh == shellquote.Cmd && startedByRunner
