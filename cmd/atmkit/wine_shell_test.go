@@ -42,11 +42,16 @@ func (w *wineRun) shellCopy(name string) string {
 
 // viaShells is the command that runs atmkit.exe args under Wine, started
 // by the Windows programs chain, each starting the next with /c (cmd.exe's
-// way), with env added to the environment.
+// way) or with the switches given after its path ("C:\x\cmd.exe /d /s /c",
+// "C:\x\cmd.exe /k"), with env added to the environment.
 func (w *wineRun) viaShells(ctx context.Context, env, chain []string, args ...string) *exec.Cmd {
 	var line []string
 	for _, p := range chain {
-		line = append(line, p, "/c")
+		if f := strings.Fields(p); len(f) > 1 {
+			line = append(line, f...)
+		} else {
+			line = append(line, p, "/c")
+		}
 	}
 	line = append(append(line, winPath(w.exe)), args...)
 	cmd := exec.CommandContext(ctx, "wine", line...)
@@ -60,6 +65,12 @@ func (w *wineRun) viaShells(ctx context.Context, env, chain []string, args ...st
 // parent ids are right) and writes its lines for it: serve's try line for
 // cmd.exe (%ATMKIT_KEY%), for PowerShell ($env:ATMKIT_KEY, also with a
 // go.exe between, as under go run) and for Git Bash (curl, "$ATMKIT_KEY");
+// past the cmd.exe that runs a command line for a program (npm's cmd.exe
+// /d /s /c under node.exe, the cmd.exe /c that runs npm.cmd from
+// PowerShell, a cmd /c typed in PowerShell: read from their command lines
+// through the PEB, Wine 8 lacking ProcessCommandLineInformation) to the
+// shell npm was typed in, but not past a cmd.exe /k (an interactive one);
+// a wsl.exe starting it (WSL's interop) is a Linux shell's (POSIX lines);
 // ATMKIT_SHELL overrides what was found; conform's reproduce lines are
 // cmd.exe lines from PowerShell, after a note saying so, and POSIX lines
 // from Git Bash; fixtures generate's "serve it:" line names a directory
@@ -73,6 +84,11 @@ func TestShellUnderWine(t *testing.T) {
 	const key = "wine-shell-key"
 	cmdExe := `C:\windows\system32\cmd.exe`
 	powershell, goExe, bash := w.shellCopy("powershell.exe"), w.shellCopy("go.exe"), w.shellCopy("bash.exe")
+	// node.exe running a package.json script as npm, yarn 1 and pnpm do:
+	// ComSpec /d /s /c "<script>".
+	node, npmScript := w.shellCopy("node.exe"), cmdExe+" /d /s /c"
+	// wsl.exe starting a Windows program for a Linux shell (WSL's interop).
+	wsl := w.shellCopy("wsl.exe")
 	keyEnv := []string{"ATMKIT_KEY=" + key}
 	tryURL := `"http://127\.0\.0\.1:\d+/service/service\.asmx/ReturnProvinces\?strAtmServiceKey=`
 
@@ -86,7 +102,14 @@ func TestShellUnderWine(t *testing.T) {
 		{"PowerShell", []string{powershell}, nil, `curl\.exe ` + tryURL + `\$env:ATMKIT_KEY"`},
 		{"PowerShell, go.exe between", []string{powershell, goExe}, nil, `curl\.exe ` + tryURL + `\$env:ATMKIT_KEY"`},
 		{"Git Bash", []string{bash}, nil, `curl ` + tryURL + `\$ATMKIT_KEY"`},
-		{"cmd.exe started from PowerShell", []string{powershell, cmdExe}, nil, `curl\.exe ` + tryURL + `%ATMKIT_KEY%"`},
+		{"cmd.exe (/k) started from PowerShell", []string{powershell, cmdExe + " /k"}, nil, `curl\.exe ` + tryURL + `%ATMKIT_KEY%"`},
+		{"cmd /c atmkit typed in PowerShell", []string{powershell, cmdExe}, nil, `curl\.exe ` + tryURL + `\$env:ATMKIT_KEY"`},
+		{"npm run in PowerShell (npm.ps1)", []string{powershell, node, npmScript}, nil, `curl\.exe ` + tryURL + `\$env:ATMKIT_KEY"`},
+		{"npm run in PowerShell through npm.cmd", []string{powershell, cmdExe, node, npmScript}, nil, `curl\.exe ` + tryURL + `\$env:ATMKIT_KEY"`},
+		{"npm run in cmd.exe (/k)", []string{cmdExe + " /k", node, npmScript}, nil, `curl\.exe ` + tryURL + `%ATMKIT_KEY%"`},
+		{"npm run in Git Bash", []string{bash, node, npmScript}, nil, `curl ` + tryURL + `\$ATMKIT_KEY"`},
+		{"WSL: wsl.exe (typed in PowerShell) starting it", []string{powershell, wsl}, nil, `curl ` + tryURL + `\$ATMKIT_KEY"`},
+		{"npm run in PowerShell, ATMKIT_SHELL=cmd", []string{powershell, node, npmScript}, []string{"ATMKIT_SHELL=cmd"}, `curl\.exe ` + tryURL + `%ATMKIT_KEY%"`},
 		{"PowerShell, ATMKIT_SHELL=cmd", []string{powershell}, []string{"ATMKIT_SHELL=cmd"}, `curl\.exe ` + tryURL + `%ATMKIT_KEY%"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
