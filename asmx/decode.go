@@ -277,6 +277,10 @@ func routeByElement(rt requestText) routeResult {
 			res.err = errDTD
 			return res
 		case xml.ProcInst:
+			if e := tagNameError(text, off); e != nil {
+				res.err = e
+				return res
+			}
 			if e := piTargetError(text, t.Target, off); e != nil {
 				res.err = e
 				return res

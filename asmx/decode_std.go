@@ -139,6 +139,8 @@ func (r *nodeReader) read() *node {
 		n.kind = nodePI
 		if t.Target == "xml" && off > 0 {
 			n.kind, n.err = nodeError, "Unexpected XML declaration."
+		} else if e := tagNameError(r.text, off); e != nil {
+			n.kind, n.err = nodeError, e.message()
 		}
 	case xml.Directive: // a DTD, prohibited
 		n.kind, n.err = nodeError, errDTD.message()

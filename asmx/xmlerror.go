@@ -180,19 +180,22 @@ func versionError(text []byte) *xmlError {
 var errDTD = &xmlError{msg: "DTD is prohibited in this XML document."}
 
 // tagNameError is the XmlException .NET's reader throws for the name of
-// the start tag at off (text[off] is '<'), as XmlTextReaderImpl.ParseQName
-// and ParseElement read it; nil when the name is good, or off starts no
-// start tag. encoding/xml reads names by other rules (':' anywhere, no
+// the start tag or processing instruction at off (text[off] is '<'), as
+// XmlTextReaderImpl.ParseQName, ParseElement and ParsePI read it; nil when
+// the name is good, or off starts neither. encoding/xml reads names by other rules (':' anywhere, no
 // check of where a name ends) and words its errors its own way.
 func tagNameError(text []byte, off int) *xmlError {
 	if off+1 >= len(text) || text[off] != '<' {
 		return nil
 	}
+	pos, pi := off+1, false
 	switch text[off+1] {
-	case '/', '?', '!':
+	case '/', '!':
 		return nil
+	case '?': // a processing instruction's target: a name without ':'
+		pos, pi = off+2, true
 	}
-	pos, colon, start := off+1, false, true
+	colon, start := false, true
 	for pos < len(text) {
 		r, size := utf8.DecodeRune(text[pos:])
 		switch {
@@ -203,13 +206,14 @@ func tagNameError(text []byte, off int) *xmlError {
 			start = false
 		case isNCNameChar(r):
 		case r == ':':
-			if colon {
+			if colon || pi {
 				return charError(text, pos, "The '%s' character, hexadecimal value %s, cannot be included in a name.")
 			}
 			colon, start = true, true
 		default:
-			// The end of the name: white space, '>' or "/" must follow.
-			if isXMLSpace(text[pos]) || text[pos] == '>' || text[pos] == '/' {
+			// The end of the name: white space, '>' or "/" must follow
+			// (white space or "?>" a target).
+			if isXMLSpace(text[pos]) || !pi && (text[pos] == '>' || text[pos] == '/') || pi && bytes.HasPrefix(text[pos:], []byte("?>")) {
 				return nil
 			}
 			return charError(text, pos, "The '%s' character, hexadecimal value %s, cannot be included in a name.")
