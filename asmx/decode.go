@@ -251,8 +251,13 @@ func routeByElement(rt requestText) routeResult {
 	dec := xml.NewDecoder(bytes.NewReader(text))
 	dec.Strict = true
 	dec.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
+	// .NET's v1Compat reader reads a reference to an entity no DTD
+	// defines as an entity reference node while routing (the call fails
+	// later, reading the parameters): read them as nothing here.
+	dec.Entity = undefinedEntities(text)
 	depth := 0
 	inBody := false
+	var starts []int // the offsets of the open elements' start tags
 	for {
 		off := int(dec.InputOffset())
 		tok, err := dec.Token()
@@ -265,8 +270,8 @@ func routeByElement(rt requestText) routeResult {
 			return res
 		}
 		if err != nil {
-			if res.err = tagNameError(text, off); res.err == nil {
-				if res.err = textCharError(text, off); res.err == nil {
+			if res.err = markupError(text, off); res.err == nil {
+				if res.err = mismatchError(text, err, starts, off); res.err == nil {
 					res.err = xmlErrorOf(text, err, off)
 				}
 			}
@@ -275,9 +280,12 @@ func routeByElement(rt requestText) routeResult {
 		switch t := tok.(type) {
 		case xml.Directive:
 			res.err = errDTD
+			if res.rootRead {
+				res.err = dtdLocationError(text, off)
+			}
 			return res
 		case xml.ProcInst:
-			if e := tagNameError(text, off); e != nil {
+			if e := markupError(text, off); e != nil {
 				res.err = e
 				return res
 			}
@@ -286,10 +294,11 @@ func routeByElement(rt requestText) routeResult {
 				return res
 			}
 		case xml.StartElement:
-			if e := tagNameError(text, off); e != nil {
+			if e := markupError(text, off); e != nil {
 				res.err = e
 				return res
 			}
+			starts = append(starts, off)
 			if msg, at, bad := attrError(text[off:dec.InputOffset()], t.Attr); bad {
 				line, col := position(text, off+at)
 				res.err = &xmlError{msg: msg, line: line, col: col, hasPos: true}
@@ -315,6 +324,7 @@ func routeByElement(rt requestText) routeResult {
 				return res
 			}
 			depth--
+			starts = starts[:len(starts)-1]
 		case xml.CharData:
 			if !res.rootRead {
 				// Text before the root (after the XML declaration: a

@@ -383,6 +383,9 @@ func (s *fastScanner) startTag() bool {
 		if val := s.at(v); !knownNamespace(val) && !plainValue(val) {
 			return false
 		}
+		if string(s.at(ap)) == "xml" && string(s.at(al)) == "space" && string(s.at(v)) != "default" && string(s.at(v)) != "preserve" {
+			return false // .NET's reader refuses it (see markupError)
+		}
 		for _, a := range s.attrs {
 			if bytes.Equal(s.at(a.local), s.at(al)) {
 				// A duplicate attribute, or two prefixes of one namespace

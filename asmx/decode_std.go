@@ -91,10 +91,7 @@ func (r *nodeReader) read() *node {
 		r.cur = node{kind: nodeEOF, off: off}
 		return &r.cur
 	case err != nil:
-		e := tagNameError(r.text, off)
-		if e == nil {
-			e = textCharError(r.text, off)
-		}
+		e := markupError(r.text, off)
 		if e == nil {
 			e = xmlErrorOf(r.text, err, off)
 		}
@@ -104,8 +101,9 @@ func (r *nodeReader) read() *node {
 	n := node{off: off, depth: r.depth}
 	switch t := tok.(type) {
 	case xml.StartElement:
-		if e := tagNameError(r.text, off); e != nil {
-			// encoding/xml reads ':' anywhere in a name.
+		if e := markupError(r.text, off); e != nil {
+			// encoding/xml reads ':' anywhere in a name, attributes
+			// without white space between them, any xml:space.
 			r.cur = node{kind: nodeError, off: off, err: e.message()}
 			return &r.cur
 		}
@@ -139,7 +137,7 @@ func (r *nodeReader) read() *node {
 		n.kind = nodePI
 		if t.Target == "xml" && off > 0 {
 			n.kind, n.err = nodeError, "Unexpected XML declaration."
-		} else if e := tagNameError(r.text, off); e != nil {
+		} else if e := markupError(r.text, off); e != nil {
 			n.kind, n.err = nodeError, e.message()
 		}
 	case xml.Directive: // a DTD, prohibited

@@ -273,22 +273,294 @@ func goXMLName(name string) bool {
 	return err == nil
 }
 
-// textCharError is the XmlException .NET's reader throws for the first
-// character XML does not allow (a control other than tab, line feed and
-// carriage return; U+FFFE, U+FFFF) in the text run at off, before any '&'
-// or '<' ends what is read as plain text: "'X', hexadecimal value 0xHH,
-// is an invalid character." (XmlTextReaderImpl.ParseText). NUL is left to
-// the readers (.NET ends the data at some). nil when there is none.
-func textCharError(text []byte, off int) *xmlError {
-	for pos := off; pos < len(text); {
+// markupError is the XmlException .NET's reader (XmlTextReaderImpl, as
+// ASMX's v1Compat reader reads) throws in the markup or text starting at
+// off, scanned as .NET scans it, where encoding/xml either reads what .NET
+// refuses (attributes without white space between them, `xmlns:=`, a bad
+// xml:space value, names) or words and places its error otherwise; nil
+// when the scan finds nothing (encoding/xml's error, if any, stands).
+// End tags that do not match and undefined entities are left to the
+// callers and encoding/xml.
+func markupError(text []byte, off int) *xmlError {
+	if off >= len(text) {
+		return nil
+	}
+	if text[off] != '<' {
+		return textError(text, off)
+	}
+	rest := text[off:]
+	switch {
+	case bytes.HasPrefix(rest, []byte("<!--")):
+		return commentError(text, off)
+	case bytes.HasPrefix(rest, []byte("<!")):
+		return nil
+	case bytes.HasPrefix(rest, []byte("</")):
+		if off+2 < len(text) {
+			if r, _ := utf8.DecodeRune(text[off+2:]); !isNCNameStart(r) {
+				return charError(text, off+2, "Name cannot begin with the '%s' character, hexadecimal value %s.")
+			}
+		}
+		return nil
+	}
+	if e := tagNameError(text, off); e != nil || len(rest) > 1 && rest[1] == '?' {
+		return e
+	}
+	return attributesError(text, nameEnd(text, off+1))
+}
+
+// nameEnd is the offset after the name starting at pos.
+func nameEnd(text []byte, pos int) int {
+	for pos < len(text) {
 		r, size := utf8.DecodeRune(text[pos:])
-		switch {
-		case r == '<' || r == '&' || r == 0:
-			return nil
-		case r < 0x20 && r != '\t' && r != '\n' && r != '\r', r == 0xFFFE, r == 0xFFFF:
-			return charError(text, pos, "'%s', hexadecimal value %s, is an invalid character.")
+		if r != ':' && !isNCNameChar(r) {
+			break
 		}
 		pos += size
 	}
+	return pos
+}
+
+// unexpectedToken is .NET's "'X' is an unexpected token. The expected
+// token is 'Y'." (or "Expecting white space.") at pos.
+func unexpectedToken(text []byte, pos int, expected string) *xmlError {
+	r, _ := utf8.DecodeRune(text[pos:])
+	line, col := position(text, pos)
+	msg := "'" + string(r) + "' is an unexpected token. "
+	if expected == "" {
+		msg += "Expecting white space."
+	} else {
+		msg += "The expected token is " + expected + "."
+	}
+	return &xmlError{msg: msg, line: line, col: col, hasPos: true}
+}
+
+// attributesError scans a start tag's attributes from pos (after its
+// name) to its end, as XmlTextReaderImpl.ParseAttributes does.
+func attributesError(text []byte, pos int) *xmlError {
+	for {
+		ws := pos
+		for pos < len(text) && isXMLSpace(text[pos]) {
+			pos++
+		}
+		if pos >= len(text) {
+			return nil
+		}
+		switch text[pos] {
+		case '>':
+			return nil
+		case '/':
+			if pos+1 < len(text) && text[pos+1] != '>' {
+				return unexpectedToken(text, pos, "'>'")
+			}
+			return nil
+		}
+		if pos == ws {
+			return unexpectedToken(text, pos, "")
+		}
+		nameAt := pos
+		if r, _ := utf8.DecodeRune(text[pos:]); !isNCNameStart(r) {
+			return charError(text, pos, "Name cannot begin with the '%s' character, hexadecimal value %s.")
+		}
+		// The attribute's name, as ParseQName reads it.
+		colon, start := false, true
+		for pos < len(text) {
+			r, size := utf8.DecodeRune(text[pos:])
+			if start {
+				if !isNCNameStart(r) {
+					return charError(text, pos, "Name cannot begin with the '%s' character, hexadecimal value %s.")
+				}
+				start = false
+			} else if r == ':' {
+				if colon {
+					return charError(text, pos, "The '%s' character, hexadecimal value %s, cannot be included in a name.")
+				}
+				colon, start = true, true
+			} else if !isNCNameChar(r) {
+				break
+			}
+			pos += size
+		}
+		name := string(text[nameAt:pos])
+		for pos < len(text) && isXMLSpace(text[pos]) {
+			pos++
+		}
+		if pos >= len(text) {
+			return nil
+		}
+		if text[pos] != '=' {
+			return unexpectedToken(text, pos, "'='")
+		}
+		pos++
+		for pos < len(text) && isXMLSpace(text[pos]) {
+			pos++
+		}
+		if pos >= len(text) {
+			return nil
+		}
+		q := text[pos]
+		if q != '"' && q != '\'' {
+			return unexpectedToken(text, pos, `'"' or '''`)
+		}
+		pos++
+		valueAt := pos
+		for pos < len(text) && text[pos] != q {
+			switch c := text[pos]; {
+			case c == '<':
+				return charError(text, pos, "'%s', hexadecimal value %s, is an invalid attribute character.")
+			case c == '&':
+				if e := referenceError(text, pos); e != nil {
+					return e
+				}
+			case c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != 0:
+				return charError(text, pos, "'%s', hexadecimal value %s, is an invalid character.")
+			}
+			pos++
+		}
+		if pos >= len(text) {
+			return nil
+		}
+		if name == "xml:space" {
+			if v := string(text[valueAt:pos]); v != "default" && v != "preserve" {
+				line, col := position(text, nameAt)
+				return &xmlError{msg: "'" + v + "' is an invalid xml:space value.", line: line, col: col, hasPos: true}
+			}
+		}
+		pos++
+	}
+}
+
+// referenceError is the error of the reference at pos ('&'): a character
+// reference to a character XML does not allow, or a name not ended by ';'
+// (an undefined entity is no error here: v1Compat reads it as an entity
+// reference node).
+func referenceError(text []byte, pos int) *xmlError {
+	i := pos + 1
+	if i < len(text) && text[i] == '#' {
+		i++
+		hex := i < len(text) && text[i] == 'x'
+		if hex {
+			i++
+		}
+		digits := i
+		v := 0
+		for i < len(text) && (text[i] >= '0' && text[i] <= '9' || hex && strings.IndexByte("abcdefABCDEF", text[i]) >= 0) {
+			d, _ := strconv.ParseUint(string(text[i]), 16, 8)
+			if hex {
+				v = v*16 + int(d)
+			} else {
+				v = v*10 + int(text[i]-'0')
+			}
+			if v > 0x10FFFF {
+				return nil // encoding/xml's error stands
+			}
+			i++
+		}
+		if i < len(text) && text[i] == ';' && i > digits && (v < 0x20 && v != '\t' && v != '\n' && v != '\r' || v == 0xFFFE || v == 0xFFFF) {
+			shown, value := string(rune(v)), fmt.Sprintf("0x%02X", v)
+			if v == 0 {
+				shown = "."
+			}
+			line, col := position(text, digits)
+			return &xmlError{msg: "'" + shown + "', hexadecimal value " + value + ", is an invalid character.", line: line, col: col, hasPos: true}
+		}
+		return nil
+	}
+	end := nameEnd(text, i)
+	if end < len(text) && text[end] != ';' && end > i {
+		line, col := position(text, i)
+		return &xmlError{msg: "An error occurred while parsing EntityName.", line: line, col: col, hasPos: true}
+	}
 	return nil
+}
+
+// textError scans the text at off up to the next '<': a character XML
+// does not allow, "]]>", or a bad reference.
+func textError(text []byte, off int) *xmlError {
+	for pos := off; pos < len(text) && text[pos] != '<'; pos++ {
+		switch c := text[pos]; {
+		case c == ']' && bytes.HasPrefix(text[pos:], []byte("]]>")):
+			line, col := position(text, pos)
+			return &xmlError{msg: "']]>' is not allowed in character data.", line: line, col: col, hasPos: true}
+		case c == '&':
+			if e := referenceError(text, pos); e != nil {
+				return e
+			}
+		case c == 0:
+			return nil
+		case c < 0x20 && c != '\t' && c != '\n' && c != '\r':
+			return charError(text, pos, "'%s', hexadecimal value %s, is an invalid character.")
+		case c == 0xEF && (bytes.HasPrefix(text[pos:], []byte("\uFFFE")) || bytes.HasPrefix(text[pos:], []byte("\uFFFF"))):
+			return charError(text, pos, "'%s', hexadecimal value %s, is an invalid character.")
+		}
+	}
+	return nil
+}
+
+// commentError is the error of the comment at off: "--" inside it, or no
+// end.
+func commentError(text []byte, off int) *xmlError {
+	body := off + 4
+	end := bytes.Index(text[body:], []byte("--"))
+	if end < 0 {
+		line, col := position(text, len(text))
+		return &xmlError{msg: "Unexpected end of file while parsing Comment has occurred.", line: line, col: col, hasPos: true}
+	}
+	if at := body + end; at+2 < len(text) && text[at+2] != '>' || at+2 >= len(text) {
+		if at+2 >= len(text) {
+			line, col := position(text, len(text))
+			return &xmlError{msg: "Unexpected end of file while parsing Comment has occurred.", line: line, col: col, hasPos: true}
+		}
+		line, col := position(text, at)
+		return &xmlError{msg: "An XML comment cannot contain '--', and '-' cannot be the last character.", line: line, col: col, hasPos: true}
+	}
+	return nil
+}
+
+// mismatchError is .NET's error for an end tag that does not match the
+// open element (encoding/xml's "element <a> closed by </b>"): "The 'a'
+// start tag on line L position P does not match the end tag of 'b'.", at
+// the end tag's name; names as written. starts are the offsets of the
+// open elements' start tags; off is the end tag's.
+func mismatchError(text []byte, err error, starts []int, off int) *xmlError {
+	if !strings.Contains(err.Error(), " closed by </") || len(starts) == 0 || !bytes.HasPrefix(text[off:], []byte("</")) {
+		return nil
+	}
+	start := starts[len(starts)-1]
+	startName := string(text[start+1 : nameEnd(text, start+1)])
+	endName := string(text[off+2 : nameEnd(text, off+2)])
+	sl, sc := position(text, start+1)
+	line, col := position(text, off+2)
+	return &xmlError{msg: fmt.Sprintf("The '%s' start tag on line %d position %d does not match the end tag of '%s'.", startName, sl, sc, endName), line: line, col: col, hasPos: true}
+}
+
+// dtdLocationError is .NET's error for a DOCTYPE at off inside the root
+// element (a DTD before it is prohibited: errDTD).
+func dtdLocationError(text []byte, off int) *xmlError {
+	line, col := position(text, off+2)
+	return &xmlError{msg: "Unexpected DTD declaration.", line: line, col: col, hasPos: true}
+}
+
+// undefinedEntities maps the names of the entity references in text
+// other than XML's five to "" (nil when there are none).
+func undefinedEntities(text []byte) map[string]string {
+	var ents map[string]string
+	for i := bytes.IndexByte(text, '&'); i >= 0; {
+		end := nameEnd(text, i+1)
+		if end > i+1 && end < len(text) && text[end] == ';' {
+			switch name := string(text[i+1 : end]); name {
+			case "amp", "lt", "gt", "quot", "apos":
+			default:
+				if ents == nil {
+					ents = map[string]string{}
+				}
+				ents[name] = ""
+			}
+		}
+		next := bytes.IndexByte(text[i+1:], '&')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return ents
 }

@@ -434,6 +434,22 @@ var genSOAPMutations = []genMutation{
 		}
 		return true
 	}},
+	{"broken markup", func(r *rand.Rand, c *genCall) bool {
+		// Markup .NET's reader refuses or reads its own way, where the
+		// error's words and position show (routing by element).
+		el := pick(r, []string{`<a b="1" b="2"/>`, `<a b=1/>`, `<a b="<"/>`, `<a b/>`, `<a 1b="x"/>`, `<a b="x"c="y"/>`, `</a>`, `<a></b>`,
+			`<a>`, `<!-- a -- b -->`, `<!-- x`, `<![CDATA[x]]>`, `x]]>y`, `&foo;`, `&#0;`, `&amp`, `<a xmlns:="x"/>`,
+			`<a xml:space="bad"/>`, `<!DOCTYPE a>`, `<a b='1"/>`, `<a	b="&lt;&#x41;"/>`, `<a b="x&y"/>`, `<a/ >`, `</ a>`, `<a></a >`, `<a b="1"/><a b="1" b="1"/>`})
+		switch r.IntN(3) {
+		case 0:
+			c.header = el
+		case 1:
+			c.inOp += el
+		default:
+			c.inBody += el
+		}
+		return true
+	}},
 	{"declaration", func(r *rand.Rand, c *genCall) bool {
 		c.decl = pick(r, []string{"", `<?xml version="1.0"?>`, `<?xml version='1.0' encoding='UTF-8'?>`, `<?xml version="1.0" encoding="utf-8" standalone="yes"?>`,
 			`<?xml version="1.1" encoding="utf-8"?>`, `<?xml version="1.0" encoding="ascii"?>`, `<?xml  version="1.0"  ?>`, `<?xml version="1.0" encoding="nope"?>`})
