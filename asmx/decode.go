@@ -260,6 +260,12 @@ func routeByElement(rt requestText) routeResult {
 	var starts []int // the offsets of the open elements' start tags
 	for {
 		off := int(dec.InputOffset())
+		if !res.rootRead && nulFirst(text, off) {
+			// Before the root, .NET's v1Compat reader takes a NUL where a
+			// node starts for the end of the data (ParseDocumentContent).
+			res.err = &xmlError{msg: "Root element is missing."}
+			return res
+		}
 		tok, err := dec.Token()
 		if err == io.EOF {
 			if !res.rootRead {

@@ -96,6 +96,8 @@ func leadingError(text []byte) *xmlError {
 			continue
 		case text[i] == '<':
 			return nil
+		case text[i] == 0 && i == 0: // the end of the data (see nulFirst)
+			return &xmlError{msg: "Root element is missing."}
 		}
 		line, col := position(text, i)
 		return &xmlError{msg: "Data at the root level is invalid.", line: line, col: col, hasPos: true}
@@ -485,8 +487,8 @@ func textError(text []byte, off int) *xmlError {
 			if e := referenceError(text, pos); e != nil {
 				return e
 			}
-		case c == 0:
-			return nil
+		case c == 0 && (pos == off || pos == len(text)-1):
+			return nil // the end of the data, for .NET's v1Compat reader
 		case c < 0x20 && c != '\t' && c != '\n' && c != '\r':
 			return charError(text, pos, "'%s', hexadecimal value %s, is an invalid character.")
 		case c == 0xEF && (bytes.HasPrefix(text[pos:], []byte("\uFFFE")) || bytes.HasPrefix(text[pos:], []byte("\uFFFF"))):
@@ -563,4 +565,9 @@ func undefinedEntities(text []byte) map[string]string {
 		i += 1 + next
 	}
 	return ents
+}
+
+// nulFirst reports whether the node at off starts with a NUL.
+func nulFirst(text []byte, off int) bool {
+	return off < len(text) && text[off] == 0
 }

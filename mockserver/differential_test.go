@@ -195,6 +195,13 @@ func TestDifferentialAgainstReference(t *testing.T) {
 		}
 		return string(b)
 	}
+	utf16be := func(s string) string {
+		var b []byte
+		for _, u := range utf16.Encode([]rune(s)) {
+			b = append(b, byte(u>>8), byte(u))
+		}
+		return string(b)
+	}
 	boundary := "----atmkit"
 	multipart := "--" + boundary + "\r\nContent-Disposition: form-data; name=\"strAtmServiceKey\"\r\n\r\n" + key + "\r\n--" + boundary + "--\r\n"
 
@@ -364,6 +371,12 @@ func TestDifferentialAgainstReference(t *testing.T) {
 			fault12("Receiver", unableProc+"'.', hexadecimal value 0x00, is an invalid character. Line 1, position 128."), nil},
 		{"markup while routing by element: <a b=\"&foo;\"/>", s12(strings.Replace(env12(provinces(key)), `<soap:Body>`, "<soap:Header><a b=\"&foo;\"/></soap:Header><soap:Body>", 1)),
 			outcome{400, ctSOAP12, "", ""}, nil},
+		{"UTF-16 declaring ibm037: a NUL first after the declaration ends the data", soap("application/soap+xml", "\x00", "\xfe\xff"+utf16be(strings.Replace(env12(provinces(key)), `encoding="utf-8"`, `encoding="ibm037"`, 1))),
+			fault12("Receiver", unableProc+"Root element is missing."), nil},
+		{"a NUL right after the declaration ends the data", s12(strings.Replace(env12(provinces(key)), `<soap:Envelope`, "\x00<soap:Envelope", 1)),
+			fault12("Receiver", unableProc+"Root element is missing."), nil},
+		{"a NUL after white space before the root: an invalid character", s12(strings.Replace(env12(provinces(key)), `<soap:Envelope`, "\n\x00<soap:Envelope", 1)),
+			fault12("Receiver", unableProc+"'.', hexadecimal value 0x00, is an invalid character. Line 2, position 1."), nil},
 		{"text before the root", s12(strings.Replace(env12(provinces(key)), `<soap:Envelope`, "x<soap:Envelope", 1)),
 			fault12("Receiver", unableProc+"Data at the root level is invalid. Line 1, position 39."), nil},
 		{"text after a comment before the root", s12(strings.Replace(env12(provinces(key)), `<soap:Envelope`, "<!-- c --> x<soap:Envelope", 1)),
