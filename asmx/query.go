@@ -48,6 +48,11 @@ func eachPair(s string, add func(name, value string)) {
 	}
 }
 
+// URLDecode decodes s, a name or value of a query string or form body, as
+// ASP.NET's HttpUtility.UrlDecode does with UTF-8 (see ParseQuery): %uXXXX
+// escapes included, where net/url's QueryUnescape fails.
+func URLDecode(s string) string { return urlDecode(s) }
+
 // urlDecode decodes s as ASP.NET's HttpUtility.UrlDecode does with UTF-8.
 func urlDecode(s string) string {
 	if strings.IndexByte(s, '%') < 0 && strings.IndexByte(s, '+') < 0 {

@@ -13,13 +13,20 @@ package redact
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"html"
 	"net/url"
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
+
+	"golang.org/x/text/encoding/charmap"
+
+	"github.com/atmkit/atmkit/asmx"
 )
 
 // ParamName is the service key's parameter.
@@ -166,8 +173,11 @@ func (m *Masker) Text(s string, more ...string) string {
 // Values returns the values of the strAtmServiceKey parameters Text finds
 // in s (a query string or form body, XML elements, JSON members), each as
 // written and, where that differs, decoded and trimmed, so that their
-// other occurrences can be masked too (Text(s, Values(s)...)). Values that
-// are masks already are left out.
+// other occurrences can be masked too (Text(s, Values(s)...)). A query
+// value is decoded as ASP.NET decodes it (%uXXXX escapes too), and, when
+// its bytes are not UTF-8, as ISO-8859-1 and windows-1252 (a form sent in
+// either charset); a form in another charset is best made UTF-8 first
+// (asmx.FormText). Values that are masks already are left out.
 func Values(s string) []string {
 	if !containsFold(s, ParamName) {
 		return nil
@@ -182,8 +192,12 @@ func Values(s string) []string {
 	}
 	for _, sub := range queryRE.FindAllStringSubmatch(s, -1) {
 		add(sub[2])
+		if v := asmx.URLDecode(sub[2]); !strings.Contains(v, "\uFFFD") {
+			add(v) // a lossy reading, bytes not UTF-8, is left to readings
+		}
 		if v, err := url.QueryUnescape(sub[2]); err == nil {
 			add(v)
+			add(readings(v)...)
 		}
 	}
 	for _, sub := range xmlRE.FindAllStringSubmatch(s, -1) {
@@ -259,13 +273,15 @@ func (l literal) maskIn(s string) string {
 
 // Forms returns key as Text finds it literally: as it is and as URL query
 // or path encoding, XML or HTML escaping and JSON string escaping write it,
-// longest first, each once.
+// longest first, each once. A key beyond ASCII has more forms: see
+// beyondASCII.
 func Forms(key string) []string {
 	forms := []string{key, url.QueryEscape(key), url.PathEscape(key), html.EscapeString(key),
 		xmlText.Replace(key), xmlAttr.Replace(key), xmlAll.Replace(key)}
 	if b, err := json.Marshal(key); err == nil {
 		forms = append(forms, string(b[1:len(b)-1]))
 	}
+	forms = append(forms, beyondASCII(key)...)
 	slices.SortFunc(forms, func(a, b string) int {
 		if len(a) != len(b) {
 			return len(b) - len(a)
@@ -387,4 +403,125 @@ func (e *maskedError) As(target any) bool {
 		v.Set(reflect.ValueOf(&cp))
 	}
 	return true
+}
+
+// beyondASCII returns the further forms a key holding characters beyond
+// ASCII takes in what atmkit shows ("Clé"), none for an ASCII key: its
+// characters as %uXXXX escapes ("Cl%u00E9", as ASP.NET reads them in a
+// query or form) and as lower-case UTF-8 escapes ("Cl%c3%a9"); as a form in
+// ISO-8859-1 or windows-1252 writes it, raw and percent-encoded ("Cl%E9");
+// as ASP.NET's HttpUtility.HtmlEncode writes it in an error page or
+// message ("Cl&#233;"); as XML character references, decimal and hex
+// ("Cl&#xE9;"); and JSON-escaped to ASCII ("Cl\u00e9").
+func beyondASCII(key string) []string {
+	ascii := true
+	for i := 0; i < len(key); i++ {
+		if key[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return nil
+	}
+	var forms []string
+	each := func(ascii func(r rune) string, wide func(r rune) string) string {
+		var b strings.Builder
+		for _, r := range key {
+			if r < utf8.RuneSelf {
+				b.WriteString(ascii(r))
+			} else {
+				b.WriteString(wide(r))
+			}
+		}
+		return b.String()
+	}
+	query := func(r rune) string { return url.QueryEscape(string(r)) }
+	units := func(format string) func(r rune) string {
+		return func(r rune) string {
+			var b strings.Builder
+			for _, u := range utf16.Encode([]rune{r}) {
+				fmt.Fprintf(&b, format, u)
+			}
+			return b.String()
+		}
+	}
+	forms = append(forms, each(query, units("%%u%04X")), each(query, units("%%u%04x")),
+		lowerEscapes(url.QueryEscape(key)), asmx.HTMLEncode(key))
+	for _, cm := range []*charmap.Charmap{charmap.ISO8859_1, charmap.Windows1252} {
+		raw, ok := singleByte(cm, key)
+		if !ok {
+			continue
+		}
+		forms = append(forms, raw, url.QueryEscape(raw), lowerEscapes(url.QueryEscape(raw)))
+	}
+	text := func(r rune) string { return xmlText.Replace(string(r)) }
+	forms = append(forms, each(text, func(r rune) string { return "&#" + strconv.Itoa(int(r)) + ";" }),
+		each(text, func(r rune) string { return fmt.Sprintf("&#x%X;", r) }),
+		each(text, func(r rune) string { return fmt.Sprintf("&#x%x;", r) }))
+	if b, err := json.Marshal(key); err == nil {
+		j := string(b[1 : len(b)-1])
+		for _, format := range []string{`\u%04x`, `\u%04X`} {
+			var out strings.Builder
+			for _, r := range j {
+				if r < utf8.RuneSelf {
+					out.WriteRune(r)
+					continue
+				}
+				out.WriteString(units(format)(r))
+			}
+			forms = append(forms, out.String())
+		}
+	}
+	return forms
+}
+
+// lowerEscapes is s, percent-encoded, with the hex digits of its escapes
+// in lower case.
+func lowerEscapes(s string) string {
+	b := []byte(s)
+	for i := 0; i+2 < len(b); i++ {
+		if b[i] == '%' {
+			b[i+1], b[i+2] = lowerHex(b[i+1]), lowerHex(b[i+2])
+			i += 2
+		}
+	}
+	return string(b)
+}
+
+func lowerHex(c byte) byte {
+	if c >= 'A' && c <= 'F' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// singleByte encodes s in the single-byte charset cm; ok is false when a
+// character of s has no byte in it.
+func singleByte(cm *charmap.Charmap, s string) (string, bool) {
+	b := make([]byte, 0, len(s))
+	for _, r := range s {
+		c, ok := cm.EncodeRune(r)
+		if !ok {
+			return "", false
+		}
+		b = append(b, c)
+	}
+	return string(b), true
+}
+
+// readings returns v, text percent-decoded from a query or form whose
+// bytes are not UTF-8, as a form in ISO-8859-1 or windows-1252 writes its
+// characters: the key a form sent in either charset holds.
+func readings(v string) []string {
+	if utf8.ValidString(v) {
+		return nil
+	}
+	var out []string
+	for _, cm := range []*charmap.Charmap{charmap.ISO8859_1, charmap.Windows1252} {
+		if t, err := cm.NewDecoder().String(v); err == nil {
+			out = append(out, t)
+		}
+	}
+	return out
 }
