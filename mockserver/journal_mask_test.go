@@ -391,3 +391,75 @@ type discardResponse struct{ h http.Header }
 func (w discardResponse) Header() http.Header         { return w.h }
 func (w discardResponse) WriteHeader(int)             {}
 func (w discardResponse) Write(p []byte) (int, error) { return len(p), nil }
+
+// TestJournalMasksKeysBeyondASCII sends keys beyond ASCII over loopback
+// in the forms a form's charset, %u escapes and ASP.NET's error texts give
+// them, a wrong one too (a refused key is still a secret), and reads each
+// call back through the admin API and the request log: no form of the key
+// is there. A value with '<' fails request validation, whose error text
+// echoes the value (HTML-encoded: "F&#225;ls&#233;&lt;b").
+func TestJournalMasksKeysBeyondASCII(t *testing.T) {
+	t.Parallel()
+	logged := &recordingHandler{}
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithKeys("Clé-秘密", "Clé"), WithLogger(slog.New(logged)))
+	form := func(charset, body string) func() *http.Request {
+		return func() *http.Request {
+			req := mustRequest(t, "POST", ts.URL+asmx.ServicePath+"/ReturnProvinces", body)
+			req.Header.Set("Content-Type", asmx.ContentTypeForm+"; charset="+charset)
+			return req
+		}
+	}
+	get := func(query string) func() *http.Request {
+		return func() *http.Request {
+			return mustRequest(t, "GET", ts.URL+asmx.ServicePath+"/ReturnProvinces?"+query, "")
+		}
+	}
+	tests := []struct {
+		name string
+		req  func() *http.Request
+		// forms are the key as the request or its answer may write it.
+		forms []string
+	}{
+		{"form in ISO-8859-1, a wrong key", form("iso-8859-1", "strAtmServiceKey=F%E1ls%E9-%3Cb"),
+			[]string{"Fálsé-", "F&#225;ls&#233;-", "F%E1ls%E9-", "F\xe1ls\xe9-"}},
+		{"form in windows-1252, a wrong key", form("windows-1252", "strAtmServiceKey=%80uro%E9-%3Cb"),
+			[]string{"€uroé-", "€uro&#233;-", "%80uro%E9-", "\x80uro\xe9-"}},
+		{"form in ISO-8859-5, a wrong key", form("iso-8859-5", "strAtmServiceKey=%BA%DB%EE%E7-%3Cb"),
+			[]string{"Ключ-", "%BA%DB%EE%E7-", "\xba\xdb\xee\xe7-"}},
+		{"form in ISO-8859-1, raw bytes", form("iso-8859-1", "strAtmServiceKey=F\xe1ls\xe9-<b"),
+			[]string{"Fálsé-", "F&#225;ls&#233;-", "F\xe1ls\xe9-"}},
+		{"form, %u escapes", form("iso-8859-1", "strAtmServiceKey=F%u00E1ls%u00E9-%3Cb"),
+			[]string{"Fálsé-", "F&#225;ls&#233;-", "F%u00E1ls%u00E9-"}},
+		{"GET query, %u escapes", get("strAtmServiceKey=F%u00e1ls%u00e9-%u5bc6%3Cb"),
+			[]string{"Fálsé-密", "F&#225;ls&#233;-密", "F%u00e1ls%u00e9-%u5bc6"}},
+		{"the key elsewhere, as character references", func() *http.Request {
+			return provincesRequest(t, ts.URL, asmx.ContentTypeSOAP11, provincesEnvelope("Clé-秘密", "<note>Cl&#233;-&#31192;&#23494; Cl&#xE9;-&#x79D8;&#x5BC6;</note>"))
+		}, []string{"Clé-秘密", "Cl&#233;-&#31192;&#23494;", "Cl&#xE9;-&#x79D8;&#x5BC6;"}},
+		{"the key elsewhere, %u escapes", get("strAtmServiceKey=Cl%C3%A9-%E7%A7%98%E5%AF%86&x=Cl%u00E9-%u79D8%u5BC6"),
+			[]string{"Clé-秘密", "Cl%C3%A9-%E7%A7%98%E5%AF%86", "Cl%u00E9-%u79D8%u5BC6"}},
+		{"SOAP in ISO-8859-1", func() *http.Request {
+			return provincesRequest(t, ts.URL, "text/xml; charset=iso-8859-1", strings.Replace(provincesEnvelope("Cl\xe9", "<note>Cl\xe9 x</note>"), "utf-8", "iso-8859-1", 1))
+		}, []string{"<strAtmServiceKey>Clé", "Clé x", "Cl\xe9"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			do(t, tt.req())
+			es := ts.Journal(RequestFilter{Limit: 1})
+			if len(es) != 1 {
+				t.Fatalf("journal: got %d entries, want 1", len(es))
+			}
+			e := es[0]
+			one := adminGet(t, ts.URL+"/__admin/requests/"+strconv.FormatUint(e.Seq, 10))
+			all := adminGet(t, ts.URL+"/__admin/requests?limit=1")
+			texts := append([]string{one, all}, jsonStrings(t, one)...)
+			texts = append(texts, logged.take()...)
+			for _, text := range texts {
+				for _, f := range tt.forms {
+					if strings.Contains(text, f) {
+						t.Errorf("journal or log holds the key as %q: %s", f, text)
+					}
+				}
+			}
+		})
+	}
+}
