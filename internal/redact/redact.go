@@ -197,7 +197,7 @@ func Values(s string) []string {
 		}
 		if v, err := url.QueryUnescape(sub[2]); err == nil {
 			add(v)
-			add(readings(v)...)
+			add(Readings(v)...)
 		}
 	}
 	for _, sub := range xmlRE.FindAllStringSubmatch(s, -1) {
@@ -510,10 +510,11 @@ func singleByte(cm *charmap.Charmap, s string) (string, bool) {
 	return string(b), true
 }
 
-// readings returns v, text percent-decoded from a query or form whose
-// bytes are not UTF-8, as a form in ISO-8859-1 or windows-1252 writes its
-// characters: the key a form sent in either charset holds.
-func readings(v string) []string {
+// Readings returns v, text percent-decoded from a query or form whose
+// bytes are not UTF-8, as read in ISO-8859-1 and in windows-1252: the key a
+// form sent in either charset holds ("Cl\xe9" is "Clé"). It returns none
+// for UTF-8 text.
+func Readings(v string) []string {
 	if utf8.ValidString(v) {
 		return nil
 	}

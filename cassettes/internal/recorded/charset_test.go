@@ -87,3 +87,64 @@ func TestScrubWideBodies(t *testing.T) {
 		}
 	}
 }
+
+// TestScrubKeysBeyondASCII: a key beyond ASCII sent in a form's charset,
+// as %u escapes or as character references, and echoed by the answer as
+// ASP.NET writes it (HtmlEncode: "Cl&#233;"; XML; JSON), leaves no form of
+// itself in the interaction; a wrong key likewise.
+func TestScrubKeysBeyondASCII(t *testing.T) {
+	t.Parallel()
+	const form = "application/x-www-form-urlencoded"
+	tests := []struct {
+		name, url, ct, body, answer string
+		// forms are the key as the request or its answer may write it.
+		forms []string
+	}{
+		{"form in ISO-8859-1, echoed HTML-encoded", "/service/service.asmx/ReturnProvinces", form + "; charset=iso-8859-1", "strAtmServiceKey=Cl%E9-%3Cb",
+			"(strAtmServiceKey=&quot;Cl&#233;-&lt;b&quot;).", []string{"Clé-", "Cl&#233;-", "Cl%E9-", "Cl\xe9-"}},
+		{"form in windows-1252, raw bytes, echoed as text", "/service/service.asmx/ReturnProvinces", form + "; charset=windows-1252", "strAtmServiceKey=\x80uro\xe9-<b",
+			`{"Message":"(strAtmServiceKey=\"€uroé-\u003cb\")"}`, []string{"€uroé-", "\x80uro\xe9-"}},
+		{"form in ISO-8859-5", "/service/service.asmx/ReturnProvinces", form + "; charset=iso-8859-5", "strAtmServiceKey=%BA%DB%EE%E7-%3Cb",
+			"(strAtmServiceKey=&quot;Ключ-&lt;b&quot;).", []string{"Ключ-", "%BA%DB%EE%E7-"}},
+		{"form, %u escapes", "/service/service.asmx/ReturnProvinces", form, "strAtmServiceKey=Cl%u00E9-%u79D8%u5BC6",
+			"the key Cl&#233;-秘密 and Cl\\u00e9-\\u79d8\\u5bc6", []string{"Clé-秘密", "Cl&#233;-秘密", "Cl%u00E9-%u79D8%u5BC6", `Cl\u00e9-\u79d8\u5bc6`}},
+		{"query, %u escapes", "/service/service.asmx/ReturnProvinces?strAtmServiceKey=Cl%u00e9-%u79d8%u5bc6", "", "",
+			"the key Cl&#xE9;-&#x79D8;&#x5BC6; and Clé-秘密", []string{"Clé-秘密", "Cl&#xE9;-&#x79D8;&#x5BC6;", "Cl%u00e9-%u79d8%u5bc6"}},
+		{"SOAP, character references", "/service/service.asmx", "text/xml; charset=utf-8",
+			`<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><ReturnProvinces xmlns="http://tempuri.org/atmService"><strAtmServiceKey>Cl&#233;-&#31192;&#23494;</strAtmServiceKey></ReturnProvinces></soap:Body></soap:Envelope>`,
+			"<r>Clé-秘密 Cl%C3%A9-%E7%A7%98%E5%AF%86 Cl%u00E9-%u79D8%u5BC6</r>", []string{"Clé-秘密", "Cl&#233;-&#31192;&#23494;", "Cl%C3%A9-%E7%A7%98%E5%AF%86", "Cl%u00E9-%u79D8%u5BC6"}},
+		{"SOAP in ISO-8859-1", "/service/service.asmx", "text/xml; charset=iso-8859-1",
+			`<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><ReturnProvinces xmlns="http://tempuri.org/atmService"><strAtmServiceKey>Cl` + "\xe9" + `-key</strAtmServiceKey></ReturnProvinces></soap:Body></soap:Envelope>`,
+			"<r>Clé-key Cl&#233;-key</r>", []string{"Clé-key", "Cl\xe9-key", "Cl&#233;-key"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := http.Header{}
+			if tt.ct != "" {
+				h.Set("Content-Type", tt.ct)
+			}
+			method := "GET"
+			if tt.body != "" {
+				method = "POST"
+			}
+			i := &cassette.Interaction{
+				Request:  cassette.Request{Method: method, URL: "http://h" + tt.url, Body: tt.body, ContentLength: int64(len(tt.body)), Headers: h},
+				Response: cassette.Response{Code: 500, Body: tt.answer, Headers: http.Header{"Content-Type": {"text/plain; charset=utf-8"}}},
+			}
+			Scrub(i, Placeholder)
+			for what, text := range map[string]string{"url": i.Request.URL, "request": i.Request.Body, "answer": i.Response.Body} {
+				for _, f := range tt.forms {
+					if strings.Contains(text, f) {
+						t.Errorf("the %s keeps the key as %q: %q", what, f, text)
+					}
+				}
+			}
+			// Idempotent: a scrubbed interaction scrubs to itself.
+			before := *i
+			if n := Scrub(i, Placeholder); n != 0 || i.Request.Body != before.Request.Body || i.Response.Body != before.Response.Body {
+				t.Errorf("scrubbed again: %d values replaced; request %q, answer %q", n, i.Request.Body, i.Response.Body)
+			}
+		})
+	}
+}
