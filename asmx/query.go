@@ -3,13 +3,15 @@ package asmx
 import (
 	"net/url"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
 // ParseQuery reads a query string or a form-encoded body as ASP.NET fills
 // Request.QueryString and Request.Form (HttpValueCollection): pairs split at
 // '&', name and value at the first '=', both URL-decoded leniently in
-// UTF-8 ('+' is a space, %XX a byte, %uXXXX a UTF-16 unit; an escape that
+// UTF-8 ('+' is a space, %XX a byte, %uXXXX a UTF-16 unit, two of them a
+// surrogate pair; an escape that
 // does not decode stays as it is, bytes that are not UTF-8 become U+FFFD).
 // It never fails: every query ASP.NET reads has an answer. A pair without
 // '=' has an empty name, as ASP.NET gives it a null one.
@@ -78,12 +80,20 @@ func urlDecode(s string) string {
 			continue
 		case c == '%' && i+5 < len(s) && s[i+1] == 'u' && isHex(s[i+2]) && isHex(s[i+3]) && isHex(s[i+4]) && isHex(s[i+5]):
 			flush()
-			r := rune(unhex(s[i+2])<<12 | unhex(s[i+3])<<8 | unhex(s[i+4])<<4 | unhex(s[i+5]))
-			if r >= 0xD800 && r <= 0xDFFF {
-				r = utf8.RuneError // a lone surrogate cannot be UTF-8
+			r := unitAt(s, i)
+			i += 5
+			if utf16.IsSurrogate(r) {
+				// A pair of escapes is one character, as .NET's string
+				// of UTF-16 units holds it; a lone one cannot be UTF-8.
+				hi := r
+				r = utf8.RuneError
+				if j := i + 1; j+5 < len(s) && s[j] == '%' && s[j+1] == 'u' && isHex(s[j+2]) && isHex(s[j+3]) && isHex(s[j+4]) && isHex(s[j+5]) {
+					if p := utf16.DecodeRune(hi, unitAt(s, j)); p != utf8.RuneError {
+						r, i = p, j+5
+					}
+				}
 			}
 			out = utf8.AppendRune(out, r)
-			i += 5
 			continue
 		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
 			bytes = append(bytes, byte(unhex(s[i+1])<<4|unhex(s[i+2])))
@@ -95,6 +105,11 @@ func urlDecode(s string) string {
 	}
 	flush()
 	return strings.ToValidUTF8(string(out), "\uFFFD")
+}
+
+// unitAt is the UTF-16 unit of the %uXXXX escape at s[i].
+func unitAt(s string, i int) rune {
+	return rune(unhex(s[i+2])<<12 | unhex(s[i+3])<<8 | unhex(s[i+4])<<4 | unhex(s[i+5]))
 }
 
 func isHex(c byte) bool {
