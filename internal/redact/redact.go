@@ -272,12 +272,13 @@ func (l literal) maskIn(s string) string {
 }
 
 // Forms returns key as Text finds it literally: as it is and as URL query
-// or path encoding, XML or HTML escaping and JSON string escaping write it,
-// longest first, each once. A key beyond ASCII has more forms: see
+// or path encoding, XML or HTML escaping (ASP.NET's HttpUtility.HtmlEncode
+// too, as the mock's error texts echo a value: "&quot;" and "&#39;") and
+// JSON string escaping write it, longest first, each once. A key beyond ASCII has more forms: see
 // beyondASCII.
 func Forms(key string) []string {
 	forms := []string{key, url.QueryEscape(key), url.PathEscape(key), html.EscapeString(key),
-		xmlText.Replace(key), xmlAttr.Replace(key), xmlAll.Replace(key)}
+		xmlText.Replace(key), xmlAttr.Replace(key), xmlAll.Replace(key), asmx.HTMLEncode(key)}
 	if b, err := json.Marshal(key); err == nil {
 		forms = append(forms, string(b[1:len(b)-1]))
 	}
@@ -410,8 +411,7 @@ func (e *maskedError) As(target any) bool {
 // characters as %uXXXX escapes ("Cl%u00E9", as ASP.NET reads them in a
 // query or form) and as lower-case UTF-8 escapes ("Cl%c3%a9"); as a form in
 // ISO-8859-1 or windows-1252 writes it, raw and percent-encoded ("Cl%E9");
-// as ASP.NET's HttpUtility.HtmlEncode writes it in an error page or
-// message ("Cl&#233;"); as XML character references, decimal and hex
+// as XML character references, decimal and hex
 // ("Cl&#xE9;"); and JSON-escaped to ASCII ("Cl\u00e9").
 func beyondASCII(key string) []string {
 	ascii := true
@@ -447,7 +447,7 @@ func beyondASCII(key string) []string {
 		}
 	}
 	forms = append(forms, each(query, units("%%u%04X")), each(query, units("%%u%04x")),
-		lowerEscapes(url.QueryEscape(key)), asmx.HTMLEncode(key))
+		lowerEscapes(url.QueryEscape(key)))
 	for _, cm := range []*charmap.Charmap{charmap.ISO8859_1, charmap.Windows1252} {
 		raw, ok := singleByte(cm, key)
 		if !ok {

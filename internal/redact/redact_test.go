@@ -183,6 +183,10 @@ func TestForms(t *testing.T) {
 			t.Errorf("Forms: got %q, want each once, longest first", got)
 		}
 	}
+	// As ASP.NET's HtmlEncode writes it: " as &quot;, ' as &#39;.
+	if got, want := Forms(`a&"b'c`), "a&amp;&quot;b&#39;c"; !slices.Contains(got, want) {
+		t.Errorf("Forms: got %q, want it to hold %q", got, want)
+	}
 	// A key beyond ASCII: as a client, a form's charset, ASP.NET's
 	// HtmlEncode, XML and JSON may write it.
 	got = Forms("Clé")
