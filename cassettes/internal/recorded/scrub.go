@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/internal/redact"
@@ -395,6 +396,17 @@ func (s *scrubber) textBody(b, contentType string) string {
 		return b
 	}
 	if strings.Contains(b, "<") {
+		if !utf8.ValidString(b) {
+			// A body in a single-byte charset (ISO-8859-1): its keys
+			// are replaced in its bytes, and noted as text, as ASMX
+			// reads it, which an answer echoes.
+			t, _ := asmx.SOAPText(contentType, []byte(b))
+			for _, sub := range xmlOpenKeyRE.FindAllStringSubmatch(string(t), -1) {
+				if strings.TrimSpace(sub[2]) != "" {
+					s.noteXML(sub[2])
+				}
+			}
+		}
 		b = s.xml(b)
 	}
 	mt := strings.ToLower(strings.TrimSpace(strings.SplitN(contentType, ";", 2)[0]))
