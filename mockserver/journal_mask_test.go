@@ -13,7 +13,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
 	"unicode/utf16"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/charmap"
 
 	"github.com/atmkit/atmkit/asmx"
 )
@@ -27,11 +31,36 @@ const (
 )
 
 // keyForms are the ways a text can hold k literally: as it is,
-// percent-encoded, XML-escaped and JSON-escaped.
+// percent-encoded, XML-escaped, JSON-escaped, and as ASP.NET's HtmlEncode
+// writes it; a key beyond ASCII also as %u escapes and, in ISO-8859-1,
+// percent-encoded.
 func keyForms(k string) []string {
 	j, _ := json.Marshal(k)
-	return []string{k, url.QueryEscape(k), url.PathEscape(k), html.EscapeString(k),
-		strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(k), string(j[1 : len(j)-1])}
+	forms := []string{k, url.QueryEscape(k), url.PathEscape(k), html.EscapeString(k),
+		strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(k), string(j[1 : len(j)-1]), asmx.HTMLEncode(k)}
+	if u := percentU(k); u != url.QueryEscape(k) {
+		forms = append(forms, u)
+	}
+	if l, err := charmap.ISO8859_1.NewEncoder().String(k); err == nil && l != k {
+		forms = append(forms, url.QueryEscape(l))
+	}
+	return forms
+}
+
+// percentU writes s as a query may for ASP.NET: characters beyond ASCII as
+// %uXXXX escapes, the rest escaped as url.QueryEscape does.
+func percentU(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		if c < utf8.RuneSelf {
+			b.WriteString(url.QueryEscape(string(c)))
+			continue
+		}
+		for _, u := range utf16.Encode([]rune{c}) {
+			fmt.Fprintf(&b, "%%u%04X", u)
+		}
+	}
+	return b.String()
 }
 
 // leaks returns the forms of keys that s holds.
@@ -313,24 +342,31 @@ func FuzzJournalMask(f *testing.F) {
 	f.Add("strAtmServiceKey={q}&x={k}{k}", "query/key?1", uint8(3), uint16(1000))
 	f.Add(provincesEnvelope("{k}", ""), "utf16-key-1", uint8(4), uint16(200))
 	f.Add(`{"strAtmServiceKey":"{j}"}`, `json"key\1`, uint8(5), uint16(30))
+	f.Add("strAtmServiceKey={l}&strCity={u}", "Clé-秘密-1", uint8(6), uint16(300))
+	f.Add("strAtmServiceKey={l}%3Cb", "Fálsé-key", uint8(6), uint16(2000))
+	f.Add("strAtmServiceKey={u}%3Cb&x={k}", "Ключ-1234", uint8(3), uint16(2000))
 	f.Fuzz(func(t *testing.T, tmpl, key string, mode uint8, max uint16) {
-		if len(key) < 6 || len(key) > 64 || strings.ContainsAny(key, "*") || strings.ContainsFunc(key, func(r rune) bool {
-			return r < 0x20 || r >= 0x7f
+		if utf8.RuneCountInString(key) < 6 || len(key) > 64 || !utf8.ValidString(key) || strings.ContainsAny(key, "*") || strings.ContainsFunc(key, func(r rune) bool {
+			return r < 0x20 || r >= 0x7f && r < 0xa0 || r == utf8.RuneError || unicode.IsSpace(r)
 		}) {
-			return // a key of printable ASCII, masked wherever it appears (redact.MinLiteral)
+			return // a key of printable characters, masked wherever it appears (redact.MinLiteral)
 		}
 		s, err := New(WithDataset(smallDataset()), WithKeys(key), WithJournalBodyMax(int(max%2048)+16))
 		if err != nil {
 			t.Fatal(err)
 		}
 		j, _ := json.Marshal(key)
+		latin1, err := charmap.ISO8859_1.NewEncoder().String(key)
+		if err != nil {
+			latin1 = key // "{l}" is then the key's UTF-8 escapes
+		}
 		body := strings.NewReplacer("{k}", key, "{q}", url.QueryEscape(key), "{x}", xmlEscaped(key),
-			"{j}", string(j[1:len(j)-1])).Replace(tmpl)
+			"{j}", string(j[1:len(j)-1]), "{u}", percentU(key), "{l}", url.QueryEscape(latin1)).Replace(tmpl)
 		req, err := http.NewRequest("POST", "http://mock"+asmx.ServicePath, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		switch mode % 6 {
+		switch mode % 7 {
 		case 0:
 			req.Header.Set("Content-Type", asmx.ContentTypeSOAP11)
 			req.Header.Set("SOAPAction", `"`+testNS+`/ReturnProvinces"`)
@@ -347,6 +383,9 @@ func FuzzJournalMask(f *testing.F) {
 			body = utf16LE(body)
 		case 5:
 			req.Header.Set("Content-Type", "application/json")
+		case 6:
+			req.URL.Path += "/ReturnProvinces"
+			req.Header.Set("Content-Type", asmx.ContentTypeForm+"; charset=iso-8859-1")
 		}
 		req.Body, req.ContentLength = io.NopCloser(strings.NewReader(body)), int64(len(body))
 		s.ServeHTTP(discardResponse{h: http.Header{}}, req)
