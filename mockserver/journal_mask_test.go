@@ -216,6 +216,12 @@ func TestJournalMasksKeysInEveryForm(t *testing.T) {
 		{"a key the mock does not accept", func() *http.Request {
 			return callRequest(t, ts.URL, asmx.SOAP11, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, otherKey))
 		}, "<strAtmServiceKey>Ot****</strAtmServiceKey>"},
+		{"a key in CDATA, a body that does not decode", func() *http.Request {
+			return provincesRequest(t, ts.URL, asmx.ContentTypeSOAP11, provincesEnvelope("<![CDATA["+otherKey+"]]>", "<x>"))
+		}, "<strAtmServiceKey>Ot****</strAtmServiceKey><x>"},
+		{"a key split by a comment, a body that does not decode", func() *http.Request {
+			return provincesRequest(t, ts.URL, asmx.ContentTypeSOAP11, provincesEnvelope("Other<!-- c -->-Key-0815", "<x>"))
+		}, "<strAtmServiceKey>Ot****</strAtmServiceKey><x>"},
 		{"a second key element, its value elsewhere", func() *http.Request {
 			return provincesRequest(t, ts.URL, asmx.ContentTypeSOAP11, provincesEnvelope(plainKey, "<strAtmServiceKey>"+otherKey+"</strAtmServiceKey><note>"+otherKey+"</note>"))
 		}, "<note>Ot****</note>"},

@@ -61,8 +61,9 @@ var (
 	// queryRE matches strAtmServiceKey=value in a query string or form body,
 	// also inside a quoted URL of an error message.
 	queryRE = regexp.MustCompile(`(?i)((?:^|[?&;\s"'])` + ParamName + `=)([^&;\s"'<>]*)`)
-	// xmlRE matches the content of a strAtmServiceKey element, any prefix.
-	xmlRE = regexp.MustCompile(`(?is)(<(?:[^\s<>/:="']+:)?` + ParamName + `(?:\s[^>]*)?>)([^<]*)`)
+	// xmlRE matches the content of a strAtmServiceKey element, any prefix:
+	// its text, CDATA sections and comments, up to the next tag.
+	xmlRE = regexp.MustCompile(`(?is)(<(?:[^\s<>/:="']+:)?` + ParamName + `(?:\s[^>]*)?>)((?:[^<]|<!\[CDATA\[.*?\]\]>|<!--.*?-->)*)`)
 	// jsonRE matches "strAtmServiceKey": "value".
 	jsonRE = regexp.MustCompile(`(?i)("` + ParamName + `"\s*:\s*")((?:[^"\\]|\\.)*)`)
 )
@@ -97,10 +98,14 @@ func maskParams(s string) string {
 		})
 		s = xmlRE.ReplaceAllStringFunc(s, func(m string) string {
 			sub := xmlRE.FindStringSubmatch(m)
-			if strings.TrimSpace(sub[2]) == "" || isMask(sub[2]) {
+			v := sub[2]
+			if strings.Contains(v, "<") { // a CDATA section or a comment: the key is their text
+				v = xmlValue(v)
+			}
+			if strings.TrimSpace(v) == "" || isMask(v) {
 				return m
 			}
-			return sub[1] + Key(sub[2])
+			return sub[1] + Key(v)
 		})
 		s = jsonRE.ReplaceAllStringFunc(s, func(m string) string {
 			sub := jsonRE.FindStringSubmatch(m)
@@ -202,6 +207,9 @@ func Values(s string) []string {
 	}
 	for _, sub := range xmlRE.FindAllStringSubmatch(s, -1) {
 		add(sub[2], strings.TrimSpace(sub[2]), strings.TrimSpace(html.UnescapeString(sub[2])))
+		if strings.Contains(sub[2], "<") {
+			add(xmlValue(sub[2]), strings.TrimSpace(xmlValue(sub[2])))
+		}
 	}
 	for _, sub := range jsonRE.FindAllStringSubmatch(s, -1) {
 		add(sub[2])
@@ -211,6 +219,32 @@ func Values(s string) []string {
 		}
 	}
 	return out
+}
+
+// xmlValue is the text of an element's content raw, as xmlRE matches it:
+// comments left out, CDATA sections as they hold it, entities and
+// character references replaced.
+func xmlValue(raw string) string {
+	var b strings.Builder
+	for raw != "" {
+		switch {
+		case strings.HasPrefix(raw, "<!--"):
+			end := strings.Index(raw, "-->")
+			raw = raw[end+len("-->"):]
+		case strings.HasPrefix(raw, "<![CDATA["):
+			end := strings.Index(raw, "]]>")
+			b.WriteString(raw[len("<![CDATA["):end])
+			raw = raw[end+len("]]>"):]
+		default:
+			text := raw
+			if i := strings.IndexByte(raw, '<'); i >= 0 {
+				text = raw[:i]
+			}
+			b.WriteString(html.UnescapeString(text))
+			raw = raw[len(text):]
+		}
+	}
+	return b.String()
 }
 
 // Placeholder replaces the value of a credential header (IsCredentialHeader)

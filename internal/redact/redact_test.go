@@ -38,6 +38,9 @@ func TestText(t *testing.T) {
 		{"form body", `strAtmServiceKey=short&intCityID=3`, nil, `strAtmServiceKey=******&intCityID=3`},
 		{"XML", `<soap:Body><strAtmServiceKey>Leak-Key-1234</strAtmServiceKey>`, nil, `<soap:Body><strAtmServiceKey>Le****</strAtmServiceKey>`},
 		{"XML, prefix and attribute", `<a:strAtmServiceKey x="1">k</a:strAtmServiceKey>`, nil, `<a:strAtmServiceKey x="1">******</a:strAtmServiceKey>`},
+		{"XML, CDATA", `<strAtmServiceKey><![CDATA[Leak-Key-1234]]></strAtmServiceKey>`, nil, `<strAtmServiceKey>Le****</strAtmServiceKey>`},
+		{"XML, a comment inside", `<strAtmServiceKey>Leak<!-- c -->-Key-1234</strAtmServiceKey>`, nil, `<strAtmServiceKey>Le****</strAtmServiceKey>`},
+		{"XML, CDATA and text, no end tag", `<strAtmServiceKey>Le<![CDATA[ak-Key]]>-1234<x>`, nil, `<strAtmServiceKey>Le****<x>`},
 		{"JSON", `{"strAtmServiceKey": "Leak-Key-1234"}`, nil, `{"strAtmServiceKey": "Le****"}`},
 		{"literal", "the key Leak-Key-1234 was refused", []string{key}, "the key Le**** was refused"},
 		{"literal, URL-escaped", "q=Leak+Key%2F1", []string{"Leak Key/1"}, "q=Le****"},
@@ -157,6 +160,7 @@ func TestValues(t *testing.T) {
 		{"JSON", `{"strAtmServiceKey":"a\"b"}`, []string{`a\"b`, `a"b`}},
 		{"query, %u escapes", "strAtmServiceKey=Cl%u00E9-%u79D8", []string{"Cl%u00E9-%u79D8", "Clé-秘"}},
 		{"form in ISO-8859-1 or windows-1252", "strAtmServiceKey=Cl%E9%80", []string{"Cl%E9%80", "Cl\xe9\x80", "Clé\u0080", "Clé€"}},
+		{"XML, CDATA and a comment", "<strAtmServiceKey>a<!--c--><![CDATA[<b>]]>&amp;</strAtmServiceKey>", []string{"a<!--c--><![CDATA[<b>]]>&amp;", "a<!--c--><![CDATA[<b>]]>&", "a<b>&"}},
 		{"two keys, a mask left out", "<strAtmServiceKey>one-key</strAtmServiceKey><strAtmServiceKey>Le****</strAtmServiceKey>?strAtmServiceKey=two", []string{"two", "one-key"}},
 	}
 	for _, tt := range tests {
