@@ -3,8 +3,9 @@ package asmx
 import (
 	"net/url"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/atmkit/atmkit/internal/wire"
 )
 
 // ParseQuery reads a query string or a form-encoded body as ASP.NET fills
@@ -50,67 +51,9 @@ func eachPair(s string, add func(name, value string)) {
 	}
 }
 
-// URLDecode decodes s, a name or value of a query string or form body, as
-// ASP.NET's HttpUtility.UrlDecode does with UTF-8 (see ParseQuery): %uXXXX
-// escapes included, where net/url's QueryUnescape fails.
-func URLDecode(s string) string { return urlDecode(s) }
-
-// urlDecode decodes s as ASP.NET's HttpUtility.UrlDecode does with UTF-8.
-func urlDecode(s string) string {
-	if strings.IndexByte(s, '%') < 0 && strings.IndexByte(s, '+') < 0 {
-		if utf8.ValidString(s) {
-			return s
-		}
-		return strings.ToValidUTF8(s, "\uFFFD")
-	}
-	var out []byte   // decoded UTF-8
-	var bytes []byte // %XX bytes not yet decoded
-	flush := func() {
-		if len(bytes) > 0 {
-			out = append(out, []byte(strings.ToValidUTF8(string(bytes), "\uFFFD"))...)
-			bytes = bytes[:0]
-		}
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '+':
-			flush()
-			out = append(out, ' ')
-			continue
-		case c == '%' && i+5 < len(s) && s[i+1] == 'u' && isHex(s[i+2]) && isHex(s[i+3]) && isHex(s[i+4]) && isHex(s[i+5]):
-			flush()
-			r := unitAt(s, i)
-			i += 5
-			if utf16.IsSurrogate(r) {
-				// A pair of escapes is one character, as .NET's string
-				// of UTF-16 units holds it; a lone one cannot be UTF-8.
-				hi := r
-				r = utf8.RuneError
-				if j := i + 1; j+5 < len(s) && s[j] == '%' && s[j+1] == 'u' && isHex(s[j+2]) && isHex(s[j+3]) && isHex(s[j+4]) && isHex(s[j+5]) {
-					if p := utf16.DecodeRune(hi, unitAt(s, j)); p != utf8.RuneError {
-						r, i = p, j+5
-					}
-				}
-			}
-			out = utf8.AppendRune(out, r)
-			continue
-		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
-			bytes = append(bytes, byte(unhex(s[i+1])<<4|unhex(s[i+2])))
-			i += 2
-			continue
-		}
-		flush()
-		out = append(out, c)
-	}
-	flush()
-	return strings.ToValidUTF8(string(out), "\uFFFD")
-}
-
-// unitAt is the UTF-16 unit of the %uXXXX escape at s[i].
-func unitAt(s string, i int) rune {
-	return rune(unhex(s[i+2])<<12 | unhex(s[i+3])<<8 | unhex(s[i+4])<<4 | unhex(s[i+5]))
-}
+// urlDecode decodes s as ASP.NET's HttpUtility.UrlDecode does with UTF-8
+// (wire.URLDecode).
+func urlDecode(s string) string { return wire.URLDecode(s) }
 
 func isHex(c byte) bool {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')

@@ -26,7 +26,7 @@ import (
 
 	"golang.org/x/text/encoding/charmap"
 
-	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/wire"
 )
 
 // ParamName is the service key's parameter.
@@ -197,7 +197,7 @@ func Values(s string) []string {
 	}
 	for _, sub := range queryRE.FindAllStringSubmatch(s, -1) {
 		add(sub[2])
-		if v := asmx.URLDecode(sub[2]); !strings.Contains(v, "\uFFFD") {
+		if v := wire.URLDecode(sub[2]); !strings.Contains(v, "\uFFFD") {
 			add(v) // a lossy reading, bytes not UTF-8, is left to readings
 		}
 		if v, err := url.QueryUnescape(sub[2]); err == nil {
@@ -312,7 +312,7 @@ func (l literal) maskIn(s string) string {
 // beyondASCII.
 func Forms(key string) []string {
 	forms := []string{key, url.QueryEscape(key), url.PathEscape(key), html.EscapeString(key),
-		xmlText.Replace(key), xmlAttr.Replace(key), xmlAll.Replace(key), asmx.HTMLEncode(key)}
+		xmlText.Replace(key), xmlAttr.Replace(key), xmlAll.Replace(key), wire.HTMLEncode(key)}
 	if b, err := json.Marshal(key); err == nil {
 		forms = append(forms, string(b[1:len(b)-1]))
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/internal/redact"
+	"github.com/atmkit/atmkit/internal/wire"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
@@ -285,7 +286,7 @@ func (s *scrubber) query(raw string) string {
 		if dv, err := url.QueryUnescape(val); err == nil {
 			s.note(dv)
 		}
-		if dv := asmx.URLDecode(val); !strings.Contains(dv, "\uFFFD") {
+		if dv := wire.URLDecode(val); !strings.Contains(dv, "\uFFFD") {
 			s.note(dv) // %uXXXX escapes, which QueryUnescape refuses
 		}
 		if !s.done(val) {
