@@ -477,6 +477,8 @@ func TestJournalMasksKeysBeyondASCII(t *testing.T) {
 			[]string{"Fálsé-", "F&#225;ls&#233;-", "F%u00E1ls%u00E9-"}},
 		{"GET query, %u escapes", get("strAtmServiceKey=F%u00e1ls%u00e9-%u5bc6%3Cb"),
 			[]string{"Fálsé-密", "F&#225;ls&#233;-密", "F%u00e1ls%u00e9-%u5bc6"}},
+		{"a wrong key holding both keys, echoed", get("strAtmServiceKey=Cl%C3%A9-%E7%A7%98%E5%AF%86%3Cb"),
+			[]string{"秘密", "%E7%A7%98%E5%AF%86"}},
 		{"the key elsewhere, as character references", func() *http.Request {
 			return provincesRequest(t, ts.URL, asmx.ContentTypeSOAP11, provincesEnvelope("Clé-秘密", "<note>Cl&#233;-&#31192;&#23494; Cl&#xE9;-&#x79D8;&#x5BC6;</note>"))
 		}, []string{"Clé-秘密", "Cl&#233;-&#31192;&#23494;", "Cl&#xE9;-&#x79D8;&#x5BC6;"}},

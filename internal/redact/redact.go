@@ -70,17 +70,31 @@ var (
 
 // Text returns s with the value of every strAtmServiceKey parameter masked,
 // and every occurrence of keys (those of MinLiteral characters or more)
-// replaced by its mask.
+// replaced by its mask, the longest keys first.
 func Text(s string, keys ...string) string {
 	if s == "" {
 		return s
 	}
 	s = maskParams(s)
-	for _, k := range keys {
+	for _, k := range longestFirst(keys) {
 		s = maskLiteral(s, k)
 	}
 	return s
 }
+
+// longestFirst returns keys, the longest first (stably): a key masked
+// before a longer one that holds it would leave the longer one's rest
+// ("Clé" in "Clé-秘密" leaves "******-秘密").
+func longestFirst(keys []string) []string {
+	if slices.IsSortedFunc(keys, byLength) {
+		return keys
+	}
+	keys = slices.Clone(keys)
+	slices.SortStableFunc(keys, byLength)
+	return keys
+}
+
+func byLength(a, b string) int { return len(b) - len(a) }
 
 // maskParams masks the value of every strAtmServiceKey parameter in s.
 func maskParams(s string) string {
@@ -144,6 +158,7 @@ func NewMasker(keys ...string) *Masker {
 			m.keys = append(m.keys, newLiteral(k))
 		}
 	}
+	slices.SortStableFunc(m.keys, func(a, b literal) int { return byLength(a.key, b.key) })
 	return m
 }
 
@@ -164,13 +179,27 @@ func (m *Masker) Text(s string, more ...string) string {
 		return s
 	}
 	s = maskParams(s)
-	for _, l := range m.keys {
-		s = l.maskIn(s)
-	}
-	for _, k := range more {
-		if !m.Has(k) {
-			s = maskLiteral(s, k)
+	if len(more) == 0 {
+		for _, l := range m.keys {
+			s = l.maskIn(s)
 		}
+		return s
+	}
+	// m's keys and more, the longest first (longestFirst), m's first of
+	// keys as long.
+	more = longestFirst(more)
+	i := 0
+	for _, k := range more {
+		if m.Has(k) {
+			continue
+		}
+		for ; i < len(m.keys) && len(m.keys[i].key) >= len(k); i++ {
+			s = m.keys[i].maskIn(s)
+		}
+		s = maskLiteral(s, k)
+	}
+	for ; i < len(m.keys); i++ {
+		s = m.keys[i].maskIn(s)
 	}
 	return s
 }

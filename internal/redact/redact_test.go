@@ -54,6 +54,7 @@ func TestText(t *testing.T) {
 		{"placeholder", "<strAtmServiceKey>REDACTED</strAtmServiceKey>", nil, "<strAtmServiceKey>REDACTED</strAtmServiceKey>"},
 		{"key rejection's placeholder", "<strAtmServiceKey>REDACTED-REJECTED</strAtmServiceKey> ?strAtmServiceKey=REDACTED-REJECTED", nil, "<strAtmServiceKey>REDACTED-REJECTED</strAtmServiceKey> ?strAtmServiceKey=REDACTED-REJECTED"},
 		{"nothing", "no key here", []string{key}, "no key here"},
+		{"a key inside a longer one, the shorter given first", "x=short1-secret&lt;b short1", []string{"short1", "short1-secret<b"}, "x=sh**** ******"},
 		// A key beyond ASCII, in every form a client, a form's charset or
 		// an ASP.NET error text writes it.
 		{"non-ASCII literal, %u escapes", "q=Cl%u00E9-%u79D8%u5BC6 q=Cl%u00e9-%u79d8%u5bc6", []string{"Clé-秘密"}, "q=****** q=******"},
