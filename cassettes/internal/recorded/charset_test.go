@@ -157,6 +157,25 @@ func TestScrubKeysBeyondASCII(t *testing.T) {
 	}
 }
 
+// TestScrubLongerValueFirst: of two key values, one holding the other, the
+// longer is swept first, whatever order they were found in: the shorter
+// swept first left the longer one's rest ("REDACTED-secret-tail").
+func TestScrubLongerValueFirst(t *testing.T) {
+	t.Parallel()
+	for range 20 { // the values are found in a map, in any order
+		body := "strAtmServiceKey=abcd&strAtmServiceKey=abcd-secret-tail"
+		i := &cassette.Interaction{
+			Request: cassette.Request{Method: "POST", URL: "http://h/service/service.asmx/ReturnProvinces", Body: body, ContentLength: int64(len(body)),
+				Headers: http.Header{"Content-Type": {"application/x-www-form-urlencoded"}}},
+			Response: cassette.Response{Code: 500, Body: "keys abcd and abcd-secret-tail", Headers: http.Header{"Content-Type": {"text/plain"}}},
+		}
+		Scrub(i, Placeholder)
+		if strings.Contains(i.Response.Body, "secret-tail") {
+			t.Fatalf("the answer keeps a key's rest: %q", i.Response.Body)
+		}
+	}
+}
+
 // FuzzScrubKeyForms sends a key in one of the forms a client may write it
 // beyond UTF-8 (%u escapes, a form in ISO-8859-1 or windows-1252, escaped
 // or raw, lower-case escapes, XML character references, a SOAP body in

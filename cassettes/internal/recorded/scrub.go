@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -181,7 +182,8 @@ func fixLength(n *int64, h http.Header, size int) {
 // forms returns the found values in every encoding they may appear in:
 // raw, URL-encoded, XML-escaped, JSON-escaped, and those of a value beyond
 // ASCII (redact.Forms: %uXXXX escapes, ISO-8859-1 and windows-1252 bytes,
-// ASP.NET's HtmlEncode, character references). Short ones are left out.
+// ASP.NET's HtmlEncode, character references), longest first. Short ones
+// are left out.
 func (s *scrubber) forms() []string {
 	seen := map[string]bool{}
 	var out []string
@@ -205,6 +207,15 @@ func (s *scrubber) forms() []string {
 			add(string(j[1 : len(j)-1]))
 		}
 	}
+	// The longest first, as found (values are noted in a map): a value
+	// swept before a longer one that holds it would leave the longer
+	// one's rest.
+	slices.SortFunc(out, func(a, b string) int {
+		if len(a) != len(b) {
+			return len(b) - len(a)
+		}
+		return strings.Compare(a, b)
+	})
 	return out
 }
 
