@@ -445,6 +445,8 @@ func TestParseQuery(t *testing.T) {
 		{"a=x;y=1", "a", "x;y=1"},
 		{"a=b+c%20d", "a", "b c d"},
 		{"a=%u00e9", "a", "é"},
+		{"a=%uD83D%uDD11-%ud83d%udd11", "a", "🔑-🔑"}, // a surrogate pair, as .NET's UTF-16 string holds it
+		{"a=%uD83D-%uDD11%uD83D", "a", "\uFFFD-\uFFFD\uFFFD"},
 		{"a=1&a=2", "a", "1,2"},
 		{"novalue", "", "novalue"},
 	} {

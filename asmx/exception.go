@@ -1,8 +1,9 @@
 package asmx
 
 import (
-	"strconv"
 	"strings"
+
+	"github.com/atmkit/atmkit/internal/wire"
 )
 
 // Exception is a .NET exception as ASMX reports it: the text of a SOAP fault
@@ -128,49 +129,9 @@ func shortType(full string) string {
 	return full
 }
 
-// htmlEncode encodes s as ASP.NET's HttpUtility.HtmlEncode does: <, >, &,
-// " and ' as entities, and the characters from U+00A0 to U+00FF as numeric
-// references.
-func htmlEncode(s string) string {
-	if !needsHTMLEncode(s) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 16)
-	for _, r := range s {
-		switch {
-		case r == '<':
-			b.WriteString("&lt;")
-		case r == '>':
-			b.WriteString("&gt;")
-		case r == '&':
-			b.WriteString("&amp;")
-		case r == '"':
-			b.WriteString("&quot;")
-		case r == '\'':
-			b.WriteString("&#39;")
-		case r >= 0xA0 && r <= 0xFF:
-			b.WriteString("&#")
-			b.WriteString(strconv.Itoa(int(r)))
-			b.WriteByte(';')
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-func needsHTMLEncode(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '<' || c == '>' || c == '&' || c == '"' || c == '\'':
-			return true
-		case c == 0xC2 || c == 0xC3: // the UTF-8 lead bytes of U+0080 to U+00FF
-			return true
-		}
-	}
-	return false
-}
+// htmlEncode encodes s as ASP.NET's HttpUtility.HtmlEncode does
+// (wire.HTMLEncode).
+func htmlEncode(s string) string { return wire.HTMLEncode(s) }
 
 // argumentMessage is an ArgumentException's message with its parameter
 // name, as .NET Framework writes it.

@@ -13,7 +13,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
 	"unicode/utf16"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/charmap"
 
 	"github.com/atmkit/atmkit/asmx"
 )
@@ -27,11 +31,36 @@ const (
 )
 
 // keyForms are the ways a text can hold k literally: as it is,
-// percent-encoded, XML-escaped and JSON-escaped.
+// percent-encoded, XML-escaped, JSON-escaped, and as ASP.NET's HtmlEncode
+// writes it; a key beyond ASCII also as %u escapes and, in ISO-8859-1,
+// percent-encoded.
 func keyForms(k string) []string {
 	j, _ := json.Marshal(k)
-	return []string{k, url.QueryEscape(k), url.PathEscape(k), html.EscapeString(k),
-		strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(k), string(j[1 : len(j)-1])}
+	forms := []string{k, url.QueryEscape(k), url.PathEscape(k), html.EscapeString(k),
+		strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(k), string(j[1 : len(j)-1]), asmx.HTMLEncode(k)}
+	if u := percentU(k); u != url.QueryEscape(k) {
+		forms = append(forms, u)
+	}
+	if l, err := charmap.ISO8859_1.NewEncoder().String(k); err == nil && l != k {
+		forms = append(forms, url.QueryEscape(l))
+	}
+	return forms
+}
+
+// percentU writes s as a query may for ASP.NET: characters beyond ASCII as
+// %uXXXX escapes, the rest escaped as url.QueryEscape does.
+func percentU(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		if c < utf8.RuneSelf {
+			b.WriteString(url.QueryEscape(string(c)))
+			continue
+		}
+		for _, u := range utf16.Encode([]rune{c}) {
+			fmt.Fprintf(&b, "%%u%04X", u)
+		}
+	}
+	return b.String()
 }
 
 // leaks returns the forms of keys that s holds.
@@ -187,6 +216,12 @@ func TestJournalMasksKeysInEveryForm(t *testing.T) {
 		{"a key the mock does not accept", func() *http.Request {
 			return callRequest(t, ts.URL, asmx.SOAP11, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, otherKey))
 		}, "<strAtmServiceKey>Ot****</strAtmServiceKey>"},
+		{"a key in CDATA, a body that does not decode", func() *http.Request {
+			return provincesRequest(t, ts.URL, asmx.ContentTypeSOAP11, provincesEnvelope("<![CDATA["+otherKey+"]]>", "<x>"))
+		}, "<strAtmServiceKey>Ot****</strAtmServiceKey><x>"},
+		{"a key split by a comment, a body that does not decode", func() *http.Request {
+			return provincesRequest(t, ts.URL, asmx.ContentTypeSOAP11, provincesEnvelope("Other<!-- c -->-Key-0815", "<x>"))
+		}, "<strAtmServiceKey>Ot****</strAtmServiceKey><x>"},
 		{"a second key element, its value elsewhere", func() *http.Request {
 			return provincesRequest(t, ts.URL, asmx.ContentTypeSOAP11, provincesEnvelope(plainKey, "<strAtmServiceKey>"+otherKey+"</strAtmServiceKey><note>"+otherKey+"</note>"))
 		}, "<note>Ot****</note>"},
@@ -313,24 +348,31 @@ func FuzzJournalMask(f *testing.F) {
 	f.Add("strAtmServiceKey={q}&x={k}{k}", "query/key?1", uint8(3), uint16(1000))
 	f.Add(provincesEnvelope("{k}", ""), "utf16-key-1", uint8(4), uint16(200))
 	f.Add(`{"strAtmServiceKey":"{j}"}`, `json"key\1`, uint8(5), uint16(30))
+	f.Add("strAtmServiceKey={l}&strCity={u}", "Clé-秘密-1", uint8(6), uint16(300))
+	f.Add("strAtmServiceKey={l}%3Cb", "Fálsé-key", uint8(6), uint16(2000))
+	f.Add("strAtmServiceKey={u}%3Cb&x={k}", "Ключ-1234", uint8(3), uint16(2000))
 	f.Fuzz(func(t *testing.T, tmpl, key string, mode uint8, max uint16) {
-		if len(key) < 6 || len(key) > 64 || strings.ContainsAny(key, "*") || strings.ContainsFunc(key, func(r rune) bool {
-			return r < 0x20 || r >= 0x7f
+		if utf8.RuneCountInString(key) < 6 || len(key) > 64 || !utf8.ValidString(key) || strings.ContainsAny(key, "*") || strings.ContainsFunc(key, func(r rune) bool {
+			return r < 0x20 || r >= 0x7f && r < 0xa0 || r == utf8.RuneError || unicode.IsSpace(r)
 		}) {
-			return // a key of printable ASCII, masked wherever it appears (redact.MinLiteral)
+			return // a key of printable characters, masked wherever it appears (redact.MinLiteral)
 		}
 		s, err := New(WithDataset(smallDataset()), WithKeys(key), WithJournalBodyMax(int(max%2048)+16))
 		if err != nil {
 			t.Fatal(err)
 		}
 		j, _ := json.Marshal(key)
+		latin1, err := charmap.ISO8859_1.NewEncoder().String(key)
+		if err != nil {
+			latin1 = key // "{l}" is then the key's UTF-8 escapes
+		}
 		body := strings.NewReplacer("{k}", key, "{q}", url.QueryEscape(key), "{x}", xmlEscaped(key),
-			"{j}", string(j[1:len(j)-1])).Replace(tmpl)
+			"{j}", string(j[1:len(j)-1]), "{u}", percentU(key), "{l}", url.QueryEscape(latin1)).Replace(tmpl)
 		req, err := http.NewRequest("POST", "http://mock"+asmx.ServicePath, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		switch mode % 6 {
+		switch mode % 7 {
 		case 0:
 			req.Header.Set("Content-Type", asmx.ContentTypeSOAP11)
 			req.Header.Set("SOAPAction", `"`+testNS+`/ReturnProvinces"`)
@@ -347,6 +389,9 @@ func FuzzJournalMask(f *testing.F) {
 			body = utf16LE(body)
 		case 5:
 			req.Header.Set("Content-Type", "application/json")
+		case 6:
+			req.URL.Path += "/ReturnProvinces"
+			req.Header.Set("Content-Type", asmx.ContentTypeForm+"; charset=iso-8859-1")
 		}
 		req.Body, req.ContentLength = io.NopCloser(strings.NewReader(body)), int64(len(body))
 		s.ServeHTTP(discardResponse{h: http.Header{}}, req)
@@ -391,3 +436,77 @@ type discardResponse struct{ h http.Header }
 func (w discardResponse) Header() http.Header         { return w.h }
 func (w discardResponse) WriteHeader(int)             {}
 func (w discardResponse) Write(p []byte) (int, error) { return len(p), nil }
+
+// TestJournalMasksKeysBeyondASCII sends keys beyond ASCII over loopback
+// in the forms a form's charset, %u escapes and ASP.NET's error texts give
+// them, a wrong one too (a refused key is still a secret), and reads each
+// call back through the admin API and the request log: no form of the key
+// is there. A value with '<' fails request validation, whose error text
+// echoes the value (HTML-encoded: "F&#225;ls&#233;&lt;b").
+func TestJournalMasksKeysBeyondASCII(t *testing.T) {
+	t.Parallel()
+	logged := &recordingHandler{}
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithKeys("Clé-秘密", "Clé"), WithLogger(slog.New(logged)))
+	form := func(charset, body string) func() *http.Request {
+		return func() *http.Request {
+			req := mustRequest(t, "POST", ts.URL+asmx.ServicePath+"/ReturnProvinces", body)
+			req.Header.Set("Content-Type", asmx.ContentTypeForm+"; charset="+charset)
+			return req
+		}
+	}
+	get := func(query string) func() *http.Request {
+		return func() *http.Request {
+			return mustRequest(t, "GET", ts.URL+asmx.ServicePath+"/ReturnProvinces?"+query, "")
+		}
+	}
+	tests := []struct {
+		name string
+		req  func() *http.Request
+		// forms are the key as the request or its answer may write it.
+		forms []string
+	}{
+		{"form in ISO-8859-1, a wrong key", form("iso-8859-1", "strAtmServiceKey=F%E1ls%E9-%3Cb"),
+			[]string{"Fálsé-", "F&#225;ls&#233;-", "F%E1ls%E9-", "F\xe1ls\xe9-"}},
+		{"form in windows-1252, a wrong key", form("windows-1252", "strAtmServiceKey=%80uro%E9-%3Cb"),
+			[]string{"€uroé-", "€uro&#233;-", "%80uro%E9-", "\x80uro\xe9-"}},
+		{"form in ISO-8859-5, a wrong key", form("iso-8859-5", "strAtmServiceKey=%BA%DB%EE%E7-%3Cb"),
+			[]string{"Ключ-", "%BA%DB%EE%E7-", "\xba\xdb\xee\xe7-"}},
+		{"form in ISO-8859-1, raw bytes", form("iso-8859-1", "strAtmServiceKey=F\xe1ls\xe9-<b"),
+			[]string{"Fálsé-", "F&#225;ls&#233;-", "F\xe1ls\xe9-"}},
+		{"form, %u escapes", form("iso-8859-1", "strAtmServiceKey=F%u00E1ls%u00E9-%3Cb"),
+			[]string{"Fálsé-", "F&#225;ls&#233;-", "F%u00E1ls%u00E9-"}},
+		{"GET query, %u escapes", get("strAtmServiceKey=F%u00e1ls%u00e9-%u5bc6%3Cb"),
+			[]string{"Fálsé-密", "F&#225;ls&#233;-密", "F%u00e1ls%u00e9-%u5bc6"}},
+		{"a wrong key holding both keys, echoed", get("strAtmServiceKey=Cl%C3%A9-%E7%A7%98%E5%AF%86%3Cb"),
+			[]string{"秘密", "%E7%A7%98%E5%AF%86"}},
+		{"the key elsewhere, as character references", func() *http.Request {
+			return provincesRequest(t, ts.URL, asmx.ContentTypeSOAP11, provincesEnvelope("Clé-秘密", "<note>Cl&#233;-&#31192;&#23494; Cl&#xE9;-&#x79D8;&#x5BC6;</note>"))
+		}, []string{"Clé-秘密", "Cl&#233;-&#31192;&#23494;", "Cl&#xE9;-&#x79D8;&#x5BC6;"}},
+		{"the key elsewhere, %u escapes", get("strAtmServiceKey=Cl%C3%A9-%E7%A7%98%E5%AF%86&x=Cl%u00E9-%u79D8%u5BC6"),
+			[]string{"Clé-秘密", "Cl%C3%A9-%E7%A7%98%E5%AF%86", "Cl%u00E9-%u79D8%u5BC6"}},
+		{"SOAP in ISO-8859-1", func() *http.Request {
+			return provincesRequest(t, ts.URL, "text/xml; charset=iso-8859-1", strings.Replace(provincesEnvelope("Cl\xe9", "<note>Cl\xe9 x</note>"), "utf-8", "iso-8859-1", 1))
+		}, []string{"<strAtmServiceKey>Clé", "Clé x", "Cl\xe9"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			do(t, tt.req())
+			es := ts.Journal(RequestFilter{Limit: 1})
+			if len(es) != 1 {
+				t.Fatalf("journal: got %d entries, want 1", len(es))
+			}
+			e := es[0]
+			one := adminGet(t, ts.URL+"/__admin/requests/"+strconv.FormatUint(e.Seq, 10))
+			all := adminGet(t, ts.URL+"/__admin/requests?limit=1")
+			texts := append([]string{one, all}, jsonStrings(t, one)...)
+			texts = append(texts, logged.take()...)
+			for _, text := range texts {
+				for _, f := range tt.forms {
+					if strings.Contains(text, f) {
+						t.Errorf("journal or log holds the key as %q: %s", f, text)
+					}
+				}
+			}
+		})
+	}
+}

@@ -119,13 +119,20 @@ func cutText(s string, n int) string {
 
 // callValues are the values masked in r's request and answer: keys (the
 // configured ones), the call's key, and every strAtmServiceKey value of the
-// request's path, query, header fields and body text, each once.
+// request's path, query, header fields and body text (a form's also as read
+// in its charset), each once.
 func callValues(r *journalRecord, body string, keys []string) []string {
 	k := &r.kept
 	out := slices.Clone(r.callKeys(keys))
 	out = append(out, redact.Values(r.Path)...)
 	out = append(out, redact.Values(k.query)...)
 	out = append(out, redact.Values(body)...)
+	if ct := k.reqHead.Get("Content-Type"); isForm(ct) {
+		// A form is read in the charset its content type names
+		// (asmx.FormText): its key "Cl%E9" in ISO-8859-1 is "Clé", which
+		// an answer echoes.
+		out = append(out, redact.Values(asmx.FormText(ct, string(k.reqBody)))...)
+	}
 	for name, vs := range k.reqHead {
 		for _, v := range vs {
 			if strings.EqualFold(name, asmx.ParamKey) {
@@ -137,6 +144,12 @@ func callValues(r *journalRecord, body string, keys []string) []string {
 	out = slices.DeleteFunc(out, func(v string) bool { return v == "" })
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// isForm reports whether ct is a form's content type.
+func isForm(ct string) bool {
+	base, _, _ := strings.Cut(ct, ";")
+	return strings.EqualFold(strings.TrimSpace(base), asmx.ContentTypeForm)
 }
 
 // showHeader returns h (and host, as a Host field) with the credential

@@ -200,3 +200,58 @@ func statusAndBody(t *testing.T) func(*http.Response, error) (int, string) {
 		return resp.StatusCode, string(b)
 	}
 }
+
+// TestRecordKeysBeyondASCII: keys beyond ASCII sent through the recording
+// proxy in a form's charset (ISO-8859-1, ISO-8859-5), as UTF-8 escapes and
+// in a SOAP body in ISO-8859-1, wrong ones that the mock's request
+// validation echoes in its error text (HTML-encoded: "F&#225;ls&#233;"):
+// no form of them reaches the cassette, record's output, or what cassette
+// list and scrub --check print of it.
+func TestRecordKeysBeyondASCII(t *testing.T) {
+	t.Parallel()
+	up := startMock(t, "Clé-秘密", nil)
+	path := filepath.Join(t.TempDir(), "beyond.yaml")
+	r := startCmd(t, nil, "record", "--upstream", up, "--cassette", path, "--addr", "127.0.0.1:0", "--log-level", "debug")
+	post := func(op, ct, body string) {
+		t.Helper()
+		resp, err := http.Post(r.base+"/service/service.asmx/"+op, ct, strings.NewReader(body))
+		if status, answer := statusAndBody(t)(resp, err); status != http.StatusInternalServerError || !strings.Contains(answer, "potentially dangerous") {
+			t.Fatalf("%s: got %d %.300q, want request validation's 500", op, status, answer)
+		}
+	}
+	post("ReturnProvinces", "application/x-www-form-urlencoded; charset=iso-8859-1", "strAtmServiceKey=F%E1ls%E9-%3Cb")
+	post("ReturnInstitutions", "application/x-www-form-urlencoded; charset=iso-8859-5", "strAtmServiceKey=%BA%DB%EE%E7-%3Cb")
+	resp, err := http.Get(r.base + "/service/service.asmx/ReturnAllAtms?strAtmServiceKey=Cl%C3%A9-%E7%A7%98%E5%AF%86%3Cb")
+	if status, _ := statusAndBody(t)(resp, err); status != http.StatusInternalServerError {
+		t.Fatalf("GET: got %d, want request validation's 500", status)
+	}
+	if status, _ := postProvincesSOAP(t, r.base, `<?xml version="1.0" encoding="iso-8859-1"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>`+
+		"<ReturnProvinces xmlns=\"http://tempuri.org/atmService\"><strAtmServiceKey>F\xe1ls\xe9-key</strAtmServiceKey></ReturnProvinces></soap:Body></soap:Envelope>",
+		"text/xml; charset=iso-8859-1"); status != http.StatusInternalServerError {
+		t.Fatalf("SOAP: got %d, want the refusal of a wrong key", status)
+	}
+	if code := r.stop(); code != exitOK {
+		t.Fatalf("record: exit %d\n%s%s", code, r.stdout, r.stderr)
+	}
+	code, listOut, listErr := runAtmkit(nil, "cassette", "list", path)
+	if code != exitOK {
+		t.Fatalf("cassette list: exit %d\n%s", code, listErr)
+	}
+	code, checkOut, checkErr := runAtmkit(nil, "cassette", "scrub", "--check", path)
+	if code != exitOK {
+		t.Errorf("cassette scrub --check: exit %d, want 0 (nothing left to redact)\n%s%s", code, checkOut, checkErr)
+	}
+	texts := map[string]string{"the cassette": readText(t, path), "record's output": r.stdout.String() + r.stderr.String(),
+		"cassette list": listOut + listErr, "cassette scrub --check": checkOut + checkErr}
+	if n := strings.Count(texts["the cassette"], "potentially dangerous"); n != 3 {
+		t.Errorf("the cassette holds %d request validation errors, want 3", n)
+	}
+	for what, s := range texts {
+		for _, f := range []string{"Fálsé-", "F&#225;ls&#233;-", "F%E1ls%E9-", "F\xe1ls\xe9-", "Ключ-", "%BA%DB%EE%E7-",
+			"Clé-秘密", "Cl&#233;-秘密", "Cl%C3%A9-%E7%A7%98%E5%AF%86"} {
+			if strings.Contains(s, f) {
+				t.Errorf("%s holds the key as %q: %.600q", what, f, s)
+			}
+		}
+	}
+}

@@ -13,13 +13,20 @@ package redact
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"html"
 	"net/url"
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
+
+	"golang.org/x/text/encoding/charmap"
+
+	"github.com/atmkit/atmkit/internal/wire"
 )
 
 // ParamName is the service key's parameter.
@@ -54,25 +61,40 @@ var (
 	// queryRE matches strAtmServiceKey=value in a query string or form body,
 	// also inside a quoted URL of an error message.
 	queryRE = regexp.MustCompile(`(?i)((?:^|[?&;\s"'])` + ParamName + `=)([^&;\s"'<>]*)`)
-	// xmlRE matches the content of a strAtmServiceKey element, any prefix.
-	xmlRE = regexp.MustCompile(`(?is)(<(?:[^\s<>/:="']+:)?` + ParamName + `(?:\s[^>]*)?>)([^<]*)`)
+	// xmlRE matches the content of a strAtmServiceKey element, any prefix:
+	// its text, CDATA sections and comments, up to the next tag.
+	xmlRE = regexp.MustCompile(`(?is)(<(?:[^\s<>/:="']+:)?` + ParamName + `(?:\s[^>]*)?>)((?:[^<]|<!\[CDATA\[.*?\]\]>|<!--.*?-->)*)`)
 	// jsonRE matches "strAtmServiceKey": "value".
 	jsonRE = regexp.MustCompile(`(?i)("` + ParamName + `"\s*:\s*")((?:[^"\\]|\\.)*)`)
 )
 
 // Text returns s with the value of every strAtmServiceKey parameter masked,
 // and every occurrence of keys (those of MinLiteral characters or more)
-// replaced by its mask.
+// replaced by its mask, the longest keys first.
 func Text(s string, keys ...string) string {
 	if s == "" {
 		return s
 	}
 	s = maskParams(s)
-	for _, k := range keys {
+	for _, k := range longestFirst(keys) {
 		s = maskLiteral(s, k)
 	}
 	return s
 }
+
+// longestFirst returns keys, the longest first (stably): a key masked
+// before a longer one that holds it would leave the longer one's rest
+// ("Clé" in "Clé-秘密" leaves "******-秘密").
+func longestFirst(keys []string) []string {
+	if slices.IsSortedFunc(keys, byLength) {
+		return keys
+	}
+	keys = slices.Clone(keys)
+	slices.SortStableFunc(keys, byLength)
+	return keys
+}
+
+func byLength(a, b string) int { return len(b) - len(a) }
 
 // maskParams masks the value of every strAtmServiceKey parameter in s.
 func maskParams(s string) string {
@@ -90,10 +112,14 @@ func maskParams(s string) string {
 		})
 		s = xmlRE.ReplaceAllStringFunc(s, func(m string) string {
 			sub := xmlRE.FindStringSubmatch(m)
-			if strings.TrimSpace(sub[2]) == "" || isMask(sub[2]) {
+			v := sub[2]
+			if strings.Contains(v, "<") { // a CDATA section or a comment: the key is their text
+				v = xmlValue(v)
+			}
+			if strings.TrimSpace(v) == "" || isMask(v) {
 				return m
 			}
-			return sub[1] + Key(sub[2])
+			return sub[1] + Key(v)
 		})
 		s = jsonRE.ReplaceAllStringFunc(s, func(m string) string {
 			sub := jsonRE.FindStringSubmatch(m)
@@ -132,6 +158,7 @@ func NewMasker(keys ...string) *Masker {
 			m.keys = append(m.keys, newLiteral(k))
 		}
 	}
+	slices.SortStableFunc(m.keys, func(a, b literal) int { return byLength(a.key, b.key) })
 	return m
 }
 
@@ -152,13 +179,27 @@ func (m *Masker) Text(s string, more ...string) string {
 		return s
 	}
 	s = maskParams(s)
-	for _, l := range m.keys {
-		s = l.maskIn(s)
-	}
-	for _, k := range more {
-		if !m.Has(k) {
-			s = maskLiteral(s, k)
+	if len(more) == 0 {
+		for _, l := range m.keys {
+			s = l.maskIn(s)
 		}
+		return s
+	}
+	// m's keys and more, the longest first (longestFirst), m's first of
+	// keys as long.
+	more = longestFirst(more)
+	i := 0
+	for _, k := range more {
+		if m.Has(k) {
+			continue
+		}
+		for ; i < len(m.keys) && len(m.keys[i].key) >= len(k); i++ {
+			s = m.keys[i].maskIn(s)
+		}
+		s = maskLiteral(s, k)
+	}
+	for ; i < len(m.keys); i++ {
+		s = m.keys[i].maskIn(s)
 	}
 	return s
 }
@@ -166,8 +207,11 @@ func (m *Masker) Text(s string, more ...string) string {
 // Values returns the values of the strAtmServiceKey parameters Text finds
 // in s (a query string or form body, XML elements, JSON members), each as
 // written and, where that differs, decoded and trimmed, so that their
-// other occurrences can be masked too (Text(s, Values(s)...)). Values that
-// are masks already are left out.
+// other occurrences can be masked too (Text(s, Values(s)...)). A query
+// value is decoded as ASP.NET decodes it (%uXXXX escapes too), and, when
+// its bytes are not UTF-8, as ISO-8859-1 and windows-1252 (a form sent in
+// either charset); a form in another charset is best made UTF-8 first
+// (asmx.FormText). Values that are masks already are left out.
 func Values(s string) []string {
 	if !containsFold(s, ParamName) {
 		return nil
@@ -182,12 +226,19 @@ func Values(s string) []string {
 	}
 	for _, sub := range queryRE.FindAllStringSubmatch(s, -1) {
 		add(sub[2])
+		if v := wire.URLDecode(sub[2]); !strings.Contains(v, "\uFFFD") {
+			add(v) // a lossy reading, bytes not UTF-8, is left to readings
+		}
 		if v, err := url.QueryUnescape(sub[2]); err == nil {
 			add(v)
+			add(Readings(v)...)
 		}
 	}
 	for _, sub := range xmlRE.FindAllStringSubmatch(s, -1) {
 		add(sub[2], strings.TrimSpace(sub[2]), strings.TrimSpace(html.UnescapeString(sub[2])))
+		if strings.Contains(sub[2], "<") {
+			add(xmlValue(sub[2]), strings.TrimSpace(xmlValue(sub[2])))
+		}
 	}
 	for _, sub := range jsonRE.FindAllStringSubmatch(s, -1) {
 		add(sub[2])
@@ -197,6 +248,32 @@ func Values(s string) []string {
 		}
 	}
 	return out
+}
+
+// xmlValue is the text of an element's content raw, as xmlRE matches it:
+// comments left out, CDATA sections as they hold it, entities and
+// character references replaced.
+func xmlValue(raw string) string {
+	var b strings.Builder
+	for raw != "" {
+		switch {
+		case strings.HasPrefix(raw, "<!--"):
+			end := strings.Index(raw, "-->")
+			raw = raw[end+len("-->"):]
+		case strings.HasPrefix(raw, "<![CDATA["):
+			end := strings.Index(raw, "]]>")
+			b.WriteString(raw[len("<![CDATA["):end])
+			raw = raw[end+len("]]>"):]
+		default:
+			text := raw
+			if i := strings.IndexByte(raw, '<'); i >= 0 {
+				text = raw[:i]
+			}
+			b.WriteString(html.UnescapeString(text))
+			raw = raw[len(text):]
+		}
+	}
+	return b.String()
 }
 
 // Placeholder replaces the value of a credential header (IsCredentialHeader)
@@ -258,14 +335,17 @@ func (l literal) maskIn(s string) string {
 }
 
 // Forms returns key as Text finds it literally: as it is and as URL query
-// or path encoding, XML or HTML escaping and JSON string escaping write it,
-// longest first, each once.
+// or path encoding, XML or HTML escaping (ASP.NET's HttpUtility.HtmlEncode
+// too, as the mock's error texts echo a value: "&quot;" and "&#39;") and
+// JSON string escaping write it, longest first, each once. A key beyond ASCII has more forms: see
+// beyondASCII.
 func Forms(key string) []string {
 	forms := []string{key, url.QueryEscape(key), url.PathEscape(key), html.EscapeString(key),
-		xmlText.Replace(key), xmlAttr.Replace(key), xmlAll.Replace(key)}
+		xmlText.Replace(key), xmlAttr.Replace(key), xmlAll.Replace(key), wire.HTMLEncode(key)}
 	if b, err := json.Marshal(key); err == nil {
 		forms = append(forms, string(b[1:len(b)-1]))
 	}
+	forms = append(forms, beyondASCII(key)...)
 	slices.SortFunc(forms, func(a, b string) int {
 		if len(a) != len(b) {
 			return len(b) - len(a)
@@ -387,4 +467,125 @@ func (e *maskedError) As(target any) bool {
 		v.Set(reflect.ValueOf(&cp))
 	}
 	return true
+}
+
+// beyondASCII returns the further forms a key holding characters beyond
+// ASCII takes in what atmkit shows ("Clé"), none for an ASCII key: its
+// characters as %uXXXX escapes ("Cl%u00E9", as ASP.NET reads them in a
+// query or form) and as lower-case UTF-8 escapes ("Cl%c3%a9"); as a form in
+// ISO-8859-1 or windows-1252 writes it, raw and percent-encoded ("Cl%E9");
+// as XML character references, decimal and hex
+// ("Cl&#xE9;"); and JSON-escaped to ASCII ("Cl\u00e9").
+func beyondASCII(key string) []string {
+	ascii := true
+	for i := 0; i < len(key); i++ {
+		if key[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return nil
+	}
+	var forms []string
+	each := func(ascii func(r rune) string, wide func(r rune) string) string {
+		var b strings.Builder
+		for _, r := range key {
+			if r < utf8.RuneSelf {
+				b.WriteString(ascii(r))
+			} else {
+				b.WriteString(wide(r))
+			}
+		}
+		return b.String()
+	}
+	query := func(r rune) string { return url.QueryEscape(string(r)) }
+	units := func(format string) func(r rune) string {
+		return func(r rune) string {
+			var b strings.Builder
+			for _, u := range utf16.Encode([]rune{r}) {
+				fmt.Fprintf(&b, format, u)
+			}
+			return b.String()
+		}
+	}
+	forms = append(forms, each(query, units("%%u%04X")), each(query, units("%%u%04x")),
+		lowerEscapes(url.QueryEscape(key)))
+	for _, cm := range []*charmap.Charmap{charmap.ISO8859_1, charmap.Windows1252} {
+		raw, ok := singleByte(cm, key)
+		if !ok {
+			continue
+		}
+		forms = append(forms, raw, url.QueryEscape(raw), lowerEscapes(url.QueryEscape(raw)))
+	}
+	text := func(r rune) string { return xmlText.Replace(string(r)) }
+	forms = append(forms, each(text, func(r rune) string { return "&#" + strconv.Itoa(int(r)) + ";" }),
+		each(text, func(r rune) string { return fmt.Sprintf("&#x%X;", r) }),
+		each(text, func(r rune) string { return fmt.Sprintf("&#x%x;", r) }))
+	if b, err := json.Marshal(key); err == nil {
+		j := string(b[1 : len(b)-1])
+		for _, format := range []string{`\u%04x`, `\u%04X`} {
+			var out strings.Builder
+			for _, r := range j {
+				if r < utf8.RuneSelf {
+					out.WriteRune(r)
+					continue
+				}
+				out.WriteString(units(format)(r))
+			}
+			forms = append(forms, out.String())
+		}
+	}
+	return forms
+}
+
+// lowerEscapes is s, percent-encoded, with the hex digits of its escapes
+// in lower case.
+func lowerEscapes(s string) string {
+	b := []byte(s)
+	for i := 0; i+2 < len(b); i++ {
+		if b[i] == '%' {
+			b[i+1], b[i+2] = lowerHex(b[i+1]), lowerHex(b[i+2])
+			i += 2
+		}
+	}
+	return string(b)
+}
+
+func lowerHex(c byte) byte {
+	if c >= 'A' && c <= 'F' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// singleByte encodes s in the single-byte charset cm; ok is false when a
+// character of s has no byte in it.
+func singleByte(cm *charmap.Charmap, s string) (string, bool) {
+	b := make([]byte, 0, len(s))
+	for _, r := range s {
+		c, ok := cm.EncodeRune(r)
+		if !ok {
+			return "", false
+		}
+		b = append(b, c)
+	}
+	return string(b), true
+}
+
+// Readings returns v, text percent-decoded from a query or form whose
+// bytes are not UTF-8, as read in ISO-8859-1 and in windows-1252: the key a
+// form sent in either charset holds ("Cl\xe9" is "Clé"). It returns none
+// for UTF-8 text.
+func Readings(v string) []string {
+	if utf8.ValidString(v) {
+		return nil
+	}
+	var out []string
+	for _, cm := range []*charmap.Charmap{charmap.ISO8859_1, charmap.Windows1252} {
+		if t, err := cm.NewDecoder().String(v); err == nil {
+			out = append(out, t)
+		}
+	}
+	return out
 }

@@ -38,6 +38,9 @@ func TestText(t *testing.T) {
 		{"form body", `strAtmServiceKey=short&intCityID=3`, nil, `strAtmServiceKey=******&intCityID=3`},
 		{"XML", `<soap:Body><strAtmServiceKey>Leak-Key-1234</strAtmServiceKey>`, nil, `<soap:Body><strAtmServiceKey>Le****</strAtmServiceKey>`},
 		{"XML, prefix and attribute", `<a:strAtmServiceKey x="1">k</a:strAtmServiceKey>`, nil, `<a:strAtmServiceKey x="1">******</a:strAtmServiceKey>`},
+		{"XML, CDATA", `<strAtmServiceKey><![CDATA[Leak-Key-1234]]></strAtmServiceKey>`, nil, `<strAtmServiceKey>Le****</strAtmServiceKey>`},
+		{"XML, a comment inside", `<strAtmServiceKey>Leak<!-- c -->-Key-1234</strAtmServiceKey>`, nil, `<strAtmServiceKey>Le****</strAtmServiceKey>`},
+		{"XML, CDATA and text, no end tag", `<strAtmServiceKey>Le<![CDATA[ak-Key]]>-1234<x>`, nil, `<strAtmServiceKey>Le****<x>`},
 		{"JSON", `{"strAtmServiceKey": "Leak-Key-1234"}`, nil, `{"strAtmServiceKey": "Le****"}`},
 		{"literal", "the key Leak-Key-1234 was refused", []string{key}, "the key Le**** was refused"},
 		{"literal, URL-escaped", "q=Leak+Key%2F1", []string{"Leak Key/1"}, "q=Le****"},
@@ -51,6 +54,17 @@ func TestText(t *testing.T) {
 		{"placeholder", "<strAtmServiceKey>REDACTED</strAtmServiceKey>", nil, "<strAtmServiceKey>REDACTED</strAtmServiceKey>"},
 		{"key rejection's placeholder", "<strAtmServiceKey>REDACTED-REJECTED</strAtmServiceKey> ?strAtmServiceKey=REDACTED-REJECTED", nil, "<strAtmServiceKey>REDACTED-REJECTED</strAtmServiceKey> ?strAtmServiceKey=REDACTED-REJECTED"},
 		{"nothing", "no key here", []string{key}, "no key here"},
+		{"a key inside a longer one, the shorter given first", "x=short1-secret&lt;b short1", []string{"short1", "short1-secret<b"}, "x=sh**** ******"},
+		// A key beyond ASCII, in every form a client, a form's charset or
+		// an ASP.NET error text writes it.
+		{"non-ASCII literal, %u escapes", "q=Cl%u00E9-%u79D8%u5BC6 q=Cl%u00e9-%u79d8%u5bc6", []string{"Clé-秘密"}, "q=****** q=******"},
+		{"non-ASCII literal, lower-case escapes", "q=Cl%c3%a9-%e7%a7%98%e5%af%86", []string{"Clé-秘密"}, "q=******"},
+		{"non-ASCII literal, HtmlEncode", "(strAtmServiceKey=&quot;Cl&#233;-秘密&lt;b&quot;)", []string{"Clé-秘密"}, "(strAtmServiceKey=&quot;******&lt;b&quot;)"},
+		{"non-ASCII literal, character references", "<a>Cl&#233;-&#31192;&#23494;</a><a>Cl&#xE9;-&#x79D8;&#x5BC6;</a><a>Cl&#xe9;-&#x79d8;&#x5bc6;</a>", []string{"Clé-秘密"}, "<a>******</a><a>******</a><a>******</a>"},
+		{"non-ASCII literal, JSON-escaped to ASCII", `{"k":"Cl\u00e9-\u79d8\u5bc6","l":"Cl\u00E9-\u79D8\u5BC6"}`, []string{"Clé-秘密"}, `{"k":"******","l":"******"}`},
+		{"Latin-1 literal, a form's escapes", "a=Cl%E9+x&b=Cl%e9", []string{"Clé"}, "a=******+x&b=******"},
+		{"Latin-1 literal, raw bytes", "a=Cl\xe9 x", []string{"Clé"}, "a=****** x"},
+		{"windows-1252 literal", "a=%80uro-key-1 a=\x80uro-key-1", []string{"€uro-key-1"}, "a=€u**** a=€u****"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -145,6 +159,9 @@ func TestValues(t *testing.T) {
 		{"query", "a=1&strAtmServiceKey=Leak%2DKey&b=2", []string{"Leak%2DKey", "Leak-Key"}},
 		{"XML, escaped and spaced", "<strAtmServiceKey> a&amp;b </strAtmServiceKey>", []string{" a&amp;b ", "a&amp;b", "a&b"}},
 		{"JSON", `{"strAtmServiceKey":"a\"b"}`, []string{`a\"b`, `a"b`}},
+		{"query, %u escapes", "strAtmServiceKey=Cl%u00E9-%u79D8", []string{"Cl%u00E9-%u79D8", "Clé-秘"}},
+		{"form in ISO-8859-1 or windows-1252", "strAtmServiceKey=Cl%E9%80", []string{"Cl%E9%80", "Cl\xe9\x80", "Clé\u0080", "Clé€"}},
+		{"XML, CDATA and a comment", "<strAtmServiceKey>a<!--c--><![CDATA[<b>]]>&amp;</strAtmServiceKey>", []string{"a<!--c--><![CDATA[<b>]]>&amp;", "a<!--c--><![CDATA[<b>]]>&", "a<b>&"}},
 		{"two keys, a mask left out", "<strAtmServiceKey>one-key</strAtmServiceKey><strAtmServiceKey>Le****</strAtmServiceKey>?strAtmServiceKey=two", []string{"two", "one-key"}},
 	}
 	for _, tt := range tests {
@@ -169,6 +186,19 @@ func TestForms(t *testing.T) {
 	for i := 1; i < len(got); i++ {
 		if len(got[i]) > len(got[i-1]) || got[i] == got[i-1] {
 			t.Errorf("Forms: got %q, want each once, longest first", got)
+		}
+	}
+	// As ASP.NET's HtmlEncode writes it: " as &quot;, ' as &#39;.
+	if got, want := Forms(`a&"b'c`), "a&amp;&quot;b&#39;c"; !slices.Contains(got, want) {
+		t.Errorf("Forms: got %q, want it to hold %q", got, want)
+	}
+	// A key beyond ASCII: as a client, a form's charset, ASP.NET's
+	// HtmlEncode, XML and JSON may write it.
+	got = Forms("Clé")
+	for _, want := range []string{"Cl%C3%A9", "Cl%c3%a9", "Cl%u00E9", "Cl%u00e9", "Cl%E9", "Cl%e9", "Cl\xe9",
+		"Cl&#233;", "Cl&#xE9;", "Cl&#xe9;", `Cl\u00e9`, `Cl\u00E9`} {
+		if !slices.Contains(got, want) {
+			t.Errorf("Forms(Clé): got %q, want it to hold %q", got, want)
 		}
 	}
 	if got := Forms("plain-key"); len(got) != 1 {

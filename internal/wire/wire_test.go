@@ -86,3 +86,35 @@ func TestCheckNamespace(t *testing.T) {
 		}
 	}
 }
+
+func TestURLDecode(t *testing.T) {
+	for in, want := range map[string]string{
+		"Cl%C3%A9+x":                "Clé x",
+		"Cl%u00E9-%u79d8":           "Clé-秘",
+		"%uD83D%uDD11":              "🔑", // a surrogate pair is one character
+		"%uD83D-%uDD11":             "\uFFFD-\uFFFD",
+		"Cl%E9":                     "Cl\uFFFD", // not UTF-8
+		"%zz%u12%":                  "%zz%u12%",
+		"plain":                     "plain",
+		"Cl\xe9":                    "Cl\uFFFD",
+		"%E7%A7%98%u5BC6%E5%AF%86":  "秘密密",
+		"%3Cb%u003C%U003C":          "<b<%U003C",
+		"strAtmServiceKey=Cl%u00e9": "strAtmServiceKey=Clé",
+	} {
+		if got := URLDecode(in); got != want {
+			t.Errorf("URLDecode(%q): got %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestHTMLEncode(t *testing.T) {
+	for in, want := range map[string]string{
+		`Clé-秘密<b>&"'`: "Cl&#233;-秘密&lt;b&gt;&amp;&quot;&#39;",
+		"plain":        "plain",
+		"\u00a0ÿĀ":     "&#160;&#255;Ā",
+	} {
+		if got := HTMLEncode(in); got != want {
+			t.Errorf("HTMLEncode(%q): got %q, want %q", in, got, want)
+		}
+	}
+}

@@ -6,11 +6,14 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/internal/redact"
+	"github.com/atmkit/atmkit/internal/wire"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
@@ -95,6 +98,9 @@ func (s *scrubber) done(v string) bool {
 	return isPlaceholder(v)
 }
 
+// note notes v as a key value found, and, when its bytes are not UTF-8 (a
+// form's in ISO-8859-1 or windows-1252, percent-decoded), the text they
+// read as in either charset, which an answer may echo.
 func (s *scrubber) note(v string) {
 	if v == "" || isPlaceholder(v) {
 		return
@@ -103,6 +109,9 @@ func (s *scrubber) note(v string) {
 		s.found = map[string]bool{}
 	}
 	s.found[v] = true
+	for _, r := range redact.Readings(v) {
+		s.found[r] = true
+	}
 }
 
 // Scrub replaces the service key and the credential headers of one
@@ -171,7 +180,10 @@ func fixLength(n *int64, h http.Header, size int) {
 }
 
 // forms returns the found values in every encoding they may appear in:
-// raw, URL-encoded, XML-escaped, JSON-escaped. Short ones are left out.
+// raw, URL-encoded, XML-escaped, JSON-escaped, and those of a value beyond
+// ASCII (redact.Forms: %uXXXX escapes, ISO-8859-1 and windows-1252 bytes,
+// ASP.NET's HtmlEncode, character references), longest first. Short ones
+// are left out.
 func (s *scrubber) forms() []string {
 	seen := map[string]bool{}
 	var out []string
@@ -182,7 +194,9 @@ func (s *scrubber) forms() []string {
 		}
 	}
 	for v := range s.found {
-		add(v)
+		for _, f := range redact.Forms(v) { // a key beyond ASCII: %u, Latin-1, &#233;, …
+			add(f)
+		}
 		add(url.QueryEscape(v))
 		add(url.PathEscape(v))
 		add(string(asmx.AppendEscaped(nil, v)))
@@ -193,6 +207,15 @@ func (s *scrubber) forms() []string {
 			add(string(j[1 : len(j)-1]))
 		}
 	}
+	// The longest first, as found (values are noted in a map): a value
+	// swept before a longer one that holds it would leave the longer
+	// one's rest.
+	slices.SortFunc(out, func(a, b string) int {
+		if len(a) != len(b) {
+			return len(b) - len(a)
+		}
+		return strings.Compare(a, b)
+	})
 	return out
 }
 
@@ -274,6 +297,9 @@ func (s *scrubber) query(raw string) string {
 		if dv, err := url.QueryUnescape(val); err == nil {
 			s.note(dv)
 		}
+		if dv := wire.URLDecode(val); !strings.Contains(dv, "\uFFFD") {
+			s.note(dv) // %uXXXX escapes, which QueryUnescape refuses
+		}
 		if !s.done(val) {
 			parts[j] = name + "=" + s.ph
 			s.n++
@@ -284,6 +310,23 @@ func (s *scrubber) query(raw string) string {
 		return raw
 	}
 	return strings.Join(parts, "&")
+}
+
+// noteForm notes the key values of form body b as ASMX reads them in the
+// charset its content type names (asmx.FormText): "Cl%E9" in ISO-8859-1
+// is "Clé", "%BA%DB%EE%E7" in ISO-8859-5 "Ключ", which an answer echoes.
+func (s *scrubber) noteForm(b, contentType string) {
+	t := asmx.FormText(contentType, b)
+	if t == b {
+		return
+	}
+	for name, vs := range asmx.ParseQuery(t) {
+		if strings.EqualFold(strings.TrimSpace(name), asmx.ParamKey) {
+			for _, v := range vs {
+				s.note(v)
+			}
+		}
+	}
 }
 
 // IsKeyName reports whether a raw (possibly URL-encoded) parameter name is
@@ -359,11 +402,23 @@ func (s *scrubber) textBody(b, contentType string) string {
 	if !mayNameKey(b) { // no pattern below can match: most answers
 		mt := strings.ToLower(strings.TrimSpace(strings.SplitN(contentType, ";", 2)[0]))
 		if !strings.Contains(mt, "html") && !strings.Contains(mt, "xml") && strings.Contains(b, "=") {
+			s.noteForm(b, contentType)
 			b = s.query(b)
 		}
 		return b
 	}
 	if strings.Contains(b, "<") {
+		if !utf8.ValidString(b) {
+			// A body in a single-byte charset (ISO-8859-1): its keys
+			// are replaced in its bytes, and noted as text, as ASMX
+			// reads it, which an answer echoes.
+			t, _ := asmx.SOAPText(contentType, []byte(b))
+			for _, sub := range xmlOpenKeyRE.FindAllStringSubmatch(string(t), -1) {
+				if strings.TrimSpace(sub[2]) != "" {
+					s.noteXML(sub[2])
+				}
+			}
+		}
 		b = s.xml(b)
 	}
 	mt := strings.ToLower(strings.TrimSpace(strings.SplitN(contentType, ";", 2)[0]))
@@ -384,6 +439,7 @@ func (s *scrubber) textBody(b, contentType string) string {
 			return sub[1] + s.ph
 		})
 	case !strings.Contains(mt, "xml") && strings.Contains(b, "="):
+		s.noteForm(b, contentType)
 		b = s.query(b)
 	}
 	if strings.Contains(b, `"`) {

@@ -78,6 +78,23 @@ func TestHideKeys(t *testing.T) {
 	}
 }
 
+// TestHideKeysInEveryForm: the output streams mask a key beyond ASCII in
+// the forms it takes besides UTF-8 (escaped, %u, HTML-encoded as ASP.NET's
+// error texts echo it, a form's ISO-8859-1 bytes), not only as it is.
+func TestHideKeysInEveryForm(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	m := &Env{Stdout: &out, Stderr: io.Discard}
+	m.HideKeys("Clé-秘密-1234")
+	in := "Clé-秘密-1234 Cl%C3%A9-%E7%A7%98%E5%AF%86-1234 Cl%u00E9-%u79D8%u5BC6-1234 Cl&#233;-秘密-1234 Cl\\u00e9-\\u79d8\\u5bc6-1234\n"
+	if _, err := io.WriteString(m.Stdout, in); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.String(), "Cl**** Cl**** Cl**** Cl**** Cl****\n"; got != want {
+		t.Errorf("stdout: got %q, want %q", got, want)
+	}
+}
+
 // TestCheckMakeDir: a directory that exists, or whose nearest existing
 // part is a directory, can be made; one under a file cannot.
 func TestCheckMakeDir(t *testing.T) {

@@ -2,36 +2,47 @@ package cli
 
 import (
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/atmkit/atmkit/internal/redact"
 )
 
 // HideKeys makes the command's output streams mask the given keys wherever
-// they appear literally (keys of redact.MinLiteral characters or more; a
-// shorter one would match ordinary words). Each source of output masks
-// keys itself; this is the last line of defence, so that no key a command
-// was given reaches its stdout or stderr whatever prints it.
+// they appear literally (keys of redact.MinLiteral bytes or more; a
+// shorter one would match ordinary words), raw or in any of the forms
+// redact.Forms finds (URL-, XML-, HTML- or JSON-escaped, %u escapes, a
+// form's ISO-8859-1 bytes, …). Each source of output masks keys itself;
+// this is the last line of defence, so that no key a command was given
+// reaches its stdout or stderr whatever prints it.
 func (e *Env) HideKeys(keys ...string) {
-	var ks []string
+	var forms []keyForm
 	for _, k := range keys {
-		if len(k) >= redact.MinLiteral {
-			ks = append(ks, k)
+		if len(k) < redact.MinLiteral {
+			continue
+		}
+		for _, f := range redact.Forms(k) {
+			forms = append(forms, keyForm{text: f, mask: redact.Key(k)})
 		}
 	}
-	if len(ks) == 0 {
+	if len(forms) == 0 {
 		return
 	}
-	e.Stdout = &maskWriter{w: e.Stdout, keys: ks}
-	e.Stderr = &maskWriter{w: e.Stderr, keys: ks}
+	// Longer forms first, so that an escaped form is masked whole.
+	slices.SortStableFunc(forms, func(a, b keyForm) int { return len(b.text) - len(a.text) })
+	e.Stdout = &maskWriter{w: e.Stdout, forms: forms}
+	e.Stderr = &maskWriter{w: e.Stderr, forms: forms}
 }
 
-// maskWriter replaces keys by their masks in every write. A single write is
-// masked as a whole: atmkit writes each line (a log record, a banner line)
-// in one call.
+// keyForm is a form of a key and the key's mask.
+type keyForm struct{ text, mask string }
+
+// maskWriter replaces the forms of keys by their masks in every write. A
+// single write is masked as a whole: atmkit writes each line (a log
+// record, a banner line) in one call.
 type maskWriter struct {
-	w    io.Writer
-	keys []string
+	w     io.Writer
+	forms []keyForm
 }
 
 // Unwrap is the writer written to: where terminal checks look (tty.Colors).
@@ -40,9 +51,9 @@ func (mw *maskWriter) Unwrap() io.Writer { return mw.w }
 func (mw *maskWriter) Write(p []byte) (int, error) {
 	s := string(p)
 	masked := s
-	for _, k := range mw.keys {
-		if strings.Contains(masked, k) {
-			masked = strings.ReplaceAll(masked, k, redact.Key(k))
+	for _, f := range mw.forms {
+		if strings.Contains(masked, f.text) {
+			masked = strings.ReplaceAll(masked, f.text, f.mask)
 		}
 	}
 	if masked == s {
