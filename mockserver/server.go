@@ -191,9 +191,13 @@ type exchange struct {
 	writer statusWriter // what sw points to: one allocation for both
 }
 
+// exchangePool recycles exchanges: nothing keeps one once ServeHTTP returns.
+var exchangePool = sync.Pool{New: func() any { return new(exchange) }}
+
 // ServeHTTP routes a request to its binding.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	ex := &exchange{start: time.Now(), req: r, ctx: r.Context()}
+	ex := exchangePool.Get().(*exchange)
+	ex.start, ex.req, ex.ctx = time.Now(), r, r.Context()
 	sw := &ex.writer
 	sw.ResponseWriter, sw.keep = w, s.journal.bodyMax
 	if isAdminPath(r.URL.Path) {
@@ -213,6 +217,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if !ex.observed {
 			s.observe(r, ex, sw.status)
 		}
+		*ex = exchange{}
+		exchangePool.Put(ex)
 	}()
 	s.route(sw, r, ex)
 }
