@@ -643,3 +643,65 @@ func TestJournalDoesNotHoldLargeRequests(t *testing.T) {
 		})
 	}
 }
+
+// TestJournalReusesNothingInUse: a full journal reuses the bytes and the
+// call of the entry it drops for the next (journal.add); with calls coming
+// from several clients and readers reading every entry in full meanwhile,
+// each entry still shows its own request: the city its parameters name is
+// the one its body sent, in the entries read while calls came and in
+// those left. (Run with -race: a reuse under a reader is also a race.)
+func TestJournalReusesNothingInUse(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithJournalSize(4))
+	op := asmx.OpReturnAtmSearchByAddress
+	check := func(e JournalEntry) {
+		t.Helper()
+		city := e.Params[asmx.ParamCity]
+		if !strings.HasPrefix(city, "City") || !strings.Contains(e.Request.Body, ">"+city+"<") && !strings.Contains(e.Request.Body, "="+city+"&") {
+			t.Errorf("entry %d: city %q, body %q: want the body that sent that city", e.Seq, city, e.Request.Body)
+		}
+	}
+	done := make(chan struct{})
+	var readers sync.WaitGroup
+	for range 2 {
+		readers.Go(func() {
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				for _, e := range ts.Journal(RequestFilter{}) {
+					check(e)
+				}
+			}
+		})
+	}
+	var clients sync.WaitGroup
+	for c := range 3 {
+		clients.Go(func() {
+			for i := range 40 {
+				params := paramsFor(op, "k")
+				for j := range params {
+					if params[j][0] == asmx.ParamCity {
+						params[j][1] = fmt.Sprintf("City%d%s", c*1000+i, strings.Repeat("x", i%5))
+					}
+				}
+				b := []asmx.Binding{asmx.SOAP11, asmx.SOAP12, asmx.HTTPPost}[i%3]
+				if r := call(t, ts.URL, b, op, params); r.status != http.StatusOK {
+					t.Errorf("call %d of client %d: status %d", i, c, r.status)
+				}
+			}
+		})
+	}
+	clients.Wait()
+	close(done)
+	readers.Wait()
+	got := ts.Journal(RequestFilter{})
+	if len(got) != 4 {
+		t.Fatalf("got %d entries, want 4", len(got))
+	}
+	for _, e := range got {
+		check(e)
+	}
+}

@@ -179,6 +179,10 @@ type exchange struct {
 	fromSet  bool   // the answer is the data set's, written to sw (fromData)
 	head     int    // requestHead of req plus 1; 0 until counted
 	rawBody  []byte // the whole request body while the handler runs (SOAP, POST), for a replayed error
+	// reqBuf is the buffer the request body was read into (SOAP, POST),
+	// returned to its pool once the call is journaled: body is a part of
+	// it until then (keepBody).
+	reqBuf *bytes.Buffer
 
 	// Bytes of the answer that do not pass through sw before it is
 	// journaled: a dribbled answer's last chunk, which goes after
@@ -216,6 +220,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		if !ex.observed {
 			s.observe(r, ex, sw.status)
+		}
+		if ex.reqBuf != nil {
+			putBuffer(ex.reqBuf)
 		}
 		*ex = exchange{}
 		exchangePool.Put(ex)
@@ -407,7 +414,7 @@ func (s *Server) serveServiceRoot(w http.ResponseWriter, r *http.Request, ex *ex
 		s.writeError(w, ex, guess, e)
 		return
 	}
-	defer putBuffer(body)
+	ex.reqBuf = body
 	ex.keepBody(body.Bytes(), s.journal.bodyMax)
 	ex.rawBody = body.Bytes() // until the handler returns, for a replayed error
 	call, e := asmx.DecodeSOAPRequest(asmx.SOAPRequest{Namespace: s.cfg.namespace, ContentType: ct,
@@ -570,7 +577,7 @@ func (s *Server) readForm(w http.ResponseWriter, r *http.Request, b asmx.Binding
 	if e != nil {
 		return "", e
 	}
-	defer putBuffer(body)
+	ex.reqBuf = body
 	ex.keepBody(body.Bytes(), s.journal.bodyMax)
 	return body.String(), nil
 }
