@@ -242,9 +242,14 @@ type journal struct {
 	full    bool
 	seq     uint64
 	// readers counts the reads (read) holding copies of entries whose
-	// kept bodies they may still be reading: while there are any, add
-	// does not reuse a dropped entry's bytes (ownBody).
+	// kept bodies and calls they may still be reading: while there are
+	// any, add reuses neither a dropped entry's bytes (ownBody) nor its
+	// call (recycleCalls).
 	readers int
+	// recycleCalls: the calls of entries dropped are given back to asmx
+	// for reuse (asmx.Call.Recycle), as nothing else holds them: not
+	// with a Replayer, which is given the calls and might keep them.
+	recycleCalls bool
 
 	// bodyMax is what the journal keeps of each request and each answer,
 	// in bytes (journal_keep.go); 0: no headers or bodies.
@@ -399,6 +404,12 @@ func (j *journal) add(e journalRecord) {
 	e.Seq = j.seq
 	if b := e.kept.reqBody; b != nil {
 		e.kept.reqBody = j.ownBody(b)
+	}
+	if j.full && j.readers == 0 && j.recycleCalls {
+		// The entry dropped is the last holder of its call.
+		if old := j.entries[j.next].call; old != e.call {
+			old.Recycle()
+		}
 	}
 	if j.full {
 		j.entries[j.next] = e

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -703,5 +704,52 @@ func TestJournalReusesNothingInUse(t *testing.T) {
 	}
 	for _, e := range got {
 		check(e)
+	}
+}
+
+// keepingReplayer is a Replayer that has no recordings and keeps every
+// call it is given, with the city the call asked for then.
+type keepingReplayer struct {
+	mu    sync.Mutex
+	calls []*asmx.Call
+	city  []string
+}
+
+func (k *keepingReplayer) Replay(_ context.Context, c *asmx.Call) (ReplayAnswer, bool, string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.calls, k.city = append(k.calls, c), append(k.city, c.City)
+	return ReplayAnswer{}, false, ""
+}
+
+// TestJournalRecyclesNoCallAReplayerHolds: a full journal gives the calls
+// of the entries it drops back for reuse (asmx.Call.Recycle), but not
+// with a Replayer, which is handed every call and may keep it: the calls
+// a replayer kept still ask what they asked.
+func TestJournalRecyclesNoCallAReplayerHolds(t *testing.T) {
+	t.Parallel()
+	rp := &keepingReplayer{}
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithJournalSize(2), WithReplay(rp, MissFixtures))
+	op := asmx.OpReturnAtmSearchByAddress
+	for i := range 20 {
+		params := paramsFor(op, "k")
+		for j := range params {
+			if params[j][0] == asmx.ParamCity {
+				params[j][1] = fmt.Sprintf("City%d", i)
+			}
+		}
+		if r := call(t, ts.URL, asmx.SOAP11, op, params); r.status != http.StatusOK {
+			t.Fatalf("call %d: status %d", i, r.status)
+		}
+	}
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	if len(rp.calls) != 20 {
+		t.Fatalf("the replayer was given %d calls, want 20", len(rp.calls))
+	}
+	for i, c := range rp.calls {
+		if c.City != rp.city[i] || c.Op == nil {
+			t.Errorf("call %d: city now %q (op %v), want %q as given", i, c.City, c.Op, rp.city[i])
+		}
 	}
 }

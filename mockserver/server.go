@@ -113,6 +113,7 @@ func NewContext(ctx context.Context, opts ...Option) (*Server, error) {
 	if cfg.replayer != nil {
 		s.replayer = replayerFor(&cfg)
 	}
+	s.journal.recycleCalls = s.replayer == nil
 	sh := cfg.shape
 	if sh == nil {
 		sh = shape.Default()
