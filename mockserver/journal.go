@@ -472,7 +472,7 @@ func (j *journal) one(seq uint64) (JournalEntry, bool) {
 // journal.
 func (j *journal) read(match func(*journalRecord) bool, limit int, full bool) []JournalEntry {
 	j.mu.Lock()
-	j.readers++ // until the copies' bodies are shown
+	j.readers++ // until it is done with the copies (their bodies and calls)
 	var recs []journalRecord
 	var slots []int
 	visit := func(from, to int) { // newest first
