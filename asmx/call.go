@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
+	"unsafe"
 )
 
 // Call is a decoded request: the operation, the binding it came in on, and its
@@ -31,6 +33,9 @@ type Call struct {
 	// MustUnderstand fault once the operation has run, as no header is
 	// understood.
 	MustUnderstand []string
+
+	// pooled: the call is a callWithParams's, which Recycle may reuse.
+	pooled bool
 }
 
 // Canonical is the call's identity for matching recordings: the operation and
@@ -205,16 +210,36 @@ type callWithParams struct {
 	present [maxParams]bool
 }
 
-// newCall prepares an empty call of op in binding b: one allocation, its
-// Values and Present slices included (at capacity, so an append copies).
+// newCall prepares an empty call of op in binding b: one object, its
+// Values and Present slices included (at capacity, so an append copies),
+// a recycled one (Recycle) when there is one.
 func newCall(op *Operation, b Binding) *Call {
 	n := len(op.Params)
 	if n > maxParams {
 		return &Call{Op: op, Binding: b, Values: make([]string, n), Present: make([]bool, n)}
 	}
-	cw := &callWithParams{c: Call{Op: op, Binding: b}}
+	cw := callPool.Get().(*callWithParams)
+	cw.c = Call{Op: op, Binding: b, pooled: true}
 	cw.c.Values, cw.c.Present = cw.values[:n:n], cw.present[:n:n]
 	return &cw.c
+}
+
+// callPool holds calls given back by Recycle.
+var callPool = sync.Pool{New: func() any { return new(callWithParams) }}
+
+// Recycle gives c back for a later decoded call to reuse, so that a server
+// that holds each call for a while (a journal) allocates none once it
+// drops as many as it takes. Only the one holder of c may recycle it,
+// and nothing may use c afterwards: its fields are cleared and it becomes
+// another request's call. The strings it held are not touched. A call
+// not made by this package's decoders is left alone.
+func (c *Call) Recycle() {
+	if c == nil || !c.pooled {
+		return
+	}
+	cw := (*callWithParams)(unsafe.Pointer(c)) // c is the first field of a callWithParams
+	*cw = callWithParams{}
+	callPool.Put(cw)
 }
 
 // NewCall builds a call from name/value pairs (as a form or a recorded

@@ -655,3 +655,40 @@ func FuzzTooLargeSOAPError(f *testing.F) {
 		}
 	})
 }
+
+// TestRecycledCallStartsEmpty: a call given back (Recycle) and reused by
+// the next decoding holds nothing of the one before: a parameter the new
+// request leaves out is absent and zero, the header list is empty, and
+// the strings the old call held are as they were.
+func TestRecycledCallStartsEmpty(t *testing.T) {
+	op := OpReturnAtmSearchByAddress
+	full := `<ReturnAtmSearchByAddress xmlns="` + ns + `"><strAtmServiceKey>k1</strAtmServiceKey><strAddress>1 Main St</strAddress><strCity>Halifax</strCity><strProvince>NS</strProvince><strPostalCode>B3H 1A1</strPostalCode><bytRadius>25</bytRadius></ReturnAtmSearchByAddress>`
+	bare := `<ReturnAtmSearchByAddress xmlns="` + ns + `"><strAtmServiceKey>k2</strAtmServiceKey></ReturnAtmSearchByAddress>`
+	want, e := DecodeSOAPRequest(soap11(op, env11(bare)))
+	if e != nil {
+		t.Fatal(e)
+	}
+	wantCopy := *want
+	for range 20 { // the pool may drop what it was given now and then
+		c, e := DecodeSOAPRequest(soap11(op, env11(full)))
+		if e != nil {
+			t.Fatal(e)
+		}
+		city := c.City
+		c.MustUnderstand = []string{"h"}
+		c.Recycle()
+		if city != "Halifax" {
+			t.Fatalf("the recycled call's city: got %q, want Halifax", city)
+		}
+		got, e := DecodeSOAPRequest(soap11(op, env11(bare)))
+		if e != nil {
+			t.Fatal(e)
+		}
+		if !reflect.DeepEqual(*got, wantCopy) {
+			t.Fatalf("after a recycled call: got %+v, want %+v", *got, wantCopy)
+		}
+	}
+	(&Call{Op: want.Op}).Recycle() // not a decoder's: left alone
+	var none *Call
+	none.Recycle()
+}

@@ -233,9 +233,10 @@ func (d *data) search(p fixtures.Coordinates, radiusKm float64, maximum int, sc 
 		sc.hits = d.tree.nearest(&from, radiusKm, maximum, sc.hits)
 		return sc.positions(sc.hits)
 	}
+	r := newRadius(radiusKm)
 	hits := <-d.slots
-	hits = d.tree.within(&from, radiusKm, hits[:0])
-	sorted := sortWithin(hits, newRadius(radiusKm).outer, sc)
+	hits = d.tree.withinRadius(&from, &r, hits[:0])
+	sorted := sortWithin(hits, r.outer, sc)
 	if maximum >= 0 && len(sorted) > maximum {
 		sorted = sorted[:maximum]
 	}

@@ -235,12 +235,21 @@ func (f RequestFilter) match(r *journalRecord) bool {
 // requests come, up to size entries, so a large size costs only what is
 // kept.
 type journal struct {
-	mu      sync.Mutex // guards entries, next, full and seq
+	mu      sync.Mutex // guards entries, next, full, seq and readers
 	entries []journalRecord
 	size    int // the entries it keeps at most
 	next    int // where the next entry goes
 	full    bool
 	seq     uint64
+	// readers counts the reads (read) holding copies of entries whose
+	// kept bodies and calls they may still be reading: while there are
+	// any, add reuses neither a dropped entry's bytes (ownBody) nor its
+	// call (recycleCalls).
+	readers int
+	// recycleCalls: the calls of entries dropped are given back to asmx
+	// for reuse (asmx.Call.Recycle), as nothing else holds them: not
+	// with a Replayer, which is given the calls and might keep them.
+	recycleCalls bool
 
 	// bodyMax is what the journal keeps of each request and each answer,
 	// in bytes (journal_keep.go); 0: no headers or bodies.
@@ -393,6 +402,15 @@ func (j *journal) add(e journalRecord) {
 	defer j.mu.Unlock()
 	j.seq++
 	e.Seq = j.seq
+	if b := e.kept.reqBody; b != nil {
+		e.kept.reqBody = j.ownBody(b)
+	}
+	if j.full && j.readers == 0 && j.recycleCalls {
+		// The entry dropped is the last holder of its call.
+		if old := j.entries[j.next].call; old != e.call {
+			old.Recycle()
+		}
+	}
 	if j.full {
 		j.entries[j.next] = e
 	} else {
@@ -403,6 +421,31 @@ func (j *journal) add(e journalRecord) {
 		j.next, j.full = 0, true
 	}
 }
+
+// ownBody returns a copy of b, a request body's first bytes as the
+// exchange noted them (a part of the buffer the request was read into),
+// for the entry add is about to keep. When the journal is full and no
+// reader holds copies of its entries (readers), the bytes of the entry
+// about to be dropped are reused if they fit closely: no allocation, and
+// the bytes held stay what held counts, within the entry's room (a
+// capacity of at most half of bodyMax is within any entry's).
+// j.mu must be held.
+func (j *journal) ownBody(b []byte) []byte {
+	if j.full && j.readers == 0 {
+		old := j.entries[j.next].kept.reqBody
+		if len(b) <= cap(old) && cap(old) <= min(len(b)+reuseSlack, j.bodyMax/2) {
+			old = old[:len(b)]
+			copy(old, b)
+			return old
+		}
+	}
+	return append(make([]byte, 0, len(b)), b...)
+}
+
+// reuseSlack is how many bytes longer than a body the dropped entry's may
+// be for ownBody to reuse them: requests of one kind differ by a few bytes
+// (the digits of a coordinate).
+const reuseSlack = 32
 
 // list returns copies of the entries f matches, oldest first; full adds
 // each call's query, request and answer, masking those not yet shown.
@@ -429,6 +472,7 @@ func (j *journal) one(seq uint64) (JournalEntry, bool) {
 // journal.
 func (j *journal) read(match func(*journalRecord) bool, limit int, full bool) []JournalEntry {
 	j.mu.Lock()
+	j.readers++ // until it is done with the copies (their bodies and calls)
 	var recs []journalRecord
 	var slots []int
 	visit := func(from, to int) { // newest first
@@ -456,18 +500,17 @@ func (j *journal) read(match func(*journalRecord) bool, limit int, full bool) []
 		}
 		out[i] = r.entry(full, j.keys)
 	}
-	if len(fresh) > 0 {
-		j.mu.Lock()
-		for _, i := range fresh {
-			if slots[i] >= len(j.entries) { // emptied meanwhile
-				continue
-			}
-			if slot := &j.entries[slots[i]]; slot.Seq == recs[i].Seq && slot.shown == nil {
-				slot.shown, slot.kept = recs[i].shown, keptCall{}
-			}
+	j.mu.Lock()
+	j.readers--
+	for _, i := range fresh {
+		if slots[i] >= len(j.entries) { // emptied meanwhile
+			continue
 		}
-		j.mu.Unlock()
+		if slot := &j.entries[slots[i]]; slot.Seq == recs[i].Seq && slot.shown == nil {
+			slot.shown, slot.kept = recs[i].shown, keptCall{}
+		}
 	}
+	j.mu.Unlock()
 	return out
 }
 

@@ -143,15 +143,17 @@ func requestHead(r *http.Request) int {
 	return len(r.URL.Path) + len(r.URL.RawQuery) + len(r.Host) + headerBytes(r.Header)
 }
 
-// keepBody notes the request body the mock read, b, and keeps its first
-// bytes for the journal (limit: the journal's bodyMax; 0 keeps none).
+// keepBody notes the request body the mock read, b, and its first bytes
+// for the journal (limit: the journal's bodyMax; 0 keeps none). They are
+// noted, not copied: b must stay as it is until the call is journaled
+// (its buffer is ex.reqBuf), and the journal copies them (journal.add),
+// into the bytes of the entry it drops when it can.
 func (ex *exchange) keepBody(b []byte, limit int) {
 	ex.bodyRead, ex.bodySize = true, int64(len(b))
 	if limit <= 0 {
 		return
 	}
-	ex.body = make([]byte, min(len(b), bodyRoom(limit, ex.requestHead())))
-	copy(ex.body, b)
+	ex.body = b[:min(len(b), bodyRoom(limit, ex.requestHead()))]
 }
 
 // requestHead is requestHead(ex.req), counted once.

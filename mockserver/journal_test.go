@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -641,5 +642,114 @@ func TestJournalDoesNotHoldLargeRequests(t *testing.T) {
 			}
 			runtime.KeepAlive(ts)
 		})
+	}
+}
+
+// TestJournalReusesNothingInUse: a full journal reuses the bytes and the
+// call of the entry it drops for the next (journal.add); with calls coming
+// from several clients and readers reading every entry in full meanwhile,
+// each entry still shows its own request: the city its parameters name is
+// the one its body sent, in the entries read while calls came and in
+// those left. (Run with -race: a reuse under a reader is also a race.)
+func TestJournalReusesNothingInUse(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithJournalSize(4))
+	op := asmx.OpReturnAtmSearchByAddress
+	check := func(e JournalEntry) {
+		t.Helper()
+		city := e.Params[asmx.ParamCity]
+		if !strings.HasPrefix(city, "City") || !strings.Contains(e.Request.Body, ">"+city+"<") && !strings.Contains(e.Request.Body, "="+city+"&") {
+			t.Errorf("entry %d: city %q, body %q: want the body that sent that city", e.Seq, city, e.Request.Body)
+		}
+	}
+	done := make(chan struct{})
+	var readers sync.WaitGroup
+	for range 2 {
+		readers.Go(func() {
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				for _, e := range ts.Journal(RequestFilter{}) {
+					check(e)
+				}
+			}
+		})
+	}
+	var clients sync.WaitGroup
+	for c := range 3 {
+		clients.Go(func() {
+			for i := range 40 {
+				params := paramsFor(op, "k")
+				for j := range params {
+					if params[j][0] == asmx.ParamCity {
+						params[j][1] = fmt.Sprintf("City%d%s", c*1000+i, strings.Repeat("x", i%5))
+					}
+				}
+				b := []asmx.Binding{asmx.SOAP11, asmx.SOAP12, asmx.HTTPPost}[i%3]
+				if r := call(t, ts.URL, b, op, params); r.status != http.StatusOK {
+					t.Errorf("call %d of client %d: status %d", i, c, r.status)
+				}
+			}
+		})
+	}
+	clients.Wait()
+	close(done)
+	readers.Wait()
+	got := ts.Journal(RequestFilter{})
+	if len(got) != 4 {
+		t.Fatalf("got %d entries, want 4", len(got))
+	}
+	for _, e := range got {
+		check(e)
+	}
+}
+
+// keepingReplayer is a Replayer that has no recordings and keeps every
+// call it is given, with the city the call asked for then.
+type keepingReplayer struct {
+	mu    sync.Mutex
+	calls []*asmx.Call
+	city  []string
+}
+
+func (k *keepingReplayer) Replay(_ context.Context, c *asmx.Call) (ReplayAnswer, bool, string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.calls, k.city = append(k.calls, c), append(k.city, c.City)
+	return ReplayAnswer{}, false, ""
+}
+
+// TestJournalRecyclesNoCallAReplayerHolds: a full journal gives the calls
+// of the entries it drops back for reuse (asmx.Call.Recycle), but not
+// with a Replayer, which is handed every call and may keep it: the calls
+// a replayer kept still ask what they asked.
+func TestJournalRecyclesNoCallAReplayerHolds(t *testing.T) {
+	t.Parallel()
+	rp := &keepingReplayer{}
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithJournalSize(2), WithReplay(rp, MissFixtures))
+	op := asmx.OpReturnAtmSearchByAddress
+	for i := range 20 {
+		params := paramsFor(op, "k")
+		for j := range params {
+			if params[j][0] == asmx.ParamCity {
+				params[j][1] = fmt.Sprintf("City%d", i)
+			}
+		}
+		if r := call(t, ts.URL, asmx.SOAP11, op, params); r.status != http.StatusOK {
+			t.Fatalf("call %d: status %d", i, r.status)
+		}
+	}
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	if len(rp.calls) != 20 {
+		t.Fatalf("the replayer was given %d calls, want 20", len(rp.calls))
+	}
+	for i, c := range rp.calls {
+		if c.City != rp.city[i] || c.Op == nil {
+			t.Errorf("call %d: city now %q (op %v), want %q as given", i, c.City, c.Op, rp.city[i])
+		}
 	}
 }

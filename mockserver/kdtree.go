@@ -130,9 +130,18 @@ func sortHits(hits []hit) {
 // rank, whose haversines are close enough to need their distances.
 func fixTies(hits []hit) {
 	for i := 1; i < len(hits); {
-		if h, prev := hits[i].hav, hits[i-1].hav; h == prev || h-prev > tieRange*h {
-			i++
-			continue
+		// Most are far apart: find the next two that are not, with the
+		// previous haversine at hand.
+		prev := hits[i-1].hav
+		for ; i < len(hits); i++ {
+			h := hits[i].hav
+			if !(h == prev || h-prev > tieRange*h) {
+				break
+			}
+			prev = h
+		}
+		if i == len(hits) {
+			return
 		}
 		// hits[i-1] and hits[i] are close: find the run they are in.
 		lo, hi := i-1, i+1
@@ -480,11 +489,16 @@ const maxDepth = 64
 // within appends to hits every point within radiusKm of `from`, in no
 // particular order.
 func (t *kdTree) within(from *point, radiusKm float64, hits []hit) []hit {
+	r := newRadius(radiusKm)
+	return t.withinRadius(from, &r, hits)
+}
+
+// withinRadius is within for a radius already worked out.
+func (t *kdTree) withinRadius(from *point, r *radius, hits []hit) []hit {
 	if len(t.points) == 0 {
 		return hits
 	}
 	v := from.vec()
-	r := newRadius(radiusKm)
 	maxHav := r.outer
 	var stack [maxDepth]frame
 	sp := 0

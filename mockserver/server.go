@@ -113,6 +113,7 @@ func NewContext(ctx context.Context, opts ...Option) (*Server, error) {
 	if cfg.replayer != nil {
 		s.replayer = replayerFor(&cfg)
 	}
+	s.journal.recycleCalls = s.replayer == nil
 	sh := cfg.shape
 	if sh == nil {
 		sh = shape.Default()
@@ -179,6 +180,10 @@ type exchange struct {
 	fromSet  bool   // the answer is the data set's, written to sw (fromData)
 	head     int    // requestHead of req plus 1; 0 until counted
 	rawBody  []byte // the whole request body while the handler runs (SOAP, POST), for a replayed error
+	// reqBuf is the buffer the request body was read into (SOAP, POST),
+	// returned to its pool once the call is journaled: body is a part of
+	// it until then (keepBody).
+	reqBuf *bytes.Buffer
 
 	// Bytes of the answer that do not pass through sw before it is
 	// journaled: a dribbled answer's last chunk, which goes after
@@ -191,9 +196,13 @@ type exchange struct {
 	writer statusWriter // what sw points to: one allocation for both
 }
 
+// exchangePool recycles exchanges: nothing keeps one once ServeHTTP returns.
+var exchangePool = sync.Pool{New: func() any { return new(exchange) }}
+
 // ServeHTTP routes a request to its binding.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	ex := &exchange{start: time.Now(), req: r, ctx: r.Context()}
+	ex := exchangePool.Get().(*exchange)
+	ex.start, ex.req, ex.ctx = time.Now(), r, r.Context()
 	sw := &ex.writer
 	sw.ResponseWriter, sw.keep = w, s.journal.bodyMax
 	if isAdminPath(r.URL.Path) {
@@ -213,6 +222,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if !ex.observed {
 			s.observe(r, ex, sw.status)
 		}
+		if ex.reqBuf != nil {
+			putBuffer(ex.reqBuf)
+		}
+		*ex = exchange{}
+		exchangePool.Put(ex)
 	}()
 	s.route(sw, r, ex)
 }
@@ -401,7 +415,7 @@ func (s *Server) serveServiceRoot(w http.ResponseWriter, r *http.Request, ex *ex
 		s.writeError(w, ex, guess, e)
 		return
 	}
-	defer putBuffer(body)
+	ex.reqBuf = body
 	ex.keepBody(body.Bytes(), s.journal.bodyMax)
 	ex.rawBody = body.Bytes() // until the handler returns, for a replayed error
 	call, e := asmx.DecodeSOAPRequest(asmx.SOAPRequest{Namespace: s.cfg.namespace, ContentType: ct,
@@ -564,7 +578,7 @@ func (s *Server) readForm(w http.ResponseWriter, r *http.Request, b asmx.Binding
 	if e != nil {
 		return "", e
 	}
-	defer putBuffer(body)
+	ex.reqBuf = body
 	ex.keepBody(body.Bytes(), s.journal.bodyMax)
 	return body.String(), nil
 }
