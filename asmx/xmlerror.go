@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -184,8 +185,9 @@ var errDTD = &xmlError{msg: "DTD is prohibited in this XML document."}
 // tagNameError is the XmlException .NET's reader throws for the name of
 // the start tag or processing instruction at off (text[off] is '<'), as
 // XmlTextReaderImpl.ParseQName, ParseElement and ParsePI read it; nil when
-// the name is good, or off starts neither. encoding/xml reads names by other rules (':' anywhere, no
-// check of where a name ends) and words its errors its own way.
+// the name is good, or off starts neither. encoding/xml reads names by
+// other rules (':' anywhere, no check of where a name ends) and words its
+// errors its own way.
 func tagNameError(text []byte, off int) *xmlError {
 	if off+1 >= len(text) || text[off] != '<' {
 		return nil
@@ -197,32 +199,50 @@ func tagNameError(text []byte, off int) *xmlError {
 	case '?': // a processing instruction's target: a name without ':'
 		pos, pi = off+2, true
 	}
-	colon, start := false, true
+	end, e := qnameEnd(text, pos, !pi)
+	switch {
+	case e != nil, end >= len(text):
+		return e // at the end of the data encoding/xml's error stands
+	case isXMLSpace(text[end]), !pi && (text[end] == '>' || text[end] == '/'), pi && bytes.HasPrefix(text[end:], []byte("?>")):
+		// The end of the name: white space, '>' or "/" must follow
+		// (white space or "?>" a target).
+		return nil
+	}
+	return charError(text, end, badNameChar)
+}
+
+// Formats of the XmlExceptions of a character in a name.
+const (
+	badStartNameChar = "Name cannot begin with the '%s' character, hexadecimal value %s."
+	badNameChar      = "The '%s' character, hexadecimal value %s, cannot be included in a name."
+)
+
+// qnameEnd reads the name starting at pos as XmlTextReaderImpl.ParseQName
+// does (one ':' when qualified, none otherwise, each part starting with a
+// start character) and returns the offset after it, or the error of its
+// first bad character.
+func qnameEnd(text []byte, pos int, qualified bool) (int, *xmlError) {
+	colon, start := !qualified, true
 	for pos < len(text) {
 		r, size := utf8.DecodeRune(text[pos:])
 		switch {
 		case start:
 			if !isNCNameStart(r) {
-				return charError(text, pos, "Name cannot begin with the '%s' character, hexadecimal value %s.")
+				return pos, charError(text, pos, badStartNameChar)
 			}
 			start = false
 		case isNCNameChar(r):
 		case r == ':':
-			if colon || pi {
-				return charError(text, pos, "The '%s' character, hexadecimal value %s, cannot be included in a name.")
+			if colon {
+				return pos, charError(text, pos, badNameChar)
 			}
 			colon, start = true, true
 		default:
-			// The end of the name: white space, '>' or "/" must follow
-			// (white space or "?>" a target).
-			if isXMLSpace(text[pos]) || !pi && (text[pos] == '>' || text[pos] == '/') || pi && bytes.HasPrefix(text[pos:], []byte("?>")) {
-				return nil
-			}
-			return charError(text, pos, "The '%s' character, hexadecimal value %s, cannot be included in a name.")
+			return pos, nil
 		}
 		pos += size
 	}
-	return nil // the end of the data: encoding/xml's error stands
+	return pos, nil
 }
 
 // charError is the XmlException format (with the character and its
@@ -244,15 +264,16 @@ func charError(text []byte, pos int, format string) *xmlError {
 
 // isNCNameStart reports whether r may begin a name part (XML 1.0 fourth
 // edition, as .NET Framework's XmlCharType): a letter or '_'. Outside
-// ASCII it asks encoding/xml, whose tables are that edition's.
+// ASCII it asks encoding/xml, whose tables are that edition's (all in the
+// BMP), once a character (nameStarts).
 func isNCNameStart(r rune) bool {
 	switch {
 	case r < utf8.RuneSelf:
 		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || r == '_'
-	case r == utf8.RuneError:
+	case r > 0xFFFF:
 		return false
 	}
-	return goXMLName(string(r))
+	return nameStarts.has(r, func() bool { return goXMLName(string(r)) })
 }
 
 // isNCNameChar reports whether r may continue a name part: a start
@@ -261,10 +282,30 @@ func isNCNameChar(r rune) bool {
 	switch {
 	case r < utf8.RuneSelf:
 		return isNCNameStart(r) || '0' <= r && r <= '9' || r == '.' || r == '-'
-	case r == utf8.RuneError:
+	case r > 0xFFFF:
 		return false
 	}
-	return goXMLName("a" + string(r))
+	return nameChars.has(r, func() bool { return goXMLName("a" + string(r)) })
+}
+
+// runeSet caches a yes or no for each BMP character, asked once: two bits
+// a character (known, yes), so that a body of many names beyond ASCII
+// costs encoding/xml's verdict once per distinct character.
+type runeSet [0x10000 / 16]atomic.Uint32
+
+var nameStarts, nameChars runeSet
+
+func (s *runeSet) has(r rune, ask func() bool) bool {
+	w, shift := &s[r/16], uint(r%16)*2
+	if v := w.Load() >> shift; v&1 != 0 {
+		return v&2 != 0
+	}
+	bits := uint32(1)
+	if ask() {
+		bits |= 2
+	}
+	w.Or(bits << shift)
+	return bits&2 != 0
 }
 
 // goXMLName reports whether encoding/xml reads name as an element name.
@@ -299,7 +340,7 @@ func markupError(text []byte, off int) *xmlError {
 	case bytes.HasPrefix(rest, []byte("</")):
 		if off+2 < len(text) {
 			if r, _ := utf8.DecodeRune(text[off+2:]); !isNCNameStart(r) {
-				return charError(text, off+2, "Name cannot begin with the '%s' character, hexadecimal value %s.")
+				return charError(text, off+2, badStartNameChar)
 			}
 		}
 		return nil
@@ -360,28 +401,11 @@ func attributesError(text []byte, pos int) *xmlError {
 			return unexpectedToken(text, pos, "")
 		}
 		nameAt := pos
-		if r, _ := utf8.DecodeRune(text[pos:]); !isNCNameStart(r) {
-			return charError(text, pos, "Name cannot begin with the '%s' character, hexadecimal value %s.")
+		end, e := qnameEnd(text, pos, true)
+		if e != nil {
+			return e
 		}
-		// The attribute's name, as ParseQName reads it.
-		colon, start := false, true
-		for pos < len(text) {
-			r, size := utf8.DecodeRune(text[pos:])
-			if start {
-				if !isNCNameStart(r) {
-					return charError(text, pos, "Name cannot begin with the '%s' character, hexadecimal value %s.")
-				}
-				start = false
-			} else if r == ':' {
-				if colon {
-					return charError(text, pos, "The '%s' character, hexadecimal value %s, cannot be included in a name.")
-				}
-				colon, start = true, true
-			} else if !isNCNameChar(r) {
-				break
-			}
-			pos += size
-		}
+		pos = end
 		name := string(text[nameAt:pos])
 		for pos < len(text) && isXMLSpace(text[pos]) {
 			pos++
@@ -501,17 +525,12 @@ func textError(text []byte, off int) *xmlError {
 // commentError is the error of the comment at off: "--" inside it, or no
 // end.
 func commentError(text []byte, off int) *xmlError {
-	body := off + 4
-	end := bytes.Index(text[body:], []byte("--"))
-	if end < 0 {
+	at := bytes.Index(text[off+4:], []byte("--"))
+	if at < 0 || off+4+at+2 >= len(text) {
 		line, col := position(text, len(text))
 		return &xmlError{msg: "Unexpected end of file while parsing Comment has occurred.", line: line, col: col, hasPos: true}
 	}
-	if at := body + end; at+2 < len(text) && text[at+2] != '>' || at+2 >= len(text) {
-		if at+2 >= len(text) {
-			line, col := position(text, len(text))
-			return &xmlError{msg: "Unexpected end of file while parsing Comment has occurred.", line: line, col: col, hasPos: true}
-		}
+	if at += off + 4; text[at+2] != '>' {
 		line, col := position(text, at)
 		return &xmlError{msg: "An XML comment cannot contain '--', and '-' cannot be the last character.", line: line, col: col, hasPos: true}
 	}
