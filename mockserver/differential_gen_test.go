@@ -450,6 +450,26 @@ var genSOAPMutations = []genMutation{
 		}
 		return true
 	}},
+	{"envelope attributes", func(r *rand.Rand, c *genCall) bool {
+		// Attributes and markup around the operation .NET's reader and
+		// XmlSerializer read their own way.
+		switch r.IntN(4) {
+		case 0:
+			c.opAttrs += pick(r, []string{` xsi:type="x"`, ` xmlns:q="urn:q" q:a="1"`, ` xml:lang=""`, ` xml:space="preserve"`, ` a="&#60;"`, " a='\u00e9'", ` a="&lt;b&gt;"`})
+			c.xsiDecl = true
+		case 1:
+			if len(c.params) == 0 {
+				return false
+			}
+			p := &c.params[r.IntN(len(c.params))]
+			p.value, p.raw, p.selfClose = pick(r, []string{"<![CDATA[" + p.value + "]]>", "<![CDATA[]]>" + genXMLEscape(p.value), genXMLEscape(p.value) + "<![CDATA[]]>", "<![CDATA[" + p.value + "]]><!-- c -->"}), true, false
+		case 2:
+			c.header = strings.Repeat("<a>", 40) + strings.Repeat("</a>", 40)
+		default:
+			c.inOp += pick(r, []string{"<?pi x?>", "<!-- c -->", "<![CDATA[ ]]>", "\n\t", "&#32;"})
+		}
+		return true
+	}},
 	{"declaration", func(r *rand.Rand, c *genCall) bool {
 		c.decl = pick(r, []string{"", `<?xml version="1.0"?>`, `<?xml version='1.0' encoding='UTF-8'?>`, `<?xml version="1.0" encoding="utf-8" standalone="yes"?>`,
 			`<?xml version="1.1" encoding="utf-8"?>`, `<?xml version="1.0" encoding="ascii"?>`, `<?xml  version="1.0"  ?>`, `<?xml version="1.0" encoding="nope"?>`})
