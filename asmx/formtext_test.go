@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"github.com/atmkit/atmkit/internal/wire"
 )
 
 // TestFormText: a form is read in the charset its content type names, as
@@ -88,11 +90,11 @@ func latin1Pairs(s string) map[string][]string {
 			switch {
 			case c == '+':
 				units = append(units, ' ')
-			case c == '%' && i+5 < len(p) && (p[i+1] == 'u' || p[i+1] == 'U') && isHex(p[i+2]) && isHex(p[i+3]) && isHex(p[i+4]) && isHex(p[i+5]):
-				units = append(units, uint16(unhex(p[i+2])<<12|unhex(p[i+3])<<8|unhex(p[i+4])<<4|unhex(p[i+5])))
+			case c == '%' && i+5 < len(p) && (p[i+1] == 'u' || p[i+1] == 'U') && wire.IsHex(p[i+2]) && wire.IsHex(p[i+3]) && wire.IsHex(p[i+4]) && wire.IsHex(p[i+5]):
+				units = append(units, uint16(wire.Unhex(p[i+2])<<12|wire.Unhex(p[i+3])<<8|wire.Unhex(p[i+4])<<4|wire.Unhex(p[i+5])))
 				i += 5
-			case c == '%' && i+2 < len(p) && isHex(p[i+1]) && isHex(p[i+2]):
-				units = append(units, uint16(unhex(p[i+1])<<4|unhex(p[i+2])))
+			case c == '%' && i+2 < len(p) && wire.IsHex(p[i+1]) && wire.IsHex(p[i+2]):
+				units = append(units, uint16(wire.Unhex(p[i+1])<<4|wire.Unhex(p[i+2])))
 				i += 2
 			default:
 				units = append(units, uint16(c))

@@ -55,20 +55,6 @@ func eachPair(s string, add func(name, value string)) {
 // (wire.URLDecode).
 func urlDecode(s string) string { return wire.URLDecode(s) }
 
-func isHex(c byte) bool {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
-}
-
-func unhex(c byte) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case c >= 'a' && c <= 'f':
-		return int(c-'a') + 10
-	}
-	return int(c-'A') + 10
-}
-
 // lookupValues returns the values of name in v as ASP.NET's
 // NameValueCollection does: names compared ignoring case, the values of
 // names that differ only in case together.
@@ -268,12 +254,12 @@ func FormText(ct, body string) string {
 			flush()
 			out.WriteByte(c)
 		case c == '%' && i+5 < len(body) && (body[i+1] == 'u' || body[i+1] == 'U') &&
-			isHex(body[i+2]) && isHex(body[i+3]) && isHex(body[i+4]) && isHex(body[i+5]):
+			wire.IsHex(body[i+2]) && wire.IsHex(body[i+3]) && wire.IsHex(body[i+4]) && wire.IsHex(body[i+5]):
 			flush()
 			out.WriteString(body[i : i+6])
 			i += 5
-		case c == '%' && i+2 < len(body) && isHex(body[i+1]) && isHex(body[i+2]):
-			run = append(run, byte(unhex(body[i+1])<<4|unhex(body[i+2])))
+		case c == '%' && i+2 < len(body) && wire.IsHex(body[i+1]) && wire.IsHex(body[i+2]):
+			run = append(run, byte(wire.Unhex(body[i+1])<<4|wire.Unhex(body[i+2])))
 			i += 2
 		default:
 			run = append(run, c)
@@ -294,7 +280,7 @@ func needsTranscoding(body string, cs charset) bool {
 		switch c := body[i]; {
 		case c >= 0x80:
 			return true
-		case c == '%' && i+2 < len(body) && body[i+1] >= '8' && isHex(body[i+1]) && isHex(body[i+2]):
+		case c == '%' && i+2 < len(body) && body[i+1] >= '8' && wire.IsHex(body[i+1]) && wire.IsHex(body[i+2]):
 			return true
 		}
 	}

@@ -20,6 +20,7 @@ import (
 	"golang.org/x/text/encoding/charmap"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/mocktest"
 )
 
 // The service keys of the masking tests: a plain one, one that every
@@ -38,29 +39,13 @@ func keyForms(k string) []string {
 	j, _ := json.Marshal(k)
 	forms := []string{k, url.QueryEscape(k), url.PathEscape(k), html.EscapeString(k),
 		strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(k), string(j[1 : len(j)-1]), asmx.HTMLEncode(k)}
-	if u := percentU(k); u != url.QueryEscape(k) {
+	if u := mocktest.PercentU(k); u != url.QueryEscape(k) {
 		forms = append(forms, u)
 	}
 	if l, err := charmap.ISO8859_1.NewEncoder().String(k); err == nil && l != k {
 		forms = append(forms, url.QueryEscape(l))
 	}
 	return forms
-}
-
-// percentU writes s as a query may for ASP.NET: characters beyond ASCII as
-// %uXXXX escapes, the rest escaped as url.QueryEscape does.
-func percentU(s string) string {
-	var b strings.Builder
-	for _, c := range s {
-		if c < utf8.RuneSelf {
-			b.WriteString(url.QueryEscape(string(c)))
-			continue
-		}
-		for _, u := range utf16.Encode([]rune{c}) {
-			fmt.Fprintf(&b, "%%u%04X", u)
-		}
-	}
-	return b.String()
 }
 
 // leaks returns the forms of keys that s holds.
@@ -367,7 +352,7 @@ func FuzzJournalMask(f *testing.F) {
 			latin1 = key // "{l}" is then the key's UTF-8 escapes
 		}
 		body := strings.NewReplacer("{k}", key, "{q}", url.QueryEscape(key), "{x}", xmlEscaped(key),
-			"{j}", string(j[1:len(j)-1]), "{u}", percentU(key), "{l}", url.QueryEscape(latin1)).Replace(tmpl)
+			"{j}", string(j[1:len(j)-1]), "{u}", mocktest.PercentU(key), "{l}", url.QueryEscape(latin1)).Replace(tmpl)
 		req, err := http.NewRequest("POST", "http://mock"+asmx.ServicePath, nil)
 		if err != nil {
 			t.Fatal(err)

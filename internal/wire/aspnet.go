@@ -38,7 +38,7 @@ func URLDecode(s string) string {
 			flush()
 			out = append(out, ' ')
 			continue
-		case c == '%' && i+5 < len(s) && s[i+1] == 'u' && isHex(s[i+2]) && isHex(s[i+3]) && isHex(s[i+4]) && isHex(s[i+5]):
+		case c == '%' && i+5 < len(s) && s[i+1] == 'u' && IsHex(s[i+2]) && IsHex(s[i+3]) && IsHex(s[i+4]) && IsHex(s[i+5]):
 			flush()
 			r := unitAt(s, i)
 			i += 5
@@ -47,7 +47,7 @@ func URLDecode(s string) string {
 				// of UTF-16 units holds it; a lone one cannot be UTF-8.
 				hi := r
 				r = utf8.RuneError
-				if j := i + 1; j+5 < len(s) && s[j] == '%' && s[j+1] == 'u' && isHex(s[j+2]) && isHex(s[j+3]) && isHex(s[j+4]) && isHex(s[j+5]) {
+				if j := i + 1; j+5 < len(s) && s[j] == '%' && s[j+1] == 'u' && IsHex(s[j+2]) && IsHex(s[j+3]) && IsHex(s[j+4]) && IsHex(s[j+5]) {
 					if p := utf16.DecodeRune(hi, unitAt(s, j)); p != utf8.RuneError {
 						r, i = p, j+5
 					}
@@ -55,8 +55,8 @@ func URLDecode(s string) string {
 			}
 			out = utf8.AppendRune(out, r)
 			continue
-		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
-			bytes = append(bytes, byte(unhex(s[i+1])<<4|unhex(s[i+2])))
+		case c == '%' && i+2 < len(s) && IsHex(s[i+1]) && IsHex(s[i+2]):
+			bytes = append(bytes, byte(Unhex(s[i+1])<<4|Unhex(s[i+2])))
 			i += 2
 			continue
 		}
@@ -69,14 +69,16 @@ func URLDecode(s string) string {
 
 // unitAt is the UTF-16 unit of the %uXXXX escape at s[i].
 func unitAt(s string, i int) rune {
-	return rune(unhex(s[i+2])<<12 | unhex(s[i+3])<<8 | unhex(s[i+4])<<4 | unhex(s[i+5]))
+	return rune(Unhex(s[i+2])<<12 | Unhex(s[i+3])<<8 | Unhex(s[i+4])<<4 | Unhex(s[i+5]))
 }
 
-func isHex(c byte) bool {
+// IsHex reports whether c is a hexadecimal digit, in either case.
+func IsHex(c byte) bool {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
 }
 
-func unhex(c byte) int {
+// Unhex is the value of the hexadecimal digit c (IsHex(c) must hold).
+func Unhex(c byte) int {
 	switch {
 	case c >= '0' && c <= '9':
 		return int(c - '0')

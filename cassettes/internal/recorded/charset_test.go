@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/unicode"
@@ -201,7 +202,7 @@ func FuzzScrubKeyForms(f *testing.F) {
 		rq := cassette.Request{Method: "POST", URL: "http://h/service/service.asmx/ReturnProvinces", Headers: http.Header{}}
 		switch form % 7 {
 		case 0:
-			rq.Method, rq.URL = "GET", rq.URL+"?strAtmServiceKey="+percentU(key)
+			rq.Method, rq.URL = "GET", rq.URL+"?strAtmServiceKey="+mocktest.PercentU(key)
 		case 1:
 			if !inLatin1 {
 				t.Skip()
@@ -240,7 +241,7 @@ func FuzzScrubKeyForms(f *testing.F) {
 		i := &cassette.Interaction{Request: rq,
 			Response: cassette.Response{Code: 500, Body: "(strAtmServiceKey=&quot;" + echoed + "&quot;)", Headers: http.Header{"Content-Type": {"text/plain; charset=utf-8"}}}}
 		Scrub(i, Placeholder)
-		forms := []string{key, url.QueryEscape(key), percentU(key), asmx.HTMLEncode(key), charRefs(key), jsonU(key), html.EscapeString(key)}
+		forms := []string{key, url.QueryEscape(key), mocktest.PercentU(key), asmx.HTMLEncode(key), charRefs(key), jsonU(key), html.EscapeString(key)}
 		if inLatin1 {
 			forms = append(forms, url.QueryEscape(latin1))
 		}
@@ -266,22 +267,6 @@ func FuzzScrubKeyForms(f *testing.F) {
 func encodeIn(cm *charmap.Charmap, s string) (string, bool) {
 	out, err := cm.NewEncoder().String(s)
 	return out, err == nil
-}
-
-// percentU writes s as ASP.NET reads a query: characters beyond ASCII as
-// %uXXXX escapes, the rest escaped as a query writes it.
-func percentU(s string) string {
-	var b strings.Builder
-	for _, c := range s {
-		if c < utf8.RuneSelf {
-			b.WriteString(url.QueryEscape(string(c)))
-			continue
-		}
-		for _, u := range utf16.Encode([]rune{c}) {
-			fmt.Fprintf(&b, "%%u%04X", u)
-		}
-	}
-	return b.String()
 }
 
 // rawBeyondASCII escapes the ASCII bytes of s as a query writes them and
