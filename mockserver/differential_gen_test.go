@@ -97,6 +97,10 @@ type genCall struct {
 	header    string // the Header's content; "-" none
 	inBody    string // in the Body, after the operation element
 	inOp      string // in the operation element, after the parameters
+	inEnv     string // in the Envelope, after the Body ("%s:" the envelope's prefix)
+	bodyAttrs string // attributes of the Body
+	envAttrs  string // attributes of the Envelope
+	headerEnd bool   // the Header after the Body
 	sep       string // between elements
 	xsiDecl   bool
 	encoding  string // utf-8, utf-16le, utf-16be, iso-8859-1
@@ -481,7 +485,9 @@ var genSOAPMutations = []genMutation{
 		}
 		c.xsiDecl = true
 		p := &c.params[r.IntN(len(c.params))]
-		p.attrs += pick(r, []string{` xsi:nil="true"`, ` xsi:nil="1"`, ` xsi:nil="false"`})
+		p.attrs += pick(r, []string{` xsi:nil="true"`, ` xsi:nil="1"`, ` xsi:nil="false"`, ` xsi:nil=" true "`, ` xsi:nil="TRUE"`, ` xsi:nil="yes"`, ` xsi:nil=""`,
+			` n:nil="true" xmlns:n="http://www.w3.org/1999/XMLSchema-instance"`, ` n:nil="1" xmlns:n="http://www.w3.org/2000/10/XMLSchema-instance"`, ` nil="true"`,
+			` xsi:null="1"`, ` xsi:nil="true" xsi:type="xsd:string"`})
 		if r.IntN(2) == 0 {
 			p.value, p.selfClose = "", true
 		}
@@ -530,6 +536,57 @@ var genSOAPMutations = []genMutation{
 		c.params[r.IntN(len(c.params))].xmlns = pick(r, []string{"", "urn:other", refdeploy.Namespace})
 		if c.params[0].xmlns == "" && r.IntN(2) == 0 {
 			c.params[0].xmlns = "-" // xmlns="": no namespace
+		}
+		return true
+	}},
+	{"header entries", func(r *rand.Rand, c *genCall) bool {
+		// Header entries asking to be understood in the ways clients and
+		// proxies write it: values, namespaces of the attribute, actors and
+		// roles of both versions, entries in no namespace.
+		ns11, ns12 := asmx.NamespaceSOAP11, asmx.NamespaceSOAP12
+		mu := pick(r, []string{`%s:mustUnderstand="VAL"`, `o:mustUnderstand="VAL" xmlns:o="OTHER"`, `mustUnderstand="VAL"`, `%s:mustUnderstand="VAL" %s:mustUnderstand="0"`})
+		mu = strings.ReplaceAll(mu, "VAL", pick(r, []string{"1", "true", "0", "false", " 1 ", "TRUE", "yes", "", "01", "\t1"}))
+		if c.envNS == ns11 {
+			mu = strings.ReplaceAll(mu, "OTHER", ns12)
+		} else {
+			mu = strings.ReplaceAll(mu, "OTHER", ns11)
+		}
+		if r.IntN(2) == 0 {
+			mu += " " + pick(r, []string{`%s:actor="http://schemas.xmlsoap.org/soap/actor/next"`, `%s:actor="urn:x"`, `%s:actor=""`,
+				`%s:role="http://www.w3.org/2003/05/soap-envelope/role/next"`, `%s:role="http://www.w3.org/2003/05/soap-envelope/role/none"`,
+				`%s:role="http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver"`, `%s:role="urn:x"`, `%s:relay="true"`})
+		}
+		entry := pick(r, []string{`<a:Auth xmlns:a="urn:a" ` + mu + `>x</a:Auth>`, `<Auth ` + mu + `/>`, `<Auth xmlns="` + refdeploy.Namespace + `" ` + mu + `/>`,
+			`<a:Auth xmlns:a="urn:a"><a:In ` + mu + `/></a:Auth>`})
+		if r.IntN(3) == 0 {
+			entry += pick(r, []string{`<b:Trace xmlns:b="urn:b">1</b:Trace>`, `<b:Must xmlns:b="urn:b" %s:mustUnderstand="1"/>`})
+		}
+		if c.header != genNoHeader && r.IntN(2) == 0 {
+			entry = c.header + entry
+		}
+		c.header = entry
+		return true
+	}},
+	{"envelope structure", func(r *rand.Rand, c *genCall) bool {
+		// The Envelope's children out of their order, twice, or beside
+		// other content; attributes on the Envelope and the Body.
+		switch r.IntN(6) {
+		case 0:
+			if c.header == genNoHeader {
+				c.header = ""
+			}
+			c.headerEnd = true
+		case 1:
+			c.inEnv = pick(r, []string{"<%s:Header/>", "<%s:Body/>", "<x/>", `<x:y xmlns:x="urn:x"/>`, "x", "<!-- c -->", "<%s:Fault/>"})
+		case 2:
+			c.bodyAttrs = pick(r, []string{` foo="1"`, ` %s:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"`, ` %s:mustUnderstand="1"`, ` xml:lang="en"`, ` id="b"`})
+		case 3:
+			c.envAttrs = pick(r, []string{` foo="1"`, ` %s:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"`, ` %s:encodingStyle="urn:x"`,
+				` %s:encodingStyle="http://www.w3.org/2003/05/soap-encoding"`, ` xmlns:q="urn:q" q:a="1"`, ` %s:mustUnderstand="1"`})
+		case 4:
+			c.header = pick(r, []string{"x", " ", "<!-- c -->", "<?pi?>", "<![CDATA[x]]>"})
+		default:
+			c.inBody = pick(r, []string{"x", "<%s:Fault/>", `<q:Other xmlns:q="urn:q"/>`, "<" + c.opName + ` xmlns="` + c.opNS + `"/>`}) + c.inBody
 		}
 		return true
 	}},
@@ -761,11 +818,22 @@ func genEnvelope(c *genCall) string {
 	}
 	var b strings.Builder
 	s := c.sep
-	b.WriteString(c.decl + c.before + "<" + el("Envelope") + nsDecl + ">" + s)
-	if c.header != genNoHeader {
-		b.WriteString("<" + el("Header") + ">" + envPrefixFor(c.header) + "</" + el("Header") + ">" + s)
+	// inner writes markup inside the Envelope: "<%s:" names an element
+	// of the envelope's namespace, "%s:" an attribute of it.
+	inner := func(m string) string {
+		m = strings.ReplaceAll(m, "<%s:", "<"+el(""))
+		m = strings.ReplaceAll(m, "</%s:", "</"+el(""))
+		return envPrefixFor(m)
 	}
-	b.WriteString("<" + el("Body") + ">" + s)
+	header := ""
+	if c.header != genNoHeader {
+		header = "<" + el("Header") + ">" + inner(c.header) + "</" + el("Header") + ">" + s
+	}
+	b.WriteString(c.decl + c.before + "<" + el("Envelope") + nsDecl + inner(c.envAttrs) + ">" + s)
+	if !c.headerEnd {
+		b.WriteString(header)
+	}
+	b.WriteString("<" + el("Body") + inner(c.bodyAttrs) + ">" + s)
 	opEl := c.opName
 	opDecl := ` xmlns="` + c.opNS + `"`
 	if c.opPrefix != "" {
@@ -800,7 +868,11 @@ func genEnvelope(c *genCall) string {
 		}
 		b.WriteString("<" + name + attrs + ">" + v + "</" + name + ">" + s)
 	}
-	b.WriteString(c.inOp + "</" + opEl + ">" + c.inBody + s + "</" + el("Body") + ">" + s + "</" + el("Envelope") + ">" + c.after)
+	b.WriteString(c.inOp + "</" + opEl + ">" + inner(c.inBody) + s + "</" + el("Body") + ">" + s)
+	if c.headerEnd {
+		b.WriteString(header)
+	}
+	b.WriteString(inner(c.inEnv) + "</" + el("Envelope") + ">" + c.after)
 	return genEncode(b.String(), c.encoding, c.bom)
 }
 
@@ -1175,6 +1247,9 @@ var genRewrites = []genRewrite{
 	{whyHeadersBeforeInvoke, func(c *genCall, req diffRequest, mock outcome) (diffRequest, bool) {
 		if !c.b.soap() || mock.status != 500 || mock.code == "" || strings.HasSuffix(mock.code, ":MustUnderstand") {
 			return req, false
+		}
+		if strings.Contains(mock.text, "mustUnderstand' is a duplicate attribute name") {
+			return req, false // the attribute is the markup's error: blanking it would mend the markup
 		}
 		// The envelope as written before its encoding (UTF-16 hides the
 		// attribute from the pattern), then encoded again.
