@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"reflect"
 	"runtime"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/mocktest"
 )
 
 func TestJournalEntries(t *testing.T) {
@@ -751,5 +753,46 @@ func TestJournalRecyclesNoCallAReplayerHolds(t *testing.T) {
 		if c.City != rp.city[i] || c.Op == nil {
 			t.Errorf("call %d: city now %q (op %v), want %q as given", i, c.City, c.Op, rp.city[i])
 		}
+	}
+}
+
+// TestUnknownPathNoted: a request to a path that is not the service's (an
+// app pointed at its deployment's own path) gets net/http's 404, the
+// journal's error kind NotFound, and a request log line naming the paths
+// the service answers at; the service's paths in another case are served.
+func TestUnknownPathNoted(t *testing.T) {
+	t.Parallel()
+	var buf mocktest.SyncBuffer
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithLogger(slog.New(slog.NewTextHandler(&buf, nil))))
+	for _, path := range []string{"/AtmService.asmx?WSDL", "/service/service.asmxx", "/service-v2.asmx.bak", "/SERVICE/Service.asmx/ReturnProvinces?strAtmServiceKey=k"} {
+		resp, err := http.Get(ts.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		want := http.StatusNotFound
+		if strings.HasPrefix(path, "/SERVICE") {
+			want = http.StatusOK
+		}
+		if resp.StatusCode != want {
+			t.Errorf("%s: got %d %q, want %d", path, resp.StatusCode, body, want)
+		}
+	}
+	got := ts.Journal(RequestFilter{})
+	if len(got) != 4 {
+		t.Fatalf("journal: got %d entries, want 4", len(got))
+	}
+	for i, e := range got[:3] {
+		if e.Status != 404 || e.Error != noteNotFound {
+			t.Errorf("entry %d (%s): got status %d, error %q, want 404 %s", i+1, e.Path, e.Status, e.Error, noteNotFound)
+		}
+	}
+	if got[3].Error != "" {
+		t.Errorf("entry 4: got error %q, want none", got[3].Error)
+	}
+	log := buf.String()
+	if n := strings.Count(log, `hint="not a path of the service: it answers at /service/service.asmx and /service-v2.asmx (any case)"`); n != 3 {
+		t.Errorf("the log names the service's paths on %d lines, want 3:\n%s", n, log)
 	}
 }

@@ -255,7 +255,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, ex *exchange) {
 		case rest[0] == '/':
 			s.serveHTTPBinding(w, r, rest, ex, false)
 		default:
-			http.NotFound(w, r)
+			notFound(w, r, ex)
 		}
 	case wire.HasPrefixFold(path, asmx.JSONPath):
 		rest := path[len(asmx.JSONPath):]
@@ -264,13 +264,28 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, ex *exchange) {
 			return
 		}
 		if rest[0] != '/' {
-			http.NotFound(w, r)
+			notFound(w, r, ex)
 			return
 		}
 		s.serveHTTPBinding(w, r, rest, ex, true)
 	default:
-		http.NotFound(w, r)
+		notFound(w, r, ex)
 	}
+}
+
+// noteNotFound is the journal's error kind of a request to a path that is
+// not the service's.
+const noteNotFound = "NotFound"
+
+// notFoundHint is the request log's hint for a path that is not the
+// service's: an app pointed at the path of its own deployment.
+const notFoundHint = "not a path of the service: it answers at " + asmx.ServicePath + " and " + asmx.JSONPath + " (any case)"
+
+// notFound answers a path that is not the service's as net/http does (the
+// host's own 404, before any handler of the service) and notes it.
+func notFound(w http.ResponseWriter, r *http.Request, ex *exchange) {
+	ex.note = noteNotFound
+	http.NotFound(w, r)
 }
 
 // observe runs after every request: the journal entry and the request log line.
@@ -301,6 +316,9 @@ func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 		attrs = append(attrs, slog.String("error", s.masked(ex.err.Message, ex, r.URL.Path)))
 	} else if ex.note != "" {
 		attrs = append(attrs, slog.String("error", ex.note))
+		if ex.note == noteNotFound {
+			attrs = append(attrs, slog.String("hint", notFoundHint))
+		}
 	}
 	if ex.fault != "" {
 		attrs = append(attrs, slog.String("fault", ex.fault), slog.String("faultKind", ex.faultKind))
