@@ -208,12 +208,6 @@ func (s *Server) Shutdown() error {
 // Close is Shutdown, for use with defer.
 func (s *Server) Close() error { return s.Shutdown() }
 
-// ErrorLog is the standard logger an http.Server writes its own errors
-// to (a failed TLS handshake: "http: TLS handshake error from …"), as
-// records of l at level Warn, a failed handshake's with a hint attribute
-// saying what most likely caused it (handshakeHints); nil discards them.
-func ErrorLog(l *slog.Logger) *log.Logger { return errorLog(l, tlsFacts{rsa: true}) }
-
 // tlsFacts are what the hints on a failed handshake name of the server's
 // TLS: its oldest version (0: TLS 1.2) and whether its certificate's key
 // is RSA's, which the RSA key exchange and 3DES need.
@@ -234,7 +228,11 @@ func tlsFactsOf(cfg *tls.Config) tlsFacts {
 	return f
 }
 
-// errorLog is ErrorLog for a server of TLS f, which the hints name.
+// errorLog is the standard logger an http.Server of TLS f writes its own
+// errors to (a failed TLS handshake: "http: TLS handshake error from …"),
+// as records of l at level Warn, a failed handshake's with a hint attribute
+// saying what most likely caused it (handshakeHints, naming f); nil
+// discards them.
 func errorLog(l *slog.Logger, f tlsFacts) *log.Logger {
 	if l == nil {
 		return log.New(io.Discard, "", 0)

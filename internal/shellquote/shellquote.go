@@ -44,14 +44,6 @@ func Env(name string) Part { return Part{Env: name} }
 // plain are the characters no shell of either kind reads specially.
 const plain = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:+="
 
-// Arg is s as one argument for a POSIX shell, or for cmd.exe when windows
-// is true. An argument cmd.exe cannot hold (a line break) is returned in
-// double quotes as it is: Word tells.
-func Arg(s string, windows bool) string {
-	w, _ := Word(windows, Lit(s))
-	return w
-}
-
 // Word is the argument made of parts for a POSIX shell, or for cmd.exe
 // when windows is true; ok is false when cmd.exe cannot hold it (a line
 // break in it), and then the word is in plain double quotes.
