@@ -247,3 +247,43 @@ func TestRecordNewReplaysPercentUCalls(t *testing.T) {
 		t.Errorf("no warning of the call forwarded unrecorded: %q", logs.String())
 	}
 }
+
+// TestRecorderErrorHidesAKeyUnderAPercentUName: when the upstream cannot
+// be reached, neither the proxy's 502 answer nor its log shows a key sent
+// under a name written with %u escapes, in a call or in another request.
+// The request was described by its URL, scrubbed where the name was
+// written plainly only: the key was shown whole.
+func TestRecorderErrorHidesAKeyUnderAPercentUName(t *testing.T) {
+	t.Parallel()
+	dead, err := url.Parse(mocktest.ClosedPort(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs strings.Builder
+	logger := slog.New(slog.NewTextHandler(&logs, nil))
+	rec, err := cassettes.New(filepath.Join(t.TempDir(), "dead.yaml"), cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithLogger(logger))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Stop()
+	proxy := httptest.NewServer(cassettes.NewProxy(dead, rec, logger))
+	defer proxy.Close()
+	for _, target := range []string{
+		"ReturnProvinces?strAtm%u0053erviceKey=" + testKey,
+		"ReturnProvinces?strAtm%u0053erviceKey=" + mocktest.PercentUAll(testKey),
+		"ReturnAtmSearchByCity?%u0073trAtmServiceKey=" + testKey, // a parameter missing: no call
+		"Nope?strAtm%u0053erviceKey=" + testKey + ";x=1",
+	} {
+		status, body := do(t, proxy.Client(), mustGet(t, proxy.URL+asmx.ServicePath+"/"+target))
+		if status != http.StatusBadGateway {
+			t.Errorf("%s: %d, want 502", target, status)
+		}
+		for what, text := range map[string]string{"answer": body, "log": logs.String()} {
+			for _, form := range []string{testKey, mocktest.PercentUAll(testKey), "s3cr3t"} {
+				if strings.Contains(text, form) {
+					t.Errorf("%s: the %s holds the key as %q: %s", target, what, form, text)
+				}
+			}
+		}
+	}
+}
