@@ -261,7 +261,7 @@ func FuzzRecord(f *testing.F) {
 	}
 	for _, extra := range []string{"strCity=Montr%u00e9al", "x=%zz", "a;b=1", "x=100%", "strAtm%u0053erviceKey=%u0073%u0033cr%u0033t"} {
 		for _, b := range []asmx.Binding{asmx.HTTPGet, asmx.HTTPPost, asmx.JSON} {
-			f.Add(uint8(b), 200, asmx.ContentTypeXML, "<int>1</int>", false, extra)
+			f.Add(uint8(slices.Index(asmx.Bindings, b)), 200, asmx.ContentTypeXML, "<int>1</int>", false, extra)
 		}
 	}
 	const otherKey = "other-KEY-7777"
