@@ -126,6 +126,11 @@ func FuzzReplay(f *testing.F) {
 				i.Response.Code, i.Response.Headers.Get("Content-Type"), i.Response.Body)
 		}
 	}
+	// Calls net/url cannot parse, which ASMX reads (%u escapes, a lone '%', a ';').
+	addr := "http://upstream.example/service/service.asmx/ReturnAtmSearchByAddress"
+	params := "strAtmServiceKey=REDACTED&strAddress=100%&strCity=Montr%u00e9al&strProvince=a;b&strPostalCode=&bytRadius=5"
+	f.Add(http.MethodGet, addr+"?"+params, "", "", "", 200, "text/xml; charset=utf-8", `<?xml version="1.0" encoding="utf-8"?><r>1</r>`)
+	f.Add(http.MethodPost, addr, "application/x-www-form-urlencoded", "", params, 200, "text/xml; charset=utf-8", `<?xml version="1.0" encoding="utf-8"?><r>1</r>`)
 	f.Fuzz(func(t *testing.T, method, rawURL, reqType, action, reqBody string, code int, respType, respBody string) {
 		if code < 200 || code > 599 {
 			return // no answer's status: ReadFile refuses it
@@ -213,9 +218,13 @@ func validMethod(m string) bool {
 }
 
 // FuzzRecord records any answer of a deployment through the recording
-// proxy: the app gets the answer as the deployment wrote it; the cassette
-// holds no key, in any form, even where the answer echoes it; it reads
-// back; and an answer that holds no key is recorded byte for byte.
+// proxy, to a call whose query or form (GET, POST, JSON) has more pairs
+// written as the app wrote them, net/http's syntax or not (%uXXXX escapes,
+// a lone '%', a ';', which ASP.NET reads): the deployment gets the call as
+// sent; the app gets the answer as the deployment wrote it; the call is
+// recorded; the cassette holds no key, in any form, even where the answer
+// echoes it; it reads back; and an answer that holds no key is recorded
+// byte for byte.
 func FuzzRecord(f *testing.F) {
 	for _, p := range referenceCassettes(f) {
 		list, err := cassettes.ReadFile(p)
@@ -225,7 +234,7 @@ func FuzzRecord(f *testing.F) {
 		for _, i := range list {
 			for b, name := range asmx.Bindings {
 				if name.String() == cassettes.EntryOf(i).Binding {
-					f.Add(uint8(b), i.Response.Code, i.Response.Headers.Get("Content-Type"), i.Response.Body, strings.Contains(i.Response.Body, "key"))
+					f.Add(uint8(b), i.Response.Code, i.Response.Headers.Get("Content-Type"), i.Response.Body, strings.Contains(i.Response.Body, "key"), "")
 				}
 			}
 		}
@@ -250,10 +259,18 @@ func FuzzRecord(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	for _, extra := range []string{"strCity=Montr%u00e9al", "x=%zz", "a;b=1", "x=100%", "strAtm%u0053erviceKey=%u0073%u0033cr%u0033t"} {
+		for _, b := range []asmx.Binding{asmx.HTTPGet, asmx.HTTPPost, asmx.JSON} {
+			f.Add(uint8(slices.Index(asmx.Bindings, b)), 200, asmx.ContentTypeXML, "<int>1</int>", false, extra)
+		}
+	}
 	const otherKey = "other-KEY-7777"
-	f.Fuzz(func(t *testing.T, binding uint8, code int, ctype, body string, echo bool) {
+	f.Fuzz(func(t *testing.T, binding uint8, code int, ctype, body string, echo bool, extra string) {
 		if code < 200 || code > 599 || code == http.StatusNoContent || code == http.StatusNotModified || !printableASCII(ctype) {
 			return
+		}
+		if !printableASCII(extra) || strings.ContainsAny(extra, " #") {
+			return // what no client sends in a request line, nor the transport
 		}
 		for _, k := range []string{testKey, otherKey} {
 			for _, form := range []string{k, url.QueryEscape(k), string(asmx.AppendEscaped(nil, k))} {
@@ -277,6 +294,15 @@ func FuzzRecord(f *testing.F) {
 				answer.body = "The key " + key + " is not valid. " + body
 			}
 			req := request(t, "http://proxy.invalid", b, q, key, false)
+			if extra != "" {
+				switch b {
+				case asmx.HTTPPost:
+					form := readBody(t, req) + "&" + extra
+					req.Body, req.ContentLength = io.NopCloser(strings.NewReader(form)), int64(len(form))
+				case asmx.HTTPGet, asmx.JSON:
+					req.URL.RawQuery += "&" + extra
+				}
+			}
 			w := httptest.NewRecorder()
 			proxy.ServeHTTP(w, req)
 			if w.Code != code || w.Body.String() != answer.body {
@@ -285,6 +311,13 @@ func FuzzRecord(f *testing.F) {
 		}
 		if len(answer.received) != 3 {
 			t.Fatalf("the deployment got %d requests, want 3", len(answer.received))
+		}
+		if b != asmx.SOAP11 && b != asmx.SOAP12 {
+			for _, got := range answer.received {
+				if !strings.Contains(got, "&"+extra) {
+					t.Fatalf("%s: the deployment got %q, without %q as the app sent it", b, got, extra)
+				}
+			}
 		}
 		if err := rec.Stop(); err != nil {
 			t.Fatalf("Stop: %v", err)
@@ -325,4 +358,14 @@ func printableASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// readBody reads the body of req.
+func readBody(t *testing.T, req *http.Request) string {
+	t.Helper()
+	b, err := io.ReadAll(req.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

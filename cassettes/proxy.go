@@ -32,8 +32,8 @@ func NewProxy(upstream *url.URL, rt http.RoundTripper, logger *slog.Logger) http
 			// The query goes as the caller sent it: net/http drops the
 			// pairs of a query that does not parse (a bad escape, a
 			// semicolon, which ASP.NET reads as part of a value), the
-			// key's included. The recorder forwards such a request
-			// without recording it.
+			// key's included. The recorder records such a request as
+			// sent.
 			pr.Out.URL.RawQuery = upstream.RawQuery
 			if q := pr.In.URL.RawQuery; q != "" && upstream.RawQuery != "" {
 				pr.Out.URL.RawQuery += "&" + q

@@ -399,25 +399,21 @@ func (t *captureTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 }
 
 // capture is what go-vcr's recorder does with a request in a mode that
-// replays nothing (its RoundTrip and requestHandler): requests it cannot
-// record go to the real server as they are; the others too, and the
-// interaction made of the exchange goes through the hooks (afterCapture,
-// then the BeforeReplay ones, as go-vcr runs them on a fresh capture too);
-// the response is made of it. Unlike go-vcr's, no copy of the interaction
-// stays behind: the cassette's is afterCapture's.
+// replays nothing (its RoundTrip and requestHandler): the request goes to
+// the real server, and the interaction made of the exchange goes through
+// the hooks (afterCapture, then the BeforeReplay ones, as go-vcr runs them
+// on a fresh capture too); the response is made of it. Unlike go-vcr's, no
+// copy of the interaction stays behind: the cassette's is afterCapture's.
+// Unlike go-vcr's too, a request whose query or form net/http cannot parse
+// (which go-vcr refuses) is recorded, with the form ASMX reads
+// (capturedForm).
 func (r *Recorder) capture(req *http.Request) (*http.Response, error) {
 	rt := &captureTransport{next: r.cfg.transport}
-	if r.unrecordable(req) {
-		return rt.RoundTrip(req)
-	}
 	if err := req.Context().Err(); err != nil {
 		return nil, err
 	}
 	info := infoFrom(req.Context())
-	form, _, err := postForm(req, info.body)
-	if err != nil {
-		return nil, err // unrecordable forwarded what fails here
-	}
+	form := capturedForm(req, info.body)
 	start := time.Now()
 	resp, err := rt.RoundTrip(req)
 	if err != nil {
@@ -475,27 +471,40 @@ func (r *Recorder) capture(req *http.Request) (*http.Response, error) {
 }
 
 // unrecordable passes requests go-vcr cannot record (a query or form body
-// that does not parse) straight to the server, in the modes that record.
+// that does not parse) straight to the server, in the mode that records
+// through go-vcr's recorder (ModeRecordNew; capture records them): those
+// the cassette holds already go on to go-vcr, which replays them without
+// parsing them.
 func (r *Recorder) unrecordable(req *http.Request) bool {
-	if !r.recording {
+	if !r.recording || r.direct {
 		return false
 	}
 	bad := false
 	if _, err := url.ParseQuery(req.URL.RawQuery); err != nil {
 		bad = true
 	}
-	if info := infoFrom(req.Context()); info != nil {
+	info := infoFrom(req.Context())
+	if info != nil {
 		// A form that does not parse, or is over net/http's 10 MB; in
 		// go-vcr's recorder, any content type whose parameters do not
 		// parse (its ParseForm fails on it).
-		if _, lax, err := postForm(req, info.body); err != nil || lax && !r.direct {
+		if _, lax, err := postForm(req, info.body); err != nil || lax {
 			bad = true
 		}
 	}
-	if bad {
-		r.log.Warn("forwarded without recording: the query or form does not parse", "method", req.Method, "path", redact.Text(req.URL.Path, redact.Values(req.URL.Path)...))
+	if !bad {
+		return false
 	}
-	return bad
+	if info != nil {
+		r.mu.Lock()
+		held := r.counts[info.key] > 0
+		r.mu.Unlock()
+		if held {
+			return false
+		}
+	}
+	r.log.Warn("forwarded without recording: the query or form does not parse, and go-vcr's recorder (ModeRecordNew) cannot record it", "method", req.Method, "path", redact.Text(req.URL.Path, redact.Values(req.URL.Path)...))
+	return true
 }
 
 // match is go-vcr's matcher. Requests match by requestKey; of the recorded

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/atmkit/atmkit/asmx"
 )
 
 // readBody reads and closes a request body of size bytes (-1: unknown),
@@ -97,4 +99,40 @@ func postForm(req *http.Request, body string) (form url.Values, lax bool, err er
 		}
 	}
 	return f.PostForm, false, err
+}
+
+// maxFormBytes is the size of a form body net/http's ParseForm reads at
+// most (its "http: POST too large").
+const maxFormBytes = 10 << 20
+
+// capturedForm is the form a Recorder capturing by itself records of a
+// request with body: go-vcr's (postForm) when net/http parses the request.
+// When it does not, a form body net/http could not read (%uXXXX escapes,
+// which JavaScript's escape() and classic ASP write, a lone '%', a ';') is
+// recorded as ASMX reads it, in the charset its content type names
+// (asmx.ParseQuery, asmx.FormText); one over net/http's 10 MB, which ASMX
+// refuses beyond 4 MB by default, has none recorded (the body holds it).
+// A query that does not parse leaves the form as net/http read it: the
+// form is the body's alone.
+func capturedForm(req *http.Request, body string) url.Values {
+	form, _, err := postForm(req, body)
+	if err == nil {
+		return form
+	}
+	switch req.Method {
+	case http.MethodPost, http.MethodPut, http.MethodPatch: // the methods ParseForm reads a body of
+	default:
+		return form
+	}
+	ct := req.Header.Get("Content-Type")
+	if mt, _, _ := mime.ParseMediaType(ct); mt != asmx.ContentTypeForm {
+		return form
+	}
+	if len(body) > maxFormBytes {
+		return url.Values{}
+	}
+	if _, perr := url.ParseQuery(body); perr == nil {
+		return form // the query failed, the body's pairs are net/http's
+	}
+	return asmx.ParseQuery(asmx.FormText(ct, body))
 }

@@ -109,13 +109,14 @@ func TestRecordFormParameterNamedMergeKey(t *testing.T) {
 	}
 }
 
-// TestRecordForwardsWhatItCannotParse: a SOAP call whose content type has
-// a parameter that does not parse ("text/xml; charset", which ASMX reads as
+// TestRecordWhatNetHTTPCannotParse: a SOAP call whose content type has a
+// parameter that does not parse ("text/xml; charset", which ASMX reads as
 // text/xml, and answers) is forwarded, recorded and replayed; a form over
-// net/http's 10 MB, which go-vcr cannot record, is forwarded unrecorded,
-// with a warning. Both got a 502 from the proxy without reaching the
-// upstream.
-func TestRecordForwardsWhatItCannotParse(t *testing.T) {
+// net/http's 10 MB, which go-vcr cannot record, is forwarded and recorded,
+// its key scrubbed, its form left empty (the body holds it). Both got a 502
+// from the proxy without reaching the upstream; the large form was then
+// forwarded unrecorded, with a warning.
+func TestRecordWhatNetHTTPCannotParse(t *testing.T) {
 	t.Parallel()
 	mock := startMock(t, leakKey, nil)
 	path := filepath.Join(t.TempDir(), "lax.yaml")
@@ -163,11 +164,21 @@ func TestRecordForwardsWhatItCannotParse(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || got.Load() != int64(len(form)) {
 		t.Errorf("an 11 MB form through the proxy: %d, the upstream read %d bytes of %d", resp.StatusCode, got.Load(), len(form))
 	}
-	r.stop()
-	if want := "forwarded without recording"; !strings.Contains(r.stderr.String(), want) {
-		t.Errorf("stderr lacks %q:\n%.2000s", want, r.stderr)
+	if code := r.stop(); code != exitOK {
+		t.Fatalf("record: exit %d\n%s%s", code, r.stdout, r.stderr)
+	}
+	if strings.Contains(r.stderr.String(), "forwarded without recording") {
+		t.Errorf("record warned of a call forwarded unrecorded:\n%.2000s", r.stderr)
 	}
 	noLeak(t, "record's output", r.stdout.String()+r.stderr.String())
+	list, err := cassettes.ReadFile(big)
+	if err != nil || len(list) != 1 {
+		t.Fatalf("cassette: %d interactions (%v), want the 11 MB form", len(list), err)
+	}
+	if want := strings.Replace(form, leakKey, cassettes.Placeholder, 1); list[0].Request.Body != want || len(list[0].Request.Form) != 0 {
+		t.Errorf("the 11 MB form is recorded as %d bytes, the form %.200v; want it as sent, its key scrubbed, and no form", len(list[0].Request.Body), list[0].Request.Form)
+	}
+	noLeak(t, "the cassette", readText(t, big))
 }
 
 // postProvincesSOAP posts body, a SOAP 1.1 ReturnProvinces call, with

@@ -24,3 +24,17 @@ func PercentU(s string) string {
 	}
 	return b.String()
 }
+
+// PercentUAll writes every character of s as %uXXXX escapes of its UTF-16
+// units, ASCII included, as a client may for ASP.NET (JavaScript's
+// escape() writes those beyond Latin-1 so; ASP.NET reads any): a query or
+// form net/url refuses whatever s holds.
+func PercentUAll(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		for _, u := range utf16.Encode([]rune{c}) {
+			fmt.Fprintf(&b, "%%u%04x", u)
+		}
+	}
+	return b.String()
+}

@@ -17,7 +17,9 @@ import (
 // CallOf decodes a request, live or recorded, with the asmx decoders: SOAP
 // by its content type, GET, POST and JSON by path, query and form. ok is
 // false for anything that is not a well-formed call of an operation (WSDL,
-// help pages, health checks, requests the service rejects).
+// help pages, health checks, requests the service rejects). A query or
+// form that net/url cannot parse (%uXXXX escapes, a lone '%', a ';') is
+// read as ASMX reads it (readValues).
 func CallOf(method, rawURL string, h http.Header, body string) (c *asmx.Call, ok bool) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -40,18 +42,16 @@ func CallOf(method, rawURL string, h http.Header, body string) (c *asmx.Call, ok
 		b := asmx.HTTPGet
 		switch method {
 		case http.MethodGet:
-			values, err = url.ParseQuery(u.RawQuery)
+			values = readValues(u.RawQuery, "")
 		case http.MethodPost:
 			b = asmx.HTTPPost
-			mt := strings.ToLower(strings.TrimSpace(strings.SplitN(HeaderValue(h, "Content-Type"), ";", 2)[0]))
+			ct := HeaderValue(h, "Content-Type")
+			mt := strings.ToLower(strings.TrimSpace(strings.SplitN(ct, ";", 2)[0]))
 			if mt != asmx.ContentTypeForm {
 				return nil, false
 			}
-			values, err = url.ParseQuery(body)
+			values = readValues(body, ct)
 		default:
-			return nil, false
-		}
-		if err != nil {
 			return nil, false
 		}
 		op, _, found := asmx.OperationFromPath(rest)
@@ -65,17 +65,11 @@ func CallOf(method, rawURL string, h http.Header, body string) (c *asmx.Call, ok
 		if rest == "" || rest[0] != '/' {
 			return nil, false
 		}
-		values, err := url.ParseQuery(u.RawQuery)
-		if err != nil {
-			return nil, false
-		}
+		values := readValues(u.RawQuery, "")
 		switch method {
 		case http.MethodGet:
 		case http.MethodPost:
-			form, err := url.ParseQuery(body)
-			if err != nil {
-				return nil, false
-			}
+			form := readValues(body, HeaderValue(h, "Content-Type"))
 			for k, v := range values {
 				if _, dup := form[k]; !dup {
 					form[k] = v
@@ -93,6 +87,21 @@ func CallOf(method, rawURL string, h http.Header, body string) (c *asmx.Call, ok
 		return c, e == nil
 	}
 	return nil, false
+}
+
+// readValues reads a query string, or a form body sent with content type
+// ct, as net/url parses it; one that net/url refuses (%uXXXX escapes, which
+// JavaScript's escape() and classic ASP write, a lone '%', a ';') as ASMX
+// reads it, in the charset ct names (asmx.ParseQuery, asmx.FormText), so
+// that a call recorded so is the call the mock decodes from the same
+// request. What net/url parses is read as net/url reads it, as it always
+// was: the calls of the cassettes recorded so far keep their identity
+// (RequestKey), where the two readings differ (a pair without '=').
+func readValues(raw, ct string) url.Values {
+	if v, err := url.ParseQuery(raw); err == nil {
+		return v
+	}
+	return asmx.ParseQuery(asmx.FormText(ct, raw))
 }
 
 // soapCall decodes a SOAP request. The service namespace is not known in

@@ -330,11 +330,15 @@ func (s *scrubber) noteForm(b, contentType string) {
 }
 
 // IsKeyName reports whether a raw (possibly URL-encoded) parameter name is
-// strAtmServiceKey, ignoring case as ASP.NET does.
+// strAtmServiceKey, ignoring case as ASP.NET does; a name net/url cannot
+// unescape (%uXXXX escapes: "strAtm%u0053erviceKey") is read as ASP.NET
+// reads it (wire.URLDecode).
 func IsKeyName(raw string) bool {
 	name := raw
 	if dn, err := url.QueryUnescape(raw); err == nil {
 		name = dn
+	} else {
+		name = wire.URLDecode(raw)
 	}
 	return strings.EqualFold(strings.TrimSpace(name), asmx.ParamKey)
 }

@@ -1,0 +1,76 @@
+package recorded
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/atmkit/atmkit/asmx"
+)
+
+// TestCallOfReadsAsASMX: a GET, POST or JSON call whose query or form
+// net/url refuses (%uXXXX escapes, a lone '%', '%zz', a ';') is the call
+// ASMX reads, its key included (for the key marks); one net/url parses is
+// read as net/url reads it, as cassettes recorded so far were: a pair
+// without '=' is a parameter with an empty value there (ASMX reads it as
+// a value without a name). The %u calls used to be no call (RequestKey
+// "raw|..."), which replay never matched with the call the mock decodes.
+func TestCallOfReadsAsASMX(t *testing.T) {
+	form := http.Header{"Content-Type": {"application/x-www-form-urlencoded; charset=utf-8"}}
+	latin1 := http.Header{"Content-Type": {"application/x-www-form-urlencoded; charset=iso-8859-1"}}
+	const addr = "/service/service.asmx/ReturnAtmSearchByAddress"
+	rest := "&strAddress=&strProvince=QC&strPostalCode=&bytRadius=5"
+	for _, c := range []struct {
+		name, method, url string
+		h                 http.Header
+		body              string
+		key, city         string
+		ok                bool
+	}{
+		{"GET %u", "GET", addr + "?strAtmServiceKey=k%u00e9y&strCity=Montr%u00e9al" + rest, nil, "", "kéy", "Montréal", true},
+		{"GET %u, upper case", "GET", addr + "?strAtmServiceKey=k&strCity=Montr%u00E9al" + rest, nil, "", "k", "Montréal", true},
+		{"GET surrogate pair", "GET", addr + "?strAtmServiceKey=k&strCity=%uD83C%uDFE6" + rest, nil, "", "k", "🏦", true},
+		{"GET lone %", "GET", addr + "?strAtmServiceKey=k&strCity=100%" + rest, nil, "", "k", "100%", true},
+		{"GET %zz", "GET", addr + "?strAtmServiceKey=k&strCity=%zz" + rest, nil, "", "k", "%zz", true},
+		{"GET ;", "GET", addr + "?strAtmServiceKey=k;x&strCity=a;b" + rest, nil, "", "k;x", "a;b", true},
+		{"GET the key's name as %u", "GET", addr + "?strAtm%u0053erviceKey=k&strCity=x" + rest, nil, "", "k", "x", true},
+		{"POST %u", "POST", addr, form, "strAtmServiceKey=k&strCity=Montr%u00e9al" + rest, "k", "Montréal", true},
+		{"POST %u, a Latin-1 form", "POST", addr, latin1, "strAtmServiceKey=Cl%E9&strCity=Montr%u00e9al%E9" + rest, "Clé", "Montréalé", true},
+		{"JSON GET %u", "GET", "/service-v2.asmx/ReturnAtmSearchByAddress?strAtmServiceKey=k&strCity=Montr%u00e9al" + rest, nil, "", "k", "Montréal", true},
+		{"JSON POST %u", "POST", "/service-v2.asmx/ReturnAtmSearchByAddress", form, "strAtmServiceKey=k&strCity=Montr%u00e9al" + rest, "k", "Montréal", true},
+		{"GET a pair without =, net/url's reading", "GET", addr + "?strAtmServiceKey&strCity=x" + rest, nil, "", "", "x", true},
+		{"GET %u, a parameter missing", "GET", addr + "?strAtmServiceKey=k&strCity=Montr%u00e9al", nil, "", "", "", false},
+	} {
+		call, ok := CallOf(c.method, "http://upstream.example"+c.url, c.h, c.body)
+		if ok != c.ok {
+			t.Errorf("%s: CallOf ok = %v, want %v", c.name, ok, c.ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		city := ""
+		for _, p := range call.Params() {
+			if p[0] == asmx.ParamCity {
+				city = p[1]
+			}
+		}
+		if call.Key != c.key || city != c.city {
+			t.Errorf("%s: CallOf reads the key %q and the city %q, want %q and %q", c.name, call.Key, city, c.key, c.city)
+		}
+	}
+}
+
+// TestIsKeyNameAsASPNET: the key's name is found written as ASP.NET reads
+// it, with %uXXXX escapes too, which net/url refuses (a key under such a
+// name was kept by the scrubber); what is not the name is not.
+func TestIsKeyNameAsASPNET(t *testing.T) {
+	for name, want := range map[string]bool{
+		"strAtmServiceKey": true, "STRATMSERVICEKEY": true, "strAtm%53erviceKey": true, "strAtmServiceKey+": true,
+		"strAtm%u0053erviceKey": true, "%u0073trAtmServiceKey": true, "%u0073%u0074%u0072AtmServiceKe%u0079": true, "strAtm%U0053erviceKey": false,
+		"strAtmServiceKey%": false, "strAtmServiceKey%zz": false, "strAtm%u0053erviceKeys": false, "strCity": false,
+	} {
+		if got := IsKeyName(name); got != want {
+			t.Errorf("IsKeyName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
