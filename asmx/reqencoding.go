@@ -1,6 +1,7 @@
 package asmx
 
 import (
+	"errors"
 	"fmt"
 )
 
@@ -33,12 +34,21 @@ func ParseRequestEncoding(name string) (RequestEncoding, error) {
 	cs, ok := lookupCharset(name)
 	switch {
 	case !ok:
-		return RequestEncoding{}, fmt.Errorf("request encoding %q: not an encoding .NET knows; want one such as utf-8, iso-8859-1 or windows-1252", name)
+		return RequestEncoding{}, fmt.Errorf("request encoding %q: %w", name, ErrUnknownEncoding)
 	case cs.unicode:
-		return RequestEncoding{}, fmt.Errorf("request encoding %q: UTF-16 and UTF-32 are not modelled; want one such as utf-8, iso-8859-1 or windows-1252", name)
+		return RequestEncoding{}, fmt.Errorf("request encoding %q: %w", name, ErrUnicodeRequestEncoding)
 	}
 	return RequestEncoding{cs}, nil
 }
+
+// The errors of ParseRequestEncoding, wrapped with the name given.
+var (
+	// ErrUnknownEncoding: a name .NET's Encoding.GetEncoding does not know.
+	ErrUnknownEncoding = errors.New("not an encoding .NET knows; want one such as utf-8, iso-8859-1 or windows-1252")
+	// ErrUnicodeRequestEncoding: UTF-16 or UTF-32, which atmkit does not
+	// model as a requestEncoding.
+	ErrUnicodeRequestEncoding = errors.New("UTF-16 and UTF-32 are not modelled as a requestEncoding; want one such as utf-8, iso-8859-1 or windows-1252")
+)
 
 // Name is the encoding's name, lower case ("utf-8", "iso-8859-1").
 func (e RequestEncoding) Name() string { return e.charset().name }
