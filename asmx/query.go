@@ -211,22 +211,18 @@ func plainQuery(s string) bool {
 
 // FormText returns a form body (application/x-www-form-urlencoded) sent
 // with content type ct written for UTF-8, so that ParseQuery, ValidateQuery
-// and DecodeQuery read it as ASP.NET reads Request.Form: in
-// HttpRequest.ContentEncoding, the charset ct names when the request has a
-// body and .NET knows the name, else requestEncoding (UTF-8). Each run of
-// bytes, raw or %XX-escaped, between the form's '&', '=', '+' and %uXXXX
-// escapes is decoded in that charset (as HttpUtility.UrlDecode does) and
-// written again as UTF-8 escapes. A body in UTF-8, in no named or no known
-// charset, or in UTF-16 or UTF-32 (left as UTF-8: .NET reads ASCII forms
-// sent so as pairs of bytes, which no client sends) is returned as it is.
-// A GET has no body: its query is always read as UTF-8.
-func FormText(ct, body string) string {
-	name, ok := contentTypeParam(ct, "charset")
-	if !ok || name == "" {
-		return body
-	}
-	cs, known := lookupCharset(name)
-	if !known || cs.name == charsetUTF8.name || cs.unicode || !needsTranscoding(body, cs) {
+// and DecodeQuery read it as ASP.NET reads Request.Form in a deployment
+// whose requestEncoding is UTF-8 (the default): RequestEncodingUTF8.Form.
+func FormText(ct, body string) string { return RequestEncodingUTF8.Form(ct, body) }
+
+// transcodeForm returns a form or query string whose bytes are read in cs
+// written again for UTF-8: each run of bytes, raw or %XX-escaped, between
+// its '&', '=', '+' and %uXXXX escapes is decoded in cs (as
+// HttpUtility.UrlDecode does) and written as UTF-8 escapes. A body in
+// UTF-8, or in UTF-16 or UTF-32 (left as UTF-8: .NET reads ASCII forms sent
+// so as pairs of bytes, which no client sends), is returned as it is.
+func transcodeForm(cs charset, body string) string {
+	if cs.name == "" || cs.name == charsetUTF8.name || cs.unicode || !needsTranscoding(body, cs) {
 		return body
 	}
 	var out strings.Builder

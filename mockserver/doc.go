@@ -66,6 +66,9 @@
 //     and WithRequestPathInvalidChars (ASP.NET's checks of every request's
 //     URL, before any binding: HTTP 400 and ASP.NET's error page; defaults
 //     ASP.NET's, 260, 2048 and <,>,*,%,&,:,\,?).
+//     WithRequestEncoding (its <globalization requestEncoding>: the
+//     encoding GET queries and forms without a charset are read in;
+//     default utf-8).
 //   - Behaviour: WithFault (faults active from the start), WithReplay
 //     (answer from recordings), WithJournalSize, WithJournalBodyMax (what
 //     the journal keeps of each request and answer), WithAdminToken (the admin

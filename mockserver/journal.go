@@ -256,6 +256,9 @@ type journal struct {
 	bodyMax int
 	// keys are the configured service keys, masked wherever they appear.
 	keys []string
+	// reqEncoding is the deployment's requestEncoding, which the mock
+	// reads queries and forms in: a key read so is masked too.
+	reqEncoding asmx.RequestEncoding
 	// encode returns the first n bytes of the data set's answer to a call
 	// (Server.firstBytes), for an answer the journal did not copy.
 	encode func(c *asmx.Call, n int) []byte

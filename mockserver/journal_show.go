@@ -52,7 +52,7 @@ func (j *journal) show(r *journalRecord) *shownCall {
 		return &shownCall{path: redact.Text(r.Path, r.callKeys(j.keys)...)}
 	}
 	reqText, reqCharset := bodyText(k.reqBody, k.reqHead.Get("Content-Type"), k.reqSize)
-	keys := callValues(r, reqText, j.keys)
+	keys := callValues(r, reqText, j.keys, j.reqEncoding)
 
 	half := j.bodyMax / 2
 	sh := &shownCall{path: showHead(r.Path, keys, k.headCut&cutPath != 0), query: showHead(k.query, keys, k.headCut&cutQuery != 0)}
@@ -119,19 +119,30 @@ func cutText(s string, n int) string {
 
 // callValues are the values masked in r's request and answer: keys (the
 // configured ones), the call's key, and every strAtmServiceKey value of the
-// request's path, query, header fields and body text (a form's also as read
-// in its charset), each once.
-func callValues(r *journalRecord, body string, keys []string) []string {
+// request's path, query, header fields and body text (a query's and a
+// form's also as read in the deployment's requestEncoding or the form's
+// charset), each once.
+func callValues(r *journalRecord, body string, keys []string, enc asmx.RequestEncoding) []string {
 	k := &r.kept
 	out := slices.Clone(r.callKeys(keys))
 	out = append(out, redact.Values(r.Path)...)
 	out = append(out, redact.Values(k.query)...)
-	out = append(out, redact.Values(body)...)
-	if ct := k.reqHead.Get("Content-Type"); isForm(ct) {
-		// A form is read in the charset its content type names
-		// (asmx.FormText): its key "Cl%E9" in ISO-8859-1 is "Clé", which
+	ct := k.reqHead.Get("Content-Type")
+	for _, withBody := range []bool{false, true} {
+		// Read in requestEncoding (or, for a GET with a body, which the
+		// journal does not keep, in its charset): the key "Cl%E9" of a
+		// deployment whose requestEncoding is ISO-8859-1 is "Clé", which
 		// an answer echoes.
-		out = append(out, redact.Values(asmx.FormText(ct, string(k.reqBody)))...)
+		if q := enc.Query(ct, withBody, k.query); q != k.query {
+			out = append(out, redact.Values(q)...)
+		}
+	}
+	out = append(out, redact.Values(body)...)
+	if isForm(ct) {
+		// A form is read in the charset its content type names, else in
+		// requestEncoding (asmx.RequestEncoding.Form): its key "Cl%E9" in
+		// ISO-8859-1 is "Clé", which an answer echoes.
+		out = append(out, redact.Values(enc.Form(ct, string(k.reqBody)))...)
 	}
 	for name, vs := range k.reqHead {
 		for _, v := range vs {

@@ -43,6 +43,7 @@ type config struct {
 	shape          *shape.Shape // how results are written; nil: shape.Default()
 	validation     asmx.RequestValidation
 	urlLimits      asmx.URLLimits // ASP.NET's checks of every request's URL
+	reqEncoding    asmx.RequestEncoding
 }
 
 func defaultConfig() config {
@@ -263,6 +264,26 @@ func WithRequestPathInvalidChars(chars string) Option {
 			return fmt.Errorf("mock server: %w", err)
 		}
 		c.urlLimits.InvalidPathChars = rs
+		return nil
+	}
+}
+
+// WithRequestEncoding sets the requestEncoding of the deployment the mock
+// stands for (web.config's <globalization requestEncoding="...">; default
+// utf-8): the encoding ASP.NET reads an HTTP GET's query string and an
+// HTTP POST's or JSON call's form in when the request names no charset
+// (a form's Content-Type charset still wins). A legacy deployment with
+// requestEncoding="iso-8859-1" reads strCity=Montr%E9al as Montréal and
+// strCity=Montr%C3%A9al as MontrÃ©al. SOAP bodies are not read in it. A
+// name .NET does not know is an error, as are UTF-16 and UTF-32
+// (asmx.ParseRequestEncoding).
+func WithRequestEncoding(name string) Option {
+	return func(c *config) error {
+		e, err := asmx.ParseRequestEncoding(name)
+		if err != nil {
+			return fmt.Errorf("mock server: %w", err)
+		}
+		c.reqEncoding = e
 		return nil
 	}
 }

@@ -109,6 +109,7 @@ func NewContext(ctx context.Context, opts ...Option) (*Server, error) {
 		journal: newJournal(cfg.journalSize, cfg.journalBodyMax, cfg.keys), faults: &faultSet{},
 		journalReads: make(chan struct{}, journalReadsAtOnce)}
 	s.journal.encode = s.firstBytes
+	s.journal.reqEncoding = cfg.reqEncoding
 	s.fixedLeft.Store(fixedCacheBudget)
 	if cfg.replayer != nil {
 		s.replayer = replayerFor(&cfg)
@@ -150,6 +151,10 @@ func (s *Server) Namespace() string { return s.cfg.namespace }
 
 // Keys returns the accepted service keys; empty means any non-empty key.
 func (s *Server) Keys() []string { return append([]string(nil), s.cfg.keys...) }
+
+// RequestEncoding returns the requestEncoding the mock reads queries and
+// forms in (WithRequestEncoding): "utf-8" unless set.
+func (s *Server) RequestEncoding() string { return s.cfg.reqEncoding.Name() }
 
 // Dataset returns the data set served. Do not modify it.
 func (s *Server) Dataset() *fixtures.Dataset { return s.data.ds }
@@ -392,6 +397,11 @@ func headerValue(h http.Header, key string) string {
 	return ""
 }
 
+// hasBody reports whether r has a body, as ASP.NET's
+// HttpWorkerRequest.HasEntityBody does: a Content-Length above 0, or a
+// chunked one.
+func hasBody(r *http.Request) bool { return r.ContentLength != 0 }
+
 // headerSOAPAction is the SOAPAction header's key in canonical form, so
 // reading it does not canonicalize (and allocate) on every request.
 var headerSOAPAction = http.CanonicalHeaderKey("SOAPAction")
@@ -517,8 +527,13 @@ func (s *Server) serveHTTPBinding(w http.ResponseWriter, r *http.Request, rest s
 		if s.replayer != nil {
 			ex.rawBody = []byte(query) // for a replayed error
 		}
-		// Request.Form is read in the charset the content type names.
-		query = asmx.FormText(headerValue(r.Header, "Content-Type"), query)
+		// Request.Form is read in the charset the content type names,
+		// else in the deployment's requestEncoding.
+		query = s.cfg.reqEncoding.Form(headerValue(r.Header, "Content-Type"), query)
+	} else {
+		// Request.QueryString: in requestEncoding, or in the charset of
+		// a GET that has a body.
+		query = s.cfg.reqEncoding.Query(headerValue(r.Header, "Content-Type"), hasBody(r), query)
 	}
 	vb := b
 	if json && r.Method == http.MethodPost {

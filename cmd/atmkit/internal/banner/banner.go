@@ -97,6 +97,9 @@ func (b Mock) print(e *cli.Env, addr net.Addr, s *cli.Serving) {
 	if r := srv.Shape().Result(asmx.OpReturnAllAtms); r.Layout == shape.Typed || r.Root != shape.Default().Result(asmx.OpReturnAllAtms).Root {
 		fmt.Fprintf(w, "  shape:      %s results (%s)\n", r.Layout, r.Root)
 	}
+	if enc := srv.RequestEncoding(); enc != asmx.RequestEncodingUTF8.Name() {
+		fmt.Fprintf(w, "  encoding:   queries and forms without a charset read as %s (requestEncoding)\n", enc)
+	}
 	if b.Memory.Bytes > 0 {
 		fmt.Fprintf(w, "  memory:     limit %s\n", b.Memory)
 	}

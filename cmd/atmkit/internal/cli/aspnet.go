@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 
@@ -9,13 +10,15 @@ import (
 )
 
 // ASPNET holds the flags of atmkit serve that give the ASP.NET
-// configuration of the deployment the mock stands for (its <httpRuntime>):
-// request validation and the checks of every request's URL.
+// configuration of the deployment the mock stands for (its <httpRuntime>
+// and <globalization>): request validation, the checks of every request's
+// URL, and the encoding queries and forms are read in.
 type ASPNET struct {
 	Validation       string // --request-validation: 2.0 (or off), 4.0 or 4.5
 	MaxURLLength     int    // --max-url-length: maxUrlLength
 	MaxQueryString   int    // --max-query-string-length: maxQueryStringLength
 	InvalidPathChars string // --request-path-invalid-chars: requestPathInvalidCharacters
+	RequestEncoding  string // --request-encoding: <globalization requestEncoding>
 }
 
 // Register registers the flags of f on fs.
@@ -24,6 +27,7 @@ func (f *ASPNET) Register(fs *flag.FlagSet) {
 		"4.0 (ASP.NET 4 without a targetFramework) refuses every such value of the call, 4.5 (targetFramework 4.5 or later) the operation's parameters only, 2.0 (ASP.NET 2.0 and 3.5) none")
 	fs.IntVar(&f.MaxURLLength, "max-url-length", asmx.DefaultMaxURLLength, fmt.Sprintf("longest decoded request path in characters (ASP.NET's maxUrlLength; 1 to %d); a longer one gets ASP.NET's 400 error page, whatever the binding", asmx.MaxURLLimit))
 	fs.IntVar(&f.MaxQueryString, "max-query-string-length", asmx.DefaultMaxQueryStringLength, fmt.Sprintf("longest query string in characters, as sent (ASP.NET's maxQueryStringLength; 1 to %d); a longer one gets ASP.NET's 400 error page", asmx.MaxURLLimit))
+	fs.StringVar(&f.RequestEncoding, "request-encoding", asmx.RequestEncodingUTF8.Name(), "encoding the deployment reads HTTP GET query strings and HTTP POST and JSON forms in when the request names no charset (web.config's <globalization requestEncoding>), e.g. iso-8859-1 or windows-1252 for a legacy site that reads Montr%E9al as Montréal; a form's charset still wins; SOAP is not affected")
 	fs.StringVar(&f.InvalidPathChars, "request-path-invalid-chars", asmx.DefaultRequestPathInvalidCharacters, "characters refused in the decoded request path, comma-separated as web.config writes them, URL-encoded where needed (ASP.NET's requestPathInvalidCharacters); one gets ASP.NET's 400 error page; empty: none")
 }
 
@@ -42,6 +46,9 @@ func (f *ASPNET) Check() Check {
 	if _, err := asmx.ParsePathInvalidChars(f.InvalidPathChars); err != nil {
 		return Bad("request-path-invalid-chars", fmt.Sprintf("want single characters separated by commas, URL-encoded where needed (%%2C for a comma), e.g. %s", asmx.DefaultRequestPathInvalidCharacters))
 	}
+	if _, err := asmx.ParseRequestEncoding(f.RequestEncoding); err != nil {
+		return Bad("request-encoding", errors.Unwrap(err).Error()) // the problem, without the name
+	}
 	return Check{}
 }
 
@@ -53,5 +60,6 @@ func (f *ASPNET) Options() []mockserver.Option {
 		mockserver.WithMaxURLLength(f.MaxURLLength),
 		mockserver.WithMaxQueryStringLength(f.MaxQueryString),
 		mockserver.WithRequestPathInvalidChars(f.InvalidPathChars),
+		mockserver.WithRequestEncoding(f.RequestEncoding),
 	}
 }
