@@ -3,6 +3,7 @@ package asmx
 import (
 	"errors"
 	"fmt"
+	"net/url"
 )
 
 // RequestEncoding is a deployment's requestEncoding (web.config's
@@ -97,4 +98,37 @@ func (e RequestEncoding) Query(ct string, hasBody bool, query string) string {
 		return query
 	}
 	return transcodeForm(cs, query)
+}
+
+// QueryEscape escapes s for a query string or form that a deployment of
+// requestEncoding e reads (one that names no charset): s's characters in
+// e's bytes, each byte outside the unreserved set %XX-escaped and a space
+// '+', as url.QueryEscape writes UTF-8. A character e cannot hold is
+// written '?', as .NET's encoders replace it (EncoderReplacementFallback).
+func (e RequestEncoding) QueryEscape(s string) string {
+	cs := e.charset()
+	switch {
+	case cs.name == charsetUTF8.name:
+		return url.QueryEscape(s)
+	case cs.ascii:
+		b := []byte(s)
+		out := b[:0]
+		for _, r := range s {
+			if r >= 0x80 {
+				r = '?'
+			}
+			out = append(out, byte(r))
+		}
+		return url.QueryEscape(string(out))
+	}
+	enc := cs.enc.NewEncoder()
+	var out []byte
+	for _, r := range s {
+		b, err := enc.Bytes([]byte(string(r)))
+		if err != nil || len(b) == 0 {
+			b = []byte{'?'}
+		}
+		out = append(out, b...)
+	}
+	return url.QueryEscape(string(out))
 }

@@ -94,3 +94,31 @@ func FuzzRequestEncodingQuery(f *testing.F) {
 		}
 	})
 }
+
+// TestRequestEncodingQueryEscape: a value escaped for a deployment's
+// requestEncoding reads back as itself there (Query, then ParseQuery);
+// a character the encoding cannot hold is sent as '?', as .NET's encoders
+// write it; UTF-8 is url.QueryEscape's.
+func TestRequestEncodingQueryEscape(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ enc, in, escaped, read string }{
+		{"utf-8", "Montréal 1+1", "Montr%C3%A9al+1%2B1", "Montréal 1+1"},
+		{"iso-8859-1", "Montréal 1+1", "Montr%E9al+1%2B1", "Montréal 1+1"},
+		{"iso-8859-1", "Kraków €", "Krak%F3w+%3F", "Kraków ?"},
+		{"windows-1252", "€ café", "%80+caf%E9", "€ café"},
+		{"us-ascii", "café", "caf%3F", "caf?"},
+	} {
+		e, err := ParseRequestEncoding(tc.enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := e.QueryEscape(tc.in)
+		if got != tc.escaped {
+			t.Errorf("%s: QueryEscape(%q) = %q, want %q", tc.enc, tc.in, got, tc.escaped)
+		}
+		v := ParseQuery(e.Query("", false, "x="+got))
+		if v.Get("x") != tc.read {
+			t.Errorf("%s: %q reads back as %q, want %q", tc.enc, got, v.Get("x"), tc.read)
+		}
+	}
+}

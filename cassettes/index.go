@@ -169,7 +169,17 @@ func (e *entry) bindings() []string {
 type IndexOption func(*indexConfig)
 
 type indexConfig struct {
-	upstream Upstream // URL empty: no upstream
+	upstream    Upstream // URL empty: no upstream
+	reqEncoding asmx.RequestEncoding
+}
+
+// WithRequestEncoding reads the recorded queries and forms that name no
+// charset in the requestEncoding of the deployment the mock stands for
+// (mockserver.WithRequestEncoding; default UTF-8), as the mock reads the
+// calls it replays: a call recorded from a legacy deployment as
+// strCity=Montr%E9al is found again by a mock serving with iso-8859-1.
+func WithRequestEncoding(e asmx.RequestEncoding) IndexOption {
+	return func(c *indexConfig) { c.reqEncoding = e }
 }
 
 // LoadIndex reads the cassettes at paths (files, or directories of .yaml
@@ -245,7 +255,7 @@ func LoadIndexContext(ctx context.Context, paths []string, opts ...IndexOption) 
 				}
 				continue
 			}
-			c, ok := recorded.CallOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body)
+			c, ok := recorded.CallOfIn(cfg.reqEncoding, i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body)
 			if !ok {
 				if k, p, ok := pageOf(i, source); ok {
 					fp.add(k, p)
@@ -319,7 +329,7 @@ func LoadIndexContext(ctx context.Context, paths []string, opts ...IndexOption) 
 		if cfg.upstream.Namespace == "" && len(ix.stats.Namespaces) == 1 {
 			cfg.upstream.Namespace = ix.stats.Namespaces[0]
 		}
-		if ix.up, err = newUpstream(ctx, cfg.upstream); err != nil {
+		if ix.up, err = newUpstream(ctx, cfg.upstream, cfg.reqEncoding); err != nil {
 			return nil, err
 		}
 		files = append(files, ix.up.rec.Path())

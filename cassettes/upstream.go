@@ -64,9 +64,10 @@ type upstream struct {
 	ns      string
 	rec     *Recorder
 	timeout time.Duration
+	enc     asmx.RequestEncoding // the deployment's requestEncoding (WithRequestEncoding)
 }
 
-func newUpstream(ctx context.Context, cfg Upstream) (*upstream, error) {
+func newUpstream(ctx context.Context, cfg Upstream, enc asmx.RequestEncoding) (*upstream, error) {
 	u, err := url.Parse(cfg.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("upstream %q: want an http or https URL", cfg.URL)
@@ -87,7 +88,7 @@ func newUpstream(ctx context.Context, cfg Upstream) (*upstream, error) {
 	if timeout <= 0 {
 		timeout = DefaultUpstreamTimeout
 	}
-	return &upstream{base: u, ns: ns, rec: rec, timeout: timeout}, nil
+	return &upstream{base: u, ns: ns, rec: rec, timeout: timeout, enc: enc}, nil
 }
 
 // fetch asks the upstream c in c's binding, records the episode, and
@@ -109,7 +110,7 @@ func (up *upstream) fetch(ctx context.Context, ix *Index, c *asmx.Call) mockserv
 		e.Message = msg // the log names the cassette by its path
 		return mockserver.ReplayAnswer{Error: e}
 	}
-	req, err := newRequest(ctx, up.base, up.ns, c)
+	req, err := newRequest(ctx, up.base, up.ns, up.enc, c)
 	if err != nil {
 		return fail("building the upstream request: ", err)
 	}
@@ -140,8 +141,10 @@ func (up *upstream) fetch(ctx context.Context, ix *Index, c *asmx.Call) mockserv
 	return r.answer()
 }
 
-// newRequest writes c as a request of its binding to the service at base.
-func newRequest(ctx context.Context, base *url.URL, ns string, c *asmx.Call) (*http.Request, error) {
+// newRequest writes c as a request of its binding to the service at base,
+// a GET's or POST's values escaped for the deployment's requestEncoding
+// enc (a form names no charset, as the app's did not).
+func newRequest(ctx context.Context, base *url.URL, ns string, enc asmx.RequestEncoding, c *asmx.Call) (*http.Request, error) {
 	var pairs []string
 	var soap bytes.Buffer
 	for j, p := range c.Op.Params {
@@ -157,7 +160,7 @@ func newRequest(ctx context.Context, base *url.URL, ns string, c *asmx.Call) (*h
 			}
 			continue
 		}
-		pairs = append(pairs, url.QueryEscape(p.Name)+"="+url.QueryEscape(v))
+		pairs = append(pairs, url.QueryEscape(p.Name)+"="+enc.QueryEscape(v)) // read in the deployment's requestEncoding
 	}
 	query := strings.Join(pairs, "&")
 	u := *base

@@ -83,6 +83,9 @@ func (m *Main) loadReplay(ctx context.Context, fs *flag.FlagSet, f *serveFlags) 
 	if n := m.FirstReachSet(fs); n != "" && onMiss != "upstream" {
 		return nil, m.BadSetting(fs, n, "used only with --on-miss upstream")
 	}
+	if enc := f.aspnet.Encoding(); !enc.IsUTF8() { // checked by checkServeFlags
+		opts = append(opts, cassettes.WithRequestEncoding(enc))
+	}
 	idx, err := cassettes.LoadIndexContext(ctx, load, opts...)
 	if errors.Is(err, cassettes.ErrCassetteNotFound) || errors.Is(err, cassettes.ErrInvalidCassette) || errors.Is(err, cassettes.ErrUnsupportedFormat) || errors.Is(err, cassettes.ErrCassetteBusy) {
 		return nil, m.BadSetting(fs, "replay", err.Error()) // a wrong setting: exit 2

@@ -19,8 +19,19 @@ import (
 // false for anything that is not a well-formed call of an operation (WSDL,
 // help pages, health checks, requests the service rejects). A query or
 // form that net/url cannot parse (%uXXXX escapes, a lone '%', a ';') is
-// read as ASMX reads it (readValues).
+// read as ASMX reads it (readValues). Queries and forms are read as a
+// deployment of ASP.NET's default requestEncoding (UTF-8) reads them: in
+// the charset a form's Content-Type names, else as UTF-8 (CallOfIn).
 func CallOf(method, rawURL string, h http.Header, body string) (c *asmx.Call, ok bool) {
+	return CallOfIn(asmx.RequestEncodingUTF8, method, rawURL, h, body)
+}
+
+// CallOfIn is CallOf for a deployment whose requestEncoding is enc: a
+// query or form that names no charset is read in enc, as the mock serving
+// with that requestEncoding reads it (asmx.RequestEncoding), so that a
+// recording of a legacy deployment (requestEncoding="iso-8859-1":
+// strCity=Montr%E9al) is the call that mock decodes from the same request.
+func CallOfIn(enc asmx.RequestEncoding, method, rawURL string, h http.Header, body string) (c *asmx.Call, ok bool) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, false
@@ -40,17 +51,17 @@ func CallOf(method, rawURL string, h http.Header, body string) (c *asmx.Call, ok
 		}
 		var values url.Values
 		b := asmx.HTTPGet
+		ct := HeaderValue(h, "Content-Type")
 		switch method {
 		case http.MethodGet:
-			values = readValues(u.RawQuery, "")
+			values = readValues(u.RawQuery, enc.Query(ct, body != "", u.RawQuery))
 		case http.MethodPost:
 			b = asmx.HTTPPost
-			ct := HeaderValue(h, "Content-Type")
 			mt := strings.ToLower(strings.TrimSpace(strings.SplitN(ct, ";", 2)[0]))
 			if mt != asmx.ContentTypeForm {
 				return nil, false
 			}
-			values = readValues(body, ct)
+			values = readValues(body, enc.Form(ct, body))
 		default:
 			return nil, false
 		}
@@ -65,11 +76,12 @@ func CallOf(method, rawURL string, h http.Header, body string) (c *asmx.Call, ok
 		if rest == "" || rest[0] != '/' {
 			return nil, false
 		}
-		values := readValues(u.RawQuery, "")
+		ct := HeaderValue(h, "Content-Type")
+		values := readValues(u.RawQuery, enc.Query(ct, body != "", u.RawQuery))
 		switch method {
 		case http.MethodGet:
 		case http.MethodPost:
-			form := readValues(body, HeaderValue(h, "Content-Type"))
+			form := readValues(body, enc.Form(ct, body))
 			for k, v := range values {
 				if _, dup := form[k]; !dup {
 					form[k] = v
@@ -89,19 +101,23 @@ func CallOf(method, rawURL string, h http.Header, body string) (c *asmx.Call, ok
 	return nil, false
 }
 
-// readValues reads a query string, or a form body sent with content type
-// ct, as net/url parses it; one that net/url refuses (%uXXXX escapes, which
-// JavaScript's escape() and classic ASP write, a lone '%', a ';') as ASMX
-// reads it, in the charset ct names (asmx.ParseQuery, asmx.FormText), so
-// that a call recorded so is the call the mock decodes from the same
-// request. What net/url parses is read as net/url reads it, as it always
-// was: the calls of the cassettes recorded so far keep their identity
-// (RequestKey), where the two readings differ (a pair without '=').
-func readValues(raw, ct string) url.Values {
-	if v, err := url.ParseQuery(raw); err == nil {
-		return v
+// readValues reads a query string or a form body raw, whose text written
+// for UTF-8 is text (raw itself, or raw read in the charset ASP.NET reads
+// it in: asmx.RequestEncoding's Query and Form), as net/url parses it when
+// nothing was read in another charset; otherwise, or when net/url refuses
+// it (%uXXXX escapes, which JavaScript's escape() and classic ASP write, a
+// lone '%', a ';'), as ASMX reads it (asmx.ParseQuery), so that a call
+// recorded so is the call the mock decodes from the same request. What
+// net/url parses is read as net/url reads it, as it always was: the calls
+// of the cassettes recorded so far keep their identity (RequestKey), where
+// the two readings differ (a pair without '=').
+func readValues(raw, text string) url.Values {
+	if text == raw {
+		if v, err := url.ParseQuery(raw); err == nil {
+			return v
+		}
 	}
-	return asmx.ParseQuery(asmx.FormText(ct, raw))
+	return asmx.ParseQuery(text)
 }
 
 // soapCall decodes a SOAP request. The service namespace is not known in

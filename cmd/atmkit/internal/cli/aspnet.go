@@ -52,6 +52,13 @@ func (f *ASPNET) Check() Check {
 	return Check{}
 }
 
+// Encoding is the requestEncoding f sets (UTF-8 by default), for the
+// cassettes a replaying mock reads its calls from; Check must have passed.
+func (f *ASPNET) Encoding() asmx.RequestEncoding {
+	e, _ := asmx.ParseRequestEncoding(f.RequestEncoding)
+	return e
+}
+
 // Options are the mock server's options f sets; Check must have passed.
 func (f *ASPNET) Options() []mockserver.Option {
 	validation, _ := asmx.ParseRequestValidation(f.Validation)

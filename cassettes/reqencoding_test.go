@@ -1,0 +1,173 @@
+package cassettes_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/mockserver"
+)
+
+// latin1Address is a street a legacy deployment (requestEncoding
+// iso-8859-1) reads from an app's Latin-1 escapes.
+const latin1Address = "rue de l'Église"
+
+// latin1Call is a call of ReturnAtmSearchByAddress whose strAddress is
+// written in Latin-1 (%C9): in a GET's query, in a form naming no charset,
+// or in a form naming charset=iso-8859-1.
+type latin1Call struct {
+	name, method, ct string
+}
+
+var latin1Calls = []latin1Call{
+	{"GET", http.MethodGet, ""},
+	{"POST, no charset", http.MethodPost, asmx.ContentTypeForm},
+	{"POST, charset=iso-8859-1", http.MethodPost, asmx.ContentTypeForm + "; charset=iso-8859-1"},
+}
+
+// send sends c to the service at base for city.
+func (c latin1Call) send(t *testing.T, base, city string) (int, string) {
+	t.Helper()
+	q := "strAtmServiceKey=" + testKey + "&strAddress=rue+de+l%27%C9glise&strCity=" + strings.ReplaceAll(city, " ", "+") + "&strProvince=&strPostalCode=&bytRadius=10"
+	target := base + asmx.ServicePath + "/" + asmx.OpReturnAtmSearchByAddress
+	var req *http.Request
+	var err error
+	if c.method == http.MethodGet {
+		req, err = http.NewRequest(http.MethodGet, target+"?"+q, nil)
+	} else {
+		req, err = http.NewRequest(http.MethodPost, target, strings.NewReader(q))
+		if err == nil {
+			req.Header.Set("Content-Type", c.ct)
+		}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return do(t, http.DefaultClient, req)
+}
+
+// TestReplayInRequestEncoding: calls recorded from a deployment whose
+// requestEncoding is iso-8859-1, with a value in Latin-1 escapes, are
+// answered by a mock replaying them with the same requestEncoding
+// (cassettes.WithRequestEncoding); a form naming its charset is found
+// again by a mock of the default requestEncoding too. The cassettes read
+// every recorded query and form as UTF-8: the Latin-1 value became U+FFFD
+// and no replayed call matched the mock's reading.
+func TestReplayInRequestEncoding(t *testing.T) {
+	t.Parallel()
+	latin1, err := asmx.ParseRequestEncoding("iso-8859-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := fixtures.Generate(fixtures.GenerateOptions{Seed: 7, ATMs: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	city := ds.ATMs[0].Address.City
+	h, err := mockserver.New(mockserver.WithDataset(ds), mockserver.WithKeys(testKey), mockserver.WithRequestEncoding("iso-8859-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := httptest.NewServer(h)
+	defer up.Close()
+	path := filepath.Join(t.TempDir(), "latin1.yaml")
+	rec, proxy := recordingProxy(t, up.URL, path)
+	answers := make([]string, len(latin1Calls))
+	for n, c := range latin1Calls {
+		status, body := c.send(t, proxy.URL, city)
+		if status != http.StatusOK {
+			t.Fatalf("%s through the proxy: %d %.300s", c.name, status, body)
+		}
+		answers[n] = body
+	}
+	proxy.Close()
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range h.Journal(mockserver.RequestFilter{}) {
+		if e.Params[asmx.ParamAddress] != latin1Address {
+			t.Fatalf("the stand-in read strAddress %q, want %q", e.Params[asmx.ParamAddress], latin1Address)
+		}
+	}
+	up.Close() // from here on, answers can only come from the cassette
+
+	replay := func(enc string, opts ...cassettes.IndexOption) *httptest.Server {
+		idx, err := cassettes.LoadIndex([]string{path}, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rh, err := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault), mockserver.WithRequestEncoding(enc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return httptest.NewServer(rh)
+	}
+	legacy := replay("iso-8859-1", cassettes.WithRequestEncoding(latin1))
+	defer legacy.Close()
+	plain := replay("utf-8")
+	defer plain.Close()
+	for n, c := range latin1Calls {
+		if status, got := c.send(t, legacy.URL, city); status != http.StatusOK || got != answers[n] {
+			t.Errorf("%s, replayed with iso-8859-1: %d %.300q, want the recorded answer", c.name, status, got)
+		}
+		if c.ct == latin1Calls[2].ct {
+			if status, got := c.send(t, plain.URL, city); status != http.StatusOK || got != answers[n] {
+				t.Errorf("%s, replayed with utf-8: %d %.300q, want the recorded answer (the form names its charset)", c.name, status, got)
+			}
+		}
+	}
+}
+
+// TestOnMissUpstreamInRequestEncoding: a mock of requestEncoding
+// iso-8859-1 that forwards its misses (WithUpstream) asks the deployment
+// in that encoding, so the deployment reads the value the app sent: the
+// call was written again with UTF-8 escapes, which the deployment read as
+// "rue de l'Ã\u0089glise".
+func TestOnMissUpstreamInRequestEncoding(t *testing.T) {
+	t.Parallel()
+	latin1, err := asmx.ParseRequestEncoding("iso-8859-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := fixtures.Generate(fixtures.GenerateOptions{Seed: 7, ATMs: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := mockserver.New(mockserver.WithDataset(ds), mockserver.WithKeys(testKey), mockserver.WithRequestEncoding("iso-8859-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := httptest.NewServer(h)
+	defer up.Close()
+	idx, err := cassettes.LoadIndex(nil, cassettes.WithRequestEncoding(latin1),
+		cassettes.WithUpstream(cassettes.Upstream{URL: up.URL, Record: filepath.Join(t.TempDir(), "latin1.yaml")}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	rh, err := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault), mockserver.WithRequestEncoding("iso-8859-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(rh)
+	defer srv.Close()
+	for _, c := range latin1Calls[:2] {
+		if status, body := c.send(t, srv.URL, ds.ATMs[0].Address.City); status != http.StatusOK {
+			t.Errorf("%s: %d %.300s", c.name, status, body)
+		}
+	}
+	got := h.Journal(mockserver.RequestFilter{})
+	if len(got) == 0 {
+		t.Fatal("the deployment got no call")
+	}
+	for _, e := range got {
+		if e.Params[asmx.ParamAddress] != latin1Address {
+			t.Errorf("the deployment read strAddress %q (%s), want %q", e.Params[asmx.ParamAddress], e.Method, latin1Address)
+		}
+	}
+}
