@@ -3,6 +3,7 @@ package asmx
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestRequestEncoding: in a deployment whose requestEncoding is ISO-8859-1
@@ -121,4 +122,39 @@ func TestRequestEncodingQueryEscape(t *testing.T) {
 			t.Errorf("%s: %q reads back as %q, want %q", tc.enc, got, v.Get("x"), tc.read)
 		}
 	}
+}
+
+// FuzzRequestEncodingQueryEscape: any value escaped for a deployment of
+// requestEncoding windows-1252 or iso-8859-1 reads back there as the value
+// with each character the encoding cannot hold (and each invalid UTF-8
+// byte) as '?'.
+func FuzzRequestEncodingQueryEscape(f *testing.F) {
+	for _, s := range []string{"Montréal", "€ café", "Kraków", "a+b&c=d%", "\xff\xfe", "日本"} {
+		f.Add(s)
+	}
+	encs := map[string]func(rune) bool{
+		"iso-8859-1": func(r rune) bool { return r < 0x100 },
+		"windows-1252": func(r rune) bool {
+			return r < 0x80 || r >= 0xa0 && r < 0x100 || strings.ContainsRune("€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ", r)
+		},
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for name, holds := range encs {
+			e, err := ParseRequestEncoding(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want strings.Builder
+			for _, r := range s { // an invalid byte is utf8.RuneError
+				if !holds(r) || r == utf8.RuneError {
+					r = '?'
+				}
+				want.WriteRune(r)
+			}
+			got := ParseQuery(e.Query("", false, "x="+e.QueryEscape(s)))
+			if got.Get("x") != want.String() {
+				t.Fatalf("%s: %q escaped %q reads back as %q, want %q", name, s, e.QueryEscape(s), got.Get("x"), want.String())
+			}
+		}
+	})
 }
