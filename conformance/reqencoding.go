@@ -3,9 +3,9 @@ package conformance
 import (
 	"errors"
 	"fmt"
-	"html"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -27,7 +27,7 @@ const encodingProbeValue = "x\xe9\x80"
 
 // encodingEchoRE finds the value a conversion error repeats, between the
 // probe's 'x' and " to System.Byte" (HTML-encoded, as .NET writes the text
-// of an HTTP GET or POST error: é as &#233;).
+// of an HTTP GET or POST error: é as &#233;, U+0080 as it is).
 var encodingEchoRE = regexp.MustCompile(`(?s)Cannot convert x(.*?) to System\.`)
 
 // RequestEncoding is what the probe found about the deployment's
@@ -107,7 +107,7 @@ func readEncodingEcho(call string, x *Exchange) *RequestEncoding {
 	case m == nil:
 		return &RequestEncoding{Why: fmt.Sprintf("%s answered %d %s, which repeats no value: custom errors, or a gateway, in front of ASMX's message?", call, x.Status, answerText(x))}
 	}
-	read := html.UnescapeString(m[1])
+	read := unescapeRefs(m[1])
 	e := &RequestEncoding{Read: read}
 	switch {
 	case read == "\u00e9\u0080":
@@ -119,5 +119,39 @@ func readEncodingEcho(call string, x *Exchange) *RequestEncoding {
 	case read != "" && strings.Trim(read, "\ufffd") == "":
 		e.Name = "utf-8"
 	}
+	e.Read = maskKey(read, x.key) // a target may repeat anything there
 	return e
+}
+
+// refRE finds the character references .NET's HtmlEncode writes.
+var refRE = regexp.MustCompile(`&#([0-9]+);|&#[xX]([0-9a-fA-F]+);|&(lt|gt|amp|quot|apos);`)
+
+// unescapeRefs reads the character references in s as the code points they
+// name. Unlike html.UnescapeString, it reads &#128; as U+0080, not as the
+// windows-1252 character HTML5 maps it to: that would take an ISO-8859-1
+// reading for a windows-1252 one.
+func unescapeRefs(s string) string {
+	return refRE.ReplaceAllStringFunc(s, func(ref string) string {
+		g := refRE.FindStringSubmatch(ref)
+		switch g[3] {
+		case "lt":
+			return "<"
+		case "gt":
+			return ">"
+		case "amp":
+			return "&"
+		case "quot":
+			return `"`
+		case "apos":
+			return "'"
+		}
+		n, err := strconv.ParseUint(g[1], 10, 32)
+		if g[2] != "" {
+			n, err = strconv.ParseUint(g[2], 16, 32)
+		}
+		if err != nil || n > 0x10FFFF {
+			return ref
+		}
+		return string(rune(n))
+	})
 }
