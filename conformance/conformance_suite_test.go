@@ -128,7 +128,8 @@ func TestConformance(t *testing.T) {
 	}
 	// The preflight stops a run against a target that cannot be checked
 	// with one paragraph, before any spec.
-	if _, err := s.Preflight(); err != nil {
+	pre, err := s.Preflight()
+	if err != nil {
 		t.Fatal(err)
 	}
 	run := newSpecRun(s)
@@ -137,4 +138,5 @@ func TestConformance(t *testing.T) {
 	if f := s.discovered(); f != nil {
 		t.Logf("query values: %s", f.Summary())
 	}
+	t.Logf("request encoding: %s", pre.Encoding.Summary())
 }

@@ -281,3 +281,36 @@ func FuzzWSDL(f *testing.F) {
 		}
 	})
 }
+
+// FuzzEncodingEcho: whatever a target answers the request encoding probe,
+// reading it never panics, and the summary line is printable, holds no key,
+// and names an encoding only from one of the readings it knows.
+func FuzzEncodingEcho(f *testing.F) {
+	for _, body := range []string{
+		"Cannot convert x\ufffd to System.Byte.\r\nParameter name: type ---> Input string was not in a correct format.\r\n",
+		"Cannot convert x&#233;\u0080 to System.Byte.\r\nParameter name: type",
+		"System.ArgumentException: Cannot convert x&#233;\u20ac to System.Byte.",
+		"Cannot convert x?? to System.Byte.",
+		"Cannot convert x\u0449\u0080 to System.Byte.",
+		"Cannot convert {0} to {1}.\nParameter name: type ---> Input string was not in a correct format.\n",
+		"Cannot convert x" + fuzzKey + " to System.Byte.",
+		"Cannot convert x&#1114112;&#x110000;&#99999999999; to System.",
+	} {
+		f.Add(500, []byte(body))
+	}
+	for _, b := range hostileBodies {
+		f.Add(500, []byte(b))
+	}
+	f.Fuzz(func(t *testing.T, status int, body []byte) {
+		x := &Exchange{Request: Request{Binding: HTTPGet, Op: opByCoords}, Status: status, key: fuzzKey,
+			RespHeader: http.Header{"Content-Type": {"text/plain; charset=utf-8"}}, RespBody: body}
+		e := readEncodingEcho("probe", x)
+		s := e.Summary()
+		if !isPrintable(s) || strings.Contains(s, fuzzKey) {
+			t.Fatalf("the request encoding line is unprintable or holds the key: %q", s)
+		}
+		if e.Name != "" && !strings.Contains(string(body), "Cannot convert x") {
+			t.Fatalf("an encoding (%s) named from an answer that repeats no value: %q", e.Name, body)
+		}
+	})
+}

@@ -65,6 +65,10 @@ type Preflight struct {
 	Disabled []Binding
 	// disabledText is what a disabled binding answered.
 	disabledText string
+	// Encoding is how the target reads a query or form that names no
+	// charset (its requestEncoding), as one call after the preflight's
+	// found it: information for the summary, never a check.
+	Encoding *RequestEncoding
 }
 
 // preflightBindings are the bindings the preflight calls, in order: the
@@ -147,6 +151,7 @@ func (s *Session) Preflight() (*Preflight, error) {
 			}
 		}
 	}
+	p.Encoding = s.probeRequestEncoding(p.Status)
 	s.pre.Store(p)
 	return p, nil
 }

@@ -326,6 +326,9 @@ func (r *reporter) afterSuite(rep types.Report) {
 	if f := r.run.session.discovered(); f != nil {
 		fmt.Fprintf(r.out, "\nQuery values: %s\n", maskKey(f.Summary(), key))
 	}
+	if p := r.run.session.pre.Load(); p != nil && p.Encoding != nil {
+		fmt.Fprintf(r.out, "\nRequest encoding: %s\n", maskKey(p.Encoding.Summary(), key))
+	}
 	fmt.Fprintf(r.out, "\nRan %d of %d specs in %.3f seconds\n", passed+failed+stopped, total, rep.RunTime.Seconds())
 	nothingChecked := r.filter != "" && passed+failed+stopped+reasons[notApplying] == 0
 	verdict := r.paint(ansiGreen, "SUCCESS!")

@@ -115,7 +115,9 @@ func (f *failRecorder) Fail() { f.failed.Store(true) }
 // grouped by cause, each spec named with its documentation section, a line
 // "Query values: …" saying which values the searches used and where each
 // came from (given, or found in the target's answers), when any spec used
-// them, and last the counts and the verdict. Every spec is counted as
+// them, a line "Request encoding: …" saying how the target reads a query
+// that names no charset and the mock's --request-encoding that mirrors it
+// (Preflight.Encoding), and last the counts and the verdict. Every spec is counted as
 // passed, failed or skipped, with the reasons for the skipped (the specs
 // labelled shape need Config.Shape); the JUnit and JSON reports count the
 // same and give each skipped spec its reason. They cite documentation

@@ -291,6 +291,23 @@ func TestConformFailsADeviatingTarget(t *testing.T) {
 	}
 }
 
+func TestConformRequestEncoding(t *testing.T) {
+	t.Parallel()
+	// A deployment reading queries in windows-1252: the summary names the
+	// flag that makes the mock read them alike, after the query values and
+	// before the counts.
+	target := startMock(t, "k1", nil, mockserver.WithRequestEncoding("windows-1252"))
+	code, out := runConformProcess(t, "--target", target, "--key", "k1", "--label-filter", "semantics && get")
+	if code != 0 {
+		t.Fatalf("exit code %d, want 0; output:\n%s", code, out)
+	}
+	line := "\nRequest encoding: windows-1252 (a query's %E9 read as é, %80 as €); serve the mock with --request-encoding windows-1252\n"
+	at, values, counts := strings.Index(out, line), strings.Index(out, "\nQuery values: "), strings.Index(out, "\nRan ")
+	if at < 0 || values < 0 || counts < 0 || !(values < at && at < counts) {
+		t.Errorf("output lacks %q between the query values and the counts:\n%s", line, out)
+	}
+}
+
 func TestConformGivenValues(t *testing.T) {
 	t.Parallel()
 	// Values from flags and from ATMKIT_* (the flag winning for --radius).
