@@ -60,21 +60,29 @@ func (c percentUCall) send(t *testing.T, client *http.Client, base string, utf8 
 	if utf8 {
 		q = c.utf8
 	}
+	return do(t, client, addressSearch(t, base, c.method, asmx.ContentTypeForm, q))
+}
+
+// addressSearch is a request of ReturnAtmSearchByAddress to the service at
+// base with the parameters q as written: in the query of a GET, or as the
+// form body of a POST of content type ct.
+func addressSearch(t *testing.T, base, method, ct, q string) *http.Request {
+	t.Helper()
 	target := base + asmx.ServicePath + "/" + asmx.OpReturnAtmSearchByAddress
 	var req *http.Request
 	var err error
-	if c.method == http.MethodGet {
+	if method == http.MethodGet {
 		req, err = http.NewRequest(http.MethodGet, target+"?"+q, nil)
 	} else {
 		req, err = http.NewRequest(http.MethodPost, target, strings.NewReader(q))
 		if err == nil {
-			req.Header.Set("Content-Type", asmx.ContentTypeForm)
+			req.Header.Set("Content-Type", ct)
 		}
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	return do(t, client, req)
+	return req
 }
 
 // TestRecordPercentUCalls: GET and POST calls whose query or form net/http

@@ -34,21 +34,25 @@ var latin1Calls = []latin1Call{
 func (c latin1Call) send(t *testing.T, base, city string) (int, string) {
 	t.Helper()
 	q := "strAtmServiceKey=" + testKey + "&strAddress=rue+de+l%27%C9glise&strCity=" + strings.ReplaceAll(city, " ", "+") + "&strProvince=&strPostalCode=&bytRadius=10"
-	target := base + asmx.ServicePath + "/" + asmx.OpReturnAtmSearchByAddress
-	var req *http.Request
-	var err error
-	if c.method == http.MethodGet {
-		req, err = http.NewRequest(http.MethodGet, target+"?"+q, nil)
-	} else {
-		req, err = http.NewRequest(http.MethodPost, target, strings.NewReader(q))
-		if err == nil {
-			req.Header.Set("Content-Type", c.ct)
-		}
-	}
+	return do(t, http.DefaultClient, addressSearch(t, base, c.method, c.ct, q))
+}
+
+// latin1Deployment starts a stand-in deployment whose requestEncoding is
+// iso-8859-1, and returns its data set, its mock (for its journal) and its
+// server.
+func latin1Deployment(t *testing.T) (*fixtures.Dataset, *mockserver.Server, *httptest.Server) {
+	t.Helper()
+	ds, err := fixtures.Generate(fixtures.GenerateOptions{Seed: 7, ATMs: 50})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return do(t, http.DefaultClient, req)
+	h, err := mockserver.New(mockserver.WithDataset(ds), mockserver.WithKeys(testKey), mockserver.WithRequestEncoding("iso-8859-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := httptest.NewServer(h)
+	t.Cleanup(up.Close)
+	return ds, h, up
 }
 
 // TestReplayInRequestEncoding: calls recorded from a deployment whose
@@ -64,17 +68,8 @@ func TestReplayInRequestEncoding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds, err := fixtures.Generate(fixtures.GenerateOptions{Seed: 7, ATMs: 50})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, h, up := latin1Deployment(t)
 	city := ds.ATMs[0].Address.City
-	h, err := mockserver.New(mockserver.WithDataset(ds), mockserver.WithKeys(testKey), mockserver.WithRequestEncoding("iso-8859-1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	up := httptest.NewServer(h)
-	defer up.Close()
 	path := filepath.Join(t.TempDir(), "latin1.yaml")
 	rec, proxy := recordingProxy(t, up.URL, path)
 	answers := make([]string, len(latin1Calls))
@@ -134,16 +129,7 @@ func TestOnMissUpstreamInRequestEncoding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds, err := fixtures.Generate(fixtures.GenerateOptions{Seed: 7, ATMs: 50})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := mockserver.New(mockserver.WithDataset(ds), mockserver.WithKeys(testKey), mockserver.WithRequestEncoding("iso-8859-1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	up := httptest.NewServer(h)
-	defer up.Close()
+	ds, h, up := latin1Deployment(t)
 	idx, err := cassettes.LoadIndex(nil, cassettes.WithRequestEncoding(latin1),
 		cassettes.WithUpstream(cassettes.Upstream{URL: up.URL, Record: filepath.Join(t.TempDir(), "latin1.yaml")}))
 	if err != nil {
