@@ -301,7 +301,7 @@ func TestConformRequestEncoding(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit code %d, want 0; output:\n%s", code, out)
 	}
-	line := "\nRequest encoding: windows-1252 (a query's %E9 read as é, %80 as €); serve the mock with --request-encoding windows-1252\n"
+	line := "\nRequest encoding: windows-1252 (a query's %A4 read as ¤, %E9 as é, %80 as €); serve the mock with --request-encoding windows-1252\n"
 	at, values, counts := strings.Index(out, line), strings.Index(out, "\nQuery values: "), strings.Index(out, "\nRan ")
 	if at < 0 || values < 0 || counts < 0 || !(values < at && at < counts) {
 		t.Errorf("output lacks %q between the query values and the counts:\n%s", line, out)
