@@ -35,9 +35,9 @@ const (
 	MockJSONErrors = "asmx"
 )
 
-// Mirror is what a run saw of the deployment that atmkit serve's flags
+// serveMirror is what a run saw of the deployment that atmkit serve's flags
 // can mirror.
-type Mirror struct {
+type serveMirror struct {
 	// Namespace is the service namespace; empty when not found.
 	Namespace string
 	// RequestEncoding is the request encoding probe's finding
@@ -60,7 +60,7 @@ type Mirror struct {
 
 // Flags are the flags of atmkit serve, name and value, whose value the
 // run found and which differ from the mock's defaults.
-func (m *Mirror) Flags() [][2]string {
+func (m *serveMirror) Flags() [][2]string {
 	var fs [][2]string
 	if m.Namespace != "" && m.Namespace != MockNamespace && servable(m.Namespace) {
 		fs = append(fs, [2]string{"namespace", m.Namespace})
@@ -98,7 +98,7 @@ func lineShell(sh Shell) shellquote.Shell {
 }
 
 // Line is the "Mirror it:" line's text, the serve line written for sh.
-func (m *Mirror) Line(sh Shell) string {
+func (m *serveMirror) Line(sh Shell) string {
 	fs := m.Flags()
 	s := "Mirror it: atmkit serve"
 	for _, f := range fs {
@@ -123,7 +123,7 @@ func (m *Mirror) Line(sh Shell) string {
 // service's address: how to learn the deployment's shape when a result
 // differed from the built-in one, or when the run compared none; empty
 // when every result compared was in it.
-func (m *Mirror) ShapeHint(sh Shell, wsdl string) string {
+func (m *serveMirror) ShapeHint(sh Shell, wsdl string) string {
 	learn := "atmkit shape learn --wsdl " + lineShell(sh).Arg(wsdl) + " --out shape.yaml"
 	switch {
 	case m.ShapeGiven && m.ShapeDiff != "":
@@ -140,10 +140,10 @@ func (m *Mirror) ShapeHint(sh Shell, wsdl string) string {
 	return ""
 }
 
-// mirror gathers the Mirror of the session's run from the answers it read
+// mirror gathers the serveMirror of the session's run from the answers it read
 // (the cache) and the preflight p; it sends nothing.
-func (s *Session) mirror(p *Preflight) *Mirror {
-	m := &Mirror{ShapeGiven: s.cfg.Shape != nil}
+func (s *Session) mirror(p *Preflight) *serveMirror {
+	m := &serveMirror{ShapeGiven: s.cfg.Shape != nil}
 	if s.nsDone.Load() {
 		m.Namespace = s.ns
 	}

@@ -11,8 +11,8 @@ import (
 )
 
 // mirrorOf checks h as a run does, the preflight and then the checks
-// matching pattern, and returns the Mirror of what they read.
-func mirrorOf(h http.Handler, cfg Config, pattern string) *Mirror {
+// matching pattern, and returns the serveMirror of what they read.
+func mirrorOf(h http.Handler, cfg Config, pattern string) *serveMirror {
 	GinkgoHelper()
 	cfg.Target = serve(h)
 	if cfg.Key == "" {
@@ -78,14 +78,14 @@ var _ = Describe("the Mirror it: line", Label("selftest"), func() {
 	})
 
 	It("says shape learn once when the run compared no result", func() {
-		m := &Mirror{}
+		m := &serveMirror{}
 		Expect(m.ShapeHint(ShellCmd, "http://h/service/service.asmx")).To(HavePrefix(
 			"Results: this run read none to compare with the mock's built-in shape; if the deployment's differ, atmkit shape learn --wsdl http://h/service/service.asmx --out shape.yaml learns them"))
 	})
 
 	DescribeTable("writes the values for the user's shell, as the reproduce lines",
 		func(sh Shell, want string) {
-			m := &Mirror{Namespace: "urn:example:atm&co", RequestEncoding: "iso-8859-1"}
+			m := &serveMirror{Namespace: "urn:example:atm&co", RequestEncoding: "iso-8859-1"}
 			Expect(m.Line(sh)).To(Equal(want))
 		},
 		Entry("a POSIX shell", ShellPOSIX, "Mirror it: atmkit serve --namespace 'urn:example:atm&co' --request-encoding iso-8859-1"),
@@ -94,7 +94,7 @@ var _ = Describe("the Mirror it: line", Label("selftest"), func() {
 	)
 
 	It("leaves out a namespace no atmkit serve --namespace takes, saying why", func() {
-		m := &Mirror{Namespace: "atmService"}
+		m := &serveMirror{Namespace: "atmService"}
 		Expect(m.Line(ShellPOSIX)).To(Equal(`Mirror it: atmkit serve (no flag: the mock's defaults mirror what this run saw of it); its namespace "atmService" is no absolute URI, which --namespace needs`))
 	})
 })
