@@ -67,6 +67,13 @@ func checkShape(s *Session, b Binding, op string, note Notef) error {
 	if x.Status != 200 {
 		return fail(x, what+": status", "200 with a result to compare with the shape", "%s", answered(x))
 	}
+	return compareShape(x, what, r, ns, op)
+}
+
+// compareShape compares answer x (200, over an XML binding) of op with r,
+// the shape's result of op, in service namespace ns.
+func compareShape(x *Exchange, what string, r *shape.Result, ns, op string) error {
+	b := x.Request.Binding
 	doc, err := x.xml()
 	if err != nil {
 		return fail(x, what+": body", "an XML result", "%v in %s", err, snippet(x.RespBody))

@@ -139,4 +139,5 @@ func TestConformance(t *testing.T) {
 		t.Logf("query values: %s", f.Summary())
 	}
 	t.Logf("request encoding: %s", pre.Encoding.Summary())
+	t.Logf("%s", maskKey(s.mirror(pre).Line(s.Config().Shell), s.Config().Key))
 }

@@ -288,10 +288,11 @@ func FuzzWSDL(f *testing.F) {
 func FuzzEncodingEcho(f *testing.F) {
 	for _, body := range []string{
 		"Cannot convert x\ufffd to System.Byte.\r\nParameter name: type ---> Input string was not in a correct format.\r\n",
-		"Cannot convert x&#233;\u0080 to System.Byte.\r\nParameter name: type",
-		"System.ArgumentException: Cannot convert x&#233;\u20ac to System.Byte.",
-		"Cannot convert x?? to System.Byte.",
-		"Cannot convert x\u0449\u0080 to System.Byte.",
+		"Cannot convert x&#164;&#233;\u0080 to System.Byte.\r\nParameter name: type",
+		"Cannot convert x\u20ac&#233;\u0080 to System.Byte.\r\nParameter name: type",
+		"System.ArgumentException: Cannot convert x&#164;&#233;\u20ac to System.Byte.",
+		"Cannot convert x??? to System.Byte.",
+		"Cannot convert x\u0404\u0449\u0080 to System.Byte.",
 		"Cannot convert {0} to {1}.\nParameter name: type ---> Input string was not in a correct format.\n",
 		"Cannot convert x" + fuzzKey + " to System.Byte.",
 		"Cannot convert x&#1114112;&#x110000;&#99999999999; to System.",

@@ -329,6 +329,14 @@ func (r *reporter) afterSuite(rep types.Report) {
 	if p := r.run.session.pre.Load(); p != nil && p.Encoding != nil {
 		fmt.Fprintf(r.out, "\nRequest encoding: %s\n", maskKey(p.Encoding.Summary(), key))
 	}
+	if p := r.run.session.pre.Load(); p != nil {
+		s := r.run.session
+		m := s.mirror(p)
+		fmt.Fprintf(r.out, "\n%s\n", maskKey(m.Line(s.cfg.Shell), key))
+		if h := m.ShapeHint(s.cfg.Shell, maskURL(s.base+servicePath, key)); h != "" {
+			fmt.Fprintf(r.out, "%s\n", maskKey(h, key))
+		}
+	}
 	fmt.Fprintf(r.out, "\nRan %d of %d specs in %.3f seconds\n", passed+failed+stopped, total, rep.RunTime.Seconds())
 	nothingChecked := r.filter != "" && passed+failed+stopped+reasons[notApplying] == 0
 	verdict := r.paint(ansiGreen, "SUCCESS!")

@@ -17,13 +17,15 @@ import (
 // check, and a deployment that does not tell says "not found".
 
 // encodingProbeValue is the bytRadius the probe sends: 'x' and the bytes
-// E9 80, escaped in the query as %E9%80. No byte holds it, so ASMX answers
-// the conversion error that repeats the value as it read it
+// A4 E9 80, escaped in the query as %A4%E9%80. No byte holds it, so ASMX
+// answers the conversion error that repeats the value as it read it
 // (ScalarFormatter.FromString: "Cannot convert {0} to {1}."), before the
-// method runs and so before any key check. UTF-8 reads the bytes as U+FFFD,
-// ISO-8859-1 as é and U+0080, windows-1252 as é and €. Nothing in it is a
-// sign request validation looks for ('<' before a letter, "&#").
-const encodingProbeValue = "x\xe9\x80"
+// method runs and so before any key check. UTF-8 reads the bytes as U+FFFD
+// (A4 is no lead byte, E9 80 an unfinished sequence; A4 comes first, as
+// E9 80 A4 would be UTF-8's 逤), ISO-8859-1 as ¤, é and U+0080, ISO-8859-15
+// (Latin-9) as €, é and U+0080, windows-1252 as ¤, é and €. Nothing in it
+// is a sign request validation looks for ('<' before a letter, "&#").
+const encodingProbeValue = "x\xa4\xe9\x80"
 
 // encodingEchoRE finds the value a conversion error repeats, between the
 // probe's 'x' and " to System.Byte" (HTML-encoded, as .NET writes the text
@@ -34,10 +36,11 @@ var encodingEchoRE = regexp.MustCompile(`(?s)Cannot convert x(.*?) to System\.`)
 // requestEncoding.
 type RequestEncoding struct {
 	// Name is the encoding found, as the mock's --request-encoding takes
-	// it: "utf-8", "iso-8859-1", "windows-1252" or "us-ascii"; empty when
-	// the probe found none of them (see Read and Why).
+	// it: "utf-8", "iso-8859-1", "iso-8859-15", "windows-1252" or
+	// "us-ascii"; empty when the probe found none of them (see Read and
+	// Why).
 	Name string
-	// Read is the probe's bytes E9 80 as the deployment read them; empty
+	// Read is the probe's bytes A4 E9 80 as the deployment read them; empty
 	// when it repeated no value.
 	Read string
 	// Why says why nothing was found; empty when the deployment repeated
@@ -50,16 +53,18 @@ type RequestEncoding struct {
 func (e *RequestEncoding) Summary() string {
 	switch e.Name {
 	case "utf-8":
-		return "utf-8, ASP.NET's default (a query's %E9%80 read as U+FFFD); the mock's default mirrors it (--request-encoding utf-8)"
+		return "utf-8, ASP.NET's default (a query's %A4%E9%80 read as U+FFFD); the mock's default mirrors it (--request-encoding utf-8)"
 	case "iso-8859-1":
-		return "iso-8859-1 (a query's %E9 read as é, %80 as U+0080); serve the mock with --request-encoding iso-8859-1"
+		return "iso-8859-1 (a query's %A4 read as ¤, %E9 as é, %80 as U+0080); serve the mock with --request-encoding iso-8859-1"
+	case "iso-8859-15":
+		return "iso-8859-15 (a query's %A4 read as €, %E9 as é, %80 as U+0080); serve the mock with --request-encoding iso-8859-15"
 	case "windows-1252":
-		return "windows-1252 (a query's %E9 read as é, %80 as €); serve the mock with --request-encoding windows-1252"
+		return "windows-1252 (a query's %A4 read as ¤, %E9 as é, %80 as €); serve the mock with --request-encoding windows-1252"
 	case "us-ascii":
-		return "us-ascii (a query's %E9 and %80 each read as '?'); serve the mock with --request-encoding us-ascii"
+		return "us-ascii (a query's %A4, %E9 and %80 each read as '?'); serve the mock with --request-encoding us-ascii"
 	}
 	if e.Read != "" {
-		return fmt.Sprintf("unknown (a query's %%E9%%80 read as %+q, as neither UTF-8, ISO-8859-1, windows-1252 nor US-ASCII reads it); no --request-encoding this probe can name mirrors it: the mock takes the name web.config's <globalization requestEncoding> gives", e.Read)
+		return fmt.Sprintf("unknown (a query's %%A4%%E9%%80 read as %+q, as neither UTF-8, ISO-8859-1, ISO-8859-15, windows-1252 nor US-ASCII reads it); no --request-encoding this probe can name mirrors it: the mock takes the name web.config's <globalization requestEncoding> gives", e.Read)
 	}
 	return "not found (" + e.Why + "); the mock reads queries in utf-8, ASP.NET's default, unless served with --request-encoding"
 }
@@ -85,7 +90,7 @@ func (s *Session) probeRequestEncoding(status map[Binding]int) *RequestEncoding 
 		return &RequestEncoding{Why: "HTTP GET, HTTP POST and the JSON path answered the preflight with errors, and only they read a query or form in it"}
 	}
 	r := Request{Binding: b, Op: opByCoords, Values: map[string]string{pPostalCode: "", pLatitude: "0", pLongitude: "0", pRadius: encodingProbeValue}}
-	call := fmt.Sprintf("%s over %s with bytRadius=x%%E9%%80", opByCoords, b)
+	call := fmt.Sprintf("%s over %s with bytRadius=x%%A4%%E9%%80", opByCoords, b)
 	x, err := s.send(r, "")
 	if err != nil {
 		var te *TransportError
@@ -110,11 +115,13 @@ func readEncodingEcho(call string, x *Exchange) *RequestEncoding {
 	read := unescapeRefs(m[1])
 	e := &RequestEncoding{Read: read}
 	switch {
-	case read == "\u00e9\u0080":
+	case read == "\u00a4\u00e9\u0080":
 		e.Name = "iso-8859-1"
-	case read == "\u00e9\u20ac":
+	case read == "\u20ac\u00e9\u0080":
+		e.Name = "iso-8859-15"
+	case read == "\u00a4\u00e9\u20ac":
 		e.Name = "windows-1252"
-	case read == "??":
+	case read == "???":
 		e.Name = "us-ascii" // .NET's ASCIIEncoding reads a byte above 0x7F as '?'
 	case read != "" && strings.Trim(read, "\ufffd") == "":
 		e.Name = "utf-8"

@@ -51,16 +51,18 @@ var _ = Describe("the request encoding probe", Label("selftest"), func() {
 			}
 		},
 		Entry("utf-8, ASP.NET's default", nop, "utf-8", "utf-8", "\ufffd",
-			"utf-8, ASP.NET's default (a query's %E9%80 read as U+FFFD)", "--request-encoding utf-8"),
-		Entry("iso-8859-1", nop, "iso-8859-1", "iso-8859-1", "é\u0080",
-			"iso-8859-1 (a query's %E9 read as é, %80 as U+0080); serve the mock with --request-encoding iso-8859-1"),
-		Entry("windows-1252", nop, "windows-1252", "windows-1252", "é€",
-			"windows-1252 (a query's %E9 read as é, %80 as €); serve the mock with --request-encoding windows-1252"),
-		Entry("us-ascii", nop, "us-ascii", "us-ascii", "??",
-			"us-ascii (a query's %E9 and %80 each read as '?'); serve the mock with --request-encoding us-ascii"),
-		Entry("an encoding the probe cannot name: the bytes as read", nop, "iso-8859-5", "", "щ\u0080",
-			`unknown (a query's %E9%80 read as "\u0449\u0080"`, "no --request-encoding this probe can name mirrors it"),
-		Entry("HTTP GET disabled: over HTTP POST, whose form names no charset", protocolsGetRemoved, "iso-8859-1", "iso-8859-1", "é\u0080",
+			"utf-8, ASP.NET's default (a query's %A4%E9%80 read as U+FFFD)", "--request-encoding utf-8"),
+		Entry("iso-8859-1", nop, "iso-8859-1", "iso-8859-1", "¤é\u0080",
+			"iso-8859-1 (a query's %A4 read as ¤, %E9 as é, %80 as U+0080); serve the mock with --request-encoding iso-8859-1"),
+		Entry("iso-8859-15 (Latin-9), told from iso-8859-1 by %A4", nop, "iso-8859-15", "iso-8859-15", "€é\u0080",
+			"iso-8859-15 (a query's %A4 read as €, %E9 as é, %80 as U+0080); serve the mock with --request-encoding iso-8859-15"),
+		Entry("windows-1252", nop, "windows-1252", "windows-1252", "¤é€",
+			"windows-1252 (a query's %A4 read as ¤, %E9 as é, %80 as €); serve the mock with --request-encoding windows-1252"),
+		Entry("us-ascii", nop, "us-ascii", "us-ascii", "???",
+			"us-ascii (a query's %A4, %E9 and %80 each read as '?'); serve the mock with --request-encoding us-ascii"),
+		Entry("an encoding the probe cannot name: the bytes as read", nop, "iso-8859-5", "", "Єщ\u0080",
+			`unknown (a query's %A4%E9%80 read as "\u0404\u0449\u0080"`, "no --request-encoding this probe can name mirrors it"),
+		Entry("HTTP GET disabled: over HTTP POST, whose form names no charset", protocolsGetRemoved, "iso-8859-1", "iso-8859-1", "¤é\u0080",
 			"--request-encoding iso-8859-1"),
 	)
 
@@ -70,7 +72,7 @@ var _ = Describe("the request encoding probe", Label("selftest"), func() {
 		e := encodingOf(serve(customErrorsOn(mock)), mockKey)
 		Expect(e.Name).To(BeEmpty())
 		Expect(e.Read).To(BeEmpty())
-		Expect(e.Summary()).To(HavePrefix("not found (ReturnAtmSearchByCoordinates over get with bytRadius=x%E9%80 answered 500 \"Error\", which repeats no value: custom errors, or a gateway"))
+		Expect(e.Summary()).To(HavePrefix("not found (ReturnAtmSearchByCoordinates over get with bytRadius=x%A4%E9%80 answered 500 \"Error\", which repeats no value: custom errors, or a gateway"))
 	})
 
 	It("shows no key, even one the target repeats", func() {
@@ -101,7 +103,7 @@ var _ = Describe("the request encoding probe on Mono", Label("selftest", "refdep
 			warmUp(base, refdeploy.Key)
 			e := encodingOf(base, refdeploy.Key)
 			Expect(e.Name).To(BeEmpty())
-			Expect(e.Summary()).To(HavePrefix(`not found (ReturnAtmSearchByCoordinates over get with bytRadius=x%E9%80 answered "Cannot convert {0} to {1}.", a conversion error that names no value, as Mono's ASMX writes it)`))
+			Expect(e.Summary()).To(HavePrefix(`not found (ReturnAtmSearchByCoordinates over get with bytRadius=x%A4%E9%80 answered "Cannot convert {0} to {1}.", a conversion error that names no value, as Mono's ASMX writes it)`))
 		},
 		Entry("the default site (utf-8)", func() string { return refdeploy.Shared(GinkgoTB()).URL }),
 		Entry("a site with requestEncoding iso-8859-1", func() string {

@@ -117,8 +117,13 @@ func (f *failRecorder) Fail() { f.failed.Store(true) }
 // came from (given, or found in the target's answers), when any spec used
 // them, a line "Request encoding: …" saying how the target reads a query
 // that names no charset and the mock's --request-encoding that mirrors it
-// (Preflight.Encoding), and last the counts and the verdict. Every spec is counted as
-// passed, failed or skipped, with the reasons for the skipped (the specs
+// (Preflight.Encoding), a line "Mirror it: atmkit serve …" with the serve
+// flags that mirror what the run saw of the target where it differs from
+// the mock's defaults (MockNamespace, MockRequestEncoding, MockJSONErrors),
+// written for Config.Shell, followed, when a result read was not in the
+// built-in shape or none was read, by the atmkit shape learn line, and
+// last the counts and the verdict. Every spec is counted as passed,
+// failed or skipped, with the reasons for the skipped (the specs
 // labelled shape need Config.Shape); the JUnit and JSON reports count the
 // same and give each skipped spec its reason. They cite documentation
 // sections instead of source lines and hold every spec's notes. The key

@@ -144,6 +144,7 @@ type Session struct {
 	nsOnce sync.Once
 	ns     string
 	nsErr  error
+	nsDone atomic.Bool // set once ns and nsErr are
 
 	wsdlOnce sync.Once
 	wsdl     *etree.Document
@@ -330,7 +331,10 @@ func (s *Session) WSDL() (*etree.Document, *Exchange, error) {
 // HTTP GET result, or ASMX's tempuri.org default) that a SOAP 1.1 call of
 // ReturnProvinces answers in.
 func (s *Session) Namespace() (string, error) {
-	s.nsOnce.Do(func() { s.ns, s.nsErr = s.discoverNamespace() })
+	s.nsOnce.Do(func() {
+		s.ns, s.nsErr = s.discoverNamespace()
+		s.nsDone.Store(true)
+	})
 	return s.ns, s.nsErr
 }
 

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/conformance"
 	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/internal/refdeploy"
@@ -301,7 +302,7 @@ func TestConformRequestEncoding(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit code %d, want 0; output:\n%s", code, out)
 	}
-	line := "\nRequest encoding: windows-1252 (a query's %E9 read as é, %80 as €); serve the mock with --request-encoding windows-1252\n"
+	line := "\nRequest encoding: windows-1252 (a query's %A4 read as ¤, %E9 as é, %80 as €); serve the mock with --request-encoding windows-1252\n"
 	at, values, counts := strings.Index(out, line), strings.Index(out, "\nQuery values: "), strings.Index(out, "\nRan ")
 	if at < 0 || values < 0 || counts < 0 || !(values < at && at < counts) {
 		t.Errorf("output lacks %q between the query values and the counts:\n%s", line, out)
@@ -927,5 +928,175 @@ func TestKeyWithSpacesWarned(t *testing.T) {
 	_, _, stderr = runAtmkit(map[string]string{"ATMKIT_KEY": "\t" + key}, "cassette", "verify", "--upstream", base, path)
 	if !strings.Contains(stderr, warning) {
 		t.Errorf("cassette verify's stderr lacks %q:\n%s", warning, stderr)
+	}
+}
+
+// mirrorLine returns the "Mirror it:" line of conform's output.
+func mirrorLine(t *testing.T, out string) string {
+	t.Helper()
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "Mirror it: ") {
+			return l
+		}
+	}
+	t.Fatalf("no Mirror it: line in the output:\n%s", out)
+	return ""
+}
+
+// posixWords splits a line written for a POSIX shell into its words: plain
+// text and single-quoted strings, as conformance writes them.
+func posixWords(t *testing.T, line string) []string {
+	t.Helper()
+	var words []string
+	var w strings.Builder
+	in, quoted := false, false
+	for _, r := range line {
+		switch {
+		case quoted && r == '\'':
+			quoted = false
+		case quoted:
+			w.WriteRune(r)
+		case r == '\'':
+			quoted, in = true, true
+		case r == ' ':
+			if in {
+				words = append(words, w.String())
+				w.Reset()
+				in = false
+			}
+		case strings.ContainsRune("\"\\$`&|;<>()*?[]#~!", r):
+			t.Fatalf("%q: %q unquoted in a line to paste", line, r)
+		default:
+			w.WriteRune(r)
+			in = true
+		}
+	}
+	if quoted {
+		t.Fatalf("%q: a quote left open", line)
+	}
+	if in {
+		words = append(words, w.String())
+	}
+	return words
+}
+
+// parseServe runs args through atmkit serve's flag parsing and checks, as
+// serve does before it starts.
+func parseServe(t *testing.T, args []string) *serveFlags {
+	t.Helper()
+	var out bytes.Buffer
+	m := &Main{cli.Env{Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }}}
+	var f serveFlags
+	fs := f.register(m)
+	if err := m.Parse(fs, args, serveEnvAliases); err != nil {
+		t.Fatalf("atmkit serve %q: %v %s", args, err, out.String())
+	}
+	if err := cli.NoArgs(fs); err != nil {
+		t.Fatalf("atmkit serve %q: %v", args, err)
+	}
+	if err := m.checkServeFlags(fs, &f); err != nil {
+		t.Fatalf("atmkit serve %q: %v", args, err)
+	}
+	return &f
+}
+
+func TestConformMirrorLine(t *testing.T) {
+	t.Parallel()
+	const key = "Mirror-Key-5150"
+	for _, tc := range []struct {
+		name     string
+		opts     []mockserver.Option
+		line     string
+		ns, enc  string
+		jsonErrs string
+	}{
+		{"a deployment unlike the mock's defaults",
+			[]mockserver.Option{mockserver.WithNamespace("http://example.org/atm"), mockserver.WithRequestEncoding("iso-8859-1"), mockserver.WithJSONErrors("ajax")},
+			"Mirror it: atmkit serve --namespace http://example.org/atm --request-encoding iso-8859-1 --json-errors ajax",
+			"http://example.org/atm", "iso-8859-1", "ajax"},
+		{"latin-9, and the default namespace",
+			[]mockserver.Option{mockserver.WithRequestEncoding("iso-8859-15")},
+			"Mirror it: atmkit serve --request-encoding iso-8859-15",
+			"http://tempuri.org/atmService", "iso-8859-15", "asmx"},
+		{"the mock's defaults", nil,
+			"Mirror it: atmkit serve (no flag: the mock's defaults mirror what this run saw of it)",
+			"http://tempuri.org/atmService", "utf-8", "asmx"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			target := startMock(t, key, nil, tc.opts...)
+			_, out := runConformProcessEnv(t, []string{"ATMKIT_SHELL=posix"}, "--target", target, "--key", key, "--label-filter", "json")
+			line := mirrorLine(t, out)
+			if line != tc.line {
+				t.Errorf("got  %q\nwant %q\noutput:\n%s", line, tc.line, out)
+			}
+			if strings.Contains(out, key) {
+				t.Errorf("the output holds the key:\n%s", out)
+			}
+			// The line pasted: what atmkit serve reads from it is the
+			// deployment's.
+			args, _, _ := strings.Cut(strings.TrimPrefix(line, "Mirror it: atmkit serve"), " (")
+			f := parseServe(t, posixWords(t, args))
+			if f.namespace != tc.ns || f.aspnet.RequestEncoding != tc.enc || f.jsonErrors != tc.jsonErrs {
+				t.Errorf("atmkit serve%s reads --namespace %q --request-encoding %q --json-errors %q, want %q %q %q",
+					args, f.namespace, f.aspnet.RequestEncoding, f.jsonErrors, tc.ns, tc.enc, tc.jsonErrs)
+			}
+			// It sits after the request encoding line, before the counts.
+			at, enc, counts := strings.Index(out, "\n"+line+"\n"), strings.Index(out, "\nRequest encoding: "), strings.Index(out, "\nRan ")
+			if !(enc >= 0 && enc < at && at < counts) {
+				t.Errorf("the line is not between the request encoding line and the counts:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestConformMirrorDefaults: the defaults conformance leaves out of the
+// Mirror it: line are atmkit serve's.
+func TestConformMirrorDefaults(t *testing.T) {
+	var f serveFlags
+	fs := f.register(&Main{cli.Env{Stdout: io.Discard, Stderr: io.Discard, Getenv: func(string) string { return "" }}})
+	for name, want := range map[string]string{
+		"namespace":        conformance.MockNamespace,
+		"request-encoding": conformance.MockRequestEncoding,
+		"json-errors":      conformance.MockJSONErrors,
+	} {
+		if got := fs.Lookup(name).DefValue; got != want {
+			t.Errorf("atmkit serve --%s defaults to %q; conformance takes %q for its default", name, got, want)
+		}
+	}
+}
+
+// TestConformMirrorShapeHint: results not in the built-in shape get the
+// shape learn line, for the deployment's WSDL.
+func TestConformMirrorShapeHint(t *testing.T) {
+	t.Parallel()
+	sh, err := shape.Load("../../shape/testdata/typed.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := startMock(t, "k1", nil, mockserver.WithShape(sh))
+	_, out := runConformProcessEnv(t, []string{"ATMKIT_SHELL=posix"}, "--target", target, "--key", "k1", "--label-filter", "get")
+	want := "): learn theirs with atmkit shape learn --wsdl " + target + "/service/service.asmx --out shape.yaml"
+	if !strings.Contains(out, "\nIts results are not in the mock's built-in shape (") || !strings.Contains(out, want) {
+		t.Errorf("output lacks the shape learn hint %q:\n%s", want, out)
+	}
+	if l := mirrorLine(t, out); !strings.HasSuffix(l, "but for the results' shape, below)") {
+		t.Errorf("the Mirror it: line says nothing of the shape: %q", l)
+	}
+}
+
+// TestConformMirrorLineHidesKey: a namespace holding the key is left out
+// of the line, which says so, rather than shown or masked into a wrong one.
+func TestConformMirrorLineHidesKey(t *testing.T) {
+	t.Parallel()
+	const key = "Mirror-Key-5150"
+	target := startMock(t, key, nil, mockserver.WithNamespace("http://example.org/"+key))
+	_, out := runConformProcessEnv(t, []string{"ATMKIT_SHELL=posix"}, "--target", target, "--key", key, "--label-filter", "json")
+	want := "Mirror it: atmkit serve (no flag: the mock's defaults mirror what this run saw of it); its namespace holds the service key and is left out: give --namespace yourself"
+	if l := mirrorLine(t, out); l != want {
+		t.Errorf("got  %q\nwant %q", l, want)
+	}
+	if strings.Contains(out, key) {
+		t.Errorf("the output holds the key:\n%s", out)
 	}
 }
