@@ -326,10 +326,10 @@ func (r *reporter) afterSuite(rep types.Report) {
 	if f := r.run.session.discovered(); f != nil {
 		fmt.Fprintf(r.out, "\nQuery values: %s\n", maskKey(f.Summary(), key))
 	}
-	if p := r.run.session.pre.Load(); p != nil && p.Encoding != nil {
-		fmt.Fprintf(r.out, "\nRequest encoding: %s\n", maskKey(p.Encoding.Summary(), key))
-	}
 	if p := r.run.session.pre.Load(); p != nil {
+		if p.Encoding != nil {
+			fmt.Fprintf(r.out, "\nRequest encoding: %s\n", maskKey(p.Encoding.Summary(), key))
+		}
 		s := r.run.session
 		m := s.mirror(p)
 		fmt.Fprintf(r.out, "\n%s\n", maskKey(m.Line(s.cfg.Shell), key))
