@@ -8,6 +8,7 @@ import (
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cassettes/internal/recordtest"
+	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/mockserver"
 	"github.com/beevik/etree"
 )
@@ -83,4 +84,40 @@ func onMissServer(t testing.TB, up cassettes.Upstream, opts ...mockserver.Option
 		t.Fatal(err)
 	}
 	return idx, httptest.NewServer(h)
+}
+
+// smallStandIn starts a stand-in deployment serving a generated data set
+// of 50 ATMs (seed 7) with opts, and returns the data set, the mock (for
+// its journal) and its server, closed when the test ends.
+func smallStandIn(t testing.TB, opts ...mockserver.Option) (*fixtures.Dataset, *mockserver.Server, *httptest.Server) {
+	t.Helper()
+	ds, err := fixtures.Generate(fixtures.GenerateOptions{Seed: 7, ATMs: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := mockserver.New(append([]mockserver.Option{mockserver.WithDataset(ds)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return ds, h, srv
+}
+
+// replayServer starts a mock replaying the cassettes at paths, read with
+// ixOpts, that answers a miss with a fault; opts are more of its options.
+// It is closed when the test ends.
+func replayServer(t testing.TB, paths []string, ixOpts []cassettes.IndexOption, opts ...mockserver.Option) *httptest.Server {
+	t.Helper()
+	idx, err := cassettes.LoadIndex(paths, ixOpts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := mockserver.New(append([]mockserver.Option{mockserver.WithReplay(idx, mockserver.MissFault)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv
 }

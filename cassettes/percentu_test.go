@@ -95,16 +95,7 @@ func addressSearch(t *testing.T, base, method, ct, q string) *http.Request {
 // They used to be forwarded unrecorded.
 func TestRecordPercentUCalls(t *testing.T) {
 	t.Parallel()
-	ds, err := fixtures.Generate(fixtures.GenerateOptions{Seed: 7, ATMs: 50})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := mockserver.New(mockserver.WithDataset(ds), mockserver.WithKeys(testKey, wideKey))
-	if err != nil {
-		t.Fatal(err)
-	}
-	up := httptest.NewServer(h)
-	defer up.Close()
+	ds, _, up := smallStandIn(t, mockserver.WithKeys(testKey, wideKey))
 	city := ds.ATMs[0].Address.City
 	calls := percentUCalls(city)
 	path := filepath.Join(t.TempDir(), "percent-u.yaml")
@@ -173,16 +164,7 @@ func TestRecordPercentUCalls(t *testing.T) {
 	}
 
 	up.Close() // from here on, answers can only come from the cassette
-	idx, err := cassettes.LoadIndex([]string{path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rh, err := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault))
-	if err != nil {
-		t.Fatal(err)
-	}
-	replay := httptest.NewServer(rh)
-	defer replay.Close()
+	replay := replayServer(t, []string{path}, nil)
 	for n, c := range calls {
 		for _, utf8 := range []bool{false, true} {
 			if status, got := c.send(t, replay.Client(), replay.URL, utf8); status != http.StatusOK || got != answers[n] {

@@ -38,21 +38,10 @@ func (c latin1Call) send(t *testing.T, base, city string) (int, string) {
 }
 
 // latin1Deployment starts a stand-in deployment whose requestEncoding is
-// iso-8859-1, and returns its data set, its mock (for its journal) and its
-// server.
+// iso-8859-1 (smallStandIn).
 func latin1Deployment(t *testing.T) (*fixtures.Dataset, *mockserver.Server, *httptest.Server) {
 	t.Helper()
-	ds, err := fixtures.Generate(fixtures.GenerateOptions{Seed: 7, ATMs: 50})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := mockserver.New(mockserver.WithDataset(ds), mockserver.WithKeys(testKey), mockserver.WithRequestEncoding("iso-8859-1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	up := httptest.NewServer(h)
-	t.Cleanup(up.Close)
-	return ds, h, up
+	return smallStandIn(t, mockserver.WithKeys(testKey), mockserver.WithRequestEncoding("iso-8859-1"))
 }
 
 // TestReplayInRequestEncoding: calls recorded from a deployment whose
@@ -91,21 +80,8 @@ func TestReplayInRequestEncoding(t *testing.T) {
 	}
 	up.Close() // from here on, answers can only come from the cassette
 
-	replay := func(enc string, opts ...cassettes.IndexOption) *httptest.Server {
-		idx, err := cassettes.LoadIndex([]string{path}, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rh, err := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault), mockserver.WithRequestEncoding(enc))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return httptest.NewServer(rh)
-	}
-	legacy := replay("iso-8859-1", cassettes.WithRequestEncoding(latin1))
-	defer legacy.Close()
-	plain := replay("utf-8")
-	defer plain.Close()
+	legacy := replayServer(t, []string{path}, []cassettes.IndexOption{cassettes.WithRequestEncoding(latin1)}, mockserver.WithRequestEncoding("iso-8859-1"))
+	plain := replayServer(t, []string{path}, nil)
 	for n, c := range latin1Calls {
 		if status, got := c.send(t, legacy.URL, city); status != http.StatusOK || got != answers[n] {
 			t.Errorf("%s, replayed with iso-8859-1: %d %.300q, want the recorded answer", c.name, status, got)
