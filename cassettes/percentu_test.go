@@ -226,15 +226,39 @@ func TestRecordNewReplaysPercentUCalls(t *testing.T) {
 	if n := hits.Load() - before; n != 0 {
 		t.Errorf("the upstream got %d of the calls the cassette holds, want none", n)
 	}
+	// A call the cassette does not hold is recorded (it was forwarded
+	// unrecorded, with a warning, every time it came), then replayed.
 	other := percentUCalls(ds.ATMs[len(ds.ATMs)-1].Address.City + "x")[0]
-	if status, _ := other.send(t, rec.Client(), up.URL, false); status != http.StatusOK || hits.Load() != before+1 {
+	status, first := other.send(t, rec.Client(), up.URL, false)
+	if status != http.StatusOK || hits.Load() != before+1 {
 		t.Errorf("a new call: %d, the upstream got %d requests, want it forwarded", status, hits.Load()-before)
 	}
-	if n := rec.Len(); n != len(calls) {
-		t.Errorf("the cassette holds %d interactions, want the %d recorded before", n, len(calls))
+	if status, again := other.send(t, rec.Client(), up.URL, false); status != http.StatusOK || again != first || hits.Load() != before+1 {
+		t.Errorf("the new call again: %d %.300q, the upstream got %d requests; want the first answer replayed, the upstream not asked again", status, again, hits.Load()-before)
 	}
-	if !strings.Contains(logs.String(), "forwarded without recording") {
-		t.Errorf("no warning of the call forwarded unrecorded: %q", logs.String())
+	if n := rec.Len(); n != len(calls)+1 {
+		t.Errorf("the cassette holds %d interactions, want the %d recorded before and the new one", n, len(calls))
+	}
+	if strings.Contains(logs.String(), "forwarded without recording") {
+		t.Errorf("a call forwarded unrecorded: %q", logs.String())
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(raw), testKey) {
+		t.Error("the cassette holds the service key")
+	}
+	replay, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeReplayOnly))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer replay.Stop()
+	if status, got := other.send(t, replay.Client(), up.URL, false); status != http.StatusOK || got != first || hits.Load() != before+1 {
+		t.Errorf("the new call replayed from the file: %d %.300q, want the recorded answer", status, got)
 	}
 }
 

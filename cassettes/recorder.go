@@ -75,7 +75,8 @@ type Recorder struct {
 
 	fileLock *filelock.Lock // the cassette's, held from New to Stop by a recorder that may write it
 
-	captures atomic.Int64 // interactions captured when direct
+	captures atomic.Int64                     // interactions captured by capture (direct, or unparsed in ModeRecordNew)
+	unparsed map[string]*cassette.Interaction // request key → the capture that answers it again (ModeRecordNew; recordNewUnparsed)
 	wg       sync.WaitGroup
 }
 
@@ -256,7 +257,6 @@ func (r *Recorder) open(ctx context.Context) error {
 			vcr.AddHook(recorder.HookFunc(h.fn), recorder.BeforeResponseReplayHook)
 		}
 	}
-	vcr.AddPassthrough(r.unrecordable)
 	r.vcr = vcr
 	return nil
 }
@@ -343,9 +343,12 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(body)), nil }
 	}
 	var resp *http.Response
-	if r.direct {
+	switch {
+	case r.direct:
 		resp, err = r.capture(out)
-	} else {
+	case r.recording && r.unrecordable(out):
+		resp, err = r.recordNewUnparsed(out, info)
+	default:
 		resp, err = r.vcr.RoundTrip(out)
 	}
 	if err != nil {
@@ -408,6 +411,12 @@ func (t *captureTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 // (which go-vcr refuses) is recorded, with the form ASMX reads
 // (capturedForm).
 func (r *Recorder) capture(req *http.Request) (*http.Response, error) {
+	return r.captureKeeping(req, nil)
+}
+
+// captureKeeping is capture that, when kept is not nil, sets *kept to a
+// copy of the interaction as recorded, before the BeforeReplay hooks.
+func (r *Recorder) captureKeeping(req *http.Request, kept **cassette.Interaction) (*http.Response, error) {
 	rt := &captureTransport{next: r.cfg.transport}
 	if err := req.Context().Err(); err != nil {
 		return nil, err
@@ -457,6 +466,12 @@ func (r *Recorder) capture(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	i.ID = int(r.captures.Add(1) - 1) // the number go-vcr would give it
+	if kept != nil {
+		cp := *i
+		cp.Request.Headers = i.Request.Headers.Clone()
+		cp.Response.Headers = i.Response.Headers.Clone()
+		*kept = &cp
+	}
 	for _, h := range r.cfg.hooks {
 		if h.stage == BeforeReplay {
 			if err := h.fn(i); err != nil {
@@ -470,15 +485,12 @@ func (r *Recorder) capture(req *http.Request) (*http.Response, error) {
 	return i.GetHTTPResponse()
 }
 
-// unrecordable passes requests go-vcr cannot record (a query or form body
-// that does not parse) straight to the server, in the mode that records
-// through go-vcr's recorder (ModeRecordNew; capture records them): those
-// the cassette holds already go on to go-vcr, which replays them without
-// parsing them.
+// unrecordable reports whether go-vcr's recorder, which records in
+// ModeRecordNew, would refuse req: its query or form does not parse (a
+// %uXXXX escape, a lone %, a ';'), or the form is over net/http's 10 MB.
+// Those the cassette file holds go on to go-vcr, which replays them
+// without parsing them.
 func (r *Recorder) unrecordable(req *http.Request) bool {
-	if !r.recording || r.direct {
-		return false
-	}
 	bad := false
 	if _, err := url.ParseQuery(req.URL.RawQuery); err != nil {
 		bad = true
@@ -492,19 +504,52 @@ func (r *Recorder) unrecordable(req *http.Request) bool {
 			bad = true
 		}
 	}
-	if !bad {
-		return false
+	if !bad || info == nil {
+		return bad
 	}
-	if info != nil {
-		r.mu.Lock()
-		held := r.counts[info.key] > 0
-		r.mu.Unlock()
-		if held {
-			return false
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, own := r.unparsed[info.key]
+	return own || r.counts[info.key] == 0
+}
+
+// recordNewUnparsed answers, in ModeRecordNew, a request go-vcr's
+// recorder cannot record and the cassette file does not hold: the first
+// time it is captured as ModeRecordAll captures (capture: recorded, the
+// key scrubbed); when it comes again it is replayed from that capture, as
+// go-vcr replays what it records in this mode. (It was forwarded to the
+// server unrecorded, with a warning, every time.)
+func (r *Recorder) recordNewUnparsed(req *http.Request, info *reqInfo) (*http.Response, error) {
+	r.mu.Lock()
+	i, ok := r.unparsed[info.key]
+	r.mu.Unlock()
+	if ok {
+		cp := *i // the hooks change their copy, as go-vcr's replay does
+		cp.Request.Headers = i.Request.Headers.Clone()
+		cp.Response.Headers = i.Response.Headers.Clone()
+		for _, h := range r.cfg.hooks {
+			if h.stage == BeforeReplay {
+				if err := h.fn(&cp); err != nil {
+					return nil, err
+				}
+			}
 		}
+		return cp.GetHTTPResponse()
 	}
-	r.log.Warn("forwarded without recording: the query or form does not parse, and go-vcr's recorder (ModeRecordNew) cannot record it", "method", req.Method, "path", redact.Text(req.URL.Path, redact.Values(req.URL.Path)...))
-	return true
+	var kept *cassette.Interaction
+	resp, err := r.captureKeeping(req, &kept)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	if r.unparsed == nil {
+		r.unparsed = map[string]*cassette.Interaction{}
+	}
+	if _, ok := r.unparsed[info.key]; !ok {
+		r.unparsed[info.key] = kept
+	}
+	r.mu.Unlock()
+	return resp, nil
 }
 
 // match is go-vcr's matcher. Requests match by requestKey; of the recorded
