@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/atmkit/atmkit/internal/atomicfile"
+	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/onsi/ginkgo/v2/reporters"
 	"github.com/onsi/ginkgo/v2/types"
 )
@@ -377,10 +378,11 @@ func (r *reporter) afterSuite(rep types.Report) {
 			r.err = fmt.Errorf("conformance: --label-filter %q selects only specs labelled shape, which run only with --shape FILE: nothing was checked", r.filter)
 		}
 	}
-	clean := sanitizeReport(rep, key, r.filteredMessage)
+	s := r.run.session
+	clean := sanitizeReport(rep, s.maskReport, r.filteredMessage)
 	// The report's "package" is the target checked, not the directory
 	// conform ran in.
-	clean.SuitePath = maskURL(r.run.session.base, key)
+	clean.SuitePath = s.maskReport(redact.URL(s.base))
 	r.writeReports(clean)
 }
 
@@ -429,10 +431,10 @@ func (r *reporter) write(dst string, generate func(tmp string) error) {
 // sanitizeReport returns a copy of rep fit to be kept and shared: every code
 // location is the documentation section of its spec (not a line of atmkit's
 // source on the build machine), progress reports (goroutine dumps) are
-// dropped, the key is masked in every text, and a spec the label filter
-// left out gets the skip message leftOut gives it.
-func sanitizeReport(rep types.Report, key string, leftOut func(types.SpecReport) string) types.Report {
-	m := func(s string) string { return maskKey(s, key) }
+// dropped, every text is masked by m (Session.maskReport: the key and the
+// secrets), and a spec the label filter left out gets the skip message
+// leftOut gives it.
+func sanitizeReport(rep types.Report, m func(string) string, leftOut func(types.SpecReport) string) types.Report {
 	out := rep
 	out.SpecialSuiteFailureReasons = slices.Clone(rep.SpecialSuiteFailureReasons)
 	for i, s := range out.SpecialSuiteFailureReasons {
