@@ -126,9 +126,12 @@ func (f *failRecorder) Fail() { f.failed.Store(true) }
 // failed or skipped, with the reasons for the skipped (the specs
 // labelled shape need Config.Shape); the JUnit and JSON reports count the
 // same and give each skipped spec its reason. They cite documentation
-// sections instead of source lines and hold every spec's notes. The key
-// appears in none of this, nor in any error returned; nor does
-// Config.Secrets in the reports.
+// sections instead of source lines and hold every spec's notes, and the
+// findings: the query values, request encoding, Mirror it: and shape
+// lines, as the JUnit testsuite's properties and the JSON report's entries
+// of the summary's ReportAfterSuite spec report (see FindingMirror and its
+// kin). The key appears in none of this, nor in any error returned; nor
+// does Config.Secrets in the reports.
 //
 // An error means the target could not be checked: a bad configuration or
 // label filter, a failed preflight, a report that could not be written, or
@@ -163,7 +166,7 @@ func Run(cfg Config, opts RunOptions) (bool, error) {
 		// The reports say the target was not checked, so that a CI job
 		// never shows the reports an earlier run left.
 		rep := &reporter{junit: opts.Reporter.JUnitReport, json: opts.Reporter.JSONReport}
-		rep.writeReports(uncheckedReport(s, err, start))
+		rep.writeReports(uncheckedReport(s, err, start), nil)
 		return false, errors.Join(err, rep.err)
 	}
 	fmt.Fprintln(out, pre.Summary(maskURL(s.base+servicePath, cfg.Key)))
@@ -179,7 +182,7 @@ func Run(cfg Config, opts RunOptions) (bool, error) {
 		filter:  opts.LabelFilter,
 	}
 	ginkgo.ReportAfterEach(rep.afterEach, types.NewCustomCodeLocation(docSuite))
-	ginkgo.ReportAfterSuite("conformance reports", rep.afterSuite, types.NewCustomCodeLocation(docSuite))
+	ginkgo.ReportAfterSuite(summaryNode, rep.afterSuite, types.NewCustomCodeLocation(docSuite))
 
 	suiteConfig, _ := ginkgo.GinkgoConfiguration()
 	suiteConfig.LabelFilter = opts.LabelFilter
