@@ -97,26 +97,52 @@ func lineShell(sh Shell) shellquote.Shell {
 	return shellquote.POSIX
 }
 
-// Line is the "Mirror it:" line's text, the serve line written for sh.
+// Line is the "Mirror it:" line's text, the serve line written for sh:
+// "Mirror it: ", Command and, when there is one, the Note (the first of its
+// remarks in parentheses when the line names no flag).
 func (m *serveMirror) Line(sh Shell) string {
-	fs := m.Flags()
-	s := "Mirror it: atmkit serve"
-	for _, f := range fs {
-		s += " --" + f[0] + " " + lineShell(sh).Arg(f[1])
-	}
-	switch {
-	case len(fs) == 0 && m.ShapeDiff != "" && !m.ShapeGiven:
-		s += " (no flag: the mock's defaults mirror what this run saw of it, but for the results' shape, below)"
-	case len(fs) == 0:
-		s += " (no flag: the mock's defaults mirror what this run saw of it)"
-	}
-	if m.nsHidden {
-		s += "; its namespace holds the service key and is left out: give --namespace yourself"
-	}
-	if m.Namespace != "" && !servable(m.Namespace) {
-		s += fmt.Sprintf("; its namespace %q is no absolute URI, which --namespace needs", m.Namespace)
+	s := "Mirror it: " + m.Command(sh)
+	for i, r := range m.remarks() {
+		if i == 0 && len(m.Flags()) == 0 {
+			s += " (" + r + ")"
+		} else {
+			s += "; " + r
+		}
 	}
 	return s
+}
+
+// Command is the atmkit serve command of the line, written for sh: the
+// command alone, to paste (the JUnit and JSON reports' atmkit.mirror).
+func (m *serveMirror) Command(sh Shell) string {
+	s := "atmkit serve"
+	for _, f := range m.Flags() {
+		s += " --" + f[0] + " " + lineShell(sh).Arg(f[1])
+	}
+	return s
+}
+
+// Note is what the line says besides the command, its remarks joined by
+// "; " (the reports' atmkit.mirrorNote); empty when there is none.
+func (m *serveMirror) Note() string { return strings.Join(m.remarks(), "; ") }
+
+// remarks are what the line says besides the command: that no flag is
+// needed, that the namespace is left out, and why.
+func (m *serveMirror) remarks() []string {
+	var rs []string
+	switch fs := m.Flags(); {
+	case len(fs) == 0 && m.ShapeDiff != "" && !m.ShapeGiven:
+		rs = append(rs, "no flag: the mock's defaults mirror what this run saw of it, but for the results' shape, below")
+	case len(fs) == 0:
+		rs = append(rs, "no flag: the mock's defaults mirror what this run saw of it")
+	}
+	if m.nsHidden {
+		rs = append(rs, "its namespace holds the service key and is left out: give --namespace yourself")
+	}
+	if m.Namespace != "" && !servable(m.Namespace) {
+		rs = append(rs, fmt.Sprintf("its namespace %q is no absolute URI, which --namespace needs", m.Namespace))
+	}
+	return rs
 }
 
 // ShapeHint is the line after it on the results' shape, with wsdl the

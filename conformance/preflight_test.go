@@ -175,7 +175,7 @@ var _ = Describe("the reports", Label("selftest"), func() {
 				SpecEvents:        types.SpecEvents{{CodeLocation: src, Message: leakKey}},
 			}},
 		}
-		clean := sanitizeReport(rep, leakKey, func(types.SpecReport) string { return "left out" })
+		clean := sanitizeReport(rep, func(s string) string { return maskKey(s, leakKey) }, func(types.SpecReport) string { return "left out" })
 		text := fmt.Sprintf("%+v", clean)
 		expectNoKey(text, leakKey)
 		Expect(text).NotTo(ContainSubstring(".go"))

@@ -16,3 +16,23 @@ func maskURL(u, key string) string { return redact.Text(redact.URL(u), key) }
 // maskError returns err with the key masked in its text and in any
 // *url.Error of its chain.
 func maskError(err error, key string) error { return redact.Error(err, key) }
+
+// reportKeys are the values the JUnit and JSON reports mask: the key, and
+// the secrets (Config.Secrets) of redact.MinLiteral bytes or more, those
+// atmkit's output streams mask (a shorter header value, "prod" say, is no
+// secret worth mangling every such word of a report for).
+func reportKeys(key string, secrets []string) []string {
+	keys := []string{key}
+	for _, s := range secrets {
+		if len(s) >= redact.MinLiteral {
+			keys = append(keys, s)
+		}
+	}
+	return keys
+}
+
+// maskReport returns s masked for the reports: maskKey's masking, and the
+// secrets of reportKeys.
+func (s *Session) maskReport(text string) string {
+	return redact.Text(text, reportKeys(s.cfg.Key, s.cfg.Secrets)...)
+}

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/atmkit/atmkit/internal/atomicfile"
+	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/onsi/ginkgo/v2/reporters"
 	"github.com/onsi/ginkgo/v2/types"
 )
@@ -326,12 +327,14 @@ func (r *reporter) afterSuite(rep types.Report) {
 	if f := r.run.session.discovered(); f != nil {
 		fmt.Fprintf(r.out, "\nQuery values: %s\n", maskKey(f.Summary(), key))
 	}
-	if p := r.run.session.pre.Load(); p != nil {
+	s := r.run.session
+	var m *serveMirror
+	p := s.pre.Load()
+	if p != nil {
 		if p.Encoding != nil {
 			fmt.Fprintf(r.out, "\nRequest encoding: %s\n", maskKey(p.Encoding.Summary(), key))
 		}
-		s := r.run.session
-		m := s.mirror(p)
+		m = s.mirror(p)
 		fmt.Fprintf(r.out, "\n%s\n", maskKey(m.Line(s.cfg.Shell), key))
 		if h := m.ShapeHint(s.cfg.Shell, maskURL(s.base+servicePath, key)); h != "" {
 			fmt.Fprintf(r.out, "%s\n", maskKey(h, key))
@@ -377,23 +380,30 @@ func (r *reporter) afterSuite(rep types.Report) {
 			r.err = fmt.Errorf("conformance: --label-filter %q selects only specs labelled shape, which run only with --shape FILE: nothing was checked", r.filter)
 		}
 	}
-	clean := sanitizeReport(rep, key, r.filteredMessage)
+	clean := sanitizeReport(rep, s.maskReport, r.filteredMessage)
 	// The report's "package" is the target checked, not the directory
 	// conform ran in.
-	clean.SuitePath = maskURL(r.run.session.base, key)
-	r.writeReports(clean)
+	clean.SuitePath = s.maskReport(redact.URL(s.base))
+	r.writeReports(clean, s.findings(p, m))
 }
 
 // writeReports writes the JUnit and JSON reports asked for of a report fit
-// to be kept (sanitizeReport's, or uncheckedReport's).
-func (r *reporter) writeReports(clean types.Report) {
+// to be kept (sanitizeReport's, or uncheckedReport's), with the findings
+// fs (findings.go): the JUnit report's testsuite properties, the entries
+// of a spec report of the summary's node in the JSON report.
+func (r *reporter) writeReports(clean types.Report, fs []finding) {
 	if r.junit != "" {
 		// Timelines only for the specs that failed: a passing spec's is noise.
 		conf := reporters.JunitReportConfig{OmitTimelinesForSpecState: types.SpecStatePassed | types.SpecStateSkipped | types.SpecStatePending}
-		r.write(r.junit, func(tmp string) error { return reporters.GenerateJUnitReportWithConfig(clean, tmp, conf) })
+		r.write(r.junit, func(tmp string) error {
+			if err := reporters.GenerateJUnitReportWithConfig(clean, tmp, conf); err != nil {
+				return err
+			}
+			return addJUnitProperties(tmp, fs)
+		})
 	}
 	if r.json != "" {
-		r.write(r.json, func(tmp string) error { return reporters.GenerateJSONReport(clean, tmp) })
+		r.write(r.json, func(tmp string) error { return reporters.GenerateJSONReport(withFindings(clean, fs), tmp) })
 	}
 }
 
@@ -429,10 +439,10 @@ func (r *reporter) write(dst string, generate func(tmp string) error) {
 // sanitizeReport returns a copy of rep fit to be kept and shared: every code
 // location is the documentation section of its spec (not a line of atmkit's
 // source on the build machine), progress reports (goroutine dumps) are
-// dropped, the key is masked in every text, and a spec the label filter
-// left out gets the skip message leftOut gives it.
-func sanitizeReport(rep types.Report, key string, leftOut func(types.SpecReport) string) types.Report {
-	m := func(s string) string { return maskKey(s, key) }
+// dropped, every text is masked by m (Session.maskReport: the key and the
+// secrets), and a spec the label filter left out gets the skip message
+// leftOut gives it.
+func sanitizeReport(rep types.Report, m func(string) string, leftOut func(types.SpecReport) string) types.Report {
 	out := rep
 	out.SpecialSuiteFailureReasons = slices.Clone(rep.SpecialSuiteFailureReasons)
 	for i, s := range out.SpecialSuiteFailureReasons {

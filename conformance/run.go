@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/internal/printable"
+	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/formatter"
 	"github.com/onsi/ginkgo/v2/types"
@@ -56,14 +57,13 @@ const suiteDescription = "ATM Location Lookup Service conformance"
 
 // uncheckedReport is the report of a run whose preflight found the target
 // could not be checked: one failed setup node (JUnit's [BeforeSuite]) whose
-// failure is the preflight's error, the key masked.
+// failure is the preflight's error, masked as the reports are.
 func uncheckedReport(s *Session, cause error, start time.Time) types.Report {
-	key := s.cfg.Key
-	msg := printable.Text(maskKey("could not check the target: "+strings.TrimPrefix(cause.Error(), "could not check the target: "), key))
+	msg := printable.Text(s.maskReport("could not check the target: " + strings.TrimPrefix(cause.Error(), "could not check the target: ")))
 	loc := types.NewCustomCodeLocation(docSuite + "#the-preflight")
 	end := time.Now()
 	return types.Report{
-		SuitePath:                  maskURL(s.base, key),
+		SuitePath:                  s.maskReport(redact.URL(s.base)),
 		SuiteDescription:           suiteDescription,
 		SuiteSucceeded:             false,
 		SpecialSuiteFailureReasons: []string{"the target could not be checked"},
@@ -126,8 +126,12 @@ func (f *failRecorder) Fail() { f.failed.Store(true) }
 // failed or skipped, with the reasons for the skipped (the specs
 // labelled shape need Config.Shape); the JUnit and JSON reports count the
 // same and give each skipped spec its reason. They cite documentation
-// sections instead of source lines and hold every spec's notes. The key
-// appears in none of this, nor in any error returned.
+// sections instead of source lines and hold every spec's notes, and the
+// findings: the query values, request encoding, Mirror it: and shape
+// lines, as the JUnit testsuite's properties and the JSON report's entries
+// of the summary's ReportAfterSuite spec report (see FindingMirror and its
+// kin). The key appears in none of this, nor in any error returned; nor
+// does Config.Secrets in the reports.
 //
 // An error means the target could not be checked: a bad configuration or
 // label filter, a failed preflight, a report that could not be written, or
@@ -162,7 +166,7 @@ func Run(cfg Config, opts RunOptions) (bool, error) {
 		// The reports say the target was not checked, so that a CI job
 		// never shows the reports an earlier run left.
 		rep := &reporter{junit: opts.Reporter.JUnitReport, json: opts.Reporter.JSONReport}
-		rep.writeReports(uncheckedReport(s, err, start))
+		rep.writeReports(uncheckedReport(s, err, start), nil)
 		return false, errors.Join(err, rep.err)
 	}
 	fmt.Fprintln(out, pre.Summary(maskURL(s.base+servicePath, cfg.Key)))
@@ -178,7 +182,7 @@ func Run(cfg Config, opts RunOptions) (bool, error) {
 		filter:  opts.LabelFilter,
 	}
 	ginkgo.ReportAfterEach(rep.afterEach, types.NewCustomCodeLocation(docSuite))
-	ginkgo.ReportAfterSuite("conformance reports", rep.afterSuite, types.NewCustomCodeLocation(docSuite))
+	ginkgo.ReportAfterSuite(summaryNode, rep.afterSuite, types.NewCustomCodeLocation(docSuite))
 
 	suiteConfig, _ := ginkgo.GinkgoConfiguration()
 	suiteConfig.LabelFilter = opts.LabelFilter

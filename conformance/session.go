@@ -94,6 +94,13 @@ type Config struct {
 	// Shell is the shell the failures' reproduce lines are written for
 	// (Exchange.Curl): the system's when empty (ShellSystem).
 	Shell Shell
+	// Secrets are more values the JUnit and JSON reports never hold: the
+	// values of the headers Client sends (a gateway's key), which a target
+	// may repeat in its answers. The reports mask each one of six bytes or
+	// more wherever it appears, as they mask the key. The console output
+	// is not masked for them: its writer is to be (atmkit's CLI masks its
+	// output streams for the same values).
+	Secrets []string
 }
 
 // Shell is a shell reproduce lines are written for.

@@ -131,6 +131,7 @@ func (m *Main) runConform(ctx context.Context, args []string) error {
 		return err
 	}
 	m.HideKeys(f.reach.Secrets()...)
+	cfg.Secrets = f.reach.Secrets() // and the reports, which conformance writes
 	rt, err := m.Transport(fs, &f.reach, "target")
 	if err != nil {
 		return err
