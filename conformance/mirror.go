@@ -54,7 +54,8 @@ type serveMirror struct {
 	ShapeSeen int
 	// ShapeGiven is whether the run was given a shape (Config.Shape).
 	ShapeGiven bool
-	// nsHidden: the namespace held the key, and is left out.
+	// nsHidden: the namespace held the key or a --header value, and is
+	// left out.
 	nsHidden bool
 }
 
@@ -137,7 +138,7 @@ func (m *serveMirror) remarks() []string {
 		rs = append(rs, "no flag: the mock's defaults mirror what this run saw of it")
 	}
 	if m.nsHidden {
-		rs = append(rs, "its namespace holds the service key and is left out: give --namespace yourself")
+		rs = append(rs, "its namespace holds the service key or a --header value and is left out: give --namespace yourself")
 	}
 	if m.Namespace != "" && !servable(m.Namespace) {
 		rs = append(rs, fmt.Sprintf("its namespace %q is no absolute URI, which --namespace needs", m.Namespace))
@@ -173,7 +174,7 @@ func (s *Session) mirror(p *Preflight) *serveMirror {
 	if s.nsDone.Load() {
 		m.Namespace = s.ns
 	}
-	if maskKey(m.Namespace, s.cfg.Key) != m.Namespace {
+	if s.maskReport(m.Namespace) != m.Namespace { // the key, or a secret (a --header value)
 		m.Namespace, m.nsHidden = "", true
 	}
 	if p != nil && p.Encoding != nil {

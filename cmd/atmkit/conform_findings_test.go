@@ -135,7 +135,7 @@ func TestConformReportsHideTheKey(t *testing.T) {
 	f := readFindings(t, junit, jsonReport)
 	want := map[string]string{
 		"atmkit.mirror":     "atmkit serve --request-encoding iso-8859-1",
-		"atmkit.mirrorNote": "its namespace holds the service key and is left out: give --namespace yourself",
+		"atmkit.mirrorNote": "its namespace holds the service key or a --header value and is left out: give --namespace yourself",
 	}
 	for name, report := range map[string]map[string]string{"JUnit": f.junit, "JSON": f.json} {
 		for k, v := range want {
@@ -148,8 +148,9 @@ func TestConformReportsHideTheKey(t *testing.T) {
 }
 
 // TestConformReportsHideHeaderValues: a --header value a target repeats
-// (in an error answer the failures quote, in its namespace) is masked in
-// the reports as on the console.
+// (in an error answer the failures quote) is masked in the reports as on
+// the console; a namespace holding one is left out of the Mirror it:
+// command, as one holding the key (it was given masked, a wrong command).
 func TestConformReportsHideHeaderValues(t *testing.T) {
 	t.Parallel()
 	const secret = "Gateway-Secret-4242"
@@ -169,8 +170,13 @@ func TestConformReportsHideHeaderValues(t *testing.T) {
 	}
 	f := readFindings(t, junit, jsonReport)
 	for name, report := range map[string]map[string]string{"JUnit": f.junit, "JSON": f.json} {
-		if got, want := report["atmkit.mirror"], "atmkit serve --namespace http://example.org/Ga****"; got != want {
+		// Left out, as a namespace holding the key: the masked one
+		// ("--namespace http://example.org/Ga****") is a wrong command.
+		if got, want := report["atmkit.mirror"], "atmkit serve"; got != want {
 			t.Errorf("the %s report's atmkit.mirror is %q, want %q, as the console: %q", name, got, want, mirrorLine(t, out))
+		}
+		if got := report["atmkit.mirrorNote"]; !strings.Contains(got, "its namespace holds the service key or a --header value and is left out") {
+			t.Errorf("the %s report's atmkit.mirrorNote is %q, want it to say the namespace is left out", name, got)
 		}
 	}
 	checkNoKey(t, secret, out, junit, jsonReport)

@@ -1092,7 +1092,7 @@ func TestConformMirrorLineHidesKey(t *testing.T) {
 	const key = "Mirror-Key-5150"
 	target := startMock(t, key, nil, mockserver.WithNamespace("http://example.org/"+key))
 	_, out := runConformProcessEnv(t, []string{"ATMKIT_SHELL=posix"}, "--target", target, "--key", key, "--label-filter", "json")
-	want := "Mirror it: atmkit serve (no flag: the mock's defaults mirror what this run saw of it); its namespace holds the service key and is left out: give --namespace yourself"
+	want := "Mirror it: atmkit serve (no flag: the mock's defaults mirror what this run saw of it); its namespace holds the service key or a --header value and is left out: give --namespace yourself"
 	if l := mirrorLine(t, out); l != want {
 		t.Errorf("got  %q\nwant %q", l, want)
 	}
