@@ -2,7 +2,10 @@ package recorded
 
 import (
 	"net/http"
+	"net/url"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/atmkit/atmkit/asmx"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
@@ -139,4 +142,55 @@ func TestNotUTF8(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzNotUTF8: for any strCity value of an HTTP GET or POST call (no
+// '&', '=' or %u escape; one net/url unescapes), NotUTF8 holds exactly
+// when the value's bytes are not UTF-8; read in UTF-8, the city holds
+// U+FFFD exactly when they are not, or write U+FFFD themselves; read in
+// iso-8859-1, as --request-encoding iso-8859-1 has the note say, never.
+func FuzzNotUTF8(f *testing.F) {
+	f.Add("Montr%E9al", false)
+	f.Add("Montr%C3%A9al", true)
+	f.Add("Montr\xe9al", false)
+	f.Add("%EF%BF%BD", true)
+	f.Add("%C3+%A9", false)
+	f.Add("caf%C3", true)
+	latin1, err := asmx.ParseRequestEncoding("iso-8859-1")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, city string, post bool) {
+		decoded, err := url.QueryUnescape(city)
+		if err != nil || strings.ContainsAny(city, "&=#") || strings.Contains(strings.ToLower(city), "%u") {
+			t.Skip()
+		}
+		const addr = "/service/service.asmx/ReturnAtmSearchByAddress"
+		q := "strAtmServiceKey=k&strAddress=x&strCity=" + city + "&strProvince=QC&strPostalCode=&bytRadius=5"
+		i := &cassette.Interaction{Request: cassette.Request{Method: "GET", URL: "http://upstream.example" + addr + "?" + q}}
+		if post {
+			i.Request = cassette.Request{Method: "POST", URL: "http://upstream.example" + addr, Body: q,
+				Headers: http.Header{"Content-Type": {asmx.ContentTypeForm}}}
+		}
+		valid := utf8.ValidString(decoded)
+		for _, enc := range []asmx.RequestEncoding{asmx.RequestEncodingUTF8, latin1} {
+			b, _, params, notUTF8 := Identify(enc, i)
+			if b == "" {
+				t.Skip() // no call (a URL net/url refuses, a value the operation refuses)
+			}
+			if notUTF8 != !valid {
+				t.Fatalf("%q (%s): NotUTF8 %v, its bytes UTF-8 %v", city, b, notUTF8, valid)
+			}
+			got := ""
+			for _, p := range params {
+				if p[0] == asmx.ParamCity {
+					got = p[1]
+				}
+			}
+			want := enc.IsUTF8() && (!valid || strings.ContainsRune(decoded, utf8.RuneError))
+			if strings.ContainsRune(got, utf8.RuneError) != want {
+				t.Fatalf("%q (%s) read in %s: %q; U+FFFD expected: %v", city, b, enc.Name(), got, want)
+			}
+		}
+	})
 }
