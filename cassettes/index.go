@@ -173,11 +173,21 @@ type indexConfig struct {
 	reqEncoding asmx.RequestEncoding
 }
 
+// indexConfigOf is the configuration opts set.
+func indexConfigOf(opts []IndexOption) indexConfig {
+	var cfg indexConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	return cfg
+}
+
 // WithRequestEncoding reads the recorded queries and forms that name no
 // charset in the requestEncoding of the deployment the mock stands for
 // (mockserver.WithRequestEncoding; default UTF-8), as the mock reads the
 // calls it replays: a call recorded from a legacy deployment as
 // strCity=Montr%E9al is found again by a mock serving with iso-8859-1.
+// List and EntryOf show the parameters read so.
 func WithRequestEncoding(e asmx.RequestEncoding) IndexOption {
 	return func(c *indexConfig) { c.reqEncoding = e }
 }
@@ -192,10 +202,7 @@ func LoadIndex(paths []string, opts ...IndexOption) (*Index, error) {
 // is done (large cassettes take seconds), returning an error that wraps
 // ctx's error.
 func LoadIndexContext(ctx context.Context, paths []string, opts ...IndexOption) (*Index, error) {
-	var cfg indexConfig
-	for _, o := range opts {
-		o(&cfg)
-	}
+	cfg := indexConfigOf(opts)
 	ix := &Index{entries: map[string]*entry{}, byOp: map[string][]*entry{},
 		rejected: map[string][]*rendition{}, samples: map[string]*opSamples{}, raw: map[string]*rawEntry{},
 		pages: map[pageKey][]*page{}}

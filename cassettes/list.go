@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strconv"
 
+	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
@@ -28,27 +29,42 @@ type Entry struct {
 	Status int
 	// KeyRejection reports a recorded key rejection (see KeyRejected).
 	KeyRejection bool
+	// NotUTF8 reports an HTTP GET, POST or JSON call whose query or form,
+	// naming no charset, holds bytes that are not UTF-8 (strCity=Montr%E9al,
+	// recorded from a legacy deployment whose requestEncoding is
+	// iso-8859-1): read in UTF-8, ASP.NET's default requestEncoding, as
+	// Params are unless WithRequestEncoding says otherwise, each such byte
+	// is U+FFFD; read in the deployment's, it is what the deployment read.
+	NotUTF8 bool
 }
 
 // List describes the interactions of the cassette at path. A request
 // that is no call (an unknown operation's, another path's), whose URI an
 // entry shows, is described scrubbed (in memory; the file is left as it
 // is): a cassette made elsewhere never shows its key.
-func List(path string) ([]Entry, error) {
-	return ListContext(context.Background(), path)
+//
+// The options are LoadIndex's; List heeds WithRequestEncoding, which reads
+// the recorded queries and forms that name no charset in the deployment's
+// requestEncoding (default UTF-8), so that the parameters are those a
+// mock replaying the cassette with it finds (strCity=Montr%E9al is
+// Montréal in iso-8859-1, Montr\uFFFDal in UTF-8: see Entry.NotUTF8).
+// The others concern serving and change nothing here.
+func List(path string, opts ...IndexOption) ([]Entry, error) {
+	return ListContext(context.Background(), path, opts...)
 }
 
 // ListContext is List that stops reading the cassette when ctx is done,
 // returning an error that wraps ctx's error.
-func ListContext(ctx context.Context, path string) ([]Entry, error) {
+func ListContext(ctx context.Context, path string, opts ...IndexOption) ([]Entry, error) {
 	list, err := ReadFileContext(ctx, path)
 	if err != nil {
 		return nil, err
 	}
+	cfg := indexConfigOf(opts)
 	out := make([]Entry, 0, len(list))
 	names := recorded.Names(list)
 	for pos, i := range list {
-		e := EntryOf(i)
+		e := entryOf(cfg.reqEncoding, i)
 		e.Name = names[pos]
 		if e.Binding == "" {
 			// The request line alone, scrubbed with the headers, which
@@ -73,11 +89,16 @@ func requestLine(method, raw string) string {
 	return method + " " + raw
 }
 
-// EntryOf describes one interaction as List does (atmkit record prints
-// what it records with it). The parameters of a call leave the key out;
-// the request URI of another request is as i holds it: scrub i first.
-func EntryOf(i *cassette.Interaction) Entry {
+// EntryOf describes one interaction as List does with opts (atmkit record
+// prints what it records with it). The parameters of a call leave the key
+// out; the request URI of another request is as i holds it: scrub i first.
+func EntryOf(i *cassette.Interaction, opts ...IndexOption) Entry {
+	return entryOf(indexConfigOf(opts).reqEncoding, i)
+}
+
+// entryOf is EntryOf for a deployment whose requestEncoding is enc.
+func entryOf(enc asmx.RequestEncoding, i *cassette.Interaction) Entry {
 	e := Entry{ID: i.ID, Name: strconv.Itoa(i.ID), Status: i.Response.Code, KeyRejection: recorded.KeyRejected(i)}
-	e.Binding, e.Operation, e.Params = recorded.Identify(i)
+	e.Binding, e.Operation, e.Params, e.NotUTF8 = recorded.Identify(enc, i)
 	return e
 }

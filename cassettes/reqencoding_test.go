@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -44,24 +45,17 @@ func latin1Deployment(t *testing.T) (*fixtures.Dataset, *mockserver.Server, *htt
 	return smallStandIn(t, mockserver.WithKeys(testKey), mockserver.WithRequestEncoding("iso-8859-1"))
 }
 
-// TestReplayInRequestEncoding: calls recorded from a deployment whose
-// requestEncoding is iso-8859-1, with a value in Latin-1 escapes, are
-// answered by a mock replaying them with the same requestEncoding
-// (cassettes.WithRequestEncoding); a form naming its charset is found
-// again by a mock of the default requestEncoding too. The cassettes read
-// every recorded query and form as UTF-8: the Latin-1 value became U+FFFD
-// and no replayed call matched the mock's reading.
-func TestReplayInRequestEncoding(t *testing.T) {
-	t.Parallel()
-	latin1, err := asmx.ParseRequestEncoding("iso-8859-1")
-	if err != nil {
-		t.Fatal(err)
-	}
+// recordLatin1Calls records latin1Calls, in their order, from a
+// latin1Deployment into a new cassette at path, each for city, and
+// returns their answers and the deployment (still serving). It fails
+// unless the deployment read every strAddress as latin1Address.
+func recordLatin1Calls(t *testing.T) (path, city string, answers []string, up *httptest.Server) {
+	t.Helper()
 	ds, h, up := latin1Deployment(t)
-	city := ds.ATMs[0].Address.City
-	path := filepath.Join(t.TempDir(), "latin1.yaml")
+	city = ds.ATMs[0].Address.City
+	path = filepath.Join(t.TempDir(), "latin1.yaml")
 	rec, proxy := recordingProxy(t, up.URL, path)
-	answers := make([]string, len(latin1Calls))
+	answers = make([]string, len(latin1Calls))
 	for n, c := range latin1Calls {
 		status, body := c.send(t, proxy.URL, city)
 		if status != http.StatusOK {
@@ -78,6 +72,23 @@ func TestReplayInRequestEncoding(t *testing.T) {
 			t.Fatalf("the stand-in read strAddress %q, want %q", e.Params[asmx.ParamAddress], latin1Address)
 		}
 	}
+	return path, city, answers, up
+}
+
+// TestReplayInRequestEncoding: calls recorded from a deployment whose
+// requestEncoding is iso-8859-1, with a value in Latin-1 escapes, are
+// answered by a mock replaying them with the same requestEncoding
+// (cassettes.WithRequestEncoding); a form naming its charset is found
+// again by a mock of the default requestEncoding too. The cassettes read
+// every recorded query and form as UTF-8: the Latin-1 value became U+FFFD
+// and no replayed call matched the mock's reading.
+func TestReplayInRequestEncoding(t *testing.T) {
+	t.Parallel()
+	latin1, err := asmx.ParseRequestEncoding("iso-8859-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, city, answers, up := recordLatin1Calls(t)
 	up.Close() // from here on, answers can only come from the cassette
 
 	legacy := replayServer(t, []string{path}, []cassettes.IndexOption{cassettes.WithRequestEncoding(latin1)}, mockserver.WithRequestEncoding("iso-8859-1"))
@@ -130,6 +141,60 @@ func TestOnMissUpstreamInRequestEncoding(t *testing.T) {
 	for _, e := range got {
 		if e.Params[asmx.ParamAddress] != latin1Address {
 			t.Errorf("the deployment read strAddress %q (%s), want %q", e.Params[asmx.ParamAddress], e.Method, latin1Address)
+		}
+	}
+}
+
+// TestListInRequestEncoding: List (and EntryOf) read the calls recorded
+// from a deployment whose requestEncoding is iso-8859-1 as a mock
+// replaying them with cassettes.WithRequestEncoding reads them: the
+// strAddress the deployment read, rue de l'Église. By default they are
+// read in UTF-8, the Latin-1 byte as U+FFFD, and Entry.NotUTF8 tells the
+// calls whose query or form names no charset; the form naming
+// charset=iso-8859-1 is read in it either way. List read every recorded
+// query and form in UTF-8: "rue de l'\uFFFDglise", whatever the encoding.
+func TestListInRequestEncoding(t *testing.T) {
+	t.Parallel()
+	latin1, err := asmx.ParseRequestEncoding("iso-8859-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, _, _, _ := recordLatin1Calls(t)
+	replaced := strings.ReplaceAll(latin1Address, "É", "\uFFFD")
+	for _, r := range []struct {
+		name string
+		opts []cassettes.IndexOption
+		want []string // strAddress of each of latin1Calls
+	}{
+		{"the default, UTF-8", nil, []string{replaced, replaced, latin1Address}},
+		{"utf-8", []cassettes.IndexOption{cassettes.WithRequestEncoding(asmx.RequestEncodingUTF8)}, []string{replaced, replaced, latin1Address}},
+		{"iso-8859-1", []cassettes.IndexOption{cassettes.WithRequestEncoding(latin1)}, []string{latin1Address, latin1Address, latin1Address}},
+	} {
+		entries, err := cassettes.List(path, r.opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		list, err := cassettes.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(entries) != len(latin1Calls) || len(list) != len(latin1Calls) {
+			t.Fatalf("%s: %d entries, %d interactions, want %d", r.name, len(entries), len(list), len(latin1Calls))
+		}
+		for n, e := range entries {
+			c := latin1Calls[n]
+			got := ""
+			for _, p := range e.Params {
+				if p[0] == asmx.ParamAddress {
+					got = p[1]
+				}
+			}
+			if notUTF8 := c.ct != latin1Calls[2].ct; got != r.want[n] || e.NotUTF8 != notUTF8 {
+				t.Errorf("%s: %s: strAddress %q, NotUTF8 %v; want %q and %v", r.name, c.name, got, e.NotUTF8, r.want[n], notUTF8)
+			}
+			if one := cassettes.EntryOf(list[n], r.opts...); !slices.Equal(one.Params, e.Params) || one.NotUTF8 != e.NotUTF8 {
+				t.Errorf("%s: %s: EntryOf %v %v, List %v %v", r.name, c.name, one.Params, one.NotUTF8, e.Params, e.NotUTF8)
+			}
 		}
 	}
 }

@@ -84,6 +84,13 @@ type Options struct {
 	// element tree, names, namespaces and types), not the values: the data
 	// of a deployment changes daily, its shape should not.
 	IgnoreValues bool
+	// RequestEncoding is the requestEncoding of the deployment the
+	// cassettes were recorded from (default UTF-8): the recorded queries
+	// and forms that name no charset are read in it for the results'
+	// parameters (Result.Name), as a mock replaying them with it reads
+	// them (cassettes.WithRequestEncoding). It changes nothing sent: each
+	// request goes again byte for byte as recorded, the key aside.
+	RequestEncoding asmx.RequestEncoding
 	// MaxDifferences is how many value differences each result keeps
 	// (default DefaultMaxDifferences); all are counted.
 	MaxDifferences int
@@ -183,7 +190,7 @@ func Run(ctx context.Context, paths []string, opts Options) (*Report, error) {
 	v := newVerifier(base, opts)
 	report.Results = make([]Result, len(jobs))
 	for _, j := range jobs {
-		e := cassettes.EntryOf(j.i)
+		e := cassettes.EntryOf(j.i, cassettes.WithRequestEncoding(opts.RequestEncoding))
 		e.Name = j.name
 		report.Results[j.n] = Result{File: j.file, Entry: e, Verdict: NotChecked,
 			pos: j.pos, request: j.raw}

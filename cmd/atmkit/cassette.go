@@ -17,19 +17,28 @@ func (m *Main) runCassette(ctx context.Context, args []string) error {
 }
 
 func (m *Main) runCassetteList(ctx context.Context, args []string) error {
-	fs := cli.NewFlagSet("cassette list", "cassette list PATH...", helpText("cassette-list"), m.Stderr)
+	fs := cli.NewFlagSet("cassette list", "cassette list [--request-encoding NAME] PATH...", helpText("cassette-list"), m.Stderr)
+	var enc cli.RecordedEncoding
+	enc.Register(fs, "")
 	if err := m.Parse(fs, args, nil); err != nil {
+		return err
+	}
+	if err := m.FirstBad(fs, enc.Check()); err != nil {
 		return err
 	}
 	files, err := cli.CassetteFiles("cassette list", fs.Args())
 	if err != nil {
 		return err
 	}
-	if err := banner.CassetteList(ctx, m.Stdout, files...); err != nil {
+	notUTF8, err := banner.CassetteList(ctx, m.Stdout, enc.Encoding(), files...)
+	if err != nil {
 		if ctx.Err() != nil {
 			return cli.Exitf(exitUsage, "cassette list: interrupted")
 		}
 		return cli.Exitf(exitUsage, "cassette list: %w", err) // not read: nothing listed
+	}
+	if !m.Given(fs, "request-encoding") {
+		banner.NotUTF8(m.Stderr, "cassette list", notUTF8)
 	}
 	return nil
 }

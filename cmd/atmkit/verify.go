@@ -25,8 +25,9 @@ type verifyFlags struct {
 	rate        float64
 	maxDiffs    int
 	quiet       bool
-	scrub       cli.List  // --scrub-header: more headers --update redacts
-	reach       cli.Reach // --ca-cert, --header, --timeout, …: how --upstream is reached (reach.go)
+	scrub       cli.List             // --scrub-header: more headers --update redacts
+	encoding    cli.RecordedEncoding // --request-encoding: how the recorded parameters are shown
+	reach       cli.Reach            // --ca-cert, --header, --timeout, …: how --upstream is reached (reach.go)
 }
 
 func (f *verifyFlags) register(m *Main) *flag.FlagSet {
@@ -41,6 +42,7 @@ func (f *verifyFlags) register(m *Main) *flag.FlagSet {
 	fs.IntVar(&f.maxDiffs, "max-differences", verify.DefaultMaxDifferences, "value differences shown per interaction (all are counted)")
 	fs.BoolVar(&f.quiet, "quiet", false, "print only the interactions that drifted, and the summary")
 	fs.Var(&f.scrub, "scrub-header", "with --update, also write this header's values as REDACTED (repeatable; names with key, token, secret, password, credential, signature, session or auth always are)")
+	f.encoding.Register(fs, "; requests are sent again as recorded, byte for byte")
 	f.reach.Register(fs, "the upstream", true)
 	return fs
 }
@@ -64,6 +66,7 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 		cli.Bad("concurrency", cli.When(f.concurrency < 1, "must be at least 1")),
 		cli.Bad("rate", cli.When(f.rate < 0, "must not be negative (0: no limit)")),
 		cli.Bad("max-differences", cli.When(f.maxDiffs < 1, "must be at least 1")),
+		f.encoding.Check(),
 	); err != nil {
 		return err
 	}
@@ -83,15 +86,16 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 		}
 	}
 	opts := verify.Options{
-		Upstream:       f.upstream,
-		Key:            f.key,
-		Secrets:        f.reach.Secrets(),
-		Transport:      rt,
-		Timeout:        f.reach.Timeout,
-		Concurrency:    f.concurrency,
-		Rate:           f.rate,
-		IgnoreValues:   f.values == "ignore",
-		MaxDifferences: f.maxDiffs,
+		Upstream:        f.upstream,
+		Key:             f.key,
+		Secrets:         f.reach.Secrets(),
+		Transport:       rt,
+		Timeout:         f.reach.Timeout,
+		Concurrency:     f.concurrency,
+		Rate:            f.rate,
+		IgnoreValues:    f.values == "ignore",
+		MaxDifferences:  f.maxDiffs,
+		RequestEncoding: f.encoding.Encoding(),
 	}
 	p := &verify.Printer{W: m.Stdout, Quiet: f.quiet, Heading: "atmkit: verifying " + banner.VerifyHeading(opts, len(files))}
 	opts.OnResult = p.Print
@@ -121,6 +125,9 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 	}
 	p.PrintHeading()
 	fmt.Fprintf(m.Stdout, "atmkit: %s\n", report.Summary())
+	if !m.Given(fs, "request-encoding") {
+		banner.NotUTF8(m.Stderr, "cassette verify", banner.VerifyNotUTF8(report.Results))
+	}
 	drifted := report.Count(verify.ValuesDrifted) + report.Count(verify.StructureDrifted)
 	if drifted == 0 {
 		return nil

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/internal/wire"
@@ -341,16 +342,83 @@ func RejectedCall(c *asmx.Call, status int) bool {
 	return c.Key == RejectedPlaceholder || (c.Key == "" && status != http.StatusOK)
 }
 
-// Identify describes the request of i as cassettes.Entry does: the
-// binding, operation and parameters (the key left out) of a call, or no
-// binding and the method and request URI of another request.
-func Identify(i *cassette.Interaction) (binding, operation string, params [][2]string) {
-	if c, ok := CallOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body); ok {
-		return c.Binding.String(), c.Op.Name, c.Params()
+// Identify describes the request of i as cassettes.Entry does, its query
+// or form read as a deployment whose requestEncoding is enc reads it
+// (CallOfIn): the binding, operation and parameters (the key left out) of
+// a call, and whether its query or form holds bytes that are not UTF-8
+// (NotUTF8); or no binding and the method and request URI of another
+// request.
+func Identify(enc asmx.RequestEncoding, i *cassette.Interaction) (binding, operation string, params [][2]string, notUTF8 bool) {
+	if c, ok := CallOfIn(enc, i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body); ok {
+		return c.Binding.String(), c.Op.Name, c.Params(), NotUTF8(c.Binding, i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body)
 	}
 	operation = i.Request.Method + " " + i.Request.URL
 	if u, err := url.Parse(i.Request.URL); err == nil {
 		operation = i.Request.Method + " " + u.RequestURI()
 	}
-	return "", operation, nil
+	return "", operation, nil, false
+}
+
+// latin1 is a requestEncoding other than UTF-8, for NotUTF8 to tell the
+// queries and forms read in the deployment's requestEncoding.
+var latin1, _ = asmx.ParseRequestEncoding("iso-8859-1")
+
+// NotUTF8 reports whether a call that CallOf decodes in binding b (HTTP
+// GET, POST or JSON) from a recorded request holds bytes that are not
+// UTF-8, %XX-escaped or raw, in a query string or form the deployment
+// reads in its requestEncoding (one whose request names no charset .NET
+// knows): UTF-8, ASP.NET's default requestEncoding, reads each such byte
+// as U+FFFD; a legacy deployment's (requestEncoding="iso-8859-1":
+// strCity=Montr%E9al, Montréal) as what it stands for. A SOAP call, a form
+// that names its charset, and one in UTF-8 (Montr%C3%A9al) hold none.
+func NotUTF8(b asmx.Binding, method, rawURL string, h http.Header, body string) bool {
+	if b.IsSOAP() {
+		return false
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return false
+	}
+	ct := HeaderValue(h, "Content-Type")
+	// A text is read in the requestEncoding when its reading in another
+	// one differs from UTF-8's: it names no charset .NET knows, and holds
+	// a byte beyond ASCII.
+	if b != asmx.HTTPPost { // GET's query, and a JSON call's, POST or GET
+		q := u.RawQuery
+		if latin1.Query(ct, body != "", q) != asmx.RequestEncodingUTF8.Query(ct, body != "", q) && !validEscapes(q) {
+			return true
+		}
+	}
+	if b != asmx.HTTPGet && method == http.MethodPost { // the form of a POST, and of a JSON POST
+		return latin1.Form(ct, body) != asmx.RequestEncodingUTF8.Form(ct, body) && !validEscapes(body)
+	}
+	return false
+}
+
+// validEscapes reports whether the bytes of a query string or form, raw
+// or %XX-escaped, are UTF-8 in each run between its '&', '=', '+' and
+// %uXXXX escapes (the runs ASP.NET decodes in the requestEncoding).
+func validEscapes(raw string) bool {
+	var run []byte
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case c == '&' || c == '=' || c == '+':
+		case c == '%' && i+5 < len(raw) && (raw[i+1] == 'u' || raw[i+1] == 'U') &&
+			wire.IsHex(raw[i+2]) && wire.IsHex(raw[i+3]) && wire.IsHex(raw[i+4]) && wire.IsHex(raw[i+5]):
+			i += 5
+		case c == '%' && i+2 < len(raw) && wire.IsHex(raw[i+1]) && wire.IsHex(raw[i+2]):
+			run = append(run, byte(wire.Unhex(raw[i+1])<<4|wire.Unhex(raw[i+2])))
+			i += 2
+			continue
+		default:
+			run = append(run, c)
+			continue
+		}
+		if !utf8.Valid(run) {
+			return false
+		}
+		run = run[:0]
+	}
+	return utf8.Valid(run)
 }

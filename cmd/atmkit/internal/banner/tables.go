@@ -10,7 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
+	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cassettes/verify"
 	"github.com/atmkit/atmkit/fixtures"
@@ -26,22 +28,29 @@ func Plural(n int, what string) string { return plural(n, what) }
 // with its ID, binding ("-" for no call), operation, parameters
 // (name=value, the key left out; a value quoted when it is empty or holds
 // blanks or quotes) and status, followed by "[key rejection]" for a
-// recorded key rejection, as verify words it. It stops reading when ctx is
-// done, with an error that wraps ctx's error.
-func CassetteList(ctx context.Context, w io.Writer, paths ...string) error {
+// recorded key rejection, as verify words it. The parameters are read as
+// a mock replaying the cassettes with requestEncoding enc reads them
+// (cassettes.WithRequestEncoding). notUTF8 names the calls (FILE#ID, the
+// file's base name) whose queries or forms hold bytes that are not UTF-8
+// that their parameters, read in enc, show as U+FFFD (see NotUTF8). It
+// stops reading when ctx is done, with an error that wraps ctx's error.
+func CassetteList(ctx context.Context, w io.Writer, enc asmx.RequestEncoding, paths ...string) (notUTF8 []string, err error) {
 	files, err := cassettes.Files(paths...)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, f := range files {
-		entries, err := cassettes.ListContext(ctx, f)
+		entries, err := cassettes.ListContext(ctx, f, cassettes.WithRequestEncoding(enc))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		fmt.Fprintf(tw, "# %s: %s\n", f, plural(len(entries), "interaction"))
 		fmt.Fprintln(tw, "ID\tBINDING\tOPERATION\tPARAMETERS\tSTATUS")
 		for _, e := range entries {
+			if readAsReplacement(e) {
+				notUTF8 = append(notUTF8, filepath.Base(f)+"#"+e.Name)
+			}
 			b, ps := cmp.Or(e.Binding, "-"), make([]string, len(e.Params))
 			for i, p := range e.Params {
 				ps[i] = p[0] + "=" + p[1]
@@ -56,7 +65,54 @@ func CassetteList(ctx context.Context, w io.Writer, paths ...string) error {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.Name, b, e.Operation, cmp.Or(strings.Join(ps, " "), "-"), status)
 		}
 	}
-	return tw.Flush()
+	return notUTF8, tw.Flush()
+}
+
+// readAsReplacement reports whether e is a call whose query or form holds
+// bytes that are not UTF-8 (cassettes.Entry.NotUTF8) and whose parameters,
+// as read, show one as U+FFFD.
+func readAsReplacement(e cassettes.Entry) bool {
+	if !e.NotUTF8 {
+		return false
+	}
+	for _, p := range e.Params {
+		if strings.ContainsRune(p[1], utf8.RuneError) {
+			return true
+		}
+	}
+	return false
+}
+
+// VerifyNotUTF8 names the results of a cassette verify run (FILE#ID, the
+// file's base name) whose queries or forms hold bytes that are not UTF-8
+// that their parameters, as read (verify.Options.RequestEncoding), show as
+// U+FFFD (see NotUTF8).
+func VerifyNotUTF8(results []verify.Result) []string {
+	var out []string
+	for _, r := range results {
+		if readAsReplacement(r.Entry) {
+			out = append(out, filepath.Base(r.File)+"#"+r.Entry.Name)
+		}
+	}
+	return out
+}
+
+// NotUTF8 writes, when calls (FILE#ID) is not empty, the line that says
+// command cmd read bytes of their recorded queries or forms that are not
+// UTF-8 as U+FFFD, as ASP.NET's default requestEncoding reads them, and
+// that --request-encoding reads them as the deployment did (a legacy
+// site's iso-8859-1: strCity=Montr%E9al, Montréal). It names no value,
+// only where the calls are: no key can show.
+func NotUTF8(w io.Writer, cmd string, calls []string) {
+	if len(calls) == 0 {
+		return
+	}
+	which, verb := calls[0], "holds bytes in its query or form"
+	if len(calls) > 1 {
+		which, verb = fmt.Sprintf("%s and %s", calls[0], plural(len(calls)-1, "more call")), "hold bytes in their queries or forms"
+	}
+	fmt.Fprintf(w, "atmkit: %s: %s %s that are not UTF-8, read as U+FFFD (utf-8 is the default --request-encoding); "+
+		"--request-encoding iso-8859-1, or the requestEncoding of the deployment's web.config, reads them as that deployment did\n", cmd, which, verb)
 }
 
 // FixturesSummary lists the files of the data set d written to dir, a

@@ -46,7 +46,12 @@ func (f *ASPNET) Check() Check {
 	if _, err := asmx.ParsePathInvalidChars(f.InvalidPathChars); err != nil {
 		return Bad("request-path-invalid-chars", fmt.Sprintf("want single characters separated by commas, URL-encoded where needed (%%2C for a comma), e.g. %s", asmx.DefaultRequestPathInvalidCharacters))
 	}
-	if _, err := asmx.ParseRequestEncoding(f.RequestEncoding); err != nil {
+	return checkRequestEncoding(f.RequestEncoding)
+}
+
+// checkRequestEncoding checks a --request-encoding value, naming the flag.
+func checkRequestEncoding(name string) Check {
+	if _, err := asmx.ParseRequestEncoding(name); err != nil {
 		return Bad("request-encoding", errors.Unwrap(err).Error()) // the problem, without the name
 	}
 	return Check{}
@@ -69,4 +74,28 @@ func (f *ASPNET) Options() []mockserver.Option {
 		mockserver.WithRequestPathInvalidChars(f.InvalidPathChars),
 		mockserver.WithRequestEncoding(f.RequestEncoding),
 	}
+}
+
+// RecordedEncoding is --request-encoding of the commands that show the
+// calls cassettes hold (cassette list, cassette verify): the
+// requestEncoding of the deployment they were recorded from, read and
+// checked as serve's --request-encoding (ASPNET), so that they show each
+// call's parameters as a mock replaying the cassettes with it reads them.
+type RecordedEncoding struct{ Name string }
+
+// Register registers --request-encoding on fs; more, when not empty,
+// ends its usage (what else the flag changes, or does not).
+func (f *RecordedEncoding) Register(fs *flag.FlagSet, more string) {
+	fs.StringVar(&f.Name, "request-encoding", asmx.RequestEncodingUTF8.Name(), "encoding the deployment the cassettes were recorded from reads HTTP GET query strings and HTTP POST and JSON forms in when the request names no charset (web.config's <globalization requestEncoding>, as atmkit serve --request-encoding takes it), e.g. iso-8859-1 for a legacy site whose recorded Montr%E9al is Montréal: "+
+		"the parameters are shown as a mock replaying the cassettes with it reads them; a form's charset still wins"+more)
+}
+
+// Check checks the flag as ASPNET.Check checks serve's.
+func (f *RecordedEncoding) Check() Check { return checkRequestEncoding(f.Name) }
+
+// Encoding is the requestEncoding f sets (UTF-8 by default); Check must
+// have passed.
+func (f *RecordedEncoding) Encoding() asmx.RequestEncoding {
+	e, _ := asmx.ParseRequestEncoding(f.Name)
+	return e
 }
