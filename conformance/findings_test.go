@@ -6,7 +6,6 @@ import (
 	"encoding/xml"
 	"net/http"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -32,14 +31,7 @@ func endOfRun(h http.Handler, cfg Config, pattern string) (console, junit, jsonR
 	Expect(err).NotTo(HaveOccurred())
 	_, err = s.Preflight()
 	Expect(err).NotTo(HaveOccurred())
-	var cs []Check
-	for _, c := range Checks() {
-		if ok, _ := path.Match(pattern, c.Name); ok {
-			cs = append(cs, c)
-		}
-	}
-	Expect(cs).NotTo(BeEmpty())
-	RunChecks(s, cs)
+	runMatching(s, pattern)
 	dir := GinkgoT().TempDir()
 	junit, jsonReport = filepath.Join(dir, "conform.xml"), filepath.Join(dir, "conform.json")
 	var out bytes.Buffer

@@ -22,14 +22,7 @@ func mirrorOf(h http.Handler, cfg Config, pattern string) *serveMirror {
 	Expect(err).NotTo(HaveOccurred())
 	p, err := s.Preflight()
 	Expect(err).NotTo(HaveOccurred())
-	var cs []Check
-	for _, c := range Checks() {
-		if ok, _ := path.Match(pattern, c.Name); ok {
-			cs = append(cs, c)
-		}
-	}
-	Expect(cs).NotTo(BeEmpty())
-	RunChecks(s, cs)
+	runMatching(s, pattern)
 	return s.mirror(p)
 }
 
@@ -98,3 +91,16 @@ var _ = Describe("the Mirror it: line", Label("selftest"), func() {
 		Expect(m.Line(ShellPOSIX)).To(Equal(`Mirror it: atmkit serve (no flag: the mock's defaults mirror what this run saw of it); its namespace "atmService" is no absolute URI, which --namespace needs`))
 	})
 })
+
+// runMatching runs on s the checks whose names match pattern (at least
+// one).
+func runMatching(s *Session, pattern string) {
+	var cs []Check
+	for _, c := range Checks() {
+		if ok, _ := path.Match(pattern, c.Name); ok {
+			cs = append(cs, c)
+		}
+	}
+	Expect(cs).NotTo(BeEmpty())
+	RunChecks(s, cs)
+}

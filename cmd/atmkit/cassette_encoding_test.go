@@ -95,15 +95,7 @@ func TestCassetteRequestEncoding(t *testing.T) {
 		t.Errorf("serve --replay --request-encoding iso-8859-1: %d %.300s", code, body)
 	}
 
-	for _, c := range []struct {
-		env  map[string]string
-		args []string
-		want string
-	}{
-		{nil, []string{"--request-encoding", "latin-9x"}, `--request-encoding latin-9x: not an encoding .NET knows; want one such as utf-8, iso-8859-1 or windows-1252`},
-		{map[string]string{"ATMKIT_REQUEST_ENCODING": "nope"}, nil, `ATMKIT_REQUEST_ENCODING="nope": not an encoding .NET knows`},
-		{nil, []string{"--request-encoding", "utf-16"}, `--request-encoding utf-16: UTF-16 and UTF-32 are not modelled as a requestEncoding`},
-	} {
+	for _, c := range badRequestEncodings {
 		for _, cmd := range [][]string{{"cassette", "list"}, {"cassette", "verify", "--upstream", up, "--key", leakKey}} {
 			code, stdout, stderr := runAtmkit(c.env, append(append(cmd, c.args...), path)...)
 			if code != exitUsage || stdout != "" || !strings.Contains(stderr, "cassette "+cmd[1]+": "+c.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {

@@ -48,18 +48,23 @@ func TestServeRequestEncoding(t *testing.T) {
 			}
 		})
 	}
-	for _, tc := range []struct {
-		env  map[string]string
-		args []string
-		want string
-	}{
-		{nil, []string{"--request-encoding", "latin-9x"}, `--request-encoding latin-9x: not an encoding .NET knows; want one such as utf-8, iso-8859-1 or windows-1252`},
-		{map[string]string{"ATMKIT_REQUEST_ENCODING": "nope"}, nil, `ATMKIT_REQUEST_ENCODING="nope": not an encoding .NET knows`},
-		{nil, []string{"--request-encoding", "utf-16"}, `--request-encoding utf-16: UTF-16 and UTF-32 are not modelled as a requestEncoding`},
-	} {
+	for _, tc := range badRequestEncodings {
 		code, _, stderr := runAtmkit(tc.env, append([]string{"serve", "--addr", "127.0.0.1:0"}, tc.args...)...)
 		if code != exitUsage || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 			t.Errorf("%v %v: got exit %d and %q, want exit %d and one line with %q", tc.env, tc.args, code, stderr, exitUsage, tc.want)
 		}
 	}
+}
+
+// badRequestEncodings are --request-encoding values (a flag, or its
+// variable) every command taking it refuses with exit 2, and the words of
+// the one line saying why.
+var badRequestEncodings = []struct {
+	env  map[string]string
+	args []string
+	want string
+}{
+	{nil, []string{"--request-encoding", "latin-9x"}, `--request-encoding latin-9x: not an encoding .NET knows; want one such as utf-8, iso-8859-1 or windows-1252`},
+	{map[string]string{"ATMKIT_REQUEST_ENCODING": "nope"}, nil, `ATMKIT_REQUEST_ENCODING="nope": not an encoding .NET knows`},
+	{nil, []string{"--request-encoding", "utf-16"}, `--request-encoding utf-16: UTF-16 and UTF-32 are not modelled as a requestEncoding`},
 }
