@@ -193,9 +193,10 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	if servePage(w, r) {
 		return
 	}
-	if r.Method == http.MethodDelete {
+	if r.Method == http.MethodDelete && (path == adminPrefix+"/faults" || path == adminPrefix+"/requests") {
 		// DELETE /__admin/faults/$ID with $ID empty must not remove every
-		// fault, nor DELETE /__admin/requests/$SEQ empty the journal.
+		// fault, nor DELETE /__admin/requests/$SEQ empty the journal. A
+		// slash after an id is dropped, as for GET: /faults/f1/ is f1.
 		path = r.URL.Path
 	}
 	if path == adminPrefix+"/health" {

@@ -491,6 +491,24 @@ func TestAdminDeleteWithEmptyID(t *testing.T) {
 	}
 }
 
+// TestAdminDeleteFaultWithSlash: DELETE /__admin/faults/f1/ removes f1, as
+// GET /__admin/faults/f1/ reads it; it was answered 404 "no fault with id
+// f1/" and the fault kept failing calls, while a caller read the 404 as
+// "gone already".
+func TestAdminDeleteFaultWithSlash(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	a := ts.URL + "/__admin"
+	adminChecks(t, admin(t, "POST", a+"/faults", "", `{"operation":"ReturnProvinces","status":503}`), hasStatus(201))
+	adminChecks(t, admin(t, "GET", a+"/faults/f1/", "", ""), hasStatus(200), bodyContains(`"id":"f1"`))
+	adminChecks(t, admin(t, "DELETE", a+"/faults/f1/", "", ""), hasStatus(204))
+	if fs := ts.Faults(); len(fs) != 0 {
+		t.Errorf("faults after DELETE /faults/f1/: got %v, want none", fs)
+	}
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
+	adminChecks(t, admin(t, "DELETE", a+"/faults/f1/", "", ""), hasAdminError(404, adminNotFound), bodyContains(`no fault with id \"f1\" (removed`))
+}
+
 // TestAdminReadsLogAtDebug: the request log keeps the service's calls and
 // the admin API's changes and refusals at info, and the admin API's and
 // page's reads at debug only: an open page, which polls every second, and a
