@@ -286,6 +286,9 @@ func faultJSONError(err error, data []byte) error {
 			return fmt.Errorf("fault: want a JSON object such as {\"operation\":\"ReturnProvinces\",\"delay\":\"400ms\"}, not %s", aJSON(te.Value))
 		}
 		wants := faultFieldWants(te.Type)
+		if wants == wantsString && !durationFields[te.Field] {
+			wants = "a string"
+		}
 		if n, ok := strings.CutPrefix(te.Value, "number "); ok && outOfRange(n, te.Type) {
 			return fmt.Errorf("fault %s: %s is out of range, want %s", te.Field, n, wants)
 		}
@@ -321,6 +324,16 @@ func outOfRange(n string, t reflect.Type) bool {
 	return false
 }
 
+// wantsString is what a text field of the JSON form takes, most of
+// which are durations.
+const wantsString = "a string (durations are Go text such as \"400ms\")"
+
+// durationFields are the members of the JSON form that hold a duration,
+// as a type error names them; the other text fields (operation, binding,
+// soapFault.text, ...) are not said to want one.
+var durationFields = map[string]bool{"delay": true, "jitter": true, "delayDistribution.median": true,
+	"delayDistribution.lower": true, "delayDistribution.upper": true, "dribble.duration": true}
+
 // faultFieldWants is what a field of Go type t takes, as the JSON form
 // writes it.
 func faultFieldWants(t reflect.Type) string {
@@ -329,7 +342,7 @@ func faultFieldWants(t reflect.Type) string {
 	}
 	switch t.Kind() {
 	case reflect.String:
-		return "a string (durations are Go text such as \"400ms\")"
+		return wantsString
 	case reflect.Int, reflect.Int64:
 		return "an integer"
 	case reflect.Float64:

@@ -456,6 +456,11 @@ func TestFaultJSONErrorsNameTheField(t *testing.T) {
 	for _, tt := range []struct{ body, want string }{
 		{`{"delay":400}`, `fault delay: want a string (durations are Go text such as \"400ms\"), not a number`},
 		{`{"status":"503"}`, "fault status: want an integer, not a string"},
+		{`{"dribble":{"chunks":3,"duration":1}}`, `fault dribble.duration: want a string (durations are Go text such as \"400ms\"), not a number`},
+		// A text that is no duration is not said to be one.
+		{`{"operation":5,"status":503}`, `fault operation: want a string, not a number"`},
+		{`{"soapFault":{"code":"Client","text":123}}`, `fault soapFault.text: want a string, not a number"`},
+		{`{"delayDistribution":{"type":1}}`, `fault delayDistribution.type: want a string, not a number"`},
 		{`{"status":503.5}`, "fault status: want an integer, not a number"},
 		{`{"drop":"yes"}`, "fault drop: want true or false, not a string"},
 		{`{"status":503,"probability":"0.5"}`, "fault probability: want a number, not a string"},
