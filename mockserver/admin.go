@@ -181,6 +181,7 @@ var crossOrigin = http.NewCrossOriginProtection()
 //	GET    /__admin/cities               the data set's cities
 //	GET    /__admin/institutions         the data set's institutions
 //	GET    /__admin/info                 what the admin page shows of the mock
+//	POST   /__admin/reset                removes every fault and empties the journal (WireMock's reset)
 //
 // and the admin page (page.go) at /__admin/, whose files need no token.
 // All but health refuse a Host that is no name of this host on loopback
@@ -240,9 +241,17 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		}
 	case path == adminPrefix+"/info":
 		s.adminInfo(w, r)
+	case path == adminPrefix+"/reset":
+		// Between two tests, as WireMock's POST /__admin/reset: the
+		// faults first, so that no call after the answer is faulted.
+		if allowMethods(w, r, http.MethodPost) {
+			s.faults.clear()
+			s.journal.reset()
+			w.WriteHeader(http.StatusNoContent)
+		}
 	default:
 		writeAdminError(w, http.StatusNotFound, adminNotFound,
-			"no admin endpoint %s (see /__admin/health, requests, faults, cities, institutions, info; the page is at %s)", r.URL.Path, pagePath)
+			"no admin endpoint %s (see /__admin/health, requests, faults, cities, institutions, info, reset; the page is at %s)", r.URL.Path, pagePath)
 	}
 }
 

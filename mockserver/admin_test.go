@@ -509,6 +509,42 @@ func TestAdminDeleteFaultWithSlash(t *testing.T) {
 	adminChecks(t, admin(t, "DELETE", a+"/faults/f1/", "", ""), hasAdminError(404, adminNotFound), bodyContains(`no fault with id \"f1\" (removed`))
 }
 
+// TestAdminReset: POST /__admin/reset, as WireMock's between two tests,
+// removes every fault and empties the journal at once (seq numbers keep
+// counting); it is a change like the others: the token is needed, a
+// cross-site POST is refused and changes nothing, GET is not allowed.
+func TestAdminReset(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithAdminToken("tok"))
+	a := ts.URL + "/__admin"
+	for _, f := range []string{`{"operation":"ReturnProvinces","status":503}`, `{"drop":true,"operation":"ReturnInstitutions"}`} {
+		adminChecks(t, admin(t, "POST", a+"/faults", "tok", f), hasStatus(201))
+	}
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(503))
+
+	adminChecks(t, admin(t, "POST", a+"/reset", "", ""), hasAdminError(401, adminUnauthorized))
+	req := mustRequest(t, "POST", a+"/reset", "")
+	req.Header.Set("Authorization", "Bearer tok")
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	req.Header.Set("Origin", "https://attacker.example")
+	adminChecks(t, doAdmin(t, req), hasAdminError(403, adminForbidden))
+	r := admin(t, "GET", a+"/reset", "tok", "")
+	adminChecks(t, r, hasAdminError(405, adminMethodNotAllowed))
+	wantHeader(t, r, "Allow", "POST")
+	if n, j := len(ts.Faults()), len(ts.Journal(RequestFilter{})); n != 2 || j != 1 {
+		t.Fatalf("before the reset: %d faults and %d calls, want 2 and 1", n, j)
+	}
+
+	adminChecks(t, admin(t, "POST", a+"/reset", "tok", ""), hasStatus(204))
+	adminChecks(t, admin(t, "GET", a+"/faults", "tok", ""), bodyContains(`{"faults":[]}`))
+	adminChecks(t, admin(t, "GET", a+"/requests", "tok", ""), bodyContains(`{"requests":[],"matched":0,"lastSeq":1,"held":[]}`))
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnInstitutions, paramsFor(asmx.OpReturnInstitutions, "k")), hasStatus(200))
+	if es := ts.Journal(RequestFilter{}); len(es) != 2 || es[0].Seq != 2 || es[0].Fault != "" || es[1].Fault != "" {
+		t.Errorf("the calls after the reset: got %+v, want seq 2 and 3, no fault", es)
+	}
+}
+
 // TestAdminReadsLogAtDebug: the request log keeps the service's calls and
 // the admin API's changes and refusals at info, and the admin API's and
 // page's reads at debug only: an open page, which polls every second, and a
