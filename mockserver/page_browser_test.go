@@ -418,6 +418,32 @@ func TestAdminPageFaultTextInChromium(t *testing.T) {
 	noProblems(t, ctx)
 }
 
+// TestAdminPageFiltersWSDLInChromium: the calls' operation filter offers
+// WSDL, as the fault form and the API's operation filter do, and lists
+// the fetches of the service description alone (which show no operation
+// of their own), so the calls a WSDL fault took can be picked out.
+func TestAdminPageFiltersWSDLInChromium(t *testing.T) {
+	t.Parallel()
+	exe, missing := chromiumPath()
+	requireClient(t, missing)
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
+	resp, err := http.Get(ts.URL + "/service/service.asmx?WSDL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	ctx := newBrowser(t, exe)
+	watchProblems(t, ctx)
+	browse(t, ctx, "open the page", chromedp.Navigate(ts.URL+"/__admin/"), chromedp.WaitVisible(`#app`))
+	waitUntil(t, ctx, "both calls listed", `document.querySelectorAll('#call-rows tr').length === 2`)
+	browserValue(t, ctx, "filter by WSDL", chromedp.Evaluate[bool](
+		`(() => { const e = document.getElementById('filter-operation'); e.value = 'WSDL'; e.dispatchEvent(new Event('change', {bubbles: true})); return true; })()`))
+	waitUntil(t, ctx, "the WSDL fetch alone", `document.getElementById('filter-operation').value === 'WSDL' &&
+		[...document.querySelectorAll('#call-rows tr')].map((r) => r.dataset.seq).join() === '2'`)
+	noProblems(t, ctx)
+}
+
 // TestAdminPageFaultSeedInChromium: the fault form sends an integer as
 // the digits typed, so a seed above 2^53 (not a JavaScript number) reaches
 // the mock as typed, and refuses, with a message and no request, an

@@ -141,7 +141,9 @@
     $('calls').classList.toggle('replaying', !!info.replay);
     if (!started) {
       started = true;
-      fillOptions($('filter-operation'), info.operations);
+      // WSDL: the fetches of the service description, as the API's
+      // operation filter and a WSDL fault name them.
+      fillOptions($('filter-operation'), info.operations.concat(['WSDL']));
       fillOptions($('filter-binding'), info.bindings);
       fillOptions($('f-operation'), info.operations.concat(['WSDL']));
       fillOptions($('f-binding'), info.bindings);
