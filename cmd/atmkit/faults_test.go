@@ -63,6 +63,31 @@ func TestServeFaultRefusals(t *testing.T) {
 	}
 }
 
+// TestServeConfigFaultRefusalsInItsTerms: a config file's fault that YAML
+// reads into what JSON cannot hold (a mapping with a key that is no
+// string, a number that is not finite) is refused in the fault's terms,
+// naming the field, never with encoding/json's words or Go's types.
+func TestServeConfigFaultRefusalsInItsTerms(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ yaml, why string }{
+		{"faults:\n  - {status: 500, soapFault: {1: 2}}\n", `unknown field "1" in soapFault`},
+		{"faults:\n  - {status: 500, 7: x}\n", `unknown field "7" (want operation,`},
+		{"fault: {status: 500, 7: x}\n", `unknown field "7" (want operation,`},
+		{"faults:\n  - {status: 500, probability: .nan}\n", "probability: .nan is not a number; want a finite number"},
+		{"faults:\n  - {status: 500, dribble: {chunks: 2, duration: 1s}, probability: -.inf}\n", "probability: -.inf is not a number; want a finite number"},
+	} {
+		code, _, stderr := runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--config", writeConfig(t, tt.yaml))
+		if code != exitUsage || !strings.Contains(stderr, tt.why) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%q: got exit %d and %q, want exit %d and one line with %q", tt.yaml, code, stderr, exitUsage, tt.why)
+		}
+		for _, internal := range []string{"json:", "interface {}", "map[", "+Inf", "NaN"} {
+			if strings.Contains(stderr, internal) {
+				t.Errorf("%q: the refusal says %q: %s", tt.yaml, internal, stderr)
+			}
+		}
+	}
+}
+
 // TestServeResilienceFaults: the faults for retry and timeout tests,
 // given on the command line and through the admin API of atmkit serve, as a Go client sees them; the journal names each
 // fault's kind.

@@ -6,8 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"maps"
+	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -74,7 +77,7 @@ func (e *Env) ApplyConfig(fset *flag.FlagSet, path string, envAliases map[string
 		}
 		origin[name] = fmt.Sprintf("%s in config file %s", key, path)
 		if err := setFromConfig(f, settings[key]); err != nil {
-			v := fmt.Sprint(settings[key])
+			v := flowText(settings[key])
 			if secretFlags[name] {
 				v = redact.Key(v)
 			}
@@ -110,11 +113,15 @@ func setFromConfig(f *flag.Flag, v any) error {
 			continue
 		case string:
 			s = x
-		case map[string]any:
+		case map[string]any, map[any]any:
 			if _, ok := f.Value.(*Faults); !ok {
 				return errors.New("a mapping, but the flag takes a plain value")
 			}
-			b, err := json.Marshal(x)
+			v, err := jsonValue(x, "")
+			if err != nil {
+				return &setError{err}
+			}
+			b, err := json.Marshal(v)
 			if err != nil {
 				return err
 			}
@@ -136,3 +143,98 @@ func setFromConfig(f *flag.Flag, v any) error {
 type setError struct{ err error }
 
 func (e *setError) Error() string { return e.err.Error() }
+
+// jsonValue is v, a YAML value, as JSON can hold it: a mapping with keys
+// that are no strings (YAML's {1: 2}) gets them as text, so the fault
+// names them as unknown fields; a number that is not finite (.nan, .inf)
+// is refused, naming its field (path, dotted), in YAML's words.
+func jsonValue(v any, path string) (any, error) {
+	field := func(k any) string {
+		if path == "" {
+			return fmt.Sprint(k)
+		}
+		return path + "." + fmt.Sprint(k)
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			j, err := jsonValue(e, field(k))
+			if err != nil {
+				return nil, err
+			}
+			out[k] = j
+		}
+		return out, nil
+	case map[any]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			j, err := jsonValue(e, field(k))
+			if err != nil {
+				return nil, err
+			}
+			out[fmt.Sprint(k)] = j
+		}
+		return out, nil
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			j, err := jsonValue(e, path)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = j
+		}
+		return out, nil
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, fmt.Errorf("fault %s: %s is not a number; want a finite number", path, flowText(x))
+		}
+	}
+	return v, nil
+}
+
+// flowText writes a YAML value as YAML's flow style would
+// ([{status: 500, probability: .nan}]), for an error to quote: not as Go
+// prints its maps (map[status:500]).
+func flowText(v any) string {
+	switch x := v.(type) {
+	case float64:
+		switch {
+		case math.IsNaN(x):
+			return ".nan"
+		case math.IsInf(x, 1):
+			return ".inf"
+		case math.IsInf(x, -1):
+			return "-.inf"
+		}
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = flowText(e)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case map[string]any:
+		return flowMapping(x)
+	case map[any]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[fmt.Sprint(k)] = e
+		}
+		return flowMapping(m)
+	case nil:
+		return "~"
+	}
+	return fmt.Sprint(v)
+}
+
+// flowMapping is flowText of a mapping, its keys in order.
+func flowMapping(m map[string]any) string {
+	keys := slices.Sorted(maps.Keys(m))
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + ": " + flowText(m[k])
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
