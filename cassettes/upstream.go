@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -132,7 +133,12 @@ func (up *upstream) fetch(ctx context.Context, ix *Index, c *asmx.Call) mockserv
 		r.kind = errorOf(r.binding, r.status, string(body)).Kind
 		return r.answer()
 	}
-	ix.add(c, r)
+	// Later calls are answered from the index, not by the upstream: their
+	// journal entries name the cassette the episode went into, as an
+	// answer loaded from it would (its id is the recorder's to give).
+	later := *r
+	later.source = filepath.Base(up.rec.Path())
+	ix.add(c, &later)
 	ix.mu.RLock()
 	if e := ix.entries[family(c.Binding)+r.canonical]; e != nil {
 		e.served[c.Binding].Add(1)

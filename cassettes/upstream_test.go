@@ -3,6 +3,7 @@ package cassettes_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"maps"
 	"net/http"
@@ -286,5 +287,44 @@ func TestUpstreamForwardsAGapOnce(t *testing.T) {
 	}
 	if n := got()["get "+asmx.OpReturnProvinces]; n != 1 {
 		t.Errorf("GET ReturnProvinces forwarded %d times, want once", n)
+	}
+}
+
+// TestUpstreamSourceOfLaterCalls: the journal says "upstream" only of the
+// call the upstream answered; a later call answered from the episode
+// recorded then (the upstream sees it not) names the cassette it went into,
+// in its binding and re-wrapped for another.
+func TestUpstreamSourceOfLaterCalls(t *testing.T) {
+	t.Parallel()
+	_, upMock, up := smallStandIn(t)
+	path := filepath.Join(t.TempDir(), "grow.yaml")
+	idx, srv := onMissServer(t, cassettes.Upstream{URL: up.URL, Record: path})
+	defer srv.Close()
+	defer idx.Close()
+	q := query{Op: asmx.OpReturnInstitutions}
+	for _, b := range []asmx.Binding{asmx.SOAP11, asmx.SOAP11, asmx.SOAP12} {
+		if status, body := do(t, srv.Client(), request(t, srv.URL, b, q, testKey, false)); status != http.StatusOK {
+			t.Fatalf("%s: status %d\n%.400s", b, status, body)
+		}
+	}
+	if n := len(upMock.Journal(mockserver.RequestFilter{Operation: asmx.OpReturnInstitutions})); n != 1 {
+		t.Fatalf("the upstream got %d calls, want 1", n)
+	}
+	// The mock's journal is the replaying server's: read it over its admin API.
+	resp, err := srv.Client().Get(srv.URL + "/__admin/requests")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got struct{ Requests []mockserver.JournalEntry }
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
+		t.Fatal(err)
+	}
+	var sources []string
+	for _, e := range got.Requests {
+		sources = append(sources, e.Source)
+	}
+	if want := []string{mockserver.SourceUpstream, "grow.yaml", "grow.yaml"}; !slices.Equal(sources, want) {
+		t.Errorf("journal sources %q, want %q", sources, want)
 	}
 }

@@ -68,7 +68,9 @@ type JournalEntry struct {
 	// Source says where a replaying server's answer came from: the
 	// recording (a cassette's file name and the interaction's id,
 	// "atm.yaml#6", as atmkit cassette list numbers them), "upstream" (a
-	// miss fetched from the upstream, WithOnMiss upstream), SourceFixtures
+	// miss fetched from the upstream, WithOnMiss upstream; a later call
+	// answered with what it fetched names the cassette it was recorded
+	// into, "upstream.yaml"), SourceFixtures
 	// (a miss answered from the data set). Empty for a server that
 	// replays nothing, and for an answer of the mock's own (a miss
 	// refused, an error before the call was replayed).

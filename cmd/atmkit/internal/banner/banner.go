@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/url"
 	"regexp"
 	"strings"
 
@@ -77,8 +78,15 @@ func (b Mock) print(e *cli.Env, addr net.Addr, s *cli.Serving) {
 		if n := r.Stats.KeyRejections; n > 0 {
 			fmt.Fprintf(w, "  rejections: %s\n", rejectionsText(n, len(srv.Keys()) > 0))
 		}
+		// With --on-miss upstream, a call the cassettes cannot serve in
+		// its binding is forwarded (and recorded) as a miss is: the
+		// gaps are listed as forwarded, not as not served.
+		first := "not served: "
+		if r.OnMiss == "upstream" {
+			first = "forwarded:  "
+		}
 		for i, g := range gapLines(r.Gaps) {
-			label := "not served: "
+			label := first
 			if i > 0 {
 				label = "            "
 			}
@@ -254,7 +262,23 @@ func (b Proxy) print(e *cli.Env, addr net.Addr, s *cli.Serving) {
 		fmt.Fprintf(e.Stdout, "  cassette:   %s (%s already, appended to)\n", b.Cassette, plural(b.Already, "interaction"))
 	}
 	fmt.Fprintf(e.Stdout, "  health:     %s%s\n", base, cassettes.HealthPath)
-	fmt.Fprintln(e.Stdout, "  point your app at the proxy; Ctrl-C saves and stops")
+	fmt.Fprintf(e.Stdout, "  service:    %s%s (forwarded to %s)\n", base, asmx.ServicePath, upstreamService(b.Upstream))
+	fmt.Fprintln(e.Stdout, "  point your app's client at the service URL above; Ctrl-C saves and stops")
+}
+
+// upstreamService is the service's URL at the upstream a recording proxy
+// forwards to: the proxy's paths follow the upstream's base path, so an
+// app's client points at the proxy without it (a base path given twice
+// is a path the deployment does not have). Its password and key are
+// masked; a query it holds is left out.
+func upstreamService(upstream string) string {
+	u, err := url.Parse(upstream)
+	if err != nil {
+		return redact.URL(upstream)
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/") + asmx.ServicePath
+	u.RawPath, u.RawQuery, u.Fragment = "", "", ""
+	return redact.URL(u.String())
 }
 
 // WarnOpenAdmin warns on w when the mock's admin API is open to other

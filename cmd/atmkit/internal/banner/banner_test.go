@@ -127,6 +127,46 @@ func TestMockGapLines(t *testing.T) {
 	}
 }
 
+// TestMockGapLinesForwarded: with --on-miss upstream, what the cassettes
+// cannot serve in some binding is forwarded (and recorded) as a miss is,
+// and the banner lists it as forwarded, not as not served.
+func TestMockGapLinesForwarded(t *testing.T) {
+	t.Parallel()
+	ix, err := cassettes.LoadIndex([]string{filepath.Join("..", "..", "..", "..", "cassettes", "testdata", "golden.yaml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	out := printMock(t, &Replay{Paths: []string{"atm.yaml"}, Stats: ix.Stats(), Gaps: ix.Gaps(nil, asmx.DefaultNamespace),
+		OnMiss: "upstream", Upstream: "https://atm.example.org", Record: "atm.yaml"})
+	want := "  forwarded:  ReturnAtmSearchByCoordinates over soap11, soap12, get and post (1 recorded call): recorded over json only"
+	if !strings.Contains(out, want) || strings.Contains(out, "not served:") {
+		t.Errorf("banner lacks %q, or says not served:\n%s", want, out)
+	}
+}
+
+// TestProxyServiceLine: the recording proxy's banner names the URL an
+// app's client points at, the service path on the proxy without the
+// upstream's base path, and where it is forwarded; a password in the
+// upstream's URL is masked.
+func TestProxyServiceLine(t *testing.T) {
+	t.Parallel()
+	for upstream, want := range map[string]string{
+		"https://atm.example.org":             "  service:    http://127.0.0.1:8080/service/service.asmx (forwarded to https://atm.example.org/service/service.asmx)\n",
+		"https://host.example/atm/":           "  service:    http://127.0.0.1:8080/service/service.asmx (forwarded to https://host.example/atm/service/service.asmx)\n",
+		"https://u:pa55w0rd@host.example/atm": "  service:    http://127.0.0.1:8080/service/service.asmx (forwarded to https://u:xxxxx@host.example/atm/service/service.asmx)\n",
+	} {
+		var out bytes.Buffer
+		Proxy{Upstream: upstream, Cassette: "atm.yaml"}.Print(&cli.Env{Stdout: &out}, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}, &cli.Serving{})
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("--upstream %s: banner lacks %q:\n%s", upstream, want, out.String())
+		}
+		if strings.Contains(out.String(), "pa55w0rd") {
+			t.Errorf("--upstream %s: banner shows the password:\n%s", upstream, out.String())
+		}
+	}
+}
+
 // TestProxyCassetteLine: the recording proxy's banner says whether the
 // cassette holds anything yet, in the singular and the plural.
 func TestProxyCassetteLine(t *testing.T) {
