@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -247,6 +248,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		if allowMethods(w, r, http.MethodPost) {
 			s.faults.clear()
 			s.journal.reset()
+			s.log.Info("admin: every fault removed and the journal emptied (reset)")
 			w.WriteHeader(http.StatusNoContent)
 		}
 	default:
@@ -318,6 +320,7 @@ func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
 		writeRequestList(w, list, matched, last, held)
 	case http.MethodDelete:
 		s.journal.reset()
+		s.log.Info("admin: journal emptied")
 		w.WriteHeader(http.StatusNoContent)
 	default:
 		allowMethods(w, r, http.MethodGet, http.MethodHead, http.MethodDelete)
@@ -444,10 +447,12 @@ func (s *Server) adminFaults(w http.ResponseWriter, r *http.Request) {
 			writeAdminError(w, http.StatusBadRequest, adminBadRequest, "fault: %v", err)
 			return
 		}
+		s.logFaultAdded(added)
 		w.Header().Set("Location", adminPrefix+"/faults/"+added.ID)
 		writeAdminJSON(w, http.StatusCreated, added)
 	case http.MethodDelete:
 		s.faults.clear()
+		s.log.Info("admin: every fault removed")
 		w.WriteHeader(http.StatusNoContent)
 	default:
 		allowMethods(w, r, http.MethodGet, http.MethodHead, http.MethodPost, http.MethodDelete)
@@ -473,6 +478,7 @@ func (s *Server) adminFault(w http.ResponseWriter, r *http.Request, id string) {
 			gone()
 			return
 		}
+		s.log.Info("admin: fault removed", "id", id)
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
@@ -517,4 +523,21 @@ func decodeFault(w http.ResponseWriter, r *http.Request) (Fault, error) {
 	}
 	f.ID = ""
 	return f, nil
+}
+
+// logFaultAdded says in the log which fault an admin call added, as the
+// admin API lists it (its id, what it answers and where): the request's
+// own line says only that one was (POST /__admin/faults, 201), and a
+// call failing later in a CI log is then traced to the fault and the test
+// that set it. The configured keys are masked in it (a fault's text may
+// quote one).
+func (s *Server) logFaultAdded(f Fault) {
+	if !s.log.Enabled(context.Background(), slog.LevelInfo) {
+		return
+	}
+	b, err := json.Marshal(f)
+	if err != nil {
+		b = []byte(err.Error())
+	}
+	s.log.Info("admin: fault added", "id", f.ID, "fault", s.keyMask.Text(string(b)))
 }

@@ -545,6 +545,44 @@ func TestAdminReset(t *testing.T) {
 	}
 }
 
+// TestAdminChangesLogged: each change the admin API makes is said in the
+// log, a fault added with its id and what it answers (the request's own
+// line said only "POST /__admin/faults 201": a call failing later in a CI
+// log could not be traced to the fault), with the configured key masked
+// where the fault's text quotes it.
+func TestAdminChangesLogged(t *testing.T) {
+	t.Parallel()
+	const key = "Log-Key-90210"
+	var buf mocktest.SyncBuffer
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithKeys(key), WithLogger(slog.New(slog.NewTextHandler(&buf, nil))))
+	a := ts.URL + "/__admin"
+	adminChecks(t, admin(t, "POST", a+"/faults", "", `{"operation":"ReturnProvinces","binding":"soap12","status":503}`), hasStatus(201))
+	adminChecks(t, admin(t, "POST", a+"/faults", "", `{"operation":"ReturnInstitutions","soapFault":{"text":"key `+key+` refused"}}`), hasStatus(201))
+	adminChecks(t, admin(t, "DELETE", a+"/faults/f1", "", ""), hasStatus(204))
+	adminChecks(t, admin(t, "DELETE", a+"/faults", "", ""), hasStatus(204))
+	adminChecks(t, admin(t, "DELETE", a+"/requests", "", ""), hasStatus(204))
+	adminChecks(t, admin(t, "POST", a+"/reset", "", ""), hasStatus(204))
+	log := buf.String()
+	for _, want := range []string{
+		`msg="admin: fault added" id=f1 fault="{\"id\":\"f1\",\"operation\":\"ReturnProvinces\",\"binding\":\"soap12\",\"status\":503}"`,
+		`msg="admin: fault added" id=f2`,
+		`msg="admin: fault removed" id=f1`,
+		`msg="admin: every fault removed"`,
+		`msg="admin: journal emptied"`,
+		`msg="admin: every fault removed and the journal emptied (reset)"`,
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the log lacks %s:\n%s", want, log)
+		}
+	}
+	if strings.Contains(log, key) {
+		t.Errorf("the log holds the key:\n%s", log)
+	}
+	if !strings.Contains(log, MaskKey(key)) {
+		t.Errorf("the log does not show the fault's text with the key masked (%s):\n%s", MaskKey(key), log)
+	}
+}
+
 // TestAdminReadsLogAtDebug: the request log keeps the service's calls and
 // the admin API's changes and refusals at info, and the admin API's and
 // page's reads at debug only: an open page, which polls every second, and a

@@ -125,7 +125,7 @@ func (b Mock) print(e *cli.Env, addr net.Addr, s *cli.Serving) {
 	fmt.Fprintf(w, "  WSDL:       GET  %s%s?WSDL (generate a client from it; without ?WSDL: the help pages)\n", base, asmx.ServicePath)
 	fmt.Fprintf(w, "  JSON:       GET  %s%s/ReturnAtmSearchByCoordinates?...\n", base, asmx.JSONPath)
 	fmt.Fprintf(w, "  admin page: %s/__admin/ (calls, faults and data, live in a browser)\n", base)
-	fmt.Fprintf(w, "  admin API:  %s/__admin/health (and requests, faults, cities, institutions, info)\n", base)
+	fmt.Fprintf(w, "  admin API:  %s/__admin/health (and requests, faults, reset, cities, institutions, info)\n", base)
 	if n := len(srv.Faults()); n > 0 {
 		fmt.Fprintf(w, "  faults:     %d active (GET %s/__admin/faults)\n", n, base)
 	}

@@ -311,7 +311,7 @@ func TestMockAdminLines(t *testing.T) {
 		"  SOAP:       POST http://127.0.0.1:8080/service/service.asmx (SOAP 1.1 and 1.2)\n",
 		"  WSDL:       GET  http://127.0.0.1:8080/service/service.asmx?WSDL (generate a client from it; without ?WSDL: the help pages)\n",
 		"  admin page: http://127.0.0.1:8080/__admin/ (calls, faults and data, live in a browser)\n",
-		"  admin API:  http://127.0.0.1:8080/__admin/health (and requests, faults, cities, institutions, info)\n",
+		"  admin API:  http://127.0.0.1:8080/__admin/health (and requests, faults, reset, cities, institutions, info)\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("banner lacks %q:\n%s", want, out)
