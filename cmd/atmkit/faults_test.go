@@ -75,6 +75,10 @@ func TestServeConfigFaultRefusalsInItsTerms(t *testing.T) {
 		{"fault: {status: 500, 7: x}\n", `unknown field "7" (want operation,`},
 		{"faults:\n  - {status: 500, probability: .nan}\n", "probability: .nan is not a number; want a finite number"},
 		{"faults:\n  - {status: 500, dribble: {chunks: 2, duration: 1s}, probability: -.inf}\n", "probability: -.inf is not a number; want a finite number"},
+		// A line left unfinished was skipped without a word: one fault
+		// fewer than the file seems to set.
+		{"faults:\n  - {operation: ReturnProvinces, status: 503}\n  -\n", "item 2 of the list is empty (--fault)"},
+		{"keys:\n  -\n  - k1\n", "item 1 of the list is empty (--key)"},
 	} {
 		code, _, stderr := runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--config", writeConfig(t, tt.yaml))
 		if code != exitUsage || !strings.Contains(stderr, tt.why) || strings.Count(stderr, "\n") != 1 {

@@ -106,11 +106,16 @@ func setFromConfig(f *flag.Flag, v any) error {
 	} else if !repeatable {
 		return errors.New("a list, but the flag takes one value")
 	}
-	for _, item := range list {
+	for n, item := range list {
 		var s string
 		switch x := item.(type) {
 		case nil:
-			continue
+			if isList {
+				// "- " with nothing after it: a line left unfinished,
+				// which was skipped without a word (a fault not set).
+				return fmt.Errorf("item %d of the list is empty", n+1)
+			}
+			continue // "fault:" with no value: not set
 		case string:
 			s = x
 		case map[string]any, map[any]any:
