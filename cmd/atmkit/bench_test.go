@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
@@ -90,6 +91,21 @@ func TestBenchJSON(t *testing.T) {
 	}
 	if r.Targets["mock/ceiling"] != 0.9 {
 		t.Errorf("got target %v, want 0.9", r.Targets["mock/ceiling"])
+	}
+}
+
+// TestBenchCPUProfileInNewDirectory writes --cpuprofile into a directory
+// that does not exist yet, as the check of the flag lets through: it is
+// made, not a failure after the measurement.
+func TestBenchCPUProfileInNewDirectory(t *testing.T) {
+	t.Parallel()
+	prof := filepath.Join(t.TempDir(), "profiles", "cpu.out")
+	_, stderr, err := runBenchCmd(t, "--cpuprofile", prof)
+	if err != nil {
+		t.Fatalf("bench: %v\n%s", err, stderr)
+	}
+	if st, err := os.Stat(prof); err != nil || st.Size() == 0 {
+		t.Errorf("got %v, %v; want a CPU profile at %s", st, err, prof)
 	}
 }
 
@@ -303,6 +319,23 @@ func TestBenchTargetNotChecked(t *testing.T) {
 		_, _ = w.Write([]byte("<html><body>It works!</body></html>"))
 	}))
 	t.Cleanup(page.Close)
+	// A web server's error page, many lines long: the message is still one line.
+	errorPage := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = io.WriteString(w, "<!DOCTYPE HTML>\n<html lang=\"en\">\n  <head>\n    <title>Error response</title>\n  </head>\n"+
+			"  <body>\n    <h1>Error response</h1>\n    <p>Error code: 404</p>\n  </body>\n</html>\n")
+	}))
+	t.Cleanup(errorPage.Close)
+	// An ASMX fault whose message carries the exception's stack trace.
+	fault := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = io.WriteString(w, `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault>`+
+			"<faultcode>soap:Server</faultcode><faultstring>System.Web.Services.Protocols.SoapException: Server was unable to process request. ---&gt; System.Exception: boom\n   at AtmService.Find()\n   --- End of inner exception stack trace ---</faultstring>"+
+			`</soap:Fault></soap:Body></soap:Envelope>`)
+	}))
+	t.Cleanup(fault.Close)
 	garbage := rawServer(t, "\x00\x01garbage\r\n\r\n")
 	https := httptest.NewUnstartedServer(http.NotFoundHandler())
 	https.Config.ErrorLog = log.New(io.Discard, "", 0)
@@ -311,6 +344,8 @@ func TestBenchTargetNotChecked(t *testing.T) {
 	for _, tc := range []struct{ name, url, want string }{
 		{"nothing listening", mocktest.ClosedPort(t), "connection refused"},
 		{"500", failing.URL, "answered 500, not 200: down for maintenance"},
+		{"an HTML error page", errorPage.URL, `answered 404, not 200: an HTML page titled "Error response"; is --target the base URL atmkit serve answers at (it calls /service/service.asmx under it)?`},
+		{"a fault", fault.URL, "answered 500, not 200: System.Web.Services.Protocols.SoapException: Server was unable to process request. ---> System.Exception: boom at AtmService.Find() --- End of inner exception stack trace ---"},
 		{"garbage", garbage, "malformed HTTP response"},
 		{"a web page", page.URL, `answered 200 with "text/html; charset=utf-8"`},
 		{"http:// to an HTTPS port", strings.Replace(https.URL, "https:", "http:", 1),
@@ -325,6 +360,9 @@ func TestBenchTargetNotChecked(t *testing.T) {
 			}
 			if !strings.Contains(stderr.String(), tc.want) {
 				t.Errorf("got %q, want it to say %q", stderr.String(), tc.want)
+			}
+			if n := strings.Count(stderr.String(), "\n"); n != 1 {
+				t.Errorf("got %d lines %q, want one", n, stderr.String())
 			}
 			if stdout != "" {
 				t.Errorf("got a report %q for a target not measured", stdout)
@@ -389,6 +427,9 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"-c", "100000000"}, // not millions of goroutines and histograms before any check
 		{"--target", "https://127.0.0.1:1"},
 		{"--target", "http://127.0.0.1:1/?x=1"},
+		{"--target", "http://127.0.0.1:1/service/service.asmx"}, // the service's URL, not its base
+		{"--replay", "no-such-cassette.yaml"},
+		{"--wiremock", "--wiremock-jar", "no-such-wiremock.jar"},
 		{"--rounds", "-1"},
 		{"--target", "http://127.0.0.1:1", "--atms", "10"},
 		{"--fixtures", "x", "--atms", "10"},

@@ -9,12 +9,14 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"runtime/pprof"
 	"strings"
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/health"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/loadgen"
 	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/internal/serve"
@@ -136,6 +138,8 @@ func run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	switch {
+	case health.IsServiceURL(cfg.Target):
+		return nil, usagef("--target is the service's URL; want the base URL it is served under, such as http://127.0.0.1:8080 (bench calls /service/service.asmx under it)")
 	case cfg.Target != "" && (cfg.Fixtures != "" || cfg.ATMs > 0):
 		return nil, usagef("--target measures a running service; --fixtures and --atms are for the in-process mock")
 	case cfg.Fixtures != "" && cfg.ATMs > 0:
@@ -150,6 +154,9 @@ func run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, usagef("--copy-ceiling splits the in-process mock's gap; not with --target, whose ceiling runs in a process of its own")
 	}
 	if err := cfg.checkLoad(); err != nil {
+		return nil, err
+	}
+	if err := cfg.checkWireMockJar(); err != nil {
 		return nil, err
 	}
 	ds, dsName, err := cfg.dataset(ctx)
@@ -308,6 +315,34 @@ func (cfg *Config) operation() (*asmx.Operation, asmx.Binding, error) {
 	return op, b, nil
 }
 
+// checkWireMockJar finds WireMock's jar for --wiremock before anything
+// starts: given (--wiremock-jar), it must be a file; else it is looked
+// for (findWireMockJar). Neither is a wrong setting (exit 2), not a
+// failed measurement.
+func (cfg *Config) checkWireMockJar() error {
+	if !cfg.WireMock {
+		return nil
+	}
+	if cfg.WireMockJar == "" {
+		jar, err := findWireMockJar()
+		if err != nil {
+			return usagef("--wiremock: %v", err)
+		}
+		cfg.WireMockJar = jar
+		return nil
+	}
+	st, err := os.Stat(cfg.WireMockJar)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return usagef("--wiremock-jar %s: no such file", cfg.WireMockJar)
+	case err != nil:
+		return usagef("--wiremock-jar %s: %v", cfg.WireMockJar, err)
+	case st.IsDir():
+		return usagef("--wiremock-jar %s: a directory; want WireMock's standalone jar", cfg.WireMockJar)
+	}
+	return nil
+}
+
 // checkLoad checks the load's settings and sets the default of Rounds.
 func (cfg *Config) checkLoad() error {
 	switch {
@@ -393,6 +428,10 @@ func mockTargets(ctx context.Context, cfg Config, ds *fixtures.Dataset, req load
 		if len(cfg.Replay) > 0 {
 			name = "replay"
 			idx, err := cassettes.LoadIndexContext(ctx, cfg.Replay)
+			if errors.Is(err, cassettes.ErrCassetteNotFound) || errors.Is(err, cassettes.ErrInvalidCassette) ||
+				errors.Is(err, cassettes.ErrUnsupportedFormat) || errors.Is(err, cassettes.ErrCassetteBusy) {
+				return nil, nil, usagef("--replay %s: %v", strings.Join(cfg.Replay, " "), err) // a wrong setting, as serve --replay says
+			}
 			if err != nil {
 				return nil, nil, fmt.Errorf("bench: %w", err)
 			}
@@ -494,11 +533,16 @@ func fetch(ctx context.Context, name string, req loadgen.Request) (*loadgen.Resp
 		return nil, fmt.Errorf("bench: %s: %w", name, err)
 	}
 	if resp.Status != 200 {
-		hint := ""
-		if strings.HasPrefix(name, "replay") {
-			hint = " (the call measured, set by --op, --binding and --param, must be recorded in the cassette)"
+		text := answerText(resp.Header.Get("Content-Type"), resp.Body)
+		switch {
+		case strings.HasPrefix(name, "replay"):
+			return nil, fmt.Errorf("bench: the %s answered %d, not 200 (the call measured, set by --op, --binding and --param, must be recorded in the cassette): %s", name, resp.Status, text)
+		case name == "target" && !faultRE.Match(resp.Body) &&
+			(resp.Status == http.StatusNotFound || resp.Status == http.StatusMethodNotAllowed || resp.Status == http.StatusNotImplemented):
+			// No service answered: a web server's page, or a path it does not serve.
+			return nil, fmt.Errorf("bench: the %s answered %d, not 200: %s; is --target the base URL atmkit serve answers at (it calls /service/service.asmx under it)?", name, resp.Status, text)
 		}
-		return nil, fmt.Errorf("bench: the %s answered %d, not 200%s: %.600s", name, resp.Status, hint, faultText(resp.Body))
+		return nil, fmt.Errorf("bench: the %s answered %d, not 200: %s", name, resp.Status, text)
 	}
 	return resp, nil
 }
@@ -585,6 +629,10 @@ const roundWarmup = 100 * time.Millisecond
 
 // startCPUProfile writes a CPU profile to file until stop is called.
 func startCPUProfile(file string) (stop func(), err error) {
+	// The directory may not exist yet: the command checked it can be made.
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
 	out, err := os.Create(file)
 	if err != nil {
 		return nil, fmt.Errorf("cpu profile: %w", err)

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"fmt"
 	"html"
 	"net/url"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/loadgen"
 	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/internal/printable"
 )
 
 // benchCity is the city the default searches look around: Sydney, NS has
@@ -135,13 +137,38 @@ func countLocations(body []byte) int {
 	return n
 }
 
-var faultRE = regexp.MustCompile(`(?s)<faultstring>(.*?)</faultstring>|<soap:Text[^>]*>(.*?)</soap:Text>`)
+var (
+	faultRE = regexp.MustCompile(`(?s)<faultstring>(.*?)</faultstring>|<soap:Text[^>]*>(.*?)</soap:Text>`)
+	titleRE = regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`)
+)
 
-// faultText is the message of a SOAP fault, or else the whole answer.
-func faultText(body []byte) string {
-	m := faultRE.FindSubmatch(body)
-	if m == nil {
-		return string(body)
+// answerText says, as one line, what an answer that is not the service's
+// 200 holds: the message of a SOAP fault (its stack trace, if any, on the
+// same line), the title of an HTML page (a web server's error page, not
+// the page), or else the start of the body.
+func answerText(contentType string, body []byte) string {
+	const most = 300
+	oneLine := func(s string) string {
+		s = strings.Join(strings.Fields(printable.Text(s)), " ")
+		if len(s) > most {
+			s = strings.ToValidUTF8(s[:most], "") + "..."
+		}
+		return s
 	}
-	return html.UnescapeString(string(m[1]) + string(m[2]))
+	if m := faultRE.FindSubmatch(body); m != nil {
+		return oneLine(html.UnescapeString(string(m[1]) + string(m[2])))
+	}
+	start := strings.ToLower(strings.TrimSpace(string(body[:min(len(body), 512)])))
+	if strings.Contains(strings.ToLower(contentType), "html") || strings.HasPrefix(start, "<!doctype html") || strings.HasPrefix(start, "<html") {
+		if m := titleRE.FindSubmatch(body); m != nil {
+			if title := oneLine(html.UnescapeString(string(m[1]))); title != "" {
+				return fmt.Sprintf("an HTML page titled %q", title)
+			}
+		}
+		return "an HTML page"
+	}
+	if s := oneLine(string(body)); s != "" {
+		return s
+	}
+	return "an empty body"
 }
