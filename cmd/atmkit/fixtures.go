@@ -41,6 +41,7 @@ func (m *Main) runFixturesGenerate(ctx context.Context, args []string) error {
 		return err
 	}
 
+	cli.SweepTemps(m.Stderr, "fixtures generate", *out, true) // a killed run's
 	fmt.Fprintf(m.Stdout, "generating %s with seed %d\n", banner.Plural(*atms, "ATM"), *seed)
 	start := time.Now()
 	opts := fixtures.GenerateOptions{Seed: *seed, ATMs: *atms}
@@ -88,6 +89,7 @@ func (m *Main) runFixturesCheck(ctx context.Context, args []string) error {
 	if p := cli.CheckDir(dir); p != "" {
 		return cli.Usagef("fixtures check", "%s: %s", dir, p)
 	}
+	cli.SweepTemps(m.Stderr, "fixtures check", dir, false) // a killed generate's: named only
 	start := time.Now()
 	d, err := fixtures.LoadContext(ctx, dir)
 	var verr *fixtures.ValidationError

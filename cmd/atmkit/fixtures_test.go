@@ -40,6 +40,11 @@ func TestFixturesGenerateAndCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Its size in the units of the docs and bench's report (powers of 1000):
+	// it said 0.1 MB (of 2^20 bytes), and 414.0 MB of the docs' 434 MB file.
+	if want := fmt.Sprintf("atms.jsonl (300 ATMs, %.1f KB)\n", float64(len(first))/1e3); !strings.Contains(out, want) {
+		t.Errorf("generate output %q: want the file's size, %q", out, want)
+	}
 
 	// The same seed from the environment gives the same bytes.
 	dir2 := filepath.Join(t.TempDir(), "again")
@@ -310,5 +315,49 @@ func TestFixturesCheckShapeAgreesWithServe(t *testing.T) {
 				t.Errorf("fields: check named %q, serve %q; want %q", got, served, tt.fields)
 			}
 		})
+	}
+}
+
+// TestFixturesTempFilesOfAKilledRun: a fixtures generate killed while it
+// wrote (SIGKILL) leaves its temporary file, a hidden file as large as what
+// it had written; nothing removed it, nor said it was there. check names
+// each; generate removes one unwritten for a minute, saying so, and names
+// a newer one (another run's, perhaps writing now) without removing it.
+func TestFixturesTempFilesOfAKilledRun(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "data")
+	if code, _, errOut := runFixturesCmd(t, nil, "fixtures", "generate", "--atms", "20", "--out", dir); code != 0 {
+		t.Fatalf("generate: exit %d; stderr %q", code, errOut)
+	}
+	old, fresh := filepath.Join(dir, ".atms.jsonl.2385533428.tmp"), filepath.Join(dir, ".atms.jsonl.17.tmp")
+	for _, p := range []string{old, fresh} {
+		if err := os.WriteFile(p, bytes.Repeat([]byte(`{"id":1}`+"\n"), 1000), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hourAgo := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(old, hourAgo, hourAgo); err != nil {
+		t.Fatal(err)
+	}
+
+	code, _, errOut := runFixturesCmd(t, nil, "fixtures", "check", dir)
+	for _, p := range []string{old, fresh} {
+		if want := p + " (9.0 KB) is the temporary file of a run writing " + dir + ", or left by one killed while writing; remove it if none is running"; code != 0 || !strings.Contains(errOut, want) {
+			t.Errorf("check: got exit %d and %q, want 0 and %q", code, errOut, want)
+		}
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("check removed %s: %v", p, err)
+		}
+	}
+
+	code, _, errOut = runFixturesCmd(t, nil, "fixtures", "generate", "--atms", "20", "--out", dir)
+	if want := "removed " + old + " (9.0 KB), left by an earlier run killed while writing"; code != 0 || !strings.Contains(errOut, want) {
+		t.Errorf("generate: got exit %d and %q, want 0 and %q", code, errOut, want)
+	}
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Errorf("generate left %s: %v", old, err)
+	}
+	if _, err := os.Stat(fresh); err != nil || !strings.Contains(errOut, fresh+" (9.0 KB) is the temporary file") {
+		t.Errorf("generate: got %q and %v, want %s named and kept", errOut, err, fresh)
 	}
 }

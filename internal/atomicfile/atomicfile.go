@@ -13,10 +13,12 @@ package atomicfile
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // maxLinks bounds the symbolic links Target follows (a loop ends there).
@@ -71,6 +73,36 @@ func WriteFunc(path string, perm os.FileMode, write func(io.Writer) error) error
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return Replace(name, path)
+}
+
+// Temps lists the temporary files that WriteFunc makes to replace path
+// (dot files ".NAME.<digits>.tmp" beside it) and that exist now: a write
+// removes its own when it fails, but a process killed while writing (a
+// SIGKILL, a power cut) leaves its own behind, which no later write
+// removes; one may also be another process's, writing now. A directory
+// that does not exist has none.
+func Temps(path string) ([]string, error) {
+	path = Target(path)
+	dir, prefix := filepath.Dir(path), "."+filepath.Base(path)+"."
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list temporary files of %s: %w", path, err)
+	}
+	var temps []string
+	for _, e := range entries {
+		mid, ok := strings.CutPrefix(e.Name(), prefix)
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		// os.CreateTemp puts decimal digits where the pattern has its *.
+		if mid, ok = strings.CutSuffix(mid, ".tmp"); ok && mid != "" && strings.Trim(mid, "0123456789") == "" {
+			temps = append(temps, filepath.Join(dir, e.Name()))
+		}
+	}
+	return temps, nil
 }
 
 // Replace renames the file tmp over path and makes the rename durable

@@ -161,3 +161,37 @@ func TestWriteThroughSymlink(t *testing.T) {
 	assertOnly(t, real, "new.yaml", "rec.yaml")
 	assertOnly(t, links, "chain.yaml", "new.yaml", "rec.yaml")
 }
+
+// TestTemps: Temps lists the temporary file a write in progress has made
+// (what a process killed at that moment leaves), and nothing that only
+// looks like one: another file's, a name without digits, a directory.
+func TestTemps(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "atms.jsonl")
+	for _, name := range []string{".cities.json.123.tmp", ".atms.jsonl.x1.tmp", ".atms.jsonl..tmp", "atms.jsonl.123.tmp"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, ".atms.jsonl.456.tmp"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var during []string
+	err := WriteFunc(path, 0o644, func(w io.Writer) error {
+		var err error
+		during, err = Temps(path)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(during) != 1 || !strings.HasPrefix(filepath.Base(during[0]), ".atms.jsonl.") {
+		t.Errorf("while writing: got %q, want the write's one temporary file", during)
+	}
+	if after, err := Temps(path); err != nil || len(after) != 0 {
+		t.Errorf("after the write: got %q, %v; want none", after, err)
+	}
+	if none, err := Temps(filepath.Join(dir, "missing", "atms.jsonl")); err != nil || none != nil {
+		t.Errorf("in a directory that does not exist: got %q, %v; want none and no error", none, err)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cassettes/verify"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/internal/shellquote"
@@ -123,7 +124,7 @@ func FixturesSummary(w io.Writer, dir string, d *fixtures.Dataset, sh shellquote
 		if err != nil {
 			return "?"
 		}
-		return fmt.Sprintf("%.1f MB", float64(fi.Size())/(1<<20))
+		return cli.Size(fi.Size())
 	}
 	fmt.Fprintf(w, "wrote %s (%d provinces)\n", filepath.Join(dir, fixtures.ProvincesFile), len(d.Provinces))
 	fmt.Fprintf(w, "wrote %s (%d institutions)\n", filepath.Join(dir, fixtures.InstitutionsFile), len(d.Institutions))

@@ -2,8 +2,12 @@ package cli
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
+	"os"
 	"strings"
+	"time"
 
 	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/shape"
@@ -40,4 +44,51 @@ func datasetProblem(err error, dir string) (problem string, ok bool) {
 		return strings.TrimPrefix(err.Error(), "load fixtures "+dir+": "), true
 	}
 	return "", false
+}
+
+// staleTemp is how long a data set's temporary file has gone unwritten
+// before fixtures generate takes it for a killed run's: a run writing
+// atms.jsonl adds to it every few milliseconds.
+const staleTemp = time.Minute
+
+// SweepTemps names on w, as command cmd, each temporary file that a run
+// killed while writing the data set in dir left there
+// (fixtures.TempFiles: hidden dot files, as large as what it had written,
+// which nothing else removes), with its size. With remove (fixtures
+// generate, about to write dir) it removes each not written to for a
+// minute; a newer one may be another run's, writing now, and is left
+// alone.
+func SweepTemps(w io.Writer, cmd, dir string, remove bool) {
+	temps, err := fixtures.TempFiles(dir)
+	if err != nil {
+		fmt.Fprintf(w, "atmkit: %s: %v\n", cmd, err)
+	}
+	for _, p := range temps {
+		st, err := os.Stat(p)
+		if err != nil {
+			continue // gone meanwhile: renamed by a run that finished
+		}
+		size := Size(st.Size())
+		if remove && time.Since(st.ModTime()) >= staleTemp {
+			if err = os.Remove(p); err == nil {
+				fmt.Fprintf(w, "atmkit: %s: removed %s (%s), left by an earlier run killed while writing\n", cmd, p, size)
+				continue
+			}
+		}
+		fmt.Fprintf(w, "atmkit: %s: %s (%s) is the temporary file of a run writing %s, or left by one killed while writing; remove it if none is running\n", cmd, p, size, dir)
+	}
+}
+
+// Size writes a file's size n in B, KB, MB or GB (powers of 1000, as
+// bench's report and the docs write sizes; one decimal from a kilobyte).
+func Size(n int64) string {
+	switch {
+	case n >= 1e9:
+		return fmt.Sprintf("%.1f GB", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%.1f KB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d B", n)
 }
