@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/banner"
@@ -44,22 +45,17 @@ func (m *Main) runFixturesGenerate(ctx context.Context, args []string) error {
 	cli.SweepTemps(m.Stderr, "fixtures generate", *out, true) // a killed run's
 	fmt.Fprintf(m.Stdout, "generating %s with seed %d\n", banner.Plural(*atms, "ATM"), *seed)
 	start := time.Now()
-	opts := fixtures.GenerateOptions{Seed: *seed, ATMs: *atms}
+	opts, sopts := fixtures.GenerateOptions{Seed: *seed, ATMs: *atms}, fixtures.SaveOptions{}
 	if *atms >= progressThreshold {
-		next := 10
-		opts.Progress = func(done, total int) {
-			if pct := done * 100 / total; pct >= next && done < total {
-				fmt.Fprintf(m.Stderr, "atmkit: generated %d of %d ATMs (%d%%)\n", done, total, pct)
-				next = pct - pct%10 + 10
-			}
-		}
+		opts.Progress = (&banner.Counter{W: m.Stderr, Verb: "generated", Tail: "ATMs", Start: start}).Step
 	}
 	d, err := fixtures.GenerateContext(ctx, opts)
 	if err == nil && *atms >= progressThreshold {
 		fmt.Fprintf(m.Stderr, "atmkit: generated %d ATMs in %s; writing %s\n", *atms, time.Since(start).Round(time.Millisecond), *out)
+		sopts.Progress = (&banner.Counter{W: m.Stderr, Verb: "wrote", Tail: "ATMs to " + filepath.Join(*out, fixtures.ATMsFile), Start: time.Now()}).Step
 	}
 	if err == nil {
-		err = fixtures.SaveContext(ctx, *out, d) // stopped, it leaves the files as they were
+		err = fixtures.SaveWith(ctx, *out, d, sopts) // stopped, it leaves the files as they were
 	}
 	if err != nil && ctx.Err() != nil { // exit 2, as interrupted runs of bench and conform
 		return cli.Exitf(exitUsage, "fixtures generate: interrupted; nothing was written to %s", *out)

@@ -94,8 +94,17 @@ func TestFixturesProgress(t *testing.T) {
 	if n := strings.Count(errOut, "% )"); n != 0 {
 		t.Fatalf("malformed progress: %q", errOut)
 	}
-	if n := strings.Count(errOut, "ATMs ("); n != 9 {
-		t.Errorf("got %d progress lines, want 9 (10%% to 90%%): %q", n, errOut)
+	// Both the generating and the writing (434 MB at a million ATMs, which
+	// went unreported) say how far they are, how fast and how long is left.
+	for _, what := range []string{"generated", "wrote"} {
+		tail := "ATMs"
+		if what == "wrote" {
+			tail += " to " + regexp.QuoteMeta(filepath.Join(dir, "atms.jsonl"))
+		}
+		line := regexp.MustCompile(`(?m)^atmkit: ` + what + ` \d+ of 100000 ` + tail + ` \(\d0%, \d+ a second, (about \d+(\.\d+)?[a-z]+|under a second) left\)$`)
+		if n := len(line.FindAllString(errOut, -1)); n != 9 {
+			t.Errorf("got %d progress lines of what it %s, want 9 (10%% to 90%%): %q", n, what, errOut)
+		}
 	}
 }
 

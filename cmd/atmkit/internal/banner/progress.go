@@ -112,3 +112,33 @@ func what(e cassettes.Entry) string {
 	}
 	return e.Operation
 }
+
+// Counter prints the progress of long work counted in items on W, at each
+// tenth of the way: "atmkit: generated 300000 of 1000000 ATMs (30%,
+// 480000 a second, about 2s left)", the rate and the time left reckoned
+// from Start. Its Step is a fixtures.GenerateOptions or SaveOptions
+// Progress.
+type Counter struct {
+	W     io.Writer
+	Verb  string    // "generated"
+	Tail  string    // what follows "of N": "ATMs", "ATMs to data/atms.jsonl"
+	Start time.Time // when the work began
+
+	next int // the percentage of the next line, less 10
+}
+
+// Step takes done of total; it prints a line when done passes the next
+// tenth, none at the end (done == total: the caller says what is done).
+func (c *Counter) Step(done, total int) {
+	pct := done * 100 / max(1, total)
+	if pct < c.next+10 || done >= total {
+		return
+	}
+	c.next = pct - pct%10
+	rate := float64(done) / max(time.Since(c.Start).Seconds(), 1e-3)
+	left := "under a second left"
+	if d := time.Duration(float64(total-done) / rate * float64(time.Second)); d >= time.Second {
+		left = "about " + d.Round(time.Second).String() + " left"
+	}
+	fmt.Fprintf(c.W, "atmkit: %s %d of %d %s (%d%%, %.0f a second, %s)\n", c.Verb, done, total, c.Tail, pct, rate, left)
+}
