@@ -104,6 +104,6 @@ func (m *Main) usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Run 'atmkit <command> --help' for a command's flags. Every flag can also be set")
-	fmt.Fprintln(w, "with an ATMKIT_* environment variable (--fixtures: ATMKIT_FIXTURES).")
+	fmt.Fprintln(w, "Run 'atmkit <command> --help' for a command's flags. Every flag can also be set with an")
+	fmt.Fprintln(w, "ATMKIT_* environment variable (--fixtures: ATMKIT_FIXTURES; health's: ATMKIT_HEALTH_*); a flag given wins.")
 }

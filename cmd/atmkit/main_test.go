@@ -64,6 +64,8 @@ func TestHelpTexts(t *testing.T) {
 		{[]string{"fixtures", "help"}, "Subcommands:\n  generate "},
 		{[]string{"shape", "help"}, "Subcommands:\n  show "},
 		{[]string{"help", "--help"}, "Usage:\n  atmkit <command> [flags]"},
+		{[]string{"--help"}, "(--fixtures: ATMKIT_FIXTURES; health's: ATMKIT_HEALTH_*); a flag given wins."},
+		{[]string{"health", "--help"}, "\nExamples:\n  atmkit health\n"},
 	} {
 		var out bytes.Buffer
 		m := &Main{cli.Env{Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }}}

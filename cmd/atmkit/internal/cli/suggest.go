@@ -11,6 +11,10 @@ var Commands = []string{
 	"shape show", "shape learn", "conform", "bench", "health", "version",
 }
 
+// servesFlags are words typed as commands that are flags of atmkit serve,
+// as the command line that uses them (the deviations are listed by it).
+var servesFlags = map[string]string{"deviate": "--deviate list"}
+
 // Suggest returns what to tell after "unknown command NAME": the command
 // meant, when name is a subcommand typed without its group (verify:
 // cassette verify) or a command mistyped by a letter or two (sevre:
@@ -25,6 +29,9 @@ func Suggest(name string) string {
 			return " (did you mean: atmkit version?)"
 		}
 		return " (a flag: give the command first, e.g. atmkit serve " + name + ")"
+	}
+	if flag, ok := servesFlags[name]; ok {
+		return " (a flag of serve: atmkit serve " + flag + ")"
 	}
 	var meant []string
 	for _, c := range Commands {

@@ -18,6 +18,7 @@ func TestSuggest(t *testing.T) {
 		"conforms":   " (did you mean: atmkit conform?)",
 		"helath":     " (did you mean: atmkit health?)",
 		"replay":     "",
+		"deviate":    " (a flag of serve: atmkit serve --deviate list)",
 		"mock":       "",
 		"x":          "",
 		"--upstream": " (a flag: give the command first, e.g. atmkit serve --upstream)",
