@@ -429,6 +429,8 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"--target", "http://127.0.0.1:1/?x=1"},
 		{"--target", "http://127.0.0.1:1/service/service.asmx"}, // the service's URL, not its base
 		{"--replay", "no-such-cassette.yaml"},
+		{"--param", "bytRadius=999"}, // the mock refuses the call: 999 is no unsignedByte
+		{"--param", "dblLatitude=north"},
 		{"--wiremock", "--wiremock-jar", "no-such-wiremock.jar"},
 		{"--rounds", "-1"},
 		{"--target", "http://127.0.0.1:1", "--atms", "10"},

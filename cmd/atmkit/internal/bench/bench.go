@@ -461,10 +461,13 @@ func mockTargets(ctx context.Context, cfg Config, ds *fixtures.Dataset, req load
 		b, _ := asmx.ParseBinding(cfg.Binding) // checked by operation
 		err = checkAnswer(name, b, want)
 	}
-	if err != nil {
-		if cfg.Target != "" && ctx.Err() == nil {
-			err = &TargetError{Err: err}
-		}
+	var refused *refusedError
+	switch {
+	case err != nil && cfg.Target != "" && ctx.Err() == nil:
+		return nil, nil, &TargetError{Err: err}
+	case errors.As(err, &refused): // the in-process mock refuses what --op, --binding and --param ask: a wrong setting
+		return nil, nil, &UsageError{Msg: strings.TrimPrefix(refused.Error(), "bench: ")}
+	case err != nil:
 		return nil, nil, err
 	}
 	return []*target{{name: name, url: base, warmup: cfg.Warmup}}, want, nil
@@ -536,7 +539,9 @@ func fetch(ctx context.Context, name string, req loadgen.Request) (*loadgen.Resp
 		text := answerText(resp.Header.Get("Content-Type"), resp.Body)
 		switch {
 		case strings.HasPrefix(name, "replay"):
-			return nil, fmt.Errorf("bench: the %s answered %d, not 200 (the call measured, set by --op, --binding and --param, must be recorded in the cassette): %s", name, resp.Status, text)
+			return nil, &refusedError{fmt.Sprintf("bench: the %s answered %d, not 200 (the call measured, set by --op, --binding and --param, must be recorded in the cassette): %s", name, resp.Status, text)}
+		case name == "mock":
+			return nil, &refusedError{fmt.Sprintf("bench: the mock refuses the call measured (set by --op, --binding and --param) with %d: %s", resp.Status, text)}
 		case name == "target" && !faultRE.Match(resp.Body) &&
 			(resp.Status == http.StatusNotFound || resp.Status == http.StatusMethodNotAllowed || resp.Status == http.StatusNotImplemented):
 			// No service answered: a web server's page, or a path it does not serve.
@@ -546,6 +551,13 @@ func fetch(ctx context.Context, name string, req loadgen.Request) (*loadgen.Resp
 	}
 	return resp, nil
 }
+
+// refusedError is the answer of an in-process mock, not a 200, to the call
+// measured, before any measuring: the call's settings are wrong (a
+// --param the service cannot read, a call the --replay cassette lacks).
+type refusedError struct{ msg string }
+
+func (e *refusedError) Error() string { return e.msg }
 
 // checkAnswer checks that want, the 200 answer of the server called name
 // to the call in binding b, is an answer of the service: XML (no HTML
