@@ -134,6 +134,16 @@ func TestFixturesUsage(t *testing.T) {
 			t.Errorf("atmkit %s: got exit %d and %q, want %d and %q", strings.Join(tt.args, " "), code, out+errOut, tt.code, tt.want)
 		}
 	}
+	// A directory where a file of the data set goes: refused before any
+	// work, not after generating (exit 1, "rename ...: file exists").
+	blocked := t.TempDir()
+	if err := os.Mkdir(filepath.Join(blocked, "atms.jsonl"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runFixturesCmd(t, nil, "fixtures", "generate", "--atms", "3", "--out", blocked)
+	if want := "--out " + blocked + ": atms.jsonl in it is a directory, which a file cannot replace"; code != exitUsage || !strings.Contains(errOut, want) || out != "" {
+		t.Errorf("generate into a directory holding a directory atms.jsonl: got exit %d, %q and %q; want 2 and %q", code, out, errOut, want)
+	}
 	// A wrong value from a variable names the variable.
 	for name, want := range map[string]string{"ATMKIT_ATMS": `ATMKIT_ATMS="0": out of range`, "ATMKIT_SEED": `ATMKIT_SEED="0": must not be 0`} {
 		code, out, errOut := runFixturesCmd(t, map[string]string{name: "0"}, "fixtures", "generate", "--out", "x")

@@ -460,9 +460,13 @@ func CheckReplace(path string) string {
 }
 
 // CheckReplaceIn is CheckReplace for the files names in dir, which a
-// command writes atomically, naming the first it cannot replace.
+// command writes atomically, naming the first it cannot replace: a
+// directory of that name too, which no file can be renamed over.
 func CheckReplaceIn(dir string, names ...string) string {
 	for _, name := range names {
+		if st, err := os.Stat(filepath.Join(dir, name)); err == nil && st.IsDir() {
+			return name + " in it is a directory, which a file cannot replace"
+		}
 		if p := CheckReplace(filepath.Join(dir, name)); p != "" {
 			return name + " in it: " + p
 		}
