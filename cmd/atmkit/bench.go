@@ -105,7 +105,7 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 		c.Connections = 0
 	}
 	var err error
-	if c.Shape, err = cli.LoadShape("bench", f.shape); err != nil {
+	if c.Shape, err = m.LoadShape(fs, f.shape); err != nil {
 		return err
 	}
 	if c.Log = m.Stderr; f.json {

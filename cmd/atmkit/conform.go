@@ -86,7 +86,7 @@ func (f *conformFlags) config(m *Main, fs *flag.FlagSet) (conformance.Config, er
 	}
 	m.WarnKeySpaces(f.key)
 	cfg := conformance.Config{Target: f.target, Key: f.key, Namespace: f.namespace, RadiusUnit: unit, Timeout: f.timeout, Shell: conformance.Shell(m.Shell().String())}
-	sh, err := cli.LoadShape("conform", f.shape)
+	sh, err := m.LoadShape(fs, f.shape)
 	if err != nil {
 		return conformance.Config{}, err
 	}

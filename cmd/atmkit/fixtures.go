@@ -74,7 +74,7 @@ func (m *Main) runFixturesCheck(ctx context.Context, args []string) error {
 	if err := m.Parse(fs, args, nil); err != nil {
 		return err
 	}
-	sh, err := cli.LoadShape("fixtures check", *shapeFile)
+	sh, err := m.LoadShape(fs, *shapeFile)
 	if err != nil {
 		return err
 	}

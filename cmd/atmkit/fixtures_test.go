@@ -144,6 +144,12 @@ func TestFixturesUsage(t *testing.T) {
 	if want := "--out " + blocked + ": atms.jsonl in it is a directory, which a file cannot replace"; code != exitUsage || !strings.Contains(errOut, want) || out != "" {
 		t.Errorf("generate into a directory holding a directory atms.jsonl: got exit %d, %q and %q; want 2 and %q", code, out, errOut, want)
 	}
+	// A shape file named by ATMKIT_SHAPE that cannot be read names the
+	// variable, as other flags' variables do (it named --shape).
+	code, _, errOut = runFixturesCmd(t, map[string]string{"ATMKIT_SHAPE": "no-such-shape.yaml"}, "fixtures", "check", blocked)
+	if want := "atmkit fixtures check: ATMKIT_SHAPE: shape file not found: no-such-shape.yaml (--shape)"; code != exitUsage || !strings.Contains(errOut, want) {
+		t.Errorf("ATMKIT_SHAPE=no-such-shape.yaml atmkit fixtures check: got exit %d and %q, want 2 and %q", code, errOut, want)
+	}
 	// A wrong value from a variable names the variable.
 	for name, want := range map[string]string{"ATMKIT_ATMS": `ATMKIT_ATMS="0": out of range`, "ATMKIT_SEED": `ATMKIT_SEED="0": must not be 0`} {
 		code, out, errOut := runFixturesCmd(t, map[string]string{name: "0"}, "fixtures", "generate", "--out", "x")

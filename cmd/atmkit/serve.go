@@ -42,7 +42,7 @@ type serveFlags struct {
 
 	srv   cli.ServerFlags // --tls-*, --grace, --log-format
 	reach cli.Reach       // --ca-cert, --header, …: how --upstream is reached (reach.go)
-	shape string          // --shape: the result shape file (cli.LoadShape)
+	shape string          // --shape: the result shape file (cli.Env.LoadShape)
 }
 
 // serveEnvAliases are the extra ATMKIT_* names of serve's flags.
@@ -136,7 +136,7 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	if f.fixtures != "" {
 		opts = append(opts, mockserver.WithFixturesDir(f.fixtures))
 	}
-	sh, err := cli.LoadShape("serve", f.shape)
+	sh, err := m.LoadShape(w, f.shape)
 	if err != nil {
 		return err
 	}

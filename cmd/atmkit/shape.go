@@ -29,7 +29,7 @@ func (m *Main) runShapeShow(_ context.Context, args []string) error {
 	if err := m.ParseNoArgs(fs, args); err != nil {
 		return err
 	}
-	sh, err := cli.LoadShape("shape show", *path)
+	sh, err := m.LoadShape(fs, *path)
 	if err != nil {
 		return err
 	}

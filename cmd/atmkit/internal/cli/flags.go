@@ -517,16 +517,21 @@ func CheckLogLevel(level string) string {
 	return ""
 }
 
-// LoadShape reads the result shape file --shape names: nil (the built-in
-// shape) when path is empty. A missing, unreadable or invalid file is a usage error of
-// command cmd naming the problem.
-func LoadShape(cmd, path string) (*shape.Shape, error) {
+// LoadShape reads the result shape file --shape of fs names: nil (the
+// built-in shape) when path is empty. A missing, unreadable or invalid
+// file is a usage error of fs's command naming the problem, and where the
+// name came from when not from the flag (ATMKIT_SHAPE, a config file), as
+// BadSetting does.
+func (e *Env) LoadShape(fs *flag.FlagSet, path string) (*shape.Shape, error) {
 	if path == "" {
 		return nil, nil
 	}
 	sh, err := shape.Load(path)
 	if err != nil { // missing, unreadable (a directory) or invalid: a wrong setting
-		return nil, Usagef(cmd, "--shape: %v", err)
+		if src := e.origins(fs)["shape"]; strings.HasPrefix(src, "ATMKIT_") || strings.Contains(src, " in config file ") {
+			return nil, Usagef(fs.Name(), "%s: %v (--shape)", src, err)
+		}
+		return nil, Usagef(fs.Name(), "--shape: %v", err)
 	}
 	return sh, nil
 }
