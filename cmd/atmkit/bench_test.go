@@ -215,6 +215,32 @@ func TestBenchEveryBindingAndFixedAnswers(t *testing.T) {
 	}
 }
 
+// TestBenchTargetGoneMidRun: a target that stops listening after the
+// first round (its process killed, say) could not be measured: exit 2,
+// saying so. It exited 1, as for a server that answered with errors.
+func TestBenchTargetGoneMidRun(t *testing.T) {
+	t.Setenv(testMainVar, "1") // the ceiling's process is this test binary
+	t.Setenv("TMPDIR", t.TempDir())
+	h, err := mockserver.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var srv *httptest.Server
+	var served atomic.Int64
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r)
+		if served.Add(1) == 2 { // bench's first call, then the first of the first round
+			go srv.Close()
+		}
+	}))
+	defer srv.Close()
+	stdout, _, err := runBenchCmd(t, "--target", srv.URL, "--rounds", "2")
+	var stderr bytes.Buffer
+	if code := (&cli.Env{Stderr: &stderr}).Exit(err); code != cli.ExitUsage || !strings.Contains(stderr.String(), "connection refused; it stopped answering in round 2 of 2") {
+		t.Errorf("got exit %d and %q (stdout %q), want %d: the target could not be measured", code, stderr.String(), stdout, cli.ExitUsage)
+	}
+}
+
 // TestBenchTarget measures a running mock; its ceiling runs in a process of
 // its own (this test binary, which runs atmkit's main with testMainVar set,
 // see TestMain), as the target does.

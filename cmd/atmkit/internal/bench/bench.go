@@ -598,7 +598,7 @@ func measure(ctx context.Context, cfg Config, req loadgen.Request, length int64,
 			o.ExpectLength = t.length
 		}
 		if _, err := loadgen.Run(ctx, at(req, t.url), o); err != nil {
-			return fmt.Errorf("bench: warm up %s: %w", t.name, err)
+			return gone(cfg, t, fmt.Errorf("bench: warm up %s: %w", t.name, err), "while warming up")
 		}
 		if ctx.Err() != nil {
 			return ErrNotMeasured // warming up: no round has begun, a report would be all zeros
@@ -623,7 +623,7 @@ func measure(ctx context.Context, cfg Config, req loadgen.Request, length int64,
 			}
 			res, err := loadgen.Run(ctx, at(req, t.url), o)
 			if err != nil {
-				return fmt.Errorf("bench: %s: %w", t.name, err)
+				return gone(cfg, t, fmt.Errorf("bench: %s: %w", t.name, err), fmt.Sprintf("in round %d of %d", round+1, cfg.Rounds))
 			}
 			t.runs = append(t.runs, res)
 			if ctx.Err() != nil {
@@ -632,6 +632,17 @@ func measure(ctx context.Context, cfg Config, req loadgen.Request, length int64,
 		}
 	}
 	return nil
+}
+
+// gone is the error of a server t that could not be loaded (loadgen.Run
+// connects before it measures): for a --target that answered bench's
+// first call, it stopped answering (when says when) and could not be
+// measured, a TargetError (exit 2); for the others, err.
+func gone(cfg Config, t *target, err error, when string) error {
+	if cfg.Target == "" || t.name != "target" {
+		return err
+	}
+	return &TargetError{Err: fmt.Errorf("%w; it stopped answering %s, so nothing is reported", err, when)}
 }
 
 // roundWarmup is the longest unmeasured start of each round, which opens
