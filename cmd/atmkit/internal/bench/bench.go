@@ -527,7 +527,14 @@ func startMock(ctx context.Context, opts ...mockserver.Option) (*serve.Server, e
 // fetch sends req once to the server called name and returns its answer,
 // which must be a 200.
 func fetch(ctx context.Context, name string, req loadgen.Request) (*loadgen.Response, error) {
-	resp, err := loadgen.Fetch(ctx, req)
+	fctx, cancel := context.WithTimeout(ctx, firstAnswerTimeout)
+	defer cancel()
+	resp, err := loadgen.Fetch(fctx, req)
+	if err != nil && ctx.Err() == nil && errors.Is(fctx.Err(), context.DeadlineExceeded) {
+		// A process stopped (SIGSTOP, a debugger) or a server that takes
+		// connections and never answers: a wait of its own, no Go error text.
+		return nil, fmt.Errorf("bench: the %s took the connection but sent no answer, or not all of it, to the first call within %s; is it stopped or stuck?", name, firstAnswerTimeout)
+	}
 	var x *tlsconf.Error
 	if errors.As(err, &x) && x.Kind == tlsconf.PlainToTLS {
 		return nil, fmt.Errorf("bench: %s: %s; the load generator speaks plain HTTP only: measure the service where it serves plain HTTP (atmkit serve without TLS)", name, x.Problem)
@@ -551,6 +558,12 @@ func fetch(ctx context.Context, name string, req loadgen.Request) (*loadgen.Resp
 	}
 	return resp, nil
 }
+
+// firstAnswerTimeout bounds the wait for a server's whole answer to the
+// first call, which bench makes before measuring (a variable for the
+// tests): loadgen.Fetch's own bound, which a 1 GB ReturnAllAtms of a
+// million ATMs stays well within.
+var firstAnswerTimeout = time.Minute
 
 // refusedError is the answer of an in-process mock, not a 200, to the call
 // measured, before any measuring: the call's settings are wrong (a

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -301,4 +302,33 @@ func dirNames(t *testing.T, dir string) []string {
 		names = append(names, e.Name())
 	}
 	return names
+}
+
+// TestTargetThatNeverAnswers: a target that takes connections and never
+// answers (a stopped process) is not waited for past firstAnswerTimeout,
+// and is said to be that, not with Go's "context deadline exceeded
+// (Client.Timeout exceeded while awaiting headers)". Not
+// parallel: it shortens firstAnswerTimeout.
+func TestTargetThatNeverAnswers(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // held open, never answered
+		}
+	}()
+	defer func(d time.Duration) { firstAnswerTimeout = d }(firstAnswerTimeout)
+	firstAnswerTimeout = 300 * time.Millisecond
+	_, err = Run(context.Background(), short(Config{Target: "http://" + ln.Addr().String()}))
+	var te *TargetError
+	if want := "the target took the connection but sent no answer, or not all of it, to the first call within 300ms; is it stopped or stuck?"; !errors.As(err, &te) || err.Error() != "bench: "+want {
+		t.Errorf("got %v, want a TargetError saying %q", err, want)
+	}
 }
