@@ -109,6 +109,19 @@ func TestBenchCPUProfileInNewDirectory(t *testing.T) {
 	}
 }
 
+// TestBenchOneATM: a data set of one ATM is named in the singular.
+func TestBenchOneATM(t *testing.T) {
+	t.Parallel()
+	stdout, stderr, err := runBenchCmd(t, "--atms", "1", "--json")
+	if err != nil {
+		t.Fatalf("bench: %v\n%s", err, stderr)
+	}
+	var r bench.Report
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil || r.DataSet != "generated, seed 1 (1 ATM)" {
+		t.Errorf("got data set %q (%v), want %q", r.DataSet, err, "generated, seed 1 (1 ATM)")
+	}
+}
+
 func TestBenchRatiosByRound(t *testing.T) {
 	t.Parallel()
 	// Rounds of 200 ms: a round of a few ms may pass on a loaded machine

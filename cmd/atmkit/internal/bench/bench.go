@@ -375,8 +375,8 @@ func (cfg *Config) dataset(ctx context.Context) (*fixtures.Dataset, string, erro
 		if err != nil { // files that cannot be read, or problems in them: a wrong setting
 			return nil, "", usagef("--fixtures %s: %s", cfg.Fixtures, strings.TrimPrefix(err.Error(), "load fixtures "+cfg.Fixtures+": "))
 		}
-		fmt.Fprintf(cfg.Log, "atmkit bench: loaded %d ATMs in %s\n", len(ds.ATMs), time.Since(start).Round(time.Millisecond))
-		return ds, fmt.Sprintf("%s (%d ATMs)", cfg.Fixtures, len(ds.ATMs)), nil
+		fmt.Fprintf(cfg.Log, "atmkit bench: loaded %s in %s\n", atmsText(len(ds.ATMs)), time.Since(start).Round(time.Millisecond))
+		return ds, fmt.Sprintf("%s (%s)", cfg.Fixtures, atmsText(len(ds.ATMs))), nil
 	case cfg.ATMs > 0:
 		if cfg.ATMs >= fixtures.LargeATMs {
 			fmt.Fprintf(cfg.Log, "atmkit bench: generating %d ATMs (seed %d)\n", cfg.ATMs, cfg.Seed)
@@ -385,7 +385,7 @@ func (cfg *Config) dataset(ctx context.Context) (*fixtures.Dataset, string, erro
 		if err != nil {
 			return nil, "", fmt.Errorf("bench: generate %d ATMs: %w", cfg.ATMs, err)
 		}
-		return ds, fmt.Sprintf("generated, seed %d (%d ATMs)", cfg.Seed, len(ds.ATMs)), nil
+		return ds, fmt.Sprintf("generated, seed %d (%s)", cfg.Seed, atmsText(len(ds.ATMs))), nil
 	}
 	ds, err := fixtures.Default()
 	if err != nil {
@@ -394,7 +394,7 @@ func (cfg *Config) dataset(ctx context.Context) (*fixtures.Dataset, string, erro
 	if cfg.Target != "" {
 		return ds, "the target's", nil
 	}
-	return ds, fmt.Sprintf("embedded (%d ATMs)", len(ds.ATMs)), nil
+	return ds, fmt.Sprintf("embedded (%s)", atmsText(len(ds.ATMs))), nil
 }
 
 // MaxConnections is the most connections (-c) a run opens: each is a
@@ -557,6 +557,14 @@ func fetch(ctx context.Context, name string, req loadgen.Request) (*loadgen.Resp
 		return nil, fmt.Errorf("bench: the %s answered %d, not 200: %s", name, resp.Status, text)
 	}
 	return resp, nil
+}
+
+// atmsText is n ATMs, in words: "1 ATM", "2000 ATMs".
+func atmsText(n int) string {
+	if n == 1 {
+		return "1 ATM"
+	}
+	return fmt.Sprintf("%d ATMs", n)
 }
 
 // firstAnswerTimeout bounds the wait for a server's whole answer to the
