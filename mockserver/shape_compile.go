@@ -318,10 +318,14 @@ func (c *compiler) result(r *shape.Result, soap bool) (*resultCode, error) {
 
 // attributes compiles the attributes among fields, of an element at
 // depth, and reports whether there were any. An attribute in a namespace
-// gets a prefix of its own, declared after it, as XmlTextWriter writes one
-// it makes up: d<level>p<n>.
+// gets a prefix of its own, as XmlTextWriter makes one up (d<level>p<n>),
+// declared where XmlTextWriter declares the namespaces it pushed while
+// writing the start tag: after every attribute, the last made up first
+// (before the element's own default namespace declaration, which the
+// caller writes next).
 func (c *compiler) attributes(fields []*shape.Field, scope shape.Scope, depth int) bool {
 	var prefixes map[string]string
+	var decls []string // the made-up prefixes' declarations, in the order made
 	any := false
 	for _, f := range fields {
 		if f.Attribute == "" {
@@ -347,8 +351,11 @@ func (c *compiler) attributes(fields []*shape.Field, scope shape.Scope, depth in
 		c.ops = append(c.ops, op{kind: opAttr, leaf: c.leaf(f, scope)})
 		c.bytes(`"`)
 		if !declared {
-			c.bytes(" xmlns:" + prefix + `="` + string(asmx.AppendAttr(nil, ns)) + `"`)
+			decls = append(decls, " xmlns:"+prefix+`="`+string(asmx.AppendAttr(nil, ns))+`"`)
 		}
+	}
+	for _, d := range slices.Backward(decls) {
+		c.bytes(d)
 	}
 	return any
 }
