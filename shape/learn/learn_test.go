@@ -1009,7 +1009,8 @@ func TestLearnedWSDLTypes(t *testing.T) {
 			if c.file == "layered-notypens-wsdl.xml" && !strings.Contains(string(shape.Marshal(learned, "")), "element: Facilities\n              namespace: none\n              typeNamespace: none\n") {
 				t.Errorf("Facilities: want namespace none and typeNamespace none in\n%s", shape.Marshal(learned, ""))
 			}
-			got, err := mocktest.WSDLTypes(refdeploy.WSDL(t, serve(t, learned, c.ns)))
+			served := refdeploy.WSDL(t, serve(t, learned, c.ns))
+			got, err := mocktest.WSDLTypes(served)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -1019,6 +1020,20 @@ func TestLearnedWSDLTypes(t *testing.T) {
 			}
 			if got != want {
 				t.Errorf("the mock's WSDL types:\n%s\nwant the deployment's:\n%s", got, want)
+			}
+			// Byte for byte too: a class holding only its text was
+			// declared with an empty <s:extension ...>\n</s:extension>
+			// where Mono writes <s:extension base="s:string" />.
+			types := func(doc []byte) string {
+				s := string(doc)
+				i, j := strings.Index(s, "<wsdl:types>"), strings.Index(s, "</wsdl:types>")
+				if i < 0 || j < i {
+					t.Fatalf("no <wsdl:types> in %.300s", s)
+				}
+				return s[i:j]
+			}
+			if got, want := types(served), types(wsdl); got != want {
+				t.Errorf("the mock's <wsdl:types> differs in its bytes from the deployment's:\n%s\nwant\n%s", got, want)
 			}
 		})
 	}
