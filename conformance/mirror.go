@@ -54,6 +54,9 @@ type serveMirror struct {
 	ShapeSeen int
 	// ShapeGiven is whether the run was given a shape (Config.Shape).
 	ShapeGiven bool
+	// ShapeFile is the file the shape given was read from
+	// (Config.ShapeFile); empty when not known.
+	ShapeFile string
 	// nsHidden: the namespace held the key or a --header value, and is
 	// left out.
 	nsHidden bool
@@ -71,6 +74,9 @@ func (m *serveMirror) Flags() [][2]string {
 	}
 	if m.JSONErrors != "" && m.JSONErrors != MockJSONErrors {
 		fs = append(fs, [2]string{"json-errors", m.JSONErrors})
+	}
+	if m.ShapeGiven && m.ShapeFile != "" && m.ShapeDiff != "" {
+		fs = append(fs, [2]string{"shape", m.ShapeFile})
 	}
 	return fs
 }
@@ -153,6 +159,8 @@ func (m *serveMirror) remarks() []string {
 func (m *serveMirror) ShapeHint(sh Shell, wsdl string) string {
 	learn := "atmkit shape learn --wsdl " + lineShell(sh).Arg(wsdl) + " --out shape.yaml"
 	switch {
+	case m.ShapeGiven && m.ShapeDiff != "" && m.ShapeFile != "":
+		return "" // the Mirror it: line gives --shape with the file
 	case m.ShapeGiven && m.ShapeDiff != "":
 		return "Its results are not in the mock's built-in shape (" + m.ShapeDiff + "): serve with --shape and the shape file this run was given too"
 	case m.ShapeGiven:
@@ -171,6 +179,9 @@ func (m *serveMirror) ShapeHint(sh Shell, wsdl string) string {
 // (the cache) and the preflight p; it sends nothing.
 func (s *Session) mirror(p *Preflight) *serveMirror {
 	m := &serveMirror{ShapeGiven: s.cfg.Shape != nil}
+	if m.ShapeGiven {
+		m.ShapeFile = s.cfg.ShapeFile
+	}
 	if s.nsDone.Load() {
 		m.Namespace = s.ns
 	}

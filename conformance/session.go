@@ -91,6 +91,10 @@ type Config struct {
 	// specs labelled shape check every result against it (checks_shape.go).
 	// Without it they do not run.
 	Shape *shape.Shape
+	// ShapeFile is the file Shape was read from, when it was: the
+	// summary's Mirror it: line then gives it to atmkit serve --shape
+	// where the target's results are not in the mock's built-in shape.
+	ShapeFile string
 	// Shell is the shell the failures' reproduce lines are written for
 	// (Exchange.Curl): the system's when empty (ShellSystem).
 	Shell Shell

@@ -232,6 +232,22 @@ type compiler struct {
 	variants map[string]int // item variant key → fragment cache variant
 	next     *int           // variants in use
 	ops      []op
+	// prefixes are the prefixes made up for attributes' namespaces that
+	// are in scope where the compiler is, outermost first.
+	prefixes []madePrefix
+}
+
+// madePrefix is a prefix XmlTextWriter made up for a namespace.
+type madePrefix struct{ ns, prefix string }
+
+// prefixFor returns the made-up prefix in scope for ns, if any.
+func (c *compiler) prefixFor(ns string) (string, bool) {
+	for _, p := range slices.Backward(c.prefixes) {
+		if p.ns == ns {
+			return p.prefix, true
+		}
+	}
+	return "", false
 }
 
 func (c *compiler) bytes(s string) {
@@ -318,10 +334,16 @@ func (c *compiler) result(r *shape.Result, soap bool) (*resultCode, error) {
 
 // attributes compiles the attributes among fields, of an element at
 // depth, and reports whether there were any. An attribute in a namespace
-// gets a prefix of its own, declared after it, as XmlTextWriter writes one
-// it makes up: d<level>p<n>.
+// takes the prefix in scope for it (XmlTextWriter's LookupPrefix: one made
+// up on an enclosing element), else gets one of its own, as XmlTextWriter
+// makes one up (d<level>p<n>), declared where XmlTextWriter declares the
+// namespaces it pushed while writing the start tag: after every
+// attribute, the last made up first (before the element's own default
+// namespace declaration, which the caller writes next). The prefixes made
+// are added to c.prefixes: the caller drops them after the element's end.
 func (c *compiler) attributes(fields []*shape.Field, scope shape.Scope, depth int) bool {
-	var prefixes map[string]string
+	made := 0
+	var decls []string // the made-up prefixes' declarations, in the order made
 	any := false
 	for _, f := range fields {
 		if f.Attribute == "" {
@@ -335,20 +357,21 @@ func (c *compiler) attributes(fields []*shape.Field, scope shape.Scope, depth in
 			c.bytes(`"`)
 			continue
 		}
-		if prefixes == nil {
-			prefixes = map[string]string{}
-		}
-		prefix, declared := prefixes[ns]
+		prefix, declared := c.prefixFor(ns)
 		if !declared {
-			prefix = fmt.Sprintf("d%dp%d", max(depth, 0)+1, len(prefixes)+1)
-			prefixes[ns] = prefix
+			made++
+			prefix = fmt.Sprintf("d%dp%d", max(depth, 0)+1, made)
+			c.prefixes = append(c.prefixes, madePrefix{ns, prefix})
 		}
 		c.bytes(" " + prefix + ":" + f.Attribute + `="`)
 		c.ops = append(c.ops, op{kind: opAttr, leaf: c.leaf(f, scope)})
 		c.bytes(`"`)
 		if !declared {
-			c.bytes(" xmlns:" + prefix + `="` + string(asmx.AppendAttr(nil, ns)) + `"`)
+			decls = append(decls, " xmlns:"+prefix+`="`+string(asmx.AppendAttr(nil, ns))+`"`)
 		}
+	}
+	for _, d := range slices.Backward(decls) {
+		c.bytes(d)
 	}
 	return any
 }
@@ -362,6 +385,7 @@ func (c *compiler) element(name, ns, inScope string, depth int, fields []*shape.
 		at = 0
 	}
 	c.bytes(indent(depth) + "<" + name)
+	defer func(n int) { c.prefixes = c.prefixes[:n] }(len(c.prefixes)) // in scope until its end tag
 	c.attributes(fields, scope, at)
 	c.bytes(xmlnsAttr(ns, inScope))
 	if i := slices.IndexFunc(fields, func(f *shape.Field) bool { return f.Text }); i >= 0 {
@@ -451,7 +475,7 @@ func (c *compiler) list(f *shape.Field, scope shape.Scope, ns, inherit, inScope 
 	}
 	it := f.Item
 	itemNS := it.Namespace.Resolve(c.ns, itemInherit)
-	ic := &compiler{ns: c.ns, variants: c.variants, next: c.next}
+	ic := &compiler{ns: c.ns, variants: c.variants, next: c.next, prefixes: slices.Clone(c.prefixes)}
 	if itemScope == shape.ScopeLanguage && len(it.Fields) == 0 {
 		open := indent(itemDepth) + "<" + it.Element + xmlnsAttr(itemNS, itemInScope)
 		ic.ops = append(ic.ops, op{kind: opLeaf, b: []byte(open + ">"), close: []byte("</" + it.Element + ">"),
@@ -469,7 +493,7 @@ func (c *compiler) list(f *shape.Field, scope shape.Scope, ns, inherit, inScope 
 			}
 		}
 		// Items written alike share their cached fragments.
-		key := fmt.Sprintf("%d|%s", itemDepth, itemInScope)
+		key := fmt.Sprintf("%d|%s|%v", itemDepth, itemInScope, c.prefixes)
 		v, ok := c.variants[key]
 		if !ok {
 			v = *c.next

@@ -246,16 +246,22 @@ func (w *typesWriter) complexType(name, typeNS string, fields []*shape.Field, fi
 	b := w.item(s)
 	b.WriteString("\n      <s:complexType name=\"" + xmlEscape(name) + "\">")
 	if i := slices.IndexFunc(fields, func(f *shape.Field) bool { return f.Text }); i >= 0 {
-		// Text beside attributes: simple content.
-		b.WriteString("\n        <s:simpleContent>\n          <s:extension base=\"s:" + xmlEscape(fields[i].Type) + "\">")
+		// Text beside attributes: simple content; with no attributes, an
+		// empty extension (<s:extension base="s:string" />, as ASMX writes
+		// a class holding only its text).
 		var ab strings.Builder
 		for _, f := range fields {
 			if f.Attribute != "" {
 				w.attribute(s, &ab, f)
 			}
 		}
-		b.WriteString(strings.ReplaceAll(ab.String(), "\n        ", "\n            "))
-		b.WriteString("\n          </s:extension>\n        </s:simpleContent>\n      </s:complexType>")
+		b.WriteString("\n        <s:simpleContent>\n          <s:extension base=\"s:" + xmlEscape(fields[i].Type) + "\"")
+		if ab.Len() == 0 {
+			b.WriteString(" />")
+		} else {
+			b.WriteString(">" + strings.ReplaceAll(ab.String(), "\n        ", "\n            ") + "\n          </s:extension>")
+		}
+		b.WriteString("\n        </s:simpleContent>\n      </s:complexType>")
 		return
 	}
 	elements := slices.ContainsFunc(fields, func(f *shape.Field) bool { return f.Attribute == "" })

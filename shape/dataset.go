@@ -370,7 +370,9 @@ func (d *DataSet) ParentOf(t *Table) *Relation {
 // rows (a language for languages); for a table of one row, the result's
 // own values, or, when the table is the child of another in a relation
 // (one row per parent row, say a location's address in a table of its
-// own), its parent's scope. "" for a table of no rows.
+// own), its parent's scope. "" for a table of no rows, and for one whose
+// relation names no table (a shape Validate refuses): what its values are
+// cannot be known.
 func (d *DataSet) RowScope(t *Table, content Content) Scope {
 	for range len(d.Tables) + 1 {
 		switch t.Rows {
@@ -389,7 +391,7 @@ func (d *DataSet) RowScope(t *Table, content Content) Scope {
 			}
 			p := d.TableNamed(r.Parent)
 			if p == nil {
-				return ScopeOf(content)
+				return ""
 			}
 			t = p
 			continue

@@ -22,6 +22,12 @@ func TestHandWrittenMistakes(t *testing.T) {
 	}{
 		{"a relation's parent misspelt", "dataset.yaml", "parent: Machine,", "parent: Machines,",
 			[]string{`line 52: results.AtmFinder.dataset.relations[0] (MachineTongues).parent: no table "Machines"`}, 2},
+		// A table of one row per parent row whose relation names no
+		// table: its values cannot be checked, and were checked as the
+		// result's own, each reported as "not a value of a locations result".
+		{"the parent of a table of one row per location misspelt", "../learn/testdata/variants/dataset-nested.yaml",
+			"{name: location_address, parent: location,", "{name: location_address, parent: locaton,",
+			[]string{`line 46: results.NewDataSet.dataset.relations[1] (location_address).parent: no table "locaton"`}, 1},
 		{"a relation's parent column misspelt", "dataset.yaml", "parentColumns: [MachineKey]", "parentColumns: [MachineKy]",
 			[]string{`line 52: `, `parentColumns: no column "MachineKy" in table Machine`}, 2},
 		{"a unique constraint's column misspelt", "dataset.yaml", "{name: Constraint1, columns: [MachineKey]}", "{name: Constraint1, columns: [MachineKy]}",

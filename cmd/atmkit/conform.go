@@ -91,6 +91,9 @@ func (f *conformFlags) config(m *Main, fs *flag.FlagSet) (conformance.Config, er
 		return conformance.Config{}, err
 	}
 	cfg.Shape = sh
+	if sh != nil {
+		cfg.ShapeFile = f.shape
+	}
 	for _, s := range f.cityIDs {
 		id, err := strconv.Atoi(s)
 		if err != nil {

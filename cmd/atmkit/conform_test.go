@@ -1083,6 +1083,25 @@ func TestConformMirrorShapeHint(t *testing.T) {
 	if l := mirrorLine(t, out); !strings.HasSuffix(l, "but for the results' shape, below)") {
 		t.Errorf("the Mirror it: line says nothing of the shape: %q", l)
 	}
+
+	// Given the shape file, the line serves with it: it said "serve with
+	// --shape and the shape file this run was given too", and left the
+	// flag out of the command.
+	file := filepath.Join(t.TempDir(), "their shape.yaml")
+	raw, err := os.ReadFile("../../shape/testdata/typed.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out := runConformProcessEnv(t, []string{"ATMKIT_SHELL=posix"}, "--target", target, "--key", "k1", "--label-filter", "get", "--shape", file)
+	if want := "Mirror it: atmkit serve --shape '" + file + "'"; code != 0 || mirrorLine(t, out) != want {
+		t.Errorf("with --shape: exit %d, Mirror it: line %q, want %q", code, mirrorLine(t, out), want)
+	}
+	if strings.Contains(out, "Its results are not in the mock's built-in shape") {
+		t.Errorf("with --shape, the hint still asks for the shape file the line gives:\n%s", out)
+	}
 }
 
 // TestConformMirrorLineHidesKey: a namespace holding the key is left out

@@ -278,6 +278,23 @@ func TestLearnErrors(t *testing.T) {
 	if _, _, err := learn.Learn(learn.Input{WSDL: []byte("<html>not a WSDL</html>")}); err == nil || !strings.Contains(err.Error(), "WSDL") {
 		t.Errorf("a bad WSDL: got %v, want an error about the WSDL", err)
 	}
+	// The JSON endpoint's WSDL (the reference deployment's
+	// service-v2.asmx?WSDL, Mono): its two searches are void. It was read
+	// as a WSDL saying nothing, and every result was reported "no WSDL and
+	// no answer" and kept as the built-in shape's, exit 0.
+	jsonWSDL, err := os.ReadFile(filepath.Join("testdata", "variants", "jsonendpoint-wsdl.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := learn.Learn(learn.Input{WSDL: jsonWSDL}); err == nil || !strings.Contains(err.Error(),
+		"the WSDL declares no result for any of the service's operations: ReturnAtmSearchByAddress and ReturnAtmSearchByCoordinates return nothing in it") ||
+		!strings.Contains(err.Error(), "give the WSDL of the XML service, …/service/service.asmx") {
+		t.Errorf("the JSON endpoint's WSDL: got %v, want an error naming its void operations and the WSDL to give", err)
+	}
+	other := []byte(`<wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" targetNamespace="urn:x"><wsdl:types/></wsdl:definitions>`)
+	if _, _, err := learn.Learn(learn.Input{WSDL: other}); err == nil || !strings.Contains(err.Error(), "the WSDL declares none of the service's operations (ReturnAllAtms,") {
+		t.Errorf("another service's WSDL: got %v, want an error saying it declares none of the operations", err)
+	}
 	s := learn.Sample{Binding: "soap11", Op: asmx.OpReturnProvinces, Status: 200, Body: []byte("<oops"), Where: "x#1"}
 	_, rep, err := learn.Learn(learn.Input{Samples: []learn.Sample{s}})
 	if !errors.Is(err, learn.ErrNothingToLearn) || rep == nil || len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "x#1") {
@@ -992,7 +1009,8 @@ func TestLearnedWSDLTypes(t *testing.T) {
 			if c.file == "layered-notypens-wsdl.xml" && !strings.Contains(string(shape.Marshal(learned, "")), "element: Facilities\n              namespace: none\n              typeNamespace: none\n") {
 				t.Errorf("Facilities: want namespace none and typeNamespace none in\n%s", shape.Marshal(learned, ""))
 			}
-			got, err := mocktest.WSDLTypes(refdeploy.WSDL(t, serve(t, learned, c.ns)))
+			served := refdeploy.WSDL(t, serve(t, learned, c.ns))
+			got, err := mocktest.WSDLTypes(served)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -1002,6 +1020,20 @@ func TestLearnedWSDLTypes(t *testing.T) {
 			}
 			if got != want {
 				t.Errorf("the mock's WSDL types:\n%s\nwant the deployment's:\n%s", got, want)
+			}
+			// Byte for byte too: a class holding only its text was
+			// declared with an empty <s:extension ...>\n</s:extension>
+			// where Mono writes <s:extension base="s:string" />.
+			types := func(doc []byte) string {
+				s := string(doc)
+				i, j := strings.Index(s, "<wsdl:types>"), strings.Index(s, "</wsdl:types>")
+				if i < 0 || j < i {
+					t.Fatalf("no <wsdl:types> in %.300s", s)
+				}
+				return s[i:j]
+			}
+			if got, want := types(served), types(wsdl); got != want {
+				t.Errorf("the mock's <wsdl:types> differs in its bytes from the deployment's:\n%s\nwant\n%s", got, want)
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package learn
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/atmkit/atmkit/shape"
@@ -135,7 +136,34 @@ func readWSDL(data []byte) (*wsdlInfo, error) {
 		}
 		info.ops[op] = r
 	}
+	if !slices.ContainsFunc(shape.Operations(), func(op string) bool { return info.ops[op] != nil }) {
+		return nil, noResults(set, info.ns)
+	}
 	return info, nil
+}
+
+// noResults is the error of a WSDL that declares the result of none of
+// the service's operations: its operations return nothing (the JSON
+// endpoint's WSDL, service-v2.asmx?WSDL, declares its two searches void:
+// they write their JSON themselves), or it is another service's.
+func noResults(set *schemaSet, ns string) error {
+	var void []string
+	for _, op := range shape.Operations() {
+		if set.elements[key(ns, op+"Response")] != nil {
+			void = append(void, op)
+		}
+	}
+	if len(void) > 0 {
+		verb := "return"
+		if len(void) == 1 {
+			verb = "returns"
+		}
+		return fmt.Errorf("the WSDL declares no result for any of the service's operations: %s %s nothing in it "+
+			"(as in the WSDL of the JSON endpoint, service-v2.asmx, whose operations write their JSON themselves); "+
+			"give the WSDL of the XML service, …/service/service.asmx", strings.Join(void, " and "), verb)
+	}
+	return fmt.Errorf("the WSDL declares none of the service's operations (%s): it describes another service; "+
+		"give the WSDL of the XML service, …/service/service.asmx", strings.Join(shape.Operations(), ", "))
 }
 
 // dataSetForm tells whether a result element's inline type declares a

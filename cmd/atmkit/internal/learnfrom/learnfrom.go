@@ -178,7 +178,8 @@ func scrubURLError(err error) error {
 
 // Cassettes adds the answers to calls recorded in the cassette files to
 // in.Samples, each named "FILE#ID" (the file's base name), and the first
-// WSDL recorded with a 200 answer to in.WSDL when it has none. It returns
+// WSDL recorded with a 200 answer to in.WSDL when it has none (not the
+// JSON endpoint's, service-v2.asmx?WSDL). It returns
 // how many answers it added and where the WSDL it took was recorded (""
 // when it took none). It stops reading when ctx is done, with an error
 // that wraps ctx's error.
@@ -190,8 +191,12 @@ func Cassettes(ctx context.Context, in *learn.Input, files []string) (answers in
 		}
 		for _, r := range recs {
 			where := filepath.Base(file) + "#" + r.Entry.Name
-			if r.IsWSDL() && r.Status == http.StatusOK && in.WSDL == nil {
-				in.WSDL, wsdlAt = []byte(r.Body), where
+			if r.IsWSDL() {
+				// The JSON endpoint's WSDL declares its searches void
+				// (they write their JSON themselves): no results to learn.
+				if r.Status == http.StatusOK && in.WSDL == nil && !jsonEndpoint(r.URL) {
+					in.WSDL, wsdlAt = []byte(r.Body), where
+				}
 				continue
 			}
 			if r.Binding == "" {
@@ -210,4 +215,11 @@ func Cassettes(ctx context.Context, in *learn.Input, files []string) (answers in
 // error, and leaves nothing running.
 func Learn(ctx context.Context, in learn.Input) (*shape.Shape, *learn.Report, error) {
 	return learn.LearnContext(ctx, in)
+}
+
+// jsonEndpoint reports whether rawURL is on the JSON endpoint,
+// service-v2.asmx (in any case, as IIS reads paths).
+func jsonEndpoint(rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	return err == nil && strings.HasSuffix(strings.ToLower(u.Path), strings.ToLower(asmx.JSONPath))
 }

@@ -3,9 +3,12 @@ package learnfrom
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -146,5 +149,55 @@ func TestLearnStopsLearner(t *testing.T) {
 		if strings.Contains(g, "atmkit/shape/learn.") {
 			t.Errorf("a learner still runs after Learn returned:\n%s", g)
 		}
+	}
+}
+
+// TestCassettesSkipTheJSONEndpointsWSDL: a recording whose app fetched the
+// JSON endpoint's WSDL (service-v2.asmx?WSDL, which declares its two
+// searches void) before the service's gives the learner the service's
+// WSDL. The first WSDL recorded was taken, and the learner learned
+// nothing from it.
+func TestCassettesSkipTheJSONEndpointsWSDL(t *testing.T) {
+	read := func(path string) string {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	jsonWSDL := read(filepath.Join("..", "..", "..", "..", "shape", "learn", "testdata", "variants", "jsonendpoint-wsdl.xml"))
+	serviceWSDL := read(filepath.Join("..", "..", "..", "..", "shape", "learn", "testdata", "reference", "wsdl.xml"))
+	interaction := func(id int, path, body string) string {
+		indented := "            " + strings.ReplaceAll(strings.TrimRight(body, "\n"), "\n", "\n            ")
+		return fmt.Sprintf(`    - id: %d
+      request:
+        request_uri: %s?WSDL
+        url: http://upstream.example%s?WSDL
+        method: GET
+      response:
+        body: |
+%s
+        headers:
+            Content-Type:
+                - text/xml; charset=utf-8
+        status: 200 OK
+        code: 200
+`, id, path, path, indented)
+	}
+	file := filepath.Join(t.TempDir(), "rec.yaml")
+	cassette := "---\nversion: 2\ninteractions:\n" + interaction(0, asmx.JSONPath, jsonWSDL) + interaction(1, asmx.ServicePath, serviceWSDL)
+	if err := os.WriteFile(file, []byte(cassette), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var in learn.Input
+	_, at, err := Cassettes(context.Background(), &in, []string{file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if at != "rec.yaml#1" || strings.TrimRight(string(in.WSDL), "\n") != strings.TrimRight(serviceWSDL, "\n") {
+		t.Fatalf("took the WSDL recorded at %q (%d bytes), want the service's, rec.yaml#1", at, len(in.WSDL))
+	}
+	if _, _, err := Learn(context.Background(), in); err != nil {
+		t.Errorf("learning from the service's recorded WSDL: %v", err)
 	}
 }
