@@ -315,34 +315,6 @@ func (cfg *Config) operation() (*asmx.Operation, asmx.Binding, error) {
 	return op, b, nil
 }
 
-// checkWireMockJar finds WireMock's jar for --wiremock before anything
-// starts: given (--wiremock-jar), it must be a file; else it is looked
-// for (findWireMockJar). Neither is a wrong setting (exit 2), not a
-// failed measurement.
-func (cfg *Config) checkWireMockJar() error {
-	if !cfg.WireMock {
-		return nil
-	}
-	if cfg.WireMockJar == "" {
-		jar, err := findWireMockJar()
-		if err != nil {
-			return usagef("--wiremock: %v", err)
-		}
-		cfg.WireMockJar = jar
-		return nil
-	}
-	st, err := os.Stat(cfg.WireMockJar)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return usagef("--wiremock-jar %s: no such file", cfg.WireMockJar)
-	case err != nil:
-		return usagef("--wiremock-jar %s: %v", cfg.WireMockJar, err)
-	case st.IsDir():
-		return usagef("--wiremock-jar %s: a directory; want WireMock's standalone jar", cfg.WireMockJar)
-	}
-	return nil
-}
-
 // checkLoad checks the load's settings and sets the default of Rounds.
 func (cfg *Config) checkLoad() error {
 	switch {
@@ -557,14 +529,6 @@ func fetch(ctx context.Context, name string, req loadgen.Request) (*loadgen.Resp
 		return nil, fmt.Errorf("bench: the %s answered %d, not 200: %s", name, resp.Status, text)
 	}
 	return resp, nil
-}
-
-// atmsText is n ATMs, in words: "1 ATM", "2000 ATMs".
-func atmsText(n int) string {
-	if n == 1 {
-		return "1 ATM"
-	}
-	return fmt.Sprintf("%d ATMs", n)
 }
 
 // firstAnswerTimeout bounds the wait for a server's whole answer to the

@@ -271,3 +271,11 @@ func median(sorted []float64) float64 {
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+// atmsText is n ATMs, in words: "1 ATM", "2000 ATMs".
+func atmsText(n int) string {
+	if n == 1 {
+		return "1 ATM"
+	}
+	return fmt.Sprintf("%d ATMs", n)
+}

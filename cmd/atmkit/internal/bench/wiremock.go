@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -213,4 +214,32 @@ func xpathLiteral(s string) string {
 	}
 	parts := strings.Split(s, "'")
 	return "concat('" + strings.Join(parts, `', "'", '`) + "')"
+}
+
+// checkWireMockJar finds WireMock's jar for --wiremock before anything
+// starts: given (--wiremock-jar), it must be a file; else it is looked
+// for (findWireMockJar). Neither is a wrong setting (exit 2), not a
+// failed measurement.
+func (cfg *Config) checkWireMockJar() error {
+	if !cfg.WireMock {
+		return nil
+	}
+	if cfg.WireMockJar == "" {
+		jar, err := findWireMockJar()
+		if err != nil {
+			return usagef("--wiremock: %v", err)
+		}
+		cfg.WireMockJar = jar
+		return nil
+	}
+	st, err := os.Stat(cfg.WireMockJar)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return usagef("--wiremock-jar %s: no such file", cfg.WireMockJar)
+	case err != nil:
+		return usagef("--wiremock-jar %s: %v", cfg.WireMockJar, err)
+	case st.IsDir():
+		return usagef("--wiremock-jar %s: a directory; want WireMock's standalone jar", cfg.WireMockJar)
+	}
+	return nil
 }
