@@ -1132,30 +1132,8 @@ func TestLearnNodePrefixes(t *testing.T) {
 			t.Fatal(err)
 		}
 		served := refdeploy.Collect(t, base, ns, "k", []refdeploy.Call{c.call}, c.binding)[0].Body
-		if got, want := tagsOf(served), tagsOf(recorded); got != want {
+		if got, want := mocktest.StartTags(served), mocktest.StartTags(recorded); got != want {
 			t.Errorf("%s over %s: the mock writes the tags\n%s\nthe deployment (%s)\n%s", c.call.Op, c.binding, got, c.recorded, want)
 		}
 	}
-}
-
-// tagsOf lists the distinct start tags of an XML answer in the order
-// first written, its attributes' values left out (its namespace
-// declarations' kept) and an empty element's written as a start tag: how
-// its elements and attributes are named, prefixed and declared.
-func tagsOf(body []byte) string {
-	value := regexp.MustCompile(`( [^ =]+)="[^"]*"`)
-	var out []string
-	for _, tag := range regexp.MustCompile(`<[^?/>][^>]*>`).FindAllString(string(body), -1) {
-		tag = strings.TrimSuffix(strings.TrimSuffix(tag, " />"), ">") + ">"
-		tag = value.ReplaceAllStringFunc(tag, func(a string) string {
-			if strings.HasPrefix(a, " xmlns") {
-				return a
-			}
-			return a[:strings.IndexByte(a, '=')] + `=""`
-		})
-		if !slices.Contains(out, tag) {
-			out = append(out, tag)
-		}
-	}
-	return strings.Join(out, "\n")
 }
