@@ -232,22 +232,80 @@ type compiler struct {
 	variants map[string]int // item variant key → fragment cache variant
 	next     *int           // variants in use
 	ops      []op
-	// prefixes are the prefixes made up for attributes' namespaces that
-	// are in scope where the compiler is, outermost first.
+	// prefixes are the namespace prefixes in scope where the compiler is,
+	// outermost first, as XmlTextWriter keeps them (its nsStack): those a
+	// node's elements and attributes are written with (shape.Field.Prefix)
+	// and those made up for attributes' namespaces.
 	prefixes []madePrefix
 }
 
-// madePrefix is a prefix XmlTextWriter made up for a namespace.
+// madePrefix is a prefix bound to a namespace on an element.
 type madePrefix struct{ ns, prefix string }
 
-// prefixFor returns the made-up prefix in scope for ns, if any.
+// lookup returns the index in c.prefixes of the binding of prefix in
+// scope (XmlTextWriter's LookupNamespace), or -1.
+func (c *compiler) lookup(prefix string) int {
+	for i := len(c.prefixes) - 1; i >= 0; i-- {
+		if c.prefixes[i].prefix == prefix {
+			return i
+		}
+	}
+	return -1
+}
+
+// prefixFor returns the prefix in scope for ns, if any (XmlTextWriter's
+// FindPrefix: the innermost binding to ns not hidden by another binding
+// of its prefix).
 func (c *compiler) prefixFor(ns string) (string, bool) {
-	for _, p := range slices.Backward(c.prefixes) {
-		if p.ns == ns {
+	for i := len(c.prefixes) - 1; i >= 0; i-- {
+		if p := c.prefixes[i]; p.ns == ns && c.lookup(p.prefix) == i {
 			return p.prefix, true
 		}
 	}
 	return "", false
+}
+
+// bindElement binds prefix to ns for an element written with it (none
+// for an element in the default namespace), as XmlTextWriter's
+// WriteStartElement does: a prefix bound to ns in scope is reused, else
+// it is bound on this element, to be declared at the end of its start
+// tag. It returns the element's qualified name.
+func (c *compiler) bindElement(prefix, name, ns string) string {
+	if prefix == "" {
+		return name
+	}
+	if i := c.lookup(prefix); i < 0 || c.prefixes[i].ns != ns {
+		c.prefixes = append(c.prefixes, madePrefix{ns, prefix})
+	}
+	return prefix + ":" + name
+}
+
+// declarations writes the declarations of the prefixes bound since from
+// (on the element being written), the last bound first, as XmlTextWriter
+// writes them after the start tag's attributes.
+func (c *compiler) declarations(from int) {
+	for _, p := range slices.Backward(c.prefixes[from:]) {
+		c.bytes(" xmlns:" + p.prefix + `="` + string(asmx.AppendAttr(nil, p.ns)) + `"`)
+	}
+}
+
+// childInScope is the default namespace an element's children see: its
+// own namespace, declared as the default, unless it is written with a
+// prefix (then the enclosing element's, inScope).
+func childInScope(prefix, ns, inScope string) string {
+	if prefix != "" {
+		return inScope
+	}
+	return ns
+}
+
+// defaultDecl is the default namespace declaration of an element in ns
+// written with prefix (none for a prefixed one) where inScope is.
+func defaultDecl(prefix, ns, inScope string) string {
+	if prefix != "" {
+		return ""
+	}
+	return xmlnsAttr(ns, inScope)
 }
 
 func (c *compiler) bytes(s string) {
@@ -297,13 +355,13 @@ func (c *compiler) result(r *shape.Result, soap bool) (*resultCode, error) {
 		if soap {
 			inScope = c.ns
 		}
-		c.element(r.Root, contentNS, inScope, -1, r.Fields, scope, func(depth int) {
-			c.fields(r.Fields, scope, contentNS, contentNS, depth, rc)
+		c.element(r.Root, r.Prefix, contentNS, inScope, -1, r.Fields, scope, func(depth int) {
+			c.fields(r.Fields, scope, contentNS, childInScope(r.Prefix, contentNS, inScope), depth, rc)
 		})
 	case soap:
 		rc.typed = true
 		// The result's own attributes are <OpResult>'s.
-		if c.attributes(r.Fields, scope, soapResultDepth) {
+		if c.attributes(r.Fields, scope, soapResultDepth, len(c.prefixes)) {
 			rc.rootAttrs = true
 			c.bytes(">")
 		}
@@ -314,7 +372,7 @@ func (c *compiler) result(r *shape.Result, soap bool) (*resultCode, error) {
 		// namespace, with the declarations XmlSerializer writes, then the
 		// result's own attributes, then the pending default namespace.
 		c.bytes("<" + r.Root + ` xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"`)
-		c.attributes(r.Fields, scope, 0)
+		c.attributes(r.Fields, scope, 0, len(c.prefixes))
 		c.bytes(xmlnsAttr(c.ns, "") + ">")
 		c.fields(r.Fields, scope, contentNS, c.ns, 1, rc)
 		c.bytes("\n</" + r.Root + ">")
@@ -333,17 +391,19 @@ func (c *compiler) result(r *shape.Result, soap bool) (*resultCode, error) {
 }
 
 // attributes compiles the attributes among fields, of an element at
-// depth, and reports whether there were any. An attribute in a namespace
-// takes the prefix in scope for it (XmlTextWriter's LookupPrefix: one made
-// up on an enclosing element), else gets one of its own, as XmlTextWriter
-// makes one up (d<level>p<n>), declared where XmlTextWriter declares the
-// namespaces it pushed while writing the start tag: after every
-// attribute, the last made up first (before the element's own default
-// namespace declaration, which the caller writes next). The prefixes made
-// are added to c.prefixes: the caller drops them after the element's end.
-func (c *compiler) attributes(fields []*shape.Field, scope shape.Scope, depth int) bool {
+// depth whose prefix bindings start at from in c.prefixes, and reports
+// whether there were any. An attribute in a namespace is written as
+// XmlTextWriter's WriteStartAttribute writes it: its own prefix (a node's
+// attribute may say one) unless the element already bound that prefix to
+// another namespace; the prefix in scope for its namespace when it says
+// none or says that one (an attribute in its element's prefixed namespace
+// takes the element's prefix, declaring nothing); else its own prefix, or
+// one made up (d<level>p<n>), bound on the element. The bindings made on
+// the element are declared after every attribute, the last bound first
+// (before the element's own default namespace declaration, which the
+// caller writes next). The caller drops them after the element's end.
+func (c *compiler) attributes(fields []*shape.Field, scope shape.Scope, depth, from int) bool {
 	made := 0
-	var decls []string // the made-up prefixes' declarations, in the order made
 	any := false
 	for _, f := range fields {
 		if f.Attribute == "" {
@@ -357,37 +417,42 @@ func (c *compiler) attributes(fields []*shape.Field, scope shape.Scope, depth in
 			c.bytes(`"`)
 			continue
 		}
-		prefix, declared := c.prefixFor(ns)
-		if !declared {
-			made++
-			prefix = fmt.Sprintf("d%dp%d", max(depth, 0)+1, made)
+		prefix := f.Prefix
+		if i := c.lookup(prefix); prefix != "" && i >= from {
+			prefix = "" // bound on this element already: XmlTextWriter drops it
+		}
+		if defined, ok := c.prefixFor(ns); ok && (prefix == "" || prefix == defined) {
+			prefix = defined
+		} else {
+			if prefix == "" {
+				made++
+				prefix = fmt.Sprintf("d%dp%d", max(depth, 0)+1, made)
+			}
 			c.prefixes = append(c.prefixes, madePrefix{ns, prefix})
 		}
 		c.bytes(" " + prefix + ":" + f.Attribute + `="`)
 		c.ops = append(c.ops, op{kind: opAttr, leaf: c.leaf(f, scope)})
 		c.bytes(`"`)
-		if !declared {
-			decls = append(decls, " xmlns:"+prefix+`="`+string(asmx.AppendAttr(nil, ns))+`"`)
-		}
 	}
-	for _, d := range slices.Backward(decls) {
-		c.bytes(d)
-	}
+	c.declarations(from)
 	return any
 }
 
-// element compiles an element with the given fields: its start tag (with
-// its attributes), body (written by body at depth+1) and end tag. depth -1
-// is a root written without indentation at depth 0.
-func (c *compiler) element(name, ns, inScope string, depth int, fields []*shape.Field, scope shape.Scope, body func(depth int)) {
+// element compiles an element with the given fields, written with prefix
+// (none: in the default namespace): its start tag (with its attributes),
+// body (written by body at depth+1) and end tag. depth -1 is a root
+// written without indentation at depth 0.
+func (c *compiler) element(name, prefix, ns, inScope string, depth int, fields []*shape.Field, scope shape.Scope, body func(depth int)) {
 	at := depth
 	if depth < 0 {
 		at = 0
 	}
+	from := len(c.prefixes)
+	defer func() { c.prefixes = c.prefixes[:from] }() // in scope until its end tag
+	name = c.bindElement(prefix, name, ns)
 	c.bytes(indent(depth) + "<" + name)
-	defer func(n int) { c.prefixes = c.prefixes[:n] }(len(c.prefixes)) // in scope until its end tag
-	c.attributes(fields, scope, at)
-	c.bytes(xmlnsAttr(ns, inScope))
+	c.attributes(fields, scope, at, from)
+	c.bytes(defaultDecl(prefix, ns, inScope))
 	if i := slices.IndexFunc(fields, func(f *shape.Field) bool { return f.Text }); i >= 0 {
 		// Text beside the attributes; none (an empty string) closes the tag.
 		c.ops = append(c.ops, op{kind: opLeaf, b: []byte(">"), close: []byte("</" + name + ">"), empty: []byte(" />"), leaf: c.leaf(fields[i], scope)})
@@ -418,22 +483,41 @@ func (c *compiler) fields(fields []*shape.Field, scope shape.Scope, inherit, inS
 			c.list(f, scope, ns, inherit, inScope, depth, rc)
 		case len(f.Fields) > 0:
 			start := c.cut()
-			c.element(f.Element, ns, inScope, depth, f.Fields, scope, func(d int) {
-				c.fields(f.Fields, scope, f.ChildNamespace(c.ns, ns), ns, d, rc)
+			c.element(f.Element, f.Prefix, ns, inScope, depth, f.Fields, scope, func(d int) {
+				c.fields(f.Fields, scope, f.ChildNamespace(c.ns, ns), childInScope(f.Prefix, ns, inScope), d, rc)
 			})
 			if scope == shape.ScopeLocations && onlyPoint(f) {
 				c.conditional(start)
 			}
 		default:
 			start := c.cut()
-			open := indent(depth) + "<" + f.Element + xmlnsAttr(ns, inScope)
-			c.ops = append(c.ops, op{kind: opLeaf, b: []byte(open + ">"), close: []byte("</" + f.Element + ">"),
+			name, open := c.leafTag(f.Element, f.Prefix, ns, inScope, depth)
+			c.ops = append(c.ops, op{kind: opLeaf, b: []byte(open + ">"), close: []byte("</" + name + ">"),
 				empty: []byte(open + " />"), leaf: c.leaf(f, scope)})
 			if scope == shape.ScopeLocations && onlyPoint(f) {
 				c.conditional(start)
 			}
 		}
 	}
+}
+
+// leafTag returns the qualified name of an element with no attributes
+// and no element children (a value, or a list's wrapper) written with
+// prefix in ns where the default namespace is inScope, and its start tag
+// without its closing > (indented for depth): the prefix's declaration
+// when no enclosing element bound it to ns, else the default namespace's
+// when it differs.
+func (c *compiler) leafTag(name, prefix, ns, inScope string, depth int) (string, string) {
+	from := len(c.prefixes)
+	defer func() { c.prefixes = c.prefixes[:from] }()
+	q := c.bindElement(prefix, name, ns)
+	var b strings.Builder
+	b.WriteString(indent(depth) + "<" + q)
+	for _, p := range slices.Backward(c.prefixes[from:]) {
+		b.WriteString(" xmlns:" + p.prefix + `="` + string(asmx.AppendAttr(nil, p.ns)) + `"`)
+	}
+	b.WriteString(defaultDecl(prefix, ns, inScope))
+	return q, b.String()
 }
 
 // conditional makes the steps from start on depend on the search point.
@@ -467,22 +551,25 @@ func (c *compiler) list(f *shape.Field, scope shape.Scope, ns, inherit, inScope 
 	lc := &listCode{scope: itemScope}
 	itemDepth, itemInScope, itemInherit := depth, inScope, inherit
 	if f.Element != "" {
-		open := indent(depth) + "<" + f.Element + xmlnsAttr(ns, inScope)
+		// The wrapper's prefix binding is in scope for its items.
+		defer func(n int) { c.prefixes = c.prefixes[:n] }(len(c.prefixes))
+		name, open := c.leafTag(f.Element, f.Prefix, ns, inScope, depth)
+		c.bindElement(f.Prefix, f.Element, ns)
 		lc.open = []byte(open + ">")
 		lc.empty = []byte(open + " />")
-		lc.close = []byte(indent(depth) + "</" + f.Element + ">")
-		itemDepth, itemInScope, itemInherit = depth+1, ns, ns
+		lc.close = []byte(indent(depth) + "</" + name + ">")
+		itemDepth, itemInScope, itemInherit = depth+1, childInScope(f.Prefix, ns, inScope), ns
 	}
 	it := f.Item
 	itemNS := it.Namespace.Resolve(c.ns, itemInherit)
 	ic := &compiler{ns: c.ns, variants: c.variants, next: c.next, prefixes: slices.Clone(c.prefixes)}
 	if itemScope == shape.ScopeLanguage && len(it.Fields) == 0 {
-		open := indent(itemDepth) + "<" + it.Element + xmlnsAttr(itemNS, itemInScope)
-		ic.ops = append(ic.ops, op{kind: opLeaf, b: []byte(open + ">"), close: []byte("</" + it.Element + ">"),
+		name, open := ic.leafTag(it.Element, it.Prefix, itemNS, itemInScope, itemDepth)
+		ic.ops = append(ic.ops, op{kind: opLeaf, b: []byte(open + ">"), close: []byte("</" + name + ">"),
 			empty: []byte(open + " />"), leaf: leaf{id: vLanguage, kind: shape.KindString, typ: it.Type, fixed: -1, bits: 64}})
 	} else {
-		ic.element(it.Element, itemNS, itemInScope, itemDepth, it.Fields, itemScope, func(d int) {
-			ic.fields(it.Fields, itemScope, it.ChildNamespace(c.ns, itemNS), itemNS, d, rc)
+		ic.element(it.Element, it.Prefix, itemNS, itemInScope, itemDepth, it.Fields, itemScope, func(d int) {
+			ic.fields(it.Fields, itemScope, it.ChildNamespace(c.ns, itemNS), childInScope(it.Prefix, itemNS, itemInScope), d, rc)
 		})
 	}
 	lc.item = ic.ops

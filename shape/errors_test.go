@@ -65,6 +65,20 @@ func TestHandWrittenMistakes(t *testing.T) {
 			[]string{`line 92: operations.ReturnAllAtms: ReturnAllAtms returns locations, but result "ArrayOfProvince" holds provinces`}, 1},
 		{"text beside elements", "attrs.yaml", "            - {element: Tag, type: string, value: atmIdentifier}", "            - {text: true, type: string, value: atmIdentifier}",
 			[]string{"line 23: results.Lookup/Machines/Machine: an element with text (text: true) has one text field and attributes, no element children"}, 1},
+		// Prefixes of a node's elements and attributes (the nodes site's
+		// learned shape): an NCName, not one XML reserves, on a level in a
+		// namespace, in a node result only, one namespace per prefix on
+		// an element.
+		{"an element's prefix XML reserves", "../learn/testdata/nodes-learned.yaml", "          element: province\n          prefix: n", "          element: province\n          prefix: xml",
+			[]string{`line 96: results.provinces/(provinces list)/province.prefix: prefix "xml" is not a namespace prefix`}, 1},
+		{"a prefix with a colon", "../learn/testdata/nodes-learned.yaml", "    prefix: n\n    root: provinces", "    prefix: \"n:v\"\n    root: provinces",
+			[]string{`line 90: results.provinces.prefix: prefix "n:v" is not a namespace prefix`}, 1},
+		{"a prefix on an attribute in no namespace", "../learn/testdata/nodes-learned.yaml", "{attribute: code, type: string, value: code}", "{attribute: code, prefix: c, type: string, value: code}",
+			[]string{`line 98: results.provinces/(provinces list)/province/@code.prefix: a prefix is for an attribute in a namespace (namespace:)`}, 1},
+		{"a prefix naming two namespaces on one element", "../learn/testdata/nodes-learned.yaml", "{attribute: count, type: int, value: count}", "{attribute: count, namespace: \"urn:other\", prefix: n, type: int, value: count}",
+			[]string{`line 15: results.atmList/@count.prefix: prefix "n" names two namespaces on one element (urn:atmref:nodes:v3 and urn:other): give each its own`}, 1},
+		{"a prefix on a typed result's element", "attrs.yaml", "      - element: Origin\n", "      - element: Origin\n        prefix: o\n",
+			[]string{`line 12: results.Lookup/…/Origin.prefix: only a node result's elements and attributes have prefixes`}, 1},
 		// Names and namespaces no XML reader takes (XML 1.0's fourth
 		// edition, as .NET's XmlReader and Go's encoding/xml read names).
 		{"an element name with a character names cannot hold", "typed.yaml", "{element: Count,", "{element: \"Count×\",",

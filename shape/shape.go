@@ -137,6 +137,11 @@ type Result struct {
 	// TypeNamespace is the namespace of the result's complexType in the WSDL
 	// (typed; default: the content's namespace, Namespace).
 	TypeNamespace Namespace
+	// Prefix is the prefix the node is written with (node, in a namespace
+	// only): the deployment built it with one (XmlDocument.CreateElement
+	// with a prefix), so it is written <n:atmList xmlns:n="…">; empty, the
+	// node's namespace is the default one (xmlns="…").
+	Prefix string
 	// Fields are the result's children, in order (node and typed). The
 	// fields of a typed result that are attributes are written on
 	// <OpResult> in SOAP and on the GET/POST root.
@@ -144,7 +149,8 @@ type Result struct {
 	// DataSet describes a dataset result's tables (layout dataset only).
 	DataSet *DataSet
 
-	line int // line in the shape file, 0 when built in code
+	line       int // line in the shape file, 0 when built in code
+	prefixLine int // line of its prefix in the shape file
 }
 
 // The .NET types of a node result (Result.Type).
@@ -172,6 +178,13 @@ type Field struct {
 	// unless it says one (an XmlAttribute with a Namespace), and then has
 	// a prefix of the writer's choosing.
 	Namespace Namespace
+	// Prefix is the prefix an element or an attribute in a namespace is
+	// written with (a node result's only, whose deployment built its nodes
+	// with prefixes): declared on the element that first uses it, as
+	// XmlTextWriter writes a DOM element, and reused below it. Empty: an
+	// element's namespace is the default one, an attribute takes a prefix
+	// in scope for its namespace or one made up.
+	Prefix string
 	// TypeNamespace is the namespace of a container's or list item's
 	// complexType (XmlType's Namespace): its element children inherit it,
 	// and the WSDL declares the type in that namespace's schema. Default:

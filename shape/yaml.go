@@ -258,7 +258,7 @@ func (p *parser) shape(n *yaml.Node) *Shape {
 func (p *parser) result(name string, n *yaml.Node, line int) *Result {
 	where := "results." + name
 	r := &Result{Name: name, line: line}
-	m := p.pairs(n, where, "layout", "namespace", "root", "type", "typeNamespace", "fields", "dataset")
+	m := p.pairs(n, where, "layout", "namespace", "prefix", "root", "type", "typeNamespace", "fields", "dataset")
 	if m == nil {
 		return r
 	}
@@ -270,6 +270,10 @@ func (p *parser) result(name string, n *yaml.Node, line int) *Result {
 		p.addf(m["layout"].Line, where+".layout", "layout %q: want node, typed or dataset", r.Layout)
 	}
 	r.Namespace = Namespace(p.scalar(m["namespace"], where+".namespace"))
+	r.Prefix = p.scalar(m["prefix"], where+".prefix")
+	if m["prefix"] != nil {
+		r.prefixLine = m["prefix"].Line
+	}
 	r.Root = p.scalar(m["root"], where+".root")
 	switch {
 	case m["root"] == nil && r.Layout == Dataset:
@@ -310,7 +314,7 @@ func (p *parser) fields(n *yaml.Node, where string) []*Field {
 	return out
 }
 
-var fieldKeys = []string{"element", "attribute", "text", "namespace", "typeNamespace", "type", "value", "format", "generated", "fields", "list", "item"}
+var fieldKeys = []string{"element", "attribute", "text", "namespace", "prefix", "typeNamespace", "type", "value", "format", "generated", "fields", "list", "item"}
 
 func (p *parser) field(n *yaml.Node, where string) *Field {
 	f := &Field{line: n.Line}
@@ -341,6 +345,7 @@ func (p *parser) field(n *yaml.Node, where string) *Field {
 		where = where + " (" + name + ")"
 	}
 	f.Namespace = Namespace(p.scalar(m["namespace"], where+".namespace"))
+	f.Prefix = p.scalar(m["prefix"], where+".prefix")
 	f.TypeNamespace = Namespace(p.scalar(m["typeNamespace"], where+".typeNamespace"))
 	f.Type = p.scalar(m["type"], where+".type")
 	f.Value = p.scalar(m["value"], where+".value")
@@ -497,6 +502,9 @@ func Marshal(s *Shape, header string) []byte {
 		if r.Namespace != "" {
 			fmt.Fprintf(&b, "    namespace: %s\n", yamlString(string(r.Namespace)))
 		}
+		if r.Prefix != "" {
+			fmt.Fprintf(&b, "    prefix: %s\n", yamlString(r.Prefix))
+		}
 		fmt.Fprintf(&b, "    root: %s\n", yamlString(r.Root))
 		if r.Type != "" && r.Type != r.Root {
 			fmt.Fprintf(&b, "    type: %s\n", yamlString(r.Type))
@@ -554,6 +562,9 @@ func writeBlockField(b *bytes.Buffer, f *Field, indent int) {
 	if f.Namespace != "" {
 		line("namespace: %s", yamlString(string(f.Namespace)))
 	}
+	if f.Prefix != "" {
+		line("prefix: %s", yamlString(f.Prefix))
+	}
 	if f.Type != "" {
 		line("type: %s", yamlString(f.Type))
 	}
@@ -591,6 +602,7 @@ func flowField(f *Field) string {
 		parts = append(parts, "text: true")
 	}
 	add("namespace", string(f.Namespace))
+	add("prefix", f.Prefix)
 	add("typeNamespace", string(f.TypeNamespace))
 	add("type", f.Type)
 	add("value", f.Value)

@@ -38,6 +38,8 @@ import (
 // deployment's answer to the same operation (every element and attribute
 // by namespace and name, a DataSet's schema whole; rows nested in their
 // own table left out of the deployment's, which the mock does not nest),
+// and, for a node result, the deployment's prefixes and namespace
+// declarations (its start tags, values aside),
 // and its WSDL the deployment's types; atmkit conform --shape passes the deployment and the
 // mock; and (but for the XmlElement results of the legacy and nodes
 // sites) a .NET client whose proxy Mono's wsdl tool generated from the
@@ -130,6 +132,14 @@ func learnServeRead(t *testing.T, d *refdeploy.Deployment, site refdeploy.Site, 
 		}
 		if got != want {
 			t.Errorf("%s over %s: the mock's answer has another structure than the deployment's:\n%s\nwant\n%s", a.Call.Op, a.Binding, got, want)
+		}
+		// A node's elements and attributes have the deployment's
+		// prefixes, declared on the same elements (the nodes site's
+		// <n:provinces xmlns:n="…">, <geo:point geo:lat="…" xmlns:geo="…" />).
+		if sh.Layout(a.Call.Op) == shape.Node {
+			if got, want := mocktest.StartTags(body), mocktest.StartTags(a.Body); got != want {
+				t.Errorf("%s over %s: the mock's start tags are not the deployment's:\n%s\nwant\n%s", a.Call.Op, a.Binding, got, want)
+			}
 		}
 		pairs[a.Call.Op+" "+a.Binding] = true
 	}

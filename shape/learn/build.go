@@ -132,7 +132,12 @@ func (l *learner) build() *shape.Shape {
 		if g.layout == shape.Typed && g.root.typeNS != "" && g.root.typeNS != contentNS {
 			r.TypeNamespace = l.absNS(g.root.typeNS)
 		}
+		l.prefixes = g.layout == shape.Node
+		if l.prefixes {
+			r.Prefix = g.root.prefix
+		}
 		r.Fields = l.fields(g.root, contentNS, r.Name, r.Root)
+		l.prefixes = false
 		sh.Results = append(sh.Results, r)
 		for _, op := range g.ops {
 			sh.Operations[op] = r.Name
@@ -184,7 +189,7 @@ func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
 			l.report.Unmapped = append(l.report.Unmapped, fmt.Sprintf("%s: %s: a list atmkit has no data for; left out", result, kat))
 		case k.wrappedItem() != nil && k.wrappedItem().list != "":
 			it := k.wrappedItem()
-			f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns), List: it.list, Item: l.item(it, k.ns, l.typeNSOf(k, ns), result, kat+"/"+it.label())}
+			f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns), Prefix: l.prefixOf(k), List: it.list, Item: l.item(it, k.ns, l.typeNSOf(k, ns), result, kat+"/"+it.label())}
 			if k.typeName != "" && k.typeName != shape.ListTypeName(f) {
 				f.Type = k.typeName
 			}
@@ -199,7 +204,7 @@ func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
 				l.report.Unmapped = append(l.report.Unmapped, fmt.Sprintf("%s: %s: holds nothing atmkit writes; left out", result, kat))
 				continue
 			}
-			f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns), TypeNamespace: tn, Fields: fs}
+			f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns), Prefix: l.prefixOf(k), TypeNamespace: tn, Fields: fs}
 			if k.typeName != "" && k.typeName != k.name {
 				f.Type = k.typeName
 			}
@@ -207,6 +212,15 @@ func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
 		}
 	}
 	return out
+}
+
+// prefixOf is the prefix k keeps in the shape: the one its answers
+// wrote, for a node result's element or attribute in a namespace.
+func (l *learner) prefixOf(k *node) string {
+	if !l.prefixes || k.text || k.ns == "" {
+		return ""
+	}
+	return k.prefix
 }
 
 // typeNSOf is the namespace of n's type as the WSDL says (n a container,
@@ -221,7 +235,7 @@ func (l *learner) typeNSOf(n *node, ns string) string {
 // item converts a list's item, whose element inherits ns, inside a type
 // of namespace enclosing.
 func (l *learner) item(k *node, ns, enclosing, result, at string) *shape.Field {
-	f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns)}
+	f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns), Prefix: l.prefixOf(k)}
 	if k.isLeaf() && k.textClass != "" && k.list == languages {
 		// A class holding only its text: the code is its text.
 		f.Type, f.TypeNamespace = k.textClass, l.typeNamespace(k, k.ns, enclosing)
@@ -249,13 +263,14 @@ func (l *learner) item(k *node, ns, enclosing, result, at string) *shape.Field {
 func (l *learner) textClassOf(k *node, f *shape.Field, enclosing string) *shape.Field {
 	outer := &shape.Field{Element: f.Element, Namespace: f.Namespace, Type: k.textClass,
 		TypeNamespace: l.typeNamespace(k, k.ns, enclosing), Fields: []*shape.Field{f}}
-	f.Element, f.Namespace, f.Text = "", "", true
+	outer.Prefix = f.Prefix
+	f.Element, f.Namespace, f.Prefix, f.Text = "", "", "", true
 	return outer
 }
 
 // leaf converts a value: mapped, or generated.
 func (l *learner) leaf(k *node, ns, result, at string) *shape.Field {
-	f := &shape.Field{Type: k.typ}
+	f := &shape.Field{Type: k.typ, Prefix: l.prefixOf(k)}
 	switch {
 	case k.text:
 		f.Text = true

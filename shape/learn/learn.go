@@ -47,6 +47,10 @@ type learner struct {
 	// *shape.Column) whose every value read was empty, by their path for
 	// reports: one of them may hold a value no other field holds.
 	blank map[any]string
+	// prefixes: the result being built is a node, whose deployment built
+	// its elements (and attributes) with the prefixes it chose: the
+	// fields keep them. A typed result's prefixes are XmlSerializer's.
+	prefixes bool
 }
 
 // Learn learns a shape from in. The shape is valid; the report lists what

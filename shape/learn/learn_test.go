@@ -1088,3 +1088,52 @@ func TestLearnEmptySearches(t *testing.T) {
 		})
 	}
 }
+
+// TestLearnNodePrefixes learns the nodes site (Mono's answers in
+// testdata/nodes: XmlElements built with prefixes, <n:provinces
+// xmlns:n="urn:atmref:nodes:v3">, <geo:point geo:lat="…"
+// xmlns:geo="urn:atmref:geo" />): the shape keeps each element's and
+// namespaced attribute's prefix (the golden nodes-learned.yaml), and the
+// mock serving it writes the deployment's tags, prefixes and declarations
+// included, in SOAP and over GET. The shape said no prefix, and the mock
+// wrote <provinces xmlns="urn:atmref:nodes:v3"> and <point
+// d3p1:lat="…" xmlns:d3p1="urn:atmref:geo" xmlns="urn:atmref:geo">.
+func TestLearnNodePrefixes(t *testing.T) {
+	learned, _, err := learn.Learn(learn.Input{WSDL: siteWSDL(t, "nodes"), Samples: siteSamples(t, "nodes")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	matchGolden(t, filepath.Join("testdata", "nodes-learned.yaml"), shape.Marshal(learned, "learned from the reference deployment's nodes site's WSDL and answers"))
+	alone, _, err := learn.Learn(learn.Input{Samples: siteSamples(t, "nodes")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone.Result(asmx.OpReturnInstitutions).Type = shape.NodeXmlNode // what only the WSDL says
+	if got, want := string(shape.Marshal(alone, "")), string(shape.Marshal(learned, "")); got != want {
+		t.Errorf("from the answers alone:\n%s\nwant\n%s", got, want)
+	}
+	const ns = "http://nodes.atmref.example.org/atmService"
+	base := serve(t, learned, ns)
+	for _, c := range []struct {
+		call     refdeploy.Call
+		binding  string
+		recorded string
+	}{
+		{refdeploy.Call{Op: asmx.OpReturnProvinces}, "get", "provinces-get.xml"},
+		{refdeploy.Call{Op: asmx.OpReturnProvinces}, "soap11", "provinces-soap11.xml"},
+		{refdeploy.Call{Op: asmx.OpReturnInstitutions}, "get", "institutions-get.xml"},
+		{refdeploy.Call{Op: asmx.OpReturnAtmSearchByAddress, Params: [][2]string{{"strAddress", ""}, {"strCity", "Halifax"},
+			{"strProvince", "NS"}, {"strPostalCode", ""}, {"bytRadius", "5"}}}, "get", "address-get.xml"},
+		{refdeploy.Call{Op: asmx.OpReturnAtmSearchByAddress, Params: [][2]string{{"strAddress", ""}, {"strCity", "Halifax"},
+			{"strProvince", "NS"}, {"strPostalCode", ""}, {"bytRadius", "5"}}}, "soap11", "address-soap11.xml"},
+	} {
+		recorded, err := os.ReadFile(filepath.Join("testdata", "nodes", c.recorded))
+		if err != nil {
+			t.Fatal(err)
+		}
+		served := refdeploy.Collect(t, base, ns, "k", []refdeploy.Call{c.call}, c.binding)[0].Body
+		if got, want := mocktest.StartTags(served), mocktest.StartTags(recorded); got != want {
+			t.Errorf("%s over %s: the mock writes the tags\n%s\nthe deployment (%s)\n%s", c.call.Op, c.binding, got, c.recorded, want)
+		}
+	}
+}

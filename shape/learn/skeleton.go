@@ -16,8 +16,12 @@ import (
 // node is one element or attribute of a deployment's result, as the WSDL
 // or the answers show it: the skeleton the learner maps atmkit's values on.
 type node struct {
-	name     string
-	ns       string // namespace URI of the element ("" for attributes)
+	name string
+	ns   string // namespace URI of the element ("" for attributes)
+	// prefix is the prefix the answers wrote the element (or the
+	// attribute in a namespace) with, as first seen; a node result keeps
+	// it (shape.Field.Prefix).
+	prefix   string
 	attr     bool
 	text     bool   // the enclosing element's text (XmlText), beside its attributes
 	typ      string // XSD simple type of a value; "" for complex elements
@@ -178,7 +182,7 @@ func (l *learner) skeletonFromAnswers(g *group) {
 	if g.layout == shape.Node && name == "" {
 		name, sure = insts[0].Tag, true
 	}
-	g.root = &node{name: name, ns: insts[0].NamespaceURI()}
+	g.root = &node{name: name, ns: insts[0].NamespaceURI(), prefix: insts[0].Space}
 	if g.layout == shape.Typed {
 		g.root.ns = l.ns
 	}
@@ -206,6 +210,9 @@ func (l *learner) merge(n *node, insts []*etree.Element) {
 			k := n.child(a.Key, true)
 			if k == nil {
 				k = &node{name: a.Key, ns: a.NamespaceURI(), attr: true}
+				if k.ns != "" {
+					k.prefix = a.Space
+				}
 				n.kids = append(n.kids, k)
 			}
 			attrTexts[k] = append(attrTexts[k], a.Value)
@@ -235,7 +242,7 @@ func (l *learner) merge(n *node, insts []*etree.Element) {
 	for _, name := range order {
 		k := n.child(name, false)
 		if k == nil {
-			k = &node{name: name, ns: children[name][0].NamespaceURI()}
+			k = &node{name: name, ns: children[name][0].NamespaceURI(), prefix: children[name][0].Space}
 			n.kids = append(n.kids, k)
 		}
 		k.repeated = k.repeated || repeated[name]

@@ -1,0 +1,138 @@
+package mockserver_test
+
+import (
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/mocktest"
+	"github.com/atmkit/atmkit/mockserver"
+	"github.com/atmkit/atmkit/shape"
+)
+
+// prefixedNodes is a node shape whose elements and attributes say the
+// prefixes the deployment built them with, as the reference deployment's
+// nodes site builds its XmlElements (doc.CreateElement("n", name, ns),
+// SetAttribute(name, ns, value)).
+const prefixedNodes = `version: 1
+results:
+  atmList:
+    layout: node
+    namespace: "urn:atmref:nodes:v3"
+    prefix: n
+    root: atmList
+    fields:
+      - {attribute: count, type: int, value: count}
+      - list: locations
+        item:
+          element: atm
+          prefix: n
+          fields:
+            - {attribute: id, type: int, value: id}
+  banks:
+    layout: node
+    type: XmlNode
+    namespace: "urn:atmref:nodes:v3"
+    prefix: n
+    root: banks
+    fields:
+      - list: institutions
+        item: {element: bank, prefix: n, fields: [{attribute: id, type: int, value: id}]}
+  provinces:
+    layout: node
+    namespace: "urn:atmref:nodes:v3"
+    prefix: n
+    root: provinces
+    fields:
+      - {attribute: total, namespace: "urn:atmref:nodes:v3", prefix: n, type: int, value: count}
+      - element: list
+        prefix: n
+        list: provinces
+        item:
+          element: province
+          prefix: n
+          fields:
+            - {attribute: code, type: string, value: code}
+            - {attribute: seq, namespace: "urn:atmref:meta", prefix: m, type: int, generated: true}
+            - {element: name, prefix: n, type: string, value: name}
+            - element: where
+              namespace: "urn:atmref:geo"
+              prefix: geo
+              fields:
+                - {attribute: lat, namespace: "urn:atmref:geo", prefix: geo, type: string, generated: true}
+                - {attribute: zone, namespace: "urn:atmref:meta", type: string, generated: true}
+operations:
+  ReturnAllAtms: atmList
+  ReturnAtmSearchByAddress: atmList
+  ReturnAtmSearchByCoordinates: atmList
+  ReturnAtmSearchByAddressWithMaximum: atmList
+  ReturnAtmSearchByInstitution: atmList
+  ReturnAtmSearchByCity: atmList
+  ReturnInstitutions: banks
+  ReturnProvinces: provinces
+`
+
+// TestNodePrefixes serves a node shape with prefixes and reads
+// ReturnProvinces in the four XML bindings, byte for byte, as
+// XmlTextWriter writes a DOM element (XmlElement.WriteTo): each prefix
+// declared on the element that first uses it, after the element's
+// attributes (<n:provinces n:total="…" xmlns:n="…">, as the nodes site
+// writes <geo:point geo:lat="…" xmlns:geo="…" />); an attribute in its
+// element's prefixed namespace takes that prefix (n:total), declaring
+// nothing more; a child in the same namespace reuses the prefix without
+// declaring it again (<n:list>, <n:province>, <n:name>); an attribute in
+// a namespace a prefix of its own (m:seq) is declared on its element,
+// and one saying no prefix takes the prefix in scope for its namespace
+// (m:zone). The mock wrote every element in the default namespace
+// (<provinces xmlns="…">) and made up the attributes' prefixes
+// (d3p1:lat).
+func TestNodePrefixes(t *testing.T) {
+	const ns = "http://nodes.example.org/atmService"
+	sh, err := shape.Parse([]byte(prefixedNodes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := mockserver.New(mockserver.WithShape(sh), mockserver.WithNamespace(ns))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	// The node and its first province, and its end, as XmlTextWriter
+	// writes them; in SOAP inside <OpResult>, over GET and POST the
+	// document's root after the XML declaration.
+	const first = `<n:provinces n:total="13" xmlns:n="urn:atmref:nodes:v3">
+  <n:list>
+    <n:province code="NB" m:seq="1" xmlns:m="urn:atmref:meta">
+      <n:name>New Brunswick</n:name>
+      <geo:where geo:lat="lat-1" m:zone="zone-1" xmlns:geo="urn:atmref:geo" />
+    </n:province>
+    <n:province code="NS" m:seq="2" xmlns:m="urn:atmref:meta">`
+	const last = `
+    <n:province code="YT" m:seq="13" xmlns:m="urn:atmref:meta">
+      <n:name>Yukon</n:name>
+      <geo:where geo:lat="lat-13" m:zone="zone-13" xmlns:geo="urn:atmref:geo" />
+    </n:province>
+  </n:list>
+</n:provinces>`
+	for _, c := range []struct{ binding, start, end string }{
+		{"soap11", `<ReturnProvincesResult>` + first, last + `</ReturnProvincesResult>`},
+		{"soap12", `<ReturnProvincesResult>` + first, last + `</ReturnProvincesResult>`},
+		{"get", `<?xml version="1.0" encoding="utf-8"?>` + "\n" + first, last},
+		{"post", `<?xml version="1.0" encoding="utf-8"?>` + "\n" + first, last},
+	} {
+		status, body := mocktest.Call(t, srv.URL, ns, c.binding, asmx.OpReturnProvinces, [][2]string{{asmx.ParamKey, "k"}})
+		if status != 200 {
+			t.Fatalf("%s: %d %.300s", c.binding, status, body)
+		}
+		s := string(body)
+		i := strings.Index(s, c.start)
+		if i < 0 || (c.binding == "get" || c.binding == "post") && i != 0 {
+			t.Errorf("%s: the answer does not start its result with\n%s\ngot\n%.900s", c.binding, c.start, s)
+		}
+		if !strings.Contains(s, c.end) || (c.binding == "get" || c.binding == "post") && !strings.HasSuffix(s, c.end) {
+			t.Errorf("%s: the result does not end with\n%s\ngot\n%s", c.binding, c.end, s[max(0, len(s)-700):])
+		}
+	}
+}
