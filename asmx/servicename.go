@@ -3,7 +3,6 @@ package asmx
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"unicode/utf8"
 )
 
@@ -15,17 +14,13 @@ import (
 // [WebService(Name=...)]), and the service's own stack frames are in it.
 const DefaultServiceName = "AtmService"
 
-// escapedRE matches what .NET's XmlConvert.EncodeLocalName escapes in a
-// name that is an NCName already: an underscore before xHHHH_ or
-// xHHHHHHHH_, which it writes as _x005F_.
-var escapedRE = regexp.MustCompile(`_[xX]([0-9a-fA-F]{4}|[0-9a-fA-F]{8})_`)
-
-// CheckServiceName reports whether name can be the service's name: what
-// ASMX writes in the WSDL unchanged (ServiceDescriptionReflector passes the
-// name through XmlConvert.EncodeLocalName): an NCName (a letter or '_',
-// then letters, digits, '_', '-' or '.'; no ':') holding no _xHHHH_, which
-// the encoding would escape. A C# class name is one. The error wraps the
-// problem alone, without the name.
+// CheckServiceName reports whether name can be the service's name as a
+// WSDL of ASMX writes it: an NCName (a letter or '_', then letters, digits,
+// '_', '-' or '.'; no ':'). ASMX passes the class's name, or its
+// [WebService(Name=...)], through XmlConvert.EncodeLocalName, which
+// writes any other character as _xHHHH_ (a space: My_x0020_Service), so
+// every ASMX WSDL's service name is one, as is every C# class name. The
+// error wraps the problem alone, without the name.
 func CheckServiceName(name string) error {
 	if name == "" {
 		return fmt.Errorf("service name: %w", errors.New("empty; want the service class's name, such as "+DefaultServiceName+" or Service"))
@@ -38,9 +33,6 @@ func CheckServiceName(name string) error {
 		if r == utf8.RuneError || (i == 0 && !isNCNameStart(r)) || (i > 0 && !isNCNameChar(r)) {
 			return fmt.Errorf("service name %q: %w", name, fmt.Errorf("%q cannot %s an XML name without a colon (NCName), as the WSDL's service name is; want the service class's name, such as %s or Service", r, where, DefaultServiceName))
 		}
-	}
-	if m := escapedRE.FindString(name); m != "" {
-		return fmt.Errorf("service name %q: %w", name, fmt.Errorf("holds %s, which ASMX's WSDL writes escaped (_x005F_%s); want a name without it", m, m[1:]))
 	}
 	return nil
 }

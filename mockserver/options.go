@@ -171,7 +171,8 @@ func WithNamespace(ns string) Option {
 // service's own stack frames ({name}.CheckKey(…)). The interface document
 // names none: give the deployment's, so that clients generated from the
 // mock's WSDL have the classes of those generated from the deployment's.
-// name must be an NCName (asmx.CheckServiceName).
+// name is written as given, as the deployment's WSDL shows it: an NCName
+// (asmx.CheckServiceName).
 func WithServiceName(name string) Option {
 	return func(c *config) error {
 		if err := asmx.CheckServiceName(name); err != nil {

@@ -28,7 +28,7 @@ type ASPNET struct {
 // Register registers the flags of f on fs.
 func (f *ASPNET) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.ServiceName, "service-name", mockserver.DefaultServiceName, "name of the deployment's service class (or its [WebService(Name=...)]): ASMX names the WSDL's service, portTypes, bindings and ports after it ({name}Soap, {name}Soap12, {name}HttpGet, {name}HttpPost), and the disco document, the help pages and the detailed errors' stack frames; "+
-		"clients generated from the WSDL get classes named so (atmkit conform prints the deployment's); an XML name without a colon")
+		"clients generated from the WSDL get classes named so (atmkit conform prints the deployment's); written as given, an XML name without a colon")
 	fs.StringVar(&f.Validation, "request-validation", asmx.DefaultRequestValidation.String(), "ASP.NET request validation of the deployment (its requestValidationMode), for HTTP GET, POST and JSON calls with a value such as <b or &#65: "+
 		"4.0 (ASP.NET 4 without a targetFramework) refuses every such value of the call, 4.5 (targetFramework 4.5 or later) the operation's parameters only, 2.0 (ASP.NET 2.0 and 3.5) none")
 	fs.IntVar(&f.MaxURLLength, "max-url-length", asmx.DefaultMaxURLLength, fmt.Sprintf("longest decoded request path in characters (ASP.NET's maxUrlLength; 1 to %d); a longer one gets ASP.NET's 400 error page, whatever the binding", asmx.MaxURLLimit))
