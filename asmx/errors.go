@@ -98,6 +98,10 @@ type ErrorForm struct {
 	// object, a jsonerror: true header. Otherwise they are ASMX's HTTP GET
 	// protocol's text/plain errors.
 	AjaxJSON bool
+	// Service is the name of the service's class, which the service's
+	// own stack frames are in (Service.CheckKey(…)), as the WSDL names the
+	// service after it; empty: DefaultServiceName.
+	Service string
 }
 
 // faultString is e's SOAP fault string in form f.
@@ -125,6 +129,11 @@ func (e *Error) plainText(f ErrorForm) string {
 
 // WriteErrorForm writes e in the form of binding b and error form f.
 func WriteErrorForm(w http.ResponseWriter, b Binding, e *Error, f ErrorForm) {
+	if f.Detailed && f.Service != "" && f.Service != DefaultServiceName && e.Exception != nil {
+		c := *e
+		c.Exception = e.Exception.inService(f.Service)
+		e = &c
+	}
 	h := w.Header()
 	if e.Page {
 		body := errorPage(e, f.Detailed)
@@ -596,7 +605,7 @@ func NewKeyRejectedError(b Binding, op *Operation) *Error {
 }
 
 func serviceError(op *Operation, kind, msg string) *Error {
-	frames := concat([]string{"AtmService.CheckKey(String strAtmServiceKey)"}, serviceFrames(op))
+	frames := concat([]string{DefaultServiceName + ".CheckKey(String strAtmServiceKey)"}, serviceFrames(op))
 	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: kind, Param: ParamKey,
 		Exception: soapException(msg, nil, frames...),
 		Message:   strings.ToLower(msg[:1]) + strings.TrimSuffix(msg[1:], ".")}

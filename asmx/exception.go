@@ -194,14 +194,15 @@ func httpReaderFrames(b Binding) []string {
 }
 
 // serviceFrames are the frames of the service's own method, for an error
-// the service throws: the class is named after the service (AtmService, the
-// WSDL's service name), the method after the operation.
+// the service throws: the class is named after the service
+// (DefaultServiceName, the WSDL's service name; ErrorForm.Service renames
+// it as the error is written), the method after the operation.
 func serviceFrames(op *Operation) []string {
 	if op == nil {
 		return nil
 	}
 	var b strings.Builder
-	b.WriteString("AtmService.")
+	b.WriteString(DefaultServiceName + ".")
 	b.WriteString(op.Name)
 	b.WriteByte('(')
 	for i, p := range op.Params {
@@ -219,3 +220,22 @@ func serviceFrames(op *Operation) []string {
 // HTMLEncode encodes s as ASP.NET's HttpUtility.HtmlEncode does, as ASMX's
 // HTTP GET and POST error bodies hold their messages.
 func HTMLEncode(s string) string { return htmlEncode(s) }
+
+// inService returns a copy of x whose frames in the service's own class
+// (DefaultServiceName) are in the class named name instead; x is not
+// changed.
+func (x *Exception) inService(name string) *Exception {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Stack = make([]string, len(x.Stack))
+	for i, f := range x.Stack {
+		if rest, ok := strings.CutPrefix(f, DefaultServiceName+"."); ok {
+			f = name + "." + rest
+		}
+		c.Stack[i] = f
+	}
+	c.Inner = x.Inner.inService(name)
+	return &c
+}

@@ -8,9 +8,12 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/atmkit/atmkit/internal/shellquote"
 	"github.com/atmkit/atmkit/shape"
+	"github.com/beevik/etree"
 )
 
 // This file holds the "Mirror it:" line of the summary: the atmkit serve
@@ -33,6 +36,8 @@ const (
 	MockRequestEncoding = "utf-8"
 	// MockJSONErrors is the default of atmkit serve --json-errors.
 	MockJSONErrors = "asmx"
+	// MockServiceName is the default of atmkit serve --service-name.
+	MockServiceName = "AtmService"
 )
 
 // serveMirror is what a run saw of the deployment that atmkit serve's flags
@@ -40,6 +45,10 @@ const (
 type serveMirror struct {
 	// Namespace is the service namespace; empty when not found.
 	Namespace string
+	// ServiceName is the name of the WSDL's service (ASMX's: the service's
+	// class, or its [WebService(Name=...)]); empty when the run read no
+	// WSDL, or one naming no service.
+	ServiceName string
 	// RequestEncoding is the request encoding probe's finding
 	// (RequestEncoding.Name); empty when it found none.
 	RequestEncoding string
@@ -69,6 +78,9 @@ func (m *serveMirror) Flags() [][2]string {
 	if m.Namespace != "" && m.Namespace != MockNamespace && servable(m.Namespace) {
 		fs = append(fs, [2]string{"namespace", m.Namespace})
 	}
+	if m.ServiceName != "" && m.ServiceName != MockServiceName && isNCName(m.ServiceName) {
+		fs = append(fs, [2]string{"service-name", m.ServiceName})
+	}
 	if m.RequestEncoding != "" && m.RequestEncoding != MockRequestEncoding {
 		fs = append(fs, [2]string{"request-encoding", m.RequestEncoding})
 	}
@@ -86,6 +98,21 @@ func (m *serveMirror) Flags() [][2]string {
 func servable(ns string) bool {
 	u, err := url.Parse(ns)
 	return err == nil && !strings.ContainsAny(ns, " \t\r\n") && u.IsAbs() && (u.Opaque != "" || u.Host != "" || u.Path != "")
+}
+
+// isNCName reports whether name is an XML name without a colon, which
+// atmkit serve --service-name takes (every ASMX WSDL's service name is
+// one): a letter or '_', then letters, digits, marks, '_', '-' or '.'.
+func isNCName(name string) bool {
+	for i, r := range name {
+		switch {
+		case r == '_' || unicode.IsLetter(r):
+		case i > 0 && (r == '-' || r == '.' || unicode.IsDigit(r) || unicode.Is(unicode.M, r)):
+		default:
+			return false
+		}
+	}
+	return name != "" && utf8.ValidString(name)
 }
 
 // lineShell is the shellquote shell of sh.
@@ -149,6 +176,9 @@ func (m *serveMirror) remarks() []string {
 	if m.Namespace != "" && !servable(m.Namespace) {
 		rs = append(rs, fmt.Sprintf("its namespace %q is no absolute URI, which --namespace needs", m.Namespace))
 	}
+	if m.ServiceName != "" && !isNCName(m.ServiceName) {
+		rs = append(rs, fmt.Sprintf("its service name %q is no XML name, which --service-name needs", m.ServiceName))
+	}
 	return rs
 }
 
@@ -190,6 +220,12 @@ func (s *Session) mirror(p *Preflight) *serveMirror {
 	}
 	if p != nil && p.Encoding != nil {
 		m.RequestEncoding = p.Encoding.Name
+	}
+	if s.wsdlDone.Load() && s.wsdl != nil {
+		m.ServiceName = wsdlServiceName(s.wsdl.Root())
+		if s.maskReport(m.ServiceName) != m.ServiceName { // the key, or a secret: never shown
+			m.ServiceName = ""
+		}
 	}
 	s.mu.Lock()
 	keys := make([]string, 0, len(s.cache))
@@ -241,6 +277,15 @@ func (s *Session) mirror(p *Preflight) *serveMirror {
 		}
 	}
 	return m
+}
+
+// wsdlServiceName is the name of the first <wsdl:service> of the WSDL whose
+// root is defs; empty when it has none.
+func wsdlServiceName(defs *etree.Element) string {
+	for _, svc := range children(defs, wsdlNS, "service") {
+		return svc.SelectAttrValue("name", "")
+	}
+	return ""
 }
 
 // jsonErrorForm is the error form of a JSON-path answer: "ajax" for ASP.NET

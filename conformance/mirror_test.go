@@ -49,6 +49,25 @@ var _ = Describe("the Mirror it: line", Label("selftest"), func() {
 			"Mirror it: atmkit serve --namespace http://atm.example.org/atmService", altNS, "utf-8", "asmx"),
 	)
 
+	It("names the WSDL's service when it is not the mock's default, from the WSDL the run read", func() {
+		mock, err := newSelfTestMock(mockserver.WithServiceName("AtmLocator"), mockserver.WithRequestEncoding("iso-8859-1"))
+		Expect(err).NotTo(HaveOccurred())
+		m := mirrorOf(mock, Config{}, "wsdl/*")
+		Expect(m.ServiceName).To(Equal("AtmLocator"))
+		Expect(m.Line(ShellPOSIX)).To(Equal("Mirror it: atmkit serve --service-name AtmLocator --request-encoding iso-8859-1"))
+
+		mock, err = newSelfTestMock()
+		Expect(err).NotTo(HaveOccurred())
+		m = mirrorOf(mock, Config{}, "wsdl/*")
+		Expect(m.ServiceName).To(Equal(MockServiceName))
+		Expect(m.Flags()).To(BeEmpty())
+	})
+
+	It("leaves out a service name no atmkit serve --service-name takes, saying why", func() {
+		m := &serveMirror{ServiceName: "Atm Service"}
+		Expect(m.Line(ShellPOSIX)).To(Equal(`Mirror it: atmkit serve (no flag: the mock's defaults mirror what this run saw of it); its service name "Atm Service" is no XML name, which --service-name needs`))
+	})
+
 	It("leaves --json-errors out when no spec read an error of the JSON path", func() {
 		mock, err := newSelfTestMock(mockserver.WithJSONErrors("ajax"))
 		Expect(err).NotTo(HaveOccurred())

@@ -68,6 +68,15 @@ func warmUp(base, key string) {
 	}
 }
 
+// siteClass is the service class of each site, which ASMX names the WSDL's
+// service after (the sites' .asmx files).
+var siteClass = map[string]string{
+	refdeploy.Root:          "AtmService",
+	refdeploy.Legacy.Name:   "LegacyService",
+	refdeploy.DataSets.Name: "DataSetService",
+	refdeploy.Attrs.Name:    "AttrService",
+}
+
 var _ = Describe("the reference ASMX deployments on Mono", Label("selftest", "refdeploy"), func() {
 	DescribeTable("pass every spec, documented and asmx, with no value given",
 		func(site, key, ns string, layouts map[string]string) {
@@ -87,6 +96,15 @@ var _ = Describe("the reference ASMX deployments on Mono", Label("selftest", "re
 			Expect(bad).To(BeEmpty())
 			Expect(skipped(outs)).To(BeEmpty())
 			Expect(s.Namespace()).To(Equal(ns))
+			// The Mirror it: line names the site's class, the WSDL's
+			// service, when it is not the mock's default.
+			m := s.mirror(nil)
+			Expect(m.ServiceName).To(Equal(siteClass[site]))
+			if siteClass[site] != MockServiceName {
+				Expect(m.Command(ShellPOSIX)).To(ContainSubstring(" --service-name " + siteClass[site]))
+			} else {
+				Expect(m.Command(ShellPOSIX)).NotTo(ContainSubstring("--service-name"))
+			}
 
 			notes := notesOf(outs)
 			for _, op := range Operations {

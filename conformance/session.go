@@ -161,6 +161,7 @@ type Session struct {
 	wsdl     *etree.Document
 	wsdlX    *Exchange
 	wsdlErr  error
+	wsdlDone atomic.Bool // set once wsdl, wsdlX and wsdlErr are
 
 	factsOnce sync.Once
 	factsDone atomic.Bool // set once facts and factsErr are
@@ -319,6 +320,7 @@ func (s *Session) get(path string) (*Exchange, error) {
 // document with a nil error means the target serves none.
 func (s *Session) WSDL() (*etree.Document, *Exchange, error) {
 	s.wsdlOnce.Do(func() {
+		defer s.wsdlDone.Store(true)
 		x, err := s.get(servicePath + "?WSDL")
 		if err != nil {
 			s.wsdlErr = err

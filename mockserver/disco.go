@@ -13,12 +13,12 @@ func (s *Server) serveDisco(w http.ResponseWriter, r *http.Request, ex *exchange
 	if s.replayer != nil && s.replayDoc(w, r, ex, false) {
 		return
 	}
-	writeDoc(w, asmx.ContentTypeXML, appendDisco(nil, s.cfg.namespace, serviceURL(r)))
+	writeDoc(w, asmx.ContentTypeXML, appendDisco(nil, s.cfg.namespace, s.cfg.errorForm.Service, serviceURL(r)))
 }
 
-// appendDisco appends the discovery document of the service at address in
-// namespace ns.
-func appendDisco(dst []byte, ns, address string) []byte {
+// appendDisco appends the discovery document of the service named service
+// (an NCName) at address in namespace ns.
+func appendDisco(dst []byte, ns, service, address string) []byte {
 	addr := asmx.AppendAttr(nil, address)
 	esns := asmx.AppendAttr(nil, ns)
 	dst = append(dst, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"+
@@ -28,7 +28,7 @@ func appendDisco(dst []byte, ns, address string) []byte {
 	dst = append(dst, `?wsdl" docRef="`...)
 	dst = append(dst, addr...)
 	dst = append(dst, `" xmlns="http://schemas.xmlsoap.org/disco/scl/" />`...)
-	for i, b := range []string{BindingSOAP11, BindingSOAP12} {
+	for i, b := range []string{service + "Soap", service + "Soap12"} {
 		q := "q" + string(rune('1'+i))
 		dst = append(dst, "\n  <soap address=\""...)
 		dst = append(dst, addr...)

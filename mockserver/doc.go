@@ -55,7 +55,9 @@
 //     the embedded default data set (package fixtures). The three exclude
 //     each other: a second data set option is an error naming both, so one
 //     can never silently hide another.
-//   - Wire: WithNamespace (default http://tempuri.org/atmService), WithShape
+//   - Wire: WithNamespace (default http://tempuri.org/atmService),
+//     WithServiceName (default DefaultServiceName, AtmService: the name of
+//     the WSDL's service and bindings, after the deployment's class), WithShape
 //     (the XML result shape, below), WithMaxBodyBytes (default
 //     DefaultMaxBodyBytes, ASP.NET's 4096 KB; larger bodies get ASP.NET's
 //     refusal, a 500 in the binding's form), WithDetailedErrors and WithJSONErrors (how errors are

@@ -110,7 +110,7 @@ type helpParam struct{ Name, XSD string }
 // serveHelpIndex answers GET service.asmx: the list of operations.
 func (s *Server) serveHelpIndex(w http.ResponseWriter, r *http.Request) {
 	s.writeHelp(w, http.StatusOK, "index", map[string]any{
-		"Service": ServiceName,
+		"Service": s.cfg.errorForm.Service,
 		"Self":    selfRef(r),
 		"NS":      s.cfg.namespace,
 		"Ops":     asmx.Operations(),
@@ -130,7 +130,7 @@ func (s *Server) serveOperationHelp(w http.ResponseWriter, r *http.Request, name
 		params = append(params, helpParam{p.Name, p.Type.XSD()})
 	}
 	s.writeHelp(w, http.StatusOK, "operation", map[string]any{
-		"Service": ServiceName,
+		"Service": s.cfg.errorForm.Service,
 		"Self":    selfRef(r),
 		"Op":      op,
 		"Params":  params,

@@ -33,21 +33,21 @@ type config struct {
 	logger         *slog.Logger
 	replayer       Replayer
 	onMiss         MissPolicy
-	journalSize    int      // requests the journal keeps; 0 keeps none
-	journalBodyMax int      // bytes the journal keeps of each request and answer
-	faults         []Fault  // faults active from the start
-	adminToken     string   // bearer token the admin API requires; empty: none
-	adminHosts     []string // names the admin API answers on loopback without a token (WithAdminHosts)
-	errorForm      asmx.ErrorForm
-	tls            bool         // test servers serve HTTPS (WithTLS)
-	shape          *shape.Shape // how results are written; nil: shape.Default()
+	journalSize    int            // requests the journal keeps; 0 keeps none
+	journalBodyMax int            // bytes the journal keeps of each request and answer
+	faults         []Fault        // faults active from the start
+	adminToken     string         // bearer token the admin API requires; empty: none
+	adminHosts     []string       // names the admin API answers on loopback without a token (WithAdminHosts)
+	errorForm      asmx.ErrorForm // its Service is the service's name (WithServiceName)
+	tls            bool           // test servers serve HTTPS (WithTLS)
+	shape          *shape.Shape   // how results are written; nil: shape.Default()
 	validation     asmx.RequestValidation
 	urlLimits      asmx.URLLimits // ASP.NET's checks of every request's URL
 	reqEncoding    asmx.RequestEncoding
 }
 
 func defaultConfig() config {
-	return config{namespace: asmx.DefaultNamespace, maxBodyBytes: DefaultMaxBodyBytes, journalSize: DefaultJournalSize,
+	return config{namespace: asmx.DefaultNamespace, errorForm: asmx.ErrorForm{Service: DefaultServiceName}, maxBodyBytes: DefaultMaxBodyBytes, journalSize: DefaultJournalSize,
 		journalBodyMax: DefaultJournalBodyMax, validation: asmx.DefaultRequestValidation, urlLimits: asmx.DefaultURLLimits()}
 }
 
@@ -159,6 +159,26 @@ func WithNamespace(ns string) Option {
 			return err
 		}
 		c.namespace = ns
+		return nil
+	}
+}
+
+// WithServiceName names the service (default DefaultServiceName), as ASMX
+// names it after the service's class or its [WebService(Name=...)]: the
+// WSDL's service, portTypes, bindings and ports ({name}Soap,
+// {name}Soap12, {name}HttpGet, {name}HttpPost), the disco document's
+// bindings, the help pages' title and, with WithDetailedErrors, the
+// service's own stack frames ({name}.CheckKey(…)). The interface document
+// names none: give the deployment's, so that clients generated from the
+// mock's WSDL have the classes of those generated from the deployment's.
+// name is written as given, as the deployment's WSDL shows it: an NCName
+// (asmx.CheckServiceName).
+func WithServiceName(name string) Option {
+	return func(c *config) error {
+		if err := asmx.CheckServiceName(name); err != nil {
+			return fmt.Errorf("mock server: %w", err)
+		}
+		c.errorForm.Service = name
 		return nil
 	}
 }

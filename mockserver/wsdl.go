@@ -14,18 +14,13 @@ import (
 	"github.com/atmkit/atmkit/shape"
 )
 
-// ServiceName is the service's name in the WSDL and the disco document. ASMX
-// names the bindings after it: AtmServiceSoap, AtmServiceSoap12,
-// AtmServiceHttpGet and AtmServiceHttpPost.
-const ServiceName = "AtmService"
-
-// Binding names of the WSDL, as ASMX derives them from the service name.
-const (
-	BindingSOAP11   = ServiceName + "Soap"
-	BindingSOAP12   = ServiceName + "Soap12"
-	BindingHTTPGet  = ServiceName + "HttpGet"
-	BindingHTTPPost = ServiceName + "HttpPost"
-)
+// DefaultServiceName is the service's name unless WithServiceName gives
+// another: the name of the WSDL's service, of its portTypes, bindings and
+// ports (ASMX derives them from it: AtmServiceSoap, AtmServiceSoap12,
+// AtmServiceHttpGet and AtmServiceHttpPost), of the disco document's
+// bindings, the help pages' title and the service's own stack frames in
+// detailed errors.
+const DefaultServiceName = asmx.DefaultServiceName
 
 // addressMark stands for the service address while the WSDL is built. It
 // cannot occur in the escaped output otherwise: escaping turns NUL into
@@ -192,23 +187,24 @@ var wsdlCache struct {
 	docs map[wsdlKey]*wsdlDoc
 }
 
-// wsdlKey is what a WSDL depends on: the namespace and the shape.
+// wsdlKey is what a WSDL depends on: the namespace, the service's name and
+// the shape.
 type wsdlKey struct {
-	ns string
-	sh *shape.Shape
+	ns, service string
+	sh          *shape.Shape
 }
 
-// wsdlFor returns the WSDL of namespace ns and shape sh, built once per
-// namespace and shape.
-func wsdlFor(ns string, sh *shape.Shape) (*wsdlDoc, error) {
-	key := wsdlKey{ns, sh}
+// wsdlFor returns the WSDL of namespace ns, service name service and shape
+// sh, built once per namespace, name and shape.
+func wsdlFor(ns, service string, sh *shape.Shape) (*wsdlDoc, error) {
+	key := wsdlKey{ns, service, sh}
 	wsdlCache.mu.Lock()
 	d, ok := wsdlCache.docs[key]
 	wsdlCache.mu.Unlock()
 	if ok {
 		return d, nil
 	}
-	d, err := buildWSDL(ns, sh)
+	d, err := buildWSDL(ns, service, sh)
 	if err != nil {
 		return nil, err
 	}
@@ -226,9 +222,10 @@ func wsdlFor(ns string, sh *shape.Shape) (*wsdlDoc, error) {
 	return d, nil
 }
 
-// buildWSDL renders the WSDL of namespace ns and shape sh with addressMark
-// for the address.
-func buildWSDL(ns string, sh *shape.Shape) (*wsdlDoc, error) {
+// buildWSDL renders the WSDL of namespace ns, service name service
+// (checked: an NCName, written as is) and shape sh with addressMark for the
+// address.
+func buildWSDL(ns, service string, sh *shape.Shape) (*wsdlDoc, error) {
 	types := buildWSDLTypes(sh, ns)
 	ops := []wsdlOp{}
 	for _, op := range asmx.Operations() {
@@ -240,7 +237,7 @@ func buildWSDL(ns string, sh *shape.Shape) (*wsdlDoc, error) {
 	}
 	data := map[string]any{
 		"NS":        ns,
-		"Service":   ServiceName,
+		"Service":   service,
 		"Ops":       ops,
 		"PortTypes": []string{"Soap", "HttpGet", "HttpPost"},
 		"SOAP":      []wsdlSOAP{{"Soap", "soap"}, {"Soap12", "soap12"}},
@@ -294,7 +291,7 @@ func (s *Server) serveWSDL(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	d, err := wsdlFor(s.cfg.namespace, s.enc.shape)
+	d, err := wsdlFor(s.cfg.namespace, s.cfg.errorForm.Service, s.enc.shape)
 	if err != nil {
 		s.log.Error("WSDL", "error", err)
 		http.Error(w, "the service description could not be built", http.StatusInternalServerError)

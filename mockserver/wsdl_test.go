@@ -124,7 +124,7 @@ func TestWSDL(t *testing.T) {
 	}
 	port := func(name, ns, tag string) wsdlCheck {
 		return func(root *etree.Element) error {
-			p := xmlNamed(xmlNamed(root, nsWSDL, "service", ServiceName), nsWSDL, "port", name)
+			p := xmlNamed(xmlNamed(root, nsWSDL, "service", DefaultServiceName), nsWSDL, "port", name)
 			if err := attrIs("port "+name, p, "binding", "tns:"+name); err != nil {
 				return err
 			}

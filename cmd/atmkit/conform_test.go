@@ -1009,18 +1009,23 @@ func TestConformMirrorLine(t *testing.T) {
 		line     string
 		ns, enc  string
 		jsonErrs string
+		svc      string // --service-name; empty: the default
 	}{
 		{"a deployment unlike the mock's defaults",
 			[]mockserver.Option{mockserver.WithNamespace("http://example.org/atm"), mockserver.WithRequestEncoding("iso-8859-1"), mockserver.WithJSONErrors("ajax")},
 			"Mirror it: atmkit serve --namespace http://example.org/atm --request-encoding iso-8859-1 --json-errors ajax",
-			"http://example.org/atm", "iso-8859-1", "ajax"},
+			"http://example.org/atm", "iso-8859-1", "ajax", ""},
 		{"latin-9, and the default namespace",
 			[]mockserver.Option{mockserver.WithRequestEncoding("iso-8859-15")},
 			"Mirror it: atmkit serve --request-encoding iso-8859-15",
-			"http://tempuri.org/atmService", "iso-8859-15", "asmx"},
+			"http://tempuri.org/atmService", "iso-8859-15", "asmx", ""},
 		{"the mock's defaults", nil,
 			"Mirror it: atmkit serve (no flag: the mock's defaults mirror what this run saw of it)",
-			"http://tempuri.org/atmService", "utf-8", "asmx"},
+			"http://tempuri.org/atmService", "utf-8", "asmx", ""},
+		{"a service class of its own",
+			[]mockserver.Option{mockserver.WithServiceName("AtmLocator")},
+			"Mirror it: atmkit serve --service-name AtmLocator",
+			"http://tempuri.org/atmService", "utf-8", "asmx", "AtmLocator"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -1037,9 +1042,12 @@ func TestConformMirrorLine(t *testing.T) {
 			// deployment's.
 			args, _, _ := strings.Cut(strings.TrimPrefix(line, "Mirror it: atmkit serve"), " (")
 			f := parseServe(t, posixWords(t, args))
-			if f.namespace != tc.ns || f.aspnet.RequestEncoding != tc.enc || f.jsonErrors != tc.jsonErrs {
-				t.Errorf("atmkit serve%s reads --namespace %q --request-encoding %q --json-errors %q, want %q %q %q",
-					args, f.namespace, f.aspnet.RequestEncoding, f.jsonErrors, tc.ns, tc.enc, tc.jsonErrs)
+			if tc.svc == "" {
+				tc.svc = mockserver.DefaultServiceName
+			}
+			if f.namespace != tc.ns || f.aspnet.RequestEncoding != tc.enc || f.jsonErrors != tc.jsonErrs || f.aspnet.ServiceName != tc.svc {
+				t.Errorf("atmkit serve%s reads --namespace %q --request-encoding %q --json-errors %q --service-name %q, want %q %q %q %q",
+					args, f.namespace, f.aspnet.RequestEncoding, f.jsonErrors, f.aspnet.ServiceName, tc.ns, tc.enc, tc.jsonErrs, tc.svc)
 			}
 			// It sits after the request encoding line, before the counts.
 			at, enc, counts := strings.Index(out, "\n"+line+"\n"), strings.Index(out, "\nRequest encoding: "), strings.Index(out, "\nRan ")
@@ -1047,6 +1055,32 @@ func TestConformMirrorLine(t *testing.T) {
 				t.Errorf("the line is not between the request encoding line and the counts:\n%s", out)
 			}
 		})
+	}
+}
+
+// TestConformMirrorServiceNameMono: conform against a Mono site whose
+// class is not AtmService (the attrs site's AttrService) names it in the
+// Mirror it: line, which atmkit serve reads back; the typed site's class is
+// AtmService, the mock's default, and the line leaves the flag out.
+func TestConformMirrorServiceNameMono(t *testing.T) {
+	t.Parallel()
+	d := refdeploy.Shared(t)
+	for _, tc := range []struct {
+		site refdeploy.Site
+		want string // the flag, or "" for none
+	}{
+		{refdeploy.Attrs, " --service-name AttrService"},
+		{refdeploy.Typed, ""},
+	} {
+		_, out := runConformProcessEnv(t, []string{"ATMKIT_SHELL=posix"}, "--target", d.SiteURL(tc.site.Name), "--key", tc.site.Key, "--label-filter", "wsdl")
+		line := mirrorLine(t, out)
+		if (tc.want == "" && strings.Contains(line, "--service-name")) || !strings.Contains(line, tc.want) {
+			t.Errorf("the %s site: got %q, want %q in it (none when empty)\n%s", tc.site.Name, line, tc.want, out)
+		}
+		args, _, _ := strings.Cut(strings.TrimPrefix(line, "Mirror it: atmkit serve"), " (")
+		if f := parseServe(t, posixWords(t, args)); tc.want != "" && " --service-name "+f.aspnet.ServiceName != tc.want {
+			t.Errorf("the %s site: atmkit serve%s reads --service-name %q", tc.site.Name, args, f.aspnet.ServiceName)
+		}
 	}
 }
 
@@ -1059,6 +1093,7 @@ func TestConformMirrorDefaults(t *testing.T) {
 		"namespace":        conformance.MockNamespace,
 		"request-encoding": conformance.MockRequestEncoding,
 		"json-errors":      conformance.MockJSONErrors,
+		"service-name":     conformance.MockServiceName,
 	} {
 		if got := fs.Lookup(name).DefValue; got != want {
 			t.Errorf("atmkit serve --%s defaults to %q; conformance takes %q for its default", name, got, want)

@@ -128,6 +128,9 @@ func (m *Main) loadReplay(ctx context.Context, fs *flag.FlagSet, f *serveFlags) 
 	if !m.Given(fs, "namespace") && len(st.Namespaces) == 0 && st.Calls > 0 {
 		fmt.Fprintf(m.Stderr, "atmkit: WARNING: --replay: the cassettes name no service namespace (no SOAP call, WSDL or typed GET/POST answer); serving %s: pass --namespace for the deployment's\n", f.namespace)
 	}
+	if wsdl, _, ok := idx.RecordedWSDL(); ok && !m.Given(fs, "service-name") {
+		f.aspnet.ServiceFromWSDL(wsdl) // the deployment's, for the documents the mock writes itself
+	}
 	for _, e := range st.Empty {
 		fmt.Fprintf(m.Stderr, "atmkit: WARNING: cassette %s holds no interactions\n", e)
 	}

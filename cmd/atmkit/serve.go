@@ -128,8 +128,7 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	if len(f.keys) > 0 {
 		opts = append(opts, mockserver.WithKeys(f.keys...))
 	}
-	opts = append(opts, mockserver.WithJSONErrors(f.jsonErrors))
-	opts = append(opts, f.aspnet.Options()...) // checked by checkServeFlags
+	opts = append(append(opts, mockserver.WithJSONErrors(f.jsonErrors)), f.aspnet.Options()...) // checked by checkServeFlags
 	for _, flt := range f.faults {
 		opts = append(opts, mockserver.WithFault(flt))
 	}

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/xml"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,8 +14,10 @@ import (
 // ASPNET holds the flags of atmkit serve that give the ASP.NET
 // configuration of the deployment the mock stands for (its <httpRuntime>
 // and <globalization>): request validation, the checks of every request's
-// URL, and the encoding queries and forms are read in.
+// URL, and the encoding queries and forms are read in; and the name of its
+// service's class, which ASMX names the WSDL's service and bindings after.
 type ASPNET struct {
+	ServiceName      string // --service-name: the class, or its [WebService(Name=...)]
 	Validation       string // --request-validation: 2.0 (or off), 4.0 or 4.5
 	MaxURLLength     int    // --max-url-length: maxUrlLength
 	MaxQueryString   int    // --max-query-string-length: maxQueryStringLength
@@ -23,6 +27,8 @@ type ASPNET struct {
 
 // Register registers the flags of f on fs.
 func (f *ASPNET) Register(fs *flag.FlagSet) {
+	fs.StringVar(&f.ServiceName, "service-name", mockserver.DefaultServiceName, "name of the deployment's service class (or its [WebService(Name=...)]): ASMX names the WSDL's service, portTypes, bindings and ports after it ({name}Soap, {name}Soap12, {name}HttpGet, {name}HttpPost), and the disco document, the help pages and the detailed errors' stack frames; "+
+		"clients generated from the WSDL get classes named so (atmkit conform prints the deployment's); written as given, an XML name without a colon")
 	fs.StringVar(&f.Validation, "request-validation", asmx.DefaultRequestValidation.String(), "ASP.NET request validation of the deployment (its requestValidationMode), for HTTP GET, POST and JSON calls with a value such as <b or &#65: "+
 		"4.0 (ASP.NET 4 without a targetFramework) refuses every such value of the call, 4.5 (targetFramework 4.5 or later) the operation's parameters only, 2.0 (ASP.NET 2.0 and 3.5) none")
 	fs.IntVar(&f.MaxURLLength, "max-url-length", asmx.DefaultMaxURLLength, fmt.Sprintf("longest decoded request path in characters (ASP.NET's maxUrlLength; 1 to %d); a longer one gets ASP.NET's 400 error page, whatever the binding", asmx.MaxURLLimit))
@@ -33,6 +39,9 @@ func (f *ASPNET) Register(fs *flag.FlagSet) {
 
 // Check checks the flags of f, naming the first wrong one.
 func (f *ASPNET) Check() Check {
+	if err := asmx.CheckServiceName(f.ServiceName); err != nil {
+		return Bad("service-name", errors.Unwrap(err).Error()) // the problem, without the name
+	}
 	if p := CheckRequestValidation(f.Validation); p != "" {
 		return Bad("request-validation", p)
 	}
@@ -64,10 +73,54 @@ func (f *ASPNET) Encoding() asmx.RequestEncoding {
 	return e
 }
 
+// ServiceFromWSDL sets the service name to the one the WSDL wsdl names
+// (its first <wsdl:service name>), as a replaying mock takes its
+// deployment's from the WSDL recorded; a WSDL naming none, or a name
+// ASMX would not write (asmx.CheckServiceName), leaves it.
+func (f *ASPNET) ServiceFromWSDL(wsdl []byte) {
+	if name := WSDLServiceName(wsdl); asmx.CheckServiceName(name) == nil {
+		f.ServiceName = name
+	}
+}
+
+// WSDLServiceName is the name of the first <wsdl:service> of the WSDL
+// document wsdl, a child of its <wsdl:definitions>; empty when there is
+// none, or wsdl is no WSDL.
+func WSDLServiceName(wsdl []byte) string {
+	const wsdlNS = "http://schemas.xmlsoap.org/wsdl/"
+	d := xml.NewDecoder(bytes.NewReader(wsdl))
+	d.Strict = false
+	depth := 0
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return ""
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			depth++
+			switch {
+			case depth == 1 && (t.Name.Space != wsdlNS || t.Name.Local != "definitions"):
+				return ""
+			case depth == 2 && t.Name.Space == wsdlNS && t.Name.Local == "service":
+				for _, a := range t.Attr {
+					if a.Name.Space == "" && a.Name.Local == "name" {
+						return a.Value
+					}
+				}
+				return ""
+			}
+		case xml.EndElement:
+			depth--
+		}
+	}
+}
+
 // Options are the mock server's options f sets; Check must have passed.
 func (f *ASPNET) Options() []mockserver.Option {
 	validation, _ := asmx.ParseRequestValidation(f.Validation)
 	return []mockserver.Option{
+		mockserver.WithServiceName(f.ServiceName),
 		mockserver.WithRequestValidation(validation),
 		mockserver.WithMaxURLLength(f.MaxURLLength),
 		mockserver.WithMaxQueryStringLength(f.MaxQueryString),
