@@ -2,9 +2,12 @@ package refdeploy
 
 import (
 	"fmt"
+	"html"
 	"io"
 	"net/http"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/atmkit/atmkit/internal/mocktest"
@@ -66,7 +69,7 @@ func Collect(tb testing.TB, base, ns, key string, calls []Call, bindings ...stri
 			}
 			status, ct, body := mocktest.Send(tb, base, ns, b, c.Op, append([][2]string{{keyParam, key}}, c.Params...))
 			if status != http.StatusOK {
-				tb.Fatalf("%s over %s: status %d: %.300s", c, b, status, body)
+				tb.Fatalf("%s over %s: status %d: %.600s", c, b, status, PageText(string(body)))
 			}
 			out = append(out, Answer{Call: c, Binding: b, Status: status, ContentType: ct, Body: body})
 		}
@@ -92,3 +95,20 @@ func WSDL(tb testing.TB, base string) []byte {
 	}
 	return body
 }
+
+// PageText is body as text when it is an HTML page (ASP.NET's error page:
+// its style block and markup dropped, white space collapsed, so that the
+// exception it names shows within a line of a test's failure), else body.
+func PageText(body string) string {
+	if !strings.Contains(body, "<html") {
+		return body
+	}
+	t := styleBlock.ReplaceAllString(body, " ")
+	t = markup.ReplaceAllString(t, " ")
+	return strings.Join(strings.Fields(html.UnescapeString(t)), " ")
+}
+
+var (
+	styleBlock = regexp.MustCompile(`(?is)<style[^>]*>.*?</style>`)
+	markup     = regexp.MustCompile(`(?s)<[^>]*>`)
+)

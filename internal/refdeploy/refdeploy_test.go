@@ -126,3 +126,20 @@ func (f *fatalRecorder) Fatalf(format string, args ...any) {
 	f.msg = fmt.Sprintf(format, args...)
 	runtime.Goexit()
 }
+
+// TestPageText: Mono's error page reads as the exception it names, past
+// its style block, which filled the 300 bytes a failure showed.
+func TestPageText(t *testing.T) {
+	page := `<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml"><head><title>Object reference not set</title>
+<style type="text/css">body { background-color: #FFFFFF; font-size: .75em; }</style></head>
+<body><h1>Server Error in '/sets' Application</h1><h2><i>Object reference not set to an instance of an object</i></h2>
+<p><b>Description:</b> HTTP 500.&nbsp;Error processing request.</p></body></html>`
+	got := PageText(page)
+	if want := "Server Error in '/sets' Application Object reference not set to an instance of an object Description: HTTP 500."; !strings.Contains(got, want) || strings.Contains(got, "background-color") {
+		t.Errorf("got %q, want it to hold %q and no style", got, want)
+	}
+	if got := PageText("Missing parameter: x."); got != "Missing parameter: x." {
+		t.Errorf("a plain text answer: got %q", got)
+	}
+}
