@@ -3,14 +3,12 @@ package mockserver_test
 import (
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/internal/mocktest"
-	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
 )
 
@@ -57,39 +55,11 @@ results:
                 - {attribute: d, namespace: "urn:B", type: string, generated: true}
                 - {attribute: e, namespace: "urn:A", type: string, value: institution.name}
                 - {element: X, type: string, generated: true}
-  Banks:
-    layout: typed
-    namespace: service
-    root: Banks
-    fields:
-      - list: institutions
-        item: {element: Bank, fields: [{element: Id, type: int, value: id}]}
-  Areas:
-    layout: typed
-    namespace: service
-    root: Areas
-    fields:
-      - list: provinces
-        item: {element: Area, fields: [{element: Code, type: string, value: code}]}
-operations:
-  ReturnAllAtms: Finding
-  ReturnAtmSearchByAddress: Finding
-  ReturnAtmSearchByCoordinates: Finding
-  ReturnAtmSearchByAddressWithMaximum: Finding
-  ReturnAtmSearchByInstitution: Finding
-  ReturnAtmSearchByCity: Finding
-  ReturnInstitutions: Banks
-  ReturnProvinces: Areas
-`))
+` + findingBanksAreas))
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := mockserver.New(mockserver.WithShape(sh), mockserver.WithNamespace(ns))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	srv := serveShape(t, sh, ns)
 
 	resp, err := http.Get(srv.URL + "/service/service.asmx/ReturnAllAtms?strAtmServiceKey=k")
 	if err != nil {

@@ -3,12 +3,10 @@ package mockserver_test
 import (
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
 )
 
@@ -43,39 +41,11 @@ results:
                 fields:
                   - {attribute: primary, type: boolean, generated: true}
                   - {text: true, type: string, value: language}
-  Banks:
-    layout: typed
-    namespace: service
-    root: Banks
-    fields:
-      - list: institutions
-        item: {element: Bank, fields: [{element: Id, type: int, value: id}]}
-  Areas:
-    layout: typed
-    namespace: service
-    root: Areas
-    fields:
-      - list: provinces
-        item: {element: Area, fields: [{element: Code, type: string, value: code}]}
-operations:
-  ReturnAllAtms: Finding
-  ReturnAtmSearchByAddress: Finding
-  ReturnAtmSearchByCoordinates: Finding
-  ReturnAtmSearchByAddressWithMaximum: Finding
-  ReturnAtmSearchByInstitution: Finding
-  ReturnAtmSearchByCity: Finding
-  ReturnInstitutions: Banks
-  ReturnProvinces: Areas
-`))
+` + findingBanksAreas))
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := mockserver.New(mockserver.WithShape(sh), mockserver.WithNamespace(ns))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	srv := serveShape(t, sh, ns)
 	get := func(path string) string {
 		t.Helper()
 		resp, err := http.Get(srv.URL + path)

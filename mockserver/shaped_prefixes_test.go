@@ -1,13 +1,11 @@
 package mockserver_test
 
 import (
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/internal/mocktest"
-	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
 )
 
@@ -93,12 +91,7 @@ func TestNodePrefixes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := mockserver.New(mockserver.WithShape(sh), mockserver.WithNamespace(ns))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	srv := serveShape(t, sh, ns)
 	// The node and its first province, and its end, as XmlTextWriter
 	// writes them; in SOAP inside <OpResult>, over GET and POST the
 	// document's root after the XML declaration.

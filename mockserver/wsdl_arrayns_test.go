@@ -41,39 +41,11 @@ results:
           namespace: "` + site + `"
           fields:
             - {element: Ref, type: int, value: id}
-  Banks:
-    layout: typed
-    namespace: service
-    root: Banks
-    fields:
-      - list: institutions
-        item: {element: Bank, fields: [{element: Id, type: int, value: id}]}
-  Areas:
-    layout: typed
-    namespace: service
-    root: Areas
-    fields:
-      - list: provinces
-        item: {element: Area, fields: [{element: Code, type: string, value: code}]}
-operations:
-  ReturnAllAtms: Finding
-  ReturnAtmSearchByAddress: Finding
-  ReturnAtmSearchByCoordinates: Finding
-  ReturnAtmSearchByAddressWithMaximum: Finding
-  ReturnAtmSearchByInstitution: Finding
-  ReturnAtmSearchByCity: Finding
-  ReturnInstitutions: Banks
-  ReturnProvinces: Areas
-`))
+` + findingBanksAreas))
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := mockserver.New(mockserver.WithShape(sh), mockserver.WithNamespace(ns))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	srv := serveShape(t, sh, ns)
 	resp, err := http.Get(srv.URL + "/service/service.asmx?WSDL")
 	if err != nil {
 		t.Fatal(err)
@@ -147,4 +119,45 @@ func TestWSDLXmlNodeResult(t *testing.T) {
 			t.Errorf("%s: mixed=%q, want %q", op, got, want)
 		}
 	}
+}
+
+// findingBanksAreas ends a shape's results (YAML, under results:) that
+// define a Finding result: typed Banks and Areas results, and the
+// operations, Finding answering every search and ReturnAllAtms.
+const findingBanksAreas = `  Banks:
+    layout: typed
+    namespace: service
+    root: Banks
+    fields:
+      - list: institutions
+        item: {element: Bank, fields: [{element: Id, type: int, value: id}]}
+  Areas:
+    layout: typed
+    namespace: service
+    root: Areas
+    fields:
+      - list: provinces
+        item: {element: Area, fields: [{element: Code, type: string, value: code}]}
+operations:
+  ReturnAllAtms: Finding
+  ReturnAtmSearchByAddress: Finding
+  ReturnAtmSearchByCoordinates: Finding
+  ReturnAtmSearchByAddressWithMaximum: Finding
+  ReturnAtmSearchByInstitution: Finding
+  ReturnAtmSearchByCity: Finding
+  ReturnInstitutions: Banks
+  ReturnProvinces: Areas
+`
+
+// serveShape serves a mock answering in sh, in namespace ns, until the
+// test ends.
+func serveShape(t *testing.T, sh *shape.Shape, ns string) *httptest.Server {
+	t.Helper()
+	h, err := mockserver.New(mockserver.WithShape(sh), mockserver.WithNamespace(ns))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv
 }
