@@ -507,54 +507,7 @@ func TestImage(t *testing.T) {
 		replay.assertKeyNotLogged()
 	})
 
-	t.Run("compose file of docs/ci.md", func(t *testing.T) {
-		compose, err := exec.LookPath("docker-compose")
-		if err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatal("no docker-compose on PATH (CI=true: .ci/install-docker.sh installs it)")
-			}
-			t.Skip("no docker-compose on PATH; install it (Debian: docker-compose) to run the compose file of docs/ci.md")
-		}
-		// The file as the docs show it, with this test's image for the mock
-		// and, for the app, the image again running atmkit conform against
-		// the mock by its service name.
-		doc, err := os.ReadFile(filepath.Join(repoRoot, "docs", "ci", "compose.yaml"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		file := editLines(t, string(doc),
-			"image: atmkit/atmkit:latest", "image: "+tag,
-			"build: .", "image: "+tag,
-			`command: ["npm", "test"]`, `command: ["conform", "--target", "http://atmkit:8080", "--key", "ci-key"]`)
-		dir := t.TempDir()
-		path := filepath.Join(dir, "compose.yaml")
-		if err := os.WriteFile(path, []byte(file), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		project := fmt.Sprintf("atmkit-test-%d", os.Getpid())
-		run := func(args ...string) (string, error) {
-			cmd := exec.Command(compose, append([]string{"-p", project, "-f", path}, args...)...)
-			cmd.Dir = dir
-			out, err := cmd.CombinedOutput()
-			return string(out), err
-		}
-		t.Cleanup(func() { _, _ = run("down", "--volumes", "--remove-orphans") })
-		// up waits for the mock's health check (depends_on: service_healthy),
-		// runs the app, stops the mock when the app ends, and exits with the
-		// app's code.
-		out, err := run("up", "--exit-code-from", "app")
-		if err != nil {
-			t.Fatalf("docker-compose up --exit-code-from app: %v\n%s", err, out)
-		}
-		for _, want := range []string{"ATM Location Lookup Service mock listening", "app_1 exited with code 0"} {
-			if !strings.Contains(out, want) {
-				t.Errorf("docker-compose up: want %q in its output:\n%s", want, out)
-			}
-		}
-		if strings.Contains(out, "ci-key") {
-			t.Errorf("the output of the mock or of atmkit conform shows the key:\n%s", out)
-		}
-	})
+	testComposeFiles(t, tag)
 
 	t.Run("Node Testcontainers snippet of docs/ci.md", func(t *testing.T) {
 		src := filepath.Join(repoRoot, "docs", "ci", "node")

@@ -61,7 +61,7 @@ func (m *Main) commands() []command {
 		{"conform", "run the conformance suite against a target URL", (*Main).runConform},
 		{"bench", "measure the mock's throughput against a bare ceiling server", (*Main).runBench},
 		{"health", "check that a mock answers its health endpoint (exit 0: healthy)", (*Main).runHealth},
-		{"version", "print atmkit's version, commit and build date", (*Main).runVersion},
+		{"version", "print atmkit's version, its commit and the commit's date", (*Main).runVersion},
 	}
 }
 

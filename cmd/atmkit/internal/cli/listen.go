@@ -144,6 +144,7 @@ type Serving struct {
 	caFile           string // --tls-self-signed: the authority's certificate
 	clientCA         string // --tls-client-ca
 	removeCA         bool   // caFile is atmkit's own temporary file
+	named            bool   // --tls-name gave the throwaway certificate further names
 }
 
 // Scheme is the URL scheme served: http or https.
@@ -217,7 +218,7 @@ func (e *Env) ListenTLS(fs *flag.FlagSet, f *ListenTLSFlags, addr string) (*Serv
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", fs.Name(), err)
 	}
-	s := &Serving{Serving: sv, clientCA: f.clientCA}
+	s := &Serving{Serving: sv, clientCA: f.clientCA, named: len(f.names) > 0}
 	if sv == nil {
 		return s, nil
 	}
@@ -435,7 +436,7 @@ func (e *Env) PrintListening(what string, addr net.Addr, s *Serving) string {
 			// through the port Docker publishes, which it cannot know.
 			fmt.Fprintf(e.Stdout, "  reachable:  on every interface of this container; from the host: the port published (docker run -p PORT:%s)\n", port)
 			fmt.Fprintf(e.Stdout, "              from other containers: its service name (compose), or %s://%s\n", s.Scheme(), net.JoinHostPort(host, port))
-			if s.Serving != nil && s.Authority != nil {
+			if s.Serving != nil && s.Authority != nil && !s.named {
 				fmt.Fprintln(e.Stdout, "              (over HTTPS by its service name: the throwaway certificate must name it, ATMKIT_TLS_NAME=<service>)")
 			}
 		} else {

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+	"flag"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -97,12 +99,37 @@ func TestPrintTLSInContainer(t *testing.T) {
 		}
 	}
 	// On every interface of a container, other containers reach it by its
-	// service name, which the throwaway certificate must name.
+	// service name, which the throwaway certificate must name: the banner
+	// says so where --tls-name (ATMKIT_TLS_NAME) gave it no name, and not
+	// where it did (its tls: line lists them).
 	containerMarkers = []string{marker}
-	var out bytes.Buffer
-	(&Env{Stdout: &out}).PrintListening("mock", &net.TCPAddr{IP: net.IPv4zero, Port: 8080}, temp)
-	if want := "\n              (over HTTPS by its service name: the throwaway certificate must name it, ATMKIT_TLS_NAME=<service>)\n"; !strings.Contains(out.String(), want) {
-		t.Errorf("got %q, want %q in it", out.String(), want)
+	const hint = "\n              (over HTTPS by its service name: the throwaway certificate must name it, ATMKIT_TLS_NAME=<service>)\n"
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{nil, true},
+		{[]string{"--tls-name", "atmkit"}, false},
+	} {
+		var f ListenTLSFlags
+		fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+		f.Register(fs)
+		args := append([]string{"--tls-self-signed", "--tls-ca-out", filepath.Join(t.TempDir(), "ca.pem")}, tc.args...)
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		e := &Env{Stderr: io.Discard, Getenv: func(string) string { return "" }}
+		s, err := e.ListenTLS(fs, &f, "0.0.0.0:8080")
+		if err != nil {
+			t.Fatalf("%q: %v", args, err)
+		}
+		var out bytes.Buffer
+		e.Stdout = &out
+		e.PrintListening("mock", &net.TCPAddr{IP: net.IPv4zero, Port: 8080}, s)
+		s.Close()
+		if got := strings.Contains(out.String(), hint); got != tc.want {
+			t.Errorf("%q: the hint %q shown: %v, want %v:\n%s", args, hint, got, tc.want, out.String())
+		}
 	}
 }
 
