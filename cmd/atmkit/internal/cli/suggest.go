@@ -48,37 +48,50 @@ func Suggest(name string) string {
 }
 
 // closest is the one of names that name looks like a mistyping of (a
-// letter or two off, in any case); "" when none or more than one is.
+// letter or two off, in any case, two letters swapped counting as one):
+// the nearest, "" when none is that near or more than one is as near.
 func closest(name string, names []string) string {
-	meant := ""
+	meant, best, tied := "", 0, false
 	for _, n := range names {
-		if d := distance(strings.ToLower(name), n); d <= 2 && d < len(n) {
-			if meant != "" {
-				return ""
-			}
-			meant = n
+		d := distance(strings.ToLower(name), n)
+		switch {
+		case d > 2 || d >= len(n):
+		case meant == "" || d < best:
+			meant, best, tied = n, d, false
+		case d == best:
+			tied = true
 		}
+	}
+	if tied {
+		return ""
 	}
 	return meant
 }
 
-// distance is the Levenshtein distance of a and b, in bytes.
+// distance is the edit distance of a and b, in bytes: the letters inserted,
+// deleted or replaced, and pairs of neighbours swapped (the optimal string
+// alignment distance, Levenshtein's with transpositions), so that KYES is
+// one from KEYS and two from KEY.
 func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+	rows := make([][]int, len(a)+1)
+	for i := range rows {
+		rows[i] = make([]int, len(b)+1)
+		rows[i][0] = i
+	}
+	for j := range rows[0] {
+		rows[0][j] = j
 	}
 	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
 		for j := 1; j <= len(b); j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			rows[i][j] = min(rows[i-1][j]+1, rows[i][j-1]+1, rows[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				rows[i][j] = min(rows[i][j], rows[i-2][j-2]+1)
+			}
 		}
-		prev = cur
 	}
-	return prev[len(b)]
+	return rows[len(a)][len(b)]
 }

@@ -30,8 +30,9 @@ func TestSuggest(t *testing.T) {
 	}
 }
 
-// TestClosest: a name a letter or two off one of the names, or in another
-// case, gets it; one as far from two names, or from all, gets nothing.
+// TestClosest: a name a letter or two off one of the names (two letters
+// swapped count as one), or in another case, gets it, the nearest of two;
+// one as far from two names, or from all, gets nothing.
 func TestClosest(t *testing.T) {
 	t.Parallel()
 	names := []string{"addr", "admin-token", "journal-size", "list", "scrub", "verify", "c"}
@@ -41,7 +42,8 @@ func TestClosest(t *testing.T) {
 		"LIST":         "list",
 		"lst":          "list",
 		"verfy":        "verify",
-		"x":            "", // one off "c", but as long as it: anything would be
+		"vreify":       "verify", // two letters swapped: one off
+		"x":            "",       // one off "c", but as long as it: anything would be
 		"generate":     "",
 	} {
 		if got := closest(name, names); got != want {
@@ -50,5 +52,9 @@ func TestClosest(t *testing.T) {
 	}
 	if got := closest("ab", []string{"abc", "abd"}); got != "" {
 		t.Errorf("closest(ab) of abc and abd: got %q, want none", got)
+	}
+	// KYES: KEYS swapped (one), KEY two off: the nearest.
+	if got := closest("kyes", []string{"key", "keys"}); got != "keys" {
+		t.Errorf("closest(kyes) of key and keys: got %q, want keys", got)
 	}
 }
