@@ -46,6 +46,7 @@ func TestConformHelperProcess(t *testing.T) {
 	if err := json.Unmarshal([]byte(raw), &args); err != nil {
 		t.Fatal(err)
 	}
+	_ = os.Unsetenv(conformHelperEnv) // atmkit would warn that no command reads it
 	m := NewMain()
 	os.Exit(m.Exit(m.Run(context.Background(), append([]string{"conform"}, args...))))
 }

@@ -41,7 +41,7 @@ type Main struct {
 
 // NewMain returns a Main wired to the process's standard streams and environment.
 func NewMain() *Main {
-	return &Main{cli.Env{Stdout: cli.Stdout(os.Stdout), Stderr: os.Stderr, Getenv: os.Getenv}}
+	return &Main{cli.Env{Stdout: cli.Stdout(os.Stdout), Stderr: os.Stderr, Getenv: os.Getenv, Environ: os.Environ}}
 }
 
 // command is one atmkit subcommand.
@@ -106,4 +106,5 @@ func (m *Main) usage(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'atmkit <command> --help' for a command's flags. Every flag can also be set with an")
 	fmt.Fprintln(w, "ATMKIT_* environment variable (--fixtures: ATMKIT_FIXTURES; health's: ATMKIT_HEALTH_*); a flag given wins.")
+	fmt.Fprintln(w, "An ATMKIT_* variable no atmkit command reads gets a warning at start (ATMKIT_KYES: did you mean\nATMKIT_KEYS?); one another command reads (serve's in health's environment) gets none.")
 }

@@ -28,6 +28,7 @@ func TestHelperProcess(t *testing.T) {
 	if os.Getenv("ATMKIT_HELPER_PROCESS") != "1" {
 		t.Skip("helper process only")
 	}
+	_ = os.Unsetenv("ATMKIT_HELPER_PROCESS") // atmkit would warn that no command reads it
 	args := os.Args
 	for i, a := range args {
 		if a == "--" {

@@ -30,6 +30,12 @@ type Env struct {
 	Stderr io.Writer
 	// Getenv reads the environment (os.Getenv in atmkit), for ATMKIT_* variables.
 	Getenv func(string) string
+	// Environ lists the environment (os.Environ in atmkit), for the
+	// warning about ATMKIT_* variables no command reads; nil: no warning.
+	Environ func() []string
+
+	// envChecked is set once the environment was checked (warnUnknownEnv).
+	envChecked bool
 
 	// origin records where each flag got its value, per flag set (Parse,
 	// ApplyConfig), so errors can name the setting.

@@ -99,8 +99,10 @@ var secretFlags = map[string]bool{"key": true, "admin-token": true, "header": tr
 // a list flag takes the values of both (ATMKIT_KEY and ATMKIT_KEYS), any
 // other the first set.
 //
-// A wrong command line is one line naming the problem and the command's
-// --help, not the whole usage text; a variable that does not parse names
+// An ATMKIT_* variable no atmkit command reads gets a warning
+// (warnUnknownEnv), unless --help was asked for. A wrong command line is
+// one line naming the problem and the command's --help, not the whole
+// usage text; a variable that does not parse names
 // the variable, what is wrong with its value and the flag it sets.
 func (e *Env) Parse(fs *flag.FlagSet, args []string, aliases map[string]string) error {
 	usage, out := fs.Usage, fs.Output()
@@ -109,6 +111,9 @@ func (e *Env) Parse(fs *flag.FlagSet, args []string, aliases map[string]string) 
 	err := ParseFlags(fs, args)
 	fs.Usage = usage
 	fs.SetOutput(out)
+	if err != flag.ErrHelp {
+		e.warnUnknownEnv(fs, aliases)
+	}
 	if err != nil {
 		if err == flag.ErrHelp { // asked for: the usage is the output, on stdout
 			fs.SetOutput(e.Stdout)
