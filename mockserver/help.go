@@ -279,7 +279,10 @@ func httpSample(op *asmx.Operation, b asmx.Binding, ns, host string, r *shape.Re
 		resp.t(`<?xml version="1.0" encoding="utf-8"?>` + "\n<" + r.Root + ` xmlns="` + strings.TrimSpace(xmlEscape(ns)) + `">` +
 			"\n  <schema xmlns=\"http://www.w3.org/2001/XMLSchema\">").v("schema").t("</schema>").v("xml").t("</" + r.Root + ">")
 	} else {
-		resp.t(`<?xml version="1.0" encoding="utf-8"?>` + "\n").v("xml")
+		// A node result's output part names no element: ASMX's help page
+		// writes a declaration of its own, without the encoding, then the
+		// placeholder (DefaultWsdlHelpGenerator's WriteHttpReturnPart).
+		resp.t(`<?xml version="1.0"?>` + "\n").v("xml")
 	}
 	return sample{ID: b.String(), Title: title, Intro: fmt.Sprintf(sampleIntro, title), Request: req, Response: resp}
 }

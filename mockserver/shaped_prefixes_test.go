@@ -1,6 +1,9 @@
 package mockserver_test
 
 import (
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -126,6 +129,45 @@ func TestNodePrefixes(t *testing.T) {
 		}
 		if !strings.Contains(s, c.end) || (c.binding == "get" || c.binding == "post") && !strings.HasSuffix(s, c.end) {
 			t.Errorf("%s: the result does not end with\n%s\ngot\n%s", c.binding, c.end, s[max(0, len(s)-700):])
+		}
+	}
+}
+
+// TestNodePrefixesHelpPage: the help page's samples of a node result, with
+// prefixes or without, show the result as the "xml" placeholder, as
+// ASMX's help generator (DefaultWsdlHelpGenerator.aspx) writes an xs:any
+// whose namespace no schema of the WSDL describes (WriteXmlValue("xml"));
+// the prefixes are the deployment's code's, which no WSDL says. Over HTTP
+// GET and POST, whose output part names no element, it writes
+// `<?xml version="1.0"?>` and the placeholder (WriteHttpReturnPart), not
+// the XmlWriter's declaration with encoding="utf-8" the mock wrote.
+func TestNodePrefixesHelpPage(t *testing.T) {
+	t.Parallel()
+	sh, err := shape.Parse([]byte(prefixedNodes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, srv := range []*httptest.Server{serveShape(t, sh, "http://nodes.example.org/atmService"), serveShape(t, nil, asmx.DefaultNamespace)} {
+		resp, err := http.Get(srv.URL + asmx.ServicePath + "?op=ReturnProvinces")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("help page: %d %v", resp.StatusCode, err)
+		}
+		page := string(body)
+		soap := `&lt;ReturnProvincesResult&gt;<span class="value">xml</span>&lt;/ReturnProvincesResult&gt;`
+		httpSample := "\n\n" + `&lt;?xml version=&#34;1.0&#34;?&gt;` + "\n" + `<span class="value">xml</span></pre>`
+		if got := strings.Count(page, soap); got != 2 {
+			t.Errorf("the SOAP samples: got %d of %s, want 2", got, soap)
+		}
+		if got := strings.Count(page, httpSample); got != 2 {
+			t.Errorf("the HTTP GET and POST samples: got %d of %q, want 2", got, httpSample)
+		}
+		if strings.Contains(page, "provinces&gt;") || strings.Contains(page, "n:provinces") {
+			t.Errorf("a sample shows the node's elements")
 		}
 	}
 }
