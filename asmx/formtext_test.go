@@ -77,7 +77,9 @@ func FuzzFormText(f *testing.F) {
 	})
 }
 
-// latin1Pairs reads a form as FillFromEncodedBytes does with Latin-1:
+// latin1Pairs reads a form as FillFromEncodedBytes does with Latin-1
+// (HttpEncoder.UrlDecode of the bytes takes %u escapes in lower case only:
+// `bytes[pos + 1] == 'u'`; %U0000 stays as it is):
 // pairs split at '&', name and value at the first '=', '+' a space,
 // %uXXXX a UTF-16 unit, %XX and any other byte one Latin-1 character; a
 // pair without '=' has an empty name; a trailing '&' adds an empty pair.
@@ -90,7 +92,7 @@ func latin1Pairs(s string) map[string][]string {
 			switch {
 			case c == '+':
 				units = append(units, ' ')
-			case c == '%' && i+5 < len(p) && (p[i+1] == 'u' || p[i+1] == 'U') && wire.IsHex(p[i+2]) && wire.IsHex(p[i+3]) && wire.IsHex(p[i+4]) && wire.IsHex(p[i+5]):
+			case c == '%' && i+5 < len(p) && p[i+1] == 'u' && wire.IsHex(p[i+2]) && wire.IsHex(p[i+3]) && wire.IsHex(p[i+4]) && wire.IsHex(p[i+5]):
 				units = append(units, uint16(wire.Unhex(p[i+2])<<12|wire.Unhex(p[i+3])<<8|wire.Unhex(p[i+4])<<4|wire.Unhex(p[i+5])))
 				i += 5
 			case c == '%' && i+2 < len(p) && wire.IsHex(p[i+1]) && wire.IsHex(p[i+2]):

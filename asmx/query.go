@@ -249,7 +249,7 @@ func transcodeForm(cs charset, body string) string {
 		case c == '&' || c == '=' || c == '+':
 			flush()
 			out.WriteByte(c)
-		case c == '%' && i+5 < len(body) && (body[i+1] == 'u' || body[i+1] == 'U') &&
+		case c == '%' && i+5 < len(body) && body[i+1] == 'u' &&
 			wire.IsHex(body[i+2]) && wire.IsHex(body[i+3]) && wire.IsHex(body[i+4]) && wire.IsHex(body[i+5]):
 			flush()
 			out.WriteString(body[i : i+6])

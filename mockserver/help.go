@@ -134,7 +134,9 @@ func (s *Server) serveOperationHelp(w http.ResponseWriter, r *http.Request, name
 		"Self":    selfRef(r),
 		"Op":      op,
 		"Params":  params,
-		"Samples": samples(op, s.cfg.namespace, hostOf(r), s.enc.shape.Result(op.Name)),
+		// The samples' Host is the host without its port, as .NET's help
+		// generator writes the service address's (Uri.Host).
+		"Samples": samples(op, s.cfg.namespace, withoutPort(hostOf(r)), s.enc.shape.Result(op.Name)),
 	})
 }
 
@@ -195,15 +197,17 @@ func samples(op *asmx.Operation, ns, host string, r *shape.Result) []sample {
 }
 
 func soapSample(op *asmx.Operation, b asmx.Binding, ns, host string, r *shape.Result) sample {
-	title, env, ctype := "SOAP 1.1", asmx.NamespaceSOAP11, asmx.ContentTypeSOAP11
+	// The envelope's prefix is soap, and soap12 for SOAP 1.2, as .NET's
+	// help generator writes them (soapPrefix, soap12Prefix).
+	title, env, ctype, pfx := "SOAP 1.1", asmx.NamespaceSOAP11, asmx.ContentTypeSOAP11, "soap"
 	if b == asmx.SOAP12 {
-		title, env, ctype = "SOAP 1.2", asmx.NamespaceSOAP12, asmx.ContentTypeSOAP12
+		title, env, ctype, pfx = "SOAP 1.2", asmx.NamespaceSOAP12, asmx.ContentTypeSOAP12, "soap12"
 	}
 	envOpen := `<?xml version="1.0" encoding="utf-8"?>
-<soap:Envelope xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:soap="` + env + `">
-  <soap:Body>
+<` + pfx + `:Envelope xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:` + pfx + `="` + env + `">
+  <` + pfx + `:Body>
 `
-	envClose := "  </soap:Body>\n</soap:Envelope>"
+	envClose := "  </" + pfx + ":Body>\n</" + pfx + ":Envelope>"
 
 	var req pieces
 	req.t("POST " + asmx.ServicePath + " HTTP/1.1\nHost: " + host + "\nContent-Type: " + ctype + "\nContent-Length: ").v("length").t("\n")
@@ -279,7 +283,10 @@ func httpSample(op *asmx.Operation, b asmx.Binding, ns, host string, r *shape.Re
 		resp.t(`<?xml version="1.0" encoding="utf-8"?>` + "\n<" + r.Root + ` xmlns="` + strings.TrimSpace(xmlEscape(ns)) + `">` +
 			"\n  <schema xmlns=\"http://www.w3.org/2001/XMLSchema\">").v("schema").t("</schema>").v("xml").t("</" + r.Root + ">")
 	} else {
-		resp.t(`<?xml version="1.0" encoding="utf-8"?>` + "\n").v("xml")
+		// A node result's output part names no element: ASMX's help page
+		// writes a declaration of its own, without the encoding, then the
+		// placeholder (DefaultWsdlHelpGenerator's WriteHttpReturnPart).
+		resp.t(`<?xml version="1.0"?>` + "\n").v("xml")
 	}
 	return sample{ID: b.String(), Title: title, Intro: fmt.Sprintf(sampleIntro, title), Request: req, Response: resp}
 }

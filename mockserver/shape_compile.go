@@ -455,7 +455,8 @@ func (c *compiler) element(name, prefix, ns, inScope string, depth int, fields [
 	c.bytes(defaultDecl(prefix, ns, inScope))
 	if i := slices.IndexFunc(fields, func(f *shape.Field) bool { return f.Text }); i >= 0 {
 		// Text beside the attributes; none (an empty string) closes the tag.
-		c.ops = append(c.ops, op{kind: opLeaf, b: []byte(">"), close: []byte("</" + name + ">"), empty: []byte(" />"), leaf: c.leaf(fields[i], scope)})
+		c.ops = append(c.ops, op{kind: opLeaf, b: []byte(">"), close: []byte("</" + name + ">"),
+			empty: []byte(emptyEnd(fields[i], "", name, at)), leaf: c.leaf(fields[i], scope)})
 		return
 	}
 	hasElements := slices.ContainsFunc(fields, func(f *shape.Field) bool { return f.Attribute == "" })
@@ -493,12 +494,26 @@ func (c *compiler) fields(fields []*shape.Field, scope shape.Scope, inherit, inS
 			start := c.cut()
 			name, open := c.leafTag(f.Element, f.Prefix, ns, inScope, depth)
 			c.ops = append(c.ops, op{kind: opLeaf, b: []byte(open + ">"), close: []byte("</" + name + ">"),
-				empty: []byte(open + " />"), leaf: c.leaf(f, scope)})
+				empty: []byte(emptyEnd(f, open, name, depth)), leaf: c.leaf(f, scope)})
 			if scope == shape.ScopeLocations && onlyPoint(f) {
 				c.conditional(start)
 			}
 		}
 	}
+}
+
+// emptyEnd is how the element name, whose start tag (indented for depth)
+// open is without its closing >, is written holding f's value when it is
+// an empty string: <Name />, as XmlTextWriter ends an element given no
+// text (an XmlElement that IsEmpty); for a value marked fullEnd, as it
+// ends one whose text is an empty string (XmlElement.WriteTo's
+// WriteFullEndElement after writing no text): the start tag closed, then
+// the end tag on a line of its own, indented as the start tag.
+func emptyEnd(f *shape.Field, open, name string, depth int) string {
+	if f.FullEnd {
+		return open + ">" + indent(depth) + "</" + name + ">"
+	}
+	return open + " />"
 }
 
 // leafTag returns the qualified name of an element with no attributes
@@ -566,7 +581,7 @@ func (c *compiler) list(f *shape.Field, scope shape.Scope, ns, inherit, inScope 
 	if itemScope == shape.ScopeLanguage && len(it.Fields) == 0 {
 		name, open := ic.leafTag(it.Element, it.Prefix, itemNS, itemInScope, itemDepth)
 		ic.ops = append(ic.ops, op{kind: opLeaf, b: []byte(open + ">"), close: []byte("</" + name + ">"),
-			empty: []byte(open + " />"), leaf: leaf{id: vLanguage, kind: shape.KindString, typ: it.Type, fixed: -1, bits: 64}})
+			empty: []byte(emptyEnd(it, open, name, itemDepth)), leaf: leaf{id: vLanguage, kind: shape.KindString, typ: it.Type, fixed: -1, bits: 64}})
 	} else {
 		ic.element(it.Element, it.Prefix, itemNS, itemInScope, itemDepth, it.Fields, itemScope, func(d int) {
 			ic.fields(it.Fields, itemScope, it.ChildNamespace(c.ns, itemNS), childInScope(it.Prefix, itemNS, itemInScope), d, rc)

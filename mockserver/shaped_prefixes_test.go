@@ -1,10 +1,16 @@
 package mockserver_test
 
 import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/shape"
 )
@@ -126,6 +132,98 @@ func TestNodePrefixes(t *testing.T) {
 		}
 		if !strings.Contains(s, c.end) || (c.binding == "get" || c.binding == "post") && !strings.HasSuffix(s, c.end) {
 			t.Errorf("%s: the result does not end with\n%s\ngot\n%s", c.binding, c.end, s[max(0, len(s)-700):])
+		}
+	}
+}
+
+// TestNodePrefixesHelpPage: the help page's samples of a node result, with
+// prefixes or without, show the result as the "xml" placeholder, as
+// ASMX's help generator (DefaultWsdlHelpGenerator.aspx) writes an xs:any
+// whose namespace no schema of the WSDL describes (WriteXmlValue("xml"));
+// the prefixes are the deployment's code's, which no WSDL says. Over HTTP
+// GET and POST, whose output part names no element, it writes
+// `<?xml version="1.0"?>` and the placeholder (WriteHttpReturnPart), not
+// the XmlWriter's declaration with encoding="utf-8" the mock wrote.
+func TestNodePrefixesHelpPage(t *testing.T) {
+	t.Parallel()
+	sh, err := shape.Parse([]byte(prefixedNodes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, srv := range []*httptest.Server{serveShape(t, sh, "http://nodes.example.org/atmService"), serveShape(t, nil, asmx.DefaultNamespace)} {
+		resp, err := http.Get(srv.URL + asmx.ServicePath + "?op=ReturnProvinces")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("help page: %d %v", resp.StatusCode, err)
+		}
+		page := string(body)
+		soap := `&lt;ReturnProvincesResult&gt;<span class="value">xml</span>&lt;/ReturnProvincesResult&gt;`
+		httpSample := "\n\n" + `&lt;?xml version=&#34;1.0&#34;?&gt;` + "\n" + `<span class="value">xml</span></pre>`
+		if got := strings.Count(page, soap); got != 2 {
+			t.Errorf("the SOAP samples: got %d of %s, want 2", got, soap)
+		}
+		if got := strings.Count(page, httpSample); got != 2 {
+			t.Errorf("the HTTP GET and POST samples: got %d of %q, want 2", got, httpSample)
+		}
+		if strings.Contains(page, "provinces&gt;") || strings.Contains(page, "n:provinces") {
+			t.Errorf("a sample shows the node's elements")
+		}
+	}
+}
+
+// TestNodeFullEnd: a node result's value marked fullEnd is written, when
+// it is an empty string, as .NET writes an XmlElement whose text was set
+// to one (InnerText = ""): the element is not IsEmpty, so XmlElement.WriteTo
+// ends it with WriteFullEndElement, and the empty text writes nothing, so
+// XmlTextWriter puts the end tag on a line of its own, indented as the
+// start tag (<n:url>, then </n:url>). The mock wrote <n:url />, which a
+// value without fullEnd still gets (an element given no text: IsEmpty).
+// A value written as the text beside an element's attributes alike.
+func TestNodeFullEnd(t *testing.T) {
+	t.Parallel()
+	src := strings.Replace(prefixedNodes, "item: {element: bank, prefix: n, fields: [{attribute: id, type: int, value: id}]}", `item:
+          element: bank
+          prefix: n
+          fields:
+            - {attribute: id, type: int, value: id}
+            - {element: name, prefix: n, type: string, value: name}
+            - {element: url, prefix: n, type: string, value: url, fullEnd: true}
+            - {element: site, prefix: n, type: string, value: url}`, 1)
+	src = strings.Replace(src, "            - {attribute: id, type: int, value: id}\n  banks:",
+		"            - {attribute: id, type: int, value: id}\n            - {text: true, type: string, value: address.landmark, fullEnd: true}\n  banks:", 1)
+	var noURL, noLandmark int
+	base := valuesServer(t, "", src, func(ds *fixtures.Dataset) {
+		ds.Institutions[0].URL = ""
+		for _, in := range ds.Institutions {
+			if in.URL == "" {
+				noURL++
+			}
+		}
+		for _, a := range ds.ATMs {
+			if a.Address.Landmark == "" {
+				noLandmark++
+			}
+		}
+	})
+	for _, b := range []string{"soap11", "soap12", "get", "post"} {
+		_, body := mocktest.Call(t, base, asmx.DefaultNamespace, b, asmx.OpReturnInstitutions, [][2]string{{asmx.ParamKey, "k"}})
+		s := string(body)
+		if want := "\n    <n:url>\n    </n:url>\n    <n:site />\n  </n:bank>"; strings.Count(s, want) != noURL {
+			t.Errorf("over %s: want the %d empty urls as\n%s\ngot\n%.1500s", b, noURL, want, s)
+		}
+		if strings.Contains(s, "<n:url />") || strings.Count(s, "<n:site />") != noURL {
+			t.Errorf("over %s: an empty url written <n:url />, or the site not <n:site />", b)
+		}
+		_, body = mocktest.Call(t, base, asmx.DefaultNamespace, b, asmx.OpReturnAllAtms, [][2]string{{asmx.ParamKey, "k"}})
+		if n := len(regexp.MustCompile(`\n  <n:atm id="\d+">\n  </n:atm>`).FindAll(body, -1)); n != noLandmark {
+			t.Errorf("over %s: got %d ATMs without a landmark written with a full end tag, want %d:\n%.800s", b, n, noLandmark, body)
+		}
+		if bytes.Contains(body, []byte(`" />`)) {
+			t.Errorf("over %s: an ATM without a landmark written <n:atm id=\"…\" />", b)
 		}
 	}
 }

@@ -414,6 +414,15 @@ func TestHelpPages(t *testing.T) {
 			bodyContains(`GET /service-v2.asmx/ReturnAtmSearchByCoordinates?`),
 			bodyContains(`Content-Type: application/soap&#43;xml; charset=utf-8`),
 			bodyContains(`&lt;ReturnAtmSearchByCoordinatesResult&gt;<span class="value">xml</span>`),
+			// As .NET's help generator writes them: SOAP 1.2's envelope
+			// with its own prefix (soap12Prefix), declared after xsi and
+			// xsd; the Host of the service's address without its port
+			// (Uri.Host).
+			bodyContains(`&lt;soap12:Envelope xmlns:xsi=&#34;http://www.w3.org/2001/XMLSchema-instance&#34; xmlns:xsd=&#34;http://www.w3.org/2001/XMLSchema&#34; xmlns:soap12=&#34;http://www.w3.org/2003/05/soap-envelope&#34;&gt;` +
+				"\n  &lt;soap12:Body&gt;"),
+			bodyContains("  &lt;/soap12:Body&gt;\n&lt;/soap12:Envelope&gt;</pre>"),
+			bodyLacks(`xmlns:soap=&#34;http://www.w3.org/2003/05/soap-envelope&#34;`),
+			bodyContains("HTTP/1.1\nHost: 127.0.0.1\n"), bodyLacks("Host: 127.0.0.1:"),
 		}},
 		{"operation without JSON", "op=ReturnProvinces", []check{hasStatus(200), html,
 			bodyContains(`action="service.asmx/ReturnProvinces"`), bodyLacks(`id="json"`), bodyLacks(`name="bytRadius"`)}},

@@ -79,6 +79,13 @@ func TestHandWrittenMistakes(t *testing.T) {
 			[]string{`line 15: results.atmList/@count.prefix: prefix "n" names two namespaces on one element (urn:atmref:nodes:v3 and urn:other): give each its own`}, 1},
 		{"a prefix on a typed result's element", "attrs.yaml", "      - element: Origin\n", "      - element: Origin\n        prefix: o\n",
 			[]string{`line 12: results.Lookup/…/Origin.prefix: only a node result's elements and attributes have prefixes`}, 1},
+		// fullEnd: a node result's value in an element, or its text.
+		{"fullEnd on an attribute", "../learn/testdata/nodes-learned.yaml", "{attribute: code, type: string, value: code}", "{attribute: code, type: string, value: code, fullEnd: true}",
+			[]string{`line 98: results.provinces/(provinces list)/province/@code.fullEnd: fullEnd is for a value written in an element or as its text, not an attribute, container or list`}, 1},
+		{"fullEnd on a list item with fields", "../learn/testdata/nodes-learned.yaml", "          element: province\n          prefix: n", "          element: province\n          prefix: n\n          fullEnd: true",
+			[]string{`line 97: results.provinces/(provinces list)/province.fullEnd: fullEnd is for a value written in an element or as its text`}, 1},
+		{"fullEnd on a typed result's value", "typed.yaml", "{element: Count, type: int, value: count}", "{element: Count, type: int, value: count, fullEnd: true}",
+			[]string{`line 9: results.AtmResult/Count.fullEnd: only a node result's values have fullEnd: XmlSerializer writes an empty string <Name />`}, 1},
 		// Names and namespaces no XML reader takes (XML 1.0's fourth
 		// edition, as .NET's XmlReader and Go's encoding/xml read names).
 		{"an element name with a character names cannot hold", "typed.yaml", "{element: Count,", "{element: \"Count×\",",

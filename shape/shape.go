@@ -204,6 +204,16 @@ type Field struct {
 	// "shortest" (the default: the shortest text that reads back as the
 	// same double, as .NET's XmlConvert writes) or "fixed:N" (N decimals).
 	Format string
+	// FullEnd marks a node result's value (in an element, or its text
+	// beside the element's attributes) whose empty string is written with
+	// a full end tag, as .NET writes an XmlElement whose text was set to
+	// an empty string (InnerText = "": not IsEmpty, so XmlElement.WriteTo
+	// ends it with WriteFullEndElement, and XmlTextWriter, writing no
+	// text, puts the end tag on a line of its own when it indents):
+	// <n:url>, a line break and the start tag's indentation, </n:url>.
+	// Without it an empty string is written <n:url />, an element given
+	// no text (IsEmpty).
+	FullEnd bool
 	// Generated marks a field the deployment has and atmkit's data model
 	// does not (say a province's ProvinceId): it is written with a
 	// deterministic value of its Type (see GeneratedValue).

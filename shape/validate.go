@@ -244,6 +244,7 @@ func (c *checker) checkResult(r *Result, where string) {
 	c.checkFields(r.Fields, ScopeOf(content), where)
 	c.checkElementNames(r.Fields, where)
 	c.checkPrefixes(r, where)
+	c.checkFullEnds(r.Fields, r.Layout == Node, where)
 }
 
 // checkElementNames reports two child elements of one name in one

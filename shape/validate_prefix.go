@@ -2,8 +2,9 @@ package shape
 
 import "strings"
 
-// This file checks the prefixes of a node result's elements and
-// attributes (Result.Prefix, Field.Prefix).
+// This file checks what only a node result's elements and attributes
+// say, as its deployment built them: their prefixes (Result.Prefix,
+// Field.Prefix) and the end tag of an empty value (Field.FullEnd).
 
 // badPrefix reports whether p cannot be a namespace prefix: not an NCName,
 // or one XML reserves (xml, xmlns: .NET's XmlTextWriter refuses xml for
@@ -116,4 +117,29 @@ func (r *Result) lineOfPrefix() int {
 		return r.prefixLine
 	}
 	return r.line
+}
+
+// checkFullEnds checks fullEnd on fields, of a node result (node) or not:
+// a node's value written in an element, or as the text beside its
+// attributes, may say it; XmlSerializer writes a typed result's empty
+// string <Name /> whatever its code, and an attribute, a container or a
+// list holds no text of its own.
+func (c *checker) checkFullEnds(fields []*Field, node bool, where string) {
+	for _, f := range fields {
+		if f == nil {
+			continue
+		}
+		at := path(where, f.label())
+		switch {
+		case !f.FullEnd:
+		case !node:
+			c.addf(f.lineOf("fullEnd"), at+".fullEnd", "only a node result's values have fullEnd: XmlSerializer writes an empty string <Name />")
+		case f.Attribute != "" || !f.IsLeaf() || f.Element == "" && !f.Text:
+			c.addf(f.lineOf("fullEnd"), at+".fullEnd", "fullEnd is for a value written in an element or as its text, not an attribute, container or list")
+		}
+		c.checkFullEnds(f.Fields, node, at)
+		if f.Item != nil {
+			c.checkFullEnds([]*Field{f.Item}, node, at)
+		}
+	}
 }

@@ -314,7 +314,7 @@ func (p *parser) fields(n *yaml.Node, where string) []*Field {
 	return out
 }
 
-var fieldKeys = []string{"element", "attribute", "text", "namespace", "prefix", "typeNamespace", "type", "value", "format", "generated", "fields", "list", "item"}
+var fieldKeys = []string{"element", "attribute", "text", "namespace", "prefix", "typeNamespace", "type", "value", "format", "fullEnd", "generated", "fields", "list", "item"}
 
 func (p *parser) field(n *yaml.Node, where string) *Field {
 	f := &Field{line: n.Line}
@@ -353,6 +353,7 @@ func (p *parser) field(n *yaml.Node, where string) *Field {
 	f.List = p.scalar(m["list"], where+".list")
 	f.Generated = p.boolean(m["generated"], where+".generated")
 	f.Text = p.boolean(m["text"], where+".text")
+	f.FullEnd = p.boolean(m["fullEnd"], where+".fullEnd")
 	if fs, ok := m["fields"]; ok {
 		f.Fields = p.fields(fs, where)
 	}
@@ -607,6 +608,9 @@ func flowField(f *Field) string {
 	add("type", f.Type)
 	add("value", f.Value)
 	add("format", f.Format)
+	if f.FullEnd {
+		parts = append(parts, "fullEnd: true")
+	}
 	if f.Generated {
 		parts = append(parts, "generated: true")
 	}

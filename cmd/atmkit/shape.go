@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/banner"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
@@ -125,10 +124,7 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	if err := shape.WriteFile(f.out, sh, header); err != nil {
 		return fmt.Errorf("shape learn: %w", err)
 	}
-	serve := "atmkit serve --shape " + m.ShellArg(f.out)
-	if rep.Namespace != "" && rep.Namespace != asmx.DefaultNamespace {
-		serve += " --namespace " + rep.Namespace
-	}
+	serve := learnfrom.ServeLine(f.out, rep.Namespace, in.WSDL, m.ShellArg)
 	fmt.Fprintf(m.Stdout, "\natmkit: learned from %s; wrote %s\n  serve it: %s\n", strings.Join(sources, ", "), f.out, serve)
 	return nil
 }

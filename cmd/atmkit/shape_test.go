@@ -5,6 +5,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -220,6 +222,52 @@ func TestShapeFileNotReadable(t *testing.T) {
 		code, stdout, errOut := runAtmkit(nil, args...)
 		if code != 2 || !strings.Contains(errOut, "--shape") || !strings.Contains(errOut, dir) {
 			t.Errorf("atmkit %s: exit %d, stderr %q, want exit 2 naming --shape and %s\n%s", strings.Join(args, " "), code, errOut, dir, stdout)
+		}
+	}
+}
+
+// TestShapeLearnServeLineNamesTheService: shape learn's "serve it:" line
+// left out the service's name, so the mock it started called itself
+// AtmService in its WSDL, help pages and disco document, where the
+// deployment learned from had another name (clients generated from the
+// mock's WSDL got other class names). It adds --service-name when the WSDL
+// learned from names another service: one recorded in a cassette from a
+// Mono site whose class is AttrService, or one fetched from a deployment;
+// the default name adds nothing.
+func TestShapeLearnServeLineNamesTheService(t *testing.T) {
+	t.Parallel()
+	serveWSDL := func(opts ...mockserver.Option) string {
+		h, err := mockserver.New(opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(h)
+		t.Cleanup(srv.Close)
+		return srv.URL + "/service/service.asmx"
+	}
+	dir := filepath.Join(t.TempDir(), "my shapes")
+	for _, tc := range []struct {
+		name string
+		from []string
+		want []string // after atmkit serve --shape FILE
+	}{
+		{"recorded WSDL", []string{"--cassette", "../../cassettes/testdata/reference-attrs.yaml"},
+			[]string{"--namespace", "http://attrs.atmref.example.org/atmService", "--service-name", "AttrService"}},
+		{"fetched WSDL", []string{"--wsdl", serveWSDL(mockserver.WithServiceName("AtmLocator.v2"))}, []string{"--service-name", "AtmLocator.v2"}},
+		{"the default name", []string{"--wsdl", serveWSDL()}, nil},
+	} {
+		out := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml")
+		code, stdout, errOut := runAtmkit(nil, append(append([]string{"shape", "learn"}, tc.from...), "--out", out)...)
+		if code != exitOK {
+			t.Fatalf("%s: shape learn: exit %d\n%s\n%s", tc.name, code, stdout, errOut)
+		}
+		m := regexp.MustCompile(`(?m)^  serve it: (.*)$`).FindStringSubmatch(stdout)
+		if m == nil {
+			t.Fatalf("%s: no serve it: line in\n%s", tc.name, stdout)
+		}
+		want := append([]string{"atmkit", "serve", "--shape", out}, tc.want...)
+		if got := shWords(t, m[1]); !slices.Equal(got, want) {
+			t.Errorf("%s: serve it: %s reads as %q, want %q", tc.name, m[1], got, want)
 		}
 	}
 }

@@ -243,7 +243,7 @@ func (l *learner) item(k *node, ns, enclosing, result, at string) *shape.Field {
 		return f
 	}
 	if k.isLeaf() {
-		f.Type = k.typ
+		f.Type, f.FullEnd = k.typ, l.fullEnd(k)
 		if !slices.Contains([]string{"string", "anyURI", "token", "normalizedString"}, f.Type) {
 			f.Type = "string"
 		}
@@ -270,7 +270,7 @@ func (l *learner) textClassOf(k *node, f *shape.Field, enclosing string) *shape.
 
 // leaf converts a value: mapped, or generated.
 func (l *learner) leaf(k *node, ns, result, at string) *shape.Field {
-	f := &shape.Field{Type: k.typ, Prefix: l.prefixOf(k)}
+	f := &shape.Field{Type: k.typ, Prefix: l.prefixOf(k), FullEnd: l.fullEnd(k)}
 	switch {
 	case k.text:
 		f.Text = true

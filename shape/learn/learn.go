@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/atmkit/atmkit/shape"
+	"github.com/beevik/etree"
 )
 
 // Input is what the learner reads.
@@ -51,6 +52,10 @@ type learner struct {
 	// its elements (and attributes) with the prefixes it chose: the
 	// fields keep them. A typed result's prefixes are XmlSerializer's.
 	prefixes bool
+	// ends holds, for each element of a node result's answers that holds
+	// an empty value, whether the answer ended it with an end tag of its
+	// own (see emptyEnds).
+	ends map[*etree.Element]bool
 }
 
 // Learn learns a shape from in. The shape is valid; the report lists what
@@ -71,7 +76,8 @@ func LearnContext(ctx context.Context, in Input) (*shape.Shape, *Report, error) 
 	if err := ctx.Err(); err != nil {
 		return nil, nil, fmt.Errorf("learn: %w", err)
 	}
-	l := &learner{ctx: ctx, in: in, report: &Report{}, contents: map[string][]*content{}, jsons: map[string]*jsonAnswer{}, blank: map[any]string{}}
+	l := &learner{ctx: ctx, in: in, report: &Report{}, contents: map[string][]*content{}, jsons: map[string]*jsonAnswer{}, blank: map[any]string{},
+		ends: map[*etree.Element]bool{}}
 	sh, rep, err := l.learn()
 	if ctx.Err() != nil { // what a step cut short learned is not a shape
 		return nil, nil, fmt.Errorf("learn: %w", ctx.Err())

@@ -49,6 +49,8 @@ type content struct {
 	root   *etree.Element
 	// ns is the service namespace, as <OpResponse> shows it (SOAP).
 	ns string
+	// doc is the document's root: the SOAP envelope, or the GET/POST root.
+	doc *etree.Element
 }
 
 // readContent parses an XML answer.
@@ -61,7 +63,7 @@ func readContent(s *Sample) (*content, error) {
 	if root == nil {
 		return nil, fmt.Errorf("has no root element")
 	}
-	c := &content{sample: s, soap: isSOAP(s.Binding)}
+	c := &content{sample: s, soap: isSOAP(s.Binding), doc: root}
 	if !c.soap {
 		c.root = root
 		return c, nil

@@ -44,6 +44,9 @@ type node struct {
 	// What the answers held, for inferring types and formats.
 	texts []string
 	seen  int // instances seen in answers
+	// fullEnds and shortEnds count the empty values of a node result's
+	// answers ended with an end tag of their own, and written <x />.
+	fullEnds, shortEnds int
 
 	// The mapping: the model value (shape.Field.Value) this leaf holds, or
 	// the list it is; how it was decided.
@@ -187,6 +190,11 @@ func (l *learner) skeletonFromAnswers(g *group) {
 		g.root.ns = l.ns
 	}
 	g.rootSure = sure
+	if g.layout == shape.Node {
+		for _, c := range g.contents {
+			c.emptyEnds(l.ends)
+		}
+	}
 	l.merge(g.root, insts)
 }
 
@@ -266,9 +274,11 @@ func (l *learner) merge(n *node, insts []*etree.Element) {
 					k.kids = append(k.kids, t)
 				}
 				t.typ = inferType(texts)
+				l.countEnds(t, children[name])
 			}
 		} else if len(k.kids) == 0 {
 			k.typ = inferType(texts)
+			l.countEnds(k, children[name])
 		}
 	}
 }

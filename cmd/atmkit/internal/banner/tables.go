@@ -26,9 +26,10 @@ func Plural(n int, what string) string { return plural(n, what) }
 
 // CassetteList writes the interactions of the cassettes at paths as a table:
 // per file a heading "# FILE: N interactions", then a row per interaction
-// with its ID, binding ("-" for no call), operation, parameters
-// (name=value, the key left out; a value quoted when it is empty or holds
-// blanks or quotes) and status, followed by "[key rejection]" for a
+// with its ID, binding ("-" for no call), operation (for no call, its
+// method and path), parameters (name=value, the key left out; a value
+// quoted when it is empty or holds blanks or quotes; for no call, its
+// query as recorded, after a "?") and status, followed by "[key rejection]" for a
 // recorded key rejection, as verify words it. The parameters are read as
 // a mock replaying the cassettes with requestEncoding enc reads them
 // (cassettes.WithRequestEncoding). notUTF8 names the calls (FILE#ID, the
@@ -63,7 +64,16 @@ func CassetteList(ctx context.Context, w io.Writer, enc asmx.RequestEncoding, pa
 			if e.KeyRejection {
 				status += " [key rejection]"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.Name, b, e.Operation, cmp.Or(strings.Join(ps, " "), "-"), status)
+			op, params := e.Operation, cmp.Or(strings.Join(ps, " "), "-")
+			if e.Binding == "" {
+				// Not a call ("GET /path?query"): its query goes with the
+				// parameters, so that a probe's long URL does not widen the
+				// operation column of every row.
+				if path, query, ok := strings.Cut(op, "?"); ok {
+					op, params = path, "?"+query
+				}
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.Name, b, op, params, status)
 		}
 	}
 	return notUTF8, tw.Flush()

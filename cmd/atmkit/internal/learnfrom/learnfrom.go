@@ -19,9 +19,11 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/internal/neterr"
 	"github.com/atmkit/atmkit/internal/printable"
 	"github.com/atmkit/atmkit/internal/redact"
+	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
 	"github.com/atmkit/atmkit/shape/learn"
 )
@@ -222,4 +224,23 @@ func Learn(ctx context.Context, in learn.Input) (*shape.Shape, *learn.Report, er
 func jsonEndpoint(rawURL string) bool {
 	u, err := url.Parse(rawURL)
 	return err == nil && strings.HasSuffix(strings.ToLower(u.Path), strings.ToLower(asmx.JSONPath))
+}
+
+// ServeLine is the atmkit serve command that serves the shape file out
+// learned from a deployment as it is, each value as arg writes it (the
+// shell's quoting): --shape out, then --namespace when the deployment's
+// service namespace ns is not the mock's default, and --service-name when
+// the WSDL learned from (nil when none) names a service other than the
+// mock's default, taken as a replaying mock takes a recorded WSDL's
+// (cli.ASPNET.ServiceFromWSDL).
+func ServeLine(out, ns string, wsdl []byte, arg func(string) string) string {
+	s := "atmkit serve --shape " + arg(out)
+	if ns != "" && ns != asmx.DefaultNamespace {
+		s += " --namespace " + arg(ns)
+	}
+	svc := cli.ASPNET{ServiceName: mockserver.DefaultServiceName}
+	if svc.ServiceFromWSDL(wsdl); svc.ServiceName != mockserver.DefaultServiceName {
+		s += " --service-name " + arg(svc.ServiceName)
+	}
+	return s
 }
