@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -41,6 +42,11 @@ func parseIn(t *testing.T, cmd string, env map[string]string, args ...string) (e
 func TestWarnUnknownEnv(t *testing.T) {
 	t.Parallel()
 	const value = "Leak-Value-9876"
+	// Another case: Windows reads it (its variables are read in any case), others do not.
+	var lower []string
+	if runtime.GOOS != "windows" {
+		lower = []string{"atmkit: WARNING: atmkit_keys: no atmkit command reads this variable, so it is ignored (did you mean ATMKIT_KEYS?)"}
+	}
 	for _, tc := range []struct {
 		name, cmd string
 		env       map[string]string
@@ -62,6 +68,7 @@ func TestWarnUnknownEnv(t *testing.T) {
 			"ATMKIT_HEALTH_TIMEOUT": "3s", "ATMKIT_HEALTH_URL": value, "ATMKIT_URL": value, "ATMKIT_SHELL": "posix",
 			"ATMKIT_BENCH_CEILING_CHILD": "1", "ATMKIT_TARGET": value, "ATMKIT_WIREMOCK_JAR": value,
 			"ATMKITX": value, "ATMKIT_": value, "OTHER_ATMKIT_KYES": value, "GOFLAGS": value}, nil},
+		{"another case", "serve", map[string]string{"atmkit_keys": value}, lower},
 		{"health's own names", "health", map[string]string{"ATMKIT_HEALTH_BRAND_NEW": "true", "ATMKIT_ADDR": value}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
