@@ -49,7 +49,7 @@ func CassetteList(ctx context.Context, w io.Writer, enc asmx.RequestEncoding, pa
 		fmt.Fprintf(tw, "# %s: %s\n", f, plural(len(entries), "interaction"))
 		fmt.Fprintln(tw, "ID\tBINDING\tOPERATION\tPARAMETERS\tSTATUS")
 		for _, e := range entries {
-			if readAsReplacement(e) {
+			if ShowsReplacement(e) {
 				notUTF8 = append(notUTF8, filepath.Base(f)+"#"+e.Name)
 			}
 			b, ps := cmp.Or(e.Binding, "-"), make([]string, len(e.Params))
@@ -69,10 +69,10 @@ func CassetteList(ctx context.Context, w io.Writer, enc asmx.RequestEncoding, pa
 	return notUTF8, tw.Flush()
 }
 
-// readAsReplacement reports whether e is a call whose query or form holds
+// ShowsReplacement reports whether e is a call whose query or form holds
 // bytes that are not UTF-8 (cassettes.Entry.NotUTF8) and whose parameters,
-// as read, show one as U+FFFD.
-func readAsReplacement(e cassettes.Entry) bool {
+// as read, show one as U+FFFD: a call NotUTF8 names.
+func ShowsReplacement(e cassettes.Entry) bool {
 	if !e.NotUTF8 {
 		return false
 	}
@@ -91,7 +91,7 @@ func readAsReplacement(e cassettes.Entry) bool {
 func VerifyNotUTF8(results []verify.Result) []string {
 	var out []string
 	for _, r := range results {
-		if readAsReplacement(r.Entry) {
+		if ShowsReplacement(r.Entry) {
 			out = append(out, filepath.Base(r.File)+"#"+r.Entry.Name)
 		}
 	}
