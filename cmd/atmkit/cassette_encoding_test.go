@@ -162,3 +162,45 @@ func TestShapeLearnRequestEncoding(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyQuietNotUTF8Note: cassette verify --quiet prints only the
+// interactions that drifted, and its note on the calls whose Latin-1
+// escapes it read as U+FFFD names only those it printed, counting the
+// others as not printed; with nothing printed it names none. It named
+// atm.yaml#0, which --quiet had not printed, as if it had.
+func TestVerifyQuietNotUTF8Note(t *testing.T) {
+	t.Parallel()
+	up, _, _ := startServe(t, nil, "--key", leakKey, "--request-encoding", "iso-8859-1")
+	cassette := filepath.Join(t.TempDir(), "atm")
+	r := startCmd(t, nil, "record", "--upstream", up, "--cassette", cassette, "--addr", "127.0.0.1:0")
+	const rest = "&strAddress=x&strProvince=QC&strPostalCode=&bytRadius=5"
+	for _, q := range []string{"ReturnAtmSearchByAddress?strCity=Montr%E9al" + rest, "ReturnProvinces?", "ReturnAtmSearchByAddress?strCity=Qu%E9bec" + rest} {
+		if code, body := get(t, r.base+"/service/service.asmx/"+q+"&strAtmServiceKey="+leakKey, ""); code != http.StatusOK {
+			t.Fatalf("GET %s through record: %d %.300s", q, code, body)
+		}
+	}
+	if code := r.stop(); code != exitOK {
+		t.Fatalf("record: exit %d: %s", code, r.stderr)
+	}
+	path := cassette + ".yaml"
+	const rest2 = " that are not UTF-8, read as U+FFFD (utf-8 is the default --request-encoding); " +
+		"--request-encoding iso-8859-1, or the requestEncoding of the deployment's web.config, reads them as that deployment did\n"
+	verifyQuiet := func() (int, string, string) {
+		return runAtmkit(map[string]string{"ATMKIT_KEY": leakKey}, "cassette", "verify", "--quiet", "--upstream", up, path)
+	}
+	code, stdout, stderr := verifyQuiet()
+	if want := "atmkit: cassette verify: 2 calls not printed (--quiet) hold bytes in their queries or forms" + rest2; code != exitOK || stderr != want {
+		t.Errorf("nothing drifted: exit %d, stderr %q; want 0 and %q\n%s", code, stderr, want, stdout)
+	}
+	// The first call's recorded answer edited: it drifts, and is printed.
+	if err := os.WriteFile(path, []byte(strings.Replace(readText(t, path), "<count>0</count>", "<count>7</count>", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = verifyQuiet()
+	if !strings.Contains(stdout, "  #0 get ReturnAtmSearchByAddress(") || strings.Contains(stdout, "  #2 ") {
+		t.Errorf("--quiet after an edit: want #0 printed, not #2:\n%s", stdout)
+	}
+	if want := "atmkit: cassette verify: atm.yaml#0 and 1 more call (not printed: --quiet) hold bytes in their queries or forms" + rest2; code != exitFailure || !strings.HasPrefix(stderr, want) {
+		t.Errorf("#0 drifted: exit %d, stderr %q; want 1 and %q first", code, stderr, want)
+	}
+}
