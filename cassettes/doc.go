@@ -23,7 +23,8 @@
 //     parameter order ignored); other requests by method and URL. Options:
 //     [WithMode], [WithTransport], [WithSaveInterval], [WithLogger],
 //     [WithHook]. A recorder that was to create its cassette and saw no call
-//     writes no file, and Stop returns [ErrNothingRecorded]. An answer the
+//     writes no file, removes the directories it made for it, and Stop
+//     returns [ErrNothingRecorded]. An answer the
 //     client asked compressed (it set Accept-Encoding itself) reaches the
 //     client as it came and the cassette decompressed; a compressed answer
 //     in a cassette (go-vcr's own) is replayed decompressed, which every

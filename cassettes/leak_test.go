@@ -233,3 +233,61 @@ func TestRecorderBadOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestNothingRecordedLeavesNoDirectory: a recorder that recorded nothing
+// removes the directories it made for its cassette (and its lock file),
+// leaving the file system as it found it; a directory that was there
+// before stays, and so does one another file came into meanwhile.
+func TestNothingRecordedLeavesNoDirectory(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []cassettes.Mode{cassettes.ModeRecordOnce, cassettes.ModeRecordAll, cassettes.ModeRecordNew} {
+		t.Run(mode.String(), func(t *testing.T) {
+			t.Parallel()
+			root := t.TempDir()
+			rec, err := cassettes.New(filepath.Join(root, "testdata", "cassettes", "atm"), cassettes.WithMode(mode))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := rec.Stop(); !errors.Is(err, cassettes.ErrNothingRecorded) {
+				t.Fatalf("Stop: got %v, want ErrNothingRecorded", err)
+			}
+			if left, _ := os.ReadDir(root); len(left) != 0 {
+				t.Errorf("left in the directory the cassette's were made in: %v, want nothing", left)
+			}
+
+			// The directory was there: it stays, empty.
+			there := filepath.Join(root, "there")
+			if err := os.Mkdir(there, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if rec, err = cassettes.New(filepath.Join(there, "atm"), cassettes.WithMode(mode)); err != nil {
+				t.Fatal(err)
+			}
+			if err := rec.Stop(); !errors.Is(err, cassettes.ErrNothingRecorded) {
+				t.Fatalf("Stop: got %v, want ErrNothingRecorded", err)
+			}
+			if left, err := os.ReadDir(there); err != nil || len(left) != 0 {
+				t.Errorf("a directory that was there: got %v (%v), want it kept, empty", left, err)
+			}
+
+			// A file came into the directory made: it stays with it.
+			made := filepath.Join(root, "made")
+			if rec, err = cassettes.New(filepath.Join(made, "sub", "atm"), cassettes.WithMode(mode)); err != nil {
+				t.Fatal(err)
+			}
+			other := filepath.Join(made, "notes.txt")
+			if err := os.WriteFile(other, []byte("mine\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := rec.Stop(); !errors.Is(err, cassettes.ErrNothingRecorded) {
+				t.Fatalf("Stop: got %v, want ErrNothingRecorded", err)
+			}
+			if _, err := os.Stat(other); err != nil {
+				t.Errorf("a file another wrote beside the cassette's directory: %v", err)
+			}
+			if _, err := os.Stat(filepath.Join(made, "sub")); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the empty directory made for the cassette: got %v, want it removed", err)
+			}
+		})
+	}
+}

@@ -73,6 +73,7 @@ type Recorder struct {
 	done    chan struct{}
 
 	fileLock *filelock.Lock // the cassette's, held from New to Stop by a recorder that may write it
+	madeDirs []string       // the directories lock made for the cassette, deepest first: removed when nothing is written
 
 	captures atomic.Int64                     // interactions captured by capture (direct, or unparsed in ModeRecordNew)
 	unparsed map[string]*cassette.Interaction // request key → the capture that answers it again (ModeRecordNew; recordNewUnparsed)
@@ -132,6 +133,7 @@ func NewContext(ctx context.Context, path string, opts ...Option) (*Recorder, er
 	}
 	if err := r.open(ctx); err != nil {
 		_ = r.fileLock.Unlock()
+		r.removeMadeDirs()
 		return nil, err
 	}
 	if !r.recording {
@@ -143,10 +145,15 @@ func NewContext(ctx context.Context, path string, opts ...Option) (*Recorder, er
 
 // lock takes the cassette's file lock, making its directory.
 func (r *Recorder) lock() error {
-	if err := os.MkdirAll(filepath.Dir(r.path), 0o755); err != nil {
+	made, err := makeDirs(filepath.Dir(r.path))
+	if err != nil {
 		return fmt.Errorf("cassette %s: %w", r.path, err)
 	}
+	r.madeDirs = made
 	l, err := filelock.TryLock(r.path)
+	if err != nil && !errors.Is(err, filelock.ErrUnsupported) {
+		r.removeMadeDirs()
+	}
 	if errors.Is(err, filelock.ErrLocked) {
 		return fmt.Errorf("cassette %w", err)
 	}
@@ -162,6 +169,37 @@ func (r *Recorder) lock() error {
 		r.log.Info("removed a temporary file an interrupted save of the cassette left", "file", name)
 	}
 	return nil
+}
+
+// makeDirs makes dir and its missing parents, as os.MkdirAll does, and
+// returns those it made, deepest first.
+func makeDirs(dir string) ([]string, error) {
+	var missing []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); !errors.Is(err, fs.ErrNotExist) {
+			break // there, or what MkdirAll will meet and report
+		}
+		missing = append(missing, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	return missing, nil
+}
+
+// removeMadeDirs removes the directories lock made for a cassette that was
+// not written, as long as they are empty: a recording of nothing leaves
+// the file system as it found it, and what another put there stays.
+func (r *Recorder) removeMadeDirs() {
+	for _, d := range r.madeDirs {
+		if os.Remove(d) != nil {
+			break
+		}
+	}
+	r.madeDirs = nil
 }
 
 // open reads the cassette, in the modes that read it, and sets up go-vcr's
@@ -534,8 +572,9 @@ func (r *Recorder) join(cp *cassette.Interaction, key string) (bool, error) {
 // is safe to call more than once; later calls return the first one's error.
 // Requests after Stop fail with ErrStopped; one in flight still gets its
 // answer, but is not recorded: once Stop returns, the cassette is final. A recorder that was to create
-// the cassette and recorded nothing writes no file and returns
-// ErrNothingRecorded: an empty cassette would make every later run miss.
+// the cassette and recorded nothing writes no file, removes the directories
+// it made for it (when still empty), and returns ErrNothingRecorded: an
+// empty cassette would make every later run miss.
 func (r *Recorder) Stop() error {
 	r.mu.Lock()
 	if r.stopped {
@@ -560,10 +599,14 @@ func (r *Recorder) Stop() error {
 		err = uerr
 	}
 	r.mu.Lock()
-	if err == nil && r.created && r.n == 0 {
+	nothing := err == nil && r.created && r.n == 0
+	if nothing {
 		err = fmt.Errorf("%w: %s", ErrNothingRecorded, r.path)
 	}
 	r.stopErr = err
 	r.mu.Unlock()
+	if nothing {
+		r.removeMadeDirs() // Stop has run: only this call reaches it
+	}
 	return err
 }

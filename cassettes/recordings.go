@@ -37,22 +37,28 @@ func (r Recording) IsWSDL() bool {
 }
 
 // Recordings reads the interactions of the cassette at path with their
-// answers, described as List describes them.
-func Recordings(path string) ([]Recording, error) {
-	return RecordingsContext(context.Background(), path)
+// answers, described as List describes them: it heeds
+// WithRequestEncoding, which reads the recorded queries and forms that
+// name no charset in the deployment's requestEncoding (default UTF-8), so
+// that two calls recorded from a legacy site as strCity=Montr%E9al and
+// strCity=Montr%E8al keep their own parameters rather than both read as
+// Montr\uFFFDal (see Entry.NotUTF8).
+func Recordings(path string, opts ...IndexOption) ([]Recording, error) {
+	return RecordingsContext(context.Background(), path, opts...)
 }
 
 // RecordingsContext is Recordings that stops reading when ctx is done,
 // returning an error that wraps ctx's error.
-func RecordingsContext(ctx context.Context, path string) ([]Recording, error) {
+func RecordingsContext(ctx context.Context, path string, opts ...IndexOption) ([]Recording, error) {
 	list, err := ReadFileContext(ctx, path)
 	if err != nil {
 		return nil, err
 	}
+	enc := indexConfigOf(opts).reqEncoding
 	out := make([]Recording, len(list))
 	names := recorded.Names(list)
 	for k, i := range list {
-		e := EntryOf(i)
+		e := entryOf(enc, i)
 		e.Name = names[k]
 		out[k] = Recording{Entry: e, Method: i.Request.Method, URL: i.Request.URL,
 			ContentType: recorded.HeaderValue(i.Response.Headers, "Content-Type"), Body: i.Response.Body}

@@ -42,10 +42,16 @@ type Printer struct {
 	file string // the cassette file of the last result printed
 }
 
+// Shows reports whether Print prints r: not a result not checked, nor,
+// when Quiet, one that is the same.
+func (p *Printer) Shows(r Result) bool {
+	return r.Verdict != NotChecked && !(p.Quiet && r.Verdict == Same)
+}
+
 // Print prints one result, after the heading and the name of its cassette
 // file when they have not been printed yet.
 func (p *Printer) Print(r Result) {
-	if r.Verdict == NotChecked || (p.Quiet && r.Verdict == Same) {
+	if !p.Shows(r) {
 		return
 	}
 	p.PrintHeading()

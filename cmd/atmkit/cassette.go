@@ -37,9 +37,7 @@ func (m *Main) runCassetteList(ctx context.Context, args []string) error {
 		}
 		return cli.Exitf(exitUsage, "cassette list: %w", err) // not read: nothing listed
 	}
-	if !m.Given(fs, "request-encoding") {
-		banner.NotUTF8(m.Stderr, "cassette list", notUTF8)
-	}
+	banner.NotUTF8(m.StderrUnlessGiven(fs, "request-encoding"), "cassette list", notUTF8, 0)
 	return nil
 }
 

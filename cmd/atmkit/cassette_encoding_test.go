@@ -2,6 +2,7 @@ package main
 
 import (
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -102,5 +103,104 @@ func TestCassetteRequestEncoding(t *testing.T) {
 				t.Errorf("%v %v %v: got exit %d, %q and %q; want exit %d and one line with %q", c.env, cmd[:2], c.args, code, stdout, stderr, exitUsage, c.want)
 			}
 		}
+	}
+}
+
+// TestShapeLearnRequestEncoding: shape learn reads the cassettes' recorded
+// calls as cassette list does: --request-encoding iso-8859-1 (or
+// ATMKIT_REQUEST_ENCODING) reads a legacy deployment's Latin-1 escapes as
+// it did; without it, one line on stderr names the calls read with U+FFFD
+// and the flag. A name .NET does not know, or UTF-16, exits 2 with serve's
+// words, nothing written. shape learn had no such flag and read them all
+// in UTF-8.
+func TestShapeLearnRequestEncoding(t *testing.T) {
+	t.Parallel()
+	up, _, _ := startServe(t, nil, "--key", leakKey, "--request-encoding", "iso-8859-1")
+	cassette := filepath.Join(t.TempDir(), "atm")
+	r := startCmd(t, nil, "record", "--upstream", up, "--cassette", cassette, "--addr", "127.0.0.1:0")
+	const rest = "&strAddress=x&strProvince=QC&strPostalCode=&bytRadius=5"
+	for _, city := range []string{"Montr%E9al", "Qu%E9bec", "L%E9vis"} {
+		if code, body := get(t, r.base+"/service/service.asmx/ReturnAtmSearchByAddress?strAtmServiceKey="+leakKey+"&strCity="+city+rest, ""); code != http.StatusOK {
+			t.Fatalf("GET %s through record: %d %.300s", city, code, body)
+		}
+	}
+	if code := r.stop(); code != exitOK {
+		t.Fatalf("record: exit %d: %s", code, r.stderr)
+	}
+	path := cassette + ".yaml"
+	const note = "atmkit: shape learn: atm.yaml#0 and 2 more calls hold bytes in their queries or forms that are not UTF-8, read as U+FFFD (utf-8 is the default --request-encoding); " +
+		"--request-encoding iso-8859-1, or the requestEncoding of the deployment's web.config, reads them as that deployment did\n"
+	for _, c := range []struct {
+		name  string
+		env   map[string]string
+		args  []string
+		noted bool
+	}{
+		{"the default", nil, nil, true},
+		{"the flag", nil, []string{"--request-encoding", "ISO-8859-1"}, false},
+		{"the variable", map[string]string{"ATMKIT_REQUEST_ENCODING": "iso-8859-1"}, nil, false},
+	} {
+		out := filepath.Join(t.TempDir(), "shape.yaml")
+		code, stdout, stderr := runAtmkit(c.env, append([]string{"shape", "learn", "--cassette", path, "--out", out}, c.args...)...)
+		if code != exitOK {
+			t.Errorf("%s: exit %d: %s%s", c.name, code, stdout, stderr)
+			continue
+		}
+		if got := strings.Contains(stderr, note); got != c.noted || !c.noted && strings.Contains(stderr, "U+FFFD") {
+			t.Errorf("%s: the note on stderr: %v, want %v:\n%s", c.name, got, c.noted, stderr)
+		}
+		noLeak(t, "shape learn, "+c.name, stdout+stderr)
+	}
+	for _, c := range badRequestEncodings {
+		out := filepath.Join(t.TempDir(), "shape.yaml")
+		code, stdout, stderr := runAtmkit(c.env, append([]string{"shape", "learn", "--cassette", path, "--out", out}, c.args...)...)
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, "shape learn: "+c.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("%v %v: got exit %d, %q and %q; want exit %d and one line with %q", c.env, c.args, code, stdout, stderr, exitUsage, c.want)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%v %v: --out written: %v", c.env, c.args, err)
+		}
+	}
+}
+
+// TestVerifyQuietNotUTF8Note: cassette verify --quiet prints only the
+// interactions that drifted, and its note on the calls whose Latin-1
+// escapes it read as U+FFFD names only those it printed, counting the
+// others as not printed; with nothing printed it names none. It named
+// atm.yaml#0, which --quiet had not printed, as if it had.
+func TestVerifyQuietNotUTF8Note(t *testing.T) {
+	t.Parallel()
+	up, _, _ := startServe(t, nil, "--key", leakKey, "--request-encoding", "iso-8859-1")
+	cassette := filepath.Join(t.TempDir(), "atm")
+	r := startCmd(t, nil, "record", "--upstream", up, "--cassette", cassette, "--addr", "127.0.0.1:0")
+	const rest = "&strAddress=x&strProvince=QC&strPostalCode=&bytRadius=5"
+	for _, q := range []string{"ReturnAtmSearchByAddress?strCity=Montr%E9al" + rest, "ReturnProvinces?", "ReturnAtmSearchByAddress?strCity=Qu%E9bec" + rest} {
+		if code, body := get(t, r.base+"/service/service.asmx/"+q+"&strAtmServiceKey="+leakKey, ""); code != http.StatusOK {
+			t.Fatalf("GET %s through record: %d %.300s", q, code, body)
+		}
+	}
+	if code := r.stop(); code != exitOK {
+		t.Fatalf("record: exit %d: %s", code, r.stderr)
+	}
+	path := cassette + ".yaml"
+	const rest2 = " that are not UTF-8, read as U+FFFD (utf-8 is the default --request-encoding); " +
+		"--request-encoding iso-8859-1, or the requestEncoding of the deployment's web.config, reads them as that deployment did\n"
+	verifyQuiet := func() (int, string, string) {
+		return runAtmkit(map[string]string{"ATMKIT_KEY": leakKey}, "cassette", "verify", "--quiet", "--upstream", up, path)
+	}
+	code, stdout, stderr := verifyQuiet()
+	if want := "atmkit: cassette verify: 2 calls not printed (--quiet) hold bytes in their queries or forms" + rest2; code != exitOK || stderr != want {
+		t.Errorf("nothing drifted: exit %d, stderr %q; want 0 and %q\n%s", code, stderr, want, stdout)
+	}
+	// The first call's recorded answer edited: it drifts, and is printed.
+	if err := os.WriteFile(path, []byte(strings.Replace(readText(t, path), "<count>0</count>", "<count>7</count>", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = verifyQuiet()
+	if !strings.Contains(stdout, "  #0 get ReturnAtmSearchByAddress(") || strings.Contains(stdout, "  #2 ") {
+		t.Errorf("--quiet after an edit: want #0 printed, not #2:\n%s", stdout)
+	}
+	if want := "atmkit: cassette verify: atm.yaml#0 and 1 more call (not printed: --quiet) hold bytes in their queries or forms" + rest2; code != exitFailure || !strings.HasPrefix(stderr, want) {
+		t.Errorf("#0 drifted: exit %d, stderr %q; want 1 and %q first", code, stderr, want)
 	}
 }

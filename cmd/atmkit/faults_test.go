@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"io"
@@ -88,6 +89,49 @@ func TestServeConfigFaultRefusalsInItsTerms(t *testing.T) {
 			if strings.Contains(stderr, internal) {
 				t.Errorf("%q: the refusal says %q: %s", tt.yaml, internal, stderr)
 			}
+		}
+	}
+}
+
+// TestServeConfigFaultNumbersAsAdminJSON: a config file's fault reads its
+// numbers as the admin API's JSON does: an integer field (times, seed,
+// skip, status, dribble.chunks) written with an exponent or a fraction
+// (times: 1e3, times: 1000.0) is refused with the admin API's words, as
+// {"times":1e3} is; a number field (probability) takes either, and YAML's
+// own integers (0x10, +5) stay integers. YAML read 1e3 as 1000 and the
+// file's fault was accepted where the admin API refused the same one.
+func TestServeConfigFaultNumbersAsAdminJSON(t *testing.T) {
+	t.Parallel()
+	base, _, _ := startServe(t, nil)
+	for _, tt := range []struct {
+		yaml, json string // the same fault
+		why        string // the refusal of both; "" when both accept it
+	}{
+		{"{status: 503, times: 1e3}", `{"status":503,"times":1e3}`, "fault times: want an integer, not a number"},
+		{"{status: 503, times: 1000.0}", `{"status":503,"times":1000.0}`, "fault times: want an integer, not a number"},
+		{"{status: 503, times: 1.5}", `{"status":503,"times":1.5}`, "fault times: want an integer, not a number"},
+		{"{status: 5.03e2}", `{"status":5.03e2}`, "fault status: want an integer, not a number"},
+		{"{status: 503, seed: 1E2, probability: 0.5}", `{"status":503,"seed":1E2,"probability":0.5}`, "fault seed: want an integer, not a number"},
+		{"{dribble: {chunks: 2e0, duration: 1s}}", `{"dribble":{"chunks":2e0,"duration":"1s"}}`, "fault dribble.chunks: want an integer, not a number"},
+		{"{status: 503, times: 1000}", `{"status":503,"times":1000}`, ""},
+		{"{status: 503, probability: 5e-1}", `{"status":503,"probability":5e-1}`, ""},
+		{"{status: 503, probability: 1.0}", `{"status":503,"probability":1.0}`, ""},
+	} {
+		// A fault it takes, it serves until the second is up (exit 0); one
+		// it refuses stops it at once.
+		code, _, stderr := runAtmkitWithin(time.Second, nil, "serve", "--addr", "127.0.0.1:0", "--config", writeConfig(t, "faults:\n  - "+tt.yaml+"\n"))
+		refused := code == exitUsage && strings.Contains(stderr, ": "+tt.why+" (--fault)") && strings.Count(stderr, "\n") == 1
+		if tt.why == "" && code == exitUsage || tt.why != "" && !refused {
+			t.Errorf("config file %s: got exit %d and %q, want %s", tt.yaml, code, stderr, cmp.Or(tt.why, "it served"))
+		}
+		resp, err := http.Post(base+"/__admin/faults", "application/json", strings.NewReader(tt.json))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if tt.why == "" && resp.StatusCode != http.StatusCreated || tt.why != "" && (resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), tt.why)) {
+			t.Errorf("admin API %s: got %d %s, want %s", tt.json, resp.StatusCode, body, cmp.Or(tt.why, "201"))
 		}
 	}
 }

@@ -104,6 +104,14 @@ func TestHealth(t *testing.T) {
 		{"ATMKIT_HEALTH_CA_CERT", map[string]string{"ATMKIT_URL": tlsMock.URL, "ATMKIT_HEALTH_CA_CERT": caFile}, nil, 0, ": ok"},
 		{"ATMKIT_HEALTH_TIMEOUT 0", map[string]string{"ATMKIT_URL": mock.URL, "ATMKIT_HEALTH_TIMEOUT": "0s"}, nil, 2, `ATMKIT_HEALTH_TIMEOUT="0s": must be positive`},
 		{"the port of ATMKIT_ADDR", map[string]string{"ATMKIT_ADDR": "0.0.0.0:" + mockPort}, nil, 0, "http://127.0.0.1:" + mockPort + "/__admin/health: ok"},
+		// An ATMKIT_ADDR with no port health can take is a wrong setting
+		// (exit 2, as serve refuses it): checking 8080 instead, as health
+		// did, could find another mock there healthy.
+		{"ATMKIT_ADDR without a port", map[string]string{"ATMKIT_ADDR": "8080"}, nil, 2, `atmkit health: ATMKIT_ADDR="8080": want host:port, as serve takes it, such as 0.0.0.0:8080 (health checks that port on 127.0.0.1); or give the mock's base URL with --url or ATMKIT_URL`},
+		{"ATMKIT_ADDR with a port that is no number", map[string]string{"ATMKIT_ADDR": "0.0.0.0:http"}, nil, 2, `ATMKIT_ADDR="0.0.0.0:http": want host:port`},
+		{"ATMKIT_ADDR with port 0", map[string]string{"ATMKIT_ADDR": "127.0.0.1:0"}, nil, 2, `atmkit health: ATMKIT_ADDR="127.0.0.1:0": port 0 has serve pick a free port, which health cannot know; give the mock's base URL with --url or ATMKIT_URL (serve prints the port it picked)`},
+		{"ATMKIT_ADDR with port 0, ATMKIT_URL", map[string]string{"ATMKIT_ADDR": "127.0.0.1:0", "ATMKIT_URL": mock.URL}, nil, 0, ": ok"},
+		{"ATMKIT_ADDR without a port, --url", map[string]string{"ATMKIT_ADDR": "no-port"}, []string{"--url", mock.URL}, 0, ": ok"},
 		{"HTTPS with its authority", nil, []string{"--url", tlsMock.URL, "--ca-cert", caFile}, 0, ": ok"},
 		{"HTTPS, authority unknown", nil, []string{"--url", tlsMock.URL}, 2, "an authority not trusted here; give that authority's certificate (PEM) with --ca-cert FILE"},
 		{"http:// to the HTTPS mock", nil, []string{"--url", strings.Replace(tlsMock.URL, "https:", "http:", 1)}, 2, "the server speaks HTTPS at that address, not plain HTTP (it answered with 400 \"Client sent an HTTP request to an HTTPS server.\"); use https:// in --url"},

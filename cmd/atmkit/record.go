@@ -33,7 +33,7 @@ type recordFlags struct {
 func (f *recordFlags) register(m *Main) *flag.FlagSet {
 	fs := cli.NewFlagSet("record", "record --upstream URL --cassette PATH [flags]", helpText("record"), m.Stderr)
 	fs.StringVar(&f.upstream, "upstream", "", "base URL of the deployment to record, e.g. https://atm.example.org (required)")
-	fs.StringVar(&f.cassette, "cassette", "", "cassette file to write; .yaml is appended when missing, and a missing directory is made (required)")
+	fs.StringVar(&f.cassette, "cassette", "", "cassette file to write; .yaml is appended when missing, and a missing directory is made, and removed again when nothing is recorded (required)")
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address the recording proxy listens on (port 0 picks a free one)")
 	fs.DurationVar(&f.saveInterval, "save-interval", cassettes.DefaultSaveInterval, "gather new interactions at least this long before rewriting the cassette; a large one waits 4 times its last write (0: after each one)")
 	fs.Var(&f.scrub, "scrub-header", "also write this header's values as REDACTED in the cassette (repeatable; names with key, token, secret, password, credential, signature, session or auth always are)")
@@ -88,11 +88,6 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	// The cassette's directory is made, as fixtures generate makes --out.
-	if err := os.MkdirAll(filepath.Dir(f.cassette), 0o755); err != nil {
-		_ = ln.Close()
-		return m.BadSetting(fs, "cassette", "cannot make its directory: "+err.Error())
-	}
 	p := &banner.Progress{W: m.Stderr, First: f.progress}
 	if f.srv.LogFormat == "json" {
 		p.Log = logger
@@ -108,6 +103,11 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 		_ = ln.Close()
 		held := strings.TrimPrefix(err.Error(), "cassette "+cassettes.FilePath(f.cassette)+": ")
 		return m.BadSetting(fs, "cassette", held+", another atmkit record or a test; stop it, or record into another cassette")
+	}
+	var mkdir *os.PathError // the cassette's directory is made, and removed again when nothing is recorded
+	if errors.As(err, &mkdir) && mkdir.Op == "mkdir" {
+		_ = ln.Close()
+		return m.BadSetting(fs, "cassette", "cannot make its directory: "+mkdir.Error())
 	}
 	if err != nil {
 		_ = ln.Close()

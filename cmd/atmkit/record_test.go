@@ -292,3 +292,41 @@ func TestRecordAfterEditedIDs(t *testing.T) {
 		t.Errorf("cassette list: exit %d, an id named with its position (held twice):\n%s%s", code, stdout, stderr)
 	}
 }
+
+// TestRecordNothingLeavesNothing: a record session stopped before any call
+// came through exits 1 saying nothing was recorded and leaves the file
+// system as it found it: no cassette, no lock file, and none of the
+// directories it made for the cassette; a directory that was there
+// before stays.
+func TestRecordNothingLeavesNothing(t *testing.T) {
+	t.Parallel()
+	up := startMock(t, leakKey, nil)
+	root := t.TempDir()
+	for _, tc := range []struct{ name, cassette, kept string }{
+		{"missing directories", filepath.Join(root, "new", "testdata", "atm"), ""},
+		{"a directory that was there", filepath.Join(root, "there", "atm"), filepath.Join(root, "there")},
+	} {
+		if tc.kept != "" {
+			if err := os.Mkdir(tc.kept, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r := startCmd(t, nil, "record", "--upstream", up, "--cassette", tc.cassette, "--addr", "127.0.0.1:0")
+		if code := r.stop(); code != exitFailure || !strings.Contains(r.stderr.String(), "nothing recorded") {
+			t.Errorf("%s: exit %d, want 1 saying nothing was recorded\nstdout: %s\nstderr: %s", tc.name, code, r.stdout, r.stderr)
+		}
+		var left []string
+		_ = filepath.WalkDir(root, func(path string, _ os.DirEntry, err error) error {
+			if path != root && path != tc.kept {
+				left = append(left, path)
+			}
+			return err
+		})
+		if len(left) != 0 {
+			t.Errorf("%s: left behind %q, want nothing", tc.name, left)
+		}
+		if _, err := os.Stat(tc.kept); tc.kept != "" && err != nil {
+			t.Errorf("%s: the directory that was there: %v", tc.name, err)
+		}
+	}
+}

@@ -48,16 +48,18 @@ type shapeLearnFlags struct {
 	cassette cli.List
 	out      string
 	timeout  time.Duration
-	reach    cli.Reach // --ca-cert, --header, …: how --wsdl's deployment is reached
+	encoding cli.RecordedEncoding // --request-encoding: how the recorded parameters are read
+	reach    cli.Reach            // --ca-cert, --header, …: how --wsdl's deployment is reached
 }
 
 func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	var f shapeLearnFlags
-	fs := cli.NewFlagSet("shape learn", "shape learn [--wsdl URL|FILE] [--cassette PATH]... --out FILE", helpText("shape-learn"), m.Stderr)
+	fs := cli.NewFlagSet("shape learn", "shape learn [--wsdl URL|FILE] [--cassette PATH]... [--request-encoding NAME] --out FILE", helpText("shape-learn"), m.Stderr)
 	fs.StringVar(&f.wsdl, "wsdl", "", "the deployment's WSDL: a URL (service.asmx; WSDL is added to its query) or a file")
 	fs.Var(&f.cassette, "cassette", "cassette file or directory recorded from the deployment (repeatable)")
 	fs.StringVar(&f.out, "out", "", "shape file to write (required; written atomically; a missing directory is made)")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "how long fetching the WSDL may take")
+	f.encoding.Register(fs, "; answers to the same call over different bindings are paired by them")
 	f.reach.Register(fs, "--wsdl's deployment", false)
 	if err := m.ParseNoArgs(fs, args); err != nil {
 		return err
@@ -68,8 +70,9 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		return cli.Usagef("shape learn", "give --wsdl, --cassette or both")
 	case f.out == "":
 		return cli.Usagef("shape learn", "--out FILE is required")
-	case cli.CheckReportFile(f.out) != "": // before fetching and learning
-		return m.BadSetting(fs, "out", cli.CheckReportFile(f.out))
+	}
+	if err := m.FirstBad(fs, cli.Bad("out", cli.CheckReportFile(f.out)), f.encoding.Check()); err != nil { // before fetching and learning
+		return err
 	}
 	var in learn.Input
 	var sources []string
@@ -90,10 +93,11 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		if err != nil {
 			return cli.Usagef("shape learn", "%v", err)
 		}
-		n, recordedWSDL, err := learnfrom.Cassettes(ctx, &in, files)
+		n, recordedWSDL, notUTF8, err := learnfrom.Cassettes(ctx, &in, files, f.encoding.Encoding())
 		if err != nil {
 			return cli.Interrupted(ctx, fmt.Errorf("shape learn: %w", err), "shape learn: interrupted while reading the cassettes; %s was not written", f.out)
 		}
+		banner.NotUTF8(m.StderrUnlessGiven(fs, "request-encoding"), "shape learn", notUTF8, 0)
 		sources = append(sources, banner.Plural(n, "recorded answer")+" in "+banner.Plural(len(files), "cassette"))
 		if recordedWSDL != "" {
 			sources = append(sources, "the WSDL recorded in "+recordedWSDL)

@@ -125,9 +125,7 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 	}
 	p.PrintHeading()
 	fmt.Fprintf(m.Stdout, "atmkit: %s\n", report.Summary())
-	if !m.Given(fs, "request-encoding") {
-		banner.NotUTF8(m.Stderr, "cassette verify", banner.VerifyNotUTF8(report.Results))
-	}
+	banner.VerifyNotUTF8(m.StderrUnlessGiven(fs, "request-encoding"), report.Results, p.Shows)
 	drifted := report.Count(verify.ValuesDrifted) + report.Count(verify.StructureDrifted)
 	if drifted == 0 {
 		return nil

@@ -455,3 +455,35 @@ func TestProgressCountsAtMostOnceASecond(t *testing.T) {
 		t.Errorf("the last line: got %q, want %q first", out.lines[len(out.lines)-1], want)
 	}
 }
+
+// TestNotUTF8 words the note on calls read with U+FFFD: it names the first
+// call printed and counts the rest, saying how many of them cassette
+// verify --quiet did not print; with none printed it names none.
+func TestNotUTF8(t *testing.T) {
+	t.Parallel()
+	const rest = " that are not UTF-8, read as U+FFFD (utf-8 is the default --request-encoding); " +
+		"--request-encoding iso-8859-1, or the requestEncoding of the deployment's web.config, reads them as that deployment did\n"
+	for _, tc := range []struct {
+		calls      []string
+		notPrinted int
+		want       string // "" for no line
+	}{
+		{nil, 0, ""},
+		{[]string{"a.yaml#3"}, 0, "a.yaml#3 holds bytes in its query or form"},
+		{[]string{"a.yaml#3", "b.yaml#1"}, 0, "a.yaml#3 and 1 more call hold bytes in their queries or forms"},
+		{nil, 1, "1 call not printed (--quiet) holds bytes in its query or form"},
+		{nil, 3, "3 calls not printed (--quiet) hold bytes in their queries or forms"},
+		{[]string{"a.yaml#3"}, 2, "a.yaml#3 and 2 more calls (not printed: --quiet) hold bytes in their queries or forms"},
+		{[]string{"a.yaml#3", "a.yaml#5"}, 2, "a.yaml#3 and 3 more calls (2 of them not printed: --quiet) hold bytes in their queries or forms"},
+	} {
+		var b strings.Builder
+		NotUTF8(&b, "cassette verify", tc.calls, tc.notPrinted)
+		want := ""
+		if tc.want != "" {
+			want = "atmkit: cassette verify: " + tc.want + rest
+		}
+		if b.String() != want {
+			t.Errorf("%q, %d not printed: got %q, want %q", tc.calls, tc.notPrinted, b.String(), want)
+		}
+	}
+}

@@ -50,7 +50,7 @@ func CassetteList(ctx context.Context, w io.Writer, enc asmx.RequestEncoding, pa
 		fmt.Fprintf(tw, "# %s: %s\n", f, plural(len(entries), "interaction"))
 		fmt.Fprintln(tw, "ID\tBINDING\tOPERATION\tPARAMETERS\tSTATUS")
 		for _, e := range entries {
-			if readAsReplacement(e) {
+			if ShowsReplacement(e) {
 				notUTF8 = append(notUTF8, filepath.Base(f)+"#"+e.Name)
 			}
 			b, ps := cmp.Or(e.Binding, "-"), make([]string, len(e.Params))
@@ -79,10 +79,10 @@ func CassetteList(ctx context.Context, w io.Writer, enc asmx.RequestEncoding, pa
 	return notUTF8, tw.Flush()
 }
 
-// readAsReplacement reports whether e is a call whose query or form holds
+// ShowsReplacement reports whether e is a call whose query or form holds
 // bytes that are not UTF-8 (cassettes.Entry.NotUTF8) and whose parameters,
-// as read, show one as U+FFFD.
-func readAsReplacement(e cassettes.Entry) bool {
+// as read, show one as U+FFFD: a call NotUTF8 names.
+func ShowsReplacement(e cassettes.Entry) bool {
 	if !e.NotUTF8 {
 		return false
 	}
@@ -94,33 +94,56 @@ func readAsReplacement(e cassettes.Entry) bool {
 	return false
 }
 
-// VerifyNotUTF8 names the results of a cassette verify run (FILE#ID, the
-// file's base name) whose queries or forms hold bytes that are not UTF-8
-// that their parameters, as read (verify.Options.RequestEncoding), show as
-// U+FFFD (see NotUTF8).
-func VerifyNotUTF8(results []verify.Result) []string {
-	var out []string
+// VerifyNotUTF8 writes NotUTF8's line for a cassette verify run: the
+// results (FILE#ID, the file's base name) whose queries or forms hold
+// bytes that are not UTF-8 that their parameters, as read
+// (verify.Options.RequestEncoding), show as U+FFFD, named among those
+// shown printed (verify.Printer.Shows) and counted among the others
+// (--quiet left them out).
+func VerifyNotUTF8(w io.Writer, results []verify.Result, shown func(verify.Result) bool) {
+	var calls []string
+	notPrinted := 0
 	for _, r := range results {
-		if readAsReplacement(r.Entry) {
-			out = append(out, filepath.Base(r.File)+"#"+r.Entry.Name)
+		switch {
+		case !ShowsReplacement(r.Entry):
+		case shown(r):
+			calls = append(calls, filepath.Base(r.File)+"#"+r.Entry.Name)
+		default:
+			notPrinted++
 		}
 	}
-	return out
+	NotUTF8(w, "cassette verify", calls, notPrinted)
 }
 
-// NotUTF8 writes, when calls (FILE#ID) is not empty, the line that says
-// command cmd read bytes of their recorded queries or forms that are not
-// UTF-8 as U+FFFD, as ASP.NET's default requestEncoding reads them, and
-// that --request-encoding reads them as the deployment did (a legacy
-// site's iso-8859-1: strCity=Montr%E9al, Montréal). It names no value,
-// only where the calls are: no key can show.
-func NotUTF8(w io.Writer, cmd string, calls []string) {
-	if len(calls) == 0 {
+// NotUTF8 writes, when calls (FILE#ID) is not empty or notPrinted is not
+// 0, the line that says command cmd read bytes of their recorded queries
+// or forms that are not UTF-8 as U+FFFD, as ASP.NET's default
+// requestEncoding reads them, and that --request-encoding reads them as
+// the deployment did (a legacy site's iso-8859-1: strCity=Montr%E9al,
+// Montréal). It names no value, only where the calls are: the first of
+// calls, the calls printed; notPrinted counts the calls cassette verify
+// --quiet did not print, which it does not name. No key can show.
+func NotUTF8(w io.Writer, cmd string, calls []string, notPrinted int) {
+	n := len(calls) + notPrinted
+	if n == 0 {
 		return
 	}
-	which, verb := calls[0], "holds bytes in its query or form"
-	if len(calls) > 1 {
-		which, verb = fmt.Sprintf("%s and %s", calls[0], plural(len(calls)-1, "more call")), "hold bytes in their queries or forms"
+	var which string
+	switch {
+	case len(calls) == 0:
+		which = plural(notPrinted, "call") + " not printed (--quiet)"
+	case n == 1:
+		which = calls[0]
+	case notPrinted == 0:
+		which = fmt.Sprintf("%s and %s", calls[0], plural(n-1, "more call"))
+	case notPrinted == n-1:
+		which = fmt.Sprintf("%s and %s (not printed: --quiet)", calls[0], plural(n-1, "more call"))
+	default:
+		which = fmt.Sprintf("%s and %s (%d of them not printed: --quiet)", calls[0], plural(n-1, "more call"), notPrinted)
+	}
+	verb := "holds bytes in its query or form"
+	if n > 1 {
+		verb = "hold bytes in their queries or forms"
 	}
 	fmt.Fprintf(w, "atmkit: %s: %s %s that are not UTF-8, read as U+FFFD (utf-8 is the default --request-encoding); "+
 		"--request-encoding iso-8859-1, or the requestEncoding of the deployment's web.config, reads them as that deployment did\n", cmd, which, verb)

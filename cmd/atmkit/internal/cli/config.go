@@ -152,7 +152,9 @@ func (e *setError) Error() string { return e.err.Error() }
 // jsonValue is v, a YAML value, as JSON can hold it: a mapping with keys
 // that are no strings (YAML's {1: 2}) gets them as text, so the fault
 // names them as unknown fields; a number that is not finite (.nan, .inf)
-// is refused, naming its field (path, dotted), in YAML's words.
+// is refused, naming its field (path, dotted), in YAML's words. A YAML
+// float stays one in JSON (floatNumber), so that an integer field
+// refuses times: 1e3 as the admin API refuses {"times":1e3}.
 func jsonValue(v any, path string) (any, error) {
 	field := func(k any) string {
 		if path == "" {
@@ -195,8 +197,20 @@ func jsonValue(v any, path string) (any, error) {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return nil, fmt.Errorf("fault %s: %s is not a number; want a finite number", path, flowText(x))
 		}
+		return floatNumber(x), nil
 	}
 	return v, nil
+}
+
+// floatNumber writes a YAML float as a JSON number that reads as a float:
+// with a fraction or an exponent, as YAML resolved it (1e3 and 1000.0
+// are floats to YAML, 1000 an integer), never as an integer (1000).
+func floatNumber(x float64) json.Number {
+	s := strconv.FormatFloat(x, 'g', -1, 64)
+	if !strings.ContainsAny(s, ".e") {
+		s += ".0"
+	}
+	return json.Number(s)
 }
 
 // flowText writes a YAML value as YAML's flow style would
@@ -213,7 +227,7 @@ func flowText(v any) string {
 		case math.IsInf(x, -1):
 			return "-.inf"
 		}
-		return strconv.FormatFloat(x, 'g', -1, 64)
+		return floatNumber(x).String() // 1000.0, a float, as YAML read 1e3
 	case []any:
 		parts := make([]string, len(x))
 		for i, e := range x {

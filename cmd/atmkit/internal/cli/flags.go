@@ -202,6 +202,15 @@ func (e *Env) Given(fs *flag.FlagSet, name string) bool {
 	return e.origins(fs)[name] != ""
 }
 
+// StderrUnlessGiven is Stderr, or io.Discard when flag name of fs was
+// given (Given): where a note suggesting that flag goes.
+func (e *Env) StderrUnlessGiven(fs *flag.FlagSet, name string) io.Writer {
+	if e.Given(fs, name) {
+		return io.Discard
+	}
+	return e.Stderr
+}
+
 // origins returns where each flag of fs got its value: "--name" (the
 // command line), the ATMKIT_* variable, or the config file's key; a flag
 // missing from it has its default.

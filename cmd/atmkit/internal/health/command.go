@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -42,6 +43,11 @@ func Run(ctx context.Context, e *cli.Env, examples string, args []string) error 
 		return err
 	}
 	e.HideKeys(f.reach.Secrets()...)
+	if addr := e.Getenv("ATMKIT_ADDR"); addr != "" && !e.Given(fs, "url") {
+		if p := addrProblem(addr); p != "" { // 8080 instead could be another mock's
+			return cli.Usagef("health", "ATMKIT_ADDR=%q: %s", addr, p)
+		}
+	}
 	if err := cli.BadBaseURL("health", "url", f.url); err != nil {
 		return err
 	}
@@ -80,4 +86,18 @@ func Run(ctx context.Context, e *cli.Env, examples string, args []string) error 
 	}
 	fmt.Fprintf(e.Stdout, "atmkit health: %s: ok\n", shown)
 	return nil
+}
+
+// addrProblem says why health cannot take the port of the mock it checks
+// by default from addr, ATMKIT_ADDR (serve's --addr, set in the image):
+// "" when it can. A value serve refuses is a wrong setting, and port 0
+// (serve picks a free one) names no port health can know.
+func addrProblem(addr string) string {
+	if cli.CheckAddr(addr) != "" {
+		return "want host:port, as serve takes it, such as 0.0.0.0:8080 (health checks that port on 127.0.0.1); or give the mock's base URL with --url or ATMKIT_URL"
+	}
+	if _, port, _ := net.SplitHostPort(addr); strings.TrimLeft(port, "0") == "" {
+		return "port 0 has serve pick a free port, which health cannot know; give the mock's base URL with --url or ATMKIT_URL (serve prints the port it picked)"
+	}
+	return ""
 }

@@ -30,6 +30,8 @@ const defaultURL = "http://127.0.0.1:8080"
 // container image), that address, on the loopback interface when it names
 // every interface. Its scheme is https where the variables of serve's TLS
 // flags set it (ATMKIT_TLS_CERT, ATMKIT_TLS_SELF_SIGNED; see ServesTLS).
+// An ATMKIT_ADDR it takes no port from (none, or 0) leaves serve's default
+// here, the flag's default its usage shows; Run refuses to check it.
 func DefaultURL(getenv func(string) string) string {
 	scheme := "http"
 	if ServesTLS(getenv) {

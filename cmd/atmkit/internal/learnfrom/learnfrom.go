@@ -19,6 +19,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/banner"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/internal/neterr"
 	"github.com/atmkit/atmkit/internal/printable"
@@ -181,15 +182,20 @@ func scrubURLError(err error) error {
 // Cassettes adds the answers to calls recorded in the cassette files to
 // in.Samples, each named "FILE#ID" (the file's base name), and the first
 // WSDL recorded with a 200 answer to in.WSDL when it has none (not the
-// JSON endpoint's, service-v2.asmx?WSDL). It returns
-// how many answers it added and where the WSDL it took was recorded (""
-// when it took none). It stops reading when ctx is done, with an error
-// that wraps ctx's error.
-func Cassettes(ctx context.Context, in *learn.Input, files []string) (answers int, wsdlAt string, err error) {
+// JSON endpoint's, service-v2.asmx?WSDL). The recorded queries and forms
+// that name no charset are read in enc, the requestEncoding of the
+// deployment they were recorded from (cassettes.WithRequestEncoding), so
+// that each answer is paired by the parameters that deployment read. It
+// returns how many answers it added, where the WSDL it took was recorded
+// ("" when it took none) and the calls whose parameters, read in enc,
+// show bytes that are not UTF-8 as U+FFFD (FILE#ID, for banner.NotUTF8).
+// It stops reading when ctx is done, with an error that wraps ctx's
+// error.
+func Cassettes(ctx context.Context, in *learn.Input, files []string, enc asmx.RequestEncoding) (answers int, wsdlAt string, notUTF8 []string, err error) {
 	for _, file := range files {
-		recs, err := cassettes.RecordingsContext(ctx, file)
+		recs, err := cassettes.RecordingsContext(ctx, file, cassettes.WithRequestEncoding(enc))
 		if err != nil {
-			return answers, wsdlAt, err
+			return answers, wsdlAt, notUTF8, err
 		}
 		for _, r := range recs {
 			where := filepath.Base(file) + "#" + r.Entry.Name
@@ -204,12 +210,15 @@ func Cassettes(ctx context.Context, in *learn.Input, files []string) (answers in
 			if r.Binding == "" {
 				continue
 			}
+			if banner.ShowsReplacement(r.Entry) {
+				notUTF8 = append(notUTF8, where)
+			}
 			in.Samples = append(in.Samples, learn.Sample{Binding: r.Binding, Op: r.Operation, Query: fmt.Sprint(r.Params),
 				Status: r.Status, Body: []byte(r.Body), Where: where})
 			answers++
 		}
 	}
-	return answers, wsdlAt, nil
+	return answers, wsdlAt, notUTF8, nil
 }
 
 // Learn is learn.LearnContext: it returns when the learner has stopped,

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -190,7 +191,7 @@ func TestCassettesSkipTheJSONEndpointsWSDL(t *testing.T) {
 		t.Fatal(err)
 	}
 	var in learn.Input
-	_, at, err := Cassettes(context.Background(), &in, []string{file})
+	_, at, _, err := Cassettes(context.Background(), &in, []string{file}, asmx.RequestEncodingUTF8)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,5 +200,58 @@ func TestCassettesSkipTheJSONEndpointsWSDL(t *testing.T) {
 	}
 	if _, _, err := Learn(context.Background(), in); err != nil {
 		t.Errorf("learning from the service's recorded WSDL: %v", err)
+	}
+}
+
+// TestCassettesInRequestEncoding: two calls recorded from a legacy
+// deployment (requestEncoding iso-8859-1) for Montr%E9al and Montr%E8al
+// are read, in iso-8859-1, as the two calls that deployment answered,
+// which the learner pairs with other bindings' answers by their
+// parameters; read in UTF-8, both are Montr\uFFFDal, one call twice, and
+// Cassettes names them. Cassettes read every query in UTF-8.
+func TestCassettesInRequestEncoding(t *testing.T) {
+	interaction := func(id int, city string) string {
+		return fmt.Sprintf(`    - id: %d
+      request:
+        url: http://upstream.example/service/service.asmx/ReturnAtmSearchByAddress?strAtmServiceKey=REDACTED&strAddress=x&strCity=%s&strProvince=QC&strPostalCode=&bytRadius=5
+        method: GET
+      response:
+        body: '<?xml version="1.0" encoding="utf-8"?><atmLocations><count>0</count></atmLocations>'
+        headers:
+            Content-Type:
+                - text/xml; charset=utf-8
+        status: 200 OK
+        code: 200
+`, id, city)
+	}
+	file := filepath.Join(t.TempDir(), "legacy.yaml")
+	if err := os.WriteFile(file, []byte("---\nversion: 2\ninteractions:\n"+interaction(0, "Montr%E9al")+interaction(1, "Montr%E8al")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	latin1, err := asmx.ParseRequestEncoding("iso-8859-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		enc     asmx.RequestEncoding
+		cities  []string
+		notUTF8 []string
+	}{
+		{asmx.RequestEncodingUTF8, []string{"Montr\uFFFDal", "Montr\uFFFDal"}, []string{"legacy.yaml#0", "legacy.yaml#1"}},
+		{latin1, []string{"Montréal", "Montrèal"}, nil},
+	} {
+		var in learn.Input
+		n, _, notUTF8, err := Cassettes(context.Background(), &in, []string{file}, c.enc)
+		if err != nil || n != 2 || len(in.Samples) != 2 {
+			t.Fatalf("%s: %d answers, %d samples, %v; want 2", c.enc.Name(), n, len(in.Samples), err)
+		}
+		for k, s := range in.Samples {
+			if want := "strCity " + c.cities[k] + "]"; !strings.Contains(s.Query, want) {
+				t.Errorf("%s: %s: the query %q lacks %q", c.enc.Name(), s.Where, s.Query, want)
+			}
+		}
+		if !slices.Equal(notUTF8, c.notUTF8) {
+			t.Errorf("%s: the calls read with U+FFFD: got %q, want %q", c.enc.Name(), notUTF8, c.notUTF8)
+		}
 	}
 }
