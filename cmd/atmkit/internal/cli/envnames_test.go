@@ -13,8 +13,8 @@ import (
 
 // parseIn parses args into a flag set of command cmd with a few flags,
 // with env as the environment (Environ and Getenv), and returns the error
-// and what was written on Stderr.
-func parseIn(t *testing.T, cmd string, env map[string]string, args ...string) (error, string) {
+// what was written on Stderr and the error.
+func parseIn(t *testing.T, cmd string, env map[string]string, args ...string) (string, error) {
 	t.Helper()
 	var stderr bytes.Buffer
 	e := &Env{Stdout: io.Discard, Stderr: &stderr,
@@ -32,7 +32,7 @@ func parseIn(t *testing.T, cmd string, env map[string]string, args ...string) (e
 	fs.Duration("timeout", time.Second, "timeout")
 	fs.Bool("brand-new", false, "a flag no other command has")
 	err := e.Parse(fs, args, map[string]string{"key": "ATMKIT_KEYS"})
-	return err, stderr.String()
+	return stderr.String(), err
 }
 
 // TestWarnUnknownEnv: an ATMKIT_* variable no atmkit command reads gets
@@ -73,7 +73,7 @@ func TestWarnUnknownEnv(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			err, stderr := parseIn(t, tc.cmd, tc.env)
+			stderr, err := parseIn(t, tc.cmd, tc.env)
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
@@ -96,10 +96,10 @@ func TestWarnUnknownEnv(t *testing.T) {
 func TestWarnUnknownEnvOnce(t *testing.T) {
 	t.Parallel()
 	env := map[string]string{"ATMKIT_KYES": "k"}
-	if err, stderr := parseIn(t, "serve", env, "--help"); !errors.Is(err, flag.ErrHelp) || stderr != "" {
+	if stderr, err := parseIn(t, "serve", env, "--help"); !errors.Is(err, flag.ErrHelp) || stderr != "" {
 		t.Errorf("--help: got %v and %q on stderr, want flag.ErrHelp and nothing", err, stderr)
 	}
-	if err, stderr := parseIn(t, "serve", env, "--nope"); err == nil || strings.Count(stderr, "ATMKIT_KYES") != 1 {
+	if stderr, err := parseIn(t, "serve", env, "--nope"); err == nil || strings.Count(stderr, "ATMKIT_KYES") != 1 {
 		t.Errorf("--nope: got %v and %q on stderr, want a usage error and the warning", err, stderr)
 	}
 	var stderr bytes.Buffer
