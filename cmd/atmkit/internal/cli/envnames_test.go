@@ -12,8 +12,8 @@ import (
 )
 
 // parseIn parses args into a flag set of command cmd with a few flags,
-// with env as the environment (Environ and Getenv), and returns the error
-// what was written on Stderr and the error.
+// with env as the environment (Environ and Getenv), and returns what was
+// written on Stderr and the error.
 func parseIn(t *testing.T, cmd string, env map[string]string, args ...string) (string, error) {
 	t.Helper()
 	var stderr bytes.Buffer
