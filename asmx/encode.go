@@ -4,7 +4,19 @@ import (
 	"unicode/utf8"
 )
 
-const xmlDecl = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+// xmlDecl starts a GET/POST answer, written by an indenting XmlTextWriter
+// (XmlSerializer.Serialize(TextWriter)): the declaration, then a line
+// break before the root.
+const xmlDecl = soapDecl + "\n"
+
+// soapDecl starts a SOAP answer or fault. SoapServerProtocol writes them
+// with the XmlTextWriter GetWriterForMessage makes (a StreamWriter in UTF-8
+// without a byte order mark, Formatting.None, never changed):
+// WriteStartDocument's declaration, then the envelope, its header, body,
+// <OpResponse> and the result, all on one line with no white space between
+// tags; the result's serializer (XmlSerializer.Serialize(XmlWriter), an
+// XmlNode's WriteTo, DataSet.WriteXml) keeps the writer's formatting.
+const soapDecl = `<?xml version="1.0" encoding="utf-8"?>`
 
 // AppendSOAPResponse appends a whole SOAP response of binding b to dst: the
 // envelope, <Op>Response in namespace ns holding <Op>Result, whose content is
@@ -19,21 +31,21 @@ func AppendSOAPResponse(dst []byte, b Binding, ns, op string, node []byte) []byt
 
 // AppendSOAPResponseHead appends the part of a SOAP response that comes
 // before the result node: declaration, envelope, body, <Op>Response and
-// <Op>Result start tags. A caller that writes the result node itself (with
+// <Op>Result start tags, with no white space between them (soapDecl). A caller that writes the result node itself (with
 // xmlns="" on its root) then finishes with AppendSOAPResponseTail; the
 // three together write what AppendSOAPResponse writes.
 func AppendSOAPResponseHead(dst []byte, b Binding, ns, op string) []byte {
-	dst = append(dst, xmlDecl...)
+	dst = append(dst, soapDecl...)
 	if b == SOAP12 {
 		dst = append(dst, `<soap:Envelope xmlns:soap="`+NamespaceSOAP12+`" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">`...)
 	} else {
 		dst = append(dst, `<soap:Envelope xmlns:soap="`+NamespaceSOAP11+`" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">`...)
 	}
-	dst = append(dst, "\n  <soap:Body>\n    <"...)
+	dst = append(dst, "<soap:Body><"...)
 	dst = append(dst, op...)
 	dst = append(dst, `Response xmlns="`...)
 	dst = AppendAttr(dst, ns)
-	dst = append(dst, "\">\n      <"...)
+	dst = append(dst, "\"><"...)
 	dst = append(dst, op...)
 	return append(dst, "Result>"...)
 }
@@ -43,9 +55,9 @@ func AppendSOAPResponseHead(dst []byte, b Binding, ns, op string) []byte {
 func AppendSOAPResponseTail(dst []byte, op string) []byte {
 	dst = append(dst, "</"...)
 	dst = append(dst, op...)
-	dst = append(dst, "Result>\n    </"...)
+	dst = append(dst, "Result></"...)
 	dst = append(dst, op...)
-	return append(dst, "Response>\n  </soap:Body>\n</soap:Envelope>"...)
+	return append(dst, "Response></soap:Body></soap:Envelope>"...)
 }
 
 // appendNoNamespace appends node with xmlns="" added to its root element
@@ -93,8 +105,9 @@ func AppendXMLDocument(dst, node []byte) []byte {
 	return append(AppendXMLDeclaration(dst), node...)
 }
 
-// AppendXMLDeclaration appends the XML declaration that starts every XML
-// response, for callers that write the node after it themselves.
+// AppendXMLDeclaration appends the XML declaration that starts every HTTP
+// GET and POST XML response, and the line break after it (their writer
+// indents), for callers that write the node after it themselves.
 func AppendXMLDeclaration(dst []byte) []byte {
 	return append(dst, xmlDecl...)
 }

@@ -180,43 +180,44 @@ func contentTypeOf(b Binding) string {
 }
 
 // appendFault appends a SOAP fault envelope of b's version to dst, as ASMX
-// writes one (Soap11/Soap12ServerProtocolHelper.WriteFault): a
+// writes one (Soap11/Soap12ServerProtocolHelper.WriteFault, through
+// SoapServerProtocol's unindented XmlTextWriter: soapDecl): a
 // VersionMismatch carries the Upgrade header listing the versions
 // supported, a header fault has no detail element.
 func appendFault(dst []byte, b Binding, e *Error, f ErrorForm) []byte {
-	dst = append(dst, xmlDecl...)
+	dst = append(dst, soapDecl...)
 	env := NamespaceSOAP11
 	if b == SOAP12 {
 		env = NamespaceSOAP12
 	}
 	dst = append(dst, `<soap:Envelope xmlns:soap="`+env+`" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">`...)
 	if e.Code == VersionMismatch {
-		dst = append(dst, "\n  <soap:Header>\n    <soap12:Upgrade xmlns:soap12=\""+NamespaceSOAP12+"\">\n"+
-			"      <soap12:SupportedEnvelope qname=\"soap:Envelope\" xmlns:soap=\""+NamespaceSOAP11+"\" />\n"+
-			"      <soap12:SupportedEnvelope qname=\"soap12:Envelope\" xmlns:soap12=\""+NamespaceSOAP12+"\" />\n"+
-			"    </soap12:Upgrade>\n  </soap:Header>"...)
+		dst = append(dst, "<soap:Header><soap12:Upgrade xmlns:soap12=\""+NamespaceSOAP12+"\">"+
+			"<soap12:SupportedEnvelope qname=\"soap:Envelope\" xmlns:soap=\""+NamespaceSOAP11+"\" />"+
+			"<soap12:SupportedEnvelope qname=\"soap12:Envelope\" xmlns:soap12=\""+NamespaceSOAP12+"\" />"+
+			"</soap12:Upgrade></soap:Header>"...)
 	}
-	dst = append(dst, "\n  <soap:Body>\n    <soap:Fault>\n"...)
+	dst = append(dst, "<soap:Body><soap:Fault>"...)
 	if b == SOAP12 {
-		dst = append(dst, "      <soap:Code>\n        <soap:Value>"...)
+		dst = append(dst, "<soap:Code><soap:Value>"...)
 		dst = append(dst, faultCodeText(b, e.Code)...)
-		dst = append(dst, "</soap:Value>\n      </soap:Code>\n      <soap:Reason>\n        <soap:Text xml:lang=\"en\">"...)
+		dst = append(dst, "</soap:Value></soap:Code><soap:Reason><soap:Text xml:lang=\"en\">"...)
 		dst = AppendText(dst, e.faultString(f))
-		dst = append(dst, "</soap:Text>\n      </soap:Reason>\n"...)
+		dst = append(dst, "</soap:Text></soap:Reason>"...)
 		if !e.HeaderFault {
-			dst = append(dst, "      <soap:Detail />\n"...)
+			dst = append(dst, "<soap:Detail />"...)
 		}
 	} else {
-		dst = append(dst, "      <faultcode>"...)
+		dst = append(dst, "<faultcode>"...)
 		dst = append(dst, faultCodeText(b, e.Code)...)
-		dst = append(dst, "</faultcode>\n      <faultstring>"...)
+		dst = append(dst, "</faultcode><faultstring>"...)
 		dst = AppendText(dst, e.faultString(f))
-		dst = append(dst, "</faultstring>\n"...)
+		dst = append(dst, "</faultstring>"...)
 		if !e.HeaderFault {
-			dst = append(dst, "      <detail />\n"...)
+			dst = append(dst, "<detail />"...)
 		}
 	}
-	return append(dst, "    </soap:Fault>\n  </soap:Body>\n</soap:Envelope>"...)
+	return append(dst, "</soap:Fault></soap:Body></soap:Envelope>"...)
 }
 
 // faultCodeText is a fault code as b's version writes it.

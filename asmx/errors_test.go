@@ -50,8 +50,14 @@ func TestWriteErrorForm(t *testing.T) {
 		ct     string
 		check  func(body string, h map[string][]string) string
 	}{
-		{"soap11", SOAP11, key, ErrorForm{}, 500, ContentTypeSOAP11, contains("<faultcode>soap:Client</faultcode>\n      <faultstring>The service key (strAtmServiceKey) is not valid.</faultstring>")},
-		{"soap12", SOAP12, key, ErrorForm{}, 500, ContentTypeSOAP12, contains("<soap:Value>soap:Sender</soap:Value>", "The service key (strAtmServiceKey) is not valid.</soap:Text>")},
+		// SoapServerProtocol writes faults with an XmlTextWriter that does
+		// not indent: one line, no white space between tags.
+		{"soap11", SOAP11, key, ErrorForm{}, 500, ContentTypeSOAP11, equals(`<?xml version="1.0" encoding="utf-8"?>` +
+			`<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">` +
+			`<soap:Body><soap:Fault><faultcode>soap:Client</faultcode><faultstring>The service key (strAtmServiceKey) is not valid.</faultstring><detail /></soap:Fault></soap:Body></soap:Envelope>`)},
+		{"soap12", SOAP12, key, ErrorForm{}, 500, ContentTypeSOAP12, equals(`<?xml version="1.0" encoding="utf-8"?>` +
+			`<soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">` +
+			`<soap:Body><soap:Fault><soap:Code><soap:Value>soap:Sender</soap:Value></soap:Code><soap:Reason><soap:Text xml:lang="en">The service key (strAtmServiceKey) is not valid.</soap:Text></soap:Reason><soap:Detail /></soap:Fault></soap:Body></soap:Envelope>`)},
 		{"soap11 detailed", SOAP11, key, ErrorForm{Detailed: true}, 500, ContentTypeSOAP11,
 			contains("<faultstring>System.Web.Services.Protocols.SoapException: The service key (strAtmServiceKey) is not valid.\r\n   at AtmService.CheckKey(String strAtmServiceKey)\r\n   at AtmService.ReturnProvinces(String strAtmServiceKey)</faultstring>")},
 		{"get", HTTPGet, key, ErrorForm{}, 500, ContentTypeText, equals("The service key (strAtmServiceKey) is not valid.\r\n")},
@@ -77,7 +83,11 @@ func TestWriteErrorForm(t *testing.T) {
 			return ""
 		}},
 		{"version mismatch carries Upgrade", SOAP12, newVersionMismatchError("urn:x"), ErrorForm{}, 500, ContentTypeSOAP11,
-			contains("<soap12:Upgrade xmlns:soap12=", "<faultcode>soap:VersionMismatch</faultcode>")},
+			contains(`<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">` +
+				`<soap:Header><soap12:Upgrade xmlns:soap12="http://www.w3.org/2003/05/soap-envelope">` +
+				`<soap12:SupportedEnvelope qname="soap:Envelope" xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" />` +
+				`<soap12:SupportedEnvelope qname="soap12:Envelope" xmlns:soap12="http://www.w3.org/2003/05/soap-envelope" />` +
+				`</soap12:Upgrade></soap:Header><soap:Body><soap:Fault><faultcode>soap:VersionMismatch</faultcode>`)},
 		{"must understand has no detail", SOAP12, NewMustUnderstandError(SOAP12, "Auth"), ErrorForm{}, 500, ContentTypeSOAP12, func(body string, _ map[string][]string) string {
 			if !strings.Contains(body, "<soap:Value>soap:MustUnderstand</soap:Value>") || strings.Contains(body, "Detail") {
 				return "body " + body

@@ -36,8 +36,9 @@ func TestMain(m *testing.M) {
 //
 // The list is empty: the differences known (Mono prints some resource
 // strings unformatted, e.g. "Cannot convert {0} to {1}." and the
-// VersionMismatch text; its ?op=X help page fails without &bnd=; it writes
-// SOAP answers unindented) touch nothing a spec asserts. The suite checks
+// VersionMismatch text; its ?op=X help page fails without &bnd=) touch
+// nothing a spec asserts (Mono writes SOAP unindented as .NET does, and as
+// the mock does; GET and POST indented, both). The suite checks
 // fault codes, statuses and content types, never those texts; it reads the
 // namespace from the WSDL before any help page; and it compares XML by
 // tree, not by bytes.

@@ -132,7 +132,9 @@ func (code *dsCode) rowStart(dt *dsTable, scope dsScope, service string) (name, 
 }
 
 // dataSet compiles a DataSet result for a binding family: SOAP (inside
-// <OpResult>, at depth soapResultDepth+1) or GET/POST (under the root).
+// <OpResult>, at depth soapResultDepth+1, not indented: DataSet.WriteXml
+// writes through the XmlWriter it is given) or GET/POST (under the root,
+// indented).
 func (c *compiler) dataSet(r *shape.Result, soap bool) (*dsCode, error) {
 	d := r.DataSet
 	schemas, err := dsxml.Schemas(d, c.ns)
@@ -147,11 +149,11 @@ func (c *compiler) dataSet(r *shape.Result, soap bool) (*dsCode, error) {
 		start = append(start, "<"+r.Root+xmlnsAttr(c.ns, "")+">"...)
 	}
 	for _, schema := range schemas {
-		start = dsxml.Append(start, schema, depth, true)
+		start = dsxml.Append(start, schema, depth, !c.flat)
 	}
-	start = append(start, indent(depth)+`<diffgr:diffgram xmlns:msdata="`+dsxml.NSMSData+`" xmlns:diffgr="`+dsxml.NSDiffgram+`"`...)
+	start = append(start, c.indent(depth)+`<diffgr:diffgram xmlns:msdata="`+dsxml.NSMSData+`" xmlns:diffgr="`+dsxml.NSDiffgram+`"`...)
 	code := &dsCode{ds: d, start: start}
-	rest := indent(depth - 1)
+	rest := c.indent(depth - 1)
 	if !soap {
 		rest = "\n</" + r.Root + ">"
 	}
@@ -163,7 +165,7 @@ func (c *compiler) dataSet(r *shape.Result, soap bool) (*dsCode, error) {
 		// namespace as their default (dsRow).
 		dsName, dsXmlns = d.Prefix+":"+d.Name, ` xmlns:`+d.Prefix+`="`+xmlEscape(dsNS)+`"`
 	}
-	code.open = []byte(">" + indent(depth+1) + "<" + dsName + dsXmlns + ">")
+	code.open = []byte(">" + c.indent(depth+1) + "<" + dsName + dsXmlns + ">")
 	// The namespaces in scope in the DataSet's element: its default one,
 	// and its prefix's.
 	code.scope = dsScope{def: c.ns, prefixes: map[string]string{}}
@@ -172,7 +174,7 @@ func (c *compiler) dataSet(r *shape.Result, soap bool) (*dsCode, error) {
 	} else {
 		code.scope.def = dsNS
 	}
-	code.end = []byte(indent(depth+1) + "</" + dsName + ">" + indent(depth) + "</diffgr:diffgram>")
+	code.end = []byte(c.indent(depth+1) + "</" + dsName + ">" + c.indent(depth) + "</diffgr:diffgram>")
 	code.rest = []byte(rest)
 	content := r.Content()
 	for i, t := range d.Tables {
@@ -231,7 +233,7 @@ func (c *compiler) dataSet(r *shape.Result, soap bool) (*dsCode, error) {
 		code.kind = provinceItems
 	default:
 		code.kind = locationItems
-		key := fmt.Sprintf("ds|%s|%d", r.Name, depth)
+		key := fmt.Sprintf("ds|%s|%d|%t", r.Name, depth, c.flat)
 		v, ok := c.variants[key]
 		if !ok {
 			v = *c.next
@@ -259,7 +261,7 @@ func (c *compiler) dsRow(code *dsCode, dt *dsTable, depth int, scope dsScope) {
 		ops = append(ops, dsOp{kind: dsNumber, table: table, mul: mul, add: add, leaf: l})
 	}
 	plain := leaf{kind: shape.KindInt, typ: "int", fixed: -1, bits: 64}
-	bytes(indent(depth) + "<" + name + ` diffgr:id="` + t.Name)
+	bytes(c.indent(depth) + "<" + name + ` diffgr:id="` + t.Name)
 	number(dt.index, 1, 1, plain)
 	bytes(`" msdata:rowOrder="`)
 	number(dt.index, 1, 0, plain)
@@ -281,14 +283,14 @@ func (c *compiler) dsRow(code *dsCode, dt *dsTable, depth int, scope dsScope) {
 	// row outside another row).
 	bytes(xmlns)
 	ops = append(ops, dsOp{kind: dsOpen})
-	end := indent(depth) + "</" + name + ">"
+	end := c.indent(depth) + "</" + name + ">"
 	for _, col := range t.Columns {
 		switch col.MappingOf() {
 		case shape.MappingElement:
 			// An element column is written with no prefix, in its
 			// namespace (the table's, or its own).
 			colXmlns := xmlnsAttr(d.ColumnNamespace(t, col, c.ns), in.def)
-			c.dsColumn(&ops, bytes, number, code, dt, col, indent(depth+1)+"<"+col.Name+colXmlns+">", "</"+col.Name+">", false)
+			c.dsColumn(&ops, bytes, number, code, dt, col, c.indent(depth+1)+"<"+col.Name+colXmlns+">", "</"+col.Name+">", false)
 		case shape.MappingSimpleContent:
 			// The row's text, its end tag on its line.
 			n := len(ops)

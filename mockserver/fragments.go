@@ -17,8 +17,8 @@ const fragmentBudget = 32 << 20
 
 // jsonVariant is the fragment cache variant of JSON location objects; the
 // XML location items of the shape served use 1 and up (one per way the
-// items are written: a typed shape indents them differently inside SOAP
-// and in GET/POST).
+// items are written: flat inside SOAP, indented in GET/POST, at a depth
+// that depends on the layout).
 const jsonVariant = 0
 
 // fragment is an ATM's encoded location item without its index value,

@@ -13,7 +13,7 @@ import (
 // The XML encoder of results is compiled from a shape.Shape once, when the
 // server is made: each result becomes, per binding family (inside a SOAP
 // <OpResult>, or the whole GET/POST document), a flat program of byte
-// chunks (start and end tags with their indentation and namespace
+// chunks (start and end tags with their indentation, if any, and namespace
 // declarations, all prepared) and value writers. Encoding runs the program;
 // nothing about the shape is looked up per request. The programs run in
 // answer_xml.go; each location item is cached whole per ATM (fragments.go),
@@ -151,7 +151,6 @@ type listCode struct {
 type resultCode struct {
 	head, tail []op
 	list       *listCode
-	typed      bool // typed SOAP content: the tail starts with the indentation of </OpResult>
 	// rootAttrs: the typed SOAP content starts with attributes of
 	// <OpResult> and the > that ends its start tag.
 	rootAttrs bool
@@ -174,8 +173,10 @@ type shapeEncoder struct {
 	decimalPoint map[string][2]bool
 }
 
-// Indentation depths: a SOAP response's <OpResult> is at depth 3, so the
-// fields of a typed result are at depth 4.
+// Depths: a SOAP response's <OpResult> is at depth 3, so the fields of a
+// typed result are at depth 4. SOAP answers are not indented (see
+// compiler.flat), but XmlTextWriter names the prefixes it makes up after
+// the depth (attributes), and the help pages' samples are indented.
 const soapResultDepth = 3
 
 // compileShape compiles sh for service namespace ns.
@@ -196,7 +197,7 @@ func compileShape(sh *shape.Shape, ns string) (*shapeEncoder, error) {
 				if ok {
 					break
 				}
-				c := &compiler{ns: ns, variants: variants, next: &e.variants}
+				c := &compiler{ns: ns, variants: variants, next: &e.variants, flat: soap}
 				dc, err := c.dataSet(r, soap)
 				if err != nil {
 					return nil, fmt.Errorf("compile shape result %s: %w", r.Name, err)
@@ -213,7 +214,7 @@ func compileShape(sh *shape.Shape, ns string) (*shapeEncoder, error) {
 		}
 		var pair [2]*resultCode
 		for i, soap := range []bool{true, false} {
-			c := &compiler{ns: ns, variants: variants, next: &e.variants}
+			c := &compiler{ns: ns, variants: variants, next: &e.variants, flat: soap}
 			rc, err := c.result(r, soap)
 			if err != nil {
 				return nil, fmt.Errorf("compile shape result %s: %w", r.Name, err)
@@ -232,6 +233,12 @@ type compiler struct {
 	variants map[string]int // item variant key → fragment cache variant
 	next     *int           // variants in use
 	ops      []op
+	// flat: the result is written without indentation, as SOAP answers
+	// are: SoapServerProtocol.GetWriterForMessage writes them with a new
+	// XmlTextWriter (Formatting.None), and the result's serializer and an
+	// XmlNode's WriteTo keep its formatting. GET/POST results are
+	// indented by two spaces (XmlSerializer.Serialize(TextWriter)).
+	flat bool
 	// prefixes are the namespace prefixes in scope where the compiler is,
 	// outermost first, as XmlTextWriter keeps them (its nsStack): those a
 	// node's elements and attributes are written with (shape.Field.Prefix)
@@ -326,11 +333,22 @@ func (c *compiler) cut() int {
 	return n
 }
 
+// indent is the line break and indentation XmlTextWriter writes before
+// an element at depth where it indents (depth -1: none, the document's
+// first line).
 func indent(depth int) string {
 	if depth < 0 {
 		return ""
 	}
 	return "\n" + strings.Repeat("  ", depth)
+}
+
+// indent is indent(depth) where the result is indented, else nothing.
+func (c *compiler) indent(depth int) string {
+	if c.flat {
+		return ""
+	}
+	return indent(depth)
 }
 
 // xmlnsAttr is the default namespace declaration an element in ns needs
@@ -359,14 +377,13 @@ func (c *compiler) result(r *shape.Result, soap bool) (*resultCode, error) {
 			c.fields(r.Fields, scope, contentNS, childInScope(r.Prefix, contentNS, inScope), depth, rc)
 		})
 	case soap:
-		rc.typed = true
 		// The result's own attributes are <OpResult>'s.
 		if c.attributes(r.Fields, scope, soapResultDepth, len(c.prefixes)) {
 			rc.rootAttrs = true
 			c.bytes(">")
 		}
 		c.fields(r.Fields, scope, contentNS, c.ns, soapResultDepth+1, rc)
-		c.bytes(indent(soapResultDepth))
+		c.bytes(c.indent(soapResultDepth))
 	default:
 		// The typed GET/POST root: named by its type, in the service
 		// namespace, with the declarations XmlSerializer writes, then the
@@ -450,13 +467,13 @@ func (c *compiler) element(name, prefix, ns, inScope string, depth int, fields [
 	from := len(c.prefixes)
 	defer func() { c.prefixes = c.prefixes[:from] }() // in scope until its end tag
 	name = c.bindElement(prefix, name, ns)
-	c.bytes(indent(depth) + "<" + name)
+	c.bytes(c.indent(depth) + "<" + name)
 	c.attributes(fields, scope, at, from)
 	c.bytes(defaultDecl(prefix, ns, inScope))
 	if i := slices.IndexFunc(fields, func(f *shape.Field) bool { return f.Text }); i >= 0 {
 		// Text beside the attributes; none (an empty string) closes the tag.
 		c.ops = append(c.ops, op{kind: opLeaf, b: []byte(">"), close: []byte("</" + name + ">"),
-			empty: []byte(emptyEnd(fields[i], "", name, at)), leaf: c.leaf(fields[i], scope)})
+			empty: []byte(c.emptyEnd(fields[i], "", name, at)), leaf: c.leaf(fields[i], scope)})
 		return
 	}
 	hasElements := slices.ContainsFunc(fields, func(f *shape.Field) bool { return f.Attribute == "" })
@@ -466,7 +483,7 @@ func (c *compiler) element(name, prefix, ns, inScope string, depth int, fields [
 	}
 	c.bytes(">")
 	body(at + 1)
-	c.bytes(indent(at) + "</" + name + ">")
+	c.bytes(c.indent(at) + "</" + name + ">")
 }
 
 // fields compiles the element children of fields at depth: their elements
@@ -494,7 +511,7 @@ func (c *compiler) fields(fields []*shape.Field, scope shape.Scope, inherit, inS
 			start := c.cut()
 			name, open := c.leafTag(f.Element, f.Prefix, ns, inScope, depth)
 			c.ops = append(c.ops, op{kind: opLeaf, b: []byte(open + ">"), close: []byte("</" + name + ">"),
-				empty: []byte(emptyEnd(f, open, name, depth)), leaf: c.leaf(f, scope)})
+				empty: []byte(c.emptyEnd(f, open, name, depth)), leaf: c.leaf(f, scope)})
 			if scope == shape.ScopeLocations && onlyPoint(f) {
 				c.conditional(start)
 			}
@@ -508,10 +525,12 @@ func (c *compiler) fields(fields []*shape.Field, scope shape.Scope, inherit, inS
 // text (an XmlElement that IsEmpty); for a value marked fullEnd, as it
 // ends one whose text is an empty string (XmlElement.WriteTo's
 // WriteFullEndElement after writing no text): the start tag closed, then
-// the end tag on a line of its own, indented as the start tag.
-func emptyEnd(f *shape.Field, open, name string, depth int) string {
+// the end tag, on a line of its own indented as the start tag where the
+// result is indented, right after the start tag where it is not (SOAP:
+// XmlTextWriter's Indent writes nothing under Formatting.None).
+func (c *compiler) emptyEnd(f *shape.Field, open, name string, depth int) string {
 	if f.FullEnd {
-		return open + ">" + indent(depth) + "</" + name + ">"
+		return open + ">" + c.indent(depth) + "</" + name + ">"
 	}
 	return open + " />"
 }
@@ -527,7 +546,7 @@ func (c *compiler) leafTag(name, prefix, ns, inScope string, depth int) (string,
 	defer func() { c.prefixes = c.prefixes[:from] }()
 	q := c.bindElement(prefix, name, ns)
 	var b strings.Builder
-	b.WriteString(indent(depth) + "<" + q)
+	b.WriteString(c.indent(depth) + "<" + q)
 	for _, p := range slices.Backward(c.prefixes[from:]) {
 		b.WriteString(" xmlns:" + p.prefix + `="` + string(asmx.AppendAttr(nil, p.ns)) + `"`)
 	}
@@ -572,16 +591,16 @@ func (c *compiler) list(f *shape.Field, scope shape.Scope, ns, inherit, inScope 
 		c.bindElement(f.Prefix, f.Element, ns)
 		lc.open = []byte(open + ">")
 		lc.empty = []byte(open + " />")
-		lc.close = []byte(indent(depth) + "</" + name + ">")
+		lc.close = []byte(c.indent(depth) + "</" + name + ">")
 		itemDepth, itemInScope, itemInherit = depth+1, childInScope(f.Prefix, ns, inScope), ns
 	}
 	it := f.Item
 	itemNS := it.Namespace.Resolve(c.ns, itemInherit)
-	ic := &compiler{ns: c.ns, variants: c.variants, next: c.next, prefixes: slices.Clone(c.prefixes)}
+	ic := &compiler{ns: c.ns, variants: c.variants, next: c.next, prefixes: slices.Clone(c.prefixes), flat: c.flat}
 	if itemScope == shape.ScopeLanguage && len(it.Fields) == 0 {
 		name, open := ic.leafTag(it.Element, it.Prefix, itemNS, itemInScope, itemDepth)
 		ic.ops = append(ic.ops, op{kind: opLeaf, b: []byte(open + ">"), close: []byte("</" + name + ">"),
-			empty: []byte(emptyEnd(it, open, name, itemDepth)), leaf: leaf{id: vLanguage, kind: shape.KindString, typ: it.Type, fixed: -1, bits: 64}})
+			empty: []byte(ic.emptyEnd(it, open, name, itemDepth)), leaf: leaf{id: vLanguage, kind: shape.KindString, typ: it.Type, fixed: -1, bits: 64}})
 	} else {
 		ic.element(it.Element, it.Prefix, itemNS, itemInScope, itemDepth, it.Fields, itemScope, func(d int) {
 			ic.fields(it.Fields, itemScope, it.ChildNamespace(c.ns, itemNS), childInScope(it.Prefix, itemNS, itemInScope), d, rc)
@@ -594,8 +613,9 @@ func (c *compiler) list(f *shape.Field, scope shape.Scope, ns, inherit, inScope 
 				lc.index, lc.hasIndex = o.leaf, true
 			}
 		}
-		// Items written alike share their cached fragments.
-		key := fmt.Sprintf("%d|%s|%v", itemDepth, itemInScope, c.prefixes)
+		// Items written alike share their cached fragments: SOAP's flat
+		// items are a variant of their own.
+		key := fmt.Sprintf("%d|%t|%s|%v", itemDepth, c.flat, itemInScope, c.prefixes)
 		v, ok := c.variants[key]
 		if !ok {
 			v = *c.next

@@ -594,7 +594,9 @@ func TestDocsFlagsAndVariables(t *testing.T) {
 // is that file (relative to the repository root); "excerpt" after the path
 // allows lines of "..." to stand for lines left out; "json-indented" means
 // the file's body (after its header lines, for an .http file) is compact
-// JSON, shown indented by two spaces. CRLF line ends count as LF.
+// JSON, shown indented by two spaces; "xml-indented" the same for compact
+// XML (a SOAP answer, written on one line as ASMX writes it), an element
+// holding only text shown on one line. CRLF line ends count as LF.
 func TestDocsSamples(t *testing.T) {
 	t.Parallel()
 	n := 0
@@ -625,6 +627,12 @@ func TestDocsSamples(t *testing.T) {
 					continue
 				}
 			}
+			if slices.Contains(mods, "xml-indented") {
+				if file, err = indentXMLBody(file); err != nil {
+					t.Errorf("%s:%d: %s: %v", d.path, b.line, path, err)
+					continue
+				}
+			}
 			if msg := matchSample(b.lines, strings.Split(strings.TrimSuffix(file, "\n"), "\n"), slices.Contains(mods, "excerpt")); msg != "" {
 				t.Errorf("%s:%d: the block differs from %s (%s); the file is what atmkit does: copy it into the docs", d.path, b.line, path, msg)
 			}
@@ -650,6 +658,70 @@ func indentJSONBody(s string) (string, error) {
 		return b.String(), nil
 	}
 	return head + "\n\n" + b.String(), nil
+}
+
+// indentXMLBody indents the compact XML body of a sample (after its
+// first blank line for an .http sample): the declaration on a line of its
+// own, then every element on a line of its own, two spaces a level, an
+// element holding only text (or nothing, <a></a>) on one line. Mixed
+// content is refused: no sample shown so has any.
+func indentXMLBody(s string) (string, error) {
+	head, body, ok := strings.Cut(s, "\n\n")
+	if !ok {
+		head, body = "", s
+	}
+	var toks []string
+	for rest := body; rest != ""; {
+		if rest[0] != '<' {
+			i := strings.IndexByte(rest, '<')
+			if i < 0 {
+				i = len(rest)
+			}
+			toks, rest = append(toks, rest[:i]), rest[i:]
+			continue
+		}
+		i := strings.IndexByte(rest, '>')
+		if i < 0 {
+			return "", fmt.Errorf("unterminated tag %.40q", rest)
+		}
+		toks, rest = append(toks, rest[:i+1]), rest[i+1:]
+	}
+	isStart := func(k int) bool {
+		return k < len(toks) && strings.HasPrefix(toks[k], "<") && !strings.HasPrefix(toks[k], "</") &&
+			!strings.HasPrefix(toks[k], "<?") && !strings.HasSuffix(toks[k], "/>")
+	}
+	isEnd := func(k int) bool { return k < len(toks) && strings.HasPrefix(toks[k], "</") }
+	var lines []string
+	depth := 0
+	line := func(s string) { lines = append(lines, strings.Repeat("  ", depth)+s) }
+	for k := 0; k < len(toks); k++ {
+		tok := toks[k]
+		switch {
+		case strings.HasPrefix(tok, "<?"):
+			line(tok)
+		case isStart(k) && isEnd(k+1):
+			line(tok + toks[k+1])
+			k++
+		case isStart(k) && !strings.HasPrefix(toks[min(k+1, len(toks)-1)], "<") && isEnd(k+2):
+			line(tok + toks[k+1] + toks[k+2])
+			k += 2
+		case isStart(k):
+			line(tok)
+			depth++
+		case isEnd(k):
+			depth--
+			line(tok)
+		case strings.HasPrefix(tok, "<"):
+			line(tok)
+		default:
+			return "", fmt.Errorf("mixed content %.40q", tok)
+		}
+	}
+	out := strings.Join(lines, "\n")
+	if !ok {
+		return out, nil
+	}
+	return head + "\n\n" + out, nil
 }
 
 // matchSample says where block differs from the file's lines, or "".
