@@ -396,7 +396,10 @@ func institutionForm(b map[string]any) map[string]any {
 // shape in learned.
 func learnsSameFromCassetteAlone(t *testing.T, learned, cassetteFile, out string) *shape.Shape {
 	t.Helper()
-	if code, stdout, stderr := runAtmkit(nil, "shape", "learn", "--cassette", cassetteFile, "--out", out); code != 0 {
+	// Learning a DataSet site's answers again (ReturnAllAtms's diffgram
+	// among them) took over runAtmkit's 20 s in a CI run at load 18, with
+	// the same commands against the deployment given 3 minutes.
+	if code, stdout, stderr := runAtmkitWithin(deploymentWithin, nil, "shape", "learn", "--cassette", cassetteFile, "--out", out); code != 0 {
 		t.Fatalf("shape learn --cassette: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	both, errA := shape.Load(learned)
