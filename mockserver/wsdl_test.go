@@ -302,6 +302,22 @@ func checkWSDLOperation(t *testing.T, root, schema *etree.Element, op *asmx.Oper
 	}
 }
 
+// TestDocsEndAtTheRootsEndTag: .NET writes ?WSDL (ServiceDescription.Write)
+// and ?disco (DiscoveryDocument.Write) with an XmlTextWriter whose last
+// call is WriteEndDocument, which writes nothing after the root's end
+// tag: the body ends there, with no line break.
+func TestDocsEndAtTheRootsEndTag(t *testing.T) {
+	t.Parallel()
+	srv := newTestServer(t)
+	for query, end := range map[string]string{"WSDL": "</wsdl:definitions>", "wsdl": "</wsdl:definitions>", "disco": "</discovery>"} {
+		r := docGet(t, srv.URL+"/service/service.asmx?"+query)
+		runChecks(t, r, hasStatus(200), hasContentType("text/xml; charset=utf-8"))
+		if !strings.HasSuffix(r.body, end) {
+			t.Errorf("?%s ends %q, want it to end at %s", query, r.body[max(0, len(r.body)-30):], end)
+		}
+	}
+}
+
 func TestWSDLQueryAnyCase(t *testing.T) {
 	t.Parallel()
 	srv := newTestServer(t)
