@@ -161,6 +161,12 @@ func routeByHeaders(r SOAPRequest) (guess Binding, op *Operation, action string,
 	}
 	if guess == SOAP11 {
 		a := r.Action
+		if a == `"` {
+			// Soap11ServerProtocolHelper strips the quotes with
+			// Substring(1, Length - 2): for a lone quote, which both
+			// starts and ends with one, that is Substring(1, -1).
+			return guess, nil, "", newLoneQuoteActionError()
+		}
 		if len(a) >= 2 && a[0] == '"' && a[len(a)-1] == '"' {
 			a = a[1 : len(a)-1]
 		}

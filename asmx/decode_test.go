@@ -129,6 +129,26 @@ func TestDecodeSOAPRequest(t *testing.T) {
 			fault(500, SOAP11, Client, "Server did not recognize the value of HTTP Header SOAPAction: urn:nope.")},
 		{"empty SOAPAction", with(soap11(OpReturnProvinces, env11(provinces)), func(r *SOAPRequest) { r.Action = `""` }),
 			fault(500, SOAP11, Client, "Server did not recognize the value of HTTP Header SOAPAction: .")},
+		// .NET's Soap11ServerProtocolHelper.RouteRequest strips a quoted
+		// action with Substring(1, Length - 2): a lone '"' both starts and
+		// ends with a quote, and Substring(1, -1) throws
+		// ArgumentOutOfRangeException, which WriteException wraps in a
+		// Server fault.
+		{"a lone quote as SOAPAction", with(soap11(OpReturnProvinces, env11(provinces)), func(r *SOAPRequest) { r.Action = `"` }),
+			fault(500, SOAP11, Server, "Server was unable to process request. ---> Length cannot be less than zero.\r\nParameter name: length")},
+		{"a quote at one end only is kept", with(soap11(OpReturnProvinces, env11(provinces)), func(r *SOAPRequest) { r.Action = `"x` }),
+			fault(500, SOAP11, Client, "Server did not recognize the value of HTTP Header SOAPAction: \"x.")},
+		// Soap12ServerProtocolHelper takes the action parameter with
+		// ContentType.GetAction, which trims quotes (Trim(' ', '\'', '"',
+		// '\t')): a lone quote is no action, and the call is routed by
+		// its element.
+		{"a lone quote as the action parameter", with(soap12(env12(provinces)), func(r *SOAPRequest) { r.ContentType += `; action="` }),
+			okCall(func(c *Call) string {
+				if c.Op.Name != OpReturnProvinces {
+					return c.Op.Name
+				}
+				return ""
+			})},
 		{"URL-encoded SOAPAction", with(soap11(OpReturnProvinces, env11(provinces)), func(r *SOAPRequest) { r.Action = url.QueryEscape(SOAPAction(ns, OpReturnProvinces)) }),
 			okCall(func(c *Call) string { return "" })},
 		// .NET's Soap11ServerProtocolHelper.RouteRequest and

@@ -431,48 +431,6 @@ func tooLargeMessage(limit int64) string {
 	return fmt.Sprintf("the request body exceeds the limit of %d bytes", limit)
 }
 
-// framesSOAPRoute are the frames of a routing error of helper b.
-func framesSOAPRoute(b Binding) []string {
-	helper := "System.Web.Services.Protocols.Soap11ServerProtocolHelper.RouteRequest()"
-	if b == SOAP12 {
-		helper = "System.Web.Services.Protocols.Soap12ServerProtocolHelper.RouteRequest()"
-	}
-	return concat([]string{helper, "System.Web.Services.Protocols.SoapServerProtocol.RouteRequest(SoapServerMessage message)"}, framesSOAPInit)
-}
-
-// newUnknownActionError is the SOAP 1.1 fault for a SOAPAction that names no
-// operation (the action as ASMX looked it up: unquoted, URL-decoded).
-func newUnknownActionError(action string) *Error {
-	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindUnknownAction, Binding: SOAP11,
-		Exception: soapException("Server did not recognize the value of HTTP Header SOAPAction: "+action+".", nil, framesSOAPRoute(SOAP11)...),
-		Message:   fmt.Sprintf("unknown SOAPAction %q", action)}
-}
-
-// newNoActionError is the fault for a request with no action ASMX can route by
-// and a body element that is no operation, in version b.
-func newNoActionError(b Binding, local, ns string) *Error {
-	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindUnknownOperation, Binding: b,
-		Exception: soapException(msgNoAction, nil, framesSOAPRoute(SOAP12)...),
-		Message:   fmt.Sprintf("no SOAPAction and the body element {%s}%s is no operation", ns, local)}
-}
-
-// newActionNotRecognizedError is the fault for a SOAP 1.2 action parameter that
-// names no operation, with a body element that is none either, in version b.
-func newActionNotRecognizedError(b Binding, action string) *Error {
-	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindUnknownAction, Binding: b,
-		Exception: soapException("Unable to handle request. The action '"+action+"' was not recognized.", nil, framesSOAPRoute(SOAP12)...),
-		Message:   fmt.Sprintf("unknown action %q", action)}
-}
-
-// newRoutingFailedError is the Server fault for a request ASMX could not read
-// while looking for its body element (no action to route by): inner is the
-// XmlException or the missing element, in version b.
-func newRoutingFailedError(b Binding, inner *Exception) *Error {
-	return &Error{Status: http.StatusInternalServerError, Code: Server, Kind: KindMalformedRequest, Binding: b,
-		Exception: soapException(msgUnableToProcess, inner),
-		Message:   "the request's body element cannot be found: " + inner.Message}
-}
-
 // newVersionMismatchError is the fault for an envelope namespace that is neither
 // SOAP 1.1's nor SOAP 1.2's. ASMX answers it in SOAP 1.1.
 func newVersionMismatchError(got string) *Error {

@@ -29,6 +29,7 @@ const (
 	typeSoapHeaderException    = "System.Web.Services.Protocols.SoapHeaderException"
 	typeInvalidOperation       = "System.InvalidOperationException"
 	typeArgument               = "System.ArgumentException"
+	typeArgumentOutOfRange     = "System.ArgumentOutOfRangeException"
 	typeFormat                 = "System.FormatException"
 	typeOverflow               = "System.OverflowException"
 	typeXML                    = "System.Xml.XmlException"

@@ -170,6 +170,12 @@ func TestBadInput(t *testing.T) {
 		{"soap DELETE", rawRequest{"DELETE", "/service/service.asmx", nil, ""}, []check{hasStatus(405), errorPage()}},
 		{"soap11 unknown action", s11(`"urn:nope"`, env("1.1", coordsBody)), []check{hasStatus(500), soapFault("1.1", "Client", "Server did not recognize the value of HTTP Header SOAPAction: urn:nope.")}},
 		{"soap11 empty action", s11(`""`, env("1.1", coordsBody)), []check{hasStatus(500), soapFault("1.1", "Client", "SOAPAction: .")}},
+		// Soap11ServerProtocolHelper.RouteRequest: Substring(1, -1) of a lone quote throws.
+		{"soap11 action a lone quote", s11(`"`, env("1.1", coordsBody)), []check{hasStatus(500),
+			soapFault("1.1", "Server", "Server was unable to process request. ---> Length cannot be less than zero.\nParameter name: length"),
+			bodyContains("<faultstring>Server was unable to process request. ---&gt; Length cannot be less than zero.\r\nParameter name: length</faultstring>")}},
+		{"soap12 action parameter a lone quote is none", rawRequest{"POST", "/service/service.asmx", map[string]string{"Content-Type": `application/soap+xml; action="`}, env("1.2", coordsBody)},
+			[]check{hasStatus(200), hasContentType(asmx.ContentTypeSOAP12)}},
 		{"soap11 action of another operation reads leniently", s11(provincesAction, env("1.1", coordsBody)), []check{hasStatus(500), soapFault("1.1", "Client", keyMissing)}},
 		{"soap11 with a 1.2 envelope is SOAP 1.2", s11(coordsAction, env("1.2", coordsBody)), []check{hasStatus(200), hasContentType(asmx.ContentTypeSOAP12)}},
 		{"soap11 entity expansion", s11(provincesAction, laughs), []check{hasStatus(400), emptyBody()}},
@@ -178,6 +184,8 @@ func TestBadInput(t *testing.T) {
 		{"soap11 invalid UTF-8 is replaced", s11(coordsAction, env("1.1", strings.Replace(coordsBody, "good", "go\xffod", 1))), []check{hasStatus(500), soapFault("1.1", "Client", keyRejected)}},
 		{"soap11 declared UTF-16 is ignored", s11(coordsAction, strings.Replace(env("1.1", coordsBody), "utf-8", "utf-16", 1)), []check{hasStatus(200)}},
 		{"soap11 body over the cap", s11(coordsAction, env("1.1", strings.Replace(coordsBody, "<strPostalCode></strPostalCode>", "<strPostalCode>"+big+"</strPostalCode>", 1))), []check{hasStatus(500), soapFault("1.1", "Server", "There was an exception running the extensions specified in the config file. ---> Maximum request length exceeded.")}},
+		{"soap11 body over the cap, action a lone quote", s11(`"`, env("1.1", big)), []check{hasStatus(500),
+			soapFault("1.1", "Server", "Server was unable to process request. ---> Length cannot be less than zero.\nParameter name: length")}},
 		{"soap11 body over the cap, unknown action", s11(`"urn:nope"`, env("1.1", big)), []check{hasStatus(500), soapFault("1.1", "Client", "Server did not recognize the value of HTTP Header SOAPAction: urn:nope.")}},
 		{"soap11 body over the cap, no action", rawRequest{"POST", "/service/service.asmx", map[string]string{"Content-Type": "text/xml"}, env("1.1", big)},
 			[]check{hasStatus(500), soapFault("1.2", "Receiver", "Server was unable to process request. ---> Object reference not set to an instance of an object.")}},
@@ -278,6 +286,10 @@ func TestErrorForms(t *testing.T) {
 	}{
 		{"soap detailed", detailed.URL, s11(coordsAction, env("1.1", strings.Replace(coordsBody, ">5<", ">256<", 1))), []check{hasStatus(500), soapFault("1.1", "Client",
 			"System.Web.Services.Protocols.SoapException: Server was unable to read request. ---> System.InvalidOperationException: There is an error in XML document (1, 359). ---> System.OverflowException: Value was either too large or too small for an unsigned byte.\n   at System.Byte.Parse(")}},
+		{"soap action a lone quote, detailed", detailed.URL, s11(`"`, env("1.1", coordsBody)), []check{hasStatus(500), soapFault("1.1", "Server",
+			"System.Web.Services.Protocols.SoapException: Server was unable to process request. ---> System.ArgumentOutOfRangeException: Length cannot be less than zero.\nParameter name: length\n"+
+				"   at System.String.Substring(Int32 startIndex, Int32 length)\n   at System.Web.Services.Protocols.Soap11ServerProtocolHelper.RouteRequest()\n"+
+				"   at System.Web.Services.Protocols.SoapServerProtocol.RouteRequest(SoapServerMessage message)\n   at System.Web.Services.Protocols.SoapServerProtocol.Initialize()\n")}},
 		// The stack's CR LF is written as it is (XmlTextWriter), so a reader sees a line feed.
 		{"soap key detailed", detailed.URL, s11(coordsAction, env("1.1", strings.Replace(coordsBody, ">good<", ">bad<", 1))), []check{hasStatus(500), soapFault("1.1", "Client",
 			"System.Web.Services.Protocols.SoapException: The service key (strAtmServiceKey) is not valid.\n   at AtmService.CheckKey(String strAtmServiceKey)\n   at AtmService.ReturnAtmSearchByCoordinates(String strAtmServiceKey, String strPostalCode, Double dblLatitude, Double dblLongitude, Byte bytRadius)")}},

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf16"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/shape"
@@ -69,10 +72,10 @@ table.params{border-collapse:collapse}
 <pre class="response">{{range .Response}}{{if .Value}}<span class="value">{{.Text}}</span>{{else}}{{.Text}}{{end}}{{end}}</pre>
 {{- end}}
 {{- template "foot"}}{{end}}
-{{- define "unknown"}}{{template "head" "Server Error"}}
-<h2><i>Unknown web method {{.Name}}.</i></h2>
-<p><b>Description:</b> the service has no operation named <code>{{.Name}}</code>.</p>
+{{- define "unknown"}}{{template "head" (printf "%s Web Service" .Service)}}
 <p>Click <a href="{{.Self}}">here</a> for a complete list of operations.</p>
+<h2>Method Not Found</h2>
+<p>Method '{{.Name}}' was not found in service {{.Service}}.</p>
 {{- template "foot"}}{{end}}
 `))
 
@@ -110,19 +113,27 @@ type helpParam struct{ Name, XSD string }
 // serveHelpIndex answers GET service.asmx: the list of operations.
 func (s *Server) serveHelpIndex(w http.ResponseWriter, r *http.Request) {
 	s.writeHelp(w, http.StatusOK, "index", map[string]any{
-		"Service": s.cfg.errorForm.Service,
+		"Service": s.helpServiceName(),
 		"Self":    selfRef(r),
 		"NS":      s.cfg.namespace,
 		"Ops":     asmx.Operations(),
 	})
 }
 
-// serveOperationHelp answers GET service.asmx?op=Name. An unknown operation
-// gets a 404 error page.
+// serveOperationHelp answers GET service.asmx?op=Name. An operation the
+// service does not have (its exact name; ?op= names ""), is answered as
+// .NET's DefaultWsdlHelpGenerator.aspx answers it: HTTP 200, the link back
+// to the list, "Method Not Found" and "Method '{0}' was not found in
+// service {1}." (HelpGeneratorMethodNotFoundText) with the name
+// XmlConvert.DecodeName'd and HTML-encoded as HttpUtility.HtmlEncode does.
 func (s *Server) serveOperationHelp(w http.ResponseWriter, r *http.Request, name string) {
 	op, ok := asmx.LookupOperation(name)
 	if !ok {
-		s.writeHelp(w, http.StatusNotFound, "unknown", map[string]any{"Name": name, "Self": selfRef(r)})
+		s.writeHelp(w, http.StatusOK, "unknown", map[string]any{
+			"Service": s.helpServiceName(),
+			"Self":    selfRef(r),
+			"Name":    template.HTML(asmx.HTMLEncode(decodeName(name))), // encoded as .NET's Server.HtmlEncode encodes it
+		})
 		return
 	}
 	params := make([]helpParam, 0, len(op.Params))
@@ -130,7 +141,7 @@ func (s *Server) serveOperationHelp(w http.ResponseWriter, r *http.Request, name
 		params = append(params, helpParam{p.Name, p.Type.XSD()})
 	}
 	s.writeHelp(w, http.StatusOK, "operation", map[string]any{
-		"Service": s.cfg.errorForm.Service,
+		"Service": s.helpServiceName(),
 		"Self":    selfRef(r),
 		"Op":      op,
 		"Params":  params,
@@ -138,6 +149,45 @@ func (s *Server) serveOperationHelp(w http.ResponseWriter, r *http.Request, name
 		// generator writes the service address's (Uri.Host).
 		"Samples": samples(op, s.cfg.namespace, withoutPort(hostOf(r)), s.enc.shape.Result(op.Name)),
 	})
+}
+
+// helpServiceName is the service's name as the help pages show it: the
+// WSDL's service name XmlConvert.DecodeName'd (the generator's ServiceName).
+func (s *Server) helpServiceName() string { return decodeName(s.cfg.errorForm.Service) }
+
+// decodeNamePattern is XmlConvert.DecodeName's escape: _xHHHH_ or
+// _xHHHHHHHH_.
+var decodeNamePattern = regexp.MustCompile(`_[Xx]([0-9a-fA-F]{4}|[0-9a-fA-F]{8})_`)
+
+// decodeName decodes name as .NET's XmlConvert.DecodeName does: each
+// _xHHHH_ or _xHHHHHHHH_ is the character of that code. A surrogate code
+// (which .NET keeps as a lone UTF-16 unit, and its UTF-8 encoder replaces)
+// is U+FFFD; a code above U+10FFFF is left as written, and, as .NET's copy
+// position stays before it, the text between the previous escape and it is
+// copied again when a later escape is decoded.
+func decodeName(name string) string {
+	if !strings.Contains(name, "_") {
+		return name
+	}
+	var b strings.Builder
+	copied := 0
+	for _, m := range decodeNamePattern.FindAllStringIndex(name, -1) {
+		b.WriteString(name[copied:m[0]])
+		u, _ := strconv.ParseUint(name[m[0]+2:m[1]-1], 16, 32)
+		if u > unicode.MaxRune {
+			continue
+		}
+		if utf16.IsSurrogate(rune(u)) {
+			u = unicode.ReplacementChar
+		}
+		b.WriteRune(rune(u))
+		copied = m[1]
+	}
+	if copied == 0 {
+		return name
+	}
+	b.WriteString(name[copied:])
+	return b.String()
 }
 
 // writeHelp renders one help page.

@@ -1,6 +1,7 @@
 package mockserver_test
 
 import (
+	"bytes"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -129,6 +130,11 @@ func TestTypedDataSet(t *testing.T) {
 	}
 	if got, want := schemaOf(body), schemaOf(read("RegionSet.xsd")); got != want || !strings.Contains(want, "RegionKey") {
 		t.Errorf("?schema=RegionSet serves\n%s\nwant\n%s", got, want)
+	}
+	// XmlSchema.Write, like ServiceDescription.Write, ends at the root's
+	// end tag.
+	if !bytes.HasSuffix(body, []byte(":schema>")) {
+		t.Errorf("?schema=RegionSet ends %q, want it to end at the schema's end tag", body[max(0, len(body)-30):])
 	}
 	for _, q := range []string{"?schema=Nope", "?wsdl&SCHEMA=x", "?schema="} {
 		status, ctype, body := get(q)

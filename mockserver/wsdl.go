@@ -153,8 +153,7 @@ var wsdlTemplate = template.Must(template.New("wsdl").Funcs(template.FuncMap{"x"
       <http:address location="{{.Address}}" />
     </wsdl:port>
   </wsdl:service>
-</wsdl:definitions>
-`))
+</wsdl:definitions>`))
 
 type wsdlParam struct {
 	Name      string

@@ -302,6 +302,22 @@ func checkWSDLOperation(t *testing.T, root, schema *etree.Element, op *asmx.Oper
 	}
 }
 
+// TestDocsEndAtTheRootsEndTag: .NET writes ?WSDL (ServiceDescription.Write)
+// and ?disco (DiscoveryDocument.Write) with an XmlTextWriter whose last
+// call is WriteEndDocument, which writes nothing after the root's end
+// tag: the body ends there, with no line break.
+func TestDocsEndAtTheRootsEndTag(t *testing.T) {
+	t.Parallel()
+	srv := newTestServer(t)
+	for query, end := range map[string]string{"WSDL": "</wsdl:definitions>", "wsdl": "</wsdl:definitions>", "disco": "</discovery>"} {
+		r := docGet(t, srv.URL+"/service/service.asmx?"+query)
+		runChecks(t, r, hasStatus(200), hasContentType("text/xml; charset=utf-8"))
+		if !strings.HasSuffix(r.body, end) {
+			t.Errorf("?%s ends %q, want it to end at %s", query, r.body[max(0, len(r.body)-30):], end)
+		}
+	}
+}
+
 func TestWSDLQueryAnyCase(t *testing.T) {
 	t.Parallel()
 	srv := newTestServer(t)
@@ -426,10 +442,27 @@ func TestHelpPages(t *testing.T) {
 		}},
 		{"operation without JSON", "op=ReturnProvinces", []check{hasStatus(200), html,
 			bodyContains(`action="service.asmx/ReturnProvinces"`), bodyLacks(`id="json"`), bodyLacks(`name="bytRadius"`)}},
-		{"unknown operation", "op=DropTables", []check{hasStatus(404), html, bodyContains("Unknown web method DropTables.")}},
-		{"unknown operation is escaped", "op=%3Cscript%3Ealert(1)%3C/script%3E", []check{hasStatus(404), html,
-			bodyLacks("<script>"), bodyContains("&lt;script&gt;")}},
-		{"empty operation", "op=", []check{hasStatus(404), html}},
+		// .NET's DefaultWsdlHelpGenerator.aspx sets no status: an
+		// operation the WSDL does not have (OperationExists false) shows
+		// the link back, "Method Not Found" and HelpGeneratorMethodNotFoundText
+		// with Server.HtmlEncode(XmlConvert.DecodeName(op)) and the
+		// service's name.
+		{"unknown operation", "op=DropTables", []check{hasStatus(200), html,
+			bodyContains("<title>AtmService Web Service</title>"),
+			bodyContains(`Click <a href="service.asmx">here</a> for a complete list of operations.`),
+			bodyContains("<h2>Method Not Found</h2>"),
+			bodyContains("Method 'DropTables' was not found in service AtmService."),
+			bodyLacks(`id="invoke"`)}},
+		{"unknown operation is escaped", "op=%3Cscript%3Ealert(1)%3C/script%3E", []check{hasStatus(200), html,
+			bodyLacks("<script>"), bodyContains("Method '&lt;script&gt;alert(1)&lt;/script&gt;' was not found")}},
+		{"unknown operation is encoded as HtmlEncode does", "op=%C3%A9%22", []check{hasStatus(200), html,
+			bodyContains("Method '&#233;&quot;' was not found")}},
+		{"unknown operation is shown XmlConvert.DecodeName'd", "op=Return_x0041_tm_X00000042__x12_", []check{hasStatus(200), html,
+			bodyContains("Method 'ReturnAtmB_x12_' was not found")}},
+		{"an operation's name in another case is none", "op=returnprovinces", []check{hasStatus(200), html,
+			bodyContains("Method 'returnprovinces' was not found")}},
+		{"empty operation", "op=", []check{hasStatus(200), html, bodyContains("<h2>Method Not Found</h2>"),
+			bodyContains("Method '' was not found in service AtmService."), bodyLacks(`id="operations"`)}},
 		{"other query shows the list", "foo=bar", []check{hasStatus(200), html, bodyContains("?op=ReturnAllAtms")}},
 	}
 	for _, tt := range tests {
@@ -449,11 +482,40 @@ func TestHelpPages(t *testing.T) {
 	t.Run("help page title", func(t *testing.T) {
 		runChecks(t, docGet(t, srv.URL+"/service/service.asmx"), hasStatus(200), bodyContains("<title>AtmService Web Service</title>"))
 	})
+	t.Run("an unknown operation's page names the service", func(t *testing.T) {
+		named := newTestServer(t, WithServiceName("BranchLocator"))
+		r := docGet(t, named.URL+"/service/service.asmx?op=Nope")
+		runChecks(t, r, hasStatus(200), bodyContains("<title>BranchLocator Web Service</title>"),
+			bodyContains("Method 'Nope' was not found in service BranchLocator."))
+	})
 	t.Run("namespace is escaped", func(t *testing.T) {
 		odd := newTestServer(t, WithNamespace(`urn:<b>"x"</b>`))
 		r := docGet(t, odd.URL+"/service/service.asmx?op=ReturnAllAtms")
 		runChecks(t, r, hasStatus(200), bodyLacks("<b>"), bodyContains("urn:&lt;b&gt;"))
 	})
+}
+
+// TestDecodeName: the help pages show names as XmlConvert.DecodeName
+// (System.Xml/System/Xml/XmlConvert.cs) decodes them.
+func TestDecodeName(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"":                        "",
+		"ReturnProvinces":         "ReturnProvinces",
+		"a_x0041_b":               "aAb",
+		"_X0041__x0042_":          "AB",
+		"_x0001F600_":             "\U0001F600",
+		"_x41_ _x00041_":          "_x41_ _x00041_",
+		"_xD800_":                 "\uFFFD",
+		"_x00110000_a_x0041_":     "_x00110000_aA",
+		"x_x00110000_a_x0041_":    "xx_x00110000_aA", // .NET copies the text before a code above U+10FFFF twice
+		"_x00110000_":             "_x00110000_",
+		"Atm_x0020_Service_x002E": "Atm Service_x002E",
+	} {
+		if got := decodeName(in); got != want {
+			t.Errorf("decodeName(%q) = %q, want %q", in, got, want)
+		}
+	}
 }
 
 func bodyLacks(bad string) check {
