@@ -115,19 +115,9 @@ func TestCassetteRequestEncoding(t *testing.T) {
 // in UTF-8.
 func TestShapeLearnRequestEncoding(t *testing.T) {
 	t.Parallel()
-	up, _, _ := startServe(t, nil, "--key", leakKey, "--request-encoding", "iso-8859-1")
-	cassette := filepath.Join(t.TempDir(), "atm")
-	r := startCmd(t, nil, "record", "--upstream", up, "--cassette", cassette, "--addr", "127.0.0.1:0")
 	const rest = "&strAddress=x&strProvince=QC&strPostalCode=&bytRadius=5"
-	for _, city := range []string{"Montr%E9al", "Qu%E9bec", "L%E9vis"} {
-		if code, body := get(t, r.base+"/service/service.asmx/ReturnAtmSearchByAddress?strAtmServiceKey="+leakKey+"&strCity="+city+rest, ""); code != http.StatusOK {
-			t.Fatalf("GET %s through record: %d %.300s", city, code, body)
-		}
-	}
-	if code := r.stop(); code != exitOK {
-		t.Fatalf("record: exit %d: %s", code, r.stderr)
-	}
-	path := cassette + ".yaml"
+	_, path := recordLatin1Calls(t, "ReturnAtmSearchByAddress?strCity=Montr%E9al"+rest,
+		"ReturnAtmSearchByAddress?strCity=Qu%E9bec"+rest, "ReturnAtmSearchByAddress?strCity=L%E9vis"+rest)
 	const note = "atmkit: shape learn: atm.yaml#0 and 2 more calls hold bytes in their queries or forms that are not UTF-8, read as U+FFFD (utf-8 is the default --request-encoding); " +
 		"--request-encoding iso-8859-1, or the requestEncoding of the deployment's web.config, reads them as that deployment did\n"
 	for _, c := range []struct {
@@ -170,19 +160,9 @@ func TestShapeLearnRequestEncoding(t *testing.T) {
 // atm.yaml#0, which --quiet had not printed, as if it had.
 func TestVerifyQuietNotUTF8Note(t *testing.T) {
 	t.Parallel()
-	up, _, _ := startServe(t, nil, "--key", leakKey, "--request-encoding", "iso-8859-1")
-	cassette := filepath.Join(t.TempDir(), "atm")
-	r := startCmd(t, nil, "record", "--upstream", up, "--cassette", cassette, "--addr", "127.0.0.1:0")
 	const rest = "&strAddress=x&strProvince=QC&strPostalCode=&bytRadius=5"
-	for _, q := range []string{"ReturnAtmSearchByAddress?strCity=Montr%E9al" + rest, "ReturnProvinces?", "ReturnAtmSearchByAddress?strCity=Qu%E9bec" + rest} {
-		if code, body := get(t, r.base+"/service/service.asmx/"+q+"&strAtmServiceKey="+leakKey, ""); code != http.StatusOK {
-			t.Fatalf("GET %s through record: %d %.300s", q, code, body)
-		}
-	}
-	if code := r.stop(); code != exitOK {
-		t.Fatalf("record: exit %d: %s", code, r.stderr)
-	}
-	path := cassette + ".yaml"
+	up, path := recordLatin1Calls(t, "ReturnAtmSearchByAddress?strCity=Montr%E9al"+rest,
+		"ReturnProvinces?", "ReturnAtmSearchByAddress?strCity=Qu%E9bec"+rest)
 	const rest2 = " that are not UTF-8, read as U+FFFD (utf-8 is the default --request-encoding); " +
 		"--request-encoding iso-8859-1, or the requestEncoding of the deployment's web.config, reads them as that deployment did\n"
 	verifyQuiet := func() (int, string, string) {
@@ -203,4 +183,24 @@ func TestVerifyQuietNotUTF8Note(t *testing.T) {
 	if want := "atmkit: cassette verify: atm.yaml#0 and 1 more call (not printed: --quiet) hold bytes in their queries or forms" + rest2; code != exitFailure || !strings.HasPrefix(stderr, want) {
 		t.Errorf("#0 drifted: exit %d, stderr %q; want 1 and %q first", code, stderr, want)
 	}
+}
+
+// recordLatin1Calls records, through atmkit record in front of a mock
+// whose requestEncoding is iso-8859-1, a GET of each query (an operation
+// and its parameters after /service/service.asmx/, the key added), and
+// returns the mock's URL and the cassette's path.
+func recordLatin1Calls(t *testing.T, queries ...string) (up, path string) {
+	t.Helper()
+	up, _, _ = startServe(t, nil, "--key", leakKey, "--request-encoding", "iso-8859-1")
+	cassette := filepath.Join(t.TempDir(), "atm")
+	r := startCmd(t, nil, "record", "--upstream", up, "--cassette", cassette, "--addr", "127.0.0.1:0")
+	for _, q := range queries {
+		if code, body := get(t, r.base+"/service/service.asmx/"+q+"&strAtmServiceKey="+leakKey, ""); code != http.StatusOK {
+			t.Fatalf("GET %s through record: %d %.300s", q, code, body)
+		}
+	}
+	if code := r.stop(); code != exitOK {
+		t.Fatalf("record: exit %d: %s", code, r.stderr)
+	}
+	return up, cassette + ".yaml"
 }
