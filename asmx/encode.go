@@ -6,8 +6,9 @@ import (
 
 // xmlDecl starts a GET/POST answer, written by an indenting XmlTextWriter
 // (XmlSerializer.Serialize(TextWriter)): the declaration, then a line
-// break before the root.
-const xmlDecl = soapDecl + "\n"
+// break before the root: CR LF, as .NET Framework's TextWriter.WriteLine
+// writes it (CoreNewLine; Mono on Linux writes LF).
+const xmlDecl = soapDecl + "\r\n"
 
 // soapDecl starts a SOAP answer or fault. SoapServerProtocol writes them
 // with the XmlTextWriter GetWriterForMessage makes (a StreamWriter in UTF-8

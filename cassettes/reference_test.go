@@ -421,9 +421,13 @@ func replayMatrix(t *testing.T, site refSite, path string, sh *shape.Shape) {
 					}
 					status, ct, body := sendReplay(t, srv, site.ns, b, q, replayKey)
 					gap := sc.gap(q, b)
+					wantBody := rec.body
+					if strings.HasPrefix(sc.name, "soap11 only") || strings.HasPrefix(sc.name, "soap11 with the learned") {
+						wantBody = rewrapLineEnds(b, rec.body)
+					}
 					switch {
-					case gap == "" && (status != rec.status || ct != rec.ct || body != rec.body):
-						t.Errorf("%s over %s: got %d %q, want the recorded %d %q; %s", q, b, status, ct, rec.status, rec.ct, firstDifference(body, rec.body))
+					case gap == "" && (status != rec.status || ct != rec.ct || body != wantBody):
+						t.Errorf("%s over %s: got %d %q, want the recorded %d %q; %s", q, b, status, ct, rec.status, rec.ct, firstDifference(body, wantBody))
 					case gap != "" && (status != 500 || !strings.Contains(body, gap)):
 						t.Errorf("%s over %s: got %d %.300q, want a fault saying %q", q, b, status, body, gap)
 					case gap != "" && !strings.Contains(gaps[q.Op+" "+b.String()], gap):
@@ -507,4 +511,15 @@ func firstDifference(got, want string) string {
 	}
 	from := max(k-120, 0)
 	return fmt.Sprintf("they differ from byte %d (of %d, want %d):\ngot  %q\nwant %q", k, len(got), len(want), got[from:min(k+120, len(got))], want[from:min(k+120, len(want))])
+}
+
+// rewrapLineEnds is what a recorded GET/POST answer of Mono's is, re-wrapped
+// from a cassette that shows no line end of the deployment's (no GET/POST
+// answer, no WSDL): its lines broken with CR LF, as .NET Framework writes
+// them on IIS, where Mono on Linux writes LF (a Mono difference).
+func rewrapLineEnds(b asmx.Binding, body string) string {
+	if b != asmx.HTTPGet && b != asmx.HTTPPost {
+		return body
+	}
+	return strings.ReplaceAll(body, "\n", "\r\n")
 }

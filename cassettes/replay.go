@@ -1,6 +1,7 @@
 package cassettes
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -249,7 +250,7 @@ func (v *view) rewrapBody(op string, src *rendition, b asmx.Binding) ([]byte, st
 	if root != nil {
 		attrs = dataAttrs(result)
 	}
-	body, err := getDocument(root, attrs, result.kids, scopeAt(result))
+	body, err := getDocument(root, attrs, result.kids, scopeAt(result), v.ix.lineEnd(src))
 	if err != nil {
 		return nil, fmt.Sprintf("the answer recorded over %s (%s) cannot be re-wrapped: %v", src.binding, src.where, err)
 	}
@@ -284,4 +285,54 @@ func (v *view) ReplayKeyRejection(c *asmx.Call) (mockserver.ReplayAnswer, bool) 
 		return mockserver.ReplayAnswer{}, false
 	}
 	return v.inNamespace(best, best.answer()), true
+}
+
+// lineEnd is the line end the deployment src was recorded from breaks the
+// lines of its indented documents with, as the recorded GET/POST answers
+// and the WSDL of src's cassette file show it: .NET Framework writes CR LF
+// (TextWriter.CoreNewLine), Mono on Linux LF (Environment.NewLine). With
+// none of them recorded, CR LF: the service runs on IIS.
+func (ix *Index) lineEnd(src *rendition) string {
+	file := cassetteFile(src.where)
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	for _, e := range ix.entries {
+		for _, b := range []asmx.Binding{asmx.HTTPGet, asmx.HTTPPost} {
+			for _, r := range e.by[b] {
+				if r.status != http.StatusOK || cassetteFile(r.where) != file {
+					continue
+				}
+				if nl, ok := lineEndIn(r.body); ok {
+					return nl
+				}
+			}
+		}
+	}
+	if ix.wsdl != nil && cassetteFile(ix.stats.WSDL) == file {
+		if nl, ok := lineEndIn(ix.wsdlBody); ok {
+			return nl
+		}
+	}
+	return "\r\n"
+}
+
+// cassetteFile is the file of a recording's file#id.
+func cassetteFile(where string) string {
+	if i := strings.LastIndexByte(where, '#'); i >= 0 {
+		return where[:i]
+	}
+	return where
+}
+
+// lineEndIn is the line end an indented document breaks its first line
+// with, if it has more than one.
+func lineEndIn(doc []byte) (string, bool) {
+	i := bytes.IndexByte(doc, '\n')
+	switch {
+	case i < 0:
+		return "", false
+	case i > 0 && doc[i-1] == '\r':
+		return "\r\n", true
+	}
+	return "\n", true
 }

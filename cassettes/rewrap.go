@@ -300,9 +300,10 @@ func isDataSet(content []*xnode) bool {
 // GET/POST answer: under root, with attrs (the result's own attributes)
 // on it, or, when root is nil, content's one element is the root (a node
 // result).
-func getDocument(root *getRoot, attrs resultAttrs, content []*xnode, from nsScope) ([]byte, error) {
-	w := &xmlWriter{indent: true}
-	w.dst = append(w.dst, xmlDeclaration+"\n"...)
+// Its lines are broken with nl, the deployment's line end (Index.lineEnd).
+func getDocument(root *getRoot, attrs resultAttrs, content []*xnode, from nsScope, nl string) ([]byte, error) {
+	w := &xmlWriter{indent: true, nl: nl}
+	w.dst = append(w.dst, xmlDeclaration+nl...)
 	if root == nil {
 		var el *xnode
 		for _, n := range content {

@@ -79,7 +79,7 @@ func TestRewrapSOAPToGet(t *testing.T) {
 		if r.root != "" {
 			root = typedRoot(r.root, "urn:svc", result.kids)
 		}
-		got, err := getDocument(root, resultAttrs{}, result.kids, scopeAt(result))
+		got, err := getDocument(root, resultAttrs{}, result.kids, scopeAt(result), "\n")
 		if err != nil {
 			t.Fatalf("%s: %v", r.name, err)
 		}
@@ -277,7 +277,7 @@ func TestRewrapTypedAttrsToRecordedRoot(t *testing.T) {
 	if result, err = shiftGenerated(result, 1-soapResultDepth); err != nil {
 		t.Fatal(err)
 	}
-	got, err := getDocument(recordedRoot(get.root()), dataAttrs(result), result.kids, scopeAt(result))
+	got, err := getDocument(recordedRoot(get.root()), dataAttrs(result), result.kids, scopeAt(result), "\n")
 	if err != nil {
 		t.Fatal(err)
 	}

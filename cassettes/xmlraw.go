@@ -372,12 +372,17 @@ func preserves(n *xnode) bool {
 type xmlWriter struct {
 	dst    []byte
 	indent bool
+	nl     string            // the line break when indenting: "\r\n" or "\n"; "" is "\n"
 	tags   map[*xnode][]byte // start tags to write instead of the recorded ones
 }
 
 func (w *xmlWriter) newline(depth int) {
 	if w.indent {
-		w.dst = append(w.dst, '\n')
+		if w.nl == "" {
+			w.dst = append(w.dst, '\n')
+		} else {
+			w.dst = append(w.dst, w.nl...)
+		}
 		for range depth {
 			w.dst = append(w.dst, "  "...)
 		}

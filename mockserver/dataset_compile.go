@@ -155,7 +155,7 @@ func (c *compiler) dataSet(r *shape.Result, soap bool) (*dsCode, error) {
 	code := &dsCode{ds: d, start: start}
 	rest := c.indent(depth - 1)
 	if !soap {
-		rest = "\n</" + r.Root + ">"
+		rest = "\r\n</" + r.Root + ">"
 	}
 	code.empty = []byte(" />" + rest)
 	dsNS := d.Namespace.Resolve(c.ns, "")

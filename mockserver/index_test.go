@@ -282,7 +282,7 @@ func encodeComposed(s *Server, c *asmx.Call) []byte {
 }
 
 // indentation is what an indenting XmlTextWriter writes between tags.
-var indentation = regexp.MustCompile(`>\n *<`)
+var indentation = regexp.MustCompile(`>\r\n *<`)
 
 func TestEncodeResponseMatchesComposition(t *testing.T) {
 	t.Parallel()

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"bytes"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -54,6 +55,12 @@ func TestProvincesAsTheReferenceSitesWroteThem(t *testing.T) {
 			req, err := mocktest.NewRequest(srv.URL, site.ns, b.String(), asmx.OpReturnProvinces, [][2]string{{asmx.ParamKey, "k"}})
 			if err != nil {
 				t.Fatal(err)
+			}
+			if b == asmx.HTTPGet {
+				// Mono on Linux breaks the lines of a GET answer with LF
+				// (Environment.NewLine), where .NET Framework, and the mock,
+				// write CR LF: a Mono difference (docs/asmx.md).
+				want = bytes.ReplaceAll(want, []byte("\n"), []byte("\r\n"))
 			}
 			if got := do(t, req); got.status != 200 || got.body != string(want) {
 				t.Errorf("%s over %s: got %d\n%s\nwant what the site answered\n%s", site.name, b, got.status, got.body, want)

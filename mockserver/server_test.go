@@ -373,7 +373,7 @@ func TestFixedAnswersAreStable(t *testing.T) {
 		}
 	}
 	r := call(t, srv.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))
-	runChecks(t, r, bodyContains("<province>\n    <code>NS</code>\n    <name>Nova Scotia</name>"))
+	runChecks(t, r, bodyContains("<province>\r\n    <code>NS</code>\r\n    <name>Nova Scotia</name>"))
 }
 
 func TestHealth(t *testing.T) {

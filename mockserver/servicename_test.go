@@ -49,8 +49,8 @@ func TestServiceName(t *testing.T) {
 	wsdl := docGet(t, svc+"?WSDL")
 	runChecks(t, wsdl,
 		bodyContains(`<wsdl:binding name="AtmLocatorSoap12" type="tns:AtmLocatorSoap">`),
-		bodyContains(`<wsdl:service name="AtmLocator">`+"\n"+`    <wsdl:port name="AtmLocatorSoap" binding="tns:AtmLocatorSoap">`+"\n"+
-			`      <soap:address location="`+svc+`" />`+"\n    </wsdl:port>"))
+		bodyContains(`<wsdl:service name="AtmLocator">`+"\r\n"+`    <wsdl:port name="AtmLocatorSoap" binding="tns:AtmLocatorSoap">`+"\r\n"+
+			`      <soap:address location="`+svc+`" />`+"\r\n    </wsdl:port>"))
 	noDefault("the WSDL", wsdl.body)
 
 	disco := docGet(t, svc+"?disco")

@@ -343,12 +343,16 @@ func indent(depth int) string {
 	return "\n" + strings.Repeat("  ", depth)
 }
 
-// indent is indent(depth) where the result is indented, else nothing.
+// indent is the line break and indentation before an element at depth
+// where the result is indented, else nothing. The GET/POST writer breaks
+// lines with CR LF: XmlTextWriter.Indent calls textWriter.WriteLine(), and
+// .NET Framework's TextWriter.CoreNewLine is "\r\n" (Mono on Linux writes
+// Environment.NewLine, LF: a Mono difference, docs/asmx.md).
 func (c *compiler) indent(depth int) string {
-	if c.flat {
+	if c.flat || depth < 0 {
 		return ""
 	}
-	return indent(depth)
+	return "\r\n" + strings.Repeat("  ", depth)
 }
 
 // xmlnsAttr is the default namespace declaration an element in ns needs
@@ -392,7 +396,7 @@ func (c *compiler) result(r *shape.Result, soap bool) (*resultCode, error) {
 		c.attributes(r.Fields, scope, 0, len(c.prefixes))
 		c.bytes(xmlnsAttr(c.ns, "") + ">")
 		c.fields(r.Fields, scope, contentNS, c.ns, 1, rc)
-		c.bytes("\n</" + r.Root + ">")
+		c.bytes("\r\n</" + r.Root + ">")
 	}
 	if rc.list == nil {
 		return nil, fmt.Errorf("no %s list", r.Content())

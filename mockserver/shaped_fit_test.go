@@ -115,8 +115,8 @@ func TestFloatSearchPointPastItsRange(t *testing.T) {
 	src := strings.ReplaceAll(string(data), "type: double, value: coordinates.", "type: float, value: coordinates.")
 	base := valuesServer(t, "", src, func(*fixtures.Dataset) {})
 	for q, want := range map[string]string{
-		"dblLatitude=1e39&dblLongitude=-1e39":  "<Latitude>INF</Latitude>\n    <Longitude>-INF</Longitude>",
-		"dblLatitude=45.5&dblLongitude=-63.25": "<Latitude>45.5</Latitude>\n    <Longitude>-63.25</Longitude>",
+		"dblLatitude=1e39&dblLongitude=-1e39":  "<Latitude>INF</Latitude>\r\n    <Longitude>-INF</Longitude>",
+		"dblLatitude=45.5&dblLongitude=-63.25": "<Latitude>45.5</Latitude>\r\n    <Longitude>-63.25</Longitude>",
 	} {
 		resp, err := http.Get(base + "/service/service.asmx/ReturnAtmSearchByCoordinates?strAtmServiceKey=k&strPostalCode=&bytRadius=1&" + q)
 		if err != nil {

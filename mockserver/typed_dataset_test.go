@@ -136,6 +136,14 @@ func TestTypedDataSet(t *testing.T) {
 	if !bytes.HasSuffix(body, []byte(":schema>")) {
 		t.Errorf("?schema=RegionSet ends %q, want it to end at the schema's end tag", body[max(0, len(body)-30):])
 	}
+	// The documents' indenting XmlTextWriter breaks lines with
+	// TextWriter.WriteLine: CR LF on .NET Framework (Mono on Linux: LF).
+	for _, q := range []string{"?schema=RegionSet", "?WSDL", "?disco"} {
+		_, _, doc := get(q)
+		if lf, crlf := bytes.Count(doc, []byte("\n")), bytes.Count(doc, []byte("\r\n")); lf < 3 || lf != crlf || !bytes.HasPrefix(doc, []byte(`<?xml version="1.0" encoding="utf-8"?>`+"\r\n<")) {
+			t.Errorf("%s: %d line feeds, %d of them after CR; want every line broken with CR LF, the XML declaration's too:\n%.300q", q, lf, crlf, doc)
+		}
+	}
 	for _, q := range []string{"?schema=Nope", "?wsdl&SCHEMA=x", "?schema="} {
 		status, ctype, body := get(q)
 		if status != 500 || ctype != asmx.ContentTypeText || string(body) != "Schema not found.\r\n" {

@@ -254,7 +254,12 @@ func buildWSDL(ns, service string, sh *shape.Shape) (*wsdlDoc, error) {
 	if err := wsdlTemplate.Execute(&buf, data); err != nil {
 		return nil, fmt.Errorf("building the WSDL for namespace %q: %w", ns, err)
 	}
-	d := &wsdlDoc{parts: bytes.Split(buf.Bytes(), []byte(addressMark))}
+	// ServiceDescription.Write writes with an indenting XmlTextWriter,
+	// whose Indent calls TextWriter.WriteLine: CR LF on .NET Framework
+	// (CoreNewLine). No text in the WSDL holds a line break of its own
+	// (attribute values escape theirs), so every LF is one of the writer's.
+	doc := bytes.ReplaceAll(buf.Bytes(), []byte("\n"), []byte("\r\n"))
+	d := &wsdlDoc{parts: bytes.Split(doc, []byte(addressMark))}
 	for _, p := range d.parts {
 		d.size += len(p)
 	}

@@ -98,9 +98,16 @@ func TestReplayTypedDeployment(t *testing.T) {
 					t.Fatal(err)
 				}
 				status, body := callService(t, base, ns, b, c.Op, key, c.Params)
+				wantBody := want.Body
+				if strings.HasPrefix(sc.name, "SOAP 1.1 alone") && (b == asmx.HTTPGet || b == asmx.HTTPPost) {
+					// Re-wrapped from a cassette that shows no line end of
+					// the deployment's: CR LF, as .NET Framework writes;
+					// Mono on Linux wrote LF (a Mono difference).
+					wantBody = bytes.ReplaceAll(want.Body, []byte("\n"), []byte("\r\n"))
+				}
 				switch gap := sc.gap(b); {
-				case gap == "" && (status != want.Status || !bytes.Equal(body, want.Body)):
-					t.Errorf("%s over %s: got %d\n%s\nwant the recorded %d\n%s", c, b, status, body, want.Status, want.Body)
+				case gap == "" && (status != want.Status || !bytes.Equal(body, wantBody)):
+					t.Errorf("%s over %s: got %d\n%s\nwant the recorded %d\n%s", c, b, status, body, want.Status, wantBody)
 				case gap != "" && (status != 500 || !bytes.Contains(body, []byte(gap))):
 					t.Errorf("%s over %s: got %d %.300s, want a fault saying %q", c, b, status, body, gap)
 				}

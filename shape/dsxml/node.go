@@ -78,13 +78,14 @@ func (n *Node) add(kids ...*Node) *Node {
 }
 
 // Append appends n as XmlTextWriter writes it: compact when indent is
-// false; else every element on a line of its own, each level two spaces
+// false; else every element on a line of its own (lines broken with CR LF,
+// as .NET Framework's TextWriter.WriteLine does), each level two spaces
 // deeper, starting with a line break and the indentation of depth (none
 // for depth 0 when n starts the document's first line: pass depth -1).
 // Elements without children are written <name ... />.
 func Append(dst []byte, n *Node, depth int, indent bool) []byte {
 	if indent && depth >= 0 {
-		dst = append(dst, '\n')
+		dst = append(dst, "\r\n"...)
 		for range depth {
 			dst = append(dst, "  "...)
 		}
@@ -110,7 +111,7 @@ func Append(dst []byte, n *Node, depth int, indent bool) []byte {
 		dst = Append(dst, k, kid, indent)
 	}
 	if indent {
-		dst = append(dst, '\n')
+		dst = append(dst, "\r\n"...)
 		for range max(depth, 0) {
 			dst = append(dst, "  "...)
 		}
