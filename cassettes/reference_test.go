@@ -11,6 +11,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/internal/refdeploy"
 	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
@@ -521,5 +522,5 @@ func rewrapLineEnds(b asmx.Binding, body string) string {
 	if b != asmx.HTTPGet && b != asmx.HTTPPost {
 		return body
 	}
-	return strings.ReplaceAll(body, "\n", "\r\n")
+	return mocktest.AsDotNetLines(body)
 }

@@ -75,9 +75,7 @@ func TestDataSetNamespacesAndSelfNesting(t *testing.T) {
 			t.Fatal(err)
 		}
 		mono := strings.Replace(strings.Replace(string(raw), "http://tempuri.org/", asmx.DefaultNamespace, 1), "utf-16", "utf-8", 1)
-		// Mono on Linux breaks lines with LF, .NET Framework (and the
-		// mock) with CR LF: a Mono difference (docs/asmx.md).
-		mono = strings.ReplaceAll(mono, "\n", "\r\n")
+		mono = mocktest.AsDotNetLines(mono)
 		status, body := mocktest.Call(t, base, asmx.DefaultNamespace, "get", op, [][2]string{{asmx.ParamKey, "k"}})
 		if status != 200 {
 			t.Fatalf("%s: %d %.300s", op, status, body)

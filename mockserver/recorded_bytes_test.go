@@ -1,7 +1,6 @@
 package mockserver
 
 import (
-	"bytes"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -57,10 +56,7 @@ func TestProvincesAsTheReferenceSitesWroteThem(t *testing.T) {
 				t.Fatal(err)
 			}
 			if b == asmx.HTTPGet {
-				// Mono on Linux breaks the lines of a GET answer with LF
-				// (Environment.NewLine), where .NET Framework, and the mock,
-				// write CR LF: a Mono difference (docs/asmx.md).
-				want = bytes.ReplaceAll(want, []byte("\n"), []byte("\r\n"))
+				want = mocktest.AsDotNetLinesBytes(want)
 			}
 			if got := do(t, req); got.status != 200 || got.body != string(want) {
 				t.Errorf("%s over %s: got %d\n%s\nwant what the site answered\n%s", site.name, b, got.status, got.body, want)

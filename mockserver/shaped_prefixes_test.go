@@ -120,8 +120,8 @@ func TestNodePrefixes(t *testing.T) {
 	for _, c := range []struct{ binding, start, end string }{
 		{"soap11", `<ReturnProvincesResult>` + flat.Replace(first), flat.Replace(last) + `</ReturnProvincesResult>`},
 		{"soap12", `<ReturnProvincesResult>` + flat.Replace(first), flat.Replace(last) + `</ReturnProvincesResult>`},
-		{"get", `<?xml version="1.0" encoding="utf-8"?>` + "\r\n" + crlf(first), crlf(last)},
-		{"post", `<?xml version="1.0" encoding="utf-8"?>` + "\r\n" + crlf(first), crlf(last)},
+		{"get", `<?xml version="1.0" encoding="utf-8"?>` + "\r\n" + mocktest.AsDotNetLines(first), mocktest.AsDotNetLines(last)},
+		{"post", `<?xml version="1.0" encoding="utf-8"?>` + "\r\n" + mocktest.AsDotNetLines(first), mocktest.AsDotNetLines(last)},
 	} {
 		status, body := mocktest.Call(t, srv.URL, ns, c.binding, asmx.OpReturnProvinces, [][2]string{{asmx.ParamKey, "k"}})
 		if status != 200 {
@@ -235,8 +235,3 @@ func TestNodeFullEnd(t *testing.T) {
 		}
 	}
 }
-
-// crlf is an indented GET/POST answer written with LF line ends (as Mono
-// on Linux writes it) with the CR LF .NET Framework's TextWriter.WriteLine
-// writes, and the mock: a Mono difference (docs/asmx.md).
-func crlf(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }

@@ -128,7 +128,7 @@ func TestTypedShapeAnswers(t *testing.T) {
     <Code>NB</Code>
     <Name>New Brunswick</Name>
   </Province>`
-	want = strings.ReplaceAll(want, "\n", "\r\n") // .NET Framework's line end
+	want = mocktest.AsDotNetLines(want)
 	if !strings.HasPrefix(body, want) {
 		t.Errorf("GET ReturnProvinces: got\n%.400s\nwant it to start with\n%s", body, want)
 	}

@@ -28,8 +28,14 @@ const DefaultServiceName = asmx.DefaultServiceName
 const addressMark = "\x00address\x00"
 
 // wsdlTemplate is the WSDL 1.1 document in the shape ASMX writes it. Every
-// value goes through x, the XML escaper.
-var wsdlTemplate = template.Must(template.New("wsdl").Funcs(template.FuncMap{"x": xmlEscape}).Parse(
+// value goes through x, the XML escaper. Its line breaks are CR LF, as
+// ServiceDescription.Write's indenting XmlTextWriter writes them on .NET
+// Framework (XmlTextWriter.Indent calls TextWriter.WriteLine, and
+// TextWriter.CoreNewLine is CR LF): the source's LF become CR LF once,
+// before the template is parsed (a raw string cannot hold a CR), and the
+// pieces wsdl_shape.go writes into it break their lines with CR LF too.
+// Values keep their own line ends.
+var wsdlTemplate = template.Must(template.New("wsdl").Funcs(template.FuncMap{"x": xmlEscape}).Parse(strings.ReplaceAll(
 	`<?xml version="1.0" encoding="utf-8"?>
 <wsdl:definitions xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:tm="http://microsoft.com/wsdl/mime/textMatching/" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:mime="http://schemas.xmlsoap.org/wsdl/mime/" xmlns:tns="{{x .NS}}" xmlns:s="http://www.w3.org/2001/XMLSchema" xmlns:soap12="http://schemas.xmlsoap.org/wsdl/soap12/" xmlns:http="http://schemas.xmlsoap.org/wsdl/http/"{{.Prefixes}} targetNamespace="{{x .NS}}" xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">
   <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">ATM Location Lookup Service (atmkit mock).</wsdl:documentation>
@@ -153,7 +159,7 @@ var wsdlTemplate = template.Must(template.New("wsdl").Funcs(template.FuncMap{"x"
       <http:address location="{{.Address}}" />
     </wsdl:port>
   </wsdl:service>
-</wsdl:definitions>`))
+</wsdl:definitions>`, "\n", "\r\n")))
 
 type wsdlParam struct {
 	Name      string
@@ -254,12 +260,7 @@ func buildWSDL(ns, service string, sh *shape.Shape) (*wsdlDoc, error) {
 	if err := wsdlTemplate.Execute(&buf, data); err != nil {
 		return nil, fmt.Errorf("building the WSDL for namespace %q: %w", ns, err)
 	}
-	// ServiceDescription.Write writes with an indenting XmlTextWriter,
-	// whose Indent calls TextWriter.WriteLine: CR LF on .NET Framework
-	// (CoreNewLine). No text in the WSDL holds a line break of its own
-	// (attribute values escape theirs), so every LF is one of the writer's.
-	doc := bytes.ReplaceAll(buf.Bytes(), []byte("\n"), []byte("\r\n"))
-	d := &wsdlDoc{parts: bytes.Split(doc, []byte(addressMark))}
+	d := &wsdlDoc{parts: bytes.Split(buf.Bytes(), []byte(addressMark))}
 	for _, p := range d.parts {
 		d.size += len(p)
 	}

@@ -1,9 +1,11 @@
 package mockserver_test
 
 import (
+	"bytes"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
@@ -160,4 +162,53 @@ func serveShape(t *testing.T, sh *shape.Shape, ns string) *httptest.Server {
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// TestWSDLLinesEndWithCRLFInEveryShape: ServiceDescription.Write's
+// indenting XmlTextWriter breaks every line with TextWriter.WriteLine, CR
+// LF on .NET Framework, in the pieces a shape adds (result types, DataSet
+// types, other namespaces' schemas, an XmlNode's mixed type) as in the
+// rest of the document.
+func TestWSDLLinesEndWithCRLFInEveryShape(t *testing.T) {
+	xmlNode := shape.Default()
+	xmlNode.Result(asmx.OpReturnInstitutions).Type = shape.NodeXmlNode
+	shapes := map[string]*shape.Shape{"default": shape.Default(), "XmlNode": xmlNode}
+	var files []string
+	for _, pattern := range []string{"testdata/shapes/*.yaml", "../shape/testdata/*.yaml", "../shape/learn/testdata/*.yaml", "../shape/learn/testdata/variants/*.yaml"} {
+		matches, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, matches...)
+	}
+	if len(files) < 10 {
+		t.Fatalf("found %d shape files, want the test data's", len(files))
+	}
+	for _, f := range files {
+		sh, err := shape.Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shapes[f] = sh
+	}
+	for name, sh := range shapes {
+		if err := sh.Validate(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		srv := serveShape(t, sh, "http://example.org/atm/")
+		resp, err := http.Get(srv.URL + "/service/service.asmx?WSDL")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lf, crlf := bytes.Count(body, []byte("\n")), bytes.Count(body, []byte("\r\n")); resp.StatusCode != 200 || lf < 100 || lf != crlf {
+			i := bytes.Index(bytes.ReplaceAll(body, []byte("\r\n"), []byte("..")), []byte("\n"))
+			t.Errorf("%s: %d, %d line feeds, %d of them after CR; want every line broken with CR LF; the first bare one: %q",
+				name, resp.StatusCode, lf, crlf, body[max(0, i-80):min(len(body), i+80)])
+		}
+	}
 }

@@ -83,7 +83,7 @@ func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
 		case r != nil && r.Layout == shape.Node && r.Type == shape.NodeXmlNode:
 			// An XmlNode: mixed content beside the xs:any, as .NET and
 			// Mono declare it.
-			pad := "\n" + strings.Repeat(" ", 12)
+			pad := "\r\n" + strings.Repeat(" ", 12)
 			out.ops[op] = wsdlOpTypes{ResultInline: pad + "  <s:complexType mixed=\"true\">" + pad + "    <s:sequence>" +
 				pad + "      <s:any />" + pad + "    </s:sequence>" + pad + "  </s:complexType>"}
 		case r == nil || r.Layout == shape.Node:
@@ -93,14 +93,14 @@ func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
 			out.ops[op] = wsdlOpTypes{ResultInline: dataSetType(d, ns, 12), Root: "tns:" + r.Root}
 			if !rootDone[r.Root] {
 				rootDone[r.Root] = true
-				roots.WriteString("\n      <s:element name=\"" + xmlEscape(r.Root) + "\" nillable=\"true\">" + dataSetType(d, ns, 6) + "\n      </s:element>")
+				roots.WriteString("\r\n      <s:element name=\"" + xmlEscape(r.Root) + "\" nillable=\"true\">" + dataSetType(d, ns, 6) + "\r\n      </s:element>")
 			}
 			if dns := d.Namespace.Resolve(ns, ""); d.WSDL == shape.WSDLTyped && !slices.Contains(typedImports, dns) {
 				// Its namespace, and its schema served at ?schema=Name, as
 				// .NET imports them.
 				typedImports = append(typedImports, dns)
-				imports.WriteString("\n      <s:import namespace=\"" + xmlEscape(dns) + "\" />")
-				imports.WriteString("\n      <s:import schemaLocation=\"" + addressMark + "?schema=" + xmlEscape(d.Name) + "\" namespace=\"" + xmlEscape(dns) + "\" />")
+				imports.WriteString("\r\n      <s:import namespace=\"" + xmlEscape(dns) + "\" />")
+				imports.WriteString("\r\n      <s:import schemaLocation=\"" + addressMark + "?schema=" + xmlEscape(d.Name) + "\" namespace=\"" + xmlEscape(dns) + "\" />")
 			}
 		default:
 			w.service.items = nil
@@ -115,30 +115,30 @@ func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
 			out.ops[op] = wsdlOpTypes{ResultType: ref, Types: b.String(), Root: "tns:" + r.Root}
 			if !rootDone[r.Root] {
 				rootDone[r.Root] = true
-				roots.WriteString("\n      <s:element name=\"" + xmlEscape(r.Root) + "\" nillable=\"true\" type=\"" + xmlEscape(ref) + "\" />")
+				roots.WriteString("\r\n      <s:element name=\"" + xmlEscape(r.Root) + "\" nillable=\"true\" type=\"" + xmlEscape(ref) + "\" />")
 			}
 		}
 	}
 	out.roots = roots.String()
 	var others, prefixes strings.Builder
 	for _, imp := range w.service.imports {
-		imports.WriteString("\n      " + importOf(imp))
+		imports.WriteString("\r\n      " + importOf(imp))
 	}
 	for _, s := range w.order {
 		if s.ns == "" {
 			// The schema of no namespace: no prefix, no targetNamespace.
-			others.WriteString("\n    <s:schema elementFormDefault=\"qualified\">")
+			others.WriteString("\r\n    <s:schema elementFormDefault=\"qualified\">")
 		} else {
 			prefixes.WriteString(" xmlns:" + s.prefix + "=\"" + xmlEscape(s.ns) + "\"")
-			others.WriteString("\n    <s:schema elementFormDefault=\"qualified\" targetNamespace=\"" + xmlEscape(s.ns) + "\">")
+			others.WriteString("\r\n    <s:schema elementFormDefault=\"qualified\" targetNamespace=\"" + xmlEscape(s.ns) + "\">")
 		}
 		for _, imp := range s.imports {
-			others.WriteString("\n      " + importOf(imp))
+			others.WriteString("\r\n      " + importOf(imp))
 		}
 		for _, it := range s.items {
 			others.WriteString(it.String())
 		}
-		others.WriteString("\n    </s:schema>")
+		others.WriteString("\r\n    </s:schema>")
 	}
 	out.imports, out.others, out.prefixes = imports.String(), others.String(), prefixes.String()
 	return out
@@ -149,7 +149,7 @@ func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
 // an xs:any) or Mono's (two lax xs:any), as the DataSet says; for a typed
 // DataSet an xs:any in its namespace.
 func dataSetType(d *shape.DataSet, service string, depth int) string {
-	pad := "\n" + strings.Repeat(" ", depth)
+	pad := "\r\n" + strings.Repeat(" ", depth)
 	if d != nil && d.WSDL == shape.WSDLTyped {
 		return pad + "  <s:complexType>" +
 			pad + "    <s:sequence>" +
@@ -244,7 +244,7 @@ func (w *typesWriter) complexType(name, typeNS string, fields []*shape.Field, fi
 	w.done[key] = true
 	s := w.schema(typeNS)
 	b := w.item(s)
-	b.WriteString("\n      <s:complexType name=\"" + xmlEscape(name) + "\">")
+	b.WriteString("\r\n      <s:complexType name=\"" + xmlEscape(name) + "\">")
 	if i := slices.IndexFunc(fields, func(f *shape.Field) bool { return f.Text }); i >= 0 {
 		// Text beside attributes: simple content; with no attributes, an
 		// empty extension (<s:extension base="s:string" />, as ASMX writes
@@ -255,31 +255,31 @@ func (w *typesWriter) complexType(name, typeNS string, fields []*shape.Field, fi
 				w.attribute(s, &ab, f)
 			}
 		}
-		b.WriteString("\n        <s:simpleContent>\n          <s:extension base=\"s:" + xmlEscape(fields[i].Type) + "\"")
+		b.WriteString("\r\n        <s:simpleContent>\r\n          <s:extension base=\"s:" + xmlEscape(fields[i].Type) + "\"")
 		if ab.Len() == 0 {
 			b.WriteString(" />")
 		} else {
-			b.WriteString(">" + strings.ReplaceAll(ab.String(), "\n        ", "\n            ") + "\n          </s:extension>")
+			b.WriteString(">" + strings.ReplaceAll(ab.String(), "\r\n        ", "\r\n            ") + "\r\n          </s:extension>")
 		}
-		b.WriteString("\n        </s:simpleContent>\n      </s:complexType>")
+		b.WriteString("\r\n        </s:simpleContent>\r\n      </s:complexType>")
 		return
 	}
 	elements := slices.ContainsFunc(fields, func(f *shape.Field) bool { return f.Attribute == "" })
 	if elements {
-		b.WriteString("\n        <s:sequence>")
+		b.WriteString("\r\n        <s:sequence>")
 		for _, f := range fields {
 			if f.Attribute == "" {
 				w.element(s, b, f, fieldNS, array)
 			}
 		}
-		b.WriteString("\n        </s:sequence>")
+		b.WriteString("\r\n        </s:sequence>")
 	}
 	for _, f := range fields {
 		if f.Attribute != "" {
 			w.attribute(s, b, f)
 		}
 	}
-	b.WriteString("\n      </s:complexType>")
+	b.WriteString("\r\n      </s:complexType>")
 }
 
 // attribute declares an attribute of a complexType of schema s: local,
@@ -291,18 +291,18 @@ func (w *typesWriter) attribute(s *schemaDoc, b *strings.Builder, f *shape.Field
 	}
 	ns := f.Namespace.Resolve(w.ns, "")
 	if ns == "" {
-		b.WriteString("\n        <s:attribute name=\"" + xmlEscape(f.Attribute) + "\" type=\"s:" + xmlEscape(f.Type) + "\"" + use + " />")
+		b.WriteString("\r\n        <s:attribute name=\"" + xmlEscape(f.Attribute) + "\" type=\"s:" + xmlEscape(f.Type) + "\"" + use + " />")
 		return
 	}
 	prefix := w.refer(s, ns)
 	other := w.schema(ns)
 	if k := "attribute " + f.Attribute; !other.globals[k] {
 		other.globals[k] = true
-		w.item(other).WriteString("\n      <s:attribute name=\"" + xmlEscape(f.Attribute) + "\" type=\"s:" + xmlEscape(f.Type) + "\" />")
+		w.item(other).WriteString("\r\n      <s:attribute name=\"" + xmlEscape(f.Attribute) + "\" type=\"s:" + xmlEscape(f.Type) + "\" />")
 	}
 	// A reference to the global attribute has no use (.NET's
 	// XmlSchemaExporter sets none on it; Mono writes none either).
-	b.WriteString("\n        <s:attribute ref=\"" + prefix + ":" + xmlEscape(f.Attribute) + "\" />")
+	b.WriteString("\r\n        <s:attribute ref=\"" + prefix + ":" + xmlEscape(f.Attribute) + "\" />")
 }
 
 // element declares one element of a sequence of schema s, whose fields
@@ -377,17 +377,17 @@ func (w *typesWriter) schemaFor(s *schemaDoc, ns string) *schemaDoc {
 func (w *typesWriter) declare(s *schemaDoc, b *strings.Builder, name, ns, occurs, nillable, typ string) {
 	switch ns {
 	case s.ns:
-		b.WriteString("\n          <s:element " + occurs + " name=\"" + xmlEscape(name) + "\"" + nillable + " type=\"" + xmlEscape(typ) + "\" />")
+		b.WriteString("\r\n          <s:element " + occurs + " name=\"" + xmlEscape(name) + "\"" + nillable + " type=\"" + xmlEscape(typ) + "\" />")
 	case "":
-		b.WriteString("\n          <s:element " + occurs + " form=\"unqualified\" name=\"" + xmlEscape(name) + "\"" + nillable + " type=\"" + xmlEscape(typ) + "\" />")
+		b.WriteString("\r\n          <s:element " + occurs + " form=\"unqualified\" name=\"" + xmlEscape(name) + "\"" + nillable + " type=\"" + xmlEscape(typ) + "\" />")
 	default:
 		prefix := w.refer(s, ns)
 		other := w.schema(ns)
 		if k := "element " + name + " " + typ; !other.globals[k] {
 			other.globals[k] = true
-			w.item(other).WriteString("\n      <s:element name=\"" + xmlEscape(name) + "\"" + nillable + " type=\"" + xmlEscape(typ) + "\" />")
+			w.item(other).WriteString("\r\n      <s:element name=\"" + xmlEscape(name) + "\"" + nillable + " type=\"" + xmlEscape(typ) + "\" />")
 		}
-		b.WriteString("\n          <s:element " + occurs + " ref=\"" + prefix + ":" + xmlEscape(name) + "\" />")
+		b.WriteString("\r\n          <s:element " + occurs + " ref=\"" + prefix + ":" + xmlEscape(name) + "\" />")
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -97,9 +98,10 @@ func TestServeConfigFaultRefusalsInItsTerms(t *testing.T) {
 // numbers as the admin API's JSON does: an integer field (times, seed,
 // skip, status, dribble.chunks) written with an exponent or a fraction
 // (times: 1e3, times: 1000.0) is refused with the admin API's words, as
-// {"times":1e3} is; a number field (probability) takes either, and YAML's
-// own integers (0x10, +5) stay integers. YAML read 1e3 as 1000 and the
-// file's fault was accepted where the admin API refused the same one.
+// {"times":1e3} is; a number field (probability) takes either. YAML read
+// 1e3 as 1000 and the file's fault was accepted where the admin API
+// refused the same one. (YAML's other integer spellings, 0x10 and +5:
+// TestServeConfigFaultIntegerSpellings.)
 func TestServeConfigFaultNumbersAsAdminJSON(t *testing.T) {
 	t.Parallel()
 	base, _, _ := startServe(t, nil)
@@ -132,6 +134,73 @@ func TestServeConfigFaultNumbersAsAdminJSON(t *testing.T) {
 		resp.Body.Close()
 		if tt.why == "" && resp.StatusCode != http.StatusCreated || tt.why != "" && (resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), tt.why)) {
 			t.Errorf("admin API %s: got %d %s, want %s", tt.json, resp.StatusCode, body, cmp.Or(tt.why, "201"))
+		}
+	}
+}
+
+// TestServeConfigFaultIntegerSpellings: a config file's fault refuses,
+// in every integer field, the integers YAML reads but JSON does not
+// (0x10, +5, 1_000, 0o17, 017, 0b101, -0x2), as the admin API refuses the
+// same fault in JSON: exit 2, one line naming the file, the fault, the
+// field and the spelling. YAML read them as 16, 5, 1000, 15 (017 too),
+// 5 and -2, and the file's fault was accepted. A text-form fault in the
+// same list keeps its own notation, and JSON's spelling is taken.
+func TestServeConfigFaultIntegerSpellings(t *testing.T) {
+	t.Parallel()
+	base, _, _ := startServe(t, nil)
+	fields := []struct{ field, yaml, json string }{ // each fault with %s where the field's value goes
+		{"status", "{status: %s}", `{"status":%s}`},
+		{"times", "{status: 503, times: %s}", `{"status":503,"times":%s}`},
+		{"seed", "{status: 503, probability: 0.5, seed: %s}", `{"status":503,"probability":0.5,"seed":%s}`},
+		{"skip", "{status: 503, skip: %s}", `{"status":503,"skip":%s}`},
+		{"dribble.chunks", "{dribble: {chunks: %s, duration: 1s}}", `{"dribble":{"chunks":%s,"duration":"1s"}}`},
+		{"reset.afterBytes", "{reset: {afterBytes: %s}}", `{"reset":{"afterBytes":%s}}`},
+	}
+	spellings := []struct {
+		spelling string
+		yamlRead int
+	}{{"0x10", 16}, {"+5", 5}, {"1_000", 1000}, {"0o17", 15}, {"017", 15}, {"0b101", 5}, {"-0x2", -2}}
+	for _, f := range fields {
+		for _, sp := range spellings {
+			cfg := writeConfig(t, "faults:\n  - op=ReturnProvinces,times=16\n  - "+fmt.Sprintf(f.yaml, sp.spelling)+"\n")
+			code, _, stderr := runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--config", cfg)
+			want := fmt.Sprintf("config file %s: faults: fault 2: %s: %s is not an integer as JSON writes one, which the admin API refuses (YAML reads it as %d); "+
+				"want plain decimal digits, with a minus at most (--fault)", cfg, f.field, sp.spelling, sp.yamlRead)
+			if code != exitUsage || !strings.Contains(stderr, want) || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("%s: %s: got exit %d and %q, want exit %d and one line with %q", f.field, sp.spelling, code, stderr, exitUsage, want)
+			}
+			body := fmt.Sprintf(f.json, sp.spelling)
+			resp, err := http.Post(base+"/__admin/faults", "application/json", strings.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusBadRequest {
+				t.Errorf("admin API %s: got %d, want 400", body, resp.StatusCode)
+			}
+		}
+	}
+	for _, tt := range []struct{ yaml, why string }{
+		// One fault, not a list; an alias's and a merged mapping's values.
+		{"fault: {status: 503, times: +5}\n", ": fault: times: +5 is not an integer as JSON writes one"},
+		{"faults:\n  - {status: 503, times: &n 0x10}\n  - {status: 500, times: *n}\n", ": faults: fault 1: times: 0x10 is not"},
+		{"faults:\n  - &base {status: 503, times: 1_000}\n  - {<<: *base, skip: 1}\n", ": faults: fault 1: times: 1_000 is not"},
+		{"faults:\n  - {status: 503}\n  - {<<: {status: 0x1F4}, times: 2}\n", ": faults: fault 2: status: 0x1F4 is not"},
+	} {
+		code, _, stderr := runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--config", writeConfig(t, tt.yaml))
+		if code != exitUsage || !strings.Contains(stderr, tt.why) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%q: got exit %d and %q, want exit %d and one line with %q", tt.yaml, code, stderr, exitUsage, tt.why)
+		}
+	}
+	// JSON's spellings, and a negative one, are read as they are (skip -2
+	// refused by the fault's own check, as the admin API refuses it).
+	for _, tt := range []struct{ yaml, why string }{
+		{"faults:\n  - {status: 503, times: 16, seed: 0, probability: 1}\n", ""},
+		{"faults:\n  - {status: 503, skip: -2}\n", "skip -2 is negative"},
+	} {
+		code, _, stderr := runAtmkitWithin(time.Second, nil, "serve", "--addr", "127.0.0.1:0", "--config", writeConfig(t, tt.yaml))
+		if tt.why == "" && code == exitUsage || tt.why != "" && (code != exitUsage || !strings.Contains(stderr, tt.why)) {
+			t.Errorf("%q: got exit %d and %q, want %s", tt.yaml, code, stderr, cmp.Or(tt.why, "it served"))
 		}
 	}
 }

@@ -122,6 +122,10 @@ func TestHealth(t *testing.T) {
 		// serve's --upstream).
 		{"HTTPS from ATMKIT_TLS_SELF_SIGNED", map[string]string{"ATMKIT_ADDR": "0.0.0.0:" + tlsPort, "ATMKIT_TLS_SELF_SIGNED": "true"}, nil, 0, "https://127.0.0.1:" + tlsPort + "/__admin/health: ok"},
 		{"HTTPS from ATMKIT_TLS_CERT", map[string]string{"ATMKIT_ADDR": "0.0.0.0:" + tlsPort, "ATMKIT_TLS_CERT": "server.pem", "ATMKIT_CA_CERT": otherCA}, nil, 0, "https://127.0.0.1:" + tlsPort + "/__admin/health: ok"},
+		// serve's TLS set with its flags (docker run … serve
+		// --tls-self-signed): the image's health check, which takes no
+		// flags, asks plain HTTP; the fix is the variables it reads.
+		{"HTTPS from serve's flags", map[string]string{"ATMKIT_ADDR": "0.0.0.0:" + tlsPort}, nil, 2, "(it answered with 400 \"Client sent an HTTP request to an HTTPS server.\"); set serve's TLS with ATMKIT_TLS_SELF_SIGNED=true, or ATMKIT_TLS_CERT and ATMKIT_TLS_KEY, instead of its flags"},
 		{"ATMKIT_TLS_SELF_SIGNED false", map[string]string{"ATMKIT_ADDR": "0.0.0.0:" + mockPort, "ATMKIT_TLS_SELF_SIGNED": "false"}, nil, 0, "http://127.0.0.1:" + mockPort + "/__admin/health: ok"},
 		{"HTTPS from ATMKIT_TLS_SELF_SIGNED, --url checks the certificate", map[string]string{"ATMKIT_TLS_SELF_SIGNED": "true"}, []string{"--url", tlsMock.URL}, 2, "--ca-cert FILE"},
 		{"nothing listening", nil, []string{"--url", mocktest.ClosedPort(t)}, 1, "connection refused: nothing listens there"},

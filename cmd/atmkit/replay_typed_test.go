@@ -11,6 +11,7 @@ import (
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/internal/refdeploy"
 	"github.com/beevik/etree"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
@@ -101,9 +102,8 @@ func TestReplayTypedDeployment(t *testing.T) {
 				wantBody := want.Body
 				if strings.HasPrefix(sc.name, "SOAP 1.1 alone") && (b == asmx.HTTPGet || b == asmx.HTTPPost) {
 					// Re-wrapped from a cassette that shows no line end of
-					// the deployment's: CR LF, as .NET Framework writes;
-					// Mono on Linux wrote LF (a Mono difference).
-					wantBody = bytes.ReplaceAll(want.Body, []byte("\n"), []byte("\r\n"))
+					// the deployment's: CR LF, as .NET Framework writes.
+					wantBody = mocktest.AsDotNetLinesBytes(want.Body)
 				}
 				switch gap := sc.gap(b); {
 				case gap == "" && (status != want.Status || !bytes.Equal(body, wantBody)):

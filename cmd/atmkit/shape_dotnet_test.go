@@ -179,9 +179,7 @@ func TestDotNetClientReadsLearnedShape(t *testing.T) {
 	// The mock's WSDL describes the results as the reference deployment's
 	// does (the same types section), and a proxy generated from the mock's
 	// own WSDL is typed too.
-	// Mono on Linux breaks the WSDL's lines with LF, .NET Framework (and
-	// the mock) with CR LF: a Mono difference.
-	if got, want := wsdlTypes(t, mock), strings.ReplaceAll(wsdlTypes(t, d.URL), "\n", "\r\n"); got != want {
+	if got, want := wsdlTypes(t, mock), mocktest.AsDotNetLines(wsdlTypes(t, d.URL)); got != want {
 		t.Errorf("the mock's WSDL types:\n%s\nwant the reference deployment's:\n%s", got, want)
 	}
 	own := refdeploy.BuildClient(t, mock+asmx.ServicePath+"?WSDL", "testdata/dotnet/Client.cs")

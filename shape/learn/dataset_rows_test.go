@@ -61,7 +61,7 @@ func learnTableOrder(t *testing.T, file, want string) {
 		return s[:i], s[i:]
 	}
 	gotSchemas, _ := cut(string(served[0].Body))
-	wantSchemas, _ := cut(monoCRLF(string(body)))
+	wantSchemas, _ := cut(mocktest.AsDotNetLines(string(body)))
 	if gotSchemas != wantSchemas {
 		t.Errorf("the served schemas:\n%s\nwant Mono's\n%s", gotSchemas, wantSchemas)
 	}
@@ -118,7 +118,7 @@ func TestLearnSelfNestedTableInNoNamespace(t *testing.T) {
 	}
 	ns := refdeploy.Spaces.Namespace
 	served := refdeploy.Collect(t, serve(t, learned, ns), ns, "k", []refdeploy.Call{{Op: asmx.OpReturnProvinces}}, "get")
-	got, want := string(served[0].Body), monoCRLF(string(body))
+	got, want := string(served[0].Body), mocktest.AsDotNetLines(string(body))
 	cut := func(s string) string { return s[:max(0, strings.Index(s, "<diffgr:diffgram"))] }
 	if cut(got) != cut(want) || cut(got) == "" {
 		t.Errorf("the served schemas:\n%s\nwant Mono's\n%s", cut(got), cut(want))

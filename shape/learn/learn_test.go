@@ -828,7 +828,7 @@ func TestLearnSimpleContentFromMono(t *testing.T) {
 		}
 		return s[i:j]
 	}
-	if got, want := schema(served[0].Body), monoCRLF(schema(body)); got != want {
+	if got, want := schema(served[0].Body), mocktest.AsDotNetLines(schema(body)); got != want {
 		t.Errorf("the served schema:\n%s\nwant Mono's\n%s", got, want)
 	}
 }
@@ -969,7 +969,7 @@ func TestLearnDataSetPrefix(t *testing.T) {
 		}
 		return s[i:j]
 	}
-	if got, want := part(served, "<xs:schema", "</xs:schema>"), monoCRLF(part(string(body), "<xs:schema", "</xs:schema>")); got != want {
+	if got, want := part(served, "<xs:schema", "</xs:schema>"), mocktest.AsDotNetLines(part(string(body), "<xs:schema", "</xs:schema>")); got != want {
 		t.Errorf("the served schema:\n%s\nwant Mono's\n%s", got, want)
 	}
 	for _, want := range []string{`<ld:Lenders xmlns:ld="http://sets.atmref.example.org/lenders">`,
@@ -1032,7 +1032,7 @@ func TestLearnedWSDLTypes(t *testing.T) {
 				}
 				return s[i:j]
 			}
-			if got, want := types(served), monoCRLF(types(wsdl)); got != want {
+			if got, want := types(served), mocktest.AsDotNetLines(types(wsdl)); got != want {
 				t.Errorf("the mock's <wsdl:types> differs in its bytes from the deployment's:\n%s\nwant\n%s", got, want)
 			}
 		})
@@ -1137,9 +1137,3 @@ func TestLearnNodePrefixes(t *testing.T) {
 		}
 	}
 }
-
-// monoCRLF is text Mono wrote with an indenting XmlTextWriter, its LF line
-// ends turned into the CR LF .NET Framework writes (TextWriter.CoreNewLine)
-// and the mock writes: Mono on Linux writes Environment.NewLine, LF, a Mono
-// difference (docs/asmx.md).
-func monoCRLF(text string) string { return strings.ReplaceAll(text, "\n", "\r\n") }

@@ -214,8 +214,8 @@ func run(ctx context.Context, cfg Config) (*Report, error) {
 		targets = append(targets, &target{name: "wiremock", url: wm.url, warmup: max(cfg.Warmup, 5*time.Second)})
 	}
 
-	fmt.Fprintf(cfg.Log, "atmkit bench: %s %s, %d-byte response; %d connections, %s per server in %d rounds\n",
-		b, op.Name, len(want.Body), cfg.Connections, cfg.Duration, cfg.Rounds)
+	fmt.Fprintf(cfg.Log, "atmkit bench: %s %s, %d-byte response; %s, %s per server in %s\n",
+		b, op.Name, len(want.Body), plural(cfg.Connections, "connection"), cfg.Duration, plural(cfg.Rounds, "round"))
 	interrupted := measure(ctx, cfg, req, int64(len(want.Body)), targets)
 	if interrupted != nil && !errors.Is(interrupted, ErrInterrupted) {
 		return nil, interrupted

@@ -332,3 +332,31 @@ func TestTargetThatNeverAnswers(t *testing.T) {
 		t.Errorf("got %v, want a TargetError saying %q", err, want)
 	}
 }
+
+// TestOneRoundSaidSo: a run of one round and one connection says "1
+// round" and "1 connection" in its progress line and its report, not "1
+// rounds"; more say "rounds".
+func TestOneRoundSaidSo(t *testing.T) {
+	t.Parallel()
+	var log mocktest.SyncBuffer
+	cfg := short(Config{})
+	cfg.Connections, cfg.Log = 1, &log
+	r, err := runAnswered(t, cfg)
+	if err != nil {
+		t.Fatalf("bench: %v", err)
+	}
+	if want := "; 1 connection, " + cfg.Duration.String() + " per server in 1 round\n"; !strings.Contains(log.String(), want) {
+		t.Errorf("progress: got %q, want it to contain %q", log.String(), want)
+	}
+	var out strings.Builder
+	r.Print(&out)
+	if want := "load: 1 connection, "; !strings.Contains(out.String(), want) || !strings.Contains(out.String(), " per server in 1 round, ") {
+		t.Errorf("report: got\n%s\nwant %q and %q", out.String(), want, " per server in 1 round, ")
+	}
+	r.Connections, r.Rounds = 2, 3
+	out.Reset()
+	r.Print(&out)
+	if want := "load: 2 connections, "; !strings.Contains(out.String(), want) || !strings.Contains(out.String(), " per server in 3 rounds, ") {
+		t.Errorf("report: got\n%s\nwant %q and %q", out.String(), want, " per server in 3 rounds, ")
+	}
+}

@@ -185,8 +185,8 @@ func (r *Report) Print(w io.Writer) {
 	if r.CeilingProcess {
 		ceiling = "; the ceiling in a process of its own, as the target"
 	}
-	fmt.Fprintf(w, "load: %d connections, %gs per server in %d rounds, generator in-process on %d CPUs%s\n",
-		r.Connections, r.DurationSec, r.Rounds, r.CPUs, ceiling)
+	fmt.Fprintf(w, "load: %s, %gs per server in %s, generator in-process on %s%s\n",
+		plural(r.Connections, "connection"), r.DurationSec, plural(r.Rounds, "round"), plural(r.CPUs, "CPU"), ceiling)
 	if r.Interrupted {
 		fmt.Fprintln(w, "INTERRUPTED: the figures are of the rounds measured until then")
 	}
@@ -278,4 +278,13 @@ func atmsText(n int) string {
 		return "1 ATM"
 	}
 	return fmt.Sprintf("%d ATMs", n)
+}
+
+// plural writes n and what, with an s for any n but 1: "1 round",
+// "3 rounds".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }

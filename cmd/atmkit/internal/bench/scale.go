@@ -133,8 +133,8 @@ func runAtmsScale(ctx context.Context, cfg Config) (*Report, error) {
 	report.ResponseBytes = len(want.Body)
 	report.Locations = countLocations(want.Body)
 
-	fmt.Fprintf(cfg.Log, "atmkit bench: %s %s; %d connections, %s per server in %d rounds\n",
-		b, op.Name, cfg.Connections, cfg.Duration, cfg.Rounds)
+	fmt.Fprintf(cfg.Log, "atmkit bench: %s %s; %s, %s per server in %s\n",
+		b, op.Name, plural(cfg.Connections, "connection"), cfg.Duration, plural(cfg.Rounds, "round"))
 	interrupted := measure(ctx, cfg, req, int64(len(want.Body)), targets)
 	if interrupted != nil && !errors.Is(interrupted, ErrInterrupted) {
 		return nil, interrupted

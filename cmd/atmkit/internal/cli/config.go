@@ -9,6 +9,7 @@ import (
 	"maps"
 	"math"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,6 +53,10 @@ func (e *Env) ApplyConfig(fset *flag.FlagSet, path string, envAliases map[string
 	if err := yaml.Unmarshal(data, &settings); err != nil {
 		return Usagef(cmd, "config file %s: %v", path, err)
 	}
+	var doc yaml.Node // the same file as written: how a fault spells its integers
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return Usagef(cmd, "config file %s: %v", path, err)
+	}
 	origin := e.origins(fset)
 	keys := make([]string, 0, len(settings))
 	for k := range settings {
@@ -76,6 +81,13 @@ func (e *Env) ApplyConfig(fset *flag.FlagSet, path string, envAliases map[string
 			continue
 		}
 		origin[name] = fmt.Sprintf("%s in config file %s", key, path)
+		if _, ok := f.Value.(*Faults); ok {
+			if bad, ok := nonJSONInteger(settingNode(&doc, key)); ok {
+				return Usagef(cmd, "config file %s: %s%s: %s: %s is not an integer as JSON writes one, which the admin API refuses (YAML reads it as %d); "+
+					"want plain decimal digits, with a minus at most (--%s)",
+					path, key, bad.fault, bad.field, quoteValue(bad.spelling), bad.value, name)
+			}
+		}
 		if err := setFromConfig(f, settings[key]); err != nil {
 			v := flowText(settings[key])
 			if secretFlags[name] {
@@ -256,4 +268,106 @@ func flowMapping(m map[string]any) string {
 		parts[i] = k + ": " + flowText(m[k])
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// settingNode is the value of setting key in doc, a config file read as
+// YAML nodes; nil if it has none.
+func settingNode(doc *yaml.Node, key string) *yaml.Node {
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		return nil
+	}
+	top := doc.Content[0]
+	if top.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		if top.Content[i].Value == key {
+			return top.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// yamlInteger is an integer a config file's fault writes in a way JSON
+// does not.
+type yamlInteger struct {
+	fault    string // ": fault 2" (of a list), or "" (the value is one fault)
+	field    string // its dotted path: times, dribble.chunks
+	spelling string // as written: 0x10, +5, 1_000, 0o17, 017
+	value    int64  // as YAML reads it, for the hint
+}
+
+// jsonInteger is an integer as JSON writes it.
+var jsonInteger = regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)$`)
+
+// nonJSONInteger finds, in v, a config file's fault setting (a mapping,
+// or a list of mappings and text forms), the first integer YAML reads but
+// JSON refuses: 0x10, 0o17, 017, 0b101, +5, 1_000. A fault's mapping is
+// its JSON form, so the file refuses what the admin API refuses
+// ({"times":0x10} is no JSON), as it refuses times: 1e3 ("want an
+// integer, not a number"); YAML would read 16. The text form (a string)
+// reads its own integers.
+func nonJSONInteger(v *yaml.Node) (yamlInteger, bool) {
+	v = unalias(v)
+	if v == nil {
+		return yamlInteger{}, false
+	}
+	if v.Kind == yaml.MappingNode {
+		return findNonJSONInteger(v, "", "", 0)
+	}
+	if v.Kind != yaml.SequenceNode {
+		return yamlInteger{}, false
+	}
+	for i, item := range v.Content {
+		if item = unalias(item); item != nil && item.Kind == yaml.MappingNode {
+			if bad, ok := findNonJSONInteger(item, fmt.Sprintf(": fault %d", i+1), "", 0); ok {
+				return bad, true
+			}
+		}
+	}
+	return yamlInteger{}, false
+}
+
+// findNonJSONInteger is nonJSONInteger within n, at the dotted field path
+// of fault; depth bounds the walk (aliases may loop).
+func findNonJSONInteger(n *yaml.Node, fault, path string, depth int) (yamlInteger, bool) {
+	if n = unalias(n); n == nil || depth > 32 {
+		return yamlInteger{}, false
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.ShortTag() != "!!int" || jsonInteger.MatchString(n.Value) {
+			return yamlInteger{}, false
+		}
+		var x int64
+		if err := n.Decode(&x); err != nil {
+			return yamlInteger{}, false // no int64: JSON refuses it for that (the fault's own error)
+		}
+		return yamlInteger{fault: fault, field: path, spelling: n.Value, value: x}, true
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			if bad, ok := findNonJSONInteger(c, fault, path, depth+1); ok {
+				return bad, true
+			}
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, field := n.Content[i], path
+			if k.ShortTag() != "!!merge" { // <<: *base merges its fields here
+				field = strings.TrimPrefix(path+"."+k.Value, ".")
+			}
+			if bad, ok := findNonJSONInteger(n.Content[i+1], fault, field, depth+1); ok {
+				return bad, true
+			}
+		}
+	}
+	return yamlInteger{}, false
+}
+
+// unalias is the node an alias (*name) stands for; n otherwise.
+func unalias(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 32; i++ {
+		n = n.Alias
+	}
+	return n
 }

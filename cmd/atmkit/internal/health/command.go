@@ -80,6 +80,9 @@ func Run(ctx context.Context, e *cli.Env, examples string, args []string) error 
 		case neterr.Refused(err):
 			return cli.Exitf(cli.ExitFailure, "health: %s: connection refused: nothing listens there. Is the mock running, and is --url (or ATMKIT_ADDR's port) right?", shown)
 		case errors.As(err, &te): // the mock cannot be checked until a setting changes
+			if te.Kind == tlsconf.PlainToTLS && !e.Given(fs, "url") {
+				err = flagTLS(te)
+			}
 			return cli.Exitf(cli.ExitUsage, "health: %s: %w", shown, redact.Error(err))
 		}
 		return cli.Exitf(cli.ExitFailure, "health: %s: %w", shown, redact.Error(err))
@@ -100,4 +103,18 @@ func addrProblem(addr string) string {
 		return "port 0 has serve pick a free port, which health cannot know; give the mock's base URL with --url or ATMKIT_URL (serve prints the port it picked)"
 	}
 	return ""
+}
+
+// flagTLS is te, a plain HTTP call of the default URL answered by a port
+// that speaks HTTPS, with the fix that fits: serve's TLS was set with its
+// flags (--tls-self-signed, --tls-cert), which health cannot see, as in
+// `docker run … serve --tls-self-signed`, where the image's HEALTHCHECK
+// runs atmkit health with no flags. "use https:// in --url" is no fix
+// there: the variables of serve's TLS are, which health reads too.
+func flagTLS(te *tlsconf.Error) *tlsconf.Error {
+	x := *te
+	x.Fix = "set serve's TLS with ATMKIT_TLS_SELF_SIGNED=true, or ATMKIT_TLS_CERT and ATMKIT_TLS_KEY, instead of its flags (--tls-self-signed, --tls-cert): " +
+		"health reads those variables, not serve's flags, and then asks https:// with any certificate accepted (the image's health check takes no flags); " +
+		"or give health the mock's https:// URL with --url or ATMKIT_URL"
+	return &x
 }
