@@ -100,6 +100,22 @@ func TestURLDecode(t *testing.T) {
 		"%E7%A7%98%u5BC6%E5%AF%86":  "秘密密",
 		"%3Cb%u003C%U003C":          "<b<%U003C",
 		"strAtmServiceKey=Cl%u00e9": "strAtmServiceKey=Clé",
+		// Each invalid sequence is one U+FFFD, as .NET Framework's
+		// UTF8Encoding reads it (a run of them is not one).
+		"x%A4%E9%80":   "x\uFFFD\uFFFD", // a stray continuation byte, then an unfinished sequence
+		"%FF%FE":       "\uFFFD\uFFFD",
+		"%E0%80%80":    "\uFFFD\uFFFD", // overlong: E0 80 is one sequence, 80 another
+		"%ED%A0%80":    "\uFFFD\uFFFD", // a surrogate likewise
+		"%F4%90%80%80": "\uFFFD\uFFFD\uFFFD",
+		"%C0%AF":       "\uFFFD\uFFFD",
+		"%E9%80%3Cb":   "\uFFFD<b",
+		"%F0%9F%94%91": "🔑",
+		"%F0%9F%94+":   "\uFFFD ",
+		"a\xff\xfeb":   "a\uFFFD\uFFFDb", // raw bytes alike
+		// Raw bytes and %XX bytes are one run of bytes (UrlDecoder.AddByte).
+		"%C3\xa9%3Cb":  "é<b",
+		"\xc3%A9":      "é",
+		"%C3%u00e9%A9": "\uFFFDé\uFFFD", // a %u escape ends the run
 	} {
 		if got := URLDecode(in); got != want {
 			t.Errorf("URLDecode(%q): got %q, want %q", in, got, want)
