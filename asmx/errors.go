@@ -269,13 +269,19 @@ func errorPage(e *Error, detailed bool) []byte {
 	var b strings.Builder
 	b.WriteString("<!DOCTYPE html>\r\n<html>\r\n    <head>\r\n        <title>")
 	if detailed && e.Exception != nil {
-		b.WriteString(htmlEncode(e.Exception.Message))
+		// The page is titled after the exception first thrown, the
+		// innermost (UnhandledErrorFormatter's _initialException).
+		first := e.Exception
+		for first.Inner != nil {
+			first = first.Inner
+		}
+		b.WriteString(htmlEncode(first.Message))
 		b.WriteString("</title>\r\n    </head>\r\n    <body bgcolor=\"white\">\r\n\r\n            <span><H1>Server Error in '/' Application.<hr width=100% size=1 color=silver></H1>\r\n\r\n            <h2> <i>")
-		b.WriteString(htmlEncode(e.Exception.Message))
+		b.WriteString(htmlEncode(first.Message))
 		b.WriteString("</i> </h2></span>\r\n\r\n            <b> Exception Details: </b>")
-		b.WriteString(htmlEncode(e.Exception.Type))
+		b.WriteString(htmlEncode(first.Type))
 		b.WriteString(": ")
-		b.WriteString(htmlEncode(e.Exception.Message))
+		b.WriteString(htmlEncode(first.Message))
 		b.WriteString("<br><br>\r\n\r\n            <b>Stack Trace:</b> <br><br>\r\n\r\n            <table width=100% bgcolor=\"#ffffcc\">\r\n               <tr>\r\n                  <td>\r\n                      <code><pre>\r\n\r\n")
 		b.WriteString(htmlEncode(e.Exception.detailedText(false)))
 		b.WriteString("\r\n</pre></code>\r\n\r\n                  </td>\r\n               </tr>\r\n            </table>\r\n\r\n    </body>\r\n</html>\r\n")

@@ -614,6 +614,9 @@ func TestDifferentialAgainstReference(t *testing.T) {
 		{"post, a form's raw bytes and escapes: one run of bytes", post(svc+"ReturnProvinces", asmx.ContentTypeForm, "strAtmServiceKey=%C3\xa9%3Cb"),
 			plain("A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;&#233;&lt;b&quot;)."),
 			mono(plain("A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;\ufffd\ufffd&lt;b&quot;)."), whyFormRunSplit)},
+		// A pair without '=' has a null name, another key than "".
+		{"get, a value without a name is not the empty name's", get(svc + "ReturnProvinces?=a&%3Cb"),
+			plain("A potentially dangerous Request.QueryString value was detected from the client (=&quot;&lt;b&quot;)."), nil},
 		{"get with a Latin-1 content type: the query read as UTF-8 (no body)", diffRequest{"GET", svc + "ReturnProvinces?strAtmServiceKey=%E9%3Cb", map[string]string{"Content-Type": "text/plain; charset=iso-8859-1"}, ""},
 			plain("A potentially dangerous Request.QueryString value was detected from the client (strAtmServiceKey=&quot;\ufffd&lt;b&quot;)."),
 			mono(plain("A potentially dangerous Request.QueryString value was detected from the client (strAtmServiceKey=&quot;&#233;&lt;b&quot;)."), whyQueryCharset)},
@@ -643,6 +646,16 @@ func TestDifferentialAgainstReference(t *testing.T) {
 		{"a path of 260", get(longPath(svc+"ReturnProvinces/", 260)), plain(strings.TrimPrefix(longPath(svc+"ReturnProvinces/", 260), svc) + " Web Service method name is not valid."),
 			mono(plain("{0} Web Service method name is not valid."), whyUnformatted)},
 		{"a path of 261", get(longPath(svc+"ReturnProvinces/", 261)), page(400), monoPage(400)},
+		// A GET of the .asmx itself: DiscoveryServerProtocolFactory reads
+		// Request.QueryString first, which request validation (4.0)
+		// checks whole; CoreGetHandler wraps the exception ("Failed to
+		// handle request."): ASP.NET's error page. A SOAP POST's query is
+		// not read.
+		{"the help page, markup in the query", get("/service/service.asmx?x=%3Cb"), page(500), monoPage(500)},
+		{"?WSDL, markup in the query", get("/service/service.asmx?WSDL&x=%3Cb"), page(500), monoPage(500)},
+		{"?op=, markup", get("/service/service.asmx?op=%3Cb"), page(500), monoPage(500)},
+		{"soap, markup in the query is not read", diffRequest{"POST", "/service/service.asmx?x=%3Cb", map[string]string{"Content-Type": ctXML, "SOAPAction": action("ReturnProvinces")}, env11(provinces(key))},
+			ok11, nil},
 		{"json, a path of 261", get(longPath(v2+"ReturnAtmSearchByCoordinates/", 261)), page(400), monoPage(400)},
 		{"< in the path", get(svc + "ReturnProvinces%3C?strAtmServiceKey=" + key), page(400), mono(page(500).withType(monoCTHTML), whyPathStatus)},
 		{"> in the path", get(svc + "ReturnProvinces%3E?strAtmServiceKey=" + key), page(400), mono(page(500).withType(monoCTHTML), whyPathStatus)},
