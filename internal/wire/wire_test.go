@@ -134,3 +134,84 @@ func TestHTMLEncode(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecodeUTF8 holds DecodeUTF8 to a port of .NET Framework's
+// UTF8Encoding.GetChars state machine (its slow loop: one int of pending
+// bits and flags, a U+FFFD each time it jumps to InvalidByteSequence, and
+// one for bits pending at the end), and URLDecode to valid UTF-8.
+func FuzzDecodeUTF8(f *testing.F) {
+	for _, s := range []string{"x\xa4\xe9\x80", "\xe0\x80\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xf0\x9f\x94\x91", "\xc0\xaf", "é\xff", "%C3\xa9%u00e9+%zz"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := DecodeUTF8(s), dotNetGetChars([]byte(s)); got != want {
+			t.Fatalf("DecodeUTF8(%q) = %q, .NET's UTF8Encoding reads %q", s, got, want)
+		}
+		if got := URLDecode(s); !utf8.ValidString(got) {
+			t.Fatalf("URLDecode(%q) = %q, not UTF-8", s, got)
+		}
+	})
+}
+
+// dotNetGetChars is UTF8Encoding.GetChars (mscorlib's utf8encoding.cs)
+// with a replacement fallback, ported as it is written.
+func dotNetGetChars(b []byte) string {
+	const finalByte, suppl, three = 1 << 29, 1 << 28, 1 << 27
+	var out strings.Builder
+	ch, start := 0, 0
+	for i := 0; i < len(b); {
+		if ch == 0 { // ReadChar
+			start = i
+			c := int(b[i])
+			i++
+			switch {
+			case c <= 0x7F:
+				out.WriteByte(byte(c))
+			case c&0x40 == 0:
+				out.WriteRune(0xFFFD)
+			case c&0x20 != 0 && c&0x10 != 0: // four bytes
+				if c&0x0F > 4 {
+					out.WriteRune(0xFFFD)
+					break
+				}
+				ch = c&0x0F | finalByte>>18 | suppl | suppl>>6 | suppl>>12 | suppl>>18
+			case c&0x20 != 0: // three bytes
+				ch = c&0x0F | finalByte>>12 | three | three>>6 | three>>12
+			default: // two bytes
+				if c&0x1F <= 1 {
+					out.WriteRune(0xFFFD)
+					break
+				}
+				ch = c&0x1F | finalByte>>6
+			}
+			continue
+		}
+		cha := int(b[i])
+		if cha&0xC0 != 0x80 { // read again as the start of a sequence
+			out.WriteRune(0xFFFD)
+			ch = 0
+			continue
+		}
+		i++
+		ch = ch<<6 | cha&0x3F
+		switch {
+		case ch&finalByte != 0:
+			out.Write(b[start:i])
+			ch = 0
+		case ch&suppl != 0:
+			if ch&(finalByte>>6) == 0 { // the second byte of four
+				if x := ch & 0x1F0; x < 0x10 || x > 0x100 {
+					out.WriteRune(0xFFFD)
+					ch = 0
+				}
+			}
+		case ch&(0x1F<<5) == 0 || ch&(0xF800>>6) == 0xD800>>6: // the second byte of three
+			out.WriteRune(0xFFFD)
+			ch = 0
+		}
+	}
+	if ch != 0 {
+		out.WriteRune(0xFFFD)
+	}
+	return out.String()
+}
