@@ -80,6 +80,10 @@ type Error struct {
 	// HeaderFault is true for a SoapHeaderException: the fault has no
 	// detail element.
 	HeaderFault bool
+	// Method is the method name a GET, POST or JSON path named, for an
+	// error of kind KindUnknownOperation: a script service refuses it
+	// otherwise than ASMX (see WriteErrorForm).
+	Method string
 }
 
 // Error implements error with the one-line message.
@@ -133,6 +137,11 @@ func WriteErrorForm(w http.ResponseWriter, b Binding, e *Error, f ErrorForm) {
 		c := *e
 		c.Exception = e.Exception.inService(f.Service)
 		e = &c
+	}
+	if b == JSON && f.AjaxJSON && e.Kind == KindUnknownOperation && e.Method != "" {
+		// A script service's RestHandler looks the method up before its
+		// try block: ASP.NET's error page, not the JSON error object.
+		e = newUnknownWebMethodError(e.Method)
 	}
 	h := w.Header()
 	if e.Page {
@@ -269,13 +278,19 @@ func errorPage(e *Error, detailed bool) []byte {
 	var b strings.Builder
 	b.WriteString("<!DOCTYPE html>\r\n<html>\r\n    <head>\r\n        <title>")
 	if detailed && e.Exception != nil {
-		b.WriteString(htmlEncode(e.Exception.Message))
+		// The page is titled after the exception first thrown, the
+		// innermost (UnhandledErrorFormatter's _initialException).
+		first := e.Exception
+		for first.Inner != nil {
+			first = first.Inner
+		}
+		b.WriteString(htmlEncode(first.Message))
 		b.WriteString("</title>\r\n    </head>\r\n    <body bgcolor=\"white\">\r\n\r\n            <span><H1>Server Error in '/' Application.<hr width=100% size=1 color=silver></H1>\r\n\r\n            <h2> <i>")
-		b.WriteString(htmlEncode(e.Exception.Message))
+		b.WriteString(htmlEncode(first.Message))
 		b.WriteString("</i> </h2></span>\r\n\r\n            <b> Exception Details: </b>")
-		b.WriteString(htmlEncode(e.Exception.Type))
+		b.WriteString(htmlEncode(first.Type))
 		b.WriteString(": ")
-		b.WriteString(htmlEncode(e.Exception.Message))
+		b.WriteString(htmlEncode(first.Message))
 		b.WriteString("<br><br>\r\n\r\n            <b>Stack Trace:</b> <br><br>\r\n\r\n            <table width=100% bgcolor=\"#ffffcc\">\r\n               <tr>\r\n                  <td>\r\n                      <code><pre>\r\n\r\n")
 		b.WriteString(htmlEncode(e.Exception.detailedText(false)))
 		b.WriteString("\r\n</pre></code>\r\n\r\n                  </td>\r\n               </tr>\r\n            </table>\r\n\r\n    </body>\r\n</html>\r\n")
@@ -499,15 +514,31 @@ var httpInitFrames = []string{
 
 // newUnknownMethodError is the GET/POST/JSON answer to a path naming no operation.
 func newUnknownMethodError(b Binding, name string) *Error {
-	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindUnknownOperation,
+	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindUnknownOperation, Method: name,
 		Exception: &Exception{Type: typeInvalidOperation, Message: name + " Web Service method name is not valid.", Stack: httpInitFrames},
 		Message:   fmt.Sprintf("%q is not an operation of this path", name)}
+}
+
+// newUnknownWebMethodError is a script service's answer to a path naming
+// no method (in any case: its methods are a case-sensitive dictionary):
+// WebServiceData.GetMethodData's ArgumentException, thrown while
+// RestHandlerFactory makes the handler, outside RestHandler's try block
+// that writes the JSON error object, so ASP.NET's error page, HTTP 500.
+func newUnknownWebMethodError(name string) *Error {
+	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindUnknownOperation, Page: true, Method: name,
+		Exception: &Exception{Type: typeArgument, Message: argumentMessage("Unknown web method "+name+".", "methodName"),
+			Stack: []string{"System.Web.Script.Services.WebServiceData.GetMethodData(String methodName)",
+				"System.Web.Script.Services.RestHandler.CreateHandler(WebServiceData webServiceData, String methodName)",
+				"System.Web.Script.Services.RestHandler.CreateHandler(HttpContext context)",
+				"System.Web.Script.Services.RestHandlerFactory.GetHandler(HttpContext context, String requestType, String url, String pathTranslated)",
+				"System.Web.Script.Services.ScriptHandlerFactory.GetHandler(HttpContext context, String requestType, String url, String pathTranslated)"}},
+		Message: fmt.Sprintf("%q is not a method of the script service", name)}
 }
 
 // newMethodNameCaseError is the GET/POST/JSON answer to a path naming an
 // operation in the wrong case: ASMX matches method names exactly.
 func newMethodNameCaseError(b Binding, name, real string) *Error {
-	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindUnknownOperation,
+	return &Error{Status: http.StatusInternalServerError, Code: Client, Kind: KindUnknownOperation, Method: name,
 		Exception: &Exception{Type: typeArgument, Stack: httpInitFrames, Message: argumentMessage(
 			"Invalid method name '"+name+"',  method names are case sensitive.   The method name '"+real+"' with the same name but different casing was found.", "methodName")},
 		Message: fmt.Sprintf("%q is not an operation of this path (method names are case sensitive: %s)", name, real)}

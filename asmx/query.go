@@ -25,20 +25,21 @@ func ParseQuery(s string) url.Values {
 // parseQuery adds the pairs of s to v (ParseQuery stays small enough to be
 // inlined, so a caller's map need not escape).
 func parseQuery(v url.Values, s string) {
-	eachPair(s, func(name, value string) { v[name] = append(v[name], value) })
+	eachPair(s, func(name, value string, _ bool) { v[name] = append(v[name], value) })
 }
 
 // eachPair calls add with each pair of a query or form body, in order,
 // name and value URL-decoded as ASP.NET's HttpValueCollection reads them: a
-// pair without '=' has an empty name, and a trailing '&' adds an empty
+// pair without '=' has an empty name and named false (ASP.NET's null name,
+// another key than "", which "=x" names), and a trailing '&' adds an empty
 // value without a name.
-func eachPair(s string, add func(name, value string)) {
+func eachPair(s string, add func(name, value string, named bool)) {
 	for len(s) > 0 {
 		pair := s
 		if i := strings.IndexByte(s, '&'); i >= 0 {
 			pair, s = s[:i], s[i+1:]
 			if s == "" {
-				add("", "")
+				add("", "", false)
 			}
 		} else {
 			s = ""
@@ -47,7 +48,7 @@ func eachPair(s string, add func(name, value string)) {
 		if !found {
 			name, value = "", pair
 		}
-		add(urlDecode(name), urlDecode(value))
+		add(urlDecode(name), urlDecode(value), found)
 	}
 }
 

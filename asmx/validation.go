@@ -120,6 +120,88 @@ func validateValues(op *Operation, b Binding, query string, v RequestValidation)
 	return nil
 }
 
+// ValidateDocsQuery validates query, the query string of a GET of an .asmx
+// file itself (its documentation: ?WSDL, ?disco, ?schema=, the help pages),
+// as ASP.NET's request validation does in mode v when ASMX first reads it:
+// WebServiceHandlerFactory tries the protocols in turn, and
+// DiscoveryServerProtocolFactory, the first one to take a GET without a
+// path info, reads Request.QueryString[null], then ["schema"], then
+// ["wsdl"] (when there is no schema). In mode 4.0 that validates every
+// value of the query, in the order of its names; in mode 4.5 the values
+// without a name, then schema's, then wsdl's. The HttpRequestValidationException
+// escapes the factory, and CoreGetHandler wraps it in an
+// InvalidOperationException ("Failed to handle request."): ASP.NET's error
+// page, HTTP 500. What the help page reads itself in mode 4.5 is not
+// modelled. It returns nil when nothing is dangerous.
+func ValidateDocsQuery(query string, v RequestValidation) *Error {
+	if v != Validation40 && v != Validation45 || !mayHoldMarkup(query) {
+		return nil
+	}
+	names := orderedValues(query)
+	var bad *namedValues
+	var at int
+	check := func(n *namedValues) bool {
+		if value := strings.Join(n.values, ","); value != "" {
+			if i, dangerousValue := dangerous(value); dangerousValue {
+				bad, at = n, i
+				return true
+			}
+		}
+		return false
+	}
+	if v == Validation40 {
+		for k := range names {
+			if !strings.HasPrefix(names[k].name, "__") && check(&names[k]) {
+				break
+			}
+		}
+	} else {
+		for k := range names { // Request.QueryString[null]
+			if names[k].null && check(&names[k]) {
+				break
+			}
+		}
+		if bad == nil {
+			if k := indexFold(names, "schema"); k >= 0 {
+				check(&names[k])
+			} else if k := indexFold(names, "wsdl"); k >= 0 {
+				check(&names[k])
+			}
+		}
+	}
+	if bad == nil {
+		return nil
+	}
+	e := newRequestValidationError(HTTPGet, v, bad.name, strings.Join(bad.values, ","), at)
+	frames := []string{"System.Web.HttpRequest.ValidateString(String value, String collectionKey, RequestValidationSource requestCollection)"}
+	if v == Validation45 {
+		frames = append(frames,
+			"System.Web.HttpValueCollection.EnsureKeyValidated(String key)",
+			"System.Web.HttpValueCollection.Get(String name)",
+			"System.Collections.Specialized.NameValueCollection.get_Item(String name)")
+	} else {
+		frames = append(frames,
+			"System.Web.HttpRequest.ValidateHttpValueCollection(HttpValueCollection collection, RequestValidationSource requestCollection)",
+			"System.Web.HttpRequest.get_QueryString()")
+	}
+	handler := []string{
+		"System.Web.Services.Protocols.WebServiceHandlerFactory.CoreGetHandler(Type type, HttpContext context, HttpRequest request, HttpResponse response)",
+		"System.Web.Services.Protocols.WebServiceHandlerFactory.GetHandler(HttpContext context, String verb, String url, String filePath)",
+	}
+	e.Exception.Stack = concat(frames, []string{
+		"System.Web.Services.Protocols.DiscoveryServerProtocolFactory.CreateIfRequestCompatible(HttpRequest request)",
+		"System.Web.Services.Protocols.ServerProtocolFactory.Create(Type type, HttpContext context, HttpRequest request, HttpResponse response, Boolean& abortProcessing)",
+	}, handler[:1])
+	e.Exception = &Exception{Type: typeInvalidOperation, Message: msgFailedToHandle, Stack: handler, Inner: e.Exception}
+	e.Page = true
+	e.Message = "request validation of the documentation's query: " + e.Message
+	return e
+}
+
+// msgFailedToHandle is System.Web.Services' FailedToHandleRequest0, the
+// message CoreGetHandler wraps a protocol factory's exception in.
+const msgFailedToHandle = "Failed to handle request."
+
 // mayHoldMarkup reports whether a value of query may hold '<' or '&' once
 // decoded: query has '<', or an escape of either (%3C, %26, %u003C,
 // %u0026, any case). A raw '&' separates pairs, so only '<' or an escape
@@ -143,33 +225,38 @@ func mayHoldMarkup(query string) bool {
 }
 
 // namedValues is one name of a query and its values, as ASP.NET's
-// HttpValueCollection holds them: the name as first written.
+// HttpValueCollection holds them: the name as first written; null is
+// ASP.NET's null name (values of pairs without '='), another key than "".
 type namedValues struct {
 	name   string
+	null   bool
 	values []string
 }
 
 // orderedValues reads a query as ParseQuery does, keeping the names in the
 // order they first appear and the values of names that differ only in
-// case together.
+// case together; the values without a name apart from those of "".
 func orderedValues(query string) []namedValues {
 	var names []namedValues
-	eachPair(query, func(name, value string) { names = addValue(names, name, value) })
+	eachPair(query, func(name, value string, named bool) { names = addValue(names, name, !named, value) })
 	return names
 }
 
-func addValue(names []namedValues, name, value string) []namedValues {
-	if k := indexFold(names, name); k >= 0 {
-		names[k].values = append(names[k].values, value)
-		return names
+func addValue(names []namedValues, name string, null bool, value string) []namedValues {
+	for k, n := range names {
+		if n.null == null && strings.EqualFold(n.name, name) {
+			names[k].values = append(names[k].values, value)
+			return names
+		}
 	}
-	return append(names, namedValues{name: name, values: []string{value}})
+	return append(names, namedValues{name: name, null: null, values: []string{value}})
 }
 
-// indexFold is the index of name in names, ignoring case; -1 if none.
+// indexFold is the index of name in names, ignoring case; -1 if none. The
+// null name is no parameter's.
 func indexFold(names []namedValues, name string) int {
 	for k, n := range names {
-		if strings.EqualFold(n.name, name) {
+		if !n.null && strings.EqualFold(n.name, name) {
 			return k
 		}
 	}

@@ -38,6 +38,9 @@ func TestValidateQuery(t *testing.T) {
 		{"4.0: before a missing parameter", Validation40, HTTPGet, "x=%3Ca", prefix + "x=&quot;&lt;a&quot;)."},
 		{"4.0: values of one name joined, names ignoring case", Validation40, HTTPGet, "intCityID=1&INTCITYID=%3Cb", prefix + "intCityID=&quot;1,&lt;b&quot;)."},
 		{"4.0: a pair without a name", Validation40, HTTPGet, "%3Cb", prefix + "=&quot;&lt;b&quot;)."},
+		{"4.0: a value without a name is not the empty name's", Validation40, HTTPGet, "=a&%3Cb", prefix + "=&quot;&lt;b&quot;)."},
+		{"4.0: nor the other way round", Validation40, HTTPGet, "=%3Cb&x", prefix + "=&quot;&lt;b&quot;)."},
+		{"bytes that are not UTF-8: one U+FFFD a sequence", Validation40, HTTPGet, "a=%A4%E9%80%3Cb", prefix + "a=&quot;\ufffd\ufffd&lt;b&quot;)."},
 		{"4.0: ASP.NET's own fields are skipped", Validation40, HTTPGet, "__VIEWSTATE=%3Cb", ""},
 		{"4.5: an unknown name is not read", Validation45, HTTPGet, "x=%3Ca&strAtmServiceKey=k&intCityID=1", ""},
 		{"4.5: the parameters in their order", Validation45, HTTPGet, "intCityID=%3Ca&strAtmServiceKey=%3Cb", prefix + "strAtmServiceKey=&quot;&lt;b&quot;)."},
@@ -141,4 +144,50 @@ func FuzzValidateQuery(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestValidateDocsQuery: a GET of the .asmx itself is validated when ASMX's
+// DiscoveryServerProtocolFactory reads its query: in mode 4.0 every value,
+// in mode 4.5 the values without a name, schema's, and wsdl's when there is
+// no schema; the exception is wrapped by CoreGetHandler and answered with
+// ASP.NET's error page (500), titled after the validation's message.
+func TestValidateDocsQuery(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		mode  RequestValidation
+		query string
+		want  string // the excerpt refused; "" for none
+	}{
+		{Validation40, "x=%3Cb", `x="<b"`},
+		{Validation40, "WSDL&x=1&y=%26%23", `y="&#"`},
+		{Validation40, "op=%3Cb", `op="<b"`},
+		{Validation40, "__x=%3Cb", ""},
+		{Validation40, "WSDL", ""},
+		{Validation45, "x=%3Cb", ""},
+		{Validation45, "op=%3Cb", ""}, // the help page's own reads are not modelled
+		{Validation45, "%3Cb", `="<b"`},
+		{Validation45, "=%3Cb", ""}, // "" is not the null name
+		{Validation45, "wsdl=%3Cb", `wsdl="<b"`},
+		{Validation45, "schema=%3Cb&wsdl=1", `schema="<b"`},
+		{Validation45, "schema=1&wsdl=%3Cb", ""}, // a schema: wsdl is never read
+		{ValidationOff, "x=%3Cb", ""},
+	} {
+		e := ValidateDocsQuery(tc.query, tc.mode)
+		got := ""
+		if e != nil {
+			x := e.Exception
+			if x.Message != "Failed to handle request." || x.Inner == nil || x.Inner.Type != typeRequestValidation || !e.Page || e.Status != 500 {
+				t.Errorf("%s %q: got %+v, want the page of a wrapped HttpRequestValidationException, 500", tc.mode, tc.query, e)
+				continue
+			}
+			got = strings.TrimSuffix(strings.TrimPrefix(x.Inner.Message, "A potentially dangerous Request.QueryString value was detected from the client ("), ").")
+			page := string(errorPage(e, true))
+			if !strings.Contains(page, "<title>"+htmlEncode(x.Inner.Message)+"</title>") || !strings.Contains(page, "Exception Details: </b>System.Web.HttpRequestValidationException: ") {
+				t.Errorf("%s %q: the detailed page is not titled after the validation:\n%.600s", tc.mode, tc.query, page)
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%s %q: got %q, want %q", tc.mode, tc.query, got, tc.want)
+		}
+	}
 }

@@ -20,9 +20,10 @@ import (
 // A4 E9 80, escaped in the query as %A4%E9%80. No byte holds it, so ASMX
 // answers the conversion error that repeats the value as it read it
 // (ScalarFormatter.FromString: "Cannot convert {0} to {1}."), before the
-// method runs and so before any key check. UTF-8 reads the bytes as U+FFFD
-// (A4 is no lead byte, E9 80 an unfinished sequence; A4 comes first, as
-// E9 80 A4 would be UTF-8's 逤), ISO-8859-1 as ¤, é and U+0080, ISO-8859-15
+// method runs and so before any key check. UTF-8 reads the bytes as two
+// U+FFFD, one a sequence as .NET's UTF8Encoding replaces them (A4 is no
+// lead byte, E9 80 an unfinished sequence; A4 comes first, as E9 80 A4
+// would be UTF-8's 逤), ISO-8859-1 as ¤, é and U+0080, ISO-8859-15
 // (Latin-9) as €, é and U+0080, windows-1252 as ¤, é and €. Nothing in it
 // is a sign request validation looks for ('<' before a letter, "&#").
 const encodingProbeValue = "x\xa4\xe9\x80"
@@ -53,7 +54,7 @@ type RequestEncoding struct {
 func (e *RequestEncoding) Summary() string {
 	switch e.Name {
 	case "utf-8":
-		return "utf-8, ASP.NET's default (a query's %A4%E9%80 read as U+FFFD); the mock's default mirrors it (--request-encoding utf-8)"
+		return "utf-8, ASP.NET's default (a query's %A4%E9%80 read as two U+FFFD); the mock's default mirrors it (--request-encoding utf-8)"
 	case "iso-8859-1":
 		return "iso-8859-1 (a query's %A4 read as ¤, %E9 as é, %80 as U+0080); serve the mock with --request-encoding iso-8859-1"
 	case "iso-8859-15":

@@ -297,6 +297,11 @@ func TestErrorForms(t *testing.T) {
 			"System.InvalidOperationException: Missing parameter: strAddress.\r\n   at System.Web.Services.Protocols.ValueCollectionParameterReader.Read(NameValueCollection collection)\r\n   at System.Web.Services.Protocols.UrlParameterReader.Read(HttpRequest request)")}},
 		{"json ajax", ajax.URL, get("/service-v2.asmx/ReturnAtmSearchByCoordinates?strAtmServiceKey=good"), []check{hasStatus(500), ajaxError("There was an error processing the request.", "")}},
 		{"json ajax detailed", ajaxDetailed.URL, get("/service-v2.asmx/ReturnAtmSearchByCoordinates?strAtmServiceKey=good"), []check{hasStatus(500), ajaxError("Missing parameter: strPostalCode.", "System.InvalidOperationException")}},
+		// RestHandlerFactory looks the method up outside RestHandler's
+		// try block: ASP.NET's error page, in any case of the name.
+		{"json ajax, an unknown method: the error page", ajax.URL, get("/service-v2.asmx/ReturnProvinces?strAtmServiceKey=good"), []check{hasStatus(500), hasContentType(asmx.ContentTypeHTML), bodyContains("Runtime Error")}},
+		{"json ajax, a method in another case: the error page, detailed", ajaxDetailed.URL, get("/service-v2.asmx/returnAtmSearchByCoordinates?strAtmServiceKey=good"), []check{hasStatus(500), hasContentType(asmx.ContentTypeHTML),
+			bodyContains("<title>Unknown web method returnAtmSearchByCoordinates.\r\nParameter name: methodName</title>")}},
 		{"json ajax leaves GET alone", ajax.URL, get("/service/service.asmx/ReturnProvinces?strAtmServiceKey=bad"), []check{hasStatus(500), plainText("The service key (strAtmServiceKey) is not valid.\r\n")}},
 		{"request validation, json ajax detailed", ajaxDetailed.URL, get("/service-v2.asmx/ReturnAtmSearchByCoordinates?strAtmServiceKey=good&strPostalCode=%3Cb"), []check{hasStatus(500),
 			ajaxError("A potentially dangerous Request.QueryString value was detected from the client (strPostalCode=\"<b\").", "System.Web.HttpRequestValidationException")}},

@@ -83,6 +83,7 @@ const (
 	whyValidationNull      = "Mono's request validation reads a NUL after '<' as markup; .NET's HttpRequest.ValidateString removes NUL characters first (RemoveNullCharacters), so '<' then stands last or before what follows the NUL"
 	whyReferenceGaveUp     = "the reference deployment gave no answer (nginx's 504: Mono's worker waited for a form body a HEAD or GET request sent with a form content type does not have); nothing of ASMX's to compare"
 	whyCharsetNoSpace      = "Mono finds no charset in a content type that writes it right after ';' (\";charset=iso-8859-1\") and reads the form in UTF-8; .NET's HttpRequest.GetAttributeFromHeader takes a name after ';', ',' or white space"
+	whyFormRunSplit        = "Mono decodes a form's %XX escapes apart from the raw bytes next to them; .NET's HttpEncoder.UrlDecode adds both to one run of bytes (UrlDecoder.AddByte) and decodes it at once, so %C3 and a raw 0xA9 are é"
 	whyQueryRawBytes       = "Mono reads bytes above 0x7F sent unescaped in a query string as '?'; .NET decodes the query's raw bytes (HttpRequest.QueryStringBytes) in UTF-8"
 	whyQueryCharset        = "Mono reads a GET's query string in the charset of its Content-Type; .NET's HttpRequest.ContentEncoding takes a charset only from a request with a body (GetEncodingFromHeaders), so a GET's query is read in requestEncoding (UTF-8)"
 	whyQueryMark           = "Mono measures the query string with its \"?\" (UriBuilder.Query), one character more than .NET's HttpRequest.QueryStringText: a query of exactly maxQueryStringLength is refused"
@@ -604,6 +605,18 @@ func TestDifferentialAgainstReference(t *testing.T) {
 			plain("A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;&#233;&lt;b&quot;)."), nil},
 		{"post, a form with no charset: UTF-8", post(svc+"ReturnProvinces", asmx.ContentTypeForm, "strAtmServiceKey=%E9%3Cb"),
 			plain("A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;\ufffd&lt;b&quot;)."), nil},
+		// UTF8Encoding writes one U+FFFD for each invalid sequence: a
+		// stray continuation byte, an unfinished or overlong sequence.
+		{"get, bytes that are not UTF-8: one U+FFFD a sequence", get(svc + "ReturnProvinces?strAtmServiceKey=%A4%E9%80%3Cb"),
+			plain("A potentially dangerous Request.QueryString value was detected from the client (strAtmServiceKey=&quot;\ufffd\ufffd&lt;b&quot;)."), nil},
+		{"get, an overlong sequence: two", get(svc + "ReturnProvinces?strAtmServiceKey=%E0%80%80%3Cb"),
+			plain("A potentially dangerous Request.QueryString value was detected from the client (strAtmServiceKey=&quot;\ufffd\ufffd&lt;b&quot;)."), nil},
+		{"post, a form's raw bytes and escapes: one run of bytes", post(svc+"ReturnProvinces", asmx.ContentTypeForm, "strAtmServiceKey=%C3\xa9%3Cb"),
+			plain("A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;&#233;&lt;b&quot;)."),
+			mono(plain("A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;\ufffd\ufffd&lt;b&quot;)."), whyFormRunSplit)},
+		// A pair without '=' has a null name, another key than "".
+		{"get, a value without a name is not the empty name's", get(svc + "ReturnProvinces?=a&%3Cb"),
+			plain("A potentially dangerous Request.QueryString value was detected from the client (=&quot;&lt;b&quot;)."), nil},
 		{"get with a Latin-1 content type: the query read as UTF-8 (no body)", diffRequest{"GET", svc + "ReturnProvinces?strAtmServiceKey=%E9%3Cb", map[string]string{"Content-Type": "text/plain; charset=iso-8859-1"}, ""},
 			plain("A potentially dangerous Request.QueryString value was detected from the client (strAtmServiceKey=&quot;\ufffd&lt;b&quot;)."),
 			mono(plain("A potentially dangerous Request.QueryString value was detected from the client (strAtmServiceKey=&quot;&#233;&lt;b&quot;)."), whyQueryCharset)},
@@ -633,6 +646,16 @@ func TestDifferentialAgainstReference(t *testing.T) {
 		{"a path of 260", get(longPath(svc+"ReturnProvinces/", 260)), plain(strings.TrimPrefix(longPath(svc+"ReturnProvinces/", 260), svc) + " Web Service method name is not valid."),
 			mono(plain("{0} Web Service method name is not valid."), whyUnformatted)},
 		{"a path of 261", get(longPath(svc+"ReturnProvinces/", 261)), page(400), monoPage(400)},
+		// A GET of the .asmx itself: DiscoveryServerProtocolFactory reads
+		// Request.QueryString first, which request validation (4.0)
+		// checks whole; CoreGetHandler wraps the exception ("Failed to
+		// handle request."): ASP.NET's error page. A SOAP POST's query is
+		// not read.
+		{"the help page, markup in the query", get("/service/service.asmx?x=%3Cb"), page(500), monoPage(500)},
+		{"?WSDL, markup in the query", get("/service/service.asmx?WSDL&x=%3Cb"), page(500), monoPage(500)},
+		{"?op=, markup", get("/service/service.asmx?op=%3Cb"), page(500), monoPage(500)},
+		{"soap, markup in the query is not read", diffRequest{"POST", "/service/service.asmx?x=%3Cb", map[string]string{"Content-Type": ctXML, "SOAPAction": action("ReturnProvinces")}, env11(provinces(key))},
+			ok11, nil},
 		{"json, a path of 261", get(longPath(v2+"ReturnAtmSearchByCoordinates/", 261)), page(400), monoPage(400)},
 		{"< in the path", get(svc + "ReturnProvinces%3C?strAtmServiceKey=" + key), page(400), mono(page(500).withType(monoCTHTML), whyPathStatus)},
 		{"> in the path", get(svc + "ReturnProvinces%3E?strAtmServiceKey=" + key), page(400), mono(page(500).withType(monoCTHTML), whyPathStatus)},

@@ -7,11 +7,18 @@ import (
 )
 
 // serveDocs answers GET and HEAD of /service/service.asmx: the WSDL, the
-// discovery document or the HTML help pages. A fault on operation WSDL
+// discovery document or the HTML help pages, once request validation has
+// passed the query. A fault on operation WSDL
 // applies to the first two, never to the help pages. A replaying server
 // serves the deployment's own WSDL, discovery document and help pages
 // where the recordings hold them (wsdl.go, replay_docs.go).
 func (s *Server) serveDocs(w http.ResponseWriter, r *http.Request, ex *exchange) {
+	// ASMX's discovery protocol reads the query first, and request
+	// validation with it (asmx.ValidateDocsQuery).
+	if e := asmx.ValidateDocsQuery(s.cfg.reqEncoding.Query(headerValue(r.Header, "Content-Type"), hasBody(r), r.URL.RawQuery), s.cfg.validation); e != nil {
+		s.writeError(w, ex, 0, e)
+		return
+	}
 	kind, op, hasOp := asmx.ParseDocsQuery(r.URL.RawQuery)
 	switch {
 	case kind == asmx.DocsWSDL || kind == asmx.DocsDisco:

@@ -453,8 +453,12 @@ func TestHelpPages(t *testing.T) {
 			bodyContains("<h2>Method Not Found</h2>"),
 			bodyContains("Method 'DropTables' was not found in service AtmService."),
 			bodyLacks(`id="invoke"`)}},
-		{"unknown operation is escaped", "op=%3Cscript%3Ealert(1)%3C/script%3E", []check{hasStatus(200), html,
-			bodyLacks("<script>"), bodyContains("Method '&lt;script&gt;alert(1)&lt;/script&gt;' was not found")}},
+		{"unknown operation is escaped", "op=%3C%20script%3Ealert(1)%3C%20/script%3E", []check{hasStatus(200), html,
+			bodyLacks("< script>"), bodyContains("Method '&lt; script&gt;alert(1)&lt; /script&gt;' was not found")}},
+		// Markup is refused before: ASMX's discovery protocol reads the
+		// query first, and request validation (4.0) with it.
+		{"markup in the query: request validation's error page", "op=%3Cscript%3Ealert(1)%3C/script%3E", []check{hasStatus(500), html,
+			bodyLacks("<script>"), bodyContains("Runtime Error")}},
 		{"unknown operation is encoded as HtmlEncode does", "op=%C3%A9%22", []check{hasStatus(200), html,
 			bodyContains("Method '&#233;&quot;' was not found")}},
 		{"unknown operation is shown XmlConvert.DecodeName'd", "op=Return_x0041_tm_X00000042__x12_", []check{hasStatus(200), html,

@@ -12,22 +12,25 @@ import (
 // and the masking rule finds a key as they write it (internal/redact).
 
 // URLDecode decodes s, a name or value of a query string or form body, as
-// ASP.NET's HttpUtility.UrlDecode does with UTF-8: '+' is a space, %XX a
-// byte, %uXXXX a UTF-16 unit (two of them a surrogate pair), an escape
-// that does not decode stays as it is, and bytes that are not UTF-8 become
-// U+FFFD. net/url's QueryUnescape refuses %u escapes.
+// ASP.NET's HttpUtility.UrlDecode does with UTF-8 (HttpEncoder.UrlDecode
+// over the request's bytes): '+' is a space, %XX a byte, %uXXXX a UTF-16
+// unit (two of them a surrogate pair), an escape that does not decode
+// stays as it is. Raw bytes and %XX bytes make one run of bytes, decoded
+// together (UrlDecoder.AddByte), so "%C3" followed by a raw 0xA9 is "é";
+// bytes that are not UTF-8 become U+FFFD as .NET Framework's UTF8Encoding
+// replaces them (DecodeUTF8). net/url's QueryUnescape refuses %u escapes.
 func URLDecode(s string) string {
 	if strings.IndexByte(s, '%') < 0 && strings.IndexByte(s, '+') < 0 {
 		if utf8.ValidString(s) {
 			return s
 		}
-		return strings.ToValidUTF8(s, "\uFFFD")
+		return DecodeUTF8(s)
 	}
 	var out []byte   // decoded UTF-8
-	var bytes []byte // %XX bytes not yet decoded
+	var bytes []byte // bytes, raw or %XX, not yet decoded
 	flush := func() {
 		if len(bytes) > 0 {
-			out = append(out, []byte(strings.ToValidUTF8(string(bytes), "\uFFFD"))...)
+			out = appendUTF8(out, bytes)
 			bytes = bytes[:0]
 		}
 	}
@@ -35,9 +38,7 @@ func URLDecode(s string) string {
 		c := s[i]
 		switch {
 		case c == '+':
-			flush()
-			out = append(out, ' ')
-			continue
+			c = ' ' // a byte of the run, as .NET adds it
 		case c == '%' && i+5 < len(s) && s[i+1] == 'u' && IsHex(s[i+2]) && IsHex(s[i+3]) && IsHex(s[i+4]) && IsHex(s[i+5]):
 			flush()
 			r := unitAt(s, i)
@@ -56,15 +57,92 @@ func URLDecode(s string) string {
 			out = utf8.AppendRune(out, r)
 			continue
 		case c == '%' && i+2 < len(s) && IsHex(s[i+1]) && IsHex(s[i+2]):
-			bytes = append(bytes, byte(Unhex(s[i+1])<<4|Unhex(s[i+2])))
+			c = byte(Unhex(s[i+1])<<4 | Unhex(s[i+2]))
 			i += 2
-			continue
 		}
-		flush()
-		out = append(out, c)
+		bytes = append(bytes, c)
 	}
 	flush()
-	return strings.ToValidUTF8(string(out), "\uFFFD")
+	return string(out)
+}
+
+// DecodeUTF8 is s, bytes meant as UTF-8, as .NET Framework's UTF8Encoding
+// with its replacement fallback (Encoding.UTF8.GetString) reads them: each
+// invalid sequence is one U+FFFD, where a sequence is a byte that cannot
+// start a character (0x80 to 0xBF, 0xC0, 0xC1, 0xF5 to 0xFF), or a lead
+// byte with the continuation bytes read before the sequence broke off (at a
+// byte that does not continue it, at the end, or at a second byte that
+// makes it overlong, a surrogate or beyond U+10FFFF, which the sequence
+// then includes). So %A4%E9%80 is two U+FFFD and %E0%80%80 two, where
+// strings.ToValidUTF8 would write one.
+func DecodeUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return string(appendUTF8(make([]byte, 0, len(s)+8), []byte(s)))
+}
+
+// appendUTF8 appends b, decoded as DecodeUTF8 decodes it, to dst.
+func appendUTF8(dst, b []byte) []byte {
+	const bad = "\uFFFD"
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < 0x80 {
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		need := 0 // continuation bytes the lead byte asks for
+		switch {
+		case c >= 0xC2 && c <= 0xDF:
+			need = 1
+		case c >= 0xE0 && c <= 0xEF:
+			need = 2
+		case c >= 0xF0 && c <= 0xF4:
+			need = 3
+		default: // a continuation byte, C0, C1, F5 to FF: invalid alone
+			dst = append(dst, bad...)
+			i++
+			continue
+		}
+		k := 1
+		for ; k <= need; k++ {
+			if i+k >= len(b) || b[i+k]&0xC0 != 0x80 {
+				break // the sequence ends here; b[i+k] is read again
+			}
+			if k == 1 && !secondByteOK(c, b[i+1]) {
+				k = 2 // the second byte belongs to the invalid sequence
+				break
+			}
+		}
+		if k <= need {
+			dst = append(dst, bad...)
+			i += k
+			continue
+		}
+		dst = append(dst, b[i:i+need+1]...)
+		i += need + 1
+	}
+	return dst
+}
+
+// secondByteOK reports whether b2, a continuation byte, may follow lead
+// byte c (UTF8Encoding's checks at the second byte): not an overlong
+// three-byte form (E0 80 to E0 9F), not a surrogate (ED A0 to ED BF), not
+// an overlong four-byte form or one beyond U+10FFFF (F0 80 to F0 8F, F4 90
+// and above).
+func secondByteOK(c, b2 byte) bool {
+	switch c {
+	case 0xE0:
+		return b2 >= 0xA0
+	case 0xED:
+		return b2 < 0xA0
+	case 0xF0:
+		return b2 >= 0x90
+	case 0xF4:
+		return b2 < 0x90
+	}
+	return true
 }
 
 // unitAt is the UTF-16 unit of the %uXXXX escape at s[i].
