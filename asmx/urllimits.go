@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/atmkit/atmkit/internal/wire"
 )
 
 // ASP.NET's defaults and bounds for the limits of URLLimits
@@ -158,10 +160,13 @@ func utf16Len(s string) int {
 }
 
 // queryStringLen is the length of HttpRequest.QueryStringText for a raw
-// query string: its bytes decoded as UTF-8 (requestEncoding's default),
-// with each "#" written "%23".
+// query string: its bytes decoded as UTF-8 (requestEncoding's default) by
+// .NET's UTF8Encoding, one U+FFFD for each invalid sequence (wire.DecodeUTF8:
+// %A4%E9%80 sent raw is two units, not three), with each "#" written "%23".
+// A requestEncoding of one byte a character would count each byte: not
+// modelled (raw bytes beyond ASCII in a query are rare; clients escape them).
 func queryStringLen(rawQuery string) int {
-	return utf16Len(rawQuery) + 2*strings.Count(rawQuery, "#")
+	return utf16Len(wire.DecodeUTF8(rawQuery)) + 2*strings.Count(rawQuery, "#")
 }
 
 // Texts of ASP.NET's URL checks (System.Web's resources Url_too_long and

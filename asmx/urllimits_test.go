@@ -6,6 +6,8 @@ import (
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/atmkit/atmkit/internal/wire"
 )
 
 func TestParsePathInvalidChars(t *testing.T) {
@@ -49,6 +51,12 @@ func TestURLLimitsCheck(t *testing.T) {
 		{"/", strings.Repeat("q", 2049), KindQueryStringTooLong},
 		{"/", strings.Repeat("é", 1024), ""},
 		{"/", strings.Repeat("q", 2046) + "#", KindQueryStringTooLong}, // "#" is written "%23"
+		// Bytes that are not UTF-8: one unit for each invalid sequence, as
+		// .NET's UTF8Encoding reads them (E9 80 is one: a lead byte and the
+		// continuation it had), not one a byte.
+		{"/", strings.Repeat("q", 2045) + "\xa4\xe9\x80", ""},
+		{"/", strings.Repeat("q", 2047) + "\xe9\x80", ""},
+		{"/", strings.Repeat("q", 2047) + "\xa4\xe9", KindQueryStringTooLong},
 		{"/a<b", "", KindDangerousPath},
 		{"/" + strings.Repeat("a", 260) + "<", strings.Repeat("q", 2049), KindURLTooLong},
 		{"/a", strings.Repeat("q", 2049) + "<", KindQueryStringTooLong},
@@ -74,7 +82,8 @@ func TestURLLimitsCheck(t *testing.T) {
 
 // FuzzURLLimits holds Check to .NET's rules computed the slow way: lengths
 // in UTF-16 units of the strings as .NET decodes them (each byte that is
-// not UTF-8 one U+FFFD; "#" in the query three), the path's length before
+// not UTF-8 in the path one U+FFFD, in the query one for each invalid
+// sequence as wire.DecodeUTF8 reads it; "#" in the query three), the path's length before
 // the query's, then the first invalid character of the path; and
 // ParsePathInvalidChars to what it reads back.
 func FuzzURLLimits(f *testing.F) {
@@ -99,7 +108,7 @@ func FuzzURLLimits(f *testing.F) {
 		switch {
 		case slowUnits(path) > maxURL:
 			want = KindURLTooLong
-		case slowUnits(query)+2*strings.Count(query, "#") > maxQuery:
+		case slowUnits(wire.DecodeUTF8(query))+2*strings.Count(query, "#") > maxQuery:
 			want = KindQueryStringTooLong
 		case strings.ContainsFunc(path, func(r rune) bool { return slices.Contains(rs, r) }):
 			want = KindDangerousPath
