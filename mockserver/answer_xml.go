@@ -300,21 +300,27 @@ func (l *leaf) appendInt(dst []byte, n int) []byte {
 	return strconv.AppendInt(dst, int64(n), 10)
 }
 
-// appendFloat appends a number as l's format writes it.
+// appendFloat appends a number as l's format writes it: fixed decimals, or
+// as XmlConvert writes the service's value (a double: 15 significant
+// digits, else 17, 1E-05 beyond the plain range; a float: 7, else 9; a
+// decimal made from the double: 15, plain).
 func (l *leaf) appendFloat(dst []byte, f float64) []byte {
 	if l.bits == 32 && !math.IsInf(f, 0) && math.IsInf(float64(float32(f)), 0) {
 		f = float64(float32(f)) // past a float's range (a searched point of 1e39): the service's (float) cast makes it INF
 	}
 	if math.IsInf(f, 0) || math.IsNaN(f) {
-		return appendXMLDouble(dst, f) // a searched point may be INF or NaN, as ASMX reads them
+		return asmx.AppendXMLDouble(dst, f) // a searched point may be INF or NaN, as ASMX reads them
 	}
 	if l.fixed >= 0 {
 		return strconv.AppendFloat(dst, f, 'f', l.fixed, l.bits)
 	}
-	if l.bits == 32 {
-		return strconv.AppendFloat(dst, f, 'f', -1, 32)
+	switch {
+	case l.bits == 32:
+		return asmx.AppendXMLFloat(dst, float32(f))
+	case l.typ == "decimal":
+		return asmx.AppendDecimalOfDouble(dst, f)
 	}
-	return appendXMLDouble(dst, f)
+	return asmx.AppendXMLDouble(dst, f)
 }
 
 // appendValue appends l's value in ctx as element text, as .NET writes it
@@ -344,18 +350,4 @@ func (l *leaf) appendEscaped(dst []byte, ctx *valueCtx, escape func([]byte, stri
 		return dst, true
 	}
 	return escape(dst, s), false
-}
-
-// appendXMLDouble appends f as XmlConvert.ToString writes a double:
-// shortest round-trip form, INF, -INF and NaN.
-func appendXMLDouble(dst []byte, f float64) []byte {
-	switch {
-	case math.IsInf(f, 1):
-		return append(dst, "INF"...)
-	case math.IsInf(f, -1):
-		return append(dst, "-INF"...)
-	case math.IsNaN(f):
-		return append(dst, "NaN"...)
-	}
-	return strconv.AppendFloat(dst, f, 'f', -1, 64)
 }

@@ -49,3 +49,44 @@ func TestDifferentialSOAPBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestDifferentialSearchPointDoubles compares the search point the mock
+// writes back with the reference deployment's, byte for byte, over SOAP 1.1
+// and GET: a search where neither holds an ATM (a 1 km radius in the
+// Indian Ocean), at coordinates whose doubles XmlConvert writes in
+// exponent form (1E-05, 1.5E+20) or with 17 digits where Go's shortest
+// form has 16 (46.136800000000008). Negative zero is left out: Mono writes
+// -0 where .NET Framework writes 0.
+func TestDifferentialSearchPointDoubles(t *testing.T) {
+	t.Parallel()
+	ref := refdeploy.Shared(t)
+	sh, err := shape.Load(filepath.Join("..", "shape", "learn", "testdata", "reference-learned.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := New(WithShape(sh), WithNamespace(refdeploy.Namespace), WithKeys(refdeploy.Key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mock := httptest.NewServer(h)
+	t.Cleanup(mock.Close)
+	for _, point := range [][2]string{
+		{"0.00001", "75.5"},
+		{"-1.5e-7", "80.000000000000014"},
+		{"46.13680000000001", "75.1"},
+		{"1.5e20", "1e15"},
+		{"0.0001", "123456789012345"},
+	} {
+		for _, b := range []string{"soap11", "get"} {
+			params := [][2]string{{asmx.ParamKey, refdeploy.Key}, {asmx.ParamPostalCode, ""}, {asmx.ParamLatitude, point[0]}, {asmx.ParamLongitude, point[1]}, {asmx.ParamRadius, "1"}}
+			refStatus, want := mocktest.Call(t, ref.URL, refdeploy.Namespace, b, asmx.OpReturnAtmSearchByCoordinates, params)
+			status, got := mocktest.Call(t, mock.URL, refdeploy.Namespace, b, asmx.OpReturnAtmSearchByCoordinates, params)
+			if b == "get" {
+				want = mocktest.AsDotNetLinesBytes(want) // Mono writes LF
+			}
+			if status != refStatus || !bytes.Equal(got, want) {
+				t.Errorf("search at %s, %s over %s: the mock answered %d\n%s\nthe deployment %d\n%s", point[0], point[1], b, status, got, refStatus, want)
+			}
+		}
+	}
+}

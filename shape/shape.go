@@ -201,8 +201,10 @@ type Field struct {
 	Value string
 	// Format says how the value is written: for xs:boolean "true/false"
 	// (the default) or "1/0"; for xs:double, xs:float and xs:decimal
-	// "shortest" (the default: the shortest text that reads back as the
-	// same double, as .NET's XmlConvert writes) or "fixed:N" (N decimals).
+	// "shortest" (the default: as .NET Framework's XmlConvert writes the
+	// value, its 15 significant digits when they read back as the same
+	// double, else 17, 1E-05 and 1E+15 beyond the plain range; a float's
+	// 7, else 9; a decimal's 15, plain) or "fixed:N" (N decimals).
 	Format string
 	// FullEnd marks a node result's value (in an element, or its text
 	// beside the element's attributes) whose empty string is written with

@@ -199,7 +199,7 @@ func IsValueType(t string) bool {
 const (
 	FormatTrueFalse = "true/false" // xs:boolean written true or false (XmlSerializer)
 	FormatOneZero   = "1/0"        // xs:boolean written 1 or 0
-	FormatShortest  = "shortest"   // a number in its shortest round-trip form
+	FormatShortest  = "shortest"   // a number as XmlConvert writes it (asmx.AppendXMLDouble)
 	formatFixed     = "fixed:"     // fixed:N, N decimals
 )
 
