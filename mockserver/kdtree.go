@@ -131,11 +131,12 @@ func sortHits(hits []hit) {
 func fixTies(hits []hit) {
 	for i := 1; i < len(hits); {
 		// Most are far apart: find the next two that are not, with the
-		// previous haversine at hand.
+		// previous haversine at hand (the usual case tested first: one
+		// comparison a hit).
 		prev := hits[i-1].hav
 		for ; i < len(hits); i++ {
 			h := hits[i].hav
-			if !(h == prev || h-prev > tieRange*h) {
+			if !(h-prev > tieRange*h || h == prev) {
 				break
 			}
 			prev = h
