@@ -64,10 +64,12 @@ func contentTypeParam(ct, name string) (string, bool) {
 		if j := strings.IndexByte(rest, ';'); j >= 0 {
 			p, next, more = rest[:j], rest[j+1:], true
 		}
-		p = strings.TrimLeft(p, " \t\r\n")
+		for len(p) > 0 && isXMLSpace(p[0]) { // strings.TrimLeft(p, " \t\r\n"), without its set
+			p = p[1:]
+		}
 		if len(p) >= len(name) && strings.EqualFold(p[:len(name)], name) {
 			if eq := strings.IndexByte(p[len(name):], '='); eq >= 0 {
-				return strings.Trim(p[len(name)+eq+1:], " '\"\t"), true
+				return trimParamValue(p[len(name)+eq+1:]), true
 			}
 		}
 		if !more {
@@ -75,6 +77,19 @@ func contentTypeParam(ct, name string) (string, bool) {
 		}
 		rest = next
 	}
+}
+
+// trimParamValue is strings.Trim(v, " '\"\t"), without building the set
+// of bytes each call: a parameter's value without its quotes.
+func trimParamValue(v string) string {
+	cut := func(c byte) bool { return c == ' ' || c == '\'' || c == '"' || c == '\t' }
+	for len(v) > 0 && cut(v[0]) {
+		v = v[1:]
+	}
+	for len(v) > 0 && cut(v[len(v)-1]) {
+		v = v[:len(v)-1]
+	}
+	return v
 }
 
 // charset is a text encoding .NET knows by name.

@@ -258,8 +258,17 @@ func numberException(typ ParamType, fail int, frames []string) *Exception {
 	return &Exception{Type: typeOverflow, Message: msg, Stack: concat(parse, frames)}
 }
 
-// xmlTrim trims XML white space, as XmlConvert does.
-func xmlTrim(s string) string { return strings.Trim(s, " \t\n\r") }
+// xmlTrim trims XML white space, as XmlConvert does: strings.Trim(s,
+// " \t\n\r"), without building the set of bytes each call.
+func xmlTrim(s string) string {
+	for len(s) > 0 && isXMLSpace(s[0]) {
+		s = s[1:]
+	}
+	for len(s) > 0 && isXMLSpace(s[len(s)-1]) {
+		s = s[:len(s)-1]
+	}
+	return s
+}
 
 // parseXMLDouble reads s as XmlConvert.ToDouble does.
 func parseXMLDouble(s string) (float64, int) {

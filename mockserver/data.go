@@ -223,10 +223,12 @@ const nearestMaxK = 1024
 // them. The slice is sc's: valid until sc is reused or released.
 //
 // A maximum up to nearestMaxK is the k-nearest search, in sc. Any other is
-// the search within the radius, whose hits (16 bytes a location, sorted)
-// are gathered in one of d.slots: no more such searches run at once than
-// there are processors to run them (they are all computation), so however
-// many requests are in flight, only that many answers' hits are held.
+// the search within the radius, whose hits (16 bytes a location) are
+// gathered in sc while they are up to bucketSortMax, as many as sc holds
+// to sort them anyway. A search that finds more starts again in one of
+// d.slots: no more such searches run at once than there are processors to
+// run them (they are all computation), so however many requests are in
+// flight, only that many long answers' hits are held.
 func (d *data) search(p fixtures.Coordinates, radiusKm float64, maximum int, sc *scratch) []int32 {
 	from := newPoint(p, 0, 0)
 	if maximum >= 0 && maximum <= nearestMaxK {
@@ -234,18 +236,29 @@ func (d *data) search(p fixtures.Coordinates, radiusKm float64, maximum int, sc 
 		return sc.positions(sc.hits)
 	}
 	r := newRadius(radiusKm)
-	hits := <-d.slots
-	hits = d.tree.withinRadius(&from, &r, hits[:0])
-	sorted := sortWithin(hits, r.outer, sc)
-	if maximum >= 0 && len(sorted) > maximum {
-		sorted = sorted[:maximum]
+	// Up to bucketSortMax hits, as many as sortWithin copies into sc
+	// anyway, are gathered in sc, without waiting for a slot.
+	hits, ok := d.tree.withinRadius(&from, &r, sc.hits[:0], bucketSortMax)
+	sc.hits = hits
+	if ok {
+		return sc.positions(cut(sortWithin(hits, r.outer, sc), maximum))
 	}
-	atms := sc.positions(sorted)
+	hits = <-d.slots
+	hits, _ = d.tree.withinRadius(&from, &r, hits[:0], -1)
+	atms := sc.positions(cut(sortWithin(hits, r.outer, sc), maximum))
 	if cap(hits) > maxSlotHits {
 		hits = nil // a rare huge answer's are not kept
 	}
 	d.slots <- hits[:0]
 	return atms
+}
+
+// cut returns the first maximum of hits; all of them when maximum < 0.
+func cut(hits []hit, maximum int) []hit {
+	if maximum >= 0 && len(hits) > maximum {
+		return hits[:maximum]
+	}
+	return hits
 }
 
 // maxSlotHits bounds the hits a slot keeps for the next search: 8 MiB, a

@@ -395,13 +395,15 @@ const journalPrealloc = 4096
 // enabled reports whether the journal keeps anything.
 func (j *journal) enabled() bool { return j.size > 0 }
 
-// add appends e, dropping the oldest entry when the journal is full.
-func (j *journal) add(e journalRecord) {
+// add appends a copy of *e, dropping the oldest entry when the journal is
+// full. e is the caller's, taken by pointer so that the record (over 600
+// bytes) is copied once, into the journal.
+func (j *journal) add(e *journalRecord) {
 	if j.size == 0 {
 		return
 	}
 	if e.tooLarge() {
-		j.settle(&e)
+		j.settle(e)
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -417,9 +419,9 @@ func (j *journal) add(e journalRecord) {
 		}
 	}
 	if j.full {
-		j.entries[j.next] = e
+		j.entries[j.next] = *e
 	} else {
-		j.entries = append(j.entries, e)
+		j.entries = append(j.entries, *e)
 	}
 	j.next++
 	if j.next == j.size {

@@ -131,11 +131,12 @@ func sortHits(hits []hit) {
 func fixTies(hits []hit) {
 	for i := 1; i < len(hits); {
 		// Most are far apart: find the next two that are not, with the
-		// previous haversine at hand.
+		// previous haversine at hand (the usual case tested first: one
+		// comparison a hit).
 		prev := hits[i-1].hav
 		for ; i < len(hits); i++ {
 			h := hits[i].hav
-			if !(h == prev || h-prev > tieRange*h) {
+			if !(h-prev > tieRange*h || h == prev) {
 				break
 			}
 			prev = h
@@ -490,13 +491,20 @@ const maxDepth = 64
 // particular order.
 func (t *kdTree) within(from *point, radiusKm float64, hits []hit) []hit {
 	r := newRadius(radiusKm)
-	return t.withinRadius(from, &r, hits)
+	hits, _ = t.withinRadius(from, &r, hits, -1)
+	return hits
 }
 
-// withinRadius is within for a radius already worked out.
-func (t *kdTree) withinRadius(from *point, r *radius, hits []hit) []hit {
+// withinRadius is within for a radius already worked out. With limit ≥ 0,
+// it gives up once it has appended more than limit hits (it may append up
+// to leafSize more) and reports false: the caller searches again with
+// room for them all.
+func (t *kdTree) withinRadius(from *point, r *radius, hits []hit, limit int) ([]hit, bool) {
 	if len(t.points) == 0 {
-		return hits
+		return hits, true
+	}
+	if limit >= 0 {
+		limit += len(hits)
 	}
 	v := from.vec()
 	maxHav := r.outer
@@ -510,6 +518,9 @@ func (t *kdTree) withinRadius(from *point, r *radius, hits []hit) []hit {
 		sp--
 		f := stack[sp]
 		if f.hi-f.lo <= leafSize {
+			if limit >= 0 && len(hits) > limit {
+				return hits, false
+			}
 			for k := f.lo; k < f.hi; k++ {
 				q := &t.points[k]
 				if h := from.hav(q); r.holds(h) {
@@ -528,7 +539,7 @@ func (t *kdTree) withinRadius(from *point, r *radius, hits []hit) []hit {
 			sp++
 		}
 	}
-	return hits
+	return hits, limit < 0 || len(hits) <= limit
 }
 
 // nearest appends to hits[:0] the k points nearest to `from` (by distance,

@@ -300,7 +300,7 @@ func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 		if s.journal.bodyMax > 0 {
 			keepCall(&rec, r, ex, status, s.journal.bodyMax)
 		}
-		s.journal.add(rec)
+		s.journal.add(&rec)
 	}
 	level := slog.LevelInfo
 	if isAdminPath(r.URL.Path) && (r.Method == http.MethodGet || r.Method == http.MethodHead) && status > 0 && status < 400 {
