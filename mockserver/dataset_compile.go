@@ -83,6 +83,10 @@ type dsCode struct {
 	kind    listKind
 	// scope is the namespaces in scope in the DataSet's element.
 	scope dsScope
+	// nilAttr marks a simpleContent row DBNull: xsi:nil, declaring xsi
+	// where nothing above declares it (GET and POST; the SOAP envelope
+	// does, and XmlTextWriter finds it there).
+	nilAttr []byte
 }
 
 // dsScope is the namespaces in scope where a row is written: the default
@@ -152,7 +156,10 @@ func (c *compiler) dataSet(r *shape.Result, soap bool) (*dsCode, error) {
 		start = dsxml.Append(start, schema, depth, !c.flat)
 	}
 	start = append(start, c.indent(depth)+`<diffgr:diffgram xmlns:msdata="`+dsxml.NSMSData+`" xmlns:diffgr="`+dsxml.NSDiffgram+`"`...)
-	code := &dsCode{ds: d, start: start}
+	code := &dsCode{ds: d, start: start, nilAttr: []byte(` xsi:nil="true" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"`)}
+	if soap {
+		code.nilAttr = []byte(` xsi:nil="true"`)
+	}
 	rest := c.indent(depth - 1)
 	if !soap {
 		rest = "\r\n</" + r.Root + ">"
