@@ -268,7 +268,10 @@ func (c *compiler) dsRow(code *dsCode, dt *dsTable, depth int, scope dsScope) {
 		ops = append(ops, dsOp{kind: dsNumber, table: table, mul: mul, add: add, leaf: l})
 	}
 	plain := leaf{kind: shape.KindInt, typ: "int", fixed: -1, bits: 64}
-	bytes(c.indent(depth) + "<" + name + ` diffgr:id="` + t.Name)
+	// diffgr:id is the TableName (XmlDataTreeWriter.XmlDataRowWriter:
+	// row.Table.TableName, where the element is EncodedTableName): the
+	// shape's name XmlConvert.DecodeName'd.
+	bytes(c.indent(depth) + "<" + name + ` diffgr:id="` + xmlEscape(decodeName(t.Name)))
 	number(dt.index, 1, 1, plain)
 	bytes(`" msdata:rowOrder="`)
 	number(dt.index, 1, 0, plain)
