@@ -356,7 +356,9 @@ func (g *gen) table(t *shape.Table) *Node {
 				root.set("nillable", "true")
 			}
 			ext := &Node{Name: "xs:extension", Attrs: []Attr{{"base", "xs:" + c.Type}}, Full: true}
-			typ.add(el("xs:simpleContent", "msdata:ColumnName", c.Name, "msdata:Ordinal", strconv.Itoa(i)).add(ext))
+			// msdata:ColumnName is the ColumnName itself (colTxt.ColumnName),
+			// where elements and attributes have the encoded name.
+			typ.add(el("xs:simpleContent", "msdata:ColumnName", shape.DecodeName(c.Name), "msdata:Ordinal", strconv.Itoa(i)).add(ext))
 			attrs = ext
 		}
 	}

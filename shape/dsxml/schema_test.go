@@ -265,7 +265,10 @@ func TestSchemasOfNamespacesAndSelfNesting(t *testing.T) {
 // says its own (msdata:ConstraintName, HandleTable); a table with no
 // column in the schema and no nested table has <xs:complexType>
 // </xs:complexType> (its empty xs:sequence removed from the XmlElement,
-// which WriteTo then ends with an end tag). Each schema reads back to its
+// which WriteTo then ends with an end tag); a simpleContent column's
+// msdata:ColumnName is its ColumnName itself (colTxt.ColumnName: My Text),
+// where elements and attributes are named XmlConvert.EncodeLocalName'd
+// (My_x0020_Text, the shape's name). Each schema reads back to its
 // DataSet and is written again byte for byte.
 func TestSchemaAsReferenceSourceWritesIt(t *testing.T) {
 	text := &shape.DataSet{Name: "Finder", Tables: []*shape.Table{
@@ -282,7 +285,11 @@ func TestSchemaAsReferenceSourceWritesIt(t *testing.T) {
 		{Name: "Constraint1", Parent: "A", ParentColumns: []string{"K"}, Child: "C", ChildColumns: []string{"K"}},
 		{Name: "A_E", Parent: "A", ParentColumns: []string{"A_Id"}, Child: "E", ChildColumns: []string{"A_Id"}, Nested: true, NoConstraint: true},
 	}}
-	for file, d := range map[string]*shape.DataSet{"mono-text-allownull.xsd": text, "mono-constraint-names.xsd": names} {
+	encoded := &shape.DataSet{Name: "My_x0020_Set", Tables: []*shape.Table{
+		{Name: "Order_x0020_Details", Rows: shape.RowsOne, Columns: []*shape.Column{{Name: "Unit_x0020_Price", Type: "double"}, {Name: "Row_x0020_Key", Mapping: shape.MappingHidden, Type: "int"}}},
+		{Name: "A_x0020_Note", Rows: shape.RowsOne, Columns: []*shape.Column{{Name: "My_x0020_Text", Mapping: shape.MappingSimpleContent, Type: "string"}}},
+	}}
+	for file, d := range map[string]*shape.DataSet{"mono-text-allownull.xsd": text, "mono-constraint-names.xsd": names, "mono-encoded-names.xsd": encoded} {
 		want := readFile(t, file)
 		n, err := Schema(d, "")
 		if err != nil {
