@@ -206,7 +206,7 @@ func (w *dsWriter) row(dst []byte, dt *dsTable, ctx *valueCtx, st *dsState) []by
 			switch {
 			case empty && o.omitEmpty:
 				// DBNull: nil, the row element empty.
-				dst = append(dst[:open], ` xsi:nil="true" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">`...)
+				dst = append(append(dst[:open], w.code.nilAttr...), '>')
 				open = len(dst) - 1
 			case !empty && mark == open+1:
 				dst = preserveSpace(dst, mark)

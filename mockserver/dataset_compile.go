@@ -83,6 +83,10 @@ type dsCode struct {
 	kind    listKind
 	// scope is the namespaces in scope in the DataSet's element.
 	scope dsScope
+	// nilAttr marks a simpleContent row DBNull: xsi:nil, declaring xsi
+	// where nothing above declares it (GET and POST; the SOAP envelope
+	// does, and XmlTextWriter finds it there).
+	nilAttr []byte
 }
 
 // dsScope is the namespaces in scope where a row is written: the default
@@ -152,7 +156,10 @@ func (c *compiler) dataSet(r *shape.Result, soap bool) (*dsCode, error) {
 		start = dsxml.Append(start, schema, depth, !c.flat)
 	}
 	start = append(start, c.indent(depth)+`<diffgr:diffgram xmlns:msdata="`+dsxml.NSMSData+`" xmlns:diffgr="`+dsxml.NSDiffgram+`"`...)
-	code := &dsCode{ds: d, start: start}
+	code := &dsCode{ds: d, start: start, nilAttr: []byte(` xsi:nil="true" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"`)}
+	if soap {
+		code.nilAttr = []byte(` xsi:nil="true"`)
+	}
 	rest := c.indent(depth - 1)
 	if !soap {
 		rest = "\r\n</" + r.Root + ">"
@@ -261,7 +268,10 @@ func (c *compiler) dsRow(code *dsCode, dt *dsTable, depth int, scope dsScope) {
 		ops = append(ops, dsOp{kind: dsNumber, table: table, mul: mul, add: add, leaf: l})
 	}
 	plain := leaf{kind: shape.KindInt, typ: "int", fixed: -1, bits: 64}
-	bytes(c.indent(depth) + "<" + name + ` diffgr:id="` + t.Name)
+	// diffgr:id is the TableName (XmlDataTreeWriter.XmlDataRowWriter:
+	// row.Table.TableName, where the element is EncodedTableName): the
+	// shape's name XmlConvert.DecodeName'd.
+	bytes(c.indent(depth) + "<" + name + ` diffgr:id="` + xmlEscape(decodeName(t.Name)))
 	number(dt.index, 1, 1, plain)
 	bytes(`" msdata:rowOrder="`)
 	number(dt.index, 1, 0, plain)

@@ -98,6 +98,15 @@ func TestHandWrittenMistakes(t *testing.T) {
 			[]string{`line 9: `, `is not an XML element name`}, 1},
 		{"an attribute name of a private-use character", "attrs.yaml", "{attribute: total,", "{attribute: \"\\ue000total\",",
 			[]string{"line 9: ", `is not an XML attribute name`}, 1},
+		// A DataSet writes its values as XmlConvert writes their
+		// DataType (DataStorage.ConvertObjectToXml): no 1/0 boolean, no
+		// padded double.
+		{"a DataSet boolean column written 1/0", "dataset.yaml", "{column: CreditUnion, type: boolean, value: institution.isAtlanticCreditUnion}",
+			"{column: CreditUnion, type: boolean, format: 1/0, value: institution.isAtlanticCreditUnion}",
+			[]string{`line 27: results.AtmFinder.dataset.tables[1] (Machine).columns[7] (CreditUnion).format: format "1/0": a DataSet writes a boolean column as XmlConvert does (true or false)`}, 1},
+		{"a DataSet double column written fixed:2", "dataset.yaml", "{column: Lat, type: double, value: coordinates.latitude}",
+			"{column: Lat, type: double, format: \"fixed:2\", value: coordinates.latitude}",
+			[]string{`(Lat).format: format "fixed:2": a DataSet writes a double column as XmlConvert does (its shortest round-trip form)`}, 1},
 		{"a namespace with a control character", "typed.yaml", "    namespace: service\n    root: AtmResult", "    namespace: \"http://x.example.org/\\x01\"\n    root: AtmResult",
 			[]string{`line 4: results.AtmResult.namespace: namespace "http://x.example.org/\x01": a control character (or one XML forbids) in it`}, 1},
 	}

@@ -258,6 +258,13 @@ func (c *checker) checkColumn(d *DataSet, t *Table, col *Column, scope Scope, at
 	}
 	if _, err := checkFormat(col.Type, col.Format); err != nil {
 		c.addf(col.line, at+".format", "%v", err)
+	} else if col.Format != "" && col.Format != FormatShortest && col.Format != FormatTrueFalse && col.Type != "decimal" {
+		// A DataSet writes a column's value with XmlConvert.ToString of
+		// its DataType (DataStorage.ConvertObjectToXml): a Boolean true or
+		// false, a Double or Single in its shortest round-trip form; only
+		// a Decimal keeps the decimals it holds.
+		c.addf(col.line, at+".format", "format %q: a DataSet writes a %s column as XmlConvert does (%s); only a decimal column's values keep their decimals (fixed:N)",
+			col.Format, col.Type, map[bool]string{true: "true or false", false: "its shortest round-trip form"}[col.Type == "boolean"])
 	}
 	// A column a relation names as its child column is a key, even when
 	// the relation's parent is wrong (reported with the relation).

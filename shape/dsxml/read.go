@@ -242,7 +242,14 @@ func readSchema(schemas []*etree.Element) (*shape.DataSet, *reader, error) {
 		if u == nil || child == nil {
 			return nil, nil, fmt.Errorf("keyref %s: refers to no unique constraint or table", k.SelectAttrValue("name", ""))
 		}
+		// The relation's name: msdata:RelationName when its foreign key
+		// has another name, else the foreign key's: msdata:ConstraintName
+		// when another constraint took it in the schema, else the
+		// keyref's name (XmlTreeGen.HandleTable).
 		name := k.SelectAttrValue("name", "")
+		if cn := msdata(k, "ConstraintName"); cn != "" {
+			name = cn
+		}
 		if rn := msdata(k, "RelationName"); rn != "" {
 			name = rn
 		}
@@ -339,11 +346,13 @@ func (r *reader) table(e *etree.Element, parent *shape.Table, depth int, ns stri
 		decl := etree.NewElement("element")
 		decl.CreateAttr("name", name)
 		decl.CreateAttr("type", ext.SelectAttrValue("base", ""))
-		decl.CreateAttr("minOccurs", "0")
 		c, err := column(decl, shape.MappingSimpleContent)
 		if err != nil {
 			return fmt.Errorf("table %s: %w", t.Name, err)
 		}
+		// The column allows DBNull when the table's element is nillable
+		// (XSDSchema.HandleSimpleContentColumn: AllowDBNull = isNillable).
+		c.NotNull = e.SelectAttrValue("nillable", "") != "true"
 		ord := -1
 		if o := msdata(sc, "Ordinal"); o != "" {
 			n, err := strconv.Atoi(o)

@@ -345,14 +345,20 @@ func (g *gen) table(t *shape.Table) *Node {
 	seq := el("xs:sequence")
 	typ.add(seq)
 	// A simpleContent column: the type extends its XSD type, its
-	// attributes inside the extension (the table nillable, as Mono
-	// writes it).
+	// attributes inside the extension (XmlTreeGen.HandleTable: the table
+	// nillable when the column allows DBNull; the extension written with
+	// an end tag of its own, as the xs:sequence .NET appends to it and
+	// removes, empty, leaves it).
 	attrs := typ
 	for i, c := range t.Columns {
 		if c.MappingOf() == shape.MappingSimpleContent {
-			root.set("nillable", "true")
+			if !c.NotNull {
+				root.set("nillable", "true")
+			}
 			ext := &Node{Name: "xs:extension", Attrs: []Attr{{"base", "xs:" + c.Type}}, Full: true}
-			typ.add(el("xs:simpleContent", "msdata:ColumnName", c.Name, "msdata:Ordinal", strconv.Itoa(i)).add(ext))
+			// msdata:ColumnName is the ColumnName itself (colTxt.ColumnName),
+			// where elements and attributes have the encoded name.
+			typ.add(el("xs:simpleContent", "msdata:ColumnName", shape.DecodeName(c.Name), "msdata:Ordinal", strconv.Itoa(i)).add(ext))
 			attrs = ext
 		}
 	}
@@ -399,7 +405,13 @@ func (g *gen) table(t *shape.Table) *Node {
 		}
 	}
 	if len(seq.Kids) == 0 {
+		// .NET removes the empty sequence from the XmlElement it was
+		// appended to, which XmlElement.WriteTo then ends with an end tag
+		// of its own: <xs:complexType></xs:complexType> for a table of no
+		// columns in the schema (its keys auto-generated) and no nested
+		// table.
 		typ.Kids = slices.DeleteFunc(typ.Kids, func(n *Node) bool { return n == seq })
+		typ.Full = len(typ.Kids) == 0
 	}
 	g.getSchema(tns)
 	prefix := ""
@@ -436,6 +448,12 @@ func (g *gen) table(t *shape.Table) *Node {
 		n := el("xs:keyref", "name", name)
 		if u := parent.UniqueOn(r.ParentColumns); u != nil {
 			n.set("refer", g.names[u])
+		}
+		if name != r.Name {
+			// Its foreign key's name (the relation's) taken by a
+			// constraint before it (HandleTable: foreign.ConstraintName
+			// != foreign.SchemaName).
+			n.set("msdata:ConstraintName", r.Name)
 		}
 		if r.Nested {
 			n.set("msdata:IsNested", "true")

@@ -254,3 +254,70 @@ func TestSchemasOfNamespacesAndSelfNesting(t *testing.T) {
 		})
 	}
 }
+
+// TestSchemaAsReferenceSourceWritesIt: three points of .NET's XmlTreeGen
+// (the reference source's System.Data, which Mono's System.Data is: the
+// schemas in testdata/mono-text-allownull.xsd and
+// mono-constraint-names.xsd were written by it) that the captures of the
+// reference deployment never show: a simpleContent table is nillable only
+// when its column allows DBNull (HandleTable: colTxt.AllowDBNull); a
+// keyref whose foreign key's name another constraint took in the schema
+// says its own (msdata:ConstraintName, HandleTable); a table with no
+// column in the schema and no nested table has <xs:complexType>
+// </xs:complexType> (its empty xs:sequence removed from the XmlElement,
+// which WriteTo then ends with an end tag); a simpleContent column's
+// msdata:ColumnName is its ColumnName itself (colTxt.ColumnName: My Text),
+// where elements and attributes are named XmlConvert.EncodeLocalName'd
+// (My_x0020_Text, the shape's name). Each schema reads back to its
+// DataSet and is written again byte for byte.
+func TestSchemaAsReferenceSourceWritesIt(t *testing.T) {
+	text := &shape.DataSet{Name: "Finder", Tables: []*shape.Table{
+		{Name: "Note", Rows: shape.RowsOne, Columns: []*shape.Column{{Name: "Text", Mapping: shape.MappingSimpleContent, Type: "string", Generated: true}}},
+		{Name: "Strict", Rows: shape.RowsOne, Columns: []*shape.Column{{Name: "Text", Mapping: shape.MappingSimpleContent, Type: "int", NotNull: true, Generated: true}}},
+	}}
+	names := &shape.DataSet{Name: "Coll", Tables: []*shape.Table{
+		{Name: "A", Rows: shape.RowsOne, Columns: []*shape.Column{{Name: "K", Type: "int"}, {Name: "A_Id", Mapping: shape.MappingHidden, Type: "int"}},
+			Unique: []*shape.Unique{{Name: "Constraint1", Columns: []string{"K"}}}},
+		{Name: "B", Rows: shape.RowsOne, Columns: []*shape.Column{{Name: "K", Type: "int"}}, Unique: []*shape.Unique{{Name: "Constraint1", Columns: []string{"K"}}}},
+		{Name: "C", Rows: shape.RowsOne, Columns: []*shape.Column{{Name: "K", Type: "int"}}},
+		{Name: "E", Rows: shape.RowsOne, Columns: []*shape.Column{{Name: "A_Id", Mapping: shape.MappingHidden, Type: "int"}}},
+	}, Relations: []*shape.Relation{
+		{Name: "Constraint1", Parent: "A", ParentColumns: []string{"K"}, Child: "C", ChildColumns: []string{"K"}},
+		{Name: "A_E", Parent: "A", ParentColumns: []string{"A_Id"}, Child: "E", ChildColumns: []string{"A_Id"}, Nested: true, NoConstraint: true},
+	}}
+	encoded := &shape.DataSet{Name: "My_x0020_Set", Tables: []*shape.Table{
+		{Name: "Order_x0020_Details", Rows: shape.RowsOne, Columns: []*shape.Column{{Name: "Unit_x0020_Price", Type: "double"}, {Name: "Row_x0020_Key", Mapping: shape.MappingHidden, Type: "int"}}},
+		{Name: "A_x0020_Note", Rows: shape.RowsOne, Columns: []*shape.Column{{Name: "My_x0020_Text", Mapping: shape.MappingSimpleContent, Type: "string"}}},
+	}}
+	for file, d := range map[string]*shape.DataSet{"mono-text-allownull.xsd": text, "mono-constraint-names.xsd": names, "mono-encoded-names.xsd": encoded} {
+		want := readFile(t, file)
+		n, err := Schema(d, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(Append(nil, n, -1, false)); got != want {
+			t.Errorf("%s:\n got %s\nwant %s", file, got, want)
+		}
+		doc := etree.NewDocument()
+		if err := doc.ReadFromString(want); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadSchema(doc.Root())
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if back.Name == "Finder" && (back.Tables[0].Columns[0].NotNull || !back.Tables[1].Columns[0].NotNull) {
+			t.Errorf("%s: read Note's text NotNull %t, Strict's %t; want false, true", file, back.Tables[0].Columns[0].NotNull, back.Tables[1].Columns[0].NotNull)
+		}
+		if r := back.Relations; back.Name == "Coll" && (len(r) == 0 || r[len(r)-1].Name != "Constraint1") {
+			t.Errorf("%s: read relations %+v, want the last named Constraint1 (its foreign key's msdata:ConstraintName)", file, r)
+		}
+		n, err = Schema(back, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(Append(nil, n, -1, false)); got != want {
+			t.Errorf("%s read back and written again:\n got %s\nwant %s", file, got, want)
+		}
+	}
+}
