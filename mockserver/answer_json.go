@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/internal/wire"
 )
@@ -142,9 +143,11 @@ func appendJSONCoordinates(b []byte, c fixtures.Coordinates) []byte {
 }
 
 // appendJSONDouble appends f as .NET's JSON writers write a double
-// (Double.ToString("r")): shortest round-trip form, and Infinity,
-// -Infinity and NaN for the values JSON has no number for (a searched
-// point may be INF or NaN, as ASMX reads them).
+// (JavaScriptSerializer: Double.ToString("r", InvariantCulture)): as
+// XmlConvert writes it, 15 or 17 significant digits and 1E-05 beyond the
+// plain range (asmx.AppendXMLDouble), and Infinity, -Infinity and NaN for
+// the values JSON has no number for (a searched point may be INF or NaN,
+// as ASMX reads them).
 func appendJSONDouble(dst []byte, f float64) []byte {
 	switch {
 	case math.IsInf(f, 1):
@@ -154,5 +157,5 @@ func appendJSONDouble(dst []byte, f float64) []byte {
 	case math.IsNaN(f):
 		return append(dst, "NaN"...)
 	}
-	return strconv.AppendFloat(dst, f, 'f', -1, 64)
+	return asmx.AppendXMLDouble(dst, f)
 }
