@@ -1,0 +1,139 @@
+package mockserver_test
+
+import (
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/atmkit/atmkit/shape"
+)
+
+// The WSDL's types as .NET Framework's XmlSchemaExporter writes them where
+// Mono's exporter (whose output the other WSDL tests compare with) says
+// nothing or differs; each test names the deciding lines of Microsoft's
+// reference source.
+
+// wsdlOf serves shape src (YAML) in namespace ns and returns its WSDL with
+// the server's address replaced by ADDRESS.
+func wsdlOf(t *testing.T, src, ns string) string {
+	t.Helper()
+	sh, err := shape.Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := serveShape(t, sh, ns)
+	resp, err := http.Get(srv.URL + "/service/service.asmx?WSDL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("?WSDL: %d %.300s", resp.StatusCode, body)
+	}
+	return strings.ReplaceAll(string(body), srv.URL, "ADDRESS")
+}
+
+// wantInWSDL fails the test unless every line of want (joined with CR LF,
+// as the WSDL breaks its lines) is in wsdl, in that order and together.
+func wantInWSDL(t *testing.T, wsdl string, want ...string) {
+	t.Helper()
+	if s := strings.Join(want, "\r\n"); !strings.Contains(wsdl, s) {
+		t.Errorf("the WSDL lacks\n%s\nits types:\n%s", s, typesOf(wsdl))
+	}
+}
+
+// operationElements are the declarations of the operations' messages.
+var operationElements = regexp.MustCompile(`(?s)\r\n      <s:element name="Return[A-Za-z]*">.*?\r\n      </s:element>`)
+
+// typesOf is the types section of a WSDL without the operations' message
+// elements, for messages.
+func typesOf(wsdl string) string {
+	i, j := strings.Index(wsdl, "<wsdl:types>"), strings.Index(wsdl, "</wsdl:types>")
+	if i < 0 || j < i {
+		return wsdl
+	}
+	return strings.ReplaceAll(operationElements.ReplaceAllString(wsdl[i:j], ""), "\r\n", "\n")
+}
+
+// operationsOf maps every operation to result, for a shape's YAML.
+func operationsOf(locations, institutions, provinces string) string {
+	return "operations:\n" +
+		"  ReturnAllAtms: " + locations + "\n" +
+		"  ReturnAtmSearchByAddress: " + locations + "\n" +
+		"  ReturnAtmSearchByCoordinates: " + locations + "\n" +
+		"  ReturnAtmSearchByAddressWithMaximum: " + locations + "\n" +
+		"  ReturnAtmSearchByInstitution: " + locations + "\n" +
+		"  ReturnAtmSearchByCity: " + locations + "\n" +
+		"  ReturnInstitutions: " + institutions + "\n" +
+		"  ReturnProvinces: " + provinces + "\n"
+}
+
+// TestWSDLIntegerIsAString: XmlSerializer maps the XSD types integer and
+// nonNegativeInteger to System.String (TypeScope's unsupportedTypes, added
+// with AddPrimitive(typeof(string), …, TypeFlags.Reference)), a reference
+// type: XmlSchemaExporter.ExportElementAccessor gives it minOccurs 0
+// (`!accessor.IsNullable && !accessor.Mapping.TypeDesc.IsValueType`), an
+// array's item of it is nillable, and ExportAttributeAccessor sets no
+// use="required" (only `accessor.Mapping.TypeDesc.IsValueType`). The mock
+// declared them as value types: minOccurs 1, use="required".
+func TestWSDLIntegerIsAString(t *testing.T) {
+	const ns = "http://example.org/atm"
+	wsdl := wsdlOf(t, `version: 1
+results:
+  Finding:
+    layout: typed
+    namespace: service
+    root: Finding
+    fields:
+      - {element: Count, type: integer, value: count}
+      - {attribute: total, type: nonNegativeInteger, value: count}
+      - element: Atms
+        list: locations
+        item:
+          element: Atm
+          fields:
+            - {element: Id, type: int, value: id}
+  ArrayOfInstitution:
+    layout: typed
+    namespace: service
+    root: ArrayOfInstitution
+    fields:
+      - list: institutions
+        item:
+          element: Institution
+          fields:
+            - {attribute: id, type: integer, value: id}
+            - {element: Name, type: string, value: name}
+  ArrayOfProvince:
+    layout: typed
+    namespace: service
+    root: ArrayOfProvince
+    fields:
+      - list: provinces
+        item:
+          element: Province
+          fields:
+            - {element: Code, type: string, value: code}
+`+operationsOf("Finding", "ArrayOfInstitution", "ArrayOfProvince"), ns)
+	wantInWSDL(t, wsdl,
+		`      <s:complexType name="Finding">`,
+		`        <s:sequence>`,
+		`          <s:element minOccurs="0" maxOccurs="1" name="Count" type="s:integer" />`,
+		`          <s:element minOccurs="0" maxOccurs="1" name="Atms" type="tns:ArrayOfAtm" />`,
+		`        </s:sequence>`,
+		`        <s:attribute name="total" type="s:nonNegativeInteger" />`,
+		`      </s:complexType>`)
+	wantInWSDL(t, wsdl,
+		`      <s:complexType name="Institution">`,
+		`        <s:sequence>`,
+		`          <s:element minOccurs="0" maxOccurs="1" name="Name" type="s:string" />`,
+		`        </s:sequence>`,
+		`        <s:attribute name="id" type="s:integer" />`,
+		`      </s:complexType>`)
+}
