@@ -137,3 +137,59 @@ results:
 		`        <s:attribute name="id" type="s:integer" />`,
 		`      </s:complexType>`)
 }
+
+// TestWSDLArrayOfNames: an ArrayOfX type is named "ArrayOf" +
+// CodeIdentifier.MakePascal(the item type's name)
+// (XmlReflectionImporter.SetArrayMappingType): MakeValid keeps letters,
+// digits, marks and connectors (a '-' or '.' goes), a name of two UTF-16
+// units or less is upper-cased whole, a longer one starting with a lower
+// case letter gets it upper-cased (char.ToUpper: the whole character).
+// The mock upper-cased the first byte, which split a letter outside ASCII
+// into bytes that are no UTF-8 (ArrayOf\xef\xbf\xbd\xa9t\xc3\xa9 for été).
+func TestWSDLArrayOfNames(t *testing.T) {
+	const ns = "http://example.org/atm"
+	wsdl := wsdlOf(t, `version: 1
+results:
+  Finding:
+    layout: typed
+    namespace: service
+    root: Finding
+    fields:
+      - {element: Count, type: int, value: count}
+      - element: Sites
+        list: locations
+        item:
+          element: été
+          fields:
+            - {element: Ref, type: int, value: id}
+            - element: Tongues
+              list: languages
+              item:
+                element: Tongue
+                type: lang-code
+                fields:
+                  - {text: true, type: string, value: language}
+  Banks:
+    layout: typed
+    namespace: service
+    root: Banks
+    fields:
+      - element: List
+        list: institutions
+        item: {element: Pt, fields: [{element: Id, type: int, value: id}]}
+  ArrayOfProvince:
+    layout: typed
+    namespace: service
+    root: ArrayOfProvince
+    fields:
+      - list: provinces
+        item:
+          element: Province
+          fields:
+            - {element: Code, type: string, value: code}
+`+operationsOf("Finding", "Banks", "ArrayOfProvince"), ns)
+	wantInWSDL(t, wsdl, `          <s:element minOccurs="0" maxOccurs="1" name="Sites" type="tns:ArrayOfÉté" />`)
+	wantInWSDL(t, wsdl, `      <s:complexType name="ArrayOfÉté">`)
+	wantInWSDL(t, wsdl, `          <s:element minOccurs="0" maxOccurs="1" name="Tongues" type="tns:ArrayOfLangcode" />`)
+	wantInWSDL(t, wsdl, `          <s:element minOccurs="0" maxOccurs="1" name="List" type="tns:ArrayOfPT" />`)
+}
