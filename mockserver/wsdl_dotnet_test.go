@@ -193,3 +193,53 @@ results:
 	wantInWSDL(t, wsdl, `          <s:element minOccurs="0" maxOccurs="1" name="Tongues" type="tns:ArrayOfLangcode" />`)
 	wantInWSDL(t, wsdl, `          <s:element minOccurs="0" maxOccurs="1" name="List" type="tns:ArrayOfPT" />`)
 }
+
+// TestWSDLArrayResultInItemsNamespace: a result that is an array (or a
+// collection class) is declared in its items' namespace:
+// SetArrayMappingType ends with `if (element != null) ns =
+// element.Namespace;` (even after an XmlType's Namespace), so the items
+// are local elements of the ArrayOfX type in their own schema, which the
+// service schema imports. The mock declared the type in the result's
+// namespace with a reference to a global item element.
+func TestWSDLArrayResultInItemsNamespace(t *testing.T) {
+	const ns, banks = "http://example.org/atm", "http://example.org/banks"
+	wsdl := wsdlOf(t, `version: 1
+results:
+  Finding:
+    layout: typed
+    namespace: service
+    root: Finding
+    fields:
+      - {element: Count, type: int, value: count}
+      - element: Atms
+        list: locations
+        item: {element: Atm, fields: [{element: Id, type: int, value: id}]}
+  ArrayOfBank:
+    layout: typed
+    namespace: service
+    root: ArrayOfBank
+    fields:
+      - list: institutions
+        item: {element: Bank, namespace: "`+banks+`", fields: [{element: Id, type: int, value: id}]}
+  ArrayOfProvince:
+    layout: typed
+    namespace: service
+    root: ArrayOfProvince
+    fields:
+      - list: provinces
+        item:
+          element: Province
+          fields:
+            - {element: Code, type: string, value: code}
+`+operationsOf("Finding", "ArrayOfBank", "ArrayOfProvince"), ns)
+	wantInWSDL(t, wsdl, `            <s:element minOccurs="0" maxOccurs="1" name="ReturnInstitutionsResult" type="s1:ArrayOfBank" />`)
+	wantInWSDL(t, wsdl, `      <s:element name="ArrayOfBank" nillable="true" type="s1:ArrayOfBank" />`)
+	wantInWSDL(t, wsdl,
+		`    <s:schema elementFormDefault="qualified" targetNamespace="`+banks+`">`,
+		`      <s:complexType name="ArrayOfBank">`,
+		`        <s:sequence>`,
+		`          <s:element minOccurs="0" maxOccurs="unbounded" name="Bank" nillable="true" type="s1:Bank" />`,
+		`        </s:sequence>`,
+		`      </s:complexType>`,
+		`      <s:complexType name="Bank">`)
+}

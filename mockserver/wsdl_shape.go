@@ -106,8 +106,11 @@ func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
 			w.service.items = nil
 			typeNS := r.ResultTypeNamespace(ns)
 			array := len(r.Fields) == 1 && r.Fields[0].List != "" && r.Fields[0].Element == ""
-			w.complexType(r.TypeName(), typeNS, r.Fields, r.ContentNamespace(ns), array)
+			// The type's schema and its import first, as
+			// XmlSchemaExporter.AddSchemaItem adds them before the
+			// type's members.
 			ref := w.typeRef(w.service, r.TypeName(), typeNS)
+			w.complexType(r.TypeName(), typeNS, r.Fields, r.ContentNamespace(ns), array)
 			var b strings.Builder
 			for _, it := range w.service.items {
 				b.WriteString(it.String())
