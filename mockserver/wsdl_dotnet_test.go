@@ -243,3 +243,59 @@ results:
 		`      </s:complexType>`,
 		`      <s:complexType name="Bank">`)
 }
+
+// TestWSDLQualifiedAttributeOfItsTypesNamespace: an attribute in the
+// namespace its class is declared in (XmlAttribute with Form Qualified) is
+// a local attribute, form="qualified", keeping its use:
+// XmlReflectionImporter reconciles an attribute into a global one only
+// when `attribute.Form == XmlSchemaForm.Qualified && attribute.Namespace
+// != ns`, and XmlSchemaExporter.ExportAttributeAccessor declares one
+// `if (accessor.Namespace == null || accessor.Namespace == ns)` locally,
+// its Form written when it differs from the schema's
+// attributeFormDefault (unqualified). The mock declared a global attribute
+// and a reference to it.
+func TestWSDLQualifiedAttributeOfItsTypesNamespace(t *testing.T) {
+	const ns = "http://example.org/atm"
+	wsdl := wsdlOf(t, `version: 1
+results:
+  Finding:
+    layout: typed
+    namespace: service
+    root: Finding
+    fields:
+      - {attribute: found, namespace: "`+ns+`", type: int, value: count}
+      - {attribute: note, namespace: "`+ns+`", type: string, generated: true}
+      - {element: Count, type: int, value: count}
+      - element: Atms
+        list: locations
+        item: {element: Atm, fields: [{element: Id, type: int, value: id}]}
+  ArrayOfInstitution:
+    layout: typed
+    namespace: service
+    root: ArrayOfInstitution
+    fields:
+      - list: institutions
+        item:
+          element: Institution
+          fields:
+            - {element: Id, type: int, value: id}
+  ArrayOfProvince:
+    layout: typed
+    namespace: service
+    root: ArrayOfProvince
+    fields:
+      - list: provinces
+        item:
+          element: Province
+          fields:
+            - {element: Code, type: string, value: code}
+`+operationsOf("Finding", "ArrayOfInstitution", "ArrayOfProvince"), ns)
+	wantInWSDL(t, wsdl,
+		`        </s:sequence>`,
+		`        <s:attribute form="qualified" name="found" type="s:int" use="required" />`,
+		`        <s:attribute form="qualified" name="note" type="s:string" />`,
+		`      </s:complexType>`)
+	if strings.Contains(wsdl, `<s:attribute name="found"`) || strings.Contains(wsdl, `ref="tns:found"`) {
+		t.Errorf("the WSDL declares found globally:\n%s", typesOf(wsdl))
+	}
+}

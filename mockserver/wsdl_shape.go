@@ -285,16 +285,26 @@ func (w *typesWriter) complexType(name, typeNS string, fields []*shape.Field, fi
 	b.WriteString("\r\n      </s:complexType>")
 }
 
-// attribute declares an attribute of a complexType of schema s: local,
-// or a reference to a global attribute of its namespace's schema.
+// attribute declares an attribute of a complexType of schema s: local
+// (unqualified, or qualified in s's namespace), or a reference to a
+// global attribute of its namespace's schema.
 func (w *typesWriter) attribute(s *schemaDoc, b *strings.Builder, f *shape.Field) {
 	use := ""
 	if shape.IsValueType(f.Type) {
 		use = ` use="required"`
 	}
 	ns := f.Namespace.Resolve(w.ns, "")
-	if ns == "" {
+	switch ns {
+	case "":
 		b.WriteString("\r\n        <s:attribute name=\"" + xmlEscape(f.Attribute) + "\" type=\"s:" + xmlEscape(f.Type) + "\"" + use + " />")
+		return
+	case s.ns:
+		// Qualified in its class's own namespace (XmlAttribute's Form
+		// Qualified): local, its form written (XmlReflectionImporter
+		// makes an attribute global only in another namespace than its
+		// class's; XmlSchemaExporter.ExportAttributeAccessor writes the
+		// form unless it is the schema's attributeFormDefault).
+		b.WriteString("\r\n        <s:attribute form=\"qualified\" name=\"" + xmlEscape(f.Attribute) + "\" type=\"s:" + xmlEscape(f.Type) + "\"" + use + " />")
 		return
 	}
 	prefix := w.refer(s, ns)
