@@ -3,6 +3,8 @@ package mockserver_test
 import (
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -298,4 +300,44 @@ results:
 	if strings.Contains(wsdl, `<s:attribute name="found"`) || strings.Contains(wsdl, `ref="tns:found"`) {
 		t.Errorf("the WSDL declares found globally:\n%s", typesOf(wsdl))
 	}
+}
+
+// TestWSDLTypedDataSetImportsLast: a typed DataSet (a class xsd.exe
+// generated, [XmlSchemaProvider("GetTypedDataSetSchema")]) is exported by
+// XmlSchemaExporter.ExportSpecialMapping's XsiType/XsdType branch, which
+// imports its namespace (`AddSchemaImport(schema.TargetNamespace, ns)`)
+// where the operation is exported, among the imports of other namespaces;
+// DiscoveryServerProtocol's AddSchemaImports adds the import with
+// schemaLocation="…?schema=Id" to the first schema after the reflection,
+// after every other import. The mock wrote both first, before the import
+// of a typed result's namespace exported earlier.
+func TestWSDLTypedDataSetImportsLast(t *testing.T) {
+	const ns, banks = "http://example.org/atm", "http://example.org/banks"
+	src, err := os.ReadFile(filepath.Join("..", "shape", "learn", "testdata", "typedds-learned.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(src)
+	i, j := strings.Index(s, "  institutions:\n    layout: node"), strings.Index(s, "operations:")
+	if i < 0 || j < i {
+		t.Fatalf("typedds-learned.yaml has changed:\n%s", s)
+	}
+	s = s[:i] + `  Banks:
+    layout: typed
+    namespace: service
+    root: Banks
+    fields:
+      - element: List
+        namespace: "` + banks + `"
+        list: institutions
+        item: {element: Bank, fields: [{element: Id, type: int, value: id}]}
+` + operationsOf("locations", "Banks", "RegionSet")
+	wsdl := wsdlOf(t, s, ns)
+	const ds = "http://typedds.atmref.example.org/RegionSet.xsd"
+	wantInWSDL(t, wsdl,
+		`    <s:schema elementFormDefault="qualified" targetNamespace="`+ns+`">`,
+		`      <s:import namespace="`+banks+`" />`,
+		`      <s:import namespace="`+ds+`" />`,
+		`      <s:import schemaLocation="ADDRESS/service/service.asmx?schema=RegionSet" namespace="`+ds+`" />`,
+		`      <s:element name="ReturnAllAtms">`)
 }

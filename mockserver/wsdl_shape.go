@@ -74,7 +74,7 @@ func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
 	w.service = &schemaDoc{ns: ns, prefix: "tns", globals: map[string]bool{}}
 	w.schemas[ns] = w.service
 	out := wsdlTypes{ops: map[string]wsdlOpTypes{}}
-	var roots, imports strings.Builder
+	var roots, imports, located strings.Builder
 	var typedImports []string
 	rootDone := map[string]bool{}
 	for _, op := range shape.Operations() {
@@ -96,11 +96,17 @@ func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
 				roots.WriteString("\r\n      <s:element name=\"" + xmlEscape(r.Root) + "\" nillable=\"true\">" + dataSetType(d, ns, 6) + "\r\n      </s:element>")
 			}
 			if dns := d.Namespace.Resolve(ns, ""); d.WSDL == shape.WSDLTyped && !slices.Contains(typedImports, dns) {
-				// Its namespace, and its schema served at ?schema=Name, as
-				// .NET imports them.
+				// Its namespace, imported where the operation is exported
+				// (XmlSchemaExporter.ExportSpecialMapping, for the schema
+				// GetTypedDataSetSchema adds), and its schema served at
+				// ?schema=Name, imported after every other import
+				// (DiscoveryServerProtocol.AddSchemaImports, once the
+				// service is reflected).
 				typedImports = append(typedImports, dns)
-				imports.WriteString("\r\n      <s:import namespace=\"" + xmlEscape(dns) + "\" />")
-				imports.WriteString("\r\n      <s:import schemaLocation=\"" + addressMark + "?schema=" + xmlEscape(d.Name) + "\" namespace=\"" + xmlEscape(dns) + "\" />")
+				if !slices.Contains(w.service.imports, dns) {
+					w.service.imports = append(w.service.imports, dns)
+				}
+				located.WriteString("\r\n      <s:import schemaLocation=\"" + addressMark + "?schema=" + xmlEscape(d.Name) + "\" namespace=\"" + xmlEscape(dns) + "\" />")
 			}
 		default:
 			w.service.items = nil
@@ -127,6 +133,7 @@ func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
 	for _, imp := range w.service.imports {
 		imports.WriteString("\r\n      " + importOf(imp))
 	}
+	imports.WriteString(located.String())
 	for _, s := range w.order {
 		if s.ns == "" {
 			// The schema of no namespace: no prefix, no targetNamespace.
