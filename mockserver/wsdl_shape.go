@@ -74,7 +74,7 @@ func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
 	w.service = &schemaDoc{ns: ns, prefix: "tns", globals: map[string]bool{}}
 	w.schemas[ns] = w.service
 	out := wsdlTypes{ops: map[string]wsdlOpTypes{}}
-	var roots, imports strings.Builder
+	var roots, imports, located strings.Builder
 	var typedImports []string
 	rootDone := map[string]bool{}
 	for _, op := range shape.Operations() {
@@ -96,18 +96,27 @@ func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
 				roots.WriteString("\r\n      <s:element name=\"" + xmlEscape(r.Root) + "\" nillable=\"true\">" + dataSetType(d, ns, 6) + "\r\n      </s:element>")
 			}
 			if dns := d.Namespace.Resolve(ns, ""); d.WSDL == shape.WSDLTyped && !slices.Contains(typedImports, dns) {
-				// Its namespace, and its schema served at ?schema=Name, as
-				// .NET imports them.
+				// Its namespace, imported where the operation is exported
+				// (XmlSchemaExporter.ExportSpecialMapping, for the schema
+				// GetTypedDataSetSchema adds), and its schema served at
+				// ?schema=Name, imported after every other import
+				// (DiscoveryServerProtocol.AddSchemaImports, once the
+				// service is reflected).
 				typedImports = append(typedImports, dns)
-				imports.WriteString("\r\n      <s:import namespace=\"" + xmlEscape(dns) + "\" />")
-				imports.WriteString("\r\n      <s:import schemaLocation=\"" + addressMark + "?schema=" + xmlEscape(d.Name) + "\" namespace=\"" + xmlEscape(dns) + "\" />")
+				if !slices.Contains(w.service.imports, dns) {
+					w.service.imports = append(w.service.imports, dns)
+				}
+				located.WriteString("\r\n      <s:import schemaLocation=\"" + addressMark + "?schema=" + xmlEscape(d.Name) + "\" namespace=\"" + xmlEscape(dns) + "\" />")
 			}
 		default:
 			w.service.items = nil
 			typeNS := r.ResultTypeNamespace(ns)
 			array := len(r.Fields) == 1 && r.Fields[0].List != "" && r.Fields[0].Element == ""
-			w.complexType(r.TypeName(), typeNS, r.Fields, r.ContentNamespace(ns), array)
+			// The type's schema and its import first, as
+			// XmlSchemaExporter.AddSchemaItem adds them before the
+			// type's members.
 			ref := w.typeRef(w.service, r.TypeName(), typeNS)
+			w.complexType(r.TypeName(), typeNS, r.Fields, r.ContentNamespace(ns), array)
 			var b strings.Builder
 			for _, it := range w.service.items {
 				b.WriteString(it.String())
@@ -124,6 +133,7 @@ func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
 	for _, imp := range w.service.imports {
 		imports.WriteString("\r\n      " + importOf(imp))
 	}
+	imports.WriteString(located.String())
 	for _, s := range w.order {
 		if s.ns == "" {
 			// The schema of no namespace: no prefix, no targetNamespace.
@@ -282,16 +292,26 @@ func (w *typesWriter) complexType(name, typeNS string, fields []*shape.Field, fi
 	b.WriteString("\r\n      </s:complexType>")
 }
 
-// attribute declares an attribute of a complexType of schema s: local,
-// or a reference to a global attribute of its namespace's schema.
+// attribute declares an attribute of a complexType of schema s: local
+// (unqualified, or qualified in s's namespace), or a reference to a
+// global attribute of its namespace's schema.
 func (w *typesWriter) attribute(s *schemaDoc, b *strings.Builder, f *shape.Field) {
 	use := ""
 	if shape.IsValueType(f.Type) {
 		use = ` use="required"`
 	}
 	ns := f.Namespace.Resolve(w.ns, "")
-	if ns == "" {
+	switch ns {
+	case "":
 		b.WriteString("\r\n        <s:attribute name=\"" + xmlEscape(f.Attribute) + "\" type=\"s:" + xmlEscape(f.Type) + "\"" + use + " />")
+		return
+	case s.ns:
+		// Qualified in its class's own namespace (XmlAttribute's Form
+		// Qualified): local, its form written (XmlReflectionImporter
+		// makes an attribute global only in another namespace than its
+		// class's; XmlSchemaExporter.ExportAttributeAccessor writes the
+		// form unless it is the schema's attributeFormDefault).
+		b.WriteString("\r\n        <s:attribute form=\"qualified\" name=\"" + xmlEscape(f.Attribute) + "\" type=\"s:" + xmlEscape(f.Type) + "\"" + use + " />")
 		return
 	}
 	prefix := w.refer(s, ns)

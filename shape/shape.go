@@ -300,12 +300,21 @@ func (r *Result) ContentNamespace(service string) string {
 }
 
 // ResultTypeNamespace is the namespace URI of a typed result's complexType:
-// TypeNamespace, else the content's namespace.
+// TypeNamespace, else the content's namespace; an array's (a result that
+// is one list of items, no element of its own), its items' namespace, as
+// XmlSerializer declares an array type in its item element's namespace
+// (XmlReflectionImporter.SetArrayMappingType: `ns = element.Namespace`).
 func (r *Result) ResultTypeNamespace(service string) string {
 	if r.TypeNamespace != "" {
 		return r.TypeNamespace.Resolve(service, "")
 	}
-	return r.ContentNamespace(service)
+	content := r.ContentNamespace(service)
+	if r.Layout == Typed && len(r.Fields) == 1 && r.Fields[0] != nil && r.Fields[0].List != "" && r.Fields[0].Element == "" && r.Fields[0].Item != nil {
+		if ns := r.Fields[0].Item.Namespace.Resolve(service, content); ns != "" {
+			return ns
+		}
+	}
+	return content
 }
 
 // RootName is the root element of the result in HTTP GET and POST: the

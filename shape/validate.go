@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf16"
 )
 
 // Problem is one thing wrong with a shape: where it is (the line in the
@@ -592,7 +594,8 @@ func TypeNameOf(f *Field) string {
 
 // ListTypeName is the complexType name of a wrapped list: its Type, else
 // ArrayOf + the item's type (ArrayOfString for a list of strings), as
-// XmlSerializer names array types.
+// XmlSerializer names array types (XmlReflectionImporter's
+// SetArrayMappingType: "ArrayOf" + CodeIdentifier.MakePascal(name)).
 func ListTypeName(f *Field) string {
 	if f.Type != "" {
 		return f.Type
@@ -601,16 +604,56 @@ func ListTypeName(f *Field) string {
 		return "ArrayOf"
 	}
 	if len(f.Item.Fields) == 0 {
-		return "ArrayOf" + upperFirst(f.Item.Type)
+		return "ArrayOf" + makePascal(f.Item.Type)
 	}
-	return "ArrayOf" + upperFirst(TypeNameOf(f.Item))
+	return "ArrayOf" + makePascal(TypeNameOf(f.Item))
 }
 
-func upperFirst(s string) string {
-	if s == "" {
-		return s
+// maxIdentifierLength is CodeIdentifier.MaxIdentifierLength, in UTF-16
+// code units.
+const maxIdentifierLength = 511
+
+// makePascal is .NET's CodeIdentifier.MakePascal: the name made a valid
+// identifier (MakeValid: only letters, decimal digits, marks and
+// connectors, "Item" before a leading digit, "Item" for none; up to 511
+// UTF-16 units, a character outside the BMP being two surrogates, which
+// are no identifier characters), then upper-cased whole when it is two
+// UTF-16 units or less, else its first character when that is a lower case
+// letter.
+func makePascal(name string) string {
+	var units []uint16
+	for _, r := range name {
+		if len(units) >= maxIdentifierLength {
+			break
+		}
+		if r > 0xFFFF || !identifierChar(r) {
+			continue
+		}
+		if len(units) == 0 && unicode.Is(unicode.Nd, r) {
+			units = append(units, 'I', 't', 'e', 'm')
+		}
+		units = append(units, uint16(r))
 	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	if len(units) == 0 {
+		return "Item"
+	}
+	id := []rune(string(utf16.Decode(units)))
+	switch {
+	case len(units) <= 2:
+		for i, r := range id {
+			id[i] = unicode.ToUpper(r)
+		}
+	case unicode.IsLower(id[0]):
+		id[0] = unicode.ToUpper(id[0])
+	}
+	return string(id)
+}
+
+// identifierChar reports whether CodeIdentifier.IsValid accepts r: a
+// letter (Lu, Ll, Lt, Lm, Lo), a decimal digit (Nd), a mark (Mn, Mc) or a
+// connector (Pc).
+func identifierChar(r rune) bool {
+	return unicode.In(r, unicode.Lu, unicode.Ll, unicode.Lt, unicode.Lm, unicode.Lo, unicode.Nd, unicode.Mn, unicode.Mc, unicode.Pc)
 }
 
 // signature describes the XML structure of a container or list: names,

@@ -191,9 +191,16 @@ func defaultType(k Kind) string {
 
 // IsValueType reports whether XSD type t is a .NET value type (never null:
 // minOccurs 1 in the WSDL, a required attribute), as opposed to a string.
+// XmlSerializer holds integer and nonNegativeInteger in a string too (its
+// TypeScope maps the XSD types it has no CLR type for to System.String, a
+// reference type), so they are no value types either.
 func IsValueType(t string) bool {
-	return !slices.Contains(stringTypes, t)
+	return !slices.Contains(stringTypes, t) && !slices.Contains(stringHeldTypes, t)
 }
+
+// stringHeldTypes are the XSD types of intTypes that XmlSerializer holds
+// in a System.String (TypeScope's unsupportedTypes).
+var stringHeldTypes = []string{"integer", "nonNegativeInteger"}
 
 // Formats.
 const (
