@@ -244,6 +244,9 @@ type compiler struct {
 	// node's elements and attributes are written with (shape.Field.Prefix)
 	// and those made up for attributes' namespaces.
 	prefixes []madePrefix
+	// typed: the result is an object XmlSerializer writes, whose elements
+	// take a prefix in scope for their namespace (see elementPrefix).
+	typed bool
 }
 
 // madePrefix is a prefix bound to a namespace on an element.
@@ -285,6 +288,26 @@ func (c *compiler) bindElement(prefix, name, ns string) string {
 		c.prefixes = append(c.prefixes, madePrefix{ns, prefix})
 	}
 	return prefix + ":" + name
+}
+
+// elementPrefix is the prefix an element in ns is written with, given
+// the prefix its field says (a node's; none for a typed result's). A
+// typed result's elements are written by XmlSerializer with
+// XmlWriter.WriteStartElement(null, name, ns) (XmlSerializationWriter's
+// WriteStartElement and WriteElementString), and XmlTextWriter, given no
+// prefix, writes the element with the prefix in scope for ns
+// (FindPrefix: one made up for an attribute in ns on this or an enclosing
+// element) before it declares ns as the default namespace; a node's
+// element given none is written by XmlElement.WriteTo with the prefix ""
+// (its own), which declares the default namespace.
+func (c *compiler) elementPrefix(prefix, ns string) string {
+	if prefix != "" || !c.typed || ns == "" {
+		return prefix
+	}
+	if p, ok := c.prefixFor(ns); ok {
+		return p
+	}
+	return ""
 }
 
 // declarations writes the declarations of the prefixes bound since from
@@ -369,6 +392,7 @@ func (c *compiler) result(r *shape.Result, soap bool) (*resultCode, error) {
 	scope := shape.ScopeOf(r.Content())
 	contentNS := r.ContentNamespace(c.ns)
 	rc := &resultCode{}
+	c.typed = r.Layout == shape.Typed
 	switch {
 	case r.Layout == shape.Node:
 		// The node: right after <OpResult> (whose default namespace is the
@@ -505,15 +529,16 @@ func (c *compiler) fields(fields []*shape.Field, scope shape.Scope, inherit, inS
 			c.list(f, scope, ns, inherit, inScope, depth, rc)
 		case len(f.Fields) > 0:
 			start := c.cut()
-			c.element(f.Element, f.Prefix, ns, inScope, depth, f.Fields, scope, func(d int) {
-				c.fields(f.Fields, scope, f.ChildNamespace(c.ns, ns), childInScope(f.Prefix, ns, inScope), d, rc)
+			prefix := c.elementPrefix(f.Prefix, ns)
+			c.element(f.Element, prefix, ns, inScope, depth, f.Fields, scope, func(d int) {
+				c.fields(f.Fields, scope, f.ChildNamespace(c.ns, ns), childInScope(prefix, ns, inScope), d, rc)
 			})
 			if scope == shape.ScopeLocations && onlyPoint(f) {
 				c.conditional(start)
 			}
 		default:
 			start := c.cut()
-			name, open := c.leafTag(f.Element, f.Prefix, ns, inScope, depth)
+			name, open := c.leafTag(f.Element, c.elementPrefix(f.Prefix, ns), ns, inScope, depth)
 			c.ops = append(c.ops, op{kind: opLeaf, b: []byte(open + ">"), close: []byte("</" + name + ">"),
 				empty: []byte(c.emptyEnd(f, open, name, depth)), leaf: c.leaf(f, scope)})
 			if scope == shape.ScopeLocations && onlyPoint(f) {
@@ -591,23 +616,25 @@ func (c *compiler) list(f *shape.Field, scope shape.Scope, ns, inherit, inScope 
 	if f.Element != "" {
 		// The wrapper's prefix binding is in scope for its items.
 		defer func(n int) { c.prefixes = c.prefixes[:n] }(len(c.prefixes))
-		name, open := c.leafTag(f.Element, f.Prefix, ns, inScope, depth)
-		c.bindElement(f.Prefix, f.Element, ns)
+		prefix := c.elementPrefix(f.Prefix, ns)
+		name, open := c.leafTag(f.Element, prefix, ns, inScope, depth)
+		c.bindElement(prefix, f.Element, ns)
 		lc.open = []byte(open + ">")
 		lc.empty = []byte(open + " />")
 		lc.close = []byte(c.indent(depth) + "</" + name + ">")
-		itemDepth, itemInScope, itemInherit = depth+1, childInScope(f.Prefix, ns, inScope), ns
+		itemDepth, itemInScope, itemInherit = depth+1, childInScope(prefix, ns, inScope), ns
 	}
 	it := f.Item
 	itemNS := it.Namespace.Resolve(c.ns, itemInherit)
-	ic := &compiler{ns: c.ns, variants: c.variants, next: c.next, prefixes: slices.Clone(c.prefixes), flat: c.flat}
+	ic := &compiler{ns: c.ns, variants: c.variants, next: c.next, prefixes: slices.Clone(c.prefixes), flat: c.flat, typed: c.typed}
+	itemPrefix := ic.elementPrefix(it.Prefix, itemNS)
 	if itemScope == shape.ScopeLanguage && len(it.Fields) == 0 {
-		name, open := ic.leafTag(it.Element, it.Prefix, itemNS, itemInScope, itemDepth)
+		name, open := ic.leafTag(it.Element, itemPrefix, itemNS, itemInScope, itemDepth)
 		ic.ops = append(ic.ops, op{kind: opLeaf, b: []byte(open + ">"), close: []byte("</" + name + ">"),
 			empty: []byte(ic.emptyEnd(it, open, name, itemDepth)), leaf: leaf{id: vLanguage, kind: shape.KindString, typ: it.Type, fixed: -1, bits: 64}})
 	} else {
-		ic.element(it.Element, it.Prefix, itemNS, itemInScope, itemDepth, it.Fields, itemScope, func(d int) {
-			ic.fields(it.Fields, itemScope, it.ChildNamespace(c.ns, itemNS), childInScope(it.Prefix, itemNS, itemInScope), d, rc)
+		ic.element(it.Element, itemPrefix, itemNS, itemInScope, itemDepth, it.Fields, itemScope, func(d int) {
+			ic.fields(it.Fields, itemScope, it.ChildNamespace(c.ns, itemNS), childInScope(itemPrefix, itemNS, itemInScope), d, rc)
 		})
 	}
 	lc.item = ic.ops
