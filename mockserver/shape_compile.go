@@ -154,6 +154,24 @@ type resultCode struct {
 	// rootAttrs: the typed SOAP content starts with attributes of
 	// <OpResult> and the > that ends its start tag.
 	rootAttrs bool
+	// mayBeEmpty: a typed result whose elements are only its content
+	// list, unwrapped, and values of the search point (pointOnly: some):
+	// with no item (and no point) <OpResult> or the GET/POST root holds
+	// nothing and is written as XmlTextWriter ends an element given no
+	// content (see empty).
+	mayBeEmpty, pointOnly bool
+}
+
+// empty reports whether the typed result of a holds no element: its
+// start tag is then closed with " />", as XmlTextWriter.WriteEndElement
+// closes a start tag nothing followed (WriteEndStartTag(true)), and no
+// end tag is written. XmlSerializer writes an array's element (the GET/POST
+// root ArrayOfX, or <OpResult> of a method returning one) with
+// WriteStartElement, its items, WriteEndElement, and an object's with its
+// members between the two: <ArrayOfAtm xmlns:xsd="…" xmlns:xsi="…"
+// xmlns="…" />, <ReturnAtmSearchByCityResult />.
+func (rc *resultCode) empty(a answer) bool {
+	return rc.mayBeEmpty && a.n == 0 && (!rc.pointOnly || !a.hasPoint)
 }
 
 // shapeEncoder is a shape compiled for a server's namespace.
@@ -425,6 +443,9 @@ func (c *compiler) result(r *shape.Result, soap bool) (*resultCode, error) {
 	if rc.list == nil {
 		return nil, fmt.Errorf("no %s list", r.Content())
 	}
+	if r.Layout == shape.Typed {
+		rc.mayBeEmpty, rc.pointOnly = contentMayBeEmpty(r.Fields, scope)
+	}
 	// Split at the content list.
 	for i, o := range c.ops {
 		if o.kind == opList && o.list == rc.list {
@@ -433,6 +454,29 @@ func (c *compiler) result(r *shape.Result, soap bool) (*resultCode, error) {
 		}
 	}
 	return rc, nil
+}
+
+// contentMayBeEmpty reports whether the elements among a result's fields
+// are only its content list, unwrapped, and values written only when the
+// result has a search point (and whether there are such values).
+func contentMayBeEmpty(fields []*shape.Field, scope shape.Scope) (bool, bool) {
+	point := false
+	for _, f := range fields {
+		switch {
+		case f.Attribute != "":
+		case f.Text:
+			return false, false
+		case f.List != "":
+			if f.Element != "" || shape.Lists(scope)[f.List] == shape.ScopeLanguage {
+				return false, false
+			}
+		case scope == shape.ScopeLocations && onlyPoint(f):
+			point = true
+		default:
+			return false, false
+		}
+	}
+	return true, point
 }
 
 // attributes compiles the attributes among fields, of an element at
