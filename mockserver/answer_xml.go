@@ -208,6 +208,16 @@ func run(dst []byte, ops []op, ctx *valueCtx, hasPoint bool, index bool) ([]byte
 			}
 		case opList:
 			dst = runLanguages(dst, o.list, ctx)
+		case opOpenEnd:
+			if o.cond.holds(ctx.count, hasPoint) {
+				dst = append(dst, " />"...)
+			} else {
+				dst = append(dst, '>')
+			}
+		case opEndTag:
+			if !o.cond.holds(ctx.count, hasPoint) {
+				dst = append(dst, o.b...)
+			}
 		}
 	}
 	return dst, at

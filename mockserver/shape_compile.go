@@ -121,7 +121,20 @@ const (
 	opAttr                  // a value as attribute text (the tags around it are opBytes)
 	opIfPoint               // skip the next skip steps when the result has no search point
 	opList                  // a list: wrapper, items, wrapper end
+	opOpenEnd               // the end of a start tag: " />" when the element's content vanishes (cond), else ">"
+	opEndTag                // b, the end tag, unless the element's content vanished (cond)
 )
+
+// vanish says when every element of a typed result's element vanishes:
+// the result's items (when items) and its search point (when point) are
+// the only elements it may hold.
+type vanish struct{ items, point bool }
+
+// holds reports whether an element of this condition holds nothing in
+// a result of n items that has a search point or not.
+func (v vanish) holds(n int, hasPoint bool) bool {
+	return (!v.items || n == 0) && (!v.point || !hasPoint)
+}
 
 // op is one step of an encoding program.
 type op struct {
@@ -132,6 +145,7 @@ type op struct {
 	leaf  leaf
 	skip  int
 	list  *listCode
+	cond  vanish // opOpenEnd, opEndTag
 }
 
 // listCode writes a list.
@@ -444,7 +458,7 @@ func (c *compiler) result(r *shape.Result, soap bool) (*resultCode, error) {
 		return nil, fmt.Errorf("no %s list", r.Content())
 	}
 	if r.Layout == shape.Typed {
-		rc.mayBeEmpty, rc.pointOnly = contentMayBeEmpty(r.Fields, scope)
+		rc.mayBeEmpty, _, rc.pointOnly = contentMayBeEmpty(r.Fields, scope)
 	}
 	// Split at the content list.
 	for i, o := range c.ops {
@@ -456,27 +470,34 @@ func (c *compiler) result(r *shape.Result, soap bool) (*resultCode, error) {
 	return rc, nil
 }
 
-// contentMayBeEmpty reports whether the elements among a result's fields
-// are only its content list, unwrapped, and values written only when the
-// result has a search point (and whether there are such values).
-func contentMayBeEmpty(fields []*shape.Field, scope shape.Scope) (bool, bool) {
-	point := false
+// contentMayBeEmpty reports whether the elements among fields (a
+// result's, or an element's in it) are only the result's content list,
+// unwrapped (items), and values written only when the result has a
+// search point (point): elements that vanish in a result of no items and
+// no point.
+func contentMayBeEmpty(fields []*shape.Field, scope shape.Scope) (ok, items, point bool) {
 	for _, f := range fields {
 		switch {
 		case f.Attribute != "":
 		case f.Text:
-			return false, false
+			return false, false, false
 		case f.List != "":
-			if f.Element != "" || shape.Lists(scope)[f.List] == shape.ScopeLanguage {
-				return false, false
+			switch shape.Content(f.List) {
+			case shape.Locations, shape.Institutions, shape.Provinces:
+			default:
+				return false, false, false
 			}
+			if f.Element != "" {
+				return false, false, false
+			}
+			items = true
 		case scope == shape.ScopeLocations && onlyPoint(f):
 			point = true
 		default:
-			return false, false
+			return false, false, false
 		}
 	}
-	return true, point
+	return true, items, point
 }
 
 // attributes compiles the attributes among fields, of an element at
@@ -551,6 +572,16 @@ func (c *compiler) element(name, prefix, ns, inScope string, depth int, fields [
 	hasElements := slices.ContainsFunc(fields, func(f *shape.Field) bool { return f.Attribute == "" })
 	if !hasElements {
 		c.bytes(" />")
+		return
+	}
+	if ok, items, point := contentMayBeEmpty(fields, scope); ok && c.typed && depth >= 0 {
+		// XmlSerializer writes a nested object's members between
+		// WriteStartElement and WriteEndElement: with none written,
+		// XmlTextWriter closes the start tag with " />".
+		cond := vanish{items: items, point: point}
+		c.ops = append(c.ops, op{kind: opOpenEnd, cond: cond})
+		body(at + 1)
+		c.ops = append(c.ops, op{kind: opEndTag, b: []byte(c.indent(at) + "</" + name + ">"), cond: cond})
 		return
 	}
 	c.bytes(">")

@@ -111,3 +111,72 @@ operations:
 		})
 	}
 }
+
+// TestTypedObjectWithNothingInItIsSelfClosed: an object inside a typed
+// result whose elements are only the result's items (unwrapped) or only
+// values of the search point is written <X a="0" /> when they vanish, as
+// XmlSerializer writes an object none of whose members it writes
+// (WriteStartElement, the attributes, WriteEndElement: XmlTextWriter
+// closes the start tag with " />"). The mock wrote <Hits n="0"> and its
+// end tag on a line of its own (over GET and POST) or right after it.
+func TestTypedObjectWithNothingInItIsSelfClosed(t *testing.T) {
+	const ns = "http://example.org/atmService"
+	sh, err := shape.Parse([]byte(`version: 1
+results:
+  Found:
+    layout: typed
+    namespace: service
+    root: Found
+    fields:
+      - {element: Count, type: int, value: count}
+      - element: Search
+        fields:
+          - {attribute: total, type: int, value: count}
+          - {element: Lat, type: double, value: coordinates.latitude}
+      - element: Hits
+        fields:
+          - {attribute: n, type: int, value: count}
+          - list: locations
+            item: {element: Atm, fields: [{attribute: id, type: int, value: id}]}
+      - {element: Tail, type: string, generated: true}
+` + findingBanksAreas[:strings.Index(findingBanksAreas, "operations:")] + `operations:
+  ReturnAllAtms: Found
+  ReturnAtmSearchByAddress: Found
+  ReturnAtmSearchByCoordinates: Found
+  ReturnAtmSearchByAddressWithMaximum: Found
+  ReturnAtmSearchByInstitution: Found
+  ReturnAtmSearchByCity: Found
+  ReturnInstitutions: Banks
+  ReturnProvinces: Areas
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := serveShape(t, sh, ns)
+	city := [][2]string{{asmx.ParamKey, "k"}, {"intCityID", "99999"}}
+	coords := [][2]string{{asmx.ParamKey, "k"}, {"strPostalCode", ""}, {"dblLatitude", "10"}, {"dblLongitude", "10"}, {"bytRadius", "1"}}
+	for _, c := range []struct {
+		b, op  string
+		params [][2]string
+		want   string
+	}{
+		{"soap11", asmx.OpReturnAtmSearchByCity, city,
+			`<ReturnAtmSearchByCityResult><Count>0</Count><Search total="0" /><Hits n="0" /><Tail>Tail-0</Tail></ReturnAtmSearchByCityResult>`},
+		{"soap12", asmx.OpReturnAtmSearchByCoordinates, coords,
+			`<ReturnAtmSearchByCoordinatesResult><Count>0</Count><Search total="0"><Lat>10</Lat></Search><Hits n="0" /><Tail>Tail-0</Tail></ReturnAtmSearchByCoordinatesResult>`},
+		{"get", asmx.OpReturnAtmSearchByCity, city,
+			"<Found xmlns:xsd=\"http://www.w3.org/2001/XMLSchema\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xmlns=\"" + ns + "\">\r\n  <Count>0</Count>\r\n  <Search total=\"0\" />\r\n  <Hits n=\"0\" />\r\n  <Tail>Tail-0</Tail>\r\n</Found>"},
+		{"post", asmx.OpReturnAtmSearchByCoordinates, coords,
+			"\r\n  <Search total=\"0\">\r\n    <Lat>10</Lat>\r\n  </Search>\r\n  <Hits n=\"0\" />\r\n"},
+	} {
+		status, body := mocktest.Call(t, srv.URL, ns, c.b, c.op, c.params)
+		if status != 200 || !strings.Contains(string(body), c.want) {
+			t.Errorf("%s %s: %d, want\n%q\nin\n%q", c.b, c.op, status, c.want, body)
+		}
+	}
+	// With items, the object holds them and ends with its end tag.
+	status, body := mocktest.Call(t, srv.URL, ns, "get", asmx.OpReturnAllAtms, [][2]string{{asmx.ParamKey, "k"}})
+	if status != 200 || !strings.Contains(string(body), "  <Hits n=\"2000\">\r\n    <Atm id=") || !strings.Contains(string(body), "\" />\r\n  </Hits>\r\n  <Tail>") {
+		t.Errorf("get ReturnAllAtms: %d, want <Hits n=\"2000\"> holding the items, in\n%.600s", status, body)
+	}
+}
