@@ -54,7 +54,17 @@ var _ = Describe("the shape specs", Label("selftest", "shape"), func() {
 	})
 
 	It("fail a detail: booleans written true/false where the shape says 1/0", func() {
-		want := typedShape()
+		// A node's deployment writes its text as its code does (1/0
+		// included); XmlSerializer writes a typed result's booleans
+		// true/false only, so a typed shape cannot say 1/0.
+		nodes := func() *shape.Shape {
+			sh := typedShape()
+			for _, r := range sh.Results {
+				r.Layout = shape.Node
+			}
+			return sh
+		}
+		want := nodes()
 		for _, r := range want.Results {
 			walk(r.Fields, func(f *shape.Field) {
 				if f.Type == "boolean" {
@@ -63,7 +73,7 @@ var _ = Describe("the shape specs", Label("selftest", "shape"), func() {
 			})
 		}
 		Expect(want.Validate()).To(Succeed())
-		fails := failed(shapeOutcomes(shaped(typedShape()), want))
+		fails := failed(shapeOutcomes(shaped(nodes()), want))
 		Expect(fails).To(HaveKey("shape/soap12/ReturnInstitutions"))
 		Expect(fails["shape/soap12/ReturnInstitutions"]).To(ContainSubstring(`IsAtlanticCreditUnion: "false", want 1 or 0`))
 		Expect(fails).NotTo(HaveKey("shape/get/ReturnProvinces"))

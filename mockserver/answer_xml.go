@@ -52,6 +52,15 @@ func (w *xmlWriter) head(dst []byte, a answer) []byte {
 // tail appends the result after its list's items, then the SOAP
 // envelope's end from </OpResult> on, if any.
 func (w *xmlWriter) tail(dst []byte, a answer) []byte {
+	if w.rc.empty(a) {
+		// <OpResult /> (or the GET/POST root) was closed by head.
+		if w.b.IsSOAP() {
+			dst = append(dst, "</"...)
+			dst = append(dst, w.op...)
+			dst = append(dst, "Response></soap:Body></soap:Envelope>"...)
+		}
+		return dst
+	}
 	dst = w.resultTail(dst, a)
 	if w.b.IsSOAP() {
 		dst = asmx.AppendSOAPResponseTail(dst, w.op)
@@ -65,6 +74,9 @@ func (w *xmlWriter) tail(dst []byte, a answer) []byte {
 func (w *xmlWriter) resultHead(dst []byte, a answer) []byte {
 	ctx := valueCtx{count: a.n, point: a.point}
 	dst, _ = run(dst, w.rc.head, &ctx, a.hasPoint, false)
+	if w.rc.empty(a) && len(dst) > 0 && dst[len(dst)-1] == '>' {
+		return append(dst[:len(dst)-1], " />"...)
+	}
 	if a.n == 0 {
 		return append(dst, w.rc.list.empty...)
 	}
@@ -196,6 +208,16 @@ func run(dst []byte, ops []op, ctx *valueCtx, hasPoint bool, index bool) ([]byte
 			}
 		case opList:
 			dst = runLanguages(dst, o.list, ctx)
+		case opOpenEnd:
+			if o.cond.holds(ctx.count, hasPoint) {
+				dst = append(dst, " />"...)
+			} else {
+				dst = append(dst, '>')
+			}
+		case opEndTag:
+			if !o.cond.holds(ctx.count, hasPoint) {
+				dst = append(dst, o.b...)
+			}
 		}
 	}
 	return dst, at

@@ -121,7 +121,20 @@ const (
 	opAttr                  // a value as attribute text (the tags around it are opBytes)
 	opIfPoint               // skip the next skip steps when the result has no search point
 	opList                  // a list: wrapper, items, wrapper end
+	opOpenEnd               // the end of a start tag: " />" when the element's content vanishes (cond), else ">"
+	opEndTag                // b, the end tag, unless the element's content vanished (cond)
 )
+
+// vanish says when every element of a typed result's element vanishes:
+// the result's items (when items) and its search point (when point) are
+// the only elements it may hold.
+type vanish struct{ items, point bool }
+
+// holds reports whether an element of this condition holds nothing in
+// a result of n items that has a search point or not.
+func (v vanish) holds(n int, hasPoint bool) bool {
+	return (!v.items || n == 0) && (!v.point || !hasPoint)
+}
 
 // op is one step of an encoding program.
 type op struct {
@@ -132,6 +145,7 @@ type op struct {
 	leaf  leaf
 	skip  int
 	list  *listCode
+	cond  vanish // opOpenEnd, opEndTag
 }
 
 // listCode writes a list.
@@ -154,6 +168,24 @@ type resultCode struct {
 	// rootAttrs: the typed SOAP content starts with attributes of
 	// <OpResult> and the > that ends its start tag.
 	rootAttrs bool
+	// mayBeEmpty: a typed result whose elements are only its content
+	// list, unwrapped, and values of the search point (pointOnly: some):
+	// with no item (and no point) <OpResult> or the GET/POST root holds
+	// nothing and is written as XmlTextWriter ends an element given no
+	// content (see empty).
+	mayBeEmpty, pointOnly bool
+}
+
+// empty reports whether the typed result of a holds no element: its
+// start tag is then closed with " />", as XmlTextWriter.WriteEndElement
+// closes a start tag nothing followed (WriteEndStartTag(true)), and no
+// end tag is written. XmlSerializer writes an array's element (the GET/POST
+// root ArrayOfX, or <OpResult> of a method returning one) with
+// WriteStartElement, its items, WriteEndElement, and an object's with its
+// members between the two: <ArrayOfAtm xmlns:xsd="…" xmlns:xsi="…"
+// xmlns="…" />, <ReturnAtmSearchByCityResult />.
+func (rc *resultCode) empty(a answer) bool {
+	return rc.mayBeEmpty && a.n == 0 && (!rc.pointOnly || !a.hasPoint)
 }
 
 // shapeEncoder is a shape compiled for a server's namespace.
@@ -244,6 +276,9 @@ type compiler struct {
 	// node's elements and attributes are written with (shape.Field.Prefix)
 	// and those made up for attributes' namespaces.
 	prefixes []madePrefix
+	// typed: the result is an object XmlSerializer writes, whose elements
+	// take a prefix in scope for their namespace (see elementPrefix).
+	typed bool
 }
 
 // madePrefix is a prefix bound to a namespace on an element.
@@ -285,6 +320,26 @@ func (c *compiler) bindElement(prefix, name, ns string) string {
 		c.prefixes = append(c.prefixes, madePrefix{ns, prefix})
 	}
 	return prefix + ":" + name
+}
+
+// elementPrefix is the prefix an element in ns is written with, given
+// the prefix its field says (a node's; none for a typed result's). A
+// typed result's elements are written by XmlSerializer with
+// XmlWriter.WriteStartElement(null, name, ns) (XmlSerializationWriter's
+// WriteStartElement and WriteElementString), and XmlTextWriter, given no
+// prefix, writes the element with the prefix in scope for ns
+// (FindPrefix: one made up for an attribute in ns on this or an enclosing
+// element) before it declares ns as the default namespace; a node's
+// element given none is written by XmlElement.WriteTo with the prefix ""
+// (its own), which declares the default namespace.
+func (c *compiler) elementPrefix(prefix, ns string) string {
+	if prefix != "" || !c.typed || ns == "" {
+		return prefix
+	}
+	if p, ok := c.prefixFor(ns); ok {
+		return p
+	}
+	return ""
 }
 
 // declarations writes the declarations of the prefixes bound since from
@@ -369,6 +424,7 @@ func (c *compiler) result(r *shape.Result, soap bool) (*resultCode, error) {
 	scope := shape.ScopeOf(r.Content())
 	contentNS := r.ContentNamespace(c.ns)
 	rc := &resultCode{}
+	c.typed = r.Layout == shape.Typed
 	switch {
 	case r.Layout == shape.Node:
 		// The node: right after <OpResult> (whose default namespace is the
@@ -401,6 +457,9 @@ func (c *compiler) result(r *shape.Result, soap bool) (*resultCode, error) {
 	if rc.list == nil {
 		return nil, fmt.Errorf("no %s list", r.Content())
 	}
+	if r.Layout == shape.Typed {
+		rc.mayBeEmpty, _, rc.pointOnly = contentMayBeEmpty(r.Fields, scope)
+	}
 	// Split at the content list.
 	for i, o := range c.ops {
 		if o.kind == opList && o.list == rc.list {
@@ -409,6 +468,36 @@ func (c *compiler) result(r *shape.Result, soap bool) (*resultCode, error) {
 		}
 	}
 	return rc, nil
+}
+
+// contentMayBeEmpty reports whether the elements among fields (a
+// result's, or an element's in it) are only the result's content list,
+// unwrapped (items), and values written only when the result has a
+// search point (point): elements that vanish in a result of no items and
+// no point.
+func contentMayBeEmpty(fields []*shape.Field, scope shape.Scope) (ok, items, point bool) {
+	for _, f := range fields {
+		switch {
+		case f.Attribute != "":
+		case f.Text:
+			return false, false, false
+		case f.List != "":
+			switch shape.Content(f.List) {
+			case shape.Locations, shape.Institutions, shape.Provinces:
+			default:
+				return false, false, false
+			}
+			if f.Element != "" {
+				return false, false, false
+			}
+			items = true
+		case scope == shape.ScopeLocations && onlyPoint(f):
+			point = true
+		default:
+			return false, false, false
+		}
+	}
+	return true, items, point
 }
 
 // attributes compiles the attributes among fields, of an element at
@@ -485,6 +574,16 @@ func (c *compiler) element(name, prefix, ns, inScope string, depth int, fields [
 		c.bytes(" />")
 		return
 	}
+	if ok, items, point := contentMayBeEmpty(fields, scope); ok && c.typed && depth >= 0 {
+		// XmlSerializer writes a nested object's members between
+		// WriteStartElement and WriteEndElement: with none written,
+		// XmlTextWriter closes the start tag with " />".
+		cond := vanish{items: items, point: point}
+		c.ops = append(c.ops, op{kind: opOpenEnd, cond: cond})
+		body(at + 1)
+		c.ops = append(c.ops, op{kind: opEndTag, b: []byte(c.indent(at) + "</" + name + ">"), cond: cond})
+		return
+	}
 	c.bytes(">")
 	body(at + 1)
 	c.bytes(c.indent(at) + "</" + name + ">")
@@ -505,15 +604,16 @@ func (c *compiler) fields(fields []*shape.Field, scope shape.Scope, inherit, inS
 			c.list(f, scope, ns, inherit, inScope, depth, rc)
 		case len(f.Fields) > 0:
 			start := c.cut()
-			c.element(f.Element, f.Prefix, ns, inScope, depth, f.Fields, scope, func(d int) {
-				c.fields(f.Fields, scope, f.ChildNamespace(c.ns, ns), childInScope(f.Prefix, ns, inScope), d, rc)
+			prefix := c.elementPrefix(f.Prefix, ns)
+			c.element(f.Element, prefix, ns, inScope, depth, f.Fields, scope, func(d int) {
+				c.fields(f.Fields, scope, f.ChildNamespace(c.ns, ns), childInScope(prefix, ns, inScope), d, rc)
 			})
 			if scope == shape.ScopeLocations && onlyPoint(f) {
 				c.conditional(start)
 			}
 		default:
 			start := c.cut()
-			name, open := c.leafTag(f.Element, f.Prefix, ns, inScope, depth)
+			name, open := c.leafTag(f.Element, c.elementPrefix(f.Prefix, ns), ns, inScope, depth)
 			c.ops = append(c.ops, op{kind: opLeaf, b: []byte(open + ">"), close: []byte("</" + name + ">"),
 				empty: []byte(c.emptyEnd(f, open, name, depth)), leaf: c.leaf(f, scope)})
 			if scope == shape.ScopeLocations && onlyPoint(f) {
@@ -591,23 +691,25 @@ func (c *compiler) list(f *shape.Field, scope shape.Scope, ns, inherit, inScope 
 	if f.Element != "" {
 		// The wrapper's prefix binding is in scope for its items.
 		defer func(n int) { c.prefixes = c.prefixes[:n] }(len(c.prefixes))
-		name, open := c.leafTag(f.Element, f.Prefix, ns, inScope, depth)
-		c.bindElement(f.Prefix, f.Element, ns)
+		prefix := c.elementPrefix(f.Prefix, ns)
+		name, open := c.leafTag(f.Element, prefix, ns, inScope, depth)
+		c.bindElement(prefix, f.Element, ns)
 		lc.open = []byte(open + ">")
 		lc.empty = []byte(open + " />")
 		lc.close = []byte(c.indent(depth) + "</" + name + ">")
-		itemDepth, itemInScope, itemInherit = depth+1, childInScope(f.Prefix, ns, inScope), ns
+		itemDepth, itemInScope, itemInherit = depth+1, childInScope(prefix, ns, inScope), ns
 	}
 	it := f.Item
 	itemNS := it.Namespace.Resolve(c.ns, itemInherit)
-	ic := &compiler{ns: c.ns, variants: c.variants, next: c.next, prefixes: slices.Clone(c.prefixes), flat: c.flat}
+	ic := &compiler{ns: c.ns, variants: c.variants, next: c.next, prefixes: slices.Clone(c.prefixes), flat: c.flat, typed: c.typed}
+	itemPrefix := ic.elementPrefix(it.Prefix, itemNS)
 	if itemScope == shape.ScopeLanguage && len(it.Fields) == 0 {
-		name, open := ic.leafTag(it.Element, it.Prefix, itemNS, itemInScope, itemDepth)
+		name, open := ic.leafTag(it.Element, itemPrefix, itemNS, itemInScope, itemDepth)
 		ic.ops = append(ic.ops, op{kind: opLeaf, b: []byte(open + ">"), close: []byte("</" + name + ">"),
 			empty: []byte(ic.emptyEnd(it, open, name, itemDepth)), leaf: leaf{id: vLanguage, kind: shape.KindString, typ: it.Type, fixed: -1, bits: 64}})
 	} else {
-		ic.element(it.Element, it.Prefix, itemNS, itemInScope, itemDepth, it.Fields, itemScope, func(d int) {
-			ic.fields(it.Fields, itemScope, it.ChildNamespace(c.ns, itemNS), childInScope(it.Prefix, itemNS, itemInScope), d, rc)
+		ic.element(it.Element, itemPrefix, itemNS, itemInScope, itemDepth, it.Fields, itemScope, func(d int) {
+			ic.fields(it.Fields, itemScope, it.ChildNamespace(c.ns, itemNS), childInScope(itemPrefix, itemNS, itemInScope), d, rc)
 		})
 	}
 	lc.item = ic.ops

@@ -107,6 +107,15 @@ func TestHandWrittenMistakes(t *testing.T) {
 		{"a DataSet double column written fixed:2", "dataset.yaml", "{column: Lat, type: double, value: coordinates.latitude}",
 			"{column: Lat, type: double, format: \"fixed:2\", value: coordinates.latitude}",
 			[]string{`(Lat).format: format "fixed:2": a DataSet writes a double column as XmlConvert does (its shortest round-trip form)`}, 1},
+		// XmlSerializer writes a typed result's values with
+		// XmlConvert.ToString of their type (WritePrimitiveValue): no 1/0
+		// boolean, no padded double.
+		{"a typed boolean written 1/0", "typed.yaml", "{element: IsAtlanticCreditUnion, type: boolean, value: institution.isAtlanticCreditUnion}",
+			"{element: IsAtlanticCreditUnion, type: boolean, format: 1/0, value: institution.isAtlanticCreditUnion}",
+			[]string{`line 31: results.AtmResult/Atms/Atm/Bank/IsAtlanticCreditUnion.format: format "1/0": XmlSerializer writes a typed result's boolean as XmlConvert does (true or false)`}, 1},
+		{"a typed double attribute written fixed:6", "attrs.yaml", "{attribute: lat, type: double, value: coordinates.latitude}",
+			"{attribute: lat, type: double, format: \"fixed:6\", value: coordinates.latitude}",
+			[]string{`line 13: `, `lat.format: format "fixed:6": XmlSerializer writes a typed result's double as XmlConvert does (its shortest round-trip form)`}, 1},
 		{"a namespace with a control character", "typed.yaml", "    namespace: service\n    root: AtmResult", "    namespace: \"http://x.example.org/\\x01\"\n    root: AtmResult",
 			[]string{`line 4: results.AtmResult.namespace: namespace "http://x.example.org/\x01": a control character (or one XML forbids) in it`}, 1},
 	}

@@ -204,7 +204,9 @@ type Field struct {
 	// "shortest" (the default: as .NET Framework's XmlConvert writes the
 	// value, its 15 significant digits when they read back as the same
 	// double, else 17, 1E-05 and 1E+15 beyond the plain range; a float's
-	// 7, else 9; a decimal's 15, plain) or "fixed:N" (N decimals).
+	// 7, else 9; a decimal's 15, plain) or "fixed:N" (N decimals). A
+	// typed result's boolean is always "true/false" and only its decimals
+	// take "fixed:N": XmlSerializer writes values with XmlConvert.
 	Format string
 	// FullEnd marks a node result's value (in an element, or its text
 	// beside the element's attributes) whose empty string is written with

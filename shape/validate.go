@@ -247,6 +247,37 @@ func (c *checker) checkResult(r *Result, where string) {
 	c.checkElementNames(r.Fields, where)
 	c.checkPrefixes(r, where)
 	c.checkFullEnds(r.Fields, r.Layout == Node, where)
+	if r.Layout == Typed {
+		c.checkTypedFormats(r.Fields, where)
+	}
+}
+
+// checkTypedFormats reports a typed result's value in a format no
+// XmlSerializer writes: its generated writer writes a primitive member
+// with XmlConvert.ToString of the member's type
+// (XmlSerializationWriterCodeGen.WritePrimitiveValue), a bool true or
+// false, a double or float as XmlConvert writes it (15 or 17 digits); only a
+// decimal keeps the decimals it holds (fixed:N). A node's text is its
+// deployment's code's, in any format.
+func (c *checker) checkTypedFormats(fields []*Field, where string) {
+	for _, f := range fields {
+		if f == nil {
+			continue
+		}
+		at := path(where, f.label())
+		if got, err := checkFormat(f.Type, f.Format); err == nil && f.Format != "" {
+			switch {
+			case got == FormatOneZero:
+				c.addf(f.lineOf("format"), at+".format", "format %q: XmlSerializer writes a typed result's boolean as XmlConvert does (true or false); a deployment writing 1 and 0 declares the field int", f.Format)
+			case got != FormatShortest && got != FormatTrueFalse && f.Type != "decimal":
+				c.addf(f.lineOf("format"), at+".format", "format %q: XmlSerializer writes a typed result's %s as XmlConvert does (15 or 17 significant digits, as asmx.AppendXMLDouble); only a decimal keeps its decimals (fixed:N)", f.Format, f.Type)
+			}
+		}
+		c.checkTypedFormats(f.Fields, at)
+		if f.Item != nil {
+			c.checkTypedFormats([]*Field{f.Item}, at)
+		}
+	}
 }
 
 // checkElementNames reports two child elements of one name in one
