@@ -115,7 +115,7 @@ func TestHandWrittenMistakes(t *testing.T) {
 			[]string{`line 31: results.AtmResult/Atms/Atm/Bank/IsAtlanticCreditUnion.format: format "1/0": XmlSerializer writes a typed result's boolean as XmlConvert does (true or false)`}, 1},
 		{"a typed double attribute written fixed:6", "attrs.yaml", "{attribute: lat, type: double, value: coordinates.latitude}",
 			"{attribute: lat, type: double, format: \"fixed:6\", value: coordinates.latitude}",
-			[]string{`line 13: `, `lat.format: format "fixed:6": XmlSerializer writes a typed result's double as XmlConvert does (its shortest round-trip form)`}, 1},
+			[]string{`line 13: `, `lat.format: format "fixed:6": XmlSerializer writes a typed result's double as XmlConvert does (15 or 17 significant digits`}, 1},
 		{"a namespace with a control character", "typed.yaml", "    namespace: service\n    root: AtmResult", "    namespace: \"http://x.example.org/\\x01\"\n    root: AtmResult",
 			[]string{`line 4: results.AtmResult.namespace: namespace "http://x.example.org/\x01": a control character (or one XML forbids) in it`}, 1},
 	}
