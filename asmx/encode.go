@@ -56,7 +56,15 @@ func AppendSOAPResponseHead(dst []byte, b Binding, ns, op string) []byte {
 func AppendSOAPResponseTail(dst []byte, op string) []byte {
 	dst = append(dst, "</"...)
 	dst = append(dst, op...)
-	dst = append(dst, "Result></"...)
+	dst = append(dst, "Result>"...)
+	return AppendSOAPResponseEnd(dst, op)
+}
+
+// AppendSOAPResponseEnd appends the envelope's end after <OpResult>:
+// </OpResponse></soap:Body></soap:Envelope>, for a result written
+// <OpResult />, as XmlTextWriter closes an element given no content.
+func AppendSOAPResponseEnd(dst []byte, op string) []byte {
+	dst = append(dst, "</"...)
 	dst = append(dst, op...)
 	return append(dst, "Response></soap:Body></soap:Envelope>"...)
 }

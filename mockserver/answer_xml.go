@@ -55,9 +55,7 @@ func (w *xmlWriter) tail(dst []byte, a answer) []byte {
 	if w.rc.empty(a) {
 		// <OpResult /> (or the GET/POST root) was closed by head.
 		if w.b.IsSOAP() {
-			dst = append(dst, "</"...)
-			dst = append(dst, w.op...)
-			dst = append(dst, "Response></soap:Body></soap:Envelope>"...)
+			dst = asmx.AppendSOAPResponseEnd(dst, w.op)
 		}
 		return dst
 	}
