@@ -47,7 +47,7 @@ func TestReplayTypedDeployment(t *testing.T) {
 	whole := cassettePath + ".yaml"
 
 	learned := filepath.Join(dir, "learned.yaml")
-	if code, out, errOut := runAtmkit(nil, "shape", "learn", "--cassette", whole, "--out", learned); code != 0 {
+	if code, out, errOut := runAtmkitWithin(deploymentWithin, nil, "shape", "learn", "--cassette", whole, "--out", learned); code != 0 {
 		t.Fatalf("shape learn: exit %d\n%s\n%s", code, out, errOut)
 	}
 	soap11 := filepath.Join(dir, "soap11.yaml")

@@ -34,7 +34,7 @@ func TestReplayVariantSites(t *testing.T) {
 			stopRecording()
 			whole := cassette + ".yaml"
 			learned := filepath.Join(dir, "learned.yaml")
-			if code, out, errOut := runAtmkit(nil, "shape", "learn", "--cassette", whole, "--out", learned); code != 0 {
+			if code, out, errOut := runAtmkitWithin(deploymentWithin, nil, "shape", "learn", "--cassette", whole, "--out", learned); code != 0 {
 				t.Fatalf("shape learn: exit %d\n%s\n%s", code, out, errOut)
 			}
 
