@@ -27,7 +27,7 @@ import (
 //	go test -run '^$' -bench 'Search/1M' -benchmem ./mockserver   # builds a 1,000,000-ATM set first
 //
 // The 1,000,000-ATM cases run only when the -bench pattern names "1M" or
-// ATMKIT_BENCH_1M is set, so that go test -bench . stays quick.
+// ATMKITTEST_BENCH_1M is set, so that go test -bench . stays quick.
 
 // benchSearchPoint is Sydney, NS: 69 locations within 25 km in the
 // embedded data set, the default of atmkit bench.
@@ -274,7 +274,7 @@ func bigMock(b *testing.B) *Server {
 
 // want1M reports whether the 1,000,000-ATM cases should run.
 func want1M() bool {
-	if os.Getenv("ATMKIT_BENCH_1M") != "" {
+	if os.Getenv("ATMKITTEST_BENCH_1M") != "" {
 		return true
 	}
 	f := flag.Lookup("test.bench")
@@ -320,7 +320,7 @@ func BenchmarkSearch(b *testing.B) {
 	for _, size := range sizes {
 		b.Run(size.name, func(b *testing.B) {
 			if strings.HasPrefix(size.name, "1M") && !want1M() {
-				b.Skip("set ATMKIT_BENCH_1M=1 or name 1M in -bench to run")
+				b.Skip("set ATMKITTEST_BENCH_1M=1 or name 1M in -bench to run")
 			}
 			d := size.d(b)
 			for _, pl := range searchPlaces {
@@ -436,7 +436,7 @@ func BenchmarkNearest(b *testing.B) {
 	for _, size := range sizes {
 		b.Run(size.name, func(b *testing.B) {
 			if size.name == "1M" && !want1M() {
-				b.Skip("set ATMKIT_BENCH_1M=1 or name 1M in -bench to run")
+				b.Skip("set ATMKITTEST_BENCH_1M=1 or name 1M in -bench to run")
 			}
 			s := size.s(b)
 			b.Run("Index", func(b *testing.B) {

@@ -15,10 +15,10 @@ import (
 )
 
 // chromiumPath finds headless Chromium (Debian package chromium), or
-// ATMKIT_CHROMIUM when set.
+// ATMKITTEST_CHROMIUM when set.
 func chromiumPath() (string, string) {
 	candidates := []string{"chromium", "chromium-browser"}
-	if p := os.Getenv("ATMKIT_CHROMIUM"); p != "" {
+	if p := os.Getenv("ATMKITTEST_CHROMIUM"); p != "" {
 		candidates = []string{p}
 	}
 	for _, c := range candidates {

@@ -40,10 +40,10 @@ func requireClient(t *testing.T, missing string) {
 
 // zeepPython finds a Python interpreter that can import zeep: python3 on
 // PATH, or Debian's system interpreter (which python3-zeep installs for, and
-// which a version manager on PATH can shadow). ATMKIT_PYTHON overrides both.
+// which a version manager on PATH can shadow). ATMKITTEST_PYTHON overrides both.
 func zeepPython() (string, string) {
 	candidates := []string{"python3", "/usr/bin/python3"}
-	if p := os.Getenv("ATMKIT_PYTHON"); p != "" {
+	if p := os.Getenv("ATMKITTEST_PYTHON"); p != "" {
 		candidates = []string{p}
 	}
 	for _, c := range candidates {

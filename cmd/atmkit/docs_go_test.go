@@ -109,7 +109,12 @@ func TestDocsGoSamples(t *testing.T) {
 		t.Skip("no go command to compile the samples with")
 	}
 	dir := t.TempDir()
-	env := append(os.Environ(), "GOFLAGS=-mod=mod "+os.Getenv("GOFLAGS"), "GOPROXY=off", "GOSUMDB=off", "GOWORK=off", "GOTOOLCHAIN=local")
+	// The module proxy is the environment's, as the reader's: on a fresh
+	// machine the samples' module needs go.mod files of modules that
+	// building atmkit never fetched (gopkg.in/check.v1, which yaml.v3
+	// requires), and with GOPROXY=off a newcomer's first go test ./...
+	// failed here.
+	env := append(os.Environ(), "GOFLAGS=-mod=mod "+os.Getenv("GOFLAGS"), "GOSUMDB=off", "GOWORK=off", "GOTOOLCHAIN=local")
 	run := func(args ...string) {
 		t.Helper()
 		cmd := exec.Command(goCmd, args...)
@@ -166,8 +171,12 @@ func TestDocsGoSamples(t *testing.T) {
 	if err == nil {
 		t.Fatalf("go vet passed the canary, a sample that does not compile:\n%s", text)
 	}
-	if strings.Contains(text, "module lookup disabled") || strings.Contains(text, "GOPROXY=off") {
-		t.Fatalf("the samples' module needs a module that is not in the module cache (run go mod download in the repository):\n%s", text)
+	if unreachableProxy(text) {
+		msg := fmt.Sprintf("the samples' module needs modules that are not in the module cache, and the module proxy could not give them (go mod download in the repository fetches them):\n%s", text)
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
 	}
 	if !strings.Contains(text, "NoSuchName") {
 		t.Errorf("go vet did not name the canary's error:\n%s", text)
@@ -195,6 +204,17 @@ func TestDocsGoSamples(t *testing.T) {
 			}
 		}
 	}
+}
+
+// unreachableProxy reports whether the go command's output says a module
+// was missing and could not be fetched (GOPROXY=off, no network).
+func unreachableProxy(out string) bool {
+	for _, s := range []string{"module lookup disabled", "GOPROXY=off", "dial tcp", "no such host", "connection refused", "i/o timeout"} {
+		if strings.Contains(out, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // cloneCommands returns the go commands of the shell block of

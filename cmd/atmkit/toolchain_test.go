@@ -12,10 +12,10 @@ import (
 // oldest toolchain go.mod allows (go 1.26 means 1.26.0), so that a module
 // depending on atmkit is not forced onto a newer patch release by accident.
 // The toolchain comes from the Go module proxy (about 76 MB), so the test
-// runs only under CI=true or ATMKIT_TOOLCHAIN_TEST=1.
+// runs only under CI=true or ATMKITTEST_TOOLCHAIN=1.
 func TestModuleBuildsWithGo1_26_0(t *testing.T) {
-	if os.Getenv("CI") != "true" && os.Getenv("ATMKIT_TOOLCHAIN_TEST") != "1" {
-		t.Skip("builds the module with go1.26.0, fetched from the module proxy: set CI=true or ATMKIT_TOOLCHAIN_TEST=1 to run it")
+	if os.Getenv("CI") != "true" && os.Getenv("ATMKITTEST_TOOLCHAIN") != "1" {
+		t.Skip("builds the module with go1.26.0, fetched from the module proxy: set CI=true or ATMKITTEST_TOOLCHAIN=1 to run it")
 	}
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
