@@ -37,7 +37,7 @@ const addressMark = "\x00address\x00"
 // Values keep their own line ends.
 var wsdlTemplate = template.Must(template.New("wsdl").Funcs(template.FuncMap{"x": xmlEscape}).Parse(strings.ReplaceAll(
 	`<?xml version="1.0" encoding="utf-8"?>
-<wsdl:definitions xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:tm="http://microsoft.com/wsdl/mime/textMatching/" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:mime="http://schemas.xmlsoap.org/wsdl/mime/" xmlns:tns="{{x .NS}}" xmlns:s="http://www.w3.org/2001/XMLSchema" xmlns:soap12="http://schemas.xmlsoap.org/wsdl/soap12/" xmlns:http="http://schemas.xmlsoap.org/wsdl/http/"{{.Prefixes}} targetNamespace="{{x .NS}}" xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">
+<wsdl:definitions{{.Declarations}} targetNamespace="{{x .NS}}" xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">
   <wsdl:documentation xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">ATM Location Lookup Service (atmkit mock).</wsdl:documentation>
   <wsdl:types>
     <s:schema elementFormDefault="qualified" targetNamespace="{{x .NS}}">{{.Imports}}
@@ -250,11 +250,11 @@ func buildWSDL(ns, service string, sh *shape.Shape) (*wsdlDoc, error) {
 			{"HttpGet", "GET", `<http:urlEncoded />`},
 			{"HttpPost", "POST", `<mime:content type="` + asmx.ContentTypeForm + `" />`},
 		},
-		"Address":  addressMark,
-		"Roots":    types.roots,
-		"Imports":  types.imports,
-		"Others":   types.others,
-		"Prefixes": types.prefixes,
+		"Address":      addressMark,
+		"Roots":        types.roots,
+		"Imports":      types.imports,
+		"Others":       types.others,
+		"Declarations": definitionsDeclarations(ns, types.prefixes),
 	}
 	var buf bytes.Buffer
 	if err := wsdlTemplate.Execute(&buf, data); err != nil {

@@ -22,7 +22,8 @@ import (
 //
 // Every namespace has a schema of its own: the service's first, then the
 // others in the order something is first declared in them, prefixed s1,
-// s2, ... on the definitions element. A complexType is declared in its
+// s2, ... (their index in .NET's Types.Schemas) on the definitions
+// element, where wsdl_nsorder.go orders the declarations. A complexType is declared in its
 // type namespace's schema; an element of a type declared in the type's
 // namespace is local (form="unqualified" when in no namespace), one in
 // another namespace refers to a global element of that namespace's schema.
@@ -33,10 +34,10 @@ import (
 // wsdlTypes is what the WSDL template writes for a shape.
 type wsdlTypes struct {
 	ops      map[string]wsdlOpTypes
-	roots    string // the global root elements, after the last operation
-	imports  string // <s:import> of the other namespaces, at the service schema's start
-	others   string // schemas of the other namespaces
-	prefixes string // xmlns:sN declarations of the other namespaces, on the definitions element
+	roots    string     // the global root elements, after the last operation
+	imports  string     // <s:import> of the other namespaces, at the service schema's start
+	others   string     // schemas of the other namespaces
+	prefixes []prefixNS // the other namespaces' sN prefixes, in the order of their schemas
 }
 
 // wsdlOpTypes is an operation's part of the description.
@@ -129,7 +130,7 @@ func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
 		}
 	}
 	out.roots = roots.String()
-	var others, prefixes strings.Builder
+	var others strings.Builder
 	for _, imp := range w.service.imports {
 		imports.WriteString("\r\n      " + importOf(imp))
 	}
@@ -139,7 +140,7 @@ func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
 			// The schema of no namespace: no prefix, no targetNamespace.
 			others.WriteString("\r\n    <s:schema elementFormDefault=\"qualified\">")
 		} else {
-			prefixes.WriteString(" xmlns:" + s.prefix + "=\"" + xmlEscape(s.ns) + "\"")
+			out.prefixes = append(out.prefixes, prefixNS{s.prefix, s.ns})
 			others.WriteString("\r\n    <s:schema elementFormDefault=\"qualified\" targetNamespace=\"" + xmlEscape(s.ns) + "\">")
 		}
 		for _, imp := range s.imports {
@@ -150,7 +151,7 @@ func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
 		}
 		others.WriteString("\r\n    </s:schema>")
 	}
-	out.imports, out.others, out.prefixes = imports.String(), others.String(), prefixes.String()
+	out.imports, out.others = imports.String(), others.String()
 	return out
 }
 
