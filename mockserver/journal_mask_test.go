@@ -94,17 +94,9 @@ func provincesEnvelope(key string, extra string) string {
 // adminGet reads an admin endpoint's body.
 func adminGet(t *testing.T, url string) string {
 	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET %s: got %d, want 200: %s", url, resp.StatusCode, b)
+	status, _, b := mocktest.Get(t, url)
+	if status != http.StatusOK {
+		t.Fatalf("GET %s: got %d, want 200: %s", url, status, b)
 	}
 	return string(b)
 }
