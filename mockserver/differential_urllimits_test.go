@@ -19,20 +19,10 @@ import (
 func TestDifferentialURLLimits(t *testing.T) {
 	t.Parallel()
 	refdeploy.Require(t)
-	config, err := refdeploy.SiteFile(refdeploy.Root, "web.config")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for old, repl := range map[string]string{
-		`<customErrors mode="On"/>`:              `<customErrors mode="Off"/>`,
-		`<httpRuntime maxRequestLength="4096"/>`: `<httpRuntime maxRequestLength="4096" maxUrlLength="300" maxQueryStringLength="100" requestPathInvalidCharacters="!,~"/>`,
-	} {
-		if !strings.Contains(config, old) {
-			t.Fatalf("the reference web.config has no %s", old)
-		}
-		config = strings.Replace(config, old, repl, 1)
-	}
-	ref := refdeploy.Start(t, refdeploy.WebConfig(refdeploy.Root, config))
+	ref := refdeploy.Start(t,
+		refdeploy.EditSiteFile(refdeploy.Root, "web.config", `<customErrors mode="On"/>`, `<customErrors mode="Off"/>`),
+		refdeploy.EditSiteFile(refdeploy.Root, "web.config", `<httpRuntime maxRequestLength="4096"/>`,
+			`<httpRuntime maxRequestLength="4096" maxUrlLength="300" maxQueryStringLength="100" requestPathInvalidCharacters="!,~"/>`))
 	mock := newTestServer(t, WithNamespace(refdeploy.Namespace), WithKeys(refdeploy.Key), WithDetailedErrors(true),
 		WithMaxURLLength(300), WithMaxQueryStringLength(100), WithRequestPathInvalidChars("!,~"))
 	key := refdeploy.Key
