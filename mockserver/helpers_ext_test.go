@@ -58,16 +58,19 @@ results:
     fields:
 `
 
-// banksAreas are typed results Banks and Areas (YAML, under results:) for
-// ReturnInstitutions and ReturnProvinces.
-const banksAreas = `  Banks:
+// banks is a typed result Banks (YAML, under results:) for
+// ReturnInstitutions.
+const banks = `  Banks:
     layout: typed
     namespace: service
     root: Banks
     fields:
       - list: institutions
         item: {element: Bank, fields: [{element: Id, type: int, value: id}]}
-  Areas:
+`
+
+// banksAreas are banks and a typed result Areas for ReturnProvinces.
+const banksAreas = banks + `  Areas:
     layout: typed
     namespace: service
     root: Areas

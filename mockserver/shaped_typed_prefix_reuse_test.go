@@ -27,14 +27,7 @@ func TestTypedElementsTakeAPrefixInScope(t *testing.T) {
 	srv := serveShapeYAML(t, findingHead+`      - element: Sites
         list: locations
         item: {element: Site, fields: [{attribute: ref, type: int, value: id}]}
-  Banks:
-    layout: typed
-    namespace: service
-    root: Banks
-    fields:
-      - list: institutions
-        item: {element: Bank, fields: [{element: Id, type: int, value: id}]}
-  Areas:
+`+banks+`  Areas:
     layout: typed
     namespace: service
     root: Areas
