@@ -1,7 +1,6 @@
 package mockserver
 
 import (
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -72,14 +71,5 @@ func htmlText(s string) string {
 // pageAnswer GETs u.
 func pageAnswer(t *testing.T, u string) response {
 	t.Helper()
-	resp, err := http.Get(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return response{resp.StatusCode, resp.Header.Get("Content-Type"), string(body)}
+	return do(t, mustRequest(t, http.MethodGet, u, ""))
 }
