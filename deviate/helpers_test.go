@@ -3,7 +3,6 @@ package deviate
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -55,16 +54,8 @@ func paramsFor(op, key string) [][2]string { return mocktest.ParamsFor(op, key) 
 
 func do(t *testing.T, req *http.Request) response {
 	t.Helper()
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("read body: %v", err)
-	}
-	return response{resp.StatusCode, resp.Header.Get("Content-Type"), string(body)}
+	status, header, body := mocktest.Do(t, req)
+	return response{status, header.Get("Content-Type"), string(body)}
 }
 
 // call sends op with params in binding b.

@@ -42,16 +42,8 @@ func admin(t *testing.T, method, url, token, body string) adminResult {
 
 func doAdmin(t *testing.T, req *http.Request) adminResult {
 	t.Helper()
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("read body: %v", err)
-	}
-	return adminResult{response{resp.StatusCode, resp.Header.Get("Content-Type"), string(body)}, resp.Header}
+	status, header, body := mocktest.Do(t, req)
+	return adminResult{response{status, header.Get("Content-Type"), string(body)}, header}
 }
 
 // adminChecks runs checks on an admin answer.

@@ -29,6 +29,15 @@ func chromiumPath() (string, string) {
 	return "", "Chromium (Debian package chromium) is not installed"
 }
 
+// requireChromium returns the path of headless Chromium, skipping the
+// test (or, under CI, failing it) without one.
+func requireChromium(t *testing.T) string {
+	t.Helper()
+	exe, missing := chromiumPath()
+	requireClient(t, missing)
+	return exe
+}
+
 // browserBudget bounds a test's whole browser session, so that a hung
 // Chromium fails the test rather than the package's 10 minutes: the fault
 // form's seed test takes about 10 s alone, and took over 60 s (the old
@@ -100,8 +109,7 @@ func browse(t *testing.T, ctx context.Context, what string, steps ...chromedp.Ac
 
 func TestHelpPagesInChromium(t *testing.T) {
 	t.Parallel()
-	exe, missing := chromiumPath()
-	requireClient(t, missing)
+	exe := requireChromium(t)
 	srv := newTestServer(t)
 	ctx := newBrowser(t, exe)
 	start := time.Now()

@@ -2,7 +2,6 @@ package mockserver_test
 
 import (
 	"bytes"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/internal/mocktest"
-	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
 )
 
@@ -22,12 +20,7 @@ func TestDataSetTableWithoutRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := mockserver.New(mockserver.WithShape(sh))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	srv := serveShape(t, sh, asmx.DefaultNamespace)
 	for _, b := range []string{"soap11", "get"} {
 		status, body := mocktest.Call(t, srv.URL, asmx.DefaultNamespace, b, asmx.OpReturnAllAtms, [][2]string{{asmx.ParamKey, "k"}})
 		if status != 200 {
@@ -63,7 +56,7 @@ func TestDataSetEncodedTableName(t *testing.T) {
 	if !bytes.Contains(learned, []byte(region)) {
 		t.Fatalf("dataset-learned.yaml has no %s", region)
 	}
-	sh, err := shape.Parse(bytes.Replace(learned, []byte(region), []byte(`      name: My_x0020_Set
+	srv := serveShapeYAML(t, string(bytes.Replace(learned, []byte(region), []byte(`      name: My_x0020_Set
       locale: invariant
       wsdl: lax-any
       tables:
@@ -71,16 +64,7 @@ func TestDataSetEncodedTableName(t *testing.T) {
           rows: provinces
           changes: inserted
           columns:
-            - {column: Row_x0020_Key, mapping: hidden, type: int, generated: true}`), 1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := mockserver.New(mockserver.WithShape(sh))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+            - {column: Row_x0020_Key, mapping: hidden, type: int, generated: true}`), 1)), asmx.DefaultNamespace)
 	for _, b := range []string{"soap11", "get"} {
 		status, body := mocktest.Call(t, srv.URL, asmx.DefaultNamespace, b, asmx.OpReturnProvinces, [][2]string{{asmx.ParamKey, "k"}})
 		if status != 200 {

@@ -56,17 +56,7 @@ func TestDifferentialActionDecoded(t *testing.T) {
 	}
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
-			if got := send(t, mock.URL, row.req); !row.want.matches(got) {
-				t.Errorf("mock: got %s, want %s", got, row.want)
-			}
-			want := row.want
-			if row.mono != nil {
-				want = row.mono.want
-				t.Logf("Mono differs from .NET here: %s", row.mono.why)
-			}
-			if got := send(t, ref.URL, row.req); !want.matches(got) {
-				t.Errorf("reference (Mono): got %s, want %s", got, want)
-			}
+			compareRow(t, mock.URL, ref.URL, row.req, row.want, row.mono)
 		})
 	}
 }

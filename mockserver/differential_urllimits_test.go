@@ -1,7 +1,6 @@
 package mockserver
 
 import (
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -19,20 +18,10 @@ import (
 func TestDifferentialURLLimits(t *testing.T) {
 	t.Parallel()
 	refdeploy.Require(t)
-	config, err := refdeploy.SiteFile(refdeploy.Root, "web.config")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for old, repl := range map[string]string{
-		`<customErrors mode="On"/>`:              `<customErrors mode="Off"/>`,
-		`<httpRuntime maxRequestLength="4096"/>`: `<httpRuntime maxRequestLength="4096" maxUrlLength="300" maxQueryStringLength="100" requestPathInvalidCharacters="!,~"/>`,
-	} {
-		if !strings.Contains(config, old) {
-			t.Fatalf("the reference web.config has no %s", old)
-		}
-		config = strings.Replace(config, old, repl, 1)
-	}
-	ref := refdeploy.Start(t, refdeploy.WebConfig(refdeploy.Root, config))
+	ref := refdeploy.Start(t,
+		refdeploy.EditSiteFile(refdeploy.Root, "web.config", `<customErrors mode="On"/>`, `<customErrors mode="Off"/>`),
+		refdeploy.EditSiteFile(refdeploy.Root, "web.config", `<httpRuntime maxRequestLength="4096"/>`,
+			`<httpRuntime maxRequestLength="4096" maxUrlLength="300" maxQueryStringLength="100" requestPathInvalidCharacters="!,~"/>`))
 	mock := newTestServer(t, WithNamespace(refdeploy.Namespace), WithKeys(refdeploy.Key), WithDetailedErrors(true),
 		WithMaxURLLength(300), WithMaxQueryStringLength(100), WithRequestPathInvalidChars("!,~"))
 	key := refdeploy.Key
@@ -82,14 +71,5 @@ func htmlText(s string) string {
 // pageAnswer GETs u.
 func pageAnswer(t *testing.T, u string) response {
 	t.Helper()
-	resp, err := http.Get(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return response{resp.StatusCode, resp.Header.Get("Content-Type"), string(body)}
+	return do(t, mustRequest(t, http.MethodGet, u, ""))
 }

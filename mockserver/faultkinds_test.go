@@ -9,6 +9,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -316,21 +317,9 @@ func TestFaultSkipWindow(t *testing.T) {
 	for range 5 {
 		got = append(got, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")).status)
 	}
-	if want := []int{200, 200, 503, 200, 200}; !equalInts(got, want) {
+	if want := []int{200, 200, 503, 200, 200}; !slices.Equal(got, want) {
 		t.Errorf("statuses: got %v, want %v", got, want)
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestFaultProbabilityReproducible: a mock restarted with the same faults
@@ -349,7 +338,7 @@ func TestFaultProbabilityReproducible(t *testing.T) {
 		return out
 	}
 	a, b := run(), run()
-	if !equalInts(a, b) {
+	if !slices.Equal(a, b) {
 		t.Errorf("two runs: %v and %v, want the same", a, b)
 	}
 	var want []int
@@ -363,7 +352,7 @@ func TestFaultProbabilityReproducible(t *testing.T) {
 			want = append(want, 200)
 		}
 	}
-	if !equalInts(a, want) {
+	if !slices.Equal(a, want) {
 		t.Errorf("statuses: got %v, want %v", a, want)
 	}
 	count := map[int]int{}

@@ -94,19 +94,35 @@ func provincesEnvelope(key string, extra string) string {
 // adminGet reads an admin endpoint's body.
 func adminGet(t *testing.T, url string) string {
 	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET %s: got %d, want 200: %s", url, resp.StatusCode, b)
+	status, _, b := mocktest.Get(t, url)
+	if status != http.StatusOK {
+		t.Fatalf("GET %s: got %d, want 200: %s", url, status, b)
 	}
 	return string(b)
+}
+
+// newestShown is ts's newest journal entry and what the admin API shows
+// of it: the entry alone (one) and the list of the newest (all).
+func newestShown(t *testing.T, ts *TestServer) (e JournalEntry, one, all string) {
+	t.Helper()
+	es := ts.Journal(RequestFilter{Limit: 1})
+	if len(es) != 1 {
+		t.Fatalf("journal: got %d entries, want 1", len(es))
+	}
+	return es[0], adminGet(t, ts.URL+"/__admin/requests/"+strconv.FormatUint(es[0].Seq, 10)), adminGet(t, ts.URL+"/__admin/requests?limit=1")
+}
+
+// holdsNone fails the test for each of texts (the journal's, the log's)
+// that holds one of the key's forms.
+func holdsNone(t *testing.T, texts, forms []string) {
+	t.Helper()
+	for _, text := range texts {
+		for _, f := range forms {
+			if strings.Contains(text, f) {
+				t.Errorf("journal or log holds the key as %q: %s", f, text)
+			}
+		}
+	}
 }
 
 // jsonStrings returns every string of a JSON text, keys of objects included.
@@ -227,13 +243,7 @@ func TestJournalMasksKeysInEveryForm(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			do(t, tt.req())
 			// The newest entry is this call's: the subtests run one by one.
-			es := ts.Journal(RequestFilter{Limit: 1})
-			if len(es) != 1 {
-				t.Fatalf("journal: got %d entries, want 1", len(es))
-			}
-			e := es[0]
-			one := adminGet(t, ts.URL+"/__admin/requests/"+strconv.FormatUint(e.Seq, 10))
-			all := adminGet(t, ts.URL+"/__admin/requests?limit=1")
+			e, one, all := newestShown(t, ts)
 			for _, text := range []string{one, all} {
 				if got := leaks(text, plainKey, escapeKey, otherKey, "s3cr3t-cookie"); got != nil {
 					t.Errorf("admin API answer holds %q: %s", got, text)
@@ -476,22 +486,9 @@ func TestJournalMasksKeysBeyondASCII(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			do(t, tt.req())
-			es := ts.Journal(RequestFilter{Limit: 1})
-			if len(es) != 1 {
-				t.Fatalf("journal: got %d entries, want 1", len(es))
-			}
-			e := es[0]
-			one := adminGet(t, ts.URL+"/__admin/requests/"+strconv.FormatUint(e.Seq, 10))
-			all := adminGet(t, ts.URL+"/__admin/requests?limit=1")
+			_, one, all := newestShown(t, ts)
 			texts := append([]string{one, all}, jsonStrings(t, one)...)
-			texts = append(texts, logged.take()...)
-			for _, text := range texts {
-				for _, f := range tt.forms {
-					if strings.Contains(text, f) {
-						t.Errorf("journal or log holds the key as %q: %s", f, text)
-					}
-				}
-			}
+			holdsNone(t, append(texts, logged.take()...), tt.forms)
 		})
 	}
 }

@@ -495,9 +495,28 @@ func TestJournalCutQueryKeepsNoStartOfAKey(t *testing.T) {
 func TestJournalReadWhileServing(t *testing.T) {
 	t.Parallel()
 	ts := NewTestServer(t, WithDataset(smallDataset()), WithKeys("race-key-1"), WithJournalSize(8), WithJournalBodyMax(512))
+	stop := readJournal(ts, 3, func(e JournalEntry) bool {
+		if e.Request.Header == nil || strings.Contains(e.Request.Body+e.Query, "race-key-1") {
+			t.Errorf("entry %d: got %+v, want it whole and masked", e.Seq, e)
+			return false
+		}
+		return true
+	})
+	for i := range 60 {
+		b := asmx.Bindings[i%len(asmx.Bindings)]
+		op := asmx.OpReturnAtmSearchByAddress
+		call(t, ts.URL, b, op, paramsFor(op, "race-key-1"))
+	}
+	stop()
+}
+
+// readJournal starts n readers that read ts's journal in full, again and
+// again, handing every entry to check, until stop is called (it waits for
+// them); a reader stops early when check returns false.
+func readJournal(ts *TestServer, n int, check func(JournalEntry) bool) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
-	for range 3 {
+	for range n {
 		wg.Go(func() {
 			for {
 				select {
@@ -506,21 +525,17 @@ func TestJournalReadWhileServing(t *testing.T) {
 				default:
 				}
 				for _, e := range ts.Journal(RequestFilter{}) {
-					if e.Request.Header == nil || strings.Contains(e.Request.Body+e.Query, "race-key-1") {
-						t.Errorf("entry %d: got %+v, want it whole and masked", e.Seq, e)
+					if !check(e) {
 						return
 					}
 				}
 			}
 		})
 	}
-	for i := range 60 {
-		b := asmx.Bindings[i%len(asmx.Bindings)]
-		op := asmx.OpReturnAtmSearchByAddress
-		call(t, ts.URL, b, op, paramsFor(op, "race-key-1"))
+	return func() {
+		close(done)
+		wg.Wait()
 	}
-	close(done)
-	wg.Wait()
 }
 
 // TestJournalHugeSize: a journal as large as an int allows starts (it
@@ -664,22 +679,7 @@ func TestJournalReusesNothingInUse(t *testing.T) {
 			t.Errorf("entry %d: city %q, body %q: want the body that sent that city", e.Seq, city, e.Request.Body)
 		}
 	}
-	done := make(chan struct{})
-	var readers sync.WaitGroup
-	for range 2 {
-		readers.Go(func() {
-			for {
-				select {
-				case <-done:
-					return
-				default:
-				}
-				for _, e := range ts.Journal(RequestFilter{}) {
-					check(e)
-				}
-			}
-		})
-	}
+	stopReaders := readJournal(ts, 2, func(e JournalEntry) bool { check(e); return true })
 	var clients sync.WaitGroup
 	for c := range 3 {
 		clients.Go(func() {
@@ -698,8 +698,7 @@ func TestJournalReusesNothingInUse(t *testing.T) {
 		})
 	}
 	clients.Wait()
-	close(done)
-	readers.Wait()
+	stopReaders()
 	got := ts.Journal(RequestFilter{})
 	if len(got) != 4 {
 		t.Fatalf("got %d entries, want 4", len(got))

@@ -10,7 +10,6 @@ import (
 	"image/color"
 	"image/png"
 	"maps"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -28,7 +27,6 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/internal/atomicfile"
-	"github.com/atmkit/atmkit/internal/serve"
 )
 
 // pageWait is how long the page test waits for a condition: generous, as
@@ -48,6 +46,17 @@ addEventListener('unhandledrejection', (e) => window.__problems.push('rejection 
 	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: script}); err != nil {
 		t.Fatalf("watch the page: %v", err)
 	}
+}
+
+// openAdminPage opens the admin page of the mock at base in a new
+// headless Chromium (exe) that watches for problems, and waits for the
+// page to show (#app), then for what steps wait for.
+func openAdminPage(t *testing.T, exe, base string, steps ...chromedp.Action[chromedp.Void]) context.Context {
+	t.Helper()
+	ctx := newBrowser(t, exe)
+	watchProblems(t, ctx)
+	browse(t, ctx, "open the page", append([]chromedp.Action[chromedp.Void]{chromedp.Navigate(base + "/__admin/"), chromedp.WaitVisible(`#app`)}, steps...)...)
+	return ctx
 }
 
 // noProblems fails the test with the script errors and CSP violations the
@@ -91,8 +100,7 @@ const pageText = `document.documentElement.outerHTML + '\n' +
 // the page open. With -update it writes docs/admin-page.png.
 func TestAdminPageInChromium(t *testing.T) {
 	t.Parallel()
-	exe, missing := chromiumPath()
-	requireClient(t, missing)
+	exe := requireChromium(t)
 	const (
 		token = "page-admin-token-7f3a"
 		key   = "page-service-key-5521"
@@ -101,13 +109,7 @@ func TestAdminPageInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := serve.Start(ln, s, serve.Options{Grace: time.Minute})
-	t.Cleanup(func() { _ = srv.Close() })
-	base := srv.URL
+	srv, base := serveAt(t, "127.0.0.1:0", s, time.Minute)
 	ctx := newBrowser(t, exe)
 	watchProblems(t, ctx)
 
@@ -303,22 +305,13 @@ func TestAdminPageInChromium(t *testing.T) {
 // admin token opens the page at once and shows the warning serve prints.
 func TestAdminPageWarnsInChromium(t *testing.T) {
 	t.Parallel()
-	exe, missing := chromiumPath()
-	requireClient(t, missing)
+	exe := requireChromium(t)
 	s, err := New(WithDataset(smallDataset()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", ":0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := serve.Start(ln, s, serve.Options{Grace: time.Second})
-	t.Cleanup(func() { _ = srv.Close() })
-	base := "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(ln.Addr().(*net.TCPAddr).Port))
-	ctx := newBrowser(t, exe)
-	watchProblems(t, ctx)
-	browse(t, ctx, "open the page", chromedp.Navigate(base+"/__admin/"), chromedp.WaitVisible(`#app`), chromedp.WaitVisible(`#warning`))
+	_, base := serveAt(t, ":0", s, time.Second)
+	ctx := openAdminPage(t, exe, base, chromedp.WaitVisible(`#warning`))
 	w := browserValue(t, ctx, "read the warning", chromedp.Text(`#warning`))
 	if !strings.Contains(w, "reachable from other hosts, with no admin token") || !strings.Contains(w, "--admin-token") {
 		t.Errorf("the warning: got %q", w)
@@ -335,8 +328,7 @@ func TestAdminPageWarnsInChromium(t *testing.T) {
 // again, below the last call listed, and its faults.
 func TestAdminPageSeesARestartInChromium(t *testing.T) {
 	t.Parallel()
-	exe, missing := chromiumPath()
-	requireClient(t, missing)
+	exe := requireChromium(t)
 	first, err := New(WithDataset(smallDataset()))
 	if err != nil {
 		t.Fatal(err)
@@ -345,17 +337,8 @@ func TestAdminPageSeesARestartInChromium(t *testing.T) {
 	// once, as a process restarted faster than the page polls.
 	var current atomic.Pointer[Server]
 	current.Store(first)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := serve.Start(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { current.Load().ServeHTTP(w, r) }),
-		serve.Options{Grace: time.Second})
-	t.Cleanup(func() { _ = srv.Close() })
-	base := srv.URL
-	ctx := newBrowser(t, exe)
-	watchProblems(t, ctx)
-	browse(t, ctx, "open the page", chromedp.Navigate(base+"/__admin/"), chromedp.WaitVisible(`#app`))
+	_, base := serveAt(t, "127.0.0.1:0", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { current.Load().ServeHTTP(w, r) }), time.Second)
+	ctx := openAdminPage(t, exe, base)
 	waitUntil(t, ctx, "the page goes live", `document.getElementById('state').textContent.startsWith('Live')`)
 	for range 3 {
 		if st := call(t, base, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")).status; st != http.StatusOK {
@@ -387,8 +370,7 @@ func TestAdminPageSeesARestartInChromium(t *testing.T) {
 // JavaScript's exact integers as the API wrote it.
 func TestAdminPageFaultTextInChromium(t *testing.T) {
 	t.Parallel()
-	exe, missing := chromiumPath()
-	requireClient(t, missing)
+	exe := requireChromium(t)
 	ts := NewTestServer(t, WithDataset(smallDataset()))
 	for _, f := range []Fault{
 		{Operation: asmx.OpReturnAllAtms, SOAPFault: &SOAPFault{Code: "Client", Text: `Bad request, try "again"; or not \ ok`}},
@@ -400,9 +382,7 @@ func TestAdminPageFaultTextInChromium(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ctx := newBrowser(t, exe)
-	watchProblems(t, ctx)
-	browse(t, ctx, "open the page", chromedp.Navigate(ts.URL+"/__admin/"), chromedp.WaitVisible(`#app`))
+	ctx := openAdminPage(t, exe, ts.URL)
 	waitUntil(t, ctx, "the faults listed", `document.querySelectorAll('#faults li').length === 4`)
 	got := browserValue(t, ctx, "read the faults", chromedp.Evaluate[[]string](
 		`[...document.querySelectorAll('#faults li .fault-text')].map((e) => e.textContent)`))
@@ -424,8 +404,7 @@ func TestAdminPageFaultTextInChromium(t *testing.T) {
 // of their own), so the calls a WSDL fault took can be picked out.
 func TestAdminPageFiltersWSDLInChromium(t *testing.T) {
 	t.Parallel()
-	exe, missing := chromiumPath()
-	requireClient(t, missing)
+	exe := requireChromium(t)
 	ts := NewTestServer(t, WithDataset(smallDataset()))
 	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
 	resp, err := http.Get(ts.URL + "/service/service.asmx?WSDL")
@@ -433,9 +412,7 @@ func TestAdminPageFiltersWSDLInChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	ctx := newBrowser(t, exe)
-	watchProblems(t, ctx)
-	browse(t, ctx, "open the page", chromedp.Navigate(ts.URL+"/__admin/"), chromedp.WaitVisible(`#app`))
+	ctx := openAdminPage(t, exe, ts.URL)
 	waitUntil(t, ctx, "both calls listed", `document.querySelectorAll('#call-rows tr').length === 2`)
 	browserValue(t, ctx, "filter by WSDL", chromedp.Evaluate[bool](
 		`(() => { const e = document.getElementById('filter-operation'); e.value = 'WSDL'; e.dispatchEvent(new Event('change', {bubbles: true})); return true; })()`))
@@ -450,13 +427,9 @@ func TestAdminPageFiltersWSDLInChromium(t *testing.T) {
 // integer out of the API's range (int64) or a number that is no integer.
 func TestAdminPageFaultSeedInChromium(t *testing.T) {
 	t.Parallel()
-	exe, missing := chromiumPath()
-	requireClient(t, missing)
+	exe := requireChromium(t)
 	ts := NewTestServer(t, WithDataset(smallDataset()))
-	ctx := newBrowser(t, exe)
-	watchProblems(t, ctx)
-	browse(t, ctx, "open the page", chromedp.Navigate(ts.URL+"/__admin/"), chromedp.WaitVisible(`#app`),
-		chromedp.Click(`#fault-details summary`), chromedp.WaitVisible(`#fault-form input[name="seed"]`))
+	ctx := openAdminPage(t, exe, ts.URL, chromedp.Click(`#fault-details summary`), chromedp.WaitVisible(`#fault-form input[name="seed"]`))
 	submit := func(status, seed, times string) {
 		t.Helper()
 		browse(t, ctx, "fill the fault form",
@@ -608,9 +581,7 @@ func TestHeldCallsShownInChromium(t *testing.T) {
 	// The page's part needs Chromium (a failure without it under CI=true).
 	if exe, missing := chromiumPath(); missing == "" || os.Getenv("CI") == "true" {
 		requireClient(t, missing)
-		bctx := newBrowser(t, exe)
-		watchProblems(t, bctx)
-		browse(t, bctx, "open the page", chromedp.Navigate(ts.URL+"/__admin/"), chromedp.WaitVisible(`#app`))
+		bctx := openAdminPage(t, exe, ts.URL)
 		waitUntil(t, bctx, "the held call shown", `document.getElementById('calls-held').textContent.startsWith('1 call held by a fault now: ReturnProvinces over get (f1, delay, ')`)
 		cancel()
 		<-gone
@@ -638,8 +609,7 @@ func TestHeldCallsShownInChromium(t *testing.T) {
 // reads at first says it shows the newest, and counts none as missed.
 func TestAdminPageCountsCallsNotListedInChromium(t *testing.T) {
 	t.Parallel()
-	exe, missing := chromiumPath()
-	requireClient(t, missing)
+	exe := requireChromium(t)
 	s, err := New(WithDataset(smallDataset()))
 	if err != nil {
 		t.Fatal(err)
@@ -647,19 +617,13 @@ func TestAdminPageCountsCallsNotListedInChromium(t *testing.T) {
 	// gate holds the journal reads of the admin API back while a burst is
 	// made: a read ends before the burst or starts after it.
 	var gate sync.RWMutex
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := serve.Start(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	_, base := serveAt(t, "127.0.0.1:0", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/__admin/requests") {
 			gate.RLock()
 			defer gate.RUnlock()
 		}
 		s.ServeHTTP(w, r)
-	}), serve.Options{Grace: time.Second})
-	t.Cleanup(func() { _ = srv.Close() })
-	base := srv.URL
+	}), time.Second)
 	burst := func(n int, op func(i int) string) {
 		t.Helper()
 		gate.Lock()
@@ -672,8 +636,11 @@ func TestAdminPageCountsCallsNotListedInChromium(t *testing.T) {
 		}
 	}
 	provinces := func(int) string { return asmx.OpReturnProvinces }
-	ctx := newBrowser(t, exe)
-	watchProblems(t, ctx)
+
+	// 250 calls before the page opens: it lists the newest 200 (seq 51 to
+	// 250) and misses none.
+	burst(250, provinces)
+	ctx := openAdminPage(t, exe, base)
 	// list is the rows listed, the seqs of the first and last, the count
 	// by the title and the note of the calls not listed.
 	list := func(what string) string {
@@ -684,11 +651,6 @@ func TestAdminPageCountsCallsNotListedInChromium(t *testing.T) {
 			return [rows.length, seq(rows[0]), seq(rows[rows.length - 1]), document.getElementById('calls-count').textContent,
 				document.getElementById('calls-skipped').textContent].join('|'); })()`))
 	}
-
-	// 250 calls before the page opens: it lists the newest 200 (seq 51 to
-	// 250) and misses none.
-	burst(250, provinces)
-	browse(t, ctx, "open the page", chromedp.Navigate(base+"/__admin/"), chromedp.WaitVisible(`#app`))
 	waitUntil(t, ctx, "the first calls listed", `document.querySelectorAll('#call-rows tr').length === 200`)
 	if got, want := list("read the list"), "200|250|51|(200, the newest)|"; got != want {
 		t.Errorf("the list opened after 250 calls: got %q, want %q", got, want)

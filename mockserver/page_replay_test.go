@@ -2,7 +2,6 @@ package mockserver_test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"strconv"
 	"testing"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/mockserver"
 )
 
@@ -67,14 +67,8 @@ func TestAdminPageShowsSourceInChromium(t *testing.T) {
 	// ReturnProvinces over GET is the golden cassette's interaction 2;
 	// ReturnInstitutions is not recorded.
 	for _, op := range []string{asmx.OpReturnProvinces, asmx.OpReturnInstitutions} {
-		resp, err := http.Get(ts.ServiceURL() + "/" + op + "?strAtmServiceKey=page-source-key")
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, _ = io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("%s: got %d, want 200", op, resp.StatusCode)
+		if status, _, _ := mocktest.Get(t, ts.ServiceURL()+"/"+op+"?strAtmServiceKey=page-source-key"); status != http.StatusOK {
+			t.Fatalf("%s: got %d, want 200", op, status)
 		}
 	}
 	want := map[string]string{"1": "golden.yaml#2", "2": mockserver.SourceFixtures}

@@ -68,6 +68,20 @@ func TestPageFiles(t *testing.T) {
 	}
 }
 
+// serveAt serves h on addr as atmkit serve does, shutting down within
+// grace, until the test ends. base is its URL on 127.0.0.1 (for an
+// address on every interface too).
+func serveAt(t *testing.T, addr string, h http.Handler, grace time.Duration) (srv *serve.Server, base string) {
+	t.Helper()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv = serve.Start(ln, h, serve.Options{Grace: grace})
+	t.Cleanup(func() { _ = srv.Close() })
+	return srv, "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(ln.Addr().(*net.TCPAddr).Port))
+}
+
 // srvJournal reads the journal's summaries through the admin API.
 func srvJournal(t *testing.T, base, token string) []any {
 	t.Helper()
@@ -231,13 +245,8 @@ func TestAdminInfo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ln, err := net.Listen("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv := serve.Start(ln, s, serve.Options{Grace: time.Second})
-		t.Cleanup(func() { _ = srv.Close() })
-		return "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(ln.Addr().(*net.TCPAddr).Port))
+		_, base := serveAt(t, addr, s, time.Second)
+		return base
 	}
 	info := func(t *testing.T, base, token string) map[string]any {
 		t.Helper()

@@ -3,7 +3,6 @@ package mockserver
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -42,16 +41,8 @@ func soapEnvelope(b asmx.Binding, op string, params [][2]string) string {
 
 func do(t *testing.T, req *http.Request) response {
 	t.Helper()
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("read body: %v", err)
-	}
-	return response{resp.StatusCode, resp.Header.Get("Content-Type"), string(body)}
+	status, header, body := mocktest.Do(t, req)
+	return response{status, header.Get("Content-Type"), string(body)}
 }
 
 // call sends op with params in binding b.

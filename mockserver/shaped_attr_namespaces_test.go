@@ -1,15 +1,12 @@
 package mockserver_test
 
 import (
-	"io"
-	"net/http"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/internal/mocktest"
-	"github.com/atmkit/atmkit/shape"
 )
 
 // TestAttributeNamespacesDeclaredAtTheEndOfTheStartTag serves a shape
@@ -30,14 +27,7 @@ import (
 // attribute, and made up a new one on every element.
 func TestAttributeNamespacesDeclaredAtTheEndOfTheStartTag(t *testing.T) {
 	const ns = "http://example.org/atmService"
-	sh, err := shape.Parse([]byte(`version: 1
-results:
-  Finding:
-    layout: typed
-    namespace: service
-    root: Finding
-    fields:
-      - {attribute: total, type: int, value: count}
+	srv := serveShapeYAML(t, findingHead+`      - {attribute: total, type: int, value: count}
       - {attribute: kind, namespace: "urn:K", type: string, generated: true}
       - element: Sites
         list: locations
@@ -55,21 +45,9 @@ results:
                 - {attribute: d, namespace: "urn:B", type: string, generated: true}
                 - {attribute: e, namespace: "urn:A", type: string, value: institution.name}
                 - {element: X, type: string, generated: true}
-` + findingBanksAreas))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := serveShape(t, sh, ns)
+`+findingBanksAreas, ns)
 
-	resp, err := http.Get(srv.URL + "/service/service.asmx/ReturnAllAtms?strAtmServiceKey=k")
-	if err != nil {
-		t.Fatal(err)
-	}
-	get, err := io.ReadAll(resp.Body)
-	_ = resp.Body.Close()
-	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("GET: %d %v %.300s", resp.StatusCode, err, get)
-	}
+	get := getOK(t, srv.URL+"/service/service.asmx/ReturnAllAtms?strAtmServiceKey=k")
 	status, soap := mocktest.Call(t, srv.URL, ns, "soap11", asmx.OpReturnAllAtms, [][2]string{{asmx.ParamKey, "k"}})
 	if status != 200 {
 		t.Fatalf("SOAP 1.1: %d %.300s", status, soap)

@@ -2,7 +2,6 @@ package mockserver_test
 
 import (
 	"errors"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
 )
@@ -118,13 +118,8 @@ func TestFloatSearchPointPastItsRange(t *testing.T) {
 		"dblLatitude=1e39&dblLongitude=-1e39":  "<Latitude>INF</Latitude>\r\n    <Longitude>-INF</Longitude>",
 		"dblLatitude=45.5&dblLongitude=-63.25": "<Latitude>45.5</Latitude>\r\n    <Longitude>-63.25</Longitude>",
 	} {
-		resp, err := http.Get(base + "/service/service.asmx/ReturnAtmSearchByCoordinates?strAtmServiceKey=k&strPostalCode=&bytRadius=1&" + q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if body := string(b); err != nil || !strings.Contains(body, want) {
+		_, _, b := mocktest.Get(t, base+"/service/service.asmx/ReturnAtmSearchByCoordinates?strAtmServiceKey=k&strPostalCode=&bytRadius=1&"+q)
+		if body := string(b); !strings.Contains(body, want) {
 			t.Errorf("%s: got\n%.600s\nwant it to hold %q", q, body, want)
 		}
 	}
@@ -145,16 +140,9 @@ func TestDecimalSearchPointPastItsRange(t *testing.T) {
 	src = strings.Replace(src, "element: SearchPoint\n        type: GeoPoint", "element: SearchPoint\n        type: DecimalPoint", 1) // a type of its own
 	base := valuesServer(t, "", src, func(*fixtures.Dataset) {})
 	get := func(q string) (int, string) {
-		resp, err := http.Get(base + "/service/service.asmx/ReturnAtmSearchByCoordinates?strAtmServiceKey=k&strPostalCode=&bytRadius=1&" + q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp.StatusCode, string(b)
+		t.Helper()
+		status, _, b := mocktest.Get(t, base+"/service/service.asmx/ReturnAtmSearchByCoordinates?strAtmServiceKey=k&strPostalCode=&bytRadius=1&"+q)
+		return status, string(b)
 	}
 	for _, q := range []string{"dblLatitude=45&dblLongitude=1e300", "dblLatitude=45&dblLongitude=-Infinity", "dblLatitude=45&dblLongitude=NaN"} {
 		code, body := get(q)
@@ -172,14 +160,9 @@ func TestDecimalSearchPointPastItsRange(t *testing.T) {
 	}
 	req.Header.Set("Content-Type", "text/xml; charset=utf-8")
 	req.Header.Set("SOAPAction", `"http://tempuri.org/atmService/ReturnAtmSearchByCoordinates"`)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 500 || !strings.Contains(string(b), "<faultcode>soap:Server</faultcode>") ||
+	status, _, b := mocktest.Do(t, req)
+	if status != 500 || !strings.Contains(string(b), "<faultcode>soap:Server</faultcode>") ||
 		!strings.Contains(string(b), "Server was unable to process request. ---&gt; Value was either too large or too small for a Decimal.") {
-		t.Errorf("SOAP 1.1: got %d %.800s, want a Server fault with the OverflowException", resp.StatusCode, b)
+		t.Errorf("SOAP 1.1: got %d %.800s, want a Server fault with the OverflowException", status, b)
 	}
 }

@@ -1,13 +1,9 @@
 package mockserver_test
 
 import (
-	"io"
-	"net/http"
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/atmkit/atmkit/shape"
 )
 
 // TestLanguageItemsOfAClass serves a shape whose language items are
@@ -19,14 +15,7 @@ import (
 // simpleContent. A shape with fields in a language item was refused.
 func TestLanguageItemsOfAClass(t *testing.T) {
 	const ns = "http://example.org/atmService"
-	sh, err := shape.Parse([]byte(`version: 1
-results:
-  Finding:
-    layout: typed
-    namespace: service
-    root: Finding
-    fields:
-      - {element: Count, type: int, value: count}
+	srv := serveShapeYAML(t, findingHead+`      - {element: Count, type: int, value: count}
       - element: Sites
         list: locations
         item:
@@ -41,33 +30,13 @@ results:
                 fields:
                   - {attribute: primary, type: boolean, generated: true}
                   - {text: true, type: string, value: language}
-` + findingBanksAreas))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := serveShape(t, sh, ns)
-	get := func(path string) string {
-		t.Helper()
-		resp, err := http.Get(srv.URL + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		body, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if resp.StatusCode != 200 {
-			t.Fatalf("%s: %d %s", path, resp.StatusCode, body)
-		}
-		return string(body)
-	}
-	answer := get("/service/service.asmx/ReturnAllAtms?strAtmServiceKey=k")
+`+findingBanksAreas, ns)
+	answer := string(getOK(t, srv.URL+"/service/service.asmx/ReturnAllAtms?strAtmServiceKey=k"))
 	tongues := regexp.MustCompile(`<Tongue primary="false">([a-z]+)</Tongue>`).FindAllStringSubmatch(answer, -1)
 	if len(tongues) == 0 || strings.Count(answer, "<Tongue ") != len(tongues) {
 		t.Errorf("the languages are not written as Tongue objects holding the code:\n%.2000s", answer)
 	}
-	wsdl := get("/service/service.asmx?WSDL")
+	wsdl := string(getOK(t, srv.URL+"/service/service.asmx?WSDL"))
 	if !regexp.MustCompile(`<s:complexType name="Tongue">\s*<s:simpleContent>\s*<s:extension base="s:string">\s*<s:attribute name="primary" type="s:boolean" use="required" />`).MatchString(wsdl) {
 		t.Errorf("the WSDL does not declare the class Tongue:\n%s", wsdl)
 	}

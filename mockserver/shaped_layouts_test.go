@@ -1,7 +1,6 @@
 package mockserver_test
 
 import (
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +9,6 @@ import (
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/internal/refdeploy"
-	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
 )
 
@@ -52,12 +50,7 @@ func TestLayoutsOfTheReferenceSites(t *testing.T) {
 				t.Fatal(err)
 			}
 			ns := "http://" + site + ".atmref.example.org/atmService"
-			h, err := mockserver.New(mockserver.WithShape(sh), mockserver.WithNamespace(ns))
-			if err != nil {
-				t.Fatal(err)
-			}
-			srv := httptest.NewServer(h)
-			defer srv.Close()
+			srv := serveShape(t, sh, ns)
 			dir := filepath.Join("..", "shape", "learn", "testdata", site)
 			files, err := filepath.Glob(filepath.Join(dir, "*-*.xml"))
 			if err != nil || len(files) < 20 {

@@ -2,8 +2,6 @@ package mockserver_test
 
 import (
 	"bytes"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"strings"
@@ -12,7 +10,6 @@ import (
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/internal/mocktest"
-	"github.com/atmkit/atmkit/shape"
 )
 
 // prefixedNodes is a node shape whose elements and attributes say the
@@ -93,11 +90,7 @@ operations:
 // (d3p1:lat).
 func TestNodePrefixes(t *testing.T) {
 	const ns = "http://nodes.example.org/atmService"
-	sh, err := shape.Parse([]byte(prefixedNodes))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := serveShape(t, sh, ns)
+	srv := serveShapeYAML(t, prefixedNodes, ns)
 	// The node and its first province, and its end, as XmlTextWriter
 	// writes them: over GET and POST the document's root after the XML
 	// declaration, indented; in SOAP inside <OpResult>, with no white
@@ -148,21 +141,8 @@ func TestNodePrefixes(t *testing.T) {
 // the XmlWriter's declaration with encoding="utf-8" the mock wrote.
 func TestNodePrefixesHelpPage(t *testing.T) {
 	t.Parallel()
-	sh, err := shape.Parse([]byte(prefixedNodes))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, srv := range []*httptest.Server{serveShape(t, sh, "http://nodes.example.org/atmService"), serveShape(t, nil, asmx.DefaultNamespace)} {
-		resp, err := http.Get(srv.URL + asmx.ServicePath + "?op=ReturnProvinces")
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err != nil || resp.StatusCode != http.StatusOK {
-			t.Fatalf("help page: %d %v", resp.StatusCode, err)
-		}
-		page := string(body)
+	for _, srv := range []*httptest.Server{serveShapeYAML(t, prefixedNodes, "http://nodes.example.org/atmService"), serveShape(t, nil, asmx.DefaultNamespace)} {
+		page := string(getOK(t, srv.URL+asmx.ServicePath+"?op=ReturnProvinces"))
 		soap := `&lt;ReturnProvincesResult&gt;<span class="value">xml</span>&lt;/ReturnProvincesResult&gt;`
 		httpSample := "\n\n" + `&lt;?xml version=&#34;1.0&#34;?&gt;` + "\n" + `<span class="value">xml</span></pre>`
 		if got := strings.Count(page, soap); got != 2 {

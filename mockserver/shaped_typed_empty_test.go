@@ -6,7 +6,6 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/internal/mocktest"
-	"github.com/atmkit/atmkit/shape"
 )
 
 // TestTypedResultWithNothingInItIsSelfClosed serves typed results whose
@@ -51,34 +50,7 @@ func TestTypedResultWithNothingInItIsSelfClosed(t *testing.T) {
 `, "Found", ` total="0"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			sh, err := shape.Parse([]byte("version: 1\nresults:\n" + c.result + `  Banks:
-    layout: typed
-    namespace: service
-    root: Banks
-    fields:
-      - list: institutions
-        item: {element: Bank, fields: [{element: Id, type: int, value: id}]}
-  Areas:
-    layout: typed
-    namespace: service
-    root: Areas
-    fields:
-      - list: provinces
-        item: {element: Area, fields: [{element: Code, type: string, value: code}]}
-operations:
-  ReturnAllAtms: ` + c.root + `
-  ReturnAtmSearchByAddress: ` + c.root + `
-  ReturnAtmSearchByCoordinates: ` + c.root + `
-  ReturnAtmSearchByAddressWithMaximum: ` + c.root + `
-  ReturnAtmSearchByInstitution: ` + c.root + `
-  ReturnAtmSearchByCity: ` + c.root + `
-  ReturnInstitutions: Banks
-  ReturnProvinces: Areas
-`))
-			if err != nil {
-				t.Fatal(err)
-			}
-			srv := serveShape(t, sh, ns)
+			srv := serveShapeYAML(t, "version: 1\nresults:\n"+c.result+banksAreas+operationsOf(c.root, "Banks", "Areas"), ns)
 			city := [][2]string{{asmx.ParamKey, "k"}, {"intCityID", "99999"}}
 			soapWant := `<soap:Body><ReturnAtmSearchByCityResponse xmlns="` + ns + `"><ReturnAtmSearchByCityResult` + c.attrs + ` /></ReturnAtmSearchByCityResponse></soap:Body></soap:Envelope>`
 			plainWant := "<?xml version=\"1.0\" encoding=\"utf-8\"?>\r\n<" + c.root + ` xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"` + c.attrs + ` xmlns="` + ns + `" />`
@@ -121,7 +93,7 @@ operations:
 // end tag on a line of its own (over GET and POST) or right after it.
 func TestTypedObjectWithNothingInItIsSelfClosed(t *testing.T) {
 	const ns = "http://example.org/atmService"
-	sh, err := shape.Parse([]byte(`version: 1
+	srv := serveShapeYAML(t, `version: 1
 results:
   Found:
     layout: typed
@@ -139,20 +111,7 @@ results:
           - list: locations
             item: {element: Atm, fields: [{attribute: id, type: int, value: id}]}
       - {element: Tail, type: string, generated: true}
-` + findingBanksAreas[:strings.Index(findingBanksAreas, "operations:")] + `operations:
-  ReturnAllAtms: Found
-  ReturnAtmSearchByAddress: Found
-  ReturnAtmSearchByCoordinates: Found
-  ReturnAtmSearchByAddressWithMaximum: Found
-  ReturnAtmSearchByInstitution: Found
-  ReturnAtmSearchByCity: Found
-  ReturnInstitutions: Banks
-  ReturnProvinces: Areas
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := serveShape(t, sh, ns)
+`+banksAreas+operationsOf("Found", "Banks", "Areas"), ns)
 	city := [][2]string{{asmx.ParamKey, "k"}, {"intCityID", "99999"}}
 	coords := [][2]string{{asmx.ParamKey, "k"}, {"strPostalCode", ""}, {"dblLatitude", "10"}, {"dblLongitude", "10"}, {"bytRadius", "1"}}
 	for _, c := range []struct {

@@ -1,14 +1,11 @@
 package mockserver_test
 
 import (
-	"io"
-	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/internal/mocktest"
-	"github.com/atmkit/atmkit/shape"
 )
 
 // TestTypedElementsTakeAPrefixInScope serves a typed shape whose
@@ -27,24 +24,10 @@ import (
 // xmlns="…atmService">).
 func TestTypedElementsTakeAPrefixInScope(t *testing.T) {
 	const ns = "http://example.org/atmService"
-	sh, err := shape.Parse([]byte(`version: 1
-results:
-  Finding:
-    layout: typed
-    namespace: service
-    root: Finding
-    fields:
-      - element: Sites
+	srv := serveShapeYAML(t, findingHead+`      - element: Sites
         list: locations
         item: {element: Site, fields: [{attribute: ref, type: int, value: id}]}
-  Banks:
-    layout: typed
-    namespace: service
-    root: Banks
-    fields:
-      - list: institutions
-        item: {element: Bank, fields: [{element: Id, type: int, value: id}]}
-  Areas:
+`+banks+`  Areas:
     layout: typed
     namespace: service
     root: Areas
@@ -67,30 +50,9 @@ results:
             - {element: Code, type: string, value: code}
             - {element: Name, namespace: "urn:B", type: string, value: name}
       - {element: Plain, type: string, generated: true}
-operations:
-  ReturnAllAtms: Finding
-  ReturnAtmSearchByAddress: Finding
-  ReturnAtmSearchByCoordinates: Finding
-  ReturnAtmSearchByAddressWithMaximum: Finding
-  ReturnAtmSearchByInstitution: Finding
-  ReturnAtmSearchByCity: Finding
-  ReturnInstitutions: Banks
-  ReturnProvinces: Areas
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := serveShape(t, sh, ns)
+`+operationsOf("Finding", "Banks", "Areas"), ns)
 
-	resp, err := http.Get(srv.URL + "/service/service.asmx/ReturnProvinces?strAtmServiceKey=k")
-	if err != nil {
-		t.Fatal(err)
-	}
-	get, err := io.ReadAll(resp.Body)
-	_ = resp.Body.Close()
-	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("GET: %d %v %.300s", resp.StatusCode, err, get)
-	}
+	get := getOK(t, srv.URL+"/service/service.asmx/ReturnProvinces?strAtmServiceKey=k")
 	// Mono's XmlSerializer, the same classes, its LF made CR LF.
 	wantGET := strings.ReplaceAll(`<?xml version="1.0" encoding="utf-8"?>
 <Areas xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" d1p1:kind="kind-0" xmlns:d1p1="urn:A" xmlns="`+ns+`">

@@ -2,7 +2,6 @@ package mockserver_test
 
 import (
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -171,12 +170,7 @@ func TestTypedShapeWSDL(t *testing.T) {
 func TestTypedShapeHelpPage(t *testing.T) {
 	t.Parallel()
 	srv := typedServer(t, nil)
-	resp, err := http.Get(srv.URL + asmx.ServicePath + "?op=ReturnAtmSearchByCoordinates")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
+	_, _, body := mocktest.Get(t, srv.URL+asmx.ServicePath+"?op=ReturnAtmSearchByCoordinates")
 	page := string(body)
 	for _, want := range []string{
 		`&lt;ReturnAtmSearchByCoordinatesResult&gt;` + "\n" + `        &lt;Count&gt;<span class="value">int</span>&lt;/Count&gt;`,

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/xml"
 	"io"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,13 +35,7 @@ func valuesServer(t *testing.T, path, src string, edit func(*fixtures.Dataset)) 
 		t.Fatal(err)
 	}
 	edit(ds)
-	h, err := mockserver.New(mockserver.WithShape(sh), mockserver.WithDataset(ds))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv.URL
+	return serveShape(t, sh, asmx.DefaultNamespace, mockserver.WithDataset(ds)).URL
 }
 
 // attrValues returns the values of every attribute called local in body,

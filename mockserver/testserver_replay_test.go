@@ -29,16 +29,8 @@ func TestNewTestServerReplay(t *testing.T) {
 
 	get := func(op string) (int, string) {
 		t.Helper()
-		resp, err := http.Get(ts.ServiceURL() + "/" + op + "?strAtmServiceKey=k")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		body, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp.StatusCode, string(body)
+		status, _, body := mocktest.Get(t, ts.ServiceURL()+"/"+op+"?strAtmServiceKey=k")
+		return status, string(body)
 	}
 	if code, body := get(asmx.OpReturnProvinces); code != 200 || !strings.Contains(body, "<provinces>") {
 		t.Errorf("recorded ReturnProvinces: got %d %.200q, want 200 with the recorded provinces", code, body)

@@ -2,9 +2,6 @@ package mockserver_test
 
 import (
 	"bytes"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,7 +12,6 @@ import (
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/internal/refdeploy"
-	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
 )
 
@@ -31,12 +27,7 @@ func TestTypedDataSet(t *testing.T) {
 		t.Fatal(err)
 	}
 	const ns = "http://typedds.atmref.example.org/atmService"
-	h, err := mockserver.New(mockserver.WithShape(sh), mockserver.WithNamespace(ns))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	srv := serveShape(t, sh, ns)
 	dir := filepath.Join("..", "shape", "learn", "testdata", "typedds")
 	read := func(name string) []byte {
 		t.Helper()
@@ -103,16 +94,8 @@ func TestTypedDataSet(t *testing.T) {
 
 	get := func(query string) (int, string, []byte) {
 		t.Helper()
-		resp, err := http.Get(srv.URL + asmx.ServicePath + query)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		body, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp.StatusCode, resp.Header.Get("Content-Type"), body
+		status, header, body := mocktest.Get(t, srv.URL+asmx.ServicePath+query)
+		return status, header.Get("Content-Type"), body
 	}
 	status, ctype, body := get("?schema=RegionSet")
 	if status != 200 || ctype != asmx.ContentTypeXML {

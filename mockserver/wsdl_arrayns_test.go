@@ -2,14 +2,12 @@ package mockserver_test
 
 import (
 	"bytes"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
-	"github.com/atmkit/atmkit/mockserver"
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/shape"
 	"github.com/beevik/etree"
 )
@@ -27,40 +25,16 @@ func TestWSDLArrayTypeInItemNamespace(t *testing.T) {
 		sites = "http://example.org/sites"
 		site  = "http://example.org/site"
 	)
-	sh, err := shape.Parse([]byte(`version: 1
-results:
-  Finding:
-    layout: typed
-    namespace: service
-    root: Finding
-    fields:
-      - {attribute: found, type: int, value: count}
+	doc, body := wsdlDoc(t, serveShapeYAML(t, findingHead+`      - {attribute: found, type: int, value: count}
       - element: Sites
-        namespace: "` + sites + `"
+        namespace: "`+sites+`"
         list: locations
         item:
           element: Site
-          namespace: "` + site + `"
+          namespace: "`+site+`"
           fields:
             - {element: Ref, type: int, value: id}
-` + findingBanksAreas))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := serveShape(t, sh, ns)
-	resp, err := http.Get(srv.URL + "/service/service.asmx?WSDL")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := etree.NewDocument()
-	if err := doc.ReadFromBytes(body); err != nil {
-		t.Fatal(err)
-	}
+`+findingBanksAreas, ns))
 	var arrayIn string
 	for _, s := range doc.FindElements("//types/schema") {
 		for _, ct := range s.SelectElements("complexType") {
@@ -88,25 +62,7 @@ func TestWSDLXmlNodeResult(t *testing.T) {
 	if err := sh.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	h, err := mockserver.New(mockserver.WithShape(sh))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-	resp, err := http.Get(srv.URL + "/service/service.asmx?WSDL")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := etree.NewDocument()
-	if err := doc.ReadFromBytes(body); err != nil {
-		t.Fatal(err)
-	}
+	doc, body := wsdlDoc(t, serveShape(t, sh, asmx.DefaultNamespace))
 	for _, op := range []string{asmx.OpReturnAllAtms, asmx.OpReturnInstitutions, asmx.OpReturnProvinces} {
 		var ct *etree.Element
 		for _, el := range doc.FindElements("//types/schema/element") {
@@ -123,45 +79,15 @@ func TestWSDLXmlNodeResult(t *testing.T) {
 	}
 }
 
-// findingBanksAreas ends a shape's results (YAML, under results:) that
-// define a Finding result: typed Banks and Areas results, and the
-// operations, Finding answering every search and ReturnAllAtms.
-const findingBanksAreas = `  Banks:
-    layout: typed
-    namespace: service
-    root: Banks
-    fields:
-      - list: institutions
-        item: {element: Bank, fields: [{element: Id, type: int, value: id}]}
-  Areas:
-    layout: typed
-    namespace: service
-    root: Areas
-    fields:
-      - list: provinces
-        item: {element: Area, fields: [{element: Code, type: string, value: code}]}
-operations:
-  ReturnAllAtms: Finding
-  ReturnAtmSearchByAddress: Finding
-  ReturnAtmSearchByCoordinates: Finding
-  ReturnAtmSearchByAddressWithMaximum: Finding
-  ReturnAtmSearchByInstitution: Finding
-  ReturnAtmSearchByCity: Finding
-  ReturnInstitutions: Banks
-  ReturnProvinces: Areas
-`
-
-// serveShape serves a mock answering in sh, in namespace ns, until the
-// test ends.
-func serveShape(t *testing.T, sh *shape.Shape, ns string) *httptest.Server {
+// wsdlDoc is the WSDL srv serves, parsed, and its bytes.
+func wsdlDoc(t *testing.T, srv *httptest.Server) (*etree.Document, []byte) {
 	t.Helper()
-	h, err := mockserver.New(mockserver.WithShape(sh), mockserver.WithNamespace(ns))
-	if err != nil {
+	body := getOK(t, srv.URL+"/service/service.asmx?WSDL")
+	doc := etree.NewDocument()
+	if err := doc.ReadFromBytes(body); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv
+	return doc, body
 }
 
 // TestWSDLLinesEndWithCRLFInEveryShape: ServiceDescription.Write's
@@ -195,20 +121,11 @@ func TestWSDLLinesEndWithCRLFInEveryShape(t *testing.T) {
 		if err := sh.Validate(); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		srv := serveShape(t, sh, "http://example.org/atm/")
-		resp, err := http.Get(srv.URL + "/service/service.asmx?WSDL")
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if lf, crlf := bytes.Count(body, []byte("\n")), bytes.Count(body, []byte("\r\n")); resp.StatusCode != 200 || lf < 100 || lf != crlf {
+		status, _, body := mocktest.Get(t, serveShape(t, sh, "http://example.org/atm/").URL+"/service/service.asmx?WSDL")
+		if lf, crlf := bytes.Count(body, []byte("\n")), bytes.Count(body, []byte("\r\n")); status != 200 || lf < 100 || lf != crlf {
 			i := bytes.Index(bytes.ReplaceAll(body, []byte("\r\n"), []byte("..")), []byte("\n"))
 			t.Errorf("%s: %d, %d line feeds, %d of them after CR; want every line broken with CR LF; the first bare one: %q",
-				name, resp.StatusCode, lf, crlf, body[max(0, i-80):min(len(body), i+80)])
+				name, status, lf, crlf, body[max(0, i-80):min(len(body), i+80)])
 		}
 	}
 }

@@ -1,15 +1,11 @@
 package mockserver_test
 
 import (
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/atmkit/atmkit/shape"
 )
 
 // The WSDL's types as .NET Framework's XmlSchemaExporter writes them where
@@ -21,24 +17,8 @@ import (
 // the server's address replaced by ADDRESS.
 func wsdlOf(t *testing.T, src, ns string) string {
 	t.Helper()
-	sh, err := shape.Parse([]byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := serveShape(t, sh, ns)
-	resp, err := http.Get(srv.URL + "/service/service.asmx?WSDL")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("?WSDL: %d %.300s", resp.StatusCode, body)
-	}
-	return strings.ReplaceAll(string(body), srv.URL, "ADDRESS")
+	srv := serveShapeYAML(t, src, ns)
+	return strings.ReplaceAll(string(getOK(t, srv.URL+"/service/service.asmx?WSDL")), srv.URL, "ADDRESS")
 }
 
 // wantInWSDL fails the test unless every line of want (joined with CR LF,
@@ -63,18 +43,19 @@ func typesOf(wsdl string) string {
 	return strings.ReplaceAll(operationElements.ReplaceAllString(wsdl[i:j], ""), "\r\n", "\n")
 }
 
-// operationsOf maps every operation to result, for a shape's YAML.
-func operationsOf(locations, institutions, provinces string) string {
-	return "operations:\n" +
-		"  ReturnAllAtms: " + locations + "\n" +
-		"  ReturnAtmSearchByAddress: " + locations + "\n" +
-		"  ReturnAtmSearchByCoordinates: " + locations + "\n" +
-		"  ReturnAtmSearchByAddressWithMaximum: " + locations + "\n" +
-		"  ReturnAtmSearchByInstitution: " + locations + "\n" +
-		"  ReturnAtmSearchByCity: " + locations + "\n" +
-		"  ReturnInstitutions: " + institutions + "\n" +
-		"  ReturnProvinces: " + provinces + "\n"
-}
+// arrayOfProvince is a typed result ArrayOfProvince (YAML, under
+// results:) for ReturnProvinces.
+const arrayOfProvince = `  ArrayOfProvince:
+    layout: typed
+    namespace: service
+    root: ArrayOfProvince
+    fields:
+      - list: provinces
+        item:
+          element: Province
+          fields:
+            - {element: Code, type: string, value: code}
+`
 
 // TestWSDLIntegerIsAString: XmlSerializer maps the XSD types integer and
 // nonNegativeInteger to System.String (TypeScope's unsupportedTypes, added
@@ -86,14 +67,7 @@ func operationsOf(locations, institutions, provinces string) string {
 // declared them as value types: minOccurs 1, use="required".
 func TestWSDLIntegerIsAString(t *testing.T) {
 	const ns = "http://example.org/atm"
-	wsdl := wsdlOf(t, `version: 1
-results:
-  Finding:
-    layout: typed
-    namespace: service
-    root: Finding
-    fields:
-      - {element: Count, type: integer, value: count}
+	wsdl := wsdlOf(t, findingHead+`      - {element: Count, type: integer, value: count}
       - {attribute: total, type: nonNegativeInteger, value: count}
       - element: Atms
         list: locations
@@ -112,17 +86,7 @@ results:
           fields:
             - {attribute: id, type: integer, value: id}
             - {element: Name, type: string, value: name}
-  ArrayOfProvince:
-    layout: typed
-    namespace: service
-    root: ArrayOfProvince
-    fields:
-      - list: provinces
-        item:
-          element: Province
-          fields:
-            - {element: Code, type: string, value: code}
-`+operationsOf("Finding", "ArrayOfInstitution", "ArrayOfProvince"), ns)
+`+arrayOfProvince+operationsOf("Finding", "ArrayOfInstitution", "ArrayOfProvince"), ns)
 	wantInWSDL(t, wsdl,
 		`      <s:complexType name="Finding">`,
 		`        <s:sequence>`,
@@ -150,14 +114,7 @@ results:
 // into bytes that are no UTF-8 (ArrayOf\xef\xbf\xbd\xa9t\xc3\xa9 for été).
 func TestWSDLArrayOfNames(t *testing.T) {
 	const ns = "http://example.org/atm"
-	wsdl := wsdlOf(t, `version: 1
-results:
-  Finding:
-    layout: typed
-    namespace: service
-    root: Finding
-    fields:
-      - {element: Count, type: int, value: count}
+	wsdl := wsdlOf(t, findingHead+`      - {element: Count, type: int, value: count}
       - element: Sites
         list: locations
         item:
@@ -179,17 +136,7 @@ results:
       - element: List
         list: institutions
         item: {element: Pt, fields: [{element: Id, type: int, value: id}]}
-  ArrayOfProvince:
-    layout: typed
-    namespace: service
-    root: ArrayOfProvince
-    fields:
-      - list: provinces
-        item:
-          element: Province
-          fields:
-            - {element: Code, type: string, value: code}
-`+operationsOf("Finding", "Banks", "ArrayOfProvince"), ns)
+`+arrayOfProvince+operationsOf("Finding", "Banks", "ArrayOfProvince"), ns)
 	wantInWSDL(t, wsdl, `          <s:element minOccurs="0" maxOccurs="1" name="Sites" type="tns:ArrayOfÉté" />`)
 	wantInWSDL(t, wsdl, `      <s:complexType name="ArrayOfÉté">`)
 	wantInWSDL(t, wsdl, `          <s:element minOccurs="0" maxOccurs="1" name="Tongues" type="tns:ArrayOfLangcode" />`)
@@ -205,14 +152,7 @@ results:
 // namespace with a reference to a global item element.
 func TestWSDLArrayResultInItemsNamespace(t *testing.T) {
 	const ns, banks = "http://example.org/atm", "http://example.org/banks"
-	wsdl := wsdlOf(t, `version: 1
-results:
-  Finding:
-    layout: typed
-    namespace: service
-    root: Finding
-    fields:
-      - {element: Count, type: int, value: count}
+	wsdl := wsdlOf(t, findingHead+`      - {element: Count, type: int, value: count}
       - element: Atms
         list: locations
         item: {element: Atm, fields: [{element: Id, type: int, value: id}]}
@@ -223,17 +163,7 @@ results:
     fields:
       - list: institutions
         item: {element: Bank, namespace: "`+banks+`", fields: [{element: Id, type: int, value: id}]}
-  ArrayOfProvince:
-    layout: typed
-    namespace: service
-    root: ArrayOfProvince
-    fields:
-      - list: provinces
-        item:
-          element: Province
-          fields:
-            - {element: Code, type: string, value: code}
-`+operationsOf("Finding", "ArrayOfBank", "ArrayOfProvince"), ns)
+`+arrayOfProvince+operationsOf("Finding", "ArrayOfBank", "ArrayOfProvince"), ns)
 	wantInWSDL(t, wsdl, `            <s:element minOccurs="0" maxOccurs="1" name="ReturnInstitutionsResult" type="s1:ArrayOfBank" />`)
 	wantInWSDL(t, wsdl, `      <s:element name="ArrayOfBank" nillable="true" type="s1:ArrayOfBank" />`)
 	wantInWSDL(t, wsdl,
@@ -258,14 +188,7 @@ results:
 // and a reference to it.
 func TestWSDLQualifiedAttributeOfItsTypesNamespace(t *testing.T) {
 	const ns = "http://example.org/atm"
-	wsdl := wsdlOf(t, `version: 1
-results:
-  Finding:
-    layout: typed
-    namespace: service
-    root: Finding
-    fields:
-      - {attribute: found, namespace: "`+ns+`", type: int, value: count}
+	wsdl := wsdlOf(t, findingHead+`      - {attribute: found, namespace: "`+ns+`", type: int, value: count}
       - {attribute: note, namespace: "`+ns+`", type: string, generated: true}
       - {element: Count, type: int, value: count}
       - element: Atms
@@ -281,17 +204,7 @@ results:
           element: Institution
           fields:
             - {element: Id, type: int, value: id}
-  ArrayOfProvince:
-    layout: typed
-    namespace: service
-    root: ArrayOfProvince
-    fields:
-      - list: provinces
-        item:
-          element: Province
-          fields:
-            - {element: Code, type: string, value: code}
-`+operationsOf("Finding", "ArrayOfInstitution", "ArrayOfProvince"), ns)
+`+arrayOfProvince+operationsOf("Finding", "ArrayOfInstitution", "ArrayOfProvince"), ns)
 	wantInWSDL(t, wsdl,
 		`        </s:sequence>`,
 		`        <s:attribute form="qualified" name="found" type="s:int" use="required" />`,

@@ -116,14 +116,32 @@ func Send(tb testing.TB, base, ns, b, op string, params [][2]string) (status int
 	if err != nil {
 		tb.Fatal(err)
 	}
+	status, header, body := Do(tb, req)
+	return status, header.Get("Content-Type"), body
+}
+
+// Do sends req with http.DefaultClient and returns the answer's status,
+// header and whole body, failing the test if it cannot.
+func Do(tb testing.TB, req *http.Request) (status int, header http.Header, body []byte) {
+	tb.Helper()
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		tb.Fatalf("%s over %s: %v", op, b, err)
+		tb.Fatalf("%s %s: %v", req.Method, req.URL, err)
 	}
 	defer resp.Body.Close()
 	body, err = io.ReadAll(resp.Body)
 	if err != nil {
-		tb.Fatalf("%s over %s: read the answer: %v", op, b, err)
+		tb.Fatalf("%s %s: read the answer: %v", req.Method, req.URL, err)
 	}
-	return resp.StatusCode, resp.Header.Get("Content-Type"), body
+	return resp.StatusCode, resp.Header, body
+}
+
+// Get is Do of a GET of url.
+func Get(tb testing.TB, url string) (status int, header http.Header, body []byte) {
+	tb.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return Do(tb, req)
 }
