@@ -3,7 +3,6 @@ package cassettes
 import (
 	"bytes"
 	"context"
-	"encoding/xml"
 	"fmt"
 	"net/http"
 	"path/filepath"
@@ -378,16 +377,7 @@ func checkStatus(f, name string, i *cassette.Interaction) error {
 // when XmlSerializer wrote it (a typed result: the xsi and xsd namespaces
 // declared on the root, which is in the service namespace), else "".
 func typedRootNamespace(body string) string {
-	dec := xml.NewDecoder(strings.NewReader(body))
-	for {
-		tok, err := dec.RawToken()
-		if err != nil {
-			return ""
-		}
-		se, ok := tok.(xml.StartElement)
-		if !ok {
-			continue
-		}
+	for se := range rawStartElements(body) {
 		var xsi, xsd bool
 		ns := ""
 		for _, a := range se.Attr {
@@ -405,6 +395,7 @@ func typedRootNamespace(body string) string {
 		}
 		return ""
 	}
+	return ""
 }
 
 // rawEntry holds the answers recorded to one request that is no call of an

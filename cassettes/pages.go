@@ -2,6 +2,7 @@ package cassettes
 
 import (
 	"encoding/xml"
+	"iter"
 	"net/http"
 	"net/url"
 	"strings"
@@ -173,14 +174,8 @@ func (ix *Index) RecordedDoc(q mockserver.DocRequest) (mockserver.RecordedDoc, b
 // discoNamespace is the namespace of the bindings a discovery document
 // names (<soap binding="q1:…" xmlns:q1="ns">), or "".
 func discoNamespace(body string) string {
-	dec := xml.NewDecoder(strings.NewReader(body))
-	for {
-		tok, err := dec.RawToken()
-		if err != nil {
-			return ""
-		}
-		se, ok := tok.(xml.StartElement)
-		if !ok || se.Name.Local != "soap" {
+	for se := range rawStartElements(body) {
+		if se.Name.Local != "soap" {
 			continue
 		}
 		prefix := ""
@@ -195,24 +190,37 @@ func discoNamespace(body string) string {
 			}
 		}
 	}
+	return ""
 }
 
 // rootTargetNamespace is the targetNamespace of a document's root
 // element (a WSDL's), or "".
 func rootTargetNamespace(body string) string {
-	dec := xml.NewDecoder(strings.NewReader(body))
-	for {
-		tok, err := dec.RawToken()
-		if err != nil {
-			return ""
-		}
-		if se, ok := tok.(xml.StartElement); ok {
-			for _, a := range se.Attr {
-				if a.Name.Space == "" && a.Name.Local == "targetNamespace" {
-					return a.Value
-				}
+	for se := range rawStartElements(body) {
+		for _, a := range se.Attr {
+			if a.Name.Space == "" && a.Name.Local == "targetNamespace" {
+				return a.Value
 			}
-			return ""
+		}
+		return ""
+	}
+	return ""
+}
+
+// rawStartElements yields the start elements of body as RawToken reads
+// them (prefixes as written, no namespace processing), until the body
+// ends or stops being read.
+func rawStartElements(body string) iter.Seq[xml.StartElement] {
+	return func(yield func(xml.StartElement) bool) {
+		dec := xml.NewDecoder(strings.NewReader(body))
+		for {
+			tok, err := dec.RawToken()
+			if err != nil {
+				return
+			}
+			if se, ok := tok.(xml.StartElement); ok && !yield(se) {
+				return
+			}
 		}
 	}
 }

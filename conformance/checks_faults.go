@@ -78,27 +78,10 @@ func routingChecks() []Check {
 		Group:       group,
 		Description: "a SOAP 1.2 envelope sent as text/xml with a SOAPAction is answered as SOAP 1.2 (200, application/soap+xml), the version being the envelope's",
 		Labels:      labels,
-		Run: func(s *Session, note Notef) error {
-			ns, err := s.Namespace()
-			if err != nil {
-				return err
-			}
-			x, err := s.Do(Request{Binding: SOAP11, Op: opProvinces, EnvelopeNS: soap12EnvNS})
-			if err != nil {
-				return err
-			}
-			w, err := resultIn(x, SOAP12, ns)
-			if err != nil {
-				return err
-			}
-			ref, err := s.result(SOAP12, opProvinces)
-			if err != nil {
-				return err
-			}
-			if d := diffContent(ref.Root, w); d != "" {
-				return &Failure{What: "ReturnProvinces in a SOAP 1.2 envelope sent as text/xml", Expected: "the result of the same call sent as application/soap+xml", Got: "they differ " + d, Exchanges: []*Exchange{x, ref.X}}
-			}
-			return nil
+		Run: func(s *Session, _ Notef) error {
+			return sameResultIn(s, SOAP12, func(string) Request {
+				return Request{Binding: SOAP11, Op: opProvinces, EnvelopeNS: soap12EnvNS}
+			}, "ReturnProvinces in a SOAP 1.2 envelope sent as text/xml", "the result of the same call sent as application/soap+xml")
 		},
 	}, {
 		Name:        "routing/soap11-envelope-as-soap12",
@@ -142,26 +125,9 @@ func routingChecks() []Check {
 		Description: "a SOAP 1.1 call without a SOAPAction header is routed by its body element and answered as SOAP 1.1",
 		Labels:      labels,
 		Run: func(s *Session, _ Notef) error {
-			ns, err := s.Namespace()
-			if err != nil {
-				return err
-			}
-			x, err := s.Do(Request{Binding: SOAP11, Op: opProvinces, NoAction: true})
-			if err != nil {
-				return err
-			}
-			w, err := resultIn(x, SOAP11, ns)
-			if err != nil {
-				return err
-			}
-			ref, err := s.result(SOAP11, opProvinces)
-			if err != nil {
-				return err
-			}
-			if d := diffContent(ref.Root, w); d != "" {
-				return &Failure{What: "ReturnProvinces over soap11 without SOAPAction", Expected: "the result of the same call with its SOAPAction", Got: "they differ " + d, Exchanges: []*Exchange{x, ref.X}}
-			}
-			return nil
+			return sameResult(s, func(string) Request {
+				return Request{Binding: SOAP11, Op: opProvinces, NoAction: true}
+			}, "ReturnProvinces over soap11 without SOAPAction", "the result of the same call with its SOAPAction")
 		},
 	}, {
 		Name:        "routing/soap11-without-soapaction-unknown-element",
@@ -344,20 +310,29 @@ func faultChecks() []Check {
 // and fails unless its result is the one the plain call of its binding and
 // operation gets; what names the request, expected says why it must be so.
 func sameResult(s *Session, build func(ns string) Request, what, expected string) error {
+	return sameResultIn(s, "", build, what, expected)
+}
+
+// sameResultIn is sameResult for a request answered in binding in (its
+// own binding when in is ""): its result must be the plain call's in in.
+func sameResultIn(s *Session, in Binding, build func(ns string) Request, what, expected string) error {
 	ns, err := s.Namespace()
 	if err != nil {
 		return err
 	}
 	req := build(ns)
+	if in == "" {
+		in = req.Binding
+	}
 	x, err := s.Do(req)
 	if err != nil {
 		return err
 	}
-	w, err := resultIn(x, req.Binding, ns)
+	w, err := resultIn(x, in, ns)
 	if err != nil {
 		return err
 	}
-	ref, err := s.result(req.Binding, req.Op)
+	ref, err := s.result(in, req.Op)
 	if err != nil {
 		return err
 	}

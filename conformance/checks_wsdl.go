@@ -24,6 +24,21 @@ func (s *Session) wsdlOrSkip() (*etree.Element, *Exchange, error) {
 	return doc.Root(), x, nil
 }
 
+// wsdlAndNamespace returns the target's WSDL (or a skip, as wsdlOrSkip)
+// and the service namespace, for the checks that compare one with the
+// other.
+func (s *Session) wsdlAndNamespace() (*etree.Element, *Exchange, string, error) {
+	defs, x, err := s.wsdlOrSkip()
+	if err != nil {
+		return nil, nil, "", err
+	}
+	ns, err := s.Namespace()
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return defs, x, ns, nil
+}
+
 // children returns e's child elements named {space}local.
 func children(e *etree.Element, space, local string) []*etree.Element {
 	var out []*etree.Element
@@ -97,11 +112,7 @@ func wsdlChecks() []Check {
 		Description: "the WSDL's targetNamespace is the service namespace and its portType has the eight operations",
 		Labels:      []string{"wsdl", "documented"},
 		Run: func(s *Session, _ Notef) error {
-			defs, x, err := s.wsdlOrSkip()
-			if err != nil {
-				return err
-			}
-			ns, err := s.Namespace()
+			defs, x, ns, err := s.wsdlAndNamespace()
 			if err != nil {
 				return err
 			}
@@ -129,11 +140,7 @@ func wsdlChecks() []Check {
 		// the bindings a deployment serves leaves it out.
 		Labels: []string{"wsdl", "asmx", "soap11", "soap12", "get", "post"},
 		Run: func(s *Session, _ Notef) error {
-			defs, x, err := s.wsdlOrSkip()
-			if err != nil {
-				return err
-			}
-			ns, err := s.Namespace()
+			defs, x, ns, err := s.wsdlAndNamespace()
 			if err != nil {
 				return err
 			}
@@ -211,11 +218,7 @@ func wsdlChecks() []Check {
 			Description: "the WSDL declares " + op.Name + "'s parameters in the document's order with the document's types",
 			Labels:      []string{"wsdl", "documented"},
 			Run: func(s *Session, _ Notef) error {
-				defs, x, err := s.wsdlOrSkip()
-				if err != nil {
-					return err
-				}
-				ns, err := s.Namespace()
+				defs, x, ns, err := s.wsdlAndNamespace()
 				if err != nil {
 					return err
 				}

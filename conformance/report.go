@@ -73,6 +73,18 @@ func (r *reporter) paint(color, s string) string {
 	return color + s + ansiReset
 }
 
+// outcome is the word for a spec's state in its colour: passed (green),
+// failed (red) or skipped (yellow).
+func (r *reporter) outcome(st types.SpecState, passed, failed, skipped string) string {
+	switch {
+	case st.Is(types.SpecStateFailureStates):
+		return r.paint(ansiRed, failed)
+	case st == types.SpecStateSkipped:
+		return r.paint(ansiYellow, skipped)
+	}
+	return r.paint(ansiGreen, passed)
+}
+
 // filtered reports whether a spec was left out by the label filter (Ginkgo
 // reports it as skipped, without a message).
 func filtered(sr types.SpecReport) bool {
@@ -170,28 +182,14 @@ func (r *reporter) afterEach(sr types.SpecReport) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.verbose {
-		mark := r.paint(ansiGreen, "•")
-		switch {
-		case sr.State.Is(types.SpecStateFailureStates):
-			mark = r.paint(ansiRed, "F")
-		case sr.State == types.SpecStateSkipped:
-			mark = r.paint(ansiYellow, "S")
-		}
-		fmt.Fprint(r.out, mark)
+		fmt.Fprint(r.out, r.outcome(sr.State, "•", "F", "S"))
 		if r.column++; r.column == 80 {
 			fmt.Fprintln(r.out)
 			r.column = 0
 		}
 		return
 	}
-	state := r.paint(ansiGreen, "ok  ")
-	switch {
-	case sr.State.Is(types.SpecStateFailureStates):
-		state = r.paint(ansiRed, "FAIL")
-	case sr.State == types.SpecStateSkipped:
-		state = r.paint(ansiYellow, "skip")
-	}
-	fmt.Fprintf(r.out, "%s %s (%.3fs)\n", state, specName(sr), sr.RunTime.Seconds())
+	fmt.Fprintf(r.out, "%s %s (%.3fs)\n", r.outcome(sr.State, "ok  ", "FAIL", "skip"), specName(sr), sr.RunTime.Seconds())
 	switch {
 	case sr.State.Is(types.SpecStateFailureStates):
 		r.noteShell(sr.Failure.Message, "     ")

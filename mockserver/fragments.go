@@ -82,17 +82,7 @@ func (c *fragmentCache) length(variant int, i int32) int {
 
 // putHoles caches b, a DataSet's location row with holes, as put does.
 func (c *fragmentCache) putHoles(variant int, i int32, b []byte, holes []dsHole) *fragment {
-	f := &fragment{b: b, off: -1, holes: holes}
-	n := int64(len(b))
-	c.lens[variant][i].Store(uint32(n))
-	if c.left.Load() < n {
-		return f
-	}
-	f.b = c.hold(b)
-	if c.slots[variant][i].CompareAndSwap(nil, f) {
-		c.left.Add(-n)
-	}
-	return f
+	return c.store(variant, i, &fragment{b: b, off: -1, holes: holes})
 }
 
 // put records the length of the fragment b (index at off) of the ATM at
@@ -100,13 +90,17 @@ func (c *fragmentCache) putHoles(variant int, i int32, b []byte, holes []dsHole)
 // cached it first, and returns it. b must not be used by the caller
 // afterwards.
 func (c *fragmentCache) put(variant int, i int32, b []byte, off int) *fragment {
-	f := &fragment{b: b, off: off}
-	n := int64(len(b))
+	return c.store(variant, i, &fragment{b: b, off: off})
+}
+
+// store is put and putHoles for the fragment f, not yet shared.
+func (c *fragmentCache) store(variant int, i int32, f *fragment) *fragment {
+	n := int64(len(f.b))
 	c.lens[variant][i].Store(uint32(n))
 	if c.left.Load() < n {
 		return f
 	}
-	f.b = c.hold(b)
+	f.b = c.hold(f.b)
 	if c.slots[variant][i].CompareAndSwap(nil, f) {
 		c.left.Add(-n)
 	}

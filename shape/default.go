@@ -6,11 +6,14 @@ package shape
 // numbers are written as in the JSON. Each call returns a new Shape.
 func Default() *Shape {
 	leaf := func(name, value, typ string) *Field { return &Field{Element: name, Value: value, Type: typ} }
-	point := func(name, prefix string) *Field {
-		return &Field{Element: name, Fields: []*Field{
-			leaf("latitude", prefix+"latitude", "double"),
-			leaf("longitude", prefix+"longitude", "double"),
-		}}
+	// group is a JSON object's element: its members, of type typ, as
+	// leaves named as they are and valued at name.member.
+	group := func(name, typ string, members ...string) *Field {
+		f := &Field{Element: name, Fields: make([]*Field, len(members))}
+		for i, m := range members {
+			f.Fields[i] = leaf(m, name+"."+m, typ)
+		}
+		return f
 	}
 	institution := func(prefix string) []*Field {
 		return []*Field{
@@ -25,34 +28,17 @@ func Default() *Shape {
 		leaf("id", "id", "int"),
 		leaf("atmIdentifier", "atmIdentifier", "string"),
 		{Element: "institution", Fields: institution("institution.")},
-		point("coordinates", "coordinates."),
-		{Element: "address", Fields: []*Field{
-			leaf("streetAddress", "address.streetAddress", "string"),
-			leaf("city", "address.city", "string"),
-			leaf("province", "address.province", "string"),
-			leaf("postalCode", "address.postalCode", "string"),
-			leaf("landmark", "address.landmark", "string"),
-		}},
-		{Element: "features", Fields: []*Field{
-			leaf("deposits", "features.deposits", "int"),
-			leaf("hours", "features.hours", "int"),
-			leaf("driveThru", "features.driveThru", "int"),
-			leaf("pinChange", "features.pinChange", "int"),
-			leaf("voiceGuidance", "features.voiceGuidance", "int"),
-		}},
-		{Element: "creditCards", Fields: []*Field{
-			leaf("visa", "creditCards.visa", "int"),
-			leaf("plus", "creditCards.plus", "int"),
-			leaf("mastercard", "creditCards.mastercard", "int"),
-			leaf("cirrus", "creditCards.cirrus", "int"),
-		}},
+		group("coordinates", "double", "latitude", "longitude"),
+		group("address", "string", "streetAddress", "city", "province", "postalCode", "landmark"),
+		group("features", "int", "deposits", "hours", "driveThru", "pinChange", "voiceGuidance"),
+		group("creditCards", "int", "visa", "plus", "mastercard", "cirrus"),
 		{Element: "languages", List: "languages", Item: &Field{Element: "language", Type: "string"}},
 	}}
 	s := &Shape{
 		Results: []*Result{
 			{Name: "locations", Layout: Node, Namespace: NoNamespace, Root: "atmLocations", Fields: []*Field{
 				leaf("count", "count", "int"),
-				point("coordinates", "coordinates."),
+				group("coordinates", "double", "latitude", "longitude"),
 				{Element: "locations", List: string(Locations), Item: location},
 			}},
 			{Name: "institutions", Layout: Node, Namespace: NoNamespace, Root: "institutions", Fields: []*Field{

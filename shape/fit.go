@@ -38,13 +38,8 @@ func (e *FitError) Error() string {
 		b.WriteString(" " + e.File)
 	}
 	b.WriteString(" cannot hold the data set's values")
-	if len(e.Problems) == 1 {
-		b.WriteString(": " + e.Problems[0].String())
-	} else {
-		fmt.Fprintf(&b, " (%d fields):", len(e.Problems))
-		for _, p := range e.Problems {
-			b.WriteString("\n  " + p.String())
-		}
+	writeProblems(&b, "fields", e.Problems)
+	if len(e.Problems) != 1 {
 		b.WriteString("\n ")
 	}
 	b.WriteString(" (a .NET client throws on an answer holding such a value, an OverflowException, and the deployment" +

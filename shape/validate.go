@@ -45,17 +45,23 @@ func (e *Error) Error() string {
 		b.WriteString(" ")
 		b.WriteString(e.File)
 	}
-	if len(e.Problems) == 1 {
+	writeProblems(&b, "problems", e.Problems)
+	return b.String()
+}
+
+// writeProblems writes ps after an error's heading: the one after a colon,
+// or their count (of what) and each on a line of its own.
+func writeProblems(b *strings.Builder, what string, ps []Problem) {
+	if len(ps) == 1 {
 		b.WriteString(": ")
-		b.WriteString(e.Problems[0].String())
-		return b.String()
+		b.WriteString(ps[0].String())
+		return
 	}
-	fmt.Fprintf(&b, " (%d problems):", len(e.Problems))
-	for _, p := range e.Problems {
+	fmt.Fprintf(b, " (%d %s):", len(ps), what)
+	for _, p := range ps {
 		b.WriteString("\n  ")
 		b.WriteString(p.String())
 	}
-	return b.String()
 }
 
 // ErrInvalid is wrapped by every *Error, for errors.Is.

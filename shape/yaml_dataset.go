@@ -49,12 +49,7 @@ func (p *parser) table(n *yaml.Node, where string) *Table {
 	if m == nil {
 		return t
 	}
-	t.Name = p.scalar(m["table"], where+".table")
-	if t.Name != "" {
-		where += " (" + t.Name + ")"
-	} else {
-		p.addf(n.Line, where+".table", "missing: the table's name")
-	}
+	t.Name, where = p.name(n, m, "table", where)
 	t.Namespace = Namespace(p.scalar(m["namespace"], where+".namespace"))
 	t.Prefix = p.scalar(m["prefix"], where+".prefix")
 	t.Rows = p.scalar(m["rows"], where+".rows")
@@ -80,17 +75,10 @@ func (p *parser) column(n *yaml.Node, where string) *Column {
 	if m == nil {
 		return c
 	}
-	c.Name = p.scalar(m["column"], where+".column")
-	if c.Name != "" {
-		where += " (" + c.Name + ")"
-	} else {
-		p.addf(n.Line, where+".column", "missing: the column's name")
-	}
+	c.Name, where = p.name(n, m, "column", where)
 	c.Mapping = p.scalar(m["mapping"], where+".mapping")
 	c.Type = p.scalar(m["type"], where+".type")
-	if a, ok := m["allowNull"]; ok {
-		c.NotNull = !p.boolean(a, where+".allowNull") && p.scalar(a, where+".allowNull") == "false"
-	}
+	c.NotNull = p.givenFalse(m, "allowNull", where)
 	c.AutoIncrement = p.boolean(m["autoIncrement"], where+".autoIncrement")
 	c.Seed = p.integer(m["seed"], where+".seed")
 	c.Step = p.integer(m["step"], where+".step")
@@ -117,10 +105,27 @@ func (p *parser) relation(n *yaml.Node, where string) *Relation {
 	r.ParentColumns = p.names(m["parentColumns"], where+".parentColumns")
 	r.ChildColumns = p.names(m["childColumns"], where+".childColumns")
 	r.Nested = p.boolean(m["nested"], where+".nested")
-	if c, ok := m["constraint"]; ok {
-		r.NoConstraint = !p.boolean(c, where+".constraint") && p.scalar(c, where+".constraint") == "false"
-	}
+	r.NoConstraint = p.givenFalse(m, "constraint", where)
 	return r
+}
+
+// name reads the name a table or column (key) must have, and returns it
+// with where naming the place by it from then on (messages are easier to
+// place).
+func (p *parser) name(n *yaml.Node, m map[string]*yaml.Node, key, where string) (string, string) {
+	name := p.scalar(m[key], where+"."+key)
+	if name == "" {
+		p.addf(n.Line, where+"."+key, "missing: the %s's name", key)
+		return "", where
+	}
+	return name, where + " (" + name + ")"
+}
+
+// givenFalse reads a boolean key whose default is true (allowNull,
+// constraint): it reports whether the key is there and false.
+func (p *parser) givenFalse(m map[string]*yaml.Node, key, where string) bool {
+	n, ok := m[key]
+	return ok && !p.boolean(n, where+"."+key) && p.scalar(n, where+"."+key) == "false"
 }
 
 // writeDataSet writes a DataSet's block at the indentation of a result's keys.

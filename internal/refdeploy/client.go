@@ -1,8 +1,6 @@
 package refdeploy
 
 import (
-	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -17,20 +15,7 @@ var clientPrograms = []string{"wsdl", "mcs", "mono"}
 // fails it under CI=true.
 func RequireClient(tb testing.TB) {
 	tb.Helper()
-	var missing []string
-	for _, p := range clientPrograms {
-		if _, err := exec.LookPath(p); err != nil {
-			missing = append(missing, p)
-		}
-	}
-	if len(missing) == 0 {
-		return
-	}
-	msg := fmt.Sprintf("a .NET client needs %s (Debian: apt-get install mono-devel)", strings.Join(missing, ", "))
-	if os.Getenv("CI") == "true" {
-		tb.Fatal(msg)
-	}
-	tb.Skip(msg)
+	require(tb, missingOf(clientPrograms), "a .NET client", "Debian: apt-get install mono-devel")
 }
 
 // BuildClient builds a .NET client the way an app team makes one: Mono's

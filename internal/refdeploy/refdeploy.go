@@ -138,9 +138,12 @@ type proc struct {
 }
 
 // Missing returns the programs the deployment needs that are not installed.
-func Missing() []string {
+func Missing() []string { return missingOf(programs) }
+
+// missingOf returns the programs of list that are not installed.
+func missingOf(list []string) []string {
 	var out []string
-	for _, p := range programs {
+	for _, p := range list {
 		if _, err := exec.LookPath(p); err != nil {
 			out = append(out, p)
 		}
@@ -152,11 +155,17 @@ func Missing() []string {
 // where every test must run.
 func Require(tb testing.TB) {
 	tb.Helper()
-	missing := Missing()
+	require(tb, Missing(), "the reference ASMX deployment", "Debian: apt-get install mono-devel mono-fastcgi-server4 nginx-light; see .ci/install-mono.sh")
+}
+
+// require skips tb when programs are missing, saying that what needs them
+// and how to install them, or fails it under CI=true.
+func require(tb testing.TB, missing []string, what, install string) {
+	tb.Helper()
 	if len(missing) == 0 {
 		return
 	}
-	msg := fmt.Sprintf("the reference ASMX deployment needs %s (Debian: apt-get install mono-devel mono-fastcgi-server4 nginx-light; see .ci/install-mono.sh)", strings.Join(missing, ", "))
+	msg := fmt.Sprintf("%s needs %s (%s)", what, strings.Join(missing, ", "), install)
 	if os.Getenv("CI") == "true" {
 		tb.Fatal(msg)
 	}

@@ -72,24 +72,22 @@ func (l *learner) roles(g *group, d *shape.DataSet, answers []*dsAnswer) {
 				l.report.Unmapped = append(l.report.Unmapped, fmt.Sprintf("%s: %s/%s: rows of a list atmkit has no data for; the table is written empty", d.Name, d.Name, t.Name))
 			}
 		}
-		changes := true
-		for _, a := range answers {
-			for _, r := range a.rows[t] {
-				changes = changes && r.inserted
-			}
-		}
-		if changes && rowsIn(answers, t) > 0 {
-			t.Changes = shape.ChangesInserted
-		}
+		markInserted(answers, t)
 	}
+	markInserted(answers, best)
+}
+
+// markInserted marks t's rows as inserted ones (diffgr:hasChanges) when
+// the answers hold rows of t and every one of them is.
+func markInserted(answers []*dsAnswer, t *shape.Table) {
 	changes := true
 	for _, a := range answers {
-		for _, r := range a.rows[best] {
+		for _, r := range a.rows[t] {
 			changes = changes && r.inserted
 		}
 	}
-	if changes && rowsIn(answers, best) > 0 {
-		best.Changes = shape.ChangesInserted
+	if changes && rowsIn(answers, t) > 0 {
+		t.Changes = shape.ChangesInserted
 	}
 }
 

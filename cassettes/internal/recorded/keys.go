@@ -15,13 +15,8 @@ import (
 func MarkKey(i *cassette.Interaction, ph string) {
 	s := &scrubber{ph: ph, mark: true}
 	rq := &i.Request
-	rq.URL = s.url(rq.URL)
-	rq.RequestURI = s.url(rq.RequestURI)
-	if len(rq.Form) > 0 {
-		rq.Form = s.values(rq.Form)
-	}
 	old := rq.Body
-	rq.Body = s.body(rq.Body, HeaderValue(rq.Headers, "Content-Type"))
+	s.request(rq)
 	if rq.Body != old {
 		rq.Headers = rq.Headers.Clone() // the map may be shared with the copy replaced
 		fixLength(&rq.ContentLength, rq.Headers, len(rq.Body))

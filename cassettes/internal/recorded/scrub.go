@@ -124,13 +124,8 @@ func (s *scrubber) note(v string) {
 func Scrub(i *cassette.Interaction, ph string) int {
 	s := &scrubber{ph: ph}
 	rq, rs := &i.Request, &i.Response
-	rq.URL = s.url(rq.URL)
-	rq.RequestURI = s.url(rq.RequestURI)
-	if len(rq.Form) > 0 {
-		rq.Form = s.values(rq.Form)
-	}
 	oldBody := rq.Body
-	rq.Body = s.body(rq.Body, HeaderValue(rq.Headers, "Content-Type"))
+	s.request(rq)
 	rq.Headers = s.headers(rq.Headers)
 	rs.Headers = s.headers(rs.Headers)
 	rq.Trailer = s.headers(rq.Trailer)
@@ -165,6 +160,17 @@ func Scrub(i *cassette.Interaction, ph string) int {
 		fixLength(&rs.ContentLength, rs.Headers, len(rs.Body))
 	}
 	return s.n
+}
+
+// request replaces the key where a request sends it: in its URL (and
+// RequestURI), its form and its body.
+func (s *scrubber) request(rq *cassette.Request) {
+	rq.URL = s.url(rq.URL)
+	rq.RequestURI = s.url(rq.RequestURI)
+	if len(rq.Form) > 0 {
+		rq.Form = s.values(rq.Form)
+	}
+	rq.Body = s.body(rq.Body, HeaderValue(rq.Headers, "Content-Type"))
 }
 
 // fixLength keeps a recorded length consistent with a body that changed size.
