@@ -115,23 +115,15 @@ func TestVerifyGzipRecorded(t *testing.T) {
 		rt   http.RoundTripper
 	}{{"decompressed by the transport", nil}, {"compressed", acceptGzip{}}} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := run(t, path, deployment.URL, verify.Options{Transport: tc.rt})
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := mustRun(t, path, deployment.URL, verify.Options{Transport: tc.rt})
 			allSame(t, r)
-			if r, err = run(t, path, changed.URL, verify.Options{Transport: tc.rt}); err != nil {
-				t.Fatal(err)
-			}
+			r = mustRun(t, path, changed.URL, verify.Options{Transport: tc.rt})
 			drifted("soap11", asmx.OpReturnAtmSearchByCity, verify.StructureDrifted, "renamed to ReturnAtmSearchByCityReturn")(t, r)
 			onlyIn("soap11 ReturnAtmSearchByCity", "soap12 ReturnAtmSearchByCity")(t, r)
 		})
 	}
 
-	r, err := run(t, path, changed.URL, verify.Options{Transport: acceptGzip{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := mustRun(t, path, changed.URL, verify.Options{Transport: acceptGzip{}})
 	if _, n, err := r.Update(); err != nil || n != 2 {
 		t.Fatalf("Update: %d answers replaced, %v; want 2", n, err)
 	}
@@ -153,10 +145,7 @@ func TestVerifyGzipRecorded(t *testing.T) {
 		t.Errorf("%d answers updated in the file, want 2", updated)
 	}
 	assertNoKey(t, path)
-	again, err := run(t, path, changed.URL, verify.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	again := mustRun(t, path, changed.URL, verify.Options{})
 	allSame(t, again)
 	if _, err := cassettes.LoadIndex([]string{path}); err != nil {
 		t.Errorf("the updated cassette does not load for replay: %v", err)
