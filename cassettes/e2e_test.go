@@ -453,14 +453,9 @@ func TestScrubHeadersNamed(t *testing.T) {
 	}
 
 	// A cassette made elsewhere: ScrubFile with the name redacts it.
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	list[0].Request.Headers.Set("X-Partner-Id", "partner-secret-42")
-	if err := cassettes.WriteFile(path+".yaml", list); err != nil {
-		t.Fatal(err)
-	}
+	writeCassette(t, path+".yaml", list)
 	if n, _, err := cassettes.ScrubFile(path); err != nil || n != 0 {
 		t.Errorf("ScrubFile without the name: %d replaced (%v), want 0: the name holds no credential word", n, err)
 	}

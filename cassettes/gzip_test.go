@@ -67,10 +67,7 @@ func TestReplayOfGzipRecordedByGoVCR(t *testing.T) {
 	if err := rec.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	list, err := cassettes.ReadFile(path + ".yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path+".yaml")
 	for _, i := range list {
 		if i.Response.Headers.Get("Content-Encoding") != "gzip" || !strings.HasPrefix(i.Response.Body, "\x1f\x8b") {
 			t.Fatalf("go-vcr recorded %s with Content-Encoding %q and body %.20q: no gzip, the test tests nothing",
@@ -119,10 +116,7 @@ func TestReplayOfGzipRecordedByGoVCR(t *testing.T) {
 // the file and the interaction; a deflate body is served decoded.
 func TestLoadIndexRefusesUndecodableBodies(t *testing.T) {
 	t.Parallel()
-	list, err := cassettes.ReadFile(filepath.Join("testdata", "golden.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, filepath.Join("testdata", "golden.yaml"))
 	var call *cassette.Interaction
 	for _, i := range list {
 		if i.Response.Code == http.StatusOK && strings.Contains(i.Request.URL, asmx.ServicePath+"/") {
@@ -146,9 +140,7 @@ func TestLoadIndexRefusesUndecodableBodies(t *testing.T) {
 		call.Response.Headers = http.Header{"Content-Type": {asmx.ContentTypeXML}, "Content-Encoding": {tc.enc}}
 		call.Response.Body = tc.body
 		path := filepath.Join(t.TempDir(), "enc.yaml")
-		if err := cassettes.WriteFile(path, []*cassette.Interaction{call}); err != nil {
-			t.Fatal(err)
-		}
+		writeCassette(t, path, []*cassette.Interaction{call})
 		ix, err := cassettes.LoadIndex([]string{path})
 		if !tc.ok {
 			if !errors.Is(err, cassettes.ErrInvalidCassette) || !strings.Contains(err.Error(), path+": interaction 0") {
@@ -295,10 +287,7 @@ func TestRecorderReplaysGzipRecorded(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The Recorder keeps what it records readable, and so scrubbed.
-	list, err := cassettes.ReadFile(filepath.Join(dir, "own.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, filepath.Join(dir, "own.yaml"))
 	for _, i := range list {
 		if enc := i.Response.Headers.Get("Content-Encoding"); enc != "" || strings.HasPrefix(i.Response.Body, "\x1f\x8b") {
 			t.Errorf("the Recorder recorded interaction %d with Content-Encoding %q, body %.20q; want it decompressed", i.ID, enc, i.Response.Body)
@@ -335,15 +324,10 @@ func TestRecorderReplaysGzipRecorded(t *testing.T) {
 		}
 	}
 	// A body that does not decode is refused at New, naming the interaction.
-	list, err = cassettes.ReadFile(filepath.Join(dir, "vcr.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	list = readCassette(t, filepath.Join(dir, "vcr.yaml"))
 	list[1].Response.Headers.Set("Content-Encoding", "br")
 	bad := filepath.Join(dir, "bad.yaml")
-	if err := cassettes.WriteFile(bad, list); err != nil {
-		t.Fatal(err)
-	}
+	writeCassette(t, bad, list)
 	if _, err := cassettes.New(bad, cassettes.WithMode(cassettes.ModeReplayOnly)); !errors.Is(err, cassettes.ErrInvalidCassette) || !strings.Contains(err.Error(), "interaction 1") {
 		t.Errorf("New on a body in br: got %v, want ErrInvalidCassette naming interaction 1", err)
 	}
@@ -378,10 +362,7 @@ func TestRecorderScrubsCompressedEcho(t *testing.T) {
 	if err := rec.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	if len(list) != 1 || strings.Contains(list[0].Response.Body, testKey) || !strings.Contains(list[0].Response.Body, "the key "+cassettes.Placeholder) {
 		t.Errorf("the cassette holds the answer %.200q; want it decompressed, the key as %s", list[0].Response.Body, cassettes.Placeholder)
 	}
@@ -412,10 +393,7 @@ func TestScrubCassetteDecompresses(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := name + ".yaml"
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	if !strings.HasPrefix(list[0].Response.Body, "\x1f\x8b") {
 		t.Fatal("go-vcr recorded no gzip body: the test tests nothing")
 	}
@@ -425,16 +403,12 @@ func TestScrubCassetteDecompresses(t *testing.T) {
 	if _, err := cassettes.ScrubCassette(path, false); err != nil {
 		t.Fatal(err)
 	}
-	if list, err = cassettes.ReadFile(path); err != nil {
-		t.Fatal(err)
-	}
+	list = readCassette(t, path)
 	if body := list[0].Response.Body; strings.Contains(body, testKey) || !strings.Contains(body, "the key "+cassettes.Placeholder) || list[0].Response.Headers.Get("Content-Encoding") != "" {
 		t.Errorf("scrubbed: Content-Encoding %q, body %.200q; want it decompressed, the key as %s", list[0].Response.Headers.Get("Content-Encoding"), body, cassettes.Placeholder)
 	}
 	list[0].Response.Headers.Set("Content-Encoding", "br")
-	if err := cassettes.WriteFile(path, list); err != nil {
-		t.Fatal(err)
-	}
+	writeCassette(t, path, list)
 	if _, err := cassettes.ScrubCassette(path, true); !errors.Is(err, cassettes.ErrInvalidCassette) || !strings.Contains(err.Error(), "interaction 0") {
 		t.Errorf("check of a body in br: got %v, want ErrInvalidCassette naming interaction 0", err)
 	}

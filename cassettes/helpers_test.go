@@ -15,7 +15,7 @@ import (
 
 // The helpers shared with cassettes/verify's tests: the key sent, the
 // stand-in deployment, the questions and the requests asking them, the
-// recording proxy.
+// recording proxy, reading and writing a cassette.
 const testKey = recordtest.Key
 
 type query = recordtest.Query
@@ -25,6 +25,8 @@ var (
 	queries        = recordtest.Queries
 	do             = recordtest.Do
 	recordingProxy = recordtest.RecordingProxy
+	readCassette   = recordtest.ReadCassette
+	writeCassette  = recordtest.WriteCassette
 )
 
 // request writes q as a request of binding b to base, with key (see

@@ -61,10 +61,7 @@ func TestIDsKept(t *testing.T) {
 		t.Errorf("the scrubbed cassette differs from the one edited but for its keys (%v):\n%s", err, got)
 	}
 
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeReplayOnly))
 	if err != nil {
 		t.Fatal(err)
@@ -155,10 +152,7 @@ func TestDuplicateIDsNamed(t *testing.T) {
 // idsOf is the ids of the cassette at path, in the file's order.
 func idsOf(t *testing.T, path string) []int {
 	t.Helper()
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	var ids []int
 	for _, i := range list {
 		ids = append(ids, i.ID)

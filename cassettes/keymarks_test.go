@@ -25,10 +25,7 @@ import (
 // marked as a key rejection.
 func marks(t *testing.T, path string) []bool {
 	t.Helper()
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	out := make([]bool, len(list))
 	for k, i := range list {
 		out[k] = cassettes.KeyRejected(i)
@@ -430,10 +427,7 @@ func TestScrubKeepsKeyRejections(t *testing.T) {
 			if !slices.Contains(wantMarks, true) {
 				t.Fatalf("%s holds no key rejection", src)
 			}
-			list, err := cassettes.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			list := readCassette(t, path)
 			for _, i := range list {
 				rejection := cassettes.KeyRejected(i)
 				if n := cassettes.Scrub(i); n != 0 {
@@ -452,14 +446,9 @@ func TestScrubKeepsKeyRejections(t *testing.T) {
 
 	// A credential beside the marks: only it is replaced.
 	path := filepath.Join(t.TempDir(), "cookie.yaml")
-	list, err := cassettes.ReadFile(recordedPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, recordedPath)
 	list[1].Response.Headers = http.Header{"Set-Cookie": {"session=0123456789"}}
-	if err := cassettes.WriteFile(path, list); err != nil {
-		t.Fatal(err)
-	}
+	writeCassette(t, path, list)
 	if n, inter, err := cassettes.ScrubFile(path); err != nil || n != 1 || inter != 1 {
 		t.Fatalf("ScrubFile: got %d values in %d interactions (%v), want 1 in 1", n, inter, err)
 	}
@@ -712,10 +701,7 @@ func TestScrubFileMarksKeyRejections(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	if n, inter, rej := cassettes.ScrubList(list); n < 6 || inter != 6 || rej != 3 {
 		t.Errorf("ScrubList: %d values in %d interactions, %d key rejections; want at least 6 in 6, 3", n, inter, rej)
 	}

@@ -108,13 +108,8 @@ func TestReferenceRecordReplay(t *testing.T) {
 				trimmed := filterCassette(t, path, "trimmed", func(e cassettes.Entry, i *cassette.Interaction) bool {
 					return isWSDL(e) || cassettes.KeyRejected(i) || slicesContains(site.trim, e.Operation)
 				})
-				list, err := cassettes.ReadFile(trimmed)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := cassettes.WriteFile(filepath.Join("testdata", "reference-"+site.name+".yaml"), list); err != nil {
-					t.Fatal(err)
-				}
+				list := readCassette(t, trimmed)
+				writeCassette(t, filepath.Join("testdata", "reference-"+site.name+".yaml"), list)
 			}
 		})
 	}
@@ -209,10 +204,7 @@ type recordedCall struct {
 // rejections left out.
 func recordedCalls(t *testing.T, path string) []recordedCall {
 	t.Helper()
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	entries, err := cassettes.List(path)
 	if err != nil {
 		t.Fatal(err)
@@ -249,10 +241,7 @@ func slicesContains(list []string, s string) bool {
 // accepts into a new cassette next to it, and returns its path.
 func filterCassette(t *testing.T, path, name string, keep func(cassettes.Entry, *cassette.Interaction) bool) string {
 	t.Helper()
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	entries, err := cassettes.List(path)
 	if err != nil {
 		t.Fatal(err)
@@ -264,9 +253,7 @@ func filterCassette(t *testing.T, path, name string, keep func(cassettes.Entry, 
 		}
 	}
 	out := filepath.Join(t.TempDir(), name+".yaml")
-	if err := cassettes.WriteFile(out, kept); err != nil {
-		t.Fatal(err)
-	}
+	writeCassette(t, out, kept)
 	return out
 }
 
@@ -453,10 +440,7 @@ func checkRejections(t *testing.T, srv *httptest.Server, site refSite, ix *casse
 	if st := ix.Stats(); st.KeyRejections != 2 {
 		t.Errorf("got %d key rejections, want 2", st.KeyRejections)
 	}
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	rejections := map[string]*cassette.Interaction{}
 	for _, i := range list {
 		if cassettes.KeyRejected(i) {

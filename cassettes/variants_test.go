@@ -54,13 +54,8 @@ func TestVariantRecordReplay(t *testing.T) {
 				trimmed := filterCassette(t, path, "trimmed", func(e cassettes.Entry, i *cassette.Interaction) bool {
 					return isWSDL(e) || cassettes.KeyRejected(i) || slicesContains(site.trim, e.Operation)
 				})
-				list, err := cassettes.ReadFile(trimmed)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := cassettes.WriteFile(filepath.Join("testdata", "variant-"+site.name+".yaml"), list); err != nil {
-					t.Fatal(err)
-				}
+				list := readCassette(t, trimmed)
+				writeCassette(t, filepath.Join("testdata", "variant-"+site.name+".yaml"), list)
 			}
 		})
 	}

@@ -48,19 +48,14 @@ func recordGzipped(t *testing.T, base string, ds *fixtures.Dataset) string {
 	// The requests scrubbed, the answers left as go-vcr wrote them
 	// (cassettes.ScrubFile would write them decompressed).
 	path := name + ".yaml"
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	for _, i := range list {
 		resp := i.Response
 		i.Response = cassette.Response{}
 		cassettes.Scrub(i)
 		i.Response = resp
 	}
-	if err := cassettes.WriteFile(path, list); err != nil {
-		t.Fatal(err)
-	}
+	writeCassette(t, path, list)
 	assertGzipped(t, path, true)
 	return path
 }
@@ -69,10 +64,7 @@ func recordGzipped(t *testing.T, base string, ds *fixtures.Dataset) string {
 // or none is, and an answer not marked gzip is not compressed either.
 func assertGzipped(t *testing.T, path string, want bool) {
 	t.Helper()
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	for _, i := range list {
 		enc, body := i.Response.Headers.Get("Content-Encoding"), i.Response.Body
 		gz := strings.HasPrefix(body, "\x1f\x8b")
@@ -127,10 +119,7 @@ func TestVerifyGzipRecorded(t *testing.T) {
 	if _, n, err := r.Update(); err != nil || n != 2 {
 		t.Fatalf("Update: %d answers replaced, %v; want 2", n, err)
 	}
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	updated := 0
 	for _, i := range list {
 		enc, body := i.Response.Headers.Get("Content-Encoding"), i.Response.Body

@@ -14,7 +14,7 @@ import (
 
 // The helpers shared with package cassettes' tests: the key sent, the
 // stand-in deployment, the questions and the requests asking them, the
-// recording proxy.
+// recording proxy, reading and writing a cassette.
 const testKey = recordtest.Key
 
 type query = recordtest.Query
@@ -24,6 +24,8 @@ var (
 	queries        = recordtest.Queries
 	do             = recordtest.Do
 	recordingProxy = recordtest.RecordingProxy
+	readCassette   = recordtest.ReadCassette
+	writeCassette  = recordtest.WriteCassette
 )
 
 // request writes q as a request of binding b to base, with key.

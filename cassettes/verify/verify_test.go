@@ -77,10 +77,7 @@ func recordedStandIn(t testing.TB) (*httptest.Server, *fixtures.Dataset, string)
 // as the recorder marks them.
 func markRejections(t testing.TB, path string) {
 	t.Helper()
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	for _, i := range list {
 		if i.Response.Code == 500 && !cassettes.KeyRejected(i) {
 			i.Request.Body = strings.Replace(i.Request.Body, "strAtmServiceKey>"+cassettes.Placeholder+"<", "strAtmServiceKey>"+cassettes.RejectedPlaceholder+"<", 1)
@@ -89,9 +86,7 @@ func markRejections(t testing.TB, path string) {
 			}
 		}
 	}
-	if err := cassettes.WriteFile(path, list); err != nil {
-		t.Fatal(err)
-	}
+	writeCassette(t, path, list)
 }
 
 // editor is a proxy in front of a deployment that edits its answers: the
@@ -333,10 +328,7 @@ func TestVerifyMovedNamespaceIsDrift(t *testing.T) {
 func TestVerifyUpdate(t *testing.T) {
 	t.Parallel()
 	up, _, path := recordedStandIn(t)
-	before, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	before := readCassette(t, path)
 	drift := editor(t, up.URL, renameResult)
 	r := mustRun(t, path, drift, verify.Options{})
 	// Not while a recorder writes the cassette: one would drop the other's.
@@ -371,10 +363,7 @@ func TestVerifyUpdate(t *testing.T) {
 		t.Errorf("got %d answers replaced in %q, want 2 in one file", n, files)
 	}
 	assertNoKey(t, path)
-	after, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	after := readCassette(t, path)
 	if len(after) != len(before) {
 		t.Fatalf("got %d interactions after the update, want %d", len(after), len(before))
 	}
@@ -418,10 +407,7 @@ func TestVerifyUpdateScrubsNamedHeaders(t *testing.T) {
 	if strings.Contains(string(text), "trace-4711") || !strings.Contains(string(text), "X-Trace-Ident") {
 		t.Errorf("the updated cassette holds the named header's value, or lost the header:\n%s", text)
 	}
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	for _, i := range list {
 		if i.Response.Headers.Get("Date") != "" {
 			t.Errorf("interaction %d: the rewritten answer holds a Date header (it changes on every run)", i.ID)
@@ -468,14 +454,9 @@ func TestVerifyKeyNeverWritten(t *testing.T) {
 func TestVerifyRate(t *testing.T) {
 	t.Parallel()
 	up, _, path := recordedStandIn(t)
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	three := slices.Concat(list, list, list) // the same interactions, three times
-	if err := cassettes.WriteFile(path, three); err != nil {
-		t.Fatal(err)
-	}
+	writeCassette(t, path, three)
 	var (
 		mu      sync.Mutex
 		arrived []time.Time
@@ -625,14 +606,9 @@ func TestVerifyEmptyKeySentEmpty(t *testing.T) {
 func TestVerifyRefusesNoStatus(t *testing.T) {
 	t.Parallel()
 	up, _, path := recordedStandIn(t)
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	list[1].Response.Code = 0
-	if err := cassettes.WriteFile(path, list); err != nil {
-		t.Fatal(err)
-	}
+	writeCassette(t, path, list)
 	if _, err := run(t, path, up.URL, verify.Options{}); !errors.Is(err, cassettes.ErrInvalidCassette) || !strings.Contains(err.Error(), "interaction 1: response code 0") {
 		t.Errorf("got %v, want ErrInvalidCassette naming interaction 1 and its code", err)
 	}
@@ -645,10 +621,7 @@ func TestVerifyRefusesNoStatus(t *testing.T) {
 func TestVerifyRawKeyCassette(t *testing.T) {
 	t.Parallel()
 	up, _, path := recordedStandIn(t)
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	echoed, raw := -1, 0
 	for k, i := range list {
 		if i.Response.Code != 200 || !strings.Contains(i.Request.Body, cassettes.Placeholder) {
@@ -664,9 +637,7 @@ func TestVerifyRawKeyCassette(t *testing.T) {
 	if echoed < 0 || raw < 2 {
 		t.Fatalf("%d raw calls, echo at %d: the test tests nothing", raw, echoed)
 	}
-	if err := cassettes.WriteFile(path, list); err != nil {
-		t.Fatal(err)
-	}
+	writeCassette(t, path, list)
 	r := mustRun(t, path, up.URL, verify.Options{})
 	var junit bytes.Buffer
 	if err := r.WriteJUnit(&junit); err != nil {

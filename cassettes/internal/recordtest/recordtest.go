@@ -20,6 +20,7 @@ import (
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/mockserver"
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
 // Key is the service key the tests send; no cassette may contain it.
@@ -177,6 +178,26 @@ func Do(tb testing.TB, c *http.Client, req *http.Request) (int, string) {
 		tb.Fatal(err)
 	}
 	return resp.StatusCode, string(b)
+}
+
+// ReadCassette reads the cassette at path (cassettes.ReadFile), failing
+// the test on an error.
+func ReadCassette(tb testing.TB, path string) []*cassette.Interaction {
+	tb.Helper()
+	list, err := cassettes.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return list
+}
+
+// WriteCassette writes list as the cassette at path (cassettes.WriteFile),
+// failing the test on an error.
+func WriteCassette(tb testing.TB, path string, list []*cassette.Interaction) {
+	tb.Helper()
+	if err := cassettes.WriteFile(path, list); err != nil {
+		tb.Fatal(err)
+	}
 }
 
 // Gzipping serves h, its answers gzip-compressed to a client that accepts
