@@ -82,7 +82,7 @@ const (
 
 // TestReferenceRecordReplay records every operation in every binding from
 // both sites of the reference deployment, with a wrong key first, and
-// replays the cassette in every binding (replayMatrix). With -update it
+// replays the cassette in every binding (recordAndReplay). With -update it
 // rewrites the trimmed copies in testdata that TestReferenceCassettes
 // replays where Mono is missing.
 func TestReferenceRecordReplay(t *testing.T) {
@@ -90,27 +90,7 @@ func TestReferenceRecordReplay(t *testing.T) {
 	d := refdeploy.Shared(t)
 	for _, site := range refSites {
 		t.Run(site.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), site.name+".yaml")
-			direct := recordSite(t, d, site, path)
-			// The cassette holds what the deployment answered, as it answered.
-			got := recordedCalls(t, path)
-			if len(got) != len(direct) {
-				t.Fatalf("the cassette holds %d calls, want %d", len(got), len(direct))
-			}
-			for k, c := range got {
-				if c.status != direct[k].status || c.ct != direct[k].ct || c.body != direct[k].body {
-					t.Errorf("%s over %s: the cassette holds %d %q %.80q, the deployment answered %d %q %.80q",
-						c.q, c.b, c.status, c.ct, c.body, direct[k].status, direct[k].ct, direct[k].body)
-				}
-			}
-			replayMatrix(t, site, path, learnShape(t, path))
-			if *update {
-				trimmed := filterCassette(t, path, "trimmed", func(e cassettes.Entry, i *cassette.Interaction) bool {
-					return isWSDL(e) || cassettes.KeyRejected(i) || slicesContains(site.trim, e.Operation)
-				})
-				list := readCassette(t, trimmed)
-				writeCassette(t, filepath.Join("testdata", "reference-"+site.name+".yaml"), list)
-			}
+			recordAndReplay(t, d, site, "reference-")
 		})
 	}
 }
@@ -133,6 +113,34 @@ func TestReferenceCassettes(t *testing.T) {
 			}
 			replayMatrix(t, site, filepath.Join("testdata", "reference-"+site.name+".yaml"), s)
 		})
+	}
+}
+
+// recordAndReplay records every call of site from d (recordSite) into a
+// new cassette, which must hold what the deployment answered, as it
+// answered, and replays it in every binding (replayMatrix) with the shape
+// learned from it. With -update it rewrites the trimmed copy in testdata,
+// named prefix and the site's name.
+func recordAndReplay(t *testing.T, d *refdeploy.Deployment, site refSite, prefix string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), site.name+".yaml")
+	direct := recordSite(t, d, site, path)
+	got := recordedCalls(t, path)
+	if len(got) != len(direct) {
+		t.Fatalf("the cassette holds %d calls, want %d", len(got), len(direct))
+	}
+	for k, c := range got {
+		if c.status != direct[k].status || c.ct != direct[k].ct || c.body != direct[k].body {
+			t.Errorf("%s over %s: the cassette holds %d %q %.80q, the deployment answered %d %q %.80q",
+				c.q, c.b, c.status, c.ct, c.body, direct[k].status, direct[k].ct, direct[k].body)
+		}
+	}
+	replayMatrix(t, site, path, learnShape(t, path))
+	if *update {
+		trimmed := filterCassette(t, path, "trimmed", func(e cassettes.Entry, i *cassette.Interaction) bool {
+			return isWSDL(e) || cassettes.KeyRejected(i) || slicesContains(site.trim, e.Operation)
+		})
+		writeCassette(t, filepath.Join("testdata", prefix+site.name+".yaml"), readCassette(t, trimmed))
 	}
 }
 
