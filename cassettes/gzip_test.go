@@ -24,6 +24,29 @@ import (
 	"gopkg.in/dnaeon/go-vcr.v3/recorder"
 )
 
+// gzipCall is a question asked in one binding.
+type gzipCall struct {
+	b asmx.Binding
+	q query
+}
+
+// plainAnswers asks base each call with a client that does not accept
+// gzip, failing unless it answers 200 uncompressed, and returns the
+// answers.
+func plainAnswers(t *testing.T, base string, calls []gzipCall) []string {
+	t.Helper()
+	plain := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	var answers []string
+	for _, c := range calls {
+		status, body := do(t, plain, request(t, base, c.b, c.q, testKey, false))
+		if status != http.StatusOK || strings.Contains(body, "\x1f\x8b") {
+			t.Fatalf("%s %s: the deployment answered %d %.200q to a client without gzip", c.b, c.q, status, body)
+		}
+		answers = append(answers, body)
+	}
+	return answers
+}
+
 // TestReplayOfGzipRecordedByGoVCR: a cassette go-vcr v3.2.0's own
 // recorder wrote while its client asked for gzip (Accept-Encoding: gzip
 // set by the client, so Go's transport does not decompress) holds the
@@ -32,24 +55,11 @@ import (
 // deployment gave a client without gzip.
 func TestReplayOfGzipRecordedByGoVCR(t *testing.T) {
 	t.Parallel()
-	standin, ds := standIn(t)
-	deployment := httptest.NewServer(recordtest.Gzipping(standin.Config.Handler))
-	defer deployment.Close()
+	deployment, _, ds := gzipStandIn(t)
 	xmlQs, _ := queries(ds)
-	calls := []struct {
-		b asmx.Binding
-		q query
-	}{{asmx.SOAP11, xmlQs[0]}, {asmx.SOAP12, xmlQs[2]}, {asmx.HTTPGet, xmlQs[4]}, {asmx.HTTPPost, xmlQs[1]}}
-
+	calls := []gzipCall{{asmx.SOAP11, xmlQs[0]}, {asmx.SOAP12, xmlQs[2]}, {asmx.HTTPGet, xmlQs[4]}, {asmx.HTTPPost, xmlQs[1]}}
+	want := plainAnswers(t, deployment.URL, calls)
 	plain := &http.Client{Transport: &http.Transport{DisableCompression: true}}
-	var want []string // the answers to a client without gzip
-	for _, c := range calls {
-		status, body := do(t, plain, request(t, deployment.URL, c.b, c.q, testKey, false))
-		if status != http.StatusOK || strings.Contains(body, "\x1f\x8b") {
-			t.Fatalf("%s %s: the deployment answered %d %.200q to a client without gzip", c.b, c.q, status, body)
-		}
-		want = append(want, body)
-	}
 
 	path := filepath.Join(t.TempDir(), "gzip")
 	rec, err := recorder.NewWithOptions(&recorder.Options{CassetteName: path, Mode: recorder.ModeRecordOnly})
@@ -242,20 +252,10 @@ func readAnswer(t *testing.T, resp *http.Response) (string, string) {
 // refused when the Recorder opens the cassette.
 func TestRecorderReplaysGzipRecorded(t *testing.T) {
 	t.Parallel()
-	standin, ds := standIn(t)
-	deployment := httptest.NewServer(recordtest.Gzipping(standin.Config.Handler))
-	defer deployment.Close()
+	deployment, _, ds := gzipStandIn(t)
 	xmlQs, jsonQs := queries(ds)
-	calls := []struct {
-		b asmx.Binding
-		q query
-	}{{asmx.SOAP11, xmlQs[2]}, {asmx.HTTPGet, xmlQs[4]}, {asmx.JSON, jsonQs[0]}}
-	plain := &http.Client{Transport: &http.Transport{DisableCompression: true}}
-	var want []string
-	for _, c := range calls {
-		_, body := do(t, plain, request(t, deployment.URL, c.b, c.q, testKey, false))
-		want = append(want, body)
-	}
+	calls := []gzipCall{{asmx.SOAP11, xmlQs[2]}, {asmx.HTTPGet, xmlQs[4]}, {asmx.JSON, jsonQs[0]}}
+	want := plainAnswers(t, deployment.URL, calls)
 
 	// Recorded by go-vcr, and by a Recorder, each client asking for gzip.
 	dir := t.TempDir()

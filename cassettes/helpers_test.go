@@ -14,8 +14,8 @@ import (
 )
 
 // The helpers shared with cassettes/verify's tests: the key sent, the
-// stand-in deployment, the questions and the requests asking them, the
-// recording proxy, reading and writing a cassette.
+// stand-in deployment (plain or gzipping), the questions and the requests
+// asking them, the recording proxy, reading and writing a cassette.
 const testKey = recordtest.Key
 
 type query = recordtest.Query
@@ -25,6 +25,7 @@ var (
 	queries        = recordtest.Queries
 	do             = recordtest.Do
 	recordingProxy = recordtest.RecordingProxy
+	gzipStandIn    = recordtest.GzipStandIn
 	readCassette   = recordtest.ReadCassette
 	writeCassette  = recordtest.WriteCassette
 )

@@ -94,9 +94,7 @@ func (acceptGzip) RoundTrip(req *http.Request) (*http.Response, error) {
 // verifies the same and replays.
 func TestVerifyGzipRecorded(t *testing.T) {
 	t.Parallel()
-	standin, ds := standIn(t)
-	deployment := httptest.NewServer(recordtest.Gzipping(standin.Config.Handler))
-	defer deployment.Close()
+	deployment, standin, ds := gzipStandIn(t)
 	path := recordGzipped(t, deployment.URL, ds)
 	editorURL, _ := url.Parse(editor(t, standin.URL, renameResult))
 	changed := httptest.NewServer(recordtest.Gzipping(httputil.NewSingleHostReverseProxy(editorURL)))

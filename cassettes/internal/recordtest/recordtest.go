@@ -200,6 +200,17 @@ func WriteCassette(tb testing.TB, path string, list []*cassette.Interaction) {
 	}
 }
 
+// GzipStandIn starts a stand-in (StandIn) and, in front of it, a
+// deployment that gzips its answers (Gzipping). Both stop when the test
+// ends.
+func GzipStandIn(tb testing.TB) (deployment, standIn *httptest.Server, ds *fixtures.Dataset) {
+	tb.Helper()
+	standIn, ds = StandIn(tb)
+	deployment = httptest.NewServer(Gzipping(standIn.Config.Handler))
+	tb.Cleanup(deployment.Close)
+	return deployment, standIn, ds
+}
+
 // Gzipping serves h, its answers gzip-compressed to a client that accepts
 // gzip (Content-Encoding: gzip), as IIS with dynamic compression does.
 func Gzipping(h http.Handler) http.Handler {
