@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -163,23 +162,6 @@ func contentType(t testing.TB, srv *httptest.Server, req *http.Request) string {
 	return resp.Header.Get("Content-Type")
 }
 
-// assertNoKey fails if the file holds the test key in any encoding.
-func assertNoKey(t testing.TB, path string) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, form := range []string{testKey, url.QueryEscape(testKey), "s3cr3t"} {
-		if strings.Contains(string(b), form) {
-			t.Fatalf("%s holds the service key (%q)", path, form)
-		}
-	}
-	if !strings.Contains(string(b), cassettes.Placeholder) {
-		t.Fatalf("%s holds no placeholder: was anything scrubbed?", path)
-	}
-}
-
 // TestReplayRecordedErrors: requests the mock cannot read as a call (a
 // parameter missing or not converting, an unknown operation, an unreadable
 // SOAP body) replay the deployment's own answers, recorded, byte for byte;
@@ -231,16 +213,7 @@ func TestReplayRecordedErrors(t *testing.T) {
 		}
 	})
 	assertNoKey(t, path+".yaml")
-	idx, err := cassettes.LoadIndex([]string{path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mock, err := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault), mockserver.WithKeys("another-key-1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	replay := httptest.NewServer(mock)
-	defer replay.Close()
+	replay := replayServer(t, []string{path}, nil, mockserver.WithKeys("another-key-1"))
 	for i, req := range requests {
 		if status, body := do(t, replay.Client(), req(replay.URL)); status != 500 || body != recordedAnswers[i] {
 			t.Errorf("request %d replayed: %d %q\nwant the recorded 500 %q", i, status, body, recordedAnswers[i])

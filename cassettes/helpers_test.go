@@ -15,7 +15,8 @@ import (
 
 // The helpers shared with cassettes/verify's tests: the key sent, the
 // stand-in deployment (plain or gzipping), the questions and the requests
-// asking them, the recording proxy, reading and writing a cassette.
+// asking them, the recording proxy, reading and writing a cassette, and
+// the check that a cassette holds no key.
 const testKey = recordtest.Key
 
 type query = recordtest.Query
@@ -28,6 +29,7 @@ var (
 	gzipStandIn    = recordtest.GzipStandIn
 	readCassette   = recordtest.ReadCassette
 	writeCassette  = recordtest.WriteCassette
+	assertNoKey    = recordtest.AssertNoKey
 )
 
 // request writes q as a request of binding b to base, with key (see

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -178,6 +179,24 @@ func Do(tb testing.TB, c *http.Client, req *http.Request) (int, string) {
 		tb.Fatal(err)
 	}
 	return resp.StatusCode, string(b)
+}
+
+// AssertNoKey fails the test unless the cassette at path holds the
+// placeholder and no form of Key.
+func AssertNoKey(tb testing.TB, path string) {
+	tb.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, form := range []string{Key, url.QueryEscape(Key), "s3cr3t"} {
+		if strings.Contains(string(b), form) {
+			tb.Fatalf("%s holds the service key (%q)", path, form)
+		}
+	}
+	if !strings.Contains(string(b), cassettes.Placeholder) {
+		tb.Fatalf("%s holds no placeholder: was anything scrubbed?", path)
+	}
 }
 
 // ReadCassette reads the cassette at path (cassettes.ReadFile), failing
