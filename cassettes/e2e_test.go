@@ -143,15 +143,6 @@ func TestRecordReplayEndToEnd(t *testing.T) {
 	}
 }
 
-func mustGet(t testing.TB, u string) *http.Request {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, u, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return req
-}
-
 func contentType(t testing.TB, srv *httptest.Server, req *http.Request) string {
 	t.Helper()
 	resp, err := srv.Client().Do(req)

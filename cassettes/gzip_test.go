@@ -333,18 +333,26 @@ func TestRecorderReplaysGzipRecorded(t *testing.T) {
 	}
 }
 
+// gzipEcho starts a deployment that answers every call 500 with an error
+// that echoes the key of the query, gzip-compressed to a client that
+// accepts gzip. It stops when the test ends.
+func gzipEcho(t *testing.T) *httptest.Server {
+	echo := httptest.NewServer(recordtest.Gzipping(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = io.WriteString(w, "<error>the key "+r.URL.Query().Get(asmx.ParamKey)+" is not valid</error>")
+	})))
+	t.Cleanup(echo.Close)
+	return echo
+}
+
 // TestRecorderScrubsCompressedEcho: a deployment that echoes the key in
 // an answer its client asked gzip-compressed: the Recorder's cassette
 // holds neither the key nor the compressed body that hid it from the
 // scrubbing.
 func TestRecorderScrubsCompressedEcho(t *testing.T) {
 	t.Parallel()
-	echo := httptest.NewServer(recordtest.Gzipping(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
-		w.WriteHeader(http.StatusInternalServerError)
-		_, _ = io.WriteString(w, "<error>the key "+r.URL.Query().Get(asmx.ParamKey)+" is not valid</error>")
-	})))
-	defer echo.Close()
+	echo := gzipEcho(t)
 	path := filepath.Join(t.TempDir(), "echo.yaml")
 	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
 	if err != nil {
@@ -375,12 +383,7 @@ func TestRecorderScrubsCompressedEcho(t *testing.T) {
 // (kept compressed, the echo would keep the key). A body that does not decode cannot be checked.
 func TestScrubCassetteDecompresses(t *testing.T) {
 	t.Parallel()
-	echo := httptest.NewServer(recordtest.Gzipping(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
-		w.WriteHeader(http.StatusInternalServerError)
-		_, _ = io.WriteString(w, "<error>the key "+r.URL.Query().Get(asmx.ParamKey)+" is not valid</error>")
-	})))
-	defer echo.Close()
+	echo := gzipEcho(t)
 	name := filepath.Join(t.TempDir(), "echo")
 	vcr, err := recorder.NewWithOptions(&recorder.Options{CassetteName: name, Mode: recorder.ModeRecordOnly})
 	if err != nil {

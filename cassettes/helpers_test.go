@@ -15,8 +15,8 @@ import (
 
 // The helpers shared with cassettes/verify's tests: the key sent, the
 // stand-in deployment (plain or gzipping), the questions and the requests
-// asking them, the recording proxy, reading and writing a cassette, and
-// the check that a cassette holds no key.
+// asking them (and plain GETs), the recording proxy, reading and writing
+// a cassette, and the check that a cassette holds no key.
 const testKey = recordtest.Key
 
 type query = recordtest.Query
@@ -25,6 +25,7 @@ var (
 	standIn        = recordtest.StandIn
 	queries        = recordtest.Queries
 	do             = recordtest.Do
+	mustGet        = recordtest.MustGet
 	recordingProxy = recordtest.RecordingProxy
 	gzipStandIn    = recordtest.GzipStandIn
 	readCassette   = recordtest.ReadCassette

@@ -10,8 +10,8 @@ import (
 
 // The helpers shared with package cassettes' tests: the key sent, the
 // stand-in deployment (plain or gzipping), the questions and the requests
-// asking them, the recording proxy, reading and writing a cassette, and
-// the check that a cassette holds no key.
+// asking them (and plain GETs), the recording proxy, reading and writing
+// a cassette, and the check that a cassette holds no key.
 const testKey = recordtest.Key
 
 type query = recordtest.Query
@@ -20,6 +20,7 @@ var (
 	standIn        = recordtest.StandIn
 	queries        = recordtest.Queries
 	do             = recordtest.Do
+	mustGet        = recordtest.MustGet
 	recordingProxy = recordtest.RecordingProxy
 	gzipStandIn    = recordtest.GzipStandIn
 	readCassette   = recordtest.ReadCassette
@@ -31,13 +32,4 @@ var (
 func request(t testing.TB, base string, b asmx.Binding, q query, key string) *http.Request {
 	t.Helper()
 	return recordtest.Request(t, base, asmx.DefaultNamespace, b, q, key, false)
-}
-
-func mustGet(t testing.TB, u string) *http.Request {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, u, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return req
 }

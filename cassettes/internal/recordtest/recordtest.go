@@ -166,6 +166,16 @@ func Request(tb testing.TB, base, ns string, b asmx.Binding, q Query, key string
 	return req
 }
 
+// MustGet writes a GET of u, failing the test on an error.
+func MustGet(tb testing.TB, u string) *http.Request {
+	tb.Helper()
+	req, err := http.NewRequest(http.MethodGet, u, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return req
+}
+
 // Do sends req with c and returns the status and body.
 func Do(tb testing.TB, c *http.Client, req *http.Request) (int, string) {
 	tb.Helper()
