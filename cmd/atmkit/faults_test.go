@@ -231,10 +231,8 @@ func TestServeResilienceFaults(t *testing.T) {
 	}
 	svc := base + "/service/service.asmx/"
 
-	code, body := get(t, base+"/service/service.asmx?wsdl", "")
-	wantStatus(t, "WSDL", code, 503, body)
-	code, body = get(t, base+"/service/service.asmx", "")
-	wantStatus(t, "help page", code, 200, body)
+	wantGet(t, "WSDL", base+"/service/service.asmx?wsdl", "", 503)
+	wantGet(t, "help page", base+"/service/service.asmx", "", 200)
 
 	resp, err = http.Get(svc + "ReturnProvinces?strAtmServiceKey=k")
 	if err != nil {
@@ -254,8 +252,7 @@ func TestServeResilienceFaults(t *testing.T) {
 	}
 
 	start := time.Now()
-	code, body = get(t, svc+"ReturnInstitutions?strAtmServiceKey=k", "")
-	wantStatus(t, "dribble", code, 200, body)
+	body := wantGet(t, "dribble", svc+"ReturnInstitutions?strAtmServiceKey=k", "", 200)
 	if d := time.Since(start); d < 300*time.Millisecond || !strings.Contains(body, "</") {
 		t.Errorf("dribble: whole after %s: %.80q; want the whole answer after at least 300ms", d, body)
 	}
@@ -270,13 +267,12 @@ func TestServeResilienceFaults(t *testing.T) {
 	}
 
 	start = time.Now()
-	code, body = get(t, svc+"ReturnAtmSearchByInstitution?strAtmServiceKey=k&intInstitutionID=1", "")
+	code, body := get(t, svc+"ReturnAtmSearchByInstitution?strAtmServiceKey=k&intInstitutionID=1", "")
 	if d := time.Since(start); d < 100*time.Millisecond || code != 200 || !strings.Contains(body, "</") {
 		t.Errorf("uniform delay: answered %d after %s: %.80q; want the whole answer after at least 100ms", code, d, body)
 	}
 
-	code, body = get(t, base+"/__admin/requests", "")
-	wantStatus(t, "journal", code, 200, body)
+	body = wantGet(t, "journal", base+"/__admin/requests", "", 200)
 	var j struct {
 		Requests []struct {
 			Path      string `json:"path"`
@@ -319,8 +315,7 @@ func TestServeResilienceFaultsConfig(t *testing.T) {
 		"  - operation: WSDL\n    reset: {afterBytes: 0}\n    skip: 1\n"+
 		"  - op=ReturnProvinces,delayDistribution.type=lognormal,delayDistribution.median=80ms,delayDistribution.sigma=0.5\n")
 	base, _, _ := startServe(t, nil, "--config", cfg)
-	code, body := get(t, base+"/__admin/faults", "")
-	wantStatus(t, "GET /__admin/faults", code, 200, body)
+	body := wantGet(t, "GET /__admin/faults", base+"/__admin/faults", "", 200)
 	want := `{"faults":[` +
 		`{"id":"f1","operation":"ReturnInstitutions","dribble":{"chunks":3,"duration":"300ms"},"probability":0.5,"seed":9},` +
 		`{"id":"f2","operation":"WSDL","reset":{"afterBytes":0},"skip":1},` +
