@@ -84,6 +84,16 @@ func rewriteSOAP(edit func([]byte) []byte) func(http.Handler) http.Handler {
 	}
 }
 
+// serveGarbage answers binary garbage with a terminal's escape
+// sequences, declared XML.
+func serveGarbage(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+	_, _ = w.Write([]byte("\x00\x01\x1b[31mRED\xff\xfe garbage <<<"))
+}
+
+// endsEarly answers a chunked body that ends within its first chunk.
+var endsEarly = rawAnswer("HTTP/1.1 200 OK\r\nContent-Type: text/xml; charset=utf-8\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n<?xml version=\"1\r\n", false)
+
 // gzipBomb is 257 MiB of zeros gzipped: about 256 KB that inflate past
 // what atmkit reads of one answer. It is made once per test binary.
 var gzipBomb = sync.OnceValue(func() []byte {
@@ -228,17 +238,14 @@ func TestConformHostileTarget(t *testing.T) {
 		},
 		{
 			name: "binary garbage with escape sequences",
-			wrap: hostile(everyCall, func(w http.ResponseWriter, _ *http.Request) {
-				w.Header().Set("Content-Type", "text/xml; charset=utf-8")
-				_, _ = w.Write([]byte("\x00\x01\x1b[31mRED\xff\xfe garbage <<<"))
-			}),
+			wrap: hostile(everyCall, serveGarbage),
 			args: []string{"--label-filter", "get"},
 			code: exitFailure,
 			says: []string{"body: expected an XML document", `\x00\x01\x1b[31mRED\xff\xfe garbage <<<`},
 		},
 		{
 			name: "a body that ends early (chunked)",
-			wrap: hostile(everyCall, rawAnswer("HTTP/1.1 200 OK\r\nContent-Type: text/xml; charset=utf-8\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n<?xml version=\"1\r\n", false)),
+			wrap: hostile(everyCall, endsEarly),
 			code: exitUsage,
 			says: []string{"closed the connection without an answer to ReturnProvinces over get (unexpected EOF)"},
 		},

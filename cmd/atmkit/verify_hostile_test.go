@@ -45,10 +45,7 @@ func TestCassetteVerifyHostileUpstream(t *testing.T) {
 		},
 		{
 			name: "binary garbage with escape sequences",
-			wrap: hostile(everyCall, func(w http.ResponseWriter, _ *http.Request) {
-				w.Header().Set("Content-Type", "text/xml; charset=utf-8")
-				_, _ = w.Write([]byte("\x00\x01\x1b[31mRED\xff\xfe garbage <<<"))
-			}),
+			wrap: hostile(everyCall, serveGarbage),
 			code: exitFailure,
 			says: []string{`status: recorded 500, live 200 "\x00\x01\x1b[31mRED\xff\xfe garbage <<<"`},
 		},
@@ -88,7 +85,7 @@ func TestCassetteVerifyHostileUpstream(t *testing.T) {
 		},
 		{
 			name: "a body that ends early (chunked)",
-			wrap: hostile(everyCall, rawAnswer("HTTP/1.1 200 OK\r\nContent-Type: text/xml; charset=utf-8\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n<?xml version=\"1\r\n", false)),
+			wrap: hostile(everyCall, endsEarly),
 			code: exitUsage,
 			says: []string{"/service/service.asmx closed the connection without an answer (ReturnProvinces() in soap11)"},
 		},
