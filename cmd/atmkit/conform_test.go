@@ -436,37 +436,12 @@ func keyForms(key string) []string {
 // counts the connections.
 func silentTarget(t *testing.T) (string, *atomic.Int32) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	u, n, stop, err := mocktest.Listen(func(c net.Conn) { _, _ = io.Copy(io.Discard, c) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	var (
-		n     atomic.Int32
-		mu    sync.Mutex
-		conns []net.Conn
-	)
-	t.Cleanup(func() {
-		_ = ln.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range conns {
-			_ = c.Close()
-		}
-	})
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			n.Add(1)
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-			go func() { _, _ = io.Copy(io.Discard, c) }()
-		}
-	}()
-	return "http://" + ln.Addr().String(), &n
+	t.Cleanup(stop)
+	return u, n
 }
 
 // checkNoKey fails t when the key, in any form, is in the output or in a
