@@ -150,13 +150,8 @@ func TestMisconfiguration(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			code, _, stderr := runAtmkit(tt.env, tt.args...)
-			if code != exitUsage || !strings.Contains(stderr, tt.want) {
-				t.Errorf("got exit %d and %q, want exit %d and %q", code, stderr, exitUsage, tt.want)
-			}
-			if n := strings.Count(stderr, "\n"); n != 1 {
-				t.Errorf("got %d lines on stderr, want 1: %q", n, stderr)
-			}
+			code, stdout, stderr := runAtmkit(tt.env, tt.args...)
+			wantUsageLine(t, strings.Join(tt.args, " "), code, stdout, stderr, tt.want)
 		})
 	}
 }

@@ -100,6 +100,15 @@ func runAtmkit(env map[string]string, args ...string) (code int, stdout, stderr 
 	return runAtmkitWithin(20*time.Second, env, args...)
 }
 
+// wantUsageLine fails t unless a run of atmkit (what) exited 2 with one
+// line on stderr, holding want.
+func wantUsageLine(t *testing.T, what string, code int, stdout, stderr, want string) {
+	t.Helper()
+	if code != exitUsage || !strings.Contains(stderr, want) || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("%s: got exit %d, stderr %q (stdout %q); want exit %d and one line holding %q", what, code, stderr, stdout, exitUsage, want)
+	}
+}
+
 // deploymentWithin bounds a command that talks to a reference ASMX
 // deployment: Mono answers a whole DataSet in seconds under -race on a busy
 // machine, and a command sending calls one at a time takes many of them.
