@@ -1,7 +1,9 @@
 // Package recordtest holds what the tests of package cassettes and of
 // cassettes/verify share to record a deployment: a live stand-in for the
-// service, the questions asked of it, the requests that ask them in each
-// binding, and the recording proxy in front of it. Only tests import it.
+// service (plain or gzipping), the questions asked of it, the requests that
+// ask them in each binding, the recording proxy in front of it, and the
+// reading, writing and key check of the cassette recorded. Only tests
+// import it.
 package recordtest
 
 import (
