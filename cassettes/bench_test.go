@@ -44,9 +44,7 @@ func syntheticCassette(tb testing.TB, n int) string {
 		}
 	}
 	path := filepath.Join(tb.TempDir(), fmt.Sprintf("synthetic-%d.yaml", n))
-	if err := cassettes.WriteFile(path, list); err != nil {
-		tb.Fatal(err)
-	}
+	writeCassette(tb, path, list)
 	return path
 }
 

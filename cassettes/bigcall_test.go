@@ -85,10 +85,7 @@ func TestRecordBigCallOnce(t *testing.T) {
 	if err := rec.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	if len(list) != 2 {
 		t.Fatalf("%d interactions recorded, want 2", len(list))
 	}

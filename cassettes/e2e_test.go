@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -144,15 +143,6 @@ func TestRecordReplayEndToEnd(t *testing.T) {
 	}
 }
 
-func mustGet(t testing.TB, u string) *http.Request {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, u, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return req
-}
-
 func contentType(t testing.TB, srv *httptest.Server, req *http.Request) string {
 	t.Helper()
 	resp, err := srv.Client().Do(req)
@@ -161,23 +151,6 @@ func contentType(t testing.TB, srv *httptest.Server, req *http.Request) string {
 	}
 	resp.Body.Close()
 	return resp.Header.Get("Content-Type")
-}
-
-// assertNoKey fails if the file holds the test key in any encoding.
-func assertNoKey(t testing.TB, path string) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, form := range []string{testKey, url.QueryEscape(testKey), "s3cr3t"} {
-		if strings.Contains(string(b), form) {
-			t.Fatalf("%s holds the service key (%q)", path, form)
-		}
-	}
-	if !strings.Contains(string(b), cassettes.Placeholder) {
-		t.Fatalf("%s holds no placeholder: was anything scrubbed?", path)
-	}
 }
 
 // TestReplayRecordedErrors: requests the mock cannot read as a call (a
@@ -231,16 +204,7 @@ func TestReplayRecordedErrors(t *testing.T) {
 		}
 	})
 	assertNoKey(t, path+".yaml")
-	idx, err := cassettes.LoadIndex([]string{path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mock, err := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault), mockserver.WithKeys("another-key-1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	replay := httptest.NewServer(mock)
-	defer replay.Close()
+	replay := replayServer(t, []string{path}, nil, mockserver.WithKeys("another-key-1"))
 	for i, req := range requests {
 		if status, body := do(t, replay.Client(), req(replay.URL)); status != 500 || body != recordedAnswers[i] {
 			t.Errorf("request %d replayed: %d %q\nwant the recorded 500 %q", i, status, body, recordedAnswers[i])
@@ -453,14 +417,9 @@ func TestScrubHeadersNamed(t *testing.T) {
 	}
 
 	// A cassette made elsewhere: ScrubFile with the name redacts it.
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	list[0].Request.Headers.Set("X-Partner-Id", "partner-secret-42")
-	if err := cassettes.WriteFile(path+".yaml", list); err != nil {
-		t.Fatal(err)
-	}
+	writeCassette(t, path+".yaml", list)
 	if n, _, err := cassettes.ScrubFile(path); err != nil || n != 0 {
 		t.Errorf("ScrubFile without the name: %d replaced (%v), want 0: the name holds no credential word", n, err)
 	}

@@ -24,6 +24,29 @@ import (
 	"gopkg.in/dnaeon/go-vcr.v3/recorder"
 )
 
+// gzipCall is a question asked in one binding.
+type gzipCall struct {
+	b asmx.Binding
+	q query
+}
+
+// plainAnswers asks base each call with a client that does not accept
+// gzip, failing unless it answers 200 uncompressed, and returns the
+// answers.
+func plainAnswers(t *testing.T, base string, calls []gzipCall) []string {
+	t.Helper()
+	plain := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	var answers []string
+	for _, c := range calls {
+		status, body := do(t, plain, request(t, base, c.b, c.q, testKey, false))
+		if status != http.StatusOK || strings.Contains(body, "\x1f\x8b") {
+			t.Fatalf("%s %s: the deployment answered %d %.200q to a client without gzip", c.b, c.q, status, body)
+		}
+		answers = append(answers, body)
+	}
+	return answers
+}
+
 // TestReplayOfGzipRecordedByGoVCR: a cassette go-vcr v3.2.0's own
 // recorder wrote while its client asked for gzip (Accept-Encoding: gzip
 // set by the client, so Go's transport does not decompress) holds the
@@ -32,24 +55,11 @@ import (
 // deployment gave a client without gzip.
 func TestReplayOfGzipRecordedByGoVCR(t *testing.T) {
 	t.Parallel()
-	standin, ds := standIn(t)
-	deployment := httptest.NewServer(recordtest.Gzipping(standin.Config.Handler))
-	defer deployment.Close()
+	deployment, _, ds := gzipStandIn(t)
 	xmlQs, _ := queries(ds)
-	calls := []struct {
-		b asmx.Binding
-		q query
-	}{{asmx.SOAP11, xmlQs[0]}, {asmx.SOAP12, xmlQs[2]}, {asmx.HTTPGet, xmlQs[4]}, {asmx.HTTPPost, xmlQs[1]}}
-
+	calls := []gzipCall{{asmx.SOAP11, xmlQs[0]}, {asmx.SOAP12, xmlQs[2]}, {asmx.HTTPGet, xmlQs[4]}, {asmx.HTTPPost, xmlQs[1]}}
+	want := plainAnswers(t, deployment.URL, calls)
 	plain := &http.Client{Transport: &http.Transport{DisableCompression: true}}
-	var want []string // the answers to a client without gzip
-	for _, c := range calls {
-		status, body := do(t, plain, request(t, deployment.URL, c.b, c.q, testKey, false))
-		if status != http.StatusOK || strings.Contains(body, "\x1f\x8b") {
-			t.Fatalf("%s %s: the deployment answered %d %.200q to a client without gzip", c.b, c.q, status, body)
-		}
-		want = append(want, body)
-	}
 
 	path := filepath.Join(t.TempDir(), "gzip")
 	rec, err := recorder.NewWithOptions(&recorder.Options{CassetteName: path, Mode: recorder.ModeRecordOnly})
@@ -67,10 +77,7 @@ func TestReplayOfGzipRecordedByGoVCR(t *testing.T) {
 	if err := rec.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	list, err := cassettes.ReadFile(path + ".yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path+".yaml")
 	for _, i := range list {
 		if i.Response.Headers.Get("Content-Encoding") != "gzip" || !strings.HasPrefix(i.Response.Body, "\x1f\x8b") {
 			t.Fatalf("go-vcr recorded %s with Content-Encoding %q and body %.20q: no gzip, the test tests nothing",
@@ -119,10 +126,7 @@ func TestReplayOfGzipRecordedByGoVCR(t *testing.T) {
 // the file and the interaction; a deflate body is served decoded.
 func TestLoadIndexRefusesUndecodableBodies(t *testing.T) {
 	t.Parallel()
-	list, err := cassettes.ReadFile(filepath.Join("testdata", "golden.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, filepath.Join("testdata", "golden.yaml"))
 	var call *cassette.Interaction
 	for _, i := range list {
 		if i.Response.Code == http.StatusOK && strings.Contains(i.Request.URL, asmx.ServicePath+"/") {
@@ -146,9 +150,7 @@ func TestLoadIndexRefusesUndecodableBodies(t *testing.T) {
 		call.Response.Headers = http.Header{"Content-Type": {asmx.ContentTypeXML}, "Content-Encoding": {tc.enc}}
 		call.Response.Body = tc.body
 		path := filepath.Join(t.TempDir(), "enc.yaml")
-		if err := cassettes.WriteFile(path, []*cassette.Interaction{call}); err != nil {
-			t.Fatal(err)
-		}
+		writeCassette(t, path, []*cassette.Interaction{call})
 		ix, err := cassettes.LoadIndex([]string{path})
 		if !tc.ok {
 			if !errors.Is(err, cassettes.ErrInvalidCassette) || !strings.Contains(err.Error(), path+": interaction 0") {
@@ -250,20 +252,10 @@ func readAnswer(t *testing.T, resp *http.Response) (string, string) {
 // refused when the Recorder opens the cassette.
 func TestRecorderReplaysGzipRecorded(t *testing.T) {
 	t.Parallel()
-	standin, ds := standIn(t)
-	deployment := httptest.NewServer(recordtest.Gzipping(standin.Config.Handler))
-	defer deployment.Close()
+	deployment, _, ds := gzipStandIn(t)
 	xmlQs, jsonQs := queries(ds)
-	calls := []struct {
-		b asmx.Binding
-		q query
-	}{{asmx.SOAP11, xmlQs[2]}, {asmx.HTTPGet, xmlQs[4]}, {asmx.JSON, jsonQs[0]}}
-	plain := &http.Client{Transport: &http.Transport{DisableCompression: true}}
-	var want []string
-	for _, c := range calls {
-		_, body := do(t, plain, request(t, deployment.URL, c.b, c.q, testKey, false))
-		want = append(want, body)
-	}
+	calls := []gzipCall{{asmx.SOAP11, xmlQs[2]}, {asmx.HTTPGet, xmlQs[4]}, {asmx.JSON, jsonQs[0]}}
+	want := plainAnswers(t, deployment.URL, calls)
 
 	// Recorded by go-vcr, and by a Recorder, each client asking for gzip.
 	dir := t.TempDir()
@@ -295,10 +287,7 @@ func TestRecorderReplaysGzipRecorded(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The Recorder keeps what it records readable, and so scrubbed.
-	list, err := cassettes.ReadFile(filepath.Join(dir, "own.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, filepath.Join(dir, "own.yaml"))
 	for _, i := range list {
 		if enc := i.Response.Headers.Get("Content-Encoding"); enc != "" || strings.HasPrefix(i.Response.Body, "\x1f\x8b") {
 			t.Errorf("the Recorder recorded interaction %d with Content-Encoding %q, body %.20q; want it decompressed", i.ID, enc, i.Response.Body)
@@ -335,18 +324,26 @@ func TestRecorderReplaysGzipRecorded(t *testing.T) {
 		}
 	}
 	// A body that does not decode is refused at New, naming the interaction.
-	list, err = cassettes.ReadFile(filepath.Join(dir, "vcr.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	list = readCassette(t, filepath.Join(dir, "vcr.yaml"))
 	list[1].Response.Headers.Set("Content-Encoding", "br")
 	bad := filepath.Join(dir, "bad.yaml")
-	if err := cassettes.WriteFile(bad, list); err != nil {
-		t.Fatal(err)
-	}
+	writeCassette(t, bad, list)
 	if _, err := cassettes.New(bad, cassettes.WithMode(cassettes.ModeReplayOnly)); !errors.Is(err, cassettes.ErrInvalidCassette) || !strings.Contains(err.Error(), "interaction 1") {
 		t.Errorf("New on a body in br: got %v, want ErrInvalidCassette naming interaction 1", err)
 	}
+}
+
+// gzipEcho starts a deployment that answers every call 500 with an error
+// that echoes the key of the query, gzip-compressed to a client that
+// accepts gzip. It stops when the test ends.
+func gzipEcho(t *testing.T) *httptest.Server {
+	echo := httptest.NewServer(recordtest.Gzipping(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = io.WriteString(w, "<error>the key "+r.URL.Query().Get(asmx.ParamKey)+" is not valid</error>")
+	})))
+	t.Cleanup(echo.Close)
+	return echo
 }
 
 // TestRecorderScrubsCompressedEcho: a deployment that echoes the key in
@@ -355,12 +352,7 @@ func TestRecorderReplaysGzipRecorded(t *testing.T) {
 // scrubbing.
 func TestRecorderScrubsCompressedEcho(t *testing.T) {
 	t.Parallel()
-	echo := httptest.NewServer(recordtest.Gzipping(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
-		w.WriteHeader(http.StatusInternalServerError)
-		_, _ = io.WriteString(w, "<error>the key "+r.URL.Query().Get(asmx.ParamKey)+" is not valid</error>")
-	})))
-	defer echo.Close()
+	echo := gzipEcho(t)
 	path := filepath.Join(t.TempDir(), "echo.yaml")
 	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
 	if err != nil {
@@ -378,10 +370,7 @@ func TestRecorderScrubsCompressedEcho(t *testing.T) {
 	if err := rec.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	if len(list) != 1 || strings.Contains(list[0].Response.Body, testKey) || !strings.Contains(list[0].Response.Body, "the key "+cassettes.Placeholder) {
 		t.Errorf("the cassette holds the answer %.200q; want it decompressed, the key as %s", list[0].Response.Body, cassettes.Placeholder)
 	}
@@ -394,12 +383,7 @@ func TestRecorderScrubsCompressedEcho(t *testing.T) {
 // (kept compressed, the echo would keep the key). A body that does not decode cannot be checked.
 func TestScrubCassetteDecompresses(t *testing.T) {
 	t.Parallel()
-	echo := httptest.NewServer(recordtest.Gzipping(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
-		w.WriteHeader(http.StatusInternalServerError)
-		_, _ = io.WriteString(w, "<error>the key "+r.URL.Query().Get(asmx.ParamKey)+" is not valid</error>")
-	})))
-	defer echo.Close()
+	echo := gzipEcho(t)
 	name := filepath.Join(t.TempDir(), "echo")
 	vcr, err := recorder.NewWithOptions(&recorder.Options{CassetteName: name, Mode: recorder.ModeRecordOnly})
 	if err != nil {
@@ -412,10 +396,7 @@ func TestScrubCassetteDecompresses(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := name + ".yaml"
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	if !strings.HasPrefix(list[0].Response.Body, "\x1f\x8b") {
 		t.Fatal("go-vcr recorded no gzip body: the test tests nothing")
 	}
@@ -425,16 +406,12 @@ func TestScrubCassetteDecompresses(t *testing.T) {
 	if _, err := cassettes.ScrubCassette(path, false); err != nil {
 		t.Fatal(err)
 	}
-	if list, err = cassettes.ReadFile(path); err != nil {
-		t.Fatal(err)
-	}
+	list = readCassette(t, path)
 	if body := list[0].Response.Body; strings.Contains(body, testKey) || !strings.Contains(body, "the key "+cassettes.Placeholder) || list[0].Response.Headers.Get("Content-Encoding") != "" {
 		t.Errorf("scrubbed: Content-Encoding %q, body %.200q; want it decompressed, the key as %s", list[0].Response.Headers.Get("Content-Encoding"), body, cassettes.Placeholder)
 	}
 	list[0].Response.Headers.Set("Content-Encoding", "br")
-	if err := cassettes.WriteFile(path, list); err != nil {
-		t.Fatal(err)
-	}
+	writeCassette(t, path, list)
 	if _, err := cassettes.ScrubCassette(path, true); !errors.Is(err, cassettes.ErrInvalidCassette) || !strings.Contains(err.Error(), "interaction 0") {
 		t.Errorf("check of a body in br: got %v, want ErrInvalidCassette naming interaction 0", err)
 	}

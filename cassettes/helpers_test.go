@@ -14,8 +14,9 @@ import (
 )
 
 // The helpers shared with cassettes/verify's tests: the key sent, the
-// stand-in deployment, the questions and the requests asking them, the
-// recording proxy.
+// stand-in deployment (plain or gzipping), the questions and the requests
+// asking them (and plain GETs), the recording proxy, reading and writing
+// a cassette, and the check that a cassette holds no key.
 const testKey = recordtest.Key
 
 type query = recordtest.Query
@@ -24,7 +25,12 @@ var (
 	standIn        = recordtest.StandIn
 	queries        = recordtest.Queries
 	do             = recordtest.Do
+	mustGet        = recordtest.MustGet
 	recordingProxy = recordtest.RecordingProxy
+	gzipStandIn    = recordtest.GzipStandIn
+	readCassette   = recordtest.ReadCassette
+	writeCassette  = recordtest.WriteCassette
+	assertNoKey    = recordtest.AssertNoKey
 )
 
 // request writes q as a request of binding b to base, with key (see

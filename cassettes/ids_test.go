@@ -5,7 +5,6 @@ import (
 	"io"
 	"math"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,7 +15,6 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
-	"github.com/atmkit/atmkit/mockserver"
 	"gopkg.in/dnaeon/go-vcr.v3/recorder"
 )
 
@@ -61,10 +59,7 @@ func TestIDsKept(t *testing.T) {
 		t.Errorf("the scrubbed cassette differs from the one edited but for its keys (%v):\n%s", err, got)
 	}
 
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeReplayOnly))
 	if err != nil {
 		t.Fatal(err)
@@ -126,16 +121,7 @@ func TestDuplicateIDsNamed(t *testing.T) {
 
 	// The JSON call recorded second (id 3, position 1) is the nearest
 	// recording of the same call with another radius.
-	idx, err := cassettes.LoadIndex([]string{path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	srv := replayServer(t, []string{path}, nil)
 	q := query{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{"strPostalCode", ""}, {"dblLatitude", "44.709777"}, {"dblLongitude", "-63.571423"}, {"bytRadius", "9"}}}
 	if status, body := do(t, srv.Client(), request(t, srv.URL, asmx.JSON, q, testKey, false)); status != http.StatusInternalServerError || !strings.Contains(body, "recorded in atm.yaml#3@1 ") {
 		t.Errorf("miss: got %d %.400q, want 500 naming atm.yaml#3@1 as the nearest recording", status, body)
@@ -155,10 +141,7 @@ func TestDuplicateIDsNamed(t *testing.T) {
 // idsOf is the ids of the cassette at path, in the file's order.
 func idsOf(t *testing.T, path string) []int {
 	t.Helper()
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	var ids []int
 	for _, i := range list {
 		ids = append(ids, i.ID)

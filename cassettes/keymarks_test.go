@@ -25,10 +25,7 @@ import (
 // marked as a key rejection.
 func marks(t *testing.T, path string) []bool {
 	t.Helper()
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	out := make([]bool, len(list))
 	for k, i := range list {
 		out[k] = cassettes.KeyRejected(i)
@@ -375,6 +372,35 @@ func readFile(t *testing.T, path string) string {
 	return string(b)
 }
 
+// keyCall is a call recorded with a key, and the status the stand-in
+// answers it with.
+type keyCall struct {
+	b      asmx.Binding
+	q      query
+	key    string
+	status int
+}
+
+// recordKeyCalls records calls from a stand-in that accepts testKey only
+// into a new cassette named name (ModeRecordAll), failing unless each is
+// answered with its status. It returns the stand-in, the Recorder, which
+// the caller stops, and the cassette's path.
+func recordKeyCalls(t *testing.T, name string, calls []keyCall) (*httptest.Server, *cassettes.Recorder, string) {
+	t.Helper()
+	up, _ := standIn(t)
+	path := filepath.Join(t.TempDir(), name)
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range calls {
+		if status, body := do(t, rec.Client(), request(t, up.URL, c.b, c.q, c.key, false)); status != c.status {
+			t.Fatalf("%s over %s with key %q: status %d, want %d: %s", c.q, c.b, c.key, status, c.status, body)
+		}
+	}
+	return up, rec, path
+}
+
 // TestScrubKeepsKeyRejections: atmkit's placeholders are already
 // redacted. Scrubbing a cassette with key rejections (recorded in every
 // binding, or the reference deployment's) replaces nothing and leaves the
@@ -383,31 +409,17 @@ func readFile(t *testing.T, path string) string {
 // right answer to accepted keys, the rejection to rejected ones.
 func TestScrubKeepsKeyRejections(t *testing.T) {
 	t.Parallel()
-	up, _ := standIn(t) // accepts testKey only
-	recordedPath := filepath.Join(t.TempDir(), "rejections.yaml")
-	rec, err := cassettes.New(recordedPath, cassettes.WithMode(cassettes.ModeRecordAll))
-	if err != nil {
-		t.Fatal(err)
-	}
 	provinces := query{Op: asmx.OpReturnProvinces}
 	coords := query{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{"strPostalCode", ""}, {"dblLatitude", "1"}, {"dblLongitude", "2"}, {"bytRadius", "3"}}}
-	for _, s := range []struct {
-		b   asmx.Binding
-		q   query
-		key string
-	}{
-		{asmx.HTTPGet, provinces, testKey},
-		{asmx.SOAP11, provinces, "wrong-key-1"},
-		{asmx.SOAP12, provinces, "wrong-key-1"},
-		{asmx.HTTPGet, provinces, "wrong-key-1"},
-		{asmx.HTTPPost, provinces, "wrong-key-2"},
-		{asmx.JSON, coords, "wrong-key-2"},
-		{asmx.SOAP11, provinces, testKey},
-	} {
-		if status, body := do(t, rec.Client(), request(t, up.URL, s.b, s.q, s.key, false)); (status == 200) != (s.key == testKey) {
-			t.Fatalf("%s over %s: status %d: %s", s.q, s.b, status, body)
-		}
-	}
+	_, rec, recordedPath := recordKeyCalls(t, "rejections.yaml", []keyCall{
+		{asmx.HTTPGet, provinces, testKey, 200},
+		{asmx.SOAP11, provinces, "wrong-key-1", 500},
+		{asmx.SOAP12, provinces, "wrong-key-1", 500},
+		{asmx.HTTPGet, provinces, "wrong-key-1", 500},
+		{asmx.HTTPPost, provinces, "wrong-key-2", 500},
+		{asmx.JSON, coords, "wrong-key-2", 500},
+		{asmx.SOAP11, provinces, testKey, 200},
+	})
 	if err := rec.Stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -430,10 +442,7 @@ func TestScrubKeepsKeyRejections(t *testing.T) {
 			if !slices.Contains(wantMarks, true) {
 				t.Fatalf("%s holds no key rejection", src)
 			}
-			list, err := cassettes.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			list := readCassette(t, path)
 			for _, i := range list {
 				rejection := cassettes.KeyRejected(i)
 				if n := cassettes.Scrub(i); n != 0 {
@@ -452,14 +461,9 @@ func TestScrubKeepsKeyRejections(t *testing.T) {
 
 	// A credential beside the marks: only it is replaced.
 	path := filepath.Join(t.TempDir(), "cookie.yaml")
-	list, err := cassettes.ReadFile(recordedPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, recordedPath)
 	list[1].Response.Headers = http.Header{"Set-Cookie": {"session=0123456789"}}
-	if err := cassettes.WriteFile(path, list); err != nil {
-		t.Fatal(err)
-	}
+	writeCassette(t, path, list)
 	if n, inter, err := cassettes.ScrubFile(path); err != nil || n != 1 || inter != 1 {
 		t.Fatalf("ScrubFile: got %d values in %d interactions (%v), want 1 in 1", n, inter, err)
 	}
@@ -509,27 +513,12 @@ func replayKeys(t *testing.T, name, path string, q query, calls int, bindings ..
 // every binding (the empty key's fault is no second answer to them).
 func TestEmptyKeyKeptAndRejected(t *testing.T) {
 	t.Parallel()
-	up, _ := standIn(t) // accepts testKey only
-	path := filepath.Join(t.TempDir(), "empty.yaml")
-	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
-	if err != nil {
-		t.Fatal(err)
-	}
 	provinces := query{Op: asmx.OpReturnProvinces}
 	coords := query{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{"strPostalCode", ""}, {"dblLatitude", "1"}, {"dblLongitude", "2"}, {"bytRadius", "3"}}}
-	for _, s := range []struct {
-		b      asmx.Binding
-		q      query
-		key    string
-		status int
-	}{
+	up, rec, path := recordKeyCalls(t, "empty.yaml", []keyCall{
 		{asmx.HTTPGet, provinces, testKey, 200}, {asmx.SOAP11, provinces, testKey, 200}, {asmx.JSON, coords, testKey, 200},
 		{asmx.HTTPGet, provinces, "", 500}, {asmx.HTTPPost, provinces, "", 500}, {asmx.JSON, coords, "", 500},
-	} {
-		if status, body := do(t, rec.Client(), request(t, up.URL, s.b, s.q, s.key, false)); status != s.status {
-			t.Fatalf("%s over %s with key %q: status %d, want %d: %s", s.q, s.b, s.key, status, s.status, body)
-		}
-	}
+	})
 	// The key as an empty element, as a client that sends a null writes it.
 	for _, b := range []asmx.Binding{asmx.SOAP11, asmx.SOAP12} {
 		req := request(t, up.URL, b, provinces, "", false)
@@ -712,10 +701,7 @@ func TestScrubFileMarksKeyRejections(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	if n, inter, rej := cassettes.ScrubList(list); n < 6 || inter != 6 || rej != 3 {
 		t.Errorf("ScrubList: %d values in %d interactions, %d key rejections; want at least 6 in 6, 3", n, inter, rej)
 	}

@@ -182,10 +182,7 @@ func TestReplayedPagesHoldNoKey(t *testing.T) {
 	assertNoKey(t, path+".yaml")
 
 	// The same call and page, the page written by hand with the key in it.
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	raw := filepath.Join(t.TempDir(), "raw.yaml")
 	err = cassettes.WriteFile(raw, []*cassette.Interaction{list[0], {
 		Request:  cassette.Request{Method: http.MethodGet, URL: "http://atm.example.org" + asmx.ServicePath + "?" + q},

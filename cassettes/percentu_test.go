@@ -135,10 +135,7 @@ func TestRecordPercentUCalls(t *testing.T) {
 	if len(entries) != len(calls) {
 		t.Fatalf("the cassette holds %d interactions, want the %d calls:\n%s", len(entries), len(calls), raw)
 	}
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	for n, c := range calls {
 		e := entries[n]
 		wantBinding := map[string]string{http.MethodGet: "get", http.MethodPost: "post"}[c.method]

@@ -57,10 +57,7 @@ func TestConcurrentRecording(t *testing.T) {
 	if failed.Load() > 0 {
 		t.Fatalf("%d requests failed", failed.Load())
 	}
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	// The stand-in answers each question the same way every time: one
 	// interaction per distinct question.
 	if len(list) != distinct {
@@ -141,10 +138,7 @@ func TestRecorderSequence(t *testing.T) {
 
 func mustLen(t *testing.T, path string) int {
 	t.Helper()
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	return len(list)
 }
 
@@ -235,10 +229,7 @@ func TestRecordFormValueWithLeadingBreak(t *testing.T) {
 			if status != http.StatusOK || !strings.Contains(recorded, "<city>"+city+"</city>") {
 				t.Fatalf("recording: status %d, answer %q", status, recorded)
 			}
-			list, err := cassettes.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			list := readCassette(t, path)
 			if len(list) != 1 {
 				t.Fatalf("cassette holds %d interactions, want 1", len(list))
 			}
@@ -479,10 +470,7 @@ func TestRecordSpoolsBetweenSaves(t *testing.T) {
 	if err := rec.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	if len(list) != calls {
 		t.Fatalf("the cassette holds %d interactions, want %d", len(list), calls)
 	}

@@ -82,7 +82,7 @@ const (
 
 // TestReferenceRecordReplay records every operation in every binding from
 // both sites of the reference deployment, with a wrong key first, and
-// replays the cassette in every binding (replayMatrix). With -update it
+// replays the cassette in every binding (recordAndReplay). With -update it
 // rewrites the trimmed copies in testdata that TestReferenceCassettes
 // replays where Mono is missing.
 func TestReferenceRecordReplay(t *testing.T) {
@@ -90,32 +90,7 @@ func TestReferenceRecordReplay(t *testing.T) {
 	d := refdeploy.Shared(t)
 	for _, site := range refSites {
 		t.Run(site.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), site.name+".yaml")
-			direct := recordSite(t, d, site, path)
-			// The cassette holds what the deployment answered, as it answered.
-			got := recordedCalls(t, path)
-			if len(got) != len(direct) {
-				t.Fatalf("the cassette holds %d calls, want %d", len(got), len(direct))
-			}
-			for k, c := range got {
-				if c.status != direct[k].status || c.ct != direct[k].ct || c.body != direct[k].body {
-					t.Errorf("%s over %s: the cassette holds %d %q %.80q, the deployment answered %d %q %.80q",
-						c.q, c.b, c.status, c.ct, c.body, direct[k].status, direct[k].ct, direct[k].body)
-				}
-			}
-			replayMatrix(t, site, path, learnShape(t, path))
-			if *update {
-				trimmed := filterCassette(t, path, "trimmed", func(e cassettes.Entry, i *cassette.Interaction) bool {
-					return isWSDL(e) || cassettes.KeyRejected(i) || slicesContains(site.trim, e.Operation)
-				})
-				list, err := cassettes.ReadFile(trimmed)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := cassettes.WriteFile(filepath.Join("testdata", "reference-"+site.name+".yaml"), list); err != nil {
-					t.Fatal(err)
-				}
-			}
+			recordAndReplay(t, d, site, "reference-")
 		})
 	}
 }
@@ -138,6 +113,34 @@ func TestReferenceCassettes(t *testing.T) {
 			}
 			replayMatrix(t, site, filepath.Join("testdata", "reference-"+site.name+".yaml"), s)
 		})
+	}
+}
+
+// recordAndReplay records every call of site from d (recordSite) into a
+// new cassette, which must hold what the deployment answered, as it
+// answered, and replays it in every binding (replayMatrix) with the shape
+// learned from it. With -update it rewrites the trimmed copy in testdata,
+// named prefix and the site's name.
+func recordAndReplay(t *testing.T, d *refdeploy.Deployment, site refSite, prefix string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), site.name+".yaml")
+	direct := recordSite(t, d, site, path)
+	got := recordedCalls(t, path)
+	if len(got) != len(direct) {
+		t.Fatalf("the cassette holds %d calls, want %d", len(got), len(direct))
+	}
+	for k, c := range got {
+		if c.status != direct[k].status || c.ct != direct[k].ct || c.body != direct[k].body {
+			t.Errorf("%s over %s: the cassette holds %d %q %.80q, the deployment answered %d %q %.80q",
+				c.q, c.b, c.status, c.ct, c.body, direct[k].status, direct[k].ct, direct[k].body)
+		}
+	}
+	replayMatrix(t, site, path, learnShape(t, path))
+	if *update {
+		trimmed := filterCassette(t, path, "trimmed", func(e cassettes.Entry, i *cassette.Interaction) bool {
+			return isWSDL(e) || cassettes.KeyRejected(i) || slicesContains(site.trim, e.Operation)
+		})
+		writeCassette(t, filepath.Join("testdata", prefix+site.name+".yaml"), readCassette(t, trimmed))
 	}
 }
 
@@ -209,10 +212,7 @@ type recordedCall struct {
 // rejections left out.
 func recordedCalls(t *testing.T, path string) []recordedCall {
 	t.Helper()
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	entries, err := cassettes.List(path)
 	if err != nil {
 		t.Fatal(err)
@@ -249,10 +249,7 @@ func slicesContains(list []string, s string) bool {
 // accepts into a new cassette next to it, and returns its path.
 func filterCassette(t *testing.T, path, name string, keep func(cassettes.Entry, *cassette.Interaction) bool) string {
 	t.Helper()
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	entries, err := cassettes.List(path)
 	if err != nil {
 		t.Fatal(err)
@@ -264,9 +261,7 @@ func filterCassette(t *testing.T, path, name string, keep func(cassettes.Entry, 
 		}
 	}
 	out := filepath.Join(t.TempDir(), name+".yaml")
-	if err := cassettes.WriteFile(out, kept); err != nil {
-		t.Fatal(err)
-	}
+	writeCassette(t, out, kept)
 	return out
 }
 
@@ -453,10 +448,7 @@ func checkRejections(t *testing.T, srv *httptest.Server, site refSite, ix *casse
 	if st := ix.Stats(); st.KeyRejections != 2 {
 		t.Errorf("got %d key rejections, want 2", st.KeyRejections)
 	}
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	rejections := map[string]*cassette.Interaction{}
 	for _, i := range list {
 		if cassettes.KeyRejected(i) {

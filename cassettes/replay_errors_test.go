@@ -209,17 +209,7 @@ func TestLoadIndexReadsAFileOnce(t *testing.T) {
 // miss is a fault), accepting key, until the test ends.
 func replayed(t *testing.T, path, key string) *httptest.Server {
 	t.Helper()
-	idx, err := cassettes.LoadIndex([]string{path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mock, err := mockserver.New(mockserver.WithReplay(idx, mockserver.MissFault), mockserver.WithKeys(key))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(mock)
-	t.Cleanup(srv.Close)
-	return srv
+	return replayServer(t, []string{path}, nil, mockserver.WithKeys(key))
 }
 
 // TestReplayMissNamesNoPath: the error a call no cassette holds gets names

@@ -176,10 +176,7 @@ func TestListInRequestEncoding(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		list, err := cassettes.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		list := readCassette(t, path)
 		recs, err := cassettes.Recordings(path, r.opts...) // shape learn's reading
 		if err != nil {
 			t.Fatal(err)

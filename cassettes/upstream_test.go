@@ -264,9 +264,7 @@ func TestUpstreamForwardsAGapOnce(t *testing.T) {
 	if second.Response.Body == list[0].Response.Body {
 		t.Fatal("the recorded answer names no Nova Scotia: the test tests nothing")
 	}
-	if err := cassettes.WriteFile(soap, append(list, &second)); err != nil {
-		t.Fatal(err)
-	}
+	writeCassette(t, soap, append(list, &second))
 	idx, err := cassettes.LoadIndex([]string{soap}, cassettes.WithUpstream(cassettes.Upstream{URL: up.URL, Record: filepath.Join(t.TempDir(), "grow.yaml")}))
 	if err != nil {
 		t.Fatal(err)

@@ -5,9 +5,7 @@ import (
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
-	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/internal/refdeploy"
-	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
 // The sites of the layout variations (refdeploy.Variants) recorded and
@@ -37,31 +35,7 @@ func TestVariantRecordReplay(t *testing.T) {
 		t.Run(site.name, func(t *testing.T) {
 			t.Parallel()
 			d.Warm(refdeploy.Variants[k])
-			path := filepath.Join(t.TempDir(), site.name+".yaml")
-			direct := recordSite(t, d, site, path)
-			got := recordedCalls(t, path)
-			if len(got) != len(direct) {
-				t.Fatalf("the cassette holds %d calls, want %d", len(got), len(direct))
-			}
-			for k, c := range got {
-				if c.status != direct[k].status || c.ct != direct[k].ct || c.body != direct[k].body {
-					t.Errorf("%s over %s: the cassette holds %d %q %.80q, the deployment answered %d %q %.80q",
-						c.q, c.b, c.status, c.ct, c.body, direct[k].status, direct[k].ct, direct[k].body)
-				}
-			}
-			replayMatrix(t, site, path, learnShape(t, path))
-			if *update {
-				trimmed := filterCassette(t, path, "trimmed", func(e cassettes.Entry, i *cassette.Interaction) bool {
-					return isWSDL(e) || cassettes.KeyRejected(i) || slicesContains(site.trim, e.Operation)
-				})
-				list, err := cassettes.ReadFile(trimmed)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := cassettes.WriteFile(filepath.Join("testdata", "variant-"+site.name+".yaml"), list); err != nil {
-					t.Fatal(err)
-				}
-			}
+			recordAndReplay(t, d, site, "variant-")
 		})
 	}
 }

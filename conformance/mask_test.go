@@ -5,10 +5,10 @@ import (
 	"net"
 	"net/url"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/atmkit/atmkit/internal/mocktest"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -31,35 +31,10 @@ func expectNoKey(s, key string) {
 // to them; it counts connections, and closes them all when the test ends.
 func listener(serve func(net.Conn)) (string, *atomic.Int32) {
 	GinkgoHelper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	u, n, stop, err := mocktest.Listen(serve)
 	Expect(err).NotTo(HaveOccurred())
-	var (
-		n     atomic.Int32
-		mu    sync.Mutex
-		conns []net.Conn
-	)
-	DeferCleanup(func() {
-		_ = ln.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range conns {
-			_ = c.Close()
-		}
-	})
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			n.Add(1)
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-			go serve(c)
-		}
-	}()
-	return "http://" + ln.Addr().String(), &n
+	DeferCleanup(stop)
+	return u, n
 }
 
 // closingTarget accepts connections and closes them without a byte, as a

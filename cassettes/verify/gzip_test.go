@@ -48,19 +48,14 @@ func recordGzipped(t *testing.T, base string, ds *fixtures.Dataset) string {
 	// The requests scrubbed, the answers left as go-vcr wrote them
 	// (cassettes.ScrubFile would write them decompressed).
 	path := name + ".yaml"
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	for _, i := range list {
 		resp := i.Response
 		i.Response = cassette.Response{}
 		cassettes.Scrub(i)
 		i.Response = resp
 	}
-	if err := cassettes.WriteFile(path, list); err != nil {
-		t.Fatal(err)
-	}
+	writeCassette(t, path, list)
 	assertGzipped(t, path, true)
 	return path
 }
@@ -69,10 +64,7 @@ func recordGzipped(t *testing.T, base string, ds *fixtures.Dataset) string {
 // or none is, and an answer not marked gzip is not compressed either.
 func assertGzipped(t *testing.T, path string, want bool) {
 	t.Helper()
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	for _, i := range list {
 		enc, body := i.Response.Headers.Get("Content-Encoding"), i.Response.Body
 		gz := strings.HasPrefix(body, "\x1f\x8b")
@@ -102,9 +94,7 @@ func (acceptGzip) RoundTrip(req *http.Request) (*http.Response, error) {
 // verifies the same and replays.
 func TestVerifyGzipRecorded(t *testing.T) {
 	t.Parallel()
-	standin, ds := standIn(t)
-	deployment := httptest.NewServer(recordtest.Gzipping(standin.Config.Handler))
-	defer deployment.Close()
+	deployment, standin, ds := gzipStandIn(t)
 	path := recordGzipped(t, deployment.URL, ds)
 	editorURL, _ := url.Parse(editor(t, standin.URL, renameResult))
 	changed := httptest.NewServer(recordtest.Gzipping(httputil.NewSingleHostReverseProxy(editorURL)))
@@ -115,30 +105,19 @@ func TestVerifyGzipRecorded(t *testing.T) {
 		rt   http.RoundTripper
 	}{{"decompressed by the transport", nil}, {"compressed", acceptGzip{}}} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := run(t, path, deployment.URL, verify.Options{Transport: tc.rt})
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := mustRun(t, path, deployment.URL, verify.Options{Transport: tc.rt})
 			allSame(t, r)
-			if r, err = run(t, path, changed.URL, verify.Options{Transport: tc.rt}); err != nil {
-				t.Fatal(err)
-			}
+			r = mustRun(t, path, changed.URL, verify.Options{Transport: tc.rt})
 			drifted("soap11", asmx.OpReturnAtmSearchByCity, verify.StructureDrifted, "renamed to ReturnAtmSearchByCityReturn")(t, r)
 			onlyIn("soap11 ReturnAtmSearchByCity", "soap12 ReturnAtmSearchByCity")(t, r)
 		})
 	}
 
-	r, err := run(t, path, changed.URL, verify.Options{Transport: acceptGzip{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := mustRun(t, path, changed.URL, verify.Options{Transport: acceptGzip{}})
 	if _, n, err := r.Update(); err != nil || n != 2 {
 		t.Fatalf("Update: %d answers replaced, %v; want 2", n, err)
 	}
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	updated := 0
 	for _, i := range list {
 		enc, body := i.Response.Headers.Get("Content-Encoding"), i.Response.Body
@@ -153,10 +132,7 @@ func TestVerifyGzipRecorded(t *testing.T) {
 		t.Errorf("%d answers updated in the file, want 2", updated)
 	}
 	assertNoKey(t, path)
-	again, err := run(t, path, changed.URL, verify.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	again := mustRun(t, path, changed.URL, verify.Options{})
 	allSame(t, again)
 	if _, err := cassettes.LoadIndex([]string{path}); err != nil {
 		t.Errorf("the updated cassette does not load for replay: %v", err)

@@ -2,19 +2,16 @@ package verify_test
 
 import (
 	"net/http"
-	"net/url"
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
-	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cassettes/internal/recordtest"
 )
 
 // The helpers shared with package cassettes' tests: the key sent, the
-// stand-in deployment, the questions and the requests asking them, the
-// recording proxy.
+// stand-in deployment (plain or gzipping), the questions and the requests
+// asking them (and plain GETs), the recording proxy, reading and writing
+// a cassette, and the check that a cassette holds no key.
 const testKey = recordtest.Key
 
 type query = recordtest.Query
@@ -23,38 +20,16 @@ var (
 	standIn        = recordtest.StandIn
 	queries        = recordtest.Queries
 	do             = recordtest.Do
+	mustGet        = recordtest.MustGet
 	recordingProxy = recordtest.RecordingProxy
+	gzipStandIn    = recordtest.GzipStandIn
+	readCassette   = recordtest.ReadCassette
+	writeCassette  = recordtest.WriteCassette
+	assertNoKey    = recordtest.AssertNoKey
 )
 
 // request writes q as a request of binding b to base, with key.
 func request(t testing.TB, base string, b asmx.Binding, q query, key string) *http.Request {
 	t.Helper()
 	return recordtest.Request(t, base, asmx.DefaultNamespace, b, q, key, false)
-}
-
-func mustGet(t testing.TB, u string) *http.Request {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, u, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return req
-}
-
-// assertNoKey fails unless the cassette at path holds the placeholder and
-// no form of testKey.
-func assertNoKey(t testing.TB, path string) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, form := range []string{testKey, url.QueryEscape(testKey), "s3cr3t"} {
-		if strings.Contains(string(b), form) {
-			t.Fatalf("%s holds the service key (%q)", path, form)
-		}
-	}
-	if !strings.Contains(string(b), cassettes.Placeholder) {
-		t.Fatalf("%s holds no placeholder: was anything scrubbed?", path)
-	}
 }

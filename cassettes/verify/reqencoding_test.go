@@ -55,10 +55,7 @@ func TestVerifyShowsValuesInRequestEncoding(t *testing.T) {
 		{"the default, UTF-8", asmx.RequestEncoding{}, "strAddress=\"rue de l'\uFFFDglise\""},
 		{"iso-8859-1", latin1, "strAddress=\"" + address + "\""},
 	} {
-		report, err := run(t, path, up.URL, verify.Options{RequestEncoding: c.enc})
-		if err != nil {
-			t.Fatal(err)
-		}
+		report := mustRun(t, path, up.URL, verify.Options{RequestEncoding: c.enc})
 		if len(report.Results) != 1 {
 			t.Fatalf("%s: %d results, want 1", c.name, len(report.Results))
 		}

@@ -64,14 +64,20 @@ func recordDeployment(t testing.TB, base string, ds *fixtures.Dataset) string {
 	return path
 }
 
+// recordedStandIn starts a stand-in (standIn) and records it into a new
+// cassette (recordDeployment): it returns the stand-in, its data set and
+// the cassette's path.
+func recordedStandIn(t testing.TB) (*httptest.Server, *fixtures.Dataset, string) {
+	t.Helper()
+	up, ds := standIn(t)
+	return up, ds, recordDeployment(t, up.URL, ds)
+}
+
 // markRejections marks the recorded calls answered 500 as key rejections,
 // as the recorder marks them.
 func markRejections(t testing.TB, path string) {
 	t.Helper()
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	for _, i := range list {
 		if i.Response.Code == 500 && !cassettes.KeyRejected(i) {
 			i.Request.Body = strings.Replace(i.Request.Body, "strAtmServiceKey>"+cassettes.Placeholder+"<", "strAtmServiceKey>"+cassettes.RejectedPlaceholder+"<", 1)
@@ -80,9 +86,7 @@ func markRejections(t testing.TB, path string) {
 			}
 		}
 	}
-	if err := cassettes.WriteFile(path, list); err != nil {
-		t.Fatal(err)
-	}
+	writeCassette(t, path, list)
 }
 
 // editor is a proxy in front of a deployment that edits its answers: the
@@ -126,6 +130,16 @@ func run(t testing.TB, path, upstream string, opts verify.Options) (*verify.Repo
 	return verify.Run(context.Background(), []string{path}, opts)
 }
 
+// mustRun is run, failing the test on an error.
+func mustRun(t testing.TB, path, upstream string, opts verify.Options) *verify.Report {
+	t.Helper()
+	r, err := run(t, path, upstream, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // lines writes the report's drifted results as the command prints them.
 func lines(r *verify.Report) string {
 	var b strings.Builder
@@ -143,13 +157,9 @@ func lines(r *verify.Report) string {
 
 func TestVerifyUnchanged(t *testing.T) {
 	t.Parallel()
-	up, ds := standIn(t)
-	path := recordDeployment(t, up.URL, ds)
+	up, _, path := recordedStandIn(t)
 	for _, conc := range []int{1, 4} {
-		r, err := run(t, path, up.URL, verify.Options{Concurrency: conc})
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := mustRun(t, path, up.URL, verify.Options{Concurrency: conc})
 		if r.Drifted() || r.Count(verify.Same) != len(r.Results) {
 			t.Errorf("concurrency %d: an unchanged deployment drifted:\n%s", conc, lines(r))
 		}
@@ -210,8 +220,7 @@ func allSame(t *testing.T, r *verify.Report) {
 
 func TestVerifyDrift(t *testing.T) {
 	t.Parallel()
-	up, ds := standIn(t)
-	path := recordDeployment(t, up.URL, ds)
+	up, _, path := recordedStandIn(t)
 	for _, tc := range []struct {
 		name   string
 		edit   func(*http.Request, string, []byte) []byte
@@ -243,10 +252,7 @@ func TestVerifyDrift(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := run(t, path, editor(t, up.URL, tc.edit), verify.Options{IgnoreValues: tc.ignore})
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := mustRun(t, path, editor(t, up.URL, tc.edit), verify.Options{IgnoreValues: tc.ignore})
 			for _, c := range tc.checks {
 				c(t, r)
 			}
@@ -258,8 +264,7 @@ func TestVerifyDrift(t *testing.T) {
 // upstream stop the run with an error naming why, and no key in it.
 func TestVerifyCouldNotCheck(t *testing.T) {
 	t.Parallel()
-	up, ds := standIn(t)
-	path := recordDeployment(t, up.URL, ds)
+	up, _, path := recordedStandIn(t)
 	closed := mocktest.ClosedPort(t)
 	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
@@ -300,8 +305,7 @@ func TestVerifyCouldNotCheck(t *testing.T) {
 // fault: that is drift of the interface, not a refused key.
 func TestVerifyMovedNamespaceIsDrift(t *testing.T) {
 	t.Parallel()
-	up, ds := standIn(t)
-	path := recordDeployment(t, up.URL, ds)
+	_, ds, path := recordedStandIn(t)
 	h, err := mockserver.New(mockserver.WithDataset(ds), mockserver.WithKeys(testKey), mockserver.WithNamespace("http://moved.example.org/atm"))
 	if err != nil {
 		t.Fatal(err)
@@ -323,17 +327,10 @@ func TestVerifyMovedNamespaceIsDrift(t *testing.T) {
 // rejection stays marked.
 func TestVerifyUpdate(t *testing.T) {
 	t.Parallel()
-	up, ds := standIn(t)
-	path := recordDeployment(t, up.URL, ds)
-	before, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	up, _, path := recordedStandIn(t)
+	before := readCassette(t, path)
 	drift := editor(t, up.URL, renameResult)
-	r, err := run(t, path, drift, verify.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := mustRun(t, path, drift, verify.Options{})
 	// Not while a recorder writes the cassette: one would drop the other's.
 	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordNew))
 	if err != nil {
@@ -366,10 +363,7 @@ func TestVerifyUpdate(t *testing.T) {
 		t.Errorf("got %d answers replaced in %q, want 2 in one file", n, files)
 	}
 	assertNoKey(t, path)
-	after, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	after := readCassette(t, path)
 	if len(after) != len(before) {
 		t.Fatalf("got %d interactions after the update, want %d", len(after), len(before))
 	}
@@ -381,10 +375,7 @@ func TestVerifyUpdate(t *testing.T) {
 			t.Errorf("interaction %d: key rejection mark lost or added", k)
 		}
 	}
-	again, err := run(t, path, drift, verify.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	again := mustRun(t, path, drift, verify.Options{})
 	allSame(t, again)
 	if r, err = run(t, path, up.URL, verify.Options{}); err != nil || !r.Drifted() {
 		t.Errorf("the updated cassette against the old deployment: drifted %v, err %v; want drift", r != nil && r.Drifted(), err)
@@ -395,8 +386,7 @@ func TestVerifyUpdate(t *testing.T) {
 // given in the answers it writes, as the recorder's --scrub-header does.
 func TestVerifyUpdateScrubsNamedHeaders(t *testing.T) {
 	t.Parallel()
-	up, ds := standIn(t)
-	path := recordDeployment(t, up.URL, ds)
+	up, _, path := recordedStandIn(t)
 	driftURL, _ := url.Parse(editor(t, up.URL, renameResult))
 	traced := httptest.NewServer(&httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(driftURL) },
@@ -406,10 +396,7 @@ func TestVerifyUpdateScrubsNamedHeaders(t *testing.T) {
 		},
 	})
 	defer traced.Close()
-	r, err := run(t, path, traced.URL, verify.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := mustRun(t, path, traced.URL, verify.Options{})
 	if _, n, err := r.Update("x-trace-ident"); err != nil || n == 0 {
 		t.Fatalf("Update: %d replaced, %v; want the drifted answers replaced", n, err)
 	}
@@ -420,10 +407,7 @@ func TestVerifyUpdateScrubsNamedHeaders(t *testing.T) {
 	if strings.Contains(string(text), "trace-4711") || !strings.Contains(string(text), "X-Trace-Ident") {
 		t.Errorf("the updated cassette holds the named header's value, or lost the header:\n%s", text)
 	}
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	list := readCassette(t, path)
 	for _, i := range list {
 		if i.Response.Headers.Get("Date") != "" {
 			t.Errorf("interaction %d: the rewritten answer holds a Date header (it changes on every run)", i.ID)
@@ -436,15 +420,11 @@ func TestVerifyUpdateScrubsNamedHeaders(t *testing.T) {
 // cassette hold no key.
 func TestVerifyKeyNeverWritten(t *testing.T) {
 	t.Parallel()
-	up, ds := standIn(t)
-	path := recordDeployment(t, up.URL, ds)
+	up, _, path := recordedStandIn(t)
 	echo := editor(t, up.URL, func(_ *http.Request, _ string, body []byte) []byte {
 		return bytes.ReplaceAll(body, []byte("Dartmouth"), []byte("Dartmouth "+testKey))
 	})
-	r, err := run(t, path, echo, verify.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := mustRun(t, path, echo, verify.Options{})
 	if !strings.Contains(lines(r), `live "Dartmouth REDACTED"`) {
 		t.Errorf("the report does not show the echoed key as REDACTED:\n%s", lines(r))
 	}
@@ -473,16 +453,10 @@ func TestVerifyKeyNeverWritten(t *testing.T) {
 // is TestLimiterSchedule's.
 func TestVerifyRate(t *testing.T) {
 	t.Parallel()
-	up, ds := standIn(t)
-	path := recordDeployment(t, up.URL, ds)
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	up, _, path := recordedStandIn(t)
+	list := readCassette(t, path)
 	three := slices.Concat(list, list, list) // the same interactions, three times
-	if err := cassettes.WriteFile(path, three); err != nil {
-		t.Fatal(err)
-	}
+	writeCassette(t, path, three)
 	var (
 		mu      sync.Mutex
 		arrived []time.Time
@@ -495,10 +469,7 @@ func TestVerifyRate(t *testing.T) {
 	}))
 	defer front.Close()
 	const rate, conc, window = 100, 4, 250 * time.Millisecond
-	r, err := run(t, path, front.URL, verify.Options{Rate: rate, Concurrency: conc})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := mustRun(t, path, front.URL, verify.Options{Rate: rate, Concurrency: conc})
 	allSame(t, r)
 	mu.Lock()
 	defer mu.Unlock()
@@ -530,8 +501,7 @@ func httputilForward(w http.ResponseWriter, r *http.Request, base string) {
 // answer is tried once more; closed twice, the run stops.
 func TestVerifyRetriesADroppedConnection(t *testing.T) {
 	t.Parallel()
-	up, ds := standIn(t)
-	path := recordDeployment(t, up.URL, ds)
+	up, _, path := recordedStandIn(t)
 	for _, tc := range []struct {
 		name  string
 		drops int // of each request's attempts
@@ -577,15 +547,11 @@ func TestVerifyRetriesADroppedConnection(t *testing.T) {
 // cassette order, each once, to OnResult and in the report.
 func TestVerifyOrderAndOnResult(t *testing.T) {
 	t.Parallel()
-	up, ds := standIn(t)
-	path := recordDeployment(t, up.URL, ds)
+	up, _, path := recordedStandIn(t)
 	var seen []int
-	r, err := run(t, path, up.URL, verify.Options{Concurrency: 8, OnResult: func(res verify.Result) {
+	r := mustRun(t, path, up.URL, verify.Options{Concurrency: 8, OnResult: func(res verify.Result) {
 		seen = append(seen, res.ID)
 	}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var want []int
 	for k, res := range r.Results {
 		if res.ID != k {
@@ -628,10 +594,7 @@ func TestVerifyEmptyKeySentEmpty(t *testing.T) {
 	if err := rec.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	r, err := run(t, path, up.URL, verify.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := mustRun(t, path, up.URL, verify.Options{})
 	if r.Drifted() || r.Count(verify.Same) != 4 {
 		t.Errorf("the empty key's answers drifted:\n%s", lines(r))
 	}
@@ -642,16 +605,10 @@ func TestVerifyEmptyKeySentEmpty(t *testing.T) {
 // ErrInvalidCassette naming the interaction, not drift on every run.
 func TestVerifyRefusesNoStatus(t *testing.T) {
 	t.Parallel()
-	up, ds := standIn(t)
-	path := recordDeployment(t, up.URL, ds)
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	up, _, path := recordedStandIn(t)
+	list := readCassette(t, path)
 	list[1].Response.Code = 0
-	if err := cassettes.WriteFile(path, list); err != nil {
-		t.Fatal(err)
-	}
+	writeCassette(t, path, list)
 	if _, err := run(t, path, up.URL, verify.Options{}); !errors.Is(err, cassettes.ErrInvalidCassette) || !strings.Contains(err.Error(), "interaction 1: response code 0") {
 		t.Errorf("got %v, want ErrInvalidCassette naming interaction 1 and its code", err)
 	}
@@ -663,12 +620,8 @@ func TestVerifyRefusesNoStatus(t *testing.T) {
 // scrubbed, the calls that did not drift included.
 func TestVerifyRawKeyCassette(t *testing.T) {
 	t.Parallel()
-	up, ds := standIn(t)
-	path := recordDeployment(t, up.URL, ds)
-	list, err := cassettes.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	up, _, path := recordedStandIn(t)
+	list := readCassette(t, path)
 	echoed, raw := -1, 0
 	for k, i := range list {
 		if i.Response.Code != 200 || !strings.Contains(i.Request.Body, cassettes.Placeholder) {
@@ -684,13 +637,8 @@ func TestVerifyRawKeyCassette(t *testing.T) {
 	if echoed < 0 || raw < 2 {
 		t.Fatalf("%d raw calls, echo at %d: the test tests nothing", raw, echoed)
 	}
-	if err := cassettes.WriteFile(path, list); err != nil {
-		t.Fatal(err)
-	}
-	r, err := run(t, path, up.URL, verify.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	writeCassette(t, path, list)
+	r := mustRun(t, path, up.URL, verify.Options{})
 	var junit bytes.Buffer
 	if err := r.WriteJUnit(&junit); err != nil {
 		t.Fatal(err)
@@ -717,8 +665,7 @@ func TestVerifyRawKeyCassette(t *testing.T) {
 // file, "#0@2", in the text and the JUnit report alike.
 func TestVerifyNamesDuplicateIDs(t *testing.T) {
 	t.Parallel()
-	up, ds := standIn(t)
-	path := recordDeployment(t, up.URL, ds)
+	up, _, path := recordedStandIn(t)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -726,10 +673,7 @@ func TestVerifyNamesDuplicateIDs(t *testing.T) {
 	if err := os.WriteFile(path, bytes.Replace(data, []byte("\n    - id: 2\n"), []byte("\n    - id: 0\n"), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, err := run(t, path, up.URL, verify.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := mustRun(t, path, up.URL, verify.Options{})
 	var text strings.Builder
 	for _, res := range r.Results[:4] {
 		if err := res.WriteText(&text); err != nil {

@@ -84,6 +84,16 @@ func rewriteSOAP(edit func([]byte) []byte) func(http.Handler) http.Handler {
 	}
 }
 
+// serveGarbage answers binary garbage with a terminal's escape
+// sequences, declared XML.
+func serveGarbage(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+	_, _ = w.Write([]byte("\x00\x01\x1b[31mRED\xff\xfe garbage <<<"))
+}
+
+// endsEarly answers a chunked body that ends within its first chunk.
+var endsEarly = rawAnswer("HTTP/1.1 200 OK\r\nContent-Type: text/xml; charset=utf-8\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n<?xml version=\"1\r\n", false)
+
 // gzipBomb is 257 MiB of zeros gzipped: about 256 KB that inflate past
 // what atmkit reads of one answer. It is made once per test binary.
 var gzipBomb = sync.OnceValue(func() []byte {
@@ -112,6 +122,8 @@ type elsewhere struct {
 	saw  atomic.Value // string: the last request, line, headers and body
 }
 
+// newElsewhere starts an elsewhere, which must get no request: the test
+// fails, once it and its subtests have ended, if one came.
 func newElsewhere(t *testing.T) *elsewhere {
 	t.Helper()
 	e := &elsewhere{}
@@ -123,14 +135,61 @@ func newElsewhere(t *testing.T) *elsewhere {
 		http.Error(w, "not here", http.StatusNotFound)
 	}))
 	t.Cleanup(srv.Close)
+	t.Cleanup(func() {
+		if n := e.hits.Load(); n > 0 {
+			t.Errorf("another host got %d calls of a redirect, the last:\n%s", n, e.saw.Load())
+		}
+	})
 	e.url = srv.URL
 	return e
+}
+
+// dribble answers with chunk, flushed every 20 ms, until the client goes:
+// an answer that never ends. An empty contentType sets none.
+func dribble(contentType, chunk string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if contentType != "" {
+			w.Header().Set("Content-Type", contentType)
+		}
+		for {
+			if _, err := w.Write([]byte(chunk)); err != nil {
+				return
+			}
+			_ = http.NewResponseController(w).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}
+}
+
+// checkHostileOutput fails t unless a command run against a hostile
+// target exited with want and its output says each of says, shows no
+// panic, and passes on no control character or byte that is not UTF-8.
+func checkHostileOutput(t *testing.T, out string, code, want int, says []string) {
+	t.Helper()
+	if code != want {
+		t.Fatalf("exit code %d, want %d; output:\n%s", code, want, out)
+	}
+	for _, w := range says {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q; output:\n%s", w, out)
+		}
+	}
+	if strings.Contains(out, "panic") || strings.Contains(out, "goroutine ") {
+		t.Errorf("output shows a panic:\n%s", out)
+	}
+	if strings.ContainsAny(out, "\x00\x1b") || !bytes.Equal(bytes.ToValidUTF8([]byte(out), nil), []byte(out)) {
+		t.Errorf("output passes on control characters or bytes that are not UTF-8 from the target:\n%q", out)
+	}
 }
 
 func TestConformHostileTarget(t *testing.T) {
 	t.Parallel()
 	const gatewaySecret = "Gateway-Secret-4242"
-	other := newElsewhere(t)
+	other := newElsewhere(t) // neither the key nor the gateway's header goes there
 	for _, tc := range []struct {
 		name string
 		wrap func(http.Handler) http.Handler
@@ -179,17 +238,14 @@ func TestConformHostileTarget(t *testing.T) {
 		},
 		{
 			name: "binary garbage with escape sequences",
-			wrap: hostile(everyCall, func(w http.ResponseWriter, _ *http.Request) {
-				w.Header().Set("Content-Type", "text/xml; charset=utf-8")
-				_, _ = w.Write([]byte("\x00\x01\x1b[31mRED\xff\xfe garbage <<<"))
-			}),
+			wrap: hostile(everyCall, serveGarbage),
 			args: []string{"--label-filter", "get"},
 			code: exitFailure,
 			says: []string{"body: expected an XML document", `\x00\x01\x1b[31mRED\xff\xfe garbage <<<`},
 		},
 		{
 			name: "a body that ends early (chunked)",
-			wrap: hostile(everyCall, rawAnswer("HTTP/1.1 200 OK\r\nContent-Type: text/xml; charset=utf-8\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n<?xml version=\"1\r\n", false)),
+			wrap: hostile(everyCall, endsEarly),
 			code: exitUsage,
 			says: []string{"closed the connection without an answer to ReturnProvinces over get (unexpected EOF)"},
 		},
@@ -201,20 +257,7 @@ func TestConformHostileTarget(t *testing.T) {
 		},
 		{
 			name: "an endless dribble",
-			wrap: hostile(everyCall, func(w http.ResponseWriter, r *http.Request) {
-				w.Header().Set("Content-Type", "text/xml; charset=utf-8")
-				for {
-					if _, err := w.Write([]byte("<")); err != nil {
-						return
-					}
-					_ = http.NewResponseController(w).Flush()
-					select {
-					case <-r.Context().Done():
-						return
-					case <-time.After(20 * time.Millisecond):
-					}
-				}
-			}),
+			wrap: hostile(everyCall, dribble("text/xml; charset=utf-8", "<")),
 			args: []string{"--timeout", "500ms"},
 			code: exitUsage,
 			says: []string{"no answer from http://127.0.0.1:", "within 500ms (--timeout): ReturnProvinces over get got no answer"},
@@ -303,29 +346,9 @@ func TestConformHostileTarget(t *testing.T) {
 			junit, jsonReport := filepath.Join(dir, "conform.xml"), filepath.Join(dir, "conform.json")
 			args := append([]string{"--target", target, "--key", leakKey, "--timeout", "5s", "--junit-report", junit, "--json-report", jsonReport}, tc.args...)
 			code, out := runConformProcess(t, args...)
-			if code != tc.code {
-				t.Fatalf("exit code %d, want %d; output:\n%s", code, tc.code, out)
-			}
-			for _, want := range tc.says {
-				if !strings.Contains(out, want) {
-					t.Errorf("output lacks %q:\n%s", want, out)
-				}
-			}
-			if strings.Contains(out, "panic") || strings.Contains(out, "goroutine ") {
-				t.Errorf("output shows a panic:\n%s", out)
-			}
-			if strings.ContainsAny(out, "\x00\x1b") || !bytes.Equal(bytes.ToValidUTF8([]byte(out), nil), []byte(out)) {
-				t.Errorf("output passes on control characters or bytes that are not UTF-8 from the target:\n%q", out)
-			}
+			checkHostileOutput(t, out, code, tc.code, tc.says)
 			checkNoKey(t, leakKey, out, junit, jsonReport)
 			checkNoKey(t, gatewaySecret, out, junit, jsonReport)
 		})
 	}
-	// After every run: another host got no call, so neither the key nor
-	// the gateway's header went there.
-	t.Cleanup(func() {
-		if n := other.hits.Load(); n > 0 {
-			t.Errorf("another host got %d calls of a redirect, the last:\n%s", n, other.saw.Load())
-		}
-	})
 }

@@ -404,13 +404,11 @@ func TestConformCommandLine(t *testing.T) {
 		{"latitude from env out of range", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--longitude", "0"}, map[string]string{"ATMKIT_LATITUDE": "-90.01"}, exitUsage, "--latitude (or ATMKIT_LATITUDE): -90.01 is not within -90..90"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			m := &Main{cli.Env{Stdout: &stdout, Stderr: &stderr, Getenv: func(k string) string { return tc.env[k] }}}
-			code := m.Exit(m.Run(context.Background(), append([]string{"conform"}, tc.args...)))
+			code, stdout, stderr := runAtmkit(tc.env, append([]string{"conform"}, tc.args...)...)
 			if code != tc.code {
-				t.Errorf("exit code %d, want %d; stderr:\n%s", code, tc.code, stderr.String())
+				t.Errorf("exit code %d, want %d; stderr:\n%s", code, tc.code, stderr)
 			}
-			got := stdout.String() + stderr.String()
+			got := stdout + stderr
 			if !strings.Contains(got, tc.says) {
 				t.Errorf("output lacks %q:\n%s", tc.says, got)
 			}
@@ -436,37 +434,12 @@ func keyForms(key string) []string {
 // counts the connections.
 func silentTarget(t *testing.T) (string, *atomic.Int32) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	u, n, stop, err := mocktest.Listen(func(c net.Conn) { _, _ = io.Copy(io.Discard, c) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	var (
-		n     atomic.Int32
-		mu    sync.Mutex
-		conns []net.Conn
-	)
-	t.Cleanup(func() {
-		_ = ln.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range conns {
-			_ = c.Close()
-		}
-	})
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			n.Add(1)
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-			go func() { _, _ = io.Copy(io.Discard, c) }()
-		}
-	}()
-	return "http://" + ln.Addr().String(), &n
+	t.Cleanup(stop)
+	return u, n
 }
 
 // checkNoKey fails t when the key, in any form, is in the output or in a

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
-	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/deviate"
 )
 
@@ -61,13 +58,11 @@ func TestServeDeviateCommandLine(t *testing.T) {
 			[]string{`unknown deviation "nope"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			m := &Main{cli.Env{Stdout: &stdout, Stderr: &stderr, Getenv: func(k string) string { return tc.env[k] }}}
-			code := m.Exit(m.Run(context.Background(), append([]string{"serve"}, tc.args...)))
+			code, stdout, stderr := runAtmkit(tc.env, append([]string{"serve"}, tc.args...)...)
 			if code != tc.code {
-				t.Errorf("exit code %d, want %d; stderr:\n%s", code, tc.code, stderr.String())
+				t.Errorf("exit code %d, want %d; stderr:\n%s", code, tc.code, stderr)
 			}
-			got := stdout.String() + stderr.String()
+			got := stdout + stderr
 			for _, want := range tc.says {
 				if !strings.Contains(got, want) {
 					t.Errorf("output lacks %q:\n%s", want, got)

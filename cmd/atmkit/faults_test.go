@@ -53,10 +53,8 @@ var refusedSpecs = []struct{ spec, why string }{
 func TestServeFaultRefusals(t *testing.T) {
 	t.Parallel()
 	for _, tt := range refusedSpecs {
-		code, _, stderr := runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--fault", tt.spec)
-		if code != exitUsage || !strings.Contains(stderr, tt.why) || strings.Count(stderr, "\n") != 1 {
-			t.Errorf("--fault %q: got exit %d and %q, want exit %d and one line with %q", tt.spec, code, stderr, exitUsage, tt.why)
-		}
+		code, stdout, stderr := runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--fault", tt.spec)
+		wantUsageLine(t, fmt.Sprintf("--fault %q", tt.spec), code, stdout, stderr, tt.why)
 	}
 	cfg := writeConfig(t, "faults:\n  - {operation: ReturnProvinces, garbage: true, reset: {afterBytes: 1}}\n")
 	code, _, stderr := runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--config", cfg)
@@ -82,10 +80,8 @@ func TestServeConfigFaultRefusalsInItsTerms(t *testing.T) {
 		{"faults:\n  - {operation: ReturnProvinces, status: 503}\n  -\n", "item 2 of the list is empty (--fault)"},
 		{"keys:\n  -\n  - k1\n", "item 1 of the list is empty (--key)"},
 	} {
-		code, _, stderr := runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--config", writeConfig(t, tt.yaml))
-		if code != exitUsage || !strings.Contains(stderr, tt.why) || strings.Count(stderr, "\n") != 1 {
-			t.Errorf("%q: got exit %d and %q, want exit %d and one line with %q", tt.yaml, code, stderr, exitUsage, tt.why)
-		}
+		code, stdout, stderr := runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--config", writeConfig(t, tt.yaml))
+		wantUsageLine(t, fmt.Sprintf("%q", tt.yaml), code, stdout, stderr, tt.why)
 		for _, internal := range []string{"json:", "interface {}", "map[", "+Inf", "NaN"} {
 			if strings.Contains(stderr, internal) {
 				t.Errorf("%q: the refusal says %q: %s", tt.yaml, internal, stderr)
@@ -163,12 +159,10 @@ func TestServeConfigFaultIntegerSpellings(t *testing.T) {
 	for _, f := range fields {
 		for _, sp := range spellings {
 			cfg := writeConfig(t, "faults:\n  - op=ReturnProvinces,times=16\n  - "+fmt.Sprintf(f.yaml, sp.spelling)+"\n")
-			code, _, stderr := runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--config", cfg)
+			code, stdout, stderr := runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--config", cfg)
 			want := fmt.Sprintf("config file %s: faults: fault 2: %s: %s is not an integer as JSON writes one, which the admin API refuses (YAML reads it as %d); "+
 				"want plain decimal digits, with a minus at most (--fault)", cfg, f.field, sp.spelling, sp.yamlRead)
-			if code != exitUsage || !strings.Contains(stderr, want) || strings.Count(stderr, "\n") != 1 {
-				t.Errorf("%s: %s: got exit %d and %q, want exit %d and one line with %q", f.field, sp.spelling, code, stderr, exitUsage, want)
-			}
+			wantUsageLine(t, f.field+": "+sp.spelling, code, stdout, stderr, want)
 			body := fmt.Sprintf(f.json, sp.spelling)
 			resp, err := http.Post(base+"/__admin/faults", "application/json", strings.NewReader(body))
 			if err != nil {
@@ -187,10 +181,8 @@ func TestServeConfigFaultIntegerSpellings(t *testing.T) {
 		{"faults:\n  - &base {status: 503, times: 1_000}\n  - {<<: *base, skip: 1}\n", ": faults: fault 1: times: 1_000 is not"},
 		{"faults:\n  - {status: 503}\n  - {<<: {status: 0x1F4}, times: 2}\n", ": faults: fault 2: status: 0x1F4 is not"},
 	} {
-		code, _, stderr := runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--config", writeConfig(t, tt.yaml))
-		if code != exitUsage || !strings.Contains(stderr, tt.why) || strings.Count(stderr, "\n") != 1 {
-			t.Errorf("%q: got exit %d and %q, want exit %d and one line with %q", tt.yaml, code, stderr, exitUsage, tt.why)
-		}
+		code, stdout, stderr := runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--config", writeConfig(t, tt.yaml))
+		wantUsageLine(t, fmt.Sprintf("%q", tt.yaml), code, stdout, stderr, tt.why)
 	}
 	// JSON's spellings, and a negative one, are read as they are (skip -2
 	// refused by the fault's own check, as the admin API refuses it).
@@ -231,10 +223,8 @@ func TestServeResilienceFaults(t *testing.T) {
 	}
 	svc := base + "/service/service.asmx/"
 
-	code, body := get(t, base+"/service/service.asmx?wsdl", "")
-	wantStatus(t, "WSDL", code, 503, body)
-	code, body = get(t, base+"/service/service.asmx", "")
-	wantStatus(t, "help page", code, 200, body)
+	wantGet(t, "WSDL", base+"/service/service.asmx?wsdl", "", 503)
+	wantGet(t, "help page", base+"/service/service.asmx", "", 200)
 
 	resp, err = http.Get(svc + "ReturnProvinces?strAtmServiceKey=k")
 	if err != nil {
@@ -254,8 +244,7 @@ func TestServeResilienceFaults(t *testing.T) {
 	}
 
 	start := time.Now()
-	code, body = get(t, svc+"ReturnInstitutions?strAtmServiceKey=k", "")
-	wantStatus(t, "dribble", code, 200, body)
+	body := wantGet(t, "dribble", svc+"ReturnInstitutions?strAtmServiceKey=k", "", 200)
 	if d := time.Since(start); d < 300*time.Millisecond || !strings.Contains(body, "</") {
 		t.Errorf("dribble: whole after %s: %.80q; want the whole answer after at least 300ms", d, body)
 	}
@@ -270,13 +259,12 @@ func TestServeResilienceFaults(t *testing.T) {
 	}
 
 	start = time.Now()
-	code, body = get(t, svc+"ReturnAtmSearchByInstitution?strAtmServiceKey=k&intInstitutionID=1", "")
+	code, body := get(t, svc+"ReturnAtmSearchByInstitution?strAtmServiceKey=k&intInstitutionID=1", "")
 	if d := time.Since(start); d < 100*time.Millisecond || code != 200 || !strings.Contains(body, "</") {
 		t.Errorf("uniform delay: answered %d after %s: %.80q; want the whole answer after at least 100ms", code, d, body)
 	}
 
-	code, body = get(t, base+"/__admin/requests", "")
-	wantStatus(t, "journal", code, 200, body)
+	body = wantGet(t, "journal", base+"/__admin/requests", "", 200)
 	var j struct {
 		Requests []struct {
 			Path      string `json:"path"`
@@ -319,8 +307,7 @@ func TestServeResilienceFaultsConfig(t *testing.T) {
 		"  - operation: WSDL\n    reset: {afterBytes: 0}\n    skip: 1\n"+
 		"  - op=ReturnProvinces,delayDistribution.type=lognormal,delayDistribution.median=80ms,delayDistribution.sigma=0.5\n")
 	base, _, _ := startServe(t, nil, "--config", cfg)
-	code, body := get(t, base+"/__admin/faults", "")
-	wantStatus(t, "GET /__admin/faults", code, 200, body)
+	body := wantGet(t, "GET /__admin/faults", base+"/__admin/faults", "", 200)
 	want := `{"faults":[` +
 		`{"id":"f1","operation":"ReturnInstitutions","dribble":{"chunks":3,"duration":"300ms"},"probability":0.5,"seed":9},` +
 		`{"id":"f2","operation":"WSDL","reset":{"afterBytes":0},"skip":1},` +

@@ -211,33 +211,25 @@ func learnServeRead(t *testing.T, d *refdeploy.Deployment, site refdeploy.Site, 
 	if site == refdeploy.Spaces && !unread[asmx.OpReturnProvinces] {
 		t.Errorf("the client read the rows of the deployment's Areas DataSet: want none (its table declared in another namespace than its rows')")
 	}
-	for _, soap := range []string{"soap11", "soap12"} {
-		got := runClient(t, exe, mock+asmx.ServicePath, soap, calls)
-		for i := range calls {
-			if e, ok := got[i]["error"]; ok {
-				t.Errorf("%s, %s: the client failed: %v", soap, calls[i], e)
-				continue
-			}
-			op := got[i]["op"].(string)
-			if tables := tableOrder(got[i]["result"]); !slices.Equal(tables, order[op]) {
-				t.Errorf("%s, %s: the client read the tables %v, from the deployment %v", soap, calls[i], tables, order[op])
-			}
-			if unread[op] {
-				if n := contentRows(sh.Result(op), got[i]["result"]); n != 0 {
-					t.Errorf("%s, %s: the client read %d rows, from the deployment none", soap, calls[i], n)
-				}
-				continue
-			}
-			read, err := readThrough(sh.Result(op), got[i]["result"])
-			if err != nil {
-				t.Errorf("%s, %s: %v", soap, calls[i], err)
-				continue
-			}
-			if !reflect.DeepEqual(read, want[i]) {
-				t.Errorf("%s, %s: the client read\n%v\nwant\n%v", soap, calls[i], read, want[i])
-			}
+	readInBothSOAPs(t, exe, mock, calls, func(call string, i int, op string, result any) {
+		if tables := tableOrder(result); !slices.Equal(tables, order[op]) {
+			t.Errorf("%s: the client read the tables %v, from the deployment %v", call, tables, order[op])
 		}
-	}
+		if unread[op] {
+			if n := contentRows(sh.Result(op), result); n != 0 {
+				t.Errorf("%s: the client read %d rows, from the deployment none", call, n)
+			}
+			return
+		}
+		read, err := readThrough(sh.Result(op), result)
+		if err != nil {
+			t.Errorf("%s: %v", call, err)
+			return
+		}
+		if !reflect.DeepEqual(read, want[i]) {
+			t.Errorf("%s: the client read\n%v\nwant\n%v", call, read, want[i])
+		}
+	})
 }
 
 // withoutSelfNestedRows is body without the rows nested in a row of their

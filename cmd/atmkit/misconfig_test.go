@@ -150,13 +150,8 @@ func TestMisconfiguration(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			code, _, stderr := runAtmkit(tt.env, tt.args...)
-			if code != exitUsage || !strings.Contains(stderr, tt.want) {
-				t.Errorf("got exit %d and %q, want exit %d and %q", code, stderr, exitUsage, tt.want)
-			}
-			if n := strings.Count(stderr, "\n"); n != 1 {
-				t.Errorf("got %d lines on stderr, want 1: %q", n, stderr)
-			}
+			code, stdout, stderr := runAtmkit(tt.env, tt.args...)
+			wantUsageLine(t, strings.Join(tt.args, " "), code, stdout, stderr, tt.want)
 		})
 	}
 }
@@ -170,8 +165,7 @@ func TestReplayEmptyWithFixturesWarns(t *testing.T) {
 	if !r.stderr.waitFor("every call is answered from the data set") || !strings.Contains(r.stderr.String(), "holds no interactions") {
 		t.Errorf("stderr: got %q, want warnings about the empty cassette", r.stderr)
 	}
-	code, body := get(t, r.base+provincesPath+"k", "")
-	wantStatus(t, "ReturnProvinces from the data set", code, 200, body)
+	wantGet(t, "ReturnProvinces from the data set", r.base+provincesPath+"k", "", 200)
 	out := r.stdout.String()
 	for _, want := range []string{"replay:     0 answers to 0 recorded calls, matched by operation and parameters (1 cassette file, 0 interactions: " + empty + ")", "on a miss:  answered from the data set", "data set:   embedded:"} {
 		if !strings.Contains(out, want) {
@@ -189,8 +183,7 @@ func TestServeBanner(t *testing.T) {
 		r := startCmd(t, nil, "serve", "--addr", "127.0.0.1:0")
 		hint := bannerLine(t, r.stdout.String(), "try:")
 		u := strings.Trim(strings.TrimPrefix(hint, "curl "), `"`)
-		code, body := get(t, u, "")
-		wantStatus(t, "the hint's URL", code, 200, body)
+		wantGet(t, "the hint's URL", u, "", 200)
 	})
 	t.Run("keys: the hint names the key to fill in, sets no variable, and then works", func(t *testing.T) {
 		t.Parallel()
@@ -210,8 +203,7 @@ func TestServeBanner(t *testing.T) {
 		if code != 500 || !strings.Contains(body, "strAtmServiceKey") {
 			t.Errorf("the try line as printed: %d %q, want the mock's refusal of the key", code, body)
 		}
-		code, body = get(t, strings.Replace(u, "YOUR_KEY", "k2", 1), "")
-		wantStatus(t, "the try line with a key filled in", code, 200, body)
+		wantGet(t, "the try line with a key filled in", strings.Replace(u, "YOUR_KEY", "k2", 1), "", 200)
 	})
 	t.Run("keys: with the key in ATMKIT_KEY, the hint reads it from there", func(t *testing.T) {
 		t.Parallel()
@@ -223,8 +215,7 @@ func TestServeBanner(t *testing.T) {
 		}
 		u := strings.Trim(strings.TrimPrefix(bannerLine(t, out, "try:"), "curl "), `"`)
 		u = os.Expand(u, func(v string) string { return env[v] })
-		code, body := get(t, u, "")
-		wantStatus(t, "the try line with $ATMKIT_KEY expanded", code, 200, body)
+		wantGet(t, "the try line with $ATMKIT_KEY expanded", u, "", 200)
 	})
 	t.Run("fixtures directory named", func(t *testing.T) {
 		t.Parallel()
@@ -283,15 +274,13 @@ func TestServeOnEveryInterface(t *testing.T) {
 			if !r.stderr.waitFor("anyone who can reach the port can inject faults") {
 				t.Errorf("stderr: got %q, want the open admin API warning", r.stderr)
 			}
-			code, body := get(t, r.base+"/__admin/health", "")
-			wantStatus(t, "health", code, 200, body)
+			wantGet(t, "health", r.base+"/__admin/health", "", 200)
 		})
 	}
 	t.Run("admin token silences the warning", func(t *testing.T) {
 		t.Parallel()
 		r := startCmd(t, map[string]string{"ATMKIT_ADMIN_TOKEN": "tok-123"}, "serve", "--addr", "0.0.0.0:0")
-		code, body := get(t, r.base+"/__admin/requests", "")
-		wantStatus(t, "requests without the token", code, http.StatusUnauthorized, body)
+		wantGet(t, "requests without the token", r.base+"/__admin/requests", "", http.StatusUnauthorized)
 		if strings.Contains(r.stderr.String(), "WARNING") {
 			t.Errorf("stderr: got %q, want no warning", r.stderr)
 		}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -38,20 +37,8 @@ func TestOutputsOfAnotherUser(t *testing.T) {
 		t.Skip("needs root, to make files another user cannot replace")
 	}
 	t.Parallel()
-	base, err := os.MkdirTemp("", "atmkit-outputs-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(base) })
+	base := mocktest.SharedTempDir(t, "atmkit-outputs-", map[string]os.FileMode{"": 0o755, "tmp": 0o1777 | os.ModeSticky, "fixtures": 0o1777 | os.ModeSticky})
 	sticky, fixturesDir := filepath.Join(base, "tmp"), filepath.Join(base, "fixtures")
-	for dir, mode := range map[string]os.FileMode{base: 0o755, sticky: 0o1777 | os.ModeSticky, fixturesDir: 0o1777 | os.ModeSticky} {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chmod(dir, mode); err != nil {
-			t.Fatal(err)
-		}
-	}
 	golden, err := os.ReadFile(goldenCassette(t, 0))
 	if err != nil {
 		t.Fatal(err)
@@ -68,10 +55,7 @@ func TestOutputsOfAnotherUser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	bin := filepath.Join(base, "atmkit.test")
-	if b, err := os.ReadFile(os.Args[0]); err != nil || os.WriteFile(bin, b, 0o755) != nil {
-		t.Fatalf("copy the test binary: %v", err)
-	}
+	bin := mocktest.CopyTestBinary(t, base, "atmkit.test")
 	const closed = "http://127.0.0.1:1" // never reached: the outputs are checked first
 	const cannotReplace = ": cannot replace it (operation not permitted): it is likely another user's, in a directory where only a file's owner may replace it (such as /tmp); remove it, or name another file"
 	cannotCreate := ": cannot create files in " + base + " (permission denied) as uid 65534: make the directory writable for it, or choose another"
@@ -94,16 +78,8 @@ func TestOutputsOfAnotherUser(t *testing.T) {
 		{[]string{"cassette", "scrub", "--check", at("keyed.yaml")}, exitFailure, at("keyed.yaml") + ": 9 values to redact in 3 interactions\n"},
 		{[]string{"cassette", "scrub", "--check", at("atm.yaml"), cassette}, exitOK, at("atm.yaml") + ": clean, unchanged\n" + cassette + ": clean, unchanged\n"},
 	} {
-		out, err := mocktest.OutputBusyRetried(func() *exec.Cmd {
-			cmd := exec.Command(bin, "-test.run=^TestOutputsOfAnotherUser$")
-			cmd.Dir = base
-			cmd.Env = append(os.Environ(), runAsEnv+"="+strings.Join(tc.args, "\n"))
-			cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-			return cmd
-		})
-		if err != nil {
-			t.Fatalf("atmkit %s as uid 65534: %v\n%s", strings.Join(tc.args, " "), err, out)
-		}
+		out := mocktest.RunTest(t, "atmkit "+strings.Join(tc.args, " ")+" as uid 65534", bin, "TestOutputsOfAnotherUser", base,
+			&syscall.Credential{Uid: mocktest.Nobody, Gid: mocktest.Nobody}, runAsEnv+"="+strings.Join(tc.args, "\n"))
 		got, _, _ := strings.Cut(string(out), "PASS\n")
 		if !strings.HasPrefix(got, fmt.Sprintf("exit %d\n", tc.code)) || !strings.Contains(got, tc.want) || strings.Contains(got, ".tmp") {
 			t.Errorf("atmkit %s as uid 65534:\n%swant exit %d with %q, and no temporary file's name", strings.Join(tc.args, " "), got, tc.code, tc.want)

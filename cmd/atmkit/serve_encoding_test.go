@@ -38,10 +38,8 @@ func TestServeRequestEncoding(t *testing.T) {
 			if !tc.latin1 {
 				latin1, utf8 = 500, 200
 			}
-			code, body := get(t, provinces+"cl%E9", "")
-			wantStatus(t, "the key in Latin-1 escapes", code, latin1, body)
-			code, body = get(t, provinces+"cl%C3%A9", "")
-			wantStatus(t, "the key in UTF-8 escapes", code, utf8, body)
+			wantGet(t, "the key in Latin-1 escapes", provinces+"cl%E9", "", latin1)
+			wantGet(t, "the key in UTF-8 escapes", provinces+"cl%C3%A9", "", utf8)
 			line := "  encoding:   queries and forms without a charset read as "
 			if got := stdout.String(); tc.latin1 != strings.Contains(got, line) {
 				t.Errorf("banner: got %q; want a line %q: %v", got, line, tc.latin1)

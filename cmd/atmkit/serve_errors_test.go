@@ -12,8 +12,7 @@ import (
 func TestServeErrorForms(t *testing.T) {
 	t.Parallel()
 	base, _, _ := startServe(t, map[string]string{"ATMKIT_JSON_ERRORS": "ajax"}, "--detailed-errors")
-	code, body := get(t, base+"/service/service.asmx/ReturnAtmSearchByCity?strAtmServiceKey=k", "")
-	wantStatus(t, "GET without intCityID", code, 500, body)
+	body := wantGet(t, "GET without intCityID", base+"/service/service.asmx/ReturnAtmSearchByCity?strAtmServiceKey=k", "", 500)
 	if want := "System.InvalidOperationException: Missing parameter: intCityID.\r\n   at "; !strings.HasPrefix(body, want) {
 		t.Errorf("GET without intCityID: got %q, want it to start %q", body, want)
 	}
@@ -74,8 +73,7 @@ func TestServeURLLimits(t *testing.T) {
 		{provinces + "%2C", 400, "A potentially dangerous Request.Path value was detected from the client (,)."},
 		{provinces + "%3C", 500, "Web Service method name is not valid."},
 	} {
-		code, body := get(t, tc.url, "")
-		wantStatus(t, tc.url, code, tc.status, body)
+		body := wantGet(t, tc.url, tc.url, "", tc.status)
 		if !strings.Contains(body, tc.text) {
 			t.Errorf("GET %s: got %.300q, want %q", tc.url, body, tc.text)
 		}

@@ -38,8 +38,7 @@ func TestServeServiceName(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			base, _, _ := startServe(t, tc.env, tc.args...)
-			status, wsdl := get(t, base+asmx.ServicePath+"?WSDL", "")
-			wantStatus(t, "WSDL", status, http.StatusOK, wsdl)
+			wsdl := wantGet(t, "WSDL", base+asmx.ServicePath+"?WSDL", "", http.StatusOK)
 			for _, want := range []string{
 				`<wsdl:service name="` + tc.want + `">`,
 				`<wsdl:binding name="` + tc.want + `Soap12" type="tns:` + tc.want + `Soap">`,

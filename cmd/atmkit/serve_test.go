@@ -100,6 +100,15 @@ func runAtmkit(env map[string]string, args ...string) (code int, stdout, stderr 
 	return runAtmkitWithin(20*time.Second, env, args...)
 }
 
+// wantUsageLine fails t unless a run of atmkit (what) exited 2 with one
+// line on stderr, holding want.
+func wantUsageLine(t *testing.T, what string, code int, stdout, stderr, want string) {
+	t.Helper()
+	if code != exitUsage || !strings.Contains(stderr, want) || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("%s: got exit %d, stderr %q (stdout %q); want exit %d and one line holding %q", what, code, stderr, stdout, exitUsage, want)
+	}
+}
+
 // deploymentWithin bounds a command that talks to a reference ASMX
 // deployment: Mono answers a whole DataSet in seconds under -race on a busy
 // machine, and a command sending calls one at a time takes many of them.
@@ -145,6 +154,15 @@ func wantStatus(t *testing.T, what string, got, want int, body string) {
 	}
 }
 
+// wantGet GETs url with token (get) and fails the test unless the answer
+// has status want; it returns the body.
+func wantGet(t *testing.T, what, url, token string, want int) string {
+	t.Helper()
+	code, body := get(t, url, token)
+	wantStatus(t, what, code, want, body)
+	return body
+}
+
 const provincesPath = "/service/service.asmx/ReturnProvinces?strAtmServiceKey="
 
 func TestServeFaultFlags(t *testing.T) {
@@ -155,18 +173,14 @@ func TestServeFaultFlags(t *testing.T) {
 	if !stdout.waitFor("faults:     2 active") {
 		t.Errorf("banner: got %q, want it to count 2 faults", stdout)
 	}
-	code, body := get(t, base+provincesPath+"k", "")
-	wantStatus(t, "first ReturnProvinces", code, 503, body)
-	code, body = get(t, base+provincesPath+"k", "")
-	wantStatus(t, "second ReturnProvinces", code, 200, body)
+	wantGet(t, "first ReturnProvinces", base+provincesPath+"k", "", 503)
+	wantGet(t, "second ReturnProvinces", base+provincesPath+"k", "", 200)
 	start := time.Now()
-	code, body = get(t, base+"/service/service.asmx/ReturnInstitutions?strAtmServiceKey=k", "")
-	wantStatus(t, "ReturnInstitutions", code, 200, body)
+	wantGet(t, "ReturnInstitutions", base+"/service/service.asmx/ReturnInstitutions?strAtmServiceKey=k", "", 200)
 	if d := time.Since(start); d < 200*time.Millisecond {
 		t.Errorf("ReturnInstitutions answered after %s, want at least 200ms", d)
 	}
-	code, body = get(t, base+"/__admin/faults", "")
-	wantStatus(t, "GET /__admin/faults", code, 200, body)
+	body := wantGet(t, "GET /__admin/faults", base+"/__admin/faults", "", 200)
 	if want := `{"faults":[{"id":"f2","operation":"ReturnInstitutions","delay":"200ms"}]}`; strings.TrimSpace(body) != want {
 		t.Errorf("faults: got %s, want %s", body, want)
 	}
@@ -175,15 +189,12 @@ func TestServeFaultFlags(t *testing.T) {
 func TestServeAdminTokenAndJournalSize(t *testing.T) {
 	t.Parallel()
 	base, _, _ := startServe(t, nil, "--admin-token", "tok", "--journal-size", "2")
-	code, body := get(t, base+"/__admin/health", "")
-	wantStatus(t, "health without token", code, 200, body)
-	code, body = get(t, base+"/__admin/requests", "")
-	wantStatus(t, "requests without token", code, 401, body)
+	wantGet(t, "health without token", base+"/__admin/health", "", 200)
+	wantGet(t, "requests without token", base+"/__admin/requests", "", 401)
 	for range 3 {
 		get(t, base+provincesPath+"k", "")
 	}
-	code, body = get(t, base+"/__admin/requests?operation=ReturnProvinces", "tok")
-	wantStatus(t, "requests with token", code, 200, body)
+	body := wantGet(t, "requests with token", base+"/__admin/requests?operation=ReturnProvinces", "tok", 200)
 	var j struct {
 		Requests []struct {
 			Seq    int               `json:"seq"`
@@ -248,15 +259,12 @@ func TestServeAdminPage(t *testing.T) {
 	if !stdout.waitFor(want) {
 		t.Fatalf("the banner lacks %q:\n%s", want, stdout)
 	}
-	code, body := get(t, base+"/__admin/", "")
-	wantStatus(t, "the page without token", code, 200, body)
+	body := wantGet(t, "the page without token", base+"/__admin/", "", 200)
 	if !strings.Contains(body, `<input id="token" name="token" type="password"`) {
 		t.Errorf("the page has no token input:\n%.400s", body)
 	}
-	code, body = get(t, base+"/__admin/info", "")
-	wantStatus(t, "info without token", code, 401, body)
-	code, body = get(t, base+"/__admin/info", "tok")
-	wantStatus(t, "info with token", code, 200, body)
+	wantGet(t, "info without token", base+"/__admin/info", "", 401)
+	body = wantGet(t, "info with token", base+"/__admin/info", "tok", 200)
 	if !strings.Contains(body, `"adminToken":true`) || strings.Contains(body, "warning") {
 		t.Errorf("info on 127.0.0.1 with a token: got %s, want adminToken true and no warning", body)
 	}
@@ -279,10 +287,8 @@ func TestServeJournalBodyMax(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			base, _, _ := startServe(t, tt.env, tt.args...)
-			code, answer := get(t, base+"/service/service.asmx/ReturnInstitutions?strAtmServiceKey=journal-key-1", "")
-			wantStatus(t, "ReturnInstitutions", code, 200, answer)
-			code, body := get(t, base+"/__admin/requests", "")
-			wantStatus(t, "requests", code, 200, body)
+			answer := wantGet(t, "ReturnInstitutions", base+"/service/service.asmx/ReturnInstitutions?strAtmServiceKey=journal-key-1", "", 200)
+			body := wantGet(t, "requests", base+"/__admin/requests", "", 200)
 			var j struct {
 				Requests []struct {
 					Query    string `json:"query"`
@@ -387,19 +393,14 @@ func TestServeConfigPrecedence(t *testing.T) {
 		if !stdout.waitFor("namespace:  http://config.example/atmService") {
 			t.Errorf("banner: got %q, want the config's namespace", stdout)
 		}
-		code, body := get(t, base+provincesPath+"cfg-key", "")
-		wantStatus(t, "config key", code, 200, body)
-		code, body = get(t, base+provincesPath+"other", "")
-		wantStatus(t, "key not in config", code, 500, body)
-		code, body = get(t, base+"/service/service.asmx/ReturnInstitutions?strAtmServiceKey=cfg-key", "")
-		wantStatus(t, "config fault", code, 418, body)
-		code, body = get(t, base+"/service/service.asmx/ReturnAllAtms?strAtmServiceKey=cfg-key", "")
-		wantStatus(t, "config fault in text form", code, 500, body)
+		wantGet(t, "config key", base+provincesPath+"cfg-key", "", 200)
+		wantGet(t, "key not in config", base+provincesPath+"other", "", 500)
+		wantGet(t, "config fault", base+"/service/service.asmx/ReturnInstitutions?strAtmServiceKey=cfg-key", "", 418)
+		body := wantGet(t, "config fault in text form", base+"/service/service.asmx/ReturnAllAtms?strAtmServiceKey=cfg-key", "", 500)
 		if !strings.Contains(body, "from the config") {
 			t.Errorf("config fault text: got %.200q", body)
 		}
-		code, body = get(t, base+"/__admin/requests", "cfg-token")
-		wantStatus(t, "config admin token", code, 200, body)
+		wantGet(t, "config admin token", base+"/__admin/requests", "cfg-token", 200)
 		if !stderr.waitFor(`"msg":"request"`) || !strings.HasPrefix(stderr.String(), "{") {
 			t.Errorf("log: got %.200q, want JSON lines (log-format from the config)", stderr)
 		}
@@ -408,29 +409,20 @@ func TestServeConfigPrecedence(t *testing.T) {
 	t.Run("environment over config", func(t *testing.T) {
 		env := map[string]string{"ATMKIT_CONFIG": cfg, "ATMKIT_KEYS": "env-key", "ATMKIT_ADMIN_TOKEN": "env-token", "ATMKIT_FAULT": "op=ReturnInstitutions,status=502"}
 		base, _, _ := startServe(t, env)
-		code, body := get(t, base+provincesPath+"env-key", "")
-		wantStatus(t, "env key", code, 200, body)
-		code, body = get(t, base+provincesPath+"cfg-key", "")
-		wantStatus(t, "config key under env", code, 500, body)
-		code, body = get(t, base+"/service/service.asmx/ReturnInstitutions?strAtmServiceKey=env-key", "")
-		wantStatus(t, "env fault replaces the config's", code, 502, body)
-		code, body = get(t, base+"/__admin/faults", "cfg-token")
-		wantStatus(t, "config token under env", code, 401, body)
-		code, body = get(t, base+"/__admin/faults", "env-token")
-		wantStatus(t, "env token", code, 200, body)
+		wantGet(t, "env key", base+provincesPath+"env-key", "", 200)
+		wantGet(t, "config key under env", base+provincesPath+"cfg-key", "", 500)
+		wantGet(t, "env fault replaces the config's", base+"/service/service.asmx/ReturnInstitutions?strAtmServiceKey=env-key", "", 502)
+		wantGet(t, "config token under env", base+"/__admin/faults", "cfg-token", 401)
+		wantGet(t, "env token", base+"/__admin/faults", "env-token", 200)
 	})
 
 	t.Run("flags over environment", func(t *testing.T) {
 		env := map[string]string{"ATMKIT_KEYS": "env-key", "ATMKIT_ADMIN_TOKEN": "env-token"}
 		base, _, _ := startServe(t, env, "--config", cfg, "--key", "flag-key", "--admin-token", "flag-token", "--journal-size", "0")
-		code, body := get(t, base+provincesPath+"flag-key", "")
-		wantStatus(t, "flag key", code, 200, body)
-		code, body = get(t, base+provincesPath+"env-key", "")
-		wantStatus(t, "env key under a flag", code, 500, body)
-		code, body = get(t, base+"/__admin/requests", "env-token")
-		wantStatus(t, "env token under a flag", code, 401, body)
-		code, body = get(t, base+"/__admin/requests", "flag-token")
-		wantStatus(t, "flag token", code, 200, body)
+		wantGet(t, "flag key", base+provincesPath+"flag-key", "", 200)
+		wantGet(t, "env key under a flag", base+provincesPath+"env-key", "", 500)
+		wantGet(t, "env token under a flag", base+"/__admin/requests", "env-token", 401)
+		body := wantGet(t, "flag token", base+"/__admin/requests", "flag-token", 200)
 		if strings.TrimSpace(body) != `{"requests":[],"matched":0,"lastSeq":0,"held":[]}` {
 			t.Errorf("requests with --journal-size 0: got %s, want none", body)
 		}
@@ -500,6 +492,5 @@ func TestServeFaultTextWithComma(t *testing.T) {
 	if code != 500 || !strings.Contains(body, "Env; with, separators") {
 		t.Errorf("ATMKIT_FAULT fault: got %d %.300q, want 500 with the whole text", code, body)
 	}
-	code, body = get(t, r2.base+"/service/service.asmx/ReturnAllAtms?strAtmServiceKey=k", "")
-	wantStatus(t, "second ATMKIT_FAULT fault", code, 503, body)
+	wantGet(t, "second ATMKIT_FAULT fault", r2.base+"/service/service.asmx/ReturnAllAtms?strAtmServiceKey=k", "", 503)
 }

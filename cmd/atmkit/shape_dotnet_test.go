@@ -105,6 +105,25 @@ func runClient(t *testing.T, exe, serviceURL, soap string, calls []string) []map
 	return got
 }
 
+// readInBothSOAPs runs the .NET client at exe against the service at base
+// over SOAP 1.1 and 1.2 (runClient) and hands check each call's result
+// with the call's name (the SOAP version and the call), its index and its
+// operation; a call the client failed fails the test instead.
+func readInBothSOAPs(t *testing.T, exe, base string, calls []string, check func(call string, i int, op string, result any)) {
+	t.Helper()
+	for _, soap := range []string{"soap11", "soap12"} {
+		got := runClient(t, exe, base+asmx.ServicePath, soap, calls)
+		for i := range calls {
+			call := soap + ", " + calls[i]
+			if e, ok := got[i]["error"]; ok {
+				t.Errorf("%s: the client failed: %v", call, e)
+				continue
+			}
+			check(call, i, got[i]["op"].(string), got[i]["result"])
+		}
+	}
+}
+
 // clientLine is a call as the .NET client reads it from stdin.
 func clientLine(op, key string, params [][2]string) string {
 	parts := []string{op, asmx.ParamKey + "=" + key}
@@ -158,18 +177,11 @@ func TestDotNetClientReadsLearnedShape(t *testing.T) {
 	// deployment's WSDL, reads the mock.
 	exe := refdeploy.BuildClient(t, d.ServiceURL()+"?WSDL", "testdata/dotnet/Client.cs")
 	calls, want := mockCalls(t, mock, ns, key, ds)
-	for _, soap := range []string{"soap11", "soap12"} {
-		got := runClient(t, exe, mock+asmx.ServicePath, soap, calls)
-		for i := range calls {
-			if e, ok := got[i]["error"]; ok {
-				t.Errorf("%s, %s: the client failed: %v", soap, calls[i], e)
-				continue
-			}
-			if g := documentForm(got[i]["op"].(string), got[i]["result"]); !reflect.DeepEqual(g, want[i]) {
-				t.Errorf("%s, %s: the client read\n%v\nwant\n%v", soap, calls[i], g, want[i])
-			}
+	readInBothSOAPs(t, exe, mock, calls, func(call string, i int, op string, result any) {
+		if g := documentForm(op, result); !reflect.DeepEqual(g, want[i]) {
+			t.Errorf("%s: the client read\n%v\nwant\n%v", call, g, want[i])
 		}
-	}
+	})
 	// The mock saw both SOAP versions.
 	status, body := get(t, mock+"/__admin/requests", "")
 	if status != 200 || !strings.Contains(body, `"binding":"soap11"`) || !strings.Contains(body, `"binding":"soap12"`) {

@@ -502,12 +502,7 @@ func TestTLSMisconfiguration(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			code, stdout, stderr := runAtmkit(tt.env, tt.args...)
-			if code != exitUsage || !strings.Contains(stderr, tt.want) {
-				t.Errorf("got exit %d and %q, want exit %d and %q", code, stderr, exitUsage, tt.want)
-			}
-			if n := strings.Count(stderr, "\n"); n != 1 {
-				t.Errorf("got %d lines on stderr, want 1: %q", n, stderr)
-			}
+			wantUsageLine(t, strings.Join(tt.args, " "), code, stdout, stderr, tt.want)
 			noSecret(t, "stderr", stderr)
 			noSecret(t, "stdout", stdout)
 		})

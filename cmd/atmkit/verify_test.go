@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -277,9 +278,7 @@ func TestCassetteVerifyCommandLine(t *testing.T) {
 		{[]string{"--upstream", "https://127.0.0.1:1", "--key", "k", "--ca-cert", "missing-ca.pem", path}, "--ca-cert missing-ca.pem: "},
 	} {
 		code, stdout, stderr := runAtmkit(nil, append([]string{"cassette", "verify"}, tc.args...)...)
-		if code != exitUsage || !strings.Contains(stderr, tc.want) || strings.Count(stderr, "\n") != 1 {
-			t.Errorf("%q: got exit %d, stderr %q; want 2 and one line holding %q (stdout %q)", tc.args, code, stderr, tc.want, stdout)
-		}
+		wantUsageLine(t, fmt.Sprintf("%q", tc.args), code, stdout, stderr, tc.want)
 	}
 	code, stdout, stderr := runAtmkit(nil, "cassette", "verify", "--help")
 	if code != exitOK || !strings.Contains(stdout+stderr, "Exit codes: 0 nothing drifted") || !strings.Contains(stdout+stderr, "ATMKIT_") {

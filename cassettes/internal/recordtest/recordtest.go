@@ -1,7 +1,9 @@
 // Package recordtest holds what the tests of package cassettes and of
 // cassettes/verify share to record a deployment: a live stand-in for the
-// service, the questions asked of it, the requests that ask them in each
-// binding, and the recording proxy in front of it. Only tests import it.
+// service (plain or gzipping), the questions asked of it, the requests that
+// ask them in each binding, the recording proxy in front of it, and the
+// reading, writing and key check of the cassette recorded. Only tests
+// import it.
 package recordtest
 
 import (
@@ -12,6 +14,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,6 +23,7 @@ import (
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/mockserver"
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
 // Key is the service key the tests send; no cassette may contain it.
@@ -164,6 +168,16 @@ func Request(tb testing.TB, base, ns string, b asmx.Binding, q Query, key string
 	return req
 }
 
+// MustGet writes a GET of u, failing the test on an error.
+func MustGet(tb testing.TB, u string) *http.Request {
+	tb.Helper()
+	req, err := http.NewRequest(http.MethodGet, u, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return req
+}
+
 // Do sends req with c and returns the status and body.
 func Do(tb testing.TB, c *http.Client, req *http.Request) (int, string) {
 	tb.Helper()
@@ -177,6 +191,55 @@ func Do(tb testing.TB, c *http.Client, req *http.Request) (int, string) {
 		tb.Fatal(err)
 	}
 	return resp.StatusCode, string(b)
+}
+
+// AssertNoKey fails the test unless the cassette at path holds the
+// placeholder and no form of Key.
+func AssertNoKey(tb testing.TB, path string) {
+	tb.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, form := range []string{Key, url.QueryEscape(Key), "s3cr3t"} {
+		if strings.Contains(string(b), form) {
+			tb.Fatalf("%s holds the service key (%q)", path, form)
+		}
+	}
+	if !strings.Contains(string(b), cassettes.Placeholder) {
+		tb.Fatalf("%s holds no placeholder: was anything scrubbed?", path)
+	}
+}
+
+// ReadCassette reads the cassette at path (cassettes.ReadFile), failing
+// the test on an error.
+func ReadCassette(tb testing.TB, path string) []*cassette.Interaction {
+	tb.Helper()
+	list, err := cassettes.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return list
+}
+
+// WriteCassette writes list as the cassette at path (cassettes.WriteFile),
+// failing the test on an error.
+func WriteCassette(tb testing.TB, path string, list []*cassette.Interaction) {
+	tb.Helper()
+	if err := cassettes.WriteFile(path, list); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// GzipStandIn starts a stand-in (StandIn) and, in front of it, a
+// deployment that gzips its answers (Gzipping). Both stop when the test
+// ends.
+func GzipStandIn(tb testing.TB) (deployment, standIn *httptest.Server, ds *fixtures.Dataset) {
+	tb.Helper()
+	standIn, ds = StandIn(tb)
+	deployment = httptest.NewServer(Gzipping(standIn.Config.Handler))
+	tb.Cleanup(deployment.Close)
+	return deployment, standIn, ds
 }
 
 // Gzipping serves h, its answers gzip-compressed to a client that accepts

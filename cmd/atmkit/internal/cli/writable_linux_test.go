@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -20,9 +19,6 @@ import (
 // check as another user than root, who may write anywhere.
 const checkDirEnv = "ATMKIT_CLI_TEST_CHECK_DIR"
 
-// nobody is the user the check runs as when the tests run as root.
-const nobody = 65534
-
 // TestCheckMakeDirUnwritable: a directory this process cannot create files
 // in (a host directory mounted into the image, which runs as uid 65532) is
 // refused at the start, naming the directory and the user, and so is a
@@ -35,29 +31,16 @@ func TestCheckMakeDirUnwritable(t *testing.T) {
 		return
 	}
 	t.Parallel()
-	base, err := os.MkdirTemp("", "atmkit-unwritable-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(base) })
+	base := mocktest.SharedTempDir(t, "atmkit-unwritable-", map[string]os.FileMode{"": 0o755, "ro": 0o555, "rw": 0o777})
 	readOnly, writable := filepath.Join(base, "ro"), filepath.Join(base, "rw")
-	for dir, mode := range map[string]os.FileMode{base: 0o755, readOnly: 0o555, writable: 0o777} {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chmod(dir, mode); err != nil {
-			t.Fatal(err)
-		}
-	}
 	bin := os.Args[0]
 	var cred *syscall.Credential
 	uid := os.Getuid()
 	if os.Geteuid() == 0 {
 		// The test binary's own directory is root's alone: a copy that
 		// the other user may run.
-		bin = filepath.Join(base, "cli.test")
-		copyFile(t, os.Args[0], bin)
-		cred, uid = &syscall.Credential{Uid: nobody, Gid: nobody}, nobody
+		bin = mocktest.CopyTestBinary(t, base, "cli.test")
+		cred, uid = &syscall.Credential{Uid: mocktest.Nobody, Gid: mocktest.Nobody}, mocktest.Nobody
 	}
 	for _, tc := range []struct {
 		dir, want string
@@ -67,15 +50,7 @@ func TestCheckMakeDirUnwritable(t *testing.T) {
 		{readOnly, fmt.Sprintf("cannot create files in %s (permission denied) as uid %d: make the directory writable for it, or choose another", readOnly, uid)},
 		{filepath.Join(readOnly, "new"), fmt.Sprintf("cannot create files in %s (permission denied) as uid %d", readOnly, uid)},
 	} {
-		out, err := mocktest.OutputBusyRetried(func() *exec.Cmd {
-			cmd := exec.Command(bin, "-test.run=^TestCheckMakeDirUnwritable$")
-			cmd.Env = append(os.Environ(), checkDirEnv+"="+tc.dir)
-			cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
-			return cmd
-		})
-		if err != nil {
-			t.Fatalf("the check as uid %d: %v\n%s", uid, err, out)
-		}
+		out := mocktest.RunTest(t, fmt.Sprintf("the check as uid %d", uid), bin, "TestCheckMakeDirUnwritable", "", cred, checkDirEnv+"="+tc.dir)
 		got := string(out)
 		if i := strings.Index(got, "\n"); i >= 0 {
 			got = got[:i] // the test binary's own PASS follows
@@ -86,25 +61,6 @@ func TestCheckMakeDirUnwritable(t *testing.T) {
 	}
 	if entries, err := os.ReadDir(writable); err != nil || len(entries) != 0 {
 		t.Errorf("the check left files in %s: %v %v", writable, entries, err)
-	}
-}
-
-func copyFile(t *testing.T, from, to string) {
-	t.Helper()
-	src, err := os.Open(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	dst, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(dst, src); err != nil {
-		t.Fatal(err)
-	}
-	if err := dst.Close(); err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -135,36 +91,14 @@ func TestTLSCAOutOfAnotherUser(t *testing.T) {
 		t.Skip("needs root, to make a file another user cannot replace")
 	}
 	t.Parallel()
-	base, err := os.MkdirTemp("", "atmkit-ca-out-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(base) })
-	sticky := filepath.Join(base, "tmp")
-	if err := os.Mkdir(sticky, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(base, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(sticky, 0o1777|os.ModeSticky); err != nil {
-		t.Fatal(err)
-	}
-	theirs := filepath.Join(sticky, "ca.pem")
+	base := mocktest.SharedTempDir(t, "atmkit-ca-out-", map[string]os.FileMode{"": 0o755, "tmp": 0o1777 | os.ModeSticky})
+	theirs := filepath.Join(base, "tmp", "ca.pem")
 	if err := os.WriteFile(theirs, []byte("root's\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(base, "cli.test")
-	copyFile(t, os.Args[0], bin)
-	out, err := mocktest.OutputBusyRetried(func() *exec.Cmd {
-		cmd := exec.Command(bin, "-test.run=^TestTLSCAOutOfAnotherUser$")
-		cmd.Env = append(os.Environ(), caOutEnv+"="+theirs)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
-		return cmd
-	})
-	if err != nil {
-		t.Fatalf("ListenTLS as uid %d: %v\n%s", nobody, err, out)
-	}
+	bin := mocktest.CopyTestBinary(t, base, "cli.test")
+	out := mocktest.RunTest(t, fmt.Sprintf("ListenTLS as uid %d", mocktest.Nobody), bin, "TestTLSCAOutOfAnotherUser", "",
+		&syscall.Credential{Uid: mocktest.Nobody, Gid: mocktest.Nobody}, caOutEnv+"="+theirs)
 	got, _, _ := strings.Cut(string(out), "\n")
 	want := "--tls-ca-out " + theirs + ": cannot replace it (operation not permitted): it is likely another user's, in a directory where only a file's owner may replace it (such as /tmp); remove it, or name another file"
 	if !strings.HasPrefix(got, "usage error true: ") || !strings.Contains(got, want) || strings.Contains(got, ".tmp") {
@@ -194,37 +128,17 @@ func TestCheckReplaceOfAnotherUser(t *testing.T) {
 		t.Skip("needs root, to make a file another user cannot replace")
 	}
 	t.Parallel()
-	base, err := os.MkdirTemp("", "atmkit-replace-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(base) })
+	base := mocktest.SharedTempDir(t, "atmkit-replace-", map[string]os.FileMode{"": 0o755, "tmp": 0o1777 | os.ModeSticky, "open": 0o777})
 	sticky, open := filepath.Join(base, "tmp"), filepath.Join(base, "open")
-	for dir, mode := range map[string]os.FileMode{base: 0o755, sticky: 0o1777 | os.ModeSticky, open: 0o777} {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chmod(dir, mode); err != nil {
-			t.Fatal(err)
-		}
-	}
 	theirs, notSticky, missing := filepath.Join(sticky, "report.xml"), filepath.Join(open, "report.xml"), filepath.Join(sticky, "new.xml")
 	for _, path := range []string{theirs, notSticky} {
 		if err := os.WriteFile(path, []byte("root's\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	bin := filepath.Join(base, "cli.test")
-	copyFile(t, os.Args[0], bin)
-	out, err := mocktest.OutputBusyRetried(func() *exec.Cmd {
-		cmd := exec.Command(bin, "-test.run=^TestCheckReplaceOfAnotherUser$")
-		cmd.Env = append(os.Environ(), replaceEnv+"="+strings.Join([]string{theirs, notSticky, missing}, "\n"))
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
-		return cmd
-	})
-	if err != nil {
-		t.Fatalf("the check as uid %d: %v\n%s", nobody, err, out)
-	}
+	bin := mocktest.CopyTestBinary(t, base, "cli.test")
+	out := mocktest.RunTest(t, fmt.Sprintf("the check as uid %d", mocktest.Nobody), bin, "TestCheckReplaceOfAnotherUser", "",
+		&syscall.Credential{Uid: mocktest.Nobody, Gid: mocktest.Nobody}, replaceEnv+"="+strings.Join([]string{theirs, notSticky, missing}, "\n"))
 	want := fmt.Sprintf("%q\n%q\n%q\n", "cannot replace it (operation not permitted): it is likely another user's, in a directory where only a file's owner may replace it (such as /tmp); remove it, or name another file", "", "")
 	if got, _, _ := strings.Cut(string(out), "PASS"); got != want {
 		t.Errorf("CheckReportFile of another user's file in a sticky directory, of one in another directory, of a new file:\ngot  %s\nwant %s", got, want)
