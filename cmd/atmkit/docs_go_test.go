@@ -207,11 +207,24 @@ func TestDocsGoSamples(t *testing.T) {
 }
 
 // unreachableProxy reports whether the go command's output says a module
-// was missing and could not be fetched (GOPROXY=off, no network).
+// was missing and could not be fetched (GOPROXY=off, no network): on one
+// of its own lines ("go: …" and the requirement chain under it), not in a
+// compiler's message about a sample.
 func unreachableProxy(out string) bool {
-	for _, s := range []string{"module lookup disabled", "GOPROXY=off", "dial tcp", "no such host", "connection refused", "i/o timeout"} {
-		if strings.Contains(out, s) {
-			return true
+	inGo := false
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "go: ") {
+			inGo = true
+		} else if !strings.HasPrefix(line, "\t") {
+			inGo = false
+		}
+		if !inGo {
+			continue
+		}
+		for _, s := range []string{"module lookup disabled", "GOPROXY=off", "dial tcp", "no such host", "connection refused", "i/o timeout"} {
+			if strings.Contains(line, s) {
+				return true
+			}
 		}
 	}
 	return false
@@ -242,10 +255,20 @@ func cloneCommands(t *testing.T, root string) [][]string {
 	return nil
 }
 
-// TestDocsGoSampleHelpers checks the wrapping and the gofmt check on small
-// cases.
+// TestDocsGoSampleHelpers checks the wrapping, the gofmt check and the
+// reading of a missing module on small cases.
 func TestDocsGoSampleHelpers(t *testing.T) {
 	t.Parallel()
+	for out, want := range map[string]bool{
+		"go: gopkg.in/yaml.v3@v3.0.1 requires\n\tgopkg.in/check.v1@v0.0.0-20161208181325-20d25e280405: module lookup disabled by GOPROXY=off\n": true,
+		"go: example.com/m@v1.0.0: Get \"https://proxy.example/example.com/m/@v/v1.0.0.info\": dial tcp: lookup proxy.example: no such host\n":  true,
+		"# example.com/docsamples/s03\ns03/sample_test.go:9:2: undefined: dial tcp\n":                                                           false,
+		"# example.com/docsamples/canary\ncanary/sample_test.go:5:25: undefined: mockserver.NoSuchName\n":                                       false,
+	} {
+		if got := unreachableProxy(out); got != want {
+			t.Errorf("unreachableProxy(%q) = %v, want %v", out, got, want)
+		}
+	}
 	for _, c := range []struct {
 		src, name, first string
 	}{
