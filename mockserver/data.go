@@ -273,10 +273,10 @@ type scratch struct {
 	hits []hit
 	atms []int32
 
-	// sortWithin's buckets: where each ends, each hit's bucket, and the
-	// hits sorted.
-	ends, bucketOf []int32
-	sorted         []hit
+	// sortWithin's buckets: where each ends and starts, each hit's
+	// bucket, and the hits sorted.
+	ends, starts, bucketOf []int32
+	sorted                 []hit
 
 	// ds carries a DataSet answer's numbering from one batch of its
 	// items to the next (answer_dataset.go).

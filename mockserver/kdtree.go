@@ -203,33 +203,42 @@ func sortWithin(hits []hit, maxHav float64, sc *scratch) []hit {
 		of[i] = int32(b)
 		ends[b]++
 	}
-	sum := int32(0)
+	// starts[b] is where bucket b starts; crowded says whether a bucket
+	// holds more than insertion sorts well.
+	starts := slices.Grow(sc.starts[:0], n)[:n]
+	sum, crowded := int32(0), false
 	for b, c := range ends {
-		ends[b] = sum
+		starts[b], ends[b] = sum, sum
 		sum += c
+		crowded = crowded || c > 12
 	}
 	sorted := slices.Grow(sc.sorted[:0], n)[:n]
-	for i, b := range of {
-		sorted[ends[b]] = hits[i]
-		ends[b]++
-	}
-	lo := int32(0)
-	for _, hi := range ends {
-		switch {
-		case hi-lo < 2:
-		case hi-lo <= 12:
-			for i := lo + 1; i < hi; i++ {
-				for j := i; j > lo && hitLess(&sorted[j], &sorted[j-1]); j-- {
-					sorted[j], sorted[j-1] = sorted[j-1], sorted[j]
-				}
+	if !crowded {
+		// Each hit goes into its bucket in order as it is placed
+		// (insertion by shifting: the hit is written once), so the
+		// buckets need no pass of their own.
+		for i, b := range of {
+			x, lo := hits[i], starts[b]
+			j := ends[b]
+			ends[b] = j + 1
+			for ; j > lo && hitLess(&x, &sorted[j-1]); j-- {
+				sorted[j] = sorted[j-1]
 			}
-		default:
-			sortByHav(sorted[lo:hi], 2*bits.Len(uint(hi-lo)))
+			sorted[j] = x
 		}
-		lo = hi
+	} else {
+		for i, b := range of {
+			sorted[ends[b]] = hits[i]
+			ends[b]++
+		}
+		for b, hi := range ends {
+			if lo := starts[b]; hi-lo >= 2 {
+				sortByHav(sorted[lo:hi], 2*bits.Len(uint(hi-lo)))
+			}
+		}
 	}
 	fixTies(sorted)
-	sc.ends, sc.sorted, sc.bucketOf = ends, sorted, of
+	sc.ends, sc.starts, sc.sorted, sc.bucketOf = ends, starts, sorted, of
 	return sorted
 }
 
