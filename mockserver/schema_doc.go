@@ -20,13 +20,13 @@ const schemaNotFound = "Schema not found.\r\n"
 const wsdlNotFound = "XML Web service description was not found.\r\n"
 
 // serveSchema answers ?schema=ID: the schema of the typed DataSet called
-// ID, which the WSDL imports from that address; any other id is ASMX's
-// error. An untyped DataSet's schema is in its answers only.
+// ID, which the WSDL imports from that address, as XmlSchema.Write writes
+// it (xmlSchemaForm); any other id is ASMX's error. An untyped DataSet's schema is in its answers only.
 func (s *Server) serveSchema(w http.ResponseWriter, id string) {
 	if d := typedDataSet(s.enc.shape, id); d != nil {
 		n, err := dsxml.Schema(d, s.cfg.namespace)
 		if err == nil {
-			writeDoc(w, asmx.ContentTypeXML, dsxml.Append([]byte(`<?xml version="1.0" encoding="utf-8"?>`), n, 0, true))
+			writeDoc(w, asmx.ContentTypeXML, dsxml.Append([]byte(`<?xml version="1.0" encoding="utf-8"?>`), xmlSchemaForm(n), 0, true))
 			return
 		}
 		s.log.Error("schema", "id", id, "error", err)

@@ -134,3 +134,126 @@ func TestTypedDataSet(t *testing.T) {
 		}
 	}
 }
+
+// atmSetShape is a typed DataSet of locations with what its schema can
+// hold: a primary key (xs:unique), a nested relation with its constraint
+// (xs:keyref), two without (msdata:Relationship), element columns with
+// msdata:Ordinal and minOccurs="0", an attribute column and a hidden
+// auto-increment one.
+const atmSetShape = `version: 1
+results:
+  Finder:
+    layout: dataset
+    dataset:
+      name: AtmSet
+      namespace: http://a/AtmSet.xsd
+      wsdl: typed
+      tables:
+        - table: Summary
+          rows: one
+          columns:
+            - {column: Found, type: int, generated: true}
+            - {column: TopKey, type: int}
+        - table: Machine
+          rows: locations
+          columns:
+            - {column: MachineKey, mapping: hidden, type: int, allowNull: false, autoIncrement: true}
+            - {column: Seq, mapping: attribute, type: int, value: index}
+            - {column: AtmNo, type: int, allowNull: false, value: id}
+            - {column: Code, type: string, value: atmIdentifier}
+          unique:
+            - {name: MachineKeys, columns: [MachineKey], primaryKey: true}
+        - table: Tongue
+          rows: languages
+          columns:
+            - {column: Code, type: string, value: language}
+            - {column: MachineKey, mapping: hidden, type: int}
+      relations:
+        - {name: MachineTongues, parent: Machine, parentColumns: [MachineKey], child: Tongue, childColumns: [MachineKey], nested: true}
+        - {name: MachineSummary, parent: Machine, parentColumns: [MachineKey], child: Summary, childColumns: [TopKey], constraint: false}
+        - {name: TongueSummary, parent: Tongue, parentColumns: [MachineKey], child: Summary, childColumns: [TopKey], constraint: false}
+  Lenders:
+    layout: dataset
+    dataset:
+      name: Lenders
+      tables:
+        - table: Lender
+          rows: institutions
+          columns:
+            - {column: No, type: int, value: id}
+  Areas:
+    layout: dataset
+    dataset:
+      name: Areas
+      tables:
+        - table: Area
+          rows: provinces
+          columns:
+            - {column: Code, type: string, value: code}
+`
+
+// TestTypedDataSetSchemaBytes: ?schema=AtmSet is, byte for byte, what .NET
+// Framework 4 (64-bit) serves for that typed DataSet: DataSet.
+// WriteXmlSchema's text read back with XmlSchema.Read and written with
+// XmlSchema.Write. The root declares its namespaces in the order of their
+// Hashtable and XmlSerializationWriter's two passes (mstns, msdata, then
+// the default namespace; xs, the element's own, last), attributes come in
+// the XmlSchema classes' member order (msdata: ones after id), QNames in
+// the DataSet's namespace take mstns:, every empty element is <x />, and
+// only the first msdata:Relationship declares xmlns:msdata (the schema
+// parser's annotation scope).
+func TestTypedDataSetSchemaBytes(t *testing.T) {
+	srv := serveShapeYAML(t, atmSetShape, "http://a/svc")
+	want := mocktest.AsDotNetLines(`<?xml version="1.0" encoding="utf-8"?>
+<xs:schema xmlns:mstns="http://a/AtmSet.xsd" xmlns:msdata="urn:schemas-microsoft-com:xml-msdata" xmlns="http://a/AtmSet.xsd" attributeFormDefault="qualified" elementFormDefault="qualified" targetNamespace="http://a/AtmSet.xsd" id="AtmSet" xmlns:xs="http://www.w3.org/2001/XMLSchema">
+  <xs:element msdata:IsDataSet="true" msdata:UseCurrentLocale="true" name="AtmSet">
+    <xs:complexType>
+      <xs:choice minOccurs="0" maxOccurs="unbounded">
+        <xs:element name="Summary">
+          <xs:complexType>
+            <xs:sequence>
+              <xs:element minOccurs="0" name="Found" type="xs:int" />
+              <xs:element minOccurs="0" name="TopKey" type="xs:int" />
+            </xs:sequence>
+          </xs:complexType>
+        </xs:element>
+        <xs:element name="Machine">
+          <xs:complexType>
+            <xs:sequence>
+              <xs:element msdata:Ordinal="2" name="AtmNo" type="xs:int" />
+              <xs:element msdata:Ordinal="3" minOccurs="0" name="Code" type="xs:string" />
+              <xs:element minOccurs="0" maxOccurs="unbounded" name="Tongue">
+                <xs:complexType>
+                  <xs:sequence>
+                    <xs:element msdata:Ordinal="0" minOccurs="0" name="Code" type="xs:string" />
+                  </xs:sequence>
+                  <xs:attribute name="MachineKey" type="xs:int" use="prohibited" />
+                </xs:complexType>
+              </xs:element>
+            </xs:sequence>
+            <xs:attribute msdata:AutoIncrement="true" msdata:AllowDBNull="false" name="MachineKey" type="xs:int" use="prohibited" />
+            <xs:attribute form="unqualified" name="Seq" type="xs:int" />
+          </xs:complexType>
+        </xs:element>
+      </xs:choice>
+    </xs:complexType>
+    <xs:unique msdata:PrimaryKey="true" name="MachineKeys">
+      <xs:selector xpath=".//mstns:Machine" />
+      <xs:field xpath="@mstns:MachineKey" />
+    </xs:unique>
+    <xs:keyref msdata:IsNested="true" name="MachineTongues" refer="mstns:MachineKeys">
+      <xs:selector xpath=".//mstns:Tongue" />
+      <xs:field xpath="@mstns:MachineKey" />
+    </xs:keyref>
+  </xs:element>
+  <xs:annotation>
+    <xs:appinfo>
+      <msdata:Relationship name="MachineSummary" msdata:parent="Machine" msdata:child="Summary" msdata:parentkey="MachineKey" msdata:childkey="TopKey" xmlns:msdata="urn:schemas-microsoft-com:xml-msdata" />
+      <msdata:Relationship name="TongueSummary" msdata:parent="Tongue" msdata:child="Summary" msdata:parentkey="MachineKey" msdata:childkey="TopKey" />
+    </xs:appinfo>
+  </xs:annotation>
+</xs:schema>`)
+	if got := string(getOK(t, srv.URL+asmx.ServicePath+"?schema=AtmSet")); got != want {
+		t.Errorf("?schema=AtmSet serves\n%s\nwant\n%s", got, want)
+	}
+}

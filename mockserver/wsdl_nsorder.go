@@ -81,7 +81,8 @@ func (r netRuntime) stringHash(s string) int32 {
 // netHashtable is a Hashtable of string keys: their order, no values.
 type netHashtable struct {
 	rt       netRuntime
-	keys     []string // by bucket; "" is an empty bucket
+	keys     []string // by bucket
+	used     []bool   // whether a bucket holds a key ("" is one)
 	hashes   []uint32
 	count    int
 	loadsize int
@@ -100,7 +101,15 @@ func newNetHashtable(rt netRuntime, capacity int) *netHashtable {
 	if raw := float64(capacity) / float64(loadFactor); raw > float64(least) {
 		size = netPrime(int(raw))
 	}
-	return &netHashtable{rt: rt, keys: make([]string, size), hashes: make([]uint32, size), loadsize: int(loadFactor * float32(size))}
+	t := &netHashtable{rt: rt}
+	t.resize(size)
+	return t
+}
+
+// resize empties t into size buckets.
+func (t *netHashtable) resize(size int) {
+	t.keys, t.used, t.hashes = make([]string, size), make([]bool, size), make([]uint32, size)
+	t.loadsize = int(loadFactor * float32(size))
 }
 
 // netPrime is HashHelpers.GetPrime: the least prime of its table at least
@@ -132,11 +141,11 @@ func (t *netHashtable) put(key string, h uint32) bool {
 		step = 1 + ((h>>5)+1)%(n-1)
 	}
 	for b := h % n; ; b = (b + step) % n {
-		switch t.keys[b] {
-		case "":
-			t.keys[b], t.hashes[b] = key, h
+		switch {
+		case !t.used[b]:
+			t.keys[b], t.used[b], t.hashes[b] = key, true, h
 			return true
-		case key:
+		case t.keys[b] == key:
 			return false
 		}
 	}
@@ -147,12 +156,10 @@ func (t *netHashtable) put(key string, h uint32) bool {
 // bucket up).
 func (t *netHashtable) add(key string) {
 	if t.count >= t.loadsize {
-		old, oldHashes := t.keys, t.hashes
-		size := netPrime(2 * len(old))
-		t.keys, t.hashes = make([]string, size), make([]uint32, size)
-		t.loadsize = int(loadFactor * float32(size))
+		old, oldUsed, oldHashes := t.keys, t.used, t.hashes
+		t.resize(netPrime(2 * len(old)))
 		for i, k := range old {
-			if k != "" {
+			if oldUsed[i] {
 				t.put(k, oldHashes[i])
 			}
 		}
@@ -167,7 +174,7 @@ func (t *netHashtable) add(key string) {
 func (t *netHashtable) order() []string {
 	var out []string
 	for i := len(t.keys) - 1; i >= 0; i-- {
-		if t.keys[i] != "" {
+		if t.used[i] {
 			out = append(out, t.keys[i])
 		}
 	}
