@@ -21,7 +21,8 @@ const wsdlNotFound = "XML Web service description was not found.\r\n"
 
 // serveSchema answers ?schema=ID: the schema of the typed DataSet called
 // ID, which the WSDL imports from that address, as XmlSchema.Write writes
-// it (xmlSchemaForm); any other id is ASMX's error. An untyped DataSet's schema is in its answers only.
+// it (xmlSchemaForm); any other id is ASMX's error. An untyped DataSet's
+// schema is in its answers only.
 func (s *Server) serveSchema(w http.ResponseWriter, id string) {
 	if d := typedDataSet(s.enc.shape, id); d != nil {
 		n, err := dsxml.Schema(d, s.cfg.namespace)
