@@ -371,12 +371,14 @@ func (r *journalRecord) entry(full bool, keys []string) JournalEntry {
 }
 
 // callKeys are the keys masked in an entry: the configured ones and the
-// call's own.
+// call's own. The slice has no room left, so that a caller appending to it
+// copies: keys are the journal's, shared by concurrent reads.
 func (r *journalRecord) callKeys(keys []string) []string {
+	keys = keys[:len(keys):len(keys)]
 	if r.call == nil || r.call.Key == "" {
 		return keys
 	}
-	return append(keys[:len(keys):len(keys)], r.call.Key)
+	return append(keys, r.call.Key)
 }
 
 // newJournal returns a journal of size entries, keeping bodyMax bytes of

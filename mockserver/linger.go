@@ -58,13 +58,32 @@ func discardBody(r *http.Request, rc *http.ResponseController) {
 	defer lingerBuffers.Put(bp)
 	buf := *bp
 	end := time.Now().Add(LingerTime)
-	stopping := serve.Stopping(r.Context())
-	for n := int64(0); n < LingerBytes && r.Context().Err() == nil && !closed(stopping); {
+	ctx, stopping := r.Context(), serve.Stopping(r.Context())
+	// A read waiting for more of the body ends as the shutdown begins
+	// (or the context ends): the watch moves its deadline to now. The
+	// loop checks again after setting a deadline of its own, so a
+	// deadline set by the watch is never overwritten unseen.
+	watched, unwatch := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(watched)
+		select {
+		case <-stopping:
+		case <-ctx.Done():
+		case <-unwatch:
+			return
+		}
+		_ = rc.SetReadDeadline(time.Now())
+	}()
+	defer func() { close(unwatch); <-watched }()
+	for n := int64(0); n < LingerBytes; {
 		deadline := time.Now().Add(LingerIdle)
 		if deadline.After(end) {
 			deadline = end
 		}
 		_ = rc.SetReadDeadline(deadline)
+		if ctx.Err() != nil || closed(stopping) {
+			return
+		}
 		k, err := r.Body.Read(buf[:min(int64(len(buf)), LingerBytes-n)])
 		n += int64(k)
 		if err != nil {

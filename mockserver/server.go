@@ -293,15 +293,25 @@ func notFound(w http.ResponseWriter, r *http.Request, ex *exchange) {
 	http.NotFound(w, r)
 }
 
-// observe runs after every request: the journal entry and the request log line.
+// observe runs after every request: the request log line, then the journal
+// entry. The journal takes the call over (a full journal gives the call of
+// the entry it drops back for reuse, asmx.Call.Recycle): nothing reads
+// ex.call once it is journaled, the log line included.
 func (s *Server) observe(r *http.Request, ex *exchange, status int) {
+	d := time.Since(ex.start)
+	s.logRequest(r, ex, status, d)
 	if s.journal.enabled() && !isAdminPath(r.URL.Path) {
-		rec := recordOf(r, ex, status, time.Since(ex.start))
+		rec := recordOf(r, ex, status, d)
 		if s.journal.bodyMax > 0 {
 			keepCall(&rec, r, ex, status, s.journal.bodyMax)
 		}
 		s.journal.add(&rec)
 	}
+}
+
+// logRequest writes the request log line of a request answered with status
+// after d.
+func (s *Server) logRequest(r *http.Request, ex *exchange, status int, d time.Duration) {
 	level := slog.LevelInfo
 	if isAdminPath(r.URL.Path) && (r.Method == http.MethodGet || r.Method == http.MethodHead) && status > 0 && status < 400 {
 		level = slog.LevelDebug // reads of the admin API and page: an open page polls every second
@@ -310,7 +320,7 @@ func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 		return
 	}
 	attrs := []slog.Attr{slog.String("method", r.Method), slog.String("path", s.masked(r.URL.Path, ex, r.URL.Path)), slog.Int("status", status),
-		slog.Duration("duration", time.Since(ex.start))}
+		slog.Duration("duration", d)}
 	if ex.binding != 0 {
 		attrs = append(attrs, slog.String("binding", ex.binding.String()))
 	}

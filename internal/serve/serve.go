@@ -148,12 +148,14 @@ func Start(ln net.Listener, h http.Handler, o Options) *Server {
 
 // Run serves h on ln until ctx is done, then shuts down gracefully (see
 // Shutdown) and returns. A server that fails before (its listener closed
-// under it) returns the error at once.
+// under it) returns the error at once, its connections closed: nothing
+// serves on after Run returns.
 func Run(ctx context.Context, ln net.Listener, h http.Handler, o Options) error {
 	s := Start(ln, h, o)
 	select {
 	case err := <-s.served:
 		s.cancel()
+		_ = s.srv.Close()
 		if errors.Is(err, http.ErrServerClosed) {
 			return nil
 		}
