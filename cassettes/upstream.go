@@ -133,6 +133,9 @@ func (up *upstream) fetch(ctx context.Context, ix *Index, c *asmx.Call) mockserv
 		body: body, where: up.rec.Path() + " (from upstream)", source: mockserver.SourceUpstream, canonical: c.Canonical(), ns: up.ns}
 	if r.status != http.StatusOK {
 		r.kind = errorOf(r.binding, r.status, string(body)).Kind
+		// ASP.NET AJAX's mark of a JSON error, by which script clients
+		// tell it from a result: written again, as replay does.
+		r.jsonError = strings.EqualFold(strings.TrimSpace(resp.Header.Get("jsonerror")), "true")
 		return r.answer()
 	}
 	// Later calls are answered from the index, not by the upstream: their

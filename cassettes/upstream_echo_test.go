@@ -12,6 +12,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/mockserver"
 )
 
 // TestUpstreamEchoedKeyNotServedToOthers: a deployment that echoes the
@@ -60,4 +61,35 @@ func TestUpstreamEchoedKeyNotServedToOthers(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertNoKey(t, path)
+}
+
+// TestUpstreamJSONErrorKeepsItsMark: a JSON error the upstream answers
+// with ASP.NET AJAX's mark (jsonerror: true), by which script clients tell
+// an error from a result, reaches the app with the mark, as a JSON error
+// replayed from a cassette does.
+func TestUpstreamJSONErrorKeepsItsMark(t *testing.T) {
+	t.Parallel()
+	_, _, up := smallStandIn(t, mockserver.WithKeys(testKey), mockserver.WithJSONErrors(mockserver.JSONErrorsAjax))
+	path := filepath.Join(t.TempDir(), "jsonerr.yaml")
+	idx, srv := onMissServer(t, cassettes.Upstream{URL: up.URL, Record: path})
+	defer srv.Close()
+	defer idx.Close()
+	q := query{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{"strPostalCode", ""}, {"dblLatitude", "44.709777"}, {"dblLongitude", "-63.571423"}, {"bytRadius", "1"}}}
+	direct, err := up.Client().Do(request(t, up.URL, asmx.JSON, q, "wrong-key-1234", false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct.Body.Close()
+	if direct.StatusCode != http.StatusInternalServerError || direct.Header.Get("jsonerror") != "true" {
+		t.Fatalf("the upstream itself: %d, jsonerror %q; want a marked 500", direct.StatusCode, direct.Header.Get("jsonerror"))
+	}
+	resp, err := srv.Client().Do(request(t, srv.URL, asmx.JSON, q, "wrong-key-1234", false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusInternalServerError || resp.Header.Get("jsonerror") != "true" {
+		t.Errorf("forwarded: %d, jsonerror %q; want the upstream's marked 500\n%s", resp.StatusCode, resp.Header.Get("jsonerror"), body)
+	}
 }
