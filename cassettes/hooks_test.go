@@ -1,13 +1,20 @@
 package cassettes_test
 
 import (
+	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/mockserver"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
@@ -52,5 +59,94 @@ func TestBeforeSaveHookCannotWriteAKey(t *testing.T) {
 				t.Errorf("the cassette holds no %s:\n%s", cassettes.Placeholder, b)
 			}
 		})
+	}
+}
+
+// TestBeforeSaveHookSeesWhatJoins: a BeforeSave hook runs on an
+// interaction only when it joins the cassette (atmkit record's progress
+// lines say "recorded" from it). A call answered after Stop is not
+// recorded, and its hook does not run; one whose hook was running when
+// Stop came is in the file Stop writes.
+func TestBeforeSaveHookSeesWhatJoins(t *testing.T) {
+	t.Parallel()
+	h, err := mockserver.New(mockserver.WithKeys(testKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	late := query{Op: asmx.OpReturnAtmSearchByInstitution, Params: [][2]string{{"intInstitutionID", "3"}}}
+	arrived, answer := make(chan struct{}), make(chan struct{})
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, late.Op) {
+			close(arrived)
+			<-answer
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer up.Close()
+	var mu sync.Mutex
+	var hooked []string
+	entered, release := make(chan struct{}), make(chan struct{})
+	hook := func(i *cassette.Interaction) error {
+		op := cassettes.EntryOf(i).Operation
+		mu.Lock()
+		hooked = append(hooked, op)
+		mu.Unlock()
+		if op == asmx.OpReturnInstitutions {
+			close(entered)
+			<-release
+		}
+		return nil
+	}
+	path := filepath.Join(t.TempDir(), "joins.yaml")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithSaveInterval(0),
+		cassettes.WithHook(cassettes.BeforeSave, hook))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status, body := do(t, rec.Client(), request(t, up.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false)); status != 200 {
+		t.Fatalf("first call: %d %.200s", status, body)
+	}
+	// A call at the upstream as Stop comes, answered after it.
+	lateStatus := make(chan int, 1)
+	go func() {
+		status, _ := do(t, rec.Client(), request(t, up.URL, asmx.HTTPGet, late, testKey, false))
+		lateStatus <- status
+	}()
+	<-arrived
+	// A call whose hook runs as Stop comes.
+	held := make(chan int, 1)
+	go func() {
+		status, _ := do(t, rec.Client(), request(t, up.URL, asmx.HTTPGet, query{Op: asmx.OpReturnInstitutions}, testKey, false))
+		held <- status
+	}()
+	<-entered
+	stopped := make(chan error, 1)
+	go func() { stopped <- rec.Stop() }()
+	for { // until Stop has begun: a call then fails with ErrStopped
+		_, err := rec.RoundTrip(request(t, up.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false))
+		if errors.Is(err, cassettes.ErrStopped) {
+			break
+		}
+		runtime.Gosched()
+	}
+	close(release)
+	if err := <-stopped; err != nil {
+		t.Fatal(err)
+	}
+	close(answer)
+	if status := <-lateStatus; status != 200 {
+		t.Errorf("the call answered after Stop: status %d, want the upstream's 200", status)
+	}
+	if status := <-held; status != 200 {
+		t.Errorf("the call whose hook ran at Stop: status %d, want 200", status)
+	}
+	var ops []string
+	for _, i := range readCassette(t, path) {
+		ops = append(ops, cassettes.EntryOf(i).Operation)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(ops, hooked) {
+		t.Errorf("the cassette holds %q, the BeforeSave hook saw %q: want the same interactions", ops, hooked)
 	}
 }

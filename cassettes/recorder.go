@@ -521,14 +521,23 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 
 // join adds cp to the cassette as its next interaction, after the
 // BeforeSave hooks and scrubbed again if any ran, and reports whether it
-// joined: a hook may discard it, and nothing joins once Stop took what to
-// write. The hooks run one call at a time, in the order the interactions
-// join, each seeing the ID its interaction gets, so that a hook numbering
-// them (atmkit record's progress lines) numbers them as the file does.
+// joined: a hook may discard it, and nothing joins once Stop has begun
+// (nor do the hooks run then). The hooks run one call at a time, in the
+// order the interactions join, each seeing the ID its interaction gets, so
+// that a hook numbering them (atmkit record's progress lines) numbers them
+// as the file does. Stop waits for a join under way (joinMu): an
+// interaction a hook was shown is in the file Stop writes.
 func (r *Recorder) join(cp *cassette.Interaction, key string) (bool, error) {
 	r.joinMu.Lock()
 	defer r.joinMu.Unlock()
 	r.mu.Lock()
+	if r.stopped {
+		// Answered after Stop began: the cassette and Len stay as Stop
+		// leaves them.
+		r.mu.Unlock()
+		r.log.Debug("answered after the recording stopped: not recorded", "request", recorded.DescribeRequest(cp.Request.Method, cp.Request.URL, cp.Request.Headers, cp.Request.Body))
+		return false, nil
+	}
 	cp.ID = r.takeID() // interactions join under joinMu only: the id stays free
 	r.mu.Unlock()
 	hooked := false
@@ -549,12 +558,6 @@ func (r *Recorder) join(cp *cassette.Interaction, key string) (bool, error) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.stopped {
-		// Answered after Stop took what to write: the cassette and Len
-		// stay as Stop left them.
-		r.log.Debug("answered after the recording stopped: not recorded", "request", recorded.DescribeRequest(cp.Request.Method, cp.Request.URL, cp.Request.Headers, cp.Request.Body))
-		return false, nil
-	}
 	cp.ID = r.takeID()
 	if r.keys.add(key, cp.Response.Code) {
 		recorded.MarkKey(cp, RejectedPlaceholder)
@@ -571,7 +574,9 @@ func (r *Recorder) join(cp *cassette.Interaction, key string) (bool, error) {
 // Stop ends recording and writes the cassette if anything is unsaved. It
 // is safe to call more than once; later calls return the first one's error.
 // Requests after Stop fail with ErrStopped; one in flight still gets its
-// answer, but is not recorded: once Stop returns, the cassette is final. A recorder that was to create
+// answer, but is not recorded (one whose BeforeSave hooks are running as
+// Stop begins is: Stop waits for them): once Stop returns, the cassette
+// is final. A recorder that was to create
 // the cassette and recorded nothing writes no file, removes the directories
 // it made for it (when still empty), and returns ErrNothingRecorded: an
 // empty cassette would make every later run miss.
@@ -584,7 +589,11 @@ func (r *Recorder) Stop() error {
 	}
 	r.stopped = true
 	r.mu.Unlock()
+	// A join under way (its BeforeSave hooks told of its interaction)
+	// ends before what to write is taken; later ones see stopped.
+	r.joinMu.Lock()
 	close(r.done)
+	r.joinMu.Unlock()
 	r.wg.Wait()
 	var err error
 	if r.recording {

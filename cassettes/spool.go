@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
+	"github.com/atmkit/atmkit/internal/atomicfile"
 )
 
 // itemSpool keeps the encoded items (recorded.EncodeItem's) of the
@@ -52,7 +53,10 @@ func (s *itemSpool) put(item *recorded.Item) spooled {
 		return spooled{mem: []byte{}}
 	}
 	if s.f == nil && !s.broken {
-		dir, base := filepath.Split(s.cassette)
+		// Beside the file the saves replace (a symbolic link's target),
+		// where the next holder of the lock removes what a killed
+		// recorder left (recorded.RemoveTemps).
+		dir, base := filepath.Split(atomicfile.Target(s.cassette))
 		if dir == "" {
 			dir = "."
 		}

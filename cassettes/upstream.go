@@ -13,8 +13,10 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/mockserver"
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
 // DefaultUpstreamTimeout bounds a call forwarded to the upstream when
@@ -131,6 +133,9 @@ func (up *upstream) fetch(ctx context.Context, ix *Index, c *asmx.Call) mockserv
 		body: body, where: up.rec.Path() + " (from upstream)", source: mockserver.SourceUpstream, canonical: c.Canonical(), ns: up.ns}
 	if r.status != http.StatusOK {
 		r.kind = errorOf(r.binding, r.status, string(body)).Kind
+		// ASP.NET AJAX's mark of a JSON error, by which script clients
+		// tell it from a result: written again, as replay does.
+		r.jsonError = strings.EqualFold(strings.TrimSpace(resp.Header.Get("jsonerror")), "true")
 		return r.answer()
 	}
 	// Later calls are answered from the index, not by the upstream: their
@@ -138,6 +143,7 @@ func (up *upstream) fetch(ctx context.Context, ix *Index, c *asmx.Call) mockserv
 	// answer loaded from it would (its id is the recorder's to give).
 	later := *r
 	later.source = filepath.Base(up.rec.Path())
+	later.body = sweptOf(body, r.contentType, c.Key)
 	ix.add(c, &later)
 	ix.mu.RLock()
 	if e := ix.entries[family(c.Binding)+r.canonical]; e != nil {
@@ -210,4 +216,17 @@ func newRequest(ctx context.Context, base *url.URL, ns string, enc asmx.RequestE
 	}
 	u.RawQuery = query
 	return http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+}
+
+// sweptOf is body, an answer to a call with key, as the cassette holds it:
+// every form of the key the deployment echoed replaced by Placeholder. An
+// episode indexed for later calls serves other callers, with keys of their
+// own; the caller that sent key gets the answer as it came.
+func sweptOf(body []byte, contentType, key string) []byte {
+	resp := cassette.Response{Body: string(body), Headers: http.Header{"Content-Type": {contentType}}}
+	recorded.Sweep(&resp, Placeholder, key)
+	if resp.Body == string(body) {
+		return body
+	}
+	return []byte(resp.Body)
 }
