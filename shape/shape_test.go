@@ -221,3 +221,22 @@ func TestGeneratedValue(t *testing.T) {
 		}
 	}
 }
+
+// TestMarshalHeaderOfAnyLineBreak: a header line broken by a line break
+// YAML reads besides LF (CR, NEL, LS, PS) stays in the comment. It ended
+// the comment line, the rest read as YAML: `shape learn` from a WSDL whose
+// targetNamespace held &#13; wrote a file it would not load ("unknown key").
+func TestMarshalHeaderOfAnyLineBreak(t *testing.T) {
+	for _, br := range []string{"\r", "\r\n", "\u0085", "\u2028", "\u2029"} {
+		header := "the deployment's service namespace: http://a.example/" + br + "operations: {ReturnAllAtms: nothing}" + br + "x: 1"
+		data := Marshal(Default(), header)
+		got, err := Parse(data)
+		if err != nil {
+			t.Errorf("break %q: Parse(Marshal(Default(), header)): %v\n%s", br, err, data)
+			continue
+		}
+		if !reflect.DeepEqual(unline(got), Default()) {
+			t.Errorf("break %q: the header changed the shape:\n%s", br, data)
+		}
+	}
+}

@@ -469,10 +469,15 @@ func completeFields(fields []*Field, scope Scope) {
 	}
 }
 
+// yamlBreaks turns the line breaks a YAML parser reads besides LF (CR,
+// and NEL, LS and PS, YAML 1.1's, which gopkg.in/yaml.v3 reads) into LF.
+var yamlBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u0085", "\n", "\u2028", "\n", "\u2029", "\n")
+
 // Marshal writes s as a shape file, with a header comment listing the
 // fields written with generated values and the model values s leaves out.
 func Marshal(s *Shape, header string) []byte {
 	var b bytes.Buffer
+	header = yamlBreaks.Replace(header) // each line a comment: a break YAML reads would end one
 	for _, line := range strings.Split(strings.TrimRight(header, "\n"), "\n") {
 		if header == "" {
 			break

@@ -234,7 +234,9 @@ func (l *learner) makeGroups() error {
 			l.keepDefault(g, "the WSDL says it is an XML node and no answer shows its elements")
 			continue
 		}
-		l.skeletonFromAnswers(g)
+		if err := l.skeletonFromAnswers(g); err != nil {
+			return fmt.Errorf("the answers of %s: %w", strings.Join(g.ops, " and "), err)
+		}
 	}
 	// Operations nobody says anything about share the result of their
 	// content; a content nobody says anything about is not seen.

@@ -4,6 +4,7 @@ package learn
 // and builds one from the answers; wsdl.go builds one from the schema.
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -169,8 +170,11 @@ func decimals(t string) int {
 
 // skeletonFromAnswers builds a group's skeleton from its answers: every
 // element and attribute seen, in the order first seen; elements repeated
-// in one parent are lists.
-func (l *learner) skeletonFromAnswers(g *group) {
+// in one parent are lists. It fails on results of more fields than a
+// shape may describe (shape.MaxFields), or nested deeper (shape.MaxDepth):
+// a result has a few dozen, nested a few levels, and building the
+// skeleton of tens of thousands took time quadratic in their number.
+func (l *learner) skeletonFromAnswers(g *group) error {
 	var insts []*etree.Element
 	for _, c := range g.contents {
 		insts = append(insts, resultElement(c, g.layout))
@@ -195,13 +199,38 @@ func (l *learner) skeletonFromAnswers(g *group) {
 			c.emptyEnds(l.ends)
 		}
 	}
-	l.merge(g.root, insts)
+	b := &budget{left: shape.MaxFields}
+	l.merge(g.root, insts, b, 0)
+	return b.err
 }
 
-// merge adds to n what its instances show: their attributes and child
-// elements, in the order first seen; a child seen twice in one instance is
-// repeated (a list's item); a leaf's type is inferred from its texts.
-func (l *learner) merge(n *node, insts []*etree.Element) {
+// budget is what is left of the fields a skeleton may have, and why it
+// ran out.
+type budget struct {
+	left int
+	err  error
+}
+
+// take counts a new field at depth (1: a kid of the result), failing past
+// the limits.
+func (b *budget) take(depth int) bool {
+	switch {
+	case b.err != nil:
+	case depth > shape.MaxDepth:
+		b.err = fmt.Errorf("their results nest fields more than %d levels deep: a result nests a few", shape.MaxDepth)
+	case b.left <= 0:
+		b.err = fmt.Errorf("their results hold more than %d fields: a result has a few dozen", shape.MaxFields)
+	default:
+		b.left--
+	}
+	return b.err == nil
+}
+
+// merge adds to n, at depth (0: the result), what its instances show:
+// their attributes and child elements, in the order first seen; a child
+// seen twice in one instance is repeated (a list's item); a leaf's type
+// is inferred from its texts. It stops when b runs out.
+func (l *learner) merge(n *node, insts []*etree.Element, b *budget, depth int) {
 	children := map[string][]*etree.Element{}
 	var order []string
 	repeated := map[string]bool{}
@@ -217,6 +246,9 @@ func (l *learner) merge(n *node, insts []*etree.Element) {
 			}
 			k := n.child(a.Key, true)
 			if k == nil {
+				if !b.take(depth + 1) {
+					return
+				}
 				k = &node{name: a.Key, ns: a.NamespaceURI(), attr: true}
 				if k.ns != "" {
 					k.prefix = a.Space
@@ -229,6 +261,9 @@ func (l *learner) merge(n *node, insts []*etree.Element) {
 		prev := ""
 		for _, c := range el.ChildElements() {
 			if _, ok := children[c.Tag]; !ok {
+				if !b.take(depth + 1) {
+					return
+				}
 				// After the element that came before it here, so that
 				// fields some answers leave out keep their place.
 				at := 0
@@ -265,7 +300,10 @@ func (l *learner) merge(n *node, insts []*etree.Element) {
 		}
 		if complex {
 			k.typ = ""
-			l.merge(k, children[name])
+			l.merge(k, children[name], b, depth+1)
+			if b.err != nil {
+				return
+			}
 			if !elements && slices.ContainsFunc(texts, func(t string) bool { return strings.TrimSpace(t) != "" }) {
 				// Attributes and text: an XmlText member beside them.
 				t := k.textKid()

@@ -45,6 +45,12 @@ type schemaSet struct {
 	attributes map[string]*etree.Element // "{ns}name" → global attribute
 	forms      map[*etree.Element]string // schema element → its target namespace
 	qualify    map[*etree.Element]bool   // schema element → elementFormDefault qualified
+	// left is how many more fields the result being read may have, and
+	// depth how deep its field being read is: types that hold each
+	// other many times over (T0 holding two T1, each two T2, ...) make
+	// a skeleton exponential in the size of the WSDL, a chain of them
+	// one deeper than any shape may nest.
+	left, depth int
 }
 
 func key(ns, name string) string { return "{" + ns + "}" + name }
@@ -104,8 +110,8 @@ func readWSDL(data []byte) (*wsdlInfo, error) {
 	}
 	for k, resp := range set.elements {
 		op, ok := strings.CutSuffix(k[strings.IndexByte(k, '}')+1:], "Response")
-		if !ok {
-			continue
+		if !ok || !slices.Contains(shape.Operations(), op) {
+			continue // another operation's: nothing reads it
 		}
 		res := findResultElement(resp, op+"Result")
 		if res == nil {
@@ -122,6 +128,7 @@ func readWSDL(data []byte) (*wsdlInfo, error) {
 				r.root = r.typeName
 			}
 			sk := &node{name: r.root, ns: info.ns, typeName: r.typeName, typeNS: r.typeNS, fromWSDL: true}
+			set.left, set.depth = shape.MaxFields, 0
 			if err := set.fill(sk, ct, map[string]bool{}); err != nil {
 				return nil, fmt.Errorf("%s's result type %s: %w", op, r.typeName, err)
 			}
@@ -311,6 +318,9 @@ func (s *schemaSet) fill(n *node, ct *etree.Element, visiting map[string]bool) e
 				ns = rns
 			}
 			_, t := resolveQName(decl, decl.SelectAttrValue("type", "s:string"))
+			if err := s.count(); err != nil {
+				return err
+			}
 			n.kids = append(n.kids, &node{name: decl.SelectAttrValue("name", ""), ns: ns, attr: true, typ: t, fromWSDL: true})
 		}
 	}
@@ -354,11 +364,29 @@ func (s *schemaSet) addElement(n *node, el, schema *etree.Element, visiting map[
 	} else {
 		k.typ = "string"
 	}
+	if err := s.count(); err != nil {
+		return err
+	}
 	if ct != nil {
-		if err := s.fill(k, ct, visiting); err != nil {
+		s.depth++
+		if s.depth >= shape.MaxDepth { // k's fields would be deeper
+			return fmt.Errorf("its fields nest more than %d levels deep: a result nests a few", shape.MaxDepth)
+		}
+		err := s.fill(k, ct, visiting)
+		s.depth--
+		if err != nil {
 			return err
 		}
 	}
 	n.kids = append(n.kids, k)
+	return nil
+}
+
+// count counts a field of the result being read, failing past
+// shape.MaxFields.
+func (s *schemaSet) count() error {
+	if s.left--; s.left < 0 {
+		return fmt.Errorf("its types hold more than %d fields (types holding each other many times over): a result has a few dozen", shape.MaxFields)
+	}
 	return nil
 }
