@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/atmkit/atmkit/internal/printable"
+	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/beevik/etree"
 )
 
@@ -249,7 +250,9 @@ func (s *Session) unusable(answers map[Binding]*Exchange) error {
 			}
 			return err
 		}
-		if y.Status != x.Status || maskKey(answerText(y), madeUpKey) != answerText(x) {
+		// Each key masked, to one mask: a fault that quotes the key it
+		// refuses quotes the made-up one to the made-up call.
+		if y.Status != x.Status || sameMask(maskKey(answerText(y), madeUpKey), madeUpKey, s.cfg.Key) != answerText(x) {
 			refused = false
 			break
 		}
@@ -319,6 +322,13 @@ func redirectTarget(x *Exchange) string {
 		return "no address (no Location header)"
 	}
 	return fmt.Sprintf("%q", maskURL(printable.Text(loc), x.key))
+}
+
+// sameMask is text, masked for key from, with that mask written as key
+// to's: the texts of two answers that differ only by the key they quote
+// then read the same.
+func sameMask(text, from, to string) string {
+	return strings.ReplaceAll(text, redact.Key(from), redact.Key(to))
 }
 
 // withKey returns vals with strAtmServiceKey set to key.
