@@ -188,7 +188,8 @@ func NewSession(cfg Config) (*Session, error) {
 	}
 	u, err := url.Parse(cfg.Target)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("conformance: target %q is not an http(s) URL", cfg.Target)
+		// Its password and key masked: the error reaches the console.
+		return nil, fmt.Errorf("conformance: target %q is not an http(s) URL", maskURL(cfg.Target, cfg.Key))
 	}
 	if cfg.Key == "" {
 		return nil, errors.New("conformance: no service key given")

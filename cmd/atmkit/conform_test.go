@@ -399,6 +399,7 @@ func TestConformCommandLine(t *testing.T) {
 		{"target with a query", []string{"--target", "http://127.0.0.1:1/?strAtmServiceKey=secret-key-99", "--key", "secret-key-99"}, nil, exitUsage, "--target http://127.0.0.1:1/?strAtmServiceKey=se****: want the service's base URL, without a query or fragment"},
 		{"target with a fragment", []string{"--target", "http://127.0.0.1:1/#top", "--key", "k"}, nil, exitUsage, "without a query or fragment"},
 		{"a password in the target", []string{"--target", strings.Replace(mocktest.ClosedPort(t), "://", "://user:pass-word-987@", 1), "--key", "k"}, nil, exitUsage, "connection refused at http://user:xxxxx@127.0.0.1:"},
+		{"a password in a target of another scheme", []string{"--target", "ftp://user:pass-word-987@127.0.0.1:1", "--key", "k"}, nil, exitUsage, `target "ftp://user:xxxxx@127.0.0.1:1" is not an http(s) URL`},
 		{"report a directory", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--junit-report", os.TempDir()}, nil, exitUsage, "--junit-report " + os.TempDir() + ": a directory; want a file name"},
 		{"report ending in a slash", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--json-report", "reports/"}, nil, exitUsage, "--json-report reports/: a directory; want a file name"},
 		{"latitude from env out of range", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--longitude", "0"}, map[string]string{"ATMKIT_LATITUDE": "-90.01"}, exitUsage, "--latitude (or ATMKIT_LATITUDE): -90.01 is not within -90..90"},
