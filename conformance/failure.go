@@ -26,7 +26,13 @@ type Failure struct {
 func (f *Failure) Error() string {
 	var b strings.Builder
 	b.WriteString(f.What)
-	fmt.Fprintf(&b, "\n  expected: %s\n  got:      %s", f.Expected, truncate(f.Got, 600))
+	got := f.Got
+	for _, x := range f.Exchanges {
+		if x != nil {
+			got = maskKey(got, x.key) // before the cut: no part of a key left
+		}
+	}
+	fmt.Fprintf(&b, "\n  expected: %s\n  got:      %s", f.Expected, truncate(got, 600))
 	for _, x := range f.Exchanges {
 		if x != nil {
 			fmt.Fprintf(&b, "\n  reproduce: %s", x.Curl())
@@ -49,6 +55,11 @@ func also(err error, xs ...*Exchange) error {
 	}
 	return err
 }
+
+// clip is truncate(s, n) for a text quoting an answer to a call with key:
+// the key is masked before the cut, which would otherwise leave the part of
+// it before the cut, a text no mask matches.
+func clip(s string, n int, key string) string { return truncate(maskKey(s, key), n) }
 
 // SkipError marks a check that does not apply to the target (no WSDL served,
 // no city id found); the specs report it as skipped.

@@ -106,6 +106,36 @@ var _ = Describe("a hostile target", Label("selftest"), func() {
 		Expect(err).To(MatchError(ContainSubstring(fmt.Sprintf("expected: at most %d values in a location node\n  got:      %d values in node 1", maxNodeLeaves, maxNodeLeaves+1))))
 	})
 
+	// A failure quotes the start of an answer, cut at a few hundred bytes:
+	// cut before the key was masked, a key the answer repeats across the
+	// cut kept its part before it, which no mask matched.
+	DescribeTable("leaves no part of a key its answer repeats where the quote of it is cut",
+		func(pad int, errorOf func(target string) error) {
+			target := serve(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", "text/html; charset=utf-8")
+				w.WriteHeader(http.StatusServiceUnavailable)
+				fmt.Fprintf(w, "<html><head><title>%s %s is not a key of ours</title></head></html>", strings.Repeat("y", pad), leakKey)
+			}))
+			err := errorOf(target)
+			Expect(err).To(HaveOccurred())
+			text := maskKey(err.Error(), leakKey) // as every text the suite writes is
+			Expect(text).To(ContainSubstring("… ("), "the quote is cut")
+			Expect(text).NotTo(ContainSubstring(leakKey[:5]), "part of the key is in:\n%s", text)
+		},
+		Entry("the body a failed call got", 290-len("<html><head><title>"), func(target string) error {
+			s, err := NewSession(Config{Target: target, Key: leakKey})
+			Expect(err).NotTo(HaveOccurred())
+			x, err := s.Do(Request{Binding: HTTPGet, Op: opProvinces})
+			Expect(err).NotTo(HaveOccurred())
+			_, err = resultOf(x, "")
+			return err
+		}),
+		Entry("the page title the preflight quotes", 190, func(target string) error {
+			_, _, err := preflightOf(target, leakKey, 0)
+			return err
+		}),
+	)
+
 	It("has what it sent quoted printably in failures", func() {
 		target := serve(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "text/xml; charset=utf-8")
