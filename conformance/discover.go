@@ -284,7 +284,7 @@ func (s *Session) jsonQuery(op string, vals map[string]string) (*Exchange, []map
 	}
 	m, err := decodeJSON(x.RespBody)
 	if err != nil {
-		return x, nil, fail(x, op+" over json: body", "a JSON result object", "%v in %s", err, snippet(x.RespBody, x.key))
+		return x, nil, fail(x, op+" over json: body", "a JSON result object", "%v in %s", err, snippet(x.RespBody, x.masks()...))
 	}
 	locs, err := jsonLocations(m)
 	if err != nil {

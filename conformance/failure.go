@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/atmkit/atmkit/internal/printable"
+	"github.com/atmkit/atmkit/internal/redact"
 )
 
 // Failure is a conformance failure: what the document (or ASMX) expects,
@@ -29,7 +30,7 @@ func (f *Failure) Error() string {
 	got := f.Got
 	for _, x := range f.Exchanges {
 		if x != nil {
-			got = maskKey(got, x.key) // before the cut: no part of a key left
+			got = redact.Text(got, x.masks()...) // before the cut: no part of a key left
 		}
 	}
 	fmt.Fprintf(&b, "\n  expected: %s\n  got:      %s", f.Expected, truncate(got, 600))
@@ -56,10 +57,10 @@ func also(err error, xs ...*Exchange) error {
 	return err
 }
 
-// clip is truncate(s, n) for a text quoting an answer to a call with key:
-// the key is masked before the cut, which would otherwise leave the part of
-// it before the cut, a text no mask matches.
-func clip(s string, n int, key string) string { return truncate(maskKey(s, key), n) }
+// clip is truncate(s, n) for a text quoting an answer: keys (the call's
+// key and secrets, Exchange.masks) are masked before the cut, which would
+// otherwise leave the part of one before it, a text no mask matches.
+func clip(s string, n int, keys ...string) string { return truncate(redact.Text(s, keys...), n) }
 
 // SkipError marks a check that does not apply to the target (no WSDL served,
 // no city id found); the specs report it as skipped.

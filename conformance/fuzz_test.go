@@ -209,13 +209,13 @@ func FuzzJSONAnswer(f *testing.F) {
 		if err != nil {
 			return
 		}
-		_ = shapeError(m, map[string]any{"count": "int", "coordinates": map[string]any{"latitude": "number", "longitude": "number"}}, "result", fuzzKey)
+		_ = shapeError(m, map[string]any{"count": "int", "coordinates": map[string]any{"latitude": "number", "longitude": "number"}}, "result", []string{fuzzKey})
 		jl, err := jsonLocations(m)
 		if err != nil {
 			return
 		}
 		for _, l := range jl {
-			_ = shapeError(l, jsonShape, "location", fuzzKey)
+			_ = shapeError(l, jsonShape, "location", []string{fuzzKey})
 			_ = jsonLeaves(l, "", nil)
 			_, _, _, _, _ = jsonCoordinates(l)
 		}

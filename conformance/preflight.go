@@ -356,7 +356,7 @@ func answerText(x *Exchange) string {
 		for _, path := range []string{"//faultstring", "//Reason/Text", "//title"} {
 			if e := doc.FindElement(path); e != nil {
 				if t := strings.TrimSpace(e.Text()); t != "" {
-					return fmt.Sprintf("%q", clip(spaceRE.ReplaceAllString(t, " "), 200, x.key))
+					return fmt.Sprintf("%q", clip(spaceRE.ReplaceAllString(t, " "), 200, x.masks()...))
 				}
 			}
 		}
@@ -374,14 +374,14 @@ func answerText(x *Exchange) string {
 			}
 		}
 		if len(parts) > 0 {
-			return fmt.Sprintf("%q", clip(strings.Join(parts, ": "), 200, x.key))
+			return fmt.Sprintf("%q", clip(strings.Join(parts, ": "), 200, x.masks()...))
 		}
 	}
 	s := strings.TrimSpace(spaceRE.ReplaceAllString(body, " "))
 	if s == "" {
 		return "(empty body)"
 	}
-	return fmt.Sprintf("%q", clip(s, 200, x.key))
+	return fmt.Sprintf("%q", clip(s, 200, x.masks()...))
 }
 
 var (

@@ -103,7 +103,9 @@ type Config struct {
 	// may repeat in its answers. The reports mask each one of six bytes or
 	// more wherever it appears, as they mask the key. The console output
 	// is not masked for them: its writer is to be (atmkit's CLI masks its
-	// output streams for the same values).
+	// output streams for the same values); but a quote of an answer that
+	// a failure cuts short has them masked before the cut, which would
+	// leave a part of one that no writer's mask matches.
 	Secrets []string
 }
 
@@ -264,7 +266,7 @@ func (s *Session) send(r Request, ns string) (*Exchange, error) {
 	if err != nil {
 		return nil, err
 	}
-	x = &Exchange{Request: r, Method: req.Method, URL: req.URL.String(), Header: req.Header.Clone(), Body: body, key: s.cfg.Key, shell: s.cfg.Shell}
+	x = &Exchange{Request: r, Method: req.Method, URL: req.URL.String(), Header: req.Header.Clone(), Body: body, key: s.cfg.Key, secrets: s.secrets(), shell: s.cfg.Shell}
 	if err := s.roundTrip(req, x, fmt.Sprintf("%s over %s", r.Op, r.Binding), x.Curl()); err != nil {
 		s.mu.Lock()
 		s.failed[key] = err
@@ -306,7 +308,7 @@ func (s *Session) roundTrip(req *http.Request, x *Exchange, what, curl string) e
 
 // get fetches a path below the base address (documentation endpoints).
 func (s *Session) get(path string) (*Exchange, error) {
-	x := &Exchange{Method: http.MethodGet, URL: s.base + path, Header: http.Header{}, shell: s.cfg.Shell}
+	x := &Exchange{Method: http.MethodGet, URL: s.base + path, Header: http.Header{}, secrets: s.secrets(), shell: s.cfg.Shell}
 	req, err := http.NewRequest(http.MethodGet, x.URL, http.NoBody)
 	if err != nil {
 		return nil, fmt.Errorf("GET %s: %w", path, err)
