@@ -136,6 +136,29 @@ var _ = Describe("a hostile target", Label("selftest"), func() {
 		}),
 	)
 
+	It("tries a bounded number of the namespaces its help page names", func() {
+		var soapCalls atomic.Int32
+		target := serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch {
+			case r.Method == http.MethodPost && r.URL.Path == servicePath:
+				soapCalls.Add(1)
+				http.Error(w, "no", http.StatusInternalServerError)
+			case r.URL.Path == servicePath && r.URL.RawQuery != "WSDL":
+				w.Header().Set("Content-Type", "text/html; charset=utf-8")
+				for i := range 5000 {
+					fmt.Fprintf(w, "&lt;a xmlns=\"urn:ns:%d\"/&gt;\n", i)
+				}
+			default:
+				http.NotFound(w, r)
+			}
+		}))
+		s, err := NewSession(Config{Target: target, Key: leakKey})
+		Expect(err).NotTo(HaveOccurred())
+		_, err = s.Namespace()
+		Expect(err).To(MatchError(ContainSubstring("give it with --namespace")))
+		Expect(soapCalls.Load()).To(BeNumerically("<=", maxNamespaceCandidates), "a call per namespace the page names")
+	})
+
 	It("has what it sent quoted printably in failures", func() {
 		target := serve(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "text/xml; charset=utf-8")

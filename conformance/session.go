@@ -354,6 +354,12 @@ func (s *Session) Namespace() (string, error) {
 	return s.ns, s.nsErr
 }
 
+// maxNamespaceCandidates bounds the namespaces discovery tries, a SOAP
+// call each: an ASMX help page names one or two (the service's, and the
+// envelopes' it leaves out), and a page naming thousands would otherwise
+// cost thousands of calls.
+const maxNamespaceCandidates = 16
+
 var xmlnsRE = regexp.MustCompile(`xmlns(?::\w+)?="([^"]+)"`)
 
 func (s *Session) discoverNamespace() (string, error) {
@@ -369,6 +375,9 @@ func (s *Session) discoverNamespace() (string, error) {
 	seen := map[string]bool{}
 	add := func(ns string) {
 		if ns == "" || seen[ns] || strings.HasPrefix(ns, "http://www.w3.org/") || strings.HasPrefix(ns, "http://schemas.xmlsoap.org/") {
+			return
+		}
+		if len(cands) >= maxNamespaceCandidates {
 			return
 		}
 		seen[ns] = true
