@@ -159,6 +159,38 @@ var _ = Describe("a hostile target", Label("selftest"), func() {
 		Expect(soapCalls.Load()).To(BeNumerically("<=", maxNamespaceCandidates), "a call per namespace the page names")
 	})
 
+	It("tries a bounded number of the coordinates its locations may hold", func() {
+		var jsonCalls atomic.Int32
+		target := serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch r.URL.Path {
+			case servicePath + "/" + opAllAtms:
+				// Two locations of 100 decimal values each: 9,900 ordered
+				// pairs each that could be a latitude and a longitude.
+				w.Header().Set("Content-Type", ctTextXML)
+				_, _ = w.Write([]byte("<r>"))
+				for range 2 {
+					_, _ = w.Write([]byte("<loc>"))
+					for i := range 100 {
+						fmt.Fprintf(w, "<v%d>%d.5</v%d>", i, i-50, i)
+					}
+					_, _ = w.Write([]byte("</loc>"))
+				}
+				_, _ = w.Write([]byte("</r>"))
+			case serviceV2Path + "/" + opByCoords:
+				jsonCalls.Add(1)
+				w.Header().Set("Content-Type", ctTextXML)
+				_, _ = w.Write([]byte(`{"count":0,"coordinates":{"latitude":0,"longitude":0},"locations":[]}`))
+			default:
+				http.NotFound(w, r)
+			}
+		}))
+		s, err := NewSession(Config{Target: target, Key: leakKey})
+		Expect(err).NotTo(HaveOccurred())
+		_, err = s.Facts()
+		Expect(err).To(MatchError(ContainSubstring("no ATM of ReturnAllAtms found by the JSON binding at its own coordinates")))
+		Expect(jsonCalls.Load()).To(BeNumerically("<=", 2*maxCoordinateValues*(maxCoordinateValues-1)), "a call per pair of values")
+	})
+
 	It("has what it sent quoted printably in failures", func() {
 		target := serve(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "text/xml; charset=utf-8")
