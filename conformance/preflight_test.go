@@ -141,6 +141,29 @@ var _ = Describe("the preflight", Label("selftest"), func() {
 		Expect(conns.Load()).To(Equal(int32(1)))
 	})
 
+	// Without a WSDL, the namespace is found by SOAP calls: one that gets
+	// no answer is the target's silence, not a namespace it does not answer
+	// in ("no service namespace … give it with --namespace").
+	It("gives up on a target whose SOAP calls get no answer, with the cause, when it serves no WSDL", func() {
+		mock, _, _ := referenceMock()
+		target := serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch {
+			case strings.EqualFold(r.URL.RawQuery, "wsdl"):
+				http.NotFound(w, r)
+			case r.Method == http.MethodPost && r.URL.Path == servicePath:
+				_, _ = io.Copy(io.Discard, r.Body) // then the server sees the client go
+				<-r.Context().Done()                // SOAP never answers
+			default:
+				mock.ServeHTTP(w, r)
+			}
+		}))
+		_, _, err := preflightOf(target, mockKey, 200*time.Millisecond)
+		var pe *PreflightError
+		Expect(errors.As(err, &pe)).To(BeTrue(), "%v", err)
+		Expect(pe.Cause).To(Equal(CauseTimeout))
+		Expect(pe.Message).To(ContainSubstring("ReturnProvinces over soap11 got no answer"))
+	})
+
 	It("finds HTTP GET and POST disabled, tells how to enable them, and discovers over SOAP instead", func() {
 		mock, _, _ := referenceMock()
 		p, s, err := preflightOf(serve(protocolsRemoved(mock)), mockKey, 0)

@@ -399,6 +399,13 @@ func (s *Session) discoverNamespace() (string, error) {
 	add("http://tempuri.org/")
 	for _, ns := range cands {
 		x, err := s.send(Request{Binding: SOAP11, Op: opProvinces}, ns)
+		var te *TransportError
+		if errors.As(err, &te) && te.Kind == TransportTimeout {
+			// No answer in time is the target's silence, not a namespace
+			// it does not answer in: the preflight stops with its cause
+			// (and every later candidate would cost a timeout too).
+			return "", err
+		}
 		if err != nil || x.Status != http.StatusOK {
 			continue
 		}
