@@ -152,7 +152,7 @@ var _ = Describe("the preflight", Label("selftest"), func() {
 				http.NotFound(w, r)
 			case r.Method == http.MethodPost && r.URL.Path == servicePath:
 				_, _ = io.Copy(io.Discard, r.Body) // then the server sees the client go
-				<-r.Context().Done()                // SOAP never answers
+				<-r.Context().Done()               // SOAP never answers
 			default:
 				mock.ServeHTTP(w, r)
 			}
