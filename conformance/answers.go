@@ -253,7 +253,7 @@ func soapFault(x *Exchange, b Binding, what string) (qname, string, error) {
 	if err := checkDeclaration(x, what); err != nil {
 		return qname{}, "", err
 	}
-	doc, err := parseXML(x.RespBody)
+	doc, err := parseXML(x.RespBody, x.masks()...)
 	if err != nil {
 		return qname{}, "", fail(x, what+": body", "a SOAP fault", "%v in %s", err, snippet(x.RespBody, x.masks()...))
 	}

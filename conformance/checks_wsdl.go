@@ -20,7 +20,7 @@ func (s *Session) wsdlOrSkip() (*etree.Element, *Exchange, error) {
 		// ASMX answers ?WSDL with the WSDL or an error status: a 200 that
 		// is none is a broken WSDL (cut short, say), not a WSDL not served.
 		got := ""
-		if d, err := parseXML(x.RespBody); err != nil {
+		if d, err := parseXML(x.RespBody, x.masks()...); err != nil {
 			got = fmt.Sprintf("%v in %s", err, snippet(x.RespBody, x.masks()...))
 		} else {
 			got = "root element " + nameOf(d.Root()).String()

@@ -103,7 +103,7 @@ type Exchange struct {
 
 // xml parses the answer's body once; the document must not be modified.
 func (x *Exchange) xml() (*etree.Document, error) {
-	x.docOnce.Do(func() { x.doc, x.docErr = parseXML(x.RespBody) })
+	x.docOnce.Do(func() { x.doc, x.docErr = parseXML(x.RespBody, x.masks()...) })
 	return x.doc, x.docErr
 }
 

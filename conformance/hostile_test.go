@@ -136,6 +136,21 @@ var _ = Describe("a hostile target", Label("selftest"), func() {
 		}),
 	)
 
+	It("leaves no part of a key it repeats after its root element where the parser's quote of that text is cut", func() {
+		target := serve(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", ctTextXML)
+			fmt.Fprintf(w, "<a>x</a>%s %s is not a key of ours", strings.Repeat("y", 50), leakKey)
+		}))
+		s, err := NewSession(Config{Target: target, Key: leakKey})
+		Expect(err).NotTo(HaveOccurred())
+		x, err := s.Do(Request{Binding: HTTPGet, Op: opProvinces})
+		Expect(err).NotTo(HaveOccurred())
+		_, err = resultOf(x, "")
+		Expect(err).To(MatchError(ContainSubstring("text outside the root element")))
+		text := maskKey(err.Error(), leakKey)
+		Expect(text).NotTo(ContainSubstring(leakKey[:5]), "part of the key is in:\n%s", text)
+	})
+
 	It("tries a bounded number of the namespaces its help page names", func() {
 		var soapCalls atomic.Int32
 		target := serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
