@@ -151,6 +151,30 @@ var _ = Describe("a hostile target", Label("selftest"), func() {
 		Expect(text).NotTo(ContainSubstring(leakKey[:5]), "part of the key is in:\n%s", text)
 	})
 
+	It("gets notes of a bounded length on a result of many fields", func() {
+		target := serve(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", ctTextXML)
+			fmt.Fprint(w, `<?xml version="1.0" encoding="utf-8"?><r>`)
+			for i := range 20000 {
+				fmt.Fprintf(w, `<f%d xmlns="urn:ns:%d">1</f%d>`, i, i, i)
+			}
+			fmt.Fprint(w, `</r>`)
+		}))
+		var c Check
+		for _, k := range Checks() {
+			if k.Name == "binding/get/ReturnProvinces" {
+				c = k
+			}
+		}
+		s, err := NewSession(Config{Target: target, Key: leakKey, Namespace: mockNS})
+		Expect(err).NotTo(HaveOccurred())
+		outs := RunChecks(s, []Check{c})
+		Expect(outs[0].Err).NotTo(HaveOccurred())
+		Expect(outs[0].Notes).To(HaveLen(1))
+		Expect(outs[0].Notes[0]).To(ContainSubstring("the fields f0, f1"))
+		Expect(len(outs[0].Notes[0])).To(BeNumerically("<", 2000), "a note naming every field")
+	})
+
 	It("tries a bounded number of the namespaces its help page names", func() {
 		var soapCalls atomic.Int32
 		target := serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
