@@ -42,6 +42,19 @@ var _ = Describe("a hostile target", Label("selftest"), func() {
 		Expect(client.CheckRedirect).To(BeNil(), "the caller's client was changed")
 	})
 
+	It("quotes a bounded part of where a redirect points", func() {
+		target := serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Location", "http://elsewhere.example/"+strings.Repeat("a", 1<<20))
+			w.WriteHeader(http.StatusTemporaryRedirect)
+		}))
+		_, _, err := preflightOf(target, leakKey, 0)
+		var pe *PreflightError
+		Expect(errors.As(err, &pe)).To(BeTrue(), "%v", err)
+		Expect(pe.Cause).To(Equal(CauseRedirect))
+		Expect(pe.Message).To(ContainSubstring(`the first to "http://elsewhere.example/aaa`))
+		Expect(len(pe.Message)).To(BeNumerically("<", 2000))
+	})
+
 	It("costs one timeout per request that gets no answer, not one per spec", func() {
 		target, conns := silentTarget()
 		s, err := NewSession(Config{Target: target, Key: leakKey, Timeout: 100 * time.Millisecond})

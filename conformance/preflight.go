@@ -315,13 +315,14 @@ func isRedirect(status int) bool {
 }
 
 // redirectTarget is the Location of a redirect as a text shows it, the
-// key and any password masked, or "no address" when it has none.
+// key and any password masked, cut at 300 bytes (a header may hold
+// megabytes), or "no address" when it has none.
 func redirectTarget(x *Exchange) string {
 	loc := x.RespHeader.Get("Location")
 	if loc == "" {
 		return "no address (no Location header)"
 	}
-	return fmt.Sprintf("%q", maskURL(printable.Text(loc), x.key))
+	return fmt.Sprintf("%q", clip(maskURL(printable.Text(loc), x.key), 300, x.masks()...))
 }
 
 // sameMask is text, masked for key from, with that mask written as key
