@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -53,6 +54,20 @@ var _ = Describe("a hostile target", Label("selftest"), func() {
 		Expect(pe.Cause).To(Equal(CauseRedirect))
 		Expect(pe.Message).To(ContainSubstring(`the first to "http://elsewhere.example/aaa`))
 		Expect(len(pe.Message)).To(BeNumerically("<", 2000))
+	})
+
+	It("quotes a bounded part of an answer the HTTP client could not read", func() {
+		target, _ := listener(func(c net.Conn) {
+			defer c.Close()
+			_, _ = c.Read(make([]byte, 4096))
+			_, _ = c.Write([]byte("HTTP/1.1 2" + strings.Repeat("x", 1<<20) + "\r\n\r\n"))
+		})
+		_, _, err := preflightOf(target, leakKey, 0)
+		var pe *PreflightError
+		Expect(errors.As(err, &pe)).To(BeTrue(), "%v", err)
+		Expect(pe.Message).To(ContainSubstring("malformed HTTP"))
+		Expect(len(pe.Message)).To(BeNumerically("<", 2000))
+		Expect(len(pe.Err.Error())).To(BeNumerically("<", 2000))
 	})
 
 	It("costs one timeout per request that gets no answer, not one per spec", func() {
