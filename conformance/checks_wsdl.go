@@ -30,7 +30,7 @@ func (s *Session) wsdlOrSkip() (*etree.Element, *Exchange, error) {
 	if doc == nil {
 		status := "no answer"
 		if x != nil {
-			status = fmt.Sprintf("HTTP %d, %s", x.Status, x.ContentType())
+			status = fmt.Sprintf("HTTP %d, %s", x.Status, clip(x.ContentType(), 100, x.masks()...))
 		}
 		return nil, nil, skip("the target serves no WSDL at %s?WSDL (%s)", servicePath, status)
 	}

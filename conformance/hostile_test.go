@@ -70,6 +70,19 @@ var _ = Describe("a hostile target", Label("selftest"), func() {
 		Expect(len(pe.Err.Error())).To(BeNumerically("<", 2000))
 	})
 
+	It("quotes a bounded part of the content type of a WSDL it does not serve", func() {
+		target := serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; x="+strings.Repeat("a", 100<<10))
+			w.WriteHeader(http.StatusNotFound)
+		}))
+		s, err := NewSession(Config{Target: target, Key: leakKey})
+		Expect(err).NotTo(HaveOccurred())
+		_, _, err = s.wsdlOrSkip()
+		Expect(IsSkip(err)).To(BeTrue(), "%v", err)
+		Expect(err.Error()).To(ContainSubstring("serves no WSDL"))
+		Expect(len(err.Error())).To(BeNumerically("<", 1000))
+	})
+
 	It("costs one timeout per request that gets no answer, not one per spec", func() {
 		target, conns := silentTarget()
 		s, err := NewSession(Config{Target: target, Key: leakKey, Timeout: 100 * time.Millisecond})
