@@ -46,8 +46,9 @@ func checkContentType(x *Exchange, what, want string) error {
 }
 
 // snippet is the start of a body as a failure quotes it: at most 300
-// bytes, made printable.
-func snippet(b []byte) string {
+// bytes, made printable, keys (the call's, Exchange.masks) masked before
+// it is cut (clip).
+func snippet(b []byte, keys ...string) string {
 	if len(b) > 4096 {
 		b = b[:4096] // enough to fill the snippet
 	}
@@ -55,7 +56,7 @@ func snippet(b []byte) string {
 	if s == "" {
 		return "(empty body)"
 	}
-	return truncate(s, 300)
+	return clip(s, 300, keys...)
 }
 
 // answered describes an answer's status and body for a failure: "503 with
@@ -63,9 +64,9 @@ func snippet(b []byte) string {
 // none).
 func answered(x *Exchange) string {
 	if isRedirect(x.Status) {
-		return fmt.Sprintf("%d, a redirect to %s (not followed), with %s", x.Status, redirectTarget(x), snippet(x.RespBody))
+		return fmt.Sprintf("%d, a redirect to %s (not followed), with %s", x.Status, redirectTarget(x), snippet(x.RespBody, x.masks()...))
 	}
-	return fmt.Sprintf("%d with %s", x.Status, snippet(x.RespBody))
+	return fmt.Sprintf("%d with %s", x.Status, snippet(x.RespBody, x.masks()...))
 }
 
 // resultOf checks a successful answer of an XML binding (status 200, the
@@ -102,7 +103,7 @@ func resultIn(x *Exchange, b Binding, ns string) (*etree.Element, error) {
 	}
 	doc, err := x.xml()
 	if err != nil {
-		return nil, fail(x, what+": body", "an XML document", "%v in %s", err, snippet(x.RespBody))
+		return nil, fail(x, what+": body", "an XML document", "%v in %s", err, snippet(x.RespBody, x.masks()...))
 	}
 	root := doc.Root()
 	switch b {
@@ -164,7 +165,7 @@ func resultIn(x *Exchange, b Binding, ns string) (*etree.Element, error) {
 // clients that prohibit DTDs (.NET's XmlReader by default) refuse it.
 func noDoctype(x *Exchange, doc *etree.Document, what string) error {
 	if d, ok := doctype(doc); ok {
-		return fail(x, what+": envelope", "no document type declaration (SOAP forbids one in a message; ASMX prohibits DTDs)", "%s", truncate(d, 200))
+		return fail(x, what+": envelope", "no document type declaration (SOAP forbids one in a message; ASMX prohibits DTDs)", "%s", clip(d, 200, x.masks()...))
 	}
 	return nil
 }
@@ -186,7 +187,7 @@ func checkDeclaration(x *Exchange, what string) error {
 	body := bytes.TrimPrefix(x.RespBody, []byte("\ufeff"))
 	decl := xmlDeclRE.Find(body)
 	if decl == nil {
-		return fail(x, what+": XML declaration", `<?xml version="1.0" encoding="utf-8"?> at the start (ASMX writes one before every result and fault)`, "%s", snippet(body[:min(len(body), 80)]))
+		return fail(x, what+": XML declaration", `<?xml version="1.0" encoding="utf-8"?> at the start (ASMX writes one before every result and fault)`, "%s", snippet(body[:min(len(body), 80)], x.masks()...))
 	}
 	_, charset, _ := mediaType(x.ContentType())
 	if m := encodingRE.FindSubmatch(decl); m != nil && !strings.EqualFold(string(m[1]), charset) {
@@ -252,9 +253,9 @@ func soapFault(x *Exchange, b Binding, what string) (qname, string, error) {
 	if err := checkDeclaration(x, what); err != nil {
 		return qname{}, "", err
 	}
-	doc, err := parseXML(x.RespBody)
+	doc, err := parseXML(x.RespBody, x.masks()...)
 	if err != nil {
-		return qname{}, "", fail(x, what+": body", "a SOAP fault", "%v in %s", err, snippet(x.RespBody))
+		return qname{}, "", fail(x, what+": body", "a SOAP fault", "%v in %s", err, snippet(x.RespBody, x.masks()...))
 	}
 	if err := noDoctype(x, doc, what); err != nil {
 		return qname{}, "", err
@@ -275,14 +276,14 @@ func soapFault(x *Exchange, b Binding, what string) (qname, string, error) {
 		}
 	}
 	if fault == nil {
-		return qname{}, "", fail(x, what+": body", qname{env, "Fault"}.String()+" in the Body", "%s", snippet(x.RespBody))
+		return qname{}, "", fail(x, what+": body", qname{env, "Fault"}.String()+" in the Body", "%s", snippet(x.RespBody, x.masks()...))
 	}
 	if b == SOAP11 {
 		// SOAP 1.1 (section 4.4) has faultcode and faultstring unqualified:
 		// a client looks for them in no namespace.
 		fc, fs := child(fault, qname{"", "faultcode"}), child(fault, qname{"", "faultstring"})
 		if fc == nil || fs == nil || textOf(fs) == "" {
-			return qname{}, "", fail(x, what+": fault", "faultcode and a non-empty faultstring, in no namespace (SOAP 1.1)", "children %s in %s", names(fault.ChildElements()), snippet(x.RespBody))
+			return qname{}, "", fail(x, what+": fault", "faultcode and a non-empty faultstring, in no namespace (SOAP 1.1)", "children %s in %s", names(fault.ChildElements()), snippet(x.RespBody, x.masks()...))
 		}
 		return qnameValue(fc), textOf(fs), nil
 	}
@@ -294,7 +295,7 @@ func soapFault(x *Exchange, b Binding, what string) (qname, string, error) {
 		txt = child(r, qname{env, "Text"})
 	}
 	if cv == nil || txt == nil || textOf(txt) == "" {
-		return qname{}, "", fail(x, what+": fault", "Code/Value and a non-empty Reason/Text, each in "+env+" (SOAP 1.2)", "children %s in %s", names(fault.ChildElements()), snippet(x.RespBody))
+		return qname{}, "", fail(x, what+": fault", "Code/Value and a non-empty Reason/Text, each in "+env+" (SOAP 1.2)", "children %s in %s", names(fault.ChildElements()), snippet(x.RespBody, x.masks()...))
 	}
 	return qnameValue(cv), textOf(txt), nil
 }
@@ -370,10 +371,10 @@ func checkServiceFault(x *Exchange, what string) error {
 			}
 			var m map[string]any
 			if err := json.Unmarshal(x.RespBody, &m); err != nil {
-				return fail(x, what+": body", `a JSON object {"Message":…} (ASP.NET's script handler)`, "%v in %s", err, snippet(x.RespBody))
+				return fail(x, what+": body", `a JSON object {"Message":…} (ASP.NET's script handler)`, "%v in %s", err, snippet(x.RespBody, x.masks()...))
 			}
 			if _, ok := m["Message"].(string); !ok {
-				return fail(x, what+": body", `a JSON object {"Message":…} (ASP.NET's script handler)`, "%s", snippet(x.RespBody))
+				return fail(x, what+": body", `a JSON object {"Message":…} (ASP.NET's script handler)`, "%s", snippet(x.RespBody, x.masks()...))
 			}
 			return nil
 		}
@@ -392,7 +393,7 @@ func checkServiceFault(x *Exchange, what string) error {
 		return fail(x, what+": fault code", fmt.Sprintf("%s or %s (the code of a SoapException the service throws, or ASMX's)", client, server), "%s", code)
 	}
 	if code == client && strings.HasPrefix(strings.TrimPrefix(text, soapExceptionType), unableToProcess) {
-		return fail(x, what+": fault code and text", fmt.Sprintf("%q only with %s: ASMX writes it for an exception that is not a SoapException, always with that code; a SoapException of the service keeps its own code and message", unableToProcess+" ---> …", server.Local), "%s with %q", code.Local, truncate(text, 200))
+		return fail(x, what+": fault code and text", fmt.Sprintf("%q only with %s: ASMX writes it for an exception that is not a SoapException, always with that code; a SoapException of the service keeps its own code and message", unableToProcess+" ---> …", server.Local), "%s with %q", code.Local, clip(text, 200, x.masks()...))
 	}
 	return nil
 }

@@ -234,7 +234,7 @@ func checkEmptyStatus(x *Exchange, what string, status int) error {
 		return fail(x, what+": status", fmt.Sprintf("%d with no body", status), "%s", answered(x))
 	}
 	if len(bytes.TrimSpace(x.RespBody)) > 0 {
-		return fail(x, what+": body", fmt.Sprintf("none (ASMX writes no fault with a %d)", status), "%s", snippet(x.RespBody))
+		return fail(x, what+": body", fmt.Sprintf("none (ASMX writes no fault with a %d)", status), "%s", snippet(x.RespBody, x.masks()...))
 	}
 	return nil
 }

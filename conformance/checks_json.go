@@ -27,19 +27,20 @@ var jsonShape = map[string]any{
 	"languages":     "strings",
 }
 
-// shapeError returns "" when v has the kind, else what is wrong.
-func shapeError(v any, kind any, path string) string {
+// shapeError returns "" when v has the kind, else what is wrong, quoting
+// v with keys (the call's, Exchange.masks) masked.
+func shapeError(v any, kind any, path string, keys []string) string {
 	if obj, ok := kind.(map[string]any); ok {
 		m, ok := v.(map[string]any)
 		if !ok {
-			return fmt.Sprintf("%s: expected an object, got %s", path, jsonText(v))
+			return fmt.Sprintf("%s: expected an object, got %s", path, jsonText(v, keys))
 		}
 		for _, k := range sortedKeys(obj) {
 			fv, ok := m[k]
 			if !ok {
 				return fmt.Sprintf("%s.%s: expected a field, got none", path, k)
 			}
-			if e := shapeError(fv, obj[k], path+"."+k); e != "" {
+			if e := shapeError(fv, obj[k], path+"."+k, keys); e != "" {
 				return e
 			}
 		}
@@ -48,26 +49,26 @@ func shapeError(v any, kind any, path string) string {
 	switch kind {
 	case "string":
 		if _, ok := v.(string); !ok {
-			return fmt.Sprintf("%s: expected a string, got %s", path, jsonText(v))
+			return fmt.Sprintf("%s: expected a string, got %s", path, jsonText(v, keys))
 		}
 	case "strings":
 		arr, ok := v.([]any)
 		if !ok {
-			return fmt.Sprintf("%s: expected an array of strings, got %s", path, jsonText(v))
+			return fmt.Sprintf("%s: expected an array of strings, got %s", path, jsonText(v, keys))
 		}
 		for i, e := range arr {
 			if _, ok := e.(string); !ok {
-				return fmt.Sprintf("%s[%d]: expected a string, got %s", path, i, jsonText(e))
+				return fmt.Sprintf("%s[%d]: expected a string, got %s", path, i, jsonText(e, keys))
 			}
 		}
 	case "number":
 		if _, ok := v.(json.Number); !ok {
-			return fmt.Sprintf("%s: expected a number, got %s", path, jsonText(v))
+			return fmt.Sprintf("%s: expected a number, got %s", path, jsonText(v, keys))
 		}
 	case "int", "flag", "hours":
 		n, ok := v.(json.Number)
 		if !ok || !integerRE.MatchString(n.String()) {
-			return fmt.Sprintf("%s: expected an integer, got %s", path, jsonText(v))
+			return fmt.Sprintf("%s: expected an integer, got %s", path, jsonText(v, keys))
 		}
 		allowed := map[string][]string{"flag": {"0", "1"}, "hours": {"0", "1", "2"}}[kind.(string)]
 		if allowed != nil && !contains(allowed, n.String()) {
@@ -94,12 +95,14 @@ func contains(s []string, v string) bool {
 	return false
 }
 
-func jsonText(v any) string {
+// jsonText quotes a JSON value of an answer, cut at 120 bytes, keys (the
+// call's, Exchange.masks) masked before the cut (clip).
+func jsonText(v any, keys []string) string {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}
-	return truncate(string(b), 120)
+	return clip(string(b), 120, keys...)
 }
 
 func jsonChecks() []Check {
@@ -143,21 +146,21 @@ func checkJSONShape(s *Session, op string) error {
 	}
 	m, err := decodeJSON(x.RespBody)
 	if err != nil {
-		return fail(x, what+": body", "a JSON result object", "%v in %s", err, snippet(x.RespBody))
+		return fail(x, what+": body", "a JSON result object", "%v in %s", err, snippet(x.RespBody, x.masks()...))
 	}
 	top := map[string]any{"count": "int", "coordinates": map[string]any{"latitude": "number", "longitude": "number"}}
-	if e := shapeError(m, top, "result"); e != "" {
+	if e := shapeError(m, top, "result", x.masks()); e != "" {
 		return fail(x, what+": result object", "the documented fields and types", "%s", e)
 	}
 	arr, ok := m["locations"].([]any)
 	if !ok {
-		return fail(x, what+": result.locations", "an array of location objects", "%s", jsonText(m["locations"]))
+		return fail(x, what+": result.locations", "an array of location objects", "%s", jsonText(m["locations"], x.masks()))
 	}
 	if c := m["count"].(json.Number).String(); c != fmt.Sprint(len(arr)) {
 		return fail(x, what+": count", fmt.Sprintf("the number of entries in locations, %d", len(arr)), "%s", c)
 	}
 	for i, l := range arr {
-		if e := shapeError(l, jsonShape, fmt.Sprintf("locations[%d]", i)); e != "" {
+		if e := shapeError(l, jsonShape, fmt.Sprintf("locations[%d]", i), x.masks()); e != "" {
 			return fail(x, what+": location object", "the documented fields and types", "%s", e)
 		}
 		if idx := l.(map[string]any)["index"].(json.Number).String(); idx != fmt.Sprint(i) {
@@ -206,7 +209,7 @@ func checkJSONMatchesXML(s *Session, op string) error {
 				return &Failure{
 					What:      fmt.Sprintf("%s: JSON locations[%d] (id %s) against XML location node %d", op, i, id, i+1),
 					Expected:  fmt.Sprintf("JSON %s = %q among the XML node's values", l.Path, l.Value),
-					Got:       fmt.Sprintf("no such value in %s", truncate(leafText(xl[i]), 400)),
+					Got:       fmt.Sprintf("no such value in %s", clip(leafText(xl[i]), 400, r.X.masks()...)),
 					Exchanges: []*Exchange{jx, r.X},
 				}
 			}

@@ -305,7 +305,7 @@ func checkInstitutionList(s *Session, note Notef) error {
 	}
 	walk(r.Root)
 	if entry == nil || !isEntry(entry, want) {
-		return fail(r.X, "ReturnInstitutions: the institution of location "+anchorID, fmt.Sprintf("an entry with intInstitutionID %s and name %q (the location's institution over json)", id, name), "none among %s", truncate(leafText(r.Root), 400))
+		return fail(r.X, "ReturnInstitutions: the institution of location "+anchorID, fmt.Sprintf("an entry with intInstitutionID %s and name %q (the location's institution over json)", id, name), "none among %s", clip(leafText(r.Root), 400, r.X.masks()...))
 	}
 	note("institution %s %q of location %s: entry %s", id, name, anchorID, nameOf(entry))
 	return nil

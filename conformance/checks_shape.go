@@ -76,7 +76,7 @@ func compareShape(x *Exchange, what string, r *shape.Result, ns, op string) erro
 	b := x.Request.Binding
 	doc, err := x.xml()
 	if err != nil {
-		return fail(x, what+": body", "an XML result", "%v in %s", err, snippet(x.RespBody))
+		return fail(x, what+": body", "an XML result", "%v in %s", err, snippet(x.RespBody, x.masks()...))
 	}
 	if r.Layout == shape.Dataset {
 		return checkDataSetShape(x, what, r, ns, doc, b == SOAP11 || b == SOAP12, op)
@@ -87,7 +87,7 @@ func compareShape(x *Exchange, what string, r *shape.Result, ns, op string) erro
 	case b == SOAP11 || b == SOAP12:
 		res := soapResult(doc.Root(), ns, op)
 		if res == nil {
-			return fail(x, what+": envelope", "<"+op+"Response>/<"+op+"Result> in the service namespace", "%s", snippet(x.RespBody))
+			return fail(x, what+": envelope", "<"+op+"Response>/<"+op+"Result> in the service namespace", "%s", snippet(x.RespBody, x.masks()...))
 		}
 		if r.Layout == shape.Typed {
 			el = res

@@ -24,7 +24,7 @@ func checkDataSetShape(x *Exchange, what string, r *shape.Result, ns string, doc
 	var wrapper *etree.Element
 	if soap {
 		if wrapper = soapResult(doc.Root(), ns, op); wrapper == nil {
-			return fail(x, what+": envelope", "<"+op+"Response>/<"+op+"Result> in the service namespace", "%s", snippet(x.RespBody))
+			return fail(x, what+": envelope", "<"+op+"Response>/<"+op+"Result> in the service namespace", "%s", snippet(x.RespBody, x.masks()...))
 		}
 	} else {
 		wrapper = doc.Root()

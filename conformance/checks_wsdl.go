@@ -2,22 +2,35 @@ package conformance
 
 import (
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 
 	"github.com/beevik/etree"
 )
 
-// wsdlOrSkip returns the target's WSDL, or a skip when it serves none.
+// wsdlOrSkip returns the target's WSDL, or a skip when it serves none (an
+// error status), or a failure when its 200 answer is no WSDL.
 func (s *Session) wsdlOrSkip() (*etree.Element, *Exchange, error) {
 	doc, x, err := s.WSDL()
 	if err != nil {
 		return nil, nil, err
 	}
+	if doc == nil && x != nil && x.Status == http.StatusOK {
+		// ASMX answers ?WSDL with the WSDL or an error status: a 200 that
+		// is none is a broken WSDL (cut short, say), not a WSDL not served.
+		got := ""
+		if d, err := parseXML(x.RespBody, x.masks()...); err != nil {
+			got = fmt.Sprintf("%v in %s", err, snippet(x.RespBody, x.masks()...))
+		} else {
+			got = "root element " + nameOf(d.Root()).String()
+		}
+		return nil, nil, fail(x, "GET "+servicePath+"?WSDL: body", "a WSDL document ("+qname{wsdlNS, "definitions"}.String()+"), as ASMX answers with 200", "%s", got)
+	}
 	if doc == nil {
 		status := "no answer"
 		if x != nil {
-			status = fmt.Sprintf("HTTP %d, %s", x.Status, x.ContentType())
+			status = fmt.Sprintf("HTTP %d, %s", x.Status, clip(x.ContentType(), 100, x.masks()...))
 		}
 		return nil, nil, skip("the target serves no WSDL at %s?WSDL (%s)", servicePath, status)
 	}

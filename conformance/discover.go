@@ -284,7 +284,7 @@ func (s *Session) jsonQuery(op string, vals map[string]string) (*Exchange, []map
 	}
 	m, err := decodeJSON(x.RespBody)
 	if err != nil {
-		return x, nil, fail(x, op+" over json: body", "a JSON result object", "%v in %s", err, snippet(x.RespBody))
+		return x, nil, fail(x, op+" over json: body", "a JSON result object", "%v in %s", err, snippet(x.RespBody, x.masks()...))
 	}
 	locs, err := jsonLocations(m)
 	if err != nil {
@@ -413,6 +413,13 @@ func (s *Session) discover() (*Facts, error) {
 // as the same float64.
 func formatFloat(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
+// maxCoordinateValues bounds the decimal values of a location that
+// anchorFromAllAtms tries as its coordinates, a JSON call for each ordered
+// pair: a location holds its latitude, its longitude and perhaps a few
+// more decimals, and one holding hundreds would otherwise cost tens of
+// thousands of calls.
+const maxCoordinateValues = 12
+
 // anchorFromAllAtms learns the location node from ReturnAllAtms and takes as
 // anchor one of its first locations whose own coordinates, asked of the JSON
 // binding, find it.
@@ -435,7 +442,7 @@ func (s *Session) anchorFromAllAtms(f *Facts) error {
 	for _, loc := range locs[:min(3, len(locs))] {
 		var nums []string
 		for _, l := range leaves(loc) {
-			if v, ok := numeric(l.Value); ok && strings.Contains(l.Value, ".") && v >= -180 && v <= 180 {
+			if v, ok := numeric(l.Value); ok && strings.Contains(l.Value, ".") && v >= -180 && v <= 180 && len(nums) < maxCoordinateValues {
 				nums = append(nums, strings.TrimSpace(l.Value))
 			}
 		}

@@ -89,6 +89,10 @@ type Exchange struct {
 	RespBody   []byte
 	// key is the session's key, replaced by $ATMKIT_KEY in curl lines.
 	key string
+	// secrets are the session's Config.Secrets that the reports mask
+	// (reportKeys): with the key, masked in a quote of the answer before
+	// it is cut (clip).
+	secrets []string
 	// shell is the session's Config.Shell, that Curl writes for.
 	shell Shell
 
@@ -99,9 +103,13 @@ type Exchange struct {
 
 // xml parses the answer's body once; the document must not be modified.
 func (x *Exchange) xml() (*etree.Document, error) {
-	x.docOnce.Do(func() { x.doc, x.docErr = parseXML(x.RespBody) })
+	x.docOnce.Do(func() { x.doc, x.docErr = parseXML(x.RespBody, x.masks()...) })
 	return x.doc, x.docErr
 }
+
+// masks are the values a quote of the answer masks before it is cut: the
+// key and the secrets.
+func (x *Exchange) masks() []string { return append([]string{x.key}, x.secrets...) }
 
 // ContentType is the answer's Content-Type header as sent.
 func (x *Exchange) ContentType() string { return x.RespHeader.Get("Content-Type") }

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/atmkit/atmkit/internal/printable"
+	"github.com/atmkit/atmkit/internal/redact"
 )
 
 // Failure is a conformance failure: what the document (or ASMX) expects,
@@ -26,7 +27,13 @@ type Failure struct {
 func (f *Failure) Error() string {
 	var b strings.Builder
 	b.WriteString(f.What)
-	fmt.Fprintf(&b, "\n  expected: %s\n  got:      %s", f.Expected, truncate(f.Got, 600))
+	got := f.Got
+	for _, x := range f.Exchanges {
+		if x != nil {
+			got = redact.Text(got, x.masks()...) // before the cut: no part of a key left
+		}
+	}
+	fmt.Fprintf(&b, "\n  expected: %s\n  got:      %s", f.Expected, truncate(got, 600))
 	for _, x := range f.Exchanges {
 		if x != nil {
 			fmt.Fprintf(&b, "\n  reproduce: %s", x.Curl())
@@ -49,6 +56,11 @@ func also(err error, xs ...*Exchange) error {
 	}
 	return err
 }
+
+// clip is truncate(s, n) for a text quoting an answer: keys (the call's
+// key and secrets, Exchange.masks) are masked before the cut, which would
+// otherwise leave the part of one before it, a text no mask matches.
+func clip(s string, n int, keys ...string) string { return truncate(redact.Text(s, keys...), n) }
 
 // SkipError marks a check that does not apply to the target (no WSDL served,
 // no city id found); the specs report it as skipped.

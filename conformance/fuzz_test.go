@@ -155,7 +155,7 @@ func FuzzXMLAnswer(f *testing.F) {
 		checkFailureText(t, err)
 		checkFailureText(t, checkFaultIn(x, b, "fuzz"))
 		checkFailureText(t, checkServiceFault(x, "fuzz"))
-		for _, s := range []string{answerText(x), answered(x), snippet(body)} {
+		for _, s := range []string{answerText(x), answered(x), snippet(body, fuzzKey)} {
 			if !isPrintable(s) || strings.Contains(s, fuzzKey) {
 				t.Fatalf("an answer's text is unprintable or holds the key: %q", s)
 			}
@@ -209,13 +209,13 @@ func FuzzJSONAnswer(f *testing.F) {
 		if err != nil {
 			return
 		}
-		_ = shapeError(m, map[string]any{"count": "int", "coordinates": map[string]any{"latitude": "number", "longitude": "number"}}, "result")
+		_ = shapeError(m, map[string]any{"count": "int", "coordinates": map[string]any{"latitude": "number", "longitude": "number"}}, "result", []string{fuzzKey})
 		jl, err := jsonLocations(m)
 		if err != nil {
 			return
 		}
 		for _, l := range jl {
-			_ = shapeError(l, jsonShape, "location")
+			_ = shapeError(l, jsonShape, "location", []string{fuzzKey})
 			_ = jsonLeaves(l, "", nil)
 			_, _, _, _, _ = jsonCoordinates(l)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -40,6 +41,46 @@ var _ = Describe("a hostile target", Label("selftest"), func() {
 		Expect(answered(x)).To(HavePrefix("307, a redirect to %q (not followed)", other+"/service/service.asmx"))
 		Expect(elsewhere.Load()).To(BeZero(), "the other host got calls, the key with them")
 		Expect(client.CheckRedirect).To(BeNil(), "the caller's client was changed")
+	})
+
+	It("quotes a bounded part of where a redirect points", func() {
+		target := serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Location", "http://elsewhere.example/"+strings.Repeat("a", 1<<20))
+			w.WriteHeader(http.StatusTemporaryRedirect)
+		}))
+		_, _, err := preflightOf(target, leakKey, 0)
+		var pe *PreflightError
+		Expect(errors.As(err, &pe)).To(BeTrue(), "%v", err)
+		Expect(pe.Cause).To(Equal(CauseRedirect))
+		Expect(pe.Message).To(ContainSubstring(`the first to "http://elsewhere.example/aaa`))
+		Expect(len(pe.Message)).To(BeNumerically("<", 2000))
+	})
+
+	It("quotes a bounded part of an answer the HTTP client could not read", func() {
+		target, _ := listener(func(c net.Conn) {
+			defer c.Close()
+			_, _ = c.Read(make([]byte, 4096))
+			_, _ = c.Write([]byte("HTTP/1.1 2" + strings.Repeat("x", 1<<20) + "\r\n\r\n"))
+		})
+		_, _, err := preflightOf(target, leakKey, 0)
+		var pe *PreflightError
+		Expect(errors.As(err, &pe)).To(BeTrue(), "%v", err)
+		Expect(pe.Message).To(ContainSubstring("malformed HTTP"))
+		Expect(len(pe.Message)).To(BeNumerically("<", 2000))
+		Expect(len(pe.Err.Error())).To(BeNumerically("<", 2000))
+	})
+
+	It("quotes a bounded part of the content type of a WSDL it does not serve", func() {
+		target := serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; x="+strings.Repeat("a", 100<<10))
+			w.WriteHeader(http.StatusNotFound)
+		}))
+		s, err := NewSession(Config{Target: target, Key: leakKey})
+		Expect(err).NotTo(HaveOccurred())
+		_, _, err = s.wsdlOrSkip()
+		Expect(IsSkip(err)).To(BeTrue(), "%v", err)
+		Expect(err.Error()).To(ContainSubstring("serves no WSDL"))
+		Expect(len(err.Error())).To(BeNumerically("<", 1000))
 	})
 
 	It("costs one timeout per request that gets no answer, not one per spec", func() {
@@ -104,6 +145,130 @@ var _ = Describe("a hostile target", Label("selftest"), func() {
 		Expect(err).NotTo(HaveOccurred())
 		_, _, err = learnFields(jl, findAll(doc.Root(), qname{"", "loc"}))
 		Expect(err).To(MatchError(ContainSubstring(fmt.Sprintf("expected: at most %d values in a location node\n  got:      %d values in node 1", maxNodeLeaves, maxNodeLeaves+1))))
+	})
+
+	// A failure quotes the start of an answer, cut at a few hundred bytes:
+	// cut before the key was masked, a key the answer repeats across the
+	// cut kept its part before it, which no mask matched.
+	DescribeTable("leaves no part of a key its answer repeats where the quote of it is cut",
+		func(pad int, errorOf func(target string) error) {
+			target := serve(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", "text/html; charset=utf-8")
+				w.WriteHeader(http.StatusServiceUnavailable)
+				fmt.Fprintf(w, "<html><head><title>%s %s is not a key of ours</title></head></html>", strings.Repeat("y", pad), leakKey)
+			}))
+			err := errorOf(target)
+			Expect(err).To(HaveOccurred())
+			text := maskKey(err.Error(), leakKey) // as every text the suite writes is
+			Expect(text).To(ContainSubstring("… ("), "the quote is cut")
+			Expect(text).NotTo(ContainSubstring(leakKey[:5]), "part of the key is in:\n%s", text)
+		},
+		Entry("the body a failed call got", 290-len("<html><head><title>"), func(target string) error {
+			s, err := NewSession(Config{Target: target, Key: leakKey})
+			Expect(err).NotTo(HaveOccurred())
+			x, err := s.Do(Request{Binding: HTTPGet, Op: opProvinces})
+			Expect(err).NotTo(HaveOccurred())
+			_, err = resultOf(x, "")
+			return err
+		}),
+		Entry("the page title the preflight quotes", 190, func(target string) error {
+			_, _, err := preflightOf(target, leakKey, 0)
+			return err
+		}),
+	)
+
+	It("leaves no part of a key it repeats after its root element where the parser's quote of that text is cut", func() {
+		target := serve(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", ctTextXML)
+			fmt.Fprintf(w, "<a>x</a>%s %s is not a key of ours", strings.Repeat("y", 50), leakKey)
+		}))
+		s, err := NewSession(Config{Target: target, Key: leakKey})
+		Expect(err).NotTo(HaveOccurred())
+		x, err := s.Do(Request{Binding: HTTPGet, Op: opProvinces})
+		Expect(err).NotTo(HaveOccurred())
+		_, err = resultOf(x, "")
+		Expect(err).To(MatchError(ContainSubstring("text outside the root element")))
+		text := maskKey(err.Error(), leakKey)
+		Expect(text).NotTo(ContainSubstring(leakKey[:5]), "part of the key is in:\n%s", text)
+	})
+
+	It("gets notes of a bounded length on a result of many fields", func() {
+		target := serve(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", ctTextXML)
+			fmt.Fprint(w, `<?xml version="1.0" encoding="utf-8"?><r>`)
+			for i := range 20000 {
+				fmt.Fprintf(w, `<f%d xmlns="urn:ns:%d">1</f%d>`, i, i, i)
+			}
+			fmt.Fprint(w, `</r>`)
+		}))
+		var c Check
+		for _, k := range Checks() {
+			if k.Name == "binding/get/ReturnProvinces" {
+				c = k
+			}
+		}
+		s, err := NewSession(Config{Target: target, Key: leakKey, Namespace: mockNS})
+		Expect(err).NotTo(HaveOccurred())
+		outs := RunChecks(s, []Check{c})
+		Expect(outs[0].Err).NotTo(HaveOccurred())
+		Expect(outs[0].Notes).To(HaveLen(1))
+		Expect(outs[0].Notes[0]).To(ContainSubstring("the fields f0, f1"))
+		Expect(len(outs[0].Notes[0])).To(BeNumerically("<", 2000), "a note naming every field")
+	})
+
+	It("tries a bounded number of the namespaces its help page names", func() {
+		var soapCalls atomic.Int32
+		target := serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch {
+			case r.Method == http.MethodPost && r.URL.Path == servicePath:
+				soapCalls.Add(1)
+				http.Error(w, "no", http.StatusInternalServerError)
+			case r.URL.Path == servicePath && r.URL.RawQuery != "WSDL":
+				w.Header().Set("Content-Type", "text/html; charset=utf-8")
+				for i := range 5000 {
+					fmt.Fprintf(w, "&lt;a xmlns=\"urn:ns:%d\"/&gt;\n", i)
+				}
+			default:
+				http.NotFound(w, r)
+			}
+		}))
+		s, err := NewSession(Config{Target: target, Key: leakKey})
+		Expect(err).NotTo(HaveOccurred())
+		_, err = s.Namespace()
+		Expect(err).To(MatchError(ContainSubstring("give it with --namespace")))
+		Expect(soapCalls.Load()).To(BeNumerically("<=", maxNamespaceCandidates), "a call per namespace the page names")
+	})
+
+	It("tries a bounded number of the coordinates its locations may hold", func() {
+		var jsonCalls atomic.Int32
+		target := serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch r.URL.Path {
+			case servicePath + "/" + opAllAtms:
+				// Two locations of 100 decimal values each: 9,900 ordered
+				// pairs each that could be a latitude and a longitude.
+				w.Header().Set("Content-Type", ctTextXML)
+				_, _ = w.Write([]byte("<r>"))
+				for range 2 {
+					_, _ = w.Write([]byte("<loc>"))
+					for i := range 100 {
+						fmt.Fprintf(w, "<v%d>%d.5</v%d>", i, i-50, i)
+					}
+					_, _ = w.Write([]byte("</loc>"))
+				}
+				_, _ = w.Write([]byte("</r>"))
+			case serviceV2Path + "/" + opByCoords:
+				jsonCalls.Add(1)
+				w.Header().Set("Content-Type", ctTextXML)
+				_, _ = w.Write([]byte(`{"count":0,"coordinates":{"latitude":0,"longitude":0},"locations":[]}`))
+			default:
+				http.NotFound(w, r)
+			}
+		}))
+		s, err := NewSession(Config{Target: target, Key: leakKey})
+		Expect(err).NotTo(HaveOccurred())
+		_, err = s.Facts()
+		Expect(err).To(MatchError(ContainSubstring("no ATM of ReturnAllAtms found by the JSON binding at its own coordinates")))
+		Expect(jsonCalls.Load()).To(BeNumerically("<=", 2*maxCoordinateValues*(maxCoordinateValues-1)), "a call per pair of values")
 	})
 
 	It("has what it sent quoted printably in failures", func() {

@@ -102,11 +102,11 @@ func describeContent(w *etree.Element) string {
 				spaces = append(spaces, ns)
 			}
 		}
-		in := " (in " + strings.Join(spaces, ", ") + ")"
+		in := " (in " + listed(spaces) + ")"
 		if len(local) == 1 {
 			parts = append(parts, fmt.Sprintf("%d items %s%s", len(kids), local[0], in))
 		} else {
-			parts = append(parts, "the fields "+strings.Join(local, ", ")+in)
+			parts = append(parts, "the fields "+listed(local)+in)
 		}
 	case textOf(w) != "":
 		parts = append(parts, "text")
@@ -234,5 +234,19 @@ func namespacesOf(es []*etree.Element) string {
 	if len(out) == 0 {
 		return "(no elements)"
 	}
-	return strings.Join(out, ", ")
+	return listed(out)
+}
+
+// maxListed bounds the names a note or a failure lists: a result has a few
+// dozen, and one of thousands would otherwise make notes and failures of
+// that length.
+const maxListed = 40
+
+// listed joins names with commas, the first maxListed of them and how many
+// more.
+func listed(names []string) string {
+	if len(names) <= maxListed {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:maxListed], ", ") + fmt.Sprintf(" and %d more", len(names)-maxListed)
 }

@@ -271,7 +271,7 @@ func (s *Session) mirror(p *Preflight) *serveMirror {
 			if err := compareShape(x, what, r, m.Namespace, x.Request.Op); err != nil && m.ShapeDiff == "" {
 				m.ShapeDiff = err.Error()
 				if f, ok := err.(*Failure); ok {
-					m.ShapeDiff = fmt.Sprintf("%s: expected %s, got %s", f.What, f.Expected, truncate(f.Got, 200))
+					m.ShapeDiff = fmt.Sprintf("%s: expected %s, got %s", f.What, f.Expected, clip(f.Got, 200, x.masks()...))
 				}
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/atmkit/atmkit/internal/printable"
+	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/beevik/etree"
 )
 
@@ -249,7 +250,9 @@ func (s *Session) unusable(answers map[Binding]*Exchange) error {
 			}
 			return err
 		}
-		if y.Status != x.Status || maskKey(answerText(y), madeUpKey) != answerText(x) {
+		// Each key masked, to one mask: a fault that quotes the key it
+		// refuses quotes the made-up one to the made-up call.
+		if y.Status != x.Status || sameMask(maskKey(answerText(y), madeUpKey), madeUpKey, s.cfg.Key) != answerText(x) {
 			refused = false
 			break
 		}
@@ -312,13 +315,21 @@ func isRedirect(status int) bool {
 }
 
 // redirectTarget is the Location of a redirect as a text shows it, the
-// key and any password masked, or "no address" when it has none.
+// key and any password masked, cut at 300 bytes (a header may hold
+// megabytes), or "no address" when it has none.
 func redirectTarget(x *Exchange) string {
 	loc := x.RespHeader.Get("Location")
 	if loc == "" {
 		return "no address (no Location header)"
 	}
-	return fmt.Sprintf("%q", maskURL(printable.Text(loc), x.key))
+	return fmt.Sprintf("%q", clip(maskURL(printable.Text(loc), x.key), 300, x.masks()...))
+}
+
+// sameMask is text, masked for key from, with that mask written as key
+// to's: the texts of two answers that differ only by the key they quote
+// then read the same.
+func sameMask(text, from, to string) string {
+	return strings.ReplaceAll(text, redact.Key(from), redact.Key(to))
 }
 
 // withKey returns vals with strAtmServiceKey set to key.
@@ -346,7 +357,7 @@ func answerText(x *Exchange) string {
 		for _, path := range []string{"//faultstring", "//Reason/Text", "//title"} {
 			if e := doc.FindElement(path); e != nil {
 				if t := strings.TrimSpace(e.Text()); t != "" {
-					return fmt.Sprintf("%q", maskKey(truncate(spaceRE.ReplaceAllString(t, " "), 200), x.key))
+					return fmt.Sprintf("%q", clip(spaceRE.ReplaceAllString(t, " "), 200, x.masks()...))
 				}
 			}
 		}
@@ -364,14 +375,14 @@ func answerText(x *Exchange) string {
 			}
 		}
 		if len(parts) > 0 {
-			return fmt.Sprintf("%q", maskKey(truncate(strings.Join(parts, ": "), 200), x.key))
+			return fmt.Sprintf("%q", clip(strings.Join(parts, ": "), 200, x.masks()...))
 		}
 	}
 	s := strings.TrimSpace(spaceRE.ReplaceAllString(body, " "))
 	if s == "" {
 		return "(empty body)"
 	}
-	return fmt.Sprintf("%q", maskKey(truncate(s, 200), x.key))
+	return fmt.Sprintf("%q", clip(s, 200, x.masks()...))
 }
 
 var (

@@ -3,10 +3,14 @@ package conformance
 import (
 	"errors"
 	"fmt"
+	"html"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -29,6 +33,25 @@ func protocolsRemoved(h http.Handler) http.Handler {
 			return
 		}
 		h.ServeHTTP(w, r)
+	})
+}
+
+// echoKeyFault answers every call with HTTP 500 and a SOAP fault that
+// quotes the key the call sent, as a service whose key check names the
+// key it refuses does.
+func echoKeyFault() http.Handler {
+	keyRE := regexp.MustCompile(`<strAtmServiceKey>([^<]*)<`)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		key := r.URL.Query().Get("strAtmServiceKey")
+		if m := keyRE.FindSubmatch(body); m != nil {
+			key = html.UnescapeString(string(m[1]))
+		} else if v, err := url.ParseQuery(string(body)); err == nil && v.Has("strAtmServiceKey") {
+			key = v.Get("strAtmServiceKey")
+		}
+		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+		w.WriteHeader(http.StatusInternalServerError)
+		fmt.Fprintf(w, `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Server</faultcode><faultstring>The key %s is not valid.</faultstring></soap:Fault></soap:Body></soap:Envelope>`, html.EscapeString(key))
 	})
 }
 
@@ -81,6 +104,11 @@ var _ = Describe("the preflight", Label("selftest"), func() {
 			Expect(err).NotTo(HaveOccurred())
 			return serve(mock)
 		}, oddKey, CauseKeyRefused, "the key was refused"),
+		// A deployment whose fault quotes the key it refuses: the made-up
+		// key's answer is the same text with the other key in it.
+		Entry("a refused key the fault quotes", func() string {
+			return serve(echoKeyFault())
+		}, leakKey, CauseKeyRefused, "the key was refused", `"The key Le**** is not valid."`),
 		Entry("TLS with an unknown authority", func() string {
 			srv := httptest.NewTLSServer(http.NotFoundHandler())
 			DeferCleanup(srv.Close)
@@ -111,6 +139,29 @@ var _ = Describe("the preflight", Label("selftest"), func() {
 		Expect(pe.Message).To(ContainSubstring("raise --timeout"))
 		// One request, one timeout: not one per discovery call.
 		Expect(conns.Load()).To(Equal(int32(1)))
+	})
+
+	// Without a WSDL, the namespace is found by SOAP calls: one that gets
+	// no answer is the target's silence, not a namespace it does not answer
+	// in ("no service namespace … give it with --namespace").
+	It("gives up on a target whose SOAP calls get no answer, with the cause, when it serves no WSDL", func() {
+		mock, _, _ := referenceMock()
+		target := serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch {
+			case strings.EqualFold(r.URL.RawQuery, "wsdl"):
+				http.NotFound(w, r)
+			case r.Method == http.MethodPost && r.URL.Path == servicePath:
+				_, _ = io.Copy(io.Discard, r.Body) // then the server sees the client go
+				<-r.Context().Done()               // SOAP never answers
+			default:
+				mock.ServeHTTP(w, r)
+			}
+		}))
+		_, _, err := preflightOf(target, mockKey, 200*time.Millisecond)
+		var pe *PreflightError
+		Expect(errors.As(err, &pe)).To(BeTrue(), "%v", err)
+		Expect(pe.Cause).To(Equal(CauseTimeout))
+		Expect(pe.Message).To(ContainSubstring("ReturnProvinces over soap11 got no answer"))
 	})
 
 	It("finds HTTP GET and POST disabled, tells how to enable them, and discovers over SOAP instead", func() {

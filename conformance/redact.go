@@ -31,6 +31,9 @@ func reportKeys(key string, secrets []string) []string {
 	return keys
 }
 
+// secrets are the Config.Secrets the reports mask (reportKeys less the key).
+func (s *Session) secrets() []string { return reportKeys(s.cfg.Key, s.cfg.Secrets)[1:] }
+
 // maskReport returns s masked for the reports: maskKey's masking, and the
 // secrets of reportKeys.
 func (s *Session) maskReport(text string) string {

@@ -42,7 +42,8 @@ type RequestEncoding struct {
 	// Why).
 	Name string
 	// Read is the probe's bytes A4 E9 80 as the deployment read them; empty
-	// when it repeated no value.
+	// when it repeated no value. Longer than maxEncodingRead bytes (what a
+	// deployment says it read is three characters), it is cut.
 	Read string
 	// Why says why nothing was found; empty when the deployment repeated
 	// the value.
@@ -127,9 +128,13 @@ func readEncodingEcho(call string, x *Exchange) *RequestEncoding {
 	case read != "" && strings.Trim(read, "\ufffd") == "":
 		e.Name = "utf-8"
 	}
-	e.Read = maskKey(read, x.key) // a target may repeat anything there
+	e.Read = clip(read, maxEncodingRead, x.masks()...) // a target may repeat anything there, of any length
 	return e
 }
+
+// maxEncodingRead is the most of what a deployment says it read of the
+// probe's bytes that RequestEncoding.Read quotes.
+const maxEncodingRead = 60
 
 // refRE finds the character references .NET's HtmlEncode writes.
 var refRE = regexp.MustCompile(`&#([0-9]+);|&#[xX]([0-9a-fA-F]+);|&(lt|gt|amp|quot|apos);`)

@@ -91,6 +91,26 @@ var _ = Describe("the request encoding probe", Label("selftest"), func() {
 		Expect(e.Summary()).To(ContainSubstring("not found"))
 		expectNoKey(e.Summary(), leakKey)
 	})
+
+	// The console's "Request encoding:" line and the reports' finding
+	// quote what the target read: three characters, or a bounded quote of
+	// what a hostile target says it read.
+	It("quotes a bounded part of what the target says it read", func() {
+		mock, err := newSelfTestMock(mockserver.WithKeys(leakKey))
+		Expect(err).NotTo(HaveOccurred())
+		echo := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.Contains(r.URL.RawQuery, pRadius+"=x") {
+				w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+				w.WriteHeader(http.StatusInternalServerError)
+				fmt.Fprintf(w, "System.ArgumentException: Cannot convert x%s to System.Byte.", strings.Repeat("z", 1<<20))
+				return
+			}
+			mock.ServeHTTP(w, r)
+		})
+		e := encodingOf(serve(echo), leakKey)
+		Expect(e.Summary()).To(HavePrefix("unknown (a query's %A4%E9%80 read as \"zzz"))
+		Expect(len(e.Summary())).To(BeNumerically("<", 1000))
+	})
 })
 
 var _ = Describe("the request encoding probe on Mono", Label("selftest", "refdeploy"), func() {

@@ -186,6 +186,10 @@ func Run(cfg Config, opts RunOptions) (bool, error) {
 
 	suiteConfig, _ := ginkgo.GinkgoConfiguration()
 	suiteConfig.LabelFilter = opts.LabelFilter
+	// No suite timeout (Ginkgo's default is an hour): each request has its
+	// own (Config.Timeout), and a run of a slow deployment that outlasted
+	// Ginkgo's had every later spec fail without a request.
+	suiteConfig.Timeout = 0
 	if cfg.Shape == nil {
 		// The shape specs need a shape: without one they are not run at all.
 		suiteConfig.LabelFilter = withoutShape(opts.LabelFilter)

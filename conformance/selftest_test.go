@@ -193,6 +193,28 @@ var _ = Describe("the suite itself", Label("selftest"), func() {
 		Expect(skipped(outs)).To(BeEmpty())
 	})
 
+	// ASMX answers ?WSDL with the WSDL or an error status: a 200 that is
+	// no WSDL (cut short, say) is a broken WSDL, not none.
+	It("fails the WSDL specs, not skips them, when the WSDL answered 200 is no WSDL document", func() {
+		alt := newAltServer(altNS, altKey, true)
+		cut := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !strings.EqualFold(r.URL.RawQuery, "wsdl") {
+				alt.ServeHTTP(w, r)
+				return
+			}
+			rec := httptest.NewRecorder()
+			alt.ServeHTTP(rec, r)
+			w.Header().Set("Content-Type", rec.Header().Get("Content-Type"))
+			_, _ = w.Write(rec.Body.Bytes()[:rec.Body.Len()/2])
+		})
+		outs := checkAll(cut, Config{Key: altKey, Namespace: altNS}, "wsdl/*", "wsdl/*/*")
+		Expect(outs).NotTo(BeEmpty())
+		Expect(skipped(outs)).To(BeEmpty())
+		for _, o := range outs {
+			Expect(o.Err).To(MatchError(ContainSubstring("expected: a WSDL document")), o.Check.Name)
+		}
+	})
+
 	It("finds the namespace of a target without WSDL in its help page", func() {
 		alt := newAltServer(altNS, altKey, false)
 		srv := httptest.NewServer(alt)

@@ -103,7 +103,9 @@ type Config struct {
 	// may repeat in its answers. The reports mask each one of six bytes or
 	// more wherever it appears, as they mask the key. The console output
 	// is not masked for them: its writer is to be (atmkit's CLI masks its
-	// output streams for the same values).
+	// output streams for the same values); but a quote of an answer that
+	// a failure cuts short has them masked before the cut, which would
+	// leave a part of one that no writer's mask matches.
 	Secrets []string
 }
 
@@ -188,7 +190,8 @@ func NewSession(cfg Config) (*Session, error) {
 	}
 	u, err := url.Parse(cfg.Target)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("conformance: target %q is not an http(s) URL", cfg.Target)
+		// Its password and key masked: the error reaches the console.
+		return nil, fmt.Errorf("conformance: target %q is not an http(s) URL", maskURL(cfg.Target, cfg.Key))
 	}
 	if cfg.Key == "" {
 		return nil, errors.New("conformance: no service key given")
@@ -263,7 +266,7 @@ func (s *Session) send(r Request, ns string) (*Exchange, error) {
 	if err != nil {
 		return nil, err
 	}
-	x = &Exchange{Request: r, Method: req.Method, URL: req.URL.String(), Header: req.Header.Clone(), Body: body, key: s.cfg.Key, shell: s.cfg.Shell}
+	x = &Exchange{Request: r, Method: req.Method, URL: req.URL.String(), Header: req.Header.Clone(), Body: body, key: s.cfg.Key, secrets: s.secrets(), shell: s.cfg.Shell}
 	if err := s.roundTrip(req, x, fmt.Sprintf("%s over %s", r.Op, r.Binding), x.Curl()); err != nil {
 		s.mu.Lock()
 		s.failed[key] = err
@@ -305,7 +308,7 @@ func (s *Session) roundTrip(req *http.Request, x *Exchange, what, curl string) e
 
 // get fetches a path below the base address (documentation endpoints).
 func (s *Session) get(path string) (*Exchange, error) {
-	x := &Exchange{Method: http.MethodGet, URL: s.base + path, Header: http.Header{}, shell: s.cfg.Shell}
+	x := &Exchange{Method: http.MethodGet, URL: s.base + path, Header: http.Header{}, secrets: s.secrets(), shell: s.cfg.Shell}
 	req, err := http.NewRequest(http.MethodGet, x.URL, http.NoBody)
 	if err != nil {
 		return nil, fmt.Errorf("GET %s: %w", path, err)
@@ -351,6 +354,12 @@ func (s *Session) Namespace() (string, error) {
 	return s.ns, s.nsErr
 }
 
+// maxNamespaceCandidates bounds the namespaces discovery tries, a SOAP
+// call each: an ASMX help page names one or two (the service's, and the
+// envelopes' it leaves out), and a page naming thousands would otherwise
+// cost thousands of calls.
+const maxNamespaceCandidates = 16
+
 var xmlnsRE = regexp.MustCompile(`xmlns(?::\w+)?="([^"]+)"`)
 
 func (s *Session) discoverNamespace() (string, error) {
@@ -366,6 +375,9 @@ func (s *Session) discoverNamespace() (string, error) {
 	seen := map[string]bool{}
 	add := func(ns string) {
 		if ns == "" || seen[ns] || strings.HasPrefix(ns, "http://www.w3.org/") || strings.HasPrefix(ns, "http://schemas.xmlsoap.org/") {
+			return
+		}
+		if len(cands) >= maxNamespaceCandidates {
 			return
 		}
 		seen[ns] = true
@@ -387,6 +399,13 @@ func (s *Session) discoverNamespace() (string, error) {
 	add("http://tempuri.org/")
 	for _, ns := range cands {
 		x, err := s.send(Request{Binding: SOAP11, Op: opProvinces}, ns)
+		var te *TransportError
+		if errors.As(err, &te) && te.Kind == TransportTimeout {
+			// No answer in time is the target's silence, not a namespace
+			// it does not answer in: the preflight stops with its cause
+			// (and every later candidate would cost a timeout too).
+			return "", err
+		}
 		if err != nil || x.Status != http.StatusOK {
 			continue
 		}

@@ -89,7 +89,9 @@ func (e *TransportError) Cause() string {
 }
 
 // innermost is the text of the innermost error below a *url.Error, which
-// repeats the method and the URL.
+// repeats the method and the URL, cut at 300 bytes: the HTTP client's
+// errors quote what it could not read (a status line of megabytes).
+// The errors of a session have the key masked already (maskError).
 func innermost(err error) string {
 	var ue *url.Error
 	if errors.As(err, &ue) && ue.Err != nil {
@@ -98,7 +100,7 @@ func innermost(err error) string {
 	if err == nil {
 		return "no error"
 	}
-	return err.Error()
+	return truncate(err.Error(), 300)
 }
 
 // explainTLS is the explanation of a TLS failure: what failed and which

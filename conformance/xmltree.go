@@ -36,8 +36,10 @@ const maxTags = 4 << 20
 // no root element, content after it, or more markup than maxTags. Nesting
 // deeper than etree's limit (1024 levels) fails too; entities other than
 // XML's five are not expanded (the parser refuses them), and a document
-// type declaration is read as a directive, nothing is fetched.
-func parseXML(b []byte) (*etree.Document, error) {
+// type declaration is read as a directive, nothing is fetched. The text
+// after the root element an error quotes is cut with keys (the answer's
+// call's, Exchange.masks) masked first (clip).
+func parseXML(b []byte, keys ...string) (*etree.Document, error) {
 	if n := bytes.Count(b, []byte("<")); n > maxTags {
 		return nil, fmt.Errorf("parsing XML: more than %d tags, more than atmkit parses of one answer", maxTags)
 	}
@@ -60,7 +62,7 @@ func parseXML(b []byte) (*etree.Document, error) {
 		case *etree.CharData:
 			// Text outside the root element (a byte order mark is no text).
 			if d := strings.TrimSpace(strings.TrimPrefix(t.Data, "\ufeff")); d != "" {
-				return nil, fmt.Errorf("parsing XML: text outside the root element: %q", truncate(d, 60))
+				return nil, fmt.Errorf("parsing XML: text outside the root element: %q", clip(d, 60, keys...))
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -237,6 +238,19 @@ func TestConformHostileTarget(t *testing.T) {
 			says: []string{"answered HTTP 502 to every call (get 502, post 502, json 502), the first with \"502 Bad Gateway\""},
 		},
 		{
+			// The preflight quotes the title's first 200 bytes: the header's
+			// value runs across the cut.
+			name: "a gateway's page repeating its header across the quote's cut",
+			wrap: hostile(everyCall, func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/html")
+				w.WriteHeader(http.StatusServiceUnavailable)
+				fmt.Fprintf(w, "<html><head><title>%s %s is not a key of ours</title></head></html>", strings.Repeat("y", 185), r.Header.Get("X-Gateway-Key"))
+			}),
+			args: []string{"--header", "X-Gateway-Key: " + gatewaySecret},
+			code: exitUsage,
+			says: []string{"answered HTTP 503 to every call"},
+		},
+		{
 			name: "binary garbage with escape sequences",
 			wrap: hostile(everyCall, serveGarbage),
 			args: []string{"--label-filter", "get"},
@@ -349,6 +363,9 @@ func TestConformHostileTarget(t *testing.T) {
 			checkHostileOutput(t, out, code, tc.code, tc.says)
 			checkNoKey(t, leakKey, out, junit, jsonReport)
 			checkNoKey(t, gatewaySecret, out, junit, jsonReport)
+			// Nor a part of either, where a quote is cut.
+			checkNoKey(t, leakKey[:5], out, junit, jsonReport)
+			checkNoKey(t, gatewaySecret[:9], out, junit, jsonReport)
 		})
 	}
 }

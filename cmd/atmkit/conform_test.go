@@ -399,6 +399,7 @@ func TestConformCommandLine(t *testing.T) {
 		{"target with a query", []string{"--target", "http://127.0.0.1:1/?strAtmServiceKey=secret-key-99", "--key", "secret-key-99"}, nil, exitUsage, "--target http://127.0.0.1:1/?strAtmServiceKey=se****: want the service's base URL, without a query or fragment"},
 		{"target with a fragment", []string{"--target", "http://127.0.0.1:1/#top", "--key", "k"}, nil, exitUsage, "without a query or fragment"},
 		{"a password in the target", []string{"--target", strings.Replace(mocktest.ClosedPort(t), "://", "://user:pass-word-987@", 1), "--key", "k"}, nil, exitUsage, "connection refused at http://user:xxxxx@127.0.0.1:"},
+		{"a password in a target of another scheme", []string{"--target", "ftp://user:pass-word-987@127.0.0.1:1", "--key", "k"}, nil, exitUsage, `target "ftp://user:xxxxx@127.0.0.1:1" is not an http(s) URL`},
 		{"report a directory", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--junit-report", os.TempDir()}, nil, exitUsage, "--junit-report " + os.TempDir() + ": a directory; want a file name"},
 		{"report ending in a slash", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--json-report", "reports/"}, nil, exitUsage, "--json-report reports/: a directory; want a file name"},
 		{"latitude from env out of range", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--longitude", "0"}, map[string]string{"ATMKIT_LATITUDE": "-90.01"}, exitUsage, "--latitude (or ATMKIT_LATITUDE): -90.01 is not within -90..90"},
@@ -1126,5 +1127,44 @@ func TestConformMirrorLineHidesKey(t *testing.T) {
 	}
 	if strings.Contains(out, key) {
 		t.Errorf("the output holds the key:\n%s", out)
+	}
+}
+
+// A run lasts as long as its specs take, one --timeout per request at
+// most: Ginkgo's own suite timeout (an hour, unless its -ginkgo.timeout
+// says otherwise) is no limit of conform's. A run of a slow deployment that
+// outlasted it had every spec after the hour fail with "A suite timeout
+// occurred", without a request, and exited 1 (does not conform). The
+// child here is given -ginkgo.timeout=1s, and one answer the specs read
+// takes longer.
+func TestConformOutlastsGinkgosSuiteTimeout(t *testing.T) {
+	t.Parallel()
+	var slowed atomic.Bool
+	target := startMock(t, "k1", func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			// ReturnAllAtms over GET: the specs' discovery reads it, the
+			// preflight does not.
+			if strings.HasSuffix(r.URL.Path, "/ReturnAllAtms") && r.Method == http.MethodGet && slowed.CompareAndSwap(false, true) {
+				time.Sleep(1500 * time.Millisecond)
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
+	raw, err := json.Marshal([]string{"--target", target, "--key", "k1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestConformHelperProcess$", "-ginkgo.timeout=1s")
+	cmd.Env = append(os.Environ(), conformHelperEnv+"="+string(raw))
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 0 || strings.Contains(string(out), "timeout occurred") {
+		t.Fatalf("exit code %d, want 0; output:\n%s", code, out)
+	}
+	if !slowed.Load() {
+		t.Fatal("the slow answer was never asked for")
 	}
 }
