@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/atmkit/atmkit/shape"
 	"github.com/beevik/etree"
@@ -146,6 +147,11 @@ func (l *learner) learn() (*shape.Shape, *Report, error) {
 	}
 	sh := l.build()
 	l.settle(sh)
+	if ops := withoutList(sh); len(ops) > 0 {
+		// The deployment's WSDL or answers, not the learner: a result of
+		// this service holds a list.
+		return nil, l.report, fmt.Errorf("no list of locations, institutions or provinces found in the result of %s in the WSDL or answers given: are they the ATM Location Lookup Service's?", strings.Join(ops, ", "))
+	}
 	if err := sh.Validate(); err != nil {
 		return nil, l.report, fmt.Errorf("the learned shape is not valid (a bug in atmkit's learner, please report it): %w", err)
 	}
@@ -154,4 +160,17 @@ func (l *learner) learn() (*shape.Shape, *Report, error) {
 		l.note("no WSDL was given or recorded: what only a WSDL shows (a result type's name where no GET or POST answer shows it, a DataSet result's form in the WSDL) is atmkit's default, not the deployment's; give the WSDL, or record GET .../service.asmx?WSDL too")
 	}
 	return sh, l.report, nil
+}
+
+// withoutList names, sorted, the operations of sh whose result holds no
+// list of locations, institutions or provinces.
+func withoutList(sh *shape.Shape) []string {
+	var ops []string
+	for op := range sh.Operations {
+		if r := sh.Result(op); r != nil && r.Content() == "" {
+			ops = append(ops, op)
+		}
+	}
+	slices.Sort(ops)
+	return ops
 }

@@ -59,3 +59,22 @@ func TestLearnWSDLTypesHoldingEachOther(t *testing.T) {
 		t.Fatalf("depth 62: %v, want the error of a result with no list", err)
 	}
 }
+
+// TestLearnResultWithoutList: a WSDL whose result holds no list of
+// locations, institutions or provinces (not this service's, or not all of
+// it) is refused naming the operation and the input, not as a bug in the
+// learner, which it said before.
+func TestLearnResultWithoutList(t *testing.T) {
+	_, _, err := learn.Learn(learn.Input{WSDL: nestedWSDL(2, 1)})
+	if err == nil {
+		t.Fatal("learned a shape of a result with no list")
+	}
+	for _, want := range []string{"no list of locations, institutions or provinces", "ReturnAllAtms", "WSDL or answers given"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("got %q, want it to say %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "a bug") {
+		t.Errorf("got %q, which blames atmkit's learner for its input", err)
+	}
+}
