@@ -205,7 +205,7 @@ func (l *learner) skeletonFromAnswers(g *group) error {
 }
 
 // budget is what is left of the fields a skeleton may have, and why it
-// ran out.
+// ran out: of the answers' results here, of the WSDL's types in wsdl.go.
 type budget struct {
 	left int
 	err  error
@@ -217,9 +217,9 @@ func (b *budget) take(depth int) bool {
 	switch {
 	case b.err != nil:
 	case depth > shape.MaxDepth:
-		b.err = fmt.Errorf("their results nest fields more than %d levels deep: a result nests a few", shape.MaxDepth)
+		b.err = fmt.Errorf("their fields nest more than %d levels deep: a result nests a few", shape.MaxDepth)
 	case b.left <= 0:
-		b.err = fmt.Errorf("their results hold more than %d fields: a result has a few dozen", shape.MaxFields)
+		b.err = fmt.Errorf("they hold more than %d fields: a result has a few dozen", shape.MaxFields)
 	default:
 		b.left--
 	}

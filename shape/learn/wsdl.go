@@ -45,12 +45,13 @@ type schemaSet struct {
 	attributes map[string]*etree.Element // "{ns}name" → global attribute
 	forms      map[*etree.Element]string // schema element → its target namespace
 	qualify    map[*etree.Element]bool   // schema element → elementFormDefault qualified
-	// left is how many more fields the result being read may have, and
-	// depth how deep its field being read is: types that hold each
-	// other many times over (T0 holding two T1, each two T2, ...) make
-	// a skeleton exponential in the size of the WSDL, a chain of them
-	// one deeper than any shape may nest.
-	left, depth int
+	// fields is what is left of the fields the result being read may
+	// have, and depth how deep the node being filled is: types that hold
+	// each other many times over (T0 holding two T1, each two T2, ...)
+	// make a skeleton exponential in the size of the WSDL, a chain of
+	// them one deeper than any shape may nest.
+	fields *budget
+	depth  int
 }
 
 func key(ns, name string) string { return "{" + ns + "}" + name }
@@ -128,7 +129,7 @@ func readWSDL(data []byte) (*wsdlInfo, error) {
 				r.root = r.typeName
 			}
 			sk := &node{name: r.root, ns: info.ns, typeName: r.typeName, typeNS: r.typeNS, fromWSDL: true}
-			set.left, set.depth = shape.MaxFields, 0
+			set.fields, set.depth = &budget{left: shape.MaxFields}, 0
 			if err := set.fill(sk, ct, map[string]bool{}); err != nil {
 				return nil, fmt.Errorf("%s's result type %s: %w", op, r.typeName, err)
 			}
@@ -369,9 +370,6 @@ func (s *schemaSet) addElement(n *node, el, schema *etree.Element, visiting map[
 	}
 	if ct != nil {
 		s.depth++
-		if s.depth >= shape.MaxDepth { // k's fields would be deeper
-			return fmt.Errorf("its fields nest more than %d levels deep: a result nests a few", shape.MaxDepth)
-		}
 		err := s.fill(k, ct, visiting)
 		s.depth--
 		if err != nil {
@@ -382,11 +380,11 @@ func (s *schemaSet) addElement(n *node, el, schema *etree.Element, visiting map[
 	return nil
 }
 
-// count counts a field of the result being read, failing past
-// shape.MaxFields.
+// count counts a field of the node being filled, failing past the
+// limits of a shape (the skeleton's budget).
 func (s *schemaSet) count() error {
-	if s.left--; s.left < 0 {
-		return fmt.Errorf("its types hold more than %d fields (types holding each other many times over): a result has a few dozen", shape.MaxFields)
+	if !s.fields.take(s.depth + 1) {
+		return s.fields.err
 	}
 	return nil
 }
