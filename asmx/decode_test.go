@@ -332,6 +332,15 @@ func TestDecodeSOAPRequest(t *testing.T) {
 			}
 			return ""
 		})},
+		// .NET's UTF8Encoding replaces each invalid sequence with its own
+		// U+FFFD (wire.DecodeUTF8): two bytes that cannot start one are
+		// two, a lead byte and its continuation cut short one.
+		{"invalid UTF-8 with a charset: one U+FFFD a sequence", soap11(OpReturnAtmSearchByAddress, env11(byAddress("a\xff\xfeb\xe9\x80c"))), okCall(func(c *Call) string {
+			if c.Address != "a\uFFFD\uFFFDb\uFFFDc" {
+				return "address " + quote(c.Address)
+			}
+			return ""
+		})},
 		{"invalid UTF-8 read by the XML reader: 400", with(soap12(env12(byAddress("a\xffb"))), func(r *SOAPRequest) { r.ContentType = "application/soap+xml" }), fault(400, SOAP12, Client, "")},
 		{"the declared encoding, SOAP 1.2", with(soap12(`<?xml version="1.0" encoding="iso-8859-1"?>`+env12(byAddress("caf\xe9"))), func(r *SOAPRequest) { r.ContentType = "application/soap+xml" }),
 			okCall(func(c *Call) string {
