@@ -11,6 +11,8 @@ import (
 	"golang.org/x/text/encoding/ianaindex"
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/encoding/unicode/utf32"
+
+	"github.com/atmkit/atmkit/internal/wire"
 )
 
 // A SOAP request's bytes become text as ASMX's SoapServerProtocol reads
@@ -180,7 +182,9 @@ func (cs charset) decode(b []byte) []byte {
 		if utf8.Valid(b) {
 			return b
 		}
-		return bytes.ToValidUTF8(b, []byte("\uFFFD"))
+		// One U+FFFD an invalid sequence, as .NET's UTF8Encoding
+		// replaces them, not one a run of them.
+		return []byte(wire.DecodeUTF8(string(b)))
 	case cs.compatible && isASCII(b):
 		return b
 	}

@@ -332,6 +332,15 @@ func TestDecodeSOAPRequest(t *testing.T) {
 			}
 			return ""
 		})},
+		// .NET's UTF8Encoding replaces each invalid sequence with its own
+		// U+FFFD (wire.DecodeUTF8): two bytes that cannot start one are
+		// two, a lead byte and its continuation cut short one.
+		{"invalid UTF-8 with a charset: one U+FFFD a sequence", soap11(OpReturnAtmSearchByAddress, env11(byAddress("a\xff\xfeb\xe9\x80c"))), okCall(func(c *Call) string {
+			if c.Address != "a\uFFFD\uFFFDb\uFFFDc" {
+				return "address " + quote(c.Address)
+			}
+			return ""
+		})},
 		{"invalid UTF-8 read by the XML reader: 400", with(soap12(env12(byAddress("a\xffb"))), func(r *SOAPRequest) { r.ContentType = "application/soap+xml" }), fault(400, SOAP12, Client, "")},
 		{"the declared encoding, SOAP 1.2", with(soap12(`<?xml version="1.0" encoding="iso-8859-1"?>`+env12(byAddress("caf\xe9"))), func(r *SOAPRequest) { r.ContentType = "application/soap+xml" }),
 			okCall(func(c *Call) string {
@@ -568,7 +577,7 @@ func FuzzDecodeValues(f *testing.F) {
 	f.Add("strAtmServiceKey=k&strAtmServiceKey=%E2%82&x&=y&str%50ostalCode=a+b&dblLatitude=1&dblLongitude=2&bytRadius=3")
 	op, _ := LookupOperation(OpReturnAtmSearchByCoordinates)
 	f.Fuzz(func(t *testing.T, query string) {
-		values := ParseQuery(query)
+		values := nameValueCollection(query)
 		for _, b := range []Binding{HTTPGet, HTTPPost, JSON} {
 			c, e := DecodeValues(op, b, values)
 			if qc, qe := DecodeQuery(op, b, query); !sameCall(qc, c) || !reflect.DeepEqual(qe, e) {
@@ -585,6 +594,27 @@ func FuzzDecodeValues(f *testing.F) {
 			}
 		}
 	})
+}
+
+// nameValueCollection is ParseQuery(query) with the names that differ
+// only in case as one, under the first's spelling, their values in the
+// query's order, as ASP.NET's NameValueCollection holds them.
+func nameValueCollection(query string) url.Values {
+	v := make(url.Values)
+	var names []string
+	eachPair(query, func(name, value string, _ bool) {
+		for _, n := range names {
+			if sameName(n, name) {
+				name = n
+				break
+			}
+		}
+		if _, ok := v[name]; !ok {
+			names = append(names, name)
+		}
+		v[name] = append(v[name], value)
+	})
+	return v
 }
 
 // TestSOAPVersion checks the binding told from content types, including
@@ -711,4 +741,35 @@ func TestRecycledCallStartsEmpty(t *testing.T) {
 	(&Call{Op: want.Op}).Recycle() // not a decoder's: left alone
 	var none *Call
 	none.Recycle()
+}
+
+// TestDecodeQueryNamesIgnoreCaseInOrder checks that the values of names
+// differing only in case are joined in the query's order, as ASP.NET's
+// NameValueCollection keeps them (one entry, its values as added), and that
+// names are compared as .NET's OrdinalIgnoreCase compares them (each
+// character's upper case): the Kelvin sign K (U+212A), whose upper case is
+// itself, is no 'k' there, though Unicode folds the two together.
+func TestDecodeQueryNamesIgnoreCaseInOrder(t *testing.T) {
+	op, _ := LookupOperation(OpReturnAtmSearchByCoordinates)
+	rest := "&strPostalCode=&dblLongitude=1&bytRadius=3"
+	for _, tt := range []struct {
+		name, query string
+		key         string  // "" for a missing key
+		lat         float64 // with key
+	}{
+		{"variant first", "STRATMSERVICEKEY=a&strAtmServiceKey=b&dblLatitude=1", "a,b", 1},
+		{"three spellings", "StrAtmServiceKey=a&STRATMSERVICEKEY=b&strAtmServiceKey=c&dblLatitude=1", "a,b,c", 1},
+		{"a double joined, thousands", "strAtmServiceKey=k&DBLLATITUDE=1&dblLatitude=5", "k", 15},
+		{"Kelvin sign", "strAtmService\u212Aey=a&STRATMSERVICEKEY=b&dblLatitude=1", "b", 1},
+		{"Kelvin sign alone", "strAtmService\u212Aey=a&strAtmServiceKEY=b&strAtmServiceKey=c&dblLatitude=1", "b,c", 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for range 20 { // map order varies from run to run
+				c, e := DecodeQuery(op, HTTPGet, tt.query+rest)
+				if e != nil || c.Key != tt.key || c.Latitude != tt.lat {
+					t.Fatalf("got %+v, %v, want key %q, latitude %v", c, e, tt.key, tt.lat)
+				}
+			}
+		})
+	}
 }

@@ -29,16 +29,18 @@ func ParseDocsQuery(raw string) (kind DocsKind, arg string, hasOp bool) {
 	if raw == "" {
 		return DocsHelp, "", false
 	}
-	values := ParseQuery(raw)
+	names := orderedValues(raw)
 	get := func(name string) (string, bool) {
-		var vs []string
-		found := false
-		for k, v := range values {
-			if strings.EqualFold(k, name) {
-				vs, found = append(vs, v...), true
-			}
+		if k := indexFold(names, name); k >= 0 {
+			return strings.Join(names[k].values, ","), true
 		}
-		return strings.Join(vs, ","), found
+		return "", false
+	}
+	bare := ""
+	for _, n := range names {
+		if n.null {
+			bare = strings.Join(n.values, ",")
+		}
 	}
 	if id, ok := get("schema"); ok {
 		return DocsSchema, id, false
@@ -46,7 +48,7 @@ func ParseDocsQuery(raw string) (kind DocsKind, arg string, hasOp bool) {
 	if _, ok := get("wsdl"); ok {
 		return DocsWSDLNotFound, "", false
 	}
-	switch bare := strings.Join(values[""], ","); {
+	switch {
 	case strings.EqualFold(bare, "wsdl"):
 		return DocsWSDL, "", false
 	case strings.EqualFold(bare, "disco"):

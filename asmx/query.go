@@ -3,6 +3,7 @@ package asmx
 import (
 	"net/url"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/atmkit/atmkit/internal/wire"
@@ -57,16 +58,35 @@ func eachPair(s string, add func(name, value string, named bool)) {
 func urlDecode(s string) string { return wire.URLDecode(s) }
 
 // lookupValues returns the values of name in v as ASP.NET's
-// NameValueCollection does: names compared ignoring case, the values of
-// names that differ only in case together.
+// NameValueCollection does: names compared ignoring case (sameName), the
+// values of names that differ only in case together. A map keeps no
+// order between names: DecodeQuery reads a query's in the query's order.
 func lookupValues(v url.Values, name string) ([]string, bool) {
 	vs, ok := v[name]
 	for k, more := range v {
-		if k != name && strings.EqualFold(k, name) {
+		if k != name && sameName(k, name) {
 			vs, ok = append(append([]string(nil), vs...), more...), true
 		}
 	}
 	return vs, ok
+}
+
+// sameName reports whether names a and b are equal as .NET's
+// StringComparer.OrdinalIgnoreCase (NameValueCollection's) compares them:
+// UTF-16 unit by unit, each as its upper case. Unlike strings.EqualFold,
+// which folds whole Unicode orbits, the Kelvin sign K (U+212A), its own
+// upper case, is no 'k'; a character beyond U+FFFF, two units, is
+// compared as it is.
+func sameName(a, b string) bool {
+	for a != "" && b != "" {
+		ra, na := utf8.DecodeRuneInString(a)
+		rb, nb := utf8.DecodeRuneInString(b)
+		if ra != rb && (ra > 0xFFFF || rb > 0xFFFF || unicode.ToUpper(ra) != unicode.ToUpper(rb)) {
+			return false
+		}
+		a, b = a[na:], b[nb:]
+	}
+	return a == b
 }
 
 // DecodeValues decodes the parameters of a GET, POST or JSON call from
@@ -75,7 +95,6 @@ func lookupValues(v url.Values, name string) ([]string, bool) {
 // case, and the values of a repeated name are joined with commas, as
 // ASP.NET's NameValueCollection does; unknown names are ignored.
 func DecodeValues(op *Operation, b Binding, values url.Values) (*Call, *Error) {
-	c := newCall(op, b)
 	// Names that differ from a parameter's only in case count too; when
 	// every parameter is there by its own name and nothing else is, there
 	// are none to look for.
@@ -88,11 +107,21 @@ func DecodeValues(op *Operation, b Binding, values url.Values) (*Call, *Error) {
 			}
 		}
 	}
-	for i, p := range op.Params {
-		vs, ok := values[p.Name]
-		if !exact {
-			vs, ok = lookupValues(values, p.Name)
+	return decodeValues(op, b, func(name string) ([]string, bool) {
+		if exact {
+			vs, ok := values[name]
+			return vs, ok
 		}
+		return lookupValues(values, name)
+	})
+}
+
+// decodeValues is DecodeValues with the values of each parameter's name
+// (ignoring case, in order) given by lookup.
+func decodeValues(op *Operation, b Binding, lookup func(name string) ([]string, bool)) (*Call, *Error) {
+	c := newCall(op, b)
+	for i, p := range op.Params {
+		vs, ok := lookup(p.Name)
 		if !ok {
 			return nil, newMissingParamError(b, p.Name)
 		}
@@ -112,14 +141,30 @@ func DecodeValues(op *Operation, b Binding, values url.Values) (*Call, *Error) {
 
 // DecodeQuery decodes the parameters of a GET, POST or JSON call from a
 // query string or a form-encoded body, as DecodeValues(op, b,
-// ParseQuery(query)) does: the same call or the same error. A query whose
-// names are the parameters' own (or unknown), at most 16 of them, is
-// read without building the map.
+// ParseQuery(query)) does, but with the values of names that differ only
+// in case joined in the query's order, as NameValueCollection adds them
+// ("LAT=1&lat=5" is "1,5"), where a map has no order. A query whose
+// names are the parameters' own (or unknown), at most 16 of them, is read
+// without building a list.
 func DecodeQuery(op *Operation, b Binding, query string) (*Call, *Error) {
 	if c, e, ok := decodeQueryFast(op, b, query); ok {
 		return c, e
 	}
-	return DecodeValues(op, b, ParseQuery(query))
+	var pairs []queryPair
+	eachPair(query, func(name, value string, named bool) {
+		if named {
+			pairs = append(pairs, queryPair{name, value})
+		}
+	})
+	return decodeValues(op, b, func(name string) ([]string, bool) {
+		var vs []string
+		for _, q := range pairs {
+			if q.name == name || sameName(q.name, name) {
+				vs = append(vs, q.value)
+			}
+		}
+		return vs, vs != nil
+	})
 }
 
 // queryPair is a name and its value, URL-decoded, as a query gives them.
@@ -157,7 +202,9 @@ func decodeQueryFast(op *Operation, b Binding, s string) (c *Call, e *Error, ok 
 				known = true
 				break
 			}
-			if len(p.Name) == len(name) && strings.EqualFold(p.Name, name) {
+			// A character beyond ASCII whose upper case is ASCII
+			// ('ı', 'ſ') is longer than it.
+			if len(name) >= len(p.Name) && sameName(p.Name, name) {
 				return nil, nil, false
 			}
 		}

@@ -244,7 +244,7 @@ func orderedValues(query string) []namedValues {
 
 func addValue(names []namedValues, name string, null bool, value string) []namedValues {
 	for k, n := range names {
-		if n.null == null && strings.EqualFold(n.name, name) {
+		if n.null == null && sameName(n.name, name) {
 			names[k].values = append(names[k].values, value)
 			return names
 		}
@@ -256,7 +256,7 @@ func addValue(names []namedValues, name string, null bool, value string) []named
 // null name is no parameter's.
 func indexFold(names []namedValues, name string) int {
 	for k, n := range names {
-		if !n.null && strings.EqualFold(n.name, name) {
+		if !n.null && sameName(n.name, name) {
 			return k
 		}
 	}

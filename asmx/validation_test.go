@@ -46,6 +46,8 @@ func TestValidateQuery(t *testing.T) {
 		{"4.5: the parameters in their order", Validation45, HTTPGet, "intCityID=%3Ca&strAtmServiceKey=%3Cb", prefix + "strAtmServiceKey=&quot;&lt;b&quot;)."},
 		{"4.5: a missing parameter comes first", Validation45, HTTPGet, "intCityID=%3Ca", ""},
 		{"4.5: the JSON path's query", Validation45, JSON, "strAtmServiceKey=k&intCityID=%3Ca", prefix + "intCityID=&quot;&lt;a&quot;)."},
+		{"4.0: the Kelvin sign K is no k (OrdinalIgnoreCase)", Validation40, HTTPGet, "x\u212A=%3Cb&xk=1", prefix + "x\u212A=&quot;&lt;b&quot;)."},
+		{"4.5: a name with the Kelvin sign K is not the key's", Validation45, HTTPGet, "strAtmService\u212Aey=%3Cb&strAtmServiceKey=k&intCityID=1", ""},
 		{"2.0: nothing is validated", ValidationOff, HTTPGet, "strAtmServiceKey=%3Cb&intCityID=1", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

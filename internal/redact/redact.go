@@ -62,8 +62,9 @@ var (
 	// also inside a quoted URL of an error message.
 	queryRE = regexp.MustCompile(`(?i)((?:^|[?&;\s"'])` + ParamName + `=)([^&;\s"'<>]*)`)
 	// xmlRE matches the content of a strAtmServiceKey element, any prefix:
-	// its text, CDATA sections and comments, up to the next tag.
-	xmlRE = regexp.MustCompile(`(?is)(<(?:[^\s<>/:="']+:)?` + ParamName + `(?:\s[^>]*)?>)((?:[^<]|<!\[CDATA\[.*?\]\]>|<!--.*?-->)*)`)
+	// its text, CDATA sections, comments and processing instructions, up
+	// to the next tag.
+	xmlRE = regexp.MustCompile(`(?is)(<(?:[^\s<>/:="']+:)?` + ParamName + `(?:\s[^>]*)?>)((?:[^<]|<!\[CDATA\[.*?\]\]>|<!--.*?-->|<\?.*?\?>)*)`)
 	// jsonRE matches "strAtmServiceKey": "value".
 	jsonRE = regexp.MustCompile(`(?i)("` + ParamName + `"\s*:\s*")((?:[^"\\]|\\.)*)`)
 )
@@ -113,7 +114,7 @@ func maskParams(s string) string {
 		s = xmlRE.ReplaceAllStringFunc(s, func(m string) string {
 			sub := xmlRE.FindStringSubmatch(m)
 			v := sub[2]
-			if strings.Contains(v, "<") { // a CDATA section or a comment: the key is their text
+			if strings.Contains(v, "<") { // a CDATA section, a comment or a processing instruction: the key is the text around
 				v = xmlValue(v)
 			}
 			if strings.TrimSpace(v) == "" || isMask(v) {
@@ -251,15 +252,20 @@ func Values(s string) []string {
 }
 
 // xmlValue is the text of an element's content raw, as xmlRE matches it:
-// comments left out, CDATA sections as they hold it, entities and
-// character references replaced.
+// comments and processing instructions left out, CDATA sections as they
+// hold it, entities and character references replaced.
 func xmlValue(raw string) string {
 	var b strings.Builder
 	for raw != "" {
 		switch {
+		// The end is looked for after the start, as xmlRE does: "<!-->"
+		// and "<?>" open, and do not close.
 		case strings.HasPrefix(raw, "<!--"):
-			end := strings.Index(raw, "-->")
+			end := len("<!--") + strings.Index(raw[len("<!--"):], "-->")
 			raw = raw[end+len("-->"):]
+		case strings.HasPrefix(raw, "<?"):
+			end := len("<?") + strings.Index(raw[len("<?"):], "?>")
+			raw = raw[end+len("?>"):]
 		case strings.HasPrefix(raw, "<![CDATA["):
 			end := strings.Index(raw, "]]>")
 			b.WriteString(raw[len("<![CDATA["):end])
@@ -335,14 +341,25 @@ func (l literal) maskIn(s string) string {
 }
 
 // Forms returns key as Text finds it literally: as it is and as URL query
-// or path encoding, XML or HTML escaping (ASP.NET's HttpUtility.HtmlEncode
-// too, as the mock's error texts echo a value: "&quot;" and "&#39;") and
-// JSON string escaping write it, longest first, each once. A key beyond ASCII has more forms: see
+// or path encoding (its escapes in either case: .NET's
+// HttpUtility.UrlEncode writes "%2f"), XML or HTML escaping (ASP.NET's
+// HttpUtility.HtmlEncode too, as the mock's error texts echo a value:
+// "&quot;" and "&#39;") and JSON string escaping (encoding/json's and
+// atmkit's JSON writers', wire.JSONStyle) write it, longest first, each
+// once. A key beyond ASCII has more forms: see
 // beyondASCII.
 func Forms(key string) []string {
-	forms := []string{key, url.QueryEscape(key), url.PathEscape(key), html.EscapeString(key),
+	query, path := url.QueryEscape(key), url.PathEscape(key)
+	forms := []string{key, query, path, lowerEscapes(query), lowerEscapes(path), html.EscapeString(key),
 		xmlText.Replace(key), xmlAttr.Replace(key), xmlAll.Replace(key), wire.HTMLEncode(key)}
 	if b, err := json.Marshal(key); err == nil {
+		forms = append(forms, string(b[1:len(b)-1]))
+	}
+	// As atmkit's own JSON writers escape it: ASP.NET AJAX's error
+	// object (an apostrophe as \u0027), the JSON binding's results (\b
+	// as \u0008).
+	for _, st := range []*wire.JSONStyle{wire.AjaxJSON, wire.ResultJSON, wire.FileJSON} {
+		b := st.AppendString(nil, key)
 		forms = append(forms, string(b[1:len(b)-1]))
 	}
 	forms = append(forms, beyondASCII(key)...)

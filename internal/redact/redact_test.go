@@ -64,6 +64,15 @@ func TestText(t *testing.T) {
 		{"non-ASCII literal, JSON-escaped to ASCII", `{"k":"Cl\u00e9-\u79d8\u5bc6","l":"Cl\u00E9-\u79D8\u5BC6"}`, []string{"Clé-秘密"}, `{"k":"******","l":"******"}`},
 		{"Latin-1 literal, a form's escapes", "a=Cl%E9+x&b=Cl%e9", []string{"Clé"}, "a=******+x&b=******"},
 		{"Latin-1 literal, raw bytes", "a=Cl\xe9 x", []string{"Clé"}, "a=****** x"},
+		// An ASCII key's escapes in lower case, as .NET's
+		// HttpUtility.UrlEncode writes them.
+		{"literal, lower-case escapes", "Referer: http://h/x?k=Leak%2fKey%2b1234%3d", []string{"Leak/Key+1234="}, "Referer: http://h/x?k=Le****"},
+		// As ASP.NET AJAX's JSON error object writes a string (an
+		// apostrophe as \u0027), and as the JSON binding's results do (\b
+		// as \u0008).
+		{"literal, AJAX JSON", `{"Message":"(k=\"Leak\u0027Key\u003cb-1234\")"}`, []string{"Leak'Key<b-1234"}, `{"Message":"(k=\"Le****\")"}`},
+		{"literal, control character, JSON result", `{"a":"Leak\u0008Key-1234"}`, []string{"Leak\bKey-1234"}, `{"a":"Le****"}`},
+		{"XML, a processing instruction inside", `<strAtmServiceKey>Leak<?pi x?>-Key-1234</strAtmServiceKey>`, nil, `<strAtmServiceKey>Le****</strAtmServiceKey>`},
 		{"windows-1252 literal", "a=%80uro-key-1 a=\x80uro-key-1", []string{"€uro-key-1"}, "a=€u**** a=€u****"},
 	}
 	for _, tt := range tests {
@@ -162,6 +171,8 @@ func TestValues(t *testing.T) {
 		{"query, %u escapes", "strAtmServiceKey=Cl%u00E9-%u79D8", []string{"Cl%u00E9-%u79D8", "Clé-秘"}},
 		{"form in ISO-8859-1 or windows-1252", "strAtmServiceKey=Cl%E9%80", []string{"Cl%E9%80", "Cl\xe9\x80", "Clé\u0080", "Clé€"}},
 		{"XML, CDATA and a comment", "<strAtmServiceKey>a<!--c--><![CDATA[<b>]]>&amp;</strAtmServiceKey>", []string{"a<!--c--><![CDATA[<b>]]>&amp;", "a<!--c--><![CDATA[<b>]]>&", "a<b>&"}},
+		{"XML, a comment and a processing instruction opening with their ends' characters", "<strAtmServiceKey>Leak<!-->c-->-Key<?>p?>-1234</strAtmServiceKey>",
+			[]string{"Leak<!-->c-->-Key<?>p?>-1234", "Leak-Key-1234"}},
 		{"two keys, a mask left out", "<strAtmServiceKey>one-key</strAtmServiceKey><strAtmServiceKey>Le****</strAtmServiceKey>?strAtmServiceKey=two", []string{"two", "one-key"}},
 	}
 	for _, tt := range tests {
