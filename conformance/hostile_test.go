@@ -271,6 +271,49 @@ var _ = Describe("a hostile target", Label("selftest"), func() {
 		Expect(jsonCalls.Load()).To(BeNumerically("<=", 2*maxCoordinateValues*(maxCoordinateValues-1)), "a call per pair of values")
 	})
 
+	// A key or a header value holding a control character or a byte that
+	// is not UTF-8, repeated by the target: made printable before it was
+	// masked, its escaped form ("\xff") was a text no mask matched, and it
+	// went whole into the failure (and so into the reports).
+	DescribeTable("masks a key or header value with bytes to escape before it escapes them",
+		func(key, secret, tail string, answer func(w http.ResponseWriter)) {
+			target := serve(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { answer(w) }))
+			s, err := NewSession(Config{Target: target, Key: key, Secrets: []string{secret}})
+			Expect(err).NotTo(HaveOccurred())
+			x, err := s.Do(Request{Binding: HTTPGet, Op: opProvinces})
+			Expect(err).NotTo(HaveOccurred())
+			_, err = resultOf(x, "")
+			Expect(err).To(HaveOccurred())
+			Expect(err.Error()).To(ContainSubstring("Le****"))
+			Expect(err.Error()).NotTo(ContainSubstring(tail), "the value is in:\n%s", err)
+		},
+		Entry("a key in the body of an error", "Leak-\xff-Key-1234", "", "Key-1234", func(w http.ResponseWriter) {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprint(w, "key Leak-\xff-Key-1234 refused")
+		}),
+		Entry("a key in the content type", "Leak-\xff-Key-1234", "", "Key-1234", func(w http.ResponseWriter) {
+			w.Header().Set("Content-Type", "text/plain; k=Leak-\xff-Key-1234")
+			fmt.Fprint(w, "<a/>")
+		}),
+		Entry("a header value in the body of an error", leakKey, "Leak\x01Secret-5678", "Secret-5678", func(w http.ResponseWriter) {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprint(w, "header Leak\x01Secret-5678 refused")
+		}),
+	)
+
+	It("masks a key with bytes to escape before it escapes them in the preflight's paragraph", func() {
+		target := serve(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprint(w, "<html><head><title>key Leak-\xff-Key-1234 refused</title></head></html>")
+		}))
+		_, _, err := preflightOf(target, "Leak-\xff-Key-1234", 0)
+		var pe *PreflightError
+		Expect(errors.As(err, &pe)).To(BeTrue(), "%v", err)
+		Expect(pe.Message).To(ContainSubstring(`"key Le**** refused"`))
+		Expect(pe.Message).NotTo(ContainSubstring("Key-1234"))
+	})
+
 	It("has what it sent quoted printably in failures", func() {
 		target := serve(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "text/xml; charset=utf-8")
