@@ -251,8 +251,10 @@ func (s *Session) unusable(answers map[Binding]*Exchange) error {
 			return err
 		}
 		// Each key masked, to one mask: a fault that quotes the key it
-		// refuses quotes the made-up one to the made-up call.
-		if y.Status != x.Status || sameMask(maskKey(answerText(y), madeUpKey), madeUpKey, s.cfg.Key) != answerText(x) {
+		// refuses quotes the made-up one to the made-up call. Masked
+		// before the quote is cut, as the given key is: both masks are
+		// six characters, so both quotes are cut at one place.
+		if y.Status != x.Status || sameMask(answerText(y, madeUpKey), madeUpKey, s.cfg.Key) != answerText(x) {
 			refused = false
 			break
 		}
@@ -348,14 +350,14 @@ var spaceRE = regexp.MustCompile(`\s+`)
 // answerText is the readable part of an error answer, quoted: a SOAP
 // fault's faultstring or Reason/Text, an HTML page's title and first
 // heading (ASP.NET error pages name the exception there), or the start of
-// the body. The call's keys are masked before the quote is cut, and %q
-// escapes what is not printable after: a key escaped first is a text no
-// mask matches.
-func answerText(x *Exchange) string {
+// the body. The call's keys and more are masked before the quote is cut,
+// and %q escapes what is not printable after: a key escaped first is a
+// text no mask matches.
+func answerText(x *Exchange, more ...string) string {
 	if x == nil {
 		return ""
 	}
-	keys := x.masks()
+	keys := append(x.masks(), more...)
 	if doc, err := parseXML(x.RespBody); err == nil {
 		for _, path := range []string{"//faultstring", "//Reason/Text", "//title"} {
 			if e := doc.FindElement(path); e != nil {
