@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/atmkit/atmkit/internal/printable"
 	"github.com/beevik/etree"
 )
 
@@ -191,7 +190,7 @@ func checkDeclaration(x *Exchange, what string) error {
 	}
 	_, charset, _ := mediaType(x.ContentType())
 	if m := encodingRE.FindSubmatch(decl); m != nil && !strings.EqualFold(string(m[1]), charset) {
-		return fail(x, what+": XML declaration's encoding", fmt.Sprintf("%q, the charset of the content type %q", charset, x.ContentType()), "%s", printable.Text(string(decl)))
+		return fail(x, what+": XML declaration's encoding", fmt.Sprintf("%q, the charset of the content type %q", charset, clip(x.ContentType(), 100, x.masks()...)), "%s", string(decl))
 	}
 	return nil
 }

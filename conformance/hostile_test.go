@@ -271,6 +271,29 @@ var _ = Describe("a hostile target", Label("selftest"), func() {
 		Expect(jsonCalls.Load()).To(BeNumerically("<=", 2*maxCoordinateValues*(maxCoordinateValues-1)), "a call per pair of values")
 	})
 
+	// The XML parser's errors quote the answer (an entity's name, whole),
+	// and a declaration's encoding was compared with the content type
+	// quoted whole in what was expected.
+	It("quotes a bounded part of a parser's error, and of a content type, their keys masked", func() {
+		_, err := parseXML([]byte("<a>&"+strings.Repeat("b", 1<<20)+";</a>"), leakKey)
+		Expect(err).To(MatchError(HavePrefix("parsing XML: XML syntax error on line 1: invalid character entity &bbb")))
+		Expect(len(err.Error())).To(BeNumerically("<", 1000))
+		_, err = parseXML([]byte("<a>&"+leakKey+";</a>"), leakKey)
+		Expect(err).To(MatchError("parsing XML: XML syntax error on line 1: invalid character entity &Le****;"))
+
+		target := serve(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/xml;"+strings.Repeat(" ", 1<<20)+"charset=utf-8")
+			fmt.Fprint(w, `<?xml version="1.0" encoding="utf-16"?><a/>`)
+		}))
+		s, err := NewSession(Config{Target: target, Key: leakKey})
+		Expect(err).NotTo(HaveOccurred())
+		x, err := s.Do(Request{Binding: HTTPGet, Op: opProvinces})
+		Expect(err).NotTo(HaveOccurred())
+		err = checkDeclaration(x, "ReturnProvinces over get")
+		Expect(err).To(MatchError(ContainSubstring(`expected: "utf-8", the charset of the content type "text/xml;`)))
+		Expect(len(err.Error())).To(BeNumerically("<", 2000))
+	})
+
 	// A key or a header value holding a control character or a byte that
 	// is not UTF-8, repeated by the target: made printable before it was
 	// masked, its escaped form ("\xff") was a text no mask matched, and it
