@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"time"
 
+	"github.com/beevik/etree"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -269,6 +272,55 @@ var _ = Describe("a hostile target", Label("selftest"), func() {
 		_, err = s.Facts()
 		Expect(err).To(MatchError(ContainSubstring("no ATM of ReturnAllAtms found by the JSON binding at its own coordinates")))
 		Expect(jsonCalls.Load()).To(BeNumerically("<=", 2*maxCoordinateValues*(maxCoordinateValues-1)), "a call per pair of values")
+	})
+
+	// The search for the institution's entry read the values under every
+	// element of the chain holding it: a list nested a few hundred levels
+	// deep cost its size that many times over.
+	It("finds the institution of a location in a deeply nested list at the cost of its size", func() {
+		mock, _, _ := referenceMock()
+		list := httptest.NewRecorder()
+		mock.ServeHTTP(list, httptest.NewRequest(http.MethodGet, servicePath+"/"+opInsts+"?strAtmServiceKey="+mockKey, nil))
+		Expect(list.Code).To(Equal(http.StatusOK))
+		// The mock's list, its entries 300 levels down, beside 2,000 values.
+		doc := etree.NewDocument()
+		Expect(doc.ReadFromBytes(list.Body.Bytes())).To(Succeed())
+		at := doc.Root()
+		entries := at.ChildElements()
+		for _, e := range entries {
+			at.RemoveChild(e)
+		}
+		for range 300 {
+			at = at.CreateElement("l")
+		}
+		for _, e := range entries {
+			at.AddChild(e)
+		}
+		for range 2000 {
+			at.CreateElement("v").SetText("x")
+		}
+		body, err := doc.WriteToBytes()
+		Expect(err).NotTo(HaveOccurred())
+		target := serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == servicePath+"/"+opInsts {
+				w.Header().Set("Content-Type", ctTextXML)
+				_, _ = w.Write(body)
+				return
+			}
+			mock.ServeHTTP(w, r)
+		}))
+		s, err := NewSession(Config{Target: target, Key: mockKey})
+		Expect(err).NotTo(HaveOccurred())
+		_, err = s.Facts()
+		Expect(err).NotTo(HaveOccurred())
+		_, err = s.result(HTTPGet, opInsts) // read and parsed: what follows is the search's own cost
+		Expect(err).NotTo(HaveOccurred())
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		err = checkInstitutionList(s, func(string, ...any) {})
+		runtime.ReadMemStats(&after)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(after.TotalAlloc-before.TotalAlloc).To(BeNumerically("<", 16<<20), "bytes allocated by the search of a %d-byte list", len(body))
 	})
 
 	// The XML parser's errors quote the answer (an entity's name, whole),
