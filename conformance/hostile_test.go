@@ -320,7 +320,10 @@ var _ = Describe("a hostile target", Label("selftest"), func() {
 		err = checkInstitutionList(s, func(string, ...any) {})
 		runtime.ReadMemStats(&after)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(after.TotalAlloc-before.TotalAlloc).To(BeNumerically("<", 16<<20), "bytes allocated by the search of a %d-byte list", len(body))
+		// 333 MB when each level read the values under it; 100 KB since
+		// (20 MB under -race, whose sync.Pool keeps few of regexp's
+		// machines).
+		Expect(after.TotalAlloc-before.TotalAlloc).To(BeNumerically("<", 64<<20), "bytes allocated by the search of a %d-byte list", len(body))
 	})
 
 	// The XML parser's errors quote the answer (an entity's name, whole),
