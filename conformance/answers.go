@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/atmkit/atmkit/internal/printable"
 	"github.com/beevik/etree"
 )
 
@@ -46,17 +45,17 @@ func checkContentType(x *Exchange, what, want string) error {
 }
 
 // snippet is the start of a body as a failure quotes it: at most 300
-// bytes, made printable, keys (the call's, Exchange.masks) masked before
-// it is cut (clip).
+// bytes, keys (the call's, Exchange.masks) masked before it is made
+// printable and cut (quote).
 func snippet(b []byte, keys ...string) string {
 	if len(b) > 4096 {
 		b = b[:4096] // enough to fill the snippet
 	}
-	s := strings.TrimSpace(printable.Text(string(b)))
+	s := strings.TrimSpace(string(b))
 	if s == "" {
 		return "(empty body)"
 	}
-	return clip(s, 300, keys...)
+	return quote(s, 300, keys...)
 }
 
 // answered describes an answer's status and body for a failure: "503 with
@@ -191,7 +190,7 @@ func checkDeclaration(x *Exchange, what string) error {
 	}
 	_, charset, _ := mediaType(x.ContentType())
 	if m := encodingRE.FindSubmatch(decl); m != nil && !strings.EqualFold(string(m[1]), charset) {
-		return fail(x, what+": XML declaration's encoding", fmt.Sprintf("%q, the charset of the content type %q", charset, x.ContentType()), "%s", printable.Text(string(decl)))
+		return fail(x, what+": XML declaration's encoding", fmt.Sprintf("%q, the charset of the content type %q", charset, clip(x.ContentType(), 100, x.masks()...)), "%s", string(decl))
 	}
 	return nil
 }

@@ -286,29 +286,61 @@ func checkInstitutionList(s *Session, note Notef) error {
 	}
 	// The innermost element whose values hold both: the list's entry, be it
 	// an item, a DataSet row or a node with the values in attributes.
-	var entry *etree.Element
-	var walk func(e *etree.Element)
-	walk = func(e *etree.Element) {
-		have := map[string]bool{}
-		for _, l := range leaves(e) {
-			have[norm(l.Value)] = true
-		}
-		for _, w := range want {
-			if !have[w] {
-				return
-			}
-		}
-		entry = e
-		for _, k := range dataKids(e) {
-			walk(k)
-		}
-	}
-	walk(r.Root)
+	entry := innermostHolding(r.Root, want)
 	if entry == nil || !isEntry(entry, want) {
 		return fail(r.X, "ReturnInstitutions: the institution of location "+anchorID, fmt.Sprintf("an entry with intInstitutionID %s and name %q (the location's institution over json)", id, name), "none among %s", clip(leafText(r.Root), 400, r.X.masks()...))
 	}
 	note("institution %s %q of location %s: entry %s", id, name, anchorID, nameOf(entry))
 	return nil
+}
+
+// innermostHolding returns the innermost element under (and including)
+// root whose values (leaves) hold every one of want, the last in document
+// order where several do; nil when root's do not. One pass, bottom up, each
+// element read once: an element's values are its attributes' and its
+// children's, so a list nested deep costs its size, not its size times its
+// depth (a few hundred levels of a hostile answer cost hundreds of MB).
+func innermostHolding(root *etree.Element, want []string) *etree.Element {
+	all := uint(1)<<len(want) - 1
+	found := func(v string) uint {
+		var m uint
+		n := norm(v)
+		for i, w := range want {
+			if n == w {
+				m |= 1 << i
+			}
+		}
+		return m
+	}
+	// visit returns which of want e's values (leaves(e)) hold, which e
+	// gives its parent's (its text too when it has no data children), and
+	// the innermost element of e's that holds them all.
+	var visit func(e *etree.Element) (own, given uint, inner *etree.Element)
+	visit = func(e *etree.Element) (own, given uint, inner *etree.Element) {
+		for _, a := range e.Attr {
+			if !isMetaAttr(a) {
+				own |= found(a.Value)
+			}
+		}
+		kids := dataKids(e)
+		for _, k := range kids {
+			_, g, in := visit(k)
+			own |= g
+			if in != nil {
+				inner = in
+			}
+		}
+		given = own
+		if len(kids) == 0 {
+			given |= found(textOf(e))
+		}
+		if inner == nil && own == all {
+			inner = e
+		}
+		return own, given, inner
+	}
+	_, _, inner := visit(root)
+	return inner
 }
 
 // isEntry reports whether e, whose values hold every one of want, is one

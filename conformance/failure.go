@@ -42,10 +42,35 @@ func (f *Failure) Error() string {
 	return b.String()
 }
 
-// fail builds a *Failure. What it got quotes the target's answer: it is
-// made printable (internal/printable).
+// fail builds a *Failure. What it got quotes the target's answer: the
+// call's keys (Exchange.masks) are masked in its arguments and in the
+// text, and the text is then made printable (internal/printable). In that
+// order: a key holding a control character or a byte that is not UTF-8,
+// escaped first (by printable, or by a %q verb), is a text no mask matches.
 func fail(x *Exchange, what, expected, gotFormat string, args ...any) error {
-	return &Failure{What: what, Expected: expected, Got: printable.Text(fmt.Sprintf(gotFormat, args...)), Exchanges: []*Exchange{x}}
+	var keys []string
+	if x != nil {
+		keys = x.masks()
+	}
+	masked := make([]any, len(args))
+	for i, a := range args {
+		switch a := a.(type) {
+		case string:
+			masked[i] = redact.Text(a, keys...)
+		case []string:
+			m := make([]string, len(a))
+			for j, s := range a {
+				m[j] = redact.Text(s, keys...)
+			}
+			masked[i] = m
+		case error:
+			masked[i] = redact.Text(a.Error(), keys...)
+		default:
+			masked[i] = a
+		}
+	}
+	got := printable.Text(redact.Text(fmt.Sprintf(gotFormat, masked...), keys...))
+	return &Failure{What: what, Expected: expected, Got: got, Exchanges: []*Exchange{x}}
 }
 
 // also adds exchanges to a failure; other errors are returned unchanged.
@@ -61,6 +86,12 @@ func also(err error, xs ...*Exchange) error {
 // key and secrets, Exchange.masks) are masked before the cut, which would
 // otherwise leave the part of one before it, a text no mask matches.
 func clip(s string, n int, keys ...string) string { return truncate(redact.Text(s, keys...), n) }
+
+// quote is clip for a text to print as it is (not through a %q verb): keys
+// masked, then made printable, then cut. Masked first, as fail's text is.
+func quote(s string, n int, keys ...string) string {
+	return truncate(printable.Text(redact.Text(s, keys...)), n)
+}
 
 // SkipError marks a check that does not apply to the target (no WSDL served,
 // no city id found); the specs report it as skipped.

@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"time"
 
+	"github.com/beevik/etree"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -269,6 +272,124 @@ var _ = Describe("a hostile target", Label("selftest"), func() {
 		_, err = s.Facts()
 		Expect(err).To(MatchError(ContainSubstring("no ATM of ReturnAllAtms found by the JSON binding at its own coordinates")))
 		Expect(jsonCalls.Load()).To(BeNumerically("<=", 2*maxCoordinateValues*(maxCoordinateValues-1)), "a call per pair of values")
+	})
+
+	// The search for the institution's entry read the values under every
+	// element of the chain holding it: a list nested a few hundred levels
+	// deep cost its size that many times over.
+	It("finds the institution of a location in a deeply nested list at the cost of its size", func() {
+		mock, _, _ := referenceMock()
+		list := httptest.NewRecorder()
+		mock.ServeHTTP(list, httptest.NewRequest(http.MethodGet, servicePath+"/"+opInsts+"?strAtmServiceKey="+mockKey, nil))
+		Expect(list.Code).To(Equal(http.StatusOK))
+		// The mock's list, its entries 300 levels down, beside 2,000 values.
+		doc := etree.NewDocument()
+		Expect(doc.ReadFromBytes(list.Body.Bytes())).To(Succeed())
+		at := doc.Root()
+		entries := at.ChildElements()
+		for _, e := range entries {
+			at.RemoveChild(e)
+		}
+		for range 300 {
+			at = at.CreateElement("l")
+		}
+		for _, e := range entries {
+			at.AddChild(e)
+		}
+		for range 2000 {
+			at.CreateElement("v").SetText("x")
+		}
+		body, err := doc.WriteToBytes()
+		Expect(err).NotTo(HaveOccurred())
+		target := serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == servicePath+"/"+opInsts {
+				w.Header().Set("Content-Type", ctTextXML)
+				_, _ = w.Write(body)
+				return
+			}
+			mock.ServeHTTP(w, r)
+		}))
+		s, err := NewSession(Config{Target: target, Key: mockKey})
+		Expect(err).NotTo(HaveOccurred())
+		_, err = s.Facts()
+		Expect(err).NotTo(HaveOccurred())
+		_, err = s.result(HTTPGet, opInsts) // read and parsed: what follows is the search's own cost
+		Expect(err).NotTo(HaveOccurred())
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		err = checkInstitutionList(s, func(string, ...any) {})
+		runtime.ReadMemStats(&after)
+		Expect(err).NotTo(HaveOccurred())
+		// 333 MB when each level read the values under it; 100 KB since
+		// (20 MB under -race, whose sync.Pool keeps few of regexp's
+		// machines).
+		Expect(after.TotalAlloc-before.TotalAlloc).To(BeNumerically("<", 64<<20), "bytes allocated by the search of a %d-byte list", len(body))
+	})
+
+	// The XML parser's errors quote the answer (an entity's name, whole),
+	// and a declaration's encoding was compared with the content type
+	// quoted whole in what was expected.
+	It("quotes a bounded part of a parser's error, and of a content type, their keys masked", func() {
+		_, err := parseXML([]byte("<a>&"+strings.Repeat("b", 1<<20)+";</a>"), leakKey)
+		Expect(err).To(MatchError(HavePrefix("parsing XML: XML syntax error on line 1: invalid character entity &bbb")))
+		Expect(len(err.Error())).To(BeNumerically("<", 1000))
+		_, err = parseXML([]byte("<a>&"+leakKey+";</a>"), leakKey)
+		Expect(err).To(MatchError("parsing XML: XML syntax error on line 1: invalid character entity &Le****;"))
+
+		target := serve(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/xml;"+strings.Repeat(" ", 1<<20)+"charset=utf-8")
+			fmt.Fprint(w, `<?xml version="1.0" encoding="utf-16"?><a/>`)
+		}))
+		s, err := NewSession(Config{Target: target, Key: leakKey})
+		Expect(err).NotTo(HaveOccurred())
+		x, err := s.Do(Request{Binding: HTTPGet, Op: opProvinces})
+		Expect(err).NotTo(HaveOccurred())
+		err = checkDeclaration(x, "ReturnProvinces over get")
+		Expect(err).To(MatchError(ContainSubstring(`expected: "utf-8", the charset of the content type "text/xml;`)))
+		Expect(len(err.Error())).To(BeNumerically("<", 2000))
+	})
+
+	// A key or a header value holding a control character or a byte that
+	// is not UTF-8, repeated by the target: made printable before it was
+	// masked, its escaped form ("\xff") was a text no mask matched, and it
+	// went whole into the failure (and so into the reports).
+	DescribeTable("masks a key or header value with bytes to escape before it escapes them",
+		func(key, secret, tail string, answer func(w http.ResponseWriter)) {
+			target := serve(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { answer(w) }))
+			s, err := NewSession(Config{Target: target, Key: key, Secrets: []string{secret}})
+			Expect(err).NotTo(HaveOccurred())
+			x, err := s.Do(Request{Binding: HTTPGet, Op: opProvinces})
+			Expect(err).NotTo(HaveOccurred())
+			_, err = resultOf(x, "")
+			Expect(err).To(HaveOccurred())
+			Expect(err.Error()).To(ContainSubstring("Le****"))
+			Expect(err.Error()).NotTo(ContainSubstring(tail), "the value is in:\n%s", err)
+		},
+		Entry("a key in the body of an error", "Leak-\xff-Key-1234", "", "Key-1234", func(w http.ResponseWriter) {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprint(w, "key Leak-\xff-Key-1234 refused")
+		}),
+		Entry("a key in the content type", "Leak-\xff-Key-1234", "", "Key-1234", func(w http.ResponseWriter) {
+			w.Header().Set("Content-Type", "text/plain; k=Leak-\xff-Key-1234")
+			fmt.Fprint(w, "<a/>")
+		}),
+		Entry("a header value in the body of an error", leakKey, "Leak\x01Secret-5678", "Secret-5678", func(w http.ResponseWriter) {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprint(w, "header Leak\x01Secret-5678 refused")
+		}),
+	)
+
+	It("masks a key with bytes to escape before it escapes them in the preflight's paragraph", func() {
+		target := serve(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprint(w, "<html><head><title>key Leak-\xff-Key-1234 refused</title></head></html>")
+		}))
+		_, _, err := preflightOf(target, "Leak-\xff-Key-1234", 0)
+		var pe *PreflightError
+		Expect(errors.As(err, &pe)).To(BeTrue(), "%v", err)
+		Expect(pe.Message).To(ContainSubstring(`"key Le**** refused"`))
+		Expect(pe.Message).NotTo(ContainSubstring("Key-1234"))
 	})
 
 	It("has what it sent quoted printably in failures", func() {

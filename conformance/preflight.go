@@ -251,8 +251,10 @@ func (s *Session) unusable(answers map[Binding]*Exchange) error {
 			return err
 		}
 		// Each key masked, to one mask: a fault that quotes the key it
-		// refuses quotes the made-up one to the made-up call.
-		if y.Status != x.Status || sameMask(maskKey(answerText(y), madeUpKey), madeUpKey, s.cfg.Key) != answerText(x) {
+		// refuses quotes the made-up one to the made-up call. Masked
+		// before the quote is cut, as the given key is: both masks are
+		// six characters, so both quotes are cut at one place.
+		if y.Status != x.Status || sameMask(answerText(y, madeUpKey), madeUpKey, s.cfg.Key) != answerText(x) {
 			refused = false
 			break
 		}
@@ -322,7 +324,7 @@ func redirectTarget(x *Exchange) string {
 	if loc == "" {
 		return "no address (no Location header)"
 	}
-	return fmt.Sprintf("%q", clip(maskURL(printable.Text(loc), x.key), 300, x.masks()...))
+	return fmt.Sprintf("%q", clip(maskURL(loc, x.key), 300, x.masks()...))
 }
 
 // sameMask is text, masked for key from, with that mask written as key
@@ -348,16 +350,19 @@ var spaceRE = regexp.MustCompile(`\s+`)
 // answerText is the readable part of an error answer, quoted: a SOAP
 // fault's faultstring or Reason/Text, an HTML page's title and first
 // heading (ASP.NET error pages name the exception there), or the start of
-// the body.
-func answerText(x *Exchange) string {
+// the body. The call's keys and more are masked before the quote is cut,
+// and %q escapes what is not printable after: a key escaped first is a
+// text no mask matches.
+func answerText(x *Exchange, more ...string) string {
 	if x == nil {
 		return ""
 	}
+	keys := append(x.masks(), more...)
 	if doc, err := parseXML(x.RespBody); err == nil {
 		for _, path := range []string{"//faultstring", "//Reason/Text", "//title"} {
 			if e := doc.FindElement(path); e != nil {
 				if t := strings.TrimSpace(e.Text()); t != "" {
-					return fmt.Sprintf("%q", clip(spaceRE.ReplaceAllString(t, " "), 200, x.masks()...))
+					return fmt.Sprintf("%q", clip(spaceRE.ReplaceAllString(t, " "), 200, keys...))
 				}
 			}
 		}
@@ -366,7 +371,7 @@ func answerText(x *Exchange) string {
 	if len(head) > 64<<10 {
 		head = head[:64<<10] // an error page's title and heading come first
 	}
-	body := printable.Text(string(head))
+	body := string(head)
 	if m := htmlTextRE.FindAllStringSubmatch(body, -1); len(m) > 0 {
 		var parts []string
 		for _, g := range m {
@@ -375,14 +380,14 @@ func answerText(x *Exchange) string {
 			}
 		}
 		if len(parts) > 0 {
-			return fmt.Sprintf("%q", clip(strings.Join(parts, ": "), 200, x.masks()...))
+			return fmt.Sprintf("%q", clip(strings.Join(parts, ": "), 200, keys...))
 		}
 	}
 	s := strings.TrimSpace(spaceRE.ReplaceAllString(body, " "))
 	if s == "" {
 		return "(empty body)"
 	}
-	return fmt.Sprintf("%q", clip(s, 200, x.masks()...))
+	return fmt.Sprintf("%q", clip(s, 200, keys...))
 }
 
 var (

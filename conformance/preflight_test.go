@@ -38,8 +38,8 @@ func protocolsRemoved(h http.Handler) http.Handler {
 
 // echoKeyFault answers every call with HTTP 500 and a SOAP fault that
 // quotes the key the call sent, as a service whose key check names the
-// key it refuses does.
-func echoKeyFault() http.Handler {
+// key it refuses does, after pad.
+func echoKeyFault(pad string) http.Handler {
 	keyRE := regexp.MustCompile(`<strAtmServiceKey>([^<]*)<`)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
@@ -51,7 +51,7 @@ func echoKeyFault() http.Handler {
 		}
 		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
 		w.WriteHeader(http.StatusInternalServerError)
-		fmt.Fprintf(w, `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Server</faultcode><faultstring>The key %s is not valid.</faultstring></soap:Fault></soap:Body></soap:Envelope>`, html.EscapeString(key))
+		fmt.Fprintf(w, `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Server</faultcode><faultstring>%sThe key %s is not valid.</faultstring></soap:Fault></soap:Body></soap:Envelope>`, pad, html.EscapeString(key))
 	})
 }
 
@@ -107,8 +107,14 @@ var _ = Describe("the preflight", Label("selftest"), func() {
 		// A deployment whose fault quotes the key it refuses: the made-up
 		// key's answer is the same text with the other key in it.
 		Entry("a refused key the fault quotes", func() string {
-			return serve(echoKeyFault())
+			return serve(echoKeyFault(""))
 		}, leakKey, CauseKeyRefused, "the key was refused", `"The key Le**** is not valid."`),
+		// The same where the quote of the fault is cut: the made-up key was
+		// masked after the cut, the given one before it, so the two quotes
+		// differed.
+		Entry("a refused key the fault quotes where its quote is cut", func() string {
+			return serve(echoKeyFault(strings.Repeat("y", 180) + " "))
+		}, leakKey, CauseKeyRefused, "the key was refused", `The key Le**** is n… (209 bytes in all)`),
 		Entry("TLS with an unknown authority", func() string {
 			srv := httptest.NewTLSServer(http.NotFoundHandler())
 			DeferCleanup(srv.Close)

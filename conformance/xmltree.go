@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/atmkit/atmkit/internal/printable"
 	"github.com/beevik/etree"
 )
 
@@ -45,9 +44,10 @@ func parseXML(b []byte, keys ...string) (*etree.Document, error) {
 	}
 	doc := etree.NewDocument()
 	if err := doc.ReadFromBytes(b); err != nil {
-		// The parser's errors quote the answer (an entity's name, a
-		// character): made printable, the text is what callers keep.
-		return nil, fmt.Errorf("parsing XML: %s", printable.Text(err.Error()))
+		// The parser's errors quote the answer (an entity's name, whole, a
+		// character): masked, made printable and cut, the text is what
+		// callers keep.
+		return nil, fmt.Errorf("parsing XML: %s", quote(err.Error(), 300, keys...))
 	}
 	root := doc.Root()
 	if root == nil {

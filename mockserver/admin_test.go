@@ -487,6 +487,34 @@ func TestAdminDeleteWithEmptyID(t *testing.T) {
 // GET /__admin/faults/f1/ reads it; it was answered 404 "no fault with id
 // f1/" and the fault kept failing calls, while a caller read the 404 as
 // "gone already".
+// TestAdminFaultsCapped: a mock holds at most maxFaults faults; one more is
+// refused with the admin API's error, until one is removed. Each POST is
+// at most 64 KB, but a loop of them grew the mock's memory, and the work
+// of every call (each fault counts the calls it matches), without bound.
+func TestAdminFaultsCapped(t *testing.T) {
+	t.Parallel()
+	const max = maxFaults
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	a := ts.URL + "/__admin"
+	for range max - 1 {
+		if _, err := ts.AddFault(Fault{Operation: asmx.OpReturnProvinces, Status: 503}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fault := `{"operation":"ReturnProvinces","status":503}`
+	adminChecks(t, admin(t, "POST", a+"/faults", "", fault), hasStatus(201), bodyContains(fmt.Sprintf(`"id":"f%d"`, max)))
+	adminChecks(t, admin(t, "POST", a+"/faults", "", fault), hasAdminError(400, adminBadRequest),
+		bodyContains("fault: the mock holds 10000 faults, the most it takes: remove one first"))
+	if _, err := ts.AddFault(Fault{Status: 503}); err == nil {
+		t.Error("AddFault beyond the cap: got no error")
+	}
+	adminChecks(t, admin(t, "DELETE", a+"/faults/f1", "", ""), hasStatus(204))
+	adminChecks(t, admin(t, "POST", a+"/faults", "", fault), hasStatus(201))
+	if n := len(ts.Faults()); n != max {
+		t.Errorf("faults: got %d, want %d", n, max)
+	}
+}
+
 func TestAdminDeleteFaultWithSlash(t *testing.T) {
 	t.Parallel()
 	ts := NewTestServer(t, WithDataset(smallDataset()))

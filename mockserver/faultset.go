@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -29,6 +30,13 @@ type activeFault struct {
 	seen uint64 // the calls matching its operation and binding so far
 }
 
+// maxFaults is how many faults a mock holds at once: AddFault, the admin
+// API and WithFault refuse one more. Every call is matched against each
+// fault, and each may hold a body of up to 64 KB: a loop adding faults
+// would otherwise grow the mock's memory, and its work per call, without
+// bound.
+const maxFaults = 10000
+
 // add checks f, gives it an id and activates it.
 func (fs *faultSet) add(f Fault) (Fault, error) {
 	f = cloneFault(&f)
@@ -37,6 +45,9 @@ func (fs *faultSet) add(f Fault) (Fault, error) {
 	}
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
+	if len(fs.faults) >= maxFaults {
+		return Fault{}, fmt.Errorf("the mock holds %d faults, the most it takes: remove one first", maxFaults)
+	}
 	fs.nextID++
 	f.ID = "f" + strconv.Itoa(fs.nextID)
 	fs.faults = append(fs.faults, &activeFault{Fault: f})
@@ -114,7 +125,8 @@ func (fs *faultSet) clear() int {
 	return n
 }
 
-// AddFault activates f and returns it as stored, with its id.
+// AddFault activates f and returns it as stored, with its id. It refuses
+// f when the server holds 10,000 faults (maxFaults).
 func (s *Server) AddFault(f Fault) (Fault, error) { return s.faults.add(f) }
 
 // Faults returns copies of the active faults, oldest first, each with the

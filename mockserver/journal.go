@@ -32,7 +32,8 @@ type JournalEntry struct {
 	Seq uint64
 	// Time is when the request arrived.
 	Time time.Time
-	// Method and Path are the request's HTTP method and URL path.
+	// Method and Path are the request's HTTP method and URL path. The
+	// path is cut as WithJournalBodyMax says.
 	Method, Path string
 	// Binding is the binding the request came in on; 0 when it could not be
 	// told (a 415, an unknown path).
@@ -407,6 +408,11 @@ func (j *journal) add(e *journalRecord) {
 	if e.tooLarge() {
 		j.settle(e)
 	}
+	if j.bodyMax == 0 && len(e.Path) > journalParamMax {
+		// No head is kept to bound the path in (keepCall): it is cut as a
+		// parameter's value is, and so masked at once, as settle does.
+		e.Path = paramText(e.Path, e.callKeys(j.keys))
+	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.seq++
@@ -619,7 +625,8 @@ func WithJournalSize(n int) Option {
 // header fields (up to half of it; beyond, the fields that fit, marked
 // HeaderCut) and the body's first bytes (the rest cut, marked Cut). The
 // journal's requests and answers thus hold at most twice n bytes per entry.
-// 0 keeps no headers or bodies; n must not be negative.
+// 0 keeps no headers or bodies, and of a path its first 1 KB, cut and
+// marked as a parameter's value is; n must not be negative.
 func WithJournalBodyMax(n int) Option {
 	return func(c *config) error {
 		if n < 0 {

@@ -329,6 +329,38 @@ func TestJournalCutKeepsNoStartOfAKey(t *testing.T) {
 	}
 }
 
+// TestJournalWithoutBodiesCutsPaths: a journal keeping no bodies kept
+// each request's path whole, up to the 64 KB of a request's head, which
+// held does not count: it keeps 1 KB of it, marked as a parameter's value
+// is, without the start of a key cut there.
+func TestJournalWithoutBodiesCutsPaths(t *testing.T) {
+	t.Parallel()
+	const key = "Path-Key-12345678"
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithKeys(key), WithJournalBodyMax(0))
+	long := asmx.ServicePath + "/ReturnProvinces/" + strings.Repeat("y", 60<<10)
+	atCut := asmx.ServicePath + "/ReturnProvinces/" + strings.Repeat("y", journalParamMax-len(asmx.ServicePath)-len("/ReturnProvinces/")-8) + key + strings.Repeat("z", 100)
+	for _, path := range []string{long, atCut} {
+		do(t, mustRequest(t, "GET", ts.URL+path, ""))
+	}
+	ts.journal.mu.Lock()
+	for i, r := range ts.journal.entries {
+		if len(r.Path) > journalParamMax+len("… (cut: 99999 bytes)") {
+			t.Errorf("entry %d: the journal holds %d bytes of its path, want at most about %d", i+1, len(r.Path), journalParamMax)
+		}
+	}
+	ts.journal.mu.Unlock()
+	es := ts.Journal(RequestFilter{})
+	if len(es) != 2 {
+		t.Fatalf("got %d entries, want 2", len(es))
+	}
+	if want := fmt.Sprintf("… (cut: %d bytes)", len(long)); !strings.HasPrefix(es[0].Path, asmx.ServicePath+"/ReturnProvinces/yyy") || !strings.HasSuffix(es[0].Path, want) {
+		t.Errorf("path: got %.60q…%q, want its start and %q", es[0].Path, es[0].Path[max(0, len(es[0].Path)-30):], want)
+	}
+	if p := es[1].Path; strings.Contains(p, key[:4]) || !strings.Contains(p, "Pa****") {
+		t.Errorf("path: got …%q, want the key cut there masked", p[max(0, len(p)-40):])
+	}
+}
+
 // TestJournalMemoryIsBounded fills a journal with calls whose bodies and
 // headers are all larger than the limit: what it holds of requests and
 // answers stays within its size times twice the limit, before and after
