@@ -40,6 +40,7 @@ const (
 	KindURLTooLong           = "URLTooLong"
 	KindQueryStringTooLong   = "QueryStringTooLong"
 	KindDangerousPath        = "DangerousPath"
+	KindTooManyKeys          = "TooManyCollectionKeys"
 	KindServerError          = "ServerError"
 )
 

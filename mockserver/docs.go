@@ -13,9 +13,15 @@ import (
 // serves the deployment's own WSDL, discovery document and help pages
 // where the recordings hold them (wsdl.go, replay_docs.go).
 func (s *Server) serveDocs(w http.ResponseWriter, r *http.Request, ex *exchange) {
-	// ASMX's discovery protocol reads the query first, and request
-	// validation with it (asmx.ValidateDocsQuery).
-	if e := asmx.ValidateDocsQuery(s.cfg.reqEncoding.Query(headerValue(r.Header, "Content-Type"), hasBody(r), r.URL.RawQuery), s.cfg.validation); e != nil {
+	// ASMX's discovery protocol reads the query first: ASP.NET fills
+	// Request.QueryString, counting its keys, then request validation
+	// checks it (asmx.ValidateDocsQuery).
+	query := s.cfg.reqEncoding.Query(headerValue(r.Header, "Content-Type"), hasBody(r), r.URL.RawQuery)
+	if asmx.CollectionKeysExceeded(query, s.cfg.maxCollectionKeys) {
+		s.writeError(w, ex, 0, asmx.NewDocsCollectionKeysError(s.cfg.maxCollectionKeys))
+		return
+	}
+	if e := asmx.ValidateDocsQuery(query, s.cfg.validation); e != nil {
 		s.writeError(w, ex, 0, e)
 		return
 	}

@@ -23,27 +23,28 @@ type Option func(*config) error
 
 // config is what the options set.
 type config struct {
-	dataset        *fixtures.Dataset
-	datasetDir     string
-	generate       *fixtures.GenerateOptions // WithGeneratedDataset's, made by New
-	datasetFrom    string                    // the option that chose the data set, for conflicts
-	keys           []string
-	namespace      string
-	maxBodyBytes   int64
-	logger         *slog.Logger
-	replayer       Replayer
-	onMiss         MissPolicy
-	journalSize    int            // requests the journal keeps; 0 keeps none
-	journalBodyMax int            // bytes the journal keeps of each request and answer
-	faults         []Fault        // faults active from the start
-	adminToken     string         // bearer token the admin API requires; empty: none
-	adminHosts     []string       // names the admin API answers on loopback without a token (WithAdminHosts)
-	errorForm      asmx.ErrorForm // its Service is the service's name (WithServiceName)
-	tls            bool           // test servers serve HTTPS (WithTLS)
-	shape          *shape.Shape   // how results are written; nil: shape.Default()
-	validation     asmx.RequestValidation
-	urlLimits      asmx.URLLimits // ASP.NET's checks of every request's URL
-	reqEncoding    asmx.RequestEncoding
+	dataset           *fixtures.Dataset
+	datasetDir        string
+	generate          *fixtures.GenerateOptions // WithGeneratedDataset's, made by New
+	datasetFrom       string                    // the option that chose the data set, for conflicts
+	keys              []string
+	namespace         string
+	maxBodyBytes      int64
+	logger            *slog.Logger
+	replayer          Replayer
+	onMiss            MissPolicy
+	journalSize       int            // requests the journal keeps; 0 keeps none
+	journalBodyMax    int            // bytes the journal keeps of each request and answer
+	faults            []Fault        // faults active from the start
+	adminToken        string         // bearer token the admin API requires; empty: none
+	adminHosts        []string       // names the admin API answers on loopback without a token (WithAdminHosts)
+	errorForm         asmx.ErrorForm // its Service is the service's name (WithServiceName)
+	tls               bool           // test servers serve HTTPS (WithTLS)
+	shape             *shape.Shape   // how results are written; nil: shape.Default()
+	validation        asmx.RequestValidation
+	urlLimits         asmx.URLLimits // ASP.NET's checks of every request's URL
+	maxCollectionKeys int            // aspnet:MaxHttpCollectionKeys; 0: none
+	reqEncoding       asmx.RequestEncoding
 }
 
 func defaultConfig() config {
@@ -269,6 +270,26 @@ func WithMaxQueryStringLength(n int) Option {
 			return fmt.Errorf("mock server max query string length %d: want 1 to %d", n, asmx.MaxURLLimit)
 		}
 		c.urlLimits.MaxQueryStringLength = n
+		return nil
+	}
+}
+
+// WithMaxHTTPCollectionKeys sets the deployment's
+// aspnet:MaxHttpCollectionKeys (web.config's appSettings): the most keys
+// ASP.NET reads into Request.QueryString or Request.Form. A GET, POST or
+// JSON-path call whose query string or form holds more gets HTTP 500 in
+// its binding's error form, a GET of the documentation (?WSDL, the help
+// pages) with such a query ASP.NET's error page; names are counted once
+// however often they repeat (asmx.CollectionKeysExceeded). SOAP calls are
+// not read so. 0, the default, is no limit, as .NET Framework 4.5 and
+// later have by default; asmx.MS11100MaxHTTPCollectionKeys (1000) is ASP.NET
+// 2.0's, 3.5's and 4.0's with MS11-100 (0 to asmx.MaxHTTPCollectionKeysLimit).
+func WithMaxHTTPCollectionKeys(n int) Option {
+	return func(c *config) error {
+		if n < 0 || n > asmx.MaxHTTPCollectionKeysLimit {
+			return fmt.Errorf("mock server max HTTP collection keys %d: want 0 (no limit) to %d", n, asmx.MaxHTTPCollectionKeysLimit)
+		}
+		c.maxCollectionKeys = n
 		return nil
 	}
 }

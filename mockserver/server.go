@@ -549,6 +549,12 @@ func (s *Server) serveHTTPBinding(w http.ResponseWriter, r *http.Request, rest s
 	if json && r.Method == http.MethodPost {
 		vb = asmx.HTTPPost // a POST's parameters are Request.Form's, as validation names them
 	}
+	// ASP.NET fills the collection, counting its keys, before it
+	// validates it.
+	if asmx.CollectionKeysExceeded(query, s.cfg.maxCollectionKeys) {
+		s.writeError(w, ex, b, asmx.NewCollectionKeysError(vb, s.cfg.maxCollectionKeys))
+		return
+	}
 	if e := asmx.ValidateQuery(op, vb, query, s.cfg.validation); e != nil {
 		s.writeError(w, ex, b, e)
 		return

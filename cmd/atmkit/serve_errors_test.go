@@ -89,3 +89,25 @@ func TestServeURLLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestServeMaxHTTPCollectionKeys checks --max-http-collection-keys (as
+// ATMKIT_MAX_HTTP_COLLECTION_KEYS): a query of the limit's keys is read, one
+// more pair gets ASP.NET's refusal; none by default; a negative value is a
+// usage error.
+func TestServeMaxHTTPCollectionKeys(t *testing.T) {
+	t.Parallel()
+	base, _, _ := startServe(t, map[string]string{"ATMKIT_MAX_HTTP_COLLECTION_KEYS": "3"}, "--detailed-errors")
+	provinces := base + "/service/service.asmx/ReturnProvinces?strAtmServiceKey=k&a=1&b=2"
+	wantGet(t, "GET with 3 keys", provinces, "", 200)
+	body := wantGet(t, "GET with 4 pairs", provinces+"&a=3", "", 500)
+	if want := "current value of 3, change the &quot;aspnet:MaxHttpCollectionKeys&quot; setting."; !strings.Contains(body, want) {
+		t.Errorf("GET with 4 pairs: got %.300q, want %q", body, want)
+	}
+	unset, _, _ := startServe(t, nil)
+	many := unset + "/service/service.asmx/ReturnProvinces?strAtmServiceKey=k" + strings.Repeat("&a=1", 500)
+	wantGet(t, "GET with 501 pairs, no limit", many, "", 200)
+	code, _, stderr := runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--max-http-collection-keys", "-1")
+	if code != exitUsage || !strings.Contains(stderr, "--max-http-collection-keys -1: want ") {
+		t.Errorf("--max-http-collection-keys -1: got exit %d and %q, want exit %d naming the value", code, stderr, exitUsage)
+	}
+}

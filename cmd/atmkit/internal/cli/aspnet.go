@@ -13,16 +13,18 @@ import (
 
 // ASPNET holds the flags of atmkit serve that give the ASP.NET
 // configuration of the deployment the mock stands for (its <httpRuntime>
-// and <globalization>): request validation, the checks of every request's
-// URL, and the encoding queries and forms are read in; and the name of its
+// and <globalization>, and one of its appSettings): request validation,
+// the checks of every request's URL, the most keys a query or form may
+// hold, and the encoding queries and forms are read in; and the name of its
 // service's class, which ASMX names the WSDL's service and bindings after.
 type ASPNET struct {
-	ServiceName      string // --service-name: the class, or its [WebService(Name=...)]
-	Validation       string // --request-validation: 2.0 (or off), 4.0 or 4.5
-	MaxURLLength     int    // --max-url-length: maxUrlLength
-	MaxQueryString   int    // --max-query-string-length: maxQueryStringLength
-	InvalidPathChars string // --request-path-invalid-chars: requestPathInvalidCharacters
-	RequestEncoding  string // --request-encoding: <globalization requestEncoding>
+	ServiceName       string // --service-name: the class, or its [WebService(Name=...)]
+	Validation        string // --request-validation: 2.0 (or off), 4.0 or 4.5
+	MaxURLLength      int    // --max-url-length: maxUrlLength
+	MaxQueryString    int    // --max-query-string-length: maxQueryStringLength
+	InvalidPathChars  string // --request-path-invalid-chars: requestPathInvalidCharacters
+	MaxCollectionKeys int    // --max-http-collection-keys: appSettings' aspnet:MaxHttpCollectionKeys
+	RequestEncoding   string // --request-encoding: <globalization requestEncoding>
 }
 
 // Register registers the flags of f on fs.
@@ -34,6 +36,8 @@ func (f *ASPNET) Register(fs *flag.FlagSet) {
 	fs.IntVar(&f.MaxURLLength, "max-url-length", asmx.DefaultMaxURLLength, fmt.Sprintf("longest decoded request path in characters (ASP.NET's maxUrlLength; 1 to %d); a longer one gets ASP.NET's 400 error page, whatever the binding", asmx.MaxURLLimit))
 	fs.IntVar(&f.MaxQueryString, "max-query-string-length", asmx.DefaultMaxQueryStringLength, fmt.Sprintf("longest query string in characters, as sent (ASP.NET's maxQueryStringLength; 1 to %d); a longer one gets ASP.NET's 400 error page", asmx.MaxURLLimit))
 	fs.StringVar(&f.RequestEncoding, "request-encoding", asmx.RequestEncodingUTF8.Name(), "encoding the deployment reads HTTP GET query strings and HTTP POST and JSON forms in when the request names no charset (web.config's <globalization requestEncoding>), e.g. iso-8859-1 or windows-1252 for a legacy site that reads Montr%E9al as Montréal; a form's charset still wins; SOAP is not affected")
+	fs.IntVar(&f.MaxCollectionKeys, "max-http-collection-keys", 0, fmt.Sprintf("most keys ASP.NET reads from an HTTP GET or JSON-path query string or an HTTP POST form (web.config's appSettings aspnet:MaxHttpCollectionKeys; 1 to %d); a name repeated counts once; one more pair gets HTTP 500 in the binding's error form, ?WSDL and the help pages ASP.NET's error page; SOAP is not affected; "+
+		"0: no limit, .NET Framework 4.5's and later's default; %d is ASP.NET 2.0's, 3.5's and 4.0's default since MS11-100", asmx.MaxHTTPCollectionKeysLimit, asmx.MS11100MaxHTTPCollectionKeys))
 	fs.StringVar(&f.InvalidPathChars, "request-path-invalid-chars", asmx.DefaultRequestPathInvalidCharacters, "characters refused in the decoded request path, comma-separated as web.config writes them, URL-encoded where needed (ASP.NET's requestPathInvalidCharacters); one gets ASP.NET's 400 error page; empty: none")
 }
 
@@ -51,6 +55,9 @@ func (f *ASPNET) Check() Check {
 	}
 	if f.MaxQueryString < 1 || f.MaxQueryString > asmx.MaxURLLimit {
 		return Bad("max-query-string-length", limit)
+	}
+	if f.MaxCollectionKeys < 0 || f.MaxCollectionKeys > asmx.MaxHTTPCollectionKeysLimit {
+		return Bad("max-http-collection-keys", fmt.Sprintf("want 0 (no limit) to %d (keys)", asmx.MaxHTTPCollectionKeysLimit))
 	}
 	if _, err := asmx.ParsePathInvalidChars(f.InvalidPathChars); err != nil {
 		return Bad("request-path-invalid-chars", fmt.Sprintf("want single characters separated by commas, URL-encoded where needed (%%2C for a comma), e.g. %s", asmx.DefaultRequestPathInvalidCharacters))
@@ -125,6 +132,7 @@ func (f *ASPNET) Options() []mockserver.Option {
 		mockserver.WithMaxURLLength(f.MaxURLLength),
 		mockserver.WithMaxQueryStringLength(f.MaxQueryString),
 		mockserver.WithRequestPathInvalidChars(f.InvalidPathChars),
+		mockserver.WithMaxHTTPCollectionKeys(f.MaxCollectionKeys),
 		mockserver.WithRequestEncoding(f.RequestEncoding),
 	}
 }
