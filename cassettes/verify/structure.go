@@ -195,7 +195,7 @@ func (t *treeCmp) shapeOf(n *vnode) *vshape {
 			item = t.merge(item, t.shapeOf(k))
 		}
 		if item != nil {
-			item.key, item.seen = "[*]", 1
+			item.key, item.seen = itemKey, 1
 			s.kids = []*vshape{item}
 		}
 	case vObject:
@@ -398,8 +398,13 @@ func (t *treeCmp) compareShape(path string, r, l *vshape, ns nsMoves) {
 // missing reports whether a child shape absent from the other side says
 // nothing of structure: it is missing from some items of its parent
 // (optional, as XmlSerializer leaves out nulls), or it is a list, which
-// the other side may have empty.
-func missing(kid, parent *vshape) bool { return optional(kid, parent) || repeated(kid) }
+// the other side may have empty (a JSON array's items, even one).
+func missing(kid, parent *vshape) bool {
+	return optional(kid, parent) || repeated(kid) || kid.key == itemKey
+}
+
+// itemKey is the key of the shape of a JSON array's items.
+const itemKey = "[*]"
 
 // compareMembers compares the members of two JSON objects, whose order
 // means nothing: by name; what is left is renamed in pairs, then added or
