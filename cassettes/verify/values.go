@@ -92,14 +92,14 @@ func (t *treeCmp) absent(path string, run []*vnode, inRecording bool) {
 func (t *treeCmp) compareJSONValues(path string, r, l *vnode) {
 	switch {
 	case r.kind == vObject && l.kind == vObject:
-		used := make([]bool, len(l.kids))
+		free := map[string][]int{}
+		for n, lk := range l.kids {
+			free[lk.name] = append(free[lk.name], n)
+		}
 		for _, rk := range r.kids {
-			for n, lk := range l.kids {
-				if !used[n] && lk.name == rk.name {
-					used[n] = true
-					t.compareValues(t.childPath(path, rk.name), rk, lk)
-					break
-				}
+			if q := free[rk.name]; len(q) > 0 {
+				free[rk.name] = q[1:]
+				t.compareValues(t.childPath(path, rk.name), rk, l.kids[q[0]])
 			}
 		}
 	case r.kind == vArray && l.kind == vArray:
