@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -102,10 +103,7 @@ func (r *Recorder) captureKeeping(req *http.Request, kept **cassette.Interaction
 	}
 	i.ID = int(r.captures.Add(1) - 1) // the number go-vcr would give it
 	if kept != nil {
-		cp := *i
-		cp.Request.Headers = i.Request.Headers.Clone()
-		cp.Response.Headers = i.Response.Headers.Clone()
-		*kept = &cp
+		*kept = ownCopy(i)
 	}
 	for _, h := range r.cfg.hooks {
 		if h.stage == BeforeReplay {
@@ -159,12 +157,10 @@ func (r *Recorder) recordNewUnparsed(req *http.Request, info *reqInfo) (*http.Re
 	i, ok := r.unparsed[info.key]
 	r.mu.Unlock()
 	if ok {
-		cp := *i // the hooks change their copy, as go-vcr's replay does
-		cp.Request.Headers = i.Request.Headers.Clone()
-		cp.Response.Headers = i.Response.Headers.Clone()
+		cp := ownCopy(i) // the hooks change their copy, not the capture other calls replay
 		for _, h := range r.cfg.hooks {
 			if h.stage == BeforeReplay {
-				if err := h.fn(&cp); err != nil {
+				if err := h.fn(cp); err != nil {
 					return nil, err
 				}
 			}
@@ -185,4 +181,18 @@ func (r *Recorder) recordNewUnparsed(req *http.Request, info *reqInfo) (*http.Re
 	}
 	r.mu.Unlock()
 	return resp, nil
+}
+
+// ownCopy returns a copy of i that shares no map or slice a hook may
+// change in place with i: its headers, trailers and form.
+func ownCopy(i *cassette.Interaction) *cassette.Interaction {
+	cp := *i
+	cp.Request.Headers = i.Request.Headers.Clone()
+	cp.Request.Trailer = i.Request.Trailer.Clone()
+	cp.Request.Form = url.Values(http.Header(i.Request.Form).Clone())
+	cp.Request.TransferEncoding = slices.Clone(i.Request.TransferEncoding)
+	cp.Response.Headers = i.Response.Headers.Clone()
+	cp.Response.Trailer = i.Response.Trailer.Clone()
+	cp.Response.TransferEncoding = slices.Clone(i.Response.TransferEncoding)
+	return &cp
 }

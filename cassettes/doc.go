@@ -34,6 +34,14 @@
 //     every binding, the WSDL and the help pages are recorded as an app
 //     calls them through it.
 //
+// A BeforeReplay hook is given, when go-vcr replays an interaction the
+// cassette holds, go-vcr's own stored interaction (its changes persist),
+// and calls replayed at once run it at once on the same interaction: a
+// hook that changes it, its maps above all (headers, form), must do so
+// under a lock of its own, or change nothing the matcher reads; go-vcr
+// takes none. A call go-vcr cannot record, answered again in
+// ModeRecordNew, hands each hook a copy of its own.
+//
 // Repeated identical requests are recorded once per distinct answer; replay
 // serves a question's answers in recorded order and then keeps serving the
 // last one. A Recorder marks the answers a deployment gave to a key it

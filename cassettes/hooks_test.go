@@ -150,3 +150,61 @@ func TestBeforeSaveHookSeesWhatJoins(t *testing.T) {
 		t.Errorf("the cassette holds %q, the BeforeSave hook saw %q: want the same interactions", ops, hooked)
 	}
 }
+
+// TestBeforeReplayHookChangesItsOwnCopy: a BeforeReplay hook changing the
+// maps of the interaction it is given in place (its Form, its headers)
+// changes its own copy when the recorder answers again a call go-vcr
+// cannot record (ModeRecordNew, a query net/http does not parse): calls
+// replayed at once do not race on the recorded one (go test -race), and
+// no replay sees what the hook wrote at another.
+func TestBeforeReplayHookChangesItsOwnCopy(t *testing.T) {
+	t.Parallel()
+	up, _ := standIn(t)
+	var mu sync.Mutex
+	var stale []string
+	hook := func(i *cassette.Interaction) error {
+		if i.Request.Form.Get("hooked") != "" || i.Response.Headers.Get("X-Hooked") != "" {
+			mu.Lock()
+			stale = append(stale, i.Request.Form.Get("hooked"))
+			mu.Unlock()
+		}
+		i.Request.Form.Set("hooked", "yes")
+		i.Response.Headers.Set("X-Hooked", "yes")
+		return nil
+	}
+	path := filepath.Join(t.TempDir(), "unparsed.yaml")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordNew), cassettes.WithSaveInterval(0),
+		cassettes.WithHook(cassettes.BeforeReplay, hook))
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := func() *http.Request {
+		req := request(t, up.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false)
+		req.URL.RawQuery += "&x=%zz" // net/http does not parse it; ASP.NET does
+		return req
+	}
+	if status, body := do(t, rec.Client(), call()); status != 200 {
+		t.Fatalf("first call: %d %.200s", status, body)
+	}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 10 {
+				if status, body := do(t, rec.Client(), call()); status != 200 {
+					t.Errorf("replay: %d %.200s", status, body)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(stale) > 0 {
+		t.Errorf("%d replays handed the hook an interaction holding what it wrote at another", len(stale))
+	}
+}

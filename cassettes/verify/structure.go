@@ -190,12 +190,13 @@ func (t *treeCmp) shapeOf(n *vnode) *vshape {
 	s := &vshape{name: n.name, space: n.space, key: t.keyOf(n), typ: typeOf(n), attrs: append([]vattr(nil), n.attrs...), n: 1, seen: 1}
 	switch n.kind {
 	case vArray:
-		var item *vshape
-		for _, k := range n.kids {
-			item = t.merge(item, t.shapeOf(k))
-		}
-		if item != nil {
-			item.key, item.seen = "[*]", 1
+		if len(n.kids) > 0 {
+			items := make([]*vshape, len(n.kids))
+			for k, kid := range n.kids {
+				items[k] = t.shapeOf(kid)
+			}
+			item := t.mergeAll(items)
+			item.key, item.seen = itemKey, 1
 			s.kids = []*vshape{item}
 		}
 	case vObject:
@@ -204,10 +205,11 @@ func (t *treeCmp) shapeOf(n *vnode) *vshape {
 		}
 	case vElement:
 		for _, run := range t.runs(n.kids) {
-			var m *vshape
-			for _, k := range run {
-				m = t.merge(m, t.shapeOf(k))
+			items := make([]*vshape, len(run))
+			for k, kid := range run {
+				items[k] = t.shapeOf(kid)
 			}
+			m := t.mergeAll(items)
 			m.seen = 1
 			s.kids = append(s.kids, m)
 		}
@@ -215,40 +217,81 @@ func (t *treeCmp) shapeOf(n *vnode) *vshape {
 	return s
 }
 
-// merge merges shape b into a (nil: b) and returns it.
-func (t *treeCmp) merge(a, b *vshape) *vshape {
-	if a == nil {
-		return b
+// mergeAll merges shapes, the items of a list, into the first and returns
+// it: its type, count and attributes take in each item's, and each child
+// of an item merges into the child of the same key (the first), or, when
+// there is none, goes right after the child before it (first when none
+// is). All items are merged at once, in a list linked by index, so that
+// n items of n distinct children take time in n, not n squared.
+func (t *treeCmp) mergeAll(items []*vshape) *vshape {
+	a := items[0]
+	if len(items) == 1 {
+		return a
 	}
-	a.typ = mergeType(a.typ, b.typ, t.json)
-	a.n += b.n
-	for _, ba := range b.attrs {
-		if k := findAttr(a.attrs, ba); k >= 0 {
-			if a.attrs[k].value != ba.value {
-				a.attrs[k].value = varies
+	type attrKey struct{ name, space string }
+	attrAt := make(map[attrKey]int, len(a.attrs))
+	for k, x := range a.attrs {
+		if _, dup := attrAt[attrKey{x.name, x.space}]; !dup {
+			attrAt[attrKey{x.name, x.space}] = k
+		}
+	}
+	type shapeKey struct{ key, space string }
+	type node struct {
+		shapes []*vshape // merged into the first
+		next   int       // the node after; -1 ends
+	}
+	nodes := make([]node, 0, len(a.kids))
+	byKey := make(map[shapeKey]int, len(a.kids))
+	for k, ak := range a.kids {
+		nodes = append(nodes, node{shapes: []*vshape{ak}, next: k + 1})
+		if _, dup := byKey[shapeKey{ak.key, ak.space}]; !dup {
+			byKey[shapeKey{ak.key, ak.space}] = k
+		}
+	}
+	head := -1
+	if len(nodes) > 0 {
+		head, nodes[len(nodes)-1].next = 0, -1
+	}
+	for _, b := range items[1:] {
+		a.typ = mergeType(a.typ, b.typ, t.json)
+		a.n += b.n
+		for _, ba := range b.attrs {
+			if k, ok := attrAt[attrKey{ba.name, ba.space}]; ok {
+				if a.attrs[k].value != ba.value {
+					a.attrs[k].value = varies
+				}
+				continue
 			}
-		} else {
+			attrAt[attrKey{ba.name, ba.space}] = len(a.attrs)
 			a.attrs = append(a.attrs, ba)
 		}
-	}
-	pos := -1
-	for _, bk := range b.kids {
-		k := -1
-		for n, ak := range a.kids {
-			if ak.key == bk.key && ak.space == bk.space {
-				k = n
-				break
+		pos := -1
+		for _, bk := range b.kids {
+			if k, ok := byKey[shapeKey{bk.key, bk.space}]; ok {
+				nodes[k].shapes = append(nodes[k].shapes, bk)
+				pos = k
+				continue
 			}
+			n := len(nodes)
+			byKey[shapeKey{bk.key, bk.space}] = n
+			if pos < 0 {
+				nodes, head = append(nodes, node{shapes: []*vshape{bk}, next: head}), n
+			} else {
+				nodes = append(nodes, node{shapes: []*vshape{bk}, next: nodes[pos].next})
+				nodes[pos].next = n
+			}
+			pos = n
 		}
-		if k >= 0 {
-			seen := a.kids[k].seen + bk.seen
-			a.kids[k] = t.merge(a.kids[k], bk)
-			a.kids[k].seen = seen
-			pos = k
-			continue
+	}
+	a.kids = make([]*vshape, 0, len(nodes))
+	for k := head; k >= 0; k = nodes[k].next {
+		seen := 0
+		for _, s := range nodes[k].shapes {
+			seen += s.seen
 		}
-		pos++
-		a.kids = append(a.kids[:pos], append([]*vshape{bk}, a.kids[pos:]...)...)
+		m := t.mergeAll(nodes[k].shapes)
+		m.seen = seen
+		a.kids = append(a.kids, m)
 	}
 	return a
 }
@@ -398,23 +441,23 @@ func (t *treeCmp) compareShape(path string, r, l *vshape, ns nsMoves) {
 // missing reports whether a child shape absent from the other side says
 // nothing of structure: it is missing from some items of its parent
 // (optional, as XmlSerializer leaves out nulls), or it is a list, which
-// the other side may have empty.
-func missing(kid, parent *vshape) bool { return optional(kid, parent) || repeated(kid) }
+// the other side may have empty (a JSON array's items, even one).
+func missing(kid, parent *vshape) bool {
+	return optional(kid, parent) || repeated(kid) || kid.key == itemKey
+}
+
+// itemKey is the key of the shape of a JSON array's items.
+const itemKey = "[*]"
 
 // compareMembers compares the members of two JSON objects, whose order
 // means nothing: by name; what is left is renamed in pairs, then added or
 // removed.
 func (t *treeCmp) compareMembers(path string, r, l *vshape, ns nsMoves) {
 	used := make([]bool, len(l.kids))
+	free := positions(l.kids)
 	var removed []*vshape
 	for _, rk := range r.kids {
-		k := -1
-		for n, lk := range l.kids {
-			if !used[n] && lk.key == rk.key {
-				k = n
-				break
-			}
-		}
+		k := take(free, rk.key)
 		if k < 0 {
 			removed = append(removed, rk)
 			continue
@@ -458,6 +501,7 @@ func (t *treeCmp) gap(path string, r, l *vshape, removed, added []*vshape, ns ns
 // gap.
 func (t *treeCmp) compareSequence(path string, rp, lp *vshape, ns nsMoves) {
 	r, l := rp.kids, lp.kids
+	inR, inL := positions(r), positions(l)
 	pairs := lcs(r, l)
 	pairs = append(pairs, [2]int{len(r), len(l)})
 	type gapped struct{ removed, added []*vshape }
@@ -467,14 +511,14 @@ func (t *treeCmp) compareSequence(path string, rp, lp *vshape, ns nsMoves) {
 	for _, p := range pairs {
 		var g gapped
 		for _, s := range r[ri:p[0]] {
-			if indexKey(l, s.key) >= 0 {
+			if len(inL[s.key]) > 0 {
 				elsewhereR = append(elsewhereR, s)
 			} else {
 				g.removed = append(g.removed, s)
 			}
 		}
 		for _, s := range l[li:p[1]] {
-			if indexKey(r, s.key) >= 0 {
+			if len(inR[s.key]) > 0 {
 				elsewhereL = append(elsewhereL, s)
 			} else {
 				g.added = append(g.added, s)
@@ -489,16 +533,9 @@ func (t *treeCmp) compareSequence(path string, rp, lp *vshape, ns nsMoves) {
 		ri, li = p[0]+1, p[1]+1
 	}
 	used := make([]bool, len(elsewhereL))
+	free := positions(elsewhereL)
 	for _, rs := range elsewhereR {
-		k := slices.IndexFunc(elsewhereL, func(ls *vshape) bool { return ls.key == rs.key })
-		for k >= 0 && used[k] {
-			next := slices.IndexFunc(elsewhereL[k+1:], func(ls *vshape) bool { return ls.key == rs.key })
-			if next < 0 {
-				k = -1
-				break
-			}
-			k += next + 1
-		}
+		k := take(free, rs.key)
 		if k < 0 {
 			if !missing(rs, rp) {
 				t.structural(path, Difference{Path: path, Change: Removed, Recorded: rs.key})
@@ -520,28 +557,38 @@ func (t *treeCmp) compareSequence(path string, rp, lp *vshape, ns nsMoves) {
 	}
 }
 
-func indexKey(list []*vshape, key string) int {
+// positions maps each key of list to its indexes in list, in order.
+func positions(list []*vshape) map[string][]int {
+	at := make(map[string][]int, len(list))
 	for k, s := range list {
-		if s.key == key {
-			return k
-		}
+		at[s.key] = append(at[s.key], k)
 	}
-	return -1
+	return at
+}
+
+// take returns the first index of key left in free and removes it, or -1.
+func take(free map[string][]int, key string) int {
+	q := free[key]
+	if len(q) == 0 {
+		return -1
+	}
+	free[key] = q[1:]
+	return q[0]
 }
 
 // lcs aligns two lists of shapes by key: the index pairs of a longest
 // common subsequence. Very long lists are aligned greedily.
 func lcs(r, l []*vshape) [][2]int {
 	if len(r)*len(l) > 1<<18 {
+		// Each of r to the first of its key in l after the last pair.
+		at := positions(l)
 		var out [][2]int
 		j := 0
 		for i, s := range r {
-			for k := j; k < len(l); k++ {
-				if l[k].key == s.key {
-					out = append(out, [2]int{i, k})
-					j = k + 1
-					break
-				}
+			ps := at[s.key]
+			if n, _ := slices.BinarySearch(ps, j); n < len(ps) {
+				out = append(out, [2]int{i, ps[n]})
+				j = ps[n] + 1
 			}
 		}
 		return out

@@ -29,8 +29,6 @@ func (t *treeCmp) compareValues(path string, r, l *vnode) {
 	case t.json:
 		t.compareJSONValues(path, r, l)
 		return
-	case (len(r.kids) > 0) != (len(l.kids) > 0) && r.text == "" && l.text == "":
-		return // an empty element against one with children: structure's to say
 	case r.text != l.text && !numEqual(r.text, l.text):
 		t.c.add(Difference{Path: path, Change: ValueChanged, Recorded: recorded.Quote(clip(r.text)), Live: recorded.Quote(clip(l.text))})
 	}
@@ -69,15 +67,16 @@ func (t *treeCmp) compareValues(path string, r, l *vnode) {
 }
 
 // absent reports the values of a run of elements one side lacks: how many
-// items a list had, or the text of a single element (an empty list, a
-// null left out). A missing element with children is structure's to say.
+// items a list had (a single element with children is an item: its list
+// is empty on the other side, or the element is a null left out), or the
+// text of a single leaf. One reported removed or added is structure's.
 func (t *treeCmp) absent(path string, run []*vnode, inRecording bool) {
 	if t.gone[itemIndex.ReplaceAllString(path, "")] {
 		return // reported as removed or added
 	}
 	var d Difference
 	switch {
-	case len(run) > 1:
+	case len(run) > 1 || len(run[0].kids) > 0:
 		d = Difference{Path: path, Change: CountChanged, Recorded: strconv.Itoa(len(run)), Live: "0"}
 	case len(run[0].kids) == 0 && run[0].text != "":
 		d = Difference{Path: path, Change: ValueChanged, Recorded: recorded.Quote(clip(run[0].text)), Live: "absent"}
@@ -93,14 +92,14 @@ func (t *treeCmp) absent(path string, run []*vnode, inRecording bool) {
 func (t *treeCmp) compareJSONValues(path string, r, l *vnode) {
 	switch {
 	case r.kind == vObject && l.kind == vObject:
-		used := make([]bool, len(l.kids))
+		free := map[string][]int{}
+		for n, lk := range l.kids {
+			free[lk.name] = append(free[lk.name], n)
+		}
 		for _, rk := range r.kids {
-			for n, lk := range l.kids {
-				if !used[n] && lk.name == rk.name {
-					used[n] = true
-					t.compareValues(t.childPath(path, rk.name), rk, lk)
-					break
-				}
+			if q := free[rk.name]; len(q) > 0 {
+				free[rk.name] = q[1:]
+				t.compareValues(t.childPath(path, rk.name), rk, l.kids[q[0]])
 			}
 		}
 	case r.kind == vArray && l.kind == vArray:
