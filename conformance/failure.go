@@ -52,6 +52,16 @@ func fail(x *Exchange, what, expected, gotFormat string, args ...any) error {
 	if x != nil {
 		keys = x.masks()
 	}
+	return &Failure{What: what, Expected: expected, Got: printablef(keys, gotFormat, args...), Exchanges: []*Exchange{x}}
+}
+
+// printablef is fmt.Sprintf(format, args...) masked for keys and made
+// printable, in that order: keys are masked in the arguments (strings,
+// lists of them, errors' texts) before a %q verb escapes them, and in the
+// text before printable.Text escapes what a %s verb left. A key holding a
+// control character or a byte that is not UTF-8, escaped first, is a text
+// no mask matches.
+func printablef(keys []string, format string, args ...any) string {
 	masked := make([]any, len(args))
 	for i, a := range args {
 		switch a := a.(type) {
@@ -69,8 +79,7 @@ func fail(x *Exchange, what, expected, gotFormat string, args ...any) error {
 			masked[i] = a
 		}
 	}
-	got := printable.Text(redact.Text(fmt.Sprintf(gotFormat, masked...), keys...))
-	return &Failure{What: what, Expected: expected, Got: got, Exchanges: []*Exchange{x}}
+	return printable.Text(redact.Text(fmt.Sprintf(format, masked...), keys...))
 }
 
 // also adds exchanges to a failure; other errors are returned unchanged.

@@ -1,0 +1,38 @@
+package conformance
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// The specs of this file check that every text quoting a target masks the
+// key and the header values (Config.Secrets) before it escapes what is
+// not printable and before it cuts: escaped first ("\xff"), or cut in
+// two, a value is a text no mask matches.
+
+// escKey and escSecret hold a byte that is not UTF-8: printable.Text and
+// a %q verb escape it.
+const (
+	escKey    = "Leak-\xff-Key-1234"
+	escSecret = "Leak\xffSecret-5678"
+)
+
+var _ = Describe("a quote of a hostile target", Label("selftest"), func() {
+	It("has a key and a header value with bytes to escape masked in a spec's notes, as the reports write them", func() {
+		s, err := NewSession(Config{Target: "http://127.0.0.1:1", Key: escKey, Secrets: []string{escSecret}})
+		Expect(err).NotTo(HaveOccurred())
+		before := len(CurrentSpecReport().ReportEntries)
+		runSpec(newSpecRun(s), Check{Name: "semantics/note", Run: func(_ *Session, note Notef) error {
+			note("the target named %q", escKey)
+			note("the target named %s", escSecret)
+			return nil
+		}})
+		entries := CurrentSpecReport().ReportEntries[before:]
+		Expect(entries).To(HaveLen(2))
+		for _, e := range entries {
+			text := s.maskReport(e.Value.String())
+			Expect(text).To(ContainSubstring("Le****"))
+			Expect(text).NotTo(Or(ContainSubstring("Key-1234"), ContainSubstring("Secret-5678")), "the value is in the note %q", text)
+		}
+	})
+})
