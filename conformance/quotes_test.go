@@ -1,6 +1,10 @@
 package conformance
 
 import (
+	"fmt"
+	"net/http"
+	"strings"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -34,5 +38,37 @@ var _ = Describe("a quote of a hostile target", Label("selftest"), func() {
 			Expect(text).To(ContainSubstring("Le****"))
 			Expect(text).NotTo(Or(ContainSubstring("Key-1234"), ContainSubstring("Secret-5678")), "the value is in the note %q", text)
 		}
+	})
+
+	It("has a key and a header value with bytes to escape masked in the namespaces discovery tried", func() {
+		target := serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method != http.MethodGet || r.URL.Path != servicePath || strings.EqualFold(r.URL.RawQuery, "wsdl") {
+				http.Error(w, "no", http.StatusInternalServerError)
+				return
+			}
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, `<html><body><pre>xmlns="http://example.org/`+escKey+`" xmlns:h="urn:`+escSecret+`"</pre></body></html>`)
+		}))
+		s, err := NewSession(Config{Target: target, Key: escKey, Secrets: []string{escSecret}})
+		Expect(err).NotTo(HaveOccurred())
+		_, err = s.Namespace()
+		Expect(err).To(MatchError(ContainSubstring("no service namespace")))
+		Expect(err.Error()).To(ContainSubstring(`"http://example.org/Le****"`))
+		Expect(err.Error()).NotTo(Or(ContainSubstring("Key-1234"), ContainSubstring("Secret-5678")), "the value is in:\n%s", err)
+	})
+
+	It("quotes a bounded part of each namespace discovery tried", func() {
+		target := serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method != http.MethodGet || r.URL.Path != servicePath || strings.EqualFold(r.URL.RawQuery, "wsdl") {
+				http.Error(w, "no", http.StatusInternalServerError)
+				return
+			}
+			fmt.Fprint(w, `<pre>xmlns="urn:`+strings.Repeat("a", 1<<20)+`"</pre>`)
+		}))
+		s, err := NewSession(Config{Target: target, Key: leakKey})
+		Expect(err).NotTo(HaveOccurred())
+		_, err = s.Namespace()
+		Expect(err).To(MatchError(ContainSubstring(`in none of ["urn:aaa`)))
+		Expect(len(err.Error())).To(BeNumerically("<", 2000))
 	})
 })
