@@ -96,6 +96,37 @@ func also(err error, xs ...*Exchange) error {
 // otherwise leave the part of one before it, a text no mask matches.
 func clip(s string, n int, keys ...string) string { return truncate(redact.Text(s, keys...), n) }
 
+// head is the start of b, its first n bytes, keys masked: b is cut at n,
+// masked, and what the cut left at the end of the text of a key's form
+// cut in two (its start, which no mask matches) is dropped. The whole of
+// b is not masked: an answer holds up to maxAnswer bytes.
+func head(b []byte, n int, keys ...string) string {
+	if len(b) <= n {
+		return redact.Text(string(b), keys...)
+	}
+	s := redact.Text(string(b[:n]), keys...)
+	for _, k := range keys {
+		if k == "" {
+			continue
+		}
+		for _, f := range redact.Forms(k) {
+			s = withoutStartOf(s, f)
+		}
+	}
+	return s
+}
+
+// withoutStartOf returns s without its longest suffix that is the start
+// of form (shorter than form).
+func withoutStartOf(s, form string) string {
+	for l := min(len(form)-1, len(s)); l > 0; l-- {
+		if strings.HasSuffix(s, form[:l]) {
+			return s[:len(s)-l]
+		}
+	}
+	return s
+}
+
 // quote is clip for a text to print as it is (not through a %q verb): keys
 // masked, then made printable, then cut. Masked first, as fail's text is.
 func quote(s string, n int, keys ...string) string {

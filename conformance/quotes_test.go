@@ -71,4 +71,23 @@ var _ = Describe("a quote of a hostile target", Label("selftest"), func() {
 		Expect(err).To(MatchError(ContainSubstring(`in none of ["urn:aaa`)))
 		Expect(len(err.Error())).To(BeNumerically("<", 2000))
 	})
+
+	// A body's start is read of its first bytes: a key across that cut
+	// kept its start, which no mask matched. White space first (trimmed)
+	// brings it into the quote.
+	It("leaves no part of a key across the cut of a body it quotes the start of", func() {
+		body := []byte(strings.Repeat(" ", 4000) + strings.Repeat("x", 86) + " " + leakKey + " refused")
+		Expect(snippet(body, leakKey)).To(Equal(strings.Repeat("x", 86)))
+
+		page := strings.Repeat(" ", 64<<10-100) + strings.Repeat("x", 90) + " " + leakKey + " refused"
+		target := serve(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprint(w, page)
+		}))
+		s, err := NewSession(Config{Target: target, Key: leakKey})
+		Expect(err).NotTo(HaveOccurred())
+		x, err := s.Do(Request{Binding: HTTPGet, Op: opProvinces})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(answerText(x)).To(Equal(`"` + strings.Repeat("x", 90) + `"`))
+	})
 })
