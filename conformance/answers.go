@@ -46,13 +46,14 @@ func checkContentType(x *Exchange, what, want string) error {
 
 // snippet is the start of a body as a failure quotes it: at most 300
 // bytes, keys (the call's, Exchange.masks) masked before it is made
-// printable and cut (quote).
+// printable and cut (quote), and before its first 4,096 bytes, enough to
+// fill the snippet, are cut from it (head).
 func snippet(b []byte, keys ...string) string {
-	if len(b) > 4096 {
-		b = b[:4096] // enough to fill the snippet
-	}
-	s := strings.TrimSpace(string(b))
+	s := strings.TrimSpace(head(b, 4096, keys...))
 	if s == "" {
+		if len(bytes.TrimSpace(b)) > 0 {
+			return "(white space in its first 4096 bytes)"
+		}
 		return "(empty body)"
 	}
 	return quote(s, 300, keys...)

@@ -52,6 +52,16 @@ func fail(x *Exchange, what, expected, gotFormat string, args ...any) error {
 	if x != nil {
 		keys = x.masks()
 	}
+	return &Failure{What: what, Expected: expected, Got: printablef(keys, gotFormat, args...), Exchanges: []*Exchange{x}}
+}
+
+// printablef is fmt.Sprintf(format, args...) masked for keys and made
+// printable, in that order: keys are masked in the arguments (strings,
+// lists of them, errors' texts) before a %q verb escapes them, and in the
+// text before printable.Text escapes what a %s verb left. A key holding a
+// control character or a byte that is not UTF-8, escaped first, is a text
+// no mask matches.
+func printablef(keys []string, format string, args ...any) string {
 	masked := make([]any, len(args))
 	for i, a := range args {
 		switch a := a.(type) {
@@ -69,8 +79,7 @@ func fail(x *Exchange, what, expected, gotFormat string, args ...any) error {
 			masked[i] = a
 		}
 	}
-	got := printable.Text(redact.Text(fmt.Sprintf(gotFormat, masked...), keys...))
-	return &Failure{What: what, Expected: expected, Got: got, Exchanges: []*Exchange{x}}
+	return printable.Text(redact.Text(fmt.Sprintf(format, masked...), keys...))
 }
 
 // also adds exchanges to a failure; other errors are returned unchanged.
@@ -86,6 +95,37 @@ func also(err error, xs ...*Exchange) error {
 // key and secrets, Exchange.masks) are masked before the cut, which would
 // otherwise leave the part of one before it, a text no mask matches.
 func clip(s string, n int, keys ...string) string { return truncate(redact.Text(s, keys...), n) }
+
+// head is the start of b, its first n bytes, keys masked: b is cut at n,
+// masked, and what the cut left at the end of the text of a key's form
+// cut in two (its start, which no mask matches) is dropped. The whole of
+// b is not masked: an answer holds up to maxAnswer bytes.
+func head(b []byte, n int, keys ...string) string {
+	if len(b) <= n {
+		return redact.Text(string(b), keys...)
+	}
+	s := redact.Text(string(b[:n]), keys...)
+	for _, k := range keys {
+		if k == "" {
+			continue
+		}
+		for _, f := range redact.Forms(k) {
+			s = withoutStartOf(s, f)
+		}
+	}
+	return s
+}
+
+// withoutStartOf returns s without its longest suffix that is the start
+// of form (shorter than form).
+func withoutStartOf(s, form string) string {
+	for l := min(len(form)-1, len(s)); l > 0; l-- {
+		if strings.HasSuffix(s, form[:l]) {
+			return s[:len(s)-l]
+		}
+	}
+	return s
+}
 
 // quote is clip for a text to print as it is (not through a %q verb): keys
 // masked, then made printable, then cut. Masked first, as fail's text is.

@@ -367,11 +367,7 @@ func answerText(x *Exchange, more ...string) string {
 			}
 		}
 	}
-	head := x.RespBody
-	if len(head) > 64<<10 {
-		head = head[:64<<10] // an error page's title and heading come first
-	}
-	body := string(head)
+	body := head(x.RespBody, 64<<10, keys...) // an error page's title and heading come first
 	if m := htmlTextRE.FindAllStringSubmatch(body, -1); len(m) > 0 {
 		var parts []string
 		for _, g := range m {

@@ -423,5 +423,12 @@ func (s *Session) discoverNamespace() (string, error) {
 			}
 		}
 	}
-	return "", fmt.Errorf("no service namespace: the target serves no WSDL and answered ReturnProvinces over SOAP 1.1 in none of %q; give it with --namespace", cands)
+	// The candidates quote the target's pages: the key and the secrets
+	// masked before %q escapes them, each cut (a page names a namespace of
+	// any length).
+	tried := make([]string, len(cands))
+	for i, ns := range cands {
+		tried[i] = clip(ns, 100, reportKeys(s.cfg.Key, s.cfg.Secrets)...)
+	}
+	return "", fmt.Errorf("no service namespace: the target serves no WSDL and answered ReturnProvinces over SOAP 1.1 in none of %q; give it with --namespace", tried)
 }

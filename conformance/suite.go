@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/atmkit/atmkit/internal/printable"
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 )
@@ -117,6 +116,11 @@ func runSpec(run *specRun, c Check) {
 	}
 	s := run.session
 	key := s.cfg.Key
+	// The key and the secrets the reports mask (Config.Secrets), masked
+	// before the text is made printable: escaped first, a value holding a
+	// control character or a byte that is not UTF-8 is a text no later
+	// mask (the reports', the console's) matches.
+	keys := reportKeys(key, s.cfg.Secrets)
 	where := types.NewCustomCodeLocation(docSection(c.Name))
 	if p := s.pre.Load(); p.disables(c.Labels) {
 		msg := p.DisabledFailure()
@@ -127,15 +131,15 @@ func runSpec(run *specRun, c Check) {
 	// Every text quoting the target is made printable: no escape sequence
 	// of a target reaches a terminal or a report.
 	err := c.Run(s, func(format string, args ...any) {
-		ginkgo.AddReportEntry("note", printable.Text(maskKey(fmt.Sprintf(format, args...), key)), where)
+		ginkgo.AddReportEntry("note", printablef(keys, format, args...), where)
 	})
 	switch {
 	case err == nil:
 	case IsSkip(err):
-		ginkgo.Skip(printable.Text(maskKey(strings.TrimPrefix(err.Error(), "skipped: "), key)))
+		ginkgo.Skip(printablef(keys, "%s", strings.TrimPrefix(err.Error(), "skipped: ")))
 	default:
-		run.setCause(c.Name, printable.Text(maskKey(causeOf(err), key)))
-		ginkgo.Fail(printable.Text(maskKey(fmt.Sprintf("[%s] %s", c.Name, err), key)))
+		run.setCause(c.Name, printablef(keys, "%s", causeOf(err)))
+		ginkgo.Fail(printablef(keys, "[%s] %s", c.Name, err))
 	}
 }
 
