@@ -5,12 +5,14 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
@@ -361,6 +363,34 @@ func TestCompareAnswersOfManyNames(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.check(t, compareAnswers(tc.rec, tc.live, false, 10))
+		})
+	}
+}
+
+// TestCompareRefusesDeepNesting: a live answer nesting more than 10,000
+// levels deep is compared as text, with a note that says why, and the
+// process lives on: the JSON reader (and below it the comparison)
+// recursed once a level, and a deep enough answer (a live answer may be
+// 256 MB) took more stack than Go allows a goroutine, which kills the
+// process. It runs alone, its stack bounded to 8 MB where Go's is 1 GB,
+// so that 200,000 levels are deep enough.
+func TestCompareRefusesDeepNesting(t *testing.T) {
+	if !mocktest.RunAlone(t, 2*time.Minute) {
+		return
+	}
+	debug.SetMaxStack(8 << 20)
+	const depth = 200_000
+	for _, tc := range []struct {
+		name      string
+		rec, live *cassette.Response
+	}{
+		{"JSON", jsonAnswer(`{"d":[1]}`), jsonAnswer(`{"d":` + strings.Repeat("[", depth) + strings.Repeat("]", depth) + "}")},
+		{"XML", xmlAnswer(locations), xmlAnswer(strings.Repeat("<a>", depth) + strings.Repeat("</a>", depth))},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := compareAnswers(tc.rec, tc.live, false, 10)
+			hasDiffs("body: recorded "+tc.name+", live text")(t, c)
+			hasNote("the live answer nests more than 10000 levels deep")(t, c)
 		})
 	}
 }

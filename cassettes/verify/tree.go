@@ -3,11 +3,13 @@ package verify
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"github.com/beevik/etree"
 )
 
@@ -53,10 +55,18 @@ const (
 	nsMSData   = "urn:schemas-microsoft-com:xml-msdata"
 )
 
+// errTooDeep is the error of a body nested deeper than the comparison,
+// which recurses once a level, may go without risking the process's stack.
+var errTooDeep = fmt.Errorf("nests more than %d levels deep", recorded.MaxDepth)
+
 // xmlTree parses an XML body.
 func xmlTree(body string) (*vnode, error) {
 	doc := etree.NewDocument()
+	doc.ReadSettings.MaxDepth = recorded.MaxDepth
 	if err := doc.ReadFromString(body); err != nil {
+		if errors.Is(err, etree.ErrMaxDepth) {
+			return nil, errTooDeep
+		}
 		return nil, err
 	}
 	if doc.Root() == nil {
@@ -90,7 +100,7 @@ func fromElement(e *etree.Element) *vnode {
 func jsonTree(body string) (*vnode, error) {
 	dec := json.NewDecoder(strings.NewReader(body))
 	dec.UseNumber()
-	n, err := readJSON(dec, "")
+	n, err := readJSON(dec, "", 0)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +110,8 @@ func jsonTree(body string) (*vnode, error) {
 	return n, nil
 }
 
-func readJSON(dec *json.Decoder, name string) (*vnode, error) {
+// readJSON reads the value at depth (0: the body's) and below.
+func readJSON(dec *json.Decoder, name string, depth int) (*vnode, error) {
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, err
@@ -108,6 +119,9 @@ func readJSON(dec *json.Decoder, name string) (*vnode, error) {
 	n := &vnode{name: name}
 	switch t := tok.(type) {
 	case json.Delim:
+		if depth >= recorded.MaxDepth {
+			return nil, errTooDeep
+		}
 		n.kind = vArray
 		if t == '{' {
 			n.kind = vObject
@@ -121,7 +135,7 @@ func readJSON(dec *json.Decoder, name string) (*vnode, error) {
 				}
 				key, _ = k.(string)
 			}
-			kid, err := readJSON(dec, key)
+			kid, err := readJSON(dec, key, depth+1)
 			if err != nil {
 				return nil, err
 			}
