@@ -167,6 +167,16 @@ func TestCompareAnswers(t *testing.T) {
 		{"WSDL: a parameter renamed", answer(200, "text/xml; charset=utf-8", wsdl("http://a.example/service/service.asmx", "s:int")),
 			answer(200, "text/xml; charset=utf-8", strings.Replace(wsdl("http://a.example/service/service.asmx", "s:int"), `name="intCityID"`, `name="cityId"`, 1)), true,
 			[]func(*testing.T, *comparison){hasDiffs(`/definitions/types/schema/element[@name='Op']/complexType/sequence: element[@name='intCityID'] renamed to element[@name='cityId']`)}},
+		{"xsi:type: another prefix of the same namespace is no change", xmlAnswer(typed("a", nsXSD)), xmlAnswer(typed("b", nsXSD)), false,
+			[]func(*testing.T, *comparison){counts(0, 0)}},
+		{"xsi:type: the same prefix bound to another namespace is structure", xmlAnswer(typed("a", nsXSD)), xmlAnswer(typed("a", "urn:other")), false,
+			[]func(*testing.T, *comparison){hasDiffs(resultPath + `/v/@xsi:type: recorded "{http://www.w3.org/2001/XMLSchema}int", live "{urn:other}int"`)}},
+		{"WSDL: a type's prefix renamed, same namespace", answer(200, "text/xml; charset=utf-8", wsdl("http://a.example/service/service.asmx", "s:int")),
+			answer(200, "text/xml; charset=utf-8", strings.Replace(wsdl("http://a.example/service/service.asmx", "x:int"), `xmlns:s=`, `xmlns:x="`+nsXSD+`" xmlns:s=`, 1)), true,
+			[]func(*testing.T, *comparison){counts(0, 0)}},
+		{"WSDL: a binding's prefix bound to another namespace", answer(200, "text/xml; charset=utf-8", strings.Replace(wsdl("http://a.example/service/service.asmx", "s:int"), `xmlns:s=`, `xmlns:tns="urn:atm" xmlns:s=`, 1)),
+			answer(200, "text/xml; charset=utf-8", strings.Replace(wsdl("http://a.example/service/service.asmx", "s:int"), `xmlns:s=`, `xmlns:tns="urn:other" xmlns:s=`, 1)), true,
+			[]func(*testing.T, *comparison){hasDiffs(`/definitions/service[@name='Svc']/port[@name='SvcSoap12']/@binding: recorded "{urn:atm}SvcSoap12", live "{urn:other}SvcSoap12"`)}},
 		{"DataSet: a column's type in the inline schema is structure", xmlAnswer(dataSet("xs:string", "NS")), xmlAnswer(dataSet("xs:int", "NS")), true,
 			[]func(*testing.T, *comparison){counts(1, 0), hasDiffs(resultPath + `/schema/element[@name='NewDataSet']/complexType/choice/element[@name='Province']/complexType/sequence/element[@name='Abbrev']/@type: recorded "xs:string", live "xs:int"`)}},
 		{"DataSet: a row's value is a value", xmlAnswer(dataSet("xs:string", "NS")), xmlAnswer(dataSet("xs:string", "NB")), false,
@@ -220,6 +230,11 @@ func disco(base string) string {
   <contractRef ref="` + base + `/service/service.asmx?wsdl" docRef="` + base + `/service/service.asmx" xmlns="http://schemas.xmlsoap.org/disco/scl/" />
   <soap address="` + base + `/service/service.asmx" xmlns:q1="urn:atm" binding="q1:SvcSoap" xmlns="http://schemas.xmlsoap.org/disco/soap/" />
 </discovery>`
+}
+
+// typed is a result <v> whose xsi:type is int in namespace ns, by prefix.
+func typed(prefix, ns string) string {
+	return `<v xmlns="" xmlns:` + prefix + `="` + ns + `" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:type="` + prefix + `:int">1</v>`
 }
 
 func wsdl(location, typ string) string {

@@ -43,7 +43,19 @@ type vnode struct {
 }
 
 // vattr is an XML attribute (namespace declarations left out).
-type vattr struct{ name, space, value string }
+type vattr struct {
+	name, space string
+	value       string // a QName's resolved (qname.go)
+	written     string // a QName's value as written; "" for other attributes
+}
+
+// text is the attribute's value as written.
+func (a vattr) text() string {
+	if a.written != "" {
+		return a.written
+	}
+	return a.value
+}
 
 // Namespaces whose documents and attributes get special treatment.
 const (
@@ -72,22 +84,41 @@ func xmlTree(body string) (*vnode, error) {
 	if doc.Root() == nil {
 		return nil, errors.New("no root element")
 	}
-	return fromElement(doc.Root()), nil
+	return fromElement(doc.Root(), nil), nil
 }
 
-func fromElement(e *etree.Element) *vnode {
-	n := &vnode{name: e.Tag, space: e.NamespaceURI(), kind: vElement}
+// fromElement converts e and below, resolving namespaces with the
+// declarations in scope above e and e's own.
+func fromElement(e *etree.Element, above *nsScope) *vnode {
+	scope := above
+	for _, a := range e.Attr {
+		switch {
+		case a.Space == "xmlns":
+			scope = &nsScope{prefix: a.Key, uri: a.Value, up: scope}
+		case a.Space == "" && a.Key == "xmlns":
+			scope = &nsScope{uri: a.Value, up: scope}
+		}
+	}
+	space, _ := scope.lookup(e.Space)
+	n := &vnode{name: e.Tag, space: space, kind: vElement}
 	for _, a := range e.Attr {
 		if a.Space == "xmlns" || (a.Space == "" && a.Key == "xmlns") {
 			continue
 		}
-		n.attrs = append(n.attrs, vattr{name: a.Key, space: a.NamespaceURI(), value: a.Value})
+		va := vattr{name: a.Key, value: a.Value}
+		if a.Space != "" {
+			va.space, _ = scope.lookup(a.Space)
+		}
+		if isQName(n.space, va.space, va.name) {
+			va.value, va.written = resolveQNames(a.Value, scope), a.Value
+		}
+		n.attrs = append(n.attrs, va)
 	}
 	var text strings.Builder
 	for _, c := range e.Child {
 		switch t := c.(type) {
 		case *etree.Element:
-			n.kids = append(n.kids, fromElement(t))
+			n.kids = append(n.kids, fromElement(t, scope))
 		case *etree.CharData:
 			text.WriteString(t.Data)
 		}
