@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
@@ -206,5 +207,50 @@ func TestBeforeReplayHookChangesItsOwnCopy(t *testing.T) {
 	defer mu.Unlock()
 	if len(stale) > 0 {
 		t.Errorf("%d replays handed the hook an interaction holding what it wrote at another", len(stale))
+	}
+}
+
+// TestBeforeReplayHookLeavesTheCassetteAlone: a BeforeReplay hook
+// changing the headers of a fresh capture in place changes its own
+// interaction, not the one the cassette holds, which a save may be
+// writing at that moment (go test -race). The hook waits for a save that
+// writes its interaction, as the recorder's periodic save would while a
+// slower hook runs.
+func TestBeforeReplayHookLeavesTheCassetteAlone(t *testing.T) {
+	t.Parallel()
+	up, _ := standIn(t)
+	var path string // the subtest's cassette
+	hook := func(i *cassette.Interaction) error {
+		i.Response.Headers.Set("X-Hooked", "yes")
+		i.Request.Headers.Set("X-Hooked", "yes")
+		for start := time.Now(); time.Since(start) < 10*time.Second; time.Sleep(time.Millisecond) {
+			if b, err := os.ReadFile(path); err == nil && strings.Contains(string(b), asmx.OpReturnProvinces) {
+				return nil
+			}
+		}
+		return errors.New("no save wrote the interaction within 10s")
+	}
+	for _, mode := range []cassettes.Mode{cassettes.ModeRecordAll, cassettes.ModeRecordNew} {
+		t.Run(mode.String(), func(t *testing.T) {
+			path = filepath.Join(t.TempDir(), "replayhook.yaml")
+			rec, err := cassettes.New(path, cassettes.WithMode(mode), cassettes.WithSaveInterval(time.Millisecond),
+				cassettes.WithHook(cassettes.BeforeReplay, hook))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if status, body := do(t, rec.Client(), request(t, up.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false)); status != 200 {
+				t.Fatalf("status %d: %.200s", status, body)
+			}
+			if err := rec.Stop(); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(b), "X-Hooked") {
+				t.Errorf("the cassette holds what the BeforeReplay hook wrote:\n%.2000s", b)
+			}
+		})
 	}
 }

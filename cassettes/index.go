@@ -45,6 +45,7 @@ type Index struct {
 	samples  map[string]*opSamples   // operation → answers that show its result's layout
 	wsdl     *wsdlRoots              // the first WSDL the cassettes hold, or nil
 	wsdlBody []byte                  // that WSDL as recorded
+	lineEnds map[string]string       // cassette file → the line end of its first GET/POST answer broken in lines (lineEnd)
 	stats    IndexStats
 
 	plain *view     // the index replaying for a server given no shape
@@ -204,7 +205,7 @@ func LoadIndexContext(ctx context.Context, paths []string, opts ...IndexOption) 
 	cfg := indexConfigOf(opts)
 	ix := &Index{entries: map[string]*entry{}, byOp: map[string][]*entry{},
 		rejected: map[string][]*rendition{}, samples: map[string]*opSamples{}, raw: map[string]*rawEntry{},
-		pages: map[pageKey][]*page{}}
+		pages: map[pageKey][]*page{}, lineEnds: map[string]string{}}
 	ix.plain = &view{ix: ix}
 	typedNS := ""        // the namespace of the first typed GET/POST root recorded
 	discoNS := ""        // the namespace of the first discovery document recorded
@@ -498,6 +499,7 @@ func (ix *Index) add(c *asmx.Call, r *rendition) {
 	ix.stats.Answers++
 	if r.status == http.StatusOK {
 		ix.noteSample(c.Op.Name, r)
+		ix.noteLineEnd(r)
 	}
 }
 

@@ -508,8 +508,11 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 		}
 		return nil
 	}
-	cp := *i // go-vcr changes its own copy's ID later
-	joined, err := r.join(&cp, key)
+	// The cassette's copy, maps and all: go-vcr changes its own copy's
+	// ID later, and the BeforeReplay hooks then change it in place while
+	// a save may be writing the cassette's.
+	cp := ownCopy(i)
+	joined, err := r.join(cp, key)
 	if err != nil {
 		return err
 	}

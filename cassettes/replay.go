@@ -288,25 +288,18 @@ func (v *view) ReplayKeyRejection(c *asmx.Call) (mockserver.ReplayAnswer, bool) 
 }
 
 // lineEnd is the line end the deployment src was recorded from breaks the
-// lines of its indented documents with, as the recorded GET/POST answers
-// and the WSDL of src's cassette file show it: .NET Framework writes CR LF
-// (TextWriter.CoreNewLine), Mono on Linux LF (Environment.NewLine). With
-// none of them recorded, CR LF: the service runs on IIS.
+// lines of its indented documents with, as the first recorded GET/POST
+// answer and the WSDL of src's cassette file show it: .NET Framework
+// writes CR LF (TextWriter.CoreNewLine), Mono on Linux LF
+// (Environment.NewLine). With none of them recorded, CR LF: the service
+// runs on IIS. It is noted as answers are indexed (noteLineEnd), so that
+// the first re-wrap of each answer does not read every answer indexed.
 func (ix *Index) lineEnd(src *rendition) string {
 	file := cassetteFile(src.where)
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	for _, e := range ix.entries {
-		for _, b := range []asmx.Binding{asmx.HTTPGet, asmx.HTTPPost} {
-			for _, r := range e.by[b] {
-				if r.status != http.StatusOK || cassetteFile(r.where) != file {
-					continue
-				}
-				if nl, ok := lineEndIn(r.body); ok {
-					return nl
-				}
-			}
-		}
+	if nl, ok := ix.lineEnds[file]; ok {
+		return nl
 	}
 	if ix.wsdl != nil && cassetteFile(ix.stats.WSDL) == file {
 		if nl, ok := lineEndIn(ix.wsdlBody); ok {
@@ -314,6 +307,22 @@ func (ix *Index) lineEnd(src *rendition) string {
 		}
 	}
 	return "\r\n"
+}
+
+// noteLineEnd notes the line end of r, a success answer, for its file
+// (lineEnd) if it is the file's first GET or POST answer broken in lines.
+// The caller holds ix.mu for writing.
+func (ix *Index) noteLineEnd(r *rendition) {
+	if r.binding != asmx.HTTPGet && r.binding != asmx.HTTPPost {
+		return
+	}
+	file := cassetteFile(r.where)
+	if _, ok := ix.lineEnds[file]; ok {
+		return
+	}
+	if nl, ok := lineEndIn(r.body); ok {
+		ix.lineEnds[file] = nl
+	}
 }
 
 // cassetteFile is the file of a recording's file#id.

@@ -7,6 +7,8 @@ import (
 	"html"
 	"slices"
 	"strings"
+
+	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 )
 
 // A recorded XML answer is re-wrapped by moving its content, as recorded,
@@ -184,10 +186,16 @@ func declPrefix(attr string) (string, bool) {
 
 var errNotXML = errors.New("not well-formed XML")
 
-// parseXML reads a recorded XML document, keeping each node's bytes.
+// errTooDeep is parseXML's error for a document nested deeper than the
+// walks of its tree may go without risking the process's stack.
+var errTooDeep = fmt.Errorf("its elements nest more than %d levels deep", recorded.MaxDepth)
+
+// parseXML reads a recorded XML document, keeping each node's bytes. Its
+// elements may nest recorded.MaxDepth levels deep.
 func parseXML(src []byte) (*xnode, error) {
 	doc := &xnode{kind: xDoc, src: src, end: len(src)}
 	cur := doc
+	depth := 0 // cur's
 	i := 0
 	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
 		i = 3
@@ -248,6 +256,7 @@ func parseXML(src []byte) (*xnode, error) {
 			}
 			cur.innerEnd, cur.end = i, i+j+1
 			cur = cur.parent
+			depth--
 			i += j + 1
 		default:
 			n, err := parseStartTag(src, i)
@@ -260,6 +269,9 @@ func parseXML(src []byte) (*xnode, error) {
 			add(n)
 			i = n.tagEnd
 			if !n.empty {
+				if depth++; depth > recorded.MaxDepth {
+					return nil, fmt.Errorf("%w at byte %d", errTooDeep, n.start)
+				}
 				cur = n
 			}
 		}

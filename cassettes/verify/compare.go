@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"errors"
 	"fmt"
 	"mime"
 	"strings"
@@ -163,8 +164,14 @@ func compareAnswers(rec, live *cassette.Response, ignoreValues bool, max int) *c
 	if !sameMediaType(rct, lct) {
 		c.add(Difference{Change: ContentTypeChanged, Recorded: rct, Live: lct})
 	}
-	rk, rt := parseBody(rct, rec.Body)
-	lk, lt := parseBody(lct, live.Body)
+	rk, rt, rerr := parseBody(rct, rec.Body)
+	lk, lt, lerr := parseBody(lct, live.Body)
+	switch {
+	case rerr != nil:
+		c.note = "the recorded answer " + rerr.Error() + ": compared as text"
+	case lerr != nil:
+		c.note = "the live answer " + lerr.Error() + ": compared as text"
+	}
 	if rk != lk {
 		c.add(Difference{Change: BodyChanged, Recorded: rk.String(), Live: lk.String()})
 		return c
@@ -174,7 +181,7 @@ func compareAnswers(rec, live *cassette.Response, ignoreValues bool, max int) *c
 		c.note = "an HTML page: its status and content type are compared, not its text (a help page varies with the ASMX version and configuration)"
 	case kindText:
 		r, l := firstLine(rec.Body), firstLine(live.Body)
-		if r != strings.TrimSpace(rec.Body) || l != strings.TrimSpace(live.Body) {
+		if (r != strings.TrimSpace(rec.Body) || l != strings.TrimSpace(live.Body)) && c.note == "" {
 			c.note = "a text answer: its first line is compared (an error's message; not its stack trace)"
 		}
 		if r != l {
@@ -217,24 +224,30 @@ func (k bodyKind) String() string {
 
 // parseBody tells what a body holds by its content, since the content
 // type does not (ASMX's JSON answers may say text/xml), and parses XML and
-// JSON.
-func parseBody(contentType, body string) (bodyKind, *vnode) {
+// JSON. XML or JSON nested too deep to compare is text, and the error
+// says so.
+func parseBody(contentType, body string) (bodyKind, *vnode, error) {
 	t := strings.TrimLeft(body, " \t\r\n\ufeff")
 	mt, _, _ := mime.ParseMediaType(contentType)
 	lower := strings.ToLower(t[:min(len(t), 64)])
+	var n *vnode
+	var err error
 	switch {
 	case t == "":
-		return kindEmpty, nil
+		return kindEmpty, nil, nil
 	case mt == "text/html" || strings.HasPrefix(lower, "<!doctype html") || strings.HasPrefix(lower, "<html"):
-		return kindHTML, nil
+		return kindHTML, nil, nil
 	case t[0] == '{' || t[0] == '[':
-		if n, err := jsonTree(body); err == nil {
-			return kindJSON, n
+		if n, err = jsonTree(body); err == nil {
+			return kindJSON, n, nil
 		}
 	case t[0] == '<':
-		if n, err := xmlTree(body); err == nil {
-			return kindXML, n
+		if n, err = xmlTree(body); err == nil {
+			return kindXML, n, nil
 		}
 	}
-	return kindText, nil
+	if errors.Is(err, errTooDeep) {
+		return kindText, nil, err
+	}
+	return kindText, nil, nil
 }

@@ -5,12 +5,14 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
@@ -165,6 +167,16 @@ func TestCompareAnswers(t *testing.T) {
 		{"WSDL: a parameter renamed", answer(200, "text/xml; charset=utf-8", wsdl("http://a.example/service/service.asmx", "s:int")),
 			answer(200, "text/xml; charset=utf-8", strings.Replace(wsdl("http://a.example/service/service.asmx", "s:int"), `name="intCityID"`, `name="cityId"`, 1)), true,
 			[]func(*testing.T, *comparison){hasDiffs(`/definitions/types/schema/element[@name='Op']/complexType/sequence: element[@name='intCityID'] renamed to element[@name='cityId']`)}},
+		{"xsi:type: another prefix of the same namespace is no change", xmlAnswer(typed("a", nsXSD)), xmlAnswer(typed("b", nsXSD)), false,
+			[]func(*testing.T, *comparison){counts(0, 0)}},
+		{"xsi:type: the same prefix bound to another namespace is structure", xmlAnswer(typed("a", nsXSD)), xmlAnswer(typed("a", "urn:other")), false,
+			[]func(*testing.T, *comparison){hasDiffs(resultPath + `/v/@xsi:type: recorded "{http://www.w3.org/2001/XMLSchema}int", live "{urn:other}int"`)}},
+		{"WSDL: a type's prefix renamed, same namespace", answer(200, "text/xml; charset=utf-8", wsdl("http://a.example/service/service.asmx", "s:int")),
+			answer(200, "text/xml; charset=utf-8", strings.Replace(wsdl("http://a.example/service/service.asmx", "x:int"), `xmlns:s=`, `xmlns:x="`+nsXSD+`" xmlns:s=`, 1)), true,
+			[]func(*testing.T, *comparison){counts(0, 0)}},
+		{"WSDL: a binding's prefix bound to another namespace", answer(200, "text/xml; charset=utf-8", strings.Replace(wsdl("http://a.example/service/service.asmx", "s:int"), `xmlns:s=`, `xmlns:tns="urn:atm" xmlns:s=`, 1)),
+			answer(200, "text/xml; charset=utf-8", strings.Replace(wsdl("http://a.example/service/service.asmx", "s:int"), `xmlns:s=`, `xmlns:tns="urn:other" xmlns:s=`, 1)), true,
+			[]func(*testing.T, *comparison){hasDiffs(`/definitions/service[@name='Svc']/port[@name='SvcSoap12']/@binding: recorded "{urn:atm}SvcSoap12", live "{urn:other}SvcSoap12"`)}},
 		{"DataSet: a column's type in the inline schema is structure", xmlAnswer(dataSet("xs:string", "NS")), xmlAnswer(dataSet("xs:int", "NS")), true,
 			[]func(*testing.T, *comparison){counts(1, 0), hasDiffs(resultPath + `/schema/element[@name='NewDataSet']/complexType/choice/element[@name='Province']/complexType/sequence/element[@name='Abbrev']/@type: recorded "xs:string", live "xs:int"`)}},
 		{"DataSet: a row's value is a value", xmlAnswer(dataSet("xs:string", "NS")), xmlAnswer(dataSet("xs:string", "NB")), false,
@@ -218,6 +230,11 @@ func disco(base string) string {
   <contractRef ref="` + base + `/service/service.asmx?wsdl" docRef="` + base + `/service/service.asmx" xmlns="http://schemas.xmlsoap.org/disco/scl/" />
   <soap address="` + base + `/service/service.asmx" xmlns:q1="urn:atm" binding="q1:SvcSoap" xmlns="http://schemas.xmlsoap.org/disco/soap/" />
 </discovery>`
+}
+
+// typed is a result <v> whose xsi:type is int in namespace ns, by prefix.
+func typed(prefix, ns string) string {
+	return `<v xmlns="" xmlns:` + prefix + `="` + ns + `" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:type="` + prefix + `:int">1</v>`
 }
 
 func wsdl(location, typ string) string {
@@ -361,6 +378,34 @@ func TestCompareAnswersOfManyNames(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.check(t, compareAnswers(tc.rec, tc.live, false, 10))
+		})
+	}
+}
+
+// TestCompareRefusesDeepNesting: a live answer nesting more than 10,000
+// levels deep is compared as text, with a note that says why, and the
+// process lives on: the JSON reader (and below it the comparison)
+// recursed once a level, and a deep enough answer (a live answer may be
+// 256 MB) took more stack than Go allows a goroutine, which kills the
+// process. It runs alone, its stack bounded to 8 MB where Go's is 1 GB,
+// so that 200,000 levels are deep enough.
+func TestCompareRefusesDeepNesting(t *testing.T) {
+	if !mocktest.RunAlone(t, 2*time.Minute) {
+		return
+	}
+	debug.SetMaxStack(8 << 20)
+	const depth = 200_000
+	for _, tc := range []struct {
+		name      string
+		rec, live *cassette.Response
+	}{
+		{"JSON", jsonAnswer(`{"d":[1]}`), jsonAnswer(`{"d":` + strings.Repeat("[", depth) + strings.Repeat("]", depth) + "}")},
+		{"XML", xmlAnswer(locations), xmlAnswer(strings.Repeat("<a>", depth) + strings.Repeat("</a>", depth))},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := compareAnswers(tc.rec, tc.live, false, 10)
+			hasDiffs("body: recorded "+tc.name+", live text")(t, c)
+			hasNote("the live answer nests more than 10000 levels deep")(t, c)
 		})
 	}
 }

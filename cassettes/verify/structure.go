@@ -423,7 +423,11 @@ func (t *treeCmp) compareShape(path string, r, l *vshape, ns nsMoves) {
 		case t.descriptive && ra.name == "name" && ra.space == "":
 			// part of the key: a change is a rename, reported above
 		case t.structuralValue(ra) && ra.value != varies && l.attrs[k].value != varies && !t.sameAttrValue(ra.value, l.attrs[k].value):
-			t.c.add(Difference{Path: path + "/@" + attrLabel(ra), Change: AttributeChanged, Recorded: recorded.Quote(ra.value), Live: recorded.Quote(l.attrs[k].value)})
+			rv, lv := ra.text(), l.attrs[k].text()
+			if rv == lv { // QNames written alike, bound to other namespaces
+				rv, lv = ra.value, l.attrs[k].value
+			}
+			t.c.add(Difference{Path: path + "/@" + attrLabel(ra), Change: AttributeChanged, Recorded: recorded.Quote(rv), Live: recorded.Quote(lv)})
 		}
 	}
 	for _, la := range l.attrs {

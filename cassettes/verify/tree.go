@@ -3,11 +3,13 @@ package verify
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"github.com/beevik/etree"
 )
 
@@ -41,7 +43,19 @@ type vnode struct {
 }
 
 // vattr is an XML attribute (namespace declarations left out).
-type vattr struct{ name, space, value string }
+type vattr struct {
+	name, space string
+	value       string // a QName's resolved (qname.go)
+	written     string // a QName's value as written; "" for other attributes
+}
+
+// text is the attribute's value as written.
+func (a vattr) text() string {
+	if a.written != "" {
+		return a.written
+	}
+	return a.value
+}
 
 // Namespaces whose documents and attributes get special treatment.
 const (
@@ -53,31 +67,58 @@ const (
 	nsMSData   = "urn:schemas-microsoft-com:xml-msdata"
 )
 
+// errTooDeep is the error of a body nested deeper than the comparison,
+// which recurses once a level, may go without risking the process's stack.
+var errTooDeep = fmt.Errorf("nests more than %d levels deep", recorded.MaxDepth)
+
 // xmlTree parses an XML body.
 func xmlTree(body string) (*vnode, error) {
 	doc := etree.NewDocument()
+	doc.ReadSettings.MaxDepth = recorded.MaxDepth
 	if err := doc.ReadFromString(body); err != nil {
+		if errors.Is(err, etree.ErrMaxDepth) {
+			return nil, errTooDeep
+		}
 		return nil, err
 	}
 	if doc.Root() == nil {
 		return nil, errors.New("no root element")
 	}
-	return fromElement(doc.Root()), nil
+	return fromElement(doc.Root(), nil), nil
 }
 
-func fromElement(e *etree.Element) *vnode {
-	n := &vnode{name: e.Tag, space: e.NamespaceURI(), kind: vElement}
+// fromElement converts e and below, resolving namespaces with the
+// declarations in scope above e and e's own.
+func fromElement(e *etree.Element, above *nsScope) *vnode {
+	scope := above
+	for _, a := range e.Attr {
+		switch {
+		case a.Space == "xmlns":
+			scope = &nsScope{prefix: a.Key, uri: a.Value, up: scope}
+		case a.Space == "" && a.Key == "xmlns":
+			scope = &nsScope{uri: a.Value, up: scope}
+		}
+	}
+	space, _ := scope.lookup(e.Space)
+	n := &vnode{name: e.Tag, space: space, kind: vElement}
 	for _, a := range e.Attr {
 		if a.Space == "xmlns" || (a.Space == "" && a.Key == "xmlns") {
 			continue
 		}
-		n.attrs = append(n.attrs, vattr{name: a.Key, space: a.NamespaceURI(), value: a.Value})
+		va := vattr{name: a.Key, value: a.Value}
+		if a.Space != "" {
+			va.space, _ = scope.lookup(a.Space)
+		}
+		if isQName(n.space, va.space, va.name) {
+			va.value, va.written = resolveQNames(a.Value, scope), a.Value
+		}
+		n.attrs = append(n.attrs, va)
 	}
 	var text strings.Builder
 	for _, c := range e.Child {
 		switch t := c.(type) {
 		case *etree.Element:
-			n.kids = append(n.kids, fromElement(t))
+			n.kids = append(n.kids, fromElement(t, scope))
 		case *etree.CharData:
 			text.WriteString(t.Data)
 		}
@@ -90,7 +131,7 @@ func fromElement(e *etree.Element) *vnode {
 func jsonTree(body string) (*vnode, error) {
 	dec := json.NewDecoder(strings.NewReader(body))
 	dec.UseNumber()
-	n, err := readJSON(dec, "")
+	n, err := readJSON(dec, "", 0)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +141,8 @@ func jsonTree(body string) (*vnode, error) {
 	return n, nil
 }
 
-func readJSON(dec *json.Decoder, name string) (*vnode, error) {
+// readJSON reads the value at depth (0: the body's) and below.
+func readJSON(dec *json.Decoder, name string, depth int) (*vnode, error) {
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, err
@@ -108,6 +150,9 @@ func readJSON(dec *json.Decoder, name string) (*vnode, error) {
 	n := &vnode{name: name}
 	switch t := tok.(type) {
 	case json.Delim:
+		if depth >= recorded.MaxDepth {
+			return nil, errTooDeep
+		}
 		n.kind = vArray
 		if t == '{' {
 			n.kind = vObject
@@ -121,7 +166,7 @@ func readJSON(dec *json.Decoder, name string) (*vnode, error) {
 				}
 				key, _ = k.(string)
 			}
-			kid, err := readJSON(dec, key)
+			kid, err := readJSON(dec, key, depth+1)
 			if err != nil {
 				return nil, err
 			}

@@ -22,7 +22,7 @@ func (t *treeCmp) compareValues(path string, r, l *vnode) {
 			continue
 		}
 		if k := findAttr(l.attrs, ra); k >= 0 && ra.value != l.attrs[k].value && !numEqual(ra.value, l.attrs[k].value) {
-			t.c.add(Difference{Path: path + "/@" + attrLabel(ra), Change: ValueChanged, Recorded: recorded.Quote(clip(ra.value)), Live: recorded.Quote(clip(l.attrs[k].value))})
+			t.c.add(Difference{Path: path + "/@" + attrLabel(ra), Change: ValueChanged, Recorded: recorded.Quote(clip(ra.text())), Live: recorded.Quote(clip(l.attrs[k].text()))})
 		}
 	}
 	switch {
