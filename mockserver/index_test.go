@@ -264,6 +264,31 @@ func TestSearchVisitsOnlyNearbyNodes(t *testing.T) {
 	}
 }
 
+// TestRadiusZeroFindsTheATMsAtThePoint searches around each ATM's own
+// coordinates with a radius of 0 km: the ATM is found, at distance 0, as
+// the document's point lies exactly on it. The haversine of a point with
+// itself must be exactly 0 on every architecture: where the compiler fuses
+// a multiplication into a subtraction (arm64's FMSUB), q.s*p.c - q.c*p.s of
+// equal points is the second product's rounding error, not 0.
+func TestRadiusZeroFindsTheATMsAtThePoint(t *testing.T) {
+	t.Parallel()
+	ds := generated(t, 2000)
+	d := newData(ds)
+	sc := new(scratch)
+	for i, a := range ds.ATMs {
+		if got := d.search(a.Coordinates, 0, -1, sc); !slices.Contains(got, int32(i)) {
+			t.Fatalf("search(%v, 0 km): got %v, want ATM %d among them", a.Coordinates, got, a.ID)
+		}
+		// The nearest one is there too (ATM i, or one before it by id).
+		if got := d.search(a.Coordinates, 0, 1, sc); len(got) != 1 || ds.ATMs[got[0]].Coordinates != a.Coordinates {
+			t.Fatalf("search(%v, 0 km, max 1): got %v, want an ATM at the point", a.Coordinates, got)
+		}
+		if dist := haversine(a.Coordinates, a.Coordinates); dist != 0 {
+			t.Fatalf("haversine of ATM %d's point %v with itself: got %g km, want 0", a.ID, a.Coordinates, dist)
+		}
+	}
+}
+
 // encodeComposed is the response body composed the plain way: the result
 // node on its own (the GET document without its declaration), then wrapped;
 // in SOAP without the GET document's indentation (a line break and spaces

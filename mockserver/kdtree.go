@@ -61,9 +61,15 @@ func newPoint(c fixtures.Coordinates, atm, rank int32) point {
 // cos φp cos φq sin²(Δλ/2), the half-angle sines taken by the difference
 // formula from the sines and cosines each point carries. Equal points give
 // exactly 0; it grows with the distance, so searches compare and sort by it.
+//
+// Each product is rounded on its own (the float64 conversions): where the
+// compiler fuses a multiplication into the subtraction (arm64's FMSUB),
+// a·b − b·a is the rounding error of b·a, so equal points were some 1e-13
+// km apart and a search of radius 0 missed the ATMs at its point. On amd64
+// the conversions change no instruction.
 func (p *point) hav(q *point) float64 {
-	sdLat := q.sinHLat*p.cosHLat - q.cosHLat*p.sinHLat
-	sdLon := q.sinHLon*p.cosHLon - q.cosHLon*p.sinHLon
+	sdLat := float64(q.sinHLat*p.cosHLat) - float64(q.cosHLat*p.sinHLat)
+	sdLon := float64(q.sinHLon*p.cosHLon) - float64(q.cosHLon*p.sinHLon)
 	return sdLat*sdLat + p.cosLat*q.cosLat*sdLon*sdLon
 }
 

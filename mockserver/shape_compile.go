@@ -279,6 +279,9 @@ type compiler struct {
 	// typed: the result is an object XmlSerializer writes, whose elements
 	// take a prefix in scope for their namespace (see elementPrefix).
 	typed bool
+	// resultName is the name of the result compiled: items of two results
+	// are not written alike, so they keep fragments of their own.
+	resultName string
 }
 
 func (c *compiler) bytes(s string) {
@@ -327,6 +330,7 @@ func (c *compiler) result(r *shape.Result, soap bool) (*resultCode, error) {
 	contentNS := r.ContentNamespace(c.ns)
 	rc := &resultCode{}
 	c.typed = r.Layout == shape.Typed
+	c.resultName = r.Name
 	switch {
 	case r.Layout == shape.Node:
 		// The node: right after <OpResult> (whose default namespace is the
@@ -603,7 +607,7 @@ func (c *compiler) list(f *shape.Field, scope shape.Scope, ns, inherit, inScope 
 	}
 	it := f.Item
 	itemNS := it.Namespace.Resolve(c.ns, itemInherit)
-	ic := &compiler{ns: c.ns, variants: c.variants, next: c.next, prefixes: slices.Clone(c.prefixes), flat: c.flat, typed: c.typed}
+	ic := &compiler{ns: c.ns, variants: c.variants, next: c.next, prefixes: slices.Clone(c.prefixes), flat: c.flat, typed: c.typed, resultName: c.resultName}
 	itemPrefix := ic.elementPrefix(it.Prefix, itemNS)
 	if itemScope == shape.ScopeLanguage && len(it.Fields) == 0 {
 		name, open := ic.leafTag(it.Element, itemPrefix, itemNS, itemInScope, itemDepth)
@@ -621,9 +625,10 @@ func (c *compiler) list(f *shape.Field, scope shape.Scope, ns, inherit, inScope 
 				lc.index, lc.hasIndex = o.leaf, true
 			}
 		}
-		// Items written alike share their cached fragments: SOAP's flat
-		// items are a variant of their own.
-		key := fmt.Sprintf("%d|%t|%s|%v", itemDepth, c.flat, itemInScope, c.prefixes)
+		// The fragment cache keeps a variant per way items are written:
+		// per result (two results may name or fill their items
+		// differently), SOAP's flat items apart from GET/POST's.
+		key := fmt.Sprintf("%s|%d|%t|%s|%v", c.resultName, itemDepth, c.flat, itemInScope, c.prefixes)
 		v, ok := c.variants[key]
 		if !ok {
 			v = *c.next
