@@ -171,6 +171,35 @@ func TestSIGTERMLetsInFlightRequestsFinish(t *testing.T) {
 	}
 }
 
+// TestSIGTERMWithAConnectionThatSentNothing: a connection open with no
+// request on it (a TCP probe, a browser's preconnect) is no request in
+// flight: on SIGTERM serve closes it and exits 0. It waited for it the
+// whole --grace before (net/http gives such a one five seconds), then
+// exited 1 with "requests still in flight when the grace period ended".
+func TestSIGTERMWithAConnectionThatSentNothing(t *testing.T) {
+	t.Parallel()
+	cmd, base, stderr := startAtmkit(t, "serve", "--addr", "127.0.0.1:0", "--grace", "3s")
+	silent, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	get(t, base+"/__admin/health", "") // accepted after the silent one: serve holds that one now
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil || strings.Contains(stderr.String(), "in flight") {
+			t.Errorf("exit after SIGTERM: got %v, want exit status 0 and nothing in flight; stderr:\n%s", err, stderr)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("atmkit did not exit after SIGTERM; stderr:\n%s", stderr)
+	}
+}
+
 // TestSIGHUPStops: SIGHUP (a closed terminal, an ended ssh session) stops
 // atmkit serve as SIGTERM does, which removes the throwaway authority's
 // temporary file; it ended serve at once before (exit 129, the file left
