@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -216,6 +217,17 @@ func TestServeBanner(t *testing.T) {
 		u := strings.Trim(strings.TrimPrefix(bannerLine(t, out, "try:"), "curl "), `"`)
 		u = os.Expand(u, func(v string) string { return env[v] })
 		wantGet(t, "the try line with $ATMKIT_KEY expanded", u, "", 200)
+	})
+	t.Run("keys: a key in ATMKIT_KEY that a URL must escape is not pasted into one", func(t *testing.T) {
+		t.Parallel()
+		env := map[string]string{"ATMKIT_KEY": "a+b&c=d"}
+		r := startCmd(t, env, "serve", "--addr", "127.0.0.1:0")
+		u := strings.Trim(strings.TrimPrefix(bannerLine(t, r.stdout.String(), "try:"), "curl "), `"`)
+		u = os.Expand(u, func(v string) string { return env[v] })
+		if code, body := get(t, u, ""); code != 200 && !strings.HasSuffix(u, "strAtmServiceKey=YOUR_KEY") {
+			t.Errorf("try line %q, as the shell expands it: %d %.100q; want it answered, or a YOUR_KEY to fill in", u, code, body)
+		}
+		wantGet(t, "the try line with the key escaped in", strings.Replace(u, "YOUR_KEY", url.QueryEscape(env["ATMKIT_KEY"]), 1), "", 200)
 	})
 	t.Run("fixtures directory named", func(t *testing.T) {
 		t.Parallel()

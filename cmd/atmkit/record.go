@@ -14,7 +14,6 @@ import (
 	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/banner"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
-	"github.com/atmkit/atmkit/internal/serve"
 )
 
 // recordFlags are the flags of atmkit record.
@@ -116,10 +115,7 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 	before := rec.Len()
 	banner.Proxy{Upstream: f.upstream, Cassette: rec.Path(), Already: before}.Print(&m.Env, ln.Addr(), tl)
 
-	serveErr := f.srv.Serve(ctx, ln, cassettes.NewProxy(up, rec, logger), tl, logger)
-	if errors.Is(serveErr, serve.ErrGraceExpired) {
-		serveErr = nil // what came back in time is recorded; the rest is not
-	}
+	serveErr := f.srv.Serve(ctx, ln, cassettes.NewProxy(up, rec, logger), tl, logger) // past --grace: what came back in time is recorded
 	stopErr := rec.Stop()
 	p.Flush() // the count of the last calls, before what was saved
 	if errors.Is(stopErr, cassettes.ErrNothingRecorded) {

@@ -140,10 +140,7 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	opts = append(opts, mockserver.WithShape(sh))
-	b := banner.Mock{Fixtures: f.fixtures, Memory: memlimit.Applied()}
-	if k := m.Getenv("ATMKIT_KEY"); k != "" && slices.Contains(f.keys, k) {
-		b.KeyVar = "ATMKIT_KEY" // the try line can read the key from it
-	}
+	b := banner.Mock{Fixtures: f.fixtures, Memory: memlimit.Applied(), KeyVar: banner.KeyVar(m.Getenv, f.keys)}
 	if replay.index != nil {
 		opts = append(opts, mockserver.WithReplay(replay.index, replay.policy))
 		replay.banner.Gaps = replay.index.Gaps(sh, f.namespace)

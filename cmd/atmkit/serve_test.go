@@ -429,6 +429,28 @@ func TestServeConfigPrecedence(t *testing.T) {
 	})
 }
 
+// TestServeConfigValuesAsWritten: a config file's value is the text
+// written, as the flag and the ATMKIT_* variable take it, not what YAML
+// makes of it: key 0042 is the key 0042 (YAML read the octal number 34),
+// a token 1e3 the token 1e3 (not 1000), a date stays as written.
+func TestServeConfigValuesAsWritten(t *testing.T) {
+	t.Parallel()
+	cfg := writeConfig(t, "keys: [0042, 1.50]\nadmin-token: 2024-01-01\n")
+	base, _, _ := startServe(t, nil, "--config", cfg)
+	wantGet(t, "key 0042 as written", base+provincesPath+"0042", "", 200)
+	wantGet(t, "key 1.50 as written", base+provincesPath+"1.50", "", 200)
+	wantGet(t, "YAML's octal reading of 0042", base+provincesPath+"34", "", 500)
+	wantGet(t, "admin token 2024-01-01 as written", base+"/__admin/requests", "2024-01-01", 200)
+	code, _, stderr := runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--config", writeConfig(t, "journal-size: 1.0\n"))
+	if code != exitUsage || !strings.Contains(stderr, "journal-size: 1.0: not an integer (--journal-size)") {
+		t.Errorf("journal-size: 1.0: got exit %d, %q; want exit 2 as --journal-size 1.0 gets", code, stderr)
+	}
+	code, _, stderr = runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--config", writeConfig(t, "grace: 0042\n"))
+	if code != exitUsage || !strings.Contains(stderr, "grace: 0042: not a duration") {
+		t.Errorf("grace: 0042: got exit %d, %q; want exit 2 quoting 0042 as written", code, stderr)
+	}
+}
+
 func TestServeConfigErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

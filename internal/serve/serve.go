@@ -99,6 +99,10 @@ type Server struct {
 	once sync.Once
 	done chan struct{} // closed when Shutdown has finished
 	err  error         // Shutdown's result, set before done is closed
+
+	mu      sync.Mutex
+	fresh   map[net.Conn]struct{} // connections that have sent no request yet
+	closing bool                  // the shutdown has begun: fresh ones are closed
 }
 
 type stoppingKey struct{}
@@ -141,7 +145,13 @@ func Start(ln net.Listener, h http.Handler, o Options) *Server {
 	s.cancel = cancel
 	s.srv.BaseContext = func(l net.Listener) context.Context { return context.WithValue(base, listenAddrKey{}, l.Addr()) }
 	s.srv.ErrorLog = errorLog(o.Logger, tlsFactsOf(o.TLS))
-	s.srv.ConnState = o.ConnState
+	s.fresh = map[net.Conn]struct{}{}
+	s.srv.ConnState = func(c net.Conn, st http.ConnState) {
+		s.trackFresh(c, st)
+		if o.ConnState != nil {
+			o.ConnState(c, st)
+		}
+	}
 	go func() { s.served <- s.srv.Serve(ln) }()
 	return s
 }
@@ -165,14 +175,44 @@ func Run(ctx context.Context, ln net.Listener, h http.Handler, o Options) error 
 	return s.Shutdown()
 }
 
+// trackFresh keeps the connections that have sent no request (StateNew)
+// and closes one at once once the shutdown has begun: it holds no request
+// in flight, and net/http's Shutdown would wait for it for five seconds,
+// the request it may yet send never to be answered.
+func (s *Server) trackFresh(c net.Conn, st http.ConnState) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case st == http.StateNew && s.closing:
+		_ = c.Close()
+	case st == http.StateNew:
+		s.fresh[c] = struct{}{}
+	default: // a request began, or the connection is gone
+		delete(s.fresh, c)
+	}
+}
+
+// closeFresh begins the shutdown of the connections: those that have
+// sent no request are closed, now and as they come.
+func (s *Server) closeFresh() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closing = true
+	for c := range s.fresh {
+		_ = c.Close()
+	}
+	clear(s.fresh)
+}
+
 // CancelRequests ends the context of every request being served, so that
 // handlers waiting on it (an injected delay) return at once. The server
 // keeps serving.
 func (s *Server) CancelRequests() { s.cancel() }
 
-// Shutdown stops accepting connections and waits for the requests in
-// flight, for at most the grace period of Options, or until Options.Abort
-// is closed; then it closes the connections left. It returns
+// Shutdown stops accepting connections, closes those that have sent no
+// request yet, and waits for the requests in flight, for at most the
+// grace period of Options, or until Options.Abort is closed; then it
+// closes the connections left. It returns
 // ErrGraceExpired (wrapped) when the grace period ran out, nil when every
 // request finished or the shutdown was aborted. It is safe to call more
 // than once; every call returns once the server has stopped.
@@ -180,6 +220,7 @@ func (s *Server) Shutdown() error {
 	s.once.Do(func() {
 		defer close(s.done)
 		close(s.stopping)
+		s.closeFresh()
 		ctx, cancel := context.WithTimeout(context.Background(), s.grace)
 		defer cancel()
 		go func() {

@@ -124,6 +124,36 @@ func TestShutdownEnds(t *testing.T) {
 	}
 }
 
+// TestShutdownClosesConnectionsThatSentNothing: a connection that has
+// sent no request when the shutdown begins (a TCP probe, a browser's
+// preconnect, a client that has only connected) holds no request in
+// flight: it is closed at once and the shutdown ends with no error, as
+// one that connects during it. Before, net/http took it for a request on
+// its way for five seconds, longer than the image's grace of 5s, and
+// Shutdown returned ErrGraceExpired (atmkit serve exited 1).
+func TestShutdownClosesConnectionsThatSentNothing(t *testing.T) {
+	t.Parallel()
+	fresh := make(chan net.Conn, 1)
+	s := Start(listen(t), http.NotFoundHandler(), Options{Grace: 3 * time.Second, ConnState: func(c net.Conn, st http.ConnState) {
+		if st == http.StateNew {
+			fresh <- c
+		}
+	}})
+	c, err := net.Dial("tcp", strings.TrimPrefix(s.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	<-fresh // the server holds it
+	if err := s.Shutdown(); err != nil {
+		t.Errorf("Shutdown with a connection that sent nothing: %v, want nil", err)
+	}
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if n, err := c.Read(make([]byte, 1)); n != 0 || err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("the connection after Shutdown: read %d, %v; want it closed by the server", n, err)
+	}
+}
+
 // TestStoppingAndCancelRequests: a request's context tells when the
 // shutdown begins, and CancelRequests ends the requests' contexts.
 func TestStoppingAndCancelRequests(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/atmkit/atmkit/asmx"
@@ -37,6 +38,19 @@ type Mock struct {
 	KeyVar string
 	// Memory is the Go memory limit atmkit runs with; none is not shown.
 	Memory memlimit.Limit
+}
+
+// KeyVar is the Mock's KeyVar of a mock accepting keys: ATMKIT_KEY when
+// it holds one of them that goes into a URL's query as it is (letters,
+// digits, - _ . ~), "" otherwise. A key with any other character (a+b,
+// k&x, a space) would reach the mock as another key (a b), or not at all,
+// from a try line that pastes it into the URL; the line names the
+// placeholder to fill in instead.
+func KeyVar(getenv func(string) string, keys []string) string {
+	if k := getenv("ATMKIT_KEY"); k != "" && slices.Contains(keys, k) && url.QueryEscape(k) == k {
+		return "ATMKIT_KEY"
+	}
+	return ""
 }
 
 // Replay is what a mock replays from cassettes (atmkit serve --replay).

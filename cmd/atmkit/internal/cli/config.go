@@ -88,8 +88,11 @@ func (e *Env) ApplyConfig(fset *flag.FlagSet, path string, envAliases map[string
 					path, key, bad.fault, bad.field, quoteValue(bad.spelling), bad.value, name)
 			}
 		}
-		if err := setFromConfig(f, settings[key]); err != nil {
+		if err := setFromConfig(f, settings[key], settingNode(&doc, key)); err != nil {
 			v := flowText(settings[key])
+			if n := unalias(settingNode(&doc, key)); n != nil && n.Kind == yaml.ScalarNode {
+				v = n.Value // as written (grace: 0042, not 34)
+			}
 			if secretFlags[name] {
 				v = redact.Key(v)
 			}
@@ -104,9 +107,12 @@ func (e *Env) ApplyConfig(fset *flag.FlagSet, path string, envAliases map[string
 	return nil
 }
 
-// setFromConfig sets flag f from a YAML value: a list for repeatable flags,
-// a scalar for the others; a mapping (a fault) is passed on as JSON.
-func setFromConfig(f *flag.Flag, v any) error {
+// setFromConfig sets flag f from a YAML value v, written as node n (nil
+// when not known): a list for repeatable flags, a scalar for the others;
+// a mapping (a fault) is passed on as JSON. A scalar is taken as written,
+// as the flag and its variable take it, not as YAML reads it: key 0042 is
+// no octal 34, admin-token 1e3 no float 1000, a date no timestamp.
+func setFromConfig(f *flag.Flag, v any, n *yaml.Node) error {
 	list, isList := v.([]any)
 	repeatable := false
 	switch f.Value.(type) {
@@ -118,14 +124,22 @@ func setFromConfig(f *flag.Flag, v any) error {
 	} else if !repeatable {
 		return errors.New("a list, but the flag takes one value")
 	}
-	for n, item := range list {
+	n = unalias(n)
+	for i, item := range list {
+		written := n // the item's node, for its text as written
+		if isList {
+			written = nil
+			if n != nil && n.Kind == yaml.SequenceNode && i < len(n.Content) {
+				written = unalias(n.Content[i])
+			}
+		}
 		var s string
 		switch x := item.(type) {
 		case nil:
 			if isList {
 				// "- " with nothing after it: a line left unfinished,
 				// which was skipped without a word (a fault not set).
-				return fmt.Errorf("item %d of the list is empty", n+1)
+				return fmt.Errorf("item %d of the list is empty", i+1)
 			}
 			continue // "fault:" with no value: not set
 		case string:
@@ -147,6 +161,9 @@ func setFromConfig(f *flag.Flag, v any) error {
 			return errors.New("a nested list")
 		default:
 			s = fmt.Sprint(x)
+		}
+		if written != nil && written.Kind == yaml.ScalarNode {
+			s = written.Value
 		}
 		if err := f.Value.Set(s); err != nil {
 			return &setError{err}

@@ -104,7 +104,8 @@ func (e *Env) Listen(fs *flag.FlagSet, addr string) (net.Listener, error) {
 
 // Serve serves h on ln, with the TLS of s, until ctx is done; then it shuts
 // down gracefully within --grace, which a second SIGINT or SIGTERM cuts
-// short (see serve.Run).
+// short (see serve.Run). Requests cut off either way are a warning, not
+// an error: the stop was asked for.
 func (f *ServerFlags) Serve(ctx context.Context, ln net.Listener, h http.Handler, s *Serving, logger *slog.Logger) error {
 	abort, stop := serve.SecondSignal(ctx)
 	defer stop()
@@ -134,6 +135,10 @@ func (f *ServerFlags) Serve(ctx context.Context, ln net.Listener, h http.Handler
 			logger.Warn("stopped at once: requests in flight were cut off", "inflight", n)
 		}
 	default:
+	}
+	if errors.Is(err, serve.ErrGraceExpired) { // a stop asked for, as a second signal's: exit 0
+		logger.Warn("stopped: the grace period ended and the requests still in flight were cut off", "grace", f.Grace)
+		return nil
 	}
 	return err
 }
