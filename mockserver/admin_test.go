@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -780,22 +781,29 @@ func TestAdminListToAStalledReader(t *testing.T) {
 		}
 	}
 	// The answers are made as the readers wait; the heap is watched a
-	// while (it grew at once when each answer was made whole).
-	most := int64(0)
+	// while (it grew at once when each answer was made whole, and stayed
+	// so while the readers stalled). What counts is the least it grew
+	// by: what the mock holds for a stalled reader is in every sample,
+	// while the garbage of entries still being written (the readers'
+	// goroutines run between the collection and the reading of the
+	// heap's size) comes and goes: on a loaded host it was 20-39 MB of
+	// some samples, and 2 MB on a quiet one.
+	most, least := int64(0), int64(math.MaxInt64)
 	for range 30 {
 		time.Sleep(100 * time.Millisecond)
 		runtime.GC()
 		runtime.ReadMemStats(&now)
-		most = max(most, int64(now.HeapAlloc)-int64(before.HeapAlloc))
+		grew := int64(now.HeapAlloc) - int64(before.HeapAlloc)
+		most, least = max(most, grew), min(least, grew)
 	}
-	t.Logf("%d stalled readers of a %d-byte list: the heap grew by %d bytes at most", readers, size, most)
+	t.Logf("%d stalled readers of a %d-byte list: the heap grew by %d to %d bytes", readers, size, least, most)
 	if mocktest.Race {
 		// Under the race detector the heap grows by 17-40 MB here (2 MB
 		// without it): the bound is checked by the run without it.
 		return
 	}
-	if most > int64(readers*size/2) {
-		t.Errorf("%d readers that do not read a %d-byte list: the heap grew by %d bytes, want well under their %d", readers, size, most, readers*size)
+	if least > int64(readers*size/2) {
+		t.Errorf("%d readers that do not read a %d-byte list: the heap grew by %d bytes at least, want well under their %d", readers, size, least, readers*size)
 	}
 }
 
