@@ -1,0 +1,244 @@
+package mockserver_test
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"net/http/httptest"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/atmkit/atmkit/internal/mocktest"
+	"github.com/atmkit/atmkit/internal/refdeploy"
+	"github.com/atmkit/atmkit/mockserver"
+	"github.com/atmkit/atmkit/shape"
+	"github.com/atmkit/atmkit/shape/learn"
+	"github.com/beevik/etree"
+)
+
+// refStore is the data of the reference deployment's shared store
+// (internal/refdeploy/testdata/shared/Store.cs) as a fixtures directory:
+// its provinces, institutions, cities and ATMs, in its order. The fields
+// the store has no counterpart of (a province's postal prefixes, an
+// institution's kind and home province) take the values the data set's
+// checks want; no answer shows them.
+const refStore = "testdata/refstore"
+
+// generatedValue is a value of a site's answers that atmkit has no data
+// for: the learned shape marks its field generated (field, as shape.Marshal
+// writes it), and the mock writes the documented generated value in its
+// place (docs/shapes.md: a string is `Name-n`, n the item's position in its
+// list from 1, 0 outside any list: `kind-0` for an attribute of the result
+// itself). site matches the deployment's text of each value, mock returns
+// the mock's in its place.
+type generatedValue struct {
+	field string
+	site  *regexp.Regexp
+	mock  func(site []byte) string
+}
+
+// constant is a generatedValue's mock of a value outside any list.
+func constant(v string) func([]byte) string { return func([]byte) string { return v } }
+
+// generatedValues are the generated values whose deployment's values
+// differ from the mock's, by site; the sites' other generated fields
+// (ids, positions) hold the values the mock generates.
+var generatedValues = map[string][]generatedValue{
+	// The attrs site names the question of a location list in the root's
+	// kind attribute (all, address, coordinates, …).
+	"attrs": {{"{attribute: kind, type: string, generated: true}", regexp.MustCompile(` kind="[a-z]+"`), constant(` kind="kind-0"`)}},
+	// The spaces site's institutions DataSet has a Source and a Stamp
+	// table of one row each, naming the site and the end, and a Branch
+	// table of one row per institution naming its head office (the
+	// mock's n: the institution's position in the store's list).
+	"spaces": {
+		{"{column: Origin, type: string, generated: true}", regexp.MustCompile(`<Origin>spaces</Origin>`), constant(`<Origin>Origin-0</Origin>`)},
+		{"{column: Note, type: string, generated: true}", regexp.MustCompile(`<Note>end</Note>`), constant(`<Note>Note-0</Note>`)},
+		{"{column: Office, type: string, generated: true}", regexp.MustCompile(`<Office>[^<]* head office</Office>`), func(b []byte) string {
+			name := strings.TrimSuffix(strings.TrimPrefix(string(b), "<Office>"), " head office</Office>")
+			n := slices.Index([]string{"Harbour Bank", "Maritime Trust", "Tidewater Credit Union", "Northern Savings"}, name)
+			return fmt.Sprintf("<Office>Office-%d</Office>", n+1)
+		}},
+	},
+}
+
+// asGenerated returns body with the values of g as the mock generates them.
+func asGenerated(body []byte, g generatedValue) []byte {
+	return g.site.ReplaceAllFunc(body, func(b []byte) []byte { return []byte(g.mock(b)) })
+}
+
+// TestDifferentialLearnedSites learns each site of the reference
+// deployment that serves the shared store (all but the legacy site, whose
+// data is its own) as a user does: its WSDL and its answers to every
+// operation (refdeploy.Calls: 9 calls of the 8 operations) in every
+// binding, read by shape/learn, the learner of atmkit shape learn. It then
+// serves the learned shape with the mock over the same data (refStore) and
+// compares every answer with the deployment's to the same call (7 sites x
+// 39 answers: SOAP 1.1, SOAP 1.2, GET and POST, JSON for the two searches
+// the document offers it for), byte for byte: status, content type and
+// body, after the one documented Mono difference these answers show (LF
+// where .NET writes CR LF in indented GET and POST documents, docs/asmx.md,
+// Mono and .NET), with the two documented differences of atmkit's model
+// (docs/shapes.md) taken out first: a value atmkit has no data for is the
+// mock's generated value (generatedValues), and rows nested in a row of
+// their own table are compared row by row, every value, for the mock
+// writes them at the DataSet's level (the spaces site's provinces; the
+// rest of such an answer, its schema included, byte for byte).
+func TestDifferentialLearnedSites(t *testing.T) {
+	t.Parallel()
+	d := refdeploy.Shared(t)
+	for _, site := range []refdeploy.Site{refdeploy.Typed, refdeploy.DataSets, refdeploy.Attrs, refdeploy.Layered, refdeploy.Nodes, refdeploy.Sets, refdeploy.Spaces} {
+		t.Run(site.Name, func(t *testing.T) {
+			t.Parallel()
+			d.Warm(site)
+			base := d.SiteURL(site.Name)
+			deployment := refdeploy.Collect(t, base, site.Namespace, site.Key, refdeploy.Calls)
+			in := learn.Input{WSDL: refdeploy.WSDL(t, base)}
+			for _, a := range deployment {
+				in.Samples = append(in.Samples, learn.Sample{Binding: a.Binding, Op: a.Call.Op, Query: fmt.Sprint(a.Call.Params),
+					Status: a.Status, Body: a.Body, Where: fmt.Sprintf("%s over %s", a.Call, a.Binding)})
+			}
+			sh, _, err := learn.Learn(in)
+			if err != nil {
+				t.Fatalf("learn: %v", err)
+			}
+			marshaled := string(shape.Marshal(sh, ""))
+			for _, g := range generatedValues[site.Name] {
+				if !strings.Contains(marshaled, g.field) {
+					t.Fatalf("the learned shape lacks %s:\n%s", g.field, marshaled)
+				}
+			}
+			h, err := mockserver.New(mockserver.WithShape(sh), mockserver.WithNamespace(site.Namespace), mockserver.WithKeys(site.Key),
+				mockserver.WithFixturesDir(refStore))
+			if err != nil {
+				t.Fatal(err)
+			}
+			mock := httptest.NewServer(h)
+			t.Cleanup(mock.Close)
+			mine := refdeploy.Collect(t, mock.URL, site.Namespace, site.Key, refdeploy.Calls)
+			if len(mine) != len(deployment) || len(mine) != 39 {
+				t.Fatalf("the mock answered %d calls, the deployment %d; want 39", len(mine), len(deployment))
+			}
+			for i, a := range deployment {
+				what := fmt.Sprintf("%s over %s", a.Call, a.Binding)
+				want, got := a.Body, mine[i].Body
+				if a.Binding == "get" || a.Binding == "post" {
+					want = mocktest.AsDotNetLinesBytes(want) // Mono writes LF
+				}
+				for _, g := range generatedValues[site.Name] {
+					want = asGenerated(want, g)
+				}
+				if got, want := mine[i].ContentType, a.ContentType; got != want {
+					t.Errorf("%s: content type %q, the deployment's %q", what, got, want)
+				}
+				if keys := selfNested(sh.Result(a.Call.Op)); len(keys) > 0 && a.Binding != "json" {
+					got, want = sameRows(t, what, keys, got, want)
+				}
+				if !bytes.Equal(got, want) {
+					t.Errorf("%s: the mock's answer differs from the deployment's %s", what, firstDifference(got, want))
+				}
+			}
+		})
+	}
+}
+
+// selfNested returns the parent key columns of the tables of r, a
+// DataSet, that are nested in themselves; none when it has none.
+func selfNested(r *shape.Result) []string {
+	if r == nil || r.DataSet == nil {
+		return nil
+	}
+	var keys []string
+	for _, tb := range r.DataSet.Tables {
+		if rel := r.DataSet.SelfNested(tb); rel != nil {
+			keys = append(keys, rel.ChildColumns...)
+		}
+	}
+	return keys
+}
+
+// sameRows compares the rows of two DataSet answers (the mock's got, the
+// deployment's want) whose DataSet has a table nested in itself: every row
+// of every table, by table and row order, with its diffgram attributes and
+// values, but the parent keys (keys, hidden or not) and the namespace
+// declarations, which depend on where a row is written. It returns both
+// answers with their diffgrams cut out, to be compared byte for byte.
+func sameRows(t *testing.T, what string, keys []string, got, want []byte) ([]byte, []byte) {
+	t.Helper()
+	skip := func(name string) bool {
+		for _, k := range keys {
+			if name == k || name == "msdata:hidden"+k {
+				return true
+			}
+		}
+		return false
+	}
+	rows := func(body []byte) []string {
+		doc := etree.NewDocument()
+		if err := doc.ReadFromBytes(body); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		var out []string
+		for _, e := range doc.FindElements("//[@diffgr:id]") {
+			line := []string{"{" + e.NamespaceURI() + "}" + e.Tag}
+			for _, at := range e.Attr {
+				if at.Space != "xmlns" && at.Key != "xmlns" && !skip(at.FullKey()) {
+					line = append(line, at.FullKey()+"="+at.Value)
+				}
+			}
+			kids := e.ChildElements()
+			if len(kids) == 0 {
+				line = append(line, "text="+e.Text()) // a SimpleContent column
+			}
+			for _, k := range kids {
+				if k.SelectAttr("diffgr:id") == nil && !skip(k.Tag) {
+					line = append(line, "{"+k.NamespaceURI()+"}"+k.Tag+"="+k.Text())
+				}
+			}
+			out = append(out, strings.Join(line, " "))
+		}
+		order := func(row string) (string, int) {
+			tag, rest, _ := strings.Cut(row, " ")
+			_, n, _ := strings.Cut(rest, "msdata:rowOrder=")
+			k, _ := strconv.Atoi(strings.Fields(n + " ")[0])
+			return tag, k
+		}
+		slices.SortStableFunc(out, func(a, b string) int {
+			ta, na := order(a)
+			tb, nb := order(b)
+			return cmp.Or(strings.Compare(ta, tb), cmp.Compare(na, nb))
+		})
+		return out
+	}
+	if g, w := rows(got), rows(want); !slices.Equal(g, w) || len(g) == 0 {
+		t.Errorf("%s: the mock's rows:\n%s\nthe deployment's:\n%s", what, strings.Join(g, "\n"), strings.Join(w, "\n"))
+	}
+	cut := func(body []byte) []byte {
+		from := bytes.Index(body, []byte("<diffgr:diffgram"))
+		to := bytes.Index(body, []byte("</diffgr:diffgram>"))
+		if from < 0 || to < from {
+			t.Fatalf("%s: no diffgram in %.300s", what, body)
+		}
+		return slices.Concat(body[:from], body[to:])
+	}
+	return cut(got), cut(want)
+}
+
+// firstDifference shows where got and want first differ, with some bytes
+// of each around it.
+func firstDifference(got, want []byte) string {
+	n := 0
+	for n < len(got) && n < len(want) && got[n] == want[n] {
+		n++
+	}
+	from := max(n-150, 0)
+	return fmt.Sprintf("at byte %d (of %d, want %d):\n…%s\nwant\n…%s", n, len(got), len(want),
+		excerpt(got[from:], 400), excerpt(want[from:], 400))
+}
+
+func excerpt(b []byte, n int) string {
+	return strings.ToValidUTF8(string(b[:min(len(b), n)]), "?")
+}
