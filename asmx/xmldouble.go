@@ -17,9 +17,10 @@ import (
 // more than three places to the left of it (1E+15, 1E-05, 0.0001,
 // 1.2345678901234567E+19; the exponent signed, at least two digits).
 // So 0.1+0.7 is 0.79999999999999993 (Go's shortest: 0.7999999999999999)
-// and 46.13680000000001 is 46.136800000000008. Negative zero is 0 (.NET
-// Core 3.0 made it -0; Mono writes -0). NaN is NaN, infinities INF and
-// -INF.
+// and 46.13680000000001 is 46.136800000000008. Negative zero is -0
+// (XmlConvert's own IsNegativeZero case: "R" alone writes it 0 on .NET
+// Framework, as JavaScriptSerializer does). NaN is NaN, infinities INF
+// and -INF.
 func AppendXMLDouble(dst []byte, f float64) []byte {
 	return appendRoundTrip(dst, f, 64)
 }
@@ -40,8 +41,10 @@ func appendRoundTrip(dst []byte, f float64, bits int) []byte {
 		return append(dst, "INF"...)
 	case math.IsInf(f, -1):
 		return append(dst, "-INF"...)
+	case f == 0 && math.Signbit(f):
+		return append(dst, "-0"...) // XmlConvert.ToString's IsNegativeZero
 	case f == 0:
-		return append(dst, '0') // -0 too: .NET Framework writes no sign
+		return append(dst, '0')
 	}
 	short, long := 15, 17
 	if bits == 32 {
@@ -202,7 +205,10 @@ func significant(digits []byte) int {
 // decimal cannot hold are the caller's (past ±7.9E+28 the cast throws;
 // below 1E-28 it is 0: not modelled, written as the digits).
 func AppendDecimalOfDouble(dst []byte, f float64) []byte {
-	if f == 0 || math.IsNaN(f) || math.IsInf(f, 0) {
+	if f == 0 {
+		return append(dst, '0') // -0 too: the source is silent on the cast's sign (native VarDecFromR8); left as it was
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return appendRoundTrip(dst, f, 64)
 	}
 	var buf [32]byte

@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"bytes"
+	"slices"
 	"unicode"
 	"unicode/utf8"
 
@@ -167,7 +168,7 @@ func (w *dsWriter) setItem(st *dsState, dt *dsTable, k int64) {
 
 // row appends one row of dt, its nested rows included.
 func (w *dsWriter) row(dst []byte, dt *dsTable, ctx *valueCtx, st *dsState) []byte {
-	open := -1
+	open, decl := -1, 0 // the row's start tag's '>', and its declaration's length before it
 	for i := range dt.row {
 		o := &dt.row[i]
 		switch o.kind {
@@ -192,7 +193,7 @@ func (w *dsWriter) row(dst []byte, dt *dsTable, ctx *valueCtx, st *dsState) []by
 				dst = append(dst[:mark], o.empty...)
 			default:
 				if o.kind == dsElement {
-					dst = preserveSpace(dst, mark+len(o.b))
+					dst = preserveSpace(dst, mark+len(o.b), o.decl)
 				}
 				dst = append(dst, o.close...)
 			}
@@ -206,10 +207,10 @@ func (w *dsWriter) row(dst []byte, dt *dsTable, ctx *valueCtx, st *dsState) []by
 			switch {
 			case empty && o.omitEmpty:
 				// DBNull: nil, the row element empty.
-				dst = append(append(dst[:open], w.code.nilAttr...), '>')
-				open = len(dst) - 1
+				dst = slices.Insert(dst, open-decl, w.code.nilAttr...)
+				open += len(w.code.nilAttr)
 			case !empty && mark == open+1:
-				dst = preserveSpace(dst, mark)
+				dst = preserveSpace(dst, mark, decl)
 			}
 		case dsNumber:
 			v := o.mul*st.rows[o.table] + o.add
@@ -219,7 +220,7 @@ func (w *dsWriter) row(dst []byte, dt *dsTable, ctx *valueCtx, st *dsState) []by
 			}
 			dst = o.leaf.appendInt(dst, int(v))
 		case dsOpen:
-			open = len(dst)
+			open, decl = len(dst), o.decl
 			dst = append(dst, '>')
 		case dsClose:
 			if open >= 0 && len(dst) == open+1 {
@@ -347,20 +348,20 @@ func (w *dsWriter) itemsLength(a answer) int {
 func (w *dsWriter) itemSize() int { return xmlLocationSize }
 
 // preserveSpace marks an element column's value of white space only, from
-// at to the end of dst (its start tag's '>' just before at), with
-// xml:space="preserve", as DataSet.WriteXml does (XmlDataTreeWriter's
-// PreserveSpace: a value that is all Char.IsWhiteSpace): without it a
-// DataSet reading the answer drops the value's white space and reads an
-// empty string.
-func preserveSpace(dst []byte, at int) []byte {
+// at to the end of dst (its start tag's '>' just before at, after a
+// namespace declaration of decl bytes), with xml:space="preserve", as
+// DataSet.WriteXml does (XmlDataTreeWriter's PreserveSpace: a value that
+// is all Char.IsWhiteSpace), before the declaration, where XmlTextWriter
+// writes it: without it a DataSet reading the answer drops the value's
+// white space and reads an empty string.
+func preserveSpace(dst []byte, at, decl int) []byte {
 	if at >= len(dst) || !xmlSpaceOnly(dst[at:]) {
 		return dst
 	}
-	var buf [64]byte
-	v := append(buf[:0], dst[at:]...)
-	dst = append(dst[:at-1], ` xml:space="preserve">`...)
-	return append(dst, v...)
+	return slices.Insert(dst, at-1-decl, xmlSpacePreserve...)
 }
+
+var xmlSpacePreserve = []byte(` xml:space="preserve"`)
 
 // xmlSpaceOnly reports whether escaped text is white space only, as .NET's
 // Char.IsWhiteSpace sees its characters (a carriage return is escaped

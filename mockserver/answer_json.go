@@ -156,6 +156,8 @@ func appendJSONDouble(dst []byte, f float64) []byte {
 		return append(dst, "-Infinity"...)
 	case math.IsNaN(f):
 		return append(dst, "NaN"...)
+	case f == 0:
+		return append(dst, '0') // negative zero too: "r" on .NET Framework writes no sign (XmlConvert adds its -0)
 	}
 	return asmx.AppendXMLDouble(dst, f)
 }

@@ -50,6 +50,11 @@ type dsOp struct {
 	table     int  // dsNumber: the table whose row number it is
 	mul, add  int64
 	child     *dsTable // dsRows
+	// decl is, for dsOpen and dsElement, the length of the namespace
+	// declaration that ends the start tag before its '>': the attributes
+	// written after it (xsi:nil, xml:space) go before it, as XmlTextWriter
+	// writes the declarations last (WriteEndStartTag).
+	decl int
 }
 
 // dsTable is a table compiled for one binding family.
@@ -292,7 +297,7 @@ func (c *compiler) dsRow(code *dsCode, dt *dsTable, depth int, scope dsScope) {
 	// after its attributes (the DataSet's element with a prefix: every
 	// row outside another row).
 	bytes(xmlns)
-	ops = append(ops, dsOp{kind: dsOpen})
+	ops = append(ops, dsOp{kind: dsOpen, decl: len(xmlns)})
 	end := c.indent(depth) + "</" + name + ">"
 	for _, col := range t.Columns {
 		switch col.MappingOf() {
@@ -300,7 +305,11 @@ func (c *compiler) dsRow(code *dsCode, dt *dsTable, depth int, scope dsScope) {
 			// An element column is written with no prefix, in its
 			// namespace (the table's, or its own).
 			colXmlns := xmlnsAttr(d.ColumnNamespace(t, col, c.ns), in.def)
+			n := len(ops)
 			c.dsColumn(&ops, bytes, number, code, dt, col, c.indent(depth+1)+"<"+col.Name+colXmlns+">", "</"+col.Name+">", false)
+			if len(ops) == n+1 && ops[n].kind == dsElement {
+				ops[n].decl = len(colXmlns)
+			}
 		case shape.MappingSimpleContent:
 			// The row's text, its end tag on its line.
 			n := len(ops)

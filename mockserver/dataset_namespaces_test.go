@@ -3,6 +3,7 @@ package mockserver_test
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -94,6 +95,82 @@ func TestDataSetNamespacesAndSelfNesting(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("%s: the structure\n%s\nwant Mono's\n%s", op, got, want)
+		}
+	}
+}
+
+// TestDataSetNilAndPreserveBeforeDeclarations: a row's xsi:nil (a
+// simpleContent column's DBNull) and xml:space="preserve" (a value of white
+// space only, in the row's text or in an element column) are attributes
+// XmlDataTreeWriter writes before the start tag ends, so XmlTextWriter puts
+// them before the namespace declarations it writes at its end
+// (WriteEndStartTag): the row's prefixed one, the column's default one, and
+// xsi's where nothing above declares it.
+func TestDataSetNilAndPreserveBeforeDeclarations(t *testing.T) {
+	src := `version: 1
+results:
+  Marks:
+    layout: dataset
+    dataset:
+      name: Marks
+      namespace: http://a/ds
+      tables:
+        - table: Atm
+          namespace: http://a/tbl
+          prefix: ln
+          rows: locations
+          columns:
+            - {column: No, mapping: attribute, type: int, value: id}
+            - {column: Mark, mapping: simpleContent, type: string, value: address.landmark, omitEmpty: true}
+  Columns:
+    layout: dataset
+    dataset:
+      name: Columns
+      tables:
+        - table: Machine
+          rows: locations
+          columns:
+            - {column: Mark, type: string, value: address.landmark, namespace: http://a/col}
+  Banks:
+    layout: dataset
+    dataset:
+      name: Banks
+      tables:
+        - table: Bank
+          rows: institutions
+          columns:
+            - {column: No, type: int, value: id}
+  Areas:
+    layout: dataset
+    dataset:
+      name: Areas
+      tables:
+        - table: Area
+          rows: provinces
+          columns:
+            - {column: Name, type: string, value: name}
+` + strings.Replace(operationsOf("Marks", "Banks", "Areas"), "ReturnAtmSearchByInstitution: Marks", "ReturnAtmSearchByInstitution: Columns", 1)
+	var inst string
+	base := valuesServer(t, "", src, func(ds *fixtures.Dataset) {
+		ds.ATMs[0].Address.Landmark, ds.ATMs[1].Address.Landmark = " ", ""
+		inst = strconv.Itoa(ds.ATMs[0].InstitutionID)
+	})
+	const xsi = ` xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"`
+	all := [][2]string{{asmx.ParamKey, "k"}}
+	byInst := [][2]string{{asmx.ParamKey, "k"}, {asmx.ParamInstitutionID, inst}}
+	for _, c := range []struct {
+		b, op  string
+		params [][2]string
+		want   string
+	}{
+		{"get", asmx.OpReturnAllAtms, all, `<ln:Atm diffgr:id="Atm1" msdata:rowOrder="0" No="1" xml:space="preserve" xmlns:ln="http://a/tbl"> </ln:Atm>`},
+		{"get", asmx.OpReturnAllAtms, all, `<ln:Atm diffgr:id="Atm2" msdata:rowOrder="1" No="2" xsi:nil="true"` + xsi + ` xmlns:ln="http://a/tbl" />`},
+		{"soap11", asmx.OpReturnAllAtms, all, `<ln:Atm diffgr:id="Atm2" msdata:rowOrder="1" No="2" xsi:nil="true" xmlns:ln="http://a/tbl" />`},
+		{"get", asmx.OpReturnAtmSearchByInstitution, byInst, `<Mark xml:space="preserve" xmlns="http://a/col"> </Mark>`},
+	} {
+		status, body := mocktest.Call(t, base, asmx.DefaultNamespace, c.b, c.op, c.params)
+		if status != 200 || !strings.Contains(string(body), c.want) {
+			t.Errorf("%s over %s: got %d\n%.3000s\nwant it to hold %s", c.op, c.b, status, body, c.want)
 		}
 	}
 }

@@ -55,8 +55,8 @@ func TestDifferentialSOAPBytes(t *testing.T) {
 // and GET: a search where neither holds an ATM (a 1 km radius in the
 // Indian Ocean), at coordinates whose doubles XmlConvert writes in
 // exponent form (1E-05, 1.5E+20) or with 17 digits where Go's shortest
-// form has 16 (46.136800000000008). Negative zero is left out: Mono writes
-// -0 where .NET Framework writes 0.
+// form has 16 (46.136800000000008), and at negative zero (-0 in SOAP, as
+// XmlConvert.ToDouble reads it and XmlConvert.ToString writes it; 0 in GET).
 func TestDifferentialSearchPointDoubles(t *testing.T) {
 	t.Parallel()
 	ref := refdeploy.Shared(t)
@@ -76,6 +76,7 @@ func TestDifferentialSearchPointDoubles(t *testing.T) {
 		{"46.13680000000001", "75.1"},
 		{"1.5e20", "1e15"},
 		{"0.0001", "123456789012345"},
+		{"-0", "-0.0"},
 	} {
 		for _, b := range []string{"soap11", "get"} {
 			params := [][2]string{{asmx.ParamKey, refdeploy.Key}, {asmx.ParamPostalCode, ""}, {asmx.ParamLatitude, point[0]}, {asmx.ParamLongitude, point[1]}, {asmx.ParamRadius, "1"}}

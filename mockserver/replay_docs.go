@@ -107,23 +107,33 @@ func discoAt(doc []byte, origin string) []byte {
 }
 
 // namedFile reports which of the two .asmx files an absolute URL names,
-// by its path (ignoring case), and where in v the file's path ends.
+// by its path (ignoring case), and where in v the file's path ends: the
+// first ".asmx" ending one of them, before any query or fragment (the host
+// or a directory may hold ".asmx" before it).
 func namedFile(v []byte) (file string, end int) {
 	lower := asciiLower(v)
 	if !strings.HasPrefix(lower, "http://") && !strings.HasPrefix(lower, "https://") {
 		return "", 0
 	}
-	i := strings.Index(lower, ".asmx")
-	if i < 0 || (i+5 < len(lower) && isWordByte(lower[i+5])) {
-		return "", 0
+	if q := strings.IndexAny(lower, "?#"); q >= 0 {
+		lower = lower[:q]
 	}
-	end = i + len(".asmx")
-	for _, f := range docFiles {
-		if strings.HasSuffix(lower[:end], f) {
-			return f, end
+	for from := 0; ; {
+		i := strings.Index(lower[from:], ".asmx")
+		if i < 0 {
+			return "", 0
+		}
+		end = from + i + len(".asmx")
+		from = end
+		if end < len(lower) && isWordByte(lower[end]) {
+			continue
+		}
+		for _, f := range docFiles {
+			if strings.HasSuffix(lower[:end], f) {
+				return f, end
+			}
 		}
 	}
-	return "", 0
 }
 
 // helpHostRE finds the Host line of a help page's sample request, written

@@ -59,3 +59,16 @@ func TestDiscoAtMovesEveryLocation(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestDiscoAtLooksPastAnEarlierAsmx: a location whose host or base path
+// holds ".asmx" before the file's own (a host legacy.asmx.example.org, a
+// virtual directory /x.asmx-files) is moved too: the file is found after
+// it; one in a query names no file.
+func TestDiscoAtLooksPastAnEarlierAsmx(t *testing.T) {
+	t.Parallel()
+	doc := `<soap address="http://legacy.asmx.example.org/app/service/service.asmx" /><contractRef ref="http://h:1/x.asmx-files/service-v2.asmx?wsdl" /><soap address="http://h:1/other.asmx?u=/service/service.asmx" />`
+	want := `<soap address="http://m:2/service/service.asmx" /><contractRef ref="http://m:2/service-v2.asmx?wsdl" /><soap address="http://h:1/other.asmx?u=/service/service.asmx" />`
+	if got := string(discoAt([]byte(doc), "http://m:2")); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

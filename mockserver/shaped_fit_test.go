@@ -166,3 +166,34 @@ func TestDecimalSearchPointPastItsRange(t *testing.T) {
 		t.Errorf("SOAP 1.1: got %d %.800s, want a Server fault with the OverflowException", status, b)
 	}
 }
+
+// TestNegativeZeroSearchPoint: a SOAP search at latitude -0 (XmlConvert.ToDouble
+// reads it as negative zero) echoes the point as XmlConvert.ToString writes a
+// double or a float, -0 (its IsNegativeZero case); GET reads it with
+// Double.Parse, +0, written 0.
+func TestNegativeZeroSearchPoint(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(filepath.Join("..", "shape", "learn", "testdata", "reference-learned.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, typ := range []string{"double", "float"} {
+		src := strings.ReplaceAll(string(data), "type: double, value: coordinates.", "type: "+typ+", value: coordinates.")
+		base := valuesServer(t, "", src, func(*fixtures.Dataset) {})
+		env := `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><ReturnAtmSearchByCoordinates xmlns="http://tempuri.org/atmService"><strAtmServiceKey>k</strAtmServiceKey><strPostalCode /><dblLatitude>-0</dblLatitude><dblLongitude>-0.0</dblLongitude><bytRadius>1</bytRadius></ReturnAtmSearchByCoordinates></soap:Body></soap:Envelope>`
+		req, err := http.NewRequest("POST", base+"/service/service.asmx", strings.NewReader(env))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "text/xml; charset=utf-8")
+		req.Header.Set("SOAPAction", `"http://tempuri.org/atmService/ReturnAtmSearchByCoordinates"`)
+		status, _, b := mocktest.Do(t, req)
+		if want := "<Latitude>-0</Latitude><Longitude>-0</Longitude>"; status != 200 || !strings.Contains(string(b), want) {
+			t.Errorf("%s, SOAP: got %d %.800s\nwant it to hold %q", typ, status, b, want)
+		}
+		_, _, b = mocktest.Get(t, base+"/service/service.asmx/ReturnAtmSearchByCoordinates?strAtmServiceKey=k&strPostalCode=&bytRadius=1&dblLatitude=-0&dblLongitude=-0.0")
+		if want := "<Latitude>0</Latitude>\r\n    <Longitude>0</Longitude>"; !strings.Contains(string(b), want) {
+			t.Errorf("%s, GET: got %.800s\nwant it to hold %q", typ, b, want)
+		}
+	}
+}
