@@ -208,7 +208,7 @@ func checkJSONMatchesXML(s *Session, op string) error {
 				id, _ := jsonField(jl[i], "id")
 				return &Failure{
 					What:      fmt.Sprintf("%s: JSON locations[%d] (id %s) against XML location node %d", op, i, id, i+1),
-					Expected:  fmt.Sprintf("JSON %s = %q among the XML node's values", l.Path, l.Value),
+					Expected:  printablef(r.X.masks(), "JSON %s = %q among the XML node's values", l.Path, l.Value),
 					Got:       fmt.Sprintf("no such value in %s", clip(leafText(xl[i]), 400, r.X.masks()...)),
 					Exchanges: []*Exchange{jx, r.X},
 				}
@@ -216,7 +216,7 @@ func checkJSONMatchesXML(s *Session, op string) error {
 			have[k]--
 		}
 	}
-	if f := fieldMismatch(jl, xl); f != nil {
+	if f := fieldMismatch(jl, xl, r.X.masks()...); f != nil {
 		f.What = op + ": " + f.What
 		f.Exchanges = []*Exchange{jx, r.X}
 		return f
@@ -231,8 +231,9 @@ func checkJSONMatchesXML(s *Session, op string) error {
 // value is empty. Matching each location's values as a bag is not enough:
 // a flag flipped in JSON finds its new value in another leaf of the node (a
 // flag, an id, the XML's own index). On a mismatch it names the field, the
-// location and the leaf that holds the field in most locations.
-func fieldMismatch(jl []map[string]any, xl []*etree.Element) *Failure {
+// location and the leaf that holds the field in most locations, keys
+// masked in the values it quotes before a %q verb escapes them.
+func fieldMismatch(jl []map[string]any, xl []*etree.Element, keys ...string) *Failure {
 	type vals struct{ raw, norm []string }
 	// A JSON string must be the XML value as written (spaces are part of
 	// it); other values compare as numbers and flags (norm).
@@ -322,14 +323,14 @@ func fieldMismatch(jl []map[string]any, xl []*etree.Element) *Failure {
 			if v := byPath[i][best]; v != nil {
 				q := make([]string, len(v.raw))
 				for j, r := range v.raw {
-					q[j] = strconv.Quote(r)
+					q[j] = printablef(keys, "%q", r)
 				}
 				got = strings.Join(q, ", ")
 			}
 			return &Failure{
 				What:     fmt.Sprintf("JSON locations[%d] (id %s) against XML location node %d, field %s", i, id, i+1, field),
-				Expected: fmt.Sprintf("JSON %s = %q in the XML leaf %s, which holds it in %d of the %d locations", field, jv, best, bestN, len(jl)),
-				Got:      fmt.Sprintf("%s = %s (no leaf of the XML nodes holds JSON %s in every location)", best, got, field),
+				Expected: printablef(keys, "JSON %s = %q in the XML leaf %s, which holds it in %d of the %d locations", field, jv, best, bestN, len(jl)),
+				Got:      printablef(keys, "%s = %s (no leaf of the XML nodes holds JSON %s in every location)", best, got, field),
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/beevik/etree"
 )
 
@@ -22,8 +23,9 @@ type Facts struct {
 	Fields map[string]string
 	// Unheld are the JSON location fields of keyFields that no XML leaf
 	// holds in every location node (a deployment whose results carry no
-	// city), each with its value in the first location: the checks that
-	// need one skip, saying so.
+	// city), each with its value in the first location, the key and the
+	// secrets masked in it (a target may echo them): the checks that need
+	// one skip, saying so.
 	Unheld map[string]string
 	// Anchor is one JSON location object; searches are made around it.
 	Anchor map[string]any
@@ -385,7 +387,7 @@ func (s *Session) discover() (*Facts, error) {
 	if len(xl) != len(jl) {
 		return nil, &Failure{What: "ReturnAtmSearchByCoordinates: JSON and XML location counts", Expected: fmt.Sprintf("%d XML %s nodes, as many as JSON locations", len(jl), f.Location), Got: strconv.Itoa(len(xl)), Exchanges: []*Exchange{jx, gx}}
 	}
-	if f.Fields, f.Unheld, err = learnFields(jl, xl); err != nil {
+	if f.Fields, f.Unheld, err = learnFields(jl, xl, jx.masks()...); err != nil {
 		return nil, also(err, jx, gx)
 	}
 
@@ -601,8 +603,10 @@ func coverage(e *etree.Element, loc map[string]any) int {
 }
 
 // learnFields finds, for each key JSON field, the XML leaf path whose value
-// equals the field's in every pair of JSON and XML locations.
-func learnFields(jl []map[string]any, xl []*etree.Element) (fields, unheld map[string]string, err error) {
+// equals the field's in every pair of JSON and XML locations. The values
+// it keeps or quotes (unheld, a failure) have keys masked, before a %q
+// verb escapes them.
+func learnFields(jl []map[string]any, xl []*etree.Element, keys ...string) (fields, unheld map[string]string, err error) {
 	if len(jl) == 0 || len(xl) != len(jl) {
 		return nil, nil, fmt.Errorf("no locations to learn XML field names from")
 	}
@@ -650,10 +654,10 @@ func learnFields(jl []map[string]any, xl []*etree.Element) (fields, unheld map[s
 		if len(match) == 0 {
 			jv, _ := jsonField(jl[0], jf)
 			if jf != "id" {
-				unheld[jf] = jv
+				unheld[jf] = redact.Text(jv, keys...)
 				continue
 			}
-			return nil, nil, &Failure{What: "XML location nodes: field " + jf, Expected: fmt.Sprintf("an XML leaf with the value of JSON %s (%q in the first location) in every location node", jf, jv), Got: "no such leaf"}
+			return nil, nil, &Failure{What: "XML location nodes: field " + jf, Expected: printablef(keys, "an XML leaf with the value of JSON %s (%q in the first location) in every location node", jf, jv), Got: "no such leaf"}
 		}
 		best := match[0]
 		for _, p := range match {

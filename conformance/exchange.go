@@ -125,16 +125,28 @@ func (x *Exchange) Curl() string { return x.CurlFor(x.shell.cmdLines()) }
 // (shellquote). The session's service key is written as a reference to
 // the environment variable ATMKIT_KEY ("$ATMKIT_KEY", %ATMKIT_KEY%) so
 // reports do not carry it. A request cmd.exe cannot hold (a line break in
-// a header or the body) is written for a POSIX shell on Windows too,
-// followed by a comment saying so.
+// a header or the body), or whose key cmd.exe would read as its own
+// (cmdKeySpecial), is written for a POSIX shell on Windows too, followed
+// by a comment saying so.
 func (x *Exchange) CurlFor(windows bool) string {
 	line, ok := x.curl(windows)
-	if !ok {
+	switch {
+	case !ok:
 		line, _ = x.curl(false)
 		line += "  # for a POSIX shell (Git Bash, WSL): cmd.exe cannot hold the line break in it"
+	case windows && strings.ContainsAny(x.key, cmdKeySpecial) && strings.Contains(line, "%ATMKIT_KEY%"):
+		line, _ = x.curl(false)
+		line += `  # for a POSIX shell (Git Bash, WSL): cmd.exe would read a " & | < > or ^ of %ATMKIT_KEY% as its own`
 	}
 	return line
 }
+
+// cmdKeySpecial are the characters of a key that cmd.exe, expanding
+// %ATMKIT_KEY% before it reads the line, would read as its own: a " ends
+// the double quotes the key is in, and an & | < > after it runs another
+// command or redirects (a key x" & calc & " would run calc); a ^
+// escapes. (A POSIX shell's "$ATMKIT_KEY" is not read again.)
+const cmdKeySpecial = `"&|<>^`
 
 func (x *Exchange) curl(windows bool) (string, bool) {
 	var b strings.Builder

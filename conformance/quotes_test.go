@@ -1,9 +1,14 @@
 package conformance
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+
+	"github.com/atmkit/atmkit/mockserver"
+	"github.com/beevik/etree"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -90,4 +95,102 @@ var _ = Describe("a quote of a hostile target", Label("selftest"), func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(answerText(x)).To(Equal(`"` + strings.Repeat("x", 90) + `"`))
 	})
+})
+
+// ctlKey holds a control character: JSON carries it as \u0001, a %q verb
+// writes it \x01. puaKey holds a character XML and JSON carry as it is
+// and a %q verb escapes (\U000f0000: not printable, a private use one),
+// printable.Text does not (no control character).
+const (
+	ctlKey = "Leak-\x01-Key-1234"
+	puaKey = "Leak-\U000f0000-Key-1234"
+)
+
+// echoingTarget is the self-test mock, taking any key, that gives key, the
+// key it was called with, in the first location of its answers to
+// ReturnAtmSearchByCoordinates: as the city of the JSON binding's answer
+// (jsonCity), and in the XML answer over get as a note beside the city
+// (xml "note"), or as the city, its own moved to such a note (xml "city").
+func echoingTarget(key string, jsonCity bool, xml string) string {
+	ds, err := selfTestDataset()
+	Expect(err).NotTo(HaveOccurred())
+	mock, err := mockserver.New(mockserver.WithDataset(ds))
+	Expect(err).NotTo(HaveOccurred())
+	return serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		jsonAnswer := r.URL.Path == serviceV2Path+"/"+opByCoords && jsonCity
+		xmlAnswer := r.URL.Path == servicePath+"/"+opByCoords && r.Method == http.MethodGet && xml != ""
+		if !jsonAnswer && !xmlAnswer {
+			mock.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		mock.ServeHTTP(rec, r)
+		Expect(rec.Code).To(Equal(http.StatusOK))
+		body := rec.Body.Bytes()
+		if jsonAnswer {
+			var m map[string]any
+			Expect(json.Unmarshal(body, &m)).To(Succeed())
+			locs, _ := m["locations"].([]any)
+			Expect(locs).NotTo(BeEmpty())
+			locs[0].(map[string]any)["address"].(map[string]any)["city"] = key
+			body, err = json.Marshal(m)
+			Expect(err).NotTo(HaveOccurred())
+		} else {
+			doc := etree.NewDocument()
+			Expect(doc.ReadFromBytes(body)).To(Succeed())
+			city := doc.FindElement("//address/city")
+			Expect(city).NotTo(BeNil())
+			note := city.Parent().CreateElement("note")
+			if note.SetText(key); xml == "city" {
+				note.SetText(city.Text())
+				city.SetText(key)
+			}
+			body, err = doc.WriteToBytes()
+			Expect(err).NotTo(HaveOccurred())
+		}
+		w.Header().Set("Content-Type", rec.Header().Get("Content-Type"))
+		_, _ = w.Write(body)
+	}))
+}
+
+// The JSON and XML location values the suite learns from quote the
+// target: a key it echoes in one is masked before a %q verb escapes it.
+var _ = Describe("a quote of a location value", Label("selftest"), func() {
+	// session is a session with target, after its discovery.
+	session := func(target, key string) *Session {
+		s, err := NewSession(Config{Target: target, Key: key})
+		Expect(err).NotTo(HaveOccurred())
+		f, err := s.Facts()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(f.Unheld).To(HaveKey("address.city"))
+		return s
+	}
+	// asReported is err as runSpec writes a skip's reason or a failure,
+	// and the reports mask it.
+	asReported := func(s *Session, err error) string {
+		return s.maskReport(printablef(reportKeys(s.cfg.Key, s.cfg.Secrets), "%s", err))
+	}
+
+	It("has a key the target echoes in JSON masked in the reason a check that needs the value skips", func() {
+		s := session(echoingTarget(ctlKey, true, ""), ctlKey)
+		err := checkCity(s, func(string, ...any) {})
+		Expect(IsSkip(err)).To(BeTrue(), "%v", err)
+		text := asReported(s, err)
+		Expect(text).To(ContainSubstring(`hold no address.city: no leaf holds the JSON answers' value in every location ("Le****`))
+		Expect(text).NotTo(ContainSubstring("Key-1234"), "the key is in:\n%s", text)
+	})
+
+	DescribeTable("has a key the target echoes masked in a JSON against XML failure",
+		func(key string, jsonCity bool, xml, want string) {
+			s := session(echoingTarget(key, jsonCity, xml), key)
+			err := checkJSONMatchesXML(s, opByCoords)
+			Expect(err).To(HaveOccurred())
+			text := asReported(s, err)
+			Expect(text).To(ContainSubstring(want))
+			Expect(text).NotTo(ContainSubstring("Key-1234"), "the key is in:\n%s", text)
+		},
+		Entry("what it expected, a JSON value no XML leaf holds", ctlKey, true, "", `expected: JSON address.city = "Le****`),
+		Entry("what it expected, a JSON value held by a leaf of another field", puaKey, true, "note", `expected: JSON address.city = "Le****`),
+		Entry("what it got, the value of the XML leaf", puaKey, false, "city", `got:      address/city = "Le****`),
+	)
 })

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os/exec"
 	"path"
 	"runtime"
@@ -328,6 +329,21 @@ var _ = Describe("the suite itself", Label("selftest"), func() {
 		broken := &Exchange{Method: http.MethodPost, URL: srv.URL + "/service/service.asmx", Body: []byte("<a>\n</a>")}
 		Expect(broken.CurlFor(true)).To(Equal("curl -sS -i -X POST " + srv.URL + "/service/service.asmx --data-binary '<a>\n</a>'" +
 			"  # for a POSIX shell (Git Bash, WSL): cmd.exe cannot hold the line break in it"))
+	})
+
+	// cmd.exe expands %ATMKIT_KEY% before it reads the line: a " of the
+	// key's ends the double quotes, and the & | < > ^ after it are its
+	// own (a key x" & calc & " would run calc, a > write a file).
+	It("writes its curl lines for a POSIX shell on Windows when cmd.exe would read the key's characters as its own", func() {
+		for _, key := range []string{`Leak"&calc&"1234`, "Leak|Key", "Leak>Key", "Leak<Key", "Leak^Key", "Leak&Key"} {
+			get := &Exchange{Method: http.MethodGet, URL: "http://127.0.0.1:1/service/service.asmx/ReturnProvinces?strAtmServiceKey=" + url.QueryEscape(key), key: key}
+			Expect(get.CurlFor(true)).To(Equal(`curl -sS -i 'http://127.0.0.1:1/service/service.asmx/ReturnProvinces?strAtmServiceKey='"$ATMKIT_KEY"`+
+				`  # for a POSIX shell (Git Bash, WSL): cmd.exe would read a " & | < > or ^ of %ATMKIT_KEY% as its own`), "key %q", key)
+		}
+		// A key of other characters keeps its cmd.exe line.
+		key := "Leak%(Key)!"
+		get := &Exchange{Method: http.MethodGet, URL: "http://127.0.0.1:1/x?strAtmServiceKey=" + url.QueryEscape(key), key: key}
+		Expect(get.CurlFor(true)).To(Equal(`curl.exe -sS -i "http://127.0.0.1:1/x?strAtmServiceKey=%ATMKIT_KEY%"`))
 	})
 
 	It("writes its curl lines for the shell of Config.Shell: cmd.exe lines for PowerShell too, POSIX lines for Git Bash", func() {

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -89,7 +90,7 @@ func (e *Env) ServerSetup(fs *flag.FlagSet, f *ServerFlags, addr string) (*Servi
 func (e *Env) Listen(fs *flag.FlagSet, addr string) (net.Listener, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err == nil {
-		return ln, nil
+		return zoned(ln, addr), nil
 	}
 	if neterr.AddrInUse(err) {
 		return nil, e.BadSetting(fs, "addr", "address already in use (serve and record both default to 127.0.0.1:8080): pick another port, or 0 for a free one")
@@ -101,6 +102,27 @@ func (e *Env) Listen(fs *flag.FlagSet, addr string) (net.Listener, error) {
 	}
 	return nil, e.BadSetting(fs, "addr", "cannot listen: "+problem)
 }
+
+// zoned returns ln, its address given the zone of addr (fe80::1%eth0)
+// where its own has none: Go's listener drops it where it listens with
+// MPTCP (Go 1.24's default on Linux), and the address is reached through
+// no interface without it.
+func zoned(ln net.Listener, addr string) net.Listener {
+	asked, err := net.ResolveTCPAddr("tcp", addr)
+	got, ok := ln.Addr().(*net.TCPAddr)
+	if err != nil || asked.Zone == "" || !ok || got.Zone != "" || !got.IP.Equal(asked.IP) {
+		return ln
+	}
+	return zonedListener{ln, &net.TCPAddr{IP: got.IP, Port: got.Port, Zone: asked.Zone}}
+}
+
+// zonedListener is a listener with the address zoned gave it.
+type zonedListener struct {
+	net.Listener
+	addr *net.TCPAddr
+}
+
+func (l zonedListener) Addr() net.Addr { return l.addr }
 
 // Serve serves h on ln, with the TLS of s, until ctx is done; then it shuts
 // down gracefully within --grace, which a second SIGINT or SIGTERM cuts
@@ -409,7 +431,7 @@ func (e *Env) printTry(s *Serving, url, keyVar string, vars []string, sh shellqu
 }
 
 // ReachableURL is the base URL to print for a listening address: the
-// address itself, or 127.0.0.1 for one listening on every interface
+// address itself (its zone too, fe80::1%25eth0), or 127.0.0.1 for one listening on every interface
 // (0.0.0.0, [::]), which cannot be pasted into a browser. every reports
 // the latter.
 func ReachableURL(addr net.Addr, scheme string) (base string, every bool) {
@@ -421,7 +443,9 @@ func ReachableURL(addr net.Addr, scheme string) (base string, every bool) {
 	if tcp.IP.IsUnspecified() {
 		return scheme + "://" + net.JoinHostPort("127.0.0.1", port), true
 	}
-	return scheme + "://" + net.JoinHostPort(tcp.IP.String(), port), false
+	// A zone (fe80::1%eth0) is written %25 in a URL (RFC 6874), as curl
+	// and browsers take it.
+	return (&url.URL{Scheme: scheme, Host: tcp.String()}).String(), false
 }
 
 // PrintListening prints a banner's first lines: what listens where (its

@@ -5,11 +5,14 @@ import (
 	"flag"
 	"io"
 	"net"
+	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/internal/shellquote"
 	"github.com/atmkit/atmkit/internal/tlsconf"
 )
@@ -225,5 +228,60 @@ func TestPrintTryShellOfEnv(t *testing.T) {
 		t.Errorf("ATMKIT_SHELL=csh: got %v, want it refused naming it", err)
 	} else if code := err.(*ExitError).ExitCode(); code != ExitUsage {
 		t.Errorf("ATMKIT_SHELL=csh: exit %d, want 2", code)
+	}
+}
+
+// TestReachableURLZone: the URL of an IPv6 address with a zone (a
+// link-local address, fe80::…%eth0) carries the zone, written %25 (RFC
+// 6874): without it the address is reached through no interface. Where
+// this host has a link-local address, Listen listens on it (keeping the
+// zone, which Go's listener drops where it listens with MPTCP, Go 1.24's
+// default on Linux) and the printed URL is fetched, with curl too where it
+// is installed, as the try line has it run.
+func TestReachableURLZone(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		addr *net.TCPAddr
+		want string
+	}{
+		{&net.TCPAddr{IP: net.ParseIP("fe80::1"), Zone: "eth0", Port: 8080}, "http://[fe80::1%25eth0]:8080"},
+		{&net.TCPAddr{IP: net.ParseIP("fe80::1"), Zone: "12", Port: 8080}, "http://[fe80::1%2512]:8080"},
+		{&net.TCPAddr{IP: net.IPv6loopback, Port: 8080}, "http://[::1]:8080"},
+		{&net.TCPAddr{IP: net.IPv4(192, 0, 2, 1), Port: 8080}, "http://192.0.2.1:8080"},
+	} {
+		if got, _ := ReachableURL(tc.addr, "http"); got != tc.want {
+			t.Errorf("%s: got %s, want %s", tc.addr, got, tc.want)
+		}
+	}
+	addr, err := mocktest.LinkLocalAddr()
+	if err != nil {
+		t.Logf("not fetched: %v", err)
+		return
+	}
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	ln, err := (&Env{Stdout: io.Discard, Stderr: io.Discard}).Listen(fs, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "reached") })}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	base, _ := ReachableURL(ln.Addr(), "http")
+	resp, err := http.Get(base + "/")
+	if err != nil {
+		t.Fatalf("%s (--addr %s): %v", base, addr, err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if err != nil || string(body) != "reached" {
+		t.Errorf("%s: got %q, %v", base, body, err)
+	}
+	curl, err := exec.LookPath("curl")
+	if err != nil {
+		return
+	}
+	out, err := exec.Command(curl, "-sS", base+"/").CombinedOutput()
+	if err != nil || string(out) != "reached" {
+		t.Errorf("curl %s: got %q, %v", base+"/", out, err)
 	}
 }

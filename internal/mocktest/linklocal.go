@@ -1,0 +1,40 @@
+package mocktest
+
+import (
+	"errors"
+	"fmt"
+	"net"
+)
+
+// LinkLocalAddr is an address to listen on with port 0: an IPv6 link-local
+// address of this host's (fe80::…) with its zone, the interface's name,
+// as "[fe80::1%eth0]:0". Its URL must carry the zone (RFC 6874:
+// http://[fe80::1%25eth0]:8080/) to be reached. It fails where no
+// interface that is up has one this process can listen on.
+func LinkLocalAddr() (string, error) {
+	ifs, err := net.Interfaces()
+	if err != nil {
+		return "", fmt.Errorf("listing interfaces: %w", err)
+	}
+	for _, i := range ifs {
+		if i.Flags&net.FlagUp == 0 {
+			continue
+		}
+		addrs, err := i.Addrs()
+		if err != nil {
+			continue
+		}
+		for _, a := range addrs {
+			n, ok := a.(*net.IPNet)
+			if !ok || n.IP.To4() != nil || !n.IP.IsLinkLocalUnicast() {
+				continue
+			}
+			addr := net.JoinHostPort(n.IP.String()+"%"+i.Name, "0")
+			if ln, err := net.Listen("tcp", addr); err == nil {
+				_ = ln.Close()
+				return addr, nil
+			}
+		}
+	}
+	return "", errors.New("no IPv6 link-local address to listen on")
+}
