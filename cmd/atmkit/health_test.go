@@ -2,6 +2,7 @@ package main
 
 import (
 	"maps"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -204,5 +205,30 @@ func TestHealthMutualTLS(t *testing.T) {
 	code, _, errOut := runAtmkitWithin(2*time.Second, with("ATMKIT_ADDR", "127.0.0.1:0", "ATMKIT_HEALTH_CLIENT_CERT", c.clientCert, "ATMKIT_HEALTH_CLIENT_KEY", c.clientKey), "serve")
 	if code != 0 {
 		t.Errorf("serve beside ATMKIT_HEALTH_CLIENT_CERT: exit %d, want 0 (stopped): %s", code, errOut)
+	}
+}
+
+// TestHealthSpecificAddr: the image's health check (no --url) of a serve
+// whose ATMKIT_ADDR names one address, which the loopback interface does
+// not reach (eth0's, say), checks that address: an IPv4 one, and an IPv6
+// link-local one with its zone (written %25 in the URL, RFC 6874), where
+// this host has them.
+func TestHealthSpecificAddr(t *testing.T) {
+	t.Parallel()
+	for name, find := range map[string]func() (string, error){"IPv4": mocktest.HostAddr, "link-local": mocktest.LinkLocalAddr} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			addr, err := find()
+			if err != nil {
+				t.Skip(err)
+			}
+			srv := startCmd(t, nil, "serve", "--addr", addr)
+			host, _, _ := net.SplitHostPort(addr)
+			env := map[string]string{"ATMKIT_ADDR": net.JoinHostPort(host, mustURL(t, srv.base).Port())}
+			code, out, errOut := runAtmkit(env, "health")
+			if want := srv.base + "/__admin/health: ok\n"; code != 0 || !strings.HasSuffix(out, want) {
+				t.Errorf("ATMKIT_ADDR=%s: exit %d, stdout %q, stderr %q; want 0 and %q", env["ATMKIT_ADDR"], code, out, errOut, want)
+			}
+		})
 	}
 }

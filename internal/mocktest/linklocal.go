@@ -38,3 +38,35 @@ func LinkLocalAddr() (string, error) {
 	}
 	return "", errors.New("no IPv6 link-local address to listen on")
 }
+
+// HostAddr is an address to listen on with port 0 that the loopback
+// interface does not reach: an IPv4 address of another interface of this
+// host's (eth0's, say), as "192.0.2.2:0". It fails where no interface
+// that is up has one this process can listen on.
+func HostAddr() (string, error) {
+	ifs, err := net.Interfaces()
+	if err != nil {
+		return "", fmt.Errorf("listing interfaces: %w", err)
+	}
+	for _, i := range ifs {
+		if i.Flags&net.FlagUp == 0 || i.Flags&net.FlagLoopback != 0 {
+			continue
+		}
+		addrs, err := i.Addrs()
+		if err != nil {
+			continue
+		}
+		for _, a := range addrs {
+			n, ok := a.(*net.IPNet)
+			if !ok || n.IP.To4() == nil || n.IP.IsLoopback() {
+				continue
+			}
+			addr := net.JoinHostPort(n.IP.String(), "0")
+			if ln, err := net.Listen("tcp", addr); err == nil {
+				_ = ln.Close()
+				return addr, nil
+			}
+		}
+	}
+	return "", errors.New("no IPv4 address but the loopback's to listen on")
+}

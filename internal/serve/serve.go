@@ -21,6 +21,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -86,7 +87,7 @@ func NewHTTPServer(h http.Handler) *http.Server {
 // Server is a server started by Start.
 type Server struct {
 	// URL is the base URL, http://host:port or https://host:port, without
-	// a trailing slash.
+	// a trailing slash; a zone is written %25 (http://[fe80::1%25eth0]:8080).
 	URL string
 
 	srv      *http.Server
@@ -139,7 +140,9 @@ func Start(ln net.Listener, h http.Handler, o Options) *Server {
 	if o.TLS != nil {
 		ln, scheme = tls.NewListener(ln, o.TLS), "https"
 	}
-	s := &Server{URL: scheme + "://" + ln.Addr().String(), srv: NewHTTPServer(h), stopping: make(chan struct{}),
+	// A zone (fe80::1%eth0) is written %25 in a URL (RFC 6874).
+	u := url.URL{Scheme: scheme, Host: ln.Addr().String()}
+	s := &Server{URL: u.String(), srv: NewHTTPServer(h), stopping: make(chan struct{}),
 		served: make(chan error, 1), grace: o.Grace, abort: o.Abort, done: make(chan struct{})}
 	base, cancel := context.WithCancel(context.WithValue(context.Background(), stoppingKey{}, s.stopping))
 	s.cancel = cancel

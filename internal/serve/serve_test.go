@@ -252,6 +252,34 @@ func TestListenAddr(t *testing.T) {
 	}
 }
 
+// TestURLZone: the URL of a server on an IPv6 address with a zone (a
+// link-local address, fe80::…%eth0) writes the zone %25 (RFC 6874), and
+// reaches the server; a raw % made no URL. It runs where this host has a
+// link-local address (listened on without MPTCP, whose listener drops the
+// zone from its address).
+func TestURLZone(t *testing.T) {
+	t.Parallel()
+	addr, err := mocktest.LinkLocalAddr()
+	if err != nil {
+		t.Skip(err)
+	}
+	var lc net.ListenConfig
+	lc.SetMultipathTCP(false)
+	ln, err := lc.Listen(context.Background(), "tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Start(ln, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "done") }), Options{Grace: time.Second})
+	defer s.Close()
+	zone := ln.Addr().(*net.TCPAddr).Zone
+	if want := "%25" + zone + "]:"; zone == "" || !strings.Contains(s.URL, want) {
+		t.Fatalf("URL: got %q, want it to hold %q", s.URL, want)
+	}
+	if err := <-get(http.DefaultClient, s.URL); err != nil {
+		t.Errorf("GET %s: %v", s.URL, err)
+	}
+}
+
 // TestHandshakeErrorHints: a failed handshake is logged with what most
 // likely caused it, the client's part: TLS 1.1 at most (a .NET Framework
 // app before 4.6), no client certificate where one is required, plain HTTP,

@@ -143,17 +143,29 @@ func (r *reader) global(e *etree.Element, ref string) (*etree.Element, string) {
 	if s == nil {
 		return nil, ""
 	}
-	for _, g := range xsKids(s, "element") {
-		if g.SelectAttrValue("name", "") == local && msdata(g, "IsDataSet") != "true" {
-			return g, ns
+	globals, ok := r.globals[ns]
+	if !ok { // indexed once, not searched for each reference
+		globals = map[string]*etree.Element{}
+		for _, g := range xsKids(s, "element") {
+			r.looked++
+			name := g.SelectAttrValue("name", "")
+			if _, seen := globals[name]; !seen && msdata(g, "IsDataSet") != "true" {
+				globals[name] = g
+			}
 		}
+		r.globals[ns] = globals
+	}
+	r.looked++
+	if g := globals[local]; g != nil {
+		return g, ns
 	}
 	return nil, ""
 }
 
 func readSchema(schemas []*etree.Element) (*shape.DataSet, *reader, error) {
 	r := &reader{ordinals: map[*shape.Column]int{}, nestedIn: map[*shape.Table]*shape.Table{}, schemas: map[string]*etree.Element{},
-		read: map[*etree.Element]bool{}, kids: map[string][]string{}}
+		read: map[*etree.Element]bool{}, kids: map[string][]string{}, tables: map[string]*shape.Table{},
+		globals: map[string]map[string]*etree.Element{}}
 	var dsEl *etree.Element
 	for _, s := range schemas {
 		if s == nil || s.Tag != "schema" || s.NamespaceURI() != NSXSD {
@@ -219,7 +231,7 @@ func readSchema(schemas []*etree.Element) (*shape.DataSet, *reader, error) {
 	uniques := map[string]*shape.Unique{} // by schema name
 	uniqueTable := map[string]*shape.Table{}
 	for _, u := range xsKids(dsEl, "unique") {
-		t := d.TableNamed(r.selector(u))
+		t := r.tableNamed(r.selector(u))
 		if t == nil {
 			return nil, nil, fmt.Errorf("unique %s: no table %q", u.SelectAttrValue("name", ""), r.selector(u))
 		}
@@ -238,7 +250,7 @@ func readSchema(schemas []*etree.Element) (*shape.DataSet, *reader, error) {
 		k := keyrefs[i]
 		refer := k.SelectAttrValue("refer", "")
 		u, p := uniques[refer], uniqueTable[refer]
-		child := d.TableNamed(r.selector(k))
+		child := r.tableNamed(r.selector(k))
 		if u == nil || child == nil {
 			return nil, nil, fmt.Errorf("keyref %s: refers to no unique constraint or table", k.SelectAttrValue("name", ""))
 		}
@@ -283,6 +295,15 @@ type reader struct {
 	relations []*shape.Relation
 	ordinals  map[*shape.Column]int
 	nestedIn  map[*shape.Table]*shape.Table
+	tables    map[string]*shape.Table              // the tables read, by name
+	globals   map[string]map[string]*etree.Element // each schema's tables declared globally, by namespace and name
+	looked    int                                  // tables, declarations and relations lookups looked at (TestReadSchemaLinear)
+}
+
+// tableNamed is the table read called name, or nil.
+func (r *reader) tableNamed(name string) *shape.Table {
+	r.looked++
+	return r.tables[name]
 }
 
 // table reads a table's element (and its nested tables') into r.d; ns is
@@ -295,11 +316,12 @@ func (r *reader) table(e *etree.Element, parent *shape.Table, depth int, ns stri
 	if t.Name == "" {
 		return errors.New("a table without a name")
 	}
-	if r.d.TableNamed(t.Name) != nil {
+	if r.tableNamed(t.Name) != nil {
 		return fmt.Errorf("a second table named %s", t.Name)
 	}
 	r.read[e] = true
 	r.d.Tables = append(r.d.Tables, t)
+	r.tables[t.Name] = t
 	if parent != nil {
 		r.nestedIn[t] = parent
 	}
@@ -502,27 +524,37 @@ func (r *reader) table(e *etree.Element, parent *shape.Table, depth int, ns stri
 // its sequence declares its nested tables (keyrefs do not tell it when a
 // table is nested in itself: its own keyref follows its children's).
 func (r *reader) orderNested() {
+	at := map[string][]int{} // the places of each parent's nested relations
+	for i, rel := range r.d.Relations {
+		r.looked++
+		if rel.Nested {
+			at[rel.Parent] = append(at[rel.Parent], i)
+		}
+	}
+	type ranked struct {
+		rel  *shape.Relation
+		rank int // its child's place in kids; len(kids) if none
+	}
 	for parent, kids := range r.kids {
-		var at []int
-		var rels []*shape.Relation
-		for i, rel := range r.d.Relations {
-			if rel.Nested && rel.Parent == parent {
-				at = append(at, i)
-				rels = append(rels, rel)
+		place := make(map[string]int, len(kids))
+		for i, k := range kids {
+			r.looked++
+			if _, ok := place[k]; !ok { // the first place
+				place[k] = i
 			}
 		}
-		slices.SortStableFunc(rels, func(a, b *shape.Relation) int {
-			ia, ib := slices.Index(kids, a.Child), slices.Index(kids, b.Child)
-			if ia < 0 {
-				ia = len(kids)
+		var rels []ranked
+		for _, i := range at[parent] {
+			r.looked++
+			rank, ok := place[r.d.Relations[i].Child]
+			if !ok {
+				rank = len(kids)
 			}
-			if ib < 0 {
-				ib = len(kids)
-			}
-			return ia - ib
-		})
-		for k, i := range at {
-			r.d.Relations[i] = rels[k]
+			rels = append(rels, ranked{r.d.Relations[i], rank})
+		}
+		slices.SortStableFunc(rels, func(a, b ranked) int { return a.rank - b.rank })
+		for k, i := range at[parent] {
+			r.d.Relations[i] = rels[k].rel
 		}
 	}
 }
@@ -630,52 +662,4 @@ func stripPath(x string) string {
 		x = x[i+1:]
 	}
 	return x
-}
-
-// xsKids are e's children {XSD}name.
-func xsKids(e *etree.Element, name string) []*etree.Element {
-	var out []*etree.Element
-	for _, k := range e.ChildElements() {
-		if k.Tag == name && k.NamespaceURI() == NSXSD {
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
-// xsKid is e's first child {XSD}name, or nil.
-func xsKid(e *etree.Element, name string) *etree.Element {
-	if ks := xsKids(e, name); len(ks) > 0 {
-		return ks[0]
-	}
-	return nil
-}
-
-// path follows children {XSD}names from e.
-func path(e *etree.Element, names ...string) *etree.Element {
-	for _, n := range names {
-		if e = xsKid(e, n); e == nil {
-			return nil
-		}
-	}
-	return e
-}
-
-// msdataAttr is e's attribute {msdata}name, or nil.
-func msdataAttr(e *etree.Element, name string) *etree.Attr {
-	for i := range e.Attr {
-		a := &e.Attr[i]
-		if a.Key == name && a.NamespaceURI() == NSMSData {
-			return a
-		}
-	}
-	return nil
-}
-
-// msdata is the value of e's attribute {msdata}name, or "".
-func msdata(e *etree.Element, name string) string {
-	if a := msdataAttr(e, name); a != nil {
-		return a.Value
-	}
-	return ""
 }

@@ -10,10 +10,12 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
 
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/internal/printable"
 	"github.com/atmkit/atmkit/internal/redact"
 )
@@ -27,8 +29,9 @@ const defaultURL = "http://127.0.0.1:8080"
 
 // DefaultURL is the URL atmkit health checks without --url: atmkit
 // serve's default, or, where ATMKIT_ADDR sets serve's address (as in the
-// container image), that address, on the loopback interface when it names
-// every interface. Its scheme is https where the variables of serve's TLS
+// container image), that address (a zone written %25, as in
+// http://[fe80::1%25eth0]:8080), on the loopback interface when it names
+// every interface (0.0.0.0, [::], no host). Its scheme is https where the variables of serve's TLS
 // flags set it (ATMKIT_TLS_CERT, ATMKIT_TLS_SELF_SIGNED; see ServesTLS).
 // An ATMKIT_ADDR it takes no port from (none, or 0) leaves serve's default
 // here, the flag's default its usage shows; Run refuses to check it.
@@ -45,11 +48,17 @@ func DefaultURL(getenv func(string) string) string {
 	if err != nil || port == "" || port == "0" {
 		return scheme + strings.TrimPrefix(defaultURL, "http")
 	}
-	switch host {
-	case "", "0.0.0.0":
+	ip, err := netip.ParseAddr(host)
+	switch {
+	case host == "" || (err == nil && ip.Unmap() == netip.IPv4Unspecified()):
 		host = "127.0.0.1"
-	case "::":
+	case err == nil && ip == netip.IPv6Unspecified():
 		host = "::1"
+	case err == nil: // one address, a zone's too (fe80::1%eth0): the URL serve prints for it
+		if n, err := strconv.ParseUint(port, 10, 16); err == nil {
+			base, _ := cli.ReachableURL(net.TCPAddrFromAddrPort(netip.AddrPortFrom(ip, uint16(n))), scheme)
+			return base
+		}
 	}
 	return scheme + "://" + net.JoinHostPort(host, port)
 }

@@ -10,6 +10,14 @@ func TestHealthDefaultURL(t *testing.T) {
 		{":9091", "http://127.0.0.1:9091"},
 		{"[::]:9092", "http://[::1]:9092"},
 		{"10.0.0.7:9093", "http://10.0.0.7:9093"},
+		// A zone written %25 (RFC 6874): a raw % makes no URL.
+		{"[fe80::1%eth0]:9094", "http://[fe80::1%25eth0]:9094"},
+		{"[fe80::1%12]:9095", "http://[fe80::1%2512]:9095"},
+		{"[fd00::2]:9096", "http://[fd00::2]:9096"},
+		{"localhost:9097", "http://localhost:9097"},
+		// Every interface however written: the loopback's.
+		{"[0:0::0]:9098", "http://[::1]:9098"},
+		{"[::ffff:0.0.0.0]:9099", "http://127.0.0.1:9099"},
 		// A free port, or none: nothing to guess; the usage shows serve's
 		// default, and atmkit health refuses to check it (exit 2 naming
 		// ATMKIT_ADDR: TestHealth in package main).
