@@ -280,21 +280,7 @@ func siteCalls(site refdeploy.Site) []refdeploy.Call {
 	if site != refdeploy.Legacy {
 		return refdeploy.Calls
 	}
-	return []refdeploy.Call{
-		{Op: asmx.OpReturnAllAtms},
-		{Op: asmx.OpReturnAtmSearchByAddress, Params: [][2]string{{asmx.ParamAddress, ""}, {asmx.ParamCity, "Saint John"}, {asmx.ParamProvince, "NB"},
-			{asmx.ParamPostalCode, ""}, {asmx.ParamRadius, "5"}}},
-		{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{asmx.ParamPostalCode, ""}, {asmx.ParamLatitude, "45.309129"},
-			{asmx.ParamLongitude, "-66.071714"}, {asmx.ParamRadius, "3"}}},
-		{Op: asmx.OpReturnAtmSearchByCoordinates, Params: [][2]string{{asmx.ParamPostalCode, ""}, {asmx.ParamLatitude, "46.143036"},
-			{asmx.ParamLongitude, "-60.179701"}, {asmx.ParamRadius, "5"}}},
-		{Op: asmx.OpReturnAtmSearchByAddressWithMaximum, Params: [][2]string{{asmx.ParamAddress, ""}, {asmx.ParamCity, "Saint John"}, {asmx.ParamProvince, "NB"},
-			{asmx.ParamPostalCode, ""}, {asmx.ParamRadius, "10"}, {asmx.ParamMaximumAtms, "3"}}},
-		{Op: asmx.OpReturnAtmSearchByInstitution, Params: [][2]string{{asmx.ParamInstitutionID, "9"}}},
-		{Op: asmx.OpReturnAtmSearchByCity, Params: [][2]string{{asmx.ParamCityID, "3"}}},
-		{Op: asmx.OpReturnInstitutions},
-		{Op: asmx.OpReturnProvinces},
-	}
+	return refdeploy.LegacyCalls
 }
 
 func tail(s string, n int) string {

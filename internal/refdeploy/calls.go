@@ -42,6 +42,21 @@ var Calls = []Call{
 	{"ReturnProvinces", nil},
 }
 
+// LegacyCalls ask the legacy site, whose data is its own
+// (testdata/legacy/App_Code/Store.cs), what Calls ask the others: every
+// operation, with values its data answers with locations.
+var LegacyCalls = []Call{
+	{"ReturnAllAtms", nil},
+	{"ReturnAtmSearchByAddress", [][2]string{{"strAddress", ""}, {"strCity", "Saint John"}, {"strProvince", "NB"}, {"strPostalCode", ""}, {"bytRadius", "5"}}},
+	{"ReturnAtmSearchByCoordinates", [][2]string{{"strPostalCode", ""}, {"dblLatitude", "45.309129"}, {"dblLongitude", "-66.071714"}, {"bytRadius", "3"}}},
+	{"ReturnAtmSearchByCoordinates", [][2]string{{"strPostalCode", ""}, {"dblLatitude", "46.143036"}, {"dblLongitude", "-60.179701"}, {"bytRadius", "5"}}},
+	{"ReturnAtmSearchByAddressWithMaximum", [][2]string{{"strAddress", ""}, {"strCity", "Saint John"}, {"strProvince", "NB"}, {"strPostalCode", ""}, {"bytRadius", "10"}, {"intMaximumAtms", "3"}}},
+	{"ReturnAtmSearchByInstitution", [][2]string{{"intInstitutionID", "9"}}},
+	{"ReturnAtmSearchByCity", [][2]string{{"intCityID", "3"}}},
+	{"ReturnInstitutions", nil},
+	{"ReturnProvinces", nil},
+}
+
 // Answer is what a service answered to a call in one binding.
 type Answer struct {
 	Call Call
