@@ -150,6 +150,8 @@ func run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, usagef("--shape is for the in-process mock, not with --target")
 	case len(cfg.Replay) > 0 && cfg.Target != "":
 		return nil, usagef("--replay is for the in-process mock, not with --target")
+	case cfg.CPUProfile != "" && cfg.Target != "":
+		return nil, usagef("--cpuprofile profiles this process; --target's server and its ceiling run in processes of their own")
 	case cfg.CopyCeiling && cfg.Target != "":
 		return nil, usagef("--copy-ceiling splits the in-process mock's gap; not with --target, whose ceiling runs in a process of its own")
 	}
