@@ -363,3 +363,38 @@ func TestRequestWireUserinfo(t *testing.T) {
 		t.Errorf("got %q, want %q", tg.wire, want)
 	}
 }
+
+// TestRunCountsNoWarmupDialErrors: connections refused during the warm-up
+// are not counted, as no request of the warm-up is: the server here takes
+// the first connection, never answers on it, and refuses every other, all
+// within the warm-up; the measured window after it is a nanosecond.
+func TestRunCountsNoWarmupDialErrors(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := make(chan net.Conn, 1)
+	go func() {
+		c, err := ln.Accept()
+		ln.Close() // every later connection is refused
+		if err == nil {
+			held <- c
+		}
+	}()
+	defer func() {
+		select {
+		case c := <-held:
+			c.Close()
+		default:
+		}
+	}()
+	res, err := Run(context.Background(), Request{URL: "http://" + ln.Addr().String() + "/"},
+		Options{Connections: 3, Warmup: 200 * time.Millisecond, Duration: time.Nanosecond})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if res.Requests != 0 || res.Errors != 0 {
+		t.Errorf("got %d requests and %d errors (%s), want none: the refusals were in the warm-up", res.Requests, res.Errors, res.FirstError)
+	}
+}
