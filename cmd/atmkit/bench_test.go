@@ -493,6 +493,7 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"--atms-scale", "--replay-scale"},
 		{"--atms-scale", "--atms", "10"},
 		{"--atms-scale", "--cpuprofile", "x.prof"},
+		{"--target", "http://127.0.0.1:1", "--cpuprofile", "x.prof"}, // the server and its ceiling are not in this process
 		{"--atms-sizes", "10"},
 		{"--atms-sizes", "10,0"},
 		{"--atms-sizes", "10,20000000"},

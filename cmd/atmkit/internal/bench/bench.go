@@ -150,6 +150,8 @@ func run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, usagef("--shape is for the in-process mock, not with --target")
 	case len(cfg.Replay) > 0 && cfg.Target != "":
 		return nil, usagef("--replay is for the in-process mock, not with --target")
+	case cfg.CPUProfile != "" && cfg.Target != "":
+		return nil, usagef("--cpuprofile profiles this process; --target's server and its ceiling run in processes of their own")
 	case cfg.CopyCeiling && cfg.Target != "":
 		return nil, usagef("--copy-ceiling splits the in-process mock's gap; not with --target, whose ceiling runs in a process of its own")
 	}
@@ -233,30 +235,30 @@ func run(ctx context.Context, cfg Config) (*Report, error) {
 		small := targets[0].name
 		for _, t := range targets[:len(sizes)] {
 			if t.name != small && rps[small] > 0 {
-				report.Ratios[t.name+"/"+small] = round3(rps[t.name] / rps[small])
+				report.Ratios[t.name+"/"+small] = ratio(rps[t.name], rps[small])
 				report.Targets[t.name+"/"+small] = replayScaleTarget
 			}
 			if rps["ceiling"] > 0 {
-				report.Ratios[t.name+"/ceiling"] = round3(rps[t.name] / rps["ceiling"])
+				report.Ratios[t.name+"/ceiling"] = ratio(rps[t.name], rps["ceiling"])
 			}
 		}
 	} else {
 		name := targets[0].name
 		if rps["ceiling"] > 0 {
-			report.Ratios[name+"/ceiling"] = round3(rps[name] / rps["ceiling"])
+			report.Ratios[name+"/ceiling"] = ratio(rps[name], rps["ceiling"])
 			if name != "replay" {
 				report.Targets[name+"/ceiling"] = ceilingTarget(op.Name)
 			}
 		}
 		if cfg.CopyCeiling && rps["copy-ceiling"] > 0 {
 			// For telling the copy from the rest of the mock's work: no target.
-			report.Ratios[name+"/copy-ceiling"] = round3(rps[name] / rps["copy-ceiling"])
+			report.Ratios[name+"/copy-ceiling"] = ratio(rps[name], rps["copy-ceiling"])
 			if rps["ceiling"] > 0 {
-				report.Ratios["copy-ceiling/ceiling"] = round3(rps["copy-ceiling"] / rps["ceiling"])
+				report.Ratios["copy-ceiling/ceiling"] = ratio(rps["copy-ceiling"], rps["ceiling"])
 			}
 		}
 		if cfg.WireMock && rps["wiremock"] > 0 {
-			report.Ratios[name+"/wiremock"] = round3(rps[name] / rps["wiremock"])
+			report.Ratios[name+"/wiremock"] = ratio(rps[name], rps["wiremock"])
 			report.Targets[name+"/wiremock"] = wireMockTarget
 		}
 	}

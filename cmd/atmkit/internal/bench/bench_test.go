@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/loadgen"
 	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/mockserver"
@@ -358,5 +360,62 @@ func TestOneRoundSaidSo(t *testing.T) {
 	r.Print(&out)
 	if want := "load: 2 connections, "; !strings.Contains(out.String(), want) || !strings.Contains(out.String(), " per server in 3 rounds, ") {
 		t.Errorf("report: got\n%s\nwant %q and %q", out.String(), want, " per server in 3 rounds, ")
+	}
+}
+
+// TestRatiosAndVerdicts: with fixed samples of three rounds (no timing), a
+// ratio is reported as the report's JSON holds it, its rounds' lowest,
+// median and highest as the text says them, and its verdict is that of
+// the ratio measured: 8,995 requests against 10,000 are below 0.9, not
+// rounded up to meet it.
+func TestRatiosAndVerdicts(t *testing.T) {
+	t.Parallel()
+	runs := func(requests ...int64) []loadgen.Result {
+		var rs []loadgen.Result
+		for _, n := range requests {
+			rs = append(rs, loadgen.Result{Requests: n, Elapsed: time.Second, Latency: &loadgen.Histogram{}})
+		}
+		return rs
+	}
+	for _, tc := range []struct {
+		name          string
+		mock, ceiling []loadgen.Result
+		text          []string
+		ratio         float64
+		rounds        []float64
+	}{
+		{"below by half a thousandth", runs(2995, 3000, 3000), runs(3334, 3333, 3333), []string{
+			"mock/ceiling:      0.899   (target >= 0.9: BELOW)\n",
+			"by round: 0.898 to 0.900, median 0.900 of 3\n"}, 0.899, []float64{0.898, 0.9, 0.9}},
+		{"meets exactly", runs(900, 850, 950), runs(1000, 1000, 1000), []string{
+			"mock/ceiling:      0.900   (target >= 0.9: meets)\n",
+			"by round: 0.850 to 0.950, median 0.900 of 3\n"}, 0.9, []float64{0.9, 0.85, 0.95}},
+	} {
+		mock := &target{name: "mock", runs: tc.mock}
+		ceiling := &target{name: "ceiling", runs: tc.ceiling}
+		r := &Report{Ratios: map[string]float64{}, Targets: map[string]float64{}}
+		rm, rc := loadgen.Combine(mock.runs...), loadgen.Combine(ceiling.runs...)
+		r.Results = []Result{resultOf(mock, rm), resultOf(ceiling, rc)}
+		r.Ratios["mock/ceiling"] = ratio(rm.RPS(), rc.RPS())
+		r.Targets["mock/ceiling"] = ceilingTarget("")
+		r.addRoundRatios([]*target{mock, ceiling})
+		var text strings.Builder
+		r.Print(&text)
+		for _, want := range tc.text {
+			if !strings.Contains(text.String(), want) {
+				t.Errorf("%s: text lacks %q:\n%s", tc.name, want, text.String())
+			}
+		}
+		var js strings.Builder
+		if err := r.WriteJSON(&js); err != nil {
+			t.Fatal(err)
+		}
+		var back Report
+		if err := json.Unmarshal([]byte(js.String()), &back); err != nil {
+			t.Fatal(err)
+		}
+		if back.Ratios["mock/ceiling"] != tc.ratio || !slices.Equal(back.RoundRatios["mock/ceiling"], tc.rounds) {
+			t.Errorf("%s: JSON ratio %v by round %v, want %v by round %v", tc.name, back.Ratios["mock/ceiling"], back.RoundRatios["mock/ceiling"], tc.ratio, tc.rounds)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -95,7 +96,7 @@ func (r *Report) addRoundRatios(targets []*target) {
 		var rs []float64
 		for i := range min(len(ta.runs), len(tb.runs)) {
 			if d := tb.runs[i].RPS(); d > 0 {
-				rs = append(rs, round3(ta.runs[i].RPS()/d))
+				rs = append(rs, ratio(ta.runs[i].RPS(), d))
 			}
 		}
 		if len(rs) > 0 {
@@ -259,6 +260,13 @@ func ms(d time.Duration) float64 { return round3(float64(d) / float64(time.Milli
 func round1(v float64) float64 { return float64(int64(v*10+0.5)) / 10 }
 
 func round3(v float64) float64 { return float64(int64(v*1000+0.5)) / 1000 }
+
+// ratio is a/b as reported and set against a target: cut to 3 decimals,
+// not rounded, so that a ratio below its target (0.8995 against 0.9) never
+// shows, in the text or the JSON, as meeting it. The tolerance keeps a
+// quotient that is 3 decimals but for float rounding (0.57 as
+// 0.56999999…) at its value.
+func ratio(a, b float64) float64 { return math.Floor(a/b*1000+1e-9) / 1000 }
 
 // median is the middle of sorted values (the mean of the two middle ones
 // for an even count).

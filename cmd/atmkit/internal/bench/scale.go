@@ -163,7 +163,7 @@ func runAtmsScale(ctx context.Context, cfg Config) (*Report, error) {
 	small := targets[0].name
 	for _, t := range targets[1:] {
 		if rps[small] > 0 {
-			report.Ratios[t.name+"/"+small] = round3(rps[t.name] / rps[small])
+			report.Ratios[t.name+"/"+small] = ratio(rps[t.name], rps[small])
 			report.Targets[t.name+"/"+small] = atmsScaleTarget
 		}
 	}

@@ -266,6 +266,55 @@ func TestHistogram(t *testing.T) {
 	}
 }
 
+// TestHistogramQuantileNearestRank checks the percentiles of known
+// samples, each below 128 ns, where every bucket holds one value exactly:
+// the q quantile of n samples is the smallest sample with at least q*n of
+// them at or below it (the nearest rank, ceil(q*n)), never one with fewer.
+func TestHistogramQuantileNearestRank(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		samples []time.Duration
+		q       float64
+		want    time.Duration
+	}{
+		{"p50 of 1..5", seq(1, 5), 0.5, 3},
+		{"p50 of 1..4", seq(1, 4), 0.5, 2},
+		{"p50 of 1..100", seq(1, 100), 0.5, 50},
+		{"p99 of 1..100", seq(1, 100), 0.99, 99},
+		{"p99 of 1..70", seq(1, 70), 0.99, 70},    // 0.99*70 = 69.3: 69 samples are only 98.6%
+		{"p99 of 1..120", seq(1, 120), 0.99, 119}, // 0.99*120 = 118.8
+		{"p99 of 168 at 10 ns, 2 at 50 ns", append(repeat(10, 168), repeat(50, 2)...), 0.99, 50},
+		{"p99 of 1 sample", []time.Duration{7}, 0.99, 7},
+		{"p100 of 1..10", seq(1, 10), 1, 10},
+		{"p0 of 1..10", seq(1, 10), 0, 1},
+	} {
+		var h Histogram
+		for _, d := range tc.samples {
+			h.Record(d)
+		}
+		if got := h.Quantile(tc.q); got != tc.want {
+			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func seq(from, to int) []time.Duration {
+	var out []time.Duration
+	for i := from; i <= to; i++ {
+		out = append(out, time.Duration(i))
+	}
+	return out
+}
+
+func repeat(d time.Duration, n int) []time.Duration {
+	out := make([]time.Duration, n)
+	for i := range out {
+		out[i] = d
+	}
+	return out
+}
+
 // TestErrorsHideKey: Fetch and Run fail on a closed port and on a dropped
 // connection with errors that do not hold the request's key.
 func TestErrorsHideKey(t *testing.T) {
@@ -312,5 +361,40 @@ func TestRequestWireUserinfo(t *testing.T) {
 	}
 	if want := "GET /a HTTP/1.1\r\nHost: 127.0.0.1:9\r\nAuthorization: Bearer t\r\n\r\n"; string(tg.wire) != want {
 		t.Errorf("got %q, want %q", tg.wire, want)
+	}
+}
+
+// TestRunCountsNoWarmupDialErrors: connections refused during the warm-up
+// are not counted, as no request of the warm-up is: the server here takes
+// the first connection, never answers on it, and refuses every other, all
+// within the warm-up; the measured window after it is a nanosecond.
+func TestRunCountsNoWarmupDialErrors(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := make(chan net.Conn, 1)
+	go func() {
+		c, err := ln.Accept()
+		ln.Close() // every later connection is refused
+		if err == nil {
+			held <- c
+		}
+	}()
+	defer func() {
+		select {
+		case c := <-held:
+			c.Close()
+		default:
+		}
+	}()
+	res, err := Run(context.Background(), Request{URL: "http://" + ln.Addr().String() + "/"},
+		Options{Connections: 3, Warmup: 200 * time.Millisecond, Duration: time.Nanosecond})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if res.Requests != 0 || res.Errors != 0 {
+		t.Errorf("got %d requests and %d errors (%s), want none: the refusals were in the warm-up", res.Requests, res.Errors, res.FirstError)
 	}
 }

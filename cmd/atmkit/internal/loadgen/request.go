@@ -91,6 +91,16 @@ func (r Request) prepare() (*target, error) {
 	return &target{addr: addr, wire: b.Bytes(), head: method == http.MethodHead}, nil
 }
 
+// Wire returns r as Run writes it on every connection: the whole HTTP/1.1
+// request, head and body.
+func (r Request) Wire() ([]byte, error) {
+	t, err := r.prepare()
+	if err != nil {
+		return nil, err
+	}
+	return t.wire, nil
+}
+
 // NewHTTPRequest returns r as a *http.Request, for sending it once with a
 // regular client.
 func (r Request) NewHTTPRequest() (*http.Request, error) {

@@ -233,10 +233,13 @@ func (w *worker) run(c *conn) {
 		if c == nil {
 			var err error
 			if c, err = dial(r.t, r.opts.DialTimeout); err != nil {
-				if r.over(time.Now()) {
+				now := time.Now()
+				if r.over(now) {
 					return
 				}
-				w.fail(err)
+				if !now.Before(r.measure) { // the warm-up's are not counted, as its requests
+					w.fail(err)
+				}
 				time.Sleep(10 * time.Millisecond)
 				continue
 			}

@@ -1,0 +1,208 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/loadgen"
+	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/internal/mocktest"
+)
+
+// TestCeilingWritesTheMocksBytes: for every binding, a search, ReturnAllAtms
+// (2.2 MB over GET) and ReturnProvinces, on the embedded data set, a
+// --fixtures directory and an --atms data set, the ceiling (the copying
+// ceiling, and a --target run's ceiling process, given the answer as its
+// input) answer the very request the load generator sends with
+// the bytes the mock answers it with: status line, headers (names, values,
+// order, Content-Length rather than chunked), body; all but the Date's
+// value.
+func TestCeilingWritesTheMocksBytes(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	gen, err := fixtures.Generate(fixtures.GenerateOptions{Seed: 3, ATMs: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fixtures.Save(dir, gen); err != nil {
+		t.Fatal(err)
+	}
+	for _, data := range []Config{{}, {Fixtures: dir}, {ATMs: 300, Seed: 2}} {
+		cfg := short(data)
+		cfg.Log = io.Discard
+		ds, dsName, err := cfg.dataset(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range []asmx.Binding{asmx.SOAP11, asmx.SOAP12, asmx.HTTPGet, asmx.HTTPPost, asmx.JSON} {
+			for _, opName := range []string{asmx.OpReturnAtmSearchByCoordinates, asmx.OpReturnAllAtms, asmx.OpReturnProvinces} {
+				op, _ := asmx.LookupOperation(opName)
+				if b == asmx.JSON && !op.JSON {
+					continue
+				}
+				name := dsName + " " + b.String() + " " + opName
+				params, err := callParams(op, defaultParams(ds, benchCity, benchProvince, cfg.Key), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				req := callRequest(b, cfg.Namespace, op.Name, params)
+				var cleanup cleanups
+				targets, want, err := mockTargets(ctx, cfg, ds, req, &Report{}, &cleanup)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				ceiling, err := startCeiling(ctx, cfg, want, &cleanup)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				cc, err := startServer(loadgen.NewCopyingCeiling(want, max(1, countLocations(want.Body))))
+				if err != nil {
+					t.Fatal(err)
+				}
+				cleanup.add(func() { _ = cc.Close() })
+				child := ceilingChildURL(t, want, &cleanup)
+				mock := rawAnswer(t, at(req, targets[0].url))
+				if !bytes.HasPrefix(mock, []byte("HTTP/1.1 200 OK\r\n")) {
+					t.Fatalf("%s: the mock answered %.200q", name, mock)
+				}
+				for server, base := range map[string]string{"ceiling": ceiling, "copy-ceiling": cc.URL, "ceiling process": child} {
+					if got := rawAnswer(t, at(req, base)); !bytes.Equal(got, mock) {
+						i := 0
+						for i < min(len(got), len(mock)) && got[i] == mock[i] {
+							i++
+						}
+						t.Errorf("%s: the %s's %d bytes differ from the mock's %d at byte %d: %.300q, the mock %.300q",
+							name, server, len(got), len(mock), i, got[max(0, i-100):], mock[max(0, i-100):])
+					}
+				}
+				cleanup.run()
+			}
+		}
+	}
+}
+
+// dateRE matches the value of a Date header, which changes each second.
+var dateRE = regexp.MustCompile(`\r\nDate: [^\r\n]*\r\n`)
+
+// rawAnswer sends req as the load generator writes it, on a connection of
+// its own, and returns the whole response as read from the wire, its Date
+// header's value blanked.
+func rawAnswer(t *testing.T, req loadgen.Request) []byte {
+	t.Helper()
+	wire, err := req.Wire()
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := strings.TrimPrefix(req.URL, "http://")
+	host, _, _ = strings.Cut(host, "/")
+	c, err := net.Dial("tcp", host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Write(wire); err != nil {
+		t.Fatal(err)
+	}
+	var raw bytes.Buffer
+	resp, err := http.ReadResponse(bufio.NewReader(io.TeeReader(c, &raw)), nil)
+	if err != nil {
+		t.Fatalf("read the answer of %s: %v", req.URL, err)
+	}
+	if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+		t.Fatalf("read the answer of %s: %v", req.URL, err)
+	}
+	if n := len(dateRE.FindAll(raw.Bytes(), -1)); n != 1 {
+		t.Errorf("%s: %d Date headers, want 1", req.URL, n)
+	}
+	return dateRE.ReplaceAll(raw.Bytes(), []byte("\r\nDate: (blanked)\r\n"))
+}
+
+// ceilingChildURL serves want as a --target run's ceiling process does
+// (ServeCeilingChild, in this process), from the answer written to its
+// input as startCeilingChild writes it, and returns its base URL.
+func ceilingChildURL(t *testing.T, want *loadgen.Response, cleanup *cleanups) string {
+	t.Helper()
+	in, w := io.Pipe()
+	logR, logW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- ServeCeilingChild(context.Background(), in, logW) }()
+	go func() {
+		if err := json.NewEncoder(w).Encode(want); err != nil {
+			t.Errorf("write the answer to the ceiling: %v", err)
+		}
+	}()
+	line, err := bufio.NewReader(logR).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, ceilingListening) {
+		t.Fatalf("ceiling process: got %q, %v", line, err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, logR) }()
+	cleanup.add(func() {
+		_ = w.Close() // its input ends: it stops
+		if err := <-done; err != nil {
+			t.Errorf("ceiling process: %v", err)
+		}
+	})
+	return strings.TrimSpace(strings.TrimPrefix(line, ceilingListening))
+}
+
+// TestRoundsAlternate: measure gives every server as many rounds as the
+// others, each of the same measured length, and turns their order each
+// round (A B, B A, A B, B A), so no server always goes first; the
+// warm-up's requests are in no round's result.
+func TestRoundsAlternate(t *testing.T) {
+	t.Parallel()
+	// The first request of each connection tells which server a round
+	// loads (a request cut by a round's end may reach its server after
+	// the next round began).
+	var mu sync.Mutex
+	var order []string
+	seen := map[string]bool{}
+	serverOf := func(name string) string {
+		s, err := startServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			if !seen[r.RemoteAddr] && (len(order) == 0 || order[len(order)-1] != name) {
+				order = append(order, name)
+			}
+			seen[r.RemoteAddr] = true
+			mu.Unlock()
+			_, _ = w.Write([]byte("ok"))
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = s.Close() })
+		return s.URL
+	}
+	a := &target{name: "a", url: serverOf("a")}
+	b := &target{name: "b", url: serverOf("b")}
+	cfg := Config{Connections: 1, Rounds: 4, Duration: 4 * mocktest.LoadWindow(100*time.Millisecond)}
+	if err := measure(context.Background(), cfg, loadgen.Request{URL: "/"}, 2, []*target{a, b}); err != nil {
+		t.Fatal(err)
+	}
+	if len(a.runs) != 4 || len(b.runs) != 4 {
+		t.Fatalf("got %d and %d rounds, want 4 each", len(a.runs), len(b.runs))
+	}
+	for i := range a.runs {
+		if a.runs[i].Elapsed != b.runs[i].Elapsed || a.runs[i].Elapsed != cfg.Duration/4 {
+			t.Errorf("round %d: measured %v and %v, want %v each", i+1, a.runs[i].Elapsed, b.runs[i].Elapsed, cfg.Duration/4)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{"a", "b", "a", "b", "a"}; !slices.Equal(order, want) { // a b | b a | a b | b a
+		t.Errorf("got the servers answering in turns %v, want %v", order, want)
+	}
+}
