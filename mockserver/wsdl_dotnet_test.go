@@ -254,3 +254,59 @@ func TestWSDLTypedDataSetImportsLast(t *testing.T) {
 		`      <s:import schemaLocation="ADDRESS/service/service.asmx?schema=RegionSet" namespace="`+ds+`" />`,
 		`      <s:element name="ReturnAllAtms">`)
 }
+
+// TestWSDLSchemaElementsDeclareNothing: .NET Framework 4 writes each
+// <s:schema> of the types with no namespace declaration and a DataSet's
+// .NET form with no import of XML Schema, as Mono does and the mock
+// does. XmlSchemaExporter.AddSchema (System.Xml,
+// Serialization/XmlSchemaExporter.cs) makes each schema with only its
+// TargetNamespace and ElementFormDefault, its Namespaces left empty, and
+// ServiceDescriptionSerializationWriter.Write66_XmlSchema
+// (System.Web.Services, Description/ServiceDescriptionSerializer.cs)
+// writes it with WriteStartElement(…, o.Namespaces), which declares
+// nothing for an empty XmlSerializerNamespaces (the writer's own, the
+// definitions' Hashtable, was dropped after the root:
+// WriteNamespaceDeclarations sets it to null), so every QName is written
+// with the prefixes declared on the definitions element. A DataSet is
+// exported since .NET 2.0 by ExportSpecialMapping's XsiType/XsdType branch
+// (DataSet's [XmlSchemaProvider("GetDataSetSchema")] returns the inline
+// type and adds no schema), which imports only the namespaces of the
+// schemas a provider adds: the <s:import
+// namespace="http://www.w3.org/2001/XMLSchema" /> of public .NET 1.x WSDLs
+// came from the branch for an IXmlSerializable without a schema, which
+// DataSet no longer reaches.
+func TestWSDLSchemaElementsDeclareNothing(t *testing.T) {
+	const ns, banks = "http://example.org/atm", "http://example.org/banks"
+	wsdl := wsdlOf(t, findingHead+`      - {element: Count, namespace: "`+banks+`", type: int, value: count}
+      - {attribute: total, namespace: "http://example.org/totals", type: int, value: count}
+      - element: Atms
+        list: locations
+        item: {element: Atm, fields: [{element: Id, type: int, value: id}]}
+  Finder:
+    layout: dataset
+    dataset:
+      name: Finder
+      tables:
+        - table: Bank
+          rows: institutions
+          columns:
+            - {column: BankId, type: int, allowNull: false, value: id}
+`+arrayOfProvince+operationsOf("Finding", "Finder", "ArrayOfProvince"), ns)
+	tags := regexp.MustCompile(`<s:schema[^>]*>`).FindAllString(wsdl, -1)
+	want := []string{
+		`<s:schema elementFormDefault="qualified" targetNamespace="` + ns + `">`,
+		`<s:schema elementFormDefault="qualified" targetNamespace="` + banks + `">`,
+		`<s:schema elementFormDefault="qualified" targetNamespace="http://example.org/totals">`,
+	}
+	if strings.Join(tags, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the schemas' start tags:\n%s\nwant\n%s", strings.Join(tags, "\n"), strings.Join(want, "\n"))
+	}
+	wantInWSDL(t, wsdl, want[0],
+		`      <s:import namespace="`+banks+`" />`,
+		`      <s:import namespace="http://example.org/totals" />`,
+		`      <s:element name="ReturnAllAtms">`)
+	wantInWSDL(t, wsdl, `                  <s:element ref="s:schema" />`)
+	if strings.Contains(wsdl, `<s:import namespace="http://www.w3.org/2001/XMLSchema" />`) {
+		t.Errorf("the WSDL imports XML Schema:\n%s", typesOf(wsdl))
+	}
+}
