@@ -216,6 +216,9 @@ func compileShape(sh *shape.Shape, ns string) (*shapeEncoder, error) {
 	if err := sh.Validate(); err != nil {
 		return nil, err
 	}
+	if err := sh.CheckServiceNamespace(ns); err != nil {
+		return nil, err
+	}
 	e := &shapeEncoder{shape: sh, soap: map[string]*resultCode{}, plain: map[string]*resultCode{},
 		dsSOAP: map[string]*dsCode{}, dsPlain: map[string]*dsCode{}, variants: 1}
 	variants := map[string]int{}

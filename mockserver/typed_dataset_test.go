@@ -12,6 +12,7 @@ import (
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/internal/refdeploy"
+	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
 )
 
@@ -256,4 +257,29 @@ func TestTypedDataSetSchemaBytes(t *testing.T) {
 	if got := string(getOK(t, srv.URL+asmx.ServicePath+"?schema=AtmSet")); got != want {
 		t.Errorf("?schema=AtmSet serves\n%s\nwant\n%s", got, want)
 	}
+}
+
+// TestTypedDataSetInServiceNamespaceRefused: a typed DataSet whose schema
+// is in the service namespace is refused, naming the namespace. .NET
+// imports no such schema (XmlSchemaExporter.AddSchemaImport returns for a
+// namespace equal to the referencing one) and merges it into the service
+// schema at XmlSchemas.Compile, which then counts as a DataSet schema and
+// is moved out of wsdl:types (ServiceDescriptionReflector.Reflect), linked
+// back by an xs:include of ?schema=schema1; with the HTTP GET/POST
+// bindings the GET/POST root RegionSet and the DataSet's element RegionSet
+// fail the merge and there is no WSDL. The mock models neither, so it
+// does not serve the plain and schemaLocation imports it would write.
+func TestTypedDataSetInServiceNamespaceRefused(t *testing.T) {
+	sh, err := shape.Load(filepath.Join("..", "shape", "learn", "testdata", "typedds-learned.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const dsNS = "http://typedds.atmref.example.org/RegionSet.xsd"
+	_, err = mockserver.New(mockserver.WithShape(sh), mockserver.WithNamespace(dsNS))
+	if err == nil || !strings.Contains(err.Error(), "results.RegionSet.dataset.namespace: a typed DataSet in the service namespace ("+dsNS+") is not modelled") ||
+		!strings.Contains(err.Error(), "Cannot merge schemas") {
+		t.Errorf("served in the DataSet's namespace: got %v, want the typed DataSet refused, naming %s", err, dsNS)
+	}
+	// In a namespace of its own, as the deployment has it, it is served.
+	serveShape(t, sh, "http://typedds.atmref.example.org/atmService")
 }

@@ -102,7 +102,10 @@ func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
 				// GetTypedDataSetSchema adds), and its schema served at
 				// ?schema=Name, imported after every other import
 				// (DiscoveryServerProtocol.AddSchemaImports, once the
-				// service is reflected).
+				// service is reflected). Never the service namespace:
+				// compileShape refuses a typed DataSet there
+				// (shape.CheckServiceNamespace), as .NET merges its schema
+				// into the service's instead.
 				typedImports = append(typedImports, dns)
 				if !slices.Contains(w.service.imports, dns) {
 					w.service.imports = append(w.service.imports, dns)

@@ -116,6 +116,11 @@ func TestHandWrittenMistakes(t *testing.T) {
 		{"a typed double attribute written fixed:6", "attrs.yaml", "{attribute: lat, type: double, value: coordinates.latitude}",
 			"{attribute: lat, type: double, format: \"fixed:6\", value: coordinates.latitude}",
 			[]string{`line 13: `, `lat.format: format "fixed:6": XmlSerializer writes a typed result's double as XmlConvert does (15 or 17 significant digits`}, 1},
+		// .NET merges a typed DataSet's schema in the service namespace
+		// into the service's schema, which leaves the WSDL (or, with the
+		// GET/POST bindings, fails the merge): not modelled, refused.
+		{"a typed DataSet in the service namespace", "dataset.yaml", "      namespace: http://dataset.atmref.example.org/banks\n      wsdl: lax-any", "      namespace: service\n      wsdl: typed",
+			[]string{`line 56: results.BankList.dataset.namespace: a typed DataSet in the service namespace is not modelled: .NET merges its schema into the service's schema`, `"Cannot merge schemas"`}, 1},
 		{"a namespace with a control character", "typed.yaml", "    namespace: service\n    root: AtmResult", "    namespace: \"http://x.example.org/\\x01\"\n    root: AtmResult",
 			[]string{`line 4: results.AtmResult.namespace: namespace "http://x.example.org/\x01": a control character (or one XML forbids) in it`}, 1},
 	}

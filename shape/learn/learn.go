@@ -155,6 +155,11 @@ func (l *learner) learn() (*shape.Shape, *Report, error) {
 	if err := sh.Validate(); err != nil {
 		return nil, l.report, fmt.Errorf("the learned shape is not valid (a bug in atmkit's learner, please report it): %w", err)
 	}
+	if err := sh.CheckServiceNamespace(l.ns); err != nil {
+		// The deployment's, not the learner's: its answers hold a typed
+		// DataSet in the service namespace, which the mock cannot serve.
+		return nil, l.report, fmt.Errorf("the deployment's answers hold a DataSet atmkit does not model: %w", err)
+	}
 	l.report.Namespace = l.ns
 	if l.info == nil {
 		l.note("no WSDL was given or recorded: what only a WSDL shows (a result type's name where no GET or POST answer shows it, a DataSet result's form in the WSDL) is atmkit's default, not the deployment's; give the WSDL, or record GET .../service.asmx?WSDL too")

@@ -1,6 +1,7 @@
 package learn_test
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -1135,5 +1136,42 @@ func TestLearnNodePrefixes(t *testing.T) {
 		if got, want := mocktest.StartTags(served), mocktest.StartTags(recorded); got != want {
 			t.Errorf("%s over %s: the mock writes the tags\n%s\nthe deployment (%s)\n%s", c.call.Op, c.binding, got, c.recorded, want)
 		}
+	}
+}
+
+// TestLearnTypedDataSetInServiceNamespace: a deployment whose typed
+// DataSet is in the service namespace is refused with what .NET does with
+// it, not taken for a learner bug or another service. Its answers are the
+// typedds site's with the service namespace made the DataSet's; its WSDL,
+// as .NET Framework writes it (ServiceDescriptionReflector.Reflect merges
+// the DataSet's schema into the service's at XmlSchemas.Compile and moves
+// the merged schema, now a DataSet schema, out of wsdl:types;
+// DiscoveryServerProtocol.AddSchemaImports, with no schema left, adds a
+// schema of the service namespace holding only an xs:include of
+// ?schema=schema1, the merged schema having no id; elementFormDefault is
+// set on the moved schema, not on that one), links the declarations
+// instead of holding them.
+func TestLearnTypedDataSetInServiceNamespace(t *testing.T) {
+	const svc, dsNS = "http://typedds.atmref.example.org/atmService", "http://typedds.atmref.example.org/RegionSet.xsd"
+	samples := siteSamples(t, "typedds")
+	for i := range samples {
+		samples[i].Body = bytes.ReplaceAll(samples[i].Body, []byte(svc), []byte(dsNS))
+	}
+	_, _, err := learn.Learn(learn.Input{Samples: samples})
+	if err == nil || !strings.Contains(err.Error(), "a typed DataSet in the service namespace ("+dsNS+") is not modelled") ||
+		strings.Contains(err.Error(), "bug in atmkit's learner") {
+		t.Errorf("the answers: got %v, want the typed DataSet in %s refused", err, dsNS)
+	}
+
+	wsdl := string(siteWSDL(t, "typedds"))
+	start, end := strings.Index(wsdl, "    <s:schema "), strings.Index(wsdl, "    </s:schema>")
+	if start < 0 || end < start {
+		t.Fatal("testdata/typedds/wsdl.xml: no service schema")
+	}
+	const location = "http://127.0.0.1:18090/typedds/service/service.asmx?schema=schema1"
+	wsdl = wsdl[:start] + "    <s:schema targetNamespace=\"" + svc + "\">\r\n      <s:include schemaLocation=\"" + location + "\" />\r\n" + wsdl[end:]
+	_, _, err = learn.Learn(learn.Input{WSDL: []byte(wsdl), Samples: siteSamples(t, "typedds")})
+	if err == nil || !strings.Contains(err.Error(), "does not hold the schema of the service namespace "+svc+" but links it ("+location+")") {
+		t.Errorf("the WSDL: got %v, want its service schema named as linked from %s", err, location)
 	}
 }

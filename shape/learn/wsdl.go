@@ -145,9 +145,43 @@ func readWSDL(data []byte) (*wsdlInfo, error) {
 		info.ops[op] = r
 	}
 	if !slices.ContainsFunc(shape.Operations(), func(op string) bool { return info.ops[op] != nil }) {
+		if loc := includedServiceSchema(defs, info.ns); loc != "" {
+			return nil, fmt.Errorf("the WSDL does not hold the schema of the service namespace %s but links it (%s): .NET moves the service's declarations out of the WSDL "+
+				"when a typed DataSet's schema in the service namespace is merged into them (it then counts as a DataSet schema); "+
+				"atmkit does not model a typed DataSet in the service namespace", info.ns, loc)
+		}
 		return nil, noResults(set, info.ns)
 	}
 	return info, nil
+}
+
+// includedServiceSchema is the schemaLocation of the service namespace
+// ns's schema when the WSDL links it instead of holding it, "" when it
+// does not. .NET does so where it moved the service schema out of
+// wsdl:types (a typed DataSet's schema in the service namespace merged
+// into it makes it a DataSet schema, ServiceDescriptionReflector.Reflect):
+// DiscoveryServerProtocol.AddExternal links it from the first schema left,
+// with an xs:include from one of the service namespace (the schema it
+// makes when none is left), else an xs:import of the namespace.
+func includedServiceSchema(defs *etree.Element, ns string) string {
+	for _, types := range defs.SelectElements("types") {
+		for _, schema := range types.ChildElements() {
+			if schema.Tag != "schema" || schema.NamespaceURI() != nsXSD {
+				continue
+			}
+			own := schema.SelectAttrValue("targetNamespace", "") == ns
+			for _, ext := range schema.ChildElements() {
+				loc := ext.SelectAttrValue("schemaLocation", "")
+				switch {
+				case ext.NamespaceURI() != nsXSD || loc == "":
+				case ext.Tag == "include" && own,
+					ext.Tag == "import" && !own && ext.SelectAttrValue("namespace", "") == ns:
+					return loc
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // noResults is the error of a WSDL that declares the result of none of
