@@ -130,7 +130,7 @@ func waitExit(t *testing.T, cmd *exec.Cmd) int {
 		}
 		return 0
 	case <-time.After(30 * time.Second):
-		t.Fatal("atmkit did not exit within 30 s of SIGINT")
+		t.Fatal("atmkit did not exit within 30 s of its signal")
 		return -1
 	}
 }

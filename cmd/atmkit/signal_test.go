@@ -157,15 +157,8 @@ func TestSIGTERMLetsInFlightRequestsFinish(t *testing.T) {
 			if resp.StatusCode != 200 || !strings.Contains(string(body), "<atmLocations>") {
 				t.Errorf("in-flight request: got %d %.200q, want 200 with locations", resp.StatusCode, body)
 			}
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Errorf("exit after %s: got %v, want exit status 0; stderr:\n%s", sig, err, stderr.String())
-				}
-			case <-time.After(30 * time.Second):
-				t.Fatalf("atmkit did not exit after %s", sig)
+			if code := waitExit(t, cmd); code != 0 {
+				t.Errorf("exit after %s: got exit status %d, want 0; stderr:\n%s", sig, code, stderr.String())
 			}
 		})
 	}
@@ -188,15 +181,8 @@ func TestSIGTERMWithAConnectionThatSentNothing(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil || strings.Contains(stderr.String(), "in flight") {
-			t.Errorf("exit after SIGTERM: got %v, want exit status 0 and nothing in flight; stderr:\n%s", err, stderr)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatalf("atmkit did not exit after SIGTERM; stderr:\n%s", stderr)
+	if code := waitExit(t, cmd); code != 0 || strings.Contains(stderr.String(), "in flight") {
+		t.Errorf("exit after SIGTERM: got exit status %d, want 0 and nothing in flight; stderr:\n%s", code, stderr)
 	}
 }
 
@@ -216,15 +202,8 @@ func TestSIGTERMGraceEndsExitsZero(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil || !strings.Contains(stderr.String(), "cut off") {
-			t.Errorf("exit after SIGTERM with a request in flight past --grace: got %v, want exit status 0 and a warning that it was cut off; stderr:\n%s", err, stderr)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatalf("atmkit did not exit after SIGTERM; stderr:\n%s", stderr)
+	if code := waitExit(t, cmd); code != 0 || !strings.Contains(stderr.String(), "cut off") {
+		t.Errorf("exit after SIGTERM with a request in flight past --grace: got exit status %d, want 0 and a warning that it was cut off; stderr:\n%s", code, stderr)
 	}
 }
 
