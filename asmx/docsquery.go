@@ -21,8 +21,9 @@ const (
 // key wsdl with a value asks for the service description of that id, which
 // a service in one namespace does not have ("?wsdl=1"); the values of the
 // pairs without '=' (Request.QueryString[null], joined with commas) that
-// are wsdl or disco, in any case, ask for that document ("?wsdl&x=1" does,
-// "?wsdl&disco" does not); anything else is the help page, for the
+// are wsdl or disco, in any case (OrdinalIgnoreCase, as names: "dısco"
+// too), ask for that document ("?wsdl&x=1" does, "?wsdl&disco" does
+// not); anything else is the help page, for the
 // operation op names. arg is the schema's id or the operation; hasOp says
 // whether the query has an op at all (?op= is one, naming "").
 func ParseDocsQuery(raw string) (kind DocsKind, arg string, hasOp bool) {
@@ -49,9 +50,9 @@ func ParseDocsQuery(raw string) (kind DocsKind, arg string, hasOp bool) {
 		return DocsWSDLNotFound, "", false
 	}
 	switch {
-	case strings.EqualFold(bare, "wsdl"):
+	case sameName(bare, "wsdl"): // string.Compare's OrdinalIgnoreCase
 		return DocsWSDL, "", false
-	case strings.EqualFold(bare, "disco"):
+	case sameName(bare, "disco"):
 		return DocsDisco, "", false
 	}
 	op, hasOp := get("op")

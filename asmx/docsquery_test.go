@@ -1,6 +1,9 @@
 package asmx
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestParseDocsQuery: the query of a GET of an .asmx file read as
 // DiscoveryServerProtocol reads it (the rules docs/asmx.md gives).
@@ -44,4 +47,50 @@ func TestParseDocsQuery(t *testing.T) {
 			break
 		}
 	}
+}
+
+// FuzzParseDocsQuery: a query's names and the values without a name are
+// compared as OrdinalIgnoreCase compares them (DiscoveryServerProtocolFactory
+// compares Request.QueryString[null] with string.Compare and
+// StringComparison.OrdinalIgnoreCase): written in another case, 'i' as the
+// dotless 'ı' and 's' as the long 'ſ' (whose upper cases are I and S), a
+// query asks for the same document. Only a document's own kinds take an
+// op, and only a schema an argument.
+func FuzzParseDocsQuery(f *testing.F) {
+	for _, q := range []string{"WSDL", "wsdl&x=1", "disco", "disco&=x", "schema=ds1&wsdl", "wsdl=1", "OP=a&op=b&Op=c", "page=op&tab=msg&op=x", "%77sdl", "dis%u0063o"} {
+		f.Add(q)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		kind, arg, hasOp := ParseDocsQuery(q)
+		if kind < DocsHelp || kind > DocsWSDLNotFound || (kind != DocsHelp && hasOp) || ((kind == DocsWSDL || kind == DocsDisco || kind == DocsWSDLNotFound) && arg != "") {
+			t.Fatalf("ParseDocsQuery(%q) = %d, %q, %v", q, kind, arg, hasOp)
+		}
+		other := otherCase(q)
+		if k, _, op := ParseDocsQuery(other); k != kind || op != hasOp {
+			t.Fatalf("ParseDocsQuery(%q) = %d, hasOp %v; of %q, the same to OrdinalIgnoreCase: %d, hasOp %v", q, kind, hasOp, other, k, op)
+		}
+	})
+}
+
+// otherCase writes q's 'i' and 's' as 'ı' and 'ſ', and its other ASCII
+// letters in the other case but the u of a %u escape.
+func otherCase(q string) string {
+	var b strings.Builder
+	for i := 0; i < len(q); i++ {
+		switch c := q[i]; {
+		case c == 'i' || c == 'I':
+			b.WriteString("ı")
+		case c == 's' || c == 'S':
+			b.WriteString("ſ")
+		case (c == 'u' || c == 'U') && i > 0 && q[i-1] == '%':
+			b.WriteByte(c)
+		case c >= 'a' && c <= 'z':
+			b.WriteByte(c - 'a' + 'A')
+		case c >= 'A' && c <= 'Z':
+			b.WriteByte(c - 'A' + 'a')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }

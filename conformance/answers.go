@@ -191,7 +191,13 @@ func checkDeclaration(x *Exchange, what string) error {
 	}
 	_, charset, _ := mediaType(x.ContentType())
 	if m := encodingRE.FindSubmatch(decl); m != nil && !strings.EqualFold(string(m[1]), charset) {
-		return fail(x, what+": XML declaration's encoding", fmt.Sprintf("%q, the charset of the content type %q", charset, clip(x.ContentType(), 100, x.masks()...)), "%s", string(decl))
+		// The charset is quoted as mediaType reads it, in lower case: a key
+		// it holds is masked in lower case too.
+		masks := x.masks()
+		for _, k := range x.masks() {
+			masks = append(masks, strings.ToLower(k))
+		}
+		return fail(x, what+": XML declaration's encoding", fmt.Sprintf("%q, the charset of the content type %q", clip(charset, 100, masks...), clip(x.ContentType(), 100, x.masks()...)), "%s", string(decl))
 	}
 	return nil
 }

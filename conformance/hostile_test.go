@@ -347,6 +347,23 @@ var _ = Describe("a hostile target", Label("selftest"), func() {
 		err = checkDeclaration(x, "ReturnProvinces over get")
 		Expect(err).To(MatchError(ContainSubstring(`expected: "utf-8", the charset of the content type "text/xml;`)))
 		Expect(len(err.Error())).To(BeNumerically("<", 2000))
+
+		// The charset itself, read in lower case: whole, of any length,
+		// and a key in it not masked (the masks are of the key as given).
+		for _, charset := range []string{leakKey, strings.Repeat("a", 1<<20)} {
+			target = serve(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", "text/xml; charset="+charset)
+				fmt.Fprint(w, `<?xml version="1.0" encoding="utf-16"?><a/>`)
+			}))
+			s, err = NewSession(Config{Target: target, Key: leakKey})
+			Expect(err).NotTo(HaveOccurred())
+			x, err = s.Do(Request{Binding: HTTPGet, Op: opProvinces})
+			Expect(err).NotTo(HaveOccurred())
+			err = checkDeclaration(x, "ReturnProvinces over get")
+			Expect(err).To(MatchError(ContainSubstring("XML declaration's encoding")))
+			Expect(len(err.Error())).To(BeNumerically("<", 2000), "%.3000s", err)
+			Expect(strings.ToLower(err.Error())).NotTo(ContainSubstring(strings.ToLower(leakKey)))
+		}
 	})
 
 	// A key or a header value holding a control character or a byte that

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestKey(t *testing.T) {
@@ -106,6 +107,36 @@ func FuzzMasker(f *testing.F) {
 		}
 		if got := NewMasker(k1).Text(s, k2); got != want {
 			t.Errorf("NewMasker(%q).Text(%q, %q) = %q, Text = %q", k1, s, k2, got, want)
+		}
+	})
+}
+
+// FuzzTextMasksForms: Text masks a key in every form Forms makes of it,
+// wherever a text holds it, next to another key's form. Each key is Q + a
+// fuzzed text + Q and nothing else holds a Q or a key a '*': a form found
+// in what Text returned is then a form the text held, not one the masks
+// made of their first two characters and what stands around them. (The
+// Qs keep one key's form from holding another's: the order forms are
+// masked in is TestText's.)
+func FuzzTextMasksForms(f *testing.F) {
+	f.Add("Leak-Key-1234", "Clé-秘密", "a ", "&", "", uint8(0), uint8(3))
+	f.Add("k'\"<>&\x01", "Leak\xffKey", "strAtmServiceKey=", "<?pi?>", "\n", uint8(7), uint8(11))
+	f.Fuzz(func(t *testing.T, a, b, pre, mid, post string, formA, formB uint8) {
+		if strings.ContainsAny(a+b, "Q*") || strings.ContainsRune(pre+mid+post, 'Q') {
+			return
+		}
+		keyA, keyB := "Q"+a+"Q", "Q"+b+"Q"
+		if utf8.RuneCountInString(keyA) < MinLiteral || utf8.RuneCountInString(keyB) < MinLiteral {
+			return // shorter keys are masked only as words of their own
+		}
+		formsA, formsB := Forms(keyA), Forms(keyB)
+		s := pre + formsA[int(formA)%len(formsA)] + mid + formsB[int(formB)%len(formsB)] + post
+		for name, got := range map[string]string{"Text": Text(s, keyA, keyB), "Masker": NewMasker(keyA).Text(s, keyB)} {
+			for _, form := range append(formsA, formsB...) {
+				if strings.Contains(got, form) {
+					t.Fatalf("%s(%q) = %q: holds the form %q", name, s, got, form)
+				}
+			}
 		}
 	})
 }
