@@ -26,6 +26,7 @@ import (
 	"os/signal"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/atmkit/atmkit/internal/stopsignal"
@@ -104,6 +105,7 @@ type Server struct {
 	mu      sync.Mutex
 	fresh   map[net.Conn]struct{} // connections that have sent no request yet
 	closing bool                  // the shutdown has begun: fresh ones are closed
+	nFresh  atomic.Int64          // len(fresh), read without mu
 }
 
 type stoppingKey struct{}
@@ -182,9 +184,18 @@ func Run(ctx context.Context, ln net.Listener, h http.Handler, o Options) error 
 // and closes one at once once the shutdown has begun: it holds no request
 // in flight, and net/http's Shutdown would wait for it for five seconds,
 // the request it may yet send never to be answered.
+// Every request on a kept-alive connection changes its state twice
+// (active, idle): when no connection is fresh, which is the usual case,
+// those changes take no lock. A connection's StateNew, which counts it,
+// happens before its own later changes (net/http sets it before it starts
+// the connection's goroutine), so a fresh one always finds nFresh above 0.
 func (s *Server) trackFresh(c net.Conn, st http.ConnState) {
+	if st != http.StateNew && s.nFresh.Load() == 0 {
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer func() { s.nFresh.Store(int64(len(s.fresh))) }()
 	switch {
 	case st == http.StateNew && s.closing:
 		_ = c.Close()
@@ -205,6 +216,7 @@ func (s *Server) closeFresh() {
 		_ = c.Close()
 	}
 	clear(s.fresh)
+	s.nFresh.Store(0)
 }
 
 // CancelRequests ends the context of every request being served, so that
