@@ -236,7 +236,7 @@ func TestHealthSpecificAddr(t *testing.T) {
 // TestHealthEveryInterfaceIPv6: the image's health check (no --url) of a
 // serve whose ATMKIT_ADDR is [::] asks [::1], which reaches a serve on [::]
 // (IPv6 and IPv4 alike), and 127.0.0.1 where nothing answers there: a
-// container without IPv6 (Docker's default) has no ::1, while serve on
+// container with IPv6 turned off has no ::1, while serve on
 // [::] takes its IPv4 calls, and the check failed with "cannot assign
 // requested address" beside a mock that answers. The serve here listens
 // on 127.0.0.1 alone, so that [::1] finds nothing, as it finds nothing

@@ -67,7 +67,7 @@ func DefaultURL(getenv func(string) string) string {
 // fallbackURL is the URL atmkit health checks when DefaultURL cannot be
 // reached, for an ATMKIT_ADDR of [::] (its port on [::1]): the port on
 // 127.0.0.1. serve on [::] takes IPv4 calls too, and where IPv6 is off (a
-// container of Docker's default network has no ::1) only those reach it.
+// container with IPv6 turned off has no ::1) only those reach it.
 // It is "" for any other ATMKIT_ADDR.
 func fallbackURL(getenv func(string) string) string {
 	host, port, err := net.SplitHostPort(getenv("ATMKIT_ADDR"))
