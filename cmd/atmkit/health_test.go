@@ -232,3 +232,25 @@ func TestHealthSpecificAddr(t *testing.T) {
 		})
 	}
 }
+
+// TestHealthEveryInterfaceIPv6: the image's health check (no --url) of a
+// serve whose ATMKIT_ADDR is [::] asks [::1], which reaches a serve on [::]
+// (IPv6 and IPv4 alike), and 127.0.0.1 where nothing answers there: a
+// container with IPv6 turned off has no ::1, while serve on
+// [::] takes its IPv4 calls, and the check failed with "cannot assign
+// requested address" beside a mock that answers. The serve here listens
+// on 127.0.0.1 alone, so that [::1] finds nothing, as it finds nothing
+// there.
+func TestHealthEveryInterfaceIPv6(t *testing.T) {
+	t.Parallel()
+	srv := startCmd(t, nil, "serve", "--addr", "127.0.0.1:0")
+	env := map[string]string{"ATMKIT_ADDR": "[::]:" + mustURL(t, srv.base).Port()}
+	code, out, errOut := runAtmkit(env, "health")
+	if want := srv.base + "/__admin/health: ok\n"; code != 0 || !strings.HasSuffix(out, want) {
+		t.Errorf("ATMKIT_ADDR=%s: exit %d, stdout %q, stderr %q; want 0 and %q", env["ATMKIT_ADDR"], code, out, errOut, want)
+	}
+	code, _, errOut = runAtmkit(map[string]string{"ATMKIT_ADDR": "[::]:" + mustURL(t, closedPort(t)).Port()}, "health")
+	if want := "health: http://127.0.0.1:"; code != 1 || !strings.Contains(errOut, want) || !strings.Contains(errOut, "connection refused: nothing listens there") {
+		t.Errorf("ATMKIT_ADDR=[::] of a closed port: exit %d, stderr %q; want 1, %q and connection refused", code, errOut, want)
+	}
+}

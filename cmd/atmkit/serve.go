@@ -99,8 +99,10 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	for _, k := range f.keys {
-		if k != strings.TrimSpace(k) { // a typo, most likely: calls must send it so
-			m.Warnf("the key %s has white space at its ends; only calls that send it so are accepted", mockserver.MaskKey(k))
+		if k != strings.TrimSpace(k) { // a slip, most likely, but ASMX compares keys exactly: calls must send it so
+			m.Warnf("the key %s has white space at its ends; only calls that send it so are accepted "+
+				"(in cmd.exe, `set ATMKIT_KEY=k && atmkit ...` keeps the space before &&: write `set \"ATMKIT_KEY=k\"`; "+
+				"in ATMKIT_KEYS, a space beside a comma belongs to a key)", mockserver.MaskKey(k))
 		}
 	}
 	tl, logger, err := m.ServerSetup(w, &f.srv, f.addr)

@@ -2,6 +2,10 @@ package main
 
 import (
 	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -43,13 +47,46 @@ func TestServeErrorForms(t *testing.T) {
 }
 
 // TestServeWarnsOfKeyWithSpaces: a key with white space at its ends (a
-// paste slip, most likely) is served as given, with a warning that masks it.
+// paste slip, or cmd.exe's `set ATMKIT_KEY=k && atmkit serve`, which keeps
+// the space before &&) is served as given, with a warning that masks it,
+// whichever way it came: --key, ATMKIT_KEY, ATMKIT_KEYS (where a space
+// after a comma belongs to the next key) or a config file. ASMX compares
+// keys exactly, and conform and cassette verify send ATMKIT_KEY as it is:
+// the variables' keys were trimmed for serve alone, so a mock started with
+// `set ATMKIT_KEY=k ` refused the conform run beside it. A key of white
+// space only is refused as an empty --key is.
 func TestServeWarnsOfKeyWithSpaces(t *testing.T) {
 	t.Parallel()
-	r := startCmd(t, nil, "serve", "--addr", "127.0.0.1:0", "--key", "Spaced-Key-123 ")
-	if got, want := r.stderr.String(), "atmkit: WARNING: the key Sp**** has white space at its ends"; !strings.Contains(got, want) || strings.Contains(got, "Spaced-Key-123") {
-		t.Errorf("stderr %q, want %q and no key", got, want)
+	const spaced, other = "Spaced-Key-123 ", "Other-Key-456"
+	config := filepath.Join(t.TempDir(), "atmkit.yaml")
+	if err := os.WriteFile(config, []byte("keys: [\""+spaced+"\"]\n"), 0o600); err != nil {
+		t.Fatal(err)
 	}
+	for _, tc := range []struct {
+		name     string
+		env      map[string]string
+		args     []string
+		accepted []string // the keys served; spaced is always refused without its space
+	}{
+		{"--key", nil, []string{"--key", spaced}, []string{spaced}},
+		{"ATMKIT_KEY", map[string]string{"ATMKIT_KEY": spaced}, nil, []string{spaced}},
+		{"ATMKIT_KEYS", map[string]string{"ATMKIT_KEYS": spaced + "," + other}, nil, []string{spaced, other}},
+		{"config file", nil, []string{"--config", config}, []string{spaced}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base, _, stderr := startServe(t, tc.env, tc.args...)
+			if got, want := stderr.String(), "atmkit: WARNING: the key Sp**** has white space at its ends"; !strings.Contains(got, want) || strings.Contains(got, "Spaced-Key-123") {
+				t.Errorf("stderr %q, want %q and no key", got, want)
+			}
+			provinces := base + "/service/service.asmx/ReturnProvinces?strAtmServiceKey="
+			for _, k := range tc.accepted {
+				wantGet(t, "the key "+strconv.Quote(k), provinces+url.QueryEscape(k), "", 200)
+			}
+			wantGet(t, "the key without its spaces", provinces+strings.TrimSpace(spaced), "", 500)
+		})
+	}
+	code, _, stderr := runAtmkit(map[string]string{"ATMKIT_KEY": " "}, "serve", "--addr", "127.0.0.1:0")
+	wantUsageLine(t, "ATMKIT_KEY of a space", code, "", stderr, "an empty key")
 }
 
 // TestServeURLLimits checks --max-url-length, --max-query-string-length

@@ -24,8 +24,8 @@ var argLine = regexp.MustCompile(`ARG ("(?:[^"\\]|\\.)*")`)
 // typed or pasted line is (not a batch file's: %NAME% and %% differ
 // there), with env added, and returns the arguments printargs printed.
 // (Wine's cmd.exe runs only the first line of its input.)
-func (w *wineRun) cmdArgs(env []string, line string) []string {
-	w.t.Helper()
+func (w *wineRun) cmdArgs(t *testing.T, env []string, line string) []string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "wine", "cmd")
@@ -35,20 +35,20 @@ func (w *wineRun) cmdArgs(env []string, line string) []string {
 	cmd.Stdout, cmd.Stderr = &out, io.Discard
 	cmd.WaitDelay = 5 * time.Second
 	if err := cmd.Run(); err != nil {
-		w.t.Fatalf("wine cmd: %v\n%s", err, out.String())
+		t.Fatalf("wine cmd: %v\n%s", err, out.String())
 	}
 	var args []string
 	for _, l := range strings.Split(out.String(), "\n") {
 		if m := argLine.FindStringSubmatch(l); m != nil {
 			a, err := strconv.Unquote(m[1])
 			if err != nil {
-				w.t.Fatalf("printargs printed %q: %v", l, err)
+				t.Fatalf("printargs printed %q: %v", l, err)
 			}
 			args = append(args, a)
 		}
 	}
 	if !strings.Contains(out.String(), "END") {
-		w.t.Errorf("printargs did not run: %s\n%s", line, out.String())
+		t.Errorf("printargs did not run: %s\n%s", line, out.String())
 	}
 	return args
 }
@@ -94,7 +94,7 @@ func TestReproduceLinesUnderWine(t *testing.T) {
 				serveAs(rw, r, h, "application/xml")
 			})
 		})
-		code, out, errOut := w.run("conform", "--target", target, "--key", key, "--label-filter", "soap11 && documented")
+		code, out, errOut := w.run(t, "conform", "--target", target, "--key", key, "--label-filter", "soap11 && documented")
 		if code != exitFailure {
 			t.Fatalf("atmkit.exe conform: exit %d, want 1\n%s\n%s", code, out, errOut)
 		}
@@ -107,7 +107,7 @@ func TestReproduceLinesUnderWine(t *testing.T) {
 		if strings.Contains(line, key) {
 			t.Errorf("the reproduce line holds the key: %s", line)
 		}
-		args := w.cmdArgs([]string{"ATMKIT_KEY=" + key}, winPath(printargs)+strings.TrimPrefix(line, "curl.exe"))
+		args := w.cmdArgs(t, []string{"ATMKIT_KEY=" + key}, winPath(printargs)+strings.TrimPrefix(line, "curl.exe"))
 		i := len(args) - 2
 		if len(args) < 9 || args[0] != "-sS" || args[2] != "-X" || args[3] != "POST" || !strings.HasPrefix(args[4], target+"/") || args[i] != "--data-binary" {
 			t.Fatalf("arguments: got %q\nline: %s", args, line)
@@ -134,13 +134,13 @@ func TestReproduceLinesUnderWine(t *testing.T) {
 		// by curl.exe (Windows PowerShell's curl is Invoke-WebRequest).
 		saved := w.env
 		w.env = append(append([]string(nil), w.env...), "ATMKIT_KEY="+key)
-		s := w.start("serve", "--addr", "127.0.0.1:0", "--tls-self-signed")
+		s := w.start(t, "serve", "--addr", "127.0.0.1:0", "--tls-self-signed")
 		w.env = saved
 		try := bannerLine(t, s.stdout.String(), "try:")
 		if strings.Contains(try, key) || !strings.HasPrefix(try, "curl.exe ") {
 			t.Fatalf("try line: %s", try)
 		}
-		args := w.cmdArgs([]string{"ATMKIT_KEY=" + key}, winPath(printargs)+strings.TrimPrefix(try, "curl.exe"))
+		args := w.cmdArgs(t, []string{"ATMKIT_KEY=" + key}, winPath(printargs)+strings.TrimPrefix(try, "curl.exe"))
 		want := s.base + "/service/service.asmx/ReturnProvinces?strAtmServiceKey=" + key
 		if len(args) != 3 || args[0] != want || args[1] != "--cacert" || !strings.HasSuffix(args[2], ".pem") {
 			t.Fatalf("arguments: got %q, want [%s --cacert <the authority's file>]\nline: %s", args, want, try)
@@ -168,7 +168,7 @@ func TestReproduceLinesUnderWine(t *testing.T) {
 		word, _ := shellquote.Word(true, shellquote.Lit(`<k a="1">`), shellquote.Env("ATMKIT_KEY"), shellquote.Lit("</k> 50%"))
 		lines, want = append(lines, winPath(printargs)+" "+word), append(want, []string{`<k a="1">` + key + "</k> 50%"})
 		for i := range want {
-			if got := w.cmdArgs([]string{"ATMKIT_KEY=" + key}, lines[i]); strings.Join(got, "\x00") != strings.Join(want[i], "\x00") {
+			if got := w.cmdArgs(t, []string{"ATMKIT_KEY=" + key}, lines[i]); strings.Join(got, "\x00") != strings.Join(want[i], "\x00") {
 				t.Errorf("%s\ngot  %q\nwant %q", lines[i], got, want[i])
 			}
 		}

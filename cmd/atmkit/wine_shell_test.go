@@ -21,21 +21,21 @@ import (
 // DOS stub ("Wine builtin DLL"), and Wine runs its builtin of the same name
 // for a file so marked (its powershell.exe is a stub that runs nothing):
 // the copy's mark is overwritten, and Wine runs it as any other program.
-func (w *wineRun) shellCopy(name string) string {
-	w.t.Helper()
+func (w *wineRun) shellCopy(t *testing.T, name string) string {
+	t.Helper()
 	data, err := os.ReadFile(filepath.Join(w.prefix, "drive_c", "windows", "system32", "cmd.exe"))
 	if err != nil {
-		w.t.Fatal(err)
+		t.Fatal(err)
 	}
 	if mark := []byte("Wine builtin DLL"); len(data) > 0x40+len(mark) && bytes.Equal(data[0x40:0x40+len(mark)], mark) {
 		copy(data[0x40:], "Not a builtin...")
 	}
 	dir := filepath.Join(w.prefix, "drive_c", "shells")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		w.t.Fatal(err)
+		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, name), data, 0o755); err != nil {
-		w.t.Fatal(err)
+		t.Fatal(err)
 	}
 	return `C:\shells\` + name
 }
@@ -83,12 +83,12 @@ func TestShellUnderWine(t *testing.T) {
 	w := newWineRun(t)
 	const key = "wine-shell-key"
 	cmdExe := `C:\windows\system32\cmd.exe`
-	powershell, goExe, bash := w.shellCopy("powershell.exe"), w.shellCopy("go.exe"), w.shellCopy("bash.exe")
+	powershell, goExe, bash := w.shellCopy(t, "powershell.exe"), w.shellCopy(t, "go.exe"), w.shellCopy(t, "bash.exe")
 	// node.exe running a package.json script as npm, yarn 1 and pnpm do:
 	// ComSpec /d /s /c "<script>".
-	node, npmScript := w.shellCopy("node.exe"), cmdExe+" /d /s /c"
+	node, npmScript := w.shellCopy(t, "node.exe"), cmdExe+" /d /s /c"
 	// wsl.exe starting a Windows program for a Linux shell (WSL's interop).
-	wsl := w.shellCopy("wsl.exe")
+	wsl := w.shellCopy(t, "wsl.exe")
 	keyEnv := []string{"ATMKIT_KEY=" + key}
 	tryURL := `"http://127\.0\.0\.1:\d+/service/service\.asmx/ReturnProvinces\?strAtmServiceKey=`
 
@@ -114,7 +114,7 @@ func TestShellUnderWine(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := []string{"serve", "--addr", "127.0.0.1:0"}
-			s := w.startCmd(w.viaShells(context.Background(), append(append([]string(nil), keyEnv...), tc.env...), tc.chain, args...), args)
+			s := w.startCmd(t, w.viaShells(context.Background(), append(append([]string(nil), keyEnv...), tc.env...), tc.chain, args...), args)
 			try := bannerLine(t, s.stdout.String(), "try:")
 			if !regexp.MustCompile(`^` + tc.want + `$`).MatchString(try) {
 				t.Errorf("try line: %s\nwant it to match %s", try, tc.want)
@@ -129,7 +129,7 @@ func TestShellUnderWine(t *testing.T) {
 		args := []string{"fixtures", "generate", "--atms", "20", "--out", `C:\atmkit\ps data\`}
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
-		code, out, errOut := w.runCmd(w.viaShells(ctx, []string{"ATMKIT_SHELL=powershell"}, nil, args...), args)
+		code, out, errOut := w.runCmd(t, w.viaShells(ctx, []string{"ATMKIT_SHELL=powershell"}, nil, args...), args)
 		if want := `serve it: atmkit serve --fixtures 'C:\atmkit\ps data'` + "\n"; code != exitOK || !strings.Contains(out, want) {
 			t.Errorf("fixtures generate --out %s: exit %d, want %q in:\n%s%s", args[len(args)-1], code, want, out, errOut)
 		}
@@ -145,7 +145,7 @@ func TestShellUnderWine(t *testing.T) {
 			{bash, "", `reproduce: curl -sS -i '` + target + `/service/service.asmx/ReturnInstitutions?strAtmServiceKey='"$ATMKIT_KEY"`},
 		} {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			code, out, errOut := w.runCmd(w.viaShells(ctx, keyEnv, []string{tc.shell}, args...), args)
+			code, out, errOut := w.runCmd(t, w.viaShells(ctx, keyEnv, []string{tc.shell}, args...), args)
 			cancel()
 			if code != exitFailure || !strings.Contains(out, tc.reproduce) {
 				t.Errorf("conform from %s: exit %d, want 1 and %s in:\n%s\n%s", tc.shell, code, tc.reproduce, out, errOut)

@@ -27,8 +27,9 @@ import (
 var wineProgs = []string{"wine", "wineserver", "x86_64-w64-mingw32-gcc"}
 
 // wineRun is a Windows atmkit.exe run under Wine in a prefix of its own.
+// Its helpers take the t of the test or subtest calling them, which their
+// failures fail (TestWineHelpersFailTheirSubtest).
 type wineRun struct {
-	t      *testing.T
 	exe    string   // atmkit.exe, a Linux path (Wine maps it to drive Z:)
 	dir    string   // the working directory of its processes
 	prefix string   // the Wine prefix (drive C: is its drive_c)
@@ -62,7 +63,7 @@ func newWineRun(t *testing.T) *wineRun {
 	}
 	base := t.TempDir()
 	prefix := filepath.Join(base, "prefix")
-	w := &wineRun{t: t, exe: filepath.Join(base, "atmkit.exe"), dir: filepath.Join(base, "work"), prefix: prefix}
+	w := &wineRun{exe: filepath.Join(base, "atmkit.exe"), dir: filepath.Join(base, "work"), prefix: prefix}
 	// No Mono or Gecko install prompt at the prefix's first start, no menu
 	// entries written to this machine's desktop.
 	// Wine passes its environment on to atmkit.exe: none of the test
@@ -130,17 +131,17 @@ func (w *wineRun) command(ctx context.Context, args ...string) *exec.Cmd {
 
 // run runs atmkit.exe args to its end (at most two minutes) and returns its
 // exit code and output.
-func (w *wineRun) run(args ...string) (code int, stdout, stderr string) {
-	w.t.Helper()
+func (w *wineRun) run(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	return w.runCmd(w.command(ctx, args...), args)
+	return w.runCmd(t, w.command(ctx, args...), args)
 }
 
 // runCmd is run with the command that runs atmkit.exe args (through a
 // shell, say), whose context bounds it.
-func (w *wineRun) runCmd(cmd *exec.Cmd, args []string) (code int, stdout, stderr string) {
-	w.t.Helper()
+func (w *wineRun) runCmd(t *testing.T, cmd *exec.Cmd, args []string) (code int, stdout, stderr string) {
+	t.Helper()
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -149,7 +150,7 @@ func (w *wineRun) runCmd(cmd *exec.Cmd, args []string) (code int, stdout, stderr
 	case errors.As(err, &exit):
 		code = exit.ExitCode()
 	case err != nil:
-		w.t.Fatalf("wine atmkit.exe %s: %v\n%s%s", strings.Join(args, " "), err, out.String(), errb.String())
+		t.Fatalf("wine atmkit.exe %s: %v\n%s%s", strings.Join(args, " "), err, out.String(), errb.String())
 	}
 	return code, out.String(), errb.String()
 }
@@ -183,16 +184,16 @@ var listeningOn = regexp.MustCompile(`listening on (https?://\S+)`)
 
 // start starts atmkit.exe args and waits until it prints its listening
 // line; it is killed when the test ends if still running.
-func (w *wineRun) start(args ...string) *wineProc {
-	w.t.Helper()
-	return w.startCmd(w.command(context.Background(), args...), args)
+func (w *wineRun) start(t *testing.T, args ...string) *wineProc {
+	t.Helper()
+	return w.startCmd(t, w.command(context.Background(), args...), args)
 }
 
 // startCmd is start with the command that runs atmkit.exe args (through a
 // shell, say).
-func (w *wineRun) startCmd(cmd *exec.Cmd, args []string) *wineProc {
-	w.t.Helper()
-	p := startProc(w.t, cmd)
+func (w *wineRun) startCmd(t *testing.T, cmd *exec.Cmd, args []string) *wineProc {
+	t.Helper()
+	p := startProc(t, cmd)
 	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if m := listeningOn.FindStringSubmatch(p.stdout.String()); m != nil && strings.Contains(p.stdout.String(), "\n  ") {
 			p.base = m[1]
@@ -200,11 +201,11 @@ func (w *wineRun) startCmd(cmd *exec.Cmd, args []string) *wineProc {
 		}
 		select {
 		case <-p.exited:
-			w.t.Fatalf("wine atmkit.exe %s ended before listening\nstdout: %s\nstderr: %s", strings.Join(args, " "), p.stdout, p.stderr)
+			t.Fatalf("wine atmkit.exe %s ended before listening\nstdout: %s\nstderr: %s", strings.Join(args, " "), p.stdout, p.stderr)
 		default:
 		}
 	}
-	w.t.Fatalf("wine atmkit.exe %s: not listening after a minute\nstdout: %s\nstderr: %s", strings.Join(args, " "), p.stdout, p.stderr)
+	t.Fatalf("wine atmkit.exe %s: not listening after a minute\nstdout: %s\nstderr: %s", strings.Join(args, " "), p.stdout, p.stderr)
 	return nil
 }
 
@@ -255,12 +256,12 @@ func TestWindowsBinaryUnderWine(t *testing.T) {
 	w := newWineRun(t)
 	const key, token = "wine-key", "wine-admin"
 
-	if code, out, errOut := w.run("version"); code != exitOK || !strings.Contains(out, "windows/amd64") {
+	if code, out, errOut := w.run(t, "version"); code != exitOK || !strings.Contains(out, "windows/amd64") {
 		t.Fatalf("atmkit.exe version: exit %d, %q %q; want exit 0 naming windows/amd64", code, out, errOut)
 	}
 
 	t.Run("serve", func(t *testing.T) {
-		s := w.start("serve", "--addr", "127.0.0.1:0", "--key", key, "--admin-token", token)
+		s := w.start(t, "serve", "--addr", "127.0.0.1:0", "--key", key, "--admin-token", token)
 		op, params := coordinates(key)
 		for _, b := range []asmx.Binding{asmx.SOAP11, asmx.HTTPGet, asmx.JSON} {
 			if status, body := send(t, s.base, b, op, params, 30*time.Second); status != http.StatusOK || !strings.Contains(body, "46.") {
@@ -276,16 +277,16 @@ func TestWindowsBinaryUnderWine(t *testing.T) {
 		if status, _ := get(t, s.base+"/__admin/requests", ""); status != http.StatusUnauthorized {
 			t.Errorf("GET /__admin/requests without the token: got %d, want 401", status)
 		}
-		if code, out, errOut := w.run("health", "--url", s.base); code != exitOK {
+		if code, out, errOut := w.run(t, "health", "--url", s.base); code != exitOK {
 			t.Errorf("atmkit.exe health: exit %d, %s%s", code, out, errOut)
 		}
 		// A second serve on the port: Winsock's WSAEADDRINUSE, not Unix's.
-		code, out, errOut := w.run("serve", "--addr", strings.TrimPrefix(s.base, "http://"))
+		code, out, errOut := w.run(t, "serve", "--addr", strings.TrimPrefix(s.base, "http://"))
 		if code != exitUsage || !strings.Contains(errOut, "address already in use") {
 			t.Errorf("atmkit.exe serve on a port in use: exit %d, %s%s; want exit 2, address already in use", code, out, errOut)
 		}
 		report := `reports\conform.xml`
-		code, out, errOut = w.run("conform", "--target", s.base, "--key", key, "--junit-report", report)
+		code, out, errOut = w.run(t, "conform", "--target", s.base, "--key", key, "--junit-report", report)
 		if code != exitOK || !strings.Contains(out, "SUCCESS!") {
 			t.Errorf("atmkit.exe conform against itself: exit %d\n%s\n%s", code, out, errOut)
 		}
@@ -293,13 +294,13 @@ func TestWindowsBinaryUnderWine(t *testing.T) {
 			t.Errorf("%s: %d tests, %d failures; want tests and no failure", report, r.Tests, r.Failures)
 		}
 		// The Windows binary as the client of a Linux mock.
-		if code, out, errOut := w.run("conform", "--target", startMock(t, key, nil), "--key", key); code != exitOK {
+		if code, out, errOut := w.run(t, "conform", "--target", startMock(t, key, nil), "--key", key); code != exitOK {
 			t.Errorf("atmkit.exe conform against a Linux mock: exit %d\n%s\n%s", code, out, errOut)
 		}
 	})
 
 	t.Run("tls", func(t *testing.T) {
-		s := w.start("serve", "--addr", "127.0.0.1:0", "--tls-self-signed")
+		s := w.start(t, "serve", "--addr", "127.0.0.1:0", "--tls-self-signed")
 		banner := s.stdout.String()
 		// The throwaway authority goes to %TEMP% (in the prefix's drive C:).
 		m := regexp.MustCompile(`CA: +C:\\(\S+\.pem) `).FindStringSubmatch(banner)
@@ -315,7 +316,7 @@ func TestWindowsBinaryUnderWine(t *testing.T) {
 		if strings.Contains(banner, "container") {
 			t.Errorf("the banner of the Windows binary speaks of a container:\n%s", banner)
 		}
-		if code, out, errOut := w.run("health", "--url", s.base, "--ca-cert", `C:\`+m[1]); code != exitOK {
+		if code, out, errOut := w.run(t, "health", "--url", s.base, "--ca-cert", `C:\`+m[1]); code != exitOK {
 			t.Errorf("atmkit.exe health over HTTPS: exit %d, %s%s", code, out, errOut)
 		}
 		if code := s.interrupt(t); code != exitOK {
@@ -329,21 +330,21 @@ func TestWindowsBinaryUnderWine(t *testing.T) {
 	t.Run("fixtures", func(t *testing.T) {
 		// A directory with a space, as C:\Users\Jane Doe\... is.
 		dir := `C:\atmkit\my data`
-		code, out, errOut := w.run("fixtures", "generate", "--atms", "30", "--out", dir)
+		code, out, errOut := w.run(t, "fixtures", "generate", "--atms", "30", "--out", dir)
 		if code != exitOK {
 			t.Fatalf(`fixtures generate --out %s: exit %d, %s%s`, dir, code, out, errOut)
 		}
 		if want := "serve it: atmkit serve --fixtures \"" + dir + "\"\n"; !strings.Contains(out, want) {
 			t.Errorf("fixtures generate printed no %q (one argument to cmd.exe and PowerShell):\n%s", want, out)
 		}
-		if code, out, errOut := w.run("fixtures", "check", dir); code != exitOK || !strings.Contains(out, "30 ATMs") {
+		if code, out, errOut := w.run(t, "fixtures", "check", dir); code != exitOK || !strings.Contains(out, "30 ATMs") {
 			t.Errorf(`fixtures check %s: exit %d, %s%s`, dir, code, out, errOut)
 		}
 	})
 
 	t.Run("record, replay, scrub", func(t *testing.T) {
 		upstream := startMock(t, key, nil)
-		rec := w.start("record", "--upstream", upstream, "--cassette", `cassettes\atm`, "--addr", "127.0.0.1:0", "--save-interval", "0")
+		rec := w.start(t, "record", "--upstream", upstream, "--cassette", `cassettes\atm`, "--addr", "127.0.0.1:0", "--save-interval", "0")
 		op, params := coordinates(key)
 		status, recorded := send(t, rec.base, asmx.HTTPGet, op, params, 30*time.Second)
 		if status != http.StatusOK {
@@ -351,7 +352,7 @@ func TestWindowsBinaryUnderWine(t *testing.T) {
 		}
 		// A second recorder of the same cassette (named another way) is
 		// refused while the first holds it.
-		code, out, errOut := w.run("record", "--upstream", upstream, "--cassette", winPath(filepath.Join(w.dir, "cassettes", "atm.yaml")), "--addr", "127.0.0.1:0")
+		code, out, errOut := w.run(t, "record", "--upstream", upstream, "--cassette", winPath(filepath.Join(w.dir, "cassettes", "atm.yaml")), "--addr", "127.0.0.1:0")
 		if code != exitUsage || !strings.Contains(errOut, "being written by another process") {
 			t.Errorf("a second record of the cassette: exit %d, %s%s; want exit 2, being written by another process", code, out, errOut)
 		}
@@ -364,14 +365,14 @@ func TestWindowsBinaryUnderWine(t *testing.T) {
 			t.Errorf("the cassette's directory holds %v (%v), want the cassette alone (no lock or temporary file left)", entries, err)
 		}
 
-		rp := w.start("serve", "--addr", "127.0.0.1:0", "--replay", `cassettes\atm.yaml`)
+		rp := w.start(t, "serve", "--addr", "127.0.0.1:0", "--replay", `cassettes\atm.yaml`)
 		if status, body := send(t, rp.base, asmx.HTTPGet, op, params, 30*time.Second); status != http.StatusOK || body != recorded {
 			t.Errorf("replayed: got %d %.200q, want 200 and the recorded answer", status, body)
 		}
 
 		// The shape learned from the recording, into a directory to make,
 		// served after a Windows editor gave it CRLF line ends.
-		code, out, errOut = w.run("shape", "learn", "--cassette", `cassettes\atm.yaml`, "--out", `shapes\learned.yaml`)
+		code, out, errOut = w.run(t, "shape", "learn", "--cassette", `cassettes\atm.yaml`, "--out", `shapes\learned.yaml`)
 		if code != exitOK && code != exitFailure { // 1: some results not seen
 			t.Fatalf(`shape learn --out shapes\learned.yaml: exit %d, %s%s`, code, out, errOut)
 		}
@@ -379,7 +380,7 @@ func TestWindowsBinaryUnderWine(t *testing.T) {
 		if err := os.WriteFile(learned, []byte(strings.ReplaceAll(readText(t, learned), "\n", "\r\n")), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		sh := w.start("serve", "--addr", "127.0.0.1:0", "--shape", `shapes\learned.yaml`)
+		sh := w.start(t, "serve", "--addr", "127.0.0.1:0", "--shape", `shapes\learned.yaml`)
 		if status, body := send(t, sh.base, asmx.HTTPGet, op, params, 30*time.Second); status != http.StatusOK || !strings.Contains(body, "<atmLocations") {
 			t.Errorf("serve --shape of a CRLF shape file: got %d %.200q, want 200 with atmLocations", status, body)
 		}
@@ -398,10 +399,10 @@ func TestWindowsBinaryUnderWine(t *testing.T) {
 		if err := os.WriteFile(hand, []byte(edited), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if code, out, errOut := w.run("cassette", "scrub", "--check", winPath(hand)); code != exitFailure {
+		if code, out, errOut := w.run(t, "cassette", "scrub", "--check", winPath(hand)); code != exitFailure {
 			t.Errorf("cassette scrub --check of a cassette with a key: exit %d, %s%s; want 1", code, out, errOut)
 		}
-		if code, out, errOut := w.run("cassette", "scrub", winPath(hand)); code != exitOK {
+		if code, out, errOut := w.run(t, "cassette", "scrub", winPath(hand)); code != exitOK {
 			t.Errorf("cassette scrub: exit %d, %s%s", code, out, errOut)
 		}
 		if got := readText(t, hand); strings.Contains(got, key) || !strings.Contains(got, "strAtmServiceKey=REDACTED") {
@@ -415,14 +416,14 @@ func TestWindowsBinaryUnderWine(t *testing.T) {
 			t.Fatal(err)
 		}
 		holder := w.holdOpen(t, held, ".held.yaml.*.tmp", "300ms")
-		if code, out, errOut := w.run("cassette", "scrub", `held.yaml`); code != exitOK {
+		if code, out, errOut := w.run(t, "cassette", "scrub", `held.yaml`); code != exitOK {
 			t.Errorf("cassette scrub of a cassette held open for a moment: exit %d, %s%s", code, out, errOut)
 		}
 		<-holder.exited
 		if got := readText(t, held); strings.Contains(got, key) {
 			t.Errorf("the cassette held open was not scrubbed:\n%.300s", got)
 		}
-		if code, out, errOut := w.run("cassette", "list", "cassettes"); code != exitOK || !strings.Contains(out, op) {
+		if code, out, errOut := w.run(t, "cassette", "list", "cassettes"); code != exitOK || !strings.Contains(out, op) {
 			t.Errorf("cassette list cassettes: exit %d, %s%s", code, out, errOut)
 		}
 	})

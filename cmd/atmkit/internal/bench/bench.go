@@ -9,8 +9,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
-	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -34,7 +32,7 @@ type Config struct {
 	Connections int           // keep-alive connections, one request in flight on each (default 32; with AtmsScale 16)
 	Duration    time.Duration // measured time per server, split over the rounds
 	Warmup      time.Duration // unmeasured warm-up per server before the rounds (WireMock gets at least 5 s), and up to 100 ms of it before each round (0: none)
-	Rounds      int           // rounds alternating the servers' order (0: one per second of Duration, 2 to 30)
+	Rounds      int           // rounds, the servers' order reversed each round (0: one per second of Duration, 2 to 30)
 
 	Target    string       // base URL of a running service measured instead of an in-process mock
 	Fixtures  string       // data set directory of the in-process mock
@@ -91,9 +89,10 @@ type target struct {
 	name   string
 	url    string // base URL
 	warmup time.Duration
-	runs   []loadgen.Result
+	runs   []loadgen.Result // one a round measured whole
+	cut    []loadgen.Result // of the round an interruption cut short: in the totals, no round
 
-	length int64 // the length of its answer, when its own (AtmsScale)
+	body []byte // its answer, when its own (AtmsScale); else the run's
 	// Of an atmkit serve process (AtmsScale): its process id, its data
 	// set's size and its resident memory once it listened.
 	pid       int
@@ -218,14 +217,14 @@ func run(ctx context.Context, cfg Config) (*Report, error) {
 
 	fmt.Fprintf(cfg.Log, "atmkit bench: %s %s, %d-byte response; %s, %s per server in %s\n",
 		b, op.Name, len(want.Body), plural(cfg.Connections, "connection"), cfg.Duration, plural(cfg.Rounds, "round"))
-	interrupted := measure(ctx, cfg, req, int64(len(want.Body)), targets)
+	interrupted := measure(ctx, cfg, req, want.Body, targets)
 	if interrupted != nil && !errors.Is(interrupted, ErrInterrupted) {
 		return nil, interrupted
 	}
 
 	rps := map[string]float64{}
 	for _, t := range targets {
-		r := loadgen.Combine(t.runs...)
+		r := t.total()
 		rps[t.name] = r.RPS()
 		report.Results = append(report.Results, resultOf(t, r))
 	}
@@ -567,94 +566,6 @@ func checkAnswer(name string, b asmx.Binding, want *loadgen.Response) error {
 			name, want.Header.Get("Content-Type"), want.Body, strings.ToUpper(kind))
 	}
 	return nil
-}
-
-// measure warms up every target, then measures them in cfg.Rounds
-// alternating rounds, appending each round's result to the target's runs.
-// When ctx ends first it returns ErrInterrupted, the runs so far kept (the
-// last one cut short); while warming up, ErrNotMeasured.
-func measure(ctx context.Context, cfg Config, req loadgen.Request, length int64, targets []*target) error {
-	opts := loadgen.Options{Connections: cfg.Connections, ExpectLength: length}
-	for _, t := range targets {
-		if t.warmup <= 0 {
-			continue
-		}
-		o := opts
-		o.Duration = t.warmup
-		if t.length > 0 {
-			o.ExpectLength = t.length
-		}
-		if _, err := loadgen.Run(ctx, at(req, t.url), o); err != nil {
-			return gone(cfg, t, fmt.Errorf("bench: warm up %s: %w", t.name, err), "while warming up")
-		}
-		if ctx.Err() != nil {
-			return ErrNotMeasured // warming up: no round has begun, a report would be all zeros
-		}
-	}
-	if cfg.CPUProfile != "" {
-		stop, err := startCPUProfile(cfg.CPUProfile)
-		if err != nil {
-			return fmt.Errorf("bench: %w", err)
-		}
-		defer stop()
-	}
-	opts.Duration = cfg.Duration / time.Duration(cfg.Rounds)
-	for round := 0; round < cfg.Rounds; round++ {
-		for i := range targets {
-			// Rotate the order each round so no server always goes first.
-			t := targets[(i+round)%len(targets)]
-			o := opts
-			o.Warmup = min(roundWarmup, t.warmup)
-			if t.length > 0 {
-				o.ExpectLength = t.length
-			}
-			res, err := loadgen.Run(ctx, at(req, t.url), o)
-			if err != nil {
-				return gone(cfg, t, fmt.Errorf("bench: %s: %w", t.name, err), fmt.Sprintf("in round %d of %d", round+1, cfg.Rounds))
-			}
-			t.runs = append(t.runs, res)
-			if ctx.Err() != nil {
-				return ErrInterrupted // what was measured is the report's
-			}
-		}
-	}
-	return nil
-}
-
-// gone is the error of a server t that could not be loaded (loadgen.Run
-// connects before it measures): for a --target that answered bench's
-// first call, it stopped answering (when says when) and could not be
-// measured, a TargetError (exit 2); for the others, err.
-func gone(cfg Config, t *target, err error, when string) error {
-	if cfg.Target == "" || t.name != "target" {
-		return err
-	}
-	return &TargetError{Err: fmt.Errorf("%w; it stopped answering %s, so nothing is reported", err, when)}
-}
-
-// roundWarmup is the longest unmeasured start of each round, which opens
-// the round's connections; a server's warm-up shorter than that (0 with
-// --warmup 0) is its round's start too.
-const roundWarmup = 100 * time.Millisecond
-
-// startCPUProfile writes a CPU profile to file until stop is called.
-func startCPUProfile(file string) (stop func(), err error) {
-	// The directory may not exist yet: the command checked it can be made.
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		return nil, fmt.Errorf("cpu profile: %w", err)
-	}
-	out, err := os.Create(file)
-	if err != nil {
-		return nil, fmt.Errorf("cpu profile: %w", err)
-	}
-	if err := pprof.StartCPUProfile(out); err != nil {
-		out.Close()
-		return nil, fmt.Errorf("cpu profile: %w", err)
-	}
-	return func() {
-		pprof.StopCPUProfile()
-		_ = out.Close()
-	}, nil
 }
 
 // ceilingTarget is the target ratio to the ceiling: 0.9 for every call,

@@ -9,16 +9,12 @@ import (
 	"net"
 	"net/http"
 	"regexp"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/loadgen"
 	"github.com/atmkit/atmkit/fixtures"
-	"github.com/atmkit/atmkit/internal/mocktest"
 )
 
 // TestCeilingWritesTheMocksBytes: for every binding, a search, ReturnAllAtms
@@ -156,53 +152,4 @@ func ceilingChildURL(t *testing.T, want *loadgen.Response, cleanup *cleanups) st
 		}
 	})
 	return strings.TrimSpace(strings.TrimPrefix(line, ceilingListening))
-}
-
-// TestRoundsAlternate: measure gives every server as many rounds as the
-// others, each of the same measured length, and turns their order each
-// round (A B, B A, A B, B A), so no server always goes first; the
-// warm-up's requests are in no round's result.
-func TestRoundsAlternate(t *testing.T) {
-	t.Parallel()
-	// The first request of each connection tells which server a round
-	// loads (a request cut by a round's end may reach its server after
-	// the next round began).
-	var mu sync.Mutex
-	var order []string
-	seen := map[string]bool{}
-	serverOf := func(name string) string {
-		s, err := startServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			mu.Lock()
-			if !seen[r.RemoteAddr] && (len(order) == 0 || order[len(order)-1] != name) {
-				order = append(order, name)
-			}
-			seen[r.RemoteAddr] = true
-			mu.Unlock()
-			_, _ = w.Write([]byte("ok"))
-		}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = s.Close() })
-		return s.URL
-	}
-	a := &target{name: "a", url: serverOf("a")}
-	b := &target{name: "b", url: serverOf("b")}
-	cfg := Config{Connections: 1, Rounds: 4, Duration: 4 * mocktest.LoadWindow(100*time.Millisecond)}
-	if err := measure(context.Background(), cfg, loadgen.Request{URL: "/"}, 2, []*target{a, b}); err != nil {
-		t.Fatal(err)
-	}
-	if len(a.runs) != 4 || len(b.runs) != 4 {
-		t.Fatalf("got %d and %d rounds, want 4 each", len(a.runs), len(b.runs))
-	}
-	for i := range a.runs {
-		if a.runs[i].Elapsed != b.runs[i].Elapsed || a.runs[i].Elapsed != cfg.Duration/4 {
-			t.Errorf("round %d: measured %v and %v, want %v each", i+1, a.runs[i].Elapsed, b.runs[i].Elapsed, cfg.Duration/4)
-		}
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if want := []string{"a", "b", "a", "b", "a"}; !slices.Equal(order, want) { // a b | b a | a b | b a
-		t.Errorf("got the servers answering in turns %v, want %v", order, want)
-	}
 }

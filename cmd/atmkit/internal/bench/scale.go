@@ -100,7 +100,7 @@ func runAtmsScale(ctx context.Context, cfg Config) (*Report, error) {
 	req := callRequest(b, cfg.Namespace, op.Name, params)
 
 	// One atmkit serve per data set; each is asked the question once to learn
-	// its answer's length.
+	// its answer, which its rounds check.
 	exe := cfg.Exe
 	if exe == "" {
 		if exe, err = os.Executable(); err != nil {
@@ -127,7 +127,7 @@ func runAtmsScale(ctx context.Context, cfg Config) (*Report, error) {
 		if want == nil {
 			want = got
 		}
-		t.length = int64(len(got.Body))
+		t.body = got.Body
 		targets = append(targets, t)
 	}
 	report.ResponseBytes = len(want.Body)
@@ -135,17 +135,17 @@ func runAtmsScale(ctx context.Context, cfg Config) (*Report, error) {
 
 	fmt.Fprintf(cfg.Log, "atmkit bench: %s %s; %s, %s per server in %s\n",
 		b, op.Name, plural(cfg.Connections, "connection"), cfg.Duration, plural(cfg.Rounds, "round"))
-	interrupted := measure(ctx, cfg, req, int64(len(want.Body)), targets)
+	interrupted := measure(ctx, cfg, req, want.Body, targets)
 	if interrupted != nil && !errors.Is(interrupted, ErrInterrupted) {
 		return nil, interrupted
 	}
 
 	rps := map[string]float64{}
 	for _, t := range targets {
-		r := loadgen.Combine(t.runs...)
+		r := t.total()
 		rps[t.name] = r.RPS()
 		res := resultOf(t, r)
-		res.ATMs, res.ResponseBytes = t.atms, int(t.length)
+		res.ATMs, res.ResponseBytes = t.atms, len(t.body)
 		if rss, peak, err := procMemory(t.pid); err == nil {
 			// The kernel's resident counts are approximate (kept per
 			// thread and summed now and then): VmHWM read at the end

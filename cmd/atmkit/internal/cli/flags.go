@@ -94,7 +94,10 @@ var secretFlags = map[string]bool{"key": true, "admin-token": true, "header": tr
 // Parse parses args into fs (flags may come before, between or after the
 // arguments; see ParseFlags) and applies ATMKIT_* variables for every flag not given on the command
 // line, after parsing it; the command line wins over the environment.
-// Variables for list flags hold comma-separated values. A few flags have an
+// Variables for list flags hold comma-separated values, each trimmed of
+// white space at its ends but a service key's: ASMX compares keys exactly,
+// and serve takes ATMKIT_KEYS' and ATMKIT_KEY's keys as --key, a config
+// file and conform take theirs, spaces and all (serve warns of them). A few flags have an
 // extra variable name in aliases (flag name → variable), such as key → ATMKIT_KEYS;
 // a list flag takes the values of both (ATMKIT_KEY and ATMKIT_KEYS), any
 // other the first set.
@@ -143,7 +146,10 @@ func (e *Env) Parse(fs *flag.FlagSet, args []string, aliases map[string]string) 
 			}
 			if lf, ok := f.Value.(*List); ok { // every variable's values count (ATMKIT_KEY and ATMKIT_KEYS)
 				for _, part := range strings.Split(v, ",") {
-					if part = strings.TrimSpace(part); part != "" {
+					if !secretFlags[f.Name] { // a key is taken as given, as --key takes it
+						part = strings.TrimSpace(part)
+					}
+					if part != "" {
 						_ = lf.Set(part)
 					}
 				}

@@ -33,7 +33,7 @@ type flags struct {
 func Run(ctx context.Context, e *cli.Env, examples string, args []string) error {
 	var f flags
 	fs := cli.NewFlagSet("health", "health [--url URL] [flags]", examples, e.Stderr)
-	fs.StringVar(&f.url, "url", DefaultURL(e.Getenv), "base URL of the mock to check (also ATMKIT_URL); where ATMKIT_ADDR is set (as in the image), the default is that address, or its port on 127.0.0.1 where it names every interface (0.0.0.0:8080), over HTTPS (any certificate accepted) where ATMKIT_TLS_CERT or ATMKIT_TLS_SELF_SIGNED is set")
+	fs.StringVar(&f.url, "url", DefaultURL(e.Getenv), "base URL of the mock to check (also ATMKIT_URL); where ATMKIT_ADDR is set (as in the image), the default is that address, or its port on 127.0.0.1 where it names every interface (0.0.0.0:8080; for [::]:8080, [::1], then 127.0.0.1 where [::1] cannot be reached), over HTTPS (any certificate accepted) where ATMKIT_TLS_CERT or ATMKIT_TLS_SELF_SIGNED is set")
 	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "how long to wait for the answer")
 	f.reach.Register(fs, "the mock", false)
 	if err := e.Parse(fs, args, map[string]string{"url": "ATMKIT_URL"}); err != nil {
@@ -74,7 +74,16 @@ func Run(ctx context.Context, e *cli.Env, examples string, args []string) error 
 	if err != nil {
 		return err
 	}
-	if err := Check(ctx, &http.Client{Transport: rt}, target); err != nil {
+	client := &http.Client{Transport: rt}
+	err = Check(ctx, client, target)
+	if alt := fallbackURL(e.Getenv); err != nil && alt != "" && !e.Given(fs, "url") && dialFailed(err) {
+		// [::1] of an ATMKIT_ADDR of [::] reached nothing: a container
+		// without IPv6 has no ::1, and serve on [::] takes IPv4 calls too.
+		target = alt + Path
+		shown = redact.URL(target)
+		err = Check(ctx, client, target)
+	}
+	if err != nil {
 		var te *tlsconf.Error
 		switch {
 		case neterr.Refused(err):
@@ -117,4 +126,11 @@ func flagTLS(te *tlsconf.Error) *tlsconf.Error {
 		"health reads those variables, not serve's flags, and then asks https:// with any certificate accepted (the image's health check takes no flags); " +
 		"or give health the mock's https:// URL with --url or ATMKIT_URL"
 	return &x
+}
+
+// dialFailed reports whether err, Check's, is a connection that could not
+// be made (refused, no such address here), not a failure of the answer.
+func dialFailed(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
 }

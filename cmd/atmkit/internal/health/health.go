@@ -31,7 +31,8 @@ const defaultURL = "http://127.0.0.1:8080"
 // serve's default, or, where ATMKIT_ADDR sets serve's address (as in the
 // container image), that address (a zone written %25, as in
 // http://[fe80::1%25eth0]:8080), on the loopback interface when it names
-// every interface (0.0.0.0, [::], no host). Its scheme is https where the variables of serve's TLS
+// every interface (0.0.0.0, [::], no host; for [::], Run checks
+// fallbackURL too where [::1] cannot be reached). Its scheme is https where the variables of serve's TLS
 // flags set it (ATMKIT_TLS_CERT, ATMKIT_TLS_SELF_SIGNED; see ServesTLS).
 // An ATMKIT_ADDR it takes no port from (none, or 0) leaves serve's default
 // here, the flag's default its usage shows; Run refuses to check it.
@@ -61,6 +62,26 @@ func DefaultURL(getenv func(string) string) string {
 		}
 	}
 	return scheme + "://" + net.JoinHostPort(host, port)
+}
+
+// fallbackURL is the URL atmkit health checks when DefaultURL cannot be
+// reached, for an ATMKIT_ADDR of [::] (its port on [::1]): the port on
+// 127.0.0.1. serve on [::] takes IPv4 calls too, and where IPv6 is off (a
+// container with IPv6 turned off has no ::1) only those reach it.
+// It is "" for any other ATMKIT_ADDR.
+func fallbackURL(getenv func(string) string) string {
+	host, port, err := net.SplitHostPort(getenv("ATMKIT_ADDR"))
+	if err != nil || port == "" || port == "0" {
+		return ""
+	}
+	if ip, err := netip.ParseAddr(host); err != nil || ip != netip.IPv6Unspecified() {
+		return ""
+	}
+	scheme := "http"
+	if ServesTLS(getenv) {
+		scheme = "https"
+	}
+	return scheme + "://" + net.JoinHostPort("127.0.0.1", port)
 }
 
 // ServesTLS reports whether the environment sets atmkit serve's TLS, as a

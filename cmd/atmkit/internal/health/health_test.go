@@ -51,6 +51,30 @@ func TestHealthDefaultURL(t *testing.T) {
 	}
 }
 
+// TestHealthFallbackURL: an ATMKIT_ADDR of [::] (however written) has
+// 127.0.0.1 to try after [::1], over HTTPS where serve's TLS variables set
+// it; no other address has one.
+func TestHealthFallbackURL(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"ATMKIT_ADDR": "[::]:9092"}, "http://127.0.0.1:9092"},
+		{map[string]string{"ATMKIT_ADDR": "[0:0::0]:9098"}, "http://127.0.0.1:9098"},
+		{map[string]string{"ATMKIT_ADDR": "[::]:8443", "ATMKIT_TLS_SELF_SIGNED": "true"}, "https://127.0.0.1:8443"},
+		{map[string]string{"ATMKIT_ADDR": "[::]:0"}, ""},
+		{map[string]string{"ATMKIT_ADDR": "[::1]:9092"}, ""},
+		{map[string]string{"ATMKIT_ADDR": "0.0.0.0:9090"}, ""},
+		{map[string]string{"ATMKIT_ADDR": ":9091"}, ""},
+		{map[string]string{}, ""},
+	} {
+		if got := fallbackURL(func(k string) string { return tc.env[k] }); got != tc.want {
+			t.Errorf("%v: got %q, want %q", tc.env, got, tc.want)
+		}
+	}
+}
+
 func TestIsServiceURL(t *testing.T) {
 	for u, want := range map[string]bool{
 		"http://127.0.0.1:8080":                           false,

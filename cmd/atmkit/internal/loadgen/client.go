@@ -73,8 +73,8 @@ type response struct {
 }
 
 // do sends the request and reads the whole response, discarding the body
-// (or appending it to body, when body is not nil).
-func (c *conn) do(body *[]byte) (response, error) {
+// (or writing it to body, when body is not nil).
+func (c *conn) do(body io.Writer) (response, error) {
 	if _, err := c.nc.Write(c.t.wire); err != nil {
 		return response{}, fmt.Errorf("write request: %w", err)
 	}
@@ -85,7 +85,7 @@ var errMalformed = errors.New("malformed response")
 
 // read reads one response: status line, headers, then a body delimited by
 // Content-Length, chunked encoding or the end of the connection.
-func (c *conn) read(body *[]byte) (response, error) {
+func (c *conn) read(body io.Writer) (response, error) {
 	var r response
 	line, err := c.line()
 	if err != nil {
@@ -162,8 +162,9 @@ func (c *conn) line() ([]byte, error) {
 	return line, nil
 }
 
-// body reads n bytes of body (n < 0: up to EOF).
-func (c *conn) body(r *response, n int64, body *[]byte) error {
+// body reads n bytes of body (n < 0: up to EOF), discarding them or
+// writing them to body.
+func (c *conn) body(r *response, n int64, body io.Writer) error {
 	if body == nil {
 		if n < 0 {
 			m, err := io.Copy(io.Discard, c.br)
@@ -180,16 +181,14 @@ func (c *conn) body(r *response, n int64, body *[]byte) error {
 		}
 		return nil
 	}
-	var w bytes.Buffer
 	var err error
 	var m int64
 	if n < 0 {
-		m, err = w.ReadFrom(c.br)
+		m, err = io.Copy(body, c.br)
 	} else {
-		m, err = io.CopyN(&w, c.br, n)
+		m, err = io.CopyN(body, c.br, n)
 	}
 	r.length += m
-	*body = append(*body, w.Bytes()...)
 	if err != nil {
 		return fmt.Errorf("read body: %w", err)
 	}
@@ -197,7 +196,7 @@ func (c *conn) body(r *response, n int64, body *[]byte) error {
 }
 
 // chunked reads a chunked body and its trailer.
-func (c *conn) chunked(r *response, body *[]byte) error {
+func (c *conn) chunked(r *response, body io.Writer) error {
 	for {
 		line, err := c.line()
 		if err != nil {

@@ -6,7 +6,9 @@
 // percentiles and errors. Its client is deliberately lean (the request is
 // serialised once; responses are parsed just enough to find their end), so
 // that on a small machine, where generator and server share the cores, as
-// much CPU as possible is left to the server under test.
+// much CPU as possible is left to the server under test. It checks every
+// response's status and length, and the first response's bytes (read
+// before the clock starts) against the answer expected.
 //
 // A Ceiling is the yardstick: a bare net/http server that answers every
 // request with the very bytes and headers captured from another server

@@ -133,6 +133,32 @@ func TestRunCountsWrongLengthAsErrors(t *testing.T) {
 	}
 }
 
+// TestRunChecksTheFirstAnswer: with ExpectBody, the run's first response,
+// read before its clock starts, must hold those bytes: an answer of the
+// length expected but other bytes is one error, saying where it differs
+// (the requests measured after it are checked for length alone, as
+// before); the answer expected is none.
+func TestRunChecksTheFirstAnswer(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		body, want string
+		errors     int64
+		firstError string
+	}{
+		{"ok", "ok", 0, ""},
+		{"ko", "ok", 1, "the first answer's body differs from the one expected at byte 0 (of 2)"},
+		{"oh", "ok", 1, "the first answer's body differs from the one expected at byte 1 (of 2)"},
+	} {
+		s := startServer(t, NewCeiling(&Response{Body: []byte(tc.body)}))
+		opts := short
+		opts.ExpectLength, opts.ExpectBody = int64(len(tc.want)), []byte(tc.want)
+		res := runSome(t, Request{URL: s.URL + "/"}, opts)
+		if res.Requests == 0 || res.Errors != tc.errors || res.FirstError != tc.firstError {
+			t.Errorf("%q for %q: got %d requests and %d errors (%q), want some and %d (%q)", tc.body, tc.want, res.Requests, res.Errors, res.FirstError, tc.errors, tc.firstError)
+		}
+	}
+}
+
 func TestRunUnreachable(t *testing.T) {
 	t.Parallel()
 	url := mocktest.ClosedPort(t)

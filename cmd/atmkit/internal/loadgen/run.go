@@ -1,6 +1,7 @@
 package loadgen
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"sync"
@@ -26,6 +27,12 @@ type Options struct {
 	// ExpectLength, when positive, is the body length every response must
 	// have; any other counts as an error.
 	ExpectLength int64
+	// ExpectBody, when not nil, is the body the run's first response must
+	// have, byte for byte: that response is read on the first connection
+	// before the warm-up and the measured time begin, so the requests
+	// measured cost no more, and any other answer (or none) counts as one
+	// error. The later responses are checked against ExpectLength.
+	ExpectBody []byte
 	// DialTimeout bounds each connection attempt (default 5s).
 	DialTimeout time.Duration
 }
@@ -122,6 +129,10 @@ func Run(ctx context.Context, req Request, opts Options) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("load %s: %w", redact.URL(req.URL), err)
 	}
+	var checkErr error
+	if opts.ExpectBody != nil && !t.head {
+		first, checkErr = check(ctx, first, opts)
+	}
 	start := time.Now()
 	r := &runner{
 		t:       t,
@@ -153,6 +164,9 @@ func Run(ctx context.Context, req Request, opts Options) (Result, error) {
 		elapsed = max(0, now.Sub(r.measure)) // interrupted
 	}
 	res := Result{Elapsed: elapsed, Latency: &Histogram{}}
+	if checkErr != nil {
+		res.Errors, res.FirstError = 1, checkErr.Error()
+	}
 	for _, w := range workers {
 		res.Requests += w.requests
 		res.Errors += w.errors
@@ -292,4 +306,75 @@ func (w *worker) loop(c *conn) bool {
 			return true
 		}
 	}
+}
+
+// check sends the request once on c, before a run's clock starts, and
+// compares the whole response with opts' ExpectStatus and ExpectBody,
+// reading the body through without keeping it (an answer of a million
+// ATMs is hundreds of megabytes). It returns the connection to go on with
+// (nil when c must be replaced) and what was wrong, if anything. The wait
+// is bounded by checkTimeout or the run's own length, the longer, and by
+// ctx, whose end is no error.
+func check(ctx context.Context, c *conn, opts Options) (*conn, error) {
+	_ = c.nc.SetDeadline(time.Now().Add(max(checkTimeout, opts.Warmup+opts.Duration)))
+	stop := context.AfterFunc(ctx, func() { _ = c.nc.SetDeadline(time.Now()) })
+	cmp := &bodyCheck{want: opts.ExpectBody, diff: -1}
+	resp, err := c.do(cmp)
+	stop()
+	switch {
+	case ctx.Err() != nil:
+		c.close()
+		return nil, nil
+	case err != nil:
+		c.close()
+		return nil, fmt.Errorf("the first answer: %w", err)
+	}
+	var bad error
+	switch {
+	case resp.status != opts.ExpectStatus:
+		bad = fmt.Errorf("the first answer: status %d, want %d", resp.status, opts.ExpectStatus)
+	case cmp.n != int64(len(cmp.want)):
+		bad = fmt.Errorf("the first answer: body of %d bytes, want %d", cmp.n, len(cmp.want))
+	case cmp.diff >= 0:
+		bad = fmt.Errorf("the first answer's body differs from the one expected at byte %d (of %d)", cmp.diff, len(cmp.want))
+	}
+	if resp.close {
+		c.close()
+		return nil, bad
+	}
+	_ = c.nc.SetDeadline(time.Time{})
+	return c, bad
+}
+
+// checkTimeout is the least time check waits for the answer it checks: a
+// run of 100 ms on a busy machine may wait longer for one answer, which
+// is not measured.
+const checkTimeout = 10 * time.Second
+
+// bodyCheck compares the bytes written to it with want, in order,
+// keeping none of them: n counts them, diff is the offset of the first
+// that differs from want's (or lies past its end), -1 while none does.
+type bodyCheck struct {
+	want []byte
+	n    int64
+	diff int64
+}
+
+func (b *bodyCheck) Write(p []byte) (int, error) {
+	if b.diff < 0 {
+		rest := b.want[min(b.n, int64(len(b.want))):]
+		k := min(len(p), len(rest))
+		switch {
+		case !bytes.Equal(p[:k], rest[:k]):
+			i := 0
+			for p[i] == rest[i] {
+				i++
+			}
+			b.diff = b.n + int64(i)
+		case k < len(p):
+			b.diff = b.n + int64(k)
+		}
+	}
+	b.n += int64(len(p))
+	return len(p), nil
 }
