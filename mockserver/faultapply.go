@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"maps"
 	"math/bits"
@@ -440,18 +441,94 @@ func writeStatusPage(w http.ResponseWriter, status int) {
 }
 
 // writeMalformed answers 200 with the first half of the body of the answer
-// normal writes.
+// normal writes. An answer that declares its length before its body (every
+// answer from the data set, one written in pieces included) is cut as it
+// is written: its first half goes through and normal's next write fails,
+// so no more of it is made; one that does not is held, then cut.
 func writeMalformed(w http.ResponseWriter, normal func(http.ResponseWriter)) {
-	bw := httpbuf.New(w)
-	normal(bw)
-	body := bw.Body.Bytes()
+	hw := &halfWriter{w: w, held: httpbuf.New(w)}
+	normal(hw)
+	hw.finish()
+}
+
+// errHalfSent stops the writing of an answer once a malformed fault has
+// sent its first half.
+var errHalfSent = errors.New("mockserver: the malformed answer's half is sent")
+
+// halfWriter is the writer a malformed fault gives the normal answer: it
+// holds the status and header, then, at the first body bytes, either
+// passes the first half of a body of declared length on to w, or holds
+// the body whole.
+type halfWriter struct {
+	w       http.ResponseWriter
+	held    *httpbuf.Response // the header; the body, when its length is not declared
+	started bool              // body bytes were written
+	cutting bool              // the length was declared: the half goes through as written
+	left    int               // while cutting, the bytes of the half still to pass
+}
+
+func (h *halfWriter) Header() http.Header { return h.held.Header() }
+
+func (h *halfWriter) WriteHeader(code int) { h.held.WriteHeader(code) }
+
+func (h *halfWriter) Write(p []byte) (int, error) {
+	if !h.started {
+		h.started = true
+		if n, err := strconv.Atoi(h.held.Header().Get("Content-Length")); err == nil && n >= 0 {
+			h.cutting, h.left = true, n/2
+			if h.left == 0 {
+				h.send([]byte("<"))
+			} else {
+				h.start(h.left)
+			}
+		}
+	}
+	if !h.cutting {
+		return h.held.Write(p)
+	}
+	if h.left == 0 {
+		return 0, errHalfSent
+	}
+	k := min(len(p), h.left)
+	n, err := h.w.Write(p[:k])
+	h.left -= n
+	if err == nil && k < len(p) {
+		err = errHalfSent
+	}
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (h *halfWriter) Unwrap() http.ResponseWriter { return h.w }
+
+// FlushError flushes nothing: the answer's header is not the one sent.
+func (h *halfWriter) FlushError() error { return nil }
+
+// start writes the header of the malformed answer: 200, the normal
+// answer's content type, a body of n bytes.
+func (h *halfWriter) start(n int) {
+	hd := h.w.Header()
+	hd.Set("Content-Type", h.held.Header().Get("Content-Type"))
+	hd.Set("Content-Length", strconv.Itoa(n))
+	h.w.WriteHeader(http.StatusOK)
+}
+
+// send writes the malformed answer whole, with body.
+func (h *halfWriter) send(body []byte) {
+	h.start(len(body))
+	_, _ = h.w.Write(body)
+}
+
+// finish sends a held answer's first half ("<" if that is empty: a
+// malformed answer is never empty).
+func (h *halfWriter) finish() {
+	if h.cutting {
+		return
+	}
+	body := h.held.Body.Bytes()
 	body = body[:len(body)/2]
 	if len(body) == 0 {
 		body = []byte("<")
 	}
-	h := w.Header()
-	h.Set("Content-Type", bw.Header().Get("Content-Type"))
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(body)
+	h.send(body)
 }

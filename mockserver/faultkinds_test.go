@@ -5,10 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -437,4 +440,66 @@ func TestFaultDelayLongerThanTheWriteTimeout(t *testing.T) {
 	if e := s.Journal(RequestFilter{}); len(e) != 1 || e[0].Status != 200 || e[0].FaultKind != kindDelay {
 		t.Errorf("journal: got %+v, want the delayed call answered 200", e)
 	}
+}
+
+// TestFaultMalformedStreamsHalf: a malformed fault on a long answer
+// (ReturnAllAtms of thousands of ATMs, written in pieces) sends the first
+// half of the normal answer without holding it: the call allocates a small
+// part of the answer's length (not parallel: it measures allocations; the
+// client compares the body as it reads it). The fault held the whole answer
+// before cutting it (over twice its length allocated, as the buffer grew):
+// at a million ATMs, over a gigabyte.
+func TestFaultMalformedStreamsHalf(t *testing.T) {
+	s, err := New(WithGeneratedDataset(3, 8000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	op := asmx.OpReturnAllAtms
+	for _, b := range []asmx.Binding{asmx.SOAP11, asmx.HTTPGet} {
+		want := call(t, srv.URL, b, op, paramsFor(op, "k"))
+		if len(want.body) <= 8*streamChunk {
+			t.Fatalf("%v: the answer is %d bytes, want more than %d (written in pieces)", b, len(want.body), 8*streamChunk)
+		}
+		f, err := s.AddFault(Fault{Operation: op, Malformed: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		half := want.body[:len(want.body)/2]
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		resp, err := srv.Client().Do(callRequest(t, srv.URL, b, op, paramsFor(op, "k")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		same := &prefixOf{want: half}
+		_, err = io.Copy(same, resp.Body)
+		resp.Body.Close()
+		runtime.ReadMemStats(&after)
+		s.RemoveFault(f.ID)
+		if err != nil || same.n != len(half) || resp.StatusCode != 200 || resp.Header.Get("Content-Type") != want.ctype {
+			t.Errorf("%v: got %d %q, %d bytes (%v), want 200 %q and the first half of the normal answer, %d bytes",
+				b, resp.StatusCode, resp.Header.Get("Content-Type"), same.n, err, want.ctype, len(half))
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > uint64(len(want.body)/8) {
+			t.Errorf("%v: the malformed call allocated %d bytes, want under an eighth of the answer's %d", b, grew, len(want.body))
+		}
+	}
+}
+
+// prefixOf is a writer that checks that what is written to it is the
+// start of want, without keeping it.
+type prefixOf struct {
+	want string
+	n    int
+}
+
+func (p *prefixOf) Write(b []byte) (int, error) {
+	if len(b) > len(p.want)-p.n || p.want[p.n:p.n+len(b)] != string(b) {
+		return 0, fmt.Errorf("the body differs from the normal answer's first half after %d bytes", p.n)
+	}
+	p.n += len(b)
+	return len(b), nil
 }

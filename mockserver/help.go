@@ -241,9 +241,10 @@ func soapSample(op *asmx.Operation, b asmx.Binding, ns, host string, r *shape.Re
 		t("\n\n" + envOpen + "    <" + op.Name + `Response xmlns="` + ns + "\">\n      <" + op.Name + "Result")
 	switch {
 	case r != nil && r.Layout == shape.Typed:
-		sampleAttributes(&resp, r.Fields)
+		ts := newTypedSample(&resp, ns, true)
+		mark := ts.root(r, soapResultDepth)
 		resp.t(">")
-		appendTypedSample(&resp, r, ns, ns, soapResultDepth+1)
+		ts.fields(r, ns, soapResultDepth+1, mark)
 		resp.t(indent(soapResultDepth))
 	case r != nil && r.Layout == shape.Dataset:
 		// As ASMX's help page shows a DataSet: its schema, then the data.
@@ -291,9 +292,10 @@ func httpSample(op *asmx.Operation, b asmx.Binding, ns, host string, r *shape.Re
 			t(`}, "locations": [`).v("location").t(", ...]}")
 	} else if r != nil && r.Layout == shape.Typed {
 		resp.t(`<?xml version="1.0" encoding="utf-8"?>` + "\n<" + r.Root)
-		sampleAttributes(&resp, r.Fields)
+		ts := newTypedSample(&resp, ns, false)
+		mark := ts.root(r, 0)
 		resp.t(` xmlns="` + strings.TrimSpace(xmlEscape(ns)) + `">`)
-		appendTypedSample(&resp, r, ns, ns, 1)
+		ts.fields(r, ns, 1, mark)
 		resp.t("\n</" + r.Root + ">")
 	} else if r != nil && r.Layout == shape.Dataset {
 		resp.t(`<?xml version="1.0" encoding="utf-8"?>` + "\n<" + r.Root + ` xmlns="` + strings.TrimSpace(xmlEscape(ns)) + `">` +

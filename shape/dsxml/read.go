@@ -55,7 +55,16 @@ func ReadSchemaInfo(schemas ...*etree.Element) (*shape.DataSet, *SchemaInfo, err
 // order is the enumeration order of the schemas' namespaces: the other
 // schemas' in their order, the DataSet's own where each other schema's
 // imports place it (.NET prepends each import: they are in reverse
-// order of enumeration).
+// order of enumeration), the first place that fits every schema, else
+// first.
+//
+// A schema fits the places p where the namespaces before p but its own
+// are the ones it imports after its import of the DataSet's (all of them
+// if it has none), last first: p from where those are matched through
+// the run of its own namespace that follows. Each schema's places are
+// found in one walk of its imports, runs skipped whole, and the place is
+// the first in all of them: time in proportion to the schemas and their
+// imports.
 func (r *reader) order() []string {
 	if len(r.others) == 0 {
 		return nil
@@ -67,31 +76,47 @@ func (r *reader) order() []string {
 	if r.tns == "" {
 		return out
 	}
-	fits := func(p int) bool {
-		for _, s := range r.others {
-			self := s.SelectAttrValue("targetNamespace", "")
-			imports := xsKids(s, "import")
-			var before []string
-			for i := len(imports) - 1; i >= 0; i-- {
-				ns := imports[i].SelectAttrValue("namespace", "")
-				if ns == r.tns {
-					break
-				}
-				before = append(before, ns)
-			}
-			want := slices.DeleteFunc(slices.Clone(out[:p]), func(ns string) bool { return ns == self })
-			if !slices.Equal(before, want) {
-				return false
-			}
-		}
-		return true
-	}
-	for p := range len(out) + 1 {
-		if fits(p) {
-			return slices.Insert(out, p, r.tns)
+	// runEnd[i]: the end of the run of out[i]'s namespace from i.
+	runEnd := make([]int, len(out))
+	for i := len(out) - 1; i >= 0; i-- {
+		runEnd[i] = i + 1
+		if i+1 < len(out) && out[i+1] == out[i] {
+			runEnd[i] = runEnd[i+1]
 		}
 	}
-	return slices.Insert(out, 0, r.tns)
+	lo, hi := 0, len(out) // the places that fit every schema so far
+	for k, s := range r.others {
+		self := out[k]
+		imports := xsKids(s, "import")
+		p := 0
+		fits := true
+		for i := len(imports) - 1; i >= 0 && fits; i-- {
+			r.looked++
+			ns := imports[i].SelectAttrValue("namespace", "")
+			if ns == r.tns {
+				break
+			}
+			if p < len(out) && out[p] == self {
+				p = runEnd[p]
+			}
+			if p == len(out) || out[p] != ns {
+				fits = false
+			}
+			p++
+		}
+		if !fits {
+			return slices.Insert(out, 0, r.tns)
+		}
+		end := p
+		if p < len(out) && out[p] == self {
+			end = runEnd[p]
+		}
+		lo, hi = max(lo, p), min(hi, end)
+		if lo > hi {
+			return slices.Insert(out, 0, r.tns)
+		}
+	}
+	return slices.Insert(out, lo, r.tns)
 }
 
 // nsOf is the namespace of t, a table read: its own, else the one of the

@@ -98,3 +98,84 @@ func TestReadSchemaLinear(t *testing.T) {
 		}
 	}
 }
+
+// importingSchemas is a DataSet's schema (urn:d, one table) and n other
+// schemas. "dotnet": as .NET writes them when the DataSet is enumerated
+// last: each other schema imports every namespace but its own, in
+// reverse order of enumeration (urn:d first). "strays": each imports one
+// namespace no schema has, so that no place fits the DataSet's.
+func importingSchemas(t *testing.T, kind string, n int) []*etree.Element {
+	t.Helper()
+	srcs := []string{`<xs:schema id="D" targetNamespace="urn:d" xmlns="urn:d" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:msdata="urn:schemas-microsoft-com:xml-msdata">` +
+		`<xs:element name="D" msdata:IsDataSet="true"><xs:complexType><xs:choice minOccurs="0" maxOccurs="unbounded">` +
+		`<xs:element name="T"><xs:complexType><xs:sequence><xs:element name="C" type="xs:int" minOccurs="0"/></xs:sequence></xs:complexType></xs:element>` +
+		`</xs:choice></xs:complexType></xs:element></xs:schema>`}
+	for i := range n {
+		var b strings.Builder
+		fmt.Fprintf(&b, `<xs:schema targetNamespace="urn:s%d" xmlns:xs="http://www.w3.org/2001/XMLSchema">`, i)
+		if kind == "strays" {
+			b.WriteString(`<xs:import namespace="urn:elsewhere"/>`)
+		} else {
+			b.WriteString(`<xs:import namespace="urn:d"/>`)
+			for j := n - 1; j >= 0; j-- {
+				if j != i {
+					fmt.Fprintf(&b, `<xs:import namespace="urn:s%d"/>`, j)
+				}
+			}
+		}
+		b.WriteString(`</xs:schema>`)
+		srcs = append(srcs, b.String())
+	}
+	var out []*etree.Element
+	for _, s := range srcs {
+		doc := etree.NewDocument()
+		if err := doc.ReadFromString(s); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, doc.Root())
+	}
+	return out
+}
+
+// TestSchemaOrderLinear: placing the DataSet's namespace among the other
+// schemas' (their enumeration order) looks at a number of namespaces that
+// grows with the schemas and the imports they hold, not with the square
+// of the schemas: each place tried copied the namespaces before it, so
+// 2,000 schemas importing one namespace no place fits looked at
+// 2,003,001 namespaces (now 1: the first schema fits no place), 200
+// importing each other 139,900 (now 40,000, one an import). The order
+// found is the same.
+func TestSchemaOrderLinear(t *testing.T) {
+	t.Parallel()
+	looked := func(kind string, n int) int {
+		_, r, err := readSchema(importingSchemas(t, kind, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := r.looked
+		order := r.order()
+		want := []string{"urn:s0", fmt.Sprintf("urn:s%d", n-1), "urn:d"} // the first, the last but one, the last
+		if kind == "strays" {
+			want = []string{"urn:d", fmt.Sprintf("urn:s%d", n-2), fmt.Sprintf("urn:s%d", n-1)} // no place fits: first
+		}
+		if len(order) != n+1 || order[0] != want[0] || order[n-1] != want[1] || order[n] != want[2] {
+			t.Fatalf("%s, %d schemas: order %.200v, want %v first, last but one and last", kind, n, order, want)
+		}
+		return r.looked - before
+	}
+	for _, c := range []struct {
+		kind    string
+		n       int
+		imports func(n int) int
+	}{
+		{"dotnet", 100, func(n int) int { return n * n }},
+		{"strays", 1000, func(n int) int { return n }},
+	} {
+		one, two := looked(c.kind, c.n), looked(c.kind, 2*c.n)
+		t.Logf("%s: looked at %d for %d schemas, %d for %d", c.kind, one, c.n, two, 2*c.n)
+		if in := c.imports(2*c.n) + 2*c.n; two > 3*one*c.imports(2*c.n)/c.imports(c.n)/2 || two > 3*in {
+			t.Errorf("%s: looked at %d for %d schemas, %d for %d (%d imports and schemas); want it to grow with them, at most 3 each",
+				c.kind, one, c.n, two, 2*c.n, in)
+		}
+	}
+}

@@ -45,6 +45,7 @@ type schemaSet struct {
 	attributes map[string]*etree.Element // "{ns}name" → global attribute
 	forms      map[*etree.Element]string // schema element → its target namespace
 	qualify    map[*etree.Element]bool   // schema element → elementFormDefault qualified
+	qualifyAt  map[*etree.Element]bool   // schema element → attributeFormDefault qualified
 	// fields is what is left of the fields the result being read may
 	// have, and depth how deep the node being filled is: types that hold
 	// each other many times over (T0 holding two T1, each two T2, ...)
@@ -68,7 +69,7 @@ func readWSDL(data []byte) (*wsdlInfo, error) {
 	}
 	info := &wsdlInfo{ns: defs.SelectAttrValue("targetNamespace", ""), ops: map[string]*wsdlResult{}}
 	set := &schemaSet{types: map[string]*etree.Element{}, elements: map[string]*etree.Element{}, attributes: map[string]*etree.Element{},
-		forms: map[*etree.Element]string{}, qualify: map[*etree.Element]bool{}}
+		forms: map[*etree.Element]string{}, qualify: map[*etree.Element]bool{}, qualifyAt: map[*etree.Element]bool{}}
 	for _, types := range defs.SelectElements("types") {
 		for _, schema := range types.ChildElements() {
 			if schema.Tag != "schema" || schema.NamespaceURI() != nsXSD {
@@ -77,6 +78,7 @@ func readWSDL(data []byte) (*wsdlInfo, error) {
 			tns := schema.SelectAttrValue("targetNamespace", "")
 			set.forms[schema] = tns
 			set.qualify[schema] = schema.SelectAttrValue("elementFormDefault", "") == "qualified"
+			set.qualifyAt[schema] = schema.SelectAttrValue("attributeFormDefault", "") == "qualified"
 			for _, d := range schema.ChildElements() {
 				name := d.SelectAttrValue("name", "")
 				switch d.Tag {
@@ -345,6 +347,12 @@ func (s *schemaSet) fill(n *node, ct *etree.Element, visiting map[string]bool) e
 			}
 		case "attribute":
 			decl, ns := group, ""
+			// A local attribute is in its schema's namespace when
+			// qualified: its form, else the schema's
+			// attributeFormDefault (XmlSchemaImporter.AttributeForm).
+			if form := group.SelectAttrValue("form", ""); form == "qualified" || form == "" && s.qualifyAt[schema] {
+				ns = tns
+			}
 			if ref := group.SelectAttrValue("ref", ""); ref != "" {
 				rns, rlocal := resolveQName(group, ref)
 				if decl = s.attributes[key(rns, rlocal)]; decl == nil {

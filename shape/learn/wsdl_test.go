@@ -1,10 +1,18 @@
 package learn_test
 
 import (
+	"bytes"
 	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/refdeploy"
+	"github.com/atmkit/atmkit/mockserver"
+	"github.com/atmkit/atmkit/shape"
 	"github.com/atmkit/atmkit/shape/learn"
 )
 
@@ -76,5 +84,73 @@ func TestLearnResultWithoutList(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), "a bug") {
 		t.Errorf("got %q, which blames atmkit's learner for its input", err)
+	}
+}
+
+// TestLearnWSDLQualifiedAttribute: a local attribute declared qualified
+// (form="qualified", as ASMX's WSDL declares an XmlAttribute of Form
+// Qualified in its class's namespace, or under attributeFormDefault=
+// "qualified") is learned in its schema's target namespace, as .NET's
+// XmlSchemaImporter reads it (AttributeForm: the form, else the schema's
+// attributeFormDefault; the accessor's namespace is the type's); one of
+// form="unqualified" in such a schema is in none. Both were learned in
+// no namespace.
+func TestLearnWSDLQualifiedAttribute(t *testing.T) {
+	const ns = "http://example.org/qualified/atmService"
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "typed.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const index = "- {attribute: Index, type: int, value: index}"
+	if !bytes.Contains(src, []byte(index)) {
+		t.Fatalf("typed.yaml has no %s", index)
+	}
+	sh, err := shape.Parse(bytes.Replace(src, []byte(index), []byte(index+"\n            - {attribute: Stamp, namespace: \""+ns+"\", type: int, value: id}"), 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := mockserver.New(mockserver.WithShape(sh), mockserver.WithNamespace(ns))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	wsdl := string(refdeploy.WSDL(t, srv.URL))
+	const decl = `<s:attribute form="qualified" name="Stamp" type="s:int" use="required" />`
+	if !strings.Contains(wsdl, decl) {
+		t.Fatalf("the WSDL lacks %s:\n%s", decl, wsdl)
+	}
+	schemaStart := `<s:schema elementFormDefault="qualified" targetNamespace="` + ns + `">`
+	if !strings.Contains(wsdl, schemaStart) {
+		t.Fatalf("the WSDL lacks %s", schemaStart)
+	}
+	byDefault := strings.Replace(strings.Replace(wsdl, decl, `<s:attribute name="Stamp" type="s:int" use="required" />`, 1),
+		schemaStart, `<s:schema elementFormDefault="qualified" attributeFormDefault="qualified" targetNamespace="`+ns+`">`, 1)
+	unqualified := strings.Replace(byDefault, `<s:attribute name="Stamp"`, `<s:attribute form="unqualified" name="Stamp"`, 1)
+	for _, c := range []struct{ name, wsdl, want string }{
+		{`form="qualified"`, wsdl, ns},
+		{`attributeFormDefault="qualified"`, byDefault, ns},
+		{`form="unqualified" under attributeFormDefault="qualified"`, unqualified, ""},
+	} {
+		learned, _, err := learn.Learn(learn.Input{WSDL: []byte(c.wsdl)})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		var stamp *shape.Field
+		for _, f := range learned.Result(asmx.OpReturnAllAtms).Fields {
+			if f.Item != nil {
+				for _, a := range f.Item.Fields {
+					if a.Attribute == "Stamp" {
+						stamp = a
+					}
+				}
+			}
+		}
+		if stamp == nil {
+			t.Fatalf("%s: no attribute Stamp learned:\n%s", c.name, shape.Marshal(learned, ""))
+		}
+		if got := stamp.Namespace.Resolve(ns, ""); got != c.want {
+			t.Errorf("%s: Stamp learned in namespace %q, want %q", c.name, got, c.want)
+		}
 	}
 }
