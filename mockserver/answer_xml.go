@@ -315,7 +315,7 @@ func (l *leaf) appendInt(dst []byte, n int) []byte {
 		}
 		return append(dst, "false"...)
 	case l.fixed >= 0:
-		return strconv.AppendFloat(dst, float64(n), 'f', l.fixed, 64)
+		return appendFixed(dst, float64(n), l.fixed, 64)
 	}
 	return strconv.AppendInt(dst, int64(n), 10)
 }
@@ -332,7 +332,7 @@ func (l *leaf) appendFloat(dst []byte, f float64) []byte {
 		return asmx.AppendXMLDouble(dst, f) // a searched point may be INF or NaN, as ASMX reads them
 	}
 	if l.fixed >= 0 {
-		return strconv.AppendFloat(dst, f, 'f', l.fixed, l.bits)
+		return appendFixed(dst, f, l.fixed, l.bits)
 	}
 	switch {
 	case l.bits == 32:

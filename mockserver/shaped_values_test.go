@@ -225,3 +225,33 @@ func TestDataSetSimpleContentRows(t *testing.T) {
 		}
 	}
 }
+
+// A node result's fixed:N value is written as the deployment's
+// ToString("FN") writes it on .NET Framework: no sign for a value every
+// digit of which rounds away (negative zero, -0.001), ties rounded away
+// from zero in its 15 significant digits (0.125, 2.675; see appendFixed):
+// the searched point's longitude, which the answer repeats.
+func TestFixedDecimalsAsDotNetFramework(t *testing.T) {
+	learned, err := os.ReadFile(filepath.Join("..", "shape", "learn", "testdata", "nodes-learned.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const lon = `{attribute: lon, namespace: "urn:atmref:geo", prefix: geo, type: double, value: coordinates.longitude}`
+	if !bytes.Contains(learned, []byte(lon)) {
+		t.Fatalf("nodes-learned.yaml has no %s", lon)
+	}
+	src := strings.ReplaceAll(string(learned), lon, strings.TrimSuffix(lon, "}")+`, format: "fixed:2"}`)
+	base := valuesServer(t, "", src, func(*fixtures.Dataset) {})
+	for _, c := range []struct{ lon, want string }{
+		{"-0", "0.00"}, {"-0.001", "0.00"}, {"-0.005", "-0.01"}, {"0.125", "0.13"}, {"-2.675", "-2.68"}, {"-63.5752", "-63.58"},
+	} {
+		params := [][2]string{{asmx.ParamKey, "k"}, {"strPostalCode", ""}, {"dblLatitude", "44.6488"}, {"dblLongitude", c.lon}, {"bytRadius", "1"}}
+		status, body := mocktest.Call(t, base, asmx.DefaultNamespace, "soap11", asmx.OpReturnAtmSearchByCoordinates, params)
+		if status != 200 {
+			t.Fatalf("%d %.300s", status, body)
+		}
+		if got := attrValues(t, body, "lon"); len(got) == 0 || got[0] != c.want {
+			t.Errorf("longitude %s: got %q, want %q first", c.lon, got, c.want)
+		}
+	}
+}
