@@ -365,8 +365,12 @@ func TestStalledRequestDoesNotHoldASlot(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := serve.NewHTTPServer(h)
-	srv.ReadHeaderTimeout = 200 * time.Millisecond
-	srv.ReadTimeout = 300 * time.Millisecond
+	// Short enough to drop the stalled client soon, long enough that the
+	// valid request's own read, begun as the server accepts it, is not
+	// cut by a busy machine (at 200 ms it was once, under a package run on
+	// a loaded host: the server closed it unanswered, EOF).
+	srv.ReadHeaderTimeout = time.Second
+	srv.ReadTimeout = 2 * time.Second
 	go func() { _ = srv.Serve(serve.LimitListener(ln, 1)) }()
 	t.Cleanup(func() { _ = srv.Close() })
 
