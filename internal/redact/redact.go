@@ -26,6 +26,7 @@ import (
 
 	"golang.org/x/text/encoding/charmap"
 
+	"github.com/atmkit/atmkit/internal/printable"
 	"github.com/atmkit/atmkit/internal/wire"
 )
 
@@ -343,8 +344,8 @@ func (l literal) maskIn(s string) string {
 // HttpUtility.HtmlEncode too, as the mock's error texts echo a value:
 // "&quot;" and "&#39;") and JSON string escaping (encoding/json's and
 // atmkit's JSON writers', wire.JSONStyle) write it, longest first, each
-// once. A key beyond ASCII has more forms: see
-// beyondASCII.
+// once, and as Go's %q verb and internal/printable escape it. A key beyond
+// ASCII has more forms: see beyondASCII.
 func Forms(key string) []string {
 	query, path := url.QueryEscape(key), url.PathEscape(key)
 	forms := []string{key, query, path, lowerEscapes(query), lowerEscapes(path), html.EscapeString(key),
@@ -359,6 +360,12 @@ func Forms(key string) []string {
 		b := st.AppendString(nil, key)
 		forms = append(forms, string(b[1:len(b)-1]))
 	}
+	// As Go's %q verb (and slog's text handler) escapes it, and as
+	// internal/printable writes a remote party's text: a key holding a
+	// control character, a byte that is not UTF-8 or a character Go does
+	// not print ("\x01", "\xff", "\U000f0000"), quoted before it was
+	// masked, is still found.
+	forms = append(forms, goQuoted(key), printable.Text(key))
 	forms = append(forms, beyondASCII(key)...)
 	slices.SortFunc(forms, func(a, b string) int {
 		if len(a) != len(b) {
@@ -367,6 +374,19 @@ func Forms(key string) []string {
 		return strings.Compare(a, b)
 	})
 	return slices.Compact(forms)
+}
+
+// goQuoted is key as Go's %q verb writes it, without the quotes: key
+// itself when it is printable ASCII without '"' or '\\' (no allocation,
+// as for most keys).
+func goQuoted(key string) string {
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			q := strconv.Quote(key)
+			return q[1 : len(q)-1]
+		}
+	}
+	return key
 }
 
 // The XML escapings Forms writes a key in: text (as XmlTextWriter writes

@@ -75,6 +75,11 @@ func TestText(t *testing.T) {
 		{"literal, control character, JSON result", `{"a":"Leak\u0008Key-1234"}`, []string{"Leak\bKey-1234"}, `{"a":"Le****"}`},
 		{"XML, a processing instruction inside", `<strAtmServiceKey>Leak<?pi x?>-Key-1234</strAtmServiceKey>`, nil, `<strAtmServiceKey>Le****</strAtmServiceKey>`},
 		{"windows-1252 literal", "a=%80uro-key-1 a=\x80uro-key-1", []string{"€uro-key-1"}, "a=€u**** a=€u****"},
+		// A key quoted by Go's %q (a report's failure, a log line) before
+		// it was masked.
+		{"literal, %q-quoted", fmt.Sprintf("got %q, %q and %q", "Leak-\x01-Key-1234", "a Leak-\U000f0000-Key-1234", "Leak-\xff-Key-1234."),
+			[]string{"Leak-\x01-Key-1234", "Leak-\U000f0000-Key-1234", "Leak-\xff-Key-1234"}, `got "Le****", "a Le****" and "Le****."`},
+		{"literal, as printable writes it", "got Leak-\\x01-Key-1234", []string{"Leak-\x01-Key-1234"}, "got Le****"},
 		// ASP.NET's request validation quotes a cut excerpt of a
 		// dangerous value (10 units before the markup, 20 after): of a
 		// long key, a part no literal mask matches. The whole excerpt is
