@@ -93,7 +93,11 @@ func sameName(a, b string) bool {
 // name/value pairs as ASMX's ValueCollectionParameterReader does: every
 // parameter of the operation must be present; names are compared ignoring
 // case, and the values of a repeated name are joined with commas, as
-// ASP.NET's NameValueCollection does; unknown names are ignored.
+// ASP.NET's NameValueCollection does; unknown names are ignored. A
+// url.Values has no order: the values of names that differ only in case
+// are joined the parameter's own name's first, the others' as the map
+// gives them, where NameValueCollection joins them in the query's order.
+// Where the query or form's text is at hand, DecodeQuery reads it so.
 func DecodeValues(op *Operation, b Binding, values url.Values) (*Call, *Error) {
 	// Names that differ from a parameter's only in case count too; when
 	// every parameter is there by its own name and nothing else is, there

@@ -24,6 +24,12 @@ var (
 	ErrInvalidMode = errors.New("invalid recorder mode")
 	// ErrStopped: the Recorder was used after Stop.
 	ErrStopped = errors.New("recorder stopped")
+	// ErrStopInHook: Stop was called from a BeforeSave hook. Stop waits
+	// for the interaction whose hooks are running to join the cassette,
+	// which it cannot do before the hook returns: it does nothing and
+	// returns this error (the recording goes on). Stop from an
+	// AfterCapture hook, or from another goroutine, stops the recording.
+	ErrStopInHook = errors.New("recorder's Stop called from a BeforeSave hook")
 	// ErrNothingRecorded: Stop found nothing to write into a cassette that
 	// did not exist, so it wrote no file (an empty cassette would make every
 	// later replay miss).

@@ -254,3 +254,78 @@ func TestBeforeReplayHookLeavesTheCassetteAlone(t *testing.T) {
 		})
 	}
 }
+
+// TestHookCallingStop: a hook that calls the recorder's Stop never hangs
+// the call. An AfterCapture hook's Stop stops the recording (the call's
+// interaction is not recorded: Stop came first, and found nothing to
+// write); a BeforeSave hook's, run
+// while its interaction joins the cassette (which Stop waits for), is
+// refused with ErrStopInHook and the recording goes on.
+func TestHookCallingStop(t *testing.T) {
+	t.Parallel()
+	up, _ := standIn(t)
+	for _, tt := range []struct {
+		name      string
+		stage     cassettes.Stage
+		wantStop  error // what the hook's Stop returns
+		wantAfter error // what the next call gets
+	}{
+		{"AfterCapture", cassettes.AfterCapture, cassettes.ErrNothingRecorded, cassettes.ErrStopped},
+		{"BeforeSave", cassettes.BeforeSave, cassettes.ErrStopInHook, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(t.TempDir(), "stop.yaml")
+			var rec *cassettes.Recorder
+			stopErr := make(chan error, 1)
+			hook := func(i *cassette.Interaction) error {
+				select {
+				case stopErr <- rec.Stop():
+				default: // the hook's Stop once
+				}
+				return nil
+			}
+			rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithHook(tt.stage, hook))
+			if err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan int, 1)
+			go func() {
+				resp, err := rec.Client().Do(request(t, up.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false))
+				if err != nil {
+					t.Error(err)
+					done <- 0
+					return
+				}
+				resp.Body.Close()
+				done <- resp.StatusCode
+			}()
+			select { // a hang detector, not a timing assertion
+			case status := <-done:
+				if status != http.StatusOK {
+					t.Fatalf("the call: status %d, want 200", status)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("the call hangs: the hook's Stop never returned")
+			}
+			if err := <-stopErr; !errors.Is(err, tt.wantStop) {
+				t.Errorf("the hook's Stop: got %v, want %v", err, tt.wantStop)
+			}
+			_, err = rec.Client().Do(request(t, up.URL, asmx.HTTPGet, query{Op: asmx.OpReturnInstitutions}, testKey, false))
+			if !errors.Is(err, tt.wantAfter) {
+				t.Errorf("the next call: got %v, want %v", err, tt.wantAfter)
+			}
+			err = rec.Stop()
+			if tt.stage == cassettes.BeforeSave {
+				if err != nil {
+					t.Fatalf("Stop: %v", err)
+				}
+				if n := len(readCassette(t, path)); n != 2 {
+					t.Errorf("the cassette holds %d interactions, want 2", n)
+				}
+			} else if !errors.Is(err, cassettes.ErrNothingRecorded) {
+				t.Errorf("Stop again: got %v, want the first Stop's ErrNothingRecorded", err)
+			}
+		})
+	}
+}

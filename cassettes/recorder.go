@@ -10,7 +10,9 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -65,10 +67,11 @@ type Recorder struct {
 	stopErr      error
 	failing      string // the cause of the last save's failure, told once; "" when it succeeded
 
-	joinMu  sync.Mutex // orders the interactions joining the cassette (join)
-	saveMu  sync.Mutex // serializes writes of the file; taken before spoolMu
-	spoolMu sync.Mutex // guards encoded; taken before mu
-	encoded itemSpool  // the YAML items of the interactions spooled (spoolPending)
+	joinMu  sync.Mutex    // orders the interactions joining the cassette (join)
+	hooking atomic.Uint64 // the goroutine running BeforeSave hooks (join), 0 when none: Stop from it would wait for itself
+	saveMu  sync.Mutex    // serializes writes of the file; taken before spoolMu
+	spoolMu sync.Mutex    // guards encoded; taken before mu
+	encoded itemSpool     // the YAML items of the interactions spooled (spoolPending)
 	kick    chan struct{}
 	done    chan struct{}
 
@@ -543,14 +546,9 @@ func (r *Recorder) join(cp *cassette.Interaction, key string) (bool, error) {
 	}
 	cp.ID = r.takeID() // interactions join under joinMu only: the id stays free
 	r.mu.Unlock()
-	hooked := false
-	for _, h := range r.cfg.hooks {
-		if h.stage == BeforeSave {
-			hooked = true
-			if err := h.fn(cp); err != nil {
-				return false, err
-			}
-		}
+	hooked, err := r.beforeSave(cp)
+	if err != nil {
+		return false, err
 	}
 	if cp.DiscardOnSave {
 		return false, nil
@@ -574,6 +572,43 @@ func (r *Recorder) join(cp *cassette.Interaction, key string) (bool, error) {
 	return true, nil
 }
 
+// beforeSave runs the BeforeSave hooks on cp, and reports whether any
+// ran. The caller holds joinMu; Stop, which waits for it, refuses to be
+// called from these hooks (hooking).
+func (r *Recorder) beforeSave(cp *cassette.Interaction) (bool, error) {
+	hooked := false
+	for _, h := range r.cfg.hooks {
+		if h.stage != BeforeSave {
+			continue
+		}
+		if !hooked {
+			hooked = true
+			r.hooking.Store(goroutineID())
+			defer r.hooking.Store(0)
+		}
+		if err := h.fn(cp); err != nil {
+			return hooked, err
+		}
+	}
+	return hooked, nil
+}
+
+// goroutineID is the id of the goroutine calling it, as the header of
+// its stack trace names it ("goroutine 18 [running]:"); 0 if it cannot be
+// read. Go gives no other way to know that Stop is called from a hook
+// that join, which Stop waits for, is running (a hook is a plain func),
+// and only that goroutine's Stop must not wait.
+func goroutineID() uint64 {
+	var buf [64]byte
+	s := strings.TrimPrefix(string(buf[:runtime.Stack(buf[:], false)]), "goroutine ")
+	id, _, _ := strings.Cut(s, " ")
+	n, err := strconv.ParseUint(id, 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
 // Stop ends recording and writes the cassette if anything is unsaved. It
 // is safe to call more than once; later calls return the first one's error.
 // Requests after Stop fail with ErrStopped; one in flight still gets its
@@ -582,8 +617,13 @@ func (r *Recorder) join(cp *cassette.Interaction, key string) (bool, error) {
 // is final. A recorder that was to create
 // the cassette and recorded nothing writes no file, removes the directories
 // it made for it (when still empty), and returns ErrNothingRecorded: an
-// empty cassette would make every later run miss.
+// empty cassette would make every later run miss. Called from a BeforeSave
+// hook, whose interaction it would wait for, Stop does nothing and returns
+// ErrStopInHook.
 func (r *Recorder) Stop() error {
+	if g := r.hooking.Load(); g != 0 && g == goroutineID() {
+		return fmt.Errorf("%w: %s (stop the recorder after the call, or from an AfterCapture hook)", ErrStopInHook, r.path)
+	}
 	r.mu.Lock()
 	if r.stopped {
 		err := r.stopErr

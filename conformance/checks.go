@@ -216,8 +216,8 @@ func namespaceChecks() []Check {
 				return err
 			}
 			note("the service namespace is %s", ns)
-			if why := namespaceForm(ns); why != "" {
-				return &Failure{What: "the service namespace", Expected: "the form http://<namespace_host>/atmService (the document's {service_ns}; clients match it exactly)", Got: fmt.Sprintf("%q: %s", ns, why)}
+			if f := namespaceFailure(ns); f != nil {
+				return f
 			}
 			return nil
 		},
@@ -242,6 +242,16 @@ func namespaceChecks() []Check {
 		})
 	}
 	return cs
+}
+
+// namespaceFailure is the failure of a service namespace ns (the target's)
+// whose form is not the document's; nil when it is.
+func namespaceFailure(ns string) *Failure {
+	why := namespaceForm(ns)
+	if why == "" {
+		return nil
+	}
+	return &Failure{What: "the service namespace", Expected: "the form http://<namespace_host>/atmService (the document's {service_ns}; clients match it exactly)", Got: fmt.Sprintf("%q: %s", ns, why)}
 }
 
 // namespaceForm returns "" when ns has the document's form of the service

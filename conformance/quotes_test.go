@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/atmkit/atmkit/mockserver"
+	"github.com/atmkit/atmkit/shape"
 	"github.com/beevik/etree"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -192,5 +193,49 @@ var _ = Describe("a quote of a location value", Label("selftest"), func() {
 		Entry("what it expected, a JSON value no XML leaf holds", ctlKey, true, "", `expected: JSON address.city = "Le****`),
 		Entry("what it expected, a JSON value held by a leaf of another field", puaKey, true, "note", `expected: JSON address.city = "Le****`),
 		Entry("what it got, the value of the XML leaf", puaKey, false, "city", `got:      address/city = "Le****`),
+	)
+})
+
+// The checks that compare a target's answers with each other or with a
+// shape quote the values that differ with %q: a key the target echoes in
+// one, escaped by the verb, is masked in what the reports write.
+var _ = Describe("a %q quote of a compared value", Label("selftest"), func() {
+	// asReported is text as a failure's got or a spec's reason carries it
+	// (printablef) and the reports write it (maskReport).
+	asReported := func(key, text string) string {
+		s, err := NewSession(Config{Target: "http://127.0.0.1:1", Key: key})
+		Expect(err).NotTo(HaveOccurred())
+		return s.maskReport(printablef(reportKeys(key, nil), "%s", text))
+	}
+	element := func(text string) *etree.Element {
+		e := etree.NewElement("city")
+		e.SetText(text)
+		return e
+	}
+	DescribeTable("has a key the target echoes masked",
+		func(quote func(key string) string) {
+			for _, key := range []string{ctlKey, puaKey, "Leak-\xff-Key-1234"} {
+				text := asReported(key, quote(key))
+				Expect(text).To(ContainSubstring("Le****"), "key %q", key)
+				Expect(text).NotTo(ContainSubstring("Key-1234"), "key %q in:\n%s", key, text)
+			}
+		},
+		Entry("in a value the shape says is a number", func(key string) string {
+			c := &shapeCompare{}
+			c.value("locations/location/id", key, &shape.Field{Type: "int"})
+			return strings.Join(c.diffs, "; ")
+		}),
+		Entry("in the DataSet's locale", func(key string) string {
+			return diffDataSets(&shape.DataSet{Locale: key}, &shape.DataSet{Locale: "en-US"}, "")
+		}),
+		Entry("in a declaration of the DataSet's schema", func(key string) string {
+			return firstLineDiff("<xs:element name=\""+key+"\"/>", "<xs:element name=\"id\"/>")
+		}),
+		Entry("in the text of an element two answers hold", func(key string) string {
+			return diffElements(element(key), element("Halifax"))
+		}),
+		Entry("in the service namespace", func(key string) string {
+			return namespaceFailure("http://example.org/" + key).Got
+		}),
 	)
 })

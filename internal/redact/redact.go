@@ -26,6 +26,7 @@ import (
 
 	"golang.org/x/text/encoding/charmap"
 
+	"github.com/atmkit/atmkit/internal/printable"
 	"github.com/atmkit/atmkit/internal/wire"
 )
 
@@ -58,9 +59,10 @@ func Key(k string) string {
 }
 
 var (
-	// queryRE matches strAtmServiceKey=value in a query string or form body,
-	// also inside a quoted URL of an error message.
-	queryRE = regexp.MustCompile(`(?i)((?:^|[?&;\s"'])` + ParamName + `=)([^&;\s"'<>]*)`)
+	// nameRE matches the parameter's name and its '=', any case: where a
+	// query value (queryValue) or a request validation excerpt
+	// (excerpt) starts.
+	nameRE = regexp.MustCompile(`(?i)` + ParamName + `=`)
 	// xmlRE matches the content of a strAtmServiceKey element, any prefix:
 	// its text, CDATA sections, comments and processing instructions, up
 	// to the next tag.
@@ -100,17 +102,7 @@ func byLength(a, b string) int { return len(b) - len(a) }
 // maskParams masks the value of every strAtmServiceKey parameter in s.
 func maskParams(s string) string {
 	if containsFold(s, ParamName) {
-		s = queryRE.ReplaceAllStringFunc(s, func(m string) string {
-			sub := queryRE.FindStringSubmatch(m)
-			v, err := url.QueryUnescape(sub[2])
-			if err != nil {
-				v = sub[2]
-			}
-			if v == "" || isMask(v) {
-				return m
-			}
-			return sub[1] + Key(v)
-		})
+		s = maskQueries(s)
 		s = xmlRE.ReplaceAllStringFunc(s, func(m string) string {
 			sub := xmlRE.FindStringSubmatch(m)
 			v := sub[2]
@@ -225,16 +217,20 @@ func Values(s string) []string {
 			}
 		}
 	}
-	for _, sub := range queryRE.FindAllStringSubmatch(s, -1) {
-		add(sub[2])
-		if v := wire.URLDecode(sub[2]); !strings.Contains(v, "\uFFFD") {
+	eachParam(s, func(start, end int, excerpt bool) {
+		if excerpt { // a cut part of a value: masked where it stands, no key to look for elsewhere
+			return
+		}
+		raw := s[start:end]
+		add(raw)
+		if v := wire.URLDecode(raw); !strings.Contains(v, "\uFFFD") {
 			add(v) // a lossy reading, bytes not UTF-8, is left to readings
 		}
-		if v, err := url.QueryUnescape(sub[2]); err == nil {
+		if v, err := url.QueryUnescape(raw); err == nil {
 			add(v)
 			add(Readings(v)...)
 		}
-	}
+	})
 	for _, sub := range xmlRE.FindAllStringSubmatch(s, -1) {
 		add(sub[2], strings.TrimSpace(sub[2]), strings.TrimSpace(html.UnescapeString(sub[2])))
 		if strings.Contains(sub[2], "<") {
@@ -319,10 +315,12 @@ func IsCredentialHeader(name string) bool {
 // whole. A key shorter than MinLiteral is masked only where it is not part
 // of a longer word.
 func maskLiteral(s, key string) string {
-	// Every form of a key is at least as long as the key (escaping only
-	// lengthens it): a key longer than s is not in it, and its forms,
-	// costly for a long key, need not be made.
-	if key == "" || len(key) > len(s) {
+	// Every form of a key has at least a byte for each of its characters
+	// (escaping lengthens it; ISO-8859-1 and windows-1252 write a
+	// character in one byte, "\xf3" for "ó"): a key of more characters
+	// than s has bytes is not in it, and its forms, costly for a long key,
+	// need not be made.
+	if key == "" || utf8.RuneCountInString(key) > len(s) {
 		return s
 	}
 	return newLiteral(key).maskIn(s)
@@ -346,8 +344,8 @@ func (l literal) maskIn(s string) string {
 // HttpUtility.HtmlEncode too, as the mock's error texts echo a value:
 // "&quot;" and "&#39;") and JSON string escaping (encoding/json's and
 // atmkit's JSON writers', wire.JSONStyle) write it, longest first, each
-// once. A key beyond ASCII has more forms: see
-// beyondASCII.
+// once, and as Go's %q verb and internal/printable escape it. A key beyond
+// ASCII has more forms: see beyondASCII.
 func Forms(key string) []string {
 	query, path := url.QueryEscape(key), url.PathEscape(key)
 	forms := []string{key, query, path, lowerEscapes(query), lowerEscapes(path), html.EscapeString(key),
@@ -362,6 +360,12 @@ func Forms(key string) []string {
 		b := st.AppendString(nil, key)
 		forms = append(forms, string(b[1:len(b)-1]))
 	}
+	// As Go's %q verb (and slog's text handler) escapes it, and as
+	// internal/printable writes a remote party's text: a key holding a
+	// control character, a byte that is not UTF-8 or a character Go does
+	// not print ("\x01", "\xff", "\U000f0000"), quoted before it was
+	// masked, is still found.
+	forms = append(forms, goQuoted(key), printable.Text(key))
 	forms = append(forms, beyondASCII(key)...)
 	slices.SortFunc(forms, func(a, b string) int {
 		if len(a) != len(b) {
@@ -370,6 +374,19 @@ func Forms(key string) []string {
 		return strings.Compare(a, b)
 	})
 	return slices.Compact(forms)
+}
+
+// goQuoted is key as Go's %q verb writes it, without the quotes: key
+// itself when it is printable ASCII without '"' or '\\' (no allocation,
+// as for most keys).
+func goQuoted(key string) string {
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			q := strconv.Quote(key)
+			return q[1 : len(q)-1]
+		}
+	}
+	return key
 }
 
 // The XML escapings Forms writes a key in: text (as XmlTextWriter writes
@@ -412,13 +429,22 @@ func isWordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
-// isMask reports whether v is already a mask, one of the cassettes'
+// isMask reports whether v is already a mask (six characters: "******",
+// or two and "****", as Key writes them), one of the cassettes'
 // placeholders (REDACTED, and REDACTED-REJECTED for a key rejection) or a
-// reference to $ATMKIT_KEY or %ATMKIT_KEY% (as curl lines in reports write
-// the key, for a POSIX shell or cmd.exe), so masking twice changes nothing.
+// reference to the variable ATMKIT_KEY as a whole (keyRefs), so masking
+// twice changes nothing. A value that only holds one of these ("x$ATMKIT_KEY",
+// "Le****-secret") is a key. (A six-character key of two characters and
+// "****" is no different from a mask: it is masked where it is one of the
+// keys given, not as a parameter's value.)
 func isMask(v string) bool {
-	return v == Placeholder || v == Placeholder+"-REJECTED" || strings.Contains(v, "$ATMKIT_KEY") || strings.Contains(v, "%ATMKIT_KEY%") || v == "******" || (len(v) >= 6 && strings.HasSuffix(v, "****") && utf8.RuneCountInString(v) == 6)
+	return v == Placeholder || v == Placeholder+"-REJECTED" || slices.Contains(keyRefs, v) || v == "******" || (len(v) >= 6 && strings.HasSuffix(v, "****") && utf8.RuneCountInString(v) == 6)
 }
+
+// keyRefs are the references to the variable ATMKIT_KEY atmkit writes in
+// place of a key (curl lines in reports, serve's try line): a POSIX
+// shell's, in a word's single quotes or not, cmd.exe's and PowerShell's.
+var keyRefs = []string{`$ATMKIT_KEY`, `"$ATMKIT_KEY"`, `'"$ATMKIT_KEY"'`, `%ATMKIT_KEY%`, `$env:ATMKIT_KEY`, `${env:ATMKIT_KEY}`}
 
 func containsFold(s, sub string) bool {
 	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))

@@ -60,7 +60,7 @@ func TestText(t *testing.T) {
 		// an ASP.NET error text writes it.
 		{"non-ASCII literal, %u escapes", "q=Cl%u00E9-%u79D8%u5BC6 q=Cl%u00e9-%u79d8%u5bc6", []string{"Clé-秘密"}, "q=****** q=******"},
 		{"non-ASCII literal, lower-case escapes", "q=Cl%c3%a9-%e7%a7%98%e5%af%86", []string{"Clé-秘密"}, "q=******"},
-		{"non-ASCII literal, HtmlEncode", "(strAtmServiceKey=&quot;Cl&#233;-秘密&lt;b&quot;)", []string{"Clé-秘密"}, "(strAtmServiceKey=&quot;******&lt;b&quot;)"},
+		{"non-ASCII literal, HtmlEncode", "(strAtmServiceKey=&quot;Cl&#233;-秘密&lt;b&quot;)", []string{"Clé-秘密"}, "(strAtmServiceKey=&quot;******&quot;)"},
 		{"non-ASCII literal, character references", "<a>Cl&#233;-&#31192;&#23494;</a><a>Cl&#xE9;-&#x79D8;&#x5BC6;</a><a>Cl&#xe9;-&#x79d8;&#x5bc6;</a>", []string{"Clé-秘密"}, "<a>******</a><a>******</a><a>******</a>"},
 		{"non-ASCII literal, JSON-escaped to ASCII", `{"k":"Cl\u00e9-\u79d8\u5bc6","l":"Cl\u00E9-\u79D8\u5BC6"}`, []string{"Clé-秘密"}, `{"k":"******","l":"******"}`},
 		{"Latin-1 literal, a form's escapes", "a=Cl%E9+x&b=Cl%e9", []string{"Clé"}, "a=******+x&b=******"},
@@ -75,12 +75,49 @@ func TestText(t *testing.T) {
 		{"literal, control character, JSON result", `{"a":"Leak\u0008Key-1234"}`, []string{"Leak\bKey-1234"}, `{"a":"Le****"}`},
 		{"XML, a processing instruction inside", `<strAtmServiceKey>Leak<?pi x?>-Key-1234</strAtmServiceKey>`, nil, `<strAtmServiceKey>Le****</strAtmServiceKey>`},
 		{"windows-1252 literal", "a=%80uro-key-1 a=\x80uro-key-1", []string{"€uro-key-1"}, "a=€u**** a=€u****"},
+		// A key quoted by Go's %q (a report's failure, a log line) before
+		// it was masked.
+		{"literal, %q-quoted", fmt.Sprintf("got %q, %q and %q", "Leak-\x01-Key-1234", "a Leak-\U000f0000-Key-1234", "Leak-\xff-Key-1234."),
+			[]string{"Leak-\x01-Key-1234", "Leak-\U000f0000-Key-1234", "Leak-\xff-Key-1234"}, `got "Le****", "a Le****" and "Le****."`},
+		{"literal, as printable writes it", "got Leak-\\x01-Key-1234", []string{"Leak-\x01-Key-1234"}, "got Le****"},
+		// ASP.NET's request validation quotes a cut excerpt of a
+		// dangerous value (10 units before the markup, 20 after): of a
+		// long key, a part no literal mask matches. The whole excerpt is
+		// masked, however the message is written (text, HTML, XML, JSON,
+		// Go's %q), and only the excerpt.
+		{"validation excerpt", `(strAtmServiceKey="<bLeak-Key-1234-5678-9...").`, []string{"<bLeak-Key-1234-5678-90ab-cdef"}, `(strAtmServiceKey="******").`},
+		{"validation excerpt, unknown key, in a message", "A potentially dangerous Request.QueryString value was detected from the client (STRATMSERVICEKEY=\"...-5678-90ab&#1-secret-tail...\").\r\n   at System.Web.HttpRequest.ValidateString(String value)", nil,
+			"A potentially dangerous Request.QueryString value was detected from the client (STRATMSERVICEKEY=\"******\").\r\n   at System.Web.HttpRequest.ValidateString(String value)"},
+		{"validation excerpt, HTML", `<title>A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;...-5678-90ab&lt;b-secret-tail...&quot;).</title><style>body {font-family:"Verdana"}</style>`, nil,
+			`<title>A potentially dangerous Request.Form value was detected from the client (strAtmServiceKey=&quot;******&quot;).</title><style>body {font-family:"Verdana"}</style>`},
+		{"validation excerpt, XML", `<faultstring>(strAtmServiceKey=&#34;...-5678-90ab&lt;b-secret-tail...&#34;).</faultstring>`, nil, `<faultstring>(strAtmServiceKey=&#34;******&#34;).</faultstring>`},
+		{"validation excerpt, JSON", `{"Message":"(strAtmServiceKey=\"...-5678-90ab\u003cb-secret-tail...\").","StackTrace":"   at x(String a)"}`, nil, `{"Message":"(strAtmServiceKey=\"******\").","StackTrace":"   at x(String a)"}`},
+		{"validation excerpt, quoted twice", `msg="error \"(strAtmServiceKey=\\\"...-5678-90ab<b-secret-tail...\\\").\""`, nil, `msg="error \"(strAtmServiceKey=\\\"******\\\").\""`},
+		{"validation excerpt holding the quote and parenthesis", `(strAtmServiceKey="...-5678")-<b-secret-tail...").`, nil, `(strAtmServiceKey="******").`},
+		{"validation excerpt, cut", `(strAtmServiceKey="...-5678-90ab<b-sec`, nil, `(strAtmServiceKey="******`},
+		{"a quote opening a value, never closed", `strAtmServiceKey="secret ` + strings.Repeat("é", 300), nil, `strAtmServiceKey="******` + strings.Repeat("é", 300-(excerptWindow-len("secret ")+1)/2)}, // cut at a character
+		// A query value is the whole text up to the next pair (ASP.NET
+		// splits at & alone): a ' or ; inside is the key's.
+		{"query, apostrophe and semicolon in the key", `GET /x?strAtmServiceKey=Leak'Key;1234-tail&a=1`, nil, `GET /x?strAtmServiceKey=Le****&a=1`},
+		{"query, apostrophe key in a message", `Get "http://h/x?strAtmServiceKey=it's-a-secret": EOF`, []string{"it's-a-secret"}, `Get "http://h/x?strAtmServiceKey=it****": EOF`},
+		// A key holding a reference to the variable, or a mask, is a key.
+		{"query, a key holding the variable's name", `?strAtmServiceKey=sec$ATMKIT_KEYret&x=%ATMKIT_KEY%tail`, nil, `?strAtmServiceKey=se****&x=%ATMKIT_KEY%tail`},
+		{"query, a key holding cmd.exe's reference", `?strAtmServiceKey=%ATMKIT_KEY%-secret`, nil, `?strAtmServiceKey=%A****`},
+		{"XML, a key holding the variable's name", `<strAtmServiceKey>sec"$ATMKIT_KEY"ret</strAtmServiceKey>`, nil, `<strAtmServiceKey>se****</strAtmServiceKey>`},
+		{"JSON, a key holding a mask", `{"strAtmServiceKey":"Le****-secret"}`, nil, `{"strAtmServiceKey":"Le****"}`},
+		{"POSIX curl line's reference", `curl 'http://h/x?strAtmServiceKey='"$ATMKIT_KEY"'&a=1' 'http://h/y?strAtmServiceKey='"$ATMKIT_KEY"`, nil,
+			`curl 'http://h/x?strAtmServiceKey='"$ATMKIT_KEY"'&a=1' 'http://h/y?strAtmServiceKey='"$ATMKIT_KEY"`},
+		{"PowerShell reference", `curl.exe "http://h/x?strAtmServiceKey=$env:ATMKIT_KEY" "http://h/x?strAtmServiceKey=${env:ATMKIT_KEY}"`, nil,
+			`curl.exe "http://h/x?strAtmServiceKey=$env:ATMKIT_KEY" "http://h/x?strAtmServiceKey=${env:ATMKIT_KEY}"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			if got := Text(tt.in, tt.keys...); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
+			}
+			if got := Text(tt.want, tt.keys...); got != tt.want {
+				t.Errorf("masked again: got %q, want %q unchanged", got, tt.want)
 			}
 			if got := NewMasker(tt.keys...).Text(tt.in); got != tt.want {
 				t.Errorf("Masker: got %q, want %q", got, tt.want)
@@ -204,6 +241,8 @@ func TestValues(t *testing.T) {
 		{"XML, CDATA and a comment", "<strAtmServiceKey>a<!--c--><![CDATA[<b>]]>&amp;</strAtmServiceKey>", []string{"a<!--c--><![CDATA[<b>]]>&amp;", "a<!--c--><![CDATA[<b>]]>&", "a<b>&"}},
 		{"XML, a comment and a processing instruction opening with their ends' characters", "<strAtmServiceKey>Leak<!-->c-->-Key<?>p?>-1234</strAtmServiceKey>",
 			[]string{"Leak<!-->c-->-Key<?>p?>-1234", "Leak-Key-1234"}},
+		{"query, apostrophe and semicolon", "strAtmServiceKey=it's;key&b=2", []string{"it's;key"}},
+		{"query, a key holding the variable's name", "strAtmServiceKey=$ATMKIT_KEY-secret", []string{"$ATMKIT_KEY-secret"}},
 		{"two keys, a mask left out", "<strAtmServiceKey>one-key</strAtmServiceKey><strAtmServiceKey>Le****</strAtmServiceKey>?strAtmServiceKey=two", []string{"two", "one-key"}},
 	}
 	for _, tt := range tests {
@@ -271,4 +310,48 @@ func BenchmarkTextPath(b *testing.B) {
 			b.Fatalf("Text = %q", got)
 		}
 	}
+}
+
+// FuzzParams: the values eachParam finds are masked whole, once. A query
+// value or a request validation excerpt of a value leaves none of it in
+// what Text returns (it is at least eight bytes and holds a character no
+// mask or surrounding text does), and masking Text's result again changes
+// nothing.
+func FuzzParams(f *testing.F) {
+	f.Add("GET /x?", "it's;a-long-Q-secret", "&a=1")
+	f.Add("(", `"...<bLeak")-Q-1234...")`, ".")
+	f.Add("<title>(", "&quot;...Q&lt;b...&quot;)", ".</title>")
+	f.Add("", `\"...Q<b...\")`, `.","StackTrace":""}`)
+	f.Fuzz(func(t *testing.T, pre, v, post string) {
+		s := pre + ParamName + "=" + v + post
+		got := Text(s)
+		if again := Text(got); again != got {
+			t.Fatalf("Text(%q) = %q, masked again %q", s, got, again)
+		}
+		// Q is the value's own, after the two characters a mask shows,
+		// and not made by decoding.
+		if len(v) < 8 || strings.Contains(pre+post, "Q") || strings.Count(v, "Q") != 1 || strings.IndexByte(v, 'Q') < 8 ||
+			strings.ContainsAny(v, "%+") || strings.ContainsAny(pre, "Ss") {
+			return
+		}
+		q := openQuote(v)
+		var secret string
+		if q == "" {
+			if queryValue(v) != len(v) || pre != "" && !strings.ContainsAny(pre[len(pre)-1:], "?&; \t\n\f\r\"'") || strings.HasPrefix(v, `'"$ATMKIT_KEY"`) {
+				return
+			}
+			secret = v
+		} else {
+			// An excerpt as the message quotes it: closed by q and ")",
+			// no longer than the window.
+			inner, ok := strings.CutSuffix(v[len(q):], q+")")
+			if !ok || len(inner) > excerptWindow-len(q) || strings.HasPrefix(inner, stars) {
+				return
+			}
+			secret = inner
+		}
+		if strings.Contains(got, "Q") {
+			t.Fatalf("Text(%q) = %q: holds part of the value %q", s, got, secret)
+		}
+	})
 }

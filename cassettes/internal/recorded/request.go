@@ -50,19 +50,19 @@ func CallOfIn(enc asmx.RequestEncoding, method, rawURL string, h http.Header, bo
 		if rest[0] != '/' {
 			return nil, false
 		}
-		var values url.Values
+		var raw, text string
 		b := asmx.HTTPGet
 		ct := HeaderValue(h, "Content-Type")
 		switch method {
 		case http.MethodGet:
-			values = readValues(u.RawQuery, enc.Query(ct, body != "", u.RawQuery))
+			raw, text = u.RawQuery, enc.Query(ct, body != "", u.RawQuery)
 		case http.MethodPost:
 			b = asmx.HTTPPost
 			mt := strings.ToLower(strings.TrimSpace(strings.SplitN(ct, ";", 2)[0]))
 			if mt != asmx.ContentTypeForm {
 				return nil, false
 			}
-			values = readValues(body, enc.Form(ct, body))
+			raw, text = body, enc.Form(ct, body)
 		default:
 			return nil, false
 		}
@@ -70,7 +70,7 @@ func CallOfIn(enc asmx.RequestEncoding, method, rawURL string, h http.Header, bo
 		if !found {
 			return nil, false
 		}
-		c, e := asmx.DecodeValues(op, b, values)
+		c, e := decodeValues(op, b, text, readValues(raw, text))
 		return c, e == nil
 	case cutBase(&path, asmx.JSONPath):
 		rest := path[len(asmx.JSONPath):]
@@ -96,10 +96,49 @@ func CallOfIn(enc asmx.RequestEncoding, method, rawURL string, h http.Header, bo
 		if !found || !op.JSON {
 			return nil, false
 		}
+		if method == http.MethodGet {
+			c, e := decodeValues(op, asmx.JSON, enc.Query(ct, body != "", u.RawQuery), values)
+			return c, e == nil
+		}
+		// A POST's form and query, merged by name: case variants of a
+		// name in the form are joined as the map gives them (not in the
+		// form's order), as they always were.
 		c, e := asmx.DecodeValues(op, asmx.JSON, values)
 		return c, e == nil
 	}
 	return nil, false
+}
+
+// decodeValues decodes the call of op from values, read from text (a
+// query or form's text, see readValues), as asmx.DecodeValues does; when
+// values holds names that differ only in case, whose values ASP.NET's
+// NameValueCollection joins in the order text gives them ("STRCITY=b&
+// strCity=a" is "b,a") and a url.Values cannot order, as asmx.DecodeQuery
+// reads text, as the mock decodes the live call. Other calls are read from
+// values, as they always were: their identity (RequestKey) stays.
+func decodeValues(op *asmx.Operation, b asmx.Binding, text string, values url.Values) (*asmx.Call, *asmx.Error) {
+	if caseVariants(values) {
+		return asmx.DecodeQuery(op, b, text)
+	}
+	return asmx.DecodeValues(op, b, values)
+}
+
+// caseVariants reports whether two names of values differ only in case
+// (as strings.ToUpper writes them: what ASP.NET compares ignoring case,
+// and a few more beyond U+FFFF, which asmx.DecodeQuery then tells apart).
+func caseVariants(values url.Values) bool {
+	if len(values) < 2 {
+		return false
+	}
+	seen := make(map[string]bool, len(values))
+	for name := range values {
+		u := strings.ToUpper(name)
+		if seen[u] {
+			return true
+		}
+		seen[u] = true
+	}
+	return false
 }
 
 // readValues reads a query string or a form body raw, whose text written

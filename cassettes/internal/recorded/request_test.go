@@ -194,3 +194,41 @@ func FuzzNotUTF8(f *testing.F) {
 		}
 	})
 }
+
+// TestCallOfJoinsCaseVariantsInOrder: the values of names that differ
+// only in case are joined in the order the query or form gives them, as
+// ASP.NET's NameValueCollection adds them and the mock decodes a live
+// call (asmx.DecodeQuery): a url.Values has no order, and its reading put
+// the parameter's own name first and the others as the map gave them, so
+// a recorded call (and its RequestKey) was another call than the one the
+// mock decodes from the same request, and not the same from run to run.
+func TestCallOfJoinsCaseVariantsInOrder(t *testing.T) {
+	form := http.Header{"Content-Type": {"application/x-www-form-urlencoded"}}
+	const addr = "/service/service.asmx/ReturnAtmSearchByAddress"
+	const query = "strAtmServiceKey=k&STRCITY=b&strProvince=QC&strCity=a&StrCity=c&sTRcITY=d&strAddress=&strPostalCode=&bytRadius=5"
+	op, _, _ := asmx.OperationFromPath("/ReturnAtmSearchByAddress")
+	for _, c := range []struct {
+		name, method, url string
+		h                 http.Header
+		body              string
+		b                 asmx.Binding
+	}{
+		{"GET", "GET", addr + "?" + query, nil, "", asmx.HTTPGet},
+		{"POST", "POST", addr, form, query, asmx.HTTPPost},
+		{"JSON GET", "GET", "/service-v2.asmx/ReturnAtmSearchByAddress?" + query, nil, "", asmx.JSON},
+	} {
+		live, e := asmx.DecodeQuery(op, c.b, query)
+		if e != nil {
+			t.Fatalf("%s: the mock's reading: %v", c.name, e)
+		}
+		for range 20 { // map orders vary from run to run
+			call, ok := CallOf(c.method, "http://upstream.example"+c.url, c.h, c.body)
+			if !ok {
+				t.Fatalf("%s: CallOf: no call", c.name)
+			}
+			if got, want := call.Canonical(), live.Canonical(); got != want {
+				t.Fatalf("%s: got %s, want the mock's %s", c.name, got, want)
+			}
+		}
+	}
+}

@@ -1,0 +1,178 @@
+package redact
+
+import (
+	"net/url"
+	"strings"
+	"unicode/utf8"
+)
+
+// stars is the mask of an excerpt: Key's of a short key.
+const stars = "******"
+
+// excerptWindow is the most bytes a request validation excerpt (see
+// excerpt) takes in a text: 36 UTF-16 units (30 of the value, two "..."),
+// each written in at most 12 bytes (&amp;#65535; in HTML escaped twice),
+// and its closing quote.
+const excerptWindow = 36*12 + 16
+
+// maskQueries returns s with the value of every strAtmServiceKey query
+// parameter (queryValue) and every request validation excerpt of one
+// (excerpt) masked: a value by Key, an excerpt, a cut part of a value, by
+// "******" whatever it holds.
+func maskQueries(s string) string {
+	var b strings.Builder
+	last := 0
+	eachParam(s, func(start, end int, excerpt bool) {
+		v := s[start:end]
+		var mask string
+		if excerpt {
+			if v == "" || isMask(v) {
+				return
+			}
+			mask = stars // no character of a cut part shown
+		} else {
+			if d, err := url.QueryUnescape(v); err == nil {
+				v = d
+			}
+			if v == "" || isMask(v) {
+				return
+			}
+			mask = Key(v)
+			if queryValue(mask) < len(mask) || openQuote(mask) != "" {
+				mask = stars // a decoded character that would end the value, or open a quote, is not shown
+			}
+		}
+		b.WriteString(s[last:start])
+		b.WriteString(mask)
+		last = end
+	})
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// Excerpts returns s with the excerpt of every strAtmServiceKey value that
+// ASP.NET's request validation quotes in its error ("A potentially
+// dangerous Request.QueryString value was detected from the client
+// (strAtmServiceKey=\"...\")."), as text, HTML, XML or JSON write it,
+// replaced by repl's answer for it (repl is not called for an empty one).
+// An excerpt of a long key is a part of it that no mask of the key
+// matches: Text masks excerpts as "******"; the cassettes replace them by
+// their placeholder.
+func Excerpts(s string, repl func(excerpt string) string) string {
+	if !containsFold(s, ParamName) {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	eachParam(s, func(start, end int, excerpt bool) {
+		if !excerpt || start == end {
+			return
+		}
+		b.WriteString(s[last:start])
+		b.WriteString(repl(s[start:end]))
+		last = end
+	})
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// eachParam calls f with the bounds of every strAtmServiceKey value of s,
+// in order, without overlaps: a query string's or form's value (after
+// "strAtmServiceKey=" at the start of s or after one of ?&; white space
+// " or ', queryValue), and the excerpt of a value ASP.NET's request
+// validation quotes (excerpt is true), after "strAtmServiceKey=" and an
+// opening double quote.
+func eachParam(s string, f func(start, end int, excerpt bool)) {
+	for from := 0; from < len(s); {
+		loc := nameRE.FindStringIndex(s[from:])
+		if loc == nil {
+			return
+		}
+		start, end := from+loc[0], from+loc[1]
+		from = end
+		if q := openQuote(s[end:]); q != "" {
+			vs := end + len(q)
+			ve, cut := excerptEnd(s, vs, q)
+			if cut && (strings.HasPrefix(s[vs:], stars) || strings.HasPrefix(s[vs:], Placeholder)) {
+				from = ve // masked before: its end is no longer known
+				continue
+			}
+			f(vs, ve, true)
+			from = ve
+			continue
+		}
+		if start > 0 && !strings.ContainsRune("?&; \t\n\f\r\"'", rune(s[start-1])) {
+			continue
+		}
+		ve := end + queryValue(s[end:])
+		if s[end:ve] == "'" && strings.HasPrefix(s[ve:], `"$ATMKIT_KEY"`) {
+			continue // a POSIX curl line's '...='"$ATMKIT_KEY"'...'
+		}
+		f(end, ve, false)
+		from = ve
+	}
+}
+
+// queryValue is the length of the query value at the start of s: up to
+// the next pair (&, as ASP.NET splits a query), white space, ", < or >,
+// which end a URL in a text, a quote or markup. A ' or ; does not end it:
+// ASP.NET reads both as the value's, and a key holding one would show its
+// rest.
+func queryValue(s string) int {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '&', ' ', '\t', '\n', '\f', '\r', '"', '<', '>':
+			return i
+		}
+	}
+	return len(s)
+}
+
+// openQuote returns the double quote s starts with, as a text may write
+// the one of ASP.NET's request validation message ("A potentially
+// dangerous Request.QueryString value was detected from the client
+// (strAtmServiceKey=\"...\")."): raw, escaped by backslashes (JSON, Go's
+// %q, once or more), as an HTML or XML entity or reference (once or twice
+// escaped) or a JSON \u escape; "" when s starts with none.
+func openQuote(s string) string {
+	n := 0
+	for n < len(s) && s[n] == '\\' {
+		n++
+	}
+	if n < len(s) && s[n] == '"' {
+		return s[:n+1]
+	}
+	for _, q := range []string{"&quot;", "&#34;", "&#x22;", "&amp;quot;", "&amp;#34;", `\u0022`} {
+		if len(s) >= len(q) && strings.EqualFold(s[:len(q)], q) {
+			return s[:len(q)]
+		}
+	}
+	return ""
+}
+
+// excerptEnd is where the excerpt of a value that starts at start of s,
+// after the opening quote q, ends: at the last q followed by ")" (the
+// message's end; the excerpt itself, a value's characters as sent, may
+// hold both) within excerptWindow bytes, else at the first q (a value in
+// quotes of another text), else (cut is true) at the window's end or s's:
+// a text cut inside the excerpt.
+func excerptEnd(s string, start int, q string) (end int, cut bool) {
+	window := s[start:min(len(s), start+excerptWindow+len(q)+1)]
+	if i := strings.LastIndex(window, q+")"); i >= 0 {
+		return start + i, false
+	}
+	if i := strings.Index(window, q); i >= 0 {
+		return start + i, false
+	}
+	end = start + min(len(s)-start, excerptWindow)
+	for end < len(s) && !utf8.RuneStart(s[end]) {
+		end++
+	}
+	return end, true
+}
