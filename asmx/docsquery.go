@@ -12,19 +12,23 @@ const (
 	DocsWSDL                             // ?WSDL, any case
 	DocsDisco                            // ?disco, any case
 	DocsSchema                           // ?schema=ID, any case: a typed DataSet's schema
-	DocsWSDLNotFound                     // ?wsdl=ID: no service description has that id
+	DocsWSDLNotFound                     // ?wsdl=ID: an imported service description (wsdl1, ...); the mock's own WSDL imports none
 )
 
 // ParseDocsQuery reads the query of a GET of an .asmx file as ASMX does
 // (DiscoveryServerProtocol): a key schema (any case, with a value, even an
 // empty one) asks for the schema its value names, before anything else; a
 // key wsdl with a value asks for the service description of that id, which
-// a service in one namespace does not have ("?wsdl=1"); the values of the
+// only a service spanning namespaces has: its WSDL imports the others as
+// ?wsdl=wsdl1, ?wsdl=wsdl2 (DiscoveryServerType), and one in one namespace
+// has none; the values of the
 // pairs without '=' (Request.QueryString[null], joined with commas) that
 // are wsdl or disco, in any case (OrdinalIgnoreCase, as names: "dısco"
 // too), ask for that document ("?wsdl&x=1" does, "?wsdl&disco" does
 // not); anything else is the help page, for the
-// operation op names. arg is the schema's id or the operation; hasOp says
+// operation op names. arg is the schema's id, the service description's
+// (as ASMX looks it up, in a Hashtable: compared exactly, several values
+// joined with commas), or the operation; hasOp says
 // whether the query has an op at all (?op= is one, naming "").
 func ParseDocsQuery(raw string) (kind DocsKind, arg string, hasOp bool) {
 	if raw == "" {
@@ -46,8 +50,8 @@ func ParseDocsQuery(raw string) (kind DocsKind, arg string, hasOp bool) {
 	if id, ok := get("schema"); ok {
 		return DocsSchema, id, false
 	}
-	if _, ok := get("wsdl"); ok {
-		return DocsWSDLNotFound, "", false
+	if id, ok := get("wsdl"); ok {
+		return DocsWSDLNotFound, id, false
 	}
 	switch {
 	case sameName(bare, "wsdl"): // string.Compare's OrdinalIgnoreCase

@@ -21,8 +21,13 @@ func TestParseDocsQuery(t *testing.T) {
 		{"wsdl&disco", DocsHelp, "", false}, // the bare values joined: "wsdl,disco"
 		{"DISCO", DocsDisco, "", false},
 		{"disco=1", DocsHelp, "", false},
-		{"wsdl=1", DocsWSDLNotFound, "", false},
+		{"wsdl=1", DocsWSDLNotFound, "1", false},
 		{"WSDL=", DocsWSDLNotFound, "", false},
+		// The id of an imported service description, as given (a
+		// Hashtable's key: compared exactly), values joined.
+		{"Wsdl=wsdl1&x=1", DocsWSDLNotFound, "wsdl1", false},
+		{"wsdl=WSDL1", DocsWSDLNotFound, "WSDL1", false},
+		{"wsdl=wsdl%31&WSDL=b", DocsWSDLNotFound, "wsdl1,b", false},
 		{"schema=ds1&wsdl", DocsSchema, "ds1", false},
 		{"Schema=", DocsSchema, "", false},
 		{"op=ReturnProvinces", DocsHelp, "ReturnProvinces", true},
@@ -55,14 +60,14 @@ func TestParseDocsQuery(t *testing.T) {
 // StringComparison.OrdinalIgnoreCase): written in another case, 'i' as the
 // dotless 'ı' and 's' as the long 'ſ' (whose upper cases are I and S), a
 // query asks for the same document. Only a document's own kinds take an
-// op, and only a schema an argument.
+// op, and only a schema and a service description by id an argument.
 func FuzzParseDocsQuery(f *testing.F) {
 	for _, q := range []string{"WSDL", "wsdl&x=1", "disco", "disco&=x", "schema=ds1&wsdl", "wsdl=1", "OP=a&op=b&Op=c", "page=op&tab=msg&op=x", "%77sdl", "dis%u0063o"} {
 		f.Add(q)
 	}
 	f.Fuzz(func(t *testing.T, q string) {
 		kind, arg, hasOp := ParseDocsQuery(q)
-		if kind < DocsHelp || kind > DocsWSDLNotFound || (kind != DocsHelp && hasOp) || ((kind == DocsWSDL || kind == DocsDisco || kind == DocsWSDLNotFound) && arg != "") {
+		if kind < DocsHelp || kind > DocsWSDLNotFound || (kind != DocsHelp && hasOp) || ((kind == DocsWSDL || kind == DocsDisco) && arg != "") {
 			t.Fatalf("ParseDocsQuery(%q) = %d, %q, %v", q, kind, arg, hasOp)
 		}
 		other := otherCase(q)

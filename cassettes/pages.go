@@ -44,8 +44,9 @@ type filePages struct {
 
 // pageOf reads a recorded interaction as a documentation page: a GET of
 // one of the .asmx files itself (below any base path) asking for a help
-// page, the discovery document or a schema (?schema=, a typed DataSet's,
-// which the WSDL imports), answered with the page (not 304). i is
+// page, the discovery document, a schema (?schema=, a typed DataSet's,
+// which the WSDL imports) or a service description the WSDL imports
+// (?wsdl=wsdl1), answered with the page (not 304). i is
 // scrubbed first, again: a key the request carried never comes out in the
 // page, whichever tool wrote the cassette.
 func pageOf(i *cassette.Interaction, source string) (pageKey, *page, bool) {
@@ -61,7 +62,7 @@ func pageOf(i *cassette.Interaction, source string) (pageKey, *page, bool) {
 		return pageKey{}, nil, false
 	}
 	kind, op, hasOp := asmx.ParseDocsQuery(u.RawQuery)
-	if kind != asmx.DocsHelp && kind != asmx.DocsDisco && kind != asmx.DocsSchema {
+	if kind != asmx.DocsHelp && kind != asmx.DocsDisco && kind != asmx.DocsSchema && kind != asmx.DocsWSDLNotFound {
 		return pageKey{}, nil, false
 	}
 	cp := *i

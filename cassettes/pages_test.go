@@ -317,3 +317,76 @@ func TestReplayServesRecordedSchemas(t *testing.T) {
 		t.Errorf("?schema=Other: got %d %q, want the mock's own 500", other.status, other.body)
 	}
 }
+
+// TestReplayServesRecordedImportedWSDLs: a service spanning namespaces
+// has .NET's WSDL import its other documents from service.asmx?wsdl=wsdl1
+// (DiscoveryServerType: "wsdl" + i), which a client's proxy generator
+// fetches; a replaying mock serves each recorded one as ASMX reads the
+// query: the name wsdl in any case, the id compared exactly (the
+// documents are a Hashtable keyed by id: ?wsdl=WSDL1 is not wsdl1 and
+// gets ASMX's "not found"), its addresses moved to the mock's, and moves
+// the main WSDL's import to the mock. The recorded ?wsdl=wsdl1 was not
+// served, and, recorded before ?WSDL, was taken for the service's WSDL.
+func TestReplayServesRecordedImportedWSDLs(t *testing.T) {
+	t.Parallel()
+	const ns = "urn:recorded:main"
+	h, err := mockserver.New(mockserver.WithNamespace(ns), mockserver.WithKeys(testKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	imported := func(origin string) string {
+		return `<?xml version="1.0" encoding="utf-8"?>` + "\n" +
+			`<wsdl:definitions targetNamespace="urn:other" xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">` +
+			`<wsdl:import namespace="urn:third" location="` + origin + asmx.ServicePath + `?wsdl=wsdl2" /></wsdl:definitions>`
+	}
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		origin := "http://" + r.Host
+		switch {
+		case r.Method == http.MethodGet && r.URL.Path == asmx.ServicePath && r.URL.RawQuery == "wsdl=wsdl1":
+			w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+			_, _ = io.WriteString(w, imported(origin))
+		case r.Method == http.MethodGet && r.URL.Path == asmx.ServicePath && r.URL.RawQuery == "WSDL":
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, r)
+			body := strings.Replace(rec.Body.String(), "<wsdl:types>",
+				`<wsdl:import namespace="urn:other" location="`+origin+asmx.ServicePath+`?wsdl=wsdl1" /><wsdl:types>`, 1)
+			w.Header().Set("Content-Type", rec.Header().Get("Content-Type"))
+			_, _ = io.WriteString(w, body)
+		default:
+			h.ServeHTTP(w, r)
+		}
+	}))
+	defer up.Close()
+	path := recordVia(t, up.URL, func(proxy *httptest.Server) {
+		if status, body := do(t, proxy.Client(), requestNS(t, proxy.URL, ns, asmx.SOAP11, query{Op: asmx.OpReturnProvinces}, testKey, false)); status != 200 {
+			t.Fatalf("recording a call: %d %s", status, body)
+		}
+		for _, q := range []string{"wsdl=wsdl1", "WSDL"} { // the imported one first
+			if got := getPage(t, proxy.Client(), proxy.URL+asmx.ServicePath+"?"+q); got.status != 200 {
+				t.Fatalf("recording ?%s: got %d %q", q, got.status, got.body)
+			}
+		}
+	})
+	idx, err := cassettes.LoadIndex([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay := mockserver.NewTestServer(t, mockserver.WithReplay(idx, mockserver.MissFault), mockserver.WithNamespace(ns))
+	own := strings.TrimSuffix(replay.ServiceURL(), asmx.ServicePath)
+	for _, q := range []string{"wsdl=wsdl1", "WSDL=wsdl1", "Wsdl=wsdl1&x=1"} {
+		got := getPage(t, replay.Client(), replay.ServiceURL()+"?"+q)
+		if got.status != 200 || got.body != imported(own) || got.ct != "text/xml; charset=utf-8" {
+			t.Errorf("?%s: got %d %s %q, want the recorded document at the mock's address, %q", q, got.status, got.ct, got.body, imported(own))
+		}
+	}
+	for _, q := range []string{"wsdl=WSDL1", "wsdl=wsdl2", "wsdl=wsdl1&wsdl=wsdl1", "wsdl="} {
+		if got := getPage(t, replay.Client(), replay.ServiceURL()+"?"+q); got.status != 500 || strings.Contains(got.body, "urn:other") {
+			t.Errorf("?%s: got %d %q, want ASMX's 500: no document has that id", q, got.status, got.body)
+		}
+	}
+	main := getPage(t, replay.Client(), replay.ServiceURL()+"?WSDL")
+	wantImport := `<wsdl:import namespace="urn:other" location="` + own + asmx.ServicePath + `?wsdl=wsdl1" />`
+	if main.status != 200 || !strings.Contains(main.body, wantImport) || !strings.Contains(main.body, `targetNamespace="`+ns+`"`) {
+		t.Errorf("?WSDL: got %d %q, want the recorded WSDL of %s with %s", main.status, main.body, ns, wantImport)
+	}
+}

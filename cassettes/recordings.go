@@ -2,9 +2,10 @@ package cassettes
 
 import (
 	"context"
-	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"net/url"
-	"strings"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 )
 
 // Recording is one recorded interaction with its answer, for readers of
@@ -19,7 +20,9 @@ type Recording struct {
 }
 
 // IsWSDL reports whether the request fetched the service description
-// (GET service.asmx?WSDL).
+// (GET service.asmx?WSDL), as ASMX reads the query (asmx.ParseDocsQuery):
+// not a document it imports (?wsdl=wsdl1, of a service spanning
+// namespaces), a schema (?schema=ID) or a help page.
 func (r Recording) IsWSDL() bool {
 	if r.Method != "GET" {
 		return false
@@ -28,12 +31,8 @@ func (r Recording) IsWSDL() bool {
 	if err != nil {
 		return false
 	}
-	for k := range u.Query() {
-		if strings.EqualFold(k, "wsdl") {
-			return true
-		}
-	}
-	return false
+	kind, _, _ := asmx.ParseDocsQuery(u.RawQuery)
+	return kind == asmx.DocsWSDL
 }
 
 // Recordings reads the interactions of the cassette at path with their

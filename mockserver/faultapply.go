@@ -138,7 +138,7 @@ func (s *Server) writeGarbage(w http.ResponseWriter, ex *exchange, data []byte) 
 // bytes of the answer normal writes (all but its last byte, if it is not
 // longer), then resets the connection: the client's TCP stack reports the
 // connection reset by peer. The request is journaled first, with the status
-// begun and the error Reset.
+// begun and the error Reset, whatever error the answer begun was.
 func (s *Server) writeReset(w http.ResponseWriter, ex *exchange, afterBytes int, normal func(http.ResponseWriter)) {
 	held := httpbuf.New(w)
 	held.Max = min(afterBytes, 1<<30) + 1
@@ -160,8 +160,12 @@ func (s *Server) writeReset(w http.ResponseWriter, ex *exchange, afterBytes int,
 	}
 
 	// The journal keeps what the client gets: the header, and the body
-	// up to the reset.
+	// up to the reset. The answer begun may be an error's (a refused
+	// key's InvalidServiceKey, the fault applying before the key check):
+	// the client never gets it whole, so the journal and the log line say
+	// Reset, as for any reset call, with the status begun.
 	maps.Copy(w.Header(), h)
+	ex.err = nil
 	ex.note, ex.aside, ex.answerSize = noteReset, body, int64(len(body))
 	s.observe(ex.req, ex, status)
 	ex.aside, ex.observed = nil, true

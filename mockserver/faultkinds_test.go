@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"net"
 	"net/http"
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/mocktest"
 )
 
 // Over real sockets, only what cannot flake on a busy machine: what a
@@ -184,6 +186,40 @@ func TestFaultReset(t *testing.T) {
 			r.Header.Get("Content-Type") != resp.Header.Get("Content-Type") {
 			t.Errorf("afterBytes %d: journal answer %q (size %d, cut %v), header %v; want the %d bytes sent, Content-Length %d and Type %q",
 				after, r.Body, r.Size, r.Cut, r.Header, len(body), len(whole), resp.Header.Get("Content-Type"))
+		}
+	}
+}
+
+// TestFaultResetRefusedKey: a reset fault on a call whose service key is
+// refused begins the key's refusal (HTTP 500, the SOAP fault's first
+// bytes), then resets: the client never gets the InvalidServiceKey fault
+// whole, so the journal says what it got, error Reset with the status
+// begun, fault and kind, as for any reset call, and the request log line
+// says the same (error=Reset, not the key's refusal). Both said
+// InvalidServiceKey, the answer the reset cut.
+func TestFaultResetRefusedKey(t *testing.T) {
+	t.Parallel()
+	var logs mocktest.SyncBuffer
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithKeys("good-key-1"), WithFault(Fault{Reset: &Reset{AfterBytes: 20}}),
+		WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	resp, err := http.Get(ts.URL + "/service/service.asmx/ReturnProvinces?strAtmServiceKey=bad-key-2")
+	if err != nil {
+		t.Fatalf("%v, want a 500 then a reset", err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 500 || len(body) != 20 || !errors.Is(err, syscall.ECONNRESET) {
+		t.Fatalf("got %d, %d bytes, %v; want 500, 20 bytes, connection reset by peer", resp.StatusCode, len(body), err)
+	}
+	e := lastEntry(t, ts)
+	if e.Status != 500 || e.Error != noteReset || e.Fault != "f1" || e.FaultKind != kindReset || e.Response.Body != string(body) {
+		t.Errorf("journal: status %d, error %q, fault %q of kind %q, body %q; want 500, Reset, f1 of kind reset, %q",
+			e.Status, e.Error, e.Fault, e.FaultKind, e.Response.Body, body)
+	}
+	line := logs.String()
+	for _, want := range []string{"status=500", "error=Reset", "fault=f1", "faultKind=reset"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("request log %q: want %s", line, want)
 		}
 	}
 }

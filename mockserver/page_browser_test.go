@@ -424,7 +424,9 @@ func TestAdminPageFiltersWSDLInChromium(t *testing.T) {
 // TestAdminPageFaultSeedInChromium: the fault form sends an integer as
 // the digits typed, so a seed above 2^53 (not a JavaScript number) reaches
 // the mock as typed, and refuses, with a message and no request, an
-// integer out of the API's range (int64) or a number that is no integer.
+// integer out of the API's range (int64), a number that is no integer, or
+// an integer JSON does not write (0012, as --fault and the config file
+// refuse it).
 func TestAdminPageFaultSeedInChromium(t *testing.T) {
 	t.Parallel()
 	exe := requireChromium(t)
@@ -448,7 +450,7 @@ func TestAdminPageFaultSeedInChromium(t *testing.T) {
 		{"9007199254740993", "1", 9007199254740993},
 		{"9223372036854775807", "9007199254740993", 9223372036854775807},
 		{"-9223372036854775808", "", -9223372036854775808},
-		{"0012", "", 12},
+		{"0", "", 0},
 	} {
 		submit("503", tt.seed, tt.times)
 		waitUntil(t, ctx, "the fault added", fmt.Sprintf(`document.querySelectorAll('#faults li').length === %d`, i+1))
@@ -467,8 +469,12 @@ func TestAdminPageFaultSeedInChromium(t *testing.T) {
 	for _, tt := range []struct{ seed, want string }{
 		{"9223372036854775808", "seed 9223372036854775808: out of range; want an integer from -9223372036854775808 to 9223372036854775807"},
 		{"-9223372036854775809", "seed -9223372036854775809: out of range"},
-		{"1.5", "seed 1.5: not an integer; want digits only, such as 42"},
+		{"1.5", "seed 1.5: not an integer as JSON writes one, which the admin API refuses; want plain decimal digits, with a minus at most, such as 42"},
 		{"1e3", "seed 1e3: not an integer"},
+		// Spelled as JSON spells it, the rule of every place a fault is
+		// given (--fault, the config file, the admin API): 0012 was sent as 12.
+		{"0012", "seed 0012: not an integer as JSON writes one"},
+		{"-07", "seed -07: not an integer as JSON writes one"},
 	} {
 		submit("503", tt.seed, "")
 		waitUntil(t, ctx, "the form's answer", `document.getElementById('fault-error').textContent !== 'pending'`)

@@ -110,14 +110,17 @@ type DocReplayer interface {
 // DocRequest is a documentation request as ASMX reads its query
 // (asmx.ParseDocsQuery).
 type DocRequest struct {
-	// Kind is asmx.DocsHelp, asmx.DocsDisco or asmx.DocsSchema.
+	// Kind is asmx.DocsHelp, asmx.DocsDisco, asmx.DocsSchema or
+	// asmx.DocsWSDLNotFound (?wsdl=ID: a service description the WSDL
+	// imports, which the server has none of).
 	Kind asmx.DocsKind
 	// JSON is true for a request of /service-v2.asmx, false for one of
 	// /service/service.asmx.
 	JSON bool
 	// Op is the operation ?op= names, as given, for a help page (HasOp
 	// says whether the query has an op at all: ?op= is one, naming ""),
-	// or the id ?schema= names, for a schema.
+	// or the id ?schema= or ?wsdl= names, for a schema or a service
+	// description (as ASMX reads it: the name in any case, the id exact).
 	Op    string
 	HasOp bool
 	// Query is the raw query, which a recording with the same query

@@ -22,16 +22,17 @@ import (
 var docFiles = [...]string{asmx.ServicePath, asmx.JSONPath}
 
 // replayDoc answers a GET of an .asmx file asking for a help page, the
-// discovery document or a schema with the deployment's own page, recorded,
-// when the replayer holds one; it reports whether it did.
+// discovery document, a schema or a service description the WSDL imports
+// (?wsdl=wsdl1) with the deployment's own page, recorded, when the
+// replayer holds one; it reports whether it did.
 func (s *Server) replayDoc(w http.ResponseWriter, r *http.Request, ex *exchange, json bool) bool {
 	dr, ok := s.replayer.(DocReplayer)
 	if !ok {
 		return false
 	}
 	kind, op, hasOp := asmx.ParseDocsQuery(r.URL.RawQuery)
-	if kind != asmx.DocsHelp && kind != asmx.DocsDisco && kind != asmx.DocsSchema {
-		return false
+	if kind != asmx.DocsHelp && kind != asmx.DocsDisco && kind != asmx.DocsSchema && (kind != asmx.DocsWSDLNotFound || json) {
+		return false // the JSON file's WSDLs are not served, ?WSDL as ?wsdl=ID
 	}
 	q := DocRequest{Kind: kind, JSON: json, Op: op, HasOp: hasOp, Query: r.URL.RawQuery, Namespace: s.cfg.namespace}
 	doc, ok := dr.RecordedDoc(q)
@@ -45,12 +46,14 @@ func (s *Server) replayDoc(w http.ResponseWriter, r *http.Request, ex *exchange,
 		body = discoAt(doc.Body, origin)
 	case asmx.DocsSchema:
 		body = doc.Body // an XML schema names no address of the deployment
+	case asmx.DocsWSDLNotFound:
+		body = withAddress(doc.Body, origin+asmx.ServicePath) // a WSDL: its addresses moved as the main one's
 	default:
 		body = helpAt(doc.Body, doc.Address, origin, hostOf(r))
 	}
 	ex.source = doc.Source
-	if q.Kind == asmx.DocsDisco {
-		ex.describes = true // for the journal's filter, as ?disco of service.asmx
+	if q.Kind == asmx.DocsDisco || q.Kind == asmx.DocsWSDLNotFound {
+		ex.describes = true // for the journal's filter, as ?disco and ?WSDL of service.asmx
 	}
 	writeReplayed(w, ex, ReplayAnswer{Status: doc.Status, ContentType: doc.ContentType, Body: body})
 	return true

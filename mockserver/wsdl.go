@@ -317,18 +317,26 @@ var addressRE = regexp.MustCompile(`<(?:[A-Za-z_][\w.-]*:)?address\s[^>]*?\bloca
 // DataSet's): the address up to the '?' is group 1.
 var schemaLocationRE = regexp.MustCompile(`<(?:[A-Za-z_][\w.-]*:)?import\s[^>]*?\bschemaLocation\s*=\s*["']([^"'?]*)\?`)
 
+// wsdlImportRE finds the service address of a WSDL import that names a
+// service description of the service (<wsdl:import location=
+// "http://host/app/service/service.asmx?wsdl=wsdl1">, which .NET writes
+// for a service spanning namespaces): the address up to the '?' is group 1.
+var wsdlImportRE = regexp.MustCompile(`<(?:[A-Za-z_][\w.-]*:)?import\s[^>]*?\blocation\s*=\s*["']([^"'?]*)\?`)
+
 // withAddress returns a recorded WSDL with the location of every port's
 // address set to addr, as ASMX writes the address a request came in on,
-// and every schema import that names a schema of the service file
-// (…/service/service.asmx?schema=ID) at addr, so that a client fetches it
-// from the mock, which replays it; the rest, comments and CDATA sections
-// included, is as recorded.
+// and every schema or WSDL import that names a document of the service
+// file (…/service/service.asmx?schema=ID, ?wsdl=wsdl1) at addr, so that a
+// client fetches it from the mock, which replays it; the rest, comments
+// and CDATA sections included, is as recorded.
 func withAddress(wsdl []byte, addr string) []byte {
 	esc := xmlEscape(addr)
 	wsdl = replaceGroup(wsdl, addressRE, esc, func([]byte) bool { return true })
-	return replaceGroup(wsdl, schemaLocationRE, esc, func(u []byte) bool {
+	ofService := func(u []byte) bool {
 		return len(u) >= len(asmx.ServicePath) && strings.EqualFold(string(u[len(u)-len(asmx.ServicePath):]), asmx.ServicePath)
-	})
+	}
+	wsdl = replaceGroup(wsdl, schemaLocationRE, esc, ofService)
+	return replaceGroup(wsdl, wsdlImportRE, esc, ofService)
 }
 
 // replaceGroup returns b with group 1 of every match of re that keep

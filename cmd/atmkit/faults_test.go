@@ -197,6 +197,35 @@ func TestServeConfigFaultIntegerSpellings(t *testing.T) {
 	}
 }
 
+// TestServeFaultNumberSpellingsEverywhere: one rule for a fault's numbers
+// wherever it is given: spelled as JSON writes them. The text form on the
+// command line, in ATMKIT_FAULT and in a config file's list read +5 and
+// 017 as 5 and 17 (strconv's integers) and served the fault, and a config
+// mapping's probability took YAML's .5 and +0.5, where the admin API
+// refuses {"times":+5} and {"probability":.5}. Each is now exit 2 with one
+// line naming the field and the spelling.
+func TestServeFaultNumberSpellingsEverywhere(t *testing.T) {
+	t.Parallel()
+	const timesWhy = "times: 017 is not an integer as JSON writes one"
+	code, stdout, stderr := runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--fault", "status=503,times=017")
+	wantUsageLine(t, "--fault times=017", code, stdout, stderr, timesWhy)
+	code, stdout, stderr = runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--fault", "status=503,times=+5")
+	wantUsageLine(t, "--fault times=+5", code, stdout, stderr, "times: +5 is not an integer as JSON writes one")
+	code, stdout, stderr = runAtmkit(map[string]string{"ATMKIT_FAULT": "status=503,times=017"}, "serve", "--addr", "127.0.0.1:0")
+	wantUsageLine(t, "ATMKIT_FAULT times=017", code, stdout, stderr, timesWhy)
+	code, stdout, stderr = runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--config", writeConfig(t, "faults:\n  - status=503,times=017\n"))
+	wantUsageLine(t, "config text form times=017", code, stdout, stderr, timesWhy)
+	code, stdout, stderr = runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--fault", "status=503,probability=.5")
+	wantUsageLine(t, "--fault probability=.5", code, stdout, stderr, "probability: .5 is not a number as JSON writes one")
+	for _, sp := range []struct{ spelling, read string }{{".5", "0.5"}, {"+0.5", "0.5"}, {"5.", "5"}} {
+		cfg := writeConfig(t, "faults:\n  - {status: 503}\n  - {status: 503, probability: "+sp.spelling+"}\n")
+		code, stdout, stderr := runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--config", cfg)
+		want := fmt.Sprintf("config file %s: faults: fault 2: probability: %s is not a number as JSON writes one, which the admin API refuses (YAML reads it as %s); "+
+			"want decimal digits with a minus, a fraction and an exponent at most, such as 0.25 (--fault)", cfg, sp.spelling, sp.read)
+		wantUsageLine(t, "config probability: "+sp.spelling, code, stdout, stderr, want)
+	}
+}
+
 // TestServeResilienceFaults: the faults for retry and timeout tests,
 // given on the command line and through the admin API of atmkit serve, as a Go client sees them; the journal names each
 // fault's kind.

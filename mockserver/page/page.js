@@ -690,10 +690,14 @@
   // another integer if it went through a Number.
   class RawNumber { constructor(digits) { this.digits = digits; } }
 
-  // integerValue reads an integer input's text as typed: digits only
-  // (a sign allowed), within int64, else it throws naming the field.
+  // integerValue reads an integer input's text as typed: spelled as JSON
+  // writes an integer (digits, a minus allowed, no leading zero: the rule
+  // of every place a fault is given, --fault and the config file too),
+  // within int64, else it throws naming the field.
   function integerValue(name, v) {
-    if (!/^-?\d+$/.test(v)) throw new Error(name + ' ' + v + ': not an integer; want digits only, such as 42');
+    if (!/^-?(0|[1-9]\d*)$/.test(v)) {
+      throw new Error(name + ' ' + v + ': not an integer as JSON writes one, which the admin API refuses; want plain decimal digits, with a minus at most, such as 42');
+    }
     const n = BigInt(v);
     if (n < int64Min || n > int64Max) {
       throw new Error(name + ' ' + v + ': out of range; want an integer from ' + int64Min + ' to ' + int64Max);
@@ -739,6 +743,11 @@
       if (input.type === 'number' && input.getAttribute('step') === '1') {
         set(input.name, integerValue(input.name, v));
       } else if (input.type === 'number') {
+        // Spelled as JSON writes a number, as integerValue's integers.
+        if (!/^-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?$/.test(v)) {
+          throw new Error(input.name + ' ' + v + ': not a number as JSON writes one, which the admin API refuses; ' +
+            'want decimal digits with a minus, a fraction and an exponent at most, such as 0.25');
+        }
         const n = Number(v);
         if (!Number.isFinite(n)) throw new Error(input.name + ' ' + v + ': not a number');
         set(input.name, n);

@@ -82,10 +82,13 @@ func (e *Env) ApplyConfig(fset *flag.FlagSet, path string, envAliases map[string
 		}
 		origin[name] = fmt.Sprintf("%s in config file %s", key, path)
 		if _, ok := f.Value.(*Faults); ok {
-			if bad, ok := nonJSONInteger(settingNode(&doc, key)); ok {
-				return Usagef(cmd, "config file %s: %s%s: %s: %s is not an integer as JSON writes one, which the admin API refuses (YAML reads it as %d); "+
-					"want plain decimal digits, with a minus at most (--%s)",
-					path, key, bad.fault, bad.field, quoteValue(bad.spelling), bad.value, name)
+			if bad, ok := nonJSONNumber(settingNode(&doc, key)); ok {
+				what, want := "an integer", "plain decimal digits, with a minus at most"
+				if !bad.integer {
+					what, want = "a number", "decimal digits with a minus, a fraction and an exponent at most, such as 0.25"
+				}
+				return Usagef(cmd, "config file %s: %s%s: %s: %s is not %s as JSON writes one, which the admin API refuses (YAML reads it as %s); want %s (--%s)",
+					path, key, bad.fault, bad.field, quoteValue(bad.spelling), what, bad.read, want, name)
 			}
 		}
 		if err := setFromConfig(f, settings[key], settingNode(&doc, key)); err != nil {
@@ -305,65 +308,78 @@ func settingNode(doc *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
-// yamlInteger is an integer a config file's fault writes in a way JSON
+// yamlNumber is a number a config file's fault writes in a way JSON
 // does not.
-type yamlInteger struct {
+type yamlNumber struct {
 	fault    string // ": fault 2" (of a list), or "" (the value is one fault)
 	field    string // its dotted path: times, dribble.chunks
-	spelling string // as written: 0x10, +5, 1_000, 0o17, 017
-	value    int64  // as YAML reads it, for the hint
+	spelling string // as written: 0x10, +5, 1_000, 0o17, 017, .5, +0.5
+	read     string // as YAML reads it, for the hint: 16, 0.5
+	integer  bool   // YAML reads an integer
 }
 
-// jsonInteger is an integer as JSON writes it.
-var jsonInteger = regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)$`)
+// jsonInteger is an integer as JSON writes it, jsonNumber any number:
+// how a fault's numbers are spelled wherever it is given.
+var (
+	jsonInteger = regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)$`)
+	jsonNumber  = regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$`)
+)
 
-// nonJSONInteger finds, in v, a config file's fault setting (a mapping,
-// or a list of mappings and text forms), the first integer YAML reads but
-// JSON refuses: 0x10, 0o17, 017, 0b101, +5, 1_000. A fault's mapping is
-// its JSON form, so the file refuses what the admin API refuses
-// ({"times":0x10} is no JSON), as it refuses times: 1e3 ("want an
-// integer, not a number"); YAML would read 16. The text form (a string)
-// reads its own integers.
-func nonJSONInteger(v *yaml.Node) (yamlInteger, bool) {
+// nonJSONNumber finds, in v, a config file's fault setting (a mapping,
+// or a list of mappings and text forms), the first number YAML reads but
+// JSON refuses: the integers 0x10, 0o17, 017, 0b101, +5, 1_000, the
+// floats .5, +0.5. A fault's mapping is its JSON form, so the file
+// refuses what the admin API refuses ({"times":0x10} is no JSON), as it
+// refuses times: 1e3 ("want an integer, not a number"); YAML would read
+// 16. The text form (a string) spells its numbers by the same rule, and
+// says so itself (jsonNumberValue). A float that is not finite (.nan,
+// .inf) is left to the fault's own refusal, which says so.
+func nonJSONNumber(v *yaml.Node) (yamlNumber, bool) {
 	v = unalias(v)
 	if v == nil {
-		return yamlInteger{}, false
+		return yamlNumber{}, false
 	}
 	if v.Kind == yaml.MappingNode {
-		return findNonJSONInteger(v, "", "", 0)
+		return findNonJSONNumber(v, "", "", 0)
 	}
 	if v.Kind != yaml.SequenceNode {
-		return yamlInteger{}, false
+		return yamlNumber{}, false
 	}
 	for i, item := range v.Content {
 		if item = unalias(item); item != nil && item.Kind == yaml.MappingNode {
-			if bad, ok := findNonJSONInteger(item, fmt.Sprintf(": fault %d", i+1), "", 0); ok {
+			if bad, ok := findNonJSONNumber(item, fmt.Sprintf(": fault %d", i+1), "", 0); ok {
 				return bad, true
 			}
 		}
 	}
-	return yamlInteger{}, false
+	return yamlNumber{}, false
 }
 
-// findNonJSONInteger is nonJSONInteger within n, at the dotted field path
+// findNonJSONNumber is nonJSONNumber within n, at the dotted field path
 // of fault; depth bounds the walk (aliases may loop).
-func findNonJSONInteger(n *yaml.Node, fault, path string, depth int) (yamlInteger, bool) {
+func findNonJSONNumber(n *yaml.Node, fault, path string, depth int) (yamlNumber, bool) {
 	if n = unalias(n); n == nil || depth > 32 {
-		return yamlInteger{}, false
+		return yamlNumber{}, false
 	}
 	switch n.Kind {
 	case yaml.ScalarNode:
-		if n.ShortTag() != "!!int" || jsonInteger.MatchString(n.Value) {
-			return yamlInteger{}, false
+		switch {
+		case n.ShortTag() == "!!int" && !jsonInteger.MatchString(n.Value):
+			var x int64
+			if err := n.Decode(&x); err != nil {
+				return yamlNumber{}, false // no int64: JSON refuses it for that (the fault's own error)
+			}
+			return yamlNumber{fault: fault, field: path, spelling: n.Value, read: strconv.FormatInt(x, 10), integer: true}, true
+		case n.ShortTag() == "!!float" && !jsonNumber.MatchString(n.Value):
+			var x float64
+			if err := n.Decode(&x); err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+				return yamlNumber{}, false
+			}
+			return yamlNumber{fault: fault, field: path, spelling: n.Value, read: strconv.FormatFloat(x, 'g', -1, 64)}, true
 		}
-		var x int64
-		if err := n.Decode(&x); err != nil {
-			return yamlInteger{}, false // no int64: JSON refuses it for that (the fault's own error)
-		}
-		return yamlInteger{fault: fault, field: path, spelling: n.Value, value: x}, true
 	case yaml.SequenceNode:
 		for _, c := range n.Content {
-			if bad, ok := findNonJSONInteger(c, fault, path, depth+1); ok {
+			if bad, ok := findNonJSONNumber(c, fault, path, depth+1); ok {
 				return bad, true
 			}
 		}
@@ -373,12 +389,12 @@ func findNonJSONInteger(n *yaml.Node, fault, path string, depth int) (yamlIntege
 			if k.ShortTag() != "!!merge" { // <<: *base merges its fields here
 				field = strings.TrimPrefix(path+"."+k.Value, ".")
 			}
-			if bad, ok := findNonJSONInteger(n.Content[i+1], fault, field, depth+1); ok {
+			if bad, ok := findNonJSONNumber(n.Content[i+1], fault, field, depth+1); ok {
 				return bad, true
 			}
 		}
 	}
-	return yamlInteger{}, false
+	return yamlNumber{}, false
 }
 
 // unalias is the node an alias (*name) stands for; n otherwise.

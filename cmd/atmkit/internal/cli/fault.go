@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -114,7 +113,8 @@ const faultFieldNames = "op, binding, delay, jitter, delayDistribution.type, .me
 //
 // code and text make a SOAP fault; names are matched ignoring case, and a
 // dotted name sets a member of a nested object (reset alone is
-// reset.afterBytes=0). A value holding a comma or a semicolon
+// reset.afterBytes=0); numbers are spelled as JSON spells them (times=5,
+// not +5 or 05: see jsonNumberValue). A value holding a comma or a semicolon
 // is written in double quotes; inside them a backslash takes the next
 // character as it is (\" for a quote, \\ for a backslash). A spec starting
 // with "{" is read as the JSON form instead.
@@ -187,16 +187,10 @@ func faultObject(spec string) (map[string]any, error) {
 		}
 		var v any = text
 		switch field.kind {
-		case intValue:
-			if v, err = strconv.ParseInt(text, 10, 64); err != nil {
-				err = fmt.Errorf("%q is not an integer", text)
+		case intValue, numberValue:
+			if v, err = jsonNumberValue(field, text); err != nil {
+				return nil, err
 			}
-		case numberValue:
-			var n float64
-			if n, err = strconv.ParseFloat(text, 64); err != nil || math.IsNaN(n) || math.IsInf(n, 0) {
-				err = fmt.Errorf("%q is not a finite number", text)
-			}
-			v = n
 		case objectValue:
 			if hasValue {
 				return nil, fmt.Errorf("%s takes no value (set its fields: %s.<field>=...)", name, name)
@@ -219,6 +213,25 @@ func faultObject(spec string) (map[string]any, error) {
 		setPath(obj, field.path, v)
 	}
 	return obj, nil
+}
+
+// jsonNumberValue is the value of a number field of the text form, text
+// read as the JSON form reads its numbers: spelled as JSON writes them
+// (the rule of every place a fault is given: the admin API, the config
+// file, the admin page), and then decoded by the JSON form itself, which
+// refuses an integer field's 1e3 or 1.5 and a number out of range in its
+// own words. strconv would read +5, 017 and 0x10 as 5, 17 and 16, where
+// {"times":+5} is no JSON.
+func jsonNumberValue(field faultField, text string) (json.Number, error) {
+	switch {
+	case jsonNumber.MatchString(text):
+		return json.Number(text), nil
+	case field.kind == intValue:
+		return "", fmt.Errorf("%s: %s is not an integer as JSON writes one, which the admin API refuses; want plain decimal digits, with a minus at most",
+			field.path, text)
+	}
+	return "", fmt.Errorf("%s: %s is not a number as JSON writes one, which the admin API refuses; "+
+		"want decimal digits with a minus, a fraction and an exponent at most, such as 0.25", field.path, text)
 }
 
 // setPath sets the member at a dotted path of obj to v, making the objects

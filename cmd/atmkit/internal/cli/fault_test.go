@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -198,4 +199,65 @@ func FuzzParseFault(f *testing.F) {
 			t.Fatalf("parseFault(%q): got %+v, and %+v from its JSON %s", spec, got, back, b)
 		}
 	})
+}
+
+// TestParseFaultNumberSpellings: the text form's numbers are spelled as
+// the JSON form's, the one rule of every place a fault is given (the
+// admin API, the config file, the admin page): an integer field refuses
+// +5, 017, 0x10, 1_000, 0b101, 0o17 and -0x2, which strconv read as 5,
+// 17, 16, ... where the admin API refuses {"times":+5} and the config
+// file times: +5; a number field refuses .5, +0.5, 5., 00.5 and 0x1p-1.
+// The refusal names the field and the spelling. A JSON number that is no
+// integer gets the JSON form's words, as {"times":1e3} does.
+func TestParseFaultNumberSpellings(t *testing.T) {
+	t.Parallel()
+	ints := []struct{ name, spec string }{ // %s where the value goes
+		{"status", "status=%s"},
+		{"times", "status=503,times=%s"},
+		{"seed", "status=503,seed=%s"},
+		{"skip", "status=503,skip=%s"},
+		{"dribble.chunks", "dribble.chunks=%s,dribble.duration=1s"},
+		{"reset.afterBytes", "reset.afterBytes=%s"},
+	}
+	for _, f := range ints {
+		for _, sp := range []string{"+5", "017", "0x10", "1_000", "0b101", "0o17", "-0x2", "00", "-05"} {
+			spec := fmt.Sprintf(f.spec, sp)
+			want := fmt.Sprintf("%s: %s is not an integer as JSON writes one, which the admin API refuses; want plain decimal digits, with a minus at most", f.name, sp)
+			if _, err := parseFault(spec); err == nil || err.Error() != want {
+				t.Errorf("parseFault(%q): got %v, want %q", spec, err, want)
+			}
+		}
+		for sp, want := range map[string]string{"1e3": "want an integer, not a number", "1.0": "want an integer, not a number",
+			"99999999999999999999": "out of range, want an integer"} {
+			spec := fmt.Sprintf(f.spec, sp)
+			if _, err := parseFault(spec); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("parseFault(%q): got %v, want %q", spec, err, want)
+			}
+		}
+	}
+	nums := []struct{ name, spec string }{
+		{"probability", "status=503,probability=%s"},
+		{"delayDistribution.sigma", "delayDistribution.type=lognormal,delayDistribution.median=1ms,delayDistribution.sigma=%s"},
+	}
+	for _, f := range nums {
+		for _, sp := range []string{".5", "+0.5", "5.", "00.5", "0x1p-1", "0.5e", "Inf", "NaN", "1_0.0"} {
+			spec := fmt.Sprintf(f.spec, sp)
+			want := fmt.Sprintf("%s: %s is not a number as JSON writes one, which the admin API refuses; want decimal digits with a minus, a fraction and an exponent at most, such as 0.25", f.name, sp)
+			if _, err := parseFault(spec); err == nil || err.Error() != want {
+				t.Errorf("parseFault(%q): got %v, want %q", spec, err, want)
+			}
+		}
+	}
+	// JSON's spellings are read.
+	for spec, want := range map[string]mockserver.Fault{
+		"status=503,times=0,seed=-0,skip=10,probability=5e-1": {Status: 503, Skip: 10, Probability: 0.5},
+		"status=503,seed=-12,probability=1E0":                 {Status: 503, Seed: -12, Probability: 1},
+		"delayDistribution.type=lognormal,delayDistribution.median=1ms,delayDistribution.sigma=0.25": {
+			DelayDistribution: &mockserver.DelayDistribution{Type: "lognormal", Median: time.Millisecond, Sigma: 0.25}},
+	} {
+		got, err := parseFault(spec)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("parseFault(%q): got %+v, %v, want %+v", spec, got, err, want)
+		}
+	}
 }
