@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -87,6 +88,11 @@ func (m *Main) runFixturesCheck(ctx context.Context, args []string) error {
 	}
 	cli.SweepTemps(m.Stderr, "fixtures check", dir, false) // a killed generate's: named only
 	start := time.Now()
+	if fixtures.IsLarge(dir) { // seconds of silence otherwise, as serve and bench say
+		if st, err := os.Stat(filepath.Join(dir, fixtures.ATMsFile)); err == nil {
+			fmt.Fprintf(m.Stderr, "atmkit fixtures check: reading %s (%s of %s)\n", dir, cli.Size(st.Size()), fixtures.ATMsFile)
+		}
+	}
 	d, err := fixtures.LoadContext(ctx, dir)
 	var verr *fixtures.ValidationError
 	switch {
