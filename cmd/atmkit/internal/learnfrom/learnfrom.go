@@ -43,8 +43,14 @@ func IsURL(src string) bool {
 // there). from names the source without credentials or query.
 func Read(ctx context.Context, src string, timeout time.Duration, rt http.RoundTripper) (data []byte, from string, err error) {
 	if !IsURL(src) {
-		if data, err = os.ReadFile(src); err != nil {
+		if data, err = readFile(ctx, src); err != nil {
 			return nil, "", fmt.Errorf("--wsdl: %w", err)
+		}
+		if len(data) > maxWSDL {
+			return nil, "", fmt.Errorf("--wsdl %s: over %d MiB, larger than any WSDL: give a WSDL file (what service.asmx?WSDL answers) or the service's address", filepath.Base(src), maxWSDL>>20)
+		}
+		if isUTF16(data) {
+			return nil, "", fmt.Errorf("--wsdl %s: is UTF-16 (it starts with a UTF-16 byte order mark, as PowerShell 5's > writes); save it as UTF-8 (Invoke-WebRequest 'URL?WSDL' -OutFile FILE keeps the bytes the deployment sent)", filepath.Base(src))
 		}
 		if err := isWSDL(data); err != nil {
 			return nil, "", fmt.Errorf("--wsdl %s: %w: give a WSDL file (what service.asmx?WSDL answers) or the service's address", filepath.Base(src), err)
@@ -139,24 +145,79 @@ func WSDL(ctx context.Context, rawURL string, timeout time.Duration, rt http.Rou
 		return nil, "", fmt.Errorf("fetch the WSDL at %s: %w", from, explain(scrubURLError(err), timeout))
 	}
 	defer resp.Body.Close()
-	data, err = io.ReadAll(io.LimitReader(resp.Body, maxWSDL))
-	if err != nil {
-		return nil, "", fmt.Errorf("read the WSDL at %s: %w", from, explain(err, timeout))
-	}
 	if loc := resp.Header.Get("Location"); resp.StatusCode >= 300 && resp.StatusCode < 400 && loc != "" {
 		return nil, "", fmt.Errorf("the WSDL at %s: HTTP %d, a redirect to %s (not followed): give --wsdl the address it names", from, resp.StatusCode, printable.Text(redact.URL(loc)))
 	}
 	if resp.StatusCode == http.StatusUnauthorized {
 		return nil, "", fmt.Errorf("the WSDL at %s: HTTP %d: the deployment, or a gateway in front of it, wants credentials: give them with --header (e.g. 'X-Api-Key: …') or --client-cert and --client-key", from, resp.StatusCode)
 	}
+	ctype := resp.Header.Get("Content-Type")
 	if resp.StatusCode != http.StatusOK {
-		return nil, "", fmt.Errorf("the WSDL at %s: HTTP %d, not the WSDL: give --wsdl the service's address (…/service/service.asmx, to which ?WSDL is added) or a WSDL file", from, resp.StatusCode)
+		// Only what the answer says is read (a line of it), and only its start.
+		data, _ = io.ReadAll(io.LimitReader(resp.Body, maxNotWSDL))
+		return nil, "", fmt.Errorf("the WSDL at %s: HTTP %d%s, not the WSDL: give --wsdl the service's address (…/service/service.asmx, to which ?WSDL is added) or a WSDL file",
+			from, resp.StatusCode, parenthesized(says(u, ctype, data)))
+	}
+	tooLarge := fmt.Errorf("the WSDL at %s: an answer over %d MiB, larger than any WSDL: give --wsdl the service's address (…/service/service.asmx, to which ?WSDL is added) or a WSDL file", from, maxWSDL>>20)
+	if resp.ContentLength > maxWSDL {
+		return nil, "", tooLarge
+	}
+	data, err = io.ReadAll(io.LimitReader(resp.Body, maxWSDL+1))
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("the answer did not end within --timeout (%s)", timeout)
+		}
+		return nil, "", fmt.Errorf("read the WSDL at %s: %w", from, explain(err, timeout))
+	}
+	if len(data) > maxWSDL {
+		return nil, "", tooLarge
 	}
 	if err := isWSDL(data); err != nil {
+		about := printable.Text(ctype)
+		if s := says(u, ctype, data); s != "" {
+			about += "; " + s
+		}
 		return nil, "", fmt.Errorf("the WSDL at %s: HTTP 200 (%s), %w: give --wsdl the service's address (…/service/service.asmx, to which ?WSDL is added; a gateway's sign-in page wants --header or --client-cert)",
-			from, printable.Text(resp.Header.Get("Content-Type")), err)
+			from, about, err)
 	}
 	return data, from, nil
+}
+
+// maxNotWSDL is the most read of an answer that is not the WSDL (an error
+// page, a fault), in bytes: what it says is at its start.
+const maxNotWSDL = 64 << 10
+
+// parenthesized returns " (s)", or "" for an empty s.
+func parenthesized(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " (" + s + ")"
+}
+
+// readFile reads the file src names, no more than maxWSDL bytes and one
+// (a longer file is no WSDL: --wsdl /dev/zero read without end); it
+// stops reading a pipe (--wsdl <(curl …)) when ctx is done, with ctx's
+// cause.
+func readFile(ctx context.Context, src string) ([]byte, error) {
+	f, err := os.Open(src)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	stop := context.AfterFunc(ctx, func() { f.Close() })
+	defer stop()
+	data, err := io.ReadAll(io.LimitReader(f, maxWSDL+1))
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
+	}
+	return data, err
+}
+
+// isUTF16 reports whether b starts with a UTF-16 byte order mark (what
+// PowerShell 5's > and Out-File write).
+func isUTF16(b []byte) bool {
+	return len(b) >= 2 && (b[0] == 0xFF && b[1] == 0xFE || b[0] == 0xFE && b[1] == 0xFF)
 }
 
 // explain says what a failed fetch means and what to check.
