@@ -150,3 +150,23 @@ func TestReadUTF16(t *testing.T) {
 		t.Errorf("got %v, want %q", err, want)
 	}
 }
+
+// TestWSDLRedirectKeepsTheQueryMasked: a gateway that redirects to HTTPS
+// keeping the query (?subscription-key=…) is told where it points with the
+// query's values masked. The key showed in the error: only a
+// strAtmServiceKey's value and a password were masked.
+func TestWSDLRedirectKeepsTheQueryMasked(t *testing.T) {
+	t.Parallel()
+	const key = "Gw-Sub-Key-0042"
+	moved := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "https://gateway.example"+r.URL.RequestURI(), http.StatusMovedPermanently)
+	}))
+	defer moved.Close()
+	_, _, err := WSDL(context.Background(), moved.URL+"/service/service.asmx?subscription-key="+key, time.Minute, nil)
+	if want := "a redirect to https://gateway.example/service/service.asmx?subscription-key=Gw****&WSDL (not followed)"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want %q", err, want)
+	}
+	if err != nil && strings.Contains(err.Error(), key) {
+		t.Errorf("the error shows the query's key: %v", err)
+	}
+}

@@ -122,7 +122,8 @@ func isWSDL(data []byte) error {
 // (http.DefaultTransport when nil: TLS and headers are the caller's),
 // asking for the WSDL as ASMX reads a query (wsdlQuery). A redirect is not
 // followed (it would carry rt's headers to wherever it points): it is an
-// error naming where it points. from names the source without credentials
+// error naming where it points, the values of rawURL's query masked
+// there (a redirect to HTTPS keeps a gateway's ?subscription-key=). from names the source without credentials
 // or query; errors name it the same way.
 func WSDL(ctx context.Context, rawURL string, timeout time.Duration, rt http.RoundTripper) (data []byte, from string, err error) {
 	u, err := url.Parse(rawURL)
@@ -146,7 +147,7 @@ func WSDL(ctx context.Context, rawURL string, timeout time.Duration, rt http.Rou
 	}
 	defer resp.Body.Close()
 	if loc := resp.Header.Get("Location"); resp.StatusCode >= 300 && resp.StatusCode < 400 && loc != "" {
-		return nil, "", fmt.Errorf("the WSDL at %s: HTTP %d, a redirect to %s (not followed): give --wsdl the address it names", from, resp.StatusCode, printable.Text(redact.URL(loc)))
+		return nil, "", fmt.Errorf("the WSDL at %s: HTTP %d, a redirect to %s (not followed): give --wsdl the address it names", from, resp.StatusCode, printable.Text(redact.Text(redact.URL(loc), secrets(u)...)))
 	}
 	if resp.StatusCode == http.StatusUnauthorized {
 		return nil, "", fmt.Errorf("the WSDL at %s: HTTP %d: the deployment, or a gateway in front of it, wants credentials: give them with --header (e.g. 'X-Api-Key: …') or --client-cert and --client-key", from, resp.StatusCode)

@@ -41,18 +41,7 @@ func says(u *url.URL, ctype string, body []byte) string {
 	if s == "" {
 		return ""
 	}
-	var keys []string
-	for _, vs := range u.Query() {
-		keys = append(keys, vs...)
-	}
-	for _, pair := range strings.Split(u.RawQuery, "&") {
-		_, v, _ := strings.Cut(pair, "=")
-		keys = append(keys, v)
-	}
-	if p, ok := u.User.Password(); ok {
-		keys = append(keys, p)
-	}
-	s = printable.Text(redact.Text(s, keys...))
+	s = printable.Text(redact.Text(s, secrets(u)...))
 	if utf8.RuneCountInString(s) > maxSays {
 		s = string([]rune(s)[:maxSays]) + "…"
 	}
@@ -107,4 +96,23 @@ func faultOrTitle(body []byte) (fault, title string) {
 // oneLine returns s with its runs of white space made one space, trimmed.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// secrets returns what of u an answer may echo that must not be shown: the
+// values of its query (a gateway's key under a name of its own), as written
+// and decoded, and its password. redact.Text masks those of
+// redact.MinLiteral characters or more.
+func secrets(u *url.URL) []string {
+	var keys []string
+	for _, vs := range u.Query() {
+		keys = append(keys, vs...)
+	}
+	for _, pair := range strings.Split(u.RawQuery, "&") {
+		_, v, _ := strings.Cut(pair, "=")
+		keys = append(keys, v)
+	}
+	if p, ok := u.User.Password(); ok {
+		keys = append(keys, p)
+	}
+	return keys
 }
