@@ -71,7 +71,15 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	case f.out == "":
 		return cli.Usagef("shape learn", "--out FILE is required")
 	}
-	if err := m.FirstBad(fs, cli.Bad("out", cli.CheckReportFile(f.out)), f.encoding.Check()); err != nil { // before fetching and learning
+	var files []string
+	if len(f.cassette) > 0 {
+		var err error
+		if files, err = cassettes.Files(f.cassette...); err != nil {
+			return cli.Usagef("shape learn", "%v", err)
+		}
+	}
+	if err := m.FirstBad(fs, cli.Bad("out", cli.CheckReportFile(f.out)), cli.Bad("out", learnfrom.OutIsSource(f.out, f.wsdl, files)),
+		f.encoding.Check()); err != nil { // before fetching and learning
 		return err
 	}
 	var in learn.Input
@@ -88,11 +96,7 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		in.WSDL = data
 		sources = append(sources, "the WSDL "+from)
 	}
-	if len(f.cassette) > 0 {
-		files, err := cassettes.Files(f.cassette...)
-		if err != nil {
-			return cli.Usagef("shape learn", "%v", err)
-		}
+	if len(files) > 0 {
 		n, recordedWSDL, notUTF8, err := learnfrom.Cassettes(ctx, &in, files, f.encoding.Encoding())
 		if err != nil {
 			return cli.Interrupted(ctx, fmt.Errorf("shape learn: %w", err), "shape learn: interrupted while reading the cassettes; %s was not written", f.out)

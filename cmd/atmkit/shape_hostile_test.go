@@ -82,3 +82,41 @@ func TestShapeLearnFromAHostileDeployment(t *testing.T) {
 		}
 	}
 }
+
+// TestShapeLearnOutIsASource: --out naming a file learned from (the
+// cassette, however spelt, or the --wsdl file) is refused with exit 2
+// before anything is read, the file left as it was. The recording, which
+// only the deployment could make again, was replaced by the shape.
+func TestShapeLearnOutIsASource(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "rec.yaml")
+	recorded, err := os.ReadFile("../../cassettes/testdata/reference-attrs.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wsdl := filepath.Join(dir, "service.wsdl")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--cassette", rec, "--out", rec}, "--out " + rec + ": the cassette " + rec + " learned from; give another file"},
+		{[]string{"--cassette", dir, "--out", filepath.Join(dir, "sub", "..", "rec.yaml")}, "learned from; give another file"},
+		{[]string{"--wsdl", wsdl, "--out", wsdl}, "--out " + wsdl + ": the WSDL file learned from; give another file"},
+	} {
+		for _, f := range []string{rec, wsdl} {
+			if err := os.WriteFile(f, recorded, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		code, stdout, errOut := runAtmkit(nil, append([]string{"shape", "learn"}, tc.args...)...)
+		if code != exitUsage || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q, want exit 2 saying %q\n%s", tc.args, code, errOut, tc.want, stdout)
+		}
+		for _, f := range []string{rec, wsdl} {
+			if data, err := os.ReadFile(f); err != nil || string(data) != string(recorded) {
+				t.Errorf("%v: %s was overwritten (%d bytes, %v)", tc.args, f, len(data), err)
+			}
+		}
+	}
+}

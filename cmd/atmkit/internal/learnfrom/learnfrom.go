@@ -315,3 +315,28 @@ func ServeLine(out, ns string, wsdl []byte, arg func(string) string) string {
 	}
 	return s
 }
+
+// OutIsSource returns, for a check of --out, what out is when it names a
+// file learned from (the same file, however spelt or linked): the --wsdl
+// file wsdl (a URL is none) or one of the cassette files; "" when it is
+// none of them or does not exist yet. Writing the shape there would
+// replace a recording only the deployment can make again.
+func OutIsSource(out, wsdl string, cassetteFiles []string) string {
+	st, err := os.Stat(out)
+	if err != nil {
+		return ""
+	}
+	same := func(path string) bool {
+		other, err := os.Stat(path)
+		return err == nil && os.SameFile(st, other)
+	}
+	if wsdl != "" && !IsURL(wsdl) && same(wsdl) {
+		return "the WSDL file learned from; give another file"
+	}
+	for _, f := range cassetteFiles {
+		if same(f) {
+			return "the cassette " + f + " learned from; give another file"
+		}
+	}
+	return ""
+}
