@@ -79,7 +79,7 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		}
 	}
 	if err := m.FirstBad(fs, cli.Bad("out", cli.CheckReportFile(f.out)), cli.Bad("out", learnfrom.OutIsSource(f.out, f.wsdl, files)),
-		f.encoding.Check()); err != nil { // before fetching and learning
+		cli.Bad("timeout", cli.When(f.timeout <= 0, "must be positive, e.g. 30s")), f.encoding.Check()); err != nil { // before fetching and learning
 		return err
 	}
 	var in learn.Input

@@ -120,3 +120,26 @@ func TestShapeLearnOutIsASource(t *testing.T) {
 		}
 	}
 }
+
+// TestShapeLearnTimeoutMustBePositive: --timeout 0 or below (ATMKIT_TIMEOUT
+// too) is a wrong setting, named before anything is fetched, as serve's
+// is. It was taken, and every fetch failed "no answer within --timeout
+// (0s)", blaming the deployment.
+func TestShapeLearnTimeoutMustBePositive(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "x.yaml")
+	for _, tc := range []struct {
+		env  map[string]string
+		args []string
+	}{
+		{nil, []string{"--timeout", "0"}},
+		{nil, []string{"--timeout", "-1s"}},
+		{map[string]string{"ATMKIT_TIMEOUT": "0s"}, nil},
+	} {
+		args := append([]string{"shape", "learn", "--wsdl", "http://127.0.0.1:1/service/service.asmx", "--out", out}, tc.args...)
+		code, _, errOut := runAtmkit(tc.env, args...)
+		if code != exitUsage || !strings.Contains(errOut, "--timeout") || !strings.Contains(errOut, "must be positive") || strings.Contains(errOut, "no answer") {
+			t.Errorf("%v %v: exit %d, stderr %q; want exit 2 saying --timeout must be positive", tc.env, tc.args, code, errOut)
+		}
+	}
+}
