@@ -99,7 +99,8 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	if len(files) > 0 {
 		n, recordedWSDL, notUTF8, err := learnfrom.Cassettes(ctx, &in, files, f.encoding.Encoding())
 		if err != nil {
-			return cli.Interrupted(ctx, fmt.Errorf("shape learn: %w", err), "shape learn: interrupted while reading the cassettes; %s was not written", f.out)
+			// exit 2, as cassette list and serve --replay: a cassette that cannot be read
+			return cli.Interrupted(ctx, cli.Exitf(exitUsage, "shape learn: %w", err), "shape learn: interrupted while reading the cassettes; %s was not written", f.out)
 		}
 		banner.NotUTF8(m.StderrUnlessGiven(fs, "request-encoding"), "shape learn", notUTF8, 0)
 		sources = append(sources, banner.Plural(n, "recorded answer")+" in "+banner.Plural(len(files), "cassette"))

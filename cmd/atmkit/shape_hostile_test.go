@@ -143,3 +143,27 @@ func TestShapeLearnTimeoutMustBePositive(t *testing.T) {
 		}
 	}
 }
+
+// TestShapeLearnCassetteNotReadable: a cassette that cannot be read (a
+// format version atmkit does not read, broken YAML) stops shape learn with
+// exit 2, as it stops cassette list and serve --replay, naming the file.
+// It was exit 1, the code of a shape that could not be learned.
+func TestShapeLearnCassetteNotReadable(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"v1.yaml":     "version: 1\ninteractions: []\n",
+		"broken.yaml": "version: 2\ninteractions: [\n",
+	} {
+		file := filepath.Join(dir, name)
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{"shape", "learn", "--cassette", file, "--out", filepath.Join(dir, "x.yaml")}, {"cassette", "list", file}} {
+			code, _, errOut := runAtmkit(nil, args...)
+			if code != exitUsage || !strings.Contains(errOut, file) {
+				t.Errorf("%v: exit %d, stderr %q; want exit 2 naming %s", args, code, errOut, file)
+			}
+		}
+	}
+}
