@@ -134,6 +134,6 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		return fmt.Errorf("shape learn: %w", err)
 	}
 	serve := learnfrom.ServeLine(f.out, rep.Namespace, in.WSDL, m.ShellArg)
-	fmt.Fprintf(m.Stdout, "\natmkit: learned from %s; wrote %s\n  serve it: %s\n", strings.Join(sources, ", "), f.out, serve)
+	fmt.Fprintf(m.Stdout, "\natmkit: learned from %s%s; wrote %s\n  serve it: %s\n", strings.Join(sources, ", "), learnfrom.Counts(rep), f.out, serve)
 	return nil
 }

@@ -340,3 +340,24 @@ func OutIsSource(out, wsdl string, cassetteFiles []string) string {
 	}
 	return ""
 }
+
+// Counts returns what rep lists, counted, as shape learn's last line says
+// it after the sources (": 29 fields mapped, 8 guessed (check them
+// above), 2 written with generated values"), so that a guess to check is
+// not lost above a long report; "" when rep lists none of these.
+func Counts(rep *learn.Report) string {
+	var parts []string
+	if n := len(rep.Mapped); n > 0 {
+		parts = append(parts, banner.Plural(n, "field")+" mapped")
+	}
+	if n := len(rep.Guessed); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d guessed (check them above)", n))
+	}
+	if n := len(rep.Unmapped); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d written with generated values", n))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(parts, ", ")
+}

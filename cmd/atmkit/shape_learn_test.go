@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -165,5 +167,38 @@ func TestShapeLearnCassetteNotReadable(t *testing.T) {
 				t.Errorf("%v: exit %d, stderr %q; want exit 2 naming %s", args, code, errOut, file)
 			}
 		}
+	}
+}
+
+// TestShapeLearnSummarySaysWhatWasLearned: shape learn's last line counts
+// what the report above it lists (mapped, guessed, written with generated
+// values), so that a guess to check is not lost above a long report. It
+// named only the sources and the file written.
+func TestShapeLearnSummarySaysWhatWasLearned(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "learned.yaml")
+	code, stdout, errOut := runAtmkit(nil, "shape", "learn", "--cassette", "../../cassettes/testdata/reference-attrs.yaml", "--out", out)
+	if code != exitOK {
+		t.Fatalf("shape learn: exit %d\n%s\n%s", code, stdout, errOut)
+	}
+	count := func(title string) int {
+		m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(title) + ` \((\d+)\):$`).FindStringSubmatch(stdout)
+		if m == nil {
+			return 0
+		}
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	mapped, guessed, generated := count("Mapped"), count("Guessed (check these)"), count("Could not map (written with generated values)")
+	if mapped == 0 || generated == 0 {
+		t.Fatalf("the report lists %d mapped, %d written with generated values; want some of each:\n%s", mapped, generated, stdout)
+	}
+	want := fmt.Sprintf("atmkit: learned from 15 recorded answers in 1 cassette, the WSDL recorded in reference-attrs.yaml#15: %d fields mapped", mapped)
+	if guessed > 0 {
+		want += fmt.Sprintf(", %d guessed (check them above)", guessed)
+	}
+	want += fmt.Sprintf(", %d written with generated values; wrote %s\n", generated, out)
+	if !strings.Contains(stdout, want) {
+		t.Errorf("shape learn's last lines:\n%s\nwant %q", stdout[max(0, len(stdout)-400):], want)
 	}
 }
