@@ -109,7 +109,9 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		}
 	}
 	fmt.Fprintf(m.Stderr, "atmkit: shape learn: learning from %s (Ctrl-C stops it)\n", strings.Join(sources, ", "))
-	sh, rep, err := learnfrom.Learn(ctx, in)
+	sh, rep, err := learnfrom.LearnTelling(ctx, in, 15*time.Second, func(d time.Duration) {
+		fmt.Fprintf(m.Stderr, "atmkit: shape learn: still learning, %s so far (Ctrl-C stops it)\n", d.Round(time.Second))
+	})
 	if rep != nil {
 		_ = rep.WriteText(m.Stdout)
 	}

@@ -7,9 +7,15 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/mockserver"
+	"github.com/atmkit/atmkit/shape/learn"
 )
 
 // wsdlStart is the start of a WSDL: what isWSDL looks at.
@@ -168,5 +174,42 @@ func TestWSDLRedirectKeepsTheQueryMasked(t *testing.T) {
 	}
 	if err != nil && strings.Contains(err.Error(), key) {
 		t.Errorf("the error shows the query's key: %v", err)
+	}
+}
+
+// TestLearnTellsItStillLearns: LearnTelling tells the time spent while a
+// long learning runs (shape learn printed nothing between its first line
+// and its report, a minute and more for large recordings), and never once
+// it has returned.
+func TestLearnTellsItStillLearns(t *testing.T) {
+	t.Parallel()
+	srv, err := mockserver.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, asmx.ServicePath+"/"+asmx.OpReturnAllAtms+"?strAtmServiceKey=k", nil))
+	var in learn.Input
+	for i := range 2 { // 2 MB each: a second's learning, a thousand times the interval
+		in.Samples = append(in.Samples, learn.Sample{Binding: learn.HTTPGet, Op: asmx.OpReturnAllAtms, Status: rec.Code, Body: rec.Body.Bytes(), Where: "t#" + strconv.Itoa(i)})
+	}
+	var mu sync.Mutex
+	told, returned := 0, false
+	sh, _, err := LearnTelling(context.Background(), in, time.Millisecond, func(d time.Duration) {
+		mu.Lock()
+		defer mu.Unlock()
+		if returned {
+			t.Errorf("told %s after LearnTelling returned", d)
+		}
+		told++
+	})
+	mu.Lock()
+	returned = true
+	mu.Unlock()
+	if err != nil || sh == nil {
+		t.Fatalf("LearnTelling: %v; want a shape", err)
+	}
+	if told == 0 {
+		t.Error("LearnTelling told nothing while it learned")
 	}
 }

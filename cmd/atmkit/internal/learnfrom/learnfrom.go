@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
@@ -288,6 +289,33 @@ func Cassettes(ctx context.Context, in *learn.Input, files []string, enc asmx.Re
 // error, and leaves nothing running.
 func Learn(ctx context.Context, in learn.Input) (*shape.Shape, *learn.Report, error) {
 	return learn.LearnContext(ctx, in)
+}
+
+// LearnTelling is Learn, calling tell with the time spent so far every
+// every while the learner runs (shape learn's "still learning" line:
+// hundreds of answers take minutes, which without a word read as a hang).
+// tell is not called once LearnTelling has returned.
+func LearnTelling(ctx context.Context, in learn.Input, every time.Duration, tell func(time.Duration)) (*shape.Shape, *learn.Report, error) {
+	start := time.Now()
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				tell(time.Since(start))
+			}
+		}
+	}()
+	defer wg.Wait()
+	defer close(done)
+	return Learn(ctx, in)
 }
 
 // jsonEndpoint reports whether rawURL is on the JSON endpoint,
