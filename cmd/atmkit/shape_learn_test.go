@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/atmkit/atmkit/mockserver"
 )
 
 // TestShapeLearnFromAHostileDeployment: a deployment whose ?WSDL answer
@@ -200,5 +202,49 @@ func TestShapeLearnSummarySaysWhatWasLearned(t *testing.T) {
 	want += fmt.Sprintf(", %d written with generated values; wrote %s\n", generated, out)
 	if !strings.Contains(stdout, want) {
 		t.Errorf("shape learn's last lines:\n%s\nwant %q", stdout[max(0, len(stdout)-400):], want)
+	}
+}
+
+// TestShapeLearnKeepsKeysOut: a shape learned through a gateway's key (in
+// --wsdl's query, its user info and --header, with quotes, spaces and
+// non-ASCII) holds none of them, nor do shape learn's outputs. A URL whose
+// user info does not parse (a password beyond ASCII, not percent-encoded)
+// is exit 2 without the URL: it was read as a file name, and the error
+// ("open http://me:Pass-wörd-77@…?subscription-key=…: no such file")
+// showed the password and the key.
+func TestShapeLearnKeepsKeysOut(t *testing.T) {
+	t.Parallel()
+	h, err := mockserver.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	out := filepath.Join(t.TempDir(), "learned.yaml")
+	const query = "/service/service.asmx?subscription-key=%22Qu%C3%A9ry%20Key-55%22"
+	for _, tc := range []struct {
+		user string
+		code int
+	}{{"me:Pass-w%C3%B6rd-77", exitOK}, {"me:Pass-wörd-77", exitUsage}} {
+		wsdl := strings.Replace(srv.URL, "http://", "http://"+tc.user+"@", 1) + query
+		code, stdout, errOut := runAtmkit(nil, "shape", "learn", "--wsdl", wsdl, "--header", `X-Api-Key: "Héader Key-66"`, "--out", out)
+		if code != tc.code {
+			t.Errorf("%s: shape learn: exit %d, want %d\n%s\n%s", tc.user, code, tc.code, stdout, errOut)
+		}
+		outputs := map[string]string{"stdout": stdout, "stderr": errOut}
+		if code == exitOK {
+			data, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			outputs["the shape file"] = string(data)
+		}
+		for where, s := range outputs {
+			for _, k := range []string{"Key-55", "Key-66", "Pass-", "Qu%C3%A9ry", "Query"} {
+				if strings.Contains(s, k) {
+					t.Errorf("%s: %s holds %q:\n%s", tc.user, where, k, s)
+				}
+			}
+		}
 	}
 }

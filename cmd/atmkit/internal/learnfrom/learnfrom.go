@@ -43,6 +43,12 @@ func IsURL(src string) bool {
 // Read reads the WSDL src names: a file, or a URL WSDL fetches (see
 // there). from names the source without credentials or query.
 func Read(ctx context.Context, src string, timeout time.Duration, rt http.RoundTripper) (data []byte, from string, err error) {
+	if lower := strings.ToLower(src); !IsURL(src) && (strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://")) {
+		// Not a file name: a URL that does not parse, whose text (its
+		// password, its query's key) the error must not show.
+		_, err := url.Parse(src)
+		return nil, "", fmt.Errorf("--wsdl: the URL does not parse: %w (percent-encode a user name, password or query beyond ASCII)", scrubURLError(err))
+	}
 	if !IsURL(src) {
 		if data, err = readFile(ctx, src); err != nil {
 			return nil, "", fmt.Errorf("--wsdl: %w", err)
