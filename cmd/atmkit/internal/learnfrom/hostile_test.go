@@ -213,3 +213,15 @@ func TestLearnTellsItStillLearns(t *testing.T) {
 		t.Error("LearnTelling told nothing while it learned")
 	}
 }
+
+// TestReadACassetteAsTheWSDL: a cassette given as --wsdl (the flags
+// swapped) is named as one, with the flag it belongs to; it was "not a
+// WSDL: a document whose root is <Envelope>", the first answer recorded in
+// it.
+func TestReadACassetteAsTheWSDL(t *testing.T) {
+	t.Parallel()
+	_, _, err := Read(context.Background(), filepath.Join("..", "..", "..", "..", "cassettes", "testdata", "reference-attrs.yaml"), time.Minute, nil)
+	if want := "--wsdl reference-attrs.yaml: a cassette, not a WSDL: give it with --cassette"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want %q", err, want)
+	}
+}

@@ -59,6 +59,9 @@ func Read(ctx context.Context, src string, timeout time.Duration, rt http.RoundT
 		if isUTF16(data) {
 			return nil, "", fmt.Errorf("--wsdl %s: is UTF-16 (it starts with a UTF-16 byte order mark, as PowerShell 5's > writes); save it as UTF-8 (Invoke-WebRequest 'URL?WSDL' -OutFile FILE keeps the bytes the deployment sent)", filepath.Base(src))
 		}
+		if isCassette(data) {
+			return nil, "", fmt.Errorf("--wsdl %s: a cassette, not a WSDL: give it with --cassette (a ?WSDL recorded in it is used too)", filepath.Base(src))
+		}
 		if err := isWSDL(data); err != nil {
 			return nil, "", fmt.Errorf("--wsdl %s: %w: give a WSDL file (what service.asmx?WSDL answers) or the service's address", filepath.Base(src), err)
 		}
@@ -220,6 +223,22 @@ func readFile(ctx context.Context, src string) ([]byte, error) {
 		return nil, context.Cause(ctx)
 	}
 	return data, err
+}
+
+// isCassette reports whether data starts as a cassette does (go-vcr's
+// YAML: its interactions, after a "---", comments and its version).
+func isCassette(data []byte) bool {
+	for _, line := range strings.SplitN(string(data[:min(len(data), 4096)]), "\n", 20) {
+		line = strings.TrimSpace(line)
+		switch key, _, _ := strings.Cut(line, ":"); {
+		case line == "" || line == "---" || strings.HasPrefix(line, "#") || key == "version":
+		case key == "interactions":
+			return true
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // isUTF16 reports whether b starts with a UTF-16 byte order mark (what
