@@ -18,7 +18,9 @@ import (
 // page, a SOAP envelope, a fault among them) are skipped with a note
 // naming each, as SOAP faults are: learned from alone they leave nothing
 // to learn; beside a real answer, the shape is the real answer's. They were
-// learned as results whose root is <html> or <Envelope> (exit 0).
+// learned as results whose root is <html> or <Envelope> (exit 0). With
+// nothing read, the error says why (no successful answer, or each
+// skipped), where it said "give a WSDL or recorded answers" to one who had.
 func TestLearnSkipsPagesAndFaultsAnsweredOK(t *testing.T) {
 	page := []byte("<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body><form>x</form></body></html>")
 	xhtml := []byte(`<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Error</title></head><body/></html>`)
@@ -29,8 +31,8 @@ func TestLearnSkipsPagesAndFaultsAnsweredOK(t *testing.T) {
 		{Binding: learn.HTTPGet, Op: asmx.OpReturnProvinces, Status: 200, Body: fault, Where: "rec.yaml#2"},
 	}
 	_, rep, err := learn.Learn(learn.Input{Samples: bad})
-	if !errors.Is(err, learn.ErrNothingToLearn) {
-		t.Errorf("learning from pages and faults alone: got %v, want ErrNothingToLearn", err)
+	if !errors.Is(err, learn.ErrNothingToLearn) || !strings.Contains(err.Error(), "none of the 3 successful recorded answers given is one to learn from (the notes say why each was skipped)") {
+		t.Errorf("learning from pages and faults alone: got %v, want ErrNothingToLearn saying none of the 3 answers could be read", err)
 	}
 	notes := ""
 	if rep != nil {
@@ -44,6 +46,11 @@ func TestLearnSkipsPagesAndFaultsAnsweredOK(t *testing.T) {
 		if !strings.Contains(notes, want) {
 			t.Errorf("the notes lack %q:\n%s", want, notes)
 		}
+	}
+
+	failed := []learn.Sample{{Binding: learn.HTTPGet, Op: asmx.OpReturnAllAtms, Status: 500, Body: []byte("Missing parameter: strAtmServiceKey."), Where: "rec.yaml#4"}}
+	if _, _, err := learn.Learn(learn.Input{Samples: failed}); !errors.Is(err, learn.ErrNothingToLearn) || !strings.Contains(err.Error(), "none of the 1 recorded answers given is a successful one (status 200)") {
+		t.Errorf("learning from a failed call alone: got %v, want ErrNothingToLearn saying it is no successful answer", err)
 	}
 
 	srv, err := mockserver.New()
