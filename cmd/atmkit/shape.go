@@ -119,7 +119,7 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		return cli.Interrupted(ctx, fmt.Errorf("shape learn: %w", err), "shape learn: interrupted while learning; %s was not written", f.out)
 	}
 	header := "Learned by atmkit shape learn from " + strings.Join(sources, ", ") + ".\n" +
-		"Review the guesses it printed. Serve it with: atmkit serve --shape " + m.ShellArg(filepath.Base(f.out))
+		"Review the guesses it printed. Serve it with: " + learnfrom.ServeLine(filepath.Base(f.out), rep.Namespace, in.WSDL, m.ShellArg)
 	if rep.Namespace != "" {
 		header += "\n(the deployment's service namespace: " + rep.Namespace + ")"
 	}
