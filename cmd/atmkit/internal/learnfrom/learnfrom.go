@@ -133,8 +133,10 @@ func isWSDL(data []byte) error {
 // asking for the WSDL as ASMX reads a query (wsdlQuery). A redirect is not
 // followed (it would carry rt's headers to wherever it points): it is an
 // error naming where it points, the values of rawURL's query masked
-// there (a redirect to HTTPS keeps a gateway's ?subscription-key=). from names the source without credentials
-// or query; errors name it the same way.
+// there (a redirect to HTTPS keeps a gateway's ?subscription-key=). An
+// answer that is not the WSDL is an error quoting a line of it (says);
+// one over maxWSDL is refused, having read no more. from names the source
+// without credentials or query; errors name it the same way.
 func WSDL(ctx context.Context, rawURL string, timeout time.Duration, rt http.RoundTripper) (data []byte, from string, err error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
