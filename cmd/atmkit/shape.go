@@ -71,7 +71,15 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	case f.out == "":
 		return cli.Usagef("shape learn", "--out FILE is required")
 	}
-	if err := m.FirstBad(fs, cli.Bad("out", cli.CheckReportFile(f.out)), f.encoding.Check()); err != nil { // before fetching and learning
+	var files []string
+	if len(f.cassette) > 0 {
+		var err error
+		if files, err = cassettes.Files(f.cassette...); err != nil {
+			return cli.Usagef("shape learn", "%v", err)
+		}
+	}
+	if err := m.FirstBad(fs, cli.Bad("out", cli.CheckReportFile(f.out)), cli.Bad("out", learnfrom.OutIsSource(f.out, f.wsdl, files)),
+		cli.Bad("timeout", cli.When(f.timeout <= 0, "must be positive, e.g. 30s")), f.encoding.Check()); err != nil { // before fetching and learning
 		return err
 	}
 	var in learn.Input
@@ -88,14 +96,11 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		in.WSDL = data
 		sources = append(sources, "the WSDL "+from)
 	}
-	if len(f.cassette) > 0 {
-		files, err := cassettes.Files(f.cassette...)
-		if err != nil {
-			return cli.Usagef("shape learn", "%v", err)
-		}
+	if len(files) > 0 {
 		n, recordedWSDL, notUTF8, err := learnfrom.Cassettes(ctx, &in, files, f.encoding.Encoding())
 		if err != nil {
-			return cli.Interrupted(ctx, fmt.Errorf("shape learn: %w", err), "shape learn: interrupted while reading the cassettes; %s was not written", f.out)
+			// exit 2, as cassette list and serve --replay: a cassette that cannot be read
+			return cli.Interrupted(ctx, cli.Exitf(exitUsage, "shape learn: %w", err), "shape learn: interrupted while reading the cassettes; %s was not written", f.out)
 		}
 		banner.NotUTF8(m.StderrUnlessGiven(fs, "request-encoding"), "shape learn", notUTF8, 0)
 		sources = append(sources, banner.Plural(n, "recorded answer")+" in "+banner.Plural(len(files), "cassette"))
@@ -104,7 +109,9 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		}
 	}
 	fmt.Fprintf(m.Stderr, "atmkit: shape learn: learning from %s (Ctrl-C stops it)\n", strings.Join(sources, ", "))
-	sh, rep, err := learnfrom.Learn(ctx, in)
+	sh, rep, err := learnfrom.LearnTelling(ctx, in, 15*time.Second, func(d time.Duration) {
+		fmt.Fprintf(m.Stderr, "atmkit: shape learn: still learning, %s so far (Ctrl-C stops it)\n", d.Round(time.Second))
+	})
 	if rep != nil {
 		_ = rep.WriteText(m.Stdout)
 	}
@@ -112,7 +119,7 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		return cli.Interrupted(ctx, fmt.Errorf("shape learn: %w", err), "shape learn: interrupted while learning; %s was not written", f.out)
 	}
 	header := "Learned by atmkit shape learn from " + strings.Join(sources, ", ") + ".\n" +
-		"Review the guesses it printed. Serve it with: atmkit serve --shape " + m.ShellArg(filepath.Base(f.out))
+		"Review the guesses it printed. Serve it with: " + learnfrom.ServeLine(filepath.Base(f.out), rep.Namespace, in.WSDL, m.ShellArg)
 	if rep.Namespace != "" {
 		header += "\n(the deployment's service namespace: " + rep.Namespace + ")"
 	}
@@ -129,6 +136,6 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		return fmt.Errorf("shape learn: %w", err)
 	}
 	serve := learnfrom.ServeLine(f.out, rep.Namespace, in.WSDL, m.ShellArg)
-	fmt.Fprintf(m.Stdout, "\natmkit: learned from %s; wrote %s\n  serve it: %s\n", strings.Join(sources, ", "), f.out, serve)
+	fmt.Fprintf(m.Stdout, "\natmkit: learned from %s%s; wrote %s\n  serve it: %s\n", strings.Join(sources, ", "), learnfrom.Counts(rep), f.out, serve)
 	return nil
 }

@@ -233,7 +233,8 @@ func TestShapeFileNotReadable(t *testing.T) {
 // mock's WSDL got other class names). It adds --service-name when the WSDL
 // learned from names another service: one recorded in a cassette from a
 // Mono site whose class is AttrService, or one fetched from a deployment;
-// the default name adds nothing.
+// the default name adds nothing. The shape file's header named
+// --shape alone.
 func TestShapeLearnServeLineNamesTheService(t *testing.T) {
 	t.Parallel()
 	serveWSDL := func(opts ...mockserver.Option) string {
@@ -268,6 +269,14 @@ func TestShapeLearnServeLineNamesTheService(t *testing.T) {
 		want := append([]string{"atmkit", "serve", "--shape", out}, tc.want...)
 		if got := shWords(t, m[1]); !slices.Equal(got, want) {
 			t.Errorf("%s: serve it: %s reads as %q, want %q", tc.name, m[1], got, want)
+		}
+		// The file's own header names the same command (its base name).
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if line := strings.Join(append([]string{"Serve it with: atmkit serve --shape", filepath.Base(out)}, tc.want...), " ") + "\n"; !strings.Contains(string(data), line) {
+			t.Errorf("%s: the shape file's header lacks %q:\n%.600s", tc.name, line, data)
 		}
 	}
 }

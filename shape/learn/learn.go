@@ -109,7 +109,7 @@ func (l *learner) learn() (*shape.Shape, *Report, error) {
 		return nil, l.report, l.nsErr
 	}
 	if l.info == nil && len(l.contents) == 0 {
-		return nil, l.report, ErrNothingToLearn
+		return nil, l.report, l.nothingRead()
 	}
 	if err := l.makeGroups(); err != nil {
 		return nil, l.report, err
@@ -178,4 +178,24 @@ func withoutList(sh *shape.Shape) []string {
 	}
 	slices.Sort(ops)
 	return ops
+}
+
+// nothingRead is the error of a learning that read no answer and had no
+// WSDL: ErrNothingToLearn, saying why when answers were given: none of
+// status 200 (of an operation that returns results), or those skipped
+// with a note.
+func (l *learner) nothingRead() error {
+	n, ok := len(l.in.Samples), 0
+	for _, s := range l.in.Samples {
+		if s.Status == 200 && shape.ContentOf(s.Op) != "" {
+			ok++
+		}
+	}
+	switch {
+	case n == 0:
+		return ErrNothingToLearn
+	case ok == 0:
+		return fmt.Errorf("none of the %d recorded answers given is a successful one (status 200) of an operation: record calls that succeed, and no WSDL: %w", n, ErrNothingToLearn)
+	}
+	return fmt.Errorf("none of the %d successful recorded answers given is one to learn from (the notes say why each was skipped), and no WSDL: %w", ok, ErrNothingToLearn)
 }

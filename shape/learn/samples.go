@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/atmkit/atmkit/shape"
 	"github.com/beevik/etree"
@@ -65,6 +66,9 @@ func readContent(s *Sample) (*content, error) {
 	}
 	c := &content{sample: s, soap: isSOAP(s.Binding), doc: root}
 	if !c.soap {
+		if err := notAnAnswer(root); err != nil {
+			return nil, err
+		}
 		c.root = root
 		return c, nil
 	}
@@ -93,6 +97,31 @@ func readContent(s *Sample) (*content, error) {
 	}
 	c.result, c.kids = result, result.ChildElements()
 	return c, nil
+}
+
+// Envelope namespaces of SOAP 1.1 and 1.2.
+const (
+	nsSOAP11 = "http://schemas.xmlsoap.org/soap/envelope/"
+	nsSOAP12 = "http://www.w3.org/2003/05/soap-envelope"
+)
+
+// notAnAnswer says why a GET/POST answer's root is no answer of the
+// service, nil when it may be one: an HTML page (a gateway's sign-in page,
+// an error page, recorded with status 200), or a SOAP envelope (ASMX
+// writes none over GET or POST; a fault, as a gateway may answer).
+func notAnAnswer(root *etree.Element) error {
+	switch ns := root.NamespaceURI(); {
+	case strings.EqualFold(root.Tag, "html") && (ns == "" || ns == "http://www.w3.org/1999/xhtml"):
+		return fmt.Errorf("is an HTML page (<%s>), not the service's", root.Tag)
+	case root.Tag == "Envelope" && (ns == nsSOAP11 || ns == nsSOAP12):
+		for _, b := range root.ChildElements() {
+			if b.Tag == "Body" && len(b.ChildElements()) > 0 && b.ChildElements()[0].Tag == "Fault" {
+				return fmt.Errorf("is a SOAP fault")
+			}
+		}
+		return fmt.Errorf("is a SOAP envelope, which ASMX writes over SOAP only")
+	}
+	return nil
 }
 
 // dataSetParts returns the inline schemas and the diffgram of a DataSet

@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
@@ -42,9 +43,24 @@ func IsURL(src string) bool {
 // Read reads the WSDL src names: a file, or a URL WSDL fetches (see
 // there). from names the source without credentials or query.
 func Read(ctx context.Context, src string, timeout time.Duration, rt http.RoundTripper) (data []byte, from string, err error) {
+	if lower := strings.ToLower(src); !IsURL(src) && (strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://")) {
+		// Not a file name: a URL that does not parse, whose text (its
+		// password, its query's key) the error must not show.
+		_, err := url.Parse(src)
+		return nil, "", fmt.Errorf("--wsdl: the URL does not parse: %w (percent-encode a user name, password or query beyond ASCII)", scrubURLError(err))
+	}
 	if !IsURL(src) {
-		if data, err = os.ReadFile(src); err != nil {
+		if data, err = readFile(ctx, src); err != nil {
 			return nil, "", fmt.Errorf("--wsdl: %w", err)
+		}
+		if len(data) > maxWSDL {
+			return nil, "", fmt.Errorf("--wsdl %s: over %d MiB, larger than any WSDL: give a WSDL file (what service.asmx?WSDL answers) or the service's address", filepath.Base(src), maxWSDL>>20)
+		}
+		if isUTF16(data) {
+			return nil, "", fmt.Errorf("--wsdl %s: is UTF-16 (it starts with a UTF-16 byte order mark, as PowerShell 5's > writes); save it as UTF-8 (Invoke-WebRequest 'URL?WSDL' -OutFile FILE keeps the bytes the deployment sent)", filepath.Base(src))
+		}
+		if isCassette(data) {
+			return nil, "", fmt.Errorf("--wsdl %s: a cassette, not a WSDL: give it with --cassette (a ?WSDL recorded in it is used too)", filepath.Base(src))
 		}
 		if err := isWSDL(data); err != nil {
 			return nil, "", fmt.Errorf("--wsdl %s: %w: give a WSDL file (what service.asmx?WSDL answers) or the service's address", filepath.Base(src), err)
@@ -116,8 +132,11 @@ func isWSDL(data []byte) error {
 // (http.DefaultTransport when nil: TLS and headers are the caller's),
 // asking for the WSDL as ASMX reads a query (wsdlQuery). A redirect is not
 // followed (it would carry rt's headers to wherever it points): it is an
-// error naming where it points. from names the source without credentials
-// or query; errors name it the same way.
+// error naming where it points, the values of rawURL's query masked
+// there (a redirect to HTTPS keeps a gateway's ?subscription-key=). An
+// answer that is not the WSDL is an error quoting a line of it (says);
+// one over maxWSDL is refused, having read no more. from names the source
+// without credentials or query; errors name it the same way.
 func WSDL(ctx context.Context, rawURL string, timeout time.Duration, rt http.RoundTripper) (data []byte, from string, err error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -139,24 +158,95 @@ func WSDL(ctx context.Context, rawURL string, timeout time.Duration, rt http.Rou
 		return nil, "", fmt.Errorf("fetch the WSDL at %s: %w", from, explain(scrubURLError(err), timeout))
 	}
 	defer resp.Body.Close()
-	data, err = io.ReadAll(io.LimitReader(resp.Body, maxWSDL))
-	if err != nil {
-		return nil, "", fmt.Errorf("read the WSDL at %s: %w", from, explain(err, timeout))
-	}
 	if loc := resp.Header.Get("Location"); resp.StatusCode >= 300 && resp.StatusCode < 400 && loc != "" {
-		return nil, "", fmt.Errorf("the WSDL at %s: HTTP %d, a redirect to %s (not followed): give --wsdl the address it names", from, resp.StatusCode, printable.Text(redact.URL(loc)))
+		return nil, "", fmt.Errorf("the WSDL at %s: HTTP %d, a redirect to %s (not followed): give --wsdl the address it names", from, resp.StatusCode, printable.Text(redact.Text(redact.URL(loc), secrets(u)...)))
 	}
 	if resp.StatusCode == http.StatusUnauthorized {
 		return nil, "", fmt.Errorf("the WSDL at %s: HTTP %d: the deployment, or a gateway in front of it, wants credentials: give them with --header (e.g. 'X-Api-Key: …') or --client-cert and --client-key", from, resp.StatusCode)
 	}
+	ctype := resp.Header.Get("Content-Type")
 	if resp.StatusCode != http.StatusOK {
-		return nil, "", fmt.Errorf("the WSDL at %s: HTTP %d, not the WSDL: give --wsdl the service's address (…/service/service.asmx, to which ?WSDL is added) or a WSDL file", from, resp.StatusCode)
+		// Only what the answer says is read (a line of it), and only its start.
+		data, _ = io.ReadAll(io.LimitReader(resp.Body, maxNotWSDL))
+		return nil, "", fmt.Errorf("the WSDL at %s: HTTP %d%s, not the WSDL: give --wsdl the service's address (…/service/service.asmx, to which ?WSDL is added) or a WSDL file",
+			from, resp.StatusCode, parenthesized(says(u, ctype, data)))
+	}
+	tooLarge := fmt.Errorf("the WSDL at %s: an answer over %d MiB, larger than any WSDL: give --wsdl the service's address (…/service/service.asmx, to which ?WSDL is added) or a WSDL file", from, maxWSDL>>20)
+	if resp.ContentLength > maxWSDL {
+		return nil, "", tooLarge
+	}
+	data, err = io.ReadAll(io.LimitReader(resp.Body, maxWSDL+1))
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("the answer did not end within --timeout (%s)", timeout)
+		}
+		return nil, "", fmt.Errorf("read the WSDL at %s: %w", from, explain(err, timeout))
+	}
+	if len(data) > maxWSDL {
+		return nil, "", tooLarge
 	}
 	if err := isWSDL(data); err != nil {
+		about := printable.Text(ctype)
+		if s := says(u, ctype, data); s != "" {
+			about += "; " + s
+		}
 		return nil, "", fmt.Errorf("the WSDL at %s: HTTP 200 (%s), %w: give --wsdl the service's address (…/service/service.asmx, to which ?WSDL is added; a gateway's sign-in page wants --header or --client-cert)",
-			from, printable.Text(resp.Header.Get("Content-Type")), err)
+			from, about, err)
 	}
 	return data, from, nil
+}
+
+// maxNotWSDL is the most read of an answer that is not the WSDL (an error
+// page, a fault), in bytes: what it says is at its start.
+const maxNotWSDL = 64 << 10
+
+// parenthesized returns " (s)", or "" for an empty s.
+func parenthesized(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " (" + s + ")"
+}
+
+// readFile reads the file src names, no more than maxWSDL bytes and one
+// (a longer file is no WSDL: --wsdl /dev/zero read without end); it
+// stops reading a pipe (--wsdl <(curl …)) when ctx is done, with ctx's
+// cause.
+func readFile(ctx context.Context, src string) ([]byte, error) {
+	f, err := os.Open(src)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	stop := context.AfterFunc(ctx, func() { f.Close() })
+	defer stop()
+	data, err := io.ReadAll(io.LimitReader(f, maxWSDL+1))
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
+	}
+	return data, err
+}
+
+// isCassette reports whether data starts as a cassette does (go-vcr's
+// YAML: its interactions, after a "---", comments and its version).
+func isCassette(data []byte) bool {
+	for _, line := range strings.SplitN(string(data[:min(len(data), 4096)]), "\n", 20) {
+		line = strings.TrimSpace(line)
+		switch key, _, _ := strings.Cut(line, ":"); {
+		case line == "" || line == "---" || strings.HasPrefix(line, "#") || key == "version":
+		case key == "interactions":
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// isUTF16 reports whether b starts with a UTF-16 byte order mark (what
+// PowerShell 5's > and Out-File write).
+func isUTF16(b []byte) bool {
+	return len(b) >= 2 && (b[0] == 0xFF && b[1] == 0xFE || b[0] == 0xFE && b[1] == 0xFF)
 }
 
 // explain says what a failed fetch means and what to check.
@@ -228,6 +318,33 @@ func Learn(ctx context.Context, in learn.Input) (*shape.Shape, *learn.Report, er
 	return learn.LearnContext(ctx, in)
 }
 
+// LearnTelling is Learn, calling tell with the time spent so far every
+// every while the learner runs (shape learn's "still learning" line:
+// hundreds of answers take minutes, which without a word read as a hang).
+// tell is not called once LearnTelling has returned.
+func LearnTelling(ctx context.Context, in learn.Input, every time.Duration, tell func(time.Duration)) (*shape.Shape, *learn.Report, error) {
+	start := time.Now()
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				tell(time.Since(start))
+			}
+		}
+	}()
+	defer wg.Wait()
+	defer close(done)
+	return Learn(ctx, in)
+}
+
 // jsonEndpoint reports whether rawURL is on the JSON endpoint,
 // service-v2.asmx (in any case, as IIS reads paths).
 func jsonEndpoint(rawURL string) bool {
@@ -252,4 +369,50 @@ func ServeLine(out, ns string, wsdl []byte, arg func(string) string) string {
 		s += " --service-name " + arg(svc.ServiceName)
 	}
 	return s
+}
+
+// OutIsSource returns, for a check of --out, what out is when it names a
+// file learned from (the same file, however spelt or linked): the --wsdl
+// file wsdl (a URL is none) or one of the cassette files; "" when it is
+// none of them or does not exist yet. Writing the shape there would
+// replace a recording only the deployment can make again.
+func OutIsSource(out, wsdl string, cassetteFiles []string) string {
+	st, err := os.Stat(out)
+	if err != nil {
+		return ""
+	}
+	same := func(path string) bool {
+		other, err := os.Stat(path)
+		return err == nil && os.SameFile(st, other)
+	}
+	if wsdl != "" && !IsURL(wsdl) && same(wsdl) {
+		return "the WSDL file learned from; give another file"
+	}
+	for _, f := range cassetteFiles {
+		if same(f) {
+			return "the cassette " + f + " learned from; give another file"
+		}
+	}
+	return ""
+}
+
+// Counts returns what rep lists, counted, as shape learn's last line says
+// it after the sources (": 29 fields mapped, 8 guessed (check them
+// above), 2 written with generated values"), so that a guess to check is
+// not lost above a long report; "" when rep lists none of these.
+func Counts(rep *learn.Report) string {
+	var parts []string
+	if n := len(rep.Mapped); n > 0 {
+		parts = append(parts, banner.Plural(n, "field")+" mapped")
+	}
+	if n := len(rep.Guessed); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d guessed (check them above)", n))
+	}
+	if n := len(rep.Unmapped); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d written with generated values", n))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(parts, ", ")
 }

@@ -49,7 +49,7 @@ func TestWSDLErrors(t *testing.T) {
 	for _, tc := range []struct {
 		url, want string
 	}{
-		{notFound.URL + "/atm/service.asmx", "the WSDL at " + notFound.URL + "/atm/service.asmx: HTTP 404, not the WSDL: give --wsdl the service's address"},
+		{notFound.URL + "/atm/service.asmx", "the WSDL at " + notFound.URL + "/atm/service.asmx: HTTP 404 (text: 404 page not found), not the WSDL: give --wsdl the service's address"},
 		{locked.URL + "/service/service.asmx", "the WSDL at " + locked.URL + "/service/service.asmx: HTTP 401: the deployment, or a gateway in front of it, wants credentials: give them with --header (e.g. 'X-Api-Key: …') or --client-cert and --client-key"},
 		{moved.URL + "/service/service.asmx", "the WSDL at " + moved.URL + "/service/service.asmx: HTTP 301, a redirect to " + elsewhere.URL + "/service/service.asmx?WSDL (not followed)"},
 		{refused + "/service/service.asmx", "connection refused: nothing listens at that address and port. Is the deployment running, and are --wsdl's host and port right?"},
