@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/banner"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/learnfrom"
@@ -71,12 +70,9 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	case f.out == "":
 		return cli.Usagef("shape learn", "--out FILE is required")
 	}
-	var files []string
-	if len(f.cassette) > 0 {
-		var err error
-		if files, err = cassettes.Files(f.cassette...); err != nil {
-			return cli.Usagef("shape learn", "%v", err)
-		}
+	files, err := learnfrom.CassetteFiles(f.cassette)
+	if err != nil {
+		return cli.Usagef("shape learn", "%v", err)
 	}
 	if err := m.FirstBad(fs, cli.Bad("out", cli.CheckReportFile(f.out)), cli.Bad("out", learnfrom.OutIsSource(f.out, f.wsdl, files)),
 		cli.Bad("timeout", cli.When(f.timeout <= 0, "must be positive, e.g. 30s")), f.encoding.Check()); err != nil { // before fetching and learning

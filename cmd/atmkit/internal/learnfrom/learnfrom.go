@@ -416,3 +416,12 @@ func Counts(rep *learn.Report) string {
 	}
 	return ": " + strings.Join(parts, ", ")
 }
+
+// CassetteFiles returns the cassette files names name (cassettes.Files),
+// none for no names.
+func CassetteFiles(names []string) ([]string, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	return cassettes.Files(names...)
+}
