@@ -456,12 +456,37 @@ func containsFold(s, sub string) bool {
 func URL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return Text(raw)
+		return Text(unparsedPassword(raw))
 	}
 	if _, has := u.User.Password(); has {
 		raw = u.Redacted()
 	}
 	return Text(raw)
+}
+
+// unparsedPassword returns raw, a URL that does not parse, with the
+// password of its user information written xxxxx, as url.URL.Redacted
+// writes it: what lies between the first ':' and the last '@' of the
+// authority (after "://", up to the first '/', '?' or '#').
+func unparsedPassword(raw string) string {
+	i := strings.Index(raw, "://")
+	if i < 0 {
+		return raw
+	}
+	start := i + len("://")
+	end := len(raw)
+	if j := strings.IndexAny(raw[start:], "/?#"); j >= 0 {
+		end = start + j
+	}
+	at := strings.LastIndexByte(raw[start:end], '@')
+	if at < 0 {
+		return raw
+	}
+	colon := strings.IndexByte(raw[start:start+at], ':')
+	if colon < 0 {
+		return raw
+	}
+	return raw[:start+colon+1] + "xxxxx" + raw[start+at:]
 }
 
 // Error returns err with every key masked in its text (see Text). When

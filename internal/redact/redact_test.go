@@ -185,6 +185,20 @@ func TestURL(t *testing.T) {
 	if got := URL(in); got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
+	// A URL that does not parse (a password with a space or a stray %)
+	// keeps its password out too: a usage error quotes what was given.
+	for _, c := range []struct{ in, want string }{
+		{"http://u:p\u00e4 ss@127.0.0.1:1/x", "http://u:xxxxx@127.0.0.1:1/x"},
+		{"http://u:pw%zz@host/x?y", "http://u:xxxxx@host/x?y"},
+		{"https://me:a@b@host:8080", "https://me:xxxxx@host:8080"},
+		{"http://u:p w@host#frag", "http://u:xxxxx@host#frag"},
+		{"http://host/x%zz?u:p@h", "http://host/x%zz?u:p@h"},
+		{"http://justuser@host/ %zz", "http://justuser@host/ %zz"},
+	} {
+		if got := URL(c.in); got != c.want {
+			t.Errorf("URL(%q): got %q, want %q", c.in, got, c.want)
+		}
+	}
 }
 
 func TestError(t *testing.T) {
