@@ -215,16 +215,17 @@ func (dv *deviator) touches(b asmx.Binding) bool {
 	return false
 }
 
-// classifyPath tells a request's binding (0: none a deviation touches) and,
-// for GET, POST and JSON, its operation.
+// classifyPath tells a request's binding (0: none a deviation touches;
+// wsdlBinding for a GET of the WSDL) and, for GET, POST and JSON, its
+// operation.
 func classifyPath(r *http.Request) (asmx.Binding, string) {
 	p := r.URL.Path
 	switch {
 	case strings.EqualFold(p, asmx.ServicePath) && r.Method == http.MethodGet:
-		for k := range r.URL.Query() {
-			if strings.EqualFold(k, "wsdl") {
-				return wsdlBinding, ""
-			}
+		// The WSDL as ASMX reads the query: not ?wsdl&disco (the help
+		// page), ?schema=x&wsdl (the schema) or ?wsdl=ID.
+		if kind, _, _ := asmx.ParseDocsQuery(r.URL.RawQuery); kind == asmx.DocsWSDL {
+			return wsdlBinding, ""
 		}
 	case strings.EqualFold(p, asmx.ServicePath) && r.Method == http.MethodPost:
 		b, _, _ := asmx.SOAPVersion(r.Header.Get("Content-Type"))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/mockserver"
+	"github.com/atmkit/atmkit/shape"
 )
 
 // newDeviatingServer serves the small data set with the named deviations.
@@ -311,4 +313,41 @@ func TestWrapKeepsAdminAndHelpPages(t *testing.T) {
 	srv := newDeviatingServer(t, all)
 	runChecks(t, sendRaw(t, srv.URL, get("/__admin/health")), hasStatus(200), bodyContains(`"status":"ok"`))
 	runChecks(t, sendRaw(t, srv.URL, get(asmx.ServicePath)), hasStatus(200), bodyContains("ReturnAtmSearchByAddress"))
+}
+
+// TestWSDLDeviationTouchesTheWSDLOnly: the WSDL deviation changes the
+// answer to a GET ASMX reads as the WSDL (asmx.ParseDocsQuery), in any
+// case, and passes every other documentation GET through byte for byte,
+// though its query has a key wsdl: ?wsdl&disco is the help page, a
+// ?schema= wins over ?wsdl, ?wsdl=ID asks for an imported description.
+func TestWSDLDeviationTouchesTheWSDLOnly(t *testing.T) {
+	plain := newTestServer(t)
+	srv := newDeviatingServer(t, []string{"wsdl-parameters-out-of-order"})
+	for _, q := range []string{"?WSDL", "?wsdl", "?=x&wsdl"} {
+		if got, want := sendRaw(t, srv.URL, get(asmx.ServicePath+q)), sendRaw(t, plain.URL, get(asmx.ServicePath+q)); got.body == want.body {
+			t.Errorf("%s: the deviation left the WSDL as it was", q)
+		}
+	}
+	same := func(plain, srv *httptest.Server, q string) {
+		t.Helper()
+		want := sendRaw(t, plain.URL, get(asmx.ServicePath+q))
+		want.body = strings.ReplaceAll(want.body, plain.URL, srv.URL)
+		if got := sendRaw(t, srv.URL, get(asmx.ServicePath+q)); got != want {
+			t.Errorf("%s: got %d %q %.300q, want the plain %d %q %.300q", q, got.status, got.ctype, got.body, want.status, want.ctype, want.body)
+		}
+	}
+	for _, q := range []string{"?wsdl&disco", "?disco&wsdl", "?wsdl&wsdl", "?wsdl&op=ReturnProvinces&disco", "?schema=schema1&wsdl", "?wsdl=wsdl1", "?WSDL=", "?disco"} {
+		same(plain, srv, q)
+	}
+	// A typed DataSet's schema, which ?schema= asks for before ?wsdl.
+	sh, err := shape.Load(filepath.Join("..", "shape", "learn", "testdata", "typedds-learned.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ns = "http://typedds.atmref.example.org/atmService"
+	plain = newTestServer(t, mockserver.WithShape(sh), mockserver.WithNamespace(ns))
+	srv = newDeviatingServer(t, []string{"wsdl-parameters-out-of-order"}, mockserver.WithShape(sh), mockserver.WithNamespace(ns))
+	for _, q := range []string{"?schema=RegionSet", "?schema=RegionSet&wsdl", "?wsdl&schema=RegionSet"} {
+		same(plain, srv, q)
+	}
 }

@@ -9,7 +9,8 @@ import (
 // serveDocs answers GET and HEAD of /service/service.asmx: the WSDL, the
 // discovery document or the HTML help pages, once request validation has
 // passed the query. A fault on operation WSDL
-// applies to the first two, never to the help pages. A replaying server
+// applies to the first two and to the descriptions the WSDL imports
+// (?wsdl=ID), never to the help pages. A replaying server
 // serves the deployment's own WSDL, discovery document and help pages
 // where the recordings hold them (wsdl.go, replay_docs.go).
 func (s *Server) serveDocs(w http.ResponseWriter, r *http.Request, ex *exchange) {
@@ -42,9 +43,18 @@ func (s *Server) serveDocs(w http.ResponseWriter, r *http.Request, ex *exchange)
 			s.serveSchema(w, op)
 		}
 	case kind == asmx.DocsWSDLNotFound:
-		if s.replayer == nil || !s.replayDoc(w, r, ex, false) { // a recorded one first (replay_docs.go)
-			writeDocsError(w, wsdlNotFound)
+		// ?wsdl=ID: a service description the WSDL imports, fetched with
+		// it, so a WSDL fault takes it too, found or not.
+		ex.describes = true
+		serve := func(w http.ResponseWriter) {
+			if s.replayer == nil || !s.replayDoc(w, r, ex, false) { // a recorded one first (replay_docs.go)
+				writeDocsError(w, wsdlNotFound)
+			}
 		}
+		if s.faults.active.Load() != 0 && s.injectFault(w, ex, opWSDL, 0, serve) {
+			return
+		}
+		serve(w)
 	case s.replayer != nil && s.replayDoc(w, r, ex, false):
 		// the deployment's own help page, recorded (replay_docs.go)
 	case hasOp:

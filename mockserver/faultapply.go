@@ -90,6 +90,12 @@ func (s *Server) injectFault(w http.ResponseWriter, ex *exchange, op string, b a
 	switch {
 	case f.Malformed:
 		writeMalformed(w, normal)
+		// The client got a 200 with the first half of the normal answer,
+		// never the answer whole: an error the normal answer noted (a
+		// refused key's InvalidServiceKey) is not what it got. The
+		// journal and the log line say the fault, as for a status or
+		// soapFault fault (docs/serving.md).
+		ex.err = nil
 	case f.SOAPFault != nil:
 		s.writeError(w, ex, b, f.asmxError())
 	case f.Status != 0:

@@ -224,6 +224,42 @@ func TestFaultResetRefusedKey(t *testing.T) {
 	}
 }
 
+// TestFaultMalformedRefusedKey: a malformed fault on a call whose service
+// key is refused answers 200 with the first half of the key's refusal:
+// the client never gets the InvalidServiceKey answer, so the journal and
+// the request log line say what it got, status 200, no error kind (as
+// for any call a malformed fault answered), the fault and its kind, and
+// the half sent. Both said InvalidServiceKey, the answer the fault cut.
+func TestFaultMalformedRefusedKey(t *testing.T) {
+	t.Parallel()
+	var logs mocktest.SyncBuffer
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithKeys("good-key-1"), WithFault(Fault{Malformed: true}),
+		WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	resp, err := http.Get(ts.URL + "/service/service.asmx/ReturnProvinces?strAtmServiceKey=bad-key-2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != 200 || !strings.HasPrefix(string(body), "The service key") {
+		t.Fatalf("got %d %q, %v; want 200 and the refusal's first half", resp.StatusCode, body, err)
+	}
+	e := lastEntry(t, ts)
+	if e.Status != 200 || e.Error != "" || e.Fault != "f1" || e.FaultKind != kindMalformed || e.Response.Body != string(body) {
+		t.Errorf("journal: status %d, error %q, fault %q of kind %q, body %q; want 200, no error, f1 of kind malformed, %q",
+			e.Status, e.Error, e.Fault, e.FaultKind, e.Response.Body, body)
+	}
+	line := logs.String()
+	for _, want := range []string{"status=200", "fault=f1", "faultKind=malformed"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("request log %q: want %s", line, want)
+		}
+	}
+	if strings.Contains(line, "error=") {
+		t.Errorf("request log %q: want no error", line)
+	}
+}
+
 // TestFaultResetTLS: over HTTPS the reset cuts the TLS stream: the
 // client sees the reset, not a clean end.
 func TestFaultResetTLS(t *testing.T) {
@@ -309,7 +345,9 @@ func TestFaultWSDL(t *testing.T) {
 		{"/service/service.asmx?WSDL", 503, "f2"},
 		{"/service/service.asmx?wsdl", 503, "f2"},
 		{"/service/service.asmx?disco", 503, "f2"},
+		{"/service/service.asmx?wsdl=wsdl1", 503, "f2"}, // a description the WSDL imports
 		{"/service/service.asmx", 200, ""},
+		{"/service/service.asmx?wsdl&disco", 200, ""}, // the help page
 		{"/service/service.asmx?op=ReturnProvinces", 200, ""},
 		{"/service/service.asmx/ReturnProvinces?strAtmServiceKey=k", 500, "f1"},
 	} {
@@ -320,15 +358,15 @@ func TestFaultWSDL(t *testing.T) {
 			t.Errorf("GET %s: journaled fault %q, want %q", tt.path, e.Fault, tt.fault)
 		}
 	}
-	// The journal's filter takes the same pseudo-operation: the three
+	// The journal's filter takes the same pseudo-operation: the four
 	// fetches of the service description, in the Go API and the admin API.
-	if got := ts.Journal(RequestFilter{Operation: "wsdl"}); len(got) != 3 || got[0].Operation != "" || got[2].Query != "disco" {
-		t.Errorf("Journal(RequestFilter{Operation: \"wsdl\"}): got %+v, want the 3 fetches of the WSDL and the discovery document", got)
+	if got := ts.Journal(RequestFilter{Operation: "wsdl"}); len(got) != 4 || got[0].Operation != "" || got[2].Query != "disco" || got[3].Query != "wsdl=wsdl1" {
+		t.Errorf("Journal(RequestFilter{Operation: \"wsdl\"}): got %+v, want the 4 fetches of the WSDL, the discovery document and the imported description", got)
 	}
 	var listed struct{ Requests []map[string]any }
 	r := admin(t, "GET", ts.URL+"/__admin/requests?operation=WSDL&summary=1", "", "")
-	if err := json.Unmarshal([]byte(r.body), &listed); err != nil || r.status != 200 || len(listed.Requests) != 3 {
-		t.Errorf("GET /__admin/requests?operation=WSDL: %d %.300s, want the 3 fetches", r.status, r.body)
+	if err := json.Unmarshal([]byte(r.body), &listed); err != nil || r.status != 200 || len(listed.Requests) != 4 {
+		t.Errorf("GET /__admin/requests?operation=WSDL: %d %.300s, want the 4 fetches", r.status, r.body)
 	}
 	ts.ClearFaults()
 	if _, err := ts.AddFault(Fault{Operation: "WSDL", Dribble: &Dribble{Chunks: 3, Duration: 30 * time.Millisecond}}); err != nil {

@@ -42,8 +42,9 @@ type Fault struct {
 	// Operation is the operation the fault applies to; empty means every
 	// operation. Matched ignoring case and stored with the document's
 	// spelling. "WSDL" matches fetches of the service description
-	// (?WSDL in any case, and ?disco) instead, and nothing else; help
-	// pages are never faulted.
+	// (?WSDL in any case, ?disco, and ?wsdl=ID, a description the WSDL
+	// imports) instead, and nothing else; help pages and schemas
+	// (?schema=) are never faulted.
 	Operation string
 	// Binding is the binding the fault applies to; 0 means every binding.
 	// A WSDL fault has none.

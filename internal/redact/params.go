@@ -19,10 +19,10 @@ const excerptWindow = 36*12 + 16
 // parameter (queryValue) and every request validation excerpt of one
 // (excerpt) masked: a value by Key, an excerpt, a cut part of a value, by
 // "******" whatever it holds.
-func maskQueries(s string) string {
+func maskQueries(s string, lits []literal) string {
 	var b strings.Builder
 	last := 0
-	eachParam(s, func(start, end int, excerpt bool) {
+	eachParam(s, lits, func(start, end int, excerpt bool) {
 		v := s[start:end]
 		var mask string
 		if excerpt {
@@ -67,7 +67,7 @@ func Excerpts(s string, repl func(excerpt string) string) string {
 	}
 	var b strings.Builder
 	last := 0
-	eachParam(s, func(start, end int, excerpt bool) {
+	eachParam(s, nil, func(start, end int, excerpt bool) {
 		if !excerpt || start == end {
 			return
 		}
@@ -87,8 +87,12 @@ func Excerpts(s string, repl func(excerpt string) string) string {
 // "strAtmServiceKey=" at the start of s or after one of ?&; white space
 // " or ', queryValue), and the excerpt of a value ASP.NET's request
 // validation quotes (excerpt is true), after "strAtmServiceKey=" and an
-// opening double quote.
-func eachParam(s string, f func(start, end int, excerpt bool)) {
+// opening double quote. A query value that starts with a form of one of
+// lits (the keys being masked) is that form whole, though it holds a
+// character that ends a query value: a page echoes a key's ' or " as
+// "&#39;" or "&quot;", and the value's end at its & would leave the
+// key's rest where its forms are no longer found.
+func eachParam(s string, lits []literal, f func(start, end int, excerpt bool)) {
 	for from := 0; from < len(s); {
 		loc := nameRE.FindStringIndex(s[from:])
 		if loc == nil {
@@ -111,12 +115,27 @@ func eachParam(s string, f func(start, end int, excerpt bool)) {
 			continue
 		}
 		ve := end + queryValue(s[end:])
+		ve = max(ve, end+formAt(s[end:], lits))
 		if s[end:ve] == "'" && strings.HasPrefix(s[ve:], `"$ATMKIT_KEY"`) {
 			continue // a POSIX curl line's '...='"$ATMKIT_KEY"'...'
 		}
 		f(end, ve, false)
 		from = ve
 	}
+}
+
+// formAt is the length of the longest form of lits that s starts with, 0
+// for none.
+func formAt(s string, lits []literal) int {
+	n := 0
+	for _, l := range lits {
+		for _, f := range l.forms {
+			if len(f) > n && strings.HasPrefix(s, f) {
+				n = len(f)
+			}
+		}
+	}
+	return n
 }
 
 // queryValue is the length of the query value at the start of s: up to

@@ -78,9 +78,18 @@ func Text(s string, keys ...string) string {
 	if s == "" {
 		return s
 	}
-	s = maskParams(s)
+	var lits []literal
 	for _, k := range longestFirst(keys) {
-		s = maskLiteral(s, k)
+		// Every form of a key has at least a byte for each of its
+		// characters: a key of more characters than s has bytes is not
+		// in it, and its forms, costly for a long key, need not be made.
+		if k != "" && utf8.RuneCountInString(k) <= len(s) {
+			lits = append(lits, newLiteral(k))
+		}
+	}
+	s = maskParams(s, lits)
+	for _, l := range lits {
+		s = l.maskIn(s)
 	}
 	return s
 }
@@ -99,10 +108,12 @@ func longestFirst(keys []string) []string {
 
 func byLength(a, b string) int { return len(b) - len(a) }
 
-// maskParams masks the value of every strAtmServiceKey parameter in s.
-func maskParams(s string) string {
+// maskParams masks the value of every strAtmServiceKey parameter in s; a
+// query value that starts with a form of one of lits is that form whole
+// (see eachParam).
+func maskParams(s string, lits []literal) string {
 	if containsFold(s, ParamName) {
-		s = maskQueries(s)
+		s = maskQueries(s, lits)
 		s = xmlRE.ReplaceAllStringFunc(s, func(m string) string {
 			sub := xmlRE.FindStringSubmatch(m)
 			v := sub[2]
@@ -132,7 +143,7 @@ type Masker struct {
 	keys []literal
 }
 
-// literal is a key as maskLiteral replaces it: its forms and its mask.
+// literal is a key as Text replaces it (maskIn): its forms and its mask.
 type literal struct {
 	key, mask string
 	word      bool // shorter than MinLiteral: masked as a whole word only
@@ -171,8 +182,8 @@ func (m *Masker) Text(s string, more ...string) string {
 	if s == "" {
 		return s
 	}
-	s = maskParams(s)
 	if len(more) == 0 {
+		s = maskParams(s, m.keys)
 		for _, l := range m.keys {
 			s = l.maskIn(s)
 		}
@@ -181,15 +192,23 @@ func (m *Masker) Text(s string, more ...string) string {
 	// m's keys and more, the longest first (longestFirst), m's first of
 	// keys as long.
 	more = longestFirst(more)
-	i := 0
+	var own []literal
 	for _, k := range more {
-		if m.Has(k) {
-			continue
+		if !m.Has(k) && k != "" && utf8.RuneCountInString(k) <= len(s) {
+			own = append(own, newLiteral(k))
 		}
-		for ; i < len(m.keys) && len(m.keys[i].key) >= len(k); i++ {
+	}
+	lits := m.keys
+	if len(own) > 0 {
+		lits = append(slices.Clone(m.keys), own...)
+	}
+	s = maskParams(s, lits)
+	i := 0
+	for _, l := range own {
+		for ; i < len(m.keys) && len(m.keys[i].key) >= len(l.key); i++ {
 			s = m.keys[i].maskIn(s)
 		}
-		s = maskLiteral(s, k)
+		s = l.maskIn(s)
 	}
 	for ; i < len(m.keys); i++ {
 		s = m.keys[i].maskIn(s)
@@ -217,7 +236,7 @@ func Values(s string) []string {
 			}
 		}
 	}
-	eachParam(s, func(start, end int, excerpt bool) {
+	eachParam(s, nil, func(start, end int, excerpt bool) {
 		if excerpt { // a cut part of a value: masked where it stands, no key to look for elsewhere
 			return
 		}
@@ -309,25 +328,11 @@ func IsCredentialHeader(name string) bool {
 	return false
 }
 
-// maskLiteral replaces every occurrence of key in s with its mask: the key
+// maskIn replaces every occurrence of l's key in s with its mask: the key
 // as it is and as URL query or path encoding, XML or HTML escaping and JSON
 // string escaping write it, longer forms first so an escaped form is masked
 // whole. A key shorter than MinLiteral is masked only where it is not part
 // of a longer word.
-func maskLiteral(s, key string) string {
-	// Every form of a key has at least a byte for each of its characters
-	// (escaping lengthens it; ISO-8859-1 and windows-1252 write a
-	// character in one byte, "\xf3" for "ó"): a key of more characters
-	// than s has bytes is not in it, and its forms, costly for a long key,
-	// need not be made.
-	if key == "" || utf8.RuneCountInString(key) > len(s) {
-		return s
-	}
-	return newLiteral(key).maskIn(s)
-}
-
-// maskIn replaces every occurrence of l's key in s with its mask, as
-// maskLiteral does.
 func (l literal) maskIn(s string) string {
 	for _, f := range l.forms {
 		if f == "" || !strings.Contains(s, f) {

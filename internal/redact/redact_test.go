@@ -54,6 +54,8 @@ func TestText(t *testing.T) {
 		{"cmd.exe reference", `"http://h/x?strAtmServiceKey=%ATMKIT_KEY%&a=1" <strAtmServiceKey>%ATMKIT_KEY%</strAtmServiceKey>`, nil, `"http://h/x?strAtmServiceKey=%ATMKIT_KEY%&a=1" <strAtmServiceKey>%ATMKIT_KEY%</strAtmServiceKey>`},
 		{"placeholder", "<strAtmServiceKey>REDACTED</strAtmServiceKey>", nil, "<strAtmServiceKey>REDACTED</strAtmServiceKey>"},
 		{"key rejection's placeholder", "<strAtmServiceKey>REDACTED-REJECTED</strAtmServiceKey> ?strAtmServiceKey=REDACTED-REJECTED", nil, "<strAtmServiceKey>REDACTED-REJECTED</strAtmServiceKey> ?strAtmServiceKey=REDACTED-REJECTED"},
+		{"literal, HTML-encoded after the parameter", `?a=1&amp;strAtmServiceKey=Leak&#39;Key&amp;12&quot;34 end`, []string{`Leak'Key&12"34`}, `?a=1&amp;strAtmServiceKey=Le**** end`},
+		{"short literal, HTML-encoded after the parameter", `strAtmServiceKey=q&#39;z</p>`, []string{`q'z`}, `strAtmServiceKey=******</p>`},
 		{"nothing", "no key here", []string{key}, "no key here"},
 		{"a key inside a longer one, the shorter given first", "x=short1-secret&lt;b short1", []string{"short1", "short1-secret<b"}, "x=sh**** ******"},
 		// A key beyond ASCII, in every form a client, a form's charset or

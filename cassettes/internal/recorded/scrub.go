@@ -131,6 +131,11 @@ func Scrub(i *cassette.Interaction, ph string) int {
 	rq.Trailer = s.headers(rq.Trailer)
 	rs.Trailer = s.headers(rs.Trailer)
 	oldResp := rs.Body
+	// The request's keys are swept from the answer before its patterns
+	// run: a pattern ends a value at a character the key may hold (the &
+	// of a query, or of the entity a page writes for ' or "), and would
+	// leave the key's rest where no sweep finds it.
+	rs.Body = s.sweepAll(rs.Body, HeaderValue(rs.Headers, "Content-Type"))
 	rs.Body = s.body(rs.Body, HeaderValue(rs.Headers, "Content-Type"))
 
 	// Sweep every other literal occurrence of the values found.
@@ -139,7 +144,6 @@ func Scrub(i *cassette.Interaction, ph string) int {
 		rq.RequestURI = s.sweep(rq.RequestURI, form)
 		rq.Body = inText(rq.Body, HeaderValue(rq.Headers, "Content-Type"), func(b string) string { return s.sweep(b, form) })
 		rq.Host = s.sweep(rq.Host, form)
-		rs.Body = inText(rs.Body, HeaderValue(rs.Headers, "Content-Type"), func(b string) string { return s.sweep(b, form) })
 		for _, vs := range rq.Form {
 			for j := range vs {
 				vs[j] = s.sweep(vs[j], form)
@@ -153,6 +157,7 @@ func Scrub(i *cassette.Interaction, ph string) int {
 			}
 		}
 	}
+	rs.Body = s.sweepAll(rs.Body, HeaderValue(rs.Headers, "Content-Type"))
 	if rq.Body != oldBody {
 		fixLength(&rq.ContentLength, rq.Headers, len(rq.Body))
 	}
@@ -185,16 +190,28 @@ func fixLength(n *int64, h http.Header, size int) {
 	}
 }
 
+// sweepAll sweeps every form of the values found (forms) from body b, in
+// UTF-16 or UTF-32 text too (inText).
+func (s *scrubber) sweepAll(b, contentType string) string {
+	for _, form := range s.forms() {
+		b = inText(b, contentType, func(b string) string { return s.sweep(b, form) })
+	}
+	return b
+}
+
 // forms returns the found values in every encoding they may appear in:
 // raw, URL-encoded, XML-escaped, JSON-escaped, and those of a value beyond
 // ASCII (redact.Forms: %uXXXX escapes, ISO-8859-1 and windows-1252 bytes,
 // ASP.NET's HtmlEncode, character references), longest first. Short ones
 // are left out.
-func (s *scrubber) forms() []string {
+func (s *scrubber) forms() []string { return s.formsOf(minSweepLen) }
+
+// formsOf is forms with the forms shorter than least left out.
+func (s *scrubber) formsOf(least int) []string {
 	seen := map[string]bool{}
 	var out []string
 	add := func(v string) {
-		if len(v) >= minSweepLen && !isPlaceholder(v) && !seen[v] {
+		if len(v) >= least && !isPlaceholder(v) && !seen[v] {
 			seen[v] = true
 			out = append(out, v)
 		}
@@ -444,20 +461,7 @@ func (s *scrubber) textBody(b, contentType string) string {
 	mt := strings.ToLower(strings.TrimSpace(strings.SplitN(contentType, ";", 2)[0]))
 	switch {
 	case strings.Contains(mt, "html"):
-		// A page is no form: a key in a link it holds ends where the
-		// link's query does, the rest of the page stays.
-		b = htmlKeyRE.ReplaceAllStringFunc(b, func(m string) string {
-			sub := htmlKeyRE.FindStringSubmatch(m)
-			s.note(sub[2])
-			if dv, err := url.QueryUnescape(sub[2]); err == nil {
-				s.note(dv)
-			}
-			if sub[2] == "" || s.done(sub[2]) {
-				return m
-			}
-			s.n++
-			return sub[1] + s.ph
-		})
+		b = s.html(b)
 	case !strings.Contains(mt, "xml") && strings.Contains(b, "="):
 		s.noteForm(b, contentType)
 		b = s.query(b)
@@ -478,6 +482,51 @@ func (s *scrubber) textBody(b, contentType string) string {
 		})
 	}
 	return b
+}
+
+// html replaces the value of every strAtmServiceKey=value of an HTML
+// page. A page is no form: a key in a link it holds ends where the link's
+// query does, the rest of the page stays; but a value that starts with a
+// key found in the request, in any of its forms and however short, is
+// that key whole, though the page writes its ', &, " or < raw or as an
+// entity (&#39;, &quot;), where a query would end.
+func (s *scrubber) html(b string) string {
+	locs := htmlKeyRE.FindAllStringSubmatchIndex(b, -1)
+	if locs == nil {
+		return b
+	}
+	known := s.formsOf(1)
+	var out strings.Builder
+	last := 0
+	for _, loc := range locs {
+		start, end := loc[4], loc[5]
+		if start < last { // inside a known key that ran past the match
+			continue
+		}
+		for _, f := range known { // the longest first
+			if len(f) > end-start && strings.HasPrefix(b[start:], f) {
+				end = start + len(f)
+				break
+			}
+		}
+		v := b[start:end]
+		s.note(v)
+		if dv, err := url.QueryUnescape(v); err == nil {
+			s.note(dv)
+		}
+		if v == "" || s.done(v) {
+			continue
+		}
+		s.n++
+		out.WriteString(b[last:start])
+		out.WriteString(s.ph)
+		last = end
+	}
+	if last == 0 {
+		return b
+	}
+	out.WriteString(b[last:])
+	return out.String()
 }
 
 func (s *scrubber) xml(b string) string {
