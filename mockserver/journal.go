@@ -279,7 +279,7 @@ type journal struct {
 type journalRecord struct {
 	JournalEntry
 	call      *asmx.Call // nil unless the request decoded
-	describes bool       // a fetch of the service description (?WSDL, ?disco)
+	describes bool       // a fetch of the service description (?WSDL, ?wsdl=ID, ?disco)
 	kept      keptCall   // as sent; empty once shown, or without bodies
 	shown     *shownCall // masked; nil until first read in full
 	// params are the call's parameters as shown (masked and cut), for a

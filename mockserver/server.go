@@ -174,7 +174,7 @@ type exchange struct {
 	note      string          // the journal's error kind when err is nil ("Canceled")
 	source    string          // where a replayed answer came from (JournalEntry.Source)
 	observed  bool            // observe has run (before a dropped connection)
-	describes bool            // a fetch of the service description (?WSDL, ?disco)
+	describes bool            // a fetch of the service description (?WSDL, ?wsdl=ID, ?disco)
 
 	// For the journal (journal_keep.go): the answer's writer, and the
 	// request body's length and first bytes once read.
