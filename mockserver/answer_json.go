@@ -37,14 +37,22 @@ func (w jsonWriter) head(dst []byte, a answer) []byte {
 
 // items appends the locations from position from to to.
 func (w jsonWriter) items(dst []byte, a answer, from, to int) []byte {
-	for k := from; k < to; k++ {
-		if k > 0 {
-			dst = append(dst, ',')
+	var batch [gatherBatch]*fragment
+	for at := from; at < to; at += len(batch) {
+		end := min(at+len(batch), to)
+		w.d.frags.gather(batch[:end-at], jsonVariant, a.atms[at:end])
+		for k := at; k < end; k++ {
+			if k > 0 {
+				dst = append(dst, ',')
+			}
+			f := batch[k-at]
+			if f == nil {
+				f = w.d.jsonFragment(a.atms[k])
+			}
+			dst = append(dst, f.b[:f.off]...)
+			dst = appendIndex(dst, k)
+			dst = append(dst, f.b[f.off:]...)
 		}
-		f := w.d.jsonFragment(a.atms[k])
-		dst = append(dst, f.b[:f.off]...)
-		dst = appendIndex(dst, k)
-		dst = append(dst, f.b[f.off:]...)
 	}
 	return dst
 }

@@ -109,25 +109,28 @@ func (w *xmlWriter) items(dst []byte, a answer, from, to int) []byte {
 		}
 		return dst
 	}
-	slots := w.d.frags.slots[lc.variant]
 	plain := lc.index.fixed < 0 // an index written as a plain integer
-	for k := from; k < to; k++ {
-		i := a.atms[k]
-		f := slots[i].Load()
-		if f == nil {
-			f = buildLocation(w.d, lc, i)
+	var batch [gatherBatch]*fragment
+	for at := from; at < to; at += len(batch) {
+		end := min(at+len(batch), to)
+		w.d.frags.gather(batch[:end-at], lc.variant, a.atms[at:end])
+		for k := at; k < end; k++ {
+			f := batch[k-at]
+			if f == nil {
+				f = buildLocation(w.d, lc, a.atms[k])
+			}
+			if f.off < 0 {
+				dst = append(dst, f.b...)
+				continue
+			}
+			dst = append(dst, f.b[:f.off]...)
+			if plain {
+				dst = appendIndex(dst, k)
+			} else {
+				dst = lc.index.appendInt(dst, k)
+			}
+			dst = append(dst, f.b[f.off:]...)
 		}
-		if f.off < 0 {
-			dst = append(dst, f.b...)
-			continue
-		}
-		dst = append(dst, f.b[:f.off]...)
-		if plain {
-			dst = appendIndex(dst, k)
-		} else {
-			dst = lc.index.appendInt(dst, k)
-		}
-		dst = append(dst, f.b[f.off:]...)
 	}
 	return dst
 }

@@ -175,6 +175,53 @@ func BenchmarkHandler(b *testing.B) {
 	}
 }
 
+// BenchmarkHandlerSpread is BenchmarkHandler's search by coordinates over
+// SOAP 1.1 at 256 points (every ATM's of a stride), in turn, 25 km each:
+// as an app asks, rather than one request repeated, so that the cached
+// locations each answer copies lie apart in memory and are not all in
+// the processor's caches.
+func BenchmarkHandlerSpread(b *testing.B) {
+	ds, err := fixtures.Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := benchServer(b, ds)
+	reqs := make([]*benchRequest, 256)
+	stride := max(1, len(ds.ATMs)/len(reqs))
+	for k := range reqs {
+		c := ds.ATMs[(k*stride)%len(ds.ATMs)].Coordinates
+		params := benchParams(asmx.OpReturnAtmSearchByCoordinates)
+		for j := range params {
+			switch params[j][0] {
+			case asmx.ParamLatitude:
+				params[j][1] = asmx.FormatDouble(c.Latitude)
+			case asmx.ParamLongitude:
+				params[j][1] = asmx.FormatDouble(c.Longitude)
+			}
+		}
+		reqs[k] = newBenchRequestWith(asmx.SOAP11, asmx.OpReturnAtmSearchByCoordinates, params)
+	}
+	w := &discardWriter{h: http.Header{}}
+	total := 0
+	for _, br := range reqs { // every answer's locations cached, as in BenchmarkHandler
+		w.reset()
+		s.ServeHTTP(w, br.reset())
+		if w.status != 200 {
+			b.Fatalf("got status %d, want 200", w.status)
+		}
+		total += w.n
+	}
+	b.SetBytes(int64(total / len(reqs)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	k := 0
+	for b.Loop() {
+		w.reset()
+		s.ServeHTTP(w, reqs[k%len(reqs)].reset())
+		k++
+	}
+}
+
 // BenchmarkHandlerLogged is BenchmarkHandler's default search with the
 // request log atmkit serve writes (a text line a call, to io.Discard here):
 // what the log line costs, its keys masked, beside BenchmarkHandler.

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 )
@@ -73,6 +74,27 @@ func (c *fragmentCache) grow(variants, n int) {
 func (c *fragmentCache) get(variant int, i int32) *fragment {
 	return c.slots[variant][i].Load()
 }
+
+// gather loads the cached fragments of the ATMs at positions atms into fs
+// (nil for one not cached), and reads the first byte of each, before the
+// caller copies any: the loads do not depend on one another, so the
+// processor overlaps their cache misses, where a loop that copied each
+// fragment as it loaded it waited for them one after another.
+func (c *fragmentCache) gather(fs []*fragment, variant int, atms []int32) {
+	slots := c.slots[variant]
+	var touch byte
+	for k, i := range atms {
+		f := slots[i].Load()
+		fs[k] = f
+		if f != nil && len(f.b) > 0 {
+			touch |= f.b[0]
+		}
+	}
+	runtime.KeepAlive(touch) // the reads are what gather is for
+}
+
+// gatherBatch is how many fragments a writer gathers at a time.
+const gatherBatch = 32
 
 // length returns the length of the fragment of the ATM at position i (its
 // bytes, without the index), or 0 if it was never written.

@@ -62,8 +62,22 @@ type ValueInfo struct {
 }
 
 // Values lists the values of scope in the JSON order of the interface
-// document. Lists are named by Lists.
-func Values(scope Scope) []ValueInfo {
+// document. Lists are named by Lists. The list is the caller's own.
+func Values(scope Scope) []ValueInfo { return slices.Clone(valueTable[scope]) }
+
+// valueTable holds the values of every scope (values), made once: looking
+// a value up (LookupValue) makes no list, as a check of every item of a
+// million-ATM data set does it for each.
+var valueTable = func() map[Scope][]ValueInfo {
+	t := map[Scope][]ValueInfo{}
+	for _, sc := range []Scope{ScopeLocations, ScopeLocation, ScopeInstitutions, ScopeInstitution, ScopeProvinces, ScopeProvince, ScopeLanguage} {
+		t[sc] = values(sc)
+	}
+	return t
+}()
+
+// values lists the values of scope (Values).
+func values(scope Scope) []ValueInfo {
 	switch scope {
 	case ScopeLocations:
 		return []ValueInfo{{"count", KindInt, false, false}, {"coordinates.latitude", KindDouble, true, false}, {"coordinates.longitude", KindDouble, true, false}}
@@ -134,7 +148,7 @@ func ScopeOf(c Content) Scope {
 
 // LookupValue returns the description of value path in scope.
 func LookupValue(scope Scope, path string) (ValueInfo, bool) {
-	for _, v := range Values(scope) {
+	for _, v := range valueTable[scope] {
 		if v.Path == path {
 			return v, true
 		}
@@ -144,7 +158,7 @@ func LookupValue(scope Scope, path string) (ValueInfo, bool) {
 
 func valueNames(scope Scope) string {
 	var names []string
-	for _, v := range Values(scope) {
+	for _, v := range valueTable[scope] {
 		names = append(names, v.Path)
 	}
 	return strings.Join(names, ", ")
