@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
-	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape/learn"
 )
 
@@ -183,15 +182,9 @@ func TestWSDLRedirectKeepsTheQueryMasked(t *testing.T) {
 // it has returned.
 func TestLearnTellsItStillLearns(t *testing.T) {
 	t.Parallel()
-	srv, err := mockserver.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := httptest.NewRecorder()
-	srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, asmx.ServicePath+"/"+asmx.OpReturnAllAtms+"?strAtmServiceKey=k", nil))
 	var in learn.Input
 	for i := range 2 { // 2 MB each: a second's learning, a thousand times the interval
-		in.Samples = append(in.Samples, learn.Sample{Binding: learn.HTTPGet, Op: asmx.OpReturnAllAtms, Status: rec.Code, Body: rec.Body.Bytes(), Where: "t#" + strconv.Itoa(i)})
+		in.Samples = append(in.Samples, mockSample(t, asmx.OpReturnAllAtms, "t#"+strconv.Itoa(i)))
 	}
 	var mu sync.Mutex
 	told, returned := 0, false

@@ -69,13 +69,7 @@ func TestWSDLErrors(t *testing.T) {
 // returns the context's error.
 func TestLearnEnded(t *testing.T) {
 	t.Parallel()
-	srv, err := mockserver.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := httptest.NewRecorder()
-	srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, asmx.ServicePath+"/"+asmx.OpReturnProvinces+"?strAtmServiceKey=k", nil))
-	in := learn.Input{Samples: []learn.Sample{{Binding: learn.HTTPGet, Op: asmx.OpReturnProvinces, Status: rec.Code, Body: rec.Body.Bytes(), Where: "t#0"}}}
+	in := learn.Input{Samples: []learn.Sample{mockSample(t, asmx.OpReturnProvinces, "t#0")}}
 	if sh, _, err := Learn(context.Background(), in); err != nil || sh == nil {
 		t.Fatalf("Learn: %v; want a shape", err)
 	}
@@ -254,4 +248,17 @@ func TestCassettesInRequestEncoding(t *testing.T) {
 			t.Errorf("%s: the calls read with U+FFFD: got %q, want %q", c.enc.Name(), notUTF8, c.notUTF8)
 		}
 	}
+}
+
+// mockSample is the mock's answer to a GET of op (the embedded data set),
+// as a recorded sample at where.
+func mockSample(t *testing.T, op, where string) learn.Sample {
+	t.Helper()
+	srv, err := mockserver.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, asmx.ServicePath+"/"+op+"?strAtmServiceKey=k", nil))
+	return learn.Sample{Binding: learn.HTTPGet, Op: op, Status: rec.Code, Body: rec.Body.Bytes(), Where: where}
 }
