@@ -265,26 +265,30 @@ func (w *dsWriter) items(dst []byte, a answer, from, to int) []byte {
 		return dst
 	}
 	langs := w.langsBefore(a, from)
-	slots := w.d.frags.slots[w.code.variant]
 	var buf [24]byte
-	for k := from; k < to; k++ {
-		i := a.atms[k]
-		f := slots[i].Load()
-		if f == nil {
-			f = w.buildRow(a, i)
-		}
-		at := 0
-		for _, h := range f.holes {
-			dst = append(dst, f.b[at:h.off]...)
-			base := int64(k)
-			if h.langs {
-				base = langs
+	var batch [gatherBatch]*fragment
+	for start := from; start < to; start += len(batch) {
+		end := min(start+len(batch), to)
+		w.d.frags.gather(batch[:end-start], w.code.variant, a.atms[start:end])
+		for k := start; k < end; k++ {
+			i := a.atms[k]
+			f := batch[k-start]
+			if f == nil {
+				f = w.buildRow(a, i)
 			}
-			dst = append(dst, h.leaf.appendInt(buf[:0], int(h.mul*base+h.add))...)
-			at = h.off
+			at := 0
+			for _, h := range f.holes {
+				dst = append(dst, f.b[at:h.off]...)
+				base := int64(k)
+				if h.langs {
+					base = langs
+				}
+				dst = append(dst, h.leaf.appendInt(buf[:0], int(h.mul*base+h.add))...)
+				at = h.off
+			}
+			dst = append(dst, f.b[at:]...)
+			langs += int64(len(w.d.ds.ATMs[i].Languages))
 		}
-		dst = append(dst, f.b[at:]...)
-		langs += int64(len(w.d.ds.ATMs[i].Languages))
 	}
 	if a.sc != nil {
 		a.sc.ds = dsCursor{to: to, langs: langs}
