@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/atmkit/atmkit/mockserver"
 )
 
 // TestShapeLearnFromAHostileDeployment: a deployment whose ?WSDL answer
@@ -214,19 +212,14 @@ func TestShapeLearnSummarySaysWhatWasLearned(t *testing.T) {
 // showed the password and the key.
 func TestShapeLearnKeepsKeysOut(t *testing.T) {
 	t.Parallel()
-	h, err := mockserver.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	base := startMock(t, "k", nil) // shape learn reads the WSDL, which needs no key
 	out := filepath.Join(t.TempDir(), "learned.yaml")
 	const query = "/service/service.asmx?subscription-key=%22Qu%C3%A9ry%20Key-55%22"
 	for _, tc := range []struct {
 		user string
 		code int
 	}{{"me:Pass-w%C3%B6rd-77", exitOK}, {"me:Pass-wörd-77", exitUsage}} {
-		wsdl := strings.Replace(srv.URL, "http://", "http://"+tc.user+"@", 1) + query
+		wsdl := strings.Replace(base, "http://", "http://"+tc.user+"@", 1) + query
 		code, stdout, errOut := runAtmkit(nil, "shape", "learn", "--wsdl", wsdl, "--header", `X-Api-Key: "Héader Key-66"`, "--out", out)
 		if code != tc.code {
 			t.Errorf("%s: shape learn: exit %d, want %d\n%s\n%s", tc.user, code, tc.code, stdout, errOut)

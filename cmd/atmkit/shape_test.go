@@ -131,14 +131,9 @@ func TestShapeLearnFromWSDL(t *testing.T) {
 // then the write failed after the learning.
 func TestShapeLearnMakesOutDirectory(t *testing.T) {
 	t.Parallel()
-	h, err := mockserver.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	base := startMock(t, "k", nil) // shape learn reads the WSDL, which needs no key
 	out := filepath.Join(t.TempDir(), "shapes", "learned", "shape.yaml")
-	code, stdout, errOut := runAtmkit(nil, "shape", "learn", "--wsdl", srv.URL+"/service/service.asmx", "--out", out)
+	code, stdout, errOut := runAtmkit(nil, "shape", "learn", "--wsdl", base+"/service/service.asmx", "--out", out)
 	if code != exitOK {
 		t.Fatalf("shape learn --out in a directory to make: exit %d\n%s\n%s", code, stdout, errOut)
 	}
