@@ -123,9 +123,9 @@ func (s *Server) countFresh() {
 //     before and no byte has come since (a browser's preconnection), it is
 //     drained then (watchHandshake).
 //
-// Where bytes received cannot be looked for (no MSG_PEEK: Windows and
-// others, see canPeek), a connection that has sent no request yet is
-// closed at once, as one that has sent nothing.
+// Where bytes received cannot be looked for (canPeek: not on Linux,
+// macOS, the BSDs or Windows), a connection that has sent no request yet
+// is closed at once, as one that has sent nothing.
 func (s *Server) stopFresh(ctx context.Context) {
 	s.mu.Lock()
 	s.closing = true

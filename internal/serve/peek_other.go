@@ -1,4 +1,4 @@
-//go:build !(linux || darwin || freebsd || netbsd || openbsd || dragonfly)
+//go:build !(linux || darwin || freebsd || netbsd || openbsd || dragonfly || windows)
 
 package serve
 
@@ -7,9 +7,10 @@ import (
 	"syscall"
 )
 
-// canPeek tells that pendingData works on this platform: not here, where
-// the shutdown closes a connection that has sent no request yet without
-// looking for bytes received and not read (see drainConn).
+// canPeek tells that pendingData works on this platform: not here (not
+// Linux, macOS, the BSDs or Windows), where the shutdown closes a
+// connection that has sent no request yet without looking for bytes
+// received and not read (stopFresh).
 const canPeek = false
 
 // pendingData is not available on this platform.
