@@ -170,6 +170,43 @@ func TestShutdownAnswersRequestsReceived(t *testing.T) {
 	}
 }
 
+// TestShutdownLetsPartRequestsFinish: a request of which the server has
+// read a part when the shutdown begins is in flight: the rest, sent after,
+// is read and the request answered. Before, its connection, still new to
+// net/http, was closed as one that had sent nothing.
+func TestShutdownLetsPartRequestsFinish(t *testing.T) {
+	t.Parallel()
+	h := startHeld(t, nil)
+	closed := h.probe(t)
+	c, err := net.Dial("tcp", h.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := io.WriteString(c, getDone[:10]); err != nil {
+		t.Fatal(err)
+	}
+	sc := <-h.accepted
+	h.proceed <- struct{}{}
+	for deadline := time.Now().Add(10 * time.Second); sc.(*limitConn).got.Load() == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the server did not read the request's start")
+		}
+	}
+	stopped := h.shutdown()
+	closed()
+	if _, err := io.WriteString(c, getDone[10:]); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if err := readDone(bufio.NewReader(c)); err != nil {
+		t.Errorf("a request begun before the shutdown: got %v, want its answer", err)
+	}
+	if err := <-stopped; err != nil {
+		t.Errorf("Shutdown: %v, want nil", err)
+	}
+}
+
 // gatedConn is a client's connection whose writes after the first wait
 // until open is closed; second receives a value when the second begins.
 type gatedConn struct {
@@ -235,10 +272,8 @@ func TestShutdownLetsHandshakesFinish(t *testing.T) {
 			}
 			stopped := h.shutdown()
 			closed()
-			if underWay {
-				close(g.open)
-			} else {
-				close(g.open)
+			close(g.open)
+			if !underWay {
 				h.proceed <- struct{}{}
 			}
 			if err := <-answered; err != nil {
