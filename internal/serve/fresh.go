@@ -57,7 +57,8 @@ func (s *Server) settling(h http.Handler) http.Handler {
 
 // trackFresh keeps the connections that have sent no request (StateNew).
 // Before the shutdown, one leaves when its first request arrives (active)
-// or it closes; once the shutdown has begun, a new one is closed at once,
+// or it closes; once the shutdown has begun, a new one (accepted as the
+// listener closed) is closed at once,
 // and one kept by stopFresh leaves when its handler starts (settle) or it
 // closes: net/http checks for the shutdown after the active state's hook.
 // Every request on a kept-alive connection changes its state twice
@@ -111,8 +112,8 @@ func (s *Server) countFresh() {
 	}
 }
 
-// stopFresh begins the shutdown of the connections that have sent no
-// request yet, and waits until each has either closed or had its request's
+// stopFresh stops accepting connections, begins the shutdown of those
+// that have sent no request yet, and waits until each has either closed or had its request's
 // handler started, or until ctx is done:
 //   - one that net/http has read nothing from is drained: its reads no
 //     longer wait, so net/http reads the bytes already received, if any (a
@@ -127,6 +128,7 @@ func (s *Server) countFresh() {
 // macOS, the BSDs or Windows), a connection that has sent no request yet
 // is closed at once, as one that has sent nothing.
 func (s *Server) stopFresh(ctx context.Context) {
+	s.lim.stop() // no connection comes during the wait
 	s.mu.Lock()
 	s.closing = true
 	s.waiting.Store(true)

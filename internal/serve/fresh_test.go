@@ -21,13 +21,15 @@ import (
 // heldServer is a server whose accept loop its test holds: the ConnState
 // hook of each new connection sends the connection on accepted and waits
 // for a value on proceed, so net/http has not begun to read it until the
-// test says so. With holdActive, the hook of a connection's request
-// (StateActive) does the same.
+// test says so; one accepted once the shutdown has begun is not held.
+// With holdActive, the hook of a connection's request (StateActive) does
+// the same.
 type heldServer struct {
 	*Server
 	addr       string
 	accepted   chan net.Conn
 	proceed    chan struct{}
+	began      chan struct{} // closed as the shutdown begins
 	holdActive atomic.Bool
 }
 
@@ -39,9 +41,16 @@ func startHeld(t *testing.T, cfg *tls.Config) *heldServer {
 	if !canPeek {
 		t.Skip("no MSG_PEEK on this platform: the shutdown closes the connections that have sent no request")
 	}
-	h := &heldServer{accepted: make(chan net.Conn, 1), proceed: make(chan struct{})}
+	h := &heldServer{accepted: make(chan net.Conn, 1), proceed: make(chan struct{}), began: make(chan struct{})}
 	h.Server = Start(listen(t), http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "done") }),
 		Options{Grace: 3 * time.Second, TLS: cfg, ConnState: func(c net.Conn, st http.ConnState) {
+			select {
+			case <-h.began:
+				if st == http.StateNew {
+					return
+				}
+			default:
+			}
 			if st == http.StateNew || st == http.StateActive && h.holdActive.Load() {
 				h.accepted <- c
 				<-h.proceed
@@ -79,6 +88,7 @@ func (h *heldServer) probe(t *testing.T) (wait func()) {
 // shutdown begins the server's shutdown; its result arrives on the channel.
 func (h *heldServer) shutdown() <-chan error {
 	out := make(chan error, 1)
+	close(h.began)
 	go func() { out <- h.Shutdown() }()
 	return out
 }
@@ -272,6 +282,10 @@ func TestShutdownLetsHandshakesFinish(t *testing.T) {
 			}
 			stopped := h.shutdown()
 			closed()
+			if c, err := net.Dial("tcp", h.addr); err == nil {
+				c.Close()
+				t.Errorf("a new connection was accepted while the shutdown waits for a handshake")
+			}
 			close(g.open)
 			if !underWay {
 				h.proceed <- struct{}{}

@@ -93,6 +93,7 @@ type Server struct {
 	URL string
 
 	srv      *http.Server
+	lim      *limitListener     // under srv's listener
 	cancel   context.CancelFunc // ends every request's context
 	stopping chan struct{}      // closed when the shutdown begins (Stopping)
 	served   chan error         // the result of srv.Serve, sent once
@@ -141,13 +142,14 @@ func Start(ln net.Listener, h http.Handler, o Options) *Server {
 		n = MaxConns
 	}
 	scheme := "http"
-	ln = LimitListener(ln, n)
+	lim := LimitListener(ln, n).(*limitListener)
+	ln = lim
 	if o.TLS != nil {
 		ln, scheme = tls.NewListener(ln, o.TLS), "https"
 	}
 	// A zone (fe80::1%eth0) is written %25 in a URL (RFC 6874).
 	u := url.URL{Scheme: scheme, Host: ln.Addr().String()}
-	s := &Server{URL: u.String(), stopping: make(chan struct{}),
+	s := &Server{URL: u.String(), lim: lim, stopping: make(chan struct{}),
 		served: make(chan error, 1), grace: o.Grace, abort: o.Abort, done: make(chan struct{})}
 	s.srv = NewHTTPServer(s.settling(h))
 	base, cancel := context.WithCancel(context.WithValue(context.Background(), stoppingKey{}, s.stopping))
@@ -380,26 +382,45 @@ type limitListener struct {
 	sem       chan struct{}
 	closeOnce sync.Once
 	done      chan struct{}
+	stopped   atomic.Bool // stop, not Close: Accept returns http.ErrServerClosed
 }
 
 func (l *limitListener) Accept() (net.Conn, error) {
 	select {
 	case l.sem <- struct{}{}:
 	case <-l.done:
+		if l.stopped.Load() {
+			return nil, http.ErrServerClosed
+		}
 		return nil, net.ErrClosed
 	}
 	c, err := l.Listener.Accept()
 	if err != nil {
 		<-l.sem
+		if l.stopped.Load() {
+			return nil, http.ErrServerClosed
+		}
 		return nil, err
 	}
 	return &limitConn{Conn: c, release: func() { <-l.sem }}, nil
 }
 
+// Close closes the listener; a second Close does nothing.
 func (l *limitListener) Close() error {
-	err := l.Listener.Close()
-	l.closeOnce.Do(func() { close(l.done) })
+	var err error
+	l.closeOnce.Do(func() {
+		err = l.Listener.Close()
+		close(l.done)
+	})
 	return err
+}
+
+// stop closes l ahead of net/http's Shutdown (stopFresh): Accept returns
+// http.ErrServerClosed, which ends Serve as net/http's Shutdown does, where
+// another error would be a failure of the server.
+func (l *limitListener) stop() {
+	l.stopped.Store(true)
+	_ = l.Close()
 }
 
 type limitConn struct {
