@@ -27,6 +27,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/atmkit/atmkit/internal/stopsignal"
@@ -92,6 +93,7 @@ type Server struct {
 	URL string
 
 	srv      *http.Server
+	lim      *limitListener     // under srv's listener
 	cancel   context.CancelFunc // ends every request's context
 	stopping chan struct{}      // closed when the shutdown begins (Stopping)
 	served   chan error         // the result of srv.Serve, sent once
@@ -103,9 +105,11 @@ type Server struct {
 	err  error         // Shutdown's result, set before done is closed
 
 	mu      sync.Mutex
-	fresh   map[net.Conn]struct{} // connections that have sent no request yet
-	closing bool                  // the shutdown has begun: fresh ones are closed
-	nFresh  atomic.Int64          // len(fresh), read without mu
+	fresh   map[net.Conn]*freshConn // connections that have sent no request yet (see fresh.go)
+	closing bool                    // the shutdown has begun: new ones are closed
+	settled chan struct{}           // closed once closing and fresh is empty; then nil
+	nFresh  atomic.Int64            // len(fresh), read without mu
+	waiting atomic.Bool             // closing, read without mu: a handler's start settles its connection
 }
 
 type stoppingKey struct{}
@@ -138,19 +142,22 @@ func Start(ln net.Listener, h http.Handler, o Options) *Server {
 		n = MaxConns
 	}
 	scheme := "http"
-	ln = LimitListener(ln, n)
+	lim := LimitListener(ln, n).(*limitListener)
+	ln = lim
 	if o.TLS != nil {
 		ln, scheme = tls.NewListener(ln, o.TLS), "https"
 	}
 	// A zone (fe80::1%eth0) is written %25 in a URL (RFC 6874).
 	u := url.URL{Scheme: scheme, Host: ln.Addr().String()}
-	s := &Server{URL: u.String(), srv: NewHTTPServer(h), stopping: make(chan struct{}),
+	s := &Server{URL: u.String(), lim: lim, stopping: make(chan struct{}),
 		served: make(chan error, 1), grace: o.Grace, abort: o.Abort, done: make(chan struct{})}
+	s.srv = NewHTTPServer(s.settling(h))
 	base, cancel := context.WithCancel(context.WithValue(context.Background(), stoppingKey{}, s.stopping))
 	s.cancel = cancel
 	s.srv.BaseContext = func(l net.Listener) context.Context { return context.WithValue(base, listenAddrKey{}, l.Addr()) }
 	s.srv.ErrorLog = errorLog(o.Logger, tlsFactsOf(o.TLS))
-	s.fresh = map[net.Conn]struct{}{}
+	s.fresh, s.settled = map[net.Conn]*freshConn{}, make(chan struct{})
+	s.srv.ConnContext = func(ctx context.Context, c net.Conn) context.Context { return context.WithValue(ctx, connKey{}, c) }
 	s.srv.ConnState = func(c net.Conn, st http.ConnState) {
 		s.trackFresh(c, st)
 		if o.ConnState != nil {
@@ -180,45 +187,6 @@ func Run(ctx context.Context, ln net.Listener, h http.Handler, o Options) error 
 	return s.Shutdown()
 }
 
-// trackFresh keeps the connections that have sent no request (StateNew)
-// and closes one at once once the shutdown has begun: it holds no request
-// in flight, and net/http's Shutdown would wait for it for five seconds,
-// the request it may yet send never to be answered.
-// Every request on a kept-alive connection changes its state twice
-// (active, idle): when no connection is fresh, which is the usual case,
-// those changes take no lock. A connection's StateNew, which counts it,
-// happens before its own later changes (net/http sets it before it starts
-// the connection's goroutine), so a fresh one always finds nFresh above 0.
-func (s *Server) trackFresh(c net.Conn, st http.ConnState) {
-	if st != http.StateNew && s.nFresh.Load() == 0 {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	defer func() { s.nFresh.Store(int64(len(s.fresh))) }()
-	switch {
-	case st == http.StateNew && s.closing:
-		_ = c.Close()
-	case st == http.StateNew:
-		s.fresh[c] = struct{}{}
-	default: // a request began, or the connection is gone
-		delete(s.fresh, c)
-	}
-}
-
-// closeFresh begins the shutdown of the connections: those that have
-// sent no request are closed, now and as they come.
-func (s *Server) closeFresh() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.closing = true
-	for c := range s.fresh {
-		_ = c.Close()
-	}
-	clear(s.fresh)
-	s.nFresh.Store(0)
-}
-
 // CancelRequests ends the context of every request being served, so that
 // handlers waiting on it (an injected delay) return at once. The server
 // keeps serving.
@@ -227,7 +195,9 @@ func (s *Server) CancelRequests() { s.cancel() }
 // Shutdown stops accepting connections, closes those that have sent no
 // request yet, and waits for the requests in flight, for at most the
 // grace period of Options, or until Options.Abort is closed; then it
-// closes the connections left. It returns
+// closes the connections left. A request received before, whose bytes
+// net/http had not read yet, is in flight: it is answered, as is one whose
+// TLS handshake had begun (see stopFresh). It returns
 // ErrGraceExpired (wrapped) when the grace period ran out, nil when every
 // request finished or the shutdown was aborted. It is safe to call more
 // than once; every call returns once the server has stopped.
@@ -235,7 +205,6 @@ func (s *Server) Shutdown() error {
 	s.once.Do(func() {
 		defer close(s.done)
 		close(s.stopping)
-		s.closeFresh()
 		ctx, cancel := context.WithTimeout(context.Background(), s.grace)
 		defer cancel()
 		go func() {
@@ -245,6 +214,7 @@ func (s *Server) Shutdown() error {
 			case <-ctx.Done():
 			}
 		}()
+		s.stopFresh(ctx)
 		err := s.srv.Shutdown(ctx)
 		aborted := err != nil && errors.Is(ctx.Err(), context.Canceled)
 		s.cancel()
@@ -412,32 +382,59 @@ type limitListener struct {
 	sem       chan struct{}
 	closeOnce sync.Once
 	done      chan struct{}
+	stopped   atomic.Bool // stop, not Close: Accept returns http.ErrServerClosed
 }
 
 func (l *limitListener) Accept() (net.Conn, error) {
 	select {
 	case l.sem <- struct{}{}:
 	case <-l.done:
+		if l.stopped.Load() {
+			return nil, http.ErrServerClosed
+		}
 		return nil, net.ErrClosed
 	}
 	c, err := l.Listener.Accept()
 	if err != nil {
 		<-l.sem
+		if l.stopped.Load() {
+			return nil, http.ErrServerClosed
+		}
 		return nil, err
 	}
 	return &limitConn{Conn: c, release: func() { <-l.sem }}, nil
 }
 
+// Close closes the listener; a second Close does nothing.
 func (l *limitListener) Close() error {
-	err := l.Listener.Close()
-	l.closeOnce.Do(func() { close(l.done) })
+	var err error
+	l.closeOnce.Do(func() {
+		err = l.Listener.Close()
+		close(l.done)
+	})
 	return err
+}
+
+// stop closes l ahead of net/http's Shutdown (stopFresh): Accept returns
+// http.ErrServerClosed, which ends Serve as net/http's Shutdown does, where
+// another error would be a failure of the server.
+func (l *limitListener) stop() {
+	l.stopped.Store(true)
+	_ = l.Close()
 }
 
 type limitConn struct {
 	net.Conn
 	once    sync.Once
 	release func()
+
+	// The shutdown's drain of a connection that has sent no request yet
+	// (fresh.go).
+	got      atomic.Uint64   // Reads that returned bytes
+	draining atomic.Bool     // a Read that would wait fails instead
+	mu       sync.Mutex      // orders the drain's read deadline and the owner's
+	want     time.Time       // the read deadline the owner set last
+	rc       syscall.RawConn // the socket, for pendingData; set before draining
 }
 
 // NetConn returns the connection under the limit's count, as
