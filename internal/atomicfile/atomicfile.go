@@ -1,7 +1,8 @@
 // Package atomicfile replaces files atomically: the new content is
-// written to a temporary file in the target's directory, synced, given its
-// mode, and renamed over the target, so a reader sees the old file or the
-// new one, never half of one, and a crash leaves no half-written file.
+// written to a temporary file in the target's directory (with the mode the
+// target will have), synced, and renamed over the target, so a reader
+// sees the old file or the new one, never half of one, and a crash leaves
+// no half-written file.
 //
 // What differs by operating system lives in files of their own: making
 // the rename durable (dir_unix.go, dir_windows.go), and the rename
@@ -16,8 +17,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -42,10 +46,7 @@ func Write(path string, data []byte, perm os.FileMode) error {
 // file of its own and the file it named keep its old content).
 func WriteFunc(path string, perm os.FileMode, write func(io.Writer) error) error {
 	path = Target(path)
-	dir := filepath.Dir(path)
-	// A dot file, which atmkit's directory readers (cassettes, data sets)
-	// skip while it exists.
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	tmp, err := CreateTemp(path, perm)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
@@ -62,9 +63,6 @@ func WriteFunc(path string, perm os.FileMode, write func(io.Writer) error) error
 	if err := bw.Flush(); err != nil {
 		return fail(err)
 	}
-	if err := tmp.Chmod(perm); err != nil {
-		return fail(err)
-	}
 	if err := tmp.Sync(); err != nil {
 		return fail(err)
 	}
@@ -73,6 +71,42 @@ func WriteFunc(path string, perm os.FileMode, write func(io.Writer) error) error
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return Replace(name, path)
+}
+
+// CreateTemp creates, open for writing, the temporary file that is to be
+// renamed over path (its Target, which the caller resolves): a dot file
+// ".NAME.<digits>.tmp" beside it, which atmkit's directory readers
+// (cassettes, data sets) skip while it exists and Temps lists. Its mode is
+// what the file at path will have: an existing file's own (as an editor's
+// save keeps it), or for a new one perm less the process's umask (as
+// os.WriteFile gives it).
+func CreateTemp(path string, perm os.FileMode) (*os.File, error) {
+	fi, err := os.Stat(path)
+	keep := err == nil && fi.Mode().IsRegular()
+	if keep {
+		perm = fi.Mode().Perm()
+	}
+	dir, prefix := filepath.Dir(path), "."+filepath.Base(path)+"."
+	for try := 0; ; try++ {
+		// Created with O_EXCL and the mode (the system applies the
+		// umask), where os.CreateTemp would make it 0600.
+		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10)+".tmp")
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		if errors.Is(err, fs.ErrExist) && try < 10000 {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if keep { // exactly the existing file's mode, which the umask may have cut
+			if err := f.Chmod(perm); err != nil {
+				_ = f.Close()
+				_ = os.Remove(name)
+				return nil, err
+			}
+		}
+		return f, nil
+	}
 }
 
 // Temps lists the temporary files that WriteFunc makes to replace path
@@ -97,7 +131,7 @@ func Temps(path string) ([]string, error) {
 		if !ok || !e.Type().IsRegular() {
 			continue
 		}
-		// os.CreateTemp puts decimal digits where the pattern has its *.
+		// CreateTemp puts decimal digits there.
 		if mid, ok = strings.CutSuffix(mid, ".tmp"); ok && mid != "" && strings.Trim(mid, "0123456789") == "" {
 			temps = append(temps, filepath.Join(dir, e.Name()))
 		}
