@@ -78,3 +78,74 @@ func TestRecordedPageEchoingKeyWithEntities(t *testing.T) {
 		t.Errorf("%d keys replaced whole in the pages, want 11:\n%s", n, b)
 	}
 }
+
+// TestRecordedPageKeyNotInTheRequest: a key that a recorded answer holds
+// after "strAtmServiceKey=" and that the request never carried (a help
+// page's sample link, a string result naming a URL, an error text) is
+// scrubbed whole, though it holds & ' " < > written as the answer's
+// format writes them (&amp; and &#39; in HTML and XML, \u0026 and \" in
+// JSON, raw in plain text): the value ran to the first & or ', which a
+// page writes for the key's characters too, and the key's rest reached
+// the cassette. The pair after the key (&amp;strCity=Halifax) is kept.
+func TestRecordedPageKeyNotInTheRequest(t *testing.T) {
+	t.Parallel()
+	const key = `Pg&amp9&Tail9'apos9"quot9<lt9>gt9`
+	tails := []string{"amp9", "Tail9", "apos9", "quot9", "lt9", "gt9"}
+	xmlEsc := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;")
+	textEsc := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+	// As .NET's JavaScriptSerializer writes a string: & ' < > as \u escapes, " as \".
+	jsonEsc := strings.NewReplacer("&", `\u0026`, "'", `\u0027`, "<", `\u003c`, ">", `\u003e`, `"`, `\"`)
+	answers := map[string]struct{ ct, body string }{
+		"/help": {"text/html; charset=utf-8", "<html><body>" +
+			"<p>Sample: service.asmx/ReturnProvinces?strAtmServiceKey=" + wire.HTMLEncode(key) + "&amp;strCity=Halifax</p>" +
+			"<p>Sample: service.asmx/ReturnProvinces?strAtmServiceKey=" + html.EscapeString(key) + "&amp;strCity=Halifax</p>" +
+			"<p>Sample: service.asmx/ReturnProvinces?strAtmServiceKey=" + xmlEsc.Replace(key) + "&amp;strCity=Halifax</p>" +
+			"</body></html>"},
+		"/xml": {asmx.ContentTypeXML, `<?xml version="1.0" encoding="utf-8"?>` + "\n" + `<ArrayOfString xmlns="http://tempuri.org/">` +
+			`<string>https://atm.example.org/service.asmx/ReturnProvinces?strAtmServiceKey=` + xmlEsc.Replace(key) + `&amp;strCity=Halifax</string>` +
+			// as .NET's XML writers write text: ' and " raw
+			`<string>https://atm.example.org/service.asmx/ReturnProvinces?strAtmServiceKey=` + textEsc.Replace(key) + `&amp;strCity=Halifax</string>` +
+			`</ArrayOfString>`},
+		"/json": {"application/json; charset=utf-8", `{"d":"https://atm.example.org/service.asmx/ReturnProvinces?strAtmServiceKey=` + jsonEsc.Replace(key) + `\u0026strCity=Halifax"}`},
+		"/text": {"text/plain; charset=utf-8", "Sample: service.asmx/ReturnProvinces?strAtmServiceKey=" + key + "&strCity=Halifax\r\n"},
+	}
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a, ok := answers[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", a.ct)
+		_, _ = io.WriteString(w, a.body)
+	}))
+	defer up.Close()
+	path := recordVia(t, up.URL, func(proxy *httptest.Server) {
+		for p, a := range answers { // the client gets the answer as it came
+			if got := getPage(t, proxy.Client(), proxy.URL+p); got.body != a.body {
+				t.Fatalf("%s: got %q, want %q", p, got.body, a.body)
+			}
+		}
+	})
+	list := readCassette(t, path+".yaml")
+	if len(list) != len(answers) {
+		t.Fatalf("%d interactions, want %d", len(list), len(answers))
+	}
+	for _, i := range list {
+		for _, tail := range tails {
+			if strings.Contains(i.Response.Body, tail) {
+				t.Errorf("%s: the cassette holds the key's part %q: %s", i.Request.URL, tail, i.Response.Body)
+			}
+		}
+		u, err := url.Parse(i.Request.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := strings.Count(answers[u.Path].body, "strAtmServiceKey=")
+		if n := strings.Count(i.Response.Body, "strAtmServiceKey=REDACTED"); n != want {
+			t.Errorf("%s: %d keys replaced, want %d: %s", u.Path, n, want, i.Response.Body)
+		}
+		if n := strings.Count(i.Response.Body, "strCity=Halifax"); n != want {
+			t.Errorf("%s: %d of the %d pairs after the key kept: %s", u.Path, n, want, i.Response.Body)
+		}
+	}
+}

@@ -70,10 +70,10 @@ var (
 	// xmlOpenKeyRE matches a start tag whose end tag is missing (a torn or
 	// malformed body): its text up to the next tag.
 	xmlOpenKeyRE = regexp.MustCompile(`(?is)(<(?:[^\s<>/:="']+:)?strAtmServiceKey(?:\s(?:[^>"']|"[^"]*"|'[^']*')*)?>)([^<]*)`)
-	// htmlKeyRE matches strAtmServiceKey=value in a link or the text of
-	// an HTML page (the name in any case), the value up to the end of the
-	// query it is in.
-	htmlKeyRE = regexp.MustCompile(`(?i)(strAtmServiceKey=)([^&"'<>\s#]*)`)
+	// htmlKeyRE matches strAtmServiceKey= in a link or the text of a
+	// page or an answer (the name in any case): where a value starts
+	// (pageValue tells where it ends).
+	htmlKeyRE = regexp.MustCompile(`(?i)strAtmServiceKey=`)
 	// jsonKeyRE matches "strAtmServiceKey": "value" in a JSON body.
 	jsonKeyRE = regexp.MustCompile(`(?i)("strAtmServiceKey"\s*:\s*)"((?:[^"\\]|\\.)*)"`)
 )
@@ -87,6 +87,10 @@ type scrubber struct {
 	// mark: the scrubber turns one placeholder into another (MarkKey), so
 	// only ph counts as done; otherwise every placeholder does.
 	mark bool
+	// answer: the body scrubbed is a response's, whose text is looked
+	// through for strAtmServiceKey=value in any format (pageKeys); a
+	// request's body is, in an HTML one only.
+	answer bool
 }
 
 // done reports whether v, a key's value or a credential header's, needs no
@@ -131,6 +135,7 @@ func Scrub(i *cassette.Interaction, ph string) int {
 	rq.Trailer = s.headers(rq.Trailer)
 	rs.Trailer = s.headers(rs.Trailer)
 	oldResp := rs.Body
+	s.answer = true // the patterns of an answer's text (pageKeys) run on the response's
 	// The request's keys are swept from the answer before its patterns
 	// run: a pattern ends a value at a character the key may hold (the &
 	// of a query, or of the entity a page writes for ' or "), and would
@@ -459,9 +464,13 @@ func (s *scrubber) textBody(b, contentType string) string {
 		b = s.xml(b)
 	}
 	mt := strings.ToLower(strings.TrimSpace(strings.SplitN(contentType, ";", 2)[0]))
+	if f := formatOf(mt); f == pageHTML || s.answer {
+		// A page's links and texts; an answer's too, whatever its
+		// format: a string result naming a URL, an error's text.
+		b = s.pageKeys(b, f)
+	}
 	switch {
 	case strings.Contains(mt, "html"):
-		b = s.html(b)
 	case !strings.Contains(mt, "xml") && strings.Contains(b, "="):
 		s.noteForm(b, contentType)
 		b = s.query(b)
@@ -482,51 +491,6 @@ func (s *scrubber) textBody(b, contentType string) string {
 		})
 	}
 	return b
-}
-
-// html replaces the value of every strAtmServiceKey=value of an HTML
-// page. A page is no form: a key in a link it holds ends where the link's
-// query does, the rest of the page stays; but a value that starts with a
-// key found in the request, in any of its forms and however short, is
-// that key whole, though the page writes its ', &, " or < raw or as an
-// entity (&#39;, &quot;), where a query would end.
-func (s *scrubber) html(b string) string {
-	locs := htmlKeyRE.FindAllStringSubmatchIndex(b, -1)
-	if locs == nil {
-		return b
-	}
-	known := s.formsOf(1)
-	var out strings.Builder
-	last := 0
-	for _, loc := range locs {
-		start, end := loc[4], loc[5]
-		if start < last { // inside a known key that ran past the match
-			continue
-		}
-		for _, f := range known { // the longest first
-			if len(f) > end-start && strings.HasPrefix(b[start:], f) {
-				end = start + len(f)
-				break
-			}
-		}
-		v := b[start:end]
-		s.note(v)
-		if dv, err := url.QueryUnescape(v); err == nil {
-			s.note(dv)
-		}
-		if v == "" || s.done(v) {
-			continue
-		}
-		s.n++
-		out.WriteString(b[last:start])
-		out.WriteString(s.ph)
-		last = end
-	}
-	if last == 0 {
-		return b
-	}
-	out.WriteString(b[last:])
-	return out.String()
 }
 
 func (s *scrubber) xml(b string) string {
