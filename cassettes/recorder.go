@@ -78,9 +78,10 @@ type Recorder struct {
 	fileLock *filelock.Lock // the cassette's, held from New to Stop by a recorder that may write it
 	madeDirs []string       // the directories lock made for the cassette, deepest first: removed when nothing is written
 
-	captures atomic.Int64                     // interactions captured by capture (direct, or unparsed in ModeRecordNew)
-	unparsed map[string]*cassette.Interaction // request key → the capture that answers it again (ModeRecordNew; recordNewUnparsed)
-	wg       sync.WaitGroup
+	captures  atomic.Int64                     // interactions captured by capture (direct, or unparsed in ModeRecordNew)
+	capturing sync.Map                         // headerID of a request being recorded → its *reqInfo (watchCapture)
+	unparsed  map[string]*cassette.Interaction // request key → the capture that answers it again (ModeRecordNew; recordNewUnparsed)
+	wg        sync.WaitGroup
 }
 
 // New returns a Recorder for the cassette at path (".yaml" is appended when
@@ -343,6 +344,7 @@ type reqInfo struct {
 	header     http.Header
 	respBody   string // the body, held once: the interaction recorded holds it too
 	respLength int64
+	hooked     *answerState // the answer as the BeforeReplay hooks are given it (noteHooked), nil without any
 }
 
 type infoKey struct{}
@@ -355,7 +357,7 @@ func infoFrom(ctx context.Context) *reqInfo {
 // RoundTrip replays or records req, as the mode says. A request with no
 // recording in a mode that does not record is ErrNoInteraction. When the real
 // server answered, its response is returned unchanged (the cassette holds
-// the scrubbed copy). The service key the request carries is masked in the
+// the scrubbed copy) but for what the BeforeReplay hooks change. The service key the request carries is masked in the
 // errors RoundTrip returns (a *url.Error found with errors.As has its URL
 // masked too); an http.Client using the recorder adds a *url.Error of its
 // own around them, with the URL the caller gave it.
@@ -383,6 +385,9 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(body)), nil }
 	}
 	var resp *http.Response
+	if r.recording {
+		defer r.watchCapture(out, info)()
+	}
 	switch {
 	case r.direct:
 		resp, err = r.capture(out)
@@ -407,6 +412,11 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, redact.Error(err, key...)
 	}
 	if info.captured {
+		if info.hooked != nil {
+			if err := info.applyHooked(resp); err != nil {
+				return nil, redact.Error(fmt.Errorf("cassette %s: %s: %w", r.path, recorded.DescribeRequest(req.Method, req.URL.String(), req.Header, body), err))
+			}
+		}
 		resp.Header = info.header
 		resp.Body = io.NopCloser(strings.NewReader(info.respBody))
 		resp.ContentLength = info.respLength
@@ -454,6 +464,7 @@ func (r *Recorder) match(req *http.Request, rec cassette.Request) bool {
 // afterCapture runs on every interaction go-vcr captures, before go-vcr
 // adds it to its in-memory cassette.
 func (r *Recorder) afterCapture(i *cassette.Interaction) error {
+	info := r.captureInfo(i.Request.Headers) // before a hook replaces the map
 	// An answer the client asked compressed (it set Accept-Encoding
 	// itself, so the transport left the body as it came) is kept
 	// decompressed: the scrubbing sees its text (a key the deployment
@@ -481,6 +492,7 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 	scrubHeaders(i, r.cfg.scrubHeaders)
 	i.Request.RemoteAddr = "" // the caller's address changes every run: noise in a review
 	recorded.DropTiming(i)
+	r.noteHooked(info, i)
 	k := recorded.RecordedKey(&i.Request)
 	d := recorded.AnswerDigest(&i.Response)
 	r.mu.Lock()
