@@ -430,3 +430,37 @@ func TestBeforeReplayHookReachesTheClientOnACapture(t *testing.T) {
 		})
 	}
 }
+
+// TestBeforeSaveHookStopsOnAGoroutine: a BeforeSave hook ends the
+// recording by starting Stop on a goroutine and returning without waiting
+// for it, as Stop's documentation says (waiting would deadlock: Stop waits
+// for the hook). That Stop returns once the hook has, with the hook's
+// interaction in the cassette, and the recording is over.
+func TestBeforeSaveHookStopsOnAGoroutine(t *testing.T) {
+	t.Parallel()
+	up, _ := standIn(t)
+	path := filepath.Join(t.TempDir(), "stop.yaml")
+	var rec *cassettes.Recorder
+	stopErr := make(chan error, 1)
+	var once sync.Once
+	hook := func(i *cassette.Interaction) error {
+		once.Do(func() { go func() { stopErr <- rec.Stop() }() })
+		return nil
+	}
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithHook(cassettes.BeforeSave, hook))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status, body := do(t, rec.Client(), request(t, up.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false)); status != 200 {
+		t.Fatalf("the call: status %d: %.200s", status, body)
+	}
+	if err := <-stopErr; err != nil {
+		t.Fatalf("the goroutine's Stop: %v", err)
+	}
+	if n := len(readCassette(t, path)); n != 1 {
+		t.Errorf("the cassette holds %d interactions, want 1 (the hook's)", n)
+	}
+	if _, err := rec.Client().Do(request(t, up.URL, asmx.HTTPGet, query{Op: asmx.OpReturnInstitutions}, testKey, false)); !errors.Is(err, cassettes.ErrStopped) {
+		t.Errorf("the next call: got %v, want %v", err, cassettes.ErrStopped)
+	}
+}

@@ -632,6 +632,16 @@ func goroutineID() uint64 {
 // empty cassette would make every later run miss. Called from a BeforeSave
 // hook, whose interaction it would wait for, Stop does nothing and returns
 // ErrStopInHook.
+//
+// A BeforeSave hook must not wait for a Stop it started on another
+// goroutine (through a channel, a WaitGroup, errgroup, a worker it asks):
+// that Stop waits for the hook, so that the interaction the hook was shown
+// is in the file Stop writes, and the hook waits for Stop; neither
+// returns. No Stop can tell such a goroutine from any other whose Stop
+// must wait. To end the recording from a BeforeSave hook, start Stop on
+// a goroutine and return without waiting for it (go rec.Stop()): it
+// returns once the hook has, and the cassette it writes holds the hook's
+// interaction (and those that joined before the goroutine ran).
 func (r *Recorder) Stop() error {
 	if g := r.hooking.Load(); g != 0 && g == goroutineID() {
 		return fmt.Errorf("%w: %s (stop the recorder after the call, or from an AfterCapture hook)", ErrStopInHook, r.path)
