@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes"
 	"github.com/atmkit/atmkit/internal/wire"
 )
 
@@ -146,6 +147,60 @@ func TestRecordedPageKeyNotInTheRequest(t *testing.T) {
 		}
 		if n := strings.Count(i.Response.Body, "strCity=Halifax"); n != want {
 			t.Errorf("%s: %d of the %d pairs after the key kept: %s", u.Path, n, want, i.Response.Body)
+		}
+	}
+}
+
+// TestKeySentWithARawAmpersand: a key holding & that a client sent
+// unencoded (strAtmServiceKey=Le&ak'Key-Tail9), which ASP.NET reads as the
+// key "Le" and a value without a name (and quotes in its request
+// validation error), reaches the cassette without its rest: the pairs
+// without '=' after the key's are the key's too, in a query and in a
+// form, and the answer's quote of them (cut, joined with commas) is
+// replaced. The same calls replay; a WSDL asked for with a key
+// (?strAtmServiceKey=K&wsdl) keeps its wsdl.
+func TestKeySentWithARawAmpersand(t *testing.T) {
+	t.Parallel()
+	up, _ := standIn(t)
+	const key = `Le&ak'Key-Tail9&<x>Tail8`
+	tails := []string{"ak'Key", "Key-Tail9", "Tail9", "Tail8", "ak&#39;Key", "&lt;x&gt;"}
+	get := up.URL + asmx.ServicePath + "/" + asmx.OpReturnProvinces + "?" + asmx.ParamKey + "=" + key
+	wsdl := up.URL + asmx.ServicePath + "?" + asmx.ParamKey + "=" + url.QueryEscape(testKey) + "&wsdl"
+	var answers []docPage
+	path := recordVia(t, up.URL, func(proxy *httptest.Server) {
+		for _, u := range []string{get, wsdl} {
+			answers = append(answers, getPage(t, proxy.Client(), strings.Replace(u, up.URL, proxy.URL, 1)))
+		}
+		resp, err := proxy.Client().Post(proxy.URL+asmx.ServicePath+"/"+asmx.OpReturnInstitutions, asmx.ContentTypeForm, strings.NewReader(asmx.ParamKey+"="+key))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	})
+	if !strings.Contains(answers[0].body, "Key-Tail9") || !strings.Contains(answers[1].body, "wsdl:definitions") {
+		t.Fatalf("the stand-in's answers: no quote of the key's rest, or no WSDL: %.300s\n%.300s", answers[0].body, answers[1].body)
+	}
+	b, err := os.ReadFile(path + ".yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tail := range tails {
+		if strings.Contains(string(b), tail) {
+			t.Errorf("the cassette holds the key's part %q:\n%s", tail, b)
+		}
+	}
+	list := readCassette(t, path+".yaml")
+	if len(list) != 3 || !strings.HasSuffix(list[1].Request.URL, "?strAtmServiceKey=REDACTED&wsdl") {
+		t.Fatalf("%d interactions; want 3, the second's URL ending ?strAtmServiceKey=REDACTED&wsdl: %v", len(list), list[1].Request.URL)
+	}
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeReplayOnly))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Stop()
+	for j, u := range []string{get, wsdl} { // getPage fails the test on a miss
+		if got := getPage(t, rec.Client(), u); got.status != answers[j].status || got.ct != answers[j].ct {
+			t.Errorf("replaying %s: status %d %q, want %d %q", u, got.status, got.ct, answers[j].status, answers[j].ct)
 		}
 	}
 }

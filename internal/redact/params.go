@@ -2,6 +2,7 @@ package redact
 
 import (
 	"net/url"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -75,6 +76,44 @@ func Excerpts(s string, repl func(excerpt string) string) string {
 		b.WriteString(repl(s[start:end]))
 		last = end
 	})
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// namelessRE matches where ASP.NET's request validation error quotes a
+// value without a name: "... was detected from the client (=\"...\")."
+var namelessRE = regexp.MustCompile(`(?i)from the client \(=`)
+
+// NamelessExcerpts is Excerpts for the excerpt of values without a name
+// that ASP.NET's request validation quotes ("... detected from the client
+// (=\"...Key-Tail9,<x>Tail8\")."; the values joined with commas, cut to
+// their last characters): the rest of a key holding & that a client sent
+// unencoded is such a value, and the cassettes replace its excerpt when
+// the request holds one.
+func NamelessExcerpts(s string, repl func(excerpt string) string) string {
+	var b strings.Builder
+	last := 0
+	for _, loc := range namelessRE.FindAllStringIndex(s, -1) {
+		end := loc[1]
+		if end < last {
+			continue
+		}
+		q := openQuote(s[end:])
+		if q == "" {
+			continue
+		}
+		vs := end + len(q)
+		ve, _ := excerptEnd(s, vs, q)
+		if ve == vs {
+			continue
+		}
+		b.WriteString(s[last:vs])
+		b.WriteString(repl(s[vs:ve]))
+		last = ve
+	}
 	if last == 0 {
 		return s
 	}

@@ -91,6 +91,10 @@ type scrubber struct {
 	// through for strAtmServiceKey=value in any format (pageKeys); a
 	// request's body is, in an HTML one only.
 	answer bool
+	// nameless: the request's query or form held the rest of a key as
+	// values without a name (continuation), which an answer's request
+	// validation error quotes without a name.
+	nameless bool
 }
 
 // done reports whether v, a key's value or a credential header's, needs no
@@ -177,10 +181,10 @@ func Scrub(i *cassette.Interaction, ph string) int {
 func (s *scrubber) request(rq *cassette.Request) {
 	rq.URL = s.url(rq.URL)
 	rq.RequestURI = s.url(rq.RequestURI)
-	if len(rq.Form) > 0 {
+	rq.Body = s.body(rq.Body, HeaderValue(rq.Headers, "Content-Type"))
+	if len(rq.Form) > 0 { // after the body, whose continuation (the rest of a key) the form holds as names
 		rq.Form = s.values(rq.Form)
 	}
-	rq.Body = s.body(rq.Body, HeaderValue(rq.Headers, "Content-Type"))
 }
 
 // fixLength keeps a recorded length consistent with a body that changed size.
@@ -333,11 +337,50 @@ func (s *scrubber) query(raw string) string {
 			s.n++
 			changed = true
 		}
+		if s.continuation(parts[j+1:]) {
+			changed = true
+		}
 	}
 	if !changed {
 		return raw
 	}
 	return strings.Join(parts, "&")
+}
+
+// continuation replaces the pairs without '=' that follow a key's pair
+// (parts), up to the next pair with one: the rest of a key holding '&'
+// that a client sent unencoded (strAtmServiceKey=Le&ak-Key), which ASP.NET
+// reads as a value without a name (and quotes in its request validation
+// error), and which is the key's all the same. A value asking for the
+// WSDL or the discovery document (?strAtmServiceKey=K&wsdl) is kept. It
+// reports whether it replaced any.
+func (s *scrubber) continuation(parts []string) bool {
+	if s.mark {
+		return false // the key's own pair carries a key rejection's mark
+	}
+	changed := false
+	for j, p := range parts {
+		if p == "" || strings.Contains(p, "=") {
+			break
+		}
+		if k, _, _ := asmx.ParseDocsQuery(p); k == asmx.DocsWSDL || k == asmx.DocsDisco {
+			break
+		}
+		s.note(p)
+		if dv, err := url.QueryUnescape(p); err == nil {
+			s.note(dv)
+		}
+		if dv := wire.URLDecode(p); !strings.Contains(dv, "\uFFFD") {
+			s.note(dv)
+		}
+		s.nameless = true
+		if !s.done(p) {
+			parts[j] = s.ph
+			s.n++
+			changed = true
+		}
+	}
+	return changed
 }
 
 // noteForm notes the key values of form body b as ASMX reads them in the
@@ -378,7 +421,14 @@ func (s *scrubber) values(v url.Values) url.Values {
 		if IsKeyName(k) {
 			s.replace(vs, true)
 		}
-		out[k] = vs
+		if s.nameless && s.found[k] && !slices.ContainsFunc(vs, func(v string) bool { return v != "" }) {
+			// The rest of a key (continuation), which a parsed form
+			// holds as a name without a value.
+			out[s.ph] = append(out[s.ph], vs...)
+			s.n++
+			continue
+		}
+		out[k] = append(out[k], vs...)
 	}
 	return out
 }
@@ -431,6 +481,16 @@ func (s *scrubber) body(b, contentType string) string {
 
 // textBody is body for text in UTF-8 or an ASCII-compatible encoding.
 func (s *scrubber) textBody(b, contentType string) string {
+	excerpt := func(v string) string {
+		if s.done(v) {
+			return v
+		}
+		s.n++
+		return s.ph
+	}
+	if s.nameless { // the request sent a key's rest as values without a name (continuation)
+		b = redact.NamelessExcerpts(b, excerpt)
+	}
 	if !mayNameKey(b) { // no pattern below can match: most answers
 		mt := strings.ToLower(strings.TrimSpace(strings.SplitN(contentType, ";", 2)[0]))
 		if !strings.Contains(mt, "html") && !strings.Contains(mt, "xml") && strings.Contains(b, "=") {
@@ -442,13 +502,7 @@ func (s *scrubber) textBody(b, contentType string) string {
 	// An error of ASP.NET's request validation quotes a cut part of a
 	// key ("(strAtmServiceKey=&quot;&lt;bLeak-Key-12...&quot;)"), which
 	// no sweep of the key finds.
-	b = redact.Excerpts(b, func(v string) string {
-		if s.done(v) {
-			return v
-		}
-		s.n++
-		return s.ph
-	})
+	b = redact.Excerpts(b, excerpt)
 	if strings.Contains(b, "<") {
 		if !utf8.ValidString(b) {
 			// A body in a single-byte charset (ISO-8859-1): its keys
