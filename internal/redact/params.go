@@ -141,9 +141,16 @@ func eachParam(s string, lits []literal, f func(start, end int, excerpt bool)) {
 		from = end
 		if q := openQuote(s[end:]); q != "" {
 			vs := end + len(q)
+			if strings.HasPrefix(s[vs:], stars) {
+				// Masked before: its end is no longer known, and a
+				// window taken from the shorter text would reach
+				// further than the first mask's did.
+				from = vs + len(stars)
+				continue
+			}
 			ve, cut := excerptEnd(s, vs, q)
-			if cut && (strings.HasPrefix(s[vs:], stars) || strings.HasPrefix(s[vs:], Placeholder)) {
-				from = ve // masked before: its end is no longer known
+			if cut && strings.HasPrefix(s[vs:], Placeholder) {
+				from = ve // replaced before: its end is no longer known
 				continue
 			}
 			f(vs, ve, true)
