@@ -162,6 +162,7 @@ func eachParam(s string, lits []literal, f func(start, end int, excerpt bool)) {
 		}
 		ve := end + queryValue(s[end:])
 		ve = max(ve, end+formAt(s[end:], lits))
+		ve = continuationEnd(s, ve)
 		if s[end:ve] == "'" && strings.HasPrefix(s[ve:], `"$ATMKIT_KEY"`) {
 			continue // a POSIX curl line's '...='"$ATMKIT_KEY"'...'
 		}
@@ -169,6 +170,29 @@ func eachParam(s string, lits []literal, f func(start, end int, excerpt bool)) {
 		from = ve
 	}
 }
+
+// continuationEnd is where the values without '=' that follow a query
+// value ending at end of s end (end itself when none): the rest of a key
+// holding & that a client sent unencoded (strAtmServiceKey=Le&ak-Key),
+// which ASP.NET reads as a value without a name and which is the key's
+// all the same. A value asking for a document (wsdl, disco) is not one,
+// nor what starts as an entity (&amp;, &quot;, &#39;: a page's text).
+func continuationEnd(s string, end int) int {
+	for end < len(s) && s[end] == '&' {
+		n := queryValue(s[end+1:])
+		seg := s[end+1 : end+1+n]
+		if seg == "" || strings.ContainsRune(seg, '=') || entityRE.MatchString(seg) ||
+			strings.EqualFold(seg, "wsdl") || strings.EqualFold(seg, "disco") {
+			break
+		}
+		end += 1 + n
+	}
+	return end
+}
+
+// entityRE matches what starts as an HTML or XML entity or character
+// reference, after its &.
+var entityRE = regexp.MustCompile(`^(?:[A-Za-z][A-Za-z0-9]*|#[0-9]+|#[xX][0-9A-Fa-f]+);`)
 
 // formAt is the length of the longest form of lits that s starts with, 0
 // for none.
