@@ -10,9 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -42,8 +40,9 @@ type Recorder struct {
 	vcr       *recorder.Recorder // nil when direct
 	direct    bool               // the mode replays nothing: requests are captured without go-vcr's recorder
 	log       *slog.Logger
-	recording bool // the mode may record
-	created   bool // the cassette did not exist: Stop writes it only if something was recorded
+	recording bool            // the mode may record
+	created   bool            // the cassette did not exist: Stop writes it only if something was recorded
+	relength  map[string]bool // request keys of loaded answers whose recorded length is not their body's (edited by hand; lengthEdited): set by open, then only read
 
 	mu sync.Mutex // guards the fields below
 	// The cassette's interactions are at positions 0..n-1. Those spooled are
@@ -251,6 +250,12 @@ func (r *Recorder) open(ctx context.Context) error {
 				}
 			}
 			k := recorded.RecordedKey(&i.Request)
+			if vcrLoads && lengthEdited(i) {
+				if r.relength == nil {
+					r.relength = map[string]bool{}
+				}
+				r.relength[k] = true
+			}
 			r.seen[k] = append(r.seen[k], recorded.AnswerDigest(&i.Response))
 			r.keys.answered(k, answerOf{digest: recorded.AnswerDigest(&i.Response), fileMark: recorded.KeyRejected(i)})
 			if vcrLoads {
@@ -425,6 +430,11 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		if err := decompressReplayed(resp); err != nil {
 			return nil, redact.Error(fmt.Errorf("cassette %s: %s: %w", r.path, recorded.DescribeRequest(req.Method, req.URL.String(), req.Header, body), err))
 		}
+		if r.relength[info.key] {
+			if err := ownLength(resp); err != nil {
+				return nil, redact.Error(fmt.Errorf("cassette %s: %s: %w", r.path, recorded.DescribeRequest(req.Method, req.URL.String(), req.Header, body), err))
+			}
+		}
 	}
 	resp.Request = req
 	return resp, nil
@@ -582,43 +592,6 @@ func (r *Recorder) join(cp *cassette.Interaction, key string) (bool, error) {
 	r.nextID++
 	r.dirty++
 	return true, nil
-}
-
-// beforeSave runs the BeforeSave hooks on cp, and reports whether any
-// ran. The caller holds joinMu; Stop, which waits for it, refuses to be
-// called from these hooks (hooking).
-func (r *Recorder) beforeSave(cp *cassette.Interaction) (bool, error) {
-	hooked := false
-	for _, h := range r.cfg.hooks {
-		if h.stage != BeforeSave {
-			continue
-		}
-		if !hooked {
-			hooked = true
-			r.hooking.Store(goroutineID())
-			defer r.hooking.Store(0)
-		}
-		if err := h.fn(cp); err != nil {
-			return hooked, err
-		}
-	}
-	return hooked, nil
-}
-
-// goroutineID is the id of the goroutine calling it, as the header of
-// its stack trace names it ("goroutine 18 [running]:"); 0 if it cannot be
-// read. Go gives no other way to know that Stop is called from a hook
-// that join, which Stop waits for, is running (a hook is a plain func),
-// and only that goroutine's Stop must not wait.
-func goroutineID() uint64 {
-	var buf [64]byte
-	s := strings.TrimPrefix(string(buf[:runtime.Stack(buf[:], false)]), "goroutine ")
-	id, _, _ := strings.Cut(s, " ")
-	n, err := strconv.ParseUint(id, 10, 64)
-	if err != nil {
-		return 0
-	}
-	return n
 }
 
 // Stop ends recording and writes the cassette if anything is unsaved. It

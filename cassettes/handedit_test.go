@@ -1,0 +1,88 @@
+package cassettes_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes"
+)
+
+// TestReplayOfAnEditedBody: a Recorder replaying a cassette whose answer
+// was edited by hand (a name made longer or shorter, its content_length
+// and Content-Length header left as recorded, as a reviewer edits YAML)
+// returns the body with its own length, as the replaying mock serves it.
+// A client reading to Content-Length got the body cut short, and a reverse
+// proxy with the Recorder as its transport (as atmkit record's proxy is)
+// sent a body longer or shorter than the length it declared: the client
+// got it cut, or an unexpected EOF.
+func TestReplayOfAnEditedBody(t *testing.T) {
+	t.Parallel()
+	up, _ := standIn(t)
+	path := filepath.Join(t.TempDir(), "edited.yaml")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := request(t, up.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false)
+	if status, body := do(t, rec.Client(), call); status != 200 || !strings.Contains(body, "Nova Scotia") {
+		t.Fatalf("recording: %d %.300s", status, body)
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	recorded, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"Nouvelle-Écosse", "NS"} { // longer, shorter
+		t.Run(name, func(t *testing.T) {
+			edited := filepath.Join(t.TempDir(), "edited.yaml")
+			if err := os.WriteFile(edited, []byte(strings.Replace(string(recorded), "Nova Scotia", name, 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rec, err := cassettes.New(edited, cassettes.WithMode(cassettes.ModeReplayOnly))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rec.Stop()
+			target, err := url.Parse(up.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rp := httputil.NewSingleHostReverseProxy(target)
+			rp.Transport = rec
+			proxy := httptest.NewServer(rp)
+			defer proxy.Close()
+			for _, c := range []struct {
+				what   string
+				client *http.Client
+				base   string
+			}{{"the Recorder's client", rec.Client(), up.URL}, {"through a proxy", proxy.Client(), proxy.URL}} {
+				resp, err := c.client.Do(request(t, c.base, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false))
+				if err != nil {
+					t.Fatalf("%s: %v", c.what, err)
+				}
+				b, err := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if err != nil {
+					t.Errorf("%s: reading the body: %v", c.what, err)
+				}
+				if !strings.Contains(string(b), "<name>"+name+"</name>") || !strings.HasSuffix(strings.TrimSpace(string(b)), "</provinces>") {
+					t.Errorf("%s: the body is not the edited one whole: %q", c.what, b)
+				}
+				if got, want := resp.Header.Get("Content-Length"), strconv.Itoa(len(b)); got != want || resp.ContentLength != int64(len(b)) {
+					t.Errorf("%s: Content-Length %q (%d), want %s", c.what, got, resp.ContentLength, want)
+				}
+			}
+		})
+	}
+}
