@@ -86,3 +86,75 @@ func TestReplayOfAnEditedBody(t *testing.T) {
 		})
 	}
 }
+
+// TestRewriteKeepsTheFilesStyle: a cassette saved with a byte order mark
+// and CR LF line ends (Notepad, a checkout on Windows) keeps both when
+// cassette scrub rewrites it and when a recording adds to it, so that its
+// diff shows what changed: both wrote it with LF and no mark, every line
+// changed. What it holds reads back the same.
+func TestRewriteKeepsTheFilesStyle(t *testing.T) {
+	t.Parallel()
+	up, _ := standIn(t)
+	path := filepath.Join(t.TempDir(), "windows.yaml")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status, body := do(t, rec.Client(), request(t, up.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false)); status != 200 {
+		t.Fatalf("recording: %d %.300s", status, body)
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	lf, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	windows := "\uFEFF" + strings.ReplaceAll(string(lf), "\n", "\r\n")
+	// A raw key, for the scrub to replace.
+	raw := strings.Replace(windows, "strAtmServiceKey=REDACTED", "strAtmServiceKey=Raw-Key-1234", 2)
+	if err := os.WriteFile(path, []byte(raw), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := cassettes.ScrubCassette(path, false); err != nil || res.Replaced == 0 {
+		t.Fatalf("scrub: %+v, %v", res, err)
+	}
+	if got, err := os.ReadFile(path); err != nil || string(got) != windows {
+		t.Fatalf("scrubbed: got %.300q, want %.300q (%v)", got, windows, err)
+	}
+
+	rec, err = cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status, body := do(t, rec.Client(), request(t, up.URL, asmx.HTTPGet, query{Op: asmx.OpReturnInstitutions}, testKey, false)); status != 200 {
+		t.Fatalf("recording: %d %.300s", status, body)
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(got), windows[:len(windows)-len("\r\n")]) || strings.Count(string(got), "\n") != strings.Count(string(got), "\r\n") {
+		t.Errorf("after recording onto it: not the file it was, then more lines ending CR LF:\n%.600q", got)
+	}
+	list := readCassette(t, path)
+	if len(list) != 2 || !strings.Contains(list[1].Response.Body, "<institutions>") {
+		t.Fatalf("%d interactions read back, want 2 (the second ReturnInstitutions)", len(list))
+	}
+	if want := readCassette(t, writeLF(t, lf)); list[0].Response.Body != want[0].Response.Body {
+		t.Errorf("the first answer reads back otherwise: %q, want %q", list[0].Response.Body, want[0].Response.Body)
+	}
+}
+
+// writeLF writes a cassette's text to a file of its own and returns its path.
+func writeLF(t *testing.T, text []byte) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "lf.yaml")
+	if err := os.WriteFile(p, text, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

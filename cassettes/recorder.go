@@ -42,6 +42,7 @@ type Recorder struct {
 	log       *slog.Logger
 	recording bool            // the mode may record
 	created   bool            // the cassette did not exist: Stop writes it only if something was recorded
+	style     recorded.Style  // the file's byte order mark and line ends, which saves keep
 	relength  map[string]bool // request keys of loaded answers whose recorded length is not their body's (edited by hand; lengthEdited): set by open, then only read
 
 	mu sync.Mutex // guards the fields below
@@ -225,6 +226,7 @@ func (r *Recorder) open(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		r.style = recorded.StyleOfFile(r.path)
 		if r.recording {
 			if err := r.scrubLoaded(list); err != nil {
 				return err
