@@ -105,7 +105,7 @@ func ReadFileContext(ctx context.Context, path string) ([]*cassette.Interaction,
 		if yaml.Unmarshal(data, &head) == nil && head.Version != nil && head.Version != cassette.CassetteFormatV2 {
 			return nil, unsupported(path, head.Version)
 		}
-		return nil, fmt.Errorf("%w: %s: %v", ErrInvalidCassette, path, err)
+		return nil, fmt.Errorf("%w: %s: %v%s", ErrInvalidCassette, path, err, tabHint(data, err))
 	}
 	if f.Version == 0 && len(f.Interactions) == 0 {
 		return nil, fmt.Errorf("%w: %s holds no version and no interactions: no go-vcr cassette (a settings or shape file? keep other YAML files out of cassette directories)", ErrInvalidCassette, path)

@@ -2,8 +2,11 @@ package recorded
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"strconv"
 )
 
 // Style is how a cassette file is written beyond what YAML reads: a byte
@@ -111,4 +114,31 @@ func (s *styleWriter) Write(p []byte) (int, error) {
 		p = p[i+1:]
 	}
 	return n, nil
+}
+
+// yamlLineRE finds the line a yaml.v3 error names.
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+):`)
+
+// tabHint is what to add to err, yaml.v3's error on a cassette's text
+// data, when a line it names (yaml.v3 counts some from 0, some from 1) or
+// the next is indented with a tab, as an editor may indent a hand edit:
+// YAML indents with spaces only, and yaml.v3 says so in words of its own
+// ("found character that cannot start any token"); "" otherwise.
+func tabHint(data []byte, err error) string {
+	m := yamlLineRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return ""
+	}
+	n, _ := strconv.Atoi(m[1])
+	lines := bytes.SplitN(data, []byte("\n"), n+2)
+	for _, l := range []int{n, n + 1} { // 1-based
+		if l < 1 || l > len(lines) {
+			continue
+		}
+		indent := lines[l-1][:len(lines[l-1])-len(bytes.TrimLeft(lines[l-1], " \t"))]
+		if bytes.IndexByte(indent, '\t') >= 0 {
+			return fmt.Sprintf(" (line %d is indented with a tab: YAML indents with spaces only)", l)
+		}
+	}
+	return ""
 }

@@ -2,7 +2,16 @@ package recorded
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
 // TestStyle: a cassette's text written in a Style gets the mark once and
@@ -46,4 +55,51 @@ func TestStyle(t *testing.T) {
 	if got, want := b.String(), "a\r\nb\r\n"; got != want {
 		t.Errorf("CR, then LF in the next write: got %q, want %q", got, want)
 	}
+}
+
+// TestReadFileNamesATabIndent: a cassette a hand edit indented with a tab
+// is refused naming the line and the tab (yaml.v3 says "found character
+// that cannot start any token" for some, and names the line before for
+// others).
+func TestReadFileNamesATabIndent(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.yaml")
+	i := &cassette.Interaction{Request: cassette.Request{Method: "GET", URL: "http://h/x", Headers: http.Header{"Accept": {"*/*"}}},
+		Response: cassette.Response{Code: 200, Body: "ok", Headers: http.Header{"Content-Type": {"text/plain"}}}}
+	if err := WriteFile(path, []*cassette.Interaction{i, ownCopy(i)}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	for _, edit := range []struct{ line, indent string }{
+		{"                - '*/*'", "\t\t"}, // a list item
+		{"        method: GET", "    \t"},   // spaces, then a tab
+		{"    - id: 1", "\t"},               // an interaction
+	} {
+		at := slices.Index(lines, edit.line)
+		if at < 0 {
+			t.Fatalf("no line %q in:\n%s", edit.line, data)
+		}
+		edited := slices.Clone(lines)
+		edited[at] = edit.indent + strings.TrimLeft(edit.line, " ")
+		if err := os.WriteFile(path, []byte(strings.Join(edited, "\n")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ReadFile(path)
+		if want := fmt.Sprintf("line %d is indented with a tab", at+1); err == nil || !errors.Is(err, ErrInvalidCassette) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q indented %q: got %v, want ErrInvalidCassette saying %q", edit.line, edit.indent, err, want)
+		}
+	}
+}
+
+// ownCopy is a copy of i with maps of its own.
+func ownCopy(i *cassette.Interaction) *cassette.Interaction {
+	cp := *i
+	cp.Request.Headers = i.Request.Headers.Clone()
+	cp.Response.Headers = i.Response.Headers.Clone()
+	return &cp
 }
