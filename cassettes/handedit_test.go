@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -157,4 +158,55 @@ func writeLF(t *testing.T, text []byte) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestIndexNamesUnreadCalls: a recorded call whose request a hand edit
+// left unreadable as one (its Content-Type removed) is listed in the
+// index's Unread, which atmkit serve warns of: it replays only to the
+// same request as sent, and a call of its operation misses. An answer
+// of ASP.NET AJAX's script proxy (.asmx/js), 200 and no call, is not.
+func TestIndexNamesUnreadCalls(t *testing.T) {
+	t.Parallel()
+	up, _ := standIn(t)
+	path := filepath.Join(t.TempDir(), "unread.yaml")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status, body := do(t, rec.Client(), request(t, up.URL, asmx.SOAP11, query{Op: asmx.OpReturnProvinces}, testKey, false)); status != 200 {
+		t.Fatalf("recording: %d %.300s", status, body)
+	}
+	// The mock writes no script proxy; a deployment's [ScriptService] does.
+	proxyJS := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/x-javascript")
+		_, _ = io.WriteString(w, "Type.registerNamespace('atm');")
+	}))
+	defer proxyJS.Close()
+	if got := getPage(t, rec.Client(), proxyJS.URL+asmx.JSONPath+"/js"); got.status != 200 {
+		t.Fatalf("the script proxy: %d %.300s", got.status, got.body)
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	list := readCassette(t, path)
+	if st := loadStats(t, path); len(st.Unread) != 0 {
+		t.Fatalf("as recorded: Unread %q, want none", st.Unread)
+	}
+	list[0].Request.Headers.Del("Content-Type")
+	if err := cassettes.WriteFile(path, list); err != nil {
+		t.Fatal(err)
+	}
+	if st, want := loadStats(t, path), []string{path + "#0"}; !slices.Equal(st.Unread, want) {
+		t.Errorf("Content-Type removed: Unread %q, want %q", st.Unread, want)
+	}
+}
+
+// loadStats loads an index of the cassette at path and returns its stats.
+func loadStats(t *testing.T, path string) cassettes.IndexStats {
+	t.Helper()
+	ix, err := cassettes.LoadIndex([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix.Stats()
 }
