@@ -223,6 +223,11 @@ func queryValue(s string) int {
 	return len(s)
 }
 
+// OpenQuote is the opening quote of a request validation excerpt that s
+// starts with (see Excerpts), as a text writes it, or "": a value after
+// "strAtmServiceKey=" that starts with one is such an excerpt.
+func OpenQuote(s string) string { return openQuote(s) }
+
 // openQuote returns the double quote s starts with, as a text may write
 // the one of ASP.NET's request validation message ("A potentially
 // dangerous Request.QueryString value was detected from the client

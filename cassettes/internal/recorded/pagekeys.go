@@ -4,6 +4,8 @@ import (
 	"html"
 	"net/url"
 	"strings"
+
+	"github.com/atmkit/atmkit/internal/redact"
 )
 
 // pageFormat is how a page or an answer writes the text a key's value
@@ -50,6 +52,12 @@ func (s *scrubber) pageKeys(b string, f pageFormat) string {
 	for _, loc := range locs {
 		start := loc[1]
 		if start < last { // inside a value that ran past the match
+			continue
+		}
+		if q := redact.OpenQuote(b[start:]); q != "" && !strings.HasPrefix(b[start+len(q):], q) {
+			// A request validation excerpt, in its quotes: textBody's
+			// (redact.Excerpts). An empty one is none: ASP.NET's
+			// validation never refuses an empty value.
 			continue
 		}
 		end := start + pageValue(b[:start], b[start:], f)

@@ -108,3 +108,24 @@ func FuzzPageKey(f *testing.F) {
 		}
 	})
 }
+
+// TestPageKeysLeaveExcerpts: the quote of a key's excerpt in ASP.NET's
+// request validation error, in every format, is replaced within its
+// quotes, and the message's end stays: the pattern of a key in an
+// answer's text (pageKeys) took the quotes and the end for the key's.
+func TestPageKeysLeaveExcerpts(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ ct, body, want string }{
+		{"text/html; charset=utf-8", `<p>... detected from the client (strAtmServiceKey=&quot;&lt;bKey&quot;).</p>`, `<p>... detected from the client (strAtmServiceKey=&quot;REDACTED&quot;).</p>`},
+		{"application/json; charset=utf-8", `{"Message":"... detected from the client (strAtmServiceKey=\"\u003cbKey\").","StackTrace":""}`, `{"Message":"... detected from the client (strAtmServiceKey=\"REDACTED\").","StackTrace":""}`},
+		{"text/xml; charset=utf-8", `<faultstring>... detected from the client (strAtmServiceKey="&lt;bKey").</faultstring>`, `<faultstring>... detected from the client (strAtmServiceKey="REDACTED").</faultstring>`},
+		{"text/plain; charset=utf-8", `... detected from the client (strAtmServiceKey="<bKey").`, `... detected from the client (strAtmServiceKey="REDACTED").`},
+	} {
+		i := &cassette.Interaction{Request: cassette.Request{Method: "GET", URL: "http://h/service/service.asmx/ReturnProvinces?x=1", Headers: http.Header{}},
+			Response: cassette.Response{Code: 500, Body: c.body, Headers: http.Header{"Content-Type": {c.ct}}}}
+		Scrub(i, Placeholder)
+		if i.Response.Body != c.want {
+			t.Errorf("%s: got %q, want %q", c.ct, i.Response.Body, c.want)
+		}
+	}
+}
