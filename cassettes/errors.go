@@ -28,7 +28,8 @@ var (
 	// for the interaction whose hooks are running to join the cassette,
 	// which it cannot do before the hook returns: it does nothing and
 	// returns this error (the recording goes on). Stop from an
-	// AfterCapture hook, or from another goroutine, stops the recording.
+	// AfterCapture hook, or from another goroutine, stops the recording;
+	// a BeforeSave hook that waits for such a Stop deadlocks (see Stop).
 	ErrStopInHook = errors.New("recorder's Stop called from a BeforeSave hook")
 	// ErrNothingRecorded: Stop found nothing to write into a cassette that
 	// did not exist, so it wrote no file (an empty cassette would make every

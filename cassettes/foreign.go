@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
@@ -63,6 +64,47 @@ func (r *Recorder) scrubLoaded(list []*cassette.Interaction) error {
 	}
 	if n, in, _ := ScrubList(list, r.cfg.scrubHeaders...); n > 0 {
 		r.log.Warn("the cassette held keys: they are written scrubbed with what is recorded", "cassette", r.path, "values", n, "interactions", in)
+	}
+	return nil
+}
+
+// lengthEdited reports whether the recorded length of i's answer (its
+// content_length, its Content-Length header) is not its body's: a body
+// edited by hand, its length left as recorded. go-vcr replays the recorded
+// length, which a client reading to it, or a proxy declaring it, cuts the
+// body at (ownLength). An answer recorded compressed is decompressed with
+// its length set when replayed.
+func lengthEdited(i *cassette.Interaction) bool {
+	rs := &i.Response
+	if recorded.HeaderValue(rs.Headers, "Content-Encoding") != "" {
+		return false
+	}
+	if rs.ContentLength >= 0 && rs.ContentLength != int64(len(rs.Body)) {
+		return true
+	}
+	for k, vs := range rs.Headers {
+		if strings.EqualFold(k, "Content-Length") && len(vs) > 0 && vs[0] != strconv.Itoa(len(rs.Body)) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownLength gives a replayed answer the length of its body, in
+// ContentLength and in a Content-Length header it has, as the replaying
+// mock serves an edited body.
+func ownLength(resp *http.Response) error {
+	b, err := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if err != nil {
+		return err
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(b))
+	resp.ContentLength = int64(len(b))
+	for k := range resp.Header {
+		if strings.EqualFold(k, "Content-Length") {
+			resp.Header[k] = []string{strconv.Itoa(len(b))}
+		}
 	}
 	return nil
 }

@@ -2,8 +2,12 @@ package cassettes_test
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -327,5 +331,136 @@ func TestHookCallingStop(t *testing.T) {
 				t.Errorf("Stop again: got %v, want the first Stop's ErrNothingRecorded", err)
 			}
 		})
+	}
+}
+
+// TestBeforeReplayHookReachesTheClientOnACapture: what a BeforeReplay hook
+// changes in the answer (a header set, a header removed, the body) reaches
+// the client on a fresh capture too, as go-vcr's recorder returns the
+// interaction its hooks changed, in every mode that captures (ModeRecordNew
+// through go-vcr's recorder, and a call go-vcr cannot record); the
+// headers the hook leaves alone come as the server sent them (its Date
+// too, which the cassette drops), and the cassette holds none of it.
+func TestBeforeReplayHookReachesTheClientOnACapture(t *testing.T) {
+	t.Parallel()
+	mock, _ := standIn(t)
+	target, err := url.Parse(mock.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	iis := httputil.NewSingleHostReverseProxy(target)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Powered-By", "ASP.NET") // as IIS adds it
+		iis.ServeHTTP(w, r)
+	}))
+	t.Cleanup(up.Close)
+	hook := func(i *cassette.Interaction) error {
+		i.Response.Headers.Set("X-Hooked", "yes")
+		i.Response.Headers.Del("X-Powered-By")
+		if !strings.HasSuffix(i.Response.Body, "<!-- hooked -->") { // go-vcr hands a replay the interaction the hooks changed before
+			i.Response.Body += "<!-- hooked -->"
+		}
+		return nil
+	}
+	for _, tt := range []struct {
+		mode     cassettes.Mode
+		unparsed bool // a query net/http does not parse (%zz): go-vcr's recorder refuses it
+	}{
+		{cassettes.ModeRecordAll, false},
+		{cassettes.ModeRecordOnce, false},
+		{cassettes.ModeRecordNew, false},
+		{cassettes.ModeRecordNew, true},
+	} {
+		t.Run(fmt.Sprint(tt.mode, tt.unparsed), func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(t.TempDir(), "hooked.yaml")
+			rec, err := cassettes.New(path, cassettes.WithMode(tt.mode), cassettes.WithHook(cassettes.BeforeReplay, hook))
+			if err != nil {
+				t.Fatal(err)
+			}
+			call := func() *http.Request {
+				req := request(t, up.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false)
+				if tt.unparsed {
+					req.URL.RawQuery += "&x=%zz"
+				}
+				return req
+			}
+			direct, err := http.DefaultClient.Do(call())
+			if err != nil {
+				t.Fatal(err)
+			}
+			plain, _ := io.ReadAll(direct.Body)
+			direct.Body.Close()
+			if direct.Header.Get("X-Powered-By") == "" || direct.Header.Get("Date") == "" {
+				t.Fatalf("the stand-in sends no X-Powered-By or Date: %v", direct.Header)
+			}
+			for n, what := range []string{"the capture", "the call again"} { // ModeRecordNew replays it
+				resp, err := rec.Client().Do(call())
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if got := resp.Header.Get("X-Hooked"); got != "yes" {
+					t.Errorf("%s: X-Hooked: got %q, want %q", what, got, "yes")
+				}
+				if got := resp.Header.Values("X-Powered-By"); len(got) > 0 {
+					t.Errorf("%s: X-Powered-By: got %q, want none (the hook removed it)", what, got)
+				}
+				if got, want := string(b), string(plain)+"<!-- hooked -->"; !strings.HasSuffix(got, want) {
+					t.Errorf("%s: body: got %.300q, want it to end %.300q", what, got, want)
+				}
+				if got := resp.Header.Get("Content-Type"); got != direct.Header.Get("Content-Type") {
+					t.Errorf("%s: Content-Type: got %q, want %q", what, got, direct.Header.Get("Content-Type"))
+				}
+				if n == 0 && resp.Header.Get("Date") == "" {
+					t.Errorf("the capture: no Date: the headers the hook left alone come as the server sent them")
+				}
+			}
+			if err := rec.Stop(); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(b), "X-Hooked") || strings.Contains(string(b), "hooked -->") {
+				t.Errorf("the cassette holds what the BeforeReplay hook wrote:\n%.2000s", b)
+			}
+		})
+	}
+}
+
+// TestBeforeSaveHookStopsOnAGoroutine: a BeforeSave hook ends the
+// recording by starting Stop on a goroutine and returning without waiting
+// for it, as Stop's documentation says (waiting would deadlock: Stop waits
+// for the hook). That Stop returns once the hook has, with the hook's
+// interaction in the cassette, and the recording is over.
+func TestBeforeSaveHookStopsOnAGoroutine(t *testing.T) {
+	t.Parallel()
+	up, _ := standIn(t)
+	path := filepath.Join(t.TempDir(), "stop.yaml")
+	var rec *cassettes.Recorder
+	stopErr := make(chan error, 1)
+	var once sync.Once
+	hook := func(i *cassette.Interaction) error {
+		once.Do(func() { go func() { stopErr <- rec.Stop() }() })
+		return nil
+	}
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithHook(cassettes.BeforeSave, hook))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status, body := do(t, rec.Client(), request(t, up.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false)); status != 200 {
+		t.Fatalf("the call: status %d: %.200s", status, body)
+	}
+	if err := <-stopErr; err != nil {
+		t.Fatalf("the goroutine's Stop: %v", err)
+	}
+	if n := len(readCassette(t, path)); n != 1 {
+		t.Errorf("the cassette holds %d interactions, want 1 (the hook's)", n)
+	}
+	if _, err := rec.Client().Do(request(t, up.URL, asmx.HTTPGet, query{Op: asmx.OpReturnInstitutions}, testKey, false)); !errors.Is(err, cassettes.ErrStopped) {
+		t.Errorf("the next call: got %v, want %v", err, cassettes.ErrStopped)
 	}
 }

@@ -76,6 +76,12 @@ type IndexStats struct {
 	WSDL string
 	// Empty lists the cassette files that hold no interactions.
 	Empty []string
+	// Unread lists the interactions (file#id) whose request no binding
+	// reads as a call though the deployment answered it 200 (a POST to
+	// the .asmx or a GET or POST of an operation's path): a hand edit
+	// that removed its Content-Type or SOAPAction, say. Each replays only
+	// to the same request, as sent; a call of its operation misses.
+	Unread []string
 	// Namespaces are the service namespaces the recorded SOAP calls were
 	// sent in, sorted: the namespace of the deployment they were recorded
 	// from when there is one. With no SOAP call recorded, it is the target
@@ -416,6 +422,9 @@ func (ix *Index) addRaw(i *cassette.Interaction, where, source string) {
 	if i.Request.Method == http.MethodGet && !strings.Contains(strings.ToLower(i.Request.URL), ".asmx/") {
 		return
 	}
+	if i.Response.Code == http.StatusOK && !clientProxy(i.Request.URL) {
+		ix.stats.Unread = append(ix.stats.Unread, where)
+	}
 	k := recorded.RecordedKey(&i.Request)
 	ct := recorded.HeaderValue(i.Response.Headers, "Content-Type")
 	b := asmx.HTTPGet // the error's form, for its kind in the journal
@@ -442,6 +451,13 @@ func (ix *Index) addRaw(i *cassette.Interaction, where, source string) {
 	}
 	e.answers = append(e.answers, r)
 	ix.stats.Requests++
+}
+
+// clientProxy reports whether a recorded URL asks for ASP.NET AJAX's
+// script proxy of a service (.asmx/js, .asmx/jsdebug), no call but a 200.
+func clientProxy(rawURL string) bool {
+	path, _, _ := strings.Cut(strings.ToLower(rawURL), "?")
+	return strings.HasSuffix(path, ".asmx/js") || strings.HasSuffix(path, ".asmx/jsdebug")
 }
 
 // RecordedWSDL implements mockserver.WSDLReplayer: the first WSDL the
@@ -509,6 +525,7 @@ func (ix *Index) Stats() IndexStats {
 	defer ix.mu.RUnlock()
 	s := ix.stats
 	s.Empty = append([]string(nil), s.Empty...)
+	s.Unread = append([]string(nil), s.Unread...)
 	return s
 }
 

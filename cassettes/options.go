@@ -85,7 +85,11 @@ const (
 	BeforeSave
 	// BeforeReplay hooks run on a recorded interaction before its response
 	// is returned (go-vcr's BeforeResponseReplayHook: changes persist in
-	// memory for later replays).
+	// memory for later replays). On a fresh capture they are given the
+	// interaction as the cassette holds it (scrubbed, without Date, its
+	// body decompressed) and change only what the client gets: the real
+	// answer, with the headers they set, changed or removed, their status,
+	// and their body (then sent uncompressed) if they changed it.
 	BeforeReplay
 )
 

@@ -10,9 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -42,8 +40,10 @@ type Recorder struct {
 	vcr       *recorder.Recorder // nil when direct
 	direct    bool               // the mode replays nothing: requests are captured without go-vcr's recorder
 	log       *slog.Logger
-	recording bool // the mode may record
-	created   bool // the cassette did not exist: Stop writes it only if something was recorded
+	recording bool            // the mode may record
+	created   bool            // the cassette did not exist: Stop writes it only if something was recorded
+	style     recorded.Style  // the file's byte order mark and line ends, which saves keep
+	relength  map[string]bool // request keys of loaded answers whose recorded length is not their body's (edited by hand; lengthEdited): set by open, then only read
 
 	mu sync.Mutex // guards the fields below
 	// The cassette's interactions are at positions 0..n-1. Those spooled are
@@ -78,9 +78,10 @@ type Recorder struct {
 	fileLock *filelock.Lock // the cassette's, held from New to Stop by a recorder that may write it
 	madeDirs []string       // the directories lock made for the cassette, deepest first: removed when nothing is written
 
-	captures atomic.Int64                     // interactions captured by capture (direct, or unparsed in ModeRecordNew)
-	unparsed map[string]*cassette.Interaction // request key → the capture that answers it again (ModeRecordNew; recordNewUnparsed)
-	wg       sync.WaitGroup
+	captures  atomic.Int64                     // interactions captured by capture (direct, or unparsed in ModeRecordNew)
+	capturing sync.Map                         // headerID of a request being recorded → its *reqInfo (watchCapture)
+	unparsed  map[string]*cassette.Interaction // request key → the capture that answers it again (ModeRecordNew; recordNewUnparsed)
+	wg        sync.WaitGroup
 }
 
 // New returns a Recorder for the cassette at path (".yaml" is appended when
@@ -225,6 +226,7 @@ func (r *Recorder) open(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		r.style = recorded.StyleOfFile(r.path)
 		if r.recording {
 			if err := r.scrubLoaded(list); err != nil {
 				return err
@@ -250,6 +252,12 @@ func (r *Recorder) open(ctx context.Context) error {
 				}
 			}
 			k := recorded.RecordedKey(&i.Request)
+			if vcrLoads && lengthEdited(i) {
+				if r.relength == nil {
+					r.relength = map[string]bool{}
+				}
+				r.relength[k] = true
+			}
 			r.seen[k] = append(r.seen[k], recorded.AnswerDigest(&i.Response))
 			r.keys.answered(k, answerOf{digest: recorded.AnswerDigest(&i.Response), fileMark: recorded.KeyRejected(i)})
 			if vcrLoads {
@@ -343,6 +351,7 @@ type reqInfo struct {
 	header     http.Header
 	respBody   string // the body, held once: the interaction recorded holds it too
 	respLength int64
+	hooked     *answerState // the answer as the BeforeReplay hooks are given it (noteHooked), nil without any
 }
 
 type infoKey struct{}
@@ -355,7 +364,7 @@ func infoFrom(ctx context.Context) *reqInfo {
 // RoundTrip replays or records req, as the mode says. A request with no
 // recording in a mode that does not record is ErrNoInteraction. When the real
 // server answered, its response is returned unchanged (the cassette holds
-// the scrubbed copy). The service key the request carries is masked in the
+// the scrubbed copy) but for what the BeforeReplay hooks change. The service key the request carries is masked in the
 // errors RoundTrip returns (a *url.Error found with errors.As has its URL
 // masked too); an http.Client using the recorder adds a *url.Error of its
 // own around them, with the URL the caller gave it.
@@ -383,6 +392,9 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(body)), nil }
 	}
 	var resp *http.Response
+	if r.recording {
+		defer r.watchCapture(out, info)()
+	}
 	switch {
 	case r.direct:
 		resp, err = r.capture(out)
@@ -407,6 +419,11 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, redact.Error(err, key...)
 	}
 	if info.captured {
+		if info.hooked != nil {
+			if err := info.applyHooked(resp); err != nil {
+				return nil, redact.Error(fmt.Errorf("cassette %s: %s: %w", r.path, recorded.DescribeRequest(req.Method, req.URL.String(), req.Header, body), err))
+			}
+		}
 		resp.Header = info.header
 		resp.Body = io.NopCloser(strings.NewReader(info.respBody))
 		resp.ContentLength = info.respLength
@@ -414,6 +431,11 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Header = resp.Header.Clone() // the cassette's map stays the cassette's
 		if err := decompressReplayed(resp); err != nil {
 			return nil, redact.Error(fmt.Errorf("cassette %s: %s: %w", r.path, recorded.DescribeRequest(req.Method, req.URL.String(), req.Header, body), err))
+		}
+		if r.relength[info.key] {
+			if err := ownLength(resp); err != nil {
+				return nil, redact.Error(fmt.Errorf("cassette %s: %s: %w", r.path, recorded.DescribeRequest(req.Method, req.URL.String(), req.Header, body), err))
+			}
 		}
 	}
 	resp.Request = req
@@ -454,6 +476,7 @@ func (r *Recorder) match(req *http.Request, rec cassette.Request) bool {
 // afterCapture runs on every interaction go-vcr captures, before go-vcr
 // adds it to its in-memory cassette.
 func (r *Recorder) afterCapture(i *cassette.Interaction) error {
+	info := r.captureInfo(i.Request.Headers) // before a hook replaces the map
 	// An answer the client asked compressed (it set Accept-Encoding
 	// itself, so the transport left the body as it came) is kept
 	// decompressed: the scrubbing sees its text (a key the deployment
@@ -481,6 +504,7 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 	scrubHeaders(i, r.cfg.scrubHeaders)
 	i.Request.RemoteAddr = "" // the caller's address changes every run: noise in a review
 	recorded.DropTiming(i)
+	r.noteHooked(info, i)
 	k := recorded.RecordedKey(&i.Request)
 	d := recorded.AnswerDigest(&i.Response)
 	r.mu.Lock()
@@ -572,43 +596,6 @@ func (r *Recorder) join(cp *cassette.Interaction, key string) (bool, error) {
 	return true, nil
 }
 
-// beforeSave runs the BeforeSave hooks on cp, and reports whether any
-// ran. The caller holds joinMu; Stop, which waits for it, refuses to be
-// called from these hooks (hooking).
-func (r *Recorder) beforeSave(cp *cassette.Interaction) (bool, error) {
-	hooked := false
-	for _, h := range r.cfg.hooks {
-		if h.stage != BeforeSave {
-			continue
-		}
-		if !hooked {
-			hooked = true
-			r.hooking.Store(goroutineID())
-			defer r.hooking.Store(0)
-		}
-		if err := h.fn(cp); err != nil {
-			return hooked, err
-		}
-	}
-	return hooked, nil
-}
-
-// goroutineID is the id of the goroutine calling it, as the header of
-// its stack trace names it ("goroutine 18 [running]:"); 0 if it cannot be
-// read. Go gives no other way to know that Stop is called from a hook
-// that join, which Stop waits for, is running (a hook is a plain func),
-// and only that goroutine's Stop must not wait.
-func goroutineID() uint64 {
-	var buf [64]byte
-	s := strings.TrimPrefix(string(buf[:runtime.Stack(buf[:], false)]), "goroutine ")
-	id, _, _ := strings.Cut(s, " ")
-	n, err := strconv.ParseUint(id, 10, 64)
-	if err != nil {
-		return 0
-	}
-	return n
-}
-
 // Stop ends recording and writes the cassette if anything is unsaved. It
 // is safe to call more than once; later calls return the first one's error.
 // Requests after Stop fail with ErrStopped; one in flight still gets its
@@ -620,6 +607,16 @@ func goroutineID() uint64 {
 // empty cassette would make every later run miss. Called from a BeforeSave
 // hook, whose interaction it would wait for, Stop does nothing and returns
 // ErrStopInHook.
+//
+// A BeforeSave hook must not wait for a Stop it started on another
+// goroutine (through a channel, a WaitGroup, errgroup, a worker it asks):
+// that Stop waits for the hook, so that the interaction the hook was shown
+// is in the file Stop writes, and the hook waits for Stop; neither
+// returns. No Stop can tell such a goroutine from any other whose Stop
+// must wait. To end the recording from a BeforeSave hook, start Stop on
+// a goroutine and return without waiting for it (go rec.Stop()): it
+// returns once the hook has, and the cassette it writes holds the hook's
+// interaction (and those that joined before the goroutine ran).
 func (r *Recorder) Stop() error {
 	if g := r.hooking.Load(); g != 0 && g == goroutineID() {
 		return fmt.Errorf("%w: %s (stop the recorder after the call, or from an AfterCapture hook)", ErrStopInHook, r.path)

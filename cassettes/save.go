@@ -145,7 +145,7 @@ func (r *Recorder) save() (time.Duration, error) {
 	r.spoolMu.Unlock()
 
 	start := r.cfg.now()
-	if err := recorded.WriteItems(r.path, n, items); err != nil {
+	if err := recorded.WriteItems(r.path, n, items, r.style); err != nil {
 		return max(r.cfg.now().Sub(start), 1), err
 	}
 	r.mu.Lock()

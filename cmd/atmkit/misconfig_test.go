@@ -175,6 +175,42 @@ func TestReplayEmptyWithFixturesWarns(t *testing.T) {
 	}
 }
 
+// TestReplayWarnsOfUnreadCalls: a cassette holding a call answered 200
+// whose request no binding reads as one (its Content-Type removed by a
+// hand edit) is served with a warning naming the interaction, which
+// replays only to the same request as sent.
+func TestReplayWarnsOfUnreadCalls(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "edited.yaml")
+	text := `---
+version: 2
+interactions:
+    - id: 7
+      request:
+        body: <soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><ReturnProvinces xmlns="http://tempuri.org/atmService"><strAtmServiceKey>REDACTED</strAtmServiceKey></ReturnProvinces></soap:Body></soap:Envelope>
+        headers:
+            Soapaction:
+                - '"http://tempuri.org/atmService/ReturnProvinces"'
+        url: http://atm.example.org/service/service.asmx
+        method: POST
+      response:
+        body: <soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><ReturnProvincesResponse xmlns="http://tempuri.org/atmService"/></soap:Body></soap:Envelope>
+        headers:
+            Content-Type:
+                - text/xml; charset=utf-8
+        status: 200 OK
+        code: 200
+`
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := startCmd(t, nil, "serve", "--addr", "127.0.0.1:0", "--replay", path, "--on-miss", "fixtures") // no call to replay else
+	want := "WARNING: --replay: " + path + "#7 was answered 200, but its request is no call of an operation"
+	if !r.stderr.waitFor(want) {
+		t.Errorf("stderr: got %q, want %q", r.stderr, want)
+	}
+}
+
 // TestServeBanner: the banner shows what is served (the data set only when
 // it answers), and its curl hint works as printed.
 func TestServeBanner(t *testing.T) {

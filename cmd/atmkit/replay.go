@@ -131,9 +131,7 @@ func (m *Main) loadReplay(ctx context.Context, fs *flag.FlagSet, f *serveFlags) 
 	if wsdl, _, ok := idx.RecordedWSDL(); ok && !m.Given(fs, "service-name") {
 		f.aspnet.ServiceFromWSDL(wsdl) // the deployment's, for the documents the mock writes itself
 	}
-	for _, e := range st.Empty {
-		fmt.Fprintf(m.Stderr, "atmkit: WARNING: cassette %s holds no interactions\n", e)
-	}
+	banner.CassetteWarnings(m.Stderr, st)
 	return &replaySetup{index: idx, policy: policy, banner: banner.Replay{Paths: paths, Stats: st,
 		OnMiss: onMiss, Upstream: upstream, Record: recordTarget(paths[0])}}, nil
 }

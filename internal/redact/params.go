@@ -2,6 +2,7 @@ package redact
 
 import (
 	"net/url"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -82,6 +83,44 @@ func Excerpts(s string, repl func(excerpt string) string) string {
 	return b.String()
 }
 
+// namelessRE matches where ASP.NET's request validation error quotes a
+// value without a name: "... was detected from the client (=\"...\")."
+var namelessRE = regexp.MustCompile(`(?i)from the client \(=`)
+
+// NamelessExcerpts is Excerpts for the excerpt of values without a name
+// that ASP.NET's request validation quotes ("... detected from the client
+// (=\"...Key-Tail9,<x>Tail8\")."; the values joined with commas, cut to
+// their last characters): the rest of a key holding & that a client sent
+// unencoded is such a value, and the cassettes replace its excerpt when
+// the request holds one.
+func NamelessExcerpts(s string, repl func(excerpt string) string) string {
+	var b strings.Builder
+	last := 0
+	for _, loc := range namelessRE.FindAllStringIndex(s, -1) {
+		end := loc[1]
+		if end < last {
+			continue
+		}
+		q := openQuote(s[end:])
+		if q == "" {
+			continue
+		}
+		vs := end + len(q)
+		ve, _ := excerptEnd(s, vs, q)
+		if ve == vs {
+			continue
+		}
+		b.WriteString(s[last:vs])
+		b.WriteString(repl(s[vs:ve]))
+		last = ve
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
 // eachParam calls f with the bounds of every strAtmServiceKey value of s,
 // in order, without overlaps: a query string's or form's value (after
 // "strAtmServiceKey=" at the start of s or after one of ?&; white space
@@ -102,9 +141,16 @@ func eachParam(s string, lits []literal, f func(start, end int, excerpt bool)) {
 		from = end
 		if q := openQuote(s[end:]); q != "" {
 			vs := end + len(q)
+			if strings.HasPrefix(s[vs:], stars) {
+				// Masked before: its end is no longer known, and a
+				// window taken from the shorter text would reach
+				// further than the first mask's did.
+				from = vs + len(stars)
+				continue
+			}
 			ve, cut := excerptEnd(s, vs, q)
-			if cut && (strings.HasPrefix(s[vs:], stars) || strings.HasPrefix(s[vs:], Placeholder)) {
-				from = ve // masked before: its end is no longer known
+			if cut && strings.HasPrefix(s[vs:], Placeholder) {
+				from = ve // replaced before: its end is no longer known
 				continue
 			}
 			f(vs, ve, true)
@@ -116,6 +162,7 @@ func eachParam(s string, lits []literal, f func(start, end int, excerpt bool)) {
 		}
 		ve := end + queryValue(s[end:])
 		ve = max(ve, end+formAt(s[end:], lits))
+		ve = continuationEnd(s, ve)
 		if s[end:ve] == "'" && strings.HasPrefix(s[ve:], `"$ATMKIT_KEY"`) {
 			continue // a POSIX curl line's '...='"$ATMKIT_KEY"'...'
 		}
@@ -123,6 +170,29 @@ func eachParam(s string, lits []literal, f func(start, end int, excerpt bool)) {
 		from = ve
 	}
 }
+
+// continuationEnd is where the values without '=' that follow a query
+// value ending at end of s end (end itself when none): the rest of a key
+// holding & that a client sent unencoded (strAtmServiceKey=Le&ak-Key),
+// which ASP.NET reads as a value without a name and which is the key's
+// all the same. A value asking for a document (wsdl, disco) is not one,
+// nor what starts as an entity (&amp;, &quot;, &#39;: a page's text).
+func continuationEnd(s string, end int) int {
+	for end < len(s) && s[end] == '&' {
+		n := queryValue(s[end+1:])
+		seg := s[end+1 : end+1+n]
+		if seg == "" || strings.ContainsRune(seg, '=') || entityRE.MatchString(seg) ||
+			strings.EqualFold(seg, "wsdl") || strings.EqualFold(seg, "disco") {
+			break
+		}
+		end += 1 + n
+	}
+	return end
+}
+
+// entityRE matches what starts as an HTML or XML entity or character
+// reference, after its &.
+var entityRE = regexp.MustCompile(`^(?:[A-Za-z][A-Za-z0-9]*|#[0-9]+|#[xX][0-9A-Fa-f]+);`)
 
 // formAt is the length of the longest form of lits that s starts with, 0
 // for none.
@@ -152,6 +222,11 @@ func queryValue(s string) int {
 	}
 	return len(s)
 }
+
+// OpenQuote is the opening quote of a request validation excerpt that s
+// starts with (see Excerpts), as a text writes it, or "": a value after
+// "strAtmServiceKey=" that starts with one is such an excerpt.
+func OpenQuote(s string) string { return openQuote(s) }
 
 // openQuote returns the double quote s starts with, as a text may write
 // the one of ASP.NET's request validation message ("A potentially

@@ -105,7 +105,7 @@ func ReadFileContext(ctx context.Context, path string) ([]*cassette.Interaction,
 		if yaml.Unmarshal(data, &head) == nil && head.Version != nil && head.Version != cassette.CassetteFormatV2 {
 			return nil, unsupported(path, head.Version)
 		}
-		return nil, fmt.Errorf("%w: %s: %v", ErrInvalidCassette, path, err)
+		return nil, fmt.Errorf("%w: %s: %v%s", ErrInvalidCassette, path, err, tabHint(data, err))
 	}
 	if f.Version == 0 && len(f.Interactions) == 0 {
 		return nil, fmt.Errorf("%w: %s holds no version and no interactions: no go-vcr cassette (a settings or shape file? keep other YAML files out of cassette directories)", ErrInvalidCassette, path)
@@ -409,17 +409,18 @@ func UnmarshalItem(item []byte) (*cassette.Interaction, error) {
 }
 
 // WriteItems writes the cassette of n items (MarshalItem's, in order),
-// read from items, as WriteAtomic does, streaming them to the file rather
-// than joining them in memory first: a long recording's cassette is not
-// copied whole on every save.
-func WriteItems(path string, n int, items io.Reader) error {
+// read from items, as WriteAtomic does, in style st, streaming them to the
+// file rather than joining them in memory first: a long recording's
+// cassette is not copied whole on every save.
+func WriteItems(path string, n int, items io.Reader, st Style) error {
 	if n == 0 {
-		return WriteAtomic(path, JoinItems(nil))
+		return WriteAtomic(path, st.apply(JoinItems(nil)))
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("write cassette %s: %w", path, err)
 	}
 	err := atomicfile.WriteFunc(path, 0o644, func(w io.Writer) error {
+		w = st.writer(w)
 		if _, err := io.WriteString(w, "---\n"+itemsHead); err != nil {
 			return err
 		}
@@ -459,17 +460,20 @@ func WriteFile(path string, list []*cassette.Interaction) error {
 // The layout stays the file's too: a field an interaction of the file
 // left out (go-vcr v4 leaves out transfer_encoding, trailer, remote_addr,
 // request_uri, form, uncompressed and others when empty; v3 writes them
-// all) is left out again while it is empty (see keepLayout).
+// all) is left out again while it is empty (see keepLayout); so do its
+// byte order mark and CR LF line ends (Style).
 func RewriteFile(path string, list []*cassette.Interaction) error {
 	path = FilePath(path)
 	var held []heldKeys
+	var st Style
 	if old, err := os.ReadFile(path); err == nil {
-		held = layoutOf(old)
+		held, st = layoutOf(old), StyleOf(old)
 	}
 	data, err := marshalKeeping(list, held)
 	if err != nil {
 		return fmt.Errorf("encode cassette %s: %w", path, err)
 	}
+	data = st.apply(data)
 	if err := WriteAtomic(path, data); err != nil {
 		var le *os.LinkError
 		var pe *fs.PathError

@@ -67,7 +67,7 @@ func TestMarshalByItems(t *testing.T) {
 		}
 	}
 	path := filepath.Join(t.TempDir(), "streamed.yaml")
-	if err := WriteItems(path, len(items), bytes.NewReader(bytes.Join(items, nil))); err != nil {
+	if err := WriteItems(path, len(items), bytes.NewReader(bytes.Join(items, nil)), Style{}); err != nil {
 		t.Fatal(err)
 	}
 	if data, err := os.ReadFile(path); err != nil || !bytes.Equal(data, want) {
@@ -218,7 +218,7 @@ func TestMarshalItemReadsBack(t *testing.T) {
 				t.Fatalf("%s %q: %v", p.name, s, err)
 			}
 			path := filepath.Join(dir, fmt.Sprintf("c%d-%d", len(p.name), n))
-			if err := WriteItems(FilePath(path), 1, bytes.NewReader(item)); err != nil {
+			if err := WriteItems(FilePath(path), 1, bytes.NewReader(item), Style{}); err != nil {
 				t.Fatal(err)
 			}
 			want := p.get(i)

@@ -70,10 +70,10 @@ var (
 	// xmlOpenKeyRE matches a start tag whose end tag is missing (a torn or
 	// malformed body): its text up to the next tag.
 	xmlOpenKeyRE = regexp.MustCompile(`(?is)(<(?:[^\s<>/:="']+:)?strAtmServiceKey(?:\s(?:[^>"']|"[^"]*"|'[^']*')*)?>)([^<]*)`)
-	// htmlKeyRE matches strAtmServiceKey=value in a link or the text of
-	// an HTML page (the name in any case), the value up to the end of the
-	// query it is in.
-	htmlKeyRE = regexp.MustCompile(`(?i)(strAtmServiceKey=)([^&"'<>\s#]*)`)
+	// htmlKeyRE matches strAtmServiceKey= in a link or the text of a
+	// page or an answer (the name in any case): where a value starts
+	// (pageValue tells where it ends).
+	htmlKeyRE = regexp.MustCompile(`(?i)strAtmServiceKey=`)
 	// jsonKeyRE matches "strAtmServiceKey": "value" in a JSON body.
 	jsonKeyRE = regexp.MustCompile(`(?i)("strAtmServiceKey"\s*:\s*)"((?:[^"\\]|\\.)*)"`)
 )
@@ -87,6 +87,14 @@ type scrubber struct {
 	// mark: the scrubber turns one placeholder into another (MarkKey), so
 	// only ph counts as done; otherwise every placeholder does.
 	mark bool
+	// answer: the body scrubbed is a response's, whose text is looked
+	// through for strAtmServiceKey=value in any format (pageKeys); a
+	// request's body is, in an HTML one only.
+	answer bool
+	// nameless: the request's query or form held the rest of a key as
+	// values without a name (continuation), which an answer's request
+	// validation error quotes without a name.
+	nameless bool
 }
 
 // done reports whether v, a key's value or a credential header's, needs no
@@ -131,6 +139,7 @@ func Scrub(i *cassette.Interaction, ph string) int {
 	rq.Trailer = s.headers(rq.Trailer)
 	rs.Trailer = s.headers(rs.Trailer)
 	oldResp := rs.Body
+	s.answer = true // the patterns of an answer's text (pageKeys) run on the response's
 	// The request's keys are swept from the answer before its patterns
 	// run: a pattern ends a value at a character the key may hold (the &
 	// of a query, or of the entity a page writes for ' or "), and would
@@ -172,10 +181,10 @@ func Scrub(i *cassette.Interaction, ph string) int {
 func (s *scrubber) request(rq *cassette.Request) {
 	rq.URL = s.url(rq.URL)
 	rq.RequestURI = s.url(rq.RequestURI)
-	if len(rq.Form) > 0 {
+	rq.Body = s.body(rq.Body, HeaderValue(rq.Headers, "Content-Type"))
+	if len(rq.Form) > 0 { // after the body, whose continuation (the rest of a key) the form holds as names
 		rq.Form = s.values(rq.Form)
 	}
-	rq.Body = s.body(rq.Body, HeaderValue(rq.Headers, "Content-Type"))
 }
 
 // fixLength keeps a recorded length consistent with a body that changed size.
@@ -328,11 +337,50 @@ func (s *scrubber) query(raw string) string {
 			s.n++
 			changed = true
 		}
+		if s.continuation(parts[j+1:]) {
+			changed = true
+		}
 	}
 	if !changed {
 		return raw
 	}
 	return strings.Join(parts, "&")
+}
+
+// continuation replaces the pairs without '=' that follow a key's pair
+// (parts), up to the next pair with one: the rest of a key holding '&'
+// that a client sent unencoded (strAtmServiceKey=Le&ak-Key), which ASP.NET
+// reads as a value without a name (and quotes in its request validation
+// error), and which is the key's all the same. A value asking for the
+// WSDL or the discovery document (?strAtmServiceKey=K&wsdl) is kept. It
+// reports whether it replaced any.
+func (s *scrubber) continuation(parts []string) bool {
+	if s.mark {
+		return false // the key's own pair carries a key rejection's mark
+	}
+	changed := false
+	for j, p := range parts {
+		if p == "" || strings.Contains(p, "=") {
+			break
+		}
+		if k, _, _ := asmx.ParseDocsQuery(p); k == asmx.DocsWSDL || k == asmx.DocsDisco {
+			break
+		}
+		s.note(p)
+		if dv, err := url.QueryUnescape(p); err == nil {
+			s.note(dv)
+		}
+		if dv := wire.URLDecode(p); !strings.Contains(dv, "\uFFFD") {
+			s.note(dv)
+		}
+		s.nameless = true
+		if !s.done(p) {
+			parts[j] = s.ph
+			s.n++
+			changed = true
+		}
+	}
+	return changed
 }
 
 // noteForm notes the key values of form body b as ASMX reads them in the
@@ -373,7 +421,14 @@ func (s *scrubber) values(v url.Values) url.Values {
 		if IsKeyName(k) {
 			s.replace(vs, true)
 		}
-		out[k] = vs
+		if s.nameless && s.found[k] && !slices.ContainsFunc(vs, func(v string) bool { return v != "" }) {
+			// The rest of a key (continuation), which a parsed form
+			// holds as a name without a value.
+			out[s.ph] = append(out[s.ph], vs...)
+			s.n++
+			continue
+		}
+		out[k] = append(out[k], vs...)
 	}
 	return out
 }
@@ -426,6 +481,16 @@ func (s *scrubber) body(b, contentType string) string {
 
 // textBody is body for text in UTF-8 or an ASCII-compatible encoding.
 func (s *scrubber) textBody(b, contentType string) string {
+	excerpt := func(v string) string {
+		if s.done(v) {
+			return v
+		}
+		s.n++
+		return s.ph
+	}
+	if s.nameless { // the request sent a key's rest as values without a name (continuation)
+		b = redact.NamelessExcerpts(b, excerpt)
+	}
 	if !mayNameKey(b) { // no pattern below can match: most answers
 		mt := strings.ToLower(strings.TrimSpace(strings.SplitN(contentType, ";", 2)[0]))
 		if !strings.Contains(mt, "html") && !strings.Contains(mt, "xml") && strings.Contains(b, "=") {
@@ -437,13 +502,7 @@ func (s *scrubber) textBody(b, contentType string) string {
 	// An error of ASP.NET's request validation quotes a cut part of a
 	// key ("(strAtmServiceKey=&quot;&lt;bLeak-Key-12...&quot;)"), which
 	// no sweep of the key finds.
-	b = redact.Excerpts(b, func(v string) string {
-		if s.done(v) {
-			return v
-		}
-		s.n++
-		return s.ph
-	})
+	b = redact.Excerpts(b, excerpt)
 	if strings.Contains(b, "<") {
 		if !utf8.ValidString(b) {
 			// A body in a single-byte charset (ISO-8859-1): its keys
@@ -459,9 +518,13 @@ func (s *scrubber) textBody(b, contentType string) string {
 		b = s.xml(b)
 	}
 	mt := strings.ToLower(strings.TrimSpace(strings.SplitN(contentType, ";", 2)[0]))
+	if f := formatOf(mt); f == pageHTML || s.answer {
+		// A page's links and texts; an answer's too, whatever its
+		// format: a string result naming a URL, an error's text.
+		b = s.pageKeys(b, f)
+	}
 	switch {
 	case strings.Contains(mt, "html"):
-		b = s.html(b)
 	case !strings.Contains(mt, "xml") && strings.Contains(b, "="):
 		s.noteForm(b, contentType)
 		b = s.query(b)
@@ -482,51 +545,6 @@ func (s *scrubber) textBody(b, contentType string) string {
 		})
 	}
 	return b
-}
-
-// html replaces the value of every strAtmServiceKey=value of an HTML
-// page. A page is no form: a key in a link it holds ends where the link's
-// query does, the rest of the page stays; but a value that starts with a
-// key found in the request, in any of its forms and however short, is
-// that key whole, though the page writes its ', &, " or < raw or as an
-// entity (&#39;, &quot;), where a query would end.
-func (s *scrubber) html(b string) string {
-	locs := htmlKeyRE.FindAllStringSubmatchIndex(b, -1)
-	if locs == nil {
-		return b
-	}
-	known := s.formsOf(1)
-	var out strings.Builder
-	last := 0
-	for _, loc := range locs {
-		start, end := loc[4], loc[5]
-		if start < last { // inside a known key that ran past the match
-			continue
-		}
-		for _, f := range known { // the longest first
-			if len(f) > end-start && strings.HasPrefix(b[start:], f) {
-				end = start + len(f)
-				break
-			}
-		}
-		v := b[start:end]
-		s.note(v)
-		if dv, err := url.QueryUnescape(v); err == nil {
-			s.note(dv)
-		}
-		if v == "" || s.done(v) {
-			continue
-		}
-		s.n++
-		out.WriteString(b[last:start])
-		out.WriteString(s.ph)
-		last = end
-	}
-	if last == 0 {
-		return b
-	}
-	out.WriteString(b[last:])
-	return out.String()
 }
 
 func (s *scrubber) xml(b string) string {

@@ -1,8 +1,18 @@
 package recorded
 
 import (
+	"encoding/json"
+	"html"
+	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/atmkit/atmkit/internal/redact"
+	"github.com/atmkit/atmkit/internal/wire"
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
 // keyPatterns are the patterns mayNameKey stands in front of.
@@ -47,4 +57,75 @@ func FuzzMayNameKey(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzPageKey: a key an answer holds after strAtmServiceKey= and the
+// request never carried is replaced whole, however the answer's format
+// writes its characters (HTML text and links, XML text, JSON, plain
+// text), and the pair after it is kept; unless the key holds white space
+// or an = (a key holding "&name=" cannot be told from the next pair), or
+// starts with a quote (a value in quotes is taken for the excerpt
+// ASP.NET's request validation quotes, and masked to its closing quote).
+func FuzzPageKey(f *testing.F) {
+	for _, k := range []string{"s3cr3t", `Pg&amp9&Tail9'apos9"quot9<lt9>gt9`, `a\"b\u0026c`, "k&#39;x", "ключ&ключ", "k#1;x"} {
+		f.Add(k)
+	}
+	f.Fuzz(func(t *testing.T, key string) {
+		if key == "" || !utf8.ValidString(key) || strings.ContainsAny(key, " \t\n\r\f=") || isPlaceholder(key) || mayNameKey(key) {
+			t.Skip()
+		}
+		jsonText := func(s string) string {
+			b, _ := json.Marshal(s) // & < > as \u escapes, as .NET writes them
+			return string(b)
+		}
+		xmlText := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace
+		for _, a := range []struct{ ct, pre, value, post string }{
+			{"text/html", "<p>Sample: service.asmx?strAtmServiceKey=", html.EscapeString(key), "&amp;strCity=H</p>"},
+			{"text/html", "<p>Sample: service.asmx?strAtmServiceKey=", wire.HTMLEncode(key), "&amp;strCity=H</p>"},
+			{"text/html", `<a href="service.asmx?strAtmServiceKey=`, html.EscapeString(url.QueryEscape(key)), `&amp;strCity=H">x</a>`},
+			{"text/xml", "<string>service.asmx?strAtmServiceKey=", xmlText(key), "&amp;strCity=H</string>"},
+			{"application/json", `{"d":` + strings.TrimSuffix(jsonText("service.asmx?strAtmServiceKey="), `"`), jsonText(key)[1 : len(jsonText(key))-1], strings.TrimPrefix(jsonText("&strCity=H"), `"`) + "}"},
+			{"text/plain", "Sample: service.asmx?strAtmServiceKey=", key, "&strCity=H\r\n"},
+		} {
+			sw := &scrubber{}
+			sw.note(key)
+			sw.note(a.value)
+			if slices.ContainsFunc(sw.forms(), func(f string) bool { return strings.Contains(a.pre+a.post, f) }) {
+				continue // swept from the text around too
+			}
+			body := a.pre + a.value + a.post
+			if redact.Excerpts(body, func(string) string { return "" }) != body {
+				continue // a value in quotes: taken for the excerpt ASP.NET's request validation quotes
+			}
+			i := &cassette.Interaction{
+				Request:  cassette.Request{Method: "GET", URL: "http://h/service/service.asmx", Headers: http.Header{}},
+				Response: cassette.Response{Code: 200, Body: a.pre + a.value + a.post, Headers: http.Header{"Content-Type": {a.ct}}},
+			}
+			Scrub(i, Placeholder)
+			if want := a.pre + Placeholder + a.post; i.Response.Body != want {
+				t.Errorf("%s: got %q, want %q", a.ct, i.Response.Body, want)
+			}
+		}
+	})
+}
+
+// TestPageKeysLeaveExcerpts: the quote of a key's excerpt in ASP.NET's
+// request validation error, in every format, is replaced within its
+// quotes, and the message's end stays: the pattern of a key in an
+// answer's text (pageKeys) took the quotes and the end for the key's.
+func TestPageKeysLeaveExcerpts(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ ct, body, want string }{
+		{"text/html; charset=utf-8", `<p>... detected from the client (strAtmServiceKey=&quot;&lt;bKey&quot;).</p>`, `<p>... detected from the client (strAtmServiceKey=&quot;REDACTED&quot;).</p>`},
+		{"application/json; charset=utf-8", `{"Message":"... detected from the client (strAtmServiceKey=\"\u003cbKey\").","StackTrace":""}`, `{"Message":"... detected from the client (strAtmServiceKey=\"REDACTED\").","StackTrace":""}`},
+		{"text/xml; charset=utf-8", `<faultstring>... detected from the client (strAtmServiceKey="&lt;bKey").</faultstring>`, `<faultstring>... detected from the client (strAtmServiceKey="REDACTED").</faultstring>`},
+		{"text/plain; charset=utf-8", `... detected from the client (strAtmServiceKey="<bKey").`, `... detected from the client (strAtmServiceKey="REDACTED").`},
+	} {
+		i := &cassette.Interaction{Request: cassette.Request{Method: "GET", URL: "http://h/service/service.asmx/ReturnProvinces?x=1", Headers: http.Header{}},
+			Response: cassette.Response{Code: 500, Body: c.body, Headers: http.Header{"Content-Type": {c.ct}}}}
+		Scrub(i, Placeholder)
+		if i.Response.Body != c.want {
+			t.Errorf("%s: got %q, want %q", c.ct, i.Response.Body, c.want)
+		}
+	}
 }

@@ -64,6 +64,19 @@ type Replay struct {
 	Upstream, Record string
 }
 
+// CassetteWarnings writes to w a warning for each cassette file that
+// holds no interactions, and for each recorded call answered 200 whose
+// request no binding reads as a call (st.Unread): it replays only to the
+// same request, as sent.
+func CassetteWarnings(w io.Writer, st cassettes.IndexStats) {
+	for _, e := range st.Empty {
+		fmt.Fprintf(w, "atmkit: WARNING: cassette %s holds no interactions\n", e)
+	}
+	for _, u := range st.Unread {
+		fmt.Fprintf(w, "atmkit: WARNING: --replay: %s was answered 200, but its request is no call of an operation (a Content-Type or SOAPAction removed by hand?): it replays only to the same request, as sent\n", u)
+	}
+}
+
 // Print prints the banner of the mock listening on addr with the TLS of s:
 // where it listens, what it serves and how to call it, in one write.
 func (b Mock) Print(e *cli.Env, addr net.Addr, s *cli.Serving) {
