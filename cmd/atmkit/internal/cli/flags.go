@@ -436,10 +436,40 @@ func checkWritable(dir string) string {
 // after a run, before the run, so that the run is not lost to a report it
 // cannot write: CheckOutFile, and CheckReplace when the file exists.
 func CheckReportFile(path string) string {
+	if p := CheckIsFile(path); p != "" {
+		return p
+	}
 	if p := CheckOutFile(path); p != "" {
 		return p
 	}
 	return CheckReplace(path)
+}
+
+// CheckIsFile checks that path, when it exists, is a file (or a
+// directory, which the other checks name): not a named pipe, a device
+// (/dev/null) or a socket, which a file written atomically would replace
+// (root may rename over /dev/null); "" when it is one or does not exist.
+func CheckIsFile(path string) string {
+	if path == "" {
+		return ""
+	}
+	st, err := os.Stat(path) // through links: /dev/stdout is one
+	if err != nil || st.Mode().IsRegular() || st.IsDir() {
+		return ""
+	}
+	kind := "not a regular file"
+	switch m := st.Mode(); {
+	case m&os.ModeNamedPipe != 0:
+		kind = "a named pipe"
+	case m&os.ModeDevice != 0:
+		kind = "a device"
+	case m&os.ModeSocket != 0:
+		kind = "a socket"
+	}
+	if kind != "not a regular file" {
+		kind += ", not a file"
+	}
+	return kind + ": atmkit writes this output by replacing the file, which would replace it: name a file"
 }
 
 // CheckOutFile checks the file name of an output: not a directory, in a
@@ -464,6 +494,9 @@ func CheckOutFile(path string) string {
 // directory passes and the rename then refuses; "" when it can, or path
 // does not exist.
 func CheckReplace(path string) string {
+	if p := CheckIsFile(path); p != "" {
+		return p
+	}
 	if path == "" {
 		return ""
 	}
