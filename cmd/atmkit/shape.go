@@ -85,6 +85,9 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
+		if learnfrom.IsURL(f.wsdl) { // up to --timeout: not a silent wait
+			fmt.Fprintf(m.Stderr, "atmkit: shape learn: fetching the WSDL from %s (up to --timeout %s; Ctrl-C stops it)\n", learnfrom.Fetching(f.wsdl), f.timeout)
+		}
 		data, from, err := learnfrom.Read(ctx, f.wsdl, f.timeout, rt)
 		if err != nil { // exit 2: no such file, or the deployment could not be read
 			return cli.Exitf(exitUsage, "shape learn: %w", err)
@@ -114,17 +117,7 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	if err != nil {
 		return cli.Interrupted(ctx, fmt.Errorf("shape learn: %w", err), "shape learn: interrupted while learning; %s was not written", f.out)
 	}
-	header := "Learned by atmkit shape learn from " + strings.Join(sources, ", ") + ".\n" +
-		"Review the guesses it printed. Serve it with: " + learnfrom.ServeLine(filepath.Base(f.out), rep.Namespace, in.WSDL, m.ShellArg)
-	if rep.Namespace != "" {
-		header += "\n(the deployment's service namespace: " + rep.Namespace + ")"
-	}
-	if len(rep.NotSeen) > 0 {
-		header += "\n\nNot seen, kept as atmkit writes them by default (record the calls named, learn again):"
-		for _, l := range rep.NotSeen {
-			header += "\n  " + l
-		}
-	}
+	header := learnfrom.Header(sources, filepath.Base(f.out), rep, in.WSDL, m.ShellArg)
 	if err := os.MkdirAll(filepath.Dir(f.out), 0o755); err != nil { // checked as one that can be made
 		return fmt.Errorf("shape learn: %w", err)
 	}

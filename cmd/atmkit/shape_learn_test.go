@@ -241,3 +241,27 @@ func TestShapeLearnKeepsKeysOut(t *testing.T) {
 		}
 	}
 }
+
+// TestShapeLearnSaysItIsFetching: shape learn --wsdl URL says on stderr,
+// before it fetches, where from (the query's values and the password
+// masked) and for how long at most, so that a slow deployment is not a
+// silent wait of up to --timeout; stdout, which may be piped, holds no
+// such line. It said nothing until the WSDL was in ("learning from").
+func TestShapeLearnSaysItIsFetching(t *testing.T) {
+	t.Parallel()
+	base := startMock(t, "k", nil)
+	wsdl := strings.Replace(base, "http://", "http://me:Pass-Word-77@", 1) + "/service/service.asmx?subscription-key=Query-Key-55"
+	code, stdout, errOut := runAtmkit(nil, "shape", "learn", "--wsdl", wsdl, "--timeout", "40s", "--out", filepath.Join(t.TempDir(), "learned.yaml"))
+	if code != exitOK {
+		t.Fatalf("shape learn: exit %d\n%s\n%s", code, stdout, errOut)
+	}
+	want := "atmkit: shape learn: fetching the WSDL from " + strings.Replace(base, "http://", "http://me:xxxxx@", 1) +
+		"/service/service.asmx?subscription-key=xxxxx&WSDL (up to --timeout 40s; Ctrl-C stops it)\n"
+	at := strings.Index(errOut, want)
+	if at < 0 || at > strings.Index(errOut, "learning from") {
+		t.Errorf("stderr:\n%s\nwant %q before the learning line", errOut, want)
+	}
+	if strings.Contains(stdout, "fetching") || strings.Contains(stdout+errOut, "Key-55") || strings.Contains(stdout+errOut, "Word-77") {
+		t.Errorf("stdout holds the fetching line, or a key shows:\n%s\n%s", stdout, errOut)
+	}
+}

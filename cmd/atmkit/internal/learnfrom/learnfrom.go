@@ -73,6 +73,26 @@ func Read(ctx context.Context, src string, timeout time.Duration, rt http.RoundT
 	return data, from, nil
 }
 
+// Fetching returns the URL WSDL fetches for rawURL (see there) as shape
+// learn's "fetching the WSDL from" line shows it: its password and every
+// value of its query (a gateway's key may be under any name) written
+// xxxxx. A URL that does not parse is shown as redact.URL shows it.
+func Fetching(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return redact.URL(rawURL)
+	}
+	var pairs []string
+	for _, pair := range strings.Split(wsdlQuery(u.RawQuery), "&") {
+		if key, v, ok := strings.Cut(pair, "="); ok && v != "" {
+			pair = key + "=xxxxx"
+		}
+		pairs = append(pairs, pair)
+	}
+	u.RawQuery = strings.Join(pairs, "&")
+	return u.Redacted()
+}
+
 // wsdlQuery is the query that asks an ASMX service for its WSDL, keeping
 // the pairs of raw that are not about its documents (a gateway's, say): raw
 // itself when it asks for the WSDL already (?wsdl in any case, ?x=1&WSDL);
@@ -369,6 +389,25 @@ func ServeLine(out, ns string, wsdl []byte, arg func(string) string) string {
 		s += " --service-name " + arg(svc.ServiceName)
 	}
 	return s
+}
+
+// Header is the comment a learned shape file starts with: what it was
+// learned from (sources), how to serve it (ServeLine, the file's base name
+// outBase, the WSDL learned from, each value as arg writes it), the
+// deployment's service namespace and what was not seen (rep).
+func Header(sources []string, outBase string, rep *learn.Report, wsdl []byte, arg func(string) string) string {
+	header := "Learned by atmkit shape learn from " + strings.Join(sources, ", ") + ".\n" +
+		"Review the guesses it printed. Serve it with: " + ServeLine(outBase, rep.Namespace, wsdl, arg)
+	if rep.Namespace != "" {
+		header += "\n(the deployment's service namespace: " + rep.Namespace + ")"
+	}
+	if len(rep.NotSeen) > 0 {
+		header += "\n\nNot seen, kept as atmkit writes them by default (record the calls named, learn again):"
+		for _, l := range rep.NotSeen {
+			header += "\n  " + l
+		}
+	}
+	return header
 }
 
 // OutIsSource returns, for a check of --out, what out is when it names a
