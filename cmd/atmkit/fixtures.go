@@ -35,7 +35,7 @@ func (m *Main) runFixturesGenerate(ctx context.Context, args []string) error {
 		return cli.Usagef("fixtures generate", "--out DIR is required")
 	}
 	if err := m.FirstBad(fs,
-		cli.Bad("out", cli.CheckMakeDir(*out)),
+		cli.Bad("out", cli.CheckNotDash(*out, "directory")), cli.Bad("out", cli.CheckMakeDir(*out)),
 		cli.Bad("out", cli.CheckReplaceIn(*out, fixtures.ATMsFile, fixtures.ProvincesFile, fixtures.InstitutionsFile, fixtures.CitiesFile)),
 		cli.Bad("seed", cli.When(*seed == 0, "must not be 0")),
 		cli.Bad("atms", cli.When(*atms < 1 || *atms > fixtures.MaxATMs, fmt.Sprintf("out of range [1, %d]", fixtures.MaxATMs))),

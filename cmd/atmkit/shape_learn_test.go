@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/atmkit/atmkit/shape"
 )
 
 // TestShapeLearnFromAHostileDeployment: a deployment whose ?WSDL answer
@@ -263,5 +265,37 @@ func TestShapeLearnSaysItIsFetching(t *testing.T) {
 	}
 	if strings.Contains(stdout, "fetching") || strings.Contains(stdout+errOut, "Key-55") || strings.Contains(stdout+errOut, "Word-77") {
 		t.Errorf("stdout holds the fetching line, or a key shows:\n%s\n%s", stdout, errOut)
+	}
+}
+
+// TestShapeLearnOutDashIsStdout: --out - writes the learned shape to
+// standard output, as a file would hold it (atmkit serve --shape reads
+// it back), and the report and the last lines to stderr, so that
+// `atmkit shape learn … --out - > shape.yaml` holds the shape alone. It
+// wrote a file named "-".
+func TestShapeLearnOutDashIsStdout(t *testing.T) {
+	t.Parallel()
+	code, stdout, errOut := runAtmkit(nil, "shape", "learn", "--cassette", "../../cassettes/testdata/reference-attrs.yaml", "--out", "-")
+	if code != exitOK {
+		t.Fatalf("shape learn --out -: exit %d\n%s\n%s", code, stdout, errOut)
+	}
+	if _, err := os.Lstat("-"); err == nil {
+		os.Remove("-")
+		t.Errorf("shape learn --out - wrote a file named -")
+	}
+	if !strings.HasPrefix(stdout, "# Learned by atmkit shape learn from ") || !strings.Contains(stdout, "Serve it with: atmkit serve --shape FILE") {
+		t.Errorf("stdout does not start as a learned shape file does:\n%s", stdout[:min(len(stdout), 400)])
+	}
+	if _, err := shape.Parse([]byte(stdout)); err != nil {
+		t.Errorf("stdout is no shape: %v\n%s", err, stdout)
+	}
+	if code, _, errOut := runAtmkit(nil, "shape", "learn", "--cassette", "../../cassettes/testdata/reference-attrs.yaml", "--out", "/dev/null"); code != exitUsage ||
+		!strings.Contains(errOut, "--out /dev/null: a device, not a file") || !strings.Contains(errOut, "--out - writes the shape to standard output") {
+		t.Errorf("shape learn --out /dev/null: exit %d, stderr %q; want exit 2 naming a device and --out -", code, errOut)
+	}
+	for _, want := range []string{"Mapped (", "; wrote the shape to standard output\n  serve it: atmkit serve --shape FILE ", " (the file you saved it in)\n"} {
+		if !strings.Contains(errOut, want) || strings.Contains(stdout, want) {
+			t.Errorf("stderr does not hold %q, or stdout does:\nstderr:\n%s", want, errOut)
+		}
 	}
 }

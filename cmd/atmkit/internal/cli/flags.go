@@ -472,11 +472,26 @@ func CheckIsFile(path string) string {
 	return kind + ": atmkit writes this output by replacing the file, which would replace it: name a file"
 }
 
+// CheckNotDash checks an output's name against "-", standard output by
+// convention, which an output other than shape learn's shape does not
+// take (stdout holds the command's own output, or the output is no single
+// document written once); what names the kind of output, "file" or
+// "directory".
+func CheckNotDash(path, what string) string {
+	if path != "-" {
+		return ""
+	}
+	return "standard output is not taken here: name a " + what + " (./- for one named -)"
+}
+
 // CheckOutFile checks the file name of an output: not a directory, in a
 // directory that exists or can be made; "" when none is given.
 func CheckOutFile(path string) string {
 	if path == "" {
 		return ""
+	}
+	if p := CheckNotDash(path, "file"); p != "" {
+		return p
 	}
 	if strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(filepath.Separator)) {
 		return "a directory; want a file name"

@@ -391,11 +391,11 @@ func ServeLine(out, ns string, wsdl []byte, arg func(string) string) string {
 	return s
 }
 
-// Header is the comment a learned shape file starts with: what it was
+// header is the comment a learned shape file starts with: what it was
 // learned from (sources), how to serve it (ServeLine, the file's base name
 // outBase, the WSDL learned from, each value as arg writes it), the
 // deployment's service namespace and what was not seen (rep).
-func Header(sources []string, outBase string, rep *learn.Report, wsdl []byte, arg func(string) string) string {
+func header(sources []string, outBase string, rep *learn.Report, wsdl []byte, arg func(string) string) string {
 	header := "Learned by atmkit shape learn from " + strings.Join(sources, ", ") + ".\n" +
 		"Review the guesses it printed. Serve it with: " + ServeLine(outBase, rep.Namespace, wsdl, arg)
 	if rep.Namespace != "" {
@@ -408,6 +408,49 @@ func Header(sources []string, outBase string, rep *learn.Report, wsdl []byte, ar
 		}
 	}
 	return header
+}
+
+// CheckOut checks shape learn's --out as cli.CheckReportFile does, but
+// for "-": standard output, where the shape is written (Write).
+func CheckOut(out string) string {
+	if out == "-" {
+		return ""
+	}
+	if p := cli.CheckIsFile(out); p != "" {
+		return p + "; --out - writes the shape to standard output"
+	}
+	return cli.CheckReportFile(out)
+}
+
+// Dest names what --out names in shape learn's lines: the file, or "the
+// shape" for "-" (standard output).
+func Dest(out string) string {
+	if out == "-" {
+		return "the shape"
+	}
+	return out
+}
+
+// Write writes the shape sh learned from sources (rep, the WSDL wsdl) to
+// the file out (atomically, its missing directory made) or, for "-", to
+// stdout, under a header saying where it was learned from and how to
+// serve it (values as arg writes them). It returns what it wrote to and
+// the atmkit serve line that serves it (see ServeLine; for "-", the file
+// it was saved in, named FILE).
+func Write(out string, stdout io.Writer, sh *shape.Shape, sources []string, rep *learn.Report, wsdl []byte, arg func(string) string) (wrote, serve string, err error) {
+	if out == "-" {
+		if _, err := stdout.Write(shape.Marshal(sh, header(sources, "FILE", rep, wsdl, arg))); err != nil {
+			return "", "", fmt.Errorf("write the shape to standard output: %w", err)
+		}
+		return "the shape to standard output", ServeLine("FILE", rep.Namespace, wsdl, arg) + " (the file you saved it in)", nil
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil { // checked as one that can be made
+		return "", "", err
+	}
+	if err := shape.WriteFile(out, sh, header(sources, filepath.Base(out), rep, wsdl, arg)); err != nil {
+		return "", "", err
+	}
+	return out, ServeLine(out, rep.Namespace, wsdl, arg), nil
 }
 
 // OutIsSource returns, for a check of --out, what out is when it names a
