@@ -147,6 +147,10 @@ func TestMisconfiguration(t *testing.T) {
 		{"bench fixtures missing", []string{"bench", "--fixtures", missing}, nil, "--fixtures " + missing + ": the directory does not exist"},
 		{"bench target", []string{"bench", "--target", "127.0.0.1:8080"}, nil, "--target 127.0.0.1:8080: want an http or https URL"},
 		{"bench operation", []string{"bench", "--op", "ReturnMoney"}, nil, "--op ReturnMoney: not an operation"},
+		// Exit 1 "read config file: read DIR: is a directory", and a
+		// config of /dev/zero was read until memory ran out.
+		{"config a directory", serve("--config", emptyDir), nil, "atmkit serve: --config " + emptyDir + ": a directory; want a YAML file; see atmkit serve --help\n"},
+		{"config over the limit", serve("--config", config(strings.Repeat("# x\n", 1<<18)+"#")), nil, ": over 1 MiB, larger than any config file: is it the right file?"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
