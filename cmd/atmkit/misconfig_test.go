@@ -140,6 +140,9 @@ func TestMisconfiguration(t *testing.T) {
 			"--cassette " + filepath.Join(empty, "testdata", "c") + ": " + empty + " is not a directory"},
 		{"record cassette a directory", []string{"record", "--upstream", "http://x", "--cassette", emptyDir + string(filepath.Separator)}, nil,
 			"--cassette " + emptyDir + string(filepath.Separator) + ": names a directory; give the cassette file in it, e.g. " + filepath.Join(emptyDir, "atm")},
+		// It recorded into DIR.yaml beside the directory meant.
+		{"record cassette an existing directory", []string{"record", "--upstream", "http://x", "--cassette", emptyDir}, nil,
+			"--cassette " + emptyDir + ": names a directory; give the cassette file in it, e.g. " + filepath.Join(emptyDir, "atm")},
 		{"bench connections", []string{"bench", "-c", "0"}, nil, "atmkit bench: --c 0: must be at least 1"},
 		{"bench connections from env", []string{"bench"}, map[string]string{"ATMKIT_C": "many"}, `ATMKIT_C="many": not an integer (--c)`},
 		{"bench empty key", []string{"bench", "--key", ""}, nil, "atmkit bench: --key: an empty key"},

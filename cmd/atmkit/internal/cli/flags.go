@@ -472,6 +472,17 @@ func CheckIsFile(path string) string {
 	return kind + ": atmkit writes this output by replacing the file, which would replace it: name a file"
 }
 
+// NamesDir reports whether path names a directory: it ends in a
+// separator, or a directory of that name exists (record --cassette DIR
+// would write DIR.yaml beside it, not a cassette in it).
+func NamesDir(path string) bool {
+	if strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(filepath.Separator)) {
+		return true
+	}
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
+}
+
 // CheckNotDash checks an output's name against "-", standard output by
 // convention, which an output other than shape learn's shape does not
 // take (stdout holds the command's own output, or the output is no single
