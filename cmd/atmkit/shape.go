@@ -53,7 +53,7 @@ type shapeLearnFlags struct {
 func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	var f shapeLearnFlags
 	fs := cli.NewFlagSet("shape learn", "shape learn [--wsdl URL|FILE] [--cassette PATH]... [--request-encoding NAME] --out FILE", helpText("shape-learn"), m.Stderr)
-	fs.StringVar(&f.wsdl, "wsdl", "", "the deployment's WSDL: a URL (service.asmx; WSDL is added to its query) or a file")
+	fs.StringVar(&f.wsdl, "wsdl", "", "the deployment's WSDL: a URL (service.asmx; WSDL is added to its query) or a file (-: standard input)")
 	fs.Var(&f.cassette, "cassette", "cassette file or directory recorded from the deployment (repeatable)")
 	fs.StringVar(&f.out, "out", "", "shape file to write (required; written atomically; a missing directory is made); -: standard output, the report then on stderr")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "how long fetching the WSDL may take")

@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -297,5 +299,36 @@ func TestShapeLearnOutDashIsStdout(t *testing.T) {
 		if !strings.Contains(errOut, want) || strings.Contains(stdout, want) {
 			t.Errorf("stderr does not hold %q, or stdout does:\nstderr:\n%s", want, errOut)
 		}
+	}
+}
+
+// TestShapeLearnWSDLFromStdin: --wsdl - reads the WSDL from standard
+// input (curl -s 'https://…?WSDL' | atmkit shape learn --wsdl - …), as
+// a WSDL file is read, and says so. It looked for a file named "-".
+func TestShapeLearnWSDLFromStdin(t *testing.T) {
+	t.Parallel()
+	resp, err := http.Get(startMock(t, "k", nil) + "/service/service.asmx?WSDL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wsdl, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "learned.yaml")
+	cmd := exec.Command(os.Args[0], "shape", "learn", "--wsdl", "-", "--out", out)
+	cmd.Env = append(cleanEnv(), testMainVar+"=1")
+	cmd.Stdin = strings.NewReader(string(wsdl))
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("shape learn --wsdl -: %v\n%s\n%s", err, stdout.String(), stderr.String())
+	}
+	if want := "learning from the WSDL on standard input"; !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	}
+	if _, err := shape.Load(out); err != nil {
+		t.Errorf("the shape written: %v", err)
 	}
 }

@@ -40,8 +40,8 @@ func IsURL(src string) bool {
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https")
 }
 
-// Read reads the WSDL src names: a file, or a URL WSDL fetches (see
-// there). from names the source without credentials or query.
+// Read reads the WSDL src names: a file ("-": standard input), or a URL
+// WSDL fetches (see there). from names the source without credentials or query.
 func Read(ctx context.Context, src string, timeout time.Duration, rt http.RoundTripper) (data []byte, from string, err error) {
 	if lower := strings.ToLower(src); !IsURL(src) && (strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://")) {
 		// Not a file name: a URL that does not parse, whose text (its
@@ -53,19 +53,23 @@ func Read(ctx context.Context, src string, timeout time.Duration, rt http.RoundT
 		if data, err = readFile(ctx, src); err != nil {
 			return nil, "", fmt.Errorf("--wsdl: %w", err)
 		}
+		name, from := filepath.Base(src), filepath.Base(src)
+		if src == "-" {
+			name, from = "- (standard input)", "on standard input"
+		}
 		if len(data) > maxWSDL {
-			return nil, "", fmt.Errorf("--wsdl %s: over %d MiB, larger than any WSDL: give a WSDL file (what service.asmx?WSDL answers) or the service's address", filepath.Base(src), maxWSDL>>20)
+			return nil, "", fmt.Errorf("--wsdl %s: over %d MiB, larger than any WSDL: give a WSDL file (what service.asmx?WSDL answers) or the service's address", name, maxWSDL>>20)
 		}
 		if isUTF16(data) {
-			return nil, "", fmt.Errorf("--wsdl %s: is UTF-16 (it starts with a UTF-16 byte order mark, as PowerShell 5's > writes); save it as UTF-8 (Invoke-WebRequest 'URL?WSDL' -OutFile FILE keeps the bytes the deployment sent)", filepath.Base(src))
+			return nil, "", fmt.Errorf("--wsdl %s: is UTF-16 (it starts with a UTF-16 byte order mark, as PowerShell 5's > writes); save it as UTF-8 (Invoke-WebRequest 'URL?WSDL' -OutFile FILE keeps the bytes the deployment sent)", name)
 		}
 		if isCassette(data) {
-			return nil, "", fmt.Errorf("--wsdl %s: a cassette, not a WSDL: give it with --cassette (a ?WSDL recorded in it is used too)", filepath.Base(src))
+			return nil, "", fmt.Errorf("--wsdl %s: a cassette, not a WSDL: give it with --cassette (a ?WSDL recorded in it is used too)", name)
 		}
 		if err := isWSDL(data); err != nil {
-			return nil, "", fmt.Errorf("--wsdl %s: %w: give a WSDL file (what service.asmx?WSDL answers) or the service's address", filepath.Base(src), err)
+			return nil, "", fmt.Errorf("--wsdl %s: %w: give a WSDL file (what service.asmx?WSDL answers) or the service's address", name, err)
 		}
-		return data, filepath.Base(src), nil
+		return data, from, nil
 	}
 	if data, from, err = WSDL(ctx, src, timeout, rt); err != nil {
 		return nil, "", fmt.Errorf("could not read the deployment's WSDL: %w", err)
@@ -228,14 +232,17 @@ func parenthesized(s string) string {
 	return " (" + s + ")"
 }
 
-// readFile reads the file src names, no more than maxWSDL bytes and one
+// readFile reads the file src names ("-": standard input), no more than maxWSDL bytes and one
 // (a longer file is no WSDL: --wsdl /dev/zero read without end); it
 // stops reading a pipe (--wsdl <(curl …)) when ctx is done, with ctx's
 // cause.
 func readFile(ctx context.Context, src string) ([]byte, error) {
-	f, err := os.Open(src)
-	if err != nil {
-		return nil, err
+	f := os.Stdin // "-": curl -s '…?WSDL' | atmkit shape learn --wsdl -
+	if src != "-" {
+		var err error
+		if f, err = os.Open(src); err != nil {
+			return nil, err
+		}
 	}
 	defer f.Close()
 	stop := context.AfterFunc(ctx, func() { f.Close() })
