@@ -84,7 +84,7 @@ func (m *Main) runFixturesCheck(ctx context.Context, args []string) error {
 	}
 	dir := fs.Arg(0)
 	if p := cli.CheckDir(dir); p != "" {
-		return cli.Usagef("fixtures check", "%s: %s", dir, p)
+		return cli.Usagef("fixtures check", "%s: %s", cli.When(dir == "", `""`)+dir, p)
 	}
 	cli.SweepTemps(m.Stderr, "fixtures check", dir, false) // a killed generate's: named only
 	start := time.Now()

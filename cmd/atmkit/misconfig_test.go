@@ -140,6 +140,8 @@ func TestMisconfiguration(t *testing.T) {
 			"--cassette " + filepath.Join(empty, "testdata", "c") + ": " + empty + " is not a directory"},
 		{"record cassette a directory", []string{"record", "--upstream", "http://x", "--cassette", emptyDir + string(filepath.Separator)}, nil,
 			"--cassette " + emptyDir + string(filepath.Separator) + ": names a directory; give the cassette file in it, e.g. " + filepath.Join(emptyDir, "atm")},
+		// It said "atmkit fixtures check: : the directory does not exist".
+		{"fixtures check an empty path", []string{"fixtures", "check", ""}, nil, `atmkit fixtures check: "": an empty path names no directory; see atmkit fixtures check --help` + "\n"},
 		// It recorded into DIR.yaml beside the directory meant.
 		{"record cassette an existing directory", []string{"record", "--upstream", "http://x", "--cassette", emptyDir}, nil,
 			"--cassette " + emptyDir + ": names a directory; give the cassette file in it, e.g. " + filepath.Join(emptyDir, "atm")},

@@ -378,6 +378,9 @@ func BadBaseURL(cmd, name, s string) error {
 
 // CheckDir checks a directory that must exist.
 func CheckDir(dir string) string {
+	if dir == "" {
+		return "an empty path names no directory"
+	}
 	st, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
