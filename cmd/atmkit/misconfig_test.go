@@ -140,6 +140,12 @@ func TestMisconfiguration(t *testing.T) {
 			"--cassette " + filepath.Join(empty, "testdata", "c") + ": " + empty + " is not a directory"},
 		{"record cassette a directory", []string{"record", "--upstream", "http://x", "--cassette", emptyDir + string(filepath.Separator)}, nil,
 			"--cassette " + emptyDir + string(filepath.Separator) + ": names a directory; give the cassette file in it, e.g. " + filepath.Join(emptyDir, "atm")},
+		// Each was taken, matched no header, and scrub said "clean, unchanged".
+		{"scrub header empty", []string{"cassette", "scrub", "--scrub-header", "", empty}, nil, `atmkit cassette scrub: --scrub-header "": "" is not a header name`},
+		{"scrub header with a space", []string{"cassette", "scrub", "--scrub-header", "X Api Key", empty}, nil, `--scrub-header "X Api Key": "X Api Key" is not a header name`},
+		{"scrub header with its value", []string{"record", "--upstream", "http://x", "--cassette", filepath.Join(emptyDir, "c"), "--scrub-header", "X-Token: Tok-Secret-12345"}, nil,
+			`--scrub-header "X-Token: To****": X-Token: …: not a header name; give the name alone (X-Token)`},
+		{"scrub header from env", []string{"cassette", "verify", "--upstream", "http://x", "--key", "k", empty}, map[string]string{"ATMKIT_SCRUB_HEADER": "X-A,X B"}, `ATMKIT_SCRUB_HEADER="X-A,X B": "X B" is not a header name`},
 		// It said "atmkit fixtures check: : the directory does not exist".
 		{"fixtures check an empty path", []string{"fixtures", "check", ""}, nil, `atmkit fixtures check: "": an empty path names no directory; see atmkit fixtures check --help` + "\n"},
 		// It recorded into DIR.yaml beside the directory meant.
