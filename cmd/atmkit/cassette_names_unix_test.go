@@ -13,7 +13,8 @@ import (
 // TestCassetteNamesThatAreNoCassette: a cassette path that exists but is
 // no cassette file (a device such as /dev/zero, a named pipe, a file
 // whose name lacks .yaml), or an empty one, is exit 2 saying what is
-// wrong, in shape learn, cassette list and serve --replay alike. Each
+// wrong, in shape learn, cassette list and serve --replay alike, given
+// or found in a directory given. Each
 // said "cassette not found: /dev/zero.yaml" (go-vcr's .yaml appended to a
 // file that exists), or "cassette not found: .yaml (no file or directory
 // either)" for an empty name.
@@ -37,6 +38,7 @@ func TestCassetteNamesThatAreNoCassette(t *testing.T) {
 		{fifo, fifo + ": a named pipe, not a cassette file"},
 		{noExt, noExt + " is a file whose name does not end in .yaml or .yml: a cassette's name is NAME.yaml (a name without it stands for NAME.yaml, as go-vcr reads it); rename it " + noExt + ".yaml"},
 		{"", "an empty path names no cassette"},
+		{dir, fifo + ": a named pipe, not a cassette file"}, // in a directory: it hung as well
 	} {
 		for _, args := range [][]string{
 			{"shape", "learn", "--cassette", tc.path, "--out", filepath.Join(dir, "x.yaml")},

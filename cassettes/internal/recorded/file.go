@@ -548,9 +548,15 @@ func Files(paths ...string) ([]string, error) {
 				return err
 			}
 			base := d.Name()
-			if !d.IsDir() && !strings.HasPrefix(base, ".") && HasCassetteExt(base) {
-				found = append(found, path)
+			if d.IsDir() || strings.HasPrefix(base, ".") || !HasCassetteExt(base) {
+				return nil
 			}
+			if !d.Type().IsRegular() { // a link to a cassette is one; a pipe would hang its reader
+				if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+					return fmt.Errorf("%w: %s: %s, not a cassette file", ErrInvalidCassette, path, notFile(st.Mode()))
+				}
+			}
+			found = append(found, path)
 			return nil
 		})
 		if err != nil {
