@@ -87,7 +87,9 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		if learnfrom.IsURL(f.wsdl) { // up to --timeout: not a silent wait
 			fmt.Fprintf(m.Stderr, "atmkit: shape learn: fetching the WSDL from %s (up to --timeout %s; Ctrl-C stops it)\n", learnfrom.Fetching(f.wsdl), f.timeout)
 		}
-		data, from, err := learnfrom.Read(ctx, f.wsdl, f.timeout, rt)
+		data, from, err := learnfrom.ReadTelling(ctx, f.wsdl, f.timeout, rt, 15*time.Second, func(d time.Duration) {
+			fmt.Fprintf(m.Stderr, "atmkit: shape learn: still fetching the WSDL, %s so far (Ctrl-C stops it)\n", d.Round(time.Second))
+		})
 		if err != nil { // exit 2: no such file, or the deployment could not be read
 			return cli.Exitf(exitUsage, "shape learn: %w", err)
 		}

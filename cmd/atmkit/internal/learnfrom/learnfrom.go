@@ -349,7 +349,23 @@ func Learn(ctx context.Context, in learn.Input) (*shape.Shape, *learn.Report, er
 // every while the learner runs (shape learn's "still learning" line:
 // hundreds of answers take minutes, which without a word read as a hang).
 // tell is not called once LearnTelling has returned.
-func LearnTelling(ctx context.Context, in learn.Input, every time.Duration, tell func(time.Duration)) (*shape.Shape, *learn.Report, error) {
+func LearnTelling(ctx context.Context, in learn.Input, every time.Duration, tell func(time.Duration)) (sh *shape.Shape, rep *learn.Report, err error) {
+	telling(every, tell, func() { sh, rep, err = Learn(ctx, in) })
+	return sh, rep, err
+}
+
+// ReadTelling is Read, calling tell with the time spent so far every
+// every while it reads (shape learn's "still fetching" line: a --timeout
+// of minutes is a long wait on a slow deployment). tell is not called
+// once ReadTelling has returned.
+func ReadTelling(ctx context.Context, src string, timeout time.Duration, rt http.RoundTripper, every time.Duration, tell func(time.Duration)) (data []byte, from string, err error) {
+	telling(every, tell, func() { data, from, err = Read(ctx, src, timeout, rt) })
+	return data, from, err
+}
+
+// telling runs do, calling tell with the time spent so far every every
+// until it returns; tell is not called once telling has returned.
+func telling(every time.Duration, tell func(time.Duration), do func()) {
 	start := time.Now()
 	done := make(chan struct{})
 	var wg sync.WaitGroup
@@ -369,7 +385,7 @@ func LearnTelling(ctx context.Context, in learn.Input, every time.Duration, tell
 	}()
 	defer wg.Wait()
 	defer close(done)
-	return Learn(ctx, in)
+	do()
 }
 
 // jsonEndpoint reports whether rawURL is on the JSON endpoint,
