@@ -84,8 +84,8 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		if learnfrom.IsURL(f.wsdl) { // up to --timeout: not a silent wait
-			fmt.Fprintf(m.Stderr, "atmkit: shape learn: fetching the WSDL from %s (up to --timeout %s; Ctrl-C stops it)\n", learnfrom.Fetching(f.wsdl), f.timeout)
+		if line := learnfrom.Reading(f.wsdl, f.timeout); line != "" { // a wait of up to --timeout, or for stdin
+			fmt.Fprintf(m.Stderr, "atmkit: shape learn: %s\n", line)
 		}
 		data, from, err := learnfrom.ReadTelling(ctx, f.wsdl, f.timeout, rt, 15*time.Second, func(d time.Duration) {
 			fmt.Fprintf(m.Stderr, "atmkit: shape learn: still fetching the WSDL, %s so far (Ctrl-C stops it)\n", d.Round(time.Second))

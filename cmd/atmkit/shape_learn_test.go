@@ -325,8 +325,12 @@ func TestShapeLearnWSDLFromStdin(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("shape learn --wsdl -: %v\n%s\n%s", err, stdout.String(), stderr.String())
 	}
-	if want := "learning from the WSDL on standard input"; !strings.Contains(stderr.String(), want) {
-		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	// The first line says where it waits for the WSDL (a terminal's
+	// standard input waits for typing).
+	for _, want := range []string{"atmkit: shape learn: reading the WSDL from standard input (Ctrl-C stops it)\n", "learning from the WSDL on standard input"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr %q, want %q", stderr.String(), want)
+		}
 	}
 	if _, err := shape.Load(out); err != nil {
 		t.Errorf("the shape written: %v", err)

@@ -77,6 +77,20 @@ func Read(ctx context.Context, src string, timeout time.Duration, rt http.RoundT
 	return data, from, nil
 }
 
+// Reading returns what shape learn says before it reads the WSDL src when
+// that may be a wait: fetching a URL (Fetching's form, up to timeout), or
+// reading standard input ("-", which on a terminal waits for typing); ""
+// for a file.
+func Reading(src string, timeout time.Duration) string {
+	switch {
+	case src == "-":
+		return "reading the WSDL from standard input (Ctrl-C stops it)"
+	case IsURL(src):
+		return fmt.Sprintf("fetching the WSDL from %s (up to --timeout %s; Ctrl-C stops it)", Fetching(src), timeout)
+	}
+	return ""
+}
+
 // Fetching returns the URL WSDL fetches for rawURL (see there) as shape
 // learn's "fetching the WSDL from" line shows it: its password and every
 // value of its query (a gateway's key may be under any name) written
