@@ -90,7 +90,7 @@ func TestShapeLearnFromAHostileDeployment(t *testing.T) {
 }
 
 // TestShapeLearnOutIsASource: --out naming a file learned from (the
-// cassette, however spelt, or the --wsdl file) is refused with exit 2
+// cassette, however spelt, or the --wsdl file), or another cassette, is refused with exit 2
 // before anything is read, the file left as it was. The recording, which
 // only the deployment could make again, was replaced by the shape.
 func TestShapeLearnOutIsASource(t *testing.T) {
@@ -109,6 +109,8 @@ func TestShapeLearnOutIsASource(t *testing.T) {
 		{[]string{"--cassette", rec, "--out", rec}, "--out " + rec + ": the cassette " + rec + " learned from; give another file"},
 		{[]string{"--cassette", dir, "--out", filepath.Join(dir, "sub", "..", "rec.yaml")}, "learned from; give another file"},
 		{[]string{"--wsdl", wsdl, "--out", wsdl}, "--out " + wsdl + ": the WSDL file learned from; give another file"},
+		// A cassette not learned from (wsdl holds one here): it was replaced.
+		{[]string{"--cassette", rec, "--out", wsdl}, "--out " + wsdl + ": a cassette (recorded interactions), not a shape file; give another file"},
 	} {
 		for _, f := range []string{rec, wsdl} {
 			if err := os.WriteFile(f, recorded, 0o644); err != nil {

@@ -494,7 +494,8 @@ func Write(out string, stdout io.Writer, sh *shape.Shape, sources []string, rep 
 // file learned from (the same file, however spelt or linked): the --wsdl
 // file wsdl (a URL is none) or one of the cassette files; "" when it is
 // none of them or does not exist yet. Writing the shape there would
-// replace a recording only the deployment can make again.
+// replace a recording only the deployment can make again: so would
+// writing it over any cassette, which it says too.
 func OutIsSource(out, wsdl string, cassetteFiles []string) string {
 	st, err := os.Stat(out)
 	if err != nil {
@@ -510,6 +511,17 @@ func OutIsSource(out, wsdl string, cassetteFiles []string) string {
 	for _, f := range cassetteFiles {
 		if same(f) {
 			return "the cassette " + f + " learned from; give another file"
+		}
+	}
+	if !st.Mode().IsRegular() { // a pipe's open would wait: cli.CheckIsFile names it
+		return ""
+	}
+	if f, err := os.Open(out); err == nil { // a recording of another: as precious
+		defer f.Close()
+		head := make([]byte, 4096)
+		n, _ := io.ReadFull(f, head)
+		if isCassette(head[:n]) {
+			return "a cassette (recorded interactions), not a shape file; give another file"
 		}
 	}
 	return ""
