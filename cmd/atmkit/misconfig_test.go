@@ -146,6 +146,12 @@ func TestMisconfiguration(t *testing.T) {
 		{"scrub header with its value", []string{"record", "--upstream", "http://x", "--cassette", filepath.Join(emptyDir, "c"), "--scrub-header", "X-Token: Tok-Secret-12345"}, nil,
 			`--scrub-header "X-Token: To****": X-Token: …: not a header name; give the name alone (X-Token)`},
 		{"scrub header from env", []string{"cassette", "verify", "--upstream", "http://x", "--key", "k", empty}, map[string]string{"ATMKIT_SCRUB_HEADER": "X-A,X B"}, `ATMKIT_SCRUB_HEADER="X-A,X B": "X B" is not a header name`},
+		// A report over what the command reads: verify replaced the
+		// cassette with its JUnit report, conform one report with the other.
+		{"verify report over a cassette", []string{"cassette", "verify", "--upstream", "http://x", "--key", "k", "--junit-report", empty, filepath.Dir(empty)}, nil,
+			"--junit-report " + empty + ": the cassette " + empty + ", which it verifies; give another file"},
+		{"conform reports in one file", []string{"conform", "--target", "http://x", "--key", "k", "--junit-report", filepath.Join(emptyDir, "r"), "--json-report", filepath.Join(emptyDir, ".", "r")}, nil,
+			"--json-report " + filepath.Join(emptyDir, "r") + ": the file of --junit-report; give each report a file of its own"},
 		// It said "atmkit fixtures check: : the directory does not exist".
 		{"fixtures check an empty path", []string{"fixtures", "check", ""}, nil, `atmkit fixtures check: "": an empty path names no directory; see atmkit fixtures check --help` + "\n"},
 		// It recorded into DIR.yaml beside the directory meant.
