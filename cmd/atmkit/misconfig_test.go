@@ -152,6 +152,13 @@ func TestMisconfiguration(t *testing.T) {
 			"--junit-report " + empty + ": the cassette " + empty + ", which it verifies; give another file"},
 		{"conform reports in one file", []string{"conform", "--target", "http://x", "--key", "k", "--junit-report", filepath.Join(emptyDir, "r"), "--json-report", filepath.Join(emptyDir, ".", "r")}, nil,
 			"--json-report " + filepath.Join(emptyDir, "r") + ": the file of --junit-report; give each report a file of its own"},
+		// The service's URL as the base: record and serve forwarded to
+		// …/service.asmx/service/service.asmx; verify called it, got 500s,
+		// and offered --update to record them over the cassette (exit 1).
+		{"record upstream the service's URL", []string{"record", "--upstream", "https://atm.example.org/service/service.asmx", "--cassette", filepath.Join(emptyDir, "c")}, nil,
+			"--upstream https://atm.example.org/service/service.asmx: the service's URL; want the base URL it is served under, such as https://atm.example.org (calls go to /service/service.asmx under it)"},
+		{"verify upstream the service's URL", []string{"cassette", "verify", "--upstream", "http://x/Service/Service.ASMX", "--key", "k", empty}, nil, "--upstream http://x/Service/Service.ASMX: the service's URL"},
+		{"serve upstream the service's URL", serve("--replay", empty, "--on-miss", "upstream", "--upstream", "http://x/atm/service/service.asmx"), nil, "--upstream http://x/atm/service/service.asmx: the service's URL"},
 		// It said "atmkit fixtures check: : the directory does not exist".
 		{"fixtures check an empty path", []string{"fixtures", "check", ""}, nil, `atmkit fixtures check: "": an empty path names no directory; see atmkit fixtures check --help` + "\n"},
 		// It recorded into DIR.yaml beside the directory meant.

@@ -55,7 +55,7 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 		return cli.Usagef("record", "--cassette PATH is required")
 	}
 	if err := m.FirstBad(fs,
-		cli.Bad("upstream", cli.CheckHTTPURL(f.upstream)),
+		cli.Bad("upstream", cli.CheckHTTPURL(f.upstream)), cli.Bad("upstream", cli.CheckNotService(f.upstream)),
 		cli.Bad("cassette", cli.When(cli.NamesDir(f.cassette), "names a directory; give the cassette file in it, e.g. "+filepath.Join(f.cassette, "atm"))),
 		cli.Bad("cassette", cli.CheckNotDash(f.cassette, "file")), cli.Bad("cassette", cli.CheckMakeDir(filepath.Dir(f.cassette))),
 		cli.Bad("cassette", cli.CheckReplace(cassettes.FilePath(f.cassette))),

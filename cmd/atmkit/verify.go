@@ -60,7 +60,7 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 		return cli.Usagef("cassette verify", "want at least one cassette file or directory")
 	}
 	if err := m.FirstBad(fs,
-		cli.Bad("upstream", cli.CheckHTTPURL(f.upstream)),
+		cli.Bad("upstream", cli.CheckHTTPURL(f.upstream)), cli.Bad("upstream", cli.CheckNotService(f.upstream)),
 		cli.Bad("values", cli.When(f.values != "compare" && f.values != "ignore", "want compare or ignore")),
 		cli.Bad("junit-report", cli.CheckReportFile(f.junitReport)), cli.Bad("junit-report", cli.CheckNotCassette(f.junitReport, fs.Args())),
 		cli.Bad("scrub-header", m.CheckHeaderNames(f.scrub)),

@@ -376,6 +376,22 @@ func BadBaseURL(cmd, name, s string) error {
 	return Usagef(cmd, "--%s %s?...: want a base URL, with a path prefix at most (such as http://127.0.0.1:8080/prefix): no query (?...) or fragment (#...)", name, u.Redacted())
 }
 
+// CheckNotService checks a deployment's base URL (--upstream): not the
+// service's own URL (a path segment ending in .asmx, in any case), under
+// which atmkit would call …/service.asmx/service/service.asmx.
+func CheckNotService(base string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return ""
+	}
+	for _, seg := range strings.Split(u.Path, "/") {
+		if strings.HasSuffix(strings.ToLower(seg), ".asmx") {
+			return "the service's URL; want the base URL it is served under, such as https://atm.example.org (calls go to /service/service.asmx under it)"
+		}
+	}
+	return ""
+}
+
 // CheckDir checks a directory that must exist.
 func CheckDir(dir string) string {
 	if dir == "" {
