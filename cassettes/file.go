@@ -38,7 +38,10 @@ func WriteFile(path string, list []*cassette.Interaction) error {
 // .yaml and .yml file under it, in any case (sorted by path), but dot
 // files, a path without extension for
 // path.yaml. A file named twice (through a symbolic link too) is listed
-// once. A path that names nothing is ErrCassetteNotFound.
+// once. A path that names nothing, an empty one, and a file whose name
+// lacks .yaml or .yml with no path.yaml beside it are
+// ErrCassetteNotFound, saying which; one that names a device, a named
+// pipe or a socket is ErrInvalidCassette.
 func Files(paths ...string) ([]string, error) { return recorded.Files(paths...) }
 
 // ScrubFile scrubs a cassette made elsewhere (see ScrubList; headers names

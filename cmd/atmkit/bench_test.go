@@ -381,7 +381,9 @@ func TestBenchTargetNotChecked(t *testing.T) {
 	https.StartTLS()
 	t.Cleanup(https.Close)
 	for _, tc := range []struct{ name, url, want string }{
-		{"nothing listening", mocktest.ClosedPort(t), "connection refused"},
+		// It said "fetch POST URL: Post \"URL\": dial tcp …: connect: connection refused".
+		{"nothing listening", mocktest.ClosedPort(t), "bench: target: connection refused at http://127.0.0.1:"},
+		{"nothing listening, the hint", mocktest.ClosedPort(t), "/service/service.asmx: nothing listens at that address and port. Is the service running, and are --target's host and port right?"},
 		{"500", failing.URL, "answered 500, not 200: down for maintenance"},
 		{"an HTML error page", errorPage.URL, `answered 404, not 200: an HTML page titled "Error response"; is --target the base URL atmkit serve answers at (it calls /service/service.asmx under it)?`},
 		{"a fault", fault.URL, "answered 500, not 200: System.Web.Services.Protocols.SoapException: Server was unable to process request. ---> System.Exception: boom at AtmService.Find() --- End of inner exception stack trace ---"},

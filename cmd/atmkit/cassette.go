@@ -50,6 +50,9 @@ func (m *Main) runCassetteScrub(ctx context.Context, args []string) error {
 		return err
 	}
 	files, err := cli.CassetteFiles("cassette scrub", fs.Args())
+	if err == nil {
+		err = m.FirstBad(fs, cli.Bad("scrub-header", m.CheckHeaderNames(headers)))
+	}
 	if err != nil {
 		return err
 	}

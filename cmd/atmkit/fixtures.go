@@ -35,7 +35,7 @@ func (m *Main) runFixturesGenerate(ctx context.Context, args []string) error {
 		return cli.Usagef("fixtures generate", "--out DIR is required")
 	}
 	if err := m.FirstBad(fs,
-		cli.Bad("out", cli.CheckMakeDir(*out)),
+		cli.Bad("out", cli.CheckNotDash(*out, "directory")), cli.Bad("out", cli.CheckMakeDir(*out)),
 		cli.Bad("out", cli.CheckReplaceIn(*out, fixtures.ATMsFile, fixtures.ProvincesFile, fixtures.InstitutionsFile, fixtures.CitiesFile)),
 		cli.Bad("seed", cli.When(*seed == 0, "must not be 0")),
 		cli.Bad("atms", cli.When(*atms < 1 || *atms > fixtures.MaxATMs, fmt.Sprintf("out of range [1, %d]", fixtures.MaxATMs))),
@@ -84,7 +84,7 @@ func (m *Main) runFixturesCheck(ctx context.Context, args []string) error {
 	}
 	dir := fs.Arg(0)
 	if p := cli.CheckDir(dir); p != "" {
-		return cli.Usagef("fixtures check", "%s: %s", dir, p)
+		return cli.Usagef("fixtures check", "%s: %s", cli.When(dir == "", `""`)+dir, p)
 	}
 	cli.SweepTemps(m.Stderr, "fixtures check", dir, false) // a killed generate's: named only
 	start := time.Now()

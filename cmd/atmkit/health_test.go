@@ -74,6 +74,10 @@ func TestHealth(t *testing.T) {
 	}{
 		{"a mock", nil, []string{"--url", mock.URL}, 0, "/__admin/health: ok"},
 		{"a mock, URL with a slash", nil, []string{"--url", mock.URL + "/"}, 0, mock.URL + "/__admin/health: ok"},
+		// The health endpoint's own URL (serve's banner prints it): it was
+		// called at …/__admin/health/__admin/health, 404, exit 1.
+		{"a mock, the health endpoint's URL", nil, []string{"--url", mock.URL + "/__admin/health"}, 0, "health: " + mock.URL + "/__admin/health: ok"},
+		{"a mock behind a prefix, the health endpoint's URL", nil, []string{"--url", prefixed.URL + "/atm/__admin/health/"}, 0, prefixed.URL + "/atm/__admin/health: ok"},
 		{"a mock with an admin token", nil, []string{"--url", guarded.URL}, 0, ": ok"},
 		{"ATMKIT_URL", map[string]string{"ATMKIT_URL": mock.URL}, nil, 0, ": ok"},
 		{"ATMKIT_HEALTH_URL", map[string]string{"ATMKIT_HEALTH_URL": mock.URL}, nil, 0, mock.URL + "/__admin/health: ok"},

@@ -140,6 +140,30 @@ func TestMisconfiguration(t *testing.T) {
 			"--cassette " + filepath.Join(empty, "testdata", "c") + ": " + empty + " is not a directory"},
 		{"record cassette a directory", []string{"record", "--upstream", "http://x", "--cassette", emptyDir + string(filepath.Separator)}, nil,
 			"--cassette " + emptyDir + string(filepath.Separator) + ": names a directory; give the cassette file in it, e.g. " + filepath.Join(emptyDir, "atm")},
+		// Each was taken, matched no header, and scrub said "clean, unchanged".
+		{"scrub header empty", []string{"cassette", "scrub", "--scrub-header", "", empty}, nil, `atmkit cassette scrub: --scrub-header "": "" is not a header name`},
+		{"scrub header with a space", []string{"cassette", "scrub", "--scrub-header", "X Api Key", empty}, nil, `--scrub-header "X Api Key": "X Api Key" is not a header name`},
+		{"scrub header with its value", []string{"record", "--upstream", "http://x", "--cassette", filepath.Join(emptyDir, "c"), "--scrub-header", "X-Token: Tok-Secret-12345"}, nil,
+			`--scrub-header "X-Token: To****": X-Token: …: not a header name; give the name alone (X-Token)`},
+		{"scrub header from env", []string{"cassette", "verify", "--upstream", "http://x", "--key", "k", empty}, map[string]string{"ATMKIT_SCRUB_HEADER": "X-A,X B"}, `ATMKIT_SCRUB_HEADER="X-A,X B": "X B" is not a header name`},
+		// A report over what the command reads: verify replaced the
+		// cassette with its JUnit report, conform one report with the other.
+		{"verify report over a cassette", []string{"cassette", "verify", "--upstream", "http://x", "--key", "k", "--junit-report", empty, filepath.Dir(empty)}, nil,
+			"--junit-report " + empty + ": the cassette " + empty + ", which it verifies; give another file"},
+		{"conform reports in one file", []string{"conform", "--target", "http://x", "--key", "k", "--junit-report", filepath.Join(emptyDir, "r"), "--json-report", filepath.Join(emptyDir, ".", "r")}, nil,
+			"--json-report " + filepath.Join(emptyDir, "r") + ": the file of --junit-report; give each report a file of its own"},
+		// The service's URL as the base: record and serve forwarded to
+		// …/service.asmx/service/service.asmx; verify called it, got 500s,
+		// and offered --update to record them over the cassette (exit 1).
+		{"record upstream the service's URL", []string{"record", "--upstream", "https://atm.example.org/service/service.asmx", "--cassette", filepath.Join(emptyDir, "c")}, nil,
+			"--upstream https://atm.example.org/service/service.asmx: the service's URL; want the base URL it is served under, such as https://atm.example.org (calls go to /service/service.asmx under it)"},
+		{"verify upstream the service's URL", []string{"cassette", "verify", "--upstream", "http://x/Service/Service.ASMX", "--key", "k", empty}, nil, "--upstream http://x/Service/Service.ASMX: the service's URL"},
+		{"serve upstream the service's URL", serve("--replay", empty, "--on-miss", "upstream", "--upstream", "http://x/atm/service/service.asmx"), nil, "--upstream http://x/atm/service/service.asmx: the service's URL"},
+		// It said "atmkit fixtures check: : the directory does not exist".
+		{"fixtures check an empty path", []string{"fixtures", "check", ""}, nil, `atmkit fixtures check: "": an empty path names no directory; see atmkit fixtures check --help` + "\n"},
+		// It recorded into DIR.yaml beside the directory meant.
+		{"record cassette an existing directory", []string{"record", "--upstream", "http://x", "--cassette", emptyDir}, nil,
+			"--cassette " + emptyDir + ": names a directory; give the cassette file in it, e.g. " + filepath.Join(emptyDir, "atm")},
 		{"bench connections", []string{"bench", "-c", "0"}, nil, "atmkit bench: --c 0: must be at least 1"},
 		{"bench connections from env", []string{"bench"}, map[string]string{"ATMKIT_C": "many"}, `ATMKIT_C="many": not an integer (--c)`},
 		{"bench empty key", []string{"bench", "--key", ""}, nil, "atmkit bench: --key: an empty key"},
@@ -147,6 +171,10 @@ func TestMisconfiguration(t *testing.T) {
 		{"bench fixtures missing", []string{"bench", "--fixtures", missing}, nil, "--fixtures " + missing + ": the directory does not exist"},
 		{"bench target", []string{"bench", "--target", "127.0.0.1:8080"}, nil, "--target 127.0.0.1:8080: want an http or https URL"},
 		{"bench operation", []string{"bench", "--op", "ReturnMoney"}, nil, "--op ReturnMoney: not an operation"},
+		// Exit 1 "read config file: read DIR: is a directory", and a
+		// config of /dev/zero was read until memory ran out.
+		{"config a directory", serve("--config", emptyDir), nil, "atmkit serve: --config " + emptyDir + ": a directory; want a YAML file; see atmkit serve --help\n"},
+		{"config over the limit", serve("--config", config(strings.Repeat("# x\n", 1<<18)+"#")), nil, ": over 1 MiB, larger than any config file: is it the right file?"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

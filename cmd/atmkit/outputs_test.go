@@ -33,3 +33,39 @@ func TestUnwritableOutputsFoundAtStart(t *testing.T) {
 		}
 	}
 }
+
+// TestDashOutputsRefused: `-` (standard output) where the command's own
+// output is on stdout or the output is no single document (a report
+// beside conform's and verify's results, a CPU profile, the throwaway
+// authority of a server, a cassette rewritten as it grows, a data set's
+// directory) is a wrong setting, exit 2 saying so: each wrote a file (or
+// a directory) named "-". shape learn --out - writes to stdout
+// (TestShapeLearnOutDashIsStdout).
+func TestDashOutputsRefused(t *testing.T) {
+	t.Parallel()
+	const closed = "http://127.0.0.1:1" // never reached: the outputs are checked first
+	for _, tc := range []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"conform", "--target", closed, "--key", "k", "--junit-report", "-"}, "junit-report"},
+		{[]string{"conform", "--target", closed, "--key", "k", "--json-report", "-"}, "json-report"},
+		{[]string{"cassette", "verify", "--upstream", closed, "--key", "k", "--junit-report", "-", goldenCassette(t, 0)}, "junit-report"},
+		{[]string{"bench", "-d", "1s", "--cpuprofile", "-"}, "cpuprofile"},
+		{[]string{"serve", "--addr", "127.0.0.1:0", "--tls-self-signed", "--tls-ca-out", "-"}, "tls-ca-out"},
+		{[]string{"record", "--upstream", closed, "--addr", "127.0.0.1:0", "--cassette", "-"}, "cassette"},
+		{[]string{"fixtures", "generate", "--out", "-"}, "out"},
+	} {
+		code, _, stderr := runAtmkit(nil, tc.args...)
+		want := "--" + tc.flag + " -: standard output is not taken here"
+		if code != exitUsage || !strings.Contains(stderr, want) {
+			t.Errorf("atmkit %s: exit %d, stderr %q; want exit 2 saying %q", strings.Join(tc.args, " "), code, stderr, want)
+		}
+		for _, name := range []string{"-", "-.yaml"} {
+			if _, err := os.Lstat(name); err == nil {
+				os.RemoveAll(name)
+				t.Errorf("atmkit %s wrote %s", strings.Join(tc.args, " "), name)
+			}
+		}
+	}
+}

@@ -55,11 +55,11 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 		return cli.Usagef("record", "--cassette PATH is required")
 	}
 	if err := m.FirstBad(fs,
-		cli.Bad("upstream", cli.CheckHTTPURL(f.upstream)),
-		cli.Bad("cassette", cli.When(strings.HasSuffix(f.cassette, "/") || strings.HasSuffix(f.cassette, string(filepath.Separator)), "names a directory; give the cassette file in it, e.g. "+filepath.Join(f.cassette, "atm"))),
-		cli.Bad("cassette", cli.CheckMakeDir(filepath.Dir(f.cassette))),
+		cli.Bad("upstream", cli.CheckHTTPURL(f.upstream)), cli.Bad("upstream", cli.CheckNotService(f.upstream)),
+		cli.Bad("cassette", cli.When(cli.NamesDir(f.cassette), "names a directory; give the cassette file in it, e.g. "+filepath.Join(f.cassette, "atm"))),
+		cli.Bad("cassette", cli.CheckNotDash(f.cassette, "file")), cli.Bad("cassette", cli.CheckMakeDir(filepath.Dir(f.cassette))),
 		cli.Bad("cassette", cli.CheckReplace(cassettes.FilePath(f.cassette))),
-		cli.Bad("addr", cli.CheckAddr(f.addr)),
+		cli.Bad("addr", cli.CheckAddr(f.addr)), cli.Bad("scrub-header", m.CheckHeaderNames(f.scrub)),
 		cli.Bad("save-interval", cli.When(f.saveInterval < 0, "must not be negative")),
 		cli.Bad("progress", cli.When(f.progress < 0, "must not be negative (0: never)")),
 		cli.Bad("grace", cli.When(f.srv.Grace < 0, "must not be negative")),

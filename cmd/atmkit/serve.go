@@ -188,7 +188,7 @@ func (m *Main) checkServeFlags(fs *flag.FlagSet, f *serveFlags) error {
 		cli.Bad("json-errors", cli.When(f.jsonErrors != mockserver.JSONErrorsASMX && f.jsonErrors != mockserver.JSONErrorsAjax,
 			"want "+mockserver.JSONErrorsASMX+" or "+mockserver.JSONErrorsAjax)),
 		f.aspnet.Check(),
-		cli.Bad("on-miss", cli.When(!slices.Contains([]string{"", "fault", "fixtures", "upstream"}, f.onMiss), "want fault, fixtures or upstream")),
+		cli.Bad("on-miss", cli.When(!slices.Contains([]string{"", "fault", "fixtures", "upstream"}, f.onMiss), "want fault, fixtures or upstream")), cli.Bad("upstream", cli.CheckNotService(f.upstream)),
 		cli.Bad("log-format", cli.CheckLogFormat(f.srv.LogFormat)),
 		cli.Bad("log-level", cli.CheckLogLevel(f.srv.LogLevel)),
 		cli.Bad("grace", cli.When(f.srv.Grace < 0, "must not be negative")),

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -54,9 +53,9 @@ type shapeLearnFlags struct {
 func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	var f shapeLearnFlags
 	fs := cli.NewFlagSet("shape learn", "shape learn [--wsdl URL|FILE] [--cassette PATH]... [--request-encoding NAME] --out FILE", helpText("shape-learn"), m.Stderr)
-	fs.StringVar(&f.wsdl, "wsdl", "", "the deployment's WSDL: a URL (service.asmx; WSDL is added to its query) or a file")
+	fs.StringVar(&f.wsdl, "wsdl", "", "the deployment's WSDL: a URL (service.asmx; WSDL is added to its query) or a file (-: standard input)")
 	fs.Var(&f.cassette, "cassette", "cassette file or directory recorded from the deployment (repeatable)")
-	fs.StringVar(&f.out, "out", "", "shape file to write (required; written atomically; a missing directory is made)")
+	fs.StringVar(&f.out, "out", "", "shape file to write (required; written atomically; a missing directory is made); -: standard output, the report then on stderr")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "how long fetching the WSDL may take")
 	f.encoding.Register(fs, "; answers to the same call over different bindings are paired by them")
 	f.reach.Register(fs, "--wsdl's deployment", false)
@@ -74,7 +73,7 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	if err != nil {
 		return cli.Usagef("shape learn", "%v", err)
 	}
-	if err := m.FirstBad(fs, cli.Bad("out", cli.CheckReportFile(f.out)), cli.Bad("out", learnfrom.OutIsSource(f.out, f.wsdl, files)),
+	if err := m.FirstBad(fs, cli.Bad("out", learnfrom.CheckOut(f.out)), cli.Bad("out", learnfrom.OutIsSource(f.out, f.wsdl, files)),
 		cli.Bad("timeout", cli.When(f.timeout <= 0, "must be positive, e.g. 30s")), f.encoding.Check()); err != nil { // before fetching and learning
 		return err
 	}
@@ -85,7 +84,12 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		data, from, err := learnfrom.Read(ctx, f.wsdl, f.timeout, rt)
+		if line := learnfrom.Reading(f.wsdl, f.timeout); line != "" { // a wait of up to --timeout, or for stdin
+			fmt.Fprintf(m.Stderr, "atmkit: shape learn: %s\n", line)
+		}
+		data, from, err := learnfrom.ReadTelling(ctx, f.wsdl, f.timeout, rt, 15*time.Second, func(d time.Duration) {
+			fmt.Fprintf(m.Stderr, "atmkit: shape learn: still fetching the WSDL, %s so far (Ctrl-C stops it)\n", d.Round(time.Second))
+		})
 		if err != nil { // exit 2: no such file, or the deployment could not be read
 			return cli.Exitf(exitUsage, "shape learn: %w", err)
 		}
@@ -96,7 +100,7 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 		n, recordedWSDL, notUTF8, err := learnfrom.Cassettes(ctx, &in, files, f.encoding.Encoding())
 		if err != nil {
 			// exit 2, as cassette list and serve --replay: a cassette that cannot be read
-			return cli.Interrupted(ctx, cli.Exitf(exitUsage, "shape learn: %w", err), "shape learn: interrupted while reading the cassettes; %s was not written", f.out)
+			return cli.Interrupted(ctx, cli.Exitf(exitUsage, "shape learn: %w", err), "shape learn: interrupted while reading the cassettes; %s was not written", learnfrom.Dest(f.out))
 		}
 		banner.NotUTF8(m.StderrUnlessGiven(fs, "request-encoding"), "shape learn", notUTF8, 0)
 		sources = append(sources, banner.Plural(n, "recorded answer")+" in "+banner.Plural(len(files), "cassette"))
@@ -108,30 +112,20 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	sh, rep, err := learnfrom.LearnTelling(ctx, in, 15*time.Second, func(d time.Duration) {
 		fmt.Fprintf(m.Stderr, "atmkit: shape learn: still learning, %s so far (Ctrl-C stops it)\n", d.Round(time.Second))
 	})
+	report, dest := m.Stdout, learnfrom.Dest(f.out) // --out -: the shape on stdout, the rest on stderr
+	if f.out == "-" {
+		report = m.Stderr
+	}
 	if rep != nil {
-		_ = rep.WriteText(m.Stdout)
+		_ = rep.WriteText(report)
 	}
 	if err != nil {
-		return cli.Interrupted(ctx, fmt.Errorf("shape learn: %w", err), "shape learn: interrupted while learning; %s was not written", f.out)
+		return cli.Interrupted(ctx, fmt.Errorf("shape learn: %w", err), "shape learn: interrupted while learning; %s was not written", dest)
 	}
-	header := "Learned by atmkit shape learn from " + strings.Join(sources, ", ") + ".\n" +
-		"Review the guesses it printed. Serve it with: " + learnfrom.ServeLine(filepath.Base(f.out), rep.Namespace, in.WSDL, m.ShellArg)
-	if rep.Namespace != "" {
-		header += "\n(the deployment's service namespace: " + rep.Namespace + ")"
-	}
-	if len(rep.NotSeen) > 0 {
-		header += "\n\nNot seen, kept as atmkit writes them by default (record the calls named, learn again):"
-		for _, l := range rep.NotSeen {
-			header += "\n  " + l
-		}
-	}
-	if err := os.MkdirAll(filepath.Dir(f.out), 0o755); err != nil { // checked as one that can be made
+	wrote, serve, err := learnfrom.Write(f.out, m.Stdout, sh, sources, rep, in.WSDL, m.ShellArg)
+	if err != nil {
 		return fmt.Errorf("shape learn: %w", err)
 	}
-	if err := shape.WriteFile(f.out, sh, header); err != nil {
-		return fmt.Errorf("shape learn: %w", err)
-	}
-	serve := learnfrom.ServeLine(f.out, rep.Namespace, in.WSDL, m.ShellArg)
-	fmt.Fprintf(m.Stdout, "\natmkit: learned from %s%s; wrote %s\n  serve it: %s\n", strings.Join(sources, ", "), learnfrom.Counts(rep), f.out, serve)
+	fmt.Fprintf(report, "\natmkit: learned from %s%s; wrote %s\n  serve it: %s\n", strings.Join(sources, ", "), learnfrom.Counts(rep), wrote, serve)
 	return nil
 }

@@ -2,15 +2,19 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/atmkit/atmkit/shape"
 )
 
 // TestShapeLearnFromAHostileDeployment: a deployment whose ?WSDL answer
@@ -86,7 +90,7 @@ func TestShapeLearnFromAHostileDeployment(t *testing.T) {
 }
 
 // TestShapeLearnOutIsASource: --out naming a file learned from (the
-// cassette, however spelt, or the --wsdl file) is refused with exit 2
+// cassette, however spelt, or the --wsdl file), or another cassette, is refused with exit 2
 // before anything is read, the file left as it was. The recording, which
 // only the deployment could make again, was replaced by the shape.
 func TestShapeLearnOutIsASource(t *testing.T) {
@@ -105,6 +109,8 @@ func TestShapeLearnOutIsASource(t *testing.T) {
 		{[]string{"--cassette", rec, "--out", rec}, "--out " + rec + ": the cassette " + rec + " learned from; give another file"},
 		{[]string{"--cassette", dir, "--out", filepath.Join(dir, "sub", "..", "rec.yaml")}, "learned from; give another file"},
 		{[]string{"--wsdl", wsdl, "--out", wsdl}, "--out " + wsdl + ": the WSDL file learned from; give another file"},
+		// A cassette not learned from (wsdl holds one here): it was replaced.
+		{[]string{"--cassette", rec, "--out", wsdl}, "--out " + wsdl + ": a cassette (recorded interactions), not a shape file; give another file"},
 	} {
 		for _, f := range []string{rec, wsdl} {
 			if err := os.WriteFile(f, recorded, 0o644); err != nil {
@@ -239,5 +245,96 @@ func TestShapeLearnKeepsKeysOut(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestShapeLearnSaysItIsFetching: shape learn --wsdl URL says on stderr,
+// before it fetches, where from (the query's values and the password
+// masked) and for how long at most, so that a slow deployment is not a
+// silent wait of up to --timeout; stdout, which may be piped, holds no
+// such line. It said nothing until the WSDL was in ("learning from").
+func TestShapeLearnSaysItIsFetching(t *testing.T) {
+	t.Parallel()
+	base := startMock(t, "k", nil)
+	wsdl := strings.Replace(base, "http://", "http://me:Pass-Word-77@", 1) + "/service/service.asmx?subscription-key=Query-Key-55"
+	code, stdout, errOut := runAtmkit(nil, "shape", "learn", "--wsdl", wsdl, "--timeout", "40s", "--out", filepath.Join(t.TempDir(), "learned.yaml"))
+	if code != exitOK {
+		t.Fatalf("shape learn: exit %d\n%s\n%s", code, stdout, errOut)
+	}
+	want := "atmkit: shape learn: fetching the WSDL from " + strings.Replace(base, "http://", "http://me:xxxxx@", 1) +
+		"/service/service.asmx?subscription-key=xxxxx&WSDL (up to --timeout 40s; Ctrl-C stops it)\n"
+	at := strings.Index(errOut, want)
+	if at < 0 || at > strings.Index(errOut, "learning from") {
+		t.Errorf("stderr:\n%s\nwant %q before the learning line", errOut, want)
+	}
+	if strings.Contains(stdout, "fetching") || strings.Contains(stdout+errOut, "Key-55") || strings.Contains(stdout+errOut, "Word-77") {
+		t.Errorf("stdout holds the fetching line, or a key shows:\n%s\n%s", stdout, errOut)
+	}
+}
+
+// TestShapeLearnOutDashIsStdout: --out - writes the learned shape to
+// standard output, as a file would hold it (atmkit serve --shape reads
+// it back), and the report and the last lines to stderr, so that
+// `atmkit shape learn … --out - > shape.yaml` holds the shape alone. It
+// wrote a file named "-".
+func TestShapeLearnOutDashIsStdout(t *testing.T) {
+	t.Parallel()
+	code, stdout, errOut := runAtmkit(nil, "shape", "learn", "--cassette", "../../cassettes/testdata/reference-attrs.yaml", "--out", "-")
+	if code != exitOK {
+		t.Fatalf("shape learn --out -: exit %d\n%s\n%s", code, stdout, errOut)
+	}
+	if _, err := os.Lstat("-"); err == nil {
+		os.Remove("-")
+		t.Errorf("shape learn --out - wrote a file named -")
+	}
+	if !strings.HasPrefix(stdout, "# Learned by atmkit shape learn from ") || !strings.Contains(stdout, "Serve it with: atmkit serve --shape FILE") {
+		t.Errorf("stdout does not start as a learned shape file does:\n%s", stdout[:min(len(stdout), 400)])
+	}
+	if _, err := shape.Parse([]byte(stdout)); err != nil {
+		t.Errorf("stdout is no shape: %v\n%s", err, stdout)
+	}
+	if code, _, errOut := runAtmkit(nil, "shape", "learn", "--cassette", "../../cassettes/testdata/reference-attrs.yaml", "--out", "/dev/null"); code != exitUsage ||
+		!strings.Contains(errOut, "--out /dev/null: a device, not a file") || !strings.Contains(errOut, "--out - writes the shape to standard output") {
+		t.Errorf("shape learn --out /dev/null: exit %d, stderr %q; want exit 2 naming a device and --out -", code, errOut)
+	}
+	for _, want := range []string{"Mapped (", "; wrote the shape to standard output\n  serve it: atmkit serve --shape FILE ", " (the file you saved it in)\n"} {
+		if !strings.Contains(errOut, want) || strings.Contains(stdout, want) {
+			t.Errorf("stderr does not hold %q, or stdout does:\nstderr:\n%s", want, errOut)
+		}
+	}
+}
+
+// TestShapeLearnWSDLFromStdin: --wsdl - reads the WSDL from standard
+// input (curl -s 'https://…?WSDL' | atmkit shape learn --wsdl - …), as
+// a WSDL file is read, and says so. It looked for a file named "-".
+func TestShapeLearnWSDLFromStdin(t *testing.T) {
+	t.Parallel()
+	resp, err := http.Get(startMock(t, "k", nil) + "/service/service.asmx?WSDL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wsdl, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "learned.yaml")
+	cmd := exec.Command(os.Args[0], "shape", "learn", "--wsdl", "-", "--out", out)
+	cmd.Env = append(cleanEnv(), testMainVar+"=1")
+	cmd.Stdin = strings.NewReader(string(wsdl))
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("shape learn --wsdl -: %v\n%s\n%s", err, stdout.String(), stderr.String())
+	}
+	// The first line says where it waits for the WSDL (a terminal's
+	// standard input waits for typing).
+	for _, want := range []string{"atmkit: shape learn: reading the WSDL from standard input (Ctrl-C stops it)\n", "learning from the WSDL on standard input"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr %q, want %q", stderr.String(), want)
+		}
+	}
+	if _, err := shape.Load(out); err != nil {
+		t.Errorf("the shape written: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"slices"
@@ -384,13 +385,28 @@ func addPEM(pool *x509.CertPool, data []byte) (int, error) {
 	}
 }
 
+// maxPEM is the most read of a PEM file, in bytes: a certificate and its
+// chain are a few KB, the system's CA bundle a few hundred.
+const maxPEM = 4 << 20
+
+// readFile reads the PEM file of setting, no more than maxPEM bytes and
+// one: a device that never ends (/dev/zero) is refused having read that
+// much, not read until memory runs out; a pipe (<(vault read …)) is read.
 func readFile(file, setting string) ([]byte, error) {
-	data, err := os.ReadFile(file)
+	f, err := os.Open(file)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, bad(setting, "the file does not exist")
 	case err != nil:
 		return nil, bad(setting, "%v", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxPEM+1))
+	switch {
+	case err != nil:
+		return nil, bad(setting, "%v", err)
+	case len(data) > maxPEM:
+		return nil, bad(setting, "over %d MiB, larger than any PEM file or CA bundle: is it the right file?", maxPEM>>20)
 	}
 	return data, nil
 }

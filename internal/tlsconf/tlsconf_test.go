@@ -255,12 +255,17 @@ func TestLoad(t *testing.T) {
 	keyBlock, _ := pem.Decode(p.server.KeyPEM)
 	derKey := p.write(t, "server-key.der", keyBlock.Bytes)
 	pfx := p.write(t, "client.pfx", append(append([]byte{0x30, 0x82, 0x04, 0x0c, 0x02, 0x01, 0x03, 0x30, 0x82, 0x03, 0xc2}, pkcs7Data...), make([]byte, 1000)...))
+	// Larger than any PEM file or CA bundle: what /dev/zero, read without
+	// end, was (it used all memory).
+	huge := p.write(t, "huge.pem", make([]byte, maxPEM+1))
 	tests := []struct {
 		name    string
 		load    func() error
 		setting string
 		want    string
 	}{
+		{"cert over the limit", func() error { _, err := Server{CertFile: huge, KeyFile: key}.Load(); return err }, "tls-cert", "over 4 MiB, larger than any PEM file or CA bundle"},
+		{"CA over the limit", func() error { _, err := Client{CAFile: huge}.Load(); return err }, "ca-cert", "over 4 MiB"},
 		{"cert without key", func() error { _, err := Server{CertFile: cert}.Load(); return err }, "tls-cert", "needs --tls-key FILE"},
 		{"key without cert", func() error { _, err := Server{KeyFile: key}.Load(); return err }, "tls-key", "needs --tls-cert FILE"},
 		{"self-signed and files", func() error { _, err := Server{SelfSigned: true, CertFile: cert, KeyFile: key}.Load(); return err }, "tls-self-signed", "cannot be combined"},

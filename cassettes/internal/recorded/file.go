@@ -504,17 +504,28 @@ func WriteAtomic(path string, data []byte) error {
 // .yaml and .yml file under it, in any case (sorted by path), but dot
 // files, a path without extension for
 // path.yaml. A file named twice (through a symbolic link too) is listed
-// once. A path that names nothing is ErrCassetteNotFound.
+// once. A path that names nothing, an empty one, and a file whose name
+// lacks .yaml or .yml with no path.yaml beside it are
+// ErrCassetteNotFound, saying which; one that names a device, a named
+// pipe or a socket is ErrInvalidCassette.
 func Files(paths ...string) ([]string, error) {
 	var out []string
 	for _, p := range paths {
+		if p == "" {
+			return nil, fmt.Errorf("%w: an empty path names no cassette", ErrCassetteNotFound)
+		}
 		given := p
 		st, err := os.Stat(p)
 		// A path ending in a separator names a directory, never a file.
 		dir := strings.HasSuffix(p, "/") || strings.HasSuffix(p, string(filepath.Separator))
-		if err != nil && !dir && !HasCassetteExt(p) {
-			p = FilePath(p)
-			st, err = os.Stat(p)
+		if !dir && !HasCassetteExt(p) && (err != nil || !st.IsDir()) {
+			// NAME stands for NAME.yaml, as go-vcr reads it; a file NAME
+			// (a device, a pipe, a file without the extension) is none.
+			if yst, yerr := os.Stat(FilePath(p)); yerr == nil || err != nil {
+				p, st, err = FilePath(p), yst, yerr
+			} else if st.Mode().IsRegular() {
+				return nil, fmt.Errorf("%w: %s is a file whose name does not end in .yaml or .yml: a cassette's name is NAME.yaml (a name without it stands for NAME.yaml, as go-vcr reads it); rename it %s", ErrCassetteNotFound, p, FilePath(p))
+			}
 		}
 		if errors.Is(err, fs.ErrNotExist) {
 			if dir {
@@ -529,6 +540,9 @@ func Files(paths ...string) ([]string, error) {
 			return nil, fmt.Errorf("cassettes: %w", err)
 		}
 		if !st.IsDir() {
+			if !st.Mode().IsRegular() { // read, /dev/zero never ends; a pipe blocks, and a rewrite would replace it
+				return nil, fmt.Errorf("%w: %s: %s, not a cassette file", ErrInvalidCassette, p, notFile(st.Mode()))
+			}
 			out = append(out, p)
 			continue
 		}
@@ -538,9 +552,15 @@ func Files(paths ...string) ([]string, error) {
 				return err
 			}
 			base := d.Name()
-			if !d.IsDir() && !strings.HasPrefix(base, ".") && HasCassetteExt(base) {
-				found = append(found, path)
+			if d.IsDir() || strings.HasPrefix(base, ".") || !HasCassetteExt(base) {
+				return nil
 			}
+			if !d.Type().IsRegular() { // a link to a cassette is one; a pipe would hang its reader
+				if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+					return fmt.Errorf("%w: %s: %s, not a cassette file", ErrInvalidCassette, path, notFile(st.Mode()))
+				}
+			}
+			found = append(found, path)
 			return nil
 		})
 		if err != nil {
@@ -550,6 +570,19 @@ func Files(paths ...string) ([]string, error) {
 		out = append(out, found...)
 	}
 	return once(out), nil
+}
+
+// notFile names the kind of a file mode that is not a regular file's.
+func notFile(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a regular file"
 }
 
 // once keeps the first of the paths that name the same file ("a.yaml" and

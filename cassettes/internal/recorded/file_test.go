@@ -171,6 +171,32 @@ func TestFilesMissing(t *testing.T) {
 	}
 }
 
+// TestFilesNoCassetteNames: an empty path, and a file whose name lacks
+// .yaml or .yml when no NAME.yaml exists, are ErrCassetteNotFound saying
+// so (a reader would look for NAME.yaml: "cassette not found: NAME.yaml"
+// of a file that exists); with NAME.yaml beside it, NAME stands for that.
+func TestFilesNoCassetteNames(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	rec, both := filepath.Join(dir, "rec"), filepath.Join(dir, "both")
+	for _, f := range []string{rec, both, both + ".yaml"} {
+		if err := os.WriteFile(f, []byte(emptyCassette), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct{ path, want string }{
+		{"", "cassette not found: an empty path names no cassette"},
+		{rec, "cassette not found: " + rec + " is a file whose name does not end in .yaml or .yml: a cassette's name is NAME.yaml (a name without it stands for NAME.yaml, as go-vcr reads it); rename it " + rec + ".yaml"},
+	} {
+		if _, err := Files(c.path); !errors.Is(err, ErrCassetteNotFound) || err.Error() != c.want {
+			t.Errorf("Files(%q): got %v, want ErrCassetteNotFound: %s", c.path, err, c.want)
+		}
+	}
+	if got, err := Files(both); err != nil || !slices.Equal(got, []string{both + ".yaml"}) {
+		t.Errorf("Files(%s): %q (%v), want %s.yaml", both, got, err, both)
+	}
+}
+
 // placed puts s in one place of an interaction and reads it back from there.
 type placed struct {
 	name string

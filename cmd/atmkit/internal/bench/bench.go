@@ -17,6 +17,8 @@ import (
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/health"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/loadgen"
 	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/internal/neterr"
+	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/internal/serve"
 	"github.com/atmkit/atmkit/internal/tlsconf"
 	"github.com/atmkit/atmkit/mockserver"
@@ -511,6 +513,9 @@ func fetch(ctx context.Context, name string, req loadgen.Request) (*loadgen.Resp
 	var x *tlsconf.Error
 	if errors.As(err, &x) && x.Kind == tlsconf.PlainToTLS {
 		return nil, fmt.Errorf("bench: %s: %s; the load generator speaks plain HTTP only: measure the service where it serves plain HTTP (atmkit serve without TLS)", name, x.Problem)
+	}
+	if err != nil && name == "target" && neterr.Refused(err) { // as conform says it
+		return nil, fmt.Errorf("bench: target: connection refused at %s: nothing listens at that address and port. Is the service running, and are --target's host and port right?", redact.URL(req.URL))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("bench: %s: %w", name, err)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -23,6 +24,37 @@ func CassetteFiles(cmd string, paths []string) ([]string, error) {
 		return nil, Usagef(cmd, "no cassette files (*.yaml, *.yml) in %s", strings.Join(paths, ", "))
 	}
 	return files, nil
+}
+
+// CheckNotCassette checks an output (cassette verify --junit-report)
+// against the cassettes paths names (cassettes.Files; paths that name
+// none are the command's own error): written over one, the report would
+// replace a recording only the deployment can make again.
+func CheckNotCassette(out string, paths []string) string {
+	files, _ := cassettes.Files(paths...)
+	for _, f := range files {
+		if SameFile(out, f) {
+			return "the cassette " + f + ", which it verifies; give another file"
+		}
+	}
+	return ""
+}
+
+// SameFile reports whether the paths a and b, neither empty, name one
+// file: the same file when both exist (however spelt or linked), the same
+// clean absolute path when either does not.
+func SameFile(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(sa, sb)
+	}
+	absA, errA := filepath.Abs(a)
+	absB, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && absA == absB
 }
 
 // CheckRewrite checks, before a command's work, that every cassette file it

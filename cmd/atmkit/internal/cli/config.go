@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"math"
@@ -37,17 +38,43 @@ import (
 // configAliases maps plural config keys to their flag names.
 var configAliases = map[string]string{"keys": "key", "faults": "fault", "headers": "header"}
 
+// maxConfig is the most read of a config file, in bytes: one is a few
+// hundred.
+const maxConfig = 1 << 20
+
+// readConfig reads the config file path, no more than maxConfig bytes and
+// one: /dev/zero is refused having read that much, not read until memory
+// runs out; a pipe (<(…)) is read. A directory is named as one.
+func readConfig(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, errors.New("a directory; want a YAML file")
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxConfig+1))
+	switch {
+	case err != nil:
+		return nil, err
+	case len(data) > maxConfig:
+		return nil, fmt.Errorf("over %d MiB, larger than any config file: is it the right file?", maxConfig>>20)
+	}
+	return data, nil
+}
+
 // ApplyConfig sets every flag of fs that path names and that was set neither
 // on the command line nor through the environment. envAliases are the extra
 // variable names of Parse.
 func (e *Env) ApplyConfig(fset *flag.FlagSet, path string, envAliases map[string]string) error {
 	cmd := fset.Name()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return e.BadSetting(fset, "config", "the config file does not exist")
-		}
-		return fmt.Errorf("read config file: %w", err)
+	data, err := readConfig(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return e.BadSetting(fset, "config", "the config file does not exist")
+	case err != nil: // a wrong setting too: a directory, a device, unreadable
+		return e.BadSetting(fset, "config", err.Error())
 	}
 	var settings map[string]any
 	if err := yaml.Unmarshal(data, &settings); err != nil {

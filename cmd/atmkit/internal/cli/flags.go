@@ -378,6 +378,9 @@ func BadBaseURL(cmd, name, s string) error {
 
 // CheckDir checks a directory that must exist.
 func CheckDir(dir string) string {
+	if dir == "" {
+		return "an empty path names no directory"
+	}
 	st, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -436,6 +439,9 @@ func checkWritable(dir string) string {
 // after a run, before the run, so that the run is not lost to a report it
 // cannot write: CheckOutFile, and CheckReplace when the file exists.
 func CheckReportFile(path string) string {
+	if p := CheckIsFile(path); p != "" {
+		return p
+	}
 	if p := CheckOutFile(path); p != "" {
 		return p
 	}
@@ -447,6 +453,9 @@ func CheckReportFile(path string) string {
 func CheckOutFile(path string) string {
 	if path == "" {
 		return ""
+	}
+	if p := CheckNotDash(path, "file"); p != "" {
+		return p
 	}
 	if strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(filepath.Separator)) {
 		return "a directory; want a file name"
@@ -464,6 +473,9 @@ func CheckOutFile(path string) string {
 // directory passes and the rename then refuses; "" when it can, or path
 // does not exist.
 func CheckReplace(path string) string {
+	if p := CheckIsFile(path); p != "" {
+		return p
+	}
 	if path == "" {
 		return ""
 	}

@@ -226,6 +226,25 @@ func (f *Headers) Set(v string) error {
 	return nil
 }
 
+// CheckHeaderNames checks the header names of --scrub-header: each an
+// HTTP token, which a name with a space, an empty one or one given with
+// its value is not, and would match no header, leaving the values meant
+// in the cassette. A value given is hidden from the outputs (HideKeys),
+// as the error names the flag's value.
+func (e *Env) CheckHeaderNames(names []string) string {
+	for _, name := range names {
+		if isToken(name) {
+			continue
+		}
+		if n, v, ok := strings.Cut(name, ":"); ok && isToken(strings.TrimSpace(n)) {
+			e.HideKeys(strings.TrimSpace(v))
+			return fmt.Sprintf("%s: …: not a header name; give the name alone (%s)", strings.TrimSpace(n), strings.TrimSpace(n))
+		}
+		return fmt.Sprintf("%q is not a header name (letters, digits and !#$%%&'*+-.^_`|~, no spaces)", name)
+	}
+	return ""
+}
+
 // isToken reports whether s is an HTTP token (RFC 9110), as header names are.
 func isToken(s string) bool {
 	for _, r := range s {

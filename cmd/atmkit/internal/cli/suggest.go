@@ -21,24 +21,38 @@ var servesFlags = map[string]string{"deviate": "--deviate list"}
 // serve), as " (did you mean: atmkit cassette verify?)"; "" otherwise.
 //
 // A flag given before any command (--addr, -v) gets where flags go, or
-// the command meant (-v: atmkit version).
+// the command meant (-v, --verison: atmkit version). A group mistyped
+// (cassettes) gets the group.
 func Suggest(name string) string {
 	name = strings.ToLower(name)
+	near := func(c string) bool { return name == c || len(name) >= 4 && distance(name, c) <= 2 }
 	if strings.HasPrefix(name, "-") {
 		if name == "-v" {
 			return " (did you mean: atmkit version?)"
 		}
-		return " (a flag: give the command first, e.g. atmkit serve " + name + ")"
+		flag := name
+		name = strings.TrimLeft(name, "-")
+		for _, c := range Commands { // --version, --serve: a command typed as a flag
+			if !strings.Contains(c, " ") && near(c) {
+				return " (did you mean: atmkit " + c + "?)"
+			}
+		}
+		return " (a flag: give the command first, e.g. atmkit serve " + flag + ")"
 	}
 	if flag, ok := servesFlags[name]; ok {
 		return " (a flag of serve: atmkit serve " + flag + ")"
 	}
 	var meant []string
+	groups := map[string]bool{}
 	for _, c := range Commands {
 		words := strings.Fields(c)
 		last := words[len(words)-1]
-		if name == last || (len(words) == 1 && len(name) >= 4 && distance(name, c) <= 2) {
+		switch {
+		case name == last || len(words) == 1 && near(c):
 			meant = append(meant, "atmkit "+c)
+		case len(words) == 2 && !groups[words[0]] && near(words[0]): // cassettes, fixture
+			groups[words[0]] = true
+			meant = append(meant, "atmkit "+words[0])
 		}
 	}
 	if len(meant) == 0 {

@@ -23,6 +23,14 @@ func TestSuggest(t *testing.T) {
 		"x":          "",
 		"--upstream": " (a flag: give the command first, e.g. atmkit serve --upstream)",
 		"-v":         " (did you mean: atmkit version?)",
+		// A group mistyped, and a command typed as a flag, got nothing, or
+		// "give the command first, e.g. atmkit serve --verison".
+		"cassettes": " (did you mean: atmkit cassette?)",
+		"fixture":   " (did you mean: atmkit fixtures?)",
+		"Shapes":    " (did you mean: atmkit shape?)",
+		"--verison": " (did you mean: atmkit version?)",
+		"--serve":   " (did you mean: atmkit serve?)",
+		"-health":   " (did you mean: atmkit health?)",
 	} {
 		if got := Suggest(name); got != want {
 			t.Errorf("Suggest(%q): got %q, want %q", name, got, want)

@@ -33,7 +33,7 @@ type flags struct {
 func Run(ctx context.Context, e *cli.Env, examples string, args []string) error {
 	var f flags
 	fs := cli.NewFlagSet("health", "health [--url URL] [flags]", examples, e.Stderr)
-	fs.StringVar(&f.url, "url", DefaultURL(e.Getenv), "base URL of the mock to check (also ATMKIT_URL); where ATMKIT_ADDR is set (as in the image), the default is that address, or its port on 127.0.0.1 where it names every interface (0.0.0.0:8080; for [::]:8080, [::1], then 127.0.0.1 where [::1] cannot be reached), over HTTPS (any certificate accepted) where ATMKIT_TLS_CERT or ATMKIT_TLS_SELF_SIGNED is set")
+	fs.StringVar(&f.url, "url", DefaultURL(e.Getenv), "base URL of the mock to check, or its health endpoint's (…/__admin/health) (also ATMKIT_URL); where ATMKIT_ADDR is set (as in the image), the default is that address, or its port on 127.0.0.1 where it names every interface (0.0.0.0:8080; for [::]:8080, [::1], then 127.0.0.1 where [::1] cannot be reached), over HTTPS (any certificate accepted) where ATMKIT_TLS_CERT or ATMKIT_TLS_SELF_SIGNED is set")
 	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "how long to wait for the answer")
 	f.reach.Register(fs, "the mock", false)
 	if err := e.Parse(fs, args, map[string]string{"url": "ATMKIT_URL"}); err != nil {
@@ -59,7 +59,7 @@ func Run(ctx context.Context, e *cli.Env, examples string, args []string) error 
 		return err
 	}
 	f.reach.Timeout = f.timeout
-	target := strings.TrimRight(f.url, "/") + Path
+	target := Target(f.url)
 	shown := redact.URL(target) // no password of the URL's in the output
 	// This machine's mock (a container's own) over the HTTPS of ATMKIT_TLS_*: any certificate.
 	own := !e.Given(fs, "url") && ServesTLS(e.Getenv)

@@ -95,6 +95,17 @@ func ServesTLS(getenv func(string) string) bool {
 	return err == nil && on
 }
 
+// Target is the health endpoint of the mock at base, its base URL: base
+// and Path, or base itself, but its trailing slashes, when it names the
+// endpoint already (as serve's banner prints it).
+func Target(base string) string {
+	base = strings.TrimRight(base, "/")
+	if u, err := url.Parse(base); err == nil && strings.HasSuffix(u.Path, Path) {
+		return base
+	}
+	return base + Path
+}
+
 // IsServiceURL reports whether u, a URL given as the mock's base URL,
 // names a service instead: a path segment ending in .asmx (any case), as
 // in http://127.0.0.1:8080/service/service.asmx. A host or a query that

@@ -218,3 +218,39 @@ func TestReadACassetteAsTheWSDL(t *testing.T) {
 		t.Errorf("got %v, want %q", err, want)
 	}
 }
+
+// TestReadTellsItStillFetches: ReadTelling tells the time spent while a
+// deployment is slow to answer the WSDL (shape learn's "still fetching"
+// line, with a --timeout of minutes), and never once it has returned.
+// The deployment answers only once it has been told about.
+func TestReadTellsItStillFetches(t *testing.T) {
+	t.Parallel()
+	told := make(chan struct{})
+	var once sync.Once
+	wsdl := []byte(`<?xml version="1.0"?><wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/"/>`)
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-told:
+		case <-r.Context().Done():
+			return
+		}
+		_, _ = w.Write(wsdl)
+	}))
+	defer slow.Close()
+	var mu sync.Mutex
+	returned := false
+	data, _, err := ReadTelling(context.Background(), slow.URL+"/service/service.asmx", time.Minute, nil, time.Millisecond, func(d time.Duration) {
+		mu.Lock()
+		defer mu.Unlock()
+		if returned {
+			t.Errorf("told %s after ReadTelling returned", d)
+		}
+		once.Do(func() { close(told) })
+	})
+	mu.Lock()
+	returned = true
+	mu.Unlock()
+	if err != nil || len(data) == 0 {
+		t.Fatalf("ReadTelling: %v; want the WSDL", err)
+	}
+}

@@ -40,8 +40,8 @@ func IsURL(src string) bool {
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https")
 }
 
-// Read reads the WSDL src names: a file, or a URL WSDL fetches (see
-// there). from names the source without credentials or query.
+// Read reads the WSDL src names: a file ("-": standard input), or a URL
+// WSDL fetches (see there). from names the source without credentials or query.
 func Read(ctx context.Context, src string, timeout time.Duration, rt http.RoundTripper) (data []byte, from string, err error) {
 	if lower := strings.ToLower(src); !IsURL(src) && (strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://")) {
 		// Not a file name: a URL that does not parse, whose text (its
@@ -53,24 +53,62 @@ func Read(ctx context.Context, src string, timeout time.Duration, rt http.RoundT
 		if data, err = readFile(ctx, src); err != nil {
 			return nil, "", fmt.Errorf("--wsdl: %w", err)
 		}
+		name, from := filepath.Base(src), filepath.Base(src)
+		if src == "-" {
+			name, from = "- (standard input)", "on standard input"
+		}
 		if len(data) > maxWSDL {
-			return nil, "", fmt.Errorf("--wsdl %s: over %d MiB, larger than any WSDL: give a WSDL file (what service.asmx?WSDL answers) or the service's address", filepath.Base(src), maxWSDL>>20)
+			return nil, "", fmt.Errorf("--wsdl %s: over %d MiB, larger than any WSDL: give a WSDL file (what service.asmx?WSDL answers) or the service's address", name, maxWSDL>>20)
 		}
 		if isUTF16(data) {
-			return nil, "", fmt.Errorf("--wsdl %s: is UTF-16 (it starts with a UTF-16 byte order mark, as PowerShell 5's > writes); save it as UTF-8 (Invoke-WebRequest 'URL?WSDL' -OutFile FILE keeps the bytes the deployment sent)", filepath.Base(src))
+			return nil, "", fmt.Errorf("--wsdl %s: is UTF-16 (it starts with a UTF-16 byte order mark, as PowerShell 5's > writes); save it as UTF-8 (Invoke-WebRequest 'URL?WSDL' -OutFile FILE keeps the bytes the deployment sent)", name)
 		}
 		if isCassette(data) {
-			return nil, "", fmt.Errorf("--wsdl %s: a cassette, not a WSDL: give it with --cassette (a ?WSDL recorded in it is used too)", filepath.Base(src))
+			return nil, "", fmt.Errorf("--wsdl %s: a cassette, not a WSDL: give it with --cassette (a ?WSDL recorded in it is used too)", name)
 		}
 		if err := isWSDL(data); err != nil {
-			return nil, "", fmt.Errorf("--wsdl %s: %w: give a WSDL file (what service.asmx?WSDL answers) or the service's address", filepath.Base(src), err)
+			return nil, "", fmt.Errorf("--wsdl %s: %w: give a WSDL file (what service.asmx?WSDL answers) or the service's address", name, err)
 		}
-		return data, filepath.Base(src), nil
+		return data, from, nil
 	}
 	if data, from, err = WSDL(ctx, src, timeout, rt); err != nil {
 		return nil, "", fmt.Errorf("could not read the deployment's WSDL: %w", err)
 	}
 	return data, from, nil
+}
+
+// Reading returns what shape learn says before it reads the WSDL src when
+// that may be a wait: fetching a URL (Fetching's form, up to timeout), or
+// reading standard input ("-", which on a terminal waits for typing); ""
+// for a file.
+func Reading(src string, timeout time.Duration) string {
+	switch {
+	case src == "-":
+		return "reading the WSDL from standard input (Ctrl-C stops it)"
+	case IsURL(src):
+		return fmt.Sprintf("fetching the WSDL from %s (up to --timeout %s; Ctrl-C stops it)", Fetching(src), timeout)
+	}
+	return ""
+}
+
+// Fetching returns the URL WSDL fetches for rawURL (see there) as shape
+// learn's "fetching the WSDL from" line shows it: its password and every
+// value of its query (a gateway's key may be under any name) written
+// xxxxx. A URL that does not parse is shown as redact.URL shows it.
+func Fetching(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return redact.URL(rawURL)
+	}
+	var pairs []string
+	for _, pair := range strings.Split(wsdlQuery(u.RawQuery), "&") {
+		if key, v, ok := strings.Cut(pair, "="); ok && v != "" {
+			pair = key + "=xxxxx"
+		}
+		pairs = append(pairs, pair)
+	}
+	u.RawQuery = strings.Join(pairs, "&")
+	return u.Redacted()
 }
 
 // wsdlQuery is the query that asks an ASMX service for its WSDL, keeping
@@ -208,14 +246,17 @@ func parenthesized(s string) string {
 	return " (" + s + ")"
 }
 
-// readFile reads the file src names, no more than maxWSDL bytes and one
+// readFile reads the file src names ("-": standard input), no more than maxWSDL bytes and one
 // (a longer file is no WSDL: --wsdl /dev/zero read without end); it
 // stops reading a pipe (--wsdl <(curl …)) when ctx is done, with ctx's
 // cause.
 func readFile(ctx context.Context, src string) ([]byte, error) {
-	f, err := os.Open(src)
-	if err != nil {
-		return nil, err
+	f := os.Stdin // "-": curl -s '…?WSDL' | atmkit shape learn --wsdl -
+	if src != "-" {
+		var err error
+		if f, err = os.Open(src); err != nil {
+			return nil, err
+		}
 	}
 	defer f.Close()
 	stop := context.AfterFunc(ctx, func() { f.Close() })
@@ -322,7 +363,23 @@ func Learn(ctx context.Context, in learn.Input) (*shape.Shape, *learn.Report, er
 // every while the learner runs (shape learn's "still learning" line:
 // hundreds of answers take minutes, which without a word read as a hang).
 // tell is not called once LearnTelling has returned.
-func LearnTelling(ctx context.Context, in learn.Input, every time.Duration, tell func(time.Duration)) (*shape.Shape, *learn.Report, error) {
+func LearnTelling(ctx context.Context, in learn.Input, every time.Duration, tell func(time.Duration)) (sh *shape.Shape, rep *learn.Report, err error) {
+	telling(every, tell, func() { sh, rep, err = Learn(ctx, in) })
+	return sh, rep, err
+}
+
+// ReadTelling is Read, calling tell with the time spent so far every
+// every while it reads (shape learn's "still fetching" line: a --timeout
+// of minutes is a long wait on a slow deployment). tell is not called
+// once ReadTelling has returned.
+func ReadTelling(ctx context.Context, src string, timeout time.Duration, rt http.RoundTripper, every time.Duration, tell func(time.Duration)) (data []byte, from string, err error) {
+	telling(every, tell, func() { data, from, err = Read(ctx, src, timeout, rt) })
+	return data, from, err
+}
+
+// telling runs do, calling tell with the time spent so far every every
+// until it returns; tell is not called once telling has returned.
+func telling(every time.Duration, tell func(time.Duration), do func()) {
 	start := time.Now()
 	done := make(chan struct{})
 	var wg sync.WaitGroup
@@ -342,7 +399,7 @@ func LearnTelling(ctx context.Context, in learn.Input, every time.Duration, tell
 	}()
 	defer wg.Wait()
 	defer close(done)
-	return Learn(ctx, in)
+	do()
 }
 
 // jsonEndpoint reports whether rawURL is on the JSON endpoint,
@@ -371,11 +428,74 @@ func ServeLine(out, ns string, wsdl []byte, arg func(string) string) string {
 	return s
 }
 
+// header is the comment a learned shape file starts with: what it was
+// learned from (sources), how to serve it (ServeLine, the file's base name
+// outBase, the WSDL learned from, each value as arg writes it), the
+// deployment's service namespace and what was not seen (rep).
+func header(sources []string, outBase string, rep *learn.Report, wsdl []byte, arg func(string) string) string {
+	header := "Learned by atmkit shape learn from " + strings.Join(sources, ", ") + ".\n" +
+		"Review the guesses it printed. Serve it with: " + ServeLine(outBase, rep.Namespace, wsdl, arg)
+	if rep.Namespace != "" {
+		header += "\n(the deployment's service namespace: " + rep.Namespace + ")"
+	}
+	if len(rep.NotSeen) > 0 {
+		header += "\n\nNot seen, kept as atmkit writes them by default (record the calls named, learn again):"
+		for _, l := range rep.NotSeen {
+			header += "\n  " + l
+		}
+	}
+	return header
+}
+
+// CheckOut checks shape learn's --out as cli.CheckReportFile does, but
+// for "-": standard output, where the shape is written (Write).
+func CheckOut(out string) string {
+	if out == "-" {
+		return ""
+	}
+	if p := cli.CheckIsFile(out); p != "" {
+		return p + "; --out - writes the shape to standard output"
+	}
+	return cli.CheckReportFile(out)
+}
+
+// Dest names what --out names in shape learn's lines: the file, or "the
+// shape" for "-" (standard output).
+func Dest(out string) string {
+	if out == "-" {
+		return "the shape"
+	}
+	return out
+}
+
+// Write writes the shape sh learned from sources (rep, the WSDL wsdl) to
+// the file out (atomically, its missing directory made) or, for "-", to
+// stdout, under a header saying where it was learned from and how to
+// serve it (values as arg writes them). It returns what it wrote to and
+// the atmkit serve line that serves it (see ServeLine; for "-", the file
+// it was saved in, named FILE).
+func Write(out string, stdout io.Writer, sh *shape.Shape, sources []string, rep *learn.Report, wsdl []byte, arg func(string) string) (wrote, serve string, err error) {
+	if out == "-" {
+		if _, err := stdout.Write(shape.Marshal(sh, header(sources, "FILE", rep, wsdl, arg))); err != nil {
+			return "", "", fmt.Errorf("write the shape to standard output: %w", err)
+		}
+		return "the shape to standard output", ServeLine("FILE", rep.Namespace, wsdl, arg) + " (the file you saved it in)", nil
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil { // checked as one that can be made
+		return "", "", err
+	}
+	if err := shape.WriteFile(out, sh, header(sources, filepath.Base(out), rep, wsdl, arg)); err != nil {
+		return "", "", err
+	}
+	return out, ServeLine(out, rep.Namespace, wsdl, arg), nil
+}
+
 // OutIsSource returns, for a check of --out, what out is when it names a
 // file learned from (the same file, however spelt or linked): the --wsdl
 // file wsdl (a URL is none) or one of the cassette files; "" when it is
 // none of them or does not exist yet. Writing the shape there would
-// replace a recording only the deployment can make again.
+// replace a recording only the deployment can make again: so would
+// writing it over any cassette, which it says too.
 func OutIsSource(out, wsdl string, cassetteFiles []string) string {
 	st, err := os.Stat(out)
 	if err != nil {
@@ -391,6 +511,17 @@ func OutIsSource(out, wsdl string, cassetteFiles []string) string {
 	for _, f := range cassetteFiles {
 		if same(f) {
 			return "the cassette " + f + " learned from; give another file"
+		}
+	}
+	if !st.Mode().IsRegular() { // a pipe's open would wait: cli.CheckIsFile names it
+		return ""
+	}
+	if f, err := os.Open(out); err == nil { // a recording of another: as precious
+		defer f.Close()
+		head := make([]byte, 4096)
+		n, _ := io.ReadFull(f, head)
+		if isCassette(head[:n]) {
+			return "a cassette (recorded interactions), not a shape file; give another file"
 		}
 	}
 	return ""
