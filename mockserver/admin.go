@@ -56,6 +56,7 @@ const (
 	adminForbidden        = "Forbidden"
 	adminNotFound         = "NotFound"
 	adminMethodNotAllowed = "MethodNotAllowed"
+	adminConflict         = "Conflict"
 )
 
 func writeAdminJSON(w http.ResponseWriter, status int, v any) {
@@ -176,7 +177,7 @@ var crossOrigin = http.NewCrossOriginProtection()
 //	GET    /__admin/requests/{seq}       one entry of the journal
 //	DELETE /__admin/requests             empties the journal
 //	GET    /__admin/faults               the active faults
-//	POST   /__admin/faults               adds a fault, answers {"id":"f1",...}
+//	POST   /__admin/faults               adds a fault, answers {"id":"f1",...} (an "id" given is kept, 409 if taken)
 //	GET    /__admin/faults/{id}          one active fault (404 once gone)
 //	DELETE /__admin/faults[/{id}]        removes every fault, or one
 //	GET    /__admin/cities               the data set's cities
@@ -443,6 +444,10 @@ func (s *Server) adminFaults(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		added, err := s.faults.add(f)
+		if errors.Is(err, errFaultIDTaken) {
+			writeAdminError(w, http.StatusConflict, adminConflict, "%v", err)
+			return
+		}
 		if err != nil {
 			writeAdminError(w, http.StatusBadRequest, adminBadRequest, "fault: %v", err)
 			return
@@ -491,8 +496,8 @@ func (s *Server) adminFault(w http.ResponseWriter, r *http.Request, id string) {
 	gone()
 }
 
-// decodeFault reads one fault object from an admin request body. An id in
-// the body is ignored: the server assigns ids.
+// decodeFault reads one fault object from an admin request body, with
+// the id it gives, if any (adminFaults checks it).
 func decodeFault(w http.ResponseWriter, r *http.Request) (Fault, error) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxAdminBody))
 	if err != nil {
@@ -521,7 +526,6 @@ func decodeFault(w http.ResponseWriter, r *http.Request) (Fault, error) {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return Fault{}, errors.New("the body holds more than one JSON value, or text after the fault object")
 	}
-	f.ID = ""
 	return f, nil
 }
 

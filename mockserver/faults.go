@@ -37,7 +37,10 @@ import (
 // DelayDistribution) and its Garbage bytes: a restarted mock with the same
 // faults, called in the same order, fails the same calls in the same way.
 type Fault struct {
-	// ID identifies the fault; the server assigns it ("f1", "f2", ...).
+	// ID identifies the fault: the one it is given (1 to 64 ASCII
+	// letters, digits, '.', '_' or '-', starting with a letter or a
+	// digit, no active fault's), or, when empty, one the server assigns
+	// ("f1", "f2", ...), skipping those taken.
 	ID string
 	// Operation is the operation the fault applies to; empty means every
 	// operation. Matched ignoring case and stored with the document's
@@ -491,13 +494,18 @@ func cloneFault(f *Fault) Fault {
 	return out
 }
 
-// WithFault activates f from the start, as if added with AddFault. Faults are
-// given ids in the order of their options.
+// WithFault activates f from the start, as if added with AddFault. Faults
+// without an ID are given ids in the order of their options.
 func WithFault(f Fault) Option {
 	return func(c *config) error {
 		f = cloneFault(&f)
 		if err := f.normalize(); err != nil {
 			return fmt.Errorf("fault: %w", err)
+		}
+		if f.ID != "" {
+			if err := checkFaultID(f.ID); err != nil {
+				return err
+			}
 		}
 		c.faults = append(c.faults, f)
 		return nil

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -37,8 +38,24 @@ type activeFault struct {
 // bound.
 const maxFaults = 10000
 
-// add checks f, gives it an id and activates it.
+// add checks f and activates it under its ID (see addAs), or, with
+// none, under the next of f1, f2, … that no active fault has.
 func (fs *faultSet) add(f Fault) (Fault, error) {
+	if f.ID != "" {
+		if err := checkFaultID(f.ID); err != nil {
+			return Fault{}, err
+		}
+	}
+	return fs.addAs(f, f.ID)
+}
+
+// errFaultIDTaken is addAs's refusal of an id an active fault has.
+var errFaultIDTaken = errors.New("taken")
+
+// addAs is add with the fault's id: id, which must pass checkFaultID
+// and be no active fault's (errFaultIDTaken), or, when empty, the next
+// of f1, f2, … that no active fault has.
+func (fs *faultSet) addAs(f Fault, id string) (Fault, error) {
 	f = cloneFault(&f)
 	if err := f.normalize(); err != nil {
 		return Fault{}, err
@@ -48,11 +65,42 @@ func (fs *faultSet) add(f Fault) (Fault, error) {
 	if len(fs.faults) >= maxFaults {
 		return Fault{}, fmt.Errorf("the mock holds %d faults, the most it takes: remove one first", maxFaults)
 	}
-	fs.nextID++
-	f.ID = "f" + strconv.Itoa(fs.nextID)
+	taken := func(id string) bool {
+		return slices.ContainsFunc(fs.faults, func(a *activeFault) bool { return a.ID == id })
+	}
+	switch {
+	case id != "" && taken(id):
+		return Fault{}, fmt.Errorf("fault id %q: %w by an active fault (remove it first, or give another)", id, errFaultIDTaken)
+	case id == "":
+		for id == "" || taken(id) {
+			fs.nextID++
+			id = "f" + strconv.Itoa(fs.nextID)
+		}
+	}
+	f.ID = id
 	fs.faults = append(fs.faults, &activeFault{Fault: f})
 	fs.active.Store(int64(len(fs.faults)))
 	return cloneFault(&f), nil
+}
+
+// maxFaultID is the longest id a fault may be given.
+const maxFaultID = 64
+
+// checkFaultID checks an id given to a fault (the admin API's POST,
+// --fault, AddFault): 1 to
+// 64 ASCII letters, digits, '.', '_' and '-', starting with a letter or
+// a digit, so that it goes into /__admin/faults/{id} as it is (a WireMock
+// stub's UUID does).
+func checkFaultID(id string) error {
+	ok := id != "" && len(id) <= maxFaultID
+	for i := 0; ok && i < len(id); i++ {
+		c := id[i]
+		ok = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || i > 0 && (c == '.' || c == '_' || c == '-')
+	}
+	if !ok {
+		return fmt.Errorf("fault id %.80q: want 1 to %d ASCII letters, digits, '.', '_' or '-', starting with a letter or a digit (it goes into %s/faults/{id} as it is); or none, and the mock gives one (f1, f2, …)", id, maxFaultID, adminPrefix)
+	}
+	return nil
 }
 
 // take returns the fault that applies to a call of op in binding b (opWSDL
@@ -125,8 +173,11 @@ func (fs *faultSet) clear() int {
 	return n
 }
 
-// AddFault activates f and returns it as stored, with its id. It refuses
-// f when the server holds 10,000 faults (maxFaults).
+// AddFault activates f and returns it as stored, with its id: f.ID when
+// set (1 to 64 ASCII letters, digits, '.', '_' or '-', starting with a
+// letter or a digit; refused when an active fault has it), else the next
+// of f1, f2, … that no active fault has. It refuses f when the server
+// holds 10,000 faults (maxFaults).
 func (s *Server) AddFault(f Fault) (Fault, error) { return s.faults.add(f) }
 
 // Faults returns copies of the active faults, oldest first, each with the
