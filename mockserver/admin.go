@@ -436,7 +436,11 @@ func (s *Server) adminRequest(w http.ResponseWriter, r *http.Request, seq string
 func (s *Server) adminFaults(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
-		writeAdminJSON(w, http.StatusOK, map[string]any{"faults": s.faults.list()})
+		faults := s.faults.list()
+		for i := range faults {
+			faults[i] = s.shownFault(faults[i])
+		}
+		writeAdminJSON(w, http.StatusOK, map[string]any{"faults": faults})
 	case http.MethodPost:
 		f, err := decodeFault(w, r)
 		if err != nil {
@@ -454,7 +458,7 @@ func (s *Server) adminFaults(w http.ResponseWriter, r *http.Request) {
 		}
 		s.logFaultAdded(added)
 		w.Header().Set("Location", adminPrefix+"/faults/"+added.ID)
-		writeAdminJSON(w, http.StatusCreated, added)
+		writeAdminJSON(w, http.StatusCreated, s.shownFault(added))
 	case http.MethodDelete:
 		s.faults.clear()
 		s.log.Info("admin: every fault removed")
@@ -489,11 +493,22 @@ func (s *Server) adminFault(w http.ResponseWriter, r *http.Request, id string) {
 	}
 	for _, f := range s.faults.list() {
 		if f.ID == id {
-			writeAdminJSON(w, http.StatusOK, f)
+			writeAdminJSON(w, http.StatusOK, s.shownFault(f))
 			return
 		}
 	}
 	gone()
+}
+
+// shownFault is f, a copy of the set's, as the admin API shows it: the
+// configured keys masked in its text, as in the journal's copy of the
+// answer it gives and in the log (logFaultAdded). The fault answers
+// with its text as given.
+func (s *Server) shownFault(f Fault) Fault {
+	if f.SOAPFault != nil && f.SOAPFault.Text != "" {
+		f.SOAPFault.Text = s.keyMask.Text(f.SOAPFault.Text)
+	}
+	return f
 }
 
 // decodeFault reads one fault object from an admin request body, with

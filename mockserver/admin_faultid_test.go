@@ -63,3 +63,30 @@ func TestFaultIDAtStart(t *testing.T) {
 		}
 	}
 }
+
+// TestAdminFaultsMaskKeys: the admin API shows a fault whose text quotes
+// a service key (--key) with the key masked, as the journal shows the
+// answer that fault gave and the log the fault added: its answer to the
+// POST, the list (which the admin page shows) and the fault alone showed
+// the key.
+func TestAdminFaultsMaskKeys(t *testing.T) {
+	t.Parallel()
+	const key = "Fault-Key-31337"
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithKeys(key))
+	a := ts.URL + "/__admin"
+	for _, r := range []adminResult{
+		admin(t, "POST", a+"/faults", "", `{"operation":"ReturnProvinces","soapFault":{"code":"Client","text":"key `+key+` refused"}}`),
+		admin(t, "GET", a+"/faults", "", ""),
+		admin(t, "GET", a+"/faults/f1", "", ""),
+	} {
+		adminChecks(t, r, bodyContains(`"text":"key `+MaskKey(key)+` refused"`))
+		if strings.Contains(r.body, key) {
+			t.Errorf("the admin API shows the key: %s", r.body)
+		}
+	}
+	// The fault answers as given: the client gets the text it says.
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, key)), hasStatus(500), bodyContains("key "+key+" refused"))
+	if fs := ts.Faults(); len(fs) != 1 || fs[0].SOAPFault.Text != "key "+key+" refused" {
+		t.Errorf("Faults: got %+v, want the text as given", fs)
+	}
+}
