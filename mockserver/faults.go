@@ -167,7 +167,7 @@ func probabilityError(p float64) string {
 }
 
 // Check returns f as AddFault and WithFault would store it (but for the id
-// they give it): the operation, a distribution's type and the SOAP fault's
+// they give one without): the operation, a distribution's type and the SOAP fault's
 // code in their canonical spelling, a SOAP fault's default text filled in.
 // An error says why they would refuse it, in one line naming the field.
 // It is for code that reads faults before there is a server to add them
@@ -176,6 +176,11 @@ func (f Fault) Check() (Fault, error) {
 	f = cloneFault(&f)
 	if err := f.normalize(); err != nil {
 		return Fault{}, err
+	}
+	if f.ID != "" {
+		if err := checkFaultID(f.ID); err != nil {
+			return Fault{}, err
+		}
 	}
 	return f, nil
 }
