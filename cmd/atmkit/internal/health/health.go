@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -110,6 +111,17 @@ func IsServiceURL(u string) bool {
 		}
 	}
 	return false
+}
+
+// IsAdminURL reports whether u, a URL given as the mock's base URL, names
+// its admin API or page instead: a path segment __admin, as in
+// http://127.0.0.1:8080/__admin/health, the URL the documentation curls.
+func IsAdminURL(u string) bool {
+	pu, err := url.Parse(u)
+	if err != nil {
+		return false
+	}
+	return slices.Contains(strings.Split(pu.Path, "/"), "__admin")
 }
 
 // Check GETs the health endpoint at target: nil when it answers 200
