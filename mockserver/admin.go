@@ -246,7 +246,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	case path == adminPrefix+"/reset":
 		// Between two tests, as WireMock's POST /__admin/reset: the
 		// faults first, so that no call after the answer is faulted.
-		if allowMethods(w, r, http.MethodPost) {
+		if allowMethods(w, r, http.MethodPost) && takesNoQuery(w, r, "every fault and every call") {
 			s.faults.clear()
 			s.journal.reset()
 			s.log.Info("admin: every fault removed and the journal emptied (reset)")
@@ -263,6 +263,21 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// takesNoQuery answers 400 to a request of r's method that empties what
+// (DELETE /__admin/requests, DELETE /__admin/faults, POST /__admin/reset)
+// when it has a query, and reports whether it had none: those take no
+// filter, and one meant as a filter (?operation=ReturnProvinces) would
+// otherwise empty all of it, as GET /__admin/requests refuses a
+// parameter it does not know rather than list calls not asked for.
+func takesNoQuery(w http.ResponseWriter, r *http.Request, what string) bool {
+	if r.URL.RawQuery == "" {
+		return true
+	}
+	writeAdminError(w, http.StatusBadRequest, adminBadRequest,
+		"%s %s takes no query: it removes %s (DELETE %s/faults/{id} removes one fault)", r.Method, r.URL.Path, what, adminPrefix)
+	return false
 }
 
 // allowMethods answers 405 unless r's method is one of methods.
@@ -320,6 +335,9 @@ func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
 		<-s.journalReads
 		writeRequestList(w, list, matched, last, held)
 	case http.MethodDelete:
+		if !takesNoQuery(w, r, "every call of the journal") {
+			return
+		}
 		s.journal.reset()
 		s.log.Info("admin: journal emptied")
 		w.WriteHeader(http.StatusNoContent)
@@ -460,6 +478,9 @@ func (s *Server) adminFaults(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Location", adminPrefix+"/faults/"+added.ID)
 		writeAdminJSON(w, http.StatusCreated, s.shownFault(added))
 	case http.MethodDelete:
+		if !takesNoQuery(w, r, "every fault") {
+			return
+		}
 		s.faults.clear()
 		s.log.Info("admin: every fault removed")
 		w.WriteHeader(http.StatusNoContent)

@@ -64,3 +64,33 @@ func TestResetDropsCallsReceivedBefore(t *testing.T) {
 		})
 	}
 }
+
+// TestAdminClearTakesNoFilter: DELETE /__admin/requests, DELETE
+// /__admin/faults and POST /__admin/reset refuse a query (400), as GET
+// /__admin/requests refuses a parameter it does not know: they empty
+// everything, and DELETE /__admin/requests?operation=ReturnProvinces,
+// meant for those calls only, emptied the whole journal without a word.
+func TestAdminClearTakesNoFilter(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	a := ts.URL + "/__admin"
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnInstitutions, paramsFor(asmx.OpReturnInstitutions, "k")), hasStatus(200))
+	adminChecks(t, admin(t, "POST", a+"/faults", "", `{"operation":"ReturnProvinces","delay":"1ms"}`), hasStatus(201))
+	for _, r := range []struct{ method, target string }{
+		{"DELETE", "/requests?operation=ReturnProvinces"},
+		{"DELETE", "/requests?seq=1"},
+		{"DELETE", "/faults?operation=ReturnProvinces"},
+		{"POST", "/reset?faults=false"},
+	} {
+		adminChecks(t, admin(t, r.method, a+r.target, "", ""), hasAdminError(400, adminBadRequest), bodyContains("takes no query"))
+	}
+	if n, j := len(ts.Faults()), len(ts.Journal(RequestFilter{})); n != 1 || j != 2 {
+		t.Fatalf("after the refusals: %d faults and %d calls, want 1 and 2", n, j)
+	}
+	adminChecks(t, admin(t, "DELETE", a+"/faults/f1?x=1", "", ""), hasStatus(204)) // one fault, named in the path: nothing more to remove
+	adminChecks(t, admin(t, "DELETE", a+"/requests", "", ""), hasStatus(204))
+	if j := len(ts.Journal(RequestFilter{})); j != 0 {
+		t.Errorf("after DELETE /__admin/requests: %d calls, want 0", j)
+	}
+}
