@@ -533,7 +533,7 @@ func (s *Server) shownFault(f Fault) Fault {
 }
 
 // decodeFault reads one fault object from an admin request body, with
-// the id it gives, if any (adminFaults checks it).
+// the id it gives, if any (faultSet.add checks it).
 func decodeFault(w http.ResponseWriter, r *http.Request) (Fault, error) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxAdminBody))
 	if err != nil {

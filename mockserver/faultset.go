@@ -38,24 +38,16 @@ type activeFault struct {
 // bound.
 const maxFaults = 10000
 
-// add checks f and activates it under its ID (see addAs), or, with
-// none, under the next of f1, f2, … that no active fault has.
+// add checks f and activates it under its ID, which must pass
+// checkFaultID and be no active fault's (errFaultIDTaken), or, with none,
+// under the next of f1, f2, … that no active fault has.
 func (fs *faultSet) add(f Fault) (Fault, error) {
-	if f.ID != "" {
-		if err := checkFaultID(f.ID); err != nil {
+	id := f.ID
+	if id != "" {
+		if err := checkFaultID(id); err != nil {
 			return Fault{}, err
 		}
 	}
-	return fs.addAs(f, f.ID)
-}
-
-// errFaultIDTaken is addAs's refusal of an id an active fault has.
-var errFaultIDTaken = errors.New("taken")
-
-// addAs is add with the fault's id: id, which must pass checkFaultID
-// and be no active fault's (errFaultIDTaken), or, when empty, the next
-// of f1, f2, … that no active fault has.
-func (fs *faultSet) addAs(f Fault, id string) (Fault, error) {
 	f = cloneFault(&f)
 	if err := f.normalize(); err != nil {
 		return Fault{}, err
@@ -82,6 +74,9 @@ func (fs *faultSet) addAs(f Fault, id string) (Fault, error) {
 	fs.active.Store(int64(len(fs.faults)))
 	return cloneFault(&f), nil
 }
+
+// errFaultIDTaken is add's refusal of an id an active fault has.
+var errFaultIDTaken = errors.New("taken")
 
 // maxFaultID is the longest id a fault may be given.
 const maxFaultID = 64
