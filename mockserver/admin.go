@@ -296,7 +296,14 @@ func allowMethods(w http.ResponseWriter, r *http.Request, methods ...string) boo
 func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
-		q := r.URL.Query()
+		// A part the parser drops (a semicolon, a bad escape) would be
+		// read as no filter: refused, as an unknown parameter is.
+		q, err := url.ParseQuery(r.URL.RawQuery)
+		if err != nil {
+			writeAdminError(w, http.StatusBadRequest, adminBadRequest,
+				"the query does not parse (%v): separate parameters with &, and write %% as %%25", err)
+			return
+		}
 		f, err := requestFilter(q)
 		if err != nil {
 			writeAdminError(w, http.StatusBadRequest, adminBadRequest, "%v", err)

@@ -94,3 +94,19 @@ func TestAdminClearTakesNoFilter(t *testing.T) {
 		t.Errorf("after DELETE /__admin/requests: %d calls, want 0", j)
 	}
 }
+
+// TestAdminRequestsRefusesAQueryThatDoesNotParse: GET /__admin/requests
+// refuses a query Go's parser drops a part of (a semicolon between
+// parameters, a bad percent escape), as it refuses a parameter it does
+// not know: the part dropped, filters included, was read as none, and
+// ?operation=ReturnProvinces;binding=get listed every call.
+func TestAdminRequestsRefusesAQueryThatDoesNotParse(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnInstitutions, paramsFor(asmx.OpReturnInstitutions, "k")), hasStatus(200))
+	for _, q := range []string{"operation=ReturnProvinces;binding=get", "operation=ReturnProvinces&%zz=1", "operation=Return%ZZProvinces"} {
+		adminChecks(t, admin(t, "GET", ts.URL+"/__admin/requests?"+q, "", ""), hasAdminError(400, adminBadRequest), bodyContains("query"))
+	}
+	adminChecks(t, admin(t, "GET", ts.URL+"/__admin/requests?operation=ReturnProvinces&binding=get", "", ""), hasStatus(200), bodyContains(`"matched":1`))
+}
