@@ -472,7 +472,7 @@ func (s *Server) adminFaults(w http.ResponseWriter, r *http.Request) {
 			writeAdminError(w, http.StatusBadRequest, adminBadRequest, "%v", err)
 			return
 		}
-		added, err := s.faults.add(f)
+		added, err := s.addFault(f)
 		if errors.Is(err, errFaultIDTaken) {
 			writeAdminError(w, http.StatusConflict, adminConflict, "%v", err)
 			return

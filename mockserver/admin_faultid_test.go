@@ -90,3 +90,23 @@ func TestAdminFaultsMaskKeys(t *testing.T) {
 		t.Errorf("Faults: got %+v, want the text as given", fs)
 	}
 }
+
+// TestFaultIDHoldingAKeyRefused: a fault id that holds a service key
+// (--key) is refused, from the admin API (400), AddFault and at the
+// start: the journal and the admin API show the fault's calls with its
+// id as it is, and showed the key.
+func TestFaultIDHoldingAKeyRefused(t *testing.T) {
+	t.Parallel()
+	const key = "Fault-Key-31337"
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithKeys(key))
+	adminChecks(t, admin(t, "POST", ts.URL+"/__admin/faults", "", `{"id":"slow-`+key+`","drop":true}`), hasAdminError(400, adminBadRequest), bodyContains("service key"))
+	if _, err := ts.AddFault(Fault{ID: key, Drop: true}); err == nil {
+		t.Error("AddFault with the key as its id: got no error")
+	}
+	if n := len(ts.Faults()); n != 0 {
+		t.Errorf("faults: got %d, want none", n)
+	}
+	if _, err := New(WithDataset(smallDataset()), WithKeys(key), WithFault(Fault{ID: key, Drop: true})); err == nil || !strings.Contains(err.Error(), "service key") {
+		t.Errorf("New with a fault named by the key: got error %v, want one saying it holds a service key", err)
+	}
+}

@@ -170,10 +170,20 @@ func (fs *faultSet) clear() int {
 
 // AddFault activates f and returns it as stored, with its id: f.ID when
 // set (1 to 64 ASCII letters, digits, '.', '_' or '-', starting with a
-// letter or a digit; refused when an active fault has it), else the next
-// of f1, f2, … that no active fault has. It refuses f when the server
-// holds 10,000 faults (maxFaults).
-func (s *Server) AddFault(f Fault) (Fault, error) { return s.faults.add(f) }
+// letter or a digit, holding no service key; refused when an active
+// fault has it), else the next of f1, f2, … that no active fault has. It
+// refuses f when the server holds 10,000 faults (maxFaults).
+func (s *Server) AddFault(f Fault) (Fault, error) { return s.addFault(f) }
+
+// addFault adds f (AddFault, the admin API, WithFault's faults), refusing
+// an id that holds a configured key: the journal, the held calls and the
+// admin API show a fault's id as it is.
+func (s *Server) addFault(f Fault) (Fault, error) {
+	if f.ID != "" && s.keyMask.Text(f.ID) != f.ID {
+		return Fault{}, errors.New("fault id: it holds a service key (--key), which the journal and the admin API would show as it is with the fault's calls; give another")
+	}
+	return s.faults.add(f)
+}
 
 // Faults returns copies of the active faults, oldest first, each with the
 // Times it has left.
