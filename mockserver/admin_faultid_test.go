@@ -10,8 +10,8 @@ import (
 // TestAdminFaultWithItsOwnID: a fault POSTed with an id keeps it, as
 // WireMock keeps a stub's: the id names it in the listing, its Location,
 // DELETE /__admin/faults/{id}, the journal and the fault filter. An id
-// an active fault has is refused (409, as WireMock refuses a stub's id
-// taken), and so is one no URL path carries as it is; the ids the mock
+// an active fault has is refused (409 Conflict; WireMock refuses a
+// stub's id taken, with 422), and so is one no URL path carries as it is; the ids the mock
 // gives skip those taken. The id was dropped without a word: the fault
 // was f1, and DELETE /__admin/faults/slow-provinces a 404.
 func TestAdminFaultWithItsOwnID(t *testing.T) {
