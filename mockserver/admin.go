@@ -56,6 +56,7 @@ const (
 	adminForbidden        = "Forbidden"
 	adminNotFound         = "NotFound"
 	adminMethodNotAllowed = "MethodNotAllowed"
+	adminConflict         = "Conflict"
 )
 
 func writeAdminJSON(w http.ResponseWriter, status int, v any) {
@@ -176,7 +177,7 @@ var crossOrigin = http.NewCrossOriginProtection()
 //	GET    /__admin/requests/{seq}       one entry of the journal
 //	DELETE /__admin/requests             empties the journal
 //	GET    /__admin/faults               the active faults
-//	POST   /__admin/faults               adds a fault, answers {"id":"f1",...}
+//	POST   /__admin/faults               adds a fault, answers {"id":"f1",...} (an "id" given is kept, 409 if taken)
 //	GET    /__admin/faults/{id}          one active fault (404 once gone)
 //	DELETE /__admin/faults[/{id}]        removes every fault, or one
 //	GET    /__admin/cities               the data set's cities
@@ -245,7 +246,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	case path == adminPrefix+"/reset":
 		// Between two tests, as WireMock's POST /__admin/reset: the
 		// faults first, so that no call after the answer is faulted.
-		if allowMethods(w, r, http.MethodPost) {
+		if allowMethods(w, r, http.MethodPost) && takesNoQuery(w, r, "every fault and every call") {
 			s.faults.clear()
 			s.journal.reset()
 			s.log.Info("admin: every fault removed and the journal emptied (reset)")
@@ -264,6 +265,21 @@ func nonNil[T any](s []T) []T {
 	return s
 }
 
+// takesNoQuery answers 400 to a request of r's method that empties what
+// (DELETE /__admin/requests, DELETE /__admin/faults, POST /__admin/reset)
+// when it has a query, and reports whether it had none: those take no
+// filter, and one meant as a filter (?operation=ReturnProvinces) would
+// otherwise empty all of it, as GET /__admin/requests refuses a
+// parameter it does not know rather than list calls not asked for.
+func takesNoQuery(w http.ResponseWriter, r *http.Request, what string) bool {
+	if r.URL.RawQuery == "" {
+		return true
+	}
+	writeAdminError(w, http.StatusBadRequest, adminBadRequest,
+		"%s %s takes no query: it removes %s (DELETE %s/faults/{id} removes one fault)", r.Method, r.URL.Path, what, adminPrefix)
+	return false
+}
+
 // allowMethods answers 405 unless r's method is one of methods.
 func allowMethods(w http.ResponseWriter, r *http.Request, methods ...string) bool {
 	for _, m := range methods {
@@ -280,7 +296,14 @@ func allowMethods(w http.ResponseWriter, r *http.Request, methods ...string) boo
 func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
-		q := r.URL.Query()
+		// A part the parser drops (a semicolon, a bad escape) would be
+		// read as no filter: refused, as an unknown parameter is.
+		q, err := url.ParseQuery(r.URL.RawQuery)
+		if err != nil {
+			writeAdminError(w, http.StatusBadRequest, adminBadRequest,
+				"the query does not parse (%v): separate parameters with &, and write %% as %%25", err)
+			return
+		}
 		f, err := requestFilter(q)
 		if err != nil {
 			writeAdminError(w, http.StatusBadRequest, adminBadRequest, "%v", err)
@@ -319,6 +342,9 @@ func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
 		<-s.journalReads
 		writeRequestList(w, list, matched, last, held)
 	case http.MethodDelete:
+		if !takesNoQuery(w, r, "every call of the journal") {
+			return
+		}
 		s.journal.reset()
 		s.log.Info("admin: journal emptied")
 		w.WriteHeader(http.StatusNoContent)
@@ -435,22 +461,33 @@ func (s *Server) adminRequest(w http.ResponseWriter, r *http.Request, seq string
 func (s *Server) adminFaults(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
-		writeAdminJSON(w, http.StatusOK, map[string]any{"faults": s.faults.list()})
+		faults := s.faults.list()
+		for i := range faults {
+			faults[i] = s.shownFault(faults[i])
+		}
+		writeAdminJSON(w, http.StatusOK, map[string]any{"faults": faults})
 	case http.MethodPost:
 		f, err := decodeFault(w, r)
 		if err != nil {
 			writeAdminError(w, http.StatusBadRequest, adminBadRequest, "%v", err)
 			return
 		}
-		added, err := s.faults.add(f)
+		added, err := s.addFault(f)
+		if errors.Is(err, errFaultIDTaken) {
+			writeAdminError(w, http.StatusConflict, adminConflict, "%v", err)
+			return
+		}
 		if err != nil {
 			writeAdminError(w, http.StatusBadRequest, adminBadRequest, "fault: %v", err)
 			return
 		}
 		s.logFaultAdded(added)
 		w.Header().Set("Location", adminPrefix+"/faults/"+added.ID)
-		writeAdminJSON(w, http.StatusCreated, added)
+		writeAdminJSON(w, http.StatusCreated, s.shownFault(added))
 	case http.MethodDelete:
+		if !takesNoQuery(w, r, "every fault") {
+			return
+		}
 		s.faults.clear()
 		s.log.Info("admin: every fault removed")
 		w.WriteHeader(http.StatusNoContent)
@@ -484,15 +521,26 @@ func (s *Server) adminFault(w http.ResponseWriter, r *http.Request, id string) {
 	}
 	for _, f := range s.faults.list() {
 		if f.ID == id {
-			writeAdminJSON(w, http.StatusOK, f)
+			writeAdminJSON(w, http.StatusOK, s.shownFault(f))
 			return
 		}
 	}
 	gone()
 }
 
-// decodeFault reads one fault object from an admin request body. An id in
-// the body is ignored: the server assigns ids.
+// shownFault is f, a copy of the set's, as the admin API shows it: the
+// configured keys masked in its text, as in the journal's copy of the
+// answer it gives and in the log (logFaultAdded). The fault answers
+// with its text as given.
+func (s *Server) shownFault(f Fault) Fault {
+	if f.SOAPFault != nil && f.SOAPFault.Text != "" {
+		f.SOAPFault.Text = s.keyMask.Text(f.SOAPFault.Text)
+	}
+	return f
+}
+
+// decodeFault reads one fault object from an admin request body, with
+// the id it gives, if any (faultSet.add checks it).
 func decodeFault(w http.ResponseWriter, r *http.Request) (Fault, error) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxAdminBody))
 	if err != nil {
@@ -521,7 +569,6 @@ func decodeFault(w http.ResponseWriter, r *http.Request) (Fault, error) {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return Fault{}, errors.New("the body holds more than one JSON value, or text after the fault object")
 	}
-	f.ID = ""
 	return f, nil
 }
 

@@ -37,7 +37,10 @@ import (
 // DelayDistribution) and its Garbage bytes: a restarted mock with the same
 // faults, called in the same order, fails the same calls in the same way.
 type Fault struct {
-	// ID identifies the fault; the server assigns it ("f1", "f2", ...).
+	// ID identifies the fault: the one it is given (1 to 64 ASCII
+	// letters, digits, '.', '_' or '-', starting with a letter or a
+	// digit, no active fault's), or, when empty, one the server assigns
+	// ("f1", "f2", ...), skipping those taken.
 	ID string
 	// Operation is the operation the fault applies to; empty means every
 	// operation. Matched ignoring case and stored with the document's
@@ -164,7 +167,7 @@ func probabilityError(p float64) string {
 }
 
 // Check returns f as AddFault and WithFault would store it (but for the id
-// they give it): the operation, a distribution's type and the SOAP fault's
+// they give one without): the operation, a distribution's type and the SOAP fault's
 // code in their canonical spelling, a SOAP fault's default text filled in.
 // An error says why they would refuse it, in one line naming the field.
 // It is for code that reads faults before there is a server to add them
@@ -173,6 +176,11 @@ func (f Fault) Check() (Fault, error) {
 	f = cloneFault(&f)
 	if err := f.normalize(); err != nil {
 		return Fault{}, err
+	}
+	if f.ID != "" {
+		if err := checkFaultID(f.ID); err != nil {
+			return Fault{}, err
+		}
 	}
 	return f, nil
 }
@@ -491,13 +499,18 @@ func cloneFault(f *Fault) Fault {
 	return out
 }
 
-// WithFault activates f from the start, as if added with AddFault. Faults are
-// given ids in the order of their options.
+// WithFault activates f from the start, as if added with AddFault. Faults
+// without an ID are given ids in the order of their options.
 func WithFault(f Fault) Option {
 	return func(c *config) error {
 		f = cloneFault(&f)
 		if err := f.normalize(); err != nil {
 			return fmt.Errorf("fault: %w", err)
+		}
+		if f.ID != "" {
+			if err := checkFaultID(f.ID); err != nil {
+				return err
+			}
 		}
 		c.faults = append(c.faults, f)
 		return nil

@@ -303,7 +303,7 @@ func faultJSONError(err error, data []byte) error {
 			}
 		}
 		return fmt.Errorf("fault: unknown field %s (want operation, binding, delay, jitter, delayDistribution, status, soapFault, drop, "+
-			"malformed, dribble, reset, garbage, probability, seed, skip or times)", name)
+			"malformed, dribble, reset, garbage, probability, seed, skip, times or id)", name)
 	}
 	return fmt.Errorf("fault: %w", err)
 }

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -37,8 +38,16 @@ type activeFault struct {
 // bound.
 const maxFaults = 10000
 
-// add checks f, gives it an id and activates it.
+// add checks f and activates it under its ID, which must pass
+// checkFaultID and be no active fault's (errFaultIDTaken), or, with none,
+// under the next of f1, f2, … that no active fault has.
 func (fs *faultSet) add(f Fault) (Fault, error) {
+	id := f.ID
+	if id != "" {
+		if err := checkFaultID(id); err != nil {
+			return Fault{}, err
+		}
+	}
 	f = cloneFault(&f)
 	if err := f.normalize(); err != nil {
 		return Fault{}, err
@@ -48,11 +57,45 @@ func (fs *faultSet) add(f Fault) (Fault, error) {
 	if len(fs.faults) >= maxFaults {
 		return Fault{}, fmt.Errorf("the mock holds %d faults, the most it takes: remove one first", maxFaults)
 	}
-	fs.nextID++
-	f.ID = "f" + strconv.Itoa(fs.nextID)
+	taken := func(id string) bool {
+		return slices.ContainsFunc(fs.faults, func(a *activeFault) bool { return a.ID == id })
+	}
+	switch {
+	case id != "" && taken(id):
+		return Fault{}, fmt.Errorf("fault id %q: %w by an active fault (remove it first, or give another)", id, errFaultIDTaken)
+	case id == "":
+		for id == "" || taken(id) {
+			fs.nextID++
+			id = "f" + strconv.Itoa(fs.nextID)
+		}
+	}
+	f.ID = id
 	fs.faults = append(fs.faults, &activeFault{Fault: f})
 	fs.active.Store(int64(len(fs.faults)))
 	return cloneFault(&f), nil
+}
+
+// errFaultIDTaken is add's refusal of an id an active fault has.
+var errFaultIDTaken = errors.New("taken")
+
+// maxFaultID is the longest id a fault may be given.
+const maxFaultID = 64
+
+// checkFaultID checks an id given to a fault (the admin API's POST,
+// --fault, AddFault): 1 to
+// 64 ASCII letters, digits, '.', '_' and '-', starting with a letter or
+// a digit, so that it goes into /__admin/faults/{id} as it is (a WireMock
+// stub's UUID does).
+func checkFaultID(id string) error {
+	ok := id != "" && len(id) <= maxFaultID
+	for i := 0; ok && i < len(id); i++ {
+		c := id[i]
+		ok = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || i > 0 && (c == '.' || c == '_' || c == '-')
+	}
+	if !ok {
+		return fmt.Errorf("fault id %.80q: want 1 to %d ASCII letters, digits, '.', '_' or '-', starting with a letter or a digit (it goes into %s/faults/{id} as it is); or none, and the mock gives one (f1, f2, …)", id, maxFaultID, adminPrefix)
+	}
+	return nil
 }
 
 // take returns the fault that applies to a call of op in binding b (opWSDL
@@ -125,9 +168,22 @@ func (fs *faultSet) clear() int {
 	return n
 }
 
-// AddFault activates f and returns it as stored, with its id. It refuses
-// f when the server holds 10,000 faults (maxFaults).
-func (s *Server) AddFault(f Fault) (Fault, error) { return s.faults.add(f) }
+// AddFault activates f and returns it as stored, with its id: f.ID when
+// set (1 to 64 ASCII letters, digits, '.', '_' or '-', starting with a
+// letter or a digit, holding no service key; refused when an active
+// fault has it), else the next of f1, f2, … that no active fault has. It
+// refuses f when the server holds 10,000 faults (maxFaults).
+func (s *Server) AddFault(f Fault) (Fault, error) { return s.addFault(f) }
+
+// addFault adds f (AddFault, the admin API, WithFault's faults), refusing
+// an id that holds a configured key: the journal, the held calls and the
+// admin API show a fault's id as it is.
+func (s *Server) addFault(f Fault) (Fault, error) {
+	if f.ID != "" && s.keyMask.Text(f.ID) != f.ID {
+		return Fault{}, errors.New("fault id: it holds a service key (--key), which the journal and the admin API would show as it is with the fault's calls; give another")
+	}
+	return s.faults.add(f)
+}
 
 // Faults returns copies of the active faults, oldest first, each with the
 // Times it has left.

@@ -244,6 +244,11 @@ type journal struct {
 	next    int // where the next entry goes
 	full    bool
 	seq     uint64
+	// emptied is when reset last emptied the journal: a call that
+	// arrived before it and ended after it (a fault held it back) is not
+	// journaled, so the journal after a reset holds the calls made after
+	// it only, as WireMock's (whose journal takes a call as it arrives).
+	emptied time.Time
 	// readers counts the reads (read) holding copies of entries whose
 	// kept bodies and calls they may still be reading: while there are
 	// any, add reuses neither a dropped entry's bytes (ownBody) nor its
@@ -415,6 +420,9 @@ func (j *journal) add(e *journalRecord) {
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	if e.Time.Before(j.emptied) {
+		return // arrived before a reset: of the calls the reset removed
+	}
 	j.seq++
 	e.Seq = j.seq
 	if b := e.kept.reqBody; b != nil {
@@ -538,10 +546,12 @@ func (j *journal) last() uint64 {
 }
 
 // reset empties the journal and returns how many entries it held. Sequence
-// numbers keep counting.
+// numbers keep counting. A call that arrived before it is not journaled
+// after it (emptied).
 func (j *journal) reset() int {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	j.emptied = time.Now()
 	n := len(j.entries)
 	clear(j.entries)
 	j.entries = j.entries[:0]
@@ -605,7 +615,9 @@ const journalSourceMax = 4 * journalParamMax
 // the call is journaled.
 func (s *Server) Journal(f RequestFilter) []JournalEntry { return s.journal.list(f, true) }
 
-// ResetJournal empties the journal. Sequence numbers keep counting.
+// ResetJournal empties the journal. Sequence numbers keep counting. A
+// call that arrived before it and ends after it (a fault holds it back)
+// is not journaled.
 func (s *Server) ResetJournal() { s.journal.reset() }
 
 // WithJournalSize sets how many requests the journal keeps (default

@@ -134,7 +134,7 @@ func NewContext(ctx context.Context, opts ...Option) (*Server, error) {
 	s.data.frags.grow(s.enc.variants, len(ds.ATMs))
 	s.writers = s.newWriters()
 	for _, f := range cfg.faults {
-		if _, err := s.faults.add(f); err != nil {
+		if _, err := s.addFault(f); err != nil {
 			return nil, fmt.Errorf("mock server fault: %w", err)
 		}
 	}

@@ -123,6 +123,11 @@ func TestHealth(t *testing.T) {
 		{"an endless answer", nil, []string{"--url", endless.URL, "--timeout", "2s"}, 1, "/__admin/health: an answer that did not end within --timeout"},
 		{"not an HTTP URL", nil, []string{"--url", "ftp://127.0.0.1:21"}, 2, "--url ftp://127.0.0.1:21: want an http or https URL"},
 		{"the service's URL", nil, []string{"--url", mock.URL + "/service/service.asmx"}, 2, "/service/service.asmx: the service's URL; want the mock's base URL, such as http://127.0.0.1:8080"},
+		// The URL of the admin page or of another admin endpoint (the
+		// health endpoint's own is taken, above): a 404 of
+		// /__admin/__admin/health, exit 1, read as a mock that is not well.
+		{"the admin page's URL", map[string]string{"ATMKIT_URL": mock.URL + "/__admin/"}, nil, 2, `/__admin/": the admin API's URL; want the mock's base URL`},
+		{"the admin API's requests URL", nil, []string{"--url", mock.URL + "/__admin/requests"}, 2, "/__admin/requests: the admin API's URL; want the mock's base URL, such as http://127.0.0.1:8080 (health asks its /__admin/health)"},
 		{"timeout 0", nil, []string{"--url", mock.URL, "--timeout", "0s"}, 2, "--timeout 0s: must be positive"},
 		{"a key in the URL's query", nil, []string{"--url", mock.URL + "/?key=pass-word-987"}, 2, "/?...: want a base URL, with a path prefix at most"},
 		{"a fragment", nil, []string{"--url", mock.URL + "#pass-word-987"}, 2, "no query (?...) or fragment (#...)"},

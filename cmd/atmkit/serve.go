@@ -62,7 +62,7 @@ func (f *serveFlags) register(m *Main) *flag.FlagSet {
 	fs.IntVar(&f.journalBody, "journal-body-max", mockserver.DefaultJournalBodyMax, "bytes the journal keeps of each request and each answer: headers (up to half) and the body's first bytes, the rest cut and marked (0: no headers or bodies)")
 	fs.Var(&f.faults, "fault", "fault to inject (repeatable), e.g. 'op=ReturnProvinces,binding=soap12,delay=300ms' or 'code=Client,text=\"Bad request, try again\"' (double quotes around a value with a comma or semicolon; \\\" and \\\\ inside); or its JSON form. "+
 		"Fields: op, binding, delay, jitter, delayDistribution.{type,median,sigma,lower,upper}, status, code, text, drop, malformed, "+
-		"dribble.{chunks,duration}, reset[.afterBytes], garbage, probability, seed, skip, times; op=WSDL faults ?WSDL and ?disco fetches")
+		"dribble.{chunks,duration}, reset[.afterBytes], garbage, probability, seed, skip, times, id (its name, kept: DELETE /__admin/faults/ID); op=WSDL faults ?WSDL and ?disco fetches")
 	fs.Var(&f.replay, "replay", "serve answers from this cassette file or directory (repeatable)")
 	fs.StringVar(&f.onMiss, "on-miss", "fault", "with --replay, a call with no recording gets: fault, fixtures (the data set answers) or upstream (forwarded and recorded)")
 	fs.StringVar(&f.upstream, "upstream", "", "with --on-miss upstream, the deployment to forward misses to")

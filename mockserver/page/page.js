@@ -49,13 +49,22 @@
     return value;
   }
 
+  // utf8Header writes s as a header value holding its UTF-8 bytes, as
+  // curl sends a token beyond ASCII and the mock reads it: a browser
+  // writes each character of a header value as one byte (ISO-8859-1, so
+  // "ä" would go as another byte than the token's) and refuses one beyond
+  // U+00FF; each byte made a character of its own goes as that byte.
+  function utf8Header(s) {
+    return Array.from(new TextEncoder().encode(s), (b) => String.fromCharCode(b)).join('');
+  }
+
   // call sends one admin API request and returns its decoded JSON (null
   // for an answer without a body). It throws Unauthorized on a 401, an
   // Error with the API's message on another error status.
   async function call(path, options) {
     const opts = Object.assign({ headers: {}, cache: 'no-store', credentials: 'omit' }, options || {});
     const token = sessionStorage.getItem(tokenKey);
-    if (token) opts.headers['Authorization'] = 'Bearer ' + token;
+    if (token) opts.headers['Authorization'] = 'Bearer ' + utf8Header(token);
     const resp = await fetch(api + path, opts);
     if (resp.status === 401) throw new Unauthorized('the admin API refused the token');
     const text = await resp.text();

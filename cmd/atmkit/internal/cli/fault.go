@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,6 +40,16 @@ func (l *Faults) Set(v string) error {
 	}
 	if len(faults) == 0 {
 		return errors.New("no fault given; want one such as op=ReturnProvinces,delay=300ms or its JSON form")
+	}
+	for i, f := range faults {
+		if f.ID == "" {
+			continue
+		}
+		taken := slices.ContainsFunc(*l, func(g mockserver.Fault) bool { return g.ID == f.ID }) ||
+			slices.ContainsFunc(faults[:i], func(g mockserver.Fault) bool { return g.ID == f.ID })
+		if taken {
+			return fmt.Errorf("fault id %q given twice: give each fault its own, or none (the mock gives f1, f2, …)", f.ID)
+		}
 	}
 	*l = append(*l, faults...)
 	return nil
@@ -92,11 +103,12 @@ var faultFields = map[string]faultField{
 	"probability":              {"probability", numberValue},
 	"seed":                     {"seed", intValue},
 	"skip":                     {"skip", intValue},
+	"id":                       {"id", textValue},
 }
 
 // faultFieldNames lists the text form's names for the unknown-field error.
 const faultFieldNames = "op, binding, delay, jitter, delayDistribution.type, .median, .sigma, .lower, .upper, status, code, text, " +
-	"drop, malformed, dribble.chunks, .duration, reset, reset.afterBytes, garbage, probability, seed, skip or times"
+	"drop, malformed, dribble.chunks, .duration, reset, reset.afterBytes, garbage, probability, seed, skip, times or id"
 
 // parseFault reads a fault from the command line's text form,
 // comma-separated name=value pairs:

@@ -158,6 +158,30 @@ func TestParseFaults(t *testing.T) {
 	}
 }
 
+// TestFaultIDs: --fault takes a fault's id (id=slow, or the JSON form's
+// "id"), which the mock keeps; an id given twice, in one value or two,
+// or one no URL path carries as it is, is refused naming it. The JSON
+// form's id was dropped without a word.
+func TestFaultIDs(t *testing.T) {
+	t.Parallel()
+	var l Faults
+	if err := l.Set(`id=slow,delay=1s;{"id":"down","status":503}`); err != nil {
+		t.Fatal(err)
+	}
+	if len(l) != 2 || l[0].ID != "slow" || l[1].ID != "down" {
+		t.Errorf("got %+v, want the ids slow and down", l)
+	}
+	for _, v := range []string{"id=slow,drop", "id=x,drop;id=x,garbage", `{"id":"a/b","drop":true}`, "id=✓,drop"} {
+		before := len(l)
+		if err := l.Set(v); err == nil || !strings.Contains(err.Error(), "fault id") {
+			t.Errorf("Set(%q): got error %v, want one naming the fault id", v, err)
+		}
+		if len(l) != before {
+			t.Errorf("Set(%q) refused added faults: %d, want %d", v, len(l), before)
+		}
+	}
+}
+
 // FuzzParseFault reads fault specs in the text and JSON forms, alone and
 // several separated by semicolons. Whatever the input, it must not panic,
 // and a fault it reads must come back the same from its JSON form.

@@ -54,6 +54,7 @@ func Run(ctx context.Context, e *cli.Env, examples string, args []string) error 
 	if err := e.FirstBad(fs,
 		cli.Bad("url", cli.CheckHTTPURL(f.url)),
 		cli.Bad("url", cli.When(IsServiceURL(f.url), "the service's URL; want the mock's base URL, such as http://127.0.0.1:8080")),
+		cli.Bad("url", cli.When(IsAdminURL(f.url), "the admin API's URL; want the mock's base URL, such as http://127.0.0.1:8080 (health asks its "+Path+")")),
 		cli.Bad("timeout", cli.When(f.timeout <= 0, "must be positive, e.g. 5s")),
 	); err != nil {
 		return err

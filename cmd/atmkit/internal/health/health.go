@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -121,6 +122,18 @@ func IsServiceURL(u string) bool {
 		}
 	}
 	return false
+}
+
+// IsAdminURL reports whether u, a URL given as the mock's base URL, names
+// its admin API or page instead: a path segment __admin, as in
+// http://127.0.0.1:8080/__admin/, the page's URL. The health endpoint's
+// own URL (Path, which Target takes for its base) is not one.
+func IsAdminURL(u string) bool {
+	pu, err := url.Parse(u)
+	if err != nil || strings.HasSuffix(strings.TrimRight(pu.Path, "/"), Path) {
+		return false
+	}
+	return slices.Contains(strings.Split(pu.Path, "/"), "__admin")
 }
 
 // Check GETs the health endpoint at target: nil when it answers 200

@@ -75,6 +75,26 @@ func TestHealthFallbackURL(t *testing.T) {
 	}
 }
 
+func TestIsAdminURL(t *testing.T) {
+	t.Parallel()
+	for u, want := range map[string]bool{
+		"http://127.0.0.1:8080":                     false,
+		"http://127.0.0.1:8080/atm/":                false,
+		"http://__admin.example:8080/":              false, // a host
+		"http://127.0.0.1:8080/?p=/__admin/health":  false,
+		"http://127.0.0.1:8080/__admin":             true,
+		"http://127.0.0.1:8080/__admin/health":      false, // the endpoint's own (Target)
+		"http://127.0.0.1:8080/__admin/health/":     false,
+		"http://127.0.0.1:8080/__admin/requests":    true,
+		"https://gw.example/atm/__admin/":           true,
+		"http://127.0.0.1:8080/__administration/x/": false,
+	} {
+		if got := IsAdminURL(u); got != want {
+			t.Errorf("IsAdminURL(%q) = %v, want %v", u, got, want)
+		}
+	}
+}
+
 func TestIsServiceURL(t *testing.T) {
 	for u, want := range map[string]bool{
 		"http://127.0.0.1:8080":                           false,
