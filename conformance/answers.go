@@ -303,6 +303,12 @@ func soapFault(x *Exchange, b Binding, what string) (qname, string, error) {
 	if cv == nil || txt == nil || textOf(txt) == "" {
 		return qname{}, "", fail(x, what+": fault", "Code/Value and a non-empty Reason/Text, each in "+env+" (SOAP 1.2)", "children %s in %s", names(fault.ChildElements()), snippet(x.RespBody, x.masks()...))
 	}
+	// SOAP 1.2 (part 1, 5.4.2.1) requires xml:lang on each Reason/Text;
+	// ASMX writes xml:lang="en" (Soap12ServerProtocolHelper.WriteFault),
+	// and WCF's client refuses a fault without it (XmlLangAttributeMissing).
+	if txt.SelectAttr("xml:lang") == nil {
+		return qname{}, "", fail(x, what+": fault", "Reason/Text with an xml:lang attribute (SOAP 1.2 requires it; ASMX writes xml:lang=\"en\", and WCF clients refuse a fault without it)", "%s", snippet(x.RespBody, x.masks()...))
+	}
 	return qnameValue(cv), textOf(txt), nil
 }
 
