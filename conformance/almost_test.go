@@ -249,6 +249,16 @@ func almostRight() []almost {
 				a.body = bytes.ReplaceAll(a.body, []byte(` xml:lang="en"`), nil)
 			}
 		}, []string{"fault/soap12/*-key", "fault/soap12/unknown-operation"}, "xml:lang"},
+		{"JSON answers with a brace after the result object", func(b Binding, a *answer) {
+			if b == JSON && a.status == 200 {
+				a.body = append(bytes.TrimSpace(a.body), '}')
+			}
+		}, []string{"json/*/shape"}, "after the result object"},
+		{"HTTP GET answers with a second Content-Type header a gateway added", func(b Binding, a *answer) {
+			if b == HTTPGet && a.status == 200 {
+				a.header.Add("Content-Type", "text/html")
+			}
+		}, []string{"binding/get/*"}, "Content-Type"},
 		{"SOAP 1.2 faults written as SOAP 1.1 faults", func(b Binding, a *answer) {
 			if b == SOAP12 && a.status == 500 {
 				a.header.Set("Content-Type", ctTextXML)

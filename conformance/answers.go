@@ -33,6 +33,15 @@ func wantContentType(b Binding) string {
 // none (an action parameter, say, belongs to a SOAP 1.2 request, never to
 // an answer).
 func checkContentType(x *Exchange, what, want string) error {
+	if cts := x.RespHeader.Values("Content-Type"); len(cts) > 1 {
+		quoted := make([]string, len(cts))
+		for i, ct := range cts {
+			quoted[i] = fmt.Sprintf("%q", quote(ct, 200, x.masks()...))
+		}
+		// ASP.NET writes one; a client joins two (.NET's with a comma) or
+		// reads either, so what it decodes the body as is anyone's guess.
+		return fail(x, what+": content type", want+" (one Content-Type header: ASMX writes one)", "%d Content-Type headers: %s", len(cts), strings.Join(quoted, ", "))
+	}
 	wmt, wcs, _ := mediaType(want)
 	mt, cs, ok := mediaType(x.ContentType())
 	if !ok || mt != wmt || cs != wcs {

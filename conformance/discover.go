@@ -172,7 +172,7 @@ func decodeJSON(b []byte) (map[string]any, error) {
 	if err := d.Decode(&m); err != nil {
 		return nil, fmt.Errorf("decoding JSON: %w", err)
 	}
-	if d.More() {
+	if len(bytes.TrimSpace(b[d.InputOffset():])) > 0 {
 		return nil, fmt.Errorf("decoding JSON: data after the result object")
 	}
 	return m, nil
