@@ -147,14 +147,9 @@ func resultIn(x *Exchange, b Binding, ns string) (*etree.Element, error) {
 	if stray != nil {
 		return nil, fail(x, what+": envelope", "only the "+string(b)+" envelope namespace "+env, "element %s", nameOf(stray))
 	}
-	var body *etree.Element
-	for _, k := range root.ChildElements() {
-		if nameOf(k) == (qname{env, "Body"}) {
-			body = k
-		}
-	}
-	if body == nil {
-		return nil, fail(x, what+": envelope", qname{env, "Body"}.String()+" in the envelope", "children %s", names(root.ChildElements()))
+	body, err := soapBody(x, root, env, what)
+	if err != nil {
+		return nil, err
 	}
 	want := qname{ns, op + "Response"}
 	if kids := body.ChildElements(); len(kids) != 1 || nameOf(kids[0]) != want {
@@ -280,14 +275,14 @@ func soapFault(x *Exchange, b Binding, what string) (qname, string, error) {
 	if nameOf(root) != (qname{env, "Envelope"}) {
 		return qname{}, "", fail(x, what+": envelope", qname{env, "Envelope"}.String(), "root element %s", nameOf(root))
 	}
+	bd, err := soapBody(x, root, env, what)
+	if err != nil {
+		return qname{}, "", err
+	}
 	var fault *etree.Element
-	for _, bd := range root.ChildElements() {
-		if nameOf(bd) == (qname{env, "Body"}) {
-			for _, k := range bd.ChildElements() {
-				if nameOf(k) == (qname{env, "Fault"}) {
-					fault = k
-				}
-			}
+	for _, k := range bd.ChildElements() {
+		if nameOf(k) == (qname{env, "Fault"}) {
+			fault = k
 		}
 	}
 	if fault == nil {
@@ -319,6 +314,22 @@ func soapFault(x *Exchange, b Binding, what string) (qname, string, error) {
 		return qname{}, "", fail(x, what+": fault", "Reason/Text with an xml:lang attribute (SOAP 1.2 requires it; ASMX writes xml:lang=\"en\", and WCF clients refuse a fault without it)", "%s", snippet(x.RespBody, x.masks()...))
 	}
 	return qnameValue(cv), textOf(txt), nil
+}
+
+// soapBody returns the one Body of the envelope root in namespace env:
+// SOAP 1.1 (section 4) and 1.2 (part 1, 5.3) give an envelope exactly
+// one, and a client reads the first where the suite would read another.
+func soapBody(x *Exchange, root *etree.Element, env, what string) (*etree.Element, error) {
+	var bodies []*etree.Element
+	for _, k := range root.ChildElements() {
+		if nameOf(k) == (qname{env, "Body"}) {
+			bodies = append(bodies, k)
+		}
+	}
+	if len(bodies) != 1 {
+		return nil, fail(x, what+": envelope", "one "+qname{env, "Body"}.String()+" in the envelope", "children %s", names(root.ChildElements()))
+	}
+	return bodies[0], nil
 }
 
 // child returns e's first child element named q, or nil.
