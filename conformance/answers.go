@@ -33,6 +33,15 @@ func wantContentType(b Binding) string {
 // none (an action parameter, say, belongs to a SOAP 1.2 request, never to
 // an answer).
 func checkContentType(x *Exchange, what, want string) error {
+	if cts := x.RespHeader.Values("Content-Type"); len(cts) > 1 {
+		quoted := make([]string, len(cts))
+		for i, ct := range cts {
+			quoted[i] = fmt.Sprintf("%q", quote(ct, 200, x.masks()...))
+		}
+		// ASP.NET writes one; a client joins two (.NET's with a comma) or
+		// reads either, so what it decodes the body as is anyone's guess.
+		return fail(x, what+": content type", want+" (one Content-Type header: ASMX writes one)", "%d Content-Type headers: %s", len(cts), strings.Join(quoted, ", "))
+	}
 	wmt, wcs, _ := mediaType(want)
 	mt, cs, ok := mediaType(x.ContentType())
 	if !ok || mt != wmt || cs != wcs {
@@ -138,14 +147,9 @@ func resultIn(x *Exchange, b Binding, ns string) (*etree.Element, error) {
 	if stray != nil {
 		return nil, fail(x, what+": envelope", "only the "+string(b)+" envelope namespace "+env, "element %s", nameOf(stray))
 	}
-	var body *etree.Element
-	for _, k := range root.ChildElements() {
-		if nameOf(k) == (qname{env, "Body"}) {
-			body = k
-		}
-	}
-	if body == nil {
-		return nil, fail(x, what+": envelope", qname{env, "Body"}.String()+" in the envelope", "children %s", names(root.ChildElements()))
+	body, err := soapBody(x, root, env, what)
+	if err != nil {
+		return nil, err
 	}
 	want := qname{ns, op + "Response"}
 	if kids := body.ChildElements(); len(kids) != 1 || nameOf(kids[0]) != want {
@@ -271,14 +275,14 @@ func soapFault(x *Exchange, b Binding, what string) (qname, string, error) {
 	if nameOf(root) != (qname{env, "Envelope"}) {
 		return qname{}, "", fail(x, what+": envelope", qname{env, "Envelope"}.String(), "root element %s", nameOf(root))
 	}
+	bd, err := soapBody(x, root, env, what)
+	if err != nil {
+		return qname{}, "", err
+	}
 	var fault *etree.Element
-	for _, bd := range root.ChildElements() {
-		if nameOf(bd) == (qname{env, "Body"}) {
-			for _, k := range bd.ChildElements() {
-				if nameOf(k) == (qname{env, "Fault"}) {
-					fault = k
-				}
-			}
+	for _, k := range bd.ChildElements() {
+		if nameOf(k) == (qname{env, "Fault"}) {
+			fault = k
 		}
 	}
 	if fault == nil {
@@ -303,7 +307,29 @@ func soapFault(x *Exchange, b Binding, what string) (qname, string, error) {
 	if cv == nil || txt == nil || textOf(txt) == "" {
 		return qname{}, "", fail(x, what+": fault", "Code/Value and a non-empty Reason/Text, each in "+env+" (SOAP 1.2)", "children %s in %s", names(fault.ChildElements()), snippet(x.RespBody, x.masks()...))
 	}
+	// SOAP 1.2 (part 1, 5.4.2.1) requires xml:lang on each Reason/Text;
+	// ASMX writes xml:lang="en" (Soap12ServerProtocolHelper.WriteFault),
+	// and WCF's client refuses a fault without it (XmlLangAttributeMissing).
+	if txt.SelectAttr("xml:lang") == nil {
+		return qname{}, "", fail(x, what+": fault", "Reason/Text with an xml:lang attribute (SOAP 1.2 requires it; ASMX writes xml:lang=\"en\", and WCF clients refuse a fault without it)", "%s", snippet(x.RespBody, x.masks()...))
+	}
 	return qnameValue(cv), textOf(txt), nil
+}
+
+// soapBody returns the one Body of the envelope root in namespace env:
+// SOAP 1.1 (section 4) and 1.2 (part 1, 5.3) give an envelope exactly
+// one, and a client reads the first where the suite would read another.
+func soapBody(x *Exchange, root *etree.Element, env, what string) (*etree.Element, error) {
+	var bodies []*etree.Element
+	for _, k := range root.ChildElements() {
+		if nameOf(k) == (qname{env, "Body"}) {
+			bodies = append(bodies, k)
+		}
+	}
+	if len(bodies) != 1 {
+		return nil, fail(x, what+": envelope", "one "+qname{env, "Body"}.String()+" in the envelope", "children %s", names(root.ChildElements()))
+	}
+	return bodies[0], nil
 }
 
 // child returns e's first child element named q, or nil.

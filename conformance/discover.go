@@ -172,7 +172,7 @@ func decodeJSON(b []byte) (map[string]any, error) {
 	if err := d.Decode(&m); err != nil {
 		return nil, fmt.Errorf("decoding JSON: %w", err)
 	}
-	if d.More() {
+	if len(bytes.TrimSpace(b[d.InputOffset():])) > 0 {
 		return nil, fmt.Errorf("decoding JSON: data after the result object")
 	}
 	return m, nil
@@ -397,17 +397,14 @@ func (s *Session) discover() (*Facts, error) {
 		f.CityIDs, f.CityNote = cfg.CityIDs, originGiven
 		return f, nil
 	}
-	for id := 1; id <= 200; id++ {
-		x, err := s.Do(Request{Binding: s.discoveryBinding(), Op: opByCity, Values: map[string]string{pCityID: strconv.Itoa(id)}})
-		if err != nil {
-			return nil, err
-		}
-		if root, err := s.readResult(x); err == nil && len(f.xmlLocations(root)) > 0 {
-			f.CityIDs, f.CityNote = []int{id}, fmt.Sprintf("found by probing intCityID from 1 to %d", id)
-			return f, nil
-		}
+	id, err := s.probeCity(f)
+	if err != nil {
+		return nil, err
 	}
-	f.CityNote = "no intCityID from 1 to 200 gave locations; give one with --city-id"
+	if id > 0 {
+		f.CityIDs = []int{id}
+	}
+	f.CityNote = cityNote(id)
 	return f, nil
 }
 

@@ -22,6 +22,10 @@ type Failure struct {
 	Exchanges []*Exchange
 }
 
+// gotIndent is the width of a failure's "  got:      ", which the lines of
+// what it got after the first are indented by.
+const gotIndent = "            "
+
 // Error formats the failure on several lines: what, expected, got, and a
 // curl line per request.
 func (f *Failure) Error() string {
@@ -33,7 +37,10 @@ func (f *Failure) Error() string {
 			got = redact.Text(got, x.masks()...) // before the cut: no part of a key left
 		}
 	}
-	fmt.Fprintf(&b, "\n  expected: %s\n  got:      %s", f.Expected, truncate(got, 600))
+	// An answer's lines (a GET body) stay under "got:", indented past it,
+	// where they would start at the margin as lines of the failure's own.
+	got = strings.ReplaceAll(truncate(got, 600), "\n", "\n"+gotIndent)
+	fmt.Fprintf(&b, "\n  expected: %s\n  got:      %s", f.Expected, got)
 	for _, x := range f.Exchanges {
 		if x != nil {
 			fmt.Fprintf(&b, "\n  reproduce: %s", x.Curl())
