@@ -40,8 +40,15 @@ image:
 		--build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) --build-arg DATE=$(DATE) \
 		-t $(IMAGE) $(CONTEXT)
 
+# GoReleaser drops all it read from git (the commit, its date) when the
+# checkout has no remote, as a clone of a local repository or a git
+# worktree may not, and stamps commit none, date 0001-01-01: the project's
+# remote is named for this command only (git reads config from
+# GIT_CONFIG_*; nothing is fetched).
+SNAPSHOT_ENV := $(if $(shell git remote 2>/dev/null),,GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url GIT_CONFIG_VALUE_0=https://github.com/atmkit/atmkit.git)
+
 snapshot:
-	goreleaser release --snapshot --clean --skip=docker
+	$(SNAPSHOT_ENV) goreleaser release --snapshot --clean --skip=docker
 
 # cmd/atmkit/default.pgo is the CPU profile every build of atmkit is
 # optimised with (profile-guided optimisation: go build, go run, GoReleaser
