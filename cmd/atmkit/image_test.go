@@ -300,6 +300,11 @@ func TestImage(t *testing.T) {
 		if want := "  reachable:  on every interface of this container; from the host: the port published (docker run -p PORT:8080)\n"; !strings.Contains(c.logs(), want) {
 			t.Errorf("the banner lacks %q:\n%s", want, c.logs())
 		}
+		// No admin token: the warning advises one, not 127.0.0.1, which
+		// the published port would not reach.
+		if logs := c.logs(); !strings.Contains(logs, "with no admin token") || strings.Contains(logs, "or listen on 127.0.0.1") {
+			t.Errorf("want the open admin API warned of, without the advice to listen on 127.0.0.1:\n%s", logs)
+		}
 		// Every operation in one binding, with the key from ATMKIT_KEYS.
 		for _, op := range asmx.Operations() {
 			status, body := mocktest.Call(t, base, asmx.DefaultNamespace, asmx.SOAP11.String(), op.Name, mocktest.ParamsFor(op.Name, imageKey))
@@ -369,6 +374,19 @@ func TestImage(t *testing.T) {
 		c.waitHealthy()
 		if logs := c.logs(); strings.Contains(logs, "TLS handshake error") {
 			t.Errorf("%s: a handshake failed:\n%s", c.name, logs)
+		}
+		c.stop("atmkit: stopped")
+	})
+
+	// ATMKIT_ADDR=127.0.0.1:8080 is the container's own loopback: healthy
+	// (its check runs inside), but the published port reaches nothing.
+	// The banner says so.
+	t.Run("listening on the container's loopback", func(t *testing.T) {
+		c := runContainer(t, "loopback", "-p", "127.0.0.1::8080", "-e", "ATMKIT_ADDR=127.0.0.1:8080",
+			"--health-interval", "1s", "--health-timeout", "3s", "--health-retries", "30", tag)
+		c.waitHealthy()
+		if want := "  reachable:  only inside this container (127.0.0.1 is its own): neither the host, through a published port, nor other containers reach it"; !strings.Contains(c.logs(), want) {
+			t.Errorf("the banner lacks %q:\n%s", want, c.logs())
 		}
 		c.stop("atmkit: stopped")
 	})

@@ -57,6 +57,39 @@ func TestPrintListeningOnEveryInterface(t *testing.T) {
 	}
 }
 
+// TestPrintListeningOnLoopbackInContainer: a server on the loopback
+// address of a container (ATMKIT_ADDR=127.0.0.1:8080) is reached from
+// inside it alone, where its health check runs: the banner says so, and
+// how to listen for the host and other containers. On a host it says
+// nothing more. Not parallel: it sets containerMarkers.
+func TestPrintListeningOnLoopbackInContainer(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), ".dockerenv")
+	if err := os.WriteFile(marker, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	saved := containerMarkers
+	t.Cleanup(func() { containerMarkers = saved })
+	for _, tc := range []struct {
+		markers []string
+		ip      net.IP
+		want    string
+	}{
+		{[]string{filepath.Join(t.TempDir(), "none")}, net.IPv4(127, 0, 0, 1), "atmkit: mock listening on http://127.0.0.1:8080\n"},
+		{[]string{marker}, net.IPv4(127, 0, 0, 1), "atmkit: mock listening on http://127.0.0.1:8080\n" +
+			"  reachable:  only inside this container (127.0.0.1 is its own): neither the host, through a published port, nor other containers reach it; listen on every interface for them (ATMKIT_ADDR=0.0.0.0:8080, the image's)\n"},
+		{[]string{marker}, net.IPv6loopback, "atmkit: mock listening on http://[::1]:8080\n" +
+			"  reachable:  only inside this container (::1 is its own): neither the host, through a published port, nor other containers reach it; listen on every interface for them (ATMKIT_ADDR=0.0.0.0:8080, the image's)\n"},
+	} {
+		containerMarkers = tc.markers
+		var out bytes.Buffer
+		e := &Env{Stdout: &out}
+		e.PrintListening("mock", &net.TCPAddr{IP: tc.ip, Port: 8080}, &Serving{})
+		if got := out.String(); got != tc.want {
+			t.Errorf("markers %v, %v: got %q, want %q", tc.markers, tc.ip, got, tc.want)
+		}
+	}
+}
+
 // TestPrintTLSInContainer: the throwaway authority's file is a path in
 // the container; its banner says so, and how the host gets a copy, besides
 // the line and try line that work in the container. Not parallel: it sets
