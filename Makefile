@@ -36,6 +36,11 @@ image:
 	CGO_ENABLED=0 GOOS=linux GOARCH=$(IMAGE_ARCH) $(GO) build -trimpath -ldflags '$(LDFLAGS)' \
 		-o $(CONTEXT)/linux/$(IMAGE_ARCH)/atmkit ./cmd/atmkit
 	cp -R Dockerfile .dockerignore image $(CONTEXT)/
+	# COPY keeps the context's modes, which the umask made: under umask 027
+	# or 077 /atmkit was 0750 or 0700, root's, and the image's user could
+	# not start it (exit 126), nor enter /data. Readable by all, as a
+	# release's files are; executable where executable at all.
+	chmod -R u=rwX,go=rX $(CONTEXT)
 	$(DOCKER) build --build-arg TARGETPLATFORM=linux/$(IMAGE_ARCH) \
 		--build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) --build-arg DATE=$(DATE) \
 		-t $(IMAGE) $(CONTEXT)

@@ -3,11 +3,13 @@
 package main
 
 import (
+	"archive/tar"
 	"bytes"
 	"debug/buildinfo"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -102,7 +104,10 @@ func buildImage(t *testing.T) (tag, context string) {
 	}
 	tag = fmt.Sprintf("atmkit:test-%d", os.Getpid())
 	context = filepath.Join(t.TempDir(), "context")
-	cmd := exec.Command("make", "image", "IMAGE="+tag, "CONTEXT="+context)
+	// Under the strictest umask: the files make writes and copies into
+	// the context get modes that keep all but their owner, root, out,
+	// unless make sets them (the image's user could not start /atmkit).
+	cmd := exec.Command("sh", "-c", `umask 077 && exec make image IMAGE="$1" CONTEXT="$2"`, "sh", tag, context)
 	cmd.Dir = root
 	start := time.Now()
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -125,8 +130,10 @@ func runContainer(t *testing.T, name string, args ...string) *container {
 	t.Helper()
 	name = fmt.Sprintf("atmkit-test-%d-%s", os.Getpid(), name)
 	_, _ = docker("rm", "-f", name)
-	mustDocker(t, append([]string{"run", "-d", "--name", name}, args...)...)
+	// Removed also where docker run fails: it may have created the
+	// container all the same (exit 126: it could not start /atmkit).
 	t.Cleanup(func() { _, _ = docker("rm", "-f", name) })
+	mustDocker(t, append([]string{"run", "-d", "--name", name}, args...)...)
 	return &container{t: t, name: name}
 }
 
@@ -246,6 +253,43 @@ func TestImage(t *testing.T) {
 		}
 		if _, ok := cfg.ExposedPorts["8080/tcp"]; !ok || len(cfg.ExposedPorts) != 1 {
 			t.Errorf("exposed ports: got %v, want 8080/tcp", cfg.ExposedPorts)
+		}
+	})
+
+	// The files' modes in the image, whatever the umask of the machine
+	// that built it (buildImage's is 077): the image's user, or any
+	// other (--user), runs /atmkit, enters /data and reads /etc/passwd.
+	t.Run("file modes", func(t *testing.T) {
+		id := mustDocker(t, "create", tag)
+		t.Cleanup(func() { _, _ = docker("rm", "-f", id) })
+		cmd := exec.Command("docker", "export", id)
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		tr := tar.NewReader(out)
+		for {
+			h, err := tr.Next()
+			if err != nil {
+				if !errors.Is(err, io.EOF) {
+					t.Errorf("docker export: %v", err)
+				}
+				break
+			}
+			got[strings.TrimSuffix(h.Name, "/")] = fmt.Sprintf("%v %d:%d", h.FileInfo().Mode(), h.Uid, h.Gid)
+		}
+		_ = cmd.Wait()
+		for name, want := range map[string]string{
+			"atmkit": "-rwxr-xr-x 0:0", "data": "drwxr-xr-x 65532:65532", "etc": "drwxr-xr-x 0:0",
+			"etc/passwd": "-rw-r--r-- 0:0", "etc/group": "-rw-r--r-- 0:0", "tmp": "dtrwxrwxrwx 0:0",
+		} {
+			if got[name] != want {
+				t.Errorf("/%s in the image: got %q, want %q", name, got[name], want)
+			}
 		}
 	})
 
