@@ -293,6 +293,32 @@ func TestImage(t *testing.T) {
 		}
 	})
 
+	// make image IMAGE_ARCH=<not the daemon's>: an image that says it is
+	// of that architecture, or, where Docker has only the legacy builder
+	// (which labels every image with the daemon's), a refusal that says
+	// so, before building anything.
+	t.Run("another architecture", func(t *testing.T) {
+		daemon := mustDocker(t, "version", "--format", "{{.Server.Arch}}")
+		other := "arm64"
+		if daemon == "arm64" {
+			other = "amd64"
+		}
+		otherTag := tag + "-" + other
+		cmd := exec.Command("make", "image", "IMAGE="+otherTag, "IMAGE_ARCH="+other, "CONTEXT="+filepath.Join(t.TempDir(), "context"))
+		cmd.Dir = repoRoot
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			if want := "make image: IMAGE_ARCH=" + other + ", but the Docker daemon is " + daemon + " and has no buildx"; !strings.Contains(string(out), want) {
+				t.Errorf("make image IMAGE_ARCH=%s: %v, want a success or %q:\n%s", other, err, want, out)
+			}
+			return
+		}
+		t.Cleanup(func() { _, _ = docker("rmi", "-f", otherTag) })
+		if got := mustDocker(t, "image", "inspect", "--format", "{{.Os}}/{{.Architecture}}", otherTag); got != "linux/"+other {
+			t.Errorf("make image IMAGE_ARCH=%s: the image says %s, want linux/%s", other, got, other)
+		}
+	})
+
 	t.Run("built with the profile", func(t *testing.T) {
 		// Every build of atmkit takes cmd/atmkit/default.pgo by itself
 		// (profile-guided optimisation): the image's binary too.
