@@ -44,8 +44,15 @@ func (e *Env) ApplyConfig(fset *flag.FlagSet, path string, envAliases map[string
 	cmd := fset.Name()
 	data, err := os.ReadFile(path)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			return e.BadSetting(fset, "config", "the config file does not exist")
+		case errors.Is(err, fs.ErrPermission): // a mount of another user's
+			return e.BadSetting(fset, "config", UnreadableProblem(err, path))
+		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) { // a directory
+			return e.BadSetting(fset, "config", "cannot read it: "+pe.Err.Error())
 		}
 		return fmt.Errorf("read config file: %w", err)
 	}
