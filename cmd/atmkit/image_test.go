@@ -461,6 +461,16 @@ func TestImage(t *testing.T) {
 		c.stop("atmkit: stopped")
 	})
 
+	// conform against the host's 127.0.0.1, as from the host: the
+	// container's own, where nothing listens; the message says how to
+	// reach the host.
+	t.Run("conform of the container's loopback", func(t *testing.T) {
+		code, out := dockerRunCode(t, "run", "--rm", tag, "conform", "--target", "http://127.0.0.1:8080", "--key", imageKey)
+		if code != 2 || !strings.Contains(out, "atmkit runs in a container here, whose 127.0.0.1 is its own") || !strings.Contains(out, "--add-host=host.docker.internal:host-gateway") {
+			t.Errorf("conform --target http://127.0.0.1:8080 in the container: exit %d, want 2 and how to reach the host:\n%s", code, out)
+		}
+	})
+
 	t.Run("read-only root file system", func(t *testing.T) {
 		c := runContainer(t, "read-only", "--read-only", "--user", "12345:12345", "-p", "127.0.0.1::8080", "-e", "ATMKIT_KEYS="+imageKey,
 			"--health-interval", "1s", "--health-timeout", "3s", "--health-retries", "30", tag)
