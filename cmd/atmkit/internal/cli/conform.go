@@ -41,7 +41,7 @@ func ConformOutcome(passed bool, err error, target string) error {
 // containerLoopbackHint is how a container reaches what its 127.0.0.1
 // does not.
 const containerLoopbackHint = "atmkit runs in a container here, whose 127.0.0.1 is its own: for a service on the Docker host, " +
-	"run it with --add-host=host.docker.internal:host-gateway and give --target http://host.docker.internal:PORT (or run it with --network host); " +
+	"run it with --add-host=host.docker.internal:host-gateway and give --target http://host.docker.internal:PORT, the service listening on more than the host's 127.0.0.1 (or run it with --network host); " +
 	"for one in another container, put both on one network (docker network create) and give that container's name."
 
 // loopbackURL reports whether rawURL's host is a loopback address or
