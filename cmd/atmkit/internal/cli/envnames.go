@@ -50,9 +50,15 @@ var knownEnv = []string{
 // gives ATMKIT_SERVICE_HOST, ATMKIT_SERVICE_PORT, ATMKIT_SERVICE_PORT_HTTP
 // (a named port), ATMKIT_PORT, ATMKIT_PORT_8080_TCP and its _PROTO, _PORT
 // and _ADDR; one named atmkit-replay, ATMKIT_REPLAY_SERVICE_HOST and so
-// on. They are the cluster's, no typo of the user's: warnUnknownEnv
-// leaves them be (a name some command reads is known before this).
-var serviceLinkEnv = regexp.MustCompile(`^ATMKIT_(?:[A-Z0-9_]+_)?(?:SERVICE_HOST|SERVICE_PORT(?:_[A-Z0-9_]+)?|PORT(?:_[0-9]+_(?:TCP|UDP|SCTP)(?:_PROTO|_PORT|_ADDR)?)?)$`)
+// on. Docker's legacy links, which GitLab CI's Docker executor makes to a
+// job's services, give the same _PORT variables and ATMKIT_NAME and
+// ATMKIT_ENV_<variable> (the service's own ATMKIT_ENV_ATMKIT_KEYS) to a
+// job that runs atmkit beside a service aliased atmkit, and the same
+// again for the aliases GitLab derives from the image atmkit/atmkit
+// (ATMKIT__ATMKIT_NAME, ATMKIT_ATMKIT_ENV_ATMKIT_ADDR). They are the
+// cluster's or the engine's, no typo of the user's: warnUnknownEnv leaves
+// them be (a name some command reads is known before this).
+var serviceLinkEnv = regexp.MustCompile(`^ATMKIT_(?:(?:_?ATMKIT_)?(?:NAME|ENV_[A-Za-z0-9_]+)|(?:[A-Z0-9_]+_)?(?:SERVICE_HOST|SERVICE_PORT(?:_[A-Z0-9_]+)?|PORT(?:_[0-9]+_(?:TCP|UDP|SCTP)(?:_PROTO|_PORT|_ADDR)?)?))$`)
 
 // KnownEnv returns the ATMKIT_* variables some atmkit command reads,
 // sorted (see knownEnv).
