@@ -7,7 +7,8 @@
 #   make clean      removes bin/, build/ and dist/
 #
 # IMAGE=name:tag names the image (default atmkit:dev); IMAGE_ARCH=arm64 builds
-# it for another architecture (where Docker has buildx, or is arm64). Version, commit and date come from git (or
+# it for another architecture (where Docker has buildx, or is arm64).
+# Version, commit and date come from git (or
 # VERSION=, COMMIT=, DATE=): `go build` alone cannot stamp them where
 # GOFLAGS=-buildvcs=false. The date is the commit's, not the build's, as
 # GoReleaser stamps it: one commit builds the same binary.
@@ -39,7 +40,8 @@ build:
 # needs BuildKit (docker buildx): the legacy builder labels every image
 # with the daemon's platform, so an arm64 binary went into an image that
 # claimed amd64, and its --platform fails on FROM scratch. Without buildx
-# make refuses it, before building anything.
+# make refuses it, before building anything; with it, make builds it with
+# docker buildx build --load.
 DOCKER_ARCH = $(shell $(DOCKER) version --format '{{.Server.Arch}}' 2>/dev/null)
 
 image:
@@ -53,7 +55,7 @@ image:
 		-o $(CONTEXT)/linux/$(IMAGE_ARCH)/atmkit ./cmd/atmkit
 	cp -R Dockerfile .dockerignore image $(CONTEXT)/
 	chmod -R u=rwX,go=rX $(CONTEXT)
-	$(DOCKER) build $(if $(filter-out $(IMAGE_ARCH),$(DOCKER_ARCH)),--platform linux/$(IMAGE_ARCH)) \
+	$(if $(filter-out $(IMAGE_ARCH),$(DOCKER_ARCH)),$(DOCKER) buildx build --load --platform linux/$(IMAGE_ARCH),$(DOCKER) build) \
 		--build-arg TARGETPLATFORM=linux/$(IMAGE_ARCH) \
 		--build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) --build-arg DATE=$(DATE) \
 		-t $(IMAGE) $(CONTEXT)
@@ -63,7 +65,7 @@ image:
 # worktree may not, and stamps commit none, date 0001-01-01: the project's
 # remote is named for this command only (git reads config from
 # GIT_CONFIG_*; nothing is fetched).
-SNAPSHOT_ENV := $(if $(shell git remote 2>/dev/null),,GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url GIT_CONFIG_VALUE_0=https://github.com/atmkit/atmkit.git)
+SNAPSHOT_ENV = $(if $(shell git remote 2>/dev/null),,GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url GIT_CONFIG_VALUE_0=https://github.com/atmkit/atmkit.git)
 
 snapshot:
 	$(SNAPSHOT_ENV) goreleaser release --snapshot --clean --skip=docker
