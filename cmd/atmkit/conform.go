@@ -148,5 +148,5 @@ func (m *Main) runConform(ctx context.Context, args []string) error {
 		NoColor:     f.noColor || !tty.Colors(m.Stdout),
 	}
 	passed, err := conformance.Run(cfg, conformance.RunOptions{LabelFilter: f.labelFilter, Reporter: rc, Out: m.Stdout, Context: ctx})
-	return cli.ConformOutcome(passed, err)
+	return cli.ConformOutcome(passed, err, cfg.Target)
 }

@@ -254,3 +254,59 @@ func githubWorkflow(b codeBlock) string {
 	}
 	return ""
 }
+
+// TestArchiveHoldsLinkedFiles: a release archive holds the README, the
+// CHANGELOG and docs/ (.goreleaser.yaml's archive files), and every file
+// they link to by a relative path, so that their links work where the
+// archive is unpacked, offline, as they do in the repository (a wire
+// sample, a cassette, a learned shape).
+func TestArchiveHoldsLinkedFiles(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(filepath.Join(repoRoot, ".goreleaser.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		Archives []struct {
+			Files []struct{ Src string }
+		}
+	}
+	if err := yaml.Unmarshal(data, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Archives) != 1 {
+		t.Fatalf(".goreleaser.yaml: %d archives, want 1", len(cfg.Archives))
+	}
+	shipped := map[string]bool{}
+	for _, f := range cfg.Archives[0].Files {
+		matches, err := filepath.Glob(filepath.Join(repoRoot, filepath.FromSlash(f.Src)))
+		if err != nil || len(matches) == 0 {
+			t.Errorf(".goreleaser.yaml: archive files %q match nothing (%v)", f.Src, err)
+		}
+		for _, m := range matches {
+			rel, _ := filepath.Rel(repoRoot, m)
+			shipped[filepath.ToSlash(rel)] = true
+		}
+	}
+	docs := append(userDocs(t), readDoc(t, filepath.Join(repoRoot, "CHANGELOG.md")))
+	for _, d := range docs {
+		if !shipped[d.path] {
+			t.Errorf("%s is not in the archive", d.path)
+		}
+		for i, l := range d.lines {
+			for _, m := range linkRE.FindAllStringSubmatch(l, -1) {
+				file, _, _ := strings.Cut(m[1], "#")
+				if file == "" || strings.Contains(file, "://") || strings.HasPrefix(file, "mailto:") {
+					continue
+				}
+				dest := filepath.ToSlash(filepath.Join(filepath.Dir(d.path), file))
+				if st, err := os.Stat(filepath.Join(repoRoot, filepath.FromSlash(dest))); err == nil && st.IsDir() {
+					continue // a directory: TestDocsLinks checks it exists
+				}
+				if !shipped[dest] {
+					t.Errorf("%s:%d: links %s, which the release archive lacks: add it to .goreleaser.yaml's archive files", d.path, i+1, dest)
+				}
+			}
+		}
+	}
+}

@@ -545,7 +545,7 @@ var otherTools = map[string]string{
 	"adr":    "the docs' example of a mistyped flag (--addr)",
 	"cacert": "curl", "cert": "curl", "data": "curl",
 	"rm": "docker run", "user": "docker run", "memory": "docker run", "name": "docker run",
-	"read-only": "docker run", "tmpfs": "docker run",
+	"read-only": "docker run", "tmpfs": "docker run", "add-host": "docker run", "network": "docker run",
 	"health-cmd": "docker run", "health-interval": "docker run", "health-timeout": "docker run", "health-retries": "docker run",
 	"exit-code-from": "docker compose up",
 	"test":           "node --test",

@@ -3,11 +3,13 @@
 package main
 
 import (
+	"archive/tar"
 	"bytes"
 	"debug/buildinfo"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -102,7 +104,10 @@ func buildImage(t *testing.T) (tag, context string) {
 	}
 	tag = fmt.Sprintf("atmkit:test-%d", os.Getpid())
 	context = filepath.Join(t.TempDir(), "context")
-	cmd := exec.Command("make", "image", "IMAGE="+tag, "CONTEXT="+context)
+	// Under the strictest umask: the files make writes and copies into
+	// the context get modes that keep all but their owner, root, out,
+	// unless make sets them (the image's user could not start /atmkit).
+	cmd := exec.Command("sh", "-c", `umask 077 && exec make image IMAGE="$1" CONTEXT="$2"`, "sh", tag, context)
 	cmd.Dir = root
 	start := time.Now()
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -125,8 +130,10 @@ func runContainer(t *testing.T, name string, args ...string) *container {
 	t.Helper()
 	name = fmt.Sprintf("atmkit-test-%d-%s", os.Getpid(), name)
 	_, _ = docker("rm", "-f", name)
-	mustDocker(t, append([]string{"run", "-d", "--name", name}, args...)...)
+	// Removed also where docker run fails: it may have created the
+	// container all the same (exit 126: it could not start /atmkit).
 	t.Cleanup(func() { _, _ = docker("rm", "-f", name) })
+	mustDocker(t, append([]string{"run", "-d", "--name", name}, args...)...)
 	return &container{t: t, name: name}
 }
 
@@ -249,6 +256,69 @@ func TestImage(t *testing.T) {
 		}
 	})
 
+	// The files' modes in the image, whatever the umask of the machine
+	// that built it (buildImage's is 077): the image's user, or any
+	// other (--user), runs /atmkit, enters /data and reads /etc/passwd.
+	t.Run("file modes", func(t *testing.T) {
+		id := mustDocker(t, "create", tag)
+		t.Cleanup(func() { _, _ = docker("rm", "-f", id) })
+		cmd := exec.Command("docker", "export", id)
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		tr := tar.NewReader(out)
+		for {
+			h, err := tr.Next()
+			if err != nil {
+				if !errors.Is(err, io.EOF) {
+					t.Errorf("docker export: %v", err)
+				}
+				break
+			}
+			got[strings.TrimSuffix(h.Name, "/")] = fmt.Sprintf("%v %d:%d", h.FileInfo().Mode(), h.Uid, h.Gid)
+		}
+		_ = cmd.Wait()
+		for name, want := range map[string]string{
+			"atmkit": "-rwxr-xr-x 0:0", "data": "drwxr-xr-x 65532:65532", "etc": "drwxr-xr-x 0:0",
+			"etc/passwd": "-rw-r--r-- 0:0", "etc/group": "-rw-r--r-- 0:0", "tmp": "dtrwxrwxrwx 0:0",
+		} {
+			if got[name] != want {
+				t.Errorf("/%s in the image: got %q, want %q", name, got[name], want)
+			}
+		}
+	})
+
+	// make image IMAGE_ARCH=<not the daemon's>: an image that says it is
+	// of that architecture, or, where Docker has only the legacy builder
+	// (which labels every image with the daemon's), a refusal that says
+	// so, before building anything.
+	t.Run("another architecture", func(t *testing.T) {
+		daemon := mustDocker(t, "version", "--format", "{{.Server.Arch}}")
+		other := "arm64"
+		if daemon == "arm64" {
+			other = "amd64"
+		}
+		otherTag := tag + "-" + other
+		cmd := exec.Command("make", "image", "IMAGE="+otherTag, "IMAGE_ARCH="+other, "CONTEXT="+filepath.Join(t.TempDir(), "context"))
+		cmd.Dir = repoRoot
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			if want := "make image: IMAGE_ARCH=" + other + ", but the Docker daemon is " + daemon + " and has no buildx"; !strings.Contains(string(out), want) {
+				t.Errorf("make image IMAGE_ARCH=%s: %v, want a success or %q:\n%s", other, err, want, out)
+			}
+			return
+		}
+		t.Cleanup(func() { _, _ = docker("rmi", "-f", otherTag) })
+		if got := mustDocker(t, "image", "inspect", "--format", "{{.Os}}/{{.Architecture}}", otherTag); got != "linux/"+other {
+			t.Errorf("make image IMAGE_ARCH=%s: the image says %s, want linux/%s", other, got, other)
+		}
+	})
+
 	t.Run("built with the profile", func(t *testing.T) {
 		// Every build of atmkit takes cmd/atmkit/default.pgo by itself
 		// (profile-guided optimisation): the image's binary too.
@@ -299,6 +369,11 @@ func TestImage(t *testing.T) {
 		// the container's own host name.
 		if want := "  reachable:  on every interface of this container; from the host: the port published (docker run -p PORT:8080)\n"; !strings.Contains(c.logs(), want) {
 			t.Errorf("the banner lacks %q:\n%s", want, c.logs())
+		}
+		// No admin token: the warning advises one, not 127.0.0.1, which
+		// the published port would not reach.
+		if logs := c.logs(); !strings.Contains(logs, "with no admin token") || strings.Contains(logs, "or listen on 127.0.0.1") {
+			t.Errorf("want the open admin API warned of, without the advice to listen on 127.0.0.1:\n%s", logs)
 		}
 		// Every operation in one binding, with the key from ATMKIT_KEYS.
 		for _, op := range asmx.Operations() {
@@ -371,6 +446,29 @@ func TestImage(t *testing.T) {
 			t.Errorf("%s: a handshake failed:\n%s", c.name, logs)
 		}
 		c.stop("atmkit: stopped")
+	})
+
+	// ATMKIT_ADDR=127.0.0.1:8080 is the container's own loopback: healthy
+	// (its check runs inside), but the published port reaches nothing.
+	// The banner says so.
+	t.Run("listening on the container's loopback", func(t *testing.T) {
+		c := runContainer(t, "loopback", "-p", "127.0.0.1::8080", "-e", "ATMKIT_ADDR=127.0.0.1:8080",
+			"--health-interval", "1s", "--health-timeout", "3s", "--health-retries", "30", tag)
+		c.waitHealthy()
+		if want := "  reachable:  only inside this container (127.0.0.1 is its own): neither the host, through a published port, nor other containers reach it"; !strings.Contains(c.logs(), want) {
+			t.Errorf("the banner lacks %q:\n%s", want, c.logs())
+		}
+		c.stop("atmkit: stopped")
+	})
+
+	// conform against the host's 127.0.0.1, as from the host: the
+	// container's own, where nothing listens; the message says how to
+	// reach the host.
+	t.Run("conform of the container's loopback", func(t *testing.T) {
+		code, out := dockerRunCode(t, "run", "--rm", tag, "conform", "--target", "http://127.0.0.1:8080", "--key", imageKey)
+		if code != 2 || !strings.Contains(out, "atmkit runs in a container here, whose 127.0.0.1 is its own") || !strings.Contains(out, "--add-host=host.docker.internal:host-gateway") {
+			t.Errorf("conform --target http://127.0.0.1:8080 in the container: exit %d, want 2 and how to reach the host:\n%s", code, out)
+		}
 	})
 
 	t.Run("read-only root file system", func(t *testing.T) {

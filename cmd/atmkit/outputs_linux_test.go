@@ -86,3 +86,43 @@ func TestOutputsOfAnotherUser(t *testing.T) {
 		}
 	}
 }
+
+// TestUnreadableInputs: cassettes and a config file this user may not
+// read (a mount of another user's, as the image's uid 65532 meets them)
+// are a wrong setting, exit 2 naming the flag, the path and the uid, as
+// an unreadable --fixtures is: not exit 1 with a bare error. It needs
+// root, to run atmkit as uid 65534 on root's files (through
+// TestOutputsOfAnotherUser's runAsEnv).
+func TestUnreadableInputs(t *testing.T) {
+	if os.Getenv(runAsEnv) != "" {
+		return
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, to make files another user cannot read")
+	}
+	t.Parallel()
+	base := mocktest.SharedTempDir(t, "atmkit-unreadable-", map[string]os.FileMode{"": 0o755, "closed": 0o700, "open": 0o755})
+	golden, err := os.ReadFile(goldenCassette(t, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	closedFile, unreadable, config := filepath.Join(base, "closed", "atm.yaml"), filepath.Join(base, "open", "atm.yaml"), filepath.Join(base, "open", "atmkit.yaml")
+	for path, mode := range map[string]os.FileMode{closedFile: 0o644, unreadable: 0o600, config: 0o600} {
+		if err := os.WriteFile(path, golden, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := mocktest.CopyTestBinary(t, base, "atmkit.test")
+	for _, tc := range []struct{ flag, path string }{
+		{"--replay", closedFile}, {"--replay", unreadable}, {"--replay", filepath.Join(base, "open")}, {"--config", config},
+	} {
+		args := []string{"serve", "--addr", "127.0.0.1:0", tc.flag, tc.path}
+		out := mocktest.RunTest(t, "atmkit "+strings.Join(args, " ")+" as uid 65534", bin, "TestOutputsOfAnotherUser", base,
+			&syscall.Credential{Uid: mocktest.Nobody, Gid: mocktest.Nobody}, runAsEnv+"="+strings.Join(args, "\n"))
+		got, _, _ := strings.Cut(string(out), "PASS\n")
+		want := "(permission denied) as uid 65534: make it, and the directories above it, readable for that user; see atmkit serve --help"
+		if !strings.HasPrefix(got, fmt.Sprintf("exit %d\n", exitUsage)) || !strings.Contains(got, "atmkit serve: "+tc.flag+" "+tc.path+": cannot read ") || !strings.Contains(got, want) {
+			t.Errorf("atmkit %s as uid 65534:\n%swant exit %d with %s, the path and %q", strings.Join(args, " "), got, exitUsage, tc.flag, want)
+		}
+	}
+}

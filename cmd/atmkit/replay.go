@@ -90,6 +90,9 @@ func (m *Main) loadReplay(ctx context.Context, fs *flag.FlagSet, f *serveFlags) 
 	if errors.Is(err, cassettes.ErrCassetteNotFound) || errors.Is(err, cassettes.ErrInvalidCassette) || errors.Is(err, cassettes.ErrUnsupportedFormat) || errors.Is(err, cassettes.ErrCassetteBusy) {
 		return nil, m.BadSetting(fs, "replay", err.Error()) // a wrong setting: exit 2
 	}
+	if errors.Is(err, os.ErrPermission) { // a mount the image's user cannot read: a wrong setting, as for --fixtures
+		return nil, m.BadSetting(fs, "replay", cli.UnreadableProblem(err, strings.Join(load, ", ")))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
 	}

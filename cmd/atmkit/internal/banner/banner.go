@@ -310,9 +310,15 @@ func upstreamService(upstream string) string {
 
 // WarnOpenAdmin warns on w when the mock's admin API is open to other
 // hosts: it listens on addr, not a loopback address, with no admin token.
-// The admin page shows the same warning.
+// The admin page shows the same warning; as a container's main process
+// (the image's), the warning leaves out the advice to listen on
+// 127.0.0.1, the container's own.
 func WarnOpenAdmin(w io.Writer, addr net.Addr, token string) {
-	if text := adminwarn.Text(addr, token); text != "" {
+	warn := adminwarn.Text
+	if cli.ContainerMain() {
+		warn = adminwarn.ContainerText
+	}
+	if text := warn(addr, token); text != "" {
 		fmt.Fprintf(w, "atmkit: WARNING: %s\n", text)
 	}
 }

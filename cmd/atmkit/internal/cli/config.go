@@ -73,7 +73,9 @@ func (e *Env) ApplyConfig(fset *flag.FlagSet, path string, envAliases map[string
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return e.BadSetting(fset, "config", "the config file does not exist")
-	case err != nil: // a wrong setting too: a directory, a device, unreadable
+	case errors.Is(err, fs.ErrPermission): // a mount of another user's
+		return e.BadSetting(fset, "config", UnreadableProblem(err, path))
+	case err != nil: // a wrong setting too: a directory, a device
 		return e.BadSetting(fset, "config", err.Error())
 	}
 	var settings map[string]any

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"flag"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -43,6 +44,22 @@ var knownEnv = []string{
 	"ATMKIT_WSDL",
 }
 
+// serviceLinkEnv matches the variables Kubernetes puts in every pod for
+// each Service of its namespace (enableServiceLinks, on by default), as
+// Docker's links did: a Service named atmkit (docs/ci/kubernetes.yaml's)
+// gives ATMKIT_SERVICE_HOST, ATMKIT_SERVICE_PORT, ATMKIT_SERVICE_PORT_HTTP
+// (a named port), ATMKIT_PORT, ATMKIT_PORT_8080_TCP and its _PROTO, _PORT
+// and _ADDR; one named atmkit-replay, ATMKIT_REPLAY_SERVICE_HOST and so
+// on. Docker's legacy links, which GitLab CI's Docker executor makes to a
+// job's services, give the same _PORT variables and ATMKIT_NAME and
+// ATMKIT_ENV_<variable> (the service's own ATMKIT_ENV_ATMKIT_KEYS) to a
+// job that runs atmkit beside a service aliased atmkit, and the same
+// again for the aliases GitLab derives from the image atmkit/atmkit
+// (ATMKIT__ATMKIT_NAME, ATMKIT_ATMKIT_ENV_ATMKIT_ADDR). They are the
+// cluster's or the engine's, no typo of the user's: warnUnknownEnv leaves
+// them be (a name some command reads is known before this).
+var serviceLinkEnv = regexp.MustCompile(`^ATMKIT_(?:(?:_?ATMKIT_)?(?:NAME|ENV_[A-Za-z0-9_]+)|(?:[A-Z0-9_]+_)?(?:SERVICE_HOST|SERVICE_PORT(?:_[A-Z0-9_]+)?|PORT(?:_[0-9]+_(?:TCP|UDP|SCTP)(?:_PROTO|_PORT|_ADDR)?)?))$`)
+
 // KnownEnv returns the ATMKIT_* variables some atmkit command reads,
 // sorted (see knownEnv).
 func KnownEnv() []string {
@@ -61,7 +78,8 @@ const envPrefixLen = len("ATMKIT_")
 // is a letter or two off a known one, the one meant. Such a variable is
 // ignored, most often a typo (ATMKIT_KYES leaves serve accepting any
 // key); it is a warning, not a refusal, since an environment may hold the
-// variables of another version of atmkit. The value is never shown: it
+// variables of another version of atmkit. Kubernetes' service links
+// (serviceLinkEnv) get none. The value is never shown: it
 // may be a key. A name in another case (atmkit_keys) is one atmkit does
 // not read, but on Windows, whose variables are read in any case.
 func (e *Env) warnUnknownEnv(fs *flag.FlagSet, aliases map[string]string) {
@@ -84,7 +102,8 @@ func (e *Env) warnUnknownEnv(fs *flag.FlagSet, aliases map[string]string) {
 	var unknown []string
 	for _, kv := range e.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
-		if len(name) > envPrefixLen && strings.EqualFold(name[:envPrefixLen], "ATMKIT_") && !known[fold(name)] && !slices.Contains(unknown, name) {
+		if len(name) > envPrefixLen && strings.EqualFold(name[:envPrefixLen], "ATMKIT_") && !known[fold(name)] &&
+			!serviceLinkEnv.MatchString(name) && !slices.Contains(unknown, name) {
 			unknown = append(unknown, name)
 		}
 	}

@@ -68,6 +68,26 @@ func TestWarnUnknownEnv(t *testing.T) {
 			"ATMKIT_HEALTH_TIMEOUT": "3s", "ATMKIT_HEALTH_URL": value, "ATMKIT_URL": value, "ATMKIT_SHELL": "posix",
 			"ATMKIT_BENCH_CEILING_CHILD": "1", "ATMKIT_TARGET": value, "ATMKIT_WIREMOCK_JAR": value,
 			"ATMKITX": value, "ATMKIT_": value, "OTHER_ATMKIT_KYES": value, "GOFLAGS": value}, nil},
+		// A pod gets them for every Service of its namespace: one named
+		// atmkit (docs/ci/kubernetes.yaml's, its port named http) and one
+		// named atmkit-replay. Near them, a typo still warns.
+		{"Kubernetes' service links", "serve", map[string]string{
+			"ATMKIT_SERVICE_HOST": "10.96.0.5", "ATMKIT_SERVICE_PORT": "8080", "ATMKIT_SERVICE_PORT_HTTP": "8080",
+			"ATMKIT_PORT": "tcp://10.96.0.5:8080", "ATMKIT_PORT_8080_TCP": "tcp://10.96.0.5:8080",
+			"ATMKIT_PORT_8080_TCP_PROTO": "tcp", "ATMKIT_PORT_8080_TCP_PORT": "8080", "ATMKIT_PORT_8080_TCP_ADDR": "10.96.0.5",
+			"ATMKIT_REPLAY_SERVICE_HOST": "10.96.0.6", "ATMKIT_REPLAY_SERVICE_PORT_HTTP_ALT": "8081",
+			"ATMKIT_REPLAY_PORT_8081_UDP_ADDR": "10.96.0.6", "ATMKIT_REPORT": value}, []string{
+			"atmkit: WARNING: ATMKIT_REPORT: no atmkit command reads this variable, so it is ignored"}},
+		// Docker's legacy links to a service aliased atmkit (GitLab CI's
+		// Docker executor): its name and environment too. A typo of a
+		// flag ending in NAME still warns.
+		{"Docker's links", "serve", map[string]string{
+			"ATMKIT_NAME": "/runner-1/atmkit", "ATMKIT_ENV_ATMKIT_KEYS": value, "ATMKIT_ENV_PATH": "/",
+			"ATMKIT_PORT": "tcp://172.17.0.3:8080", "ATMKIT_PORT_8080_TCP_ADDR": "172.17.0.3", "ATMKIT_SERVCE_NAME": value,
+			// GitLab's aliases of the image atmkit/atmkit.
+			"ATMKIT__ATMKIT_NAME": "/runner-1/atmkit__atmkit", "ATMKIT__ATMKIT_ENV_ATMKIT_KEYS": value, "ATMKIT__ATMKIT_PORT_8080_TCP_PROTO": "tcp",
+			"ATMKIT_ATMKIT_NAME": "/runner-1/atmkit-atmkit", "ATMKIT_ATMKIT_ENV_ATMKIT_ADDR": "0.0.0.0:8080", "ATMKIT_ATMKIT_PORT": "tcp://172.17.0.3:8080"}, []string{
+			"atmkit: WARNING: ATMKIT_SERVCE_NAME: no atmkit command reads this variable, so it is ignored (did you mean ATMKIT_SERVICE_NAME?)"}},
 		{"another case", "serve", map[string]string{"atmkit_keys": value}, lower},
 		{"health's own names", "health", map[string]string{"ATMKIT_HEALTH_BRAND_NEW": "true", "ATMKIT_ADDR": value}, nil},
 	} {

@@ -435,6 +435,21 @@ func checkWritable(dir string) string {
 	return fmt.Sprintf("cannot create files in %s (%v) as %s: make the directory writable for it, or choose another", dir, err, who)
 }
 
+// UnreadableProblem says which file or directory this user may not read
+// (the path of err, a permission error, else what) and as whom: a mount
+// of another user's, as the image's uid 65532 meets one.
+func UnreadableProblem(err error, what string) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		what = pe.Path
+	}
+	who := "this user"
+	if uid := os.Getuid(); uid >= 0 { // -1 on Windows
+		who = fmt.Sprintf("uid %d", uid)
+	}
+	return fmt.Sprintf("cannot read %s (permission denied) as %s: make it, and the directories above it, readable for that user", what, who)
+}
+
 // CheckReportFile checks the file name of a report written atomically
 // after a run, before the run, so that the run is not lost to a report it
 // cannot write: CheckOutFile, and CheckReplace when the file exists.

@@ -471,6 +471,11 @@ func (e *Env) PrintListening(what string, addr net.Addr, s *Serving) string {
 		} else {
 			fmt.Fprintf(e.Stdout, "  reachable:  on every interface; from other hosts: %s://%s\n", s.Scheme(), net.JoinHostPort(host, port))
 		}
+	} else if tcp, ok := addr.(*net.TCPAddr); ok && tcp.IP.IsLoopback() && ContainerMain() {
+		// The container's own loopback: a published port forwards to
+		// its network interface, which nothing listens on, and the
+		// health check, run inside, finds the mock all the same.
+		fmt.Fprintf(e.Stdout, "  reachable:  only inside this container (%s is its own): neither the host, through a published port, nor other containers reach it; listen on every interface for them (ATMKIT_ADDR=0.0.0.0:%d, the image's)\n", tcp.IP, tcp.Port)
 	}
 	e.PrintTLS(s)
 	return base
@@ -479,6 +484,16 @@ func (e *Env) PrintListening(what string, addr net.Addr, s *Serving) string {
 // containerMarkers are the files container engines put in a container's
 // root: Docker's and Podman's.
 var containerMarkers = []string{"/.dockerenv", "/run/.containerenv"}
+
+// ContainerMain reports whether atmkit is the main process of a Docker or
+// Podman container, as in the image (its ENTRYPOINT, PID 1): the process
+// whose port a published port (-p) and other containers reach. A job's
+// container in CI, whose tests call an atmkit it started beside them, is
+// not: there 127.0.0.1 is right.
+func ContainerMain() bool { return inContainer() && pid1() }
+
+// pid1 reports whether this process is its PID namespace's first.
+var pid1 = func() bool { return os.Getpid() == 1 }
 
 // inContainer reports whether atmkit runs in a Docker or Podman container.
 // On Windows it never does: the markers are Linux paths, which Windows

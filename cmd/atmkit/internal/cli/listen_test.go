@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -53,6 +54,42 @@ func TestPrintListeningOnEveryInterface(t *testing.T) {
 		}
 		if got := out.String(); !strings.HasPrefix(got, tc.want) {
 			t.Errorf("markers %v: got %q, want %q first", tc.markers, got, tc.want)
+		}
+	}
+}
+
+// TestPrintListeningOnLoopbackInContainer: a server on the loopback
+// address of a container whose main process it is, as in the image
+// (ATMKIT_ADDR=127.0.0.1:8080), is reached from inside it alone, where its
+// health check runs: the banner says so, and how to listen for the host
+// and other containers. On a host, or started beside a job's tests in a
+// CI container (not PID 1), it says nothing more. Not parallel: it sets
+// containerMarkers and pid1.
+func TestPrintListeningOnLoopbackInContainer(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), ".dockerenv")
+	if err := os.WriteFile(marker, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	savedMarkers, savedPID1 := containerMarkers, pid1
+	t.Cleanup(func() { containerMarkers, pid1 = savedMarkers, savedPID1 })
+	const only = "  reachable:  only inside this container (%s is its own): neither the host, through a published port, nor other containers reach it; listen on every interface for them (ATMKIT_ADDR=0.0.0.0:8080, the image's)\n"
+	for _, tc := range []struct {
+		markers []string
+		main    bool // PID 1
+		ip      net.IP
+		want    string
+	}{
+		{[]string{filepath.Join(t.TempDir(), "none")}, true, net.IPv4(127, 0, 0, 1), "atmkit: mock listening on http://127.0.0.1:8080\n"},
+		{[]string{marker}, false, net.IPv4(127, 0, 0, 1), "atmkit: mock listening on http://127.0.0.1:8080\n"},
+		{[]string{marker}, true, net.IPv4(127, 0, 0, 1), "atmkit: mock listening on http://127.0.0.1:8080\n" + fmt.Sprintf(only, "127.0.0.1")},
+		{[]string{marker}, true, net.IPv6loopback, "atmkit: mock listening on http://[::1]:8080\n" + fmt.Sprintf(only, "::1")},
+	} {
+		containerMarkers, pid1 = tc.markers, func() bool { return tc.main }
+		var out bytes.Buffer
+		e := &Env{Stdout: &out}
+		e.PrintListening("mock", &net.TCPAddr{IP: tc.ip, Port: 8080}, &Serving{})
+		if got := out.String(); got != tc.want {
+			t.Errorf("markers %v, PID 1 %v, %v: got %q, want %q", tc.markers, tc.main, tc.ip, got, tc.want)
 		}
 	}
 }
