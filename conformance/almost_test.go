@@ -339,6 +339,38 @@ var _ = Describe("an almost conformant server, in its requests", Label("selftest
 		})
 		bad := failed(checkWith(byPosition, Config{Key: mockKey, Namespace: mockNS, CityIDs: cities}, reference.facts, "routing/*"))
 		Expect(bad).To(HaveKeyWithValue("routing/parameters-in-any-order", ContainSubstring("reverse order")))
+		Expect(bad).To(HaveKeyWithValue("routing/soap12-parameters-in-any-order", ContainSubstring("over soap12 with its parameters in reverse order")))
+	})
+
+	It("fails a server that reads HTTP GET and POST parameters by position, not by name", func() {
+		mock, _, cities := referenceMock()
+		// byPosition renames a query's or a form's parameters to the
+		// operation's in the document's order, as a deployment reading
+		// them by position would take them.
+		byPosition := func(op, raw string) string {
+			params := operation(op).Params
+			pairs := strings.Split(raw, "&")
+			for i, pair := range pairs {
+				if _, v, ok := strings.Cut(pair, "="); ok && i < len(params) {
+					pairs[i] = params[i] + "=" + v
+				}
+			}
+			return strings.Join(pairs, "&")
+		}
+		h := rewritingRequests(mock, func(b Binding, r *http.Request, body []byte) []byte {
+			op := path.Base(r.URL.Path)
+			switch b {
+			case HTTPGet:
+				r.URL.RawQuery = byPosition(op, r.URL.RawQuery)
+			case HTTPPost:
+				return []byte(byPosition(op, string(body)))
+			}
+			return body
+		})
+		bad := failed(checkWith(h, Config{Key: mockKey, Namespace: mockNS, CityIDs: cities}, reference.facts, "routing/*"))
+		Expect(bad).To(HaveKeyWithValue("routing/get-parameters-in-any-order", ContainSubstring("over get with its parameters in reverse order")))
+		Expect(bad).To(HaveKeyWithValue("routing/post-parameters-in-any-order", ContainSubstring("over post with its parameters in reverse order")))
+		Expect(bad).To(HaveLen(2), "the SOAP specs read SOAP parameters by name")
 	})
 
 	It("fails a service namespace off the document's form by a trailing slash", func() {
