@@ -383,6 +383,62 @@ var _ = Describe("an almost conformant server, in its requests", Label("selftest
 	})
 })
 
+// rewritingWSDL serves h, its ?WSDL answer changed by f.
+func rewritingWSDL(h http.Handler, f func([]byte) []byte) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != servicePath || !strings.EqualFold(r.URL.RawQuery, "WSDL") {
+			h.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		body := f(rec.Body.Bytes())
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.Header().Del("Content-Length")
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(body)
+	})
+}
+
+var _ = Describe("an almost conformant server, in its WSDL", Label("selftest"), func() {
+	DescribeTable("fails wsdl/bindings, naming what is wrong",
+		func(f func([]byte) []byte, says string) {
+			mock, _, cities := referenceMock()
+			changed := false
+			h := rewritingWSDL(mock, func(b []byte) []byte {
+				out := f(b)
+				changed = changed || !bytes.Equal(out, b)
+				return out
+			})
+			bad := failed(checkWith(h, Config{Key: mockKey, Namespace: mockNS, CityIDs: cities}, reference.facts, "wsdl/*"))
+			Expect(changed).To(BeTrue(), "the rewrite changed the WSDL")
+			Expect(bad).To(HaveKeyWithValue("wsdl/bindings", ContainSubstring(says)))
+			Expect(bad).To(HaveLen(1))
+		},
+		Entry("a Soap12 binding written with SOAP 1.1's extension", func(b []byte) []byte {
+			for _, el := range []string{"binding", "operation", "body"} {
+				b = bytes.ReplaceAll(b, []byte("<soap12:"+el+" "), []byte("<soap:"+el+" "))
+			}
+			return b
+		}, "AtmServiceSoap12"),
+		Entry("SOAP bindings of rpc style", func(b []byte) []byte {
+			return bytes.ReplaceAll(b, []byte(`style="document"`), []byte(`style="rpc"`))
+		}, "style"),
+		Entry("a SOAP binding of rpc style on the binding, none on its operations", func(b []byte) []byte {
+			b = bytes.ReplaceAll(b, []byte(`<soap:binding `), []byte(`<soap:binding style="rpc" `))
+			return bytes.ReplaceAll(b, []byte(` style="document"`), nil)
+		}, "style"),
+		Entry("SOAP bodies encoded", func(b []byte) []byte {
+			return bytes.ReplaceAll(b, []byte(`use="literal"`), []byte(`use="encoded" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"`))
+		}, "use"),
+		Entry("an HttpPost binding with the verb GET", func(b []byte) []byte {
+			return bytes.ReplaceAll(b, []byte(`<http:binding verb="POST"`), []byte(`<http:binding verb="GET"`))
+		}, "verb"),
+	)
+})
+
 var _ = Describe("a conformant server written differently", Label("selftest"), func() {
 	compact := regexp.MustCompile(`>\s+<`)
 	DescribeTable("passes every spec, as ASMX behind a gateway may answer",
