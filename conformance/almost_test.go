@@ -89,6 +89,9 @@ func rewritingRequests(h http.Handler, f func(b Binding, r *http.Request, body [
 // xmlAnswer reports whether a is a successful XML answer of binding b.
 func xmlAnswer(b Binding, a *answer) bool { return b != JSON && a.status == http.StatusOK }
 
+// cityResultRE matches the city search's <OpResult> in a SOAP answer.
+var cityResultRE = regexp.MustCompile(`(?s)<ReturnAtmSearchByCityResult\b.*</ReturnAtmSearchByCityResult>`)
+
 var declRE = regexp.MustCompile(`^\s*<\?xml[^?]*\?>\s*`)
 
 // editJSON decodes a JSON answer, lets f change it and encodes it again.
@@ -280,6 +283,11 @@ func almostRight() []almost {
 				a.body = bytes.ReplaceAll(a.body, []byte("<landmark />"), []byte(`<landmark xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:nil="true" />`))
 			}
 		}, []string{"equivalence/ReturnAllAtms"}, "attributes"},
+		{"SOAP 1.1 answers of the city search with <OpResult> left out (null) where the other bindings give locations", func(b Binding, a *answer) {
+			if b == SOAP11 && a.status == 200 {
+				a.body = cityResultRE.ReplaceAll(a.body, nil)
+			}
+		}, []string{"equivalence/ReturnAtmSearchByCity"}, "null"},
 		{"HTTP POST answers with an element name's case changed", func(b Binding, a *answer) {
 			if b == HTTPPost && a.status == 200 {
 				a.body = bytes.ReplaceAll(a.body, []byte("city>"), []byte("City>"))
