@@ -89,6 +89,9 @@ func rewritingRequests(h http.Handler, f func(b Binding, r *http.Request, body [
 // xmlAnswer reports whether a is a successful XML answer of binding b.
 func xmlAnswer(b Binding, a *answer) bool { return b != JSON && a.status == http.StatusOK }
 
+// cityResultRE matches the city search's <OpResult> in a SOAP answer.
+var cityResultRE = regexp.MustCompile(`(?s)<ReturnAtmSearchByCityResult\b.*</ReturnAtmSearchByCityResult>`)
+
 var declRE = regexp.MustCompile(`^\s*<\?xml[^?]*\?>\s*`)
 
 // editJSON decodes a JSON answer, lets f change it and encodes it again.
@@ -280,6 +283,11 @@ func almostRight() []almost {
 				a.body = bytes.ReplaceAll(a.body, []byte("<landmark />"), []byte(`<landmark xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:nil="true" />`))
 			}
 		}, []string{"equivalence/ReturnAllAtms"}, "attributes"},
+		{"SOAP 1.1 answers of the city search with <OpResult> left out (null) where the other bindings give locations", func(b Binding, a *answer) {
+			if b == SOAP11 && a.status == 200 {
+				a.body = cityResultRE.ReplaceAll(a.body, nil)
+			}
+		}, []string{"equivalence/ReturnAtmSearchByCity"}, "null"},
 		{"HTTP POST answers with an element name's case changed", func(b Binding, a *answer) {
 			if b == HTTPPost && a.status == 200 {
 				a.body = bytes.ReplaceAll(a.body, []byte("city>"), []byte("City>"))
@@ -339,6 +347,38 @@ var _ = Describe("an almost conformant server, in its requests", Label("selftest
 		})
 		bad := failed(checkWith(byPosition, Config{Key: mockKey, Namespace: mockNS, CityIDs: cities}, reference.facts, "routing/*"))
 		Expect(bad).To(HaveKeyWithValue("routing/parameters-in-any-order", ContainSubstring("reverse order")))
+		Expect(bad).To(HaveKeyWithValue("routing/soap12-parameters-in-any-order", ContainSubstring("over soap12 with its parameters in reverse order")))
+	})
+
+	It("fails a server that reads HTTP GET and POST parameters by position, not by name", func() {
+		mock, _, cities := referenceMock()
+		// byPosition renames a query's or a form's parameters to the
+		// operation's in the document's order, as a deployment reading
+		// them by position would take them.
+		byPosition := func(op, raw string) string {
+			params := operation(op).Params
+			pairs := strings.Split(raw, "&")
+			for i, pair := range pairs {
+				if _, v, ok := strings.Cut(pair, "="); ok && i < len(params) {
+					pairs[i] = params[i] + "=" + v
+				}
+			}
+			return strings.Join(pairs, "&")
+		}
+		h := rewritingRequests(mock, func(b Binding, r *http.Request, body []byte) []byte {
+			op := path.Base(r.URL.Path)
+			switch b {
+			case HTTPGet:
+				r.URL.RawQuery = byPosition(op, r.URL.RawQuery)
+			case HTTPPost:
+				return []byte(byPosition(op, string(body)))
+			}
+			return body
+		})
+		bad := failed(checkWith(h, Config{Key: mockKey, Namespace: mockNS, CityIDs: cities}, reference.facts, "routing/*"))
+		Expect(bad).To(HaveKeyWithValue("routing/get-parameters-in-any-order", ContainSubstring("over get with its parameters in reverse order")))
+		Expect(bad).To(HaveKeyWithValue("routing/post-parameters-in-any-order", ContainSubstring("over post with its parameters in reverse order")))
+		Expect(bad).To(HaveLen(2), "the SOAP specs read SOAP parameters by name")
 	})
 
 	It("fails a service namespace off the document's form by a trailing slash", func() {
@@ -349,6 +389,62 @@ var _ = Describe("an almost conformant server, in its requests", Label("selftest
 		Expect(bad).To(HaveKeyWithValue("namespaces/service-namespace", ContainSubstring("a trailing slash")))
 		Expect(bad).To(HaveLen(1), "the rest of the deployment is conformant")
 	})
+})
+
+// rewritingWSDL serves h, its ?WSDL answer changed by f.
+func rewritingWSDL(h http.Handler, f func([]byte) []byte) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != servicePath || !strings.EqualFold(r.URL.RawQuery, "WSDL") {
+			h.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		body := f(rec.Body.Bytes())
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.Header().Del("Content-Length")
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(body)
+	})
+}
+
+var _ = Describe("an almost conformant server, in its WSDL", Label("selftest"), func() {
+	DescribeTable("fails wsdl/bindings, naming what is wrong",
+		func(f func([]byte) []byte, says string) {
+			mock, _, cities := referenceMock()
+			changed := false
+			h := rewritingWSDL(mock, func(b []byte) []byte {
+				out := f(b)
+				changed = changed || !bytes.Equal(out, b)
+				return out
+			})
+			bad := failed(checkWith(h, Config{Key: mockKey, Namespace: mockNS, CityIDs: cities}, reference.facts, "wsdl/*"))
+			Expect(changed).To(BeTrue(), "the rewrite changed the WSDL")
+			Expect(bad).To(HaveKeyWithValue("wsdl/bindings", ContainSubstring(says)))
+			Expect(bad).To(HaveLen(1))
+		},
+		Entry("a Soap12 binding written with SOAP 1.1's extension", func(b []byte) []byte {
+			for _, el := range []string{"binding", "operation", "body"} {
+				b = bytes.ReplaceAll(b, []byte("<soap12:"+el+" "), []byte("<soap:"+el+" "))
+			}
+			return b
+		}, "AtmServiceSoap12"),
+		Entry("SOAP bindings of rpc style", func(b []byte) []byte {
+			return bytes.ReplaceAll(b, []byte(`style="document"`), []byte(`style="rpc"`))
+		}, "style"),
+		Entry("a SOAP binding of rpc style on the binding, none on its operations", func(b []byte) []byte {
+			b = bytes.ReplaceAll(b, []byte(`<soap:binding `), []byte(`<soap:binding style="rpc" `))
+			return bytes.ReplaceAll(b, []byte(` style="document"`), nil)
+		}, "style"),
+		Entry("SOAP bodies encoded", func(b []byte) []byte {
+			return bytes.ReplaceAll(b, []byte(`use="literal"`), []byte(`use="encoded" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"`))
+		}, "use"),
+		Entry("an HttpPost binding with the verb GET", func(b []byte) []byte {
+			return bytes.ReplaceAll(b, []byte(`<http:binding verb="POST"`), []byte(`<http:binding verb="GET"`))
+		}, "verb"),
+	)
 })
 
 var _ = Describe("a conformant server written differently", Label("selftest"), func() {

@@ -557,14 +557,25 @@ func (s *altServer) wsdlDoc(base string) []byte {
 		pt.CreateElement("wsdl:operation").CreateAttr("name", op.Name)
 	}
 	d.AddChild(pt)
+	d.CreateAttr("xmlns:soap12", wsdlSOAP12NS)
+	d.CreateAttr("xmlns:http", wsdlHTTPNS)
 	for _, suffix := range []string{"Soap", "Soap12", "HttpGet", "HttpPost"} {
 		b := d.CreateElement("wsdl:binding")
 		b.CreateAttr("name", "AltService"+suffix)
-		if suffix == "Soap" {
-			for _, op := range Operations {
-				o := b.CreateElement("wsdl:operation")
-				o.CreateAttr("name", op.Name)
-				o.CreateElement("soap:operation").CreateAttr("soapAction", s.ns+"/"+op.Name)
+		ext := map[string]string{"Soap": "soap", "Soap12": "soap12"}[suffix]
+		if ext == "" {
+			b.CreateElement("http:binding").CreateAttr("verb", strings.ToUpper(strings.TrimPrefix(suffix, "Http")))
+			continue
+		}
+		b.CreateElement(ext+":binding").CreateAttr("transport", soapTransport)
+		for _, op := range Operations {
+			o := b.CreateElement("wsdl:operation")
+			o.CreateAttr("name", op.Name)
+			so := o.CreateElement(ext + ":operation")
+			so.CreateAttr("soapAction", s.ns+"/"+op.Name)
+			so.CreateAttr("style", "document")
+			for _, dir := range []string{"wsdl:input", "wsdl:output"} {
+				o.CreateElement(dir).CreateElement(ext+":body").CreateAttr("use", "literal")
 			}
 		}
 	}

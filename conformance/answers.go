@@ -112,6 +112,12 @@ func resultIn(x *Exchange, b Binding, ns string) (*etree.Element, error) {
 	}
 	doc, err := x.xml()
 	if err != nil {
+		if (b == HTTPGet || b == HTTPPost) && isSearch(op) && onlyDeclaration(x.RespBody) {
+			// A search's null node (XmlElement, XmlNode): XmlSerializer
+			// writes the declaration alone (WriteNullTagLiteral writes no
+			// element of an empty name).
+			return nullResult(ns, op), nil
+		}
 		return nil, fail(x, what+": body", "an XML document", "%v in %s", err, snippet(x.RespBody, x.masks()...))
 	}
 	root := doc.Root()
@@ -157,6 +163,11 @@ func resultIn(x *Exchange, b Binding, ns string) (*etree.Element, error) {
 	}
 	resp := body.ChildElements()[0]
 	want = qname{ns, op + "Result"}
+	if len(resp.ChildElements()) == 0 && textOf(resp) == "" && isSearch(op) {
+		// A search's null result: ASMX leaves <OpResult> out (the
+		// return value's element is not nillable; minOccurs="0").
+		return nullResult(ns, op), nil
+	}
 	if kids := resp.ChildElements(); len(kids) != 1 || nameOf(kids[0]) != want {
 		return nil, fail(x, what+": "+op+"Response", "exactly "+want.String(), "%s", names(kids))
 	}
@@ -428,4 +439,38 @@ func checkServiceFault(x *Exchange, what string) error {
 		return fail(x, what+": fault code and text", fmt.Sprintf("%q only with %s: ASMX writes it for an exception that is not a SoapException, always with that code; a SoapException of the service keeps its own code and message", unableToProcess+" ---> …", server.Local), "%s with %q", code.Local, clip(text, 200, x.masks()...))
 	}
 	return nil
+}
+
+// isSearch reports whether op is one of the six searches, whose result when
+// nothing matches the interface document does not show: an empty list or
+// null, as the deployment's code returns.
+func isSearch(op string) bool {
+	o := operation(op)
+	return o.Locations && len(o.Params) > 1
+}
+
+// onlyDeclaration reports whether an answer's body is an XML declaration
+// alone (white space around it), as XmlSerializer writes a null node over
+// HTTP GET and POST.
+func onlyDeclaration(body []byte) bool {
+	body = bytes.TrimSpace(bytes.TrimPrefix(body, []byte("\ufeff")))
+	decl := xmlDeclRE.Find(body)
+	return decl != nil && len(bytes.TrimSpace(body[len(decl):])) == 0
+}
+
+// nullResult stands for a search's null result, which ASMX writes as no
+// <OpResult> over SOAP, a root with xsi:nil="true" over HTTP GET and POST
+// (a class, an array, a DataSet) or no root (a node): an <OpResult>
+// wrapper in ns holding nothing, marked xsi:nil="true" as ASMX marks a
+// null root. Its content is empty, as a typed nil root's is, so that the
+// bindings' null results are equivalent, and different from any result
+// that holds locations.
+func nullResult(ns, op string) *etree.Element {
+	e := etree.NewElement(op + "Result")
+	if ns != "" {
+		e.CreateAttr("xmlns", ns)
+	}
+	e.CreateAttr("xmlns:xsi", xsiNS)
+	e.CreateAttr("xsi:nil", "true")
+	return e
 }

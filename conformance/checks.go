@@ -35,6 +35,7 @@ func Checks() []Check {
 	cs = append(cs, jsonChecks()...)
 	cs = append(cs, soapActionChecks()...)
 	cs = append(cs, routingChecks()...)
+	cs = append(cs, paramOrderChecks()...)
 	cs = append(cs, faultChecks()...)
 	cs = append(cs, semanticChecks()...)
 	cs = append(cs, wsdlChecks()...)

@@ -227,6 +227,35 @@ func routingChecks() []Check {
 	}}
 }
 
+// paramOrderChecks check, in the bindings but SOAP 1.1 (whose spec is
+// routing/parameters-in-any-order), that parameters are read by name: SOAP
+// 1.2 by the XmlSerializer that reads SOAP 1.1, HTTP GET and POST by
+// ValueCollectionParameterReader, which looks each parameter up by name in
+// the query or the form. A deployment reading them by position answers
+// another search.
+func paramOrderChecks() []Check {
+	var cs []Check
+	for _, b := range []Binding{SOAP12, HTTPGet, HTTPPost} {
+		cs = append(cs, Check{
+			Name:        "routing/" + string(b) + "-parameters-in-any-order",
+			Group:       "SOAP version and routing",
+			Description: "a " + string(b) + " call with its parameters in the reverse of the document's order gives the same result (ASMX reads them by name, in any order)",
+			Labels:      []string{string(b), "asmx", "routing"},
+			Run: func(s *Session, _ Notef) error {
+				f, err := s.Facts()
+				if err != nil {
+					return err
+				}
+				return sameResult(s, func(string) Request {
+					return Request{Binding: b, Op: opByAddress, Values: f.Values(opByAddress), Reversed: true}
+				}, "ReturnAtmSearchByAddress over "+string(b)+" with its parameters in reverse order",
+					"the result of the same call with them in the document's order (ASMX matches parameters by name)")
+			},
+		})
+	}
+	return cs
+}
+
 // checkEmptyStatus checks that x was answered with status and no body, as
 // ASMX answers a SOAP fault whose status is not 500.
 func checkEmptyStatus(x *Exchange, what string, status int) error {

@@ -148,7 +148,7 @@ func wsdlChecks() []Check {
 	}, {
 		Name:        "wsdl/bindings",
 		Group:       "the WSDL",
-		Description: "the WSDL names its bindings <Service>Soap, Soap12, HttpGet and HttpPost, and SOAP 1.1 actions are {ns}/<Op>",
+		Description: "the WSDL names its bindings <Service>Soap, Soap12, HttpGet and HttpPost, each written as ASMX writes it: the SOAP ones document/literal in their own extension's namespace (soap:, soap12:) with actions {ns}/<Op>, the HTTP ones with their verb",
 		// Labelled with the bindings it covers, so that a run narrowed to
 		// the bindings a deployment serves leaves it out.
 		Labels: []string{"wsdl", "asmx", "soap11", "soap12", "get", "post"},
@@ -158,35 +158,31 @@ func wsdlChecks() []Check {
 				return err
 			}
 			var bnames []string
-			var soap11 *etree.Element
+			bySuffix := map[string]*etree.Element{}
 			for _, b := range children(defs, wsdlNS, "binding") {
 				n := b.SelectAttrValue("name", "")
 				bnames = append(bnames, n)
-				if strings.HasSuffix(n, "Soap") {
-					soap11 = b
+				for _, suffix := range []string{"Soap", "Soap12", "HttpGet", "HttpPost"} {
+					if strings.HasSuffix(n, suffix) && bySuffix[suffix] == nil {
+						bySuffix[suffix] = b
+					}
 				}
 			}
 			for _, suffix := range []string{"Soap", "Soap12", "HttpGet", "HttpPost"} {
-				ok := false
-				for _, n := range bnames {
-					ok = ok || strings.HasSuffix(n, suffix)
-				}
-				if !ok {
+				if bySuffix[suffix] == nil {
 					return fail(x, "WSDL bindings", "a binding named <Service>"+suffix, "%q", bnames)
 				}
 			}
-			actions := map[string]string{}
-			for _, o := range children(soap11, wsdlNS, "operation") {
-				for _, so := range children(o, wsdlSOAPNS, "operation") {
-					actions[o.SelectAttrValue("name", "")] = so.SelectAttrValue("soapAction", "")
-				}
+			if err := checkSOAPBinding(x, bySuffix["Soap"], wsdlSOAPNS, ns); err != nil {
+				return err
 			}
-			for _, op := range Operations {
-				if want := soapAction(ns, op.Name); actions[op.Name] != want {
-					return fail(x, "WSDL soapAction of "+op.Name+" in "+soap11.SelectAttrValue("name", ""), want, "%q", actions[op.Name])
-				}
+			if err := checkSOAPBinding(x, bySuffix["Soap12"], wsdlSOAP12NS, ns); err != nil {
+				return err
 			}
-			return nil
+			if err := checkHTTPBinding(x, bySuffix["HttpGet"], "GET"); err != nil {
+				return err
+			}
+			return checkHTTPBinding(x, bySuffix["HttpPost"], "POST")
 		},
 	}}
 	cs = append(cs, Check{
@@ -259,4 +255,96 @@ func wsdlChecks() []Check {
 		})
 	}
 	return cs
+}
+
+// soapTransport is the transport of ASMX's SOAP bindings: SOAP over HTTP.
+const soapTransport = "http://schemas.xmlsoap.org/soap/http"
+
+// checkSOAPBinding checks a SOAP binding of the WSDL as ASMX's
+// SoapProtocolReflector and Soap12ProtocolReflector write it: the
+// extension of its own SOAP version (bindNS: soap: for <Service>Soap,
+// soap12: for <Service>Soap12) on the binding, each operation and each
+// body, SOAP over HTTP, document style (on the operation or, by default,
+// the binding), literal bodies, and the action {ns}/<Op>. A binding named
+// as the SOAP 1.2 one but written with SOAP 1.1's extension, or rpc or
+// encoded, describes a service that ASMX is not: a client generated from it
+// sends other messages.
+func checkSOAPBinding(x *Exchange, b *etree.Element, bindNS, ns string) error {
+	name := b.SelectAttrValue("name", "")
+	what := "WSDL binding " + name
+	ext := children(b, bindNS, "binding")
+	if len(ext) != 1 {
+		return fail(x, what, "one "+qname{bindNS, "binding"}.String()+" (the binding's SOAP version's extension)", "%s", extensionNames(b))
+	}
+	if t := ext[0].SelectAttrValue("transport", ""); t != soapTransport {
+		return fail(x, what+": transport", soapTransport, "%q", t)
+	}
+	style := ext[0].SelectAttrValue("style", "document")
+	if style != "document" {
+		return fail(x, what+": style", `"document" (or none), as ASMX writes it`, "%q", style)
+	}
+	ops := map[string]*etree.Element{}
+	for _, o := range children(b, wsdlNS, "operation") {
+		ops[o.SelectAttrValue("name", "")] = o
+	}
+	for _, op := range Operations {
+		o := ops[op.Name]
+		at := what + " operation " + op.Name
+		if o == nil {
+			return fail(x, what, "an operation "+op.Name, "none")
+		}
+		so := children(o, bindNS, "operation")
+		if len(so) != 1 {
+			return fail(x, at, "one "+qname{bindNS, "operation"}.String(), "%s", extensionNames(o))
+		}
+		if want, got := soapAction(ns, op.Name), so[0].SelectAttrValue("soapAction", ""); got != want {
+			return fail(x, "WSDL soapAction of "+op.Name+" in "+name, want, "%q", got)
+		}
+		if s := so[0].SelectAttrValue("style", style); s != "document" {
+			return fail(x, at+": style", `"document", as ASMX writes it`, "%q", s)
+		}
+		for _, dir := range []string{"input", "output"} {
+			msg := children(o, wsdlNS, dir)
+			if len(msg) != 1 {
+				return fail(x, at, "one "+qname{wsdlNS, dir}.String(), "%d", len(msg))
+			}
+			body := children(msg[0], bindNS, "body")
+			if len(body) != 1 {
+				return fail(x, at+" "+dir, "one "+qname{bindNS, "body"}.String(), "%s", extensionNames(msg[0]))
+			}
+			if use := body[0].SelectAttrValue("use", ""); use != "literal" {
+				return fail(x, at+" "+dir+": body use", `"literal", as ASMX writes it`, "%q", use)
+			}
+		}
+	}
+	return nil
+}
+
+// checkHTTPBinding checks an HTTP binding of the WSDL as ASMX writes it:
+// an http:binding with its verb.
+func checkHTTPBinding(x *Exchange, b *etree.Element, verb string) error {
+	what := "WSDL binding " + b.SelectAttrValue("name", "")
+	ext := children(b, wsdlHTTPNS, "binding")
+	if len(ext) != 1 {
+		return fail(x, what, "one "+qname{wsdlHTTPNS, "binding"}.String()+` verb="`+verb+`"`, "%s", extensionNames(b))
+	}
+	if v := ext[0].SelectAttrValue("verb", ""); v != verb {
+		return fail(x, what+": verb", verb, "%q", v)
+	}
+	return nil
+}
+
+// extensionNames lists the names of e's child elements outside the WSDL
+// namespace (its extensions), for a failure: "none" when it has none.
+func extensionNames(e *etree.Element) string {
+	var names []string
+	for _, k := range e.ChildElements() {
+		if q := nameOf(k); q.Space != wsdlNS {
+			names = append(names, q.String())
+		}
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
 }

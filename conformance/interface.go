@@ -25,6 +25,10 @@ const (
 	xsdNS       = "http://www.w3.org/2001/XMLSchema"
 	wsdlNS      = "http://schemas.xmlsoap.org/wsdl/"
 	wsdlSOAPNS  = "http://schemas.xmlsoap.org/wsdl/soap/"
+	// wsdlSOAP12NS and wsdlHTTPNS are the WSDL 1.1 extensions of the SOAP
+	// 1.2 and HTTP bindings.
+	wsdlSOAP12NS = "http://schemas.xmlsoap.org/wsdl/soap12/"
+	wsdlHTTPNS   = "http://schemas.xmlsoap.org/wsdl/http/"
 
 	ctTextXML   = "text/xml; charset=utf-8"
 	ctSOAP12    = "application/soap+xml; charset=utf-8"

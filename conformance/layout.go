@@ -177,6 +177,9 @@ func layoutOf(soap, doc *etree.Element) layout {
 // difference.
 func compareWithDocument(soap, doc *etree.Element) (layout, string) {
 	l := layoutOf(soap, doc)
+	if d := diffNull(soap, doc); d != "" {
+		return l, d
+	}
 	switch l.kind {
 	case layoutNode:
 		return l, diffElements(soap.ChildElements()[0], doc)

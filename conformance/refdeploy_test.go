@@ -181,6 +181,48 @@ var _ = Describe("the reference ASMX deployments on Mono", Label("selftest", "re
 		expectCityLeftOut(RunChecks(s, Checks()))
 	})
 
+	It("passes sites whose searches return null when nothing matches, failing only the city search given a city with none", func() {
+		// Each search by city returns null when the city has no locations,
+		// as a .NET team may write it: ASMX leaves <OpResult> out over
+		// SOAP, writes a root with xsi:nil="true" over GET and POST (a
+		// class, a DataSet), or the XML declaration alone (a node).
+		d := refdeploy.Start(GinkgoTB(),
+			refdeploy.EditSiteFile(refdeploy.Root, "App_Code/AtmService.cs",
+				"return Typed.Result(Data.Atms.Where(a => a.CityId == intCityID).OrderBy(a => a.Id).ToList(), null);",
+				"var l = Data.Atms.Where(a => a.CityId == intCityID).OrderBy(a => a.Id).ToList(); if (l.Count == 0) return null; return Typed.Result(l, null);"),
+			refdeploy.EditSiteFile(refdeploy.Legacy.Name, "App_Code/LegacyService.cs",
+				"return Store.Node(Store.Tellers.Where(t => t.CityId == intCityID).OrderBy(t => t.Ref).ToList(), false, 0, 0);",
+				"var l = Store.Tellers.Where(t => t.CityId == intCityID).OrderBy(t => t.Ref).ToList(); if (l.Count == 0) return null; return Store.Node(l, false, 0, 0);"),
+			refdeploy.EditSiteFile(refdeploy.DataSets.Name, "App_Code/DataSetService.cs",
+				"return Sets.Finder(Data.Atms.Where(a => a.CityId == intCityID).OrderBy(a => a.Id).ToList(), false, 0, 0);",
+				"var l = Data.Atms.Where(a => a.CityId == intCityID).OrderBy(a => a.Id).ToList(); if (l.Count == 0) return null; return Sets.Finder(l, false, 0, 0);"),
+		)
+		learned := map[string]string{
+			refdeploy.Root:          "../shape/learn/testdata/reference-learned.yaml",
+			refdeploy.DataSets.Name: "../shape/learn/testdata/dataset-learned.yaml",
+		}
+		for _, site := range []refdeploy.Site{refdeploy.Typed, refdeploy.Legacy, refdeploy.DataSets} {
+			base := d.SiteURL(site.Name)
+			warmUp(base, site.Key)
+			// A city with no locations: every binding answers its null,
+			// which the shape specs pass too.
+			cfg := Config{Target: base, Key: site.Key, CityIDs: []int{9999}}
+			if file := learned[site.Name]; file != "" {
+				sh, err := shape.Load(file)
+				Expect(err).NotTo(HaveOccurred())
+				cfg.Shape = sh
+			}
+			s, err := NewSession(cfg)
+			Expect(err).NotTo(HaveOccurred())
+			x, err := s.Do(Request{Binding: SOAP11, Op: opByCity, Values: map[string]string{pCityID: "9999"}})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(x.RespBody)).To(ContainSubstring("<ReturnAtmSearchByCityResponse xmlns=\""+site.Namespace+"\" />"), "%s answers a null result", site.Name)
+			bad := failed(RunChecks(s, Checks()))
+			Expect(bad).To(HaveKeyWithValue("semantics/city", ContainSubstring("the city's locations")), site.Name)
+			Expect(bad).To(HaveLen(1), "%s: only the city given has no locations", site.Name)
+		}
+	})
+
 	It("fails the typed site's answers when a proxy moves its GET roots out of the service namespace", func() {
 		d := refdeploy.Shared(GinkgoTB())
 		proxy := rewriteGET(d.URL, func(b []byte) []byte {

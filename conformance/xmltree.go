@@ -239,6 +239,9 @@ func diffElements(a, b *etree.Element) string {
 // attributes, text and children, whatever the wrappers are named (the
 // <OpResult> of SOAP and the root of a typed GET/POST result).
 func diffContent(a, b *etree.Element) string {
+	if d := diffNull(a, b); d != "" {
+		return d
+	}
 	where, what := diffInside(a, b)
 	if what == "" {
 		return ""
@@ -430,4 +433,35 @@ func numeric(v string) (float64, bool) {
 type resultNode struct {
 	Root *etree.Element
 	X    *Exchange
+}
+
+// isNullResult reports whether a wrapper is a search's null result: an
+// element marked xsi:nil="true" holding nothing (nullResult, or a typed
+// GET/POST root as XmlSerializer writes a null).
+func isNullResult(w *etree.Element) bool {
+	if len(w.ChildElements()) > 0 || textOf(w) != "" {
+		return false
+	}
+	for _, a := range w.Attr {
+		if a.NamespaceURI() == xsiNS && a.Key == "nil" && a.Value == "true" {
+			return true
+		}
+	}
+	return false
+}
+
+// diffNull describes a difference of two wrappers when one is a null
+// result and the other is not, or returns "".
+func diffNull(a, b *etree.Element) string {
+	na, nb := isNullResult(a), isNullResult(b)
+	if na == nb {
+		return ""
+	}
+	say := func(w *etree.Element, null bool) string {
+		if null {
+			return "a null result (no <OpResult>, a root with xsi:nil=\"true\" or the XML declaration alone, as ASMX writes a null)"
+		}
+		return describeContent(w)
+	}
+	return "at /(content): " + say(a, na) + " vs " + say(b, nb)
 }
