@@ -37,11 +37,15 @@ var edgeCalls = append(append([]refdeploy.Call(nil), refdeploy.Calls...),
 	refdeploy.Call{Op: "ReturnAtmSearchByCoordinates", Params: [][2]string{{"strPostalCode", ""}, {"dblLatitude", "44.6488"}, {"dblLongitude", "-63.5752"}, {"bytRadius", "10"}}},
 )
 
-// TestDifferentialEdgeValues serves edgeStore from the reference
-// deployment (its shared store's data replaced by edgeStore's, as C#
-// literals: storeFrom) and from the mock, and compares the answers of
-// the typed, DataSet and attribute sites to edgeCalls in every binding
-// byte for byte, as TestDifferentialLearnedSites compares refStore's.
+// TestDifferentialEdgeValues serves edgeStore from a reference
+// deployment of its own (its shared store's data replaced by edgeStore's,
+// as C# literals: storeFrom) and from the mock, and compares the answers
+// of the typed, DataSet and attribute sites to edgeCalls in every binding
+// byte for byte, as TestDifferentialLearnedSites compares refStore's:
+// the mock serves the shape learned from the shared deployment's answers
+// over refStore (edge values are no evidence of which field a value is),
+// JSON answers are compared by value (learnedSite.jsonValues), and
+// Mono's negative zero in a DataSet is .NET's (negativeZero).
 func TestDifferentialEdgeValues(t *testing.T) {
 	t.Parallel()
 	refdeploy.Require(t)
