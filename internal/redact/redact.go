@@ -356,10 +356,12 @@ func (l literal) maskIn(s string) string {
 func Forms(key string) []string {
 	query, path := url.QueryEscape(key), url.PathEscape(key)
 	forms := []string{key, query, path, lowerEscapes(query), lowerEscapes(path), html.EscapeString(key),
-		xmlText.Replace(key), xmlAttr.Replace(key), xmlAll.Replace(key), wire.HTMLEncode(key),
+		xmlText.Replace(key), xmlAttr.Replace(key), xmlAll.Replace(key), wire.HTMLEncode(key)}
+	if strings.ContainsFunc(key, func(r rune) bool { return r < 0x20 || r == 0xFFFE || r == 0xFFFF }) {
 		// As an answer writes it (.NET's XmlTextEncoder): a control
 		// character as a character reference, &#x1;.
-		string(asmx.AppendText(nil, key)), string(asmx.AppendAttr(nil, key))}
+		forms = append(forms, string(asmx.AppendText(nil, key)), string(asmx.AppendAttr(nil, key)))
+	}
 	if b, err := json.Marshal(key); err == nil {
 		forms = append(forms, string(b[1:len(b)-1]))
 	}
