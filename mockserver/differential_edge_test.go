@@ -20,8 +20,10 @@ import (
 // data holds: XML's special characters (& < > " ' and ]]>), characters
 // beyond the BMP, a combining accent, U+2028 and U+2029, leading,
 // trailing and repeated spaces, a tab, CR and LF in values, a value of
-// 10,000 characters, control characters, a latitude of 17 significant
-// digits, and the largest 32-bit ids (an ATM's, an institution's).
+// 10,000 characters, control characters, U+FFFE and U+FFFF (in element
+// text, and in the attrs site's attributes: its provinces' labels), a
+// latitude of 17 significant digits, and the largest 32-bit ids (an
+// ATM's, an institution's).
 const edgeStore = "testdata/edgestore"
 
 // edgeCalls are refdeploy.Calls and searches by coordinates whose point
