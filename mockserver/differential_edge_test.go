@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -42,7 +43,7 @@ var edgeCalls = append(append([]refdeploy.Call(nil), refdeploy.Calls...),
 // TestDifferentialEdgeValues serves edgeStore from a reference
 // deployment of its own (its shared store's data replaced by edgeStore's,
 // as C# literals: storeFrom) and from the mock, and compares the answers
-// of the typed, DataSet and attribute sites to edgeCalls in every binding
+// of the sites of edgeSites to edgeCalls in every binding
 // byte for byte, as TestDifferentialLearnedSites compares refStore's:
 // the mock serves the shape learned from the shared deployment's answers
 // over refStore (edge values are no evidence of which field a value is),
@@ -57,7 +58,7 @@ func TestDifferentialEdgeValues(t *testing.T) {
 	}
 	learned := refdeploy.Shared(t)
 	d := refdeploy.Start(t, storeFrom(ds))
-	for _, site := range []refdeploy.Site{refdeploy.Typed, refdeploy.DataSets, refdeploy.Attrs} {
+	for _, site := range edgeSites {
 		t.Run(site.Name, func(t *testing.T) {
 			t.Parallel()
 			learned.Warm(site)
@@ -70,18 +71,29 @@ func TestDifferentialEdgeValues(t *testing.T) {
 	}
 }
 
-// negativeZero is the DataSet site's answer to the search at latitude -0
+// negativeZero is a DataSet site's answer to the search at latitude -0
 // over SOAP as .NET writes it: XmlConvert.ToDouble reads a SOAP "-0" as
 // negative zero, and a DataSet writes a double column's value with
 // XmlConvert.ToString (DoubleStorage.ConvertObjectToXml), which writes
-// it as -0 (IsNegativeZero); Mono's writes 0. (GET and POST read "-0"
-// with Double.Parse, zero on .NET Framework, written 0 by both.)
+// it as -0 (IsNegativeZero); Mono's writes 0 (the searched latitude: the
+// dataset site's SearchLat element, the sets site's Lat attribute). GET
+// and POST read "-0" with Double.Parse, zero on .NET Framework, written
+// 0 by both.
 func negativeZero(what string, body []byte) []byte {
-	if !strings.Contains(what, "[dblLatitude -0]") || !strings.Contains(what, " over soap") {
+	if !strings.Contains(what, "[dblLatitude -0]") || !strings.Contains(what, " over soap") || !bytes.Contains(body, []byte("<diffgr:diffgram")) {
 		return body
 	}
-	return bytes.ReplaceAll(body, []byte("<SearchLat>0</SearchLat>"), []byte("<SearchLat>-0</SearchLat>"))
+	return searchedLatZero.ReplaceAll(body, []byte("$1-0$2"))
 }
+
+// searchedLatZero is a DataSet's searched latitude of 0: the element
+// SearchLat or the attribute Lat.
+var searchedLatZero = regexp.MustCompile(`(<SearchLat>|\sLat=")0(</SearchLat>|")`)
+
+// edgeSites are the sites TestDifferentialEdgeValues compares: those
+// that share the store but the spaces site, whose generated values
+// (generatedValues) name the institutions by refStore's names.
+var edgeSites = []refdeploy.Site{refdeploy.Typed, refdeploy.DataSets, refdeploy.Attrs, refdeploy.Layered, refdeploy.Nodes, refdeploy.Sets}
 
 // storeFrom replaces the data of the shared store (the Store.cs of each
 // site that compiles it) with ds's provinces, institutions and ATMs.
@@ -112,8 +124,8 @@ func storeFrom(ds *fixtures.Dataset) refdeploy.Option {
 		{"public static readonly Record[] Atms = {\n", atms.String()},
 	}
 	return func(sitesDir string) error {
-		for _, site := range []string{refdeploy.Typed.Name, refdeploy.DataSets.Name, refdeploy.Attrs.Name} {
-			file := filepath.Join(sitesDir, site, "App_Code", "Store.cs")
+		for _, site := range edgeSites {
+			file := filepath.Join(sitesDir, site.Name, "App_Code", "Store.cs")
 			data, err := os.ReadFile(file)
 			if err != nil {
 				return fmt.Errorf("edge store: %w", err)
