@@ -509,12 +509,14 @@ func TestAppendEscapedIsWellFormed(t *testing.T) {
 // TestAppendTextAndAttr: answers escape as .NET's XmlTextWriter does (the
 // same output from Mono's, compiled with mcs): in text only <, > and &; in
 // a double-quoted attribute also " and CR/LF as character references;
-// quotes, tabs and line ends otherwise as they are.
+// quotes, tabs and line ends otherwise as they are; characters XML 1.0
+// forbids as character references (XmlTextEncoder.WriteCharEntityImpl),
+// bytes that are not UTF-8 as U+FFFD.
 func TestAppendTextAndAttr(t *testing.T) {
-	if got, want := string(AppendText(nil, "x\r\ny'z\"<>&\tw\x01")), "x\r\ny'z\"&lt;&gt;&amp;\tw\uFFFD"; got != want {
+	if got, want := string(AppendText(nil, "x\r\ny'z\"<>&\tw\x01\x1f\uFFFE\uFFFF\xff")), "x\r\ny'z\"&lt;&gt;&amp;\tw&#x1;&#x1F;&#xFFFE;&#xFFFF;\uFFFD"; got != want {
 		t.Errorf("text: got %q, want %q", got, want)
 	}
-	if got, want := string(AppendAttr(nil, "p'q\"r\r\ns\tt")), "p'q&quot;r&#xD;&#xA;s\tt"; got != want {
+	if got, want := string(AppendAttr(nil, "p'q\"r\r\ns\tt\x07")), "p'q&quot;r&#xD;&#xA;s\tt&#x7;"; got != want {
 		t.Errorf("attribute: got %q, want %q", got, want)
 	}
 }

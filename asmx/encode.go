@@ -1,6 +1,8 @@
 package asmx
 
 import (
+	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -141,15 +143,30 @@ func AppendEscaped(dst []byte, s string) []byte { return appendEscaped(dst, s, e
 // (XmlTextEncoder, which ASMX's answers and faults go through): <, > and &
 // escaped; quotes, tabs, line feeds and carriage returns as they are (a
 // reader then reads a CR LF as a line feed, as a .NET client does).
-// Characters XML 1.0 forbids are replaced by U+FFFD (.NET writes a
-// character reference no XML 1.0 reader takes).
+// Characters XML 1.0 forbids are written as the character references
+// .NET writes (&#x1;, &#xFFFE;), which no XML 1.0 reader takes; bytes
+// that are not UTF-8, which no .NET string holds, as U+FFFD.
 func AppendText(dst []byte, s string) []byte { return appendEscaped(dst, s, escapeText) }
 
 // AppendAttr appends s as the value of an attribute in double quotes, as
 // XmlTextWriter writes it: <, >, & and " escaped, a carriage return and a
 // line feed as &#xD; and &#xA; (read back as themselves, not as spaces),
-// an apostrophe and a tab as they are.
+// an apostrophe and a tab as they are; characters XML 1.0 forbids as
+// AppendText writes them.
 func AppendAttr(dst []byte, s string) []byte { return appendEscaped(dst, s, escapeAttr) }
+
+// controlRefs are the character references .NET's XmlTextEncoder writes
+// for the control characters XML 1.0 forbids, in text and attribute
+// values alike (WriteCharEntityImpl: the code in upper-case hex, &#x1F;);
+// Mono's XmlTextWriter writes the same. No XML 1.0 reader takes them: a
+// .NET client (SoapHttpClientProtocol's XmlTextReader, Normalization on)
+// fails on such an answer as it fails on the service's.
+var controlRefs = func() (refs [0x20]string) {
+	for c := range refs {
+		refs[c] = "&#x" + strings.ToUpper(strconv.FormatInt(int64(c), 16)) + ";"
+	}
+	return refs
+}()
 
 // How appendEscaped escapes.
 const (
@@ -190,7 +207,10 @@ func appendEscaped(dst []byte, s string, mode int) []byte {
 			case '\t':
 			default:
 				if c < 0x20 {
-					esc = "\uFFFD"
+					esc = controlRefs[c]
+					if mode == escapeAll {
+						esc = "\uFFFD"
+					}
 				}
 			}
 			if esc != "" {
@@ -204,7 +224,14 @@ func appendEscaped(dst []byte, s string, mode int) []byte {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if (r == utf8.RuneError && size == 1) || r == 0xFFFE || r == 0xFFFF {
 			dst = append(dst, s[last:i]...)
-			dst = append(dst, "\uFFFD"...)
+			switch {
+			case r == utf8.RuneError || mode == escapeAll:
+				dst = append(dst, "\uFFFD"...)
+			case r == 0xFFFE:
+				dst = append(dst, "&#xFFFE;"...)
+			default:
+				dst = append(dst, "&#xFFFF;"...)
+			}
 			last = i + size
 		}
 		i += size

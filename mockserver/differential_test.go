@@ -758,8 +758,9 @@ func faultOf(body []byte) (code, text string) {
 	doc := etree.NewDocument()
 	if err := doc.ReadFromBytes(body); err != nil || doc.Root() == nil {
 		// .NET writes a control character in a fault's text as a
-		// character reference XML 1.0 does not allow (&#x14;); the mock
-		// writes U+FFFD there (a decision in docs/asmx.md).
+		// character reference XML 1.0 does not allow (&#x14;), as Mono
+		// and the mock do (docs/asmx.md), which etree refuses: read as
+		// U+FFFD.
 		fixed := controlCharRef.ReplaceAllString(string(body), "\uFFFD")
 		if doc = etree.NewDocument(); fixed == string(body) || doc.ReadFromString(fixed) != nil || doc.Root() == nil {
 			return "", "not XML: " + string(body)

@@ -2,6 +2,7 @@ package mocktest
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 )
 
@@ -19,3 +20,12 @@ func AsDotNetLines(s string) string { return strings.ReplaceAll(s, "\n", "\r\n")
 
 // AsDotNetLinesBytes is AsDotNetLines for bytes; b is left as it is.
 func AsDotNetLinesBytes(b []byte) []byte { return bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")) }
+
+// indentBreak is a line break an indenting writer writes: one before a
+// tag, after the indentation.
+var indentBreak = regexp.MustCompile(`\n( *<)`)
+
+// AsDotNetIndentBytes is AsDotNetLinesBytes for a document whose values
+// may hold line feeds of their own, which both runtimes write as they are:
+// only the breaks before a tag (an indenting writer's) become CR LF.
+func AsDotNetIndentBytes(b []byte) []byte { return indentBreak.ReplaceAll(b, []byte("\r\n$1")) }

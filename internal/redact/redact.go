@@ -26,6 +26,7 @@ import (
 
 	"golang.org/x/text/encoding/charmap"
 
+	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/internal/printable"
 	"github.com/atmkit/atmkit/internal/wire"
 )
@@ -345,7 +346,8 @@ func (l literal) maskIn(s string) string {
 
 // Forms returns key as Text finds it literally: as it is and as URL query
 // or path encoding (its escapes in either case: .NET's
-// HttpUtility.UrlEncode writes "%2f"), XML or HTML escaping (ASP.NET's
+// HttpUtility.UrlEncode writes "%2f"), XML (an answer's control
+// character as &#x1;) or HTML escaping (ASP.NET's
 // HttpUtility.HtmlEncode too, as the mock's error texts echo a value:
 // "&quot;" and "&#39;") and JSON string escaping (encoding/json's and
 // atmkit's JSON writers', wire.JSONStyle) write it, longest first, each
@@ -355,6 +357,11 @@ func Forms(key string) []string {
 	query, path := url.QueryEscape(key), url.PathEscape(key)
 	forms := []string{key, query, path, lowerEscapes(query), lowerEscapes(path), html.EscapeString(key),
 		xmlText.Replace(key), xmlAttr.Replace(key), xmlAll.Replace(key), wire.HTMLEncode(key)}
+	if strings.ContainsFunc(key, func(r rune) bool { return r < 0x20 || r == 0xFFFE || r == 0xFFFF }) {
+		// As an answer writes it (.NET's XmlTextEncoder): a control
+		// character as a character reference, &#x1;.
+		forms = append(forms, string(asmx.AppendText(nil, key)), string(asmx.AppendAttr(nil, key)))
+	}
 	if b, err := json.Marshal(key); err == nil {
 		forms = append(forms, string(b[1:len(b)-1]))
 	}

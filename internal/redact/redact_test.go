@@ -301,6 +301,10 @@ func TestForms(t *testing.T) {
 			t.Errorf("Forms(Clé): got %q, want it to hold %q", got, want)
 		}
 	}
+	// A control character as an answer writes it (XmlTextEncoder).
+	if got, want := Forms("k\x01ey\""), "k&#x1;ey&quot;"; !slices.Contains(got, want) {
+		t.Errorf("Forms: got %q, want it to hold %q", got, want)
+	}
 	if got := Forms("plain-key"); len(got) != 1 {
 		t.Errorf("Forms(plain-key): got %q, want one form", got)
 	}
