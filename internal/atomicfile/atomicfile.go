@@ -46,15 +46,28 @@ func Write(path string, data []byte, perm os.FileMode) error {
 // file of its own and the file it named keep its old content).
 func WriteFunc(path string, perm os.FileMode, write func(io.Writer) error) error {
 	path = Target(path)
-	tmp, err := CreateTemp(path, perm)
+	tmp, err := WriteTemp(path, perm, write)
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return err
+	}
+	return Replace(tmp, path)
+}
+
+// WriteTemp writes what write writes (buffered) to a new temporary file
+// that is to be renamed over path (its Target, which the caller resolves)
+// with Replace, and returns its name: beside path, with path's mode
+// (createTemp), synced and closed. On failure it removes the file. For
+// files replaced together (a data set's four), each written first.
+func WriteTemp(path string, perm os.FileMode, write func(io.Writer) error) (string, error) {
+	tmp, err := createTemp(path, perm)
+	if err != nil {
+		return "", fmt.Errorf("write %s: %w", path, err)
 	}
 	name := tmp.Name()
-	fail := func(err error) error {
+	fail := func(err error) (string, error) {
 		_ = tmp.Close()
 		_ = os.Remove(name)
-		return fmt.Errorf("write %s: %w", path, err)
+		return "", fmt.Errorf("write %s: %w", path, err)
 	}
 	bw := bufio.NewWriterSize(tmp, 256<<10)
 	if err := write(bw); err != nil {
@@ -68,19 +81,19 @@ func WriteFunc(path string, perm os.FileMode, write func(io.Writer) error) error
 	}
 	if err := tmp.Close(); err != nil {
 		_ = os.Remove(name)
-		return fmt.Errorf("write %s: %w", path, err)
+		return "", fmt.Errorf("write %s: %w", path, err)
 	}
-	return Replace(name, path)
+	return name, nil
 }
 
-// CreateTemp creates, open for writing, the temporary file that is to be
-// renamed over path (its Target, which the caller resolves): a dot file
+// createTemp creates, open for writing, the temporary file that is to be
+// renamed over path: a dot file
 // ".NAME.<digits>.tmp" beside it, which atmkit's directory readers
 // (cassettes, data sets) skip while it exists and Temps lists. Its mode is
 // what the file at path will have: an existing file's own (as an editor's
 // save keeps it), or for a new one perm less the process's umask (as
 // os.WriteFile gives it).
-func CreateTemp(path string, perm os.FileMode) (*os.File, error) {
+func createTemp(path string, perm os.FileMode) (*os.File, error) {
 	fi, err := os.Stat(path)
 	keep := err == nil && fi.Mode().IsRegular()
 	if keep {
@@ -131,7 +144,7 @@ func Temps(path string) ([]string, error) {
 		if !ok || !e.Type().IsRegular() {
 			continue
 		}
-		// CreateTemp puts decimal digits there.
+		// createTemp puts decimal digits there.
 		if mid, ok = strings.CutSuffix(mid, ".tmp"); ok && mid != "" && strings.Trim(mid, "0123456789") == "" {
 			temps = append(temps, filepath.Join(dir, e.Name()))
 		}

@@ -51,14 +51,14 @@ func TestWriteModes(t *testing.T) {
 		t.Errorf("an existing 0640 file: got %v, want it kept", got)
 	}
 
-	f, err := CreateTemp(fresh, 0o644)
+	f, err := createTemp(fresh, 0o644)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer os.Remove(f.Name())
 	defer f.Close()
 	if got := mode(f.Name()); got != 0o600 {
-		t.Errorf("CreateTemp beside a 0600 file: got %v, want %v", got, os.FileMode(0o600))
+		t.Errorf("createTemp beside a 0600 file: got %v, want %v", got, os.FileMode(0o600))
 	}
 	if temps, err := Temps(fresh); err != nil || len(temps) != 1 || temps[0] != f.Name() {
 		t.Errorf("Temps: got %v, %v; want [%s]", temps, err, f.Name())
