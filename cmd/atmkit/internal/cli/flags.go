@@ -428,11 +428,16 @@ func checkWritable(dir string) string {
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	who := "this user"
+	return fmt.Sprintf("cannot create files in %s (%v) as %s: make the directory writable for it, or choose another", dir, err, whoAmI())
+}
+
+// whoAmI names the user atmkit runs as, for a permission problem: its uid
+// (the image's is 65532), or "this user" where there is none (Windows).
+func whoAmI() string {
 	if uid := os.Getuid(); uid >= 0 { // -1 on Windows
-		who = fmt.Sprintf("uid %d", uid)
+		return fmt.Sprintf("uid %d", uid)
 	}
-	return fmt.Sprintf("cannot create files in %s (%v) as %s: make the directory writable for it, or choose another", dir, err, who)
+	return "this user"
 }
 
 // UnreadableProblem says which file or directory this user may not read
@@ -443,11 +448,7 @@ func UnreadableProblem(err error, what string) string {
 	if errors.As(err, &pe) {
 		what = pe.Path
 	}
-	who := "this user"
-	if uid := os.Getuid(); uid >= 0 { // -1 on Windows
-		who = fmt.Sprintf("uid %d", uid)
-	}
-	return fmt.Sprintf("cannot read %s (permission denied) as %s: make it, and the directories above it, readable for that user", what, who)
+	return fmt.Sprintf("cannot read %s (permission denied) as %s: make it, and the directories above it, readable for that user", what, whoAmI())
 }
 
 // CheckReportFile checks the file name of a report written atomically
