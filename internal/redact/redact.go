@@ -26,7 +26,6 @@ import (
 
 	"golang.org/x/text/encoding/charmap"
 
-	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/internal/printable"
 	"github.com/atmkit/atmkit/internal/wire"
 )
@@ -360,7 +359,7 @@ func Forms(key string) []string {
 	if strings.ContainsFunc(key, func(r rune) bool { return r < 0x20 || r == 0xFFFE || r == 0xFFFF }) {
 		// As an answer writes it (.NET's XmlTextEncoder): a control
 		// character as a character reference, &#x1;.
-		forms = append(forms, string(asmx.AppendText(nil, key)), string(asmx.AppendAttr(nil, key)))
+		forms = append(forms, xmlControl(xmlText.Replace(key)), xmlControl(xmlAttrBreaks.Replace(key)))
 	}
 	if b, err := json.Marshal(key); err == nil {
 		forms = append(forms, string(b[1:len(b)-1]))
@@ -408,7 +407,26 @@ var (
 	xmlText = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
 	xmlAttr = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
 	xmlAll  = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;")
+	// xmlAttrBreaks is xmlAttr as XmlTextWriter escapes an attribute's
+	// value: its CR and LF as references too (asmx.AppendAttr).
+	xmlAttrBreaks = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "\r", "&#xD;", "\n", "&#xA;")
 )
+
+// xmlControl writes the characters XML 1.0 forbids in s as the character
+// references .NET's XmlTextEncoder writes (asmx.AppendText): the control
+// characters but tab, LF and CR, U+FFFE and U+FFFF, in upper-case hex.
+// (internal/ packages import no atmkit package outside internal/.)
+func xmlControl(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0xFFFE || r == 0xFFFF {
+			fmt.Fprintf(&b, "&#x%X;", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
 
 // replace replaces the occurrences of old in s with mask; with word set,
 // only those that are not inside a longer word.
