@@ -64,11 +64,14 @@ image:
 # checkout has no remote, as a clone of a local repository or a git
 # worktree may not, and stamps commit none, date 0001-01-01: the project's
 # remote is named for this command only (git reads config from
-# GIT_CONFIG_*; nothing is fetched).
+# GIT_CONFIG_*; nothing is fetched). GoReleaser refuses a umask that
+# takes read or execute from others (the images' files would be
+# unreadable to their user); the archives' modes are fixed, so the
+# snapshot sets umask 022 for itself.
 SNAPSHOT_ENV = $(if $(shell git remote 2>/dev/null),,GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url GIT_CONFIG_VALUE_0=https://github.com/atmkit/atmkit.git)
 
 snapshot:
-	$(SNAPSHOT_ENV) goreleaser release --snapshot --clean --skip=docker
+	umask 022; $(SNAPSHOT_ENV) goreleaser release --snapshot --clean --skip=docker
 
 # cmd/atmkit/default.pgo is the CPU profile every build of atmkit is
 # optimised with (profile-guided optimisation: go build, go run, GoReleaser

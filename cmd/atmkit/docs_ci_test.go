@@ -310,3 +310,50 @@ func TestArchiveHoldsLinkedFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestReleaseRefusesAStrictUmask: GoReleaser makes the images' build
+// context under the umask, and the image's user (65532) reads its files as
+// "others": under umask 027 or 077 a release image could not start (exit
+// 126), so .goreleaser.yaml's before hook refuses such a umask, naming it,
+// and lets 022 and 002 through. `make snapshot` (archives only, whose
+// modes are fixed) sets umask 022 itself.
+func TestReleaseRefusesAStrictUmask(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(filepath.Join(repoRoot, ".goreleaser.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		Before struct{ Hooks []string }
+	}
+	if err := yaml.Unmarshal(data, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Before.Hooks) != 1 || strings.Contains(cfg.Before.Hooks[0], "{{") {
+		t.Fatalf(".goreleaser.yaml: before hooks %q, want the one umask check (no templates)", cfg.Before.Hooks)
+	}
+	hook := cfg.Before.Hooks[0]
+	for _, tc := range []struct {
+		umask  string
+		refuse bool
+	}{{"027", true}, {"077", true}, {"007", true}, {"022", false}, {"002", false}, {"000", false}} {
+		var stderr bytes.Buffer
+		cmd := exec.Command("sh", "-c", "umask "+tc.umask+"; "+hook)
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		if refused := err != nil; refused != tc.refuse {
+			t.Errorf("umask %s: refused %v (%v, %q), want %v", tc.umask, refused, err, stderr.String(), tc.refuse)
+		}
+		if tc.refuse && !strings.Contains(stderr.String(), "umask 0"+tc.umask) {
+			t.Errorf("umask %s: the refusal %q does not name the umask", tc.umask, stderr.String())
+		}
+	}
+	makefile, err := os.ReadFile(filepath.Join(repoRoot, "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, recipe, _ := strings.Cut(string(makefile), "\nsnapshot:\n")
+	if !strings.HasPrefix(recipe, "\tumask 022;") {
+		t.Errorf("Makefile: the snapshot recipe does not set umask 022 first: %.80q", recipe)
+	}
+}
