@@ -266,6 +266,13 @@ func Values(s string) []string {
 	return out
 }
 
+// XMLText is the text of an element's content raw (up to its end tag), as
+// the service reads it: comments and processing instructions left out,
+// CDATA sections as they hold them, entities and character references
+// replaced, those of control characters too (&#x1;), which .NET's
+// XmlTextReader reads and Go's encoding/xml refuses.
+func XMLText(raw string) string { return xmlValue(raw) }
+
 // xmlValue is the text of an element's content raw, as xmlRE matches it:
 // comments and processing instructions left out, CDATA sections as they
 // hold it, entities and character references replaced.

@@ -571,10 +571,18 @@ func (s *scrubber) xml(b string) string {
 	})
 }
 
-// noteXML notes an element's raw content and its text once unescaped.
+// noteXML notes an element's raw content and its text once unescaped: as
+// encoding/xml reads it, and as redact.XMLText does, which reads the
+// references of control characters (&#x1;) encoding/xml refuses, as
+// .NET's XmlTextReader reads a request's (a key holding them, which an
+// answer echoes as &#x1;).
 func (s *scrubber) noteXML(raw string) {
 	s.note(raw)
 	s.note(strings.TrimSpace(raw))
+	if t := redact.XMLText(raw); t != raw {
+		s.note(t)
+		s.note(strings.TrimSpace(t))
+	}
 	d := xml.NewDecoder(strings.NewReader("<x>" + raw + "</x>"))
 	var text strings.Builder
 	for {

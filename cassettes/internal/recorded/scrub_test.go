@@ -129,3 +129,35 @@ func TestPageKeysLeaveExcerpts(t *testing.T) {
 		}
 	}
 }
+
+// TestScrubKeyWithControlCharacters: a key holding control characters
+// that a request sends as character references (any case, decimal too,
+// as .NET's XmlTextReader reads them) is swept from an answer that echoes
+// it as the mock and .NET write them (&#x1F;, upper-case hex): Go's XML
+// decoder refuses such references, so the key's text was never noted.
+func TestScrubKeyWithControlCharacters(t *testing.T) {
+	t.Parallel()
+	envelope := func(key string) string {
+		return `<soap:Envelope><soap:Body><ReturnProvinces><strAtmServiceKey>` + key + `</strAtmServiceKey></ReturnProvinces></soap:Body></soap:Envelope>`
+	}
+	for _, c := range []struct{ name, url, ct, body, echo string }{
+		{"SOAP, lower-case hex", "http://h/s.asmx", "text/xml", envelope("Ctl&#x1f;KeyValue"), "Ctl&#x1F;KeyValue"},
+		{"SOAP, decimal", "http://h/s.asmx", "text/xml", envelope("Ctl&#1;Key&#11;Value"), "Ctl&#x1;Key&#xB;Value"},
+		{"SOAP, in CDATA and text", "http://h/s.asmx", "text/xml", envelope("Ctl&#x2;<![CDATA[Key]]>Value"), "Ctl&#x2;KeyValue"},
+		{"query", "http://h/s.asmx/ReturnProvinces?strAtmServiceKey=Ctl%1FKeyValue", "", "", "Ctl&#x1F;KeyValue"},
+		{"JSON", "http://h/s.asmx/ReturnProvinces", "application/json", `{"strAtmServiceKey":"Ctl\u001fKeyValue"}`, "Ctl&#x1F;KeyValue"},
+	} {
+		i := &cassette.Interaction{
+			Request: cassette.Request{Method: "POST", URL: c.url, Body: c.body, Headers: http.Header{"Content-Type": {c.ct}}},
+			Response: cassette.Response{Code: 500, Headers: http.Header{"Content-Type": {"text/xml; charset=utf-8"}},
+				Body: `<faultstring>Invalid key ` + c.echo + ` given</faultstring>`},
+		}
+		Scrub(i, Placeholder)
+		if want := `<faultstring>Invalid key REDACTED given</faultstring>`; i.Response.Body != want {
+			t.Errorf("%s: answer: got %q, want %q", c.name, i.Response.Body, want)
+		}
+		if strings.Contains(i.Request.Body, "Value") {
+			t.Errorf("%s: request body: got %q, want the key replaced", c.name, i.Request.Body)
+		}
+	}
+}
