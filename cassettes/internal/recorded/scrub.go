@@ -181,6 +181,13 @@ func Scrub(i *cassette.Interaction, ph string) int {
 func (s *scrubber) request(rq *cassette.Request) {
 	rq.URL = s.url(rq.URL)
 	rq.RequestURI = s.url(rq.RequestURI)
+	// A client that put the parameter in the path
+	// (.../ReturnProvinces/strAtmServiceKey=K, its = escaped or not): its
+	// value is noted, and swept with the other keys found.
+	for _, u := range []string{rq.URL, rq.RequestURI} {
+		path, _, _ := strings.Cut(u, "?")
+		s.noteEncoded(path)
+	}
 	rq.Body = s.body(rq.Body, HeaderValue(rq.Headers, "Content-Type"))
 	if len(rq.Form) > 0 { // after the body, whose continuation (the rest of a key) the form holds as names
 		rq.Form = s.values(rq.Form)
@@ -464,6 +471,14 @@ func (s *scrubber) headers(h http.Header) http.Header {
 		if IsKeyName(k) { // a header named like the parameter
 			s.replace(vs, true)
 		}
+		for j, v := range vs {
+			// A URL holding the key (a Referer, a Location), its =
+			// raw or percent-encoded: replaced, or noted and swept.
+			if mayNameKey(v) {
+				vs[j] = s.pageKeys(v, pageText)
+			}
+			s.noteEncoded(v)
+		}
 		out[k] = vs
 	}
 	return out
@@ -490,6 +505,9 @@ func (s *scrubber) textBody(b, contentType string) string {
 	}
 	if s.nameless { // the request sent a key's rest as values without a name (continuation)
 		b = redact.NamelessExcerpts(b, excerpt)
+	}
+	if mayNameKey(b) && strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "multipart/form-data") {
+		b = s.multipartForm(b, contentType)
 	}
 	if !mayNameKey(b) { // no pattern below can match: most answers
 		mt := strings.ToLower(strings.TrimSpace(strings.SplitN(contentType, ";", 2)[0]))

@@ -2,6 +2,7 @@ package recorded
 
 import (
 	"encoding/json"
+	"fmt"
 	"html"
 	"net/http"
 	"net/url"
@@ -158,6 +159,61 @@ func TestScrubKeyWithControlCharacters(t *testing.T) {
 		}
 		if strings.Contains(i.Request.Body, "Value") {
 			t.Errorf("%s: request body: got %q, want the key replaced", c.name, i.Request.Body)
+		}
+	}
+}
+
+// TestScrubKeysBesideTheCall: a key a request carries where the service
+// does not read it is scrubbed all the same, and swept from the rest of
+// the interaction: in a header's URL (a Referer, once or twice
+// percent-encoded, a key of two characters too), in a multipart form's
+// field (ASMX refuses the form, the cassette kept the key), and in the
+// path (a client that put the parameter there, its = escaped or not).
+// What holds no key stays.
+func TestScrubKeysBesideTheCall(t *testing.T) {
+	t.Parallel()
+	const boundary = "----atmkit"
+	multipart := "--" + boundary + "\r\nContent-Disposition: form-data; name=\"STRATMSERVICEKEY\"\r\n\r\nMulti-Key-6161\r\n--" + boundary +
+		"\r\nContent-Disposition: form-data; name=\"strCity\"\r\n\r\nHalifax\r\n--" + boundary + "--\r\n"
+	for _, c := range []struct {
+		name, url, header, ct, body string
+		secrets                     []string // must be gone from the whole interaction
+		kept                        []string // must stay
+	}{
+		{name: "Referer", url: "http://h/s.asmx/ReturnProvinces?strAtmServiceKey=Own-Key-1", header: "http://app/?a=1&strAtmServiceKey=Ref-Key-5151&b=2",
+			secrets: []string{"Ref-Key-5151", "Own-Key-1"}, kept: []string{"http://app/?a=1&strAtmServiceKey=REDACTED&b=2"}},
+		{name: "Referer, a short key", url: "http://h/s.asmx/ReturnProvinces", header: "http://app/?STRATMSERVICEKEY=ab",
+			kept: []string{"http://app/?STRATMSERVICEKEY=REDACTED"}},
+		{name: "Referer, percent-encoded", url: "http://h/s.asmx/ReturnProvinces", header: "http://app/?next=%2Fs%3FstrAtmServiceKey%3DEnc-Key-5252",
+			secrets: []string{"Enc-Key-5252"}},
+		{name: "Referer, twice percent-encoded", url: "http://h/s.asmx/ReturnProvinces", header: "http://app/?next=%252Fs%253FstrAtmServiceKey%253DEnc-Key-5353",
+			secrets: []string{"Enc-Key-5353"}},
+		{name: "multipart", url: "http://h/s.asmx/ReturnProvinces", ct: "multipart/form-data; boundary=" + boundary, body: multipart,
+			secrets: []string{"Multi-Key-6161"}, kept: []string{"name=\"strCity\"\r\n\r\nHalifax\r\n", "name=\"STRATMSERVICEKEY\"\r\n\r\nREDACTED\r\n"}},
+		{name: "path", url: "http://h/s.asmx/ReturnProvinces/strAtmServiceKey=PathKey-1212", secrets: []string{"PathKey-1212"}},
+		{name: "path, = escaped", url: "http://h/nothere/strAtmServiceKey%3DPathEnc-Key-9191", secrets: []string{"PathEnc-Key-9191"}},
+		{name: "no key", url: "http://h/s.asmx/ReturnProvinces", header: "http://app/?next=%2Fs%3Fa%3D1", kept: []string{"http://app/?next=%2Fs%3Fa%3D1"}},
+	} {
+		h := http.Header{"Content-Type": {c.ct}}
+		if c.header != "" {
+			h.Set("Referer", c.header)
+		}
+		echo := strings.Join(c.secrets, " ")
+		i := &cassette.Interaction{
+			Request:  cassette.Request{Method: "POST", URL: c.url, Body: c.body, Headers: h},
+			Response: cassette.Response{Code: 500, Headers: http.Header{"Content-Type": {"text/plain; charset=utf-8"}}, Body: "echo: " + echo},
+		}
+		Scrub(i, Placeholder)
+		all := fmt.Sprint(i.Request.URL, i.Request.Body, i.Request.Headers, i.Response.Body, i.Response.Headers)
+		for _, k := range c.secrets {
+			if strings.Contains(all, k) {
+				t.Errorf("%s: the interaction still holds %q: %s", c.name, k, all)
+			}
+		}
+		for _, k := range c.kept {
+			if !strings.Contains(all, k) {
+				t.Errorf("%s: got %s, want it to hold %q", c.name, all, k)
+			}
 		}
 	}
 }
