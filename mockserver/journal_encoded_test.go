@@ -47,3 +47,24 @@ func TestJournalMasksPercentEncodedHeaderKeys(t *testing.T) {
 		})
 	}
 }
+
+// TestJournalMasksPercentEncodedQueryKeys: a query's value that is a URL
+// holding a key (a return address), percent-encoded once or twice, shows
+// the key masked in the journal's query, as a header's does.
+func TestJournalMasksPercentEncodedQueryKeys(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithKeys("SecretKey1"))
+	for _, c := range []struct{ query, want string }{
+		{"next=%2Fs%3FstrAtmServiceKey%3D" + otherKey, "next=%2Fs%3FstrAtmServiceKey%3DOt****"},
+		{"next=%252Fs%253FstrAtmServiceKey%253D" + otherKey, "next=%252Fs%253FstrAtmServiceKey%253DOt****"},
+		{"next=%2Fs%3Fa%3D1", "next=%2Fs%3Fa%3D1"},
+	} {
+		q := "strAtmServiceKey=SecretKey1&" + c.query
+		do(t, mustRequest(t, "GET", ts.URL+asmx.ServicePath+"/ReturnProvinces?"+q, ""))
+		e, one, _ := newestShown(t, ts)
+		if want := "strAtmServiceKey=Se****&" + c.want; e.Query != want {
+			t.Errorf("journal's query of %q: got %q, want %q", q, e.Query, want)
+		}
+		holdsNone(t, []string{one}, []string{otherKey})
+	}
+}

@@ -95,7 +95,7 @@ func (j *journal) show(r *journalRecord) *shownCall {
 // showHead masks keys in s, a path, query or host; cut: s was cut short,
 // so an end that starts a key is masked too (maskTail), in the same room.
 func showHead(s string, keys []string, cut bool) string {
-	m := redact.Text(s, keys...)
+	m := redact.Encoded(s, keys...) // a query's value may be a URL holding a key, percent-encoded
 	if !cut {
 		return m
 	}
@@ -126,7 +126,7 @@ func callValues(r *journalRecord, body string, keys []string, enc asmx.RequestEn
 	k := &r.kept
 	out := slices.Clone(r.callKeys(keys))
 	out = append(out, redact.Values(r.Path)...)
-	out = append(out, redact.Values(k.query)...)
+	out = append(out, redact.EncodedValues(k.query)...)
 	ct := k.reqHead.Get("Content-Type")
 	for _, withBody := range []bool{false, true} {
 		// Read in requestEncoding (or, for a GET with a body, which the

@@ -182,12 +182,11 @@ func (s *scrubber) request(rq *cassette.Request) {
 	rq.URL = s.url(rq.URL)
 	rq.RequestURI = s.url(rq.RequestURI)
 	// A client that put the parameter in the path
-	// (.../ReturnProvinces/strAtmServiceKey=K, its = escaped or not): its
-	// value is noted, and swept with the other keys found.
-	for _, u := range []string{rq.URL, rq.RequestURI} {
-		path, _, _ := strings.Cut(u, "?")
-		s.noteEncoded(path)
-	}
+	// (.../ReturnProvinces/strAtmServiceKey=K, its = escaped or not), or
+	// a query value that is a URL holding a key (next=%2Fs%3FstrAtm...):
+	// its value is noted, and swept with the other keys found.
+	s.noteEncoded(rq.URL)
+	s.noteEncoded(rq.RequestURI)
 	rq.Body = s.body(rq.Body, HeaderValue(rq.Headers, "Content-Type"))
 	if len(rq.Form) > 0 { // after the body, whose continuation (the rest of a key) the form holds as names
 		rq.Form = s.values(rq.Form)

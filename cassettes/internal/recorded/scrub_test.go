@@ -190,6 +190,8 @@ func TestScrubKeysBesideTheCall(t *testing.T) {
 			secrets: []string{"Enc-Key-5353"}},
 		{name: "multipart", url: "http://h/s.asmx/ReturnProvinces", ct: "multipart/form-data; boundary=" + boundary, body: multipart,
 			secrets: []string{"Multi-Key-6161"}, kept: []string{"name=\"strCity\"\r\n\r\nHalifax\r\n", "name=\"STRATMSERVICEKEY\"\r\n\r\nREDACTED\r\n"}},
+		{name: "a query value holding a URL", url: "http://h/s.asmx/ReturnProvinces?strAtmServiceKey=Own-Key-2&next=%2Fs%3FstrAtmServiceKey%3DNext-Key-4545",
+			secrets: []string{"Next-Key-4545", "Own-Key-2"}, kept: []string{"?strAtmServiceKey=REDACTED&next=%2Fs%3FstrAtmServiceKey%3DREDACTED"}},
 		{name: "path", url: "http://h/s.asmx/ReturnProvinces/strAtmServiceKey=PathKey-1212", secrets: []string{"PathKey-1212"}},
 		{name: "path, = escaped", url: "http://h/nothere/strAtmServiceKey%3DPathEnc-Key-9191", secrets: []string{"PathEnc-Key-9191"}},
 		{name: "no key", url: "http://h/s.asmx/ReturnProvinces", header: "http://app/?next=%2Fs%3Fa%3D1", kept: []string{"http://app/?next=%2Fs%3Fa%3D1"}},
