@@ -2,9 +2,11 @@ package recorded
 
 import (
 	"mime"
+	"net/http"
 	"strings"
 
 	"github.com/atmkit/atmkit/internal/redact"
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
 // Keys a request carries where the service does not read them: a header's
@@ -83,4 +85,52 @@ func multipartKeyField(head string) bool {
 		}
 	}
 	return false
+}
+
+// SweepInteraction replaces every literal occurrence of values (keys
+// another interaction of the cassette carries, ScrubFound's), in any of
+// their forms, in i's request and answer by ph, and returns how many it
+// replaced.
+func SweepInteraction(i *cassette.Interaction, ph string, values ...string) int {
+	s := &scrubber{ph: ph}
+	for _, v := range values {
+		s.note(v)
+	}
+	if len(s.found) == 0 {
+		return 0
+	}
+	s.sweepInteraction(i, i.Request.Body, i.Response.Body)
+	return s.n
+}
+
+// sweepInteraction sweeps every literal occurrence of the values found
+// from i, and fixes the recorded lengths of the bodies that changed since
+// they were oldBody and oldResp.
+func (s *scrubber) sweepInteraction(i *cassette.Interaction, oldBody, oldResp string) {
+	rq, rs := &i.Request, &i.Response
+	for _, form := range s.forms() {
+		rq.URL = s.sweep(rq.URL, form)
+		rq.RequestURI = s.sweep(rq.RequestURI, form)
+		rq.Body = inText(rq.Body, HeaderValue(rq.Headers, "Content-Type"), func(b string) string { return s.sweep(b, form) })
+		rq.Host = s.sweep(rq.Host, form)
+		for _, vs := range rq.Form {
+			for j := range vs {
+				vs[j] = s.sweep(vs[j], form)
+			}
+		}
+		for _, h := range []http.Header{rq.Headers, rs.Headers, rq.Trailer, rs.Trailer} {
+			for _, vs := range h {
+				for j := range vs {
+					vs[j] = s.sweep(vs[j], form)
+				}
+			}
+		}
+	}
+	rs.Body = s.sweepAll(rs.Body, HeaderValue(rs.Headers, "Content-Type"))
+	if rq.Body != oldBody {
+		fixLength(&rq.ContentLength, rq.Headers, len(rq.Body))
+	}
+	if rs.Body != oldResp {
+		fixLength(&rs.ContentLength, rs.Headers, len(rs.Body))
+	}
 }

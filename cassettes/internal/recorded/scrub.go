@@ -130,6 +130,15 @@ func (s *scrubber) note(v string) {
 // never undoes a key rejection's mark (MarkKey changes marks). It is
 // idempotent.
 func Scrub(i *cassette.Interaction, ph string) int {
+	n, _ := ScrubFound(i, ph)
+	return n
+}
+
+// ScrubFound is Scrub, and also returns the key values it found, those
+// its sweep replaces (minSweepLen bytes or more), sorted: the keys of one
+// interaction that a cassette's others may hold where they carry no call
+// (SweepInteraction).
+func ScrubFound(i *cassette.Interaction, ph string) (int, []string) {
 	s := &scrubber{ph: ph}
 	rq, rs := &i.Request, &i.Response
 	oldBody := rq.Body
@@ -146,34 +155,15 @@ func Scrub(i *cassette.Interaction, ph string) int {
 	// leave the key's rest where no sweep finds it.
 	rs.Body = s.sweepAll(rs.Body, HeaderValue(rs.Headers, "Content-Type"))
 	rs.Body = s.body(rs.Body, HeaderValue(rs.Headers, "Content-Type"))
-
-	// Sweep every other literal occurrence of the values found.
-	for _, form := range s.forms() {
-		rq.URL = s.sweep(rq.URL, form)
-		rq.RequestURI = s.sweep(rq.RequestURI, form)
-		rq.Body = inText(rq.Body, HeaderValue(rq.Headers, "Content-Type"), func(b string) string { return s.sweep(b, form) })
-		rq.Host = s.sweep(rq.Host, form)
-		for _, vs := range rq.Form {
-			for j := range vs {
-				vs[j] = s.sweep(vs[j], form)
-			}
-		}
-		for _, h := range []http.Header{rq.Headers, rs.Headers, rq.Trailer, rs.Trailer} {
-			for _, vs := range h {
-				for j := range vs {
-					vs[j] = s.sweep(vs[j], form)
-				}
-			}
+	s.sweepInteraction(i, oldBody, oldResp)
+	var found []string
+	for v := range s.found {
+		if len(v) >= minSweepLen && !isPlaceholder(v) {
+			found = append(found, v)
 		}
 	}
-	rs.Body = s.sweepAll(rs.Body, HeaderValue(rs.Headers, "Content-Type"))
-	if rq.Body != oldBody {
-		fixLength(&rq.ContentLength, rq.Headers, len(rq.Body))
-	}
-	if rs.Body != oldResp {
-		fixLength(&rs.ContentLength, rs.Headers, len(rs.Body))
-	}
-	return s.n
+	slices.Sort(found)
+	return s.n, found
 }
 
 // request replaces the key where a request sends it: in its URL (and
