@@ -291,3 +291,41 @@ func TestNothingRecordedLeavesNoDirectory(t *testing.T) {
 		})
 	}
 }
+
+// TestRecorderSweepsAKeyOutsideACall: a call's key that a later request
+// carries outside a call (the path .../service.asmx/KEY, answered "KEY
+// Web Service method name is not valid.") reaches neither the cassette
+// nor the hooks: each interaction was scrubbed alone, and the request
+// held no strAtmServiceKey to find it by.
+func TestRecorderSweepsAKeyOutsideACall(t *testing.T) {
+	t.Parallel()
+	up, _ := standIn(t)
+	path := filepath.Join(t.TempDir(), "beside.yaml")
+	rec, proxy := recordingProxy(t, up.URL, path)
+	q := query{Op: asmx.OpReturnProvinces}
+	beside, err := http.NewRequest("GET", proxy.URL+asmx.ServicePath+"/"+url.PathEscape(testKey), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, req := range []*http.Request{
+		request(t, proxy.URL, asmx.HTTPGet, q, testKey, false),
+		beside,
+	} {
+		resp, err := proxy.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noKeyIn(t, "the cassette", string(b))
+	if !strings.Contains(string(b), cassettes.Placeholder+" Web Service method name is not valid.") {
+		t.Errorf("the cassette does not hold the echo, swept:\n%s", b)
+	}
+}
