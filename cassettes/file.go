@@ -3,6 +3,7 @@ package cassettes
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"slices"
 
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
@@ -115,7 +116,7 @@ func ScrubCassetteContext(ctx context.Context, path string, check bool, headers 
 // whole cassette before it is scrubbed. The keys found are then swept
 // from every interaction, where one holds another's key outside a call
 // (a request to .../service.asmx/KEY, its echo; the first crossKeys keys
-// found). It returns the number of values replaced, of interactions that
+// found, those of calls answered 200 first). It returns the number of values replaced, of interactions that
 // held any, and of those marked as key rejections. Interactions already
 // scrubbed keep their marks.
 func ScrubList(list []*cassette.Interaction, headers ...string) (replaced, interactions, rejections int) {
@@ -127,22 +128,32 @@ func ScrubList(list []*cassette.Interaction, headers ...string) (replaced, inter
 // few raw keys; a scrubbed one none.
 const crossKeys = 16
 
+// addKeys adds to keys those of more it does not hold, up to crossKeys.
+func addKeys(keys, more []string) []string {
+	for _, k := range more {
+		if len(keys) < crossKeys && !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
 // scrubList is ScrubList that stops at the next interaction once ctx is
 // done (the caller checks ctx).
 func scrubList(ctx context.Context, list []*cassette.Interaction, headers ...string) (replaced, interactions, rejections int) {
 	marks := markRejections(list)
 	held := make([]bool, len(list))
-	var found []string
+	var found, refused []string
 	for j, i := range list {
 		if ctx.Err() != nil {
 			break
 		}
 		n, keys := recorded.ScrubFound(i, Placeholder)
 		n += scrubHeaders(i, headers)
-		for _, k := range keys {
-			if len(found) < crossKeys && !slices.Contains(found, k) {
-				found = append(found, k)
-			}
+		if i.Response.Code == http.StatusOK {
+			found = addKeys(found, keys)
+		} else {
+			refused = addKeys(refused, keys)
 		}
 		if n == 0 {
 			continue
@@ -154,6 +165,8 @@ func scrubList(ctx context.Context, list []*cassette.Interaction, headers ...str
 			rejections++
 		}
 	}
+	// The keys answered 200 first: many wrong keys would crowd them out.
+	found = addKeys(found, refused)
 	for j, i := range list {
 		if len(found) == 0 || ctx.Err() != nil {
 			break

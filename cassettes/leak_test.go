@@ -2,6 +2,7 @@ package cassettes_test
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -296,7 +297,8 @@ func TestNothingRecordedLeavesNoDirectory(t *testing.T) {
 // carries outside a call (the path .../service.asmx/KEY, answered "KEY
 // Web Service method name is not valid.") reaches neither the cassette
 // nor the hooks: each interaction was scrubbed alone, and the request
-// held no strAtmServiceKey to find it by.
+// held no strAtmServiceKey to find it by. Wrong keys sent before do not
+// crowd it out.
 func TestRecorderSweepsAKeyOutsideACall(t *testing.T) {
 	t.Parallel()
 	up, _ := standIn(t)
@@ -307,10 +309,14 @@ func TestRecorderSweepsAKeyOutsideACall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, req := range []*http.Request{
-		request(t, proxy.URL, asmx.HTTPGet, q, testKey, false),
-		beside,
-	} {
+	// Wrong keys first, more of them than the keys swept: the key the
+	// deployment accepts is swept all the same.
+	var reqs []*http.Request
+	for n := range 20 {
+		reqs = append(reqs, request(t, proxy.URL, asmx.HTTPGet, q, fmt.Sprintf("wrong-key-%02d", n), false))
+	}
+	reqs = append(reqs, request(t, proxy.URL, asmx.HTTPGet, q, testKey, false), beside)
+	for _, req := range reqs {
 		resp, err := proxy.Client().Do(req)
 		if err != nil {
 			t.Fatal(err)

@@ -503,6 +503,9 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 	key := r.keys.hash(i) // before scrubbing: the key itself, salted and hashed
 	_, found := recorded.ScrubFound(i, Placeholder)
 	scrubHeaders(i, r.cfg.scrubHeaders)
+	if i.Response.Code != http.StatusOK {
+		found = nil // a key refused, or a call that failed, is not noted: many wrong keys would crowd out the right ones
+	}
 	recorded.SweepInteraction(i, Placeholder, r.sweptKeys(found)...)
 	i.Request.RemoteAddr = "" // the caller's address changes every run: noise in a review
 	recorded.DropTiming(i)
@@ -582,6 +585,9 @@ func (r *Recorder) join(cp *cassette.Interaction, key string) (bool, error) {
 	if hooked { // a hook may have written a key back; scrubbed before otherwise
 		_, found := recorded.ScrubFound(cp, Placeholder)
 		scrubHeaders(cp, r.cfg.scrubHeaders)
+		if cp.Response.Code != http.StatusOK {
+			found = nil
+		}
 		recorded.SweepInteraction(cp, Placeholder, r.sweptKeys(found)...)
 	}
 	r.mu.Lock()
@@ -663,7 +669,7 @@ func (r *Recorder) Stop() error {
 	return err
 }
 
-// sweptKeys notes the keys an interaction carried (found by
+// sweptKeys notes the keys an interaction answered 200 carried (found by
 // recorded.ScrubFound), the first crossKeys of the recording, and returns
 // those noted so far: a later interaction holding one outside a call (a
 // request to .../service.asmx/KEY, its echo) is swept of it. They stay in
