@@ -2,6 +2,7 @@ package redact
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -70,6 +71,44 @@ func FuzzEncoded(f *testing.F) {
 			if strings.Contains(text, key) {
 				t.Fatalf("Encoded(%q) = %q: a reading holds the key: %q", s, got, text)
 			}
+		}
+	})
+}
+
+// TestJSONKeys: a strAtmServiceKey member as ASP.NET AJAX's
+// JavaScriptSerializer reads a script service's request, in single
+// quotes, with a bare name or a name of \u escapes, is masked, and its
+// value is one of Values; a member of another name is not.
+func TestJSONKeys(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ in, want, value string }{
+		{`{'strAtmServiceKey':'Single-Quoted-1'}`, `{'strAtmServiceKey':'Si****'}`, "Single-Quoted-1"},
+		{`{strAtmServiceKey: "Bare-Name-1", x: 1}`, `{strAtmServiceKey: "Ba****", x: 1}`, "Bare-Name-1"},
+		{`{"strAtm\u0053erviceKey":"Esc-Name-Key-1"}`, `{"strAtm\u0053erviceKey":"Es****"}`, "Esc-Name-Key-1"},
+		{`{'\u0073TRATMSERVICEKEY':'It\'s-a-key"x'}`, `{'\u0073TRATMSERVICEKEY':'It****'}`, `It's-a-key"x`},
+		// Script source building such a text: the rest of the line is
+		// the value JavaScriptSerializer would read.
+		{`data: "{'strAtmServiceKey':'" + k + "'}"`, `data: "{'strAtmServiceKey':'******'}"`, `" + k + "`},
+		{`{"xstrAtmServiceKey":"not-a-key", strAtmServiceKeys: 'not-one-either'}`, `{"xstrAtmServiceKey":"not-a-key", strAtmServiceKeys: 'not-one-either'}`, ""},
+	} {
+		if got := Text(c.in); got != c.want {
+			t.Errorf("Text(%s): got %s, want %s", c.in, got, c.want)
+		}
+		if vs := Values(c.in); c.value != "" && !slices.Contains(vs, c.value) {
+			t.Errorf("Values(%s): got %q, want it to hold %q", c.in, vs, c.value)
+		}
+	}
+}
+
+// FuzzMayNameJSONKey: a text that holds a member jsonRE matches is never
+// skipped by mayNameJSONKey.
+func FuzzMayNameJSONKey(f *testing.F) {
+	for _, s := range []string{`{'strAtmServiceKey':'k'}`, `{"strAtm\u0053erviceKey":"k"}`, `{\u0073trAtmServiceKey:"k"}`, `\u004`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !mayNameJSONKey(s) && jsonRE.MatchString(s) {
+			t.Fatalf("mayNameJSONKey(%q) = false, but jsonRE matches it", s)
 		}
 	})
 }

@@ -74,8 +74,6 @@ var (
 	// page or an answer (the name in any case): where a value starts
 	// (pageValue tells where it ends).
 	htmlKeyRE = regexp.MustCompile(`(?i)strAtmServiceKey=`)
-	// jsonKeyRE matches "strAtmServiceKey": "value" in a JSON body.
-	jsonKeyRE = regexp.MustCompile(`(?i)("strAtmServiceKey"\s*:\s*)"((?:[^"\\]|\\.)*)"`)
 )
 
 // scrubber collects the key values it replaces, so that their other literal
@@ -498,7 +496,7 @@ func (s *scrubber) textBody(b, contentType string) string {
 	if mayNameKey(b) && strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "multipart/form-data") {
 		b = s.multipartForm(b, contentType)
 	}
-	if !mayNameKey(b) { // no pattern below can match: most answers
+	if !mayNameKey(b) && !redact.HasLetterEscape(b) { // no pattern below can match: most answers
 		mt := strings.ToLower(strings.TrimSpace(strings.SplitN(contentType, ";", 2)[0]))
 		if !strings.Contains(mt, "html") && !strings.Contains(mt, "xml") && strings.Contains(b, "=") {
 			s.noteForm(b, contentType)
@@ -536,21 +534,19 @@ func (s *scrubber) textBody(b, contentType string) string {
 		s.noteForm(b, contentType)
 		b = s.query(b)
 	}
-	if strings.Contains(b, `"`) {
-		b = jsonKeyRE.ReplaceAllStringFunc(b, func(m string) string {
-			sub := jsonKeyRE.FindStringSubmatch(m)
-			s.note(sub[2])
-			var v string
-			if err := json.Unmarshal([]byte(`"`+sub[2]+`"`), &v); err == nil {
-				s.note(v)
-			}
-			if sub[2] == "" || s.done(sub[2]) {
-				return m
-			}
-			s.n++
-			return sub[1] + `"` + s.ph + `"`
-		})
-	}
+	// A JSON member, quoted as ASP.NET AJAX's JavaScriptSerializer reads
+	// it: {'strAtmServiceKey':'K'}, a bare name, \u escapes in the name.
+	b = redact.JSONKeys(b, func(v string, q byte) string {
+		s.note(v)
+		if d, ok := redact.JSONString(v, q); ok {
+			s.note(d)
+		}
+		if v == "" || s.done(v) {
+			return v
+		}
+		s.n++
+		return s.ph
+	})
 	return b
 }
 
@@ -631,7 +627,7 @@ func DropTiming(i *cassette.Interaction) {
 }
 
 // mayNameKey reports whether b may hold the key's parameter name as the
-// patterns (xmlKeyRE, htmlKeyRE, jsonKeyRE) match it, case-insensitively:
+// patterns (xmlKeyRE, htmlKeyRE, redact's JSON member) match it, case-insensitively:
 // whether it holds "trAtm" in any case. Of the name's letters only s and k
 // fold to letters beyond ASCII (ſ, the Kelvin sign), and "trAtm" has
 // neither, so a body without it holds no match; searching for it costs a

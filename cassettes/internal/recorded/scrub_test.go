@@ -17,7 +17,7 @@ import (
 )
 
 // keyPatterns are the patterns mayNameKey stands in front of.
-var keyPatterns = []interface{ MatchString(string) bool }{xmlKeyRE, xmlOpenKeyRE, htmlKeyRE, jsonKeyRE}
+var keyPatterns = []interface{ MatchString(string) bool }{xmlKeyRE, xmlOpenKeyRE, htmlKeyRE}
 
 func TestMayNameKey(t *testing.T) {
 	for _, c := range []struct {
@@ -216,6 +216,39 @@ func TestScrubKeysBesideTheCall(t *testing.T) {
 			if !strings.Contains(all, k) {
 				t.Errorf("%s: got %s, want it to hold %q", c.name, all, k)
 			}
+		}
+	}
+}
+
+// TestScrubScriptServiceJSON: a script service's request body as ASP.NET
+// AJAX's JavaScriptSerializer reads it ({'strAtmServiceKey':'K'}, a bare
+// name, \u escapes in the name) has its key replaced, and swept from the
+// answer; PutKeyBody puts a key back, escaped for its quotes. The cassette
+// kept such a key: only "strAtmServiceKey":"K" was looked for.
+func TestScrubScriptServiceJSON(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ body, want, key string }{
+		{`{'strAtmServiceKey':'Single-Quoted-1'}`, `{'strAtmServiceKey':'REDACTED'}`, "Single-Quoted-1"},
+		{`{strAtmServiceKey:"Bare-Name-1",strCity:'Halifax'}`, `{strAtmServiceKey:"REDACTED",strCity:'Halifax'}`, "Bare-Name-1"},
+		{`{"strAtm\u0053erviceKey":"Esc-Name-Key-1"}`, `{"strAtm\u0053erviceKey":"REDACTED"}`, "Esc-Name-Key-1"},
+		{`{'strAtmServiceKey':'It\'s-"Key"-1'}`, `{'strAtmServiceKey':'REDACTED'}`, `It's-"Key"-1`},
+	} {
+		i := &cassette.Interaction{
+			Request: cassette.Request{Method: "POST", URL: "http://h/service/service.asmx/js/ReturnProvinces", Body: c.body,
+				Headers: http.Header{"Content-Type": {"application/json; charset=utf-8"}}},
+			Response: cassette.Response{Code: 500, Headers: http.Header{"Content-Type": {"application/json; charset=utf-8"}},
+				Body: `{"Message":"Invalid key ` + strings.ReplaceAll(c.key, `"`, `\"`) + `"}`},
+		}
+		Scrub(i, Placeholder)
+		if i.Request.Body != c.want {
+			t.Errorf("%s: request body: got %s, want %s", c.body, i.Request.Body, c.want)
+		}
+		if strings.Contains(i.Response.Body, "-1") {
+			t.Errorf("%s: answer: got %s, want the key swept", c.body, i.Response.Body)
+		}
+		back := PutKeyBody(i.Request.Body, "application/json", Placeholder, c.key)
+		if vs := redact.Values(back); !slices.Contains(vs, c.key) {
+			t.Errorf("PutKeyBody(%s): got %s, whose key reads %q, want %q", i.Request.Body, back, vs, c.key)
 		}
 	}
 }
