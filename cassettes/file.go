@@ -3,6 +3,8 @@ package cassettes
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"slices"
 
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
@@ -111,30 +113,72 @@ func ScrubCassetteContext(ctx context.Context, path string, check bool, headers 
 // Recorder would have written them: Scrub on each (headers names more
 // headers to replace), and the key rejections marked by the Recorder's
 // rule (see RejectedPlaceholder), which needs the raw keys and so the
-// whole cassette before it is scrubbed. It returns the number of values
-// replaced, of interactions that held any, and of those marked as key
-// rejections. Interactions already scrubbed keep their marks.
+// whole cassette before it is scrubbed. The keys found are then swept
+// from every interaction, where one holds another's key outside a call
+// (a request to .../service.asmx/KEY, its echo; the first crossKeys keys
+// found, those of calls answered 200 first). It returns the number of values replaced, of interactions that
+// held any, and of those marked as key rejections. Interactions already
+// scrubbed keep their marks.
 func ScrubList(list []*cassette.Interaction, headers ...string) (replaced, interactions, rejections int) {
 	return scrubList(context.Background(), list, headers...)
+}
+
+// crossKeys bounds the keys ScrubList sweeps from every interaction of a
+// cassette: each costs a pass over all of them. A cassette holds one or a
+// few raw keys; a scrubbed one none.
+const crossKeys = 16
+
+// addKeys adds to keys those of more it does not hold, up to crossKeys.
+func addKeys(keys, more []string) []string {
+	for _, k := range more {
+		if len(keys) < crossKeys && !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	return keys
 }
 
 // scrubList is ScrubList that stops at the next interaction once ctx is
 // done (the caller checks ctx).
 func scrubList(ctx context.Context, list []*cassette.Interaction, headers ...string) (replaced, interactions, rejections int) {
 	marks := markRejections(list)
+	held := make([]bool, len(list))
+	var found, refused []string
 	for j, i := range list {
 		if ctx.Err() != nil {
 			break
 		}
-		n := Scrub(i, headers...)
+		n, keys := recorded.ScrubFound(i, Placeholder)
+		n += scrubHeaders(i, headers)
+		if i.Response.Code == http.StatusOK {
+			found = addKeys(found, keys)
+		} else {
+			refused = addKeys(refused, keys)
+		}
 		if n == 0 {
 			continue
 		}
 		replaced += n
-		interactions++
+		held[j] = true
 		if marks[j] {
 			recorded.MarkKey(i, RejectedPlaceholder)
 			rejections++
+		}
+	}
+	// The keys answered 200 first: many wrong keys would crowd them out.
+	found = addKeys(found, refused)
+	for j, i := range list {
+		if len(found) == 0 || ctx.Err() != nil {
+			break
+		}
+		if n := recorded.SweepInteraction(i, Placeholder, found...); n > 0 {
+			replaced += n
+			held[j] = true
+		}
+	}
+	for _, h := range held {
+		if h {
+			interactions++
 		}
 	}
 	return replaced, interactions, rejections

@@ -2,6 +2,7 @@ package cassettes_test
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -289,5 +290,48 @@ func TestNothingRecordedLeavesNoDirectory(t *testing.T) {
 				t.Errorf("the empty directory made for the cassette: got %v, want it removed", err)
 			}
 		})
+	}
+}
+
+// TestRecorderSweepsAKeyOutsideACall: a call's key that a later request
+// carries outside a call (the path .../service.asmx/KEY, answered "KEY
+// Web Service method name is not valid.") reaches neither the cassette
+// nor the hooks: each interaction was scrubbed alone, and the request
+// held no strAtmServiceKey to find it by. Wrong keys sent before do not
+// crowd it out.
+func TestRecorderSweepsAKeyOutsideACall(t *testing.T) {
+	t.Parallel()
+	up, _ := standIn(t)
+	path := filepath.Join(t.TempDir(), "beside.yaml")
+	rec, proxy := recordingProxy(t, up.URL, path)
+	q := query{Op: asmx.OpReturnProvinces}
+	beside, err := http.NewRequest("GET", proxy.URL+asmx.ServicePath+"/"+url.PathEscape(testKey), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Wrong keys first, more of them than the keys swept: the key the
+	// deployment accepts is swept all the same.
+	var reqs []*http.Request
+	for n := range 20 {
+		reqs = append(reqs, request(t, proxy.URL, asmx.HTTPGet, q, fmt.Sprintf("wrong-key-%02d", n), false))
+	}
+	reqs = append(reqs, request(t, proxy.URL, asmx.HTTPGet, q, testKey, false), beside)
+	for _, req := range reqs {
+		resp, err := proxy.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noKeyIn(t, "the cassette", string(b))
+	if !strings.Contains(string(b), cassettes.Placeholder+" Web Service method name is not valid.") {
+		t.Errorf("the cassette does not hold the echo, swept:\n%s", b)
 	}
 }

@@ -57,6 +57,7 @@ type Recorder struct {
 	pendingBytes int                     // the bodies pending hold
 	remarks      map[int]bool            // interaction (taken by a save) → its key rejection mark, to write again
 	keys         keyMarks                // which of the listed calls are key rejections
+	swept        []string                // the keys recorded calls carried (crossKeys at most): swept from later interactions
 	seen         map[string][]string     // request key → digests of the answers kept
 	counts       map[string]int          // request key → interactions in go-vcr's in-memory cassette
 	served       map[string]int          // request key → replays so far
@@ -500,8 +501,12 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 		}
 	}
 	key := r.keys.hash(i) // before scrubbing: the key itself, salted and hashed
-	recorded.Scrub(i, Placeholder)
+	_, found := recorded.ScrubFound(i, Placeholder)
 	scrubHeaders(i, r.cfg.scrubHeaders)
+	if i.Response.Code != http.StatusOK {
+		found = nil // a key refused, or a call that failed, is not noted: many wrong keys would crowd out the right ones
+	}
+	recorded.SweepInteraction(i, Placeholder, r.sweptKeys(found)...)
 	i.Request.RemoteAddr = "" // the caller's address changes every run: noise in a review
 	recorded.DropTiming(i)
 	r.noteHooked(info, i)
@@ -578,8 +583,12 @@ func (r *Recorder) join(cp *cassette.Interaction, key string) (bool, error) {
 		return false, nil
 	}
 	if hooked { // a hook may have written a key back; scrubbed before otherwise
-		recorded.Scrub(cp, Placeholder)
+		_, found := recorded.ScrubFound(cp, Placeholder)
 		scrubHeaders(cp, r.cfg.scrubHeaders)
+		if cp.Response.Code != http.StatusOK {
+			found = nil
+		}
+		recorded.SweepInteraction(cp, Placeholder, r.sweptKeys(found)...)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -658,4 +667,22 @@ func (r *Recorder) Stop() error {
 		r.removeMadeDirs() // Stop has run: only this call reaches it
 	}
 	return err
+}
+
+// sweptKeys notes the keys an interaction answered 200 carried (found by
+// recorded.ScrubFound), the first crossKeys of the recording, and returns
+// those noted so far: a later interaction holding one outside a call (a
+// request to .../service.asmx/KEY, its echo) is swept of it. They stay in
+// memory only, as the calls themselves do; an interaction recorded before
+// its key first came is not (cassette scrub finds no raw key to sweep it
+// with once the Recorder has written the file).
+func (r *Recorder) sweptKeys(found []string) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, k := range found {
+		if len(r.swept) < crossKeys && !slices.Contains(r.swept, k) {
+			r.swept = append(r.swept, k)
+		}
+	}
+	return r.swept
 }

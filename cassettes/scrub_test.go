@@ -234,3 +234,46 @@ func TestKeyRejected(t *testing.T) {
 		}
 	}
 }
+
+// TestScrubListSweepsKeysAcrossInteractions: a cassette made elsewhere
+// holding a key where no call carries it (a request to
+// .../service.asmx/KEY, its SOAPAction, the answer's echo) is scrubbed of
+// it when another interaction carries the key: Scrub sees one interaction
+// at a time, and left it in the file, in cassette scrub's output and
+// verify's report. A value that is no key stays.
+func TestScrubListSweepsKeysAcrossInteractions(t *testing.T) {
+	t.Parallel()
+	call := interaction("GET", "http://h"+asmx.ServicePath+"/ReturnProvinces?strAtmServiceKey="+url.QueryEscape(testKey), "", "")
+	call.Response = cassette.Response{Code: 200, Body: "<ArrayOfProvince/>", Headers: http.Header{}}
+	beside := interaction("GET", "http://h"+asmx.ServicePath+"/"+url.PathEscape(testKey), "", "")
+	beside.Request.Headers.Set("SOAPAction", `"http://tempuri.org/atmService/`+testKey+`"`)
+	beside.Request.Headers.Set("X-Trace", "trace-42")
+	beside.Response = cassette.Response{Code: 500, Body: testKey + " Web Service method name is not valid.", Headers: http.Header{}}
+	list := []*cassette.Interaction{beside, call} // the key's call after: swept all the same
+	replaced, interactions, _ := cassettes.ScrubList(list)
+	if interactions != 2 || replaced < 4 {
+		t.Errorf("ScrubList: %d values in %d interactions, want 4 or more in 2", replaced, interactions)
+	}
+	for _, i := range list {
+		all := i.Request.URL + i.Request.Body + i.Response.Body + fmtHeader(i.Request.Headers) + fmtHeader(i.Response.Headers)
+		for _, f := range []string{testKey, url.QueryEscape(testKey), url.PathEscape(testKey)} {
+			if strings.Contains(all, f) {
+				t.Errorf("interaction %s still holds the key as %q: %s", i.Request.URL, f, all)
+			}
+		}
+	}
+	if got := beside.Request.Headers.Get("X-Trace"); got != "trace-42" {
+		t.Errorf("X-Trace: got %q, want it kept", got)
+	}
+	if got, want := beside.Response.Body, cassettes.Placeholder+" Web Service method name is not valid."; got != want {
+		t.Errorf("echo: got %q, want %q", got, want)
+	}
+}
+
+func fmtHeader(h http.Header) string {
+	var b strings.Builder
+	for k, vs := range h {
+		b.WriteString(k + ": " + strings.Join(vs, ", ") + "\n")
+	}
+	return b.String()
+}

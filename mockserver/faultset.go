@@ -75,6 +75,12 @@ func (fs *faultSet) add(f Fault) (Fault, error) {
 	return cloneFault(&f), nil
 }
 
+// ErrFaultIDHoldsKey is the refusal of a fault whose id holds one of the
+// server's service keys (WithKeys), by New (a WithFault fault: a wrong
+// setting), AddFault and the admin API: the journal, the held calls and
+// the admin API show a fault's id as it is.
+var ErrFaultIDHoldsKey = errors.New("fault id: it holds a service key (--key), which the journal and the admin API would show as it is with the fault's calls; give another")
+
 // errFaultIDTaken is add's refusal of an id an active fault has.
 var errFaultIDTaken = errors.New("taken")
 
@@ -180,7 +186,7 @@ func (s *Server) AddFault(f Fault) (Fault, error) { return s.addFault(f) }
 // admin API show a fault's id as it is.
 func (s *Server) addFault(f Fault) (Fault, error) {
 	if f.ID != "" && s.keyMask.Text(f.ID) != f.ID {
-		return Fault{}, errors.New("fault id: it holds a service key (--key), which the journal and the admin API would show as it is with the fault's calls; give another")
+		return Fault{}, ErrFaultIDHoldsKey
 	}
 	return s.faults.add(f)
 }

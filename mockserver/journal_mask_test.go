@@ -229,6 +229,9 @@ func TestJournalMasksKeysInEveryForm(t *testing.T) {
 		{"key in the path", func() *http.Request {
 			return mustRequest(t, "GET", ts.URL+asmx.ServicePath+"/"+url.PathEscape(escapeKey)+"?strAtmServiceKey="+otherKey, "")
 		}, ""},
+		{"the parameter in the path, echoed by the error", func() *http.Request {
+			return mustRequest(t, "GET", ts.URL+asmx.ServicePath+"/ReturnProvinces/strAtmServiceKey="+otherKey, "")
+		}, "/ReturnProvinces/strAtmServiceKey=Ot****"},
 		{"credential and key headers", func() *http.Request {
 			req := callRequest(t, ts.URL, asmx.SOAP11, asmx.OpReturnProvinces, provinces)
 			req.Header.Set("Authorization", "Bearer "+otherKey)

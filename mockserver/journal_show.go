@@ -95,7 +95,7 @@ func (j *journal) show(r *journalRecord) *shownCall {
 // showHead masks keys in s, a path, query or host; cut: s was cut short,
 // so an end that starts a key is masked too (maskTail), in the same room.
 func showHead(s string, keys []string, cut bool) string {
-	m := redact.Text(s, keys...)
+	m := redact.Encoded(s, keys...) // a query's value may be a URL holding a key, percent-encoded
 	if !cut {
 		return m
 	}
@@ -126,7 +126,7 @@ func callValues(r *journalRecord, body string, keys []string, enc asmx.RequestEn
 	k := &r.kept
 	out := slices.Clone(r.callKeys(keys))
 	out = append(out, redact.Values(r.Path)...)
-	out = append(out, redact.Values(k.query)...)
+	out = append(out, redact.EncodedValues(k.query)...)
 	ct := k.reqHead.Get("Content-Type")
 	for _, withBody := range []bool{false, true} {
 		// Read in requestEncoding (or, for a GET with a body, which the
@@ -149,7 +149,9 @@ func callValues(r *journalRecord, body string, keys []string, enc asmx.RequestEn
 			if strings.EqualFold(name, asmx.ParamKey) {
 				out = append(out, v, strings.TrimSpace(v))
 			}
-			out = append(out, redact.Values(v)...)
+			// A header may hold a key percent-encoded, name and all
+			// (a Referer's URL in a query, "strAtmServiceKey%3DKey").
+			out = append(out, redact.EncodedValues(v)...)
 		}
 	}
 	out = slices.DeleteFunc(out, func(v string) bool { return v == "" })
@@ -165,7 +167,8 @@ func isForm(ct string) bool {
 
 // showHeader returns h (and host, as a Host field) with the credential
 // fields replaced by redact.Placeholder, a field named like the key by
-// its mask, and keys masked in the other names and values.
+// its mask, and keys masked in the other names and values, percent-encoded
+// too (redact.Encoded).
 func showHeader(h http.Header, host string, keys []string) http.Header {
 	out := make(http.Header, len(h)+1)
 	if host != "" {
@@ -180,7 +183,7 @@ func showHeader(h http.Header, host string, keys []string) http.Header {
 			case strings.EqualFold(name, asmx.ParamKey):
 				shown[i] = redact.Key(v)
 			default:
-				shown[i] = redact.Text(v, keys...)
+				shown[i] = redact.Encoded(v, keys...)
 			}
 		}
 		n := redact.Text(name, keys...)

@@ -177,6 +177,17 @@ func Run(ctx context.Context, paths []string, opts Options) (*Report, error) {
 			raw[pos] = cassette.Request{URL: i.Request.URL, Body: i.Request.Body}
 		}
 		cassettes.ScrubList(list)
+		for _, i := range list {
+			// The key (and the secrets) where no call carries it (a
+			// path .../service.asmx/KEY that an answer echoes): swept
+			// from the recorded answer as from the live one (scrub), so
+			// that it neither drifts nor reaches a report.
+			ph := cassettes.Placeholder
+			if cassettes.KeyRejected(i) {
+				ph = cassettes.RejectedPlaceholder
+			}
+			recorded.Sweep(&i.Response, ph, append([]string{opts.Key}, opts.Secrets...)...)
+		}
 		for pos, i := range list {
 			jobs = append(jobs, job{file: f, i: i, name: names[pos], raw: raw[pos], n: len(jobs), pos: pos})
 			if c, ok := recorded.CallOf(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body); ok && c.Key == cassettes.Placeholder {
@@ -192,6 +203,7 @@ func Run(ctx context.Context, paths []string, opts Options) (*Report, error) {
 	for _, j := range jobs {
 		e := cassettes.EntryOf(j.i, cassettes.WithRequestEncoding(opts.RequestEncoding))
 		e.Name = j.name
+		maskEntry(&e, append([]string{opts.Key}, opts.Secrets...))
 		report.Results[j.n] = Result{File: j.file, Entry: e, Verdict: NotChecked,
 			pos: j.pos, request: j.raw}
 	}
@@ -483,4 +495,14 @@ func (v *verifier) scrub(live *cassette.Interaction, ph string) {
 		live.Response.Body = body
 	}
 	recorded.Sweep(&live.Response, ph, append([]string{v.opts.Key, v.wrongKey}, v.opts.Secrets...)...)
+}
+
+// maskEntry masks keys (the key and the secrets) in what e shows of a
+// request: the method and path of one that is no call
+// (.../service.asmx/KEY), and the parameters.
+func maskEntry(e *cassettes.Entry, keys []string) {
+	e.Operation = redact.Text(e.Operation, keys...)
+	for k := range e.Params {
+		e.Params[k][1] = redact.Text(e.Params[k][1], keys...)
+	}
 }

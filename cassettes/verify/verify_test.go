@@ -695,3 +695,43 @@ func TestVerifyNamesDuplicateIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyKeyBesideTheCall: a cassette made elsewhere holds the key
+// where no call carries it (a client that called the path
+// .../service.asmx/KEY, answered "KEY Web Service method name is not
+// valid."): the report and its JUnit form hold no key, and the answer,
+// the key swept as the live one's is, is the same. The JUnit report
+// named the key in the test case and in a drift, recorded raw against
+// live REDACTED.
+func TestVerifyKeyBesideTheCall(t *testing.T) {
+	t.Parallel()
+	up, _, path := recordedStandIn(t)
+	list := readCassette(t, path)
+	beside := *list[0]
+	beside.ID = len(list)
+	u, err := url.Parse(beside.Request.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path, u.RawQuery = asmx.ServicePath+"/"+testKey, ""
+	beside.Request.URL, beside.Request.Method, beside.Request.Body, beside.Request.Headers = u.String(), "GET", "", http.Header{}
+	beside.Request.RequestURI, beside.Request.Form, beside.Request.ContentLength = u.RequestURI(), nil, 0
+	body := testKey + " Web Service method name is not valid.\r\n"
+	beside.Response.Code, beside.Response.Status, beside.Response.Body = 500, "500 Internal Server Error", body
+	beside.Response.Headers = http.Header{"Content-Type": {"text/plain; charset=utf-8"}, "Content-Length": {strconv.Itoa(len(body))}}
+	beside.Response.ContentLength = int64(len(body))
+	writeCassette(t, path, append(list, &beside))
+	r := mustRun(t, path, up.URL, verify.Options{})
+	var junit bytes.Buffer
+	if err := r.WriteJUnit(&junit); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"report": lines(r), "JUnit": junit.String()} {
+		if strings.Contains(text, testKey) {
+			t.Errorf("the %s holds the key:\n%s", name, text)
+		}
+	}
+	if r.Drifted() {
+		t.Errorf("drifted, want the same:\n%s", lines(r))
+	}
+}

@@ -63,6 +63,34 @@ func TestServeFaultRefusals(t *testing.T) {
 	}
 }
 
+// TestServeFaultIDHoldingAKey: a fault whose id holds one of --key's keys
+// is a wrong setting, exit 2 naming where it came from (flag, variable,
+// config file), and the key is in none of the refusal's forms; it was
+// exit 1, "mock server fault: ...", as for a server that failed.
+func TestServeFaultIDHoldingAKey(t *testing.T) {
+	t.Parallel()
+	const key = "Fault-Key-4711"
+	for _, tt := range []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{"flags", []string{"--key", key, "--fault", "id=x" + key + ",status=500"}, nil, "atmkit serve: --fault "},
+		{"variables", nil, map[string]string{"ATMKIT_KEY": key, "ATMKIT_FAULT": "id=" + key + ",status=503"}, "atmkit serve: ATMKIT_FAULT="},
+		{"config file", []string{"--config", writeConfig(t, "keys: ["+key+"]\nfaults:\n  - {id: "+key+".1, status: 500}\n")}, nil, "faults in config file "},
+	} {
+		code, stdout, stderr := runAtmkit(tt.env, append([]string{"serve", "--addr", "127.0.0.1:0"}, tt.args...)...)
+		wantUsageLine(t, tt.name, code, stdout, stderr, tt.want)
+		if !strings.Contains(stderr, "fault id: it holds a service key") {
+			t.Errorf("%s: got %q, want it to say the fault id holds a key", tt.name, stderr)
+		}
+		if strings.Contains(stdout+stderr, key) {
+			t.Errorf("%s: the output holds the key: %s%s", tt.name, stdout, stderr)
+		}
+	}
+}
+
 // TestServeConfigFaultRefusalsInItsTerms: a config file's fault that YAML
 // reads into what JSON cannot hold (a mapping with a key that is no
 // string, a number that is not finite) is refused in the fault's terms,

@@ -123,8 +123,8 @@ func NamelessExcerpts(s string, repl func(excerpt string) string) string {
 
 // eachParam calls f with the bounds of every strAtmServiceKey value of s,
 // in order, without overlaps: a query string's or form's value (after
-// "strAtmServiceKey=" at the start of s or after one of ?&; white space
-// " or ', queryValue), and the excerpt of a value ASP.NET's request
+// "strAtmServiceKey=" at the start of s or after one of paramStarts,
+// queryValue), and the excerpt of a value ASP.NET's request
 // validation quotes (excerpt is true), after "strAtmServiceKey=" and an
 // opening double quote. A query value that starts with a form of one of
 // lits (the keys being masked) is that form whole, though it holds a
@@ -157,7 +157,7 @@ func eachParam(s string, lits []literal, f func(start, end int, excerpt bool)) {
 			from = ve
 			continue
 		}
-		if start > 0 && !strings.ContainsRune("?&; \t\n\f\r\"'", rune(s[start-1])) {
+		if start > 0 && !strings.ContainsRune(paramStarts, rune(s[start-1])) {
 			continue
 		}
 		ve := end + queryValue(s[end:])
@@ -170,6 +170,13 @@ func eachParam(s string, lits []literal, f func(start, end int, excerpt bool)) {
 		from = ve
 	}
 }
+
+// paramStarts are the bytes after which a strAtmServiceKey= starts a
+// value eachParam finds: a query's or form's ? & ;, white space or a
+// quote around a URL in a text, and a path's / (a client that put the
+// parameter in the path, .../ReturnProvinces/strAtmServiceKey=K, which the
+// mock's error echoes: "... Web Service method name is not valid.").
+const paramStarts = "?&;/ \t\n\f\r\"'"
 
 // continuationEnd is where the values without '=' that follow a query
 // value ending at end of s end (end itself when none): the rest of a key

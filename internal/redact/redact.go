@@ -67,8 +67,6 @@ var (
 	// its text, CDATA sections, comments and processing instructions, up
 	// to the next tag.
 	xmlRE = regexp.MustCompile(`(?is)(<(?:[^\s<>/:="']+:)?` + ParamName + `(?:\s[^>]*)?>)((?:[^<]|<!\[CDATA\[.*?\]\]>|<!--.*?-->|<\?.*?\?>)*)`)
-	// jsonRE matches "strAtmServiceKey": "value".
-	jsonRE = regexp.MustCompile(`(?i)("` + ParamName + `"\s*:\s*")((?:[^"\\]|\\.)*)`)
 )
 
 // Text returns s with the value of every strAtmServiceKey parameter masked,
@@ -125,15 +123,16 @@ func maskParams(s string, lits []literal) string {
 			}
 			return sub[1] + Key(v)
 		})
-		s = jsonRE.ReplaceAllStringFunc(s, func(m string) string {
-			sub := jsonRE.FindStringSubmatch(m)
-			if sub[2] == "" || isMask(sub[2]) {
-				return m
-			}
-			return sub[1] + Key(sub[2])
-		})
 	}
-	return s
+	return JSONKeys(s, func(v string, _ byte) string {
+		if v == "" || isMask(v) {
+			return v
+		}
+		if m := Key(v); !strings.ContainsAny(m, `"'\\`) {
+			return m
+		}
+		return stars // a quote or backslash shown would end the string, or escape its end
+	})
 }
 
 // A Masker masks a fixed set of keys as Text does, with the forms of each
@@ -225,7 +224,7 @@ func (m *Masker) Text(s string, more ...string) string {
 // either charset); a form in another charset is best made UTF-8 first
 // (asmx.FormText). Values that are masks already are left out.
 func Values(s string) []string {
-	if !containsFold(s, ParamName) {
+	if !mayNameJSONKey(s) {
 		return nil
 	}
 	var out []string
@@ -256,15 +255,16 @@ func Values(s string) []string {
 			add(xmlValue(sub[2]), strings.TrimSpace(xmlValue(sub[2])))
 		}
 	}
-	for _, sub := range jsonRE.FindAllStringSubmatch(s, -1) {
-		add(sub[2])
-		var v string
-		if json.Unmarshal([]byte(`"`+sub[2]+`"`), &v) == nil {
-			add(v)
-		}
-	}
+	add(jsonKeyValues(s)...)
 	return out
 }
+
+// XMLText is the text of an element's content raw (up to its end tag), as
+// the service reads it: comments and processing instructions left out,
+// CDATA sections as they hold them, entities and character references
+// replaced, those of control characters too (&#x1;), which .NET's
+// XmlTextReader reads and Go's encoding/xml refuses.
+func XMLText(raw string) string { return xmlValue(raw) }
 
 // xmlValue is the text of an element's content raw, as xmlRE matches it:
 // comments and processing instructions left out, CDATA sections as they

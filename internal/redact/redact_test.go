@@ -37,6 +37,8 @@ func TestText(t *testing.T) {
 		{"query, later parameter, other case", `GET /x?a=1&STRATMSERVICEKEY=k&b=2`, nil, `GET /x?a=1&STRATMSERVICEKEY=******&b=2`},
 		{"query, escaped", `?strAtmServiceKey=Leak%2DKey%2D1234`, nil, `?strAtmServiceKey=Le****`},
 		{"form body", `strAtmServiceKey=short&intCityID=3`, nil, `strAtmServiceKey=******&intCityID=3`},
+		{"in a path", `path=/service/service.asmx/ReturnProvinces/strAtmServiceKey=Leak-Key-1234 status=500`, nil,
+			`path=/service/service.asmx/ReturnProvinces/strAtmServiceKey=Le**** status=500`},
 		{"XML", `<soap:Body><strAtmServiceKey>Leak-Key-1234</strAtmServiceKey>`, nil, `<soap:Body><strAtmServiceKey>Le****</strAtmServiceKey>`},
 		{"XML, prefix and attribute", `<a:strAtmServiceKey x="1">k</a:strAtmServiceKey>`, nil, `<a:strAtmServiceKey x="1">******</a:strAtmServiceKey>`},
 		{"XML, CDATA", `<strAtmServiceKey><![CDATA[Leak-Key-1234]]></strAtmServiceKey>`, nil, `<strAtmServiceKey>Le****</strAtmServiceKey>`},
@@ -360,7 +362,7 @@ func FuzzParams(f *testing.F) {
 		q := openQuote(v)
 		var secret string
 		if q == "" {
-			if queryValue(v) != len(v) || pre != "" && !strings.ContainsAny(pre[len(pre)-1:], "?&; \t\n\f\r\"'") || strings.HasPrefix(v, `'"$ATMKIT_KEY"`) {
+			if queryValue(v) != len(v) || pre != "" && !strings.ContainsAny(pre[len(pre)-1:], paramStarts) || strings.HasPrefix(v, `'"$ATMKIT_KEY"`) {
 				return
 			}
 			secret = v

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/redact"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
@@ -100,15 +101,15 @@ func putKeyText(b, contentType, ph, key string) string {
 	if !strings.Contains(mt, "xml") && strings.Contains(b, "=") {
 		b = putKeyQuery(b, ph, key)
 	}
-	if strings.Contains(b, `"`) {
-		b = jsonKeyRE.ReplaceAllStringFunc(b, func(m string) string {
-			sub := jsonKeyRE.FindStringSubmatch(m)
-			if sub[2] != ph {
-				return m
-			}
-			j, _ := json.Marshal(key)
-			return sub[1] + string(j)
-		})
-	}
-	return b
+	return redact.JSONKeys(b, func(v string, q byte) string {
+		if v != ph {
+			return v
+		}
+		j, _ := json.Marshal(key)
+		inner := string(j[1 : len(j)-1])
+		if q == '\'' { // a single-quoted string: " as it is, ' escaped
+			inner = strings.ReplaceAll(strings.ReplaceAll(inner, `\"`, `"`), "'", `\'`)
+		}
+		return inner
+	})
 }

@@ -74,8 +74,6 @@ var (
 	// page or an answer (the name in any case): where a value starts
 	// (pageValue tells where it ends).
 	htmlKeyRE = regexp.MustCompile(`(?i)strAtmServiceKey=`)
-	// jsonKeyRE matches "strAtmServiceKey": "value" in a JSON body.
-	jsonKeyRE = regexp.MustCompile(`(?i)("strAtmServiceKey"\s*:\s*)"((?:[^"\\]|\\.)*)"`)
 )
 
 // scrubber collects the key values it replaces, so that their other literal
@@ -130,6 +128,15 @@ func (s *scrubber) note(v string) {
 // never undoes a key rejection's mark (MarkKey changes marks). It is
 // idempotent.
 func Scrub(i *cassette.Interaction, ph string) int {
+	n, _ := ScrubFound(i, ph)
+	return n
+}
+
+// ScrubFound is Scrub, and also returns the key values it found, those
+// its sweep replaces (minSweepLen bytes or more), sorted: the keys of one
+// interaction that a cassette's others may hold where they carry no call
+// (SweepInteraction).
+func ScrubFound(i *cassette.Interaction, ph string) (int, []string) {
 	s := &scrubber{ph: ph}
 	rq, rs := &i.Request, &i.Response
 	oldBody := rq.Body
@@ -146,34 +153,15 @@ func Scrub(i *cassette.Interaction, ph string) int {
 	// leave the key's rest where no sweep finds it.
 	rs.Body = s.sweepAll(rs.Body, HeaderValue(rs.Headers, "Content-Type"))
 	rs.Body = s.body(rs.Body, HeaderValue(rs.Headers, "Content-Type"))
-
-	// Sweep every other literal occurrence of the values found.
-	for _, form := range s.forms() {
-		rq.URL = s.sweep(rq.URL, form)
-		rq.RequestURI = s.sweep(rq.RequestURI, form)
-		rq.Body = inText(rq.Body, HeaderValue(rq.Headers, "Content-Type"), func(b string) string { return s.sweep(b, form) })
-		rq.Host = s.sweep(rq.Host, form)
-		for _, vs := range rq.Form {
-			for j := range vs {
-				vs[j] = s.sweep(vs[j], form)
-			}
-		}
-		for _, h := range []http.Header{rq.Headers, rs.Headers, rq.Trailer, rs.Trailer} {
-			for _, vs := range h {
-				for j := range vs {
-					vs[j] = s.sweep(vs[j], form)
-				}
-			}
+	s.sweepInteraction(i, oldBody, oldResp)
+	var found []string
+	for v := range s.found {
+		if len(v) >= minSweepLen && !isPlaceholder(v) {
+			found = append(found, v)
 		}
 	}
-	rs.Body = s.sweepAll(rs.Body, HeaderValue(rs.Headers, "Content-Type"))
-	if rq.Body != oldBody {
-		fixLength(&rq.ContentLength, rq.Headers, len(rq.Body))
-	}
-	if rs.Body != oldResp {
-		fixLength(&rs.ContentLength, rs.Headers, len(rs.Body))
-	}
-	return s.n
+	slices.Sort(found)
+	return s.n, found
 }
 
 // request replaces the key where a request sends it: in its URL (and
@@ -181,6 +169,12 @@ func Scrub(i *cassette.Interaction, ph string) int {
 func (s *scrubber) request(rq *cassette.Request) {
 	rq.URL = s.url(rq.URL)
 	rq.RequestURI = s.url(rq.RequestURI)
+	// A client that put the parameter in the path
+	// (.../ReturnProvinces/strAtmServiceKey=K, its = escaped or not), or
+	// a query value that is a URL holding a key (next=%2Fs%3FstrAtm...):
+	// its value is noted, and swept with the other keys found.
+	s.noteEncoded(rq.URL)
+	s.noteEncoded(rq.RequestURI)
 	rq.Body = s.body(rq.Body, HeaderValue(rq.Headers, "Content-Type"))
 	if len(rq.Form) > 0 { // after the body, whose continuation (the rest of a key) the form holds as names
 		rq.Form = s.values(rq.Form)
@@ -464,6 +458,14 @@ func (s *scrubber) headers(h http.Header) http.Header {
 		if IsKeyName(k) { // a header named like the parameter
 			s.replace(vs, true)
 		}
+		for j, v := range vs {
+			// A URL holding the key (a Referer, a Location), its =
+			// raw or percent-encoded: replaced, or noted and swept.
+			if mayNameKey(v) {
+				vs[j] = s.pageKeys(v, pageText)
+			}
+			s.noteEncoded(v)
+		}
 		out[k] = vs
 	}
 	return out
@@ -491,7 +493,10 @@ func (s *scrubber) textBody(b, contentType string) string {
 	if s.nameless { // the request sent a key's rest as values without a name (continuation)
 		b = redact.NamelessExcerpts(b, excerpt)
 	}
-	if !mayNameKey(b) { // no pattern below can match: most answers
+	if mayNameKey(b) && strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "multipart/form-data") {
+		b = s.multipartForm(b, contentType)
+	}
+	if !mayNameKey(b) && !redact.HasLetterEscape(b) { // no pattern below can match: most answers
 		mt := strings.ToLower(strings.TrimSpace(strings.SplitN(contentType, ";", 2)[0]))
 		if !strings.Contains(mt, "html") && !strings.Contains(mt, "xml") && strings.Contains(b, "=") {
 			s.noteForm(b, contentType)
@@ -529,21 +534,19 @@ func (s *scrubber) textBody(b, contentType string) string {
 		s.noteForm(b, contentType)
 		b = s.query(b)
 	}
-	if strings.Contains(b, `"`) {
-		b = jsonKeyRE.ReplaceAllStringFunc(b, func(m string) string {
-			sub := jsonKeyRE.FindStringSubmatch(m)
-			s.note(sub[2])
-			var v string
-			if err := json.Unmarshal([]byte(`"`+sub[2]+`"`), &v); err == nil {
-				s.note(v)
-			}
-			if sub[2] == "" || s.done(sub[2]) {
-				return m
-			}
-			s.n++
-			return sub[1] + `"` + s.ph + `"`
-		})
-	}
+	// A JSON member, quoted as ASP.NET AJAX's JavaScriptSerializer reads
+	// it: {'strAtmServiceKey':'K'}, a bare name, \u escapes in the name.
+	b = redact.JSONKeys(b, func(v string, q byte) string {
+		s.note(v)
+		if d, ok := redact.JSONString(v, q); ok {
+			s.note(d)
+		}
+		if v == "" || s.done(v) {
+			return v
+		}
+		s.n++
+		return s.ph
+	})
 	return b
 }
 
@@ -571,10 +574,18 @@ func (s *scrubber) xml(b string) string {
 	})
 }
 
-// noteXML notes an element's raw content and its text once unescaped.
+// noteXML notes an element's raw content and its text once unescaped: as
+// encoding/xml reads it, and as redact.XMLText does, which reads the
+// references of control characters (&#x1;) encoding/xml refuses, as
+// .NET's XmlTextReader reads a request's (a key holding them, which an
+// answer echoes as &#x1;).
 func (s *scrubber) noteXML(raw string) {
 	s.note(raw)
 	s.note(strings.TrimSpace(raw))
+	if t := redact.XMLText(raw); t != raw {
+		s.note(t)
+		s.note(strings.TrimSpace(t))
+	}
 	d := xml.NewDecoder(strings.NewReader("<x>" + raw + "</x>"))
 	var text strings.Builder
 	for {
@@ -616,7 +627,7 @@ func DropTiming(i *cassette.Interaction) {
 }
 
 // mayNameKey reports whether b may hold the key's parameter name as the
-// patterns (xmlKeyRE, htmlKeyRE, jsonKeyRE) match it, case-insensitively:
+// patterns (xmlKeyRE, htmlKeyRE, redact's JSON member) match it, case-insensitively:
 // whether it holds "trAtm" in any case. Of the name's letters only s and k
 // fold to letters beyond ASCII (ſ, the Kelvin sign), and "trAtm" has
 // neither, so a body without it holds no match; searching for it costs a

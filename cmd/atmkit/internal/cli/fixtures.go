@@ -10,17 +10,22 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/mockserver"
 	"github.com/atmkit/atmkit/shape"
 )
 
 // ServeProblem says which setting made the mock server refuse to start,
 // when err is its start's error, and why: the data set in dir (--fixtures)
 // could not be loaded (problems in its records, or a file that cannot be
-// read), or the shape (--shape) cannot hold its values (shape.FitError). It
-// is a wrong setting (exit 2); ok is false for any other error. With
+// read), the shape (--shape) cannot hold its values (shape.FitError), or
+// a fault's id holds a key (--fault and --key). It is a wrong setting
+// (exit 2); ok is false for any other error. With
 // several problems in the data set it points to fixtures check, which
 // lists them all.
 func ServeProblem(err error, dir string) (flag, problem string, ok bool) {
+	if errors.Is(err, mockserver.ErrFaultIDHoldsKey) {
+		return "fault", mockserver.ErrFaultIDHoldsKey.Error(), true
+	}
 	var ferr *shape.FitError
 	if errors.As(err, &ferr) {
 		return "shape", (&shape.FitError{Problems: ferr.Problems}).Error(), true // the flag names the file

@@ -1,0 +1,136 @@
+package recorded
+
+import (
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/atmkit/atmkit/internal/redact"
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
+)
+
+// Keys a request carries where the service does not read them: a header's
+// URL, the path, a multipart form. Each is the client's secret all the
+// same, and never reaches the cassette.
+
+// noteEncoded notes the strAtmServiceKey values that v holds outside a
+// query (a header's URL, a path), its = raw or percent-encoded once or
+// more (redact.EncodedValues): the sweep replaces them.
+func (s *scrubber) noteEncoded(v string) {
+	if !mayNameKey(v) && !strings.Contains(v, "%") {
+		return
+	}
+	for _, x := range redact.EncodedValues(v) {
+		s.note(x)
+	}
+}
+
+// multipartForm replaces the value of every field named strAtmServiceKey
+// (any case) of a multipart/form-data body b: ASMX refuses such a form
+// ("Request format is invalid"), which does not make the key the client
+// sent any less a secret.
+func (s *scrubber) multipartForm(b, contentType string) string {
+	_, params, err := mime.ParseMediaType(contentType)
+	if err != nil || params["boundary"] == "" {
+		return b
+	}
+	delim := "--" + params["boundary"]
+	parts := strings.Split(b, delim)
+	changed := false
+	for j := 1; j < len(parts); j++ {
+		p := parts[j]
+		// The header ends at the first blank line, CR LF's or LF's.
+		sep := "\r\n\r\n"
+		i := strings.Index(p, sep)
+		if k := strings.Index(p, "\n\n"); k >= 0 && (i < 0 || k < i) {
+			sep, i = "\n\n", k
+		}
+		if i < 0 {
+			continue
+		}
+		if !multipartKeyField(p[:i]) {
+			continue
+		}
+		value := p[i+len(sep):]
+		v := strings.TrimSuffix(strings.TrimSuffix(value, "\n"), "\r")
+		if v == "" { // an empty key is no secret: kept
+			continue
+		}
+		s.note(v)
+		s.note(strings.TrimSpace(v))
+		if s.done(v) {
+			continue
+		}
+		s.n++
+		parts[j] = p[:i+len(sep)] + s.ph + value[len(v):]
+		changed = true
+	}
+	if !changed {
+		return b
+	}
+	return strings.Join(parts, delim)
+}
+
+// multipartKeyField reports whether the header of a multipart part names
+// the field strAtmServiceKey (Content-Disposition: form-data;
+// name="strAtmServiceKey", any case).
+func multipartKeyField(head string) bool {
+	for _, line := range strings.Split(head, "\n") {
+		name, value, ok := strings.Cut(strings.TrimSpace(line), ":")
+		if !ok || !strings.EqualFold(strings.TrimSpace(name), "Content-Disposition") {
+			continue
+		}
+		if _, params, err := mime.ParseMediaType(strings.TrimSpace(value)); err == nil && IsKeyName(params["name"]) {
+			return true
+		}
+	}
+	return false
+}
+
+// SweepInteraction replaces every literal occurrence of values (keys
+// another interaction of the cassette carries, ScrubFound's), in any of
+// their forms, in i's request and answer by ph, and returns how many it
+// replaced.
+func SweepInteraction(i *cassette.Interaction, ph string, values ...string) int {
+	s := &scrubber{ph: ph}
+	for _, v := range values {
+		s.note(v)
+	}
+	if len(s.found) == 0 {
+		return 0
+	}
+	s.sweepInteraction(i, i.Request.Body, i.Response.Body)
+	return s.n
+}
+
+// sweepInteraction sweeps every literal occurrence of the values found
+// from i, and fixes the recorded lengths of the bodies that changed since
+// they were oldBody and oldResp.
+func (s *scrubber) sweepInteraction(i *cassette.Interaction, oldBody, oldResp string) {
+	rq, rs := &i.Request, &i.Response
+	for _, form := range s.forms() {
+		rq.URL = s.sweep(rq.URL, form)
+		rq.RequestURI = s.sweep(rq.RequestURI, form)
+		rq.Body = inText(rq.Body, HeaderValue(rq.Headers, "Content-Type"), func(b string) string { return s.sweep(b, form) })
+		rq.Host = s.sweep(rq.Host, form)
+		for _, vs := range rq.Form {
+			for j := range vs {
+				vs[j] = s.sweep(vs[j], form)
+			}
+		}
+		for _, h := range []http.Header{rq.Headers, rs.Headers, rq.Trailer, rs.Trailer} {
+			for _, vs := range h {
+				for j := range vs {
+					vs[j] = s.sweep(vs[j], form)
+				}
+			}
+		}
+	}
+	rs.Body = s.sweepAll(rs.Body, HeaderValue(rs.Headers, "Content-Type"))
+	if rq.Body != oldBody {
+		fixLength(&rq.ContentLength, rq.Headers, len(rq.Body))
+	}
+	if rs.Body != oldResp {
+		fixLength(&rs.ContentLength, rs.Headers, len(rs.Body))
+	}
+}
