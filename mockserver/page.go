@@ -87,6 +87,19 @@ func servePage(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
+// WithInContainer tells the mock that it runs as a container's main
+// process (atmkit serve sets it when it is the container's PID 1): the
+// admin page's warning of an admin API open to other hosts then advises the
+// admin token alone, as serve's banner does there, not listening on
+// 127.0.0.1, the container's own address, which neither the host (through a
+// published port) nor other containers reach.
+func WithInContainer(in bool) Option {
+	return func(c *config) error {
+		c.inContainer = in
+		return nil
+	}
+}
+
 // adminInfo is the answer of GET /__admin/info: what the admin page shows
 // of the mock beside its journal, faults and data.
 type adminInfo struct {
@@ -139,7 +152,11 @@ func (s *Server) adminInfo(w http.ResponseWriter, r *http.Request) {
 			Provinces: len(ds.Provinces)},
 	}
 	if addr := serve.ListenAddr(r.Context()); addr != nil {
-		info.Warning = adminwarn.Text(addr, s.cfg.adminToken)
+		warn := adminwarn.Text
+		if s.cfg.inContainer {
+			warn = adminwarn.ContainerText
+		}
+		info.Warning = warn(addr, s.cfg.adminToken)
 	}
 	for _, op := range asmx.Operations() {
 		info.Operations = append(info.Operations, op.Name)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/adminwarn"
 	"github.com/atmkit/atmkit/internal/serve"
 )
 
@@ -276,6 +277,17 @@ func TestAdminInfo(t *testing.T) {
 	open := info(t, start(t, ":0"), "")
 	if w, _ := open["warning"].(string); !strings.Contains(w, "reachable from other hosts, with no admin token") {
 		t.Errorf("info warning on every interface without a token: got %q", w)
+	}
+	if w, _ := open["warning"].(string); !strings.Contains(w, "or listen on 127.0.0.1") {
+		t.Errorf("info warning outside a container: got %q, want the advice to listen on 127.0.0.1", w)
+	}
+	// In a container the page says what serve's banner says there: the
+	// container's 127.0.0.1 reaches neither the host nor other containers.
+	boxed := info(t, start(t, ":0", WithInContainer(true)), "")
+	_, advice, _ := strings.Cut(adminwarn.ContainerText(&net.TCPAddr{IP: net.IPv4zero, Port: 8080}, ""), "(/__admin). ")
+	if w, _ := boxed["warning"].(string); !strings.Contains(w, "reachable from other hosts, with no admin token") ||
+		!strings.HasSuffix(w, advice) || strings.Contains(w, "or listen on 127.0.0.1") {
+		t.Errorf("info warning in a container: got %q, want it to end %q", w, advice)
 	}
 	closed := info(t, start(t, ":0", WithAdminToken("tok")), "tok")
 	if w, ok := closed["warning"]; ok || closed["adminToken"] != true {
