@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -412,28 +413,41 @@ func requestFilter(q url.Values) (RequestFilter, error) {
 		}
 	}
 	if v := q.Get("status"); v != "" && v != "0" { // 0: see adminRequests
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 100 || n > 599 {
-			return f, fmt.Errorf("status %q: want an HTTP status, 100 to 599, or 0 for the calls answered with no response", v)
+		n, ok := plainNumber(v)
+		if !ok || n < 100 || n > 599 {
+			return f, fmt.Errorf("status %q: want an HTTP status, 100 to 599 in decimal digits, or 0 for the calls answered with no response", v)
 		}
-		f.Status = n
+		f.Status = int(n)
 	}
 	f.Fault = q.Get("fault")
 	if v := q.Get("since"); v != "" {
-		n, err := strconv.ParseUint(v, 10, 64)
-		if err != nil {
-			return f, fmt.Errorf("since %q: want an entry's seq (0 or more)", v)
+		n, ok := plainNumber(v)
+		if !ok {
+			return f, fmt.Errorf("since %q: want an entry's seq (0 or more) in decimal digits", v)
 		}
 		f.Since = n
 	}
 	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return f, fmt.Errorf("limit %q: want a number of entries, 1 or more", v)
+		n, ok := plainNumber(v)
+		if !ok || n < 1 {
+			return f, fmt.Errorf("limit %q: want a number of entries, 1 or more, in decimal digits", v)
 		}
-		f.Limit = n
+		f.Limit = int(min(n, math.MaxInt))
 	}
 	return f, nil
+}
+
+// plainNumber reads v as the journal writes a number, decimal digits with
+// no sign and no leading zero, and reports whether it is one. strconv
+// reads +200 and 0200 as 200 too: a filter given so was taken for one the
+// journal never writes, as a fault's integers are refused so (see
+// "Numbers are spelled as JSON spells them" in docs/serving.md).
+func plainNumber(v string) (uint64, bool) {
+	if v == "" || v[0] < '0' || v[0] > '9' || len(v) > 1 && v[0] == '0' {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(v, 10, 64)
+	return n, err == nil
 }
 
 // adminRequest answers GET /__admin/requests/{seq}: one entry, in full.
@@ -441,8 +455,8 @@ func (s *Server) adminRequest(w http.ResponseWriter, r *http.Request, seq string
 	if !allowMethods(w, r, http.MethodGet, http.MethodHead) {
 		return
 	}
-	n, err := strconv.ParseUint(seq, 10, 64)
-	if err != nil || n == 0 {
+	n, ok := plainNumber(seq)
+	if !ok || n == 0 {
 		writeAdminError(w, http.StatusNotFound, adminNotFound, "no journal entry %q (want its seq, 1 or more)", seq)
 		return
 	}

@@ -183,6 +183,16 @@ func TestAdminBadInput(t *testing.T) {
 		{"requests status out of range", "GET", "/requests?status=42", "", []check{hasAdminError(400, adminBadRequest)}},
 		{"requests bad since", "GET", "/requests?since=-1", "", []check{hasAdminError(400, adminBadRequest), bodyContains("since")}},
 		{"requests bad limit", "GET", "/requests?limit=0", "", []check{hasAdminError(400, adminBadRequest), bodyContains("limit")}},
+		// Numbers as the journal writes them, as a fault's are: +200 and
+		// 0200 are no status the journal holds, nor 05 a limit.
+		{"requests status with a plus", "GET", "/requests?status=%2B200", "", []check{hasAdminError(400, adminBadRequest), bodyContains(`status \"+200\"`), bodyContains("decimal digits")}},
+		{"requests status with a leading zero", "GET", "/requests?status=0200", "", []check{hasAdminError(400, adminBadRequest), bodyContains(`status \"0200\"`)}},
+		{"requests status 00", "GET", "/requests?status=00", "", []check{hasAdminError(400, adminBadRequest), bodyContains(`status \"00\"`)}},
+		{"requests since with a leading zero", "GET", "/requests?since=01", "", []check{hasAdminError(400, adminBadRequest), bodyContains(`since \"01\"`)}},
+		{"requests limit with a plus", "GET", "/requests?limit=%2B5", "", []check{hasAdminError(400, adminBadRequest), bodyContains(`limit \"+5\"`)}},
+		{"requests limit with a leading zero", "GET", "/requests?limit=05", "", []check{hasAdminError(400, adminBadRequest), bodyContains(`limit \"05\"`)}},
+		{"requests limit in hex", "GET", "/requests?limit=0x10", "", []check{hasAdminError(400, adminBadRequest)}},
+		{"entry with a leading zero", "GET", "/requests/01", "", []check{hasAdminError(404, adminNotFound), bodyContains(`\"01\"`)}},
 		// Read as no filter, or as the first value, they listed calls not asked for.
 		{"text after the fault", "POST", "/faults", `{"status":503}]`, []check{hasAdminError(400, adminBadRequest), bodyContains("text after the fault object")}},
 		{"two faults", "POST", "/faults", `{"status":503} {"drop":true}`, []check{hasAdminError(400, adminBadRequest), bodyContains("more than one JSON value")}},
