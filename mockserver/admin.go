@@ -91,7 +91,7 @@ func setAdminHeader(h http.Header) {
 // journal lists tens of megabytes, and a client that stops reading holds
 // its connection until the write timeout: each such client held a copy of
 // the whole answer (20 of them took a mock to 1.1 GB).
-func writeRequestList(w http.ResponseWriter, list []JournalEntry, matched int, lastSeq uint64, held []HeldCall) {
+func writeRequestList(w http.ResponseWriter, list []JournalEntry, matched int, lastSeq uint64, held []HeldCall, instance string) {
 	setAdminHeader(w.Header())
 	streamThrough(w) // a TestServer's writer too: admin calls are not journaled
 	w.WriteHeader(http.StatusOK)
@@ -113,10 +113,11 @@ func writeRequestList(w http.ResponseWriter, list []JournalEntry, matched int, l
 		list[i] = JournalEntry{} // written: let it go
 	}
 	tail, merr := marshalText(struct {
-		Matched int        `json:"matched"`
-		LastSeq uint64     `json:"lastSeq"`
-		Held    []HeldCall `json:"held"`
-	}{matched, lastSeq, nonNil(held)})
+		Matched  int        `json:"matched"`
+		LastSeq  uint64     `json:"lastSeq"`
+		Held     []HeldCall `json:"held"`
+		Instance string     `json:"instance"`
+	}{matched, lastSeq, nonNil(held), instance})
 	if err != nil || merr != nil {
 		return
 	}
@@ -174,7 +175,7 @@ var crossOrigin = http.NewCrossOriginProtection()
 // serveAdmin answers the admin API under /__admin:
 //
 //	GET    /__admin/health               {"status":"ok"} (no token needed)
-//	GET    /__admin/requests             the journal (?operation=&binding=&status=&since=&limit=&summary=), matched and lastSeq
+//	GET    /__admin/requests             the journal (?operation=&binding=&status=&since=&limit=&summary=), matched, lastSeq and instance
 //	GET    /__admin/requests/{seq}       one entry of the journal
 //	DELETE /__admin/requests             empties the journal
 //	GET    /__admin/faults               the active faults
@@ -341,7 +342,7 @@ func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
 		// that the mock started anew (its calls count from 1 again).
 		last, held := s.journal.last(), s.held.list()
 		<-s.journalReads
-		writeRequestList(w, list, matched, last, held)
+		writeRequestList(w, list, matched, last, held, s.instance)
 	case http.MethodDelete:
 		if !takesNoQuery(w, r, "every call of the journal") {
 			return

@@ -274,6 +274,16 @@ func TestAdminInfo(t *testing.T) {
 		}
 	}
 
+	// instance: the same in the info and the listing of one mock, another
+	// in another's (the page reads a mock started anew at its address so).
+	base := start(t, "127.0.0.1:0")
+	one, other := info(t, base, "")["instance"], info(t, start(t, "127.0.0.1:0"), "")["instance"]
+	listed := admin(t, http.MethodGet, base+"/__admin/requests?summary=true", "", "")
+	adminChecks(t, listed, hasStatus(http.StatusOK))
+	if s, _ := one.(string); len(s) < 16 || jsonBody(t, listed)["instance"] != one || other == one {
+		t.Errorf("instance: info %v, listing %v, another mock's %v; want the first two equal, 16 characters or more, the third another", one, jsonBody(t, listed)["instance"], other)
+	}
+
 	open := info(t, start(t, ":0"), "")
 	if w, _ := open["warning"].(string); !strings.Contains(w, "reachable from other hosts, with no admin token") {
 		t.Errorf("info warning on every interface without a token: got %q", w)

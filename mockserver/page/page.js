@@ -241,9 +241,11 @@
         polling = false;
         return;
       }
-      if (gen === generation && typeof reqs.lastSeq === 'number' && reqs.lastSeq < lastSeq) {
+      if (gen === generation && (reqs.instance !== info.instance || typeof reqs.lastSeq === 'number' && reqs.lastSeq < lastSeq)) {
         // The mock started anew between two polls (its calls count from
         // 1 again, and its data and faults may differ): open it anew.
+        // Its instance tells, also when its calls already count beyond
+        // the last one listed; the count going backwards, too.
         polling = false;
         setText('calls-status', 'The mock started anew: the calls listed are its own.');
         open();
