@@ -482,6 +482,14 @@ func (s *Server) adminFaults(w http.ResponseWriter, r *http.Request) {
 		}
 		writeAdminJSON(w, http.StatusOK, map[string]any{"faults": faults})
 	case http.MethodPost:
+		if r.URL.RawQuery != "" {
+			// Not read: ?operation=ReturnProvinces would have made a
+			// fault of every operation, as a filter read as none would.
+			writeAdminError(w, http.StatusBadRequest, adminBadRequest,
+				"POST %s takes no query (%q): the fault is the body's JSON object, with every field in it, such as {\"operation\":\"ReturnProvinces\",\"status\":503}",
+				r.URL.Path, r.URL.RawQuery)
+			return
+		}
 		f, err := decodeFault(w, r)
 		if err != nil {
 			writeAdminError(w, http.StatusBadRequest, adminBadRequest, "%v", err)

@@ -199,6 +199,9 @@ func TestAdminBadInput(t *testing.T) {
 		{"requests unknown parameter", "GET", "/requests?op=ReturnProvinces", "", []check{hasAdminError(400, adminBadRequest), bodyContains(`unknown parameter \"op\"`)}},
 		{"requests repeated parameter", "GET", "/requests?operation=ReturnProvinces&operation=ReturnInstitutions", "", []check{hasAdminError(400, adminBadRequest), bodyContains("operation given 2 times")}},
 		{"requests bad summary", "GET", "/requests?summary=maybe", "", []check{hasAdminError(400, adminBadRequest), bodyContains("summary")}},
+		// Read as a filter, the query would have made a fault of every
+		// operation: the fault is the body, whole.
+		{"add a fault with a query", "POST", "/faults?operation=ReturnProvinces", `{"status":503}`, []check{hasAdminError(400, adminBadRequest), bodyContains("takes no query"), bodyContains(`(\"operation=ReturnProvinces\")`)}},
 		{"no such entry", "GET", "/requests/99", "", []check{hasAdminError(404, adminNotFound)}},
 		{"entry not a number", "GET", "/requests/latest", "", []check{hasAdminError(404, adminNotFound)}},
 		{"delete one entry", "DELETE", "/requests/1", "", []check{hasAdminError(405, adminMethodNotAllowed)}},
