@@ -187,7 +187,7 @@ func TestPageFormNamesEveryFaultField(t *testing.T) {
 	}
 	// The JSON form's fields: a full fault lists every one of them.
 	p := 0.5
-	full := Fault{Operation: "ReturnProvinces", Delay: 1, Jitter: 1, Status: 503, SOAPFault: &SOAPFault{Code: "Client", Text: "x"},
+	full := Fault{ID: "mine", Operation: "ReturnProvinces", Delay: 1, Jitter: 1, Status: 503, SOAPFault: &SOAPFault{Code: "Client", Text: "x"},
 		Drop: true, Malformed: true, Dribble: &Dribble{Chunks: 2, Duration: 1}, Reset: &Reset{AfterBytes: 1}, Garbage: true,
 		Probability: p, Seed: 2, Skip: 1, Times: 1}
 	want := faultPaths(t, full)
@@ -226,9 +226,7 @@ func faultPaths(t *testing.T, f Fault) []string {
 				walk(prefix+k+".", inner)
 				continue
 			}
-			if k != "id" {
-				out = append(out, prefix+k)
-			}
+			out = append(out, prefix+k)
 		}
 	}
 	walk("", obj)

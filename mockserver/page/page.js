@@ -749,7 +749,9 @@
         continue;
       }
       if (input.type === 'number' && input.validity.badInput) throw new Error(input.name + ': not a number');
-      const v = input.value.trim();
+      // A SOAP fault's text goes as typed, white space at its ends too (the
+      // list shows it in quotes so); every other value is trimmed.
+      const v = input.name === 'soapFault.text' && input.value.trim() !== '' ? input.value : input.value.trim();
       if (v === '') continue;
       if (input.type === 'number' && input.getAttribute('step') === '1') {
         set(input.name, integerValue(input.name, v));
