@@ -395,6 +395,9 @@ func requestFilter(q url.Values) (RequestFilter, error) {
 		if len(vs) > 1 {
 			return f, fmt.Errorf("parameter %s given %d times: give it once", name, len(vs))
 		}
+		if vs[0] == "" { // ?fault=$ID with ID unset: a filter read as none
+			return f, fmt.Errorf("parameter %s is empty: give it a value, or leave it out", name)
+		}
 	}
 	if op := q.Get("operation"); op != "" {
 		o, ok := lookupOperation(op)

@@ -192,6 +192,11 @@ func TestAdminBadInput(t *testing.T) {
 		{"requests limit with a plus", "GET", "/requests?limit=%2B5", "", []check{hasAdminError(400, adminBadRequest), bodyContains(`limit \"+5\"`)}},
 		{"requests limit with a leading zero", "GET", "/requests?limit=05", "", []check{hasAdminError(400, adminBadRequest), bodyContains(`limit \"05\"`)}},
 		{"requests limit in hex", "GET", "/requests?limit=0x10", "", []check{hasAdminError(400, adminBadRequest)}},
+		// An empty value is no filter given: read as none, ?fault=$ID with
+		// ID unset listed every call, not the calls of no fault.
+		{"requests empty fault", "GET", "/requests?fault=", "", []check{hasAdminError(400, adminBadRequest), bodyContains("fault is empty")}},
+		{"requests empty status", "GET", "/requests?status=&limit=5", "", []check{hasAdminError(400, adminBadRequest), bodyContains("status is empty")}},
+		{"requests bare operation", "GET", "/requests?operation", "", []check{hasAdminError(400, adminBadRequest), bodyContains("operation is empty")}},
 		{"entry with a leading zero", "GET", "/requests/01", "", []check{hasAdminError(404, adminNotFound), bodyContains(`\"01\"`)}},
 		// Read as no filter, or as the first value, they listed calls not asked for.
 		{"text after the fault", "POST", "/faults", `{"status":503}]`, []check{hasAdminError(400, adminBadRequest), bodyContains("text after the fault object")}},
