@@ -33,7 +33,7 @@ func TestAdminPageFaultFormRoundTripsInChromium(t *testing.T) {
 			Fault{ID: "step-3.slow_soap12", Operation: asmx.OpReturnProvinces, Binding: asmx.SOAP12, Probability: 0.25, Seed: 7, Skip: 1, Times: 3,
 				Delay: 10 * time.Millisecond, Jitter: 5 * time.Millisecond,
 				DelayDistribution: &DelayDistribution{Type: distLogNormal, Median: 80 * time.Millisecond, Sigma: 0.5},
-				Status: 503, SOAPFault: &SOAPFault{Code: "Client", Text: " padded, with a comma "}, Dribble: &Dribble{Chunks: 2, Duration: time.Second}}},
+				Status:            503, SOAPFault: &SOAPFault{Code: "Client", Text: " padded, with a comma "}, Dribble: &Dribble{Chunks: 2, Duration: time.Second}}},
 		{map[string]any{"operation": "WSDL", "delayDistribution.type": "uniform", "delayDistribution.lower": "50ms",
 			"delayDistribution.upper": "150ms", "reset.afterBytes": "10"},
 			Fault{ID: "f1", Operation: opWSDL, DelayDistribution: &DelayDistribution{Type: distUniform, Lower: 50 * time.Millisecond, Upper: 150 * time.Millisecond},
