@@ -12,6 +12,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -340,7 +341,7 @@ func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
 		// lastSeq is read after the list, so that it is at least the seq
 		// of every entry listed: a reader polling with since sees from it
 		// that the mock started anew (its calls count from 1 again).
-		last, held := s.journal.last(), s.held.list()
+		last, held := s.journal.last(), slices.DeleteFunc(s.held.list(), func(c HeldCall) bool { return !f.holds(c) })
 		<-s.journalReads
 		writeRequestList(w, list, matched, last, held, s.instance)
 	case http.MethodDelete:
