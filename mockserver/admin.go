@@ -237,11 +237,11 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(path, adminPrefix+"/faults/"):
 		s.adminFault(w, r, strings.TrimPrefix(path, adminPrefix+"/faults/"))
 	case path == adminPrefix+"/cities":
-		if allowMethods(w, r, http.MethodGet, http.MethodHead) {
+		if allowMethods(w, r, http.MethodGet, http.MethodHead) && listsAll(w, r, "every city of the data set") {
 			writeAdminJSON(w, http.StatusOK, map[string]any{"cities": nonNil(s.data.ds.Cities)})
 		}
 	case path == adminPrefix+"/institutions":
-		if allowMethods(w, r, http.MethodGet, http.MethodHead) {
+		if allowMethods(w, r, http.MethodGet, http.MethodHead) && listsAll(w, r, "every institution of the data set") {
 			writeAdminJSON(w, http.StatusOK, map[string]any{"institutions": nonNil(s.data.ds.Institutions)})
 		}
 	case path == adminPrefix+"/info":
@@ -280,6 +280,18 @@ func takesNoQuery(w http.ResponseWriter, r *http.Request, what string) bool {
 	}
 	writeAdminError(w, http.StatusBadRequest, adminBadRequest,
 		"%s %s takes no query: it removes %s (DELETE %s/faults/{id} removes one fault)", r.Method, r.URL.Path, what, adminPrefix)
+	return false
+}
+
+// listsAll answers 400 to a read of a list that filters nothing (faults,
+// cities, institutions) when it has a query, and reports whether it had
+// none: ?operation=ReturnProvinces, meant as a filter, listed all of it,
+// as GET /__admin/requests refuses a parameter it does not know.
+func listsAll(w http.ResponseWriter, r *http.Request, what string) bool {
+	if r.URL.RawQuery == "" {
+		return true
+	}
+	writeAdminError(w, http.StatusBadRequest, adminBadRequest, "%s %s takes no query (%q): it lists %s", r.Method, r.URL.Path, r.URL.RawQuery, what)
 	return false
 }
 
@@ -480,6 +492,9 @@ func (s *Server) adminRequest(w http.ResponseWriter, r *http.Request, seq string
 func (s *Server) adminFaults(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
+		if !listsAll(w, r, "every active fault (GET "+adminPrefix+"/faults/{id} shows one)") {
+			return
+		}
 		faults := s.faults.list()
 		for i := range faults {
 			faults[i] = s.shownFault(faults[i])

@@ -207,6 +207,10 @@ func TestAdminBadInput(t *testing.T) {
 		// Read as a filter, the query would have made a fault of every
 		// operation: the fault is the body, whole.
 		{"add a fault with a query", "POST", "/faults?operation=ReturnProvinces", `{"status":503}`, []check{hasAdminError(400, adminBadRequest), bodyContains("takes no query"), bodyContains(`(\"operation=ReturnProvinces\")`)}},
+		// Lists that filter nothing: a query meant as a filter listed all.
+		{"faults with a filter", "GET", "/faults?operation=ReturnProvinces", "", []check{hasAdminError(400, adminBadRequest), bodyContains("takes no query"), bodyContains("every active fault")}},
+		{"cities with a filter", "GET", "/cities?province=NB", "", []check{hasAdminError(400, adminBadRequest), bodyContains("takes no query")}},
+		{"institutions with a filter", "GET", "/institutions?kind=bank", "", []check{hasAdminError(400, adminBadRequest), bodyContains("takes no query")}},
 		{"no such entry", "GET", "/requests/99", "", []check{hasAdminError(404, adminNotFound)}},
 		{"entry not a number", "GET", "/requests/latest", "", []check{hasAdminError(404, adminNotFound)}},
 		{"delete one entry", "DELETE", "/requests/1", "", []check{hasAdminError(405, adminMethodNotAllowed)}},
