@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -90,7 +92,7 @@ func setAdminHeader(h http.Header) {
 // journal lists tens of megabytes, and a client that stops reading holds
 // its connection until the write timeout: each such client held a copy of
 // the whole answer (20 of them took a mock to 1.1 GB).
-func writeRequestList(w http.ResponseWriter, list []JournalEntry, matched int, lastSeq uint64, held []HeldCall) {
+func writeRequestList(w http.ResponseWriter, list []JournalEntry, matched int, lastSeq uint64, held []HeldCall, instance string) {
 	setAdminHeader(w.Header())
 	streamThrough(w) // a TestServer's writer too: admin calls are not journaled
 	w.WriteHeader(http.StatusOK)
@@ -112,10 +114,11 @@ func writeRequestList(w http.ResponseWriter, list []JournalEntry, matched int, l
 		list[i] = JournalEntry{} // written: let it go
 	}
 	tail, merr := marshalText(struct {
-		Matched int        `json:"matched"`
-		LastSeq uint64     `json:"lastSeq"`
-		Held    []HeldCall `json:"held"`
-	}{matched, lastSeq, nonNil(held)})
+		Matched  int        `json:"matched"`
+		LastSeq  uint64     `json:"lastSeq"`
+		Held     []HeldCall `json:"held"`
+		Instance string     `json:"instance"`
+	}{matched, lastSeq, nonNil(held), instance})
 	if err != nil || merr != nil {
 		return
 	}
@@ -173,7 +176,7 @@ var crossOrigin = http.NewCrossOriginProtection()
 // serveAdmin answers the admin API under /__admin:
 //
 //	GET    /__admin/health               {"status":"ok"} (no token needed)
-//	GET    /__admin/requests             the journal (?operation=&binding=&status=&since=&limit=&summary=), matched and lastSeq
+//	GET    /__admin/requests             the journal (?operation=&binding=&status=&since=&limit=&summary=), matched, lastSeq and instance
 //	GET    /__admin/requests/{seq}       one entry of the journal
 //	DELETE /__admin/requests             empties the journal
 //	GET    /__admin/faults               the active faults
@@ -234,11 +237,11 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(path, adminPrefix+"/faults/"):
 		s.adminFault(w, r, strings.TrimPrefix(path, adminPrefix+"/faults/"))
 	case path == adminPrefix+"/cities":
-		if allowMethods(w, r, http.MethodGet, http.MethodHead) {
+		if allowMethods(w, r, http.MethodGet, http.MethodHead) && listsAll(w, r, "every city of the data set") {
 			writeAdminJSON(w, http.StatusOK, map[string]any{"cities": nonNil(s.data.ds.Cities)})
 		}
 	case path == adminPrefix+"/institutions":
-		if allowMethods(w, r, http.MethodGet, http.MethodHead) {
+		if allowMethods(w, r, http.MethodGet, http.MethodHead) && listsAll(w, r, "every institution of the data set") {
 			writeAdminJSON(w, http.StatusOK, map[string]any{"institutions": nonNil(s.data.ds.Institutions)})
 		}
 	case path == adminPrefix+"/info":
@@ -277,6 +280,18 @@ func takesNoQuery(w http.ResponseWriter, r *http.Request, what string) bool {
 	}
 	writeAdminError(w, http.StatusBadRequest, adminBadRequest,
 		"%s %s takes no query: it removes %s (DELETE %s/faults/{id} removes one fault)", r.Method, r.URL.Path, what, adminPrefix)
+	return false
+}
+
+// listsAll answers 400 to a read of a list that filters nothing (faults,
+// cities, institutions) when it has a query, and reports whether it had
+// none: ?operation=ReturnProvinces, meant as a filter, listed all of it,
+// as GET /__admin/requests refuses a parameter it does not know.
+func listsAll(w http.ResponseWriter, r *http.Request, what string) bool {
+	if r.URL.RawQuery == "" {
+		return true
+	}
+	writeAdminError(w, http.StatusBadRequest, adminBadRequest, "%s %s takes no query (%q): it lists %s", r.Method, r.URL.Path, r.URL.RawQuery, what)
 	return false
 }
 
@@ -338,9 +353,9 @@ func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
 		// lastSeq is read after the list, so that it is at least the seq
 		// of every entry listed: a reader polling with since sees from it
 		// that the mock started anew (its calls count from 1 again).
-		last, held := s.journal.last(), s.held.list()
+		last, held := s.journal.last(), slices.DeleteFunc(s.held.list(), func(c HeldCall) bool { return !f.holds(c) })
 		<-s.journalReads
-		writeRequestList(w, list, matched, last, held)
+		writeRequestList(w, list, matched, last, held, s.instance)
 	case http.MethodDelete:
 		if !takesNoQuery(w, r, "every call of the journal") {
 			return
@@ -393,6 +408,9 @@ func requestFilter(q url.Values) (RequestFilter, error) {
 		if len(vs) > 1 {
 			return f, fmt.Errorf("parameter %s given %d times: give it once", name, len(vs))
 		}
+		if vs[0] == "" { // ?fault=$ID with ID unset: a filter read as none
+			return f, fmt.Errorf("parameter %s is empty: give it a value, or leave it out", name)
+		}
 	}
 	if op := q.Get("operation"); op != "" {
 		o, ok := lookupOperation(op)
@@ -412,28 +430,41 @@ func requestFilter(q url.Values) (RequestFilter, error) {
 		}
 	}
 	if v := q.Get("status"); v != "" && v != "0" { // 0: see adminRequests
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 100 || n > 599 {
-			return f, fmt.Errorf("status %q: want an HTTP status, 100 to 599, or 0 for the calls answered with no response", v)
+		n, ok := plainNumber(v)
+		if !ok || n < 100 || n > 599 {
+			return f, fmt.Errorf("status %q: want an HTTP status, 100 to 599 in decimal digits, or 0 for the calls answered with no response", v)
 		}
-		f.Status = n
+		f.Status = int(n)
 	}
 	f.Fault = q.Get("fault")
 	if v := q.Get("since"); v != "" {
-		n, err := strconv.ParseUint(v, 10, 64)
-		if err != nil {
-			return f, fmt.Errorf("since %q: want an entry's seq (0 or more)", v)
+		n, ok := plainNumber(v)
+		if !ok {
+			return f, fmt.Errorf("since %q: want an entry's seq (0 or more) in decimal digits", v)
 		}
 		f.Since = n
 	}
 	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return f, fmt.Errorf("limit %q: want a number of entries, 1 or more", v)
+		n, ok := plainNumber(v)
+		if !ok || n < 1 {
+			return f, fmt.Errorf("limit %q: want a number of entries, 1 or more, in decimal digits", v)
 		}
-		f.Limit = n
+		f.Limit = int(min(n, math.MaxInt))
 	}
 	return f, nil
+}
+
+// plainNumber reads v as the journal writes a number, decimal digits with
+// no sign and no leading zero, and reports whether it is one. strconv
+// reads +200 and 0200 as 200 too: a filter given so was taken for one the
+// journal never writes, as a fault's integers are refused so (see
+// "Numbers are spelled as JSON spells them" in docs/serving.md).
+func plainNumber(v string) (uint64, bool) {
+	if v == "" || v[0] < '0' || v[0] > '9' || len(v) > 1 && v[0] == '0' {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(v, 10, 64)
+	return n, err == nil
 }
 
 // adminRequest answers GET /__admin/requests/{seq}: one entry, in full.
@@ -441,8 +472,8 @@ func (s *Server) adminRequest(w http.ResponseWriter, r *http.Request, seq string
 	if !allowMethods(w, r, http.MethodGet, http.MethodHead) {
 		return
 	}
-	n, err := strconv.ParseUint(seq, 10, 64)
-	if err != nil || n == 0 {
+	n, ok := plainNumber(seq)
+	if !ok || n == 0 {
 		writeAdminError(w, http.StatusNotFound, adminNotFound, "no journal entry %q (want its seq, 1 or more)", seq)
 		return
 	}
@@ -461,12 +492,23 @@ func (s *Server) adminRequest(w http.ResponseWriter, r *http.Request, seq string
 func (s *Server) adminFaults(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
+		if !listsAll(w, r, "every active fault (GET "+adminPrefix+"/faults/{id} shows one)") {
+			return
+		}
 		faults := s.faults.list()
 		for i := range faults {
 			faults[i] = s.shownFault(faults[i])
 		}
 		writeAdminJSON(w, http.StatusOK, map[string]any{"faults": faults})
 	case http.MethodPost:
+		if r.URL.RawQuery != "" {
+			// Not read: ?operation=ReturnProvinces would have made a
+			// fault of every operation, as a filter read as none would.
+			writeAdminError(w, http.StatusBadRequest, adminBadRequest,
+				"POST %s takes no query (%q): the fault is the body's JSON object, with every field in it, such as {\"operation\":\"ReturnProvinces\",\"status\":503}",
+				r.URL.Path, r.URL.RawQuery)
+			return
+		}
 		f, err := decodeFault(w, r)
 		if err != nil {
 			writeAdminError(w, http.StatusBadRequest, adminBadRequest, "%v", err)

@@ -138,7 +138,7 @@ func TestAdminAPI(t *testing.T) {
 		t.Errorf("binding=get: got %d requests, want 2", len(got))
 	}
 	adminChecks(t, admin(t, "DELETE", a+"/requests", "", ""), hasStatus(204))
-	adminChecks(t, admin(t, "GET", a+"/requests", "", ""), bodyContains(`{"requests":[],"matched":0,"lastSeq":3,"held":[]}`))
+	adminChecks(t, admin(t, "GET", a+"/requests", "", ""), bodyContains(`{"requests":[],"matched":0,"lastSeq":3,"held":[],"instance":"`))
 
 	// Reference lists.
 	r = admin(t, "GET", a+"/cities", "", "")
@@ -183,12 +183,34 @@ func TestAdminBadInput(t *testing.T) {
 		{"requests status out of range", "GET", "/requests?status=42", "", []check{hasAdminError(400, adminBadRequest)}},
 		{"requests bad since", "GET", "/requests?since=-1", "", []check{hasAdminError(400, adminBadRequest), bodyContains("since")}},
 		{"requests bad limit", "GET", "/requests?limit=0", "", []check{hasAdminError(400, adminBadRequest), bodyContains("limit")}},
+		// Numbers as the journal writes them, as a fault's are: +200 and
+		// 0200 are no status the journal holds, nor 05 a limit.
+		{"requests status with a plus", "GET", "/requests?status=%2B200", "", []check{hasAdminError(400, adminBadRequest), bodyContains(`status \"+200\"`), bodyContains("decimal digits")}},
+		{"requests status with a leading zero", "GET", "/requests?status=0200", "", []check{hasAdminError(400, adminBadRequest), bodyContains(`status \"0200\"`)}},
+		{"requests status 00", "GET", "/requests?status=00", "", []check{hasAdminError(400, adminBadRequest), bodyContains(`status \"00\"`)}},
+		{"requests since with a leading zero", "GET", "/requests?since=01", "", []check{hasAdminError(400, adminBadRequest), bodyContains(`since \"01\"`)}},
+		{"requests limit with a plus", "GET", "/requests?limit=%2B5", "", []check{hasAdminError(400, adminBadRequest), bodyContains(`limit \"+5\"`)}},
+		{"requests limit with a leading zero", "GET", "/requests?limit=05", "", []check{hasAdminError(400, adminBadRequest), bodyContains(`limit \"05\"`)}},
+		{"requests limit in hex", "GET", "/requests?limit=0x10", "", []check{hasAdminError(400, adminBadRequest)}},
+		// An empty value is no filter given: read as none, ?fault=$ID with
+		// ID unset listed every call, not the calls of no fault.
+		{"requests empty fault", "GET", "/requests?fault=", "", []check{hasAdminError(400, adminBadRequest), bodyContains("fault is empty")}},
+		{"requests empty status", "GET", "/requests?status=&limit=5", "", []check{hasAdminError(400, adminBadRequest), bodyContains("status is empty")}},
+		{"requests bare operation", "GET", "/requests?operation", "", []check{hasAdminError(400, adminBadRequest), bodyContains("operation is empty")}},
+		{"entry with a leading zero", "GET", "/requests/01", "", []check{hasAdminError(404, adminNotFound), bodyContains(`\"01\"`)}},
 		// Read as no filter, or as the first value, they listed calls not asked for.
 		{"text after the fault", "POST", "/faults", `{"status":503}]`, []check{hasAdminError(400, adminBadRequest), bodyContains("text after the fault object")}},
 		{"two faults", "POST", "/faults", `{"status":503} {"drop":true}`, []check{hasAdminError(400, adminBadRequest), bodyContains("more than one JSON value")}},
 		{"requests unknown parameter", "GET", "/requests?op=ReturnProvinces", "", []check{hasAdminError(400, adminBadRequest), bodyContains(`unknown parameter \"op\"`)}},
 		{"requests repeated parameter", "GET", "/requests?operation=ReturnProvinces&operation=ReturnInstitutions", "", []check{hasAdminError(400, adminBadRequest), bodyContains("operation given 2 times")}},
 		{"requests bad summary", "GET", "/requests?summary=maybe", "", []check{hasAdminError(400, adminBadRequest), bodyContains("summary")}},
+		// Read as a filter, the query would have made a fault of every
+		// operation: the fault is the body, whole.
+		{"add a fault with a query", "POST", "/faults?operation=ReturnProvinces", `{"status":503}`, []check{hasAdminError(400, adminBadRequest), bodyContains("takes no query"), bodyContains(`(\"operation=ReturnProvinces\")`)}},
+		// Lists that filter nothing: a query meant as a filter listed all.
+		{"faults with a filter", "GET", "/faults?operation=ReturnProvinces", "", []check{hasAdminError(400, adminBadRequest), bodyContains("takes no query"), bodyContains("every active fault")}},
+		{"cities with a filter", "GET", "/cities?province=NB", "", []check{hasAdminError(400, adminBadRequest), bodyContains("takes no query")}},
+		{"institutions with a filter", "GET", "/institutions?kind=bank", "", []check{hasAdminError(400, adminBadRequest), bodyContains("takes no query")}},
 		{"no such entry", "GET", "/requests/99", "", []check{hasAdminError(404, adminNotFound)}},
 		{"entry not a number", "GET", "/requests/latest", "", []check{hasAdminError(404, adminNotFound)}},
 		{"delete one entry", "DELETE", "/requests/1", "", []check{hasAdminError(405, adminMethodNotAllowed)}},
@@ -558,7 +580,7 @@ func TestAdminReset(t *testing.T) {
 
 	adminChecks(t, admin(t, "POST", a+"/reset", "tok", ""), hasStatus(204))
 	adminChecks(t, admin(t, "GET", a+"/faults", "tok", ""), bodyContains(`{"faults":[]}`))
-	adminChecks(t, admin(t, "GET", a+"/requests", "tok", ""), bodyContains(`{"requests":[],"matched":0,"lastSeq":1,"held":[]}`))
+	adminChecks(t, admin(t, "GET", a+"/requests", "tok", ""), bodyContains(`{"requests":[],"matched":0,"lastSeq":1,"held":[],"instance":"`))
 	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
 	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnInstitutions, paramsFor(asmx.OpReturnInstitutions, "k")), hasStatus(200))
 	if es := ts.Journal(RequestFilter{}); len(es) != 2 || es[0].Seq != 2 || es[0].Fault != "" || es[1].Fault != "" {
@@ -719,7 +741,7 @@ func TestAdminJournalOff(t *testing.T) {
 	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
 	adminChecks(t, admin(t, "GET", ts.URL+"/__admin/requests/1", "", ""), hasAdminError(404, adminNotFound),
 		bodyContains("the journal is off (--journal-size 0)"))
-	adminChecks(t, admin(t, "GET", ts.URL+"/__admin/requests", "", ""), bodyContains(`{"requests":[],"matched":0,"lastSeq":0,"held":[]}`))
+	adminChecks(t, admin(t, "GET", ts.URL+"/__admin/requests", "", ""), bodyContains(`{"requests":[],"matched":0,"lastSeq":0,"held":[],"instance":"`))
 }
 
 // TestAdminRequestsStatusZero: status=0 lists the calls answered with no

@@ -179,7 +179,7 @@ func (s *Server) writeReset(w http.ResponseWriter, ex *exchange, afterBytes int,
 	if err != nil {
 		panic(http.ErrAbortHandler)
 	}
-	writeResponseHead(brw.Writer, status, h)
+	writeResponseHead(brw.Writer, ex.req.ProtoAtLeast(1, 1), status, h)
 	_, _ = brw.Write(body)
 	if brw.Flush() == nil {
 		resetConnection(conn)
@@ -188,14 +188,18 @@ func (s *Server) writeReset(w http.ResponseWriter, ex *exchange, afterBytes int,
 	_ = conn.Close()
 }
 
-// writeResponseHead writes an HTTP/1.1 status line and header, as net/http
-// writes them.
-func writeResponseHead(w *bufio.Writer, status int, h http.Header) {
+// writeResponseHead writes a status line and header as net/http writes
+// them: HTTP/1.1, or HTTP/1.0 to a client that spoke it (is11 false).
+func writeResponseHead(w *bufio.Writer, is11 bool, status int, h http.Header) {
 	text := http.StatusText(status)
 	if text == "" {
 		text = "status code " + strconv.Itoa(status)
 	}
-	_, _ = fmt.Fprintf(w, "HTTP/1.1 %03d %s\r\n", status, text)
+	proto := "HTTP/1.1"
+	if !is11 {
+		proto = "HTTP/1.0"
+	}
+	_, _ = fmt.Fprintf(w, "%s %03d %s\r\n", proto, status, text)
 	_ = h.Write(w)
 	_, _ = w.WriteString("\r\n")
 }

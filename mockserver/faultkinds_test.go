@@ -190,6 +190,40 @@ func TestFaultReset(t *testing.T) {
 	}
 }
 
+// TestFaultResetHTTP10: a reset fault answers an HTTP/1.0 request with
+// an HTTP/1.0 status line, as net/http answers it without the fault: it
+// wrote HTTP/1.1 to every client, a version the client had not spoken.
+func TestFaultResetHTTP10(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	statusLine := func() string {
+		t.Helper()
+		conn, err := net.Dial("tcp", strings.TrimPrefix(ts.URL, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+		if _, err := io.WriteString(conn, "GET /service/service.asmx/ReturnProvinces?strAtmServiceKey=k HTTP/1.0\r\nHost: mock\r\n\r\n"); err != nil {
+			t.Fatal(err)
+		}
+		line, err := bufio.NewReader(conn).ReadString('\n')
+		if err != nil {
+			t.Fatalf("reading the status line: %v", err)
+		}
+		return strings.TrimSpace(line)
+	}
+	if got := statusLine(); got != "HTTP/1.0 200 OK" {
+		t.Fatalf("without a fault: got %q, want HTTP/1.0 200 OK", got)
+	}
+	if _, err := ts.AddFault(Fault{Reset: &Reset{AfterBytes: 10}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := statusLine(); got != "HTTP/1.0 200 OK" {
+		t.Errorf("with a reset fault: got %q, want HTTP/1.0 200 OK", got)
+	}
+}
+
 // TestFaultResetRefusedKey: a reset fault on a call whose service key is
 // refused begins the key's refusal (HTTP 500, the SOAP fault's first
 // bytes), then resets: the client never gets the InvalidServiceKey fault

@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -61,6 +62,14 @@ func (h *heldCalls) list() []HeldCall {
 	h.mu.Unlock()
 	sort.Slice(out, func(i, j int) bool { return out[i].Since.Before(out[j].Since) })
 	return out
+}
+
+// holds reports whether filter f's operation, binding and fault take c,
+// as they take the calls answered; a held call has no status or seq yet,
+// and f's others are of the journal's entries.
+func (f RequestFilter) holds(c HeldCall) bool {
+	return (f.Operation == "" || strings.EqualFold(f.Operation, c.Operation)) &&
+		(f.Binding == 0 || f.Binding.String() == c.Binding) && (f.Fault == "" || f.Fault == c.Fault)
 }
 
 // heldCallOf describes ex, a call of op in binding b that fault f holds.

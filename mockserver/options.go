@@ -38,6 +38,7 @@ type config struct {
 	faults            []Fault        // faults active from the start
 	adminToken        string         // bearer token the admin API requires; empty: none
 	adminHosts        []string       // names the admin API answers on loopback without a token (WithAdminHosts)
+	inContainer       bool           // a container's main process: the page's warning as the banner's there (WithInContainer)
 	errorForm         asmx.ErrorForm // its Service is the service's name (WithServiceName)
 	tls               bool           // test servers serve HTTPS (WithTLS)
 	shape             *shape.Shape   // how results are written; nil: shape.Default()

@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"bytes"
+	"crypto/rand"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -87,6 +88,25 @@ func servePage(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
+// newInstance names a mock among the mocks that may answer at one address
+// over time (a process restarted): the admin API's listing and info carry
+// it, and the admin page, seeing another, reads the mock anew, also when
+// the new mock's calls already count beyond the last the page listed.
+func newInstance() string { return rand.Text()[:16] }
+
+// WithInContainer tells the mock that it runs as a container's main
+// process (atmkit serve sets it when it is the container's PID 1): the
+// admin page's warning of an admin API open to other hosts then advises the
+// admin token alone, as serve's banner does there, not listening on
+// 127.0.0.1, the container's own address, which neither the host (through a
+// published port) nor other containers reach.
+func WithInContainer(in bool) Option {
+	return func(c *config) error {
+		c.inContainer = in
+		return nil
+	}
+}
+
 // adminInfo is the answer of GET /__admin/info: what the admin page shows
 // of the mock beside its journal, faults and data.
 type adminInfo struct {
@@ -107,6 +127,9 @@ type adminInfo struct {
 	Replay *adminReplay `json:"replay,omitempty"`
 	// Dataset counts the data set's records.
 	Dataset adminDataset `json:"dataset"`
+	// Instance names this mock, as GET /__admin/requests does: another
+	// there is a mock started anew at the same address.
+	Instance string `json:"instance"`
 }
 
 // adminReplay is what adminInfo says of a mock replaying cassettes.
@@ -137,9 +160,14 @@ func (s *Server) adminInfo(w http.ResponseWriter, r *http.Request) {
 		JournalBodyMax: s.journal.bodyMax,
 		Dataset: adminDataset{ATMs: len(ds.ATMs), Institutions: len(ds.Institutions), Cities: len(ds.Cities),
 			Provinces: len(ds.Provinces)},
+		Instance: s.instance,
 	}
 	if addr := serve.ListenAddr(r.Context()); addr != nil {
-		info.Warning = adminwarn.Text(addr, s.cfg.adminToken)
+		warn := adminwarn.Text
+		if s.cfg.inContainer {
+			warn = adminwarn.ContainerText
+		}
+		info.Warning = warn(addr, s.cfg.adminToken)
 	}
 	for _, op := range asmx.Operations() {
 		info.Operations = append(info.Operations, op.Name)

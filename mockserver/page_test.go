@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/adminwarn"
 	"github.com/atmkit/atmkit/internal/serve"
 )
 
@@ -186,7 +187,7 @@ func TestPageFormNamesEveryFaultField(t *testing.T) {
 	}
 	// The JSON form's fields: a full fault lists every one of them.
 	p := 0.5
-	full := Fault{Operation: "ReturnProvinces", Delay: 1, Jitter: 1, Status: 503, SOAPFault: &SOAPFault{Code: "Client", Text: "x"},
+	full := Fault{ID: "mine", Operation: "ReturnProvinces", Delay: 1, Jitter: 1, Status: 503, SOAPFault: &SOAPFault{Code: "Client", Text: "x"},
 		Drop: true, Malformed: true, Dribble: &Dribble{Chunks: 2, Duration: 1}, Reset: &Reset{AfterBytes: 1}, Garbage: true,
 		Probability: p, Seed: 2, Skip: 1, Times: 1}
 	want := faultPaths(t, full)
@@ -225,9 +226,7 @@ func faultPaths(t *testing.T, f Fault) []string {
 				walk(prefix+k+".", inner)
 				continue
 			}
-			if k != "id" {
-				out = append(out, prefix+k)
-			}
+			out = append(out, prefix+k)
 		}
 	}
 	walk("", obj)
@@ -273,9 +272,30 @@ func TestAdminInfo(t *testing.T) {
 		}
 	}
 
+	// instance: the same in the info and the listing of one mock, another
+	// in another's (the page reads a mock started anew at its address so).
+	base := start(t, "127.0.0.1:0")
+	one, other := info(t, base, "")["instance"], info(t, start(t, "127.0.0.1:0"), "")["instance"]
+	listed := admin(t, http.MethodGet, base+"/__admin/requests?summary=true", "", "")
+	adminChecks(t, listed, hasStatus(http.StatusOK))
+	if s, _ := one.(string); len(s) < 16 || jsonBody(t, listed)["instance"] != one || other == one {
+		t.Errorf("instance: info %v, listing %v, another mock's %v; want the first two equal, 16 characters or more, the third another", one, jsonBody(t, listed)["instance"], other)
+	}
+
 	open := info(t, start(t, ":0"), "")
 	if w, _ := open["warning"].(string); !strings.Contains(w, "reachable from other hosts, with no admin token") {
 		t.Errorf("info warning on every interface without a token: got %q", w)
+	}
+	if w, _ := open["warning"].(string); !strings.Contains(w, "or listen on 127.0.0.1") {
+		t.Errorf("info warning outside a container: got %q, want the advice to listen on 127.0.0.1", w)
+	}
+	// In a container the page says what serve's banner says there: the
+	// container's 127.0.0.1 reaches neither the host nor other containers.
+	boxed := info(t, start(t, ":0", WithInContainer(true)), "")
+	_, advice, _ := strings.Cut(adminwarn.ContainerText(&net.TCPAddr{IP: net.IPv4zero, Port: 8080}, ""), "(/__admin). ")
+	if w, _ := boxed["warning"].(string); !strings.Contains(w, "reachable from other hosts, with no admin token") ||
+		!strings.HasSuffix(w, advice) || strings.Contains(w, "or listen on 127.0.0.1") {
+		t.Errorf("info warning in a container: got %q, want it to end %q", w, advice)
 	}
 	closed := info(t, start(t, ":0", WithAdminToken("tok")), "tok")
 	if w, ok := closed["warning"]; ok || closed["adminToken"] != true {

@@ -46,6 +46,7 @@ type Server struct {
 	writers map[*asmx.Operation]*bindingWriters // each operation's answer writers (answer.go)
 
 	replayer Replayer // answers from recordings (replay.go); nil without WithReplay
+	instance string   // names this mock among those answering at its address over time (newInstance)
 }
 
 // New returns the mock service configured by opts, an http.Handler. It
@@ -107,7 +108,7 @@ func NewContext(ctx context.Context, opts ...Option) (*Server, error) {
 	s := &Server{cfg: cfg, data: d, log: logger, fixed: map[fixedKey]*fixedAnswer{},
 		keyMask: redact.NewMasker(cfg.keys...),
 		journal: newJournal(cfg.journalSize, cfg.journalBodyMax, cfg.keys), faults: &faultSet{},
-		journalReads: make(chan struct{}, journalReadsAtOnce)}
+		journalReads: make(chan struct{}, journalReadsAtOnce), instance: newInstance()}
 	s.journal.encode = s.firstBytes
 	s.journal.reqEncoding = cfg.reqEncoding
 	s.fixedLeft.Store(fixedCacheBudget)

@@ -223,6 +223,21 @@ func TestServeConfigFaultIntegerSpellings(t *testing.T) {
 			t.Errorf("%q: got exit %d and %q, want %s", tt.yaml, code, stderr, cmp.Or(tt.why, "it served"))
 		}
 	}
+	// A text field written as a YAML number in a spelling JSON has not is
+	// no misspelt number: it wants a string, as the admin API does (id: 017
+	// was told to write plain decimal digits, and id: 17 then that it
+	// wants a string).
+	for _, tt := range []struct{ yaml, why string }{
+		{"faults:\n  - {id: 017, status: 503}\n", "fault id: want a string, not a number"},
+		{"faults:\n  - {status: 503, soapFault: {code: Client, text: 0x1F}}\n", "fault soapFault.text: want a string, not a number"},
+		{"faults:\n  - {operation: +5, status: 503}\n", "fault operation: want a string, not a number"},
+	} {
+		code, stdout, stderr := runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--config", writeConfig(t, tt.yaml))
+		wantUsageLine(t, fmt.Sprintf("%q", tt.yaml), code, stdout, stderr, tt.why)
+		if strings.Contains(stderr, "decimal digits") {
+			t.Errorf("%q: the refusal asks for digits: %q", tt.yaml, stderr)
+		}
+	}
 }
 
 // TestServeFaultNumberSpellingsEverywhere: one rule for a fault's numbers

@@ -123,6 +123,7 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 		mockserver.WithLogger(logger),
 		mockserver.WithAdminToken(f.adminToken),
 		mockserver.WithAdminHosts(cli.AdminHosts(f.addr, f.adminHosts)...),
+		mockserver.WithInContainer(cli.ContainerMain()), // the page's warning as the banner's (banner.WarnOpenAdmin)
 		mockserver.WithJournalSize(f.journalSize),
 		mockserver.WithJournalBodyMax(f.journalBody),
 		mockserver.WithDetailedErrors(f.detailedErrors),

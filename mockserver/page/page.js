@@ -241,9 +241,11 @@
         polling = false;
         return;
       }
-      if (gen === generation && typeof reqs.lastSeq === 'number' && reqs.lastSeq < lastSeq) {
+      if (gen === generation && (reqs.instance !== info.instance || typeof reqs.lastSeq === 'number' && reqs.lastSeq < lastSeq)) {
         // The mock started anew between two polls (its calls count from
         // 1 again, and its data and faults may differ): open it anew.
+        // Its instance tells, also when its calls already count beyond
+        // the last one listed; the count going backwards, too.
         polling = false;
         setText('calls-status', 'The mock started anew: the calls listed are its own.');
         open();
@@ -747,7 +749,9 @@
         continue;
       }
       if (input.type === 'number' && input.validity.badInput) throw new Error(input.name + ': not a number');
-      const v = input.value.trim();
+      // A SOAP fault's text goes as typed, white space at its ends too (the
+      // list shows it in quotes so); every other value is trimmed.
+      const v = input.name === 'soapFault.text' && input.value.trim() !== '' ? input.value : input.value.trim();
       if (v === '') continue;
       if (input.type === 'number' && input.getAttribute('step') === '1') {
         set(input.name, integerValue(input.name, v));

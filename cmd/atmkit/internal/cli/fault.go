@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/atmkit/atmkit/mockserver"
@@ -214,8 +213,13 @@ func faultObject(spec string) (map[string]any, error) {
 		case flagValue:
 			v = true
 			if hasValue {
-				if v, err = strconv.ParseBool(text); err != nil {
-					err = fmt.Errorf("%q is not true or false", text)
+				// As JSON writes them: strconv's 1, t and TRUE are no
+				// value the admin API or a config file's mapping takes.
+				switch text {
+				case "true", "false":
+					v = text == "true"
+				default:
+					err = fmt.Errorf("%q is not true or false, as JSON writes them, which the admin API takes", text)
 				}
 			}
 		}

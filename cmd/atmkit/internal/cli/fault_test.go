@@ -272,8 +272,21 @@ func TestParseFaultNumberSpellings(t *testing.T) {
 			}
 		}
 	}
+	// Booleans too: strconv read 1, t and TRUE as true and 0 as false,
+	// which the admin API, and a config file's mapping, refuse.
+	for _, name := range []string{"drop", "malformed", "garbage"} {
+		for _, sp := range []string{"1", "0", "t", "F", "TRUE", "True", "yes"} {
+			spec := "delay=1ms," + name + "=" + sp
+			want := fmt.Sprintf("%s: %q is not true or false", name, sp)
+			if _, err := parseFault(spec); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("parseFault(%q): got %v, want %q", spec, err, want)
+			}
+		}
+	}
 	// JSON's spellings are read.
 	for spec, want := range map[string]mockserver.Fault{
+		"drop=false,malformed=false,garbage=false,status=503": {Status: 503},
+		"drop=true": {Drop: true},
 		"status=503,times=0,seed=-0,skip=10,probability=5e-1": {Status: 503, Skip: 10, Probability: 0.5},
 		"status=503,seed=-12,probability=1E0":                 {Status: 503, Seed: -12, Probability: 1},
 		"delayDistribution.type=lognormal,delayDistribution.median=1ms,delayDistribution.sigma=0.25": {
