@@ -263,8 +263,15 @@ func pointOnly(f *shape.Field) bool {
 	return true
 }
 
-// field compares one element with f.
+// field compares one element with f. A null element (xsi:nil="true",
+// holding nothing) is what the shape says of a nillable one.
 func (c *shapeCompare) field(el *etree.Element, f *shape.Field, ns, at string) {
+	if isNullResult(el) {
+		if !f.Nillable {
+			c.addf("%s: null (xsi:nil=\"true\"), which the shape does not say it may be (nillable)", at)
+		}
+		return
+	}
 	switch {
 	case f.List != "":
 		it := f.Item

@@ -183,7 +183,17 @@ func run(dst []byte, ops []op, ctx *valueCtx, hasPoint bool, index bool) ([]byte
 			dst = append(dst, o.b...)
 		case opIfPoint:
 			if !hasPoint {
+				dst = append(dst, o.b...)
 				i += o.skip
+			}
+		case opAttrOmit:
+			mark := len(dst)
+			dst = append(dst, o.b...)
+			var empty bool
+			if dst, empty = o.leaf.appendAttrValue(dst, ctx); empty {
+				dst = dst[:mark]
+			} else {
+				dst = append(dst, o.close...)
 			}
 		case opAttr:
 			if index && o.leaf.id == vIndex {

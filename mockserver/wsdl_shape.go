@@ -115,7 +115,7 @@ func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
 		default:
 			w.service.items = nil
 			typeNS := r.ResultTypeNamespace(ns)
-			array := len(r.Fields) == 1 && r.Fields[0].List != "" && r.Fields[0].Element == ""
+			array := r.IsArray()
 			// The type's schema and its import first, as
 			// XmlSchemaExporter.AddSchemaItem adds them before the
 			// type's members.
@@ -366,8 +366,11 @@ func (w *typesWriter) element(s *schemaDoc, b *strings.Builder, f *shape.Field, 
 		w.complexType(name, arrayNS, []*shape.Field{{Element: it.Element, Namespace: it.Namespace, TypeNamespace: it.TypeNamespace,
 			Type: it.Type, Fields: it.Fields}}, ns, true)
 	case len(f.Fields) > 0:
-		if inArray {
+		switch {
+		case inArray:
 			occurs, nillable = `minOccurs="0" maxOccurs="unbounded"`, ` nillable="true"`
+		case f.Nillable:
+			occurs, nillable = `minOccurs="1" maxOccurs="1"`, ` nillable="true"`
 		}
 		typeNS := w.typeNamespace(f, ns, s.ns)
 		w.declare(s, b, f.Element, ns, occurs, nillable, w.typeRef(w.schemaFor(s, ns), shape.TypeNameOf(f), typeNS))
@@ -379,6 +382,10 @@ func (w *typesWriter) element(s *schemaDoc, b *strings.Builder, f *shape.Field, 
 			if !shape.IsValueType(f.Type) {
 				nillable = ` nillable="true"`
 			}
+		case f.Nillable:
+			// XmlElement(IsNullable = true): written xsi:nil when null,
+			// never left out.
+			occurs, nillable = `minOccurs="1" maxOccurs="1"`, ` nillable="true"`
 		case shape.IsValueType(f.Type):
 			occurs = `minOccurs="1" maxOccurs="1"`
 		}

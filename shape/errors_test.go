@@ -86,6 +86,16 @@ func TestHandWrittenMistakes(t *testing.T) {
 			[]string{`line 97: results.provinces/(provinces list)/province.fullEnd: fullEnd is for a value written in an element or as its text`}, 1},
 		{"fullEnd on a typed result's value", "typed.yaml", "{element: Count, type: int, value: count}", "{element: Count, type: int, value: count, fullEnd: true}",
 			[]string{`line 9: results.AtmResult/Count.fullEnd: only a node result's values have fullEnd: XmlSerializer writes an empty string <Name />`}, 1},
+		// nillable and omitEmpty: a typed result's null members.
+		{"nillable on a node result's value", "../learn/testdata/nodes-learned.yaml", "{element: url, prefix: n, type: string, value: url, fullEnd: true}",
+			"{element: url, prefix: n, type: string, value: url, nillable: true}",
+			[]string{`line 86: results.banks/(institutions list)/bank/url.nillable: only a typed result's elements are nillable`}, 1},
+		{"nillable on a list's item", "typed.yaml", "          element: Institution\n          type: Institution\n", "          element: Institution\n          type: Institution\n          nillable: true\n",
+			[]string{`.nillable: nillable is for an element holding a value or fields, not an attribute, a text, a list or a list's item`}, 1},
+		{"nillable and omitEmpty both", "typed.yaml", "{element: Name, type: string, value: institution.name}", "{element: Name, type: string, value: institution.name, nillable: true, omitEmpty: true}",
+			[]string{`line 29: results.AtmResult/Atms/Atm/Bank/Name.omitEmpty: a nillable element is written xsi:nil when null, never left out`}, 1},
+		{"omitEmpty on a number", "typed.yaml", "{element: Count, type: int, value: count}", "{element: Count, type: int, value: count, omitEmpty: true}",
+			[]string{`line 9: results.AtmResult/Count.omitEmpty: omitEmpty is for a string value of the data model in an element or an attribute, not a text, a container, a list's item, a generated value or a value of type int`}, 1},
 		// Names and namespaces no XML reader takes (XML 1.0's fourth
 		// edition, as .NET's XmlReader and Go's encoding/xml read names).
 		{"an element name with a character names cannot hold", "typed.yaml", "{element: Count,", "{element: \"Count×\",",

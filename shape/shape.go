@@ -218,6 +218,18 @@ type Field struct {
 	// Without it an empty string is written <n:url />, an element given
 	// no text (IsEmpty).
 	FullEnd bool
+	// Nillable marks a typed result's element declared nillable
+	// (XmlElement IsNullable = true): where its value is null it is written
+	// <Name xsi:nil="true" />, not left out. A string value is null where
+	// it is empty (a deployment returning null for an empty text); a
+	// container holding the search point alone is null in the results
+	// that have none. The WSDL declares the element nillable, minOccurs 1.
+	Nillable bool
+	// OmitEmpty marks a typed result's string value (in an element or an
+	// attribute) that is null where it is empty, and not nillable: an
+	// empty value is not written at all, as XmlSerializer leaves out a
+	// null string member.
+	OmitEmpty bool
 	// Generated marks a field the deployment has and atmkit's data model
 	// does not (say a province's ProvinceId): it is written with a
 	// deterministic value of its Type (see GeneratedValue).
@@ -311,12 +323,27 @@ func (r *Result) ResultTypeNamespace(service string) string {
 		return r.TypeNamespace.Resolve(service, "")
 	}
 	content := r.ContentNamespace(service)
-	if r.Layout == Typed && len(r.Fields) == 1 && r.Fields[0] != nil && r.Fields[0].List != "" && r.Fields[0].Element == "" && r.Fields[0].Item != nil {
+	if r.IsArray() {
 		if ns := r.Fields[0].Item.Namespace.Resolve(service, content); ns != "" {
 			return ns
 		}
 	}
 	return content
+}
+
+// IsArray reports whether r is a typed result of an array (a method
+// returning Province[]): one list of items, no element of its own, in a
+// type named as XmlSerializer names array types, ArrayOf and the item's
+// type (ArrayOfProvince). A class whose one member is such a list
+// ([XmlElement] on an array member: <Banks><Bank>…</Bank></Banks>) is
+// written alike but is no array: its type is in its own namespace and its
+// items are not nillable in the WSDL.
+func (r *Result) IsArray() bool {
+	if r.Layout != Typed || len(r.Fields) != 1 || r.Fields[0] == nil || r.Fields[0].List == "" || r.Fields[0].Element != "" || r.Fields[0].Item == nil {
+		return false
+	}
+	it := r.Fields[0].Item
+	return r.TypeName() == ListTypeName(&Field{List: r.Fields[0].List, Item: it})
 }
 
 // RootName is the root element of the result in HTTP GET and POST: the

@@ -251,6 +251,7 @@ func (c *checker) checkResult(r *Result, where string) {
 	c.checkElementNames(r.Fields, where)
 	c.checkPrefixes(r, where)
 	c.checkFullEnds(r.Fields, r.Layout == Node, where)
+	c.checkNulls(r.Fields, r.Layout == Typed, false, where)
 	if r.Layout == Typed {
 		c.checkTypedFormats(r.Fields, where)
 	}

@@ -314,7 +314,7 @@ func (p *parser) fields(n *yaml.Node, where string) []*Field {
 	return out
 }
 
-var fieldKeys = []string{"element", "attribute", "text", "namespace", "prefix", "typeNamespace", "type", "value", "format", "fullEnd", "generated", "fields", "list", "item"}
+var fieldKeys = []string{"element", "attribute", "text", "namespace", "prefix", "typeNamespace", "type", "value", "format", "fullEnd", "nillable", "omitEmpty", "generated", "fields", "list", "item"}
 
 func (p *parser) field(n *yaml.Node, where string) *Field {
 	f := &Field{line: n.Line}
@@ -354,6 +354,8 @@ func (p *parser) field(n *yaml.Node, where string) *Field {
 	f.Generated = p.boolean(m["generated"], where+".generated")
 	f.Text = p.boolean(m["text"], where+".text")
 	f.FullEnd = p.boolean(m["fullEnd"], where+".fullEnd")
+	f.Nillable = p.boolean(m["nillable"], where+".nillable")
+	f.OmitEmpty = p.boolean(m["omitEmpty"], where+".omitEmpty")
 	if fs, ok := m["fields"]; ok {
 		f.Fields = p.fields(fs, where)
 	}
@@ -577,6 +579,9 @@ func writeBlockField(b *bytes.Buffer, f *Field, indent int) {
 	if f.TypeNamespace != "" {
 		line("typeNamespace: %s", yamlString(string(f.TypeNamespace)))
 	}
+	if f.Nillable {
+		line("nillable: true")
+	}
 	if f.List != "" {
 		line("list: %s", yamlString(f.List))
 		if f.Item != nil {
@@ -615,6 +620,12 @@ func flowField(f *Field) string {
 	add("format", f.Format)
 	if f.FullEnd {
 		parts = append(parts, "fullEnd: true")
+	}
+	if f.Nillable {
+		parts = append(parts, "nillable: true")
+	}
+	if f.OmitEmpty {
+		parts = append(parts, "omitEmpty: true")
 	}
 	if f.Generated {
 		parts = append(parts, "generated: true")

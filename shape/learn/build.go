@@ -132,12 +132,12 @@ func (l *learner) build() *shape.Shape {
 		if g.layout == shape.Typed && g.root.typeNS != "" && g.root.typeNS != contentNS {
 			r.TypeNamespace = l.absNS(g.root.typeNS)
 		}
-		l.prefixes = g.layout == shape.Node
+		l.prefixes, l.typed = g.layout == shape.Node, g.layout == shape.Typed
 		if l.prefixes {
 			r.Prefix = g.root.prefix
 		}
 		r.Fields = l.fields(g.root, contentNS, r.Name, r.Root)
-		l.prefixes = false
+		l.prefixes, l.typed = false, false
 		sh.Results = append(sh.Results, r)
 		for _, op := range g.ops {
 			sh.Operations[op] = r.Name
@@ -204,7 +204,8 @@ func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
 				l.report.Unmapped = append(l.report.Unmapped, fmt.Sprintf("%s: %s: holds nothing atmkit writes; left out", result, kat))
 				continue
 			}
-			f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns), Prefix: l.prefixOf(k), TypeNamespace: tn, Fields: fs}
+			f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns), Prefix: l.prefixOf(k), TypeNamespace: tn, Fields: fs,
+				Nillable: l.nillable(k)}
 			if k.typeName != "" && k.typeName != k.name {
 				f.Type = k.typeName
 			}
@@ -282,6 +283,10 @@ func (l *learner) leaf(k *node, ns, result, at string) *shape.Field {
 	default:
 		f.Element, f.Namespace = k.name, l.relNS(k.ns, ns)
 	}
+	f.Nillable = l.nillable(k)
+	if k.simpleType != "" {
+		l.note("%s: %s: the WSDL declares it of the deployment's own simple type %s (an enum); atmkit writes its values as text, and declares it s:string in its WSDL", result, at, k.simpleType)
+	}
 	if k.value == "" {
 		f.Generated = true
 		if allBlank(k.texts) {
@@ -307,8 +312,29 @@ func (l *learner) leaf(k *node, ns, result, at string) *shape.Field {
 		}
 	}
 	f.Format = formatOf(f.Type, k.texts)
+	f.OmitEmpty = l.omitEmpty(k, f)
 	l.mapped(k, result, at, k.value)
 	return f
+}
+
+// nillable reports whether k, an element of the typed result being
+// built, is nillable: the WSDL says so, or an answer wrote it
+// xsi:nil="true" (XmlElement IsNullable: a null member).
+func (l *learner) nillable(k *node) bool {
+	return l.typed && !k.attr && !k.text && (k.nillable || k.nils > 0)
+}
+
+// omitEmpty reports whether f, the string value of k in the typed result
+// being built, is left out where it is empty: some instance of its
+// parent held none (a null string member, which XmlSerializer does not
+// write), and it is not nillable. An attribute in a namespace is not
+// modelled so (its prefix would stay declared).
+func (l *learner) omitEmpty(k *node, f *shape.Field) bool {
+	if !l.typed || k.text || f.Nillable || k.absent == 0 || k.attr && k.ns != "" {
+		return false
+	}
+	v, ok := shape.LookupValue(scopeOfValue(k.value), k.value)
+	return ok && v.Kind == shape.KindString && slices.Contains([]string{"string", "anyURI", "token", "normalizedString"}, f.Type)
 }
 
 // scopeOfValue is a scope where value exists (the kind is the same in all).

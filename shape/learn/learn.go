@@ -53,6 +53,9 @@ type learner struct {
 	// its elements (and attributes) with the prefixes it chose: the
 	// fields keep them. A typed result's prefixes are XmlSerializer's.
 	prefixes bool
+	// typed: the result being built is typed, whose null members
+	// XmlSerializer writes xsi:nil (nillable) or leaves out.
+	typed bool
 	// ends holds, for each element of a node result's answers that holds
 	// an empty value, whether the answer ended it with an end tag of its
 	// own (see emptyEnds).

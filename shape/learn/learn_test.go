@@ -991,12 +991,17 @@ func TestLearnDataSetPrefix(t *testing.T) {
 // namespace (XmlType(Namespace = ""), under an unqualified element: the
 // field says typeNamespace: none, and the class is declared in a schema of
 // no target namespace, imported without one); the nodes site's XmlElement
-// and XmlNode results.
+// and XmlNode results; the members site's nillable elements (a container
+// and a string: minOccurs 1, nillable), decimals, a short, an int as text,
+// a class whose one member is an unwrapped array (its items not nillable,
+// as an array result's are), and an enum: declared s:string, where the
+// deployment declares its simpleType (docs/shapes.md, not modelled).
 func TestLearnedWSDLTypes(t *testing.T) {
 	for _, c := range []struct{ file, ns string }{
 		{"layered-wsdl.xml", "http://layered.atmref.example.org/atmService"},
 		{"layered-notypens-wsdl.xml", "http://layered.atmref.example.org/atmService"},
 		{"nodes-wsdl.xml", "http://nodes.atmref.example.org/atmService"},
+		{membersWSDL, "http://members.atmref.example.org/atmService"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			wsdl, err := os.ReadFile(filepath.Join("testdata", "variants", c.file))
@@ -1014,6 +1019,9 @@ func TestLearnedWSDLTypes(t *testing.T) {
 			got, err := mocktest.WSDLTypes(served)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if c.file == membersWSDL {
+				wsdl = enumAsString(wsdl)
 			}
 			want, err := mocktest.WSDLTypes(wsdl)
 			if err != nil {
@@ -1038,6 +1046,22 @@ func TestLearnedWSDLTypes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// membersWSDL is the members site's WSDL, captured from Mono.
+const membersWSDL = "../members/wsdl.xml"
+
+// enumAsString returns the members site's WSDL with its enum, Region,
+// declared as atmkit declares a value of a simple type of the
+// deployment's own: s:string, an attribute of it optional.
+func enumAsString(wsdl []byte) []byte {
+	s := strings.ReplaceAll(string(wsdl), `type="tns:Region" use="required"`, `type="s:string"`)
+	i := strings.Index(s, "      <s:simpleType name=\"Region\">")
+	j := strings.Index(s, "</s:simpleType>\n")
+	if i < 0 || j < i {
+		panic("the members WSDL declares no simpleType Region")
+	}
+	return []byte(s[:i] + s[j+len("</s:simpleType>\n"):])
 }
 
 // TestLearnEmptySearches learns from searches that found no ATM (an

@@ -106,12 +106,15 @@ func (l *learner) instances(g *group, c *content) (record, []record) {
 // collect fills rec with the texts of el, an instance of n; instances of
 // stop (the content list's item) go to items instead.
 func collect(n *node, el *etree.Element, rec record, stop *node, items *[]*etree.Element) {
+	held := map[*node]bool{}
 	for _, k := range n.kids {
 		switch {
 		case k.attr:
 			if a := attrOf(el, k); a != nil {
 				rec[k] = append(rec[k], a.Value)
 				k.texts = append(k.texts, a.Value)
+			} else {
+				k.absent++
 			}
 		case k.text:
 			t := el.Text()
@@ -123,6 +126,10 @@ func collect(n *node, el *etree.Element, rec record, stop *node, items *[]*etree
 		k := n.child(c.Tag, false)
 		if k == nil || k.text {
 			continue
+		}
+		held[k] = true
+		if isNil(c) {
+			k.nils++
 		}
 		switch {
 		case k == stop:
@@ -137,6 +144,21 @@ func collect(n *node, el *etree.Element, rec record, stop *node, items *[]*etree
 			collect(k, c, rec, stop, items)
 		}
 	}
+	for _, k := range n.kids {
+		if !k.attr && !k.text && !k.repeated && !held[k] {
+			k.absent++
+		}
+	}
+}
+
+// isNil reports whether el is written null: xsi:nil="true".
+func isNil(el *etree.Element) bool {
+	for _, a := range el.Attr {
+		if a.Key == "nil" && a.NamespaceURI() == nsXSI {
+			return a.Value == "true" || a.Value == "1"
+		}
+	}
+	return false
 }
 
 // minItemLeaves is the fewest values an element taken for an item of

@@ -48,6 +48,15 @@ type node struct {
 	// fullEnds and shortEnds count the empty values of a node result's
 	// answers ended with an end tag of their own, and written <x />.
 	fullEnds, shortEnds int
+	// nillable: the WSDL declares the element nillable (and it is no
+	// list's item). nils counts the instances the answers wrote
+	// xsi:nil="true"; absent the instances of its parent that held no
+	// instance of it (a null string XmlSerializer left out).
+	nillable     bool
+	nils, absent int
+	// simpleType is the name of the deployment's own simple type the WSDL
+	// declares the value of (an enum's): written as its text, a string.
+	simpleType string
 
 	// The mapping: the model value (shape.Field.Value) this leaf holds, or
 	// the list it is; how it was decided.
@@ -321,9 +330,12 @@ func (l *learner) merge(n *node, insts []*etree.Element, b *budget, depth int) {
 	}
 }
 
+// onlyNamespaces reports whether e's attributes are namespace
+// declarations and XmlSerializer's xsi attributes (xsi:nil="true" on a
+// null value) alone: no attribute of the deployment's.
 func onlyNamespaces(e *etree.Element) bool {
 	for _, a := range e.Attr {
-		if a.Space != "xmlns" && a.Key != "xmlns" {
+		if a.Space != "xmlns" && a.Key != "xmlns" && a.NamespaceURI() != nsXSI {
 			return false
 		}
 	}
