@@ -186,7 +186,7 @@ func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
 			out = append(out, &shape.Field{List: k.list, Item: l.item(k, ns, l.typeNSOf(n, ns), result, kat)})
 			l.mapped(k, result, kat, "the "+k.list+" list's item")
 		case k.repeated:
-			l.report.Unmapped = append(l.report.Unmapped, fmt.Sprintf("%s: %s: a list atmkit has no data for; left out", result, kat))
+			l.unmodelled = append(l.unmodelled, result+": "+kat)
 		case k.wrappedItem() != nil && k.wrappedItem().list != "":
 			it := k.wrappedItem()
 			f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns), Prefix: l.prefixOf(k), List: it.list, Item: l.item(it, k.ns, l.typeNSOf(k, ns), result, kat+"/"+it.label())}
@@ -196,7 +196,7 @@ func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
 			out = append(out, f)
 			l.mapped(it, result, kat+"/"+it.label(), "the "+it.list+" list's item")
 		case k.wrappedItem() != nil:
-			l.report.Unmapped = append(l.report.Unmapped, fmt.Sprintf("%s: %s: a list atmkit has no data for; left out", result, kat))
+			l.unmodelled = append(l.unmodelled, result+": "+kat)
 		default:
 			tn := l.typeNamespace(k, k.ns, l.typeNSOf(n, ns))
 			fs := l.fields(k, l.childNS(k, tn), result, kat)

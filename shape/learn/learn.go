@@ -53,6 +53,9 @@ type learner struct {
 	// its elements (and attributes) with the prefixes it chose: the
 	// fields keep them. A typed result's prefixes are XmlSerializer's.
 	prefixes bool
+	// unmodelled are the paths of lists of the results built that atmkit
+	// has no data for (see ListsNotModelledError).
+	unmodelled []string
 	// typed: the result being built is typed, whose null members
 	// XmlSerializer writes xsi:nil (nillable) or leaves out.
 	typed bool
@@ -149,6 +152,9 @@ func (l *learner) learn() (*shape.Shape, *Report, error) {
 		return nil, nil, l.ctx.Err()
 	}
 	sh := l.build()
+	if len(l.unmodelled) > 0 {
+		return nil, l.report, &ListsNotModelledError{Lists: l.unmodelled}
+	}
 	l.settle(sh)
 	if ops := withoutList(sh); len(ops) > 0 {
 		// The deployment's WSDL or answers, not the learner: a result of
@@ -201,4 +207,18 @@ func (l *learner) nothingRead() error {
 		return fmt.Errorf("none of the %d recorded answers given is a successful one (status 200) of an operation: record calls that succeed, and no WSDL: %w", n, ErrNothingToLearn)
 	}
 	return fmt.Errorf("none of the %d successful recorded answers given is one to learn from (the notes say why each was skipped), and no WSDL: %w", ok, ErrNothingToLearn)
+}
+
+// ListsNotModelledError is Learn's error when a typed or node result holds
+// a list atmkit has no data for (an ATM's services, an array of arrays):
+// the mock cannot write its items, and leaving the list out would serve
+// answers other than the deployment's.
+type ListsNotModelledError struct {
+	// Lists are the lists' paths, as the report names fields.
+	Lists []string
+}
+
+// Error names the lists.
+func (e *ListsNotModelledError) Error() string {
+	return fmt.Sprintf("the deployment's results hold lists atmkit has no data for, which a shape does not model (the mock would leave them out, unlike the deployment): %s; see docs/shapes.md, Lists atmkit has no data for", strings.Join(e.Lists, ", "))
 }

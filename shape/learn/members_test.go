@@ -1,10 +1,13 @@
 package learn_test
 
 import (
+	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/shape"
 	"github.com/atmkit/atmkit/shape/learn"
 )
@@ -79,4 +82,43 @@ func nulls(s *shape.Shape) string {
 		walk(r.Fields, r.Root)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// TestLearnRefusesListsWithoutData: a typed result holding lists atmkit
+// has no data for (the members site given an ATM's services, string[],
+// and an array of arrays of its languages, string[][] with a nested
+// XmlArrayItem, captured from Mono) is refused, from the WSDL and from an
+// answer alone, naming both lists: the learner left them out, reporting
+// them as written with generated values, and the mock served answers
+// without them.
+func TestLearnRefusesListsWithoutData(t *testing.T) {
+	wsdl, err := os.ReadFile(filepath.Join("testdata", "variants", "members-lists-wsdl.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	get, err := os.ReadFile(filepath.Join("testdata", "variants", "members-lists-city-get.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer := []learn.Sample{{Binding: "get", Op: asmx.OpReturnAtmSearchByCity, Query: "21", Status: 200, Body: get, Where: "members-lists-city-get.xml"}}
+	for name, in := range map[string]learn.Input{"the WSDL": {WSDL: wsdl}, "an answer": {Samples: answer}} {
+		sh, _, err := learn.Learn(in)
+		var lists *learn.ListsNotModelledError
+		if !errors.As(err, &lists) || sh != nil {
+			t.Errorf("from %s: got %v, want a ListsNotModelledError and no shape", name, err)
+			continue
+		}
+		want := "Hit: Hit/Tellers/Teller/Services, Hit: Hit/Tellers/Teller/Groups"
+		if name == "an answer" {
+			// Each ATM's answer holds one group: the list read is its
+			// languages inside it.
+			want = "Hit: Hit/Tellers/Teller/Services, Hit: Hit/Tellers/Teller/Groups/Group"
+		}
+		if got := strings.Join(lists.Lists, ", "); got != want {
+			t.Errorf("from %s: the lists refused are %q, want %q", name, got, want)
+		}
+		if !strings.Contains(err.Error(), "the mock would leave them out") {
+			t.Errorf("from %s: %v does not say why", name, err)
+		}
+	}
 }
