@@ -99,6 +99,11 @@ var (
 	// left out when empty, an int as an element's text. It is no Variant:
 	// mockserver's differential tests compare it, byte for byte.
 	Members = Site{"members", "http://members.atmref.example.org/atmService", "members-key", ""}
+	// Columns returns DataSets whose names need XmlConvert's encoding
+	// (spaces, a leading digit), with a primary key, MaxLength, decimal
+	// and short columns, DBNull where the store's string is empty, and a
+	// table related to another without nesting. It is no Variant either.
+	Columns = Site{"columns", "http://columns.atmref.example.org/atmService", "columns-key", "ReturnProvinces"}
 	// Sites are the sites made ready when a deployment starts.
 	Sites = []Site{Typed, Legacy, DataSets, Attrs}
 	// Variants are the sites of the layout variations beside them: every
@@ -576,7 +581,7 @@ const sharedDir = "shared"
 // sharedDir (namespace AtmStore): one store of data and searches, and the
 // JSON searches of service-v2.asmx. The legacy site keeps a store of its
 // own, with data of its own: a deployment none of the others resembles.
-var sharedStoreSites = []string{Typed.Name, Attrs.Name, DataSets.Name, Layered.Name, Nodes.Name, Sets.Name, Spaces.Name, Members.Name}
+var sharedStoreSites = []string{Typed.Name, Attrs.Name, DataSets.Name, Layered.Name, Nodes.Name, Sets.Name, Spaces.Name, Members.Name, Columns.Name}
 
 // freePorts returns n loopback ports that were free a moment ago.
 func freePorts(n int) ([]int, error) {
