@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 
@@ -189,8 +190,8 @@ func run(dst []byte, ops []op, ctx *valueCtx, hasPoint bool, index bool) ([]byte
 		case opAttrOmit:
 			mark := len(dst)
 			dst = append(dst, o.b...)
-			var empty bool
-			if dst, empty = o.leaf.appendAttrValue(dst, ctx); empty {
+			from := len(dst)
+			if dst, _ = o.leaf.appendAttrValue(dst, ctx); bytes.Equal(dst[from:], o.omit) {
 				dst = dst[:mark]
 			} else {
 				dst = append(dst, o.close...)
@@ -210,11 +211,15 @@ func run(dst []byte, ops []op, ctx *valueCtx, hasPoint bool, index bool) ([]byte
 			}
 			mark := len(dst)
 			dst = append(dst, o.b...)
+			from := len(dst)
 			var empty bool
 			dst, empty = o.leaf.appendValue(dst, ctx)
-			if empty {
+			switch {
+			case o.omits && bytes.Equal(dst[from:], o.omit):
+				dst = dst[:mark] // a DefaultValue, an OmitWhen: left out
+			case empty:
 				dst = append(dst[:mark], o.empty...)
-			} else {
+			default:
 				dst = append(dst, o.close...)
 			}
 		case opList:

@@ -143,6 +143,11 @@ type op struct {
 	b     []byte // opBytes: the bytes; opLeaf: the start tag with its indentation; opAttrOmit: ` name="`; opIfPoint: what a result with no search point gets instead (a nillable element's xsi:nil)
 	close []byte // opLeaf: the end tag; opAttrOmit: the closing quote
 	empty []byte // opLeaf: the whole empty element (<Name />, <Name xsi:nil="true" />, or nothing for omitEmpty)
+	// omits: opLeaf and opAttrOmit leave out the whole element or
+	// attribute when the value is written omit (a DefaultValue, an
+	// OmitWhen, or empty for omitEmpty).
+	omits bool
+	omit  []byte
 	leaf  leaf
 	skip  int
 	list  *listCode
@@ -431,8 +436,9 @@ func (c *compiler) attributes(fields []*shape.Field, scope shape.Scope, depth, f
 		}
 		any = true
 		ns := f.Namespace.Resolve(c.ns, "")
-		if ns == "" && f.OmitEmpty {
-			c.ops = append(c.ops, op{kind: opAttrOmit, b: []byte(" " + f.Attribute + `="`), close: []byte(`"`), leaf: c.leaf(f, scope)})
+		if omit, ok := f.Omits(); ns == "" && ok {
+			c.ops = append(c.ops, op{kind: opAttrOmit, b: []byte(" " + f.Attribute + `="`), close: []byte(`"`), leaf: c.leaf(f, scope),
+				omits: true, omit: []byte(omit)})
 			continue
 		}
 		if ns == "" {
@@ -529,8 +535,15 @@ func (c *compiler) fields(fields []*shape.Field, scope shape.Scope, inherit, inS
 			start := c.cut()
 			prefix := c.elementPrefix(f.Prefix, ns)
 			name, open := c.leafTag(f.Element, prefix, ns, inScope, depth)
+			if f.XsiType {
+				// A member declared object: its value's type, with the
+				// xsd prefix the SOAP envelope and the GET/POST root
+				// declare.
+				open += ` xsi:type="xsd:` + f.Type + `"`
+			}
+			omit, omits := f.Omits()
 			c.ops = append(c.ops, op{kind: opLeaf, b: []byte(open + ">"), close: []byte("</" + name + ">"),
-				empty: []byte(c.emptyEnd(f, open, name, depth)), leaf: c.leaf(f, scope)})
+				empty: []byte(c.emptyEnd(f, open, name, depth)), leaf: c.leaf(f, scope), omits: omits && omit != "", omit: []byte(omit)})
 			if scope == shape.ScopeLocations && onlyPoint(f) {
 				c.conditional(start, c.nilElement(f, prefix, ns, inScope, depth))
 			}

@@ -96,6 +96,15 @@ func TestHandWrittenMistakes(t *testing.T) {
 			[]string{`line 29: results.AtmResult/Atms/Atm/Bank/Name.omitEmpty: a nillable element is written xsi:nil when null, never left out`}, 1},
 		{"omitEmpty on a number", "typed.yaml", "{element: Count, type: int, value: count}", "{element: Count, type: int, value: count, omitEmpty: true}",
 			[]string{`line 9: results.AtmResult/Count.omitEmpty: omitEmpty is for a string value of the data model in an element or an attribute, not a text, a container, a list's item, a generated value or a value of type int`}, 1},
+		{"xsiType on an attribute", "attrs.yaml", "{attribute: total, type: int, value: count}", "{attribute: total, type: int, value: count, xsiType: true}",
+			[]string{`line 9: results.Lookup/@total.xsiType: xsiType is for a value in an element, not an attribute, a text, a container, a list or a list's item`}, 1},
+		{"xsiType on a node result's value", "../learn/testdata/nodes-learned.yaml", "{element: url, prefix: n, type: string, value: url, fullEnd: true}",
+			"{element: url, prefix: n, type: string, value: url, xsiType: true}",
+			[]string{`line 86: results.banks/(institutions list)/bank/url.xsiType: only a typed result's values have xsiType`}, 1},
+		{"default on a container", "typed.yaml", "      - element: SearchPoint\n        type: GeoPoint\n", "      - element: SearchPoint\n        type: GeoPoint\n        default: \"0\"\n",
+			[]string{`.default: default and omitWhen are for a value in an element or an attribute, not a text, a container, a list or a list's item`}, 1},
+		{"default and omitWhen both", "typed.yaml", "{element: Count, type: int, value: count}", "{element: Count, type: int, value: count, default: \"0\", omitWhen: \"0\"}",
+			[]string{`line 9: results.AtmResult/Count.default: say one of default, omitWhen and omitEmpty, and none with nillable or xsiType`}, 1},
 		// Names and namespaces no XML reader takes (XML 1.0's fourth
 		// edition, as .NET's XmlReader and Go's encoding/xml read names).
 		{"an element name with a character names cannot hold", "typed.yaml", "{element: Count,", "{element: \"Count×\",",

@@ -230,6 +230,20 @@ type Field struct {
 	// empty value is not written at all, as XmlSerializer leaves out a
 	// null string member.
 	OmitEmpty bool
+	// Default is a typed result's value's [DefaultValue], as written
+	// (false, 0): XmlSerializer leaves out a value equal to it, and the
+	// WSDL declares it (default="false", minOccurs 0). Nil: none.
+	Default *string
+	// OmitWhen is the text of a typed result's value that the deployment
+	// leaves out without a DefaultValue (its XxxSpecified member false
+	// when the value is that): the WSDL declares the element minOccurs 0.
+	// Empty: none (a string's empty value is OmitEmpty).
+	OmitWhen string
+	// XsiType marks a typed result's value in an element of a member
+	// declared object (the WSDL gives the element no type: xs:anyType):
+	// XmlSerializer writes the value's own type beside it,
+	// <Hours xsi:type="xsd:short">2</Hours>, Type naming it.
+	XsiType bool
 	// Generated marks a field the deployment has and atmkit's data model
 	// does not (say a province's ProvinceId): it is written with a
 	// deterministic value of its Type (see GeneratedValue).
@@ -450,3 +464,18 @@ func (f *Field) label() string {
 
 // path joins labels for messages.
 func path(parts ...string) string { return strings.Join(parts, "/") }
+
+// Omits returns the written text of f's value that is left out, and
+// whether f leaves one out: its Default, its OmitWhen, or an empty string
+// (OmitEmpty).
+func (f *Field) Omits() (string, bool) {
+	switch {
+	case f.Default != nil:
+		return *f.Default, true
+	case f.OmitWhen != "":
+		return f.OmitWhen, true
+	case f.OmitEmpty:
+		return "", true
+	}
+	return "", false
+}

@@ -2,9 +2,10 @@ package shape
 
 import "slices"
 
-// This file checks the null values of a typed result: an element
+// This file checks the null values of a typed result, an element
 // declared nillable (Field.Nillable) and a string left out when empty
-// (Field.OmitEmpty).
+// (Field.OmitEmpty), and its values of members declared object
+// (Field.XsiType).
 
 // checkNulls checks nillable and omitEmpty on fields of a result, typed
 // or not: XmlSerializer writes a null member of a typed result, a node's
@@ -35,6 +36,28 @@ func (c *checker) checkNulls(fields []*Field, typed, item bool, where string) {
 				c.addf(f.lineOf("omitEmpty"), at+".omitEmpty", "omitEmpty is for a string value of the data model in an element or an attribute, not a text, a container, a list's item, a generated value or a value of type %s", f.Type)
 			case f.Attribute != "" && f.Namespace != "" && f.Namespace != NoNamespace:
 				c.addf(f.lineOf("omitEmpty"), at+".omitEmpty", "an attribute in a namespace left out when empty is not modelled (its prefix's declaration would stay): only an attribute in no namespace has omitEmpty")
+			}
+		}
+		if _, omits := f.Omits(); omits && (f.Default != nil || f.OmitWhen != "") {
+			switch {
+			case !typed:
+				c.addf(f.lineOf("default"), at+".default", "only a typed result's values have default or omitWhen: XmlSerializer leaves out a value equal to its DefaultValue")
+			case item || f.Text || !f.IsLeaf():
+				c.addf(f.lineOf("default"), at+".default", "default and omitWhen are for a value in an element or an attribute, not a text, a container, a list or a list's item")
+			case f.Default != nil && (f.OmitWhen != "" || f.OmitEmpty) || f.OmitWhen != "" && f.OmitEmpty || f.Nillable || f.XsiType:
+				c.addf(f.lineOf("default"), at+".default", "say one of default, omitWhen and omitEmpty, and none with nillable or xsiType")
+			case f.Attribute != "" && f.Namespace != "" && f.Namespace != NoNamespace:
+				c.addf(f.lineOf("default"), at+".default", "an attribute in a namespace left out is not modelled (its prefix's declaration would stay): only an attribute in no namespace has default or omitWhen")
+			}
+		}
+		if f.XsiType {
+			switch {
+			case !typed:
+				c.addf(f.lineOf("xsiType"), at+".xsiType", "only a typed result's values have xsiType: XmlSerializer writes the type of a member declared object")
+			case item || f.Element == "" || !f.IsLeaf():
+				c.addf(f.lineOf("xsiType"), at+".xsiType", "xsiType is for a value in an element, not an attribute, a text, a container, a list or a list's item")
+			case f.Nillable || f.OmitEmpty:
+				c.addf(f.lineOf("xsiType"), at+".xsiType", "a value of a member declared object is not modelled nillable or omitEmpty")
 			}
 		}
 		c.checkNulls(f.Fields, typed, false, at)

@@ -314,7 +314,7 @@ func (p *parser) fields(n *yaml.Node, where string) []*Field {
 	return out
 }
 
-var fieldKeys = []string{"element", "attribute", "text", "namespace", "prefix", "typeNamespace", "type", "value", "format", "fullEnd", "nillable", "omitEmpty", "generated", "fields", "list", "item"}
+var fieldKeys = []string{"element", "attribute", "text", "namespace", "prefix", "typeNamespace", "type", "value", "format", "fullEnd", "nillable", "omitEmpty", "default", "omitWhen", "xsiType", "generated", "fields", "list", "item"}
 
 func (p *parser) field(n *yaml.Node, where string) *Field {
 	f := &Field{line: n.Line}
@@ -356,6 +356,12 @@ func (p *parser) field(n *yaml.Node, where string) *Field {
 	f.FullEnd = p.boolean(m["fullEnd"], where+".fullEnd")
 	f.Nillable = p.boolean(m["nillable"], where+".nillable")
 	f.OmitEmpty = p.boolean(m["omitEmpty"], where+".omitEmpty")
+	f.XsiType = p.boolean(m["xsiType"], where+".xsiType")
+	if d, ok := m["default"]; ok {
+		v := p.scalar(d, where+".default")
+		f.Default = &v
+	}
+	f.OmitWhen = p.scalar(m["omitWhen"], where+".omitWhen")
 	if fs, ok := m["fields"]; ok {
 		f.Fields = p.fields(fs, where)
 	}
@@ -626,6 +632,13 @@ func flowField(f *Field) string {
 	}
 	if f.OmitEmpty {
 		parts = append(parts, "omitEmpty: true")
+	}
+	if f.Default != nil {
+		parts = append(parts, "default: "+strconv.Quote(*f.Default))
+	}
+	add("omitWhen", f.OmitWhen)
+	if f.XsiType {
+		parts = append(parts, "xsiType: true")
 	}
 	if f.Generated {
 		parts = append(parts, "generated: true")

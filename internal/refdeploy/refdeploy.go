@@ -94,9 +94,11 @@ var (
 	// prefixed DataSet in one, nested by hidden keys, its rows inserted.
 	Spaces = Site{"spaces", "http://spaces.atmref.example.org/atmService", "spaces-key", "ReturnProvinces"}
 	// Members returns typed results whose members are of kinds the other
-	// sites do not use: enums with XmlEnum names, decimals, a short, an
-	// object and a string that are null (xsi:nil) in some answers, a string
-	// left out when empty, an int as an element's text. It is no Variant:
+	// sites do not use: enums with XmlEnum names, decimals, an object and
+	// a string that are null (xsi:nil) in some answers, a string left out
+	// when empty, an int as an element's text, members declared object (a
+	// string and a short, written with xsi:type), flags left out when false
+	// (a DefaultValue, an XxxSpecified member). It is no Variant:
 	// mockserver's differential tests compare it, byte for byte.
 	Members = Site{"members", "http://members.atmref.example.org/atmService", "members-key", ""}
 	// Columns returns DataSets whose names need XmlConvert's encoding

@@ -288,6 +288,8 @@ func (l *learner) leaf(k *node, ns, result, at string) *shape.Field {
 		l.note("%s: %s: the WSDL declares it of the deployment's own simple type %s (an enum); atmkit writes its values as text, and declares it s:string in its WSDL", result, at, k.simpleType)
 	}
 	if k.value == "" {
+		l.objectMember(k, f, result, at)
+		l.defaults(k, f, result, at)
 		f.Generated = true
 		if allBlank(k.texts) {
 			l.blank[f] = at
@@ -313,8 +315,57 @@ func (l *learner) leaf(k *node, ns, result, at string) *shape.Field {
 	}
 	f.Format = formatOf(f.Type, k.texts)
 	f.OmitEmpty = l.omitEmpty(k, f)
+	l.defaults(k, f, result, at)
+	l.objectMember(k, f, result, at)
 	l.mapped(k, result, at, k.value)
 	return f
+}
+
+// defaults gives f, the value of k in the typed result being built, the
+// value it is left out at: the DefaultValue the WSDL declares, else the
+// one the answers left out (an XxxSpecified member, or a DefaultValue no
+// WSDL showed), written as its type is (a flag true or false).
+// A value the WSDL declares optional (minOccurs 0, of a value type) that
+// no answer left out is taken to be left out at its type's zero value
+// (false, 0), and the report says so.
+func (l *learner) defaults(k *node, f *shape.Field, result, at string) {
+	if !l.typed || k.text {
+		return
+	}
+	switch {
+	case k.def != nil:
+		f.Default, f.OmitEmpty = k.def, false
+	case k.omitWhen != "" && !f.OmitEmpty:
+		text := k.omitWhen
+		if f.Type == "boolean" {
+			text = map[bool]string{true: "true", false: "false"}[text == "1" || text == "true"]
+		}
+		f.OmitWhen = text
+	case k.optional:
+		f.OmitWhen = "0"
+		if f.Type == "boolean" {
+			f.OmitWhen = "false"
+		}
+		l.guess("%s: %s: the WSDL declares it optional (minOccurs 0: an XxxSpecified member says when it is written) and no answer left it out: taken to be left out when %s; record answers where it is left out to decide", result, at, f.OmitWhen)
+	}
+}
+
+// objectMember marks f, the value of k in the typed result being built,
+// as a member declared object when the answers wrote its type beside it
+// (xsi:type): of that type.
+// A member the WSDL declares object (no type) that no answer shows is
+// taken for a string, and the report says so.
+func (l *learner) objectMember(k *node, f *shape.Field, result, at string) {
+	if !l.typed || k.attr || k.text || k.xsiType == "" && !k.anyType {
+		return
+	}
+	f.XsiType, f.OmitEmpty, f.Nillable = true, false, false
+	if k.xsiType == "" {
+		l.guess("%s: %s: the WSDL declares it with no type (a member declared object) and no answer shows its value's type: written xsi:type=\"xsd:%s\"; record an answer that holds it to decide", result, at, f.Type)
+		return
+	}
+	f.Type = k.xsiType
+	f.Format = formatOf(f.Type, k.texts)
 }
 
 // nillable reports whether k, an element of the typed result being

@@ -138,6 +138,7 @@ func collect(n *node, el *etree.Element, rec record, stop *node, items *[]*etree
 			t := c.Text()
 			rec[k] = append(rec[k], t)
 			k.texts = append(k.texts, t)
+			k.sawXsiType(c)
 		case k.repeated && k.list != "":
 			// Another content list (a deployment nesting lists): not read.
 		default:

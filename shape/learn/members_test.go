@@ -18,7 +18,10 @@ import (
 // answers (the golden testdata/members-learned.yaml) and from the answers
 // alone: the search point's nillable element (xsi:nil in the lists that
 // have none), a landmark nillable where it is empty, an institution's web
-// site left out where it is empty (omitEmpty); a location's index,
+// site left out where it is empty (omitEmpty), members declared object
+// written with their value's type (xsi:type: a string, a short), flags
+// left out when false (a DefaultValue, from the WSDL; an XxxSpecified
+// member); a location's index,
 // which the site does not write, omitted; an enum's values are
 // strings, noted. The learner used to write type: Region, a shape it then
 // refused as its own bug, and to serve the null members as empty ones
@@ -43,7 +46,15 @@ func TestLearnMembersSite(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, sh := range map[string]*shape.Shape{"the WSDL and answers": both, "the answers alone": alone} {
-		if got, want := nulls(sh), "Hit/Centre nillable\nHit/Tellers/Teller/Bank/@web omitEmpty\nHit/Tellers/Teller/Landmark nillable\nBanks/Bank/@web omitEmpty"; got != want {
+		// Answers do not tell a DefaultValue from an XxxSpecified
+		// member: both leave the flag out when false.
+		driveUp := "default false"
+		if sh == alone {
+			driveUp = "omitWhen false"
+		}
+		want := "Hit/Centre nillable\nHit/Tellers/Teller/Code xsiType string\nHit/Tellers/Teller/Bank/@web omitEmpty\nHit/Tellers/Teller/Landmark nillable\n" +
+			"Hit/Tellers/Teller/Perks/Hours xsiType short\nHit/Tellers/Teller/Perks/DriveUp " + driveUp + "\nHit/Tellers/Teller/Perks/Plus omitWhen false\nBanks/Bank/@web omitEmpty"
+		if got := nulls(sh); got != want {
 			t.Errorf("from %s: the null members are\n%s\nwant\n%s", name, got, want)
 		}
 	}
@@ -53,7 +64,8 @@ func TestLearnMembersSite(t *testing.T) {
 }
 
 // nulls lists the fields of s's results that are nillable or omitEmpty,
-// by path.
+// the values of members declared object (xsiType) with their type, and
+// the values left out at a value (default, omitWhen), by path.
 func nulls(s *shape.Shape) string {
 	var lines []string
 	var walk func(fs []*shape.Field, at string)
@@ -71,6 +83,15 @@ func nulls(s *shape.Shape) string {
 			}
 			if f.OmitEmpty {
 				lines = append(lines, p+" omitEmpty")
+			}
+			if f.XsiType {
+				lines = append(lines, p+" xsiType "+f.Type)
+			}
+			if f.Default != nil {
+				lines = append(lines, p+" default "+*f.Default)
+			}
+			if f.OmitWhen != "" {
+				lines = append(lines, p+" omitWhen "+f.OmitWhen)
 			}
 			walk(f.Fields, p)
 			if f.Item != nil {

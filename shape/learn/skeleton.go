@@ -54,6 +54,19 @@ type node struct {
 	// instance of it (a null string XmlSerializer left out).
 	nillable     bool
 	nils, absent int
+	// def is the value's DefaultValue the WSDL declares (default="false");
+	// omitWhen the JSON value of the items whose XML left the value out,
+	// all one (an XxxSpecified member false, or a DefaultValue).
+	def      *string
+	omitWhen string
+	// optional: the WSDL declares the value, of a value type, minOccurs
+	// 0 with no default: an XxxSpecified member says when it is written.
+	optional bool
+	// anyType: the WSDL declares the element with no type (xs:anyType: a
+	// member declared object). xsiType is the XSD type the answers wrote
+	// beside its value (xsi:type="xsd:short"), which is its type.
+	anyType bool
+	xsiType string
 	// simpleType is the name of the deployment's own simple type the WSDL
 	// declares the value of (an enum's): written as its text, a string.
 	simpleType string
@@ -326,6 +339,9 @@ func (l *learner) merge(n *node, insts []*etree.Element, b *budget, depth int) {
 		} else if len(k.kids) == 0 {
 			k.typ = inferType(texts)
 			l.countEnds(k, children[name])
+			for _, c := range children[name] {
+				k.sawXsiType(c)
+			}
 		}
 	}
 }
@@ -340,4 +356,17 @@ func onlyNamespaces(e *etree.Element) bool {
 		}
 	}
 	return true
+}
+
+// sawXsiType reads the xsi:type="xsd:T" el, an instance of the value k,
+// was written with (a member declared object): T is k's type.
+func (k *node) sawXsiType(el *etree.Element) {
+	for _, a := range el.Attr {
+		if a.Key != "type" || a.NamespaceURI() != nsXSI {
+			continue
+		}
+		if ns, local := resolveQName(el, a.Value); ns == nsXSD && k.xsiType == "" {
+			k.xsiType, k.typ = local, local
+		}
+	}
 }

@@ -364,7 +364,11 @@ func (s *schemaSet) fill(n *node, ct *etree.Element, visiting map[string]bool) e
 			if err := s.count(); err != nil {
 				return err
 			}
-			n.kids = append(n.kids, &node{name: decl.SelectAttrValue("name", ""), ns: ns, attr: true, typ: t, fromWSDL: true, simpleType: own})
+			k := &node{name: decl.SelectAttrValue("name", ""), ns: ns, attr: true, typ: t, fromWSDL: true, simpleType: own}
+			if a := decl.SelectAttr("default"); a != nil {
+				k.def = &a.Value
+			}
+			n.kids = append(n.kids, k)
 		}
 	}
 	return nil
@@ -404,6 +408,12 @@ func (s *schemaSet) addElement(n *node, el, schema *etree.Element, visiting map[
 	k := &node{name: decl.SelectAttrValue("name", ""), ns: ns, fromWSDL: true,
 		repeated: el.SelectAttrValue("maxOccurs", "1") == "unbounded"}
 	k.nillable = !k.repeated && decl.SelectAttrValue("nillable", "false") == "true"
+	if a := decl.SelectAttr("default"); a != nil && !k.repeated {
+		k.def = &a.Value
+	}
+	defer func() {
+		k.optional = !k.repeated && k.def == nil && k.typ != "" && !k.anyType && shape.IsValueType(k.typ) && el.SelectAttrValue("minOccurs", "1") == "0"
+	}()
 	t := decl.SelectAttrValue("type", "")
 	var ct *etree.Element
 	if t != "" {
@@ -418,7 +428,7 @@ func (s *schemaSet) addElement(n *node, el, schema *etree.Element, visiting map[
 	} else if inline := decl.SelectElement("complexType"); inline != nil {
 		ct = inline
 	} else {
-		k.typ = "string"
+		k.typ, k.anyType = "string", true // xs:anyType: a member declared object
 	}
 	if err := s.count(); err != nil {
 		return err

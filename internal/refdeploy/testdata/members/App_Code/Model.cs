@@ -1,9 +1,12 @@
 // The result types of the members site: XmlSerializer classes whose members
 // are of the kinds the other sites do not use: an enum with XmlEnum names (in
-// an attribute and as an element), decimal and short values, a nullable
-// object (XmlElement IsNullable, xsi:nil when the result has no search point),
-// a nullable string (xsi:nil when the store's is empty), a string left null
-// when empty (not written), an XmlText holding an int.
+// attributes), decimal values, a nullable object (XmlElement IsNullable,
+// xsi:nil when the result has no search point), a nullable string (xsi:nil
+// when the store's is empty), a string left null when empty (not written),
+// an XmlText holding an int, members declared object holding a string and a
+// short (written with xsi:type), a flag with a DefaultValue and one with an
+// XxxSpecified member (left out when false), a class whose one member is an
+// array.
 using System.Xml.Serialization;
 
 namespace AtmMembers
@@ -43,7 +46,7 @@ namespace AtmMembers
         public int Id;
         [XmlAttribute("region")]
         public Region Region;
-        public string Code;
+        public object Code; // a string: written with xsi:type="xsd:string"
         public Bank Bank;
         public Spot Spot;
         public string Street;
@@ -73,12 +76,15 @@ namespace AtmMembers
     public class Perks
     {
         public bool Deposit;
-        public short Hours;
-        public bool DriveUp;
+        public object Hours; // a short: written with xsi:type="xsd:short"
+        [System.ComponentModel.DefaultValue(false)]
+        public bool DriveUp; // left out when false
         public bool PinReset;
         public bool Audio;
         public bool Visa;
         public bool Plus;
+        [XmlIgnore]
+        public bool PlusSpecified; // false (Plus left out) when Plus is false
         public bool MasterCard;
         public bool Cirrus;
     }

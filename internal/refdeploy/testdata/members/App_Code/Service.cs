@@ -109,7 +109,7 @@ namespace AtmMembers
                     Spot = new Spot { Lat = (decimal)a.Latitude, Lng = (decimal)a.Longitude },
                     Street = a.Street, Town = a.City, Postal = a.PostalCode, Landmark = a.Landmark == "" ? null : a.Landmark,
                     Perks = new Perks { Deposit = a.Deposits, Hours = (short)a.Hours, DriveUp = a.DriveThru, PinReset = a.PinChange, Audio = a.VoiceGuidance,
-                        Visa = a.Visa, Plus = a.Plus, MasterCard = a.MasterCard, Cirrus = a.Cirrus },
+                        Visa = a.Visa, Plus = a.Plus, PlusSpecified = a.Plus, MasterCard = a.MasterCard, Cirrus = a.Cirrus },
                     Langs = a.Languages };
             }
             return r;
