@@ -163,6 +163,12 @@ func (l *learner) guessRoot(g *group) string {
 // fields converts the kids of n (in namespace ns) to shape fields,
 // reporting each decision under at.
 func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
+	switch {
+	case n.derived != "":
+		l.derived = append(l.derived, fmt.Sprintf("%s: %s as %s", result, at, n.derived))
+	case n.derivable != "":
+		l.note("%s: %s: the WSDL declares %s derived from its class (XmlInclude), which no answer read holds: the mock writes the declared class only, and its WSDL does not declare %s; answers holding one are refused (docs/shapes.md, What a shape does not model)", result, at, n.derivable, n.derivable)
+	}
 	var out []*shape.Field
 	kids := slices.Clone(n.kids)
 	slices.SortStableFunc(kids, func(a, b *node) int {

@@ -54,8 +54,9 @@ type learner struct {
 	// fields keep them. A typed result's prefixes are XmlSerializer's.
 	prefixes bool
 	// unmodelled are the paths of lists of the results built that atmkit
-	// has no data for (see ListsNotModelledError).
-	unmodelled []string
+	// has no data for, derived the elements written as derived classes
+	// (see NotModelledError).
+	unmodelled, derived []string
 	// typed: the result being built is typed, whose null members
 	// XmlSerializer writes xsi:nil (nillable) or leaves out.
 	typed bool
@@ -152,8 +153,8 @@ func (l *learner) learn() (*shape.Shape, *Report, error) {
 		return nil, nil, l.ctx.Err()
 	}
 	sh := l.build()
-	if len(l.unmodelled) > 0 {
-		return nil, l.report, &ListsNotModelledError{Lists: l.unmodelled}
+	if len(l.unmodelled) > 0 || len(l.derived) > 0 {
+		return nil, l.report, &NotModelledError{Lists: l.unmodelled, Derived: l.derived}
 	}
 	l.settle(sh)
 	if ops := withoutList(sh); len(ops) > 0 {
@@ -209,16 +210,29 @@ func (l *learner) nothingRead() error {
 	return fmt.Errorf("none of the %d successful recorded answers given is one to learn from (the notes say why each was skipped), and no WSDL: %w", ok, ErrNothingToLearn)
 }
 
-// ListsNotModelledError is Learn's error when a typed or node result holds
-// a list atmkit has no data for (an ATM's services, an array of arrays):
-// the mock cannot write its items, and leaving the list out would serve
-// answers other than the deployment's.
-type ListsNotModelledError struct {
+// NotModelledError is Learn's error when a typed or node result holds
+// what a shape does not model, so that the mock would serve answers
+// other than the deployment's: a list atmkit has no data for (an ATM's
+// services, an array of arrays), whose items the mock cannot write; an
+// element written as a class derived from its declared one (XmlInclude:
+// xsi:type="DriveUpTeller" and that class's members), which the mock
+// would write as the declared class.
+type NotModelledError struct {
 	// Lists are the lists' paths, as the report names fields.
 	Lists []string
+	// Derived are the elements written as derived classes: their paths
+	// and the classes.
+	Derived []string
 }
 
-// Error names the lists.
-func (e *ListsNotModelledError) Error() string {
-	return fmt.Sprintf("the deployment's results hold lists atmkit has no data for, which a shape does not model (the mock would leave them out, unlike the deployment): %s; see docs/shapes.md, Lists atmkit has no data for", strings.Join(e.Lists, ", "))
+// Error names what is not modelled.
+func (e *NotModelledError) Error() string {
+	var parts []string
+	if len(e.Lists) > 0 {
+		parts = append(parts, "lists atmkit has no data for (the mock would leave them out, unlike the deployment): "+strings.Join(e.Lists, ", "))
+	}
+	if len(e.Derived) > 0 {
+		parts = append(parts, "elements written as classes derived from their declared ones (xsi:type: the mock would write the declared class): "+strings.Join(e.Derived, ", "))
+	}
+	return "the deployment's results hold what a shape does not model: " + strings.Join(parts, "; ") + "; see docs/shapes.md, What a shape does not model"
 }

@@ -93,6 +93,7 @@ func (l *learner) instances(g *group, c *content) (record, []record) {
 	var recs []record
 	for _, it := range items {
 		r := record{}
+		g.item.sawDerived(it)
 		collect(g.item, it, r, nil, nil)
 		recs = append(recs, r)
 	}
@@ -142,6 +143,7 @@ func collect(n *node, el *etree.Element, rec record, stop *node, items *[]*etree
 		case k.repeated && k.list != "":
 			// Another content list (a deployment nesting lists): not read.
 		default:
+			k.sawDerived(c)
 			collect(k, c, rec, stop, items)
 		}
 	}

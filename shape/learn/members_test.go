@@ -124,9 +124,9 @@ func TestLearnRefusesListsWithoutData(t *testing.T) {
 	answer := []learn.Sample{{Binding: "get", Op: asmx.OpReturnAtmSearchByCity, Query: "21", Status: 200, Body: get, Where: "members-lists-city-get.xml"}}
 	for name, in := range map[string]learn.Input{"the WSDL": {WSDL: wsdl}, "an answer": {Samples: answer}} {
 		sh, _, err := learn.Learn(in)
-		var lists *learn.ListsNotModelledError
+		var lists *learn.NotModelledError
 		if !errors.As(err, &lists) || sh != nil {
-			t.Errorf("from %s: got %v, want a ListsNotModelledError and no shape", name, err)
+			t.Errorf("from %s: got %v, want a NotModelledError and no shape", name, err)
 			continue
 		}
 		want := "Hit: Hit/Tellers/Teller/Services, Hit: Hit/Tellers/Teller/Groups"
@@ -141,5 +141,43 @@ func TestLearnRefusesListsWithoutData(t *testing.T) {
 		if !strings.Contains(err.Error(), "the mock would leave them out") {
 			t.Errorf("from %s: %v does not say why", name, err)
 		}
+	}
+}
+
+// TestLearnRefusesDerivedClasses: a typed result whose answers write an
+// item as a class derived from its declared one (the members site given
+// [XmlInclude(typeof(DriveUpTeller))], a Teller with a Lanes member, for
+// the ATMs with a drive-through: <Teller xsi:type="DriveUpTeller" …>,
+// captured from Mono) is refused, naming the element and the class: the
+// mock wrote every item as a Teller, without xsi:type and Lanes. From
+// the WSDL alone, which declares the class and no answer, it is learned,
+// and the report notes the class.
+func TestLearnRefusesDerivedClasses(t *testing.T) {
+	wsdl, err := os.ReadFile(filepath.Join("testdata", "variants", "members-derived-wsdl.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	get, err := os.ReadFile(filepath.Join("testdata", "variants", "members-derived-city-get.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer := []learn.Sample{{Binding: "get", Op: asmx.OpReturnAtmSearchByCity, Query: "21", Status: 200, Body: get, Where: "members-derived-city-get.xml"}}
+	for name, in := range map[string]learn.Input{"the WSDL and an answer": {WSDL: wsdl, Samples: answer}, "an answer": {Samples: answer}} {
+		sh, _, err := learn.Learn(in)
+		var nm *learn.NotModelledError
+		if !errors.As(err, &nm) || sh != nil {
+			t.Errorf("from %s: got %v, want a NotModelledError and no shape", name, err)
+			continue
+		}
+		if got, want := strings.Join(nm.Derived, ", "), "Hit: Hit/Tellers/Teller as DriveUpTeller"; got != want || len(nm.Lists) > 0 {
+			t.Errorf("from %s: refused %q and lists %q, want %q alone", name, got, nm.Lists, want)
+		}
+	}
+	_, rep, err := learn.Learn(learn.Input{WSDL: wsdl})
+	if err != nil {
+		t.Fatalf("from the WSDL alone: %v", err)
+	}
+	if notes, want := strings.Join(rep.Notes, "\n"), "Hit: Hit/Tellers/Teller: the WSDL declares DriveUpTeller derived from its class (XmlInclude)"; !strings.Contains(notes, want) {
+		t.Errorf("from the WSDL alone: the notes lack %q:\n%s", want, notes)
 	}
 }

@@ -67,6 +67,10 @@ type node struct {
 	// beside its value (xsi:type="xsd:short"), which is its type.
 	anyType bool
 	xsiType string
+	// derived is the class an answer wrote the element as, derived from
+	// its declared one (xsi:type="DriveUpTeller": XmlInclude); derivable
+	// one the WSDL derives from it.
+	derived, derivable string
 	// simpleType is the name of the deployment's own simple type the WSDL
 	// declares the value of (an enum's): written as its text, a string.
 	simpleType string
@@ -322,6 +326,9 @@ func (l *learner) merge(n *node, insts []*etree.Element, b *budget, depth int) {
 		}
 		if complex {
 			k.typ = ""
+			for _, c := range children[name] {
+				k.sawDerived(c)
+			}
 			l.merge(k, children[name], b, depth+1)
 			if b.err != nil {
 				return
@@ -367,6 +374,20 @@ func (k *node) sawXsiType(el *etree.Element) {
 		}
 		if ns, local := resolveQName(el, a.Value); ns == nsXSD && k.xsiType == "" {
 			k.xsiType, k.typ = local, local
+		}
+	}
+}
+
+// sawDerived reads the xsi:type el, an instance of the container or list
+// item k, was written with: a class of the deployment's (not an XSD
+// type), derived from the declared one.
+func (k *node) sawDerived(el *etree.Element) {
+	for _, a := range el.Attr {
+		if a.Key != "type" || a.NamespaceURI() != nsXSI {
+			continue
+		}
+		if ns, local := resolveQName(el, a.Value); ns != nsXSD && k.derived == "" {
+			k.derived = local
 		}
 	}
 }

@@ -53,6 +53,26 @@ type schemaSet struct {
 	// them one deeper than any shape may nest.
 	fields *budget
 	depth  int
+	// derivedOf maps a complexType's key to a type the schema derives
+	// from it (complexContent extension: XmlInclude), made on first use.
+	derivedOf map[string]string
+}
+
+// derivedFrom names a complexType the schema derives from the type of key
+// k, or "".
+func (s *schemaSet) derivedFrom(k string) string {
+	if s.derivedOf == nil {
+		s.derivedOf = map[string]string{}
+		for _, ct := range s.types {
+			if ext := ct.FindElement("complexContent/extension"); ext != nil {
+				bns, blocal := resolveQName(ext, ext.SelectAttrValue("base", ""))
+				if _, ok := s.derivedOf[key(bns, blocal)]; !ok {
+					s.derivedOf[key(bns, blocal)] = ct.SelectAttrValue("name", "")
+				}
+			}
+		}
+	}
+	return s.derivedOf[k]
 }
 
 func key(ns, name string) string { return "{" + ns + "}" + name }
@@ -422,6 +442,7 @@ func (s *schemaSet) addElement(n *node, el, schema *etree.Element, visiting map[
 			k.typ = tlocal
 		} else if ct = s.types[key(tns, tlocal)]; ct != nil {
 			k.typeName, k.typeNS, k.typeNoNS = tlocal, tns, tns == ""
+			k.derivable = s.derivedFrom(key(tns, tlocal))
 		} else {
 			k.typ, k.simpleType = "string", tlocal // a simple type of the deployment's own: its values are text
 		}
