@@ -538,8 +538,10 @@ func (c *compiler) fields(fields []*shape.Field, scope shape.Scope, inherit, inS
 			if f.XsiType {
 				// A member declared object: its value's type, with the
 				// xsd prefix the SOAP envelope and the GET/POST root
-				// declare.
-				open += ` xsi:type="xsd:` + f.Type + `"`
+				// declare, right after the name: XmlTextWriter writes
+				// the element's namespace declarations after its
+				// attributes.
+				open = c.afterName(open, name, depth, ` xsi:type="xsd:`+f.Type+`"`)
 			}
 			omit, omits := f.Omits()
 			c.ops = append(c.ops, op{kind: opLeaf, b: []byte(open + ">"), close: []byte("</" + name + ">"),

@@ -25,7 +25,7 @@ import (
 func (c *compiler) emptyEnd(f *shape.Field, open, name string, depth int) string {
 	switch {
 	case f.Nillable:
-		return open + nilEnd
+		return c.afterName(open, name, depth, nilAttr) + " />"
 	case f.OmitEmpty:
 		return ""
 	}
@@ -35,10 +35,19 @@ func (c *compiler) emptyEnd(f *shape.Field, open, name string, depth int) string
 	return open + " />"
 }
 
-// nilEnd ends the start tag of a null nillable element: XmlSerializer's
+// nilAttr marks a null nillable element: XmlSerializer's
 // WriteNullTagLiteral, the xsi prefix being the SOAP envelope's or the
 // GET/POST root's.
-const nilEnd = ` xsi:nil="true" />`
+const nilAttr = ` xsi:nil="true"`
+
+// afterName returns open, the start tag (indented for depth) of the
+// element name without its closing >, with attr written right after the
+// name: before the namespace declarations, which XmlTextWriter writes
+// after an element's attributes.
+func (c *compiler) afterName(open, name string, depth int, attr string) string {
+	at := len(c.indent(depth)) + 1 + len(name)
+	return open[:at] + attr + open[at:]
+}
 
 // nilElement is how f, an element of a typed result written with prefix
 // in ns at depth where the default namespace is inScope, is written when
@@ -48,8 +57,8 @@ func (c *compiler) nilElement(f *shape.Field, prefix, ns, inScope string, depth 
 	if !f.Nillable {
 		return nil
 	}
-	_, open := c.leafTag(f.Element, prefix, ns, inScope, depth)
-	return []byte(open + nilEnd)
+	name, open := c.leafTag(f.Element, prefix, ns, inScope, depth)
+	return []byte(c.afterName(open, name, depth, nilAttr) + " />")
 }
 
 // conditional makes the steps from start on depend on the search point: a

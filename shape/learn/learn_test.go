@@ -1081,14 +1081,17 @@ func inAnyOrder(types string) string {
 // declared as atmkit declares a value of a simple type of the
 // deployment's own: s:string, an attribute of it optional.
 func enumAsString(wsdl []byte) []byte {
-	s := strings.ReplaceAll(string(wsdl), `type="tns:Region" use="required"`, `type="s:string"`)
-	i := strings.Index(s, "      <s:simpleType name=\"Region\">")
-	j := strings.Index(s, "</s:simpleType>\n")
-	if i < 0 || j < i {
+	s := enumUse.ReplaceAllString(string(wsdl), `type="s:string"`)
+	if !enumDecl.MatchString(s) {
 		panic("the members WSDL declares no simpleType Region")
 	}
-	return []byte(s[:i] + s[j+len("</s:simpleType>\n"):])
+	return []byte(enumDecl.ReplaceAllString(s, ""))
 }
+
+var (
+	enumUse  = regexp.MustCompile(`type="[A-Za-z0-9]+:Region" use="required"`)
+	enumDecl = regexp.MustCompile(`(?s)\n *<s:simpleType name="Region">.*?</s:simpleType>`)
+)
 
 // TestLearnEmptySearches learns from searches that found no ATM (an
 // <atmLocations> with a count of 0, its search point and an empty list):

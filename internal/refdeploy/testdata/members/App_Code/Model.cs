@@ -6,7 +6,7 @@
 // an XmlText holding an int, members declared object holding a string and a
 // short (written with xsi:type), a flag with a DefaultValue and one with an
 // XxxSpecified member (left out when false), a class whose one member is an
-// array.
+// array, a list's item class in another namespace than its list.
 using System.Xml.Serialization;
 
 namespace AtmMembers
@@ -40,6 +40,10 @@ namespace AtmMembers
         public decimal Lng;
     }
 
+    // Teller is in a namespace of its own, its container's items not
+    // (XmlArrayItem says none): its members' elements declare it, after
+    // their xsi:type and xsi:nil.
+    [XmlType(Namespace = "urn:atmref:teller")]
     public class Teller
     {
         [XmlAttribute("id")]
