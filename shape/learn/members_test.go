@@ -20,8 +20,8 @@ import (
 // have none), a landmark nillable where it is empty, an institution's web
 // site left out where it is empty (omitEmpty), members declared object
 // written with their value's type (xsi:type: a string, a short), flags
-// left out when false (a DefaultValue, from the WSDL; an XxxSpecified
-// member); a location's index,
+// left out when false (a DefaultValue on an element and on an attribute,
+// from the WSDL; an XxxSpecified member); a location's index,
 // which the site does not write, omitted; an enum's values are
 // strings, noted. The learner used to write type: Region, a shape it then
 // refused as its own bug, and to serve the null members as empty ones
@@ -48,12 +48,13 @@ func TestLearnMembersSite(t *testing.T) {
 	for name, sh := range map[string]*shape.Shape{"the WSDL and answers": both, "the answers alone": alone} {
 		// Answers do not tell a DefaultValue from an XxxSpecified
 		// member: both leave the flag out when false.
-		driveUp := "default false"
+		def := "default false"
 		if sh == alone {
-			driveUp = "omitWhen false"
+			def = "omitWhen false"
 		}
-		want := "Hit/Centre nillable\nHit/Tellers/Teller/Code xsiType string\nHit/Tellers/Teller/Bank/@web omitEmpty\nHit/Tellers/Teller/Landmark nillable\n" +
-			"Hit/Tellers/Teller/Perks/Hours xsiType short\nHit/Tellers/Teller/Perks/DriveUp " + driveUp + "\nHit/Tellers/Teller/Perks/Plus omitWhen false\nBanks/Bank/@web omitEmpty"
+		want := "Hit/Centre nillable\nHit/Tellers/Teller/Code xsiType string\nHit/Tellers/Teller/Bank/@cu " + def + "\nHit/Tellers/Teller/Bank/@web omitEmpty\n" +
+			"Hit/Tellers/Teller/Landmark nillable\nHit/Tellers/Teller/Perks/Hours xsiType short\nHit/Tellers/Teller/Perks/DriveUp " + def +
+			"\nHit/Tellers/Teller/Perks/Plus omitWhen false\nBanks/Bank/@cu " + def + "\nBanks/Bank/@web omitEmpty"
 		if got := nulls(sh); got != want {
 			t.Errorf("from %s: the null members are\n%s\nwant\n%s", name, got, want)
 		}

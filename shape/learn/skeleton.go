@@ -266,6 +266,7 @@ func (l *learner) merge(n *node, insts []*etree.Element, b *budget, depth int) {
 			return
 		}
 		n.seen++
+		var prevAttr *node
 		for _, a := range el.Attr {
 			if a.Space == "xmlns" || a.Space == "" && a.Key == "xmlns" || a.NamespaceURI() == nsXSI {
 				continue
@@ -279,8 +280,20 @@ func (l *learner) merge(n *node, insts []*etree.Element, b *budget, depth int) {
 				if k.ns != "" {
 					k.prefix = a.Space
 				}
-				n.kids = append(n.kids, k)
+				// After the attribute that came before it here (before
+				// the first one seen when none did), so that attributes
+				// some answers leave out (a DefaultValue, a null) keep
+				// their place.
+				at := slices.IndexFunc(n.kids, func(x *node) bool { return x.attr })
+				if prevAttr != nil {
+					at = slices.Index(n.kids, prevAttr) + 1
+				}
+				if at < 0 {
+					at = len(n.kids)
+				}
+				n.kids = slices.Insert(n.kids, at, k)
 			}
+			prevAttr = k
 			attrTexts[k] = append(attrTexts[k], a.Value)
 		}
 		counts := map[string]int{}

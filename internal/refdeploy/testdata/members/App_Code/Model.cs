@@ -4,8 +4,8 @@
 // xsi:nil when the result has no search point), a nullable string (xsi:nil
 // when the store's is empty), a string left null when empty (not written),
 // an XmlText holding an int, members declared object holding a string and a
-// short (written with xsi:type), a flag with a DefaultValue and one with an
-// XxxSpecified member (left out when false), a class whose one member is an
+// short (written with xsi:type), flags with a DefaultValue (an element and
+// an attribute) and one with an XxxSpecified member (left out when false), a class whose one member is an
 // array, a list's item class in another namespace than its list.
 using System.Xml.Serialization;
 
@@ -69,8 +69,8 @@ namespace AtmMembers
     {
         [XmlAttribute("id")]
         public int Id;
-        [XmlAttribute("cu")]
-        public bool CreditUnion;
+        [XmlAttribute("cu"), System.ComponentModel.DefaultValue(false)]
+        public bool CreditUnion; // left out when false
         [XmlAttribute("web")]
         public string Web;
         [XmlText]
