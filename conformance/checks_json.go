@@ -322,7 +322,10 @@ func fieldMismatch(jl []map[string]any, xl []*etree.Element, keys ...string) *Fa
 				best, bestN = p, n
 			}
 		}
-		if fits || best == "" {
+		if fits || best == "" || allZero(jl, field) {
+			// Every location's value 0: left out everywhere (a
+			// DefaultValue(0, false), an XxxSpecified member) is read
+			// as 0 by a client.
 			continue
 		}
 		for i := range jl {
@@ -370,4 +373,15 @@ func leafText(e *etree.Element) string {
 		parts = append(parts, l.Path+"="+strconv.Quote(l.Value))
 	}
 	return strings.Join(parts, " ")
+}
+
+// allZero reports whether field is a number or flag of 0 in every
+// location of jl that has it.
+func allZero(jl []map[string]any, field string) bool {
+	for i := range jl {
+		if jv, ok := jsonField(jl[i], field); ok && (isString(jl[i], field) || norm(jv) != "n:0") {
+			return false
+		}
+	}
+	return true
 }
