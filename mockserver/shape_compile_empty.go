@@ -84,3 +84,17 @@ func onlyPoint(f *shape.Field) bool {
 	}
 	return true
 }
+
+// alwaysWritten returns copies of fields, the fields of a container of
+// the search point marked always, each marked always too: written in
+// every answer, its values 0 where the result has no search point.
+func alwaysWritten(fields []*shape.Field) []*shape.Field {
+	out := make([]*shape.Field, len(fields))
+	for i, f := range fields {
+		k := *f
+		k.Always = true
+		k.Fields = alwaysWritten(f.Fields)
+		out[i] = &k
+	}
+	return out
+}

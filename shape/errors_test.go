@@ -105,6 +105,8 @@ func TestHandWrittenMistakes(t *testing.T) {
 			[]string{`.default: default and omitWhen are for a value in an element or an attribute, not a text, a container, a list or a list's item`}, 1},
 		{"default and omitWhen both", "typed.yaml", "{element: Count, type: int, value: count}", "{element: Count, type: int, value: count, default: \"0\", omitWhen: \"0\"}",
 			[]string{`line 9: results.AtmResult/Count.default: say one of default, omitWhen and omitEmpty, and none with nillable or xsiType`}, 1},
+		{"always on a location's own value", "typed.yaml", "{element: AtmId, type: int, value: id}", "{element: AtmId, type: int, value: id, always: true}",
+			[]string{`.always: always is for a field of a locations result holding the search point alone (its container or its values), not nillable`}, 1},
 		// Names and namespaces no XML reader takes (XML 1.0's fourth
 		// edition, as .NET's XmlReader and Go's encoding/xml read names).
 		{"an element name with a character names cannot hold", "typed.yaml", "{element: Count,", "{element: \"Count×\",",

@@ -239,6 +239,13 @@ type Field struct {
 	// when the value is that): the WSDL declares the element minOccurs 0.
 	// Empty: none (a string's empty value is OmitEmpty).
 	OmitWhen string
+	// Always marks a field of a locations result holding the search point
+	// alone (a container, or its value) that the deployment writes in
+	// every answer: in the results that have no search point (ReturnAllAtms,
+	// the searches by institution and by city) with its values 0 (a struct,
+	// or an object the deployment always makes). Without it such a field
+	// is left out there.
+	Always bool
 	// XsiType marks a typed result's value in an element of a member
 	// declared object (the WSDL gives the element no type: xs:anyType):
 	// XmlSerializer writes the value's own type beside it,

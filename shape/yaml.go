@@ -314,7 +314,7 @@ func (p *parser) fields(n *yaml.Node, where string) []*Field {
 	return out
 }
 
-var fieldKeys = []string{"element", "attribute", "text", "namespace", "prefix", "typeNamespace", "type", "value", "format", "fullEnd", "nillable", "omitEmpty", "default", "omitWhen", "xsiType", "generated", "fields", "list", "item"}
+var fieldKeys = []string{"element", "attribute", "text", "namespace", "prefix", "typeNamespace", "type", "value", "format", "fullEnd", "nillable", "omitEmpty", "default", "omitWhen", "always", "xsiType", "generated", "fields", "list", "item"}
 
 func (p *parser) field(n *yaml.Node, where string) *Field {
 	f := &Field{line: n.Line}
@@ -362,6 +362,7 @@ func (p *parser) field(n *yaml.Node, where string) *Field {
 		f.Default = &v
 	}
 	f.OmitWhen = p.scalar(m["omitWhen"], where+".omitWhen")
+	f.Always = p.boolean(m["always"], where+".always")
 	if fs, ok := m["fields"]; ok {
 		f.Fields = p.fields(fs, where)
 	}
@@ -588,6 +589,9 @@ func writeBlockField(b *bytes.Buffer, f *Field, indent int) {
 	if f.Nillable {
 		line("nillable: true")
 	}
+	if f.Always {
+		line("always: true")
+	}
 	if f.List != "" {
 		line("list: %s", yamlString(f.List))
 		if f.Item != nil {
@@ -637,6 +641,9 @@ func flowField(f *Field) string {
 		parts = append(parts, "default: "+strconv.Quote(*f.Default))
 	}
 	add("omitWhen", f.OmitWhen)
+	if f.Always {
+		parts = append(parts, "always: true")
+	}
 	if f.XsiType {
 		parts = append(parts, "xsiType: true")
 	}

@@ -133,6 +133,7 @@ func (l *learner) build() *shape.Shape {
 			r.TypeNamespace = l.absNS(g.root.typeNS)
 		}
 		l.prefixes, l.typed = g.layout == shape.Node, g.layout == shape.Typed
+		l.root, l.content = g.root, g.content
 		if l.prefixes {
 			r.Prefix = g.root.prefix
 		}
@@ -186,7 +187,9 @@ func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
 		case k.textClass != "" && !k.repeated:
 			out = append(out, l.textClassOf(k, l.leaf(k, ns, result, kat), l.typeNSOf(n, ns)))
 		case k.attr || k.text || k.isLeaf() && !k.repeated:
-			out = append(out, l.leaf(k, ns, result, kat))
+			f := l.leaf(k, ns, result, kat)
+			f.Always = n == l.root && l.always(k, f)
+			out = append(out, f)
 		case k.repeated && k.list != "":
 			// An unwrapped list: the items sit in n itself.
 			out = append(out, &shape.Field{List: k.list, Item: l.item(k, ns, l.typeNSOf(n, ns), result, kat)})
@@ -212,6 +215,7 @@ func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
 			}
 			f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns), Prefix: l.prefixOf(k), TypeNamespace: tn, Fields: fs,
 				Nillable: l.nillable(k)}
+			f.Always = n == l.root && l.always(k, f)
 			if k.typeName != "" && k.typeName != k.name {
 				f.Type = k.typeName
 			}
@@ -372,6 +376,30 @@ func (l *learner) objectMember(k *node, f *shape.Field, result, at string) {
 	}
 	f.Type = k.xsiType
 	f.Format = formatOf(f.Type, k.texts)
+}
+
+// always reports whether f, the field of k built among the result's own
+// in the result being built, holds the search point alone in a
+// locations result and is written in answers of operations that have
+// none: a struct, or an object the deployment always makes.
+func (l *learner) always(k *node, f *shape.Field) bool {
+	return l.content == shape.Locations && k.noPoint > 0 && !f.Nillable && pointOnly(f)
+}
+
+// pointOnly reports whether every value under f is the search point's.
+func pointOnly(f *shape.Field) bool {
+	if f.IsLeaf() {
+		return strings.HasPrefix(f.Value, "coordinates.")
+	}
+	if f.List != "" {
+		return false
+	}
+	for _, k := range f.Fields {
+		if !pointOnly(k) {
+			return false
+		}
+	}
+	return true
 }
 
 // nillable reports whether k, an element of the typed result being

@@ -57,6 +57,10 @@ type learner struct {
 	// has no data for, derived the elements written as derived classes
 	// (see NotModelledError).
 	unmodelled, derived []string
+	// root and content are the skeleton and content of the result being
+	// built.
+	root    *node
+	content shape.Content
 	// typed: the result being built is typed, whose null members
 	// XmlSerializer writes xsi:nil (nillable) or leaves out.
 	typed bool

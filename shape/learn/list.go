@@ -89,6 +89,9 @@ func (l *learner) instances(g *group, c *content) (record, []record) {
 	el := resultElement(c, g.layout)
 	top := record{}
 	var items []*etree.Element
+	if !shape.WritesSearchPoint(c.sample.Op) {
+		pointless(g.root, el, g.item)
+	}
 	collect(g.root, el, top, g.item, &items)
 	var recs []record
 	for _, it := range items {
@@ -150,6 +153,27 @@ func collect(n *node, el *etree.Element, rec record, stop *node, items *[]*etree
 	for _, k := range n.kids {
 		if !k.attr && !k.text && !k.repeated && !held[k] {
 			k.absent++
+		}
+	}
+}
+
+// pointless counts, on the kids of n (not into the content list's item
+// stop), the instances el holds in an answer of an operation that has no
+// search point (node.noPoint).
+func pointless(n *node, el *etree.Element, stop *node) {
+	for _, k := range n.kids {
+		if k.attr && attrOf(el, k) != nil {
+			k.noPoint++
+		}
+	}
+	for _, c := range el.ChildElements() {
+		k := n.child(c.Tag, false)
+		if k == nil || k.text || k == stop || k.repeated {
+			continue
+		}
+		k.noPoint++
+		if !k.isLeaf() {
+			pointless(k, c, stop)
 		}
 	}
 }

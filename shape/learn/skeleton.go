@@ -67,6 +67,9 @@ type node struct {
 	// beside its value (xsi:type="xsd:short"), which is its type.
 	anyType bool
 	xsiType string
+	// noPoint counts the instances answers of operations that have no
+	// search point held (its values 0 where the node holds the point's).
+	noPoint int
 	// derived is the class an answer wrote the element as, derived from
 	// its declared one (xsi:type="DriveUpTeller": XmlInclude); derivable
 	// one the WSDL derives from it.
