@@ -184,7 +184,7 @@ func (c *shapeCompare) fields(el *etree.Element, fields []*shape.Field, ns, at s
 		known[want] = true
 		a := attrNamed(el, want)
 		if a == nil {
-			if shape.IsValueType(f.Type) {
+			if _, omits := f.Omits(); shape.IsValueType(f.Type) && !omits {
 				c.addf("%s: no attribute %s", at, want)
 			}
 			continue
@@ -242,10 +242,12 @@ func (c *shapeCompare) fields(el *etree.Element, fields []*shape.Field, ns, at s
 }
 
 // optional reports whether an answer may leave f out: objects, lists and
-// strings (XmlSerializer leaves out nulls), the search point where the
+// strings (XmlSerializer leaves out nulls), values left out at a value
+// (a DefaultValue, an XxxSpecified member), the search point where the
 // operation has none.
 func (c *shapeCompare) optional(f *shape.Field) bool {
-	return len(f.Fields) > 0 || f.List != "" || !shape.IsValueType(f.Type) || !c.point && pointOnly(f)
+	_, omits := f.Omits()
+	return len(f.Fields) > 0 || f.List != "" || !shape.IsValueType(f.Type) || omits || !c.point && pointOnly(f)
 }
 
 func pointOnly(f *shape.Field) bool {
@@ -263,8 +265,15 @@ func pointOnly(f *shape.Field) bool {
 	return true
 }
 
-// field compares one element with f.
+// field compares one element with f. A null element (xsi:nil="true",
+// holding nothing) is what the shape says of a nillable one.
 func (c *shapeCompare) field(el *etree.Element, f *shape.Field, ns, at string) {
+	if isNullResult(el) {
+		if !f.Nillable {
+			c.addf("%s: null (xsi:nil=\"true\"), which the shape does not say it may be (nillable)", at)
+		}
+		return
+	}
 	switch {
 	case f.List != "":
 		it := f.Item

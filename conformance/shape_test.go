@@ -104,7 +104,20 @@ var _ = Describe("the shape specs", Label("selftest", "shape"), func() {
 		Entry("typed results with namespaces and attributes on every level", "../shape/learn/testdata/variants/typed-variant.yaml", true),
 		Entry("DataSets with text columns (simpleContent)", "../shape/learn/testdata/variants/dataset-simple-content.yaml", false),
 		Entry("DataSets of several namespaces and self-nested tables (the reference spaces site's)", "../shape/learn/testdata/variants/dataset-spaces.yaml", false),
+		Entry("typed results with null members: xsi:nil, strings left out (the reference members site's)", "../shape/learn/testdata/members-learned.yaml", false),
 	)
+
+	It("fail a null element (xsi:nil) the shape does not say is nillable, naming it", func() {
+		sh, err := shape.Load("../shape/learn/testdata/members-learned.yaml")
+		Expect(err).NotTo(HaveOccurred())
+		want, err := shape.Load("../shape/learn/testdata/members-learned.yaml")
+		Expect(err).NotTo(HaveOccurred())
+		walk(want.Result(opAllAtms).Fields, func(f *shape.Field) { f.Nillable = false })
+		fails := failed(shapeOutcomes(shaped(sh), want))
+		Expect(fails).To(HaveKeyWithValue("shape/get/"+opAllAtms, ContainSubstring(`Hit/Centre: null (xsi:nil="true"), which the shape does not say it may be (nillable)`)))
+		Expect(fails).To(HaveKeyWithValue("shape/soap11/"+opByCoords, ContainSubstring(`Landmark: null (xsi:nil="true")`)))
+		Expect(fails).NotTo(HaveKey("shape/get/ReturnProvinces"))
+	})
 
 	It("check a target whose results carry no city, skipping only the spec that needs one, saying why", func() {
 		data, err := os.ReadFile("../shape/learn/testdata/reference-learned.yaml")

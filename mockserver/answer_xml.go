@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 
@@ -183,7 +184,17 @@ func run(dst []byte, ops []op, ctx *valueCtx, hasPoint bool, index bool) ([]byte
 			dst = append(dst, o.b...)
 		case opIfPoint:
 			if !hasPoint {
+				dst = append(dst, o.b...)
 				i += o.skip
+			}
+		case opAttrOmit:
+			mark := len(dst)
+			dst = append(dst, o.b...)
+			from := len(dst)
+			if dst, _ = o.leaf.appendAttrValue(dst, ctx); bytes.Equal(dst[from:], o.omit) {
+				dst = dst[:mark]
+			} else {
+				dst = append(dst, o.close...)
 			}
 		case opAttr:
 			if index && o.leaf.id == vIndex {
@@ -200,11 +211,15 @@ func run(dst []byte, ops []op, ctx *valueCtx, hasPoint bool, index bool) ([]byte
 			}
 			mark := len(dst)
 			dst = append(dst, o.b...)
+			from := len(dst)
 			var empty bool
 			dst, empty = o.leaf.appendValue(dst, ctx)
-			if empty {
+			switch {
+			case o.omits && bytes.Equal(dst[from:], o.omit):
+				dst = dst[:mark] // a DefaultValue, an OmitWhen: left out
+			case empty:
 				dst = append(dst[:mark], o.empty...)
-			} else {
+			default:
 				dst = append(dst, o.close...)
 			}
 		case opList:

@@ -116,13 +116,14 @@ type valueCtx struct {
 type opKind uint8
 
 const (
-	opBytes   opKind = iota // append b
-	opLeaf                  // a value in an element: b value close, or empty for an empty string
-	opAttr                  // a value as attribute text (the tags around it are opBytes)
-	opIfPoint               // skip the next skip steps when the result has no search point
-	opList                  // a list: wrapper, items, wrapper end
-	opOpenEnd               // the end of a start tag: " />" when the element's content vanishes (cond), else ">"
-	opEndTag                // b, the end tag, unless the element's content vanished (cond)
+	opBytes    opKind = iota // append b
+	opLeaf                   // a value in an element: b value close, or empty for an empty string
+	opAttr                   // a value as attribute text (the tags around it are opBytes)
+	opAttrOmit               // an attribute left out when its value is empty: b value close, or nothing
+	opIfPoint                // skip the next skip steps, writing b instead, when the result has no search point
+	opList                   // a list: wrapper, items, wrapper end
+	opOpenEnd                // the end of a start tag: " />" when the element's content vanishes (cond), else ">"
+	opEndTag                 // b, the end tag, unless the element's content vanished (cond)
 )
 
 // vanish says when every element of a typed result's element vanishes:
@@ -139,9 +140,14 @@ func (v vanish) holds(n int, hasPoint bool) bool {
 // op is one step of an encoding program.
 type op struct {
 	kind  opKind
-	b     []byte // opBytes: the bytes; opLeaf: the start tag with its indentation
-	close []byte // opLeaf: the end tag
-	empty []byte // opLeaf: the whole empty element (<Name />)
+	b     []byte // opBytes: the bytes; opLeaf: the start tag with its indentation; opAttrOmit: ` name="`; opIfPoint: what a result with no search point gets instead (a nillable element's xsi:nil)
+	close []byte // opLeaf: the end tag; opAttrOmit: the closing quote
+	empty []byte // opLeaf: the whole empty element (<Name />, <Name xsi:nil="true" />, or nothing for omitEmpty)
+	// omits: opLeaf and opAttrOmit leave out the whole element or
+	// attribute when the value is written omit (a DefaultValue, an
+	// OmitWhen, or empty for omitEmpty).
+	omits bool
+	omit  []byte
 	leaf  leaf
 	skip  int
 	list  *listCode
@@ -400,7 +406,7 @@ func contentMayBeEmpty(fields []*shape.Field, scope shape.Scope) (ok, items, poi
 				return false, false, false
 			}
 			items = true
-		case scope == shape.ScopeLocations && onlyPoint(f):
+		case scope == shape.ScopeLocations && onlyPoint(f) && !f.Nillable && !f.Always:
 			point = true
 		default:
 			return false, false, false
@@ -430,6 +436,11 @@ func (c *compiler) attributes(fields []*shape.Field, scope shape.Scope, depth, f
 		}
 		any = true
 		ns := f.Namespace.Resolve(c.ns, "")
+		if omit, ok := f.Omits(); ns == "" && ok {
+			c.ops = append(c.ops, op{kind: opAttrOmit, b: []byte(" " + f.Attribute + `="`), close: []byte(`"`), leaf: c.leaf(f, scope),
+				omits: true, omit: []byte(omit)})
+			continue
+		}
 		if ns == "" {
 			c.bytes(" " + f.Attribute + `="`)
 			c.ops = append(c.ops, op{kind: opAttr, leaf: c.leaf(f, scope)})
@@ -514,38 +525,36 @@ func (c *compiler) fields(fields []*shape.Field, scope shape.Scope, inherit, inS
 		case len(f.Fields) > 0:
 			start := c.cut()
 			prefix := c.elementPrefix(f.Prefix, ns)
-			c.element(f.Element, prefix, ns, inScope, depth, f.Fields, scope, func(d int) {
-				c.fields(f.Fields, scope, f.ChildNamespace(c.ns, ns), childInScope(prefix, ns, inScope), d, rc)
+			kids := f.Fields
+			if f.Always {
+				kids = alwaysWritten(kids)
+			}
+			c.element(f.Element, prefix, ns, inScope, depth, kids, scope, func(d int) {
+				c.fields(kids, scope, f.ChildNamespace(c.ns, ns), childInScope(prefix, ns, inScope), d, rc)
 			})
-			if scope == shape.ScopeLocations && onlyPoint(f) {
-				c.conditional(start)
+			if scope == shape.ScopeLocations && onlyPoint(f) && !f.Always {
+				c.conditional(start, c.nilElement(f, prefix, ns, inScope, depth))
 			}
 		default:
 			start := c.cut()
-			name, open := c.leafTag(f.Element, c.elementPrefix(f.Prefix, ns), ns, inScope, depth)
+			prefix := c.elementPrefix(f.Prefix, ns)
+			name, open := c.leafTag(f.Element, prefix, ns, inScope, depth)
+			if f.XsiType {
+				// A member declared object: its value's type, with the
+				// xsd prefix the SOAP envelope and the GET/POST root
+				// declare, right after the name: XmlTextWriter writes
+				// the element's namespace declarations after its
+				// attributes.
+				open = c.afterName(open, name, depth, ` xsi:type="xsd:`+f.Type+`"`)
+			}
+			omit, omits := f.Omits()
 			c.ops = append(c.ops, op{kind: opLeaf, b: []byte(open + ">"), close: []byte("</" + name + ">"),
-				empty: []byte(c.emptyEnd(f, open, name, depth)), leaf: c.leaf(f, scope)})
-			if scope == shape.ScopeLocations && onlyPoint(f) {
-				c.conditional(start)
+				empty: []byte(c.emptyEnd(f, open, name, depth)), leaf: c.leaf(f, scope), omits: omits && omit != "", omit: []byte(omit)})
+			if scope == shape.ScopeLocations && onlyPoint(f) && !f.Always {
+				c.conditional(start, c.nilElement(f, prefix, ns, inScope, depth))
 			}
 		}
 	}
-}
-
-// emptyEnd is how the element name, whose start tag (indented for depth)
-// open is without its closing >, is written holding f's value when it is
-// an empty string: <Name />, as XmlTextWriter ends an element given no
-// text (an XmlElement that IsEmpty); for a value marked fullEnd, as it
-// ends one whose text is an empty string (XmlElement.WriteTo's
-// WriteFullEndElement after writing no text): the start tag closed, then
-// the end tag, on a line of its own indented as the start tag where the
-// result is indented, right after the start tag where it is not (SOAP:
-// XmlTextWriter's Indent writes nothing under Formatting.None).
-func (c *compiler) emptyEnd(f *shape.Field, open, name string, depth int) string {
-	if f.FullEnd {
-		return open + ">" + c.indent(depth) + "</" + name + ">"
-	}
-	return open + " />"
 }
 
 // leafTag returns the qualified name of an element with no attributes
@@ -565,29 +574,6 @@ func (c *compiler) leafTag(name, prefix, ns, inScope string, depth int) (string,
 	}
 	b.WriteString(defaultDecl(prefix, ns, inScope))
 	return q, b.String()
-}
-
-// conditional makes the steps from start on depend on the search point.
-func (c *compiler) conditional(start int) {
-	body := slices.Clone(c.ops[start:])
-	c.ops = append(c.ops[:start], op{kind: opIfPoint, skip: len(body)})
-	c.ops = append(c.ops, body...)
-}
-
-// onlyPoint reports whether every value under f is the search point's.
-func onlyPoint(f *shape.Field) bool {
-	if f.IsLeaf() {
-		return strings.HasPrefix(f.Value, "coordinates.")
-	}
-	if f.List != "" {
-		return false
-	}
-	for _, k := range f.Fields {
-		if !onlyPoint(k) {
-			return false
-		}
-	}
-	return true
 }
 
 // list compiles a list: its wrapper's tags (none for an unwrapped list) and

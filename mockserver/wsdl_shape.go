@@ -115,7 +115,7 @@ func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
 		default:
 			w.service.items = nil
 			typeNS := r.ResultTypeNamespace(ns)
-			array := len(r.Fields) == 1 && r.Fields[0].List != "" && r.Fields[0].Element == ""
+			array := r.IsArray()
 			// The type's schema and its import first, as
 			// XmlSchemaExporter.AddSchemaItem adds them before the
 			// type's members.
@@ -300,14 +300,21 @@ func (w *typesWriter) complexType(name, typeNS string, fields []*shape.Field, fi
 // (unqualified, or qualified in s's namespace), or a reference to a
 // global attribute of its namespace's schema.
 func (w *typesWriter) attribute(s *schemaDoc, b *strings.Builder, f *shape.Field) {
-	use := ""
-	if shape.IsValueType(f.Type) {
+	use, def := "", ""
+	switch {
+	case f.Default != nil:
+		// [DefaultValue]: optional, its default declared first, as
+		// XmlSchemaExporter sets DefaultValue in place of Use.
+		def = "default=\"" + xmlEscape(*f.Default) + "\" "
+	case f.OmitWhen != "":
+		// An XxxSpecified member: optional.
+	case shape.IsValueType(f.Type):
 		use = ` use="required"`
 	}
 	ns := f.Namespace.Resolve(w.ns, "")
 	switch ns {
 	case "":
-		b.WriteString("\r\n        <s:attribute name=\"" + xmlEscape(f.Attribute) + "\" type=\"s:" + xmlEscape(f.Type) + "\"" + use + " />")
+		b.WriteString("\r\n        <s:attribute " + def + "name=\"" + xmlEscape(f.Attribute) + "\" type=\"s:" + xmlEscape(f.Type) + "\"" + use + " />")
 		return
 	case s.ns:
 		// Qualified in its class's own namespace (XmlAttribute's Form
@@ -315,7 +322,7 @@ func (w *typesWriter) attribute(s *schemaDoc, b *strings.Builder, f *shape.Field
 		// makes an attribute global only in another namespace than its
 		// class's; XmlSchemaExporter.ExportAttributeAccessor writes the
 		// form unless it is the schema's attributeFormDefault).
-		b.WriteString("\r\n        <s:attribute form=\"qualified\" name=\"" + xmlEscape(f.Attribute) + "\" type=\"s:" + xmlEscape(f.Type) + "\"" + use + " />")
+		b.WriteString("\r\n        <s:attribute " + def + "form=\"qualified\" name=\"" + xmlEscape(f.Attribute) + "\" type=\"s:" + xmlEscape(f.Type) + "\"" + use + " />")
 		return
 	}
 	prefix := w.refer(s, ns)
@@ -366,8 +373,11 @@ func (w *typesWriter) element(s *schemaDoc, b *strings.Builder, f *shape.Field, 
 		w.complexType(name, arrayNS, []*shape.Field{{Element: it.Element, Namespace: it.Namespace, TypeNamespace: it.TypeNamespace,
 			Type: it.Type, Fields: it.Fields}}, ns, true)
 	case len(f.Fields) > 0:
-		if inArray {
+		switch {
+		case inArray:
 			occurs, nillable = `minOccurs="0" maxOccurs="unbounded"`, ` nillable="true"`
+		case f.Nillable:
+			occurs, nillable = `minOccurs="1" maxOccurs="1"`, ` nillable="true"`
 		}
 		typeNS := w.typeNamespace(f, ns, s.ns)
 		w.declare(s, b, f.Element, ns, occurs, nillable, w.typeRef(w.schemaFor(s, ns), shape.TypeNameOf(f), typeNS))
@@ -379,10 +389,25 @@ func (w *typesWriter) element(s *schemaDoc, b *strings.Builder, f *shape.Field, 
 			if !shape.IsValueType(f.Type) {
 				nillable = ` nillable="true"`
 			}
+		case f.Nillable:
+			// XmlElement(IsNullable = true): written xsi:nil when null,
+			// never left out.
+			occurs, nillable = `minOccurs="1" maxOccurs="1"`, ` nillable="true"`
+		case f.Default != nil:
+			// [DefaultValue]: left out when equal to it.
+			occurs = `minOccurs="0" maxOccurs="1" default="` + xmlEscape(*f.Default) + `"`
+		case f.OmitWhen != "":
+			// An XxxSpecified member: left out when not specified.
 		case shape.IsValueType(f.Type):
 			occurs = `minOccurs="1" maxOccurs="1"`
 		}
-		w.declare(s, b, f.Element, ns, occurs, nillable, "s:"+f.Type)
+		typ := "s:" + f.Type
+		if f.XsiType {
+			// A member declared object: no type (xs:anyType), and none
+			// required, as XmlSchemaExporter declares it.
+			occurs, typ = `minOccurs="0" maxOccurs="1"`, ""
+		}
+		w.declare(s, b, f.Element, ns, occurs, nillable, typ)
 	}
 }
 
@@ -399,17 +424,21 @@ func (w *typesWriter) schemaFor(s *schemaDoc, ns string) *schemaDoc {
 // local (qualified), unqualified (no namespace), or a reference to a
 // global element of another namespace's schema, declared there.
 func (w *typesWriter) declare(s *schemaDoc, b *strings.Builder, name, ns, occurs, nillable, typ string) {
+	typed := ""
+	if typ != "" {
+		typed = " type=\"" + xmlEscape(typ) + "\"" // none: xs:anyType (a member declared object)
+	}
 	switch ns {
 	case s.ns:
-		b.WriteString("\r\n          <s:element " + occurs + " name=\"" + xmlEscape(name) + "\"" + nillable + " type=\"" + xmlEscape(typ) + "\" />")
+		b.WriteString("\r\n          <s:element " + occurs + " name=\"" + xmlEscape(name) + "\"" + nillable + typed + " />")
 	case "":
-		b.WriteString("\r\n          <s:element " + occurs + " form=\"unqualified\" name=\"" + xmlEscape(name) + "\"" + nillable + " type=\"" + xmlEscape(typ) + "\" />")
+		b.WriteString("\r\n          <s:element " + occurs + " form=\"unqualified\" name=\"" + xmlEscape(name) + "\"" + nillable + typed + " />")
 	default:
 		prefix := w.refer(s, ns)
 		other := w.schema(ns)
 		if k := "element " + name + " " + typ; !other.globals[k] {
 			other.globals[k] = true
-			w.item(other).WriteString("\r\n      <s:element name=\"" + xmlEscape(name) + "\"" + nillable + " type=\"" + xmlEscape(typ) + "\" />")
+			w.item(other).WriteString("\r\n      <s:element name=\"" + xmlEscape(name) + "\"" + nillable + typed + " />")
 		}
 		b.WriteString("\r\n          <s:element " + occurs + " ref=\"" + prefix + ":" + xmlEscape(name) + "\" />")
 	}

@@ -218,6 +218,39 @@ type Field struct {
 	// Without it an empty string is written <n:url />, an element given
 	// no text (IsEmpty).
 	FullEnd bool
+	// Nillable marks a typed result's element declared nillable
+	// (XmlElement IsNullable = true): where its value is null it is written
+	// <Name xsi:nil="true" />, not left out. A string value is null where
+	// it is empty (a deployment returning null for an empty text); a
+	// container holding the search point alone is null in the results
+	// that have none. The WSDL declares the element nillable, minOccurs 1.
+	Nillable bool
+	// OmitEmpty marks a typed result's string value (in an element or an
+	// attribute) that is null where it is empty, and not nillable: an
+	// empty value is not written at all, as XmlSerializer leaves out a
+	// null string member.
+	OmitEmpty bool
+	// Default is a typed result's value's [DefaultValue], as written
+	// (false, 0): XmlSerializer leaves out a value equal to it, and the
+	// WSDL declares it (default="false", minOccurs 0). Nil: none.
+	Default *string
+	// OmitWhen is the text of a typed result's value that the deployment
+	// leaves out without a DefaultValue (its XxxSpecified member false
+	// when the value is that): the WSDL declares the element minOccurs 0.
+	// Empty: none (a string's empty value is OmitEmpty).
+	OmitWhen string
+	// Always marks a field of a locations result holding the search point
+	// alone (a container, or its value) that the deployment writes in
+	// every answer: in the results that have no search point (ReturnAllAtms,
+	// the searches by institution and by city) with its values 0 (a struct,
+	// or an object the deployment always makes). Without it such a field
+	// is left out there.
+	Always bool
+	// XsiType marks a typed result's value in an element of a member
+	// declared object (the WSDL gives the element no type: xs:anyType):
+	// XmlSerializer writes the value's own type beside it,
+	// <Hours xsi:type="xsd:short">2</Hours>, Type naming it.
+	XsiType bool
 	// Generated marks a field the deployment has and atmkit's data model
 	// does not (say a province's ProvinceId): it is written with a
 	// deterministic value of its Type (see GeneratedValue).
@@ -311,12 +344,27 @@ func (r *Result) ResultTypeNamespace(service string) string {
 		return r.TypeNamespace.Resolve(service, "")
 	}
 	content := r.ContentNamespace(service)
-	if r.Layout == Typed && len(r.Fields) == 1 && r.Fields[0] != nil && r.Fields[0].List != "" && r.Fields[0].Element == "" && r.Fields[0].Item != nil {
+	if r.IsArray() {
 		if ns := r.Fields[0].Item.Namespace.Resolve(service, content); ns != "" {
 			return ns
 		}
 	}
 	return content
+}
+
+// IsArray reports whether r is a typed result of an array (a method
+// returning Province[]): one list of items, no element of its own, in a
+// type named as XmlSerializer names array types, ArrayOf and the item's
+// type (ArrayOfProvince). A class whose one member is such a list
+// ([XmlElement] on an array member: <Banks><Bank>…</Bank></Banks>) is
+// written alike but is no array: its type is in its own namespace and its
+// items are not nillable in the WSDL.
+func (r *Result) IsArray() bool {
+	if r.Layout != Typed || len(r.Fields) != 1 || r.Fields[0] == nil || r.Fields[0].List == "" || r.Fields[0].Element != "" || r.Fields[0].Item == nil {
+		return false
+	}
+	it := r.Fields[0].Item
+	return r.TypeName() == ListTypeName(&Field{List: r.Fields[0].List, Item: it})
 }
 
 // RootName is the root element of the result in HTTP GET and POST: the
@@ -423,3 +471,18 @@ func (f *Field) label() string {
 
 // path joins labels for messages.
 func path(parts ...string) string { return strings.Join(parts, "/") }
+
+// Omits returns the written text of f's value that is left out, and
+// whether f leaves one out: its Default, its OmitWhen, or an empty string
+// (OmitEmpty).
+func (f *Field) Omits() (string, bool) {
+	switch {
+	case f.Default != nil:
+		return *f.Default, true
+	case f.OmitWhen != "":
+		return f.OmitWhen, true
+	case f.OmitEmpty:
+		return "", true
+	}
+	return "", false
+}

@@ -71,7 +71,12 @@ var ErrInvalid = errors.New("invalid shape")
 func (e *Error) Unwrap() error { return ErrInvalid }
 
 // checker collects problems.
-type checker struct{ problems []Problem }
+type checker struct {
+	problems []Problem
+	// resultLevel: the fields being checked are a locations result's
+	// own, not inside a container or a list (checkNulls: always).
+	resultLevel bool
+}
 
 func (c *checker) addf(line int, field, format string, args ...any) {
 	c.problems = append(c.problems, Problem{Line: line, Field: field, Msg: fmt.Sprintf(format, args...)})
@@ -251,6 +256,9 @@ func (c *checker) checkResult(r *Result, where string) {
 	c.checkElementNames(r.Fields, where)
 	c.checkPrefixes(r, where)
 	c.checkFullEnds(r.Fields, r.Layout == Node, where)
+	c.resultLevel = content == Locations
+	c.checkNulls(r.Fields, r.Layout == Typed, false, where)
+	c.resultLevel = false
 	if r.Layout == Typed {
 		c.checkTypedFormats(r.Fields, where)
 	}

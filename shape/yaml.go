@@ -314,7 +314,7 @@ func (p *parser) fields(n *yaml.Node, where string) []*Field {
 	return out
 }
 
-var fieldKeys = []string{"element", "attribute", "text", "namespace", "prefix", "typeNamespace", "type", "value", "format", "fullEnd", "generated", "fields", "list", "item"}
+var fieldKeys = []string{"element", "attribute", "text", "namespace", "prefix", "typeNamespace", "type", "value", "format", "fullEnd", "nillable", "omitEmpty", "default", "omitWhen", "always", "xsiType", "generated", "fields", "list", "item"}
 
 func (p *parser) field(n *yaml.Node, where string) *Field {
 	f := &Field{line: n.Line}
@@ -354,6 +354,15 @@ func (p *parser) field(n *yaml.Node, where string) *Field {
 	f.Generated = p.boolean(m["generated"], where+".generated")
 	f.Text = p.boolean(m["text"], where+".text")
 	f.FullEnd = p.boolean(m["fullEnd"], where+".fullEnd")
+	f.Nillable = p.boolean(m["nillable"], where+".nillable")
+	f.OmitEmpty = p.boolean(m["omitEmpty"], where+".omitEmpty")
+	f.XsiType = p.boolean(m["xsiType"], where+".xsiType")
+	if d, ok := m["default"]; ok {
+		v := p.scalar(d, where+".default")
+		f.Default = &v
+	}
+	f.OmitWhen = p.scalar(m["omitWhen"], where+".omitWhen")
+	f.Always = p.boolean(m["always"], where+".always")
 	if fs, ok := m["fields"]; ok {
 		f.Fields = p.fields(fs, where)
 	}
@@ -577,6 +586,12 @@ func writeBlockField(b *bytes.Buffer, f *Field, indent int) {
 	if f.TypeNamespace != "" {
 		line("typeNamespace: %s", yamlString(string(f.TypeNamespace)))
 	}
+	if f.Nillable {
+		line("nillable: true")
+	}
+	if f.Always {
+		line("always: true")
+	}
 	if f.List != "" {
 		line("list: %s", yamlString(f.List))
 		if f.Item != nil {
@@ -615,6 +630,22 @@ func flowField(f *Field) string {
 	add("format", f.Format)
 	if f.FullEnd {
 		parts = append(parts, "fullEnd: true")
+	}
+	if f.Nillable {
+		parts = append(parts, "nillable: true")
+	}
+	if f.OmitEmpty {
+		parts = append(parts, "omitEmpty: true")
+	}
+	if f.Default != nil {
+		parts = append(parts, "default: "+strconv.Quote(*f.Default))
+	}
+	add("omitWhen", f.OmitWhen)
+	if f.Always {
+		parts = append(parts, "always: true")
+	}
+	if f.XsiType {
+		parts = append(parts, "xsiType: true")
 	}
 	if f.Generated {
 		parts = append(parts, "generated: true")

@@ -93,6 +93,19 @@ var (
 	// nested in it, whose rows nest two deep; one in no namespace in a
 	// prefixed DataSet in one, nested by hidden keys, its rows inserted.
 	Spaces = Site{"spaces", "http://spaces.atmref.example.org/atmService", "spaces-key", "ReturnProvinces"}
+	// Members returns typed results whose members are of kinds the other
+	// sites do not use: enums with XmlEnum names, decimals, an object and
+	// a string that are null (xsi:nil) in some answers, a string left out
+	// when empty, an int as an element's text, members declared object (a
+	// string and a short, written with xsi:type), flags left out when false
+	// (a DefaultValue, an XxxSpecified member). It is no Variant:
+	// mockserver's differential tests compare it, byte for byte.
+	Members = Site{"members", "http://members.atmref.example.org/atmService", "members-key", ""}
+	// Columns returns DataSets whose names need XmlConvert's encoding
+	// (spaces, a leading digit), with a primary key, MaxLength, decimal
+	// and short columns, DBNull where the store's string is empty, and a
+	// table related to another without nesting. It is no Variant either.
+	Columns = Site{"columns", "http://columns.atmref.example.org/atmService", "columns-key", "ReturnProvinces"}
 	// Sites are the sites made ready when a deployment starts.
 	Sites = []Site{Typed, Legacy, DataSets, Attrs}
 	// Variants are the sites of the layout variations beside them: every
@@ -570,7 +583,7 @@ const sharedDir = "shared"
 // sharedDir (namespace AtmStore): one store of data and searches, and the
 // JSON searches of service-v2.asmx. The legacy site keeps a store of its
 // own, with data of its own: a deployment none of the others resembles.
-var sharedStoreSites = []string{Typed.Name, Attrs.Name, DataSets.Name, Layered.Name, Nodes.Name, Sets.Name, Spaces.Name}
+var sharedStoreSites = []string{Typed.Name, Attrs.Name, DataSets.Name, Layered.Name, Nodes.Name, Sets.Name, Spaces.Name, Members.Name, Columns.Name}
 
 // freePorts returns n loopback ports that were free a moment ago.
 func freePorts(n int) ([]int, error) {

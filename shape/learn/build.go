@@ -132,12 +132,13 @@ func (l *learner) build() *shape.Shape {
 		if g.layout == shape.Typed && g.root.typeNS != "" && g.root.typeNS != contentNS {
 			r.TypeNamespace = l.absNS(g.root.typeNS)
 		}
-		l.prefixes = g.layout == shape.Node
+		l.prefixes, l.typed = g.layout == shape.Node, g.layout == shape.Typed
+		l.root, l.content = g.root, g.content
 		if l.prefixes {
 			r.Prefix = g.root.prefix
 		}
 		r.Fields = l.fields(g.root, contentNS, r.Name, r.Root)
-		l.prefixes = false
+		l.prefixes, l.typed = false, false
 		sh.Results = append(sh.Results, r)
 		for _, op := range g.ops {
 			sh.Operations[op] = r.Name
@@ -163,6 +164,12 @@ func (l *learner) guessRoot(g *group) string {
 // fields converts the kids of n (in namespace ns) to shape fields,
 // reporting each decision under at.
 func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
+	switch {
+	case n.derived != "":
+		l.derived = append(l.derived, fmt.Sprintf("%s: %s as %s", result, at, n.derived))
+	case n.derivable != "":
+		l.note("%s: %s: the WSDL declares %s derived from its class (XmlInclude), which no answer read holds: the mock writes the declared class only, and its WSDL does not declare %s; answers holding one are refused (docs/shapes.md, What a shape does not model)", result, at, n.derivable, n.derivable)
+	}
 	var out []*shape.Field
 	kids := slices.Clone(n.kids)
 	slices.SortStableFunc(kids, func(a, b *node) int {
@@ -180,13 +187,15 @@ func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
 		case k.textClass != "" && !k.repeated:
 			out = append(out, l.textClassOf(k, l.leaf(k, ns, result, kat), l.typeNSOf(n, ns)))
 		case k.attr || k.text || k.isLeaf() && !k.repeated:
-			out = append(out, l.leaf(k, ns, result, kat))
+			f := l.leaf(k, ns, result, kat)
+			f.Always = n == l.root && l.always(k, f)
+			out = append(out, f)
 		case k.repeated && k.list != "":
 			// An unwrapped list: the items sit in n itself.
 			out = append(out, &shape.Field{List: k.list, Item: l.item(k, ns, l.typeNSOf(n, ns), result, kat)})
 			l.mapped(k, result, kat, "the "+k.list+" list's item")
 		case k.repeated:
-			l.report.Unmapped = append(l.report.Unmapped, fmt.Sprintf("%s: %s: a list atmkit has no data for; left out", result, kat))
+			l.unmodelled = append(l.unmodelled, result+": "+kat)
 		case k.wrappedItem() != nil && k.wrappedItem().list != "":
 			it := k.wrappedItem()
 			f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns), Prefix: l.prefixOf(k), List: it.list, Item: l.item(it, k.ns, l.typeNSOf(k, ns), result, kat+"/"+it.label())}
@@ -196,7 +205,7 @@ func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
 			out = append(out, f)
 			l.mapped(it, result, kat+"/"+it.label(), "the "+it.list+" list's item")
 		case k.wrappedItem() != nil:
-			l.report.Unmapped = append(l.report.Unmapped, fmt.Sprintf("%s: %s: a list atmkit has no data for; left out", result, kat))
+			l.unmodelled = append(l.unmodelled, result+": "+kat)
 		default:
 			tn := l.typeNamespace(k, k.ns, l.typeNSOf(n, ns))
 			fs := l.fields(k, l.childNS(k, tn), result, kat)
@@ -204,7 +213,9 @@ func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
 				l.report.Unmapped = append(l.report.Unmapped, fmt.Sprintf("%s: %s: holds nothing atmkit writes; left out", result, kat))
 				continue
 			}
-			f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns), Prefix: l.prefixOf(k), TypeNamespace: tn, Fields: fs}
+			f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns), Prefix: l.prefixOf(k), TypeNamespace: tn, Fields: fs,
+				Nillable: l.nillable(k)}
+			f.Always = n == l.root && l.always(k, f)
 			if k.typeName != "" && k.typeName != k.name {
 				f.Type = k.typeName
 			}
@@ -282,7 +293,13 @@ func (l *learner) leaf(k *node, ns, result, at string) *shape.Field {
 	default:
 		f.Element, f.Namespace = k.name, l.relNS(k.ns, ns)
 	}
+	f.Nillable = l.nillable(k)
+	if k.simpleType != "" {
+		l.note("%s: %s: the WSDL declares it of the deployment's own simple type %s (an enum); atmkit writes its values as text, and declares it s:string in its WSDL", result, at, k.simpleType)
+	}
 	if k.value == "" {
+		l.objectMember(k, f, result, at)
+		l.defaults(k, f, result, at)
 		f.Generated = true
 		if allBlank(k.texts) {
 			l.blank[f] = at
@@ -307,8 +324,102 @@ func (l *learner) leaf(k *node, ns, result, at string) *shape.Field {
 		}
 	}
 	f.Format = formatOf(f.Type, k.texts)
+	f.OmitEmpty = l.omitEmpty(k, f)
+	l.defaults(k, f, result, at)
+	l.objectMember(k, f, result, at)
 	l.mapped(k, result, at, k.value)
 	return f
+}
+
+// defaults gives f, the value of k in the typed result being built, the
+// value it is left out at: the DefaultValue the WSDL declares, else the
+// one the answers left out (an XxxSpecified member, or a DefaultValue no
+// WSDL showed), written as its type is (a flag true or false).
+// A value the WSDL declares optional (minOccurs 0, of a value type) that
+// no answer left out is taken to be left out at its type's zero value
+// (false, 0), and the report says so.
+func (l *learner) defaults(k *node, f *shape.Field, result, at string) {
+	if !l.typed || k.text {
+		return
+	}
+	switch {
+	case k.def != nil:
+		f.Default, f.OmitEmpty = k.def, false
+	case k.omitWhen != "" && !f.OmitEmpty:
+		text := k.omitWhen
+		if f.Type == "boolean" {
+			text = map[bool]string{true: "true", false: "false"}[text == "1" || text == "true"]
+		}
+		f.OmitWhen = text
+	case k.optional:
+		f.OmitWhen = "0"
+		if f.Type == "boolean" {
+			f.OmitWhen = "false"
+		}
+		l.guess("%s: %s: the WSDL declares it optional (minOccurs 0: an XxxSpecified member says when it is written) and no answer left it out: taken to be left out when %s; record answers where it is left out to decide", result, at, f.OmitWhen)
+	}
+}
+
+// objectMember marks f, the value of k in the typed result being built,
+// as a member declared object when the answers wrote its type beside it
+// (xsi:type): of that type.
+// A member the WSDL declares object (no type) that no answer shows is
+// taken for a string, and the report says so.
+func (l *learner) objectMember(k *node, f *shape.Field, result, at string) {
+	if !l.typed || k.attr || k.text || k.xsiType == "" && !k.anyType {
+		return
+	}
+	f.XsiType, f.OmitEmpty, f.Nillable = true, false, false
+	if k.xsiType == "" {
+		l.guess("%s: %s: the WSDL declares it with no type (a member declared object) and no answer shows its value's type: written xsi:type=\"xsd:%s\"; record an answer that holds it to decide", result, at, f.Type)
+		return
+	}
+	f.Type = k.xsiType
+	f.Format = formatOf(f.Type, k.texts)
+}
+
+// always reports whether f, the field of k built among the result's own
+// in the result being built, holds the search point alone in a
+// locations result and is written in answers of operations that have
+// none: a struct, or an object the deployment always makes.
+func (l *learner) always(k *node, f *shape.Field) bool {
+	return l.content == shape.Locations && k.noPoint > 0 && !f.Nillable && pointOnly(f)
+}
+
+// pointOnly reports whether every value under f is the search point's.
+func pointOnly(f *shape.Field) bool {
+	if f.IsLeaf() {
+		return strings.HasPrefix(f.Value, "coordinates.")
+	}
+	if f.List != "" {
+		return false
+	}
+	for _, k := range f.Fields {
+		if !pointOnly(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// nillable reports whether k, an element of the typed result being
+// built, is nillable: the WSDL says so, or an answer wrote it
+// xsi:nil="true" (XmlElement IsNullable: a null member).
+func (l *learner) nillable(k *node) bool {
+	return l.typed && !k.attr && !k.text && (k.nillable || k.nils > 0)
+}
+
+// omitEmpty reports whether f, the string value of k in the typed result
+// being built, is left out where it is empty: some instance of its
+// parent held none (a null string member, which XmlSerializer does not
+// write), and it is not nillable. An attribute in a namespace is not
+// modelled so (its prefix would stay declared).
+func (l *learner) omitEmpty(k *node, f *shape.Field) bool {
+	if !l.typed || k.text || f.Nillable || k.absent == 0 || k.attr && k.ns != "" {
+		return false
+	}
+	v, ok := shape.LookupValue(scopeOfValue(k.value), k.value)
+	return ok && v.Kind == shape.KindString && slices.Contains([]string{"string", "anyURI", "token", "normalizedString"}, f.Type)
 }
 
 // scopeOfValue is a scope where value exists (the kind is the same in all).

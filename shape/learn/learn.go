@@ -53,6 +53,17 @@ type learner struct {
 	// its elements (and attributes) with the prefixes it chose: the
 	// fields keep them. A typed result's prefixes are XmlSerializer's.
 	prefixes bool
+	// unmodelled are the paths of lists of the results built that atmkit
+	// has no data for, derived the elements written as derived classes
+	// (see NotModelledError).
+	unmodelled, derived []string
+	// root and content are the skeleton and content of the result being
+	// built.
+	root    *node
+	content shape.Content
+	// typed: the result being built is typed, whose null members
+	// XmlSerializer writes xsi:nil (nillable) or leaves out.
+	typed bool
 	// ends holds, for each element of a node result's answers that holds
 	// an empty value, whether the answer ended it with an end tag of its
 	// own (see emptyEnds).
@@ -146,6 +157,9 @@ func (l *learner) learn() (*shape.Shape, *Report, error) {
 		return nil, nil, l.ctx.Err()
 	}
 	sh := l.build()
+	if len(l.unmodelled) > 0 || len(l.derived) > 0 {
+		return nil, l.report, &NotModelledError{Lists: l.unmodelled, Derived: l.derived}
+	}
 	l.settle(sh)
 	if ops := withoutList(sh); len(ops) > 0 {
 		// The deployment's WSDL or answers, not the learner: a result of
@@ -198,4 +212,31 @@ func (l *learner) nothingRead() error {
 		return fmt.Errorf("none of the %d recorded answers given is a successful one (status 200) of an operation: record calls that succeed, and no WSDL: %w", n, ErrNothingToLearn)
 	}
 	return fmt.Errorf("none of the %d successful recorded answers given is one to learn from (the notes say why each was skipped), and no WSDL: %w", ok, ErrNothingToLearn)
+}
+
+// NotModelledError is Learn's error when a typed or node result holds
+// what a shape does not model, so that the mock would serve answers
+// other than the deployment's: a list atmkit has no data for (an ATM's
+// services, an array of arrays), whose items the mock cannot write; an
+// element written as a class derived from its declared one (XmlInclude:
+// xsi:type="DriveUpTeller" and that class's members), which the mock
+// would write as the declared class.
+type NotModelledError struct {
+	// Lists are the lists' paths, as the report names fields.
+	Lists []string
+	// Derived are the elements written as derived classes: their paths
+	// and the classes.
+	Derived []string
+}
+
+// Error names what is not modelled.
+func (e *NotModelledError) Error() string {
+	var parts []string
+	if len(e.Lists) > 0 {
+		parts = append(parts, "lists atmkit has no data for (the mock would leave them out, unlike the deployment): "+strings.Join(e.Lists, ", "))
+	}
+	if len(e.Derived) > 0 {
+		parts = append(parts, "elements written as classes derived from their declared ones (xsi:type: the mock would write the declared class): "+strings.Join(e.Derived, ", "))
+	}
+	return "the deployment's results hold what a shape does not model: " + strings.Join(parts, "; ") + "; see docs/shapes.md, What a shape does not model"
 }

@@ -89,10 +89,14 @@ func (l *learner) instances(g *group, c *content) (record, []record) {
 	el := resultElement(c, g.layout)
 	top := record{}
 	var items []*etree.Element
+	if !shape.WritesSearchPoint(c.sample.Op) {
+		pointless(g.root, el, g.item)
+	}
 	collect(g.root, el, top, g.item, &items)
 	var recs []record
 	for _, it := range items {
 		r := record{}
+		g.item.sawDerived(it)
 		collect(g.item, it, r, nil, nil)
 		recs = append(recs, r)
 	}
@@ -106,12 +110,15 @@ func (l *learner) instances(g *group, c *content) (record, []record) {
 // collect fills rec with the texts of el, an instance of n; instances of
 // stop (the content list's item) go to items instead.
 func collect(n *node, el *etree.Element, rec record, stop *node, items *[]*etree.Element) {
+	held := map[*node]bool{}
 	for _, k := range n.kids {
 		switch {
 		case k.attr:
 			if a := attrOf(el, k); a != nil {
 				rec[k] = append(rec[k], a.Value)
 				k.texts = append(k.texts, a.Value)
+			} else {
+				k.absent++
 			}
 		case k.text:
 			t := el.Text()
@@ -124,6 +131,10 @@ func collect(n *node, el *etree.Element, rec record, stop *node, items *[]*etree
 		if k == nil || k.text {
 			continue
 		}
+		held[k] = true
+		if isNil(c) {
+			k.nils++
+		}
 		switch {
 		case k == stop:
 			*items = append(*items, c)
@@ -131,12 +142,50 @@ func collect(n *node, el *etree.Element, rec record, stop *node, items *[]*etree
 			t := c.Text()
 			rec[k] = append(rec[k], t)
 			k.texts = append(k.texts, t)
+			k.sawXsiType(c)
 		case k.repeated && k.list != "":
 			// Another content list (a deployment nesting lists): not read.
 		default:
+			k.sawDerived(c)
 			collect(k, c, rec, stop, items)
 		}
 	}
+	for _, k := range n.kids {
+		if !k.attr && !k.text && !k.repeated && !held[k] {
+			k.absent++
+		}
+	}
+}
+
+// pointless counts, on the kids of n (not into the content list's item
+// stop), the instances el holds in an answer of an operation that has no
+// search point (node.noPoint).
+func pointless(n *node, el *etree.Element, stop *node) {
+	for _, k := range n.kids {
+		if k.attr && attrOf(el, k) != nil {
+			k.noPoint++
+		}
+	}
+	for _, c := range el.ChildElements() {
+		k := n.child(c.Tag, false)
+		if k == nil || k.text || k == stop || k.repeated {
+			continue
+		}
+		k.noPoint++
+		if !k.isLeaf() {
+			pointless(k, c, stop)
+		}
+	}
+}
+
+// isNil reports whether el is written null: xsi:nil="true".
+func isNil(el *etree.Element) bool {
+	for _, a := range el.Attr {
+		if a.Key == "nil" && a.NamespaceURI() == nsXSI {
+			return a.Value == "true" || a.Value == "1"
+		}
+	}
+	return false
 }
 
 // minItemLeaves is the fewest values an element taken for an item of

@@ -221,6 +221,7 @@ func (l *learner) matchScope(leaves []leafAt, scope shape.Scope, pairs []pair, t
 			c.leaf.guessed = true
 		}
 	}
+	leftOut(leaves, scope, pairs)
 	// A list of values in a location is its languages.
 	if scope == shape.ScopeLocation {
 		for _, lf := range leaves {
@@ -243,6 +244,34 @@ func (l *learner) matchScope(leaves []leafAt, scope shape.Scope, pairs []pair, t
 				lf.n.list, lf.n.evidence = "languages", "equal to the JSON answers' language lists in "+strconv.Itoa(compared)+" of "+strconv.Itoa(compared)+" compared"
 			case compared == 0 && byName && slices.ContainsFunc(strings.Split(lf.at, "/"), func(p string) bool { return nameMatch(p, "languages") > 0 }):
 				lf.n.list, lf.n.evidence, lf.n.guessed = "languages", "by its name; no JSON answer to the same call to compare with", true
+			}
+		}
+	}
+}
+
+// leftOut notes, for each number or flag of leaves that some instances of
+// its parent left out (node.absent), the JSON value of the pairs whose
+// XML left it out when it is always the same (node.omitWhen): the value
+// written so is left out (an XxxSpecified member, a DefaultValue).
+func leftOut(leaves []leafAt, scope shape.Scope, pairs []pair) {
+	for _, lf := range leaves {
+		k := lf.n
+		if k.value == "" || k.absent == 0 || k.repeated {
+			continue
+		}
+		v, ok := shape.LookupValue(scope, k.value)
+		if !ok || v.Kind == shape.KindString {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, p := range pairs {
+			if j, has := p.values[k.value]; has && len(p.rec[k]) == 0 {
+				seen[j] = true
+			}
+		}
+		if len(seen) == 1 {
+			for j := range seen {
+				k.omitWhen = j
 			}
 		}
 	}

@@ -48,6 +48,35 @@ type node struct {
 	// fullEnds and shortEnds count the empty values of a node result's
 	// answers ended with an end tag of their own, and written <x />.
 	fullEnds, shortEnds int
+	// nillable: the WSDL declares the element nillable (and it is no
+	// list's item). nils counts the instances the answers wrote
+	// xsi:nil="true"; absent the instances of its parent that held no
+	// instance of it (a null string XmlSerializer left out).
+	nillable     bool
+	nils, absent int
+	// def is the value's DefaultValue the WSDL declares (default="false");
+	// omitWhen the JSON value of the items whose XML left the value out,
+	// all one (an XxxSpecified member false, or a DefaultValue).
+	def      *string
+	omitWhen string
+	// optional: the WSDL declares the value, of a value type, minOccurs
+	// 0 with no default: an XxxSpecified member says when it is written.
+	optional bool
+	// anyType: the WSDL declares the element with no type (xs:anyType: a
+	// member declared object). xsiType is the XSD type the answers wrote
+	// beside its value (xsi:type="xsd:short"), which is its type.
+	anyType bool
+	xsiType string
+	// noPoint counts the instances answers of operations that have no
+	// search point held (its values 0 where the node holds the point's).
+	noPoint int
+	// derived is the class an answer wrote the element as, derived from
+	// its declared one (xsi:type="DriveUpTeller": XmlInclude); derivable
+	// one the WSDL derives from it.
+	derived, derivable string
+	// simpleType is the name of the deployment's own simple type the WSDL
+	// declares the value of (an enum's): written as its text, a string.
+	simpleType string
 
 	// The mapping: the model value (shape.Field.Value) this leaf holds, or
 	// the list it is; how it was decided.
@@ -240,6 +269,7 @@ func (l *learner) merge(n *node, insts []*etree.Element, b *budget, depth int) {
 			return
 		}
 		n.seen++
+		var prevAttr *node
 		for _, a := range el.Attr {
 			if a.Space == "xmlns" || a.Space == "" && a.Key == "xmlns" || a.NamespaceURI() == nsXSI {
 				continue
@@ -253,8 +283,20 @@ func (l *learner) merge(n *node, insts []*etree.Element, b *budget, depth int) {
 				if k.ns != "" {
 					k.prefix = a.Space
 				}
-				n.kids = append(n.kids, k)
+				// After the attribute that came before it here (before
+				// the first one seen when none did), so that attributes
+				// some answers leave out (a DefaultValue, a null) keep
+				// their place.
+				at := slices.IndexFunc(n.kids, func(x *node) bool { return x.attr })
+				if prevAttr != nil {
+					at = slices.Index(n.kids, prevAttr) + 1
+				}
+				if at < 0 {
+					at = len(n.kids)
+				}
+				n.kids = slices.Insert(n.kids, at, k)
 			}
+			prevAttr = k
 			attrTexts[k] = append(attrTexts[k], a.Value)
 		}
 		counts := map[string]int{}
@@ -300,6 +342,9 @@ func (l *learner) merge(n *node, insts []*etree.Element, b *budget, depth int) {
 		}
 		if complex {
 			k.typ = ""
+			for _, c := range children[name] {
+				k.sawDerived(c)
+			}
 			l.merge(k, children[name], b, depth+1)
 			if b.err != nil {
 				return
@@ -317,15 +362,48 @@ func (l *learner) merge(n *node, insts []*etree.Element, b *budget, depth int) {
 		} else if len(k.kids) == 0 {
 			k.typ = inferType(texts)
 			l.countEnds(k, children[name])
+			for _, c := range children[name] {
+				k.sawXsiType(c)
+			}
 		}
 	}
 }
 
+// onlyNamespaces reports whether e's attributes are namespace
+// declarations and XmlSerializer's xsi attributes (xsi:nil="true" on a
+// null value) alone: no attribute of the deployment's.
 func onlyNamespaces(e *etree.Element) bool {
 	for _, a := range e.Attr {
-		if a.Space != "xmlns" && a.Key != "xmlns" {
+		if a.Space != "xmlns" && a.Key != "xmlns" && a.NamespaceURI() != nsXSI {
 			return false
 		}
 	}
 	return true
+}
+
+// sawXsiType reads the xsi:type="xsd:T" el, an instance of the value k,
+// was written with (a member declared object): T is k's type.
+func (k *node) sawXsiType(el *etree.Element) {
+	for _, a := range el.Attr {
+		if a.Key != "type" || a.NamespaceURI() != nsXSI {
+			continue
+		}
+		if ns, local := resolveQName(el, a.Value); ns == nsXSD && k.xsiType == "" {
+			k.xsiType, k.typ = local, local
+		}
+	}
+}
+
+// sawDerived reads the xsi:type el, an instance of the container or list
+// item k, was written with: a class of the deployment's (not an XSD
+// type), derived from the declared one.
+func (k *node) sawDerived(el *etree.Element) {
+	for _, a := range el.Attr {
+		if a.Key != "type" || a.NamespaceURI() != nsXSI {
+			continue
+		}
+		if ns, local := resolveQName(el, a.Value); ns != nsXSD && k.derived == "" {
+			k.derived = local
+		}
+	}
 }

@@ -53,6 +53,26 @@ type schemaSet struct {
 	// them one deeper than any shape may nest.
 	fields *budget
 	depth  int
+	// derivedOf maps a complexType's key to a type the schema derives
+	// from it (complexContent extension: XmlInclude), made on first use.
+	derivedOf map[string]string
+}
+
+// derivedFrom names a complexType the schema derives from the type of key
+// k, or "".
+func (s *schemaSet) derivedFrom(k string) string {
+	if s.derivedOf == nil {
+		s.derivedOf = map[string]string{}
+		for _, ct := range s.types {
+			if ext := ct.FindElement("complexContent/extension"); ext != nil {
+				bns, blocal := resolveQName(ext, ext.SelectAttrValue("base", ""))
+				if _, ok := s.derivedOf[key(bns, blocal)]; !ok {
+					s.derivedOf[key(bns, blocal)] = ct.SelectAttrValue("name", "")
+				}
+			}
+		}
+	}
+	return s.derivedOf[k]
 }
 
 func key(ns, name string) string { return "{" + ns + "}" + name }
@@ -315,14 +335,14 @@ func (s *schemaSet) fill(n *node, ct *etree.Element, visiting map[string]bool) e
 	body := ct
 	if sc := ct.SelectElement("simpleContent"); sc != nil {
 		if ext := sc.SelectElement("extension"); ext != nil {
-			_, t := resolveQName(ext, ext.SelectAttrValue("base", "s:string"))
+			t, own := simpleTypeOf(ext, ext.SelectAttrValue("base", "s:string"))
 			if len(ext.ChildElements()) == 0 {
 				// A class of its text alone: written as its text's type.
-				n.typ, n.fromWSDL, n.textClass = t, true, ct.SelectAttrValue("name", "")
+				n.typ, n.fromWSDL, n.textClass, n.simpleType = t, true, ct.SelectAttrValue("name", ""), own
 				return nil
 			}
 			// Text (XmlText) beside attributes.
-			n.kids = append(n.kids, &node{text: true, typ: t, fromWSDL: true})
+			n.kids = append(n.kids, &node{text: true, typ: t, fromWSDL: true, simpleType: own})
 			body = ext
 		}
 	}
@@ -360,14 +380,30 @@ func (s *schemaSet) fill(n *node, ct *etree.Element, visiting map[string]bool) e
 				}
 				ns = rns
 			}
-			_, t := resolveQName(decl, decl.SelectAttrValue("type", "s:string"))
+			t, own := simpleTypeOf(decl, decl.SelectAttrValue("type", "s:string"))
 			if err := s.count(); err != nil {
 				return err
 			}
-			n.kids = append(n.kids, &node{name: decl.SelectAttrValue("name", ""), ns: ns, attr: true, typ: t, fromWSDL: true})
+			k := &node{name: decl.SelectAttrValue("name", ""), ns: ns, attr: true, typ: t, fromWSDL: true, simpleType: own}
+			if a := decl.SelectAttr("default"); a != nil {
+				k.def = &a.Value
+			}
+			n.kids = append(n.kids, k)
 		}
 	}
 	return nil
+}
+
+// simpleTypeOf is the XSD type of a value whose declaration e names type
+// q: an XSD type, or "string" for a simple type of the deployment's own
+// (an enum's, whose values XmlSerializer writes as its XmlEnum names),
+// named by own: its values are text, as an element's (see addElement).
+func simpleTypeOf(e *etree.Element, q string) (typ, own string) {
+	ns, local := resolveQName(e, q)
+	if ns != nsXSD {
+		return "string", local
+	}
+	return local, ""
 }
 
 // addElement adds the element declaration el (local, or a ref to a global
@@ -391,6 +427,13 @@ func (s *schemaSet) addElement(n *node, el, schema *etree.Element, visiting map[
 	}
 	k := &node{name: decl.SelectAttrValue("name", ""), ns: ns, fromWSDL: true,
 		repeated: el.SelectAttrValue("maxOccurs", "1") == "unbounded"}
+	k.nillable = !k.repeated && decl.SelectAttrValue("nillable", "false") == "true"
+	if a := decl.SelectAttr("default"); a != nil && !k.repeated {
+		k.def = &a.Value
+	}
+	defer func() {
+		k.optional = !k.repeated && k.def == nil && k.typ != "" && !k.anyType && shape.IsValueType(k.typ) && el.SelectAttrValue("minOccurs", "1") == "0"
+	}()
 	t := decl.SelectAttrValue("type", "")
 	var ct *etree.Element
 	if t != "" {
@@ -399,13 +442,14 @@ func (s *schemaSet) addElement(n *node, el, schema *etree.Element, visiting map[
 			k.typ = tlocal
 		} else if ct = s.types[key(tns, tlocal)]; ct != nil {
 			k.typeName, k.typeNS, k.typeNoNS = tlocal, tns, tns == ""
+			k.derivable = s.derivedFrom(key(tns, tlocal))
 		} else {
-			k.typ = "string" // a simple type of the deployment's own: its values are text
+			k.typ, k.simpleType = "string", tlocal // a simple type of the deployment's own: its values are text
 		}
 	} else if inline := decl.SelectElement("complexType"); inline != nil {
 		ct = inline
 	} else {
-		k.typ = "string"
+		k.typ, k.anyType = "string", true // xs:anyType: a member declared object
 	}
 	if err := s.count(); err != nil {
 		return err
