@@ -288,10 +288,19 @@ func takesNoQuery(w http.ResponseWriter, r *http.Request, what string) bool {
 // none: ?operation=ReturnProvinces, meant as a filter, listed all of it,
 // as GET /__admin/requests refuses a parameter it does not know.
 func listsAll(w http.ResponseWriter, r *http.Request, what string) bool {
+	return readsNoQuery(w, r, "lists "+what)
+}
+
+// readsNoQuery answers 400 to a read that takes no query (GET
+// /__admin/info, /requests/{seq}, /faults/{id}, and the lists of
+// listsAll) when it has one, and reports whether it had none: does says
+// what the read does. A query was ignored, and a read such as
+// /requests/7?summary=true answered as if it had been understood.
+func readsNoQuery(w http.ResponseWriter, r *http.Request, does string) bool {
 	if r.URL.RawQuery == "" {
 		return true
 	}
-	writeAdminError(w, http.StatusBadRequest, adminBadRequest, "%s %s takes no query (%q): it lists %s", r.Method, r.URL.Path, r.URL.RawQuery, what)
+	writeAdminError(w, http.StatusBadRequest, adminBadRequest, "%s %s takes no query (%q): it %s", r.Method, r.URL.Path, r.URL.RawQuery, does)
 	return false
 }
 
@@ -469,7 +478,8 @@ func plainNumber(v string) (uint64, bool) {
 
 // adminRequest answers GET /__admin/requests/{seq}: one entry, in full.
 func (s *Server) adminRequest(w http.ResponseWriter, r *http.Request, seq string) {
-	if !allowMethods(w, r, http.MethodGet, http.MethodHead) {
+	if !allowMethods(w, r, http.MethodGet, http.MethodHead) ||
+		!readsNoQuery(w, r, "shows one call in full (GET "+adminPrefix+"/requests takes the filters)") {
 		return
 	}
 	n, ok := plainNumber(seq)
@@ -551,6 +561,9 @@ func (s *Server) adminFault(w http.ResponseWriter, r *http.Request, id string) {
 	}
 	gone := func() {
 		writeAdminError(w, http.StatusNotFound, adminNotFound, "no fault with id %q (removed, or its times ran out)", id)
+	}
+	if r.Method != http.MethodDelete && !readsNoQuery(w, r, "shows one fault") {
+		return
 	}
 	if r.Method == http.MethodDelete {
 		if !s.faults.remove(id) {
