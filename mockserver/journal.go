@@ -238,12 +238,15 @@ func (f RequestFilter) match(r *journalRecord) bool {
 // requests come, up to size entries, so a large size costs only what is
 // kept.
 type journal struct {
-	mu      sync.Mutex // guards entries, next, full, seq and readers
+	mu      sync.Mutex // guards entries, next, full, seq, cleared and readers
 	entries []journalRecord
 	size    int // the entries it keeps at most
 	next    int // where the next entry goes
 	full    bool
 	seq     uint64
+	// cleared counts the times reset emptied the journal, for a reader
+	// polling with since to tell that the calls it listed are gone.
+	cleared uint64
 	// emptied is when reset last emptied the journal: a call that
 	// arrived before it and ended after it (a fault held it back) is not
 	// journaled, so the journal after a reset holds the calls made after
@@ -537,12 +540,13 @@ func (j *journal) read(match func(*journalRecord) bool, limit int, full bool) []
 	return out
 }
 
-// last returns the seq of the newest call journaled, 0 before the first;
-// it keeps counting when the journal is emptied or drops entries.
-func (j *journal) last() uint64 {
+// last returns the seq of the newest call journaled, 0 before the first
+// (it keeps counting when the journal is emptied or drops entries), and
+// how many times reset emptied the journal.
+func (j *journal) last() (seq, cleared uint64) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return j.seq
+	return j.seq, j.cleared
 }
 
 // reset empties the journal and returns how many entries it held. Sequence
@@ -552,6 +556,7 @@ func (j *journal) reset() int {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.emptied = time.Now()
+	j.cleared++
 	n := len(j.entries)
 	clear(j.entries)
 	j.entries = j.entries[:0]
