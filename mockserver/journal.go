@@ -3,7 +3,6 @@ package mockserver
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -238,7 +237,7 @@ func (f RequestFilter) match(r *journalRecord) bool {
 // requests come, up to size entries, so a large size costs only what is
 // kept.
 type journal struct {
-	mu      sync.Mutex // guards entries, next, full, seq, cleared and readers
+	mu      sync.Mutex // guards entries, next, full, seq, cleared, cross and readers
 	entries []journalRecord
 	size    int // the entries it keeps at most
 	next    int // where the next entry goes
@@ -247,6 +246,9 @@ type journal struct {
 	// cleared counts the times reset emptied the journal, for a reader
 	// polling with since to tell that the calls it listed are gone.
 	cleared uint64
+	// cross are the keys the journal's calls carried, masked in every
+	// entry (journal_cross.go); gathered as the journal is read.
+	cross crossKeys
 	// emptied is when reset last emptied the journal: a call that
 	// arrived before it and ended after it (a fault held it back) is not
 	// journaled, so the journal after a reset holds the calls made after
@@ -346,7 +348,7 @@ func (j *journal) settle(r *journalRecord) {
 		r.params[k] = strings.Clone(v) // not a part of the request's text
 	}
 	if r.shown == nil {
-		r.shown = j.show(r)
+		r.shown = j.show(r, j.keys)
 	}
 	r.kept, r.call = keptCall{}, nil
 }
@@ -356,7 +358,12 @@ func (j *journal) settle(r *journalRecord) {
 func (r *journalRecord) entry(full bool, keys []string) JournalEntry {
 	e := r.JournalEntry
 	if r.params != nil {
-		e.Params = maps.Clone(r.params)
+		// Masked when settled; again with the keys of the journal's
+		// calls gathered since (journal_cross.go).
+		e.Params = make(map[string]string, len(r.params))
+		for k, v := range r.params {
+			e.Params[k] = redact.Text(v, keys...)
+		}
 	} else if c := r.call; c != nil {
 		e.Params = make(map[string]string, len(c.Op.Params))
 		e.Params[asmx.ParamKey] = MaskKey(c.Key)
@@ -512,28 +519,44 @@ func (j *journal) read(match func(*journalRecord) bool, limit int, full bool) []
 	if j.full {
 		visit(j.next, len(j.entries))
 	}
+	cross := j.crossKeys()
 	j.mu.Unlock()
 	slices.Reverse(recs)
 	slices.Reverse(slots)
+	keys := j.keys
+	if len(cross) > 0 {
+		keys = append(slices.Clip(j.keys), cross...)
+	}
 
-	var fresh []int // records shown here for the first time
+	type freshShown struct {
+		i   int
+		was *shownCall // what the journal held
+	}
+	var fresh []freshShown // records shown here for the first time, or masked again
 	out := make([]JournalEntry, len(recs))
 	for i := range recs {
 		r := &recs[i]
-		if full && r.shown == nil && j.bodyMax > 0 {
-			r.shown = j.show(r)
-			fresh = append(fresh, i)
+		if was := r.shown; full && was == nil && j.bodyMax > 0 {
+			r.shown = j.show(r, keys)
+			r.shown.cross = cross
+			fresh = append(fresh, freshShown{i, was})
+		} else if was != nil {
+			if more := newKeys(cross, was.cross); len(more) > 0 {
+				r.shown = was.remask(more)
+				r.shown.cross = cross
+				fresh = append(fresh, freshShown{i, was})
+			}
 		}
-		out[i] = r.entry(full, j.keys)
+		out[i] = r.entry(full, keys)
 	}
 	j.mu.Lock()
 	j.readers--
-	for _, i := range fresh {
-		if slots[i] >= len(j.entries) { // emptied meanwhile
+	for _, f := range fresh {
+		if slots[f.i] >= len(j.entries) { // emptied meanwhile
 			continue
 		}
-		if slot := &j.entries[slots[i]]; slot.Seq == recs[i].Seq && slot.shown == nil {
-			slot.shown, slot.kept = recs[i].shown, keptCall{}
+		if slot := &j.entries[slots[f.i]]; slot.Seq == recs[f.i].Seq && slot.shown == f.was {
+			slot.shown, slot.kept = recs[f.i].shown, keptCall{}
 		}
 	}
 	j.mu.Unlock()

@@ -31,6 +31,10 @@ import (
 type shownCall struct {
 	path, query string
 	req, resp   JournalMessage
+	// cross are the keys of the journal's calls it was masked with
+	// (journal_cross.go): those gathered since are masked in it when it
+	// is next read.
+	cross []string
 }
 
 // held is what sh holds, in the bytes the journal's bound counts.
@@ -45,14 +49,16 @@ func (m JournalMessage) clone() JournalMessage {
 	return m
 }
 
-// show masks and cuts the request and answer kept in r.
-func (j *journal) show(r *journalRecord) *shownCall {
+// show masks and cuts the request and answer kept in r; keys are the
+// keys masked in every entry (the configured ones and those of the
+// journal's calls, journal_cross.go).
+func (j *journal) show(r *journalRecord, keys []string) *shownCall {
 	k := &r.kept
 	if k.reqHead == nil { // nothing kept
-		return &shownCall{path: redact.Text(r.Path, r.callKeys(j.keys)...)}
+		return &shownCall{path: redact.Text(r.Path, r.callKeys(keys)...)}
 	}
 	reqText, reqCharset := bodyText(k.reqBody, k.reqHead.Get("Content-Type"), k.reqSize)
-	keys := callValues(r, reqText, j.keys, j.reqEncoding)
+	keys = callValues(r, reqText, keys, j.reqEncoding)
 
 	half := j.bodyMax / 2
 	sh := &shownCall{path: showHead(r.Path, keys, k.headCut&cutPath != 0), query: showHead(k.query, keys, k.headCut&cutQuery != 0)}
