@@ -348,7 +348,7 @@ func (j *journal) settle(r *journalRecord) {
 		r.params[k] = strings.Clone(v) // not a part of the request's text
 	}
 	if r.shown == nil {
-		r.shown = j.show(r, j.keys)
+		r.shown = j.show(r, nil)
 	}
 	r.kept, r.call = keptCall{}, nil
 }
@@ -523,10 +523,7 @@ func (j *journal) read(match func(*journalRecord) bool, limit int, full bool) []
 	j.mu.Unlock()
 	slices.Reverse(recs)
 	slices.Reverse(slots)
-	keys := j.keys
-	if len(cross) > 0 {
-		keys = append(slices.Clip(j.keys), cross...)
-	}
+	crossKs := crossKeysOf(cross)
 
 	type freshShown struct {
 		i   int
@@ -537,17 +534,17 @@ func (j *journal) read(match func(*journalRecord) bool, limit int, full bool) []
 	for i := range recs {
 		r := &recs[i]
 		if was := r.shown; full && was == nil && j.bodyMax > 0 {
-			r.shown = j.show(r, keys)
+			r.shown = j.show(r, crossKs)
 			r.shown.cross = cross
 			fresh = append(fresh, freshShown{i, was})
 		} else if was != nil {
 			if more := newKeys(cross, was.cross); len(more) > 0 {
-				r.shown = was.remask(more)
+				r.shown = was.remask(pickCross(crossKs, more))
 				r.shown.cross = cross
 				fresh = append(fresh, freshShown{i, was})
 			}
 		}
-		out[i] = r.entry(full, keys)
+		out[i] = r.entry(full, r.entryKeys(j.keys, crossKs))
 	}
 	j.mu.Lock()
 	j.readers--

@@ -104,18 +104,123 @@ func newKeys(list, masked []string) []string {
 	return out
 }
 
-// remask returns sh with keys masked in it too, as show masks keys: the
-// masks are no longer than the keys (crossKey), so what was shown within
-// its bound stays within it. A text shown cut that ends with the start of
-// one of keys ends with its mask instead.
-func (sh *shownCall) remask(keys []string) *shownCall {
-	out := &shownCall{
+// crossKey is a key of the journal's calls with its forms
+// (redact.Forms, each once), made once for a read of the journal.
+type crossKey struct {
+	key   string
+	forms []string
+}
+
+// crossKeysOf returns keys with their forms.
+func crossKeysOf(keys []string) []crossKey {
+	out := make([]crossKey, len(keys))
+	for i, k := range keys {
+		forms := redact.Forms(k)
+		slices.Sort(forms)
+		out[i] = crossKey{k, slices.Compact(forms)}
+	}
+	return out
+}
+
+// pickCross returns the keys of cross named in keys.
+func pickCross(cross []crossKey, keys []string) []crossKey {
+	return slices.DeleteFunc(slices.Clone(cross), func(c crossKey) bool { return !slices.Contains(keys, c.key) })
+}
+
+// textField is a text an entry is shown from, or shows.
+type textField struct {
+	s string
+	// encoded: masked with redact.Encoded, which finds a key written
+	// with percent-escapes of its own ("Sec%72etKey1").
+	encoded bool
+	// cut: cut short, so its end may be the start of a key.
+	cut bool
+}
+
+// crossIn returns the keys of cross that fields may hold: a form of one
+// in a field, the start of one at the end of a field cut, or any key in
+// a field with a percent-escape that is masked with redact.Encoded.
+// Masking costs each key's forms for each text (redact.Text makes them
+// anew): only the keys an entry holds are masked in it.
+func crossIn(cross []crossKey, fields ...textField) []string {
+	var out []string
+	for _, c := range cross {
+		if c.in(fields) {
+			out = append(out, c.key)
+		}
+	}
+	return out
+}
+
+func (c crossKey) in(fields []textField) bool {
+	for _, f := range fields {
+		if f.encoded && strings.IndexByte(f.s, '%') >= 0 {
+			return true
+		}
+		for _, form := range c.forms {
+			if strings.Contains(f.s, form) {
+				return true
+			}
+		}
+		if f.cut && maskTail(f.s, []string{c.key}) != f.s {
+			return true
+		}
+	}
+	return false
+}
+
+// entryKeys are keys and those of cross the entry's path and parameters
+// may hold (crossIn): the keys entry masks in them.
+func (r *journalRecord) entryKeys(keys []string, cross []crossKey) []string {
+	if len(cross) == 0 {
+		return keys
+	}
+	path := r.Path
+	if r.shown != nil {
+		path = r.shown.path
+	}
+	fields := []textField{{s: path}}
+	for _, v := range r.params {
+		fields = append(fields, textField{s: v, cut: true})
+	}
+	if c := r.call; c != nil && r.params == nil {
+		for _, v := range c.Values {
+			fields = append(fields, textField{s: v, cut: len(v) > journalParamMax})
+		}
+	}
+	more := crossIn(cross, fields...)
+	if len(more) == 0 {
+		return keys
+	}
+	return append(slices.Clip(keys), more...)
+}
+
+// remask returns sh with the keys of cross it holds masked in it too, as
+// show masks them: the masks are no longer than the keys (crossKey), so
+// what was shown within its bound stays within it. A text shown cut that
+// ends with the start of one of them ends with its mask instead.
+func (sh *shownCall) remask(cross []crossKey) *shownCall {
+	fields := []textField{{s: sh.path, encoded: true, cut: sh.req.HeaderCut}, {s: sh.query, encoded: true, cut: sh.req.HeaderCut},
+		{s: sh.req.Body, cut: sh.req.Cut}, {s: sh.resp.Body, cut: sh.resp.Cut}}
+	for _, h := range []http.Header{sh.req.Header, sh.resp.Header} {
+		for name, vs := range h {
+			fields = append(fields, textField{s: name})
+			for _, v := range vs {
+				fields = append(fields, textField{s: v, encoded: true})
+			}
+		}
+	}
+	keys := crossIn(cross, fields...)
+	if len(keys) == 0 {
+		c := *sh
+		return &c
+	}
+	return &shownCall{
 		path:  remaskText(sh.path, keys, sh.req.HeaderCut, redact.Encoded),
 		query: remaskText(sh.query, keys, sh.req.HeaderCut, redact.Encoded),
 		req:   sh.req.remask(keys),
 		resp:  sh.resp.remask(keys),
 	}
-	return out
 }
 
 // remask returns m with keys masked in its header fields and body.
