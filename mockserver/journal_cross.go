@@ -95,6 +95,9 @@ func (j *journal) crossKey(k string) bool {
 
 // newKeys returns the keys of list that masked does not hold.
 func newKeys(list, masked []string) []string {
+	if len(list) == len(masked) && (len(list) == 0 || &list[0] == &masked[0]) {
+		return nil // the same list: replaced, never changed, when keys are gathered
+	}
 	var out []string
 	for _, k := range list {
 		if !slices.Contains(masked, k) {

@@ -67,3 +67,46 @@ func TestJournalMasksKeysOutsideACall(t *testing.T) {
 		t.Errorf("X-Trace: got %q, want the key masked in it", last.Request.Header.Get("X-Trace"))
 	}
 }
+
+// TestJournalKeysOutsideACallBound: the keys masked in every entry are
+// the first 16 of the journal's calls, those of calls answered 200 first:
+// a key that a faulted call carried gives way to them (many wrong keys
+// would otherwise crowd out the right one), and is masked only where its
+// own call carries it.
+func TestJournalKeysOutsideACallBound(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithFault(Fault{Operation: asmx.OpReturnInstitutions, Status: 503}))
+	refused := "Refused-Key-00"
+	if st := call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnInstitutions, paramsFor(asmx.OpReturnInstitutions, refused)).status; st != http.StatusServiceUnavailable {
+		t.Fatalf("the faulted call: got %d, want 503", st)
+	}
+	var answered []string
+	for i := range crossKeyMax {
+		k := "Answered-Key-" + strconv.Itoa(10+i)
+		answered = append(answered, k)
+		if st := call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, k)).status; st != http.StatusOK {
+			t.Fatalf("a call: got %d, want 200", st)
+		}
+	}
+	for _, k := range append([]string{refused}, answered...) {
+		resp, err := ts.Client().Get(ts.URL + asmx.ServicePath + "/" + k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	paths := map[string]bool{}
+	for _, e := range ts.Journal(RequestFilter{}) {
+		if e.Operation == "" {
+			paths[e.Path] = true
+		}
+	}
+	for _, k := range answered {
+		if paths[asmx.ServicePath+"/"+k] {
+			t.Errorf("the path holding %s, a key answered 200, is shown", k)
+		}
+	}
+	if !paths[asmx.ServicePath+"/"+refused] {
+		t.Errorf("the path holding the faulted call's key is masked; want it shown: the 16 keys answered 200 come first (paths %v)", paths)
+	}
+}
