@@ -20,7 +20,8 @@ import (
 // query, form, XML or JSON text is masked, and every literal occurrence,
 // raw or escaped, of the configured keys, of the call's key and of every
 // strAtmServiceKey value the request holds (in its path, query, header
-// fields and body); the credential headers read REDACTED, as cassettes
+// fields and body), and of the keys the journal's other calls carried
+// (journal_cross.go); the credential headers read REDACTED, as cassettes
 // write them. A body is decoded to text first (UTF-16 and the content
 // type's charset as the mock reads a SOAP request), masked whole as kept,
 // and only then cut to what the journal shows; a body kept cut that ends
