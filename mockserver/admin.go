@@ -87,12 +87,25 @@ func setAdminHeader(h http.Header) {
 	h.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
 }
 
+// requestListTail is what GET /__admin/requests writes after the entries.
+type requestListTail struct {
+	Matched  int        `json:"matched"`
+	LastSeq  uint64     `json:"lastSeq"`
+	Held     []HeldCall `json:"held"`
+	Instance string     `json:"instance"`
+	// Cleared counts the times the journal was emptied (DELETE
+	// /__admin/requests, POST /__admin/reset, Server.ResetJournal) since
+	// the mock started: a reader polling with since sees from it that the
+	// calls it listed are gone.
+	Cleared uint64 `json:"cleared"`
+}
+
 // writeRequestList answers GET /__admin/requests: the list is written
 // entry by entry as the client reads it, not made whole first. A full
 // journal lists tens of megabytes, and a client that stops reading holds
 // its connection until the write timeout: each such client held a copy of
 // the whole answer (20 of them took a mock to 1.1 GB).
-func writeRequestList(w http.ResponseWriter, list []JournalEntry, matched int, lastSeq uint64, held []HeldCall, instance string) {
+func writeRequestList(w http.ResponseWriter, list []JournalEntry, t requestListTail) {
 	setAdminHeader(w.Header())
 	streamThrough(w) // a TestServer's writer too: admin calls are not journaled
 	w.WriteHeader(http.StatusOK)
@@ -113,12 +126,7 @@ func writeRequestList(w http.ResponseWriter, list []JournalEntry, matched int, l
 		}
 		list[i] = JournalEntry{} // written: let it go
 	}
-	tail, merr := marshalText(struct {
-		Matched  int        `json:"matched"`
-		LastSeq  uint64     `json:"lastSeq"`
-		Held     []HeldCall `json:"held"`
-		Instance string     `json:"instance"`
-	}{matched, lastSeq, nonNil(held), instance})
+	tail, merr := marshalText(t)
 	if err != nil || merr != nil {
 		return
 	}
@@ -288,10 +296,19 @@ func takesNoQuery(w http.ResponseWriter, r *http.Request, what string) bool {
 // none: ?operation=ReturnProvinces, meant as a filter, listed all of it,
 // as GET /__admin/requests refuses a parameter it does not know.
 func listsAll(w http.ResponseWriter, r *http.Request, what string) bool {
+	return readsNoQuery(w, r, "lists "+what)
+}
+
+// readsNoQuery answers 400 to a read that takes no query (GET
+// /__admin/info, /requests/{seq}, /faults/{id}, and the lists of
+// listsAll) when it has one, and reports whether it had none: does says
+// what the read does. A query was ignored, and a read such as
+// /requests/7?summary=true answered as if it had been understood.
+func readsNoQuery(w http.ResponseWriter, r *http.Request, does string) bool {
 	if r.URL.RawQuery == "" {
 		return true
 	}
-	writeAdminError(w, http.StatusBadRequest, adminBadRequest, "%s %s takes no query (%q): it lists %s", r.Method, r.URL.Path, r.URL.RawQuery, what)
+	writeAdminError(w, http.StatusBadRequest, adminBadRequest, "%s %s takes no query (%q): it %s", r.Method, r.URL.Path, r.URL.RawQuery, does)
 	return false
 }
 
@@ -353,9 +370,10 @@ func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
 		// lastSeq is read after the list, so that it is at least the seq
 		// of every entry listed: a reader polling with since sees from it
 		// that the mock started anew (its calls count from 1 again).
-		last, held := s.journal.last(), slices.DeleteFunc(s.held.list(), func(c HeldCall) bool { return !f.holds(c) })
+		last, cleared := s.journal.last()
+		held := slices.DeleteFunc(s.held.list(), func(c HeldCall) bool { return !f.holds(c) })
 		<-s.journalReads
-		writeRequestList(w, list, matched, last, held, s.instance)
+		writeRequestList(w, list, requestListTail{Matched: matched, LastSeq: last, Held: nonNil(held), Instance: s.instance, Cleared: cleared})
 	case http.MethodDelete:
 		if !takesNoQuery(w, r, "every call of the journal") {
 			return
@@ -469,7 +487,8 @@ func plainNumber(v string) (uint64, bool) {
 
 // adminRequest answers GET /__admin/requests/{seq}: one entry, in full.
 func (s *Server) adminRequest(w http.ResponseWriter, r *http.Request, seq string) {
-	if !allowMethods(w, r, http.MethodGet, http.MethodHead) {
+	if !allowMethods(w, r, http.MethodGet, http.MethodHead) ||
+		!readsNoQuery(w, r, "shows one call in full (GET "+adminPrefix+"/requests takes the filters)") {
 		return
 	}
 	n, ok := plainNumber(seq)
@@ -551,6 +570,9 @@ func (s *Server) adminFault(w http.ResponseWriter, r *http.Request, id string) {
 	}
 	gone := func() {
 		writeAdminError(w, http.StatusNotFound, adminNotFound, "no fault with id %q (removed, or its times ran out)", id)
+	}
+	if r.Method != http.MethodDelete && !readsNoQuery(w, r, "shows one fault") {
+		return
 	}
 	if r.Method == http.MethodDelete {
 		if !s.faults.remove(id) {

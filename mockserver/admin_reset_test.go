@@ -42,7 +42,15 @@ func TestResetDropsCallsReceivedBefore(t *testing.T) {
 				time.Sleep(10 * time.Millisecond)
 			}
 
+			if c := readAdminRequests(t, a+"/requests").Cleared; c != 0 {
+				t.Fatalf("cleared before the reset: got %d, want 0", c)
+			}
 			adminChecks(t, admin(t, reset.method, a+reset.path, "", ""), hasStatus(204))
+			// The listing counts the clears: a page polling with since
+			// reads its list anew (TestAdminPageSeesTheJournalClearedInChromium).
+			if c := readAdminRequests(t, a+"/requests").Cleared; c != 1 {
+				t.Errorf("cleared after the reset: got %d, want 1", c)
+			}
 			cancel() // the client gives up: the held call ends, after the reset
 			if err := <-done; err == nil {
 				t.Fatal("the held call was answered; want it canceled")

@@ -211,6 +211,10 @@ func TestAdminBadInput(t *testing.T) {
 		{"faults with a filter", "GET", "/faults?operation=ReturnProvinces", "", []check{hasAdminError(400, adminBadRequest), bodyContains("takes no query"), bodyContains("every active fault")}},
 		{"cities with a filter", "GET", "/cities?province=NB", "", []check{hasAdminError(400, adminBadRequest), bodyContains("takes no query")}},
 		{"institutions with a filter", "GET", "/institutions?kind=bank", "", []check{hasAdminError(400, adminBadRequest), bodyContains("takes no query")}},
+		// Reads of one thing: a query was ignored, as the lists' was.
+		{"info with a query", "GET", "/info?verbose=1", "", []check{hasAdminError(400, adminBadRequest), bodyContains("takes no query"), bodyContains(`(\"verbose=1\")`)}},
+		{"entry with a query", "GET", "/requests/1?summary=true", "", []check{hasAdminError(400, adminBadRequest), bodyContains("takes no query"), bodyContains("one call")}},
+		{"fault with a query", "GET", "/faults/f1?operation=ReturnProvinces", "", []check{hasAdminError(400, adminBadRequest), bodyContains("takes no query")}},
 		{"no such entry", "GET", "/requests/99", "", []check{hasAdminError(404, adminNotFound)}},
 		{"entry not a number", "GET", "/requests/latest", "", []check{hasAdminError(404, adminNotFound)}},
 		{"delete one entry", "DELETE", "/requests/1", "", []check{hasAdminError(405, adminMethodNotAllowed)}},

@@ -3,7 +3,6 @@ package mockserver
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -238,12 +237,18 @@ func (f RequestFilter) match(r *journalRecord) bool {
 // requests come, up to size entries, so a large size costs only what is
 // kept.
 type journal struct {
-	mu      sync.Mutex // guards entries, next, full, seq and readers
+	mu      sync.Mutex // guards entries, next, full, seq, cleared, cross and readers
 	entries []journalRecord
 	size    int // the entries it keeps at most
 	next    int // where the next entry goes
 	full    bool
 	seq     uint64
+	// cleared counts the times reset emptied the journal, for a reader
+	// polling with since to tell that the calls it listed are gone.
+	cleared uint64
+	// cross are the keys the journal's calls carried, masked in every
+	// entry (journal_cross.go); gathered as the journal is read.
+	cross crossKeys
 	// emptied is when reset last emptied the journal: a call that
 	// arrived before it and ended after it (a fault held it back) is not
 	// journaled, so the journal after a reset holds the calls made after
@@ -343,7 +348,7 @@ func (j *journal) settle(r *journalRecord) {
 		r.params[k] = strings.Clone(v) // not a part of the request's text
 	}
 	if r.shown == nil {
-		r.shown = j.show(r)
+		r.shown = j.show(r, nil)
 	}
 	r.kept, r.call = keptCall{}, nil
 }
@@ -353,7 +358,12 @@ func (j *journal) settle(r *journalRecord) {
 func (r *journalRecord) entry(full bool, keys []string) JournalEntry {
 	e := r.JournalEntry
 	if r.params != nil {
-		e.Params = maps.Clone(r.params)
+		// Masked when settled; again with the keys of the journal's
+		// calls gathered since (journal_cross.go).
+		e.Params = make(map[string]string, len(r.params))
+		for k, v := range r.params {
+			e.Params[k] = redact.Text(v, keys...)
+		}
 	} else if c := r.call; c != nil {
 		e.Params = make(map[string]string, len(c.Op.Params))
 		e.Params[asmx.ParamKey] = MaskKey(c.Key)
@@ -509,40 +519,54 @@ func (j *journal) read(match func(*journalRecord) bool, limit int, full bool) []
 	if j.full {
 		visit(j.next, len(j.entries))
 	}
+	cross := j.crossKeys()
 	j.mu.Unlock()
 	slices.Reverse(recs)
 	slices.Reverse(slots)
+	crossKs := crossKeysOf(cross)
 
-	var fresh []int // records shown here for the first time
+	type freshShown struct {
+		i   int
+		was *shownCall // what the journal held
+	}
+	var fresh []freshShown // records shown here for the first time, or masked again
 	out := make([]JournalEntry, len(recs))
 	for i := range recs {
 		r := &recs[i]
-		if full && r.shown == nil && j.bodyMax > 0 {
-			r.shown = j.show(r)
-			fresh = append(fresh, i)
+		if was := r.shown; full && was == nil && j.bodyMax > 0 {
+			r.shown = j.show(r, crossKs)
+			r.shown.cross = cross
+			fresh = append(fresh, freshShown{i, was})
+		} else if was != nil {
+			if more := newKeys(cross, was.cross); len(more) > 0 {
+				r.shown = was.remask(pickCross(crossKs, more))
+				r.shown.cross = cross
+				fresh = append(fresh, freshShown{i, was})
+			}
 		}
-		out[i] = r.entry(full, j.keys)
+		out[i] = r.entry(full, r.entryKeys(j.keys, crossKs))
 	}
 	j.mu.Lock()
 	j.readers--
-	for _, i := range fresh {
-		if slots[i] >= len(j.entries) { // emptied meanwhile
+	for _, f := range fresh {
+		if slots[f.i] >= len(j.entries) { // emptied meanwhile
 			continue
 		}
-		if slot := &j.entries[slots[i]]; slot.Seq == recs[i].Seq && slot.shown == nil {
-			slot.shown, slot.kept = recs[i].shown, keptCall{}
+		if slot := &j.entries[slots[f.i]]; slot.Seq == recs[f.i].Seq && slot.shown == f.was {
+			slot.shown, slot.kept = recs[f.i].shown, keptCall{}
 		}
 	}
 	j.mu.Unlock()
 	return out
 }
 
-// last returns the seq of the newest call journaled, 0 before the first;
-// it keeps counting when the journal is emptied or drops entries.
-func (j *journal) last() uint64 {
+// last returns the seq of the newest call journaled, 0 before the first
+// (it keeps counting when the journal is emptied or drops entries), and
+// how many times reset emptied the journal.
+func (j *journal) last() (seq, cleared uint64) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return j.seq
+	return j.seq, j.cleared
 }
 
 // reset empties the journal and returns how many entries it held. Sequence
@@ -552,6 +576,7 @@ func (j *journal) reset() int {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.emptied = time.Now()
+	j.cleared++
 	n := len(j.entries)
 	clear(j.entries)
 	j.entries = j.entries[:0]

@@ -20,7 +20,8 @@ import (
 // query, form, XML or JSON text is masked, and every literal occurrence,
 // raw or escaped, of the configured keys, of the call's key and of every
 // strAtmServiceKey value the request holds (in its path, query, header
-// fields and body); the credential headers read REDACTED, as cassettes
+// fields and body), and of the keys the journal's other calls carried
+// (journal_cross.go); the credential headers read REDACTED, as cassettes
 // write them. A body is decoded to text first (UTF-16 and the content
 // type's charset as the mock reads a SOAP request), masked whole as kept,
 // and only then cut to what the journal shows; a body kept cut that ends
@@ -31,6 +32,10 @@ import (
 type shownCall struct {
 	path, query string
 	req, resp   JournalMessage
+	// cross are the keys of the journal's calls it was masked with
+	// (journal_cross.go): those gathered since are masked in it when it
+	// is next read.
+	cross []string
 }
 
 // held is what sh holds, in the bytes the journal's bound counts.
@@ -45,14 +50,42 @@ func (m JournalMessage) clone() JournalMessage {
 	return m
 }
 
-// show masks and cuts the request and answer kept in r.
-func (j *journal) show(r *journalRecord) *shownCall {
+// show masks and cuts the request and answer kept in r; cross are the
+// keys of the journal's calls (journal_cross.go), masked too where r
+// holds them.
+func (j *journal) show(r *journalRecord, cross []crossKey) *shownCall {
 	k := &r.kept
 	if k.reqHead == nil { // nothing kept
-		return &shownCall{path: redact.Text(r.Path, r.callKeys(j.keys)...)}
+		return &shownCall{path: redact.Text(r.Path, append(r.callKeys(j.keys), crossIn(cross, textField{s: r.Path})...)...)}
 	}
 	reqText, reqCharset := bodyText(k.reqBody, k.reqHead.Get("Content-Type"), k.reqSize)
-	keys := callValues(r, reqText, j.keys, j.reqEncoding)
+	var respHead http.Header
+	var respBody []byte
+	var respText, respCharset string
+	if k.answered {
+		respHead, respBody = k.respHead.header(), k.respBody
+		if k.fromSet && r.call != nil && j.encode != nil {
+			// No more than was written: a client may have gone away.
+			respBody = j.encode(r.call, int(min(int64(bodyRoom(j.bodyMax, headerBytes(respHead))), k.respSize)))
+		}
+		respText, respCharset = bodyText(respBody, respHead.Get("Content-Type"), k.respSize)
+	}
+	keys := j.keys
+	if len(cross) > 0 {
+		fields := []textField{{s: r.Path, encoded: true, cut: k.headCut&cutPath != 0},
+			{s: k.query, encoded: true, cut: k.headCut&cutQuery != 0}, {s: k.host, cut: k.headCut&cutHost != 0},
+			{s: reqText, cut: int64(len(k.reqBody)) < k.reqSize}, {s: respText, cut: int64(len(respBody)) < k.respSize}}
+		for _, h := range []http.Header{k.reqHead, respHead} {
+			for name, vs := range h {
+				fields = append(fields, textField{s: name})
+				for _, v := range vs {
+					fields = append(fields, textField{s: v, encoded: true})
+				}
+			}
+		}
+		keys = append(slices.Clip(keys), crossIn(cross, fields...)...)
+	}
+	keys = callValues(r, reqText, keys, j.reqEncoding)
 
 	half := j.bodyMax / 2
 	sh := &shownCall{path: showHead(r.Path, keys, k.headCut&cutPath != 0), query: showHead(k.query, keys, k.headCut&cutQuery != 0)}
@@ -75,13 +108,6 @@ func (j *journal) show(r *journalRecord) *shownCall {
 	if !k.answered {
 		return sh
 	}
-	respHead := k.respHead.header()
-	respBody := k.respBody
-	if k.fromSet && r.call != nil && j.encode != nil {
-		// No more than was written: a client may have gone away.
-		respBody = j.encode(r.call, int(min(int64(bodyRoom(j.bodyMax, headerBytes(respHead))), k.respSize)))
-	}
-	respText, respCharset := bodyText(respBody, respHead.Get("Content-Type"), k.respSize)
 	sh.resp = JournalMessage{Header: showHeader(respHead, "", keys), Size: k.respSize, HeaderCut: k.respCut, Charset: respCharset}
 	if headerBytes(sh.resp.Header) > half {
 		sh.resp.Header, _ = fitHeader(sh.resp.Header, half)

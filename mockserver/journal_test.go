@@ -149,6 +149,7 @@ type adminRequests struct {
 	Matched  int            `json:"matched"`
 	LastSeq  uint64         `json:"lastSeq"`
 	Held     []HeldCall     `json:"held"`
+	Cleared  uint64         `json:"cleared"`
 }
 
 // readAdminRequests reads the admin API's journal answer at u.

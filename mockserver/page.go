@@ -149,7 +149,7 @@ type adminDataset struct {
 
 // adminInfo answers GET /__admin/info.
 func (s *Server) adminInfo(w http.ResponseWriter, r *http.Request) {
-	if !allowMethods(w, r, http.MethodGet, http.MethodHead) {
+	if !allowMethods(w, r, http.MethodGet, http.MethodHead) || !readsNoQuery(w, r, "shows what the admin page shows of the mock") {
 		return
 	}
 	ds := s.data.ds

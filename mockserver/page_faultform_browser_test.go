@@ -74,3 +74,42 @@ func TestAdminPageFaultFormRoundTripsInChromium(t *testing.T) {
 	}
 	noProblems(t, ctx)
 }
+
+// TestAdminPageFaultFormOffersSOAP12CodesInChromium: the form's SOAP code
+// list names SOAP 1.2's Sender and Receiver, which the API takes as
+// Client and Server (and answers so over SOAP 1.2): the list offered
+// Server, Client and VersionMismatch only, and a SOAP 1.2 user did not
+// find the code the answer carries. The choice labelled Sender adds a
+// Client fault, the code the API stores and lists.
+func TestAdminPageFaultFormOffersSOAP12CodesInChromium(t *testing.T) {
+	t.Parallel()
+	exe := requireChromium(t)
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	ctx := openAdminPage(t, exe, ts.URL, chromedp.Click(`#fault-details summary`), chromedp.WaitVisible(`#f-sf-code`))
+	for i, tt := range []struct{ name, want string }{{"Sender", "Client"}, {"Receiver", "Server"}} {
+		ok := browserValue(t, ctx, "choose "+tt.name, chromedp.Evaluate[bool](fmt.Sprintf(`((name) => {
+			const form = document.getElementById('fault-form');
+			HTMLFormElement.prototype.reset.call(form);
+			const sel = document.getElementById('f-sf-code');
+			const opt = [...sel.options].find((o) => o.textContent.includes(name));
+			if (!opt) return false;
+			sel.value = opt.value;
+			return true;
+		})(%q)`, tt.name)))
+		if !ok {
+			t.Errorf("the soapFault.code list has no choice naming %s", tt.name)
+			continue
+		}
+		browse(t, ctx, "add the fault", chromedp.Click(`#fault-form button[type="submit"]`))
+		waitUntil(t, ctx, "the fault added, or refused", fmt.Sprintf(`document.querySelectorAll('#faults li').length === %d ||
+			document.getElementById('fault-error').textContent !== ''`, i+1))
+		if e := browserValue(t, ctx, "read the form's error", chromedp.Text(`#fault-error`)); e != "" {
+			t.Fatalf("%s: the form says %q", tt.name, e)
+		}
+		fs := ts.Faults()
+		if got := fs[len(fs)-1].SOAPFault; got == nil || got.Code != tt.want {
+			t.Errorf("the choice naming %s added soapFault %+v; want code %s", tt.name, got, tt.want)
+		}
+	}
+	noProblems(t, ctx)
+}

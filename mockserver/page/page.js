@@ -93,6 +93,7 @@
   let firstRead = true;   // the list is read anew: its first read lists the newest calls
   let cutAtStart = false; // that first read found more calls than it reads
   let notListed = 0;      // calls that came faster than the page reads them, since then
+  let cleared = null;     // the journal's cleared count when the list was read anew; null: not yet read
   let started = false;
 
   function setState(text) {
@@ -193,6 +194,7 @@
     firstRead = true;
     cutAtStart = false;
     notListed = 0;
+    cleared = null;
     setText('calls-skipped', '');
     $('call-rows').replaceChildren();
     updateCount();
@@ -250,6 +252,18 @@
         setText('calls-status', 'The mock started anew: the calls listed are its own.');
         open();
         return;
+      }
+      if (gen === generation && typeof reqs.cleared === 'number') {
+        if (cleared !== null && reqs.cleared !== cleared) {
+          // Emptied since the list was read (POST /__admin/reset from a
+          // test suite, DELETE /__admin/requests from another tab): the
+          // calls listed are gone; list those made since, as a restart.
+          polling = false;
+          setText('calls-status', 'The journal was cleared (POST /__admin/reset or DELETE /__admin/requests): the calls listed are those made since.');
+          restart();
+          return;
+        }
+        cleared = reqs.cleared;
       }
       if (gen === generation) {
         addCalls(reqs.requests || [], reqs.matched, q.has('operation') || q.has('binding') || q.has('status'));
