@@ -247,22 +247,7 @@ func (c *shapeCompare) fields(el *etree.Element, fields []*shape.Field, ns, at s
 // operation has none.
 func (c *shapeCompare) optional(f *shape.Field) bool {
 	_, omits := f.Omits()
-	return len(f.Fields) > 0 || f.List != "" || !shape.IsValueType(f.Type) || omits || !c.point && pointOnly(f)
-}
-
-func pointOnly(f *shape.Field) bool {
-	if f.IsLeaf() {
-		return strings.HasPrefix(f.Value, "coordinates.")
-	}
-	if f.List != "" {
-		return false
-	}
-	for _, k := range f.Fields {
-		if !pointOnly(k) {
-			return false
-		}
-	}
-	return true
+	return len(f.Fields) > 0 || f.List != "" || !shape.IsValueType(f.Type) || omits || !c.point && f.PointOnly()
 }
 
 // field compares one element with f. A null element (xsi:nil="true",

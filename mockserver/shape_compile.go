@@ -406,7 +406,7 @@ func contentMayBeEmpty(fields []*shape.Field, scope shape.Scope) (ok, items, poi
 				return false, false, false
 			}
 			items = true
-		case scope == shape.ScopeLocations && onlyPoint(f) && !f.Nillable && !f.Always:
+		case scope == shape.ScopeLocations && f.PointOnly() && !f.Nillable && !f.Always:
 			point = true
 		default:
 			return false, false, false
@@ -532,7 +532,7 @@ func (c *compiler) fields(fields []*shape.Field, scope shape.Scope, inherit, inS
 			c.element(f.Element, prefix, ns, inScope, depth, kids, scope, func(d int) {
 				c.fields(kids, scope, f.ChildNamespace(c.ns, ns), childInScope(prefix, ns, inScope), d, rc)
 			})
-			if scope == shape.ScopeLocations && onlyPoint(f) && !f.Always {
+			if scope == shape.ScopeLocations && f.PointOnly() && !f.Always {
 				c.conditional(start, c.nilElement(f, prefix, ns, inScope, depth))
 			}
 		default:
@@ -550,7 +550,7 @@ func (c *compiler) fields(fields []*shape.Field, scope shape.Scope, inherit, inS
 			omit, omits := f.Omits()
 			c.ops = append(c.ops, op{kind: opLeaf, b: []byte(open + ">"), close: []byte("</" + name + ">"),
 				empty: []byte(c.emptyEnd(f, open, name, depth)), leaf: c.leaf(f, scope), omits: omits && omit != "", omit: []byte(omit)})
-			if scope == shape.ScopeLocations && onlyPoint(f) && !f.Always {
+			if scope == shape.ScopeLocations && f.PointOnly() && !f.Always {
 				c.conditional(start, c.nilElement(f, prefix, ns, inScope, depth))
 			}
 		}

@@ -2,7 +2,6 @@ package mockserver
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/atmkit/atmkit/shape"
 )
@@ -67,22 +66,6 @@ func (c *compiler) conditional(start int, alt []byte) {
 	body := slices.Clone(c.ops[start:])
 	c.ops = append(c.ops[:start], op{kind: opIfPoint, skip: len(body), b: alt})
 	c.ops = append(c.ops, body...)
-}
-
-// onlyPoint reports whether every value under f is the search point's.
-func onlyPoint(f *shape.Field) bool {
-	if f.IsLeaf() {
-		return strings.HasPrefix(f.Value, "coordinates.")
-	}
-	if f.List != "" {
-		return false
-	}
-	for _, k := range f.Fields {
-		if !onlyPoint(k) {
-			return false
-		}
-	}
-	return true
 }
 
 // alwaysWritten returns copies of fields, the fields of a container of

@@ -287,6 +287,24 @@ func (f *Field) Name() string {
 // IsLeaf reports whether the field holds one value (from the model or generated).
 func (f *Field) IsLeaf() bool { return f.List == "" && len(f.Fields) == 0 }
 
+// PointOnly reports whether every value under f is the search point's
+// (coordinates.*): an element an answer without a search point leaves
+// out, writes nil, or writes as 0, 0 (Always).
+func (f *Field) PointOnly() bool {
+	if f.IsLeaf() {
+		return strings.HasPrefix(f.Value, "coordinates.")
+	}
+	if f.List != "" {
+		return false
+	}
+	for _, k := range f.Fields {
+		if !k.PointOnly() {
+			return false
+		}
+	}
+	return true
+}
+
 // Content is what the result holds, by the list it holds at its top level
 // (Locations, Institutions or Provinces); "" if it holds none.
 func (r *Result) Content() Content {

@@ -1,9 +1,6 @@
 package shape
 
-import (
-	"slices"
-	"strings"
-)
+import "slices"
 
 // This file checks the null values of a typed result, an element
 // declared nillable (Field.Nillable) and a string left out when empty
@@ -63,7 +60,7 @@ func (c *checker) checkNulls(fields []*Field, typed, item bool, where string) {
 				c.addf(f.lineOf("xsiType"), at+".xsiType", "a value of a member declared object is not modelled nillable or omitEmpty")
 			}
 		}
-		if f.Always && (item || !c.resultLevel || !pointOnly(f) || f.Nillable) {
+		if f.Always && (item || !c.resultLevel || !f.PointOnly() || f.Nillable) {
 			c.addf(f.lineOf("always"), at+".always", "always is for a field of a locations result holding the search point alone (its container or its values), not nillable")
 		}
 		level := c.resultLevel
@@ -74,20 +71,4 @@ func (c *checker) checkNulls(fields []*Field, typed, item bool, where string) {
 			c.checkNulls([]*Field{f.Item}, typed, true, at)
 		}
 	}
-}
-
-// pointOnly reports whether every value under f is the search point's.
-func pointOnly(f *Field) bool {
-	if f.IsLeaf() {
-		return strings.HasPrefix(f.Value, "coordinates.")
-	}
-	if f.List != "" {
-		return false
-	}
-	for _, k := range f.Fields {
-		if !pointOnly(k) {
-			return false
-		}
-	}
-	return true
 }

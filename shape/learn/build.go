@@ -383,23 +383,7 @@ func (l *learner) objectMember(k *node, f *shape.Field, result, at string) {
 // locations result and is written in answers of operations that have
 // none: a struct, or an object the deployment always makes.
 func (l *learner) always(k *node, f *shape.Field) bool {
-	return l.content == shape.Locations && k.noPoint > 0 && !f.Nillable && pointOnly(f)
-}
-
-// pointOnly reports whether every value under f is the search point's.
-func pointOnly(f *shape.Field) bool {
-	if f.IsLeaf() {
-		return strings.HasPrefix(f.Value, "coordinates.")
-	}
-	if f.List != "" {
-		return false
-	}
-	for _, k := range f.Fields {
-		if !pointOnly(k) {
-			return false
-		}
-	}
-	return true
+	return l.content == shape.Locations && k.noPoint > 0 && !f.Nillable && f.PointOnly()
 }
 
 // nillable reports whether k, an element of the typed result being
