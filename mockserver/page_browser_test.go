@@ -329,23 +329,7 @@ func TestAdminPageWarnsInChromium(t *testing.T) {
 func TestAdminPageSeesARestartInChromium(t *testing.T) {
 	t.Parallel()
 	exe := requireChromium(t)
-	first, err := New(WithDataset(smallDataset()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The address's handler: the first mock, then the second, swapped at
-	// once, as a process restarted faster than the page polls.
-	var current atomic.Pointer[Server]
-	current.Store(first)
-	_, base := serveAt(t, "127.0.0.1:0", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { current.Load().ServeHTTP(w, r) }), time.Second)
-	ctx := openAdminPage(t, exe, base)
-	waitUntil(t, ctx, "the page goes live", `document.getElementById('state').textContent.startsWith('Live')`)
-	for range 3 {
-		if st := call(t, base, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")).status; st != http.StatusOK {
-			t.Fatalf("a call to the first mock: got %d", st)
-		}
-	}
-	waitUntil(t, ctx, "the first mock's calls", `document.querySelectorAll('#call-rows tr').length === 3`)
+	current, base, ctx := pageOnASwappableMock(t, exe, 3)
 
 	second, err := New(WithDataset(smallDataset()), WithFault(Fault{Operation: asmx.OpReturnInstitutions, Status: 503}))
 	if err != nil {
@@ -699,4 +683,28 @@ func TestAdminPageCountsCallsNotListedInChromium(t *testing.T) {
 		t.Errorf("the filtered list's operations: got %q", ops)
 	}
 	noProblems(t, ctx)
+}
+
+// pageOnASwappableMock serves a first mock at an address whose handler
+// the test can swap for another mock at once (current), as a process
+// restarted faster than the page polls, opens the admin page there, makes
+// calls calls to the first mock and waits until the page lists them.
+func pageOnASwappableMock(t *testing.T, exe string, calls int) (current *atomic.Pointer[Server], base string, ctx context.Context) {
+	t.Helper()
+	first, err := New(WithDataset(smallDataset()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	current = new(atomic.Pointer[Server])
+	current.Store(first)
+	_, base = serveAt(t, "127.0.0.1:0", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { current.Load().ServeHTTP(w, r) }), time.Second)
+	ctx = openAdminPage(t, exe, base)
+	waitUntil(t, ctx, "the page goes live", `document.getElementById('state').textContent.startsWith('Live')`)
+	for range calls {
+		if st := call(t, base, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")).status; st != http.StatusOK {
+			t.Fatalf("a call to the first mock: got %d", st)
+		}
+	}
+	waitUntil(t, ctx, "the first mock's calls", fmt.Sprintf(`document.querySelectorAll('#call-rows tr').length === %d`, calls))
+	return current, base, ctx
 }

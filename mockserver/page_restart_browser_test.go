@@ -3,7 +3,6 @@ package mockserver
 import (
 	"net/http"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,21 +19,7 @@ import (
 func TestAdminPageSeesARestartAheadInChromium(t *testing.T) {
 	t.Parallel()
 	exe := requireChromium(t)
-	first, err := New(WithDataset(smallDataset()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var current atomic.Pointer[Server]
-	current.Store(first)
-	_, base := serveAt(t, "127.0.0.1:0", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { current.Load().ServeHTTP(w, r) }), time.Second)
-	ctx := openAdminPage(t, exe, base)
-	waitUntil(t, ctx, "the page goes live", `document.getElementById('state').textContent.startsWith('Live')`)
-	for range 2 {
-		if st := call(t, base, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")).status; st != http.StatusOK {
-			t.Fatalf("a call to the first mock: got %d", st)
-		}
-	}
-	waitUntil(t, ctx, "the first mock's calls", `document.querySelectorAll('#call-rows tr').length === 2`)
+	current, _, ctx := pageOnASwappableMock(t, exe, 2)
 
 	// The second mock takes its 5 calls at an address of its own before it
 	// takes the first's: the page's next poll (since=2) finds lastSeq 5.
