@@ -48,8 +48,34 @@ func HasLetterEscape(s string) bool {
 }
 
 // mayNameJSONKey reports whether s may hold a member jsonRE matches: the
-// name as it is (any case), or a \u escape of a letter (HasLetterEscape).
-func mayNameJSONKey(s string) bool { return containsFold(s, ParamName) || HasLetterEscape(s) }
+// name (any case) followed by a colon, past its closing quote and white
+// space; a \u escape of a letter (HasLetterEscape); or a letter that
+// folds to one of the name's beyond ASCII (the Kelvin sign, the long s),
+// which jsonRE's case folding reads. It reads s without allocating, so
+// that the regular expression runs only on a text that may hold such a
+// member: an 11 MB form holding strAtmServiceKey= cost the recorder two
+// passes of it, about a second of CPU each (TestJSONKeysSkipsForms).
+func mayNameJSONKey(s string) bool {
+	if HasLetterEscape(s) || strings.Contains(s, "\u212a") || strings.Contains(s, "\u017f") {
+		return true
+	}
+	for i := 0; i+len(ParamName) <= len(s); i++ {
+		if s[i]|0x20 != 's' || !strings.EqualFold(s[i:i+len(ParamName)], ParamName) {
+			continue
+		}
+		k := i + len(ParamName)
+		if k < len(s) && (s[k] == '"' || s[k] == '\'') {
+			k++
+		}
+		for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '\n' || s[k] == '\f' || s[k] == '\r') {
+			k++
+		}
+		if k < len(s) && s[k] == ':' {
+			return true
+		}
+	}
+	return false
+}
 
 func isHexByte(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f' }
 

@@ -224,7 +224,7 @@ func (m *Masker) Text(s string, more ...string) string {
 // either charset); a form in another charset is best made UTF-8 first
 // (asmx.FormText). Values that are masks already are left out.
 func Values(s string) []string {
-	if !mayNameJSONKey(s) {
+	if !containsFold(s, ParamName) && !HasLetterEscape(s) { // no parameter, no JSON member
 		return nil
 	}
 	var out []string
