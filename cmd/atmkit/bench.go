@@ -124,7 +124,7 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 	} else if err := report.WriteJSON(m.Stdout); err != nil {
 		return fmt.Errorf("bench: write report: %w", err)
 	}
-	if err != nil { // ErrInterrupted, after its partial report: exit 2
+	if err != nil { // ErrInterrupted after its partial report, ErrUnanswered after its report: exit 2
 		return err
 	}
 	return report.Err()

@@ -111,7 +111,49 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if report == nil && err != nil && ctx.Err() != nil {
 		return nil, ErrNotMeasured
 	}
+	if report != nil && err == nil {
+		err = report.unanswered()
+	}
 	return report, err
+}
+
+// ErrUnanswered is wrapped by the error of a run, its report complete, in
+// which a server answered no call while it was measured, and failed none:
+// each call outlasted its round (a --target slower than -d allows), so
+// the server was not measured, and its 0 requests a second and the
+// ratios against them say nothing. Its exit code is 2, as a TargetError's.
+var ErrUnanswered = errors.New("answered no call while it was measured")
+
+// unansweredError is ErrUnanswered for one server.
+type unansweredError struct{ msg string }
+
+func (e *unansweredError) Error() string { return e.msg }
+
+func (e *unansweredError) Unwrap() error { return ErrUnanswered }
+
+func (e *unansweredError) ExitCode() int { return 2 }
+
+// unanswered is the error of r when a server in it answered no call in
+// the time measured, and failed none: a TargetError for --target's
+// server, an unansweredError for another; nil when every server answered.
+func (r *Report) unanswered() error {
+	for _, res := range r.Results {
+		if res.Requests > 0 || res.Errors > 0 {
+			continue
+		}
+		d := time.Duration(r.DurationSec * float64(time.Second))
+		name := "the server " + res.Server
+		if res.Server == "target" {
+			name = "the target"
+		}
+		err := &unansweredError{msg: fmt.Sprintf("bench: %s answered no call in the %s it was measured (%s of %s): each took longer than its round; give a longer -d or fewer --rounds",
+			name, d, plural(r.Rounds, "round"), d/time.Duration(max(1, r.Rounds)))}
+		if res.Server == "target" {
+			return &TargetError{Err: err}
+		}
+		return err
+	}
+	return nil
 }
 
 func run(ctx context.Context, cfg Config) (*Report, error) {

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
+	"github.com/atmkit/atmkit/mockserver"
+)
+
+// TestBenchTargetTooSlow: a target that answers the first call on each
+// connection (bench's first call, the check before each round), then
+// holds every call past the round's end
+// (a deployment slower than -d allows) answered no call while measured: it
+// could not be measured, exit 2, saying so after the report. It exited 0,
+// "0.0 req/s, p50 0.000 ms, 0 errors", and a ratio of 0.000 to the
+// ceiling, as if measured.
+func TestBenchTargetTooSlow(t *testing.T) {
+	t.Setenv(testMainVar, "1") // the ceiling's process is this test binary
+	t.Setenv("TMPDIR", t.TempDir())
+	h, err := mockserver.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls sync.Map // by the client's address: calls on its connection
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n, _ := calls.LoadOrStore(r.RemoteAddr, new(atomic.Int64))
+		if n.(*atomic.Int64).Add(1) > 1 { // bench's first call and each round's check are first on theirs
+			select { // held until the client gives up (at the round's end), or the test ends
+			case <-r.Context().Done():
+			case <-release:
+			}
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	defer close(release) // first
+	for _, format := range []string{"text", "json"} {
+		args := []string{"--target", srv.URL, "-c", "1"}
+		if format == "json" {
+			args = append(args, "--json")
+		}
+		stdout, _, err := runBenchCmd(t, args...)
+		var stderr bytes.Buffer
+		code := (&cli.Env{Stderr: &stderr}).Exit(err)
+		if want := "the target answered no call in the "; code != cli.ExitUsage || !strings.Contains(stderr.String(), want) {
+			t.Errorf("%s: got exit %d and %q, want %d and %q", format, code, stderr.String(), cli.ExitUsage, want)
+		}
+		if !strings.Contains(stdout, "ceiling") {
+			t.Errorf("%s: got %q, want the report before the error", format, stdout)
+		}
+	}
+}
