@@ -100,6 +100,12 @@ var brokenSets = []brokenSet{
 	{"a column after an accent", func(t *testing.T, dir string) {
 		editATM(t, dir, 5, `{"id":5,`, `{"id":5,"é":1 2,`)
 	}, exitFailure, "atms.jsonl:5 (id 5): invalid JSON at column 15: invalid character '2' after object key:value pair"},
+	// A record of a list file was named by its index alone, which an
+	// editor cannot go to in an indented file: now the line it starts on
+	// too (each city is 7 lines from line 2: the second starts on line 9).
+	{"a city's id taken", func(t *testing.T, dir string) {
+		replaceIn(t, filepath.Join(dir, "cities.json"), `"id": 102,`, `"id": 101,`)
+	}, exitFailure, "cities.json:9[1] (id 101): id: 101 is used by an earlier city"},
 	{"an id beyond int", func(t *testing.T, dir string) {
 		editATM(t, dir, 20, `{"id":20,`, `{"id":2147483648,`)
 	}, exitFailure, "atms.jsonl:20: id: 2147483648 is out of range [-2147483648, 2147483647]"},
