@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/mockserver"
@@ -55,6 +57,27 @@ func TestBenchTargetTooSlow(t *testing.T) {
 		}
 		if !strings.Contains(stdout, "ceiling") {
 			t.Errorf("%s: got %q, want the report before the error", format, stdout)
+		}
+	}
+}
+
+// TestBenchRoundsUnderAMillisecond: a -d that split over the rounds leaves
+// less than a millisecond a round (-d 1ns: 0 ns a round) is a wrong
+// setting, exit 2 at once: each round's 0 was read as the load
+// generator's default, 10 s, so -d 1ns measured for 40 s, and -d 999ns
+// --rounds 1000 would have run for hours.
+func TestBenchRoundsUnderAMillisecond(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{{"-d", "1ns"}, {"-d", "999ms", "--rounds", "1000"}} {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		var out, errb bytes.Buffer
+		m := &Main{cli.Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}}
+		err := m.Run(ctx, append([]string{"bench", "--warmup", "0", "-c", "1"}, args...))
+		cancel()
+		var stderr bytes.Buffer
+		code := (&cli.Env{Stderr: &stderr}).Exit(err)
+		if want := "under a millisecond a round"; code != cli.ExitUsage || !strings.Contains(stderr.String(), want) || out.Len() > 0 {
+			t.Errorf("%v: got exit %d, %q and report %q, want %d, %q and no report", args, code, stderr.String(), out.String(), cli.ExitUsage, want)
 		}
 	}
 }

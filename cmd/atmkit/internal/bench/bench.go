@@ -373,6 +373,11 @@ func (cfg *Config) checkLoad() error {
 	if cfg.Rounds == 0 {
 		cfg.Rounds = min(max(int(cfg.Duration/time.Second), 2), 30)
 	}
+	// A round of 0 ns would be the load generator's default, 10 s; an odd
+	// count's last round is two halves of one.
+	if cfg.Duration/time.Duration(cfg.Rounds) < time.Millisecond {
+		return usagef("-d %s over %s is under a millisecond a round; give a longer -d or fewer --rounds", cfg.Duration, plural(cfg.Rounds, "round"))
+	}
 	return nil
 }
 
