@@ -113,7 +113,9 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 	}
 	report, err := bench.Run(ctx, *c)
 	var ue *bench.UsageError
-	if errors.As(err, &ue) {
+	if errors.As(err, &ue) && ue.Flag != "" { // a value of one setting, named as it was given
+		return m.BadSetting(fs, ue.Flag, ue.Problem)
+	} else if ue != nil {
 		return cli.Usagef("bench", "%s", ue.Msg)
 	}
 	if report == nil { // a TargetError exits 2

@@ -63,8 +63,14 @@ type Config struct {
 }
 
 // UsageError is the error of a Config whose settings do not combine (or a
-// value Run found wrong): the command line's fault.
-type UsageError struct{ Msg string }
+// value Run found wrong): the command line's fault. Flag and Problem, when
+// Flag is not empty, are the one setting at fault (without its dashes) and
+// what is wrong with its value, for the command to name where the value
+// came from (the flag, an ATMKIT_ variable).
+type UsageError struct {
+	Msg           string
+	Flag, Problem string
+}
 
 // Error returns the message, as the command line reports it.
 func (e *UsageError) Error() string { return e.Msg }
@@ -395,7 +401,8 @@ func (cfg *Config) dataset(ctx context.Context) (*fixtures.Dataset, string, erro
 			return nil, "", ctx.Err()
 		}
 		if err != nil { // files that cannot be read, or problems in them: a wrong setting
-			return nil, "", usagef("--fixtures %s: %s", cfg.Fixtures, strings.TrimPrefix(err.Error(), "load fixtures "+cfg.Fixtures+": "))
+			problem := strings.TrimPrefix(err.Error(), "load fixtures "+cfg.Fixtures+": ")
+			return nil, "", &UsageError{Msg: fmt.Sprintf("--fixtures %s: %s", cfg.Fixtures, problem), Flag: "fixtures", Problem: problem}
 		}
 		fmt.Fprintf(cfg.Log, "atmkit bench: loaded %s in %s\n", atmsText(len(ds.ATMs)), time.Since(start).Round(time.Millisecond))
 		return ds, fmt.Sprintf("%s (%s)", cfg.Fixtures, atmsText(len(ds.ATMs))), nil
