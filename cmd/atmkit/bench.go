@@ -113,7 +113,9 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 	}
 	report, err := bench.Run(ctx, *c)
 	var ue *bench.UsageError
-	if errors.As(err, &ue) {
+	if errors.As(err, &ue) && ue.Flag != "" { // a value of one setting, named as it was given
+		return m.BadSetting(fs, ue.Flag, ue.Problem)
+	} else if ue != nil {
 		return cli.Usagef("bench", "%s", ue.Msg)
 	}
 	if report == nil { // a TargetError exits 2
@@ -124,7 +126,7 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 	} else if err := report.WriteJSON(m.Stdout); err != nil {
 		return fmt.Errorf("bench: write report: %w", err)
 	}
-	if err != nil { // ErrInterrupted, after its partial report: exit 2
+	if err != nil { // ErrInterrupted after its partial report, ErrUnanswered after its report: exit 2
 		return err
 	}
 	return report.Err()

@@ -88,6 +88,24 @@ var brokenSets = []brokenSet{
 			t.Fatal(err)
 		}
 	}, exitFailure, "provinces.json: is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8"},
+	// A character of several bytes where JSON wants another was named by
+	// its first byte, as if Latin-1: 'â' for a “, 'ï' for a byte order
+	// mark; and a column counted bytes, not characters.
+	{"a typographic quote", func(t *testing.T, dir string) {
+		replaceIn(t, filepath.Join(dir, "cities.json"), `"name": "Moncton"`, `“name”: "Moncton"`)
+	}, exitFailure, `cities.json: invalid JSON at line 4, column 5: invalid character '“' (U+201C, a typographic quote: JSON's quotes are ") looking for beginning of object key string`},
+	{"a byte order mark inside a file", func(t *testing.T, dir string) {
+		editATM(t, dir, 2, `{"id":2,`, "\uFEFF{\"id\":2,") // a second file joined on
+	}, exitFailure, "atms.jsonl:2 (id 2): invalid JSON at column 1: invalid character U+FEFF (a byte order mark: only the start of a file may hold one) looking for beginning of value"},
+	{"a column after an accent", func(t *testing.T, dir string) {
+		editATM(t, dir, 5, `{"id":5,`, `{"id":5,"é":1 2,`)
+	}, exitFailure, "atms.jsonl:5 (id 5): invalid JSON at column 15: invalid character '2' after object key:value pair"},
+	// A record of a list file was named by its index alone, which an
+	// editor cannot go to in an indented file: now the line it starts on
+	// too (each city is 7 lines from line 2: the second starts on line 9).
+	{"a city's id taken", func(t *testing.T, dir string) {
+		replaceIn(t, filepath.Join(dir, "cities.json"), `"id": 102,`, `"id": 101,`)
+	}, exitFailure, "cities.json:9[1] (id 101): id: 101 is used by an earlier city"},
 	{"an id beyond int", func(t *testing.T, dir string) {
 		editATM(t, dir, 20, `{"id":20,`, `{"id":2147483648,`)
 	}, exitFailure, "atms.jsonl:20: id: 2147483648 is out of range [-2147483648, 2147483647]"},

@@ -61,7 +61,7 @@ func TestFixturesCheckPrintsNoControlCharacters(t *testing.T) {
 			t.Errorf("a line that names no file: %q", line)
 		}
 	}
-	if want := `provinces.json[0] (code N\nX\x1b]0;pwned\a): code:`; !strings.Contains(out, want) {
+	if want := `provinces.json:1[0] (code N\nX\x1b]0;pwned\a): code:`; !strings.Contains(out, want) {
 		t.Errorf("got %q, want it to contain %q", out, want)
 	}
 }

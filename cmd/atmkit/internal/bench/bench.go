@@ -63,8 +63,14 @@ type Config struct {
 }
 
 // UsageError is the error of a Config whose settings do not combine (or a
-// value Run found wrong): the command line's fault.
-type UsageError struct{ Msg string }
+// value Run found wrong): the command line's fault. Flag and Problem, when
+// Flag is not empty, are the one setting at fault (without its dashes) and
+// what is wrong with its value, for the command to name where the value
+// came from (the flag, an ATMKIT_ variable).
+type UsageError struct {
+	Msg           string
+	Flag, Problem string
+}
 
 // Error returns the message, as the command line reports it.
 func (e *UsageError) Error() string { return e.Msg }
@@ -111,7 +117,49 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if report == nil && err != nil && ctx.Err() != nil {
 		return nil, ErrNotMeasured
 	}
+	if report != nil && err == nil {
+		err = report.unanswered()
+	}
 	return report, err
+}
+
+// ErrUnanswered is wrapped by the error of a run, its report complete, in
+// which a server answered no call while it was measured, and failed none:
+// each call outlasted its round (a --target slower than -d allows), so
+// the server was not measured, and its 0 requests a second and the
+// ratios against them say nothing. Its exit code is 2, as a TargetError's.
+var ErrUnanswered = errors.New("answered no call while it was measured")
+
+// unansweredError is ErrUnanswered for one server.
+type unansweredError struct{ msg string }
+
+func (e *unansweredError) Error() string { return e.msg }
+
+func (e *unansweredError) Unwrap() error { return ErrUnanswered }
+
+func (e *unansweredError) ExitCode() int { return 2 }
+
+// unanswered is the error of r when a server in it answered no call in
+// the time measured, and failed none: a TargetError for --target's
+// server, an unansweredError for another; nil when every server answered.
+func (r *Report) unanswered() error {
+	for _, res := range r.Results {
+		if res.Requests > 0 || res.Errors > 0 {
+			continue
+		}
+		d := time.Duration(r.DurationSec * float64(time.Second))
+		name := "the server " + res.Server
+		if res.Server == "target" {
+			name = "the target"
+		}
+		err := &unansweredError{msg: fmt.Sprintf("bench: %s answered no call in the %s it was measured (%s of %s): each took longer than its round; give a longer -d or fewer --rounds",
+			name, d, plural(r.Rounds, "round"), d/time.Duration(max(1, r.Rounds)))}
+		if res.Server == "target" {
+			return &TargetError{Err: err}
+		}
+		return err
+	}
+	return nil
 }
 
 func run(ctx context.Context, cfg Config) (*Report, error) {
@@ -331,6 +379,11 @@ func (cfg *Config) checkLoad() error {
 	if cfg.Rounds == 0 {
 		cfg.Rounds = min(max(int(cfg.Duration/time.Second), 2), 30)
 	}
+	// A round of 0 ns would be the load generator's default, 10 s; an odd
+	// count's last round is two halves of one.
+	if cfg.Duration/time.Duration(cfg.Rounds) < time.Millisecond {
+		return usagef("-d %s over %s is under a millisecond a round; give a longer -d or fewer --rounds", cfg.Duration, plural(cfg.Rounds, "round"))
+	}
 	return nil
 }
 
@@ -348,7 +401,8 @@ func (cfg *Config) dataset(ctx context.Context) (*fixtures.Dataset, string, erro
 			return nil, "", ctx.Err()
 		}
 		if err != nil { // files that cannot be read, or problems in them: a wrong setting
-			return nil, "", usagef("--fixtures %s: %s", cfg.Fixtures, strings.TrimPrefix(err.Error(), "load fixtures "+cfg.Fixtures+": "))
+			problem := strings.TrimPrefix(err.Error(), "load fixtures "+cfg.Fixtures+": ")
+			return nil, "", &UsageError{Msg: fmt.Sprintf("--fixtures %s: %s", cfg.Fixtures, problem), Flag: "fixtures", Problem: problem}
 		}
 		fmt.Fprintf(cfg.Log, "atmkit bench: loaded %s in %s\n", atmsText(len(ds.ATMs)), time.Since(start).Round(time.Millisecond))
 		return ds, fmt.Sprintf("%s (%s)", cfg.Fixtures, atmsText(len(ds.ATMs))), nil

@@ -486,8 +486,9 @@ func CheckOutFile(path string) string {
 // a temporary file renamed over it) can replace path, before a command
 // runs: not a file of another user in a directory where only a file's
 // owner may replace it (sticky, as /tmp is), which a check of the
-// directory passes and the rename then refuses; "" when it can, or path
-// does not exist.
+// directory passes and the rename then refuses; nor a symbolic link whose
+// target's directory does not exist or cannot be written; "" when it can,
+// or path does not exist.
 func CheckReplace(path string) string {
 	if p := CheckIsFile(path); p != "" {
 		return p
@@ -496,6 +497,14 @@ func CheckReplace(path string) string {
 		return ""
 	}
 	target := atomicfile.Target(path)
+	if target != path { // written through the link: beside its target
+		if st, err := os.Stat(filepath.Dir(target)); err != nil || !st.IsDir() {
+			return fmt.Sprintf("a symbolic link to %s, whose directory does not exist: atmkit writes through the link; remove the link, or make %s", target, filepath.Dir(target))
+		}
+		if p := checkWritable(filepath.Dir(target)); p != "" {
+			return "a symbolic link to " + target + ": " + p
+		}
+	}
 	fi, err := os.Lstat(target)
 	if err != nil || fi.IsDir() {
 		return ""
