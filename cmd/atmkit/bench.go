@@ -97,8 +97,7 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 	); err != nil {
 		return err
 	}
-	// --op and -c left to their defaults are the mode's own (--atms-scale has others).
-	if !m.Given(fs, "op") {
+	if !m.Given(fs, "op") { // --op and -c left to their defaults are the mode's own (--atms-scale has others)
 		c.Op = ""
 	}
 	if !m.Given(fs, "c") {
