@@ -14,6 +14,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/health"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/loadgen"
 	"github.com/atmkit/atmkit/fixtures"
@@ -402,6 +403,9 @@ func (cfg *Config) dataset(ctx context.Context) (*fixtures.Dataset, string, erro
 		}
 		if err != nil { // files that cannot be read, or problems in them: a wrong setting
 			problem := strings.TrimPrefix(err.Error(), "load fixtures "+cfg.Fixtures+": ")
+			if _, p, ok := cli.ServeProblem(err, cfg.Fixtures); ok { // as serve says it: several point to fixtures check
+				problem = p
+			}
 			return nil, "", &UsageError{Msg: fmt.Sprintf("--fixtures %s: %s", cfg.Fixtures, problem), Flag: "fixtures", Problem: problem}
 		}
 		fmt.Fprintf(cfg.Log, "atmkit bench: loaded %s in %s\n", atmsText(len(ds.ATMs)), time.Since(start).Round(time.Millisecond))
