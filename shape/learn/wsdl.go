@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/atmkit/atmkit/shape"
 	"github.com/beevik/etree"
@@ -420,7 +421,7 @@ func simpleTypeOf(e *etree.Element, q string) (typ, own string) {
 func (s *schemaSet) enum(k *node, e *etree.Element, q string) {
 	ns, local := resolveQName(e, q)
 	st := s.simple[key(ns, local)]
-	if st == nil || k.simpleType == "" {
+	if st == nil || k.simpleType == "" || !plainName(local) {
 		return
 	}
 	r := st.SelectElement("restriction")
@@ -432,11 +433,30 @@ func (s *schemaSet) enum(k *node, e *etree.Element, q string) {
 	}
 	var values []string
 	for _, v := range r.SelectElements("enumeration") {
-		values = append(values, v.SelectAttrValue("value", ""))
+		value := v.SelectAttrValue("value", "")
+		if slices.Contains(values, value) {
+			return // no enum's: its XmlEnum names differ
+		}
+		values = append(values, value)
 	}
 	if len(values) > 0 {
 		k.enumNS, k.enumValues = ns, values
 	}
+}
+
+// plainName reports whether name is a name a .NET type may have: letters,
+// digits, _, - and ., not starting with a digit, - or . (an XML name; a
+// simple type of another name is taken for a string).
+func plainName(name string) bool {
+	for i, r := range name {
+		switch {
+		case r == '_' || unicode.IsLetter(r):
+		case i > 0 && (r == '-' || r == '.' || unicode.IsDigit(r)):
+		default:
+			return false
+		}
+	}
+	return name != ""
 }
 
 // addElement adds the element declaration el (local, or a ref to a global
