@@ -317,6 +317,9 @@ func (l *leaf) value(ctx *valueCtx) (n int, f float64, s string) {
 		s = p.Name
 	case vGenerated:
 		s = shape.GeneratedValue(l.typ, l.name, ctx.ord)
+		if l.enum != "" {
+			s = l.enum
+		}
 	}
 	return n, f, s
 }

@@ -181,7 +181,9 @@ func asGenerated(body []byte, g generatedValue) []byte {
 // serves the learned shape with the mock over the same data (the site's
 // store as fixtures) and compares every answer with the deployment's to
 // the same call (10 sites x 39 answers: SOAP 1.1, SOAP 1.2, GET and POST,
-// JSON for the two searches the document offers it for), byte for byte:
+// JSON for the two searches the document offers it for), and the types of
+// its WSDL (the enums of the members site, the order its members declared
+// object make, included), byte for byte:
 // status, content type and body, after the one documented Mono difference
 // these answers show (LF where .NET writes CR LF in indented GET and POST
 // documents, docs/asmx.md, Mono and .NET), with the documented differences
@@ -245,6 +247,10 @@ func compareLearned(t *testing.T, base string, ls learnedSite) int {
 	}
 	mock := httptest.NewServer(h)
 	t.Cleanup(mock.Close)
+	// The WSDL's types too, byte for byte (Mono writes LF).
+	if got, want := wsdlTypesOf(t, refdeploy.WSDL(t, mock.URL)), wsdlTypesOf(t, mocktest.AsDotNetLinesBytes(in.WSDL)); got != want {
+		t.Errorf("the mock's WSDL types differ from the deployment's %s", firstDifference([]byte(got), []byte(want)))
+	}
 	mine := refdeploy.Collect(t, mock.URL, site.Namespace, site.Key, ls.calls)
 	if len(mine) != len(deployment) {
 		t.Fatalf("the mock answered %d calls, the deployment %d", len(mine), len(deployment))

@@ -99,6 +99,9 @@ type leaf struct {
 	fixed int    // decimals of a fixed format; -1: shortest
 	bits  int    // 32 for xs:float, else 64
 	name  string // the field's name, for generated strings
+	// enum is the value a generated value of an enum is written as: its
+	// first (.NET's default of an enum numbered from 0); "" for others.
+	enum string
 }
 
 // valueCtx is what the values of one item (or result) are read from.
@@ -658,6 +661,9 @@ func (c *compiler) leaf(f *shape.Field, scope shape.Scope) leaf {
 	}
 	if f.Generated {
 		l.id, l.kind = vGenerated, shape.KindString
+		if f.Enum != "" && len(f.EnumValues) > 0 {
+			l.enum = f.EnumValues[0]
+		}
 		return l
 	}
 	l.id = valueIDs[scope][f.Value]

@@ -55,6 +55,39 @@ func (f fitData) Int(scope shape.Scope, i int, path string) (int64, bool) {
 	return int64(n), true
 }
 
+// Text is the string value path of item i of scope, as the server writes
+// it; a language's i counts the languages of every location in turn.
+func (f fitData) Text(scope shape.Scope, i int, path string) (string, bool) {
+	v, ok := shape.LookupValue(scope, path)
+	if !ok || v.Kind != shape.KindString {
+		return "", false
+	}
+	l := leaf{id: valueIDs[scope][path]}
+	var ctx valueCtx
+	ds := f.d.ds
+	switch scope {
+	case shape.ScopeLocation:
+		a := &ds.ATMs[i]
+		ctx = valueCtx{atm: a, inst: f.d.institution(a.InstitutionID)}
+	case shape.ScopeInstitution:
+		ctx = valueCtx{inst: &ds.Institutions[i]}
+	case shape.ScopeProvince:
+		ctx = valueCtx{prov: &ds.Provinces[i]}
+	case shape.ScopeLanguage:
+		for j := range ds.ATMs {
+			if i < len(ds.ATMs[j].Languages) {
+				ctx = valueCtx{lang: ds.ATMs[j].Languages[i]}
+				break
+			}
+			i -= len(ds.ATMs[j].Languages)
+		}
+	default:
+		return "", false
+	}
+	_, _, s := l.value(&ctx)
+	return s, true
+}
+
 // Label names item i of scope.
 func (f fitData) Label(scope shape.Scope, i int) string {
 	ds := f.d.ds

@@ -20,8 +20,12 @@ import (
 // its Centre always set, captured from Mono), which it writes in every
 // answer, 0 and 0 in a search by city, and serves it over the site's data
 // (refstore): the mock's answers are the deployment's byte for byte, the
-// search by city's <Centre> included. The mock left the search point out
-// of the results that have none.
+// search by city's <Centre> included; its ?wsdl's types are the
+// deployment's byte for byte: the struct's elements minOccurs 1
+// (XmlSchemaExporter: a value type not nullable), as are the decimals',
+// beside the site's enum and members declared object. The mock left the
+// search point out of the results that have none, and declared the
+// struct's elements minOccurs 0, as a class's.
 func TestStructSearchPoint(t *testing.T) {
 	t.Parallel()
 	read := func(name string) []byte {
@@ -42,7 +46,7 @@ func TestStructSearchPoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if y := string(shape.Marshal(sh, "")); !strings.Contains(y, "element: Centre\n        type: Spot\n        always: true\n") {
+	if y := string(shape.Marshal(sh, "")); !strings.Contains(y, "element: Centre\n        type: Spot\n        struct: true\n        always: true\n") {
 		t.Fatalf("the learned shape's Centre is not always written:\n%s", y)
 	}
 	site := refdeploy.Members
@@ -65,4 +69,18 @@ func TestStructSearchPoint(t *testing.T) {
 			t.Errorf("%s: the mock's answer differs from the deployment's (%s) %s", c.op, c.want, firstDifference(got, want))
 		}
 	}
+	wsdl := wsdlTypesOf(t, refdeploy.WSDL(t, srv.URL))
+	if want := wsdlTypesOf(t, mocktest.AsDotNetLinesBytes(read("wsdl.xml"))); wsdl != want {
+		t.Errorf("the mock's WSDL types differ from the deployment's %s", firstDifference([]byte(wsdl), []byte(want)))
+	}
+}
+
+// wsdlTypesOf returns the <wsdl:types> element of a WSDL document.
+func wsdlTypesOf(t *testing.T, doc []byte) string {
+	t.Helper()
+	i, j := bytes.Index(doc, []byte("<wsdl:types>")), bytes.Index(doc, []byte("</wsdl:types>"))
+	if i < 0 || j < i {
+		t.Fatalf("no <wsdl:types> in %.300s", doc)
+	}
+	return string(doc[i:j])
 }

@@ -255,3 +255,36 @@ func TestFixedDecimalsAsDotNetFramework(t *testing.T) {
 		}
 	}
 }
+
+// TestGeneratedEnumValue: a generated value of an enum (a value the
+// deployment has and atmkit's data does not) is the enum's first value,
+// .NET's default of an enum numbered from 0, which a client reads, in
+// every province's answer; a generated string is Name-n, which the enum
+// would not hold.
+func TestGeneratedEnumValue(t *testing.T) {
+	learned, err := os.ReadFile(filepath.Join("..", "shape", "learn", "testdata", "members-learned.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const code = "{attribute: code, type: string, value: code, enum: Region, enumValues: [NB, NS, PE, NL, QC, ON]}"
+	if !bytes.Contains(learned, []byte(code)) {
+		t.Fatalf("members-learned.yaml has no %s", code)
+	}
+	src := strings.Replace(string(learned), code, "{attribute: code, type: string, generated: true, enum: Region, enumValues: [QC, ON]}", 1)
+	base := valuesServer(t, "", src, func(*fixtures.Dataset) {})
+	for _, b := range []string{"soap11", "get"} {
+		status, body := mocktest.Call(t, base, asmx.DefaultNamespace, b, asmx.OpReturnProvinces, [][2]string{{asmx.ParamKey, "k"}})
+		if status != 200 {
+			t.Fatalf("over %s: %d %.300s", b, status, body)
+		}
+		vs := attrValues(t, body, "code")
+		if len(vs) < 2 {
+			t.Fatalf("over %s: %d provinces' codes in %.800s", b, len(vs), body)
+		}
+		for _, v := range vs {
+			if v != "QC" {
+				t.Errorf("over %s: a province's generated code %q, want the enum's first, QC", b, v)
+			}
+		}
+	}
+}

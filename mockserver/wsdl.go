@@ -50,7 +50,7 @@ var wsdlTemplate = template.Must(template.New("wsdl").Funcs(template.FuncMap{"x"
 {{- end}}
           </s:sequence>
         </s:complexType>
-      </s:element>
+      </s:element>{{.Before}}
       <s:element name="{{x .Name}}Response">
         <s:complexType>
           <s:sequence>

@@ -29,7 +29,12 @@ import (
 // another namespace refers to a global element of that namespace's schema.
 // Exporting is depth first, as .NET's is: a type is declared where it is
 // first used, before the types its fields use. A schema imports each
-// namespace it refers to, in the order of first reference.
+// namespace it refers to, in the order of first reference. An enum's
+// simpleType is declared as a class's complexType is; a struct's element
+// and an enum's value are minOccurs 1 (use="required"), as any value
+// type's. Once a member declared object has been declared, the types of
+// each later result come between its operation's request and response
+// elements (see rootExport).
 
 // wsdlTypes is what the WSDL template writes for a shape.
 type wsdlTypes struct {
@@ -46,8 +51,12 @@ type wsdlOpTypes struct {
 	// ResultInline is the <OpResult> element's inline complexType (a
 	// DataSet's), indented for its place; "" for the others.
 	ResultInline string
-	Types        string // the declarations first made by this operation, in the service schema
-	Root         string // the GET/POST root element (tns:AtmResult); "" for a node
+	// Before holds the declarations made between the operation's request
+	// and response elements (rootExport), Types those first made by its
+	// response, in the service schema.
+	Before string
+	Types  string
+	Root   string // the GET/POST root element (tns:AtmResult); "" for a node
 }
 
 // schemaDoc is one schema of the description: its declarations in order,
@@ -64,21 +73,45 @@ type schemaDoc struct {
 // typesWriter builds the description.
 type typesWriter struct {
 	ns      string          // service namespace
-	done    map[string]bool // complexTypes declared, by namespace and name
+	done    map[string]bool // complexTypes and simpleTypes declared, by namespace and name
 	schemas map[string]*schemaDoc
 	order   []*schemaDoc // the other namespaces' schemas, in order of creation
 	service *schemaDoc
+	// needRoot: a member declared object has been declared
+	// (XmlSchemaExporter's needToExportRoot).
+	needRoot bool
+	// mappings, when not nil, records the types as XmlReflectionImporter
+	// registers them (see rootExport).
+	mappings *[]typeMapping
 }
 
-func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
+// newTypesWriter returns a writer of the types of service namespace ns.
+func newTypesWriter(ns string) *typesWriter {
 	w := &typesWriter{ns: ns, done: map[string]bool{}, schemas: map[string]*schemaDoc{}}
 	w.service = &schemaDoc{ns: ns, prefix: "tns", globals: map[string]bool{}}
 	w.schemas[ns] = w.service
+	return w
+}
+
+// serviceItems returns the declarations made in the service schema since
+// the last call, and forgets them.
+func (w *typesWriter) serviceItems() string {
+	var b strings.Builder
+	for _, it := range w.service.items {
+		b.WriteString(it.String())
+	}
+	w.service.items = nil
+	return b.String()
+}
+
+func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
+	imported := importedMappings(sh, ns)
+	w := newTypesWriter(ns)
 	out := wsdlTypes{ops: map[string]wsdlOpTypes{}}
 	var roots, imports, located strings.Builder
 	var typedImports []string
 	rootDone := map[string]bool{}
-	for _, op := range shape.Operations() {
+	for i, op := range shape.Operations() {
 		r := sh.Result(op)
 		switch {
 		case r != nil && r.Layout == shape.Node && r.Type == shape.NodeXmlNode:
@@ -114,18 +147,17 @@ func buildWSDLTypes(sh *shape.Shape, ns string) wsdlTypes {
 			}
 		default:
 			w.service.items = nil
+			if w.needRoot {
+				w.rootExport(imported[i])
+			}
+			before := w.serviceItems()
 			typeNS := r.ResultTypeNamespace(ns)
-			array := r.IsArray()
 			// The type's schema and its import first, as
 			// XmlSchemaExporter.AddSchemaItem adds them before the
 			// type's members.
 			ref := w.typeRef(w.service, r.TypeName(), typeNS)
-			w.complexType(r.TypeName(), typeNS, r.Fields, r.ContentNamespace(ns), array)
-			var b strings.Builder
-			for _, it := range w.service.items {
-				b.WriteString(it.String())
-			}
-			out.ops[op] = wsdlOpTypes{ResultType: ref, Types: b.String(), Root: "tns:" + r.Root}
+			w.complexType(r.TypeName(), typeNS, r.Fields, r.ContentNamespace(ns), r.IsArray())
+			out.ops[op] = wsdlOpTypes{ResultType: ref, Before: before, Types: w.serviceItems(), Root: "tns:" + r.Root}
 			if !rootDone[r.Root] {
 				rootDone[r.Root] = true
 				roots.WriteString("\r\n      <s:element name=\"" + xmlEscape(r.Root) + "\" nillable=\"true\" type=\"" + xmlEscape(ref) + "\" />")
@@ -256,20 +288,31 @@ func (w *typesWriter) complexType(name, typeNS string, fields []*shape.Field, fi
 		return
 	}
 	w.done[key] = true
+	if w.mappings != nil {
+		// Registered once its members are (XmlReflectionImporter: a
+		// class after its members' types, an array after its items').
+		defer w.register(typeMapping{name: name, typeNS: typeNS, fields: fields, fieldNS: fieldNS, array: array})
+	}
 	s := w.schema(typeNS)
 	b := w.item(s)
 	b.WriteString("\r\n      <s:complexType name=\"" + xmlEscape(name) + "\">")
 	if i := slices.IndexFunc(fields, func(f *shape.Field) bool { return f.Text }); i >= 0 {
 		// Text beside attributes: simple content; with no attributes, an
 		// empty extension (<s:extension base="s:string" />, as ASMX writes
-		// a class holding only its text).
+		// a class holding only its text). An enum text's type is
+		// declared before the attributes' (ExportTypeMembers).
+		base := "s:" + xmlEscape(fields[i].Type)
+		if fields[i].Enum != "" {
+			base = xmlEscape(w.typeRef(s, fields[i].Enum, w.enumNamespace(fields[i], "", typeNS)))
+			w.enumType(fields[i], w.enumNamespace(fields[i], "", typeNS))
+		}
 		var ab strings.Builder
 		for _, f := range fields {
 			if f.Attribute != "" {
 				w.attribute(s, &ab, f)
 			}
 		}
-		b.WriteString("\r\n        <s:simpleContent>\r\n          <s:extension base=\"s:" + xmlEscape(fields[i].Type) + "\"")
+		b.WriteString("\r\n        <s:simpleContent>\r\n          <s:extension base=\"" + base + "\"")
 		if ab.Len() == 0 {
 			b.WriteString(" />")
 		} else {
@@ -308,13 +351,25 @@ func (w *typesWriter) attribute(s *schemaDoc, b *strings.Builder, f *shape.Field
 		def = "default=\"" + xmlEscape(*f.Default) + "\" "
 	case f.OmitWhen != "":
 		// An XxxSpecified member: optional.
-	case shape.IsValueType(f.Type):
+	case f.ValueType():
 		use = ` use="required"`
+	}
+	// typeOf is the attribute's type as schema from writes it: an enum's
+	// is in the namespace of the attribute's class (s), declared after
+	// the attribute.
+	typeOf := func(from *schemaDoc) (string, func()) {
+		if f.Enum == "" {
+			return "s:" + xmlEscape(f.Type), func() {}
+		}
+		ens := w.enumNamespace(f, "", s.ns)
+		return xmlEscape(w.typeRef(from, f.Enum, ens)), func() { w.enumType(f, ens) }
 	}
 	ns := f.Namespace.Resolve(w.ns, "")
 	switch ns {
 	case "":
-		b.WriteString("\r\n        <s:attribute " + def + "name=\"" + xmlEscape(f.Attribute) + "\" type=\"s:" + xmlEscape(f.Type) + "\"" + use + " />")
+		typ, declare := typeOf(s)
+		b.WriteString("\r\n        <s:attribute " + def + "name=\"" + xmlEscape(f.Attribute) + "\" type=\"" + typ + "\"" + use + " />")
+		declare()
 		return
 	case s.ns:
 		// Qualified in its class's own namespace (XmlAttribute's Form
@@ -322,14 +377,19 @@ func (w *typesWriter) attribute(s *schemaDoc, b *strings.Builder, f *shape.Field
 		// makes an attribute global only in another namespace than its
 		// class's; XmlSchemaExporter.ExportAttributeAccessor writes the
 		// form unless it is the schema's attributeFormDefault).
-		b.WriteString("\r\n        <s:attribute " + def + "form=\"qualified\" name=\"" + xmlEscape(f.Attribute) + "\" type=\"s:" + xmlEscape(f.Type) + "\"" + use + " />")
+		typ, declare := typeOf(s)
+		b.WriteString("\r\n        <s:attribute " + def + "form=\"qualified\" name=\"" + xmlEscape(f.Attribute) + "\" type=\"" + typ + "\"" + use + " />")
+		declare()
 		return
 	}
 	prefix := w.refer(s, ns)
 	other := w.schema(ns)
 	if k := "attribute " + f.Attribute; !other.globals[k] {
 		other.globals[k] = true
-		w.item(other).WriteString("\r\n      <s:attribute name=\"" + xmlEscape(f.Attribute) + "\" type=\"s:" + xmlEscape(f.Type) + "\" />")
+		g := w.item(other)
+		typ, declare := typeOf(other)
+		g.WriteString("\r\n      <s:attribute name=\"" + xmlEscape(f.Attribute) + "\" type=\"" + typ + "\" />")
+		declare()
 	}
 	// A reference to the global attribute has no use (.NET's
 	// XmlSchemaExporter sets none on it; Mono writes none either).
@@ -378,6 +438,8 @@ func (w *typesWriter) element(s *schemaDoc, b *strings.Builder, f *shape.Field, 
 			occurs, nillable = `minOccurs="0" maxOccurs="unbounded"`, ` nillable="true"`
 		case f.Nillable:
 			occurs, nillable = `minOccurs="1" maxOccurs="1"`, ` nillable="true"`
+		case f.Struct:
+			occurs = `minOccurs="1" maxOccurs="1"`
 		}
 		typeNS := w.typeNamespace(f, ns, s.ns)
 		w.declare(s, b, f.Element, ns, occurs, nillable, w.typeRef(w.schemaFor(s, ns), shape.TypeNameOf(f), typeNS))
@@ -386,7 +448,7 @@ func (w *typesWriter) element(s *schemaDoc, b *strings.Builder, f *shape.Field, 
 		switch {
 		case inArray:
 			occurs = `minOccurs="0" maxOccurs="unbounded"`
-			if !shape.IsValueType(f.Type) {
+			if !f.ValueType() {
 				nillable = ` nillable="true"`
 			}
 		case f.Nillable:
@@ -398,14 +460,26 @@ func (w *typesWriter) element(s *schemaDoc, b *strings.Builder, f *shape.Field, 
 			occurs = `minOccurs="0" maxOccurs="1" default="` + xmlEscape(*f.Default) + `"`
 		case f.OmitWhen != "":
 			// An XxxSpecified member: left out when not specified.
-		case shape.IsValueType(f.Type):
+		case f.ValueType():
 			occurs = `minOccurs="1" maxOccurs="1"`
 		}
 		typ := "s:" + f.Type
-		if f.XsiType {
+		switch {
+		case f.XsiType:
 			// A member declared object: no type (xs:anyType), and none
-			// required, as XmlSchemaExporter declares it.
+			// required, as XmlSchemaExporter declares it; the root
+			// (object) is to be exported.
 			occurs, typ = `minOccurs="0" maxOccurs="1"`, ""
+			w.needRoot = true
+			w.register(typeMapping{root: true})
+		case f.Enum != "":
+			// The enum's simpleType after the element (a global one
+			// first declared, as ExportElementAccessor adds it before
+			// exporting its type).
+			ens := w.enumNamespace(f, ns, s.ns)
+			w.declare(s, b, f.Element, ns, occurs, nillable, w.typeRef(w.schemaFor(s, ns), f.Enum, ens))
+			w.enumType(f, ens)
+			return
 		}
 		w.declare(s, b, f.Element, ns, occurs, nillable, typ)
 	}

@@ -144,6 +144,21 @@ func TestHandWrittenMistakes(t *testing.T) {
 			[]string{`line 56: results.BankList.dataset.namespace: a typed DataSet in the service namespace is not modelled: .NET merges its schema into the service's schema`, `"Cannot merge schemas"`}, 1},
 		{"a namespace with a control character", "typed.yaml", "    namespace: service\n    root: AtmResult", "    namespace: \"http://x.example.org/\\x01\"\n    root: AtmResult",
 			[]string{`line 4: results.AtmResult.namespace: namespace "http://x.example.org/\x01": a control character (or one XML forbids) in it`}, 1},
+		// A value type's: a struct, never null; an enum's values.
+		{"a struct search point not always written", "typed.yaml", "        type: GeoPoint\n        fields:", "        type: GeoPoint\n        struct: true\n        fields:",
+			[]string{`line 12: results.AtmResult/SearchPoint.struct: a struct holding the search point is never null: it is written in every answer, 0 and 0 where there is no search point; say always: true`}, 1},
+		{"a nillable struct", "typed.yaml", "            - element: Location\n              type: GeoPoint\n", "            - element: Location\n              type: GeoPoint\n              struct: true\n              nillable: true\n",
+			[]string{`line 35: results.AtmResult/Atms/Atm/Location.nillable: a struct is never null: XmlSerializer refuses IsNullable on a value type`}, 1},
+		{"a struct value", "typed.yaml", "{element: AtmId, type: int, value: id}", "{element: AtmId, type: int, value: id, struct: true}",
+			[]string{`line 23: results.AtmResult/Atms/Atm/AtmId.struct: struct is for an element holding fields`}, 1},
+		{"an enum without its values", "typed.yaml", "{element: Identifier, type: string, value: atmIdentifier}", "{element: Identifier, type: string, value: atmIdentifier, enum: Code}",
+			[]string{`line 24: results.AtmResult/Atms/Atm/Identifier.enum: enum Code has no enumValues`}, 1},
+		{"an enum's value twice", "typed.yaml", "{element: Identifier, type: string, value: atmIdentifier}", "{element: Identifier, type: string, value: atmIdentifier, enum: Code, enumValues: [A, B, A]}",
+			[]string{`line 24: results.AtmResult/Atms/Atm/Identifier.enumValues: "A" twice`}, 1},
+		{"an enum of numbers", "typed.yaml", "{element: AtmId, type: int, value: id}", "{element: AtmId, type: int, value: id, enum: Id, enumValues: [A]}",
+			[]string{`line 23: results.AtmResult/Atms/Atm/AtmId.type: a value of an enum is written as its XmlEnum name: type string, not int`}, 1},
+		{"enumValues without enum", "typed.yaml", "{element: Identifier, type: string, value: atmIdentifier}", "{element: Identifier, type: string, value: atmIdentifier, enumValues: [A]}",
+			[]string{`line 24: results.AtmResult/Atms/Atm/Identifier.enumValues: enumValues without enum`}, 1},
 	}
 	for _, r := range rows {
 		data, err := os.ReadFile("testdata/" + r.file)

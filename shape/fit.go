@@ -3,6 +3,7 @@ package shape
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -20,6 +21,10 @@ type Data interface {
 	// Label names the item at position i of scope for messages, e.g.
 	// "ATM id 17".
 	Label(scope Scope, i int) string
+	// Text returns the string value path of the item at position i of
+	// scope's list (ScopeLanguage: of every location's languages in
+	// turn); ok is false when path is no string value there.
+	Text(scope Scope, i int, path string) (s string, ok bool)
 }
 
 // FitError says which values of a data set the types of a shape cannot
@@ -42,8 +47,8 @@ func (e *FitError) Error() string {
 	if len(e.Problems) != 1 {
 		b.WriteString("\n ")
 	}
-	b.WriteString(" (a .NET client throws on an answer holding such a value, an OverflowException, and the deployment" +
-		" could not write one: give each field a type that holds its values, or serve a data set they fit)")
+	b.WriteString(" (a .NET client throws on an answer holding such a value, an OverflowException (an enum's: an" +
+		" InvalidOperationException), and the deployment could not write one: give each field a type that holds its values, or serve a data set they fit)")
 	return b.String()
 }
 
@@ -155,6 +160,8 @@ func (k *fitter) fields(fields []*Field, scope Scope, content Content, where str
 			k.fields(it.Fields, itemScope, content, path(at, it.label()))
 		case len(f.Fields) > 0:
 			k.fields(f.Fields, scope, content, at)
+		case f.Enum != "":
+			k.enum(f, at, scope)
 		default:
 			k.leaf(f.lineOf("type"), at, f.Type, f.Value, f.Generated, scope, content)
 		}
@@ -269,6 +276,38 @@ func (k *fitter) leaf(line int, at, t, value string, generated bool, scope Scope
 		msg += fmt.Sprintf(" (and %s more do not fit)", items(int64(more), list))
 	}
 	k.addf(line, at, t, lo, hi, "%s", msg)
+}
+
+// enum checks the values of f, a value of an enum, which must be among
+// its values (a generated one is its first).
+func (k *fitter) enum(f *Field, at string, scope Scope) {
+	list := listOf(scope)
+	if f.Generated || f.Value == "" || list == "" {
+		return
+	}
+	first, more := -1, 0
+	var firstV string
+	for i := range k.d.Len(list) {
+		v, ok := k.d.Text(scope, i, f.Value)
+		if !ok {
+			return
+		}
+		if !slices.Contains(f.EnumValues, v) {
+			if first < 0 {
+				first, firstV = i, v
+			} else {
+				more++
+			}
+		}
+	}
+	if first < 0 {
+		return
+	}
+	msg := fmt.Sprintf("enum %s holds %s, but %s has %s %q", f.Enum, strings.Join(f.EnumValues, ", "), k.d.Label(scope, first), f.Value, firstV)
+	if more > 0 {
+		msg += fmt.Sprintf(" (and %s more are none of them)", items(int64(more), list))
+	}
+	k.problems = append(k.problems, Problem{Line: f.lineOf("enum"), Field: at, Msg: msg})
 }
 
 // addf reports a field of type t (lo to hi) holding a value past its range.

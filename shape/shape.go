@@ -251,6 +251,20 @@ type Field struct {
 	// XmlSerializer writes the value's own type beside it,
 	// <Hours xsi:type="xsd:short">2</Hours>, Type naming it.
 	XsiType bool
+	// Enum names the simple type of the deployment's own that a typed
+	// result's value is of: a .NET enum, whose values XmlSerializer
+	// writes as their XmlEnum names (text: Type is string). EnumValues
+	// are those names in the enum's order. The WSDL declares the type as
+	// XmlSchemaExporter does (an s:simpleType restricting s:string to
+	// them, in the value's type namespace: TypeNamespace, else its
+	// element's, else its class's) and the value, an enum being a value
+	// type, minOccurs 1 or use="required". Empty: the value is a string.
+	Enum       string
+	EnumValues []string
+	// Struct marks a typed result's container that is a .NET struct (a
+	// value type, never null): the WSDL declares its element minOccurs 1,
+	// as XmlSchemaExporter does a value type's.
+	Struct bool
 	// Generated marks a field the deployment has and atmkit's data model
 	// does not (say a province's ProvinceId): it is written with a
 	// deterministic value of its Type (see GeneratedValue).
@@ -266,6 +280,19 @@ type Field struct {
 
 	line  int            // line in the shape file, 0 when built in code
 	lines map[string]int // lines of the field's keys in the shape file
+}
+
+// ValueType reports whether XmlSerializer holds the field's value in a
+// .NET value type (a number, a flag, a date, an enum, a struct), which is
+// never null: the WSDL declares its element minOccurs 1 and its attribute
+// use="required", unless a DefaultValue or an XxxSpecified member lets it
+// be left out (XmlSchemaExporter.ExportElementAccessor and
+// ExportAttributeAccessor).
+func (f *Field) ValueType() bool {
+	if f.IsLeaf() {
+		return f.Enum != "" || IsValueType(f.Type)
+	}
+	return f.Struct
 }
 
 // lineOf is the line of the field's key in the shape file, else the field's.

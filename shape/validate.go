@@ -258,6 +258,7 @@ func (c *checker) checkResult(r *Result, where string) {
 	c.checkFullEnds(r.Fields, r.Layout == Node, where)
 	c.resultLevel = content == Locations
 	c.checkNulls(r.Fields, r.Layout == Typed, false, where)
+	c.checkValueTypes(r.Fields, r.Layout == Typed, false, content == Locations, where)
 	c.resultLevel = false
 	if r.Layout == Typed {
 		c.checkTypedFormats(r.Fields, where)
@@ -412,8 +413,8 @@ func (c *checker) checkField(f *Field, scope Scope, at string) {
 			c.addf(f.lineOf("namespace"), at+".namespace", "an attribute is in no namespace or in a namespace URI, not service")
 		}
 	}
-	if f.TypeNamespace != "" && (len(f.Fields) == 0 || f.List != "") {
-		c.addf(f.lineOf("typeNamespace"), at+".typeNamespace", "only an element with fields has a type namespace")
+	if f.TypeNamespace != "" && (len(f.Fields) == 0 && f.Enum == "" || f.List != "") {
+		c.addf(f.lineOf("typeNamespace"), at+".typeNamespace", "only an element with fields or a value of an enum has a type namespace")
 	}
 	switch {
 	case f.List != "":

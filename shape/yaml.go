@@ -314,7 +314,7 @@ func (p *parser) fields(n *yaml.Node, where string) []*Field {
 	return out
 }
 
-var fieldKeys = []string{"element", "attribute", "text", "namespace", "prefix", "typeNamespace", "type", "value", "format", "fullEnd", "nillable", "omitEmpty", "default", "omitWhen", "always", "xsiType", "generated", "fields", "list", "item"}
+var fieldKeys = []string{"element", "attribute", "text", "namespace", "prefix", "typeNamespace", "type", "value", "format", "fullEnd", "nillable", "omitEmpty", "default", "omitWhen", "always", "xsiType", "enum", "enumValues", "struct", "generated", "fields", "list", "item"}
 
 func (p *parser) field(n *yaml.Node, where string) *Field {
 	f := &Field{line: n.Line}
@@ -363,6 +363,9 @@ func (p *parser) field(n *yaml.Node, where string) *Field {
 	}
 	f.OmitWhen = p.scalar(m["omitWhen"], where+".omitWhen")
 	f.Always = p.boolean(m["always"], where+".always")
+	f.Enum = p.scalar(m["enum"], where+".enum")
+	f.EnumValues = p.names(m["enumValues"], where+".enumValues")
+	f.Struct = p.boolean(m["struct"], where+".struct")
 	if fs, ok := m["fields"]; ok {
 		f.Fields = p.fields(fs, where)
 	}
@@ -589,6 +592,9 @@ func writeBlockField(b *bytes.Buffer, f *Field, indent int) {
 	if f.Nillable {
 		line("nillable: true")
 	}
+	if f.Struct {
+		line("struct: true")
+	}
 	if f.Always {
 		line("always: true")
 	}
@@ -646,6 +652,14 @@ func flowField(f *Field) string {
 	}
 	if f.XsiType {
 		parts = append(parts, "xsiType: true")
+	}
+	add("enum", f.Enum)
+	if len(f.EnumValues) > 0 {
+		values := make([]string, len(f.EnumValues))
+		for i, v := range f.EnumValues {
+			values[i] = yamlString(v)
+		}
+		parts = append(parts, "enumValues: ["+strings.Join(values, ", ")+"]")
 	}
 	if f.Generated {
 		parts = append(parts, "generated: true")

@@ -188,6 +188,7 @@ func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
 			out = append(out, l.textClassOf(k, l.leaf(k, ns, result, kat), l.typeNSOf(n, ns)))
 		case k.attr || k.text || k.isLeaf() && !k.repeated:
 			f := l.leaf(k, ns, result, kat)
+			l.enumOf(k, f, l.typeNSOf(n, ns), result, kat)
 			f.Always = n == l.root && l.always(k, f)
 			out = append(out, f)
 		case k.repeated && k.list != "":
@@ -214,8 +215,8 @@ func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
 				continue
 			}
 			f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns), Prefix: l.prefixOf(k), TypeNamespace: tn, Fields: fs,
-				Nillable: l.nillable(k)}
-			f.Always = n == l.root && l.always(k, f)
+				Nillable: l.nillable(k), Struct: l.typed && k.structType && k.nils == 0}
+			f.Always = n == l.root && (l.always(k, f) || f.Struct && l.content == shape.Locations && f.PointOnly())
 			if k.typeName != "" && k.typeName != k.name {
 				f.Type = k.typeName
 			}
@@ -294,7 +295,7 @@ func (l *learner) leaf(k *node, ns, result, at string) *shape.Field {
 		f.Element, f.Namespace = k.name, l.relNS(k.ns, ns)
 	}
 	f.Nillable = l.nillable(k)
-	if k.simpleType != "" {
+	if k.simpleType != "" && len(k.enumValues) == 0 {
 		l.note("%s: %s: the WSDL declares it of the deployment's own simple type %s (an enum); atmkit writes its values as text, and declares it s:string in its WSDL", result, at, k.simpleType)
 	}
 	if k.value == "" {
@@ -384,6 +385,24 @@ func (l *learner) objectMember(k *node, f *shape.Field, result, at string) {
 // none: a struct, or an object the deployment always makes.
 func (l *learner) always(k *node, f *shape.Field) bool {
 	return l.content == shape.Locations && k.noPoint > 0 && !f.Nillable && f.PointOnly()
+}
+
+// enumOf makes f, the value of k in a class of namespace enclosing, a
+// value of the enum the WSDL declares it of (its name, values and, when
+// not the one atmkit takes by default, namespace), and notes it.
+func (l *learner) enumOf(k *node, f *shape.Field, enclosing, result, at string) {
+	if !l.typed || len(k.enumValues) == 0 || f.Type != "string" || f.XsiType {
+		return
+	}
+	f.Enum, f.EnumValues = k.simpleType, k.enumValues
+	def := k.ns
+	if k.attr || k.text || def == "" {
+		def = enclosing
+	}
+	if k.enumNS != def {
+		f.TypeNamespace = l.absNS(k.enumNS)
+	}
+	l.note("%s: %s: the WSDL declares it of the deployment's own simple type %s (an enum of %d values); atmkit writes the values of its data as text, and declares the enum in its WSDL", result, at, k.simpleType, len(k.enumValues))
 }
 
 // nillable reports whether k, an element of the typed result being

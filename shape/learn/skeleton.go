@@ -77,6 +77,15 @@ type node struct {
 	// simpleType is the name of the deployment's own simple type the WSDL
 	// declares the value of (an enum's): written as its text, a string.
 	simpleType string
+	// enumNS and enumValues are the namespace of that simple type and its
+	// values (its enumerations, in order) when the WSDL declares it as
+	// XmlSchemaExporter does an enum: a restriction of s:string.
+	enumNS     string
+	enumValues []string
+	// structType: the WSDL declares the element of a complexType
+	// minOccurs 1 and not nillable, as XmlSchemaExporter does a value
+	// type's (a struct).
+	structType bool
 
 	// The mapping: the model value (shape.Field.Value) this leaf holds, or
 	// the list it is; how it was decided.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/atmkit/atmkit/shape"
 	"github.com/beevik/etree"
@@ -41,6 +42,7 @@ type wsdlResult struct {
 // schemaSet indexes the schemas of a WSDL by namespace.
 type schemaSet struct {
 	types      map[string]*etree.Element // "{ns}name" → complexType
+	simple     map[string]*etree.Element // "{ns}name" → simpleType
 	elements   map[string]*etree.Element // "{ns}name" → global element
 	attributes map[string]*etree.Element // "{ns}name" → global attribute
 	forms      map[*etree.Element]string // schema element → its target namespace
@@ -88,7 +90,7 @@ func readWSDL(data []byte) (*wsdlInfo, error) {
 		return nil, fmt.Errorf("not a WSDL 1.1 document (no wsdl:definitions root)")
 	}
 	info := &wsdlInfo{ns: defs.SelectAttrValue("targetNamespace", ""), ops: map[string]*wsdlResult{}}
-	set := &schemaSet{types: map[string]*etree.Element{}, elements: map[string]*etree.Element{}, attributes: map[string]*etree.Element{},
+	set := &schemaSet{types: map[string]*etree.Element{}, simple: map[string]*etree.Element{}, elements: map[string]*etree.Element{}, attributes: map[string]*etree.Element{},
 		forms: map[*etree.Element]string{}, qualify: map[*etree.Element]bool{}, qualifyAt: map[*etree.Element]bool{}}
 	for _, types := range defs.SelectElements("types") {
 		for _, schema := range types.ChildElements() {
@@ -104,6 +106,8 @@ func readWSDL(data []byte) (*wsdlInfo, error) {
 				switch d.Tag {
 				case "complexType":
 					set.types[key(tns, name)] = d
+				case "simpleType":
+					set.simple[key(tns, name)] = d
 				case "element":
 					set.elements[key(tns, name)] = d
 				case "attribute":
@@ -342,7 +346,9 @@ func (s *schemaSet) fill(n *node, ct *etree.Element, visiting map[string]bool) e
 				return nil
 			}
 			// Text (XmlText) beside attributes.
-			n.kids = append(n.kids, &node{text: true, typ: t, fromWSDL: true, simpleType: own})
+			k := &node{text: true, typ: t, fromWSDL: true, simpleType: own}
+			s.enum(k, ext, ext.SelectAttrValue("base", ""))
+			n.kids = append(n.kids, k)
 			body = ext
 		}
 	}
@@ -385,6 +391,7 @@ func (s *schemaSet) fill(n *node, ct *etree.Element, visiting map[string]bool) e
 				return err
 			}
 			k := &node{name: decl.SelectAttrValue("name", ""), ns: ns, attr: true, typ: t, fromWSDL: true, simpleType: own}
+			s.enum(k, decl, decl.SelectAttrValue("type", ""))
 			if a := decl.SelectAttr("default"); a != nil {
 				k.def = &a.Value
 			}
@@ -404,6 +411,52 @@ func simpleTypeOf(e *etree.Element, q string) (typ, own string) {
 		return "string", local
 	}
 	return local, ""
+}
+
+// enum sets the namespace and values of k's simple type, which its
+// declaration e names by the QName q, when the schema declares it as
+// XmlSchemaExporter does an enum: a restriction of s:string listing its
+// values (a [Flags] enum's list of them is not modelled, nor is a type
+// the WSDL does not hold).
+func (s *schemaSet) enum(k *node, e *etree.Element, q string) {
+	ns, local := resolveQName(e, q)
+	st := s.simple[key(ns, local)]
+	if st == nil || k.simpleType == "" || !plainName(local) {
+		return
+	}
+	r := st.SelectElement("restriction")
+	if r == nil {
+		return
+	}
+	if bns, blocal := resolveQName(r, r.SelectAttrValue("base", "")); bns != nsXSD || blocal != "string" {
+		return
+	}
+	var values []string
+	for _, v := range r.SelectElements("enumeration") {
+		value := v.SelectAttrValue("value", "")
+		if slices.Contains(values, value) {
+			return // no enum's: its XmlEnum names differ
+		}
+		values = append(values, value)
+	}
+	if len(values) > 0 {
+		k.enumNS, k.enumValues = ns, values
+	}
+}
+
+// plainName reports whether name is a name a .NET type may have: letters,
+// digits, _, - and ., not starting with a digit, - or . (an XML name; a
+// simple type of another name is taken for a string).
+func plainName(name string) bool {
+	for i, r := range name {
+		switch {
+		case r == '_' || unicode.IsLetter(r):
+		case i > 0 && (r == '-' || r == '.' || unicode.IsDigit(r)):
+		default:
+			return false
+		}
+	}
+	return name != ""
 }
 
 // addElement adds the element declaration el (local, or a ref to a global
@@ -428,6 +481,7 @@ func (s *schemaSet) addElement(n *node, el, schema *etree.Element, visiting map[
 	k := &node{name: decl.SelectAttrValue("name", ""), ns: ns, fromWSDL: true,
 		repeated: el.SelectAttrValue("maxOccurs", "1") == "unbounded"}
 	k.nillable = !k.repeated && decl.SelectAttrValue("nillable", "false") == "true"
+	k.structType = !k.repeated && !k.nillable && el.SelectAttrValue("minOccurs", "1") == "1"
 	if a := decl.SelectAttr("default"); a != nil && !k.repeated {
 		k.def = &a.Value
 	}
@@ -445,6 +499,7 @@ func (s *schemaSet) addElement(n *node, el, schema *etree.Element, visiting map[
 			k.derivable = s.derivedFrom(key(tns, tlocal))
 		} else {
 			k.typ, k.simpleType = "string", tlocal // a simple type of the deployment's own: its values are text
+			s.enum(k, decl, t)
 		}
 	} else if inline := decl.SelectElement("complexType"); inline != nil {
 		ct = inline

@@ -4,6 +4,8 @@
 // and prints what the proxy read, as JSON built by reflection over the
 // proxy's own types, so that a test can compare it with the data served.
 //
+// An enum's value is printed as XmlSerializer writes it: its XmlEnum name.
+//
 // A DataSet result is printed as what the client reads of it: its name and
 // namespace, each table with its columns (name, .NET type, mapping) and
 // rows (their values, and the rows of their child tables by relation, as
@@ -21,6 +23,7 @@ using System.Globalization;
 using System.Reflection;
 using System.Text;
 using System.Web.Services.Protocols;
+using System.Xml.Serialization;
 
 public static class Client
 {
@@ -93,6 +96,7 @@ public static class Client
         if (o is DateTime) { sb.Append(Str(((DateTime)o).ToString("s", CultureInfo.InvariantCulture))); return; }
         if (o.GetType().IsPrimitive) { sb.Append(Convert.ToString(o, CultureInfo.InvariantCulture)); return; }
         if (o is DBNull) { sb.Append("null"); return; }
+        if (o is Enum) { sb.Append(Str(EnumName((Enum)o))); return; }
         if (o is DataSet) { DataSetJson(sb, (DataSet)o); return; }
         if (o is IEnumerable)
         {
@@ -182,6 +186,20 @@ public static class Client
               .Append(",\"child\":").Append(Str(rel.ChildTable.TableName)).Append(",\"nested\":").Append(rel.Nested ? "true" : "false").Append('}');
         }
         sb.Append("]}");
+    }
+
+    // EnumName is the name XmlSerializer writes for an enum's value: its
+    // XmlEnum name (the proxy's member names the WSDL's value otherwise).
+    static string EnumName(Enum e)
+    {
+        FieldInfo f = e.GetType().GetField(e.ToString());
+        if (f != null)
+        {
+            object[] a = f.GetCustomAttributes(typeof(XmlEnumAttribute), false);
+            if (a.Length > 0 && ((XmlEnumAttribute)a[0]).Name != null)
+                return ((XmlEnumAttribute)a[0]).Name;
+        }
+        return e.ToString();
     }
 
     static string Str(string s)
