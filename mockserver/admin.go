@@ -26,6 +26,22 @@ const adminPrefix = "/__admin"
 // maxAdminBody caps the body of an admin request.
 const maxAdminBody = 64 << 10
 
+// errAdminBodyTooLarge: an admin request's body is over maxAdminBody.
+var errAdminBodyTooLarge = fmt.Errorf("the body is larger than %d bytes, the admin API's limit", maxAdminBody)
+
+// refuseAdminBody answers 413 to a request whose body is over
+// maxAdminBody (unread: none of it was read), then reads and discards the
+// rest of the body before the connection closes, as the service does for
+// its own cap (linger.go): a client still sending reads the answer
+// instead of a reset connection. Not 400: the body may be a valid fault,
+// only too long; the admin API is atmkit's own, not ASMX's, which never
+// answers 413 (see docs/asmx.md).
+func refuseAdminBody(w http.ResponseWriter, r *http.Request, unread bool) {
+	refuseBody(w, r, unread, func() {
+		writeAdminError(w, http.StatusRequestEntityTooLarge, adminTooLarge, "%v", errAdminBodyTooLarge)
+	})
+}
+
 // WithAdminToken makes the admin API require "Authorization: Bearer <token>"
 // on every endpoint but /__admin/health. Empty means no token is required.
 func WithAdminToken(token string) Option {
@@ -59,6 +75,7 @@ const (
 	adminNotFound         = "NotFound"
 	adminMethodNotAllowed = "MethodNotAllowed"
 	adminConflict         = "Conflict"
+	adminTooLarge         = "RequestEntityTooLarge"
 )
 
 func writeAdminJSON(w http.ResponseWriter, status int, v any) {
@@ -200,6 +217,10 @@ var crossOrigin = http.NewCrossOriginProtection()
 // All but health refuse a Host that is no name of this host on loopback
 // without a token (admin_host.go).
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
+	if r.ContentLength > maxAdminBody {
+		refuseAdminBody(w, r, true) // as nginx's client_max_body_size: before anything else
+		return
+	}
 	path := strings.TrimSuffix(r.URL.Path, "/")
 	if path != adminPrefix+"/health" && s.refuseForeignHost(w, r) {
 		return
@@ -529,6 +550,10 @@ func (s *Server) adminFaults(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		f, err := decodeFault(w, r)
+		if errors.Is(err, errAdminBodyTooLarge) {
+			refuseAdminBody(w, r, false)
+			return
+		}
 		if err != nil {
 			writeAdminError(w, http.StatusBadRequest, adminBadRequest, "%v", err)
 			return
@@ -610,7 +635,7 @@ func decodeFault(w http.ResponseWriter, r *http.Request) (Fault, error) {
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return Fault{}, fmt.Errorf("the body is larger than %d bytes", maxAdminBody)
+			return Fault{}, errAdminBodyTooLarge
 		}
 		return Fault{}, fmt.Errorf("reading the body: %w", err)
 	}

@@ -176,7 +176,7 @@ func TestAdminBadInput(t *testing.T) {
 		{"conflict", "POST", "/faults", `{"drop":true,"status":500}`, []check{hasAdminError(400, adminBadRequest)}},
 		{"bad status", "POST", "/faults", `{"status":42}`, []check{hasAdminError(400, adminBadRequest)}},
 		{"bad code", "POST", "/faults", `{"soapFault":{"code":"Nobody"}}`, []check{hasAdminError(400, adminBadRequest)}},
-		{"too large", "POST", "/faults", `{"soapFault":{"text":"` + strings.Repeat("x", maxAdminBody) + `"}}`, []check{hasAdminError(400, adminBadRequest), bodyContains("larger")}},
+		{"too large", "POST", "/faults", `{"soapFault":{"text":"` + strings.Repeat("x", maxAdminBody) + `"}}`, []check{hasAdminError(413, adminTooLarge), bodyContains("larger than 65536 bytes")}},
 		{"requests bad operation", "GET", "/requests?operation=Nope", "", []check{hasAdminError(400, adminBadRequest), bodyContains(`unknown operation \"Nope\": want one of ReturnAllAtms, `)}},
 		{"requests bad binding", "GET", "/requests?binding=smtp", "", []check{hasAdminError(400, adminBadRequest)}},
 		{"requests bad status", "GET", "/requests?status=2xx", "", []check{hasAdminError(400, adminBadRequest), bodyContains("status")}},
