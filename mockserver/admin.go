@@ -9,14 +9,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
 	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/atmkit/atmkit/asmx"
 )
 
 // adminPrefix is where the admin API lives. Its paths are matched exactly
@@ -430,80 +427,6 @@ func (s *Server) awaitJournalRead(ctx context.Context) bool {
 		return false
 	}
 	return true
-}
-
-// requestFilter reads the journal's filter from the admin API's query:
-// operation, binding, status, since and limit.
-func requestFilter(q url.Values) (RequestFilter, error) {
-	var f RequestFilter
-	// A misspelt or repeated parameter would be read as none, or as its
-	// first value, and the list would hold calls its reader did not ask for.
-	for name, vs := range q {
-		switch name {
-		case "operation", "binding", "status", "fault", "since", "limit", "summary":
-		default:
-			return f, fmt.Errorf("unknown parameter %q: want operation, binding, status, fault, since, limit or summary", name)
-		}
-		if len(vs) > 1 {
-			return f, fmt.Errorf("parameter %s given %d times: give it once", name, len(vs))
-		}
-		if vs[0] == "" { // ?fault=$ID with ID unset: a filter read as none
-			return f, fmt.Errorf("parameter %s is empty: give it a value, or leave it out", name)
-		}
-	}
-	if op := q.Get("operation"); op != "" {
-		o, ok := lookupOperation(op)
-		switch {
-		case strings.EqualFold(op, opWSDL):
-			f.Operation = opWSDL
-		case !ok:
-			return f, fmt.Errorf("unknown operation %q: want one of %s, or %s for the service description", op, strings.Join(operationNames(false), ", "), opWSDL)
-		default:
-			f.Operation = o.Name
-		}
-	}
-	if b := q.Get("binding"); b != "" {
-		var err error
-		if f.Binding, err = asmx.ParseBinding(strings.ToLower(b)); err != nil {
-			return f, err
-		}
-	}
-	if v := q.Get("status"); v != "" && v != "0" { // 0: see adminRequests
-		n, ok := plainNumber(v)
-		if !ok || n < 100 || n > 599 {
-			return f, fmt.Errorf("status %q: want an HTTP status, 100 to 599 in decimal digits, or 0 for the calls answered with no response", v)
-		}
-		f.Status = int(n)
-	}
-	f.Fault = q.Get("fault")
-	if v := q.Get("since"); v != "" {
-		n, ok := plainNumber(v)
-		if !ok {
-			return f, fmt.Errorf("since %q: want an entry's seq (0 or more) in decimal digits", v)
-		}
-		f.Since = n
-	}
-	if v := q.Get("limit"); v != "" {
-		n, ok := plainNumber(v)
-		if !ok || n < 1 {
-			return f, fmt.Errorf("limit %q: want a number of entries, 1 or more, in decimal digits", v)
-		}
-		f.Limit = int(min(n, math.MaxInt))
-	}
-	return f, nil
-}
-
-// plainNumber reads v as the journal writes a number, decimal digits with
-// no sign and no leading zero, and reports whether it is one. strconv
-// reads +200 and 0200 as 200 too: a filter given so was taken for one the
-// journal never writes, as a fault's integers are refused so (see
-// "Numbers are spelled as JSON spells them" in docs/serving.md).
-func plainNumber(v string) (uint64, bool) {
-	if v == "" || v[0] < '0' || v[0] > '9' || len(v) > 1 && v[0] == '0' {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(v, 10, 64)
-	return n, err == nil
 }
 
 // adminRequest answers GET /__admin/requests/{seq}: one entry, in full.
