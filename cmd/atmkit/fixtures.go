@@ -62,7 +62,7 @@ func (m *Main) runFixturesGenerate(ctx context.Context, args []string) error {
 		return cli.Exitf(exitUsage, "fixtures generate: interrupted; nothing was written to %s", *out)
 	}
 	if err != nil {
-		return err
+		return cli.GenerateFailed(err, *out)
 	}
 	banner.FixturesSummary(m.Stdout, *out, d, m.Shell())
 	fmt.Fprintf(m.Stdout, "done in %s\n", time.Since(start).Round(time.Millisecond))

@@ -51,6 +51,20 @@ func datasetProblem(err error, dir string) (problem string, ok bool) {
 	return "", false
 }
 
+// GenerateFailed is the error of fixtures generate when saving the data
+// set in dir failed with err: one line naming the file it could not
+// write and why (a full disk, the file size limit), and that the data set
+// already in dir is as it was, which fixtures.SaveWith keeps when writing
+// a file fails (each is written beside it first). Any other failure (a
+// rename) is err as it is.
+func GenerateFailed(err error, dir string) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Op == "write" {
+		return fmt.Errorf("fixtures generate: cannot write %s: %w; the data set in %s is as it was", pe.Path, pe.Err, dir)
+	}
+	return err
+}
+
 // staleTemp is how long a data set's temporary file has gone unwritten
 // before fixtures generate takes it for a killed run's: a run writing
 // atms.jsonl adds to it every few milliseconds.
