@@ -91,6 +91,28 @@ func TestBenchJSON(t *testing.T) {
 	}
 }
 
+// TestBenchJSONProgress: with --json, the progress lines go to stderr as
+// without it (fixtures generate's progress is there whatever stdout is),
+// and stdout holds the JSON report alone: a run of --atms 1000000 --json
+// was silent for ten seconds and more, as if it hung.
+func TestBenchJSONProgress(t *testing.T) {
+	t.Parallel()
+	stdout, stderr, err := runBenchCmd(t, "--json", "--atms", "20000")
+	if err != nil {
+		t.Fatalf("bench: %v\n%s", err, stderr)
+	}
+	var r bench.Report
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	if err := dec.Decode(&r); err != nil || dec.More() || !strings.HasPrefix(stdout, "{") {
+		t.Fatalf("stdout is not one JSON report (%v):\n%s", err, stdout)
+	}
+	for _, want := range []string{"atmkit bench: generating 20000 ATMs (seed 1)\n", "atmkit bench: soap11 ReturnAtmSearchByCoordinates, "} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr %q: want the progress line %q", stderr, want)
+		}
+	}
+}
+
 // TestBenchCPUProfileInNewDirectory writes --cpuprofile into a directory
 // that does not exist yet, as the check of the flag lets through: it is
 // made, not a failure after the measurement.
