@@ -39,6 +39,26 @@ func refuseAdminBody(w http.ResponseWriter, r *http.Request, unread bool) {
 	})
 }
 
+// readAdminBody reads a body of unknown length (chunked) up to the cap,
+// before anything else, and puts it back in r: one over the cap is
+// refused with 413 at every endpoint, as a declared length is, and does
+// nothing (POST /__admin/reset emptied the journal and answered 204 when
+// the body was chunked, 413 when its length was declared). It reports
+// whether r may go on.
+func readAdminBody(w http.ResponseWriter, r *http.Request) bool {
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxAdminBody+1))
+	switch {
+	case len(body) > maxAdminBody:
+		refuseAdminBody(w, r, false)
+		return false
+	case err != nil:
+		writeAdminError(w, http.StatusBadRequest, adminBadRequest, "reading the body: %v", err)
+		return false
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return true
+}
+
 // WithAdminToken makes the admin API require "Authorization: Bearer <token>"
 // on every endpoint but /__admin/health. Empty means no token is required.
 func WithAdminToken(token string) Option {
@@ -216,6 +236,9 @@ var crossOrigin = http.NewCrossOriginProtection()
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	if r.ContentLength > maxAdminBody {
 		refuseAdminBody(w, r, true) // as nginx's client_max_body_size: before anything else
+		return
+	}
+	if r.ContentLength < 0 && !readAdminBody(w, r) {
 		return
 	}
 	path := strings.TrimSuffix(r.URL.Path, "/")

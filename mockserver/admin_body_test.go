@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/atmkit/atmkit/asmx"
 )
 
 // oversizedAdmin is an admin call with a body over maxAdminBody: a fault
@@ -107,5 +109,44 @@ func TestAdminOversizedBodyExpectContinue(t *testing.T) {
 	}
 	if f := ts.Faults(); len(f) != 0 {
 		t.Errorf("an oversized body added faults: %+v", f)
+	}
+}
+
+// TestAdminOversizedBodyChangesNothing: a body over the cap is refused
+// with 413 at an endpoint that reads no body too, chunked as well as with
+// a Content-Length, and the request does nothing: POST /__admin/reset
+// with an 8 MB chunked body emptied the journal and removed every fault,
+// answered 204, where the same body with a Content-Length got 413.
+func TestAdminOversizedBodyChangesNothing(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	if _, err := ts.AddFault(Fault{Operation: "ReturnProvinces", Status: 503}); err != nil {
+		t.Fatal(err)
+	}
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(503))
+	body := strings.Repeat("a", lingerBody)
+	for _, tt := range []struct{ method, path string }{
+		{"POST", "/__admin/reset"}, {"DELETE", "/__admin/requests"}, {"DELETE", "/__admin/faults"}, {"GET", "/__admin/requests"},
+	} {
+		for _, chunked := range []bool{false, true} {
+			var rd io.Reader = strings.NewReader(body)
+			if chunked {
+				rd = io.MultiReader(rd) // no length known: sent chunked
+			}
+			req, err := http.NewRequest(tt.method, ts.URL+tt.path, rd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := doAdmin(t, req)
+			if err := hasAdminError(http.StatusRequestEntityTooLarge, adminTooLarge)(r.response); err != nil {
+				t.Errorf("%s %s, chunked %v: %v", tt.method, tt.path, chunked, err)
+			}
+		}
+	}
+	if f := ts.Faults(); len(f) != 1 {
+		t.Errorf("got faults %+v, want the one added", f)
+	}
+	if j := ts.Journal(RequestFilter{}); len(j) != 1 {
+		t.Errorf("got %d calls in the journal, want the one made", len(j))
 	}
 }
