@@ -80,3 +80,29 @@ func TestAdminRequestsFilterNeverMatching(t *testing.T) {
 		})
 	}
 }
+
+// TestJournalFilterNeverMatchingFailsTheTest: a TestServer's journal
+// filter with an operation and a binding no entry has together (WSDL with
+// a binding; an operation the JSON path does not offer, in binding json)
+// fails the test that made it, as a misspelt operation does: it matched
+// nothing, and a "no such call" check passed. Pairs that can match do not.
+func TestJournalFilterNeverMatchingFailsTheTest(t *testing.T) {
+	t.Parallel()
+	tb := &errorsOf{TB: t}
+	ts := NewTestServer(tb, WithDataset(smallDataset()))
+	for _, f := range []RequestFilter{
+		{Operation: asmx.OpReturnAtmSearchByAddress, Binding: asmx.JSON}, {Operation: "wsdl"},
+		{Operation: asmx.OpReturnProvinces, Binding: asmx.SOAP12}, {Binding: asmx.JSON},
+	} {
+		ts.Journal(f)
+	}
+	if len(tb.errs) != 0 {
+		t.Fatalf("filters that can match: got errors %q", tb.errs)
+	}
+	ts.Journal(RequestFilter{Operation: "wsdl", Binding: asmx.HTTPGet})
+	ts.Journal(RequestFilter{Operation: "returnprovinces", Binding: asmx.JSON})
+	want := []string{"operation WSDL with binding get: no call is journaled so", "operation ReturnProvinces with binding json: no call is journaled so"}
+	if len(tb.errs) != 2 || !strings.Contains(tb.errs[0], want[0]) || !strings.Contains(tb.errs[1], want[1]) {
+		t.Errorf("got errors %q, want two holding %q", tb.errs, want)
+	}
+}

@@ -84,8 +84,8 @@ func requestFilter(q url.Values) (RequestFilter, error) {
 func neverJournaled(op string, b asmx.Binding) error {
 	switch o, ok := lookupOperation(op); {
 	case b == 0:
-	case op == opWSDL:
-		return fmt.Errorf("operation %s with binding %s: no call is journaled so, the service description is fetched in no binding (leave binding out)", op, b)
+	case strings.EqualFold(op, opWSDL):
+		return fmt.Errorf("operation %s with binding %s: no call is journaled so, the service description is fetched in no binding (leave binding out)", opWSDL, b)
 	case ok && b == asmx.JSON && !o.JSON:
 		return fmt.Errorf("operation %s with binding %s: no call is journaled so, the JSON path (%s) offers only %s", o.Name, b,
 			asmx.JSONPath, strings.Join(operationNames(true), " and "))
