@@ -87,3 +87,24 @@ ulimit -f 1024 || exit 97
 		})
 	}
 }
+
+// TestFixturesGenerateFailsIntoANewDirectory: a fixtures generate that
+// cannot write into a directory holding no data set says that nothing was
+// written there, not that "the data set in D is as it was", which there
+// was none of.
+func TestFixturesGenerateFailsIntoANewDirectory(t *testing.T) {
+	t.Parallel()
+	d := filepath.Join(t.TempDir(), "new")
+	cmd := exec.Command("sh", "-c", `ulimit -f 16 && exec "$0" fixtures generate --atms 20000 --out "$D"`, os.Args[0])
+	cmd.Env = append(cleanEnv(), testMainVar+"=1", "D="+d)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	line := "atmkit: fixtures generate: cannot write " + filepath.Join(d, "atms.jsonl") + ": file too large; nothing was written to " + d + "\n"
+	if code := cmd.ProcessState.ExitCode(); code != exitFailure || stderr.String() != line {
+		t.Errorf("got exit %d (%v) and stderr %q, want %d and %q", code, err, stderr.String(), exitFailure, line)
+	}
+	if entries, err := os.ReadDir(d); err != nil || len(entries) != 0 {
+		t.Errorf("%s holds %v (%v), want nothing", d, entries, err)
+	}
+}

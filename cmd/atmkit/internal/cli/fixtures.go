@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -55,14 +56,20 @@ func datasetProblem(err error, dir string) (problem string, ok bool) {
 // set in dir failed with err: one line naming the file it could not
 // write and why (a full disk, the file size limit), and that the data set
 // already in dir is as it was, which fixtures.SaveWith keeps when writing
-// a file fails (each is written beside it first). Any other failure (a
-// rename) is err as it is.
+// a file fails (each is written beside it first), or that nothing was
+// written there when it held none. Any other failure (a rename) is err as
+// it is.
 func GenerateFailed(err error, dir string) error {
 	var pe *fs.PathError
-	if errors.As(err, &pe) && pe.Op == "write" {
-		return fmt.Errorf("fixtures generate: cannot write %s: %w; the data set in %s is as it was", pe.Path, pe.Err, dir)
+	if !errors.As(err, &pe) || pe.Op != "write" {
+		return err
 	}
-	return err
+	for _, name := range []string{fixtures.ATMsFile, fixtures.ProvincesFile, fixtures.InstitutionsFile, fixtures.CitiesFile} {
+		if _, serr := os.Lstat(filepath.Join(dir, name)); serr == nil {
+			return fmt.Errorf("fixtures generate: cannot write %s: %w; the data set in %s is as it was", pe.Path, pe.Err, dir)
+		}
+	}
+	return fmt.Errorf("fixtures generate: cannot write %s: %w; nothing was written to %s", pe.Path, pe.Err, dir)
 }
 
 // staleTemp is how long a data set's temporary file has gone unwritten
