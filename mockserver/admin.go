@@ -454,6 +454,12 @@ func (s *Server) awaitJournalRead(ctx context.Context) bool {
 
 // adminRequest answers GET /__admin/requests/{seq}: one entry, in full.
 func (s *Server) adminRequest(w http.ResponseWriter, r *http.Request, seq string) {
+	if seq == "" && r.Method == http.MethodDelete { // DELETE .../requests/$SEQ with SEQ unset
+		w.Header().Set("Allow", "GET, HEAD")
+		writeAdminError(w, http.StatusMethodNotAllowed, adminMethodNotAllowed,
+			"method DELETE is not allowed on an entry of the journal, and no seq follows %s/requests/ (DELETE %s/requests, without the slash, empties the journal)", adminPrefix, adminPrefix)
+		return
+	}
 	if !allowMethods(w, r, http.MethodGet, http.MethodHead) ||
 		!readsNoQuery(w, r, "shows one call in full (GET "+adminPrefix+"/requests takes the filters)") {
 		return
