@@ -107,7 +107,7 @@ func (m *Main) runFixturesCheck(ctx context.Context, args []string) error {
 		}
 		return cli.Exitf(exitFailure, "%s: %s", dir, banner.Plural(verr.Total, "problem"))
 	case err != nil: // a file that could not be read: nothing was checked
-		return cli.Exitf(exitUsage, "fixtures check: %w", err)
+		return cli.Exitf(exitUsage, "fixtures check: %s: %s", dir, cli.LoadProblem(err, dir))
 	}
 	fits := ""
 	if sh != nil {

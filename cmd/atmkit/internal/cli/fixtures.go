@@ -47,7 +47,7 @@ func datasetProblem(err error, dir string) (problem string, ok bool) {
 	case errors.As(err, &verr):
 		return verr.Error(), true
 	case errors.As(err, &perr):
-		return strings.TrimPrefix(err.Error(), "load fixtures "+dir+": "), true
+		return LoadProblem(err, dir), true
 	}
 	return "", false
 }
@@ -70,6 +70,13 @@ func GenerateFailed(err error, dir string) error {
 		}
 	}
 	return fmt.Errorf("fixtures generate: cannot write %s: %w; nothing was written to %s", pe.Path, pe.Err, dir)
+}
+
+// LoadProblem is err, an error of loading the data set in dir that lists
+// no problems (a file that cannot be read), without its "load fixtures
+// DIR: ", for a message that names dir itself, as serve's and bench's do.
+func LoadProblem(err error, dir string) string {
+	return strings.TrimPrefix(err.Error(), "load fixtures "+dir+": ")
 }
 
 // staleTemp is how long a data set's temporary file has gone unwritten
