@@ -67,7 +67,7 @@ func WriteFunc(path string, perm os.FileMode, write func(io.Writer) error) error
 func WriteTemp(path string, perm os.FileMode, write func(io.Writer) error) (string, error) {
 	tmp, err := createTemp(path, perm)
 	if err != nil {
-		return "", &fs.PathError{Op: "write", Path: path, Err: fmt.Errorf("creating a temporary file beside it: %w", cause(err, ""))}
+		return "", &fs.PathError{Op: "write", Path: path, Err: cause(err, "")}
 	}
 	name := tmp.Name()
 	fail := func(err error) (string, error) {
