@@ -17,6 +17,7 @@ import (
 // disco and imported descriptions, help pages, the JSON path's other
 // operations by GET and POST, unknown paths), and its journal shows that
 // none has such a pair; combinations that can match are still answered.
+// A 1xx status, which no answer has, is refused as well.
 func TestAdminRequestsFilterNeverMatching(t *testing.T) {
 	t.Parallel()
 	ts := NewTestServer(t, WithDataset(smallDataset()))
@@ -68,7 +69,13 @@ func TestAdminRequestsFilterNeverMatching(t *testing.T) {
 		{"?binding=json&operation=ReturnProvinces", []check{hasAdminError(400, adminBadRequest), bodyContains("operation ReturnProvinces with binding json"),
 			bodyContains("ReturnAtmSearchByAddress and ReturnAtmSearchByCoordinates")}},
 		{"?operation=returnallatms&binding=json&summary=true", []check{hasAdminError(400, adminBadRequest), bodyContains("operation ReturnAllAtms with binding json")}},
+		// A 1xx status is never an answer's: no fault, recording or
+		// answer of the mock has one (a fault's status is 200 to 599, a
+		// cassette's too).
+		{"?status=100", []check{hasAdminError(400, adminBadRequest), bodyContains(`status \"100\"`), bodyContains("200 to 599")}},
+		{"?status=199&operation=ReturnProvinces", []check{hasAdminError(400, adminBadRequest), bodyContains(`status \"199\"`)}},
 		// Those can match: answered.
+		{"?status=200", []check{hasStatus(200), bodyContains(`"matched":`)}},
 		{"?operation=WSDL", []check{hasStatus(200), bodyContains(`"path":"/service/service.asmx"`)}},
 		{"?operation=ReturnAtmSearchByAddress&binding=json", []check{hasStatus(200), bodyContains(`"matched":1,`)}},
 		{"?operation=ReturnAtmSearchByAddress&binding=get", []check{hasStatus(200), bodyContains(`"matched":1,`)}},
@@ -83,8 +90,8 @@ func TestAdminRequestsFilterNeverMatching(t *testing.T) {
 
 // TestJournalFilterNeverMatchingFailsTheTest: a TestServer's journal
 // filter with an operation and a binding no entry has together (WSDL with
-// a binding; an operation the JSON path does not offer, in binding json)
-// fails the test that made it, as a misspelt operation does: it matched
+// a binding; an operation the JSON path does not offer, in binding json),
+// or a status no answer has (1xx), fails the test that made it, as a misspelt operation does: it matched
 // nothing, and a "no such call" check passed. Pairs that can match do not.
 func TestJournalFilterNeverMatchingFailsTheTest(t *testing.T) {
 	t.Parallel()
@@ -101,8 +108,10 @@ func TestJournalFilterNeverMatchingFailsTheTest(t *testing.T) {
 	}
 	ts.Journal(RequestFilter{Operation: "wsdl", Binding: asmx.HTTPGet})
 	ts.Journal(RequestFilter{Operation: "returnprovinces", Binding: asmx.JSON})
-	want := []string{"operation WSDL with binding get: no call is journaled so", "operation ReturnProvinces with binding json: no call is journaled so"}
-	if len(tb.errs) != 2 || !strings.Contains(tb.errs[0], want[0]) || !strings.Contains(tb.errs[1], want[1]) {
-		t.Errorf("got errors %q, want two holding %q", tb.errs, want)
+	ts.Journal(RequestFilter{Status: 100})
+	want := []string{"operation WSDL with binding get: no call is journaled so", "operation ReturnProvinces with binding json: no call is journaled so",
+		"status 100: no call is journaled so"}
+	if len(tb.errs) != 3 || !strings.Contains(tb.errs[0], want[0]) || !strings.Contains(tb.errs[1], want[1]) || !strings.Contains(tb.errs[2], want[2]) {
+		t.Errorf("got errors %q, want three holding %q", tb.errs, want)
 	}
 }

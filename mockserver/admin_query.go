@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"net/url"
@@ -52,7 +53,10 @@ func requestFilter(q url.Values) (RequestFilter, error) {
 	if v := q.Get("status"); v != "" && v != "0" { // 0: see adminRequests
 		n, ok := plainNumber(v)
 		if !ok || n < 100 || n > 599 {
-			return f, fmt.Errorf("status %q: want an HTTP status, 100 to 599 in decimal digits, or 0 for the calls answered with no response", v)
+			return f, fmt.Errorf("status %q: want an HTTP status, 200 to 599 in decimal digits, or 0 for the calls answered with no response", v)
+		}
+		if err := neverAnswered(int(n)); err != nil {
+			return f, fmt.Errorf("status %q: %w", v, err)
 		}
 		f.Status = int(n)
 	}
@@ -89,6 +93,16 @@ func neverJournaled(op string, b asmx.Binding) error {
 	case ok && b == asmx.JSON && !o.JSON:
 		return fmt.Errorf("operation %s with binding %s: no call is journaled so, the JSON path (%s) offers only %s", o.Name, b,
 			asmx.JSONPath, strings.Join(operationNames(true), " and "))
+	}
+	return nil
+}
+
+// neverAnswered says why no journal entry has the HTTP status status, or
+// is nil when one can: a 1xx status is no answer's (a fault's status and a
+// recording's are 200 to 599, and the mock answers none of its own so).
+func neverAnswered(status int) error {
+	if status >= 100 && status < 200 {
+		return errors.New("no call is journaled so, a 1xx status is never an answer's: want 200 to 599, or 0 for the calls answered with no response")
 	}
 	return nil
 }
