@@ -17,7 +17,8 @@ import (
 // disco and imported descriptions, help pages, the JSON path's other
 // operations by GET and POST, unknown paths), and its journal shows that
 // none has such a pair; combinations that can match are still answered.
-// A 1xx status, which no answer has, is refused as well.
+// A 1xx status, which no answer has, and a fault id no fault can have are
+// refused as well.
 func TestAdminRequestsFilterNeverMatching(t *testing.T) {
 	t.Parallel()
 	ts := NewTestServer(t, WithDataset(smallDataset()))
@@ -74,7 +75,13 @@ func TestAdminRequestsFilterNeverMatching(t *testing.T) {
 		// cassette's too).
 		{"?status=100", []check{hasAdminError(400, adminBadRequest), bodyContains(`status \"100\"`), bodyContains("200 to 599")}},
 		{"?status=199&operation=ReturnProvinces", []check{hasAdminError(400, adminBadRequest), bodyContains(`status \"199\"`)}},
+		// No fault has an id that is not a fault id (a path, a space: a
+		// script's variable holding something else).
+		{"?fault=f1%2Fx", []check{hasAdminError(400, adminBadRequest), bodyContains(`fault \"f1/x\": no call is journaled so`)}},
+		{"?fault=-f1", []check{hasAdminError(400, adminBadRequest), bodyContains(`fault \"-f1\"`)}},
 		// Those can match: answered.
+		{"?fault=f1", []check{hasStatus(200)}},
+		{"?fault=slow.provinces_2-b", []check{hasStatus(200)}},
 		{"?status=200", []check{hasStatus(200), bodyContains(`"matched":`)}},
 		{"?operation=WSDL", []check{hasStatus(200), bodyContains(`"path":"/service/service.asmx"`)}},
 		{"?operation=ReturnAtmSearchByAddress&binding=json", []check{hasStatus(200), bodyContains(`"matched":1,`)}},
@@ -91,7 +98,8 @@ func TestAdminRequestsFilterNeverMatching(t *testing.T) {
 // TestJournalFilterNeverMatchingFailsTheTest: a TestServer's journal
 // filter with an operation and a binding no entry has together (WSDL with
 // a binding; an operation the JSON path does not offer, in binding json),
-// or a status no answer has (1xx), fails the test that made it, as a misspelt operation does: it matched
+// a status no answer has (1xx), or a fault id no fault can have, fails the
+// test that made it, as a misspelt operation does: it matched
 // nothing, and a "no such call" check passed. Pairs that can match do not.
 func TestJournalFilterNeverMatchingFailsTheTest(t *testing.T) {
 	t.Parallel()
@@ -109,9 +117,15 @@ func TestJournalFilterNeverMatchingFailsTheTest(t *testing.T) {
 	ts.Journal(RequestFilter{Operation: "wsdl", Binding: asmx.HTTPGet})
 	ts.Journal(RequestFilter{Operation: "returnprovinces", Binding: asmx.JSON})
 	ts.Journal(RequestFilter{Status: 100})
+	ts.Journal(RequestFilter{Fault: "f 1"})
 	want := []string{"operation WSDL with binding get: no call is journaled so", "operation ReturnProvinces with binding json: no call is journaled so",
-		"status 100: no call is journaled so"}
-	if len(tb.errs) != 3 || !strings.Contains(tb.errs[0], want[0]) || !strings.Contains(tb.errs[1], want[1]) || !strings.Contains(tb.errs[2], want[2]) {
-		t.Errorf("got errors %q, want three holding %q", tb.errs, want)
+		"status 100: no call is journaled so", `fault "f 1": no call is journaled so`}
+	if len(tb.errs) != len(want) {
+		t.Fatalf("got errors %q, want %d holding %q", tb.errs, len(want), want)
+	}
+	for i := range want {
+		if !strings.Contains(tb.errs[i], want[i]) {
+			t.Errorf("error %d: got %q, want it to hold %q", i, tb.errs[i], want[i])
+		}
 	}
 }

@@ -61,6 +61,9 @@ func requestFilter(q url.Values) (RequestFilter, error) {
 		f.Status = int(n)
 	}
 	f.Fault = q.Get("fault")
+	if err := neverFault(f.Fault); err != nil {
+		return f, err
+	}
 	if v := q.Get("since"); v != "" {
 		n, ok := plainNumber(v)
 		if !ok {
@@ -105,6 +108,16 @@ func neverAnswered(status int) error {
 		return errors.New("no call is journaled so, a 1xx status is never an answer's: want 200 to 599, or 0 for the calls answered with no response")
 	}
 	return nil
+}
+
+// neverFault says why no journal entry names the fault id, or is nil
+// when one can (or id is empty): every fault's id passes checkFaultID,
+// whether the mock gave it or it was given.
+func neverFault(id string) error {
+	if id == "" || checkFaultID(id) == nil {
+		return nil
+	}
+	return fmt.Errorf("fault %.80q: no call is journaled so, a fault's id is 1 to %d ASCII letters, digits, '.', '_' or '-', starting with a letter or a digit (f1, or the id it was given)", id, maxFaultID)
 }
 
 // plainNumber reads v as the journal writes a number, decimal digits with

@@ -95,8 +95,8 @@ func NewTestServer(t testing.TB, opts ...Option) *TestServer {
 // a "no such call" assertion pass) fails the test, naming the operations;
 // so does an Operation and a Binding no call is journaled with together
 // ("WSDL" with any binding, an operation the JSON path does not offer
-// with asmx.JSON), or a Status no answer has (1xx), which GET
-// /__admin/requests refuses.
+// with asmx.JSON), a Status no answer has (1xx), or a Fault no fault's id
+// can be, which GET /__admin/requests refuses.
 func (ts *TestServer) Journal(f RequestFilter) []JournalEntry {
 	if ts.tb != nil && f.Operation != "" && !strings.EqualFold(f.Operation, opWSDL) {
 		if _, ok := lookupOperation(f.Operation); !ok {
@@ -112,6 +112,10 @@ func (ts *TestServer) Journal(f RequestFilter) []JournalEntry {
 	if err := neverAnswered(f.Status); ts.tb != nil && err != nil {
 		ts.tb.Helper()
 		ts.tb.Errorf("mockserver: journal filter: status %d: %v", f.Status, err)
+	}
+	if err := neverFault(f.Fault); ts.tb != nil && err != nil {
+		ts.tb.Helper()
+		ts.tb.Errorf("mockserver: journal filter: %v", err)
 	}
 	return ts.Server.Journal(f)
 }
