@@ -9,14 +9,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
 	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/atmkit/atmkit/asmx"
 )
 
 // adminPrefix is where the admin API lives. Its paths are matched exactly
@@ -25,6 +22,42 @@ const adminPrefix = "/__admin"
 
 // maxAdminBody caps the body of an admin request.
 const maxAdminBody = 64 << 10
+
+// errAdminBodyTooLarge: an admin request's body is over maxAdminBody.
+var errAdminBodyTooLarge = fmt.Errorf("the body is larger than %d bytes, the admin API's limit", maxAdminBody)
+
+// refuseAdminBody answers 413 to a request whose body is over
+// maxAdminBody (unread: none of it was read), then reads and discards the
+// rest of the body before the connection closes, as the service does for
+// its own cap (linger.go): a client still sending reads the answer
+// instead of a reset connection. Not 400: the body may be a valid fault,
+// only too long; the admin API is atmkit's own, not ASMX's, which never
+// answers 413 (see docs/asmx.md).
+func refuseAdminBody(w http.ResponseWriter, r *http.Request, unread bool) {
+	refuseBody(w, r, unread, func() {
+		writeAdminError(w, http.StatusRequestEntityTooLarge, adminTooLarge, "%v", errAdminBodyTooLarge)
+	})
+}
+
+// readAdminBody reads a body of unknown length (chunked) up to the cap,
+// before anything else, and puts it back in r: one over the cap is
+// refused with 413 at every endpoint, as a declared length is, and does
+// nothing (POST /__admin/reset emptied the journal and answered 204 when
+// the body was chunked, 413 when its length was declared). It reports
+// whether r may go on.
+func readAdminBody(w http.ResponseWriter, r *http.Request) bool {
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxAdminBody+1))
+	switch {
+	case len(body) > maxAdminBody:
+		refuseAdminBody(w, r, false)
+		return false
+	case err != nil:
+		writeAdminError(w, http.StatusBadRequest, adminBadRequest, "reading the body: %v", err)
+		return false
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return true
+}
 
 // WithAdminToken makes the admin API require "Authorization: Bearer <token>"
 // on every endpoint but /__admin/health. Empty means no token is required.
@@ -59,6 +92,7 @@ const (
 	adminNotFound         = "NotFound"
 	adminMethodNotAllowed = "MethodNotAllowed"
 	adminConflict         = "Conflict"
+	adminTooLarge         = "RequestEntityTooLarge"
 )
 
 func writeAdminJSON(w http.ResponseWriter, status int, v any) {
@@ -200,6 +234,13 @@ var crossOrigin = http.NewCrossOriginProtection()
 // All but health refuse a Host that is no name of this host on loopback
 // without a token (admin_host.go).
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
+	if r.ContentLength > maxAdminBody {
+		refuseAdminBody(w, r, true) // as nginx's client_max_body_size: before anything else
+		return
+	}
+	if r.ContentLength < 0 && !readAdminBody(w, r) {
+		return
+	}
 	path := strings.TrimSuffix(r.URL.Path, "/")
 	if path != adminPrefix+"/health" && s.refuseForeignHost(w, r) {
 		return
@@ -411,82 +452,14 @@ func (s *Server) awaitJournalRead(ctx context.Context) bool {
 	return true
 }
 
-// requestFilter reads the journal's filter from the admin API's query:
-// operation, binding, status, since and limit.
-func requestFilter(q url.Values) (RequestFilter, error) {
-	var f RequestFilter
-	// A misspelt or repeated parameter would be read as none, or as its
-	// first value, and the list would hold calls its reader did not ask for.
-	for name, vs := range q {
-		switch name {
-		case "operation", "binding", "status", "fault", "since", "limit", "summary":
-		default:
-			return f, fmt.Errorf("unknown parameter %q: want operation, binding, status, fault, since, limit or summary", name)
-		}
-		if len(vs) > 1 {
-			return f, fmt.Errorf("parameter %s given %d times: give it once", name, len(vs))
-		}
-		if vs[0] == "" { // ?fault=$ID with ID unset: a filter read as none
-			return f, fmt.Errorf("parameter %s is empty: give it a value, or leave it out", name)
-		}
-	}
-	if op := q.Get("operation"); op != "" {
-		o, ok := lookupOperation(op)
-		switch {
-		case strings.EqualFold(op, opWSDL):
-			f.Operation = opWSDL
-		case !ok:
-			return f, fmt.Errorf("unknown operation %q: want one of %s, or %s for the service description", op, strings.Join(operationNames(false), ", "), opWSDL)
-		default:
-			f.Operation = o.Name
-		}
-	}
-	if b := q.Get("binding"); b != "" {
-		var err error
-		if f.Binding, err = asmx.ParseBinding(strings.ToLower(b)); err != nil {
-			return f, err
-		}
-	}
-	if v := q.Get("status"); v != "" && v != "0" { // 0: see adminRequests
-		n, ok := plainNumber(v)
-		if !ok || n < 100 || n > 599 {
-			return f, fmt.Errorf("status %q: want an HTTP status, 100 to 599 in decimal digits, or 0 for the calls answered with no response", v)
-		}
-		f.Status = int(n)
-	}
-	f.Fault = q.Get("fault")
-	if v := q.Get("since"); v != "" {
-		n, ok := plainNumber(v)
-		if !ok {
-			return f, fmt.Errorf("since %q: want an entry's seq (0 or more) in decimal digits", v)
-		}
-		f.Since = n
-	}
-	if v := q.Get("limit"); v != "" {
-		n, ok := plainNumber(v)
-		if !ok || n < 1 {
-			return f, fmt.Errorf("limit %q: want a number of entries, 1 or more, in decimal digits", v)
-		}
-		f.Limit = int(min(n, math.MaxInt))
-	}
-	return f, nil
-}
-
-// plainNumber reads v as the journal writes a number, decimal digits with
-// no sign and no leading zero, and reports whether it is one. strconv
-// reads +200 and 0200 as 200 too: a filter given so was taken for one the
-// journal never writes, as a fault's integers are refused so (see
-// "Numbers are spelled as JSON spells them" in docs/serving.md).
-func plainNumber(v string) (uint64, bool) {
-	if v == "" || v[0] < '0' || v[0] > '9' || len(v) > 1 && v[0] == '0' {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(v, 10, 64)
-	return n, err == nil
-}
-
 // adminRequest answers GET /__admin/requests/{seq}: one entry, in full.
 func (s *Server) adminRequest(w http.ResponseWriter, r *http.Request, seq string) {
+	if seq == "" && r.Method == http.MethodDelete { // DELETE .../requests/$SEQ with SEQ unset
+		w.Header().Set("Allow", "GET, HEAD")
+		writeAdminError(w, http.StatusMethodNotAllowed, adminMethodNotAllowed,
+			"method DELETE is not allowed on an entry of the journal, and no seq follows %s/requests/ (DELETE %s/requests, without the slash, empties the journal)", adminPrefix, adminPrefix)
+		return
+	}
 	if !allowMethods(w, r, http.MethodGet, http.MethodHead) ||
 		!readsNoQuery(w, r, "shows one call in full (GET "+adminPrefix+"/requests takes the filters)") {
 		return
@@ -529,6 +502,10 @@ func (s *Server) adminFaults(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		f, err := decodeFault(w, r)
+		if errors.Is(err, errAdminBodyTooLarge) {
+			refuseAdminBody(w, r, false)
+			return
+		}
 		if err != nil {
 			writeAdminError(w, http.StatusBadRequest, adminBadRequest, "%v", err)
 			return
@@ -610,7 +587,7 @@ func decodeFault(w http.ResponseWriter, r *http.Request) (Fault, error) {
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return Fault{}, fmt.Errorf("the body is larger than %d bytes", maxAdminBody)
+			return Fault{}, errAdminBodyTooLarge
 		}
 		return Fault{}, fmt.Errorf("reading the body: %w", err)
 	}

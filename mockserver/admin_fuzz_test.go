@@ -52,6 +52,10 @@ func FuzzAdminFaults(f *testing.F) {
 			if _, ok := out["error"]; !ok {
 				t.Fatalf("POST %q: 400 without an error: %s", body, rec.Body.String())
 			}
+		case http.StatusRequestEntityTooLarge:
+			if _, ok := out["error"]; !ok || len(body) <= maxAdminBody {
+				t.Fatalf("POST of %d bytes: 413: %s", len(body), rec.Body.String())
+			}
 		case http.StatusCreated:
 			id, _ := out["id"].(string)
 			loc := rec.Header().Get("Location")

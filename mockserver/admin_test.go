@@ -176,7 +176,7 @@ func TestAdminBadInput(t *testing.T) {
 		{"conflict", "POST", "/faults", `{"drop":true,"status":500}`, []check{hasAdminError(400, adminBadRequest)}},
 		{"bad status", "POST", "/faults", `{"status":42}`, []check{hasAdminError(400, adminBadRequest)}},
 		{"bad code", "POST", "/faults", `{"soapFault":{"code":"Nobody"}}`, []check{hasAdminError(400, adminBadRequest)}},
-		{"too large", "POST", "/faults", `{"soapFault":{"text":"` + strings.Repeat("x", maxAdminBody) + `"}}`, []check{hasAdminError(400, adminBadRequest), bodyContains("larger")}},
+		{"too large", "POST", "/faults", `{"soapFault":{"text":"` + strings.Repeat("x", maxAdminBody) + `"}}`, []check{hasAdminError(413, adminTooLarge), bodyContains("larger than 65536 bytes")}},
 		{"requests bad operation", "GET", "/requests?operation=Nope", "", []check{hasAdminError(400, adminBadRequest), bodyContains(`unknown operation \"Nope\": want one of ReturnAllAtms, `)}},
 		{"requests bad binding", "GET", "/requests?binding=smtp", "", []check{hasAdminError(400, adminBadRequest)}},
 		{"requests bad status", "GET", "/requests?status=2xx", "", []check{hasAdminError(400, adminBadRequest), bodyContains("status")}},
@@ -218,6 +218,10 @@ func TestAdminBadInput(t *testing.T) {
 		{"no such entry", "GET", "/requests/99", "", []check{hasAdminError(404, adminNotFound)}},
 		{"entry not a number", "GET", "/requests/latest", "", []check{hasAdminError(404, adminNotFound)}},
 		{"delete one entry", "DELETE", "/requests/1", "", []check{hasAdminError(405, adminMethodNotAllowed)}},
+		// DELETE /__admin/requests/$SEQ with SEQ unset: refused, as for
+		// faults, saying how to empty the journal.
+		{"delete requests with a slash", "DELETE", "/requests/", "", []check{hasAdminError(405, adminMethodNotAllowed),
+			bodyContains("DELETE /__admin/requests, without the slash, empties the journal")}},
 		{"unknown endpoint", "GET", "/stubs", "", []check{hasAdminError(404, adminNotFound)}},
 		{"admin root: sent to the page", "GET", "", "", []check{hasStatus(200), hasContentType("text/html; charset=utf-8")}},
 		{"post admin root", "POST", "", "", []check{hasAdminError(404, adminNotFound)}},

@@ -92,7 +92,11 @@ func NewTestServer(t testing.TB, opts ...Option) *TestServer {
 
 // Journal is Server.Journal. In the test of NewTestServer, a filter whose
 // Operation names no operation (a typo, which would match nothing and let
-// a "no such call" assertion pass) fails the test, naming the operations.
+// a "no such call" assertion pass) fails the test, naming the operations;
+// so does an Operation and a Binding no call is journaled with together
+// ("WSDL" with any binding, an operation the JSON path does not offer
+// with asmx.JSON), a Status no answer has (1xx), or a Fault no fault's id
+// can be, which GET /__admin/requests refuses.
 func (ts *TestServer) Journal(f RequestFilter) []JournalEntry {
 	if ts.tb != nil && f.Operation != "" && !strings.EqualFold(f.Operation, opWSDL) {
 		if _, ok := lookupOperation(f.Operation); !ok {
@@ -100,6 +104,18 @@ func (ts *TestServer) Journal(f RequestFilter) []JournalEntry {
 			ts.tb.Errorf("mockserver: journal filter: unknown operation %q: want one of %s, or %s for the service description",
 				f.Operation, strings.Join(operationNames(false), ", "), opWSDL)
 		}
+	}
+	if err := neverJournaled(f.Operation, f.Binding); ts.tb != nil && err != nil {
+		ts.tb.Helper()
+		ts.tb.Errorf("mockserver: journal filter: %v", err)
+	}
+	if err := neverAnswered(f.Status); ts.tb != nil && err != nil {
+		ts.tb.Helper()
+		ts.tb.Errorf("mockserver: journal filter: status %d: %v", f.Status, err)
+	}
+	if err := neverFault(f.Fault); ts.tb != nil && err != nil {
+		ts.tb.Helper()
+		ts.tb.Errorf("mockserver: journal filter: %v", err)
 	}
 	return ts.Server.Journal(f)
 }

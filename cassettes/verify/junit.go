@@ -3,12 +3,16 @@ package verify
 import (
 	"bytes"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/atmkit/atmkit/cassettes/internal/recorded"
+	"github.com/atmkit/atmkit/internal/atomicfile"
 )
 
 // junitSuites is a JUnit XML report as CI systems read it.
@@ -122,8 +126,16 @@ func (r *Report) WriteJUnitFile(path string) error {
 	if err := r.WriteJUnit(&b); err != nil {
 		return fmt.Errorf("JUnit report %s: %w", path, err)
 	}
-	if err := recorded.WriteAtomic(path, b.Bytes()); err != nil {
-		return fmt.Errorf("JUnit report: %w", err)
+	// Not recorded.WriteAtomic, whose errors say "write cassette".
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("JUnit report %s: %w", path, err)
+	}
+	if err := atomicfile.Write(path, b.Bytes(), 0o644); err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) && pe.Op == "write" { // it names path, or the file a link at path names
+			err = pe.Err
+		}
+		return fmt.Errorf("JUnit report %s: %w", path, err)
 	}
 	return nil
 }

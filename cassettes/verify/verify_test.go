@@ -734,3 +734,20 @@ func noKeyInReports(t *testing.T, r *verify.Report) {
 		}
 	}
 }
+
+// TestWriteJUnitFileFailureNamesTheReport: a JUnit report that cannot be
+// written says so with its path and the cause, once: it said "JUnit report:
+// write cassette PATH: …", as if a cassette were being written.
+func TestWriteJUnitFileFailureNamesTheReport(t *testing.T) {
+	t.Parallel()
+	notDir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(notDir, "junit.xml")
+	err := (&verify.Report{}).WriteJUnitFile(path)
+	if err == nil || strings.Contains(err.Error(), "cassette") || !strings.HasPrefix(err.Error(), "JUnit report "+path+": ") ||
+		strings.Count(err.Error(), path) != 1 {
+		t.Errorf("got %v, want an error beginning %q, naming it once and no cassette", err, "JUnit report "+path+": ")
+	}
+}

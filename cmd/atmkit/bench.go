@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
@@ -35,7 +34,7 @@ func (f *benchFlags) register(m *Main) *flag.FlagSet {
 	fs.DurationVar(&c.Warmup, "warmup", time.Second, "unmeasured warm-up per server before the rounds, and up to 100ms of it at the start of each round; 0: none (WireMock gets at least 5s)")
 	fs.IntVar(&c.Rounds, "rounds", 0, "rounds alternating the servers' order, so drift of a noisy machine hits all alike, up to 1000 (0: one per second of -d, from 2 to 30)")
 	fs.StringVar(&c.Target, "target", "", "base URL of a running service to measure instead of an in-process mock (atmkit serve, the image; the ceiling then runs in a process of its own too); a user:password@ in it is sent as HTTP Basic authentication")
-	fs.BoolVar(&f.json, "json", false, "print the results as JSON")
+	fs.BoolVar(&f.json, "json", false, "print the results as JSON on stdout, alone (progress stays on stderr)")
 	fs.StringVar(&c.Fixtures, "fixtures", "", "data set `directory` for the in-process mock (default: the embedded data set)")
 	fs.IntVar(&c.ATMs, "atms", 0, fmt.Sprintf("generate a data set of this many ATMs (1 to %d) for the in-process mock", fixtures.MaxATMs))
 	fs.Uint64Var(&c.Seed, "seed", 1, "seed of the data set generated with --atms")
@@ -107,9 +106,7 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 	if c.Shape, err = m.LoadShape(fs, f.shape); err != nil {
 		return err
 	}
-	if c.Log = m.Stderr; f.json {
-		c.Log = io.Discard
-	}
+	c.Log = m.Stderr // progress, with --json too (stdout holds the report alone), as fixtures generate's
 	report, err := bench.Run(ctx, *c)
 	var ue *bench.UsageError
 	if errors.As(err, &ue) && ue.Flag != "" { // a value of one setting, named as it was given

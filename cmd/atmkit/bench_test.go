@@ -91,6 +91,58 @@ func TestBenchJSON(t *testing.T) {
 	}
 }
 
+// TestBenchJSONProgress: with --json, the progress lines go to stderr as
+// without it (fixtures generate's progress is there whatever stdout is),
+// and stdout holds the JSON report alone: a run of --atms 1000000 --json
+// was silent for ten seconds and more, as if it hung.
+func TestBenchJSONProgress(t *testing.T) {
+	t.Parallel()
+	stdout, stderr, err := runBenchCmd(t, "--json", "--atms", "20000")
+	if err != nil {
+		t.Fatalf("bench: %v\n%s", err, stderr)
+	}
+	var r bench.Report
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	if err := dec.Decode(&r); err != nil || dec.More() || !strings.HasPrefix(stdout, "{") {
+		t.Fatalf("stdout is not one JSON report (%v):\n%s", err, stdout)
+	}
+	for _, want := range []string{"atmkit bench: generating 20000 ATMs (seed 1)\n", "atmkit bench: soap11 ReturnAtmSearchByCoordinates, "} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr %q: want the progress line %q", stderr, want)
+		}
+	}
+}
+
+// TestBenchLargeDataSetProgress: bench --atms of 100,000 ATMs and more
+// reports its generating at each tenth, as fixtures generate does, how
+// long it took, and that the mock is indexing them: at --atms 1000000 it
+// said "generating 1000000 ATMs" and then nothing for 30 s on a loaded
+// machine (8 s of generating, the rest starting the mock) before the
+// measuring began.
+func TestBenchLargeDataSetProgress(t *testing.T) {
+	t.Parallel()
+	stdout, stderr, err := runBenchCmd(t, "--json", "--atms", "100000", "--op", "ReturnProvinces")
+	if err != nil {
+		t.Fatalf("bench: %v\n%s", err, stderr)
+	}
+	if !json.Valid([]byte(stdout)) {
+		t.Fatalf("stdout is not JSON:\n%s", stdout)
+	}
+	line := regexp.MustCompile(`(?m)^atmkit bench: generated \d+ of 100000 ATMs \(\d0%, \d+ a second, (about \d+(\.\d+)?[a-z]+|under a second) left\)$`)
+	if n := len(line.FindAllString(stderr, -1)); n != 9 {
+		t.Errorf("got %d progress lines of the generating, want 9 (10%% to 90%%): %q", n, stderr)
+	}
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^atmkit bench: generated 100000 ATMs in \d`),
+		regexp.MustCompile(`(?m)^atmkit bench: starting the mock on 100000 ATMs \(indexing them\)$`),
+		regexp.MustCompile(`(?m)^atmkit bench: the mock is ready after \d`),
+	} {
+		if !want.MatchString(stderr) {
+			t.Errorf("stderr %q: want a line matching %s", stderr, want)
+		}
+	}
+}
+
 // TestBenchCPUProfileInNewDirectory writes --cpuprofile into a directory
 // that does not exist yet, as the check of the flag lets through: it is
 // made, not a failure after the measurement.

@@ -62,7 +62,7 @@ func (m *Main) runFixturesGenerate(ctx context.Context, args []string) error {
 		return cli.Exitf(exitUsage, "fixtures generate: interrupted; nothing was written to %s", *out)
 	}
 	if err != nil {
-		return err
+		return cli.GenerateFailed(err, *out)
 	}
 	banner.FixturesSummary(m.Stdout, *out, d, m.Shell())
 	fmt.Fprintf(m.Stdout, "done in %s\n", time.Since(start).Round(time.Millisecond))
@@ -107,7 +107,7 @@ func (m *Main) runFixturesCheck(ctx context.Context, args []string) error {
 		}
 		return cli.Exitf(exitFailure, "%s: %s", dir, banner.Plural(verr.Total, "problem"))
 	case err != nil: // a file that could not be read: nothing was checked
-		return cli.Exitf(exitUsage, "fixtures check: %w", err)
+		return cli.Exitf(exitUsage, "fixtures check: %s: %s", dir, cli.LoadProblem(err, dir))
 	}
 	fits := ""
 	if sh != nil {

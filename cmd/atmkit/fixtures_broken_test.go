@@ -134,6 +134,12 @@ func TestBrokenFixtures(t *testing.T) {
 			if code != tt.check || !strings.Contains(stdout+stderr, tt.want) {
 				t.Errorf("fixtures check: got exit %d and %q, want exit %d and %q", code, stdout+stderr, tt.check, tt.want)
 			}
+			// A data set that cannot be read: one line naming it once, as
+			// serve's does (it said "fixtures check: load fixtures DIR: …").
+			if prefix := "atmkit: fixtures check: " + dir + ": "; tt.check == exitUsage &&
+				(!strings.HasPrefix(stderr, prefix) || strings.Count(stderr, dir) != 1 || strings.Count(stderr, "\n") != 1) {
+				t.Errorf("fixtures check: got %q, want one line beginning %q, naming the directory once", stderr, prefix)
+			}
 
 			code, stdout, stderr = runAtmkitWithin(10*time.Second, nil, "serve", "--addr", "127.0.0.1:0", "--fixtures", dir)
 			if prefix := "atmkit serve: --fixtures " + dir + ": "; code != exitUsage || !strings.HasPrefix(stderr, prefix) || !strings.Contains(stderr, tt.want) {

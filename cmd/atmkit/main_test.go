@@ -63,6 +63,9 @@ func TestHelpTexts(t *testing.T) {
 		{[]string{"cassette", "help"}, "Subcommands:\n  list "},
 		{[]string{"fixtures", "help"}, "Subcommands:\n  generate "},
 		{[]string{"shape", "help"}, "Subcommands:\n  show "},
+		// As atmkit help fixtures generate: the subcommand's help, not the group's.
+		{[]string{"fixtures", "help", "generate"}, "\nExamples:\n  atmkit fixtures generate "},
+		{[]string{"cassette", "help", "verify"}, "\nExamples:\n  atmkit cassette verify "},
 		{[]string{"help", "--help"}, "Usage:\n  atmkit <command> [flags]"},
 		{[]string{"--help"}, "(--fixtures: ATMKIT_FIXTURES; health's: ATMKIT_HEALTH_*); a flag given wins."},
 		{[]string{"health", "--help"}, "\nExamples:\n  atmkit health\n"},
@@ -105,6 +108,7 @@ func TestMistypedNamesSuggest(t *testing.T) {
 		{[]string{"health", "--bogus"}, "atmkit health: unknown flag --bogus; see atmkit health --help\n"},
 		{[]string{"cassette", "lst", "atm.yaml"}, "atmkit cassette: unknown subcommand \"lst\" (did you mean: atmkit cassette list?); see atmkit cassette --help\n"},
 		{[]string{"shape", "x"}, "atmkit shape: unknown subcommand \"x\" (want show or learn); see atmkit shape --help\n"},
+		{[]string{"cassette", "help", "lst"}, "atmkit cassette: unknown subcommand \"lst\" (did you mean: atmkit cassette list?); see atmkit cassette --help\n"},
 		{[]string{"sevre"}, "atmkit: unknown command \"sevre\" (did you mean: atmkit serve?); see atmkit --help\n"},
 		{[]string{"--addr", "127.0.0.1:0", "serve"}, "atmkit: unknown command \"--addr\" (a flag: give the command first, e.g. atmkit serve --addr); see atmkit --help\n"},
 	} {

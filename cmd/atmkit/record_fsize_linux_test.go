@@ -131,6 +131,11 @@ func TestRecordSaveOverFileSizeLimit(t *testing.T) {
 			if want := "atmkit: record: write cassette " + path + ": "; code != 1 || !strings.Contains(out, want) {
 				t.Errorf("exit %d, want 1 and %q in stderr:\n%s", code, want, out)
 			}
+			// The cassette once, then the cause: it was "write cassette P:
+			// write P: write P's temporary file: file too large".
+			if want := "atmkit: record: write cassette " + path + ": file too large"; !strings.Contains(out, want) {
+				t.Errorf("want %q in stderr, the cassette named once:\n%s", want, out)
+			}
 			if got, err := os.ReadFile(path); err != nil || string(got) != string(before) {
 				t.Errorf("the last save failed, yet the cassette changed (%v)", err)
 			}

@@ -58,16 +58,22 @@ func WriteFunc(path string, perm os.FileMode, write func(io.Writer) error) error
 // with Replace, and returns its name: beside path, with path's mode
 // (createTemp), synced and closed. On failure it removes the file. For
 // files replaced together (a data set's four), each written first.
+//
+// Its error is an *fs.PathError of Op "write" naming path, whose Err is
+// the cause: the temporary file's name, which the caller never sees, is
+// not repeated ("write D/atms.jsonl: no space left on device", not "write
+// D/atms.jsonl: write D/.atms.jsonl.1692098057.tmp: no space left on
+// device").
 func WriteTemp(path string, perm os.FileMode, write func(io.Writer) error) (string, error) {
 	tmp, err := createTemp(path, perm)
 	if err != nil {
-		return "", fmt.Errorf("write %s: %w", path, err)
+		return "", &fs.PathError{Op: "write", Path: path, Err: cause(err, "")}
 	}
 	name := tmp.Name()
 	fail := func(err error) (string, error) {
 		_ = tmp.Close()
 		_ = os.Remove(name)
-		return "", fmt.Errorf("write %s: %w", path, err)
+		return "", &fs.PathError{Op: "write", Path: path, Err: cause(err, name)}
 	}
 	bw := bufio.NewWriterSize(tmp, 256<<10)
 	if err := write(bw); err != nil {
@@ -81,9 +87,20 @@ func WriteTemp(path string, perm os.FileMode, write func(io.Writer) error) (stri
 	}
 	if err := tmp.Close(); err != nil {
 		_ = os.Remove(name)
-		return "", fmt.Errorf("write %s: %w", path, err)
+		return "", &fs.PathError{Op: "write", Path: path, Err: cause(err, name)}
 	}
 	return name, nil
+}
+
+// cause is err without the *fs.PathError that names the temporary file
+// tmp (the system's "write D/.atms.jsonl.1692098057.tmp: …"; with tmp
+// empty, any temporary file of createTemp's), if it is one; any other
+// error (a write function's own) as it is.
+func cause(err error, tmp string) error {
+	if pe, ok := err.(*fs.PathError); ok && (pe.Path == tmp || tmp == "" && strings.HasSuffix(pe.Path, ".tmp")) {
+		return pe.Err
+	}
+	return err
 }
 
 // createTemp creates, open for writing, the temporary file that is to be

@@ -428,9 +428,22 @@ func WriteItems(path string, n int, items io.Reader, st Style) error {
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("write cassette %s: %w", path, err)
+		return writeError(path, err)
 	}
 	return nil
+}
+
+// writeError is the error of writing the cassette at path, from
+// atomicfile's, which names the file it wrote (path, or the file a link
+// at path names): "write cassette P: no space left on device", not "write
+// cassette P: write P: no space left on device". An *fs.PathError, so
+// that RewriteFile finds the cause in it.
+func writeError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Op == "write" && pe.Path == atomicfile.Target(path) {
+		return &fs.PathError{Op: "write cassette", Path: path, Err: pe.Err}
+	}
+	return fmt.Errorf("write cassette %s: %w", path, err)
 }
 
 // WriteFile writes interactions as a cassette, atomically: a temporary file
@@ -495,7 +508,7 @@ func WriteAtomic(path string, data []byte) error {
 		return fmt.Errorf("write cassette %s: %w", path, err)
 	}
 	if err := atomicfile.Write(path, data, 0o644); err != nil {
-		return fmt.Errorf("write cassette %s: %w", path, err)
+		return writeError(path, err)
 	}
 	return nil
 }

@@ -120,6 +120,7 @@ func what(e cassettes.Entry) string {
 // Progress.
 type Counter struct {
 	W     io.Writer
+	Cmd   string    // "bench": its lines begin "atmkit bench: "; empty: "atmkit: "
 	Verb  string    // "generated"
 	Tail  string    // what follows "of N": "ATMs", "ATMs to data/atms.jsonl"
 	Start time.Time // when the work began
@@ -140,5 +141,9 @@ func (c *Counter) Step(done, total int) {
 	if d := time.Duration(float64(total-done) / rate * float64(time.Second)); d >= time.Second {
 		left = "about " + d.Round(time.Second).String() + " left"
 	}
-	fmt.Fprintf(c.W, "atmkit: %s %d of %d %s (%d%%, %.0f a second, %s)\n", c.Verb, done, total, c.Tail, pct, rate, left)
+	prefix := "atmkit: "
+	if c.Cmd != "" {
+		prefix = "atmkit " + c.Cmd + ": "
+	}
+	fmt.Fprintf(c.W, "%s%s %d of %d %s (%d%%, %.0f a second, %s)\n", prefix, c.Verb, done, total, c.Tail, pct, rate, left)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/cmd/atmkit/internal/banner"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/health"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/loadgen"
@@ -411,12 +412,19 @@ func (cfg *Config) dataset(ctx context.Context) (*fixtures.Dataset, string, erro
 		fmt.Fprintf(cfg.Log, "atmkit bench: loaded %s in %s\n", atmsText(len(ds.ATMs)), time.Since(start).Round(time.Millisecond))
 		return ds, fmt.Sprintf("%s (%s)", cfg.Fixtures, atmsText(len(ds.ATMs))), nil
 	case cfg.ATMs > 0:
+		start, opts := time.Now(), fixtures.GenerateOptions{Seed: cfg.Seed, ATMs: cfg.ATMs}
 		if cfg.ATMs >= fixtures.LargeATMs {
 			fmt.Fprintf(cfg.Log, "atmkit bench: generating %d ATMs (seed %d)\n", cfg.ATMs, cfg.Seed)
 		}
-		ds, err := fixtures.GenerateContext(ctx, fixtures.GenerateOptions{Seed: cfg.Seed, ATMs: cfg.ATMs})
+		if cfg.ATMs >= progressATMs {
+			opts.Progress = (&banner.Counter{W: cfg.Log, Cmd: "bench", Verb: "generated", Tail: "ATMs", Start: start}).Step
+		}
+		ds, err := fixtures.GenerateContext(ctx, opts)
 		if err != nil {
 			return nil, "", fmt.Errorf("bench: generate %d ATMs: %w", cfg.ATMs, err)
+		}
+		if cfg.ATMs >= fixtures.LargeATMs {
+			fmt.Fprintf(cfg.Log, "atmkit bench: generated %d ATMs in %s\n", cfg.ATMs, time.Since(start).Round(time.Millisecond))
 		}
 		return ds, fmt.Sprintf("generated, seed %d (%s)", cfg.Seed, atmsText(len(ds.ATMs))), nil
 	}
@@ -429,6 +437,10 @@ func (cfg *Config) dataset(ctx context.Context) (*fixtures.Dataset, string, erro
 	}
 	return ds, fmt.Sprintf("embedded (%s)", atmsText(len(ds.ATMs))), nil
 }
+
+// progressATMs is the size from which generating a data set reports its
+// progress at each tenth, as atmkit fixtures generate does.
+const progressATMs = 100_000
 
 // MaxConnections is the most connections (-c) a run opens: each is a
 // goroutine with a latency histogram of its own, and an open file on both
@@ -455,6 +467,7 @@ func (c *cleanups) run() {
 // answer to req from it.
 func mockTargets(ctx context.Context, cfg Config, ds *fixtures.Dataset, req loadgen.Request, report *Report, cleanup *cleanups) ([]*target, *loadgen.Response, error) {
 	name, base := "target", strings.TrimRight(cfg.Target, "/")
+	start, large := time.Now(), false // large: a mock on a large data set, which takes a while to start
 	if base == "" {
 		name = "mock"
 		opts := []mockserver.Option{mockserver.WithDataset(ds), mockserver.WithNamespace(cfg.Namespace), mockserver.WithShape(cfg.Shape)}
@@ -478,6 +491,9 @@ func mockTargets(ctx context.Context, cfg Config, ds *fixtures.Dataset, req load
 				Files: st.Files, Interactions: st.Interactions, Calls: st.Calls})
 			opts = append(opts, mockserver.WithReplay(idx, mockserver.MissFault))
 		}
+		if large = len(ds.ATMs) >= fixtures.LargeATMs && len(cfg.Replay) == 0; large { // seconds of silence otherwise
+			fmt.Fprintf(cfg.Log, "atmkit bench: starting the mock on %d ATMs (indexing them)\n", len(ds.ATMs))
+		}
 		mock, err := startMock(ctx, opts...)
 		var fit *shape.FitError
 		if errors.As(err, &fit) { // --shape cannot hold the data set's values: a wrong setting
@@ -490,6 +506,9 @@ func mockTargets(ctx context.Context, cfg Config, ds *fixtures.Dataset, req load
 		base = mock.URL
 	}
 	want, err := fetch(ctx, name, at(req, base))
+	if err == nil && large { // a million ATMs: tens of seconds on a loaded machine
+		fmt.Fprintf(cfg.Log, "atmkit bench: the mock is ready after %s\n", time.Since(start).Round(time.Millisecond))
+	}
 	if err == nil && cfg.Target != "" {
 		b, _ := asmx.ParseBinding(cfg.Binding) // checked by operation
 		err = checkAnswer(name, b, want)

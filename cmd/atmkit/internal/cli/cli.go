@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 )
 
@@ -134,7 +135,8 @@ type Sub struct {
 }
 
 // Dispatch runs the subcommand of group cmd that args[0] names. With no
-// subcommand, or an unknown one, it is a usage error; "help" prints usage.
+// subcommand, or an unknown one, it is a usage error; "help" prints usage,
+// and "help SUB" SUB's, as atmkit help GROUP SUB does.
 func (e *Env) Dispatch(ctx context.Context, cmd, usage string, args []string, subs ...Sub) error {
 	names := make([]string, len(subs))
 	for i, s := range subs {
@@ -151,6 +153,9 @@ func (e *Env) Dispatch(ctx context.Context, cmd, usage string, args []string, su
 		}
 	}
 	if IsHelp(args[0]) {
+		if len(args) > 1 && !IsHelp(args[1]) { // atmkit fixtures help generate, as atmkit help fixtures generate
+			return e.Dispatch(ctx, cmd, usage, append(slices.Clone(args[1:]), "--help"), subs...)
+		}
 		fmt.Fprintln(e.Stdout, usage)
 		return flag.ErrHelp
 	}

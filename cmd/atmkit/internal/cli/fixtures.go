@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -46,9 +47,36 @@ func datasetProblem(err error, dir string) (problem string, ok bool) {
 	case errors.As(err, &verr):
 		return verr.Error(), true
 	case errors.As(err, &perr):
-		return strings.TrimPrefix(err.Error(), "load fixtures "+dir+": "), true
+		return LoadProblem(err, dir), true
 	}
 	return "", false
+}
+
+// GenerateFailed is the error of fixtures generate when saving the data
+// set in dir failed with err: one line naming the file it could not
+// write and why (a full disk, the file size limit), and that the data set
+// already in dir is as it was, which fixtures.SaveWith keeps when writing
+// a file fails (each is written beside it first), or that nothing was
+// written there when it held none. Any other failure (a rename) is err as
+// it is.
+func GenerateFailed(err error, dir string) error {
+	var pe *fs.PathError
+	if !errors.As(err, &pe) || pe.Op != "write" {
+		return err
+	}
+	for _, name := range []string{fixtures.ATMsFile, fixtures.ProvincesFile, fixtures.InstitutionsFile, fixtures.CitiesFile} {
+		if _, serr := os.Lstat(filepath.Join(dir, name)); serr == nil {
+			return fmt.Errorf("fixtures generate: cannot write %s: %w; the data set in %s is as it was", pe.Path, pe.Err, dir)
+		}
+	}
+	return fmt.Errorf("fixtures generate: cannot write %s: %w; nothing was written to %s", pe.Path, pe.Err, dir)
+}
+
+// LoadProblem is err, an error of loading the data set in dir that lists
+// no problems (a file that cannot be read), without its "load fixtures
+// DIR: ", for a message that names dir itself, as serve's and bench's do.
+func LoadProblem(err error, dir string) string {
+	return strings.TrimPrefix(err.Error(), "load fixtures "+dir+": ")
 }
 
 // staleTemp is how long a data set's temporary file has gone unwritten

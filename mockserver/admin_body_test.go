@@ -1,0 +1,152 @@
+package mockserver
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/atmkit/atmkit/asmx"
+)
+
+// oversizedAdmin is an admin call with a body over maxAdminBody: a fault
+// whose text is too long.
+var oversizedAdmin = oversized{
+	name: "admin", path: "/__admin/faults", header: "Content-Type: application/json\r\n",
+	prefix: `{"soapFault":{"text":"`, suffix: `"}}`,
+	want: hasAdminError(http.StatusRequestEntityTooLarge, adminTooLarge),
+}
+
+// TestAdminOversizedBody: a body over the admin API's 64 KB cap is
+// answered 413 in the admin API's error form (not 400: the body may be a
+// valid fault, only too long), with a Content-Length (refused before
+// reading) or chunked (refused at the cap), and every client reads the
+// answer: the rest of the body is read and discarded before the
+// connection closes, as for the service's own cap (linger.go), over HTTP
+// and HTTPS, behind Serve and a test server. Before, it was 400, and a
+// client that wrote its whole body before reading often got a reset
+// connection instead of the answer.
+func TestAdminOversizedBody(t *testing.T) {
+	t.Parallel()
+	const rounds = 8
+	for _, lt := range lingerTargets(t) {
+		for _, chunked := range []bool{false, true} {
+			framing := "content-length"
+			if chunked {
+				framing = "chunked"
+			}
+			t.Run(lt.name+"/"+framing, func(t *testing.T) {
+				t.Parallel()
+				var mu sync.Mutex
+				var failures []string
+				var wg sync.WaitGroup
+				sem := make(chan struct{}, 4)
+				for i := range rounds {
+					wg.Add(1)
+					sem <- struct{}{}
+					go func() {
+						defer wg.Done()
+						defer func() { <-sem }()
+						var r response
+						var err error
+						if i%2 == 0 {
+							r, err = lt.writeThenRead(oversizedAdmin, chunked)
+						} else {
+							r, err = lt.goClient(oversizedAdmin, chunked)
+						}
+						if err == nil {
+							err = oversizedAdmin.want(r)
+						}
+						if err == nil && !strings.Contains(r.body, "65536 bytes") {
+							err = fmt.Errorf("body: got %q, want the cap, 65536 bytes", r.body)
+						}
+						if err != nil {
+							mu.Lock()
+							failures = append(failures, fmt.Sprintf("round %d: %v", i, err))
+							mu.Unlock()
+						}
+					}()
+				}
+				wg.Wait()
+				if len(failures) > 0 {
+					t.Errorf("%d of %d clients did not read the 413:\n%s", len(failures), rounds, strings.Join(failures, "\n"))
+				}
+			})
+		}
+	}
+}
+
+// TestAdminOversizedBodyExpectContinue: a client that waits for 100
+// Continue before sending a body whose Content-Length is over the admin
+// API's cap gets the 413 at once and sends nothing, whatever the endpoint
+// (one that reads no body as well: the cap is the admin API's).
+func TestAdminOversizedBodyExpectContinue(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	for _, path := range []string{"/__admin/faults", "/__admin/reset"} {
+		t.Run(path, func(t *testing.T) {
+			conn, err := net.Dial("tcp", strings.TrimPrefix(ts.URL, "http://"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
+			fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: %d\r\n\r\n", path, maxAdminBody+1)
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil {
+				t.Fatalf("reading the answer: %v", err)
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			adminChecks(t, adminResult{response{resp.StatusCode, resp.Header.Get("Content-Type"), string(b)}, resp.Header},
+				hasAdminError(http.StatusRequestEntityTooLarge, adminTooLarge), isJSON(), bodyContains("65536 bytes"))
+		})
+	}
+	if f := ts.Faults(); len(f) != 0 {
+		t.Errorf("an oversized body added faults: %+v", f)
+	}
+}
+
+// TestAdminOversizedBodyChangesNothing: a body over the cap is refused
+// with 413 at an endpoint that reads no body too, chunked as well as with
+// a Content-Length, and the request does nothing: POST /__admin/reset
+// with an 8 MB chunked body emptied the journal and removed every fault,
+// answered 204, where the same body with a Content-Length got 413.
+func TestAdminOversizedBodyChangesNothing(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	if _, err := ts.AddFault(Fault{Operation: "ReturnProvinces", Status: 503}); err != nil {
+		t.Fatal(err)
+	}
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(503))
+	body := strings.Repeat("a", lingerBody)
+	for _, tt := range []struct{ method, path string }{
+		{"POST", "/__admin/reset"}, {"DELETE", "/__admin/requests"}, {"DELETE", "/__admin/faults"}, {"GET", "/__admin/requests"},
+	} {
+		for _, chunked := range []bool{false, true} {
+			var rd io.Reader = strings.NewReader(body)
+			if chunked {
+				rd = io.MultiReader(rd) // no length known: sent chunked
+			}
+			req, err := http.NewRequest(tt.method, ts.URL+tt.path, rd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := doAdmin(t, req)
+			if err := hasAdminError(http.StatusRequestEntityTooLarge, adminTooLarge)(r.response); err != nil {
+				t.Errorf("%s %s, chunked %v: %v", tt.method, tt.path, chunked, err)
+			}
+		}
+	}
+	if f := ts.Faults(); len(f) != 1 {
+		t.Errorf("got faults %+v, want the one added", f)
+	}
+	if j := ts.Journal(RequestFilter{}); len(j) != 1 {
+		t.Errorf("got %d calls in the journal, want the one made", len(j))
+	}
+}
