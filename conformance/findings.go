@@ -3,7 +3,9 @@ package conformance
 import (
 	"bytes"
 	"encoding/xml"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"slices"
 	"time"
@@ -121,18 +123,21 @@ func withFindings(rep types.Report, fs []finding) types.Report {
 
 // addJUnitProperties adds fs as properties of the testsuite of the JUnit
 // report in file, as Ginkgo's generator wrote it (and writes it again, the
-// same but for them).
+// same but for them). It reads the report back even with no findings:
+// Ginkgo's generator does not report its write errors, so a report cut
+// short (a full disk, the file size limit) is found here, and named with
+// the cause a further write meets (cutShort).
 func addJUnitProperties(file string, fs []finding) error {
-	if len(fs) == 0 {
-		return nil
-	}
 	b, err := os.ReadFile(file)
 	if err != nil {
 		return err
 	}
 	var j reporters.JUnitTestSuites
 	if err := xml.Unmarshal(b, &j); err != nil {
-		return fmt.Errorf("reading the JUnit report back: %w", err)
+		return cutShort(file, len(b), err)
+	}
+	if len(fs) == 0 {
+		return nil
 	}
 	for i := range j.TestSuites {
 		for _, f := range fs {
@@ -147,4 +152,32 @@ func addJUnitProperties(file string, fs []finding) error {
 		return err
 	}
 	return os.WriteFile(file, out.Bytes(), 0o600)
+}
+
+// cutShort is the error of a JUnit report in file that Ginkgo's generator
+// left unreadable (n bytes, the XML error readErr): the error a further
+// write to it meets, such as "no space left on device" or "file too
+// large", when one does, else that the report was cut short. Ginkgo
+// ignores its own write errors, so the cause is found by writing again.
+func cutShort(file string, n int, readErr error) error {
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND, 0)
+	if err == nil {
+		// Two blocks more than the file holds: a full file system or a size
+		// limit refuses it, a write that fitted before does not.
+		_, err = f.Write(make([]byte, 8<<10))
+		if err == nil {
+			err = f.Sync()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	if err != nil {
+		return fmt.Errorf("the JUnit report was cut short after %d bytes: %w", n, err)
+	}
+	return fmt.Errorf("the JUnit report was cut short after %d bytes (%v): Ginkgo's writer does not say why", n, readErr)
 }
