@@ -688,13 +688,6 @@ func (s *Server) answer(w http.ResponseWriter, ex *exchange, c *asmx.Call) {
 }
 
 // holdsKeyParam reports whether s names the strAtmServiceKey parameter (any
-// case), so that the log masks it: a path or an error text rarely does.
-func holdsKeyParam(s string) bool {
-	n := len(asmx.ParamKey)
-	for i := 0; i+n <= len(s); i++ {
-		if (s[i] == 's' || s[i] == 'S') && strings.EqualFold(s[i:i+n], asmx.ParamKey) {
-			return true
-		}
-	}
-	return false
-}
+// case, any spelling ASMX reads as it: redact.HasParamName), so that the
+// log masks it: a path or an error text rarely does.
+func holdsKeyParam(s string) bool { return redact.HasParamName(s) }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 	"sync"
 	"time"
 
@@ -486,7 +485,7 @@ func (v *verifier) check(ctx context.Context, j job, res *Result) (*cassette.Int
 // and only gets the sweep of the keys sent.
 func (v *verifier) scrub(live *cassette.Interaction, ph string) {
 	body := live.Response.Body
-	named := strings.Contains(strings.ToLower(body), strings.ToLower(redact.ParamName))
+	named := redact.HasParamName(body)
 	if !named {
 		live.Response.Body = ""
 	}

@@ -63,7 +63,7 @@ func maskQueries(s string, lits []literal) string {
 // matches: Text masks excerpts as "******"; the cassettes replace them by
 // their placeholder.
 func Excerpts(s string, repl func(excerpt string) string) string {
-	if !containsFold(s, ParamName) {
+	if !HasParamName(s) {
 		return s
 	}
 	var b strings.Builder

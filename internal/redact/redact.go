@@ -62,11 +62,11 @@ var (
 	// nameRE matches the parameter's name and its '=', any case: where a
 	// query value (queryValue) or a request validation excerpt
 	// (excerpt) starts.
-	nameRE = regexp.MustCompile(`(?i)` + ParamName + `=`)
+	nameRE = regexp.MustCompile(`(?i)` + NamePattern + `=`)
 	// xmlRE matches the content of a strAtmServiceKey element, any prefix:
 	// its text, CDATA sections, comments and processing instructions, up
 	// to the next tag.
-	xmlRE = regexp.MustCompile(`(?is)(<(?:[^\s<>/:="']+:)?` + ParamName + `(?:\s[^>]*)?>)((?:[^<]|<!\[CDATA\[.*?\]\]>|<!--.*?-->|<\?.*?\?>)*)`)
+	xmlRE = regexp.MustCompile(`(?is)(<(?:[^\s<>/:="']+:)?` + NamePattern + `(?:\s[^>]*)?>)((?:[^<]|<!\[CDATA\[.*?\]\]>|<!--.*?-->|<\?.*?\?>)*)`)
 )
 
 // Text returns s with the value of every strAtmServiceKey parameter masked,
@@ -110,7 +110,7 @@ func byLength(a, b string) int { return len(b) - len(a) }
 // query value that starts with a form of one of lits is that form whole
 // (see eachParam).
 func maskParams(s string, lits []literal) string {
-	if containsFold(s, ParamName) {
+	if HasParamName(s) {
 		s = maskQueries(s, lits)
 		s = xmlRE.ReplaceAllStringFunc(s, func(m string) string {
 			sub := xmlRE.FindStringSubmatch(m)
@@ -224,7 +224,7 @@ func (m *Masker) Text(s string, more ...string) string {
 // either charset); a form in another charset is best made UTF-8 first
 // (asmx.FormText). Values that are masks already are left out.
 func Values(s string) []string {
-	if !containsFold(s, ParamName) && !HasLetterEscape(s) { // no parameter, no JSON member
+	if !HasParamName(s) && !HasLetterEscape(s) { // no parameter, no JSON member
 		return nil
 	}
 	var out []string
@@ -475,10 +475,6 @@ func isMask(v string) bool {
 // place of a key (curl lines in reports, serve's try line): a POSIX
 // shell's, in a word's single quotes or not, cmd.exe's and PowerShell's.
 var keyRefs = []string{`$ATMKIT_KEY`, `"$ATMKIT_KEY"`, `'"$ATMKIT_KEY"'`, `%ATMKIT_KEY%`, `$env:ATMKIT_KEY`, `${env:ATMKIT_KEY}`}
-
-func containsFold(s, sub string) bool {
-	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
-}
 
 // URL returns the URL raw with its password and the value of its
 // strAtmServiceKey query parameter masked. Text that does not parse as a
