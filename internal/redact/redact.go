@@ -115,24 +115,41 @@ func maskParams(s string, lits []literal) string {
 		s = xmlRE.ReplaceAllStringFunc(s, func(m string) string {
 			sub := xmlRE.FindStringSubmatch(m)
 			v := sub[2]
-			if strings.Contains(v, "<") { // a CDATA section, a comment or a processing instruction: the key is the text around
+			if strings.ContainsAny(v, "<&") { // a CDATA section, a comment, a processing instruction, an entity: the key is the text they write
 				v = xmlValue(v)
 			}
 			if strings.TrimSpace(v) == "" || isMask(v) {
 				return m
 			}
-			return sub[1] + Key(v)
+			return sub[1] + xmlMask(v)
 		})
 	}
-	return JSONKeys(s, func(v string, _ byte) string {
+	return JSONKeys(s, func(v string, q byte) string {
+		if d, ok := JSONString(v, q); ok && strings.Contains(v, `\`) {
+			v = d // the key its escapes write, as an XML value's entities
+		}
 		if v == "" || isMask(v) {
 			return v
 		}
-		if m := Key(v); !strings.ContainsAny(m, `"'\\`) {
+		if m := Key(v); !strings.ContainsFunc(m, func(r rune) bool { return r == '"' || r == '\'' || r == '\\' || r < 0x20 }) {
 			return m
 		}
 		return stars // a quote or backslash shown would end the string, or escape its end
 	})
+}
+
+// xmlMask is the mask of v, the text of an XML value (its entities and
+// character references replaced): Key's, or "******" when its characters
+// would be written as markup or references (&, <, >, a control
+// character), as a query value's mask is when a decoded character would
+// end it. A mask never shows a part of an entity, nor more of the key
+// than two characters.
+func xmlMask(v string) string {
+	m := Key(v)
+	if strings.ContainsFunc(m, func(r rune) bool { return r == '&' || r == '<' || r == '>' || r < 0x20 || r == 0xFFFE || r == 0xFFFF }) {
+		return stars
+	}
+	return m
 }
 
 // A Masker masks a fixed set of keys as Text does, with the forms of each
