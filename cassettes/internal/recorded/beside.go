@@ -103,6 +103,24 @@ func SweepInteraction(i *cassette.Interaction, ph string, values ...string) int 
 	return s.n
 }
 
+// Sweeper returns a function that replaces every literal occurrence of
+// values, in any of their forms (as SweepInteraction finds them), in a
+// text by ph: for what a listing shows of an interaction (its request
+// line, its parameters), the forms found once for all of them.
+func Sweeper(ph string, values ...string) func(text string) string {
+	s := &scrubber{ph: ph}
+	for _, v := range values {
+		s.note(v)
+	}
+	forms := s.forms()
+	return func(text string) string {
+		for _, f := range forms {
+			text = s.sweep(text, f)
+		}
+		return text
+	}
+}
+
 // sweepInteraction sweeps every literal occurrence of the values found
 // from i, and fixes the recorded lengths of the bodies that changed since
 // they were oldBody and oldResp.
