@@ -138,20 +138,6 @@ func maskParams(s string, lits []literal) string {
 	})
 }
 
-// xmlMask is the mask of v, the text of an XML value (its entities and
-// character references replaced): Key's, or "******" when its characters
-// would be written as markup or references (&, <, >, a control
-// character), as a query value's mask is when a decoded character would
-// end it. A mask never shows a part of an entity, nor more of the key
-// than two characters.
-func xmlMask(v string) string {
-	m := Key(v)
-	if strings.ContainsFunc(m, func(r rune) bool { return r == '&' || r == '<' || r == '>' || r < 0x20 || r == 0xFFFE || r == 0xFFFF }) {
-		return stars
-	}
-	return m
-}
-
 // A Masker masks a fixed set of keys as Text does, with the forms of each
 // key (Forms) found once, not for every text: for a server that masks its
 // configured keys in a log line a call.
