@@ -413,10 +413,12 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 			err = fmt.Errorf("cassette %s: %s: %w", r.path, desc, err)
 		}
 		// The error may quote the request (a *url.Error of the transport
-		// holds its whole URL): mask the key it sent.
-		var key []string
+		// holds its whole URL): mask the key it sent, and those the
+		// recording noted, which it may hold outside a call
+		// (.../service.asmx/KEY).
+		key := r.notedKeys()
 		if c, ok := recorded.CallOf(req.Method, req.URL.String(), req.Header, body); ok {
-			key = []string{c.Key}
+			key = append(key, c.Key)
 		}
 		return nil, redact.Error(err, key...)
 	}

@@ -48,6 +48,17 @@ func (r *Recorder) sweptKeys(found []string) (swept []string, earlier bool) {
 	return r.swept, earlier
 }
 
+// notedKeys returns the keys the recording's calls answered 200 carried
+// (16 at most), which the Recorder sweeps from the cassette's other
+// interactions: for a caller masking what it prints of a request (the
+// recording proxy's log line and 502 answer), which may hold one outside
+// a call. They are the Recorder's memory alone; never write them.
+func (r *Recorder) notedKeys() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.swept)
+}
+
 // A resweep is a key to sweep from the interactions spooled before it was
 // noted: those at positions 0..before-1.
 type resweep struct {
