@@ -480,17 +480,18 @@ func isMask(v string) bool {
 var keyRefs = []string{`$ATMKIT_KEY`, `"$ATMKIT_KEY"`, `'"$ATMKIT_KEY"'`, `%ATMKIT_KEY%`, `$env:ATMKIT_KEY`, `${env:ATMKIT_KEY}`}
 
 // URL returns the URL raw with its password and the value of its
-// strAtmServiceKey query parameter masked. Text that does not parse as a
-// URL is masked as Text masks it.
+// strAtmServiceKey query parameter masked, the parameter's name
+// percent-encoded too (%73trAtmServiceKey, as ASMX decodes it: Encoded).
+// Text that does not parse as a URL is masked as Encoded masks it.
 func URL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return Text(unparsedPassword(raw))
+		return Encoded(unparsedPassword(raw))
 	}
 	if _, has := u.User.Password(); has {
 		raw = u.Redacted()
 	}
-	return Text(raw)
+	return Encoded(raw)
 }
 
 // unparsedPassword returns raw, a URL that does not parse, with the
@@ -518,7 +519,8 @@ func unparsedPassword(raw string) string {
 	return raw[:start+colon+1] + "xxxxx" + raw[start+at:]
 }
 
-// Error returns err with every key masked in its text (see Text). When
+// Error returns err with every key masked in its text (see Text; the
+// name and the keys percent-encoded too, as Encoded reads a URL). When
 // nothing needs masking it returns err itself. Otherwise the result's Error
 // holds the masked text; errors.Is sees through it to err's chain, and
 // errors.As finds the errors of that chain, a *url.Error with its URL and
@@ -528,7 +530,7 @@ func Error(err error, keys ...string) error {
 		return nil
 	}
 	msg := err.Error()
-	masked := Text(msg, keys...)
+	masked := Encoded(msg, keys...)
 	var ue *url.Error
 	if masked == msg && !errors.As(err, &ue) {
 		return err

@@ -219,6 +219,22 @@ func TestURL(t *testing.T) {
 			t.Errorf("URL(%q): got %q, want %q", c.in, got, c.want)
 		}
 	}
+	// The parameter's name percent-encoded, as ASMX decodes it (a letter
+	// escaped, a long s): its value masked where it stands, in a URL and
+	// in an error quoting one.
+	for _, c := range []struct{ in, want string }{
+		{"http://h/x?%73trAtmServiceKey=Leak-Key-1234&a=1", "http://h/x?%73trAtmServiceKey=Le****&a=1"},
+		{"http://h/x?%C5%BFtrAtmServiceKey=Leak-Key-1234", "http://h/x?%C5%BFtrAtmServiceKey=Le****"},
+		{"http://h/x?strAtm%53erviceKey=Leak%2DKey%2D1234", "http://h/x?strAtm%53erviceKey=Le****"},
+	} {
+		if got := URL(c.in); got != c.want {
+			t.Errorf("URL(%q): got %q, want %q", c.in, got, c.want)
+		}
+		err := &url.Error{Op: "Get", URL: c.in, Err: io.EOF}
+		if got, want := Error(err).Error(), `Get "`+c.want+`": EOF`; got != want {
+			t.Errorf("Error of a *url.Error for %q: got %q, want %q", c.in, got, want)
+		}
+	}
 }
 
 func TestError(t *testing.T) {
