@@ -131,8 +131,9 @@ func Sweeper(ph string, values ...string) func(text string) string {
 // backslash; in single quotes, a doubled apostrophe), line breaks at
 // spaces, the indentation of a block's lines, and a text that is not
 // UTF-8 as base64 (!!binary). So each form is looked for by its longest
-// run of printable ASCII other than those, and an item holding a !!binary
-// text passes; a form without such a run (a key of characters beyond
+// run of printable ASCII other than those (and that run as a body in
+// UTF-16 or UTF-32 writes it), and an item holding a !!binary text
+// passes; a form without such a run (a key of characters beyond
 // ASCII alone) makes every item pass.
 func ItemFilter(values ...string) func(item []byte) bool {
 	s := &scrubber{ph: Placeholder}
@@ -145,7 +146,11 @@ func ItemFilter(values ...string) func(item []byte) bool {
 		if run == "" {
 			return func([]byte) bool { return true }
 		}
-		runs = append(runs, []byte(run))
+		// And as a body in UTF-16 or UTF-32 (inText) holds it, which
+		// yaml.v3 writes in double quotes, each NUL byte as \0: the run's
+		// characters two or four bytes apart, in either byte order.
+		chars := strings.Split(run, "")
+		runs = append(runs, []byte(run), []byte(strings.Join(chars, `\0`)), []byte(strings.Join(chars, `\0\0\0`)))
 	}
 	return func(item []byte) bool {
 		if bytes.Contains(item, binaryTag) {
