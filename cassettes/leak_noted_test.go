@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/atmkit/atmkit/asmx"
@@ -47,4 +48,46 @@ func TestProxyFailureMasksKeysNoted(t *testing.T) {
 		noKeyIn(t, "the 502 answer", body)
 	}
 	noKeyIn(t, "the log", logs.String())
+}
+
+// TestRecorderWarningMasksPathKey: the Recorder's warning that an answer
+// does not decompress (the client asked for gzip; the upstream's body is
+// no gzip) names the request before the interaction is scrubbed: a key
+// in its path (.../ReturnProvinces/strAtmServiceKey=K, which the
+// deployment's error page echoes) was logged as sent.
+func TestRecorderWarningMasksPathKey(t *testing.T) {
+	t.Parallel()
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Header().Set("Content-Type", "text/plain")
+		_, _ = w.Write([]byte("not gzip at all"))
+	}))
+	defer up.Close()
+	var logs mocktest.SyncBuffer
+	path := filepath.Join(t.TempDir(), "warn.yaml")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll), cassettes.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := &http.Client{Transport: rec}
+	for _, u := range []string{
+		up.URL + asmx.ServicePath + "/ReturnProvinces/strAtmServiceKey=" + url.PathEscape(testKey),
+		up.URL + asmx.ServicePath + "/ReturnProvinces/" + "\u017ftrAtmServiceKey=" + url.PathEscape(testKey),
+	} {
+		req := mustGet(t, u)
+		req.Header.Set("Accept-Encoding", "gzip")
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(logs.String(), "does not decompress") {
+		t.Fatalf("no warning logged:\n%s", logs.String())
+	}
+	noKeyIn(t, "the log", logs.String())
+	assertNoKey(t, path)
 }

@@ -494,7 +494,7 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 				ErrUnaskedEncoding, enc)
 		}
 		r.log.Warn("an answer recorded compressed, as it came: it does not decompress, so the key is not scrubbed from its body", "request",
-			recorded.DescribeRequest(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body), "err", err)
+			redact.Text(recorded.DescribeRequest(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body), r.notedKeys()...), "err", err) // not scrubbed yet
 	}
 	for _, h := range r.cfg.hooks {
 		if h.stage == AfterCapture {
