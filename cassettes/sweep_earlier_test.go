@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -83,4 +84,59 @@ func TestRecorderSweepsEarlierInteractions(t *testing.T) {
 			assertNoKey(t, path)
 		})
 	}
+}
+
+// TestRecorderSweepsConcurrentInteractions: requests holding the key
+// outside a call, recorded while the key's first 200 call is (before it,
+// beside it, after it, on many connections, saves coming between), leave
+// no key in the file Stop writes: whichever way they interleave with the
+// key being noted, each is swept as it joins, as it waits for a save or
+// at the next save.
+func TestRecorderSweepsConcurrentInteractions(t *testing.T) {
+	t.Parallel()
+	up, _ := standIn(t)
+	path := filepath.Join(t.TempDir(), "concurrent.yaml")
+	rec, proxy := recordingProxy(t, up.URL, path, cassettes.WithSaveInterval(time.Millisecond))
+	send := func(req *http.Request) error {
+		resp, err := proxy.Client().Do(req)
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	}
+	beside := func(n int) *http.Request {
+		return mustGet(t, proxy.URL+asmx.ServicePath+"/"+url.PathEscape(testKey)+fmt.Sprintf("?n=%d", n))
+	}
+	for n := range 10 { // surely before
+		if err := send(beside(n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for n := 10; n < 40; n++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req := beside(n)
+			if n == 20 {
+				req = request(t, proxy.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false)
+			}
+			if err := send(req); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(readCassette(t, path)); n != 40 {
+		t.Errorf("the cassette holds %d interactions, want 40", n)
+	}
+	assertNoKey(t, path)
 }
