@@ -92,8 +92,10 @@ func (s *Server) maskedPath(ex *exchange) string {
 // /service.asmx/Op&strAtmServiceKey=...). A request that did not decode
 // has the keys its query and the body's first bytes the journal keeps
 // name masked instead of the call's: its error, or its path, may echo
-// one (intCityID=KEY, .../service.asmx/KEY). The configured keys' forms
-// are found once (keyMask), as the request log masks every call.
+// one (intCityID=KEY, .../service.asmx/KEY). A mock that takes any key
+// masks the keys of its calls answered 200 so far too (noted). The
+// configured keys' forms are found once (keyMask), as the request log
+// masks every call.
 func (s *Server) masked(text string, ex *exchange, path string) string {
 	var buf [4]string
 	more := buf[:0]
@@ -110,5 +112,5 @@ func (s *Server) masked(text string, ex *exchange, path string) string {
 	if holdsKeyParam(path) {
 		more = append(more, redact.Values(path)...)
 	}
-	return s.keyMask.Text(text, more...)
+	return s.noted.mask(s.keyMask.Text(text, more...))
 }

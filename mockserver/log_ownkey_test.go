@@ -37,3 +37,29 @@ func TestLogMasksTheRequestsOwnKey(t *testing.T) {
 		holdsNone(t, append([]string{one}, logged.take()...), keyForms(otherKey))
 	}
 }
+
+// TestLogMasksKeysOfEarlierCalls: a mock that takes any key (serve
+// without --key) masks, in its request log line, the keys its calls
+// answered 200 carried, where a later request holds one outside a call
+// (.../service.asmx/KEY, which its error echoes): the journal masked them
+// when read, the log line, written while serving, only the configured
+// keys and the request's own.
+func TestLogMasksKeysOfEarlierCalls(t *testing.T) {
+	t.Parallel()
+	logged := &recordingHandler{}
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithLogger(slog.New(logged)))
+	base := ts.URL + asmx.ServicePath
+	if got := do(t, mustRequest(t, "GET", base+"/ReturnProvinces?strAtmServiceKey="+otherKey, "")); got.status != http.StatusOK {
+		t.Fatalf("the key's call: status %d, want 200: %.200s", got.status, got.body)
+	}
+	for _, u := range []string{base + "/" + otherKey, base + "/ReturnProvinces/" + otherKey} {
+		if got := do(t, mustRequest(t, "GET", u, "")); got.status != http.StatusInternalServerError {
+			t.Fatalf("GET %s: status %d, want 500: %.200s", u, got.status, got.body)
+		}
+	}
+	lines := logged.take()
+	if len(lines) == 0 {
+		t.Fatal("nothing logged")
+	}
+	holdsNone(t, lines, keyForms(otherKey))
+}
