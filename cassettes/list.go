@@ -2,6 +2,8 @@ package cassettes
 
 import (
 	"context"
+	"fmt"
+	"net/http"
 	"net/url"
 	"strconv"
 
@@ -41,7 +43,11 @@ type Entry struct {
 // List describes the interactions of the cassette at path. A request
 // that is no call (an unknown operation's, another path's), whose URI an
 // entry shows, is described scrubbed (in memory; the file is left as it
-// is): a cassette made elsewhere never shows its key.
+// is), and the keys the cassette's requests carry (as ScrubList sweeps
+// them: 16 at most, those of calls answered 200 first) are replaced in
+// every entry's request line and parameters: a cassette made elsewhere
+// never shows its key, also where one interaction holds the key another
+// sent (.../service.asmx/KEY).
 //
 // The options are LoadIndex's; List heeds WithRequestEncoding, which reads
 // the recorded queries and forms that name no charset in the deployment's
@@ -63,6 +69,14 @@ func ListContext(ctx context.Context, path string, opts ...IndexOption) ([]Entry
 	cfg := indexConfigOf(opts)
 	out := make([]Entry, 0, len(list))
 	names := recorded.Names(list)
+	sweep := func(s string) string { return s }
+	keys := requestKeys(ctx, list)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("list %s: %w", path, err) // keys left unfound would show
+	}
+	if len(keys) > 0 {
+		sweep = recorded.Sweeper(Placeholder, keys...)
+	}
 	for pos, i := range list {
 		e := entryOf(cfg.reqEncoding, i)
 		e.Name = names[pos]
@@ -71,13 +85,37 @@ func ListContext(ctx context.Context, path string, opts ...IndexOption) ([]Entry
 			// may name the key too (the bodies cost the time, and show
 			// in no entry).
 			cp := &cassette.Interaction{Request: cassette.Request{Method: i.Request.Method, URL: i.Request.URL, Headers: i.Request.Headers.Clone()}}
-			if Scrub(cp) > 0 {
-				e.Operation = requestLine(cp.Request.Method, cp.Request.URL)
-			}
+			Scrub(cp)
+			e.Operation = sweep(requestLine(cp.Request.Method, cp.Request.URL))
+		}
+		for j, p := range e.Params {
+			e.Params[j][1] = sweep(p[1])
 		}
 		out = append(out, e)
 	}
 	return out, nil
+}
+
+// requestKeys returns the keys the requests of list carry (what Scrub
+// finds in each, its answer left out), those of calls answered 200 first,
+// crossKeys at most, as ScrubList sweeps them from every interaction: a
+// raw cassette's request to .../service.asmx/KEY, or a parameter holding
+// a key, carries no key Scrub finds in it alone.
+func requestKeys(ctx context.Context, list []*cassette.Interaction) []string {
+	var found, refused []string
+	for _, i := range list {
+		if ctx.Err() != nil {
+			break
+		}
+		cp := &cassette.Interaction{Request: i.Request} // Scrub copies the headers and form it changes
+		_, keys := recorded.ScrubFound(cp, Placeholder)
+		if i.Response.Code == http.StatusOK {
+			found = addKeys(found, keys)
+		} else {
+			refused = addKeys(refused, keys)
+		}
+	}
+	return addKeys(found, refused)
 }
 
 // requestLine is the method and request URI of a request that is no

@@ -48,8 +48,14 @@ func NewProxy(upstream *url.URL, rt http.RoundTripper, logger *slog.Logger) http
 			// An error may quote the request, its key included (a
 			// *url.Error holds the whole URL): mask it for the log and
 			// the answer.
-			err = redact.Error(err)
-			logger.Error("proxy", "method", r.Method, "path", redact.Text(r.URL.Path, redact.Values(r.URL.Path)...), "err", err)
+			// The keys a Recorder noted too: the request may hold one
+			// outside a call (.../service.asmx/KEY).
+			keys := redact.Values(r.URL.Path)
+			if rec, ok := rt.(*Recorder); ok {
+				keys = append(keys, rec.notedKeys()...)
+			}
+			err = redact.Error(err, keys...)
+			logger.Error("proxy", "method", r.Method, "path", redact.Text(r.URL.Path, keys...), "err", err)
 			http.Error(w, "atmkit record: the upstream could not be reached or recorded: "+withoutCassetteDir(err.Error(), rt), http.StatusBadGateway)
 		},
 	}

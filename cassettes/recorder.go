@@ -57,7 +57,8 @@ type Recorder struct {
 	pendingBytes int                     // the bodies pending hold
 	remarks      map[int]bool            // interaction (taken by a save) → its key rejection mark, to write again
 	keys         keyMarks                // which of the listed calls are key rejections
-	swept        []string                // the keys recorded calls carried (crossKeys at most): swept from later interactions
+	swept        []string                // the keys recorded calls carried (crossKeys at most): swept from the other interactions
+	resweeps     []resweep               // keys swept since: the interactions spooled before they came are swept of them at the next spooling
 	seen         map[string][]string     // request key → digests of the answers kept
 	counts       map[string]int          // request key → interactions in go-vcr's in-memory cassette
 	served       map[string]int          // request key → replays so far
@@ -412,10 +413,12 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 			err = fmt.Errorf("cassette %s: %s: %w", r.path, desc, err)
 		}
 		// The error may quote the request (a *url.Error of the transport
-		// holds its whole URL): mask the key it sent.
-		var key []string
+		// holds its whole URL): mask the key it sent, and those the
+		// recording noted, which it may hold outside a call
+		// (.../service.asmx/KEY).
+		key := r.notedKeys()
 		if c, ok := recorded.CallOf(req.Method, req.URL.String(), req.Header, body); ok {
-			key = []string{c.Key}
+			key = append(key, c.Key)
 		}
 		return nil, redact.Error(err, key...)
 	}
@@ -491,7 +494,7 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 				ErrUnaskedEncoding, enc)
 		}
 		r.log.Warn("an answer recorded compressed, as it came: it does not decompress, so the key is not scrubbed from its body", "request",
-			recorded.DescribeRequest(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body), "err", err)
+			redact.Text(recorded.DescribeRequest(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body), r.notedKeys()...), "err", err) // not scrubbed yet
 	}
 	for _, h := range r.cfg.hooks {
 		if h.stage == AfterCapture {
@@ -506,7 +509,8 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 	if i.Response.Code != http.StatusOK {
 		found = nil // a key refused, or a call that failed, is not noted: many wrong keys would crowd out the right ones
 	}
-	recorded.SweepInteraction(i, Placeholder, r.sweptKeys(found)...)
+	swept, earlier := r.sweptKeys(found)
+	recorded.SweepInteraction(i, Placeholder, swept...)
 	i.Request.RemoteAddr = "" // the caller's address changes every run: noise in a review
 	recorded.DropTiming(i)
 	r.noteHooked(info, i)
@@ -535,7 +539,7 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 			"request", recorded.DescribeRequest(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body), "answers", others+1)
 	}
 	if !keep {
-		if remarked {
+		if remarked || earlier {
 			r.changed()
 		}
 		return nil
@@ -544,11 +548,11 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 	// ID later, and the BeforeReplay hooks then change it in place while
 	// a save may be writing the cassette's.
 	cp := ownCopy(i)
-	joined, err := r.join(cp, key)
+	joined, err := r.join(cp, key, len(swept))
 	if err != nil {
 		return err
 	}
-	if joined || remarked {
+	if joined || remarked || earlier {
 		r.changed()
 	}
 	return nil
@@ -561,8 +565,10 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 // order the interactions join, each seeing the ID its interaction gets, so
 // that a hook numbering them (atmkit record's progress lines) numbers them
 // as the file does. Stop waits for a join under way (joinMu): an
-// interaction a hook was shown is in the file Stop writes.
-func (r *Recorder) join(cp *cassette.Interaction, key string) (bool, error) {
+// interaction a hook was shown is in the file Stop writes. cp was swept
+// of the first nswept keys of r.swept; those noted since (by calls
+// recorded meanwhile) are swept as it joins.
+func (r *Recorder) join(cp *cassette.Interaction, key string, nswept int) (bool, error) {
 	r.joinMu.Lock()
 	defer r.joinMu.Unlock()
 	r.mu.Lock()
@@ -588,10 +594,15 @@ func (r *Recorder) join(cp *cassette.Interaction, key string) (bool, error) {
 		if cp.Response.Code != http.StatusOK {
 			found = nil
 		}
-		recorded.SweepInteraction(cp, Placeholder, r.sweptKeys(found)...)
+		swept, _ := r.sweptKeys(found) // earlier ones: this interaction joins, and a save follows
+		recorded.SweepInteraction(cp, Placeholder, swept...)
+		nswept = len(swept)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if len(r.swept) > nswept {
+		recorded.SweepInteraction(cp, Placeholder, r.swept[nswept:]...)
+	}
 	cp.ID = r.takeID()
 	if r.keys.add(key, cp.Response.Code) {
 		recorded.MarkKey(cp, RejectedPlaceholder)
@@ -667,22 +678,4 @@ func (r *Recorder) Stop() error {
 		r.removeMadeDirs() // Stop has run: only this call reaches it
 	}
 	return err
-}
-
-// sweptKeys notes the keys an interaction answered 200 carried (found by
-// recorded.ScrubFound), the first crossKeys of the recording, and returns
-// those noted so far: a later interaction holding one outside a call (a
-// request to .../service.asmx/KEY, its echo) is swept of it. They stay in
-// memory only, as the calls themselves do; an interaction recorded before
-// its key first came is not (cassette scrub finds no raw key to sweep it
-// with once the Recorder has written the file).
-func (r *Recorder) sweptKeys(found []string) []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, k := range found {
-		if len(r.swept) < crossKeys && !slices.Contains(r.swept, k) {
-			r.swept = append(r.swept, k)
-		}
-	}
-	return r.swept
 }

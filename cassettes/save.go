@@ -196,12 +196,13 @@ func (r *Recorder) spoolSome() {
 // caller holds r.spoolMu.
 func (r *Recorder) spoolPending() {
 	r.mu.Lock()
-	pending, remarks := r.pending, r.remarks
-	r.pending, r.remarks, r.pendingBytes = nil, nil, 0
+	pending, remarks, resweeps := r.pending, r.remarks, r.resweeps
+	r.pending, r.remarks, r.resweeps, r.pendingBytes = nil, nil, nil, 0
 	r.mu.Unlock()
 	for _, item := range r.encodeAll(pending, r.encoded.len()) {
 		r.encoded.add(item)
 	}
+	r.resweep(resweeps)
 	for j, rejected := range remarks {
 		if j >= r.encoded.len() || r.encoded.empty(j) {
 			continue

@@ -41,9 +41,22 @@ func (s *itemSpool) add(item *recorded.Item) {
 	s.items = append(s.items, s.put(item))
 }
 
-// set replaces item j (an item marked again): the new bytes go to the
-// spool's end.
-func (s *itemSpool) set(j int, item *recorded.Item) { s.items[j] = s.put(item) }
+// set replaces item j (an item marked or swept again): the new bytes go to
+// the spool's end, and the old ones, which a key swept since may be in,
+// are overwritten with zeros.
+func (s *itemSpool) set(j int, item *recorded.Item) {
+	old := s.items[j]
+	s.items[j] = s.put(item)
+	if old.mem == nil && old.n > 0 && s.f != nil {
+		// Best effort: no reader reads them again.
+		zeros := make([]byte, min(old.n, 32<<10))
+		for off, end := old.off, old.off+old.n; off < end; off += int64(len(zeros)) {
+			if _, err := s.f.WriteAt(zeros[:min(int64(len(zeros)), end-off)], off); err != nil {
+				break
+			}
+		}
+	}
+}
 
 // put writes item at the spool's end, or keeps it in memory when it
 // cannot. A long body the item holds by reference is written from the

@@ -89,16 +89,28 @@ func (s *Server) maskedPath(ex *exchange) string {
 // masked is text (a URL path, an error text) with the keys masked as the
 // journal masks them: the configured ones, the call's own and a key the
 // request's URL path names (a URL built with & for ?:
-// /service.asmx/Op&strAtmServiceKey=...). The configured keys' forms are
-// found once (keyMask), as the request log masks every call.
+// /service.asmx/Op&strAtmServiceKey=...). A request that did not decode
+// has the keys its query and the body's first bytes the journal keeps
+// name masked instead of the call's: its error, or its path, may echo
+// one (intCityID=KEY, .../service.asmx/KEY). A mock that takes any key
+// masks the keys of its calls answered 200 so far too (noted). The
+// configured keys' forms are found once (keyMask), as the request log
+// masks every call.
 func (s *Server) masked(text string, ex *exchange, path string) string {
 	var buf [4]string
 	more := buf[:0]
 	if ex.call != nil && ex.call.Key != "" {
 		more = append(more, ex.call.Key)
+	} else if ex.req != nil {
+		if q := ex.req.URL.RawQuery; holdsKeyParam(q) {
+			more = append(more, redact.EncodedValues(q)...)
+		}
+		if len(ex.body) > 0 && redact.HasParamName(string(ex.body)) {
+			more = append(more, redact.Values(string(ex.body))...)
+		}
 	}
 	if holdsKeyParam(path) {
 		more = append(more, redact.Values(path)...)
 	}
-	return s.keyMask.Text(text, more...)
+	return s.noted.mask(s.keyMask.Text(text, more...))
 }

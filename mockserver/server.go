@@ -27,6 +27,7 @@ type Server struct {
 	log  *slog.Logger
 
 	keyMask *redact.Masker // masks the configured keys in log lines (masked)
+	noted   keyNotes       // the keys of calls answered 200, masked there too by a mock that takes any key (logkeys.go)
 
 	// fixed caches the whole response of the operations whose answer depends
 	// on nothing but the data set, per operation and binding, while
@@ -220,7 +221,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			if v == http.ErrAbortHandler {
 				panic(v)
 			}
-			s.log.Error("panic serving request", "method", r.Method, "path", s.keyMask.Text(r.URL.Path, redact.Values(r.URL.Path)...), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			s.log.Error("panic serving request", "method", r.Method, "path", s.noted.mask(s.keyMask.Text(r.URL.Path, redact.Values(r.URL.Path)...)), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			if !sw.wrote {
 				s.writeError(sw, ex, ex.binding, asmx.NewServerError(ex.binding, fmt.Sprintf("internal error: %v", v)))
 			}
@@ -300,6 +301,7 @@ func notFound(w http.ResponseWriter, r *http.Request, ex *exchange) {
 // ex.call once it is journaled, the log line included.
 func (s *Server) observe(r *http.Request, ex *exchange, status int) {
 	d := time.Since(ex.start)
+	s.noteKey(ex, status)
 	s.logRequest(r, ex, status, d)
 	if s.journal.enabled() && !isAdminPath(r.URL.Path) {
 		rec := recordOf(r, ex, status, d)
@@ -688,13 +690,6 @@ func (s *Server) answer(w http.ResponseWriter, ex *exchange, c *asmx.Call) {
 }
 
 // holdsKeyParam reports whether s names the strAtmServiceKey parameter (any
-// case), so that the log masks it: a path or an error text rarely does.
-func holdsKeyParam(s string) bool {
-	n := len(asmx.ParamKey)
-	for i := 0; i+n <= len(s); i++ {
-		if (s[i] == 's' || s[i] == 'S') && strings.EqualFold(s[i:i+n], asmx.ParamKey) {
-			return true
-		}
-	}
-	return false
-}
+// case, any spelling ASMX reads as it: redact.HasParamName), so that the
+// log masks it: a path or an error text rarely does.
+func holdsKeyParam(s string) bool { return redact.HasParamName(s) }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 	"sync"
 	"time"
 
@@ -129,7 +128,7 @@ type job struct {
 func Run(ctx context.Context, paths []string, opts Options) (*Report, error) {
 	base, err := url.Parse(opts.Upstream)
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
-		return nil, fmt.Errorf("verify: upstream %q: want an http or https URL", redact.URL(opts.Upstream))
+		return nil, fmt.Errorf("verify: upstream %q: want an http or https URL", upstreamText(opts))
 	}
 	switch {
 	case opts.Concurrency < 0:
@@ -143,7 +142,7 @@ func Run(ctx context.Context, paths []string, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	report := &Report{Upstream: redact.URL(opts.Upstream), Files: files, IgnoreValues: opts.IgnoreValues}
+	report := &Report{Upstream: upstreamText(opts), Files: files, IgnoreValues: opts.IgnoreValues}
 	var jobs []job
 	needKey := 0
 	for _, f := range files {
@@ -406,7 +405,7 @@ func (v *verifier) preflight(ctx context.Context, j job, results []Result) error
 	// drift alike.
 	if code := live.Response.Code; code == http.StatusNotFound && j.i.Response.Code != code {
 		res.Verdict, res.Err = NotChecked, fmt.Errorf("%w: %s answered 404 %s (recorded: %d) at %s; is the upstream the URL the service is at, its base path included?",
-			ErrNotFound, res.Name(), answerText(&live.Response), j.i.Response.Code, redact.URL(live.Request.URL))
+			ErrNotFound, res.Name(), answerText(&live.Response), j.i.Response.Code, redact.Text(redact.URL(live.Request.URL), v.secrets()...))
 		v.store(j.n, res, results)
 		return res.Err
 	}
@@ -480,13 +479,20 @@ func (v *verifier) check(ctx context.Context, j job, res *Result) (*cassette.Int
 	return live, nil
 }
 
+// upstreamText is opts.Upstream as reports and errors show it: its
+// password, its strAtmServiceKey value, the key and the secrets masked (a
+// gateway's token in its path or query, given as a secret).
+func upstreamText(opts Options) string {
+	return redact.Text(redact.URL(opts.Upstream), append([]string{opts.Key}, opts.Secrets...)...)
+}
+
 // scrub scrubs a live interaction as a cassette holds it, with ph for the
 // key. An answer that does not name strAtmServiceKey has nothing scrub's
 // patterns match: its body skips them (they are most of the time spent)
 // and only gets the sweep of the keys sent.
 func (v *verifier) scrub(live *cassette.Interaction, ph string) {
 	body := live.Response.Body
-	named := strings.Contains(strings.ToLower(body), strings.ToLower(redact.ParamName))
+	named := redact.HasParamName(body)
 	if !named {
 		live.Response.Body = ""
 	}

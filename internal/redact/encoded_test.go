@@ -103,7 +103,7 @@ func TestJSONKeys(t *testing.T) {
 // FuzzMayNameJSONKey: a text that holds a member jsonRE matches is never
 // skipped by mayNameJSONKey.
 func FuzzMayNameJSONKey(f *testing.F) {
-	for _, s := range []string{`strAtmServiceKey=k&x="y:"`, "strAtmServiceKey \f:", `{'strAtmServiceKey':'k'}`, `{"strAtm\u0053erviceKey":"k"}`, `{\u0073trAtmServiceKey:"k"}`, `\u004`} {
+	for _, s := range []string{`strAtmServiceKey=k&x="y:"`, "strAtmServiceKey \f:", `{'strAtmServiceKey':'k'}`, `{"strAtm\u0053erviceKey":"k"}`, `{\u0073trAtmServiceKey:"k"}`, `\u004`, `{"\u017ftrAtmServ\u0131ceKey":"k"}`, "{'strAtmServ\u0131ceKey':'k'}"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -18,24 +18,37 @@ import (
 var jsonRE = regexp.MustCompile(`(?i)((?:"` + jsonName + `"|'` + jsonName + `'|(?:^|[^\w\\])` + jsonName + `)\s*:\s*)(?:"((?:[^"\\]|\\.)*)|'((?:[^'\\]|\\.)*))`)
 
 // jsonName is ParamName's pattern in a JSON name: each letter raw or as a
-// \u escape of either case.
+// \u escape of either case, and the letters beyond ASCII that NamePattern
+// reads as the name's the same ways (ſ, ı, the Kelvin sign: \u017f,
+// \u0131, \u212a).
 var jsonName = func() string {
 	var b strings.Builder
 	for _, r := range ParamName {
 		lo, up := strings.ToLower(string(r)), strings.ToUpper(string(r))
-		fmt.Fprintf(&b, `(?:%s|\\u00%02x|\\u00%02x)`, lo, lo[0], up[0])
+		fmt.Fprintf(&b, `(?:%s|\\u00%02x|\\u00%02x`, lo, lo[0], up[0])
+		switch lo {
+		case "s":
+			b.WriteString(`|\\u017f`)
+		case "i":
+			b.WriteString(`|\x{131}|\\u0131`)
+		case "k":
+			b.WriteString(`|\\u212a`)
+		}
+		b.WriteString(")")
 	}
 	return b.String()
 }()
 
 // HasLetterEscape reports whether s holds a \u escape of an ASCII letter,
 // which may write a letter of strAtmServiceKey in a JSON member's name
-// (not those of <, >, & and ' that .NET's JSON writers escape). It does
-// not allocate: a caller that looks for the name itself without
-// allocating (a long answer) asks this besides.
+// (not those of <, >, & and ' that .NET's JSON writers escape), or of a
+// letter beyond ASCII that NamePattern reads as one of the name's (ſ, ı,
+// the Kelvin sign). It does not allocate: a caller that looks for the name
+// itself without allocating (a long answer) asks this besides.
 func HasLetterEscape(s string) bool {
 	for i := strings.IndexByte(s, '\\'); i >= 0 && i+5 < len(s); {
-		if s[i+1]|0x20 == 'u' && s[i+2] == '0' && s[i+3] == '0' && s[i+4] >= '4' && s[i+4] <= '7' && isHexByte(s[i+5]) {
+		if s[i+1]|0x20 == 'u' && (s[i+2] == '0' && s[i+3] == '0' && s[i+4] >= '4' && s[i+4] <= '7' && isHexByte(s[i+5]) ||
+			strings.EqualFold(s[i+2:i+6], "017f") || strings.EqualFold(s[i+2:i+6], "0131") || strings.EqualFold(s[i+2:i+6], "212a")) {
 			return true
 		}
 		j := strings.IndexByte(s[i+1:], '\\')
@@ -50,13 +63,13 @@ func HasLetterEscape(s string) bool {
 // mayNameJSONKey reports whether s may hold a member jsonRE matches: the
 // name (any case) followed by a colon, past its closing quote and white
 // space; a \u escape of a letter (HasLetterEscape); or a letter that
-// folds to one of the name's beyond ASCII (the Kelvin sign, the long s),
-// which jsonRE's case folding reads. It reads s without allocating, so
+// jsonRE reads as one of the name's beyond ASCII (the Kelvin sign, the
+// long s, the dotless i). It reads s without allocating, so
 // that the regular expression runs only on a text that may hold such a
 // member: an 11 MB form holding strAtmServiceKey= cost the recorder two
 // passes of it, about a second of CPU each (TestJSONKeysSkipsForms).
 func mayNameJSONKey(s string) bool {
-	if HasLetterEscape(s) || strings.Contains(s, "\u212a") || strings.Contains(s, "\u017f") {
+	if HasLetterEscape(s) || strings.Contains(s, "\u212a") || strings.Contains(s, "\u017f") || strings.Contains(s, "\u0131") {
 		return true
 	}
 	for i := 0; i+len(ParamName) <= len(s); i++ {

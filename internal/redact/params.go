@@ -63,7 +63,7 @@ func maskQueries(s string, lits []literal) string {
 // matches: Text masks excerpts as "******"; the cassettes replace them by
 // their placeholder.
 func Excerpts(s string, repl func(excerpt string) string) string {
-	if !containsFold(s, ParamName) {
+	if !HasParamName(s) {
 		return s
 	}
 	var b strings.Builder
@@ -276,4 +276,18 @@ func excerptEnd(s string, start int, q string) (end int, cut bool) {
 		end++
 	}
 	return end, true
+}
+
+// xmlMask is the mask of v, the text of an XML value (its entities and
+// character references replaced): Key's, or "******" when its characters
+// would be written as markup or references (&, <, >, a control
+// character), as a query value's mask is when a decoded character would
+// end it. A mask never shows a part of an entity, nor more of the key
+// than two characters.
+func xmlMask(v string) string {
+	m := Key(v)
+	if strings.ContainsFunc(m, func(r rune) bool { return r == '&' || r == '<' || r == '>' || r < 0x20 || r == 0xFFFE || r == 0xFFFF }) {
+		return stars
+	}
+	return m
 }

@@ -62,11 +62,11 @@ var (
 	// nameRE matches the parameter's name and its '=', any case: where a
 	// query value (queryValue) or a request validation excerpt
 	// (excerpt) starts.
-	nameRE = regexp.MustCompile(`(?i)` + ParamName + `=`)
+	nameRE = regexp.MustCompile(`(?i)` + NamePattern + `=`)
 	// xmlRE matches the content of a strAtmServiceKey element, any prefix:
 	// its text, CDATA sections, comments and processing instructions, up
 	// to the next tag.
-	xmlRE = regexp.MustCompile(`(?is)(<(?:[^\s<>/:="']+:)?` + ParamName + `(?:\s[^>]*)?>)((?:[^<]|<!\[CDATA\[.*?\]\]>|<!--.*?-->|<\?.*?\?>)*)`)
+	xmlRE = regexp.MustCompile(`(?is)(<(?:[^\s<>/:="']+:)?` + NamePattern + `(?:\s[^>]*)?>)((?:[^<]|<!\[CDATA\[.*?\]\]>|<!--.*?-->|<\?.*?\?>)*)`)
 )
 
 // Text returns s with the value of every strAtmServiceKey parameter masked,
@@ -110,25 +110,28 @@ func byLength(a, b string) int { return len(b) - len(a) }
 // query value that starts with a form of one of lits is that form whole
 // (see eachParam).
 func maskParams(s string, lits []literal) string {
-	if containsFold(s, ParamName) {
+	if HasParamName(s) {
 		s = maskQueries(s, lits)
 		s = xmlRE.ReplaceAllStringFunc(s, func(m string) string {
 			sub := xmlRE.FindStringSubmatch(m)
 			v := sub[2]
-			if strings.Contains(v, "<") { // a CDATA section, a comment or a processing instruction: the key is the text around
+			if strings.ContainsAny(v, "<&") { // a CDATA section, a comment, a processing instruction, an entity: the key is the text they write
 				v = xmlValue(v)
 			}
 			if strings.TrimSpace(v) == "" || isMask(v) {
 				return m
 			}
-			return sub[1] + Key(v)
+			return sub[1] + xmlMask(v)
 		})
 	}
-	return JSONKeys(s, func(v string, _ byte) string {
+	return JSONKeys(s, func(v string, q byte) string {
+		if d, ok := JSONString(v, q); ok && strings.Contains(v, `\`) {
+			v = d // the key its escapes write, as an XML value's entities
+		}
 		if v == "" || isMask(v) {
 			return v
 		}
-		if m := Key(v); !strings.ContainsAny(m, `"'\\`) {
+		if m := Key(v); !strings.ContainsFunc(m, func(r rune) bool { return r == '"' || r == '\'' || r == '\\' || r < 0x20 }) {
 			return m
 		}
 		return stars // a quote or backslash shown would end the string, or escape its end
@@ -224,7 +227,7 @@ func (m *Masker) Text(s string, more ...string) string {
 // either charset); a form in another charset is best made UTF-8 first
 // (asmx.FormText). Values that are masks already are left out.
 func Values(s string) []string {
-	if !containsFold(s, ParamName) && !HasLetterEscape(s) { // no parameter, no JSON member
+	if !HasParamName(s) && !HasLetterEscape(s) { // no parameter, no JSON member
 		return nil
 	}
 	var out []string
@@ -476,22 +479,19 @@ func isMask(v string) bool {
 // shell's, in a word's single quotes or not, cmd.exe's and PowerShell's.
 var keyRefs = []string{`$ATMKIT_KEY`, `"$ATMKIT_KEY"`, `'"$ATMKIT_KEY"'`, `%ATMKIT_KEY%`, `$env:ATMKIT_KEY`, `${env:ATMKIT_KEY}`}
 
-func containsFold(s, sub string) bool {
-	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
-}
-
 // URL returns the URL raw with its password and the value of its
-// strAtmServiceKey query parameter masked. Text that does not parse as a
-// URL is masked as Text masks it.
+// strAtmServiceKey query parameter masked, the parameter's name
+// percent-encoded too (%73trAtmServiceKey, as ASMX decodes it: Encoded).
+// Text that does not parse as a URL is masked as Encoded masks it.
 func URL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return Text(unparsedPassword(raw))
+		return Encoded(unparsedPassword(raw))
 	}
 	if _, has := u.User.Password(); has {
 		raw = u.Redacted()
 	}
-	return Text(raw)
+	return Encoded(raw)
 }
 
 // unparsedPassword returns raw, a URL that does not parse, with the
@@ -519,7 +519,8 @@ func unparsedPassword(raw string) string {
 	return raw[:start+colon+1] + "xxxxx" + raw[start+at:]
 }
 
-// Error returns err with every key masked in its text (see Text). When
+// Error returns err with every key masked in its text (see Text; the
+// name and the keys percent-encoded too, as Encoded reads a URL). When
 // nothing needs masking it returns err itself. Otherwise the result's Error
 // holds the masked text; errors.Is sees through it to err's chain, and
 // errors.As finds the errors of that chain, a *url.Error with its URL and
@@ -529,7 +530,7 @@ func Error(err error, keys ...string) error {
 		return nil
 	}
 	msg := err.Error()
-	masked := Text(msg, keys...)
+	masked := Encoded(msg, keys...)
 	var ue *url.Error
 	if masked == msg && !errors.As(err, &ue) {
 		return err

@@ -45,6 +45,19 @@ func TestText(t *testing.T) {
 		{"XML, a comment inside", `<strAtmServiceKey>Leak<!-- c -->-Key-1234</strAtmServiceKey>`, nil, `<strAtmServiceKey>Le****</strAtmServiceKey>`},
 		{"XML, CDATA and text, no end tag", `<strAtmServiceKey>Le<![CDATA[ak-Key]]>-1234<x>`, nil, `<strAtmServiceKey>Le****<x>`},
 		{"JSON", `{"strAtmServiceKey": "Leak-Key-1234"}`, nil, `{"strAtmServiceKey": "Le****"}`},
+		// A value that starts with an entity or a character reference is
+		// masked as its text reads (as a query's %XX escapes are): the
+		// first two characters of the key, never a part of an entity,
+		// and "******" where they would be markup.
+		{"XML, an entity first", `<strAtmServiceKey>&amp;bcdefghij</strAtmServiceKey>`, nil, `<strAtmServiceKey>******</strAtmServiceKey>`},
+		{"XML, an entity second", `<strAtmServiceKey>a&amp;cdefghij</strAtmServiceKey>`, nil, `<strAtmServiceKey>******</strAtmServiceKey>`},
+		{"XML, markup escaped", `<strAtmServiceKey>&lt;b&gt;cdefghij</strAtmServiceKey>`, nil, `<strAtmServiceKey>******</strAtmServiceKey>`},
+		{"XML, character references", `<strAtmServiceKey>&#76;&#x65;ak-Key-1234</strAtmServiceKey>`, nil, `<strAtmServiceKey>Le****</strAtmServiceKey>`},
+		{"XML, an entity after two characters", `<strAtmServiceKey>ab&amp;cdefghij</strAtmServiceKey>`, nil, `<strAtmServiceKey>ab****</strAtmServiceKey>`},
+		{"XML, a control character's reference", `<strAtmServiceKey>&#x1;bcdefghij</strAtmServiceKey>`, nil, `<strAtmServiceKey>******</strAtmServiceKey>`},
+		{"XML, a short key's entity", `<strAtmServiceKey>&amp;b</strAtmServiceKey>`, nil, `<strAtmServiceKey>******</strAtmServiceKey>`},
+		{"JSON, an escape first", `{"strAtmServiceKey":"\u004Ceak-Key-1234"}`, nil, `{"strAtmServiceKey":"Le****"}`},
+		{"JSON, a quote escaped first", `{"strAtmServiceKey":"\u0022eak-Key-1234"}`, nil, `{"strAtmServiceKey":"******"}`},
 		{"literal", "the key Leak-Key-1234 was refused", []string{key}, "the key Le**** was refused"},
 		{"literal, URL-escaped", "q=Leak+Key%2F1", []string{"Leak Key/1"}, "q=Le****"},
 		{"short literal, as a word only", "a test of the soap11 binding", []string{"test", "soap"}, "a ****** of the soap11 binding"},
@@ -204,6 +217,22 @@ func TestURL(t *testing.T) {
 	} {
 		if got := URL(c.in); got != c.want {
 			t.Errorf("URL(%q): got %q, want %q", c.in, got, c.want)
+		}
+	}
+	// The parameter's name percent-encoded, as ASMX decodes it (a letter
+	// escaped, a long s): its value masked where it stands, in a URL and
+	// in an error quoting one.
+	for _, c := range []struct{ in, want string }{
+		{"http://h/x?%73trAtmServiceKey=Leak-Key-1234&a=1", "http://h/x?%73trAtmServiceKey=Le****&a=1"},
+		{"http://h/x?%C5%BFtrAtmServiceKey=Leak-Key-1234", "http://h/x?%C5%BFtrAtmServiceKey=Le****"},
+		{"http://h/x?strAtm%53erviceKey=Leak%2DKey%2D1234", "http://h/x?strAtm%53erviceKey=Le****"},
+	} {
+		if got := URL(c.in); got != c.want {
+			t.Errorf("URL(%q): got %q, want %q", c.in, got, c.want)
+		}
+		err := &url.Error{Op: "Get", URL: c.in, Err: io.EOF}
+		if got, want := Error(err).Error(), `Get "`+c.want+`": EOF`; got != want {
+			t.Errorf("Error of a *url.Error for %q: got %q, want %q", c.in, got, want)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package recorded
 
 import (
+	"bytes"
 	"mime"
 	"net/http"
 	"strings"
@@ -101,6 +102,87 @@ func SweepInteraction(i *cassette.Interaction, ph string, values ...string) int 
 	}
 	s.sweepInteraction(i, i.Request.Body, i.Response.Body)
 	return s.n
+}
+
+// Sweeper returns a function that replaces every literal occurrence of
+// values, in any of their forms (as SweepInteraction finds them), in a
+// text by ph: for what a listing shows of an interaction (its request
+// line, its parameters), the forms found once for all of them.
+func Sweeper(ph string, values ...string) func(text string) string {
+	s := &scrubber{ph: ph}
+	for _, v := range values {
+		s.note(v)
+	}
+	forms := s.forms()
+	return func(text string) string {
+		for _, f := range forms {
+			text = s.sweep(text, f)
+		}
+		return text
+	}
+}
+
+// ItemFilter returns a test of whether an encoded interaction
+// (EncodeItem's) may hold one of values in a form SweepInteraction
+// replaces, which reads the item's bytes only: a Recorder sweeps the
+// interactions it spooled before a key came of it, and decodes those
+// alone. yaml.v3 writes a text as it is but for escapes (in double
+// quotes: a control or non-printable character, a double quote and a
+// backslash; in single quotes, a doubled apostrophe), line breaks at
+// spaces, the indentation of a block's lines, and a text that is not
+// UTF-8 as base64 (!!binary). So each form is looked for by its longest
+// run of printable ASCII other than those (and that run as a body in
+// UTF-16 or UTF-32 writes it), and an item holding a !!binary text
+// passes; a form without such a run (a key of characters beyond
+// ASCII alone) makes every item pass.
+func ItemFilter(values ...string) func(item []byte) bool {
+	s := &scrubber{ph: Placeholder}
+	for _, v := range values {
+		s.note(v)
+	}
+	var runs [][]byte
+	for _, f := range s.forms() {
+		run := longestPlainRun(f)
+		if run == "" {
+			return func([]byte) bool { return true }
+		}
+		// And as a body in UTF-16 or UTF-32 (inText) holds it, which
+		// yaml.v3 writes in double quotes, each NUL byte as \0: the run's
+		// characters two or four bytes apart, in either byte order.
+		chars := strings.Split(run, "")
+		runs = append(runs, []byte(run), []byte(strings.Join(chars, `\0`)), []byte(strings.Join(chars, `\0\0\0`)))
+	}
+	return func(item []byte) bool {
+		if bytes.Contains(item, binaryTag) {
+			return true
+		}
+		for _, r := range runs {
+			if bytes.Contains(item, r) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// binaryTag is the tag of a text yaml.v3 writes as base64.
+var binaryTag = []byte("!!binary")
+
+// longestPlainRun is the longest run of f's bytes that yaml.v3 writes as
+// they are in every style: printable ASCII but the space, the double
+// quote, the apostrophe and the backslash.
+func longestPlainRun(f string) string {
+	best, start := "", 0
+	for i := 0; i <= len(f); i++ {
+		if i < len(f) && f[i] > ' ' && f[i] < 0x7f && f[i] != '"' && f[i] != '\'' && f[i] != '\\' {
+			continue
+		}
+		if i-start > len(best) {
+			best = f[start:i]
+		}
+		start = i + 1
+	}
+	return best
 }
 
 // sweepInteraction sweeps every literal occurrence of the values found

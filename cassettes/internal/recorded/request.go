@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/internal/wire"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
@@ -329,13 +330,16 @@ func sumText(s string) []byte {
 }
 
 // DescribeRequest is a one-line, key-free description of a request for
-// errors and logs.
+// errors and logs: a call's operation and parameters but the key, or the
+// method and URL of another request, its query's key replaced and a key
+// elsewhere in it masked as redact.URL masks one (a path's
+// .../strAtmServiceKey=K, a name percent-encoded, a password).
 func DescribeRequest(method, rawURL string, h http.Header, body string) string {
 	if c, ok := CallOf(method, rawURL, h, body); ok {
 		return describeCall(c)
 	}
 	s := &scrubber{ph: Placeholder}
-	return method + " " + s.url(rawURL)
+	return method + " " + redact.URL(s.url(rawURL))
 }
 
 // describeCall writes Op(name="value", ...) [binding].

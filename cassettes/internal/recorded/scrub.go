@@ -65,15 +65,16 @@ const minSweepLen = 4
 var (
 	// xmlKeyRE matches a strAtmServiceKey element with any prefix and
 	// attributes, and its content up to the matching end tag (CDATA and
-	// entities included).
-	xmlKeyRE = regexp.MustCompile(`(?is)(<(?:[^\s<>/:="']+:)?strAtmServiceKey(?:\s(?:[^>"']|"[^"]*"|'[^']*')*)?>)(.*?)(</(?:[^\s<>/:="']+:)?strAtmServiceKey\s*>)`)
+	// entities included). The name is spelled as ASMX reads it
+	// (redact.NamePattern: ſ for s, ı for i).
+	xmlKeyRE = regexp.MustCompile(`(?is)(<(?:[^\s<>/:="']+:)?` + redact.NamePattern + `(?:\s(?:[^>"']|"[^"]*"|'[^']*')*)?>)(.*?)(</(?:[^\s<>/:="']+:)?` + redact.NamePattern + `\s*>)`)
 	// xmlOpenKeyRE matches a start tag whose end tag is missing (a torn or
 	// malformed body): its text up to the next tag.
-	xmlOpenKeyRE = regexp.MustCompile(`(?is)(<(?:[^\s<>/:="']+:)?strAtmServiceKey(?:\s(?:[^>"']|"[^"]*"|'[^']*')*)?>)([^<]*)`)
+	xmlOpenKeyRE = regexp.MustCompile(`(?is)(<(?:[^\s<>/:="']+:)?` + redact.NamePattern + `(?:\s(?:[^>"']|"[^"]*"|'[^']*')*)?>)([^<]*)`)
 	// htmlKeyRE matches strAtmServiceKey= in a link or the text of a
 	// page or an answer (the name in any case): where a value starts
 	// (pageValue tells where it ends).
-	htmlKeyRE = regexp.MustCompile(`(?i)strAtmServiceKey=`)
+	htmlKeyRE = regexp.MustCompile(`(?i)` + redact.NamePattern + `=`)
 )
 
 // scrubber collects the key values it replaces, so that their other literal
@@ -386,7 +387,7 @@ func (s *scrubber) noteForm(b, contentType string) {
 		return
 	}
 	for name, vs := range asmx.ParseQuery(t) {
-		if strings.EqualFold(strings.TrimSpace(name), asmx.ParamKey) {
+		if redact.IsParamName(strings.TrimSpace(name)) {
 			for _, v := range vs {
 				s.note(v)
 			}
@@ -395,7 +396,8 @@ func (s *scrubber) noteForm(b, contentType string) {
 }
 
 // IsKeyName reports whether a raw (possibly URL-encoded) parameter name is
-// strAtmServiceKey, ignoring case as ASP.NET does; a name net/url cannot
+// strAtmServiceKey, ignoring case as ASP.NET does (redact.IsParamName: an
+// s written ſ, an i written ı); a name net/url cannot
 // unescape (%uXXXX escapes: "strAtm%u0053erviceKey") is read as ASP.NET
 // reads it (wire.URLDecode).
 func IsKeyName(raw string) bool {
@@ -405,7 +407,7 @@ func IsKeyName(raw string) bool {
 	} else {
 		name = wire.URLDecode(raw)
 	}
-	return strings.EqualFold(strings.TrimSpace(name), asmx.ParamKey)
+	return redact.IsParamName(strings.TrimSpace(name))
 }
 
 func (s *scrubber) values(v url.Values) url.Values {

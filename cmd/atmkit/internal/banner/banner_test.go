@@ -15,6 +15,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/cassettes/verify"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/cli"
 	"github.com/atmkit/atmkit/cmd/atmkit/internal/memlimit"
 	"github.com/atmkit/atmkit/internal/mocktest"
@@ -484,6 +485,23 @@ func TestNotUTF8(t *testing.T) {
 		}
 		if b.String() != want {
 			t.Errorf("%q, %d not printed: got %q, want %q", tc.calls, tc.notPrinted, b.String(), want)
+		}
+	}
+}
+
+// TestVerifyHeadingMasksSecrets: cassette verify's heading shows the
+// upstream with the key and the secrets (gateway headers' values) masked
+// wherever the URL holds them (a gateway's token in its path or query),
+// as the report and its JUnit form do; it masked the password and a
+// strAtmServiceKey value only.
+func TestVerifyHeadingMasksSecrets(t *testing.T) {
+	t.Parallel()
+	for _, upstream := range []string{"https://gw.example/gw-secret-0815/atm", "https://gw.example/atm?code=gw-secret-0815", "https://gw.example/Leak-Key-4711/atm"} {
+		got := VerifyHeading(verify.Options{Upstream: upstream, Key: "Leak-Key-4711", Secrets: []string{"gw-secret-0815"}}, 1)
+		for _, s := range []string{"gw-secret-0815", "Leak-Key-4711"} {
+			if strings.Contains(got, s) {
+				t.Errorf("--upstream %s: the heading holds %q: %s", upstream, s, got)
+			}
 		}
 	}
 }

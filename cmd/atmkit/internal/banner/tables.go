@@ -187,7 +187,8 @@ func FixturesSummary(w io.Writer, dir string, d *fixtures.Dataset, sh shellquote
 
 // VerifyHeading says what verify.Run does with o over n cassette files: "2
 // cassettes against https://atm.example.org (4 requests at a time, at most
-// 10 a second, values compared)", the URL's password and key masked.
+// 10 a second, values compared)", the URL's password and key masked, and
+// the key and secrets wherever it holds them.
 func VerifyHeading(o verify.Options, n int) string {
 	rate, values := "no rate limit", "compared"
 	if o.Rate > 0 {
@@ -197,7 +198,7 @@ func VerifyHeading(o verify.Options, n int) string {
 		values = "ignored"
 	}
 	return fmt.Sprintf("%s against %s (%s at a time, %s, values %s)",
-		plural(n, "cassette"), redact.URL(o.Upstream), plural(max(1, o.Concurrency), "request"), rate, values)
+		plural(n, "cassette"), redact.Text(redact.URL(o.Upstream), append([]string{o.Key}, o.Secrets...)...), plural(max(1, o.Concurrency), "request"), rate, values)
 }
 
 // Scrubbed prints what cassette scrub did to (or, checking, found in) the
