@@ -58,7 +58,7 @@ func semanticChecks() []Check {
 		{
 			Name:        "semantics/all-atms",
 			Group:       "search semantics",
-			Description: "ReturnAllAtms lists each location once, and every location a search finds",
+			Description: "ReturnAllAtms lists each location once, and every location a search finds, the same location node (its position aside)",
 			Labels:      []string{"get", "semantics"},
 			Run:         checkAllAtms,
 		},
@@ -250,7 +250,12 @@ func checkAllAtms(s *Session, _ Notef) error {
 		}
 		seen[id] = true
 	}
-	for _, op := range []string{opByCoords, opByAddress, opByInst} {
+	ops := []string{opByCoords, opByAddress, opWithMaximum, opByInst}
+	if len(f.CityIDs) > 0 {
+		ops = append(ops, opByCity)
+	}
+	allLocs := resultLocations(f, all)
+	for _, op := range ops {
 		r, err := s.result(HTTPGet, op)
 		if err != nil {
 			return err
@@ -263,6 +268,9 @@ func checkAllAtms(s *Session, _ Notef) error {
 			if !seen[id] {
 				return &Failure{What: op + ": location id " + id[2:], Expected: "a location ReturnAllAtms lists", Got: "an id ReturnAllAtms does not list", Exchanges: []*Exchange{r.X, all.X}}
 			}
+		}
+		if f := sameAsAllAtms(f, r, allLocs); f != nil {
+			return f
 		}
 	}
 	return nil

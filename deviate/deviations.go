@@ -124,6 +124,12 @@ var deviationTable = []*deviation{
 				a.body = allAtmsRE.ReplaceAll(a.body, []byte(asmx.OpReturnAtmSearchByInstitution+"$1"))
 			}
 		}},
+	{name: "search-node-differs", desc: "ReturnAtmSearchByInstitution's locations carry a landmark ending in \" (X)\" in every XML binding, unlike the same locations in ReturnAllAtms",
+		bindings: asmx.XMLBindings, response: func(c *devCall, a *devAnswer) {
+			if c.op == asmx.OpReturnAtmSearchByInstitution && a.status == http.StatusOK {
+				a.body = landmarkRE.ReplaceAll(a.body, []byte("${1} (X)</landmark>"))
+			}
+		}},
 	{name: "any-key-accepted", desc: "any strAtmServiceKey, even an empty or wrong one, is accepted",
 		bindings: asmx.Bindings, request: func(c *devCall) { setParam(c, asmx.ParamKey, c.key) }},
 	{name: "typed-get-root-no-namespace", desc: "results are typed (the node's children inside <OpResult>, in the service namespace), but the HTTP GET/POST root named by the type and its content are in no namespace",
@@ -151,6 +157,9 @@ var (
 	xmlDeclRE       = regexp.MustCompile(`^<\?xml[^>]*\?>`)
 	atmIdentifierRE = regexp.MustCompile(`("atmIdentifier"\s*:\s*"(?:[^"\\]|\\.)*)"`)
 	allAtmsRE       = regexp.MustCompile(asmx.OpReturnAllAtms + `(Response|Result)\b`)
+	// landmarkRE is a location's landmark with text, in the mock's
+	// built-in shape.
+	landmarkRE = regexp.MustCompile(`(<landmark>[^<]+)</landmark>`)
 )
 
 // replaceAll replaces old with new everywhere in the answer's body.
