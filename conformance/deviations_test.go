@@ -52,6 +52,7 @@ func deviations() []deviation {
 		{name: "soapaction-ignored", catches: []string{"soapaction/*"}, says: "status"},
 		{name: "wsdl-parameters-out-of-order", needsWSDL: true, catches: []string{"wsdl/parameters/ReturnAtmSearchByAddress"}, says: "input sequence"},
 		{name: "radius-ignored", catches: []string{"semantics/radius"}, says: "distance"},
+		{name: "address-radius-ignored", catches: []string{"semantics/address-radius"}, says: "distance from the search point"},
 		{name: "maximum-ignored", catches: []string{"semantics/maximum"}, says: "number of locations"},
 		{name: "institution-ignored", catches: []string{"semantics/institution"}, says: "institution"},
 		{name: "search-node-differs", catches: []string{"semantics/all-atms"}, says: "the same location node as ReturnAllAtms's of that id"},

@@ -164,8 +164,9 @@ func TestDeviationsChangeLocationLists(t *testing.T) {
 			slices.Reverse(q)
 			return q
 		}},
-		// The next two answer as the plain server does to a wider search.
+		// The next three answer as the plain server does to a wider search.
 		{"radius-ignored", asmx.JSON, asmx.OpReturnAtmSearchByCoordinates, nil},
+		{"address-radius-ignored", asmx.JSON, asmx.OpReturnAtmSearchByAddress, nil},
 		{"maximum-ignored", asmx.HTTPGet, asmx.OpReturnAtmSearchByAddressWithMaximum, nil},
 	} {
 		t.Run(tc.deviate, func(t *testing.T) {
@@ -175,6 +176,11 @@ func TestDeviationsChangeLocationLists(t *testing.T) {
 				coords := [][2]string{{"strAtmServiceKey", "k"}, {"strPostalCode", ""}, {"dblLatitude", "44.6488"}, {"dblLongitude", "-63.5752"}, {"bytRadius", "0"}}
 				params, widerParams = coords, slices.Clone(coords)
 				widerParams[4][1] = "255"
+			case "address-radius-ignored":
+				params = paramsFor(tc.op, "k")
+				params[len(params)-1][1] = "1"
+				widerParams = slices.Clone(params)
+				widerParams[len(widerParams)-1][1] = "255"
 			case "maximum-ignored":
 				wider, widerParams = asmx.OpReturnAtmSearchByAddress, paramsFor(asmx.OpReturnAtmSearchByAddress, "k")
 			}

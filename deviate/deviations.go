@@ -112,6 +112,12 @@ var deviationTable = []*deviation{
 				setParam(c, asmx.ParamRadius, "255")
 			}
 		}},
+	{name: "address-radius-ignored", desc: "ReturnAtmSearchByAddress searches within 255 whatever bytRadius says",
+		bindings: asmx.Bindings, request: func(c *devCall) {
+			if strings.EqualFold(c.op, asmx.OpReturnAtmSearchByAddress) {
+				setParam(c, asmx.ParamRadius, "255")
+			}
+		}},
 	{name: "maximum-ignored", desc: "ReturnAtmSearchByAddressWithMaximum returns up to 200 whatever intMaximumAtms says",
 		bindings: asmx.Bindings, request: func(c *devCall) {
 			if strings.EqualFold(c.op, asmx.OpReturnAtmSearchByAddressWithMaximum) {
