@@ -10,12 +10,12 @@ import (
 // sameAsAllAtms checks the document's "All search operations return the
 // same location node as ReturnAllAtms": each location node of r (a search's
 // HTTP GET result) holds the values of the ReturnAllAtms node of the same
-// id (all, its location nodes by id), leaf by leaf, in order; the rows a
-// DataSet relates to it (relatedRows) count as its own. A leaf that holds
-// the node's position in its result in both (the index: the JSON index,
-// "position in the array", in XML) is no value of the location and is left
-// out; a DataSet's bookkeeping (row ids and orders, hidden keys) is none
-// either (leaves).
+// id (allLocs), leaf by leaf, in order; the rows a DataSet relates to it
+// (relatedRows) count as its own. A leaf that holds the node's position in
+// its result (the index: the JSON index, "position in the array", in XML),
+// in both results or in the one that holds it, is no value of the location
+// and is left out; a DataSet's bookkeeping (row ids and orders, hidden
+// keys) is none either (leaves).
 func sameAsAllAtms(f *Facts, r *resultNode, allLocs []located) *Failure {
 	locs := resultLocations(f, r)
 	if len(locs) == 0 {
@@ -25,10 +25,18 @@ func sameAsAllAtms(f *Facts, r *resultNode, allLocs []located) *Failure {
 	for _, l := range allLocs {
 		allByID[l.id] = l
 	}
-	skip, inAll := positional(locs), positional(allLocs)
-	for p := range skip {
-		if !inAll[p] {
-			delete(skip, p)
+	// A position leaf both results hold, or one of them alone (an index
+	// written in the searches' results only).
+	inSearch, inAll := positional(locs), positional(allLocs)
+	skip := map[string]bool{}
+	for p := range inSearch {
+		if inAll[p] || !holds(allLocs, p) {
+			skip[p] = true
+		}
+	}
+	for p := range inAll {
+		if !holds(locs, p) {
+			skip[p] = true
 		}
 	}
 	op := r.X.Request.Op
@@ -104,6 +112,18 @@ func positional(locs []located) map[string]bool {
 		}
 	}
 	return out
+}
+
+// holds reports whether some location node of locs has a value at path.
+func holds(locs []located, path string) bool {
+	for _, l := range locs {
+		for _, lf := range l.leaves {
+			if lf.Path == path {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // byPath groups a node's values (as written) by path, in document order,
