@@ -194,9 +194,16 @@ func checkJSONMatchesXML(s *Session, op string) error {
 	if len(xl) != len(jl) {
 		return &Failure{What: op + ": JSON locations against XML location nodes", Expected: fmt.Sprintf("as many XML %s nodes as JSON locations (%d)", f.Location.Local, len(jl)), Got: fmt.Sprint(len(xl)), Exchanges: []*Exchange{jx, r.X}}
 	}
+	// A location's values, with those of the rows a DataSet relates to
+	// its row without nesting them in it (its languages).
+	related := relatedRows(r.Root)
+	xv := make([][]leaf, len(xl))
+	for i, e := range xl {
+		xv[i] = locationLeaves(e, related)
+	}
 	for i := range jl {
 		have := map[string]int{}
-		for _, l := range leaves(xl[i]) {
+		for _, l := range xv[i] {
 			have[norm(l.Value)]++
 		}
 		for _, l := range jsonLeaves(jl[i], "", nil) {
@@ -216,14 +223,14 @@ func checkJSONMatchesXML(s *Session, op string) error {
 				return &Failure{
 					What:      fmt.Sprintf("%s: JSON locations[%d] (id %s) against XML location node %d", op, i, id, i+1),
 					Expected:  printablef(r.X.masks(), "JSON %s = %q among the XML node's values", l.Path, l.Value),
-					Got:       fmt.Sprintf("no such value in %s", clip(leafText(xl[i]), 400, r.X.masks()...)),
+					Got:       fmt.Sprintf("no such value in %s", clip(leavesText(xv[i]), 400, r.X.masks()...)),
 					Exchanges: []*Exchange{jx, r.X},
 				}
 			}
 			have[k]--
 		}
 	}
-	if f := fieldMismatch(jl, xl, r.X.masks()...); f != nil {
+	if f := fieldMismatch(jl, xv, r.X.masks()...); f != nil {
 		f.What = op + ": " + f.What
 		f.Exchanges = []*Exchange{jx, r.X}
 		return f
@@ -240,16 +247,16 @@ func checkJSONMatchesXML(s *Session, op string) error {
 // flag, an id, the XML's own index). On a mismatch it names the field, the
 // location and the leaf that holds the field in most locations, keys
 // masked in the values it quotes before a %q verb escapes them.
-func fieldMismatch(jl []map[string]any, xl []*etree.Element, keys ...string) *Failure {
+func fieldMismatch(jl []map[string]any, xl [][]leaf, keys ...string) *Failure {
 	type vals struct{ raw, norm []string }
 	// A JSON string must be the XML value as written (spaces are part of
 	// it); other values compare as numbers and flags (norm).
 	byPath := make([]map[string]*vals, len(xl))
 	var paths []string
 	seen := map[string]bool{}
-	for i, e := range xl {
+	for i, ls := range xl {
 		m := map[string]*vals{}
-		for _, l := range leaves(e) {
+		for _, l := range ls {
 			v := m[l.Path]
 			if v == nil {
 				v = &vals{}
@@ -367,9 +374,12 @@ func isString(m map[string]any, path string) bool {
 }
 
 // leafText lists a node's values as path=value pairs.
-func leafText(e *etree.Element) string {
+func leafText(e *etree.Element) string { return leavesText(leaves(e)) }
+
+// leavesText writes values as leafText does.
+func leavesText(ls []leaf) string {
 	var parts []string
-	for _, l := range leaves(e) {
+	for _, l := range ls {
 		parts = append(parts, l.Path+"="+strconv.Quote(l.Value))
 	}
 	return strings.Join(parts, " ")

@@ -35,6 +35,13 @@ func semanticChecks() []Check {
 			Run:         checkRadius,
 		},
 		{
+			Name:        "semantics/address-radius",
+			Group:       "search semantics",
+			Description: "ReturnAtmSearchByAddress gives locations within bytRadius of its search point (the JSON result's coordinates)",
+			Labels:      []string{"json", "semantics"},
+			Run:         checkAddressRadius,
+		},
+		{
 			Name:        "semantics/institution",
 			Group:       "search semantics",
 			Description: "ReturnAtmSearchByInstitution gives only, and some of, that institution's locations",
@@ -58,7 +65,7 @@ func semanticChecks() []Check {
 		{
 			Name:        "semantics/all-atms",
 			Group:       "search semantics",
-			Description: "ReturnAllAtms lists each location once, and every location a search finds",
+			Description: "ReturnAllAtms lists each location once, and every location a search finds, the same location node (its position aside)",
 			Labels:      []string{"get", "semantics"},
 			Run:         checkAllAtms,
 		},
@@ -142,6 +149,51 @@ func checkRadius(s *Session, note Notef) error {
 	if !found && mustFind {
 		return fail(x, "ReturnAtmSearchByCoordinates: the nearest ATM to the search point", fmt.Sprintf("location id %s (%.3f km away) among the results", anchorID, f.AnchorKm), "%d locations without it", len(jl))
 	}
+	return nil
+}
+
+// checkAddressRadius checks that the address search finds only locations
+// within bytRadius of its search point: the document's "near an address
+// ... within a radius", the point being the one the JSON result gives
+// (its coordinates: the address as the deployment located it).
+func checkAddressRadius(s *Session, note Notef) error {
+	f, err := s.Facts()
+	if err != nil {
+		return err
+	}
+	x, jl, err := s.jsonQuery(opByAddress, f.Values(opByAddress))
+	if err != nil {
+		return err
+	}
+	m, err := decodeJSON(x.RespBody)
+	if err != nil {
+		return fail(x, "ReturnAtmSearchByAddress over json: body", "a JSON result object", "%v", err)
+	}
+	la0, _ := jsonField(m, "coordinates.latitude")
+	lo0, _ := jsonField(m, "coordinates.longitude")
+	lat0, ok1 := numeric(la0)
+	lon0, ok2 := numeric(lo0)
+	if !ok1 || !ok2 {
+		return fail(x, "ReturnAtmSearchByAddress: coordinates", "the search point's latitude and longitude, numbers", "%q, %q", la0, lo0)
+	}
+	unit := s.cfg.RadiusUnit
+	limit := float64(f.Radius)
+	if unit == Miles {
+		limit *= 1.609344
+	}
+	far := 0.0
+	for i, l := range jl {
+		la, lo, lat, lon, ok := jsonCoordinates(l)
+		if !ok {
+			return fail(x, fmt.Sprintf("ReturnAtmSearchByAddress: locations[%d].coordinates", i), "numbers", "%q, %q", la, lo)
+		}
+		d := distanceKm(lat0, lon0, lat, lon)
+		far = math.Max(far, d)
+		if unit != UnknownUnit && d > limit*(1+1e-9)+1e-6 {
+			return fail(x, fmt.Sprintf("ReturnAtmSearchByAddress: locations[%d] distance from the search point %s,%s", i, la0, lo0), fmt.Sprintf("at most bytRadius %d %s (%.3f km)", f.Radius, unit, limit), "%.3f km at %s,%s", d, la, lo)
+		}
+	}
+	note("%s; %d locations around the search point %s,%s, the farthest %.3f km away", f.Describe(pAddress, pCity, pProvince, pPostalCode, pRadius), len(jl), la0, lo0, far)
 	return nil
 }
 
@@ -250,7 +302,12 @@ func checkAllAtms(s *Session, _ Notef) error {
 		}
 		seen[id] = true
 	}
-	for _, op := range []string{opByCoords, opByAddress, opByInst} {
+	ops := []string{opByCoords, opByAddress, opWithMaximum, opByInst}
+	if len(f.CityIDs) > 0 {
+		ops = append(ops, opByCity)
+	}
+	allLocs := resultLocations(f, all)
+	for _, op := range ops {
 		r, err := s.result(HTTPGet, op)
 		if err != nil {
 			return err
@@ -263,6 +320,9 @@ func checkAllAtms(s *Session, _ Notef) error {
 			if !seen[id] {
 				return &Failure{What: op + ": location id " + id[2:], Expected: "a location ReturnAllAtms lists", Got: "an id ReturnAllAtms does not list", Exchanges: []*Exchange{r.X, all.X}}
 			}
+		}
+		if f := sameAsAllAtms(f, r, allLocs); f != nil {
+			return f
 		}
 	}
 	return nil

@@ -302,11 +302,18 @@ func attrNamed(el *etree.Element, n qname) *etree.Attr {
 	return nil
 }
 
-// value checks that text is written as f's type and format say.
+// value checks that text is written as f's type and format say, and is
+// one of its enum's values when it has one.
 func (c *shapeCompare) value(at, text string, f *shape.Field) {
 	t := strings.TrimSpace(text)
 	bad := false
 	switch {
+	case f.Enum != "" && len(f.EnumValues) > 0:
+		// A .NET client throws on a name its proxy's enum lacks.
+		if !slices.Contains(f.EnumValues, t) {
+			c.addf("%s: %q, which enum %s does not hold (%s)", at, t, f.Enum, strings.Join(f.EnumValues, ", "))
+		}
+		return
 	case f.Type == "boolean":
 		words := []string{"true", "false"}
 		if f.EffectiveFormat() == shape.FormatOneZero {

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -47,6 +48,12 @@ var monoDiffers = map[string]map[string]string{
 	refdeploy.Legacy.Name:   {},
 	refdeploy.DataSets.Name: {},
 	refdeploy.Attrs.Name:    {},
+	refdeploy.Layered.Name:  {},
+	refdeploy.Nodes.Name:    {},
+	refdeploy.Sets.Name:     {},
+	refdeploy.Spaces.Name:   {},
+	refdeploy.Members.Name:  {},
+	refdeploy.Columns.Name:  {},
 }
 
 // warmUp waits until a site of the reference deployment answers on both
@@ -76,12 +83,20 @@ var siteClass = map[string]string{
 	refdeploy.Legacy.Name:   "LegacyService",
 	refdeploy.DataSets.Name: "DataSetService",
 	refdeploy.Attrs.Name:    "AttrService",
+	refdeploy.Layered.Name:  "Service",
+	refdeploy.Nodes.Name:    "Service",
+	refdeploy.Sets.Name:     "Service",
+	refdeploy.Spaces.Name:   "Service",
+	refdeploy.Members.Name:  "Service",
+	refdeploy.Columns.Name:  "Service",
 }
 
 var _ = Describe("the reference ASMX deployments on Mono", Label("selftest", "refdeploy"), func() {
 	DescribeTable("pass every spec, documented and asmx, with no value given",
-		func(site, key, ns string, layouts map[string]string) {
+		func(in refdeploy.Site, layouts map[string]string) {
+			site, key, ns := in.Name, in.Key, in.Namespace
 			d := refdeploy.Shared(GinkgoTB())
+			d.Warm(in)
 			base := d.SiteURL(site)
 			warmUp(base, key)
 			s, err := NewSession(Config{Target: base, Key: key})
@@ -117,13 +132,25 @@ var _ = Describe("the reference ASMX deployments on Mono", Label("selftest", "re
 			}
 		},
 		Entry("the typed site: XmlSerializer classes and arrays in the service namespace, GET roots named by type",
-			refdeploy.Root, refdeploy.Key, refdeploy.Namespace, map[string]string{"*": "typed: "}),
+			refdeploy.Typed, map[string]string{"*": "typed: "}),
 		Entry("the legacy site: XmlElement nodes in no namespace, a DataSet with a nested child table, values in attributes",
-			refdeploy.Legacy.Name, refdeploy.Legacy.Key, refdeploy.Legacy.Namespace, map[string]string{"*": "node: ", opInsts: "DataSet: ", opProvinces: "typed: "}),
+			refdeploy.Legacy, map[string]string{"*": "node: ", opInsts: "DataSet: ", opProvinces: "typed: "}),
 		Entry("the dataset site: a DataSet from every operation, nested tables by a hidden key, one in a namespace of its own",
-			refdeploy.DataSets.Name, refdeploy.DataSets.Key, refdeploy.DataSets.Namespace, map[string]string{"*": "DataSet: "}),
+			refdeploy.DataSets, map[string]string{"*": "DataSet: "}),
 		Entry("the attrs site: typed results with values in attributes on every level, levels in namespaces of their own",
-			refdeploy.Attrs.Name, refdeploy.Attrs.Key, refdeploy.Attrs.Namespace, map[string]string{"*": "typed: "}),
+			refdeploy.Attrs, map[string]string{"*": "typed: "}),
+		Entry("the layered site: typed levels each in a namespace of its own, renamed elements and lists, attributes on the root and items",
+			refdeploy.Layered, map[string]string{"*": "typed: "}),
+		Entry("the nodes site: XmlElement results built by hand in a namespace of their own, ReturnInstitutions an XmlNode",
+			refdeploy.Nodes, map[string]string{"*": "node: "}),
+		Entry("the sets site: DataSets with a prefix, tables nested two deep, attribute, hidden and SimpleContent columns",
+			refdeploy.Sets, map[string]string{"*": "DataSet: "}),
+		Entry("the spaces site: DataSets whose tables and a column are in namespaces other than the DataSet's, a table nested in itself",
+			refdeploy.Spaces, map[string]string{"*": "DataSet: "}),
+		Entry("the members site: enums, decimals, nulls, members declared object, flags left out by DefaultValue and XxxSpecified",
+			refdeploy.Members, map[string]string{"*": "typed: "}),
+		Entry("the columns site: DataSets with XmlConvert-encoded names, a primary key, DBNull, languages in a table related to the locations' without nesting",
+			refdeploy.Columns, map[string]string{"*": "DataSet: "}),
 	)
 
 	DescribeTable("pass the shape specs of the shape learned from them",
@@ -220,6 +247,37 @@ var _ = Describe("the reference ASMX deployments on Mono", Label("selftest", "re
 			bad := failed(RunChecks(s, Checks()))
 			Expect(bad).To(HaveKeyWithValue("semantics/city", ContainSubstring("the city's locations")), site.Name)
 			Expect(bad).To(HaveLen(1), "%s: only the city given has no locations", site.Name)
+		}
+	})
+
+	It("reads the columns site's languages from rows related to the locations' without nesting, and fails them changed or unrelated", func() {
+		// The columns site's DataSets hold each location's languages in a
+		// Lang table a keyref relates to the locations' table, its rows
+		// after theirs: the location's row carries them as a .NET client
+		// reads it (GetChildRows). A proxy changes them in every HTTP GET
+		// answer, or takes the relation out of the schema: the JSON
+		// locations' languages are then no values of the XML locations.
+		d := refdeploy.Shared(GinkgoTB())
+		d.Warm(refdeploy.Columns)
+		base := d.SiteURL(refdeploy.Columns.Name)
+		warmUp(base, refdeploy.Columns.Key)
+		cfg := Config{Key: refdeploy.Columns.Key, Namespace: refdeploy.Columns.Namespace}
+		Expect(failed(checkWith(rewriteGET(base, func(b []byte) []byte { return b }), cfg, nil, "json/*/*"))).To(BeEmpty())
+		keyref := regexp.MustCompile(`(?s)<xs:keyref .*?</xs:keyref>`)
+		for what, f := range map[string]func([]byte) []byte{
+			"languages changed": func(b []byte) []byte {
+				return bytes.ReplaceAll(b, []byte("<Code>en</Code>"), []byte("<Code>xx</Code>"))
+			},
+			"relation taken out": func(b []byte) []byte {
+				Expect(keyref.Match(b) || !bytes.Contains(b, []byte("<Lang "))).To(BeTrue(), "an answer with Lang rows and no keyref")
+				return keyref.ReplaceAll(b, nil)
+			},
+		} {
+			bad := failed(checkWith(rewriteGET(base, f), cfg, nil, "json/*/*"))
+			for _, op := range []string{opByAddress, opByCoords} {
+				Expect(bad).To(HaveKeyWithValue("json/"+op+"/matches-xml", ContainSubstring(`JSON languages[] = "en" among the XML node's values`)), what)
+			}
+			Expect(bad).To(HaveLen(2), what)
 		}
 	})
 

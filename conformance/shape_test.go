@@ -3,6 +3,7 @@ package conformance
 import (
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/atmkit/atmkit/mockserver"
@@ -113,6 +114,30 @@ var _ = Describe("the shape specs", Label("selftest", "shape"), func() {
 		fails := failed(shapeOutcomes(shaped(sh), want))
 		Expect(fails).To(HaveKeyWithValue("shape/get/"+opAllAtms, ContainSubstring(`Hit/Centre: null (xsi:nil="true"), which the shape does not say it may be (nillable)`)))
 		Expect(fails).To(HaveKeyWithValue("shape/soap11/"+opByCoords, ContainSubstring(`Landmark: null (xsi:nil="true")`)))
+		Expect(fails).NotTo(HaveKey("shape/get/ReturnProvinces"))
+	})
+
+	It("fail a value the shape's enum does not hold, naming it and the enum", func() {
+		// A .NET client throws on an enum value its proxy's enum lacks.
+		// The mock serves the members site's shape (its enums left out:
+		// the self-test data set has provinces the site's Region lacks);
+		// the shape checked against gives the location's region an enum
+		// of every province code, or of all but NS.
+		sh := loadShape("../shape/learn/testdata/members-learned.yaml")
+		withEnum := func(values []string) *shape.Shape {
+			want := loadShape("../shape/learn/testdata/members-learned.yaml")
+			walk(want.Result(opAllAtms).Fields, func(f *shape.Field) {
+				if f.Attribute == "region" {
+					f.Enum, f.EnumValues = "Region", values
+				}
+			})
+			return want
+		}
+		all := []string{"AB", "BC", "MB", "NB", "NL", "NS", "NT", "NU", "ON", "PE", "QC", "SK", "YT"}
+		Expect(failed(shapeOutcomes(shaped(sh), withEnum(all)))).To(BeEmpty())
+		fails := failed(shapeOutcomes(shaped(sh), withEnum(slices.DeleteFunc(slices.Clone(all), func(v string) bool { return v == "NS" }))))
+		Expect(fails).To(HaveKeyWithValue("shape/get/"+opAllAtms, ContainSubstring(`Teller/@region: "NS", which enum Region does not hold (AB, BC, MB, NB, NL, NT, NU, ON, PE, QC, SK, YT)`)))
+		Expect(fails).To(HaveKey("shape/soap12/" + opByCoords))
 		Expect(fails).NotTo(HaveKey("shape/get/ReturnProvinces"))
 	})
 

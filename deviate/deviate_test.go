@@ -118,6 +118,10 @@ func TestDeviationsChangeTheWire(t *testing.T) {
 			checks: []check{hasStatus(200), bodyContains("<ReturnAtmSearchByInstitutionResult>"), bodyContains("<count>6</count>")}},
 		{name: "institution over GET", deviate: "institution-ignored", b: asmx.HTTPGet, op: asmx.OpReturnAtmSearchByInstitution, params: paramsFor(asmx.OpReturnAtmSearchByInstitution, "k"),
 			checks: []check{hasStatus(200), bodyContains("<count>6</count>")}},
+		{name: "search node over SOAP 1.2", deviate: "search-node-differs", b: asmx.SOAP12, op: asmx.OpReturnAtmSearchByInstitution, params: paramsFor(asmx.OpReturnAtmSearchByInstitution, "k"),
+			checks: []check{hasStatus(200), bodyMatches(`<landmark>[^<]+ \(X\)</landmark>`)}},
+		{name: "search node leaves ReturnAllAtms", deviate: "search-node-differs", b: asmx.HTTPGet, op: asmx.OpReturnAllAtms, params: paramsFor(asmx.OpReturnAllAtms, "k"),
+			checks: []check{hasStatus(200), bodyContains("<landmark>"), bodyLacks(" (X)")}},
 		{name: "typed GET root in no namespace", deviate: "typed-get-root-no-namespace", b: asmx.HTTPGet, op: asmx.OpReturnProvinces, params: paramsFor(asmx.OpReturnProvinces, "k"),
 			checks: []check{hasStatus(200), hasContentType(asmx.ContentTypeXML), bodyMatches(`^<\?xml[^>]*\?>\s*<Provinces xmlns:xsd="[^"]+" xmlns:xsi="[^"]+"><province>\s*<code>`), bodyLacks(`xmlns="`)}},
 		{name: "typed SOAP content in the service namespace", deviate: "typed-get-root-no-namespace", b: asmx.SOAP11, op: asmx.OpReturnProvinces, params: paramsFor(asmx.OpReturnProvinces, "k"),
@@ -160,8 +164,9 @@ func TestDeviationsChangeLocationLists(t *testing.T) {
 			slices.Reverse(q)
 			return q
 		}},
-		// The next two answer as the plain server does to a wider search.
+		// The next three answer as the plain server does to a wider search.
 		{"radius-ignored", asmx.JSON, asmx.OpReturnAtmSearchByCoordinates, nil},
+		{"address-radius-ignored", asmx.JSON, asmx.OpReturnAtmSearchByAddress, nil},
 		{"maximum-ignored", asmx.HTTPGet, asmx.OpReturnAtmSearchByAddressWithMaximum, nil},
 	} {
 		t.Run(tc.deviate, func(t *testing.T) {
@@ -171,6 +176,11 @@ func TestDeviationsChangeLocationLists(t *testing.T) {
 				coords := [][2]string{{"strAtmServiceKey", "k"}, {"strPostalCode", ""}, {"dblLatitude", "44.6488"}, {"dblLongitude", "-63.5752"}, {"bytRadius", "0"}}
 				params, widerParams = coords, slices.Clone(coords)
 				widerParams[4][1] = "255"
+			case "address-radius-ignored":
+				params = paramsFor(tc.op, "k")
+				params[len(params)-1][1] = "1"
+				widerParams = slices.Clone(params)
+				widerParams[len(widerParams)-1][1] = "255"
 			case "maximum-ignored":
 				wider, widerParams = asmx.OpReturnAtmSearchByAddress, paramsFor(asmx.OpReturnAtmSearchByAddress, "k")
 			}

@@ -112,6 +112,12 @@ var deviationTable = []*deviation{
 				setParam(c, asmx.ParamRadius, "255")
 			}
 		}},
+	{name: "address-radius-ignored", desc: "ReturnAtmSearchByAddress searches within 255 whatever bytRadius says",
+		bindings: asmx.Bindings, request: func(c *devCall) {
+			if strings.EqualFold(c.op, asmx.OpReturnAtmSearchByAddress) {
+				setParam(c, asmx.ParamRadius, "255")
+			}
+		}},
 	{name: "maximum-ignored", desc: "ReturnAtmSearchByAddressWithMaximum returns up to 200 whatever intMaximumAtms says",
 		bindings: asmx.Bindings, request: func(c *devCall) {
 			if strings.EqualFold(c.op, asmx.OpReturnAtmSearchByAddressWithMaximum) {
@@ -122,6 +128,12 @@ var deviationTable = []*deviation{
 		bindings: asmx.XMLBindings, request: ignoreInstitution, response: func(c *devCall, a *devAnswer) {
 			if c.called == asmx.OpReturnAtmSearchByInstitution && c.binding.IsSOAP() {
 				a.body = allAtmsRE.ReplaceAll(a.body, []byte(asmx.OpReturnAtmSearchByInstitution+"$1"))
+			}
+		}},
+	{name: "search-node-differs", desc: "ReturnAtmSearchByInstitution's locations carry a landmark ending in \" (X)\" in every XML binding, unlike the same locations in ReturnAllAtms",
+		bindings: asmx.XMLBindings, response: func(c *devCall, a *devAnswer) {
+			if c.op == asmx.OpReturnAtmSearchByInstitution && a.status == http.StatusOK {
+				a.body = landmarkRE.ReplaceAll(a.body, []byte("${1} (X)</landmark>"))
 			}
 		}},
 	{name: "any-key-accepted", desc: "any strAtmServiceKey, even an empty or wrong one, is accepted",
@@ -151,6 +163,9 @@ var (
 	xmlDeclRE       = regexp.MustCompile(`^<\?xml[^>]*\?>`)
 	atmIdentifierRE = regexp.MustCompile(`("atmIdentifier"\s*:\s*"(?:[^"\\]|\\.)*)"`)
 	allAtmsRE       = regexp.MustCompile(asmx.OpReturnAllAtms + `(Response|Result)\b`)
+	// landmarkRE is a location's landmark with text, in the mock's
+	// built-in shape.
+	landmarkRE = regexp.MustCompile(`(<landmark>[^<]+)</landmark>`)
 )
 
 // replaceAll replaces old with new everywhere in the answer's body.
