@@ -63,6 +63,13 @@ func semanticChecks() []Check {
 			Run:         checkInstitutionList,
 		},
 		{
+			Name:        "semantics/provinces",
+			Group:       "search semantics",
+			Description: "ReturnProvinces lists the province of a location: its value in an entry, wherever it sits",
+			Labels:      []string{"get", "semantics"},
+			Run:         checkProvinceList,
+		},
+		{
 			Name:        "semantics/all-atms",
 			Group:       "search semantics",
 			Description: "ReturnAllAtms lists each location once, and every location a search finds, the same location node (its position aside)",
@@ -351,6 +358,38 @@ func checkInstitutionList(s *Session, note Notef) error {
 		return fail(r.X, "ReturnInstitutions: the institution of location "+anchorID, fmt.Sprintf("an entry with intInstitutionID %s and name %q (the location's institution over json)", id, name), "none among %s", clip(leafText(r.Root), 400, r.X.masks()...))
 	}
 	note("institution %s %q of location %s: entry %s", id, name, anchorID, nameOf(entry))
+	return nil
+}
+
+// checkProvinceList checks that ReturnProvinces ("List of provinces in
+// the service's database") lists the anchor location's province. The
+// document does not say what a province entry holds, so the location's
+// province value (its address.province over json) is looked for among the
+// list's values wherever they sit: an element's text, an attribute, a
+// DataSet row's column.
+func checkProvinceList(s *Session, note Notef) error {
+	f, err := s.Facts()
+	if err != nil {
+		return err
+	}
+	r, err := s.result(HTTPGet, opProvinces)
+	if err != nil {
+		return err
+	}
+	anchorID, _ := jsonField(f.Anchor, "id")
+	prov, _ := jsonField(f.Anchor, "address.province")
+	if strings.TrimSpace(prov) == "" {
+		return skip("location %s has no province over json: there is no province to look for in ReturnProvinces", anchorID)
+	}
+	entry := innermostHolding(r.Root, []string{norm(prov)})
+	if entry == nil {
+		got := "none among " + clip(leafText(r.Root), 400, r.X.masks()...)
+		if len(leaves(r.Root)) == 0 {
+			got = "a list with no values at all"
+		}
+		return fail(r.X, "ReturnProvinces: the province of location "+anchorID, fmt.Sprintf("an entry holding %q (the location's address.province over json)", prov), "%s", got)
+	}
+	note("province %q of location %s: entry %s", prov, anchorID, nameOf(entry))
 	return nil
 }
 

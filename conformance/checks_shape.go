@@ -244,9 +244,15 @@ func (c *shapeCompare) fields(el *etree.Element, fields []*shape.Field, ns, at s
 // optional reports whether an answer may leave f out: objects, lists and
 // strings (XmlSerializer leaves out nulls), values left out at a value
 // (a DefaultValue, an XxxSpecified member), the search point where the
-// operation has none.
+// operation has none. A nillable element is never left out: XmlSerializer
+// writes its null as xsi:nil="true" (the WSDL declares it minOccurs 1), and
+// a client's proxy reads an element missing as a null member all the same,
+// but the deployment the shape was learned from writes it.
 func (c *shapeCompare) optional(f *shape.Field) bool {
 	_, omits := f.Omits()
+	if f.Nillable && !omits {
+		return false
+	}
 	return len(f.Fields) > 0 || f.List != "" || !shape.IsValueType(f.Type) || omits || !c.point && f.PointOnly()
 }
 
@@ -277,8 +283,51 @@ func (c *shapeCompare) field(el *etree.Element, f *shape.Field, ns, at string) {
 			c.addf("%s: holds elements, want a %s value", at, f.Type)
 			return
 		}
+		if f.XsiType {
+			c.xsiType(el, f, at)
+		}
 		c.value(at, el.Text(), f)
 	}
+}
+
+// xsiType checks the xsi:type of an element of a member declared object
+// (f.XsiType): XmlSerializer writes the value's own type beside it,
+// xsi:type="xsd:short", and a client's proxy reads the member as the
+// type it names (a short read back as an int is another object, and a
+// cast to short throws); without it the proxy reads XML nodes, not a value.
+func (c *shapeCompare) xsiType(el *etree.Element, f *shape.Field, at string) {
+	want := qname{xsdNS, f.Type}
+	for _, a := range el.Attr {
+		if a.Key != "type" || a.NamespaceURI() != xsiNS {
+			continue
+		}
+		prefix, local, ok := strings.Cut(strings.TrimSpace(a.Value), ":")
+		if !ok {
+			prefix, local = "", prefix
+		}
+		if got := (qname{prefixURI(el, prefix), local}); got != want {
+			c.addf("%s: xsi:type %q (%s), want %s", at, a.Value, got, want)
+		}
+		return
+	}
+	c.addf("%s: no xsi:type, want %s (the member is declared object)", at, want)
+}
+
+// prefixURI returns the namespace the prefix (empty: the default one)
+// stands for at e, from the declarations on e and its ancestors; "" when
+// none declares it.
+func prefixURI(e *etree.Element, prefix string) string {
+	if prefix == "xml" {
+		return "http://www.w3.org/XML/1998/namespace"
+	}
+	for ; e != nil; e = e.Parent() {
+		for _, a := range e.Attr {
+			if prefix == "" && a.Space == "" && a.Key == "xmlns" || prefix != "" && a.Space == "xmlns" && a.Key == prefix {
+				return a.Value
+			}
+		}
+	}
+	return ""
 }
 
 // item compares a list item with it.

@@ -19,6 +19,10 @@ type deviation struct {
 	needsWSDL bool
 	// says is a phrase each caught failure's message must contain.
 	says string
+	// shape is a shape file: the mock serves it and the suite checks
+	// against it (the shape specs), when the deviation breaks what only
+	// a shape says.
+	shape string
 }
 
 // withDeviation serves h with d applied by deviate.Wrap. The checks share no
@@ -28,6 +32,10 @@ func withDeviation(h http.Handler, d deviation) http.Handler {
 	Expect(err).NotTo(HaveOccurred())
 	return dh
 }
+
+// membersShape is the shape learned from the reference members site:
+// members declared object (xsiType) and nillable ones.
+const membersShape = "../shape/learn/testdata/members-learned.yaml"
 
 // deviations returns every deviation and the checks that must catch it.
 func deviations() []deviation {
@@ -56,9 +64,12 @@ func deviations() []deviation {
 		{name: "maximum-ignored", catches: []string{"semantics/maximum"}, says: "number of locations"},
 		{name: "institution-ignored", catches: []string{"semantics/institution"}, says: "institution"},
 		{name: "search-node-differs", catches: []string{"semantics/all-atms"}, says: "the same location node as ReturnAllAtms's of that id"},
+		{name: "provinces-empty", catches: []string{"semantics/provinces"}, says: "the province of location"},
 		{name: "any-key-accepted", catches: []string{"fault/*/wrong-key", "fault/*/empty-key"}, says: "status"},
 		{name: "typed-get-root-no-namespace", catches: []string{"namespaces/Return*", "equivalence/*"}, says: "namespace"},
 		{name: "typed-soap12-content-namespace", catches: []string{"namespaces/Return*", "equivalence/*"}, says: "namespace"},
+		{name: "xsi-type-changed", shape: membersShape, catches: []string{"shape/*/ReturnAllAtms", "shape/*/ReturnAtmSearchBy*"}, says: `xsi:type "xsd:int"`},
+		{name: "nil-dropped", shape: membersShape, catches: []string{"shape/*/ReturnAllAtms", "shape/*/ReturnAtmSearchByInstitution", "shape/*/ReturnAtmSearchByCity"}, says: "Centre expected, got"},
 	}
 }
 

@@ -176,7 +176,39 @@ var _ = Describe("the reference ASMX deployments on Mono", Label("selftest", "re
 		Entry("the typed site", refdeploy.Typed, "../shape/learn/testdata/reference-learned.yaml"),
 		Entry("the dataset site", refdeploy.DataSets, "../shape/learn/testdata/dataset-learned.yaml"),
 		Entry("the attrs site", refdeploy.Attrs, "../shape/learn/testdata/attrs-learned.yaml"),
+		Entry("the members site: members declared object (xsiType), nillable ones", refdeploy.Members, "../shape/learn/testdata/members-learned.yaml"),
 	)
+
+	It("fails the members site's answers against its learned shape when a proxy changes an xsi:type or drops the xsi:nil elements", func() {
+		sh, err := shape.Load("../shape/learn/testdata/members-learned.yaml")
+		Expect(err).NotTo(HaveOccurred())
+		d := refdeploy.Shared(GinkgoTB())
+		base := d.SiteURL(refdeploy.Members.Name)
+		warmUp(base, refdeploy.Members.Key)
+		nilRE := regexp.MustCompile(`\s*<[^<>]* xsi:nil="true"[^<>]*/>`)
+		for _, c := range []struct {
+			name    string
+			rewrite func(string) string
+			ops     []string
+			says    string
+		}{
+			{"xsi:type", func(b string) string { return strings.ReplaceAll(b, `xsi:type="xsd:short"`, `xsi:type="xsd:int"`) },
+				[]string{opAllAtms, opByCoords, opByInst}, `xsi:type "xsd:int"`},
+			{"xsi:nil", func(b string) string { return nilRE.ReplaceAllString(b, "") },
+				[]string{opAllAtms, opByInst, opByCity}, "Centre expected, got"},
+		} {
+			proxy := rewriteGET(base, func(b []byte) []byte { return []byte(c.rewrite(string(b))) })
+			cfg := Config{Key: refdeploy.Members.Key, Namespace: refdeploy.Members.Namespace, Shape: sh}
+			var pats []string
+			for _, op := range c.ops {
+				pats = append(pats, "shape/get/"+op)
+			}
+			bad := failed(checkWith(proxy, cfg, nil, pats...))
+			for _, op := range c.ops {
+				Expect(bad).To(HaveKeyWithValue("shape/get/"+op, ContainSubstring(c.says)), "%s, %s\n%s", c.name, op, d.Log())
+			}
+		}
+	})
 
 	It("checks a typed site whose results carry no city, skipping only the city search's spec, saying why", func() {
 		// The typed site with City taken out of its Address class: its XML

@@ -239,6 +239,12 @@ var _ = Describe("the suite itself", Label("selftest"), func() {
 				AddReportEntry("note", "the mock serves no WSDL: deviating the second conformant server's WSDL instead")
 				upstream, cfg, facts = newAltServer(altNS, altKey, true), Config{Key: altKey, Namespace: altNS}, nil
 			}
+			if d.shape != "" {
+				// The same data set in the shape's results: the query
+				// values stay the plain mock's.
+				cfg.Shape = loadShape(d.shape)
+				upstream = shaped(cfg.Shape)
+			}
 			// The checks that must catch it (running every check for each
 			// deviation would take most of the package's time budget; the
 			// full suite runs against the plain mock above).

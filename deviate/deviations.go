@@ -136,6 +136,16 @@ var deviationTable = []*deviation{
 				a.body = landmarkRE.ReplaceAll(a.body, []byte("${1} (X)</landmark>"))
 			}
 		}},
+	{name: "provinces-empty", desc: "ReturnProvinces lists no province in every XML binding",
+		bindings: asmx.XMLBindings, response: func(c *devCall, a *devAnswer) {
+			if strings.EqualFold(c.op, asmx.OpReturnProvinces) {
+				rewriteXML(a, func(root *etree.Element) {
+					for _, e := range repeatedGroup(root) {
+						e.Parent().RemoveChild(e)
+					}
+				})
+			}
+		}},
 	{name: "any-key-accepted", desc: "any strAtmServiceKey, even an empty or wrong one, is accepted",
 		bindings: asmx.Bindings, request: func(c *devCall) { setParam(c, asmx.ParamKey, c.key) }},
 	{name: "typed-get-root-no-namespace", desc: "results are typed (the node's children inside <OpResult>, in the service namespace), but the HTTP GET/POST root named by the type and its content are in no namespace",
@@ -152,6 +162,16 @@ var deviationTable = []*deviation{
 			}
 			return c.ns
 		})},
+	{name: "xsi-type-changed", desc: `results write a member declared object whose value is a short with xsi:type="xsd:int" (a shape's xsiType member)`,
+		bindings: asmx.XMLBindings, response: func(_ *devCall, a *devAnswer) {
+			if a.status == http.StatusOK {
+				a.body = xsiShortRE.ReplaceAll(a.body, []byte(`${1}int"`))
+			}
+		}},
+	{name: "nil-dropped", desc: `results leave out the elements they write xsi:nil="true" (a shape's nillable member that is null)`,
+		bindings: asmx.XMLBindings, response: func(_ *devCall, a *devAnswer) {
+			rewriteXML(a, dropNils)
+		}},
 }
 
 var (
@@ -166,7 +186,60 @@ var (
 	// landmarkRE is a location's landmark with text, in the mock's
 	// built-in shape.
 	landmarkRE = regexp.MustCompile(`(<landmark>[^<]+)</landmark>`)
+	// xsiShortRE is an xsi:type naming xsd:short, whatever the prefixes.
+	xsiShortRE = regexp.MustCompile(`(\s[\w.-]+:type="[\w.-]+:)short"`)
 )
+
+// repeatedGroup returns the largest set of same-named sibling elements
+// under root (with children or without): a list's entries.
+func repeatedGroup(root *etree.Element) []*etree.Element {
+	var best []*etree.Element
+	var walk func(e *etree.Element)
+	walk = func(e *etree.Element) {
+		groups := map[string][]*etree.Element{}
+		for _, k := range e.ChildElements() {
+			key := k.NamespaceURI() + " " + k.Tag
+			groups[key] = append(groups[key], k)
+			if len(groups[key]) > 1 && len(groups[key]) > len(best) {
+				best = groups[key]
+			}
+			walk(k)
+		}
+	}
+	walk(root)
+	return best
+}
+
+// dropNils removes every element below root written xsi:nil="true": a
+// null search result's own root (or the SOAP answer without <OpResult>)
+// stays as it was.
+func dropNils(root *etree.Element) {
+	var walk func(e *etree.Element)
+	walk = func(e *etree.Element) {
+		for _, k := range e.ChildElements() {
+			if isNil(k) {
+				e.RemoveChild(k)
+				continue
+			}
+			walk(k)
+		}
+	}
+	walk(root)
+}
+
+// isNil reports whether e is written xsi:nil="true".
+func isNil(e *etree.Element) bool {
+	for i := range e.Attr {
+		a := &e.Attr[i]
+		if a.Key == "nil" && a.NamespaceURI() == xsiNS && strings.TrimSpace(a.Value) == "true" {
+			return true
+		}
+	}
+	return false
+}
+
+// xsiNS is the XML Schema instance namespace of xsi:type and xsi:nil.
+const xsiNS = "http://www.w3.org/2001/XMLSchema-instance"
 
 // replaceAll replaces old with new everywhere in the answer's body.
 func replaceAll(old, new string) func(*devCall, *devAnswer) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/internal/mocktest"
 	"github.com/atmkit/atmkit/mockserver"
+	"github.com/atmkit/atmkit/shape"
 	"github.com/beevik/etree"
 )
 
@@ -194,4 +196,29 @@ func jsonIDs(t *testing.T, op string, r response) []int {
 		t.Errorf("count: got %d, want %d", res.Count, len(out))
 	}
 	return out
+}
+
+// membersShape is the shape learned from the reference members site
+// (members declared object, nillable members), its enums' values strings:
+// the small data set may hold provinces its enum lacks.
+func membersShape(t *testing.T) *shape.Shape {
+	t.Helper()
+	sh, err := shape.Load(filepath.Join("..", "shape", "learn", "testdata", "members-learned.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var clear func(fs []*shape.Field)
+	clear = func(fs []*shape.Field) {
+		for _, f := range fs {
+			f.Enum, f.EnumValues = "", nil
+			clear(f.Fields)
+			if f.Item != nil {
+				clear([]*shape.Field{f.Item})
+			}
+		}
+	}
+	for _, r := range sh.Results {
+		clear(r.Fields)
+	}
+	return sh
 }
