@@ -54,9 +54,10 @@ func siteSession(site refdeploy.Site) []siteRequest {
 	}}}
 	// A wrong key first, before any 200: a key rejection once the right
 	// key has its first 200.
-	for _, b := range []string{"get", "soap11"} {
+	for _, b := range []string{"get", "soap11", "soap12", "post", "json"} {
+		c := calls[2] // ReturnAtmSearchByCoordinates, offered in every binding
 		out = append(out, siteRequest{"a wrong key over " + b, "", func(base string) (*http.Request, error) {
-			return mocktest.NewRequest(base, ns, b, "ReturnProvinces", withKey("a-wrong-key", nil))
+			return mocktest.NewRequest(base, ns, b, c.Op, withKey("a-wrong-key", c.Params))
 		}})
 	}
 	for _, c := range calls {
@@ -85,6 +86,24 @@ func siteSession(site refdeploy.Site) []siteRequest {
 				req.Header.Set("SOAPAction", `"`+ns+`/ReturnNothing"`)
 			}
 			return req, err
+		}},
+		siteRequest{"an unreadable SOAP body", "", func(base string) (*http.Request, error) {
+			req, err := http.NewRequest("POST", base+refdeploy.ServicePath, strings.NewReader(`<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>`))
+			if err == nil {
+				req.Header.Set("Content-Type", "text/xml; charset=utf-8")
+				req.Header.Set("SOAPAction", `"`+ns+`/ReturnProvinces"`)
+			}
+			return req, err
+		}},
+		siteRequest{"a SOAP 1.1 envelope as SOAP 1.2", "", func(base string) (*http.Request, error) {
+			req, err := mocktest.NewRequest(base, ns, "soap11", "ReturnProvinces", withKey(key, nil))
+			if err == nil {
+				req.Header.Set("Content-Type", "application/soap+xml; charset=utf-8")
+			}
+			return req, err
+		}},
+		siteRequest{"an unknown operation over get", "", func(base string) (*http.Request, error) {
+			return http.NewRequest("GET", base+refdeploy.ServicePath+"/ReturnEverything?strAtmServiceKey="+url.QueryEscape(key), nil)
 		}},
 		siteRequest{"a wrong key over get, again", "", func(base string) (*http.Request, error) {
 			return mocktest.NewRequest(base, ns, "get", "ReturnProvinces", withKey("a-wrong-key", nil))
@@ -187,6 +206,7 @@ func TestRecordEverySite(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+
 			for _, form := range keyForms(site.Key) {
 				if bytes.Contains(raw, []byte(form)) {
 					t.Errorf("the cassette holds the key as %q", form)
