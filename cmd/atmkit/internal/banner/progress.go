@@ -4,13 +4,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/internal/redact"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
@@ -118,52 +117,21 @@ func what(e cassettes.Entry) string {
 
 // operation is e's operation, or for a request that is no call its method
 // and request URI with each path segment after an .asmx file that names no
-// operation masked: a client that built its URL wrong may have put its key
-// there (.../service.asmx/KEY). The recorder sweeps such a key from the
-// cassette once a call with it is answered 200, which may come after the
-// line is printed, and a printed line cannot be taken back. An operation's
-// name (a call missing a parameter) and ASP.NET AJAX's script proxy
-// (js, jsdebug) are shown.
+// operation masked (redact.MaskPathKeys): a client that built its URL
+// wrong may have put its key there (.../service.asmx/KEY). The recorder
+// sweeps such a key from the cassette once a call with it is answered
+// 200, which may come after the line is printed, and a printed line cannot
+// be taken back.
 func operation(e cassettes.Entry) string {
 	if e.Binding != "" {
 		return e.Operation
 	}
-	line := e.Operation
-	path, query, hasQuery := strings.Cut(line, "?")
-	at := strings.Index(strings.ToLower(path), ".asmx/")
-	if at < 0 {
-		return line
-	}
-	head, segs := path[:at+len(".asmx/")], strings.Split(path[at+len(".asmx/"):], "/")
-	for i, seg := range segs {
-		if seg != "" && !namesOperation(seg) {
-			segs[i] = cassettes.Placeholder
-		}
-	}
-	out := head + strings.Join(segs, "/")
+	path, query, hasQuery := strings.Cut(e.Operation, "?")
+	out := redact.MaskPathKeys(path, cassettes.Placeholder)
 	if hasQuery {
 		out += "?" + query
 	}
 	return out
-}
-
-// namesOperation reports whether a path segment (percent-encoded) names
-// an operation of the document, in any case, or ASP.NET AJAX's script
-// proxy.
-func namesOperation(seg string) bool {
-	name, err := url.PathUnescape(seg)
-	if err != nil {
-		return false
-	}
-	if strings.EqualFold(name, "js") || strings.EqualFold(name, "jsdebug") {
-		return true
-	}
-	for _, op := range asmx.Operations() {
-		if strings.EqualFold(op.Name, name) {
-			return true
-		}
-	}
-	return false
 }
 
 // Counter prints the progress of long work counted in items on W, at each
