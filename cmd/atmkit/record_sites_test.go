@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"html"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -74,6 +77,25 @@ func siteSession(site refdeploy.Site) []siteRequest {
 		get("the WSDL", refdeploy.ServicePath+"?WSDL"),
 		get("the help page", refdeploy.ServicePath),
 		get("the discovery document", refdeploy.ServicePath+"?disco"),
+		siteRequest{"the help page of an operation", "", func(base string) (*http.Request, error) {
+			// As a browser follows the help page's link: Mono's page of
+			// an operation needs its binding (bnd), named after the
+			// service's class.
+			resp, err := http.Get(base + refdeploy.ServicePath)
+			if err != nil {
+				return nil, err
+			}
+			page, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err != nil {
+				return nil, err
+			}
+			link := opPageLink.FindString(string(page))
+			if link == "" {
+				return nil, fmt.Errorf("the help page links to no page of ReturnProvinces: %.300s", page)
+			}
+			return http.NewRequest("GET", base+refdeploy.ServicePath+strings.TrimPrefix(html.UnescapeString(link), "service.asmx"), nil)
+		}},
 		get("a bad number over json", refdeploy.JSONPath+"/ReturnAtmSearchByCoordinates?strAtmServiceKey="+url.QueryEscape(key)+"&strPostalCode=&dblLatitude=north&dblLongitude=-63.5&bytRadius=5"),
 		get("a missing parameter over get", refdeploy.ServicePath+"/ReturnAtmSearchByCity?strAtmServiceKey="+url.QueryEscape(key)),
 		get("a bad number over get", refdeploy.ServicePath+"/ReturnAtmSearchByCity?strAtmServiceKey="+url.QueryEscape(key)+"&intCityID=abc"),
@@ -111,6 +133,10 @@ func siteSession(site refdeploy.Site) []siteRequest {
 	)
 	return out
 }
+
+// opPageLink is the help page's link to the page of ReturnProvinces over
+// SOAP 1.1 (Mono's: ?page=op&tab=main&op=...&bnd=...).
+var opPageLink = regexp.MustCompile(`service\.asmx\?page=op&(?:amp;)?tab=main&(?:amp;)?op=ReturnProvinces&(?:amp;)?bnd=\w+`)
 
 // siteAnswer is what a request got.
 type siteAnswer struct {
@@ -244,7 +270,7 @@ func TestRecordEverySite(t *testing.T) {
 					t.Errorf("replayed %s: got %d %q\n%.1500s\nwant the recorded %d %q\n%.1500s", r.name, got.status, got.contentType, got.body, want.status, want.contentType, want.body)
 				}
 			}
-			if banner := stop(); !strings.Contains(banner, "2 documentation pages") {
+			if banner := stop(); !strings.Contains(banner, "3 documentation pages") {
 				t.Errorf("the banner does not count the help page and the discovery document:\n%s", banner)
 			}
 
