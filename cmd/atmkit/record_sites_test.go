@@ -244,6 +244,17 @@ func TestRecordEverySite(t *testing.T) {
 			if code, out, errOut := runAtmkit(nil, "cassette", "scrub", "--check", whole); code != 0 {
 				t.Errorf("cassette scrub --check: exit %d\n%s\n%s", code, out, errOut)
 			}
+			// Scrubbing what atmkit record wrote changes nothing.
+			scrubbed := filepath.Join(dir, "scrubbed.yaml")
+			if err := os.WriteFile(scrubbed, raw, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if code, out, errOut := runAtmkit(nil, "cassette", "scrub", scrubbed); code != 0 {
+				t.Errorf("cassette scrub: exit %d\n%s\n%s", code, out, errOut)
+			}
+			if again, err := os.ReadFile(scrubbed); err != nil || !bytes.Equal(again, raw) {
+				t.Errorf("cassette scrub changed what atmkit record wrote (%v): %d bytes, were %d", err, len(again), len(raw))
+			}
 			code, out, errOut := runAtmkit(nil, "cassette", "list", whole)
 			if code != 0 || strings.Contains(out, site.Key) {
 				t.Errorf("cassette list: exit %d\n%s\n%s", code, out, errOut)
