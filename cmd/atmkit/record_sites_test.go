@@ -216,7 +216,7 @@ func TestRecordEverySite(t *testing.T) {
 			d.Warm(site)
 			dir, base, ns := t.TempDir(), d.SiteURL(site.Name), site.Namespace
 			rec := filepath.Join(dir, "rec")
-			proxy, stopRecording := startRecorder(t, "--upstream", base, "--cassette", rec, "--addr", "127.0.0.1:0")
+			proxy, stopRecording := startRecorder(t, "--upstream", base, "--cassette", rec, "--addr", "127.0.0.1:0", "--log-level", "debug")
 			session := siteSession(site)
 			direct := make([]siteAnswer, len(session))
 			for i, r := range session {
