@@ -228,6 +228,17 @@ func TestRecordEverySite(t *testing.T) {
 			proxyCode, proxyOut := runConformProcess(t, "--target", proxy, "--key", site.Key, "--no-color")
 			printed := stopRecording()
 			whole := rec + ".yaml"
+			// The same session again, into the same cassette: nothing new.
+			// But the key in the path: recorded with the key, it is a new
+			// request until the key's first 200 sweeps it, and then the
+			// same as the one recorded before; it is kept twice (left to do).
+			proxy, stopRecording = startRecorder(t, "--upstream", base, "--cassette", rec, "--addr", "127.0.0.1:0")
+			for _, r := range session[1:] {
+				sendSiteRequest(t, proxy, r)
+			}
+			if again := stopRecording(); !strings.Contains(again, " new)") || !strings.Contains(again, "(0 new)") {
+				t.Errorf("recording the session again:\n%s", again)
+			}
 			raw, err := os.ReadFile(whole)
 			if err != nil {
 				t.Fatal(err)
