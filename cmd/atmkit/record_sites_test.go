@@ -127,6 +127,16 @@ func siteSession(site refdeploy.Site) []siteRequest {
 		siteRequest{"an unknown operation over get", "", func(base string) (*http.Request, error) {
 			return http.NewRequest("GET", base+refdeploy.ServicePath+"/ReturnEverything?strAtmServiceKey="+url.QueryEscape(key), nil)
 		}},
+		siteRequest{"a PUT", "", func(base string) (*http.Request, error) {
+			return http.NewRequest("PUT", base+refdeploy.ServicePath+"/ReturnProvinces?strAtmServiceKey="+url.QueryEscape(key), strings.NewReader("x"))
+		}},
+		siteRequest{"the JSON call POSTed", "", func(base string) (*http.Request, error) {
+			req, err := http.NewRequest("POST", base+refdeploy.JSONPath+"/ReturnAtmSearchByCoordinates", strings.NewReader(`{"strAtmServiceKey":"`+key+`","strPostalCode":"","dblLatitude":44.6,"dblLongitude":-63.5,"bytRadius":5}`))
+			if err == nil {
+				req.Header.Set("Content-Type", "application/json; charset=utf-8")
+			}
+			return req, err
+		}},
 		siteRequest{"a wrong key over get, again", "", func(base string) (*http.Request, error) {
 			return mocktest.NewRequest(base, ns, "get", "ReturnProvinces", withKey("a-wrong-key", nil))
 		}},
