@@ -137,6 +137,22 @@ func siteSession(site refdeploy.Site) []siteRequest {
 			}
 			return req, err
 		}},
+		siteRequest{"an empty SOAPAction", "", func(base string) (*http.Request, error) {
+			req, err := mocktest.NewRequest(base, ns, "soap11", "ReturnProvinces", withKey(key, nil))
+			if err == nil {
+				req.Header.Set("SOAPAction", `""`)
+			}
+			return req, err
+		}},
+		siteRequest{"the SOAP 1.2 call with an unknown action", "", func(base string) (*http.Request, error) {
+			req, err := mocktest.NewRequest(base, ns, "soap12", "ReturnProvinces", withKey(key, nil))
+			if err == nil {
+				req.Header.Set("Content-Type", `application/soap+xml; charset=utf-8; action="`+ns+`/ReturnNothing"`)
+			}
+			return req, err
+		}},
+		get("a bad number over get, the path in another case", "/SERVICE/Service.asmx/ReturnAtmSearchByCity?strAtmServiceKey="+url.QueryEscape(key)+"&intCityID=x"),
+		get("no operation after the file", refdeploy.ServicePath+"/?strAtmServiceKey="+url.QueryEscape(key)),
 		siteRequest{"a wrong key over get, again", "", func(base string) (*http.Request, error) {
 			return mocktest.NewRequest(base, ns, "get", "ReturnProvinces", withKey("a-wrong-key", nil))
 		}},
