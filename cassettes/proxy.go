@@ -50,7 +50,10 @@ func NewProxy(upstream *url.URL, rt http.RoundTripper, logger *slog.Logger) http
 			// the answer.
 			// The keys a Recorder noted too: the request may hold one
 			// outside a call (.../service.asmx/KEY).
-			keys := redact.Values(r.URL.Path)
+			// A key in the path (.../service.asmx/KEY) too, sent
+			// before any call carried it: a segment that names no
+			// operation.
+			keys := append(redact.Values(r.URL.Path), redact.PathKeys(r.URL.EscapedPath())...)
 			if rec, ok := rt.(*Recorder); ok {
 				keys = append(keys, rec.notedKeys()...)
 			}

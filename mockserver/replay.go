@@ -270,3 +270,30 @@ func writeReplayed(w http.ResponseWriter, ex *exchange, ans ReplayAnswer) {
 	w.WriteHeader(status)
 	_, _ = w.Write(ans.Body)
 }
+
+// replayError answers a request the server refuses with e with the
+// deployment's own answer to it, when the replayer holds one
+// (RequestReplayer), and reports whether it did. A request refused before
+// its body was read (a POST that is no form, application/json; a PUT) has
+// it read now, so that it is matched as recorded, body included.
+func (s *Server) replayError(w http.ResponseWriter, ex *exchange, e *asmx.Error) bool {
+	rr, ok := s.replayer.(RequestReplayer)
+	if !ok || ex.req == nil || ex.call != nil || e.Kind == asmx.KindRequestTooLarge {
+		return false
+	}
+	body := ex.rawBody
+	if body == nil && ex.reqBuf == nil && hasBody(ex.req) {
+		if buf, be := s.readBody(w, ex.req); be == nil {
+			ex.reqBuf = buf
+			ex.keepBody(buf.Bytes(), s.journal.bodyMax)
+			body = buf.Bytes()
+		}
+	}
+	ans, ok := rr.ReplayRequest(ex.req, body)
+	if !ok {
+		return false
+	}
+	ex.source = ans.Source
+	writeReplayed(w, ex, ans)
+	return true
+}

@@ -348,12 +348,8 @@ func (s *Server) logRequest(r *http.Request, ex *exchange, status int, d time.Du
 // replaying server first looks for the deployment's own answer to the
 // request (RequestReplayer).
 func (s *Server) writeError(w http.ResponseWriter, ex *exchange, b asmx.Binding, e *asmx.Error) {
-	if rr, ok := s.replayer.(RequestReplayer); ok && ex.req != nil && ex.call == nil && e.Kind != asmx.KindRequestTooLarge {
-		if ans, ok := rr.ReplayRequest(ex.req, ex.rawBody); ok {
-			ex.source = ans.Source
-			writeReplayed(w, ex, ans)
-			return
-		}
+	if s.replayError(w, ex, e) {
+		return
 	}
 	ex.err = e
 	if e.Kind == asmx.KindRequestTooLarge && ex.req != nil {

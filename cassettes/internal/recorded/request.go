@@ -280,7 +280,8 @@ func ScrubQuery(raw string) string {
 // RequestKey is the identity of a request for recording and for the
 // Recorder's matcher: the binding and the call's canonical form for calls
 // (key, whitespace, prefixes and parameter order ignored), otherwise the
-// method, path, scrubbed query, the media type of the Content-Type, the
+// method, path (from the service file on, any base path left out),
+// scrubbed query, the media type of the Content-Type, the
 // SOAPAction (ASMX answers the same body by them: a SOAP 1.1 envelope sent
 // as SOAP 1.2 with 415, an empty or unknown action with a fault, none by
 // routing on the body) and a digest of the scrubbed body.
@@ -293,6 +294,12 @@ func RequestKey(method, rawURL string, h http.Header, body string) string {
 	path, query := rawURL, ""
 	if err == nil {
 		path, query = u.EscapedPath(), s.query(u.RawQuery)
+		// Below a base path (recorded with --upstream https://host/atm),
+		// the path from the service file on: the mock serves it at its
+		// root, as it serves the calls (CallOf) and pages (DocFile).
+		if !cutBase(&path, asmx.ServicePath) {
+			cutBase(&path, asmx.JSONPath)
+		}
 	}
 	ct := HeaderValue(h, "Content-Type")
 	media, _, _ := strings.Cut(ct, ";")

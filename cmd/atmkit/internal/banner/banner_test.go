@@ -267,6 +267,61 @@ func TestProgress(t *testing.T) {
 	}
 }
 
+// TestProgressMasksKeyInPath: a request with a key in its path
+// (.../service.asmx/KEY, a client that built its URL wrong), recorded
+// before that key's first call is answered 200, is printed at once, and a
+// printed line cannot be taken back when the recorder sweeps the key from
+// the cassette later: a path segment after an .asmx file that names no
+// operation is masked, in the lines, the count and the JSON records; an
+// operation's name (a call missing a parameter) and ASP.NET AJAX's script
+// proxy (js) stay.
+func TestProgressMasksKeyInPath(t *testing.T) {
+	t.Parallel()
+	at := func(id int, method, u string) *cassette.Interaction {
+		i := &cassette.Interaction{ID: id}
+		i.Request.Method, i.Request.URL = method, u
+		i.Response.Code = 500
+		return i
+	}
+	list := []*cassette.Interaction{
+		at(0, "GET", "http://upstream.example/atm/service/service.asmx/Leak-Key-1"),
+		at(1, "POST", "http://upstream.example/SERVICE-V2.ASMX/Leak%2DKey%2D2/extra"),
+		at(2, "GET", "http://upstream.example/atm/service/service.asmx/ReturnAtmSearchByCity?strAtmServiceKey=REDACTED"),
+		at(3, "GET", "http://upstream.example/service-v2.asmx/js"),
+	}
+	var out bytes.Buffer
+	p := &Progress{W: &out, First: 4}
+	for _, i := range list {
+		_ = p.Recorded(i)
+	}
+	want := "atmkit: recorded #0 GET /atm/service/service.asmx/REDACTED: 500\n" +
+		"atmkit: recorded #1 POST /SERVICE-V2.ASMX/REDACTED/REDACTED: 500\n" +
+		"atmkit: recorded #2 GET /atm/service/service.asmx/ReturnAtmSearchByCity?strAtmServiceKey=REDACTED: 500\n" +
+		"atmkit: recorded #3 GET /service-v2.asmx/js: 500\n"
+	if out.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
+	}
+
+	out.Reset()
+	p = &Progress{W: &out, First: 1}
+	for _, i := range list[:2] {
+		_ = p.Recorded(i)
+	}
+	p.Flush()
+	if want := "the last: POST /SERVICE-V2.ASMX/REDACTED/REDACTED: 500"; !strings.Contains(out.String(), want) {
+		t.Errorf("the count: got\n%s\nwant %q", out.String(), want)
+	}
+
+	out.Reset()
+	p = &Progress{W: io.Discard, First: 20, Log: slog.New(slog.NewJSONHandler(&out, nil))}
+	for _, i := range list {
+		_ = p.Recorded(i)
+	}
+	if strings.Contains(out.String(), "Leak") || strings.Count(out.String(), "REDACTED") != 4 {
+		t.Errorf("JSON progress:\n%s", out.String())
+	}
+}
+
 // TestProgressCountsABurst: interactions recorded within a second of the
 // last line are counted a second after it, without waiting for the next
 // call or the end of the recording, so the log does not end on a stale

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/internal/redact"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
@@ -46,7 +48,7 @@ func (p *Progress) Recorded(i *cassette.Interaction) error {
 	e := cassettes.EntryOf(i)
 	switch {
 	case p.n <= p.First && p.Log != nil:
-		p.Log.Info("recorded", "id", e.ID, "operation", e.Operation, "binding", e.Binding, "status", e.Status)
+		p.Log.Info("recorded", "id", e.ID, "operation", operation(e), "binding", e.Binding, "status", e.Status)
 	case p.n <= p.First:
 		fmt.Fprintf(p.W, "atmkit: recorded #%s %s: %d\n", e.Name, what(e), e.Status)
 	case time.Since(p.last) < time.Second:
@@ -98,7 +100,7 @@ func (p *Progress) countLater() {
 // count prints how many interactions were recorded, the last being e.
 func (p *Progress) count(e cassettes.Entry) {
 	if p.Log != nil {
-		p.Log.Info("recorded so far", "n", p.n, "operation", e.Operation, "binding", e.Binding, "status", e.Status)
+		p.Log.Info("recorded so far", "n", p.n, "operation", operation(e), "binding", e.Binding, "status", e.Status)
 		return
 	}
 	fmt.Fprintf(p.W, "atmkit: recorded %d interactions so far (the last: %s: %d)\n", p.n, what(e), e.Status)
@@ -110,7 +112,26 @@ func what(e cassettes.Entry) string {
 	if e.Binding != "" {
 		return e.Operation + " over " + e.Binding
 	}
-	return e.Operation
+	return operation(e)
+}
+
+// operation is e's operation, or for a request that is no call its method
+// and request URI with each path segment after an .asmx file that names no
+// operation masked (redact.MaskPathKeys): a client that built its URL
+// wrong may have put its key there (.../service.asmx/KEY). The recorder
+// sweeps such a key from the cassette once a call with it is answered
+// 200, which may come after the line is printed, and a printed line cannot
+// be taken back.
+func operation(e cassettes.Entry) string {
+	if e.Binding != "" {
+		return e.Operation
+	}
+	path, query, hasQuery := strings.Cut(e.Operation, "?")
+	out := redact.MaskPathKeys(path, cassettes.Placeholder)
+	if hasQuery {
+		out += "?" + query
+	}
+	return out
 }
 
 // Counter prints the progress of long work counted in items on W, at each
