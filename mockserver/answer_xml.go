@@ -320,6 +320,9 @@ func (l *leaf) value(ctx *valueCtx) (n int, f float64, s string) {
 		if l.enum != "" {
 			s = l.enum
 		}
+		if l.maxLen > 0 {
+			s = shape.CutLength(s, l.maxLen)
+		}
 	}
 	return n, f, s
 }

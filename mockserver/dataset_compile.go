@@ -377,6 +377,9 @@ func (c *compiler) dsColumn(ops *[]dsOp, bytes func(string), number func(int, in
 		return // a key of no value (a parent column that is itself a key of no value)
 	}
 	l := c.leaf(f, scope)
+	if src == col {
+		l.maxLen = col.MaxLength
+	}
 	point := scope == shape.ScopeLocations && strings.HasPrefix(f.Value, "coordinates.")
 	if attr {
 		*ops = append(*ops, dsOp{kind: dsAttr, b: []byte(open), close: []byte(end), empty: []byte(open + end), leaf: l, omitEmpty: col.OmitEmpty, point: point})

@@ -102,6 +102,9 @@ type leaf struct {
 	// enum is the value a generated value of an enum is written as: its
 	// first (.NET's default of an enum numbered from 0); "" for others.
 	enum string
+	// maxLen is a DataSet column's MaxLength (0: none): a generated
+	// value is cut to it.
+	maxLen int
 }
 
 // valueCtx is what the values of one item (or result) are read from.

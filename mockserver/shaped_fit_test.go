@@ -22,7 +22,10 @@ import (
 // type's range and the first value that does not fit; at the edge of the
 // range it is served. So is a value of an enum its values lack (a .NET
 // client refuses it: InvalidOperationException), naming the enum and its
-// values; a generated one is the enum's first value, served.
+// values; a generated one is the enum's first value, served. So is a
+// string longer than its DataSet column's MaxLength (a DataSet client
+// refuses it: ConstraintException), naming the MaxLength and the first
+// item; a generated one is cut to fit, served.
 func TestShapeTypesHoldData(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -74,6 +77,16 @@ func TestShapeTypesHoldData(t *testing.T) {
 			want: []string{"line 31: results.Hit/Tellers/Teller/@region: enum Region holds NB, NS, PE, QC, ON, but ATM id ", ` has address.province "NL" (and `, "InvalidOperationException"}},
 		{name: "an enum's values the provinces lack", file: "members-learned.yaml", from: "{attribute: code, type: string, value: code, enum: Region, enumValues: [NB, NS, PE, NL, QC, ON]}",
 			to: "{attribute: code, type: string, value: code, enum: Region, enumValues: [NB, NS, PE, NL, QC, ON, MB, SK, AB, BC, NT, NU, YT]}"},
+		// A DataSet column's MaxLength: a longer value is refused (a
+		// DataSet client throws a ConstraintException), one that fits is
+		// served, and so is a generated value (cut to fit).
+		{name: "a column's MaxLength", file: "dataset-learned.yaml", from: "{column: Street, type: string, value: address.streetAddress}",
+			to:   "{column: Street, type: string, value: address.streetAddress, maxLength: 12}",
+			want: []string{"line 35: results.AtmFinder.dataset.Machine.Street: maxLength 12, but ATM id ", ` has address.streetAddress "`, " characters) (and ", "ConstraintException"}},
+		{name: "a column's MaxLength every value fits", file: "dataset-learned.yaml", from: "{column: Prov, type: string, value: address.province}",
+			to: "{column: Prov, type: string, value: address.province, maxLength: 2}"},
+		{name: "a generated value of a MaxLength", file: "dataset-learned.yaml", from: "{column: Street, type: string, value: address.streetAddress}",
+			to: "{column: Street, type: string, generated: true, maxLength: 3}"},
 		{name: "a generated enum", file: "members-learned.yaml", from: "{attribute: code, type: string, value: code, enum: Region, enumValues: [NB, NS, PE, NL, QC, ON]}",
 			to: "{attribute: code, type: string, generated: true, enum: Region, enumValues: [NB]}"},
 	} {

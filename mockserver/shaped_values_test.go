@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -285,6 +286,35 @@ func TestGeneratedEnumValue(t *testing.T) {
 			if v != "QC" {
 				t.Errorf("over %s: a province's generated code %q, want the enum's first, QC", b, v)
 			}
+		}
+	}
+}
+
+// TestGeneratedValueFitsMaxLength: a generated value of a DataSet column
+// of a MaxLength is cut to it (Street-1 in a column of MaxLength 3: Str),
+// which a DataSet client reads; it was written whole, longer than the
+// schema's maxLength, and the client refused the answer.
+func TestGeneratedValueFitsMaxLength(t *testing.T) {
+	learned, err := os.ReadFile(filepath.Join("..", "shape", "learn", "testdata", "dataset-learned.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const street = "{column: Street, type: string, value: address.streetAddress}"
+	if !bytes.Contains(learned, []byte(street)) {
+		t.Fatalf("dataset-learned.yaml has no %s", street)
+	}
+	src := strings.Replace(string(learned), street, "{column: Street, type: string, generated: true, maxLength: 3}", 1)
+	base := valuesServer(t, "", src, func(*fixtures.Dataset) {})
+	for _, b := range []string{"soap11", "get"} {
+		status, body := mocktest.Call(t, base, asmx.DefaultNamespace, b, asmx.OpReturnAllAtms, [][2]string{{asmx.ParamKey, "k"}})
+		if status != 200 {
+			t.Fatalf("over %s: %d %.300s", b, status, body)
+		}
+		if b == "soap11" && !regexp.MustCompile(`<xs:element name="Street" minOccurs="0" msdata:Ordinal="\d+"><xs:simpleType><xs:restriction base="xs:string"><xs:maxLength value="3" /></xs:restriction></xs:simpleType></xs:element>`).Match(body) {
+			t.Errorf("over %s: the schema declares no Street of maxLength 3: %.1500s", b, body)
+		}
+		if n, cut := bytes.Count(body, []byte("<Street>")), bytes.Count(body, []byte("<Street>Str</Street>")); n < 2 || cut != n {
+			t.Errorf("over %s: %d of %d streets written Str, want every one (a generated Street-n cut to MaxLength 3)", b, cut, n)
 		}
 	}
 }

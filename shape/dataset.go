@@ -155,6 +155,13 @@ type Column struct {
 	// table's (DataColumn.Namespace set): a URI. The column is declared
 	// as a global element of a schema of that namespace, and written in it.
 	Namespace Namespace
+	// MaxLength is a string column's MaxLength (0: none, .NET's -1): the
+	// schema declares the column's type as a restriction of xs:string with
+	// that maxLength, and a DataSet reading the answer refuses a longer
+	// value (ConstraintException when it enables its constraints), so the
+	// data set's values must fit it (CheckData) and a generated value is
+	// cut to it.
+	MaxLength int
 
 	line int
 }

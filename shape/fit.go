@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 )
 
 // Data is what CheckData reads of a data set: how many items its lists
@@ -48,7 +49,7 @@ func (e *FitError) Error() string {
 		b.WriteString("\n ")
 	}
 	b.WriteString(" (a .NET client throws on an answer holding such a value, an OverflowException (an enum's: an" +
-		" InvalidOperationException), and the deployment could not write one: give each field a type that holds its values, or serve a data set they fit)")
+		" InvalidOperationException; a DataSet's string longer than its column's MaxLength: a ConstraintException), and the deployment could not write one: give each field a type that holds its values, or serve a data set they fit)")
 	return b.String()
 }
 
@@ -186,6 +187,9 @@ func (k *fitter) dataSet(ds *DataSet, content Content, where string) {
 			if c.Value != "" || c.Generated {
 				k.leaf(c.line, at, c.Type, c.Value, c.Generated, scope, content)
 			}
+			if c.MaxLength > 0 && c.Value != "" && !c.Generated {
+				k.maxLength(c, at, scope)
+			}
 		}
 	}
 }
@@ -308,6 +312,61 @@ func (k *fitter) enum(f *Field, at string, scope Scope) {
 		msg += fmt.Sprintf(" (and %s more are none of them)", items(int64(more), list))
 	}
 	k.problems = append(k.problems, Problem{Line: f.lineOf("enum"), Field: at, Msg: msg})
+}
+
+// maxLength checks the strings a column of a MaxLength holds: a DataSet
+// reading a longer one refuses the answer (DataSet.EnableConstraints,
+// IsMaxLengthViolated: a ConstraintException once the diffgram is read).
+// A generated value is cut to fit when written.
+func (k *fitter) maxLength(c *Column, at string, scope Scope) {
+	list := listOf(scope)
+	if list == "" {
+		return
+	}
+	first, more, firstN := -1, 0, 0
+	var firstV string
+	for i := range k.d.Len(list) {
+		v, ok := k.d.Text(scope, i, c.Value)
+		if !ok {
+			return
+		}
+		if n := Length(v); n > c.MaxLength {
+			if first < 0 {
+				first, firstV, firstN = i, v, n
+			} else {
+				more++
+			}
+		}
+	}
+	if first < 0 {
+		return
+	}
+	msg := fmt.Sprintf("maxLength %d, but %s has %s %q (%d characters)", c.MaxLength, k.d.Label(scope, first), c.Value, firstV, firstN)
+	if more > 0 {
+		msg += fmt.Sprintf(" (and %s more are longer)", items(int64(more), list))
+	}
+	k.problems = append(k.problems, Problem{Line: c.line, Field: at, Msg: msg})
+}
+
+// Length is the length of s as .NET counts a string's: UTF-16 code units.
+func Length(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}
+
+// CutLength is s cut to at most n UTF-16 code units, at a character's
+// end: a generated value of a column of MaxLength n.
+func CutLength(s string, n int) string {
+	used := 0
+	for i, r := range s {
+		if used += utf16.RuneLen(r); used > n {
+			return s[:i]
+		}
+	}
+	return s
 }
 
 // addf reports a field of type t (lo to hi) holding a value past its range.

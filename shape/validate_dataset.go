@@ -295,6 +295,11 @@ func (c *checker) checkColumn(d *DataSet, t *Table, col *Column, scope Scope, at
 	if (col.Seed != 0 || col.Step != 0) && !col.AutoIncrement {
 		c.addf(col.line, at, "seed and step are an auto-increment column's")
 	}
+	if col.MaxLength > 0 && (col.Type != "string" || col.MappingOf() != MappingElement && col.MappingOf() != MappingAttribute) {
+		// DataColumn.MaxLength is a String column's; atmkit writes its
+		// restriction for element and attribute columns.
+		c.addf(col.line, at+".maxLength", "maxLength is for a string column written as an element or an attribute, not one of type %s, mapping %s", col.Type, col.MappingOf())
+	}
 	if col.OmitEmpty && !slices.Contains(stringTypes, col.Type) {
 		c.addf(col.line, at+".omitEmpty", "omitEmpty is for strings: an empty string is written as nothing")
 	}

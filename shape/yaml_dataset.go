@@ -5,6 +5,7 @@ package shape
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -71,7 +72,7 @@ func (p *parser) table(n *yaml.Node, where string) *Table {
 
 func (p *parser) column(n *yaml.Node, where string) *Column {
 	c := &Column{line: n.Line}
-	m := p.pairs(n, where, "column", "mapping", "type", "allowNull", "autoIncrement", "seed", "step", "value", "generated", "omitEmpty", "format", "namespace")
+	m := p.pairs(n, where, "column", "mapping", "type", "allowNull", "autoIncrement", "seed", "step", "value", "generated", "omitEmpty", "format", "namespace", "maxLength")
 	if m == nil {
 		return c
 	}
@@ -90,6 +91,13 @@ func (p *parser) column(n *yaml.Node, where string) *Column {
 	c.OmitEmpty = p.boolean(m["omitEmpty"], where+".omitEmpty")
 	c.Format = p.scalar(m["format"], where+".format")
 	c.Namespace = Namespace(p.scalar(m["namespace"], where+".namespace"))
+	if m["maxLength"] != nil {
+		n := p.integer(m["maxLength"], where+".maxLength")
+		if n <= 0 || n > math.MaxInt32 {
+			p.addf(m["maxLength"].Line, where+".maxLength", "a MaxLength is a positive int (no maxLength: none)")
+		}
+		c.MaxLength = int(n)
+	}
 	return c
 }
 
@@ -231,6 +239,9 @@ func flowColumn(c *Column) string {
 	flag("omitEmpty", c.OmitEmpty)
 	add("format", c.Format)
 	add("namespace", string(c.Namespace))
+	if c.MaxLength > 0 {
+		parts = append(parts, "maxLength: "+strconv.Itoa(c.MaxLength))
+	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 

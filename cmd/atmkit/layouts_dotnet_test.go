@@ -372,6 +372,7 @@ func readDataSet(r *shape.Result, v any) (any, error) {
 	d := r.DataSet
 	m, _ := v.(map[string]any)
 	tables, _ := m["tables"].([]any)
+	encodeNames(d, tables, m["relations"])
 	if len(tables) != len(d.Tables) {
 		return nil, fmt.Errorf("the client read %d tables, the shape's DataSet has %d", len(tables), len(d.Tables))
 	}
@@ -396,6 +397,13 @@ func readDataSet(r *shape.Result, v any) (any, error) {
 			mapping := map[string]string{shape.MappingElement: "Element", shape.MappingAttribute: "Attribute", shape.MappingHidden: "Hidden", shape.MappingSimpleContent: "SimpleContent"}[c.MappingOf()]
 			if cm["name"] != c.Name || cm["mapping"] != mapping || netTypes[c.Type] != "" && cm["type"] != netTypes[c.Type] {
 				return nil, fmt.Errorf("table %s: column %d is %v, want %s %s %s", t.Name, k, cm, c.Name, mapping, netTypes[c.Type])
+			}
+			want := -1 // DataColumn.MaxLength's default: none
+			if c.MaxLength > 0 {
+				want = c.MaxLength
+			}
+			if fmt.Sprint(cm["maxLength"]) != strconv.Itoa(want) {
+				return nil, fmt.Errorf("table %s: column %s has MaxLength %v, want the shape's %d (-1: none)", t.Name, c.Name, cm["maxLength"], c.MaxLength)
 			}
 		}
 	}

@@ -599,6 +599,9 @@ func column(e *etree.Element, mapping string) (*shape.Column, error) {
 		local = typ
 	}
 	c.Type = xsdType(local)
+	if typ == "" && mapping != shape.MappingHidden && mapping != shape.MappingSimpleContent {
+		c.MaxLength = maxLength(e)
+	}
 	switch mapping {
 	case shape.MappingElement:
 		c.NotNull = e.SelectAttrValue("minOccurs", "1") != "0"

@@ -547,7 +547,13 @@ func (g *gen) column(t *shape.Table, c *shape.Column, ordinal int, ordinals bool
 			n.set("msdata:AutoIncrementStep", strconv.FormatInt(c.StepOf(), 10))
 		}
 	}
-	n.set("type", "xs:"+c.Type)
+	if c.MaxLength <= 0 {
+		n.set("type", "xs:"+c.Type)
+	} else {
+		// DataColumn.MaxLength: an anonymous simple type
+		// (SimpleType.CreateLimitedStringType), no type attribute.
+		n.add(el("xs:simpleType").add(el("xs:restriction", "base", "xs:string").add(el("xs:maxLength", "value", strconv.Itoa(c.MaxLength)))))
+	}
 	if mapping == shape.MappingHidden && c.NotNull {
 		n.set("msdata:AllowDBNull", "false")
 	}

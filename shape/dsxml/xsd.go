@@ -1,6 +1,10 @@
 package dsxml
 
-import "github.com/beevik/etree"
+import (
+	"strconv"
+
+	"github.com/beevik/etree"
+)
 
 // xsKids are e's children {XSD}name.
 func xsKids(e *etree.Element, name string) []*etree.Element {
@@ -48,4 +52,28 @@ func msdata(e *etree.Element, name string) string {
 		return a.Value
 	}
 	return ""
+}
+
+// maxLength is the MaxLength of a string column e declares with an
+// anonymous simple type restricting xs:string by a maxLength alone, as
+// .NET's schema writer declares a DataColumn of a MaxLength; 0 for any
+// other (the schema is then kept as written).
+func maxLength(e *etree.Element) int {
+	st := xsKid(e, "simpleType")
+	r := path(e, "simpleType", "restriction")
+	if st == nil || r == nil || len(st.ChildElements()) != 1 || len(r.ChildElements()) != 1 {
+		return 0
+	}
+	if ns, local, ok := resolve(r, r.SelectAttrValue("base", "")); !ok || ns != NSXSD || local != "string" {
+		return 0
+	}
+	m := xsKid(r, "maxLength")
+	if m == nil || len(m.Attr) != 1 {
+		return 0
+	}
+	n, err := strconv.Atoi(m.SelectAttrValue("value", ""))
+	if err != nil || n <= 0 {
+		return 0
+	}
+	return n
 }

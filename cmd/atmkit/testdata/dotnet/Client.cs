@@ -7,7 +7,7 @@
 // An enum's value is printed as XmlSerializer writes it: its XmlEnum name.
 //
 // A DataSet result is printed as what the client reads of it: its name and
-// namespace, each table with its columns (name, .NET type, mapping) and
+// namespace, each table with its columns (name, .NET type, mapping, MaxLength) and
 // rows (their values, and the rows of their child tables by relation, as
 // indexes in the child table), and its relations.
 //
@@ -145,7 +145,8 @@ public static class Client
                 DataColumn col = table.Columns[c];
                 if (c > 0) sb.Append(',');
                 sb.Append("{\"name\":").Append(Str(col.ColumnName)).Append(",\"type\":").Append(Str(col.DataType.Name))
-                  .Append(",\"mapping\":").Append(Str(col.ColumnMapping.ToString())).Append('}');
+                  .Append(",\"mapping\":").Append(Str(col.ColumnMapping.ToString()))
+                  .Append(",\"maxLength\":").Append(col.MaxLength).Append('}');
             }
             sb.Append("],\"rows\":[");
             for (int r = 0; r < table.Rows.Count; r++)
