@@ -96,6 +96,9 @@ func TestHealth(t *testing.T) {
 		// did, could find another mock there healthy.
 		{"ATMKIT_ADDR without a port", map[string]string{"ATMKIT_ADDR": "8080"}, nil, 2, `atmkit health: ATMKIT_ADDR="8080": want host:port, as serve takes it, such as 0.0.0.0:8080 (health checks that port on 127.0.0.1); or give the mock's base URL with --url or ATMKIT_URL`},
 		{"ATMKIT_ADDR with a port that is no number", map[string]string{"ATMKIT_ADDR": "0.0.0.0:http"}, nil, 2, `ATMKIT_ADDR="0.0.0.0:http": want host:port`},
+		// A sign net.Listen takes, which a URL's port cannot hold (:+0 is a free port too).
+		{"ATMKIT_ADDR with a signed port", map[string]string{"ATMKIT_ADDR": "0.0.0.0:+8080"}, nil, 2, `ATMKIT_ADDR="0.0.0.0:+8080": want host:port`},
+		{"ATMKIT_ADDR with a signed port 0", map[string]string{"ATMKIT_ADDR": ":+0"}, nil, 2, `ATMKIT_ADDR=":+0": want host:port`},
 		{"ATMKIT_ADDR with port 0", map[string]string{"ATMKIT_ADDR": "127.0.0.1:0"}, nil, 2, `atmkit health: ATMKIT_ADDR="127.0.0.1:0": port 0 has serve pick a free port, which health cannot know; give the mock's base URL with --url or ATMKIT_URL (serve prints the port it picked)`},
 		{"ATMKIT_ADDR with port 0, ATMKIT_URL", map[string]string{"ATMKIT_ADDR": "127.0.0.1:0", "ATMKIT_URL": mock.URL}, nil, 0, ": ok"},
 		{"ATMKIT_ADDR without a port, --url", map[string]string{"ATMKIT_ADDR": "no-port"}, []string{"--url", mock.URL}, 0, ": ok"},

@@ -118,6 +118,7 @@ func TestMisconfiguration(t *testing.T) {
 		{"empty key from config", serve("--config", config("keys: [good-key, '']\n")), nil, "keys in config file "},
 		{"addr without a port", serve("--addr", "localhost"), nil, "--addr localhost: want host:port"},
 		{"addr with a bad port", serve("--addr", "127.0.0.1:99999"), nil, "--addr 127.0.0.1:99999: the port must be a number"},
+		{"addr with a signed port", serve("--addr", "127.0.0.1:+8080"), nil, "--addr 127.0.0.1:+8080: the port must be a number"},
 		{"admin token with spaces", serve("--admin-token", " tok"), nil, "--admin-token: white space"},
 		{"fixtures directory missing", serve("--fixtures", missing), nil, "--fixtures " + missing + ": the directory does not exist"},
 		{"replay directory empty", serve("--replay", emptyDir), nil, "--replay " + emptyDir + ": no cassette files"},

@@ -339,14 +339,17 @@ func (l *List) String() string {
 // Set appends one value.
 func (l *List) Set(v string) error { *l = append(*l, v); return nil }
 
-// CheckAddr checks a listen address: host:port with a numeric port (0
-// picks a free one).
+// CheckAddr checks a listen address: host:port with a port of decimal
+// digits (0 picks a free one). A sign, which net.Listen takes (:+8080 is
+// 8080, :-0 a free port), is refused: health reads the port from the
+// address serve listens on (ATMKIT_ADDR) and writes it in a URL, which
+// takes digits only.
 func CheckAddr(addr string) string {
 	_, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return "want host:port, such as 127.0.0.1:8080 (port 0 picks a free one)"
 	}
-	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 || strings.Trim(port, "0123456789") != "" {
 		return "the port must be a number from 0 to 65535"
 	}
 	return ""
