@@ -37,20 +37,11 @@ func (f fitData) Int(scope shape.Scope, i int, path string) (int64, bool) {
 	if !ok || v.Kind != shape.KindInt && v.Kind != shape.KindFlag {
 		return 0, false
 	}
-	l := leaf{id: valueIDs[scope][path]}
-	var ctx valueCtx
-	ds := f.d.ds
-	switch scope {
-	case shape.ScopeLocation:
-		a := &ds.ATMs[i]
-		ctx = valueCtx{atm: a, inst: f.d.institution(a.InstitutionID)}
-	case shape.ScopeInstitution:
-		ctx = valueCtx{inst: &ds.Institutions[i]}
-	case shape.ScopeProvince:
-		ctx = valueCtx{prov: &ds.Provinces[i]}
-	default:
+	ctx, ok := f.itemCtx(scope, i)
+	if !ok || scope == shape.ScopeLanguage {
 		return 0, false
 	}
+	l := leaf{id: valueIDs[scope][path]}
 	n, _, _ := l.value(&ctx)
 	return int64(n), true
 }
@@ -62,30 +53,38 @@ func (f fitData) Text(scope shape.Scope, i int, path string) (string, bool) {
 	if !ok || v.Kind != shape.KindString {
 		return "", false
 	}
+	ctx, ok := f.itemCtx(scope, i)
+	if !ok {
+		return "", false
+	}
 	l := leaf{id: valueIDs[scope][path]}
-	var ctx valueCtx
+	_, _, s := l.value(&ctx)
+	return s, true
+}
+
+// itemCtx is the value context of item i of scope (a language's i counts
+// the languages of every location in turn), or false for a scope with no
+// items of its own.
+func (f fitData) itemCtx(scope shape.Scope, i int) (valueCtx, bool) {
 	ds := f.d.ds
 	switch scope {
 	case shape.ScopeLocation:
 		a := &ds.ATMs[i]
-		ctx = valueCtx{atm: a, inst: f.d.institution(a.InstitutionID)}
+		return valueCtx{atm: a, inst: f.d.institution(a.InstitutionID)}, true
 	case shape.ScopeInstitution:
-		ctx = valueCtx{inst: &ds.Institutions[i]}
+		return valueCtx{inst: &ds.Institutions[i]}, true
 	case shape.ScopeProvince:
-		ctx = valueCtx{prov: &ds.Provinces[i]}
+		return valueCtx{prov: &ds.Provinces[i]}, true
 	case shape.ScopeLanguage:
 		for j := range ds.ATMs {
 			if i < len(ds.ATMs[j].Languages) {
-				ctx = valueCtx{lang: ds.ATMs[j].Languages[i]}
-				break
+				return valueCtx{lang: ds.ATMs[j].Languages[i]}, true
 			}
 			i -= len(ds.ATMs[j].Languages)
 		}
-	default:
-		return "", false
+		return valueCtx{}, true
 	}
-	_, _, s := l.value(&ctx)
-	return s, true
+	return valueCtx{}, false
 }
 
 // Label names item i of scope.
