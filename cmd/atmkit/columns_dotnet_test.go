@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/fixtures"
 	"github.com/atmkit/atmkit/internal/refdeploy"
 	"github.com/atmkit/atmkit/shape"
@@ -29,27 +28,8 @@ import (
 // in both SOAP versions.
 func TestColumnsMaxLengthServedRead(t *testing.T) {
 	t.Parallel()
-	d := refdeploy.Shared(t)
-	refdeploy.RequireClient(t)
-	site := refdeploy.Columns
-	d.Warm(site)
-	dir := t.TempDir()
-	base, ns := d.SiteURL(site.Name), site.Namespace
-
-	cassette := filepath.Join(dir, "rec")
-	proxy, stopRecording := startCommand(t, "record", "--upstream", base, "--cassette", cassette, "--addr", "127.0.0.1:0", "--progress", "0")
-	refdeploy.Collect(t, proxy, ns, site.Key, refdeploy.Calls)
-	refdeploy.WSDL(t, proxy)
-	stopRecording()
-	wsdlURL := base + asmx.ServicePath
-	learned := filepath.Join(dir, "learned.yaml")
-	if code, out, errOut := runAtmkitWithin(deploymentWithin, nil, "shape", "learn", "--wsdl", wsdlURL, "--cassette", cassette+".yaml", "--out", learned); code != 0 {
-		t.Fatalf("shape learn: exit %d\n%s\n%s", code, out, errOut)
-	}
-	sh, err := shape.Load(learned)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := recordAndLearn(t, refdeploy.Columns)
+	dir, ns, wsdlURL, learned, sh := l.dir, l.ns, l.wsdlURL, l.learned, l.shape
 	maxLengths := map[string]int{}
 	for _, r := range sh.Results {
 		if r.DataSet == nil {

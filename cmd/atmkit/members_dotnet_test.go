@@ -33,27 +33,8 @@ import (
 // The mock took any data set and wrote codes the enum lacks.
 func TestMembersLearnedServedRead(t *testing.T) {
 	t.Parallel()
-	d := refdeploy.Shared(t)
-	refdeploy.RequireClient(t)
-	site := refdeploy.Members
-	d.Warm(site)
-	dir := t.TempDir()
-	base, ns := d.SiteURL(site.Name), site.Namespace
-
-	cassette := filepath.Join(dir, "rec")
-	proxy, stopRecording := startCommand(t, "record", "--upstream", base, "--cassette", cassette, "--addr", "127.0.0.1:0", "--progress", "0")
-	refdeploy.Collect(t, proxy, ns, site.Key, refdeploy.Calls)
-	refdeploy.WSDL(t, proxy)
-	stopRecording()
-	wsdlURL := base + asmx.ServicePath
-	learned := filepath.Join(dir, "learned.yaml")
-	if code, out, errOut := runAtmkitWithin(deploymentWithin, nil, "shape", "learn", "--wsdl", wsdlURL, "--cassette", cassette+".yaml", "--out", learned); code != 0 {
-		t.Fatalf("shape learn: exit %d\n%s\n%s", code, out, errOut)
-	}
-	sh, err := shape.Load(learned)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := recordAndLearn(t, refdeploy.Members)
+	dir, base, ns, wsdlURL, learned, sh := l.dir, l.base, l.ns, l.wsdlURL, l.learned, l.shape
 
 	generated := filepath.Join(dir, "generated")
 	if code, out, errOut := runAtmkit(nil, "fixtures", "generate", "--seed", "7", "--atms", "400", "--out", generated); code != 0 {
@@ -102,4 +83,40 @@ func TestMembersLearnedServedRead(t *testing.T) {
 			}
 		})
 	}
+}
+
+// learnedSite is what recordAndLearn made of a reference site.
+type learnedSite struct {
+	dir      string // the test's directory, holding the cassette and the shape
+	base, ns string // the site's base URL and service namespace
+	wsdlURL  string // the site's service URL (its WSDL at ?WSDL)
+	learned  string // the learned shape's file
+	shape    *shape.Shape
+}
+
+// recordAndLearn records every operation of site in every binding and its
+// WSDL through atmkit record, and learns its shape with atmkit shape learn
+// from the WSDL and the cassette: the start of the learn-then-serve tests
+// read by a .NET client (it skips without Mono's client tools).
+func recordAndLearn(t *testing.T, site refdeploy.Site) learnedSite {
+	t.Helper()
+	d := refdeploy.Shared(t)
+	refdeploy.RequireClient(t)
+	d.Warm(site)
+	l := learnedSite{dir: t.TempDir(), base: d.SiteURL(site.Name), ns: site.Namespace}
+	cassette := filepath.Join(l.dir, "rec")
+	proxy, stopRecording := startCommand(t, "record", "--upstream", l.base, "--cassette", cassette, "--addr", "127.0.0.1:0", "--progress", "0")
+	refdeploy.Collect(t, proxy, l.ns, site.Key, refdeploy.Calls)
+	refdeploy.WSDL(t, proxy)
+	stopRecording()
+	l.wsdlURL = l.base + asmx.ServicePath
+	l.learned = filepath.Join(l.dir, "learned.yaml")
+	if code, out, errOut := runAtmkitWithin(deploymentWithin, nil, "shape", "learn", "--wsdl", l.wsdlURL, "--cassette", cassette+".yaml", "--out", l.learned); code != 0 {
+		t.Fatalf("shape learn: exit %d\n%s\n%s", code, out, errOut)
+	}
+	var err error
+	if l.shape, err = shape.Load(l.learned); err != nil {
+		t.Fatal(err)
+	}
+	return l
 }
