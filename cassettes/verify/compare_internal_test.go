@@ -409,3 +409,22 @@ func TestCompareRefusesDeepNesting(t *testing.T) {
 		})
 	}
 }
+
+// TestServicePartAfterLettersOfOtherLengths: the service path is cut from
+// a URL path where it stands, when letters before it lower-case to another
+// length in UTF-8 (Ⱥ: 2 bytes, its lower case 3): the index was taken in a
+// lower-cased copy, and 12 such letters made verify panic (slice bounds
+// out of range) on an answer naming such an address.
+func TestServicePartAfterLettersOfOtherLengths(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ path, want string }{
+		{"/" + strings.Repeat("Ⱥ", 12) + "/service/service.asmx", "/service/service.asmx"},
+		{"/\u212a/Service/Service.asmx?op=x", "/Service/Service.asmx?op=x"},
+		{"/app/service-v2.asmx/ReturnProvinces", "/service-v2.asmx/ReturnProvinces"},
+		{"/Ⱥ/other", "/Ⱥ/other"},
+	} {
+		if got := servicePart(c.path); got != c.want {
+			t.Errorf("servicePart(%q) = %q, want %q", c.path, got, c.want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
+	"github.com/atmkit/atmkit/internal/wire"
 )
 
 // The structure of two trees is compared on their shapes: each node's
@@ -358,9 +359,8 @@ func (t *treeCmp) sameAttrValue(a, b string) bool {
 // servicePart is the URL path u from the service path or the JSON path on
 // (ignoring case), or all of it when it names neither.
 func servicePart(u string) string {
-	lower := strings.ToLower(u)
 	for _, p := range []string{asmx.ServicePath, asmx.JSONPath} {
-		if k := strings.Index(lower, strings.ToLower(p)); k >= 0 {
+		if k := wire.IndexFold(u, strings.ToLower(p)); k >= 0 {
 			return u[k:]
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/atmkit/atmkit/internal/opnames"
+	"github.com/atmkit/atmkit/internal/wire"
 )
 
 // A client that built its URL wrong may put its key in the path
@@ -59,14 +60,14 @@ func eachPathKey(path string, f func(seg string)) {
 	}
 }
 
-// asmxEnd is the index in path just after its first ".asmx/", or -1.
+// asmxEnd is the index in path just after its first ".asmx/" (ASCII
+// letters in any case), or -1.
 func asmxEnd(path string) int {
 	const file = ".asmx/"
-	at := strings.Index(strings.ToLower(path), file)
-	if at < 0 {
-		return -1
+	if at := wire.IndexFold(path, file); at >= 0 {
+		return at + len(file)
 	}
-	return at + len(file)
+	return -1
 }
 
 // namesOperation reports whether a path segment (written or decoded)

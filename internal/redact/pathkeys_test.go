@@ -2,6 +2,7 @@ package redact
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -21,6 +22,11 @@ func TestPathKeys(t *testing.T) {
 		{"/service-v2.asmx/jsdebug", "/service-v2.asmx/jsdebug", nil},
 		{"/Leak-Key-1/service/service.asmx", "/Leak-Key-1/service/service.asmx", nil},
 		{"/other/Leak-Key-1", "/other/Leak-Key-1", nil},
+		// Letters whose lower case is longer or shorter in UTF-8 before the
+		// file: the segment after it is found where it is, not bytes off
+		// (Ⱥ lower-cases to 3 bytes from 2: 12 of them hid the whole key).
+		{"/" + strings.Repeat("Ⱥ", 12) + "/service.asmx/Leak-Key-1", "/" + strings.Repeat("Ⱥ", 12) + "/service.asmx/REDACTED", []string{"Leak-Key-1"}},
+		{"/\u212a\u212a/service.asmx/Leak-Key-1", "/\u212a\u212a/service.asmx/REDACTED", []string{"Leak-Key-1"}},
 	} {
 		if got := PathKeys(c.path); !slices.Equal(got, c.keys) {
 			t.Errorf("PathKeys(%q): got %q, want %q", c.path, got, c.keys)
