@@ -106,6 +106,17 @@ var (
 	// and short columns, DBNull where the store's string is empty, and a
 	// table related to another without nesting. It is no Variant either.
 	Columns = Site{"columns", "http://columns.atmref.example.org/atmService", "columns-key", "ReturnProvinces"}
+	// Grouped returns typed results in which the searches' locations are
+	// grouped by institution: an array of banks (ArrayOfBank), each an
+	// object holding the institution's values and an array of its ATMs,
+	// which hold no institution value of their own. It is no Variant.
+	Grouped = Site{"grouped", "http://grouped.atmref.example.org/atmService", "grouped-key", ""}
+	// GroupSets returns DataSets in which the searches' locations are
+	// grouped by institution: a Bank table and an Atm table related by
+	// the bank's key, nested (the searches around a point: ATM rows inside
+	// their bank's row, the key hidden) or not (the lists: ATM rows after
+	// the banks', naming theirs in a BankId column). It is no Variant.
+	GroupSets = Site{"groupsets", "http://groupsets.atmref.example.org/atmService", "groupsets-key", "ReturnProvinces"}
 	// Sites are the sites made ready when a deployment starts.
 	Sites = []Site{Typed, Legacy, DataSets, Attrs}
 	// Variants are the sites of the layout variations beside them: every
@@ -583,7 +594,7 @@ const sharedDir = "shared"
 // sharedDir (namespace AtmStore): one store of data and searches, and the
 // JSON searches of service-v2.asmx. The legacy site keeps a store of its
 // own, with data of its own: a deployment none of the others resembles.
-var sharedStoreSites = []string{Typed.Name, Attrs.Name, DataSets.Name, Layered.Name, Nodes.Name, Sets.Name, Spaces.Name, Members.Name, Columns.Name}
+var sharedStoreSites = []string{Typed.Name, Attrs.Name, DataSets.Name, Layered.Name, Nodes.Name, Sets.Name, Spaces.Name, Members.Name, Columns.Name, Grouped.Name, GroupSets.Name}
 
 // freePorts returns n loopback ports that were free a moment ago.
 func freePorts(n int) ([]int, error) {
