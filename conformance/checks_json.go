@@ -201,6 +201,20 @@ func checkJSONMatchesXML(s *Session, op string) error {
 	for i, e := range xl {
 		xv[i] = locationLeaves(e, related)
 	}
+	if grouped(xv) {
+		// Locations grouped (by institution): each group's in the JSON
+		// answer's order, the groups one after another.
+		if f := groupOrder(op, jl, xl, xv); f != nil {
+			f.Exchanges = []*Exchange{jx, r.X}
+			return f
+		}
+		perm := alignByID(jl, xv)
+		aligned := make([][]leaf, len(xv))
+		for i, j := range perm {
+			aligned[i] = xv[j]
+		}
+		xv = aligned
+	}
 	for i := range jl {
 		have := map[string]int{}
 		for _, l := range xv[i] {
@@ -394,4 +408,30 @@ func allZero(jl []map[string]any, field string) bool {
 		}
 	}
 	return true
+}
+
+// groupOrder checks that grouped XML locations xl (their values xv) list
+// each group's locations in the order of the JSON answer jl: a deployment
+// that groups its results keeps the search's order within a group. It
+// returns nil or the first location out of order.
+func groupOrder(op string, jl []map[string]any, xl []*etree.Element, xv [][]leaf) *Failure {
+	perm := alignByID(jl, xv)
+	at := make([]int, len(xl)) // the JSON position of each XML location
+	for i, j := range perm {
+		at[j] = i
+	}
+	last := map[*etree.Element]int{}
+	for j, e := range xl {
+		g := e.Parent()
+		if p, ok := last[g]; ok && at[j] < p {
+			id, _ := jsonField(jl[at[j]], "id")
+			return &Failure{
+				What:     fmt.Sprintf("%s: XML location node %d (id %s) in its group", op, j+1, id),
+				Expected: fmt.Sprintf("the locations of a group in the JSON answer's order (JSON locations[%d] after locations[%d])", at[j], p),
+				Got:      fmt.Sprintf("JSON locations[%d] before it in the same group", p),
+			}
+		}
+		last[g] = at[j]
+	}
+	return nil
 }

@@ -101,9 +101,55 @@ func checkMaximum(s *Session, note Notef) error {
 	if len(ll) != want {
 		return &Failure{What: "ReturnAtmSearchByAddressWithMaximum: number of locations", Expected: fmt.Sprintf("%d (intMaximumAtms %d, %d without a maximum)", want, f.Maximum, len(al)), Got: strconv.Itoa(len(ll)), Exchanges: []*Exchange{lim.X, all.X}}
 	}
+	rel := relatedRows(lim.Root)
+	lv := make([][]leaf, len(ll))
+	for i, e := range ll {
+		lv[i] = locationLeaves(e, rel)
+	}
+	if grouped(lv) {
+		return groupedMaximum(s, f, lim, all, ll, al, lv)
+	}
 	for i := range ll {
 		if d := diffElements(al[i], ll[i]); d != "" {
 			return &Failure{What: fmt.Sprintf("ReturnAtmSearchByAddressWithMaximum: location %d", i+1), Expected: "the same location node as the search without a maximum", Got: "they differ " + d, Exchanges: []*Exchange{lim.X, all.X}}
+		}
+	}
+	return nil
+}
+
+// groupedMaximum is checkMaximum for a result whose locations are grouped
+// (groupLeaves): grouping them (by institution) takes the search's order
+// out of the XML, so the head is read from the JSON answer of the search
+// without a maximum. The locations ll of the search with a maximum (their
+// values lv) are its first ones, each the same location node as the one
+// of its id in al, the search without a maximum.
+func groupedMaximum(s *Session, f *Facts, lim, all *resultNode, ll, al []*etree.Element, lv [][]leaf) error {
+	jx, jl, err := s.jsonQuery(opByAddress, f.Values(opByAddress))
+	if err != nil {
+		return err
+	}
+	if len(jl) < len(ll) {
+		return &Failure{What: "ReturnAtmSearchByAddressWithMaximum: number of locations", Expected: fmt.Sprintf("at most the %d of the JSON search without a maximum", len(jl)), Got: strconv.Itoa(len(ll)), Exchanges: []*Exchange{lim.X, jx}}
+	}
+	byID := map[string]*etree.Element{}
+	for _, e := range al {
+		if id, ok := xmlField(e, f.Fields["id"]); ok {
+			byID[norm(id)] = e
+		}
+	}
+	head := jl[:len(ll)]
+	for i, j := range alignByID(head, lv) {
+		want, _ := jsonField(head[i], "id")
+		got, _ := leafField(lv[j], f.Fields["id"])
+		if norm(got) != norm(want) {
+			return &Failure{What: "ReturnAtmSearchByAddressWithMaximum: its locations", Expected: fmt.Sprintf("the first %d of the search without a maximum (over json), location id %s among them", len(ll), want), Got: "no location node of that id", Exchanges: []*Exchange{lim.X, jx}}
+		}
+		a := byID[norm(got)]
+		if a == nil {
+			return &Failure{What: "ReturnAtmSearchByAddressWithMaximum: location id " + got, Expected: "the same location node in the search without a maximum", Got: "no location node of that id there", Exchanges: []*Exchange{lim.X, all.X}}
+		}
+		if d := diffElements(a, ll[j]); d != "" {
+			return &Failure{What: "ReturnAtmSearchByAddressWithMaximum: location id " + got, Expected: "the same location node as the search without a maximum", Got: "they differ " + d, Exchanges: []*Exchange{lim.X, all.X}}
 		}
 	}
 	return nil
@@ -218,6 +264,7 @@ func checkInstitution(s *Session, note Notef) error {
 	}
 	note("%s", f.Describe(pInstitution))
 	locs := f.xmlLocations(r.Root)
+	related := relatedRows(r.Root)
 	anchorID, _ := jsonField(f.Anchor, "id")
 	// The anchor must be found when the institution is its own; another
 	// (given) institution must have some locations.
@@ -225,7 +272,7 @@ func checkInstitution(s *Session, note Notef) error {
 	own := norm(anchorInst) == norm(f.InstitutionID)
 	found := false
 	for i, loc := range locs {
-		v, _ := xmlField(loc, f.Fields["institution.id"])
+		v, _ := leafField(locationLeaves(loc, related), f.Fields["institution.id"])
 		if norm(v) != norm(f.InstitutionID) {
 			return fail(r.X, fmt.Sprintf("ReturnAtmSearchByInstitution: location %d institution (%s)", i+1, f.Fields["institution.id"]), "intInstitutionID "+f.InstitutionID, "%q", v)
 		}

@@ -260,9 +260,15 @@ func jsonField(m map[string]any, path string) (string, bool) {
 // xmlField returns the value of the leaf at path inside a location node, if
 // it occurs exactly once.
 func xmlField(e *etree.Element, path string) (string, bool) {
+	return leafField(leaves(e), path)
+}
+
+// leafField returns the value of the leaf at path among ls, if it occurs
+// exactly once.
+func leafField(ls []leaf, path string) (string, bool) {
 	var v string
 	n := 0
-	for _, l := range leaves(e) {
+	for _, l := range ls {
 		if l.Path == path {
 			v = l.Value
 			n++
@@ -387,7 +393,7 @@ func (s *Session) discover() (*Facts, error) {
 	if len(xl) != len(jl) {
 		return nil, &Failure{What: "ReturnAtmSearchByCoordinates: JSON and XML location counts", Expected: fmt.Sprintf("%d XML %s nodes, as many as JSON locations", len(jl), f.Location), Got: strconv.Itoa(len(xl)), Exchanges: []*Exchange{jx, gx}}
 	}
-	if f.Fields, f.Unheld, err = learnFields(jl, xl, jx.masks()...); err != nil {
+	if f.Fields, f.Unheld, err = learnFields(jl, xl, relatedRows(groot), jx.masks()...); err != nil {
 		return nil, also(err, jx, gx)
 	}
 
@@ -521,12 +527,13 @@ func locationNode(root *etree.Element, jl []map[string]any) (qname, error) {
 		return qname{}, fmt.Errorf("no locations to find the XML location node by")
 	}
 	groups := outermost(root)
+	rel := relatedRows(root)
 	fits := func(q qname) bool {
 		xl := groups[q]
 		if len(xl) != len(jl) {
 			return false
 		}
-		fields, _, err := learnFields(jl, xl)
+		fields, _, err := learnFields(jl, xl, rel)
 		return err == nil && len(fields) >= 2 // the id, and another key field
 	}
 	if q, n := largestGroup(root); n >= 2 && fits(q) {
@@ -585,8 +592,13 @@ func outermost(root *etree.Element) map[qname][]*etree.Element {
 // coverage counts the values of a JSON location (but index and empty ones)
 // that are among the values of an XML node, each XML value used once.
 func coverage(e *etree.Element, loc map[string]any) int {
+	return leafCoverage(leaves(e), loc)
+}
+
+// leafCoverage is coverage of an XML node's values ls.
+func leafCoverage(ls []leaf, loc map[string]any) int {
 	have := map[string]int{}
-	for _, l := range leaves(e) {
+	for _, l := range ls {
 		have[norm(l.Value)]++
 	}
 	n := 0
@@ -603,10 +615,21 @@ func coverage(e *etree.Element, loc map[string]any) int {
 // equals the field's in every pair of JSON and XML locations. The values
 // it keeps or quotes (unheld, a failure) have keys masked, before a %q
 // verb escapes them.
-func learnFields(jl []map[string]any, xl []*etree.Element, keys ...string) (fields, unheld map[string]string, err error) {
+//
+// The XML locations' values are their own and their groups' (rel:
+// locationLeaves; nil for their own alone), each compared with the JSON
+// location of the same id (alignByID).
+func learnFields(jl []map[string]any, xl []*etree.Element, rel *relations, keys ...string) (fields, unheld map[string]string, err error) {
 	if len(jl) == 0 || len(xl) != len(jl) {
 		return nil, nil, fmt.Errorf("no locations to learn XML field names from")
 	}
+	xv := make([][]leaf, len(xl))
+	for i, e := range xl {
+		if xv[i] = locationLeaves(e, rel); len(xv[i]) > maxNodeLeaves {
+			return nil, nil, &Failure{What: "XML location nodes", Expected: fmt.Sprintf("at most %d values in a location node", maxNodeLeaves), Got: fmt.Sprintf("%d values in node %d", len(xv[i]), i+1)}
+		}
+	}
+	perm := alignByID(jl, xv)
 	// Each node's values once, by path: the values of paths that occur
 	// exactly once (xmlField).
 	type once struct {
@@ -615,11 +638,8 @@ func learnFields(jl []map[string]any, xl []*etree.Element, keys ...string) (fiel
 	}
 	byPath := make([]map[string]once, len(xl))
 	var cands []string
-	for i, e := range xl {
-		ls := leaves(e)
-		if len(ls) > maxNodeLeaves {
-			return nil, nil, &Failure{What: "XML location nodes", Expected: fmt.Sprintf("at most %d values in a location node", maxNodeLeaves), Got: fmt.Sprintf("%d values in node %d", len(ls), i+1)}
-		}
+	for i := range jl {
+		ls := xv[perm[i]]
 		m := make(map[string]once, len(ls))
 		for _, l := range ls {
 			o, seen := m[l.Path]

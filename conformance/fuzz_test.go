@@ -231,7 +231,7 @@ func FuzzJSONAnswer(f *testing.F) {
 		if len(xl) != len(jl) {
 			t.Fatalf("locationNode found %s, %d times for %d JSON locations", q, len(xl), len(jl))
 		}
-		if _, _, err := learnFields(jl, xl); err != nil {
+		if _, _, err := learnFields(jl, xl, nil); err != nil {
 			t.Fatalf("locationNode found %s, whose fields learnFields does not find: %v", q, err)
 		}
 		_ = coverage(xl[0], jl[0])

@@ -146,7 +146,7 @@ var _ = Describe("a hostile target", Label("selftest"), func() {
 		b.WriteString("</loc>")
 		doc, err = parseXML([]byte(b.String()))
 		Expect(err).NotTo(HaveOccurred())
-		_, _, err = learnFields(jl, findAll(doc.Root(), qname{"", "loc"}))
+		_, _, err = learnFields(jl, findAll(doc.Root(), qname{"", "loc"}), nil)
 		Expect(err).To(MatchError(ContainSubstring(fmt.Sprintf("expected: at most %d values in a location node\n  got:      %d values in node 1", maxNodeLeaves, maxNodeLeaves+1))))
 	})
 

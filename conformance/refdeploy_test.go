@@ -44,16 +44,18 @@ func TestMain(m *testing.M) {
 // namespace from the WSDL before any help page; and it compares XML by
 // tree, not by bytes.
 var monoDiffers = map[string]map[string]string{
-	refdeploy.Root:          {},
-	refdeploy.Legacy.Name:   {},
-	refdeploy.DataSets.Name: {},
-	refdeploy.Attrs.Name:    {},
-	refdeploy.Layered.Name:  {},
-	refdeploy.Nodes.Name:    {},
-	refdeploy.Sets.Name:     {},
-	refdeploy.Spaces.Name:   {},
-	refdeploy.Members.Name:  {},
-	refdeploy.Columns.Name:  {},
+	refdeploy.Root:           {},
+	refdeploy.Legacy.Name:    {},
+	refdeploy.DataSets.Name:  {},
+	refdeploy.Attrs.Name:     {},
+	refdeploy.Layered.Name:   {},
+	refdeploy.Nodes.Name:     {},
+	refdeploy.Sets.Name:      {},
+	refdeploy.Spaces.Name:    {},
+	refdeploy.Members.Name:   {},
+	refdeploy.Columns.Name:   {},
+	refdeploy.Grouped.Name:   {},
+	refdeploy.GroupSets.Name: {},
 }
 
 // warmUp waits until a site of the reference deployment answers on both
@@ -79,16 +81,18 @@ func warmUp(base, key string) {
 // siteClass is the service class of each site, which ASMX names the WSDL's
 // service after (the sites' .asmx files).
 var siteClass = map[string]string{
-	refdeploy.Root:          "AtmService",
-	refdeploy.Legacy.Name:   "LegacyService",
-	refdeploy.DataSets.Name: "DataSetService",
-	refdeploy.Attrs.Name:    "AttrService",
-	refdeploy.Layered.Name:  "Service",
-	refdeploy.Nodes.Name:    "Service",
-	refdeploy.Sets.Name:     "Service",
-	refdeploy.Spaces.Name:   "Service",
-	refdeploy.Members.Name:  "Service",
-	refdeploy.Columns.Name:  "Service",
+	refdeploy.Root:           "AtmService",
+	refdeploy.Legacy.Name:    "LegacyService",
+	refdeploy.DataSets.Name:  "DataSetService",
+	refdeploy.Attrs.Name:     "AttrService",
+	refdeploy.Layered.Name:   "Service",
+	refdeploy.Nodes.Name:     "Service",
+	refdeploy.Sets.Name:      "Service",
+	refdeploy.Spaces.Name:    "Service",
+	refdeploy.Members.Name:   "Service",
+	refdeploy.Columns.Name:   "Service",
+	refdeploy.Grouped.Name:   "Service",
+	refdeploy.GroupSets.Name: "Service",
 }
 
 var _ = Describe("the reference ASMX deployments on Mono", Label("selftest", "refdeploy"), func() {
@@ -151,6 +155,10 @@ var _ = Describe("the reference ASMX deployments on Mono", Label("selftest", "re
 			refdeploy.Members, map[string]string{"*": "typed: "}),
 		Entry("the columns site: DataSets with XmlConvert-encoded names, a primary key, DBNull, languages in a table related to the locations' without nesting",
 			refdeploy.Columns, map[string]string{"*": "DataSet: "}),
+		Entry("the grouped site: typed searches whose locations are grouped by institution, ArrayOfBank/Bank{…, Atms/Atm}",
+			refdeploy.Grouped, map[string]string{"*": "typed: "}),
+		Entry("the groupsets site: DataSets of a Bank table and an Atm table related by the bank's key, nested and not",
+			refdeploy.GroupSets, map[string]string{"*": "DataSet: "}),
 	)
 
 	DescribeTable("pass the shape specs of the shape learned from them",
@@ -312,6 +320,36 @@ var _ = Describe("the reference ASMX deployments on Mono", Label("selftest", "re
 			Expect(bad).To(HaveLen(2), what)
 		}
 	})
+
+	DescribeTable("reads a grouped site's institution from the location's group, and fails it changed there",
+		func(site refdeploy.Site, from string) {
+			// The sites group the searches' locations by institution:
+			// the institution's values are the group's (a bank element
+			// holding its ATMs, a Bank row holding or naming them), not
+			// the location node's. A proxy renames one bank in every
+			// HTTP GET answer: the JSON locations' institution names are
+			// then no values of their XML locations.
+			d := refdeploy.Shared(GinkgoTB())
+			d.Warm(site)
+			base := d.SiteURL(site.Name)
+			warmUp(base, site.Key)
+			cfg := Config{Key: site.Key, Namespace: site.Namespace}
+			s, err := NewSession(Config{Target: base, Key: site.Key})
+			Expect(err).NotTo(HaveOccurred())
+			f, err := s.Facts()
+			Expect(err).NotTo(HaveOccurred())
+			Expect(f.Fields).To(HaveKeyWithValue("institution.id", from), "the institution's id read from the group")
+			bad := failed(checkWith(rewriteGET(base, func(b []byte) []byte {
+				return bytes.ReplaceAll(b, []byte("<Name>Maritime Trust</Name>"), []byte("<Name>Maritime Trusts</Name>"))
+			}), cfg, nil, "json/*/*"))
+			for _, op := range []string{opByAddress, opByCoords} {
+				Expect(bad).To(HaveKeyWithValue("json/"+op+"/matches-xml", ContainSubstring(`JSON institution.name = "Maritime Trust"`)))
+			}
+			Expect(bad).To(HaveLen(2))
+		},
+		Entry("typed: the bank element holding its ATMs", refdeploy.Grouped, "../Bank/@id"),
+		Entry("DataSet: the Bank row holding its ATM rows (nested)", refdeploy.GroupSets, "../Bank/Id"),
+	)
 
 	It("fails the typed site's answers when a proxy moves its GET roots out of the service namespace", func() {
 		d := refdeploy.Shared(GinkgoTB())

@@ -17,14 +17,25 @@ import (
 // location node. relatedRows finds them, for the specs that compare a
 // location node's values with the JSON location's.
 
-// relatedRows maps each row of the DataSets under root to the rows of other
-// tables that name it through a relation of their inline schema that is
-// not nested (a keyref or an msdata:Relationship annotation), in document
-// order. A relation of a table to itself is left out: its child rows are
-// locations of their own. Rows a key column of which is left out (DBNull)
-// relate to none.
-func relatedRows(root *etree.Element) map[*etree.Element][]*etree.Element {
-	out := map[*etree.Element][]*etree.Element{}
+// relations are the rows of the DataSets under a result's root that
+// relations of their inline schemas not nested relate: children maps each
+// row to the rows of other tables that name it (a location's languages),
+// parents each row to the rows it names (a location's institution, when
+// the DataSet groups locations by institution in a table of their own).
+type relations struct {
+	children, parents map[*etree.Element][]*etree.Element
+	// root is the result's root: groupLeaves reads no group above it.
+	root *etree.Element
+}
+
+// relatedRows finds the rows of the DataSets under root that name each
+// other through a relation of their inline schema that is not nested (a
+// keyref or an msdata:Relationship annotation), in document order. A
+// relation of a table to itself is left out: its child rows are locations
+// of their own. Rows a key column of which is left out (DBNull) relate to
+// none.
+func relatedRows(root *etree.Element) *relations {
+	out := &relations{map[*etree.Element][]*etree.Element{}, map[*etree.Element][]*etree.Element{}, root}
 	var walk func(e *etree.Element)
 	walk = func(e *etree.Element) {
 		if isDataSet(e) {
@@ -43,7 +54,7 @@ func relatedRows(root *etree.Element) map[*etree.Element][]*etree.Element {
 
 // relateDataSet adds to out the related rows of the DataSet wrapper w (its
 // schemas, then its diffgram).
-func relateDataSet(w *etree.Element, out map[*etree.Element][]*etree.Element) {
+func relateDataSet(w *etree.Element, out *relations) {
 	var schemas []*etree.Element
 	var data *etree.Element
 	for _, k := range w.ChildElements() {
@@ -94,7 +105,10 @@ func relateDataSet(w *etree.Element, out map[*etree.Element][]*etree.Element) {
 		}
 		for _, p := range rows[r.Parent] {
 			if k, ok := rowKey(p, r.ParentColumns, columns[r.Parent]); ok {
-				out[p] = append(out[p], byKey[k]...)
+				out.children[p] = append(out.children[p], byKey[k]...)
+				for _, c := range byKey[k] {
+					out.parents[c] = append(out.parents[c], p)
+				}
 			}
 		}
 	}
@@ -151,13 +165,17 @@ func columnValue(row *etree.Element, name string, c *shape.Column) (string, bool
 
 // locationLeaves lists a location node's values (leaves), then those of
 // the rows related to it (relatedRows), each under its row's name, as if
-// nested in it; a related row's own related rows follow it, once each.
-func locationLeaves(loc *etree.Element, related map[*etree.Element][]*etree.Element) []leaf {
+// nested in it; a related row's own related rows follow it, once each;
+// then the values of its group (groupLeaves).
+func locationLeaves(loc *etree.Element, rel *relations) []leaf {
 	out := leaves(loc)
+	if rel == nil {
+		return out
+	}
 	seen := map[*etree.Element]bool{loc: true}
 	var add func(e *etree.Element, path string)
 	add = func(e *etree.Element, path string) {
-		for _, r := range related[e] {
+		for _, r := range rel.children[e] {
 			if seen[r] {
 				continue
 			}
@@ -175,5 +193,119 @@ func locationLeaves(loc *etree.Element, related map[*etree.Element][]*etree.Elem
 		}
 	}
 	add(loc, "")
+	return append(out, groupLeaves(loc, rel)...)
+}
+
+// A deployment may group its locations, by institution most often: a
+// typed result's array of banks, each holding the institution's values
+// and an array of its ATMs (ArrayOfBank/Bank{Name, Atms/Atm}); a DataSet's
+// Bank table with the Atm table related to it, nested (the ATM rows in
+// their bank's row) or not (the ATM rows after the banks', naming theirs
+// by a key). The location node then holds no institution value: its
+// group does, and a .NET client reads it there (the parent object, the
+// row's GetParentRow). groupLeaves reads it as the document's location
+// node carries it.
+
+// groupLeaves lists the values a location node's groups hold for it: the
+// own values (attributes, and child elements holding text only) of each
+// of its ancestors below the result's root (and below a DataSet's own
+// element, whose rows are the result's), the innermost first, and of
+// the rows a relation that is not nested names as its parents, each under
+// "../" and the group's name (../Bank/Name, ../Bank/@id). An ancestor's
+// element holding other elements (the list of its ATMs, a nested object)
+// is not its own value.
+func groupLeaves(loc *etree.Element, rel *relations) []leaf {
+	var out []leaf
+	own := func(g *etree.Element) {
+		p := "../" + g.Tag
+		for _, a := range g.Attr {
+			if !isMetaAttr(a) {
+				out = append(out, leaf{p + "/@" + a.Key, a.Value, a.Value})
+			}
+		}
+		for _, k := range dataKids(g) {
+			if len(dataKids(k)) == 0 {
+				for _, l := range leaves(k) {
+					out = append(out, leaf{p + "/" + k.Tag + "/" + l.Path, l.Value, l.Raw})
+				}
+				out = append(out, leaf{p + "/" + k.Tag, textOf(k), rawText(k)})
+			}
+		}
+	}
+	for g := loc.Parent(); g != nil && g != rel.root; g = g.Parent() {
+		if p := g.Parent(); p == nil || nameOf(p) == (qname{diffgramNS, "diffgram"}) || isDataSet(g) {
+			break // the DataSet's own element: the result, no group
+		}
+		own(g)
+	}
+	for _, p := range rel.parents[loc] {
+		own(p)
+	}
+	return out
+}
+
+// grouped reports whether location values hold a group's (groupLeaves).
+func grouped(xv [][]leaf) bool {
+	for _, ls := range xv {
+		for _, l := range ls {
+			if strings.HasPrefix(l.Path, "../") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// alignByID returns, for each JSON location of jl, the index of the XML
+// location of xv that is the same location: one holding its id among its
+// values, the one at its own position when that one does, else the one
+// holding most of its values (coverage); the one at its own position when
+// none holds its id. A grouped result lists its locations group by group,
+// not in the JSON answer's order: the specs compare each JSON location
+// with its own XML node.
+func alignByID(jl []map[string]any, xv [][]leaf) []int {
+	byValue := map[string][]int{}
+	for j, ls := range xv {
+		for _, l := range ls {
+			if !strings.HasPrefix(l.Path, "../") {
+				k := norm(l.Value)
+				if n := len(byValue[k]); n == 0 || byValue[k][n-1] != j {
+					byValue[k] = append(byValue[k], j)
+				}
+			}
+		}
+	}
+	used := make([]bool, len(xv))
+	out := make([]int, len(jl))
+	for i := range jl {
+		out[i] = -1
+		id, _ := jsonField(jl[i], "id")
+		best, bestCover := -1, -1
+		for _, j := range byValue[norm(id)] {
+			if used[j] {
+				continue
+			}
+			if j == i {
+				best = j
+				break
+			}
+			if c := leafCoverage(xv[j], jl[i]); c > bestCover {
+				best, bestCover = j, c
+			}
+		}
+		if best < 0 && i < len(xv) && !used[i] {
+			best = i
+		}
+		if best >= 0 {
+			used[best], out[i] = true, best
+		}
+	}
+	for i := range out { // those found by no value: the first unused
+		for j := 0; out[i] < 0 && j < len(xv); j++ {
+			if !used[j] {
+				used[j], out[i] = true, j
+			}
+		}
+	}
 	return out
 }

@@ -359,19 +359,24 @@ func findAll(root *etree.Element, q qname) []*etree.Element {
 // expanded name and have child elements or attributes of their own: in a list
 // result, the list's entries (a DataSet's rows; its schema is no list).
 func largestGroup(root *etree.Element) (qname, int) {
-	var best, single qname
-	n, bestLeaves := 0, -1
+	type group struct {
+		n     int
+		first *etree.Element
+	}
+	groups := map[qname]*group{}
+	var order []qname
+	var single qname
 	var walk func(e *etree.Element)
 	walk = func(e *etree.Element) {
 		counts := map[qname]int{}
-		var order []*etree.Element
+		var firsts []*etree.Element
 		for _, k := range dataKids(e) {
 			if !hasData(k) {
 				continue
 			}
 			q := nameOf(k)
 			if counts[q] == 0 {
-				order = append(order, k)
+				firsts = append(firsts, k)
 			}
 			counts[q]++
 			if single == (qname{}) {
@@ -379,24 +384,62 @@ func largestGroup(root *etree.Element) (qname, int) {
 			}
 			walk(k)
 		}
-		// The repeated element whose items hold the most values (a DataSet
-		// lists a location's languages as rows too), then the most items.
-		for _, k := range order {
+		for _, k := range firsts {
 			q := nameOf(k)
 			c := counts[q]
 			if c < 2 {
 				continue
 			}
-			if l := len(leaves(k)); l > bestLeaves || l == bestLeaves && c > n {
-				best, n, bestLeaves = q, c, l
+			g := groups[q]
+			if g == nil {
+				g = &group{}
+				groups[q] = g
+				order = append(order, q)
+			}
+			if c > g.n {
+				g.n, g.first = c, k
 			}
 		}
 	}
 	walk(root)
+	// The repeated element whose items hold the most values (a DataSet
+	// lists a location's languages as rows too), then the most items; not
+	// a group of the locations (a bank holding its ATMs: see groupLeaves),
+	// whose items hold other repeated items that hold most of its values.
+	var best qname
+	n, bestLeaves := 0, -1
+	for _, q := range order {
+		g := groups[q]
+		l := len(leaves(g.first))
+		if groupsOthers(g.first, l, func(o qname) bool { return o != q && groups[o] != nil }) {
+			continue
+		}
+		if l > bestLeaves || l == bestLeaves && g.n > n {
+			best, n, bestLeaves = q, g.n, l
+		}
+	}
 	if n == 0 && single != (qname{}) {
 		return single, 1
 	}
 	return best, n
+}
+
+// groupsOthers reports whether more than half of the total values of
+// element e are held by elements under it that isGroup names.
+func groupsOthers(e *etree.Element, total int, isGroup func(qname) bool) bool {
+	held := 0
+	var walk func(e *etree.Element)
+	walk = func(e *etree.Element) {
+		for _, k := range dataKids(e) {
+			if isGroup(nameOf(k)) {
+				held += len(leaves(k))
+				continue
+			}
+			walk(k)
+		}
+	}
+	walk(e)
+	return held*2 > total
 }
 
 var numberRE = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)

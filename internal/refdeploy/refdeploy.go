@@ -113,9 +113,9 @@ var (
 	Grouped = Site{"grouped", "http://grouped.atmref.example.org/atmService", "grouped-key", ""}
 	// GroupSets returns DataSets in which the searches' locations are
 	// grouped by institution: a Bank table and an Atm table related by
-	// the bank's key, nested (the searches around a point: ATM rows inside
-	// their bank's row, the key hidden) or not (the lists: ATM rows after
-	// the banks', naming theirs in a BankId column). It is no Variant.
+	// the bank's key (a BankId column), nested (the searches around a
+	// point: ATM rows inside their bank's row) or not (the lists: ATM rows
+	// after the banks'). It is no Variant.
 	GroupSets = Site{"groupsets", "http://groupsets.atmref.example.org/atmService", "groupsets-key", "ReturnProvinces"}
 	// Sites are the sites made ready when a deployment starts.
 	Sites = []Site{Typed, Legacy, DataSets, Attrs}

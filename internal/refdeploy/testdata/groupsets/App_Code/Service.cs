@@ -2,12 +2,11 @@
 // the interface document, each returning an untyped System.Data.DataSet in
 // which the searches' locations are grouped by institution: a Bank table
 // (the institutions of the ATMs found, in the order the search found each
-// first) and an Atm table related to it by the bank's Id, with no
-// institution value of its own. The searches around a point nest the
-// relation (each bank's ATM rows inside its row, the key hidden); the
-// lists (all ATMs, by institution, by city) do not (the ATM rows follow
-// the banks', each naming its bank in a BankId column). A Lang table is
-// nested in the Atm table by a hidden key.
+// first) and an Atm table related to it by the bank's Id (its BankId
+// column), with no other institution value. The searches around a point
+// nest the relation (each bank's ATM rows inside its row); the lists (all
+// ATMs, by institution, by city) do not (the ATM rows follow the banks').
+// A Lang table is nested in the Atm table by a hidden key.
 using System;
 using System.Collections.Generic;
 using System.Data;
@@ -105,8 +104,6 @@ namespace AtmGroupSets
             key.AllowDBNull = false;
             key.ColumnMapping = MappingType.Hidden;
             DataColumn bankId = atm.Columns.Add("BankId", typeof(int));
-            if (nested)
-                bankId.ColumnMapping = MappingType.Hidden;
             atm.Columns.Add("AtmId", typeof(int));
             atm.Columns.Add("Identifier", typeof(string));
             atm.Columns.Add("Lat", typeof(double));
