@@ -195,6 +195,7 @@ func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
 			// An unwrapped list: the items sit in n itself.
 			out = append(out, &shape.Field{List: k.list, Item: l.item(k, ns, l.typeNSOf(n, ns), result, kat)})
 			l.mapped(k, result, kat, "the "+k.list+" list's item")
+		case k.repeated && l.groupsLocations(n, k, result, at, kat):
 		case k.repeated:
 			l.unmodelled = append(l.unmodelled, result+": "+kat)
 		case k.wrappedItem() != nil && k.wrappedItem().list != "":
@@ -205,6 +206,7 @@ func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
 			}
 			out = append(out, f)
 			l.mapped(it, result, kat+"/"+it.label(), "the "+it.list+" list's item")
+		case k.wrappedItem() != nil && l.groupsLocations(n, k.wrappedItem(), result, at, kat+"/"+k.wrappedItem().label()):
 		case k.wrappedItem() != nil:
 			l.unmodelled = append(l.unmodelled, result+": "+kat)
 		default:
@@ -464,4 +466,29 @@ func formatOf(t string, texts []string) string {
 		}
 	}
 	return ""
+}
+
+// groupsLocations reports, and records in l.grouped, whether the list of items it
+// inside n, a locations list's item, holds most of n's values: n is then
+// no location but a group of them (an institution holding its ATMs,
+// ArrayOfBank/Bank{Name, Atms/Atm}), which a shape does not model (see
+// NotModelledError).
+func (l *learner) groupsLocations(n, it *node, result, at, itemAt string) bool {
+	if n.list != string(shape.Locations) || 2*valuesUnder(it) <= valuesUnder(n) {
+		return false
+	}
+	l.grouped = append(l.grouped, fmt.Sprintf("%s: %s taken for a location holds a list %s of items holding most of its values", result, at, itemAt))
+	return true
+}
+
+// valuesUnder counts the values (attributes, texts, leaves) of n's tree.
+func valuesUnder(n *node) int {
+	c := 0
+	if n.attr || n.text || n.isLeaf() {
+		c++
+	}
+	for _, k := range n.kids {
+		c += valuesUnder(k)
+	}
+	return c
 }

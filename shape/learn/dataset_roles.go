@@ -42,9 +42,15 @@ func (l *learner) roles(g *group, d *shape.DataSet, answers []*dsAnswer) {
 		}
 	}
 	if best == nil {
+		if g.content == shape.Locations {
+			l.groupedInParent(d, answers)
+		}
 		return
 	}
 	best.Rows = string(g.content)
+	if g.content == shape.Locations {
+		l.groupedRows(d, best, answers)
+	}
 	why := fmt.Sprintf("%d rows in the %d answers read", bestScore[1], len(answers))
 	if bestScore[0] > 0 {
 		why = fmt.Sprintf("as many rows as the JSON answers' %s in %d compared", g.content, bestScore[0])
@@ -227,4 +233,60 @@ func childRows(d *shape.DataSet, a *dsAnswer, t *shape.Table, pr *dsRow) []*dsRo
 		}
 	}
 	return out
+}
+
+// groupedRows records in l.grouped whether the rows of content, the table
+// taken for the locations, are groups of the locations: a table related
+// to it (nested or not) has more rows and twice its columns or more, as
+// an Atm table has whose rows are related to their bank's in a Bank
+// table (see NotModelledError).
+func (l *learner) groupedRows(d *shape.DataSet, content *shape.Table, answers []*dsAnswer) {
+	for _, t := range d.Tables {
+		rel := d.ParentOf(t)
+		if t == content || rel == nil || rel.Parent != content.Name {
+			continue
+		}
+		if rowsIn(answers, t) > rowsIn(answers, content) && len(t.Columns) >= 2*len(content.Columns) {
+			how := "not nested"
+			if rel.Nested {
+				how = "nested"
+			}
+			l.grouped = append(l.grouped, fmt.Sprintf("%s: %s/%s taken for the locations, %d rows, has a table %s related to it (%s, %s) of %d rows holding more columns", d.Name, d.Name, content.Name, rowsIn(answers, content), t.Name, rel.Name, how, rowsIn(answers, t)))
+		}
+	}
+}
+
+// groupedInParent records in l.grouped the tables of d that hold the
+// locations in rows of another table (their rows as many as the JSON
+// answers' locations in every answer compared, and more columns than
+// their parent table, itself of no parent), when no table of no parent
+// does: an Atm table nested in a Bank table.
+func (l *learner) groupedInParent(d *shape.DataSet, answers []*dsAnswer) {
+	for _, t := range d.Tables {
+		rel := d.ParentOf(t)
+		if rel == nil || rel.Parent == t.Name {
+			continue
+		}
+		if p := d.TableNamed(rel.Parent); p == nil || d.ParentOf(p) != nil || len(t.Columns) <= len(p.Columns) {
+			continue // a location's own rows (its languages'), or no group's
+		}
+		agree := 0
+		for _, a := range answers {
+			if a.json == nil {
+				continue
+			}
+			if len(a.rows[t]) != len(a.json.items) {
+				agree = -1
+				break
+			}
+			agree++
+		}
+		if agree > 0 {
+			how := "not nested"
+			if rel.Nested {
+				how = "nested"
+			}
+			l.grouped = append(l.grouped, fmt.Sprintf("%s: %s/%s holds as many rows as the JSON answers' locations in %d compared, in rows of %s (%s, %s)", d.Name, d.Name, t.Name, agree, rel.Parent, rel.Name, how))
+		}
+	}
 }

@@ -57,6 +57,9 @@ type learner struct {
 	// has no data for, derived the elements written as derived classes
 	// (see NotModelledError).
 	unmodelled, derived []string
+	// grouped are the locations results whose locations the deployment
+	// groups (by institution): see NotModelledError.
+	grouped []string
 	// root and content are the skeleton and content of the result being
 	// built.
 	root    *node
@@ -157,8 +160,8 @@ func (l *learner) learn() (*shape.Shape, *Report, error) {
 		return nil, nil, l.ctx.Err()
 	}
 	sh := l.build()
-	if len(l.unmodelled) > 0 || len(l.derived) > 0 {
-		return nil, l.report, &NotModelledError{Lists: l.unmodelled, Derived: l.derived}
+	if len(l.unmodelled) > 0 || len(l.derived) > 0 || len(l.grouped) > 0 {
+		return nil, l.report, &NotModelledError{Lists: l.unmodelled, Derived: l.derived, Grouped: l.grouped}
 	}
 	l.settle(sh)
 	if ops := withoutList(sh); len(ops) > 0 {
@@ -227,6 +230,12 @@ type NotModelledError struct {
 	// Derived are the elements written as derived classes: their paths
 	// and the classes.
 	Derived []string
+	// Grouped are the locations results that group their locations (by
+	// institution: a bank element holding its ATMs, a Bank table with
+	// the ATM rows related to it), with where: a shape's locations list
+	// is one flat list of locations, each holding its institution's
+	// values, so the mock would write the groups as locations.
+	Grouped []string
 }
 
 // Error names what is not modelled.
@@ -234,6 +243,9 @@ func (e *NotModelledError) Error() string {
 	var parts []string
 	if len(e.Lists) > 0 {
 		parts = append(parts, "lists atmkit has no data for (the mock would leave them out, unlike the deployment): "+strings.Join(e.Lists, ", "))
+	}
+	if len(e.Grouped) > 0 {
+		parts = append(parts, "locations grouped (by institution: a shape's locations are one flat list, each location holding its institution's values; the mock would write each group as one location): "+strings.Join(e.Grouped, ", "))
 	}
 	if len(e.Derived) > 0 {
 		parts = append(parts, "elements written as classes derived from their declared ones (xsi:type: the mock would write the declared class): "+strings.Join(e.Derived, ", "))

@@ -216,3 +216,41 @@ func TestLearnEnumWithoutItsValues(t *testing.T) {
 		}
 	}
 }
+
+// TestLearnRefusesGroupedLocations: the grouped and groupsets sites of the
+// reference deployment (answers and WSDL captured from Mono in
+// testdata/grouped and testdata/groupsets) group their searches'
+// locations by institution: a typed ArrayOfBank whose Bank holds the
+// institution's values and an array of its ATMs, and DataSets whose Atm
+// table is related to a Bank table, nested (the search by coordinates) and
+// not (the search by city). A shape's locations are one flat list, so each
+// is refused, naming the result and the tables or elements, rather than
+// learned with the banks as locations.
+func TestLearnRefusesGroupedLocations(t *testing.T) {
+	for site, want := range map[string][]string{
+		"grouped": {"ArrayOfBank: ArrayOfBank/Bank taken for a location holds a list ArrayOfBank/Bank/Atms/Atm"},
+		"groupsets": {
+			"Branches: Branches/Bank taken for the locations, 4 rows, has a table Atm related to it (BankAtms, not nested) of 7 rows",
+			"Nearby: Nearby/Atm holds as many rows as the JSON answers' locations in 1 compared, in rows of Bank (BankAtms, nested)",
+		},
+	} {
+		sh, _, err := learn.Learn(learn.Input{WSDL: siteWSDL(t, site), Samples: siteSamples(t, site)})
+		var nm *learn.NotModelledError
+		if !errors.As(err, &nm) || sh != nil {
+			t.Errorf("%s: got %v, want a NotModelledError and no shape", site, err)
+			continue
+		}
+		got := strings.Join(nm.Grouped, "\n")
+		for _, w := range want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: the groups refused are\n%s\nwant one saying %q", site, got, w)
+			}
+		}
+		if len(nm.Grouped) != len(want) || len(nm.Lists) != 0 {
+			t.Errorf("%s: refused groups %q and lists %q, want %d groups and no list", site, nm.Grouped, nm.Lists, len(want))
+		}
+		if !strings.Contains(err.Error(), "locations grouped") {
+			t.Errorf("%s: %v does not say why", site, err)
+		}
+	}
+}
