@@ -595,22 +595,6 @@ func coverage(e *etree.Element, loc map[string]any) int {
 	return leafCoverage(leaves(e), loc)
 }
 
-// leafCoverage is coverage of an XML node's values ls.
-func leafCoverage(ls []leaf, loc map[string]any) int {
-	have := map[string]int{}
-	for _, l := range ls {
-		have[norm(l.Value)]++
-	}
-	n := 0
-	for _, l := range jsonLeaves(loc, "", nil) {
-		if k := norm(l.Value); l.Path != "index" && strings.TrimSpace(l.Value) != "" && have[k] > 0 {
-			have[k]--
-			n++
-		}
-	}
-	return n
-}
-
 // learnFields finds, for each key JSON field, the XML leaf path whose value
 // equals the field's in every pair of JSON and XML locations. The values
 // it keeps or quotes (unheld, a failure) have keys masked, before a %q

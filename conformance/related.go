@@ -309,3 +309,19 @@ func alignByID(jl []map[string]any, xv [][]leaf) []int {
 	}
 	return out
 }
+
+// leafCoverage is coverage of an XML node's values ls.
+func leafCoverage(ls []leaf, loc map[string]any) int {
+	have := map[string]int{}
+	for _, l := range ls {
+		have[norm(l.Value)]++
+	}
+	n := 0
+	for _, l := range jsonLeaves(loc, "", nil) {
+		if k := norm(l.Value); l.Path != "index" && strings.TrimSpace(l.Value) != "" && have[k] > 0 {
+			have[k]--
+			n++
+		}
+	}
+	return n
+}
