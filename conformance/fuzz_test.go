@@ -4,6 +4,8 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -170,8 +172,10 @@ func FuzzXMLAnswer(f *testing.F) {
 			t.Fatalf("a result's content differs from itself: %s", d)
 		}
 		q, _ := largestGroup(root)
+		rel := relatedRows(root)
 		for _, e := range findAll(root, q) {
 			_ = leafText(e)
+			_ = locationLeaves(e, rel)
 		}
 		_ = describeContent(root)
 		_, _ = compareWithDocument(root, root)
@@ -197,6 +201,20 @@ func FuzzJSONAnswer(f *testing.F) {
 	for _, b := range hostileBodies {
 		f.Add(200, []byte(b), xmlSeed)
 		f.Add(500, []byte(b), []byte(b))
+	}
+	// Locations grouped by institution, typed and in a DataSet (the
+	// reference deployment's grouped and groupsets sites, on Mono).
+	for _, site := range []string{"grouped", "groupsets"} {
+		dir := filepath.Join("..", "shape", "learn", "testdata", site)
+		j, err := os.ReadFile(filepath.Join(dir, "coords1-json.json"))
+		if err != nil {
+			f.Fatal(err)
+		}
+		x, err := os.ReadFile(filepath.Join(dir, "coords1-get.xml"))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(200, j, x)
 	}
 	f.Fuzz(func(t *testing.T, status int, body, xmlBody []byte) {
 		x := &Exchange{
@@ -231,10 +249,25 @@ func FuzzJSONAnswer(f *testing.F) {
 		if len(xl) != len(jl) {
 			t.Fatalf("locationNode found %s, %d times for %d JSON locations", q, len(xl), len(jl))
 		}
-		if _, _, err := learnFields(jl, xl, nil); err != nil {
+		rel := relatedRows(doc.Root())
+		if _, _, err := learnFields(jl, xl, rel); err != nil {
 			t.Fatalf("locationNode found %s, whose fields learnFields does not find: %v", q, err)
 		}
 		_ = coverage(xl[0], jl[0])
+		xv := make([][]leaf, len(xl))
+		for i, e := range xl {
+			xv[i] = locationLeaves(e, rel)
+		}
+		perm, seen := alignByID(jl, xv), map[int]bool{}
+		for _, j := range perm {
+			if j < 0 || j >= len(xl) || seen[j] {
+				t.Fatalf("alignByID gave %v for %d locations: not a permutation", perm, len(xl))
+			}
+			seen[j] = true
+		}
+		if f := groupOrder(opByCoords, jl, xl, xv); f != nil {
+			checkFailureText(t, f)
+		}
 	})
 }
 
