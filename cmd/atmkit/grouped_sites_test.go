@@ -19,7 +19,9 @@ import (
 // atmkit shape learn refuses each with exit 1, naming the grouped
 // results, and writes no file: a shape's locations are one flat list, and
 // a shape learned with the banks as locations would serve other answers
-// than the site's (docs/shapes.md, What a shape does not model).
+// than the site's (docs/shapes.md, What a shape does not model). atmkit
+// serve --replay of the recording (conform's calls recorded too) passes
+// conform with the counts of conform through the recorder.
 func TestGroupedSites(t *testing.T) {
 	t.Parallel()
 	d := refdeploy.Shared(t)
@@ -38,6 +40,7 @@ func TestGroupedSites(t *testing.T) {
 			proxy, stop := startCommand(t, "record", "--upstream", base, "--cassette", cassette, "--addr", "127.0.0.1:0", "--progress", "0")
 			refdeploy.Collect(t, proxy, site.Namespace, site.Key, siteCalls(site))
 			refdeploy.WSDL(t, proxy)
+			proxyCode, proxyOut := runConformProcess(t, "--target", proxy, "--key", site.Key, "--no-color")
 			stop()
 			learned := filepath.Join(dir, "learned.yaml")
 			code, _, errOut := runAtmkitWithin(deploymentWithin, nil, "shape", "learn", "--wsdl", base+asmx.ServicePath, "--cassette", cassette+".yaml", "--out", learned)
@@ -51,6 +54,13 @@ func TestGroupedSites(t *testing.T) {
 			}
 			if _, err := os.Stat(learned); !os.IsNotExist(err) {
 				t.Errorf("shape learn wrote %s (%v), want no file", learned, err)
+			}
+
+			// What is left to serve such a deployment: its recording.
+			mock, _ := startCommand(t, "serve", "--addr", "127.0.0.1:0", "--replay", cassette+".yaml", "--namespace", site.Namespace, "--key", site.Key)
+			mockCode, mockOut := runConformProcess(t, "--target", mock, "--key", site.Key, "--no-color")
+			if proxyCode != 0 || mockCode != 0 || summary(proxyOut) != summary(mockOut) {
+				t.Errorf("conform: through the recorder exit %d, the replaying mock %d, want 0 and the same counts\nrecorder:\n%s\nmock:\n%s", proxyCode, mockCode, tail(proxyOut, 3000), tail(mockOut, 5000))
 			}
 		})
 	}
