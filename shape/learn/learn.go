@@ -217,13 +217,15 @@ func (l *learner) nothingRead() error {
 	return fmt.Errorf("none of the %d successful recorded answers given is one to learn from (the notes say why each was skipped), and no WSDL: %w", ok, ErrNothingToLearn)
 }
 
-// NotModelledError is Learn's error when a typed or node result holds
-// what a shape does not model, so that the mock would serve answers
-// other than the deployment's: a list atmkit has no data for (an ATM's
-// services, an array of arrays), whose items the mock cannot write; an
-// element written as a class derived from its declared one (XmlInclude:
+// NotModelledError is Learn's error when a result holds what a shape
+// does not model, so that the mock would serve answers other than the
+// deployment's: a list atmkit has no data for (an ATM's services, an
+// array of arrays), whose items the mock cannot write; an element written
+// as a class derived from its declared one (XmlInclude:
 // xsi:type="DriveUpTeller" and that class's members), which the mock
-// would write as the declared class.
+// would write as the declared class; locations grouped by institution
+// (typed, or a DataSet's related tables), which the mock would write as
+// one flat list of the groups.
 type NotModelledError struct {
 	// Lists are the lists' paths, as the report names fields.
 	Lists []string
