@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -35,52 +34,7 @@ var oversizedAdmin = oversized{
 // connection instead of the answer.
 func TestAdminOversizedBody(t *testing.T) {
 	t.Parallel()
-	const rounds = 8
-	for _, lt := range lingerTargets(t) {
-		for _, chunked := range []bool{false, true} {
-			framing := "content-length"
-			if chunked {
-				framing = "chunked"
-			}
-			t.Run(lt.name+"/"+framing, func(t *testing.T) {
-				t.Parallel()
-				var mu sync.Mutex
-				var failures []string
-				var wg sync.WaitGroup
-				sem := make(chan struct{}, 4)
-				for i := range rounds {
-					wg.Add(1)
-					sem <- struct{}{}
-					go func() {
-						defer wg.Done()
-						defer func() { <-sem }()
-						var r response
-						var err error
-						if i%2 == 0 {
-							r, err = lt.writeThenRead(oversizedAdmin, chunked)
-						} else {
-							r, err = lt.goClient(oversizedAdmin, chunked)
-						}
-						if err == nil {
-							err = oversizedAdmin.want(r)
-						}
-						if err == nil && !strings.Contains(r.body, "65536 bytes") {
-							err = fmt.Errorf("body: got %q, want the cap, 65536 bytes", r.body)
-						}
-						if err != nil {
-							mu.Lock()
-							failures = append(failures, fmt.Sprintf("round %d: %v", i, err))
-							mu.Unlock()
-						}
-					}()
-				}
-				wg.Wait()
-				if len(failures) > 0 {
-					t.Errorf("%d of %d clients did not read the 413:\n%s", len(failures), rounds, strings.Join(failures, "\n"))
-				}
-			})
-		}
-	}
+	oversizedRounds(t, 8, func(i int) (oversized, bool) { return oversizedAdmin, i%2 == 0 }, bodyContains("65536 bytes"))
 }
 
 // TestAdminOversizedBodyExpectContinue: a client that waits for 100
