@@ -51,11 +51,13 @@ func capAdminBody(w http.ResponseWriter, r *http.Request) bool {
 	return r.ContentLength >= 0 || readAdminBody(w, r)
 }
 
-// isPagePath reports whether path is the admin page's (servePage's),
-// which needs no token.
-func isPagePath(path string) bool {
-	_, ok := pageFiles()[path]
-	return ok || path == adminPrefix
+// isPageRequest reports whether servePage answers r, needing no token: a
+// file of the page, or a GET or HEAD of /__admin (sent to the page).
+func isPageRequest(r *http.Request) bool {
+	if _, ok := pageFiles()[r.URL.Path]; ok {
+		return true
+	}
+	return r.URL.Path == adminPrefix && (r.Method == http.MethodGet || r.Method == http.MethodHead)
 }
 
 // readAdminBody reads a body of unknown length (chunked) up to the cap,
@@ -276,7 +278,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	}
 	// The page's files and health need no token: their bodies are capped
 	// at once.
-	if (path == adminPrefix+"/health" || isPagePath(r.URL.Path)) && !capAdminBody(w, r) {
+	if (path == adminPrefix+"/health" || isPageRequest(r)) && !capAdminBody(w, r) {
 		return
 	}
 	if servePage(w, r) {

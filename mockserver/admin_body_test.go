@@ -155,15 +155,18 @@ func TestAdminRefusedBodyUnread(t *testing.T) {
 	const token = "Authorization: Bearer admin-secret\r\n"
 	chunk := `{"operation":"ReturnProvinces","status":503}`
 	for _, tt := range []struct {
-		name, header, framing string
-		whole                 bool // the body is sent to its end
-		want                  check
+		name, path, header, framing string
+		whole                       bool // the body is sent to its end
+		want                        check
 	}{
-		{"no token", "", "chunked", false, hasAdminError(http.StatusUnauthorized, adminUnauthorized)},
-		{"wrong token", "Authorization: Bearer nope\r\n", "chunked", false, hasAdminError(http.StatusUnauthorized, adminUnauthorized)},
-		{"no token, over the cap", "", "length", false, hasAdminError(http.StatusUnauthorized, adminUnauthorized)},
-		{"another site", token + "Sec-Fetch-Site: cross-site\r\n", "chunked", false, hasAdminError(http.StatusForbidden, adminForbidden)},
-		{"the token", token, "chunked", true, hasStatus(http.StatusCreated)},
+		{"no token", "/__admin/faults", "", "chunked", false, hasAdminError(http.StatusUnauthorized, adminUnauthorized)},
+		{"wrong token", "/__admin/faults", "Authorization: Bearer nope\r\n", "chunked", false, hasAdminError(http.StatusUnauthorized, adminUnauthorized)},
+		{"no token, over the cap", "/__admin/faults", "", "length", false, hasAdminError(http.StatusUnauthorized, adminUnauthorized)},
+		// The page's address, which GET reads without a token, is an
+		// endpoint of the API to a POST.
+		{"no token, the page's address", "/__admin", "", "chunked", false, hasAdminError(http.StatusUnauthorized, adminUnauthorized)},
+		{"another site", "/__admin/faults", token + "Sec-Fetch-Site: cross-site\r\n", "chunked", false, hasAdminError(http.StatusForbidden, adminForbidden)},
+		{"the token", "/__admin/faults", token, "chunked", true, hasStatus(http.StatusCreated)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			read.Store(0)
@@ -173,7 +176,7 @@ func TestAdminRefusedBodyUnread(t *testing.T) {
 			}
 			defer conn.Close()
 			_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
-			fmt.Fprintf(conn, "POST /__admin/faults HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n%s", tt.header)
+			fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n%s", tt.path, tt.header)
 			if tt.framing == "chunked" {
 				fmt.Fprintf(conn, "Transfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n", len(chunk), chunk)
 			} else {
