@@ -166,23 +166,10 @@ func TestRoundsCheckTheAnswer(t *testing.T) {
 // "meets" or "BELOW" as if it were whole.
 func TestInterruptedReportJudgesNothing(t *testing.T) {
 	t.Parallel()
-	runs := func(requests ...int64) []loadgen.Result {
-		var rs []loadgen.Result
-		for _, n := range requests {
-			rs = append(rs, loadgen.Result{Requests: n, Elapsed: time.Second, Latency: &loadgen.Histogram{}})
-		}
-		return rs
-	}
-	mock := &target{name: "mock", runs: runs(900, 800, 300)}
-	ceiling := &target{name: "ceiling", runs: runs(1000, 1000)}
 	for _, interrupted := range []bool{false, true} {
-		r := &Report{Ratios: map[string]float64{}, Targets: map[string]float64{}, PeakRSSTargets: map[string]float64{"mock": 1000}, Interrupted: interrupted}
-		rm, rc := loadgen.Combine(mock.runs...), loadgen.Combine(ceiling.runs...)
-		r.Results = []Result{resultOf(mock, rm), resultOf(ceiling, rc)}
-		r.Results[0].PeakRSSMB = 1200
-		r.Ratios["mock/ceiling"] = ratio(rm.RPS(), rc.RPS())
-		r.Targets["mock/ceiling"] = ceilingTarget("")
-		r.addRoundRatios([]*target{mock, ceiling})
+		// Interrupted in the third round: the mock measured part of it, the ceiling none.
+		r := ceilingReport(&target{name: "mock", runs: fixedRuns(900, 800, 300)}, &target{name: "ceiling", runs: fixedRuns(1000, 1000)})
+		r.Interrupted, r.PeakRSSTargets, r.Results[0].PeakRSSMB = interrupted, map[string]float64{"mock": 1000}, 1200
 		var text strings.Builder
 		r.Print(&text)
 		out := text.String()
