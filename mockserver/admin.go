@@ -39,8 +39,29 @@ func refuseAdminBody(w http.ResponseWriter, r *http.Request, unread bool) {
 	})
 }
 
+// capAdminBody refuses a body over maxAdminBody with 413, at once when
+// its length is declared (as nginx's client_max_body_size: none of it is
+// read), at the cap when it is chunked (readAdminBody). It reports whether
+// r may go on.
+func capAdminBody(w http.ResponseWriter, r *http.Request) bool {
+	if r.ContentLength > maxAdminBody {
+		refuseAdminBody(w, r, true)
+		return false
+	}
+	return r.ContentLength >= 0 || readAdminBody(w, r)
+}
+
+// isPageRequest reports whether servePage answers r, needing no token: a
+// file of the page, or a GET or HEAD of /__admin (sent to the page).
+func isPageRequest(r *http.Request) bool {
+	if _, ok := pageFiles()[r.URL.Path]; ok {
+		return true
+	}
+	return r.URL.Path == adminPrefix && (r.Method == http.MethodGet || r.Method == http.MethodHead)
+}
+
 // readAdminBody reads a body of unknown length (chunked) up to the cap,
-// before anything else, and puts it back in r: one over the cap is
+// before the endpoint does anything, and puts it back in r: one over the cap is
 // refused with 413 at every endpoint, as a declared length is, and does
 // nothing (POST /__admin/reset emptied the journal and answered 204 when
 // the body was chunked, 413 when its length was declared). It reports
@@ -57,6 +78,19 @@ func readAdminBody(w http.ResponseWriter, r *http.Request) bool {
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	return true
+}
+
+// closeUnread makes the answer to a request refused before its body is
+// read close the connection when the body's length is unknown (chunked) or
+// over maxAdminBody: net/http would otherwise read up to 256 KB of it, to
+// keep the connection for the next request, before writing the answer,
+// and a caller that may not use the API would have the mock read what it
+// sends. A body of a declared length within the cap is left to net/http,
+// which reads it to keep the connection, as the API would have.
+func closeUnread(w http.ResponseWriter, r *http.Request) {
+	if r.ContentLength < 0 || r.ContentLength > maxAdminBody {
+		w.Header().Set("Connection", "close")
+	}
 }
 
 // WithAdminToken makes the admin API require "Authorization: Bearer <token>"
@@ -233,16 +267,18 @@ var crossOrigin = http.NewCrossOriginProtection()
 // and the admin page (page.go) at /__admin/, whose files need no token.
 // All but health refuse a Host that is no name of this host on loopback
 // without a token (admin_host.go).
+//
+// The body is capped (maxAdminBody) once the caller may use the API: a
+// request refused for its Host, its token or its origin is answered from
+// its header alone, and none of its body is read (closeUnread).
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
-	if r.ContentLength > maxAdminBody {
-		refuseAdminBody(w, r, true) // as nginx's client_max_body_size: before anything else
-		return
-	}
-	if r.ContentLength < 0 && !readAdminBody(w, r) {
-		return
-	}
 	path := strings.TrimSuffix(r.URL.Path, "/")
 	if path != adminPrefix+"/health" && s.refuseForeignHost(w, r) {
+		return
+	}
+	// The page's files and health need no token: their bodies are capped
+	// at once.
+	if (path == adminPrefix+"/health" || isPageRequest(r)) && !capAdminBody(w, r) {
 		return
 	}
 	if servePage(w, r) {
@@ -267,13 +303,18 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 			challenge += `, error="invalid_token"` // RFC 6750
 		}
 		w.Header().Set("WWW-Authenticate", challenge)
+		closeUnread(w, r)
 		writeAdminError(w, http.StatusUnauthorized, adminUnauthorized, "%s", why)
 		return
 	}
 	if err := crossOrigin.Check(r); err != nil {
+		closeUnread(w, r)
 		writeAdminError(w, http.StatusForbidden, adminForbidden,
 			"a browser sent this %s from another site; the admin API takes changes from its own page (%s) and from clients that are not browsers (curl, tests)",
 			r.Method, pagePath)
+		return
+	}
+	if !capAdminBody(w, r) {
 		return
 	}
 	switch {

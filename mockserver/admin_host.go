@@ -95,6 +95,7 @@ func (s *Server) refuseForeignHost(w http.ResponseWriter, r *http.Request) bool 
 	if name == "" {
 		return false
 	}
+	closeUnread(w, r)
 	if len(name) > 100 {
 		name = name[:100] + "…"
 	}

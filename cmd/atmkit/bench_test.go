@@ -736,7 +736,7 @@ func TestBenchInterrupted(t *testing.T) {
 	if !strings.Contains(stderr.String(), "bench: interrupted") {
 		t.Errorf("got %q, want it to say the run was interrupted", stderr.String())
 	}
-	if !strings.Contains(out.String(), "INTERRUPTED: the figures are of the rounds measured until then") ||
+	if !strings.Contains(out.String(), "INTERRUPTED: the figures are of the rounds measured until then; no target is judged") ||
 		!regexp.MustCompile(`(?m)^mock .*\n^ceiling `).MatchString(out.String()) {
 		t.Errorf("got %q, want the report of the mock and the ceiling, marked interrupted", out.String())
 	}

@@ -119,5 +119,6 @@ func (m *Main) runFixturesCheck(ctx context.Context, args []string) error {
 	}
 	fmt.Fprintf(m.Stdout, "%s: valid: %d provinces, %d institutions, %d cities, %s%s (checked in %s)\n",
 		dir, len(d.Provinces), len(d.Institutions), len(d.Cities), banner.Plural(len(d.ATMs), "ATM"), fits, time.Since(start).Round(time.Millisecond))
+	cli.NoATMsNote(m.Stderr, dir, len(d.ATMs))
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/atmkit/atmkit/fixtures"
 )
 
 // brokenSet is a data set of 20 generated ATMs, broken by edit.
@@ -106,6 +108,11 @@ var brokenSets = []brokenSet{
 	{"a city's id taken", func(t *testing.T, dir string) {
 		replaceIn(t, filepath.Join(dir, "cities.json"), `"id": 102,`, `"id": 101,`)
 	}, exitFailure, "cities.json:9[1] (id 101): id: 101 is used by an earlier city"},
+	// A line of any length was read whole into memory (a file that lost
+	// its line ends: all of it).
+	{"a line over the limit", func(t *testing.T, dir string) {
+		editATM(t, dir, 4, `{"id":4,`, `{"id":4,`+strings.Repeat(" ", fixtures.MaxLineBytes))
+	}, exitFailure, "atms.jsonl:4: the line is longer than 1048576 bytes (1 MiB), the most a line of atms.jsonl may hold"},
 	{"an id beyond int", func(t *testing.T, dir string) {
 		editATM(t, dir, 20, `{"id":20,`, `{"id":2147483648,`)
 	}, exitFailure, "atms.jsonl:20: id: 2147483648 is out of range [-2147483648, 2147483647]"},

@@ -65,3 +65,26 @@ func TestFixturesCheckPrintsNoControlCharacters(t *testing.T) {
 		t.Errorf("got %q, want it to contain %q", out, want)
 	}
 }
+
+// TestFixturesCheckNoATMs: an empty atms.jsonl is a valid data set (a
+// deployment whose table is empty answers every search with an empty
+// list), exit 0, and the check says on stderr that it holds no ATMs; a
+// data set with ATMs gets no such note.
+func TestFixturesCheckNoATMs(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "data")
+	if code, _, errOut := runFixturesCmd(t, nil, "fixtures", "generate", "--atms", "5", "--out", dir); code != 0 {
+		t.Fatalf("generate: got exit %d; stderr %q", code, errOut)
+	}
+	note := "atmkit fixtures check: note: " + filepath.Join(dir, fixtures.ATMsFile) + " holds no ATMs: served, every ATM search answers an empty list\n"
+	if code, _, errOut := runFixturesCmd(t, nil, "fixtures", "check", dir); code != 0 || strings.Contains(errOut, "note:") {
+		t.Errorf("5 ATMs: got exit %d and stderr %q, want exit 0 and no note", code, errOut)
+	}
+	if err := os.WriteFile(filepath.Join(dir, fixtures.ATMsFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runFixturesCmd(t, nil, "fixtures", "check", dir)
+	if code != 0 || !strings.Contains(out, ": valid: ") || !strings.Contains(out, ", 0 ATMs (checked in") || errOut != note {
+		t.Errorf("no ATMs: got exit %d, stdout %q and stderr %q; want exit 0, valid with 0 ATMs, and stderr %q", code, out, errOut, note)
+	}
+}

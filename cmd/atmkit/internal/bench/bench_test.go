@@ -370,13 +370,7 @@ func TestOneRoundSaidSo(t *testing.T) {
 // rounded up to meet it.
 func TestRatiosAndVerdicts(t *testing.T) {
 	t.Parallel()
-	runs := func(requests ...int64) []loadgen.Result {
-		var rs []loadgen.Result
-		for _, n := range requests {
-			rs = append(rs, loadgen.Result{Requests: n, Elapsed: time.Second, Latency: &loadgen.Histogram{}})
-		}
-		return rs
-	}
+	runs := fixedRuns
 	for _, tc := range []struct {
 		name          string
 		mock, ceiling []loadgen.Result
@@ -391,14 +385,7 @@ func TestRatiosAndVerdicts(t *testing.T) {
 			"mock/ceiling:      0.900   (target >= 0.9: meets)\n",
 			"by round: 0.850 to 0.950, median 0.900 of 3\n"}, 0.9, []float64{0.9, 0.85, 0.95}},
 	} {
-		mock := &target{name: "mock", runs: tc.mock}
-		ceiling := &target{name: "ceiling", runs: tc.ceiling}
-		r := &Report{Ratios: map[string]float64{}, Targets: map[string]float64{}}
-		rm, rc := loadgen.Combine(mock.runs...), loadgen.Combine(ceiling.runs...)
-		r.Results = []Result{resultOf(mock, rm), resultOf(ceiling, rc)}
-		r.Ratios["mock/ceiling"] = ratio(rm.RPS(), rc.RPS())
-		r.Targets["mock/ceiling"] = ceilingTarget("")
-		r.addRoundRatios([]*target{mock, ceiling})
+		r := ceilingReport(&target{name: "mock", runs: tc.mock}, &target{name: "ceiling", runs: tc.ceiling})
 		var text strings.Builder
 		r.Print(&text)
 		for _, want := range tc.text {
@@ -418,4 +405,27 @@ func TestRatiosAndVerdicts(t *testing.T) {
 			t.Errorf("%s: JSON ratio %v by round %v, want %v by round %v", tc.name, back.Ratios["mock/ceiling"], back.RoundRatios["mock/ceiling"], tc.ratio, tc.rounds)
 		}
 	}
+}
+
+// fixedRuns are rounds of a second each, of the given requests: samples
+// with no timing.
+func fixedRuns(requests ...int64) []loadgen.Result {
+	var rs []loadgen.Result
+	for _, n := range requests {
+		rs = append(rs, loadgen.Result{Requests: n, Elapsed: time.Second, Latency: &loadgen.Histogram{}})
+	}
+	return rs
+}
+
+// ceilingReport is the report of mock against ceiling as Run makes it of
+// their rounds: their results, and the ratio with its target and its
+// rounds' ratios.
+func ceilingReport(mock, ceiling *target) *Report {
+	r := &Report{Ratios: map[string]float64{}, Targets: map[string]float64{}}
+	rm, rc := loadgen.Combine(mock.runs...), loadgen.Combine(ceiling.runs...)
+	r.Results = []Result{resultOf(mock, rm), resultOf(ceiling, rc)}
+	r.Ratios["mock/ceiling"] = ratio(rm.RPS(), rc.RPS())
+	r.Targets["mock/ceiling"] = ceilingTarget("")
+	r.addRoundRatios([]*target{mock, ceiling})
+	return r
 }

@@ -189,7 +189,7 @@ func (r *Report) Print(w io.Writer) {
 	fmt.Fprintf(w, "load: %s, %gs per server in %s, generator in-process on %s%s\n",
 		plural(r.Connections, "connection"), r.DurationSec, plural(r.Rounds, "round"), plural(r.CPUs, "CPU"), ceiling)
 	if r.Interrupted {
-		fmt.Fprintln(w, "INTERRUPTED: the figures are of the rounds measured until then")
+		fmt.Fprintln(w, "INTERRUPTED: the figures are of the rounds measured until then; no target is judged")
 	}
 	fmt.Fprintln(w)
 	width := len("ceiling  ")
@@ -217,11 +217,7 @@ func (r *Report) Print(w io.Writer) {
 	for _, k := range sortedKeys(r.Ratios) {
 		v := r.Ratios[k]
 		if t, ok := r.Targets[k]; ok {
-			verdict := "meets"
-			if v < t {
-				verdict = "BELOW"
-			}
-			fmt.Fprintf(w, "%-*s %6.3f   (target >= %g: %s)\n", width, k+":", v, t, verdict)
+			fmt.Fprintf(w, "%-*s %6.3f   (target >= %g: %s)\n", width, k+":", v, t, r.verdict(v >= t, "meets", "BELOW"))
 		} else {
 			fmt.Fprintf(w, "%-*s %6.3f   (no target)\n", width, k+":", v)
 		}
@@ -235,12 +231,22 @@ func (r *Report) Print(w io.Writer) {
 		if !ok {
 			continue
 		}
-		verdict := "meets"
-		if res.PeakRSSMB >= t {
-			verdict = "ABOVE"
-		}
-		fmt.Fprintf(w, "%-*s %6.0f MB (target < %g MB: %s)\n", width, "peak RSS "+res.Server+":", res.PeakRSSMB, t, verdict)
+		fmt.Fprintf(w, "%-*s %6.0f MB (target < %g MB: %s)\n", width, "peak RSS "+res.Server+":", res.PeakRSSMB, t, r.verdict(res.PeakRSSMB < t, "meets", "ABOVE"))
 	}
+}
+
+// verdict says whether a figure meets its target (ok): yes or no, or, in
+// the report of an interrupted run, neither. The run was cut short: its
+// figures are of part of a round, or of fewer rounds for one server than
+// for another, and say nothing of the target.
+func (r *Report) verdict(ok bool, yes, no string) string {
+	switch {
+	case r.Interrupted:
+		return "not judged, interrupted"
+	case ok:
+		return yes
+	}
+	return no
 }
 
 // formatBytes writes a size in B, KB or MB (powers of 1000, one decimal

@@ -157,3 +157,40 @@ func TestRoundsCheckTheAnswer(t *testing.T) {
 		t.Errorf("report's error: %v, want b's 2 errors, saying where its answer differs", err)
 	}
 }
+
+// TestInterruptedReportJudgesNothing: the report of an interrupted run
+// prints its figures (each ratio, its rounds, the peak RSS) against their
+// targets but no verdict: its ratio is of a round cut short, so "meets"
+// or "BELOW" (as a whole run's report says them) would be a verdict on
+// part of a run. Before, the report of a run stopped by Ctrl-C said
+// "meets" or "BELOW" as if it were whole.
+func TestInterruptedReportJudgesNothing(t *testing.T) {
+	t.Parallel()
+	for _, interrupted := range []bool{false, true} {
+		// Interrupted in the third round: the mock measured part of it, the ceiling none.
+		r := ceilingReport(&target{name: "mock", runs: fixedRuns(900, 800, 300)}, &target{name: "ceiling", runs: fixedRuns(1000, 1000)})
+		r.Interrupted, r.PeakRSSTargets, r.Results[0].PeakRSSMB = interrupted, map[string]float64{"mock": 1000}, 1200
+		var text strings.Builder
+		r.Print(&text)
+		out := text.String()
+		want := []string{"mock/ceiling:      0.666   (target >= 0.9: BELOW)\n", "peak RSS mock:      1200 MB (target < 1000 MB: ABOVE)\n"}
+		if interrupted {
+			want = []string{
+				"INTERRUPTED: the figures are of the rounds measured until then; no target is judged\n",
+				"mock/ceiling:      0.666   (target >= 0.9: not judged, interrupted)\n",
+				"by round: 0.800 to 0.900, median 0.850 of 2\n",
+				"peak RSS mock:      1200 MB (target < 1000 MB: not judged, interrupted)\n",
+			}
+			for _, verdict := range []string{"meets", "BELOW", "ABOVE"} {
+				if strings.Contains(out, verdict) {
+					t.Errorf("interrupted: the report says %q:\n%s", verdict, out)
+				}
+			}
+		}
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("interrupted %v: the report lacks %q:\n%s", interrupted, w, out)
+			}
+		}
+	}
+}

@@ -112,6 +112,16 @@ func SweepTemps(w io.Writer, cmd, dir string, remove bool) {
 	}
 }
 
+// NoATMsNote says on w (fixtures check's stderr) that the valid data set
+// in dir holds no ATMs, when atms is 0: valid, as a deployment's empty
+// table is, but likely not meant.
+func NoATMsNote(w io.Writer, dir string, atms int) {
+	if atms == 0 {
+		fmt.Fprintf(w, "atmkit fixtures check: note: %s holds no ATMs: served, every ATM search answers an empty list\n",
+			filepath.Join(dir, fixtures.ATMsFile))
+	}
+}
+
 // Size writes a file's size n in B, KB, MB or GB (powers of 1000, as
 // bench's report and the docs write sizes; one decimal from a kilobyte).
 func Size(n int64) string {
