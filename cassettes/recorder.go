@@ -539,7 +539,10 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 			"request", recorded.DescribeRequest(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body), "answers", others+1)
 	}
 	if !keep {
-		if remarked || earlier {
+		switch {
+		case earlier:
+			r.saveNow()
+		case remarked:
 			r.changed()
 		}
 		return nil
@@ -552,7 +555,10 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 	if err != nil {
 		return err
 	}
-	if joined || remarked || earlier {
+	switch {
+	case earlier:
+		r.saveNow()
+	case joined || remarked:
 		r.changed()
 	}
 	return nil
