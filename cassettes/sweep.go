@@ -2,6 +2,7 @@ package cassettes
 
 import (
 	"fmt"
+	"net/http"
 	"slices"
 
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
@@ -29,6 +30,7 @@ func (r *Recorder) sweptKeys(found []string) (swept []string, earlier bool) {
 			continue
 		}
 		r.swept = append(r.swept, k)
+		r.dropHeld(k)
 		first := r.n - len(r.pending)
 		for j, p := range r.pending {
 			cp := ownCopy(p) // a hook may hold p
@@ -46,6 +48,25 @@ func (r *Recorder) sweptKeys(found []string) (swept []string, earlier bool) {
 		}
 	}
 	return r.swept, earlier
+}
+
+// noteReplayedKey notes, while recording (ModeRecordNew), the key of a
+// call replayed with a 200 answer, as the key of a call recorded so is
+// noted: a request recorded in the same session with the key outside a
+// call (.../service.asmx/KEY) is swept of it, and the file saved at once.
+// Without it, a session whose calls were all replayed left such a
+// request's key in the file for good.
+func (r *Recorder) noteReplayedKey(req *http.Request, body string, status int) {
+	if !r.recording || status != http.StatusOK {
+		return
+	}
+	c, ok := recorded.CallOf(req.Method, req.URL.String(), req.Header, body)
+	if !ok || c.Key == "" {
+		return
+	}
+	if _, earlier := r.sweptKeys([]string{c.Key}); earlier {
+		r.saveNow()
+	}
 }
 
 // notedKeys returns the keys the recording's calls answered 200 carried
