@@ -118,8 +118,26 @@ func Sweeper(ph string, values ...string) func(text string) string {
 		for _, f := range forms {
 			text = s.sweep(text, f)
 		}
+		return s.sweepEscaped(text)
+	}
+}
+
+// sweepEscaped replaces the found values of minSweepLen bytes or more
+// that text holds written with escapes other than their literal forms'
+// (redact.ReplaceEscaped).
+func (s *scrubber) sweepEscaped(text string) string {
+	if strings.IndexByte(text, '%') < 0 {
 		return text
 	}
+	var keys []string
+	for v := range s.found {
+		if len(v) >= minSweepLen && !isPlaceholder(v) {
+			keys = append(keys, v)
+		}
+	}
+	out, n := redact.ReplaceEscaped(text, s.ph, keys...)
+	s.n += n
+	return out
 }
 
 // ItemFilter returns a test of whether an encoded interaction
@@ -152,8 +170,22 @@ func ItemFilter(values ...string) func(item []byte) bool {
 		chars := strings.Split(run, "")
 		runs = append(runs, []byte(run), []byte(strings.Join(chars, `\0`)), []byte(strings.Join(chars, `\0\0\0`)))
 	}
+	// A value written with other escapes (sweepEscaped) keeps its
+	// longest run of letters and digits as it is, but when a client
+	// escaped those too: then an item holding an escape passes.
+	anyEscape := false
+	for v := range s.found {
+		if len(v) < minSweepLen {
+			continue
+		}
+		if run := longestAlnumRun(v); len(run) >= minSweepLen {
+			runs = append(runs, []byte(run))
+		} else {
+			anyEscape = true
+		}
+	}
 	return func(item []byte) bool {
-		if bytes.Contains(item, binaryTag) {
+		if bytes.Contains(item, binaryTag) || anyEscape && bytes.IndexByte(item, '%') >= 0 {
 			return true
 		}
 		for _, r := range runs {
@@ -167,6 +199,21 @@ func ItemFilter(values ...string) func(item []byte) bool {
 
 // binaryTag is the tag of a text yaml.v3 writes as base64.
 var binaryTag = []byte("!!binary")
+
+// longestAlnumRun is the longest run of ASCII letters and digits of v.
+func longestAlnumRun(v string) string {
+	best, start := "", 0
+	for i := 0; i <= len(v); i++ {
+		if i < len(v) && (v[i] >= '0' && v[i] <= '9' || v[i]|0x20 >= 'a' && v[i]|0x20 <= 'z') {
+			continue
+		}
+		if i-start > len(best) {
+			best = v[start:i]
+		}
+		start = i + 1
+	}
+	return best
+}
 
 // longestPlainRun is the longest run of f's bytes that yaml.v3 writes as
 // they are in every style: printable ASCII but the space, the double
@@ -209,6 +256,19 @@ func (s *scrubber) sweepInteraction(i *cassette.Interaction, oldBody, oldResp st
 		}
 	}
 	rs.Body = s.sweepAll(rs.Body, HeaderValue(rs.Headers, "Content-Type"))
+	// And written with other escapes than the literal forms' (%2f, a
+	// '/' left as it is): decoded, where a text holds an escape.
+	rq.URL = s.sweepEscaped(rq.URL)
+	rq.RequestURI = s.sweepEscaped(rq.RequestURI)
+	rq.Body = inText(rq.Body, HeaderValue(rq.Headers, "Content-Type"), s.sweepEscaped)
+	for _, h := range []http.Header{rq.Headers, rs.Headers, rq.Trailer, rs.Trailer} {
+		for _, vs := range h {
+			for j := range vs {
+				vs[j] = s.sweepEscaped(vs[j])
+			}
+		}
+	}
+	rs.Body = inText(rs.Body, HeaderValue(rs.Headers, "Content-Type"), s.sweepEscaped)
 	if rq.Body != oldBody {
 		fixLength(&rq.ContentLength, rq.Headers, len(rq.Body))
 	}
