@@ -170,17 +170,20 @@ func ItemFilter(values ...string) func(item []byte) bool {
 		chars := strings.Split(run, "")
 		runs = append(runs, []byte(run), []byte(strings.Join(chars, `\0`)), []byte(strings.Join(chars, `\0\0\0`)))
 	}
-	// A value written with other escapes (sweepEscaped) keeps its
-	// longest run of letters and digits as it is, but when a client
-	// escaped those too: then an item holding an escape passes.
+	// A value written with other escapes (sweepEscaped) keeps its runs
+	// of letters and digits as they are, but those a client escaped
+	// too: an item holding one of its runs of minSweepLen or more
+	// passes, and when it has none, an item holding an escape.
 	anyEscape := false
 	for v := range s.found {
 		if len(v) < minSweepLen {
 			continue
 		}
-		if run := longestAlnumRun(v); len(run) >= minSweepLen {
+		alnum := alnumRuns(v)
+		for _, run := range alnum {
 			runs = append(runs, []byte(run))
-		} else {
+		}
+		if len(alnum) == 0 {
 			anyEscape = true
 		}
 	}
@@ -200,19 +203,21 @@ func ItemFilter(values ...string) func(item []byte) bool {
 // binaryTag is the tag of a text yaml.v3 writes as base64.
 var binaryTag = []byte("!!binary")
 
-// longestAlnumRun is the longest run of ASCII letters and digits of v.
-func longestAlnumRun(v string) string {
-	best, start := "", 0
+// alnumRuns returns the runs of ASCII letters and digits of v that are
+// minSweepLen bytes or longer.
+func alnumRuns(v string) []string {
+	var out []string
+	start := 0
 	for i := 0; i <= len(v); i++ {
 		if i < len(v) && (v[i] >= '0' && v[i] <= '9' || v[i]|0x20 >= 'a' && v[i]|0x20 <= 'z') {
 			continue
 		}
-		if i-start > len(best) {
-			best = v[start:i]
+		if i-start >= minSweepLen {
+			out = append(out, v[start:i])
 		}
 		start = i + 1
 	}
-	return best
+	return out
 }
 
 // longestPlainRun is the longest run of f's bytes that yaml.v3 writes as
