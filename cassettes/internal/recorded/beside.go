@@ -172,8 +172,9 @@ func ItemFilter(values ...string) func(item []byte) bool {
 	}
 	// A value written with other escapes (sweepEscaped) keeps its runs
 	// of letters and digits as they are, but those a client escaped
-	// too: an item holding one of its runs of minSweepLen or more
-	// passes, and when it has none, an item holding an escape.
+	// too: an item holding an escape passes if it holds one of its runs
+	// of minSweepLen or more, or the value has none.
+	var escRuns [][]byte
 	anyEscape := false
 	for v := range s.found {
 		if len(v) < minSweepLen {
@@ -181,15 +182,25 @@ func ItemFilter(values ...string) func(item []byte) bool {
 		}
 		alnum := alnumRuns(v)
 		for _, run := range alnum {
-			runs = append(runs, []byte(run))
+			escRuns = append(escRuns, []byte(run))
 		}
 		if len(alnum) == 0 {
 			anyEscape = true
 		}
 	}
 	return func(item []byte) bool {
-		if bytes.Contains(item, binaryTag) || anyEscape && bytes.IndexByte(item, '%') >= 0 {
+		if bytes.Contains(item, binaryTag) {
 			return true
+		}
+		if bytes.IndexByte(item, '%') >= 0 {
+			if anyEscape {
+				return true
+			}
+			for _, r := range escRuns {
+				if bytes.Contains(item, r) {
+					return true
+				}
+			}
 		}
 		for _, r := range runs {
 			if bytes.Contains(item, r) {
