@@ -26,6 +26,22 @@ func (s *scrubber) noteEncoded(v string) {
 	}
 }
 
+// noteBodyURLs notes the strAtmServiceKey values of the URLs a body holds
+// (noteEncoded), a value holding markup or a space left out: the body's
+// own key element (<strAtmServiceKey a=">">K</...>) is scrubbed as ASMX
+// reads it, and what redact.Values reads after such a name there is no
+// URL's.
+func (s *scrubber) noteBodyURLs(b string) {
+	if !mayNameKey(b) && !strings.Contains(b, "%") {
+		return
+	}
+	for _, x := range redact.EncodedValues(b) {
+		if !strings.ContainsAny(x, "<>\"' \t\r\n") {
+			s.note(x)
+		}
+	}
+}
+
 // multipartForm replaces the value of every field named strAtmServiceKey
 // (any case) of a multipart/form-data body b: ASMX refuses such a form
 // ("Request format is invalid"), which does not make the key the client
