@@ -142,7 +142,8 @@ func Run(ctx context.Context, paths []string, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	report := &Report{Upstream: upstreamText(opts), Files: files, IgnoreValues: opts.IgnoreValues}
+	report := &Report{Upstream: upstreamText(opts), Files: files, IgnoreValues: opts.IgnoreValues,
+		key: opts.Key}
 	var jobs []job
 	needKey := 0
 	for _, f := range files {

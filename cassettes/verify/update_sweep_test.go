@@ -1,0 +1,60 @@
+package verify_test
+
+import (
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/cassettes/verify"
+)
+
+// TestUpdateSweepsTheKey: Update rewriting a cassette that holds the key
+// it was given (Options.Key) where no call carries it (a request
+// .../service.asmx/KEY recorded before, or without, any call with the key
+// answered 200, and the answer echoing it) writes it swept, as a
+// recording sweeps a key once a call with it is answered 200: the rewrite
+// kept it, though the report masked it. A secret (a --header value, which
+// may be any text) is not swept.
+func TestUpdateSweepsTheKey(t *testing.T) {
+	t.Parallel()
+	up, _ := standIn(t)
+	const secret = "gw-secret-0815"
+	path := filepath.Join(t.TempDir(), "update.yaml")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, seg := range []string{testKey, secret} {
+		do(t, rec.Client(), mustGet(t, up.URL+asmx.ServicePath+"/"+url.PathEscape(seg)))
+	}
+	// A call with a wrong key: refused when recorded, answered when
+	// verified with the key: it drifts, and Update rewrites the file.
+	if status, _ := do(t, rec.Client(), request(t, up.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, "wrong-key-1234")); status != http.StatusInternalServerError {
+		t.Fatalf("the wrong key's call: status %d, want 500", status)
+	}
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); !strings.Contains(string(b), testKey) || !strings.Contains(string(b), secret) {
+		t.Fatalf("the recording holds neither the key nor the secret: nothing to sweep\n%s", b)
+	}
+	r := mustRun(t, path, up.URL, verify.Options{Secrets: []string{secret}})
+	if files, n, err := r.Update(); err != nil || len(files) != 1 || n == 0 {
+		t.Fatalf("Update: %v, %d answers, %v: want the cassette rewritten", files, n, err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), testKey) {
+		t.Errorf("the cassette Update wrote holds the key")
+	}
+	if !strings.Contains(string(b), secret) {
+		t.Errorf("Update swept a secret, which may be any text (text/xml)")
+	}
+}
