@@ -1,7 +1,9 @@
 package verify_test
 
 import (
+	"bytes"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -56,5 +58,61 @@ func TestUpdateSweepsTheKey(t *testing.T) {
 	}
 	if !strings.Contains(string(b), secret) {
 		t.Errorf("Update swept a secret, which may be any text (text/xml)")
+	}
+}
+
+// TestFailureMasksPathKeys: the report of a request the deployment closes
+// the connection on names its address with each path segment after the
+// .asmx file that names no operation masked, as the description beside
+// it and atmkit record's progress lines do: a key in the path
+// (.../service.asmx/KEY) that is not the one verify was given was shown.
+func TestFailureMasksPathKeys(t *testing.T) {
+	t.Parallel()
+	up, _ := standIn(t)
+	const other = "Other-Key-9876"
+	path := filepath.Join(t.TempDir(), "failure.yaml")
+	rec, err := cassettes.New(path, cassettes.WithMode(cassettes.ModeRecordAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	do(t, rec.Client(), mustGet(t, up.URL+asmx.ServicePath+"/"+other))
+	if err := rec.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	dropping := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, other) {
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err == nil {
+				conn.Close()
+			}
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+	}))
+	defer dropping.Close()
+	texts := map[string]string{}
+	r, err := run(t, path, dropping.URL, verify.Options{})
+	if err != nil {
+		texts["error"] = err.Error()
+	}
+	if r != nil {
+		var junit bytes.Buffer
+		if err := r.WriteJUnit(&junit); err != nil {
+			t.Fatal(err)
+		}
+		texts["report"], texts["JUnit"] = lines(r), junit.String()
+		for _, res := range r.Results {
+			if res.Err != nil {
+				texts["result"] += res.Err.Error()
+			}
+		}
+	}
+	if !strings.Contains(texts["report"]+texts["error"], "closed the connection") {
+		t.Fatalf("no failure reported: %q", texts)
+	}
+	for name, text := range texts {
+		if strings.Contains(text, other) {
+			t.Errorf("the %s holds the key in the path:\n%.600s", name, text)
+		}
 	}
 }

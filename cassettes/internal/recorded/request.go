@@ -350,12 +350,14 @@ func DescribeRequest(method, rawURL string, h http.Header, body string) string {
 		return describeCall(c)
 	}
 	s := &scrubber{ph: Placeholder}
-	return method + " " + redact.URL(maskPathKeys(s.url(rawURL)))
+	return method + " " + redact.URL(MaskPathKeysURL(s.url(rawURL)))
 }
 
-// maskPathKeys is rawURL with redact.MaskPathKeys applied to what comes
-// before its query or fragment.
-func maskPathKeys(rawURL string) string {
+// MaskPathKeysURL is rawURL (or a request line, "GET /path?query") with
+// redact.MaskPathKeys applied to what comes before its query or fragment:
+// each path segment after an .asmx file that names no operation is
+// Placeholder.
+func MaskPathKeysURL(rawURL string) string {
 	end := len(rawURL)
 	if i := strings.IndexAny(rawURL, "?#"); i >= 0 {
 		end = i
