@@ -17,8 +17,10 @@ import (
 // nothing, as for every other request: captured before the key was known,
 // it differed from the one recorded before (its path and echo swept to
 // REDACTED), and once the key's call swept it, it was the same, kept
-// twice. A request in that place holding no key (a mistyped operation)
-// is still recorded, and the file holds the key nowhere.
+// twice. So too the same request sent again in the session once the key
+// was noted (swept as it joined, the same as the one swept before). A
+// request in that place holding no key (a mistyped operation) is still
+// recorded, and the file holds the key nowhere.
 func TestRecordPathKeyAgain(t *testing.T) {
 	t.Parallel()
 	for _, mode := range []cassettes.Mode{cassettes.ModeRecordAll, cassettes.ModeRecordNew} {
@@ -29,22 +31,30 @@ func TestRecordPathKeyAgain(t *testing.T) {
 			session := func(mode cassettes.Mode, extra ...string) int {
 				t.Helper()
 				rec, proxy := recordingProxy(t, up.URL, path, cassettes.WithMode(mode))
-				for _, p := range append([]string{url.PathEscape(testKey)}, extra...) {
+				get := func(p string) {
+					t.Helper()
 					if status, body := do(t, proxy.Client(), mustGet(t, proxy.URL+asmx.ServicePath+"/"+p)); status != http.StatusInternalServerError {
 						t.Fatalf("GET .../%s: %d %.200s, want the deployment's 500", p, status, body)
 					}
 				}
+				get(url.PathEscape(testKey))
 				for _, b := range []asmx.Binding{asmx.HTTPGet, asmx.SOAP11} {
 					if status, body := do(t, proxy.Client(), request(t, proxy.URL, b, query{Op: asmx.OpReturnProvinces}, testKey, false)); status != http.StatusOK {
 						t.Fatalf("%s: %d %.200s", b, status, body)
 					}
+				}
+				for _, p := range extra {
+					get(p)
 				}
 				if err := rec.Stop(); err != nil {
 					t.Fatal(err)
 				}
 				return rec.Len()
 			}
-			first := session(cassettes.ModeRecordAll)
+			first := session(cassettes.ModeRecordAll, url.PathEscape(testKey)) // again once the key is noted: the same
+			if first != 3 {
+				t.Errorf("the first session: %d interactions, want 3 (the key in the path once, the two calls)", first)
+			}
 			if again := session(mode); again != first {
 				t.Errorf("recording the session again: %d interactions, were %d: want nothing added", again, first)
 			}

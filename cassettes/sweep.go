@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
 // Sweeping the keys the Recorder's calls carried from the cassette's other
@@ -37,6 +38,7 @@ func (r *Recorder) sweptKeys(found []string) (swept []string, earlier bool) {
 			if recorded.SweepInteraction(cp, Placeholder, k) > 0 {
 				r.pendingBytes += len(cp.Request.Body) + len(cp.Response.Body) - len(p.Request.Body) - len(p.Response.Body)
 				r.pending[j] = cp
+				r.seeSwept(cp)
 				r.dirty++
 				earlier = true
 			}
@@ -66,6 +68,18 @@ func (r *Recorder) noteReplayedKey(req *http.Request, body string, status int) {
 	}
 	if _, earlier := r.sweptKeys([]string{c.Key}); earlier {
 		r.saveNow()
+	}
+}
+
+// seeSwept notes the answer of i, an interaction just swept of a key, as
+// kept for its request as it now reads: the same request recorded again
+// with the key, swept as it joins (.../service.asmx/KEY sent again after
+// the key's first 200), is the same interaction, not kept twice. The
+// caller holds r.mu.
+func (r *Recorder) seeSwept(i *cassette.Interaction) {
+	k, d := recorded.RecordedKey(&i.Request), recorded.AnswerDigest(&i.Response)
+	if !slices.Contains(r.seen[k], d) {
+		r.seen[k] = append(r.seen[k], d)
 	}
 }
 
@@ -139,6 +153,9 @@ func (r *Recorder) resweepItem(j int, keys []string, mayHold func([]byte) bool) 
 	if recorded.SweepInteraction(i, Placeholder, keys...) == 0 {
 		return nil
 	}
+	r.mu.Lock()
+	r.seeSwept(i)
+	r.mu.Unlock()
 	enc, err := recorded.EncodeItem(i)
 	if err != nil {
 		return fmt.Errorf("interaction %s: %w", r.name(i.ID, j), err)
