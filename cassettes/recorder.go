@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
-	"github.com/atmkit/atmkit/internal/atomicfile"
 	"github.com/atmkit/atmkit/internal/filelock"
 	"github.com/atmkit/atmkit/internal/redact"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
@@ -83,6 +82,7 @@ type Recorder struct {
 	captures  atomic.Int64                     // interactions captured by capture (direct, or unparsed in ModeRecordNew)
 	capturing sync.Map                         // headerID of a request being recorded → its *reqInfo (watchCapture)
 	unparsed  map[string]*cassette.Interaction // request key → the capture that answers it again (ModeRecordNew; recordNewUnparsed)
+	held      []heldBack                       // interactions with a key in the path held back (held.go); guarded by mu
 	wg        sync.WaitGroup
 }
 
@@ -147,65 +147,6 @@ func NewContext(ctx context.Context, path string, opts ...Option) (*Recorder, er
 	}
 	r.startSaver()
 	return r, nil
-}
-
-// lock takes the cassette's file lock, making its directory.
-func (r *Recorder) lock() error {
-	made, err := makeDirs(filepath.Dir(r.path))
-	if err != nil {
-		return fmt.Errorf("cassette %s: %w", r.path, err)
-	}
-	r.madeDirs = made
-	l, err := filelock.TryLock(r.path)
-	if err != nil && !errors.Is(err, filelock.ErrUnsupported) {
-		r.removeMadeDirs()
-	}
-	if errors.Is(err, filelock.ErrLocked) {
-		return fmt.Errorf("cassette %w", err)
-	}
-	if errors.Is(err, filelock.ErrUnsupported) {
-		r.log.Warn("recording without the cassette's lock: nothing stops another recorder from writing it too", "cassette", r.path, "err", err)
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("cassette %s: %w", r.path, err)
-	}
-	r.fileLock = l
-	for _, name := range recorded.RemoveTemps(atomicfile.Target(r.path)) { // beside the file a save replaces
-		r.log.Info("removed a temporary file an interrupted save of the cassette left", "file", name)
-	}
-	return nil
-}
-
-// makeDirs makes dir and its missing parents, as os.MkdirAll does, and
-// returns those it made, deepest first.
-func makeDirs(dir string) ([]string, error) {
-	var missing []string
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(d); !errors.Is(err, fs.ErrNotExist) {
-			break // there, or what MkdirAll will meet and report
-		}
-		missing = append(missing, d)
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	return missing, nil
-}
-
-// removeMadeDirs removes the directories lock made for a cassette that was
-// not written, as long as they are empty: a recording of nothing leaves
-// the file system as it found it, and what another put there stays.
-func (r *Recorder) removeMadeDirs() {
-	for _, d := range r.madeDirs {
-		if os.Remove(d) != nil {
-			break
-		}
-	}
-	r.madeDirs = nil
 }
 
 // open reads the cassette, in the modes that read it, and sets up go-vcr's
@@ -441,6 +382,7 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 				return nil, redact.Error(fmt.Errorf("cassette %s: %s: %w", r.path, recorded.DescribeRequest(req.Method, req.URL.String(), req.Header, body), err))
 			}
 		}
+		r.noteReplayedKey(req, body, resp.StatusCode)
 	}
 	resp.Request = req
 	return resp, nil
@@ -516,12 +458,14 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 	r.noteHooked(info, i)
 	k := recorded.RecordedKey(&i.Request)
 	d := recorded.AnswerDigest(&i.Response)
+	mk, md, masked := maskedForm(i)
 	r.mu.Lock()
 	r.counts[k]++
 	keep := !i.DiscardOnSave && !slices.Contains(r.seen[k], d)
 	if keep {
 		r.seen[k] = append(r.seen[k], d)
 	}
+	hold := keep && masked && len(r.held) < maxHeld && slices.Contains(r.seen[mk], md) // held.go
 	remarked := false
 	if i.Response.Code == http.StatusOK && r.keys.accepted(key) {
 		remarked = r.remark() // the key's earlier errors were no rejections; others' may be
@@ -539,7 +483,10 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 			"request", recorded.DescribeRequest(i.Request.Method, i.Request.URL, i.Request.Headers, i.Request.Body), "answers", others+1)
 	}
 	if !keep {
-		if remarked || earlier {
+		switch {
+		case earlier:
+			r.saveNow()
+		case remarked:
 			r.changed()
 		}
 		return nil
@@ -548,11 +495,23 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 	// ID later, and the BeforeReplay hooks then change it in place while
 	// a save may be writing the cassette's.
 	cp := ownCopy(i)
+	if hold {
+		r.mu.Lock()
+		r.held = append(r.held, heldBack{cp: cp, key: key, nswept: len(swept), k: mk, d: md})
+		r.mu.Unlock()
+		if remarked || earlier {
+			r.changed()
+		}
+		return nil
+	}
 	joined, err := r.join(cp, key, len(swept))
 	if err != nil {
 		return err
 	}
-	if joined || remarked || earlier {
+	switch {
+	case earlier:
+		r.saveNow()
+	case joined || remarked:
 		r.changed()
 	}
 	return nil
@@ -641,6 +600,14 @@ func (r *Recorder) Stop() error {
 	if g := r.hooking.Load(); g != 0 && g == goroutineID() {
 		return fmt.Errorf("%w: %s (stop the recorder after the call, or from an AfterCapture hook)", ErrStopInHook, r.path)
 	}
+	r.mu.Lock()
+	if r.stopped {
+		err := r.stopErr
+		r.mu.Unlock()
+		return err
+	}
+	r.mu.Unlock()
+	r.joinHeld()
 	r.mu.Lock()
 	if r.stopped {
 		err := r.stopErr

@@ -23,15 +23,14 @@ import (
 // changed has the cassette written after a change: now when the interval
 // is zero, else by the saver.
 func (r *Recorder) changed() {
+	if r.cfg.saveInterval == 0 {
+		r.saveNow()
+		return
+	}
 	r.mu.Lock()
 	stopped := r.stopped
 	r.mu.Unlock()
 	if stopped { // Stop writes what it took; nothing after
-		return
-	}
-	if r.cfg.saveInterval == 0 {
-		took, err := r.save()
-		r.tell(took, err)
 		return
 	}
 	r.spoolSome()
@@ -39,6 +38,25 @@ func (r *Recorder) changed() {
 	case r.kick <- struct{}{}:
 	default:
 	}
+}
+
+// saveNow writes the cassette now, whatever the save interval: after a
+// call revealed a key (its first 200) that interactions recorded before
+// it may hold (.../service.asmx/KEY), which a save may have written. The
+// save sweeps them (sweptKeys' resweep) and writes the revealing
+// interaction: once that call returns, the file holds the key nowhere,
+// rather than until the next save (for good, had the process been killed
+// meanwhile). A recording notes crossKeys keys at most, so it saves so at
+// most that many times.
+func (r *Recorder) saveNow() {
+	r.mu.Lock()
+	stopped := r.stopped
+	r.mu.Unlock()
+	if stopped { // Stop writes what it took; nothing after
+		return
+	}
+	took, err := r.save()
+	r.tell(took, err)
 }
 
 // saveBackoff bounds the time a long recording spends writing its

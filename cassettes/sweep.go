@@ -2,9 +2,11 @@ package cassettes
 
 import (
 	"fmt"
+	"net/http"
 	"slices"
 
 	"github.com/atmkit/atmkit/cassettes/internal/recorded"
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
 // Sweeping the keys the Recorder's calls carried from the cassette's other
@@ -29,12 +31,14 @@ func (r *Recorder) sweptKeys(found []string) (swept []string, earlier bool) {
 			continue
 		}
 		r.swept = append(r.swept, k)
+		r.dropHeld(k)
 		first := r.n - len(r.pending)
 		for j, p := range r.pending {
 			cp := ownCopy(p) // a hook may hold p
 			if recorded.SweepInteraction(cp, Placeholder, k) > 0 {
 				r.pendingBytes += len(cp.Request.Body) + len(cp.Response.Body) - len(p.Request.Body) - len(p.Response.Body)
 				r.pending[j] = cp
+				r.seeSwept(cp)
 				r.dirty++
 				earlier = true
 			}
@@ -46,6 +50,37 @@ func (r *Recorder) sweptKeys(found []string) (swept []string, earlier bool) {
 		}
 	}
 	return r.swept, earlier
+}
+
+// noteReplayedKey notes, while recording (ModeRecordNew), the key of a
+// call replayed with a 200 answer, as the key of a call recorded so is
+// noted: a request recorded in the same session with the key outside a
+// call (.../service.asmx/KEY) is swept of it, and the file saved at once.
+// Without it, a session whose calls were all replayed left such a
+// request's key in the file for good.
+func (r *Recorder) noteReplayedKey(req *http.Request, body string, status int) {
+	if !r.recording || status != http.StatusOK {
+		return
+	}
+	c, ok := recorded.CallOf(req.Method, req.URL.String(), req.Header, body)
+	if !ok || c.Key == "" {
+		return
+	}
+	if _, earlier := r.sweptKeys([]string{c.Key}); earlier {
+		r.saveNow()
+	}
+}
+
+// seeSwept notes the answer of i, an interaction just swept of a key, as
+// kept for its request as it now reads: the same request recorded again
+// with the key, swept as it joins (.../service.asmx/KEY sent again after
+// the key's first 200), is the same interaction, not kept twice. The
+// caller holds r.mu.
+func (r *Recorder) seeSwept(i *cassette.Interaction) {
+	k, d := recorded.RecordedKey(&i.Request), recorded.AnswerDigest(&i.Response)
+	if !slices.Contains(r.seen[k], d) {
+		r.seen[k] = append(r.seen[k], d)
+	}
 }
 
 // notedKeys returns the keys the recording's calls answered 200 carried
@@ -118,6 +153,9 @@ func (r *Recorder) resweepItem(j int, keys []string, mayHold func([]byte) bool) 
 	if recorded.SweepInteraction(i, Placeholder, keys...) == 0 {
 		return nil
 	}
+	r.mu.Lock()
+	r.seeSwept(i)
+	r.mu.Unlock()
 	enc, err := recorded.EncodeItem(i)
 	if err != nil {
 		return fmt.Errorf("interaction %s: %w", r.name(i.ID, j), err)

@@ -3,6 +3,7 @@ package cassettes_test
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 
 	"github.com/atmkit/atmkit/asmx"
 	"github.com/atmkit/atmkit/cassettes"
+	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/mockserver"
 )
 
 // TestRecorderSweepsEarlierInteractions: an interaction recorded before
@@ -139,4 +142,80 @@ func TestRecorderSweepsConcurrentInteractions(t *testing.T) {
 		t.Errorf("the cassette holds %d interactions, want 40", n)
 	}
 	assertNoKey(t, path)
+}
+
+// TestRecorderSweepsSavedAtOnce: once the call that reveals a key (its
+// first answered 200) has returned, the cassette file holds that key
+// nowhere, whatever the save interval: the Recorder swept the
+// interactions a save had written before the key was known (a request to
+// .../service.asmx/KEY) only at its next save, so the file kept the key
+// for the save interval, for good if the process was killed meanwhile.
+// So too when the revealing call is not kept (its answer is one recorded
+// already, another key's), and over a cassette that held the key when
+// the recording began (ModeRecordNew).
+func TestRecorderSweepsSavedAtOnce(t *testing.T) {
+	t.Parallel()
+	const other = "other-KEY-7777"
+	for _, c := range []struct {
+		name   string
+		before []string // the keys of calls to record (and save) before
+		mode   cassettes.Mode
+	}{
+		{"kept", nil, cassettes.ModeRecordAll},
+		{"a repeated answer", []string{other}, cassettes.ModeRecordAll},
+		{"recording again", nil, cassettes.ModeRecordNew},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			ds, err := fixtures.Generate(fixtures.GenerateOptions{Seed: 7, ATMs: 50})
+			if err != nil {
+				t.Fatal(err)
+			}
+			up := mockserver.NewTestServer(t, mockserver.WithDataset(ds), mockserver.WithKeys(testKey, other))
+			path := filepath.Join(t.TempDir(), "atonce.yaml")
+			rec, proxy := recordingProxy(t, up.URL, path, cassettes.WithSaveInterval(time.Hour))
+			send := func(req *http.Request) {
+				t.Helper()
+				status, body := do(t, proxy.Client(), req)
+				if status == http.StatusBadGateway {
+					t.Fatalf("%s: %d %.200s", req.URL, status, body)
+				}
+			}
+			for _, k := range c.before {
+				send(request(t, proxy.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, k, false))
+			}
+			send(mustGet(t, proxy.URL+asmx.ServicePath+"/"+url.PathEscape(testKey)))
+			if c.mode == cassettes.ModeRecordNew {
+				if err := rec.Stop(); err != nil {
+					t.Fatal(err)
+				}
+				rec, err = cassettes.New(path, cassettes.WithMode(c.mode), cassettes.WithSaveInterval(time.Hour))
+				if err != nil {
+					t.Fatal(err)
+				}
+				u, _ := url.Parse(up.URL)
+				proxy = httptest.NewServer(cassettes.NewProxy(u, rec, nil))
+				defer proxy.Close()
+			} else if err := rec.Save(); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(b), testKey) {
+				t.Fatalf("the file saved before the key's call does not hold the key: nothing to sweep\n%s", b)
+			}
+			send(request(t, proxy.URL, asmx.HTTPGet, query{Op: asmx.OpReturnProvinces}, testKey, false))
+			b, err = os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			noKeyIn(t, "the cassette once the key's call returned", string(b))
+			if err := rec.Stop(); err != nil {
+				t.Fatal(err)
+			}
+			assertNoKey(t, path)
+		})
+	}
 }

@@ -104,7 +104,7 @@ func (v *verifier) send(ctx context.Context, i *cassette.Interaction, key string
 		return nil, ctx.Err()
 	}
 	what := recorded.DescribeRequest(rq.Method, rq.URL, rq.Headers, rq.Body)
-	return nil, redact.Error(fmt.Errorf("%w: %s", ErrNoAnswer, failure(rctx, err, v.timeout, redact.URL(target), what)), v.secrets()...)
+	return nil, redact.Error(fmt.Errorf("%w: %s", ErrNoAnswer, failure(rctx, err, v.timeout, redact.URL(recorded.MaskPathKeysURL(target)), what)), v.secrets()...)
 }
 
 // roundTrip sends one request with the per-request timeout and reads the

@@ -130,6 +130,8 @@ type Report struct {
 	IgnoreValues bool
 	// Duration is how long the whole run took.
 	Duration time.Duration
+
+	key string // the key Run was given: Update sweeps it from what it writes
 }
 
 // Count is the number of results with verdict v.

@@ -18,7 +18,9 @@ import (
 // (a recorder's WithScrubHeaders): the deployment's answers may carry them
 // anew. A cassette whose interactions changed since Run read it is left
 // alone with an error, as one a recorder is writing (cassettes.ErrCassetteBusy)
-// and one whose write fails (the error names the cassette and why).
+// and one whose write fails (the error names the cassette and why). The
+// key Run was given is swept from every interaction written, where no
+// call carries it (.../service.asmx/KEY).
 func (r *Report) Update(headers ...string) (files []string, replaced int, err error) {
 	return r.UpdateContext(context.Background(), headers...)
 }
@@ -69,6 +71,13 @@ func (r *Report) UpdateContext(ctx context.Context, headers ...string) (files []
 				list[res.pos].Response = *res.Live
 				cassettes.Scrub(list[res.pos], headers...)
 				recorded.DropTiming(list[res.pos])
+			}
+			// The key the deployment was checked with, where no call
+			// carries it (.../service.asmx/KEY, its echo), as a
+			// recording sweeps a key answered 200. (Not the secrets: a
+			// --header value may be any text, text/xml.)
+			for _, i := range list {
+				recorded.SweepInteraction(i, cassettes.Placeholder, r.key)
 			}
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("%s was not rewritten: %w", f, err)

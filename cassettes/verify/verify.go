@@ -142,7 +142,8 @@ func Run(ctx context.Context, paths []string, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	report := &Report{Upstream: upstreamText(opts), Files: files, IgnoreValues: opts.IgnoreValues}
+	report := &Report{Upstream: upstreamText(opts), Files: files, IgnoreValues: opts.IgnoreValues,
+		key: opts.Key}
 	var jobs []job
 	needKey := 0
 	for _, f := range files {
@@ -505,8 +506,13 @@ func (v *verifier) scrub(live *cassette.Interaction, ph string) {
 
 // maskEntry masks keys (the key and the secrets) in what e shows of a
 // request: the method and path of one that is no call
-// (.../service.asmx/KEY), and the parameters.
+// (.../service.asmx/KEY), and the parameters. The path's segments after
+// the .asmx file that name no operation are masked whatever they hold, as
+// atmkit record's progress lines mask them: another key may stand there.
 func maskEntry(e *cassettes.Entry, keys []string) {
+	if e.Binding == "" {
+		e.Operation = recorded.MaskPathKeysURL(e.Operation)
+	}
 	e.Operation = redact.Text(e.Operation, keys...)
 	for k := range e.Params {
 		e.Params[k][1] = redact.Text(e.Params[k][1], keys...)

@@ -221,3 +221,36 @@ func applySpans(s string, spans []span) string {
 	b.WriteString(s[last:])
 	return b.String()
 }
+
+// ReplaceEscaped returns s with each run of it that percent-decodes (%XX
+// in either case, %uXXXX, as ASP.NET decodes a query's, once, twice or
+// three times over) to one of keys replaced by mask, and how many runs it
+// replaced: a key written with other escapes than those of the call that
+// carried it (%2f for %2F, a '/' left as it is, a letter escaped), which
+// no literal form of it matches. A run written without escapes is left to
+// the literal forms. keys are decoded values.
+func ReplaceEscaped(s, mask string, keys ...string) (string, int) {
+	if strings.IndexByte(s, '%') < 0 || len(keys) == 0 {
+		return s, 0
+	}
+	var spans []span
+	for _, r := range readings(s) {
+		for _, k := range keys {
+			if k == "" {
+				continue
+			}
+			for from := 0; ; {
+				i := strings.Index(r.text[from:], k)
+				if i < 0 {
+					break
+				}
+				start, end := from+i, from+i+len(k)
+				from = end
+				if sp := (span{r.from[start], r.to[end-1], mask}); s[sp.start:sp.end] != k {
+					spans = append(spans, sp)
+				}
+			}
+		}
+	}
+	return applySpans(s, spans), len(spans)
+}

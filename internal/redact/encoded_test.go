@@ -134,3 +134,35 @@ func TestJSONKeysSkipsForms(t *testing.T) {
 		}
 	}
 }
+
+func TestReplaceEscaped(t *testing.T) {
+	t.Parallel()
+	const key = "s3cr3t/KEY:4242"
+	for _, c := range []struct {
+		in, want string
+		n        int
+	}{
+		{"/a/s3cr3t%2fKEY%3A4242/b", "/a/R/b", 1},
+		{"x=s3cr3t/KEY%3a4242&y=%733cr3t%2FKEY:4242", "x=R&y=R", 2},
+		{"u=%2Fa%3Fk%3Ds3cr3t%252FKEY%253A4242", "u=%2Fa%3Fk%3DR", 1},
+		// As written (the literal forms' business), another key, no escape.
+		{"s3cr3t/KEY:4242", "s3cr3t/KEY:4242", 0},
+		{"s3cr3t%2FKEY%3A4243", "s3cr3t%2FKEY%3A4243", 0},
+		{"plain text", "plain text", 0},
+	} {
+		if got, n := ReplaceEscaped(c.in, "R", key); got != c.want || n != c.n {
+			t.Errorf("ReplaceEscaped(%q): got %q (%d), want %q (%d)", c.in, got, n, c.want, c.n)
+		}
+	}
+}
+
+func FuzzReplaceEscaped(f *testing.F) {
+	f.Add("/a/s3cr3t%2fKEY%3A4242/b", "s3cr3t/KEY:4242")
+	f.Add("%u0073%2", "s%")
+	f.Fuzz(func(t *testing.T, s, key string) {
+		out, n := ReplaceEscaped(s, "REDACTED", key)
+		if (n == 0) != (out == s) {
+			t.Errorf("ReplaceEscaped(%q, %q): %q after %d replacements", s, key, out, n)
+		}
+	})
+}

@@ -26,6 +26,22 @@ func (s *scrubber) noteEncoded(v string) {
 	}
 }
 
+// noteBodyURLs notes the strAtmServiceKey values of the URLs a body holds
+// (noteEncoded), a value holding markup or a space left out: the body's
+// own key element (<strAtmServiceKey a=">">K</...>) is scrubbed as ASMX
+// reads it, and what redact.Values reads after such a name there is no
+// URL's.
+func (s *scrubber) noteBodyURLs(b string) {
+	if !mayNameKey(b) && !strings.Contains(b, "%") {
+		return
+	}
+	for _, x := range redact.EncodedValues(b) {
+		if !strings.ContainsAny(x, "<>\"' \t\r\n") {
+			s.note(x)
+		}
+	}
+}
+
 // multipartForm replaces the value of every field named strAtmServiceKey
 // (any case) of a multipart/form-data body b: ASMX refuses such a form
 // ("Request format is invalid"), which does not make the key the client
@@ -118,8 +134,26 @@ func Sweeper(ph string, values ...string) func(text string) string {
 		for _, f := range forms {
 			text = s.sweep(text, f)
 		}
+		return s.sweepEscaped(text)
+	}
+}
+
+// sweepEscaped replaces the found values of minSweepLen bytes or more
+// that text holds written with escapes other than their literal forms'
+// (redact.ReplaceEscaped).
+func (s *scrubber) sweepEscaped(text string) string {
+	if strings.IndexByte(text, '%') < 0 {
 		return text
 	}
+	var keys []string
+	for v := range s.found {
+		if len(v) >= minSweepLen && !isPlaceholder(v) {
+			keys = append(keys, v)
+		}
+	}
+	out, n := redact.ReplaceEscaped(text, s.ph, keys...)
+	s.n += n
+	return out
 }
 
 // ItemFilter returns a test of whether an encoded interaction
@@ -152,9 +186,37 @@ func ItemFilter(values ...string) func(item []byte) bool {
 		chars := strings.Split(run, "")
 		runs = append(runs, []byte(run), []byte(strings.Join(chars, `\0`)), []byte(strings.Join(chars, `\0\0\0`)))
 	}
+	// A value written with other escapes (sweepEscaped) keeps its runs
+	// of letters and digits as they are, but those a client escaped
+	// too: an item holding an escape passes if it holds one of its runs
+	// of minSweepLen or more, or the value has none.
+	var escRuns [][]byte
+	anyEscape := false
+	for v := range s.found {
+		if len(v) < minSweepLen {
+			continue
+		}
+		alnum := alnumRuns(v)
+		for _, run := range alnum {
+			escRuns = append(escRuns, []byte(run))
+		}
+		if len(alnum) == 0 {
+			anyEscape = true
+		}
+	}
 	return func(item []byte) bool {
 		if bytes.Contains(item, binaryTag) {
 			return true
+		}
+		if bytes.IndexByte(item, '%') >= 0 {
+			if anyEscape {
+				return true
+			}
+			for _, r := range escRuns {
+				if bytes.Contains(item, r) {
+					return true
+				}
+			}
 		}
 		for _, r := range runs {
 			if bytes.Contains(item, r) {
@@ -167,6 +229,23 @@ func ItemFilter(values ...string) func(item []byte) bool {
 
 // binaryTag is the tag of a text yaml.v3 writes as base64.
 var binaryTag = []byte("!!binary")
+
+// alnumRuns returns the runs of ASCII letters and digits of v that are
+// minSweepLen bytes or longer.
+func alnumRuns(v string) []string {
+	var out []string
+	start := 0
+	for i := 0; i <= len(v); i++ {
+		if i < len(v) && (v[i] >= '0' && v[i] <= '9' || v[i]|0x20 >= 'a' && v[i]|0x20 <= 'z') {
+			continue
+		}
+		if i-start >= minSweepLen {
+			out = append(out, v[start:i])
+		}
+		start = i + 1
+	}
+	return out
+}
 
 // longestPlainRun is the longest run of f's bytes that yaml.v3 writes as
 // they are in every style: printable ASCII but the space, the double
@@ -209,6 +288,19 @@ func (s *scrubber) sweepInteraction(i *cassette.Interaction, oldBody, oldResp st
 		}
 	}
 	rs.Body = s.sweepAll(rs.Body, HeaderValue(rs.Headers, "Content-Type"))
+	// And written with other escapes than the literal forms' (%2f, a
+	// '/' left as it is): decoded, where a text holds an escape.
+	rq.URL = s.sweepEscaped(rq.URL)
+	rq.RequestURI = s.sweepEscaped(rq.RequestURI)
+	rq.Body = inText(rq.Body, HeaderValue(rq.Headers, "Content-Type"), s.sweepEscaped)
+	for _, h := range []http.Header{rq.Headers, rs.Headers, rq.Trailer, rs.Trailer} {
+		for _, vs := range h {
+			for j := range vs {
+				vs[j] = s.sweepEscaped(vs[j])
+			}
+		}
+	}
+	rs.Body = inText(rs.Body, HeaderValue(rs.Headers, "Content-Type"), s.sweepEscaped)
 	if rq.Body != oldBody {
 		fixLength(&rq.ContentLength, rq.Headers, len(rq.Body))
 	}

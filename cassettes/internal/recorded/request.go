@@ -340,13 +340,29 @@ func sumText(s string) []byte {
 // errors and logs: a call's operation and parameters but the key, or the
 // method and URL of another request, its query's key replaced and a key
 // elsewhere in it masked as redact.URL masks one (a path's
-// .../strAtmServiceKey=K, a name percent-encoded, a password).
+// .../strAtmServiceKey=K, a name percent-encoded, a password), and each
+// path segment after an .asmx file that names no operation replaced
+// (redact.MaskPathKeys: a client that built its URL wrong may have put its
+// key there, .../service.asmx/KEY, which no parameter names; a line
+// printed before a call with that key is noted cannot be taken back).
 func DescribeRequest(method, rawURL string, h http.Header, body string) string {
 	if c, ok := CallOf(method, rawURL, h, body); ok {
 		return describeCall(c)
 	}
 	s := &scrubber{ph: Placeholder}
-	return method + " " + redact.URL(s.url(rawURL))
+	return method + " " + redact.URL(MaskPathKeysURL(s.url(rawURL)))
+}
+
+// MaskPathKeysURL is rawURL (or a request line, "GET /path?query") with
+// redact.MaskPathKeys applied to what comes before its query or fragment:
+// each path segment after an .asmx file that names no operation is
+// Placeholder.
+func MaskPathKeysURL(rawURL string) string {
+	end := len(rawURL)
+	if i := strings.IndexAny(rawURL, "?#"); i >= 0 {
+		end = i
+	}
+	return redact.MaskPathKeys(rawURL[:end], Placeholder) + rawURL[end:]
 }
 
 // describeCall writes Op(name="value", ...) [binding].

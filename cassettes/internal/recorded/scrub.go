@@ -176,7 +176,11 @@ func (s *scrubber) request(rq *cassette.Request) {
 	// its value is noted, and swept with the other keys found.
 	s.noteEncoded(rq.URL)
 	s.noteEncoded(rq.RequestURI)
-	rq.Body = s.body(rq.Body, HeaderValue(rq.Headers, "Content-Type"))
+	// So too a URL in the body (a SOAP header's WS-Addressing To or
+	// Action, .../service.asmx?strAtmServiceKey=K), in its own encoding.
+	ct := HeaderValue(rq.Headers, "Content-Type")
+	inText(rq.Body, ct, func(b string) string { s.noteBodyURLs(b); return b })
+	rq.Body = s.body(rq.Body, ct)
 	if len(rq.Form) > 0 { // after the body, whose continuation (the rest of a key) the form holds as names
 		rq.Form = s.values(rq.Form)
 	}
