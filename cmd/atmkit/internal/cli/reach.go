@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/conformance"
+	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/internal/tlsconf"
 )
 
@@ -61,8 +62,30 @@ func (e *Env) FirstReachSet(fs *flag.FlagSet) string {
 
 // Secrets are the values of the headers, masked wherever atmkit prints.
 func (f *Reach) Secrets() []string {
+	return f.secrets(func(string) bool { return true })
+}
+
+// CredentialSecrets are the values of the headers that carry credentials,
+// by their names as the recorder's scrubbing reads them
+// (redact.IsCredentialHeader: Authorization, Cookie, X-Api-Key, …), or
+// that are named in scrub (--scrub-header, any case): the values never
+// shown or written. Another header's value ('Accept: text/xml',
+// 'X-Client: atm-app') is no secret: masked, it would turn the same words
+// of an answer (its Content-Type) into REDACTED.
+func (f *Reach) CredentialSecrets(scrub ...string) []string {
+	return f.secrets(func(name string) bool {
+		return redact.IsCredentialHeader(name) || slices.ContainsFunc(scrub, func(s string) bool { return strings.EqualFold(s, name) })
+	})
+}
+
+// secrets are the values of the headers whose names secret holds, and
+// the credential of each "Scheme credential" value among them.
+func (f *Reach) secrets(secret func(name string) bool) []string {
 	var out []string
-	for _, vs := range f.headers.h {
+	for name, vs := range f.headers.h {
+		if !secret(name) {
+			continue
+		}
 		for _, v := range vs {
 			out = append(out, v)
 			// The credential of an "Authorization: Bearer <token>".
