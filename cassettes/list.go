@@ -47,7 +47,11 @@ type Entry struct {
 // them: 16 at most, those of calls answered 200 first) are replaced in
 // every entry's request line and parameters: a cassette made elsewhere
 // never shows its key, also where one interaction holds the key another
-// sent (.../service.asmx/KEY).
+// sent (.../service.asmx/KEY). Each segment of such a request's path
+// after the .asmx file that names no operation shows as Placeholder
+// whatever it holds (.../service.asmx/REDACTED), as atmkit record's
+// progress lines and cassette verify show it: a key no call carries (none
+// answered 200 with it) may stand there.
 //
 // The options are LoadIndex's; List heeds WithRequestEncoding, which reads
 // the recorded queries and forms that name no charset in the deployment's
@@ -86,7 +90,7 @@ func ListContext(ctx context.Context, path string, opts ...IndexOption) ([]Entry
 			// in no entry).
 			cp := &cassette.Interaction{Request: cassette.Request{Method: i.Request.Method, URL: i.Request.URL, Headers: i.Request.Headers.Clone()}}
 			Scrub(cp)
-			e.Operation = sweep(requestLine(cp.Request.Method, cp.Request.URL))
+			e.Operation = sweep(recorded.MaskPathKeysURL(requestLine(cp.Request.Method, cp.Request.URL)))
 		}
 		for j, p := range e.Params {
 			e.Params[j][1] = sweep(p[1])

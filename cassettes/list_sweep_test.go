@@ -52,3 +52,38 @@ func TestListSweepsKeysAcrossInteractions(t *testing.T) {
 		t.Errorf("the parameters: got %s, want %s", got, want)
 	}
 }
+
+// TestListMasksPathKeys lists a cassette whose requests carry a key in the
+// path after the .asmx file where no call carries it (no call answered
+// 200 with it): each segment there that names no operation shows as
+// REDACTED, as atmkit record's progress lines and cassette verify show it;
+// a segment naming an operation, the script proxy's js and the query stay.
+func TestListMasksPathKeys(t *testing.T) {
+	t.Parallel()
+	const pathKey = "s3cr3t-KEY-4242"
+	svc := "http://h" + asmx.ServicePath
+	path := filepath.Join(t.TempDir(), "pathkeys.yaml")
+	writeCassette(t, path, []*cassette.Interaction{
+		interaction("GET", svc+"/"+pathKey, "", ""),
+		interaction("GET", svc+"/ReturnProvinces/"+url.PathEscape(pathKey)+"?x=1", "", ""),
+		interaction("GET", svc+"/js", "", ""),
+		interaction("GET", svc+"?WSDL", "", ""),
+	})
+	entries, err := cassettes.List(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Operation)
+	}
+	want := []string{
+		"GET " + asmx.ServicePath + "/" + cassettes.Placeholder,
+		"GET " + asmx.ServicePath + "/ReturnProvinces/" + cassettes.Placeholder + "?x=1",
+		"GET " + asmx.ServicePath + "/js",
+		"GET " + asmx.ServicePath + "?WSDL",
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("List shows %q, want %q", got, want)
+	}
+}
