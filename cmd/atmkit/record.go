@@ -72,7 +72,7 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 	if err != nil {
 		return cli.Usagef("record", "--upstream: %v", err)
 	}
-	m.HideKeys(f.reach.CredentialSecrets(f.scrub...)...) // as cassette verify (reach.go)
+	m.HideKeys(f.reach.Secrets(f.scrub...)...)
 	rt, err := m.Transport(fs, &f.reach, "upstream")
 	if err != nil {
 		return err

@@ -41,7 +41,7 @@ func (f *verifyFlags) register(m *Main) *flag.FlagSet {
 	fs.Float64Var(&f.rate, "rate", 0, "at most this many requests a second (a `number`), evenly spaced (0: no limit)")
 	fs.IntVar(&f.maxDiffs, "max-differences", verify.DefaultMaxDifferences, "value differences shown per interaction (all are counted)")
 	fs.BoolVar(&f.quiet, "quiet", false, "print only the interactions that drifted, and the summary")
-	fs.Var(&f.scrub, "scrub-header", "with --update, also write this header's values as REDACTED, and mask a --header of this name as a secret (repeatable; names with key, token, secret, password, credential, signature, session or auth always are)")
+	fs.Var(&f.scrub, "scrub-header", "with --update, also write this header's values as REDACTED, and mask a plain --header of this name (User-Agent) as a secret (repeatable; names with key, token, secret, password, credential, signature, session or auth always are)")
 	f.encoding.Register(fs, "; requests are sent again as recorded, byte for byte")
 	f.reach.Register(fs, "the upstream", true)
 	return fs
@@ -71,7 +71,7 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 	); err != nil {
 		return err
 	}
-	secrets := f.reach.CredentialSecrets(f.scrub...) // not 'Accept: text/xml' (reach.go)
+	secrets := f.reach.Secrets(f.scrub...) // not 'Accept: text/xml' (reach.go)
 	m.HideKeys(append([]string{f.key}, secrets...)...)
 	m.WarnKeySpaces(f.key)
 	rt, err := m.Transport(fs, &f.reach, "upstream")

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/atmkit/atmkit/conformance"
-	"github.com/atmkit/atmkit/internal/redact"
 	"github.com/atmkit/atmkit/internal/tlsconf"
 )
 
@@ -60,21 +59,29 @@ func (e *Env) FirstReachSet(fs *flag.FlagSet) string {
 	return ""
 }
 
-// Secrets are the values of the headers, masked wherever atmkit prints.
-func (f *Reach) Secrets() []string {
-	return f.secrets(func(string) bool { return true })
+// plainHeaders are the request headers whose standard meaning holds no
+// credential: content negotiation, caching and the client's name. Their
+// values are no secrets: masked, 'Accept: text/xml' would turn an
+// answer's own Content-Type into REDACTED in a report or in the cassette
+// `cassette verify --update` writes. Referer and Origin are not among
+// them: they can hold a URL with a key.
+var plainHeaders = []string{
+	"Accept", "Accept-Charset", "Accept-Encoding", "Accept-Language",
+	"Cache-Control", "Content-Language", "Pragma", "User-Agent",
+	"X-Requested-With",
 }
 
-// CredentialSecrets are the values of the headers that carry credentials,
-// by their names as the recorder's scrubbing reads them
-// (redact.IsCredentialHeader: Authorization, Cookie, X-Api-Key, …), or
-// that are named in scrub (--scrub-header, any case): the values never
-// shown or written. Another header's value ('Accept: text/xml',
-// 'X-Client: atm-app') is no secret: masked, it would turn the same words
-// of an answer (its Content-Type) into REDACTED.
-func (f *Reach) CredentialSecrets(scrub ...string) []string {
+// Secrets are the values of the headers, masked wherever atmkit prints
+// and swept from what it writes: every header's but a plain one's
+// (plainHeaders: Accept, User-Agent, ...), unless scrub names it
+// (--scrub-header, any case), with the credential of each "Scheme
+// credential" value (Authorization: Bearer <token>). A header of any other
+// name (X-Partner-Id) may carry a gateway's credential, so its value is
+// one.
+func (f *Reach) Secrets(scrub ...string) []string {
 	return f.secrets(func(name string) bool {
-		return redact.IsCredentialHeader(name) || slices.ContainsFunc(scrub, func(s string) bool { return strings.EqualFold(s, name) })
+		named := func(s string) bool { return strings.EqualFold(s, name) }
+		return !slices.ContainsFunc(plainHeaders, named) || slices.ContainsFunc(scrub, named)
 	})
 }
 
