@@ -48,7 +48,8 @@ func (s *Server) injectFault(w http.ResponseWriter, ex *exchange, op string, b a
 		s.held.hold(ex, s.heldCallOf(ex, op, b, &f))
 		defer s.held.release(ex)
 	}
-	if d := f.delay(k); d > 0 {
+	d := f.delay(k)
+	if d > 0 {
 		t := time.NewTimer(d)
 		defer t.Stop()
 		select {
@@ -64,10 +65,14 @@ func (s *Server) injectFault(w http.ResponseWriter, ex *exchange, op string, b a
 			s.drop(w, ex)
 			return true
 		}
+	}
+	if d > 0 || f.Dribble != nil {
 		// The server's write timeout runs from the request's arrival: a
 		// delay longer than it would leave the answer unwritten (the
-		// client sees the connection close) though journaled as sent.
-		// The answer gets the whole timeout from now.
+		// client sees the connection close) though journaled as sent,
+		// and a dribble of the whole timeout (which the fault's check
+		// takes) would lose its last chunks. The answer gets the whole
+		// timeout from now.
 		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(WriteTimeout))
 	}
 	switch {

@@ -550,6 +550,43 @@ func TestFaultDelayLongerThanTheWriteTimeout(t *testing.T) {
 	}
 }
 
+// TestFaultDribbleLongerThanTheWriteTimeout: a dribble with no delay
+// before it gets the whole write timeout from the moment its header goes,
+// as a delayed answer does: the server's timeout runs from the request's
+// arrival, so a dribble that fits the timeout by itself (a dribble of two
+// minutes, the mock's write timeout, which the fault's check takes) lost
+// its last chunks to it, and the client saw the body cut short, though
+// the dribble promises it whole. (A server whose write timeout is shorter
+// than the dribble stands for the mock's two minutes.)
+func TestFaultDribbleLongerThanTheWriteTimeout(t *testing.T) {
+	t.Parallel()
+	s, err := New(WithDataset(smallDataset()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: s, WriteTimeout: 200 * time.Millisecond}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	base := "http://" + ln.Addr().String()
+	want := call(t, base, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))
+	if _, err := s.AddFault(Fault{Operation: asmx.OpReturnProvinces, Dribble: &Dribble{Chunks: 3, Duration: 600 * time.Millisecond}}); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(callRequest(t, base, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != 200 || string(body) != want.body {
+		t.Errorf("dribbled answer: got %d, %d bytes (%v), want 200 and the normal answer whole, %d bytes", resp.StatusCode, len(body), err, len(want.body))
+	}
+}
+
 // TestFaultMalformedStreamsHalf: a malformed fault on a long answer
 // (ReturnAllAtms of thousands of ATMs, written in pieces) sends the first
 // half of the normal answer without holding it: the call allocates a small
