@@ -91,6 +91,37 @@ func TestServeFaultIDHoldingAKey(t *testing.T) {
 	}
 }
 
+// TestServeFaultRefusalHoldingAKey: a refused fault whose text holds one
+// of the keys (or the admin token) is echoed in its refusal with the key
+// masked, wherever the fault and the key came from: the refusal stopped
+// the reading of the settings before the keys were taken to be masked (a
+// --key after the --fault, ATMKIT_KEYS, a config file's keys, which come
+// after its faults), and printed the fault, key and all.
+func TestServeFaultRefusalHoldingAKey(t *testing.T) {
+	t.Parallel()
+	const key, token = "Fault-Key-4712", "Fault-Token-4713"
+	spec := `text="the key ` + key + ` and the token ` + token + `",status=9999`
+	for _, tt := range []struct {
+		name string
+		args []string
+		env  map[string]string
+	}{
+		{"key before", []string{"--key", key, "--admin-token", token, "--fault", spec}, nil},
+		{"key after", []string{"--fault", spec, "--key=" + key, "-admin-token", token}, nil},
+		{"variables", nil, map[string]string{"ATMKIT_KEYS": "k1," + key, "ATMKIT_ADMIN_TOKEN": token, "ATMKIT_FAULT": spec}},
+		{"flag, keys in variables", []string{"--fault", spec}, map[string]string{"ATMKIT_KEY": key, "ATMKIT_ADMIN_TOKEN": token}},
+		{"config file", []string{"--config", writeConfig(t, "admin-token: "+token+"\nkeys: ["+key+"]\nfaults:\n  - '"+spec+"'\n")}, nil},
+		{"config file, mapping", []string{"--config", writeConfig(t, "keys: ["+key+"]\nadmin_token: "+token+
+			"\nfaults:\n  - {soapFault: {text: \"the key "+key+" and the token "+token+"\"}, status: 9999}\n")}, nil},
+	} {
+		code, stdout, stderr := runAtmkit(tt.env, append([]string{"serve", "--addr", "127.0.0.1:0"}, tt.args...)...)
+		wantUsageLine(t, tt.name, code, stdout, stderr, "status 9999: want 200 to 599")
+		if strings.Contains(stdout+stderr, key) || strings.Contains(stdout+stderr, token) {
+			t.Errorf("%s: the output holds the key or the token: %s%s", tt.name, stdout, stderr)
+		}
+	}
+}
+
 // TestServeConfigFaultRefusalsInItsTerms: a config file's fault that YAML
 // reads into what JSON cannot hold (a mapping with a key that is no
 // string, a number that is not finite) is refused in the fault's terms,

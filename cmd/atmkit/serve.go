@@ -80,10 +80,12 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	var f serveFlags
 	w := f.register(m)
 	if err := m.Parse(w, args, serveEnvAliases); err != nil {
+		m.HideKeys(m.GivenSecrets(w, args, serveEnvAliases)...) // the refusal may echo a key (a --fault's text)
 		return err
 	}
 	if f.config != "" {
 		if err := m.ApplyConfig(w, f.config, serveEnvAliases); err != nil {
+			m.HideKeys(append(append([]string{f.adminToken}, f.keys...), f.reach.Secrets()...)...) // set before the file's others
 			return err
 		}
 	}

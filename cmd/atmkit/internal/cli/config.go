@@ -91,7 +91,25 @@ func (e *Env) ApplyConfig(fset *flag.FlagSet, path string, envAliases map[string
 	for k := range settings {
 		keys = append(keys, k)
 	}
-	slices.Sort(keys)
+	// The secrets first (keys, admin-token, headers), then the others in
+	// order: a refusal of another setting may echo one holding a key (a
+	// fault's text), which the command masks only once it holds the keys.
+	secret := func(k string) bool {
+		name := strings.ReplaceAll(strings.TrimSpace(k), "_", "-")
+		if a, ok := configAliases[name]; ok {
+			name = a
+		}
+		return secretFlags[name]
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		if sa, sb := secret(a), secret(b); sa != sb {
+			if sa {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
 	seen := map[string]string{}
 	for _, key := range keys {
 		name := strings.ReplaceAll(strings.TrimSpace(key), "_", "-")

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"io"
 	"slices"
 	"strings"
@@ -63,4 +64,61 @@ func (mw *maskWriter) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// GivenSecrets returns the values of fs's secret flags (--key,
+// --admin-token, --header's values) that args and their ATMKIT_*
+// variables (and the extra names of aliases) give, read without parsing:
+// for a command whose parse failed, so that the refusal, which may echo
+// another setting holding a key (a --fault's text), is masked. A refused
+// value stops the parse before the flags after it are read and before any
+// variable is.
+func (e *Env) GivenSecrets(fs *flag.FlagSet, args []string, aliases map[string]string) []string {
+	var out []string
+	add := func(name, v string) {
+		if name != "header" {
+			out = append(out, v)
+			return
+		}
+		// A header's value, and the credential of "Authorization: Bearer <token>".
+		_, v, _ = strings.Cut(v, ":")
+		v = strings.TrimSpace(v)
+		out = append(out, v)
+		if _, cred, ok := strings.Cut(v, " "); ok {
+			out = append(out, strings.TrimSpace(cred))
+		}
+	}
+	for i := 0; i < len(args); i++ {
+		if args[i] == "--" {
+			break
+		}
+		name, v, hasValue := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
+		if !strings.HasPrefix(args[i], "-") || !secretFlags[name] || fs.Lookup(name) == nil {
+			continue
+		}
+		if !hasValue && i+1 < len(args) {
+			i++
+			v = args[i]
+		}
+		add(name, v)
+	}
+	for name := range secretFlags {
+		if fs.Lookup(name) == nil {
+			continue
+		}
+		names := []string{CommandEnvName(fs.Name(), name)}
+		if a, ok := aliases[name]; ok {
+			names = append(names, a)
+		}
+		for _, n := range names {
+			sep := ","
+			if name == "header" {
+				sep = "\n"
+			}
+			for _, v := range strings.Split(e.Getenv(n), sep) {
+				add(name, v)
+			}
+		}
+	}
+	return out
 }
