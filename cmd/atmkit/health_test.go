@@ -125,6 +125,11 @@ func TestHealth(t *testing.T) {
 		{"a redirect to another host", nil, []string{"--url", redirecting.URL, "--header", "X-Gateway-Key: gw-secret-4242"}, 1, "answered 307 Temporary Redirect, a redirect to \"http://127.0.0.1:"},
 		{"an endless answer", nil, []string{"--url", endless.URL, "--timeout", "2s"}, 1, "/__admin/health: an answer that did not end within --timeout"},
 		{"not an HTTP URL", nil, []string{"--url", "ftp://127.0.0.1:21"}, 2, "--url ftp://127.0.0.1:21: want an http or https URL"},
+		// A port no server can have is a wrong command line (exit 2), not
+		// a mock that is down: it was exit 1, "dial tcp: address 99999:
+		// invalid port", and port 0 "connection refused".
+		{"a port over 65535", nil, []string{"--url", "http://127.0.0.1:99999"}, 2, "--url http://127.0.0.1:99999: the port must be a number from 1 to 65535"},
+		{"port 0", map[string]string{"ATMKIT_URL": "https://127.0.0.1:0/"}, nil, 2, `ATMKIT_URL="https://127.0.0.1:0/": the port must be a number from 1 to 65535`},
 		{"the service's URL", nil, []string{"--url", mock.URL + "/service/service.asmx"}, 2, "/service/service.asmx: the service's URL; want the mock's base URL, such as http://127.0.0.1:8080"},
 		// The URL of the admin page or of another admin endpoint (the
 		// health endpoint's own is taken, above): a 404 of

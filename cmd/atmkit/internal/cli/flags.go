@@ -361,6 +361,13 @@ func CheckHTTPURL(s string) string {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return "want an http or https URL, such as https://atm.example.org"
 	}
+	// url.Parse takes any digits for a port: 99999 and 0 name no server,
+	// which a call would report as one that is down.
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return "the port must be a number from 1 to 65535"
+		}
+	}
 	return ""
 }
 
