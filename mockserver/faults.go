@@ -500,7 +500,8 @@ func cloneFault(f *Fault) Fault {
 }
 
 // WithFault activates f from the start, as if added with AddFault. Faults
-// without an ID are given ids in the order of their options.
+// without an ID are given ids in the order of their options, skipping the
+// ids the other WithFault faults are given, later ones too.
 func WithFault(f Fault) Option {
 	return func(c *config) error {
 		f = cloneFault(&f)

@@ -37,6 +37,27 @@ func TestFaultJSONRoundTrip(t *testing.T) {
 
 // TestFaultCheck: Check returns a fault as a server stores it, without
 // changing the caller's, and refuses what AddFault refuses.
+// TestFaultIDsAtStartSkipGivenOnes: faults given at start without an id
+// are named f1, f2, … skipping the ids the others are given, whatever
+// their order: a fault named f1 after one without an id (atmkit serve
+// --fault drop --fault id=f1,status=503) was refused, "taken by an
+// active fault", the one the mock had just named f1.
+func TestFaultIDsAtStartSkipGivenOnes(t *testing.T) {
+	t.Parallel()
+	s, err := New(WithDataset(smallDataset()), WithFault(Fault{Operation: asmx.OpReturnProvinces, Drop: true}),
+		WithFault(Fault{ID: "f1", Status: 503}), WithFault(Fault{Status: 500}), WithFault(Fault{ID: "f3", Delay: time.Second}))
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	var ids []string
+	for _, f := range s.Faults() {
+		ids = append(ids, f.ID)
+	}
+	if want := []string{"f2", "f1", "f4", "f3"}; !reflect.DeepEqual(ids, want) {
+		t.Errorf("fault ids: got %v, want %v", ids, want)
+	}
+}
+
 func TestFaultCheck(t *testing.T) {
 	t.Parallel()
 	in := Fault{Operation: "returnprovinces", SOAPFault: &SOAPFault{Code: "soap:Sender"}, Times: 1}

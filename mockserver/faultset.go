@@ -41,7 +41,11 @@ const maxFaults = 10000
 // add checks f and activates it under its ID, which must pass
 // checkFaultID and be no active fault's (errFaultIDTaken), or, with none,
 // under the next of f1, f2, … that no active fault has.
-func (fs *faultSet) add(f Fault) (Fault, error) {
+func (fs *faultSet) add(f Fault) (Fault, error) { return fs.addReserving(f, nil) }
+
+// addReserving is add, naming a fault without an ID with none of the ids
+// in reserved either: those of the faults given at start after it.
+func (fs *faultSet) addReserving(f Fault, reserved map[string]bool) (Fault, error) {
 	id := f.ID
 	if id != "" {
 		if err := checkFaultID(id); err != nil {
@@ -64,7 +68,7 @@ func (fs *faultSet) add(f Fault) (Fault, error) {
 	case id != "" && taken(id):
 		return Fault{}, fmt.Errorf("fault id %q: %w by an active fault (remove it first, or give another)", id, errFaultIDTaken)
 	case id == "":
-		for id == "" || taken(id) {
+		for id == "" || taken(id) || reserved[id] {
 			fs.nextID++
 			id = "f" + strconv.Itoa(fs.nextID)
 		}
@@ -184,11 +188,15 @@ func (s *Server) AddFault(f Fault) (Fault, error) { return s.addFault(f) }
 // addFault adds f (AddFault, the admin API, WithFault's faults), refusing
 // an id that holds a configured key: the journal, the held calls and the
 // admin API show a fault's id as it is.
-func (s *Server) addFault(f Fault) (Fault, error) {
+func (s *Server) addFault(f Fault) (Fault, error) { return s.addFaultReserving(f, nil) }
+
+// addFaultReserving is addFault, naming a fault without an ID with none
+// of the ids in reserved (faultSet.addReserving).
+func (s *Server) addFaultReserving(f Fault, reserved map[string]bool) (Fault, error) {
 	if f.ID != "" && s.keyMask.Text(f.ID) != f.ID {
 		return Fault{}, ErrFaultIDHoldsKey
 	}
-	return s.faults.add(f)
+	return s.faults.addReserving(f, reserved)
 }
 
 // Faults returns copies of the active faults, oldest first, each with the

@@ -135,8 +135,12 @@ func NewContext(ctx context.Context, opts ...Option) (*Server, error) {
 	}
 	s.data.frags.grow(s.enc.variants, len(ds.ATMs))
 	s.writers = s.newWriters()
+	given := map[string]bool{} // the ids the faults are given, which f1, f2, … skip
 	for _, f := range cfg.faults {
-		if _, err := s.addFault(f); err != nil {
+		given[f.ID] = f.ID != ""
+	}
+	for _, f := range cfg.faults {
+		if _, err := s.addFaultReserving(f, given); err != nil {
 			return nil, fmt.Errorf("mock server fault: %w", err)
 		}
 	}
