@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -373,8 +375,15 @@ func parseFaultDuration(field, s string) (time.Duration, error) {
 		return 0, nil
 	}
 	d, err := time.ParseDuration(s)
+	if err != nil && durationSyntax.MatchString(s) { // a duration, but too long for one
+		return 0, fmt.Errorf("fault %s %q: out of range (Go durations go up to %s, about 292 years)", field, s, time.Duration(math.MaxInt64))
+	}
 	if err != nil {
 		return 0, fmt.Errorf("fault %s %q: want a Go duration such as \"400ms\"", field, s)
 	}
 	return d, nil
 }
+
+// durationSyntax is the syntax of a Go duration (time.ParseDuration's),
+// whatever its size.
+var durationSyntax = regexp.MustCompile(`^[-+]?(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+$`)

@@ -498,6 +498,10 @@ func TestFaultJSONErrorsNameTheField(t *testing.T) {
 		{`{"delay":"1s"`, "the body is not JSON (unexpected EOF)"},
 		{`{"probability":1e400,"status":503}`, "fault probability: 1e400 is out of range, want a number"},
 		{`{"times":99999999999999999999,"status":503}`, "fault times: 99999999999999999999 is out of range, want an integer"},
+		// A duration past Go's 292 years was said to be no duration.
+		{`{"delay":"9999999999h"}`, `fault delay \"9999999999h\": out of range (Go durations go up to 2562047h47m16.854775807s, about 292 years)`},
+		{`{"dribble":{"chunks":2,"duration":"-106752d"}}`, `fault dribble duration \"-106752d\": want a Go duration such as \"400ms\"`},
+		{`{"jitter":"-9999999999h"}`, `fault jitter \"-9999999999h\": out of range (Go durations go up to 2562047h47m16.854775807s, about 292 years)`},
 		{`{"status":503,"delay":"1s","delay":"2s"}`, `fault: field \"delay\" given twice`},
 		{`{"drop":true,"times":1,"drop":false}`, `fault: field \"drop\" given twice`},
 		// Names are exact: another case is an unknown field, named with
