@@ -66,13 +66,12 @@ func (s *Server) injectFault(w http.ResponseWriter, ex *exchange, op string, b a
 			return true
 		}
 	}
-	if d > 0 || f.Dribble != nil {
+	if d > 0 {
 		// The server's write timeout runs from the request's arrival: a
 		// delay longer than it would leave the answer unwritten (the
-		// client sees the connection close) though journaled as sent,
-		// and a dribble of the whole timeout (which the fault's check
-		// takes) would lose its last chunks. The answer gets the whole
-		// timeout from now.
+		// client sees the connection close) though journaled as sent.
+		// The answer gets the whole timeout from now (a dribble, from
+		// its last chunk's time: dribbleWriter.WriteHeader).
 		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(WriteTimeout))
 	}
 	switch {
@@ -294,6 +293,12 @@ func (dw *dribbleWriter) WriteHeader(code int) {
 	dw.ResponseWriter.WriteHeader(code)
 	_ = http.NewResponseController(dw.ResponseWriter).Flush()
 	dw.start = time.Now()
+	// The server's write timeout ran from the request's arrival: the
+	// chunks due until the end of the dribble, and the time to write the
+	// last one, the whole timeout (a dribble of the two minutes the
+	// fault's check takes lost its last chunk to it, or all of them
+	// after a slow request).
+	_ = http.NewResponseController(dw.ResponseWriter).SetWriteDeadline(dw.start.Add(dw.d.Duration + WriteTimeout))
 }
 
 func (dw *dribbleWriter) Write(p []byte) (int, error) {

@@ -587,6 +587,57 @@ func TestFaultDribbleLongerThanTheWriteTimeout(t *testing.T) {
 	}
 }
 
+// TestFaultDribbleLeavesTimeToWrite: a dribble's write deadline leaves
+// the whole write timeout after the time its last chunk is due, so the
+// chunk, however long, can be written: the deadline was the write timeout
+// from before the header, so a dribble of the two minutes the fault's
+// check takes had its last chunk due after the deadline, and the client
+// got the body without it. (The deadlines the mock sets are read on
+// their way to a real connection.)
+func TestFaultDribbleLeavesTimeToWrite(t *testing.T) {
+	t.Parallel()
+	const dur = 300 * time.Millisecond
+	s, err := New(WithDataset(smallDataset()), WithFault(Fault{Operation: asmx.OpReturnProvinces, Dribble: &Dribble{Chunks: 2, Duration: dur}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := make(chan *deadlineWriter, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		dw := &deadlineWriter{ResponseWriter: w}
+		s.ServeHTTP(dw, r)
+		seen <- dw
+	}))
+	defer srv.Close()
+	got := call(t, srv.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))
+	runChecks(t, got, hasStatus(200), bodyContains("</provinces>"))
+	dw := <-seen
+	if want := dw.header.Add(dur + WriteTimeout); dw.deadline.Before(want) {
+		t.Errorf("write deadline: %s after the header, want at least the dribble's %s and the write timeout %s after it",
+			dw.deadline.Sub(dw.header), dur, WriteTimeout)
+	}
+}
+
+// deadlineWriter notes when its header was written and the last write
+// deadline set through it, and passes both on.
+type deadlineWriter struct {
+	http.ResponseWriter
+	header, deadline time.Time
+}
+
+func (w *deadlineWriter) WriteHeader(code int) {
+	if w.header.IsZero() {
+		w.header = time.Now()
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *deadlineWriter) SetWriteDeadline(t time.Time) error {
+	w.deadline = t
+	return http.NewResponseController(w.ResponseWriter).SetWriteDeadline(t)
+}
+
+func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
 // TestFaultMalformedStreamsHalf: a malformed fault on a long answer
 // (ReturnAllAtms of thousands of ATMs, written in pieces) sends the first
 // half of the normal answer without holding it: the call allocates a small
