@@ -80,8 +80,8 @@ func TestHideKeys(t *testing.T) {
 
 // TestGivenSecrets: the values of the secret flags are found in the
 // command line's every spelling and in their variables, without a parse;
-// other flags' values, arguments after "--" and flags the command does
-// not have are not taken.
+// other flags' values, a plain header's (Accept), arguments after "--"
+// and flags the command does not have are not taken.
 func TestGivenSecrets(t *testing.T) {
 	t.Parallel()
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
@@ -94,14 +94,14 @@ func TestGivenSecrets(t *testing.T) {
 	fs.String("fault", "", "")
 	env := map[string]string{"ATMKIT_KEYS": "k-env-1,k-env-2", "ATMKIT_ADMIN_TOKEN": "t-env", "ATMKIT_HEADER": "X-A: h-env\nAuthorization: Bearer b-env"}
 	e := &Env{Getenv: func(k string) string { return env[k] }}
-	got := e.GivenSecrets(fs, []string{"--fault", "text=x", "--key", "k1", "-key=k2", "--admin-token=t1", "-header", "X-Api-Key: h1",
+	got := e.GivenSecrets(fs, []string{"--fault", "text=x", "--key", "k1", "-key=k2", "--admin-token=t1", "-header", "X-Api-Key: h1", "--header", "Accept: text/xml",
 		"arg", "--", "--key", "k-after-dashes"}, map[string]string{"key": "ATMKIT_KEYS"})
 	for _, want := range []string{"k1", "k2", "t1", "h1", "k-env-1", "k-env-2", "t-env", "h-env", "Bearer b-env", "b-env"} {
 		if !slices.Contains(got, want) {
 			t.Errorf("GivenSecrets: got %q, want it to hold %q", got, want)
 		}
 	}
-	for _, not := range []string{"text=x", "k-after-dashes", "arg"} {
+	for _, not := range []string{"text=x", "k-after-dashes", "arg", "text/xml"} {
 		if slices.Contains(got, not) {
 			t.Errorf("GivenSecrets: got %q, want no %q", got, not)
 		}

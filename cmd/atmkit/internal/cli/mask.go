@@ -67,7 +67,7 @@ func (mw *maskWriter) Write(p []byte) (int, error) {
 }
 
 // GivenSecrets returns the values of fs's secret flags (--key,
-// --admin-token, --header's values) that args and their ATMKIT_*
+// --admin-token, --header's values but a plain header's) that args and their ATMKIT_*
 // variables (and the extra names of aliases) give, read without parsing:
 // for a command whose parse failed, so that the refusal, which may echo
 // another setting holding a key (a --fault's text), is masked. A refused
@@ -80,8 +80,12 @@ func (e *Env) GivenSecrets(fs *flag.FlagSet, args []string, aliases map[string]s
 			out = append(out, v)
 			return
 		}
-		// A header's value, and the credential of "Authorization: Bearer <token>".
-		_, v, _ = strings.Cut(v, ":")
+		// A header's value, and the credential of "Authorization: Bearer
+		// <token>"; a plain header's is none (Reach.Secrets).
+		hname, v, _ := strings.Cut(v, ":")
+		if slices.ContainsFunc(plainHeaders, func(p string) bool { return strings.EqualFold(p, strings.TrimSpace(hname)) }) {
+			return
+		}
 		v = strings.TrimSpace(v)
 		out = append(out, v)
 		if _, cred, ok := strings.Cut(v, " "); ok {
