@@ -80,7 +80,6 @@ func (m *Main) runServe(ctx context.Context, args []string) error {
 	var f serveFlags
 	w := f.register(m)
 	if err := m.Parse(w, args, serveEnvAliases); err != nil {
-		m.HideKeys(m.GivenSecrets(w, args, serveEnvAliases)...) // the refusal may echo a key (a --fault's text)
 		return err
 	}
 	if f.config != "" {

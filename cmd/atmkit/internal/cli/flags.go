@@ -124,6 +124,9 @@ func (e *Env) Parse(fs *flag.FlagSet, args []string, aliases map[string]string) 
 			fs.SetOutput(out)
 			return err
 		}
+		// The refusal may echo a value holding a key (a --fault's text),
+		// and the keys after it were not read: the output masks them.
+		e.HideKeys(e.GivenSecrets(fs, args, aliases)...)
 		return Usagef(fs.Name(), "%s", flagParseError(fs, err))
 	}
 	origin := e.origins(fs)
@@ -165,6 +168,9 @@ func (e *Env) Parse(fs *flag.FlagSet, args []string, aliases map[string]string) 
 			return
 		}
 	})
+	if err != nil { // a variable's refusal (ATMKIT_FAULT's text), as above
+		e.HideKeys(e.GivenSecrets(fs, args, aliases)...)
+	}
 	return err
 }
 
