@@ -324,6 +324,10 @@ func (d *DelayDistribution) check() error {
 		switch {
 		case d.Median < 0:
 			return fmt.Errorf("delayDistribution median %s is negative", d.Median)
+		case d.Median == 0:
+			// Every draw would be 0 (or, with a huge sigma, 0 times
+			// infinity), as a delay of 0s would: refused alike.
+			return errors.New(`delayDistribution median missing (or 0s): want the typical delay, such as "80ms"`)
 		case !(d.Sigma > 0) || math.IsInf(d.Sigma, 0):
 			return fmt.Errorf("delayDistribution sigma %v: want a number more than 0", d.Sigma)
 		case d.Lower != 0 || d.Upper != 0:
@@ -335,6 +339,8 @@ func (d *DelayDistribution) check() error {
 			return fmt.Errorf("delayDistribution lower %s is negative", d.Lower)
 		case d.Upper < d.Lower:
 			return fmt.Errorf("delayDistribution lower %s is above upper %s", d.Lower, d.Upper)
+		case d.Upper == 0:
+			return errors.New(`delayDistribution upper missing (or 0s): want the longest delay, such as "200ms"`)
 		case d.Median != 0 || d.Sigma != 0:
 			return errors.New("delayDistribution median and sigma: fields of the lognormal distribution, not of uniform")
 		}
