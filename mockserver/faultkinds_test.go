@@ -536,6 +536,17 @@ func TestFaultDelayLongerThanTheWriteTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	r := call(t, serveShortWriteTimeout(t, s), asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))
+	runChecks(t, r, hasStatus(200), bodyContains("</provinces>"))
+	if e := s.Journal(RequestFilter{}); len(e) != 1 || e[0].Status != 200 || e[0].FaultKind != kindDelay {
+		t.Errorf("journal: got %+v, want the delayed call answered 200", e)
+	}
+}
+
+// serveShortWriteTimeout serves s over loopback with a write timeout of
+// 200 ms, standing for the mock's two minutes, and returns its base URL.
+func serveShortWriteTimeout(t *testing.T, s *Server) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -543,11 +554,7 @@ func TestFaultDelayLongerThanTheWriteTimeout(t *testing.T) {
 	srv := &http.Server{Handler: s, WriteTimeout: 200 * time.Millisecond}
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(func() { _ = srv.Close() })
-	r := call(t, "http://"+ln.Addr().String(), asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))
-	runChecks(t, r, hasStatus(200), bodyContains("</provinces>"))
-	if e := s.Journal(RequestFilter{}); len(e) != 1 || e[0].Status != 200 || e[0].FaultKind != kindDelay {
-		t.Errorf("journal: got %+v, want the delayed call answered 200", e)
-	}
+	return "http://" + ln.Addr().String()
 }
 
 // TestFaultDribbleLongerThanTheWriteTimeout: a dribble with no delay
@@ -564,14 +571,7 @@ func TestFaultDribbleLongerThanTheWriteTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: s, WriteTimeout: 200 * time.Millisecond}
-	go func() { _ = srv.Serve(ln) }()
-	t.Cleanup(func() { _ = srv.Close() })
-	base := "http://" + ln.Addr().String()
+	base := serveShortWriteTimeout(t, s)
 	want := call(t, base, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k"))
 	if _, err := s.AddFault(Fault{Operation: asmx.OpReturnProvinces, Dribble: &Dribble{Chunks: 3, Duration: 600 * time.Millisecond}}); err != nil {
 		t.Fatal(err)
