@@ -152,7 +152,7 @@ func (k *fitter) fields(fields []*Field, scope Scope, content Content, where str
 		at := path(where, f.label())
 		switch {
 		case f.List != "" && f.Item != nil:
-			itemScope := Lists(scope)[f.List]
+			itemScope, _ := ItemScope(scope, f)
 			it := f.Item
 			if itemScope == ScopeLanguage && len(it.Fields) == 0 {
 				continue // the code itself: a string

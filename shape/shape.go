@@ -277,6 +277,14 @@ type Field struct {
 	// Item is the list's item: an element with fields, or for languages
 	// an element holding the language code.
 	Item *Field
+	// Group groups a locations result's list (its top-level locations
+	// list, typed only) by the locations' institution ("institution",
+	// GroupInstitution): each item is an institution's group, holding
+	// the institution's values (scope ScopeGroup) and a locations list of
+	// its own with the locations of it in the answer, in the answer's
+	// order; the groups are in the order of each one's first location,
+	// as LINQ's GroupBy orders them (ArrayOfBank/Bank{Name, Atms/Atm}).
+	Group string
 
 	line  int            // line in the shape file, 0 when built in code
 	lines map[string]int // lines of the field's keys in the shape file

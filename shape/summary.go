@@ -35,7 +35,7 @@ func Summarize(s *Shape) Summary {
 				}
 				switch {
 				case f.List != "":
-					itemScope, ok := Lists(scope)[f.List]
+					itemScope, ok := ItemScope(scope, f)
 					if !ok || f.Item == nil {
 						continue
 					}
@@ -73,6 +73,13 @@ func Summarize(s *Shape) Summary {
 			}
 		} else {
 			visit(r.Fields, ScopeOf(content), r.Root)
+		}
+		for v := range mapped[ScopeGroup] {
+			// A group's values are its locations' institution's.
+			if mapped[ScopeLocation] == nil {
+				mapped[ScopeLocation] = map[string]bool{}
+			}
+			mapped[ScopeLocation][v] = true
 		}
 		scopes := []Scope{ScopeOf(content)}
 		switch content {

@@ -253,6 +253,7 @@ func (c *checker) checkResult(r *Result, where string) {
 		}
 	}
 	c.checkFields(r.Fields, ScopeOf(content), where)
+	c.checkGroups(r, where)
 	c.checkElementNames(r.Fields, where)
 	c.checkPrefixes(r, where)
 	c.checkFullEnds(r.Fields, r.Layout == Node, where)
@@ -416,6 +417,9 @@ func (c *checker) checkField(f *Field, scope Scope, at string) {
 	if f.TypeNamespace != "" && (len(f.Fields) == 0 && f.Enum == "" || f.List != "") {
 		c.addf(f.lineOf("typeNamespace"), at+".typeNamespace", "only an element with fields or a value of an enum has a type namespace")
 	}
+	if f.Group != "" && f.List == "" {
+		c.addf(f.lineOf("group"), at+".group", "only a list is grouped")
+	}
 	switch {
 	case f.List != "":
 		c.checkList(f, scope, at)
@@ -434,7 +438,7 @@ func (c *checker) checkField(f *Field, scope Scope, at string) {
 
 func (c *checker) checkList(f *Field, scope Scope, at string) {
 	lists := Lists(scope)
-	itemScope, ok := lists[f.List]
+	itemScope, ok := ItemScope(scope, f)
 	if !ok {
 		var names []string
 		for n := range lists {
@@ -450,6 +454,14 @@ func (c *checker) checkList(f *Field, scope Scope, at string) {
 	}
 	if f.Value != "" || f.Generated || f.Format != "" || len(f.Fields) > 0 {
 		c.addf(f.line, at, "a list has an item, not a value, format, generated or fields")
+	}
+	if f.Group != "" {
+		switch {
+		case f.Group != GroupInstitution:
+			c.addf(f.lineOf("group"), at+".group", "group %q: a locations list is grouped by %s only", f.Group, GroupInstitution)
+		case itemScope != ScopeGroup:
+			c.addf(f.lineOf("group"), at+".group", "only a locations result's own locations list is grouped, not a list in the %s", scope)
+		}
 	}
 	if f.Type != "" && !isNCName(f.Type) {
 		c.addf(f.lineOf("type"), at+".type", "type %q is not an XML name", f.Type)

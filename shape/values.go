@@ -45,6 +45,9 @@ const (
 	ScopeProvinces    Scope = "provinces result"    // the result of ReturnProvinces
 	ScopeProvince     Scope = "province"            // an item of the provinces list
 	ScopeLanguage     Scope = "language"            // an item of a location's languages: the code itself
+	// ScopeGroup is an item of a locations list grouped by institution
+	// (Field.Group): an institution holding the locations of it found.
+	ScopeGroup Scope = "institution group"
 )
 
 // ValueInfo describes one value of atmkit's data model.
@@ -70,7 +73,7 @@ func Values(scope Scope) []ValueInfo { return slices.Clone(valueTable[scope]) }
 // million-ATM data set does it for each.
 var valueTable = func() map[Scope][]ValueInfo {
 	t := map[Scope][]ValueInfo{}
-	for _, sc := range []Scope{ScopeLocations, ScopeLocation, ScopeInstitutions, ScopeInstitution, ScopeProvinces, ScopeProvince, ScopeLanguage} {
+	for _, sc := range []Scope{ScopeLocations, ScopeLocation, ScopeInstitutions, ScopeInstitution, ScopeProvinces, ScopeProvince, ScopeLanguage, ScopeGroup} {
 		t[sc] = values(sc)
 	}
 	return t
@@ -105,6 +108,9 @@ func values(scope Scope) []ValueInfo {
 			{"isAtlanticCreditUnion", KindFlag, false, false}}
 	case ScopeProvince:
 		return []ValueInfo{{"code", KindString, false, false}, {"name", KindString, false, false}}
+	case ScopeGroup:
+		return []ValueInfo{{"institution.id", KindInt, false, false}, {"institution.name", KindString, false, false},
+			{"institution.url", KindString, false, false}, {"institution.isAtlanticCreditUnion", KindFlag, false, false}}
 	}
 	return nil
 }
@@ -131,8 +137,25 @@ func Lists(scope Scope) map[string]Scope {
 		return map[string]Scope{string(Institutions): ScopeInstitution}
 	case ScopeProvinces:
 		return map[string]Scope{string(Provinces): ScopeProvince}
+	case ScopeGroup:
+		return map[string]Scope{string(Locations): ScopeLocation}
 	}
 	return nil
+}
+
+// GroupInstitution is the one grouping a locations list may have
+// (Field.Group): by the locations' institution.
+const GroupInstitution = "institution"
+
+// ItemScope is the scope of the items of list field f in scope, and
+// whether scope holds f's list: a locations list grouped by institution
+// (f.Group) holds groups (ScopeGroup), each holding a locations list.
+func ItemScope(scope Scope, f *Field) (Scope, bool) {
+	s, ok := Lists(scope)[f.List]
+	if ok && f.Group != "" && s == ScopeLocation && scope == ScopeLocations {
+		return ScopeGroup, true
+	}
+	return s, ok
 }
 
 // ScopeOf is the scope of a result holding content c.

@@ -314,7 +314,7 @@ func (p *parser) fields(n *yaml.Node, where string) []*Field {
 	return out
 }
 
-var fieldKeys = []string{"element", "attribute", "text", "namespace", "prefix", "typeNamespace", "type", "value", "format", "fullEnd", "nillable", "omitEmpty", "default", "omitWhen", "always", "xsiType", "enum", "enumValues", "struct", "generated", "fields", "list", "item"}
+var fieldKeys = []string{"element", "attribute", "text", "namespace", "prefix", "typeNamespace", "type", "value", "format", "fullEnd", "nillable", "omitEmpty", "default", "omitWhen", "always", "xsiType", "enum", "enumValues", "struct", "generated", "fields", "list", "group", "item"}
 
 func (p *parser) field(n *yaml.Node, where string) *Field {
 	f := &Field{line: n.Line}
@@ -351,6 +351,7 @@ func (p *parser) field(n *yaml.Node, where string) *Field {
 	f.Value = p.scalar(m["value"], where+".value")
 	f.Format = p.scalar(m["format"], where+".format")
 	f.List = p.scalar(m["list"], where+".list")
+	f.Group = p.scalar(m["group"], where+".group")
 	f.Generated = p.boolean(m["generated"], where+".generated")
 	f.Text = p.boolean(m["text"], where+".text")
 	f.FullEnd = p.boolean(m["fullEnd"], where+".fullEnd")
@@ -463,7 +464,7 @@ func completeFields(fields []*Field, scope Scope) {
 		}
 		switch {
 		case f.List != "":
-			itemScope, ok := Lists(scope)[f.List]
+			itemScope, ok := ItemScope(scope, f)
 			if !ok || f.Item == nil {
 				continue
 			}
@@ -600,6 +601,9 @@ func writeBlockField(b *bytes.Buffer, f *Field, indent int) {
 	}
 	if f.List != "" {
 		line("list: %s", yamlString(f.List))
+		if f.Group != "" {
+			line("group: %s", yamlString(f.Group))
+		}
 		if f.Item != nil {
 			if f.Item.IsLeaf() {
 				line("item: %s", flowField(f.Item))
