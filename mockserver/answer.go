@@ -84,6 +84,9 @@ func (s *Server) answerOf(c *asmx.Call, sc *scratch) answer {
 		a.kind, a.n = provinceItems, len(s.data.ds.Provinces)
 	default:
 		a.locationList = s.data.locations(c, sc)
+		if g, ok := a.w.(*groupedWriter); ok {
+			a.atms = g.regroup(a.atms, sc)
+		}
 		a.kind, a.n = locationItems, len(a.atms)
 	}
 	return a
@@ -109,7 +112,12 @@ func (s *Server) newWriters() map[*asmx.Operation]*bindingWriters {
 				ws[b] = &dsWriter{d: s.data, code: dc, b: b, ns: s.cfg.namespace, op: op.Name}
 				continue
 			}
-			ws[b] = newXMLWriter(s.data, s.enc.code(op.Name, b), b, s.cfg.namespace, op.Name)
+			w := newXMLWriter(s.data, s.enc.code(op.Name, b), b, s.cfg.namespace, op.Name)
+			if g := w.rc.list.group; g != nil {
+				ws[b] = &groupedWriter{xmlWriter: w, g: g}
+				continue
+			}
+			ws[b] = w
 		}
 		if op.JSON {
 			ws[asmx.JSON] = json

@@ -281,6 +281,9 @@ type scratch struct {
 	// ds carries a DataSet answer's numbering from one batch of its
 	// items to the next (answer_dataset.go).
 	ds dsCursor
+	// grouped holds a grouped list's locations in the order of their
+	// groups (shape_groups.go).
+	grouped []int32
 }
 
 // positions sets sc.atms to the positions of the hits' ATMs, and returns it.
@@ -314,6 +317,9 @@ func (sc *scratch) release() {
 	}
 	if cap(sc.atms) > maxPooledHits {
 		sc.atms = nil
+	}
+	if cap(sc.grouped) > maxPooledHits {
+		sc.grouped = nil
 	}
 	sc.hits, sc.atms = sc.hits[:0], sc.atms[:0]
 	scratchPool.Put(sc)

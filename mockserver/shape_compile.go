@@ -88,6 +88,7 @@ var valueIDs = map[shape.Scope]map[string]valueID{
 	shape.ScopeInstitutions: {"count": vCount},
 	shape.ScopeProvinces:    {"count": vCount},
 	shape.ScopeLanguage:     {"language": vLanguage},
+	shape.ScopeGroup:        {"institution.id": vInstID, "institution.name": vInstName, "institution.url": vInstURL, "institution.isAtlanticCreditUnion": vInstACU},
 }
 
 // leaf is how one value is written.
@@ -170,6 +171,9 @@ type listCode struct {
 	variant  int
 	index    leaf
 	hasIndex bool
+	// group: the list's items are groups of locations (shape.Field.Group,
+	// shape_groups.go); item is then empty.
+	group *groupCode
 }
 
 // resultCode is a result compiled for one binding family: the program up
@@ -586,7 +590,7 @@ func (c *compiler) leafTag(name, prefix, ns, inScope string, depth int) (string,
 // the program of one item. ns is the list element's namespace; an
 // unwrapped list's items inherit inherit, a wrapped list's items ns.
 func (c *compiler) list(f *shape.Field, scope shape.Scope, ns, inherit, inScope string, depth int, rc *resultCode) {
-	itemScope := shape.Lists(scope)[f.List]
+	itemScope, _ := shape.ItemScope(scope, f)
 	lc := &listCode{scope: itemScope}
 	itemDepth, itemInScope, itemInherit := depth, inScope, inherit
 	if f.Element != "" {
@@ -604,11 +608,14 @@ func (c *compiler) list(f *shape.Field, scope shape.Scope, ns, inherit, inScope 
 	itemNS := it.Namespace.Resolve(c.ns, itemInherit)
 	ic := &compiler{ns: c.ns, variants: c.variants, next: c.next, prefixes: slices.Clone(c.prefixes), flat: c.flat, typed: c.typed, resultName: c.resultName}
 	itemPrefix := ic.elementPrefix(it.Prefix, itemNS)
-	if itemScope == shape.ScopeLanguage && len(it.Fields) == 0 {
+	switch {
+	case itemScope == shape.ScopeGroup:
+		lc.group = ic.group(it, itemPrefix, itemNS, itemInScope, itemDepth)
+	case itemScope == shape.ScopeLanguage && len(it.Fields) == 0:
 		name, open := ic.leafTag(it.Element, itemPrefix, itemNS, itemInScope, itemDepth)
 		ic.ops = append(ic.ops, op{kind: opLeaf, b: []byte(open + ">"), close: []byte("</" + name + ">"),
 			empty: []byte(ic.emptyEnd(it, open, name, itemDepth)), leaf: leaf{id: vLanguage, kind: shape.KindString, typ: it.Type, fixed: -1, bits: 64}})
-	} else {
+	default:
 		ic.element(it.Element, itemPrefix, itemNS, itemInScope, itemDepth, it.Fields, itemScope, func(d int) {
 			ic.fields(it.Fields, itemScope, it.ChildNamespace(c.ns, itemNS), childInScope(itemPrefix, itemNS, itemInScope), d, rc)
 		})

@@ -193,7 +193,11 @@ func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
 			out = append(out, f)
 		case k.repeated && k.list != "":
 			// An unwrapped list: the items sit in n itself.
-			out = append(out, &shape.Field{List: k.list, Item: l.item(k, ns, l.typeNSOf(n, ns), result, kat)})
+			f := &shape.Field{List: k.list, Item: l.item(k, ns, l.typeNSOf(n, ns), result, kat)}
+			if k.group {
+				f.Group = shape.GroupInstitution
+			}
+			out = append(out, f)
 			l.mapped(k, result, kat, "the "+k.list+" list's item")
 		case k.repeated && l.groupsLocations(n, k, result, at, kat):
 		case k.repeated:
@@ -201,6 +205,9 @@ func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
 		case k.wrappedItem() != nil && k.wrappedItem().list != "":
 			it := k.wrappedItem()
 			f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns), Prefix: l.prefixOf(k), List: it.list, Item: l.item(it, k.ns, l.typeNSOf(k, ns), result, kat+"/"+it.label())}
+			if it.group {
+				f.Group = shape.GroupInstitution
+			}
 			if k.typeName != "" && k.typeName != shape.ListTypeName(f) {
 				f.Type = k.typeName
 			}

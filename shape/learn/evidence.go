@@ -171,7 +171,7 @@ func (l *learner) blankFields(r *shape.Result) map[shape.Scope][]string {
 		for _, f := range fields {
 			switch {
 			case f.List != "":
-				if sc, ok := shape.Lists(scope)[f.List]; ok && f.Item != nil {
+				if sc, ok := shape.ItemScope(scope, f); ok && f.Item != nil {
 					visit(f.Item.Fields, sc)
 				}
 			case len(f.Fields) > 0:
@@ -228,7 +228,7 @@ func heldValues(r *shape.Result) map[shape.Scope]map[string]bool {
 			case f.List == languages && scope == shape.ScopeLocation:
 				held[scope][languages] = true
 			case f.List != "":
-				if sc, ok := shape.Lists(scope)[f.List]; ok && f.Item != nil {
+				if sc, ok := shape.ItemScope(scope, f); ok && f.Item != nil {
 					visit(f.Item.Fields, sc)
 				}
 			case len(f.Fields) > 0:
@@ -239,6 +239,13 @@ func heldValues(r *shape.Result) map[shape.Scope]map[string]bool {
 		}
 	}
 	visit(r.Fields, shape.ScopeOf(r.Content()))
+	for v := range held[shape.ScopeGroup] {
+		// A group's values are its locations' institution's.
+		if held[shape.ScopeLocation] == nil {
+			held[shape.ScopeLocation] = map[string]bool{}
+		}
+		held[shape.ScopeLocation][v] = true
+	}
 	if r.Layout == shape.Dataset && r.DataSet != nil {
 		for _, t := range r.DataSet.Tables {
 			scope := r.DataSet.RowScope(t, r.Content())

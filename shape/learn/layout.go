@@ -21,7 +21,10 @@ type group struct {
 	rootSure bool  // the root's name is known (WSDL, or a GET/POST answer)
 	typeName string
 	item     *node // the content list's item
-	from     string
+	// grp is the item of a grouped locations list (findGroup), whose
+	// own list's item is item; nil for a flat list.
+	grp  *node
+	from string
 	// answers: per operation, the XML contents.
 	contents []*content
 	// items counts the content list's items in each answer (instances).

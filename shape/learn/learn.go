@@ -138,10 +138,15 @@ func (l *learner) learn() (*shape.Shape, *Report, error) {
 	for _, g := range learned {
 		if !l.stopped() {
 			l.findList(g)
+			l.findGroup(g)
 		}
 	}
 	for _, g := range learned {
-		if g.content == shape.Locations && !l.stopped() {
+		switch {
+		case l.stopped() || g.content != shape.Locations:
+		case g.grp != nil:
+			l.matchGroups(g)
+		default:
 			l.matchLocations(g)
 		}
 	}

@@ -217,18 +217,47 @@ func TestLearnEnumWithoutItsValues(t *testing.T) {
 	}
 }
 
-// TestLearnRefusesGroupedLocations: the grouped and groupsets sites of the
-// reference deployment (answers and WSDL captured from Mono in
-// testdata/grouped and testdata/groupsets) group their searches'
-// locations by institution: a typed ArrayOfBank whose Bank holds the
-// institution's values and an array of its ATMs, and DataSets whose Atm
+// TestLearnGroupedLocations: the grouped site of the reference deployment
+// (answers and WSDL captured from Mono in testdata/grouped) groups its
+// searches' locations by institution, a typed ArrayOfBank whose Bank holds
+// the institution's values and an array of its ATMs: learned as a
+// locations list grouped by institution (group: institution), the bank's
+// values mapped to the institution's (matched with the JSON answers'
+// locations put in the groups' order), each ATM's to a location's, and
+// the summary omits none of the institution's values.
+func TestLearnGroupedLocations(t *testing.T) {
+	sh, _, err := learn.Learn(learn.Input{WSDL: siteWSDL(t, "grouped"), Samples: siteSamples(t, "grouped")})
+	if err != nil {
+		t.Fatalf("learn: %v", err)
+	}
+	y := string(shape.Marshal(sh, ""))
+	for _, w := range []string{
+		"      - list: locations\n        group: institution\n        item:\n          element: Bank\n",
+		"{attribute: id, type: int, value: institution.id}",
+		"{element: Name, type: string, value: institution.name}",
+		"{element: CreditUnion, type: boolean, value: institution.isAtlanticCreditUnion}",
+		"            - element: Atms\n              list: locations\n              item:\n                element: Atm\n",
+		"{element: AtmId, type: int, value: id}",
+		"{element: Cirrus, type: boolean, value: creditCards.cirrus}",
+	} {
+		if !strings.Contains(y, w) {
+			t.Errorf("the learned shape lacks %q:\n%s", w, y)
+		}
+	}
+	if strings.Contains(y, "location institution.") {
+		t.Errorf("the summary omits an institution value the groups hold:\n%s", y)
+	}
+}
+
+// TestLearnRefusesGroupedLocations: the groupsets site of the reference
+// deployment (answers and WSDL captured from Mono in testdata/groupsets)
+// groups its searches' locations by institution in DataSets whose Atm
 // table is related to a Bank table, nested (the search by coordinates) and
-// not (the search by city). A shape's locations are one flat list, so each
-// is refused, naming the result and the tables or elements, rather than
+// not (the search by city). A shape's DataSet locations are one table's
+// rows, so it is refused, naming the result and the tables, rather than
 // learned with the banks as locations.
 func TestLearnRefusesGroupedLocations(t *testing.T) {
 	for site, want := range map[string][]string{
-		"grouped": {"ArrayOfBank: ArrayOfBank/Bank taken for a location holds a list ArrayOfBank/Bank/Atms/Atm"},
 		"groupsets": {
 			"Branches: Branches/Bank taken for the locations, 4 rows, has a table Atm related to it (BankAtms, not nested) of 7 rows",
 			"Nearby: Nearby/Atm holds as many rows as the JSON answers' locations in 1 compared, in rows of Bank (BankAtms, nested)",

@@ -91,6 +91,7 @@ type node struct {
 	// the list it is; how it was decided.
 	value    string
 	list     string
+	group    bool // the item of a locations list grouped by institution (findGroup)
 	evidence string
 	guessed  bool
 }

@@ -1,0 +1,151 @@
+package mockserver
+
+import (
+	"slices"
+
+	"github.com/atmkit/atmkit/shape"
+)
+
+// A locations list grouped by institution (shape.Field.Group: an
+// XmlSerializer array of institutions, each holding its values and an
+// array of its locations found) is written by groupedWriter: the answer's
+// locations are put in the order of the groups (regroup: each
+// institution's locations together, the institutions in the order of
+// their first location, each one's locations in the answer's order, as
+// LINQ's GroupBy orders them), and each run of one institution's
+// locations is wrapped in the group's start (its element, its values, its
+// list's start tag) and end. The locations are the fragment cache's as in
+// a flat list; the flat lists' writer (xmlWriter) is not touched.
+
+// groupCode is the compiled item of a grouped list: the group's program
+// up to its locations list's items (run with the institution's values),
+// that list, and the program after its items.
+type groupCode struct {
+	open, close []op
+	inner       *listCode
+}
+
+// group compiles the group item it (in ScopeGroup) written with prefix in
+// ns at depth, where the default namespace is inScope.
+func (c *compiler) group(it *shape.Field, prefix, ns, inScope string, depth int) *groupCode {
+	inner := &resultCode{}
+	c.element(it.Element, prefix, ns, inScope, depth, it.Fields, shape.ScopeGroup, func(d int) {
+		c.fields(it.Fields, shape.ScopeGroup, it.ChildNamespace(c.ns, ns), childInScope(prefix, ns, inScope), d, inner)
+	})
+	g := &groupCode{inner: inner.list}
+	for i, o := range c.ops {
+		if o.kind == opList && o.list == inner.list {
+			g.open, g.close = slices.Clone(c.ops[:i]), slices.Clone(c.ops[i+1:])
+			break
+		}
+	}
+	c.ops = nil
+	return g
+}
+
+// groupedWriter writes the answers of an operation whose locations list
+// is grouped, in one XML binding.
+type groupedWriter struct {
+	*xmlWriter
+	g *groupCode
+}
+
+// regroup returns atms in the order of their groups (see above), in sc's
+// buffer (a new one without sc): atms may be the data set's own list.
+func (w *groupedWriter) regroup(atms []int32, sc *scratch) []int32 {
+	var out []int32
+	if sc != nil {
+		out = slices.Grow(sc.grouped[:0], len(atms))[:len(atms)]
+		defer func() { sc.grouped = out }()
+	} else {
+		out = make([]int32, len(atms))
+	}
+	order := map[int]int{} // institution → its group's number
+	var starts []int       // each group's size, then where it starts
+	for _, i := range atms {
+		id := w.d.ds.ATMs[i].InstitutionID
+		g, ok := order[id]
+		if !ok {
+			g = len(starts)
+			order[id] = g
+			starts = append(starts, 0)
+		}
+		starts[g]++
+	}
+	at := 0
+	for g, n := range starts {
+		starts[g], at = at, at+n
+	}
+	for _, i := range atms {
+		g := order[w.d.ds.ATMs[i].InstitutionID]
+		out[starts[g]] = i
+		starts[g]++
+	}
+	return out
+}
+
+// inst is the institution ID of the location at position k of a.
+func (w *groupedWriter) inst(a answer, k int) int {
+	return w.d.ds.ATMs[a.atms[k]].InstitutionID
+}
+
+// items appends the locations from position from to to of the regrouped
+// answer, each group's start before its first and its end after its last.
+func (w *groupedWriter) items(dst []byte, a answer, from, to int) []byte {
+	inner := w.g.inner
+	for k := from; k < to; k++ {
+		id := w.inst(a, k)
+		if k == 0 || w.inst(a, k-1) != id {
+			dst = w.groupStart(dst, id)
+		}
+		f := w.d.frags.get(inner.variant, a.atms[k])
+		if f == nil {
+			f = buildLocation(w.d, inner, a.atms[k])
+		}
+		dst = append(dst, f.b...)
+		if k == a.n-1 || w.inst(a, k+1) != id {
+			dst = w.groupEnd(dst, id)
+		}
+	}
+	return dst
+}
+
+// groupStart appends the start of institution id's group: up to its
+// locations list's first item.
+func (w *groupedWriter) groupStart(dst []byte, id int) []byte {
+	ctx := valueCtx{inst: w.d.institution(id), count: 1}
+	dst, _ = run(dst, w.g.open, &ctx, false, false)
+	return append(dst, w.g.inner.open...)
+}
+
+// groupEnd appends the end of institution id's group.
+func (w *groupedWriter) groupEnd(dst []byte, id int) []byte {
+	dst = append(dst, w.g.inner.close...)
+	ctx := valueCtx{inst: w.d.institution(id), count: 1}
+	dst, _ = run(dst, w.g.close, &ctx, false, false)
+	return dst
+}
+
+// itemsLength is the length of what items appends for every location:
+// the locations' fragments and the groups' starts and ends.
+func (w *groupedWriter) itemsLength(a answer) int {
+	n := 0
+	var buf []byte
+	for k := 0; k < a.n; k++ {
+		id := w.inst(a, k)
+		if k == 0 || w.inst(a, k-1) != id {
+			buf = w.groupStart(buf[:0], id)
+			n += len(buf)
+		}
+		f := w.d.frags.length(w.g.inner.variant, a.atms[k])
+		if f == 0 {
+			f = len(buildLocation(w.d, w.g.inner, a.atms[k]).b)
+		}
+		n += f
+		if k == a.n-1 || w.inst(a, k+1) != id {
+			buf = w.groupEnd(buf[:0], id)
+			n += len(buf)
+		}
+	}
+	return n
+}

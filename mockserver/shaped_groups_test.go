@@ -1,0 +1,120 @@
+package mockserver_test
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/internal/mocktest"
+	"github.com/atmkit/atmkit/shape"
+	"github.com/beevik/etree"
+)
+
+// TestGroupedLocations serves the grouped site's shape (shape/testdata/
+// grouped.yaml: ArrayOfBank/Bank{@id, Name, Url, CreditUnion, Atms/Atm})
+// over the embedded data set and reads its answers in the four XML
+// bindings: ReturnAllAtms (2,000 ATMs, written in pieces, its length
+// announced first) and a search by coordinates whose JSON answer lists the
+// same ATMs flat. Each answer holds every ATM of the search once, each in
+// the group of its institution (the bank's id and name the institution's),
+// one group per institution, the groups in the order of each one's first
+// ATM in the search's order and each group's ATMs in that order (LINQ's
+// GroupBy, as the site answers).
+func TestGroupedLocations(t *testing.T) {
+	t.Parallel()
+	sh, err := shape.Load(filepath.Join("..", "shape", "testdata", "grouped.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ns = "http://grouped.atmref.example.org/atmService"
+	srv := serveShape(t, sh, ns)
+	ds, err := fixtures.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	insts := map[int]string{}
+	for _, in := range ds.Institutions {
+		insts[in.ID] = in.Name
+	}
+	instOf := map[int]int{}
+	var all []int
+	for _, a := range ds.ATMs {
+		instOf[a.ID] = a.InstitutionID
+		all = append(all, a.ID)
+	}
+	slices.Sort(all)
+	key := [2]string{"strAtmServiceKey", "k"}
+	point := [][2]string{key, {"strPostalCode", ""}, {"dblLatitude", "44.6488"}, {"dblLongitude", "-63.5752"}, {"bytRadius", "30"}}
+	status, body := mocktest.Call(t, srv.URL, ns, asmx.JSON.String(), asmx.OpReturnAtmSearchByCoordinates, point)
+	var doc struct {
+		Locations []struct {
+			ID int `json:"id"`
+		} `json:"locations"`
+	}
+	if err := json.Unmarshal(body, &doc); err != nil || status != 200 || len(doc.Locations) < 10 {
+		t.Fatalf("JSON: %d %v, %d locations\n%.500s", status, err, len(doc.Locations), body)
+	}
+	var found []int
+	for _, l := range doc.Locations {
+		found = append(found, l.ID)
+	}
+	for _, c := range []struct {
+		op     string
+		params [][2]string
+		search []int // the search's order
+	}{
+		{asmx.OpReturnAllAtms, [][2]string{key}, all},
+		{asmx.OpReturnAtmSearchByCoordinates, point, found},
+	} {
+		want := grouped(c.search, instOf)
+		if len(want) < 2 {
+			t.Fatalf("%s: %d groups; want a search of several institutions", c.op, len(want))
+		}
+		for _, b := range asmx.XMLBindings {
+			status, body := mocktest.Call(t, srv.URL, ns, b.String(), c.op, c.params)
+			x := etree.NewDocument()
+			if err := x.ReadFromBytes(body); err != nil || status != 200 {
+				t.Fatalf("%s over %s: %d %v\n%.500s", c.op, b, status, err, body)
+			}
+			banks := x.FindElements("//Bank")
+			if len(banks) != len(want) {
+				t.Errorf("%s over %s: %d banks, want %d", c.op, b, len(banks), len(want))
+				continue
+			}
+			for i, bank := range banks {
+				id, _ := strconv.Atoi(bank.SelectAttrValue("id", ""))
+				var atms []int
+				for _, a := range bank.FindElements("Atms/Atm/AtmId") {
+					n, _ := strconv.Atoi(a.Text())
+					atms = append(atms, n)
+				}
+				name := bank.SelectElement("Name")
+				if id != instOf[want[i][0]] || name == nil || name.Text() != insts[id] || !slices.Equal(atms, want[i]) {
+					t.Errorf("%s over %s: bank %d is %d (%v) holding %v, want %d holding %v", c.op, b, i, id, name, atms, instOf[want[i][0]], want[i])
+					break
+				}
+			}
+		}
+	}
+}
+
+// grouped groups the ATMs ids (in a search's order) by institution: the
+// groups in the order of each one's first ATM, each one's in ids' order.
+func grouped(ids []int, instOf map[int]int) [][]int {
+	var out [][]int
+	at := map[int]int{}
+	for _, id := range ids {
+		g, ok := at[instOf[id]]
+		if !ok {
+			g = len(out)
+			at[instOf[id]] = g
+			out = append(out, nil)
+		}
+		out[g] = append(out[g], id)
+	}
+	return out
+}
