@@ -325,6 +325,15 @@ func readThrough(r *shape.Result, v any) (any, error) {
 		m, _ := obj.(map[string]any)
 		for _, f := range fields {
 			switch {
+			case f.Group != "":
+				// Each group's values are its locations' institution's.
+				list, _ := obj.([]any)
+				if m != nil {
+					list, _ = m[f.Item.Element].([]any)
+				}
+				for _, x := range list {
+					readGroup(f.Item, x, walk, &items)
+				}
 			case f.List != "":
 				name := f.Element
 				if name == "" {
@@ -365,6 +374,30 @@ func readThrough(r *shape.Result, v any) (any, error) {
 	}
 	walk(r.Fields, v, top)
 	return documentOf(content, top, items), nil
+}
+
+// readGroup reads the locations of the group x (an item of the grouped
+// list whose item is it) through walk, each holding the group's values,
+// onto items.
+func readGroup(it *shape.Field, x any, walk func([]*shape.Field, any, map[string]any), items *[]any) {
+	gm, _ := x.(map[string]any)
+	own := slices.DeleteFunc(slices.Clone(it.Fields), func(k *shape.Field) bool { return k.List == string(shape.Locations) })
+	for _, lf := range it.Fields {
+		if lf.List != string(shape.Locations) {
+			continue
+		}
+		name := lf.Element
+		if name == "" {
+			name = lf.Item.Element
+		}
+		locs, _ := gm[name].([]any)
+		for _, y := range locs {
+			item := map[string]any{}
+			walk(own, x, item)
+			walk(lf.Item.Fields, y, item)
+			*items = append(*items, item)
+		}
+	}
 }
 
 // readDataSet converts what the client read of a DataSet.
