@@ -171,9 +171,7 @@ type listCode struct {
 	variant  int
 	index    leaf
 	hasIndex bool
-	// group: the list's items are groups of locations (shape.Field.Group,
-	// shape_groups.go); item is then empty.
-	group *groupCode
+	group    *groupCode // the items are groups of locations (shape_groups.go); item is then empty
 }
 
 // resultCode is a result compiled for one binding family: the program up
