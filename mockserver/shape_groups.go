@@ -113,7 +113,7 @@ func (w *groupedWriter) items(dst []byte, a answer, from, to int) []byte {
 // groupStart appends the start of institution id's group: up to its
 // locations list's first item.
 func (w *groupedWriter) groupStart(dst []byte, id int) []byte {
-	ctx := valueCtx{inst: w.d.institution(id), count: 1}
+	ctx := w.groupCtx(id)
 	dst, _ = run(dst, w.g.open, &ctx, false, false)
 	return append(dst, w.g.inner.open...)
 }
@@ -121,9 +121,23 @@ func (w *groupedWriter) groupStart(dst []byte, id int) []byte {
 // groupEnd appends the end of institution id's group.
 func (w *groupedWriter) groupEnd(dst []byte, id int) []byte {
 	dst = append(dst, w.g.inner.close...)
-	ctx := valueCtx{inst: w.d.institution(id), count: 1}
+	ctx := w.groupCtx(id)
 	dst, _ = run(dst, w.g.close, &ctx, false, false)
 	return dst
+}
+
+// groupCtx is what the values of institution id's group are read from:
+// the institution, whose position in the data set's list (1 to n; 0 for
+// an institution it lacks) numbers the group's generated values.
+func (w *groupedWriter) groupCtx(id int) valueCtx {
+	ord := 0
+	for i := range w.d.ds.Institutions {
+		if w.d.ds.Institutions[i].ID == id {
+			ord = i + 1
+			break
+		}
+	}
+	return valueCtx{inst: w.d.institution(id), ord: ord, count: 1}
 }
 
 // itemsLength is the length of what items appends for every location:

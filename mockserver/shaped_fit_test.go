@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -87,6 +88,14 @@ func TestShapeTypesHoldData(t *testing.T) {
 			to: "{column: Prov, type: string, value: address.province, maxLength: 2}"},
 		{name: "a generated value of a MaxLength", file: "dataset-learned.yaml", from: "{column: Street, type: string, value: address.streetAddress}",
 			to: "{column: Street, type: string, generated: true, maxLength: 3}"},
+		// A group's values are its institution's: checked as the
+		// institutions' (a generated one numbers them 1 to n).
+		{name: "a group's enum", file: "../../testdata/grouped.yaml", from: "{element: Name, type: string, value: institution.name}",
+			to:   "{element: Name, type: string, value: institution.name, enum: BankName, enumValues: [Harbour Bank]}",
+			want: []string{"line 15: results.ArrayOfBank/(locations list)/Bank/Name: enum BankName holds Harbour Bank, but institution id 1 has name "}},
+		{name: "a group's generated value", file: "../../testdata/grouped.yaml", from: "{element: Name, type: string, value: institution.name}",
+			to: "{element: Name, type: byte, generated: true}", edit: moreInstitutions(130),
+			want: []string{"line 15: results.ArrayOfBank/(locations list)/Bank/Name: type byte holds -128 to 127, but its generated values number the "}},
 		{name: "a generated enum", file: "members-learned.yaml", from: "{attribute: code, type: string, value: code, enum: Region, enumValues: [NB, NS, PE, NL, QC, ON]}",
 			to: "{attribute: code, type: string, generated: true, enum: Region, enumValues: [NB]}"},
 	} {
@@ -122,6 +131,17 @@ func TestShapeTypesHoldData(t *testing.T) {
 					t.Errorf("%s: got %v\nwant it to say %q", tc.name, err, w)
 				}
 			}
+		}
+	}
+}
+
+// moreInstitutions adds institutions (of no ATM) to a data set up to n.
+func moreInstitutions(n int) func(*fixtures.Dataset) {
+	return func(ds *fixtures.Dataset) {
+		for i := len(ds.Institutions); i < n; i++ {
+			in := ds.Institutions[0]
+			in.ID, in.Name = 1000+i, "Bank "+strconv.Itoa(i)
+			ds.Institutions = append(ds.Institutions, in)
 		}
 	}
 }

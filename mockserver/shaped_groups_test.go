@@ -23,22 +23,27 @@ import (
 // the group of its institution (the bank's id and name the institution's),
 // one group per institution, the groups in the order of each one's first
 // ATM in the search's order and each group's ATMs in that order (LINQ's
-// GroupBy, as the site answers).
+// GroupBy, as the site answers); a generated value of a group (Seq) is its
+// institution's position in the data set's list, 1 to n.
 func TestGroupedLocations(t *testing.T) {
 	t.Parallel()
 	sh, err := shape.Load(filepath.Join("..", "shape", "testdata", "grouped.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A value the deployment has and atmkit does not, in each group:
+	// its institution's position in the data set's list.
+	bank := sh.Result(asmx.OpReturnAllAtms).Fields[0].Item
+	bank.Fields = append(bank.Fields, &shape.Field{Element: "Seq", Type: "int", Generated: true})
 	const ns = "http://grouped.atmref.example.org/atmService"
 	srv := serveShape(t, sh, ns)
 	ds, err := fixtures.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
-	insts := map[int]string{}
-	for _, in := range ds.Institutions {
-		insts[in.ID] = in.Name
+	insts, seq := map[int]string{}, map[int]string{}
+	for i, in := range ds.Institutions {
+		insts[in.ID], seq[in.ID] = in.Name, strconv.Itoa(i+1)
 	}
 	instOf := map[int]int{}
 	var all []int
@@ -92,9 +97,9 @@ func TestGroupedLocations(t *testing.T) {
 					n, _ := strconv.Atoi(a.Text())
 					atms = append(atms, n)
 				}
-				name := bank.SelectElement("Name")
-				if id != instOf[want[i][0]] || name == nil || name.Text() != insts[id] || !slices.Equal(atms, want[i]) {
-					t.Errorf("%s over %s: bank %d is %d (%v) holding %v, want %d holding %v", c.op, b, i, id, name, atms, instOf[want[i][0]], want[i])
+				name, n := bank.SelectElement("Name"), bank.SelectElement("Seq")
+				if id != instOf[want[i][0]] || name == nil || name.Text() != insts[id] || n == nil || n.Text() != seq[id] || !slices.Equal(atms, want[i]) {
+					t.Errorf("%s over %s: bank %d is %d (%v, Seq %v) holding %v, want %d (Seq %s) holding %v", c.op, b, i, id, name, n, atms, instOf[want[i][0]], seq[instOf[want[i][0]]], want[i])
 					break
 				}
 			}

@@ -136,6 +136,16 @@ func listOf(scope Scope) string {
 	return ""
 }
 
+// groupAsInstitution returns a group's value (scope ScopeGroup) as its
+// institution's, whose values a group holds (and whose position in the
+// data set's list numbers its generated values); others as they are.
+func groupAsInstitution(scope Scope, value string) (Scope, string) {
+	if scope != ScopeGroup {
+		return scope, value
+	}
+	return ScopeInstitution, strings.TrimPrefix(value, "institution.")
+}
+
 // items names n items of list for messages: 2000 ATMs.
 func items(n int64, list string) string {
 	if list == string(Locations) {
@@ -224,6 +234,7 @@ func (k *fitter) leaf(line int, at, t, value string, generated bool, scope Scope
 	if !ok {
 		return
 	}
+	scope, value = groupAsInstitution(scope, value)
 	list := listOf(scope)
 	if scope == ScopeLanguage {
 		list = string(Locations) // a language's values are its location's
@@ -285,14 +296,15 @@ func (k *fitter) leaf(line int, at, t, value string, generated bool, scope Scope
 // enum checks the values of f, a value of an enum, which must be among
 // its values (a generated one is its first).
 func (k *fitter) enum(f *Field, at string, scope Scope) {
+	scope, value := groupAsInstitution(scope, f.Value)
 	list := listOf(scope)
-	if f.Generated || f.Value == "" || list == "" {
+	if f.Generated || value == "" || list == "" {
 		return
 	}
 	first, more := -1, 0
 	var firstV string
 	for i := range k.d.Len(list) {
-		v, ok := k.d.Text(scope, i, f.Value)
+		v, ok := k.d.Text(scope, i, value)
 		if !ok {
 			return
 		}
@@ -307,7 +319,7 @@ func (k *fitter) enum(f *Field, at string, scope Scope) {
 	if first < 0 {
 		return
 	}
-	msg := fmt.Sprintf("enum %s holds %s, but %s has %s %q", f.Enum, strings.Join(f.EnumValues, ", "), k.d.Label(scope, first), f.Value, firstV)
+	msg := fmt.Sprintf("enum %s holds %s, but %s has %s %q", f.Enum, strings.Join(f.EnumValues, ", "), k.d.Label(scope, first), value, firstV)
 	if more > 0 {
 		msg += fmt.Sprintf(" (and %s more are none of them)", items(int64(more), list))
 	}
