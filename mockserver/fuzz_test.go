@@ -88,7 +88,7 @@ func FuzzServeHTTP(f *testing.F) {
 // help page it writes is well-formed XML an XML reader takes whole.
 func FuzzShapeServe(f *testing.F) {
 	for _, p := range []string{"../shape/testdata/typed.yaml", "../shape/testdata/attrs.yaml", "../shape/testdata/dataset.yaml",
-		"../shape/learn/testdata/variants/typed-variant.yaml", "../shape/learn/testdata/variants/dataset-spaces.yaml"} {
+		"../shape/testdata/grouped.yaml", "../shape/learn/testdata/variants/typed-variant.yaml", "../shape/learn/testdata/variants/dataset-spaces.yaml"} {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)

@@ -38,6 +38,14 @@ func FuzzLearn(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(xmlBody, jsonBody)
+	// A typed answer of locations grouped by institution (ArrayOfBank).
+	if xmlBody, err = os.ReadFile("testdata/grouped/coords1-get.xml"); err != nil {
+		f.Fatal(err)
+	}
+	if jsonBody, err = os.ReadFile("testdata/grouped/coords1-json.json"); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(xmlBody, jsonBody)
 	f.Fuzz(func(t *testing.T, xmlBody, jsonBody []byte) {
 		in := Input{Samples: []Sample{
 			{Binding: SOAP11, Op: shape.OpReturnAtmSearchByCoordinates, Query: "q", Status: 200, Body: xmlBody, Where: "xml"},
