@@ -478,8 +478,8 @@ func formatOf(t string, texts []string) string {
 // groupsLocations reports, and records in l.grouped, whether the items it
 // of a list inside n, a locations list's item, hold most of n's values:
 // n is then no location but a group of them (an institution holding its
-// ATMs, ArrayOfBank/Bank{Name, Atms/Atm}), which a shape does not model
-// (see NotModelledError).
+// ATMs), which a shape models in a typed result only (findGroup took
+// those) and not in a node (see NotModelledError).
 func (l *learner) groupsLocations(n, it *node, result, at, itemAt string) bool {
 	if n.list != string(shape.Locations) || 2*valuesUnder(it) <= valuesUnder(n) {
 		return false

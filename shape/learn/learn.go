@@ -228,20 +228,22 @@ func (l *learner) nothingRead() error {
 // array of arrays), whose items the mock cannot write; an element written
 // as a class derived from its declared one (XmlInclude:
 // xsi:type="DriveUpTeller" and that class's members), which the mock
-// would write as the declared class; locations grouped by institution
-// (typed, or a DataSet's related tables), which the mock would write as
-// one flat list of the groups.
+// would write as the declared class; locations grouped by institution in
+// a DataSet's related tables (or in a node result), which the mock would
+// write as one flat list of the groups. A typed result's grouping is
+// learned (shape.Field.Group, findGroup).
 type NotModelledError struct {
 	// Lists are the lists' paths, as the report names fields.
 	Lists []string
 	// Derived are the elements written as derived classes: their paths
 	// and the classes.
 	Derived []string
-	// Grouped are the locations results that group their locations (by
-	// institution: a bank element holding its ATMs, a Bank table with
-	// the ATM rows related to it), with where: a shape's locations list
-	// is one flat list of locations, each holding its institution's
-	// values, so the mock would write the groups as locations.
+	// Grouped are the locations results that group their locations in
+	// a way a shape does not model (by institution: a Bank table with
+	// the ATM rows related to it, a node's bank element holding its
+	// ATMs), with where: a shape's DataSet or node locations are one flat
+	// list, each holding its institution's values, so the mock would
+	// write the groups as locations.
 	Grouped []string
 }
 
