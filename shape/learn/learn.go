@@ -60,6 +60,9 @@ type learner struct {
 	// grouped are the locations results whose locations the deployment
 	// groups (by institution): see NotModelledError.
 	grouped []string
+	// groupOrder are the grouped answers whose groups come in another
+	// order than their first locations'.
+	groupOrder []string
 	// root and content are the skeleton and content of the result being
 	// built.
 	root    *node
@@ -165,8 +168,8 @@ func (l *learner) learn() (*shape.Shape, *Report, error) {
 		return nil, nil, l.ctx.Err()
 	}
 	sh := l.build()
-	if len(l.unmodelled) > 0 || len(l.derived) > 0 || len(l.grouped) > 0 {
-		return nil, l.report, &NotModelledError{Lists: l.unmodelled, Derived: l.derived, Grouped: l.grouped}
+	if len(l.unmodelled) > 0 || len(l.derived) > 0 || len(l.grouped) > 0 || len(l.groupOrder) > 0 {
+		return nil, l.report, &NotModelledError{Lists: l.unmodelled, Derived: l.derived, Grouped: l.grouped, GroupOrder: l.groupOrder}
 	}
 	l.settle(sh)
 	if ops := withoutList(sh); len(ops) > 0 {
@@ -245,6 +248,12 @@ type NotModelledError struct {
 	// list, each holding its institution's values, so the mock would
 	// write the groups as locations.
 	Grouped []string
+	// GroupOrder are the answers of a typed grouped result whose groups
+	// come in another order than the mock writes (each group where its
+	// first location is in the search's order, as LINQ's GroupBy): the
+	// sizes of the answer's groups and of the JSON answer's locations
+	// grouped so, for the same query, differ.
+	GroupOrder []string
 }
 
 // Error names what is not modelled.
@@ -255,6 +264,9 @@ func (e *NotModelledError) Error() string {
 	}
 	if len(e.Grouped) > 0 {
 		parts = append(parts, "locations grouped (by institution: a shape's locations are one flat list, each location holding its institution's values; the mock would write each group as one location): "+strings.Join(e.Grouped, ", "))
+	}
+	if len(e.GroupOrder) > 0 {
+		parts = append(parts, "groups of locations in another order than by their first location (the mock writes them so, as LINQ's GroupBy does): "+strings.Join(e.GroupOrder, ", "))
 	}
 	if len(e.Derived) > 0 {
 		parts = append(parts, "elements written as classes derived from their declared ones (xsi:type: the mock would write the declared class): "+strings.Join(e.Derived, ", "))

@@ -249,6 +249,46 @@ func TestLearnGroupedLocations(t *testing.T) {
 	}
 }
 
+// TestLearnRefusesGroupsInAnotherOrder: the grouped site's search by
+// coordinates with its two banks swapped, as a deployment ordering its
+// groups by name or id would write them, is refused (naming the answer and
+// the groups' sizes), not learned: the mock writes the groups in the order
+// of their first location, and would serve other answers than such a
+// deployment.
+func TestLearnRefusesGroupsInAnotherOrder(t *testing.T) {
+	samples := siteSamples(t, "grouped")
+	swapped := 0
+	for i, s := range samples {
+		if s.Where != "coords1-get.xml" {
+			continue
+		}
+		body := string(s.Body)
+		first := strings.Index(body, "<Bank ")
+		second := strings.Index(body[first+1:], "<Bank ") + first + 1
+		end := strings.LastIndex(body, "</Bank>") + len("</Bank>")
+		if first < 0 || second <= first || end < second {
+			t.Fatalf("%s: two banks not found", s.Where)
+		}
+		between := strings.LastIndex(body[:second], "</Bank>") + len("</Bank>")
+		samples[i].Body = []byte(body[:first] + body[second:end] + body[between:second] + body[first:between] + body[end:])
+		swapped++
+	}
+	if swapped != 1 {
+		t.Fatalf("%d answers swapped, want the search by coordinates's", swapped)
+	}
+	sh, _, err := learn.Learn(learn.Input{WSDL: siteWSDL(t, "grouped"), Samples: samples})
+	var nm *learn.NotModelledError
+	if !errors.As(err, &nm) || sh != nil {
+		t.Fatalf("got %v, want a NotModelledError and no shape", err)
+	}
+	if got := strings.Join(nm.GroupOrder, "\n"); !strings.Contains(got, "coords1-get.xml: groups of [") {
+		t.Errorf("GroupOrder %q does not name the answer", got)
+	}
+	if !strings.Contains(err.Error(), "in another order than by their first location") {
+		t.Errorf("the error does not say the order: %v", err)
+	}
+}
+
 // TestLearnRefusesGroupedLocations: the groupsets site of the reference
 // deployment (answers and WSDL captured from Mono in testdata/groupsets)
 // groups its searches' locations by institution in DataSets whose Atm
