@@ -302,6 +302,8 @@ const pkcs12Advice = "a PKCS #12 bundle (.pfx, .p12), not PEM: extract the certi
 func noPEMCert(data []byte) string {
 	const problem = "no PEM certificate (-----BEGIN CERTIFICATE-----) in it"
 	switch {
+	case pemTypes(data) != "":
+		return problem + ": it holds " + pemTypes(data) + ", not a certificate"
 	case isPKCS12(data):
 		return problem + ": " + pkcs12Advice
 	case len(data) > 0 && data[0] == 0x30:
@@ -312,10 +314,35 @@ func noPEMCert(data []byte) string {
 	return problem
 }
 
+// pemTypes names the kinds of the PEM blocks of data, by their types
+// ("a PRIVATE KEY", "a CERTIFICATE REQUEST and a PUBLIC KEY"), never
+// their content: what a file given for another by mistake holds; "" when
+// data holds no PEM block.
+func pemTypes(data []byte) string {
+	var types []string
+	for len(types) < 3 {
+		var b *pem.Block
+		b, data = pem.Decode(data)
+		if b == nil {
+			break
+		}
+		t := "a " + b.Type
+		if strings.ContainsAny(b.Type[:min(len(b.Type), 1)], "AEIOU") {
+			t = "an " + b.Type // an EC PRIVATE KEY, an ENCRYPTED PRIVATE KEY
+		}
+		if !slices.Contains(types, t) {
+			types = append(types, t)
+		}
+	}
+	return strings.Join(types, " and ")
+}
+
 // noPEMKey is noPEMCert for a private key.
 func noPEMKey(data []byte) string {
 	const problem = "no PEM private key (-----BEGIN PRIVATE KEY-----) in it"
 	switch {
+	case pemTypes(data) != "":
+		return problem + ": it holds " + pemTypes(data) + ", not a private key"
 	case isPKCS12(data):
 		return problem + ": " + pkcs12Advice
 	case len(data) > 0 && data[0] == 0x30:
