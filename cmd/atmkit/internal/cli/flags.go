@@ -381,15 +381,31 @@ func CheckHTTPURL(s string) string {
 // appends paths of its own (/__admin/health, /service/service.asmx): it
 // must have no query or fragment, which appending a path would garble
 // (http://host/?key=k/__admin/health). Its usage error shows the URL
-// without them, since a query may hold a key. It is nil for a URL
+// with them masked (?..., #...), since a query may hold a key. It is nil for a URL
 // CheckHTTPURL rejects.
 func BadBaseURL(cmd, name, s string) error {
 	u, err := url.Parse(s)
-	if err != nil || CheckHTTPURL(s) != "" || (u.RawQuery == "" && !u.ForceQuery && u.Fragment == "") {
+	// An empty fragment (http://host/x#) is in no field of u: the path
+	// appended went into it (http://host/x#/__admin/health asked /x).
+	hash := strings.Contains(s, "#")
+	if err != nil || CheckHTTPURL(s) != "" || (u.RawQuery == "" && !u.ForceQuery && !hash) {
 		return nil
 	}
+	masked := "" // what the user wrote after the path, its content masked
+	switch {
+	case u.RawQuery != "":
+		masked = "?..."
+	case u.ForceQuery:
+		masked = "?"
+	}
+	switch {
+	case u.Fragment != "":
+		masked += "#..."
+	case hash:
+		masked += "#"
+	}
 	u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = "", false, "", ""
-	return Usagef(cmd, "--%s %s?...: want a base URL, with a path prefix at most (such as http://127.0.0.1:8080/prefix): no query (?...) or fragment (#...)", name, u.Redacted())
+	return Usagef(cmd, "--%s %s%s: want a base URL, with a path prefix at most (such as http://127.0.0.1:8080/prefix): no query (?...) or fragment (#...)", name, u.Redacted(), masked)
 }
 
 // CheckDir checks a directory that must exist.
