@@ -111,7 +111,7 @@ func (f *conformFlags) config(m *Main, fs *flag.FlagSet) (conformance.Config, er
 	if (cfg.Latitude == nil) != (cfg.Longitude == nil) {
 		return conformance.Config{}, cli.Usagef("conform", "--latitude and --longitude must be given together")
 	}
-	if err := m.FirstBad(fs, cli.Bad("junit-report", cli.CheckReportFile(f.junitReport)), cli.Bad("json-report", cli.CheckReportFile(f.jsonReport)),
+	if err := m.FirstBad(fs, cli.Bad("junit-report", cli.CheckJUnitReport(f.junitReport)), cli.Bad("json-report", cli.CheckJSONReport(f.jsonReport)),
 		cli.Bad("json-report", cli.When(cli.SameFile(f.jsonReport, f.junitReport), "the file of --junit-report; give each report a file of its own"))); err != nil {
 		return conformance.Config{}, err
 	}

@@ -158,7 +158,7 @@ func (s Server) Load() (*Serving, error) {
 			sv.Warnings = append(sv.Warnings, fmt.Sprintf("--tls-self-signed with --tls-min-version %s: the throwaway certificate and authority are RSA %d ones, not ECDSA: %s",
 				tls.VersionName(s.MinVersion)[len("TLS "):], RSABits, why))
 		}
-		ca, err := newCA("atmkit throwaway CA", 0)
+		ca, err := newCA(ThrowawayName, 0)
 		if err != nil {
 			return nil, err
 		}
