@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"net/http"
-	"net/url"
 	"strconv"
 	"time"
 
@@ -74,7 +73,7 @@ func (f *conformFlags) config(m *Main, fs *flag.FlagSet) (conformance.Config, er
 	if f.key == "" {
 		return conformance.Config{}, cli.Usagef("conform", "--key is required")
 	}
-	if u, err := url.Parse(f.target); err == nil && (u.RawQuery != "" || u.ForceQuery || u.Fragment != "") {
+	if cli.HasQueryOrFragment(f.target) {
 		return conformance.Config{}, cli.Usagef("conform", "--target %s: want the service's base URL, without a query or fragment", redact.URL(f.target))
 	}
 	unit, err := conformance.ParseRadiusUnit(f.radiusUnit)

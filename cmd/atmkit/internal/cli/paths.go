@@ -61,6 +61,14 @@ func CheckNotDash(path, what string) string {
 	return "standard output is not taken here: name a " + what + " (./- for one named -)"
 }
 
+// HasQueryOrFragment reports whether s, a URL, has a query or a
+// fragment, an empty one too (http://host/x? or http://host/x#, which
+// appending a path to puts the path in).
+func HasQueryOrFragment(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.RawQuery != "" || u.ForceQuery || strings.Contains(s, "#"))
+}
+
 // CheckNotService checks a deployment's base URL (--upstream): not the
 // service's own URL (a path segment ending in .asmx, in any case), under
 // which atmkit would call …/service.asmx/service/service.asmx.
