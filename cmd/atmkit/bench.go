@@ -68,7 +68,7 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 	if err := cli.NoArgs(fs); err != nil {
 		return err
 	}
-	if err := cli.BadBaseURL("bench", "target", c.Target); err != nil {
+	if err := m.BadBaseURL(fs, "target"); err != nil {
 		return err
 	}
 	if _, ok := asmx.LookupOperation(c.Op); !ok {

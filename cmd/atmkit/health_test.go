@@ -142,6 +142,9 @@ func TestHealth(t *testing.T) {
 		// a fragment was shown as a query (/x?... for /x#frag).
 		{"a fragment", nil, []string{"--url", mock.URL + "/x#pass-word-987"}, 2, "--url " + mock.URL + "/x#...: want a base URL, with a path prefix at most (such as http://127.0.0.1:8080/prefix): no query (?...) or fragment (#...)"},
 		{"a query and a fragment", nil, []string{"--url", mock.URL + "/x?key=pass-word-987#frag"}, 2, "--url " + mock.URL + "/x?...#...: want a base URL"},
+		// From ATMKIT_URL, the variable is named, as for another wrong
+		// value of it: it was shown as --url.
+		{"a fragment in ATMKIT_URL", map[string]string{"ATMKIT_URL": mock.URL + "/x#pass-word-987"}, nil, 2, `ATMKIT_URL="` + mock.URL + `/x#...": want a base URL, with a path prefix at most (such as http://127.0.0.1:8080/prefix): no query (?...) or fragment (#...) (--url)`},
 		{"an empty query", nil, []string{"--url", mock.URL + "/x?"}, 2, "--url " + mock.URL + "/x?: want a base URL"},
 		// An empty fragment was taken, and the path appended went into
 		// it: /x#/__admin/health asked /x.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"flag"
 	"io"
 	"net/url"
 	"os"
@@ -169,4 +170,35 @@ func NotGinkgoJSONReport(data []byte) string {
 		return ""
 	}
 	return NotPEMHolds(data)
+}
+
+// BadBaseURL checks the value of flag name of fs, a base URL to which a
+// command appends paths of its own (/__admin/health,
+// /service/service.asmx): it must have no query or fragment, which
+// appending a path would garble (http://host/?key=k/__admin/health), an
+// empty one neither (http://host/x#/__admin/health asks /x). Its usage
+// error names where the URL came from (the flag, its variable) and shows
+// it as written with its query and fragment masked (?..., #...), since a
+// query may hold a key. It is nil for a URL CheckHTTPURL rejects.
+func (e *Env) BadBaseURL(fs *flag.FlagSet, name string) error {
+	s := fs.Lookup(name).Value.String()
+	u, err := url.Parse(s)
+	if err != nil || CheckHTTPURL(s) != "" || !HasQueryOrFragment(s) {
+		return nil
+	}
+	masked := "" // what the user wrote after the path, its content masked
+	switch {
+	case u.RawQuery != "":
+		masked = "?..."
+	case u.ForceQuery:
+		masked = "?"
+	}
+	switch {
+	case u.Fragment != "":
+		masked += "#..."
+	case strings.Contains(s, "#"):
+		masked += "#"
+	}
+	u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = "", false, "", ""
+	return e.badShown(fs, name, u.Redacted()+masked, "want a base URL, with a path prefix at most (such as http://127.0.0.1:8080/prefix): no query (?...) or fragment (#...)")
 }
