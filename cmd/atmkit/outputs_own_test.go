@@ -51,6 +51,7 @@ func TestOutputsReplaceOnlyTheirOwn(t *testing.T) {
 		{"a key for conform --junit-report", []string{"conform", "--target", closed, "--key", "k", "--junit-report", key}, key, "junit-report", "holds a PRIVATE KEY, not a JUnit XML report"},
 		{"a config for conform --json-report", []string{"conform", "--target", closed, "--key", "k", "--json-report", config}, config, "json-report", "holds other content, not a JSON report of Ginkgo's"},
 		{"a certificate for verify --junit-report", []string{"cassette", "verify", "--upstream", closed, "--key", "k", "--junit-report", cert, goldenCassette(t, 0)}, cert, "junit-report", "holds a CERTIFICATE, not a JUnit XML report"},
+		{"a key for bench --cpuprofile", []string{"bench", "-d", "1s", "--cpuprofile", key}, key, "cpuprofile", "holds a PRIVATE KEY, not a CPU profile"},
 		{"a key for shape learn --out", []string{"shape", "learn", "--cassette", goldenCassette(t, 0), "--out", key}, key, "out", "holds a PRIVATE KEY, not a shape file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -152,6 +152,21 @@ func CheckJSONReport(path string) string {
 	return CheckOwnFile(path, "a JSON report of Ginkgo's", NotGinkgoJSONReport)
 }
 
+// CheckProfileFile is CheckOutFile for a CPU profile, which replaces only
+// a file of its kind (CheckOwnFile): a profile (gzip-compressed, as
+// runtime/pprof writes it).
+func CheckProfileFile(path string) string {
+	if p := CheckOutFile(path); p != "" {
+		return p
+	}
+	return CheckOwnFile(path, "a CPU profile", func(data []byte) string {
+		if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+			return ""
+		}
+		return NotPEMHolds(data)
+	})
+}
+
 // NotJUnitReport is CheckOwnFile's notOurs for a JUnit XML report: XML
 // holding a testsuite element.
 func NotJUnitReport(data []byte) string {
