@@ -428,10 +428,15 @@ func readFile(file, setting string) ([]byte, error) {
 		return nil, bad(setting, "%v", err)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, bad(setting, "a directory; want a PEM file") // not "read DIR: is a directory"
+	}
 	data, err := io.ReadAll(io.LimitReader(f, maxPEM+1))
 	switch {
 	case err != nil:
 		return nil, bad(setting, "%v", err)
+	case len(bytes.TrimSpace(data)) == 0:
+		return nil, bad(setting, "the file is empty; want a PEM file")
 	case len(data) > maxPEM:
 		return nil, bad(setting, "over %d MiB, larger than any PEM file or CA bundle: is it the right file?", maxPEM>>20)
 	}

@@ -244,6 +244,7 @@ func TestLoad(t *testing.T) {
 	_, otherKey := p.files(t, "client", p.client)
 	missing := filepath.Join(p.dir, "missing.pem")
 	garbage := p.write(t, "garbage.pem", []byte("not a certificate\n"))
+	empty := p.write(t, "empty.pem", []byte("\n"))
 	// Encrypted keys as openssl writes them (the ciphertext does not
 	// matter: atmkit reads no encrypted key), and a key that does not parse.
 	encrypted8 := p.write(t, "enc8.pem", pem.EncodeToMemory(&pem.Block{Type: "ENCRYPTED PRIVATE KEY", Bytes: []byte("ciphertext")}))
@@ -298,6 +299,10 @@ func TestLoad(t *testing.T) {
 		{"CA a private key", func() error { _, err := Client{CAFile: key}.Load(); return err }, "ca-cert", "it holds a PRIVATE KEY, not a certificate"},
 		{"client CA a private key", func() error { _, err := Server{CertFile: cert, KeyFile: key, ClientCAFile: key}.Load(); return err }, "tls-client-ca", "it holds a PRIVATE KEY, not a certificate"},
 		{"cert a private key", func() error { _, err := Server{CertFile: key, KeyFile: key}.Load(); return err }, "tls-cert", "it holds a PRIVATE KEY, not a certificate"},
+		// A directory or an empty file is said to be one: "read DIR: is
+		// a directory", and "no PEM certificate in it" for an empty file.
+		{"CA a directory", func() error { _, err := Client{CAFile: p.dir}.Load(); return err }, "ca-cert", "a directory; want a PEM file"},
+		{"key empty", func() error { _, err := Server{CertFile: cert, KeyFile: empty}.Load(); return err }, "tls-key", "the file is empty; want a PEM file"},
 		{"key a certificate", func() error { _, err := Server{CertFile: cert, KeyFile: cert}.Load(); return err }, "tls-key", "it holds a CERTIFICATE, not a private key"},
 	}
 	for _, tt := range tests {
