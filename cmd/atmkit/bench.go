@@ -68,7 +68,7 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 	if err := cli.NoArgs(fs); err != nil {
 		return err
 	}
-	if err := cli.BadBaseURL("bench", "target", c.Target); err != nil {
+	if err := m.BadBaseURL(fs, "target"); err != nil {
 		return err
 	}
 	if _, ok := asmx.LookupOperation(c.Op); !ok {
@@ -86,7 +86,7 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 		cli.Bad("target", cli.When(c.Target != "", cli.CheckHTTPURL(c.Target))),
 		cli.Bad("target", cli.When(strings.HasPrefix(strings.ToLower(c.Target), "https:"),
 			"the load generator speaks plain HTTP only; measure the service over http (atmkit serve without TLS)")),
-		cli.Bad("cpuprofile", cli.CheckOutFile(c.CPUProfile)), // written in place, not atomically
+		cli.Bad("cpuprofile", cli.CheckProfileFile(c.CPUProfile)), // written in place, not atomically
 		cli.Bad("fixtures", cli.When(c.Fixtures != "", cli.CheckDir(c.Fixtures))),
 		cli.Bad("atms", cli.When(c.ATMs < 0 || c.ATMs > fixtures.MaxATMs, fmt.Sprintf("want 0 (no generated data set) to %d", fixtures.MaxATMs))),
 		cli.Bad("seed", cli.When(c.Seed == 0, "must not be 0")),

@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"net/http"
-	"net/url"
 	"strconv"
 	"time"
 
@@ -74,7 +73,7 @@ func (f *conformFlags) config(m *Main, fs *flag.FlagSet) (conformance.Config, er
 	if f.key == "" {
 		return conformance.Config{}, cli.Usagef("conform", "--key is required")
 	}
-	if u, err := url.Parse(f.target); err == nil && (u.RawQuery != "" || u.ForceQuery || u.Fragment != "") {
+	if cli.HasQueryOrFragment(f.target) {
 		return conformance.Config{}, cli.Usagef("conform", "--target %s: want the service's base URL, without a query or fragment", redact.URL(f.target))
 	}
 	unit, err := conformance.ParseRadiusUnit(f.radiusUnit)
@@ -111,7 +110,7 @@ func (f *conformFlags) config(m *Main, fs *flag.FlagSet) (conformance.Config, er
 	if (cfg.Latitude == nil) != (cfg.Longitude == nil) {
 		return conformance.Config{}, cli.Usagef("conform", "--latitude and --longitude must be given together")
 	}
-	if err := m.FirstBad(fs, cli.Bad("junit-report", cli.CheckReportFile(f.junitReport)), cli.Bad("json-report", cli.CheckReportFile(f.jsonReport)),
+	if err := m.FirstBad(fs, cli.Bad("junit-report", cli.CheckJUnitReport(f.junitReport)), cli.Bad("json-report", cli.CheckJSONReport(f.jsonReport)),
 		cli.Bad("json-report", cli.When(cli.SameFile(f.jsonReport, f.junitReport), "the file of --junit-report; give each report a file of its own"))); err != nil {
 		return conformance.Config{}, err
 	}

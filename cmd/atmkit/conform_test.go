@@ -398,6 +398,9 @@ func TestConformCommandLine(t *testing.T) {
 		{"help names the exit codes and --timeout", []string{"--help"}, nil, exitOK, "2: could not check"},
 		{"target with a query", []string{"--target", "http://127.0.0.1:1/?strAtmServiceKey=secret-key-99", "--key", "secret-key-99"}, nil, exitUsage, "--target http://127.0.0.1:1/?strAtmServiceKey=se****: want the service's base URL, without a query or fragment"},
 		{"target with a fragment", []string{"--target", "http://127.0.0.1:1/#top", "--key", "k"}, nil, exitUsage, "without a query or fragment"},
+		// An empty one is in no field of the parsed URL: it was taken,
+		// and the calls went to http://127.0.0.1:1/#/service/service.asmx.
+		{"target with an empty fragment", []string{"--target", "http://127.0.0.1:1/#", "--key", "k"}, nil, exitUsage, "--target http://127.0.0.1:1/#: want the service's base URL, without a query or fragment"},
 		{"a password in the target", []string{"--target", strings.Replace(mocktest.ClosedPort(t), "://", "://user:pass-word-987@", 1), "--key", "k"}, nil, exitUsage, "connection refused at http://user:xxxxx@127.0.0.1:"},
 		{"a password in a target of another scheme", []string{"--target", "ftp://user:pass-word-987@127.0.0.1:1", "--key", "k"}, nil, exitUsage, `target "ftp://user:xxxxx@127.0.0.1:1" is not an http(s) URL`},
 		{"report a directory", []string{"--target", "http://127.0.0.1:1", "--key", "k", "--junit-report", os.TempDir()}, nil, exitUsage, "--junit-report " + os.TempDir() + ": a directory; want a file name"},

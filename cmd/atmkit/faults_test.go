@@ -138,6 +138,9 @@ func TestServeConfigFaultRefusalsInItsTerms(t *testing.T) {
 		// fewer than the file seems to set.
 		{"faults:\n  - {operation: ReturnProvinces, status: 503}\n  -\n", "item 2 of the list is empty (--fault)"},
 		{"keys:\n  -\n  - k1\n", "item 1 of the list is empty (--key)"},
+		// An empty string is quoted in the fault quoted back, as YAML
+		// writes it: times: (nothing) would be a null.
+		{"faults:\n  - {status: 500, times: \"\"}\n", `"[{status: 500, times: \"\"}]": fault times: want an integer, not a string`},
 	} {
 		code, stdout, stderr := runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--config", writeConfig(t, tt.yaml))
 		wantUsageLine(t, fmt.Sprintf("%q", tt.yaml), code, stdout, stderr, tt.why)

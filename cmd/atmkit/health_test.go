@@ -138,7 +138,17 @@ func TestHealth(t *testing.T) {
 		{"the admin API's requests URL", nil, []string{"--url", mock.URL + "/__admin/requests"}, 2, "/__admin/requests: the admin API's URL; want the mock's base URL, such as http://127.0.0.1:8080 (health asks its /__admin/health)"},
 		{"timeout 0", nil, []string{"--url", mock.URL, "--timeout", "0s"}, 2, "--timeout 0s: must be positive"},
 		{"a key in the URL's query", nil, []string{"--url", mock.URL + "/?key=pass-word-987"}, 2, "/?...: want a base URL, with a path prefix at most"},
-		{"a fragment", nil, []string{"--url", mock.URL + "#pass-word-987"}, 2, "no query (?...) or fragment (#...)"},
+		// The URL is echoed as written, its query and fragment masked:
+		// a fragment was shown as a query (/x?... for /x#frag).
+		{"a fragment", nil, []string{"--url", mock.URL + "/x#pass-word-987"}, 2, "--url " + mock.URL + "/x#...: want a base URL, with a path prefix at most (such as http://127.0.0.1:8080/prefix): no query (?...) or fragment (#...)"},
+		{"a query and a fragment", nil, []string{"--url", mock.URL + "/x?key=pass-word-987#frag"}, 2, "--url " + mock.URL + "/x?...#...: want a base URL"},
+		// From ATMKIT_URL, the variable is named, as for another wrong
+		// value of it: it was shown as --url.
+		{"a fragment in ATMKIT_URL", map[string]string{"ATMKIT_URL": mock.URL + "/x#pass-word-987"}, nil, 2, `ATMKIT_URL="` + mock.URL + `/x#...": want a base URL, with a path prefix at most (such as http://127.0.0.1:8080/prefix): no query (?...) or fragment (#...) (--url)`},
+		{"an empty query", nil, []string{"--url", mock.URL + "/x?"}, 2, "--url " + mock.URL + "/x?: want a base URL"},
+		// An empty fragment was taken, and the path appended went into
+		// it: /x#/__admin/health asked /x.
+		{"an empty fragment", nil, []string{"--url", mock.URL + "/#"}, 2, "--url " + mock.URL + "/#: want a base URL"},
 		{"a mock behind a path prefix", nil, []string{"--url", prefixed.URL + "/atm/"}, 0, prefixed.URL + "/atm/__admin/health: ok"},
 		{"an argument", nil, []string{mock.URL}, 2, "unexpected argument"},
 		{"an unknown flag", nil, []string{"--port", "8080"}, 2, "unknown flag --port"},

@@ -73,7 +73,7 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	if err != nil {
 		return cli.Usagef("shape learn", "%v", err)
 	}
-	if err := m.FirstBad(fs, cli.Bad("out", learnfrom.CheckOut(f.out)), cli.Bad("out", learnfrom.OutIsSource(f.out, f.wsdl, files)),
+	if err := m.FirstBad(fs, cli.Bad("out", learnfrom.CheckOut(f.out)), cli.Bad("out", learnfrom.OutIsSource(f.out, f.wsdl, files)), cli.Bad("out", learnfrom.CheckOutKind(f.out)),
 		cli.Bad("timeout", cli.When(f.timeout <= 0, "must be positive, e.g. 30s")), f.encoding.Check()); err != nil { // before fetching and learning
 		return err
 	}

@@ -62,7 +62,7 @@ func (m *Main) runCassetteVerify(ctx context.Context, args []string) error {
 	if err := m.FirstBad(fs,
 		cli.Bad("upstream", cli.CheckHTTPURL(f.upstream)), cli.Bad("upstream", cli.CheckNotService(f.upstream)),
 		cli.Bad("values", cli.When(f.values != "compare" && f.values != "ignore", "want compare or ignore")),
-		cli.Bad("junit-report", cli.CheckReportFile(f.junitReport)), cli.Bad("junit-report", cli.CheckNotCassette(f.junitReport, fs.Args())),
+		cli.Bad("junit-report", cli.CheckNotCassette(f.junitReport, fs.Args())), cli.Bad("junit-report", cli.CheckJUnitReport(f.junitReport)),
 		cli.Bad("scrub-header", m.CheckHeaderNames(f.scrub)),
 		cli.Bad("concurrency", cli.When(f.concurrency < 1, "must be at least 1")),
 		cli.Bad("rate", cli.When(f.rate < 0, "must not be negative (0: no limit)")),

@@ -1,6 +1,7 @@
 package tlsconf
 
 import (
+	"bytes"
 	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -13,6 +14,7 @@ import (
 	"fmt"
 	"math/big"
 	"net"
+	"slices"
 	"time"
 )
 
@@ -32,6 +34,34 @@ type Authority struct {
 	key  crypto.Signer
 	pem  []byte
 	rsa  bool // keys are RSA 2048 ones, not ECDSA P-256
+}
+
+// ThrowawayName is the common name of the throwaway authority of
+// Server.SelfSigned, whose certificate serve --tls-ca-out writes.
+const ThrowawayName = "atmkit throwaway CA"
+
+// NotThrowawayCA says what data, a file about to be replaced by a
+// throwaway authority's certificate, holds when it is not one written
+// before (a single PEM certificate of an authority named ThrowawayName,
+// of the organization atmkit): the types of its PEM blocks ("a PRIVATE
+// KEY"), or the certificate's subject, never key material; "" when it is
+// one, which may be replaced.
+func NotThrowawayCA(data []byte) string {
+	b, rest := pem.Decode(data)
+	switch {
+	case b == nil:
+		return "no PEM certificate"
+	case b.Type != "CERTIFICATE" || len(bytes.TrimSpace(rest)) > 0:
+		return pemTypes(data)
+	}
+	c, err := x509.ParseCertificate(b.Bytes)
+	switch {
+	case err != nil:
+		return "a CERTIFICATE that does not parse"
+	case c.Subject.CommonName != ThrowawayName || !slices.Equal(c.Subject.Organization, []string{"atmkit"}):
+		return "the certificate of " + c.Subject.String()
+	}
+	return ""
 }
 
 // RSABits is the size of the RSA keys of NewRSAAuthority and of the

@@ -158,7 +158,7 @@ func (s Server) Load() (*Serving, error) {
 			sv.Warnings = append(sv.Warnings, fmt.Sprintf("--tls-self-signed with --tls-min-version %s: the throwaway certificate and authority are RSA %d ones, not ECDSA: %s",
 				tls.VersionName(s.MinVersion)[len("TLS "):], RSABits, why))
 		}
-		ca, err := newCA("atmkit throwaway CA", 0)
+		ca, err := newCA(ThrowawayName, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -302,6 +302,8 @@ const pkcs12Advice = "a PKCS #12 bundle (.pfx, .p12), not PEM: extract the certi
 func noPEMCert(data []byte) string {
 	const problem = "no PEM certificate (-----BEGIN CERTIFICATE-----) in it"
 	switch {
+	case pemTypes(data) != "":
+		return problem + ": it holds " + pemTypes(data) + ", not a certificate"
 	case isPKCS12(data):
 		return problem + ": " + pkcs12Advice
 	case len(data) > 0 && data[0] == 0x30:
@@ -312,10 +314,35 @@ func noPEMCert(data []byte) string {
 	return problem
 }
 
+// pemTypes names the kinds of the PEM blocks of data, by their types
+// ("a PRIVATE KEY", "a CERTIFICATE REQUEST and a PUBLIC KEY"), never
+// their content: what a file given for another by mistake holds; "" when
+// data holds no PEM block.
+func pemTypes(data []byte) string {
+	var types []string
+	for len(types) < 3 {
+		var b *pem.Block
+		b, data = pem.Decode(data)
+		if b == nil {
+			break
+		}
+		t := "a " + b.Type
+		if strings.ContainsAny(b.Type[:min(len(b.Type), 1)], "AEIOU") {
+			t = "an " + b.Type // an EC PRIVATE KEY, an ENCRYPTED PRIVATE KEY
+		}
+		if !slices.Contains(types, t) {
+			types = append(types, t)
+		}
+	}
+	return strings.Join(types, " and ")
+}
+
 // noPEMKey is noPEMCert for a private key.
 func noPEMKey(data []byte) string {
 	const problem = "no PEM private key (-----BEGIN PRIVATE KEY-----) in it"
 	switch {
+	case pemTypes(data) != "":
+		return problem + ": it holds " + pemTypes(data) + ", not a private key"
 	case isPKCS12(data):
 		return problem + ": " + pkcs12Advice
 	case len(data) > 0 && data[0] == 0x30:
@@ -401,10 +428,15 @@ func readFile(file, setting string) ([]byte, error) {
 		return nil, bad(setting, "%v", err)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, bad(setting, "a directory; want a PEM file") // not "read DIR: is a directory"
+	}
 	data, err := io.ReadAll(io.LimitReader(f, maxPEM+1))
 	switch {
 	case err != nil:
 		return nil, bad(setting, "%v", err)
+	case len(bytes.TrimSpace(data)) == 0:
+		return nil, bad(setting, "the file is empty; want a PEM file")
 	case len(data) > maxPEM:
 		return nil, bad(setting, "over %d MiB, larger than any PEM file or CA bundle: is it the right file?", maxPEM>>20)
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/rsa"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/base64"
 	"encoding/pem"
 	"errors"
 	"fmt"
@@ -243,6 +244,7 @@ func TestLoad(t *testing.T) {
 	_, otherKey := p.files(t, "client", p.client)
 	missing := filepath.Join(p.dir, "missing.pem")
 	garbage := p.write(t, "garbage.pem", []byte("not a certificate\n"))
+	empty := p.write(t, "empty.pem", []byte("\n"))
 	// Encrypted keys as openssl writes them (the ciphertext does not
 	// matter: atmkit reads no encrypted key), and a key that does not parse.
 	encrypted8 := p.write(t, "enc8.pem", pem.EncodeToMemory(&pem.Block{Type: "ENCRYPTED PRIVATE KEY", Bytes: []byte("ciphertext")}))
@@ -292,6 +294,16 @@ func TestLoad(t *testing.T) {
 		{"key in DER", func() error { _, err := Server{CertFile: cert, KeyFile: derKey}.Load(); return err }, "tls-key", "a DER (binary) key: convert it with openssl pkey -inform DER"},
 		{"client certificate in PKCS #12", func() error { _, err := Client{CertFile: pfx, KeyFile: pfx}.Load(); return err }, "client-cert", "a PKCS #12 bundle (.pfx, .p12), not PEM: extract the certificate with openssl pkcs12"},
 		{"key that does not parse", func() error { _, err := Server{CertFile: cert, KeyFile: brokenKey}.Load(); return err }, "tls-key", "failed to parse private key"},
+		// A file of the other kind given by mistake: what it holds is
+		// named, by its PEM type, never its content.
+		{"CA a private key", func() error { _, err := Client{CAFile: key}.Load(); return err }, "ca-cert", "it holds a PRIVATE KEY, not a certificate"},
+		{"client CA a private key", func() error { _, err := Server{CertFile: cert, KeyFile: key, ClientCAFile: key}.Load(); return err }, "tls-client-ca", "it holds a PRIVATE KEY, not a certificate"},
+		{"cert a private key", func() error { _, err := Server{CertFile: key, KeyFile: key}.Load(); return err }, "tls-cert", "it holds a PRIVATE KEY, not a certificate"},
+		// A directory or an empty file is said to be one: "read DIR: is
+		// a directory", and "no PEM certificate in it" for an empty file.
+		{"CA a directory", func() error { _, err := Client{CAFile: p.dir}.Load(); return err }, "ca-cert", "a directory; want a PEM file"},
+		{"key empty", func() error { _, err := Server{CertFile: cert, KeyFile: empty}.Load(); return err }, "tls-key", "the file is empty; want a PEM file"},
+		{"key a certificate", func() error { _, err := Server{CertFile: cert, KeyFile: cert}.Load(); return err }, "tls-key", "it holds a CERTIFICATE, not a private key"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -303,6 +315,9 @@ func TestLoad(t *testing.T) {
 			}
 			if se.Setting != tt.setting || !strings.Contains(se.Problem, tt.want) {
 				t.Errorf("got %q: %q, want %q: %q", se.Setting, se.Problem, tt.setting, tt.want)
+			}
+			if material := base64.StdEncoding.EncodeToString(keyBlock.Bytes)[:16]; strings.Contains(se.Problem, material) {
+				t.Errorf("got %q: it prints the key's material", se.Problem)
 			}
 		})
 	}

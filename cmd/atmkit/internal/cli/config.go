@@ -323,6 +323,10 @@ func flowText(v any) string {
 		return flowMapping(m)
 	case nil:
 		return "~"
+	case string:
+		if x == "" {
+			return `""` // as YAML writes it: nothing would be a null
+		}
 	}
 	return fmt.Sprint(v)
 }

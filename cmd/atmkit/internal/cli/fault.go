@@ -244,10 +244,10 @@ func jsonNumberValue(field faultField, text string) (json.Number, error) {
 		return json.Number(text), nil
 	case field.kind == intValue:
 		return "", fmt.Errorf("%s: %s is not an integer as JSON writes one, which the admin API refuses; want plain decimal digits, with a minus at most",
-			field.path, text)
+			field.path, quoteValue(text))
 	}
 	return "", fmt.Errorf("%s: %s is not a number as JSON writes one, which the admin API refuses; "+
-		"want decimal digits with a minus, a fraction and an exponent at most, such as 0.25", field.path, text)
+		"want decimal digits with a minus, a fraction and an exponent at most, such as 0.25", field.path, quoteValue(text))
 }
 
 // setPath sets the member at a dotted path of obj to v, making the objects

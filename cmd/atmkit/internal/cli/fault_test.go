@@ -244,9 +244,11 @@ func TestParseFaultNumberSpellings(t *testing.T) {
 		{"reset.afterBytes", "reset.afterBytes=%s"},
 	}
 	for _, f := range ints {
-		for _, sp := range []string{"+5", "017", "0x10", "1_000", "0b101", "0o17", "-0x2", "00", "-05"} {
+		// An empty value is quoted, as a flag's is (status: "" is not …),
+		// not echoed as a double space.
+		for _, sp := range []string{"+5", "017", "0x10", "1_000", "0b101", "0o17", "-0x2", "00", "-05", ""} {
 			spec := fmt.Sprintf(f.spec, sp)
-			want := fmt.Sprintf("%s: %s is not an integer as JSON writes one, which the admin API refuses; want plain decimal digits, with a minus at most", f.name, sp)
+			want := fmt.Sprintf("%s: %s is not an integer as JSON writes one, which the admin API refuses; want plain decimal digits, with a minus at most", f.name, quoteValue(sp))
 			if _, err := parseFault(spec); err == nil || err.Error() != want {
 				t.Errorf("parseFault(%q): got %v, want %q", spec, err, want)
 			}
@@ -264,9 +266,9 @@ func TestParseFaultNumberSpellings(t *testing.T) {
 		{"delayDistribution.sigma", "delayDistribution.type=lognormal,delayDistribution.median=1ms,delayDistribution.sigma=%s"},
 	}
 	for _, f := range nums {
-		for _, sp := range []string{".5", "+0.5", "5.", "00.5", "0x1p-1", "0.5e", "Inf", "NaN", "1_0.0"} {
+		for _, sp := range []string{".5", "+0.5", "5.", "00.5", "0x1p-1", "0.5e", "Inf", "NaN", "1_0.0", ""} {
 			spec := fmt.Sprintf(f.spec, sp)
-			want := fmt.Sprintf("%s: %s is not a number as JSON writes one, which the admin API refuses; want decimal digits with a minus, a fraction and an exponent at most, such as 0.25", f.name, sp)
+			want := fmt.Sprintf("%s: %s is not a number as JSON writes one, which the admin API refuses; want decimal digits with a minus, a fraction and an exponent at most, such as 0.25", f.name, quoteValue(sp))
 			if _, err := parseFault(spec); err == nil || err.Error() != want {
 				t.Errorf("parseFault(%q): got %v, want %q", spec, err, want)
 			}

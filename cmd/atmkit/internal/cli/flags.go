@@ -254,6 +254,12 @@ func (e *Env) BadSetting(fs *flag.FlagSet, name, problem string) error {
 	if strings.Contains(v, "://") { // a URL's password is not shown (--target https://user:pw@...)
 		v = redact.URL(v)
 	}
+	return e.badShown(fs, name, v, problem)
+}
+
+// badShown is BadSetting showing the value as v, masked as needed.
+func (e *Env) badShown(fs *flag.FlagSet, name, v, problem string) error {
+	src := e.origins(fs)[name]
 	switch {
 	case strings.HasPrefix(src, "ATMKIT_"):
 		return Usagef(fs.Name(), "%s=%q: %s (--%s)", src, v, problem, name)
@@ -375,21 +381,6 @@ func CheckHTTPURL(s string) string {
 		}
 	}
 	return ""
-}
-
-// BadBaseURL checks the value of flag name, a base URL to which a command
-// appends paths of its own (/__admin/health, /service/service.asmx): it
-// must have no query or fragment, which appending a path would garble
-// (http://host/?key=k/__admin/health). Its usage error shows the URL
-// without them, since a query may hold a key. It is nil for a URL
-// CheckHTTPURL rejects.
-func BadBaseURL(cmd, name, s string) error {
-	u, err := url.Parse(s)
-	if err != nil || CheckHTTPURL(s) != "" || (u.RawQuery == "" && !u.ForceQuery && u.Fragment == "") {
-		return nil
-	}
-	u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = "", false, "", ""
-	return Usagef(cmd, "--%s %s?...: want a base URL, with a path prefix at most (such as http://127.0.0.1:8080/prefix): no query (?...) or fragment (#...)", name, u.Redacted())
 }
 
 // CheckDir checks a directory that must exist.

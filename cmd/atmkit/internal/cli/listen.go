@@ -219,6 +219,9 @@ func (e *Env) ListenTLS(fs *flag.FlagSet, f *ListenTLSFlags, addr string) (*Serv
 		if p := CheckReportFile(f.caOut); p != "" { // a directory, or one it cannot write in
 			return nil, e.BadSetting(fs, "tls-ca-out", p)
 		}
+		if p := CheckOwnFile(f.caOut, "the certificate of a throwaway authority atmkit wrote", tlsconf.NotThrowawayCA); p != "" {
+			return nil, e.BadSetting(fs, "tls-ca-out", p) // a certificate or key of the user's
+		}
 	}
 	cfg := tlsconf.Server{CertFile: f.cert, KeyFile: f.key, ClientCAFile: f.clientCA, SelfSigned: f.selfSigned, Hosts: slices.Clone(f.names)}
 	if f.minVersion != "" {

@@ -48,7 +48,7 @@ func Run(ctx context.Context, e *cli.Env, examples string, args []string) error 
 			return cli.Usagef("health", "ATMKIT_ADDR=%q: %s", addr, p)
 		}
 	}
-	if err := cli.BadBaseURL("health", "url", f.url); err != nil {
+	if err := e.BadBaseURL(fs, "url"); err != nil {
 		return err
 	}
 	if err := e.FirstBad(fs,

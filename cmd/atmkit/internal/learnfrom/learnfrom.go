@@ -459,6 +459,36 @@ func CheckOut(out string) string {
 	return cli.CheckReportFile(out)
 }
 
+// CheckOutKind checks that --out, when it exists, is a shape file, which
+// shape learn replaces: not a key or a config file given by mistake
+// (after OutIsSource, which names a source given so).
+func CheckOutKind(out string) string {
+	return cli.CheckOwnFile(out, "a shape file", notShape)
+}
+
+// notShape is cli.CheckOwnFile's notOurs for a shape file: one shape
+// learn wrote (its header), any the shape package reads, or YAML of
+// comments only.
+func notShape(data []byte) string {
+	if bytes.HasPrefix(data, []byte("# Learned by atmkit shape learn")) {
+		return ""
+	}
+	comments := true
+	for _, line := range strings.Split(string(data), "\n") {
+		if l := strings.TrimSpace(line); l != "" && !strings.HasPrefix(l, "#") {
+			comments = false
+			break
+		}
+	}
+	if comments {
+		return ""
+	}
+	if _, err := shape.Parse(data); err == nil {
+		return ""
+	}
+	return cli.NotPEMHolds(data)
+}
+
 // Dest names what --out names in shape learn's lines: the file, or "the
 // shape" for "-" (standard output).
 func Dest(out string) string {
