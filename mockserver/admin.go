@@ -390,7 +390,7 @@ func readsNoQuery(w http.ResponseWriter, r *http.Request, does string) bool {
 	if r.URL.RawQuery == "" {
 		return true
 	}
-	writeAdminError(w, http.StatusBadRequest, adminBadRequest, "%s %s takes no query (%q): it %s", r.Method, r.URL.Path, r.URL.RawQuery, does)
+	writeAdminError(w, http.StatusBadRequest, adminBadRequest, "%s %s takes no query (%.80q): it %s", r.Method, r.URL.Path, r.URL.RawQuery, does)
 	return false
 }
 
@@ -430,7 +430,7 @@ func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
 		summary := false
 		if v := q.Get("summary"); v != "" {
 			if summary, err = strconv.ParseBool(v); err != nil {
-				writeAdminError(w, http.StatusBadRequest, adminBadRequest, "summary %q: want true or false", v)
+				writeAdminError(w, http.StatusBadRequest, adminBadRequest, "summary %.80q: want true or false", v)
 				return
 			}
 		}
@@ -507,7 +507,7 @@ func (s *Server) adminRequest(w http.ResponseWriter, r *http.Request, seq string
 	}
 	n, ok := plainNumber(seq)
 	if !ok || n == 0 {
-		writeAdminError(w, http.StatusNotFound, adminNotFound, "no journal entry %q (want its seq, 1 or more)", seq)
+		writeAdminError(w, http.StatusNotFound, adminNotFound, "no journal entry %.80q (want its seq, 1 or more)", seq)
 		return
 	}
 	e, ok := s.journal.one(n)
@@ -538,7 +538,7 @@ func (s *Server) adminFaults(w http.ResponseWriter, r *http.Request) {
 			// Not read: ?operation=ReturnProvinces would have made a
 			// fault of every operation, as a filter read as none would.
 			writeAdminError(w, http.StatusBadRequest, adminBadRequest,
-				"POST %s takes no query (%q): the fault is the body's JSON object, with every field in it, such as {\"operation\":\"ReturnProvinces\",\"status\":503}",
+				"POST %s takes no query (%.80q): the fault is the body's JSON object, with every field in it, such as {\"operation\":\"ReturnProvinces\",\"status\":503}",
 				r.URL.Path, r.URL.RawQuery)
 			return
 		}
@@ -587,7 +587,7 @@ func (s *Server) adminFault(w http.ResponseWriter, r *http.Request, id string) {
 		return
 	}
 	gone := func() {
-		writeAdminError(w, http.StatusNotFound, adminNotFound, "no fault with id %q (removed, or its times ran out)", id)
+		writeAdminError(w, http.StatusNotFound, adminNotFound, "no fault with id %.80q (removed, or its times ran out)", id)
 	}
 	if r.Method != http.MethodDelete && !readsNoQuery(w, r, "shows one fault") {
 		return

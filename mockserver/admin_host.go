@@ -100,7 +100,7 @@ func (s *Server) refuseForeignHost(w http.ResponseWriter, r *http.Request) bool 
 		name = name[:100] + "…"
 	}
 	writeAdminError(w, http.StatusForbidden, adminForbidden,
-		"the admin API answers this request only under a name of this host: it came on loopback naming %q (Host header), and with no admin token a web page could reach the API through a DNS name of its own pointed at 127.0.0.1 (DNS rebinding). "+
+		"the admin API answers this request only under a name of this host: it came on loopback naming %.80q (Host header), and with no admin token a web page could reach the API through a DNS name of its own pointed at 127.0.0.1 (DNS rebinding). "+
 			"Call it as 127.0.0.1, localhost or this host's name, add the name with --admin-host (ATMKIT_ADMIN_HOST; mockserver.WithAdminHosts), or set --admin-token",
 		name)
 	return true

@@ -21,7 +21,7 @@ func requestFilter(q url.Values) (RequestFilter, error) {
 		switch name {
 		case "operation", "binding", "status", "fault", "since", "limit", "summary":
 		default:
-			return f, fmt.Errorf("unknown parameter %q: want operation, binding, status, fault, since, limit or summary", name)
+			return f, fmt.Errorf("unknown parameter %.80q: want operation, binding, status, fault, since, limit or summary", name)
 		}
 		if len(vs) > 1 {
 			return f, fmt.Errorf("parameter %s given %d times: give it once", name, len(vs))
@@ -36,7 +36,7 @@ func requestFilter(q url.Values) (RequestFilter, error) {
 		case strings.EqualFold(op, opWSDL):
 			f.Operation = opWSDL
 		case !ok:
-			return f, fmt.Errorf("unknown operation %q: want one of %s, or %s for the service description", op, strings.Join(operationNames(false), ", "), opWSDL)
+			return f, fmt.Errorf("unknown operation %.80q: want one of %s, or %s for the service description", op, strings.Join(operationNames(false), ", "), opWSDL)
 		default:
 			f.Operation = o.Name
 		}
@@ -53,10 +53,10 @@ func requestFilter(q url.Values) (RequestFilter, error) {
 	if v := q.Get("status"); v != "" && v != "0" { // 0: see adminRequests
 		n, ok := plainNumber(v)
 		if !ok || n < 100 || n > 599 {
-			return f, fmt.Errorf("status %q: want an HTTP status, 200 to 599 in decimal digits, or 0 for the calls answered with no response", v)
+			return f, fmt.Errorf("status %.80q: want an HTTP status, 200 to 599 in decimal digits, or 0 for the calls answered with no response", v)
 		}
 		if err := neverAnswered(int(n)); err != nil {
-			return f, fmt.Errorf("status %q: %w", v, err)
+			return f, fmt.Errorf("status %.80q: %w", v, err)
 		}
 		f.Status = int(n)
 	}
@@ -67,14 +67,14 @@ func requestFilter(q url.Values) (RequestFilter, error) {
 	if v := q.Get("since"); v != "" {
 		n, ok := plainNumber(v)
 		if !ok {
-			return f, fmt.Errorf("since %q: want an entry's seq (0 or more) in decimal digits", v)
+			return f, fmt.Errorf("since %.80q: want an entry's seq (0 or more) in decimal digits", v)
 		}
 		f.Since = n
 	}
 	if v := q.Get("limit"); v != "" {
 		n, ok := plainNumber(v)
 		if !ok || n < 1 {
-			return f, fmt.Errorf("limit %q: want a number of entries, 1 or more, in decimal digits", v)
+			return f, fmt.Errorf("limit %.80q: want a number of entries, 1 or more, in decimal digits", v)
 		}
 		f.Limit = int(min(n, math.MaxInt))
 	}
