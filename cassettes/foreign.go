@@ -62,7 +62,13 @@ func (r *Recorder) scrubLoaded(list []*cassette.Interaction) error {
 			return fmt.Errorf("%w: %s: interaction %s: %w", ErrInvalidCassette, r.path, names[pos], err)
 		}
 	}
-	if n, in, _ := ScrubList(list, r.cfg.scrubHeaders...); n > 0 {
+	n, in, _ := ScrubList(list, r.cfg.scrubHeaders...)
+	for _, i := range list { // WithSecrets' values, recorded before they were named
+		if m := recorded.SweepInteraction(i, Placeholder, r.cfg.secrets...); m > 0 {
+			n, in = n+m, in+1
+		}
+	}
+	if n > 0 {
 		r.log.Warn("the cassette held keys: they are written scrubbed with what is recorded", "cassette", r.path, "values", n, "interactions", in)
 	}
 	return nil

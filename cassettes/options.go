@@ -112,6 +112,7 @@ type config struct {
 	logger       *slog.Logger
 	hooks        []hook
 	scrubHeaders []string // more headers to replace whole (WithScrubHeaders)
+	secrets      []string // more values to sweep from everything recorded (WithSecrets)
 
 	// the saver's clock: time.Now and time.After but in tests
 	now   func() time.Time
@@ -149,6 +150,23 @@ func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l }
 // (Authorization, Cookie, X-Api-Key...): a gateway's header of another name.
 func WithScrubHeaders(names ...string) Option {
 	return func(c *config) { c.scrubHeaders = append(c.scrubHeaders, names...) }
+}
+
+// WithSecrets names more values the recorder replaces by Placeholder
+// wherever they occur in what it records (request and answer, bodies,
+// headers and URLs, in the forms the key sweep finds: as they are,
+// percent-encoded, XML- or JSON-escaped), as it sweeps the service key:
+// the credentials its transport adds below it (atmkit record's secret
+// --header values), which a gateway may echo in an answer. Empty values
+// are ignored. They stay in memory only.
+func WithSecrets(values ...string) Option {
+	return func(c *config) {
+		for _, v := range values {
+			if v != "" {
+				c.secrets = append(c.secrets, v)
+			}
+		}
+	}
 }
 
 // WithHook adds a hook at a stage. Hooks of a stage run in the order added.

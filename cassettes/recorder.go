@@ -453,6 +453,7 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 	}
 	swept, earlier := r.sweptKeys(found)
 	recorded.SweepInteraction(i, Placeholder, swept...)
+	recorded.SweepInteraction(i, Placeholder, r.cfg.secrets...)
 	i.Request.RemoteAddr = "" // the caller's address changes every run: noise in a review
 	recorded.DropTiming(i)
 	r.noteHooked(info, i)
@@ -555,6 +556,7 @@ func (r *Recorder) join(cp *cassette.Interaction, key string, nswept int) (bool,
 		}
 		swept, _ := r.sweptKeys(found) // earlier ones: this interaction joins, and a save follows
 		recorded.SweepInteraction(cp, Placeholder, swept...)
+		recorded.SweepInteraction(cp, Placeholder, r.cfg.secrets...)
 		nswept = len(swept)
 	}
 	r.mu.Lock()

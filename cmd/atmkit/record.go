@@ -97,7 +97,7 @@ func (m *Main) runRecord(ctx context.Context, args []string) error {
 		cassettes.WithLogger(logger),
 		cassettes.WithTransport(rt),
 		cassettes.WithHook(cassettes.BeforeSave, p.Recorded),
-		cassettes.WithScrubHeaders(f.scrub...))
+		cassettes.WithScrubHeaders(f.scrub...), cassettes.WithSecrets(f.reach.Secrets(f.scrub...)...)) // a gateway's echo of a --header value too
 	if errors.Is(err, cassettes.ErrCassetteBusy) {
 		_ = ln.Close()
 		held := strings.TrimPrefix(err.Error(), "cassette "+cassettes.FilePath(f.cassette)+": ")

@@ -1,0 +1,92 @@
+package cassettes_test
+
+import (
+	"encoding/json"
+	"html"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/cassettes"
+)
+
+// TestRecorderSweepsSecrets: the values WithSecrets names (a gateway's
+// credential under a name that says nothing of one, X-Partner-Id) are
+// swept from what the Recorder writes wherever an upstream echoes them
+// (its body, as is, percent-encoded, XML- and JSON-escaped; its headers),
+// the request's header included; the client gets the answer as it came.
+// A cassette recorded before without them is swept of them too when a
+// recording with them appends to it.
+func TestRecorderSweepsSecrets(t *testing.T) {
+	t.Parallel()
+	const secret = "Partner/Secret&4242"
+	j, err := json.Marshal(secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forms := []string{secret, url.QueryEscape(secret), html.EscapeString(secret), strings.Trim(string(j), `"`)}
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		v := r.Header.Get("X-Partner-Id")
+		w.Header().Set("X-Echo", v)
+		w.Header().Set("WWW-Authenticate", `Bearer error_description="partner `+v+`"`)
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		jv, _ := json.Marshal(v)
+		_, _ = io.WriteString(w, "gateway refused "+r.URL.Path+": "+v+" "+url.QueryEscape(v)+" "+html.EscapeString(v)+" "+strings.Trim(string(jv), `"`)+"\n")
+	}))
+	defer up.Close()
+	path := filepath.Join(t.TempDir(), "gw.yaml")
+	call := func(rec *cassettes.Recorder, p string) {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodGet, up.URL+asmx.ServicePath+p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("X-Partner-Id", secret)
+		resp, err := rec.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Header.Get("X-Echo") != secret || !strings.Contains(string(b), strings.Join(forms, " ")) {
+			t.Errorf("%s: the client got X-Echo %q and %q, want the answer as it came", p, resp.Header.Get("X-Echo"), b)
+		}
+	}
+	for _, step := range []struct {
+		name  string
+		opts  []cassettes.Option
+		leaks bool // the cassette holds the secret after it
+	}{
+		{"without WithSecrets", nil, true},
+		{"appended to with WithSecrets", []cassettes.Option{cassettes.WithSecrets(secret)}, false},
+	} {
+		rec, err := cassettes.New(path, append([]cassettes.Option{cassettes.WithMode(cassettes.ModeRecordAll)}, step.opts...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		call(rec, "/"+strings.ReplaceAll(step.name, " ", "-"))
+		if err := rec.Stop(); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held := false
+		for _, f := range forms {
+			held = held || strings.Contains(string(b), f)
+		}
+		if held != step.leaks {
+			t.Errorf("%s: the cassette holds the secret: %v, want %v:\n%s", step.name, held, step.leaks, b)
+		}
+	}
+}
