@@ -3,7 +3,6 @@ package mockserver
 import (
 	"bytes"
 	"context"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -207,41 +206,6 @@ func writeAdminError(w http.ResponseWriter, status int, code, format string, arg
 	writeAdminJSON(w, status, e)
 }
 
-// unauthorized says why r may not use the admin API, in the words of the
-// API's 401 answer; "" when it may. badToken: a bearer token was sent,
-// and is not the mock's. The token is compared in constant time. A wrong
-// token is told from a missing one, so a caller knows whether to fix the
-// header or the token.
-func (s *Server) unauthorized(r *http.Request) (why string, badToken bool) {
-	if s.cfg.adminToken == "" {
-		return "", false
-	}
-	auth := strings.TrimSpace(r.Header.Get("Authorization"))
-	if auth == "" {
-		return "the admin API needs the header Authorization: Bearer <token>, the token the mock was started with (--admin-token)", false
-	}
-	scheme, token, _ := strings.Cut(auth, " ")
-	if !strings.EqualFold(scheme, "Bearer") {
-		return "the admin API takes a bearer token: send Authorization: Bearer <token>, not the " + safeScheme(scheme) + " scheme", false
-	}
-	if subtle.ConstantTimeCompare([]byte(strings.TrimSpace(token)), []byte(s.cfg.adminToken)) != 1 {
-		return "the bearer token is not the mock's admin token (--admin-token or ATMKIT_ADMIN_TOKEN of the running mock)", true
-	}
-	return "", false
-}
-
-// safeScheme is an Authorization scheme as an error text may repeat it:
-// a word of letters, else nothing of what was sent (it may be a secret
-// sent without a scheme).
-func safeScheme(scheme string) string {
-	if scheme == "" || len(scheme) > 20 || strings.IndexFunc(scheme, func(r rune) bool {
-		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z')
-	}) >= 0 {
-		return "given"
-	}
-	return scheme
-}
-
 // crossOrigin refuses changes a browser sends from another site (a form or
 // fetch of any page the user has open may POST to a mock on this host):
 // the admin page's own calls are same-origin, and curl and tests send no
@@ -297,14 +261,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		writeAdminJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 		return
 	}
-	if why, badToken := s.unauthorized(r); why != "" {
-		challenge := `Bearer realm="atmkit admin"`
-		if badToken {
-			challenge += `, error="invalid_token"` // RFC 6750
-		}
-		w.Header().Set("WWW-Authenticate", challenge)
-		closeUnread(w, r)
-		writeAdminError(w, http.StatusUnauthorized, adminUnauthorized, "%s", why)
+	if s.refuseUnauthorized(w, r) {
 		return
 	}
 	if err := crossOrigin.Check(r); err != nil {

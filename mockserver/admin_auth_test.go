@@ -1,0 +1,65 @@
+package mockserver
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestAdminBearerRefusalsFollowRFC6750: the admin API answers as RFC 6750
+// section 3.1 asks. No credentials, or another scheme: 401 with a bare
+// challenge (no error code). A bearer token that is not the mock's: 401,
+// error="invalid_token". A malformed request, "Bearer" with no token (or
+// only spaces after it) or two Authorization headers: 400,
+// error="invalid_request". "Bearer" with no token was answered 401
+// invalid_token, as if a token had been sent and was wrong; two headers
+// were read as their first.
+func TestAdminBearerRefusalsFollowRFC6750(t *testing.T) {
+	t.Parallel()
+	const token = "s3cret-token"
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithAdminToken(token))
+	a := ts.URL + "/__admin"
+	const realm = `Bearer realm="atmkit admin"`
+	for _, c := range []struct {
+		name      string
+		auth      []string
+		status    int
+		code      string
+		challenge string
+		says      string
+	}{
+		{"no header", nil, 401, adminUnauthorized, realm, "needs the header Authorization: Bearer <token>"},
+		{"another scheme", []string{"Basic YWRtaW46eA=="}, 401, adminUnauthorized, realm, "not the Basic scheme"},
+		{"wrong token", []string{"Bearer nope"}, 401, adminUnauthorized, realm + `, error="invalid_token"`, "is not the mock's admin token"},
+		{"Bearer alone", []string{"Bearer"}, 400, adminBadRequest, realm + `, error="invalid_request"`, "no token after Bearer"},
+		{"Bearer and spaces", []string{"Bearer    "}, 400, adminBadRequest, realm + `, error="invalid_request"`, "no token after Bearer"},
+		{"Bearer and a tab", []string{"bearer \t"}, 400, adminBadRequest, realm + `, error="invalid_request"`, "no token after Bearer"},
+		{"two headers", []string{"Bearer " + token, "Bearer " + token}, 400, adminBadRequest, realm + `, error="invalid_request"`, "2 Authorization headers"},
+		{"two headers, one empty", []string{"Bearer " + token, ""}, 400, adminBadRequest, realm + `, error="invalid_request"`, "2 Authorization headers"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			req := mustRequest(t, "POST", a+"/faults", `{"status":503}`)
+			for _, v := range c.auth {
+				req.Header.Add("Authorization", v)
+			}
+			r := doAdmin(t, req)
+			adminChecks(t, r, hasAdminError(c.status, c.code), bodyContains(c.says))
+			wantHeader(t, r, "WWW-Authenticate", c.challenge)
+			if strings.Contains(r.body, token) {
+				t.Errorf("the refusal repeats the token: %s", r.body)
+			}
+		})
+	}
+	if f := ts.Faults(); len(f) != 0 {
+		t.Errorf("a refused POST added faults: %+v", f)
+	}
+	ok := mustRequest(t, "GET", a+"/faults", "")
+	ok.Header.Set("Authorization", "Bearer   "+token)
+	adminChecks(t, doAdmin(t, ok), hasStatus(http.StatusOK))
+
+	// Without an admin token the header is not read: nothing to refuse.
+	open := NewTestServer(t, WithDataset(smallDataset()))
+	bare := mustRequest(t, "GET", open.URL+"/__admin/faults", "")
+	bare.Header.Set("Authorization", "Bearer")
+	adminChecks(t, doAdmin(t, bare), hasStatus(http.StatusOK))
+}
