@@ -296,7 +296,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	case path == adminPrefix+"/reset":
 		// Between two tests, as WireMock's POST /__admin/reset: the
 		// faults first, so that no call after the answer is faulted.
-		if allowMethods(w, r, http.MethodPost) && takesNoQuery(w, r, "every fault and every call") {
+		if allowMethods(w, r, http.MethodPost) && emptiesAll(w, r, "every fault and every call") {
 			s.faults.clear()
 			s.journal.reset()
 			s.log.Info("admin: every fault removed and the journal emptied (reset)")
@@ -313,21 +313,6 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
-}
-
-// takesNoQuery answers 400 to a request of r's method that empties what
-// (DELETE /__admin/requests, DELETE /__admin/faults, POST /__admin/reset)
-// when it has a query, and reports whether it had none: those take no
-// filter, and one meant as a filter (?operation=ReturnProvinces) would
-// otherwise empty all of it, as GET /__admin/requests refuses a
-// parameter it does not know rather than list calls not asked for.
-func takesNoQuery(w http.ResponseWriter, r *http.Request, what string) bool {
-	if r.URL.RawQuery == "" {
-		return true
-	}
-	writeAdminError(w, http.StatusBadRequest, adminBadRequest,
-		"%s %s takes no query: it removes %s (DELETE %s/faults/{id} removes one fault)", r.Method, r.URL.Path, what, adminPrefix)
-	return false
 }
 
 // listsAll answers 400 to a read of a list that filters nothing (faults,
@@ -414,7 +399,7 @@ func (s *Server) adminRequests(w http.ResponseWriter, r *http.Request) {
 		<-s.journalReads
 		writeRequestList(w, list, requestListTail{Matched: matched, LastSeq: last, Held: nonNil(held), Instance: s.instance, Cleared: cleared})
 	case http.MethodDelete:
-		if !takesNoQuery(w, r, "every call of the journal") {
+		if !emptiesAll(w, r, "every call of the journal") {
 			return
 		}
 		s.journal.reset()
@@ -521,7 +506,7 @@ func (s *Server) adminFaults(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Location", adminPrefix+"/faults/"+added.ID)
 		writeAdminJSON(w, http.StatusCreated, s.shownFault(added))
 	case http.MethodDelete:
-		if !takesNoQuery(w, r, "every fault") {
+		if !emptiesAll(w, r, "every fault") {
 			return
 		}
 		s.faults.clear()

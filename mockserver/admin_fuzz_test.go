@@ -71,3 +71,34 @@ func FuzzAdminFaults(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAdminClearBody: DELETE /__admin/faults with any body removes every
+// fault only when the body is white space (or none), and otherwise
+// answers 400 with a JSON error, the faults left as they were.
+func FuzzAdminClearBody(f *testing.F) {
+	for _, s := range []string{``, " \n", `{"id":"f1"}`, `{"id":"a b"}`, `{}`, "\xef\xbb\xbf", `{"id":1}`} {
+		f.Add(s)
+	}
+	h, err := New(WithDataset(smallDataset()))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		add := httptest.NewRecorder()
+		h.ServeHTTP(add, httptest.NewRequest(http.MethodPost, "http://127.0.0.1/__admin/faults", strings.NewReader(`{"status":503}`)))
+		if add.Code != http.StatusCreated {
+			t.Fatalf("POST: status %d: %s", add.Code, add.Body.String())
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodDelete, "http://127.0.0.1/__admin/faults", strings.NewReader(body)))
+		n := len(h.faults.list())
+		blank := strings.TrimSpace(strings.TrimPrefix(body, "\ufeff")) == ""
+		switch {
+		case rec.Code == http.StatusNoContent && blank && n == 0:
+		case rec.Code == http.StatusBadRequest && !blank && n == 1 && json.Valid(rec.Body.Bytes()) && strings.Contains(rec.Body.String(), "takes no body"):
+			h.faults.clear()
+		default:
+			t.Fatalf("DELETE with %q: status %d, %d faults left: %s", body, rec.Code, n, rec.Body.String())
+		}
+	})
+}

@@ -3,7 +3,9 @@ package mockserver
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -117,4 +119,44 @@ func TestAdminRequestsRefusesAQueryThatDoesNotParse(t *testing.T) {
 		adminChecks(t, admin(t, "GET", ts.URL+"/__admin/requests?"+q, "", ""), hasAdminError(400, adminBadRequest), bodyContains("query"))
 	}
 	adminChecks(t, admin(t, "GET", ts.URL+"/__admin/requests?operation=ReturnProvinces&binding=get", "", ""), hasStatus(200), bodyContains(`"matched":1`))
+}
+
+// TestAdminClearTakesNoBody: DELETE /__admin/faults, DELETE
+// /__admin/requests and POST /__admin/reset refuse a body (400), as they
+// refuse a query: DELETE /__admin/faults with {"id":"f1"}, meant to
+// remove f1, removed every fault without a word. The refusal names the
+// way to remove one fault (DELETE /__admin/faults/f1). A body of white
+// space only is none.
+func TestAdminClearTakesNoBody(t *testing.T) {
+	t.Parallel()
+	ts := NewTestServer(t, WithDataset(smallDataset()))
+	a := ts.URL + "/__admin"
+	runChecks(t, call(t, ts.URL, asmx.HTTPGet, asmx.OpReturnProvinces, paramsFor(asmx.OpReturnProvinces, "k")), hasStatus(200))
+	adminChecks(t, admin(t, "POST", a+"/faults", "", `{"operation":"ReturnProvinces","delay":"1ms"}`), hasStatus(201))
+	adminChecks(t, admin(t, "POST", a+"/faults", "", `{"operation":"ReturnInstitutions","status":503}`), hasStatus(201))
+	adminChecks(t, admin(t, "DELETE", a+"/faults", "", `{"id":"f1"}`), hasAdminError(400, adminBadRequest),
+		bodyContains("takes no body"), bodyContains("DELETE /__admin/faults/f1 removes fault f1"))
+	for _, r := range []struct{ method, target, body string }{
+		{"DELETE", "/faults", `{"operation":"ReturnProvinces"}`},
+		{"DELETE", "/faults", `{}`},
+		{"DELETE", "/faults", `f1`},
+		{"DELETE", "/requests", `{"seq":1}`},
+		{"POST", "/reset", `{"faults":false}`},
+	} {
+		adminChecks(t, admin(t, r.method, a+r.target, "", r.body), hasAdminError(400, adminBadRequest),
+			bodyContains("takes no body"), bodyContains("DELETE /__admin/faults/{id} removes one fault"))
+	}
+	// Chunked, its length not declared: read, and refused as well.
+	chunked := mustRequest(t, "DELETE", a+"/faults", "")
+	chunked.Body, chunked.ContentLength = io.NopCloser(strings.NewReader(`{"id":"f2"}`)), -1
+	adminChecks(t, doAdmin(t, chunked), hasAdminError(400, adminBadRequest), bodyContains("DELETE /__admin/faults/f2 removes fault f2"))
+	if n, j := len(ts.Faults()), len(ts.Journal(RequestFilter{})); n != 2 || j != 1 {
+		t.Fatalf("after the refusals: %d faults and %d calls, want 2 and 1", n, j)
+	}
+	adminChecks(t, admin(t, "DELETE", a+"/faults/f1", "", ""), hasStatus(204))
+	adminChecks(t, admin(t, "DELETE", a+"/faults", "", " \r\n\t"), hasStatus(204))
+	if n := len(ts.Faults()); n != 0 {
+		t.Errorf("after DELETE /__admin/faults with a body of white space: %d faults, want 0", n)
+	}
+	adminChecks(t, admin(t, "POST", a+"/reset", "", "\n"), hasStatus(204))
 }
