@@ -42,6 +42,10 @@ var refusedSpecs = []struct{ spec, why string }{
 	{"op=WSDL,code=Client", "soapFault cannot be given with operation WSDL"},
 	{"op=WSDL,binding=soap12,status=503", "binding cannot be given with operation WSDL"},
 	{"skip=-2,status=503", "skip -2 is negative"},
+	{"status=503,id=", "id= has no value: want 1 to 64 ASCII letters, digits, '.', '_' or '-', or leave id out and the mock gives one (f1, f2, …)"}, // id=$UNSET
+	{"delay=", "delay= has no value: want a duration such as 300ms, or leave delay out"},
+	{`op=ReturnProvinces,delay=""`, `delay="" has no value: want a duration such as 300ms, or leave delay out`},
+	{"op=,status=503", "op= has no value: want an operation such as ReturnProvinces (or WSDL), or leave op out and every operation is faulted"},
 	{"", "no fault given; want one such as op=ReturnProvinces,delay=300ms"}, // --fault "$UNSET"
 	{" ; ", "no fault given"},
 }

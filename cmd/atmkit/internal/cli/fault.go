@@ -67,42 +67,66 @@ const (
 
 // faultField is one name of the text form: the member of mockserver.Fault's
 // JSON form it sets, as a dotted path through nested objects
-// ("soapFault.code"), and the kind of its value.
+// ("soapFault.code"), the kind of its value, and what the value is, for
+// the refusal of an empty one ("delay=": "a duration such as 300ms");
+// empty when "" is a value (text="": the default text).
 type faultField struct {
 	path string
 	kind valueKind
+	want string
 }
+
+// What the fields' values are, for the refusal of an empty one.
+const (
+	wantDuration  = "a duration such as 300ms"
+	wantOperation = "an operation such as ReturnProvinces (or WSDL), or leave %s out and every operation is faulted"
+	wantCount     = "a count such as 2"
+)
 
 // faultFields maps the names of the text form, in lower case, to the JSON
 // form's members. A field the JSON form gains is one line here.
 var faultFields = map[string]faultField{
-	"op":                       {"operation", textValue},
-	"operation":                {"operation", textValue},
-	"binding":                  {"binding", textValue},
-	"delay":                    {"delay", textValue},
-	"jitter":                   {"jitter", textValue},
-	"delaydistribution.type":   {"delayDistribution.type", textValue},
-	"delaydistribution.median": {"delayDistribution.median", textValue},
-	"delaydistribution.sigma":  {"delayDistribution.sigma", numberValue},
-	"delaydistribution.lower":  {"delayDistribution.lower", textValue},
-	"delaydistribution.upper":  {"delayDistribution.upper", textValue},
-	"status":                   {"status", intValue},
-	"times":                    {"times", intValue},
-	"code":                     {"soapFault.code", textValue},
-	"text":                     {"soapFault.text", textValue},
-	"soapfault.code":           {"soapFault.code", textValue},
-	"soapfault.text":           {"soapFault.text", textValue},
-	"drop":                     {"drop", flagValue},
-	"malformed":                {"malformed", flagValue},
-	"dribble.chunks":           {"dribble.chunks", intValue},
-	"dribble.duration":         {"dribble.duration", textValue},
-	"reset":                    {"reset", objectValue},
-	"reset.afterbytes":         {"reset.afterBytes", intValue},
-	"garbage":                  {"garbage", flagValue},
-	"probability":              {"probability", numberValue},
-	"seed":                     {"seed", intValue},
-	"skip":                     {"skip", intValue},
-	"id":                       {"id", textValue},
+	"op":                       {"operation", textValue, wantOperation},
+	"operation":                {"operation", textValue, wantOperation},
+	"binding":                  {"binding", textValue, "soap11, soap12, get, post or json, or leave %s out and every binding is faulted"},
+	"delay":                    {"delay", textValue, wantDuration},
+	"jitter":                   {"jitter", textValue, wantDuration},
+	"delaydistribution.type":   {"delayDistribution.type", textValue, "lognormal or uniform"},
+	"delaydistribution.median": {"delayDistribution.median", textValue, wantDuration},
+	"delaydistribution.sigma":  {"delayDistribution.sigma", numberValue, "a number such as 0.5"},
+	"delaydistribution.lower":  {"delayDistribution.lower", textValue, wantDuration},
+	"delaydistribution.upper":  {"delayDistribution.upper", textValue, wantDuration},
+	"status":                   {"status", intValue, "an HTTP status such as 503"},
+	"times":                    {"times", intValue, "a count such as 1, or leave %s out and the fault never runs out"},
+	"code":                     {"soapFault.code", textValue, `Client or Server ("" is Server)`},
+	"text":                     {"soapFault.text", textValue, `the fault's text ("" is the default text)`},
+	"soapfault.code":           {"soapFault.code", textValue, `Client or Server ("" is Server)`},
+	"soapfault.text":           {"soapFault.text", textValue, `the fault's text ("" is the default text)`},
+	"drop":                     {"drop", flagValue, ""},
+	"malformed":                {"malformed", flagValue, ""},
+	"dribble.chunks":           {"dribble.chunks", intValue, wantCount},
+	"dribble.duration":         {"dribble.duration", textValue, wantDuration},
+	"reset":                    {"reset", objectValue, ""},
+	"reset.afterbytes":         {"reset.afterBytes", intValue, "a byte count such as 100 (reset alone cuts at once)"},
+	"garbage":                  {"garbage", flagValue, ""},
+	"probability":              {"probability", numberValue, "a number from 0 to 1 such as 0.3"},
+	"seed":                     {"seed", intValue, "an integer such as 42"},
+	"skip":                     {"skip", intValue, wantCount},
+	"id":                       {"id", textValue, "1 to 64 ASCII letters, digits, '.', '_' or '-', or leave %s out and the mock gives one (f1, f2, …)"},
+}
+
+// emptyValue is the refusal of field's value written empty as given
+// (name=, or name="" where "" is no value in the JSON form either): an
+// unset variable ($ID) would otherwise be taken as the field left out
+// (id=), or refused as a fault that does nothing (delay=).
+func emptyValue(field faultField, given, name string) error {
+	want := field.want
+	if strings.Contains(want, "%s") {
+		want = fmt.Sprintf(want, name)
+	} else {
+		want += ", or leave " + name + " out"
+	}
+	return fmt.Errorf("%s has no value: want %s", given, want)
 }
 
 // faultFieldNames lists the text form's names for the unknown-field error.
@@ -178,11 +202,16 @@ func faultObject(spec string) (map[string]any, error) {
 		if part == "" {
 			continue
 		}
-		name, text, hasValue := strings.Cut(part, "=")
-		name, text = strings.ToLower(strings.TrimSpace(name)), strings.TrimSpace(text)
+		typed, text, hasValue := strings.Cut(part, "=")
+		typed, text = strings.TrimSpace(typed), strings.TrimSpace(text)
+		name := strings.ToLower(typed)
 		field, ok := faultFields[name]
 		if !ok {
 			return nil, fmt.Errorf("unknown field %q (want %s)", name, faultFieldNames)
+		}
+		if hasValue && field.kind != flagValue && field.kind != objectValue &&
+			(text == "" || text == `""` && !strings.HasPrefix(field.path, "soapFault.")) {
+			return nil, emptyValue(field, typed+"="+text, typed)
 		}
 		// op=A,op=B (or code= and soapFault.code=) would keep the last
 		// without a word.

@@ -244,9 +244,8 @@ func TestParseFaultNumberSpellings(t *testing.T) {
 		{"reset.afterBytes", "reset.afterBytes=%s"},
 	}
 	for _, f := range ints {
-		// An empty value is quoted, as a flag's is (status: "" is not …),
-		// not echoed as a double space.
-		for _, sp := range []string{"+5", "017", "0x10", "1_000", "0b101", "0o17", "-0x2", "00", "-05", ""} {
+		// An empty value has a refusal of its own: TestParseFaultEmptyValues.
+		for _, sp := range []string{"+5", "017", "0x10", "1_000", "0b101", "0o17", "-0x2", "00", "-05"} {
 			spec := fmt.Sprintf(f.spec, sp)
 			want := fmt.Sprintf("%s: %s is not an integer as JSON writes one, which the admin API refuses; want plain decimal digits, with a minus at most", f.name, quoteValue(sp))
 			if _, err := parseFault(spec); err == nil || err.Error() != want {
@@ -266,7 +265,7 @@ func TestParseFaultNumberSpellings(t *testing.T) {
 		{"delayDistribution.sigma", "delayDistribution.type=lognormal,delayDistribution.median=1ms,delayDistribution.sigma=%s"},
 	}
 	for _, f := range nums {
-		for _, sp := range []string{".5", "+0.5", "5.", "00.5", "0x1p-1", "0.5e", "Inf", "NaN", "1_0.0", ""} {
+		for _, sp := range []string{".5", "+0.5", "5.", "00.5", "0x1p-1", "0.5e", "Inf", "NaN", "1_0.0"} {
 			spec := fmt.Sprintf(f.spec, sp)
 			want := fmt.Sprintf("%s: %s is not a number as JSON writes one, which the admin API refuses; want decimal digits with a minus, a fraction and an exponent at most, such as 0.25", f.name, quoteValue(sp))
 			if _, err := parseFault(spec); err == nil || err.Error() != want {
@@ -297,6 +296,36 @@ func TestParseFaultNumberSpellings(t *testing.T) {
 		got, err := parseFault(spec)
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("parseFault(%q): got %+v, %v, want %+v", spec, got, err, want)
+		}
+	}
+}
+
+// TestParseFaultEmptyValues: a field of the text form written with no
+// value (id=, delay=, an unset variable's $X), or with "" where the JSON
+// form's "" is no value, is refused naming the field, what it takes and
+// that it may be left out. id= was taken as no id, and delay= read as no
+// delay, refused as "a fault needs at least one of ..."; text="" and
+// code="" still mean the default text and code.
+func TestParseFaultEmptyValues(t *testing.T) {
+	t.Parallel()
+	for name, field := range faultFields {
+		if field.kind == objectValue || field.kind == flagValue {
+			continue // drop= is refused as "" is not true or false; reset= takes no value
+		}
+		for _, spec := range []string{name + "=", name + "= ", name + `=""`} {
+			if field.path == "soapFault.text" || field.path == "soapFault.code" {
+				if strings.HasSuffix(spec, `""`) {
+					if _, err := parseFault(spec); err != nil {
+						t.Errorf("parseFault(%s): %v, want the default %s", spec, err, field.path)
+					}
+					continue
+				}
+			}
+			_, err := parseFault(spec)
+			shown := strings.TrimSpace(spec)
+			if err == nil || !strings.HasPrefix(err.Error(), shown+" has no value: want ") || !strings.Contains(err.Error(), "leave "+name+" out") {
+				t.Errorf("parseFault(%s): got %v, want %q naming what it takes", spec, err, shown+" has no value: want ..., or leave "+name+" out")
+			}
 		}
 	}
 }
