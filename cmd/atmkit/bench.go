@@ -44,7 +44,7 @@ func (f *benchFlags) register(m *Main) *flag.FlagSet {
 	fs.BoolVar(&c.WireMock, "wiremock", false, "also measure WireMock serving the same answer from a stub (run in a temporary directory it removes)")
 	fs.BoolVar(&c.CopyCeiling, "copy-ceiling", false, "also measure a ceiling that copies the answer, from as many pieces as it has locations, into a buffer before writing it: the cost of assembling an answer alone (mock/copy-ceiling and copy-ceiling/ceiling, no target)")
 	fs.StringVar(&c.WireMockJar, "wiremock-jar", "", "WireMock standalone `jar` (default: found in the npm package wiremock)")
-	fs.StringVar(&c.CPUProfile, "cpuprofile", "", "write a CPU profile of the measured rounds (server and generator alike) to this `file`")
+	fs.StringVar(&c.CPUProfile, "cpuprofile", "", "write a CPU profile of the measured rounds (server and generator alike) to this `file`; one already there is replaced only when empty or a CPU profile")
 	fs.BoolVar(&c.ReplayScale, "replay-scale", false, "measure mocks replaying cassettes of --replay-sizes interactions, recorded into a temporary directory, each holding the call among distinct others; each larger against the smallest (target 0.8)")
 	fs.StringVar(&c.ReplaySizes, "replay-sizes", "", "interactions per cassette of --replay-scale, comma-separated, the smallest the reference (default "+bench.DefaultReplaySizes+"; implies --replay-scale)")
 	fs.StringVar(&f.shape, "shape", "", "result shape `file` of the in-process mock (default: the built-in shape)")

@@ -27,7 +27,7 @@ func (m *Main) runFixturesGenerate(ctx context.Context, args []string) error {
 	fs := cli.NewFlagSet("fixtures generate", "fixtures generate [--seed N] [--atms N] --out DIR", helpText("fixtures-generate"), m.Stderr)
 	seed := fs.Uint64("seed", fixtures.DefaultSeed, "generator seed, not 0; the same seed and --atms give byte-identical files (the default makes the embedded data set)")
 	atms := fs.Int("atms", fixtures.DefaultATMs, fmt.Sprintf("number of ATMs, 1 to %d", fixtures.MaxATMs))
-	out := fs.String("out", "", "directory to write the data set to (created if needed; existing files are replaced)")
+	out := fs.String("out", "", "directory to write the data set to (created if needed); a file of the data set already there is replaced only when empty or that file of a data set")
 	if err := m.ParseNoArgs(fs, args); err != nil {
 		return err
 	}
@@ -36,7 +36,7 @@ func (m *Main) runFixturesGenerate(ctx context.Context, args []string) error {
 	}
 	if err := m.FirstBad(fs,
 		cli.Bad("out", cli.CheckNotDash(*out, "directory")), cli.Bad("out", cli.CheckMakeDir(*out)),
-		cli.Bad("out", cli.CheckReplaceIn(*out, fixtures.ATMsFile, fixtures.ProvincesFile, fixtures.InstitutionsFile, fixtures.CitiesFile)),
+		cli.Bad("out", cli.CheckFixturesOut(*out)),
 		cli.Bad("seed", cli.When(*seed == 0, "must not be 0")),
 		cli.Bad("atms", cli.When(*atms < 1 || *atms > fixtures.MaxATMs, fmt.Sprintf("out of range [1, %d]", fixtures.MaxATMs))),
 	); err != nil {

@@ -55,7 +55,7 @@ func (m *Main) runShapeLearn(ctx context.Context, args []string) error {
 	fs := cli.NewFlagSet("shape learn", "shape learn [--wsdl URL|FILE] [--cassette PATH]... [--request-encoding NAME] --out FILE", helpText("shape-learn"), m.Stderr)
 	fs.StringVar(&f.wsdl, "wsdl", "", "the deployment's WSDL: a URL (service.asmx; WSDL is added to its query) or a file (-: standard input)")
 	fs.Var(&f.cassette, "cassette", "cassette file or directory recorded from the deployment (repeatable)")
-	fs.StringVar(&f.out, "out", "", "shape file to write (required; written atomically; a missing directory is made); -: standard output, the report then on stderr")
+	fs.StringVar(&f.out, "out", "", "shape file to write (required; written atomically; a missing directory is made; one already there is replaced only when empty or a shape file); -: standard output, the report then on stderr")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "how long fetching the WSDL may take")
 	f.encoding.Register(fs, "; answers to the same call over different bindings are paired by them")
 	f.reach.Register(fs, "--wsdl's deployment", false)

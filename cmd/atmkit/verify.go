@@ -35,7 +35,7 @@ func (f *verifyFlags) register(m *Main) *flag.FlagSet {
 	fs.StringVar(&f.upstream, "upstream", "", "base URL of the live deployment to check, e.g. https://atm.example.org (required)")
 	fs.StringVar(&f.key, "key", "", "a service key the deployment accepts, in place of the cassettes' scrubbed one (required when they hold calls)")
 	fs.StringVar(&f.values, "values", "compare", "compare the values too (compare), or the structure only (ignore: data changes, shape should not)")
-	fs.StringVar(&f.junitReport, "junit-report", "", "write a JUnit XML report, one test case per interaction, to this `file`")
+	fs.StringVar(&f.junitReport, "junit-report", "", "write a JUnit XML report, one test case per interaction, to this `file`; one already there is replaced only when empty or a JUnit XML report")
 	fs.BoolVar(&f.update, "update", false, "rewrite the cassettes with the new answers of what drifted, after showing the differences")
 	fs.IntVar(&f.concurrency, "concurrency", 1, "how many requests may be in flight at once")
 	fs.Float64Var(&f.rate, "rate", 0, "at most this many requests a second (a `number`), evenly spaced (0: no limit)")

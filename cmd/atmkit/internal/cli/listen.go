@@ -44,7 +44,7 @@ func (f *ListenTLSFlags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.clientCA, "tls-client-ca", "", "require client certificates issued by an authority of this PEM `file` (mutual TLS); needs --tls-cert or --tls-self-signed")
 	fs.BoolVar(&f.selfSigned, "tls-self-signed", false, "serve HTTPS with a throwaway certificate for 127.0.0.1, ::1 and localhost (and the --addr host), ECDSA (RSA 2048 with --tls-min-version 1.0 or 1.1, for old Windows clients); the authority that issued it is written to a file named at start")
 	fs.Var(&f.names, "tls-name", "with --tls-self-signed, a further host `name` or IP address the throwaway certificate is valid for (repeatable; ATMKIT_TLS_NAME=a,b): one other hosts or containers reach it by, such as its compose service's name")
-	fs.StringVar(&f.caOut, "tls-ca-out", "", "with --tls-self-signed, write the throwaway authority's certificate (PEM) to this `file` (default: a new file in the temporary directory, removed on exit)")
+	fs.StringVar(&f.caOut, "tls-ca-out", "", "with --tls-self-signed, write the throwaway authority's certificate (PEM) to this `file`, one already there replaced only when empty or such a certificate (default: a new file in the temporary directory, removed on exit)")
 	fs.StringVar(&f.minVersion, "tls-min-version", "", "the oldest TLS `version` served: 1.0, 1.1, 1.2 or 1.3 (default 1.2); 1.0 for a .NET Framework app before 4.6 that offers nothing newer (below 1.2 the RSA key exchange is served too; at 1.0, 3DES, for Windows XP; RC4 never)")
 }
 

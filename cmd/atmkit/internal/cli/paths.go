@@ -98,6 +98,19 @@ const maxOwnFile = 4 << 20
 // replaced: there is no flag to force it (remove the file, or name
 // another). what names the kind of file atmkit writes there.
 func CheckOwnFile(path, what string, notOurs func(data []byte) string) string {
+	if holds := ownFileHolds(path, notOurs); holds != "" {
+		return "exists and holds " + holds + ", not " + what + ": " + replacesOnlyItsKind + "file"
+	}
+	return ""
+}
+
+// replacesOnlyItsKind is the reason of CheckOwnFile's refusal, which
+// names what to name instead ("file", "directory").
+const replacesOnlyItsKind = "atmkit replaces only a file of that kind, never another given by mistake; remove it, or name another "
+
+// ownFileHolds is what path holds, as notOurs says, when it is a regular
+// file holding something notOurs does not take; "" otherwise.
+func ownFileHolds(path string, notOurs func(data []byte) string) string {
 	if path == "" || path == "-" {
 		return ""
 	}
@@ -115,11 +128,7 @@ func CheckOwnFile(path, what string, notOurs func(data []byte) string) string {
 	if err != nil || len(bytes.TrimSpace(data)) == 0 {
 		return "" // an empty file (mktemp's) holds nothing to lose
 	}
-	holds := notOurs(data)
-	if holds == "" {
-		return ""
-	}
-	return "exists and holds " + holds + ", not " + what + ": atmkit replaces only a file of that kind, never another given by mistake; remove it, or name another file"
+	return notOurs(data)
 }
 
 // NotPEMHolds is what data holds, for CheckOwnFile's refusal: the types
