@@ -47,7 +47,7 @@ func (f *benchFlags) register(m *Main) *flag.FlagSet {
 	fs.StringVar(&c.CPUProfile, "cpuprofile", "", "write a CPU profile of the measured rounds (server and generator alike) to this `file`; one already there is replaced only when empty or a CPU profile")
 	fs.BoolVar(&c.ReplayScale, "replay-scale", false, "measure mocks replaying cassettes of --replay-sizes interactions, recorded into a temporary directory, each holding the call among distinct others; each larger against the smallest (target 0.8)")
 	fs.StringVar(&c.ReplaySizes, "replay-sizes", "", "interactions per cassette of --replay-scale, comma-separated, the smallest the reference (default "+bench.DefaultReplaySizes+"; implies --replay-scale)")
-	fs.StringVar(&f.shape, "shape", "", "result shape `file` of the in-process mock (default: the built-in shape)")
+	fs.StringVar(&f.shape, "shape", "", "result shape `file` of the in-process mock (-: standard input; default: the built-in shape)")
 	fs.Var((*cli.List)(&c.Replay), "replay", "the in-process mock replays the cassette file or directory at this `path` (repeatable; the call measured must be recorded in it)")
 	fs.BoolVar(&c.AtmsScale, "atms-scale", false, "measure atmkit serve processes serving generated data sets (--seed) of --atms-sizes ATMs side by side, each larger against the smallest (target 0.8), with each process's peak resident memory (VmHWM; target < 1 GB up to 1,000,000 ATMs); unless given, --op is "+asmx.OpReturnAtmSearchByAddressWithMaximum+" (intMaximumAtms 10, 25 km, a Halifax postal code every set knows) and -c is 16")
 	fs.StringVar(&c.AtmsSizes, "atms-sizes", "", "ATMs per data set of --atms-scale, comma-separated, the smallest the reference (default "+bench.DefaultAtmsSizes+"; implies --atms-scale)")
@@ -87,7 +87,7 @@ func (m *Main) runBench(ctx context.Context, args []string) error {
 		cli.Bad("target", cli.When(strings.HasPrefix(strings.ToLower(c.Target), "https:"),
 			"the load generator speaks plain HTTP only; measure the service over http (atmkit serve without TLS)")),
 		cli.Bad("cpuprofile", cli.CheckProfileFile(c.CPUProfile)), // written in place, not atomically
-		cli.Bad("fixtures", cli.When(c.Fixtures != "", cli.CheckDir(c.Fixtures))),
+		cli.Bad("fixtures", cli.When(c.Fixtures != "", cli.CheckDir(c.Fixtures))), cli.Bad("replay", cli.CheckNoStdin(c.Replay, cli.CassetteInput)),
 		cli.Bad("atms", cli.When(c.ATMs < 0 || c.ATMs > fixtures.MaxATMs, fmt.Sprintf("want 0 (no generated data set) to %d", fixtures.MaxATMs))),
 		cli.Bad("seed", cli.When(c.Seed == 0, "must not be 0")),
 		cli.Bad("key", cli.When(strings.TrimSpace(c.Key) == "", "an empty key")),

@@ -61,7 +61,7 @@ func (f *conformFlags) register(m *Main) *flag.FlagSet {
 	fs.BoolVar(&f.verbose, "verbose", false, "print every spec, not only failures")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colours in the output (default when stdout is not a terminal)")
 	f.reach.Register(fs, "the target", false)
-	fs.StringVar(&f.shape, "shape", "", "also fail when a result differs from this shape file (specs labelled shape; see atmkit shape learn)")
+	fs.StringVar(&f.shape, "shape", "", "also fail when a result differs from this shape file (-: standard input; specs labelled shape; see atmkit shape learn)")
 	return fs
 }
 

@@ -71,7 +71,7 @@ func (m *Main) runFixturesGenerate(ctx context.Context, args []string) error {
 
 func (m *Main) runFixturesCheck(ctx context.Context, args []string) error {
 	fs := cli.NewFlagSet("fixtures check", "fixtures check [--shape FILE] DIR", helpText("fixtures-check"), m.Stderr)
-	shapeFile := fs.String("shape", "", "also check that the types of this result shape `file` hold every value served from the data set (what serve --shape refuses at start)")
+	shapeFile := fs.String("shape", "", "also check that the types of this result shape `file` (-: standard input) hold every value served from the data set (what serve --shape refuses at start)")
 	if err := m.Parse(fs, args, nil); err != nil {
 		return err
 	}

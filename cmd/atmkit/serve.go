@@ -55,7 +55,7 @@ func (f *serveFlags) register(m *Main) *flag.FlagSet {
 	fs.StringVar(&f.fixtures, "fixtures", "", "data set directory (default: the embedded data set)")
 	fs.Var(&f.keys, "key", "accepted service key (repeatable; also ATMKIT_KEYS=k1,k2, and ATMKIT_KEY, the variable conform and cassette verify read); none: any non-empty key")
 	fs.Int64Var(&f.maxBody, "max-body", mockserver.DefaultMaxBodyBytes, "largest request body in bytes (the default is ASP.NET's maxRequestLength, 4096 KB); larger ones get ASP.NET's refusal, 500 in the binding's form")
-	fs.StringVar(&f.config, "config", "", "YAML file of settings keyed by flag name; flags and ATMKIT_* variables override it")
+	fs.StringVar(&f.config, "config", "", "YAML file of settings keyed by flag name (-: standard input); flags and ATMKIT_* variables override it")
 	fs.StringVar(&f.adminToken, "admin-token", "", "bearer token the admin API (/__admin/*, but health and the admin page's own files) requires; the admin page (/__admin/) asks for it; empty: none")
 	fs.Var(&f.adminHosts, "admin-host", "host name the admin API answers when called on loopback with no --admin-token (repeatable; also ATMKIT_ADMIN_HOST=a,b), besides IP addresses, localhost, *.localhost, this host's name and the --addr host; other names get 403, which keeps web pages out (DNS rebinding); * allows any")
 	fs.IntVar(&f.journalSize, "journal-size", mockserver.DefaultJournalSize, "requests the journal keeps for GET /__admin/requests (0: none)")
@@ -72,7 +72,7 @@ func (f *serveFlags) register(m *Main) *flag.FlagSet {
 	f.aspnet.Register(fs)
 	f.srv.Register(fs)
 	f.reach.Register(fs, "the upstream (--on-miss upstream)", true)
-	fs.StringVar(&f.shape, "shape", "", "result shape file: how results are written (atmkit shape learn makes one; default: the built-in shape)")
+	fs.StringVar(&f.shape, "shape", "", "result shape file: how results are written (atmkit shape learn makes one; -: standard input; default: the built-in shape)")
 	return fs
 }
 
@@ -185,7 +185,7 @@ func (m *Main) checkServeFlags(fs *flag.FlagSet, f *serveFlags) error {
 		cli.Bad("namespace", cli.When(wire.CheckNamespace(f.namespace) != nil,
 			"not an absolute URI; want one such as http://tempuri.org/atmService or urn:example:atm")),
 		cli.Bad("key", cli.When(emptyKey, "an empty key; give non-empty keys, or none to accept any non-empty key")),
-		cli.Bad("fixtures", cli.When(f.fixtures != "", cli.CheckDir(f.fixtures))),
+		cli.Bad("fixtures", cli.When(f.fixtures != "", cli.CheckDir(f.fixtures))), cli.Bad("replay", cli.CheckNoStdin(f.replay, cli.CassetteInput)),
 		cli.Bad("max-body", cli.When(f.maxBody < 1, "must be at least 1 (bytes)")),
 		cli.Bad("json-errors", cli.When(f.jsonErrors != mockserver.JSONErrorsASMX && f.jsonErrors != mockserver.JSONErrorsAjax,
 			"want "+mockserver.JSONErrorsASMX+" or "+mockserver.JSONErrorsAjax)),

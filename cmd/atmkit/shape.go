@@ -22,7 +22,7 @@ func (m *Main) runShape(ctx context.Context, args []string) error {
 
 func (m *Main) runShapeShow(_ context.Context, args []string) error {
 	fs := cli.NewFlagSet("shape show", "shape show [--shape FILE]", helpText("shape-show"), m.Stderr)
-	path := fs.String("shape", "", "shape file to show (default: the built-in shape)")
+	path := fs.String("shape", "", "shape file to show (-: standard input; default: the built-in shape)")
 	if err := m.ParseNoArgs(fs, args); err != nil {
 		return err
 	}
@@ -30,7 +30,7 @@ func (m *Main) runShapeShow(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	header := "atmkit result shape: " + filepath.Base(*path)
+	header := "atmkit result shape: " + filepath.Base(cli.ShownInput(*path))
 	if sh == nil {
 		sh = shape.Default()
 		header = "atmkit's built-in result shape: XML nodes in no namespace whose names mirror\n" +

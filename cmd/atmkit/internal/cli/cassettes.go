@@ -16,6 +16,9 @@ func CassetteFiles(cmd string, paths []string) ([]string, error) {
 	if len(paths) == 0 {
 		return nil, Usagef(cmd, "want at least one cassette file or directory")
 	}
+	if p := CheckNoStdin(paths, CassetteInput); p != "" {
+		return nil, Usagef(cmd, "-: %s", p)
+	}
 	files, err := cassettes.Files(paths...)
 	if err != nil {
 		return nil, Usagef(cmd, "%v", err)

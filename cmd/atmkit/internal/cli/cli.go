@@ -35,8 +35,14 @@ type Env struct {
 	// warning about ATMKIT_* variables no command reads; nil: no warning.
 	Environ func() []string
 
+	// Stdin is standard input, which --shape - and --config - read; nil:
+	// os.Stdin.
+	Stdin io.Reader
+
 	// envChecked is set once the environment was checked (warnUnknownEnv).
 	envChecked bool
+	// stdinReadBy is the flag that read Stdin, which is read once.
+	stdinReadBy string
 
 	// origin records where each flag got its value, per flag set (Parse,
 	// ApplyConfig), so errors can name the setting.

@@ -69,7 +69,20 @@ func readConfig(path string) ([]byte, error) {
 // variable names of Parse.
 func (e *Env) ApplyConfig(fset *flag.FlagSet, path string, envAliases map[string]string) error {
 	cmd := fset.Name()
-	data, err := readConfig(path)
+	var data []byte
+	var err error
+	if path == "-" { // a config a CI step makes: ... | atmkit serve --config -
+		var problem string
+		if data, problem = e.readStdin("config", maxConfig); problem != "" {
+			return e.BadSetting(fset, "config", problem)
+		}
+		if len(data) > maxConfig {
+			return e.BadSetting(fset, "config", fmt.Sprintf("over %d MiB on standard input, larger than any config file: is it the right input?", maxConfig>>20))
+		}
+		path = ShownInput(path) // as the messages name it
+	} else {
+		data, err = readConfig(path)
+	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return e.BadSetting(fset, "config", "the config file does not exist")

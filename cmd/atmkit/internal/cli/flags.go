@@ -388,6 +388,9 @@ func CheckDir(dir string) string {
 	if dir == "" {
 		return "an empty path names no directory"
 	}
+	if p := StdinNotRead(dir, DirInput); p != "" {
+		return p
+	}
 	st, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -590,7 +593,17 @@ func (e *Env) LoadShape(fs *flag.FlagSet, path string) (*shape.Shape, error) {
 	if path == "" {
 		return nil, nil
 	}
-	sh, err := shape.Load(path)
+	var sh *shape.Shape
+	var err error
+	if path == "-" { // atmkit shape learn ... --out - | atmkit serve --shape -
+		data, problem := e.readStdin("shape", shape.MaxFileSize)
+		if problem != "" {
+			return nil, e.BadSetting(fs, "shape", problem)
+		}
+		sh, err = parseStdinShape(data)
+	} else {
+		sh, err = shape.Load(path)
+	}
 	if err != nil { // missing, unreadable (a directory) or invalid: a wrong setting
 		if src := e.origins(fs)["shape"]; strings.HasPrefix(src, "ATMKIT_") || strings.Contains(src, " in config file ") {
 			return nil, Usagef(fs.Name(), "%s: %v (--shape)", src, err)
@@ -598,6 +611,17 @@ func (e *Env) LoadShape(fs *flag.FlagSet, path string) (*shape.Shape, error) {
 		return nil, Usagef(fs.Name(), "--shape: %v", err)
 	}
 	return sh, nil
+}
+
+// parseStdinShape parses a shape read from standard input, its problems
+// named as standard input's.
+func parseStdinShape(data []byte) (*shape.Shape, error) {
+	sh, err := shape.Parse(data)
+	var serr *shape.Error
+	if errors.As(err, &serr) {
+		serr.File = ShownInput("-")
+	}
+	return sh, err
 }
 
 // Check is one validation of a flag: its name and the problem with its

@@ -223,6 +223,9 @@ func (e *Env) ListenTLS(fs *flag.FlagSet, f *ListenTLSFlags, addr string) (*Serv
 			return nil, e.BadSetting(fs, "tls-ca-out", p) // a certificate or key of the user's
 		}
 	}
+	if err := e.noStdinPEM(fs, "tls-cert", f.cert, "tls-key", f.key, "tls-client-ca", f.clientCA); err != nil {
+		return nil, err
+	}
 	cfg := tlsconf.Server{CertFile: f.cert, KeyFile: f.key, ClientCAFile: f.clientCA, SelfSigned: f.selfSigned, Hosts: slices.Clone(f.names)}
 	if f.minVersion != "" {
 		v, err := tlsconf.ParseVersion(f.minVersion)

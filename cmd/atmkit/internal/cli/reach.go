@@ -113,6 +113,9 @@ func (e *Env) Transport(fs *flag.FlagSet, f *Reach, urlFlag string) (http.RoundT
 	if f.ownTimeout && f.Timeout <= 0 {
 		return nil, e.BadSetting(fs, "timeout", "must be positive, e.g. 30s")
 	}
+	if err := e.noStdinPEM(fs, "ca-cert", f.caCert, "client-cert", f.clientCert, "client-key", f.clientKey); err != nil {
+		return nil, err
+	}
 	c := tlsconf.Client{CAFile: f.caCert, CertFile: f.clientCert, KeyFile: f.clientKey, InsecureSkipVerify: f.insecure || f.AnyCertificate, URLSetting: urlFlag, LegacyTLS: f.legacyTLS}
 	ct, err := c.Load()
 	var se *tlsconf.SettingError

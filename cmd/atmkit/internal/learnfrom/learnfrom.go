@@ -584,5 +584,8 @@ func CassetteFiles(names []string) ([]string, error) {
 	if len(names) == 0 {
 		return nil, nil
 	}
+	if p := cli.CheckNoStdin(names, cli.CassetteInput); p != "" {
+		return nil, errors.New("--cassette -: " + p)
+	}
 	return cassettes.Files(names...)
 }
