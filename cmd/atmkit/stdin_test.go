@@ -49,6 +49,9 @@ func TestInputsReadStdinOrSayTheyDoNot(t *testing.T) {
 	wantUsageLine(t, "serve --shape - < broken YAML", code, stdout, stderr, "--shape: invalid shape - (standard input): ")
 	code, stdout, stderr = runAtmkitStdin("max-body: 0\n", "serve", "--addr", "127.0.0.1:0", "--config", "-")
 	wantUsageLine(t, "serve --config - < max-body: 0", code, stdout, stderr, "max-body in config file - (standard input)")
+	// Nothing on standard input (docker run without -i) is no config.
+	code, stdout, stderr = runAtmkitStdin("\n", "serve", "--addr", "127.0.0.1:0", "--config", "-")
+	wantUsageLine(t, "serve --config - < nothing", code, stdout, stderr, "--config -: standard input is empty: pipe the settings in")
 	code, stdout, stderr = runAtmkitStdin("shape: '-'\n", "serve", "--addr", "127.0.0.1:0", "--config", "-")
 	wantUsageLine(t, "serve --config - < shape: -", code, stdout, stderr, "standard input was read by --config already; give this one a file")
 

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -76,8 +77,11 @@ func (e *Env) ApplyConfig(fset *flag.FlagSet, path string, envAliases map[string
 		if data, problem = e.readStdin("config", maxConfig); problem != "" {
 			return e.BadSetting(fset, "config", problem)
 		}
-		if len(data) > maxConfig {
+		switch {
+		case len(data) > maxConfig:
 			return e.BadSetting(fset, "config", fmt.Sprintf("over %d MiB on standard input, larger than any config file: is it the right input?", maxConfig>>20))
+		case len(bytes.TrimSpace(data)) == 0: // docker run without -i passes none on
+			return e.BadSetting(fset, "config", "standard input is empty: pipe the settings in (docker run passes standard input on with -i only)")
 		}
 		path = ShownInput(path) // as the messages name it
 	} else {
