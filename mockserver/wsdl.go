@@ -183,8 +183,8 @@ type wsdlDoc struct {
 	size  int // length of the parts together
 }
 
-// maxCachedWSDL bounds the WSDL cache: one entry per namespace in use, and a
-// process rarely runs more than a few mock servers.
+// maxCachedWSDL bounds the WSDL cache: one entry per namespace, name and
+// shape in use; when it is full, one leaves for the next.
 const maxCachedWSDL = 16
 
 var wsdlCache struct {
@@ -193,16 +193,19 @@ var wsdlCache struct {
 }
 
 // wsdlKey is what a WSDL depends on: the namespace, the service's name and
-// the shape.
+// the shape, nil for shape.Default() (a new one per server: keyed by its
+// pointer, every server without a shape of its own would build its WSDL
+// again, and fill the cache).
 type wsdlKey struct {
 	ns, service string
 	sh          *shape.Shape
 }
 
 // wsdlFor returns the WSDL of namespace ns, service name service and shape
-// sh, built once per namespace, name and shape.
-func wsdlFor(ns, service string, sh *shape.Shape) (*wsdlDoc, error) {
-	key := wsdlKey{ns, service, sh}
+// sh, built once per namespace, name and shape; given is the shape the
+// server was given (WithShape), nil for the default one.
+func wsdlFor(ns, service string, sh, given *shape.Shape) (*wsdlDoc, error) {
+	key := wsdlKey{ns, service, given}
 	wsdlCache.mu.Lock()
 	d, ok := wsdlCache.docs[key]
 	wsdlCache.mu.Unlock()
@@ -221,9 +224,13 @@ func wsdlFor(ns, service string, sh *shape.Shape) (*wsdlDoc, error) {
 	if prev, ok := wsdlCache.docs[key]; ok {
 		return prev, nil
 	}
-	if len(wsdlCache.docs) < maxCachedWSDL {
-		wsdlCache.docs[key] = d
+	for k := range wsdlCache.docs {
+		if len(wsdlCache.docs) < maxCachedWSDL {
+			break
+		}
+		delete(wsdlCache.docs, k) // any: a process of more servers builds again what it uses least
 	}
+	wsdlCache.docs[key] = d
 	return d, nil
 }
 
@@ -296,7 +303,7 @@ func (s *Server) serveWSDL(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	d, err := wsdlFor(s.cfg.namespace, s.cfg.errorForm.Service, s.enc.shape)
+	d, err := wsdlFor(s.cfg.namespace, s.cfg.errorForm.Service, s.enc.shape, s.cfg.shape)
 	if err != nil {
 		s.log.Error("WSDL", "error", err)
 		http.Error(w, "the service description could not be built", http.StatusInternalServerError)
