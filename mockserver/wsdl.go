@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -314,21 +313,19 @@ func (s *Server) serveWSDL(w http.ResponseWriter, r *http.Request) {
 	writeDoc(w, asmx.ContentTypeXML, body)
 }
 
-// addressRE finds the location of a WSDL port's address element
-// (soap:address, soap12:address, http:address): its value is group 1.
-var addressRE = regexp.MustCompile(`<(?:[A-Za-z_][\w.-]*:)?address\s[^>]*?\blocation\s*=\s*["']([^"']*)["']`)
-
-// schemaLocationRE finds the service address of a schema import that
-// names a schema of the service (<s:import schemaLocation=
-// "http://host/app/service/service.asmx?schema=RegionSet">, a typed
-// DataSet's): the address up to the '?' is group 1.
-var schemaLocationRE = regexp.MustCompile(`<(?:[A-Za-z_][\w.-]*:)?import\s[^>]*?\bschemaLocation\s*=\s*["']([^"'?]*)\?`)
-
-// wsdlImportRE finds the service address of a WSDL import that names a
-// service description of the service (<wsdl:import location=
-// "http://host/app/service/service.asmx?wsdl=wsdl1">, which .NET writes
-// for a service spanning namespaces): the address up to the '?' is group 1.
-var wsdlImportRE = regexp.MustCompile(`<(?:[A-Za-z_][\w.-]*:)?import\s[^>]*?\blocation\s*=\s*["']([^"'?]*)\?`)
+// The finders of withAddress: the location of a WSDL port's address
+// element (soap:address, soap12:address, http:address); the service
+// address of a schema import that names a schema of the service
+// (<s:import schemaLocation="http://host/app/service/service.asmx?schema=RegionSet">,
+// a typed DataSet's), up to its '?'; the service address of a WSDL import
+// that names a service description of the service (<wsdl:import
+// location="http://host/app/service/service.asmx?wsdl=wsdl1">, which .NET
+// writes for a service spanning namespaces), up to its '?'.
+var (
+	addressLocation = elementAttr("address", "location", false)
+	schemaImport    = elementAttr("import", "schemaLocation", true)
+	wsdlImport      = elementAttr("import", "location", true)
+)
 
 // withAddress returns a recorded WSDL with the location of every port's
 // address set to addr, as ASMX writes the address a request came in on,
@@ -338,30 +335,12 @@ var wsdlImportRE = regexp.MustCompile(`<(?:[A-Za-z_][\w.-]*:)?import\s[^>]*?\blo
 // and CDATA sections included, is as recorded.
 func withAddress(wsdl []byte, addr string) []byte {
 	esc := xmlEscape(addr)
-	wsdl = replaceGroup(wsdl, addressRE, esc, func([]byte) bool { return true })
+	wsdl = replaceGroup(wsdl, addressLocation, esc, func([]byte) bool { return true })
 	ofService := func(u []byte) bool {
 		return len(u) >= len(asmx.ServicePath) && strings.EqualFold(string(u[len(u)-len(asmx.ServicePath):]), asmx.ServicePath)
 	}
-	wsdl = replaceGroup(wsdl, schemaLocationRE, esc, ofService)
-	return replaceGroup(wsdl, wsdlImportRE, esc, ofService)
-}
-
-// replaceGroup returns b with group 1 of every match of re that keep
-// accepts replaced by with; matches in a comment or a CDATA section are no
-// markup and stay as recorded.
-func replaceGroup(b []byte, re *regexp.Regexp, with string, keep func([]byte) bool) []byte {
-	out := make([]byte, 0, len(b)+256)
-	last := 0
-	unmarked := unmarkedSpans(b)
-	for _, m := range re.FindAllSubmatchIndex(b, -1) {
-		if !keep(b[m[2]:m[3]]) || overlaps(unmarked, m[0], m[1]) {
-			continue
-		}
-		out = append(out, b[last:m[2]]...)
-		out = append(out, with...)
-		last = m[3]
-	}
-	return append(out, b[last:]...)
+	wsdl = replaceGroup(wsdl, schemaImport, esc, ofService)
+	return replaceGroup(wsdl, wsdlImport, esc, ofService)
 }
 
 // unmarkedSpans are the comments and CDATA sections of an XML document,
@@ -393,16 +372,6 @@ func unmarkedSpans(doc []byte) [][2]int {
 		i = end
 	}
 	return spans
-}
-
-// overlaps reports whether [start, end) overlaps one of spans.
-func overlaps(spans [][2]int, start, end int) bool {
-	for _, s := range spans {
-		if s[0] < end && start < s[1] {
-			return true
-		}
-	}
-	return false
 }
 
 // writeDoc writes a 200 documentation response.
