@@ -191,13 +191,6 @@ func selfRef(r *http.Request) string {
 	return seg
 }
 
-func hostOf(r *http.Request) string {
-	if r.Host == "" {
-		return "localhost"
-	}
-	return r.Host
-}
-
 const sampleIntro = "The following is a sample %s request and response. The placeholders shown need to be replaced with actual values."
 
 // samples builds the sample requests and responses of op for every binding

@@ -383,18 +383,60 @@ func writeDoc(w http.ResponseWriter, ctype string, body []byte) {
 	_, _ = w.Write(body)
 }
 
-// serviceURL is the address the request came in on: scheme, Host header and
-// the service path.
+// serviceURL is the address the request came in on: scheme, Host header
+// (hostOf) and the service path.
 func serviceURL(r *http.Request) string {
-	scheme := "http"
+	return schemeOf(r) + "://" + hostOf(r) + asmx.ServicePath
+}
+
+func schemeOf(r *http.Request) string {
 	if r.TLS != nil {
-		scheme = "https"
+		return "https"
 	}
-	host := r.Host
-	if host == "" {
-		host = "localhost"
+	return "http"
+}
+
+// hostOf is the Host header ("localhost" when there is none) as ASMX
+// writes the address it came in on: Request.Url, a System.Uri, is
+// canonical (canonicalHost).
+func hostOf(r *http.Request) string {
+	if r.Host == "" {
+		return "localhost"
 	}
-	return scheme + "://" + host + asmx.ServicePath
+	return canonicalHost(r.Host, schemeOf(r))
+}
+
+// canonicalHost is host (a Host header's value) as a System.Uri of scheme
+// writes it: ASCII letters in lower case, the port a number, without the
+// zeros before it, and none when it is the scheme's default (or empty).
+// A port that is no number is kept as it is.
+func canonicalHost(host, scheme string) string {
+	name, port, hasPort := host, "", false
+	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.Contains(host[i:], "]") {
+		name, port, hasPort = host[:i], host[i+1:], true
+	}
+	lower := []byte(name)
+	for i, c := range lower {
+		if 'A' <= c && c <= 'Z' {
+			lower[i] = c + 'a' - 'A'
+		}
+	}
+	name = string(lower)
+	if !hasPort {
+		return name
+	}
+	for _, c := range []byte(port) {
+		if c < '0' || c > '9' {
+			return name + ":" + port
+		}
+	}
+	if port = strings.TrimLeft(port, "0"); port == "" && len(host) > len(name)+1 {
+		port = "0"
+	}
+	if port == "" || scheme == "http" && port == "80" || scheme == "https" && port == "443" {
+		return name
+	}
+	return name + ":" + port
 }
 
 // xmlEscape escapes s for XML text and attribute values.
