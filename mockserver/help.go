@@ -109,11 +109,13 @@ type helpParam struct{ Name, XSD string }
 
 // serveHelpIndex answers GET service.asmx: the list of operations.
 func (s *Server) serveHelpIndex(w http.ResponseWriter, r *http.Request) {
-	s.writeHelp(w, http.StatusOK, "index", map[string]any{
-		"Service": s.helpServiceName(),
-		"Self":    selfRef(r),
-		"NS":      s.cfg.namespace,
-		"Ops":     asmx.Operations(),
+	s.writeHelpPage(w, "index", "", selfRef(r), "", func(self, _ string) any {
+		return map[string]any{
+			"Service": s.helpServiceName(),
+			"Self":    self,
+			"NS":      s.cfg.namespace,
+			"Ops":     asmx.Operations(),
+		}
 	})
 }
 
@@ -137,14 +139,16 @@ func (s *Server) serveOperationHelp(w http.ResponseWriter, r *http.Request, name
 	for _, p := range op.Params {
 		params = append(params, helpParam{p.Name, p.Type.XSD()})
 	}
-	s.writeHelp(w, http.StatusOK, "operation", map[string]any{
-		"Service": s.helpServiceName(),
-		"Self":    selfRef(r),
-		"Op":      op,
-		"Params":  params,
-		// The samples' Host is the host without its port, as .NET's help
-		// generator writes the service address's (Uri.Host).
-		"Samples": samples(op, s.cfg.namespace, withoutPort(hostOf(r)), s.enc.shape.Result(op.Name)),
+	// The samples' Host is the host without its port, as .NET's help
+	// generator writes the service address's (Uri.Host).
+	s.writeHelpPage(w, "operation", op.Name, selfRef(r), withoutPort(hostOf(r)), func(self, host string) any {
+		return map[string]any{
+			"Service": s.helpServiceName(),
+			"Self":    self,
+			"Op":      op,
+			"Params":  params,
+			"Samples": samples(op, s.cfg.namespace, host, s.enc.shape.Result(op.Name)),
+		}
 	})
 }
 
@@ -185,13 +189,6 @@ func selfRef(r *http.Request) string {
 		return "../" + seg
 	}
 	return seg
-}
-
-func hostOf(r *http.Request) string {
-	if r.Host == "" {
-		return "localhost"
-	}
-	return r.Host
 }
 
 const sampleIntro = "The following is a sample %s request and response. The placeholders shown need to be replaced with actual values."

@@ -4,7 +4,6 @@ import (
 	"html"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strings"
 
 	"github.com/atmkit/atmkit/asmx"
@@ -75,11 +74,6 @@ func originOf(r *http.Request) string {
 	return strings.TrimSuffix(serviceURL(r), asmx.ServicePath)
 }
 
-// discoLocationRE finds the location attributes of a discovery document
-// (contractRef's ref and docRef, soap's address): the value is group 2 or
-// group 3, by its quotes.
-var discoLocationRE = regexp.MustCompile(`\s(?:ref|docRef|address)\s*=\s*(?:"([^"]*)"|'([^']*)')`)
-
 // discoAt returns a recorded discovery document with every location that
 // names one of the two .asmx files (…/service/service.asmx or
 // …/service-v2.asmx, whatever scheme, host and base path it was recorded
@@ -90,21 +84,25 @@ func discoAt(doc []byte, origin string) []byte {
 	out := make([]byte, 0, len(doc)+256)
 	last := 0
 	unmarked := unmarkedSpans(doc)
-	for _, m := range discoLocationRE.FindAllSubmatchIndex(doc, -1) {
-		if overlaps(unmarked, m[0], m[1]) {
+	for from := 0; ; {
+		m, ok := discoLocation(doc, from)
+		if !ok {
+			break
+		}
+		from = m.end
+		for len(unmarked) > 0 && unmarked[0][1] <= m.start {
+			unmarked = unmarked[1:] // spans are in order, and so are matches
+		}
+		if len(unmarked) > 0 && unmarked[0][0] < m.end {
 			continue // a comment or CDATA section: no location
 		}
-		vs, ve := m[2], m[3]
-		if vs < 0 {
-			vs, ve = m[4], m[5]
-		}
-		file, end := namedFile(doc[vs:ve])
+		file, end := namedFile(doc[m.v0:m.v1])
 		if file == "" {
 			continue
 		}
-		out = append(out, doc[last:vs]...)
+		out = append(out, doc[last:m.v0]...)
 		out = append(out, html.EscapeString(origin+file)...)
-		last = vs + end
+		last = m.v0 + end
 	}
 	return append(out, doc[last:]...)
 }
@@ -139,10 +137,6 @@ func namedFile(v []byte) (file string, end int) {
 	}
 }
 
-// helpHostRE finds the Host line of a help page's sample request, written
-// as text or HTML ("Host: h", "Host:&nbsp;h"): the value is group 1.
-var helpHostRE = regexp.MustCompile(`(?i)\bHost:(?:[ \t]|&nbsp;|&#160;)*([^\s<>&"']+)`)
-
 // helpAt returns a recorded help page with the addresses of the deployment
 // it was recorded from (recorded: the absolute URL of the .asmx file it was
 // recorded at) moved to origin, the server's scheme and host; the rest is
@@ -176,8 +170,13 @@ func helpAt(page []byte, recorded, origin, host string) []byte {
 	recName, ownName := withoutPort(recHost), withoutPort(ownHost)
 	out := make([]byte, 0, len(page)+64)
 	last := 0
-	for _, m := range helpHostRE.FindAllSubmatchIndex(page, -1) {
-		v := string(page[m[2]:m[3]])
+	for from := 0; ; {
+		m, ok := helpHost(page, from)
+		if !ok {
+			break
+		}
+		from = m.end
+		v := string(page[m.v0:m.v1])
 		var repl string
 		switch {
 		case strings.EqualFold(v, recHost):
@@ -187,9 +186,9 @@ func helpAt(page []byte, recorded, origin, host string) []byte {
 		default:
 			continue
 		}
-		out = append(out, page[last:m[2]]...)
+		out = append(out, page[last:m.v0]...)
 		out = append(out, html.EscapeString(repl)...)
-		last = m[3]
+		last = m.v1
 	}
 	return append(out, page[last:]...)
 }

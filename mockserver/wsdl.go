@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -183,8 +182,8 @@ type wsdlDoc struct {
 	size  int // length of the parts together
 }
 
-// maxCachedWSDL bounds the WSDL cache: one entry per namespace in use, and a
-// process rarely runs more than a few mock servers.
+// maxCachedWSDL bounds the WSDL cache: one entry per namespace, name and
+// shape in use; when it is full, one leaves for the next.
 const maxCachedWSDL = 16
 
 var wsdlCache struct {
@@ -193,16 +192,19 @@ var wsdlCache struct {
 }
 
 // wsdlKey is what a WSDL depends on: the namespace, the service's name and
-// the shape.
+// the shape, nil for shape.Default() (a new one per server: keyed by its
+// pointer, every server without a shape of its own would build its WSDL
+// again, and fill the cache).
 type wsdlKey struct {
 	ns, service string
 	sh          *shape.Shape
 }
 
 // wsdlFor returns the WSDL of namespace ns, service name service and shape
-// sh, built once per namespace, name and shape.
-func wsdlFor(ns, service string, sh *shape.Shape) (*wsdlDoc, error) {
-	key := wsdlKey{ns, service, sh}
+// sh, built once per namespace, name and shape; given is the shape the
+// server was given (WithShape), nil for the default one.
+func wsdlFor(ns, service string, sh, given *shape.Shape) (*wsdlDoc, error) {
+	key := wsdlKey{ns, service, given}
 	wsdlCache.mu.Lock()
 	d, ok := wsdlCache.docs[key]
 	wsdlCache.mu.Unlock()
@@ -221,9 +223,13 @@ func wsdlFor(ns, service string, sh *shape.Shape) (*wsdlDoc, error) {
 	if prev, ok := wsdlCache.docs[key]; ok {
 		return prev, nil
 	}
-	if len(wsdlCache.docs) < maxCachedWSDL {
-		wsdlCache.docs[key] = d
+	for k := range wsdlCache.docs {
+		if len(wsdlCache.docs) < maxCachedWSDL {
+			break
+		}
+		delete(wsdlCache.docs, k) // any: a process of more servers builds again what it uses least
 	}
+	wsdlCache.docs[key] = d
 	return d, nil
 }
 
@@ -296,7 +302,7 @@ func (s *Server) serveWSDL(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	d, err := wsdlFor(s.cfg.namespace, s.cfg.errorForm.Service, s.enc.shape)
+	d, err := wsdlFor(s.cfg.namespace, s.cfg.errorForm.Service, s.enc.shape, s.cfg.shape)
 	if err != nil {
 		s.log.Error("WSDL", "error", err)
 		http.Error(w, "the service description could not be built", http.StatusInternalServerError)
@@ -307,21 +313,19 @@ func (s *Server) serveWSDL(w http.ResponseWriter, r *http.Request) {
 	writeDoc(w, asmx.ContentTypeXML, body)
 }
 
-// addressRE finds the location of a WSDL port's address element
-// (soap:address, soap12:address, http:address): its value is group 1.
-var addressRE = regexp.MustCompile(`<(?:[A-Za-z_][\w.-]*:)?address\s[^>]*?\blocation\s*=\s*["']([^"']*)["']`)
-
-// schemaLocationRE finds the service address of a schema import that
-// names a schema of the service (<s:import schemaLocation=
-// "http://host/app/service/service.asmx?schema=RegionSet">, a typed
-// DataSet's): the address up to the '?' is group 1.
-var schemaLocationRE = regexp.MustCompile(`<(?:[A-Za-z_][\w.-]*:)?import\s[^>]*?\bschemaLocation\s*=\s*["']([^"'?]*)\?`)
-
-// wsdlImportRE finds the service address of a WSDL import that names a
-// service description of the service (<wsdl:import location=
-// "http://host/app/service/service.asmx?wsdl=wsdl1">, which .NET writes
-// for a service spanning namespaces): the address up to the '?' is group 1.
-var wsdlImportRE = regexp.MustCompile(`<(?:[A-Za-z_][\w.-]*:)?import\s[^>]*?\blocation\s*=\s*["']([^"'?]*)\?`)
+// The finders of withAddress: the location of a WSDL port's address
+// element (soap:address, soap12:address, http:address); the service
+// address of a schema import that names a schema of the service
+// (<s:import schemaLocation="http://host/app/service/service.asmx?schema=RegionSet">,
+// a typed DataSet's), up to its '?'; the service address of a WSDL import
+// that names a service description of the service (<wsdl:import
+// location="http://host/app/service/service.asmx?wsdl=wsdl1">, which .NET
+// writes for a service spanning namespaces), up to its '?'.
+var (
+	addressLocation = elementAttr("address", "location", false)
+	schemaImport    = elementAttr("import", "schemaLocation", true)
+	wsdlImport      = elementAttr("import", "location", true)
+)
 
 // withAddress returns a recorded WSDL with the location of every port's
 // address set to addr, as ASMX writes the address a request came in on,
@@ -331,30 +335,12 @@ var wsdlImportRE = regexp.MustCompile(`<(?:[A-Za-z_][\w.-]*:)?import\s[^>]*?\blo
 // and CDATA sections included, is as recorded.
 func withAddress(wsdl []byte, addr string) []byte {
 	esc := xmlEscape(addr)
-	wsdl = replaceGroup(wsdl, addressRE, esc, func([]byte) bool { return true })
+	wsdl = replaceGroup(wsdl, addressLocation, esc, func([]byte) bool { return true })
 	ofService := func(u []byte) bool {
 		return len(u) >= len(asmx.ServicePath) && strings.EqualFold(string(u[len(u)-len(asmx.ServicePath):]), asmx.ServicePath)
 	}
-	wsdl = replaceGroup(wsdl, schemaLocationRE, esc, ofService)
-	return replaceGroup(wsdl, wsdlImportRE, esc, ofService)
-}
-
-// replaceGroup returns b with group 1 of every match of re that keep
-// accepts replaced by with; matches in a comment or a CDATA section are no
-// markup and stay as recorded.
-func replaceGroup(b []byte, re *regexp.Regexp, with string, keep func([]byte) bool) []byte {
-	out := make([]byte, 0, len(b)+256)
-	last := 0
-	unmarked := unmarkedSpans(b)
-	for _, m := range re.FindAllSubmatchIndex(b, -1) {
-		if !keep(b[m[2]:m[3]]) || overlaps(unmarked, m[0], m[1]) {
-			continue
-		}
-		out = append(out, b[last:m[2]]...)
-		out = append(out, with...)
-		last = m[3]
-	}
-	return append(out, b[last:]...)
+	wsdl = replaceGroup(wsdl, schemaImport, esc, ofService)
+	return replaceGroup(wsdl, wsdlImport, esc, ofService)
 }
 
 // unmarkedSpans are the comments and CDATA sections of an XML document,
@@ -388,16 +374,6 @@ func unmarkedSpans(doc []byte) [][2]int {
 	return spans
 }
 
-// overlaps reports whether [start, end) overlaps one of spans.
-func overlaps(spans [][2]int, start, end int) bool {
-	for _, s := range spans {
-		if s[0] < end && start < s[1] {
-			return true
-		}
-	}
-	return false
-}
-
 // writeDoc writes a 200 documentation response.
 func writeDoc(w http.ResponseWriter, ctype string, body []byte) {
 	h := w.Header()
@@ -407,18 +383,60 @@ func writeDoc(w http.ResponseWriter, ctype string, body []byte) {
 	_, _ = w.Write(body)
 }
 
-// serviceURL is the address the request came in on: scheme, Host header and
-// the service path.
+// serviceURL is the address the request came in on: scheme, Host header
+// (hostOf) and the service path.
 func serviceURL(r *http.Request) string {
-	scheme := "http"
+	return schemeOf(r) + "://" + hostOf(r) + asmx.ServicePath
+}
+
+func schemeOf(r *http.Request) string {
 	if r.TLS != nil {
-		scheme = "https"
+		return "https"
 	}
-	host := r.Host
-	if host == "" {
-		host = "localhost"
+	return "http"
+}
+
+// hostOf is the Host header ("localhost" when there is none) as ASMX
+// writes the address it came in on: Request.Url, a System.Uri, is
+// canonical (canonicalHost).
+func hostOf(r *http.Request) string {
+	if r.Host == "" {
+		return "localhost"
 	}
-	return scheme + "://" + host + asmx.ServicePath
+	return canonicalHost(r.Host, schemeOf(r))
+}
+
+// canonicalHost is host (a Host header's value) as a System.Uri of scheme
+// writes it: ASCII letters in lower case, the port a number, without the
+// zeros before it, and none when it is the scheme's default (or empty).
+// A port that is no number is kept as it is.
+func canonicalHost(host, scheme string) string {
+	name, port, hasPort := host, "", false
+	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.Contains(host[i:], "]") {
+		name, port, hasPort = host[:i], host[i+1:], true
+	}
+	lower := []byte(name)
+	for i, c := range lower {
+		if 'A' <= c && c <= 'Z' {
+			lower[i] = c + 'a' - 'A'
+		}
+	}
+	name = string(lower)
+	if !hasPort {
+		return name
+	}
+	for _, c := range []byte(port) {
+		if c < '0' || c > '9' {
+			return name + ":" + port
+		}
+	}
+	if port = strings.TrimLeft(port, "0"); port == "" && len(host) > len(name)+1 {
+		port = "0"
+	}
+	if port == "" || scheme == "http" && port == "80" || scheme == "https" && port == "443" {
+		return name
+	}
+	return name + ":" + port
 }
 
 // xmlEscape escapes s for XML text and attribute values.
