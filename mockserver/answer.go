@@ -87,6 +87,9 @@ func (s *Server) answerOf(c *asmx.Call, sc *scratch) answer {
 		if g, ok := a.w.(*groupedWriter); ok {
 			a.atms = g.regroup(a.atms, sc)
 		}
+		if w, ok := a.w.(*dsWriter); ok && w.code.nested && sc != nil {
+			a.atms = w.regroup(a.atms, sc)
+		}
 		a.kind, a.n = locationItems, len(a.atms)
 	}
 	return a

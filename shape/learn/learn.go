@@ -132,9 +132,13 @@ func (l *learner) learn() (*shape.Shape, *Report, error) {
 		return nil, l.report, err
 	}
 	learned := slices.DeleteFunc(slices.Clone(l.groups), func(g *group) bool { return g.def != nil })
-	for _, g := range learned {
-		if g.layout == shape.Dataset && !l.stopped() {
-			l.learnDataSet(g)
+	// The DataSets compared with JSON answers first: a DataSet of none
+	// maps its tables like theirs of the same name (sameTableAs).
+	for _, withJSON := range []bool{true, false} {
+		for _, g := range learned {
+			if g.layout == shape.Dataset && !l.stopped() && l.hasJSON(g) == withJSON {
+				l.learnDataSet(g)
+			}
 		}
 	}
 	learned = slices.DeleteFunc(learned, func(g *group) bool { return g.layout == shape.Dataset })
