@@ -182,7 +182,7 @@ func asGenerated(body []byte, g generatedValue) []byte {
 // binding, read by shape/learn, the learner of atmkit shape learn. It then
 // serves the learned shape with the mock over the same data (the site's
 // store as fixtures) and compares every answer with the deployment's to
-// the same call (11 sites x 39 answers: SOAP 1.1, SOAP 1.2, GET and POST,
+// the same call (12 sites x 39 answers: SOAP 1.1, SOAP 1.2, GET and POST,
 // JSON for the two searches the document offers it for), and the types of
 // its WSDL (the enums of the members site, the order its members declared
 // object make, included), byte for byte:
