@@ -84,12 +84,24 @@ func (s *Server) answerOf(c *asmx.Call, sc *scratch) answer {
 		a.kind, a.n = provinceItems, len(s.data.ds.Provinces)
 	default:
 		a.locationList = s.data.locations(c, sc)
-		if g, ok := a.w.(*groupedWriter); ok {
-			a.atms = g.regroup(a.atms, sc)
-		}
+		a.inGroups()
 		a.kind, a.n = locationItems, len(a.atms)
 	}
 	return a
+}
+
+// inGroups puts a's locations in the order its writer writes them: a
+// grouped list's (a typed result's, or a DataSet's nested in their
+// groups' rows) in the order of their groups.
+func (a *answer) inGroups() {
+	switch w := a.w.(type) {
+	case *groupedWriter:
+		a.atms = w.regroup(a.atms, a.sc)
+	case *dsWriter:
+		if w.code.nested && a.sc != nil {
+			a.atms = w.regroup(a.atms, a.sc)
+		}
+	}
 }
 
 // bindingWriters are the writers of one operation, by binding.

@@ -52,6 +52,9 @@ type dsState struct {
 type dsCursor struct {
 	to    int
 	langs int64
+	// groups is the number of groups before the next item (a DataSet of
+	// locations nested in their groups' rows).
+	groups int64
 }
 
 // init makes st the state of writing a, from its first rows.
@@ -82,7 +85,7 @@ func (w *dsWriter) head(dst []byte, a answer) []byte {
 	var st dsState
 	st.init(w, a)
 	for _, dt := range w.code.top {
-		if dt == w.code.content {
+		if dt == w.code.anchor {
 			break
 		}
 		dst = w.topRows(dst, a, dt, &st)
@@ -99,7 +102,7 @@ func (w *dsWriter) tail(dst []byte, a answer) []byte {
 			if after {
 				dst = w.topRows(dst, a, dt, &st)
 			}
-			after = after || dt == w.code.content
+			after = after || dt == w.code.anchor
 		}
 		dst = append(dst, w.code.end...)
 		dst = append(dst, w.code.rest...)
@@ -118,7 +121,7 @@ func (w *dsWriter) itemCtx(a answer, k int) valueCtx {
 	case provinceItems:
 		return valueCtx{prov: &w.d.ds.Provinces[k], ord: k + 1}
 	}
-	i := a.atms[k]
+	i := w.inOrder(a)[k]
 	atm := &w.d.ds.ATMs[i]
 	return valueCtx{atm: atm, inst: w.d.institution(atm.InstitutionID), ord: int(i) + 1}
 }
@@ -129,6 +132,8 @@ func (w *dsWriter) itemCtx(a answer, k int) valueCtx {
 func (w *dsWriter) topRows(dst []byte, a answer, dt *dsTable, st *dsState) []byte {
 	switch {
 	case dt.t.Rows == shape.RowsNone:
+	case dt.groups:
+		dst = w.groupRows(dst, a, dt, st)
 	case dt.perItem:
 		for k := 0; k < a.n; k++ {
 			ctx := w.itemCtx(a, k)
@@ -168,9 +173,14 @@ func (w *dsWriter) setItem(st *dsState, dt *dsTable, k int64) {
 
 // row appends one row of dt, its nested rows included.
 func (w *dsWriter) row(dst []byte, dt *dsTable, ctx *valueCtx, st *dsState) []byte {
+	return w.rowOps(dst, dt, dt.row, ctx, st)
+}
+
+// rowOps appends what ops, a row program of dt or a part of it, write.
+func (w *dsWriter) rowOps(dst []byte, dt *dsTable, ops []dsOp, ctx *valueCtx, st *dsState) []byte {
 	open, decl := -1, 0 // the row's start tag's '>', and its declaration's length before it
-	for i := range dt.row {
-		o := &dt.row[i]
+	for i := range ops {
+		o := &ops[i]
 		switch o.kind {
 		case dsBytes:
 			dst = append(dst, o.b...)
@@ -254,6 +264,9 @@ func (w *dsWriter) row(dst []byte, dt *dsTable, ctx *valueCtx, st *dsState) []by
 // items appends the content table's rows of the items from to to.
 func (w *dsWriter) items(dst []byte, a answer, from, to int) []byte {
 	content := w.code.content
+	if w.code.nested && a.kind == locationItems && a.sc != nil {
+		return w.groupedItems(dst, a, from, to)
+	}
 	if a.kind != locationItems {
 		var st dsState
 		st.init(w, a)
@@ -276,17 +289,7 @@ func (w *dsWriter) items(dst []byte, a answer, from, to int) []byte {
 			if f == nil {
 				f = w.buildRow(a, i)
 			}
-			at := 0
-			for _, h := range f.holes {
-				dst = append(dst, f.b[at:h.off]...)
-				base := int64(k)
-				if h.langs {
-					base = langs
-				}
-				dst = append(dst, h.leaf.appendInt(buf[:0], int(h.mul*base+h.add))...)
-				at = h.off
-			}
-			dst = append(dst, f.b[at:]...)
+			dst = appendRow(dst, f, int64(k), langs, &buf)
 			langs += int64(len(w.d.ds.ATMs[i].Languages))
 		}
 	}
@@ -294,6 +297,22 @@ func (w *dsWriter) items(dst []byte, a answer, from, to int) []byte {
 		a.sc.ds = dsCursor{to: to, langs: langs}
 	}
 	return dst
+}
+
+// appendRow appends f, a cached location row, with its numbers: those
+// of the row's own place k, and of its language rows, langs before them.
+func appendRow(dst []byte, f *fragment, k, langs int64, buf *[24]byte) []byte {
+	at := 0
+	for _, h := range f.holes {
+		dst = append(dst, f.b[at:h.off]...)
+		base := k
+		if h.langs {
+			base = langs
+		}
+		dst = append(dst, h.leaf.appendInt(buf[:0], int(h.mul*base+h.add))...)
+		at = h.off
+	}
+	return append(dst, f.b[at:]...)
 }
 
 // langsBefore is the number of language rows of the items before item
@@ -322,7 +341,7 @@ func (w *dsWriter) buildRow(a answer, i int32) *fragment {
 
 // itemsLength sums the content rows with their numbers.
 func (w *dsWriter) itemsLength(a answer) int {
-	if a.kind != locationItems {
+	if a.kind != locationItems || w.code.nested {
 		var b []byte
 		b = w.items(b, a, 0, a.n)
 		return len(b)

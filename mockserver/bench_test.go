@@ -600,9 +600,11 @@ func BenchmarkEncode(b *testing.B) {
 
 // BenchmarkEncodeShapes is the encoding of a whole answer of the default
 // search (69 locations) in the layouts of the reference deployment's
-// sites: typed results with attributes, and a DataSet (its schema, and
+// sites: typed results with attributes, a DataSet (its schema, and
 // each row with its nested languages, cached per ATM with holes for its
-// numbers). Compare with BenchmarkEncode, the built-in shape's node.
+// numbers), and a DataSet whose ATMs' rows are nested in their banks'
+// (groupsets: put in the order of their groups, each group's row around
+// them). Compare with BenchmarkEncode, the built-in shape's node.
 //
 //	go test -run '^$' -bench EncodeShapes -benchmem ./mockserver
 func BenchmarkEncodeShapes(b *testing.B) {
@@ -610,7 +612,7 @@ func BenchmarkEncodeShapes(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, site := range []string{"attrs", "dataset"} {
+	for _, site := range []string{"attrs", "dataset", "groupsets"} {
 		sh, err := shape.Load("../shape/testdata/" + site + ".yaml")
 		if err != nil {
 			b.Fatal(err)
@@ -624,10 +626,13 @@ func BenchmarkEncodeShapes(b *testing.B) {
 			w := s.writers[coordinatesOp][bd]
 			a := answer{w: w, kind: locationItems, n: len(l.atms), locationList: l, sc: &scratch{}}
 			b.Run(fmt.Sprintf("%s/%s/%d", site, bd, a.n), func(b *testing.B) {
+				a.inGroups()
 				buf := appendBody(nil, a)
 				b.SetBytes(int64(len(buf)))
 				b.ReportAllocs()
 				for b.Loop() {
+					a.atms = l.atms
+					a.inGroups()
 					buf = appendBody(buf[:0], a)
 				}
 			})

@@ -284,6 +284,11 @@ type scratch struct {
 	// grouped holds a grouped list's locations in the order of their
 	// groups (shape_groups.go).
 	grouped []int32
+	// A DataSet's locations nested in their groups' rows
+	// (dataset_groups.go): the search's order, each location's place in
+	// it, and the language rows before each place.
+	dsOrig, dsPos []int32
+	dsLangs       []int64
 }
 
 // positions sets sc.atms to the positions of the hits' ATMs, and returns it.
@@ -321,6 +326,10 @@ func (sc *scratch) release() {
 	if cap(sc.grouped) > maxPooledHits {
 		sc.grouped = nil
 	}
+	if cap(sc.dsPos) > maxPooledHits {
+		sc.dsPos, sc.dsLangs = nil, nil
+	}
+	sc.dsOrig, sc.dsPos = nil, sc.dsPos[:0]
 	sc.hits, sc.atms = sc.hits[:0], sc.atms[:0]
 	scratchPool.Put(sc)
 }

@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/atmkit/atmkit/shape"
@@ -66,6 +67,7 @@ type dsTable struct {
 	parent  *dsTable // the table its rows belong to, for perItem tables
 	flat    bool     // written apart from its parent's rows, at its own place (not nested)
 	langs   bool     // one row per language of the location
+	groups  bool     // one row per institution of the locations (rows: groups)
 	scope   shape.Scope
 }
 
@@ -80,6 +82,18 @@ type dsCode struct {
 	tables                        []*dsTable // in the DataSet's order
 	top                           []*dsTable // tables written at the DataSet's level, in order
 	content                       *dsTable
+	// anchor is the top-level table whose rows are the answer's items
+	// (items): the content table, or the table of groups the content
+	// rows are nested in (nested). The tables before it are written in
+	// the head, those after it in the tail.
+	anchor *dsTable
+	// group is the table of groups (rows: groups), if any; nested, when
+	// the content rows are nested in its rows: each group's row is then
+	// written around its locations' rows, its program cut at them
+	// (groupOpen, groupClose).
+	group                 *dsTable
+	nested                bool
+	groupOpen, groupClose []dsOp
 	// result is the number of top-level one-row tables of the result's
 	// own values: the DataSet holds a row even with no items.
 	result int
@@ -190,13 +204,16 @@ func (c *compiler) dataSet(r *shape.Result, soap bool) (*dsCode, error) {
 	code.rest = []byte(rest)
 	content := r.Content()
 	for i, t := range d.Tables {
-		code.tables = append(code.tables, &dsTable{t: t, index: i, scope: d.RowScope(t, content), langs: t.Rows == "languages"})
+		code.tables = append(code.tables, &dsTable{t: t, index: i, scope: d.RowScope(t, content), langs: t.Rows == "languages", groups: t.Rows == shape.RowsGroups})
 	}
 	byName := map[string]*dsTable{}
 	for _, dt := range code.tables {
 		byName[dt.t.Name] = dt
 		if dt.t == d.ContentTable() {
 			code.content = dt
+		}
+		if dt.groups {
+			code.group = dt
 		}
 	}
 	// Which rows belong to the content's: its children, theirs, and so on.
@@ -216,8 +233,14 @@ func (c *compiler) dataSet(r *shape.Result, soap bool) (*dsCode, error) {
 			}
 		}
 	}
+	code.anchor = code.content
+	if g := code.group; g != nil && code.content != nil && code.content.parent == g && !code.content.flat {
+		code.nested, code.anchor = true, g
+	}
 	for _, dt := range code.tables {
 		switch {
+		case dt == code.content && code.nested:
+			// Written inside the groups' rows (items).
 		case dt == code.content:
 			code.top = append(code.top, dt)
 		case dt.perItem && !dt.flat:
@@ -237,6 +260,14 @@ func (c *compiler) dataSet(r *shape.Result, soap bool) (*dsCode, error) {
 			rowDepth++
 		}
 		c.dsRow(code, dt, rowDepth, code.rowScope(dt, c.ns))
+	}
+	if code.nested {
+		ops := code.group.row
+		i := slices.IndexFunc(ops, func(o dsOp) bool { return o.kind == dsRows && o.child == code.content })
+		if i < 0 {
+			return nil, fmt.Errorf("table %s: its rows hold no rows of table %s", code.group.t.Name, code.content.t.Name)
+		}
+		code.groupOpen, code.groupClose = ops[:i], ops[i+1:]
 	}
 	switch content {
 	case shape.Institutions:

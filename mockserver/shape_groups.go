@@ -60,10 +60,22 @@ func (w *groupedWriter) regroup(atms []int32, sc *scratch) []int32 {
 	} else {
 		out = make([]int32, len(atms))
 	}
+	groupOrder(w.d, atms, out)
+	for k, p := range out {
+		out[k] = atms[p]
+	}
+	return out
+}
+
+// groupOrder sets out (as long as atms) to the positions in atms of its
+// locations in the order of their groups: each institution's locations
+// together, in atms' order, the institutions in the order of their first
+// location (LINQ's GroupBy).
+func groupOrder(d *data, atms []int32, out []int32) {
 	order := map[int]int{} // institution → its group's number
 	var starts []int       // each group's size, then where it starts
 	for _, i := range atms {
-		id := w.d.ds.ATMs[i].InstitutionID
+		id := d.ds.ATMs[i].InstitutionID
 		g, ok := order[id]
 		if !ok {
 			g = len(starts)
@@ -76,12 +88,11 @@ func (w *groupedWriter) regroup(atms []int32, sc *scratch) []int32 {
 	for g, n := range starts {
 		starts[g], at = at, at+n
 	}
-	for _, i := range atms {
-		g := order[w.d.ds.ATMs[i].InstitutionID]
-		out[starts[g]] = i
+	for k, i := range atms {
+		g := order[d.ds.ATMs[i].InstitutionID]
+		out[starts[g]] = int32(k)
 		starts[g]++
 	}
-	return out
 }
 
 // inst is the institution ID of the location at position k of a.
@@ -126,18 +137,22 @@ func (w *groupedWriter) groupEnd(dst []byte, id int) []byte {
 	return dst
 }
 
-// groupCtx is what the values of institution id's group are read from:
-// the institution, whose position in the data set's list (1 to n; 0 for
-// an institution it lacks) numbers the group's generated values.
-func (w *groupedWriter) groupCtx(id int) valueCtx {
+// groupCtx is what the values of institution id's group are read from.
+func (w *groupedWriter) groupCtx(id int) valueCtx { return w.d.groupCtx(id) }
+
+// groupCtx is what the values of institution id's group (a typed
+// result's or a DataSet's) are read from: the institution, whose position
+// in the data set's list (1 to n; 0 for an institution it lacks) numbers
+// the group's generated values.
+func (d *data) groupCtx(id int) valueCtx {
 	ord := 0
-	for i := range w.d.ds.Institutions {
-		if w.d.ds.Institutions[i].ID == id {
+	for i := range d.ds.Institutions {
+		if d.ds.Institutions[i].ID == id {
 			ord = i + 1
 			break
 		}
 	}
-	return valueCtx{inst: w.d.institution(id), ord: ord, count: 1}
+	return valueCtx{inst: d.institution(id), ord: ord, count: 1}
 }
 
 // itemsLength is the length of what items appends for every location:

@@ -88,7 +88,9 @@ type Table struct {
 	// Rows says which list fills the table: RowsOne (one row of the
 	// result's own values), a list of the result's content (locations,
 	// institutions, provinces), languages (a location's languages, in a
-	// table related to the locations' table), or RowsNone (no rows).
+	// table related to the locations' table), RowsGroups (the groups of
+	// the locations by institution, the locations table related to it)
+	// or RowsNone (no rows).
 	Rows string
 	// Changes is the rows' state: "" (unchanged, as after AcceptChanges)
 	// or ChangesInserted (added: diffgr:hasChanges="inserted").
@@ -115,6 +117,17 @@ type Table struct {
 const (
 	RowsOne  = "one"  // one row: the result's own values (count, search point)
 	RowsNone = "none" // no rows: declared in the schema only
+	// RowsGroups is the groups of a DataSet's locations by institution:
+	// one row per institution of the locations found (its values, scope
+	// ScopeGroup), in the order of its first location, as a typed
+	// result's group: institution orders them; the locations table is
+	// the child of this one in a relation whose parent columns hold the
+	// institution's values, nested (each group's locations in its row,
+	// in the answer's order) or not (the groups' rows, then the
+	// locations' in the answer's order). A row of either table keeps the
+	// number of its place in its own table (diffgr:id, msdata:rowOrder),
+	// as DataSet.WriteXml writes them.
+	RowsGroups = "groups"
 	// ChangesInserted marks rows added and not accepted.
 	ChangesInserted = "inserted"
 )
@@ -358,6 +371,17 @@ func (d *DataSet) ContentTable() *Table {
 	return nil
 }
 
+// GroupTable returns the table of the groups of the locations (rows:
+// groups), or nil.
+func (d *DataSet) GroupTable() *Table {
+	for _, t := range d.Tables {
+		if t.Rows == RowsGroups {
+			return t
+		}
+	}
+	return nil
+}
+
 // ParentOf returns the relation whose child t is (the one nesting it, if
 // any, else the first), or nil: the table whose rows t's rows belong to.
 func (d *DataSet) ParentOf(t *Table) *Relation {
@@ -391,6 +415,8 @@ func (d *DataSet) RowScope(t *Table, content Content) Scope {
 			return ScopeProvince
 		case "languages":
 			return ScopeLanguage
+		case RowsGroups:
+			return ScopeGroup
 		case RowsOne:
 			r := d.ParentOf(t)
 			if r == nil {

@@ -204,6 +204,8 @@ func checkSchemaText(s string) error {
 func (c *checker) checkTable(d *DataSet, t *Table, result Content, at string) {
 	switch t.Rows {
 	case RowsOne, RowsNone, string(Locations), string(Institutions), string(Provinces):
+	case RowsGroups:
+		c.checkGroupTable(d, t, result, at)
 	case "languages":
 		r := d.ParentOf(t)
 		switch {
@@ -216,9 +218,9 @@ func (c *checker) checkTable(d *DataSet, t *Table, result Content, at string) {
 				d.ContentTable().Name, d.ContentTable().Name, t.Name)
 		}
 	case "":
-		c.addf(t.line, at+".rows", "missing: say which list fills the table (one, none, locations, institutions, provinces or languages)")
+		c.addf(t.line, at+".rows", "missing: say which list fills the table (one, none, locations, institutions, provinces, languages or groups)")
 	default:
-		c.addf(t.line, at+".rows", "rows %q: want one, none, locations, institutions, provinces or languages", t.Rows)
+		c.addf(t.line, at+".rows", "rows %q: want one, none, locations, institutions, provinces, languages or groups", t.Rows)
 	}
 	if r := d.ParentOf(t); r != nil {
 		if p := d.TableNamed(r.Parent); p != nil && p.Rows == "languages" {
@@ -235,6 +237,9 @@ func (c *checker) checkTable(d *DataSet, t *Table, result Content, at string) {
 	}
 	c.checkSimpleContent(d, t, at)
 	scope := d.RowScope(t, result)
+	if t.Rows == RowsGroups && (result != Locations || d.GroupTable() != t) {
+		scope = "" // groups refused (reported): what its values are cannot be known
+	}
 	seen := map[string]bool{}
 	for i, col := range t.Columns {
 		if col == nil {

@@ -37,3 +37,44 @@ func (c *checker) checkGroups(r *Result, where string) {
 		}
 	}
 }
+
+// checkGroupTable checks t, a DataSet's table of groups (rows: groups),
+// in a result of content result: in a DataSet of locations, the one such
+// table, of no parent, the parent of the locations table in the relation
+// its rows belong to, whose parent columns hold an institution's values
+// (the key each location's row carries: no auto-increment, no generated
+// value, which the mock numbers or makes up per row, not per
+// institution), and the parent of no other table (a group's row holds
+// its institution's values and its locations).
+func (c *checker) checkGroupTable(d *DataSet, t *Table, result Content, at string) {
+	switch {
+	case result == "":
+		return // no table holds the result's list (reported)
+	case result != Locations:
+		c.addf(t.line, at+".rows", "rows: groups is the groups of the locations by institution: only in a DataSet of locations")
+		return
+	case d.GroupTable() != t:
+		c.addf(t.line, at+".rows", "a second table of groups (%s has rows: groups): the locations are grouped once", d.GroupTable().Name)
+		return
+	}
+	if r := d.ParentOf(t); r != nil {
+		c.addf(t.line, at, "a table of groups has no parent table (relation %s)", r.Name)
+	}
+	content := d.ContentTable()
+	r := d.ParentOf(content)
+	if r == nil || r.Parent != t.Name {
+		c.addf(t.line, at, "the locations table (%s) is the child of the table of groups in a relation: relations: [{parent: %s, child: %s, parentColumns: [...], childColumns: [...], nested: ...}]",
+			content.Name, t.Name, content.Name)
+		return
+	}
+	for _, name := range r.ParentColumns {
+		if pc := t.ColumnNamed(name); pc != nil && (pc.AutoIncrement || pc.Generated || pc.Value == "") {
+			c.addf(pc.line, at, "column %s, the key the locations' rows hold (relation %s), holds an institution's value (value: institution.id, ...): not auto-increment or generated, which would number or make up a value per row, not per institution", pc.Name, r.Name)
+		}
+	}
+	for _, o := range d.Relations {
+		if o != nil && o.Parent == t.Name && o.Child != content.Name {
+			c.addf(t.line, at, "table %s is related to the table of groups (relation %s): a group's row holds its institution's values and its locations only", o.Child, o.Name)
+		}
+	}
+}

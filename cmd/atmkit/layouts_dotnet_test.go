@@ -465,9 +465,31 @@ func readDataSet(r *shape.Result, v any) (any, error) {
 			}
 		}
 	}
-	for _, row := range rowsOf(ct) {
+	// A table of groups (rows: groups): each location's institution
+	// values are its group's, the row whose children it is.
+	groupOf := map[int]map[string]any{}
+	if gt := d.GroupTable(); gt != nil {
+		rel := d.ParentOf(ct)
+		for _, row := range rowsOf(gt) {
+			gm := row.(map[string]any)
+			kids, _ := gm["children"].(map[string]any)
+			idx, _ := kids[rel.Name].([]any)
+			for _, i := range idx {
+				n, _ := strconv.Atoi(fmt.Sprint(i))
+				groupOf[n] = gm["values"].(map[string]any)
+			}
+		}
+	}
+	for k, row := range rowsOf(ct) {
 		rm := row.(map[string]any)
 		item := map[string]any{}
+		if gv := groupOf[k]; gv != nil {
+			for _, c := range d.GroupTable().Columns {
+				if c.Value != "" {
+					setValue(item, c.Value, gv[c.Name])
+				}
+			}
+		}
 		values := rm["values"].(map[string]any)
 		for _, c := range ct.Columns {
 			if c.Value != "" {

@@ -46,6 +46,9 @@ type dsRow struct {
 	// row does not write the column (DBNull).
 	elems    map[string]string
 	inserted bool
+	// rowOrder is the row's msdata:rowOrder (its place in its table),
+	// -1 when it has none.
+	rowOrder int
 }
 
 // dsAnswer is one answer's rows.
@@ -168,7 +171,7 @@ func (a *dsAnswer) readRows(d *shape.DataSet, info *dsxml.SchemaInfo, diffgram *
 	}
 	var read func(k *etree.Element, t *shape.Table, parent *dsRow, depth int)
 	read = func(k *etree.Element, t *shape.Table, parent *dsRow, depth int) {
-		r := &dsRow{table: t, el: k, parent: parent, attrs: map[string]string{}, elems: map[string]string{}}
+		r := &dsRow{table: t, el: k, parent: parent, attrs: map[string]string{}, elems: map[string]string{}, rowOrder: -1}
 		null := false
 		for _, at := range k.Attr {
 			switch ns := at.NamespaceURI(); {
@@ -181,6 +184,10 @@ func (a *dsAnswer) readRows(d *shape.DataSet, info *dsxml.SchemaInfo, diffgram *
 				name := strings.TrimPrefix(at.Key, "hidden")
 				r.attrs[name] = at.Value
 				r.order = append(r.order, "hidden "+name)
+			case ns == nsMSData && at.Key == "rowOrder":
+				if n, err := strconv.Atoi(at.Value); err == nil && n >= 0 {
+					r.rowOrder = n
+				}
 			case ns == nsMSData:
 			default:
 				r.attrs[at.Key] = at.Value
@@ -351,13 +358,14 @@ func (l *learner) mapColumns(g *group, d *shape.DataSet, answers []*dsAnswer) {
 		g.ds.cols[c] = n
 		return n
 	}
-	var itemLeaves, topLeaves []leafAt
+	var itemLeaves, topLeaves, groupLeaves []leafAt
 	itemTables := []*shape.Table{}
+	grp := d.GroupTable()
 	for _, t := range d.Tables {
 		switch {
 		case t == content || t.Rows == shape.RowsOne && belongsTo(d, t, content):
 			itemTables = append(itemTables, t)
-		case t.Rows == shape.RowsOne:
+		case t.Rows == shape.RowsOne, t == grp:
 		default:
 			continue
 		}
@@ -371,6 +379,8 @@ func (l *learner) mapColumns(g *group, d *shape.DataSet, answers []*dsAnswer) {
 			switch {
 			case g.ds.fillers[t]:
 				// Generated: its rows are not atmkit's.
+			case t == grp:
+				groupLeaves = append(groupLeaves, lf)
 			case slices.Contains(itemTables, t):
 				itemLeaves = append(itemLeaves, lf)
 			default:
@@ -433,10 +443,16 @@ func (l *learner) mapColumns(g *group, d *shape.DataSet, answers []*dsAnswer) {
 			tops = append(tops, pair{rec: top, values: map[string]string{"count": strconv.Itoa(len(recs))}})
 		}
 	}
+	if !l.hasJSON(g) {
+		l.sameTableAs(g, d, slices.Concat(itemLeaves, groupLeaves))
+	}
 	switch g.content {
 	case shape.Locations:
 		l.matchScope(itemLeaves, shape.ScopeLocation, items, nil, true)
 		l.matchScope(topLeaves, shape.ScopeLocations, tops, nil, true)
+		if grp != nil {
+			l.matchScope(groupLeaves, shape.ScopeGroup, groupPairs(d, answers, grp, content, fill), nil, true)
+		}
 	case shape.Institutions:
 		l.matchScope(itemLeaves, shape.ScopeInstitution, l.institutionPairs(itemLeaves, itemRecs), nil, false)
 		l.matchScope(itemLeaves, shape.ScopeInstitution, nil, nil, true)

@@ -22,8 +22,20 @@ func (l *learner) roles(g *group, d *shape.DataSet, answers []*dsAnswer) {
 	// the most columns.
 	var best *shape.Table
 	bestScore := [3]int{-1, -1, -1}
+	grp := (*shape.Table)(nil)
+	if g.content == shape.Locations {
+		best, grp = l.groupTables(d, answers)
+		if best != nil {
+			bestScore = [3]int{0, rowsIn(answers, best), len(best.Columns)}
+			for _, a := range answers {
+				if a.json != nil {
+					bestScore[0]++
+				}
+			}
+		}
+	}
 	for _, t := range d.Tables {
-		if d.ParentOf(t) != nil {
+		if d.ParentOf(t) != nil || grp != nil {
 			continue
 		}
 		agree, rows := 0, 0
@@ -48,7 +60,7 @@ func (l *learner) roles(g *group, d *shape.DataSet, answers []*dsAnswer) {
 		return
 	}
 	best.Rows = string(g.content)
-	if g.content == shape.Locations {
+	if g.content == shape.Locations && grp == nil {
 		l.groupedRows(d, best, answers)
 	}
 	why := fmt.Sprintf("%d rows in the %d answers read", bestScore[1], len(answers))
@@ -56,13 +68,21 @@ func (l *learner) roles(g *group, d *shape.DataSet, answers []*dsAnswer) {
 		why = fmt.Sprintf("as many rows as the JSON answers' %s in %d compared", g.content, bestScore[0])
 	}
 	l.report.Mapped = append(l.report.Mapped, fmt.Sprintf("%s: %s/%s ← the %s list (%s)", d.Name, d.Name, best.Name, g.content, why))
+	if grp != nil {
+		grp.Rows = shape.RowsGroups
+		markInserted(answers, grp)
+		rel := d.ParentOf(best)
+		how := map[bool]string{true: "nested", false: "not nested"}[rel.Nested]
+		l.report.Mapped = append(l.report.Mapped, fmt.Sprintf("%s: %s/%s ← the groups of the locations by institution (%d rows, each the parent of its locations' rows in %s, %s; one per institution in the order of its first location)",
+			d.Name, d.Name, grp.Name, rowsIn(answers, grp), rel.Name, how))
+	}
 	g.ds.items = bestScore[1]
 	g.items = map[*content]int{}
 	for _, a := range answers {
 		g.items[a.c] = len(a.rows[best])
 	}
 	for _, t := range d.Tables {
-		if t == best {
+		if t == best || t == grp {
 			continue
 		}
 		if t.Rows = l.roleOf(g, d, t, best, answers); t.Rows == shape.RowsNone && rowsIn(answers, t) > 0 {

@@ -132,9 +132,13 @@ func (l *learner) learn() (*shape.Shape, *Report, error) {
 		return nil, l.report, err
 	}
 	learned := slices.DeleteFunc(slices.Clone(l.groups), func(g *group) bool { return g.def != nil })
-	for _, g := range learned {
-		if g.layout == shape.Dataset && !l.stopped() {
-			l.learnDataSet(g)
+	// The DataSets compared with JSON answers first: a DataSet of none
+	// maps its tables like theirs of the same name (sameTableAs).
+	for _, withJSON := range []bool{true, false} {
+		for _, g := range learned {
+			if g.layout == shape.Dataset && !l.stopped() && l.hasJSON(g) == withJSON {
+				l.learnDataSet(g)
+			}
 		}
 	}
 	learned = slices.DeleteFunc(learned, func(g *group) bool { return g.layout == shape.Dataset })
@@ -232,9 +236,10 @@ func (l *learner) nothingRead() error {
 // as a class derived from its declared one (XmlInclude:
 // xsi:type="DriveUpTeller" and that class's members), which the mock
 // would write as the declared class; locations grouped by institution in
-// a DataSet's related tables (or in a node result), which the mock would
-// write as one flat list of the groups. A typed result's grouping is
-// learned (shape.Field.Group, findGroup).
+// a node result, or in a DataSet's related tables that are no table of
+// groups (groupTables), which the mock would write as one flat list of
+// the groups. A typed result's grouping is learned (shape.Field.Group,
+// findGroup), and a DataSet's table of groups (shape.RowsGroups).
 type NotModelledError struct {
 	// Lists are the lists' paths, as the report names fields.
 	Lists []string
@@ -243,16 +248,18 @@ type NotModelledError struct {
 	Derived []string
 	// Grouped are the locations results that group their locations in
 	// a way a shape does not model (by institution: a Bank table with
-	// the ATM rows related to it, a node's bank element holding its
-	// ATMs), with where: a shape's DataSet or node locations are one flat
+	// the ATM rows related to it that is no table of groups, a node's
+	// bank element holding its ATMs), with where: a shape's node
+	// locations, or a DataSet's without a table of groups, are one flat
 	// list, each holding its institution's values, so the mock would
 	// write the groups as locations.
 	Grouped []string
-	// GroupOrder are the answers of a typed grouped result whose groups
-	// come in another order than the mock writes (each group where its
-	// first location is in the search's order, as LINQ's GroupBy): the
-	// sizes of the answer's groups and of the JSON answer's locations
-	// grouped so, for the same query, differ.
+	// GroupOrder are the answers of a grouped result whose groups come
+	// in another order than the mock writes (each group where its first
+	// location is in the search's order, as LINQ's GroupBy): a typed
+	// result's whose groups' sizes differ from those of the JSON answer's
+	// locations grouped so, for the same query; a DataSet's whose rows
+	// of groups or of locations are in another order (checkGroupOrder).
 	GroupOrder []string
 }
 

@@ -288,38 +288,3 @@ func TestLearnRefusesGroupsInAnotherOrder(t *testing.T) {
 		t.Errorf("the error does not say the order: %v", err)
 	}
 }
-
-// TestLearnRefusesGroupedLocations: the groupsets site of the reference
-// deployment (answers and WSDL captured from Mono in testdata/groupsets)
-// groups its searches' locations by institution in DataSets whose Atm
-// table is related to a Bank table, nested (the search by coordinates) and
-// not (the search by city). A shape's DataSet locations are one table's
-// rows, so it is refused, naming the result and the tables, rather than
-// learned with the banks as locations.
-func TestLearnRefusesGroupedLocations(t *testing.T) {
-	for site, want := range map[string][]string{
-		"groupsets": {
-			"Branches: Branches/Bank taken for the locations, 4 rows, has a table Atm related to it (BankAtms, not nested) of 7 rows",
-			"Nearby: Nearby/Atm holds as many rows as the JSON answers' locations in 1 compared, in rows of Bank (BankAtms, nested)",
-		},
-	} {
-		sh, _, err := learn.Learn(learn.Input{WSDL: siteWSDL(t, site), Samples: siteSamples(t, site)})
-		var nm *learn.NotModelledError
-		if !errors.As(err, &nm) || sh != nil {
-			t.Errorf("%s: got %v, want a NotModelledError and no shape", site, err)
-			continue
-		}
-		got := strings.Join(nm.Grouped, "\n")
-		for _, w := range want {
-			if !strings.Contains(got, w) {
-				t.Errorf("%s: the groups refused are\n%s\nwant one saying %q", site, got, w)
-			}
-		}
-		if len(nm.Grouped) != len(want) || len(nm.Lists) != 0 {
-			t.Errorf("%s: refused groups %q and lists %q, want %d groups and no list", site, nm.Grouped, nm.Lists, len(want))
-		}
-		if !strings.Contains(err.Error(), "locations grouped") {
-			t.Errorf("%s: %v does not say why", site, err)
-		}
-	}
-}

@@ -1,0 +1,181 @@
+package mockserver_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/atmkit/atmkit/asmx"
+	"github.com/atmkit/atmkit/fixtures"
+	"github.com/atmkit/atmkit/internal/mocktest"
+	"github.com/atmkit/atmkit/shape"
+	"github.com/beevik/etree"
+)
+
+// TestGroupedDataSetRows serves the groupsets site's shape (shape/testdata/
+// groupsets.yaml: DataSets of a Bank table of rows: groups and an Atm
+// table related to it by the bank's Id, nested in DataSet Nearby, not in
+// Branches, a Lang table nested in the Atm table by a hidden key) over the
+// embedded data set, with a generated value (Seq) in each bank's row, and
+// reads its answers in the four XML bindings: ReturnAllAtms (Nearby,
+// 2,000 ATMs, written in pieces), a search by coordinates (Nearby) whose
+// JSON answer gives the search's order, and a search by institution
+// (Branches). Each answer holds one Bank row per institution of the
+// search, in the order of its first ATM (diffgr:id Bank1 and up,
+// msdata:rowOrder from 0), its Id and Name the institution's, its Seq the
+// institution's position in the data set's list; an Atm row per ATM,
+// numbered in the search's order (diffgr:id, msdata:rowOrder and the
+// hidden key), its BankId its bank's Id: nested, inside its bank's row,
+// each bank's in the search's order; not nested, after the banks' rows,
+// in the search's order; and its languages' Lang rows, numbered on in the
+// search's order, their hidden key the ATM's.
+func TestGroupedDataSetRows(t *testing.T) {
+	t.Parallel()
+	sh, err := shape.Load(filepath.Join("..", "shape", "testdata", "groupsets.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range []string{asmx.OpReturnAllAtms, asmx.OpReturnAtmSearchByInstitution} { // Nearby's, Branches'
+		bank := sh.Result(op).DataSet.TableNamed("Bank")
+		bank.Columns = append(bank.Columns, &shape.Column{Name: "Seq", Type: "int", Generated: true})
+	}
+	const ns = "http://groupsets.atmref.example.org/atmService"
+	srv := serveShape(t, sh, ns)
+	ds, err := fixtures.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq := map[int]string{}
+	for i, in := range ds.Institutions {
+		seq[in.ID] = strconv.Itoa(i + 1)
+	}
+	instOf, langsOf := map[int]int{}, map[int][]string{}
+	var all, byInst []int
+	for _, a := range ds.ATMs {
+		instOf[a.ID], langsOf[a.ID] = a.InstitutionID, a.Languages
+		all = append(all, a.ID)
+	}
+	slices.Sort(all)
+	for _, id := range all {
+		if instOf[id] == ds.Institutions[0].ID {
+			byInst = append(byInst, id)
+		}
+	}
+	key := [2]string{"strAtmServiceKey", "k"}
+	point := [][2]string{key, {"strPostalCode", ""}, {"dblLatitude", "44.6488"}, {"dblLongitude", "-63.5752"}, {"bytRadius", "30"}}
+	status, body := mocktest.Call(t, srv.URL, ns, asmx.JSON.String(), asmx.OpReturnAtmSearchByCoordinates, point)
+	var doc struct {
+		Locations []struct {
+			ID int `json:"id"`
+		} `json:"locations"`
+	}
+	if err := json.Unmarshal(body, &doc); err != nil || status != 200 || len(doc.Locations) < 10 {
+		t.Fatalf("JSON: %d %v, %d locations\n%.500s", status, err, len(doc.Locations), body)
+	}
+	var found []int
+	for _, l := range doc.Locations {
+		found = append(found, l.ID)
+	}
+	for _, c := range []struct {
+		op     string
+		params [][2]string
+		search []int // the search's order
+		nested bool
+	}{
+		{asmx.OpReturnAllAtms, [][2]string{key}, all, true},
+		{asmx.OpReturnAtmSearchByCoordinates, point, found, true},
+		{asmx.OpReturnAtmSearchByInstitution, [][2]string{key, {"intInstitutionID", strconv.Itoa(ds.Institutions[0].ID)}}, byInst, false},
+	} {
+		groups := grouped(c.search, instOf)
+		if c.op != asmx.OpReturnAtmSearchByInstitution && len(groups) < 2 {
+			t.Fatalf("%s: %d groups; want a search of several institutions", c.op, len(groups))
+		}
+		for _, b := range asmx.XMLBindings {
+			status, body := mocktest.Call(t, srv.URL, ns, b.String(), c.op, c.params)
+			x := etree.NewDocument()
+			if err := x.ReadFromBytes(body); err != nil || status != 200 {
+				t.Fatalf("%s over %s: %d %v\n%.500s", c.op, b, status, err, body)
+			}
+			if err := groupedRows(x, c.search, groups, c.nested, instOf, seq, langsOf); err != nil {
+				t.Errorf("%s over %s: %v", c.op, b, err)
+			}
+		}
+	}
+}
+
+// groupedRows checks the diffgram rows of x, as TestGroupedDataSetRows
+// says, for a search of ATMs search (in its order) grouped as groups.
+func groupedRows(x *etree.Document, search []int, groups [][]int, nested bool, instOf map[int]int, seq map[int]string, langsOf map[int][]string) error {
+	place := map[int]int{}
+	for i, id := range search {
+		place[id] = i
+	}
+	text := func(e *etree.Element, tag string) string {
+		if k := e.SelectElement(tag); k != nil {
+			return k.Text()
+		}
+		return "<none>"
+	}
+	banks := x.FindElements("//Bank")
+	if len(banks) != len(groups) {
+		return fmt.Errorf("%d banks, want %d", len(banks), len(groups))
+	}
+	var atms []*etree.Element
+	for i, bank := range banks {
+		id := instOf[groups[i][0]]
+		if got := [4]string{bank.SelectAttrValue("diffgr:id", ""), bank.SelectAttrValue("msdata:rowOrder", ""), text(bank, "Id"), text(bank, "Seq")}; got !=
+			[4]string{fmt.Sprint("Bank", i+1), strconv.Itoa(i), strconv.Itoa(id), seq[id]} {
+			return fmt.Errorf("bank %d: id, row order, Id and Seq %q, want %d's", i, got, id)
+		}
+		mine := bank.SelectElements("Atm")
+		if !nested && len(mine) > 0 {
+			return fmt.Errorf("bank %d holds %d Atm rows, not nested", i, len(mine))
+		}
+		var ids []int
+		for _, a := range mine {
+			n, _ := strconv.Atoi(text(a, "AtmId"))
+			ids = append(ids, n)
+		}
+		if nested && !slices.Equal(ids, groups[i]) {
+			return fmt.Errorf("bank %d holds ATMs %v, want %v", i, ids, groups[i])
+		}
+		atms = append(atms, mine...)
+	}
+	if !nested {
+		atms = x.FindElements("//Atm")
+		var ids []int
+		for _, a := range atms {
+			n, _ := strconv.Atoi(text(a, "AtmId"))
+			ids = append(ids, n)
+		}
+		if !slices.Equal(ids, search) {
+			return fmt.Errorf("the Atm rows are ATMs %v, want the search's %v", ids, search)
+		}
+	}
+	if len(atms) != len(search) {
+		return fmt.Errorf("%d Atm rows, want %d", len(atms), len(search))
+	}
+	langBase := make([]int, len(search)+1)
+	for i, id := range search {
+		langBase[i+1] = langBase[i] + len(langsOf[id])
+	}
+	for _, a := range atms {
+		id, _ := strconv.Atoi(text(a, "AtmId"))
+		r := place[id]
+		if got := [4]string{a.SelectAttrValue("diffgr:id", ""), a.SelectAttrValue("msdata:rowOrder", ""), a.SelectAttrValue("msdata:hiddenAtmKey", ""), text(a, "BankId")}; got !=
+			[4]string{fmt.Sprint("Atm", r+1), strconv.Itoa(r), strconv.Itoa(r), strconv.Itoa(instOf[id])} {
+			return fmt.Errorf("ATM %d, %d in the search: id, row order, key and BankId %q", id, r, got)
+		}
+		for k, l := range a.SelectElements("Lang") {
+			n := langBase[r] + k
+			if got := [4]string{l.SelectAttrValue("diffgr:id", ""), l.SelectAttrValue("msdata:rowOrder", ""), l.SelectAttrValue("msdata:hiddenAtmKey", ""), text(l, "Code")}; got !=
+				[4]string{fmt.Sprint("Lang", n+1), strconv.Itoa(n), strconv.Itoa(r), langsOf[id][k]} {
+				return fmt.Errorf("ATM %d, %d in the search: language %d's id, row order, key and code %q", id, r, k, got)
+			}
+		}
+	}
+	return nil
+}
