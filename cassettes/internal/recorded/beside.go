@@ -274,6 +274,7 @@ func (s *scrubber) sweepInteraction(i *cassette.Interaction, oldBody, oldResp st
 		rq.RequestURI = s.sweep(rq.RequestURI, form)
 		rq.Body = inText(rq.Body, HeaderValue(rq.Headers, "Content-Type"), func(b string) string { return s.sweep(b, form) })
 		rq.Host = s.sweep(rq.Host, form)
+		rs.Status = s.sweep(rs.Status, form) // a gateway's reason phrase may quote what it refused
 		for _, vs := range rq.Form {
 			for j := range vs {
 				vs[j] = s.sweep(vs[j], form)
@@ -292,6 +293,7 @@ func (s *scrubber) sweepInteraction(i *cassette.Interaction, oldBody, oldResp st
 	// '/' left as it is): decoded, where a text holds an escape.
 	rq.URL = s.sweepEscaped(rq.URL)
 	rq.RequestURI = s.sweepEscaped(rq.RequestURI)
+	rs.Status = s.sweepEscaped(rs.Status)
 	rq.Body = inText(rq.Body, HeaderValue(rq.Headers, "Content-Type"), s.sweepEscaped)
 	for _, h := range []http.Header{rq.Headers, rs.Headers, rq.Trailer, rs.Trailer} {
 		for _, vs := range h {
