@@ -139,10 +139,11 @@ func Sweeper(ph string, values ...string) func(text string) string {
 }
 
 // sweepEscaped replaces the found values of minSweepLen bytes or more
-// that text holds written with escapes other than their literal forms'
-// (redact.ReplaceEscaped).
+// that text holds written with escapes other than their literal forms':
+// percent escapes (redact.ReplaceEscaped) and JSON string escapes
+// (redact.ReplaceJSONEscaped: a gateway's JSON writer's \/ or \u002B).
 func (s *scrubber) sweepEscaped(text string) string {
-	if strings.IndexByte(text, '%') < 0 {
+	if strings.IndexByte(text, '%') < 0 && strings.IndexByte(text, '\\') < 0 {
 		return text
 	}
 	var keys []string
@@ -152,6 +153,8 @@ func (s *scrubber) sweepEscaped(text string) string {
 		}
 	}
 	out, n := redact.ReplaceEscaped(text, s.ph, keys...)
+	s.n += n
+	out, n = redact.ReplaceJSONEscaped(out, s.ph, keys...)
 	s.n += n
 	return out
 }
@@ -186,10 +189,11 @@ func ItemFilter(values ...string) func(item []byte) bool {
 		chars := strings.Split(run, "")
 		runs = append(runs, []byte(run), []byte(strings.Join(chars, `\0`)), []byte(strings.Join(chars, `\0\0\0`)))
 	}
-	// A value written with other escapes (sweepEscaped) keeps its runs
-	// of letters and digits as they are, but those a client escaped
-	// too: an item holding an escape passes if it holds one of its runs
-	// of minSweepLen or more, or the value has none.
+	// A value written with other escapes (sweepEscaped: percent or JSON
+	// escapes) keeps its runs of letters and digits as they are, but
+	// those a writer escaped too: an item holding a '%' or a backslash
+	// passes if it holds one of its runs of minSweepLen or more, or the
+	// value has none.
 	var escRuns [][]byte
 	anyEscape := false
 	for v := range s.found {
@@ -208,7 +212,7 @@ func ItemFilter(values ...string) func(item []byte) bool {
 		if bytes.Contains(item, binaryTag) {
 			return true
 		}
-		if bytes.IndexByte(item, '%') >= 0 {
+		if bytes.IndexByte(item, '%') >= 0 || bytes.IndexByte(item, '\\') >= 0 {
 			if anyEscape {
 				return true
 			}

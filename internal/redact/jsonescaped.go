@@ -1,0 +1,115 @@
+package redact
+
+import (
+	"slices"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/atmkit/atmkit/internal/wire"
+)
+
+// ReplaceJSONEscaped returns s with each run of it that reads, its JSON
+// string escapes decoded (\uXXXX in either case, a surrogate pair as its
+// character, \/, \", \\, \b, \f, \n, \r, \t), as one of keys replaced by
+// mask, and how many runs it replaced: a key an upstream's JSON writer
+// escaped otherwise than Forms' writers do (lua-cjson's and PHP's \/ for
+// '/', System.Text.Json's \u002B for '+', a letter as \u0050), which no
+// literal form of it matches. A run written without escapes is left to
+// the literal forms. keys are decoded values.
+func ReplaceJSONEscaped(s, mask string, keys ...string) (string, int) {
+	if strings.IndexByte(s, '\\') < 0 || len(keys) == 0 {
+		return s, 0
+	}
+	// The text decoded first, without where each byte came from (16
+	// bytes of maps a byte): most texts holding a backslash (a JSON
+	// answer's \n, ASP.NET AJAX's \/Date(...)\/) hold no key.
+	r, changed := decodeJSONMapped(s, false)
+	if !changed || !slices.ContainsFunc(keys, func(k string) bool { return k != "" && strings.Contains(r.text, k) }) {
+		return s, 0
+	}
+	r, _ = decodeJSONMapped(s, true)
+	var spans []span
+	for _, k := range keys {
+		if k == "" {
+			continue
+		}
+		for from := 0; ; {
+			i := strings.Index(r.text[from:], k)
+			if i < 0 {
+				break
+			}
+			start, end := from+i, from+i+len(k)
+			from = end
+			if sp := (span{r.from[start], r.to[end-1], mask}); s[sp.start:sp.end] != k {
+				spans = append(spans, sp)
+			}
+		}
+	}
+	return applySpans(s, spans), len(spans)
+}
+
+// jsonShort are the characters of JSON's two-character escapes, by the
+// letter after the backslash.
+var jsonShort = map[byte]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// decodeJSONMapped decodes the JSON string escapes of s (anywhere in it:
+// which of its quotes start a string is not read), each byte mapped to
+// the escape that wrote it when mapped, and reports whether it changed
+// anything. A
+// lone surrogate is read as U+FFFD, as encoding/json reads it; a
+// backslash starting no escape stays as it is.
+func decodeJSONMapped(s string, mapped bool) (reading, bool) {
+	var r reading
+	if mapped {
+		r.from, r.to = make([]int, 0, len(s)), make([]int, 0, len(s))
+	}
+	b := make([]byte, 0, len(s))
+	changed := false
+	emit := func(start, end int, bs ...byte) {
+		b = append(b, bs...)
+		if mapped {
+			for range bs {
+				r.from, r.to = append(r.from, start), append(r.to, end)
+			}
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			emit(i, i+1, c)
+			continue
+		}
+		if d, ok := jsonShort[s[i+1]]; ok {
+			emit(i, i+2, d)
+			i++
+			changed = true
+			continue
+		}
+		if s[i+1] != 'u' || i+5 >= len(s) || !isHex4(s[i+2:i+6]) {
+			emit(i, i+1, c)
+			continue
+		}
+		u := unhex4(s[i+2 : i+6])
+		end := i + 6
+		if utf16.IsSurrogate(u) {
+			p := utf8.RuneError
+			if end+5 < len(s) && s[end] == '\\' && s[end+1] == 'u' && isHex4(s[end+2:end+6]) {
+				if p = utf16.DecodeRune(u, unhex4(s[end+2:end+6])); p != utf8.RuneError {
+					end += 6
+				}
+			}
+			u = p
+		}
+		emit(i, end, utf8.AppendRune(nil, u)...)
+		i = end - 1
+		changed = true
+	}
+	r.text = string(b)
+	return r, changed
+}
+
+// unhex4 reads four hex digits (isHex4) as a UTF-16 unit.
+func unhex4(s string) rune {
+	return rune(wire.Unhex(s[0])<<12 | wire.Unhex(s[1])<<8 | wire.Unhex(s[2])<<4 | wire.Unhex(s[3]))
+}
