@@ -140,10 +140,11 @@ func Sweeper(ph string, values ...string) func(text string) string {
 
 // sweepEscaped replaces the found values of minSweepLen bytes or more
 // that text holds written with escapes other than their literal forms':
-// percent escapes (redact.ReplaceEscaped) and JSON string escapes
-// (redact.ReplaceJSONEscaped: a gateway's JSON writer's \/ or \u002B).
+// percent escapes (redact.ReplaceEscaped), JSON string escapes
+// (redact.ReplaceJSONEscaped: a gateway's JSON writer's \/ or \u002B) and
+// XML references (redact.ReplaceXMLEscaped: Python's &#x27;, &#x6B;).
 func (s *scrubber) sweepEscaped(text string) string {
-	if strings.IndexByte(text, '%') < 0 && strings.IndexByte(text, '\\') < 0 {
+	if strings.IndexByte(text, '%') < 0 && strings.IndexByte(text, '\\') < 0 && strings.IndexByte(text, '&') < 0 {
 		return text
 	}
 	var keys []string
@@ -155,6 +156,8 @@ func (s *scrubber) sweepEscaped(text string) string {
 	out, n := redact.ReplaceEscaped(text, s.ph, keys...)
 	s.n += n
 	out, n = redact.ReplaceJSONEscaped(out, s.ph, keys...)
+	s.n += n
+	out, n = redact.ReplaceXMLEscaped(out, s.ph, keys...)
 	s.n += n
 	return out
 }
@@ -190,9 +193,9 @@ func ItemFilter(values ...string) func(item []byte) bool {
 		runs = append(runs, []byte(run), []byte(strings.Join(chars, `\0`)), []byte(strings.Join(chars, `\0\0\0`)))
 	}
 	// A value written with other escapes (sweepEscaped: percent or JSON
-	// escapes) keeps its runs of letters and digits as they are, but
-	// those a writer escaped too: an item holding a '%' or a backslash
-	// passes if it holds one of its runs of minSweepLen or more, or the
+	// escapes, XML references) keeps its runs of letters and digits as
+	// they are, but those a writer escaped too: an item holding a '%', a
+	// backslash or a &# passes if it holds one of its runs of minSweepLen or more, or the
 	// value has none.
 	var escRuns [][]byte
 	anyEscape := false
@@ -212,7 +215,7 @@ func ItemFilter(values ...string) func(item []byte) bool {
 		if bytes.Contains(item, binaryTag) {
 			return true
 		}
-		if bytes.IndexByte(item, '%') >= 0 || bytes.IndexByte(item, '\\') >= 0 {
+		if bytes.IndexByte(item, '%') >= 0 || bytes.IndexByte(item, '\\') >= 0 || bytes.Contains(item, charRefStart) {
 			if anyEscape {
 				return true
 			}
@@ -230,6 +233,11 @@ func ItemFilter(values ...string) func(item []byte) bool {
 		return false
 	}
 }
+
+// charRefStart starts an XML character reference: an item holding one
+// may hold a key written with references other than its forms' (a
+// predefined entity for each character that needs one is a form).
+var charRefStart = []byte("&#")
 
 // binaryTag is the tag of a text yaml.v3 writes as base64.
 var binaryTag = []byte("!!binary")

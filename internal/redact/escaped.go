@@ -18,17 +18,35 @@ import (
 // literal form of it matches. A run written without escapes is left to
 // the literal forms. keys are decoded values.
 func ReplaceJSONEscaped(s, mask string, keys ...string) (string, int) {
-	if strings.IndexByte(s, '\\') < 0 || len(keys) == 0 {
+	if strings.IndexByte(s, '\\') < 0 {
 		return s, 0
 	}
+	return replaceDecoded(s, mask, keys, decodeJSONMapped)
+}
+
+// ReplaceXMLEscaped is ReplaceJSONEscaped for XML's references: a run of
+// s that reads, its character references (&#NN; and &#xHH; in either
+// case) and the five predefined entities decoded, as one of keys is
+// replaced by mask. A writer's references other than Forms' (Python's
+// &#x27; for an apostrophe, a letter as &#x6B;) leave no literal form.
+func ReplaceXMLEscaped(s, mask string, keys ...string) (string, int) {
+	if strings.IndexByte(s, '&') < 0 {
+		return s, 0
+	}
+	return replaceDecoded(s, mask, keys, decodeXMLMapped)
+}
+
+// replaceDecoded replaces by mask each run of s that decode's reading of
+// it holds as one of keys, written otherwise than as the key itself.
+func replaceDecoded(s, mask string, keys []string, decode func(s string, mapped bool) (reading, bool)) (string, int) {
 	// The text decoded first, without where each byte came from (16
-	// bytes of maps a byte): most texts holding a backslash (a JSON
-	// answer's \n, ASP.NET AJAX's \/Date(...)\/) hold no key.
-	r, changed := decodeJSONMapped(s, false)
+	// bytes of maps a byte): most texts holding an escape (a JSON
+	// answer's \n, ASP.NET AJAX's \/Date(...)\/, XML's &amp;) hold no key.
+	r, changed := decode(s, false)
 	if !changed || !slices.ContainsFunc(keys, func(k string) bool { return k != "" && strings.Contains(r.text, k) }) {
 		return s, 0
 	}
-	r, _ = decodeJSONMapped(s, true)
+	r, _ = decode(s, true)
 	var spans []span
 	for _, k := range keys {
 		if k == "" {
@@ -112,4 +130,85 @@ func decodeJSONMapped(s string, mapped bool) (reading, bool) {
 // unhex4 reads four hex digits (isHex4) as a UTF-16 unit.
 func unhex4(s string) rune {
 	return rune(wire.Unhex(s[0])<<12 | wire.Unhex(s[1])<<8 | wire.Unhex(s[2])<<4 | wire.Unhex(s[3]))
+}
+
+// xmlEntities are XML's predefined entities, by name.
+var xmlEntities = map[string]byte{"amp": '&', "lt": '<', "gt": '>', "quot": '"', "apos": '\''}
+
+// decodeXMLMapped is decodeJSONMapped for XML's references (&#NN;,
+// &#xHH;, the predefined entities), anywhere in s. A reference to no
+// character XML allows (0, a surrogate, past U+10FFFF) stays as written.
+func decodeXMLMapped(s string, mapped bool) (reading, bool) {
+	var r reading
+	if mapped {
+		r.from, r.to = make([]int, 0, len(s)), make([]int, 0, len(s))
+	}
+	b := make([]byte, 0, len(s))
+	changed := false
+	emit := func(start, end int, bs ...byte) {
+		b = append(b, bs...)
+		if mapped {
+			for range bs {
+				r.from, r.to = append(r.from, start), append(r.to, end)
+			}
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] != '&' {
+			emit(i, i+1, s[i])
+			continue
+		}
+		semi := strings.IndexByte(s[i+1:min(len(s), i+12)], ';')
+		if semi < 0 {
+			emit(i, i+1, '&')
+			continue
+		}
+		ref, end := s[i+1:i+1+semi], i+2+semi
+		if c, ok := xmlEntities[ref]; ok {
+			emit(i, end, c)
+			i = end - 1
+			changed = true
+			continue
+		}
+		if u, ok := charRef(ref); ok {
+			emit(i, end, utf8.AppendRune(nil, u)...)
+			i = end - 1
+			changed = true
+			continue
+		}
+		emit(i, i+1, '&')
+	}
+	r.text = string(b)
+	return r, changed
+}
+
+// charRef reads the inside of a character reference (#NN, #xHH): the
+// character it names, if XML allows one there.
+func charRef(ref string) (rune, bool) {
+	digits, base := strings.TrimPrefix(ref, "#"), 10
+	if len(digits) == len(ref) || digits == "" {
+		return 0, false
+	}
+	if digits[0] == 'x' || digits[0] == 'X' { // X as HTML reads it
+		digits, base = digits[1:], 16
+	}
+	if digits == "" || len(digits) > 8 {
+		return 0, false
+	}
+	var u rune
+	for j := 0; j < len(digits); j++ {
+		c := digits[j]
+		switch {
+		case c >= '0' && c <= '9':
+			u = u*rune(base) + rune(c-'0')
+		case base == 16 && wire.IsHex(c):
+			u = u*16 + rune(wire.Unhex(c))
+		default:
+			return 0, false
+		}
+	}
+	if u <= 0 || u > utf8.MaxRune || utf16.IsSurrogate(u) {
+		return 0, false
+	}
+	return u, true
 }

@@ -50,3 +50,44 @@ func FuzzReplaceJSONEscaped(f *testing.F) {
 		}
 	})
 }
+
+func TestReplaceXMLEscaped(t *testing.T) {
+	t.Parallel()
+	const key = `it's-K&Y-4242é`
+	for _, c := range []struct {
+		in, want string
+		n        int
+	}{
+		{`<m>it&#x27;s-K&amp;Y-4242é</m>`, `<m>R</m>`, 1},
+		{`<m a="&#105;t&apos;s-K&#x26;Y-4242&#xE9;">&#x69;&#X74;'s-K&#38;Y-4242&#233;</m>`, `<m a="R">R</m>`, 2},
+		// As written (the literal forms' business), another key, a
+		// reference to no character, an entity XML does not define.
+		{key, key, 0},
+		{`it&#x27;s-K&amp;Y-4243é`, `it&#x27;s-K&amp;Y-4243é`, 0},
+		{`it&#0;s &#xD800; &#x110000; &#xFFFFFFFF; &nbsp; & &#;`, `it&#0;s &#xD800; &#x110000; &#xFFFFFFFF; &nbsp; & &#;`, 0},
+	} {
+		if got, n := ReplaceXMLEscaped(c.in, "R", key); got != c.want || n != c.n {
+			t.Errorf("ReplaceXMLEscaped(%q): got %q (%d), want %q (%d)", c.in, got, n, c.want, c.n)
+		}
+	}
+}
+
+// FuzzReplaceXMLEscaped is FuzzReplaceJSONEscaped for XML's references.
+func FuzzReplaceXMLEscaped(f *testing.F) {
+	f.Add(`<m>it&#x27;s-K&amp;Y-4242</m>`, "it's-K&Y-4242")
+	f.Add(`&#x1F600;&#55357;&#xFFFFFFFF;`, "😀")
+	f.Add(`&#38;amp;`, `&amp;`)
+	f.Fuzz(func(t *testing.T, s, key string) {
+		out, n := ReplaceXMLEscaped(s, "REDACTED", key)
+		if (n == 0) != (out == s) {
+			t.Errorf("ReplaceXMLEscaped(%q, %q): %q after %d replacements", s, key, out, n)
+		}
+		if key == "" || strings.Contains(key, "REDACTED") || strings.Contains("REDACTED", key) || strings.ContainsAny(key, "&;#") {
+			return
+		}
+		r, _ := decodeXMLMapped(out, false)
+		if strings.Count(r.text, key) > strings.Count(out, key) {
+			t.Errorf("ReplaceXMLEscaped(%q, %q) = %q, which still decodes to the key", s, key, out)
+		}
+	})
+}
