@@ -74,38 +74,30 @@ var jsonShort = map[byte]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\
 // decodeJSONMapped decodes the JSON string escapes of s (anywhere in it:
 // which of its quotes start a string is not read), each byte mapped to
 // the escape that wrote it when mapped, and reports whether it changed
-// anything. A
-// lone surrogate is read as U+FFFD, as encoding/json reads it; a
-// backslash starting no escape stays as it is.
+// anything. A lone surrogate is read as U+FFFD, as encoding/json reads
+// it; a backslash starting no escape stays as it is.
 func decodeJSONMapped(s string, mapped bool) (reading, bool) {
-	var r reading
-	if mapped {
-		r.from, r.to = make([]int, 0, len(s)), make([]int, 0, len(s))
-	}
-	b := make([]byte, 0, len(s))
-	changed := false
-	emit := func(start, end int, bs ...byte) {
-		b = append(b, bs...)
-		if mapped {
-			for range bs {
-				r.from, r.to = append(r.from, start), append(r.to, end)
-			}
+	d := newDecoder(s, mapped)
+	for i := 0; i < len(s); {
+		j := strings.IndexByte(s[i:], '\\')
+		if j < 0 {
+			d.plain(i, len(s))
+			break
 		}
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '\\' || i+1 >= len(s) {
-			emit(i, i+1, c)
-			continue
+		d.plain(i, i+j)
+		i += j
+		if i+1 >= len(s) {
+			d.plain(i, i+1)
+			break
 		}
-		if d, ok := jsonShort[s[i+1]]; ok {
-			emit(i, i+2, d)
-			i++
-			changed = true
+		if c, ok := jsonShort[s[i+1]]; ok {
+			d.escape(i, i+2, c)
+			i += 2
 			continue
 		}
 		if s[i+1] != 'u' || i+5 >= len(s) || !isHex4(s[i+2:i+6]) {
-			emit(i, i+1, c)
+			d.plain(i, i+1)
+			i++
 			continue
 		}
 		u := unhex4(s[i+2 : i+6])
@@ -119,12 +111,66 @@ func decodeJSONMapped(s string, mapped bool) (reading, bool) {
 			}
 			u = p
 		}
-		emit(i, end, utf8.AppendRune(nil, u)...)
-		i = end - 1
-		changed = true
+		d.escapeRune(i, end, u)
+		i = end
 	}
-	r.text = string(b)
-	return r, changed
+	return d.reading()
+}
+
+// A decoder builds a reading of s (decodeJSONMapped's, decodeXMLMapped's):
+// runs of s as they are, and escapes decoded, each byte mapped to what
+// wrote it when mapped.
+type decoder struct {
+	s       string
+	b       []byte
+	r       reading
+	mapped  bool
+	changed bool
+}
+
+func newDecoder(s string, mapped bool) *decoder {
+	d := &decoder{s: s, b: make([]byte, 0, len(s)), mapped: mapped}
+	if mapped {
+		d.r.from, d.r.to = make([]int, 0, len(s)), make([]int, 0, len(s))
+	}
+	return d
+}
+
+// plain adds s[start:end] as it is.
+func (d *decoder) plain(start, end int) {
+	d.b = append(d.b, d.s[start:end]...)
+	if d.mapped {
+		for k := start; k < end; k++ {
+			d.r.from, d.r.to = append(d.r.from, k), append(d.r.to, k+1)
+		}
+	}
+}
+
+// escape adds c, decoded from the escape s[start:end].
+func (d *decoder) escape(start, end int, c byte) {
+	d.b = append(d.b, c)
+	if d.mapped {
+		d.r.from, d.r.to = append(d.r.from, start), append(d.r.to, end)
+	}
+	d.changed = true
+}
+
+// escapeRune adds u, decoded from the escape s[start:end].
+func (d *decoder) escapeRune(start, end int, u rune) {
+	n := len(d.b)
+	d.b = utf8.AppendRune(d.b, u)
+	if d.mapped {
+		for range len(d.b) - n {
+			d.r.from, d.r.to = append(d.r.from, start), append(d.r.to, end)
+		}
+	}
+	d.changed = true
+}
+
+// reading is what was decoded, and whether any escape was.
+func (d *decoder) reading() (reading, bool) {
+	d.r.text = string(d.b)
+	return d.r, d.changed
 }
 
 // unhex4 reads four hex digits (isHex4) as a UTF-16 unit.
@@ -139,47 +185,36 @@ var xmlEntities = map[string]byte{"amp": '&', "lt": '<', "gt": '>', "quot": '"',
 // &#xHH;, the predefined entities), anywhere in s. A reference to no
 // character XML allows (0, a surrogate, past U+10FFFF) stays as written.
 func decodeXMLMapped(s string, mapped bool) (reading, bool) {
-	var r reading
-	if mapped {
-		r.from, r.to = make([]int, 0, len(s)), make([]int, 0, len(s))
-	}
-	b := make([]byte, 0, len(s))
-	changed := false
-	emit := func(start, end int, bs ...byte) {
-		b = append(b, bs...)
-		if mapped {
-			for range bs {
-				r.from, r.to = append(r.from, start), append(r.to, end)
-			}
+	d := newDecoder(s, mapped)
+	for i := 0; i < len(s); {
+		j := strings.IndexByte(s[i:], '&')
+		if j < 0 {
+			d.plain(i, len(s))
+			break
 		}
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] != '&' {
-			emit(i, i+1, s[i])
-			continue
-		}
+		d.plain(i, i+j)
+		i += j
 		semi := strings.IndexByte(s[i+1:min(len(s), i+12)], ';')
 		if semi < 0 {
-			emit(i, i+1, '&')
+			d.plain(i, i+1)
+			i++
 			continue
 		}
 		ref, end := s[i+1:i+1+semi], i+2+semi
 		if c, ok := xmlEntities[ref]; ok {
-			emit(i, end, c)
-			i = end - 1
-			changed = true
+			d.escape(i, end, c)
+			i = end
 			continue
 		}
 		if u, ok := charRef(ref); ok {
-			emit(i, end, utf8.AppendRune(nil, u)...)
-			i = end - 1
-			changed = true
+			d.escapeRune(i, end, u)
+			i = end
 			continue
 		}
-		emit(i, i+1, '&')
+		d.plain(i, i+1)
+		i++
 	}
-	r.text = string(b)
-	return r, changed
+	return d.reading()
 }
 
 // charRef reads the inside of a character reference (#NN, #xHH): the
