@@ -32,6 +32,7 @@ func (t *captureTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	}
 	if info := infoFrom(req.Context()); info != nil {
 		info.captured, info.header, info.respBody, info.respLength = true, resp.Header.Clone(), body, resp.ContentLength
+		info.status = resp.Status
 	}
 	resp.Body = io.NopCloser(strings.NewReader(body))
 	return resp, nil

@@ -294,6 +294,7 @@ type reqInfo struct {
 	header     http.Header
 	respBody   string // the body, held once: the interaction recorded holds it too
 	respLength int64
+	status     string       // the status line's, its reason phrase as it came (the cassette's is swept)
 	hooked     *answerState // the answer as the BeforeReplay hooks are given it (noteHooked), nil without any
 }
 
@@ -369,7 +370,7 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 				return nil, redact.Error(fmt.Errorf("cassette %s: %s: %w", r.path, recorded.DescribeRequest(req.Method, req.URL.String(), req.Header, body), err))
 			}
 		}
-		resp.Header = info.header
+		resp.Header, resp.Status = info.header, info.status
 		resp.Body = io.NopCloser(strings.NewReader(info.respBody))
 		resp.ContentLength = info.respLength
 	} else {

@@ -22,6 +22,7 @@ import (
 type answerState struct {
 	header http.Header
 	body   string
+	status string
 }
 
 // replayHooks reports whether the recorder has BeforeReplay hooks.
@@ -68,16 +69,20 @@ func (r *Recorder) noteHooked(info *reqInfo, i *cassette.Interaction) {
 	if info == nil || !r.replayHooks() {
 		return
 	}
-	info.hooked = &answerState{header: i.Response.Headers.Clone(), body: i.Response.Body}
+	info.hooked = &answerState{header: i.Response.Headers.Clone(), body: i.Response.Body, status: i.Response.Status}
 }
 
 // applyHooked applies to the real answer info holds what the BeforeReplay
 // hooks changed in the interaction resp was made of (its headers and
 // body, read here): a header they set, changed or removed, and their body,
-// which is then the answer's, uncompressed, with its length. The status
-// resp holds is already the interaction's.
+// which is then the answer's, uncompressed, with its length; and their
+// status, when they changed the interaction's (its reason phrase swept
+// otherwise, the status line as it came is the client's).
 func (info *reqInfo) applyHooked(resp *http.Response) error {
 	pre := info.hooked
+	if resp.Status != pre.status {
+		info.status = resp.Status
+	}
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
 		return err

@@ -146,6 +146,9 @@ func TestMisconfiguration(t *testing.T) {
 		{"scrub header with a space", []string{"cassette", "scrub", "--scrub-header", "X Api Key", empty}, nil, `--scrub-header "X Api Key": "X Api Key" is not a header name`},
 		{"scrub header with its value", []string{"record", "--upstream", "http://x", "--cassette", filepath.Join(emptyDir, "c"), "--scrub-header", "X-Token: Tok-Secret-12345"}, nil,
 			`--scrub-header "X-Token: To****": X-Token: …: not a header name; give the name alone (X-Token)`},
+		// Echoed whole before, twice.
+		{"scrub header with its value after =", []string{"record", "--upstream", "http://x", "--cassette", filepath.Join(emptyDir, "c"), "--scrub-header", "X-Token=Tok-Secret-12345"}, nil,
+			`--scrub-header X-Token=To****: X-Token=…: not a header name; give the name alone (X-Token)`},
 		{"scrub header from env", []string{"cassette", "verify", "--upstream", "http://x", "--key", "k", empty}, map[string]string{"ATMKIT_SCRUB_HEADER": "X-A,X B"}, `ATMKIT_SCRUB_HEADER="X-A,X B": "X B" is not a header name`},
 		// A report over what the command reads: verify replaced the
 		// cassette with its JUnit report, conform one report with the other.

@@ -486,6 +486,29 @@ func TestServeConfigErrors(t *testing.T) {
 	}
 }
 
+// TestServeConfigNotSettingsShowsNoContent: a config file that holds no
+// mapping of settings (a key's file named by mistake, a list) is refused
+// saying what it holds, none of its content: yaml.v3's error quoted a
+// text's first seven characters (cannot unmarshal !!str `s3cr3t-...`).
+func TestServeConfigNotSettingsShowsNoContent(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ content, want string }{
+		{"s3cr3t-KEY-4242\n", "holds a text, not settings"},
+		{"\"s3cr3t\"", "holds a text, not settings"},
+		{"- s3cr3t-KEY-4242\n", "holds a list, not settings"},
+	} {
+		code, _, stderr := runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--config", writeConfig(t, c.content))
+		if code != exitUsage || !strings.Contains(stderr, c.want) || strings.Contains(stderr, "s3cr3t") {
+			t.Errorf("config %q: got exit %d and %q, want exit %d and %q, none of the file", c.content, code, stderr, exitUsage, c.want)
+		}
+	}
+	for _, content := range []string{"", "~\n", "# nothing yet\n"} {
+		if code, _, stderr := runAtmkit(nil, "serve", "--addr", "127.0.0.1:0", "--config", writeConfig(t, content), "--journal-size", "-1"); !strings.Contains(stderr, "--journal-size") {
+			t.Errorf("config %q: got exit %d and %q, want it taken as no settings", content, code, stderr)
+		}
+	}
+}
+
 func TestServeHelpListsNewFlags(t *testing.T) {
 	t.Parallel()
 	code, stdout, stderr := runAtmkit(nil, "serve", "--help")

@@ -139,10 +139,12 @@ func Sweeper(ph string, values ...string) func(text string) string {
 }
 
 // sweepEscaped replaces the found values of minSweepLen bytes or more
-// that text holds written with escapes other than their literal forms'
-// (redact.ReplaceEscaped).
+// that text holds written with escapes other than their literal forms':
+// percent escapes (redact.ReplaceEscaped), JSON string escapes
+// (redact.ReplaceJSONEscaped: a gateway's JSON writer's \/ or \u002B) and
+// XML references (redact.ReplaceXMLEscaped: Python's &#x27;, &#x6B;).
 func (s *scrubber) sweepEscaped(text string) string {
-	if strings.IndexByte(text, '%') < 0 {
+	if strings.IndexByte(text, '%') < 0 && strings.IndexByte(text, '\\') < 0 && strings.IndexByte(text, '&') < 0 {
 		return text
 	}
 	var keys []string
@@ -152,6 +154,10 @@ func (s *scrubber) sweepEscaped(text string) string {
 		}
 	}
 	out, n := redact.ReplaceEscaped(text, s.ph, keys...)
+	s.n += n
+	out, n = redact.ReplaceJSONEscaped(out, s.ph, keys...)
+	s.n += n
+	out, n = redact.ReplaceXMLEscaped(out, s.ph, keys...)
 	s.n += n
 	return out
 }
@@ -186,10 +192,11 @@ func ItemFilter(values ...string) func(item []byte) bool {
 		chars := strings.Split(run, "")
 		runs = append(runs, []byte(run), []byte(strings.Join(chars, `\0`)), []byte(strings.Join(chars, `\0\0\0`)))
 	}
-	// A value written with other escapes (sweepEscaped) keeps its runs
-	// of letters and digits as they are, but those a client escaped
-	// too: an item holding an escape passes if it holds one of its runs
-	// of minSweepLen or more, or the value has none.
+	// A value written with other escapes (sweepEscaped: percent or JSON
+	// escapes, XML references) keeps its runs of letters and digits as
+	// they are, but those a writer escaped too: an item holding a '%', a
+	// backslash or a &# passes if it holds one of its runs of minSweepLen or more, or the
+	// value has none.
 	var escRuns [][]byte
 	anyEscape := false
 	for v := range s.found {
@@ -208,7 +215,7 @@ func ItemFilter(values ...string) func(item []byte) bool {
 		if bytes.Contains(item, binaryTag) {
 			return true
 		}
-		if bytes.IndexByte(item, '%') >= 0 {
+		if bytes.IndexByte(item, '%') >= 0 || bytes.IndexByte(item, '\\') >= 0 || bytes.Contains(item, charRefStart) {
 			if anyEscape {
 				return true
 			}
@@ -226,6 +233,11 @@ func ItemFilter(values ...string) func(item []byte) bool {
 		return false
 	}
 }
+
+// charRefStart starts an XML character reference: an item holding one
+// may hold a key written with references other than its forms' (a
+// predefined entity for each character that needs one is a form).
+var charRefStart = []byte("&#")
 
 // binaryTag is the tag of a text yaml.v3 writes as base64.
 var binaryTag = []byte("!!binary")
@@ -274,6 +286,7 @@ func (s *scrubber) sweepInteraction(i *cassette.Interaction, oldBody, oldResp st
 		rq.RequestURI = s.sweep(rq.RequestURI, form)
 		rq.Body = inText(rq.Body, HeaderValue(rq.Headers, "Content-Type"), func(b string) string { return s.sweep(b, form) })
 		rq.Host = s.sweep(rq.Host, form)
+		rs.Status = s.sweep(rs.Status, form) // a gateway's reason phrase may quote what it refused
 		for _, vs := range rq.Form {
 			for j := range vs {
 				vs[j] = s.sweep(vs[j], form)
@@ -292,6 +305,7 @@ func (s *scrubber) sweepInteraction(i *cassette.Interaction, oldBody, oldResp st
 	// '/' left as it is): decoded, where a text holds an escape.
 	rq.URL = s.sweepEscaped(rq.URL)
 	rq.RequestURI = s.sweepEscaped(rq.RequestURI)
+	rs.Status = s.sweepEscaped(rs.Status)
 	rq.Body = inText(rq.Body, HeaderValue(rq.Headers, "Content-Type"), s.sweepEscaped)
 	for _, h := range []http.Header{rq.Headers, rs.Headers, rq.Trailer, rs.Trailer} {
 		for _, vs := range h {

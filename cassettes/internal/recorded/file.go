@@ -105,7 +105,7 @@ func ReadFileContext(ctx context.Context, path string) ([]*cassette.Interaction,
 		if yaml.Unmarshal(data, &head) == nil && head.Version != nil && head.Version != cassette.CassetteFormatV2 {
 			return nil, unsupported(path, head.Version)
 		}
-		return nil, fmt.Errorf("%w: %s: %v%s", ErrInvalidCassette, path, err, tabHint(data, err))
+		return nil, fmt.Errorf("%w: %s: %s%s", ErrInvalidCassette, path, unquotedYAML(err), tabHint(data, err))
 	}
 	if f.Version == 0 && len(f.Interactions) == 0 {
 		return nil, fmt.Errorf("%w: %s holds no version and no interactions: no go-vcr cassette (a settings or shape file? keep other YAML files out of cassette directories)", ErrInvalidCassette, path)
@@ -119,6 +119,30 @@ func ReadFileContext(ctx context.Context, path string) ([]*cassette.Interaction,
 		}
 	}
 	return f.Interactions, nil
+}
+
+// unquotedYAML is err's text with the values a *yaml.TypeError quotes
+// left out ("cannot unmarshal !!str `s3cr3t-...` into []string" reads
+// "cannot unmarshal !!str into []string"): a file refused as no cassette
+// may hold a raw key there (one made elsewhere, a key's file), and the
+// line and the types say what is wrong.
+func unquotedYAML(err error) string {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return err.Error()
+	}
+	const cannot = "cannot unmarshal "
+	msgs := make([]string, len(te.Errors))
+	for j, m := range te.Errors {
+		if i := strings.Index(m, cannot+"!!"); i >= 0 {
+			rest := m[i+len(cannot):]
+			if q, end := strings.Index(rest, " `"), strings.LastIndex(rest, "` into "); q >= 0 && end > q {
+				m = m[:i+len(cannot)] + rest[:q] + rest[end+1:]
+			}
+		}
+		msgs[j] = m
+	}
+	return "yaml: unmarshal errors:\n  " + strings.Join(msgs, "\n  ")
 }
 
 // unsupported is the error of a cassette of another format version.

@@ -95,12 +95,17 @@ func (e *Env) ApplyConfig(fset *flag.FlagSet, path string, envAliases map[string
 	case err != nil: // a wrong setting too: a directory, a device
 		return e.BadSetting(fset, "config", err.Error())
 	}
-	var settings map[string]any
-	if err := yaml.Unmarshal(data, &settings); err != nil {
-		return Usagef(cmd, "config file %s: %v", path, err)
-	}
 	var doc yaml.Node // the same file as written: how a fault spells its integers
 	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return Usagef(cmd, "config file %s: %v", path, err)
+	}
+	if what := notSettings(&doc); what != "" {
+		// Said without its content: a file named by mistake may be a
+		// key's (yaml.v3's own error quotes a text's first characters).
+		return e.BadSetting(fset, "config", "holds "+what+", not settings: want a YAML mapping, one setting a line (key: value)")
+	}
+	var settings map[string]any
+	if err := yaml.Unmarshal(data, &settings); err != nil {
 		return Usagef(cmd, "config file %s: %v", path, err)
 	}
 	origin := e.origins(fset)
@@ -480,4 +485,26 @@ func unalias(n *yaml.Node) *yaml.Node {
 		n = n.Alias
 	}
 	return n
+}
+
+// notSettings says what a config file's document holds when it is no
+// mapping of settings ("a text", "a list"), without its content; "" for a
+// mapping, an empty file or a null.
+func notSettings(doc *yaml.Node) string {
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		return ""
+	}
+	n := doc.Content[0]
+	for depth := 0; n.Kind == yaml.AliasNode && n.Alias != nil && depth < 8; depth++ {
+		n = n.Alias
+	}
+	switch {
+	case n.Kind == yaml.MappingNode, n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null":
+		return ""
+	case n.Kind == yaml.SequenceNode:
+		return "a list"
+	case n.Kind == yaml.ScalarNode:
+		return "a text"
+	}
+	return "no mapping"
 }

@@ -34,6 +34,7 @@ func FuzzApplyConfig(f *testing.F) {
 		"grace: 1h\ndetailed-errors: yes\n",
 		"fault: {1: 2}\n",
 		"- a\n",
+		fuzzSecret + "\n", // a key's file named by mistake
 		"config: x\n",
 	} {
 		f.Add([]byte(s))

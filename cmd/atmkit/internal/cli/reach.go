@@ -262,16 +262,25 @@ func (f *Headers) Set(v string) error {
 // CheckHeaderNames checks the header names of --scrub-header: each an
 // HTTP token, which a name with a space, an empty one or one given with
 // its value is not, and would match no header, leaving the values meant
-// in the cassette. A value given is hidden from the outputs (HideKeys),
-// as the error names the flag's value.
+// in the cassette. A value given (X-Token: value, X-Token=value) is hidden
+// from the outputs (HideKeys), as the error names the flag's value.
 func (e *Env) CheckHeaderNames(names []string) string {
 	for _, name := range names {
 		if isToken(name) {
 			continue
 		}
-		if n, v, ok := strings.Cut(name, ":"); ok && isToken(strings.TrimSpace(n)) {
-			e.HideKeys(strings.TrimSpace(v))
-			return fmt.Sprintf("%s: …: not a header name; give the name alone (%s)", strings.TrimSpace(n), strings.TrimSpace(n))
+		// Its value after a colon, or after an equals sign (as --fault's
+		// fields are written), which a header name never holds.
+		for _, sep := range []string{":", "="} {
+			if n, v, ok := strings.Cut(name, sep); ok && isToken(strings.TrimSpace(n)) {
+				e.HideKeys(strings.TrimSpace(v))
+				n = strings.TrimSpace(n)
+				shown := n + sep
+				if sep == ":" {
+					shown += " "
+				}
+				return fmt.Sprintf("%s…: not a header name; give the name alone (%s)", shown, n)
+			}
 		}
 		return fmt.Sprintf("%q is not a header name (letters, digits and !#$%%&'*+-.^_`|~, no spaces)", name)
 	}
