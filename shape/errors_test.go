@@ -345,3 +345,24 @@ func TestHostileShapeFiles(t *testing.T) {
 		t.Errorf("a shape nested %d levels deep in code: got %v", MaxDepth+2, err)
 	}
 }
+
+// A file of another kind named as a shape (a key's file, a token) is one
+// YAML text at the top level: the refusal says what it holds and quotes
+// none of it, as a key must reach no error text.
+func TestTopLevelTextQuotesNothing(t *testing.T) {
+	for _, file := range []string{"s3cr3t-KEY-4242\n", "s3cr3t-KEY-4242", "\"s3cr3t-KEY-4242\"\n", "s3cr3t-KEY-4242 # a comment\n"} {
+		_, err := Parse([]byte(file))
+		if err == nil {
+			t.Fatalf("%q: read as a shape", file)
+		}
+		if strings.Contains(err.Error(), "s3cr3t") || !strings.Contains(err.Error(), "holds a text, not a shape") {
+			t.Errorf("%q: got %v, want it to say it holds a text, quoting none of it", file, err)
+		}
+	}
+	// Below the top level a wrong value is still quoted: it is the user's
+	// own shape, and the quote shows which line is wrong.
+	_, err := Parse([]byte("version: 1\nresults: oops\n"))
+	if err == nil || !strings.Contains(err.Error(), `"oops"`) {
+		t.Errorf("a scalar below the top level: got %v, want it quoted", err)
+	}
+}

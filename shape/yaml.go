@@ -146,8 +146,17 @@ func clipPath(at string) string {
 // few dozen; a few aliases of aliases would otherwise make billions.
 const MaxFields = 10000
 
+// topLevel names the shape file's own mapping in problems.
+const topLevel = "(top level)"
+
 // pairs returns the key/value pairs of a mapping node, reporting keys not in known.
 func (p *parser) pairs(n *yaml.Node, where string, known ...string) map[string]*yaml.Node {
+	if n.Kind == yaml.ScalarNode && where == topLevel {
+		// A file of another kind (a key's file, a token) reads as one
+		// text: quoting it would print a secret.
+		p.addf(n.Line, where, "holds a text, not a shape: want a mapping (key: value lines)")
+		return nil
+	}
 	if n.Kind != yaml.MappingNode {
 		p.addf(n.Line, where, "want a mapping (key: value lines), got %s", kindName(n))
 		return nil
@@ -210,7 +219,7 @@ func (p *parser) scalar(n *yaml.Node, where string) string {
 
 func (p *parser) shape(n *yaml.Node) *Shape {
 	s := &Shape{Operations: map[string]string{}, opLines: map[string]int{}}
-	m := p.pairs(n, "(top level)", "version", "results", "operations")
+	m := p.pairs(n, topLevel, "version", "results", "operations")
 	if m == nil {
 		return s
 	}
