@@ -146,14 +146,11 @@ func clipPath(at string) string {
 // few dozen; a few aliases of aliases would otherwise make billions.
 const MaxFields = 10000
 
-// topLevel names the shape file's own mapping in problems.
-const topLevel = "(top level)"
+const topLevel = "(top level)" // the shape file's own mapping, in problems
 
 // pairs returns the key/value pairs of a mapping node, reporting keys not in known.
 func (p *parser) pairs(n *yaml.Node, where string, known ...string) map[string]*yaml.Node {
-	if n.Kind == yaml.ScalarNode && where == topLevel {
-		// A file of another kind (a key's file, a token) reads as one
-		// text: quoting it would print a secret.
+	if n.Kind == yaml.ScalarNode && where == topLevel { // a key's file, say: quote none of it
 		p.addf(n.Line, where, "holds a text, not a shape: want a mapping (key: value lines)")
 		return nil
 	}
