@@ -6,6 +6,15 @@ import (
 	"strings"
 )
 
+// MaxFileSize is the largest shape file read, in bytes: a shape is a few
+// kilobytes (a DataSet's with its schema a few more).
+const MaxFileSize = 4 << 20
+
+// MaxFields is how many fields a shape file may describe, counting a YAML
+// alias (*name) as many times as it is used: a service's results have a
+// few dozen; a few aliases of aliases would otherwise make billions.
+const MaxFields = 10000
+
 // MaxDepth is how many levels of fields a result may nest (containers,
 // lists and their items): far more than a service's result classes nest
 // (the reference deployment's nest 4), few enough that a shape file

@@ -41,10 +41,6 @@ import (
 // ErrNotFound is wrapped by Load when the file does not exist.
 var ErrNotFound = errors.New("shape file not found")
 
-// MaxFileSize is the largest shape file read, in bytes: a shape is a few
-// kilobytes (a DataSet's with its schema a few more).
-const MaxFileSize = 4 << 20
-
 // Load reads and validates the shape file at path.
 func Load(path string) (*Shape, error) {
 	f, err := os.Open(path)
@@ -140,11 +136,6 @@ func clipPath(at string) string {
 	}
 	return at[:head] + "…" + at[tail:]
 }
-
-// MaxFields is how many fields a shape file may describe, counting a YAML
-// alias (*name) as many times as it is used: a service's results have a
-// few dozen; a few aliases of aliases would otherwise make billions.
-const MaxFields = 10000
 
 const topLevel = "(top level)" // the shape file's own mapping, in problems
 
