@@ -195,7 +195,7 @@ func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
 			// An unwrapped list: the items sit in n itself.
 			f := &shape.Field{List: k.list, Item: l.item(k, ns, l.typeNSOf(n, ns), result, kat)}
 			if k.group {
-				f.Group = shape.GroupInstitution
+				f.Group, f.GroupOrder = shape.GroupInstitution, k.groupOrder
 			}
 			out = append(out, f)
 			l.mapped(k, result, kat, "the "+k.list+" list's item")
@@ -206,7 +206,7 @@ func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
 			it := k.wrappedItem()
 			f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns), Prefix: l.prefixOf(k), List: it.list, Item: l.item(it, k.ns, l.typeNSOf(k, ns), result, kat+"/"+it.label())}
 			if it.group {
-				f.Group = shape.GroupInstitution
+				f.Group, f.GroupOrder = shape.GroupInstitution, it.groupOrder
 			}
 			if k.typeName != "" && k.typeName != shape.ListTypeName(f) {
 				f.Type = k.typeName

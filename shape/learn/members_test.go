@@ -1,10 +1,13 @@
 package learn_test
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -249,42 +252,119 @@ func TestLearnGroupedLocations(t *testing.T) {
 	}
 }
 
-// TestLearnRefusesGroupsInAnotherOrder: the grouped site's search by
-// coordinates with its two banks swapped, as a deployment ordering its
-// groups by name or id would write them, is refused (naming the answer and
-// the groups' sizes), not learned: the mock writes the groups in the order
-// of their first location, and would serve other answers than such a
-// deployment.
-func TestLearnRefusesGroupsInAnotherOrder(t *testing.T) {
-	samples := siteSamples(t, "grouped")
-	swapped := 0
-	for i, s := range samples {
-		if s.Where != "coords1-get.xml" {
-			continue
+// swapBanks returns body, a grouped site's answer, with its first two
+// Bank elements swapped: the answer of a deployment ordering its groups
+// otherwise.
+func swapBanks(t *testing.T, body string) string {
+	t.Helper()
+	first := strings.Index(body, "<Bank ")
+	second := strings.Index(body[first+1:], "<Bank ") + first + 1
+	end := strings.Index(body[second:], "</Bank>") + second + len("</Bank>")
+	if first < 0 || second <= first || end < second {
+		t.Fatalf("two banks not found in %.300s", body)
+	}
+	between := strings.LastIndex(body[:second], "</Bank>") + len("</Bank>")
+	return body[:first] + body[second:end] + body[between:second] + body[first:between] + body[end:]
+}
+
+// TestLearnGroupOrder: the grouped site's search by coordinates (Maritime
+// Trust, 200, and its two ATMs before Harbour Bank, 100, and its one: the
+// order of their first ATM) is learned with the order of groups its
+// answer is in, each bank told apart by its values (its id, its name)
+// matched with the JSON answer's institutions: as recorded, the default
+// (no groupOrder); its banks swapped, by institution id (a guess: by name
+// too); with one ATM of Maritime Trust left out of both answers, two
+// banks of one ATM each, which the groups' sizes cannot tell apart, the
+// same. A second answer to the same query in the recorded order beside
+// the swapped one is refused, naming the answer and the orders.
+func TestLearnGroupOrder(t *testing.T) {
+	const oneEach = "one each"
+	for _, c := range []struct {
+		name       string
+		swap       bool
+		change     string // oneEach, or a binding of a second answer in the recorded order
+		want       string // the grouped list as learned
+		wantGuess  string
+		wantRefuse string // in NotModelledError.GroupOrder instead
+	}{
+		{"as recorded", false, "", "      - list: locations\n        group: institution\n        item:\n", "", ""},
+		{"swapped", true, "", "      - list: locations\n        group: institution\n        groupOrder: institution.id\n        item:\n",
+			"ArrayOfBank/Bank: groupOrder institution.id (the groups of every answer are in that order, and in the order institution.name too", ""},
+		{"swapped, one ATM each", true, oneEach, "      - list: locations\n        group: institution\n        groupOrder: institution.id\n        item:\n", "", ""},
+		{"as recorded, one ATM each", false, oneEach, "      - list: locations\n        group: institution\n        item:\n", "", ""},
+		{"swapped beside one in order", true, "post", "", "",
+			"coords1-get.xml: groups of institutions 100 (Harbour Bank), 200 (Maritime Trust), in the order institution.id or institution.name, where the other answers' are in the order first"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var samples []learn.Sample
+			for _, s := range siteSamples(t, "grouped") {
+				if !strings.HasPrefix(s.Where, "coords1-") {
+					samples = append(samples, s)
+					continue
+				}
+				body := string(s.Body)
+				if c.change == oneEach {
+					body = leaveOutATM(t, body, s.Binding, "5001")
+				}
+				if c.change != "" && c.change != oneEach && s.Binding == "get" {
+					samples = append(samples, learn.Sample{Binding: c.change, Op: s.Op, Query: s.Query, Status: 200, Body: []byte(body), Where: "coords1-" + c.change + ".xml"})
+				}
+				if c.swap && s.Binding == "get" {
+					body = swapBanks(t, body)
+				}
+				s.Body = []byte(body)
+				samples = append(samples, s)
+			}
+			sh, rep, err := learn.Learn(learn.Input{WSDL: siteWSDL(t, "grouped"), Samples: samples})
+			if c.wantRefuse != "" {
+				var nm *learn.NotModelledError
+				if !errors.As(err, &nm) || sh != nil {
+					t.Fatalf("got %v, want a NotModelledError and no shape", err)
+				}
+				if got := strings.Join(nm.GroupOrder, "\n"); !strings.Contains(got, c.wantRefuse) {
+					t.Errorf("GroupOrder %q, want %q", got, c.wantRefuse)
+				}
+				if !strings.Contains(err.Error(), "groups of locations in an order a shape does not model") {
+					t.Errorf("the error does not say the order: %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("learn: %v", err)
+			}
+			if y := string(shape.Marshal(sh, "")); !strings.Contains(y, c.want) || strings.Contains(y, "{element: Name, type: string, generated: true}") {
+				t.Errorf("the learned shape lacks %q, or the bank's name unmapped:\n%s", c.want, y)
+			}
+			if got := strings.Join(rep.Guessed, "\n"); c.wantGuess != "" && !strings.Contains(got, c.wantGuess) {
+				t.Errorf("the guesses %q lack %q", got, c.wantGuess)
+			}
+		})
+	}
+}
+
+// leaveOutATM returns body, the grouped site's answer over binding (get or
+// json) to its search by coordinates, without ATM id.
+func leaveOutATM(t *testing.T, body, binding, id string) string {
+	t.Helper()
+	if binding == "json" {
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(body), &doc); err != nil {
+			t.Fatal(err)
 		}
-		body := string(s.Body)
-		first := strings.Index(body, "<Bank ")
-		second := strings.Index(body[first+1:], "<Bank ") + first + 1
-		end := strings.LastIndex(body, "</Bank>") + len("</Bank>")
-		if first < 0 || second <= first || end < second {
-			t.Fatalf("%s: two banks not found", s.Where)
+		locs := doc["locations"].([]any)
+		doc["locations"] = slices.DeleteFunc(locs, func(l any) bool { return fmt.Sprint(l.(map[string]any)["id"]) == id })
+		doc["count"] = len(doc["locations"].([]any))
+		b, err := json.Marshal(doc)
+		if err != nil {
+			t.Fatal(err)
 		}
-		between := strings.LastIndex(body[:second], "</Bank>") + len("</Bank>")
-		samples[i].Body = []byte(body[:first] + body[second:end] + body[between:second] + body[first:between] + body[end:])
-		swapped++
+		return string(b)
 	}
-	if swapped != 1 {
-		t.Fatalf("%d answers swapped, want the search by coordinates's", swapped)
+	at := strings.Index(body, "<AtmId>"+id+"</AtmId>")
+	from := strings.LastIndex(body[:at], "<Atm>")
+	to := at + strings.Index(body[at:], "</Atm>") + len("</Atm>")
+	if at < 0 || from < 0 {
+		t.Fatalf("ATM %s not found", id)
 	}
-	sh, _, err := learn.Learn(learn.Input{WSDL: siteWSDL(t, "grouped"), Samples: samples})
-	var nm *learn.NotModelledError
-	if !errors.As(err, &nm) || sh != nil {
-		t.Fatalf("got %v, want a NotModelledError and no shape", err)
-	}
-	if got := strings.Join(nm.GroupOrder, "\n"); !strings.Contains(got, "coords1-get.xml: groups of [") {
-		t.Errorf("GroupOrder %q does not name the answer", got)
-	}
-	if !strings.Contains(err.Error(), "in another order than by their first location") {
-		t.Errorf("the error does not say the order: %v", err)
-	}
+	return body[:from] + strings.TrimLeft(body[to:], " \r\n")
 }

@@ -89,11 +89,14 @@ type node struct {
 
 	// The mapping: the model value (shape.Field.Value) this leaf holds, or
 	// the list it is; how it was decided.
-	value    string
-	list     string
-	group    bool // the item of a locations list grouped by institution (findGroup)
-	evidence string
-	guessed  bool
+	value string
+	list  string
+	group bool // the item of a locations list grouped by institution (findGroup)
+	// groupOrder is a grouped list's order of groups when not the
+	// default (matchGroups).
+	groupOrder string
+	evidence   string
+	guessed    bool
 }
 
 func (n *node) isLeaf() bool { return len(n.kids) == 0 && n.typ != "" }
