@@ -20,8 +20,9 @@ import (
 // more, with as many rows as the JSON answers' locations where compared,
 // and groups that are no locations (a JSON answer whose locations are
 // not as many as the groups, or a group of more than one row). It checks
-// that the answers order the groups as the mock writes them (groupOrder),
-// puts the locations' rows of a nested relation in their table's order
+// that the answers number the rows as the mock does (checkGroupOrder; the
+// groups' order is learned later, learnDataSetGroupOrder), puts the
+// locations' rows of a nested relation in their table's order
 // (msdata:rowOrder: the search's), and returns the two tables; nil when
 // there is no such pair.
 func (l *learner) groupTables(d *shape.DataSet, answers []*dsAnswer) (content, grp *shape.Table) {
