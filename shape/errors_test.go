@@ -189,6 +189,10 @@ func TestHandWrittenMistakes(t *testing.T) {
 			[]string{`line 24: results.AtmResult/Atms/Atm/Identifier.enumValues: "A" twice`}, 1},
 		{"an enum of numbers", "typed.yaml", "{element: AtmId, type: int, value: id}", "{element: AtmId, type: int, value: id, enum: Id, enumValues: [A]}",
 			[]string{`line 23: results.AtmResult/Atms/Atm/AtmId.type: a value of an enum is written as its XmlEnum name: type string, not int`}, 1},
+		{"an enum on an item holding fields", "typed.yaml", "          element: Atm\n          type: Atm\n", "          element: Atm\n          type: Atm\n          enum: Kind\n          enumValues: [A]\n",
+			[]string{`line 21: results.AtmResult/Atms/Atm.enum: enum is for a value in an element, an attribute or a text, or a languages list's item (the code), not a container`}, 1},
+		{"an enum of a languages item with no values", "typed.yaml", "item: {element: Code, type: string}", "item: {element: Code, type: string, enum: Tongue}",
+			[]string{`line 63: results.AtmResult/Atms/Atm/Languages/Code.enum: enum Tongue has no enumValues`}, 1},
 		{"enumValues without enum", "typed.yaml", "{element: Identifier, type: string, value: atmIdentifier}", "{element: Identifier, type: string, value: atmIdentifier, enumValues: [A]}",
 			[]string{`line 24: results.AtmResult/Atms/Atm/Identifier.enumValues: enumValues without enum`}, 1},
 	}

@@ -268,6 +268,7 @@ func (l *learner) item(k *node, ns, enclosing, result, at string) *shape.Field {
 		if !slices.Contains([]string{"string", "anyURI", "token", "normalizedString"}, f.Type) {
 			f.Type = "string"
 		}
+		l.enumOf(k, f, enclosing, result, at) // an array of an enum
 		return f
 	}
 	f.TypeNamespace = l.typeNamespace(k, k.ns, enclosing)

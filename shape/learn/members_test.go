@@ -40,8 +40,12 @@ func TestLearnMembersSite(t *testing.T) {
 		t.Errorf("the report omits %q and did not see %q, where the site writes every value but a location's index", rep.Omitted, rep.NotSeen)
 	}
 	notes := strings.Join(rep.Notes, "\n")
-	for _, at := range []string{"Hit: Hit/Tellers/Teller/@region", "ArrayOfArea: ArrayOfArea/Area/@code"} {
-		if want := at + ": the WSDL declares it of the deployment's own simple type Region (an enum of 6 values)"; !strings.Contains(notes, want) {
+	for _, at := range []string{"Hit: Hit/Tellers/Teller/@region", "ArrayOfArea: ArrayOfArea/Area/@code", "Hit: Hit/Tellers/Teller/Langs/Lang"} {
+		enum := "Region (an enum of 6 values)"
+		if strings.HasSuffix(at, "/Lang") {
+			enum = "Tongue (an enum of 2 values)"
+		}
+		if want := at + ": the WSDL declares it of the deployment's own simple type " + enum; !strings.Contains(notes, want) {
 			t.Errorf("the report's notes lack %q:\n%s", want, notes)
 		}
 	}
@@ -195,8 +199,8 @@ func TestLearnRefusesDerivedClasses(t *testing.T) {
 func TestLearnEnumWithoutItsValues(t *testing.T) {
 	wsdl := string(siteWSDL(t, "members"))
 	const restriction = "<s:restriction base=\"s:string\">"
-	if strings.Count(wsdl, restriction) != 2 {
-		t.Fatalf("the members WSDL declares Region %d times, want 2", strings.Count(wsdl, restriction))
+	if strings.Count(wsdl, restriction) != 3 {
+		t.Fatalf("the members WSDL declares its enums %d times, want 3 (Region twice, Tongue)", strings.Count(wsdl, restriction))
 	}
 	flags := strings.ReplaceAll(strings.ReplaceAll(wsdl, restriction, "<s:list><s:simpleType>"+restriction), "</s:restriction>", "</s:restriction></s:simpleType></s:list>")
 	twice := strings.ReplaceAll(wsdl, `<s:enumeration value="QC" />`, `<s:enumeration value="NB" />`)
@@ -209,13 +213,13 @@ func TestLearnEnumWithoutItsValues(t *testing.T) {
 		y := string(shape.Marshal(sh, ""))
 		notes := strings.Join(rep.Notes, "\n")
 		if name == "the site's" {
-			if strings.Count(y, "enum: Region, enumValues: [NB, NS, PE, NL, QC, ON]") != 2 {
-				t.Errorf("%s: want Region's values on both its fields:\n%s", name, y)
+			if strings.Count(y, "enum: Region, enumValues: [NB, NS, PE, NL, QC, ON]") != 2 || !strings.Contains(y, "item: {element: Lang, type: string, enum: Tongue, enumValues: [en, fr]}") {
+				t.Errorf("%s: want Region's values on both its fields, Tongue's on the languages' item:\n%s", name, y)
 			}
 			continue
 		}
-		if strings.Contains(y, "enum") || !strings.Contains(notes, "Hit: Hit/Tellers/Teller/@region: the WSDL declares it of the deployment's own simple type Region (an enum); atmkit writes its values as text, and declares it s:string in its WSDL") {
-			t.Errorf("%s: want no enum and a note saying s:string; got notes\n%s\nshape\n%s", name, notes, y)
+		if strings.Contains(y, "enum: Region") || !strings.Contains(notes, "Hit: Hit/Tellers/Teller/@region: the WSDL declares it of the deployment's own simple type Region (an enum); atmkit writes its values as text, and declares it s:string in its WSDL") {
+			t.Errorf("%s: want no enum Region and a note saying s:string; got notes\n%s\nshape\n%s", name, notes, y)
 		}
 	}
 }
