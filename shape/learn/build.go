@@ -377,10 +377,17 @@ func (l *learner) defaults(k *node, f *shape.Field, result, at string) {
 // A member the WSDL declares object (no type) that no answer shows is
 // taken for a string, and the report says so.
 func (l *learner) objectMember(k *node, f *shape.Field, result, at string) {
-	if !l.typed || k.attr || k.text || k.xsiType == "" && !k.anyType {
+	if !l.typed || k.attr || k.text || k.xsiType == "" && !k.anyType && k.ownType == "" {
 		return
 	}
 	f.XsiType, f.OmitEmpty, f.Nillable = true, false, false
+	if k.ownType != "" {
+		// An enum (XmlInclude'd) in a member declared object: which
+		// namespace .NET writes its xsi:type in, and whether its WSDL
+		// declares it, are not modelled.
+		l.derived = append(l.derived, fmt.Sprintf("%s: %s, a member declared object, as xsi:type %s (a type of the deployment's own: an enum; the mock would write xsi:type=\"xsd:%s\")", result, at, k.ownType, f.Type))
+		return
+	}
 	if k.xsiType == "" {
 		l.guess("%s: %s: the WSDL declares it with no type (a member declared object) and no answer shows its value's type: written xsi:type=\"xsd:%s\"; record an answer that holds it to decide", result, at, f.Type)
 		return

@@ -243,8 +243,9 @@ func (l *learner) nothingRead() error {
 type NotModelledError struct {
 	// Lists are the lists' paths, as the report names fields.
 	Lists []string
-	// Derived are the elements written as derived classes: their paths
-	// and the classes.
+	// Derived are the elements written as derived classes, and the
+	// members declared object written as a type of the deployment's own
+	// (an enum's, xsi:type="Region"): their paths and the types.
 	Derived []string
 	// Grouped are the locations results that group their locations in
 	// a way a shape does not model (by institution: a Bank table with
@@ -277,7 +278,7 @@ func (e *NotModelledError) Error() string {
 		parts = append(parts, "groups of locations in an order a shape does not model (groupOrder: first, institution.id or institution.name, the same in every answer): "+strings.Join(e.GroupOrder, ", "))
 	}
 	if len(e.Derived) > 0 {
-		parts = append(parts, "elements written as classes derived from their declared ones (xsi:type: the mock would write the declared class): "+strings.Join(e.Derived, ", "))
+		parts = append(parts, "elements written as classes derived from their declared ones, or as a type of the deployment's own in a member declared object (xsi:type: the mock would write the declared class, or an XSD type): "+strings.Join(e.Derived, ", "))
 	}
 	return "the deployment's results hold what a shape does not model: " + strings.Join(parts, "; ") + "; see docs/shapes.md, What a shape does not model"
 }

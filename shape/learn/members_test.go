@@ -153,6 +153,47 @@ func TestLearnRefusesListsWithoutData(t *testing.T) {
 	}
 }
 
+// TestLearnRefusesEnumInObjectMember: a member declared object holding an
+// enum value ([XmlInclude(typeof(Region))] public object Zone, written
+// <Zone xsi:type="Region">NS</Zone> as Mono writes it) is refused, naming
+// the element and the type, from the WSDL and the answers or the answers
+// alone: the mock would write it xsi:type="xsd:string", and in which
+// namespace .NET writes such a type and whether its WSDL declares it are
+// not modelled.
+func TestLearnRefusesEnumInObjectMember(t *testing.T) {
+	wsdl := strings.Replace(string(siteWSDL(t, "members")), `<s:complexType name="Perks">
+        <s:sequence>
+`, `<s:complexType name="Perks">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="1" name="Zone" />
+`, 1)
+	if !strings.Contains(wsdl, `name="Zone"`) {
+		t.Fatal("the members WSDL declares no Perks")
+	}
+	var samples []learn.Sample
+	zoned := 0
+	for _, s := range siteSamples(t, "members") {
+		body := string(s.Body)
+		zoned += strings.Count(body, `<Perks xmlns="urn:atmref:teller">`)
+		s.Body = []byte(strings.ReplaceAll(body, `<Perks xmlns="urn:atmref:teller">`, `<Perks xmlns="urn:atmref:teller"><Zone xsi:type="Region">NS</Zone>`))
+		samples = append(samples, s)
+	}
+	if zoned == 0 {
+		t.Fatal("no answer holds a Perks element")
+	}
+	for name, in := range map[string]learn.Input{"the WSDL and the answers": {WSDL: []byte(wsdl), Samples: samples}, "the answers": {Samples: samples}} {
+		sh, _, err := learn.Learn(in)
+		var nm *learn.NotModelledError
+		if !errors.As(err, &nm) || sh != nil {
+			t.Errorf("from %s: got %v, want a NotModelledError and no shape", name, err)
+			continue
+		}
+		if got, want := strings.Join(nm.Derived, ", "), "Hit: Hit/Tellers/Teller/Perks/Zone, a member declared object, as xsi:type Region (a type of the deployment's own: an enum"; !strings.Contains(got, want) {
+			t.Errorf("from %s: refused %q, want %q", name, got, want)
+		}
+	}
+}
+
 // TestLearnRefusesDerivedClasses: a typed result whose answers write an
 // item as a class derived from its declared one (the members site given
 // [XmlInclude(typeof(DriveUpTeller))], a Teller with a Lanes member, for
