@@ -34,7 +34,7 @@ func (w *dsWriter) inOrder(a answer) []int32 {
 func (w *dsWriter) regroup(atms []int32, sc *scratch) []int32 {
 	n := len(atms)
 	pos := slices.Grow(sc.dsPos[:0], n)[:n]
-	groupOrder(w.d, atms, pos)
+	groupOrder(w.d, atms, pos, w.code.group.t.GroupOrder)
 	out := slices.Grow(sc.grouped[:0], n)[:n]
 	for k, p := range pos {
 		out[k] = atms[p]
@@ -49,19 +49,13 @@ func (w *dsWriter) regroup(atms []int32, sc *scratch) []int32 {
 }
 
 // groupRows appends the rows of dt, the table of groups not nested: one
-// per institution of a's locations, in the order of its first location.
+// per institution of a's locations, in the table's group order.
 func (w *dsWriter) groupRows(dst []byte, a answer, dt *dsTable, st *dsState) []byte {
 	if a.kind != locationItems {
 		return dst
 	}
-	seen := map[int]bool{}
-	for _, i := range w.inOrder(a) {
-		id := w.d.ds.ATMs[i].InstitutionID
-		if seen[id] {
-			continue
-		}
-		st.rows[dt.index] = int64(len(seen))
-		seen[id] = true
+	for k, id := range groupIDs(w.d, w.inOrder(a), dt.t.GroupOrder) {
+		st.rows[dt.index] = int64(k)
 		ctx := w.d.groupCtx(id)
 		dst = w.row(dst, dt, &ctx, st)
 	}

@@ -3,6 +3,7 @@ package mockserver_test
 import (
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -22,9 +23,11 @@ import (
 // embedded data set, with a generated value (Seq) in each bank's row, and
 // reads its answers in the four XML bindings: ReturnAllAtms (Nearby,
 // 2,000 ATMs, written in pieces), a search by coordinates (Nearby) whose
-// JSON answer gives the search's order, and a search by institution
-// (Branches). Each answer holds one Bank row per institution of the
-// search, in the order of its first ATM (diffgr:id Bank1 and up,
+// JSON answer gives the search's order, a search by institution and one
+// by the city of the most institutions (Branches), the Bank table in each
+// groupOrder. Each answer holds one
+// Bank row per institution of the search, in the table's group order (of
+// its first ATM, by id, by name compared ordinally: diffgr:id Bank1 and up,
 // msdata:rowOrder from 0), its Id and Name the institution's, its Seq the
 // institution's position in the data set's list; an Atm row per ATM,
 // numbered in the search's order (diffgr:id, msdata:rowOrder and the
@@ -34,23 +37,27 @@ import (
 // search's order, their hidden key the ATM's.
 func TestGroupedDataSetRows(t *testing.T) {
 	t.Parallel()
-	sh, err := shape.Load(filepath.Join("..", "shape", "testdata", "groupsets.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, op := range []string{asmx.OpReturnAllAtms, asmx.OpReturnAtmSearchByInstitution} { // Nearby's, Branches'
-		bank := sh.Result(op).DataSet.TableNamed("Bank")
-		bank.Columns = append(bank.Columns, &shape.Column{Name: "Seq", Type: "int", Generated: true})
-	}
 	const ns = "http://groupsets.atmref.example.org/atmService"
-	srv := serveShape(t, sh, ns)
+	srvs := map[string]*httptest.Server{}
+	for _, by := range shape.GroupOrders {
+		sh, err := shape.Load(filepath.Join("..", "shape", "testdata", "groupsets.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, op := range []string{asmx.OpReturnAllAtms, asmx.OpReturnAtmSearchByInstitution} { // Nearby's, Branches'
+			bank := sh.Result(op).DataSet.TableNamed("Bank")
+			bank.Columns = append(bank.Columns, &shape.Column{Name: "Seq", Type: "int", Generated: true})
+			bank.GroupOrder = by
+		}
+		srvs[by] = serveShape(t, sh, ns)
+	}
 	ds, err := fixtures.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
-	seq := map[int]string{}
+	seq, names := map[int]string{}, map[int]string{}
 	for i, in := range ds.Institutions {
-		seq[in.ID] = strconv.Itoa(i + 1)
+		seq[in.ID], names[in.ID] = strconv.Itoa(i+1), in.Name
 	}
 	instOf, langsOf := map[int]int{}, map[int][]string{}
 	var all, byInst []int
@@ -59,14 +66,32 @@ func TestGroupedDataSetRows(t *testing.T) {
 		all = append(all, a.ID)
 	}
 	slices.Sort(all)
+	cityOf, instsOf := map[int]int{}, map[int]map[int]bool{}
+	for _, a := range ds.ATMs {
+		cityOf[a.ID] = a.CityID
+		if instsOf[a.CityID] == nil {
+			instsOf[a.CityID] = map[int]bool{}
+		}
+		instsOf[a.CityID][a.InstitutionID] = true
+	}
+	city := 0 // the city of the most institutions: Branches of several banks
+	for c, in := range instsOf {
+		if len(in) > len(instsOf[city]) || len(in) == len(instsOf[city]) && c < city {
+			city = c
+		}
+	}
+	var byCity []int
 	for _, id := range all {
 		if instOf[id] == ds.Institutions[0].ID {
 			byInst = append(byInst, id)
 		}
+		if cityOf[id] == city {
+			byCity = append(byCity, id)
+		}
 	}
 	key := [2]string{"strAtmServiceKey", "k"}
 	point := [][2]string{key, {"strPostalCode", ""}, {"dblLatitude", "44.6488"}, {"dblLongitude", "-63.5752"}, {"bytRadius", "30"}}
-	status, body := mocktest.Call(t, srv.URL, ns, asmx.JSON.String(), asmx.OpReturnAtmSearchByCoordinates, point)
+	status, body := mocktest.Call(t, srvs[shape.GroupByFirst].URL, ns, asmx.JSON.String(), asmx.OpReturnAtmSearchByCoordinates, point)
 	var doc struct {
 		Locations []struct {
 			ID int `json:"id"`
@@ -88,19 +113,26 @@ func TestGroupedDataSetRows(t *testing.T) {
 		{asmx.OpReturnAllAtms, [][2]string{key}, all, true},
 		{asmx.OpReturnAtmSearchByCoordinates, point, found, true},
 		{asmx.OpReturnAtmSearchByInstitution, [][2]string{key, {"intInstitutionID", strconv.Itoa(ds.Institutions[0].ID)}}, byInst, false},
+		{asmx.OpReturnAtmSearchByCity, [][2]string{key, {"intCityID", strconv.Itoa(city)}}, byCity, false},
 	} {
-		groups := grouped(c.search, instOf)
-		if c.op != asmx.OpReturnAtmSearchByInstitution && len(groups) < 2 {
-			t.Fatalf("%s: %d groups; want a search of several institutions", c.op, len(groups))
+		first := grouped(c.search, instOf)
+		if c.op != asmx.OpReturnAtmSearchByInstitution && len(first) < 2 {
+			t.Fatalf("%s: %d groups; want a search of several institutions", c.op, len(first))
 		}
-		for _, b := range asmx.XMLBindings {
-			status, body := mocktest.Call(t, srv.URL, ns, b.String(), c.op, c.params)
-			x := etree.NewDocument()
-			if err := x.ReadFromBytes(body); err != nil || status != 200 {
-				t.Fatalf("%s over %s: %d %v\n%.500s", c.op, b, status, err, body)
+		for _, by := range shape.GroupOrders {
+			groups := ordered(first, by, instOf, names)
+			if c.op != asmx.OpReturnAtmSearchByInstitution && by != shape.GroupByFirst && slices.EqualFunc(groups, first, slices.Equal) {
+				t.Fatalf("%s: the groups by %s are in the order of their first ATM: the test tells nothing", c.op, by)
 			}
-			if err := groupedRows(x, c.search, groups, c.nested, instOf, seq, langsOf); err != nil {
-				t.Errorf("%s over %s: %v", c.op, b, err)
+			for _, b := range asmx.XMLBindings {
+				status, body := mocktest.Call(t, srvs[by].URL, ns, b.String(), c.op, c.params)
+				x := etree.NewDocument()
+				if err := x.ReadFromBytes(body); err != nil || status != 200 {
+					t.Fatalf("%s over %s: %d %v\n%.500s", c.op, b, status, err, body)
+				}
+				if err := groupedRows(x, c.search, groups, c.nested, instOf, seq, langsOf); err != nil {
+					t.Errorf("%s over %s, groups by %s: %v", c.op, b, by, err)
+				}
 			}
 		}
 	}

@@ -51,6 +51,9 @@ type learnedSite struct {
 	// control characters alone, each as \uXXXX; the mock escapes as
 	// wire.ResultJSON does.
 	jsonValues bool
+	// holds are what the learned shape must hold (shape.Marshal's text):
+	// what the site is there to show.
+	holds []string
 	// monoFix, if set, turns a deployment's answer (what names the call
 	// and binding) into what .NET writes where Mono's writers differ
 	// from .NET's reference source beyond line ends.
@@ -77,6 +80,7 @@ var learnedSites = []learnedSite{
 	{site: refdeploy.Members, store: refStore, calls: refdeploy.Calls},
 	{site: refdeploy.Columns, store: refStore, calls: refdeploy.Calls},
 	{site: refdeploy.Grouped, store: refStore, calls: refdeploy.Calls},
+	{site: refdeploy.GroupedByName, store: refStore, calls: refdeploy.Calls, holds: []string{"        group: institution\n        groupOrder: institution.name\n"}},
 	{site: refdeploy.GroupSets, store: refStore, calls: refdeploy.Calls},
 	{site: refdeploy.Legacy, store: "testdata/legacystore", calls: refdeploy.LegacyCalls, oneRowEach: []string{"Branch"}, transcribed: [][2]string{
 		{"E2L 8D5", "E2L 8E5"}, {"B1P 9F4", "B1P 9G4"}, {"B1P 2U4", "B1P 2V4"}, {"C1N 2Q0", "C1N 2R0"}, {"C1N 5U3", "C1N 5V3"},
@@ -182,7 +186,7 @@ func asGenerated(body []byte, g generatedValue) []byte {
 // binding, read by shape/learn, the learner of atmkit shape learn. It then
 // serves the learned shape with the mock over the same data (the site's
 // store as fixtures) and compares every answer with the deployment's to
-// the same call (12 sites x 39 answers: SOAP 1.1, SOAP 1.2, GET and POST,
+// the same call (13 sites x 39 answers: SOAP 1.1, SOAP 1.2, GET and POST,
 // JSON for the two searches the document offers it for), and the types of
 // its WSDL (the enums of the members site, the order its members declared
 // object make, included), byte for byte:
@@ -237,6 +241,11 @@ func compareLearned(t *testing.T, base string, ls learnedSite) int {
 		t.Fatalf("learn: %v", err)
 	}
 	marshaled := string(shape.Marshal(sh, ""))
+	for _, w := range ls.holds {
+		if !strings.Contains(marshaled, w) {
+			t.Fatalf("the learned shape lacks %q:\n%s", w, marshaled)
+		}
+	}
 	for _, g := range generatedValues[site.Name] {
 		if !strings.Contains(marshaled, g.field) {
 			t.Fatalf("the learned shape lacks %s:\n%s", g.field, marshaled)

@@ -609,6 +609,7 @@ func (c *compiler) list(f *shape.Field, scope shape.Scope, ns, inherit, inScope 
 	switch {
 	case itemScope == shape.ScopeGroup:
 		lc.group = ic.group(it, itemPrefix, itemNS, itemInScope, itemDepth)
+		lc.group.order = f.GroupOrder
 	case itemScope == shape.ScopeLanguage && len(it.Fields) == 0:
 		name, open := ic.leafTag(it.Element, itemPrefix, itemNS, itemInScope, itemDepth)
 		ic.ops = append(ic.ops, op{kind: opLeaf, b: []byte(open + ">"), close: []byte("</" + name + ">"),

@@ -97,6 +97,13 @@ func (f fitData) Label(scope shape.Scope, i int) string {
 		return "institution id " + strconv.Itoa(ds.Institutions[i].ID)
 	case shape.ScopeProvince:
 		return "province " + ds.Provinces[i].Code
+	case shape.ScopeLanguage:
+		for j := range ds.ATMs {
+			if i < len(ds.ATMs[j].Languages) {
+				return "ATM id " + strconv.Itoa(ds.ATMs[j].ID) + "'s language " + strconv.Itoa(i+1)
+			}
+			i -= len(ds.ATMs[j].Languages)
+		}
 	}
 	return "item " + strconv.Itoa(i+1)
 }

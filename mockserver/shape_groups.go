@@ -1,7 +1,9 @@
 package mockserver
 
 import (
+	"cmp"
 	"slices"
+	"unicode/utf16"
 
 	"github.com/atmkit/atmkit/shape"
 )
@@ -10,9 +12,9 @@ import (
 // XmlSerializer array of institutions, each holding its values and an
 // array of its locations found) is written by groupedWriter: the answer's
 // locations are put in the order of the groups (regroup: each
-// institution's locations together, the institutions in the order of
-// their first location, each one's locations in the answer's order, as
-// LINQ's GroupBy orders them), and each run of one institution's
+// institution's locations together, in the answer's order, the
+// institutions in the list's group order: by default of their first
+// location, as LINQ's GroupBy orders them), and each run of one institution's
 // locations is wrapped in the group's start (its element, its values, its
 // list's start tag) and end. The locations are the fragment cache's as in
 // a flat list; the flat lists' writer (xmlWriter) is not touched.
@@ -23,6 +25,7 @@ import (
 type groupCode struct {
 	open, close []op
 	inner       *listCode
+	order       string // the order of the groups (shape.Field.GroupOrder)
 }
 
 // group compiles the group item it (in ScopeGroup) written with prefix in
@@ -60,7 +63,7 @@ func (w *groupedWriter) regroup(atms []int32, sc *scratch) []int32 {
 	} else {
 		out = make([]int32, len(atms))
 	}
-	groupOrder(w.d, atms, out)
+	groupOrder(w.d, atms, out, w.g.order)
 	for k, p := range out {
 		out[k] = atms[p]
 	}
@@ -69,9 +72,10 @@ func (w *groupedWriter) regroup(atms []int32, sc *scratch) []int32 {
 
 // groupOrder sets out (as long as atms) to the positions in atms of its
 // locations in the order of their groups: each institution's locations
-// together, in atms' order, the institutions in the order of their first
-// location (LINQ's GroupBy).
-func groupOrder(d *data, atms []int32, out []int32) {
+// together, in atms' order, the institutions in order by (a
+// shape.GroupOrders value): by default of their first location (LINQ's
+// GroupBy).
+func groupOrder(d *data, atms []int32, out []int32, by string) {
 	order := map[int]int{} // institution → its group's number
 	var starts []int       // each group's size, then where it starts
 	for _, i := range atms {
@@ -85,14 +89,79 @@ func groupOrder(d *data, atms []int32, out []int32) {
 		starts[g]++
 	}
 	at := 0
-	for g, n := range starts {
-		starts[g], at = at, at+n
+	if by == "" || by == shape.GroupByFirst {
+		for g, n := range starts {
+			starts[g], at = at, at+n
+		}
+	} else {
+		ids := make([]int, len(starts))
+		for id, g := range order {
+			ids[g] = id
+		}
+		for _, g := range sortGroups(d, ids, by) {
+			starts[g], at = at, at+starts[g]
+		}
 	}
 	for k, i := range atms {
 		g := order[d.ds.ATMs[i].InstitutionID]
 		out[starts[g]] = int32(k)
 		starts[g]++
 	}
+}
+
+// groupIDs returns the institutions of atms' locations, each once, in
+// the order of their groups (see groupOrder).
+func groupIDs(d *data, atms []int32, by string) []int {
+	var ids []int
+	seen := map[int]bool{}
+	for _, i := range atms {
+		if id := d.ds.ATMs[i].InstitutionID; !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	if by == "" || by == shape.GroupByFirst {
+		return ids
+	}
+	out := make([]int, len(ids))
+	for k, g := range sortGroups(d, ids, by) {
+		out[k] = ids[g]
+	}
+	return out
+}
+
+// sortGroups returns the positions of ids, institutions in the order of
+// their first location, sorted by (shape.GroupByID or GroupByName) as
+// LINQ's OrderBy sorts them: stably, a name compared ordinally (by UTF-16
+// code unit, StringComparer.Ordinal), an institution the data set lacks
+// (no name: null) first.
+func sortGroups(d *data, ids []int, by string) []int {
+	seq := make([]int, len(ids))
+	for g := range seq {
+		seq[g] = g
+	}
+	switch by {
+	case shape.GroupByID:
+		slices.SortStableFunc(seq, func(a, b int) int { return cmp.Compare(ids[a], ids[b]) })
+	case shape.GroupByName:
+		names := make([][]uint16, len(ids))
+		known := make([]bool, len(ids))
+		for g, id := range ids {
+			if in, ok := d.institutions[id]; ok {
+				names[g], known[g] = utf16.Encode([]rune(in.Name)), true
+			}
+		}
+		slices.SortStableFunc(seq, func(a, b int) int {
+			if known[a] != known[b] {
+				if known[a] {
+					return 1
+				}
+				return -1
+			}
+			return slices.Compare(names[a], names[b])
+		})
+	}
+	return seq
 }
 
 // inst is the institution ID of the location at position k of a.

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -76,6 +77,14 @@ func TestShapeTypesHoldData(t *testing.T) {
 		{name: "an enum's values", file: "members-learned.yaml", from: "enum: Region, enumValues: [NB, NS, PE, NL, QC, ON]}\n            - {element: Code",
 			to:   "enum: Region, enumValues: [NB, NS, PE, QC, ON]}\n            - {element: Code",
 			want: []string{"line 31: results.Hit/Tellers/Teller/@region: enum Region holds NB, NS, PE, QC, ON, but ATM id ", ` has address.province "NL" (and `, "InvalidOperationException"}},
+		// An array of an enum (a languages list's items, learned from
+		// the members site's WSDL): a code it lacks is refused, naming
+		// the item; one the codes fit is served (the provinces cut to
+		// the site's Region's).
+		{name: "a language enum", file: "members-learned.yaml", from: "enum: Tongue, enumValues: [en, fr]}", to: "enum: Tongue, enumValues: [en]}",
+			want: []string{"line 60: results.Hit/Tellers/Teller/Langs/Lang: enum Tongue holds en, but ATM id 4's language 2 has language \"fr\" (and ", "InvalidOperationException"}},
+		{name: "a language enum the codes fit", file: "members-learned.yaml", from: "enum: Tongue, enumValues: [en, fr]}", to: "enum: Tongue, enumValues: [en, fr]}",
+			edit: regionsOnly},
 		{name: "an enum's values the provinces lack", file: "members-learned.yaml", from: "{attribute: code, type: string, value: code, enum: Region, enumValues: [NB, NS, PE, NL, QC, ON]}",
 			to: "{attribute: code, type: string, value: code, enum: Region, enumValues: [NB, NS, PE, NL, QC, ON, MB, SK, AB, BC, NT, NU, YT]}"},
 		// A DataSet column's MaxLength: a longer value is refused (a
@@ -133,6 +142,14 @@ func TestShapeTypesHoldData(t *testing.T) {
 			}
 		}
 	}
+}
+
+// regionsOnly leaves in a data set the provinces of the members site's
+// enum Region alone, which its Area's code holds.
+func regionsOnly(ds *fixtures.Dataset) {
+	ds.Provinces = slices.DeleteFunc(ds.Provinces, func(p fixtures.Province) bool {
+		return !slices.Contains([]string{"NB", "NS", "PE", "NL", "QC", "ON"}, p.Code)
+	})
 }
 
 // moreInstitutions adds institutions (of no ATM) to a data set up to n.

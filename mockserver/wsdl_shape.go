@@ -419,6 +419,13 @@ func (w *typesWriter) element(s *schemaDoc, b *strings.Builder, f *shape.Field, 
 			w.complexType(shape.TypeNameOf(it), typeNS, it.Fields, it.ChildNamespace(w.ns, ns), false)
 			return
 		}
+		if it.Enum != "" {
+			// An enum's items: a value type, never nil.
+			ens := w.enumNamespace(it, ns, s.ns)
+			w.declare(s, b, it.Element, ns, occurs, "", w.typeRef(w.schemaFor(s, ns), it.Enum, ens))
+			w.enumType(it, ens)
+			return
+		}
 		w.declare(s, b, it.Element, ns, occurs, nillable, "s:"+it.Type)
 	case f.List != "":
 		// The ArrayOfX type is in its items' namespace (XmlArrayItem's
@@ -431,7 +438,7 @@ func (w *typesWriter) element(s *schemaDoc, b *strings.Builder, f *shape.Field, 
 		name := shape.ListTypeName(f)
 		w.declare(s, b, f.Element, ns, occurs, nillable, w.typeRef(w.schemaFor(s, ns), name, arrayNS))
 		w.complexType(name, arrayNS, []*shape.Field{{Element: it.Element, Namespace: it.Namespace, TypeNamespace: it.TypeNamespace,
-			Type: it.Type, Fields: it.Fields}}, ns, true)
+			Type: it.Type, Fields: it.Fields, Enum: it.Enum, EnumValues: it.EnumValues}}, ns, true)
 	case len(f.Fields) > 0:
 		switch {
 		case inArray:

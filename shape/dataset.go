@@ -92,6 +92,11 @@ type Table struct {
 	// the locations by institution, the locations table related to it)
 	// or RowsNone (no rows).
 	Rows string
+	// GroupOrder is the order of a table of groups' rows (Rows
+	// RowsGroups): GroupByFirst ("" says it too), GroupByID or
+	// GroupByName; the locations' rows are numbered in the search's order
+	// whatever it is.
+	GroupOrder string
 	// Changes is the rows' state: "" (unchanged, as after AcceptChanges)
 	// or ChangesInserted (added: diffgr:hasChanges="inserted").
 	Changes string
@@ -119,8 +124,9 @@ const (
 	RowsNone = "none" // no rows: declared in the schema only
 	// RowsGroups is the groups of a DataSet's locations by institution:
 	// one row per institution of the locations found (its values, scope
-	// ScopeGroup), in the order of its first location, as a typed
-	// result's group: institution orders them; the locations table is
+	// ScopeGroup), in the table's GroupOrder (by default the order of
+	// its first location), as a typed result's group: institution orders
+	// them; the locations table is
 	// the child of this one in a relation whose parent columns hold the
 	// institution's values, nested (each group's locations in its row,
 	// in the answer's order) or not (the groups' rows, then the

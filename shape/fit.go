@@ -165,6 +165,11 @@ func (k *fitter) fields(fields []*Field, scope Scope, content Content, where str
 			itemScope, _ := ItemScope(scope, f)
 			it := f.Item
 			if itemScope == ScopeLanguage && len(it.Fields) == 0 {
+				if it.Enum != "" { // the code, a value of an enum
+					code := *it
+					code.Value = "language"
+					k.enum(&code, path(at, it.label()), ScopeLanguage)
+				}
 				continue // the code itself: a string
 			}
 			// A language item's generated values number the location.

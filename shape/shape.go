@@ -282,9 +282,12 @@ type Field struct {
 	// GroupInstitution): each item is an institution's group, holding
 	// the institution's values (scope ScopeGroup) and a locations list of
 	// its own with the locations of it in the answer, in the answer's
-	// order; the groups are in the order of each one's first location,
-	// as LINQ's GroupBy orders them (ArrayOfBank/Bank{Name, Atms/Atm}).
+	// order; the groups are in GroupOrder's order (ArrayOfBank/Bank{Name,
+	// Atms/Atm}).
 	Group string
+	// GroupOrder is the order of a grouped list's groups (Group set):
+	// GroupByFirst ("" says it too), GroupByID or GroupByName.
+	GroupOrder string
 
 	line  int            // line in the shape file, 0 when built in code
 	lines map[string]int // lines of the field's keys in the shape file

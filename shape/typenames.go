@@ -99,6 +99,9 @@ func ListTypeName(f *Field) string {
 	if f.Item == nil {
 		return "ArrayOf"
 	}
+	if len(f.Item.Fields) == 0 && f.Item.Enum != "" {
+		return "ArrayOf" + makePascal(f.Item.Enum) // an array of an enum
+	}
 	if len(f.Item.Fields) == 0 {
 		return "ArrayOf" + makePascal(f.Item.Type)
 	}

@@ -420,6 +420,7 @@ func (c *checker) checkField(f *Field, scope Scope, at string) {
 	if f.Group != "" && f.List == "" {
 		c.addf(f.lineOf("group"), at+".group", "only a list is grouped")
 	}
+	c.checkGroupOrder(f.GroupOrder, f.Group != "", f.lineOf("groupOrder"), at+".groupOrder", "a grouped list (group: institution)")
 	switch {
 	case f.List != "":
 		c.checkList(f, scope, at)

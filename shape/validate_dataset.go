@@ -227,6 +227,7 @@ func (c *checker) checkTable(d *DataSet, t *Table, result Content, at string) {
 			c.addf(t.line, at, "a table related to a table of languages is not supported: a language's row holds its code")
 		}
 	}
+	c.checkGroupOrder(t.GroupOrder, t.Rows == RowsGroups, t.line, at+".groupOrder", "a table of groups (rows: groups)")
 	switch t.Changes {
 	case "", ChangesInserted:
 	default:

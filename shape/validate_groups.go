@@ -1,5 +1,22 @@
 package shape
 
+import (
+	"slices"
+	"strings"
+)
+
+// checkGroupOrder checks order, the groupOrder of a grouped list or of a
+// table of groups (grouped: whether the field or table is one, what).
+func (c *checker) checkGroupOrder(order string, grouped bool, line int, at, what string) {
+	switch {
+	case order == "":
+	case !grouped:
+		c.addf(line, at, "only %s has an order of groups", what)
+	case !slices.Contains(GroupOrders, order):
+		c.addf(line, at, "groupOrder %q: want %s (ascending; a name compared ordinally, by UTF-16 code unit: a culture's order is not modelled)", order, strings.Join(GroupOrders, ", "))
+	}
+}
+
 // checkGroups checks the grouped locations list of r, if any
 // (Field.Group): a typed result's, whose group item holds one locations
 // list (its own locations) beside the institution's values, no index (a

@@ -50,8 +50,8 @@ func (c *checker) checkEnum(f *Field, typed, item bool, at string) {
 		c.addf(f.lineOf("enum"), at+".enum", "enum %q is not an XML name", f.Enum)
 	case len(f.EnumValues) == 0:
 		c.addf(f.lineOf("enum"), at+".enum", "enum %s has no enumValues: list its XmlEnum names in the enum's order (enumValues: [NB, NS]), or leave enum out: the value is then a string", f.Enum)
-	case item || !f.IsLeaf() || f.XsiType:
-		c.addf(f.lineOf("enum"), at+".enum", "enum is for a value in an element, an attribute or a text, not a container, a list, a list's item or a member declared object")
+	case !f.IsLeaf() || f.XsiType || item && (f.Text || f.Attribute != ""):
+		c.addf(f.lineOf("enum"), at+".enum", "enum is for a value in an element, an attribute or a text, or a languages list's item (the code), not a container, a list, an item holding fields or a member declared object")
 	case f.Type != "string":
 		c.addf(f.lineOf("type"), at+".type", "a value of an enum is written as its XmlEnum name: type string, not %s", f.Type)
 	case f.Nillable || f.OmitEmpty:

@@ -147,6 +147,28 @@ func Lists(scope Scope) map[string]Scope {
 // (Field.Group): by the locations' institution.
 const GroupInstitution = "institution"
 
+// The orders of the groups of a grouped locations list (Field.GroupOrder)
+// or table (Table.GroupOrder), as a deployment plausibly orders them.
+const (
+	// GroupByFirst orders the groups by each one's first location in the
+	// search's order, as LINQ's GroupBy does: the default.
+	GroupByFirst = "first"
+	// GroupByID orders them by institution id, ascending (OrderBy(g =>
+	// g.Key), ORDER BY the institution's id).
+	GroupByID = "institution.id"
+	// GroupByName orders them by institution name, ascending, compared
+	// ordinally: by UTF-16 code unit, as String.CompareOrdinal and
+	// OrderBy(g => g.Name, StringComparer.Ordinal) do; an institution
+	// with no name first. .NET's default string comparison, a culture's
+	// (OrderBy(g => g.Name) without a comparer), and a SQL collation's
+	// are not modelled. Institutions of one name keep the order of their
+	// first location (OrderBy is a stable sort).
+	GroupByName = "institution.name"
+)
+
+// GroupOrders are the values of Field.GroupOrder and Table.GroupOrder.
+var GroupOrders = []string{GroupByFirst, GroupByID, GroupByName}
+
 // ItemScope is the scope of the items of list field f in scope, and
 // whether scope holds f's list: a locations list grouped by institution
 // (f.Group) holds groups (ScopeGroup), each holding a locations list.

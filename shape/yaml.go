@@ -311,7 +311,7 @@ func (p *parser) fields(n *yaml.Node, where string) []*Field {
 	return out
 }
 
-var fieldKeys = []string{"element", "attribute", "text", "namespace", "prefix", "typeNamespace", "type", "value", "format", "fullEnd", "nillable", "omitEmpty", "default", "omitWhen", "always", "xsiType", "enum", "enumValues", "struct", "generated", "fields", "list", "group", "item"}
+var fieldKeys = []string{"element", "attribute", "text", "namespace", "prefix", "typeNamespace", "type", "value", "format", "fullEnd", "nillable", "omitEmpty", "default", "omitWhen", "always", "xsiType", "enum", "enumValues", "struct", "generated", "fields", "list", "group", "groupOrder", "item"}
 
 func (p *parser) field(n *yaml.Node, where string) *Field {
 	f := &Field{line: n.Line}
@@ -349,6 +349,7 @@ func (p *parser) field(n *yaml.Node, where string) *Field {
 	f.Format = p.scalar(m["format"], where+".format")
 	f.List = p.scalar(m["list"], where+".list")
 	f.Group = p.scalar(m["group"], where+".group")
+	f.GroupOrder = p.scalar(m["groupOrder"], where+".groupOrder")
 	f.Generated = p.boolean(m["generated"], where+".generated")
 	f.Text = p.boolean(m["text"], where+".text")
 	f.FullEnd = p.boolean(m["fullEnd"], where+".fullEnd")
@@ -600,6 +601,9 @@ func writeBlockField(b *bytes.Buffer, f *Field, indent int) {
 		line("list: %s", yamlString(f.List))
 		if f.Group != "" {
 			line("group: %s", yamlString(f.Group))
+		}
+		if f.GroupOrder != "" {
+			line("groupOrder: %s", yamlString(f.GroupOrder))
 		}
 		if f.Item != nil {
 			if f.Item.IsLeaf() {

@@ -46,7 +46,7 @@ func (p *parser) dataSet(n *yaml.Node, where string) *DataSet {
 
 func (p *parser) table(n *yaml.Node, where string) *Table {
 	t := &Table{line: n.Line}
-	m := p.pairs(n, where, "table", "namespace", "prefix", "rows", "changes", "columns", "unique")
+	m := p.pairs(n, where, "table", "namespace", "prefix", "rows", "groupOrder", "changes", "columns", "unique")
 	if m == nil {
 		return t
 	}
@@ -54,6 +54,7 @@ func (p *parser) table(n *yaml.Node, where string) *Table {
 	t.Namespace = Namespace(p.scalar(m["namespace"], where+".namespace"))
 	t.Prefix = p.scalar(m["prefix"], where+".prefix")
 	t.Rows = p.scalar(m["rows"], where+".rows")
+	t.GroupOrder = p.scalar(m["groupOrder"], where+".groupOrder")
 	t.Changes = p.scalar(m["changes"], where+".changes")
 	for i, cn := range p.list(m["columns"], where+".columns") {
 		t.Columns = append(t.Columns, p.column(cn, fmt.Sprintf("%s.columns[%d]", where, i)))
@@ -165,6 +166,9 @@ func writeDataSet(b *bytes.Buffer, d *DataSet) {
 			fmt.Fprintf(b, "          prefix: %s\n", yamlString(t.Prefix))
 		}
 		fmt.Fprintf(b, "          rows: %s\n", yamlString(t.Rows))
+		if t.GroupOrder != "" {
+			fmt.Fprintf(b, "          groupOrder: %s\n", yamlString(t.GroupOrder))
+		}
 		if t.Changes != "" {
 			fmt.Fprintf(b, "          changes: %s\n", yamlString(t.Changes))
 		}

@@ -111,6 +111,11 @@ var (
 	// object holding the institution's values and an array of its ATMs,
 	// which hold no institution value of their own. It is no Variant.
 	Grouped = Site{"grouped", "http://grouped.atmref.example.org/atmService", "grouped-key", ""}
+	// GroupedByName is the grouped site with its banks ordered by name,
+	// compared ordinally (OrderBy(b => b.Name, StringComparer.Ordinal)):
+	// the grouped site's code (sameCode), its web.config's GroupOrder
+	// name. It is no Variant.
+	GroupedByName = Site{"groupedbyname", Grouped.Namespace, Grouped.Key, ""}
 	// GroupSets returns DataSets in which the searches' locations are
 	// grouped by institution: a Bank table and an Atm table related by
 	// the bank's key (a BankId column), nested (the searches around a
@@ -567,6 +572,11 @@ func copySites(dir string) ([]string, error) {
 			return err
 		}
 		dsts := []string{filepath.Join(dir, strings.TrimPrefix(path, "testdata"))}
+		for site, from := range sameCode {
+			if inner, ok := strings.CutPrefix(rel, from+"/"); ok && inner != "web.config" {
+				dsts = append(dsts, filepath.Join(dir, site, filepath.FromSlash(inner)))
+			}
+		}
 		if shared, ok := strings.CutPrefix(rel, sharedDir+"/"); ok {
 			dsts = nil
 			for _, site := range sharedStoreSites {
@@ -586,6 +596,10 @@ func copySites(dir string) ([]string, error) {
 	return names, err
 }
 
+// sameCode names the sites that serve another's code (its App_Code and
+// .asmx files) with a web.config of their own, and that site.
+var sameCode = map[string]string{GroupedByName.Name: Grouped.Name}
+
 // sharedDir holds the sources several sites compile, each its own copy:
 // the store of sharedStoreSites. It is no site itself.
 const sharedDir = "shared"
@@ -594,7 +608,7 @@ const sharedDir = "shared"
 // sharedDir (namespace AtmStore): one store of data and searches, and the
 // JSON searches of service-v2.asmx. The legacy site keeps a store of its
 // own, with data of its own: a deployment none of the others resembles.
-var sharedStoreSites = []string{Typed.Name, Attrs.Name, DataSets.Name, Layered.Name, Nodes.Name, Sets.Name, Spaces.Name, Members.Name, Columns.Name, Grouped.Name, GroupSets.Name}
+var sharedStoreSites = []string{Typed.Name, Attrs.Name, DataSets.Name, Layered.Name, Nodes.Name, Sets.Name, Spaces.Name, Members.Name, Columns.Name, Grouped.Name, GroupedByName.Name, GroupSets.Name}
 
 // freePorts returns n loopback ports that were free a moment ago.
 func freePorts(n int) ([]int, error) {

@@ -195,7 +195,7 @@ func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
 			// An unwrapped list: the items sit in n itself.
 			f := &shape.Field{List: k.list, Item: l.item(k, ns, l.typeNSOf(n, ns), result, kat)}
 			if k.group {
-				f.Group = shape.GroupInstitution
+				f.Group, f.GroupOrder = shape.GroupInstitution, k.groupOrder
 			}
 			out = append(out, f)
 			l.mapped(k, result, kat, "the "+k.list+" list's item")
@@ -206,7 +206,7 @@ func (l *learner) fields(n *node, ns, result, at string) []*shape.Field {
 			it := k.wrappedItem()
 			f := &shape.Field{Element: k.name, Namespace: l.relNS(k.ns, ns), Prefix: l.prefixOf(k), List: it.list, Item: l.item(it, k.ns, l.typeNSOf(k, ns), result, kat+"/"+it.label())}
 			if it.group {
-				f.Group = shape.GroupInstitution
+				f.Group, f.GroupOrder = shape.GroupInstitution, it.groupOrder
 			}
 			if k.typeName != "" && k.typeName != shape.ListTypeName(f) {
 				f.Type = k.typeName
@@ -268,6 +268,7 @@ func (l *learner) item(k *node, ns, enclosing, result, at string) *shape.Field {
 		if !slices.Contains([]string{"string", "anyURI", "token", "normalizedString"}, f.Type) {
 			f.Type = "string"
 		}
+		l.enumOf(k, f, enclosing, result, at) // an array of an enum
 		return f
 	}
 	f.TypeNamespace = l.typeNamespace(k, k.ns, enclosing)
@@ -376,10 +377,17 @@ func (l *learner) defaults(k *node, f *shape.Field, result, at string) {
 // A member the WSDL declares object (no type) that no answer shows is
 // taken for a string, and the report says so.
 func (l *learner) objectMember(k *node, f *shape.Field, result, at string) {
-	if !l.typed || k.attr || k.text || k.xsiType == "" && !k.anyType {
+	if !l.typed || k.attr || k.text || k.xsiType == "" && !k.anyType && k.ownType == "" {
 		return
 	}
 	f.XsiType, f.OmitEmpty, f.Nillable = true, false, false
+	if k.ownType != "" {
+		// An enum (XmlInclude'd) in a member declared object: which
+		// namespace .NET writes its xsi:type in, and whether its WSDL
+		// declares it, are not modelled.
+		l.derived = append(l.derived, fmt.Sprintf("%s: %s, a member declared object, as xsi:type %s (a type of the deployment's own: an enum; the mock would write xsi:type=\"xsd:%s\")", result, at, k.ownType, f.Type))
+		return
+	}
 	if k.xsiType == "" {
 		l.guess("%s: %s: the WSDL declares it with no type (a member declared object) and no answer shows its value's type: written xsi:type=\"xsd:%s\"; record an answer that holds it to decide", result, at, f.Type)
 		return

@@ -59,6 +59,9 @@ type dsAnswer struct {
 	// they first appear.
 	top  []*shape.Table
 	json *jsonAnswer
+	// bad: the answer's grouped rows are in an order the mock does not
+	// write (checkGroupOrder, refused).
+	bad bool
 }
 
 // learnDataSet learns g's DataSet from its answers.
@@ -489,6 +492,9 @@ func (l *learner) mapColumns(g *group, d *shape.DataSet, answers []*dsAnswer) {
 			c.OmitEmpty = omitsEmpty(d, answers, t, c, content)
 			l.mapped(n, d.Name, at, c.Value)
 		}
+	}
+	if grp != nil && g.content == shape.Locations {
+		l.learnDataSetGroupOrder(d, answers, grp, content)
 	}
 }
 

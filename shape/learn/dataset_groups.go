@@ -20,8 +20,9 @@ import (
 // more, with as many rows as the JSON answers' locations where compared,
 // and groups that are no locations (a JSON answer whose locations are
 // not as many as the groups, or a group of more than one row). It checks
-// that the answers order the groups as the mock writes them (groupOrder),
-// puts the locations' rows of a nested relation in their table's order
+// that the answers number the rows as the mock does (checkGroupOrder; the
+// groups' order is learned later, learnDataSetGroupOrder), puts the
+// locations' rows of a nested relation in their table's order
 // (msdata:rowOrder: the search's), and returns the two tables; nil when
 // there is no such pair.
 func (l *learner) groupTables(d *shape.DataSet, answers []*dsAnswer) (content, grp *shape.Table) {
@@ -57,38 +58,26 @@ func (l *learner) groupTables(d *shape.DataSet, answers []*dsAnswer) (content, g
 	return nil, nil
 }
 
-// checkGroupOrder records in l.groupOrder an answer whose groups (rows of
-// p) or locations (rows of t, related by r) are in another order than the
-// mock writes: the groups in the order of their first location in the
-// search's order (the locations' msdata:rowOrder), each group's locations
-// in that order; not nested, the locations' rows in it. A nested answer's
-// locations' rows are put in the search's order.
+// checkGroupOrder records in l.groupOrder an answer whose rows are in
+// another order than the mock writes: the groups' (rows of p) numbered in
+// the order written (msdata:rowOrder), the locations' (rows of t, related
+// by r to p's) in the search's order (their msdata:rowOrder); nested,
+// each group's rows in it, not nested, all of them. A nested answer's locations' rows are put in the search's order.
+// The order of the groups is learned once the columns are mapped
+// (learnDataSetGroupOrder).
 func (l *learner) checkGroupOrder(d *shape.DataSet, r *shape.Relation, a *dsAnswer, p, t *shape.Table) {
 	rows := a.rows[t]
 	search := slices.Clone(rows)
 	slices.SortStableFunc(search, func(x, y *dsRow) int { return x.rowOrder - y.rowOrder })
-	keyOf := func(row *dsRow, cols []string) string {
-		var vs []string
-		for _, c := range cols {
-			vs = append(vs, valueOf(row, c))
-		}
-		return strings.Join(vs, "\x00")
-	}
-	var want, got []string
 	inSearch := true
 	for i, row := range search {
 		inSearch = inSearch && row.rowOrder == i
-		if k := keyOf(row, r.ChildColumns); !slices.Contains(want, k) {
-			want = append(want, k)
-		}
-	}
-	for _, pr := range a.rows[p] {
-		got = append(got, keyOf(pr, r.ParentColumns))
 	}
 	var grouped []*dsRow
-	for _, k := range want {
+	for _, pr := range a.rows[p] {
+		k := rowKey(pr, r.ParentColumns)
 		for _, row := range search {
-			if keyOf(row, r.ChildColumns) == k {
+			if rowKey(row, r.ChildColumns) == k {
 				grouped = append(grouped, row)
 			}
 		}
@@ -97,15 +86,79 @@ func (l *learner) checkGroupOrder(d *shape.DataSet, r *shape.Relation, a *dsAnsw
 	if r.Nested {
 		written = grouped
 	}
-	if !inSearch || !slices.Equal(got, want) || !slices.Equal(rows, written) {
+	for i, pr := range a.rows[p] {
+		if pr.rowOrder >= 0 && pr.rowOrder != i {
+			l.groupOrder = append(l.groupOrder, fmt.Sprintf("%s: rows of %s numbered in another order than written (msdata:rowOrder)", a.c.sample.Where, p.Name))
+			a.bad = true
+			return
+		}
+	}
+	if !inSearch || !slices.Equal(rows, written) {
 		how := "the locations' rows in the search's order (msdata:rowOrder)"
 		if r.Nested {
 			how = "each group's rows of locations in the search's order (msdata:rowOrder)"
 		}
-		l.groupOrder = append(l.groupOrder, fmt.Sprintf("%s: rows of %s in another order than one per institution in the order of its first location in %s, with %s", a.c.sample.Where, p.Name, t.Name, how))
+		l.groupOrder = append(l.groupOrder, fmt.Sprintf("%s: rows of %s in another order than %s", a.c.sample.Where, t.Name, how))
+		a.bad = true
 		return
 	}
 	a.rows[t] = search
+}
+
+// rowKey is the values of row's columns cols, joined.
+func rowKey(row *dsRow, cols []string) string {
+	var vs []string
+	for _, c := range cols {
+		vs = append(vs, valueOf(row, c))
+	}
+	return strings.Join(vs, "\x00")
+}
+
+// learnDataSetGroupOrder learns the order of the rows of grp, d's table
+// of groups, from the answers (learnGroupOrder): each group's row told
+// apart by the columns mapped to the institution's id and name, and by
+// the place of its first location's row in the search's order.
+func (l *learner) learnDataSetGroupOrder(d *shape.DataSet, answers []*dsAnswer, grp, content *shape.Table) {
+	r := d.ParentOf(content)
+	var idCol, nameCol string
+	for _, c := range grp.Columns {
+		switch c.Value {
+		case "institution.id":
+			idCol = c.Name
+		case "institution.name":
+			nameCol = c.Name
+		}
+	}
+	var evidence []groupOrderOf
+	for _, a := range answers {
+		if a.bad {
+			continue
+		}
+		o := groupOrderOf{where: a.c.sample.Where, keys: []groupKey{}}
+		for _, pr := range a.rows[grp] {
+			k := groupKey{first: len(a.rows[content])}
+			key := rowKey(pr, r.ParentColumns)
+			for i, row := range a.rows[content] {
+				if rowKey(row, r.ChildColumns) == key {
+					k.first = i
+					break
+				}
+			}
+			if idCol != "" {
+				k.id, k.hasID = valueOf(pr, idCol), true
+			}
+			if nameCol != "" {
+				_, inElems := pr.elems[nameCol]
+				_, inAttrs := pr.attrs[nameCol]
+				k.name, k.hasName = valueOf(pr, nameCol), inElems || inAttrs
+			}
+			o.keys = append(o.keys, k)
+		}
+		evidence = append(evidence, o)
+	}
+	if order := l.learnGroupOrder(d.Name+"/"+grp.Name, evidence); order != shape.GroupByFirst {
+		grp.GroupOrder = order
+	}
 }
 
 // groupPairs are the rows of grp (the table of groups) of each answer,

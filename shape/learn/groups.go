@@ -6,10 +6,11 @@ package learn
 // Name, Atms/Atm}). The group's values are matched with the JSON answers'
 // institution values of its first location, its locations with the JSON
 // answers' locations put in the groups' order (each institution's
-// together, the institutions in the order of their first location).
+// together, the institutions in the order learned, group_order.go).
 
 import (
-	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/beevik/etree"
 
@@ -71,63 +72,146 @@ func (l *learner) groupInstances(g *group, c *content) (top record, groups, item
 	return top, groups, items, sizes
 }
 
-// inGroups returns the JSON locations in the order of their groups (by
-// institution.id, the groups in the order of their first location), and
-// the size of each group.
-func inGroups(locs []jsonLocation) ([]jsonLocation, []int) {
-	var order []string
-	by := map[string][]jsonLocation{}
-	for _, x := range locs {
+// jsonGroups returns the keys of the groups of a JSON answer's
+// locations (by institution.id) in the order of their first location,
+// and each one's locations.
+func jsonGroups(locs []jsonLocation) ([]groupKey, [][]jsonLocation) {
+	var keys []groupKey
+	var members [][]jsonLocation
+	at := map[string]int{}
+	for i, x := range locs {
 		id := x.values["institution.id"]
-		if _, ok := by[id]; !ok {
-			order = append(order, id)
+		g, ok := at[id]
+		if !ok {
+			g = len(keys)
+			at[id] = g
+			name, hasName := x.values["institution.name"]
+			keys = append(keys, groupKey{first: i, id: id, name: name, hasID: true, hasName: hasName})
+			members = append(members, nil)
 		}
-		by[id] = append(by[id], x)
+		members[g] = append(members[g], x)
 	}
+	return keys, members
+}
+
+// inGroups returns the JSON locations in the order of their groups (by
+// institution.id, the groups in order by, a shape.GroupOrders value), and
+// the size of each group.
+func inGroups(locs []jsonLocation, by string) ([]jsonLocation, []int) {
+	keys, members := jsonGroups(locs)
+	seq, _ := sortKeys(keys, by)
 	var out []jsonLocation
 	var sizes []int
-	for _, id := range order {
-		out = append(out, by[id]...)
-		sizes = append(sizes, len(by[id]))
+	for _, g := range seq {
+		out = append(out, members[g]...)
+		sizes = append(sizes, len(members[g]))
 	}
 	return out, sizes
 }
 
+// recordedOrder is the evidence of the order of the groups of an answer
+// (grecs, the groups' records, of sizes locations each) whose JSON form
+// lists locs: each group told apart by an institution value of the JSON
+// answer that the group holds and no other institution of it has (its
+// id, its name), and as many locations; where a group cannot be told
+// apart so, the orders whose groups' sizes are the answer's.
+func recordedOrder(where string, grecs []record, sizes []int, locs []jsonLocation) groupOrderOf {
+	keys, members := jsonGroups(locs)
+	out := groupOrderOf{where: where}
+	// What tells each institution apart: its values no other one has.
+	owner := map[string]int{} // value -> group, -1 when shared
+	for g, m := range members {
+		for k, v := range m[0].values {
+			if !strings.HasPrefix(k, "institution.") || v == "" {
+				continue
+			}
+			if o, ok := owner[v]; ok && o != g {
+				owner[v] = -1
+			} else {
+				owner[v] = g
+			}
+		}
+	}
+	used := map[int]bool{}
+	for i, rec := range grecs {
+		who := map[int]bool{}
+		for _, vs := range rec {
+			for _, v := range vs {
+				if g, ok := owner[v]; ok && g >= 0 && !used[g] && len(members[g]) == sizes[i] {
+					who[g] = true
+				}
+			}
+		}
+		if len(who) != 1 {
+			out.keys = nil
+			break
+		}
+		for g := range who {
+			used[g] = true
+			out.keys = append(out.keys, keys[g])
+		}
+	}
+	if out.keys == nil || len(out.keys) != len(keys) {
+		out.keys = nil
+		for _, by := range shape.GroupOrders {
+			if _, want := inGroups(locs, by); sameSizes(sizes, want) {
+				out.bySize = append(out.bySize, by)
+			}
+		}
+	}
+	return out
+}
+
 // matchGroups maps a grouped location result: its own values, its groups'
-// (institution values) and its locations'.
+// (institution values) and its locations', learning the order of its
+// groups (learnGroupOrder).
 func (l *learner) matchGroups(g *group) {
-	var tops, groups, items []pair
+	type answer struct {
+		top         record
+		grecs, recs []record
+		sizes       []int
+		j           *jsonAnswer
+	}
+	var answers []answer
+	var evidence []groupOrderOf
 	for _, c := range g.contents {
 		if l.stopped() {
 			return
 		}
 		top, grecs, recs, sizes := l.groupInstances(g, c)
 		j := l.jsons[c.sample.Op+"\x00"+c.sample.Query]
-		if j == nil {
-			tops = append(tops, pair{rec: top})
-			for _, r := range grecs {
+		answers = append(answers, answer{top, grecs, recs, sizes, j})
+		if j != nil {
+			evidence = append(evidence, recordedOrder(c.sample.Where, grecs, sizes, j.items))
+		}
+	}
+	order := l.learnGroupOrder(g.root.name+"/"+g.grp.name, evidence)
+	if order != shape.GroupByFirst {
+		g.grp.groupOrder = order
+	}
+	var tops, groups, items []pair
+	for _, a := range answers {
+		if a.j == nil {
+			tops = append(tops, pair{rec: a.top})
+			for _, r := range a.grecs {
 				groups = append(groups, pair{rec: r})
 			}
-			for _, r := range recs {
+			for _, r := range a.recs {
 				items = append(items, pair{rec: r})
 			}
 			continue
 		}
-		tops = append(tops, pair{rec: top, values: j.top})
-		locs, want := inGroups(j.items)
-		if !sameSizes(sizes, want) {
-			// Another order of groups (by name, by id) than the one the
-			// mock writes: a shape learned from it would serve other
-			// answers than the deployment's.
-			l.groupOrder = append(l.groupOrder, fmt.Sprintf("%s: groups of %v locations, where the JSON answer to the same query, its locations grouped by institution in the order of their first location, makes groups of %v", c.sample.Where, sizes, want))
-			continue
+		tops = append(tops, pair{rec: a.top, values: a.j.top})
+		locs, want := inGroups(a.j.items, order)
+		if !sameSizes(a.sizes, want) {
+			continue // refused (learnGroupOrder)
 		}
 		at := 0
-		for i, r := range grecs {
+		for i, r := range a.grecs {
 			groups = append(groups, pair{rec: r, values: locs[at].values})
-			at += sizes[i]
+			at += a.sizes[i]
 		}
-		for i, r := range recs {
+		for i, r := range a.recs {
 			items = append(items, pair{rec: r, values: locs[i].values, langs: nonNil(locs[i].languages)})
 		}
 	}
@@ -138,13 +222,5 @@ func (l *learner) matchGroups(g *group) {
 
 // sameSizes reports whether a and b hold the same sizes.
 func sameSizes(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+	return slices.Equal(a, b)
 }

@@ -2,6 +2,7 @@ package learn_test
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -61,46 +62,97 @@ func TestLearnGroupedDataSets(t *testing.T) {
 	}
 }
 
-// TestLearnRefusesDataSetGroupsInAnotherOrder: the groupsets site's
-// answers with their first two Bank rows swapped (each with its ATMs in
-// the nested search by coordinates; the banks' rows alone in the search
-// by city), as a deployment ordering its banks by name or id would write
-// them, are refused, naming the answer: the mock writes the groups in the
-// order of their first location in the search, and would serve other
-// answers than such a deployment.
-func TestLearnRefusesDataSetGroupsInAnotherOrder(t *testing.T) {
-	for _, where := range []string{"coords1-get.xml", "city-get.xml"} {
-		t.Run(where, func(t *testing.T) {
+// swapRows returns body, a DataSet answer, with the contents of its i-th
+// and j-th rows of table (from 0; each row's element keeps its
+// diffgr:id and msdata:rowOrder, its place in its table) swapped, the
+// rows nested in them with them: the rows of a deployment that adds them
+// in another order.
+func swapRows(t *testing.T, body, table string, i, j int) string {
+	t.Helper()
+	type span struct{ from, to int } // a row's contents
+	var rows []span
+	for at := 0; ; {
+		k := strings.Index(body[at:], "<"+table+" ")
+		if k < 0 {
+			break
+		}
+		from := at + k + strings.Index(body[at+k:], ">") + 1
+		to := from + strings.Index(body[from:], "</"+table+">")
+		rows = append(rows, span{from, to})
+		at = to
+	}
+	if i >= len(rows) || j >= len(rows) || i >= j {
+		t.Fatalf("rows %d and %d of %s: the answer holds %d", i, j, table, len(rows))
+	}
+	a, b := rows[i], rows[j]
+	return body[:a.from] + body[b.from:b.to] + body[a.to:b.from] + body[a.from:a.to] + body[b.to:]
+}
+
+// TestLearnDataSetGroupOrder: the groupsets site's answers with Bank rows
+// added in another order (swapRows: each keeps its place in the table,
+// its ATMs' rows theirs) are learned with the order of groups they are in
+// (groupOrder on the Bank table), the banks told apart by the columns
+// mapped to the institution's id and name: the search by city's four
+// banks by name ("Northern Savings" before "Tidewater Credit Union", whose
+// id is less), the nested search by coordinates's two by id (a guess:
+// they are by name too); an order none of the modelled ones gives (the
+// city's first two banks swapped) is refused, naming the answer and the
+// banks in its order. Bank rows whose place in their table is not their
+// place in the answer, which DataSet.WriteXml does not write, are
+// refused.
+func TestLearnDataSetGroupOrder(t *testing.T) {
+	for _, c := range []struct {
+		where      string
+		i, j       int
+		wantShape  string // in the shape learned
+		wantGuess  string // in the report's guesses
+		wantRefuse string // in NotModelledError.GroupOrder instead
+	}{
+		{"city-get.xml", 2, 3, "        - table: Bank\n          rows: groups\n          groupOrder: institution.name\n", "", ""},
+		{"coords1-get.xml", 0, 1, "        - table: Bank\n          rows: groups\n          groupOrder: institution.id\n",
+			"Nearby/Bank: groupOrder institution.id (the groups of every answer are in that order, and in the order institution.name too", ""},
+		{"city-get.xml", 0, 1, "", "", "city-get.xml: groups of institutions 200 (Maritime Trust), 100 (Harbour Bank), 300 (Tidewater Credit Union), 400 (Northern Savings), in none of the orders a shape models (first, institution.id, institution.name)"},
+		{"city-get.xml", -1, -1, "", "", "city-get.xml: rows of Bank numbered in another order than written (msdata:rowOrder)"},
+	} {
+		t.Run(fmt.Sprintf("%s %d %d", c.where, c.i, c.j), func(t *testing.T) {
 			samples := siteSamples(t, "groupsets")
 			swapped := 0
-			for i, s := range samples {
-				if s.Where != where {
+			for k, s := range samples {
+				if s.Where != c.where {
 					continue
 				}
-				body := string(s.Body)
-				first := strings.Index(body, "<Bank ")
-				between := strings.Index(body, "</Bank>") + len("</Bank>")
-				second := strings.Index(body[between:], "<Bank ") + between
-				end := strings.Index(body[second:], "</Bank>") + second + len("</Bank>")
-				if first < 0 || between <= first || second < between || end <= second {
-					t.Fatalf("%s: two banks not found", where)
+				if c.i < 0 {
+					samples[k].Body = []byte(strings.Replace(string(s.Body), `<Bank diffgr:id="Bank1" msdata:rowOrder="0">`, `<Bank diffgr:id="Bank1" msdata:rowOrder="4">`, 1))
+				} else {
+					samples[k].Body = []byte(swapRows(t, string(s.Body), "Bank", c.i, c.j))
 				}
-				samples[i].Body = []byte(body[:first] + body[second:end] + body[between:second] + body[first:between] + body[end:])
 				swapped++
 			}
 			if swapped != 1 {
-				t.Fatalf("%d answers swapped, want 1", swapped)
+				t.Fatalf("%d answers changed, want 1", swapped)
 			}
-			sh, _, err := learn.Learn(learn.Input{WSDL: siteWSDL(t, "groupsets"), Samples: samples})
-			var nm *learn.NotModelledError
-			if !errors.As(err, &nm) || sh != nil {
-				t.Fatalf("got %v, want a NotModelledError and no shape", err)
+			sh, rep, err := learn.Learn(learn.Input{WSDL: siteWSDL(t, "groupsets"), Samples: samples})
+			if c.wantRefuse != "" {
+				var nm *learn.NotModelledError
+				if !errors.As(err, &nm) || sh != nil {
+					t.Fatalf("got %v, want a NotModelledError and no shape", err)
+				}
+				if got := strings.Join(nm.GroupOrder, "\n"); !strings.Contains(got, c.wantRefuse) {
+					t.Errorf("GroupOrder %q, want %q", got, c.wantRefuse)
+				}
+				if len(nm.Grouped) > 0 || len(nm.Lists) > 0 {
+					t.Errorf("refused groups %q and lists %q besides the order", nm.Grouped, nm.Lists)
+				}
+				return
 			}
-			if got := strings.Join(nm.GroupOrder, "\n"); !strings.Contains(got, where+": rows of Bank in another order than one per institution in the order of its first location in Atm") {
-				t.Errorf("GroupOrder %q does not name the answer", got)
+			if err != nil {
+				t.Fatalf("learn: %v", err)
 			}
-			if len(nm.Grouped) > 0 || len(nm.Lists) > 0 {
-				t.Errorf("refused groups %q and lists %q besides the order", nm.Grouped, nm.Lists)
+			if y := string(shape.Marshal(sh, "")); strings.Count(y, "groupOrder:") != 1 || !strings.Contains(y, c.wantShape) {
+				t.Errorf("the learned shape lacks %q (once the one groupOrder):\n%s", c.wantShape, y)
+			}
+			if got := strings.Join(rep.Guessed, "\n"); c.wantGuess != "" && !strings.Contains(got, c.wantGuess) {
+				t.Errorf("the guesses %q lack %q", got, c.wantGuess)
 			}
 		})
 	}

@@ -60,8 +60,8 @@ type learner struct {
 	// grouped are the locations results whose locations the deployment
 	// groups (by institution): see NotModelledError.
 	grouped []string
-	// groupOrder are the grouped answers whose groups come in another
-	// order than their first locations'.
+	// groupOrder are the grouped answers whose groups or rows come in an
+	// order a shape does not model.
 	groupOrder []string
 	// root and content are the skeleton and content of the result being
 	// built.
@@ -243,8 +243,9 @@ func (l *learner) nothingRead() error {
 type NotModelledError struct {
 	// Lists are the lists' paths, as the report names fields.
 	Lists []string
-	// Derived are the elements written as derived classes: their paths
-	// and the classes.
+	// Derived are the elements written as derived classes, and the
+	// members declared object written as a type of the deployment's own
+	// (an enum's, xsi:type="Region"): their paths and the types.
 	Derived []string
 	// Grouped are the locations results that group their locations in
 	// a way a shape does not model (by institution: a Bank table with
@@ -255,11 +256,12 @@ type NotModelledError struct {
 	// write the groups as locations.
 	Grouped []string
 	// GroupOrder are the answers of a grouped result whose groups come
-	// in another order than the mock writes (each group where its first
-	// location is in the search's order, as LINQ's GroupBy): a typed
-	// result's whose groups' sizes differ from those of the JSON answer's
-	// locations grouped so, for the same query; a DataSet's whose rows
-	// of groups or of locations are in another order (checkGroupOrder).
+	// in an order a shape does not model (shape.GroupOrders: of their
+	// first location, by institution id, by institution name compared
+	// ordinally), or in another order than the result's other answers
+	// (learnGroupOrder); and a DataSet's whose rows of groups or of
+	// locations are numbered otherwise than the mock numbers them
+	// (checkGroupOrder).
 	GroupOrder []string
 }
 
@@ -273,10 +275,10 @@ func (e *NotModelledError) Error() string {
 		parts = append(parts, "locations grouped (by institution: a shape's locations are one flat list, each location holding its institution's values; the mock would write each group as one location): "+strings.Join(e.Grouped, ", "))
 	}
 	if len(e.GroupOrder) > 0 {
-		parts = append(parts, "groups of locations in another order than by their first location (the mock writes them so, as LINQ's GroupBy does): "+strings.Join(e.GroupOrder, ", "))
+		parts = append(parts, "groups of locations in an order a shape does not model (groupOrder: first, institution.id or institution.name, the same in every answer): "+strings.Join(e.GroupOrder, ", "))
 	}
 	if len(e.Derived) > 0 {
-		parts = append(parts, "elements written as classes derived from their declared ones (xsi:type: the mock would write the declared class): "+strings.Join(e.Derived, ", "))
+		parts = append(parts, "elements written as classes derived from their declared ones, or as a type of the deployment's own in a member declared object (xsi:type: the mock would write the declared class, or an XSD type): "+strings.Join(e.Derived, ", "))
 	}
 	return "the deployment's results hold what a shape does not model: " + strings.Join(parts, "; ") + "; see docs/shapes.md, What a shape does not model"
 }

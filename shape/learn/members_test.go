@@ -1,10 +1,13 @@
 package learn_test
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,8 +40,12 @@ func TestLearnMembersSite(t *testing.T) {
 		t.Errorf("the report omits %q and did not see %q, where the site writes every value but a location's index", rep.Omitted, rep.NotSeen)
 	}
 	notes := strings.Join(rep.Notes, "\n")
-	for _, at := range []string{"Hit: Hit/Tellers/Teller/@region", "ArrayOfArea: ArrayOfArea/Area/@code"} {
-		if want := at + ": the WSDL declares it of the deployment's own simple type Region (an enum of 6 values)"; !strings.Contains(notes, want) {
+	for _, at := range []string{"Hit: Hit/Tellers/Teller/@region", "ArrayOfArea: ArrayOfArea/Area/@code", "Hit: Hit/Tellers/Teller/Langs/Lang"} {
+		enum := "Region (an enum of 6 values)"
+		if strings.HasSuffix(at, "/Lang") {
+			enum = "Tongue (an enum of 2 values)"
+		}
+		if want := at + ": the WSDL declares it of the deployment's own simple type " + enum; !strings.Contains(notes, want) {
 			t.Errorf("the report's notes lack %q:\n%s", want, notes)
 		}
 	}
@@ -146,6 +153,47 @@ func TestLearnRefusesListsWithoutData(t *testing.T) {
 	}
 }
 
+// TestLearnRefusesEnumInObjectMember: a member declared object holding an
+// enum value ([XmlInclude(typeof(Region))] public object Zone, written
+// <Zone xsi:type="Region">NS</Zone> as Mono writes it) is refused, naming
+// the element and the type, from the WSDL and the answers or the answers
+// alone: the mock would write it xsi:type="xsd:string", and in which
+// namespace .NET writes such a type and whether its WSDL declares it are
+// not modelled.
+func TestLearnRefusesEnumInObjectMember(t *testing.T) {
+	wsdl := strings.Replace(string(siteWSDL(t, "members")), `<s:complexType name="Perks">
+        <s:sequence>
+`, `<s:complexType name="Perks">
+        <s:sequence>
+          <s:element minOccurs="0" maxOccurs="1" name="Zone" />
+`, 1)
+	if !strings.Contains(wsdl, `name="Zone"`) {
+		t.Fatal("the members WSDL declares no Perks")
+	}
+	var samples []learn.Sample
+	zoned := 0
+	for _, s := range siteSamples(t, "members") {
+		body := string(s.Body)
+		zoned += strings.Count(body, `<Perks xmlns="urn:atmref:teller">`)
+		s.Body = []byte(strings.ReplaceAll(body, `<Perks xmlns="urn:atmref:teller">`, `<Perks xmlns="urn:atmref:teller"><Zone xsi:type="Region">NS</Zone>`))
+		samples = append(samples, s)
+	}
+	if zoned == 0 {
+		t.Fatal("no answer holds a Perks element")
+	}
+	for name, in := range map[string]learn.Input{"the WSDL and the answers": {WSDL: []byte(wsdl), Samples: samples}, "the answers": {Samples: samples}} {
+		sh, _, err := learn.Learn(in)
+		var nm *learn.NotModelledError
+		if !errors.As(err, &nm) || sh != nil {
+			t.Errorf("from %s: got %v, want a NotModelledError and no shape", name, err)
+			continue
+		}
+		if got, want := strings.Join(nm.Derived, ", "), "Hit: Hit/Tellers/Teller/Perks/Zone, a member declared object, as xsi:type Region (a type of the deployment's own: an enum"; !strings.Contains(got, want) {
+			t.Errorf("from %s: refused %q, want %q", name, got, want)
+		}
+	}
+}
+
 // TestLearnRefusesDerivedClasses: a typed result whose answers write an
 // item as a class derived from its declared one (the members site given
 // [XmlInclude(typeof(DriveUpTeller))], a Teller with a Lanes member, for
@@ -192,8 +240,8 @@ func TestLearnRefusesDerivedClasses(t *testing.T) {
 func TestLearnEnumWithoutItsValues(t *testing.T) {
 	wsdl := string(siteWSDL(t, "members"))
 	const restriction = "<s:restriction base=\"s:string\">"
-	if strings.Count(wsdl, restriction) != 2 {
-		t.Fatalf("the members WSDL declares Region %d times, want 2", strings.Count(wsdl, restriction))
+	if strings.Count(wsdl, restriction) != 3 {
+		t.Fatalf("the members WSDL declares its enums %d times, want 3 (Region twice, Tongue)", strings.Count(wsdl, restriction))
 	}
 	flags := strings.ReplaceAll(strings.ReplaceAll(wsdl, restriction, "<s:list><s:simpleType>"+restriction), "</s:restriction>", "</s:restriction></s:simpleType></s:list>")
 	twice := strings.ReplaceAll(wsdl, `<s:enumeration value="QC" />`, `<s:enumeration value="NB" />`)
@@ -206,13 +254,13 @@ func TestLearnEnumWithoutItsValues(t *testing.T) {
 		y := string(shape.Marshal(sh, ""))
 		notes := strings.Join(rep.Notes, "\n")
 		if name == "the site's" {
-			if strings.Count(y, "enum: Region, enumValues: [NB, NS, PE, NL, QC, ON]") != 2 {
-				t.Errorf("%s: want Region's values on both its fields:\n%s", name, y)
+			if strings.Count(y, "enum: Region, enumValues: [NB, NS, PE, NL, QC, ON]") != 2 || !strings.Contains(y, "item: {element: Lang, type: string, enum: Tongue, enumValues: [en, fr]}") {
+				t.Errorf("%s: want Region's values on both its fields, Tongue's on the languages' item:\n%s", name, y)
 			}
 			continue
 		}
-		if strings.Contains(y, "enum") || !strings.Contains(notes, "Hit: Hit/Tellers/Teller/@region: the WSDL declares it of the deployment's own simple type Region (an enum); atmkit writes its values as text, and declares it s:string in its WSDL") {
-			t.Errorf("%s: want no enum and a note saying s:string; got notes\n%s\nshape\n%s", name, notes, y)
+		if strings.Contains(y, "enum: Region") || !strings.Contains(notes, "Hit: Hit/Tellers/Teller/@region: the WSDL declares it of the deployment's own simple type Region (an enum); atmkit writes its values as text, and declares it s:string in its WSDL") {
+			t.Errorf("%s: want no enum Region and a note saying s:string; got notes\n%s\nshape\n%s", name, notes, y)
 		}
 	}
 }
@@ -249,42 +297,119 @@ func TestLearnGroupedLocations(t *testing.T) {
 	}
 }
 
-// TestLearnRefusesGroupsInAnotherOrder: the grouped site's search by
-// coordinates with its two banks swapped, as a deployment ordering its
-// groups by name or id would write them, is refused (naming the answer and
-// the groups' sizes), not learned: the mock writes the groups in the order
-// of their first location, and would serve other answers than such a
-// deployment.
-func TestLearnRefusesGroupsInAnotherOrder(t *testing.T) {
-	samples := siteSamples(t, "grouped")
-	swapped := 0
-	for i, s := range samples {
-		if s.Where != "coords1-get.xml" {
-			continue
+// swapBanks returns body, a grouped site's answer, with its first two
+// Bank elements swapped: the answer of a deployment ordering its groups
+// otherwise.
+func swapBanks(t *testing.T, body string) string {
+	t.Helper()
+	first := strings.Index(body, "<Bank ")
+	second := strings.Index(body[first+1:], "<Bank ") + first + 1
+	end := strings.Index(body[second:], "</Bank>") + second + len("</Bank>")
+	if first < 0 || second <= first || end < second {
+		t.Fatalf("two banks not found in %.300s", body)
+	}
+	between := strings.LastIndex(body[:second], "</Bank>") + len("</Bank>")
+	return body[:first] + body[second:end] + body[between:second] + body[first:between] + body[end:]
+}
+
+// TestLearnGroupOrder: the grouped site's search by coordinates (Maritime
+// Trust, 200, and its two ATMs before Harbour Bank, 100, and its one: the
+// order of their first ATM) is learned with the order of groups its
+// answer is in, each bank told apart by its values (its id, its name)
+// matched with the JSON answer's institutions: as recorded, the default
+// (no groupOrder); its banks swapped, by institution id (a guess: by name
+// too); with one ATM of Maritime Trust left out of both answers, two
+// banks of one ATM each, which the groups' sizes cannot tell apart, the
+// same. A second answer to the same query in the recorded order beside
+// the swapped one is refused, naming the answer and the orders.
+func TestLearnGroupOrder(t *testing.T) {
+	const oneEach = "one each"
+	for _, c := range []struct {
+		name       string
+		swap       bool
+		change     string // oneEach, or a binding of a second answer in the recorded order
+		want       string // the grouped list as learned
+		wantGuess  string
+		wantRefuse string // in NotModelledError.GroupOrder instead
+	}{
+		{"as recorded", false, "", "      - list: locations\n        group: institution\n        item:\n", "", ""},
+		{"swapped", true, "", "      - list: locations\n        group: institution\n        groupOrder: institution.id\n        item:\n",
+			"ArrayOfBank/Bank: groupOrder institution.id (the groups of every answer are in that order, and in the order institution.name too", ""},
+		{"swapped, one ATM each", true, oneEach, "      - list: locations\n        group: institution\n        groupOrder: institution.id\n        item:\n", "", ""},
+		{"as recorded, one ATM each", false, oneEach, "      - list: locations\n        group: institution\n        item:\n", "", ""},
+		{"swapped beside one in order", true, "post", "", "",
+			"coords1-get.xml: groups of institutions 100 (Harbour Bank), 200 (Maritime Trust), in the order institution.id or institution.name, where the other answers' are in the order first"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var samples []learn.Sample
+			for _, s := range siteSamples(t, "grouped") {
+				if !strings.HasPrefix(s.Where, "coords1-") {
+					samples = append(samples, s)
+					continue
+				}
+				body := string(s.Body)
+				if c.change == oneEach {
+					body = leaveOutATM(t, body, s.Binding, "5001")
+				}
+				if c.change != "" && c.change != oneEach && s.Binding == "get" {
+					samples = append(samples, learn.Sample{Binding: c.change, Op: s.Op, Query: s.Query, Status: 200, Body: []byte(body), Where: "coords1-" + c.change + ".xml"})
+				}
+				if c.swap && s.Binding == "get" {
+					body = swapBanks(t, body)
+				}
+				s.Body = []byte(body)
+				samples = append(samples, s)
+			}
+			sh, rep, err := learn.Learn(learn.Input{WSDL: siteWSDL(t, "grouped"), Samples: samples})
+			if c.wantRefuse != "" {
+				var nm *learn.NotModelledError
+				if !errors.As(err, &nm) || sh != nil {
+					t.Fatalf("got %v, want a NotModelledError and no shape", err)
+				}
+				if got := strings.Join(nm.GroupOrder, "\n"); !strings.Contains(got, c.wantRefuse) {
+					t.Errorf("GroupOrder %q, want %q", got, c.wantRefuse)
+				}
+				if !strings.Contains(err.Error(), "groups of locations in an order a shape does not model") {
+					t.Errorf("the error does not say the order: %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("learn: %v", err)
+			}
+			if y := string(shape.Marshal(sh, "")); !strings.Contains(y, c.want) || strings.Contains(y, "{element: Name, type: string, generated: true}") {
+				t.Errorf("the learned shape lacks %q, or the bank's name unmapped:\n%s", c.want, y)
+			}
+			if got := strings.Join(rep.Guessed, "\n"); c.wantGuess != "" && !strings.Contains(got, c.wantGuess) {
+				t.Errorf("the guesses %q lack %q", got, c.wantGuess)
+			}
+		})
+	}
+}
+
+// leaveOutATM returns body, the grouped site's answer over binding (get or
+// json) to its search by coordinates, without ATM id.
+func leaveOutATM(t *testing.T, body, binding, id string) string {
+	t.Helper()
+	if binding == "json" {
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(body), &doc); err != nil {
+			t.Fatal(err)
 		}
-		body := string(s.Body)
-		first := strings.Index(body, "<Bank ")
-		second := strings.Index(body[first+1:], "<Bank ") + first + 1
-		end := strings.LastIndex(body, "</Bank>") + len("</Bank>")
-		if first < 0 || second <= first || end < second {
-			t.Fatalf("%s: two banks not found", s.Where)
+		locs := doc["locations"].([]any)
+		doc["locations"] = slices.DeleteFunc(locs, func(l any) bool { return fmt.Sprint(l.(map[string]any)["id"]) == id })
+		doc["count"] = len(doc["locations"].([]any))
+		b, err := json.Marshal(doc)
+		if err != nil {
+			t.Fatal(err)
 		}
-		between := strings.LastIndex(body[:second], "</Bank>") + len("</Bank>")
-		samples[i].Body = []byte(body[:first] + body[second:end] + body[between:second] + body[first:between] + body[end:])
-		swapped++
+		return string(b)
 	}
-	if swapped != 1 {
-		t.Fatalf("%d answers swapped, want the search by coordinates's", swapped)
+	at := strings.Index(body, "<AtmId>"+id+"</AtmId>")
+	from := strings.LastIndex(body[:at], "<Atm>")
+	to := at + strings.Index(body[at:], "</Atm>") + len("</Atm>")
+	if at < 0 || from < 0 {
+		t.Fatalf("ATM %s not found", id)
 	}
-	sh, _, err := learn.Learn(learn.Input{WSDL: siteWSDL(t, "grouped"), Samples: samples})
-	var nm *learn.NotModelledError
-	if !errors.As(err, &nm) || sh != nil {
-		t.Fatalf("got %v, want a NotModelledError and no shape", err)
-	}
-	if got := strings.Join(nm.GroupOrder, "\n"); !strings.Contains(got, "coords1-get.xml: groups of [") {
-		t.Errorf("GroupOrder %q does not name the answer", got)
-	}
-	if !strings.Contains(err.Error(), "in another order than by their first location") {
-		t.Errorf("the error does not say the order: %v", err)
-	}
+	return body[:from] + strings.TrimLeft(body[to:], " \r\n")
 }

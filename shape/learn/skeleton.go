@@ -67,6 +67,10 @@ type node struct {
 	// beside its value (xsi:type="xsd:short"), which is its type.
 	anyType bool
 	xsiType string
+	// ownType is a type of the deployment's own an answer wrote the
+	// value of a member declared object as (xsi:type="Region": an enum
+	// XmlInclude'd), which a shape does not model.
+	ownType string
 	// noPoint counts the instances answers of operations that have no
 	// search point held (its values 0 where the node holds the point's).
 	noPoint int
@@ -89,11 +93,14 @@ type node struct {
 
 	// The mapping: the model value (shape.Field.Value) this leaf holds, or
 	// the list it is; how it was decided.
-	value    string
-	list     string
-	group    bool // the item of a locations list grouped by institution (findGroup)
-	evidence string
-	guessed  bool
+	value string
+	list  string
+	group bool // the item of a locations list grouped by institution (findGroup)
+	// groupOrder is a grouped list's order of groups when not the
+	// default (matchGroups).
+	groupOrder string
+	evidence   string
+	guessed    bool
 }
 
 func (n *node) isLeaf() bool { return len(n.kids) == 0 && n.typ != "" }
@@ -392,14 +399,18 @@ func onlyNamespaces(e *etree.Element) bool {
 }
 
 // sawXsiType reads the xsi:type="xsd:T" el, an instance of the value k,
-// was written with (a member declared object): T is k's type.
+// was written with (a member declared object): T is k's type; a type of
+// the deployment's own (an XmlInclude'd enum) is kept in k.ownType.
 func (k *node) sawXsiType(el *etree.Element) {
 	for _, a := range el.Attr {
 		if a.Key != "type" || a.NamespaceURI() != nsXSI {
 			continue
 		}
-		if ns, local := resolveQName(el, a.Value); ns == nsXSD && k.xsiType == "" {
+		switch ns, local := resolveQName(el, a.Value); {
+		case ns == nsXSD && k.xsiType == "":
 			k.xsiType, k.typ = local, local
+		case ns != nsXSD && k.ownType == "":
+			k.ownType = local
 		}
 	}
 }

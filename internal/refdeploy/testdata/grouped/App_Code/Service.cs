@@ -2,9 +2,13 @@
 // interface document, typed results in which the searches' locations are
 // grouped by institution: an array of banks (ArrayOfBank), each holding the
 // institution's values and an array of its ATMs found (Atms/Atm), in the
-// order the search found each bank first, its ATMs in the search's order.
-// The institution's values are the bank's, not repeated in each ATM.
+// order the search found each bank first (or, where the appSetting
+// GroupOrder is "name", by the bank's name compared ordinally: the
+// groupedbyname site), its ATMs in the search's order. The institution's
+// values are the bank's, not repeated in each ATM.
+using System;
 using System.Collections.Generic;
+using System.Configuration;
 using System.Linq;
 using System.Web.Services;
 using System.Xml.Serialization;
@@ -82,8 +86,17 @@ namespace AtmGrouped
     public static class Groups
     {
         // ByBank groups list by institution, in the order of each one's
-        // first ATM in list, each bank's ATMs in list's order.
+        // first ATM in list (or by name, ordinally, where the appSetting
+        // GroupOrder says name), each bank's ATMs in list's order.
         public static Bank[] ByBank(List<Record> list)
+        {
+            Bank[] banks = Unordered(list);
+            if (ConfigurationManager.AppSettings["GroupOrder"] == "name")
+                return banks.OrderBy(b => b.Name, StringComparer.Ordinal).ToArray();
+            return banks;
+        }
+
+        static Bank[] Unordered(List<Record> list)
         {
             return list.GroupBy(a => a.InstitutionId).Select(g => {
                 Institution n = Data.InstitutionOf(g.Key);

@@ -3,7 +3,7 @@
 // attributes), decimal values, a nullable object (XmlElement IsNullable,
 // xsi:nil when the result has no search point), a nullable string (xsi:nil
 // when the store's is empty), a string left null when empty (not written),
-// an XmlText holding an int, members declared object holding a string and a
+// an XmlText holding an int, an array of an enum, members declared object holding a string and a
 // short (written with xsi:type), flags with a DefaultValue (an element and
 // an attribute) and one with an XxxSpecified member (left out when false), a class whose one member is an
 // array, a list's item class in another namespace than its list.
@@ -20,6 +20,14 @@ namespace AtmMembers
         [XmlEnum("NL")] NewfoundlandAndLabrador,
         [XmlEnum("QC")] Quebec,
         [XmlEnum("ON")] Ontario,
+    }
+
+    // Tongue is a language code, an array's item: its members' names are
+    // not the codes.
+    public enum Tongue
+    {
+        [XmlEnum("en")] English,
+        [XmlEnum("fr")] French,
     }
 
     // Hit is a location result.
@@ -60,7 +68,7 @@ namespace AtmMembers
         public string Landmark; // null (xsi:nil) when the store's is empty
         public Perks Perks;
         [XmlArrayItem("Lang")]
-        public string[] Langs;
+        public Tongue[] Langs;
     }
 
     // Bank is an institution: its web site null (left out) when empty, its

@@ -79,6 +79,11 @@ namespace AtmMembers
     // Results builds the typed results from the store.
     public static class Results
     {
+        public static Tongue TongueOf(string code)
+        {
+            return code == "fr" ? Tongue.French : Tongue.English;
+        }
+
         public static Region RegionOf(string code)
         {
             switch (code)
@@ -110,7 +115,7 @@ namespace AtmMembers
                     Street = a.Street, Town = a.City, Postal = a.PostalCode, Landmark = a.Landmark == "" ? null : a.Landmark,
                     Perks = new Perks { Deposit = a.Deposits, Hours = (short)a.Hours, DriveUp = a.DriveThru, PinReset = a.PinChange, Audio = a.VoiceGuidance,
                         Visa = a.Visa, Plus = a.Plus, PlusSpecified = a.Plus, MasterCard = a.MasterCard, Cirrus = a.Cirrus },
-                    Langs = a.Languages };
+                    Langs = a.Languages.Select(TongueOf).ToArray() };
             }
             return r;
         }
