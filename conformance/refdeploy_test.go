@@ -44,18 +44,19 @@ func TestMain(m *testing.M) {
 // namespace from the WSDL before any help page; and it compares XML by
 // tree, not by bytes.
 var monoDiffers = map[string]map[string]string{
-	refdeploy.Root:           {},
-	refdeploy.Legacy.Name:    {},
-	refdeploy.DataSets.Name:  {},
-	refdeploy.Attrs.Name:     {},
-	refdeploy.Layered.Name:   {},
-	refdeploy.Nodes.Name:     {},
-	refdeploy.Sets.Name:      {},
-	refdeploy.Spaces.Name:    {},
-	refdeploy.Members.Name:   {},
-	refdeploy.Columns.Name:   {},
-	refdeploy.Grouped.Name:   {},
-	refdeploy.GroupSets.Name: {},
+	refdeploy.Root:               {},
+	refdeploy.Legacy.Name:        {},
+	refdeploy.DataSets.Name:      {},
+	refdeploy.Attrs.Name:         {},
+	refdeploy.Layered.Name:       {},
+	refdeploy.Nodes.Name:         {},
+	refdeploy.Sets.Name:          {},
+	refdeploy.Spaces.Name:        {},
+	refdeploy.Members.Name:       {},
+	refdeploy.Columns.Name:       {},
+	refdeploy.Grouped.Name:       {},
+	refdeploy.GroupSets.Name:     {},
+	refdeploy.GroupSetsFlat.Name: {},
 }
 
 // warmUp waits until a site of the reference deployment answers on both
@@ -81,18 +82,19 @@ func warmUp(base, key string) {
 // siteClass is the service class of each site, which ASMX names the WSDL's
 // service after (the sites' .asmx files).
 var siteClass = map[string]string{
-	refdeploy.Root:           "AtmService",
-	refdeploy.Legacy.Name:    "LegacyService",
-	refdeploy.DataSets.Name:  "DataSetService",
-	refdeploy.Attrs.Name:     "AttrService",
-	refdeploy.Layered.Name:   "Service",
-	refdeploy.Nodes.Name:     "Service",
-	refdeploy.Sets.Name:      "Service",
-	refdeploy.Spaces.Name:    "Service",
-	refdeploy.Members.Name:   "Service",
-	refdeploy.Columns.Name:   "Service",
-	refdeploy.Grouped.Name:   "Service",
-	refdeploy.GroupSets.Name: "Service",
+	refdeploy.Root:               "AtmService",
+	refdeploy.Legacy.Name:        "LegacyService",
+	refdeploy.DataSets.Name:      "DataSetService",
+	refdeploy.Attrs.Name:         "AttrService",
+	refdeploy.Layered.Name:       "Service",
+	refdeploy.Nodes.Name:         "Service",
+	refdeploy.Sets.Name:          "Service",
+	refdeploy.Spaces.Name:        "Service",
+	refdeploy.Members.Name:       "Service",
+	refdeploy.Columns.Name:       "Service",
+	refdeploy.Grouped.Name:       "Service",
+	refdeploy.GroupSets.Name:     "Service",
+	refdeploy.GroupSetsFlat.Name: "Service",
 }
 
 var _ = Describe("the reference ASMX deployments on Mono", Label("selftest", "refdeploy"), func() {
@@ -159,6 +161,8 @@ var _ = Describe("the reference ASMX deployments on Mono", Label("selftest", "re
 			refdeploy.Grouped, map[string]string{"*": "typed: "}),
 		Entry("the groupsets site: DataSets of a Bank table and an Atm table related by the bank's key, nested and not",
 			refdeploy.GroupSets, map[string]string{"*": "DataSet: "}),
+		Entry("the groupsetsflat site: the groupsets site with the searches' relation not nested, the ATM rows after the banks' bank by bank, each naming its bank by its key",
+			refdeploy.GroupSetsFlat, map[string]string{"*": "DataSet: "}),
 	)
 
 	DescribeTable("pass the shape specs of the shape learned from them",

@@ -122,6 +122,12 @@ var (
 	// point: ATM rows inside their bank's row) or not (the lists: ATM rows
 	// after the banks'). It is no Variant.
 	GroupSets = Site{"groupsets", "http://groupsets.atmref.example.org/atmService", "groupsets-key", "ReturnProvinces"}
+	// GroupSetsFlat is the groupsets site with the searches' relation not
+	// nested either: their ATM rows after the banks', bank by bank (each
+	// bank's in the search's order), each naming its bank by its BankId
+	// alone. The groupsets site's code (sameCode), its web.config's
+	// SearchRelation flat. It is no Variant.
+	GroupSetsFlat = Site{"groupsetsflat", GroupSets.Namespace, GroupSets.Key, GroupSets.DataSetOp}
 	// Sites are the sites made ready when a deployment starts.
 	Sites = []Site{Typed, Legacy, DataSets, Attrs}
 	// Variants are the sites of the layout variations beside them: every
@@ -598,7 +604,7 @@ func copySites(dir string) ([]string, error) {
 
 // sameCode names the sites that serve another's code (its App_Code and
 // .asmx files) with a web.config of their own, and that site.
-var sameCode = map[string]string{GroupedByName.Name: Grouped.Name}
+var sameCode = map[string]string{GroupedByName.Name: Grouped.Name, GroupSetsFlat.Name: GroupSets.Name}
 
 // sharedDir holds the sources several sites compile, each its own copy:
 // the store of sharedStoreSites. It is no site itself.
@@ -608,7 +614,7 @@ const sharedDir = "shared"
 // sharedDir (namespace AtmStore): one store of data and searches, and the
 // JSON searches of service-v2.asmx. The legacy site keeps a store of its
 // own, with data of its own: a deployment none of the others resembles.
-var sharedStoreSites = []string{Typed.Name, Attrs.Name, DataSets.Name, Layered.Name, Nodes.Name, Sets.Name, Spaces.Name, Members.Name, Columns.Name, Grouped.Name, GroupedByName.Name, GroupSets.Name}
+var sharedStoreSites = []string{Typed.Name, Attrs.Name, DataSets.Name, Layered.Name, Nodes.Name, Sets.Name, Spaces.Name, Members.Name, Columns.Name, Grouped.Name, GroupedByName.Name, GroupSets.Name, GroupSetsFlat.Name}
 
 // freePorts returns n loopback ports that were free a moment ago.
 func freePorts(n int) ([]int, error) {

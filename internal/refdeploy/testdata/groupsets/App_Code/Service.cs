@@ -6,9 +6,14 @@
 // column), with no other institution value. The searches around a point
 // nest the relation (each bank's ATM rows inside its row); the lists (all
 // ATMs, by institution, by city) do not (the ATM rows follow the banks').
+// With the web.config's SearchRelation "flat" (the groupsetsflat site) the
+// searches do not nest it either: their ATM rows follow the banks', bank
+// by bank (each bank's in the search's order), each naming its bank by
+// its BankId alone.
 // A Lang table is nested in the Atm table by a hidden key.
 using System;
 using System.Collections.Generic;
+using System.Configuration;
 using System.Data;
 using System.Linq;
 using System.Web.Services;
@@ -32,15 +37,15 @@ namespace AtmGroupSets
             Data.CheckKey(strAtmServiceKey);
             double lat, lon;
             if (!Data.Geocode(strAddress, strCity, strProvince, strPostalCode, out lat, out lon))
-                return Sets.ByBank(new List<Record>(), true);
-            return Sets.ByBank(Data.Near(lat, lon, bytRadius), true);
+                return Sets.Search(new List<Record>());
+            return Sets.Search(Data.Near(lat, lon, bytRadius));
         }
 
         [WebMethod]
         public DataSet ReturnAtmSearchByCoordinates(string strAtmServiceKey, string strPostalCode, double dblLatitude, double dblLongitude, byte bytRadius)
         {
             Data.CheckKey(strAtmServiceKey);
-            return Sets.ByBank(Data.Near(dblLatitude, dblLongitude, bytRadius), true);
+            return Sets.Search(Data.Near(dblLatitude, dblLongitude, bytRadius));
         }
 
         [WebMethod]
@@ -49,8 +54,8 @@ namespace AtmGroupSets
             Data.CheckKey(strAtmServiceKey);
             double lat, lon;
             if (!Data.Geocode(strAddress, strCity, strProvince, strPostalCode, out lat, out lon))
-                return Sets.ByBank(new List<Record>(), true);
-            return Sets.ByBank(Data.Near(lat, lon, bytRadius).Take(Math.Max(0, intMaximumAtms)).ToList(), true);
+                return Sets.Search(new List<Record>());
+            return Sets.Search(Data.Near(lat, lon, bytRadius).Take(Math.Max(0, intMaximumAtms)).ToList());
         }
 
         [WebMethod]
@@ -85,6 +90,17 @@ namespace AtmGroupSets
     // Sets builds the service's DataSets from the store.
     public static class Sets
     {
+        // Search is the DataSet of a search around a point: the relation
+        // nested, or (SearchRelation "flat") not, the ATM rows then
+        // written bank by bank, the banks in the order of their first
+        // ATM in the search (LINQ's GroupBy).
+        public static DataSet Search(List<Record> list)
+        {
+            if (ConfigurationManager.AppSettings["SearchRelation"] != "flat")
+                return ByBank(list, true);
+            return ByBank(list.GroupBy(a => a.InstitutionId).SelectMany(g => g).ToList(), false);
+        }
+
         // ByBank is the DataSet of a location list grouped by institution:
         // nested ("Nearby", the searches around a point) or not ("Branches").
         public static DataSet ByBank(List<Record> list, bool nested)
