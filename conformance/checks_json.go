@@ -204,7 +204,7 @@ func checkJSONMatchesXML(s *Session, op string) error {
 	if grouped(xv) {
 		// Locations grouped (by institution): each group's in the JSON
 		// answer's order, the groups one after another.
-		if f := groupOrder(op, jl, xl, xv); f != nil {
+		if f := groupOrder(op, jl, xl, xv, related); f != nil {
 			f.Exchanges = []*Exchange{jx, r.X}
 			return f
 		}
@@ -414,15 +414,15 @@ func allZero(jl []map[string]any, field string) bool {
 // each group's locations in the order of the JSON answer jl: a deployment
 // that groups its results keeps the search's order within a group. It
 // returns nil or the first location out of order.
-func groupOrder(op string, jl []map[string]any, xl []*etree.Element, xv [][]leaf) *Failure {
+func groupOrder(op string, jl []map[string]any, xl []*etree.Element, xv [][]leaf, rel *relations) *Failure {
 	perm := alignByID(jl, xv)
 	at := make([]int, len(xl)) // the JSON position of each XML location
 	for i, j := range perm {
 		at[j] = i
 	}
-	last := map[*etree.Element]int{}
+	last := map[string]int{}
 	for j, e := range xl {
-		g := e.Parent()
+		g := groupOf(e, rel)
 		if p, ok := last[g]; ok && at[j] < p {
 			id, _ := jsonField(jl[at[j]], "id")
 			return &Failure{
@@ -434,4 +434,19 @@ func groupOrder(op string, jl []map[string]any, xl []*etree.Element, xv [][]leaf
 		last[g] = at[j]
 	}
 	return nil
+}
+
+// groupOf names the group of location node loc: its parent element (a
+// bank holding its ATMs, a Bank row its nested Atm rows) and the rows a
+// DataSet's relation that is not nested names as its parents (the Bank
+// row an Atm row names by its BankId, all the ATM rows children of the
+// DataSet's element), as groupLeaves reads the group's values.
+func groupOf(loc *etree.Element, rel *relations) string {
+	g := fmt.Sprintf("%p", loc.Parent())
+	if rel != nil {
+		for _, p := range rel.parents[loc] {
+			g += fmt.Sprintf(" %p", p)
+		}
+	}
+	return g
 }

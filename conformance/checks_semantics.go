@@ -122,7 +122,9 @@ func checkMaximum(s *Session, note Notef) error {
 // out of the XML, so the head is read from the JSON answer of the search
 // without a maximum. The locations ll of the search with a maximum (their
 // values lv) are its first ones, each the same location node as the one
-// of its id in al, the search without a maximum.
+// of its id in al, the search without a maximum, a DataSet row's
+// numbering aside (diffRows): grouping moves a row, and the search with a
+// maximum numbers fewer.
 func groupedMaximum(s *Session, f *Facts, lim, all *resultNode, ll, al []*etree.Element, lv [][]leaf) error {
 	jx, jl, err := s.jsonQuery(opByAddress, f.Values(opByAddress))
 	if err != nil {
@@ -148,7 +150,7 @@ func groupedMaximum(s *Session, f *Facts, lim, all *resultNode, ll, al []*etree.
 		if a == nil {
 			return &Failure{What: "ReturnAtmSearchByAddressWithMaximum: location id " + got, Expected: "the same location node in the search without a maximum", Got: "no location node of that id there", Exchanges: []*Exchange{lim.X, all.X}}
 		}
-		if d := diffElements(a, ll[j]); d != "" {
+		if d := diffRows(a, ll[j]); d != "" {
 			return &Failure{What: "ReturnAtmSearchByAddressWithMaximum: location id " + got, Expected: "the same location node as the search without a maximum", Got: "they differ " + d, Exchanges: []*Exchange{lim.X, all.X}}
 		}
 	}

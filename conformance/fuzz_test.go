@@ -266,7 +266,7 @@ func FuzzJSONAnswer(f *testing.F) {
 			}
 			seen[j] = true
 		}
-		if f := groupOrder(opByCoords, jl, xl, xv); f != nil {
+		if f := groupOrder(opByCoords, jl, xl, xv, rel); f != nil {
 			checkFailureText(t, f)
 		}
 	})

@@ -353,6 +353,47 @@ var _ = Describe("the reference ASMX deployments on Mono", Label("selftest", "re
 		},
 		Entry("typed: the bank element holding its ATMs", refdeploy.Grouped, "../Bank/@id"),
 		Entry("DataSet: the Bank row holding its ATM rows (nested)", refdeploy.GroupSets, "../Bank/Id"),
+		Entry("DataSet: the Bank row its ATM rows name by its key (not nested)", refdeploy.GroupSetsFlat, "../Bank/Id"),
+	)
+
+	DescribeTable("fails a DataSet site's grouped answers when a proxy swaps two ATM rows of one bank",
+		func(site refdeploy.Site) {
+			// Within a bank the ATM rows keep the search's order (the
+			// JSON answer's): swapped, the second comes before the first
+			// in its group, be the group the Bank row holding them
+			// (nested) or the one they name by its key (not nested,
+			// every row a child of the DataSet's element).
+			d := refdeploy.Shared(GinkgoTB())
+			d.Warm(site)
+			base := d.SiteURL(site.Name)
+			warmUp(base, site.Key)
+			cfg := Config{Key: site.Key, Namespace: site.Namespace}
+			rowRE := regexp.MustCompile(`(?s)<Atm [^>]*>.*?</Atm>`)
+			bankRE := regexp.MustCompile(`<BankId>[^<]*</BankId>`)
+			swapped := 0
+			bad := failed(checkWith(rewriteGET(base, func(b []byte) []byte {
+				rows := rowRE.FindAllIndex(b, -1)
+				for i := 0; i+1 < len(rows); i++ {
+					r1, r2 := b[rows[i][0]:rows[i][1]], b[rows[i+1][0]:rows[i+1][1]]
+					if k := bankRE.Find(r1); k != nil && bytes.Equal(k, bankRE.Find(r2)) {
+						swapped++
+						out := append([]byte{}, b[:rows[i][0]]...)
+						out = append(out, r2...)
+						out = append(out, b[rows[i][1]:rows[i+1][0]]...)
+						out = append(out, r1...)
+						return append(out, b[rows[i+1][1]:]...)
+					}
+				}
+				return b
+			}), cfg, nil, "json/*/*"))
+			Expect(swapped).To(BeNumerically(">", 0), "an answer with two ATM rows of one bank")
+			for _, op := range []string{opByAddress, opByCoords} {
+				Expect(bad).To(HaveKeyWithValue("json/"+op+"/matches-xml", ContainSubstring("in its group")))
+			}
+			Expect(bad).To(HaveLen(2))
+		},
+		Entry("nested: the Bank row holds them", refdeploy.GroupSets),
+		Entry("not nested: they name the Bank row by its key", refdeploy.GroupSetsFlat),
 	)
 
 	It("fails the typed site's answers when a proxy moves its GET roots out of the service namespace", func() {

@@ -235,6 +235,27 @@ func diffElements(a, b *etree.Element) string {
 	return diffAt(diffTree(a, b))
 }
 
+// diffRows is diffElements for rows of DataSets that number them
+// differently: the rows' bookkeeping attributes (diffgr:id,
+// msdata:rowOrder, a hidden column's msdata:hidden…, an AutoIncrement key
+// numbering the rows) are left out, on every level. A grouped result
+// writes a location's row at another position in each answer.
+func diffRows(a, b *etree.Element) string {
+	return diffAt(diffTreeBy(a, b, rowAttrs))
+}
+
+// rowAttrs is attrs without the attributes of the diffgram and msdata
+// namespaces.
+func rowAttrs(e *etree.Element) []string {
+	var out []string
+	for _, a := range attrs(e) {
+		if !strings.HasPrefix(a, "{"+diffgramNS+"}") && !strings.HasPrefix(a, "{"+msdataNS+"}") {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // diffContent is diffElements for the content of two wrappers: their
 // attributes, text and children, whatever the wrappers are named (the
 // <OpResult> of SOAP and the root of a typed GET/POST result).
@@ -267,20 +288,30 @@ func nsText(ns string) string {
 // diffTree compares two trees; on a difference it returns the path to it
 // (built only then, so equal trees cost no formatting) and what differs.
 func diffTree(a, b *etree.Element) ([]string, string) {
+	return diffTreeBy(a, b, attrs)
+}
+
+// diffTreeBy is diffTree comparing the attributes attrsOf lists.
+func diffTreeBy(a, b *etree.Element, attrsOf func(*etree.Element) []string) ([]string, string) {
 	if a.Tag != b.Tag {
 		return []string{a.Tag}, fmt.Sprintf("element %s vs %s", nameOf(a), nameOf(b))
 	}
 	if sa, sb := a.NamespaceURI(), b.NamespaceURI(); sa != sb {
 		return []string{a.Tag}, fmt.Sprintf("element %s in namespace %s vs %s", a.Tag, nsText(sa), nsText(sb))
 	}
-	return diffInside(a, b)
+	return diffInsideBy(a, b, attrsOf)
 }
 
 // diffInside compares the attributes, text and children of a and b.
 func diffInside(a, b *etree.Element) ([]string, string) {
+	return diffInsideBy(a, b, attrs)
+}
+
+// diffInsideBy is diffInside comparing the attributes attrsOf lists.
+func diffInsideBy(a, b *etree.Element, attrsOf func(*etree.Element) []string) ([]string, string) {
 	here := []string{a.Tag}
 	if len(a.Attr) > 0 || len(b.Attr) > 0 {
-		if aa, ab := attrs(a), attrs(b); strings.Join(aa, "\x00") != strings.Join(ab, "\x00") {
+		if aa, ab := attrsOf(a), attrsOf(b); strings.Join(aa, "\x00") != strings.Join(ab, "\x00") {
 			return here, fmt.Sprintf("attributes %q vs %q", aa, ab)
 		}
 	}
@@ -293,7 +324,7 @@ func diffInside(a, b *etree.Element) ([]string, string) {
 		return here, fmt.Sprintf("text %q vs %q", ta, tb)
 	}
 	for i := 0; i < len(ca) && i < len(cb); i++ {
-		if where, what := diffTree(ca[i], cb[i]); what != "" {
+		if where, what := diffTreeBy(ca[i], cb[i], attrsOf); what != "" {
 			where[0] = fmt.Sprintf("%s[%d]", where[0], i+1)
 			return append(here, where...), what
 		}
