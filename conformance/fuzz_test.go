@@ -204,7 +204,8 @@ func FuzzJSONAnswer(f *testing.F) {
 		f.Add(500, []byte(b), []byte(b))
 	}
 	// Locations grouped by institution, typed and in a DataSet (the
-	// reference deployment's grouped and groupsets sites, on Mono).
+	// reference deployment's grouped and groupsets sites, on Mono, and
+	// its groupsetsflat site's below).
 	for _, site := range []string{"grouped", "groupsets"} {
 		dir := filepath.Join("..", "shape", "learn", "testdata", site)
 		j, err := os.ReadFile(filepath.Join(dir, "coords1-json.json"))
@@ -217,6 +218,17 @@ func FuzzJSONAnswer(f *testing.F) {
 		}
 		f.Add(200, j, x)
 	}
+	// The groupsetsflat site's: the Atm rows after the Bank rows, bank by
+	// bank, each naming its bank by its key (a relation not nested).
+	j, err := os.ReadFile(filepath.Join("testdata", "groupsetsflat", "coords-json.json"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	x, err := os.ReadFile(filepath.Join("testdata", "groupsetsflat", "coords-get.xml"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(200, j, x)
 	f.Fuzz(func(t *testing.T, status int, body, xmlBody []byte) {
 		x := &Exchange{
 			Request: Request{Binding: JSON, Op: opByCoords}, Status: status, key: fuzzKey,
