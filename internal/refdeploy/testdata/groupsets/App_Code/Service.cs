@@ -93,12 +93,14 @@ namespace AtmGroupSets
         // Search is the DataSet of a search around a point: the relation
         // nested, or (SearchRelation "flat") not, the ATM rows then
         // written bank by bank, the banks in the order of their first
-        // ATM in the search (LINQ's GroupBy).
+        // ATM in the search (LINQ's GroupBy); named Nearby either way.
         public static DataSet Search(List<Record> list)
         {
             if (ConfigurationManager.AppSettings["SearchRelation"] != "flat")
                 return ByBank(list, true);
-            return ByBank(list.GroupBy(a => a.InstitutionId).SelectMany(g => g).ToList(), false);
+            DataSet ds = ByBank(list.GroupBy(a => a.InstitutionId).SelectMany(g => g).ToList(), false);
+            ds.DataSetName = "Nearby";
+            return ds;
         }
 
         // ByBank is the DataSet of a location list grouped by institution:
