@@ -153,6 +153,11 @@ func (s *scrubber) sweepEscaped(text string) string {
 			keys = append(keys, v)
 		}
 	}
+	// And the residues (formsOf): a run that holds one value's rest,
+	// another swept from it, written with escapes (s3cr3t%2dREDACTED).
+	// The runs of all of them are replaced in one pass, those that
+	// overlap as one.
+	keys = append(keys, s.residues(minSweepLen)...)
 	out, n := redact.ReplaceEscaped(text, s.ph, keys...)
 	s.n += n
 	out, n = redact.ReplaceJSONEscaped(out, s.ph, keys...)
