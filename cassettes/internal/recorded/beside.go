@@ -154,10 +154,13 @@ func (s *scrubber) sweepEscaped(text string) string {
 		}
 	}
 	// And the residues (formsOf): a run that holds one value's rest,
-	// another swept from it, written with escapes (s3cr3t%2dREDACTED).
-	// The runs of all of them are replaced in one pass, those that
+	// another swept from it, written with escapes (s3cr3t%2dREDACTED);
+	// only a text holding ph, which a sweep writes as it is, may hold
+	// one. The runs of all of them are replaced in one pass, those that
 	// overlap as one.
-	keys = append(keys, s.residues(minSweepLen)...)
+	if strings.Contains(text, s.ph) {
+		keys = append(keys, s.residues(minSweepLen)...)
+	}
 	out, n := redact.ReplaceEscaped(text, s.ph, keys...)
 	s.n += n
 	out, n = redact.ReplaceJSONEscaped(out, s.ph, keys...)
