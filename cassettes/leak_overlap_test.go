@@ -27,7 +27,8 @@ import (
 // before the key's first 200 call as in that call: the key was swept
 // first, the secret then no longer matched, and its rest stayed in the
 // file (and conversely). No part of either reaches the file but as the
-// mask.
+// mask; nor does the spool beside it, where the first interaction was
+// saved before the key's call.
 func TestRecorderSweepsKeysAndSecretsTogether(t *testing.T) {
 	t.Parallel()
 	// Each fragment is in the key or a secret and nowhere else.
@@ -37,10 +38,13 @@ func TestRecorderSweepsKeysAndSecretsTogether(t *testing.T) {
 		key     string
 		secrets []string
 		seg     string // the path's last segment before the key's call
+		saved   bool   // that call saved before the key's
 	}{
-		{"the secret holds the key", "s3cr3t-KEY-4242", []string{"s3cr3t-KEY-4242-partner9", "Key s3cr3t-KEY-4242"}, "s3cr3t-KEY-4242"},
-		{"the key holds the secret", "s3cr3t-KEY-4242-partner9", []string{"KEY-4242"}, "s3cr3t-KEY-4242-partner9"},
-		{"they overlap", "s3cr3t-KEY-4242", []string{"KEY-4242-partner9"}, "s3cr3t-KEY-4242-partner9"},
+		{"the secret holds the key", "s3cr3t-KEY-4242", []string{"s3cr3t-KEY-4242-partner9", "Key s3cr3t-KEY-4242"}, "s3cr3t-KEY-4242", false},
+		{"the key holds the secret", "s3cr3t-KEY-4242-partner9", []string{"KEY-4242"}, "s3cr3t-KEY-4242-partner9", false},
+		{"the key holds the secret, saved first", "s3cr3t-KEY-4242-partner9", []string{"KEY-4242"}, "s3cr3t-KEY-4242-partner9", true},
+		{"they overlap", "s3cr3t-KEY-4242", []string{"KEY-4242-partner9"}, "s3cr3t-KEY-4242-partner9", false},
+		{"they overlap, saved first", "s3cr3t-KEY-4242", []string{"KEY-4242-partner9"}, "s3cr3t-KEY-4242-partner9", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -76,10 +80,15 @@ func TestRecorderSweepsKeysAndSecretsTogether(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, u := range []string{
+			for n, u := range []string{
 				up.URL + asmx.ServicePath + "/" + url.PathEscape(tc.seg), // before the key's 200 call
 				up.URL + asmx.ServicePath + "/" + asmx.OpReturnProvinces + "?strAtmServiceKey=" + url.QueryEscape(tc.key),
 			} {
+				if n == 1 && tc.saved {
+					if err := rec.Save(); err != nil { // swept from the spool
+						t.Fatal(err)
+					}
+				}
 				req, err := http.NewRequest(http.MethodGet, u, nil)
 				if err != nil {
 					t.Fatal(err)
@@ -103,9 +112,19 @@ func TestRecorderSweepsKeysAndSecretsTogether(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, f := range fragments {
-				if strings.Contains(string(b), f) {
-					t.Errorf("the cassette holds %q, a part of the key or a secret:\n%s", f, b)
+			others, err := filepath.Glob(filepath.Join(filepath.Dir(file), ".*"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, o := range append(others, file) {
+				b, err := os.ReadFile(o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, f := range fragments {
+					if strings.Contains(string(b), f) {
+						t.Errorf("%s holds %q, a part of the key or a secret:\n%s", filepath.Base(o), f, b)
+					}
 				}
 			}
 			if !strings.Contains(string(b), "200 OK "+cassettes.Placeholder) {

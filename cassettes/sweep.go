@@ -125,7 +125,7 @@ func (r *Recorder) resweep(resweeps []resweep) {
 			}
 		}
 		if mayHold == nil || len(keys) != n {
-			mayHold = recorded.ItemFilter(r.withSecrets(keys)...)
+			mayHold = recorded.ItemFilterWith(r.cfg.secrets, keys...)
 		}
 		if r.encoded.empty(j) {
 			continue

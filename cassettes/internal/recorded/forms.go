@@ -111,21 +111,35 @@ func (s *scrubber) residues(least int) []string {
 			if a == b {
 				continue
 			}
-			if len(b) < len(a) && strings.Contains(a, b) {
-				add(strings.ReplaceAll(a, b, s.ph))
-				all = strings.ReplaceAll(all, b, s.ph)
+			for _, r := range residuesOf(a, b, s.ph) {
+				add(r)
 			}
-			// a's end is b's start: a text holding a[:len(a)-k]+b
-			// swept of a leaves ph+b[k:], swept of b a[:len(a)-k]+ph.
-			for k := 1; k < min(len(a), len(b)); k++ {
-				if strings.HasSuffix(a, b[:k]) {
-					add(s.ph + b[k:])
-					add(a[:len(a)-k] + s.ph)
-				}
+			if len(b) < len(a) && strings.Contains(a, b) {
+				all = strings.ReplaceAll(all, b, s.ph)
 			}
 		}
 		if all != a {
 			add(all)
+		}
+	}
+	return out
+}
+
+// residuesOf returns what sweeping b by ph leaves of a text holding a
+// (with b, where they overlap): a with b replaced, where a holds b;
+// a[:len(a)-k]+ph, where a's last k bytes are b's first (a text
+// a[:len(a)-k]+b); ph+a[k:], where b's last k bytes are a's first.
+func residuesOf(a, b, ph string) []string {
+	var out []string
+	if len(b) < len(a) && strings.Contains(a, b) {
+		out = append(out, strings.ReplaceAll(a, b, ph))
+	}
+	for k := 1; k < min(len(a), len(b)); k++ {
+		if strings.HasSuffix(a, b[:k]) {
+			out = append(out, a[:len(a)-k]+ph)
+		}
+		if strings.HasSuffix(b, a[:k]) {
+			out = append(out, ph+a[k:])
 		}
 	}
 	return out
