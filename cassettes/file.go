@@ -94,7 +94,7 @@ func ScrubCassetteContext(ctx context.Context, path string, check bool, headers 
 				return fmt.Errorf("%w: %s: interaction %s: %w", ErrInvalidCassette, FilePath(path), names[pos], err)
 			}
 		}
-		r.Replaced, r.Interactions, r.Rejections = scrubList(ctx, list, headers...)
+		r.Replaced, r.Interactions, r.Rejections = scrubList(ctx, list, nil, headers...)
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("scrub cassette %s: %w", path, err) // nothing written
 		}
@@ -120,7 +120,7 @@ func ScrubCassetteContext(ctx context.Context, path string, check bool, headers 
 // held any, and of those marked as key rejections. Interactions already
 // scrubbed keep their marks.
 func ScrubList(list []*cassette.Interaction, headers ...string) (replaced, interactions, rejections int) {
-	return scrubList(context.Background(), list, headers...)
+	return scrubList(context.Background(), list, nil, headers...)
 }
 
 // crossKeys bounds the keys ScrubList sweeps from every interaction of a
@@ -139,8 +139,10 @@ func addKeys(keys, more []string) []string {
 }
 
 // scrubList is ScrubList that stops at the next interaction once ctx is
-// done (the caller checks ctx).
-func scrubList(ctx context.Context, list []*cassette.Interaction, headers ...string) (replaced, interactions, rejections int) {
+// done (the caller checks ctx), and sweeps secrets (WithSecrets' values)
+// from every interaction with the keys found, in one sweep: a secret
+// holding a key, or a key holding one, is swept whole.
+func scrubList(ctx context.Context, list []*cassette.Interaction, secrets []string, headers ...string) (replaced, interactions, rejections int) {
 	marks := markRejections(list)
 	held := make([]bool, len(list))
 	var found, refused []string
@@ -166,7 +168,7 @@ func scrubList(ctx context.Context, list []*cassette.Interaction, headers ...str
 		}
 	}
 	// The keys answered 200 first: many wrong keys would crowd them out.
-	found = addKeys(found, refused)
+	found = append(addKeys(found, refused), secrets...)
 	for j, i := range list {
 		if len(found) == 0 || ctx.Err() != nil {
 			break

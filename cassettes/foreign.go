@@ -2,6 +2,7 @@ package cassettes
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -62,12 +63,9 @@ func (r *Recorder) scrubLoaded(list []*cassette.Interaction) error {
 			return fmt.Errorf("%w: %s: interaction %s: %w", ErrInvalidCassette, r.path, names[pos], err)
 		}
 	}
-	n, in, _ := ScrubList(list, r.cfg.scrubHeaders...)
-	for _, i := range list { // WithSecrets' values, recorded before they were named
-		if m := recorded.SweepInteraction(i, Placeholder, r.cfg.secrets...); m > 0 {
-			n, in = n+m, in+1
-		}
-	}
+	// WithSecrets' values too, recorded before they were named: swept
+	// with the keys, so that one holding the other is swept whole.
+	n, in, _ := scrubList(context.Background(), list, r.cfg.secrets, r.cfg.scrubHeaders...)
 	if n > 0 {
 		r.log.Warn("the cassette held keys: they are written scrubbed with what is recorded", "cassette", r.path, "values", n, "interactions", in)
 	}

@@ -245,7 +245,7 @@ func LoadIndexContext(ctx context.Context, paths []string, opts ...IndexOption) 
 				return nil, fmt.Errorf("%w: %s: interaction %s: %w", ErrInvalidCassette, f, names[pos], err)
 			}
 		}
-		scrubList(ctx, list)
+		scrubList(ctx, list, nil)
 		var fp filePages
 		var calls []*rendition // the file's answers to calls, for their namespace
 		for pos, i := range list {

@@ -157,8 +157,15 @@ func WithScrubHeaders(names ...string) Option {
 // headers and URLs, in the forms the key sweep finds: as they are,
 // percent-encoded, XML- or JSON-escaped), as it sweeps the service key:
 // the credentials its transport adds below it (atmkit record's secret
-// --header values), which a gateway may echo in an answer. Empty values
-// are ignored. They stay in memory only.
+// --header values), which a gateway may echo in an answer. They are swept
+// together with the keys, the longest first, and then what sweeping one
+// leaves of another that holds or overlaps it: a value holding the
+// service key ("Key K", "K-partner9") is replaced whole, as is a key
+// holding one, whichever the Recorder noted first. A value shorter than
+// 4 bytes is not swept (as a key is not: so short a value would match
+// ordinary text, a status code or a word of an answer, and mangle the
+// recording); name its header with WithScrubHeaders to have it replaced
+// there whole. Empty values are ignored. They stay in memory only.
 func WithSecrets(values ...string) Option {
 	return func(c *config) {
 		for _, v := range values {

@@ -449,12 +449,12 @@ func (r *Recorder) afterCapture(i *cassette.Interaction) error {
 	key := r.keys.hash(i) // before scrubbing: the key itself, salted and hashed
 	_, found := recorded.ScrubFound(i, Placeholder)
 	scrubHeaders(i, r.cfg.scrubHeaders)
+	noted := found
 	if i.Response.Code != http.StatusOK {
-		found = nil // a key refused, or a call that failed, is not noted: many wrong keys would crowd out the right ones
+		noted = nil // a key refused, or a call that failed, is not noted: many wrong keys would crowd out the right ones
 	}
-	swept, earlier := r.sweptKeys(found)
-	recorded.SweepInteraction(i, Placeholder, swept...)
-	recorded.SweepInteraction(i, Placeholder, r.cfg.secrets...)
+	swept, earlier := r.sweptKeys(noted)
+	recorded.SweepInteraction(i, Placeholder, r.withSecrets(found, swept)...)
 	i.Request.RemoteAddr = "" // the caller's address changes every run: noise in a review
 	recorded.DropTiming(i)
 	r.noteHooked(info, i)
@@ -552,18 +552,18 @@ func (r *Recorder) join(cp *cassette.Interaction, key string, nswept int) (bool,
 	if hooked { // a hook may have written a key back; scrubbed before otherwise
 		_, found := recorded.ScrubFound(cp, Placeholder)
 		scrubHeaders(cp, r.cfg.scrubHeaders)
+		noted := found
 		if cp.Response.Code != http.StatusOK {
-			found = nil
+			noted = nil
 		}
-		swept, _ := r.sweptKeys(found) // earlier ones: this interaction joins, and a save follows
-		recorded.SweepInteraction(cp, Placeholder, swept...)
-		recorded.SweepInteraction(cp, Placeholder, r.cfg.secrets...)
+		swept, _ := r.sweptKeys(noted) // earlier ones: this interaction joins, and a save follows
+		recorded.SweepInteraction(cp, Placeholder, r.withSecrets(found, swept)...)
 		nswept = len(swept)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if len(r.swept) > nswept {
-		recorded.SweepInteraction(cp, Placeholder, r.swept[nswept:]...)
+		recorded.SweepInteraction(cp, Placeholder, r.withSecrets(r.swept[nswept:])...)
 	}
 	cp.ID = r.takeID()
 	if r.keys.add(key, cp.Response.Code) {

@@ -35,7 +35,7 @@ func (r *Recorder) sweptKeys(found []string) (swept []string, earlier bool) {
 		first := r.n - len(r.pending)
 		for j, p := range r.pending {
 			cp := ownCopy(p) // a hook may hold p
-			if recorded.SweepInteraction(cp, Placeholder, k) > 0 {
+			if recorded.SweepInteraction(cp, Placeholder, r.withSecrets([]string{k})...) > 0 {
 				r.pendingBytes += len(cp.Request.Body) + len(cp.Response.Body) - len(p.Request.Body) - len(p.Response.Body)
 				r.pending[j] = cp
 				r.seeSwept(cp)
@@ -125,7 +125,7 @@ func (r *Recorder) resweep(resweeps []resweep) {
 			}
 		}
 		if mayHold == nil || len(keys) != n {
-			mayHold = recorded.ItemFilter(keys...)
+			mayHold = recorded.ItemFilterWith(r.cfg.secrets, keys...)
 		}
 		if r.encoded.empty(j) {
 			continue
@@ -150,7 +150,7 @@ func (r *Recorder) resweepItem(j int, keys []string, mayHold func([]byte) bool) 
 	if err != nil {
 		return fmt.Errorf("the interaction at position %d (from 0): %w", j, err)
 	}
-	if recorded.SweepInteraction(i, Placeholder, keys...) == 0 {
+	if recorded.SweepInteraction(i, Placeholder, r.withSecrets(keys)...) == 0 {
 		return nil
 	}
 	r.mu.Lock()
@@ -162,4 +162,18 @@ func (r *Recorder) resweepItem(j int, keys []string, mayHold func([]byte) bool) 
 	}
 	r.encoded.set(j, enc)
 	return nil
+}
+
+// withSecrets returns the keys of lists and the WithSecrets values, to be
+// swept together: a secret holding a key ("Key K", K-partner9), or a key
+// holding one, is swept whole whichever a sweep meets first, this one or
+// an earlier one (recorded.SweepInteraction sweeps what one leaves of the
+// other). Swept apart, the one swept first left the other's rest in the
+// cassette.
+func (r *Recorder) withSecrets(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return append(out, r.cfg.secrets...)
 }

@@ -153,6 +153,14 @@ func (s *scrubber) sweepEscaped(text string) string {
 			keys = append(keys, v)
 		}
 	}
+	// And the residues (formsOf): a run that holds one value's rest,
+	// another swept from it, written with escapes (s3cr3t%2dREDACTED);
+	// only a text holding ph, which a sweep writes as it is, may hold
+	// one. The runs of all of them are replaced in one pass, those that
+	// overlap as one.
+	if strings.Contains(text, s.ph) {
+		keys = append(keys, s.residues(minSweepLen)...)
+	}
 	out, n := redact.ReplaceEscaped(text, s.ph, keys...)
 	s.n += n
 	out, n = redact.ReplaceJSONEscaped(out, s.ph, keys...)
@@ -176,13 +184,44 @@ func (s *scrubber) sweepEscaped(text string) string {
 // passes; a form without such a run (a key of characters beyond
 // ASCII alone) makes every item pass.
 func ItemFilter(values ...string) func(item []byte) bool {
+	return ItemFilterWith(nil, values...)
+}
+
+// ItemFilterWith is ItemFilter for keys swept together with secrets,
+// which the items were swept of as they joined: an item passes if it may
+// hold a form of one of keys, or what sweeping a secret left of a key
+// holding or overlapping it (residuesOf: s3cr3t-REDACTED, its key's
+// runs beside the placeholder). The secrets' own forms, gone from the
+// items, do not make one pass.
+func ItemFilterWith(secrets []string, keys ...string) func(item []byte) bool {
 	s := &scrubber{ph: Placeholder}
-	for _, v := range values {
+	for _, v := range keys {
 		s.note(v)
 	}
+	forms := s.forms()
+	// The residues, and their runs outside the placeholder (which most
+	// items hold), for the escaped forms.
+	var residues []string
+	for k := range s.found {
+		for _, b := range secrets {
+			if len(k) < minSweepLen || len(b) < minSweepLen || k == b {
+				continue
+			}
+			for _, r := range residuesOf(k, b, Placeholder) {
+				residues = append(residues, strings.ReplaceAll(r, Placeholder, " "))
+				forms = append(forms, formsOfValue(r)...)
+			}
+		}
+	}
 	var runs [][]byte
-	for _, f := range s.forms() {
-		run := longestPlainRun(f)
+	for _, f := range forms {
+		if len(f) < minSweepLen {
+			continue
+		}
+		run := longestPlainRun(strings.ReplaceAll(f, Placeholder, " "))
+		if run == "" {
+			run = longestPlainRun(f)
+		}
 		if run == "" {
 			return func([]byte) bool { return true }
 		}
@@ -200,9 +239,11 @@ func ItemFilter(values ...string) func(item []byte) bool {
 	var escRuns [][]byte
 	anyEscape := false
 	for v := range s.found {
-		if len(v) < minSweepLen {
-			continue
+		if len(v) >= minSweepLen {
+			residues = append(residues, v)
 		}
+	}
+	for _, v := range residues {
 		alnum := alnumRuns(v)
 		for _, run := range alnum {
 			escRuns = append(escRuns, []byte(run))

@@ -25,8 +25,11 @@ func MarkKey(i *cassette.Interaction, ph string) {
 }
 
 // Sweep replaces every literal occurrence of values (in each encoding they
-// may appear in) in an answer's body, headers and trailers by ph, whatever
-// the answer echoes, and the credential headers.
+// may appear in, and written with other escapes: sweepEscaped) in an
+// answer's body, headers, trailers and status line by ph, whatever the
+// answer echoes, and the credential headers. The values are swept
+// together, the longest first, then what one leaves of another that holds
+// or overlaps it (formsOf): a secret holding the key is swept whole.
 func Sweep(r *cassette.Response, ph string, values ...string) {
 	s := &scrubber{ph: ph}
 	for _, v := range values {
@@ -34,12 +37,25 @@ func Sweep(r *cassette.Response, ph string, values ...string) {
 			s.note(v)
 		}
 	}
-	for _, form := range s.forms() {
-		r.Body = inText(r.Body, HeaderValue(r.Headers, "Content-Type"), func(b string) string { return s.sweep(b, form) })
+	if len(s.found) > 0 {
+		ct := HeaderValue(r.Headers, "Content-Type")
+		for _, form := range s.forms() {
+			r.Body = inText(r.Body, ct, func(b string) string { return s.sweep(b, form) })
+			r.Status = s.sweep(r.Status, form) // a gateway's reason phrase may quote what it refused
+			for _, h := range []http.Header{r.Headers, r.Trailer} {
+				for _, vs := range h {
+					for j := range vs {
+						vs[j] = s.sweep(vs[j], form)
+					}
+				}
+			}
+		}
+		r.Body = inText(r.Body, ct, s.sweepEscaped)
+		r.Status = s.sweepEscaped(r.Status)
 		for _, h := range []http.Header{r.Headers, r.Trailer} {
 			for _, vs := range h {
 				for j := range vs {
-					vs[j] = s.sweep(vs[j], form)
+					vs[j] = s.sweepEscaped(vs[j])
 				}
 			}
 		}

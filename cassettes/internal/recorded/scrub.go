@@ -1,7 +1,6 @@
 package recorded
 
 import (
-	"encoding/json"
 	"encoding/xml"
 	"net/http"
 	"net/url"
@@ -205,49 +204,6 @@ func (s *scrubber) sweepAll(b, contentType string) string {
 		b = inText(b, contentType, func(b string) string { return s.sweep(b, form) })
 	}
 	return b
-}
-
-// forms returns the found values in every encoding they may appear in:
-// raw, URL-encoded, XML-escaped, JSON-escaped, and those of a value beyond
-// ASCII (redact.Forms: %uXXXX escapes, ISO-8859-1 and windows-1252 bytes,
-// ASP.NET's HtmlEncode, character references), longest first. Short ones
-// are left out.
-func (s *scrubber) forms() []string { return s.formsOf(minSweepLen) }
-
-// formsOf is forms with the forms shorter than least left out.
-func (s *scrubber) formsOf(least int) []string {
-	seen := map[string]bool{}
-	var out []string
-	add := func(v string) {
-		if len(v) >= least && !isPlaceholder(v) && !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
-	}
-	for v := range s.found {
-		for _, f := range redact.Forms(v) { // a key beyond ASCII: %u, Latin-1, &#233;, …
-			add(f)
-		}
-		add(url.QueryEscape(v))
-		add(url.PathEscape(v))
-		add(string(asmx.AppendEscaped(nil, v)))
-		var b strings.Builder
-		_ = xml.EscapeText(&b, []byte(v))
-		add(b.String())
-		if j, err := json.Marshal(v); err == nil {
-			add(string(j[1 : len(j)-1]))
-		}
-	}
-	// The longest first, as found (values are noted in a map): a value
-	// swept before a longer one that holds it would leave the longer
-	// one's rest.
-	slices.SortFunc(out, func(a, b string) int {
-		if len(a) != len(b) {
-			return len(b) - len(a)
-		}
-		return strings.Compare(a, b)
-	})
-	return out
 }
 
 // sweep replaces every occurrence of v in text. If a replacement forms v

@@ -47,6 +47,8 @@ type Env struct {
 	// origin records where each flag got its value, per flag set (Parse,
 	// ApplyConfig), so errors can name the setting.
 	origin map[*flag.FlagSet]map[string]string
+	// masks are the forms of the keys HideKeys masks in Stdout and Stderr.
+	masks *maskSet
 }
 
 // UsageError marks a wrong command line: atmkit exits 2. Cmd, when set,

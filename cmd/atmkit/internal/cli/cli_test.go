@@ -198,3 +198,32 @@ func TestHeaderFlagNamesItsVariable(t *testing.T) {
 		}
 	}
 }
+
+// TestHideKeysTogether: keys hidden by separate calls (serve's keys, then
+// its --header values) are masked together, whole, whichever holds or
+// overlaps the other: masked by one call's writer and then the next's,
+// the first masking ate the other's match, whose rest was printed (a key
+// holding a secret showed "s3cr3t-" and "-partner9" around the secret's
+// mask).
+func TestHideKeysTogether(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ key, secret, text string }{
+		{"s3cr3t-KEY-4242-partner9", "KEY-4242", "s3cr3t-KEY-4242-partner9"},
+		{"s3cr3t-KEY-4242", "s3cr3t-KEY-4242-partner9", "s3cr3t-KEY-4242-partner9"},
+		{"s3cr3t-KEY-4242", "KEY-4242-partner9", "s3cr3t-KEY-4242-partner9"},
+		{"s3cr3t-KEY-4242", "KEY-4242-partner9", "KEY-4242-partner9 s3cr3t-KEY-4242"},
+	} {
+		var out bytes.Buffer
+		m := &Env{Stdout: &out, Stderr: io.Discard}
+		m.HideKeys(tc.key)
+		m.HideKeys(tc.secret)
+		if _, err := io.WriteString(m.Stdout, "got "+tc.text+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		for _, part := range []string{"cr3t", "4242", "partner9"} {
+			if strings.Contains(out.String(), part) {
+				t.Errorf("key %q, secret %q: stdout %q holds %q", tc.key, tc.secret, out.String(), part)
+			}
+		}
+	}
+}

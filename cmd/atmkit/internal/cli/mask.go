@@ -5,17 +5,24 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/atmkit/atmkit/internal/redact"
 )
 
 // HideKeys makes the command's output streams mask the given keys wherever
-// they appear literally (keys of redact.MinLiteral bytes or more; a
-// shorter one would match ordinary words), raw or in any of the forms
-// redact.Forms finds (URL-, XML-, HTML- or JSON-escaped, %u escapes, a
-// form's ISO-8859-1 bytes, …). Each source of output masks keys itself;
-// this is the last line of defence, so that no key a command was given
-// reaches its stdout or stderr whatever prints it.
+// they appear literally, raw or in any of the forms redact.Forms finds
+// (URL-, XML-, HTML- or JSON-escaped, %u escapes, a form's ISO-8859-1
+// bytes, …). A key shorter than redact.MinLiteral (6 bytes) is not
+// masked: so short a value ("k", "test") is as likely an ordinary word or
+// a part of one, which masking would mangle in every line printed, while
+// telling little of a key (the service and the Recorder still mask it
+// where it is a strAtmServiceKey value). Each source of output masks keys
+// itself; this is the last line of defence, so that no key a command was
+// given reaches its stdout or stderr whatever prints it. The keys of every
+// call are masked together (one set, one pass): a key that holds, or
+// overlaps, another one (a --header value holding the service key) is
+// masked whole whichever is met first.
 func (e *Env) HideKeys(keys ...string) {
 	var forms []keyForm
 	for _, k := range keys {
@@ -29,21 +36,86 @@ func (e *Env) HideKeys(keys ...string) {
 	if len(forms) == 0 {
 		return
 	}
-	// Longer forms first, so that an escaped form is masked whole.
-	slices.SortStableFunc(forms, func(a, b keyForm) int { return len(b.text) - len(a.text) })
-	e.Stdout = &maskWriter{w: e.Stdout, forms: forms}
-	e.Stderr = &maskWriter{w: e.Stderr, forms: forms}
+	if e.masks == nil {
+		e.masks = &maskSet{}
+		e.Stdout = &maskWriter{w: e.Stdout, set: e.masks}
+		e.Stderr = &maskWriter{w: e.Stderr, set: e.masks}
+	}
+	e.masks.add(forms)
 }
 
 // keyForm is a form of a key and the key's mask.
 type keyForm struct{ text, mask string }
 
+// A maskSet is the forms of the keys HideKeys was given, longest first,
+// which both output streams mask: one set however many calls gave them.
+type maskSet struct {
+	mu    sync.RWMutex
+	forms []keyForm
+}
+
+// add adds forms to the set, kept longest first (so that, of two that
+// start at the same byte, the longer one's mask is written).
+func (ms *maskSet) add(forms []keyForm) {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	ms.forms = append(ms.forms, forms...)
+	slices.SortStableFunc(ms.forms, func(a, b keyForm) int { return len(b.text) - len(a.text) })
+}
+
+// mask returns s with every run of it that one form or more cover
+// (overlapping or adjacent matches of several keys as one run) replaced
+// by the mask of the run's first form (the earliest, then the longest).
+// Every match is found in s as it is, before any is masked: the result is
+// the same whichever key's match comes first.
+func (ms *maskSet) mask(s string) string {
+	ms.mu.RLock()
+	defer ms.mu.RUnlock()
+	type span struct {
+		start, end int
+		mask       string
+	}
+	var spans []span
+	for _, f := range ms.forms {
+		for from := 0; ; {
+			i := strings.Index(s[from:], f.text)
+			if i < 0 {
+				break
+			}
+			spans = append(spans, span{from + i, from + i + len(f.text), f.mask})
+			from += i + 1
+		}
+	}
+	if len(spans) == 0 {
+		return s
+	}
+	slices.SortStableFunc(spans, func(a, b span) int {
+		if a.start != b.start {
+			return a.start - b.start
+		}
+		return b.end - a.end
+	})
+	var b strings.Builder
+	last := 0
+	for j := 0; j < len(spans); {
+		cur := spans[j]
+		for j++; j < len(spans) && spans[j].start <= cur.end; j++ {
+			cur.end = max(cur.end, spans[j].end)
+		}
+		b.WriteString(s[last:cur.start])
+		b.WriteString(cur.mask)
+		last = cur.end
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
 // maskWriter replaces the forms of keys by their masks in every write. A
 // single write is masked as a whole: atmkit writes each line (a log
 // record, a banner line) in one call.
 type maskWriter struct {
-	w     io.Writer
-	forms []keyForm
+	w   io.Writer
+	set *maskSet
 }
 
 // Unwrap is the writer written to: where terminal checks look (tty.Colors).
@@ -51,12 +123,7 @@ func (mw *maskWriter) Unwrap() io.Writer { return mw.w }
 
 func (mw *maskWriter) Write(p []byte) (int, error) {
 	s := string(p)
-	masked := s
-	for _, f := range mw.forms {
-		if strings.Contains(masked, f.text) {
-			masked = strings.ReplaceAll(masked, f.text, f.mask)
-		}
-	}
+	masked := mw.set.mask(s)
 	if masked == s {
 		return mw.w.Write(p)
 	}
