@@ -62,9 +62,15 @@ func (l *learner) groupTables(d *shape.DataSet, answers []*dsAnswer) (content, g
 // another order than the mock writes: the groups' (rows of p) numbered in
 // the order written (msdata:rowOrder), the locations' (rows of t, related
 // by r to p's) in the search's order (their msdata:rowOrder); nested,
-// each group's rows in it, not nested, all of them. A nested answer's locations' rows are put in the search's order.
-// The order of the groups is learned once the columns are mapped
-// (learnDataSetGroupOrder).
+// each group's rows in it, not nested, all of them. A nested answer's
+// locations' rows are put in the search's order. It records in
+// l.rowOrder an answer not nested whose locations' rows are bank by bank
+// (each group's together, the groups in their rows' order) where its
+// JSON answer's locations are not grouped: the table's order is not the
+// search's, and a shape's locations table is written in the search's
+// order (their rows cannot be paired with the JSON answer's locations by
+// place either). The order of the groups is learned once the columns are
+// mapped (learnDataSetGroupOrder).
 func (l *learner) checkGroupOrder(d *shape.DataSet, r *shape.Relation, a *dsAnswer, p, t *shape.Table) {
 	rows := a.rows[t]
 	search := slices.Clone(rows)
@@ -93,6 +99,11 @@ func (l *learner) checkGroupOrder(d *shape.DataSet, r *shape.Relation, a *dsAnsw
 			return
 		}
 	}
+	if !r.Nested && inSearch && slices.Equal(rows, grouped) && a.json != nil && len(a.json.items) == len(rows) && !jsonGrouped(a.json) {
+		l.rowOrder = append(l.rowOrder, fmt.Sprintf("%s: rows of %s bank by bank (each group's together, in the order of the rows of %s), where the JSON answer's locations are not grouped (the search's order)", a.c.sample.Where, t.Name, p.Name))
+		a.bad = true
+		return
+	}
 	if !inSearch || !slices.Equal(rows, written) {
 		how := "the locations' rows in the search's order (msdata:rowOrder)"
 		if r.Nested {
@@ -103,6 +114,24 @@ func (l *learner) checkGroupOrder(d *shape.DataSet, r *shape.Relation, a *dsAnsw
 		return
 	}
 	a.rows[t] = search
+}
+
+// jsonGrouped reports whether the locations of a JSON answer are grouped
+// by institution (each institution's together), as they are in a search
+// that found them so, or holds one institution's.
+func jsonGrouped(a *jsonAnswer) bool {
+	seen := map[string]bool{}
+	for i, it := range a.items {
+		id := it.values["institution.id"]
+		if i > 0 && id == a.items[i-1].values["institution.id"] {
+			continue
+		}
+		if seen[id] {
+			return false
+		}
+		seen[id] = true
+	}
+	return true
 }
 
 // rowKey is the values of row's columns cols, joined.

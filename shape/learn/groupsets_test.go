@@ -157,3 +157,34 @@ func TestLearnDataSetGroupOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestLearnRefusesDataSetRowsInGroupsOrder: the groupsetsflat site of the
+// reference deployment (the groupsets site's code with the searches'
+// relation not nested; its search by coordinates captured from Mono in
+// testdata/groupsetsflat, GET and JSON, its other answers and WSDL the
+// groupsets site's, which the two sites write alike) writes a search's
+// ATM rows after the banks', bank by bank, each naming its bank by its
+// BankId alone, where the search (the JSON answer) found them in
+// another order. A shape's locations table is written in the search's
+// order, so the learner refuses it (NotModelledError.RowOrder), naming
+// the answer and its tables; it used to pair the rows with the JSON
+// answer's locations by place, match two columns, and report a bug of
+// its own (the learned shape not valid: the Bank table's Id, the key
+// the ATM rows hold, left generated).
+func TestLearnRefusesDataSetRowsInGroupsOrder(t *testing.T) {
+	sh, _, err := learn.Learn(learn.Input{WSDL: siteWSDL(t, "groupsetsflat"), Samples: siteSamples(t, "groupsetsflat")})
+	var nm *learn.NotModelledError
+	if !errors.As(err, &nm) || sh != nil {
+		t.Fatalf("got %v, want a NotModelledError and no shape", err)
+	}
+	want := "coords1-get.xml: rows of Atm bank by bank (each group's together, in the order of the rows of Bank), where the JSON answer's locations are not grouped (the search's order)"
+	if got := strings.Join(nm.RowOrder, "\n"); got != want {
+		t.Errorf("RowOrder %q, want %q", got, want)
+	}
+	if len(nm.Grouped) > 0 || len(nm.Lists) > 0 || len(nm.GroupOrder) > 0 || len(nm.Derived) > 0 {
+		t.Errorf("refused besides the rows' order: %+v", nm)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "locations' rows in their groups' order, not the search's") || strings.Contains(msg, "a bug in atmkit") {
+		t.Errorf("the error does not name what is not modelled: %s", msg)
+	}
+}
