@@ -64,7 +64,8 @@ type learner struct {
 	// order a shape does not model.
 	groupOrder []string
 	// rowOrder are the grouped answers whose locations' rows come in
-	// their groups' order, not the search's (see NotModelledError).
+	// their groups' order, not the search's, unpaired or in both orders
+	// (see NotModelledError).
 	rowOrder []string
 	// root and content are the skeleton and content of the result being
 	// built.
@@ -269,8 +270,11 @@ type NotModelledError struct {
 	// RowOrder are the answers of a DataSet of grouped locations, its
 	// relation not nested, whose locations' rows come in their groups'
 	// order (bank by bank, as a deployment writes them that adds them
-	// grouped) where the search's (its JSON answer's) is another: a
-	// shape's locations table is written in the search's order.
+	// grouped) where the search's (its JSON answer's) is another, and
+	// no column pairs them with the JSON answer's locations by id; and
+	// the results whose answers hold them bank by bank in some answers,
+	// in the search's order in others. Paired, they are learned
+	// (shape.Table.RowOrder).
 	RowOrder []string
 }
 
@@ -287,7 +291,7 @@ func (e *NotModelledError) Error() string {
 		parts = append(parts, "groups of locations in an order a shape does not model (groupOrder: first, institution.id or institution.name, the same in every answer): "+strings.Join(e.GroupOrder, ", "))
 	}
 	if len(e.RowOrder) > 0 {
-		parts = append(parts, "locations' rows in their groups' order, not the search's (a shape's DataSet writes the locations' rows in the search's order, each naming its group's row): "+strings.Join(e.RowOrder, ", "))
+		parts = append(parts, "locations' rows in their groups' order, not the search's, that atmkit cannot pair with the JSON answer's locations by id, or in both orders (rowOrder: groups needs each row's location, the same order in every answer): "+strings.Join(e.RowOrder, ", "))
 	}
 	if len(e.Derived) > 0 {
 		parts = append(parts, "elements written as classes derived from their declared ones, or as a type of the deployment's own in a member declared object (xsi:type: the mock would write the declared class, or an XSD type): "+strings.Join(e.Derived, ", "))
