@@ -63,13 +63,14 @@ func (l *learner) groupTables(d *shape.DataSet, answers []*dsAnswer) (content, g
 // the order written (msdata:rowOrder), the locations' (rows of t, related
 // by r to p's) in the search's order (their msdata:rowOrder); nested,
 // each group's rows in it, not nested, all of them. A nested answer's
-// locations' rows are put in the search's order. It records in
-// l.rowOrder an answer not nested whose locations' rows are bank by bank
-// (each group's together, the groups in their rows' order) where its
-// JSON answer's locations are not grouped: the table's order is not the
-// search's, and a shape's locations table is written in the search's
-// order (their rows cannot be paired with the JSON answer's locations by
-// place either). The order of the groups is learned once the columns are
+// locations' rows are put in the search's order. An answer not nested
+// whose locations' rows are bank by bank (each group's together, the
+// groups in their rows' order) where its JSON answer's locations are not
+// grouped is paired with them by id (pairByID: a.json in the rows'
+// order, a.searchPos each row's place in the search; learnRowOrder then
+// learns rowOrder groups), or recorded in l.rowOrder when no column
+// pairs them: their order is not the search's, so they cannot be paired
+// by place. The order of the groups is learned once the columns are
 // mapped (learnDataSetGroupOrder).
 func (l *learner) checkGroupOrder(d *shape.DataSet, r *shape.Relation, a *dsAnswer, p, t *shape.Table) {
 	rows := a.rows[t]
