@@ -92,14 +92,18 @@ func (s *Server) answerOf(c *asmx.Call, sc *scratch) answer {
 
 // inGroups puts a's locations in the order its writer writes them: a
 // grouped list's (a typed result's, or a DataSet's nested in their
-// groups' rows) in the order of their groups.
+// groups' rows, or not nested with rowOrder: groups) in the order of
+// their groups.
 func (a *answer) inGroups() {
 	switch w := a.w.(type) {
 	case *groupedWriter:
 		a.atms = w.regroup(a.atms, a.sc)
 	case *dsWriter:
-		if w.code.nested && a.sc != nil {
+		switch {
+		case w.code.nested && a.sc != nil:
 			a.atms = w.regroup(a.atms, a.sc)
+		case w.code.bankByBank:
+			a.atms = w.bankByBank(a.atms, a.sc)
 		}
 	}
 }

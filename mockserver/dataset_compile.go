@@ -91,8 +91,11 @@ type dsCode struct {
 	// the content rows are nested in its rows: each group's row is then
 	// written around its locations' rows, its program cut at them
 	// (groupOpen, groupClose).
-	group                 *dsTable
-	nested                bool
+	group  *dsTable
+	nested bool
+	// bankByBank: the content rows, not nested, are written in the order
+	// of their groups (rowOrder: groups).
+	bankByBank            bool
 	groupOpen, groupClose []dsOp
 	// result is the number of top-level one-row tables of the result's
 	// own values: the DataSet holds a row even with no items.
@@ -237,6 +240,7 @@ func (c *compiler) dataSet(r *shape.Result, soap bool) (*dsCode, error) {
 	if g := code.group; g != nil && code.content != nil && code.content.parent == g && !code.content.flat {
 		code.nested, code.anchor = true, g
 	}
+	code.bankByBank = code.group != nil && code.content != nil && !code.nested && code.content.t.RowOrder == shape.RowOrderGroups
 	for _, dt := range code.tables {
 		switch {
 		case dt == code.content && code.nested:

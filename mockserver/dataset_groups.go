@@ -18,6 +18,9 @@ import (
 // written in the order of their groups (groupOrder, as a typed grouped
 // list's), each run of one institution's wrapped in its group's row
 // (groupedItems), their cached rows numbered as in the search's order.
+// Not nested with rowOrder: groups (a deployment that adds the locations
+// grouped), the locations are put in the order of their groups
+// (bankByBank) and numbered in it, as a flat list of that order.
 
 // inOrder is the locations of a in the search's order: a.atms, unless
 // they were put in the order of their groups (regroup).
@@ -45,6 +48,25 @@ func (w *dsWriter) regroup(atms []int32, sc *scratch) []int32 {
 		langs[k+1] = langs[k] + int64(len(w.d.ds.ATMs[i].Languages))
 	}
 	sc.dsOrig, sc.dsPos, sc.grouped, sc.dsLangs = atms, pos, out, langs
+	return out
+}
+
+// bankByBank returns atms in the order of their groups (in sc's buffer
+// when there is one), for a locations table of rowOrder: groups, whose
+// rows are then numbered in that order: a deployment added them so.
+func (w *dsWriter) bankByBank(atms []int32, sc *scratch) []int32 {
+	n := len(atms)
+	var pos, out []int32
+	if sc != nil {
+		pos, out = slices.Grow(sc.dsPos[:0], n)[:n], slices.Grow(sc.grouped[:0], n)[:n]
+		sc.dsPos, sc.grouped = pos, out
+	} else {
+		pos, out = make([]int32, n), make([]int32, n)
+	}
+	groupOrder(w.d, atms, pos, w.code.group.t.GroupOrder)
+	for k, p := range pos {
+		out[k] = atms[p]
+	}
 	return out
 }
 

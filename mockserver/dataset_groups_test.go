@@ -34,22 +34,32 @@ import (
 // hidden key), its BankId its bank's Id: nested, inside its bank's row,
 // each bank's in the search's order; not nested, after the banks' rows,
 // in the search's order; and its languages' Lang rows, numbered on in the
-// search's order, their hidden key the ATM's.
+// search's order, their hidden key the ATM's. Nearby served not nested
+// with the Atm table's rowOrder: groups, its Atm rows follow the banks'
+// bank by bank (each bank's in the search's order), numbered in that
+// order, the Lang rows too.
 func TestGroupedDataSetRows(t *testing.T) {
 	t.Parallel()
 	const ns = "http://groupsets.atmref.example.org/atmService"
 	srvs := map[string]*httptest.Server{}
 	for _, by := range shape.GroupOrders {
-		sh, err := shape.Load(filepath.Join("..", "shape", "testdata", "groupsets.yaml"))
-		if err != nil {
-			t.Fatal(err)
+		for _, bankByBank := range []bool{false, true} {
+			sh, err := shape.Load(filepath.Join("..", "shape", "testdata", "groupsets.yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, op := range []string{asmx.OpReturnAllAtms, asmx.OpReturnAtmSearchByInstitution} { // Nearby's, Branches'
+				d := sh.Result(op).DataSet
+				bank := d.TableNamed("Bank")
+				bank.Columns = append(bank.Columns, &shape.Column{Name: "Seq", Type: "int", Generated: true})
+				bank.GroupOrder = by
+				if bankByBank && op == asmx.OpReturnAllAtms {
+					atm := d.TableNamed("Atm")
+					d.ParentOf(atm).Nested, atm.RowOrder = false, shape.RowOrderGroups
+				}
+			}
+			srvs[by+map[bool]string{true: "/bank by bank"}[bankByBank]] = serveShape(t, sh, ns)
 		}
-		for _, op := range []string{asmx.OpReturnAllAtms, asmx.OpReturnAtmSearchByInstitution} { // Nearby's, Branches'
-			bank := sh.Result(op).DataSet.TableNamed("Bank")
-			bank.Columns = append(bank.Columns, &shape.Column{Name: "Seq", Type: "int", Generated: true})
-			bank.GroupOrder = by
-		}
-		srvs[by] = serveShape(t, sh, ns)
 	}
 	ds, err := fixtures.Default()
 	if err != nil {
@@ -132,6 +142,19 @@ func TestGroupedDataSetRows(t *testing.T) {
 				}
 				if err := groupedRows(x, c.search, groups, c.nested, instOf, seq, langsOf); err != nil {
 					t.Errorf("%s over %s, groups by %s: %v", c.op, b, by, err)
+				}
+				if !c.nested {
+					continue
+				}
+				// Nearby not nested, rowOrder: groups: the Atm rows after
+				// the banks', bank by bank, numbered in that order.
+				status, body = mocktest.Call(t, srvs[by+"/bank by bank"].URL, ns, b.String(), c.op, c.params)
+				x = etree.NewDocument()
+				if err := x.ReadFromBytes(body); err != nil || status != 200 {
+					t.Fatalf("%s over %s, bank by bank: %d %v\n%.500s", c.op, b, status, err, body)
+				}
+				if err := groupedRows(x, slices.Concat(groups...), groups, false, instOf, seq, langsOf); err != nil {
+					t.Errorf("%s over %s, groups by %s, rows bank by bank: %v", c.op, b, by, err)
 				}
 			}
 		}

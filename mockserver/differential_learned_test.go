@@ -82,6 +82,7 @@ var learnedSites = []learnedSite{
 	{site: refdeploy.Grouped, store: refStore, calls: refdeploy.Calls},
 	{site: refdeploy.GroupedByName, store: refStore, calls: refdeploy.Calls, holds: []string{"        group: institution\n        groupOrder: institution.name\n"}},
 	{site: refdeploy.GroupSets, store: refStore, calls: refdeploy.Calls},
+	{site: refdeploy.GroupSetsFlat, store: refStore, calls: refdeploy.Calls, holds: []string{"        - table: Atm\n          rows: locations\n          rowOrder: groups\n"}},
 	{site: refdeploy.Legacy, store: "testdata/legacystore", calls: refdeploy.LegacyCalls, oneRowEach: []string{"Branch"}, transcribed: [][2]string{
 		{"E2L 8D5", "E2L 8E5"}, {"B1P 9F4", "B1P 9G4"}, {"B1P 2U4", "B1P 2V4"}, {"C1N 2Q0", "C1N 2R0"}, {"C1N 5U3", "C1N 5V3"},
 		{"C1N 2F2", "C1N 2G2"}, {"A2H 8Q8", "A2H 8R8"}, {"B2N 3F6", "B2N 3G6"}, {"B2N 4Q3", "B2N 4R3"},
@@ -186,7 +187,7 @@ func asGenerated(body []byte, g generatedValue) []byte {
 // binding, read by shape/learn, the learner of atmkit shape learn. It then
 // serves the learned shape with the mock over the same data (the site's
 // store as fixtures) and compares every answer with the deployment's to
-// the same call (13 sites x 39 answers: SOAP 1.1, SOAP 1.2, GET and POST,
+// the same call (14 sites x 39 answers: SOAP 1.1, SOAP 1.2, GET and POST,
 // JSON for the two searches the document offers it for), and the types of
 // its WSDL (the enums of the members site, the order its members declared
 // object make, included), byte for byte:

@@ -97,6 +97,12 @@ type Table struct {
 	// GroupByName; the locations' rows are numbered in the search's order
 	// whatever it is.
 	GroupOrder string
+	// RowOrder is the order of a locations table's rows whose parent is
+	// a table of groups in a relation not nested: "" (the search's
+	// order) or RowOrderGroups (each group's rows together, the groups
+	// in the table of groups' order, each group's in the search's
+	// order), the rows numbered in the order written either way.
+	RowOrder string
 	// Changes is the rows' state: "" (unchanged, as after AcceptChanges)
 	// or ChangesInserted (added: diffgr:hasChanges="inserted").
 	Changes string
@@ -130,10 +136,14 @@ const (
 	// the child of this one in a relation whose parent columns hold the
 	// institution's values, nested (each group's locations in its row,
 	// in the answer's order) or not (the groups' rows, then the
-	// locations' in the answer's order). A row of either table keeps the
+	// locations' in the answer's order, or bank by bank: RowOrder). A row of either table keeps the
 	// number of its place in its own table (diffgr:id, msdata:rowOrder),
 	// as DataSet.WriteXml writes them.
 	RowsGroups = "groups"
+	// RowOrderGroups is a locations table's RowOrder when a deployment
+	// adds its rows grouped (the search's locations grouped by
+	// institution first, LINQ's GroupBy then SelectMany): bank by bank.
+	RowOrderGroups = "groups"
 	// ChangesInserted marks rows added and not accepted.
 	ChangesInserted = "inserted"
 )

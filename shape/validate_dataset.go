@@ -228,6 +228,7 @@ func (c *checker) checkTable(d *DataSet, t *Table, result Content, at string) {
 		}
 	}
 	c.checkGroupOrder(t.GroupOrder, t.Rows == RowsGroups, t.line, at+".groupOrder", "a table of groups (rows: groups)")
+	c.checkRowOrder(d, t, at)
 	switch t.Changes {
 	case "", ChangesInserted:
 	default:

@@ -17,6 +17,22 @@ func (c *checker) checkGroupOrder(order string, grouped bool, line int, at, what
 	}
 }
 
+// checkRowOrder checks t's rowOrder: groups only on a DataSet's
+// locations table whose parent is its table of groups in a relation not
+// nested (nested, each group's rows are in its row already).
+func (c *checker) checkRowOrder(d *DataSet, t *Table, at string) {
+	switch t.RowOrder {
+	case "":
+	case RowOrderGroups:
+		r, g := d.ParentOf(t), d.GroupTable()
+		if t.Rows != string(Locations) || g == nil || r == nil || r.Parent != g.Name || r.Nested {
+			c.addf(t.line, at+".rowOrder", "rowOrder: groups orders the locations table's rows whose parent is the table of groups (rows: groups) in a relation not nested")
+		}
+	default:
+		c.addf(t.line, at+".rowOrder", "rowOrder %q: want %s (bank by bank), or leave it out for the search's order", t.RowOrder, RowOrderGroups)
+	}
+}
+
 // checkGroups checks the grouped locations list of r, if any
 // (Field.Group): a typed result's, whose group item holds one locations
 // list (its own locations) beside the institution's values, no index (a

@@ -46,7 +46,7 @@ func (p *parser) dataSet(n *yaml.Node, where string) *DataSet {
 
 func (p *parser) table(n *yaml.Node, where string) *Table {
 	t := &Table{line: n.Line}
-	m := p.pairs(n, where, "table", "namespace", "prefix", "rows", "groupOrder", "changes", "columns", "unique")
+	m := p.pairs(n, where, "table", "namespace", "prefix", "rows", "groupOrder", "rowOrder", "changes", "columns", "unique")
 	if m == nil {
 		return t
 	}
@@ -55,6 +55,7 @@ func (p *parser) table(n *yaml.Node, where string) *Table {
 	t.Prefix = p.scalar(m["prefix"], where+".prefix")
 	t.Rows = p.scalar(m["rows"], where+".rows")
 	t.GroupOrder = p.scalar(m["groupOrder"], where+".groupOrder")
+	t.RowOrder = p.scalar(m["rowOrder"], where+".rowOrder")
 	t.Changes = p.scalar(m["changes"], where+".changes")
 	for i, cn := range p.list(m["columns"], where+".columns") {
 		t.Columns = append(t.Columns, p.column(cn, fmt.Sprintf("%s.columns[%d]", where, i)))
@@ -168,6 +169,9 @@ func writeDataSet(b *bytes.Buffer, d *DataSet) {
 		fmt.Fprintf(b, "          rows: %s\n", yamlString(t.Rows))
 		if t.GroupOrder != "" {
 			fmt.Fprintf(b, "          groupOrder: %s\n", yamlString(t.GroupOrder))
+		}
+		if t.RowOrder != "" {
+			fmt.Fprintf(b, "          rowOrder: %s\n", yamlString(t.RowOrder))
 		}
 		if t.Changes != "" {
 			fmt.Fprintf(b, "          changes: %s\n", yamlString(t.Changes))

@@ -16,20 +16,24 @@ import (
 // TestGroupedSites: the two sites of the reference deployment whose
 // searches group their locations by institution (refdeploy.Grouped, a
 // typed ArrayOfBank/Bank{…, Atms/Atm}; refdeploy.GroupSets, DataSets of a
-// Bank and an Atm table related by the bank's key, nested and not). atmkit
+// Bank and an Atm table related by the bank's key, nested and not;
+// refdeploy.GroupSetsFlat, the searches' not nested either, their Atm
+// rows bank by bank). atmkit
 // conform passes each, every spec but the shape specs (reading each
 // location's institution from its bank). Recorded with atmkit record,
 // each is learned by atmkit shape learn, the grouped site as a locations
 // list grouped by institution (group: institution), the groupsets site as
-// DataSets whose Bank table holds the groups (rows: groups), and served by
+// DataSets whose Bank table holds the groups (rows: groups; the
+// groupsetsflat site's searches' Atm table rowOrder: groups), and served by
 // atmkit serve --shape (groupedServedRead); the groupsets site used to be
-// refused (exit 1, "locations grouped"). atmkit serve --replay of each
+// refused (exit 1, "locations grouped"), the groupsetsflat site to fail
+// with a bug of the learner's (exit 1, "the learned shape is not valid"). atmkit serve --replay of each
 // recording (conform's calls recorded too) passes conform with the counts
 // of conform through the recorder.
 func TestGroupedSites(t *testing.T) {
 	t.Parallel()
 	d := refdeploy.Shared(t)
-	for _, site := range []refdeploy.Site{refdeploy.Grouped, refdeploy.GroupSets} {
+	for _, site := range []refdeploy.Site{refdeploy.Grouped, refdeploy.GroupSets, refdeploy.GroupSetsFlat} {
 		t.Run(site.Name, func(t *testing.T) {
 			t.Parallel()
 			d.Warm(site)
@@ -71,7 +75,8 @@ func TestGroupedSites(t *testing.T) {
 // values and its bank's (the institution's), the typed site's banks in
 // the order of their first location in the search and each bank's ATMs
 // in the search's order, the groupsets site's ATMs in the search's order
-// (the Atm table's, nested in their banks' rows or not), and the
+// (the Atm table's, nested in their banks' rows or not), the
+// groupsetsflat site's searches' bank by bank (rowOrder: groups), and the
 // institutions and provinces.
 func groupedServedRead(t *testing.T, site refdeploy.Site, learned string) {
 	t.Helper()
@@ -87,6 +92,8 @@ func groupedServedRead(t *testing.T, site refdeploy.Site, learned string) {
 		case r.DataSet != nil && r.DataSet.GroupTable() == nil,
 			r.DataSet == nil && (len(r.Fields) != 1 || r.Fields[0].Group != shape.GroupInstitution):
 			t.Fatalf("the learned shape does not group the locations:\n%s", shape.Marshal(sh, ""))
+		case op == asmx.OpReturnAtmSearchByCoordinates && (site == refdeploy.GroupSetsFlat) != (r.DataSet != nil && r.DataSet.ContentTable().RowOrder == shape.RowOrderGroups):
+			t.Fatalf("the learned shape's %s: rowOrder groups only for the groupsetsflat site's:\n%s", op, shape.Marshal(sh, ""))
 		}
 	}
 	const key = "mock-key"
@@ -127,8 +134,10 @@ func groupedServedRead(t *testing.T, site refdeploy.Site, learned string) {
 			}
 		case map[string]any:
 			// A DataSet's client reads the Atm table's rows in their
-			// table's order (msdata:rowOrder): the search's.
-			w = inGroups(list, sh.Result(op).DataSet == nil)
+			// table's order (msdata:rowOrder): the search's, or bank by
+			// bank (rowOrder: groups).
+			d := sh.Result(op).DataSet
+			w = inGroups(list, d == nil || d.ContentTable().RowOrder == shape.RowOrderGroups)
 		}
 		if !reflect.DeepEqual(read, w) {
 			t.Errorf("%s: the client read\n%v\nwant\n%v", call, read, w)

@@ -62,6 +62,11 @@ type dsAnswer struct {
 	// bad: the answer's grouped rows are in an order the mock does not
 	// write (checkGroupOrder, refused).
 	bad bool
+	// searchPos: the answer's locations' rows are bank by bank, its JSON
+	// answer's locations in the search's order, paired by id
+	// (checkGroupOrder; json then holds them in the rows' order): each
+	// row's place in the search.
+	searchPos []int
 }
 
 // learnDataSet learns g's DataSet from its answers.

@@ -62,9 +62,16 @@ func (l *learner) groupTables(d *shape.DataSet, answers []*dsAnswer) (content, g
 // another order than the mock writes: the groups' (rows of p) numbered in
 // the order written (msdata:rowOrder), the locations' (rows of t, related
 // by r to p's) in the search's order (their msdata:rowOrder); nested,
-// each group's rows in it, not nested, all of them. A nested answer's locations' rows are put in the search's order.
-// The order of the groups is learned once the columns are mapped
-// (learnDataSetGroupOrder).
+// each group's rows in it, not nested, all of them. A nested answer's
+// locations' rows are put in the search's order. An answer not nested
+// whose locations' rows are bank by bank (each group's together, the
+// groups in their rows' order) where its JSON answer's locations are not
+// grouped is paired with them by id (pairByID: a.json in the rows'
+// order, a.searchPos each row's place in the search; learnRowOrder then
+// learns rowOrder groups), or recorded in l.rowOrder when no column
+// pairs them: their order is not the search's, so they cannot be paired
+// by place. The order of the groups is learned once the columns are
+// mapped (learnDataSetGroupOrder).
 func (l *learner) checkGroupOrder(d *shape.DataSet, r *shape.Relation, a *dsAnswer, p, t *shape.Table) {
 	rows := a.rows[t]
 	search := slices.Clone(rows)
@@ -93,6 +100,22 @@ func (l *learner) checkGroupOrder(d *shape.DataSet, r *shape.Relation, a *dsAnsw
 			return
 		}
 	}
+	if !r.Nested && inSearch && slices.Equal(rows, grouped) && a.json != nil && len(a.json.items) == len(rows) && !jsonGrouped(a.json) {
+		perm := pairByID(t, rows, a.json)
+		if perm == nil {
+			l.rowOrder = append(l.rowOrder, fmt.Sprintf("%s: rows of %s bank by bank (each group's together, in the order of the rows of %s), where the JSON answer's locations are not grouped (the search's order), and no column of %s holds the JSON locations' ids to pair them by", a.c.sample.Where, t.Name, p.Name, t.Name))
+			a.bad = true
+			return
+		}
+		// The JSON locations in the rows' order, each row's place in
+		// the search kept (the groups' order is of the search's).
+		items := make([]jsonLocation, len(perm))
+		for i, j := range perm {
+			items[i] = a.json.items[j]
+		}
+		a.json = &jsonAnswer{top: a.json.top, items: items}
+		a.searchPos = perm
+	}
 	if !inSearch || !slices.Equal(rows, written) {
 		how := "the locations' rows in the search's order (msdata:rowOrder)"
 		if r.Nested {
@@ -103,6 +126,54 @@ func (l *learner) checkGroupOrder(d *shape.DataSet, r *shape.Relation, a *dsAnsw
 		return
 	}
 	a.rows[t] = search
+}
+
+// jsonGrouped reports whether the locations of a JSON answer are grouped
+// by institution (each institution's together), as they are in a search
+// that found them so, or holds one institution's.
+func jsonGrouped(a *jsonAnswer) bool {
+	seen := map[string]bool{}
+	for i, it := range a.items {
+		id := it.values["institution.id"]
+		if i > 0 && id == a.items[i-1].values["institution.id"] {
+			continue
+		}
+		if seen[id] {
+			return false
+		}
+		seen[id] = true
+	}
+	return true
+}
+
+// pairByID pairs rows, a locations table's, with the JSON answer's
+// locations by their id: it returns, for each row, the place of its
+// location in the JSON answer, the row's id being the value of a column
+// of t that holds a distinct JSON location's id in every row; nil when
+// no column does.
+func pairByID(t *shape.Table, rows []*dsRow, j *jsonAnswer) []int {
+	at := map[string]int{}
+	for k, it := range j.items {
+		id := it.values["id"]
+		if _, dup := at[id]; dup || id == "" {
+			return nil
+		}
+		at[id] = k
+	}
+columns:
+	for _, c := range t.Columns {
+		perm := make([]int, len(rows))
+		used := map[int]bool{}
+		for i, row := range rows {
+			k, ok := at[valueOf(row, c.Name)]
+			if !ok || used[k] {
+				continue columns
+			}
+			used[k], perm[i] = true, k
+		}
+		return perm
+	}
+	return nil
 }
 
 // rowKey is the values of row's columns cols, joined.
@@ -139,10 +210,14 @@ func (l *learner) learnDataSetGroupOrder(d *shape.DataSet, answers []*dsAnswer, 
 			k := groupKey{first: len(a.rows[content])}
 			key := rowKey(pr, r.ParentColumns)
 			for i, row := range a.rows[content] {
-				if rowKey(row, r.ChildColumns) == key {
+				if rowKey(row, r.ChildColumns) != key {
+					continue
+				}
+				if a.searchPos == nil {
 					k.first = i
 					break
 				}
+				k.first = min(k.first, a.searchPos[i]) // bank by bank: the search's place
 			}
 			if idCol != "" {
 				k.id, k.hasID = valueOf(pr, idCol), true
@@ -237,4 +312,30 @@ func (ds *dsLearned) columnOf(n *node) (*shape.Table, *shape.Column) {
 		}
 	}
 	return nil, nil
+}
+
+// learnRowOrder learns the order of content's rows, the locations' of a
+// DataSet of groups: rowOrder groups when an answer's are bank by bank
+// where its JSON answer's search order is another (checkGroupOrder
+// paired them by id), the search's otherwise; an answer of each is
+// refused (l.rowOrder), naming both.
+func (l *learner) learnRowOrder(d *shape.DataSet, content *shape.Table, answers []*dsAnswer) {
+	var inGroups, inSearch []string
+	for _, a := range answers {
+		switch {
+		case a.bad || a.json == nil:
+		case a.searchPos != nil:
+			inGroups = append(inGroups, a.c.sample.Where)
+		case jsonGrouped(a.json):
+		default:
+			inSearch = append(inSearch, a.c.sample.Where)
+		}
+	}
+	switch {
+	case len(inGroups) > 0 && len(inSearch) > 0:
+		l.rowOrder = append(l.rowOrder, fmt.Sprintf("%s/%s: rows bank by bank in %s, in the search's order in %s", d.Name, content.Name, strings.Join(inGroups, ", "), strings.Join(inSearch, ", ")))
+	case len(inGroups) > 0:
+		content.RowOrder = shape.RowOrderGroups
+		l.report.Mapped = append(l.report.Mapped, fmt.Sprintf("%s: %s/%s rowOrder groups (its rows bank by bank, paired with the JSON answers' locations, in the search's order, by id in %d compared)", d.Name, d.Name, content.Name, len(inGroups)))
+	}
 }

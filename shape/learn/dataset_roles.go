@@ -75,6 +75,7 @@ func (l *learner) roles(g *group, d *shape.DataSet, answers []*dsAnswer) {
 		how := map[bool]string{true: "nested", false: "not nested"}[rel.Nested]
 		l.report.Mapped = append(l.report.Mapped, fmt.Sprintf("%s: %s/%s ← the groups of the locations by institution (%d rows, each the parent of its locations' rows in %s, %s; one per institution, their order learned as groupOrder)",
 			d.Name, d.Name, grp.Name, rowsIn(answers, grp), rel.Name, how))
+		l.learnRowOrder(d, best, answers)
 	}
 	g.ds.items = bestScore[1]
 	g.items = map[*content]int{}

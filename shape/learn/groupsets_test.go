@@ -157,3 +157,77 @@ func TestLearnDataSetGroupOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestLearnDataSetRowsBankByBank: the groupsetsflat site of the reference
+// deployment (the groupsets site's code with the searches' relation not
+// nested; its search by coordinates captured from Mono in
+// testdata/groupsetsflat, GET and JSON, its other answers and WSDL the
+// groupsets site's, which the two sites write alike) writes a search's
+// ATM rows after the banks', bank by bank, each naming its bank by its
+// BankId alone, where the search (the JSON answer) found them in
+// another order. Learned: the Atm rows paired with the JSON answer's
+// locations by id (the AtmId column), the Atm table's rowOrder groups,
+// the Bank table's columns the institution's, the Branches (the lists,
+// in the search's order) with no rowOrder. It used to pair the rows with
+// the JSON answer's locations by place, match two columns, and report a
+// bug of its own (the learned shape not valid: Bank/Id, the key the ATM
+// rows hold, left generated). Rows bank by bank that no column pairs
+// with the JSON answer's locations by id (the JSON answer's ids changed)
+// are refused (NotModelledError.RowOrder), naming the answer. The
+// mock's answers over the site's store are compared byte for byte with
+// the site's by TestDifferentialLearnedSites/groupsetsflat.
+func TestLearnDataSetRowsBankByBank(t *testing.T) {
+	sh, rep, err := learn.Learn(learn.Input{WSDL: siteWSDL(t, "groupsetsflat"), Samples: siteSamples(t, "groupsetsflat")})
+	if err != nil {
+		t.Fatalf("learn: %v", err)
+	}
+	for op, want := range map[string]string{shape.OpReturnAtmSearchByCoordinates: shape.RowOrderGroups, shape.OpReturnAtmSearchByCity: ""} {
+		d := sh.Result(op).DataSet
+		bank, atm := d.TableNamed("Bank"), d.TableNamed("Atm")
+		if bank == nil || atm == nil || bank.Rows != shape.RowsGroups || atm.Rows != string(shape.Locations) || atm.RowOrder != want {
+			t.Fatalf("%s: want Bank rows: groups and Atm rows: locations, rowOrder %q:\n%s", op, want, shape.Marshal(sh, ""))
+		}
+		for col, want := range map[string]string{"Id": "institution.id", "Name": "institution.name", "CreditUnion": "institution.isAtlanticCreditUnion"} {
+			if c := bank.ColumnNamed(col); c == nil || c.Value != want {
+				t.Errorf("%s: Bank/%s holds %+v, want %s", op, col, c, want)
+			}
+		}
+		for col, want := range map[string]string{"AtmId": "id", "Identifier": "atmIdentifier", "Street": "address.streetAddress", "Hours": "features.hours"} {
+			if c := atm.ColumnNamed(col); c == nil || c.Value != want {
+				t.Errorf("%s: Atm/%s holds %+v, want %s", op, col, c, want)
+			}
+		}
+	}
+	back, err := shape.Parse(shape.Marshal(sh, ""))
+	if err != nil {
+		t.Fatalf("the learned shape, marshaled, does not parse: %v", err)
+	}
+	if got := back.Result(shape.OpReturnAtmSearchByCoordinates).DataSet.TableNamed("Atm").RowOrder; got != shape.RowOrderGroups {
+		t.Errorf("the learned shape, marshaled and parsed: Atm rowOrder %q, want groups", got)
+	}
+	if mapped := strings.Join(rep.Mapped, "\n"); !strings.Contains(mapped, "Nearby: Nearby/Atm rowOrder groups (its rows bank by bank, paired with the JSON answers' locations, in the search's order, by id in 1 compared)") {
+		t.Errorf("the report does not say the rows' order:\n%s", mapped)
+	}
+
+	samples := siteSamples(t, "groupsetsflat")
+	for k, s := range samples {
+		if s.Where == "coords1-json.json" {
+			samples[k].Body = []byte(strings.ReplaceAll(string(s.Body), `"id":50`, `"id":90`))
+		}
+	}
+	sh, _, err = learn.Learn(learn.Input{WSDL: siteWSDL(t, "groupsetsflat"), Samples: samples})
+	var nm *learn.NotModelledError
+	if !errors.As(err, &nm) || sh != nil {
+		t.Fatalf("ids changed: got %v, want a NotModelledError and no shape", err)
+	}
+	want := "coords1-get.xml: rows of Atm bank by bank (each group's together, in the order of the rows of Bank), where the JSON answer's locations are not grouped (the search's order), and no column of Atm holds the JSON locations' ids to pair them by"
+	if got := strings.Join(nm.RowOrder, "\n"); got != want {
+		t.Errorf("RowOrder %q, want %q", got, want)
+	}
+	if len(nm.Grouped) > 0 || len(nm.Lists) > 0 || len(nm.GroupOrder) > 0 || len(nm.Derived) > 0 {
+		t.Errorf("refused besides the rows' order: %+v", nm)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "locations' rows in their groups' order, not the search's") || strings.Contains(msg, "a bug in atmkit") {
+		t.Errorf("the error does not name what is not modelled: %s", msg)
+	}
+}

@@ -63,6 +63,10 @@ type learner struct {
 	// groupOrder are the grouped answers whose groups or rows come in an
 	// order a shape does not model.
 	groupOrder []string
+	// rowOrder are the grouped answers whose locations' rows come in
+	// their groups' order, not the search's, unpaired or in both orders
+	// (see NotModelledError).
+	rowOrder []string
 	// root and content are the skeleton and content of the result being
 	// built.
 	root    *node
@@ -172,8 +176,8 @@ func (l *learner) learn() (*shape.Shape, *Report, error) {
 		return nil, nil, l.ctx.Err()
 	}
 	sh := l.build()
-	if len(l.unmodelled) > 0 || len(l.derived) > 0 || len(l.grouped) > 0 || len(l.groupOrder) > 0 {
-		return nil, l.report, &NotModelledError{Lists: l.unmodelled, Derived: l.derived, Grouped: l.grouped, GroupOrder: l.groupOrder}
+	if len(l.unmodelled) > 0 || len(l.derived) > 0 || len(l.grouped) > 0 || len(l.groupOrder) > 0 || len(l.rowOrder) > 0 {
+		return nil, l.report, &NotModelledError{Lists: l.unmodelled, Derived: l.derived, Grouped: l.grouped, GroupOrder: l.groupOrder, RowOrder: l.rowOrder}
 	}
 	l.settle(sh)
 	if ops := withoutList(sh); len(ops) > 0 {
@@ -263,6 +267,15 @@ type NotModelledError struct {
 	// locations are numbered otherwise than the mock numbers them
 	// (checkGroupOrder).
 	GroupOrder []string
+	// RowOrder are the answers of a DataSet of grouped locations, its
+	// relation not nested, whose locations' rows come in their groups'
+	// order (bank by bank, as a deployment writes them that adds them
+	// grouped) where the search's (its JSON answer's) is another, and
+	// no column pairs them with the JSON answer's locations by id; and
+	// the results whose answers hold them bank by bank in some answers,
+	// in the search's order in others. Paired, they are learned
+	// (shape.Table.RowOrder).
+	RowOrder []string
 }
 
 // Error names what is not modelled.
@@ -276,6 +289,9 @@ func (e *NotModelledError) Error() string {
 	}
 	if len(e.GroupOrder) > 0 {
 		parts = append(parts, "groups of locations in an order a shape does not model (groupOrder: first, institution.id or institution.name, the same in every answer): "+strings.Join(e.GroupOrder, ", "))
+	}
+	if len(e.RowOrder) > 0 {
+		parts = append(parts, "locations' rows in their groups' order, not the search's, that atmkit cannot pair with the JSON answer's locations by id, or in both orders (rowOrder: groups needs each row's location, the same order in every answer): "+strings.Join(e.RowOrder, ", "))
 	}
 	if len(e.Derived) > 0 {
 		parts = append(parts, "elements written as classes derived from their declared ones, or as a type of the deployment's own in a member declared object (xsi:type: the mock would write the declared class, or an XSD type): "+strings.Join(e.Derived, ", "))
