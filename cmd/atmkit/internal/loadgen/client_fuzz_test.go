@@ -88,15 +88,30 @@ func FuzzReadResponse(f *testing.F) {
 // held to: an HTTP/1.1 status line as RFC 9112 writes it, one space each
 // side of three digits (net/http also takes "HTTP/1.1  200", and ignores
 // an HTTP/1.0 response's Transfer-Encoding), no line longer than the
-// generator's buffer.
+// generator's buffer, no folded (obs-fold) Content-Length,
+// Transfer-Encoding or Connection, whose first line alone it reads.
 func readByNetHTTP(data []byte) (*http.Response, []byte, bool) {
 	if !bytes.HasPrefix(data, []byte("HTTP/1.1 ")) || len(data) < 13 || !isDigits(data[9:12]) || !strings.ContainsRune(" \r\n", rune(data[12])) {
 		return nil, nil, false
 	}
+	var last []byte
 	for line := range bytes.SplitSeq(data, []byte("\n")) {
 		if len(line) >= readBufferSize {
 			return nil, nil, false
 		}
+		if len(bytes.TrimRight(line, "\r")) == 0 {
+			break // the head's end
+		}
+		if folded := line[0] == ' ' || line[0] == '\t'; folded {
+			name, _, _ := bytes.Cut(last, []byte(":"))
+			for _, f := range []string{"Content-Length", "Transfer-Encoding", "Connection"} {
+				if asciiEqualFold(bytes.TrimSpace(name), f) {
+					return nil, nil, false // a folded field the generator reads: it reads its first line only
+				}
+			}
+			continue
+		}
+		last = line
 	}
 	req, _ := http.NewRequest(http.MethodGet, "http://127.0.0.1/", nil)
 	resp, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(data)), req)
