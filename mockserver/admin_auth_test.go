@@ -63,3 +63,32 @@ func TestAdminBearerRefusalsFollowRFC6750(t *testing.T) {
 	bare.Header.Set("Authorization", "Bearer")
 	adminChecks(t, doAdmin(t, bare), hasStatus(http.StatusOK))
 }
+
+// TestAdminRefusalNamesOnlyKnownSchemes: a refusal of another scheme
+// names it only when it is one of HTTP's authentication schemes (IANA's
+// registry, and NTLM), in the registry's spelling; any other first word
+// may be a secret sent without a scheme, a token of letters too: it was
+// named when it was letters only ("not the letmein scheme", the mock's
+// own token repeated), as FuzzAdminAuthorization found.
+func TestAdminRefusalNamesOnlyKnownSchemes(t *testing.T) {
+	t.Parallel()
+	const token = "letmein"
+	ts := NewTestServer(t, WithDataset(smallDataset()), WithAdminToken(token))
+	for auth, says := range map[string]string{
+		token:                "not the given scheme",
+		"LetMeIn":            "not the given scheme",
+		token + " x":         "not the given scheme",
+		"Token " + token:     "not the given scheme",
+		"Basic YWRtaW46eA==": "not the Basic scheme",
+		"negotiate abc":      "not the Negotiate scheme",
+		"ntlm":               "not the NTLM scheme",
+	} {
+		req := mustRequest(t, "GET", ts.URL+"/__admin/faults", "")
+		req.Header.Set("Authorization", auth)
+		r := doAdmin(t, req)
+		adminChecks(t, r, hasAdminError(401, adminUnauthorized), bodyContains(says))
+		if strings.Contains(strings.ToLower(r.body), token) {
+			t.Errorf("Authorization %q: the refusal repeats the token: %s", auth, r.body)
+		}
+	}
+}

@@ -16,6 +16,8 @@ import (
 	"net"
 	"slices"
 	"time"
+
+	"github.com/atmkit/atmkit/internal/printable"
 )
 
 // DefaultValidity is how long the certificates an Authority issues (and
@@ -59,7 +61,7 @@ func NotThrowawayCA(data []byte) string {
 	case err != nil:
 		return "a CERTIFICATE that does not parse"
 	case c.Subject.CommonName != ThrowawayName || !slices.Equal(c.Subject.Organization, []string{"atmkit"}):
-		return "the certificate of " + c.Subject.String()
+		return "the certificate of " + printable.Text(c.Subject.String()) // a subject is any text
 	}
 	return ""
 }

@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/atmkit/atmkit/internal/printable"
 )
 
 // SettingError is a setting whose value cannot be used: a file that does
@@ -317,7 +319,9 @@ func noPEMCert(data []byte) string {
 // pemTypes names the kinds of the PEM blocks of data, by their types
 // ("a PRIVATE KEY", "a CERTIFICATE REQUEST and a PUBLIC KEY"), never
 // their content: what a file given for another by mistake holds; "" when
-// data holds no PEM block.
+// data holds no PEM block. A type is any text of its line: it is shown
+// as printable text (a terminal's escape sequences escaped), cut after
+// maxShownType characters.
 func pemTypes(data []byte) string {
 	var types []string
 	for len(types) < 3 {
@@ -326,9 +330,16 @@ func pemTypes(data []byte) string {
 		if b == nil {
 			break
 		}
-		t := "a " + b.Type
-		if strings.ContainsAny(b.Type[:min(len(b.Type), 1)], "AEIOU") {
-			t = "an " + b.Type // an EC PRIVATE KEY, an ENCRYPTED PRIVATE KEY
+		name := b.Type
+		for i := range name {
+			if i >= maxShownType {
+				name = name[:i] + "…"
+				break
+			}
+		}
+		t := "a " + printable.Text(name)
+		if strings.ContainsAny(name[:min(len(name), 1)], "AEIOU") {
+			t = "an " + printable.Text(name) // an EC PRIVATE KEY, an ENCRYPTED PRIVATE KEY
 		}
 		if !slices.Contains(types, t) {
 			types = append(types, t)
@@ -336,6 +347,10 @@ func pemTypes(data []byte) string {
 	}
 	return strings.Join(types, " and ")
 }
+
+// maxShownType is the most of a PEM block's type pemTypes shows, in
+// bytes: the longest type OpenSSL writes is under 40.
+const maxShownType = 60
 
 // noPEMKey is noPEMCert for a private key.
 func noPEMKey(data []byte) string {

@@ -53,11 +53,20 @@ func FuzzHeaderFlag(f *testing.F) {
 			lines = append(lines, line{strings.TrimSpace(name), strings.TrimSpace(value)})
 		}
 		shown := func(what, text string) {
+			// The names are taken out as the error writes them, quoted
+			// first, the longest first: taking out a short name first (a,
+			// "" of an empty line) would split a longer one's quoted form
+			// ("1\x05x-b"), whose rest could read as a value.
+			var names []string
 			for _, l := range lines {
-				text = strings.ReplaceAll(text, strconv.Quote(l.name), "\x00")
-				text = strings.ReplaceAll(text, http.CanonicalHeaderKey(l.name), "\x00")
 				if l.name != "" {
-					text = strings.ReplaceAll(text, l.name, "\x00")
+					names = append(names, l.name)
+				}
+			}
+			slices.SortFunc(names, func(a, b string) int { return len(b) - len(a) })
+			for _, form := range []func(string) string{strconv.Quote, http.CanonicalHeaderKey, func(n string) string { return n }} {
+				for _, n := range names {
+					text = strings.ReplaceAll(text, form(n), "\x00")
 				}
 			}
 			for _, l := range lines {

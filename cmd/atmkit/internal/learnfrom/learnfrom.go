@@ -114,21 +114,19 @@ func Fetching(rawURL string) string {
 // wsdlQuery is the query that asks an ASMX service for its WSDL, keeping
 // the pairs of raw that are not about its documents (a gateway's, say): raw
 // itself when it asks for the WSDL already (?wsdl in any case, ?x=1&WSDL);
-// else raw without its document keys (the help page's op, a bare wsdl or
-// disco, wsdl= and schema=, in any case), then WSDL, as ASMX reads a query
-// (asmx.ParseDocsQuery: ?x=1&WSDL asks for the WSDL, ?disco&WSDL does not).
+// else raw without its document keys (the help page's op, wsdl= and
+// schema=, as ASMX reads a key: decoded, compared OrdinalIgnoreCase) and
+// without its pairs that have no '=' (ASMX joins their values with commas,
+// so that with any of them ?x&WSDL reads as "x,WSDL", the help page), then
+// WSDL, as ASMX reads a query (asmx.ParseDocsQuery: ?x=1&WSDL asks for the
+// WSDL, ?disco&WSDL does not).
 func wsdlQuery(raw string) string {
 	if kind, _, _ := asmx.ParseDocsQuery(raw); raw != "" && kind == asmx.DocsWSDL {
 		return raw
 	}
 	var keep []string
 	for _, pair := range strings.FieldsFunc(raw, func(r rune) bool { return r == '&' }) {
-		key, _, _ := strings.Cut(pair, "=")
-		if k, err := url.QueryUnescape(key); err == nil {
-			key = k
-		}
-		switch strings.ToLower(key) {
-		case "wsdl", "disco", "op", "schema":
+		if kind, _, hasOp := asmx.ParseDocsQuery(pair); !strings.Contains(pair, "=") || kind != asmx.DocsHelp || hasOp {
 			continue
 		}
 		keep = append(keep, pair)

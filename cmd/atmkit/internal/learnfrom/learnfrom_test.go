@@ -89,7 +89,8 @@ func TestWSDLQuery(t *testing.T) {
 	ts := mockserver.NewTestServer(t)
 	base := ts.URL + "/service/service.asmx"
 	for _, q := range []string{"", "?WSDL", "?wsdl", "?Wsdl", "?foo=1", "?foo=1&wsdl", "?op=ReturnAllAtms",
-		"?disco", "?foo=1&DISCO&bar=x%26y", "?wsdl=1", "?schema=AtmFinder&foo=1", "?wsdl&wsdl"} {
+		"?disco", "?foo=1&DISCO&bar=x%26y", "?wsdl=1", "?schema=AtmFinder&foo=1", "?wsdl&wsdl",
+		"?x&k=2", "?%u0077sdl=1", "?ſchema=AtmFinder"} {
 		data, from, err := WSDL(context.Background(), base+q, 5*time.Second, nil)
 		if err != nil {
 			t.Errorf("%s: %v", q, err)
@@ -109,6 +110,18 @@ func TestWSDLQuery(t *testing.T) {
 		"WsDl=1&k=2":               "k=2&WSDL",
 		"%77sdl&k=2&&":             "k=2&WSDL",
 		"schema=AtmFinder&foo=%20": "foo=%20&WSDL",
+		// A pair without '=' is a value ASMX joins with the others
+		// (Request.QueryString[null]): kept, "x&WSDL" read as "x,WSDL"
+		// asked for the help page. Keys are compared as ASMX compares
+		// them, OrdinalIgnoreCase ("ſchema" is schema) after its
+		// decoding (%u0077 is w).
+		"x":                "WSDL",
+		"a=1&b&c=":         "a=1&c=&WSDL",
+		"w%zzsdl&k=2":      "k=2&WSDL",
+		"ſchema=x&k=2":     "k=2&WSDL",
+		"%u0077sdl=1&k=2":  "k=2&WSDL",
+		"OP=ReturnAllAtms": "WSDL",
+		"k=2&%6Fp":         "k=2&WSDL",
 	} {
 		if got := wsdlQuery(raw); got != want {
 			t.Errorf("wsdlQuery(%q) = %q, want %q", raw, got, want)

@@ -110,6 +110,13 @@ func (c *conn) read(body io.Writer) (response, error) {
 		if len(line) == 0 {
 			break
 		}
+		if line[0] == ' ' || line[0] == '\t' {
+			// obs-fold: the field before goes on (RFC 9112 section 5.2,
+			// which a user agent must take). Not read again: a folded
+			// Content-Length, Transfer-Encoding or Connection is left
+			// as its first line has it.
+			continue
+		}
 		colon := bytes.IndexByte(line, ':')
 		if colon <= 0 {
 			return r, fmt.Errorf("%w: header line %q", errMalformed, line)
