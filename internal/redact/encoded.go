@@ -235,22 +235,30 @@ func ReplaceEscaped(s, mask string, keys ...string) (string, int) {
 	}
 	var spans []span
 	for _, r := range readings(s) {
-		for _, k := range keys {
-			if k == "" {
-				continue
+		spans = r.keySpans(spans, s, mask, keys)
+	}
+	return applySpans(s, spans), len(spans)
+}
+
+// keySpans appends to spans, for each run of the reading r of s that holds
+// one of keys, the span of s it was read from, to be replaced by mask,
+// unless s writes the key there as it is (the literal forms' to replace).
+func (r reading) keySpans(spans []span, s, mask string, keys []string) []span {
+	for _, k := range keys {
+		if k == "" {
+			continue
+		}
+		for from := 0; ; {
+			i := strings.Index(r.text[from:], k)
+			if i < 0 {
+				break
 			}
-			for from := 0; ; {
-				i := strings.Index(r.text[from:], k)
-				if i < 0 {
-					break
-				}
-				start, end := from+i, from+i+len(k)
-				from = end
-				if sp := (span{r.from[start], r.to[end-1], mask}); s[sp.start:sp.end] != k {
-					spans = append(spans, sp)
-				}
+			start, end := from+i, from+i+len(k)
+			from = end
+			if sp := (span{r.from[start], r.to[end-1], mask}); s[sp.start:sp.end] != k {
+				spans = append(spans, sp)
 			}
 		}
 	}
-	return applySpans(s, spans), len(spans)
+	return spans
 }

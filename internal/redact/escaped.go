@@ -47,23 +47,7 @@ func replaceDecoded(s, mask string, keys []string, decode func(s string, mapped 
 		return s, 0
 	}
 	r, _ = decode(s, true)
-	var spans []span
-	for _, k := range keys {
-		if k == "" {
-			continue
-		}
-		for from := 0; ; {
-			i := strings.Index(r.text[from:], k)
-			if i < 0 {
-				break
-			}
-			start, end := from+i, from+i+len(k)
-			from = end
-			if sp := (span{r.from[start], r.to[end-1], mask}); s[sp.start:sp.end] != k {
-				spans = append(spans, sp)
-			}
-		}
-	}
+	spans := r.keySpans(nil, s, mask, keys)
 	return applySpans(s, spans), len(spans)
 }
 
