@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -370,13 +371,13 @@ var _ = Describe("the reference ASMX deployments on Mono", Label("selftest", "re
 			cfg := Config{Key: site.Key, Namespace: site.Namespace}
 			rowRE := regexp.MustCompile(`(?s)<Atm [^>]*>.*?</Atm>`)
 			bankRE := regexp.MustCompile(`<BankId>[^<]*</BankId>`)
-			swapped := 0
+			var swapped atomic.Int64 // the proxy's answers are rewritten concurrently
 			bad := failed(checkWith(rewriteGET(base, func(b []byte) []byte {
 				rows := rowRE.FindAllIndex(b, -1)
 				for i := 0; i+1 < len(rows); i++ {
 					r1, r2 := b[rows[i][0]:rows[i][1]], b[rows[i+1][0]:rows[i+1][1]]
 					if k := bankRE.Find(r1); k != nil && bytes.Equal(k, bankRE.Find(r2)) {
-						swapped++
+						swapped.Add(1)
 						out := append([]byte{}, b[:rows[i][0]]...)
 						out = append(out, r2...)
 						out = append(out, b[rows[i][1]:rows[i+1][0]]...)
@@ -386,7 +387,7 @@ var _ = Describe("the reference ASMX deployments on Mono", Label("selftest", "re
 				}
 				return b
 			}), cfg, nil, "json/*/*"))
-			Expect(swapped).To(BeNumerically(">", 0), "an answer with two ATM rows of one bank")
+			Expect(swapped.Load()).To(BeNumerically(">", 0), "an answer with two ATM rows of one bank")
 			for _, op := range []string{opByAddress, opByCoords} {
 				Expect(bad).To(HaveKeyWithValue("json/"+op+"/matches-xml", ContainSubstring("in its group")))
 			}
