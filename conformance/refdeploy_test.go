@@ -109,6 +109,17 @@ var _ = Describe("the reference ASMX deployments on Mono", Label("selftest", "re
 			s, err := NewSession(Config{Target: base, Key: key})
 			Expect(err).NotTo(HaveOccurred())
 			outs := RunChecks(s, Checks())
+			// Mono may answer one call of hundreds with an error page of its
+			// own on a loaded machine (a 400 for a wrong key's GET once, in a
+			// CI run; not seen again in runs of this table alone): such a
+			// run is printed, with the deployment's log, and tried once more.
+			if bad := failed(outs); len(bad) > len(monoDiffers[site]) {
+				fmt.Fprintf(GinkgoWriter, "first run: failed specs: %v\n%s\n", bad, d.Log())
+				warmUp(base, key)
+				s, err = NewSession(Config{Target: base, Key: key})
+				Expect(err).NotTo(HaveOccurred())
+				outs = RunChecks(s, Checks())
+			}
 
 			bad := failed(outs)
 			for name, why := range monoDiffers[site] {
